@@ -1,0 +1,116 @@
+/**
+ * The root component: lays out header / pane / problems / message / footer
+ * for the current terminal size and installs the one input router. It holds
+ * no data of its own: everything comes from the OmcStore (disk) and the
+ * UiStore (focus, overlays, each pane's state) through useSyncExternalStore.
+ */
+import React, { useEffect, useMemo, useReducer, useRef, useSyncExternalStore } from 'react';
+import { Box } from 'ink';
+import { paneById } from './input/router.js';
+import { useInputRouter } from './input/use-router.js';
+import type { AppActions, PaneModule } from './panes/types.js';
+import { describeWriteError } from './store/fsx.js';
+import type { OmcStore } from './store/store.js';
+import { useTerminalSize } from './terminal/use-size.js';
+import { Footer, FlashLine, Header, ProblemLines } from './ui/chrome.js';
+import { ConfirmView, HelpView, ProblemsView } from './ui/overlays.js';
+import { ThemeContext, type Theme } from './ui/theme.js';
+import type { UiStore } from './ui/ui-store.js';
+
+export interface AppProps {
+  store: OmcStore;
+  ui: UiStore;
+  panes: ReadonlyArray<PaneModule<any>>;
+  rootExplain: string;
+  theme: Theme;
+  exit(): void;
+  redraw(): void;
+  suspend<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** Re-renders when time-derived text (ages, countdowns, the header clock) would change, and not otherwise. */
+function useTicker(nextDelayMs: () => number): void {
+  const [, bump] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    const d = nextDelayMs();
+    if (!Number.isFinite(d)) return;
+    const t = setTimeout(bump, Math.max(20, Math.min(d + 2, 60_000)));
+    return () => clearTimeout(t);
+  });
+}
+
+export function App(props: AppProps) {
+  const { store, ui, panes, theme } = props;
+  const size = useTerminalSize();
+  const sizeRef = useRef(size);
+  sizeRef.current = size;
+  const uiState = useSyncExternalStore(ui.subscribe, ui.getSnapshot);
+  const sessions = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
+  const problems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
+  const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
+  const pane = paneById(panes, uiState.pane);
+  const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
+  const now = store.clock();
+
+  useTicker(() => {
+    const t = store.clock();
+    const clockTick = 60_000 - (t % 60_000);
+    return Math.min(clockTick, pane.nextTick?.(paneState, store, t) ?? Infinity);
+  });
+
+  const actions: AppActions = useMemo(
+    () => ({
+      flash: (text, kind) => ui.flash(text, kind),
+      confirm: (c) => ui.setOverlay({ kind: 'confirm', ...c }),
+      run: (label, effect) => {
+        Promise.resolve()
+          .then(effect)
+          .catch((e: unknown) => ui.flash(`${label}: ${describeWriteError(e)}`, 'error'));
+      },
+      openPane: (id) => ui.setPane(id),
+      suspend: (fn) => props.suspend(fn),
+      readonly: store.readonly,
+      now: () => store.clock(),
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [ui, store],
+  );
+
+  useInputRouter({
+    ui,
+    store,
+    panes,
+    app: actions,
+    size: () => sizeRef.current,
+    exit: props.exit,
+    redraw: props.redraw,
+  });
+
+  // Ink 6 repaints the whole screen on every update when the frame is as tall
+  // as the terminal (its clearTerminal path); one row less avoids that.
+  const height = Math.max(3, size.rows - 1);
+  const width = Math.max(20, size.columns);
+  const problemRows = problems.length === 0 ? 0 : height >= 20 ? 2 : 1;
+  const paneHeight = Math.max(1, height - 3 - problemRows);
+  const overlay = uiState.overlay;
+
+  let body: React.ReactNode;
+  if (overlay?.kind === 'help') body = <HelpView overlay={overlay} panes={panes} width={width} height={paneHeight} />;
+  else if (overlay?.kind === 'problems') body = <ProblemsView problems={problems} scroll={overlay.scroll} width={width} height={paneHeight} />;
+  else if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
+  else body = <pane.View state={paneState} store={store} width={width} height={paneHeight} now={now} />;
+
+  return (
+    <ThemeContext.Provider value={theme}>
+      <Box flexDirection="column" width={width} height={height}>
+        <Header root={store.root} rule={props.rootExplain} sessions={sessions} width={width} now={now} readonly={store.readonly} />
+        <Box flexDirection="column" height={paneHeight} overflow="hidden">
+          {body}
+        </Box>
+        <ProblemLines problems={problems} width={width} max={problemRows} />
+        <FlashLine flash={uiState.flash} width={width} />
+        <Footer panes={panes} current={pane.id} hints={overlay ? [['Esc', 'close']] : pane.hints(paneState)} status={status} width={width} />
+      </Box>
+    </ThemeContext.Provider>
+  );
+}

@@ -1,0 +1,217 @@
+/**
+ * omc-top entry point: argument parsing, .omc root resolution, the one-shot
+ * modes (--json, subcommands) and the full-screen lifecycle (alternate
+ * screen, signals, crash handling, suspend for $EDITOR).
+ */
+import React from 'react';
+import { render, type Instance } from 'ink';
+import { App } from './app.js';
+import { parseArgs, UsageError } from './commands/args.js';
+import { PANES } from './panes/registry.js';
+import { addStandardDomains } from './store/domains.js';
+import { buildJsonReport } from './store/report.js';
+import { resolveOmcRoot, type RootResolution } from './store/root.js';
+import { OmcStore } from './store/store.js';
+import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ } from './terminal/screen.js';
+import { pickTheme } from './ui/theme.js';
+import { UiStore } from './ui/ui-store.js';
+import { VERSION } from './version.js';
+
+export const USAGE = `omc-top ${VERSION}: a live monitor for oh-my-claudecode (.omc) sessions
+
+Usage:
+  omc-top [--cwd DIR | --root DIR] [--readonly] [--poll]
+  omc-top --json [--cwd DIR | --root DIR]
+  omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
+  omc-top wiki search QUERY [--limit N] [--json]
+
+Options:
+  --cwd DIR     find the .omc root starting from DIR (default: the current directory)
+  --root DIR    use DIR as the .omc root as is (skips OMC's root resolution)
+  --json        print one JSON snapshot of every session and exit
+  --readonly    never write anything (cancel and edits are disabled)
+  --poll        poll every second instead of watching files (NFS, no inotify)
+  --no-color    no colours (also: NO_COLOR=1)
+  -h, --help    this text
+  -v, --version print the version
+
+How the .omc root is found (as OMC does): $OMC_STATE_DIR/<project id> when
+OMC_STATE_DIR is set; else the nearest .omc-workspace marker; else the git
+top-level (a submodule climbs to its superproject); else $HOME/.omc (OMC 5.5.0;
+OMC 4.x used ./.omc, which is shown when it is the only one that exists).
+
+Keys: ? in the app lists them all. q quits.`;
+
+const MAIN_FLAGS = {
+  cwd: 'value',
+  root: 'value',
+  json: 'bool',
+  readonly: 'bool',
+  poll: 'bool',
+  'no-color': 'bool',
+  help: 'bool',
+  version: 'bool',
+} as const;
+
+function notFoundMessage(r: RootResolution): string {
+  const lines = [`omc-top: no .omc directory found (${r.explain}).`, 'Looked in:'];
+  for (const l of r.looked) lines.push(`  ${l}`);
+  for (const n of r.notices) lines.push(`note: ${n}`);
+  lines.push('Start OMC in this project first, or point omc-top at one with --cwd DIR or --root DIR/.omc.');
+  return lines.join('\n');
+}
+
+async function runJson(res: RootResolution, readonly: boolean): Promise<number> {
+  const store = new OmcStore({ root: res.root, watch: 'none', readonly });
+  addStandardDomains(store);
+  store.start();
+  const doc = buildJsonReport({
+    root: res.root,
+    rootRule: res.explain,
+    notices: res.notices,
+    sessions: store.sessions.getSnapshot(),
+    extraProblems: store.problems.getSnapshot().filter((p) => !store.sessions.getSnapshot().problems.includes(p)),
+    extra: store.reportExtras(),
+  });
+  await store.close();
+  process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  return 0;
+}
+
+function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean }): Promise<number> {
+  const { stdout, stdin } = process;
+  if (!stdout.isTTY || !stdin.isTTY) {
+    process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
+    return Promise.resolve(2);
+  }
+  const store = new OmcStore({ root: res.root, readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto' });
+  addStandardDomains(store);
+  store.start();
+  const ui = new UiStore();
+  if (res.notices[0]) ui.flash(res.notices[0], 'info');
+  const theme = pickTheme();
+
+  return new Promise<number>((resolve) => {
+    let instance: Instance | null = null;
+    let finished = false;
+    const term = enterFullScreen(stdout, stdin, () => {
+      instance?.unmount();
+      instance = null;
+    });
+
+    const finish = (code: number, error?: unknown) => {
+      if (finished) return;
+      finished = true;
+      term.restore();
+      ui.dispose();
+      if (error !== undefined) {
+        const e = error as Error;
+        process.stderr.write(`omc-top crashed: ${e?.stack ?? String(error)}\nThe terminal was restored. Please report this with the lines above.\n`);
+      }
+      void store.close().finally(() => resolve(code));
+    };
+
+    const mount = () => {
+      instance = render(
+        <App
+          store={store}
+          ui={ui}
+          panes={PANES}
+          rootExplain={res.explain}
+          theme={theme}
+          exit={() => finish(0)}
+          redraw={redraw}
+          suspend={suspend}
+        />,
+        { exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
+      );
+    };
+    // Ink 6 has no "forget what is on screen" call; a fresh instance on a cleared screen is the reliable repaint.
+    const redraw = () => {
+      instance?.unmount();
+      instance = null;
+      stdout.write('\u001b[2J\u001b[H');
+      mount();
+    };
+    async function suspend<T>(fn: () => Promise<T>): Promise<T> {
+      instance?.unmount();
+      instance = null;
+      stdout.write(LEAVE_SEQ);
+      try {
+        if (stdin.isTTY) stdin.setRawMode(false);
+        return await fn();
+      } finally {
+        if (!finished) {
+          stdout.write(ENTER_SEQ);
+          mount();
+        }
+      }
+    }
+
+    process.on('SIGTERM', () => finish(143));
+    process.on('SIGHUP', () => finish(129));
+    process.on('SIGINT', () => finish(130));
+    process.on('SIGQUIT', () => finish(131));
+    process.on('uncaughtException', (e) => finish(1, e));
+    process.on('unhandledRejection', (e) => finish(1, e));
+    process.on('exit', () => term.restore());
+    // A closed terminal (tmux pane killed, ssh dropped) shows up as EIO/EPIPE on write.
+    stdout.on('error', () => finish(0));
+
+    const crashAfter = Number(process.env.OMC_TOP_TEST_CRASH_AFTER_MS);
+    if (Number.isFinite(crashAfter) && crashAfter > 0) {
+      // Test hook: proves the terminal is restored after an uncaught error.
+      setTimeout(() => {
+        throw new Error('test crash requested by OMC_TOP_TEST_CRASH_AFTER_MS');
+      }, crashAfter);
+    }
+    mount();
+  });
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const sub = argv[0];
+  if (sub === 'cancel' || sub === 'wiki') {
+    const { runSubcommand } = await import('./commands/subcommands.js');
+    return runSubcommand(sub, argv.slice(1));
+  }
+  const args = parseArgs(argv, MAIN_FLAGS, { h: 'help', v: 'version', V: 'version' });
+  if (args.flags.has('help')) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (args.flags.has('version')) {
+    process.stdout.write(`omc-top ${VERSION}\n`);
+    return 0;
+  }
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+  if (args.flags.has('no-color')) process.env.NO_COLOR = '1';
+  const cwd = (args.flags.get('cwd') as string | undefined) ?? process.cwd();
+  const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
+  if (!res.exists) {
+    process.stderr.write(notFoundMessage(res) + '\n');
+    return 2;
+  }
+  const readonly = args.flags.has('readonly');
+  if (args.flags.has('json')) return runJson(res, readonly);
+  return runTui(res, { readonly, poll: args.flags.has('poll') });
+}
+
+const isEntry = (() => {
+  const arg = process.argv[1] ?? '';
+  return /omc-top(\.m?js)?$|cli\.tsx?$/.test(arg) || process.env.OMC_TOP_FORCE_MAIN === '1';
+})();
+
+if (isEntry) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      if (err instanceof UsageError) {
+        process.stderr.write(`omc-top: ${err.message}\nTry omc-top --help.\n`);
+        process.exit(2);
+      }
+      process.stderr.write(`omc-top: ${(err as Error)?.stack ?? String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

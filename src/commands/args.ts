@@ -1,0 +1,57 @@
+/** A small, strict argument parser: unknown flags are errors, not silently ignored. */
+export interface ParsedArgs {
+  positionals: string[];
+  flags: Map<string, string | true>;
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/**
+ * @param spec flag name → 'bool' | 'value'. Short aliases map to long names.
+ */
+export function parseArgs(
+  argv: readonly string[],
+  spec: Record<string, 'bool' | 'value'>,
+  aliases: Record<string, string> = {},
+): ParsedArgs {
+  const positionals: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('-') && a !== '-') {
+      let name = a.replace(/^--?/, '');
+      let value: string | undefined;
+      const eq = name.indexOf('=');
+      if (eq !== -1) {
+        value = name.slice(eq + 1);
+        name = name.slice(0, eq);
+      }
+      name = aliases[name] ?? name;
+      const kind = spec[name];
+      if (!kind) throw new UsageError(`unknown option ${a}`);
+      if (kind === 'bool') {
+        if (value !== undefined) throw new UsageError(`option --${name} takes no value`);
+        flags.set(name, true);
+      } else {
+        if (value === undefined) {
+          value = argv[i + 1];
+          i++;
+        }
+        if (value === undefined || value === '') throw new UsageError(`option --${name} needs a value`);
+        flags.set(name, value);
+      }
+      continue;
+    }
+    positionals.push(a);
+  }
+  return { positionals, flags };
+}

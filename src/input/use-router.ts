@@ -1,0 +1,45 @@
+import { useEffect, useRef } from 'react';
+import { useStdin } from 'ink';
+import { InputDecoder } from './keys.js';
+import { routeInput, type RouterEnv } from './router.js';
+
+/**
+ * Subscribes once to Ink's raw input stream (the same one useInput uses) and
+ * feeds every chunk through our decoder and router. One subscription for the
+ * whole app; the handler reads current state from the stores, never from a
+ * render closure, so it cannot go stale between renders.
+ */
+export function useInputRouter(env: RouterEnv): void {
+  const { setRawMode, isRawModeSupported, internal_eventEmitter } = useStdin() as ReturnType<typeof useStdin> & {
+    internal_eventEmitter?: NodeJS.EventEmitter;
+  };
+  const envRef = useRef(env);
+  envRef.current = env;
+
+  useEffect(() => {
+    if (!isRawModeSupported || !internal_eventEmitter) return;
+    setRawMode(true);
+    const decoder = new InputDecoder();
+    let flushTimer: NodeJS.Immediate | null = null;
+    const deliver = (events: ReturnType<InputDecoder['push']>) => {
+      for (const ev of events) routeInput(ev, envRef.current);
+    };
+    const onInput = (chunk: string) => {
+      if (flushTimer) clearImmediate(flushTimer);
+      flushTimer = null;
+      deliver(decoder.push(chunk));
+      if (decoder.hasPending) {
+        flushTimer = setImmediate(() => {
+          flushTimer = null;
+          deliver(decoder.flush());
+        });
+      }
+    };
+    internal_eventEmitter.on('input', onInput);
+    return () => {
+      internal_eventEmitter.off('input', onInput);
+      if (flushTimer) clearImmediate(flushTimer);
+      setRawMode(false);
+    };
+  }, [isRawModeSupported, internal_eventEmitter, setRawMode]);
+}

@@ -1,0 +1,59 @@
+/**
+ * The lines of the session detail view: every mode's fields, shown safely
+ * (all text already sanitised by the store), wrapped to the pane width.
+ */
+import type { SessionView } from '../../store/sessions/model.js';
+import { formatAge, formatTimestamp, progressText, wrapText } from '../../ui/format.js';
+
+export interface DetailLine {
+  text: string;
+  tone?: 'title' | 'label' | 'dim' | 'warn' | 'error' | 'ok';
+  /** Index of the mode this line belongs to (for highlighting the selected mode). */
+  mode?: number;
+}
+
+function fieldValue(v: unknown): string {
+  if (typeof v === 'string') return v;
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return String(v);
+  }
+}
+
+export function detailLines(s: SessionView, now: number, width: number): DetailLine[] {
+  const w = Math.max(20, width);
+  const out: DetailLine[] = [];
+  const push = (text: string, tone?: DetailLine['tone'], mode?: number) => {
+    for (const line of wrapText(text, w)) out.push({ text: line, tone, mode });
+  };
+  push(`${s.kind === 'legacy' ? 'Legacy (session-less) state' : `Session ${s.id}`}`, 'title');
+  push(`status: ${s.status}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAge(s.updatedMs, now)} ago`);
+  push(`dir: ${s.dir}`, 'dim');
+  if (s.cwd) push(`cwd: ${s.cwd}`, 'dim');
+  if (s.ended) push(`ended: ${s.ended.endedAt ?? '?'}${s.ended.reason ? ` (${s.ended.reason})` : ''}`, 'dim');
+  if (s.cancel) {
+    const left = s.cancel.expiresMs !== null ? Math.max(0, Math.ceil((s.cancel.expiresMs - now) / 1000)) : null;
+    push(
+      `cancel signal: ${s.cancel.path}  mode=${s.cancel.mode ?? '?'} source=${s.cancel.source ?? '?'}${left !== null && left > 0 ? `  ${left}s left` : '  expired'}`,
+      s.cancel.inForce ? 'warn' : 'dim',
+    );
+    push(`  ${s.cancel.reason}`, 'dim');
+  }
+  for (const p of s.problems) push(`⚠ ${p.path}: ${p.message}`, 'error');
+  s.modes.forEach((m, i) => {
+    out.push({ text: '', mode: i });
+    push(`▌${m.mode}${m.retired ? '  (retired in OMC 5.5: not enforced)' : ''}`, 'title', i);
+    push(`  status: ${m.status}  —  ${m.reason}`, m.status === 'active' ? 'ok' : m.status === 'stale' || m.status === 'pending' ? 'warn' : 'dim', i);
+    const prog = progressText(m.iteration, m.max);
+    push(`  progress: ${prog || '—'}   phase: ${m.phase ?? '—'}${m.extras.length ? `   ${m.extras.join('  ')}` : ''}`, undefined, i);
+    push(`  started: ${formatTimestamp(m.startedMs)}   updated: ${formatTimestamp(m.updatedMs)} (${formatAge(m.updatedMs, now)} ago)`, undefined, i);
+    push(`  owner: ${m.owner ?? 'unowned'}${m.stranded ? '  (stranded: owned by another session)' : ''}${m.linked.length ? `   linked: ${m.linked.join(', ')}` : ''}`, undefined, i);
+    push(`  file: ${m.path}`, 'dim', i);
+    if (m.problem) push(`  ⚠ last read failed: ${m.problem} (showing the last good values)`, 'error', i);
+    if (m.prompt) push(`  prompt: ${m.prompt}`, undefined, i);
+    push('  fields:', 'label', i);
+    for (const [k, v] of Object.entries(m.fields)) push(`    ${k}: ${fieldValue(v)}`, 'dim', i);
+  });
+  return out;
+}

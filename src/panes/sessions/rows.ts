@@ -1,0 +1,79 @@
+/**
+ * Pure text layout of one session row, so views stay thin and tests can pin
+ * what a user reads at 60, 80 and 200 columns.
+ */
+import type { ModeView, SessionView } from '../../store/sessions/model.js';
+import { fit, formatAge, progressText } from '../../ui/format.js';
+
+export interface Columns {
+  status: number;
+  id: number;
+  modes: number;
+  age: number;
+}
+
+/** Column widths for a pane `width` cells wide (2 cells go to the selection marker). */
+export function columnsFor(width: number): Columns {
+  const status = width >= 70 ? 11 : 10;
+  // 8 characters identify a UUID session as well as git's short hashes do.
+  const id = 9;
+  const age = 5;
+  const modes = Math.max(8, width - 2 - status - id - age);
+  return { status, id, modes, age };
+}
+
+export function statusLabel(s: SessionView, now: number): string {
+  if (s.status === 'cancelling' && s.cancel?.expiresMs != null) {
+    const left = Math.max(0, Math.ceil((s.cancel.expiresMs - now) / 1000));
+    return `cancel ${left}s`;
+  }
+  return s.status;
+}
+
+export function shortId(id: string, w: number): string {
+  return id.length <= w - 1 ? id : id.slice(0, Math.max(1, w - 1));
+}
+
+export function modeSummary(m: ModeView, wide: boolean): string {
+  const parts = [m.mode];
+  const prog = progressText(m.iteration, m.max);
+  if (prog) parts.push(prog);
+  if (m.phase && (wide || m.mode === 'autopilot' || m.mode === 'team' || prog === '')) parts.push(m.phase);
+  if (m.retired) parts.push('(retired)');
+  if (m.problem) parts.push('⚠');
+  return parts.join(' ');
+}
+
+export function modesText(s: SessionView, width: number): string {
+  if (s.modes.length === 0) {
+    if (s.problems.length > 0) return `⚠ ${s.problems[0]?.message ?? 'problem'}`;
+    if (s.cancel) return `no modes left (cancel signal from ${s.cancel.source ?? 'unknown'})`;
+    return s.ended ? `ended${s.ended.reason ? ` (${s.ended.reason})` : ''}` : 'no modes';
+  }
+  const wide = width >= 60;
+  return s.modes.map((m) => modeSummary(m, wide)).join(' · ');
+}
+
+export interface RowText {
+  marker: string;
+  status: string;
+  id: string;
+  modes: string;
+  age: string;
+}
+
+export function rowText(s: SessionView, now: number, width: number, selected: boolean): RowText {
+  const c = columnsFor(width);
+  return {
+    marker: selected ? '▸ ' : '  ',
+    status: fit(statusLabel(s, now), c.status),
+    id: fit(shortId(s.id, c.id), c.id),
+    modes: fit(modesText(s, c.modes), c.modes),
+    age: fit(formatAge(s.updatedMs, now).padStart(c.age - 1), c.age),
+  };
+}
+
+export function headerText(width: number): string {
+  const c = columnsFor(width);
+  return '  ' + fit('STATUS', c.status) + fit('SESSION', c.id) + fit('MODES', c.modes) + fit('  AGE', c.age);
+}

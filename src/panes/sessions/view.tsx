@@ -1,0 +1,99 @@
+import React, { memo } from 'react';
+import { Box, Text } from 'ink';
+import { useSyncExternalStore } from 'react';
+import type { SessionView } from '../../store/sessions/model.js';
+import { fit } from '../../ui/format.js';
+import { useTheme } from '../../ui/theme.js';
+import type { ViewProps } from '../types.js';
+import { detailLines } from './detail.js';
+import { clampTop, selectedIndex, visibleSessions, type SessionsPaneState } from './reducer.js';
+import { headerText, rowText } from './rows.js';
+
+const Row = memo(function Row({ s, now, width, selected }: { s: SessionView; now: number; width: number; selected: boolean }) {
+  const theme = useTheme();
+  const t = rowText(s, now, width, selected);
+  return (
+    <Text inverse={selected} wrap="truncate">
+      {t.marker}
+      <Text color={theme.status[s.status]}>{t.status}</Text>
+      <Text bold={s.rank <= 2}>{t.id}</Text>
+      <Text color={s.problems.length > 0 ? theme.warn : undefined}>{t.modes}</Text>
+      <Text color={theme.muted}>{t.age}</Text>
+    </Text>
+  );
+});
+
+function Detail({ state, s, width, height, now }: { state: SessionsPaneState; s: SessionView; width: number; height: number; now: number }) {
+  const theme = useTheme();
+  const lines = detailLines(s, now, width - 1);
+  const scroll = Math.max(0, Math.min(state.detail?.scroll ?? 0, Math.max(0, lines.length - height)));
+  const modeIndex = state.detail?.modeIndex ?? 0;
+  const toneColor = (tone?: string) =>
+    tone === 'error' ? theme.error : tone === 'warn' ? theme.warn : tone === 'ok' ? theme.ok : tone === 'dim' ? theme.muted : undefined;
+  return (
+    <Box flexDirection="column" height={height}>
+      {lines.slice(scroll, scroll + height).map((l, i) => (
+        <Text
+          key={i}
+          wrap="truncate"
+          bold={l.tone === 'title'}
+          color={toneColor(l.tone)}
+          inverse={l.tone === 'title' && l.mode !== undefined && l.mode === modeIndex && s.modes.length > 1}
+        >
+          {l.text === '' ? ' ' : l.text}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+export function SessionsView({ state, store, width, height, now }: ViewProps<SessionsPaneState>) {
+  const theme = useTheme();
+  const snap = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
+  if (state.detail) {
+    const s = snap.sessions.find((x) => x.id === state.detail?.id);
+    if (!s) {
+      return (
+        <Box height={height} flexDirection="column">
+          <Text color={theme.warn}>Session {state.detail.id} is gone from disk (ended or cleaned up). Esc to go back.</Text>
+        </Box>
+      );
+    }
+    return <Detail state={state} s={s} width={width} height={height} now={now} />;
+  }
+
+  const rows = visibleSessions(snap, state.filter);
+  const showFilter = state.filterEditing || state.filter !== '';
+  const listHeight = Math.max(1, height - 1 - (showFilter ? 1 : 0));
+  const sel = selectedIndex(state, rows);
+  const top = clampTop(state.top, Math.max(0, sel), listHeight, rows.length);
+  const visible = rows.slice(top, top + listHeight);
+
+  return (
+    <Box flexDirection="column" height={height}>
+      {showFilter ? (
+        <Text wrap="truncate">
+          <Text color={theme.accent}>/</Text>
+          {state.filter}
+          {state.filterEditing ? <Text inverse> </Text> : null}
+          <Text color={theme.muted}>
+            {'  '}
+            {rows.length} of {snap.sessions.length} match{state.filterEditing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)'}
+          </Text>
+        </Text>
+      ) : null}
+      <Text bold color={theme.muted} wrap="truncate">
+        {fit(headerText(width), width)}
+      </Text>
+      {rows.length === 0 ? (
+        <Text color={theme.muted} wrap="truncate">
+          {snap.sessions.length === 0
+            ? '  No sessions yet: start a ralph / autopilot / team loop in Claude and it appears here.'
+            : '  No session matches the filter.'}
+        </Text>
+      ) : (
+        visible.map((s, i) => <Row key={s.id} s={s} now={now} width={width} selected={top + i === sel} />)
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,356 @@
+/**
+ * Every read and write omc-top does goes through this file, so two promises
+ * hold everywhere: nothing outside the resolved .omc root is read or written
+ * (symlinks are resolved and checked), and a bad file turns into a specific,
+ * human-readable reason instead of an exception.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+export type ReadFailureCode =
+  | 'missing'
+  | 'not-a-file'
+  | 'outside-root'
+  | 'too-large'
+  | 'permission'
+  | 'binary'
+  | 'io';
+
+export interface ReadOk {
+  ok: true;
+  text: string;
+  bytes: number;
+  mtimeMs: number;
+  ino: number;
+  /** Bytes that were not valid UTF-8 were replaced with U+FFFD. */
+  invalidUtf8: boolean;
+  /** A leading byte-order mark was removed. */
+  bom: boolean;
+}
+export interface ReadFailure {
+  ok: false;
+  code: ReadFailureCode;
+  message: string;
+}
+export type ReadResult = ReadOk | ReadFailure;
+
+/** Default cap for JSON state files; OMC's own state_write payload limit is 1 MiB. */
+export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
+const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
+
+/** POSIX-style relative path (what we show and put in --json), whatever the platform. */
+export function toRel(root: string, abs: string): string {
+  return path.relative(root, abs).split(path.sep).join('/');
+}
+
+/** True when `child` is `parent` or lies inside it (both absolute, already resolved). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function realRoot(root: string): string {
+  try {
+    return fs.realpathSync.native(root);
+  } catch {
+    return path.resolve(root);
+  }
+}
+
+/** Resolves `rel` under `root` lexically and rejects `..` escapes before touching the disk. */
+export function resolveUnder(root: string, rel: string): string {
+  const abs = path.resolve(root, rel);
+  if (!isInside(path.resolve(root), abs)) throw new OutsideRootError(rel);
+  return abs;
+}
+
+export class OutsideRootError extends Error {
+  constructor(rel: string) {
+    super(`refusing to touch ${JSON.stringify(rel)}: it resolves outside the .omc root`);
+    this.name = 'OutsideRootError';
+  }
+}
+
+function describeErrno(err: unknown): { code: ReadFailureCode; message: string } {
+  const e = err as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case 'ENOENT':
+      return { code: 'missing', message: 'file vanished before it could be read' };
+    case 'EACCES':
+    case 'EPERM':
+      return { code: 'permission', message: 'permission denied (OMC writes its files mode 0600; run omc-top as the same user)' };
+    case 'EISDIR':
+      return { code: 'not-a-file', message: 'is a directory where a file was expected' };
+    case 'ELOOP':
+      return { code: 'outside-root', message: 'symlink loop' };
+    default:
+      return { code: 'io', message: `read failed (${e?.code ?? String(err)})` };
+  }
+}
+
+/**
+ * Reads a text file under `root`. Follows a symlink only when its target is
+ * still inside the root. Never throws.
+ */
+export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MAX_BYTES): ReadResult {
+  let abs: string;
+  try {
+    abs = resolveUnder(root, rel);
+  } catch (e) {
+    return { ok: false, code: 'outside-root', message: (e as Error).message };
+  }
+  let real: string;
+  try {
+    real = fs.realpathSync.native(abs);
+  } catch (err) {
+    return { ok: false, ...describeErrno(err) };
+  }
+  if (!isInside(realRoot(root), real)) {
+    return { ok: false, code: 'outside-root', message: `symlink points outside the .omc root (to ${real}); not read` };
+  }
+  let fd: number;
+  try {
+    fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    return { ok: false, ...describeErrno(err) };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) {
+      return {
+        ok: false,
+        code: 'not-a-file',
+        message: st.isDirectory() ? 'is a directory where a file was expected' : 'is not a regular file',
+      };
+    }
+    if (st.size > maxBytes) {
+      return {
+        ok: false,
+        code: 'too-large',
+        message: `file is ${formatBytes(st.size)}, over the ${formatBytes(maxBytes)} limit; not read`,
+      };
+    }
+    const buf = Buffer.allocUnsafe(Math.min(st.size, maxBytes) + 1);
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, null);
+      if (n === 0) break;
+      got += n;
+    }
+    if (got > maxBytes) {
+      return { ok: false, code: 'too-large', message: `file grew past the ${formatBytes(maxBytes)} limit while being read` };
+    }
+    const bytes = buf.subarray(0, got);
+    if (bytes.includes(0)) {
+      return { ok: false, code: 'binary', message: 'contains NUL bytes (binary data, not text); not read' };
+    }
+    let text: string;
+    let invalidUtf8 = false;
+    try {
+      text = fatalDecoder.decode(bytes);
+    } catch {
+      text = lenientDecoder.decode(bytes);
+      invalidUtf8 = true;
+    }
+    let bom = false;
+    if (text.charCodeAt(0) === 0xfeff) {
+      text = text.slice(1);
+      bom = true;
+    }
+    return { ok: true, text, bytes: got, mtimeMs: st.mtimeMs, ino: st.ino, invalidUtf8, bom };
+  } catch (err) {
+    return { ok: false, ...describeErrno(err) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export type JsonResult =
+  | { ok: true; value: unknown; read: ReadOk }
+  | { ok: false; code: ReadFailureCode | 'invalid-json' | 'empty'; message: string };
+
+/** Reads and parses a JSON file; the failure message says what is wrong in words a user can act on. */
+export function readJsonSync(root: string, rel: string, maxBytes = STATE_FILE_MAX_BYTES): JsonResult {
+  const r = readTextSync(root, rel, maxBytes);
+  if (!r.ok) return r;
+  return parseJsonText(r.text, r);
+}
+
+export function parseJsonText(text: string, read: ReadOk): JsonResult {
+  if (text.trim() === '') return { ok: false, code: 'empty', message: 'file is empty (probably caught mid-write)' };
+  try {
+    return { ok: true, value: JSON.parse(text), read };
+  } catch (e) {
+    const detail = (e as Error).message.replace(/\s+/g, ' ').slice(0, 120);
+    const truncated = /end of (JSON )?input|Unterminated/i.test(detail);
+    return {
+      ok: false,
+      code: 'invalid-json',
+      message: truncated ? `truncated JSON (${read.bytes} bytes; ${detail})` : `invalid JSON (${detail})`,
+    };
+  }
+}
+
+export interface DirEntry {
+  name: string;
+  kind: 'file' | 'dir' | 'symlink' | 'other';
+}
+
+/** Lists a directory under root. Missing → empty list with `missing: true`; never throws. */
+export function listDirSync(
+  root: string,
+  rel: string,
+): { ok: true; entries: DirEntry[] } | { ok: false; code: ReadFailureCode; message: string } {
+  let abs: string;
+  try {
+    abs = resolveUnder(root, rel);
+  } catch (e) {
+    return { ok: false, code: 'outside-root', message: (e as Error).message };
+  }
+  try {
+    const dirents = fs.readdirSync(abs, { withFileTypes: true });
+    return {
+      ok: true,
+      entries: dirents.map((d) => ({
+        name: d.name,
+        kind: d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'other',
+      })),
+    };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ENOTDIR') return { ok: false, code: 'not-a-file', message: 'is a file where a directory was expected' };
+    return { ok: false, ...describeErrno(err) };
+  }
+}
+
+/** lstat that never throws. */
+export function statSync(root: string, rel: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(resolveUnder(root, rel));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Checks that the directory that will receive a write is inside the real root
+ * (catches a session dir that is a symlink to somewhere else) and that the
+ * target itself is not a symlink we would write through.
+ */
+function assertWritableTarget(root: string, abs: string): void {
+  const rr = realRoot(root);
+  const parent = path.dirname(abs);
+  const realParent = fs.realpathSync.native(parent);
+  if (!isInside(rr, realParent)) throw new OutsideRootError(toRel(root, abs));
+  try {
+    const st = fs.lstatSync(abs);
+    if (st.isSymbolicLink()) {
+      throw new Error(`refusing to write ${toRel(root, abs)}: it is a symlink`);
+    }
+    if (st.isDirectory()) throw new Error(`refusing to write ${toRel(root, abs)}: it is a directory`);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+}
+
+/** mkdir -p for a directory under root, checking each level stays inside the real root. */
+export function ensureDirUnder(root: string, relDir: string): string {
+  const abs = resolveUnder(root, relDir);
+  fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
+  const real = fs.realpathSync.native(abs);
+  if (!isInside(realRoot(root), real)) throw new OutsideRootError(relDir);
+  return abs;
+}
+
+/**
+ * Atomic replace in OMC's own way (src/lib/atomic-write.ts): temp file in the
+ * same directory named `.<name>.tmp.<uuid>`, created O_EXCL mode 0600, fully
+ * written and fsynced, renamed over the target, then the directory fsynced.
+ * Readers see the old bytes or the new bytes, never a mix. We use OMC's temp
+ * naming (not write-file-atomic's `<name>.<hash>`) so OMC's session-end sweep
+ * and every watcher that already ignores OMC's temps also ignore ours.
+ */
+export function atomicWriteSync(root: string, rel: string, content: string, opts: { mkdir?: boolean } = {}): void {
+  const abs = resolveUnder(root, rel);
+  if (opts.mkdir) ensureDirUnder(root, path.dirname(rel) || '.');
+  assertWritableTarget(root, abs);
+  const dir = path.dirname(abs);
+  const tmp = path.join(dir, `.${path.basename(abs)}.tmp.${randomUUID()}`);
+  const data = Buffer.from(content, 'utf8');
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(tmp, 'wx', 0o600);
+    let off = 0;
+    while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
+    if (fs.fstatSync(fd).size !== data.length) throw new Error('short write');
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = null;
+    fs.renameSync(tmp, abs);
+  } catch (e) {
+    if (fd !== null) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* already failing */
+      }
+    }
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* temp may not exist */
+    }
+    throw e;
+  }
+  try {
+    const dfd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(dfd);
+    } finally {
+      fs.closeSync(dfd);
+    }
+  } catch {
+    /* directory fsync is best effort, as in OMC */
+  }
+}
+
+/** Deletes a file under root; missing is fine. Refuses symlinked parents that leave the root. */
+export function unlinkUnder(root: string, rel: string): boolean {
+  const abs = resolveUnder(root, rel);
+  try {
+    const realParent = fs.realpathSync.native(path.dirname(abs));
+    if (!isInside(realRoot(root), realParent)) throw new OutsideRootError(rel);
+    fs.unlinkSync(abs);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
+  }
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10240 ? 1 : 0)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Human-readable reason for a failed write, with the errno a user can search for. */
+export function describeWriteError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  switch (err?.code) {
+    case 'ENOSPC':
+      return 'disk full (ENOSPC): nothing was changed; your draft is kept';
+    case 'EROFS':
+      return 'read-only filesystem (EROFS): nothing was changed; your draft is kept';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (${err.code}): nothing was changed; your draft is kept`;
+    case 'EDQUOT':
+      return 'disk quota exceeded (EDQUOT): nothing was changed; your draft is kept';
+    default:
+      return err instanceof Error ? err.message : String(e);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The --json document. The field names in the issue are fixed; extra fields
+ * are additive. Everything here is already sanitised by the domains.
+ */
+import type { SessionsSnapshot } from './sessions/model.js';
+import type { Problem } from './types.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export interface JsonReportInput {
+  root: string;
+  rootRule: string;
+  notices: string[];
+  sessions: SessionsSnapshot;
+  extraProblems?: readonly Problem[];
+  /** Other slices add their own top-level keys (e.g. "teams"). */
+  extra?: Record<string, unknown>;
+}
+
+export function buildJsonReport(input: JsonReportInput): Record<string, unknown> {
+  const problems = [...input.sessions.problems, ...(input.extraProblems ?? [])];
+  return {
+    root: input.root,
+    root_rule: input.rootRule,
+    notices: input.notices,
+    generated_at: iso(input.sessions.derivedAt),
+    sessions: input.sessions.sessions.map((s) => ({
+      id: s.id,
+      kind: s.kind,
+      status: s.status,
+      started_at: iso(s.startedMs),
+      updated_at: iso(s.updatedMs),
+      ended: s.ended,
+      cancel: s.cancel && {
+        path: s.cancel.path,
+        mode: s.cancel.mode,
+        source: s.cancel.source,
+        requested_at: iso(s.cancel.requestedMs),
+        expires_at: iso(s.cancel.expiresMs),
+        in_force: s.cancel.inForce,
+        targeted: s.cancel.targeted,
+        reason: s.cancel.reason,
+      },
+      modes: s.modes.map((m) => ({
+        mode: m.mode,
+        active: m.active,
+        status: m.status,
+        iteration: m.iteration,
+        max_iterations: m.max,
+        phase: m.phase,
+        updated_at: iso(m.updatedMs),
+        path: m.path,
+        started_at: iso(m.startedMs),
+        owner: m.owner,
+        stranded: m.stranded,
+        linked: m.linked,
+        retired_in_omc_5_5: m.retired,
+        reason: m.reason,
+        extras: m.extras,
+        problem: m.problem,
+      })),
+    })),
+    problems: problems.map((p) => ({ path: p.path, message: p.message, severity: p.severity })),
+    ...(input.extra ?? {}),
+  };
+}

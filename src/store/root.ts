@@ -1,0 +1,223 @@
+/**
+ * Finds the .omc root the way OMC does (research/omc-contract.md §1 and the
+ * 5.5.0 addendum §1): OMC_STATE_DIR/<project id> > .omc-workspace marker >
+ * git top-level (submodules climb to the outermost superproject) > fallback.
+ * Where 4.x and 5.5.0 disagree we follow 5.5.0 and, if only the 4.x location
+ * exists on disk, use it and say so, so trees from both releases open.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { realGit, type GitProbe } from './git.js';
+
+export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-home' | 'cwd-4x';
+
+export interface RootResolution {
+  /** Absolute path of the .omc root (it may not exist; see `exists`). */
+  root: string;
+  rule: RootRule;
+  /** One line for the header: how the root was found. */
+  explain: string;
+  exists: boolean;
+  /** Every location considered, in order, for the "no .omc found" message. */
+  looked: string[];
+  /** Things the user should know (ignored marker, a second .omc elsewhere, 4.x fallback). */
+  notices: string[];
+  projectId?: string;
+}
+
+export interface ResolveOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  tmpdir?: string;
+  git?: GitProbe;
+  /** --root: use this .omc directory as is. */
+  rootOverride?: string;
+}
+
+export const WORKSPACE_MARKER = '.omc-workspace';
+
+const sha16 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex').slice(0, 16);
+
+/** OMC replaces every UTF-16 code unit outside [a-zA-Z0-9_-] with "_" (so non-BMP chars become "__"). */
+export function sanitizeIdPart(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i] as string;
+    out += /[a-zA-Z0-9_-]/.test(c) ? c : '_';
+  }
+  return out;
+}
+
+const isDir = (p: string) => {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+const exists = (p: string) => fs.existsSync(p);
+
+/** Walks up from `start` for a .omc-workspace file; stops before $HOME (not checking it) or at "/". */
+export function findWorkspaceMarker(start: string, home: string, env: NodeJS.ProcessEnv): string | null {
+  if (env.OMC_DISABLE_MULTIREPO === '1') return null;
+  let cur = path.resolve(start);
+  const homeAbs = path.resolve(home);
+  for (;;) {
+    if (cur === homeAbs) return null;
+    if (exists(path.join(cur, WORKSPACE_MARKER))) return cur;
+    const parent = path.dirname(cur);
+    if (parent === cur) return null;
+    cur = parent;
+  }
+}
+
+function readMarkerId(anchor: string): string | null {
+  try {
+    const text = fs.readFileSync(path.join(anchor, WORKSPACE_MARKER), 'utf8');
+    if (text.trim() === '') return null;
+    const v = JSON.parse(text) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const id = (v as { id?: unknown }).id;
+      if (typeof id === 'string' && id.trim() !== '') return id.trim();
+    }
+  } catch {
+    /* unparseable marker = {} */
+  }
+  return null;
+}
+
+const SENSITIVE_NAMES = new Set(
+  '.ssh .gnupg .aws .azure .gcloud .kube ssh .pki .config .claude .claude.json .codex .gemini .cursor .vscode .ollama .docker .npm .cache .local desktop documents downloads pictures photos music movies videos public library'.split(
+    ' ',
+  ),
+);
+
+/** 5.5.0 ignores workspace markers at "sensitive" places (addendum §1.1). */
+export function isSensitiveLocation(anchor: string, home: string, tmpdir: string): boolean {
+  const abs = path.resolve(anchor);
+  if (abs === path.resolve(home)) return true;
+  if (abs === '/' || abs === '/tmp' || abs === '/private/tmp') return true;
+  for (const part of abs.split(path.sep).filter(Boolean)) {
+    if (part.startsWith('.') && part !== '.omc') return true;
+    if (SENSITIVE_NAMES.has(part.toLowerCase())) return true;
+  }
+  const inside = (base: string) => {
+    const rel = path.relative(path.resolve(base), abs);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  return [tmpdir, '/var', '/usr', '/etc', '/opt', '/private/var'].some(inside);
+}
+
+/** Outermost superproject working tree, or the git top-level, or null outside git. */
+function gitAnchor(dir: string, git: GitProbe): string | null {
+  let cur = git.topLevel(dir);
+  if (!cur) return null;
+  for (let i = 0; i < 32; i++) {
+    const sup = git.superproject(cur);
+    if (!sup) break;
+    cur = sup;
+  }
+  return cur;
+}
+
+/** OMC 5.5.0's getProjectIdentifier for the centralised OMC_STATE_DIR layout. */
+export function projectIdentifier(root: string, home: string, env: NodeJS.ProcessEnv, git: GitProbe, flavor: '5.5' | '4.x'): string {
+  const marker = findWorkspaceMarker(root, home, env);
+  if (marker) {
+    const id = readMarkerId(marker);
+    if (id) {
+      const safe = sanitizeIdPart(id);
+      return `${safe}-${sha16(safe)}`;
+    }
+    return `${sanitizeIdPart(path.basename(marker))}-${sha16(marker)}`;
+  }
+  const top = git.topLevel(root);
+  if (!top && flavor === '5.5') return 'non-git';
+  let primary = root;
+  const common = top ? git.commonDir(root) : null;
+  if (common && path.basename(common) === '.git' && !common.includes(`${path.sep}.git${path.sep}modules`)) {
+    primary = path.dirname(common);
+  }
+  const source = git.remoteOrigin(root) ?? (flavor === '5.5' ? primary : root);
+  return `${sanitizeIdPart(path.basename(primary))}-${sha16(source)}`;
+}
+
+export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
+  const env = opts.env ?? process.env;
+  const home = opts.home ?? os.homedir();
+  const tmpdir = opts.tmpdir ?? os.tmpdir();
+  const git = opts.git ?? realGit;
+  const cwd = path.resolve(opts.cwd);
+  const looked: string[] = [];
+  const notices: string[] = [];
+
+  if (opts.rootOverride) {
+    const root = path.resolve(cwd, opts.rootOverride);
+    return { root, rule: 'override', explain: '--root', exists: isDir(root), looked: [root], notices };
+  }
+
+  const stateDir = env.OMC_STATE_DIR;
+  if (stateDir) {
+    const base = path.resolve(cwd, stateDir);
+    const projectRoot = git.topLevel(cwd) ?? cwd;
+    const id55 = projectIdentifier(projectRoot, home, env, git, '5.5');
+    const root55 = path.join(base, id55);
+    looked.push(root55);
+    const local = path.join(gitAnchor(cwd, git) ?? cwd, '.omc');
+    if (isDir(root55)) {
+      if (isDir(local)) notices.push(`a project-local ${local} also exists; OMC uses the OMC_STATE_DIR location`);
+      return { root: root55, rule: 'state-dir', explain: `OMC_STATE_DIR/${id55}`, exists: true, looked, notices, projectId: id55 };
+    }
+    const id4 = projectIdentifier(projectRoot, home, env, git, '4.x');
+    if (id4 !== id55) {
+      const root4 = path.join(base, id4);
+      looked.push(root4);
+      if (isDir(root4)) {
+        notices.push(`using the OMC 4.x project id ${id4}; OMC 5.5.0 would use ${id55}`);
+        return { root: root4, rule: 'state-dir', explain: `OMC_STATE_DIR/${id4} (4.x id)`, exists: true, looked, notices, projectId: id4 };
+      }
+    }
+    return { root: root55, rule: 'state-dir', explain: `OMC_STATE_DIR/${id55}`, exists: false, looked, notices, projectId: id55 };
+  }
+
+  const marker = findWorkspaceMarker(cwd, home, env);
+  if (marker) {
+    const root = path.join(marker, '.omc');
+    if (!isSensitiveLocation(marker, home, tmpdir)) {
+      looked.push(root);
+      return { root, rule: 'marker', explain: `${WORKSPACE_MARKER} at ${marker}`, exists: isDir(root), looked, notices };
+    }
+    notices.push(`ignored ${WORKSPACE_MARKER} at ${marker}: OMC 5.5.0 ignores markers under temp, home and dot-directories`);
+  }
+
+  const anchor = gitAnchor(cwd, git);
+  if (anchor) {
+    const root = path.join(anchor, '.omc');
+    looked.push(root);
+    const sub = path.join(cwd, '.omc');
+    if (cwd !== anchor && isDir(sub)) {
+      notices.push(`${sub} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`);
+    }
+    return { root, rule: 'git', explain: 'git top-level', exists: isDir(root), looked, notices };
+  }
+
+  // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc.
+  const homeRoot = path.join(home, '.omc');
+  const cwdRoot = path.join(cwd, '.omc');
+  looked.push(homeRoot);
+  if (isDir(homeRoot) && exists(path.join(homeRoot, 'state'))) {
+    if (cwdRoot !== homeRoot && isDir(cwdRoot)) {
+      notices.push(`${cwdRoot} (OMC 4.x layout) also exists; showing ${homeRoot} as OMC 5.5.0 does (use --root to view the other)`);
+    }
+    return { root: homeRoot, rule: 'non-git-home', explain: 'not a git repo: $HOME/.omc (OMC 5.5.0)', exists: true, looked, notices };
+  }
+  looked.push(cwdRoot);
+  if (isDir(cwdRoot)) {
+    notices.push(`not a git repo: using ${cwdRoot} as OMC 4.x did (OMC 5.5.0 keeps non-git state in ${homeRoot})`);
+    return { root: cwdRoot, rule: 'cwd-4x', explain: 'not a git repo: ./.omc (OMC 4.x)', exists: true, looked, notices };
+  }
+  return { root: homeRoot, rule: 'non-git-home', explain: 'not a git repo: $HOME/.omc (OMC 5.5.0)', exists: isDir(homeRoot), looked, notices };
+}

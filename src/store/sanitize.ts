@@ -1,0 +1,63 @@
+/**
+ * Everything that comes from a file is hostile until it has been through here.
+ * OMC state holds user prompts, agent output and wiki text: any of it can carry
+ * colour codes, cursor moves, OSC 52 clipboard writes or a terminal-title change.
+ * We remove whole escape sequences (not just the ESC byte, which would leave
+ * "[31m" litter), every other C0/C1 control, DEL, and the bidi overrides that
+ * can make text render in a different order than it is stored.
+ */
+
+// CSI: ESC [ params intermediates final. Also the 8-bit CSI (U+009B).
+const CSI = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?/g;
+// OSC / DCS / SOS / PM / APC strings, terminated by BEL or ST (ESC \ or U+009C), or unterminated to end.
+const STRING_SEQ = /(?:\u001b[\]PX^_]|[\u0090\u009d\u0098\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)/g;
+// Any other two-byte escape (ESC followed by one char), e.g. ESC c (reset), ESC 7.
+const ESC_PAIR = /\u001b[\s\S]?/g;
+// C0 controls except TAB and LF, DEL, C1 controls.
+const CONTROLS_BLOCK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROLS_LINE = /[\u0000-\u001f\u007f-\u009f]/g;
+// Bidi embedding/override/isolate controls (Trojan-Source style reordering).
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+function stripSequences(s: string): string {
+  return s.replace(STRING_SEQ, '').replace(CSI, '').replace(ESC_PAIR, '').replace(BIDI, '');
+}
+
+/** For one-line display: newlines and tabs become spaces; no control bytes survive. */
+export function cleanLine(value: unknown): string {
+  const s = typeof value === 'string' ? value : value == null ? '' : String(value);
+  return stripSequences(s).replace(/[\r\n\t]+/g, ' ').replace(CONTROLS_LINE, '');
+}
+
+/** For multi-line display: keeps \n, expands tabs, drops \r and every other control. */
+export function cleanBlock(value: unknown): string {
+  const s = typeof value === 'string' ? value : value == null ? '' : String(value);
+  return stripSequences(s).replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(CONTROLS_BLOCK, '');
+}
+
+/** True when the text would be changed by cleanBlock (used to flag hostile content). */
+export function hasControlContent(value: string): boolean {
+  return cleanBlock(value) !== value.replace(/\r\n/g, '\n').replace(/\t/g, '  ');
+}
+
+/** Recursively sanitises every string (keys included) in a parsed JSON value for display. */
+export function cleanDeep(value: unknown, depth = 0): unknown {
+  if (depth > 32) return '[…]';
+  if (typeof value === 'string') return cleanBlock(value);
+  if (Array.isArray(value)) return value.map((v) => cleanDeep(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[cleanLine(k)] = cleanDeep(v, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+/** Cuts to a display width in code points, adding an ellipsis. (Terminal width of CJK is handled by Ink.) */
+export function truncate(s: string, max: number): string {
+  if (max <= 0) return '';
+  const chars = Array.from(s);
+  if (chars.length <= max) return s;
+  if (max === 1) return '…';
+  return chars.slice(0, max - 1).join('') + '…';
+}

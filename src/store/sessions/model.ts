@@ -1,0 +1,72 @@
+import type { ModeStatus } from './omc-rules.js';
+import type { Problem } from '../types.js';
+
+export interface ModeView {
+  mode: string;
+  /** Relative to the .omc root. */
+  path: string;
+  /** `active === true` and not tombstoned (OMC's registry rule). */
+  active: boolean;
+  status: ModeStatus;
+  reason: string;
+  iteration: number | null;
+  max: number | null;
+  phase: string | null;
+  extras: string[];
+  startedMs: number | null;
+  updatedMs: number | null;
+  owner: string | null;
+  /** The file's owner is a different session than the directory it sits in. */
+  stranded: boolean;
+  linked: string[];
+  retired: boolean;
+  /** Sanitised prompt / objective, one line. */
+  prompt: string | null;
+  /** Every field of the file, sanitised, for the detail view. */
+  fields: Record<string, unknown>;
+  /** Set when the last read failed; the values above are the last good ones. */
+  problem: string | null;
+}
+
+export interface CancelView {
+  path: string;
+  mode: string | null;
+  source: string | null;
+  requestedMs: number | null;
+  expiresMs: number | null;
+  inForce: boolean;
+  targeted: boolean;
+  reason: string;
+}
+
+export type SessionStatus = ModeStatus | 'cancelling' | 'idle';
+
+export interface SessionView {
+  /** Directory name, or "legacy" for session-less state. */
+  id: string;
+  kind: 'session' | 'legacy';
+  dir: string;
+  modes: ModeView[];
+  cancel: CancelView | null;
+  status: SessionStatus;
+  /** Smaller = needs attention sooner. */
+  rank: number;
+  startedMs: number | null;
+  updatedMs: number | null;
+  /** From <omc>/sessions/<sid>.json, written by OMC at SessionEnd. */
+  ended: { endedAt: string | null; reason: string | null } | null;
+  cwd: string | null;
+  problems: Problem[];
+  /** Time-driven re-evaluation point (pending expiry, stale threshold, cancel expiry). */
+  nextChangeAt: number | null;
+}
+
+export interface SessionsSnapshot {
+  version: number;
+  sessions: readonly SessionView[];
+  problems: readonly Problem[];
+  /** Epoch ms of the derivation, for age display consistency. */
+  derivedAt: number;
+}
+
+export const EMPTY_SESSIONS: SessionsSnapshot = { version: 0, sessions: [], problems: [], derivedAt: 0 };

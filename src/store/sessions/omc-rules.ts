@@ -1,0 +1,332 @@
+/**
+ * OMC's rules about mode state, restated from research/omc-contract.md §2
+ * (and the 5.5.0 addendum). Pure functions of (parsed file, now): the same
+ * inputs always give the same status, which is what the tests pin.
+ */
+
+/** OMC's session id allow-list (worktree-paths.ts: SESSION_ID_REGEX). */
+export const SESSION_ID_RE = /^[a-zA-Z0-9][a-zA-Z0-9_-]{0,255}$/;
+export function isValidSessionId(id: string): boolean {
+  return SESSION_ID_RE.test(id) && !id.includes('..') && !id.includes('/') && !id.includes('\\');
+}
+
+export const STALE_MS = 2 * 60 * 60 * 1000; // STALE_STATE_THRESHOLD_MS
+export const AWAITING_CONFIRMATION_TTL_MS = 120_000;
+export const TOMBSTONE_TTL_MS = 24 * 60 * 60 * 1000;
+export const CANCEL_TTL_MS = 30_000;
+export const CANCEL_SKEW_MS = 5_000;
+
+/**
+ * Stop-hook priority order (persistent-mode.mjs main), then the rest. Display
+ * order inside a session follows it, so the mode that holds the agent comes first.
+ */
+export const MODE_ORDER = [
+  'ralph',
+  'ultragoal',
+  'autopilot',
+  'ultrapilot',
+  'pipeline',
+  'team',
+  'omc-teams',
+  'ultraqa',
+  'ultrawork',
+  'autoresearch',
+  'ralplan',
+  'deep-interview',
+  'merge-readiness',
+  'self-improve',
+] as const;
+export const KNOWN_MODES = new Set<string>(MODE_ORDER);
+
+/** ultrawork and ultraqa are retired in 5.5.0: still on disk, never enforced. */
+export const RETIRED_IN_55 = new Set(['ultrawork', 'ultraqa']);
+
+/** `<name>-state.json` files that are not modes. */
+export const NON_MODE_STATE_FILES = new Set([
+  'cancel-signal',
+  'skill-active',
+  'hud',
+  'mission',
+  'subagent-tracking',
+  'ralph-verification',
+  'last-tool-error',
+  'scheduled-wakeup',
+  'schedule-wakeup',
+  'wakeup',
+]);
+
+const TERMINAL_PHASES = new Set([
+  'complete',
+  'completed',
+  'done',
+  'all-done',
+  'all_done',
+  'failed',
+  'cancelled',
+  'canceled',
+  'cancel',
+  'aborted',
+]);
+
+export type ModeStatus = 'active' | 'pending' | 'stale' | 'finished' | 'tombstoned';
+
+/** state_write may deliver numbers as strings ("3"); OMC's readers cope, so do we. */
+export function num(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
+  return null;
+}
+
+export function str(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() !== '' ? v : null;
+}
+
+/** Parses an ISO string or epoch-ms number; null when unusable. */
+export function timeMs(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v;
+  if (typeof v !== 'string' || v.trim() === '') return null;
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? t : null;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
+
+export interface Progress {
+  iteration: number | null;
+  max: number | null;
+  phase: string | null;
+  /** Secondary facts, e.g. "fix 1/3", "tasks 4/9", "reinforced 2/20". */
+  extras: string[];
+}
+
+function pair(a: unknown, b: unknown): [number | null, number | null] {
+  return [num(a), num(b)];
+}
+
+/** Per-mode progress (omc-contract.md §2.6 recommendation). */
+export function modeProgress(mode: string, s: Obj): Progress {
+  const phaseOf = (...keys: string[]) => {
+    for (const k of keys) {
+      const v = str(s[k]);
+      if (v) return v;
+    }
+    return null;
+  };
+  const extras: string[] = [];
+  switch (mode) {
+    case 'ralph': {
+      const [i, m] = pair(s.iteration, s.max_iterations);
+      return { iteration: i, max: m, phase: phaseOf('current_phase', 'phase'), extras };
+    }
+    case 'ultraqa': {
+      const [i, m] = pair(s.cycle, s.max_cycles);
+      const goal = str(s.goal_type);
+      if (goal) extras.push(`goal ${goal}`);
+      return { iteration: i, max: m, phase: phaseOf('current_phase', 'phase'), extras };
+    }
+    case 'ultrawork':
+    case 'ultragoal': {
+      const i = num(s.reinforcement_count);
+      const m = num(s.max_reinforcements) ?? (i !== null ? 50 : null);
+      return { iteration: i, max: m, phase: phaseOf('current_phase', 'phase'), extras };
+    }
+    case 'autopilot': {
+      const [i, m] = pair(s.iteration, s.max_iterations);
+      const exec = obj(s.execution);
+      const done = num(exec?.tasks_completed);
+      const total = num(exec?.tasks_total);
+      if (done !== null && total !== null && total > 0) extras.push(`tasks ${done}/${total}`);
+      const r = num(s.reinforcement_count);
+      if (r) extras.push(`reinforced ${r}/20`);
+      const wf = obj(s.workflow);
+      if (wf && str(wf.workflowName)) extras.push(`workflow ${String(wf.workflowName)}`);
+      return { iteration: i, max: m, phase: phaseOf('phase', 'current_phase'), extras };
+    }
+    case 'team':
+    case 'omc-teams': {
+      const [i, m] = pair(s.iteration, s.max_iterations);
+      const fix = obj(s.fix_loop);
+      const fa = num(fix?.attempt) ?? num(s.fix_loop_count);
+      const fm = num(fix?.max_attempts) ?? num(s.max_fix_loops);
+      if (fa !== null && fm !== null) extras.push(`fix ${fa}/${fm}`);
+      const name = str(s.team_name) ?? str(s.teamName);
+      if (name) extras.push(`team ${name}`);
+      return { iteration: i, max: m, phase: phaseOf('current_phase', 'phase', 'stage'), extras };
+    }
+    case 'merge-readiness': {
+      const q = Array.isArray(s.questions) ? s.questions.length : null;
+      const a = Array.isArray(s.answers) ? s.answers.length : null;
+      return { iteration: a, max: q, phase: phaseOf('phase', 'current_phase'), extras };
+    }
+    case 'self-improve': {
+      return { iteration: num(s.iteration), max: num(s.max_iterations), phase: phaseOf('status', 'current_phase'), extras };
+    }
+    default: {
+      const [i, m] = pair(s.iteration, s.max_iterations);
+      return { iteration: i, max: m, phase: phaseOf('current_phase', 'phase'), extras };
+    }
+  }
+}
+
+/** Owner = _meta.sessionId || session_id (mode-state-io.ts: getStateSessionOwner). */
+export function stateOwner(s: Obj): string | null {
+  const meta = obj(s._meta);
+  return str(meta?.sessionId) ?? str(s.session_id);
+}
+
+/** Modes a state says it is linked to. */
+export function linkedModes(s: Obj): string[] {
+  const out: string[] = [];
+  if (s.linked_ultrawork === true) out.push('ultrawork');
+  if (s.linked_to_ralph === true || s.linked_ralph === true || s.linked_ralph === 'true') out.push('ralph');
+  if (s.linked_team === true) out.push('team');
+  return out;
+}
+
+/** Newest of the timestamps the Stop hook trusts (it ignores _meta). */
+export function freshnessMs(s: Obj): number | null {
+  let best: number | null = null;
+  for (const k of ['last_checked_at', 'updated_at', 'started_at']) {
+    const t = timeMs(s[k]);
+    if (t !== null && (best === null || t > best)) best = t;
+  }
+  return best;
+}
+
+/** Best "last changed" time for the age column: any timestamp OMC writes, then file mtime. */
+export function lastUpdateMs(s: Obj, mtimeMs: number | null): number | null {
+  const meta = obj(s._meta);
+  let best: number | null = null;
+  for (const v of [s.last_checked_at, s.updated_at, s.started_at, meta?.updatedAt, meta?.written_at]) {
+    const t = timeMs(v);
+    if (t !== null && (best === null || t > best)) best = t;
+  }
+  return best ?? mtimeMs;
+}
+
+export interface StatusVerdict {
+  status: ModeStatus;
+  /** `active === true` and not tombstoned: what OMC's mode registry / state_list_active say. */
+  registryActive: boolean;
+  /** Why, in words, for the detail view. */
+  reason: string;
+  /** When this verdict can next change on its own (time passing), epoch ms, or null. */
+  nextChangeAt: number | null;
+}
+
+/**
+ * @param tombstoneAt completed_at of the mode's workflow slot in skill-active-state.json, if any.
+ */
+export function modeStatus(mode: string, s: Obj, now: number, tombstoneAt: number | null): StatusVerdict {
+  let next: number | null = null;
+  const soonest = (t: number) => {
+    if (t > now && (next === null || t < next)) next = t;
+  };
+
+  if (tombstoneAt !== null && now - tombstoneAt < TOMBSTONE_TTL_MS) {
+    soonest(tombstoneAt + TOMBSTONE_TTL_MS);
+    return {
+      status: 'tombstoned',
+      registryActive: false,
+      reason: 'workflow slot completed less than 24 h ago (skill-active-state.json tombstone): OMC treats the mode as inactive',
+      nextChangeAt: next,
+    };
+  }
+  if (s.active !== true) {
+    const why =
+      s.active === undefined
+        ? 'no "active" field'
+        : s.active === 'true'
+          ? '"active" is the string "true": OMC\'s registry needs the boolean true (the Stop hook accepts it)'
+          : `active is ${JSON.stringify(s.active)}`;
+    return { status: 'finished', registryActive: false, reason: why, nextChangeAt: null };
+  }
+  const phase = modeProgress(mode, s).phase;
+  if (str(s.completed_at) || (phase && TERMINAL_PHASES.has(phase.toLowerCase()))) {
+    return {
+      status: 'finished',
+      registryActive: true,
+      reason: phase && TERMINAL_PHASES.has(phase.toLowerCase()) ? `phase "${phase}" is terminal` : 'completed_at is set',
+      nextChangeAt: null,
+    };
+  }
+  if (s.awaiting_confirmation) {
+    const setAt = timeMs(s.awaiting_confirmation_set_at) ?? timeMs(s.started_at);
+    if (setAt !== null && now - setAt < AWAITING_CONFIRMATION_TTL_MS) {
+      soonest(setAt + AWAITING_CONFIRMATION_TTL_MS);
+      return {
+        status: 'pending',
+        registryActive: true,
+        reason: 'awaiting confirmation (set less than 2 min ago): the Stop hook does not enforce it yet',
+        nextChangeAt: next,
+      };
+    }
+  }
+  const exemptFromStaleness = mode === 'autopilot' && s.workflow !== undefined;
+  if (!exemptFromStaleness) {
+    const fresh = freshnessMs(s);
+    if (fresh === null) {
+      return {
+        status: 'stale',
+        registryActive: true,
+        reason: 'no started_at / updated_at / last_checked_at: the Stop hook treats it as stale (it ignores _meta)',
+        nextChangeAt: null,
+      };
+    }
+    if (now - fresh > STALE_MS) {
+      return {
+        status: 'stale',
+        registryActive: true,
+        reason: 'not touched for over 2 h: the Stop hook no longer enforces it',
+        nextChangeAt: null,
+      };
+    }
+    soonest(fresh + STALE_MS + 1);
+  }
+  return { status: 'active', registryActive: true, reason: 'active and fresh', nextChangeAt: next };
+}
+
+/** Stop-hook generic-signal rule: is `sig` a cancel in force at `now`? (persistent-mode.mjs: isSessionCancelInProgress) */
+export interface CancelVerdict {
+  wellFormed: boolean;
+  inForce: boolean;
+  /** true when the signal carries target_* keys or mode autopilot (only honoured via the digest rule). */
+  targeted: boolean;
+  requestedMs: number | null;
+  expiresMs: number | null;
+  reason: string;
+}
+
+export function genericCancelVerdict(sig: unknown, now: number): CancelVerdict {
+  const s = obj(sig);
+  const none = (reason: string, extra: Partial<CancelVerdict> = {}): CancelVerdict => ({
+    wellFormed: false,
+    inForce: false,
+    targeted: false,
+    requestedMs: null,
+    expiresMs: null,
+    reason,
+    ...extra,
+  });
+  if (!s) return none('not a JSON object');
+  if (s.active !== true) return none('"active" is not true: the Stop hook ignores it');
+  const req = typeof s.requested_at === 'string' ? timeMs(s.requested_at) : null;
+  if (req === null) return none('requested_at missing or unparseable');
+  const parsedExp = timeMs(s.expires_at);
+  const exp = typeof s.expires_at === 'string' && parsedExp !== null ? parsedExp : req + CANCEL_TTL_MS;
+  const targeted = s.mode === 'autopilot' || 'target_state_sha256' in s || 'target_workflow_run_id' in s;
+  const base = { wellFormed: true, targeted, requestedMs: req, expiresMs: exp };
+  if (req > now + CANCEL_SKEW_MS) return { ...base, inForce: false, reason: 'requested_at is more than 5 s in the future' };
+  if (now - req > CANCEL_TTL_MS) return { ...base, inForce: false, reason: 'expired (requested over 30 s ago)' };
+  if (!(req < exp && exp <= req + CANCEL_TTL_MS)) return { ...base, inForce: false, reason: 'expires_at is not within 30 s after requested_at' };
+  if (exp <= now) return { ...base, inForce: false, reason: 'expired' };
+  if (targeted) {
+    return {
+      ...base,
+      inForce: false,
+      reason: 'targeted signal (mode autopilot or target_* keys): honoured only while the exact autopilot state digest matches',
+    };
+  }
+  return { ...base, inForce: true, reason: 'in force: the Stop hook lets the agent stop' };
+}

@@ -1,0 +1,108 @@
+/**
+ * The one object the UI talks to: owns the domains (sessions, notepad, …),
+ * the tree watcher that feeds them, and a status cell (watch mode, messages).
+ * Free of React; the UI subscribes with useSyncExternalStore.
+ */
+import { SnapshotCell } from './emitter.js';
+import { SessionsDomain } from './sessions/domain.js';
+import { startTreeWatcher, type TreeWatcher, type WatchMode } from './tree-watcher.js';
+import type { Clock, Domain, Problem, WatchEvent } from './types.js';
+
+export interface StoreStatus {
+  watchMode: WatchMode;
+  watchDetail: string;
+}
+
+export interface OmcStoreOptions {
+  root: string;
+  readonly?: boolean;
+  clock?: Clock;
+  watch?: 'auto' | 'poll' | 'none';
+}
+
+export class OmcStore {
+  readonly root: string;
+  readonly readonly: boolean;
+  readonly clock: Clock;
+  readonly sessions: SessionsDomain;
+  readonly status = new SnapshotCell<StoreStatus>({ watchMode: 'starting', watchDetail: 'starting' });
+  /** Every domain's problems, one list, kept current. */
+  readonly problems = new SnapshotCell<readonly Problem[]>([]);
+  private readonly domains: Domain[] = [];
+  private watcher: TreeWatcher | null = null;
+  private readonly watchKind: 'auto' | 'poll' | 'none';
+
+  constructor(opts: OmcStoreOptions) {
+    this.root = opts.root;
+    this.readonly = opts.readonly ?? false;
+    this.clock = opts.clock ?? Date.now;
+    this.watchKind = opts.watch ?? 'auto';
+    this.sessions = new SessionsDomain({ root: this.root, clock: this.clock });
+    this.addDomain(this.sessions);
+  }
+
+  /** Adds another slice of .omc (notepad, memory, wiki, teams). Call before start(). */
+  addDomain<D extends Domain>(d: D): D {
+    this.domains.push(d);
+    d.subscribe?.(() => this.collectProblems());
+    return d;
+  }
+
+  private collectProblems(): void {
+    const all: Problem[] = [];
+    for (const d of this.domains) if (d.problems) all.push(...d.problems());
+    const prev = this.problems.getSnapshot();
+    const same = prev.length === all.length && prev.every((p, i) => p.path === all[i]?.path && p.message === all[i]?.message);
+    if (!same) this.problems.set(all);
+  }
+
+  /** Synchronous first read of everything (so the first frame has data), then start watching. */
+  start(): void {
+    for (const d of this.domains) d.scan();
+    this.collectProblems();
+    if (this.watchKind === 'none') {
+      this.status.set({ watchMode: 'off', watchDetail: 'not watching (one-shot)' });
+      return;
+    }
+    this.watcher = startTreeWatcher({
+      root: this.root,
+      mode: this.watchKind === 'poll' ? 'poll' : 'auto',
+      wants: (rel, isDir) => this.domains.some((d) => d.wants(rel, isDir)),
+      onEvents: (events, edge) => this.dispatch(events, edge),
+      onRescan: () => {
+        for (const d of this.domains) d.scan();
+      },
+      onMode: (watchMode, watchDetail) => this.status.set({ watchMode, watchDetail }),
+    });
+  }
+
+  private dispatch(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
+    for (const d of this.domains) {
+      const mine = events.filter(
+        (e) => d.wants(e.rel, e.type === 'addDir' || e.type === 'unlinkDir' ? true : e.type === 'unlink' ? undefined : false) ||
+          e.type === 'unlinkDir',
+      );
+      if (mine.length > 0) {
+        try {
+          d.refresh(mine, edge);
+        } catch (err) {
+          // A bug in one domain must not take the monitor down; the next scan recovers.
+          this.status.set({ ...this.status.getSnapshot(), watchDetail: `${d.name}: ${(err as Error).message}` });
+        }
+      }
+    }
+  }
+
+  /** Every domain's additions to the --json document. */
+  reportExtras(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const d of this.domains) Object.assign(out, d.report?.() ?? {});
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.watcher?.close();
+    this.watcher = null;
+    for (const d of this.domains) d.dispose?.();
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Watches the .omc tree and turns raw file events into coalesced batches.
+ *
+ * chokidar 5 drops a second `change` to the same file inside 50 ms and never
+ * emits a trailing one (research/perf-floor.md §1): OMC's Stop hook rewrites a
+ * state file and a moment later our reader would be left showing the old
+ * value. So every event is delivered twice: at once (leading edge, in one
+ * batch per macrotask) and again TRAILING_MS after the last event for that
+ * path (trailing edge), when the file is re-read whatever chokidar said.
+ *
+ * If the kernel will not give us watches (ENOSPC: inotify limit, EMFILE) or
+ * the user asks for it, we poll instead and say so.
+ */
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { WatchEvent, WatchEventType } from './types.js';
+
+export const TRAILING_MS = 60;
+export const POLL_INTERVAL_MS = 1_000;
+
+export type WatchMode = 'starting' | 'events' | 'polling' | 'off';
+
+export interface TreeWatcherOptions {
+  root: string;
+  wants(rel: string, isDir: boolean | undefined): boolean;
+  onEvents(events: WatchEvent[], edge: 'leading' | 'trailing'): void;
+  /** Called on every poll tick in polling mode, and once after the event watcher is ready. */
+  onRescan(): void;
+  onMode(mode: WatchMode, detail: string): void;
+  /** 'auto' = events, falling back to polling; 'poll' = polling from the start. */
+  mode?: 'auto' | 'poll';
+  /** For tests: replaces chokidar's watch(). */
+  watchImpl?: typeof watch;
+}
+
+export interface TreeWatcher {
+  close(): Promise<void>;
+  readonly mode: WatchMode;
+}
+
+const WATCH_FAILURE_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOSYS', 'EPERM', 'EACCES']);
+
+export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
+  const root = path.resolve(opts.root);
+  let mode: WatchMode = 'starting';
+  let chok: FSWatcher | null = null;
+  let pollTimer: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const leading: WatchEvent[] = [];
+  let leadingScheduled = false;
+  const trailing = new Map<string, { type: WatchEventType; due: number }>();
+  let trailingTimer: NodeJS.Timeout | null = null;
+
+  const setMode = (m: WatchMode, detail: string) => {
+    mode = m;
+    opts.onMode(m, detail);
+  };
+
+  const flushTrailing = () => {
+    trailingTimer = null;
+    if (closed) return;
+    const now = Date.now();
+    const due: WatchEvent[] = [];
+    let nextDue = Infinity;
+    for (const [rel, t] of trailing) {
+      if (t.due <= now) {
+        due.push({ type: t.type, rel });
+        trailing.delete(rel);
+      } else if (t.due < nextDue) nextDue = t.due;
+    }
+    if (due.length > 0) opts.onEvents(due, 'trailing');
+    if (nextDue !== Infinity) trailingTimer = setTimeout(flushTrailing, Math.max(1, nextDue - now));
+  };
+
+  const push = (type: WatchEventType, abs: string) => {
+    if (closed) return;
+    const rel = path.relative(root, abs).split(path.sep).join('/');
+    if (rel.startsWith('..')) return;
+    leading.push({ type, rel });
+    if (!leadingScheduled) {
+      leadingScheduled = true;
+      setImmediate(() => {
+        leadingScheduled = false;
+        if (closed) return;
+        const batch = leading.splice(0);
+        opts.onEvents(batch, 'leading');
+      });
+    }
+    // Removals need no second look; content events get a trailing re-read.
+    if (type === 'add' || type === 'change' || type === 'addDir') {
+      trailing.set(rel, { type: type === 'addDir' ? 'addDir' : 'change', due: Date.now() + TRAILING_MS });
+      if (!trailingTimer) trailingTimer = setTimeout(flushTrailing, TRAILING_MS);
+    } else {
+      trailing.delete(rel);
+    }
+  };
+
+  const startPolling = (why: string) => {
+    if (closed || pollTimer) return;
+    if (chok) {
+      const c = chok;
+      chok = null;
+      void c.close().catch(() => undefined);
+    }
+    setMode('polling', why);
+    opts.onRescan();
+    pollTimer = setInterval(() => {
+      if (!closed) opts.onRescan();
+    }, POLL_INTERVAL_MS);
+  };
+
+  const ignored = (p: string, stats?: { isDirectory(): boolean }) => {
+    const rel = path.relative(root, p).split(path.sep).join('/');
+    if (rel.startsWith('..')) return true;
+    return !opts.wants(rel, stats ? stats.isDirectory() : undefined);
+  };
+
+  if (opts.mode === 'poll') {
+    startPolling('polling every 1 s (--poll)');
+  } else {
+    try {
+      chok = (opts.watchImpl ?? watch)(root, {
+        ignoreInitial: true,
+        followSymlinks: false,
+        ignored,
+        persistent: true,
+      });
+      chok.on('add', (p) => push('add', p));
+      chok.on('change', (p) => push('change', p));
+      chok.on('unlink', (p) => push('unlink', p));
+      chok.on('addDir', (p) => push('addDir', p));
+      chok.on('unlinkDir', (p) => push('unlinkDir', p));
+      chok.on('ready', () => {
+        if (closed || pollTimer) return;
+        setMode('events', 'watching for changes');
+        // Anything written while the watches were being set up is picked up here.
+        opts.onRescan();
+      });
+      chok.on('error', (err: unknown) => {
+        const code = (err as NodeJS.ErrnoException)?.code ?? '';
+        if (WATCH_FAILURE_CODES.has(code)) {
+          startPolling(
+            code === 'ENOSPC'
+              ? 'inotify watch limit reached (ENOSPC): polling every 1 s; raise fs.inotify.max_user_watches to go live'
+              : `file watching failed (${code}): polling every 1 s`,
+          );
+        }
+      });
+    } catch (err) {
+      startPolling(`file watching unavailable (${(err as NodeJS.ErrnoException)?.code ?? String(err)}): polling every 1 s`);
+    }
+  }
+
+  return {
+    get mode() {
+      return mode;
+    },
+    async close() {
+      closed = true;
+      if (pollTimer) clearInterval(pollTimer);
+      if (trailingTimer) clearTimeout(trailingTimer);
+      pollTimer = null;
+      trailingTimer = null;
+      const c = chok;
+      chok = null;
+      if (c) await c.close();
+      setMode('off', 'stopped');
+    },
+  };
+}

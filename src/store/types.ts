@@ -1,0 +1,48 @@
+/** Shared shapes of the store layer. Nothing here imports React. */
+
+export interface Problem {
+  /** Path relative to the .omc root, POSIX separators. */
+  path: string;
+  /** Specific and actionable: what is wrong with the file, not just "error". */
+  message: string;
+  severity: 'error' | 'warning' | 'info';
+}
+
+export type WatchEventType = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
+
+export interface WatchEvent {
+  type: WatchEventType;
+  /** Relative to the .omc root, POSIX separators. */
+  rel: string;
+}
+
+/**
+ * A slice of .omc that one part of the UI cares about (sessions, notepad, …).
+ * The tree watcher asks every domain which paths it wants, and hands each one
+ * the coalesced events for its paths.
+ */
+export interface Domain {
+  readonly name: string;
+  /** Should the watcher look at this path? `isDir` is undefined when unknown yet. */
+  wants(rel: string, isDir: boolean | undefined): boolean;
+  /** Full synchronous read. Called at start, after the watcher is ready, on every poll tick, and when the root reappears. */
+  scan(): void;
+  /** Re-read what these events touched. Called on the leading and again on the trailing edge of a burst. */
+  refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void;
+  /** Release timers. */
+  dispose?(): void;
+  /** Problems this domain currently shows (for the problem lines and --json). */
+  problems?(): readonly Problem[];
+  /** Extra top-level keys for the --json document (e.g. "teams"). */
+  report?(): Record<string, unknown>;
+  /** Change notifications, used to keep the aggregated problem list current. */
+  subscribe?(listener: () => void): () => void;
+}
+
+/** Minimal external-store contract consumed by React's useSyncExternalStore. */
+export interface Subscribable<T> {
+  subscribe(listener: () => void): () => void;
+  getSnapshot(): T;
+}
+
+export type Clock = () => number;

@@ -1,0 +1,123 @@
+/** Header, problem lines, message line and footer: the frame around every pane. */
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { PaneModule } from '../panes/types.js';
+import type { SessionsSnapshot } from '../store/sessions/model.js';
+import type { StoreStatus } from '../store/store.js';
+import type { Problem } from '../store/types.js';
+import { clip, fit, formatClock } from './format.js';
+import { useTheme } from './theme.js';
+import type { Flash, PaneId } from './ui-store.js';
+
+export function shortenPath(p: string, max: number, home = process.env.HOME ?? ''): string {
+  let s = home && p.startsWith(home + '/') ? '~' + p.slice(home.length) : p;
+  if (s.length <= max) return s;
+  return '…' + s.slice(s.length - max + 1);
+}
+
+export function Header({
+  root,
+  rule,
+  sessions,
+  width,
+  now,
+  readonly,
+}: {
+  root: string;
+  rule: string;
+  sessions: SessionsSnapshot;
+  width: number;
+  now: number;
+  readonly: boolean;
+}) {
+  const theme = useTheme();
+  let active = 0;
+  let stale = 0;
+  for (const s of sessions.sessions) {
+    if (s.status === 'active' || s.status === 'cancelling' || s.status === 'pending') active++;
+    else if (s.status === 'stale') stale++;
+  }
+  const right = `${sessions.sessions.length} sess · ${active} live${stale ? ` · ${stale} stale` : ''}  ${formatClock(now).slice(0, 5)}`;
+  const left = `omc-top${readonly ? ' [readonly]' : ''}  `;
+  const pathRoom = Math.max(8, width - left.length - right.length - 2);
+  const where = shortenPath(root, pathRoom - (width >= 100 ? rule.length + 3 : 0)) + (width >= 100 ? ` (${rule})` : '');
+  return (
+    <Text wrap="truncate">
+      <Text bold color={theme.accent}>
+        {left}
+      </Text>
+      {fit(where, Math.max(0, width - left.length - right.length))}
+      <Text color={theme.muted}>{right}</Text>
+    </Text>
+  );
+}
+
+export function ProblemLines({ problems, width, max }: { problems: readonly Problem[]; width: number; max: number }) {
+  const theme = useTheme();
+  if (problems.length === 0 || max <= 0) return null;
+  const shown = problems.slice(0, max);
+  const more = problems.length - shown.length;
+  return (
+    <Box flexDirection="column">
+      {shown.map((p, i) => {
+        const suffix = i === shown.length - 1 && more > 0 ? `  (+${more} more: press ! to list)` : '';
+        return (
+          <Text key={i} wrap="truncate" color={p.severity === 'error' ? theme.error : theme.warn}>
+            {clip(`⚠ ${p.path}: ${p.message}${suffix}`, width)}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}
+
+export function FlashLine({ flash, width }: { flash: Flash | null; width: number }) {
+  const theme = useTheme();
+  if (!flash) return <Text> </Text>;
+  const color = flash.kind === 'error' ? theme.error : flash.kind === 'success' ? theme.ok : theme.accent;
+  return (
+    <Text wrap="truncate" color={color} bold={flash.kind === 'error'}>
+      {clip(`${flash.kind === 'error' ? '✗ ' : flash.kind === 'success' ? '✓ ' : ''}${flash.text}`, width)}
+    </Text>
+  );
+}
+
+export function Footer({
+  panes,
+  current,
+  hints,
+  status,
+  width,
+}: {
+  panes: ReadonlyArray<PaneModule<any>>;
+  current: PaneId;
+  hints: Array<[string, string]>;
+  status: StoreStatus;
+  width: number;
+}) {
+  const theme = useTheme();
+  const watch =
+    status.watchMode === 'events' ? 'live' : status.watchMode === 'polling' ? 'POLLING' : status.watchMode === 'starting' ? 'starting' : 'off';
+  const tabs = panes.map((p) => ({ id: p.id, text: width >= 90 ? `${p.hotkey}:${p.title}` : `${p.hotkey}:${p.title.slice(0, 4)}` }));
+  const hintText = [...hints, ['?', 'help'] as [string, string], ['q', 'quit'] as [string, string]]
+    .map(([k, v]) => `${k} ${v}`)
+    .join('  ');
+  const tabsWidth = tabs.reduce((n, t) => n + t.text.length + 1, 0);
+  const room = Math.max(0, width - tabsWidth - watch.length - 3);
+  return (
+    <Text wrap="truncate">
+      {tabs.map((t) => (
+        <Text key={t.id} inverse={t.id === current} color={t.id === current ? undefined : theme.muted}>
+          {t.text}
+          <Text inverse={false}> </Text>
+        </Text>
+      ))}
+      <Text> </Text>
+      <Text>{fit(hintText, room)}</Text>
+      <Text color={status.watchMode === 'polling' ? theme.warn : theme.muted} bold={status.watchMode === 'polling'}>
+        {' '}
+        {watch}
+      </Text>
+    </Text>
+  );
+}

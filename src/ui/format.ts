@@ -1,0 +1,113 @@
+/** Small, pure text helpers shared by the views. */
+import stringWidth from 'string-width';
+
+/** "12s", "5m", "3h", "2d": short enough for a 60-column pane. Future times read as "now". */
+export function formatAge(ms: number | null, now: number): string {
+  if (ms === null) return '—';
+  const d = Math.max(0, now - ms);
+  const s = Math.floor(d / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h`;
+  return `${Math.floor(h / 24)}d`;
+}
+
+/** How long until formatAge(ms) would print something different. */
+export function ageTickMs(ms: number | null, now: number): number {
+  if (ms === null) return Infinity;
+  const d = Math.max(0, now - ms);
+  if (d < 60_000) return 1000 - (d % 1000);
+  if (d < 3_600_000) return 60_000 - (d % 60_000);
+  return 3_600_000 - (d % 3_600_000);
+}
+
+export function formatClock(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+export function formatTimestamp(ms: number | null): string {
+  if (ms === null) return '—';
+  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}
+
+/** Terminal cell width (CJK and emoji are 2 cells). */
+export const width = (s: string) => stringWidth(s);
+
+/** Cut or pad to exactly `w` terminal cells. */
+export function fit(s: string, w: number): string {
+  if (w <= 0) return '';
+  let out = '';
+  let used = 0;
+  for (const ch of s) {
+    const cw = stringWidth(ch);
+    if (used + cw > w) {
+      // Replace the last cell with an ellipsis when we had to cut.
+      while (out.length > 0 && used + 1 > w) {
+        const last = Array.from(out).pop() as string;
+        out = out.slice(0, out.length - last.length);
+        used -= stringWidth(last);
+      }
+      return out + '…' + ' '.repeat(Math.max(0, w - used - 1));
+    }
+    out += ch;
+    used += cw;
+  }
+  return out + ' '.repeat(w - used);
+}
+
+/** Cut to at most `w` cells without padding. */
+export function clip(s: string, w: number): string {
+  return fit(s, w).replace(/\s+$/, '');
+}
+
+export function progressText(iteration: number | null, max: number | null): string {
+  if (iteration === null && max === null) return '';
+  return `${iteration ?? '?'}/${max ?? '?'}`;
+}
+
+/** Wraps plain text to `w` cells per line, hard-breaking long words. */
+export function wrapText(text: string, w: number): string[] {
+  const out: string[] = [];
+  for (const para of text.split('\n')) {
+    if (para === '') {
+      out.push('');
+      continue;
+    }
+    let line = '';
+    let lw = 0;
+    for (const word of para.split(/(\s+)/)) {
+      if (word === '') continue;
+      const ww = stringWidth(word);
+      if (lw + ww <= w) {
+        line += word;
+        lw += ww;
+        continue;
+      }
+      if (/^\s+$/.test(word)) {
+        out.push(line);
+        line = '';
+        lw = 0;
+        continue;
+      }
+      if (line !== '') out.push(line.replace(/\s+$/, ''));
+      line = '';
+      lw = 0;
+      for (const ch of word) {
+        const cw = stringWidth(ch);
+        if (lw + cw > w) {
+          out.push(line);
+          line = '';
+          lw = 0;
+        }
+        line += ch;
+        lw += cw;
+      }
+    }
+    out.push(line.replace(/\s+$/, ''));
+  }
+  return out;
+}

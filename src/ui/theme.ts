@@ -1,0 +1,49 @@
+/**
+ * Colours by meaning, not by name. With NO_COLOR (https://no-color.org) every
+ * colour is dropped and meaning is carried by text and inverse video alone.
+ */
+import { createContext, useContext } from 'react';
+import type { ModeStatus } from '../store/sessions/omc-rules.js';
+
+export interface Theme {
+  color: boolean;
+  accent?: string;
+  dim: boolean;
+  ok?: string;
+  warn?: string;
+  error?: string;
+  muted?: string;
+  status: Record<ModeStatus | 'cancelling' | 'idle', string | undefined>;
+}
+
+const colorTheme: Theme = {
+  color: true,
+  accent: 'cyan',
+  dim: true,
+  ok: 'green',
+  warn: 'yellow',
+  error: 'red',
+  muted: 'gray',
+  status: {
+    active: 'green',
+    pending: 'yellow',
+    stale: 'yellow',
+    finished: 'gray',
+    tombstoned: 'gray',
+    cancelling: 'magenta',
+    idle: 'gray',
+  },
+};
+
+const monoTheme: Theme = {
+  color: false,
+  dim: false,
+  status: { active: undefined, pending: undefined, stale: undefined, finished: undefined, tombstoned: undefined, cancelling: undefined, idle: undefined },
+};
+
+export function pickTheme(env: NodeJS.ProcessEnv = process.env): Theme {
+  return env.NO_COLOR !== undefined && env.NO_COLOR !== '' ? monoTheme : colorTheme;
+}
+
+export const ThemeContext = createContext<Theme>(colorTheme);
+export const useTheme = () => useContext(ThemeContext);

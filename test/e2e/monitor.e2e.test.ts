@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { KEYS, TerminalHarness } from '../helpers/pty.js';
+
+let h: TerminalHarness | null = null;
+let p: TempProject | null = null;
+afterEach(() => {
+  h?.dispose();
+  p?.cleanup();
+  h = null;
+  p = null;
+});
+
+describe('omc-top in a real terminal', () => {
+  it('shows a session, follows a state change live, reflows on resize and restores the terminal on q', async () => {
+    p = makeProject({ withFixture: true });
+    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24, checkStty: true });
+    await h.waitForText('ralph 3/10');
+    expect(h.altScreen).toBe(true);
+    expect(h.text()).toContain(p.root.replace(process.env.HOME ?? '\0', '~'));
+
+    const file = path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
+    const state = JSON.parse(fs.readFileSync(file, 'utf8'));
+    writeOmcJson(file, { ...state, iteration: 4, last_checked_at: new Date().toISOString() });
+    await h.waitForText('ralph 4/10');
+    // A fresh write makes the loop live again: it is active, not stale.
+    expect(h.screen().find((l) => l.includes('ralph 4/10'))).toMatch(/active/);
+
+    h.resize(60, 20);
+    await h.waitForText(/SESSION\s+MODES\s+AGE/);
+    const narrow = h.screen();
+    expect(narrow.every((l) => l.length <= 60)).toBe(true);
+    expect(narrow.join('\n')).toContain('ralph 4/10');
+    // No row of the old 100-column frame survives the reflow.
+    expect(narrow.some((l) => l.includes('ultraqa 2/5 fix (retired)') && l.length > 60)).toBe(false);
+
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+    await h.settle();
+    expect(h.altScreen).toBe(false);
+    expect(h.cursorVisible).toBe(true);
+    const stty = h.stty();
+    expect(stty?.after).toBe(stty?.before);
+  });
+
+  it('moves with j/k, opens a detail view with Enter and comes back with Esc', async () => {
+    p = makeProject({ withFixture: true });
+    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 30 });
+    await h.waitForText('ralph 3/10');
+    const selectedRow = () => h!.screen().find((l) => l.startsWith('▸')) ?? '';
+    const first = selectedRow();
+    h.write('j');
+    await h.waitForText(/▸/);
+    await waitChange(() => selectedRow(), first);
+    h.write(KEYS.enter);
+    await h.waitForText('fields:');
+    h.write(KEYS.esc);
+    await h.waitForText(/STATUS\s+SESSION/);
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+  });
+});
+
+async function waitChange(read: () => string, from: string): Promise<string> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const v = read();
+    if (v !== from) return v;
+    if (Date.now() > deadline) throw new Error(`value did not change from ${from}`);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}

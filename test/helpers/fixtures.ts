@@ -1,0 +1,76 @@
+/**
+ * Fixture helpers. The real-OMC fixture tree (test/fixtures/real-omc, written
+ * by OMC's own code) is copied into a fresh git project per test, so tests can
+ * mutate it freely.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const FIXTURE = path.join(REPO, 'test', 'fixtures', 'real-omc');
+export const FIXTURE_TREE = path.join(FIXTURE, 'tree');
+/** When the fixture's readers ran; freeze the clock here to compare with them. */
+export const READERS_CAPTURED_AT = Date.parse('2026-11-30T18:15:30.152Z');
+
+export const SESSION = {
+  ralph: '88727f43-cac5-4a42-a0b2-95e28cf65511',
+  autopilot: '953053bb-e2a1-4b0b-9ab7-d53d937c5aec',
+  ultraqa: '57678e4f-73ba-4683-bcf7-714f641e6261',
+  team: 'ee515cfb-7647-4b9d-a111-0c48a47992a1',
+  ultrawork: '709b66d1-6130-4a10-a5c4-7e979d40400f',
+  hookRalph: 'befb1f7b-e9bc-4db9-97a3-f31e7239cd2c',
+  finished: '8e17b2c5-1a11-4fd1-be56-e21d78b3fea4',
+  stale: '55bd5e29-5a61-47d0-a1d2-e1d0b6a54513',
+  cancelled: 'c37fb212-9fb9-4808-85bf-1a72829e5b3b',
+} as const;
+
+export function readReader<T = any>(name: string): T {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURE, 'readers', name), 'utf8')) as T;
+}
+
+export interface TempProject {
+  /** The project directory (a git repo). */
+  dir: string;
+  /** <dir>/.omc */
+  root: string;
+  cleanup(): void;
+}
+
+/** A fresh git project; with `withFixture`, its .omc is a copy of the real-OMC tree. */
+export function makeProject(opts: { withFixture?: boolean; prefix?: string } = {}): TempProject {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), opts.prefix ?? 'omc-top-test-'));
+  execFileSync('git', ['init', '-q', dir]);
+  const root = path.join(dir, '.omc');
+  if (opts.withFixture) fs.cpSync(FIXTURE_TREE, root, { recursive: true });
+  else fs.mkdirSync(path.join(root, 'state', 'sessions'), { recursive: true });
+  return { dir, root, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Writes JSON the way OMC does: pretty, 2-space, no trailing newline, temp + rename. */
+export function writeOmcJson(file: string, value: unknown): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp.${process.pid}.${Math.random().toString(16).slice(2)}`);
+  fs.writeFileSync(tmp, JSON.stringify(value, null, 2), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/** Polls `fn` until it returns a truthy value (no fixed sleeps standing in for a condition). */
+export async function waitFor<T>(fn: () => T | undefined | null | false, opts: { timeoutMs?: number; what?: string } = {}): Promise<T> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 5_000);
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${opts.what ?? 'condition'}${last ? `: ${(last as Error).message}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

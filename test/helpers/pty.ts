@@ -1,0 +1,180 @@
+/**
+ * Real-terminal harness: runs the bundled omc-top in a pseudo-terminal
+ * (@lydell/node-pty) and feeds its output to a headless xterm, so tests assert
+ * on what a user would actually see, plus the raw byte stream (alternate
+ * screen, cursor visibility) and the exit code.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, type IPty } from '@lydell/node-pty';
+import xterm from '@xterm/headless';
+import { REPO } from './fixtures.js';
+
+const { Terminal } = xterm as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
+
+export const BIN = path.join(REPO, 'dist', 'omc-top.mjs');
+
+export interface StartOptions {
+  args?: string[];
+  cols?: number;
+  rows?: number;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Wrap in `sh -c` to record `stty -g` before and after (checks cooked mode is restored). */
+  checkStty?: boolean;
+}
+
+export class TerminalHarness {
+  readonly term: InstanceType<typeof Terminal>;
+  readonly pty: IPty;
+  private raw = '';
+  private pending = Promise.resolve();
+  exitCode: number | null = null;
+  private exitWaiters: Array<(code: number) => void> = [];
+  readonly sttyDir: string | null;
+
+  constructor(opts: StartOptions = {}) {
+    const cols = opts.cols ?? 80;
+    const rows = opts.rows ?? 24;
+    this.term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, TERM: 'xterm-256color', ...opts.env })) {
+      if (v !== undefined) env[k] = v;
+    }
+    // Ink renders no live frames when CI is set (any value but 0/false).
+    delete env.CI;
+    delete env.NO_COLOR;
+    if (opts.env?.NO_COLOR !== undefined) env.NO_COLOR = opts.env.NO_COLOR;
+    let file = process.execPath;
+    let args = [BIN, ...(opts.args ?? [])];
+    this.sttyDir = null;
+    if (opts.checkStty) {
+      this.sttyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-stty-'));
+      const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+      const cmd = `stty -g > ${q(path.join(this.sttyDir, 'before'))}; ${[file, ...args].map(q).join(' ')}; code=$?; stty -g > ${q(path.join(this.sttyDir, 'after'))}; exit $code`;
+      file = '/bin/sh';
+      args = ['-c', cmd];
+    }
+    this.pty = spawn(file, args, { name: 'xterm-256color', cols, rows, cwd: opts.cwd ?? REPO, env });
+    this.pty.onData((d) => {
+      this.raw += d;
+      this.pending = this.pending.then(() => new Promise<void>((r) => this.term.write(d, r)));
+    });
+    this.pty.onExit(({ exitCode }) => {
+      this.exitCode = exitCode;
+      for (const w of this.exitWaiters.splice(0)) w(exitCode);
+    });
+  }
+
+  /** Everything the program wrote, raw. */
+  get output(): string {
+    return this.raw;
+  }
+
+  /** The visible screen, one string per row, trailing spaces trimmed. */
+  screen(): string[] {
+    const buf = this.term.buffer.active;
+    const out: string[] = [];
+    for (let i = 0; i < this.term.rows; i++) out.push((buf.getLine(buf.viewportY + i)?.translateToString(true) ?? '').replace(/\s+$/, ''));
+    return out;
+  }
+
+  text(): string {
+    return this.screen().join('\n');
+  }
+
+  get altScreen(): boolean {
+    return this.term.buffer.active.type === 'alternate';
+  }
+
+  /** Whether the last cursor-visibility command left the cursor shown. */
+  get cursorVisible(): boolean {
+    const hide = this.raw.lastIndexOf('\u001b[?25l');
+    const show = this.raw.lastIndexOf('\u001b[?25h');
+    return show >= hide;
+  }
+
+  async settle(): Promise<void> {
+    await this.pending;
+  }
+
+  /** Waits until the screen matches; fails with the screen contents if it never does. */
+  async waitForText(match: string | RegExp, timeoutMs = 8_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.pending;
+      const t = this.text();
+      if (typeof match === 'string' ? t.includes(match) : match.test(t)) return t;
+      if (this.exitCode !== null) throw new Error(`process exited (${this.exitCode}) before ${String(match)} appeared.\nScreen:\n${t}\nRaw tail: ${JSON.stringify(this.raw.slice(-400))}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}.\nScreen:\n${t}`);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+  }
+
+  async waitForNoText(match: string | RegExp, timeoutMs = 8_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.pending;
+      const t = this.text();
+      if (!(typeof match === 'string' ? t.includes(match) : match.test(t))) return;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)} to go away.\nScreen:\n${t}`);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+  }
+
+  write(data: string): void {
+    this.pty.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.pty.resize(cols, rows);
+    this.term.resize(cols, rows);
+  }
+
+  waitForExit(timeoutMs = 8_000): Promise<number> {
+    if (this.exitCode !== null) return Promise.resolve(this.exitCode);
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`process did not exit.\nScreen:\n${this.text()}`)), timeoutMs);
+      this.exitWaiters.push((c) => {
+        clearTimeout(t);
+        resolve(c);
+      });
+    });
+  }
+
+  /** stty -g before and after the run (only with checkStty). */
+  stty(): { before: string; after: string } | null {
+    if (!this.sttyDir) return null;
+    return {
+      before: fs.readFileSync(path.join(this.sttyDir, 'before'), 'utf8').trim(),
+      after: fs.readFileSync(path.join(this.sttyDir, 'after'), 'utf8').trim(),
+    };
+  }
+
+  kill(signal = 'SIGKILL'): void {
+    try {
+      this.pty.kill(signal);
+    } catch {
+      /* gone */
+    }
+  }
+
+  dispose(): void {
+    if (this.exitCode === null) this.kill();
+    this.term.dispose();
+    if (this.sttyDir) fs.rmSync(this.sttyDir, { recursive: true, force: true });
+  }
+}
+
+export const KEYS = {
+  up: '\u001b[A',
+  down: '\u001b[B',
+  right: '\u001b[C',
+  left: '\u001b[D',
+  enter: '\r',
+  esc: '\u001b',
+  tab: '\t',
+  backspace: '\u007f',
+  ctrlC: '\u0003',
+} as const;
