@@ -1,7 +1,7 @@
 // Bundles src/cli.tsx into one ESM file so the first frame does not pay for
 // Node's module loader walking ~600 small files (research/perf-floor.md §5).
 import { build } from 'esbuild';
-import { readFile, chmod, mkdir } from 'node:fs/promises';
+import { readFile, chmod, mkdir, writeFile, rename } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -45,9 +45,10 @@ const devtoolsStub = {
 
 const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
 await mkdir(path.dirname(outfile), { recursive: true });
-await build({
+const result = await build({
   entryPoints: [path.join(root, 'src', 'cli.tsx')],
   outfile,
+  write: false,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -64,4 +65,8 @@ await build({
   plugins: [inkIncrementalFix, devtoolsStub],
   logLevel: 'warning',
 });
-await chmod(outfile, 0o755);
+// Write to a temp file and rename, so a test run reading the bundle never sees half of it.
+const tmp = `${outfile}.${process.pid}.tmp`;
+await writeFile(tmp, result.outputFiles[0].contents, { mode: 0o755 });
+await chmod(tmp, 0o755);
+await rename(tmp, outfile);

@@ -1,6 +1,8 @@
-/** Script-facing subcommands: `omc-top cancel …` and `omc-top wiki search …`. */
-import { UsageError } from './args.js';
+/** Script-facing subcommands: `omc-top cancel …` and `omc-top wiki …`. */
+import { runCancelCommand } from './cancel.js';
+import { runWikiCommand } from './wiki.js';
 
-export async function runSubcommand(name: string, _argv: readonly string[]): Promise<number> {
-  throw new UsageError(`"${name}" is not available in this build yet`);
+export async function runSubcommand(name: string, argv: readonly string[]): Promise<number> {
+  if (name === 'cancel') return runCancelCommand(argv);
+  return runWikiCommand(argv);
 }

@@ -1,5 +1,9 @@
 /** Every pane, in footer order. Each brings its own reducer, key map and view. */
+import { memoryPane } from './memory/index.js';
+import { notepadPane } from './notepad/index.js';
 import { sessionsPane } from './sessions/index.js';
+import { teamsPane } from './teams/index.js';
 import type { PaneModule } from './types.js';
+import { wikiPane } from './wiki/index.js';
 
-export const PANES: ReadonlyArray<PaneModule<any>> = [sessionsPane];
+export const PANES: ReadonlyArray<PaneModule<any>> = [sessionsPane, teamsPane, notepadPane, memoryPane, wikiPane];

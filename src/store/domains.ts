@@ -1,10 +1,17 @@
 /**
- * Which slices of .omc a store reads besides sessions. Panes that need more
- * data (notepad, project memory, wiki, teams) register their domain here so
- * the TUI and --json see the same thing.
+ * Which slices of .omc a store reads besides sessions. Each pane that needs
+ * more data (notepad, project memory, wiki, teams) registers its domain here,
+ * so the TUI and --json read exactly the same things.
  */
+import { registerMemory } from './memory/register.js';
+import { registerNotepad } from './notepad/register.js';
 import type { OmcStore } from './store.js';
+import { registerTeams } from './team/register.js';
+import { registerWiki } from './wiki/register.js';
 
-export function addStandardDomains(_store: OmcStore): void {
-  // Filled in as the notepad, memory, wiki and team slices land.
+export function addStandardDomains(store: OmcStore): void {
+  registerNotepad(store);
+  registerMemory(store);
+  registerWiki(store);
+  registerTeams(store);
 }

@@ -41,6 +41,11 @@ export class OmcStore {
     this.addDomain(this.sessions);
   }
 
+  /** A registered domain by name (e.g. 'notepad'), for the pane that shows it. */
+  getDomain<D extends Domain>(name: string): D | undefined {
+    return this.domains.find((d) => d.name === name) as D | undefined;
+  }
+
   /** Adds another slice of .omc (notepad, memory, wiki, teams). Call before start(). */
   addDomain<D extends Domain>(d: D): D {
     this.domains.push(d);

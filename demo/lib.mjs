@@ -1,0 +1,77 @@
+// Shared helpers for the demo simulator: write files the way OMC does.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+export function makeContext(root, projectDir) {
+  const abs = (rel) => path.join(root, rel);
+  /** OMC's atomicWriteFileSync: `.<name>.tmp.<uuid>` in the same dir, 0600, fsync, rename. */
+  const writeText = (rel, text) => {
+    const file = abs(rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp.${randomUUID()}`);
+    const fd = fs.openSync(tmp, 'wx', 0o600);
+    try {
+      fs.writeSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  };
+  return {
+    root,
+    projectDir,
+    abs,
+    /** Pretty JSON, 2-space indent, no trailing newline: OMC's atomicWriteJsonSync. */
+    writeJson: (rel, value) => writeText(rel, JSON.stringify(value, null, 2)),
+    writeText,
+    readJson: (rel) => {
+      try {
+        return JSON.parse(fs.readFileSync(abs(rel), 'utf8'));
+      } catch {
+        return null;
+      }
+    },
+    exists: (rel) => fs.existsSync(abs(rel)),
+    remove: (rel) => fs.rmSync(abs(rel), { recursive: true, force: true }),
+    iso: (ms = Date.now()) => new Date(ms).toISOString(),
+    uuid: () => randomUUID(),
+    /** Deterministic-enough jitter so the demo does not tick in lockstep. */
+    jitter: (ms) => Math.round(ms * (0.75 + Math.random() * 0.5)),
+  };
+}
+
+/** Repeats `fn` with jittered delays until stopped. */
+export function every(ctx, ms, fn) {
+  let timer = null;
+  let stopped = false;
+  const loop = () => {
+    if (stopped) return;
+    try {
+      fn();
+    } catch (e) {
+      // The simulator must never take the demo down; the monitor shows whatever is on disk.
+      process.stderr.write(`[demo] ${e?.message ?? e}\n`);
+    }
+    timer = setTimeout(loop, ctx.jitter(ms));
+  };
+  timer = setTimeout(loop, ctx.jitter(ms));
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+  };
+}
+
+/**
+ * True when a fresh cancel signal for the session is in force by OMC's generic
+ * rule (the simulated Stop hook then lets the agent stop instead of looping).
+ */
+export function cancelInForce(ctx, sid) {
+  const sig = ctx.readJson(`state/sessions/${sid}/cancel-signal-state.json`);
+  if (!sig || sig.active !== true || typeof sig.requested_at !== 'string') return false;
+  const req = Date.parse(sig.requested_at);
+  const exp = typeof sig.expires_at === 'string' ? Date.parse(sig.expires_at) : req + 30_000;
+  const now = Date.now();
+  return now - req <= 30_000 && req <= now + 5_000 && exp > now;
+}

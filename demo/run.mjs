@@ -1,0 +1,33 @@
+// `npm run demo`: omc-top on a temporary project while the simulator plays OMC.
+// Cleans up the temporary project however omc-top exits.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startSimulator } from './simulate.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const bin = path.join(here, '..', 'dist', 'omc-top.mjs');
+
+const projectDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-demo-'));
+const root = path.join(projectDir, '.omc');
+fs.mkdirSync(path.join(root, 'state', 'sessions'), { recursive: true });
+try {
+  execFileSync('git', ['init', '-q', projectDir], { stdio: 'ignore' });
+} catch {
+  // Without git, --root below still points omc-top at the right place.
+}
+const cleanup = () => fs.rmSync(projectDir, { recursive: true, force: true });
+
+const stop = await startSimulator(root, projectDir);
+const env = { ...process.env };
+delete env.CI; // Ink draws nothing when CI is set.
+const child = spawn(process.execPath, [bin, '--root', root, ...process.argv.slice(2)], { stdio: 'inherit', env });
+// The child owns the terminal; Ctrl-C and friends are its to handle.
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => {
+  stop();
+  cleanup();
+  process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 0));
+});
