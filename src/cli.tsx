@@ -62,7 +62,7 @@ function notFoundMessage(r: RootResolution): string {
 }
 
 async function runJson(res: RootResolution, readonly: boolean): Promise<number> {
-  const store = new OmcStore({ root: res.root, watch: 'none', readonly });
+  const store = new OmcStore({ root: res.root, watch: 'none', readonly, projectDir: res.projectDir, rootRule: res.rule });
   addStandardDomains(store);
   store.start();
   const doc = buildJsonReport({
@@ -84,7 +84,7 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
     process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
     return Promise.resolve(2);
   }
-  const store = new OmcStore({ root: res.root, readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto' });
+  const store = new OmcStore({ root: res.root, readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto', projectDir: res.projectDir, rootRule: res.rule });
   addStandardDomains(store);
   store.start();
   const ui = new UiStore();

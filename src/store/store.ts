@@ -15,6 +15,10 @@ export interface StoreStatus {
 
 export interface OmcStoreOptions {
   root: string;
+  /** Project directory (git top-level or cwd), for layouts that live beside the project (4.x team runtime). */
+  projectDir?: string;
+  /** How the root was found (OmcStore only records it). */
+  rootRule?: string;
   readonly?: boolean;
   clock?: Clock;
   watch?: 'auto' | 'poll' | 'none';
@@ -22,6 +26,8 @@ export interface OmcStoreOptions {
 
 export class OmcStore {
   readonly root: string;
+  readonly projectDir: string | null;
+  readonly rootRule: string;
   readonly readonly: boolean;
   readonly clock: Clock;
   readonly sessions: SessionsDomain;
@@ -34,6 +40,8 @@ export class OmcStore {
 
   constructor(opts: OmcStoreOptions) {
     this.root = opts.root;
+    this.projectDir = opts.projectDir ?? null;
+    this.rootRule = opts.rootRule ?? 'unknown';
     this.readonly = opts.readonly ?? false;
     this.clock = opts.clock ?? Date.now;
     this.watchKind = opts.watch ?? 'auto';
