@@ -1,0 +1,140 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { columnsFor, rowText } from '../../src/panes/sessions/rows.js';
+import { makeProject, READERS_CAPTURED_AT, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { renderApp, type RenderedApp } from '../helpers/render-app.js';
+
+let app: RenderedApp | null = null;
+let p: TempProject | null = null;
+afterEach(async () => {
+  await app?.cleanup();
+  p?.cleanup();
+  app = null;
+  p = null;
+});
+
+const DOWN = '\u001b[B';
+const ESC = '\u001b';
+
+function start(clock = () => READERS_CAPTURED_AT) {
+  p = makeProject({ withFixture: true });
+  app = renderApp({ root: p.root, clock });
+  return app;
+}
+
+describe('sessions pane', () => {
+  it('lists every session with OMC progress, attention first, legacy included', async () => {
+    const a = start();
+    const f = await a.waitForFrame('ralph 3/10');
+    const lines = f.split('\n');
+    const rowOf = (needle: string) => lines.findIndex((l) => l.includes(needle));
+    // cancelling (a fresh signal at capture time) before active, active before stale, stale before finished.
+    expect(rowOf('c37fb212')).toBeLessThan(rowOf('88727f43'));
+    expect(rowOf('88727f43')).toBeLessThan(rowOf('55bd5e29'));
+    expect(rowOf('55bd5e29')).toBeLessThan(rowOf('8e17b2c5'));
+    expect(f).toMatch(/legacy\s+ultrawork 0\/50/);
+    expect(f).toMatch(/autopilot 2\/10 execution/);
+    expect(f).toMatch(/ultraqa 2\/5/);
+  });
+
+  it('j moves the selection, Enter opens the detail view with every field, Esc returns', async () => {
+    const a = start();
+    await a.waitForFrame('▸');
+    const before = a.frame().split('\n').find((l) => l.startsWith('▸'));
+    a.press('j');
+    await a.waitForFrame((before ? new RegExp(`^(?!${escape(before)}).*▸`, 'm') : /▸/));
+    const selected = a.frame().split('\n').find((l) => l.startsWith('▸'))!;
+    expect(selected).not.toBe(before);
+    const id = idOf(selected);
+    a.press('\r');
+    const detail = await a.waitForFrame('fields:');
+    expect(detail).toContain(id === 'legacy' ? 'Legacy (session-less) state' : `Session ${id}`);
+    a.press(ESC);
+    await a.waitForFrame(/STATUS\s+SESSION/);
+  });
+
+  it('/ filters as you type (every word must match) and Esc clears', async () => {
+    const a = start();
+    await a.waitForFrame('ralph 3/10');
+    a.press('/', 'a', 'u', 't', 'o');
+    const f = await a.waitForFrame('1 of 10 match');
+    expect(f).toContain('autopilot 2/10');
+    expect(f).not.toContain('ralph 3/10');
+    // q is typed into the filter, not a quit.
+    a.press('q');
+    await a.waitForFrame('/autoq');
+    expect(a.exited()).toBe(false);
+    a.press(ESC);
+    await a.waitForFrame('ralph 3/10');
+  });
+
+  it('follows a change on disk (watched store) and keeps the selection on the same session', async () => {
+    p = makeProject({ withFixture: true });
+    app = renderApp({ root: p.root, watch: 'auto' });
+    await app.waitForFrame('ralph 3/10');
+    app.press(DOWN, DOWN);
+    // Wait until both keys were handled (the selection state is the third row) before reading the screen.
+    const third = app.store.sessions.getSnapshot().sessions[2]!.id;
+    await app.waitForFrame(new RegExp(`^▸.*${third.slice(0, 8)}`, 'm'));
+    const selected = () => idOf(app!.frame().split('\n').find((l) => l.startsWith('▸'))!);
+    const sel = selected();
+    expect(sel).toBe(third.slice(0, 8));
+    const file = path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
+    const { readFileSync } = await import('node:fs');
+    writeOmcJson(file, { ...JSON.parse(readFileSync(file, 'utf8')), iteration: 9, last_checked_at: new Date().toISOString() });
+    await app.waitForFrame('ralph 9/10');
+    expect(selected()).toBe(sel);
+  });
+
+  it('? shows help for every pane; ! lists problems', async () => {
+    const a = start();
+    await a.waitForFrame('ralph 3/10');
+    a.press('?');
+    await a.waitForFrame('omc-top keys');
+    a.press(ESC);
+    await a.waitForFrame(/STATUS\s+SESSION/);
+    a.press('!');
+    await a.waitForFrame('Problems found in .omc (0)');
+  });
+});
+
+describe('row layout', () => {
+  it('fits 60 and 80 columns exactly, keeping id, progress and age', () => {
+    const s = {
+      id: '88727f43-cac5-4a42-a0b2-95e28cf65511',
+      kind: 'session' as const,
+      dir: 'x',
+      status: 'active' as const,
+      rank: 2,
+      startedMs: 0,
+      updatedMs: 1000,
+      ended: null,
+      cwd: null,
+      problems: [],
+      cancel: null,
+      nextChangeAt: null,
+      modes: [
+        { mode: 'ralph', iteration: 3, max: 10, phase: 'execution', extras: [], retired: false, problem: null },
+        { mode: 'ultrawork', iteration: 0, max: 50, phase: null, extras: [], retired: true, problem: null },
+      ] as never,
+    };
+    for (const width of [60, 80, 120]) {
+      const t = rowText(s, 61_000, width, true);
+      const line = t.marker + t.status + t.id + t.modes + t.age;
+      expect(line.length).toBe(width);
+      expect(line).toContain('88727f43');
+      expect(line).toContain('ralph 3/10');
+      expect(line.trimEnd().endsWith('1m')).toBe(true);
+      expect(columnsFor(width).modes).toBeGreaterThan(20);
+    }
+  });
+});
+
+/** The short session id on a row ("legacy" or the first 8 characters of the id). */
+function idOf(row: string): string {
+  return row.split(/\s+/).find((t) => /^[0-9a-f]{8}$|^legacy$/.test(t)) ?? '';
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
