@@ -202,9 +202,14 @@ const isEntry = (() => {
   return /omc-top(\.m?js)?$|cli\.tsx?$/.test(arg) || process.env.OMC_TOP_FORCE_MAIN === '1';
 })();
 
+/** process.exit() right after a large write to a pipe truncates it; exit once stdout has flushed. */
+function exitAfterFlush(code: number): void {
+  process.stdout.write('', () => process.exit(code));
+}
+
 if (isEntry) {
   main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+    (code) => exitAfterFlush(code),
     (err: unknown) => {
       if (err instanceof UsageError) {
         process.stderr.write(`omc-top: ${err.message}\nTry omc-top --help.\n`);

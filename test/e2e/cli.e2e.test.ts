@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, SESSION, type TempProject } from '../helpers/fixtures.js';
+import { FIXTURE, makeProject, SESSION, type TempProject } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 
 let p: TempProject | null = null;
@@ -33,6 +33,17 @@ describe('omc-top CLI', () => {
     });
     expect(['active', 'pending', 'stale', 'finished', 'tombstoned']).toContain(ralph.modes[0].status);
     expect(Array.isArray(doc.problems)).toBe(true);
+  });
+
+  it('--json on the 200-session real-OMC load tree is complete through a pipe (no truncation at exit)', () => {
+    p = makeProject();
+    fs.rmSync(p.root, { recursive: true });
+    spawnSync('tar', ['-xzf', path.join(FIXTURE, 'large-tree.tar.gz'), '-C', p.dir]);
+    const r = run(['--json', '--root', p.root], '/');
+    expect(r.status).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(65_536);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.sessions.filter((s: any) => s.kind === 'session')).toHaveLength(200);
   });
 
   it('--json --cwd from elsewhere finds the same root; a subdirectory resolves to the git top-level', () => {
