@@ -53,7 +53,7 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  minify: true,
+  minify: !process.argv.includes('--no-minify'),
   legalComments: 'none',
   define: {
     'process.env.NODE_ENV': '"production"',

@@ -37,9 +37,16 @@ export function formatTimestamp(ms: number | null): string {
 /** Terminal cell width (CJK and emoji are 2 cells). */
 export const width = (s: string) => stringWidth(s);
 
+// Printable ASCII is one cell per character: the common case needs no width tables.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Cut or pad to exactly `w` terminal cells. */
 export function fit(s: string, w: number): string {
   if (w <= 0) return '';
+  if (PRINTABLE_ASCII.test(s)) {
+    if (s.length <= w) return s + ' '.repeat(w - s.length);
+    return s.slice(0, w - 1) + '…';
+  }
   let out = '';
   let used = 0;
   for (const ch of s) {

@@ -44,3 +44,19 @@ describe('sanitize: no control byte from a file reaches the terminal', () => {
     expect(v).toEqual({ k: ['v', { z: 'a' }], n: 3 });
   });
 });
+
+import { fit } from '../../src/ui/format.js';
+import stringWidth from 'string-width';
+
+describe('fit: exact terminal cell widths', () => {
+  it.each([
+    ['ascii', 'hello world', 5],
+    ['ascii exact', 'hello', 5],
+    ['CJK (2 cells each)', '決済フロー', 5],
+    ['emoji', 'done ✓ 🚀 ok', 8],
+    ['mixed', 'ralph 3/10 · 日本', 14],
+  ])('%s', (_n, s, w) => {
+    const out = fit(s, w);
+    expect(stringWidth(out)).toBe(w);
+  });
+});

@@ -87,6 +87,19 @@ describe('live sessions', () => {
     await waitFor(() => iterationOf(s) === 5 && s.sessions.getSnapshot().problems.length === 0, { what: 'recovered' });
   });
 
+  it('a rescan that finds nothing new publishes nothing (idle polling costs no re-render)', () => {
+    p = makeProject({ withFixture: true });
+    store = new OmcStore({ root: p.root, watch: 'none' });
+    store.start();
+    const before = store.sessions.getSnapshot();
+    store.sessions.scan();
+    store.sessions.scan();
+    expect(store.sessions.getSnapshot()).toBe(before);
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(1));
+    store.sessions.scan();
+    expect(store.sessions.getSnapshot().version).toBe(before.version + 1);
+  });
+
   it('polls when asked to, and says so', async () => {
     const s = open('poll');
     expect(s.status.getSnapshot().watchMode).toBe('polling');

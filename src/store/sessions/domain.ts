@@ -104,6 +104,8 @@ export class SessionsDomain implements Domain {
   private readonly root: string;
   private readonly clock: Clock;
   private files = new Map<string, FileRec>();
+  /** The files of each session key, so a change re-derives one session without scanning every file. */
+  private byKey = new Map<string, Set<string>>();
   /** Structural problems (bad directory names, files where dirs belong) keyed by path. */
   private structural = new Map<string, Problem>();
   private views = new Map<string, SessionView>();
@@ -134,6 +136,7 @@ export class SessionsDomain implements Domain {
 
   scan(): void {
     const seen = new Set<string>();
+    const structuralBefore = this.structuralSignature();
     this.structural.clear();
     const readFile = (rel: string) => {
       seen.add(rel);
@@ -164,8 +167,18 @@ export class SessionsDomain implements Domain {
     for (const rel of [...this.files.keys()]) {
       if (!seen.has(rel)) this.drop(rel);
     }
-    this.markAllDirty();
-    this.publish();
+    // Sessions whose directory vanished without us seeing their files go too.
+    for (const key of this.views.keys()) {
+      if (key !== LEGACY && !this.byKey.has(key) && !statSync(this.root, `state/sessions/${key}`)?.isDirectory()) this.dirty.add(key);
+    }
+    // A poll tick that found nothing new must not cost a re-render.
+    if (this.dirty.size > 0 || this.version === 0 || this.structuralSignature() !== structuralBefore) this.publish();
+  }
+
+  private structuralSignature(): string {
+    let sig = '';
+    for (const [k, p] of this.structural) sig += `${k}\u0000${p.message}\u0001`;
+    return sig;
   }
 
   private scanSessionEntry(name: string, kind: string, readFile: (rel: string) => void): void {
@@ -190,7 +203,6 @@ export class SessionsDomain implements Domain {
       this.structural.set(rel, { path: rel, message: 'a file where a session directory was expected', severity: 'warning' });
       return;
     }
-    this.dirty.add(name);
     const list = listDirSync(this.root, rel);
     if (!list.ok) {
       if (list.code !== 'missing') this.structural.set(rel, { path: rel, message: list.message, severity: 'error' });
@@ -301,6 +313,9 @@ export class SessionsDomain implements Domain {
       else rec.problem = problem;
     }
     this.files.set(rel, rec);
+    let set = this.byKey.get(k.key);
+    if (!set) this.byKey.set(k.key, (set = new Set()));
+    set.add(rel);
     this.dirty.add(k.key);
     return true;
   }
@@ -308,7 +323,12 @@ export class SessionsDomain implements Domain {
   private drop(rel: string): boolean {
     const k = keyOf(rel);
     if (!this.files.delete(rel)) return false;
-    if (k) this.dirty.add(k.key);
+    if (k) {
+      this.dirty.add(k.key);
+      const set = this.byKey.get(k.key);
+      set?.delete(rel);
+      if (set && set.size === 0) this.byKey.delete(k.key);
+    }
     return true;
   }
 
@@ -321,28 +341,17 @@ export class SessionsDomain implements Domain {
     return any;
   }
 
-  private markAllDirty(): void {
-    for (const key of this.views.keys()) this.dirty.add(key);
-    for (const rel of this.files.keys()) {
-      const k = keyOf(rel);
-      if (k) this.dirty.add(k.key);
-    }
-  }
-
   /** Re-derive dirty sessions, sort, publish, and arm the time-driven re-derivation. */
   private publish(): void {
     const now = this.clock();
     if (this.dirty.size > 0) {
-      const grouped = new Map<string, FileRec[]>();
-      for (const rec of this.files.values()) {
-        const k = keyOf(rec.rel);
-        if (!k || !this.dirty.has(k.key)) continue;
-        let list = grouped.get(k.key);
-        if (!list) grouped.set(k.key, (list = []));
-        list.push(rec);
-      }
       for (const key of this.dirty) {
-        const view = this.derive(key, grouped.get(key) ?? [], now);
+        const recs: FileRec[] = [];
+        for (const rel of this.byKey.get(key) ?? []) {
+          const rec = this.files.get(rel);
+          if (rec) recs.push(rec);
+        }
+        const view = this.derive(key, recs, now);
         if (view) this.views.set(key, view);
         else this.views.delete(key);
       }
