@@ -104,7 +104,10 @@ export function App(props: AppProps) {
     <ThemeContext.Provider value={theme}>
       <Box flexDirection="column" width={width} height={height}>
         <Header root={store.root} rule={props.rootExplain} sessions={sessions} width={width} now={now} readonly={store.readonly} />
-        <Box flexDirection="column" height={paneHeight} overflow="hidden">
+        {/* No overflow="hidden": Ink would re-slice every line of every frame to
+            clip it (the biggest cost of a 200x60 frame). Views render exactly the
+            rows that fit and cut each line to the width instead. */}
+        <Box flexDirection="column" height={paneHeight}>
           {body}
         </Box>
         <ProblemLines problems={problems} width={width} max={problemRows} />

@@ -1,0 +1,1 @@
+export function createFastGet(deps: { styledCharsToString: (chars: any[]) => string }): (output: any) => { output: string; height: number } | undefined;

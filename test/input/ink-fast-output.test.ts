@@ -1,0 +1,67 @@
+/**
+ * The bundle replaces Ink's per-frame Output.get() with a cached fast path
+ * (scripts/ink-patches/fast-output.mjs). It must produce exactly the bytes
+ * Ink's own algorithm produces, for any frame it accepts.
+ */
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { styledCharsToString } from '@alcalzone/ansi-tokenize';
+import { createFastGet } from '../../scripts/ink-patches/fast-output.mjs';
+import { REPO } from '../helpers/fixtures.js';
+
+const { default: Output } = (await import(path.join(REPO, 'node_modules', 'ink', 'build', 'output.js'))) as { default: any };
+const fastGet = createFastGet({ styledCharsToString });
+
+const piece = fc.oneof(
+  fc.constantFrom('ralph 3/10', 'stale', ' · ', '決済フロー', '🚀', 'a', '   ', '…', '▸ ', 'x'.repeat(90)),
+  fc.string({ maxLength: 12 }).map((s) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '')),
+);
+const colour = fc.constantFrom('', '\u001b[31m', '\u001b[1m', '\u001b[7m', '\u001b[32;1m', '\u001b[38;5;208m');
+const styled = fc.array(fc.tuple(colour, piece), { minLength: 1, maxLength: 5 }).map((parts) =>
+  parts.map(([c, t]) => (c ? `${c}${t}\u001b[0m` : t)).join(''),
+);
+
+describe('fast frame assembly is byte-identical to Ink', () => {
+  it('for one text line per row, any styling, wide characters and offsets', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 10, max: 120 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 8 }), styled, fc.boolean()), { maxLength: 14 }),
+        (width, height, writes) => {
+          const o = new Output({ width, height });
+          const used = new Set<number>();
+          for (const [x, text, upper] of writes) {
+            const y = used.size;
+            if (y >= height) break;
+            used.add(y);
+            o.write(x, y, text, { transformers: upper ? [(l: string, i: number) => `${i}:${l.toUpperCase()}`] : [] });
+          }
+          const fast = fastGet(o);
+          expect(fast).toBeDefined();
+          expect(fast).toEqual(o.get());
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('for multi-line texts, and it steps aside (undefined) for clipping and overlapping writes', () => {
+    const o = new Output({ width: 40, height: 6 });
+    o.write(0, 0, 'header\n\u001b[31mred line\u001b[0m\nthird', { transformers: [] });
+    o.write(2, 4, 'indented 決済', { transformers: [] });
+    expect(fastGet(o)).toEqual(o.get());
+
+    const clipped = new Output({ width: 20, height: 3 });
+    clipped.clip({ x1: 0, x2: 10, y1: 0, y2: 3 });
+    clipped.write(0, 0, 'clipped text that is long', { transformers: [] });
+    clipped.unclip();
+    expect(fastGet(clipped)).toBeUndefined();
+
+    const overlap = new Output({ width: 20, height: 3 });
+    overlap.write(0, 1, 'left', { transformers: [] });
+    overlap.write(10, 1, 'right', { transformers: [] });
+    expect(fastGet(overlap)).toBeUndefined();
+  });
+});
