@@ -8,6 +8,12 @@
  * batch per macrotask) and again TRAILING_MS after the last event for that
  * path (trailing edge), when the file is re-read whatever chokidar said.
  *
+ * chokidar is asked to watch directories only. A directory watch already
+ * reports every change to the files in it (the `raw` event names the file),
+ * so watching each file as well — chokidar's default — would triple the
+ * inotify watches and add ~75 MB at 2,000 sessions (perf-floor.md §2) for
+ * nothing. Files are read when their directory says they changed.
+ *
  * If the kernel will not give us watches (ENOSPC: inotify limit, EMFILE) or
  * the user asks for it, we poll instead and say so.
  */
@@ -110,10 +116,13 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     }, POLL_INTERVAL_MS);
   };
 
+  const toRel = (p: string) => path.relative(root, p).split(path.sep).join('/');
+  // Directories we need are watched; files never are (see above).
   const ignored = (p: string, stats?: { isDirectory(): boolean }) => {
-    const rel = path.relative(root, p).split(path.sep).join('/');
+    const rel = toRel(p);
     if (rel.startsWith('..')) return true;
-    return !opts.wants(rel, stats ? stats.isDirectory() : undefined);
+    if (stats) return !stats.isDirectory() || !opts.wants(rel, true);
+    return !(opts.wants(rel, true) || opts.wants(rel, false));
   };
 
   if (opts.mode === 'poll') {
@@ -126,10 +135,15 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
         ignored,
         persistent: true,
       });
-      chok.on('add', (p) => push('add', p));
-      chok.on('change', (p) => push('change', p));
-      chok.on('unlink', (p) => push('unlink', p));
       chok.on('addDir', (p) => push('addDir', p));
+      // A directory watch names the entry that changed: a file written, renamed over, created or removed.
+      chok.on('raw', (_event: unknown, name: string | null, details: unknown) => {
+        const dir = (details as { watchedPath?: string } | undefined)?.watchedPath;
+        if (!dir || !name) return;
+        const abs = path.join(dir, name);
+        const rel = toRel(abs);
+        if (!rel.startsWith('..') && opts.wants(rel, false)) push('change', abs);
+      });
       chok.on('unlinkDir', (p) => push('unlinkDir', p));
       chok.on('ready', () => {
         if (closed || pollTimer) return;

@@ -22,6 +22,15 @@ describe('safe reads under the .omc root', () => {
     expect(!r.ok && r.message).toMatch(/symlink points outside/);
   });
 
+  it('refuses to read through a directory symlinked out of the root', () => {
+    const outside = path.join(base, 'elsewhere');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'ralph-state.json'), '{"active":true}');
+    fs.symlinkSync(outside, path.join(root, 'state'));
+    const r = readTextSync(root, 'state/ralph-state.json');
+    expect(r).toMatchObject({ ok: false, code: 'outside-root' });
+  });
+
   it('follows a symlink that stays inside the root', () => {
     fs.writeFileSync(path.join(root, 'real.json'), '{"x":1}');
     fs.symlinkSync('real.json', path.join(root, 'alias.json'));

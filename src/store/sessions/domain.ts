@@ -475,9 +475,20 @@ export class SessionsDomain implements Domain {
           linked: linkedModes(s),
           retired: RETIRED_IN_55.has(mode),
           prompt: promptRaw === null ? null : truncate(cleanLine(promptRaw), 500),
-          fields: cleanDeep(s) as Record<string, unknown>,
+          fields: {},
           problem: rec.problem,
         } satisfies ModeView;
+      })
+      .map((view) => {
+        // Sanitising every field of every mode is only needed for the one
+        // session a user opens; do it then (and once).
+        const raw = (modeRecs.find((m) => m.rec.rel === view.path)?.rec.value ?? {}) as Record<string, unknown>;
+        let cached: Record<string, unknown> | null = null;
+        Object.defineProperty(view, 'fields', {
+          enumerable: true,
+          get: () => (cached ??= cleanDeep(raw) as Record<string, unknown>),
+        });
+        return view;
       })
       .sort((a, b) => modeSortKey(a.mode) - modeSortKey(b.mode) || a.path.localeCompare(b.path));
 
