@@ -46,8 +46,16 @@ export function App(props: AppProps) {
   sizeRef.current = size;
   const uiState = useSyncExternalStore(ui.subscribe, ui.getSnapshot);
   const sessions = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
-  const problems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
+  const fileProblems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
   const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
+  // Not watching live (polling fallback, root gone) is itself something the user must see.
+  const problems = useMemo(
+    () =>
+      status.watchMode === 'polling' || status.watchMode === 'waiting'
+        ? [{ path: '.omc', message: status.watchDetail, severity: 'warning' as const }, ...fileProblems]
+        : fileProblems,
+    [status, fileProblems],
+  );
   const pane = paneById(panes, uiState.pane);
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
   const now = store.clock();

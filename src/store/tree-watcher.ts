@@ -17,6 +17,7 @@
  * If the kernel will not give us watches (ENOSPC: inotify limit, EMFILE) or
  * the user asks for it, we poll instead and say so.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { WatchEvent, WatchEventType } from './types.js';
@@ -24,7 +25,7 @@ import type { WatchEvent, WatchEventType } from './types.js';
 export const TRAILING_MS = 60;
 export const POLL_INTERVAL_MS = 1_000;
 
-export type WatchMode = 'starting' | 'events' | 'polling' | 'off';
+export type WatchMode = 'starting' | 'events' | 'polling' | 'waiting' | 'off';
 
 export interface TreeWatcherOptions {
   root: string;
@@ -112,7 +113,13 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     setMode('polling', why);
     opts.onRescan();
     pollTimer = setInterval(() => {
-      if (!closed) opts.onRescan();
+      if (closed) return;
+      const present = fs.existsSync(root);
+      if (present !== rootPresent) {
+        rootPresent = present;
+        setMode('polling', present ? why : `${root} was removed; polling for it to come back`);
+      }
+      opts.onRescan();
     }, POLL_INTERVAL_MS);
   };
 
@@ -125,33 +132,32 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     return !(opts.wants(rel, true) || opts.wants(rel, false));
   };
 
-  if (opts.mode === 'poll') {
-    startPolling('polling every 1 s (--poll)');
-  } else {
+  const startChokidar = () => {
     try {
-      chok = (opts.watchImpl ?? watch)(root, {
+      const c = (opts.watchImpl ?? watch)(root, {
         ignoreInitial: true,
         followSymlinks: false,
         ignored,
         persistent: true,
       });
-      chok.on('addDir', (p) => push('addDir', p));
+      chok = c;
+      c.on('addDir', (p) => push('addDir', p));
       // A directory watch names the entry that changed: a file written, renamed over, created or removed.
-      chok.on('raw', (_event: unknown, name: string | null, details: unknown) => {
+      c.on('raw', (_event: unknown, name: string | null, details: unknown) => {
         const dir = (details as { watchedPath?: string } | undefined)?.watchedPath;
         if (!dir || !name) return;
         const abs = path.join(dir, name);
         const rel = toRel(abs);
         if (!rel.startsWith('..') && opts.wants(rel, false)) push('change', abs);
       });
-      chok.on('unlinkDir', (p) => push('unlinkDir', p));
-      chok.on('ready', () => {
-        if (closed || pollTimer) return;
+      c.on('unlinkDir', (p) => push('unlinkDir', p));
+      c.on('ready', () => {
+        if (closed || pollTimer || chok !== c) return;
         setMode('events', 'watching for changes');
         // Anything written while the watches were being set up is picked up here.
         opts.onRescan();
       });
-      chok.on('error', (err: unknown) => {
+      c.on('error', (err: unknown) => {
         const code = (err as NodeJS.ErrnoException)?.code ?? '';
         if (WATCH_FAILURE_CODES.has(code)) {
           startPolling(
@@ -164,6 +170,49 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     } catch (err) {
       startPolling(`file watching unavailable (${(err as NodeJS.ErrnoException)?.code ?? String(err)}): polling every 1 s`);
     }
+  };
+
+  // The root itself can be deleted and re-created (a `rm -rf .omc`, a branch
+  // switch, OMC's own cleanup). Its watches die with it, so we watch its parent
+  // for it to come back, and start over when it does.
+  let rootPresent = fs.existsSync(root);
+  let parentWatch: fs.FSWatcher | null = null;
+  const checkRoot = () => {
+    if (closed) return;
+    const present = fs.existsSync(root);
+    if (present === rootPresent) return;
+    rootPresent = present;
+    if (!present) {
+      if (chok) {
+        const c = chok;
+        chok = null;
+        void c.close().catch(() => undefined);
+      }
+      if (!pollTimer) setMode('waiting', `${root} was removed; waiting for it to come back`);
+      opts.onRescan();
+    } else {
+      if (!pollTimer) {
+        setMode('starting', `${root} is back; watching again`);
+        startChokidar();
+      }
+      opts.onRescan();
+    }
+  };
+  try {
+    parentWatch = fs.watch(path.dirname(root), { persistent: false }, (_ev, name) => {
+      if (name === null || name === path.basename(root)) checkRoot();
+    });
+    parentWatch.on('error', () => undefined);
+  } catch {
+    // No watch on the parent: the poll fallback and rescans still recover the root.
+  }
+
+  if (opts.mode === 'poll') {
+    startPolling('polling every 1 s (--poll)');
+  } else if (rootPresent) {
+    startChokidar();
+  } else {
+    setMode('waiting', `${root} does not exist; waiting for it`);
   }
 
   return {
@@ -172,6 +221,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     },
     async close() {
       closed = true;
+      parentWatch?.close();
       if (pollTimer) clearInterval(pollTimer);
       if (trailingTimer) clearTimeout(trailingTimer);
       pollTimer = null;

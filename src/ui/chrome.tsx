@@ -97,7 +97,15 @@ export function Footer({
 }) {
   const theme = useTheme();
   const watch =
-    status.watchMode === 'events' ? 'live' : status.watchMode === 'polling' ? 'POLLING' : status.watchMode === 'starting' ? 'starting' : 'off';
+    status.watchMode === 'events'
+      ? 'live'
+      : status.watchMode === 'polling'
+        ? 'POLLING'
+        : status.watchMode === 'waiting'
+          ? 'NO .omc'
+          : status.watchMode === 'starting'
+            ? 'starting'
+            : 'off';
   const tabs = panes.map((p) => ({ id: p.id, text: width >= 90 ? `${p.hotkey}:${p.title}` : `${p.hotkey}:${p.title.slice(0, 4)}` }));
   const hintText = [...hints, ['?', 'help'] as [string, string], ['q', 'quit'] as [string, string]]
     .map(([k, v]) => `${k} ${v}`)
@@ -114,7 +122,7 @@ export function Footer({
       ))}
       <Text> </Text>
       <Text>{fit(hintText, room)}</Text>
-      <Text color={status.watchMode === 'polling' ? theme.warn : theme.muted} bold={status.watchMode === 'polling'}>
+      <Text color={status.watchMode === 'polling' || status.watchMode === 'waiting' ? theme.warn : theme.muted} bold={status.watchMode === 'polling' || status.watchMode === 'waiting'}>
         {' '}
         {watch}
       </Text>

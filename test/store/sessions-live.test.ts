@@ -183,3 +183,45 @@ describe('hostile session trees', () => {
     expect(store.sessions.getSnapshot().problems.map((x) => x.message)).toContain('expected a JSON object, found null');
   });
 });
+
+describe('the tree changing shape under a running monitor', () => {
+  it('the .omc root deleted and re-created: sessions vanish, the status says so, then everything comes back', async () => {
+    const s = open();
+    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(2));
+    await ready(s);
+    await waitFor(() => iterationOf(s) === 2);
+    fs.rmSync(p!.root, { recursive: true });
+    await waitFor(() => s.sessions.getSnapshot().sessions.length === 0, { what: 'sessions cleared' });
+    await waitFor(() => s.status.getSnapshot().watchMode === 'waiting', { what: 'waiting status' });
+    expect(s.status.getSnapshot().watchDetail).toMatch(/was removed; waiting for it to come back/);
+    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(5));
+    await waitFor(() => iterationOf(s) === 5, { what: 'session back after re-creation' });
+    await waitFor(() => s.status.getSnapshot().watchMode === 'events', { what: 'live again' });
+    // And it is really live again, not just rescanned once.
+    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(6));
+    await waitFor(() => iterationOf(s) === 6, { what: 'live after re-creation' });
+  });
+
+  it('state/sessions replaced by a file: a specific problem line, and recovery when it is a directory again', async () => {
+    const s = open();
+    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(2));
+    await ready(s);
+    await waitFor(() => iterationOf(s) === 2);
+    fs.rmSync(path.join(p!.root, 'state', 'sessions'), { recursive: true });
+    fs.writeFileSync(path.join(p!.root, 'state', 'sessions'), 'oops');
+    const problem = await waitFor(() => s.sessions.getSnapshot().problems.find((x) => x.path === 'state/sessions'), { what: 'problem line' });
+    expect(problem.message).toBe('is a file where a directory was expected');
+    fs.rmSync(path.join(p!.root, 'state', 'sessions'));
+    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(3));
+    await waitFor(() => iterationOf(s) === 3 && s.sessions.getSnapshot().problems.length === 0, { what: 'recovered' });
+  });
+
+  it('a hostile session directory appearing live is named as a problem without a restart', async () => {
+    const s = open();
+    await ready(s);
+    fs.mkdirSync(path.join(p!.root, 'state', 'sessions', '../..\u001b]0;x\u0007'.replace(/[/]/g, '_')));
+    const problem = await waitFor(() => s.sessions.getSnapshot().problems[0], { what: 'problem line' });
+    expect(problem.message).toMatch(/not a valid OMC session id/);
+    expect(problem.path).not.toMatch(/\u001b|\u0007/);
+  });
+});

@@ -37,6 +37,7 @@ const STATE_FILE_RE = /^([a-z0-9][a-z0-9_-]*)-state\.json$/;
 const ENDED_RE = /^([a-zA-Z0-9][a-zA-Z0-9_-]{0,255})\.json$/;
 /** Internal key for session-less state; ":" cannot occur in a session id, so it never collides. */
 const LEGACY = ':legacy';
+const STRUCTURAL = new Set(['', 'state', 'state/sessions', 'sessions']);
 
 interface FileRec {
   rel: string;
@@ -123,10 +124,13 @@ export class SessionsDomain implements Domain {
   problems = () => this.cell.getSnapshot().problems;
 
   wants(rel: string, isDir: boolean | undefined): boolean {
-    if (rel === '' || rel === 'state' || rel === 'state/sessions' || rel === 'sessions') return isDir !== false;
+    // The skeleton: events about these (even "it became a file") mean rescan.
+    if (STRUCTURAL.has(rel)) return true;
     const parts = rel.split('/');
     if (parts.length === 3 && parts[0] === 'state' && parts[1] === 'sessions') {
-      return isDir !== false && isValidSessionId(parts[2] as string);
+      // Only real session directories get a watch; but any entry appearing or
+      // vanishing here (a stray file, a hostile name) is re-checked.
+      return isDir === true ? isValidSessionId(parts[2] as string) : true;
     }
     const k = keyOf(rel);
     if (!k || isDir === true) return false;
@@ -224,6 +228,12 @@ export class SessionsDomain implements Domain {
   }
 
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
+    // Anything happening to the skeleton (root, state, state/sessions, sessions)
+    // — removed, re-created, replaced by a file — is settled by one full scan.
+    if (events.some((ev) => STRUCTURAL.has(ev.rel))) {
+      this.scan();
+      return;
+    }
     let changed = false;
     for (const ev of events) {
       if (ev.type === 'unlink' || ev.type === 'unlinkDir') {
@@ -239,10 +249,12 @@ export class SessionsDomain implements Domain {
           // Files may have landed before the watch on the new dir was attached.
           this.scanSessionEntry(parts[2] as string, 'dir', (rel) => this.readIfChanged(rel));
           changed = true;
-        } else if (ev.rel === 'state' || ev.rel === 'state/sessions' || ev.rel === '' || ev.rel === 'sessions') {
-          this.scan();
-          return;
         }
+        continue;
+      }
+      const parts = ev.rel.split('/');
+      if (parts.length === 3 && parts[0] === 'state' && parts[1] === 'sessions') {
+        changed = this.recheckSessionEntry(parts[2] as string) || changed;
         continue;
       }
       const k = keyOf(ev.rel);
@@ -250,6 +262,22 @@ export class SessionsDomain implements Domain {
       changed = this.read(ev.rel, edge) || changed;
     }
     if (changed || this.dirty.size > 0) this.publish();
+  }
+
+  /** An entry of state/sessions appeared, vanished or changed kind. */
+  private recheckSessionEntry(name: string): boolean {
+    const rel = `state/sessions/${name}`;
+    const st = statSync(this.root, rel);
+    this.structural.delete(rel);
+    if (!st) {
+      this.dropPrefix(rel);
+      this.dirty.add(name);
+      return true;
+    }
+    const kind = st.isDirectory() ? 'dir' : st.isSymbolicLink() ? 'symlink' : st.isFile() ? 'file' : 'other';
+    this.scanSessionEntry(name, kind, (r) => this.readIfChanged(r));
+    if (isValidSessionId(name)) this.dirty.add(name);
+    return true;
   }
 
   dispose(): void {
