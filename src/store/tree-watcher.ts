@@ -148,7 +148,9 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
         if (!dir || !name) return;
         const abs = path.join(dir, name);
         const rel = toRel(abs);
-        if (!rel.startsWith('..') && opts.wants(rel, false)) push('change', abs);
+        if (rel.startsWith('..') || !opts.wants(rel, false)) return;
+        // Domains see the usual event kinds: gone files as unlink, everything else as change.
+        push(fs.existsSync(abs) ? 'change' : 'unlink', abs);
       });
       c.on('unlinkDir', (p) => push('unlinkDir', p));
       c.on('ready', () => {
