@@ -100,28 +100,32 @@ export interface VisualRow {
   to: number;
 }
 
-/** Soft-wraps every logical line to `width` cells (hard breaks, so offsets map 1:1 to cells). */
+/**
+ * Soft-wraps every logical line to `width` cells, after the last space when
+ * there is one, else mid-word. Rows cover the buffer contiguously, so a
+ * cursor offset always maps to one cell.
+ */
 export function layout(text: string, width: number): VisualRow[] {
   const w = Math.max(2, width);
   const rows: VisualRow[] = [];
   let offset = 0;
   for (const line of text.split('\n')) {
     let rowStart = offset;
-    let used = 0;
-    let i = 0;
     let cur = '';
+    let used = 0;
     for (const ch of line) {
       const cw = Math.max(1, stringWidth(ch));
       // Leave one cell at the end of a row for the cursor.
       if (used + cw > w - 1 && cur !== '') {
-        rows.push({ text: cur, from: rowStart, to: offset + i });
-        rowStart = offset + i;
-        cur = '';
-        used = 0;
+        const space = cur.lastIndexOf(' ');
+        const cut = space > 0 && space < cur.length - 1 ? space + 1 : cur.length;
+        rows.push({ text: cur.slice(0, cut), from: rowStart, to: rowStart + cut });
+        rowStart += cut;
+        cur = cur.slice(cut);
+        used = stringWidth(cur);
       }
       cur += ch;
       used += cw;
-      i += ch.length;
     }
     rows.push({ text: cur, from: rowStart, to: offset + line.length });
     offset += line.length + 1;
