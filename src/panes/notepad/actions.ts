@@ -262,8 +262,10 @@ export function editInExternalEditor(
       ctx.app.flash('no changes', 'info');
       return;
     }
-    if (text === '' && what.kind !== 'priority') {
-      ctx.app.flash(what.kind === 'add' ? 'empty: nothing was added' : 'empty: nothing was saved (d deletes an entry)', 'info');
+    if (text === '') {
+      // An emptied buffer aborts, as it does for git commit; deleting is d.
+      const how = what.kind === 'priority' ? 'd clears Priority' : 'd deletes an entry';
+      ctx.app.flash(what.kind === 'add' ? 'empty: nothing was added' : `empty: nothing was saved (${how})`, 'info');
       return;
     }
     // From here on the text lives in the in-app editor until it is saved.

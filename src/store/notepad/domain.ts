@@ -210,8 +210,8 @@ export class NotepadDomain implements Domain {
       },
       { timeoutMs: this.lockTimeoutMs },
     );
-    // Show the result now instead of waiting for the watcher.
-    if (outcome.kind === 'saved') this.read('scan');
+    // Show the result (or the change that caused a conflict) now instead of waiting for the watcher.
+    if (outcome.kind === 'saved' || outcome.kind === 'conflict') this.read('scan');
     return outcome;
   }
 }
