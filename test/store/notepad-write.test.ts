@@ -84,9 +84,10 @@ describe("omc-top's writers produce OMC 5.5.0's exact bytes", () => {
               const base = text === null ? '' : parseNotepad(text).sections.priority.text;
               text = apply(text, { kind: 'priority', text: s.body, base }, t);
             } else {
-              omc.pruneOldEntries(theirs.dir, s.days);
+              const { days } = s as Extract<Step, { kind: 'prune' }>;
+              omc.pruneOldEntries(theirs.dir, days);
               if (text === null) continue;
-              const due = parseNotepad(text).sections.working.entries.filter((e) => isDue(e, t, s.days));
+              const due = parseNotepad(text).sections.working.entries.filter((e) => isDue(e, t, days));
               const r = applyOp(text, { kind: 'prune', targets: due.map((e) => refOf('working', e)) }, t);
               // omc-top never writes a prune with nothing confirmed (OMC still rewrites the
               // section then); in that case OMC's bytes become the next step's baseline.
