@@ -138,6 +138,19 @@ describe('reading', () => {
     await m.see('Priority Context · 168 chars');
   });
 
+  it('filters entries with /, every word must match; Esc clears', async () => {
+    const m = mount();
+    await openNotepad(m);
+    m.keys('/flaky threads');
+    await m.see('1 of 5 match');
+    expect(rows(m.frame()).filter((l) => /^[ ▸] 2026-11-/.test(l))).toHaveLength(1);
+    expect(m.exited).toBe(false); // typing into the filter is text, not hotkeys
+    m.keys('\r');
+    m.keys(ESC);
+    await waitFor(() => !m.frame().includes('match'), { what: 'the filter to clear' });
+    expect(rows(m.frame()).filter((l) => /^[ ▸] 2026-11-/.test(l))).toHaveLength(5);
+  });
+
   it('shows what OMC writes while the pane is open', async () => {
     const m = mount({ watch: 'auto' });
     await openNotepad(m);
@@ -317,7 +330,9 @@ describe('--readonly', () => {
       m.keys(k);
       await m.see('--readonly:', `message after ${k}`);
       expect(m.frame()).not.toContain('✎');
-      expect(m.frame()).not.toContain('?\n'); // no confirmation opened
+      // No editor and no confirmation were opened.
+      expect((m.ui.state.panes.notepad as { editor: unknown }).editor).toBeNull();
+      expect(m.ui.state.overlay).toBeNull();
     }
     m.keys('1');
     await m.see('Priority Context · 168 chars');

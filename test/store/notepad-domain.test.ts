@@ -122,15 +122,21 @@ describe('race: OMC appends from another process while omc-top saves', () => {
 
     const ours: string[] = [];
     const outcomes: string[] = [];
+    const omcWritten = () => (fs.readFileSync(notepadFile(), 'utf8').match(/^omc entry \d+$/gm) ?? []).length;
+    const omcDone = () => out.includes('failed=');
     let i = 0;
-    while (!out.includes('failed=') || i < 10) {
+    // Save while OMC is appending; between our saves, wait until OMC got the lock
+    // at least once (a back-to-back loop would starve OMC's 50 ms lock retries,
+    // which no user typing Ctrl-S does).
+    while (!omcDone()) {
       const body = `omc-top entry ${i}`;
       ours.push(body);
       const section = i % 2 === 0 ? 'working' : 'manual';
       const r = await d.save({ kind: 'add', section, body }, base);
       outcomes.push(r.kind === 'saved' && r.merged ? 'merged' : r.kind);
       i++;
-      if (i > 2000) break;
+      const seen = omcWritten();
+      await waitFor(() => omcDone() || omcWritten() > seen, { timeoutMs: 10_000, what: 'OMC to write again' });
     }
     expect(await exited).toBe(0);
     expect(out).toContain('failed=0');

@@ -223,7 +223,7 @@ export const notepadPane: PaneModule<NotepadPaneState> = {
     ['Enter', 'read the whole entry (Esc back); on Priority: edit it'],
     ['a', 'add an entry to this section (in-app editor)'],
     ['A', 'add an entry, written in $EDITOR'],
-    ['i', 'edit the selected entry / the Priority text in the in-app editor'],
+    ['i (Priority: also Enter, r)', 'edit the selected entry / replace the Priority text in the in-app editor'],
     ['e', 'edit it in $EDITOR ($VISUAL, vi); saving and quitting saves, like git commit'],
     ['d, Delete', 'delete the selected entry / clear Priority (asks first)'],
     ['p', 'prune Working Memory: lists the entries older than 7 days, asks, removes exactly those'],

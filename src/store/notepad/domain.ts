@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SnapshotCell } from '../emitter.js';
-import { atomicWriteSync, describeWriteError, readTextSync, type ReadResult } from '../fsx.js';
+import { atomicWriteSync, describeWriteError, readTextSync, statSync, type ReadResult } from '../fsx.js';
 import { withFileLock } from '../file-lock.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { applyOp, checkOp, type NotepadOp } from './edits.js';
@@ -45,6 +45,8 @@ export class NotepadDomain implements Domain {
   /** A read failure seen on a leading edge, shown only if the trailing read confirms it. */
   private pending: string | null = null;
   private readProblem: Problem | null = null;
+  /** Identity of the bytes behind the current reading. */
+  private seen: { mtimeMs: number; size: number; ino: number } | null = null;
 
   constructor(opts: NotepadDomainOptions) {
     this.root = opts.root;
@@ -60,7 +62,11 @@ export class NotepadDomain implements Domain {
     return rel === NOTEPAD_REL && isDir !== true;
   }
 
+  /** Full read, skipped when the file is provably the one already parsed (poll ticks on a 3 MB file stay cheap). */
   scan(): void {
+    const st = statSync(this.root, NOTEPAD_REL);
+    const seen = this.seen;
+    if (st && st.isFile() && seen && this.readProblem === null && st.mtimeMs === seen.mtimeMs && st.size === seen.size && st.ino === seen.ino) return;
     this.read('scan');
   }
 
@@ -99,6 +105,7 @@ export class NotepadDomain implements Domain {
     const prev = this.cell.getSnapshot();
     if (!r.ok && r.code === 'missing') {
       this.lastText = null;
+      this.seen = null;
       this.pending = null;
       this.readProblem = null;
       if (prev.status !== 'missing') this.publish({ ...EMPTY_NOTEPAD, version: prev.version + 1 });
@@ -128,6 +135,7 @@ export class NotepadDomain implements Domain {
       return;
     }
     this.pending = null;
+    this.seen = { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino };
     if (r.text === this.lastText && this.readProblem === null) return;
     this.readProblem = null;
     this.lastText = r.text;
