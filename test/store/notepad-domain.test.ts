@@ -111,7 +111,12 @@ describe('race: OMC appends from another process while omc-top saves', () => {
       const m = await import(${JSON.stringify(OMC_NOTEPAD_MODULE)});
       process.stdout.write('ready\\n');
       let failed = 0;
-      for (let i = 0; i < ${omcCount}; i++) if (!m.addWorkingMemoryEntry(process.argv[1], 'omc entry ' + i)) failed++;
+      // A short pause between appends, like hooks firing in a real session.
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      for (let i = 0; i < ${omcCount}; i++) {
+        if (!m.addWorkingMemoryEntry(process.argv[1], 'omc entry ' + i)) failed++;
+        Atomics.wait(pause, 0, 0, 4);
+      }
       process.stdout.write('failed=' + failed + '\\n');
     `;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script, p!.dir], { stdio: ['ignore', 'pipe', 'inherit'] });
