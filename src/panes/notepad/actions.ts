@@ -1,0 +1,295 @@
+/**
+ * What the notepad keys do besides changing pane state: saves, deletes and
+ * prunes (through the domain, under OMC's lock), confirmations, and handing
+ * a text to $EDITOR the way `git commit` does.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import type { NotepadDomain, SaveOutcome } from '../../store/notepad/domain.js';
+import { checkOp, type NotepadOp } from '../../store/notepad/edits.js';
+import { SECTION_TITLES, type EntrySection } from '../../store/notepad/format.js';
+import { isDue, type NotepadEntry } from '../../store/notepad/model.js';
+import { normalizeDraft } from '../../store/notepad/validate.js';
+import { cleanLine, truncate } from '../../store/sanitize.js';
+import { formatAge } from '../../ui/format.js';
+import type { KeyContext } from '../types.js';
+import { bufferOf } from './editor.js';
+import {
+  closeEditor,
+  isDirty,
+  openEditor,
+  rebaseAfterConflict,
+  refOf,
+  setSaving,
+  type EditorSession,
+  type NotepadPaneState,
+} from './reducer.js';
+
+type Ctx = KeyContext<NotepadPaneState>;
+
+export function domainOf(ctx: Ctx): NotepadDomain | null {
+  return ctx.store.getDomain<NotepadDomain>('notepad') ?? null;
+}
+
+/** True when writing is allowed; otherwise says why (the key does nothing else). */
+export function canWrite(ctx: Ctx, what: string): boolean {
+  if (ctx.app.readonly) {
+    ctx.app.flash(`--readonly: ${what} is disabled (nothing is written)`, 'error');
+    return false;
+  }
+  const d = domainOf(ctx);
+  if (!d) {
+    ctx.app.flash('the notepad is not available in this build', 'error');
+    return false;
+  }
+  const block = d.getSnapshot().editBlock;
+  if (block) {
+    ctx.app.flash(block, 'error');
+    return false;
+  }
+  return true;
+}
+
+function opFor(ed: EditorSession, text: string): NotepadOp {
+  if (ed.kind === 'priority') return { kind: 'priority', text, base: ed.basePriority };
+  if (ed.kind === 'edit' && ed.target) return { kind: 'edit', target: ed.target, body: text };
+  return { kind: 'add', section: ed.section as EntrySection, body: text };
+}
+
+function conflictAdvice(ed: EditorSession, reason: 'changed' | 'gone'): string {
+  if (ed.kind === 'priority') return 'your draft is kept; the text on disk is shown above. Ctrl-S again replaces it, Esc discards your draft';
+  return reason === 'changed'
+    ? 'your draft is kept; the entry on disk is shown above. Ctrl-S again replaces it, Esc discards your draft'
+    : 'your draft is kept. Ctrl-S again saves it as a new entry, Esc discards it';
+}
+
+/** Turns a save outcome into pane state and a message. Returns true when it landed. */
+function settle(ctx: Ctx, ed: EditorSession, out: SaveOutcome): boolean {
+  const d = domainOf(ctx);
+  switch (out.kind) {
+    case 'saved':
+    case 'unchanged': {
+      ctx.set((s) => {
+        const closed = closeEditor(s);
+        // A new entry is the newest: select the top row so the user sees it.
+        return ed.kind === 'add' ? { ...closed, selected: { ...closed.selected, [ed.section]: null } } : closed;
+      });
+      if (out.kind === 'unchanged') ctx.app.flash(out.summary, 'info');
+      else {
+        const merged = out.merged ? ' (merged with changes made on disk meanwhile)' : '';
+        ctx.app.flash(`${out.summary} in notepad.md${merged}${out.warning ? `. Note: ${out.warning}` : ''}`, out.warning ? 'info' : 'success');
+      }
+      return true;
+    }
+    case 'conflict':
+      if (d) ctx.set((s) => rebaseAfterConflict(s, d.getSnapshot(), { message: out.message, disk: out.disk ?? null }));
+      ctx.app.flash(`${out.message}: ${conflictAdvice(ed, out.reason)}`, 'error');
+      return false;
+    case 'invalid':
+    case 'refused':
+      ctx.set((s) => setSaving(s, false));
+      ctx.app.flash(`${out.message} (your draft is kept)`, 'error');
+      return false;
+  }
+}
+
+/** Ctrl-S in the editor. */
+export function saveEditor(ctx: Ctx): void {
+  const ed = ctx.state.editor;
+  const d = domainOf(ctx);
+  if (!ed || ed.saving || !d) return;
+  if (!canWrite(ctx, 'saving')) return;
+  if (ed.kind !== 'add' && !isDirty(ed) && !ed.conflict) {
+    ctx.set(closeEditor);
+    ctx.app.flash('no changes', 'info');
+    return;
+  }
+  const op = opFor(ed, ed.buf.text);
+  const { verdict } = checkOp(op);
+  if (!verdict.ok) {
+    ctx.app.flash(`${verdict.error} (your draft is kept)`, 'error');
+    return;
+  }
+  ctx.set((s) => setSaving(s, true));
+  ctx.app.run('save', async () => {
+    try {
+      settle(ctx, ed, await d.save(op, ed.baseRevision));
+    } finally {
+      ctx.set((s) => setSaving(s, false));
+    }
+  });
+}
+
+/** Esc in the editor: leave at once when nothing would be lost, else ask. */
+export function cancelEditor(ctx: Ctx): void {
+  const ed = ctx.state.editor;
+  if (!ed) return;
+  if (!isDirty(ed)) {
+    ctx.set(closeEditor);
+    return;
+  }
+  ctx.app.confirm({
+    title: 'Discard your draft?',
+    lines: [`${ed.buf.text.length} characters typed in this ${ed.kind === 'priority' ? 'Priority Context' : `${SECTION_TITLES[ed.section]} entry`} will be lost.`],
+    prompt: 'y: discard the draft   n/Esc: keep editing',
+    onConfirm: () => ctx.set(closeEditor),
+  });
+}
+
+const preview = (e: NotepadEntry, now: number) =>
+  `${e.stamp ?? '(untimed text)'}  ${e.atMs === null ? '' : formatAge(e.atMs, now)}  ${truncate(cleanLine(e.display), 200)}`;
+
+export function requestDelete(ctx: Ctx, section: EntrySection, entry: NotepadEntry): void {
+  if (!canWrite(ctx, 'delete')) return;
+  const d = domainOf(ctx) as NotepadDomain;
+  const ref = refOf(section, entry);
+  ctx.app.confirm({
+    title: `Delete this ${SECTION_TITLES[section]} entry?`,
+    lines: [preview(entry, ctx.app.now()), '', 'It is removed from notepad.md under OMC\'s lock; other entries are left as they are.'],
+    prompt: 'y: delete it   n/Esc: keep it',
+    onConfirm: () =>
+      ctx.app.run('delete', async () => {
+        const out = await d.save({ kind: 'delete', target: ref }, null);
+        if (out.kind === 'saved') ctx.app.flash(out.summary, 'success');
+        else ctx.app.flash(`${'message' in out ? out.message : out.summary}; nothing was deleted`, 'error');
+      }),
+  });
+}
+
+export function requestClearPriority(ctx: Ctx): void {
+  if (!canWrite(ctx, 'clearing Priority Context')) return;
+  const d = domainOf(ctx) as NotepadDomain;
+  const snap = d.getSnapshot();
+  if (snap.sections.priority.text === '') {
+    ctx.app.flash('Priority Context is already empty', 'info');
+    return;
+  }
+  const base = snap.sections.priority.text;
+  ctx.app.confirm({
+    title: 'Clear Priority Context?',
+    lines: [truncate(cleanLine(snap.sections.priority.display), 300), '', 'OMC injects this text into every new session; it will be empty.'],
+    prompt: 'y: clear it   n/Esc: keep it',
+    onConfirm: () =>
+      ctx.app.run('clear', async () => {
+        const out = await d.save({ kind: 'priority', text: '', base }, null);
+        if (out.kind === 'saved') ctx.app.flash(out.summary, 'success');
+        else ctx.app.flash(`${'message' in out ? out.message : out.summary}; nothing was changed`, 'error');
+      }),
+  });
+}
+
+/** p on Working Memory: shows exactly which entries would go, asks, then removes exactly those. */
+export function requestPrune(ctx: Ctx): void {
+  if (!canWrite(ctx, 'prune')) return;
+  const d = domainOf(ctx) as NotepadDomain;
+  const now = ctx.app.now();
+  const entries = d.getSnapshot().sections.working.entries;
+  const due = entries.filter((e) => isDue(e, now));
+  if (due.length === 0) {
+    ctx.app.flash('nothing to prune: no Working Memory entry is older than 7 days', 'info');
+    return;
+  }
+  const kept = entries.length - due.length;
+  ctx.app.confirm({
+    title: `Prune ${due.length} Working Memory ${due.length === 1 ? 'entry' : 'entries'} older than 7 days?`,
+    lines: [
+      ...due.map((e) => preview(e, now)),
+      '',
+      `${kept} newer ${kept === 1 ? 'entry stays' : 'entries stay'}. MANUAL is never pruned. Same 7-day rule as OMC's notepad_prune.`,
+    ],
+    prompt: `y: prune these ${due.length}   n/Esc: keep all`,
+    onConfirm: () =>
+      ctx.app.run('prune', async () => {
+        const out = await d.save({ kind: 'prune', targets: due.map((e) => refOf('working', e)) }, null);
+        if (out.kind === 'saved') ctx.app.flash(out.summary, 'success');
+        else ctx.app.flash(`${'message' in out ? out.message : out.summary}`, 'error');
+      }),
+  });
+}
+
+/** $EDITOR, else $VISUAL, else vi. */
+export function editorCommand(env: NodeJS.ProcessEnv = process.env): string {
+  return env.EDITOR?.trim() || env.VISUAL?.trim() || 'vi';
+}
+
+/**
+ * Hands `initial` to the user's editor in a private temp file (outside the
+ * .omc root: it is a scratch buffer, never the notepad) and returns what was
+ * saved. Like git, the command runs through the shell so EDITOR="code --wait"
+ * works. A non-zero exit means "abort", as for git commit.
+ */
+export async function runExternalEditor(ctx: Ctx, initial: string): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-edit-'));
+  const file = path.join(dir, 'NOTEPAD_EDITMSG.md');
+  const editor = editorCommand();
+  try {
+    fs.writeFileSync(file, initial === '' ? '' : `${initial}\n`, { mode: 0o600 });
+    const res = await ctx.app.suspend(async () =>
+      spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'omc-top-editor', file], { stdio: 'inherit' }),
+    );
+    if (res.error) return { ok: false, message: `could not start ${editor}: ${res.error.message}` };
+    if (res.status !== 0) return { ok: false, message: `${editor} exited with status ${res.status ?? res.signal}: nothing was saved` };
+    return { ok: true, text: fs.readFileSync(file, 'utf8') };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `e` / `A`: edit an entry, add one, or edit Priority in $EDITOR. Saving and
+ * quitting the editor saves (like git commit); a refused or conflicting save
+ * opens the in-app editor with the text, so nothing typed is lost.
+ */
+export function editInExternalEditor(
+  ctx: Ctx,
+  what: { kind: 'add'; section: EntrySection } | { kind: 'edit'; section: EntrySection; entry: NotepadEntry } | { kind: 'priority' },
+): void {
+  if (!canWrite(ctx, 'editing')) return;
+  const d = domainOf(ctx) as NotepadDomain;
+  const snap = d.getSnapshot();
+  const opened = openEditor(ctx.state, snap, what);
+  const ed = opened.editor as EditorSession;
+  ctx.app.run('$EDITOR', async () => {
+    const r = await runExternalEditor(ctx, ed.initial);
+    if (!r.ok) {
+      ctx.app.flash(r.message, 'error');
+      return;
+    }
+    const text = normalizeDraft(r.text);
+    if (what.kind !== 'add' && text === normalizeDraft(ed.initial)) {
+      ctx.app.flash('no changes', 'info');
+      return;
+    }
+    if (text === '') {
+      // An emptied buffer aborts, as it does for git commit; deleting is d.
+      const how = what.kind === 'priority' ? 'd clears Priority' : 'd deletes an entry';
+      ctx.app.flash(what.kind === 'add' ? 'empty: nothing was added' : `empty: nothing was saved (${how})`, 'info');
+      return;
+    }
+    // From here on the text lives in the in-app editor until it is saved.
+    ctx.set({ ...opened, editor: { ...ed, buf: bufferOf(text), saving: true } });
+    try {
+      settle(ctx, ed, await d.save(opFor(ed, text), ed.baseRevision));
+    } finally {
+      ctx.set((s) => setSaving(s, false));
+    }
+  });
+}
+
+/** Ctrl-O in the in-app editor: continue the draft in $EDITOR and come back to it. */
+export function draftToExternalEditor(ctx: Ctx): void {
+  const ed = ctx.state.editor;
+  if (!ed || ed.saving) return;
+  ctx.app.run('$EDITOR', async () => {
+    const r = await runExternalEditor(ctx, ed.buf.text);
+    if (!r.ok) {
+      ctx.app.flash(`${r.message}; your draft is unchanged`, 'error');
+      return;
+    }
+    const text = r.text.replace(/\r\n?/g, '\n').replace(/\n$/, '');
+    ctx.set((s) => (s.editor ? { ...s, editor: { ...s.editor, buf: bufferOf(text) } } : s));
+    ctx.app.flash('back from $EDITOR: Ctrl-S saves, Esc cancels', 'info');
+  });
+}

@@ -1,0 +1,181 @@
+/**
+ * Notepad pane state and its pure transitions: which tab, which entry is
+ * selected (by entry id, so entries OMC adds while you read never move the
+ * selection), the full-entry view, the filter, and the editor session.
+ */
+import type { EntryRef } from '../../store/notepad/edits.js';
+import type { EntrySection, SectionId } from '../../store/notepad/format.js';
+import { newestFirst, type NotepadEntry, type NotepadSnapshot } from '../../store/notepad/model.js';
+import { bufferOf, type TextBuffer } from './editor.js';
+
+export const TABS: readonly SectionId[] = ['priority', 'working', 'manual'];
+
+export interface EditorSession {
+  kind: 'add' | 'edit' | 'priority';
+  section: SectionId;
+  /** The entry being edited, as it was when editing started (edit only). */
+  target: EntryRef | null;
+  /** OMC's reading of Priority Context when editing started (priority only). */
+  basePriority: string;
+  /** Snapshot revision editing started from (to say "merged" after a save). */
+  baseRevision: string | null;
+  buf: TextBuffer;
+  /** The text the editor opened with; the draft is dirty when it differs. */
+  initial: string;
+  /** Set when a save was refused because the target changed on disk. */
+  conflict: { message: string; disk: string | null } | null;
+  saving: boolean;
+}
+
+export interface NotepadPaneState {
+  tab: SectionId;
+  selected: Record<SectionId, string | null>;
+  /** Full view of one entry (Enter), with its scroll offset. */
+  view: { id: string; scroll: number } | null;
+  /** Scroll of the Priority text. */
+  priorityScroll: number;
+  filter: string;
+  filterEditing: boolean;
+  editor: EditorSession | null;
+}
+
+export const initNotepadPane = (): NotepadPaneState => ({
+  tab: 'working',
+  selected: { priority: null, working: null, manual: null },
+  view: null,
+  priorityScroll: 0,
+  filter: '',
+  filterEditing: false,
+  editor: null,
+});
+
+const memo = new WeakMap<NotepadSnapshot, Map<string, NotepadEntry[]>>();
+
+/** The rows of a tab, newest first, narrowed by the filter (every word must appear). */
+export function visibleEntries(snap: NotepadSnapshot, tab: SectionId, filter: string): NotepadEntry[] {
+  if (tab === 'priority') return [];
+  const key = `${tab}\u0000${filter.trim().toLowerCase()}`;
+  let byKey = memo.get(snap);
+  if (!byKey) memo.set(snap, (byKey = new Map()));
+  const hit = byKey.get(key);
+  if (hit) return hit;
+  const terms = filter.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const rows = newestFirst(snap.sections[tab].entries).filter((e) => {
+    if (terms.length === 0) return true;
+    const h = `${e.stamp ?? ''} ${e.display}`.toLowerCase();
+    return terms.every((t) => h.includes(t));
+  });
+  byKey.set(key, rows);
+  return rows;
+}
+
+export function selectedIndex(state: NotepadPaneState, rows: readonly NotepadEntry[]): number {
+  if (rows.length === 0) return -1;
+  const id = state.selected[state.tab];
+  const i = id === null ? -1 : rows.findIndex((r) => r.id === id);
+  return i === -1 ? 0 : i;
+}
+
+export function selectedEntry(state: NotepadPaneState, snap: NotepadSnapshot): NotepadEntry | null {
+  if (state.view) return snap.sections[state.tab].entries.find((e) => e.id === state.view?.id) ?? null;
+  const rows = visibleEntries(snap, state.tab, state.filter);
+  return rows[selectedIndex(state, rows)] ?? null;
+}
+
+export function switchTab(state: NotepadPaneState, tab: SectionId): NotepadPaneState {
+  if (state.tab === tab && !state.view) return state;
+  return { ...state, tab, view: null, filter: '', filterEditing: false };
+}
+
+export function cycleTab(state: NotepadPaneState, delta: number): NotepadPaneState {
+  const i = TABS.indexOf(state.tab);
+  return switchTab(state, TABS[(i + delta + TABS.length) % TABS.length] as SectionId);
+}
+
+export function moveTo(state: NotepadPaneState, rows: readonly NotepadEntry[], index: number): NotepadPaneState {
+  if (rows.length === 0) return state;
+  const i = Math.max(0, Math.min(rows.length - 1, index));
+  return { ...state, selected: { ...state.selected, [state.tab]: (rows[i] as NotepadEntry).id } };
+}
+
+export function moveBy(state: NotepadPaneState, rows: readonly NotepadEntry[], delta: number): NotepadPaneState {
+  return moveTo(state, rows, selectedIndex(state, rows) + delta);
+}
+
+export function openView(state: NotepadPaneState, id: string): NotepadPaneState {
+  return { ...state, view: { id, scroll: 0 }, selected: { ...state.selected, [state.tab]: id } };
+}
+export const closeView = (state: NotepadPaneState): NotepadPaneState => ({ ...state, view: null });
+export function scrollView(state: NotepadPaneState, delta: number, max: number): NotepadPaneState {
+  if (!state.view) return { ...state, priorityScroll: Math.max(0, Math.min(max, state.priorityScroll + delta)) };
+  return { ...state, view: { ...state.view, scroll: Math.max(0, Math.min(max, state.view.scroll + delta)) } };
+}
+
+export const startFilter = (s: NotepadPaneState): NotepadPaneState => ({ ...s, filterEditing: true });
+export const typeFilter = (s: NotepadPaneState, t: string): NotepadPaneState => ({ ...s, filter: s.filter + t });
+export const backspaceFilter = (s: NotepadPaneState): NotepadPaneState => ({ ...s, filter: Array.from(s.filter).slice(0, -1).join('') });
+export const endFilter = (s: NotepadPaneState): NotepadPaneState => ({ ...s, filterEditing: false });
+export const clearFilter = (s: NotepadPaneState): NotepadPaneState => ({ ...s, filter: '', filterEditing: false });
+
+export const refOf = (section: EntrySection, e: NotepadEntry): EntryRef => ({ section, id: e.id, stamp: e.stamp, body: e.body });
+
+/** Opens the editor: a new entry, an existing entry, or the Priority text. */
+export function openEditor(
+  state: NotepadPaneState,
+  snap: NotepadSnapshot,
+  what: { kind: 'add'; section: EntrySection } | { kind: 'edit'; section: EntrySection; entry: NotepadEntry } | { kind: 'priority' },
+  draft?: string,
+): NotepadPaneState {
+  const initial = what.kind === 'edit' ? what.entry.display : what.kind === 'priority' ? snap.sections.priority.display : '';
+  const text = draft ?? initial;
+  return {
+    ...state,
+    filterEditing: false,
+    editor: {
+      kind: what.kind,
+      section: what.kind === 'priority' ? 'priority' : what.section,
+      target: what.kind === 'edit' ? refOf(what.section, what.entry) : null,
+      basePriority: snap.sections.priority.text,
+      baseRevision: snap.revision,
+      buf: bufferOf(text),
+      initial,
+      conflict: null,
+      saving: false,
+    },
+  };
+}
+
+export function editBuffer(state: NotepadPaneState, fn: (b: TextBuffer) => TextBuffer): NotepadPaneState {
+  if (!state.editor || state.editor.saving) return state;
+  const buf = fn(state.editor.buf);
+  return buf === state.editor.buf ? state : { ...state, editor: { ...state.editor, buf } };
+}
+
+export const isDirty = (e: EditorSession): boolean => e.buf.text !== e.initial;
+
+export const closeEditor = (state: NotepadPaneState): NotepadPaneState => ({ ...state, editor: null });
+
+export function setSaving(state: NotepadPaneState, saving: boolean): NotepadPaneState {
+  return state.editor ? { ...state, editor: { ...state.editor, saving } } : state;
+}
+
+/**
+ * A save was refused because the target changed on disk. The draft stays;
+ * the editor now starts from what is on disk, so a second Ctrl-S is a
+ * deliberate choice made after seeing it: it replaces the changed entry, or
+ * (when the entry is gone) saves the draft as a new entry.
+ */
+export function rebaseAfterConflict(
+  state: NotepadPaneState,
+  snap: NotepadSnapshot,
+  conflict: { message: string; disk: string | null },
+): NotepadPaneState {
+  const ed = state.editor;
+  if (!ed) return state;
+  let next: EditorSession = { ...ed, saving: false, conflict, baseRevision: snap.revision, basePriority: snap.sections.priority.text };
+  if (ed.kind === 'edit' && ed.target) {
+    const now = snap.sections[ed.target.section].entries.find((e) => e.id === ed.target?.id && e.body === conflict.disk);
+    next = now ? { ...next, target: refOf(ed.target.section, now) } : { ...next, kind: 'add', target: null };
+  }
+  return { ...state, editor: next };
+}

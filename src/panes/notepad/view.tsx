@@ -1,0 +1,316 @@
+/**
+ * The Notepad pane: a tab bar (Priority / Working / MANUAL with sizes against
+ * OMC's limits), the section's entries newest first with a preview, the full
+ * text of one entry, and the editor. Reads only; every line is cut to width.
+ */
+import React, { useSyncExternalStore } from 'react';
+import { Box, Text } from 'ink';
+import type { NotepadDomain } from '../../store/notepad/domain.js';
+import { LIMITS, SECTION_TITLES, type SectionId } from '../../store/notepad/format.js';
+import { EMPTY_NOTEPAD, isDue, type NotepadEntry, type NotepadSnapshot } from '../../store/notepad/model.js';
+import { cleanLine } from '../../store/sanitize.js';
+import { formatBytes } from '../../store/fsx.js';
+import { clip, fit, formatAge, wrapText } from '../../ui/format.js';
+import { useTheme, type Theme } from '../../ui/theme.js';
+import type { ViewProps } from '../types.js';
+import { cursorRow, layout } from './editor.js';
+import { selectedIndex, TABS, visibleEntries, type EditorSession, type NotepadPaneState } from './reducer.js';
+
+const n = (x: number) => x.toLocaleString('en-US');
+const noop = () => () => undefined;
+const emptySnap = () => EMPTY_NOTEPAD;
+
+export function useNotepad(domain: NotepadDomain | undefined): NotepadSnapshot {
+  return useSyncExternalStore(domain?.subscribe ?? noop, domain?.getSnapshot ?? emptySnap);
+}
+
+function tabLabel(id: SectionId, snap: NotepadSnapshot, now: number): string {
+  const s = snap.sections[id];
+  const i = TABS.indexOf(id) + 1;
+  if (id === 'priority') return `${i} Priority ${s.chars}/${LIMITS.priorityRecommended}`;
+  const count = s.entries.length;
+  const due = id === 'working' ? s.entries.filter((e) => isDue(e, now)).length : 0;
+  return `${i} ${id === 'working' ? 'Working' : 'MANUAL'} ${count}${due > 0 ? ` (${due} due)` : ''}`;
+}
+
+function TabBar({ snap, tab, width, now }: { snap: NotepadSnapshot; tab: SectionId; width: number; now: number }) {
+  const theme = useTheme();
+  let used = 0;
+  const parts: React.ReactNode[] = [];
+  TABS.forEach((id, i) => {
+    const label = ` ${tabLabel(id, snap, now)} `;
+    const sep = i < TABS.length - 1 ? '│' : '';
+    const room = Math.max(0, width - used);
+    const shown = clip(label, room);
+    used += shown.length;
+    parts.push(
+      <Text key={id} inverse={id === tab} bold={id === tab} color={id === tab ? undefined : theme.muted}>
+        {shown}
+      </Text>,
+    );
+    if (sep && used < width) {
+      parts.push(
+        <Text key={`${id}-sep`} color={theme.muted}>
+          {sep}
+        </Text>,
+      );
+      used += 1;
+    }
+  });
+  return <Text wrap="truncate">{parts}</Text>;
+}
+
+function infoLine(snap: NotepadSnapshot, tab: SectionId, now: number): { text: string; tone?: 'warn' | 'error' } {
+  if (snap.status === 'missing') return { text: "No notepad.md yet. a adds an entry (OMC's template is written first)." };
+  if (snap.editBlock) return { text: snap.editBlock, tone: 'error' };
+  const s = snap.sections[tab];
+  const orphans = snap.orphans.count > 0 ? ` · ${snap.orphans.count} old 4.x blocks (${formatBytes(snap.orphans.bytes)}) ignored, as OMC does` : '';
+  if (tab === 'priority') {
+    const over = s.chars > LIMITS.priorityRecommended;
+    return {
+      text: `Priority Context · ${n(s.chars)} chars · ${n(LIMITS.priorityRecommended)} recommended, ${n(LIMITS.priorityMax)} max · injected into every session${orphans}`,
+      ...(over ? { tone: 'warn' as const } : {}),
+    };
+  }
+  const largest = s.entries.reduce((m, e) => Math.max(m, e.chars), 0);
+  const due = tab === 'working' ? s.entries.filter((e) => isDue(e, now)).length : 0;
+  const dueText = tab === 'working' ? ` · ${due} due for pruning (>7 days)` : ' · never pruned';
+  return {
+    text: `${SECTION_TITLES[tab]} · ${s.entries.length} ${s.entries.length === 1 ? 'entry' : 'entries'}${dueText} · largest ${n(largest)}/${n(LIMITS.entryMax)} chars${orphans}`,
+  };
+}
+
+/** A label followed by a line to exactly `width` cells. */
+const rule = (label: string, width: number) => {
+  const l = `${clip(label, width - 1)} `;
+  return l + '─'.repeat(Math.max(0, width - l.length));
+};
+
+const toneColor = (theme: Theme, tone?: string) => (tone === 'error' ? theme.error : tone === 'warn' ? theme.warn : theme.muted);
+
+function firstLine(e: NotepadEntry): string {
+  return cleanLine(e.display.split('\n').find((l) => l.trim() !== '') ?? '');
+}
+
+function entryRow(e: NotepadEntry, now: number, width: number, selected: boolean, prunable: boolean): { head: string; due: boolean; text: string } {
+  const stamp = e.stamp === null ? '(untimed)' : width < 70 ? e.stamp.slice(5) : e.stamp;
+  const age = e.atMs === null ? (e.stamp === null ? '' : '?') : formatAge(e.atMs, now);
+  const head = `${selected ? '▸' : ' '} ${stamp.padEnd(width < 70 ? 11 : 16)} ${age.padStart(4)} `;
+  return { head, due: prunable && isDue(e, now), text: firstLine(e) };
+}
+
+function Priority({ snap, state, width, height }: { snap: NotepadSnapshot; state: NotepadPaneState; width: number; height: number }) {
+  const theme = useTheme();
+  const s = snap.sections.priority;
+  if (s.text === '') {
+    return (
+      <Text color={theme.muted} wrap="truncate">
+        {clip('  (empty) i or Enter writes it; OMC injects it into every session.', width)}
+      </Text>
+    );
+  }
+  const lines = wrapText(s.display, Math.max(10, width - 2));
+  const top = Math.min(state.priorityScroll, Math.max(0, lines.length - height));
+  return (
+    <Box flexDirection="column">
+      {lines.slice(top, top + height).map((l, i) => (
+        <Text key={i} wrap="truncate">
+          {clip(`  ${l}`, width) || ' '}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function FullEntry({ e, state, width, height, now }: { e: NotepadEntry; state: NotepadPaneState; width: number; height: number; now: number }) {
+  const theme = useTheme();
+  const lines = wrapText(e.display, Math.max(10, width - 2));
+  const bodyRows = Math.max(1, height - 1);
+  const top = Math.min(state.view?.scroll ?? 0, Math.max(0, lines.length - bodyRows));
+  const due = state.tab === 'working' && isDue(e, now) ? ' · due for pruning' : '';
+  const age = e.atMs === null ? '' : ` · ${formatAge(e.atMs, now)} ago`;
+  return (
+    <Box flexDirection="column">
+      <Text bold color={theme.accent} wrap="truncate">
+        {clip(`${e.stamp ?? '(untimed text)'}${age} · ${n(e.chars)}/${n(LIMITS.entryMax)} chars${due}   (Esc back)`, width)}
+      </Text>
+      {lines.slice(top, top + bodyRows).map((l, i) => (
+        <Text key={i} wrap="truncate">
+          {clip(`  ${l}`, width) || ' '}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function EntryList({ snap, state, width, height, now }: { snap: NotepadSnapshot; state: NotepadPaneState; width: number; height: number; now: number }) {
+  const theme = useTheme();
+  const tab = state.tab as Exclude<SectionId, 'priority'>;
+  const rows = visibleEntries(snap, tab, state.filter);
+  const showFilter = state.filterEditing || state.filter !== '';
+  const avail = Math.max(1, height - (showFilter ? 1 : 0));
+  const filterLine = showFilter ? (
+    <Text wrap="truncate">
+      <Text color={theme.accent}>/</Text>
+      {clip(state.filter, Math.max(0, width - 30))}
+      {state.filterEditing ? <Text inverse> </Text> : null}
+      <Text color={theme.muted}>{`  ${rows.length} of ${snap.sections[tab].entries.length} match`}</Text>
+    </Text>
+  ) : null;
+  if (rows.length === 0) {
+    return (
+      <Box flexDirection="column">
+        {filterLine}
+        <Text color={theme.muted} wrap="truncate">
+          {clip(snap.sections[tab].entries.length === 0 ? '  No entries. a adds one (A: write it in $EDITOR).' : '  No entry matches the filter.', width)}
+        </Text>
+      </Box>
+    );
+  }
+  // List on top, the selected entry's text below when there is room for both.
+  const previewRows = avail >= 10 ? Math.max(3, Math.floor(avail * 0.4)) : 0;
+  const listRows = Math.max(1, Math.min(rows.length, avail - previewRows));
+  const sel = Math.max(0, selectedIndex(state, rows));
+  const top = Math.max(0, Math.min(sel - Math.floor(listRows / 2), rows.length - listRows));
+  const selected = rows[sel] as NotepadEntry;
+  const previewLines = previewRows > 0 ? wrapText(selected.display, Math.max(10, width - 2)).slice(0, avail - listRows - 1) : [];
+  return (
+    <Box flexDirection="column">
+      {filterLine}
+      {rows.slice(top, top + listRows).map((e, i) => {
+        const r = entryRow(e, now, width, top + i === sel, tab === 'working');
+        const dueTag = r.due ? 'due ' : '';
+        return (
+          <Text key={e.id} inverse={top + i === sel} wrap="truncate">
+            <Text color={theme.muted}>{r.head}</Text>
+            <Text color={theme.warn} bold>
+              {fit(dueTag, Math.min(dueTag.length, Math.max(0, width - r.head.length)))}
+            </Text>
+            {clip(r.text, Math.max(0, width - r.head.length - dueTag.length))}
+          </Text>
+        );
+      })}
+      {previewLines.length > 0 ? (
+        <>
+          <Text color={theme.muted} wrap="truncate">
+            {rule(`── ${selected.stamp ?? 'untimed'} · ${n(selected.chars)}/${n(LIMITS.entryMax)} chars `, width)}
+          </Text>
+          {previewLines.map((l, i) => (
+            <Text key={`p${i}`} wrap="truncate">
+              {clip(`  ${l}`, width) || ' '}
+            </Text>
+          ))}
+        </>
+      ) : null}
+    </Box>
+  );
+}
+
+function limitText(ed: EditorSession): { text: string; tone?: 'warn' | 'error' } {
+  const len = ed.buf.text.trimEnd().length;
+  if (ed.kind === 'priority') {
+    const tone = len > LIMITS.priorityMax ? 'error' : len > LIMITS.priorityRecommended ? 'warn' : undefined;
+    return { text: `${n(len)}/${n(LIMITS.priorityRecommended)} (max ${n(LIMITS.priorityMax)})`, ...(tone ? { tone } : {}) };
+  }
+  return { text: `${n(len)}/${n(LIMITS.entryMax)}`, ...(len > LIMITS.entryMax ? { tone: 'error' as const } : {}) };
+}
+
+function EditorView({ ed, width, height }: { ed: EditorSession; width: number; height: number }) {
+  const theme = useTheme();
+  const title =
+    ed.kind === 'priority'
+      ? 'Priority Context'
+      : ed.kind === 'add'
+        ? `New ${SECTION_TITLES[ed.section]} entry`
+        : `${SECTION_TITLES[ed.section]} entry ${ed.target?.stamp ?? '(untimed)'}`;
+  const limit = limitText(ed);
+  const status = ed.saving ? '  saving…' : '';
+  const banner: Array<{ text: string; tone: string }> = [];
+  if (ed.conflict) {
+    for (const l of wrapText(`Changed on disk: ${ed.conflict.message}.`, width).slice(0, 2)) banner.push({ text: l, tone: 'error' });
+    if (ed.conflict.disk !== null) {
+      const disk = wrapText(`On disk now: ${cleanLine(ed.conflict.disk)}`, width);
+      for (const l of disk.slice(0, 2)) banner.push({ text: l, tone: 'warn' });
+    }
+  }
+  const hintRow = height >= 8;
+  const textRows = Math.max(1, height - 1 - banner.length - (hintRow ? 1 : 0));
+  const rows = layout(ed.buf.text, width - 1);
+  const cr = cursorRow(rows, ed.buf.cursor);
+  const top = Math.max(0, cr - textRows + 1);
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text wrap="truncate">
+        <Text bold color={theme.accent}>
+          {fit(`✎ ${title}${status}`, Math.max(0, width - limit.text.length - 1))}
+        </Text>{' '}
+        <Text color={limit.tone ? toneColor(theme, limit.tone) : theme.muted} bold={limit.tone === 'error'}>
+          {limit.text}
+        </Text>
+      </Text>
+      {banner.map((b, i) => (
+        <Text key={`b${i}`} color={toneColor(theme, b.tone)} wrap="truncate">
+          {clip(b.text, width)}
+        </Text>
+      ))}
+      {rows.slice(top, top + textRows).map((r, i) => {
+        const idx = top + i;
+        if (idx !== cr) {
+          return (
+            <Text key={idx} wrap="truncate">
+              {r.text === '' ? ' ' : r.text}
+            </Text>
+          );
+        }
+        const at = ed.buf.cursor - r.from;
+        const before = r.text.slice(0, at);
+        const ch = Array.from(r.text.slice(at))[0] ?? ' ';
+        const after = r.text.slice(at + ch.length);
+        return (
+          <Text key={idx} wrap="truncate">
+            {before}
+            <Text inverse>{ch}</Text>
+            {after}
+          </Text>
+        );
+      })}
+      <Box flexGrow={1} />
+      {hintRow ? (
+        <Text color={theme.muted} wrap="truncate">
+          {clip('Ctrl-S save · Esc cancel · Enter newline · Ctrl-O $EDITOR · paste keeps newlines', width)}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
+
+export function NotepadView({ state, store, width, height, now }: ViewProps<NotepadPaneState>) {
+  const theme = useTheme();
+  const domain = store.getDomain<NotepadDomain>('notepad');
+  const snap = useNotepad(domain);
+  if (!domain) return <Text color={theme.error}>{clip('The notepad domain is not registered.', width)}</Text>;
+  if (state.editor) return <EditorView ed={state.editor} width={width} height={height} />;
+  const info = infoLine(snap, state.tab, now);
+  const bodyHeight = Math.max(1, height - 2);
+  let body: React.ReactNode;
+  if (state.tab === 'priority') body = <Priority snap={snap} state={state} width={width} height={bodyHeight} />;
+  else if (state.view) {
+    const e = snap.sections[state.tab].entries.find((x) => x.id === state.view?.id);
+    body = e ? (
+      <FullEntry e={e} state={state} width={width} height={bodyHeight} now={now} />
+    ) : (
+      <Text color={theme.warn} wrap="truncate">
+        {clip('This entry is gone from notepad.md (deleted or pruned). Esc to go back.', width)}
+      </Text>
+    );
+  } else body = <EntryList snap={snap} state={state} width={width} height={bodyHeight} now={now} />;
+  return (
+    <Box flexDirection="column" height={height}>
+      <TabBar snap={snap} tab={state.tab} width={width} now={now} />
+      <Text color={toneColor(theme, info.tone)} wrap="truncate">
+        {clip(info.text, width)}
+      </Text>
+      {body}
+    </Box>
+  );
+}

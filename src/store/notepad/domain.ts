@@ -1,0 +1,225 @@
+/**
+ * The notepad slice of .omc: reads `<root>/notepad.md` the way OMC's reader
+ * does, keeps the last good reading when the file goes bad, and writes edits
+ * under OMC's `notepad.md.lock` with an atomic replace.
+ */
+import { createHash } from 'node:crypto';
+import { SnapshotCell } from '../emitter.js';
+import { atomicWriteSync, describeWriteError, readTextSync, statSync, type ReadResult } from '../fsx.js';
+import { withFileLock } from '../file-lock.js';
+import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
+import { applyOp, checkOp, type NotepadOp } from './edits.js';
+import { NOTEPAD_REL, SECTION_TITLES, type SectionId } from './format.js';
+import { EMPTY_NOTEPAD, isDue, parseNotepad, type NotepadSnapshot } from './model.js';
+
+/** OMC reads any size; 4.x's orphan growth made 3.4 MB files real (large-tree fixture). */
+export const NOTEPAD_MAX_BYTES = 16 * 1024 * 1024;
+/** OMC's own notepad writers wait this long for the lock. */
+export const NOTEPAD_LOCK_TIMEOUT_MS = 5_000;
+
+export type SaveOutcome =
+  | { kind: 'saved'; summary: string; merged: boolean; warning?: string }
+  | { kind: 'unchanged'; summary: string }
+  | { kind: 'invalid'; message: string }
+  | { kind: 'conflict'; reason: 'changed' | 'gone'; message: string; disk?: string }
+  | { kind: 'refused'; message: string };
+
+export interface NotepadDomainOptions {
+  root: string;
+  clock?: Clock;
+  readonly?: boolean;
+  /** For tests: lock timings. */
+  lockTimeoutMs?: number;
+}
+
+const revisionOf = (text: string) => createHash('sha1').update(text).digest('hex');
+
+export class NotepadDomain implements Domain {
+  readonly name = 'notepad';
+  private readonly root: string;
+  private readonly clock: Clock;
+  private readonly readonly: boolean;
+  private readonly lockTimeoutMs: number;
+  private readonly cell = new SnapshotCell<NotepadSnapshot>(EMPTY_NOTEPAD);
+  private lastText: string | null = null;
+  /** A read failure seen on a leading edge, shown only if the trailing read confirms it. */
+  private pending: string | null = null;
+  private readProblem: Problem | null = null;
+  /** Identity of the bytes behind the current reading. */
+  private seen: { mtimeMs: number; size: number; ino: number } | null = null;
+
+  constructor(opts: NotepadDomainOptions) {
+    this.root = opts.root;
+    this.clock = opts.clock ?? Date.now;
+    this.readonly = opts.readonly ?? false;
+    this.lockTimeoutMs = opts.lockTimeoutMs ?? NOTEPAD_LOCK_TIMEOUT_MS;
+  }
+
+  subscribe = (l: () => void) => this.cell.subscribe(l);
+  getSnapshot = () => this.cell.getSnapshot();
+
+  wants(rel: string, isDir: boolean | undefined): boolean {
+    return rel === NOTEPAD_REL && isDir !== true;
+  }
+
+  /** Full read, skipped when the file is provably the one already parsed (poll ticks on a 3 MB file stay cheap). */
+  scan(): void {
+    const st = statSync(this.root, NOTEPAD_REL);
+    const seen = this.seen;
+    if (st && st.isFile() && seen && this.readProblem === null && st.mtimeMs === seen.mtimeMs && st.size === seen.size && st.ino === seen.ino) return;
+    this.read('scan');
+  }
+
+  refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
+    if (events.some((e) => e.rel === NOTEPAD_REL || e.type === 'unlinkDir')) this.read(edge);
+  }
+
+  problems(): readonly Problem[] {
+    return this.cell.getSnapshot().problems;
+  }
+
+  report(): Record<string, unknown> {
+    const s = this.cell.getSnapshot();
+    const now = this.clock();
+    return {
+      notepad: {
+        path: NOTEPAD_REL,
+        status: s.status,
+        bytes: s.bytes,
+        priority_chars: s.sections.priority.chars,
+        working_entries: s.sections.working.entries.filter((e) => e.stamp !== null).length,
+        working_due_for_pruning: s.sections.working.entries.filter((e) => isDue(e, now)).length,
+        manual_entries: s.sections.manual.entries.filter((e) => e.stamp !== null).length,
+        orphan_blocks: s.orphans.count,
+        editable: s.editBlock === null,
+      },
+    };
+  }
+
+  private readFile(): ReadResult {
+    return readTextSync(this.root, NOTEPAD_REL, NOTEPAD_MAX_BYTES);
+  }
+
+  private read(edge: 'leading' | 'trailing' | 'scan'): void {
+    const r = this.readFile();
+    const prev = this.cell.getSnapshot();
+    if (!r.ok && r.code === 'missing') {
+      this.lastText = null;
+      this.seen = null;
+      this.pending = null;
+      this.readProblem = null;
+      if (prev.status !== 'missing') this.publish({ ...EMPTY_NOTEPAD, version: prev.version + 1 });
+      return;
+    }
+    if (!r.ok) {
+      // A leading-edge failure may be a writer caught mid-way; the trailing read decides.
+      if (edge === 'leading' && this.pending === null) {
+        this.pending = r.message;
+        return;
+      }
+      this.pending = null;
+      const problem: Problem = {
+        path: NOTEPAD_REL,
+        message: `${r.message}${prev.status === 'ok' ? ' (showing the last good reading)' : ''}`,
+        severity: 'error',
+      };
+      if (this.readProblem?.message === problem.message) return;
+      this.readProblem = problem;
+      this.publish({
+        ...prev,
+        version: prev.version + 1,
+        status: prev.status === 'ok' ? 'ok' : 'unreadable',
+        editBlock: `notepad.md cannot be read right now (${r.message}); nothing will be written`,
+        problems: [problem],
+      });
+      return;
+    }
+    this.pending = null;
+    this.seen = { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino };
+    if (r.text === this.lastText && this.readProblem === null) return;
+    this.readProblem = null;
+    this.lastText = r.text;
+    const parsed = parseNotepad(r.text);
+    const problems: Problem[] = [];
+    let editBlock: string | null = null;
+    if (parsed.crlf) {
+      editBlock = "notepad.md has Windows (CRLF) line endings; OMC's reader sees no sections in it, so omc-top will not edit it. Convert it to LF (dos2unix) first";
+      problems.push({
+        path: NOTEPAD_REL,
+        message: "has Windows (CRLF) line endings: OMC's reader finds no Priority/Working/MANUAL sections in it, so OMC sees an empty notepad (convert to LF)",
+        severity: 'error',
+      });
+    } else if (parsed.missingHeaders.length > 0) {
+      const names = parsed.missingHeaders.map((id: SectionId) => `"## ${SECTION_TITLES[id]}"`).join(', ');
+      problems.push({
+        path: NOTEPAD_REL,
+        message: `has no ${names} header line: OMC treats ${parsed.missingHeaders.length === 1 ? 'that section' : 'those sections'} as empty and silently drops what it writes there`,
+        severity: 'warning',
+      });
+    }
+    if (r.invalidUtf8) {
+      editBlock = 'notepad.md contains bytes that are not valid UTF-8; saving would rewrite them, so omc-top will not edit it';
+      problems.push({ path: NOTEPAD_REL, message: 'contains bytes that are not valid UTF-8 (shown as �); editing is off so they are not rewritten', severity: 'warning' });
+    }
+    this.publish({
+      version: prev.version + 1,
+      status: 'ok',
+      bytes: r.bytes,
+      revision: revisionOf(r.text),
+      sections: parsed.sections,
+      orphans: parsed.orphans,
+      editBlock,
+      problems,
+    });
+  }
+
+  private publish(next: NotepadSnapshot): void {
+    this.cell.set(next);
+  }
+
+  /**
+   * Applies one edit: validate (before anything is written), take OMC's lock,
+   * re-read, apply on top of what is there now (merge) or refuse, write
+   * atomically, release. `baseRevision` is the snapshot revision the user
+   * started editing from; it only decides whether the result says "merged".
+   */
+  async save(op: NotepadOp, baseRevision: string | null): Promise<SaveOutcome> {
+    if (this.readonly) return { kind: 'refused', message: '--readonly: the notepad is not written' };
+    const checked = checkOp(op);
+    if (!checked.verdict.ok) return { kind: 'invalid', message: checked.verdict.error ?? 'refused' };
+    const outcome = await withFileLock<SaveOutcome>(
+      this.root,
+      NOTEPAD_REL,
+      () => {
+        const r = this.readFile();
+        let current: string | null = null;
+        let bom = false;
+        if (r.ok) {
+          if (r.invalidUtf8) return { kind: 'refused', message: 'notepad.md contains bytes that are not valid UTF-8; saving would rewrite them. Nothing was written' };
+          current = r.text;
+          bom = r.bom;
+        } else if (r.code !== 'missing') {
+          return { kind: 'refused', message: `notepad.md cannot be read (${r.message}); nothing was written` };
+        }
+        const res = applyOp(current, checked.op, this.clock());
+        if (!res.ok) {
+          return res.kind === 'conflict'
+            ? { kind: 'conflict', reason: res.reason === 'changed' ? 'changed' : 'gone', message: res.message, ...(res.disk !== undefined ? { disk: res.disk } : {}) }
+            : { kind: 'refused', message: res.message };
+        }
+        if (res.text === current) return { kind: 'unchanged', summary: res.summary };
+        try {
+          atomicWriteSync(this.root, NOTEPAD_REL, (bom ? '\ufeff' : '') + res.text);
+        } catch (e) {
+          return { kind: 'refused', message: `notepad.md was not written: ${describeWriteError(e)}` };
+        }
+        const merged = current !== null && baseRevision !== null && revisionOf(current) !== baseRevision;
+        return { kind: 'saved', summary: res.summary, merged, ...(res.warning ? { warning: res.warning } : {}) };
+      },
+      { timeoutMs: this.lockTimeoutMs },
+    );
+    // Show the result (or the change that caused a conflict) now instead of waiting for the watcher.
+    if (outcome.kind === 'saved' || outcome.kind === 'conflict') this.read('scan');
+    return outcome;
+  }
+}

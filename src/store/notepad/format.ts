@@ -1,0 +1,181 @@
+/**
+ * OMC's notepad.md format, as facts (research/omc-contract.md §6, 5.5 addendum §6).
+ * Own implementation; the tests prove it byte-for-byte against OMC's shipped
+ * dist/hooks/notepad. Pure string functions, no I/O.
+ *
+ * Reader rule (§6.2): a section body starts after the first `<Header>\n` and
+ * runs to the first `\n## X` with X ≠ '#' (or end of file). All HTML comments
+ * are removed from it and it is trimmed; empty means "no section".
+ * Writer rule (5.5.0, §6.5 fixed): the whole span `<Header>\n … (up to that
+ * boundary)` is replaced by `<Header>\n<first comment>\n<content>\n`, which is
+ * why 5.5.0 never adds the `## <timestamp>` orphans 4.x left behind.
+ */
+
+export type SectionId = 'priority' | 'working' | 'manual';
+export type EntrySection = Exclude<SectionId, 'priority'>;
+
+export const NOTEPAD_REL = 'notepad.md';
+
+export const HEADERS: Record<SectionId, string> = {
+  priority: '## Priority Context',
+  working: '## Working Memory',
+  manual: '## MANUAL',
+};
+
+export const SECTION_TITLES: Record<SectionId, string> = {
+  priority: 'Priority Context',
+  working: 'Working Memory',
+  manual: 'MANUAL',
+};
+
+/** What OMC's initNotepad writes, byte for byte (LF, ends with a blank line). */
+export const NOTEPAD_TEMPLATE =
+  '# Notepad\n' +
+  '<!-- Auto-managed by OMC. Manual edits preserved in MANUAL section. -->\n\n' +
+  `${HEADERS.priority}\n` +
+  '<!-- ALWAYS loaded. Keep under 500 chars. Critical discoveries only. -->\n\n' +
+  `${HEADERS.working}\n` +
+  '<!-- Session notes. Auto-pruned after 7 days. -->\n\n' +
+  `${HEADERS.manual}\n` +
+  '<!-- User content. Never auto-pruned. -->\n\n';
+
+/** OMC's limits (notepad-tools zod schemas and DEFAULT_CONFIG). */
+export const LIMITS = {
+  priorityRecommended: 500,
+  priorityMax: 2000,
+  entryMax: 4000,
+  pruneDays: 7,
+} as const;
+
+export interface SectionSpan {
+  /** Index of the header line. */
+  headerStart: number;
+  /** First character after `<Header>\n`. */
+  bodyStart: number;
+  /** Where the next real section starts (the `\n` of `\n## X`), or the end of the text. */
+  end: number;
+}
+
+/** First index ≥ from where `\n## X` (X present and not '#') starts, else text.length. */
+export function sectionBoundary(text: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const j = text.indexOf('\n## ', i);
+    if (j === -1 || j + 4 >= text.length) return text.length;
+    if (text[j + 4] !== '#') return j;
+    i = j + 1;
+  }
+}
+
+export function locateSection(text: string, id: SectionId): SectionSpan | null {
+  const header = HEADERS[id];
+  const headerStart = text.indexOf(`${header}\n`);
+  if (headerStart === -1) return null;
+  const bodyStart = headerStart + header.length + 1;
+  return { headerStart, bodyStart, end: sectionBoundary(text, bodyStart) };
+}
+
+const HTML_COMMENT = /<!--[\s\S]*?-->/g;
+
+/** What OMC's reader returns for a section (null = "no section" / empty). */
+export function readSection(text: string, id: SectionId): string | null {
+  const span = locateSection(text, id);
+  if (!span) return null;
+  const body = text.slice(span.bodyStart, span.end).replace(HTML_COMMENT, '').trim();
+  return body === '' ? null : body;
+}
+
+/** The comment OMC keeps when it rewrites a section: the first `<Header>\n<!--…-->` in the file. */
+function preservedComment(text: string, id: SectionId): string {
+  const marker = `${HEADERS[id]}\n<!--`;
+  const at = text.indexOf(marker);
+  if (at === -1) return '';
+  const close = text.indexOf('-->', at + marker.length);
+  if (close === -1) return '';
+  return text.slice(at + HEADERS[id].length + 1, close + 3) + '\n';
+}
+
+/**
+ * OMC 5.5.0's section replacement. A missing header leaves the text as is
+ * (OMC then silently writes nothing new; callers check for that first).
+ */
+export function replaceSection(text: string, id: SectionId, content: string): string {
+  const span = locateSection(text, id);
+  if (!span) return text;
+  const comment = preservedComment(text, id);
+  return text.slice(0, span.headerStart) + `${HEADERS[id]}\n${comment}${content}\n` + text.slice(span.end);
+}
+
+/** `### YYYY-MM-DD HH:MM` stamp for a moment: UTC, minute precision, no zone marker (OMC's format). */
+export function entryStamp(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+const STAMP_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/;
+export const ENTRY_HEADING_RE = /^### (\d{4}-\d{2}-\d{2} \d{2}:\d{2})$/;
+
+/** The UTC moment a stamp names, or null when it is not a real date (OMC's prune drops those). */
+export function stampMs(stamp: string): number | null {
+  if (!STAMP_RE.test(stamp)) return null;
+  const ms = Date.parse(`${stamp.replace(' ', 'T')}:00Z`);
+  if (!Number.isFinite(ms)) return null;
+  // Date.parse rolls 2026-02-30 over to March; a stamp must name itself.
+  return entryStamp(ms) === stamp ? ms : null;
+}
+
+/** One entry inside a section's text (offsets are into that text). */
+export interface RawEntry {
+  /** null for text before the first heading (a "preamble" OMC keeps but never wrote itself). */
+  stamp: string | null;
+  /** Start of the `### ` heading line (or 0 for the preamble). */
+  start: number;
+  /** Start of the next heading, or the end of the section text. */
+  end: number;
+  /** The entry's text without its heading, leading blank lines and trailing whitespace. */
+  body: string;
+}
+
+/** Splits a section's (OMC-read) text into entries at `### YYYY-MM-DD HH:MM` lines. */
+export function splitEntries(section: string): RawEntry[] {
+  const heads: Array<{ start: number; bodyStart: number; stamp: string }> = [];
+  let lineStart = 0;
+  while (lineStart <= section.length) {
+    let nl = section.indexOf('\n', lineStart);
+    if (nl === -1) nl = section.length;
+    if (section.startsWith('### ', lineStart)) {
+      const m = ENTRY_HEADING_RE.exec(section.slice(lineStart, nl));
+      if (m) heads.push({ start: lineStart, bodyStart: Math.min(nl + 1, section.length), stamp: m[1] as string });
+    }
+    lineStart = nl + 1;
+  }
+  const out: RawEntry[] = [];
+  const firstHead = heads[0]?.start ?? section.length;
+  const pre = section.slice(0, firstHead);
+  if (pre.trim() !== '') out.push({ stamp: null, start: 0, end: firstHead, body: normalizeBody(pre) });
+  heads.forEach((h, i) => {
+    const end = heads[i + 1]?.start ?? section.length;
+    out.push({ stamp: h.stamp, start: h.start, end, body: normalizeBody(section.slice(h.bodyStart, end)) });
+  });
+  return out;
+}
+
+/** Leading blank lines and trailing whitespace are not part of an entry's text. */
+export function normalizeBody(s: string): string {
+  return s.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+}
+
+/** `## YYYY-MM-DD HH:MM` lines: stale section copies that OMC 4.x's replace bug left (§6.5). */
+export function findOrphans(text: string): { count: number; bytes: number } {
+  let count = 0;
+  let bytes = 0;
+  const re = /(^|\n)## \d{4}-\d{2}-\d{2} \d{2}:\d{2}\n/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    const start = m.index + m[1]!.length;
+    const end = sectionBoundary(text, start + 1);
+    count += 1;
+    bytes += Buffer.byteLength(text.slice(start, end), 'utf8');
+    re.lastIndex = Math.max(re.lastIndex, end);
+  }
+  return { count, bytes };
+}

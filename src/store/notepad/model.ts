@@ -1,0 +1,135 @@
+/**
+ * The notepad as the UI sees it: OMC's reading of each section, split into
+ * entries. Raw text (`body`, `text`) is what identifies an entry for merges;
+ * `display` is the sanitised copy views show.
+ */
+import { cleanBlock } from '../sanitize.js';
+import type { Problem } from '../types.js';
+import {
+  HEADERS,
+  LIMITS,
+  findOrphans,
+  locateSection,
+  readSection,
+  splitEntries,
+  stampMs,
+  type EntrySection,
+  type SectionId,
+} from './format.js';
+
+export interface NotepadEntry {
+  /** Stable while the entry exists: `<stamp>#<n>` (n-th entry with that stamp), or "preamble". */
+  id: string;
+  stamp: string | null;
+  /** UTC moment of the stamp; null for the preamble or an impossible date. */
+  atMs: number | null;
+  /** Raw text (identity for merges). */
+  body: string;
+  display: string;
+  chars: number;
+  /** Position in the file (0 = first). */
+  order: number;
+}
+
+export interface SectionView {
+  id: SectionId;
+  /** The header line exists (followed by \n). */
+  found: boolean;
+  /** OMC's reading: comments stripped, trimmed; '' when OMC sees no section. */
+  text: string;
+  display: string;
+  chars: number;
+  /** File order. Empty for priority. */
+  entries: NotepadEntry[];
+}
+
+export interface NotepadSnapshot {
+  version: number;
+  /** 'missing': no notepad.md yet; 'unreadable': never read successfully (see problems). */
+  status: 'missing' | 'ok' | 'unreadable';
+  bytes: number;
+  /** Identifies the exact bytes read (sha1); editors remember it to detect changes underneath. */
+  revision: string | null;
+  sections: Record<SectionId, SectionView>;
+  /** 4.x orphan `## <timestamp>` blocks: tolerated, never shown as sections, never touched. */
+  orphans: { count: number; bytes: number };
+  /** Edits are refused while set (CRLF file, invalid UTF-8, …), with this reason. */
+  editBlock: string | null;
+  problems: Problem[];
+}
+
+const emptySection = (id: SectionId): SectionView => ({ id, found: false, text: '', display: '', chars: 0, entries: [] });
+
+export const EMPTY_NOTEPAD: NotepadSnapshot = {
+  version: 0,
+  status: 'missing',
+  bytes: 0,
+  revision: null,
+  sections: { priority: emptySection('priority'), working: emptySection('working'), manual: emptySection('manual') },
+  orphans: { count: 0, bytes: 0 },
+  editBlock: null,
+  problems: [],
+};
+
+export function entriesOf(sectionText: string): NotepadEntry[] {
+  const seen = new Map<string, number>();
+  return splitEntries(sectionText).map((e, order) => {
+    const key = e.stamp ?? 'preamble';
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return {
+      id: e.stamp === null ? 'preamble' : `${e.stamp}#${n}`,
+      stamp: e.stamp,
+      atMs: e.stamp === null ? null : stampMs(e.stamp),
+      body: e.body,
+      display: cleanBlock(e.body),
+      chars: e.body.length,
+      order,
+    };
+  });
+}
+
+export interface ParsedNotepad {
+  sections: Record<SectionId, SectionView>;
+  orphans: { count: number; bytes: number };
+  crlf: boolean;
+  missingHeaders: SectionId[];
+}
+
+/** Reads notepad text exactly as OMC's section reader does. */
+export function parseNotepad(text: string): ParsedNotepad {
+  const section = (id: SectionId): SectionView => {
+    const found = locateSection(text, id) !== null;
+    const t = readSection(text, id) ?? '';
+    return { id, found, text: t, display: cleanBlock(t), chars: t.length, entries: id === 'priority' ? [] : entriesOf(t) };
+  };
+  const sections = { priority: section('priority'), working: section('working'), manual: section('manual') };
+  const ids: SectionId[] = ['priority', 'working', 'manual'];
+  const missingHeaders = ids.filter((id) => !sections[id].found);
+  const crlf = missingHeaders.some((id) => text.includes(`${HEADERS[id]}\r\n`));
+  return { sections, orphans: findOrphans(text), crlf, missingHeaders };
+}
+
+/** Newest first (OMC appends at the end); the preamble, which has no time, goes last. */
+export function newestFirst(entries: readonly NotepadEntry[]): NotepadEntry[] {
+  return [...entries].sort((a, b) => {
+    if ((a.stamp === null) !== (b.stamp === null)) return a.stamp === null ? 1 : -1;
+    const at = a.atMs ?? -Infinity;
+    const bt = b.atMs ?? -Infinity;
+    if (at !== bt) return bt - at;
+    return b.order - a.order;
+  });
+}
+
+/**
+ * Due for pruning by OMC's rule (notepad_prune, 7 days): older than the
+ * cutoff, or a stamp that is not a real date (OMC drops those too). The
+ * preamble is never due: OMC's prune would discard it, omc-top keeps it.
+ */
+export function isDue(e: NotepadEntry, now: number, days: number = LIMITS.pruneDays): boolean {
+  if (e.stamp === null) return false;
+  if (e.atMs === null) return true;
+  return e.atMs < now - days * 86_400_000;
+}
+
+export type { EntrySection, SectionId };

@@ -1,0 +1,102 @@
+/**
+ * What may be written into a notepad section so that OMC reads back exactly
+ * the text the user saw. Every check runs before anything is written; a
+ * refusal names the rule (and the limit) so the user can fix the draft.
+ */
+import { ENTRY_HEADING_RE, LIMITS, SECTION_TITLES, type SectionId } from './format.js';
+
+export interface Verdict {
+  ok: boolean;
+  /** Why the text is refused (ok === false). */
+  error?: string;
+  /** Saved anyway, but worth saying (Priority over the 500 recommended). */
+  warning?: string;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Draft → the text we store: CRLF/CR become LF, tabs become two spaces (how
+ * every view shows them), other control characters are dropped, leading
+ * blank lines and trailing whitespace go (OMC's reader trims them anyway).
+ */
+export function normalizeDraft(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\t/g, '  ')
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '')
+    .replace(/^(?:[ \t]*\n)+/, '')
+    .trimEnd();
+}
+
+function lineOf(text: string, index: number): number {
+  return text.slice(0, index).split('\n').length;
+}
+
+/** Rules shared by every section: nothing OMC's reader would hide or cut. */
+function commonRules(text: string): string | null {
+  const comment = text.search(/<!--|-->/);
+  if (comment !== -1) {
+    return `line ${lineOf(text, comment)} has an HTML comment marker (<!-- or -->): OMC's reader deletes comments, so OMC would not see that text`;
+  }
+  const m = /(^|\n)## (?!#)/.exec(text);
+  if (m) {
+    return `line ${lineOf(text, m.index + m[1]!.length)} starts with "## ": OMC's reader ends the section there and would lose the rest`;
+  }
+  return null;
+}
+
+/** A Working Memory or MANUAL entry body (already normalized). */
+export function validateEntry(section: Exclude<SectionId, 'priority'>, body: string): Verdict {
+  const title = SECTION_TITLES[section];
+  if (body.trim() === '') return { ok: false, error: 'the entry is empty: nothing to save (d deletes an entry)' };
+  if (body.length > LIMITS.entryMax) {
+    return {
+      ok: false,
+      error: `${title} entries are limited to ${fmt(LIMITS.entryMax)} characters by OMC; this one has ${fmt(body.length)}. Nothing was written`,
+    };
+  }
+  const common = commonRules(body);
+  if (common) return { ok: false, error: common };
+  const lines = body.split('\n');
+  const heading = lines.findIndex((l) => ENTRY_HEADING_RE.test(l));
+  if (heading !== -1) {
+    return { ok: false, error: `line ${heading + 1} is an entry heading (### YYYY-MM-DD HH:MM): it would split this into two entries` };
+  }
+  if (section === 'working') {
+    const sub = body.indexOf('### ');
+    if (sub !== -1) {
+      return {
+        ok: false,
+        error: `line ${lineOf(body, sub)} contains "### ": OMC's notepad_prune cuts a Working Memory entry at "### " and would drop the rest`,
+      };
+    }
+  }
+  return { ok: true };
+}
+
+/** The Priority Context text (already normalized; empty clears it). */
+export function validatePriority(text: string): Verdict {
+  if (text.length > LIMITS.priorityMax) {
+    return {
+      ok: false,
+      error: `Priority Context is limited to ${fmt(LIMITS.priorityMax)} characters by OMC; this has ${fmt(text.length)}. Nothing was written`,
+    };
+  }
+  const common = commonRules(text);
+  if (common) return { ok: false, error: common };
+  const cut = text.indexOf('## ');
+  if (cut !== -1) {
+    return {
+      ok: false,
+      error: `line ${lineOf(text, cut)} contains "## ": OMC's session-start hook stops reading Priority Context there`,
+    };
+  }
+  if (text.length > LIMITS.priorityRecommended) {
+    return {
+      ok: true,
+      warning: `Priority Context is ${fmt(text.length)} characters, over the ${fmt(LIMITS.priorityRecommended)} OMC recommends (it is injected into every session)`,
+    };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,79 @@
+/** The editor buffer's pure transitions and its soft-wrap layout. */
+import fc from 'fast-check';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { backspace, bufferOf, cursorRow, del, end, home, insert, layout, left, right, vertical } from '../../src/panes/notepad/editor.js';
+
+describe('editing the buffer', () => {
+  it('inserts typed and pasted text at the cursor; CR/CRLF become newlines, tabs two spaces, escapes vanish', () => {
+    let b = bufferOf('ac', 1);
+    b = insert(b, 'b');
+    expect(b).toMatchObject({ text: 'abc', cursor: 2 });
+    b = insert(bufferOf(''), 'one\r\ntwo\rthree\tx\u001b[31m!\u0007');
+    expect(b.text).toBe('one\ntwo\nthree  x!');
+    expect(b.cursor).toBe(b.text.length);
+  });
+
+  it('never splits a surrogate pair (emoji) with arrows, Backspace or Delete', () => {
+    let b = bufferOf('a😀b');
+    b = left(b);
+    expect(b.cursor).toBe(3);
+    b = left(b);
+    expect(b.cursor).toBe(1);
+    expect(backspace(right(b)).text).toBe('ab');
+    expect(del(b).text).toBe('ab');
+  });
+
+  it('Up/Down keep the wanted column across shorter lines; Home/End stay on the line', () => {
+    const text = 'long line here\nab\nanother long one';
+    let b = bufferOf(text, 10); // column 10 of line 1
+    b = vertical(b, 1);
+    expect(b.cursor).toBe(text.indexOf('ab') + 2); // clamped to the end of "ab"
+    b = vertical(b, 1);
+    expect(b.cursor).toBe(text.indexOf('another') + 10); // column 10 again
+    expect(vertical(b, -5).cursor).toBe(0);
+    expect(vertical(b, 5).cursor).toBe(text.length);
+    expect(home(b).cursor).toBe(text.indexOf('another'));
+    expect(end(bufferOf(text, 1)).cursor).toBe(14);
+  });
+
+  it('Backspace at the start of a line joins it to the previous one', () => {
+    expect(backspace(bufferOf('ab\ncd', 3))).toMatchObject({ text: 'abcd', cursor: 2 });
+  });
+});
+
+describe('soft-wrap layout', () => {
+  it('wraps after a space when it can, mid-word otherwise', () => {
+    expect(layout('hello world again', 12).map((r) => r.text)).toEqual(['hello ', 'world again']);
+    expect(layout('abcdefghijklmnop', 6).map((r) => r.text)).toEqual(['abcde', 'fghij', 'klmno', 'p']);
+  });
+
+  it('covers the text contiguously, keeps every row inside the width and finds the cursor row', () => {
+    const text = fc.array(fc.constantFrom('a', 'b', ' ', '\n', '認', '😀', 'word '), { maxLength: 80 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(text, fc.integer({ min: 2, max: 30 }), (t, w) => {
+        const rows = layout(t, w);
+        const lines = t.split('\n');
+        // Rows of each logical line, joined, give the line back.
+        let i = 0;
+        let offset = 0;
+        for (const line of lines) {
+          const first = rows[i]!;
+          expect(first.from).toBe(offset);
+          let acc = first.text;
+          i++;
+          while (i < rows.length && rows[i]!.from === rows[i - 1]!.to) acc += rows[i++]!.text;
+          expect(acc).toBe(line);
+          offset += line.length + 1;
+        }
+        expect(i).toBe(rows.length);
+        for (const r of rows) expect(stringWidth(r.text)).toBeLessThanOrEqual(Math.max(w - 1, stringWidth(Array.from(r.text)[0] ?? '')));
+        for (let c = 0; c <= t.length; c++) {
+          const r = rows[cursorRow(rows, c)]!;
+          expect(c >= r.from && c <= r.to).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

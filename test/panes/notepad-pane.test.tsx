@@ -1,0 +1,420 @@
+/**
+ * The Notepad pane inside the real App with a real OmcStore on a copy of the
+ * real-OMC fixture: keys go in through stdin (the app's own decoder and
+ * router), assertions are on the rendered frame and on the bytes on disk as
+ * OMC's own reader sees them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import React from 'react';
+import { cleanup, render } from 'ink-testing-library';
+import stringWidth from 'string-width';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { App } from '../../src/app.js';
+import { PANES } from '../../src/panes/registry.js';
+import { notepadPane } from '../../src/panes/notepad/index.js';
+import { initNotepadPane, openView } from '../../src/panes/notepad/reducer.js';
+import { NotepadView } from '../../src/panes/notepad/view.js';
+import { registerNotepad } from '../../src/store/notepad/register.js';
+import type { NotepadDomain } from '../../src/store/notepad/domain.js';
+import { OmcStore } from '../../src/store/store.js';
+import { ThemeContext, pickTheme } from '../../src/ui/theme.js';
+import { UiStore } from '../../src/ui/ui-store.js';
+import { READERS_CAPTURED_AT, makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
+
+const ESC = '\u001b';
+const CTRL_S = '\u0013';
+const NOW = READERS_CAPTURED_AT; // 2026-11-30 18:15 UTC: one Working entry is 9 days old
+
+let omc: OmcNotepad;
+beforeAll(async () => {
+  omc = await loadOmcNotepad();
+});
+
+interface Mounted {
+  p: TempProject;
+  store: OmcStore;
+  domain: NotepadDomain;
+  ui: UiStore;
+  frame(): string;
+  keys(s: string): void;
+  see(text: string | RegExp, what?: string): Promise<string>;
+  disk(): string;
+  exited: boolean;
+}
+
+let mounted: Mounted | null = null;
+afterEach(async () => {
+  cleanup();
+  if (mounted) {
+    await mounted.store.close();
+    mounted.ui.dispose();
+    mounted.p.cleanup();
+  }
+  mounted = null;
+  delete process.env.EDITOR;
+  delete process.env.VISUAL;
+});
+
+function mount(opts: { readonly?: boolean; watch?: 'none' | 'auto' } = {}): Mounted {
+  const p = makeProject({ withFixture: true });
+  const store = new OmcStore({ root: p.root, watch: opts.watch ?? 'none', clock: () => NOW, readonly: opts.readonly ?? false });
+  const domain = registerNotepad(store);
+  store.start();
+  const ui = new UiStore();
+  const m: Mounted = {
+    p,
+    store,
+    domain,
+    ui,
+    exited: false,
+    frame: () => r.lastFrame() ?? '',
+    keys: (s) => r.stdin.write(s),
+    see: (text, what) =>
+      waitFor(() => {
+        const f = r.lastFrame() ?? '';
+        return (typeof text === 'string' ? f.includes(text) : text.test(f)) ? f : null;
+      }, { what: what ?? `frame to show ${String(text)}`, timeoutMs: 5000 }).catch((e: Error) => {
+        throw new Error(`${e.message}\n--- last frame ---\n${r.lastFrame()}`);
+      }),
+    disk: () => fs.readFileSync(path.join(p.root, 'notepad.md'), 'utf8'),
+  };
+  const r = render(
+    <App
+      store={store}
+      ui={ui}
+      panes={PANES}
+      rootExplain="test"
+      theme={pickTheme({ NO_COLOR: '1' })}
+      exit={() => (m.exited = true)}
+      redraw={() => undefined}
+      suspend={(fn) => fn()}
+    />,
+  );
+  mounted = m;
+  return m;
+}
+
+async function openNotepad(m: Mounted): Promise<void> {
+  m.keys('n');
+  await m.see('2 Working 5 (1 due)');
+}
+
+const rows = (f: string) => f.split('\n');
+
+describe('reading', () => {
+  it('shows the three sections as tabs with sizes, Working entries newest first with age, the 9-day-old one due', async () => {
+    const m = mount();
+    await openNotepad(m);
+    const f = m.frame();
+    expect(f).toContain('1 Priority 168/500');
+    expect(f).toContain('3 MANUAL 2');
+    expect(f).toMatch(/5 entries · 1 due for pruning/);
+    const list = rows(f).filter((l) => /^[ ▸] 2026-11-/.test(l));
+    expect(list.map((l) => l.slice(2, 18))).toEqual(['2026-11-30 18:10', '2026-11-30 18:00', '2026-11-29 16:15', '2026-11-27 18:15', '2026-11-21 18:15']);
+    expect(list.map((l) => / due /.test(l))).toEqual([false, false, false, false, true]);
+    expect(list[0]).toMatch(/18:10\s+5m autopilot execution/);
+    expect(list[4]).toMatch(/9d due Investigated cart rounding/);
+    // 4.x orphans are never a section or an entry, but are accounted for.
+    expect(f).not.toMatch(/^\s*## 2026/m);
+  });
+
+  it('switches tabs with 1-3, Tab, Shift-Tab and the arrows', async () => {
+    const m = mount();
+    await openNotepad(m);
+    m.keys('3');
+    await m.see('MANUAL · 2 entries · never pruned');
+    expect(m.frame()).toContain('Release owner: Dana.');
+    expect(m.frame()).not.toMatch(/ due /);
+    m.keys('\t');
+    await m.see('Priority Context · 168 chars · 500 recommended, 2,000 max');
+    expect(m.frame()).toContain('Checkout totals must be integer cents.');
+    m.keys(`${ESC}[D`); // ←
+    await m.see('MANUAL · 2 entries');
+    m.keys(`${ESC}[Z`); // Shift-Tab
+    await m.see('Working Memory · 5 entries');
+    m.keys('1');
+    await m.see('Priority Context · 168 chars');
+  });
+
+  it('filters entries with /, every word must match; Esc clears', async () => {
+    const m = mount();
+    await openNotepad(m);
+    m.keys('/flaky threads');
+    await m.see('1 of 5 match');
+    expect(rows(m.frame()).filter((l) => /^[ ▸] 2026-11-/.test(l))).toHaveLength(1);
+    expect(m.exited).toBe(false); // typing into the filter is text, not hotkeys
+    m.keys('\r');
+    m.keys(ESC);
+    await waitFor(() => !m.frame().includes('match'), { what: 'the filter to clear' });
+    expect(rows(m.frame()).filter((l) => /^[ ▸] 2026-11-/.test(l))).toHaveLength(5);
+  });
+
+  it('shows what OMC writes while the pane is open', async () => {
+    const m = mount({ watch: 'auto' });
+    await openNotepad(m);
+    await waitFor(() => m.store.status.getSnapshot().watchMode === 'events', { what: 'watcher' });
+    omc.addWorkingMemoryEntry(m.p.dir, 'written by OMC just now');
+    await m.see('written by OMC just now');
+    await m.see('2 Working 6 (1 due)');
+  });
+});
+
+describe('editing', () => {
+  it('adds a multi-line entry typed as one burst: q types, Enter is a newline, Ctrl-S saves what OMC then reads', async () => {
+    const m = mount();
+    await openNotepad(m);
+    m.keys('a');
+    await m.see('New Working Memory entry');
+    m.keys('quick fix: cents\rsecond line q\r\r  indented');
+    await m.see('  indented');
+    expect(m.exited).toBe(false);
+    expect(m.frame()).toContain('42/4,000');
+    m.keys(CTRL_S);
+    await m.see('added Working Memory entry 2026-11-30 18:15');
+    expect(m.disk()).toContain('### 2026-11-30 18:15\nquick fix: cents\nsecond line q\n\n  indented\n');
+    expect(omc.getWorkingMemory(m.p.dir)).toMatch(/### 2026-11-30 18:15\nquick fix: cents\nsecond line q\n\n {2}indented$/);
+    // The new entry is the newest: first row, selected.
+    expect(rows(m.frame()).find((l) => l.startsWith('▸'))).toMatch(/2026-11-30 18:15\s+\d+s quick fix: cents/);
+  });
+
+  it('inserts a bracketed paste as text, newlines included', async () => {
+    const m = mount();
+    await openNotepad(m);
+    m.keys('3a');
+    await m.see('New MANUAL entry');
+    m.keys(`${ESC}[200~pasted one\r\npasted two\x13 no save${ESC}[201~`);
+    await m.see('pasted two no save');
+    expect(m.frame()).toContain('pasted one');
+    m.keys(CTRL_S);
+    await m.see('added MANUAL entry');
+    expect(omc.getManualSection(m.p.dir)).toMatch(/### 2026-11-30 18:15\npasted one\npasted two no save$/);
+  });
+
+  it('edits the selected entry in place, keeping its stamp; OMC reads the new text', async () => {
+    const m = mount();
+    await openNotepad(m);
+    m.keys('j'); // 2026-11-30 18:00
+    m.keys('i');
+    await m.see('Working Memory entry 2026-11-30 18:00');
+    m.keys(`${ESC}[F`); // End of the (single) line
+    m.keys(' All 5 fixed.');
+    m.keys(CTRL_S);
+    await m.see('saved Working Memory entry 2026-11-30 18:00');
+    expect(omc.getWorkingMemory(m.p.dir)).toContain('### 2026-11-30 18:00\nralph iteration 2: 3 of 5 TS errors fixed (Button props, CartSummary, client generics). Remaining: checkout.ts narrowing, main.tsx non-null. All 5 fixed.\n### 2026-11-30 18:10');
+  });
+
+  it('Esc on a dirty draft asks first; n keeps editing, y discards and writes nothing', async () => {
+    const m = mount();
+    await openNotepad(m);
+    const before = m.disk();
+    m.keys('a');
+    await m.see('New Working Memory entry');
+    m.keys('draft');
+    m.keys(ESC);
+    await m.see('Discard your draft?');
+    m.keys('n');
+    await m.see('New Working Memory entry');
+    expect(m.frame()).toContain('draft');
+    m.keys(ESC);
+    await m.see('Discard your draft?');
+    m.keys('y');
+    await m.see('Working Memory · 5 entries');
+    expect(m.disk()).toBe(before);
+  });
+
+  it('refuses over-limit text with the limit named, writes nothing and keeps the draft', async () => {
+    const m = mount();
+    await openNotepad(m);
+    const before = m.disk();
+    m.keys('a');
+    await m.see('New Working Memory entry');
+    m.keys(`${ESC}[200~${'x'.repeat(4001)}${ESC}[201~`);
+    await m.see('4,001/4,000');
+    m.keys(CTRL_S);
+    await m.see('limited to 4,000 characters by OMC; this one has 4,001');
+    expect(m.frame()).toContain('New Working Memory entry');
+    expect(m.disk()).toBe(before);
+  });
+
+  it('deletes an entry after confirmation', async () => {
+    const m = mount();
+    await openNotepad(m);
+    m.keys('G'); // oldest: 2026-11-21 18:15
+    m.keys('d');
+    await m.see('Delete this Working Memory entry?');
+    expect(m.frame()).toContain('Investigated cart rounding');
+    m.keys('y');
+    await m.see('deleted Working Memory entry 2026-11-21 18:15');
+    expect(omc.getWorkingMemory(m.p.dir)).not.toContain('Investigated cart rounding');
+    expect(omc.getWorkingMemory(m.p.dir)?.match(/^### /gm)).toHaveLength(4);
+    // The 4.x orphan copies of it are OMC's leftovers and stay untouched.
+    expect(m.disk()).toContain('## 2026-11-21 18:15\nInvestigated cart rounding');
+  });
+
+  it('prune lists exactly the entries that would go, asks, then removes only those', async () => {
+    const m = mount();
+    await openNotepad(m);
+    m.keys('p');
+    await m.see('Prune 1 Working Memory entry older than 7 days?');
+    const f = m.frame();
+    expect(f).toContain('2026-11-21 18:15');
+    for (const kept of ['2026-11-27 18:15', '2026-11-29 16:15', '2026-11-30 18:00', '2026-11-30 18:10']) expect(f).not.toContain(kept);
+    expect(f).toContain('4 newer entries stay');
+    m.keys('y');
+    await m.see('pruned 1 Working Memory entry, 4 kept');
+    const working = omc.getWorkingMemory(m.p.dir) ?? '';
+    expect(working.match(/^### (.*)$/gm)).toEqual(['### 2026-11-27 18:15', '### 2026-11-29 16:15', '### 2026-11-30 18:00', '### 2026-11-30 18:10']);
+  });
+
+  it('replaces the Priority text and warns past the 500 recommended', async () => {
+    const m = mount();
+    await openNotepad(m);
+    m.keys('1');
+    await m.see('Priority Context · 168 chars');
+    m.keys('i');
+    await m.see('✎ Priority Context');
+    m.keys(`${ESC}[200~ ${'more context '.repeat(30)}${ESC}[201~`);
+    m.keys(CTRL_S);
+    await m.see(/saved Priority Context in notepad\.md\. Note: Priority Context is 5\d\d characters, over the 500/);
+    expect(omc.getPriorityContext(m.p.dir)).toMatch(/^Checkout totals must be integer cents\..*more context more context$/s);
+  });
+});
+
+describe('on top of OMC: merge or refuse', () => {
+  it('merges when OMC appended meanwhile: both the edit and the new entry are on disk', async () => {
+    const m = mount();
+    await openNotepad(m);
+    m.keys('G');
+    m.keys('i');
+    await m.see('Working Memory entry 2026-11-21 18:15');
+    omc.addWorkingMemoryEntry(m.p.dir, 'OMC note while you typed');
+    m.keys(`${ESC}[F (still true)`);
+    m.keys(CTRL_S);
+    await m.see('(merged with changes');
+    const working = omc.getWorkingMemory(m.p.dir) ?? '';
+    expect(working).toContain('src/api/checkout.ts. (still true)');
+    expect(working).toContain('OMC note while you typed');
+  });
+
+  it('refuses when the same entry changed on disk, keeps the draft, shows the disk text; Ctrl-S again replaces it', async () => {
+    const m = mount();
+    await openNotepad(m);
+    m.keys('i');
+    await m.see('Working Memory entry 2026-11-30 18:10');
+    fs.writeFileSync(path.join(m.p.root, 'notepad.md'), m.disk().replace('autopilot execution: 4/9 tasks done.', 'autopilot execution: 5/9 tasks done.'));
+    m.keys(`${ESC}[F MY EDIT`);
+    m.keys(CTRL_S);
+    await m.see('Changed on disk:');
+    expect(m.frame()).toMatch(/On disk now: autopilot execution: 5\/9/);
+    const draft = (m.ui.state.panes.notepad as { editor: { buf: { text: string } } | null }).editor?.buf.text;
+    expect(draft).toMatch(/e2e step\. MY EDIT$/);
+    expect(m.frame()).toMatch(/MY\s+EDIT/);
+    expect(m.disk()).toContain('5/9 tasks done. Blocked');
+    expect(m.disk()).not.toContain('MY EDIT');
+    m.keys(CTRL_S);
+    await m.see('saved Working Memory entry 2026-11-30 18:10');
+    expect(omc.getWorkingMemory(m.p.dir)).toContain('autopilot execution: 4/9 tasks done. Blocked on payment sandbox credentials for the e2e step. MY EDIT');
+    expect(m.disk()).not.toContain('5/9');
+  });
+});
+
+describe('--readonly', () => {
+  it('makes every edit key a no-op with a message', async () => {
+    const m = mount({ readonly: true });
+    await openNotepad(m);
+    const before = m.disk();
+    for (const k of ['a', 'A', 'i', 'e', 'd', 'p']) {
+      m.ui.clearFlash();
+      m.keys(k);
+      await m.see('--readonly:', `message after ${k}`);
+      expect(m.frame()).not.toContain('✎');
+      // No editor and no confirmation were opened.
+      expect((m.ui.state.panes.notepad as { editor: unknown }).editor).toBeNull();
+      expect(m.ui.state.overlay).toBeNull();
+    }
+    m.keys('1');
+    await m.see('Priority Context · 168 chars');
+    m.ui.clearFlash();
+    m.keys('i');
+    await m.see('--readonly:');
+    expect(m.disk()).toBe(before);
+  });
+});
+
+describe('$EDITOR', () => {
+  it('e saves what the editor wrote when it exits 0, like git commit', async () => {
+    const m = mount();
+    process.env.EDITOR = `sh -c 'printf "%s\\n\\n" "rewritten in the editor" > "$1"' editor`;
+    await openNotepad(m);
+    m.keys('3e');
+    await m.see('saved MANUAL entry 2026-11-28 18:15');
+    expect(omc.getManualSection(m.p.dir)).toContain('### 2026-11-28 18:15\nrewritten in the editor');
+  });
+
+  it('a failing editor saves nothing and says so', async () => {
+    const m = mount();
+    process.env.EDITOR = 'false';
+    await openNotepad(m);
+    const before = m.disk();
+    m.keys('e');
+    await m.see('false exited with status 1: nothing was saved');
+    expect(m.disk()).toBe(before);
+  });
+
+  it('Ctrl-O takes the in-app draft to the editor and back', async () => {
+    const m = mount();
+    process.env.EDITOR = `sh -c 'printf "%s more\\n" "$(cat "$1")" > "$1"' editor`;
+    await openNotepad(m);
+    m.keys('a');
+    await m.see('New Working Memory entry');
+    m.keys('typed here\x0f');
+    await m.see('typed here more');
+    expect(m.frame()).toContain('New Working Memory entry');
+  });
+});
+
+describe('layout', () => {
+  function renderView(width: number, height: number, state = initNotepadPane()) {
+    const p = makeProject({ withFixture: true });
+    const store = new OmcStore({ root: p.root, watch: 'none', clock: () => NOW });
+    registerNotepad(store);
+    store.start();
+    const r = render(
+      <ThemeContext.Provider value={pickTheme({ NO_COLOR: '1' })}>
+        <NotepadView state={state} store={store} width={width} height={height} now={NOW} />
+      </ThemeContext.Provider>,
+    );
+    const f = r.lastFrame() ?? '';
+    p.cleanup();
+    return f;
+  }
+
+  for (const [w, h] of [
+    [60, 16],
+    [80, 19],
+  ] as const) {
+    it(`fits ${w} columns and ${h} rows in every mode`, () => {
+      const snapState = initNotepadPane();
+      const states = [
+        snapState,
+        { ...snapState, tab: 'priority' as const },
+        { ...snapState, tab: 'manual' as const },
+        openView(snapState, '2026-11-30 18:10#0'),
+      ];
+      for (const st of states) {
+        const f = renderView(w, h, st);
+        const lines = f.split('\n');
+        expect(lines.length).toBeLessThanOrEqual(h);
+        for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(w);
+      }
+    });
+  }
+
+  it('offers ^S save in the footer hints while editing', () => {
+    const hints = notepadPane.hints({ ...initNotepadPane(), editor: {} as never });
+    expect(hints[0]).toEqual(['^S', 'save']);
+    expect(notepadPane.capturesText({ ...initNotepadPane(), editor: {} as never })).toBe(true);
+  });
+});
