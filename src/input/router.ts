@@ -23,10 +23,38 @@ export function paneById(panes: ReadonlyArray<PaneModule<any>>, id: PaneId): Pan
   return panes.find((p) => p.id === id) ?? (panes[0] as PaneModule<any>);
 }
 
+/** What quitting now would throw away, across every pane (e.g. an unsaved notepad draft). */
+function unsavedWork(env: RouterEnv): string[] {
+  const out: string[] = [];
+  for (const p of env.panes) {
+    const st = env.ui.state.panes[p.id];
+    const what = st !== undefined ? p.unsaved?.(st) : null;
+    if (what) out.push(`${p.title}: ${what}`);
+  }
+  return out;
+}
+
+/** Quit, but ask first when a draft would be lost; asking again (Ctrl-C twice) quits. */
+function requestExit(env: RouterEnv): void {
+  const lost = unsavedWork(env);
+  const overlay = env.ui.state.overlay;
+  if (lost.length === 0 || (overlay?.kind === 'confirm' && overlay.title.startsWith('Quit'))) {
+    env.exit();
+    return;
+  }
+  env.ui.setOverlay({
+    kind: 'confirm',
+    title: 'Quit and discard unsaved work?',
+    lines: [...lost, '', 'Nothing has been written for these. Press n or Esc to go back and save (Ctrl-S).'],
+    prompt: 'y / Ctrl-C: quit and discard    n / Esc: go back',
+    onConfirm: () => env.exit(),
+  });
+}
+
 export function routeInput(ev: InputEvent, env: RouterEnv): void {
   const { ui } = env;
   if (isCtrl(ev, 'c')) {
-    env.exit();
+    requestExit(env);
     return;
   }
   const overlay = ui.state.overlay;
@@ -65,7 +93,7 @@ export function routeInput(ev: InputEvent, env: RouterEnv): void {
   if (pane.capturesText(ui.paneState(pane.id, init))) return;
 
   if (isChar(ev, 'q')) {
-    env.exit();
+    requestExit(env);
     return;
   }
   if (isChar(ev, '?') || isKey(ev, 'f1')) {

@@ -57,6 +57,8 @@ export interface PaneModule<S> {
   /** Lines for the ? overlay. */
   help: Array<[string, string]>;
   View: ComponentType<ViewProps<S>>;
+  /** A short description of work that quitting now would lose (an unsaved draft), or null. */
+  unsaved?(state: S): string | null;
   /** Next time the view's time-derived text changes (ages, countdowns), for the repaint ticker. */
   nextTick?(state: S, store: OmcStore, now: number): number;
 }

@@ -176,6 +176,10 @@ export const notepadPane: PaneModule<NotepadPaneState> = {
   init: initNotepadPane,
   onKey,
   capturesText: (s) => s.editor !== null || s.filterEditing,
+  unsaved: (s) =>
+    s.editor && s.editor.buf.text !== s.editor.initial
+      ? `an unsaved ${s.editor.kind === 'priority' ? 'Priority Context' : s.editor.section === 'manual' ? 'MANUAL' : 'Working Memory'} draft (${s.editor.buf.text.length} characters)`
+      : null,
   hints: (s) => {
     if (s.editor) {
       return [
