@@ -33,8 +33,8 @@ export interface TaskView {
   blockedBy: string[];
   /** Blockers that are not completed yet. */
   openBlockers: string[];
-  /** The claim lease ran out while the task is still in progress. */
-  leaseExpiredAt: number | null;
+  /** The claim lease of an in-progress task (claim.leased_until); past it, the claim may be taken over. */
+  leaseUntilMs: number | null;
   result: string | null;
   error: string | null;
   path: string;
