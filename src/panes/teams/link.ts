@@ -12,13 +12,19 @@ import type { TeamView, TeamsSnapshot } from '../../store/team/model.js';
 import type { UiStore } from '../../ui/ui-store.js';
 import type { TeamsPaneState } from './reducer.js';
 
-/** The session row the sessions pane shows as selected (its fallback is the first visible row). */
-export function sessionsSelection(ui: UiStore, store: OmcStore): string | null {
+export interface SessionsSelection {
+  /** What the user selected in the sessions pane (ui.state.panes.sessions.selectedId). */
+  explicit: string | null;
+  /** The row the sessions pane shows as selected (the first visible row until the user moves). */
+  shown: string | null;
+}
+
+export function sessionsSelection(ui: UiStore, store: OmcStore): SessionsSelection {
   const s = ui.state.panes.sessions as SessionsPaneState | undefined;
-  const snap = store.sessions.getSnapshot();
-  const rows = visibleSessions(snap, s?.filter ?? '');
+  const explicit = s?.selectedId ?? null;
+  const rows = visibleSessions(store.sessions.getSnapshot(), s?.filter ?? '');
   const i = selectedIndex(s ?? { selectedId: null, top: 0, filter: '', filterEditing: false, detail: null }, rows);
-  return i < 0 ? null : (rows[i]?.id ?? null);
+  return { explicit, shown: i < 0 ? null : (rows[i]?.id ?? null) };
 }
 
 /** The team a session owns (a running one first). */
@@ -29,14 +35,16 @@ export function teamOfSession(snap: TeamsSnapshot, sessionId: string | null): Te
 }
 
 /**
- * The pane state after following the sessions selection: unchanged while the
- * sessions selection is the one we last synced with; otherwise the selected
- * session's team becomes the selection (list view), and the anchor moves.
+ * The pane state after following the sessions selection. It follows only
+ * what the user did there: the explicit selection, compared with the one we
+ * last synced with (the implied first row moves whenever sessions re-sort,
+ * which must not yank the user out of a team they opened). The very first
+ * time, before any sync, the row the sessions pane shows as selected counts.
  */
-export function followSessions(state: TeamsPaneState, sessionId: string | null, snap: TeamsSnapshot): TeamsPaneState {
-  if (state.anchorSession === sessionId) return state;
-  const team = teamOfSession(snap, sessionId);
-  if (!team) return { ...state, anchorSession: sessionId };
+export function followSessions(state: TeamsPaneState, sel: SessionsSelection, snap: TeamsSnapshot): TeamsPaneState {
+  if (state.anchorSession !== undefined && state.anchorSession === sel.explicit) return state;
+  const team = teamOfSession(snap, state.anchorSession === undefined ? (sel.explicit ?? sel.shown) : sel.explicit);
+  if (!team) return { ...state, anchorSession: sel.explicit };
   const stay = state.detail?.key === team.key;
-  return { ...state, anchorSession: sessionId, selectedKey: team.key, filter: stay ? state.filter : '', filterEditing: false, detail: stay ? state.detail : null };
+  return { ...state, anchorSession: sel.explicit, selectedKey: team.key, filter: stay ? state.filter : '', filterEditing: false, detail: stay ? state.detail : null };
 }

@@ -122,7 +122,8 @@ export function workerLine(w: WorkerView, now: number, width: number, staleMs: n
   const narrow = width < 70;
   const beat = formatAge(w.heartbeat?.lastBeatMs ?? null, now);
   const task = w.currentTaskId ? `#${w.currentTaskId}${w.currentTaskSubject ? ' ' + w.currentTaskSubject : ''}` : '—';
-  const tail = [flagText(l, w), shutdownText(w.shutdown, now), w.nonReporting ? 'non-reporting' : '', w.inConfig || w.bridge ? '' : 'not in config']
+  // OMC's own "non-reporting" (working, >5 turns) fires for every long task; it stays in --json only.
+  const tail = [flagText(l, w), shutdownText(w.shutdown, now), w.inConfig || w.bridge ? '' : 'not in config']
     .filter((x) => x !== '')
     .join(' · ');
   const fixed =
