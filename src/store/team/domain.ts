@@ -89,6 +89,7 @@ export class TeamsDomain implements Domain {
   /** Cache keys of session mode-state files (team-state.json / omc-teams-state.json). */
   private readonly modeKeys = new Set<string>();
   private readonly sessionIds = new Set<string>();
+  private sessionIdsSig = '';
   private version = 0;
   private timers: NodeJS.Timeout[] = [];
   private readonly projectPollMs: number;
@@ -149,12 +150,26 @@ export class TeamsDomain implements Domain {
     return parts.length === 2 && fileOk && MODE_FILES.has(area ?? '');
   }
 
+  /**
+   * Full read, stat-gated: a file whose identity, size and mtime did not move
+   * is not re-read, and a team nothing changed in is not re-derived, so the
+   * 1 s poll costs stats, not parses.
+   */
   scan(): void {
+    const problemsBefore = this.locProblemsSig();
     for (const loc of this.locations) this.scanLocation(loc, 'scan');
-    this.scanModeStates();
+    if (this.scanModeStates()) for (const k of this.teams.keys()) this.dirty.add(k);
     this.startTimers();
-    for (const k of this.teams.keys()) this.dirty.add(k);
-    this.publish();
+    if (this.dirty.size > 0 || this.version === 0 || this.locProblemsSig() !== problemsBefore) this.publish();
+  }
+
+  private locProblemsSig(): string {
+    return [...this.locProblems.keys()].join('\n');
+  }
+
+  /** What a directory listing told us about a team; a change means re-derive. */
+  private listingSig(rec: TeamRec): string {
+    return JSON.stringify([rec.hasRuntimeDir, [...rec.taskFiles], rec.workerDirs, rec.bridgeWorkers, [...rec.structural.values()].map((p) => p.message), rec.tail !== null]);
   }
 
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
@@ -217,6 +232,7 @@ export class TeamsDomain implements Domain {
     if (!rec) {
       rec = { key, name, loc, hasRuntimeDir: false, taskFiles: new Map(), workerDirs: [], bridgeWorkers: [], tail: null, structural: new Map() };
       this.teams.set(key, rec);
+      this.dirty.add(key);
     }
     return rec;
   }
@@ -285,13 +301,15 @@ export class TeamsDomain implements Domain {
       return;
     }
     const rec = this.ensureTeam(loc, name);
+    const before = this.listingSig(rec);
+    let changed = false;
     rec.hasRuntimeDir = true;
     rec.structural.clear();
     const seen = new Set<string>();
     const readFile = (rel: string) => {
       const k = `${loc.id}|${rel}`;
       seen.add(k);
-      this.cache.readIfChanged(k, loc.root, rel, edge);
+      if (this.cache.readIfChanged(k, loc.root, rel, edge)) changed = true;
     };
     const fileProblem = (rel: string, kind: DirEntry['kind']) =>
       rec.structural.set(rel, {
@@ -313,7 +331,7 @@ export class TeamsDomain implements Domain {
     }
     if (hasEvents) {
       rec.tail ??= new EventsTail(loc.root, `${base}/events.jsonl`);
-      rec.tail.refresh();
+      if (rec.tail.refresh()) changed = true;
     } else rec.tail = null;
 
     // tasks/: canonical task-<id>.json wins over legacy <id>.json, as in OMC's list-tasks.
@@ -356,8 +374,8 @@ export class TeamsDomain implements Domain {
       rec.workerDirs.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
     } else if (workers.code !== 'missing') rec.structural.set(`${base}/workers`, { path: loc.prefix + `${base}/workers`, message: workers.message, severity: 'error' });
 
-    for (const k of [...this.cache.keys()]) if (k.startsWith(`${loc.id}|${base}/`) && !seen.has(k)) this.cache.drop(k);
-    this.dirty.add(key);
+    for (const k of [...this.cache.keys()]) if (k.startsWith(`${loc.id}|${base}/`) && !seen.has(k) && this.cache.drop(k)) changed = true;
+    if (changed || this.listingSig(rec) !== before) this.dirty.add(key);
   }
 
   /** Legacy MCP bridge heartbeats: state/team-bridge/<team>/<worker>.heartbeat.json. */
@@ -367,6 +385,7 @@ export class TeamsDomain implements Domain {
     const list = listDirSync(loc.root, base);
     const names: string[] = [];
     const seen = new Set<string>();
+    let changed = false;
     if (list.ok) {
       for (const e of list.entries) {
         const m = BRIDGE_RE.exec(e.name);
@@ -374,26 +393,29 @@ export class TeamsDomain implements Domain {
         names.push(m[1] as string);
         const k = `${loc.id}|${base}/${e.name}`;
         seen.add(k);
-        this.cache.readIfChanged(k, loc.root, `${base}/${e.name}`, edge);
+        if (this.cache.readIfChanged(k, loc.root, `${base}/${e.name}`, edge)) changed = true;
       }
     }
-    for (const k of [...this.cache.keys()]) if (k.startsWith(`${loc.id}|${base}/`) && !seen.has(k)) this.cache.drop(k);
+    for (const k of [...this.cache.keys()]) if (k.startsWith(`${loc.id}|${base}/`) && !seen.has(k) && this.cache.drop(k)) changed = true;
     const rec = names.length > 0 ? this.ensureTeam(loc, name) : this.teams.get(key);
     if (!rec) return;
-    rec.bridgeWorkers = names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    if (names.join('/') !== rec.bridgeWorkers.join('/')) changed = true;
+    rec.bridgeWorkers = names;
     if (!rec.hasRuntimeDir && names.length === 0) this.forgetTeam(key);
-    else this.dirty.add(key);
+    else if (changed) this.dirty.add(key);
   }
 
   /** Session team / omc-teams mode state (only under the root: mode state follows OMC_STATE_DIR in every release). */
-  private scanModeStates(edge: ReadEdge = 'scan'): void {
+  private scanModeStates(edge: ReadEdge = 'scan'): boolean {
     const loc = this.locations[0] as Loc;
     const seen = new Set<string>();
+    let changed = false;
     this.sessionIds.clear();
     const read = (rel: string) => {
       const k = `root|${rel}`;
       seen.add(k);
-      this.cache.readIfChanged(k, loc.root, rel, edge);
+      if (this.cache.readIfChanged(k, loc.root, rel, edge)) changed = true;
       if (!this.cache.has(k)) seen.delete(k);
     };
     for (const f of MODE_FILES) read(`state/${f}`);
@@ -405,9 +427,14 @@ export class TeamsDomain implements Domain {
         for (const f of MODE_FILES) read(`state/sessions/${e.name}/${f}`);
       }
     }
-    for (const k of this.modeKeys) if (!seen.has(k)) this.cache.drop(k);
+    for (const k of this.modeKeys) if (!seen.has(k) && this.cache.drop(k)) changed = true;
     this.modeKeys.clear();
     for (const k of seen) this.modeKeys.add(k);
+    // A 4.x manifest owner is accepted only for a session dir that exists.
+    const ids = [...this.sessionIds].sort().join('\n');
+    if (ids !== this.sessionIdsSig) changed = true;
+    this.sessionIdsSig = ids;
+    return changed;
   }
 
   private readModeFile(rel: string, edge: ReadEdge): void {
