@@ -21,6 +21,7 @@ import {
   modePhase,
   parseTask,
   phaseHistory,
+  teamNameOf,
   type ParsedTask,
 } from './omc-team-rules.js';
 
@@ -54,6 +55,8 @@ export interface TeamInputs {
   tail: EventsTail | null;
   structural: readonly Problem[];
   modeLinks: readonly ModeLink[];
+  /** A session's team / omc-teams mode states (the pipeline shape has no team_name: it is found through its owner). */
+  modeOfSession(sessionId: string): readonly ModeLink[];
   /** Session directories that exist (to accept a 4.x manifest owner). */
   sessionExists(id: string): boolean;
   pidAlive(pid: number): boolean | null;
@@ -160,16 +163,21 @@ export function deriveTeam(inp: TeamInputs): TeamView {
   let owner: OwnerView | null = null;
   const leader = str(config?.leader_session_id);
   const manifestLeader = isObj(manifest?.leader) ? str(manifest.leader.session_id) : null;
-  const linkFor = (sid: string) => inp.modeLinks.find((l) => l.sessionId === sid) ?? null;
+  // The owner's own mode state: one naming this team, else one naming no team at all (the pipeline shape).
+  const linkFor = (sid: string) => {
+    const own = inp.modeOfSession(sid);
+    return own.find((l) => teamNameOf(l.state) === inp.name) ?? own.find((l) => teamNameOf(l.state) === null) ?? null;
+  };
   if (leader && isValidSessionId(leader)) {
     const l = linkFor(leader);
     owner = { sessionId: line(leader, 256), source: 'config.leader_session_id', modePath: l?.path ?? null, modeActive: l?.active ?? null };
   } else if (modeLink) {
     owner = { sessionId: line(modeLink.sessionId, 256), source: modeLink.file, modePath: modeLink.path, modeActive: modeLink.active };
   } else if (manifestLeader && isValidSessionId(manifestLeader) && inp.sessionExists(manifestLeader)) {
-    owner = { sessionId: line(manifestLeader, 256), source: 'manifest.leader.session_id', modePath: null, modeActive: null };
+    const l = linkFor(manifestLeader);
+    owner = { sessionId: line(manifestLeader, 256), source: 'manifest.leader.session_id', modePath: l?.path ?? null, modeActive: l?.active ?? null };
   }
-  const mode = owner?.modePath ? (inp.modeLinks.find((l) => l.path === owner?.modePath)?.state ?? null) : (modeLink?.state ?? null);
+  const mode = owner?.modePath ? ([...inp.modeLinks, ...inp.modeOfSession(owner.sessionId)].find((l) => l.path === owner?.modePath)?.state ?? null) : null;
   const nums = modeNumbers(mode);
 
   const pipelinePhase = str(phaseState?.current_phase) ?? modePhase(mode);

@@ -444,25 +444,24 @@ export class TeamsDomain implements Domain {
     else this.modeKeys.delete(k);
   }
 
-  private modeLinksFor(name: string): ModeLink[] {
+  /** Every session team / omc-teams mode state, as links (owner = its session dir, or its session_id when legacy). */
+  private allModeLinks(): ModeLink[] {
     const out: ModeLink[] = [];
     for (const k of this.modeKeys) {
       const s = this.cache.object(k);
-      if (!s || teamNameOf(s) !== name) continue;
+      if (!s) continue;
       const rel = k.slice('root|'.length);
       const parts = rel.split('/');
-      const file = parts[parts.length - 1] as ModeLink['file'];
-      const sid = parts.length === 4 ? (parts[2] as string) : null;
-      const owner = sid ?? (typeof s.session_id === 'string' ? s.session_id : null);
-      if (!owner) continue;
-      const rec = this.cache.get(k);
+      const sid = parts.length === 4 ? (parts[2] as string) : typeof s.session_id === 'string' ? s.session_id : null;
+      if (!sid) continue;
+      const meta = s._meta && typeof s._meta === 'object' ? (s._meta as Record<string, unknown>) : null;
       out.push({
-        sessionId: owner,
-        file,
+        sessionId: sid,
+        file: parts[parts.length - 1] as ModeLink['file'],
         path: rel,
         state: s,
         active: s.active === true,
-        updatedMs: timeMs(s.updated_at) ?? timeMs((s._meta as Record<string, unknown> | undefined)?.updatedAt) ?? rec?.mtimeMs ?? 0,
+        updatedMs: timeMs(s.updated_at) ?? timeMs(meta?.updatedAt) ?? this.cache.get(k)?.mtimeMs ?? 0,
       });
     }
     return out;
@@ -501,6 +500,7 @@ export class TeamsDomain implements Domain {
 
   private publish(): void {
     const now = this.clock();
+    const links = this.dirty.size > 0 ? this.allModeLinks() : [];
     for (const key of this.dirty) {
       const rec = this.teams.get(key);
       if (!rec) {
@@ -522,7 +522,9 @@ export class TeamsDomain implements Domain {
           bridgeWorkers: rec.bridgeWorkers,
           tail: rec.tail,
           structural: [...rec.structural.values()],
-          modeLinks: loc.id === 'root' ? this.modeLinksFor(rec.name) : [],
+          // Mode state lives under the root in every release, whichever location the runtime is in.
+          modeLinks: links.filter((l) => teamNameOf(l.state) === rec.name),
+          modeOfSession: (sid) => links.filter((l) => l.sessionId === sid),
           sessionExists: (id) => this.sessionIds.has(id),
           pidAlive: this.pidAlive,
         }),
