@@ -254,9 +254,8 @@ describe('events.jsonl', () => {
     const count = Math.ceil((20 * 1024 * 1024) / chunk.length);
     fs.writeFileSync(file, chunk.repeat(count));
     const tail = new EventsTail(p.root, rel);
-    const t0 = performance.now();
     tail.refresh();
-    const firstMs = performance.now() - t0;
+    // Only the last 64 KB were parsed, not 20 MB.
     expect(tail.seen).toBeLessThanOrEqual(Math.ceil(INITIAL_TAIL_BYTES / chunk.length));
     expect(tail.events.length).toBeGreaterThan(100);
     expect(tail.problem).toBeNull();
@@ -265,8 +264,6 @@ describe('events.jsonl', () => {
     tail.refresh();
     expect(tail.seen).toBe(before + 1);
     expect(tail.events.at(-1)?.type).toBe('worker_idle');
-    // A tail read of a 20 MB file is a 64 KB read, not a 20 MB parse.
-    expect(firstMs).toBeLessThan(200);
   });
 
   it('skips a runaway line with no newline instead of buffering it forever', () => {

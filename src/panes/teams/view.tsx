@@ -1,4 +1,4 @@
-import React, { useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { TeamsSnapshot } from '../../store/team/model.js';
 import { teamsOf } from '../../store/team/register.js';
