@@ -106,7 +106,7 @@ export function App(props: AppProps) {
   if (overlay?.kind === 'help') body = <HelpView overlay={overlay} panes={panes} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'problems') body = <ProblemsView problems={problems} scroll={overlay.scroll} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
-  else body = <pane.View state={paneState} store={store} width={width} height={paneHeight} now={now} />;
+  else body = <pane.View state={paneState} store={store} width={width} height={paneHeight} now={now} ui={ui} />;
 
   return (
     <ThemeContext.Provider value={theme}>

@@ -40,6 +40,8 @@ export interface ViewProps<S> {
   width: number;
   height: number;
   now: number;
+  /** Read-only access to other panes' state (the teams pane follows the sessions selection). */
+  ui?: UiStore;
 }
 
 export interface PaneModule<S> {

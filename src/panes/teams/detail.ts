@@ -1,0 +1,136 @@
+/**
+ * The lines of one opened team: a header (phase, owner, loop numbers,
+ * progress, phase history), then three sections — workers, tasks, the live
+ * tail of events.jsonl — sharing the rows that are left, the focused section
+ * getting the most. Pure, so the key map can page by the same heights the
+ * view draws, and tests can pin the text.
+ */
+import type { TaskView, TeamView, WorkerView } from '../../store/team/model.js';
+import { workerLiveness } from '../../store/team/omc-team-rules.js';
+import { clip, formatAge } from '../../ui/format.js';
+import { clampTop, indexOf, SECTIONS, visibleTasks, type DetailState, type Section } from './reducer.js';
+import { countsText, durationText, eventLine, historyText, loopText, ownerText, phaseText, progressBar, taskLine, workerLine } from './rows.js';
+
+export type Tone = 'title' | 'section' | 'focus' | 'dim' | 'warn' | 'error' | 'ok';
+
+export interface Line {
+  text: string;
+  tone?: Tone;
+  /** The selected row of the focused section. */
+  selected?: boolean;
+}
+
+export interface DetailLayout {
+  lines: Line[];
+  /** Rows each section got, for paging. */
+  rows: Record<Section, number>;
+  tasks: TaskView[];
+  workers: readonly WorkerView[];
+}
+
+function headerLines(t: TeamView, width: number, now: number): Line[] {
+  const narrow = width < 70;
+  const loops = loopText(t);
+  const out: Line[] = [
+    { text: clip(`${t.name}${t.location === 'project' ? ' (4.x, project .omc)' : ''}  ${phaseText(t)} · ${t.board} · ${ownerText(t, !narrow)}${loops ? ` · ${loops}` : ''}`, width), tone: 'title' },
+    { text: clip(`${progressBar(t.counts.completed, t.counts.failed, t.counts.total, narrow ? 10 : 20)} ${t.counts.completed}/${t.counts.total} done · ${countsText(t, width < 100)}`, width) },
+    { text: clip(`phases: ${historyText(t, !narrow)}`, width), tone: 'dim' },
+  ];
+  const notes: string[] = [];
+  if (t.kind === 'bridge') notes.push('legacy MCP bridge team (heartbeats only)');
+  if (t.lifecycle && t.lifecycle !== 'active') notes.push(`lifecycle ${t.lifecycle}`);
+  if (t.teamShutdownMs !== null) notes.push(`team shutdown requested ${formatAge(t.teamShutdownMs, now)} ago`);
+  const probs = t.problems.filter((p) => p.severity !== 'info').length;
+  if (probs > 0) notes.push(`⚠ ${probs} problem${probs > 1 ? 's' : ''} in this team's files (! lists them)`);
+  if (notes.length > 0) out.push({ text: clip(notes.join(' · '), width), tone: probs > 0 ? 'warn' : 'dim' });
+  return out;
+}
+
+/** Shares `avail` rows between the sections: one each, then most of the rest to the focused one. */
+export function allocate(avail: number, wanted: Record<Section, number>, focus: Section): Record<Section, number> {
+  const rows: Record<Section, number> = { workers: 0, tasks: 0, events: 0 };
+  if (avail <= 0) return rows;
+  if (avail < SECTIONS.length) {
+    rows[focus] = avail;
+    return rows;
+  }
+  for (const s of SECTIONS) rows[s] = 1;
+  let rest = avail - SECTIONS.length;
+  const need = (s: Section) => Math.max(0, Math.max(1, wanted[s]) - rows[s]);
+  const give = (s: Section, n: number) => {
+    const k = Math.max(0, Math.min(n, need(s), rest));
+    rows[s] += k;
+    rest -= k;
+  };
+  give(focus, Math.ceil(rest * 0.6));
+  const others = SECTIONS.filter((s) => s !== focus);
+  give(others[0] as Section, Math.ceil(rest / 2));
+  give(others[1] as Section, rest);
+  for (const s of [focus, ...others]) give(s, rest);
+  return rows;
+}
+
+export function detailLayout(t: TeamView, d: DetailState, width: number, height: number, now: number, staleMs: number): DetailLayout {
+  const lines = headerLines(t, width, now);
+  const tasks = visibleTasks(t, d.taskFilter);
+  const workers = t.workers;
+  const titles = SECTIONS.length;
+  const avail = Math.max(0, height - lines.length - titles);
+  const rows = allocate(avail, { workers: workers.length, tasks: tasks.length, events: t.events.length }, d.focus);
+  const title = (s: Section, text: string): Line => ({ text: clip(`${d.focus === s ? '▌' : ' '}${text}`, width), tone: d.focus === s ? 'focus' : 'section' });
+
+  // Workers.
+  let alive = 0;
+  let flagged = 0;
+  for (const w of workers) {
+    const l = workerLiveness(w, now, staleMs);
+    if (l.alive) alive++;
+    if (l.flag) flagged++;
+  }
+  lines.push(title('workers', `WORKERS ${workers.length} · ${alive} alive${flagged ? ` · ${flagged} flagged` : ''} · beat within ${durationText(staleMs)}`));
+  const wSel = indexOf(workers, (w) => w.name === d.worker);
+  if (workers.length === 0) lines.push({ text: clip('  no workers listed yet (config.json has none, no worker dirs)', width), tone: 'dim' });
+  else {
+    const top = clampTop(0, Math.max(0, wSel), rows.workers, workers.length);
+    workers.slice(top, top + rows.workers).forEach((w, i) => {
+      const l = workerLiveness(w, now, staleMs);
+      const isSel = top + i === wSel;
+      lines.push({
+        text: workerLine(w, now, width, staleMs, isSel),
+        tone: l.flag ? 'warn' : w.shutdown?.ack && !w.shutdown.ack.stale ? 'ok' : undefined,
+        selected: isSel && d.focus === 'workers',
+      });
+    });
+  }
+
+  // Tasks.
+  const filterText = d.taskFilterEditing || d.taskFilter !== '' ? ` · /${d.taskFilter}${d.taskFilterEditing ? '▏' : ''} ${tasks.length} of ${t.tasks.length} match` : '';
+  lines.push(title('tasks', `TASKS ${t.counts.total}${filterText}`));
+  const tSel = indexOf(tasks, (k) => k.id === d.taskId);
+  if (tasks.length === 0) lines.push({ text: clip(t.tasks.length === 0 ? '  no tasks yet' : '  no task matches the filter', width), tone: 'dim' });
+  else {
+    const top = clampTop(0, Math.max(0, tSel), rows.tasks, tasks.length);
+    tasks.slice(top, top + rows.tasks).forEach((k, i) => {
+      const isSel = top + i === tSel && d.focus === 'tasks';
+      lines.push({
+        text: taskLine(k, width, isSel, now),
+        tone: k.problem ? 'error' : k.status === 'failed' ? 'error' : k.status === 'completed' ? 'dim' : k.openBlockers.length > 0 || k.status === 'blocked' ? 'warn' : undefined,
+        selected: isSel,
+      });
+    });
+  }
+
+  // Events: the newest at the bottom; scrolled back by `eventsBack`.
+  const ev = t.events;
+  const following = d.eventsBack === 0;
+  lines.push(title('events', `EVENTS ${t.eventsSeen}${following ? ' · live' : ` · scrolled back ${d.eventsBack} (G follows)`}`));
+  if (ev.length === 0) lines.push({ text: clip('  no events yet (events.jsonl is empty or missing)', width), tone: 'dim' });
+  else {
+    const end = Math.max(0, ev.length - d.eventsBack);
+    const start = Math.max(0, end - rows.events);
+    for (const e of ev.slice(start, end)) {
+      lines.push({ text: eventLine(e, width), tone: e.type.includes('fail') || e.type.includes('stopped') ? 'warn' : e.type.includes('completed') || e.type === 'shutdown_ack' ? 'ok' : undefined });
+    }
+  }
+  return { lines: lines.slice(0, height), rows, tasks, workers };
+}

@@ -1,0 +1,162 @@
+/**
+ * Teams pane state and its pure transitions. Selections are kept by key / name
+ * / id, not by row index, so rows that move (a team turned "done", a task was
+ * added) keep the selection where the user put it.
+ */
+import type { TaskView, TeamView, TeamsSnapshot, WorkerView } from '../../store/team/model.js';
+
+export type Section = 'workers' | 'tasks' | 'events';
+export const SECTIONS: readonly Section[] = ['workers', 'tasks', 'events'];
+
+export interface DetailState {
+  key: string;
+  focus: Section;
+  worker: string | null;
+  taskId: string | null;
+  /** Events scrolled up from the newest; 0 follows the live tail. */
+  eventsBack: number;
+  taskFilter: string;
+  taskFilterEditing: boolean;
+}
+
+export interface TeamsPaneState {
+  selectedKey: string | null;
+  top: number;
+  filter: string;
+  filterEditing: boolean;
+  /**
+   * The sessions-pane selection that was current when this pane last synced
+   * with it (undefined: never). When it differs, the sessions pane moved and
+   * the team of the newly selected session is preselected (link.ts).
+   */
+  anchorSession: string | null | undefined;
+  detail: DetailState | null;
+}
+
+export const initTeamsPane = (): TeamsPaneState => ({
+  selectedKey: null,
+  top: 0,
+  filter: '',
+  filterEditing: false,
+  anchorSession: undefined,
+  detail: null,
+});
+
+function teamHaystack(t: TeamView): string {
+  return [t.name, t.phase, t.pipelinePhase ?? '', t.board, t.owner?.sessionId ?? '', t.task ?? '', t.location, t.kind, t.problems.length ? 'problem' : '']
+    .join(' ')
+    .toLowerCase();
+}
+
+const matches = (h: string, filter: string) => {
+  const f = filter.trim().toLowerCase();
+  return f === '' || f.split(/\s+/).every((term) => h.includes(term));
+};
+
+const teamMemo = new WeakMap<TeamsSnapshot, Map<string, TeamView[]>>();
+
+/** Teams shown for a filter: every word must appear in name, phase, status, owner, task or location. */
+export function visibleTeams(snap: TeamsSnapshot, filter: string): TeamView[] {
+  if (filter.trim() === '') return snap.teams as TeamView[];
+  let byFilter = teamMemo.get(snap);
+  if (!byFilter) teamMemo.set(snap, (byFilter = new Map()));
+  const hit = byFilter.get(filter);
+  if (hit) return hit;
+  const rows = snap.teams.filter((t) => matches(teamHaystack(t), filter));
+  byFilter.set(filter, rows);
+  return rows;
+}
+
+const taskMemo = new WeakMap<TeamView, Map<string, TaskView[]>>();
+
+/** Tasks shown for the detail filter: id (#12), status, owner, blockers or subject. */
+export function visibleTasks(team: TeamView, filter: string): TaskView[] {
+  if (filter.trim() === '') return team.tasks as TaskView[];
+  let byFilter = taskMemo.get(team);
+  if (!byFilter) taskMemo.set(team, (byFilter = new Map()));
+  const hit = byFilter.get(filter);
+  if (hit) return hit;
+  const rows = team.tasks.filter((t) =>
+    matches(`#${t.id} ${t.status} ${t.status.replace('_', ' ')} ${t.owner ?? ''} ${t.blockedBy.map((b) => `blocked-by-${b}`).join(' ')} ${t.subject}`.toLowerCase(), filter),
+  );
+  byFilter.set(filter, rows);
+  return rows;
+}
+
+export function indexOf<T>(rows: readonly T[], pick: (r: T) => boolean): number {
+  if (rows.length === 0) return -1;
+  const i = rows.findIndex(pick);
+  return i === -1 ? 0 : i;
+}
+
+export const selectedTeamIndex = (s: TeamsPaneState, rows: readonly TeamView[]) => indexOf(rows, (t) => t.key === s.selectedKey);
+
+/** Keeps `top` so that row `index` is inside a window of `height` rows. */
+export function clampTop(top: number, index: number, height: number, total: number): number {
+  if (height <= 0) return 0;
+  let t = Math.min(top, Math.max(0, total - height));
+  if (index < t) t = index;
+  if (index >= t + height) t = index - height + 1;
+  return Math.max(0, t);
+}
+
+export function moveTeam(s: TeamsPaneState, rows: readonly TeamView[], delta: number, absolute = false): TeamsPaneState {
+  if (rows.length === 0) return s;
+  const from = absolute ? 0 : Math.max(0, selectedTeamIndex(s, rows));
+  const i = Math.max(0, Math.min(rows.length - 1, from + delta));
+  return { ...s, selectedKey: (rows[i] as TeamView).key };
+}
+
+export const startFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filterEditing: true });
+export const typeFilter = (s: TeamsPaneState, text: string): TeamsPaneState => ({ ...s, filter: s.filter + text, top: 0 });
+export const backspaceFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filter: Array.from(s.filter).slice(0, -1).join(''), top: 0 });
+export const endFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filterEditing: false });
+export const clearFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filter: '', filterEditing: false, top: 0 });
+
+export function openDetail(s: TeamsPaneState, key: string): TeamsPaneState {
+  return {
+    ...s,
+    selectedKey: key,
+    detail: { key, focus: 'workers', worker: null, taskId: null, eventsBack: 0, taskFilter: '', taskFilterEditing: false },
+  };
+}
+
+export const closeDetail = (s: TeamsPaneState): TeamsPaneState => ({ ...s, detail: null });
+
+function withDetail(s: TeamsPaneState, f: (d: DetailState) => DetailState): TeamsPaneState {
+  return s.detail ? { ...s, detail: f(s.detail) } : s;
+}
+
+export function cycleFocus(s: TeamsPaneState, delta: number): TeamsPaneState {
+  return withDetail(s, (d) => ({ ...d, focus: SECTIONS[(SECTIONS.indexOf(d.focus) + delta + SECTIONS.length) % SECTIONS.length] as Section }));
+}
+
+export function moveWorker(s: TeamsPaneState, workers: readonly WorkerView[], delta: number, absolute = false): TeamsPaneState {
+  if (workers.length === 0) return s;
+  return withDetail(s, (d) => {
+    const from = absolute ? 0 : Math.max(0, indexOf(workers, (w) => w.name === d.worker));
+    const i = Math.max(0, Math.min(workers.length - 1, from + delta));
+    return { ...d, worker: (workers[i] as WorkerView).name };
+  });
+}
+
+export function moveTask(s: TeamsPaneState, tasks: readonly TaskView[], delta: number, absolute = false): TeamsPaneState {
+  if (tasks.length === 0) return s;
+  return withDetail(s, (d) => {
+    const from = absolute ? 0 : Math.max(0, indexOf(tasks, (t) => t.id === d.taskId));
+    const i = Math.max(0, Math.min(tasks.length - 1, from + delta));
+    return { ...d, taskId: (tasks[i] as TaskView).id };
+  });
+}
+
+/** Positive `delta` scrolls towards older events; `eventsBack` 0 means "follow the tail". */
+export function scrollEvents(s: TeamsPaneState, total: number, visible: number, delta: number): TeamsPaneState {
+  return withDetail(s, (d) => ({ ...d, eventsBack: Math.max(0, Math.min(Math.max(0, total - visible), d.eventsBack + delta)) }));
+}
+
+export const startTaskFilter = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, focus: 'tasks', taskFilterEditing: true }));
+export const typeTaskFilter = (s: TeamsPaneState, text: string) => withDetail(s, (d) => ({ ...d, taskFilter: d.taskFilter + text }));
+export const backspaceTaskFilter = (s: TeamsPaneState) =>
+  withDetail(s, (d) => ({ ...d, taskFilter: Array.from(d.taskFilter).slice(0, -1).join('') }));
+export const endTaskFilter = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, taskFilterEditing: false }));
+export const clearTaskFilter = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, taskFilter: '', taskFilterEditing: false }));

@@ -1,0 +1,170 @@
+/**
+ * Pure text layout of the teams pane: team rows, worker rows, task rows,
+ * event rows. Every function returns strings already cut to the width, so
+ * tests can pin what a user reads at 60, 80 and 200 columns.
+ */
+import type { EventView, ShutdownView, TaskView, TeamView, WorkerView } from '../../store/team/model.js';
+import { workerLiveness, type Liveness } from '../../store/team/omc-team-rules.js';
+import { clip, fit, formatAge, formatClock } from '../../ui/format.js';
+
+/** `[██████░░░░]`: completed cells, failed cells (▒), the rest. */
+export function progressBar(done: number, failed: number, total: number, cells: number): string {
+  if (cells <= 0) return '';
+  if (total <= 0) return '[' + '·'.repeat(cells) + ']';
+  const d = Math.round((done / total) * cells);
+  const f = Math.min(cells - d, Math.round((failed / total) * cells));
+  return '[' + '█'.repeat(d) + '▒'.repeat(f) + '░'.repeat(Math.max(0, cells - d - f)) + ']';
+}
+
+export const shortSession = (id: string) => (id.length > 8 ? id.slice(0, 8) : id);
+
+export function countsText(t: TeamView, compact: boolean): string {
+  const c = t.counts;
+  return compact
+    ? `pend ${c.pending} · blk ${c.blocked} · run ${c.in_progress} · done ${c.completed} · fail ${c.failed}`
+    : `${c.pending} pending · ${c.blocked} blocked · ${c.in_progress} in progress · ${c.completed} completed · ${c.failed} failed`;
+}
+
+export function phaseText(t: TeamView): string {
+  return t.pipelinePhase && t.pipelinePhase !== t.phase ? `${t.phase} (${t.pipelinePhase})` : t.phase;
+}
+
+export function historyText(t: TeamView, withTimes: boolean): string {
+  if (t.phaseHistory.length === 0) return 'no phase history';
+  return t.phaseHistory
+    .map((p) => (withTimes && p.atMs !== null ? `${p.phase} ${formatClock(p.atMs).slice(0, 5)}` : p.phase) + (withTimes && p.reason ? ` (${p.reason})` : ''))
+    .join(' → ');
+}
+
+export function loopText(t: TeamView): string {
+  const parts: string[] = [];
+  if (t.iteration !== null || t.maxIterations !== null) parts.push(`iter ${t.iteration ?? '?'}/${t.maxIterations ?? '?'}`);
+  if (t.fixAttempt !== null || t.maxFixAttempts !== null) parts.push(`fix ${t.fixAttempt ?? '?'}/${t.maxFixAttempts ?? '?'}`);
+  return parts.join(' · ');
+}
+
+export function ownerText(t: TeamView, full = false): string {
+  if (!t.owner) return 'no owning session';
+  return `session ${full ? t.owner.sessionId : shortSession(t.owner.sessionId)}`;
+}
+
+/** Workers whose liveness check fails at `now` (flagged in the list). */
+export function flaggedWorkers(t: TeamView, now: number, staleMs: number): number {
+  return t.workers.filter((w) => workerLiveness(w, now, staleMs).flag !== null).length;
+}
+
+export function shutdownSummary(t: TeamView): string {
+  const asked = t.workers.filter((w) => w.shutdown?.requestedMs != null);
+  if (asked.length === 0) return t.teamShutdownMs !== null ? '⏻ team shutdown requested' : '';
+  const acked = asked.filter((w) => w.shutdown?.ack && !w.shutdown.ack.stale).length;
+  return `⏻ ${acked}/${asked.length} acked`;
+}
+
+/** The three lines of one team in the list. */
+export function teamLines(t: TeamView, now: number, width: number, staleMs: number, selected: boolean): [string, string, string] {
+  const narrow = width < 70;
+  const nameW = narrow ? 14 : 18;
+  const phaseW = narrow ? 10 : 22;
+  const barCells = narrow ? 8 : 12;
+  const age = formatAge(t.updatedMs, now);
+  const flagged = flaggedWorkers(t, now, staleMs);
+  const workers = `${t.workers.length}w${flagged ? ` ⚠${flagged}` : ''}`;
+  const prog = `${progressBar(t.counts.completed, t.counts.failed, t.counts.total, barCells)} ${t.counts.completed}/${t.counts.total}`;
+  const right = `${workers} ${age.padStart(4)}`;
+  const head =
+    (selected ? '▸ ' : '  ') +
+    fit(t.name + (t.location === 'project' ? ' ⁴ˣ' : ''), nameW) +
+    ' ' +
+    fit(narrow ? t.phase : phaseText(t), phaseW) +
+    ' ';
+  const mid = fit(prog, Math.max(0, width - head.length - right.length - 1));
+  const l1 = fit(head + mid + ' ' + right, width);
+  const sd = shutdownSummary(t);
+  const probs = t.problems.filter((p) => p.severity !== 'info').length;
+  const l2 = clip(`    ${[ownerText(t), loopText(t), sd, probs ? `⚠ ${probs} problem${probs > 1 ? 's' : ''}` : ''].filter((x) => x !== '').join(' · ')}`, width);
+  const l3 = clip(`    ${countsText(t, true)} · ${historyText(t, false)}`, width);
+  return [l1, l2, l3];
+}
+
+export function teamsHeader(width: number): string {
+  const narrow = width < 70;
+  return fit('  ' + fit('TEAM', narrow ? 14 : 18) + ' ' + fit('PHASE', narrow ? 10 : 22) + ' PROGRESS', width);
+}
+
+/** "3m", "30s", "90s": how OMC's thresholds read. */
+export function durationText(ms: number): string {
+  return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 1000)}s`;
+}
+
+export function flagText(l: Liveness, w: WorkerView): string {
+  switch (l.flag) {
+    case 'no-heartbeat':
+      return '⚠ no heartbeat';
+    case 'pid-gone':
+      return `⚠ pid ${w.heartbeat?.pid ?? '?'} gone`;
+    case 'not-beating':
+      return `⚠ no beat in ${durationText(l.thresholdMs)}`;
+    default:
+      return l.alive ? 'ok' : w.heartbeat && !w.heartbeat.reportedAlive ? 'stopped' : '';
+  }
+}
+
+export function shutdownText(s: ShutdownView | null, now: number): string {
+  if (!s) return '';
+  if (s.ack && !s.ack.stale) return s.ack.status === 'accept' ? `⏻ accepted${s.ack.reason ? `: ${s.ack.reason}` : ''}` : `⏻ rejected${s.ack.reason ? `: ${s.ack.reason}` : ''}`;
+  if (s.requestedMs !== null) return `⏻ asked ${formatAge(s.requestedMs, now)} ago, no ack yet${s.ack?.stale ? ' (older ack ignored)' : ''}`;
+  return '';
+}
+
+/** One worker row: name, role, state, current task, heartbeat age, flag, shutdown state. */
+export function workerLine(w: WorkerView, now: number, width: number, staleMs: number, selected: boolean): string {
+  const l = workerLiveness(w, now, staleMs);
+  const narrow = width < 70;
+  const beat = formatAge(w.heartbeat?.lastBeatMs ?? null, now);
+  const task = w.currentTaskId ? `#${w.currentTaskId}${w.currentTaskSubject ? ' ' + w.currentTaskSubject : ''}` : '—';
+  // OMC's own "non-reporting" (working, >5 turns) fires for every long task; it stays in --json only.
+  const tail = [flagText(l, w), shutdownText(w.shutdown, now), w.inConfig || w.bridge ? '' : 'not in config']
+    .filter((x) => x !== '')
+    .join(' · ');
+  const fixed =
+    (selected ? '▸ ' : '  ') +
+    fit(w.name, narrow ? 10 : 12) +
+    ' ' +
+    (narrow ? '' : fit(w.role ?? '—', 8) + ' ') +
+    fit(w.state, 8) +
+    ' ' +
+    fit(beat.padStart(4), 5);
+  const rest = Math.max(0, width - fixed.length - 1);
+  const tailW = Math.min(rest, Math.max(narrow ? 14 : 18, tail.length));
+  const taskW = Math.max(0, rest - tailW - 1);
+  return fit(fixed + ' ' + (taskW > 0 ? fit(task, taskW) + ' ' : '') + tail, width);
+}
+
+export function workersHeader(width: number): string {
+  const narrow = width < 70;
+  return fit('  ' + fit('WORKER', narrow ? 10 : 12) + ' ' + (narrow ? '' : fit('ROLE', 8) + ' ') + fit('STATE', 8) + ' ' + fit(' BEAT', 5) + ' TASK / FLAGS', width);
+}
+
+export function taskLine(t: TaskView, width: number, selected: boolean, now: number): string {
+  const narrow = width < 70;
+  const blockers = t.openBlockers.length > 0 ? `⛓${t.openBlockers.join(',')}` : t.blockedBy.length > 0 ? `(${t.blockedBy.join(',')})` : '';
+  const lease = t.leaseUntilMs !== null && t.leaseUntilMs < now ? ` (lease expired ${formatAge(t.leaseUntilMs, now)} ago)` : '';
+  const fixed =
+    (selected ? '▸ ' : '  ') +
+    fit(`#${t.id}`, 5) +
+    ' ' +
+    fit(t.problem && t.subject === '(unreadable task)' ? '⚠ invalid' : t.status.replace('_', ' '), 11) +
+    ' ' +
+    fit(t.owner ?? '—', narrow ? 9 : 11) +
+    ' ' +
+    (narrow ? '' : fit(blockers, 8) + ' ');
+  const subject = (narrow && blockers ? blockers + ' ' : '') + t.subject + lease + (t.status === 'failed' && t.error ? ` — ${t.error}` : '');
+  return fit(fixed + subject, width);
+}
+
+export function eventLine(e: EventView, width: number): string {
+  const at = e.atMs === null ? '--:--:--' : formatClock(e.atMs);
+  const who = e.worker ?? '';
+  const what = [e.taskId ? `task ${e.taskId}` : '', e.text].filter((x) => x !== '').join(' · ');
+  return fit(`  ${at} ${fit(e.type, 16)} ${fit(who, 12)} ${what}`, width);
+}

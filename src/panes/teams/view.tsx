@@ -1,0 +1,119 @@
+import { useSyncExternalStore } from 'react';
+import { Box, Text } from 'ink';
+import type { TeamsSnapshot } from '../../store/team/model.js';
+import { teamsOf } from '../../store/team/register.js';
+import { clip, fit } from '../../ui/format.js';
+import { useTheme, type Theme } from '../../ui/theme.js';
+import type { ViewProps } from '../types.js';
+import { detailLayout, type Tone } from './detail.js';
+import { followSessions, sessionsSelection } from './link.js';
+import { clampTop, selectedTeamIndex, visibleTeams, type TeamsPaneState } from './reducer.js';
+import { teamLines, teamsHeader } from './rows.js';
+
+const NONE: TeamsSnapshot = { version: 0, teams: [], problems: [], derivedAt: 0, heartbeatStaleMs: 180_000 };
+const noop = () => () => undefined;
+
+function toneColor(theme: Theme, tone: Tone | undefined): string | undefined {
+  switch (tone) {
+    case 'error':
+      return theme.error;
+    case 'warn':
+      return theme.warn;
+    case 'ok':
+      return theme.ok;
+    case 'dim':
+    case 'section':
+      return theme.muted;
+    case 'focus':
+      return theme.accent;
+    default:
+      return undefined;
+  }
+}
+
+/** Only reads: the snapshot, the pane state, and (for the sessions link) the sessions selection. */
+export function TeamsView({ state, store, width, height, now, ui }: ViewProps<TeamsPaneState>) {
+  const theme = useTheme();
+  const domain = teamsOf(store);
+  const snap = useSyncExternalStore(domain?.subscribe ?? noop, domain?.getSnapshot ?? (() => NONE));
+  const s = ui ? followSessions(state, sessionsSelection(ui, store), snap) : state;
+
+  if (s.detail) {
+    const team = snap.teams.find((t) => t.key === s.detail?.key);
+    if (!team) {
+      return (
+        <Box height={height} flexDirection="column">
+          <Text color={theme.warn} wrap="truncate">
+            {clip(`Team ${s.detail.key} is gone from disk (cleaned up). Esc to go back.`, width)}
+          </Text>
+        </Box>
+      );
+    }
+    const layout = detailLayout(team, s.detail, width, height, now, snap.heartbeatStaleMs);
+    return (
+      <Box flexDirection="column" height={height}>
+        {layout.lines.map((l, i) => (
+          <Text key={i} wrap="truncate" inverse={l.selected} bold={l.tone === 'title' || l.tone === 'focus'} color={toneColor(theme, l.tone)}>
+            {l.text === '' ? ' ' : l.text}
+          </Text>
+        ))}
+      </Box>
+    );
+  }
+
+  const rows = visibleTeams(snap, s.filter);
+  const showFilter = s.filterEditing || s.filter !== '';
+  const listHeight = Math.max(1, height - 1 - (showFilter ? 1 : 0));
+  const perTeam = 3;
+  const fitTeams = Math.max(1, Math.floor(listHeight / perTeam));
+  const sel = selectedTeamIndex(s, rows);
+  const top = clampTop(0, Math.max(0, sel), fitTeams, rows.length);
+  const shown = rows.slice(top, top + fitTeams);
+  return (
+    <Box flexDirection="column" height={height}>
+      {showFilter ? (
+        <Text wrap="truncate">
+          <Text color={theme.accent}>/</Text>
+          {clip(s.filter, Math.max(1, width - 30))}
+          {s.filterEditing ? <Text inverse> </Text> : null}
+          <Text color={theme.muted}>
+            {'  '}
+            {rows.length} of {snap.teams.length} match{s.filterEditing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)'}
+          </Text>
+        </Text>
+      ) : null}
+      <Text bold color={theme.muted} wrap="truncate">
+        {teamsHeader(width)}
+      </Text>
+      {rows.length === 0 ? (
+        <Text color={theme.muted} wrap="truncate">
+          {clip(
+            snap.teams.length === 0
+              ? '  No team runs yet: start /team in Claude (OMC team mode) and its workers, tasks and events show up here.'
+              : '  No team matches the filter.',
+            width,
+          )}
+        </Text>
+      ) : (
+        shown.map((t, i) => {
+          const selected = top + i === sel;
+          const [l1, l2, l3] = teamLines(t, now, width, snap.heartbeatStaleMs, selected);
+          const bad = t.problems.some((p) => p.severity === 'error');
+          return (
+            <Box key={t.key} flexDirection="column">
+              <Text wrap="truncate" inverse={selected} bold={t.board === 'running'}>
+                {fit(l1, width)}
+              </Text>
+              <Text wrap="truncate" color={bad ? theme.warn : theme.muted}>
+                {l2 === '' ? ' ' : l2}
+              </Text>
+              <Text wrap="truncate" color={theme.muted}>
+                {l3.trim() === '' ? ' ' : l3}
+              </Text>
+            </Box>
+          );
+        })
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * Asking a worker (or every worker of a team) to shut down, the way OMC's own
+ * shutdown does it (research/omc-contract.md §3.5; runtime-v2 shutdownTeamV2):
+ *   1. workers/<w>/shutdown-request.json  {"from", "requested_at"} (pretty JSON, atomic);
+ *   2. a note in workers/<w>/inbox.md telling the worker where to acknowledge —
+ *      the worker acts on its inbox, not on the request file;
+ *   3. for the whole team, the team-level shutdown.json {"requestedAt", "teamName"}.
+ * The worker answers in shutdown-ack.json {"status":"accept"|"reject","reason","updated_at"};
+ * the domain shows it (and ignores an ack older than the request, as OMC does).
+ * omc-top never kills panes or processes.
+ */
+import path from 'node:path';
+import { atomicWriteSync, readTextSync } from '../fsx.js';
+import type { TeamsDomain } from './domain.js';
+import { TEAM_NAME_RE, WORKER_NAME_RE } from './omc-team-rules.js';
+
+/** Who the request says it is from (OMC's leader writes "leader-fixed"). */
+export const REQUEST_FROM = 'omc-top';
+
+export class ReadonlyError extends Error {
+  constructor() {
+    super('--readonly: shutdown requests are disabled (nothing was written)');
+    this.name = 'ReadonlyError';
+  }
+}
+
+export interface ShutdownTarget {
+  domain: TeamsDomain;
+  /** TeamView.key */
+  teamKey: string;
+  teamName: string;
+  readonly: boolean;
+  now: number;
+}
+
+function locate(t: ShutdownTarget): string {
+  if (t.readonly) throw new ReadonlyError();
+  if (!TEAM_NAME_RE.test(t.teamName)) throw new Error(`refusing to write for team ${JSON.stringify(t.teamName)}: not a valid OMC team name`);
+  const loc = t.domain.locationOf(t.teamKey);
+  if (!loc) throw new Error(`team ${t.teamName} is gone from disk`);
+  return loc.root;
+}
+
+function inboxNote(ackAbs: string, iso: string): string {
+  return [
+    `## Shutdown request (${REQUEST_FROM}, ${iso})`,
+    '',
+    'You are asked to stop. Finish or hand back your current task, then record your answer in',
+    ackAbs,
+    'as JSON: {"status":"accept","reason":"<why>","updated_at":"<ISO time>"} — or "status":"reject" with a reason to keep working.',
+    'After accepting, exit your session.',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Appends to inbox.md without losing a concurrent OMC write: read, then
+ * re-read just before the atomic replace; if the inbox changed in between,
+ * start over with the new text (OMC writes the inbox without a lock).
+ */
+function appendInbox(root: string, rel: string, note: string): void {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const before = readTextSync(root, rel);
+    const current = before.ok ? before.text : '';
+    if (!before.ok && before.code !== 'missing') throw new Error(`${rel}: ${before.message}`);
+    const next = current === '' ? note : `${current}\n\n---\n${note}`;
+    const again = readTextSync(root, rel);
+    const now = again.ok ? again.text : '';
+    if (now !== current) continue;
+    atomicWriteSync(root, rel, next, { mkdir: true });
+    return;
+  }
+  throw new Error(`${rel} kept changing while omc-top tried to add the shutdown note (OMC is writing it); the request file was written, try again for the note`);
+}
+
+/** Writes one worker's request and inbox note. Returns the files written (relative to the location's .omc). */
+export function requestWorkerShutdown(t: ShutdownTarget, worker: string): string[] {
+  const root = locate(t);
+  if (!WORKER_NAME_RE.test(worker)) throw new Error(`refusing to write for worker ${JSON.stringify(worker)}: not a valid OMC worker name`);
+  const dir = `state/team/${t.teamName}/workers/${worker}`;
+  const iso = new Date(t.now).toISOString();
+  atomicWriteSync(root, `${dir}/shutdown-request.json`, JSON.stringify({ from: REQUEST_FROM, requested_at: iso }, null, 2), { mkdir: true });
+  appendInbox(root, `${dir}/inbox.md`, inboxNote(path.join(root, dir, 'shutdown-ack.json'), iso));
+  return [`${dir}/shutdown-request.json`, `${dir}/inbox.md`];
+}
+
+/** Every runtime worker of the team, then the team-level shutdown.json. */
+export function requestTeamShutdown(t: ShutdownTarget, workers: readonly string[]): string[] {
+  const root = locate(t);
+  const written: string[] = [];
+  for (const w of workers) written.push(...requestWorkerShutdown(t, w));
+  const rel = `state/team/${t.teamName}/shutdown.json`;
+  atomicWriteSync(root, rel, JSON.stringify({ requestedAt: new Date(t.now).toISOString(), teamName: t.teamName }, null, 2), { mkdir: true });
+  written.push(rel);
+  return written;
+}

@@ -1,0 +1,44 @@
+/**
+ * The sessions → teams link follows what the user selected in the sessions
+ * pane, never the implied first row (it moves whenever sessions re-sort), so
+ * an opened team is not yanked away by a live update.
+ */
+import { describe, expect, it } from 'vitest';
+import { followSessions } from '../../src/panes/teams/link.js';
+import { initTeamsPane, openDetail } from '../../src/panes/teams/reducer.js';
+import type { TeamView, TeamsSnapshot } from '../../src/store/team/model.js';
+
+const team = (key: string, owner: string | null): TeamView =>
+  ({ key, name: key, board: 'running', owner: owner ? { sessionId: owner, source: 'team-state.json', modePath: null, modeActive: true } : null }) as unknown as TeamView;
+const snap: TeamsSnapshot = { version: 1, teams: [team('alpha', 'sess-a'), team('beta', 'sess-b'), team('gamma', null)], problems: [], derivedAt: 0, heartbeatStaleMs: 180_000 };
+
+describe('followSessions', () => {
+  it('on first sight preselects the team of the row the sessions pane shows as selected', () => {
+    const s = followSessions(initTeamsPane(), { explicit: null, shown: 'sess-b' }, snap);
+    expect(s).toMatchObject({ selectedKey: 'beta', anchorSession: null });
+  });
+
+  it('ignores the implied first row moving later, keeping an opened team open', () => {
+    const opened = openDetail({ ...initTeamsPane(), anchorSession: null }, 'beta');
+    expect(followSessions(opened, { explicit: null, shown: 'sess-a' }, snap)).toBe(opened);
+  });
+
+  it('follows a new explicit selection of a team session, closing another team', () => {
+    const opened = openDetail({ ...initTeamsPane(), anchorSession: 'sess-b' }, 'beta');
+    const s = followSessions(opened, { explicit: 'sess-a', shown: 'sess-a' }, snap);
+    expect(s).toMatchObject({ selectedKey: 'alpha', anchorSession: 'sess-a', detail: null });
+    // Same selection again: nothing changes (the user's own moves in this pane stick).
+    const moved = { ...s, selectedKey: 'gamma' };
+    expect(followSessions(moved, { explicit: 'sess-a', shown: 'sess-a' }, snap)).toBe(moved);
+  });
+
+  it('keeps the team open when the newly selected session owns the team already open', () => {
+    const opened = openDetail({ ...initTeamsPane(), anchorSession: 'x' }, 'alpha');
+    expect(followSessions(opened, { explicit: 'sess-a', shown: 'sess-a' }, snap).detail?.key).toBe('alpha');
+  });
+
+  it('a session without a team only moves the anchor', () => {
+    const s = followSessions({ ...initTeamsPane(), anchorSession: 'x', selectedKey: 'gamma' }, { explicit: 'sess-z', shown: 'sess-z' }, snap);
+    expect(s).toMatchObject({ selectedKey: 'gamma', anchorSession: 'sess-z' });
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * The Teams pane, rendered in the real App with a real OmcStore on a copy of
+ * the OMC fixture, keys typed through stdin: what the user sees, what lands on
+ * disk when they ask a worker to shut down, and how the acknowledgement shows.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import stringWidth from 'string-width';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SessionsPaneState } from '../../src/panes/sessions/reducer.js';
+import { OmcStore } from '../../src/store/store.js';
+import { TeamsDomain } from '../../src/store/team/domain.js';
+import { READERS_CAPTURED_AT, SESSION, makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { renderApp, type AppHarness } from '../helpers/ink-app.js';
+import { generateTeam } from '../helpers/team-gen.js';
+
+const KEY = { enter: '\r', esc: '\u001b', tab: '\t', down: '\u001b[B' };
+const NOW = READERS_CAPTURED_AT;
+
+let p: TempProject | null = null;
+let store: OmcStore | null = null;
+let h: AppHarness | null = null;
+afterEach(async () => {
+  h?.unmount();
+  await store?.close();
+  p?.cleanup();
+  h = null;
+  store = null;
+  p = null;
+});
+
+function start(opts: { readonly?: boolean; columns?: number; rows?: number; extraTeam?: boolean; watch?: 'auto' | 'none' } = {}) {
+  p = makeProject({ withFixture: true });
+  if (opts.extraTeam) {
+    // A second team, owned (5.5 style) by the ralph session.
+    generateTeam({ root: p.root, name: 'zeta-team', workers: 2, tasks: 4, now: NOW, leaderSessionId: SESSION.ralph });
+  }
+  store = new OmcStore({ root: p.root, readonly: opts.readonly, clock: () => NOW, watch: opts.watch ?? 'auto' });
+  store.addDomain(new TeamsDomain({ root: p.root, clock: () => NOW, pidAlive: () => true }));
+  store.start();
+  h = renderApp(store, { columns: opts.columns, rows: opts.rows });
+  return h;
+}
+
+/** Moves the sessions-pane selection with j until `id` is selected, as a user would. */
+async function selectSession(app: AppHarness, id: string) {
+  for (let i = 0; i < 20; i++) {
+    const s = app.ui.state.panes.sessions as SessionsPaneState | undefined;
+    const row = app.screen().find((l) => l.startsWith('▸')) ?? '';
+    if ((s?.selectedId ?? null) === id || row.includes(id.slice(0, 8))) return;
+    app.press('j');
+    await waitFor(() => (app.screen().find((l) => l.startsWith('▸')) ?? '') !== row, { what: 'selection moved' });
+  }
+  throw new Error(`could not select ${id}`);
+}
+
+describe('Teams pane', () => {
+  it('lists the team with phase, history, owner, counts and a progress bar, at 80x24', async () => {
+    const app = start();
+    app.press('t');
+    await app.waitForText('fix-ts-errors');
+    const screen = app.screen();
+    const row = screen.findIndex((l) => l.includes('fix-ts-errors'));
+    expect(screen[row]).toMatch(/^▸ fix-ts-errors\s+executing \(team-exec\)\s+\[[█▒░]+\] 2\/6\s+3w ⚠1/);
+    expect(screen[row + 1]).toContain('session ee515cfb · fix 0/3');
+    expect(screen[row + 2]).toContain('pend 1 · blk 0 · run 2 · done 2 · fail 1 · team-plan → team-prd → team-exec');
+    expect(screen.length).toBeLessThanOrEqual(23);
+    expect(screen.every((l) => stringWidth(l) <= 80)).toBe(true);
+  });
+
+  it('opens a team: workers with heartbeat age and the not-beating flag, tasks with blockers, live events', async () => {
+    const app = start();
+    app.press('t');
+    await app.waitForText('fix-ts-errors');
+    app.press(KEY.enter);
+    await app.waitForText('WORKERS 3 · 2 alive · 1 flagged · beat within 3m');
+    const s = app.text();
+    expect(s).toMatch(/worker-2\s+claude\s+working\s+2m\s+#6 Update API client/);
+    expect(s).toMatch(/worker-3\s+claude\s+working\s+25m\s+#3 Narrow union.*⚠ no beat in 3m/);
+    expect(s).toMatch(/#5\s+pending\s+—\s+⛓3\s+Add regression test/);
+    expect(s).toMatch(/18:05:27 worker_idle\s+worker-1\s+no claimable tasks/);
+
+    // A new event is appended by a worker: it shows up at the bottom, live.
+    fs.appendFileSync(
+      path.join(p!.root, 'state/team/fix-ts-errors/events.jsonl'),
+      JSON.stringify({ event_id: 'x', team: 'fix-ts-errors', created_at: '2026-11-30T18:15:10.000Z', type: 'task_completed', worker: 'worker-2', task_id: '6' }) + '\n',
+    );
+    await app.waitForText(/18:15:10 task_completed\s+worker-2\s+task 6/);
+
+    // Tab to tasks, filter them with /.
+    app.press(KEY.tab, '/', 'p', 'e', 'n', 'd');
+    await app.waitForText('/pend▏ 1 of 6 match');
+    expect(app.text()).not.toContain('#1 ');
+    app.press(KEY.esc);
+    await app.waitForText(/TASKS 6\n/);
+    app.press(KEY.esc);
+    await app.waitForText(/TEAM\s+PHASE\s+PROGRESS/);
+  });
+
+  it('asks a worker to shut down after confirmation, writes the request, and shows the ack when it arrives', async () => {
+    const app = start();
+    app.press('t', KEY.enter);
+    await app.waitForText('WORKERS 3');
+    app.press('j', 'x');
+    await app.waitForText('Ask worker-2 of fix-ts-errors to shut down?');
+    expect(app.text()).toContain('y: ask it to shut down');
+    const req = path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-2/shutdown-request.json');
+    expect(fs.existsSync(req)).toBe(false);
+    app.press('y');
+    await app.waitForText('asked worker-2 to shut down; waiting for its acknowledgement');
+    expect(JSON.parse(fs.readFileSync(req, 'utf8'))).toEqual({ from: 'omc-top', requested_at: new Date(NOW).toISOString() });
+    await app.waitForText(/worker-2 .*⏻ asked 0s ago, no ack yet/);
+
+    writeOmcJson(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-2/shutdown-ack.json'), { status: 'accept', reason: 'ok', updated_at: new Date(NOW + 1000).toISOString() });
+    await app.waitForText(/worker-2 .*⏻ accepted: ok/);
+  });
+
+  it('declining the confirmation writes nothing; --readonly refuses with a message', async () => {
+    let app = start({ readonly: true });
+    app.press('t', KEY.enter);
+    await app.waitForText('WORKERS 3');
+    app.press('x');
+    await app.waitForText('--readonly: shutdown requests are disabled (nothing is written)');
+    app.press('X');
+    expect(fs.existsSync(path.join(p!.root, 'state/team/fix-ts-errors/shutdown.json'))).toBe(false);
+    h?.unmount();
+    await store?.close();
+    p?.cleanup();
+
+    app = start();
+    app.press('t', 'X');
+    await app.waitForText('Ask all 3 workers of fix-ts-errors to shut down?');
+    app.press('n');
+    await app.waitForText(/TEAM\s+PHASE/);
+    expect(fs.readdirSync(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-1'))).toEqual(['heartbeat.json', 'status.json']);
+  });
+
+  it("preselects the selected team session's team when t is pressed in the sessions pane", async () => {
+    const app = start({ extraTeam: true, rows: 30 });
+    await app.waitForText(SESSION.ralph.slice(0, 8));
+    await selectSession(app, SESSION.ralph);
+    app.press('t');
+    await app.waitForText(/▸ zeta-team/);
+    app.press('s');
+    await app.waitForText(/STATUS\s+SESSION/);
+    await selectSession(app, SESSION.team);
+    app.press('t');
+    await app.waitForText(/▸ fix-ts-errors/);
+    // Moving in the teams pane sticks while the sessions selection stays put.
+    app.press('j');
+    await app.waitForText(/▸ zeta-team/);
+    app.press('s', 't');
+    await app.waitForText(/▸ zeta-team/);
+  });
+
+  it('fits a 60-column tmux pane: every line cut to 60 cells, list and detail', async () => {
+    const app = start({ columns: 60, rows: 20 });
+    app.press('t');
+    await app.waitForText('fix-ts-errors');
+    expect(app.screen().every((l) => stringWidth(l) <= 60)).toBe(true);
+    expect(app.screen().length).toBeLessThanOrEqual(19);
+    app.press(KEY.enter);
+    await app.waitForText('WORKERS 3');
+    const s = app.screen();
+    expect(s.every((l) => stringWidth(l) <= 60)).toBe(true);
+    expect(s.length).toBeLessThanOrEqual(19);
+    expect(s.join('\n')).toMatch(/worker-3\s+working\s+25m/);
+    expect(s.join('\n')).toContain('EVENTS 6 · live');
+  });
+
+  it('shows hostile text from team files without a single control byte reaching the terminal', async () => {
+    p = makeProject({ withFixture: true });
+    const task = path.join(p.root, 'state/team/fix-ts-errors/tasks/task-1.json');
+    writeOmcJson(task, { ...JSON.parse(fs.readFileSync(task, 'utf8')), subject: 'Fix \u001b]0;owned\u0007title \u001b[2J\u001b[31mred\u001b[0m\u0008\u009b2J' });
+    store = new OmcStore({ root: p.root, clock: () => NOW, watch: 'none' });
+    store.addDomain(new TeamsDomain({ root: p.root, clock: () => NOW, pidAlive: () => true }));
+    store.start();
+    h = renderApp(store, { columns: 100, rows: 30 });
+    h.press('t', KEY.enter);
+    await h.waitForText('Fix title red');
+    const visible = h.raw().replace(/\u001b\[[0-9;]*m/g, '');
+    expect(visible).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('says what to do when there are no teams', async () => {
+    p = makeProject();
+    store = new OmcStore({ root: p.root, clock: () => NOW, watch: 'none' });
+    store.addDomain(new TeamsDomain({ root: p.root, clock: () => NOW }));
+    store.start();
+    h = renderApp(store);
+    h.press('t');
+    await h.waitForText('No team runs yet: start /team in Claude');
+  });
+});
