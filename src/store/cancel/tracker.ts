@@ -38,6 +38,8 @@ export interface TrackedCancel {
   reason: string;
   requestedMs: number;
   expiresMs: number;
+  /** When the verdict became final (clock ms), else null. */
+  settledMs: number | null;
   result: CancelDone;
 }
 
@@ -135,9 +137,11 @@ export class CancelTracker {
       modes: [...result.plan.modes, ...result.plan.linked],
       requestedMs: result.signal.requestedMs,
       expiresMs: result.signal.expiresMs,
+      settledMs: null,
       result,
       ...judge(this.root, result, now),
     };
+    if (entry.final) entry.settledMs = now;
     this.entries.set(key, entry);
     this.publish();
     this.arm();
@@ -152,7 +156,7 @@ export class CancelTracker {
       if (e.final) continue;
       const v = judge(this.root, e.result, now);
       if (v.phase !== e.phase || v.text !== e.text || v.final !== e.final) {
-        this.entries.set(key, { ...e, ...v });
+        this.entries.set(key, { ...e, ...v, settledMs: v.final ? now : null });
         changed = true;
       }
     }
