@@ -55,7 +55,8 @@ export function describePlan(plan: CancelPlan): Confirmation {
   if (outside.length > 0) lines.push('Elsewhere under .omc:', ...outside);
   if (plan.linked.length > 0) lines.push(`Linked modes that go with it: ${plan.linked.join(', ')}`);
   for (const s of plan.skipped) lines.push(`Left alone: ${s.rel}: ${s.reason}`);
-  if (pause) lines.push(`Nothing is removed: ${modesPhrase(plan)} keep${plan.modes.length + plan.linked.length === 1 ? 's' : ''} its state for a later resume.`);
+  const one = plan.modes.length + plan.linked.length === 1;
+  if (pause) lines.push(`Nothing is removed: ${modesPhrase(plan)} ${one ? 'keeps its' : 'keep their'} state for a later resume.`);
   for (const w of plan.warnings) lines.push(`⚠ ${w}`);
   lines.push(
     pause
