@@ -13,6 +13,7 @@ import {
   openDetail,
   scrollDetail,
   selectDetailMode,
+  selectId,
   selectedIndex,
   startFilter,
   typeFilter,
@@ -80,7 +81,11 @@ function onKey(ev: InputEvent, ctx: KeyContext<SessionsPaneState>): boolean {
   else if (isChar(ev, '/')) set(startFilter);
   else if (isKey(ev, 'escape') && state.filter !== '') set(clearFilter);
   else if ((isKey(ev, 'enter') || isKey(ev, 'right') || isChar(ev, 'l')) && sel) set((s) => openDetail(s, sel.id));
-  else if ((isChar(ev, 'c') || isChar(ev, 'p')) && sel) requestCancel(ctx, sel, null, isChar(ev, 'p'));
+  else if ((isChar(ev, 'c') || isChar(ev, 'p')) && sel) {
+    // A cancelled session re-sorts (cancelling first, idle last): keep it selected so its countdown stays in view.
+    set((s) => selectId(s, sel.id));
+    requestCancel(ctx, sel, null, isChar(ev, 'p'));
+  }
   else return false;
   return true;
 }
