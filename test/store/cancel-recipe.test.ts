@@ -235,6 +235,30 @@ describe('cancel recipe on the real OMC fixture', () => {
     expect(fs.readdirSync(outside)).toEqual([]);
   });
 
+  it('bad files: unreadable states are listed as left alone and kept; hostile text never reaches the dialog', async () => {
+    p = makeProject({ withFixture: true });
+    const S = SESSION.ralph;
+    const bad = `${sessionDir(S)}/ultrawork-state.json`;
+    fs.writeFileSync(abs(bad), '{"active":true,"started_at":"');
+    fs.mkdirSync(abs(`${sessionDir(S)}/team-state.json`));
+    touch(`${sessionDir(S)}/ralph-state.json`, { current_phase: 'exec\u001b[2J\u0007ution', _meta: { sessionId: S } });
+    const pl = plan({ sessionId: S, mode: null, pauseOnly: false });
+    expect(pl.modes).toEqual(['ralph']);
+    expect(pl.skipped).toHaveLength(2);
+    expect(pl.skipped).toEqual(
+      expect.arrayContaining([
+        { rel: bad, reason: 'cannot be read (invalid or truncated JSON): left alone; OMC cannot read it either' },
+        { rel: `${sessionDir(S)}/team-state.json`, reason: expect.stringMatching(/a directory where a state file belongs/) },
+      ]),
+    );
+    const text = [describePlan(pl).title, ...describePlan(pl).lines].join('\n');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(text).toContain('remove ralph-state.json  (3/10, phase execution)'); // the escape sequence and BEL are gone
+    const done = await run({ sessionId: S, mode: null, pauseOnly: false });
+    expect(done.ok).toBe(true);
+    expect(fs.readFileSync(abs(bad), 'utf8')).toBe('{"active":true,"started_at":"');
+  });
+
   it('session-less (legacy) state: its own signal in state/, with the every-session warning', async () => {
     p = makeProject({ withFixture: true });
     const pl = plan({ sessionId: null, mode: null, pauseOnly: false });

@@ -60,7 +60,7 @@ export function describePlan(plan: CancelPlan): Confirmation {
   for (const w of plan.warnings) lines.push(`⚠ ${w}`);
   lines.push(
     pause
-      ? 'The pause lasts 30 s; omc-top shows the countdown and whether OMC honours the signal.'
+      ? 'The pause lasts 30 s: the agent may stop at its next Stop event; after that the loop is enforced again. omc-top shows the countdown and whether OMC honours the signal.'
       : 'omc-top then shows a 30 s countdown and checks on disk that the loop stays ended.',
   );
   const who = plan.request.sessionId === null ? 'session-less (legacy) state' : `session ${plan.label}`;

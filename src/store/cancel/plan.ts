@@ -92,29 +92,38 @@ interface StateFile {
 }
 
 function readState(root: string, rel: string, mode: string): StateFile | null {
+  const r = readStateOrWhy(root, rel, mode);
+  return typeof r === 'string' ? null : r;
+}
+
+/** The parsed state, or why it cannot be used (the same reasons the problem lines give). */
+function readStateOrWhy(root: string, rel: string, mode: string): StateFile | string {
   const r = readTextSync(root, rel);
-  if (!r.ok) return null;
+  if (!r.ok) return r.message;
   try {
     const v: unknown = JSON.parse(r.text);
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
     const value = v as Record<string, unknown>;
     return { rel, mode, text: r.text, sha: sha256(r.text), value, owner: stateOwner(value) };
   } catch {
-    return null;
+    return r.text.trim() === '' ? 'empty file' : 'invalid or truncated JSON';
   }
 }
 
-/** Mode-state files directly in `dir` (a session dir, `state`, or the root ""). */
-function modeFilesIn(root: string, dir: string): StateFile[] {
+/** Mode-state files directly in `dir` (a session dir, `state`, or the root ""), and the ones that cannot be read. */
+function modeFilesIn(root: string, dir: string, unreadable: Array<{ rel: string; reason: string }> = []): StateFile[] {
   const list = listDirSync(root, dir);
   if (!list.ok) return [];
   const out: StateFile[] = [];
   for (const e of list.entries) {
-    if (e.kind !== 'file') continue;
     const m = STATE_FILE_RE.exec(e.name);
     if (!m || NOT_MODES.has(m[1] as string)) continue;
-    const f = readState(root, dir === '' ? e.name : `${dir}/${e.name}`, m[1] as string);
-    if (!f) continue;
+    const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+    const f = e.kind === 'file' ? readStateOrWhy(root, rel, m[1] as string) : e.kind === 'dir' ? 'a directory where a state file belongs' : e.kind === 'symlink' ? 'a symlink, not a state file' : 'not a regular file';
+    if (typeof f === 'string') {
+      unreadable.push({ rel, reason: `cannot be read (${cleanLine(f).slice(0, 120)}): left alone; OMC cannot read it either` });
+      continue;
+    }
     if (!(MODE_ORDER as readonly string[]).includes(f.mode) && typeof f.value.active !== 'boolean') continue;
     out.push(f);
   }
@@ -164,8 +173,8 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
   }
 
   // Every state file that may belong to the target, and who owns it.
-  const own: StateFile[] = sid === null ? [...modeFilesIn(root, 'state'), ...modeFilesIn(root, '')] : modeFilesIn(root, dir);
   const skipped: Array<{ rel: string; reason: string }> = [];
+  const own: StateFile[] = sid === null ? [...modeFilesIn(root, 'state', skipped), ...modeFilesIn(root, '', skipped)] : modeFilesIn(root, dir, skipped);
   const mine: StateFile[] = [];
   for (const f of own) {
     if (sid !== null && f.owner !== null && f.owner !== sid) {
@@ -309,7 +318,6 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
   for (const m of ending) {
     if (RETIRED_IN_55.has(m) && !req.pauseOnly) warnings.push(`${m} is retired in OMC 5.5 (not enforced there); removed because OMC 4.x still enforces it`);
   }
-  if (req.pauseOnly) warnings.push('pause: nothing is removed; the agent may stop at its next Stop event within 30 s, then the loop is enforced again');
 
   const fingerprint = sha256(
     JSON.stringify({
