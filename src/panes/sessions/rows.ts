@@ -53,7 +53,8 @@ export interface Columns {
 
 /** Column widths for a pane `width` cells wide (2 cells go to the selection marker). */
 export function columnsFor(width: number): Columns {
-  const status = width >= 70 ? 11 : 10;
+  // "cancel 30s" / "pause over" plus a space: the widest status a row shows.
+  const status = 11;
   // 8 characters identify a UUID session as well as git's short hashes do.
   const id = 9;
   const age = 5;
