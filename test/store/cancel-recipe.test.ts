@@ -259,6 +259,19 @@ describe('cancel recipe on the real OMC fixture', () => {
     expect(fs.readFileSync(abs(bad), 'utf8')).toBe('{"active":true,"started_at":"');
   });
 
+  it('an autopilot file with a byte-order mark is invisible to OMC, so the signal is the generic form', () => {
+    p = makeProject({ withFixture: true });
+    const S = SESSION.autopilot;
+    const rel = `${sessionDir(S)}/autopilot-state.json`;
+    touch(rel);
+    fs.writeFileSync(abs(rel), '\uFEFF' + fs.readFileSync(abs(rel), 'utf8'));
+    fs.writeFileSync(abs(`${sessionDir(S)}/ralph-state.json`), JSON.stringify({ active: true, iteration: 1, started_at: new Date().toISOString(), session_id: S }));
+    const pl = plan({ sessionId: S, mode: null, pauseOnly: false });
+    expect(pl.signal.form).toBe('generic');
+    expect(pl.modes).toEqual(['ralph']);
+    expect(pl.skipped).toEqual([{ rel, reason: expect.stringMatching(/byte-order mark/) }]);
+  });
+
   it('session-less (legacy) state: its own signal in state/, with the every-session warning', async () => {
     p = makeProject({ withFixture: true });
     const pl = plan({ sessionId: null, mode: null, pauseOnly: false });

@@ -40,7 +40,7 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
     prompt: text.prompt,
     onConfirm: () =>
       ctx.app.run(verb, async () => {
-        const out = await executeCancel(ctx.store.root, plan, { now: ctx.app.now });
+        const out = await executeCancel(ctx.store.root, plan, { now: ctx.app.now, readonly: ctx.app.readonly });
         if (out.kind === 'changed') {
           ask(ctx, out.plan, out.what);
           return;

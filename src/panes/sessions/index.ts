@@ -140,7 +140,7 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     }
     // omc-top's own cancels: the per-second countdown, then the moment a settled verdict leaves the row.
     for (const t of cancelTracker(store).getSnapshot().entries.values()) {
-      if (!t.final) next = Math.min(next, Math.max(1, (t.expiresMs - now) % 1000 || 1000));
+      if (!t.final && t.expiresMs > now) next = Math.min(next, (t.expiresMs - now) % 1000 || 1000);
       else if (t.settledMs !== null) {
         const hideAt = t.settledMs + (t.phase === 'pause-over' ? PAUSE_OVER_SHOW_MS : SETTLED_SHOW_MS);
         if (hideAt > now) next = Math.min(next, hideAt - now);

@@ -67,6 +67,8 @@ export type ExecuteOutcome =
 
 export interface ExecuteOptions {
   now(): number;
+  /** --readonly: refuse before anything is written. */
+  readonly?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -180,6 +182,7 @@ export function judgeSignal(root: string, signal: WrittenSignal, sessionId: stri
 }
 
 export async function executeCancel(root: string, confirmed: CancelPlan, opts: ExecuteOptions): Promise<ExecuteOutcome> {
+  if (opts.readonly) return { kind: 'refused', message: '--readonly: nothing was written' };
   const fresh = planCancel(root, confirmed.request, opts.now());
   if (!fresh.ok) return { kind: 'refused', message: fresh.message };
   if (fresh.plan.fingerprint !== confirmed.fingerprint) {

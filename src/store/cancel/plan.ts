@@ -100,6 +100,8 @@ function readState(root: string, rel: string, mode: string): StateFile | null {
 function readStateOrWhy(root: string, rel: string, mode: string): StateFile | string {
   const r = readTextSync(root, rel);
   if (!r.ok) return r.message;
+  // OMC parses the raw text, and JSON.parse rejects a byte-order mark: to OMC this file does not exist.
+  if (r.bom) return 'starts with a byte-order mark, which OMC cannot parse';
   try {
     const v: unknown = JSON.parse(r.text);
     if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
