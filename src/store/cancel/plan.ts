@@ -101,7 +101,9 @@ function readStateOrWhy(root: string, rel: string, mode: string): StateFile | st
   const r = readTextSync(root, rel);
   if (!r.ok) return r.message;
   // OMC parses the raw text, and JSON.parse rejects a byte-order mark: to OMC this file does not exist.
-  if (r.bom) return 'starts with a byte-order mark, which OMC cannot parse';
+  // (TextDecoder drops a leading BOM silently, so it shows as 3 bytes more than the text re-encodes to.)
+  const bomDropped = r.bom || (!r.invalidUtf8 && r.bytes - Buffer.byteLength(r.text, 'utf8') === 3);
+  if (bomDropped) return 'starts with a byte-order mark, which OMC cannot parse';
   try {
     const v: unknown = JSON.parse(r.text);
     if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
