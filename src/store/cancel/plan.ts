@@ -97,9 +97,11 @@ function readState(root: string, rel: string, mode: string): StateFile | null {
 }
 
 /** The parsed state, or why it cannot be used (the same reasons the problem lines give). */
-function readStateOrWhy(root: string, rel: string, mode: string): StateFile | string {
+function readStateOrWhy(root: string, rel: string, mode: string, mustMention?: string): StateFile | string | null {
   const r = readTextSync(root, rel);
   if (!r.ok) return r.message;
+  // Scanning other sessions for copies this session owns: a file that never mentions its id cannot be one.
+  if (mustMention !== undefined && !r.text.includes(mustMention)) return null;
   // OMC parses the raw text, and JSON.parse rejects a byte-order mark: to OMC this file does not exist.
   // (TextDecoder drops a leading BOM silently, so it shows as 3 bytes more than the text re-encodes to.)
   const bomDropped = r.bom || (!r.invalidUtf8 && r.bytes - Buffer.byteLength(r.text, 'utf8') === 3);
@@ -115,7 +117,7 @@ function readStateOrWhy(root: string, rel: string, mode: string): StateFile | st
 }
 
 /** Mode-state files directly in `dir` (a session dir, `state`, or the root ""), and the ones that cannot be read. */
-function modeFilesIn(root: string, dir: string, unreadable: Array<{ rel: string; reason: string }> = []): StateFile[] {
+function modeFilesIn(root: string, dir: string, unreadable: Array<{ rel: string; reason: string }> = [], mustMention?: string): StateFile[] {
   const list = listDirSync(root, dir);
   if (!list.ok) return [];
   const out: StateFile[] = [];
@@ -123,7 +125,8 @@ function modeFilesIn(root: string, dir: string, unreadable: Array<{ rel: string;
     const m = STATE_FILE_RE.exec(e.name);
     if (!m || NOT_MODES.has(m[1] as string)) continue;
     const rel = dir === '' ? e.name : `${dir}/${e.name}`;
-    const f = e.kind === 'file' ? readStateOrWhy(root, rel, m[1] as string) : e.kind === 'dir' ? 'a directory where a state file belongs' : e.kind === 'symlink' ? 'a symlink, not a state file' : 'not a regular file';
+    const f = e.kind === 'file' ? readStateOrWhy(root, rel, m[1] as string, mustMention) : e.kind === 'dir' ? 'a directory where a state file belongs' : e.kind === 'symlink' ? 'a symlink, not a state file' : 'not a regular file';
+    if (f === null) continue;
     if (typeof f === 'string') {
       unreadable.push({ rel, reason: `cannot be read (${cleanLine(f).slice(0, 120)}): left alone; OMC cannot read it either` });
       continue;
@@ -193,10 +196,10 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
     if (sessions.ok) {
       for (const e of sessions.entries) {
         if (e.kind !== 'dir' || e.name === sid || !isValidSessionId(e.name)) continue;
-        for (const f of modeFilesIn(root, `state/sessions/${e.name}`)) if (f.owner === sid) elsewhere.push(f);
+        for (const f of modeFilesIn(root, `state/sessions/${e.name}`, [], sid)) if (f.owner === sid) elsewhere.push(f);
       }
     }
-    for (const f of [...modeFilesIn(root, 'state'), ...modeFilesIn(root, '')]) if (f.owner === sid) elsewhere.push(f);
+    for (const f of [...modeFilesIn(root, 'state', [], sid), ...modeFilesIn(root, '', [], sid)]) if (f.owner === sid) elsewhere.push(f);
   }
   const all = [...mine, ...elsewhere];
   const activeFiles = all.filter((f) => f.value.active === true);
