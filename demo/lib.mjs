@@ -1,7 +1,7 @@
 // Shared helpers for the demo simulator: write files the way OMC does.
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 export function makeContext(root, projectDir) {
   const abs = (rel) => path.join(root, rel);
@@ -64,8 +64,10 @@ export function every(ctx, ms, fn) {
 }
 
 /**
- * True when a fresh cancel signal for the session is in force by OMC's generic
- * rule (the simulated Stop hook then lets the agent stop instead of looping).
+ * True when a fresh cancel signal for the session is in force by OMC's Stop
+ * hook rules (the simulated Stop hook then lets the agent stop instead of
+ * looping): while the session's autopilot is live only the digest-bound
+ * autopilot form counts, otherwise only the generic form does.
  */
 export function cancelInForce(ctx, sid) {
   const sig = ctx.readJson(`state/sessions/${sid}/cancel-signal-state.json`);
@@ -73,5 +75,12 @@ export function cancelInForce(ctx, sid) {
   const req = Date.parse(sig.requested_at);
   const exp = typeof sig.expires_at === 'string' ? Date.parse(sig.expires_at) : req + 30_000;
   const now = Date.now();
-  return now - req <= 30_000 && req <= now + 5_000 && exp > now;
+  if (!(now - req <= 30_000 && req <= now + 5_000 && exp > now && exp - req <= 30_000)) return false;
+  const ap = ctx.readJson(`state/sessions/${sid}/autopilot-state.json`);
+  const apLive = ap && ap.active === true && ap.session_id === sid && (ap.phase ?? ap.current_phase) !== 'complete';
+  if (apLive) {
+    const digest = createHash('sha256').update(JSON.stringify(ap)).digest('hex');
+    return sig.mode === 'autopilot' && sig.target_state_sha256 === digest;
+  }
+  return sig.mode !== 'autopilot' && !('target_state_sha256' in sig) && !('target_workflow_run_id' in sig);
 }

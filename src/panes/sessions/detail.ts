@@ -2,6 +2,7 @@
  * The lines of the session detail view: every mode's fields, shown safely
  * (all text already sanitised by the store), wrapped to the pane width.
  */
+import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { formatAge, formatTimestamp, progressText, wrapText } from '../../ui/format.js';
 
@@ -21,7 +22,20 @@ function fieldValue(v: unknown): string {
   }
 }
 
-export function detailLines(s: SessionView, now: number, width: number): DetailLine[] {
+/** What omc-top's own cancel / pause of this session did, and the verdict so far. */
+function trackedLines(t: TrackedCancel, now: number, push: (text: string, tone?: DetailLine['tone']) => void): void {
+  const left = Math.max(0, Math.ceil((t.expiresMs - now) / 1000));
+  const tone: DetailLine['tone'] = t.phase === 'not-taken' ? 'error' : t.phase === 'waiting' ? 'warn' : t.phase === 'ended' || t.phase === 'cancelled' ? 'ok' : undefined;
+  const when = t.final ? `settled ${formatTimestamp(t.settledMs)}` : `${left}s of signal left`;
+  push(`omc-top ${t.pauseOnly ? 'pause' : 'cancel'}: ${t.text}  (${when})`, tone);
+  push(`  ${t.reason}`, 'dim');
+  const sig = t.result.signal;
+  push(`  wrote ${sig.rel} (${sig.form} signal${sig.autopilotRel ? ` bound to ${sig.autopilotRel}` : ''}), ${formatTimestamp(sig.requestedMs)} → ${formatTimestamp(sig.expiresMs)}`, 'dim');
+  for (const st of t.result.steps) push(`  ${st.ok ? st.detail : `FAILED: ${st.detail}`}: ${st.rel}`, st.ok ? 'dim' : 'error');
+  for (const sk of t.result.plan.skipped) push(`  left alone: ${sk.rel}: ${sk.reason}`, 'dim');
+}
+
+export function detailLines(s: SessionView, now: number, width: number, tracked?: TrackedCancel): DetailLine[] {
   const w = Math.max(20, width);
   const out: DetailLine[] = [];
   const push = (text: string, tone?: DetailLine['tone'], mode?: number) => {
@@ -40,6 +54,7 @@ export function detailLines(s: SessionView, now: number, width: number): DetailL
     );
     push(`  ${s.cancel.reason}`, 'dim');
   }
+  if (tracked) trackedLines(tracked, now, push);
   for (const p of s.problems) push(`⚠ ${p.path}: ${p.message}`, 'error');
   s.modes.forEach((m, i) => {
     out.push({ text: '', mode: i });

@@ -13,13 +13,16 @@ import {
   openDetail,
   scrollDetail,
   selectDetailMode,
+  selectId,
   selectedIndex,
   startFilter,
   typeFilter,
   visibleSessions,
   type SessionsPaneState,
 } from './reducer.js';
+import { cancelTracker, trackerKey } from '../../store/cancel/tracker.js';
 import { requestCancel } from './cancel-flow.js';
+import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
 
 /** Rows of the list area for the page keys; the view clamps precisely. */
@@ -48,7 +51,8 @@ function onKey(ev: InputEvent, ctx: KeyContext<SessionsPaneState>): boolean {
 
   if (state.detail) {
     const s = snap.sessions.find((x) => x.id === state.detail?.id);
-    const total = s ? detailLines(s, ctx.app.now(), ctx.size.columns - 1).length : 0;
+    const tracked = s ? cancelTracker(store).get(trackerKey(s.kind === 'legacy' ? null : s.id)) : undefined;
+    const total = s ? detailLines(s, ctx.app.now(), ctx.size.columns - 1, tracked).length : 0;
     const max = Math.max(0, total - pageRows(ctx));
     if (isKey(ev, 'escape') || isKey(ev, 'backspace') || isKey(ev, 'left') || isChar(ev, 'h')) set(closeDetail);
     else if (isKey(ev, 'down') || isChar(ev, 'j')) set((st) => scrollDetail(st, 1, max));
@@ -60,7 +64,8 @@ function onKey(ev: InputEvent, ctx: KeyContext<SessionsPaneState>): boolean {
     else if (isKey(ev, 'tab')) set((st) => selectDetailMode(st, 1, s?.modes.length ?? 0));
     else if (isKey(ev, 'backtab')) set((st) => selectDetailMode(st, -1, s?.modes.length ?? 0));
     else if (isChar(ev, 'c') || isChar(ev, 'p')) {
-      if (s) requestCancel(ctx, s, s.modes[state.detail.modeIndex]?.mode ?? null, isChar(ev, 'p'));
+      // With several modes, Tab picks the one to end; a lone mode means the whole session.
+      if (s) requestCancel(ctx, s, s.modes.length > 1 ? (s.modes[state.detail.modeIndex]?.mode ?? null) : null, isChar(ev, 'p'));
     } else return false;
     return true;
   }
@@ -76,7 +81,11 @@ function onKey(ev: InputEvent, ctx: KeyContext<SessionsPaneState>): boolean {
   else if (isChar(ev, '/')) set(startFilter);
   else if (isKey(ev, 'escape') && state.filter !== '') set(clearFilter);
   else if ((isKey(ev, 'enter') || isKey(ev, 'right') || isChar(ev, 'l')) && sel) set((s) => openDetail(s, sel.id));
-  else if ((isChar(ev, 'c') || isChar(ev, 'p')) && sel) requestCancel(ctx, sel, null, isChar(ev, 'p'));
+  else if ((isChar(ev, 'c') || isChar(ev, 'p')) && sel) {
+    // A cancelled session re-sorts (cancelling first, idle last): keep it selected so its countdown stays in view.
+    set((s) => selectId(s, sel.id));
+    requestCancel(ctx, sel, null, isChar(ev, 'p'));
+  }
   else return false;
   return true;
 }
@@ -117,9 +126,9 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     ['Enter, →, l', 'open the session: every mode, every field, the files'],
     ['/', 'filter rows (every word must match id, mode, status, phase or prompt)'],
     ['Esc', 'clear the filter / back from the detail view'],
-    ['c', "cancel the session's loop (asks first; writes OMC's cancel signal)"],
-    ['p', 'pause: signal only, the loop may stop at its next Stop event (30 s)'],
-    ['Tab (detail)', 'pick one mode to cancel instead of the whole session'],
+    ['c', "cancel the session's loop like OMC's /cancel: shows the exact files first, then a 30 s countdown and whether it took"],
+    ['p', 'pause: OMC\'s cancel signal only (30 s); the agent may stop at its next Stop event, the loop keeps its state'],
+    ['Tab (detail)', 'pick one mode (and its linked modes) to cancel or pause instead of the whole session'],
   ],
   View: SessionsView,
   nextTick(state, store, now) {
@@ -128,6 +137,14 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     for (const s of snap.sessions) {
       next = Math.min(next, ageTickMs(s.updatedMs, now));
       if (s.status === 'cancelling') next = Math.min(next, 1000 - (now % 1000));
+    }
+    // omc-top's own cancels: the per-second countdown, then the moment a settled verdict leaves the row.
+    for (const t of cancelTracker(store).getSnapshot().entries.values()) {
+      if (!t.final && t.expiresMs > now) next = Math.min(next, (t.expiresMs - now) % 1000 || 1000);
+      else if (t.settledMs !== null) {
+        const hideAt = t.settledMs + (t.phase === 'pause-over' ? PAUSE_OVER_SHOW_MS : SETTLED_SHOW_MS);
+        if (hideAt > now) next = Math.min(next, hideAt - now);
+      }
     }
     return next;
   },

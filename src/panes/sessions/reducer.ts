@@ -77,6 +77,11 @@ export function clampTop(top: number, index: number, height: number, total: numb
   return Math.max(0, t);
 }
 
+/** Pins the selection to a session, e.g. the one being cancelled, so it stays selected when its row moves. */
+export function selectId(state: SessionsPaneState, id: string): SessionsPaneState {
+  return state.selectedId === id ? state : { ...state, selectedId: id };
+}
+
 export function startFilter(state: SessionsPaneState): SessionsPaneState {
   return { ...state, filterEditing: true };
 }

@@ -1,21 +1,28 @@
 import React, { memo } from 'react';
 import { Box, Text } from 'ink';
 import { useSyncExternalStore } from 'react';
+import { cancelTracker, trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { fit } from '../../ui/format.js';
 import { useTheme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
 import { detailLines } from './detail.js';
 import { clampTop, selectedIndex, visibleSessions, type SessionsPaneState } from './reducer.js';
-import { headerText, rowText } from './rows.js';
+import { headerText, rowCancel, rowText, trackedTone } from './rows.js';
 
-const Row = memo(function Row({ s, now, width, selected }: { s: SessionView; now: number; width: number; selected: boolean }) {
+/** The tracker entry for a row's session (legacy state has its own key). */
+export const trackedFor = (entries: ReadonlyMap<string, TrackedCancel>, s: SessionView) => entries.get(trackerKey(s.kind === 'legacy' ? null : s.id));
+
+const Row = memo(function Row({ s, now, width, selected, tracked }: { s: SessionView; now: number; width: number; selected: boolean; tracked?: TrackedCancel }) {
   const theme = useTheme();
-  const t = rowText(s, now, width, selected);
+  const t = rowText(s, now, width, selected, tracked);
+  const tone = tracked ? trackedTone(tracked) : null;
+  const statusColor =
+    tone === null ? theme.status[s.status] : tone === 'ok' ? theme.ok : tone === 'warn' ? theme.warn : tone === 'error' ? theme.error : tone === 'muted' ? theme.muted : theme.status.cancelling;
   return (
     <Text inverse={selected} wrap="truncate">
       {t.marker}
-      <Text color={theme.status[s.status]}>{t.status}</Text>
+      <Text color={statusColor}>{t.status}</Text>
       <Text bold={s.rank <= 2}>{t.id}</Text>
       <Text color={s.problems.length > 0 ? theme.warn : undefined}>{t.modes}</Text>
       <Text color={theme.muted}>{t.age}</Text>
@@ -23,9 +30,9 @@ const Row = memo(function Row({ s, now, width, selected }: { s: SessionView; now
   );
 });
 
-function Detail({ state, s, width, height, now }: { state: SessionsPaneState; s: SessionView; width: number; height: number; now: number }) {
+function Detail({ state, s, width, height, now, tracked }: { state: SessionsPaneState; s: SessionView; width: number; height: number; now: number; tracked?: TrackedCancel }) {
   const theme = useTheme();
-  const lines = detailLines(s, now, width - 1);
+  const lines = detailLines(s, now, width - 1, tracked);
   const scroll = Math.max(0, Math.min(state.detail?.scroll ?? 0, Math.max(0, lines.length - height)));
   const modeIndex = state.detail?.modeIndex ?? 0;
   const toneColor = (tone?: string) =>
@@ -50,6 +57,8 @@ function Detail({ state, s, width, height, now }: { state: SessionsPaneState; s:
 export function SessionsView({ state, store, width, height, now }: ViewProps<SessionsPaneState>) {
   const theme = useTheme();
   const snap = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
+  const tracker = cancelTracker(store);
+  const cancels = useSyncExternalStore(tracker.subscribe, tracker.getSnapshot).entries;
   if (state.detail) {
     const s = snap.sessions.find((x) => x.id === state.detail?.id);
     if (!s) {
@@ -59,7 +68,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
         </Box>
       );
     }
-    return <Detail state={state} s={s} width={width} height={height} now={now} />;
+    return <Detail state={state} s={s} width={width} height={height} now={now} tracked={trackedFor(cancels, s)} />;
   }
 
   const rows = visibleSessions(snap, state.filter);
@@ -92,7 +101,9 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
             : '  No session matches the filter.'}
         </Text>
       ) : (
-        visible.map((s, i) => <Row key={s.id} s={s} now={now} width={width} selected={top + i === sel} />)
+        visible.map((s, i) => (
+          <Row key={s.id} s={s} now={now} width={width} selected={top + i === sel} tracked={rowCancel(trackedFor(cancels, s), now)} />
+        ))
       )}
     </Box>
   );

@@ -1,0 +1,245 @@
+/**
+ * Runs a confirmed cancel plan the way OMC's state_clear does: the signal
+ * first (so a Stop event that races the rest already lets the agent stop),
+ * then the mode files, the runtime artifacts, the autopilot set inactive, and
+ * finally the session's skill-active ledger. Then it reads the disk back and
+ * says whether the cancel took.
+ *
+ * Before anything is written the plan is rebuilt from disk: if the session
+ * changed since the user confirmed, nothing is written and the fresh plan is
+ * returned so the caller can ask again.
+ *
+ * Every mode-state change holds that file's `<file>.mutation.lock` for
+ * milliseconds and re-checks the file under it: a file that changed since the
+ * plan (e.g. a Stop event wrote the next iteration) is left alone and reported.
+ */
+import { atomicWriteSync, describeWriteError, readTextSync, unlinkUnder } from '../fsx.js';
+import { stateOwner } from '../sessions/omc-rules.js';
+import { autopilotEnforceable, hasNamedWorkflowMarkers, signalVerdict } from './hook-rules.js';
+import { withStateLock } from './mutation-lock.js';
+import { describeChange, planCancel, type CancelPlan, type PlannedStep } from './plan.js';
+import { autopilotSignal, genericSignal, serializeSignal, sha256, type CancelSignal } from './signal.js';
+
+export interface StepResult {
+  rel: string;
+  what: PlannedStep['action'] | 'remove-artifact' | 'remove-skill-active';
+  mode: string | null;
+  ok: boolean;
+  detail: string;
+}
+
+export interface WrittenSignal {
+  rel: string;
+  form: 'generic' | 'autopilot';
+  /** Exactly the bytes written, to recognise our signal later. */
+  text: string;
+  requestedMs: number;
+  expiresMs: number;
+  /** The autopilot state the signal is bound to (autopilot form). */
+  autopilotRel: string | null;
+}
+
+export interface StillActive {
+  rel: string;
+  mode: string;
+  why: string;
+}
+
+export interface CancelDone {
+  kind: 'done';
+  plan: CancelPlan;
+  signal: WrittenSignal;
+  steps: StepResult[];
+  /** Targeted files that are still active on disk after the recipe (empty = it took). */
+  stillActive: StillActive[];
+  /** For a pause: does the Stop hook honour the signal right now? */
+  signalInForce: boolean;
+  signalReason: string;
+  /** Took effect on disk: every targeted mode ended (cancel), or the signal is in force (pause). */
+  ok: boolean;
+  summary: string;
+}
+
+export type ExecuteOutcome =
+  | CancelDone
+  | { kind: 'changed'; plan: CancelPlan; what: string }
+  | { kind: 'refused'; message: string };
+
+export interface ExecuteOptions {
+  now(): number;
+  /** --readonly: refuse before anything is written. */
+  readonly?: boolean;
+}
+
+type Obj = Record<string, unknown>;
+
+function parseObj(text: string): Obj | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null;
+  } catch {
+    return null;
+  }
+}
+
+function errText(e: unknown): string {
+  return describeWriteError(e).replace(/; your draft is kept$/, '');
+}
+
+/** Writes the signal; for the autopilot form it hashes the state under the state's own lock. */
+async function writeSignal(root: string, plan: CancelPlan, now: () => number): Promise<WrittenSignal> {
+  const sig = plan.signal;
+  if (sig.form === 'autopilot' && sig.autopilotRel) {
+    const apRel = sig.autopilotRel;
+    return withStateLock(root, apRel, () => {
+      const r = readTextSync(root, apRel);
+      if (!r.ok) throw new Error(`${apRel}: ${r.message}`);
+      const t = now();
+      // Bound to the state as it is at this instant: OMC compares with what it reads at the Stop event.
+      const body = autopilotSignal(r.text, t);
+      const text = serializeSignal(body);
+      atomicWriteSync(root, sig.rel, text);
+      return { rel: sig.rel, form: 'autopilot', text, requestedMs: t, expiresMs: Date.parse(body.expires_at), autopilotRel: apRel } satisfies WrittenSignal;
+    });
+  }
+  const t = now();
+  const body: CancelSignal = genericSignal(sig.mode, t);
+  const text = serializeSignal(body);
+  atomicWriteSync(root, sig.rel, text);
+  return { rel: sig.rel, form: 'generic', text, requestedMs: t, expiresMs: Date.parse(body.expires_at), autopilotRel: null };
+}
+
+async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: () => number): Promise<StepResult> {
+  const base = { rel: step.rel, what: step.action, mode: step.mode } as const;
+  try {
+    return await withStateLock(root, step.rel, (): StepResult => {
+      const r = readTextSync(root, step.rel);
+      if (!r.ok) {
+        if (r.code === 'missing') return { ...base, ok: true, detail: 'already gone' };
+        return { ...base, ok: false, detail: r.message };
+      }
+      const cur = parseObj(r.text);
+      if (step.action === 'remove') {
+        // Exact-snapshot delete, as state_clear does: a file rewritten since the plan is not ours to judge.
+        if (sha256(r.text) !== step.sha) return { ...base, ok: false, detail: 'changed while cancelling (a Stop event or OMC wrote it); left in place' };
+        unlinkUnder(root, step.rel);
+        return { ...base, ok: true, detail: 'removed' };
+      }
+      if (!cur) return { ...base, ok: false, detail: 'is not a JSON object any more; left in place' };
+      const sid = plan.request.sessionId;
+      const owner = stateOwner(cur);
+      if (sid !== null && owner !== null && owner !== sid) return { ...base, ok: false, detail: `now owned by session ${owner}; left in place` };
+      if (cur.active !== true) return { ...base, ok: true, detail: 'already inactive' };
+      if (step.action === 'pause-named') {
+        // The exact documented pause of a named run: active:false on the very state that was confirmed, nothing else.
+        if (sha256(r.text) !== step.sha) return { ...base, ok: false, detail: 'the named workflow run changed since it was confirmed; not paused' };
+        atomicWriteSync(root, step.rel, JSON.stringify({ ...cur, active: false }, null, 2));
+        return { ...base, ok: true, detail: 'paused (active:false); the run can resume' };
+      }
+      if (hasNamedWorkflowMarkers(cur)) return { ...base, ok: false, detail: 'became a named workflow run; left to OMC' };
+      const meta = cur._meta && typeof cur._meta === 'object' && !Array.isArray(cur._meta) ? (cur._meta as Obj) : {};
+      const next = { ...cur, active: false, _meta: { ...meta, updatedAt: new Date(now()).toISOString(), updatedBy: 'omc-top' } };
+      atomicWriteSync(root, step.rel, JSON.stringify(next, null, 2));
+      return { ...base, ok: true, detail: 'set active:false (progress kept for resume)' };
+    });
+  } catch (e) {
+    return { ...base, ok: false, detail: errText(e) };
+  }
+}
+
+/** Re-reads every targeted file: gone or no longer `active: true` = ended. */
+function verify(root: string, plan: CancelPlan, steps: StepResult[]): StillActive[] {
+  const out: StillActive[] = [];
+  for (const s of plan.steps) {
+    const r = readTextSync(root, s.rel);
+    if (!r.ok && r.code === 'missing') continue;
+    const v = r.ok ? parseObj(r.text) : null;
+    if (r.ok && v?.active !== true) continue;
+    const failed = steps.find((x) => x.rel === s.rel && !x.ok);
+    out.push({ rel: s.rel, mode: s.mode, why: failed ? failed.detail : r.ok ? 'still active' : r.message });
+  }
+  return out;
+}
+
+/** The hook's verdict on the signal we wrote, against the disk as it is now. */
+export function judgeSignal(root: string, signal: WrittenSignal, sessionId: string | null, now: number): { inForce: boolean; reason: string; ours: boolean } {
+  const r = readTextSync(root, signal.rel);
+  if (!r.ok) return { inForce: false, reason: r.code === 'missing' ? 'the signal file is gone (an expired signal is deleted by the Stop hook; session end deletes it too)' : r.message, ours: false };
+  const ours = r.text === signal.text;
+  const sig = parseObj(r.text);
+  let apText: string | null = null;
+  if (signal.autopilotRel && sessionId !== null) {
+    const ap = readTextSync(root, signal.autopilotRel);
+    const v = ap.ok ? parseObj(ap.text) : null;
+    if (ap.ok && v && autopilotEnforceable(v, sessionId, now, null).enforceable) apText = ap.text;
+  }
+  const v = signalVerdict(sig, apText, now);
+  // An autopilot-form signal no longer needs to be honoured once the autopilot itself is inactive.
+  if (!v.inForce && signal.form === 'autopilot' && apText === null) {
+    return { inForce: false, reason: 'the autopilot is no longer active, so the digest-bound signal has nothing left to cover', ours };
+  }
+  return { ...v, ours };
+}
+
+export async function executeCancel(root: string, confirmed: CancelPlan, opts: ExecuteOptions): Promise<ExecuteOutcome> {
+  if (opts.readonly) return { kind: 'refused', message: '--readonly: nothing was written' };
+  const fresh = planCancel(root, confirmed.request, opts.now());
+  if (!fresh.ok) return { kind: 'refused', message: fresh.message };
+  if (fresh.plan.fingerprint !== confirmed.fingerprint) {
+    return { kind: 'changed', plan: fresh.plan, what: describeChange(confirmed, fresh.plan) };
+  }
+  const plan = fresh.plan;
+
+  let signal: WrittenSignal;
+  try {
+    signal = await writeSignal(root, plan, opts.now);
+  } catch (e) {
+    return { kind: 'refused', message: `could not write ${plan.signal.rel}: ${errText(e)}. Nothing was changed.` };
+  }
+
+  const steps: StepResult[] = [];
+  if (!plan.request.pauseOnly) {
+    const helpers = plan.steps.filter((s) => s.mode !== 'autopilot');
+    const autopilot = plan.steps.filter((s) => s.mode === 'autopilot');
+    for (const s of helpers) steps.push(await runStep(root, plan, s, opts.now));
+    for (const rel of plan.artifacts) {
+      try {
+        steps.push({ rel, what: 'remove-artifact', mode: null, ok: true, detail: unlinkUnder(root, rel) ? 'removed' : 'already gone' });
+      } catch (e) {
+        steps.push({ rel, what: 'remove-artifact', mode: null, ok: false, detail: errText(e) });
+      }
+    }
+    for (const s of autopilot) steps.push(await runStep(root, plan, s, opts.now));
+    const sa = plan.skillActive;
+    if (sa) {
+      if (steps.every((s) => s.ok)) {
+        try {
+          const detail = await withStateLock(root, sa.rel, () => (unlinkUnder(root, sa.rel) ? 'removed' : 'already gone'));
+          steps.push({ rel: sa.rel, what: 'remove-skill-active', mode: null, ok: true, detail });
+        } catch (e) {
+          steps.push({ rel: sa.rel, what: 'remove-skill-active', mode: null, ok: false, detail: errText(e) });
+        }
+      } else {
+        steps.push({ rel: sa.rel, what: 'remove-skill-active', mode: null, ok: false, detail: 'kept: an earlier step failed (as OMC\'s cancel does)' });
+      }
+    }
+  }
+
+  const stillActive = plan.request.pauseOnly ? [] : verify(root, plan, steps);
+  const judged = judgeSignal(root, signal, plan.request.sessionId, opts.now());
+  const ended = [...plan.modes, ...plan.linked].join(', ');
+  let ok: boolean;
+  let summary: string;
+  if (plan.request.pauseOnly) {
+    ok = judged.inForce;
+    summary = ok
+      ? `paused ${ended} in ${plan.label}: the Stop hook lets the agent stop for 30 s; the loop keeps its state`
+      : `pause did not take: ${judged.reason}`;
+  } else {
+    ok = stillActive.length === 0;
+    summary = ok
+      ? `cancelled ${ended} in ${plan.label}: verified on disk, no targeted mode is active`
+      : `cancel did not take: ${stillActive.map((s) => `${s.rel} ${s.why}`).join('; ')}`;
+  }
+  return { kind: 'done', plan, signal, steps, stillActive, signalInForce: judged.inForce, signalReason: judged.reason, ok, summary };
+}

@@ -1,0 +1,232 @@
+/**
+ * OMC 5.5's `<file>.mutation.lock` for mode-state files, spoken with the
+ * owner-file protocol (5.5 addendum §9.3), which OMC's SQLite-backed
+ * processes honour too because they check the same artifact:
+ *
+ * - owner record = compact `{"version":1,"pid","processStart","createdAt","nonce"}`
+ *   with our *exact* process-start identity (a wrong one gets the lock
+ *   reclaimed from under us);
+ * - publish by writing `<lock>.<pid>.<nonce>.tmp` (O_EXCL, 0600, fsync) and
+ *   hard-linking it to `<lock>` (EEXIST = held), then removing the temp;
+ * - a held lock whose owner process is gone (or has another start identity) is
+ *   reclaimed by renaming it aside and re-checking it is still that owner;
+ * - a lock we cannot verify (malformed, unknown identity) is never touched;
+ * - release only if the lock still carries our nonce.
+ *
+ * We hold it for milliseconds (re-read, compare, write/delete, release). We
+ * never create or open `.state-mutation-locks.db*`, and never take the cancel
+ * signal's own lock: a Stop hook that cannot lock the signal ignores it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { isInside, resolveUnder, toRel } from '../fsx.js';
+import { checkLockOwnerText } from './hook-rules.js';
+import { ownStartIdentity, processStartIdentity } from './process-start.js';
+
+/** OMC's own contention budget: 50 attempts, 10 ms apart. */
+export const LOCK_ATTEMPTS = 50;
+export const LOCK_RETRY_MS = 10;
+
+export type StateLockFailure = 'busy' | 'unverifiable' | 'platform';
+
+export class StateLockError extends Error {
+  constructor(
+    readonly kind: StateLockFailure,
+    readonly lockRel: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StateLockError';
+  }
+}
+
+interface Owner {
+  version: 1;
+  pid: number;
+  processStart: string;
+  createdAt: string;
+  nonce: string;
+}
+
+export interface HeldStateLock {
+  readonly lockRel: string;
+  /** Removes the lock if it still carries our nonce; false when someone else's record is there. */
+  release(): boolean;
+}
+
+function readOwner(abs: string): Owner | 'absent' | 'malformed' {
+  let text: string;
+  try {
+    text = fs.readFileSync(abs, 'utf8');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : 'malformed';
+  }
+  if (!checkLockOwnerText(text).ok) return 'malformed';
+  return JSON.parse(text) as Owner;
+}
+
+const sameOwner = (a: Owner, b: Owner) => a.pid === b.pid && a.processStart === b.processStart && a.nonce === b.nonce;
+
+function inode(abs: string): { dev: number; ino: number } | null {
+  try {
+    const st = fs.statSync(abs);
+    return st.isFile() ? { dev: st.dev, ino: st.ino } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Moves a dead owner's lock aside, re-checks it is the one we inspected, deletes it; restores anything else. */
+function reclaimDead(abs: string, seen: Owner, seenIno: { dev: number; ino: number }): void {
+  const aside = `${abs}.reclaim.${process.pid}.${randomUUID()}`;
+  try {
+    fs.renameSync(abs, aside);
+  } catch {
+    return; // vanished or replaced meanwhile: the next attempt looks again
+  }
+  const moved = readOwner(aside);
+  const movedIno = inode(aside);
+  if (moved !== 'absent' && moved !== 'malformed' && sameOwner(moved, seen) && movedIno && movedIno.dev === seenIno.dev && movedIno.ino === seenIno.ino) {
+    try {
+      fs.unlinkSync(aside);
+      return;
+    } catch {
+      /* fall through to restoring */
+    }
+  }
+  // A newer owner got in between: put its record back unless another one already took the name.
+  try {
+    fs.linkSync(aside, abs);
+  } catch {
+    /* the name is taken again: leave it */
+  }
+  try {
+    fs.unlinkSync(aside);
+  } catch {
+    /* already gone */
+  }
+}
+
+function tryPublish(abs: string, owner: Owner): boolean {
+  const tmp = `${abs}.${owner.pid}.${owner.nonce}.tmp`;
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(tmp, 'wx', 0o600);
+    fs.writeSync(fd, JSON.stringify(owner));
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = null;
+    fs.linkSync(tmp, abs);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  } finally {
+    if (fd !== null) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* already failing */
+      }
+    }
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* never created */
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Acquires `<fileRel>.mutation.lock` under root. Throws StateLockError when
+ * the lock stays held (busy), cannot be verified, or we cannot state our own
+ * process identity on this platform.
+ */
+export async function acquireStateLock(
+  root: string,
+  fileRel: string,
+  opts: { attempts?: number; retryMs?: number } = {},
+): Promise<HeldStateLock> {
+  const attempts = opts.attempts ?? LOCK_ATTEMPTS;
+  const retryMs = opts.retryMs ?? LOCK_RETRY_MS;
+  const abs = resolveUnder(root, `${fileRel}.mutation.lock`);
+  const lockRel = toRel(root, abs);
+  // The lock lands beside the state file: that directory must be inside the real root.
+  const realDir = fs.realpathSync.native(path.dirname(abs));
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync.native(root);
+  } catch {
+    realRoot = path.resolve(root);
+  }
+  if (!isInside(realRoot, realDir)) throw new StateLockError('unverifiable', lockRel, `refusing to lock ${lockRel}: its directory leaves the .omc root`);
+
+  const processStart = ownStartIdentity();
+  if (processStart === null || processStart === 'absent') {
+    throw new StateLockError(
+      'platform',
+      lockRel,
+      `cannot take OMC's state lock on ${process.platform}: omc-top cannot state its own process start time the way OMC checks it. Nothing was changed.`,
+    );
+  }
+  let lastHolder: number | null = null;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const owner: Owner = { version: 1, pid: process.pid, processStart, createdAt: new Date().toISOString(), nonce: randomUUID() };
+    if (tryPublish(abs, owner)) {
+      let released = false;
+      return {
+        lockRel,
+        release() {
+          if (released) return true;
+          released = true;
+          const cur = readOwner(abs);
+          if (cur === 'absent' || cur === 'malformed' || !sameOwner(cur, owner)) return false;
+          try {
+            fs.unlinkSync(abs);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+      };
+    }
+    const held = readOwner(abs);
+    if (held === 'absent') continue;
+    if (held === 'malformed') {
+      throw new StateLockError(
+        'unverifiable',
+        lockRel,
+        `${lockRel} is not a valid OMC lock record: OMC refuses every locked change to this file until it is deleted, and so does omc-top. Nothing was changed.`,
+      );
+    }
+    const live = processStartIdentity(held.pid);
+    if (live === null) {
+      throw new StateLockError('unverifiable', lockRel, `${lockRel} is held by pid ${held.pid}, whose liveness cannot be checked. Nothing was changed.`);
+    }
+    if (live === held.processStart) {
+      lastHolder = held.pid;
+      if (attempt + 1 < attempts) await sleep(retryMs);
+      continue;
+    }
+    const ino = inode(abs);
+    if (ino) reclaimDead(abs, held, ino);
+  }
+  throw new StateLockError(
+    'busy',
+    lockRel,
+    `${lockRel} is held${lastHolder ? ` by pid ${lastHolder}` : ''}: OMC is changing this file right now. Nothing was changed; try again.`,
+  );
+}
+
+/** Runs `fn` while holding the file's mutation lock; always releases. */
+export async function withStateLock<T>(root: string, fileRel: string, fn: () => T, opts?: { attempts?: number; retryMs?: number }): Promise<T> {
+  const lock = await acquireStateLock(root, fileRel, opts);
+  try {
+    return fn();
+  } finally {
+    lock.release();
+  }
+}

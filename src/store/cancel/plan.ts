@@ -1,0 +1,356 @@
+/**
+ * Builds a cancel plan from what is on disk *now*: which modes end, which
+ * files are written, removed or set inactive, which are left alone and why,
+ * and which signal form the Stop hook will honour. The plan is what the
+ * confirmation shows; its fingerprint is how a confirmed cancel notices that
+ * the session changed underneath the dialog (then it re-reads and re-asks).
+ *
+ * Scope rules ("never the wrong session"):
+ * - the session id must pass OMC's allow-list and be a real directory under the root;
+ * - a state file counts for session S when it sits in S's directory and is
+ *   unowned or owned by S, or sits elsewhere under the root (another session's
+ *   directory, `state/`, the root) and is owned by S (`_meta.sessionId` ‖ `session_id`);
+ * - unowned session-less copies are left to the "legacy" row: the Stop hook never
+ *   enforces them for a session, and they may belong to a session-less run;
+ * - files with named-workflow markers are only ever paused exactly (active:false), never rewritten or removed;
+ * - nothing outside the .omc root (e.g. ~/.omc/state) is considered.
+ */
+import { listDirSync, readTextSync, statSync } from '../fsx.js';
+import { cleanLine } from '../sanitize.js';
+import { MODE_ORDER, NON_MODE_STATE_FILES, RETIRED_IN_55, genericCancelVerdict, isValidSessionId, modeProgress, stateOwner } from '../sessions/omc-rules.js';
+import { autopilotEnforceable, checkLockOwnerText, hasNamedWorkflowMarkers } from './hook-rules.js';
+import { dependentsOf, runtimeArtifactNames } from './recipe.js';
+import { SIGNAL_FILE, sha256, signalRel } from './signal.js';
+
+export interface CancelRequest {
+  /** A session id, or null for the session-less ("legacy") state in `state/` and the root. */
+  sessionId: string | null;
+  /** One mode (with the modes linked to it), or null for every active mode of the session. */
+  mode: string | null;
+  /** Signal only: nothing is removed, the loop keeps its state. */
+  pauseOnly: boolean;
+}
+
+export type StepAction = 'remove' | 'deactivate' | 'pause-named';
+
+export interface PlannedStep {
+  rel: string;
+  mode: string;
+  action: StepAction;
+  /** SHA-256 of the file text the plan was built on. */
+  sha: string;
+  /** For the confirmation: progress, ownership, why it is included. */
+  note: string;
+}
+
+export interface PlannedSignal {
+  rel: string;
+  form: 'generic' | 'autopilot';
+  /** The `mode` field of a generic signal. */
+  mode: string;
+  /** For the autopilot form: the state whose digest the signal carries. */
+  autopilotRel: string | null;
+  autopilotSha: string | null;
+  why: string;
+}
+
+export interface CancelPlan {
+  request: CancelRequest;
+  /** Session id or "legacy", for messages. */
+  label: string;
+  /** The session directory (or `state` for legacy). */
+  dir: string;
+  /** Modes asked for, in the Stop hook's order. */
+  modes: string[];
+  /** Modes that go with them (linked). */
+  linked: string[];
+  signal: PlannedSignal;
+  /** Mode-state changes, in execution order (empty for a pause). */
+  steps: PlannedStep[];
+  /** Existing runtime artifacts to remove. */
+  artifacts: string[];
+  /** The session's workflow-slot ledger, removed last on a whole-session cancel. */
+  skillActive: { rel: string; sha: string } | null;
+  skipped: Array<{ rel: string; reason: string }>;
+  warnings: string[];
+  fingerprint: string;
+}
+
+export type PlanFailure = 'invalid-id' | 'not-found' | 'nothing-active' | 'mode-not-active';
+export type PlanResult = { ok: true; plan: CancelPlan } | { ok: false; code: PlanFailure; message: string };
+
+const STATE_FILE_RE = /^([a-z0-9][a-z0-9_-]*)-state\.json$/;
+const NOT_MODES = new Set([...NON_MODE_STATE_FILES, 'cancel-signal', 'skill-active']);
+
+interface StateFile {
+  rel: string;
+  mode: string;
+  text: string;
+  sha: string;
+  value: Record<string, unknown>;
+  owner: string | null;
+}
+
+function readState(root: string, rel: string, mode: string): StateFile | null {
+  const r = readStateOrWhy(root, rel, mode);
+  return typeof r === 'string' ? null : r;
+}
+
+/** The parsed state, or why it cannot be used (the same reasons the problem lines give). */
+function readStateOrWhy(root: string, rel: string, mode: string, mustMention?: string): StateFile | string | null {
+  const r = readTextSync(root, rel);
+  if (!r.ok) return r.message;
+  // Scanning other sessions for copies this session owns: a file that never mentions its id cannot be one.
+  if (mustMention !== undefined && !r.text.includes(mustMention)) return null;
+  // OMC parses the raw text, and JSON.parse rejects a byte-order mark: to OMC this file does not exist.
+  // (TextDecoder drops a leading BOM silently, so it shows as 3 bytes more than the text re-encodes to.)
+  const bomDropped = r.bom || (!r.invalidUtf8 && r.bytes - Buffer.byteLength(r.text, 'utf8') === 3);
+  if (bomDropped) return 'starts with a byte-order mark, which OMC cannot parse';
+  try {
+    const v: unknown = JSON.parse(r.text);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
+    const value = v as Record<string, unknown>;
+    return { rel, mode, text: r.text, sha: sha256(r.text), value, owner: stateOwner(value) };
+  } catch {
+    return r.text.trim() === '' ? 'empty file' : 'invalid or truncated JSON';
+  }
+}
+
+/** Mode-state files directly in `dir` (a session dir, `state`, or the root ""), and the ones that cannot be read. */
+function modeFilesIn(root: string, dir: string, unreadable: Array<{ rel: string; reason: string }> = [], mustMention?: string): StateFile[] {
+  const list = listDirSync(root, dir);
+  if (!list.ok) return [];
+  const out: StateFile[] = [];
+  for (const e of list.entries) {
+    const m = STATE_FILE_RE.exec(e.name);
+    if (!m || NOT_MODES.has(m[1] as string)) continue;
+    const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+    const f = e.kind === 'file' ? readStateOrWhy(root, rel, m[1] as string, mustMention) : e.kind === 'dir' ? 'a directory where a state file belongs' : e.kind === 'symlink' ? 'a symlink, not a state file' : 'not a regular file';
+    if (f === null) continue;
+    if (typeof f === 'string') {
+      unreadable.push({ rel, reason: `cannot be read (${cleanLine(f).slice(0, 120)}): left alone; OMC cannot read it either` });
+      continue;
+    }
+    if (!(MODE_ORDER as readonly string[]).includes(f.mode) && typeof f.value.active !== 'boolean') continue;
+    out.push(f);
+  }
+  return out;
+}
+
+const order = (m: string) => {
+  const i = (MODE_ORDER as readonly string[]).indexOf(m);
+  return i === -1 ? MODE_ORDER.length : i;
+};
+
+function progressNote(f: StateFile): string {
+  const p = modeProgress(f.mode, f.value);
+  const parts: string[] = [];
+  if (p.iteration !== null || p.max !== null) parts.push(`${p.iteration ?? '?'}/${p.max ?? '?'}`);
+  if (p.phase) parts.push(`phase ${cleanLine(p.phase).slice(0, 40)}`);
+  return parts.join(', ');
+}
+
+/** A still-fresh signal someone else wrote, in a few words (null when stale or unreadable). */
+function describeExistingSignal(text: string, now: number): string | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const verdict = genericCancelVerdict(v, now);
+  if (verdict.expiresMs === null || verdict.expiresMs <= now) return null;
+  const src = (v as Record<string, unknown>).source;
+  const left = Math.ceil((verdict.expiresMs - now) / 1000);
+  return `from ${typeof src === 'string' ? cleanLine(src).slice(0, 30) : 'unknown source'}, ${left} s left`;
+}
+
+export function planCancel(root: string, req: CancelRequest, now: number): PlanResult {
+  const sid = req.sessionId;
+  if (sid !== null && !isValidSessionId(sid)) {
+    return { ok: false, code: 'invalid-id', message: `${JSON.stringify(cleanLine(sid))} is not a valid OMC session id (letters, digits, "-" and "_", at most 256)` };
+  }
+  const dir = sid === null ? 'state' : `state/sessions/${sid}`;
+  const label = sid ?? 'legacy';
+  if (sid !== null) {
+    const st = statSync(root, dir);
+    if (!st || !st.isDirectory()) {
+      return { ok: false, code: 'not-found', message: `no session ${sid} under ${root} (${dir} is ${st ? 'not a directory' : 'missing'})` };
+    }
+  }
+
+  // Every state file that may belong to the target, and who owns it.
+  const skipped: Array<{ rel: string; reason: string }> = [];
+  const own: StateFile[] = sid === null ? [...modeFilesIn(root, 'state', skipped), ...modeFilesIn(root, '', skipped)] : modeFilesIn(root, dir, skipped);
+  const mine: StateFile[] = [];
+  for (const f of own) {
+    if (sid !== null && f.owner !== null && f.owner !== sid) {
+      if (f.value.active === true) skipped.push({ rel: f.rel, reason: `owned by session ${cleanLine(f.owner)} (stranded here); cancel that session instead` });
+      continue;
+    }
+    mine.push(f);
+  }
+  const elsewhere: StateFile[] = [];
+  if (sid !== null) {
+    const sessions = listDirSync(root, 'state/sessions');
+    if (sessions.ok) {
+      for (const e of sessions.entries) {
+        if (e.kind !== 'dir' || e.name === sid || !isValidSessionId(e.name)) continue;
+        for (const f of modeFilesIn(root, `state/sessions/${e.name}`, [], sid)) if (f.owner === sid) elsewhere.push(f);
+      }
+    }
+    for (const f of [...modeFilesIn(root, 'state', [], sid), ...modeFilesIn(root, '', [], sid)]) if (f.owner === sid) elsewhere.push(f);
+  }
+  const all = [...mine, ...elsewhere];
+  const activeFiles = all.filter((f) => f.value.active === true);
+  const states = new Map<string, Record<string, unknown>>();
+  for (const f of [...elsewhere, ...mine]) states.set(f.mode, f.value); // the session's own copy wins
+
+  // Which modes end: the one asked for (or every active one), then what goes with them.
+  let modes: string[];
+  if (req.mode !== null) {
+    if (!activeFiles.some((f) => f.mode === req.mode)) {
+      const present = all.find((f) => f.mode === req.mode);
+      return {
+        ok: false,
+        code: 'mode-not-active',
+        message: present
+          ? `${req.mode} in ${label} is not active (active is ${JSON.stringify(present.value.active)}): nothing to ${req.pauseOnly ? 'pause' : 'cancel'}`
+          : `no ${cleanLine(req.mode)} state in ${label}`,
+      };
+    }
+    modes = [req.mode];
+  } else {
+    modes = [...new Set(activeFiles.map((f) => f.mode))].sort((a, b) => order(a) - order(b));
+    if (modes.length === 0) {
+      const extra = skipped.length ? ` (${skipped.map((s) => `${s.rel}: ${s.reason}`).join('; ')})` : '';
+      return { ok: false, code: 'nothing-active', message: `no active mode in ${label}: nothing to ${req.pauseOnly ? 'pause' : 'cancel'}${extra}` };
+    }
+  }
+  const linked: string[] = [];
+  const queue = [...modes];
+  while (queue.length > 0) {
+    const m = queue.shift() as string;
+    for (const d of dependentsOf(m, states)) {
+      if (modes.includes(d) || linked.includes(d) || !activeFiles.some((f) => f.mode === d)) continue;
+      linked.push(d);
+      queue.push(d);
+    }
+  }
+  const ending = [...modes, ...linked];
+
+  // Signal form: the hook demands the digest-bound form while the session's autopilot is enforceable.
+  const warnings: string[] = [];
+  let autopilot: StateFile | null = null;
+  if (sid !== null) {
+    // The hook's lookup: the session's own file, else a copy elsewhere whose top-level session_id is S.
+    autopilot = readState(root, `${dir}/autopilot-state.json`, 'autopilot') ?? elsewhere.find((f) => f.mode === 'autopilot' && f.value.session_id === sid) ?? null;
+  }
+  const started = sid === null ? null : readState(root, `${dir}/session-started.json`, 'session-started');
+  const sessionCwd = typeof started?.value.cwd === 'string' ? started.value.cwd : null;
+  const enforce = autopilot && sid !== null ? autopilotEnforceable(autopilot.value, sid, now, sessionCwd) : null;
+  const genericMode = ending.find((m) => m !== 'autopilot') ?? 'skill-active';
+  const signal: PlannedSignal = enforce?.enforceable
+    ? {
+        rel: signalRel(sid),
+        form: 'autopilot',
+        mode: 'autopilot',
+        autopilotRel: (autopilot as StateFile).rel,
+        autopilotSha: (autopilot as StateFile).sha,
+        why: `autopilot form: bound to the SHA-256 of ${(autopilot as StateFile).rel} (the session has an active autopilot, so OMC ignores a generic signal)`,
+      }
+    : {
+        rel: signalRel(sid),
+        form: 'generic',
+        mode: genericMode,
+        autopilotRel: null,
+        autopilotSha: null,
+        why: autopilot && enforce ? `generic form (the autopilot is ${enforce.reason}, so OMC applies the generic rule)` : 'generic form',
+      };
+
+  // What changes, in the order it will run: helpers first, the autopilot last,
+  // so a digest-bound signal keeps covering the session until the very end.
+  const steps: PlannedStep[] = [];
+  if (!req.pauseOnly) {
+    const targets = activeFiles.filter((f) => ending.includes(f.mode));
+    targets.sort((a, b) => Number(a.mode === 'autopilot') - Number(b.mode === 'autopilot') || ending.indexOf(a.mode) - ending.indexOf(b.mode));
+    for (const f of targets) {
+      const whose = f.owner === null ? 'unowned' : f.owner === sid ? null : `owned by ${cleanLine(f.owner)}`;
+      const bits = [progressNote(f), linked.includes(f.mode) ? `linked` : null, RETIRED_IN_55.has(f.mode) ? 'retired in OMC 5.5' : null, whose, f.rel.startsWith(`${dir}/`) ? null : 'copy outside the session directory'];
+      const note = bits.filter(Boolean).join('; ');
+      if (hasNamedWorkflowMarkers(f.value)) {
+        if (f.mode === 'autopilot' && typeof f.value.workflowRunId === 'string' && (sid === null || f.owner === sid)) {
+          steps.push({ rel: f.rel, mode: f.mode, action: 'pause-named', sha: f.sha, note: [note, `named workflow run ${cleanLine(f.value.workflowRunId)}`].filter(Boolean).join('; ') });
+        } else {
+          skipped.push({ rel: f.rel, reason: 'named-workflow state (workflow/workflowRunId/pipelineTracking): OMC owns it and only its exact pause is allowed, which needs an owned autopilot run' });
+        }
+        continue;
+      }
+      steps.push({ rel: f.rel, mode: f.mode, action: f.mode === 'autopilot' ? 'deactivate' : 'remove', sha: f.sha, note });
+    }
+  }
+
+  const artifacts: string[] = [];
+  if (!req.pauseOnly) {
+    const dirs = sid === null ? ['state'] : [dir, 'state'];
+    for (const m of ending) {
+      for (const d of dirs) {
+        for (const name of runtimeArtifactNames(m)) {
+          const rel = `${d}/${name}`;
+          if (statSync(root, rel)?.isFile()) artifacts.push(rel);
+        }
+      }
+    }
+  }
+
+  // The cancel skill ends with the session's skill-active clear; only on a whole-session
+  // cancel (a lone mode keeps the ledger: removing it could lift another mode's tombstone).
+  let skillActive: CancelPlan['skillActive'] = null;
+  if (!req.pauseOnly && req.mode === null && sid !== null) {
+    const r = readTextSync(root, `${dir}/skill-active-state.json`);
+    if (r.ok) skillActive = { rel: `${dir}/skill-active-state.json`, sha: sha256(r.text) };
+  }
+
+  // Things that would make OMC ignore or outlive the cancel.
+  const sigLock = readTextSync(root, `${signal.rel}.mutation.lock`);
+  if (sigLock.ok && !checkLockOwnerText(sigLock.text).ok) {
+    warnings.push(`${signal.rel}.mutation.lock is malformed: OMC ignores every cancel signal here until that file is deleted`);
+  }
+  const existing = readTextSync(root, signal.rel);
+  if (existing.ok) {
+    const v = describeExistingSignal(existing.text, now);
+    if (v) warnings.push(`replaces the current ${SIGNAL_FILE} (${v})`);
+  }
+  if (sid === null) warnings.push(`${signal.rel} is read by the Stop hook of every session of this project: any of them may stop at its next Stop event in the next 30 s`);
+  for (const m of ending) {
+    if (RETIRED_IN_55.has(m) && !req.pauseOnly) warnings.push(`${m} is retired in OMC 5.5 (not enforced there); removed because OMC 4.x still enforces it`);
+  }
+
+  const fingerprint = sha256(
+    JSON.stringify({
+      req,
+      ending,
+      signal: [signal.form, signal.autopilotRel, signal.autopilotSha],
+      steps: steps.map((s) => [s.rel, s.action, s.sha]),
+      artifacts,
+      skillActive,
+      skipped,
+    }),
+  );
+  return { ok: true, plan: { request: req, label, dir, modes, linked, signal, steps, artifacts, skillActive, skipped, warnings, fingerprint } };
+}
+
+/** What changed between the plan the user saw and a fresh one, in words. */
+export function describeChange(before: CancelPlan, after: CancelPlan): string {
+  const bits: string[] = [];
+  const shaOf = (p: CancelPlan) => new Map(p.steps.map((s) => [s.rel, s.sha]));
+  const a = shaOf(before);
+  const b = shaOf(after);
+  for (const [rel, sha] of b) if (a.has(rel) && a.get(rel) !== sha) bits.push(`${rel} was rewritten`);
+  for (const rel of b.keys()) if (!a.has(rel)) bits.push(`${rel} is new`);
+  for (const rel of a.keys()) if (!b.has(rel)) bits.push(`${rel} is gone or no longer active`);
+  if (before.signal.form !== after.signal.form) bits.push(`the signal form is now ${after.signal.form}`);
+  else if (before.signal.autopilotSha !== after.signal.autopilotSha) bits.push(`${after.signal.autopilotRel ?? 'the autopilot state'} changed`);
+  if (bits.length === 0) bits.push('the files involved changed');
+  return bits.join('; ');
+}

@@ -1,0 +1,115 @@
+/**
+ * `omc-top cancel` for scripts: what it prints, what it writes and the exit
+ * code that says whether the cancel took effect on disk.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/commands/args.js';
+import { CANCEL_EXIT, runCancelCommand } from '../../src/commands/cancel.js';
+import { makeProject, SESSION, type TempProject } from '../helpers/fixtures.js';
+
+let p: TempProject | null = null;
+afterEach(() => {
+  p?.cleanup();
+  p = null;
+});
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCancelCommand(argv, {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    cwd: (p as TempProject).dir,
+    now: Date.now,
+  });
+  return { code, out, err };
+}
+
+const signalPath = (sid: string) => path.join((p as TempProject).root, 'state', 'sessions', sid, 'cancel-signal-state.json');
+
+describe('omc-top cancel', () => {
+  it('cancels, says what it did, and exits 0 only after checking the disk', async () => {
+    p = makeProject({ withFixture: true });
+    const r = await cli(SESSION.ralph);
+    expect(r.code).toBe(CANCEL_EXIT.ok);
+    expect(r.out.split('\n')[0]).toBe(`cancelled ralph, ultrawork in ${SESSION.ralph}: verified on disk, no targeted mode is active`);
+    expect(r.out).toContain(`removed  state/sessions/${SESSION.ralph}/ralph-state.json`);
+    expect(r.err).toBe('');
+  });
+
+  it('--json: one document with the signal, every step and the verdict', async () => {
+    p = makeProject({ withFixture: true });
+    const r = await cli(SESSION.hookRalph, '--mode', 'ralph', '--json');
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out);
+    expect(doc).toMatchObject({
+      ok: true,
+      session: SESSION.hookRalph,
+      pause: false,
+      modes: ['ralph'],
+      linked: ['ultrawork'],
+      signal: { path: `state/sessions/${SESSION.hookRalph}/cancel-signal-state.json`, form: 'generic', in_force: true },
+      still_active: [],
+    });
+    expect(Date.parse(doc.signal.expires_at) - Date.parse(doc.signal.requested_at)).toBe(30_000);
+    expect(doc.steps.map((s: any) => [s.action, s.ok])).toEqual([
+      ['remove', true],
+      ['remove', true],
+    ]);
+  });
+
+  it('--signal-only: exit 0 when the Stop hook honours the signal; nothing removed', async () => {
+    p = makeProject({ withFixture: true });
+    const r = await cli(SESSION.ralph, '--signal-only', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ ok: true, pause: true, steps: [], signal: { in_force: true } });
+    expect(fs.existsSync(path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json'))).toBe(true);
+  });
+
+  it('exit 1 with the reason when the cancel did not take', async () => {
+    p = makeProject({ withFixture: true });
+    fs.writeFileSync(path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json.mutation.lock'), 'garbage');
+    const r = await cli(SESSION.ralph);
+    expect(r.code).toBe(CANCEL_EXIT.notTaken);
+    expect(r.err).toMatch(/^omc-top cancel: cancel did not take: state\/sessions\/.*\/ralph-state\.json .*is not a valid OMC lock record/);
+  });
+
+  it('--readonly refuses with a message and writes nothing', async () => {
+    p = makeProject({ withFixture: true });
+    const r = await cli(SESSION.ralph, '--readonly');
+    expect(r.code).toBe(CANCEL_EXIT.readonly);
+    expect(r.err).toBe('omc-top cancel: --readonly: cancel writes OMC state, so it is refused. Nothing was written.\n');
+    expect(fs.existsSync(signalPath(SESSION.ralph))).toBe(false);
+  });
+
+  it('refuses ids outside OMC\'s allow-list and escapes nothing to the terminal', async () => {
+    p = makeProject({ withFixture: true });
+    const r = await cli('../../etc\u001b[2J');
+    expect(r.code).toBe(CANCEL_EXIT.usage);
+    expect(r.err).toMatch(/is not a valid OMC session id/);
+    expect(r.err).not.toContain('\u001b');
+  });
+
+  it('exit 4 when there is nothing to cancel', async () => {
+    p = makeProject({ withFixture: true });
+    expect((await cli(SESSION.finished)).code).toBe(CANCEL_EXIT.nothing);
+    expect((await cli('0b5e9c1e-1111-4222-8333-444455556666', '--json')).out).toMatch(/"error": "not-found"/);
+    expect((await cli(SESSION.ralph, '--mode', 'autopilot')).err).toBe(`omc-top cancel: no autopilot state in ${SESSION.ralph}\n`);
+  });
+
+  it('"legacy" names the session-less state', async () => {
+    p = makeProject({ withFixture: true });
+    const r = await cli('legacy', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ session: 'legacy', signal: { path: 'state/cancel-signal-state.json' } });
+    expect(fs.existsSync(path.join(p.root, 'state', 'ultrawork-state.json'))).toBe(false);
+  });
+
+  it('usage errors for a missing id or unknown flags', async () => {
+    p = makeProject({ withFixture: true });
+    await expect(cli()).rejects.toBeInstanceOf(UsageError);
+    await expect(cli(SESSION.ralph, '--force')).rejects.toThrow(/unknown option --force/);
+  });
+});

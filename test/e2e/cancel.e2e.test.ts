@@ -1,0 +1,76 @@
+/**
+ * The cancel key flow in a real terminal (bundled omc-top in a pty, read back
+ * through a headless xterm): the dialog, the live countdown on the row, and
+ * the verdict once OMC's 30 s signal window is really over.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { TerminalHarness } from '../helpers/pty.js';
+
+let h: TerminalHarness | null = null;
+let p: TempProject | null = null;
+afterEach(() => {
+  h?.dispose();
+  p?.cleanup();
+  h = null;
+  p = null;
+});
+
+const S = SESSION.ralph;
+
+/** The fixture with the ralph session made live (the first, selected row). */
+function project(): TempProject {
+  const proj = makeProject({ withFixture: true });
+  const rel = path.join(proj.root, 'state', 'sessions', S, 'ralph-state.json');
+  writeOmcJson(rel, { ...JSON.parse(fs.readFileSync(rel, 'utf8')), last_checked_at: new Date().toISOString() });
+  return proj;
+}
+
+const countdown = (screen: string): number | null => {
+  const m = /cancel (\d+)s\s+88727f43 cancelled ✓/.exec(screen);
+  return m ? Number(m[1]) : null;
+};
+
+describe('cancel in a real terminal', () => {
+  it('c → dialog with the files → y → live 30 s countdown → "cancelled" when the window is over', async () => {
+    p = project();
+    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
+    await h.waitForText(/▸ active\s+88727f43 ralph 3\/10/);
+    h.write('c');
+    const dialog = await h.waitForText('Cancel ralph + ultrawork of session');
+    expect(dialog).toContain('remove ralph-state.json');
+    expect(dialog).toContain('y: cancel the loop');
+    h.write('y');
+
+    const first = countdown(await h.waitForText(/cancel \d+s\s+88727f43 cancelled ✓ ralph, ultrawork/));
+    expect(first).toBeGreaterThanOrEqual(28);
+    // The countdown is live: it ticks down without any key or file change.
+    await h.waitForText(new RegExp(`cancel (${(first as number) - 1}|${(first as number) - 2})s\\s+88727f43`), 4_000);
+    expect(fs.existsSync(path.join(p.root, 'state', 'sessions', S, 'ralph-state.json'))).toBe(false);
+
+    // When OMC's signal expires, omc-top re-checks the disk and settles.
+    const settled = await h.waitForText(/▸ cancelled\s+88727f43 cancelled ✓ ralph, ultrawork/, 40_000);
+    expect(settled).not.toMatch(/cancel \d+s/);
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+  }, 60_000);
+
+  it('p at 60 columns: the dialog and the "pause" countdown fit, and the loop keeps its state', async () => {
+    p = project();
+    h = new TerminalHarness({ cwd: p.dir, cols: 60, rows: 20 });
+    await h.waitForText(/▸ active\s+88727f43/);
+    h.write('p');
+    const dialog = await h.waitForText('Pause ralph + ultrawork');
+    expect(dialog).toContain('Nothing is removed');
+    expect(h.screen().every((l) => l.length <= 60)).toBe(true);
+    h.write('y');
+    await h.waitForText(/pause \d+s\s+88727f43 paused ralph/);
+    expect(h.screen().every((l) => l.length <= 60)).toBe(true);
+    const state = JSON.parse(fs.readFileSync(path.join(p.root, 'state', 'sessions', S, 'ralph-state.json'), 'utf8'));
+    expect(state.active).toBe(true);
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+  });
+});

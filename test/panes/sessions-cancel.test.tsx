@@ -1,0 +1,135 @@
+/**
+ * The cancel keys in the real App (ink-testing-library, real OmcStore on a
+ * fixture copy, keys on stdin): the dialog names the exact files, a session
+ * that changed while the dialog was open is re-read and re-asked, the row
+ * then shows the countdown and the verdict, and --readonly writes nothing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import React from 'react';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/app.js';
+import { PANES } from '../../src/panes/registry.js';
+import { OmcStore } from '../../src/store/store.js';
+import { pickTheme } from '../../src/ui/theme.js';
+import { UiStore } from '../../src/ui/ui-store.js';
+import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+
+let p: TempProject | null = null;
+let cleanup: (() => Promise<void>) | null = null;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = null;
+  p?.cleanup();
+  p = null;
+});
+
+const S = SESSION.ralph;
+const ralphRel = `state/sessions/${S}/ralph-state.json`;
+const abs = (rel: string) => path.join((p as TempProject).root, rel);
+const readJson = (rel: string) => JSON.parse(fs.readFileSync(abs(rel), 'utf8'));
+
+/** The fixture with the ralph session made live, so it is the first (selected) row. */
+function mount(opts: { readonly?: boolean } = {}) {
+  p = makeProject({ withFixture: true });
+  writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), last_checked_at: new Date().toISOString() });
+  const store = new OmcStore({ root: p.root, watch: 'poll', readonly: opts.readonly ?? false });
+  store.start();
+  const ui = new UiStore();
+  const app = render(
+    <App
+      store={store}
+      ui={ui}
+      panes={PANES}
+      rootExplain="test"
+      theme={pickTheme({ NO_COLOR: '1' })}
+      exit={() => undefined}
+      redraw={() => undefined}
+      suspend={(fn) => fn()}
+    />,
+  );
+  cleanup = async () => {
+    app.unmount();
+    ui.dispose();
+    await store.close();
+  };
+  const frame = () => app.lastFrame() ?? '';
+  const until = (what: string | RegExp) =>
+    waitFor(() => (typeof what === 'string' ? frame().includes(what) : what.test(frame())) && frame(), { what: `${what} on screen`, timeoutMs: 8000 }).catch((e) => {
+      throw new Error(`${(e as Error).message}\n${frame()}`);
+    });
+  return { app, frame, until, key: (k: string) => app.stdin.write(k) };
+}
+
+describe('sessions pane: cancel and pause keys', () => {
+  it('c asks with the exact files, re-asks when the session changed meanwhile, then counts down on the row', async () => {
+    const { until, key, frame } = mount();
+    await until(/▸ active\s+88727f43 ralph 3\/10/);
+    key('c');
+    await until(`Cancel ralph + ultrawork of session ${S}?`);
+    expect(frame()).toContain(`In state/sessions/${S}/:`);
+    expect(frame()).toContain('write cancel-signal-state.json  (generic signal, mode ralph, source omc-top, 30 s)');
+    expect(frame()).toContain('remove ralph-state.json  (3/10, phase execution)');
+    expect(frame()).toContain('remove ultrawork-state.json');
+    expect(frame()).toContain('y: cancel the loop   n/Esc: keep it');
+
+    // A Stop event lands while the user reads the dialog.
+    writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), iteration: 4 });
+    key('y');
+    await until('Changed on disk. Cancel ralph + ultrawork');
+    expect(frame()).toContain(`(${ralphRel} was rewritten)`);
+    expect(frame()).toContain('remove ralph-state.json  (4/10, phase execution)');
+    expect(fs.existsSync(abs(`state/sessions/${S}/cancel-signal-state.json`))).toBe(false);
+
+    key('y');
+    await until(/cancel [23]\ds\s+88727f43 cancelled ✓ ralph, ultrawork/);
+    expect(frame()).toContain(`✓ cancelled ralph, ultrawork in ${S}: verified on disk`);
+    expect(fs.existsSync(abs(ralphRel))).toBe(false);
+    expect(readJson(`state/sessions/${S}/cancel-signal-state.json`)).toMatchObject({ source: 'omc-top', mode: 'ralph' });
+  });
+
+  it('n keeps everything and says so', async () => {
+    const { until, key } = mount();
+    await until(/▸ active\s+88727f43/);
+    key('c');
+    await until('y: cancel the loop');
+    key('n');
+    await until('cancel not confirmed: nothing was written');
+    expect(fs.existsSync(abs(ralphRel))).toBe(true);
+  });
+
+  it('in the detail view Tab picks one mode, and p pauses only that one', async () => {
+    const { until, key, frame } = mount();
+    await until(/▸ active\s+88727f43/);
+    key('\r');
+    await until('fields:');
+    key('\t');
+    key('p');
+    await until(`Pause ultrawork of session ${S}?`);
+    expect(frame()).toContain('Nothing is removed: ultrawork keeps its state for a later resume.');
+    key('y');
+    await until(/omc-top pause: paused ultrawork\s+\(\d+s of signal left\)/);
+    expect(readJson(ralphRel).active).toBe(true);
+  });
+
+  it('--readonly: c and p write nothing and say why', async () => {
+    const { until, key, frame } = mount({ readonly: true });
+    await until(/▸ active\s+88727f43/);
+    key('c');
+    await until('--readonly: cancel is disabled (nothing is written)');
+    expect(frame()).not.toContain('y: cancel the loop');
+    expect(fs.existsSync(abs(`state/sessions/${S}/cancel-signal-state.json`))).toBe(false);
+  });
+
+  it('a session with nothing active gets a specific message instead of a dialog', async () => {
+    const { until, key } = mount();
+    await until(/▸ active\s+88727f43/);
+    key('/');
+    for (const ch of SESSION.finished.slice(0, 8)) key(ch);
+    key('\r');
+    await until(/▸ finished\s+8e17b2c5/);
+    key('c');
+    await until(`cancel: no active mode in ${SESSION.finished}: nothing to cancel`);
+  });
+});
