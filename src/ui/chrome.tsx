@@ -106,12 +106,18 @@ export function Footer({
           : status.watchMode === 'starting'
             ? 'starting'
             : 'off';
-  const tabs = panes.map((p) => ({ id: p.id, text: width >= 90 ? `${p.hotkey}:${p.title}` : `${p.hotkey}:${p.title.slice(0, 4)}` }));
-  const hintText = [...hints, ['?', 'help'] as [string, string], ['q', 'quit'] as [string, string]]
-    .map(([k, v]) => `${k} ${v}`)
-    .join('  ');
+  // Wide: every pane by name. Narrow: the current pane by name and the other
+  // panes' keys, so the pane's own hints (what the user needs now) get the room.
+  const wide = width >= 110;
+  const tabs = panes.map((p) => ({
+    id: p.id,
+    text: wide ? `${p.hotkey}:${p.title}` : p.id === current ? `${p.hotkey}:${p.title}` : p.hotkey,
+  }));
+  const hintText = hints.map(([k, v]) => `${k} ${v}`).join('  ');
+  const right = `? help  q quit  ${watch}`;
   const tabsWidth = tabs.reduce((n, t) => n + t.text.length + 1, 0);
-  const room = Math.max(0, width - tabsWidth - watch.length - 3);
+  const room = Math.max(0, width - tabsWidth - right.length - 2);
+  const alarm = status.watchMode === 'polling' || status.watchMode === 'waiting';
   return (
     <Text wrap="truncate">
       {tabs.map((t) => (
@@ -122,8 +128,8 @@ export function Footer({
       ))}
       <Text> </Text>
       <Text>{fit(hintText, room)}</Text>
-      <Text color={status.watchMode === 'polling' || status.watchMode === 'waiting' ? theme.warn : theme.muted} bold={status.watchMode === 'polling' || status.watchMode === 'waiting'}>
-        {' '}
+      <Text color={theme.muted}> ? help  q quit  </Text>
+      <Text color={alarm ? theme.warn : theme.muted} bold={alarm}>
         {watch}
       </Text>
     </Text>
