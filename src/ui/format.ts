@@ -1,12 +1,16 @@
 /** Small, pure text helpers shared by the views. */
 import stringWidth from 'string-width';
 
-/** "12s", "5m", "3h", "2d": short enough for a 60-column pane. Future times read as "now". */
+/**
+ * "10s", "5m", "3h", "2d": short enough for a 60-column pane. Future times
+ * read as "0s". Under a minute the age moves in 5-second steps: a monitor
+ * left open all day repaints a young row every 5 s instead of every second.
+ */
 export function formatAge(ms: number | null, now: number): string {
   if (ms === null) return '—';
   const d = Math.max(0, now - ms);
   const s = Math.floor(d / 1000);
-  if (s < 60) return `${s}s`;
+  if (s < 60) return `${s - (s % 5)}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m`;
   const h = Math.floor(m / 60);
@@ -18,7 +22,7 @@ export function formatAge(ms: number | null, now: number): string {
 export function ageTickMs(ms: number | null, now: number): number {
   if (ms === null) return Infinity;
   const d = Math.max(0, now - ms);
-  if (d < 60_000) return 1000 - (d % 1000);
+  if (d < 60_000) return 5000 - (d % 5000);
   if (d < 3_600_000) return 60_000 - (d % 60_000);
   return 3_600_000 - (d % 3_600_000);
 }
