@@ -138,7 +138,7 @@ function ListView({ state, model, domain, width, height, now }: { state: MemoryP
   const top = clampTop(state.top, Math.max(0, sel), listH, rows.length);
   const injected = model.directives.filter((r) => r.injection === 'injected' || r.injection === 'cut-short').length;
   const block = domain.getSnapshot().writeBlock;
-  const head = `Directives ${model.directives.length}${model.overCap ? ` (over OMC's cap of ${MAX_DIRECTIVES}: its next add keeps 20)` : ''} · ${injected} injected at session start${block ? ` · read-only: ${block}` : ''}`;
+  const head = `Directives ${model.directives.length}${model.overCap ? ` (over OMC's cap of ${MAX_DIRECTIVES}: its next add keeps 20)` : ''} · ${injected} injected at session start${block ? ` · ${block}` : ''}`;
   return (
     <Box flexDirection="column" height={height}>
       <Text bold wrap="truncate" color={model.overCap || block ? theme.warn : undefined}>

@@ -94,7 +94,7 @@ function onLintKey(ev: InputEvent, ctx: Ctx): boolean {
   if (!domain) return false;
   const items = lintItems(domain.getSnapshot(), domain.lint(ctx.app.now()));
   const { set } = ctx;
-  const pageSize = Math.max(1, bodyRows(ctx) - 2);
+  const pageSize = Math.max(1, bodyRows(ctx) - 3);
   if (isKey(ev, 'escape') || isKey(ev, 'backspace') || isChar(ev, 'L') || isKey(ev, 'left') || isChar(ev, 'h')) set(back);
   else if (isKey(ev, 'down') || isChar(ev, 'j')) set((s) => moveLint(s, items.length, 1));
   else if (isKey(ev, 'up') || isChar(ev, 'k')) set((s) => moveLint(s, items.length, -1));

@@ -105,11 +105,13 @@ export const openTagPicker = (s: WikiPaneState): WikiPaneState => ({ ...s, picke
 export const closeTagPicker = (s: WikiPaneState): WikiPaneState => ({ ...s, picker: null });
 export function typePicker(s: WikiPaneState, text: string): WikiPaneState {
   if (!s.picker) return s;
-  return { ...s, picker: { filter: s.picker.filter + text.replace(/\s+/g, ' '), selected: 0 } };
+  // With something typed, the best match (right under "(any tag)") is the natural choice.
+  return { ...s, picker: { filter: s.picker.filter + text.replace(/\s+/g, ' '), selected: 1 } };
 }
 export function backspacePicker(s: WikiPaneState): WikiPaneState {
   if (!s.picker) return s;
-  return { ...s, picker: { filter: Array.from(s.picker.filter).slice(0, -1).join(''), selected: 0 } };
+  const filter = Array.from(s.picker.filter).slice(0, -1).join('');
+  return { ...s, picker: { filter, selected: filter === '' ? 0 : 1 } };
 }
 export function movePicker(s: WikiPaneState, total: number, delta: number): WikiPaneState {
   if (!s.picker || total === 0) return s;

@@ -94,7 +94,8 @@ function TagPickerView({ state, snap, width, height }: { state: WikiPaneState; s
   const picker = state.picker!;
   const options = pickerTags(snap, picker.filter);
   const listH = Math.max(1, height - 2);
-  const top = clampTop(0, picker.selected, listH, options.length);
+  const selected = Math.min(picker.selected, options.length - 1);
+  const top = clampTop(0, selected, listH, options.length);
   return (
     <Box flexDirection="column" height={height}>
       <Text wrap="truncate">
@@ -108,8 +109,8 @@ function TagPickerView({ state, snap, width, height }: { state: WikiPaneState; s
         {clip('type to narrow · ↑↓ pick · Enter filters by it · Esc keeps the current filter', width)}
       </Text>
       {options.slice(top, top + listH).map((o, i) => (
-        <Text key={o.tag ?? ''} inverse={top + i === picker.selected} wrap="truncate">
-          {fit(`${top + i === picker.selected ? '▸ ' : '  '}${o.tag === null ? '(any tag)' : cleanLine(o.tag)}${o.tag === null ? '' : `  ${o.count}`}`, width)}
+        <Text key={o.tag ?? ''} inverse={top + i === selected} wrap="truncate">
+          {fit(`${top + i === selected ? '▸ ' : '  '}${o.tag === null ? '(any tag)' : cleanLine(o.tag)}${o.tag === null ? '' : `  ${o.count}`}`, width)}
         </Text>
       ))}
     </Box>
@@ -211,14 +212,15 @@ function LintView({ state, snap, lint, width, height }: { state: WikiPaneState; 
   const theme = useTheme();
   const items = lintItems(snap, lint);
   const unreadable = snap.pages.length - snap.searchable.length;
-  const listH = Math.max(1, height - 2);
+  const listH = Math.max(1, height - 3);
   const sel = Math.min(state.lintSelected, Math.max(0, items.length - 1));
   const top = clampTop(state.lintTop, sel, listH, items.length);
   return (
     <Box flexDirection="column" height={height}>
       <Text bold wrap="truncate">
-        {clip(`Wiki health (OMC's wiki_lint checks, nothing written): ${lintSummary(lint, unreadable)}`, width)}
+        {clip("Wiki health: OMC's wiki_lint checks (nothing is written to log.md)", width)}
       </Text>
+      <Text wrap="truncate">{clip(lintSummary(lint, unreadable), width)}</Text>
       <Text color={theme.muted} wrap="truncate">
         {clip('Enter opens the page · Esc back to the list', width)}
       </Text>
