@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WikiDomain } from '../../src/store/wiki/domain.js';
 import { serializeWikiPage, type WikiFrontmatter } from '../../src/store/wiki/frontmatter.js';
+import { searchWiki } from '../../src/store/wiki/search.js';
 import { FIXTURE_TREE, readReader } from '../helpers/fixtures.js';
 import { omcWikiQuery, scratchProject, unpackLargeTree } from '../helpers/omc-knowledge.js';
 
@@ -207,6 +208,34 @@ describe('random pages and queries (fast-check) rank as OMC does', () => {
         },
       ),
       { numRuns: 120 },
+    );
+  });
+});
+
+describe('keystroke reuse never changes a result', () => {
+  const t = unpackLargeTree();
+  afterAll(() => t.cleanup());
+  const d = new WikiDomain({ root: t.root });
+  d.scan();
+  const pages = d.getSnapshot().searchable;
+  const strip = (hits: { page: { filename: string }; score: number; snippet: string }[]) => hits.map((h) => [h.page.filename, h.score, h.snippet]);
+
+  it('typing, backspacing and retyping (remembered positions) ranks exactly as a fresh search (fast-check)', () => {
+    const key = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...'abcdefghilmnoprstuy 認証フロー인증'.split('')) },
+      { weight: 2, arbitrary: fc.constant('\b') },
+    );
+    fc.assert(
+      fc.property(fc.array(key, { minLength: 1, maxLength: 25 }), fc.option(fc.constantFrom('architecture', 'reference'), { nil: undefined }), (keys, category) => {
+        let q = '';
+        for (const k of keys) {
+          q = k === '\b' ? q.slice(0, -1) : q + k;
+          const typed = d.search(q, { limit: Infinity, category });
+          const fresh = searchWiki(pages, q, { limit: Infinity, category });
+          expect(strip(typed.hits)).toEqual(strip(fresh.hits));
+        }
+      }),
+      { numRuns: 40 },
     );
   });
 });

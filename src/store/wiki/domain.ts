@@ -11,7 +11,7 @@ import { cleanLine } from '../sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { lintWiki, type LintReport } from './lint.js';
 import { buildPage, entryProblemPage, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
-import { searchWiki, type SearchOptions, type SearchResult } from './search.js';
+import { searchWiki, TokenPositions, type SearchOptions, type SearchResult } from './search.js';
 
 export const WIKI_DIR = 'wiki';
 /** OMC's reserved files: never pages (index.md and log.md are OMC's bookkeeping, environment.md is fed from project memory). */
@@ -66,6 +66,8 @@ export class WikiDomain implements Domain {
   private dirty = false;
   private version = 0;
   private lintCache: { version: number; hour: number; report: LintReport } | null = null;
+  /** Body positions per token for the current pages, reused across keystrokes (reset when a page changes). */
+  private readonly positions = new TokenPositions();
 
   constructor(opts: WikiDomainOptions) {
     this.root = opts.root;
@@ -142,7 +144,12 @@ export class WikiDomain implements Domain {
 
   /** OMC's wiki_query over the current index; reads nothing from disk and writes nothing. */
   search(query: string, opts?: SearchOptions): SearchResult {
-    return searchWiki(this.cell.getSnapshot().searchable, query, opts);
+    return searchWiki(this.cell.getSnapshot().searchable, query, opts, this.positions);
+  }
+
+  /** Drops the remembered per-token positions (for benchmarks: time a query typed from scratch). */
+  forgetSearches(): void {
+    this.positions.clear();
   }
 
   /** OMC's wiki_lint findings for the current index (recomputed when a page changes or an hour passes). */
