@@ -7,6 +7,7 @@ import { memoryOf } from '../../store/memory/register.js';
 import { directiveKey, type DirectiveOp } from '../../store/memory/rules.js';
 import { DirectiveInputSchema } from '../../store/memory/schema.js';
 import type { DirectiveRow } from '../../store/memory/model.js';
+import { cleanLine } from '../../store/sanitize.js';
 import { clip } from '../../ui/format.js';
 import type { KeyContext } from '../types.js';
 import { closeForm, select, type MemoryPaneState } from './reducer.js';
@@ -68,7 +69,7 @@ export function submitForm(ctx: Ctx): void {
     title: `Saving pushes ${preview.dropped.length} directive${preview.dropped.length === 1 ? '' : 's'} out`,
     lines: [
       `OMC keeps at most 20 directives: high priority first, then newest. After this save these are gone from project-memory.json:`,
-      ...preview.dropped.slice(0, 12).map((d) => `  ✗ ${d.priority === 'high' ? 'critical' : 'note'}: ${clip(d.directive.replace(/\s+/g, ' '), 200)}`),
+      ...preview.dropped.slice(0, 12).map((d) => `  ✗ ${d.priority === 'high' ? 'critical' : 'note'}: ${clip(cleanLine(d.directive), 200)}`),
       ...(preview.dropped.length > 12 ? [`  … and ${preview.dropped.length - 12} more`] : []),
     ],
     prompt: 'y: save and drop them    n / Esc: keep editing',

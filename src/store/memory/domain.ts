@@ -9,6 +9,7 @@
 import { SnapshotCell } from '../emitter.js';
 import { withFileLock } from '../file-lock.js';
 import { atomicWriteSync, parseJsonText, readTextSync } from '../fsx.js';
+import { cleanBlock, cleanLine } from '../sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { buildModel, type MemoryModel } from './model.js';
 import { applyOp, directiveKey, type DirectiveOp, type OpResult } from './rules.js';
@@ -31,7 +32,8 @@ export const EMPTY_MEMORY: MemorySnapshot = { version: 0, file: 'missing', raw: 
 
 export class SaveRefused extends Error {
   constructor(message: string) {
-    super(message);
+    // Reasons can quote directive text or paths from disk: clean them for the message line.
+    super(cleanLine(message));
     this.name = 'SaveRefused';
   }
 }
@@ -103,6 +105,36 @@ export class MemoryDomain implements Domain {
 
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
     if (events.some((e) => e.rel === MEMORY_FILE || e.rel === '')) this.read(edge);
+  }
+
+  /** The `project_memory` key of `omc-top --json`: directives as OMC ranks them, and the next injection. */
+  report(): Record<string, unknown> {
+    const snap = this.cell.getSnapshot();
+    const now = this.clock();
+    const m = this.model(now);
+    if (!m) return { project_memory: { path: MEMORY_FILE, status: snap.file, directives: [] } };
+    return {
+      project_memory: {
+        path: MEMORY_FILE,
+        status: snap.file,
+        omc_loads: m.omcLoads,
+        last_scanned: m.lastScanned === null ? null : new Date(m.lastScanned).toISOString(),
+        rescan_due: m.rescanDue,
+        directives: m.directives.map((r) => ({
+          rank: r.rank,
+          directive: r.display.text,
+          context: r.display.context,
+          source: r.display.source,
+          priority: r.directive.priority,
+          shown_as: r.directive.priority === 'high' ? 'critical' : 'note',
+          added_at: new Date(r.directive.timestamp).toISOString(),
+          session_start: r.injection,
+          kept_by_cap: r.survivesCap,
+        })),
+        session_start_injection: cleanBlock(m.injection),
+        save_blocked: snap.writeBlock,
+      },
+    };
   }
 
   /** The pane's view of the file at `now` (recomputed when the file changes or a minute passes). */
@@ -197,7 +229,7 @@ export class MemoryDomain implements Domain {
   private publish(): void {
     const s = this.state;
     const problems: Problem[] = [];
-    const add = (message: string, severity: Problem['severity']) => problems.push({ path: MEMORY_FILE, message, severity });
+    const add = (message: string, severity: Problem['severity']) => problems.push({ path: MEMORY_FILE, message: cleanLine(message), severity });
     if (s.problem) add(s.raw ? `${s.problem} (showing the last good version)` : s.problem, s.raw ? 'warning' : 'error');
     if (s.invalidUtf8) add('contains bytes that are not valid UTF-8 (shown as �)', 'warning');
     if (s.bom) add("starts with a byte-order mark: OMC's JSON.parse rejects it, so OMC ignores this file", 'error');

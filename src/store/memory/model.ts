@@ -73,6 +73,8 @@ export interface MemoryModel {
   injectionNote: string | null;
   summaryLength: number;
   summaryCut: boolean;
+  /** The part of the summary the 650-character limit cuts off ('' when nothing is cut). */
+  cutText: string;
   schemaIssues: string[];
 }
 
@@ -193,6 +195,7 @@ export function buildModel(raw: Record<string, unknown>, now: number): { model: 
       injectionNote,
       summaryLength: result.fullLength,
       summaryCut: result.cut,
+      cutText: injects && result.cut ? result.full.slice(result.summary.length - 1) : '',
       schemaIssues,
     },
     problems,

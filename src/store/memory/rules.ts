@@ -12,6 +12,7 @@
  * OMC has no edit or remove tool; omc-top edits in place (same timestamp,
  * source and unknown keys) and removes by identity (timestamp + text).
  */
+import { cleanLine } from '../sanitize.js';
 import { MAX_DIRECTIVES, type Directive, type DirectiveInput } from './schema.js';
 
 /** A directive's identity inside one file: its timestamp and its exact text. */
@@ -53,7 +54,7 @@ export function applyOp(list: readonly Directive[], op: DirectiveOp): OpResult {
   if (op.kind === 'add') {
     const text = op.input.directive.trim();
     const dup = list.find((d) => sameText(d.directive, text));
-    if (dup) return { ok: false, reason: `already a directive (OMC de-duplicates ignoring case): "${dup.directive}"` };
+    if (dup) return { ok: false, reason: `already a directive (OMC de-duplicates ignoring case): "${cleanLine(dup.directive)}"` };
     const added: Directive = { timestamp: op.timestamp, directive: text, context: op.input.context, source: 'explicit', priority: op.input.priority };
     const next = [...list, added];
     if (next.length <= MAX_DIRECTIVES) return { ok: true, list: next, dropped: [], changed: added };
@@ -65,7 +66,7 @@ export function applyOp(list: readonly Directive[], op: DirectiveOp): OpResult {
   if (op.kind === 'remove') return { ok: true, list: list.filter((_, j) => j !== i), dropped: [], changed: null };
   const text = op.input.directive.trim();
   const dup = list.find((d, j) => j !== i && sameText(d.directive, text));
-  if (dup) return { ok: false, reason: `another directive already says that (OMC de-duplicates ignoring case): "${dup.directive}"` };
+  if (dup) return { ok: false, reason: `another directive already says that (OMC de-duplicates ignoring case): "${cleanLine(dup.directive)}"` };
   const edited: Directive = { ...(list[i] as Directive), directive: text, context: op.input.context, priority: op.input.priority };
   const next = [...list];
   next[i] = edited;

@@ -102,7 +102,8 @@ export type InjectionState = 'injected' | 'cut-short' | 'over-budget' | 'not-top
 export interface SummaryResult {
   /** Exactly what formatContextSummary returns. */
   summary: string;
-  /** Length before the 650-character cut. */
+  /** The summary before the 650-character cut. */
+  full: string;
   fullLength: number;
   cut: boolean;
   /** Per directive key: whether its line made it into the summary. */
@@ -148,7 +149,7 @@ export function formatSummary(m: SummaryInput, now: number): SummaryResult {
     }
     offset += l.length + 1;
   });
-  return { summary, fullLength: full.length, cut, directives: states };
+  return { summary, full, fullLength: full.length, cut, directives: states };
 }
 
 /** session-start.mjs only injects when the memory has something worth saying. */

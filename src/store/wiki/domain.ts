@@ -147,6 +147,24 @@ export class WikiDomain implements Domain {
     return searchWiki(this.cell.getSnapshot().searchable, query, opts, this.positions);
   }
 
+  /** The `wiki` key of `omc-top --json`: what is indexed, what OMC cannot read, and the lint counts. */
+  report(): Record<string, unknown> {
+    const snap = this.cell.getSnapshot();
+    const lint = this.lint();
+    return {
+      wiki: {
+        dir: snap.dir,
+        pages: snap.pages.length,
+        searchable: snap.searchable.length,
+        not_searchable: snap.pages
+          .filter((p) => !p.searchable)
+          .map((p) => ({ file: cleanLine(p.filename), reason: p.issues[0]?.message ?? 'unreadable' })),
+        categories: snap.categories.map(cleanLine),
+        lint: lint.counts,
+      },
+    };
+  }
+
   /** Drops the remembered per-token positions (for benchmarks: time a query typed from scratch). */
   forgetSearches(): void {
     this.positions.clear();

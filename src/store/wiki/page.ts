@@ -100,8 +100,8 @@ export function omcRefusesName(filename: string): boolean {
 export function buildPage(filename: string, r: ReadResult, nowIso: string): WikiPage {
   if (!r.ok) {
     const stamp = { mtimeMs: -1, size: -1, ino: -1 };
-    const message =
-      r.code === 'too-large' ? `${r.message} (OMC still reads it; omc-top does not index it)` : `${r.message}; not indexed`;
+    // fsx messages can quote a path from the filesystem: clean it like any other text from disk.
+    const message = cleanLine(r.code === 'too-large' ? `${r.message} (OMC still reads it; omc-top does not index it)` : `${r.message}; not indexed`);
     return emptyPage(filename, stamp, [{ kind: 'unreadable', severity: 'error', message }], null);
   }
   const stamp = { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino };
@@ -154,5 +154,5 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
 
 /** A listing entry that is not a readable file at all (a directory named *.md, a dangling symlink…). */
 export function entryProblemPage(filename: string, message: string): WikiPage {
-  return emptyPage(filename, { mtimeMs: -1, size: -1, ino: -1 }, [{ kind: 'unreadable', severity: 'error', message }], null);
+  return emptyPage(filename, { mtimeMs: -1, size: -1, ino: -1 }, [{ kind: 'unreadable', severity: 'error', message: cleanLine(message) }], null);
 }
