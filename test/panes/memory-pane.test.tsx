@@ -193,12 +193,14 @@ describe('memory pane: editing from the keyboard', () => {
     expect(fs.readFileSync(memFile(), 'utf8')).toBe(before);
   });
 
-  it('/ filters directives by text or context', async () => {
+  it('/ filters directives by text or context; the global pane keys still work afterwards', async () => {
     const a = await open();
     await a.press('/', ...'branch');
     await a.waitForText('1 of 7 match');
     expect(a.lines().filter((l) => /^[▸ ] \d /.test(l))).toHaveLength(1);
     await a.press(KEYS.esc);
     await waitFor(() => a.lines().filter((l) => /^[▸ ] \d /.test(l)).length === 7, { what: 'filter cleared' });
+    await a.press('w');
+    await waitFor(() => a.ui.state.pane === 'wiki', { what: 'wiki pane' });
   });
 });

@@ -119,19 +119,22 @@ describe('wiki pane: pages and links', () => {
 });
 
 describe('wiki pane: filters, lint, bad pages', () => {
-  it('c cycles the category filter; t picks a tag; x clears both', async () => {
+  it('c cycles the category filter; # picks a tag; x clears both; t still opens the Teams pane', async () => {
     const a = await open();
     await a.press('c');
     await a.waitForText('category architecture (c)');
     expect(a.text()).toContain('2 of 10 pages');
-    await a.press('x', 't', ...'vit');
+    await a.press('x', '#', ...'vit');
     await a.waitForText(/▸ vitest\s+1/);
     await a.press(KEYS.enter);
-    await a.waitForText('tag vitest (t)');
+    await a.waitForText('tag vitest (#)');
     expect(a.text()).toContain('1 of 10 pages');
     expect(a.text()).toContain('Vitest Flaky Test Debugging');
     await a.press('x');
     await a.waitForText('10 of 10 pages');
+    // The global pane keys keep working from the wiki list.
+    await a.press('t');
+    await waitFor(() => a.ui.state.pane === 'teams', { what: 'teams pane' });
   });
 
   it("shows lint findings as badges and as a list, in OMC's wiki_lint terms", async () => {

@@ -171,7 +171,8 @@ function onKey(ev: InputEvent, ctx: Ctx): boolean {
   else if (isKey(ev, 'enter') || isKey(ev, 'right') || isChar(ev, 'l')) open();
   else if (isChar(ev, 'c')) set((s) => cycleCategory(s, snap.categories, 1));
   else if (isChar(ev, 'C')) set((s) => cycleCategory(s, snap.categories, -1));
-  else if (isChar(ev, 't')) set(openTagPicker);
+  // Not `t`: that is the global key of the Teams pane.
+  else if (isChar(ev, '#')) set(openTagPicker);
   else if (isChar(ev, 'x')) set(clearFilters);
   else if (isChar(ev, 'L')) set(openLint);
   else if (isKey(ev, 'escape') && state.query !== '') set(clearQuery);
@@ -218,7 +219,7 @@ export const wikiPane: PaneModule<WikiPaneState> = {
                 ['/', 'search'],
                 ['⏎', 'open'],
                 ['c', 'category'],
-                ['t', 'tag'],
+                ['#', 'tag'],
                 ['L', 'lint'],
               ],
   help: [
@@ -228,7 +229,7 @@ export const wikiPane: PaneModule<WikiPaneState> = {
     ['Esc', 'clear the search / back from a page or the lint list'],
     ['j / k, g / G, PgUp / PgDn', 'move in the list; scroll a page'],
     ['c / C', 'next / previous category filter'],
-    ['t', 'pick a tag to filter by (type to narrow)'],
+    ['#', 'pick a tag to filter by (type to narrow)'],
     ['x', 'clear the category and tag filters'],
     ['L', "lint list: unreadable pages and OMC's wiki_lint findings"],
     ['Tab / Shift-Tab (page)', 'pick a link; Enter follows it; 1–9 follow link N'],

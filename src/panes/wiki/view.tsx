@@ -81,7 +81,7 @@ function tail(s: string, w: number): string {
 function FilterLine({ state, lint, unreadable, width }: { state: WikiPaneState; lint: LintReport; unreadable: number; width: number }) {
   const theme = useTheme();
   const problems = lint.counts['broken-ref'] + lint.counts.stale + lint.counts.oversized + unreadable;
-  const text = `category ${state.category === null ? 'all' : cleanLine(state.category)} (c)  tag ${state.tag === null ? 'any' : cleanLine(state.tag)} (t)  lint: ${lintSummary(lint, unreadable)} (L)`;
+  const text = `category ${state.category === null ? 'all' : cleanLine(state.category)} (c)  tag ${state.tag === null ? 'any' : cleanLine(state.tag)} (#)  lint: ${lintSummary(lint, unreadable)} (L)`;
   return (
     <Text wrap="truncate" color={problems > 0 ? undefined : theme.muted}>
       {clip(text, width)}
