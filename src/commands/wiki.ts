@@ -1,6 +1,113 @@
-import { UsageError } from './args.js';
+/**
+ * `omc-top wiki search QUERY [--limit N] [--json]`: OMC's wiki_query ranking
+ * from a script, over the same index the wiki pane uses. Unlike OMC's own
+ * query it writes nothing (OMC appends every query to wiki/log.md).
+ */
+import { resolveOmcRoot } from '../store/root.js';
+import { cleanLine } from '../store/sanitize.js';
+import { WikiDomain } from '../store/wiki/domain.js';
+import { parseArgs, UsageError } from './args.js';
 
-/** `omc-top wiki search QUERY [--limit N] [--json]` (not built yet). */
-export async function runWikiCommand(_argv: readonly string[]): Promise<number> {
-  throw new UsageError('"wiki" is not available in this build yet');
+export const WIKI_USAGE = `Usage: omc-top wiki search QUERY... [--limit N] [--json] [--category C] [--tag T[,T…]] [--cwd DIR | --root DIR]
+
+Ranks the wiki pages in <.omc>/wiki exactly as OMC's wiki_query does and exits.
+  --limit N      at most N results (default 20, as OMC)
+  --json         print [{"slug","title","score","snippet"}] (slug = file name without .md)
+  --category C   only pages of this category (OMC's category filter)
+  --tag T,…      OMC's tags option: +3 per page tag matching (a boost, not a filter)
+  --cwd DIR      find the .omc root from DIR;  --root DIR  use DIR as the .omc root
+Nothing is written: OMC's own query appends to wiki/log.md, this does not.`;
+
+const FLAGS = {
+  limit: 'value',
+  json: 'bool',
+  category: 'value',
+  tag: 'value',
+  cwd: 'value',
+  root: 'value',
+  help: 'bool',
+} as const;
+
+/**
+ * JSON.stringify leaves DEL, C1 controls and bidi/line-separator characters
+ * raw; escaped, the output means the same to a JSON parser and cannot drive a
+ * terminal it is printed on.
+ */
+export function terminalSafeJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
+  });
+}
+
+function parseLimit(v: string | true | undefined): number {
+  if (v === undefined) return 20;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new UsageError(`--limit needs a whole number from 1 up, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+export async function runWikiCommand(argv: readonly string[]): Promise<number> {
+  // Flags may come before or after "search" (`omc-top wiki --root R search q`).
+  const args = parseArgs(argv, FLAGS, { h: 'help', n: 'limit' });
+  const [sub, ...words] = args.positionals;
+  if (args.flags.has('help') || sub === 'help') {
+    process.stdout.write(WIKI_USAGE + '\n');
+    return 0;
+  }
+  if (sub !== 'search') {
+    throw new UsageError(sub === undefined ? 'wiki needs a subcommand: omc-top wiki search QUERY' : `unknown wiki subcommand ${JSON.stringify(sub)} (try: omc-top wiki search QUERY)`);
+  }
+  if (words.length === 0) throw new UsageError('wiki search needs a QUERY');
+  if (args.flags.has('cwd') && args.flags.has('root')) throw new UsageError('use either --cwd or --root, not both');
+  const limit = parseLimit(args.flags.get('limit'));
+  const query = words.join(' ');
+  const tagFlag = args.flags.get('tag');
+  const tags = typeof tagFlag === 'string' ? tagFlag.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
+  const category = args.flags.get('category') as string | undefined;
+  const json = args.flags.has('json');
+
+  const res = resolveOmcRoot({ cwd: (args.flags.get('cwd') as string | undefined) ?? process.cwd(), rootOverride: args.flags.get('root') as string | undefined });
+  if (!res.exists) {
+    process.stderr.write(`omc-top: no .omc directory found (${res.explain}); looked in: ${res.looked.join(', ')}\n`);
+    return 2;
+  }
+  const wiki = new WikiDomain({ root: res.root });
+  wiki.scan();
+  const snap = wiki.getSnapshot();
+  const result = wiki.search(query, { limit, tags, category });
+
+  if (snap.dir !== 'ok') process.stderr.write(`omc-top: ${snap.dir === 'missing' ? `no wiki yet at ${res.root}/wiki` : `${res.root}/wiki: ${snap.dirMessage}`}\n`);
+  const unreadable = snap.pages.filter((p) => !p.searchable);
+  if (unreadable.length > 0) {
+    const list = unreadable
+      .slice(0, 5)
+      .map((p) => `${cleanLine(p.filename)} (${p.issues[0]?.message ?? 'unreadable'})`)
+      .join('; ');
+    process.stderr.write(`omc-top: ${unreadable.length} wiki page(s) not searched, as OMC skips them too: ${list}${unreadable.length > 5 ? '; …' : ''}\n`);
+  }
+
+  if (json) {
+    const rows = result.hits.map((h) => ({
+      slug: h.page.filename.replace(/\.md$/, ''),
+      title: h.page.frontmatter?.title ?? '',
+      score: h.score,
+      snippet: h.snippet,
+    }));
+    process.stdout.write(terminalSafeJson(rows) + '\n');
+    return 0;
+  }
+  if (result.hits.length === 0) {
+    process.stdout.write(`No wiki pages match ${JSON.stringify(cleanLine(query))} (searched ${snap.searchable.length} page(s) in ${res.root}/wiki).\n`);
+    return 0;
+  }
+  const lines: string[] = [];
+  result.hits.forEach((h, i) => {
+    const fm = h.page.frontmatter;
+    lines.push(`${i + 1}. ${cleanLine(fm?.title ?? '')}  [${cleanLine(fm?.category ?? '')}]  score ${h.score}`);
+    lines.push(`   ${cleanLine(h.page.filename)}${fm && fm.tags.length > 0 ? `  tags: ${fm.tags.map(cleanLine).join(', ')}` : ''}`);
+    lines.push(`   ${cleanLine(h.snippet)}`);
+  });
+  if (result.total > result.hits.length) lines.push(`(${result.hits.length} of ${result.total} matches; --limit N for more)`);
+  process.stdout.write(lines.join('\n') + '\n');
+  return 0;
 }

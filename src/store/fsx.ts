@@ -38,8 +38,8 @@ export type ReadResult = ReadOk | ReadFailure;
 /** Default cap for JSON state files; OMC's own state_write payload limit is 1 MiB. */
 export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
-const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
-const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenientDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /** POSIX-style relative path (what we show and put in --json), whatever the platform. */
 export function toRel(root: string, abs: string): string {

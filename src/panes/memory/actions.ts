@@ -1,0 +1,99 @@
+/**
+ * The memory pane's writes: validate the draft against OMC's limits, show
+ * what OMC's 20-cap would push out and ask first, confirm before removing,
+ * then save through the memory domain (locked, atomic, merged or refused).
+ */
+import { memoryOf } from '../../store/memory/register.js';
+import { directiveKey, type DirectiveOp } from '../../store/memory/rules.js';
+import { DirectiveInputSchema } from '../../store/memory/schema.js';
+import type { DirectiveRow } from '../../store/memory/model.js';
+import { cleanLine } from '../../store/sanitize.js';
+import { clip } from '../../ui/format.js';
+import type { KeyContext } from '../types.js';
+import { closeForm, select, type MemoryPaneState } from './reducer.js';
+
+type Ctx = KeyContext<MemoryPaneState>;
+
+function refuseIfBlocked(ctx: Ctx): boolean {
+  const domain = memoryOf(ctx.store);
+  if (!domain) return true;
+  if (ctx.app.readonly) {
+    ctx.app.flash('read-only mode (--readonly): directives cannot be changed', 'error');
+    return true;
+  }
+  const block = domain.getSnapshot().writeBlock;
+  if (block) {
+    ctx.app.flash(`cannot save: ${block}`, 'error');
+    return true;
+  }
+  return false;
+}
+
+function runSave(ctx: Ctx, op: DirectiveOp, agreed: string[], done: string): void {
+  const domain = memoryOf(ctx.store);
+  if (!domain) return;
+  ctx.app.run('save directive', async () => {
+    const res = await domain.save(op, agreed);
+    ctx.set((s) => {
+      const next = op.kind === 'remove' ? s : closeForm(s);
+      return res.changed ? select(next, directiveKey(res.changed)) : next;
+    });
+    ctx.app.flash(res.dropped.length ? `${done}; OMC's cap pushed out ${res.dropped.length}` : done, 'success');
+  });
+}
+
+/** Enter in the form: validate, preview the cap, ask if something would be pushed out, save. */
+export function submitForm(ctx: Ctx): void {
+  const form = ctx.state.form;
+  const domain = memoryOf(ctx.store);
+  if (!form || !domain || refuseIfBlocked(ctx)) return;
+  const parsed = DirectiveInputSchema.safeParse({ directive: form.directive.text, context: form.context.text, priority: form.priority });
+  if (!parsed.success) {
+    ctx.app.flash(parsed.error.issues[0]?.message ?? 'invalid directive', 'error');
+    return;
+  }
+  const op: DirectiveOp =
+    form.mode === 'add' ? { kind: 'add', input: parsed.data, timestamp: ctx.app.now() } : { kind: 'edit', target: form.target as string, input: parsed.data };
+  const preview = domain.previewOp(op);
+  if (!preview.ok) {
+    ctx.app.flash(preview.reason, 'error');
+    return;
+  }
+  const done = form.mode === 'add' ? 'directive added' : 'directive saved';
+  if (preview.dropped.length === 0) {
+    runSave(ctx, op, [], done);
+    return;
+  }
+  const keys = preview.dropped.map(directiveKey);
+  ctx.app.confirm({
+    title: `Saving pushes ${preview.dropped.length} directive${preview.dropped.length === 1 ? '' : 's'} out`,
+    lines: [
+      `OMC keeps at most 20 directives: high priority first, then newest. After this save these are gone from project-memory.json:`,
+      ...preview.dropped.slice(0, 12).map((d) => `  ✗ ${d.priority === 'high' ? 'critical' : 'note'}: ${clip(cleanLine(d.directive), 200)}`),
+      ...(preview.dropped.length > 12 ? [`  … and ${preview.dropped.length - 12} more`] : []),
+    ],
+    prompt: 'y: save and drop them    n / Esc: keep editing',
+    onConfirm: () => runSave(ctx, op, keys, done),
+  });
+}
+
+export function togglePriorityOf(ctx: Ctx, row: DirectiveRow): void {
+  if (refuseIfBlocked(ctx)) return;
+  const d = row.directive;
+  const priority = d.priority === 'high' ? 'normal' : 'high';
+  runSave(ctx, { kind: 'edit', target: row.key, input: { directive: d.directive, context: d.context, priority } }, [], `priority → ${priority} (shown as ${priority === 'high' ? 'critical' : 'note'})`);
+}
+
+export function confirmRemove(ctx: Ctx, row: DirectiveRow): void {
+  if (refuseIfBlocked(ctx)) return;
+  ctx.app.confirm({
+    title: 'Remove this directive?',
+    lines: [
+      `${row.directive.priority === 'high' ? 'critical' : 'note'}: ${row.display.text}`,
+      '',
+      'OMC has no remove tool: omc-top rewrites project-memory.json under OMC\'s lock and keeps every other key.',
+    ],
+    prompt: 'y: remove it    n / Esc: keep it',
+    onConfirm: () => runSave(ctx, { kind: 'remove', target: row.key }, [], 'directive removed'),
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * Memory pane state and its pure transitions: the directive list (selection
+ * kept by directive identity), the add/edit form, the injection preview.
+ */
+import type { Directive } from '../../store/memory/schema.js';
+import * as tf from './text-field.js';
+
+export type FormField = 'directive' | 'context' | 'priority';
+
+export interface DirectiveForm {
+  mode: 'add' | 'edit';
+  /** The directive being edited (its key), null when adding. */
+  target: string | null;
+  field: FormField;
+  directive: tf.TextField;
+  context: tf.TextField;
+  priority: 'high' | 'normal';
+  /** What it started as, to know whether Esc discards anything. */
+  initial: { directive: string; context: string; priority: 'high' | 'normal' };
+}
+
+export interface MemoryPaneState {
+  view: 'list' | 'preview';
+  selected: string | null;
+  top: number;
+  filter: string;
+  filterEditing: boolean;
+  form: DirectiveForm | null;
+  previewScroll: number;
+}
+
+export const initMemoryPane = (): MemoryPaneState => ({
+  view: 'list',
+  selected: null,
+  top: 0,
+  filter: '',
+  filterEditing: false,
+  form: null,
+  previewScroll: 0,
+});
+
+export function selectedIndex(s: MemoryPaneState, keys: readonly string[]): number {
+  if (keys.length === 0) return -1;
+  const i = s.selected === null ? -1 : keys.indexOf(s.selected);
+  return i === -1 ? 0 : i;
+}
+/** Keeps `top` so that row `index` is inside a window of `height` rows. */
+export function clampTop(top: number, index: number, height: number, total: number): number {
+  if (height <= 0) return 0;
+  let t = Math.min(top, Math.max(0, total - height));
+  if (index < t) t = index;
+  if (index >= t + height) t = index - height + 1;
+  return Math.max(0, t);
+}
+
+export function moveBy(s: MemoryPaneState, keys: readonly string[], delta: number): MemoryPaneState {
+  if (keys.length === 0) return s;
+  const i = Math.max(0, Math.min(keys.length - 1, selectedIndex(s, keys) + delta));
+  return { ...s, selected: keys[i] as string };
+}
+export const select = (s: MemoryPaneState, key: string | null): MemoryPaneState => ({ ...s, selected: key });
+
+export const startFilter = (s: MemoryPaneState): MemoryPaneState => ({ ...s, filterEditing: true });
+export const typeFilter = (s: MemoryPaneState, t: string): MemoryPaneState => ({ ...s, filter: s.filter + t.replace(/\s+/g, ' '), top: 0 });
+export const backspaceFilter = (s: MemoryPaneState): MemoryPaneState => ({ ...s, filter: Array.from(s.filter).slice(0, -1).join(''), top: 0 });
+export const endFilter = (s: MemoryPaneState): MemoryPaneState => ({ ...s, filterEditing: false });
+export const clearFilter = (s: MemoryPaneState): MemoryPaneState => ({ ...s, filter: '', filterEditing: false, top: 0 });
+
+export function openAddForm(s: MemoryPaneState): MemoryPaneState {
+  return {
+    ...s,
+    view: 'list',
+    form: {
+      mode: 'add',
+      target: null,
+      field: 'directive',
+      directive: tf.field(),
+      context: tf.field(),
+      priority: 'normal',
+      initial: { directive: '', context: '', priority: 'normal' },
+    },
+  };
+}
+
+export function openEditForm(s: MemoryPaneState, key: string, d: Directive): MemoryPaneState {
+  return {
+    ...s,
+    view: 'list',
+    selected: key,
+    form: {
+      mode: 'edit',
+      target: key,
+      field: 'directive',
+      directive: tf.field(d.directive),
+      context: tf.field(d.context),
+      priority: d.priority,
+      initial: { directive: d.directive, context: d.context, priority: d.priority },
+    },
+  };
+}
+
+export const closeForm = (s: MemoryPaneState): MemoryPaneState => ({ ...s, form: null });
+
+export function formDirty(f: DirectiveForm): boolean {
+  return f.directive.text !== f.initial.directive || f.context.text !== f.initial.context || f.priority !== f.initial.priority;
+}
+
+const FIELDS: FormField[] = ['directive', 'context', 'priority'];
+export function nextField(s: MemoryPaneState, delta: 1 | -1): MemoryPaneState {
+  if (!s.form) return s;
+  const i = FIELDS.indexOf(s.form.field);
+  return { ...s, form: { ...s.form, field: FIELDS[(i + delta + FIELDS.length) % FIELDS.length] as FormField } };
+}
+
+export function togglePriority(s: MemoryPaneState): MemoryPaneState {
+  if (!s.form) return s;
+  return { ...s, form: { ...s.form, priority: s.form.priority === 'high' ? 'normal' : 'high' } };
+}
+
+/** Applies a text-field edit to the focused text field (no-op on the priority field). */
+export function editField(s: MemoryPaneState, fn: (f: tf.TextField) => tf.TextField): MemoryPaneState {
+  const form = s.form;
+  if (!form || form.field === 'priority') return s;
+  return { ...s, form: { ...form, [form.field]: fn(form[form.field]) } };
+}
+
+export const openPreview = (s: MemoryPaneState): MemoryPaneState => ({ ...s, view: 'preview', previewScroll: 0 });
+export const closePreview = (s: MemoryPaneState): MemoryPaneState => ({ ...s, view: 'list' });
+export function scrollPreview(s: MemoryPaneState, delta: number, max: number): MemoryPaneState {
+  return { ...s, previewScroll: Math.max(0, Math.min(max, s.previewScroll + delta)) };
+}

@@ -1,0 +1,227 @@
+import React, { memo, useSyncExternalStore } from 'react';
+import { Box, Text } from 'ink';
+import type { DirectiveRow, MemoryModel } from '../../store/memory/model.js';
+import type { MemoryDomain } from '../../store/memory/domain.js';
+import { memoryOf } from '../../store/memory/register.js';
+import { MAX_DIRECTIVES } from '../../store/memory/schema.js';
+import { cleanLine } from '../../store/sanitize.js';
+import { clip, fit, width as cells, wrapText } from '../../ui/format.js';
+import { useTheme, type Theme } from '../../ui/theme.js';
+import type { ViewProps } from '../types.js';
+import { counter, detailLines, headerText, LIMITS, previewLines, rowText, summaryLines, visibleDirectives } from './layout.js';
+import { clampTop, selectedIndex, type DirectiveForm, type MemoryPaneState } from './reducer.js';
+
+const tone = (theme: Theme, t?: string) => (t === 'ok' ? theme.ok : t === 'warn' ? theme.warn : t === 'error' ? theme.error : t === 'dim' || t === 'cut' ? theme.muted : undefined);
+
+const Row = memo(function Row({ r, now, width, selected }: { r: DirectiveRow; now: number; width: number; selected: boolean }) {
+  const theme = useTheme();
+  const t = rowText(r, now, width);
+  return (
+    <Text inverse={selected} wrap="truncate">
+      {selected ? '▸ ' : '  '}
+      <Text color={theme.muted}>{t.rank}</Text>
+      <Text bold={r.directive.priority === 'high'} color={r.directive.priority === 'high' ? theme.error : undefined}>
+        {t.prio}
+      </Text>
+      {t.text}
+      <Text color={theme.muted}>{t.source}</Text>
+      <Text color={theme.muted}>{t.age}</Text>
+      <Text color={tone(theme, t.fateTone)}>{t.fate}</Text>
+    </Text>
+  );
+});
+
+/** One text field with its cursor; long text shows the window around the cursor. */
+function FieldLine({ text, cursor, focused, width }: { text: string; cursor: number; focused: boolean; width: number }) {
+  const clean = cleanLine(text);
+  const w = Math.max(4, width - 3);
+  if (!focused) return <Text wrap="truncate">{'  ' + fit(clean || ' ', w)}</Text>;
+  const beforeText = cleanLine(text.slice(0, cursor));
+  const at = Array.from(text.slice(cursor))[0] ?? ' ';
+  const afterText = cleanLine(text.slice(cursor + at.length));
+  // Keep the cursor visible: drop characters from the left as needed.
+  let head = beforeText;
+  while (head.length > 0 && cells(head) + 1 > w - 8) head = Array.from(head).slice(1).join('');
+  const shownHead = head.length < beforeText.length ? '…' + head : head;
+  return (
+    <Text wrap="truncate">
+      <Text color={undefined}>{'> '}</Text>
+      {shownHead}
+      <Text inverse>{at === ' ' || at === '' ? ' ' : cleanLine(at) || ' '}</Text>
+      {clip(afterText, Math.max(0, w - cells(shownHead) - 1))}
+    </Text>
+  );
+}
+
+function FormView({ form, domain, width, height }: { form: DirectiveForm; domain: MemoryDomain; width: number; height: number }) {
+  const theme = useTheme();
+  const over = (n: number, max: number) => (n > max ? theme.error : theme.muted);
+  // Live check of what saving would do: duplicates and OMC's 20-cap.
+  let warning: string | null = null;
+  const text = form.directive.text.trim();
+  if (text) {
+    const op =
+      form.mode === 'add'
+        ? { kind: 'add' as const, input: { directive: text, context: form.context.text, priority: form.priority }, timestamp: Number.MAX_SAFE_INTEGER }
+        : { kind: 'edit' as const, target: form.target as string, input: { directive: text, context: form.context.text, priority: form.priority } };
+    const r = domain.previewOp(op);
+    if (!r.ok) warning = r.reason;
+    else if (r.dropped.length) warning = `saving pushes out ${r.dropped.length} directive(s) (OMC keeps 20): you will be asked first`;
+  }
+  const label = (name: string, focused: boolean, extra = '') => (
+    <Text key={`l-${name}`} bold={focused} color={focused ? theme.accent : theme.muted} wrap="truncate">
+      {clip(`${focused ? '▌' : ' '}${name}${extra}`, width)}
+    </Text>
+  );
+  const lines = [
+    <Text key="t" bold wrap="truncate">
+      {clip(form.mode === 'add' ? 'Add a directive (as project_memory_add_directive would, source "explicit")' : 'Edit directive (timestamp and source are kept)', width)}
+    </Text>,
+    <Text key="s"> </Text>,
+    label('Directive', form.field === 'directive', ''),
+    <Text key="dc" color={over(form.directive.text.length, LIMITS.directive)} wrap="truncate">
+      {'  ' + counter(form.directive.text, LIMITS.directive)}
+    </Text>,
+    <FieldLine key="d" text={form.directive.text} cursor={form.directive.cursor} focused={form.field === 'directive'} width={width} />,
+    label('Context', form.field === 'context'),
+    <Text key="cc" color={over(form.context.text.length, LIMITS.context)} wrap="truncate">
+      {'  ' + counter(form.context.text, LIMITS.context)}
+    </Text>,
+    <FieldLine key="c" text={form.context.text} cursor={form.context.cursor} focused={form.field === 'context'} width={width} />,
+    label('Priority', form.field === 'priority'),
+    <Text key="p" wrap="truncate">
+      {'  '}
+      <Text inverse={form.priority === 'high'}> high → critical </Text> <Text inverse={form.priority === 'normal'}> normal → note </Text>
+      <Text color={theme.muted}>{form.field === 'priority' ? '  Space toggles' : ''}</Text>
+    </Text>,
+    <Text key="s2"> </Text>,
+    <Text key="w" color={warning ? theme.warn : theme.muted} wrap="truncate">
+      {clip(warning ?? 'Enter saves · Tab next field · Esc cancels', width)}
+    </Text>,
+  ];
+  return (
+    <Box flexDirection="column" height={height}>
+      {lines.slice(0, height)}
+    </Box>
+  );
+}
+
+function PreviewView({ model, scroll, width, height }: { model: MemoryModel; scroll: number; width: number; height: number }) {
+  const theme = useTheme();
+  const lines = previewLines(model, width - 1);
+  const top = Math.max(0, Math.min(scroll, Math.max(0, lines.length - height)));
+  return (
+    <Box flexDirection="column" height={height}>
+      {lines.slice(top, top + height).map((l, i) => (
+        <Text key={i} wrap="truncate" bold={l.tone === 'title'} color={tone(theme, l.tone)} strikethrough={l.tone === 'cut' && theme.color === false}>
+          {l.text === '' ? ' ' : l.text}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function ListView({ state, model, domain, width, height, now }: { state: MemoryPaneState; model: MemoryModel; domain: MemoryDomain; width: number; height: number; now: number }) {
+  const theme = useTheme();
+  const rows = visibleDirectives(model, state.filter);
+  const keys = rows.map((r) => r.key);
+  const sel = selectedIndex(state, keys);
+  const selected = rows[sel];
+  // Bottom sections shrink first when the pane is short.
+  const summary = summaryLines(model, width);
+  const showSummary = height >= 16;
+  const detailMax = height >= 12 ? 4 : height >= 8 ? 2 : 0;
+  const detail = selected && detailMax > 0 ? detailLines(selected, now, width, detailMax) : [];
+  const showFilter = state.filterEditing || state.filter !== '';
+  const fixed = 2 + (showFilter ? 1 : 0) + (detail.length ? detail.length + 1 : 0) + (showSummary ? summary.length + 1 : 0) + model.malformed.length;
+  const listH = Math.max(1, height - fixed);
+  const top = clampTop(state.top, Math.max(0, sel), listH, rows.length);
+  const injected = model.directives.filter((r) => r.injection === 'injected' || r.injection === 'cut-short').length;
+  const block = domain.getSnapshot().writeBlock;
+  const head = `Directives ${model.directives.length}${model.overCap ? ` (over OMC's cap of ${MAX_DIRECTIVES}: its next add keeps 20)` : ''} · ${injected} injected at session start${block ? ` · ${block}` : ''}`;
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text bold wrap="truncate" color={model.overCap || block ? theme.warn : undefined}>
+        {clip(head, width)}
+      </Text>
+      {showFilter ? (
+        <Text wrap="truncate">
+          <Text color={theme.accent}>/</Text>
+          {cleanLine(state.filter)}
+          {state.filterEditing ? <Text inverse> </Text> : null}
+          <Text color={theme.muted}>{`  ${rows.length} of ${model.directives.length} match`}</Text>
+        </Text>
+      ) : null}
+      <Text bold color={theme.muted} wrap="truncate">
+        {headerText(width)}
+      </Text>
+      {rows.length === 0 ? (
+        <Text color={theme.muted} wrap="truncate">
+          {clip(model.directives.length === 0 ? '  No directives yet. Press a to add one (or tell Claude "always …" / "never …").' : '  No directive matches the filter.', width)}
+        </Text>
+      ) : (
+        rows.slice(top, top + listH).map((r, i) => <Row key={r.key} r={r} now={now} width={width} selected={top + i === sel} />)
+      )}
+      {model.malformed.map((m) => (
+        <Text key={`m${m.index}`} color={theme.error} wrap="truncate">
+          {clip(`  ⚠ directive [${m.index}] ${m.text ? `"${m.text}" ` : ''}is malformed: ${m.problem}`, width)}
+        </Text>
+      ))}
+      <Box flexGrow={1} />
+      {detail.length ? (
+        <>
+          <Text color={theme.muted} wrap="truncate">
+            {clip('── selected ' + '─'.repeat(Math.max(0, width - 12)), width)}
+          </Text>
+          {detail.map((l, i) => (
+            <Text key={`d${i}`} wrap="truncate" color={i === 0 ? undefined : theme.muted}>
+              {l}
+            </Text>
+          ))}
+        </>
+      ) : null}
+      {showSummary ? (
+        <>
+          <Text color={theme.muted} wrap="truncate">
+            {clip(`── project (${model.projectRoot || 'unknown root'}) ` + '─'.repeat(width), width)}
+          </Text>
+          {summary.map(([k, v]) => (
+            <Text key={k} wrap="truncate">
+              <Text color={theme.accent}>{k}</Text>
+              {v}
+            </Text>
+          ))}
+        </>
+      ) : null}
+    </Box>
+  );
+}
+
+export function MemoryPaneView({ state, store, width, height, now }: ViewProps<MemoryPaneState>) {
+  const theme = useTheme();
+  const domain = memoryOf(store);
+  const snap = useSyncExternalStore(domain?.subscribe ?? noop, domain?.getSnapshot ?? none);
+  if (!domain || !snap) return <Text color={theme.error}>Project memory is not loaded in this build.</Text>;
+  const model = domain.model(now);
+  if (!model) {
+    const lines =
+      snap.file === 'missing'
+        ? ['No project memory yet.', 'OMC writes .omc/project-memory.json at the first session start in this project (tech stack, build commands), then adds directives, notes and hot paths as you work.']
+        : ['project-memory.json cannot be read:', ...snap.problems.map((p) => p.message)];
+    return (
+      <Box flexDirection="column" height={height}>
+        {lines.flatMap((l) => wrapText(l, width)).slice(0, height).map((l, i) => (
+          <Text key={i} color={i === 0 ? undefined : theme.muted} bold={i === 0} wrap="truncate">
+            {l || ' '}
+          </Text>
+        ))}
+      </Box>
+    );
+  }
+  if (state.form) return <FormView form={state.form} domain={domain} width={width} height={height} />;
+  if (state.view === 'preview') return <PreviewView model={model} scroll={state.previewScroll} width={width} height={height} />;
+  return <ListView state={state} model={model} domain={domain} width={width} height={height} now={now} />;
+}
+
+const noop = () => () => undefined;
+const none = () => null;

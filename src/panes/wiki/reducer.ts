@@ -1,0 +1,160 @@
+/**
+ * Wiki pane state and its pure transitions. The list selection is kept by
+ * file name, so a page that moves in the ranking stays selected while the
+ * user types; the page view keeps a back stack for followed links.
+ */
+
+export type WikiView = 'list' | 'page' | 'lint';
+
+export interface TagPicker {
+  filter: string;
+  selected: number;
+}
+
+export interface PageState {
+  name: string;
+  scroll: number;
+  /** Index into the page's followable links; -1 = none picked. */
+  link: number;
+}
+
+export interface WikiPaneState {
+  view: WikiView;
+  query: string;
+  /** The search box has the keyboard. */
+  editing: boolean;
+  category: string | null;
+  tag: string | null;
+  picker: TagPicker | null;
+  selected: string | null;
+  top: number;
+  page: PageState | null;
+  /** Where Esc returns to from the page view once the back stack is empty. */
+  pageFrom: 'list' | 'lint';
+  /** Pages to go back to (the page view's Esc/Backspace). */
+  history: PageState[];
+  lintSelected: number;
+  lintTop: number;
+}
+
+export const initWikiPane = (): WikiPaneState => ({
+  view: 'list',
+  query: '',
+  editing: false,
+  category: null,
+  tag: null,
+  picker: null,
+  selected: null,
+  top: 0,
+  page: null,
+  pageFrom: 'list',
+  history: [],
+  lintSelected: 0,
+  lintTop: 0,
+});
+
+// --- search box -------------------------------------------------------------
+
+export const startSearch = (s: WikiPaneState): WikiPaneState => ({ ...s, editing: true, view: 'list' });
+export const typeQuery = (s: WikiPaneState, text: string): WikiPaneState => ({ ...s, query: s.query + text.replace(/[\r\n\t]+/g, ' '), top: 0, selected: null });
+export const backspaceQuery = (s: WikiPaneState): WikiPaneState => ({ ...s, query: Array.from(s.query).slice(0, -1).join(''), top: 0, selected: null });
+/** Ctrl-W: drop the last word (and the spaces after it). */
+export const deleteWord = (s: WikiPaneState): WikiPaneState => ({ ...s, query: s.query.replace(/\S*\s*$/, ''), top: 0, selected: null });
+export const clearQuery = (s: WikiPaneState): WikiPaneState => ({ ...s, query: '', editing: false, top: 0, selected: null });
+export const endSearch = (s: WikiPaneState): WikiPaneState => ({ ...s, editing: false });
+
+// --- list -------------------------------------------------------------------
+
+export function selectedIndex(s: WikiPaneState, names: readonly string[]): number {
+  if (names.length === 0) return -1;
+  const i = s.selected === null ? -1 : names.indexOf(s.selected);
+  return i === -1 ? 0 : i;
+}
+
+export function moveBy(s: WikiPaneState, names: readonly string[], delta: number): WikiPaneState {
+  if (names.length === 0) return s;
+  const i = Math.max(0, Math.min(names.length - 1, selectedIndex(s, names) + delta));
+  return { ...s, selected: names[i] as string };
+}
+
+export function moveTo(s: WikiPaneState, names: readonly string[], index: number): WikiPaneState {
+  if (names.length === 0) return s;
+  return { ...s, selected: names[Math.max(0, Math.min(names.length - 1, index))] as string };
+}
+
+/** Keeps `top` so that item `index` is inside a window of `height` items. */
+export function clampTop(top: number, index: number, height: number, total: number): number {
+  if (height <= 0) return 0;
+  let t = Math.min(top, Math.max(0, total - height));
+  if (index < t) t = index;
+  if (index >= t + height) t = index - height + 1;
+  return Math.max(0, t);
+}
+
+// --- filters ----------------------------------------------------------------
+
+/** c / C: all → each category in turn → all. */
+export function cycleCategory(s: WikiPaneState, categories: readonly string[], delta: 1 | -1): WikiPaneState {
+  const options: Array<string | null> = [null, ...categories];
+  const cur = Math.max(0, options.indexOf(s.category));
+  const next = options[(cur + delta + options.length) % options.length] ?? null;
+  return { ...s, category: next, top: 0, selected: null };
+}
+
+export const openTagPicker = (s: WikiPaneState): WikiPaneState => ({ ...s, picker: { filter: '', selected: 0 } });
+export const closeTagPicker = (s: WikiPaneState): WikiPaneState => ({ ...s, picker: null });
+export function typePicker(s: WikiPaneState, text: string): WikiPaneState {
+  if (!s.picker) return s;
+  // With something typed, the best match (right under "(any tag)") is the natural choice.
+  return { ...s, picker: { filter: s.picker.filter + text.replace(/\s+/g, ' '), selected: 1 } };
+}
+export function backspacePicker(s: WikiPaneState): WikiPaneState {
+  if (!s.picker) return s;
+  const filter = Array.from(s.picker.filter).slice(0, -1).join('');
+  return { ...s, picker: { filter, selected: filter === '' ? 0 : 1 } };
+}
+export function movePicker(s: WikiPaneState, total: number, delta: number): WikiPaneState {
+  if (!s.picker || total === 0) return s;
+  return { ...s, picker: { ...s.picker, selected: Math.max(0, Math.min(total - 1, s.picker.selected + delta)) } };
+}
+export const chooseTag = (s: WikiPaneState, tag: string | null): WikiPaneState => ({ ...s, tag, picker: null, top: 0, selected: null });
+export const clearFilters = (s: WikiPaneState): WikiPaneState => ({ ...s, category: null, tag: null, top: 0, selected: null });
+
+// --- page view --------------------------------------------------------------
+
+export const openPage = (s: WikiPaneState, name: string): WikiPaneState => ({
+  ...s,
+  view: 'page',
+  editing: false,
+  selected: s.view === 'list' ? name : s.selected,
+  page: { name, scroll: 0, link: -1 },
+  pageFrom: s.view === 'page' ? s.pageFrom : s.view === 'lint' ? 'lint' : 'list',
+  history: s.page && s.view === 'page' ? [...s.history, s.page] : [],
+});
+
+/** Back from a followed link to the page it came from, else to the list (or lint list) it was opened from. */
+export function back(s: WikiPaneState): WikiPaneState {
+  const prev = s.history[s.history.length - 1];
+  if (s.view === 'page' && prev) return { ...s, page: prev, history: s.history.slice(0, -1) };
+  return { ...s, view: s.view === 'page' ? s.pageFrom : 'list', page: null, history: [] };
+}
+
+export function scrollPage(s: WikiPaneState, delta: number, maxScroll: number): WikiPaneState {
+  if (!s.page) return s;
+  return { ...s, page: { ...s.page, scroll: Math.max(0, Math.min(maxScroll, s.page.scroll + delta)) } };
+}
+
+export function pickLink(s: WikiPaneState, total: number, delta: 1 | -1): WikiPaneState {
+  if (!s.page || total === 0) return s;
+  const cur = s.page.link;
+  const next = cur === -1 ? (delta === 1 ? 0 : total - 1) : (cur + delta + total) % total;
+  return { ...s, page: { ...s.page, link: next } };
+}
+
+// --- lint list --------------------------------------------------------------
+
+export const openLint = (s: WikiPaneState): WikiPaneState => ({ ...s, view: 'lint', editing: false, lintSelected: 0, lintTop: 0 });
+export function moveLint(s: WikiPaneState, total: number, delta: number): WikiPaneState {
+  if (total === 0) return s;
+  return { ...s, lintSelected: Math.max(0, Math.min(total - 1, s.lintSelected + delta)) };
+}

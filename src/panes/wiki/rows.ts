@@ -1,0 +1,151 @@
+/**
+ * What the wiki list shows for the current query and filters, and the text
+ * of each row. Results are memoised per index version and query, so a
+ * keystroke runs one search and a redraw runs none.
+ */
+import type { LintReport } from '../../store/wiki/lint.js';
+import type { WikiPage } from '../../store/wiki/page.js';
+import { snippetFor } from '../../store/wiki/search.js';
+import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
+import { cleanLine } from '../../store/sanitize.js';
+import { fit, width as cells } from '../../ui/format.js';
+import type { WikiPaneState } from './reducer.js';
+
+export interface WikiRow {
+  page: WikiPage;
+  /** OMC's score; null while browsing (empty query). */
+  score: number | null;
+  snippet: string;
+}
+
+export interface WikiRows {
+  rows: WikiRow[];
+  /** Pages OMC cannot read, hidden from search results (they cannot match). */
+  unsearchable: number;
+  searching: boolean;
+}
+
+interface CacheEntry {
+  key: string;
+  value: WikiRows;
+}
+const cache = new WeakMap<WikiSnapshot, CacheEntry>();
+
+const hasTag = (p: WikiPage, tag: string) => p.tagsLower.includes(tag.toLowerCase());
+
+/**
+ * Empty query: every page in OMC's listing order (unreadable ones too, with
+ * their badge). Otherwise OMC's ranking (every match, not just OMC's top 20),
+ * then the pane's filters: category as OMC filters it, tag as a real filter.
+ */
+export function wikiRows(domain: WikiDomain, snap: WikiSnapshot, s: Pick<WikiPaneState, 'query' | 'category' | 'tag'>): WikiRows {
+  const key = `${s.category ?? ''}\u0000${s.tag ?? ''}\u0000${s.query}`;
+  const hit = cache.get(snap);
+  if (hit && hit.key === key) return hit.value;
+  let value: WikiRows;
+  const unsearchable = snap.pages.length - snap.searchable.length;
+  if (s.query.trim() === '') {
+    const filtered = snap.pages.filter(
+      (p) => (s.category === null || p.frontmatter?.category === s.category) && (s.tag === null || hasTag(p, s.tag)),
+    );
+    value = {
+      rows: filtered.map((p) => ({ page: p, score: null, snippet: p.searchable ? snippetFor(p, -1, 0) : (p.issues[0]?.message ?? '') })),
+      unsearchable,
+      searching: false,
+    };
+  } else {
+    const result = domain.search(s.query, { limit: Infinity, category: s.category ?? undefined });
+    const hits = s.tag === null ? result.hits : result.hits.filter((h) => hasTag(h.page, s.tag as string));
+    value = { rows: hits.map((h) => ({ page: h.page, score: h.score, snippet: h.snippet })), unsearchable, searching: true };
+  }
+  cache.set(snap, { key, value });
+  return value;
+}
+
+export interface Badge {
+  text: string;
+  tone: 'error' | 'warn' | 'info';
+}
+
+const LINT_BADGE: Record<string, string> = {
+  orphan: 'orphan',
+  stale: 'stale',
+  'broken-ref': 'broken-ref',
+  'low-confidence': 'low-conf',
+  oversized: 'oversized',
+  'structural-contradiction': 'conflict',
+};
+const ISSUE_BADGE: Record<string, string> = {
+  unparseable: 'unreadable',
+  bom: 'unreadable',
+  'bad-name': 'bad-name',
+  'invalid-utf8': 'non-utf8',
+  crlf: 'crlf',
+  huge: 'huge',
+  unreadable: 'unreadable',
+};
+
+/** Problem badges first (they explain why a page is odd), then OMC's lint findings. */
+export function badgesFor(page: WikiPage, lint: LintReport): Badge[] {
+  const out: Badge[] = [];
+  for (const i of page.issues) {
+    out.push({ text: `${i.severity === 'info' ? '' : '⚠'}${ISSUE_BADGE[i.kind] ?? i.kind}`, tone: i.severity === 'error' ? 'error' : i.severity === 'warning' ? 'warn' : 'info' });
+  }
+  const seen = new Set<string>();
+  for (const l of lint.byPage.get(page.filename) ?? []) {
+    if (seen.has(l.type)) continue;
+    seen.add(l.type);
+    out.push({ text: LINT_BADGE[l.type] ?? l.type, tone: l.severity === 'error' ? 'error' : l.severity === 'warning' ? 'warn' : 'info' });
+  }
+  return out;
+}
+
+export interface RowLayout {
+  score: string;
+  category: string;
+  title: string;
+  badges: Array<Badge & { shown: string }>;
+  detail: string;
+}
+
+const SCORE_W = 6;
+const categoryWidth = (inner: number) => (inner >= 70 ? 14 : 11);
+
+/**
+ * Cuts a row into cells; `width` includes the 2-cell selection marker.
+ * Line 1: score, category, title, badges (after the title, so the columns
+ * stay aligned); line 2: tags and the snippet.
+ */
+export function rowLayout(row: WikiRow, badges: Badge[], width: number): RowLayout {
+  const inner = Math.max(10, width - 2);
+  const catW = categoryWidth(inner);
+  // Badges get at most a third of the line; whole badges only, the rest is counted.
+  let budget = Math.floor(inner / 3);
+  const shown: RowLayout['badges'] = [];
+  for (const [i, b] of badges.entries()) {
+    const need = cells(b.text) + 1;
+    const last = i === badges.length - 1;
+    if (need <= budget && (last || need + 3 <= budget)) {
+      shown.push({ ...b, shown: ` ${b.text}` });
+      budget -= need;
+    } else {
+      shown.push({ ...b, shown: ` +${badges.length - i}` });
+      break;
+    }
+  }
+  const badgeW = shown.reduce((n, b) => n + cells(b.shown), 0);
+  const titleW = Math.max(4, inner - SCORE_W - catW - badgeW);
+  const tags = row.page.display.tags.length > 0 ? `${row.page.display.tags.join(', ')} · ` : '';
+  return {
+    score: row.score === null ? ' '.repeat(SCORE_W) : fit(`${String(row.score).padStart(SCORE_W - 2)}  `, SCORE_W),
+    category: fit(row.page.display.category, catW - 1) + ' ',
+    title: fit(row.page.display.title, titleW),
+    badges: shown,
+    detail: fit(`${' '.repeat(SCORE_W)}${tags}${cleanLine(row.snippet)}`, inner),
+  };
+}
+
+export function headerLine(width: number): string {
+  const inner = Math.max(10, width - 2);
+  return fit(`  ${fit('SCORE', SCORE_W)}${fit('CATEGORY', categoryWidth(inner))}TITLE`, width);
+}

@@ -1,0 +1,261 @@
+import React, { memo, useSyncExternalStore } from 'react';
+import { Box, Text } from 'ink';
+import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
+import type { LintReport } from '../../store/wiki/lint.js';
+import { wikiOf } from '../../store/wiki/register.js';
+import { cleanLine } from '../../store/sanitize.js';
+import { clip, fit, width as cells } from '../../ui/format.js';
+import { useTheme, type Theme } from '../../ui/theme.js';
+import type { ViewProps } from '../types.js';
+import { lintItems, lintSummary } from './lint-lines.js';
+import { pageLines, type PageLine } from './page-lines.js';
+import { clampTop, selectedIndex, type WikiPaneState } from './reducer.js';
+import { badgesFor, headerLine, rowLayout, wikiRows, type WikiRow } from './rows.js';
+import { pickerTags } from './picker.js';
+
+const toneColor = (theme: Theme, tone?: string) =>
+  tone === 'error' || tone === 'missing' ? theme.error : tone === 'warn' ? theme.warn : tone === 'dim' || tone === 'info' ? theme.muted : tone === 'link' || tone === 'heading' ? theme.accent : undefined;
+
+const Row = memo(function Row({ row, lint, width, selected }: { row: WikiRow; lint: LintReport; width: number; selected: boolean }) {
+  const theme = useTheme();
+  const t = rowLayout(row, badgesFor(row.page, lint), width);
+  return (
+    <Box flexDirection="column">
+      <Text inverse={selected} wrap="truncate">
+        {selected ? '▸ ' : '  '}
+        <Text bold>{t.score}</Text>
+        <Text color={theme.muted}>{t.category}</Text>
+        <Text bold={row.page.searchable} color={row.page.searchable ? undefined : theme.warn}>
+          {t.title}
+        </Text>
+        {t.badges.map((b, i) => (
+          <Text key={i} color={toneColor(theme, b.tone)}>
+            {b.shown}
+          </Text>
+        ))}
+      </Text>
+      <Text color={theme.muted} wrap="truncate">
+        {'  '}
+        {t.detail}
+      </Text>
+    </Box>
+  );
+});
+
+function SearchLine({ state, snap, shown, searching, width }: { state: WikiPaneState; snap: WikiSnapshot; shown: number; searching: boolean; width: number }) {
+  const theme = useTheme();
+  const count = searching ? `${shown} match${shown === 1 ? '' : 'es'} in ${snap.searchable.length} pages` : `${shown} of ${snap.pages.length} pages`;
+  const placeholder = state.query === '' && !state.editing;
+  const cursor = state.editing ? 1 : 0;
+  const room = Math.max(4, width - 2 - cursor - count.length - 2);
+  // Show the end of a long query: that is where the user is typing.
+  const q = cleanLine(state.query);
+  const shownQuery = placeholder ? '/ to search' : cells(q) <= room ? q : '…' + tail(q, room - 1);
+  const pad = Math.max(1, width - 2 - cursor - cells(shownQuery) - count.length);
+  return (
+    <Text wrap="truncate">
+      <Text color={theme.accent} bold>
+        /{' '}
+      </Text>
+      <Text color={placeholder ? theme.muted : undefined}>{shownQuery}</Text>
+      {state.editing ? <Text inverse> </Text> : null}
+      <Text color={theme.muted}>{' '.repeat(pad) + count}</Text>
+    </Text>
+  );
+}
+
+/** The last `w` cells of `s`. */
+function tail(s: string, w: number): string {
+  const chars = Array.from(s);
+  let out = '';
+  let used = 0;
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const c = cells(chars[i] as string);
+    if (used + c > w) break;
+    out = chars[i] + out;
+    used += c;
+  }
+  return out;
+}
+
+function FilterLine({ state, lint, unreadable, width }: { state: WikiPaneState; lint: LintReport; unreadable: number; width: number }) {
+  const theme = useTheme();
+  const problems = lint.counts['broken-ref'] + lint.counts.stale + lint.counts.oversized + unreadable;
+  const text = `category ${state.category === null ? 'all' : cleanLine(state.category)} (c)  tag ${state.tag === null ? 'any' : cleanLine(state.tag)} (#)  lint: ${lintSummary(lint, unreadable)} (L)`;
+  return (
+    <Text wrap="truncate" color={problems > 0 ? undefined : theme.muted}>
+      {clip(text, width)}
+    </Text>
+  );
+}
+
+function TagPickerView({ state, snap, width, height }: { state: WikiPaneState; snap: WikiSnapshot; width: number; height: number }) {
+  const theme = useTheme();
+  const picker = state.picker!;
+  const options = pickerTags(snap, picker.filter);
+  const listH = Math.max(1, height - 2);
+  const selected = Math.min(picker.selected, options.length - 1);
+  const top = clampTop(0, selected, listH, options.length);
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text wrap="truncate">
+        <Text color={theme.accent} bold>
+          tag:{' '}
+        </Text>
+        {clip(cleanLine(picker.filter), width - 8)}
+        <Text inverse> </Text>
+      </Text>
+      <Text color={theme.muted} wrap="truncate">
+        {clip('type to narrow · ↑↓ pick · Enter filters by it · Esc keeps the current filter', width)}
+      </Text>
+      {options.slice(top, top + listH).map((o, i) => (
+        <Text key={o.tag ?? ''} inverse={top + i === selected} wrap="truncate">
+          {fit(`${top + i === selected ? '▸ ' : '  '}${o.tag === null ? '(any tag)' : cleanLine(o.tag)}${o.tag === null ? '' : `  ${o.count}`}`, width)}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function ListView({ state, domain, snap, lint, width, height }: { state: WikiPaneState; domain: WikiDomain; snap: WikiSnapshot; lint: LintReport; width: number; height: number }) {
+  const theme = useTheme();
+  if (state.picker) return <TagPickerView state={state} snap={snap} width={width} height={height} />;
+  const { rows, unsearchable, searching } = wikiRows(domain, snap, state);
+  const unreadable = snap.pages.length - snap.searchable.length;
+  const note = searching && unsearchable > 0 ? `${unsearchable} page${unsearchable === 1 ? '' : 's'} OMC cannot read ${unsearchable === 1 ? 'is' : 'are'} not searched (L lists them)` : null;
+  const listH = Math.max(1, Math.floor((height - 3 - (note ? 1 : 0)) / 2));
+  const names = rows.map((r) => r.page.filename);
+  const sel = selectedIndex(state, names);
+  const top = clampTop(state.top, Math.max(0, sel), listH, rows.length);
+  let empty: string | null = null;
+  if (snap.dir === 'missing') empty = 'No wiki yet: OMC creates .omc/wiki when a session saves knowledge (wiki_ingest / wiki_add).';
+  else if (snap.dir === 'error') empty = `The wiki directory cannot be read: ${snap.dirMessage ?? 'unknown error'}`;
+  else if (snap.pages.length === 0) empty = 'The wiki has no pages yet.';
+  else if (rows.length === 0) empty = searching ? 'No page matches (OMC would return nothing either).' : 'No page has this category and tag.';
+  return (
+    <Box flexDirection="column" height={height}>
+      <SearchLine state={state} snap={snap} shown={rows.length} searching={searching} width={width} />
+      <FilterLine state={state} lint={lint} unreadable={unreadable} width={width} />
+      <Text bold color={theme.muted} wrap="truncate">
+        {headerLine(width)}
+      </Text>
+      {empty ? (
+        <Text color={theme.muted} wrap="truncate">
+          {clip(`  ${empty}`, width)}
+        </Text>
+      ) : (
+        rows.slice(top, top + listH).map((r, i) => <Row key={r.page.filename} row={r} lint={lint} width={width} selected={top + i === sel} />)
+      )}
+      {note ? (
+        <>
+          <Box flexGrow={1} />
+          <Text color={theme.warn} wrap="truncate">
+            {clip(note, width)}
+          </Text>
+        </>
+      ) : null}
+    </Box>
+  );
+}
+
+function Lines({ lines, selectedLink, height }: { lines: PageLine[]; selectedLink: number; height: number }) {
+  const theme = useTheme();
+  return (
+    <>
+      {lines.slice(0, height).map((l, i) => (
+        <Text
+          key={i}
+          wrap="truncate"
+          bold={l.tone === 'title' || l.tone === 'heading'}
+          inverse={l.link !== undefined && l.link === selectedLink}
+          color={toneColor(theme, l.tone)}
+        >
+          {l.text === '' ? ' ' : l.text}
+        </Text>
+      ))}
+    </>
+  );
+}
+
+function PageView({ state, snap, lint, width, height, now }: { state: WikiPaneState; snap: WikiSnapshot; lint: LintReport; width: number; height: number; now: number }) {
+  const theme = useTheme();
+  const name = state.page?.name ?? '';
+  const page = snap.byName.get(name);
+  if (!page) {
+    return (
+      <Box height={height} flexDirection="column">
+        <Text color={theme.warn} wrap="truncate">
+          {clip(`${cleanLine(name)} is gone from the wiki (deleted or renamed). Esc goes back.`, width)}
+        </Text>
+      </Box>
+    );
+  }
+  const lines = pageLines(page, snap, lint, now, width - 1);
+  const [title, ...rest] = lines;
+  const bodyH = Math.max(1, height - 1);
+  const scroll = Math.max(0, Math.min(state.page?.scroll ?? 0, Math.max(0, rest.length - bodyH)));
+  const more = rest.length - scroll - bodyH;
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text bold color={theme.accent} wrap="truncate">
+        {fit(title?.text ?? '', Math.max(1, width - 12))}
+        <Text color={theme.muted} bold={false}>
+          {more > 0 ? ` ↓${more} more` : scroll > 0 ? ' (end)' : ''}
+        </Text>
+      </Text>
+      <Lines lines={rest.slice(scroll)} selectedLink={state.page?.link ?? -1} height={bodyH} />
+    </Box>
+  );
+}
+
+function LintView({ state, snap, lint, width, height }: { state: WikiPaneState; snap: WikiSnapshot; lint: LintReport; width: number; height: number }) {
+  const theme = useTheme();
+  const items = lintItems(snap, lint);
+  const unreadable = snap.pages.length - snap.searchable.length;
+  const listH = Math.max(1, height - 3);
+  const sel = Math.min(state.lintSelected, Math.max(0, items.length - 1));
+  const top = clampTop(state.lintTop, sel, listH, items.length);
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text bold wrap="truncate">
+        {clip("Wiki health: OMC's wiki_lint checks (nothing is written to log.md)", width)}
+      </Text>
+      <Text wrap="truncate">{clip(lintSummary(lint, unreadable), width)}</Text>
+      <Text color={theme.muted} wrap="truncate">
+        {clip('Enter opens the page · Esc back to the list', width)}
+      </Text>
+      {items.length === 0 ? (
+        <Text color={theme.ok} wrap="truncate">
+          {clip('  No findings: every page is linked, fresh, small, confident and readable.', width)}
+        </Text>
+      ) : (
+        items.slice(top, top + listH).map((it, i) => {
+          const label = it.severity === 'error' ? 'ERROR' : it.severity === 'warning' ? 'WARN ' : 'info ';
+          return (
+            <Text key={top + i} inverse={top + i === sel} wrap="truncate">
+              {top + i === sel ? '▸ ' : '  '}
+              <Text color={it.severity === 'error' ? theme.error : it.severity === 'warning' ? theme.warn : theme.muted}>{label}</Text>{' '}
+              {fit(`${it.kind.padEnd(14)} ${it.text}`, Math.max(1, width - 9))}
+            </Text>
+          );
+        })
+      )}
+    </Box>
+  );
+}
+
+export function WikiPaneView({ state, store, width, height, now }: ViewProps<WikiPaneState>) {
+  const theme = useTheme();
+  const domain = wikiOf(store);
+  const snap = useSyncExternalStore(domain?.subscribe ?? noopSubscribe, domain?.getSnapshot ?? emptySnap);
+  if (!domain || !snap) {
+    return <Text color={theme.error}>The wiki is not loaded in this build.</Text>;
+  }
+  const lint = domain.lint(now);
+  if (state.view === 'page') return <PageView state={state} snap={snap} lint={lint} width={width} height={height} now={now} />;
+  if (state.view === 'lint') return <LintView state={state} snap={snap} lint={lint} width={width} height={height} />;
+  return <ListView state={state} domain={domain} snap={snap} lint={lint} width={width} height={height} />;
+}
+
+const noopSubscribe = () => () => undefined;
+const emptySnap = () => null;

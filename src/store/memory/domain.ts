@@ -1,0 +1,250 @@
+/**
+ * The project-memory slice of .omc (`project-memory.json`): read on every
+ * change, last good value kept, problems in words; and the one writer of
+ * directives. OMC has no edit or remove tool, so omc-top rewrites the file:
+ * under OMC's `project-memory.json.lock`, from a fresh read of the file
+ * (so whatever OMC wrote meanwhile is kept: every other key, unknown keys
+ * included), atomically, pretty-printed like OMC (2 spaces, no newline).
+ */
+import { SnapshotCell } from '../emitter.js';
+import { withFileLock } from '../file-lock.js';
+import { atomicWriteSync, parseJsonText, readTextSync } from '../fsx.js';
+import { cleanBlock, cleanLine } from '../sanitize.js';
+import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
+import { buildModel, type MemoryModel } from './model.js';
+import { applyOp, directiveKey, type DirectiveOp, type OpResult } from './rules.js';
+import { DirectiveSchema, describeIssue, type Directive } from './schema.js';
+
+export const MEMORY_FILE = 'project-memory.json';
+
+export interface MemorySnapshot {
+  version: number;
+  file: 'missing' | 'ok' | 'unreadable';
+  /** The last good parse of the file (kept while a later read fails). */
+  raw: Record<string, unknown> | null;
+  problems: readonly Problem[];
+  /** Why saving a directive would be refused right now; null when it can be saved. */
+  writeBlock: string | null;
+  mtimeMs: number;
+}
+
+export const EMPTY_MEMORY: MemorySnapshot = { version: 0, file: 'missing', raw: null, problems: [], writeBlock: 'no project-memory.json yet', mtimeMs: -1 };
+
+export class SaveRefused extends Error {
+  constructor(message: string) {
+    // Reasons can quote directive text or paths from disk: clean them for the message line.
+    super(cleanLine(message));
+    this.name = 'SaveRefused';
+  }
+}
+
+export interface MemoryDomainOptions {
+  root: string;
+  clock?: Clock;
+  readonly?: boolean;
+  /** How long to wait for OMC's lock before giving up (OMC itself waits 5 s). */
+  lockTimeoutMs?: number;
+}
+
+interface ReadState {
+  file: MemorySnapshot['file'];
+  raw: Record<string, unknown> | null;
+  /** File-level problem (unreadable, invalid JSON…), null when the read was good. */
+  problem: string | null;
+  invalidUtf8: boolean;
+  bom: boolean;
+  mtimeMs: number;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+
+/** Why the current file content cannot take a directive change (null when it can). */
+function contentBlock(raw: Record<string, unknown>): string | null {
+  if (!raw.version || !raw.projectRoot || !raw.lastScanned) {
+    return 'OMC ignores this file (version, projectRoot or lastScanned missing); run a Claude session so OMC rebuilds it';
+  }
+  if (raw.userDirectives !== undefined && !Array.isArray(raw.userDirectives)) return 'userDirectives is not a list; fix the file first';
+  const list = (raw.userDirectives as unknown[] | undefined) ?? [];
+  for (let i = 0; i < list.length; i++) {
+    const r = DirectiveSchema.safeParse(list[i]);
+    if (!r.success) return `directive [${i}] is malformed (${describeIssue(r.error.issues[0] ?? { path: [], message: 'invalid' })}); fix the file first`;
+  }
+  return null;
+}
+
+export class MemoryDomain implements Domain {
+  readonly name = 'memory';
+  readonly cell = new SnapshotCell<MemorySnapshot>(EMPTY_MEMORY);
+  private readonly root: string;
+  private readonly clock: Clock;
+  private readonly readonly: boolean;
+  private readonly lockTimeoutMs: number;
+  private state: ReadState = { file: 'missing', raw: null, problem: null, invalidUtf8: false, bom: false, mtimeMs: -1 };
+  private lastText: string | null = null;
+  private version = 0;
+  private modelCache: { version: number; minute: number; model: MemoryModel } | null = null;
+
+  constructor(opts: MemoryDomainOptions) {
+    this.root = opts.root;
+    this.clock = opts.clock ?? Date.now;
+    this.readonly = opts.readonly ?? false;
+    this.lockTimeoutMs = opts.lockTimeoutMs ?? 3_000;
+  }
+
+  subscribe = this.cell.subscribe;
+  getSnapshot = this.cell.getSnapshot;
+  problems = () => this.cell.getSnapshot().problems;
+
+  wants(rel: string, isDir: boolean | undefined): boolean {
+    return rel === MEMORY_FILE && isDir !== true;
+  }
+
+  scan(): void {
+    this.read('scan');
+  }
+
+  refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
+    if (events.some((e) => e.rel === MEMORY_FILE || e.rel === '')) this.read(edge);
+  }
+
+  /** The `project_memory` key of `omc-top --json`: directives as OMC ranks them, and the next injection. */
+  report(): Record<string, unknown> {
+    const snap = this.cell.getSnapshot();
+    const now = this.clock();
+    const m = this.model(now);
+    if (!m) return { project_memory: { path: MEMORY_FILE, status: snap.file, directives: [] } };
+    return {
+      project_memory: {
+        path: MEMORY_FILE,
+        status: snap.file,
+        omc_loads: m.omcLoads,
+        last_scanned: m.lastScanned === null ? null : new Date(m.lastScanned).toISOString(),
+        rescan_due: m.rescanDue,
+        directives: m.directives.map((r) => ({
+          rank: r.rank,
+          directive: r.display.text,
+          context: r.display.context,
+          source: r.display.source,
+          priority: r.directive.priority,
+          shown_as: r.directive.priority === 'high' ? 'critical' : 'note',
+          added_at: new Date(r.directive.timestamp).toISOString(),
+          session_start: r.injection,
+          kept_by_cap: r.survivesCap,
+        })),
+        session_start_injection: cleanBlock(m.injection),
+        save_blocked: snap.writeBlock,
+      },
+    };
+  }
+
+  /** The pane's view of the file at `now` (recomputed when the file changes or a minute passes). */
+  model(now = this.clock()): MemoryModel | null {
+    const snap = this.cell.getSnapshot();
+    if (!snap.raw) return null;
+    const minute = Math.floor(now / 60_000);
+    if (this.modelCache && this.modelCache.version === snap.version && this.modelCache.minute === minute) return this.modelCache.model;
+    const model = buildModel(snap.raw, now).model;
+    this.modelCache = { version: snap.version, minute, model };
+    return model;
+  }
+
+  /** What a change would do to the directives as they are now: the new list and what OMC's 20-cap pushes out. */
+  previewOp(op: DirectiveOp): OpResult {
+    const raw = this.cell.getSnapshot().raw;
+    if (!raw) return { ok: false, reason: 'there is no readable project-memory.json' };
+    return applyOp(this.directivesOf(raw), op);
+  }
+
+  /**
+   * Saves one change. Under the lock the file is read again and the change is
+   * applied to what is on disk now: if OMC added a note or a directive in the
+   * meantime, both survive; if the directive being changed is gone, or the cap
+   * would now push out something else than the user agreed to, nothing is
+   * written and the reason is thrown.
+   */
+  async save(op: DirectiveOp, agreedDropped: readonly string[] = []): Promise<{ dropped: Directive[]; changed: Directive | null }> {
+    if (this.readonly) throw new SaveRefused('read-only mode (--readonly): nothing was written');
+    const outcome = await withFileLock(
+      this.root,
+      MEMORY_FILE,
+      () => {
+        const r = readTextSync(this.root, MEMORY_FILE);
+        if (!r.ok) {
+          throw new SaveRefused(r.code === 'missing' ? 'project-memory.json does not exist: OMC creates it at the first session start' : `project-memory.json ${r.message}`);
+        }
+        if (r.invalidUtf8) throw new SaveRefused('project-memory.json has bytes that are not valid UTF-8; saving would replace them, so nothing was written');
+        if (r.bom) throw new SaveRefused('project-memory.json starts with a byte-order mark, which OMC cannot parse; remove it first');
+        const parsed = parseJsonText(r.text, r);
+        if (!parsed.ok) throw new SaveRefused(`project-memory.json: ${parsed.message}; nothing was written`);
+        if (!isObject(parsed.value)) throw new SaveRefused('project-memory.json is not a JSON object; nothing was written');
+        const raw = parsed.value;
+        const block = contentBlock(raw);
+        if (block) throw new SaveRefused(block);
+        const result = applyOp(this.directivesOf(raw), op);
+        if (!result.ok) throw new SaveRefused(result.reason);
+        const dropped = result.dropped.map(directiveKey);
+        if (dropped.some((k) => !agreedDropped.includes(k))) {
+          throw new SaveRefused('the directives changed on disk while you were deciding: saving now would push out another one. Nothing was written; look again and retry');
+        }
+        // Assigning keeps the key where it was; every other key, known or not, is written back as read.
+        raw.userDirectives = result.list;
+        atomicWriteSync(this.root, MEMORY_FILE, JSON.stringify(raw, null, 2));
+        return { dropped: result.dropped, changed: result.changed };
+      },
+      { timeoutMs: this.lockTimeoutMs },
+    );
+    this.read('scan');
+    return outcome;
+  }
+
+  private directivesOf(raw: Record<string, unknown>): Directive[] {
+    return Array.isArray(raw.userDirectives) ? (raw.userDirectives as Directive[]) : [];
+  }
+
+  private read(edge: 'leading' | 'trailing' | 'scan'): void {
+    const r = readTextSync(this.root, MEMORY_FILE);
+    const prev = this.state;
+    let next: ReadState;
+    if (!r.ok && r.code === 'missing') {
+      next = { file: 'missing', raw: null, problem: null, invalidUtf8: false, bom: false, mtimeMs: -1 };
+      this.lastText = null;
+    } else if (!r.ok) {
+      next = { ...prev, file: prev.raw ? 'ok' : 'unreadable', problem: r.message };
+    } else {
+      if (r.text === this.lastText && prev.problem === null && r.invalidUtf8 === prev.invalidUtf8 && r.bom === prev.bom) return;
+      const parsed = parseJsonText(r.text, r);
+      if (!parsed.ok) next = { ...prev, file: prev.raw ? 'ok' : 'unreadable', problem: parsed.message };
+      else if (!isObject(parsed.value)) next = { ...prev, file: prev.raw ? 'ok' : 'unreadable', problem: 'is not a JSON object' };
+      else {
+        next = { file: 'ok', raw: parsed.value, problem: null, invalidUtf8: r.invalidUtf8, bom: r.bom, mtimeMs: r.mtimeMs };
+        this.lastText = r.text;
+      }
+    }
+    // A leading-edge failure may be a writer caught mid-write: keep the last good value, say nothing yet.
+    if (edge === 'leading' && next.problem !== null && prev.raw) return;
+    this.state = next;
+    this.publish();
+  }
+
+  private publish(): void {
+    const s = this.state;
+    const problems: Problem[] = [];
+    const add = (message: string, severity: Problem['severity']) => problems.push({ path: MEMORY_FILE, message: cleanLine(message), severity });
+    if (s.problem) add(s.raw ? `${s.problem} (showing the last good version)` : s.problem, s.raw ? 'warning' : 'error');
+    if (s.invalidUtf8) add('contains bytes that are not valid UTF-8 (shown as �)', 'warning');
+    if (s.bom) add("starts with a byte-order mark: OMC's JSON.parse rejects it, so OMC ignores this file", 'error');
+    if (s.raw) for (const p of buildModel(s.raw, this.clock()).problems) problems.push({ path: MEMORY_FILE, ...p });
+
+    let writeBlock: string | null = null;
+    if (this.readonly) writeBlock = 'read-only mode (--readonly)';
+    else if (s.file === 'missing') writeBlock = 'no project-memory.json yet: OMC creates it at the first session start';
+    else if (!s.raw) writeBlock = `project-memory.json cannot be read (${s.problem ?? 'unknown'})`;
+    else if (s.problem) writeBlock = `project-memory.json is currently unreadable (${s.problem})`;
+    else if (s.invalidUtf8) writeBlock = 'the file has bytes that are not valid UTF-8; saving would replace them';
+    else if (s.bom) writeBlock = 'the file starts with a byte-order mark that OMC cannot parse';
+    else writeBlock = contentBlock(s.raw);
+
+    this.version += 1;
+    this.cell.set({ version: this.version, file: s.file, raw: s.raw, problems, writeBlock, mtimeMs: s.mtimeMs });
+  }
+}

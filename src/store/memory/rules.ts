@@ -1,0 +1,74 @@
+/**
+ * OMC's directive rules, as pure functions over the directive list
+ * (research/omc-contract.md §7.3–7.5):
+ *
+ * - adding: case-insensitive de-duplication on the text; when the list then
+ *   holds more than 20, it is sorted high-priority first, then newest, and
+ *   cut to 20 (addDirective). Nothing is capped on other changes, and
+ *   project_memory_write's merge is uncapped, so files with more exist;
+ * - SessionStart ranks directives by priority, then newest, and shows the top
+ *   three ("critical" for high, "note" for normal).
+ *
+ * OMC has no edit or remove tool; omc-top edits in place (same timestamp,
+ * source and unknown keys) and removes by identity (timestamp + text).
+ */
+import { cleanLine } from '../sanitize.js';
+import { MAX_DIRECTIVES, type Directive, type DirectiveInput } from './schema.js';
+
+/** A directive's identity inside one file: its timestamp and its exact text. */
+export const directiveKey = (d: Pick<Directive, 'timestamp' | 'directive'>) => `${d.timestamp}\u0000${d.directive}`;
+
+/** addDirective's order when it has to cut: high before normal, then newest first. */
+export function capOrder(a: Directive, b: Directive): number {
+  if (a.priority !== b.priority) return a.priority === 'high' ? -1 : 1;
+  return b.timestamp - a.timestamp;
+}
+
+/** SessionStart's order (formatter scoreDirective): the same ranking as a single score. */
+export const summaryScore = (d: Directive) => (d.priority === 'high' ? 1_000_000_000_000 : 0) + d.timestamp;
+
+export function rankForSummary<T extends Directive>(list: readonly T[]): T[] {
+  return [...list].sort((a, b) => summaryScore(b) - summaryScore(a));
+}
+
+/** Which directives OMC's next add would keep if the list is already over the cap (uncapped merges). */
+export function survivorsOfCap(list: readonly Directive[]): Set<string> {
+  if (list.length <= MAX_DIRECTIVES) return new Set(list.map(directiveKey));
+  return new Set([...list].sort(capOrder).slice(0, MAX_DIRECTIVES).map(directiveKey));
+}
+
+export type DirectiveOp =
+  | { kind: 'add'; input: DirectiveInput; timestamp: number }
+  | { kind: 'edit'; target: string; input: DirectiveInput }
+  | { kind: 'remove'; target: string };
+
+export type OpResult = { ok: true; list: Directive[]; dropped: Directive[]; changed: Directive | null } | { ok: false; reason: string };
+
+const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Applies one change to a directive list (never mutates it). `dropped` lists
+ * what the 20-cap pushed out, which the user must be told about before saving.
+ */
+export function applyOp(list: readonly Directive[], op: DirectiveOp): OpResult {
+  if (op.kind === 'add') {
+    const text = op.input.directive.trim();
+    const dup = list.find((d) => sameText(d.directive, text));
+    if (dup) return { ok: false, reason: `already a directive (OMC de-duplicates ignoring case): "${cleanLine(dup.directive)}"` };
+    const added: Directive = { timestamp: op.timestamp, directive: text, context: op.input.context, source: 'explicit', priority: op.input.priority };
+    const next = [...list, added];
+    if (next.length <= MAX_DIRECTIVES) return { ok: true, list: next, dropped: [], changed: added };
+    const sorted = [...next].sort(capOrder);
+    return { ok: true, list: sorted.slice(0, MAX_DIRECTIVES), dropped: sorted.slice(MAX_DIRECTIVES), changed: added };
+  }
+  const i = list.findIndex((d) => directiveKey(d) === op.target);
+  if (i === -1) return { ok: false, reason: 'that directive is no longer in the file (OMC or another editor changed it); nothing was changed' };
+  if (op.kind === 'remove') return { ok: true, list: list.filter((_, j) => j !== i), dropped: [], changed: null };
+  const text = op.input.directive.trim();
+  const dup = list.find((d, j) => j !== i && sameText(d.directive, text));
+  if (dup) return { ok: false, reason: `another directive already says that (OMC de-duplicates ignoring case): "${cleanLine(dup.directive)}"` };
+  const edited: Directive = { ...(list[i] as Directive), directive: text, context: op.input.context, priority: op.input.priority };
+  const next = [...list];
+  next[i] = edited;
+  return { ok: true, list: next, dropped: [], changed: edited };
+}

@@ -1,0 +1,271 @@
+/**
+ * The wiki slice of .omc: an in-memory index of `wiki/*.md` kept current one
+ * file at a time. A watcher event re-reads only the file it names; a scan
+ * (start, poll tick) re-reads only files whose size, mtime or inode moved.
+ * Searching and linting run over this index and never touch the disk, so a
+ * keystroke costs no I/O and nothing is ever appended to log.md.
+ */
+import { SnapshotCell } from '../emitter.js';
+import { listDirSync, readTextSync, statSync, type DirEntry } from '../fsx.js';
+import { cleanLine } from '../sanitize.js';
+import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
+import { lintWiki, type LintReport } from './lint.js';
+import { buildPage, entryProblemPage, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
+import { searchWiki, TokenPositions, type SearchOptions, type SearchResult } from './search.js';
+
+export const WIKI_DIR = 'wiki';
+/** OMC's reserved files: never pages (index.md and log.md are OMC's bookkeeping, environment.md is fed from project memory). */
+export const RESERVED = new Set(['index.md', 'log.md', 'environment.md']);
+
+export interface WikiSnapshot {
+  version: number;
+  dir: 'missing' | 'ok' | 'error';
+  dirMessage: string | null;
+  /** Every page file (readable or not), in OMC's listing order: names sorted by UTF-16 code units. */
+  pages: readonly WikiPage[];
+  /** The pages OMC can read, same order: what search and lint run over. */
+  searchable: readonly WikiPage[];
+  byName: ReadonlyMap<string, WikiPage>;
+  /** Categories in use, sorted; tags in use with their page counts, most used first. */
+  categories: readonly string[];
+  tags: ReadonlyArray<readonly [string, number]>;
+  problems: readonly Problem[];
+}
+
+export const EMPTY_WIKI: WikiSnapshot = {
+  version: 0,
+  dir: 'missing',
+  dirMessage: null,
+  pages: [],
+  searchable: [],
+  byName: new Map(),
+  categories: [],
+  tags: [],
+  problems: [],
+};
+
+/** Is `name` a page file by OMC's rule (any *.md except the reserved ones)? */
+export const isPageName = (name: string) => name.endsWith('.md') && !RESERVED.has(name);
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export interface WikiDomainOptions {
+  root: string;
+  clock?: Clock;
+}
+
+export class WikiDomain implements Domain {
+  readonly name = 'wiki';
+  readonly cell = new SnapshotCell<WikiSnapshot>(EMPTY_WIKI);
+  private readonly root: string;
+  private readonly clock: Clock;
+  private readonly entries = new Map<string, WikiPage>();
+  /** Pages whose leading-edge read failed while a good version was shown; the trailing read decides. */
+  private readonly pending = new Set<string>();
+  private dirState: { dir: WikiSnapshot['dir']; message: string | null } = { dir: 'missing', message: null };
+  private dirty = false;
+  private version = 0;
+  private lintCache: { version: number; hour: number; report: LintReport } | null = null;
+  /** Body positions per token for the current pages, reused across keystrokes (reset when a page changes). */
+  private readonly positions = new TokenPositions();
+
+  constructor(opts: WikiDomainOptions) {
+    this.root = opts.root;
+    this.clock = opts.clock ?? Date.now;
+  }
+
+  subscribe = this.cell.subscribe;
+  getSnapshot = this.cell.getSnapshot;
+  problems = () => this.cell.getSnapshot().problems;
+
+  wants(rel: string, isDir: boolean | undefined): boolean {
+    if (rel === WIKI_DIR) return isDir !== false;
+    const slash = rel.indexOf('/');
+    if (slash === -1 || rel.slice(0, slash) !== WIKI_DIR) return false;
+    const name = rel.slice(slash + 1);
+    return !name.includes('/') && isDir !== true && isPageName(name);
+  }
+
+  scan(): void {
+    const seen = new Set<string>();
+    const dir = this.readDirState();
+    if (dir) {
+      for (const e of dir) {
+        if (!isPageName(e.name)) continue;
+        seen.add(e.name);
+        if (e.kind === 'dir' || e.kind === 'other') {
+          this.put(entryProblemPage(e.name, e.kind === 'dir' ? 'is a directory where a page file was expected' : 'is not a regular file'));
+        } else {
+          this.readIfChanged(e.name);
+        }
+      }
+    }
+    for (const name of [...this.entries.keys()]) {
+      if (!seen.has(name)) {
+        this.entries.delete(name);
+        this.dirty = true;
+      }
+    }
+    this.pending.clear();
+    this.publish();
+  }
+
+  refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
+    for (const ev of events) {
+      if (ev.rel === WIKI_DIR) {
+        if (ev.type === 'unlinkDir') {
+          this.entries.clear();
+          this.dirState = { dir: 'missing', message: null };
+          this.dirty = true;
+        } else if (ev.type === 'addDir' || ev.type === 'change') {
+          this.scan();
+        }
+        continue;
+      }
+      if (ev.rel === '' && ev.type === 'unlinkDir') {
+        this.entries.clear();
+        this.dirState = { dir: 'missing', message: null };
+        this.dirty = true;
+        continue;
+      }
+      if (!ev.rel.startsWith(`${WIKI_DIR}/`)) continue;
+      const name = ev.rel.slice(WIKI_DIR.length + 1);
+      if (!isPageName(name) || name.includes('/')) continue;
+      if (ev.type === 'unlink' || ev.type === 'unlinkDir') {
+        if (this.entries.delete(name)) this.dirty = true;
+        this.pending.delete(name);
+        continue;
+      }
+      if (this.dirState.dir !== 'ok') this.dirState = { dir: 'ok', message: null };
+      this.read(name, edge);
+    }
+    this.publish();
+  }
+
+  /** OMC's wiki_query over the current index; reads nothing from disk and writes nothing. */
+  search(query: string, opts?: SearchOptions): SearchResult {
+    return searchWiki(this.cell.getSnapshot().searchable, query, opts, this.positions);
+  }
+
+  /** The `wiki` key of `omc-top --json`: what is indexed, what OMC cannot read, and the lint counts. */
+  report(): Record<string, unknown> {
+    const snap = this.cell.getSnapshot();
+    const lint = this.lint();
+    return {
+      wiki: {
+        dir: snap.dir,
+        pages: snap.pages.length,
+        searchable: snap.searchable.length,
+        not_searchable: snap.pages
+          .filter((p) => !p.searchable)
+          .map((p) => ({ file: cleanLine(p.filename), reason: p.issues[0]?.message ?? 'unreadable' })),
+        categories: snap.categories.map(cleanLine),
+        lint: lint.counts,
+      },
+    };
+  }
+
+  /** Drops the remembered per-token positions (for benchmarks: time a query typed from scratch). */
+  forgetSearches(): void {
+    this.positions.clear();
+  }
+
+  /** OMC's wiki_lint findings for the current index (recomputed when a page changes or an hour passes). */
+  lint(now = this.clock()): LintReport {
+    const snap = this.cell.getSnapshot();
+    const hour = Math.floor(now / 3_600_000);
+    if (this.lintCache && this.lintCache.version === snap.version && this.lintCache.hour === hour) return this.lintCache.report;
+    const report = lintWiki(snap.searchable, now);
+    this.lintCache = { version: snap.version, hour, report };
+    return report;
+  }
+
+  /** Updates the directory state; returns its entries, or null when there is nothing to list. */
+  private readDirState(): DirEntry[] | null {
+    const st = statSync(this.root, WIKI_DIR);
+    const prev = this.dirState;
+    let next: typeof this.dirState;
+    let entries: DirEntry[] | null = null;
+    if (!st) next = { dir: 'missing', message: null };
+    else if (!st.isDirectory() && !st.isSymbolicLink()) next = { dir: 'error', message: 'is a file where the wiki directory was expected' };
+    else {
+      const r = listDirSync(this.root, WIKI_DIR);
+      if (r.ok) {
+        // A symlinked wiki dir is read only if it stays inside the root: every page read checks that again.
+        next = { dir: 'ok', message: null };
+        entries = r.entries;
+      } else next = r.code === 'missing' ? { dir: 'missing', message: null } : { dir: 'error', message: r.message };
+    }
+    if (next.dir !== prev.dir || next.message !== prev.message) {
+      this.dirState = next;
+      this.dirty = true;
+    }
+    return entries;
+  }
+
+  private readIfChanged(name: string): void {
+    const prev = this.entries.get(name);
+    if (prev && prev.mtimeMs >= 0) {
+      const st = statSync(this.root, `${WIKI_DIR}/${name}`);
+      if (st && st.isFile() && st.mtimeMs === prev.mtimeMs && st.size === prev.size && st.ino === prev.ino) return;
+    }
+    this.read(name, 'scan');
+  }
+
+  private read(name: string, edge: 'leading' | 'trailing' | 'scan'): void {
+    const r = readTextSync(this.root, `${WIKI_DIR}/${name}`, WIKI_PAGE_MAX_BYTES);
+    if (!r.ok && r.code === 'missing') {
+      if (this.entries.delete(name)) this.dirty = true;
+      this.pending.delete(name);
+      return;
+    }
+    const page = buildPage(name, r, new Date(this.clock()).toISOString());
+    const prev = this.entries.get(name);
+    if (edge === 'leading' && !page.searchable && prev?.searchable) {
+      // Maybe caught mid-write by a non-atomic editor: keep showing the good version until the trailing read.
+      this.pending.add(name);
+      return;
+    }
+    this.pending.delete(name);
+    this.put(page);
+  }
+
+  private put(page: WikiPage): void {
+    this.entries.set(page.filename, page);
+    this.dirty = true;
+  }
+
+  /** Publishes a new snapshot when something changed (and always the first time). */
+  private publish(): void {
+    if (!this.dirty && this.version > 0) return;
+    this.dirty = false;
+    const names = [...this.entries.keys()].sort(byCodeUnits);
+    const pages = names.map((n) => this.entries.get(n) as WikiPage);
+    const searchable = pages.filter((p) => p.searchable);
+    const cats = new Set<string>();
+    const tagCount = new Map<string, number>();
+    for (const p of searchable) {
+      cats.add(p.frontmatter!.category);
+      for (const t of new Set(p.frontmatter!.tags)) tagCount.set(t, (tagCount.get(t) ?? 0) + 1);
+    }
+    const problems: Problem[] = [];
+    if (this.dirState.dir === 'error') problems.push({ path: WIKI_DIR, message: this.dirState.message ?? 'cannot be read', severity: 'error' });
+    for (const p of pages) {
+      for (const i of p.issues) {
+        if (i.severity !== 'info') problems.push({ path: cleanLine(p.rel), message: i.message, severity: i.severity });
+      }
+    }
+    this.version += 1;
+    this.cell.set({
+      version: this.version,
+      dir: this.dirState.dir,
+      dirMessage: this.dirState.message,
+      pages,
+      searchable,
+      byName: new Map(pages.map((p) => [p.filename, p])),
+      categories: [...cats].sort(byCodeUnits),
+      tags: [...tagCount].sort((a, b) => b[1] - a[1] || byCodeUnits(a[0], b[0])),
+      problems,
+    });
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Wiki page frontmatter, read exactly the way OMC reads it
+ * (research/omc-contract.md §8.3), so that the pages omc-top can search are
+ * the pages OMC's wiki_query can search, with the same field values:
+ *
+ * - CRLF is turned into LF first (lone CR stays);
+ * - the file must be `---\n<yaml>\n---\n<body>`: the closing fence needs its
+ *   newline, otherwise OMC skips the page;
+ * - each YAML line is split at its first ":"; a value wrapped in matching
+ *   quotes loses them and gets `\\`, `\"`, `\n`, `\r` unescaped;
+ * - arrays are one-line `[a, b]` split on "," (so a comma inside a quoted item
+ *   splits it, as in OMC); a bare scalar is a one-item array;
+ * - defaults: title "", created/updated = now, category "reference",
+ *   confidence "medium", schemaVersion 1.
+ */
+
+export const WIKI_SCHEMA_VERSION = 1;
+
+export const WIKI_CATEGORIES = [
+  'architecture',
+  'decision',
+  'pattern',
+  'debugging',
+  'environment',
+  'session-log',
+  'reference',
+  'convention',
+] as const;
+
+export interface WikiFrontmatter {
+  title: string;
+  tags: string[];
+  created: string;
+  updated: string;
+  sources: string[];
+  links: string[];
+  /** Any string: OMC does not check it against WIKI_CATEGORIES when reading. */
+  category: string;
+  confidence: string;
+  schemaVersion: number;
+}
+
+export interface ParsedPage {
+  frontmatter: WikiFrontmatter;
+  /** The body after the closing fence, CRLF already normalised (what OMC searches). */
+  content: string;
+}
+
+const PAGE_RE = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/;
+const ESCAPE_RE = /\\(\\|"|n|r)/g;
+
+function unescapeYaml(s: string): string {
+  return s.replace(ESCAPE_RE, (_m, ch: string) => (ch === 'n' ? '\n' : ch === 'r' ? '\r' : ch));
+}
+
+function isQuoted(v: string): boolean {
+  // A lone `"` counts as quoted too (starts and ends with the quote); OMC turns it into "".
+  return (v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'"));
+}
+
+/** key → raw value; later keys win. A Map, so keys like "__proto__" are plain data. */
+function readYamlLines(block: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of block.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon === -1) continue;
+    const key = line.slice(0, colon).trim();
+    let value = line.slice(colon + 1).trim();
+    if (isQuoted(value)) value = unescapeYaml(value.slice(1, -1));
+    if (key) out.set(key, value);
+  }
+  return out;
+}
+
+function readArray(value: string | undefined): string[] {
+  if (!value) return [];
+  const v = value.trim();
+  if (v.startsWith('[') && v.endsWith(']')) {
+    return v
+      .slice(1, -1)
+      .split(',')
+      .map((item) => unescapeYaml(item.trim().replace(/^["']|["']$/g, '')))
+      .filter((item) => item !== '');
+  }
+  return v ? [v] : [];
+}
+
+/**
+ * Parses a page the way OMC does; null when OMC would skip the page.
+ * `nowIso` stands in for OMC's `new Date().toISOString()` defaults.
+ */
+export function parseWikiPage(raw: string, nowIso: string): ParsedPage | null {
+  const m = PAGE_RE.exec(raw.replace(/\r\n/g, '\n'));
+  if (!m) return null;
+  const y = readYamlLines(m[1] as string);
+  return {
+    frontmatter: {
+      title: y.get('title') || '',
+      tags: readArray(y.get('tags')),
+      created: y.get('created') || nowIso,
+      updated: y.get('updated') || nowIso,
+      sources: readArray(y.get('sources')),
+      links: readArray(y.get('links')),
+      category: y.get('category') || 'reference',
+      confidence: y.get('confidence') || 'medium',
+      schemaVersion: Number(y.get('schemaVersion')) || WIKI_SCHEMA_VERSION,
+    },
+    content: m[2] as string,
+  };
+}
+
+/**
+ * Why OMC cannot read a page, in words a user can act on (only called when
+ * parseWikiPage returned null).
+ */
+export function explainUnparseable(raw: string): string {
+  const text = raw.replace(/\r\n/g, '\n');
+  if (text.charCodeAt(0) === 0xfeff) return 'starts with a byte-order mark, so OMC does not see its frontmatter and skips the page';
+  if (!text.startsWith('---\n')) return 'no frontmatter: the file must start with a "---" line; OMC skips the page';
+  const rest = text.slice(4);
+  if (rest.startsWith('---\n') || rest === '---') return 'empty frontmatter block ("---" twice): OMC skips the page';
+  if (!/\n---\n/.test(text.slice(3))) {
+    return /\n---$/.test(text)
+      ? 'the closing "---" has no newline after it: OMC skips the page'
+      : 'frontmatter is never closed (no "---" line after it): OMC skips the page';
+  }
+  return 'frontmatter OMC cannot parse: OMC skips the page';
+}
+
+function escapeYaml(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
+/** Writes a page the way OMC serialises it (field order and quoting), for page creation and tests. */
+export function serializeWikiPage(fm: WikiFrontmatter, content: string): string {
+  const list = (xs: readonly string[]) => `[${xs.map((x) => `"${escapeYaml(x)}"`).join(', ')}]`;
+  return [
+    '---',
+    `title: "${escapeYaml(fm.title)}"`,
+    `tags: ${list(fm.tags)}`,
+    `created: ${fm.created}`,
+    `updated: ${fm.updated}`,
+    `sources: ${list(fm.sources)}`,
+    `links: ${list(fm.links)}`,
+    `category: ${fm.category}`,
+    `confidence: ${fm.confidence}`,
+    `schemaVersion: ${fm.schemaVersion}`,
+    '---',
+    content,
+  ].join('\n');
+}

@@ -1,0 +1,111 @@
+/**
+ * `omc-top wiki search` as a script runs it (the real bundle, a child
+ * process): the same ranking as OMC's queryWiki, the documented JSON shape,
+ * --limit, --root/--cwd, clear usage errors, and no write to log.md.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURE_TREE, makeProject, type TempProject } from '../helpers/fixtures.js';
+import { omcWikiQuery } from '../helpers/omc-knowledge.js';
+import { BIN } from '../helpers/pty.js';
+
+function run(args: string[], cwd = process.cwd()) {
+  const env = { ...process.env };
+  delete env.OMC_STATE_DIR;
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let p: TempProject | null = null;
+afterEach(() => {
+  p?.cleanup();
+  p = null;
+});
+
+describe('omc-top wiki search', () => {
+  it('--json prints [{slug,title,score,snippet}] in OMC queryWiki order, from --cwd, and leaves log.md alone', async () => {
+    p = makeProject({ withFixture: true });
+    const log = path.join(p.root, 'wiki', 'log.md');
+    const before = fs.readFileSync(log, 'utf8');
+    const r = run(['wiki', 'search', 'checkout', '--json', '--cwd', p.dir]);
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout);
+    expect(fs.readFileSync(log, 'utf8')).toBe(before);
+
+    const { queryWiki } = await omcWikiQuery();
+    const omc = (queryWiki(p.dir, 'checkout') as any[]).map((m) => ({
+      slug: m.page.filename.replace(/\.md$/, ''),
+      title: m.page.frontmatter.title,
+      score: m.score,
+      snippet: m.snippet,
+    }));
+    expect(rows).toEqual(omc);
+    expect(Object.keys(rows[0])).toEqual(['slug', 'title', 'score', 'snippet']);
+  });
+
+  it('joins words into one query, honours --limit, --category and --tag like OMC, and works with --root', async () => {
+    const r = run(['wiki', 'search', 'flaky', 'test', '--tag', 'vitest', '--limit', '1', '--json', '--root', FIXTURE_TREE]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      expect.objectContaining({ slug: 'vitest-flaky-test-debugging', title: 'Vitest Flaky Test Debugging', score: 14 }),
+    ]);
+    const none = run(['wiki', 'search', 'cents', '--category', 'architecture', '--root', FIXTURE_TREE]);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toMatch(/^No wiki pages match "cents" \(searched 10 page\(s\) in /);
+    expect(run(['wiki', 'search', 'cents', '--category', 'architecture', '--json', '--root', FIXTURE_TREE]).stdout.trim()).toBe('[]');
+  });
+
+  it('prints readable text: rank, title, category, score, file, tags, snippet', () => {
+    const r = run(['wiki', 'search', 'checkout', '--root', FIXTURE_TREE]);
+    expect(r.stdout.split('\n').slice(0, 3)).toEqual([
+      '1. Checkout Flow Architecture  [architecture]  score 8',
+      '   checkout-flow-architecture.md  tags: checkout, architecture, react',
+      '   # Checkout Flow Architecture The checkout flow is split into three steps: cart review, ad...',
+    ]);
+  });
+
+  it('keeps control bytes from page text off the terminal in text and JSON output', () => {
+    p = makeProject();
+    fs.mkdirSync(path.join(p.root, 'wiki'));
+    fs.writeFileSync(
+      path.join(p.root, 'wiki', 'evil.md'),
+      '---\ntitle: "Evil \u001b]0;owned\u0007 page"\ntags: ["x"]\ncategory: reference\n---\n\nboom \u001b[2J \u009b31m here\n',
+    );
+    const text = run(['wiki', 'search', 'boom', '--root', p.root]);
+    expect(text.stdout).toContain('Evil  page');
+    expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    const json = run(['wiki', 'search', 'boom', '--json', '--root', p.root]);
+    expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    // Same value once parsed: escaping is only a safe spelling.
+    expect(JSON.parse(json.stdout)[0].snippet).toContain('\u009b31m');
+  });
+
+  it('reports unreadable pages on stderr and still searches the rest', () => {
+    p = makeProject({ withFixture: true });
+    fs.writeFileSync(path.join(p.root, 'wiki', 'broken.md'), 'checkout without frontmatter');
+    const r = run(['wiki', 'search', 'checkout', '--json', '--root', p.root]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(3);
+    expect(r.stderr).toMatch(/1 wiki page\(s\) not searched.*broken\.md \(no frontmatter/);
+  });
+
+  it('usage errors exit 2 with a reason; a missing .omc exits 2 and says where it looked', () => {
+    for (const [args, msg] of [
+      [['wiki'], /needs a subcommand/],
+      [['wiki', 'find', 'x'], /unknown wiki subcommand "find"/],
+      [['wiki', 'search'], /needs a QUERY/],
+      [['wiki', 'search', 'x', '--limit', 'ten'], /--limit needs a whole number/],
+      [['wiki', 'search', 'x', '--bogus'], /unknown option --bogus/],
+    ] as const) {
+      const r = run([...args, '--root', FIXTURE_TREE]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(msg);
+    }
+    p = makeProject();
+    const missing = run(['wiki', 'search', 'x', '--root', path.join(p.dir, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no \.omc directory found/);
+  });
+});
