@@ -86,7 +86,7 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
   }
   const store = new OmcStore({ root: res.root, readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto', projectDir: res.projectDir, rootRule: res.rule });
   addStandardDomains(store);
-  store.start();
+  store.start({ progressive: true });
   const ui = new UiStore();
   if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = pickTheme();

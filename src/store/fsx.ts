@@ -35,6 +35,19 @@ export interface ReadFailure {
 }
 export type ReadResult = ReadOk | ReadFailure;
 
+/**
+ * One reusable read buffer: every read is synchronous and decoded into a JS
+ * string before the next, so thousands of small reads at startup allocate
+ * nothing outside the heap (RSS stays low). Big files get their own buffer.
+ */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+function readBuffer(size: number): Buffer {
+  if (size <= scratch.length) return scratch.subarray(0, size);
+  if (size > 4 * 1024 * 1024) return Buffer.allocUnsafe(size);
+  scratch = Buffer.allocUnsafe(2 ** Math.ceil(Math.log2(size)));
+  return scratch.subarray(0, size);
+}
+
 /** Default cap for JSON state files; OMC's own state_write payload limit is 1 MiB. */
 export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -48,8 +61,12 @@ export function toRel(root: string, abs: string): string {
 
 /** True when `child` is `parent` or lies inside it (both absolute, already resolved). */
 export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  // Both sides normalised by path.resolve, so a prefix test is exact and cheap
+  // (path.relative was a visible share of scanning 4,000 files).
+  const p = path.resolve(parent);
+  const c = path.resolve(child);
+  if (c === p) return true;
+  return c.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
 }
 
 /**
@@ -164,7 +181,7 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
         message: `file is ${formatBytes(st.size)}, over the ${formatBytes(maxBytes)} limit; not read`,
       };
     }
-    const buf = Buffer.allocUnsafe(Math.min(st.size, maxBytes) + 1);
+    const buf = readBuffer(Math.min(st.size, maxBytes) + 1);
     let got = 0;
     while (got < buf.length) {
       const n = fs.readSync(fd, buf, got, buf.length - got, null);

@@ -69,18 +69,71 @@ export class OmcStore {
     if (!same) this.problems.set(all);
   }
 
-  /** Synchronous first read of everything (so the first frame has data), then start watching. */
-  start(): void {
+  /**
+   * Synchronous first read of everything (so the first frame has data), then
+   * start watching. With `deferWatch`, the watcher starts on the next
+   * macrotask: chokidar's initial walk (thousands of lstat calls at 2,000
+   * sessions) then runs after the first frame is on screen, not before it.
+   * Nothing is missed: once the watcher is ready every domain rescans.
+   */
+  start(opts: { deferWatch?: boolean; progressive?: boolean } = {}): void {
+    if (opts.progressive) {
+      this.startProgressively();
+      return;
+    }
     for (const d of this.domains) d.scan();
     this.collectProblems();
     if (this.watchKind === 'none') {
       this.status.set({ watchMode: 'off', watchDetail: 'not watching (one-shot)' });
       return;
     }
+    if (opts.deferWatch) {
+      setTimeout(() => {
+        if (!this.closed) this.startWatching();
+      }, 0);
+    } else {
+      this.startWatching();
+    }
+  }
+
+  /**
+   * For the full-screen app: read in slices of ~40 ms, sessions first (the
+   * pane on screen), yielding between slices so the first frame is drawn
+   * after the first slice and keys work while a big tree is still being read.
+   * The watcher starts when every domain has been read; its ready-rescan picks
+   * up whatever changed meanwhile.
+   */
+  private startProgressively(): void {
+    const queue = [...this.domains];
+    this.status.set({ watchMode: 'starting', watchDetail: 'reading .omc' });
+    const slice = () => {
+      if (this.closed) return;
+      const deadline = performance.now() + 40;
+      while (queue.length > 0) {
+        const d = queue[0] as Domain;
+        const done = d.scanStep ? d.scanStep(deadline) : (d.scan(), true);
+        if (done) queue.shift();
+        if (performance.now() >= deadline) break;
+      }
+      this.collectProblems();
+      if (queue.length > 0) {
+        setImmediate(slice);
+        return;
+      }
+      if (this.watchKind === 'none') this.status.set({ watchMode: 'off', watchDetail: 'not watching (one-shot)' });
+      else this.startWatching();
+    };
+    slice();
+  }
+
+  private closed = false;
+
+  private startWatching(): void {
     this.watcher = startTreeWatcher({
       root: this.root,
       mode: this.watchKind === 'poll' ? 'poll' : 'auto',
       wants: (rel, isDir) => this.domains.some((d) => d.wants(rel, isDir)),
+      isLeafDir: (rel) => this.domains.some((d) => d.isLeafDir?.(rel) ?? false),
       onEvents: (events, edge) => this.dispatch(events, edge),
       onRescan: () => {
         for (const d of this.domains) d.scan();
@@ -114,6 +167,7 @@ export class OmcStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.watcher?.close();
     this.watcher = null;
     for (const d of this.domains) d.dispose?.();

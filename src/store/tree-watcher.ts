@@ -14,6 +14,13 @@
  * inotify watches and add ~75 MB at 2,000 sessions (perf-floor.md §2) for
  * nothing. Files are read when their directory says they changed.
  *
+ * Directories that only ever hold files — a session's `state/sessions/<id>/`
+ * — are "leaves": they are watched with one plain fs.watch each, and chokidar
+ * is told to skip them. Measured at 2,000 session directories, chokidar's
+ * bookkeeping costs ~40 MB of RSS even for directories alone, fs.watch ~1 MB;
+ * everything else (the skeleton, notepad, memory, wiki, team runtime) stays
+ * with chokidar. A leaf appearing or vanishing is seen by its parent's watch.
+ *
  * If the kernel will not give us watches (ENOSPC: inotify limit, EMFILE) or
  * the user asks for it, we poll instead and say so.
  */
@@ -38,6 +45,8 @@ export interface TreeWatcherOptions {
   mode?: 'auto' | 'poll';
   /** For tests: replaces chokidar's watch(). */
   watchImpl?: typeof watch;
+  /** Directories watched with a plain fs.watch instead of chokidar (see above). */
+  isLeafDir?(rel: string): boolean;
 }
 
 export interface TreeWatcher {
@@ -105,6 +114,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
 
   const startPolling = (why: string) => {
     if (closed || pollTimer) return;
+    closeLeaves();
     if (chok) {
       const c = chok;
       chok = null;
@@ -124,12 +134,99 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   };
 
   const toRel = (p: string) => path.relative(root, p).split(path.sep).join('/');
-  // Directories we need are watched; files never are (see above).
+  const isLeaf = (rel: string) => opts.isLeafDir?.(rel) ?? false;
+  // Directories we need are watched; files never are, and leaves are ours (see above).
   const ignored = (p: string, stats?: { isDirectory(): boolean }) => {
     const rel = toRel(p);
-    if (rel.startsWith('..')) return true;
+    if (rel.startsWith('..') || isLeaf(rel)) return true;
     if (stats) return !stats.isDirectory() || !opts.wants(rel, true);
     return !(opts.wants(rel, true) || opts.wants(rel, false));
+  };
+
+  /** A file (or leaf directory) named by a directory watch changed, appeared or vanished. */
+  const onEntry = (abs: string) => {
+    const rel = toRel(abs);
+    if (rel.startsWith('..')) return;
+    if (isLeaf(rel)) {
+      syncLeaf(rel, abs);
+      return;
+    }
+    if (!opts.wants(rel, false)) return;
+    // Domains see the usual event kinds: gone files as unlink, everything else as change.
+    push(fs.existsSync(abs) ? 'change' : 'unlink', abs);
+  };
+
+  const leaves = new Map<string, fs.FSWatcher>();
+  /** Attach or drop the fs.watch of one leaf directory, telling the domains as addDir / unlinkDir. */
+  const syncLeaf = (rel: string, abs: string) => {
+    let isDir = false;
+    try {
+      isDir = fs.lstatSync(abs).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    const have = leaves.get(rel);
+    if (isDir && opts.wants(rel, true)) {
+      if (!have) {
+        try {
+          const w = fs.watch(abs, { persistent: false }, (_ev, name) => {
+            if (name) onEntry(path.join(abs, name.toString()));
+            else push('addDir', abs); // the kernel lost track: re-read the whole directory
+          });
+          w.on('error', () => {
+            w.close();
+            if (leaves.get(rel) === w) leaves.delete(rel);
+          });
+          leaves.set(rel, w);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException)?.code ?? '';
+          if (WATCH_FAILURE_CODES.has(code)) {
+            startPolling(
+              code === 'ENOSPC'
+                ? 'inotify watch limit reached (ENOSPC): polling every 1 s; raise fs.inotify.max_user_watches to go live'
+                : `file watching failed (${code}): polling every 1 s`,
+            );
+            return;
+          }
+        }
+        push('addDir', abs);
+      }
+      return;
+    }
+    if (have) {
+      have.close();
+      leaves.delete(rel);
+      push('unlinkDir', abs);
+    } else {
+      // Not (or no longer) a watchable directory: let the domains look at it.
+      push(fs.existsSync(abs) ? 'change' : 'unlink', abs);
+    }
+  };
+
+  /** Every leaf under the directories chokidar watches, found once when watching starts. */
+  const attachLeaves = () => {
+    const walk = (absDir: string, depth: number) => {
+      if (depth > 4 || closed || pollTimer) return;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(absDir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries) {
+        if (!e.isDirectory()) continue;
+        const abs = path.join(absDir, e.name);
+        const rel = toRel(abs);
+        if (isLeaf(rel)) {
+          if (!leaves.has(rel)) syncLeaf(rel, abs);
+        } else if (opts.wants(rel, true)) walk(abs, depth + 1);
+      }
+    };
+    walk(root, 0);
+  };
+  const closeLeaves = () => {
+    for (const w of leaves.values()) w.close();
+    leaves.clear();
   };
 
   const startChokidar = () => {
@@ -146,15 +243,13 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
       c.on('raw', (_event: unknown, name: string | null, details: unknown) => {
         const dir = (details as { watchedPath?: string } | undefined)?.watchedPath;
         if (!dir || !name) return;
-        const abs = path.join(dir, name);
-        const rel = toRel(abs);
-        if (rel.startsWith('..') || !opts.wants(rel, false)) return;
-        // Domains see the usual event kinds: gone files as unlink, everything else as change.
-        push(fs.existsSync(abs) ? 'change' : 'unlink', abs);
+        onEntry(path.join(dir, name));
       });
       c.on('unlinkDir', (p) => push('unlinkDir', p));
       c.on('ready', () => {
         if (closed || pollTimer || chok !== c) return;
+        attachLeaves();
+        if (pollTimer) return;
         setMode('events', 'watching for changes');
         // Anything written while the watches were being set up is picked up here.
         opts.onRescan();
@@ -185,6 +280,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     if (present === rootPresent) return;
     rootPresent = present;
     if (!present) {
+      closeLeaves();
       if (chok) {
         const c = chok;
         chok = null;
@@ -224,6 +320,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     async close() {
       closed = true;
       parentWatch?.close();
+      closeLeaves();
       if (pollTimer) clearInterval(pollTimer);
       if (trailingTimer) clearTimeout(trailingTimer);
       pollTimer = null;

@@ -25,8 +25,19 @@ export interface Domain {
   readonly name: string;
   /** Should the watcher look at this path? `isDir` is undefined when unknown yet. */
   wants(rel: string, isDir: boolean | undefined): boolean;
+  /**
+   * A directory that only holds files and may exist by the thousand (a
+   * session dir): watched with one plain fs.watch instead of chokidar.
+   */
+  isLeafDir?(rel: string): boolean;
   /** Full synchronous read. Called at start, after the watcher is ready, on every poll tick, and when the root reappears. */
   scan(): void;
+  /**
+   * Optional sliced first scan: do part of the initial read, stop at
+   * `deadline` (performance.now()), return true when complete. Lets the first
+   * frame appear before a big tree is fully read.
+   */
+  scanStep?(deadline: number): boolean;
   /** Re-read what these events touched. Called on the leading and again on the trailing edge of a burst. */
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void;
   /** Release timers. */

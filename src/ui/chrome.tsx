@@ -37,7 +37,10 @@ export function Header({
     if (s.status === 'active' || s.status === 'cancelling' || s.status === 'pending') active++;
     else if (s.status === 'stale') stale++;
   }
-  const right = `${sessions.sessions.length} sess · ${active} live${stale ? ` · ${stale} stale` : ''}  ${formatClock(now).slice(0, 5)}`;
+  const counts = sessions.scanning
+    ? `reading ${sessions.scanning.done}/${sessions.scanning.total} sessions`
+    : `${sessions.sessions.length} sess · ${active} live${stale ? ` · ${stale} stale` : ''}`;
+  const right = `${counts}  ${formatClock(now).slice(0, 5)}`;
   const left = `omc-top${readonly ? ' [readonly]' : ''}  `;
   const pathRoom = Math.max(8, width - left.length - right.length - 2);
   const where = shortenPath(root, pathRoom - (width >= 100 ? rule.length + 3 : 0)) + (width >= 100 ? ` (${rule})` : '');

@@ -225,3 +225,32 @@ describe('the tree changing shape under a running monitor', () => {
     expect(problem.path).not.toMatch(/\u001b|\u0007/);
   });
 });
+
+describe('sliced first scan', () => {
+  it('reads a big tree in slices, says how far it got, and ends with exactly what a full scan sees', () => {
+    p = makeProject();
+    for (let i = 0; i < 120; i++) {
+      const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { ...ralph(i), session_id: sid });
+    }
+    const sliced = new OmcStore({ root: p.root, watch: 'none' });
+    let steps = 0;
+    const seen: Array<{ done: number; total: number } | null | undefined> = [];
+    // A zero budget reads one directory per step: the worst case for slicing.
+    while (!sliced.sessions.scanStep(performance.now())) {
+      steps += 1;
+      seen.push(sliced.sessions.getSnapshot().scanning);
+    }
+    expect(steps).toBeGreaterThan(100);
+    expect(seen[0]).toMatchObject({ total: 120 });
+    expect(seen.at(-1)?.done).toBeGreaterThan(100);
+    expect(sliced.sessions.getSnapshot().scanning).toBeNull();
+
+    const full = new OmcStore({ root: p.root, watch: 'none' });
+    full.start();
+    const ids = (s: OmcStore) => s.sessions.getSnapshot().sessions.map((x) => `${x.id}:${x.modes[0]?.iteration}`);
+    expect(ids(sliced)).toEqual(ids(full));
+    void full.close();
+    void sliced.close();
+  });
+});

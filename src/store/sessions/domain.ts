@@ -5,6 +5,7 @@
  * file, turns bad files into problem lines, and derives immutable
  * SessionsSnapshot values for the UI.
  */
+import { createHash } from 'node:crypto';
 import { SnapshotCell } from '../emitter.js';
 import { listDirSync, parseJsonText, readTextSync, statSync } from '../fsx.js';
 import { cleanDeep, cleanLine, truncate } from '../sanitize.js';
@@ -39,8 +40,12 @@ const ENDED_RE = /^([a-zA-Z0-9][a-zA-Z0-9_-]{0,255})\.json$/;
 const LEGACY = ':legacy';
 const STRUCTURAL = new Set(['', 'state', 'state/sessions', 'sessions']);
 
+/** A digest of what was read: enough to tell "unchanged", without keeping 4,000 file texts in memory. */
+const digest = (text: string) => createHash('sha1').update(text).digest('base64');
+
 interface FileRec {
   rel: string;
+  /** sha1 of the last good text. */
   text: string;
   value: unknown;
   mtimeMs: number;
@@ -123,6 +128,11 @@ export class SessionsDomain implements Domain {
   getSnapshot = this.cell.getSnapshot;
   problems = () => this.cell.getSnapshot().problems;
 
+  isLeafDir(rel: string): boolean {
+    const parts = rel.split('/');
+    return parts.length === 3 && parts[0] === 'state' && parts[1] === 'sessions' && isValidSessionId(parts[2] as string);
+  }
+
   wants(rel: string, isDir: boolean | undefined): boolean {
     // The skeleton: events about these (even "it became a file") mean rescan.
     if (STRUCTURAL.has(rel)) return true;
@@ -139,6 +149,35 @@ export class SessionsDomain implements Domain {
   }
 
   scan(): void {
+    const it = this.scanIter();
+    while (!it.next().done) {
+      /* run to completion */
+    }
+  }
+
+  /**
+   * The first scan in slices: read session directories until `deadline`
+   * (performance.now()), publish what is known so far, and return false while
+   * there is more. 2,000 sessions are 4,000 files; the first frame shows the
+   * first few hundred and says "scanning n/N" instead of waiting for all.
+   */
+  scanStep(deadline: number): boolean {
+    this.stepper ??= this.scanIter(true);
+    let r = this.stepper.next();
+    while (!r.done && performance.now() < deadline) r = this.stepper.next();
+    if (r.done) {
+      this.stepper = null;
+      return true;
+    }
+    this.publish();
+    return false;
+  }
+
+  private stepper: Generator<void, void> | null = null;
+  private progress: { done: number; total: number } | null = null;
+
+  /** @param reportProgress only the sliced first scan shows "reading n/N". */
+  private *scanIter(reportProgress = false): Generator<void, void> {
     const seen = new Set<string>();
     const structuralBefore = this.structuralSignature();
     this.structural.clear();
@@ -159,7 +198,16 @@ export class SessionsDomain implements Domain {
     }
     const sessions = listDirSync(this.root, 'state/sessions');
     if (sessions.ok) {
-      for (const e of sessions.entries) this.scanSessionEntry(e.name, e.kind, readFile);
+      const total = sessions.entries.length;
+      let done = 0;
+      for (const e of sessions.entries) {
+        this.scanSessionEntry(e.name, e.kind, readFile);
+        done += 1;
+        if (reportProgress) {
+          this.progress = { done, total };
+          yield;
+        }
+      }
     } else if (sessions.code !== 'missing') {
       this.structural.set('state/sessions', { path: 'state/sessions', message: sessions.message, severity: 'error' });
     }
@@ -175,8 +223,10 @@ export class SessionsDomain implements Domain {
     for (const key of this.views.keys()) {
       if (key !== LEGACY && !this.byKey.has(key) && !statSync(this.root, `state/sessions/${key}`)?.isDirectory()) this.dirty.add(key);
     }
+    const wasScanning = this.progress !== null;
+    this.progress = null;
     // A poll tick that found nothing new must not cost a re-render.
-    if (this.dirty.size > 0 || this.version === 0 || this.structuralSignature() !== structuralBefore) this.publish();
+    if (wasScanning || this.dirty.size > 0 || this.version === 0 || this.structuralSignature() !== structuralBefore) this.publish();
   }
 
   private structuralSignature(): string {
@@ -308,7 +358,8 @@ export class SessionsDomain implements Domain {
     if (!r.ok) {
       problem = r.message;
     } else {
-      if (prev && prev.text === r.text && !prev.problem && !prev.pendingProblem) {
+      const h = digest(r.text);
+      if (prev && prev.text === h && !prev.problem && !prev.pendingProblem) {
         prev.mtimeMs = r.mtimeMs;
         prev.size = r.bytes;
         prev.ino = r.ino;
@@ -320,7 +371,7 @@ export class SessionsDomain implements Domain {
         problem = `expected a JSON object, found ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}`;
       } else {
         value = parsed.value;
-        text = r.text;
+        text = h;
         if (r.invalidUtf8) problem = 'contains bytes that are not valid UTF-8 (shown as �)';
       }
     }
@@ -389,7 +440,7 @@ export class SessionsDomain implements Domain {
     const problems: Problem[] = [...this.structural.values()];
     for (const s of sessions) problems.push(...s.problems);
     this.version += 1;
-    this.cell.set({ version: this.version, sessions, problems, derivedAt: now });
+    this.cell.set({ version: this.version, sessions, problems, derivedAt: now, scanning: this.progress });
     this.armTimer(now);
   }
 

@@ -67,6 +67,8 @@ export interface SessionsSnapshot {
   problems: readonly Problem[];
   /** Epoch ms of the derivation, for age display consistency. */
   derivedAt: number;
+  /** While the first scan is still reading session directories: how far it got. */
+  scanning?: { done: number; total: number } | null;
 }
 
 export const EMPTY_SESSIONS: SessionsSnapshot = { version: 0, sessions: [], problems: [], derivedAt: 0 };
