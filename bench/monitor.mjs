@@ -29,7 +29,7 @@ function bumpRalph(root, sid, iteration) {
   omcWrite(file, { ...s, active: true, iteration, max_iterations: 10, last_checked_at: t, completed_at: undefined, current_phase: undefined });
 }
 
-export async function benchMonitor({ root, label, cols, rows, changes = 100, idleSeconds = 20, keys = 40, nodeArgs = [] }) {
+export async function benchMonitor({ root, label, cols, rows, changes = 100, idleSeconds = 20, keys = 40, nodeArgs = [], sustainSeconds = 10 }) {
   const m = startMonitor({ args: ['--root', root], cols, rows, nodeArgs });
   const result = { tree: label, viewport: `${cols}x${rows}` };
   try {
@@ -84,6 +84,31 @@ export async function benchMonitor({ root, label, cols, rows, changes = 100, idl
     result.bytesPerRowUpdate = { p50: pct(bytes, 50), p95: pct(bytes, 95) };
     result.cpuPctDuringChanges = +(((cpu1.cpuMs - cpu0.cpuMs) / (now() - t0)) * 100).toFixed(1);
     result.changesPerSec = +((changes / (now() - t0)) * 1000).toFixed(1);
+
+    // Sustained load: 20 changes per second for `sustainSeconds`, spread over the visible sessions.
+    {
+      const c0 = procStats(m.pid);
+      const tS = now();
+      const n = sustainSeconds * 20;
+      let last = 0;
+      let mark = m.chunks.length;
+      for (let i = 0; i < n; i++) {
+        last = 600000 + i;
+        mark = m.chunks.length;
+        bumpRalph(root, targets[i % targets.length], last);
+        const due = tS + ((i + 1) * 1000) / 20;
+        while (now() < due) await sleep(Math.max(1, due - now()));
+      }
+      const c1 = procStats(m.pid);
+      const r = await m.waitOutput(`${last}/`, mark, 5000);
+      result.sustained20PerSec = {
+        seconds: sustainSeconds,
+        cpuPct: +(((c1.cpuMs - c0.cpuMs) / (now() - tS)) * 100).toFixed(1),
+        lastChangeShown: r !== null,
+        rssMb: Math.round(c1.rssMb),
+      };
+    }
+    await sleep(300);
 
     // Bursts: 5 sessions written ~2 ms apart; time to the last one on screen.
     const burst = [];
