@@ -109,12 +109,11 @@ export class OmcStore {
     const slice = () => {
       if (this.closed) return;
       const deadline = performance.now() + 40;
-      while (queue.length > 0) {
-        const d = queue[0] as Domain;
-        const done = d.scanStep ? d.scanStep(deadline) : (d.scan(), true);
-        if (done) queue.shift();
-        if (performance.now() >= deadline) break;
-      }
+      // One domain per slice at most: the first slice ends with sessions read
+      // (or partly read), so the first frame is drawn before anything else.
+      const d = queue[0] as Domain;
+      const done = d.scanStep ? d.scanStep(deadline) : (d.scan(), true);
+      if (done) queue.shift();
       this.collectProblems();
       if (queue.length > 0) {
         setImmediate(slice);
