@@ -3,7 +3,6 @@
  * library fixes 100 columns), with keys typed through stdin exactly as a
  * terminal delivers them, so the real decoder and router interpret them.
  */
-import { EventEmitter } from 'node:events';
 import React from 'react';
 import { render, type Instance } from 'ink';
 import { App } from '../../src/app.js';
@@ -11,38 +10,9 @@ import { PANES } from '../../src/panes/registry.js';
 import type { OmcStore } from '../../src/store/store.js';
 import { pickTheme } from '../../src/ui/theme.js';
 import { UiStore } from '../../src/ui/ui-store.js';
+import { FakeStdin, FakeStdout } from './fake-terminal.js';
 import { waitFor } from './fixtures.js';
 
-class FakeStdout extends EventEmitter {
-  frames: string[] = [];
-  constructor(
-    public columns: number,
-    public rows: number,
-  ) {
-    super();
-  }
-  isTTY = true;
-  write = (frame: string) => {
-    this.frames.push(frame);
-    return true;
-  };
-}
-
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  private queue: string[] = [];
-  write(data: string) {
-    this.queue.push(data);
-    this.emit('readable');
-  }
-  read = () => this.queue.shift() ?? null;
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-}
 
 // SGR styling (colour, bold, inverse) is Ink's own; anything else would have come from a file.
 const SGR = /\u001b\[[0-9;]*m/g;

@@ -4,7 +4,6 @@
  * Keys go in as raw terminal bytes through Ink's stdin, exactly the path a
  * user's keys take; frames come out as text.
  */
-import { EventEmitter } from 'node:events';
 import React from 'react';
 import { render } from 'ink';
 import { App } from '../../src/app.js';
@@ -13,44 +12,9 @@ import { addStandardDomains } from '../../src/store/domains.js';
 import { OmcStore } from '../../src/store/store.js';
 import { pickTheme } from '../../src/ui/theme.js';
 import { UiStore, type PaneId } from '../../src/ui/ui-store.js';
+import { FakeStdin, FakeStdout } from './fake-terminal.js';
 import { waitFor } from './fixtures.js';
 
-class FakeStdout extends EventEmitter {
-  frames: string[] = [];
-  constructor(
-    public columns: number,
-    public rows: number,
-  ) {
-    super();
-  }
-  isTTY = true;
-  write = (frame: string) => {
-    this.frames.push(frame);
-    return true;
-  };
-  lastFrame = () => this.frames[this.frames.length - 1] ?? '';
-}
-
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  write(data: string) {
-    this.data = data;
-    this.emit('readable');
-    this.emit('data', data);
-  }
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-}
 
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -111,11 +75,7 @@ export async function mountApp(opts: {
         const t = text();
         return (typeof match === 'string' ? t.includes(match) : match.test(t)) ? t : null;
       }, { what: `${what ?? String(match)}\n--- last frame ---\n${text()}` }),
-    resize: (columns, rows) => {
-      stdout.columns = columns;
-      stdout.rows = rows;
-      stdout.emit('resize');
-    },
+    resize: (columns, rows) => stdout.resize(columns, rows),
     unmount: async () => {
       instance.unmount();
       instance.cleanup();

@@ -44,14 +44,7 @@ export function selectedIndex(s: MemoryPaneState, keys: readonly string[]): numb
   const i = s.selected === null ? -1 : keys.indexOf(s.selected);
   return i === -1 ? 0 : i;
 }
-/** Keeps `top` so that row `index` is inside a window of `height` rows. */
-export function clampTop(top: number, index: number, height: number, total: number): number {
-  if (height <= 0) return 0;
-  let t = Math.min(top, Math.max(0, total - height));
-  if (index < t) t = index;
-  if (index >= t + height) t = index - height + 1;
-  return Math.max(0, t);
-}
+export { clampTop } from '../../ui/list-window.js';
 
 export function moveBy(s: MemoryPaneState, keys: readonly string[], delta: number): MemoryPaneState {
   if (keys.length === 0) return s;

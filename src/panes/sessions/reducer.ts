@@ -68,14 +68,7 @@ export function moveTo(state: SessionsPaneState, rows: readonly SessionView[], i
   return { ...state, selectedId: (rows[i] as SessionView).id };
 }
 
-/** Keeps `top` so that row `index` is inside a window of `height` rows. */
-export function clampTop(top: number, index: number, height: number, total: number): number {
-  if (height <= 0) return 0;
-  let t = Math.min(top, Math.max(0, total - height));
-  if (index < t) t = index;
-  if (index >= t + height) t = index - height + 1;
-  return Math.max(0, t);
-}
+export { clampTop } from '../../ui/list-window.js';
 
 /** Pins the selection to a session, e.g. the one being cancelled, so it stays selected when its row moves. */
 export function selectId(state: SessionsPaneState, id: string): SessionsPaneState {

@@ -91,14 +91,7 @@ export function indexOf<T>(rows: readonly T[], pick: (r: T) => boolean): number 
 
 export const selectedTeamIndex = (s: TeamsPaneState, rows: readonly TeamView[]) => indexOf(rows, (t) => t.key === s.selectedKey);
 
-/** Keeps `top` so that row `index` is inside a window of `height` rows. */
-export function clampTop(top: number, index: number, height: number, total: number): number {
-  if (height <= 0) return 0;
-  let t = Math.min(top, Math.max(0, total - height));
-  if (index < t) t = index;
-  if (index >= t + height) t = index - height + 1;
-  return Math.max(0, t);
-}
+export { clampTop } from '../../ui/list-window.js';
 
 export function moveTeam(s: TeamsPaneState, rows: readonly TeamView[], delta: number, absolute = false): TeamsPaneState {
   if (rows.length === 0) return s;

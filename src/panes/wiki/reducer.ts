@@ -82,14 +82,7 @@ export function moveTo(s: WikiPaneState, names: readonly string[], index: number
   return { ...s, selected: names[Math.max(0, Math.min(names.length - 1, index))] as string };
 }
 
-/** Keeps `top` so that item `index` is inside a window of `height` items. */
-export function clampTop(top: number, index: number, height: number, total: number): number {
-  if (height <= 0) return 0;
-  let t = Math.min(top, Math.max(0, total - height));
-  if (index < t) t = index;
-  if (index >= t + height) t = index - height + 1;
-  return Math.max(0, t);
-}
+export { clampTop } from '../../ui/list-window.js';
 
 // --- filters ----------------------------------------------------------------
 
