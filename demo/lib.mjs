@@ -84,3 +84,30 @@ export function cancelInForce(ctx, sid) {
   }
   return sig.mode !== 'autopilot' && !('target_state_sha256' in sig) && !('target_workflow_run_id' in sig);
 }
+
+/**
+ * OMC's advisory lock (src/lib/file-lock.ts): `<file>.lock` created O_EXCL
+ * mode 0600 holding {"pid","timestamp"}; retries every 50 ms for up to 5 s,
+ * as OMC's notepad, project-memory and wiki writers do.
+ */
+export function withOmcLock(ctx, rel, fn) {
+  const lock = ctx.abs(`${rel}.lock`);
+  const deadline = Date.now() + 5_000;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      const fd = fs.openSync(lock, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600);
+      fs.writeSync(fd, JSON.stringify({ pid: process.pid, timestamp: Date.now() }));
+      fs.closeSync(fd);
+      break;
+    } catch (e) {
+      if (e?.code !== 'EEXIST' || Date.now() > deadline) throw e;
+      Atomics.wait(pause, 0, 0, 50);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}

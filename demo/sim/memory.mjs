@@ -3,35 +3,12 @@
 // (case-insensitive de-duplication, at most 20 kept: high first, then newest).
 // Writes take OMC's `project-memory.json.lock` and are atomic renames, so the
 // monitor's own edits interleave with these safely.
-import fs from 'node:fs';
-import { every } from '../lib.mjs';
+import { every, withOmcLock } from '../lib.mjs';
 
 export const name = 'memory';
 
 const FILE = 'project-memory.json';
 
-/** OMC's advisory lock: `<file>.lock` created O_EXCL with {"pid","timestamp"}; waits up to 5 s like OMC. */
-export function withOmcLock(ctx, rel, fn) {
-  const lock = ctx.abs(`${rel}.lock`);
-  const deadline = Date.now() + 5_000;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (;;) {
-    try {
-      const fd = fs.openSync(lock, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600);
-      fs.writeSync(fd, JSON.stringify({ pid: process.pid, timestamp: Date.now() }));
-      fs.closeSync(fd);
-      break;
-    } catch (e) {
-      if (e.code !== 'EEXIST' || Date.now() > deadline) throw e;
-      Atomics.wait(pause, 0, 0, 50);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    fs.rmSync(lock, { force: true });
-  }
-}
 
 const DIRECTIVES = [
   ['Never commit directly to main; open a PR from a feat/* branch', 'Branch protection is enforced on the remote', 'high'],

@@ -4,7 +4,7 @@
 // the way OMC 5.5.0 does: under `notepad.md.lock`, read → replace the
 // section → atomic rename.
 import fs from 'node:fs';
-import { every } from '../lib.mjs';
+import { every, withOmcLock } from '../lib.mjs';
 
 export const name = 'notepad';
 
@@ -56,31 +56,9 @@ function replaceSection(text, header, content) {
   return text.slice(0, at) + `${header}\n${comment}${content}\n` + text.slice(sectionEnd(text, start));
 }
 
-/** OMC's `<file>.lock`: O_EXCL create with {"pid","timestamp"}, 50 ms retries for up to 5 s. */
-function withLock(ctx, fn) {
-  const lock = ctx.abs(`${REL}.lock`);
-  const deadline = Date.now() + 5000;
-  const nap = new Int32Array(new SharedArrayBuffer(4));
-  for (;;) {
-    try {
-      const fd = fs.openSync(lock, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600);
-      fs.writeSync(fd, JSON.stringify({ pid: process.pid, timestamp: Date.now() }));
-      fs.closeSync(fd);
-      break;
-    } catch (e) {
-      if (e?.code !== 'EEXIST' || Date.now() > deadline) throw e;
-      Atomics.wait(nap, 0, 0, 50);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    fs.rmSync(lock, { force: true });
-  }
-}
 
 function update(ctx, fn) {
-  withLock(ctx, () => {
+  withOmcLock(ctx, REL, () => {
     let text;
     try {
       text = fs.readFileSync(ctx.abs(REL), 'utf8');

@@ -4,7 +4,7 @@
 // log.md entry after every write, all under `wiki/.wiki-lock.lock`.
 import fs from 'node:fs';
 import { every } from '../lib.mjs';
-import { withOmcLock } from './memory.mjs';
+import { withOmcLock } from '../lib.mjs';
 
 export const name = 'wiki';
 
