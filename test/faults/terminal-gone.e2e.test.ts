@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { omcTopCommand, PtyRun, findOmcTop, alive, shq } from '../helpers/fault-pty.js';
 import { makeProject, REPO, waitFor, type TempProject } from '../helpers/fixtures.js';
@@ -82,6 +82,32 @@ describe('the terminal is closed under omc-top', () => {
     const status = await waitFor(() => fs.existsSync(s.status) && fs.readFileSync(s.status, 'utf8').trim(), { what: 'exit status' });
     expect(status).toBe('129');
     expect(stderrOf(s.err)).not.toMatch(/Assertion failed|ResetStdio|Native stack trace/);
+  });
+});
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+describe.skipIf(!hasTmux)('a real tmux pane is killed', () => {
+  it('kill-pane: omc-top exits within a second, cleanly (no Node assertion on the dead terminal)', async () => {
+    p = makeProject({ withFixture: true });
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-tmux-'));
+    const err = path.join(scratch, 'stderr');
+    const sock = `omc-top-faults-${process.pid}`;
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', sock, ...args], { encoding: 'utf8' });
+    try {
+      tmux('new-session', '-d', '-x', '80', '-y', '24', '-c', p.dir, `exec ${omcTopCommand([])} 2>${shq(err)}`);
+      const pid = Number(tmux('list-panes', '-F', '#{pane_pid}').trim());
+      await waitFor(() => /ralph 3\/10/.test(tmux('capture-pane', '-p')), { what: 'first frame in tmux' });
+      tmux('kill-pane', '-t', '0');
+      await goneWithin(pid, 2_000);
+      expect(stderrOf(err)).not.toMatch(/Assertion failed|ResetStdio|Native stack trace/);
+    } finally {
+      try {
+        tmux('kill-server');
+      } catch {
+        /* the server went with its last pane */
+      }
+    }
   });
 });
 
