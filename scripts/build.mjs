@@ -54,9 +54,14 @@ const inkFrameCaches = {
       const header = `import { createFastGet as __omcTopCreateFastGet } from ${fastPath};\n`;
       const fast =
         '\nconst __omcTopFastGet = __omcTopCreateFastGet({ styledCharsToString });\n';
+      // Styled cells are costly to keep: ansi-tokenize's cell objects take ~330 bytes per
+      // character in V8 (measured), ~40 KB per 120-column line. Rows already rendered live
+      // in fast-output's row cache, so this cache only needs the last few frames' lines:
+      // 250 lines is ~10 MB at 120 columns. (At 20,000 a day of new rows grew the heap
+      // ~16 MB a minute toward ~0.7 GB: test/faults/soak.e2e.test.ts.)
       const shared =
         '\nlet __omcTopShared;\nfunction __omcTopSharedCaches() {\n' +
-        '  if (!__omcTopShared || __omcTopShared.styledChars.size > 20000 || __omcTopShared.widths.size > 40000) __omcTopShared = new OutputCaches();\n' +
+        '  if (!__omcTopShared || __omcTopShared.styledChars.size > 250 || __omcTopShared.widths.size > 40000) __omcTopShared = new OutputCaches();\n' +
         '  return __omcTopShared;\n}\n';
       const patched = src
         .replace(needle, 'caches = __omcTopSharedCaches();')

@@ -12,6 +12,7 @@ import { addStandardDomains } from './store/domains.js';
 import { buildJsonReport } from './store/report.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
 import { OmcStore } from './store/store.js';
+import { releaseHungUpStdio, stdioTerminals } from './terminal/hangup.js';
 import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ } from './terminal/screen.js';
 import { pickTheme } from './ui/theme.js';
 import { UiStore } from './ui/ui-store.js';
@@ -154,9 +155,18 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
     process.on('SIGQUIT', () => finish(131));
     process.on('uncaughtException', (e) => finish(1, e));
     process.on('unhandledRejection', (e) => finish(1, e));
-    process.on('exit', () => term.restore());
-    // A closed terminal (tmux pane killed, ssh dropped) shows up as EIO/EPIPE on write.
-    stdout.on('error', () => finish(0));
+    const wasTty = stdioTerminals();
+    process.on('exit', () => {
+      term.restore();
+      releaseHungUpStdio(wasTty);
+    });
+    // A closed terminal (tmux pane killed, ssh dropped) shows up as EIO/EPIPE on write,
+    // and as the end of input: in raw mode Ctrl-D is a key, so EOF only means the
+    // terminal hung up. Without the latter, a process outside the terminal's session
+    // (no SIGHUP) would linger until its next write. Whichever comes first, the
+    // status is SIGHUP's, as when the signal wins the race.
+    stdout.on('error', () => finish(129));
+    stdin.on('end', () => finish(129));
 
     const crashAfter = Number(process.env.OMC_TOP_TEST_CRASH_AFTER_MS);
     if (Number.isFinite(crashAfter) && crashAfter > 0) {

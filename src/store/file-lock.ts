@@ -80,9 +80,19 @@ function tryCreate(lockAbs: string, payload: string): boolean {
   }
   try {
     fs.writeSync(fd, payload);
-  } finally {
+  } catch (e) {
+    // A full disk creates the (empty) lock file and then refuses its bytes. Left
+    // there, an empty lock reads as "held by someone unknown" for 30 s: our next
+    // save and every OMC writer would wait on a lock nobody holds. It is ours: remove it.
     fs.closeSync(fd);
+    try {
+      fs.unlinkSync(lockAbs);
+    } catch {
+      /* already gone */
+    }
+    throw e;
   }
+  fs.closeSync(fd);
   return true;
 }
 

@@ -398,6 +398,9 @@ export function describeWriteError(e: unknown): string {
       return `permission denied (${err.code}): nothing was changed; your draft is kept`;
     case 'EDQUOT':
       return 'disk quota exceeded (EDQUOT): nothing was changed; your draft is kept';
+    case 'ENOENT':
+      // The directory was deleted under us (rm -rf .omc, a branch switch); say which one.
+      return `directory gone (ENOENT: ${err.path ? path.dirname(err.path) : 'no such file or directory'}): nothing was changed; your draft is kept`;
     default:
       return err instanceof Error ? err.message : String(e);
   }

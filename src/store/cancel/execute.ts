@@ -194,7 +194,10 @@ export async function executeCancel(root: string, confirmed: CancelPlan, opts: E
   try {
     signal = await writeSignal(root, plan, opts.now);
   } catch (e) {
-    return { kind: 'refused', message: `could not write ${plan.signal.rel}: ${errText(e)}. Nothing was changed.` };
+    // The reason first: the message line is cut to the terminal width, and a session path is long.
+    const reason = errText(e);
+    const nothing = /nothing was changed/i.test(reason) ? '' : '; nothing was changed';
+    return { kind: 'refused', message: `${reason}${nothing} (could not write ${plan.signal.rel})` };
   }
 
   const steps: StepResult[] = [];

@@ -10,7 +10,7 @@
  * omc-top never kills panes or processes.
  */
 import path from 'node:path';
-import { atomicWriteSync, readTextSync } from '../fsx.js';
+import { atomicWriteSync, describeWriteError, readTextSync } from '../fsx.js';
 import type { TeamsDomain } from './domain.js';
 import { TEAM_NAME_RE, WORKER_NAME_RE } from './omc-team-rules.js';
 
@@ -73,24 +73,70 @@ function appendInbox(root: string, rel: string, note: string): void {
   throw new Error(`${rel} kept changing while omc-top tried to add the shutdown note (OMC is writing it); the request file was written, try again for the note`);
 }
 
-/** Writes one worker's request and inbox note. Returns the files written (relative to the location's .omc). */
-export function requestWorkerShutdown(t: ShutdownTarget, worker: string): string[] {
-  const root = locate(t);
+/**
+ * A request spans several files, so a write failing half-way (full disk,
+ * read-only mount) leaves some written and some not. The message says which,
+ * reason first (the message line is cut to the terminal width), instead of
+ * the generic "nothing was changed" that would then be untrue.
+ */
+export class ShutdownWriteError extends Error {
+  constructor(
+    readonly written: readonly string[],
+    readonly failed: string,
+    cause: unknown,
+    teamDir: string,
+  ) {
+    const reason = describeWriteError(cause).replace(/: nothing was changed; your draft is kept$/, '');
+    const short = (rel: string) => (rel.startsWith(`${teamDir}/`) ? rel.slice(teamDir.length + 1) : rel);
+    super(
+      written.length === 0
+        ? `${reason}: nothing was written`
+        : `${reason}: written: ${written.map(short).join(', ')}; not written: ${short(failed)} (ask again to finish)`,
+    );
+    this.name = 'ShutdownWriteError';
+  }
+}
+
+/** Runs the writes of one request in order, remembering what landed. */
+class Writes {
+  readonly done: string[] = [];
+  constructor(private readonly teamDir: string) {}
+  run(rel: string, write: () => void): void {
+    try {
+      write();
+    } catch (e) {
+      throw new ShutdownWriteError(this.done, rel, e, this.teamDir);
+    }
+    this.done.push(rel);
+  }
+}
+
+function writeWorker(root: string, t: ShutdownTarget, worker: string, writes: Writes): void {
   if (!WORKER_NAME_RE.test(worker)) throw new Error(`refusing to write for worker ${JSON.stringify(worker)}: not a valid OMC worker name`);
   const dir = `state/team/${t.teamName}/workers/${worker}`;
   const iso = new Date(t.now).toISOString();
-  atomicWriteSync(root, `${dir}/shutdown-request.json`, JSON.stringify({ from: REQUEST_FROM, requested_at: iso }, null, 2), { mkdir: true });
-  appendInbox(root, `${dir}/inbox.md`, inboxNote(path.join(root, dir, 'shutdown-ack.json'), iso));
-  return [`${dir}/shutdown-request.json`, `${dir}/inbox.md`];
+  writes.run(`${dir}/shutdown-request.json`, () =>
+    atomicWriteSync(root, `${dir}/shutdown-request.json`, JSON.stringify({ from: REQUEST_FROM, requested_at: iso }, null, 2), { mkdir: true }),
+  );
+  writes.run(`${dir}/inbox.md`, () => appendInbox(root, `${dir}/inbox.md`, inboxNote(path.join(root, dir, 'shutdown-ack.json'), iso)));
+}
+
+/** Writes one worker's request and inbox note. Returns the files written (relative to the location's .omc). */
+export function requestWorkerShutdown(t: ShutdownTarget, worker: string): string[] {
+  const root = locate(t);
+  const writes = new Writes(`state/team/${t.teamName}`);
+  writeWorker(root, t, worker, writes);
+  return writes.done;
 }
 
 /** Every runtime worker of the team, then the team-level shutdown.json. */
 export function requestTeamShutdown(t: ShutdownTarget, workers: readonly string[]): string[] {
   const root = locate(t);
-  const written: string[] = [];
-  for (const w of workers) written.push(...requestWorkerShutdown(t, w));
+  const writes = new Writes(`state/team/${t.teamName}`);
+  for (const w of workers) writeWorker(root, t, w, writes);
   const rel = `state/team/${t.teamName}/shutdown.json`;
-  atomicWriteSync(root, rel, JSON.stringify({ requestedAt: new Date(t.now).toISOString(), teamName: t.teamName }, null, 2), { mkdir: true });
-  written.push(rel);
-  return written;
+  writes.run(rel, () =>
+    atomicWriteSync(root, rel, JSON.stringify({ requestedAt: new Date(t.now).toISOString(), teamName: t.teamName }, null, 2), { mkdir: true }),
+  );
+  return writes.done;
 }

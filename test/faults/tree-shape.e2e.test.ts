@@ -1,0 +1,112 @@
+/**
+ * The .omc tree changing shape under the real bundle, seen on the screen
+ * (test/store/sessions-live.test.ts proves the same for the store alone):
+ * the whole root deleted and re-created (a `rm -rf .omc`, a branch switch),
+ * and state/sessions replaced by a file. omc-top must say what happened,
+ * keep every pane usable, refuse a save with a specific reason and keep the
+ * draft, then come back live by itself: watching again, not just polling.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURE_TREE, makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { loadOmcNotepad } from '../helpers/omc-notepad.js';
+import { KEYS, TerminalHarness } from '../helpers/pty.js';
+
+const CTRL_S = '\u0013';
+
+let h: TerminalHarness | null = null;
+let p: TempProject | null = null;
+afterEach(() => {
+  h?.dispose();
+  p?.cleanup();
+  h = null;
+  p = null;
+});
+
+async function started(): Promise<TerminalHarness> {
+  p = makeProject({ withFixture: true });
+  h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 30 });
+  await h.waitForText('ralph 3/10');
+  await h.waitForText(/ live\s*$/m);
+  return h;
+}
+
+const SID = 'c0ffee00-0000-4000-8000-000000000001';
+const ralph = (iteration: number) => ({
+  active: true,
+  iteration,
+  max_iterations: 10,
+  started_at: new Date().toISOString(),
+  last_checked_at: new Date().toISOString(),
+  session_id: SID,
+});
+
+describe('the tree changes shape under the running monitor', () => {
+  it('.omc deleted: says so, every pane still opens, a save is refused with the draft kept; re-created: back live by itself', async () => {
+    const t = await started();
+    fs.rmSync(p!.root, { recursive: true, force: true });
+    await t.waitForText(/was removed; waiting for it to come back/);
+    await t.waitForNoText('ralph 3/10');
+
+    // Every pane renders over the missing tree.
+    for (const [key, sign] of [
+      ['n', /Working/],
+      ['m', /project-memory\.json|no project memory/i],
+      ['w', /wiki|pages/i],
+      ['t', /team/i],
+      ['s', /STATUS\s+SESSION/],
+    ] as const) {
+      t.write(key);
+      await t.waitForText(sign);
+    }
+
+    // A notepad save into the missing tree: refused, specific, draft kept.
+    t.write('n');
+    await t.waitForText('Working');
+    t.write('a');
+    await t.waitForText('New Working Memory entry');
+    t.write('written while .omc was gone');
+    t.write(CTRL_S);
+    await t.waitForText(/✗ save: directory gone \(ENOENT: \S*\.omc\)/);
+    expect(t.text()).toContain('written while .omc was gone');
+    expect(fs.existsSync(p!.root)).toBe(false);
+    t.write(KEYS.esc);
+    await t.waitForText('Discard your draft?');
+    t.write('y');
+
+    // Re-created (a branch switch bringing it back): sessions return and the watcher is live again.
+    fs.cpSync(FIXTURE_TREE, p!.root, { recursive: true });
+    t.write('s');
+    await t.waitForText('ralph 3/10');
+    await t.waitForText(/ live\s*$/m);
+    await t.waitForNoText(/was removed/);
+    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(4));
+    await t.waitForText('c0ffee00 ralph 4/10', 3_000);
+    // The notepad pane reads the new tree too, and follows it live.
+    t.write('n');
+    await t.waitForText(/2 Working 5/);
+    (await loadOmcNotepad()).addWorkingMemoryEntry(p!.dir, 'OMC after the tree came back');
+    await t.waitForText(/2 Working 6/);
+    t.write('q');
+    expect(await t.waitForExit()).toBe(0);
+  });
+
+  it('state/sessions replaced by a file: a specific problem line, other sessions gone from view, back when it is a directory again', async () => {
+    const t = await started();
+    const sessions = path.join(p!.root, 'state', 'sessions');
+    const aside = path.join(p!.root, 'state', 'sessions.aside');
+    fs.renameSync(sessions, aside);
+    fs.writeFileSync(sessions, 'not a directory');
+    await t.waitForText(/state\/sessions.*is a file where a directory was expected/);
+    t.write('n');
+    await t.waitForText('Working');
+    t.write('s');
+    fs.rmSync(sessions);
+    fs.renameSync(aside, sessions);
+    await t.waitForText('ralph 3/10');
+    await t.waitForNoText(/is a file where a directory was expected/);
+    writeOmcJson(path.join(sessions, SID, 'ralph-state.json'), ralph(6));
+    await t.waitForText('c0ffee00 ralph 6/10', 3_000);
+  });
+});
