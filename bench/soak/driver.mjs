@@ -14,8 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeContext } from '../../demo/lib.mjs';
-import { withOmcLock } from '../../demo/lib.mjs';
+import { makeContext, withOmcLock } from '../../demo/lib.mjs';
 
 const SCHEDULE = ['state', 'heartbeat', 'state', 'wiki', 'state', 'notepad', 'state', 'session-add', 'heartbeat', 'state', 'wiki', 'state', 'session-remove', 'state', 'heartbeat', 'notepad', 'state', 'wiki', 'session-add', 'session-remove'];
 const POOL = 10;
