@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { cleanLine } from './sanitize.js';
 
 export type ReadFailureCode =
   | 'missing'
@@ -86,9 +87,16 @@ export function resolveUnder(root: string, rel: string): string {
   return abs;
 }
 
+/**
+ * A path quoted in a message can come from the filesystem (a symlink's
+ * target, a directory name): it is text from disk like any other, and an
+ * escape sequence in it would reach the terminal through the problem line.
+ */
+const quotePath = (p: string) => cleanLine(p);
+
 export class OutsideRootError extends Error {
   constructor(rel: string) {
-    super(`refusing to touch ${JSON.stringify(rel)}: it resolves outside the .omc root`);
+    super(`refusing to touch ${JSON.stringify(quotePath(rel))}: it resolves outside the .omc root`);
     this.name = 'OutsideRootError';
   }
 }
@@ -125,7 +133,7 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
   if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
   let real = path.join(parent, path.basename(abs));
   if (!isInside(realRoot(root), parent)) {
-    return { ok: false, code: 'outside-root', message: `directory is a symlink to outside the .omc root (${parent}); not read` };
+    return { ok: false, code: 'outside-root', message: `directory is a symlink to outside the .omc root (${quotePath(parent)}); not read` };
   }
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
   let fd: number;
@@ -140,7 +148,7 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
       return { ok: false, ...describeErrno(e) };
     }
     if (!isInside(realRoot(root), real)) {
-      return { ok: false, code: 'outside-root', message: `symlink points outside the .omc root (to ${real}); not read` };
+      return { ok: false, code: 'outside-root', message: `symlink points outside the .omc root (to ${quotePath(real)}); not read` };
     }
     try {
       fd = fs.openSync(real, flags);
