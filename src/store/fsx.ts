@@ -238,7 +238,11 @@ export interface DirEntry {
   kind: 'file' | 'dir' | 'symlink' | 'other';
 }
 
-/** Lists a directory under root. Missing → empty list with `missing: true`; never throws. */
+/**
+ * Lists a directory under root. Missing → `code: 'missing'`; never throws.
+ * A directory that is (or sits under) a symlink leading out of the root is
+ * not listed: the names in it are outside the root too.
+ */
 export function listDirSync(
   root: string,
   rel: string,
@@ -248,6 +252,10 @@ export function listDirSync(
     abs = resolveUnder(root, rel);
   } catch (e) {
     return { ok: false, code: 'outside-root', message: (e as Error).message };
+  }
+  const real = realDir(abs);
+  if (real !== null && !isInside(realRoot(root), real)) {
+    return { ok: false, code: 'outside-root', message: `directory is a symlink to outside the .omc root (${quotePath(real)}); not listed` };
   }
   try {
     const dirents = fs.readdirSync(abs, { withFileTypes: true });

@@ -42,3 +42,18 @@ describe('a symlink whose target path carries escape sequences', () => {
     expect(app.frames().join('')).not.toContain('PWNED');
   });
 });
+
+describe('a directory that is a symlink to outside the root', () => {
+  it('is not listed: no session from outside appears, one problem line says why', async () => {
+    s = makeSandbox();
+    fs.rmSync(path.join(s.root, 'state/sessions'), { recursive: true });
+    fs.symlinkSync(path.join(s.outside, 'sessions-dir'), path.join(s.root, 'state/sessions'));
+    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    expect(app.store.sessions.getSnapshot().sessions.map((x) => x.id)).toEqual(['legacy']);
+    expect(app.store.problems.getSnapshot().filter((p) => p.path.startsWith('state/sessions'))).toEqual([
+      { path: 'state/sessions', message: expect.stringMatching(/^directory is a symlink to outside the \.omc root \(.*\/outside\/sessions-dir\); not listed$/), severity: 'error' },
+    ]);
+    // The names inside the outside directory never reach the screen.
+    expect(app.frames().join('')).not.toContain('aaaaaaaa-outside');
+  });
+});
