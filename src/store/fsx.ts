@@ -112,7 +112,7 @@ function describeErrno(err: unknown): { code: ReadFailureCode; message: string }
     case 'EISDIR':
       return { code: 'not-a-file', message: 'is a directory where a file was expected' };
     case 'ELOOP':
-      return { code: 'outside-root', message: 'symlink loop' };
+      return { code: 'outside-root', message: 'symlink loop (the link leads back to itself); not read' };
     default:
       return { code: 'io', message: `read failed (${e?.code ?? String(err)})` };
   }
@@ -224,7 +224,9 @@ export function parseJsonText(text: string, read: ReadOk): JsonResult {
     return { ok: true, value: JSON.parse(text), read };
   } catch (e) {
     const detail = (e as Error).message.replace(/\s+/g, ' ').slice(0, 120);
-    const truncated = /end of (JSON )?input|Unterminated/i.test(detail);
+    // A file cut mid-write fails where the text ends ("{", or after a comma): that is truncation, not a typo.
+    const at = /at position (\d+)/.exec(detail);
+    const truncated = /end of (JSON )?input|Unterminated/i.test(detail) || (at !== null && Number(at[1]) >= text.trimEnd().length);
     return {
       ok: false,
       code: 'invalid-json',

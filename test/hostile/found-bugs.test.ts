@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readTextSync } from '../../src/store/fsx.js';
+import { parseJsonText, readTextSync } from '../../src/store/fsx.js';
 import { SESSION } from '../helpers/fixtures.js';
 import { mountHostileApp, type HostileApp } from '../helpers/hostile-app.js';
 import { terminalViolations } from '../helpers/hostile-bytes.js';
@@ -55,5 +55,30 @@ describe('a directory that is a symlink to outside the root', () => {
     ]);
     // The names inside the outside directory never reach the screen.
     expect(app.frames().join('')).not.toContain('aaaaaaaa-outside');
+  });
+});
+
+describe('JSON cut mid-write', () => {
+  it('is called truncated wherever the cut falls, not "invalid JSON"', () => {
+    const ok = { ok: true as const, text: '', bytes: 0, mtimeMs: 0, ino: 0, invalidUtf8: false, bom: false };
+    const full = JSON.stringify({ active: true, iteration: 2, prompt: 'x', nested: { a: [1, 2] } }, null, 2);
+    for (let cut = 1; cut < full.length - 1; cut++) {
+      const text = full.slice(0, cut);
+      const r = parseJsonText(text, { ...ok, text, bytes: cut });
+      if (text.trim() === '') continue;
+      expect(r.ok, text).toBe(false);
+      expect(!r.ok && r.message, JSON.stringify(text)).toMatch(new RegExp(`^truncated JSON \\(${cut} bytes; `));
+    }
+    // A real mistake in the middle of a file is still "invalid".
+    const typo = '{"active": tru, "x": 1}';
+    const r = parseJsonText(typo, { ...ok, text: typo, bytes: typo.length });
+    expect(!r.ok && r.message).toMatch(/^invalid JSON \(/);
+  });
+
+  it('names a symlink loop as such', () => {
+    s = makeSandbox();
+    fs.symlinkSync('loop.json', path.join(s.root, 'state', 'loop.json'));
+    const r = readTextSync(s.root, 'state/loop.json');
+    expect(!r.ok && r.message).toBe('symlink loop (the link leads back to itself); not read');
   });
 });
