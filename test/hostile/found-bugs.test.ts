@@ -2,11 +2,13 @@
  * Bugs the bad-input suite found, each pinned by the smallest test that
  * showed it (the corpus cases cover them too; these say what was wrong).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJsonText, readTextSync } from '../../src/store/fsx.js';
-import { SESSION } from '../helpers/fixtures.js';
+import { REPO, SESSION, waitFor } from '../helpers/fixtures.js';
 import { mountHostileApp, type HostileApp } from '../helpers/hostile-app.js';
 import { terminalViolations } from '../helpers/hostile-bytes.js';
 import { makeSandbox, NOW, type Sandbox } from '../helpers/hostile-sandbox.js';
@@ -80,5 +82,38 @@ describe('JSON cut mid-write', () => {
     fs.symlinkSync('loop.json', path.join(s.root, 'state', 'loop.json'));
     const r = readTextSync(s.root, 'state/loop.json');
     expect(!r.ok && r.message).toBe('symlink loop (the link leads back to itself); not read');
+  });
+});
+
+describe('a state file with a byte-order mark', () => {
+  it("is unreadable for OMC's own readers, so omc-top does not show it as a live mode", async () => {
+    const dist = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist');
+    const { readModeState } = await import(pathToFileURL(path.join(dist, 'lib', 'mode-state-io.js')).href);
+    const { isModeActive } = await import(pathToFileURL(path.join(dist, 'hooks', 'mode-registry', 'index.js')).href);
+    s = makeSandbox();
+    execFileSync('git', ['init', '-q', s.project]);
+    const sid = 'bom-session';
+    const rel = `state/sessions/${sid}/ralph-state.json`;
+    const state = { active: true, iteration: 2, max_iterations: 10, session_id: sid, started_at: new Date(NOW).toISOString() };
+    fs.mkdirSync(path.dirname(path.join(s.root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(s.root, rel), JSON.stringify(state));
+    expect([readModeState('ralph', s.project, sid) !== null, isModeActive('ralph', s.project, sid)]).toEqual([true, true]);
+    fs.writeFileSync(path.join(s.root, rel), '\ufeff' + JSON.stringify(state));
+    // OMC: no state, not active.
+    expect([readModeState('ralph', s.project, sid), isModeActive('ralph', s.project, sid)]).toEqual([null, false]);
+
+    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    const row = app.store.sessions.getSnapshot().sessions.find((x) => x.id === sid);
+    expect(row?.modes).toEqual([]);
+    expect(app.store.problems.getSnapshot()).toContainEqual({ path: rel, message: "starts with a byte-order mark: OMC's JSON.parse rejects it, so OMC ignores this file", severity: 'error' });
+  });
+
+  it('is a problem line for team files too (OMC\'s team readers JSON.parse the raw text as well)', async () => {
+    s = makeSandbox();
+    const rel = 'state/team/fix-ts-errors/tasks/task-2.json';
+    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    fs.writeFileSync(path.join(s.root, rel), '\ufeff' + fs.readFileSync(path.join(s.root, rel), 'utf8'));
+    expect(app.rescan()).toEqual([]);
+    await waitFor(() => app?.store.problems.getSnapshot().find((p) => p.path === rel && /byte-order mark/.test(p.message)), { what: 'the BOM problem line' });
   });
 });

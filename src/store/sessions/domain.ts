@@ -10,6 +10,7 @@ import { listDirSync, parseJsonText, readTextSync, statSync } from '../fsx.js';
 import { cleanDeep, cleanLine, truncate } from '../sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import {
+  BOM_MESSAGE,
   KNOWN_MODES,
   MODE_ORDER,
   NON_MODE_STATE_FILES,
@@ -308,7 +309,7 @@ export class SessionsDomain implements Domain {
     if (!r.ok) {
       problem = r.message;
     } else {
-      if (prev && prev.text === r.text && !prev.problem && !prev.pendingProblem) {
+      if (prev && prev.text === r.text && !prev.problem && !prev.pendingProblem && !r.bom) {
         prev.mtimeMs = r.mtimeMs;
         prev.size = r.bytes;
         prev.ino = r.ino;
@@ -316,6 +317,7 @@ export class SessionsDomain implements Domain {
       }
       const parsed = parseJsonText(r.text, r);
       if (!parsed.ok) problem = parsed.message;
+      else if (r.bom) problem = BOM_MESSAGE;
       else if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
         problem = `expected a JSON object, found ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}`;
       } else {

@@ -10,6 +10,14 @@ export function isValidSessionId(id: string): boolean {
   return SESSION_ID_RE.test(id) && !id.includes('..') && !id.includes('/') && !id.includes('\\');
 }
 
+/**
+ * fsx drops a leading byte-order mark; OMC's readers do not (readFileSync +
+ * JSON.parse on the raw text), so they fail on such a file and treat it as
+ * absent. Showing its values would claim OMC sees state it does not: the file
+ * is unreadable, for omc-top as for OMC.
+ */
+export const BOM_MESSAGE = "starts with a byte-order mark: OMC's JSON.parse rejects it, so OMC ignores this file";
+
 export const STALE_MS = 2 * 60 * 60 * 1000; // STALE_STATE_THRESHOLD_MS
 export const AWAITING_CONFIRMATION_TTL_MS = 120_000;
 export const TOMBSTONE_TTL_MS = 24 * 60 * 60 * 1000;
