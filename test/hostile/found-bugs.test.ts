@@ -117,3 +117,24 @@ describe('a state file with a byte-order mark', () => {
     await waitFor(() => app?.store.problems.getSnapshot().find((p) => p.path === rel && /byte-order mark/.test(p.message)), { what: 'the BOM problem line' });
   });
 });
+
+describe('legacy and ended-session files that are not plain files', () => {
+  it('each get a problem line (they were skipped without a word)', async () => {
+    s = makeSandbox();
+    fs.rmSync(path.join(s.root, 'state/cancel-signal-state.json'));
+    fs.symlinkSync(path.join(s.outside, 'secret-state.json'), path.join(s.root, 'state/cancel-signal-state.json'));
+    fs.mkdirSync(path.join(s.root, 'ralph-state.json'));
+    const ended = path.join(s.root, 'sessions', `${SESSION.finished}.json`);
+    fs.rmSync(ended);
+    fs.symlinkSync(`${SESSION.finished}.json`, ended);
+    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    const problems = app.store.problems.getSnapshot().map((p) => `${p.path}: ${p.message}`);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^state\/cancel-signal-state\.json: symlink points outside the \.omc root \(to .*secret-state\.json\); not read$/),
+        'ralph-state.json: is a directory where a state file was expected',
+        `sessions/${SESSION.finished}.json: symlink loop (the link leads back to itself); not read`,
+      ]),
+    );
+  });
+});

@@ -148,13 +148,19 @@ export class SessionsDomain implements Domain {
       this.readIfChanged(rel);
     };
 
+    // A tracked name that is not a plain file (a symlink, a pipe) is still read: fsx refuses it
+    // with a reason. Skipping it would hide a cancel signal or a loop without a word.
+    const entry = (rel: string, kind: string) => {
+      if (kind === 'dir') this.structural.set(rel, { path: rel, message: 'is a directory where a state file was expected', severity: 'error' });
+      else readFile(rel);
+    };
     const top = listDirSync(this.root, '');
     if (top.ok) {
-      for (const e of top.entries) if (e.kind === 'file' && isTrackedFile('root', e.name)) readFile(e.name);
+      for (const e of top.entries) if (isTrackedFile('root', e.name)) entry(e.name, e.kind);
     }
     const state = listDirSync(this.root, 'state');
     if (state.ok) {
-      for (const e of state.entries) if (e.kind === 'file' && isTrackedFile('state', e.name)) readFile(`state/${e.name}`);
+      for (const e of state.entries) if (isTrackedFile('state', e.name)) entry(`state/${e.name}`, e.kind);
     } else if (state.code !== 'missing') {
       this.structural.set('state', { path: 'state', message: state.message, severity: 'error' });
     }
@@ -166,7 +172,7 @@ export class SessionsDomain implements Domain {
     }
     const ended = listDirSync(this.root, 'sessions');
     if (ended.ok) {
-      for (const e of ended.entries) if (e.kind === 'file' && ENDED_RE.test(e.name)) readFile(`sessions/${e.name}`);
+      for (const e of ended.entries) if (ENDED_RE.test(e.name)) entry(`sessions/${e.name}`, e.kind);
     }
 
     for (const rel of [...this.files.keys()]) {
