@@ -138,3 +138,22 @@ describe('legacy and ended-session files that are not plain files', () => {
     );
   });
 });
+
+describe('a legacy bridge heartbeat that is a directory or a symlink out of the root', () => {
+  it('gets a problem line instead of the worker silently leaving the board', async () => {
+    s = makeSandbox();
+    const dir = path.join(s.root, 'state/team-bridge/bridge-team');
+    fs.rmSync(path.join(dir, 'worker-a.heartbeat.json'));
+    fs.mkdirSync(path.join(dir, 'worker-a.heartbeat.json'));
+    fs.symlinkSync(path.join(s.outside, 'secret-state.json'), path.join(dir, 'worker-b.heartbeat.json'));
+    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    const problems = app.store.problems.getSnapshot().map((p) => `${p.path}: ${p.message}`);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'state/team-bridge/bridge-team/worker-a.heartbeat.json: is a directory where a heartbeat file was expected',
+        expect.stringMatching(/^state\/team-bridge\/bridge-team\/worker-b\.heartbeat\.json: symlink points outside the \.omc root/),
+      ]),
+    );
+    expect(app.frames().join('')).not.toContain('OUTSIDE-SECRET');
+  });
+});
