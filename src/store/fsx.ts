@@ -61,10 +61,10 @@ export function isInside(parent: string, child: string): boolean {
  */
 const DIR_CACHE_MS = 1_000;
 const dirCache = new Map<string, { real: string | null; at: number }>();
-function realDir(dir: string): string | null {
+function realDir(dir: string, fresh = false): string | null {
   const now = Date.now();
   const hit = dirCache.get(dir);
-  if (hit && now - hit.at < DIR_CACHE_MS) return hit.real;
+  if (!fresh && hit && now - hit.at < DIR_CACHE_MS) return hit.real;
   let real: string | null;
   try {
     real = fs.realpathSync.native(dir);
@@ -255,7 +255,10 @@ export function listDirSync(
   } catch (e) {
     return { ok: false, code: 'outside-root', message: (e as Error).message };
   }
-  const real = realDir(abs);
+  // Resolved fresh, not from the cache: a directory swapped for a symlink a moment ago would
+  // otherwise be listed through it for up to a second (and the fresh answer re-primes the cache
+  // for the reads that follow the listing).
+  const real = realDir(abs, true);
   if (real !== null && !isInside(realRoot(root), real)) {
     return { ok: false, code: 'outside-root', message: `directory is a symlink to outside the .omc root (${quotePath(real)}); not listed` };
   }

@@ -157,3 +157,16 @@ describe('a legacy bridge heartbeat that is a directory or a symlink out of the 
     expect(app.frames().join('')).not.toContain('OUTSIDE-SECRET');
   });
 });
+
+describe('a directory swapped for a symlink while omc-top runs', () => {
+  it('is refused at the next scan, not listed through a cached resolution', async () => {
+    s = makeSandbox();
+    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    fs.rmSync(path.join(s.root, 'state/sessions'), { recursive: true });
+    fs.symlinkSync(path.join(s.outside, 'sessions-dir'), path.join(s.root, 'state/sessions'));
+    expect(app.rescan()).toEqual([]);
+    await waitFor(() => app?.store.problems.getSnapshot().some((p) => p.path === 'state/sessions' && /not listed/.test(p.message)), { what: 'the refusal' });
+    expect(app.store.problems.getSnapshot().map((p) => p.path)).not.toContain('state/sessions/aaaaaaaa-outside-session');
+    expect(app.store.sessions.getSnapshot().sessions.map((x) => x.id)).toEqual(['legacy']);
+  });
+});
