@@ -966,3 +966,153 @@ export function knowledgeCases(): HostileCase[] {
 export function allCases(): HostileCase[] {
   return [...sessionCases(), ...teamCases(), ...knowledgeCases()];
 }
+
+// ---------------------------------------------------------------------------
+// Races and permissions, made deterministic by intercepting the fs calls the
+// store makes (tests run as root in CI, where mode 000 is still readable).
+
+type FsFn = (...args: never[]) => unknown;
+/** Replaces fs[name] until the returned undo runs. */
+function wrapFs<K extends 'openSync' | 'readdirSync'>(name: K, wrap: (real: (typeof fs)[K]) => (typeof fs)[K]): () => void {
+  const real = fs[name];
+  (fs as unknown as Record<string, FsFn>)[name] = wrap(real) as unknown as FsFn;
+  return () => {
+    (fs as unknown as Record<string, FsFn>)[name] = real as unknown as FsFn;
+  };
+}
+
+/** The listing of `dir` still names `file`, but it is deleted before anything can read it. */
+export function vanishAfterListing(dirAbs: string, victimAbs: string): () => void {
+  return wrapFs('readdirSync', (real) =>
+    ((p: fs.PathLike, opts?: unknown) => {
+      const out = (real as (p: fs.PathLike, o?: unknown) => unknown)(p, opts);
+      if (path.resolve(String(p)) === dirAbs) fs.rmSync(victimAbs, { recursive: true, force: true });
+      return out;
+    }) as unknown as typeof fs.readdirSync,
+  );
+}
+
+/** The file exists when looked up (stat), and is gone when opened. */
+export function vanishBeforeOpen(victimAbs: string): () => void {
+  return wrapFs('openSync', (real) =>
+    ((p: fs.PathLike, ...rest: unknown[]) => {
+      if (path.resolve(String(p)) === victimAbs) fs.rmSync(victimAbs, { force: true });
+      return (real as (p: fs.PathLike, ...r: unknown[]) => number)(p, ...rest);
+    }) as unknown as typeof fs.openSync,
+  );
+}
+
+function eacces(syscall: string, p: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`EACCES: permission denied, ${syscall} '${p}'`), { code: 'EACCES', errno: -13, syscall, path: p });
+}
+
+/** open() of this file fails with EACCES, as for a mode-000 file read by another user. */
+export function denyOpen(victimAbs: string): () => void {
+  return wrapFs('openSync', (real) =>
+    ((p: fs.PathLike, ...rest: unknown[]) => {
+      if (path.resolve(String(p)) === victimAbs) throw eacces('open', victimAbs);
+      return (real as (p: fs.PathLike, ...r: unknown[]) => number)(p, ...rest);
+    }) as unknown as typeof fs.openSync,
+  );
+}
+
+/** readdir() of this directory fails with EACCES. */
+export function denyList(dirAbs: string): () => void {
+  return wrapFs('readdirSync', (real) =>
+    ((p: fs.PathLike, opts?: unknown) => {
+      if (path.resolve(String(p)) === dirAbs) throw eacces('scandir', dirAbs);
+      return (real as (p: fs.PathLike, o?: unknown) => unknown)(p, opts);
+    }) as unknown as typeof fs.readdirSync,
+  );
+}
+
+interface RaceTarget {
+  label: string;
+  group: HostileCase['group'];
+  rel: string;
+  touches: string[];
+  visit: Visit[];
+  /** What is still shown after the file is gone (the rest of the item, the other files). */
+  after: Array<string | RegExp>;
+  /** The domain lists the parent directory before reading (else it stats or opens directly). */
+  listed: boolean;
+}
+
+const raceTargets: RaceTarget[] = [
+  { label: 'mode ralph state (real OMC file)', group: 'sessions', rel: `state/sessions/${SESSION.ralph}/ralph-state.json`, touches: [SESSION.ralph], visit: sessionVisit(SESSION.ralph), after: ['ultrawork'], listed: true },
+  { label: 'legacy ultrawork state', group: 'sessions', rel: 'state/ultrawork-state.json', touches: ['legacy'], visit: sessionVisit('legacy'), after: ['cancel signal:'], listed: true },
+  { label: 'session cancel signal', group: 'sessions', rel: `state/sessions/${SESSION.cancelled}/cancel-signal-state.json`, touches: [SESSION.cancelled], visit: [], after: [], listed: true },
+  { label: 'ended-session marker', group: 'sessions', rel: `sessions/${SESSION.finished}.json`, touches: [SESSION.finished], visit: sessionVisit(SESSION.finished), after: ['ralph'], listed: true },
+  { label: 'team task-3.json', group: 'teams', rel: `${T}/tasks/task-3.json`, touches: [], visit: teamVisit, after: [TEAM], listed: true },
+  { label: 'worker heartbeat.json', group: 'teams', rel: `${T}/workers/worker-2/heartbeat.json`, touches: [], visit: teamVisit, after: ['worker-2'], listed: true },
+  { label: 'team config.json', group: 'teams', rel: `${T}/config.json`, touches: [], visit: teamVisit, after: [TEAM], listed: true },
+  { label: 'wiki page', group: 'knowledge', rel: `wiki/${PAGE}`, touches: [], visit: [{ pane: 'wiki' }], after: ['Cart State Management'], listed: true },
+  { label: 'notepad.md', group: 'knowledge', rel: NOTE, touches: [], visit: [{ pane: 'notepad' }], after: [/No notepad\.md yet|notepad/i], listed: false },
+  { label: 'project-memory.json', group: 'knowledge', rel: MEM, touches: [], visit: [{ pane: 'memory' }], after: [/No project memory yet|project memory/i], listed: false },
+];
+
+export function raceCases(): HostileCase[] {
+  const out: HostileCase[] = [];
+  for (const t of raceTargets) {
+    const base = { group: t.group, rel: t.rel, touches: t.touches, visit: t.visit, apply: () => undefined };
+    // Gone is not an error (OMC deletes these files itself): no problem line, the rest stays.
+    if (t.listed) {
+      out.push({ ...base, name: `${t.label} · vanishes between readdir and read`, intercept: (s) => vanishAfterListing(path.dirname(path.join(s.root, t.rel)), path.join(s.root, t.rel)), shown: t.after });
+    }
+    out.push({ ...base, name: `${t.label} · vanishes between stat and open`, intercept: (s) => vanishBeforeOpen(path.join(s.root, t.rel)), shown: t.after });
+    out.push({
+      ...base,
+      name: `${t.label} · permission denied`,
+      // Rewritten by someone else (new mtime): the next poll re-reads it and open() is refused.
+      apply: (s) => {
+        const abs = path.join(s.root, t.rel);
+        const later = new Date(fs.statSync(abs).mtimeMs + 5_000);
+        fs.utimesSync(abs, later, later);
+      },
+      intercept: (s) => denyOpen(path.join(s.root, t.rel)),
+      problem: { path: t.rel, message: /permission denied/ },
+      ...(t.group === 'sessions' && t.visit.length > 0 ? { keeps: { what: 'the last good value stays', check: (store: OmcStore) => store.sessions.getSnapshot().sessions.some((x) => x.id === t.touches[0]) } } : {}),
+    });
+  }
+  out.push({
+    name: 'a session directory vanishes between the listing of state/sessions and its own listing',
+    group: 'sessions',
+    rel: `state/sessions/${SESSION.stale}`,
+    touches: [SESSION.stale],
+    visit: [],
+    apply: () => undefined,
+    intercept: (s) => vanishAfterListing(path.join(s.root, 'state/sessions'), path.join(s.root, 'state/sessions', SESSION.stale)),
+    shown: [],
+  });
+  out.push({
+    name: 'state/sessions · permission denied on the listing',
+    group: 'sessions',
+    rel: 'state/sessions',
+    touches: ['*'],
+    visit: [],
+    apply: () => undefined,
+    intercept: (s) => denyList(path.join(s.root, 'state/sessions')),
+    problem: { path: 'state/sessions', message: /permission denied/ },
+  });
+  out.push({
+    name: 'team tasks/ · permission denied on the listing',
+    group: 'teams',
+    rel: `${T}/tasks`,
+    touches: [],
+    visit: teamVisit,
+    apply: () => undefined,
+    intercept: (s) => denyList(path.join(s.root, T, 'tasks')),
+    problem: { path: `${T}/tasks`, message: /permission denied/ },
+  });
+  out.push({
+    name: 'wiki/ · permission denied on the listing',
+    group: 'knowledge',
+    rel: 'wiki',
+    touches: [],
+    visit: [{ pane: 'wiki' }],
+    apply: () => undefined,
+    intercept: (s) => denyList(path.join(s.root, 'wiki')),
+    problem: { path: 'wiki', message: /permission denied/ },
+  });
+  return out;
+}

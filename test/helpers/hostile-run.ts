@@ -115,7 +115,8 @@ export async function runCase(c: HostileCase): Promise<void> {
     app = await mountHostileApp({ root: s.root, clock: () => NOW });
     const { store } = app;
     c.apply(s);
-    const before = fingerprint(s.dir);
+    // An intercepted case deletes its victim itself (a vanishing file): its baseline is taken after the read.
+    let before = c.intercept ? null : fingerprint(s.dir);
 
     // 1. The damage arrives while the monitor runs; no domain may throw.
     const undo = c.intercept?.(s);
@@ -126,6 +127,7 @@ export async function runCase(c: HostileCase): Promise<void> {
       undo?.();
     }
     expect(errors.map((e) => e.stack), 'a domain threw while reading the hostile tree').toEqual([]);
+    before ??= fingerprint(s.dir);
 
     // 2. A specific problem line, or the value shown.
     let found: Problem | undefined;
