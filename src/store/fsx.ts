@@ -223,7 +223,8 @@ export function parseJsonText(text: string, read: ReadOk): JsonResult {
   try {
     return { ok: true, value: JSON.parse(text), read };
   } catch (e) {
-    const detail = (e as Error).message.replace(/\s+/g, ' ').slice(0, 120);
+    // V8 quotes the text around the error, which is file content: clean it like any other.
+    const detail = cleanLine((e as Error).message).replace(/\s+/g, ' ').slice(0, 120);
     // A file cut mid-write fails where the text ends ("{", or after a comma): that is truncation, not a typo.
     const at = /at position (\d+)/.exec(detail);
     const truncated = /end of (JSON )?input|Unterminated/i.test(detail) || (at !== null && Number(at[1]) >= text.trimEnd().length);

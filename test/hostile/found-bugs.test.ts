@@ -170,3 +170,38 @@ describe('a directory swapped for a symlink while omc-top runs', () => {
     expect(app.store.sessions.getSnapshot().sessions.map((x) => x.id)).toEqual(['legacy']);
   });
 });
+
+describe('file content quoted inside reasons and problem messages', () => {
+  const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+  it('never carries a control character (V8 quotes the bad JSON; JSON.stringify leaves DEL and C1 raw)', async () => {
+    s = makeSandbox();
+    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    const put = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(s!.root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(s!.root, rel), text);
+    };
+    // Invalid JSON whose offending token is an escape sequence / a C1 control.
+    put('state/sessions/hx-a/ralph-state.json', '{"active": \u001b]0;PWNED\u0007 }');
+    put('state/sessions/hx-b/ralph-state.json', '{"active": \u0085\u009b31m }');
+    // Valid JSON whose values are quoted in a reason / a schema message.
+    put('state/sessions/hx-c/ralph-state.json', JSON.stringify({ active: '\u0085\u009d0;T\u009c', started_at: new Date(NOW).toISOString() }));
+    const task = 'state/team/fix-ts-errors/tasks/task-2.json';
+    put(task, JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(s.root, task), 'utf8')), status: 'done\u0085\u009b2J' }));
+    expect(app.rescan()).toEqual([]);
+    await waitFor(() => app?.store.problems.getSnapshot().some((p) => p.path === task), { what: 'the task problem' });
+    const problems = app.store.problems.getSnapshot();
+    for (const rel of ['state/sessions/hx-a/ralph-state.json', 'state/sessions/hx-b/ralph-state.json', task]) {
+      const p = problems.find((x) => x.path === rel);
+      expect(p?.message, rel).toBeDefined();
+      expect(p?.message, rel).not.toMatch(CONTROL);
+    }
+    const c = app.store.sessions.getSnapshot().sessions.find((x) => x.id === 'hx-c');
+    expect(c?.modes[0]?.reason).toMatch(/^active is "/);
+    expect(c?.modes[0]?.reason).not.toMatch(CONTROL);
+    const team = app.store.getDomain<import('../../src/store/team/domain.js').TeamsDomain>('teams')?.getSnapshot().teams[0];
+    for (const t of team?.tasks ?? []) expect(t.problem ?? '').not.toMatch(CONTROL);
+    await app.press('!');
+    await app.waitForText('Problems found in .omc');
+    for (const f of app.frames()) expect(terminalViolations(f)).toEqual([]);
+  });
+});

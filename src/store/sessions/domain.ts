@@ -499,7 +499,8 @@ export class SessionsDomain implements Domain {
           path: rec.rel,
           active: verdict.registryActive,
           status: verdict.status,
-          reason: verdict.reason,
+          // Reasons quote values from the file ("active is …", "phase … is terminal").
+          reason: cleanLine(verdict.reason),
           iteration: p.iteration,
           max: p.max,
           phase: p.phase === null ? null : truncate(cleanLine(p.phase), 60),
