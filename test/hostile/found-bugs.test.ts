@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJsonText, readTextSync } from '../../src/store/fsx.js';
+import { buildJsonReport } from '../../src/store/report.js';
 import { REPO, SESSION, waitFor } from '../helpers/fixtures.js';
 import { mountHostileApp, type HostileApp } from '../helpers/hostile-app.js';
 import { terminalViolations } from '../helpers/hostile-bytes.js';
@@ -203,5 +204,35 @@ describe('file content quoted inside reasons and problem messages', () => {
     await app.press('!');
     await app.waitForText('Problems found in .omc');
     for (const f of app.frames()) expect(terminalViolations(f)).toEqual([]);
+  });
+});
+
+describe('times from files beyond what a Date can hold', () => {
+  it('do not crash the App or --json (1e308 is a finite number; new Date(1e308).toISOString() throws)', async () => {
+    s = makeSandbox();
+    const sid = 'hx-time';
+    const put = (rel: string, v: unknown) => {
+      fs.mkdirSync(path.dirname(path.join(s!.root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(s!.root, rel), JSON.stringify(v));
+    };
+    put(`state/sessions/${sid}/ralph-state.json`, { active: true, iteration: 1, max_iterations: 3, started_at: 1e308, last_checked_at: 8.7e15, updated_at: '+275760-09-13T00:00:00.001Z' });
+    put(`state/sessions/${sid}/cancel-signal-state.json`, { active: true, requested_at: '+275760-09-13T00:00:00.000Z', mode: 'ralph' });
+    const mem = JSON.parse(fs.readFileSync(path.join(s.root, 'project-memory.json'), 'utf8'));
+    put('project-memory.json', { ...mem, lastScanned: 1e308, userDirectives: [{ ...mem.userDirectives[0], timestamp: 1e308 }, ...mem.userDirectives.slice(1)] });
+
+    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    await app.press('/', sid, '\r', '\r');
+    await app.waitForText(`Session ${sid}`);
+    await app.press('\u001b', '\u001b', 'm');
+    // The newest directive is ranked first and selected: its details line says what its time is.
+    await app.waitForText('at an impossible time');
+    const doc = buildJsonReport({ root: s.root, rootRule: 't', notices: [], sessions: app.store.sessions.getSnapshot(), extraProblems: app.store.problems.getSnapshot(), extra: app.store.reportExtras() }) as {
+      sessions: Array<{ id: string; started_at: string | null }>;
+      project_memory: { last_scanned: string | null; directives: Array<{ added_at: string | null }> };
+    };
+    expect(doc.sessions.find((x) => x.id === sid)?.started_at).toBeNull();
+    expect(doc.project_memory.last_scanned).toBeNull();
+    expect(doc.project_memory.directives.some((d) => d.added_at === null)).toBe(true);
+    expect(app.text()).not.toMatch(/ERROR|Invalid time value/);
   });
 });

@@ -89,12 +89,24 @@ export function str(v: unknown): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v : null;
 }
 
+/**
+ * The last moment of year 9999. A time from a file beyond it is not a time: 1e308 is a finite
+ * number, but `new Date(1e308).toISOString()` throws, and so would every view and --json that
+ * formats it (a deadline derived from it, e.g. +30 s, must stay a valid date too).
+ */
+export const MAX_TIME_MS = 253_402_300_799_999;
+
 /** Parses an ISO string or epoch-ms number; null when unusable. */
 export function timeMs(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v;
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v <= MAX_TIME_MS ? v : null;
   if (typeof v !== 'string' || v.trim() === '') return null;
   const t = Date.parse(v);
-  return Number.isFinite(t) ? t : null;
+  return Number.isFinite(t) && Math.abs(t) <= MAX_TIME_MS ? t : null;
+}
+
+/** ISO text of an epoch-ms time from a file, or null when it is not a date (never throws). */
+export function isoOrNull(ms: number | null | undefined): string | null {
+  return typeof ms === 'number' && Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME_MS ? new Date(ms).toISOString() : null;
 }
 
 type Obj = Record<string, unknown>;
