@@ -160,6 +160,11 @@ function jsonCases(k: JsonKind): HostileCase[] {
   add('truncated JSON', { apply: (s) => put(s.root, k.rel, goodText(s).slice(0, Math.floor(goodText(s).length / 2))), problem: problem(TRUNCATED) });
   add('truncated after one byte', { apply: (s) => put(s.root, k.rel, '{'), problem: problem(TRUNCATED) });
   add('invalid JSON (trailing comma, bare word)', { apply: (s) => put(s.root, k.rel, '{"active": tru, "x": [1,2,],}'), problem: problem(INVALID) });
+  add('invalid JSON with raw escape sequences outside strings', {
+    apply: (s) => put(s.root, k.rel, `{"active": \u001b]0;${ESCAPES.title.payload}\u0007 \u009b2J }`),
+    problem: problem(INVALID),
+    hidden: [ESCAPES.title.payload],
+  });
   add('JavaScript instead of JSON', { apply: (s) => put(s.root, k.rel, "module.exports = { active: true } // not JSON\n"), problem: problem(INVALID) });
   add('empty file', { apply: (s) => put(s.root, k.rel, ''), problem: problem(EMPTY) });
   add('whitespace only (CRLF)', { apply: (s) => put(s.root, k.rel, '\r\n\r\n  \t'), problem: problem(EMPTY) });
@@ -435,6 +440,7 @@ function modeTypeCases(): HostileCase[] {
   c('ralph', 'every field null', (sid) => Object.fromEntries(Object.keys(modeState('ralph', sid)).map((k) => [k, null])), ['active is null']);
   c('ralph', 'objects and arrays where numbers belong', (sid) => ({ ...modeState('ralph', sid), iteration: { n: 3 }, max_iterations: [10] }), ['progress: —']);
   c('ralph', 'timestamps that are not dates', (sid) => ({ ...modeState('ralph', sid), started_at: 'yesterday-ish', last_checked_at: { at: 1 }, updated_at: true }), [/no started_at \/ updated_at \/ last_checked_at/]);
+  c('ralph', 'timestamps of 1e308 and year 275760 (beyond what a Date holds)', (sid) => ({ ...modeState('ralph', sid), started_at: 1e308, last_checked_at: '+275760-09-13T00:00:00.001Z' }), ['progress: 2/10']);
   c('ralph', 'negative, huge and fractional numbers', (sid) => ({ ...modeState('ralph', sid), iteration: -1, max_iterations: 1e308 }), [/progress: -1\/1e\+308/]);
   c('ralph', 'prompt is a number, phase is an object', (sid) => ({ ...modeState('ralph', sid), prompt: 42, current_phase: { p: 'x' } }), [/prompt: 42/]);
   c('ralph', 'extra unknown keys', (sid) => ({ ...modeState('ralph', sid), zz_future_key: { nested: ['x'] }, 'key with spaces': 1 }), ['zz_future_key', 'progress: 2/10']);
