@@ -52,8 +52,8 @@ export async function mountHostileApp(opts: { root: string; clock: () => number;
   );
   // ink-testing-library's terminal is 100 columns and has no rows; give it the size we want and tell the app.
   const stdout = r.stdout as unknown as { emit(e: string): void };
-  Object.defineProperty(stdout, 'columns', { value: opts.columns ?? 100, configurable: true });
-  Object.defineProperty(stdout, 'rows', { value: opts.rows ?? 40, configurable: true });
+  Object.defineProperty(stdout, 'columns', { value: opts.columns ?? 80, configurable: true });
+  Object.defineProperty(stdout, 'rows', { value: opts.rows ?? 26, configurable: true });
   stdout.emit('resize');
   const text = () => (r.lastFrame() ?? '').replace(SGR, '');
   const app: HostileApp = {

@@ -555,18 +555,23 @@ export function sessionCases(): HostileCase[] {
     endedKind,
   ];
   const out: HostileCase[] = [];
-  // The full defect table for one representative of each kind of file; the shape-independent
-  // defects for every other mode (each mode has its own parser path for progress and phase).
-  const full = new Set(['mode ralph (session)', 'mode ralph (real OMC file)', 'mode autopilot (real OMC file)', 'legacy state/ultrawork-state.json (real OMC file)', 'root .omc/ralph-state.json (4.x legacy location)', 'cancel signal (session, real OMC file)', 'cancel signal (legacy state/, real OMC file)', 'skill-active-state.json', 'session-started.json', 'ended-session marker sessions/<sid>.json']);
-  const perMode = new Set(['truncated JSON', 'top-level null', 'CRLF line endings', 'escaped \\u0000 and every escape sequence in a displayed field', 'invalid UTF-8 inside a string', 'byte-order mark', '5,000 levels of nested objects in a field']);
+  // The full defect table for two representatives (a fresh session file and a real OMC one); for
+  // every other kind of session file the defects whose handling depends on the kind (where it
+  // lives, what keeps its last good value); for every other mode, the ones that reach its own
+  // progress and phase parser. Every defect still meets every kind of file somewhere.
+  const full = new Set(['mode ralph (session)', 'mode ralph (real OMC file)']);
+  const perKind = new Set(['truncated JSON', 'top-level null', '50 MB file', 'invalid UTF-8 inside a string', 'byte-order mark', 'CRLF line endings', 'symlink to a file outside the root', 'directory where the file should be', 'escaped \\u0000 and every escape sequence in a displayed field']);
+  const perMode = new Set(['truncated JSON', 'escaped \\u0000 and every escape sequence in a displayed field', '5,000 levels of nested objects in a field']);
+  const modeKinds = new Set(kinds.filter((k) => k.label.startsWith('mode ')).map((k) => k.label));
   for (const k of kinds) {
     const cases = jsonCases(k);
-    out.push(...(full.has(k.label) ? cases : cases.filter((c) => perMode.has(c.name.slice(k.label.length + 3)))));
+    const keep = full.has(k.label) ? null : modeKinds.has(k.label) ? perMode : perKind;
+    out.push(...(keep === null ? cases : cases.filter((c) => keep.has(c.name.slice(k.label.length + 3)))));
   }
   out.push(...escapeCases(freshModeKind('ralph')));
-  out.push(...escapeCases(cancelSessionKind, ['osc52', 'title', 'cursor']));
-  out.push(...escapeCases(endedKind, ['osc52', 'colour']));
-  out.push(...escapeCases(sessionStartedKind, ['title', 'c1csi']));
+  out.push(...escapeCases(cancelSessionKind, ['osc52', 'title']));
+  out.push(...escapeCases(endedKind, ['cursor']));
+  out.push(...escapeCases(sessionStartedKind, ['c1csi']));
   out.push(...modeTypeCases());
   out.push(...sessionStructureCases());
   return out;
@@ -703,7 +708,7 @@ function eventCases(): HostileCase[] {
     shown,
     hidden,
   });
-  const out: HostileCase[] = ESCAPE_NAMES.filter((n) => n !== 'cr').map((n) =>
+  const out: HostileCase[] = (['colour', 'osc52', 'title', 'dcs', 'bidi'] as EscapeName[]).map((n) =>
     append(`escape sequence (${n}) in an event reason`, ev({ reason: ESCAPES[n].text }) + '\n', [ESCAPES[n].visible], n === 'bell' ? [] : [ESCAPES[n].payload]),
   );
   out.push(append('a line that is not JSON, then a good one', `not json at all\n${ev({ reason: 'after-garbage' })}\n`, ['after-garbage']));
@@ -757,11 +762,11 @@ function eventCases(): HostileCase[] {
 }
 
 export function teamCases(): HostileCase[] {
-  const perKind = new Set(['truncated JSON', 'invalid JSON (trailing comma, bare word)', 'empty file', 'top-level null', 'top-level array', '100,000 levels of nested arrays', '5,000 levels of nested objects in a field', '50 MB file', 'binary garbage with NUL bytes', 'invalid UTF-8 inside a string', 'byte-order mark', 'CRLF line endings', 'escaped \\u0000 and every escape sequence in a displayed field', 'symlink to a file outside the root', 'directory where the file should be']);
+  const perKind = new Set(['truncated JSON', 'top-level null', '100,000 levels of nested arrays', '50 MB file', 'binary garbage with NUL bytes', 'invalid UTF-8 inside a string', 'byte-order mark', 'CRLF line endings', 'escaped \\u0000 and every escape sequence in a displayed field', 'symlink to a file outside the root', 'directory where the file should be']);
   const out: HostileCase[] = [];
   for (const k of teamKinds) out.push(...jsonCases(k).filter((c) => perKind.has(c.name.slice(k.label.length + 3))));
-  out.push(...escapeCases(teamKinds[3] as JsonKind, ['osc52', 'title', 'cursor', 'c1csi', 'bidi']));
-  out.push(...escapeCases(teamKinds[5] as JsonKind, ['osc52', 'colour']).map((c) => ({ ...c, shown: ['worker-1'] })));
+  out.push(...escapeCases(teamKinds[3] as JsonKind, ['osc52', 'title', 'c1csi']));
+  out.push(...escapeCases(teamKinds[5] as JsonKind, ['cursor']).map((c) => ({ ...c, shown: ['worker-1'] })));
   out.push(...escapeCases(teamKinds[7] as JsonKind, ['title']));
   out.push(...taskSchemaCases(), ...teamStructureCases(), ...eventCases());
   return out;
@@ -795,7 +800,8 @@ const memoryKind: JsonKind = {
 };
 
 function memoryCases(): HostileCase[] {
-  const out = jsonCases(memoryKind);
+  const keep = new Set(['truncated JSON', 'invalid JSON (trailing comma, bare word)', 'empty file', 'top-level null', 'top-level array', '100,000 levels of nested arrays', '50 MB file', 'binary garbage with NUL bytes', 'invalid UTF-8 inside a string', 'byte-order mark', 'CRLF line endings', 'symlink to a file outside the root', 'directory where the file should be']);
+  const out = jsonCases(memoryKind).filter((c) => keep.has(c.name.slice(memoryKind.label.length + 3)));
   const c = (label: string, patch: (m: Record<string, unknown>) => Record<string, unknown>, expect: { problem?: RegExp; shown?: Array<string | RegExp>; hidden?: string[] }) =>
     out.push({
       name: `project-memory.json · ${label}`,
@@ -809,7 +815,7 @@ function memoryCases(): HostileCase[] {
       hidden: expect.hidden,
     });
   const dirs = (m: Record<string, unknown>) => m.userDirectives as Array<Record<string, unknown>>;
-  for (const n of ESCAPE_NAMES) {
+  for (const n of (['osc52', 'title', 'cursor', 'c1csi'] as EscapeName[])) {
     c(`escape sequence (${n}) in a directive`, (m) => ({ ...m, userDirectives: [{ ...dirs(m)[0], directive: ESCAPES[n].text }, ...dirs(m).slice(1)] }), {
       shown: [ESCAPES[n].visible],
       hidden: n === 'bell' || n === 'cr' ? [] : [ESCAPES[n].payload],
@@ -851,7 +857,7 @@ function notepadCases(): HostileCase[] {
     });
   const good = (s: Sandbox) => fs.readFileSync(path.join(s.root, NOTE), 'utf8');
   const withEntry = (s: Sandbox, text: string) => good(s).replace('## Working Memory\n<!-- Session notes. Auto-pruned after 7 days. -->\n', `## Working Memory\n<!-- Session notes. Auto-pruned after 7 days. -->\n### 2026-11-30 18:14\n${text}\n`);
-  for (const n of ESCAPE_NAMES) {
+  for (const n of (['colour', 'osc52st', 'title2', 'reset', 'cr'] as EscapeName[])) {
     c(`escape sequence (${n}) in a working entry`, (s) => put(s.root, NOTE, withEntry(s, ESCAPES[n].text)), { shown: [ESCAPES[n].visible], hidden: n === 'bell' || n === 'cr' ? [] : [ESCAPES[n].payload] });
   }
   c('escape sequences in Priority Context', (s) => put(s.root, NOTE, good(s).replace('Checkout totals', `${ESCAPES.osc52.text} ${ESCAPES.title.text} Checkout totals`)), { shown: ['Checkout totals'], hidden: [ESCAPES.osc52.payload, ESCAPES.title.payload] });
@@ -899,7 +905,7 @@ function wikiCases(): HostileCase[] {
   const q = (v: string) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   const fm = (title: string, body: string, extra = '') =>
     `---\ntitle: ${q(title)}\ntags: ["hostile"]\ncreated: 2026-11-20T18:15:23.552Z\nupdated: 2026-11-20T18:15:23.552Z\nsources: []\nlinks: []\ncategory: reference\nconfidence: high\n${extra}---\n\n# ${title}\n\n${body}\n`;
-  for (const n of ESCAPE_NAMES) {
+  for (const n of (['colour', 'osc52', 'cursor', 'title', 'dcs', 'bidi'] as EscapeName[])) {
     c(`escape sequence (${n}) in the title and body`, `hx-${n}.md`, w(`hx-${n}.md`, fm(`Title ${ESCAPES[n].text}`, `Body ${ESCAPES[n].text}`)), { shown: [ESCAPES[n].visible], hidden: n === 'bell' || n === 'cr' ? [] : [ESCAPES[n].payload] });
   }
   c('escape sequences in tags and category', 'hx-tags.md', w('hx-tags.md', fm('Tagged page', 'tag body').replace('tags: ["hostile"]', `tags: [${q(ESCAPES.osc52.text)}]`).replace('category: reference', `category: ${ESCAPES.title.text}`)), {

@@ -84,12 +84,13 @@ async function walk(app: HostileApp, v: Visit): Promise<void> {
   }
 }
 
-/** The problems overlay (!), paged to the end: everything it lists, as one string. */
-async function problemsOverlay(app: HostileApp): Promise<string> {
+/** The problems overlay (!), paged until `want` shows (or to the end): what it listed, as one string. */
+async function problemsOverlay(app: HostileApp, want: string | null): Promise<string> {
   await app.press('!');
   await app.waitForText('Problems found in .omc', 'the problems overlay');
   let all = app.text();
   for (let i = 0; i < 40; i++) {
+    if (want !== null && squash(all).includes(want)) break;
     const before = app.text();
     await app.press(' ');
     const after = app.text();
@@ -172,7 +173,7 @@ export async function runCase(c: HostileCase): Promise<void> {
       await app.press(key);
       await app.waitForText(marker, `pane ${key}`);
     }
-    const overlay = await problemsOverlay(app);
+    const overlay = await problemsOverlay(app, found ? squash(`${found.path}${found.message.slice(0, 60)}`) : null);
     for (const f of app.frames().slice(first)) shownText.push(f.replace(SGR, ''));
 
     if (found) {

@@ -42,7 +42,7 @@ describe('the hand-made corpus', () => {
     ['wiki index.md', /^wiki index\.md/],
   ];
   it.each(files)('covers %s', (_what, re) => {
-    expect(has(re)).toBeGreaterThanOrEqual(4);
+    expect(has(re)).toBeGreaterThanOrEqual(3);
   });
 
   const defects: Array<[string, RegExp]> = [

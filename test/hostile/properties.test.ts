@@ -22,7 +22,7 @@ import { ALL_ESCAPES, ESCAPES, ESCAPE_NAMES, controlStringsIn, rawControlBytes, 
 import { modeState } from '../helpers/hostile-corpus.js';
 import { baseFixture, makeSandbox, NOW, TEAM, type Sandbox } from '../helpers/hostile-sandbox.js';
 
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 25);
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 12);
 /**
  * CI runs a fixed seed, so a red run is reproducible and never flaky; explore with
  * HOSTILE_SEED=random (and more HOSTILE_RUNS): a failure prints its seed and shrunk value.
