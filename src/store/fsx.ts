@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { cleanLine } from './sanitize.js';
 
 export type ReadFailureCode =
   | 'missing'
@@ -77,10 +78,10 @@ export function isInside(parent: string, child: string): boolean {
  */
 const DIR_CACHE_MS = 1_000;
 const dirCache = new Map<string, { real: string | null; at: number }>();
-function realDir(dir: string): string | null {
+function realDir(dir: string, fresh = false): string | null {
   const now = Date.now();
   const hit = dirCache.get(dir);
-  if (hit && now - hit.at < DIR_CACHE_MS) return hit.real;
+  if (!fresh && hit && now - hit.at < DIR_CACHE_MS) return hit.real;
   let real: string | null;
   try {
     real = fs.realpathSync.native(dir);
@@ -103,9 +104,16 @@ export function resolveUnder(root: string, rel: string): string {
   return abs;
 }
 
+/**
+ * A path quoted in a message can come from the filesystem (a symlink's
+ * target, a directory name): it is text from disk like any other, and an
+ * escape sequence in it would reach the terminal through the problem line.
+ */
+const quotePath = (p: string) => cleanLine(p);
+
 export class OutsideRootError extends Error {
   constructor(rel: string) {
-    super(`refusing to touch ${JSON.stringify(rel)}: it resolves outside the .omc root`);
+    super(`refusing to touch ${JSON.stringify(quotePath(rel))}: it resolves outside the .omc root`);
     this.name = 'OutsideRootError';
   }
 }
@@ -121,7 +129,7 @@ function describeErrno(err: unknown): { code: ReadFailureCode; message: string }
     case 'EISDIR':
       return { code: 'not-a-file', message: 'is a directory where a file was expected' };
     case 'ELOOP':
-      return { code: 'outside-root', message: 'symlink loop' };
+      return { code: 'outside-root', message: 'symlink loop (the link leads back to itself); not read' };
     default:
       return { code: 'io', message: `read failed (${e?.code ?? String(err)})` };
   }
@@ -142,7 +150,7 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
   if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
   let real = path.join(parent, path.basename(abs));
   if (!isInside(realRoot(root), parent)) {
-    return { ok: false, code: 'outside-root', message: `directory is a symlink to outside the .omc root (${parent}); not read` };
+    return { ok: false, code: 'outside-root', message: `directory is a symlink to outside the .omc root (${quotePath(parent)}); not read` };
   }
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
   let fd: number;
@@ -157,7 +165,7 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
       return { ok: false, ...describeErrno(e) };
     }
     if (!isInside(realRoot(root), real)) {
-      return { ok: false, code: 'outside-root', message: `symlink points outside the .omc root (to ${real}); not read` };
+      return { ok: false, code: 'outside-root', message: `symlink points outside the .omc root (to ${quotePath(real)}); not read` };
     }
     try {
       fd = fs.openSync(real, flags);
@@ -232,8 +240,11 @@ export function parseJsonText(text: string, read: ReadOk): JsonResult {
   try {
     return { ok: true, value: JSON.parse(text), read };
   } catch (e) {
-    const detail = (e as Error).message.replace(/\s+/g, ' ').slice(0, 120);
-    const truncated = /end of (JSON )?input|Unterminated/i.test(detail);
+    // V8 quotes the text around the error, which is file content: clean it like any other.
+    const detail = cleanLine((e as Error).message).replace(/\s+/g, ' ').slice(0, 120);
+    // A file cut mid-write fails where the text ends ("{", or after a comma): that is truncation, not a typo.
+    const at = /at position (\d+)/.exec(detail);
+    const truncated = /end of (JSON )?input|Unterminated/i.test(detail) || (at !== null && Number(at[1]) >= text.trimEnd().length);
     return {
       ok: false,
       code: 'invalid-json',
@@ -247,7 +258,11 @@ export interface DirEntry {
   kind: 'file' | 'dir' | 'symlink' | 'other';
 }
 
-/** Lists a directory under root. Missing → empty list with `missing: true`; never throws. */
+/**
+ * Lists a directory under root. Missing → `code: 'missing'`; never throws.
+ * A directory that is (or sits under) a symlink leading out of the root is
+ * not listed: the names in it are outside the root too.
+ */
 export function listDirSync(
   root: string,
   rel: string,
@@ -257,6 +272,13 @@ export function listDirSync(
     abs = resolveUnder(root, rel);
   } catch (e) {
     return { ok: false, code: 'outside-root', message: (e as Error).message };
+  }
+  // Resolved fresh, not from the cache: a directory swapped for a symlink a moment ago would
+  // otherwise be listed through it for up to a second (and the fresh answer re-primes the cache
+  // for the reads that follow the listing).
+  const real = realDir(abs, true);
+  if (real !== null && !isInside(realRoot(root), real)) {
+    return { ok: false, code: 'outside-root', message: `directory is a symlink to outside the .omc root (${quotePath(real)}); not listed` };
   }
   try {
     const dirents = fs.readdirSync(abs, { withFileTypes: true });

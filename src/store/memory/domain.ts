@@ -10,6 +10,7 @@ import { SnapshotCell } from '../emitter.js';
 import { withFileLock } from '../file-lock.js';
 import { atomicWriteSync, parseJsonText, readTextSync } from '../fsx.js';
 import { cleanBlock, cleanLine } from '../sanitize.js';
+import { isoOrNull } from '../sessions/omc-rules.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { buildModel, type MemoryModel } from './model.js';
 import { applyOp, directiveKey, type DirectiveOp, type OpResult } from './rules.js';
@@ -118,7 +119,7 @@ export class MemoryDomain implements Domain {
         path: MEMORY_FILE,
         status: snap.file,
         omc_loads: m.omcLoads,
-        last_scanned: m.lastScanned === null ? null : new Date(m.lastScanned).toISOString(),
+        last_scanned: isoOrNull(m.lastScanned),
         rescan_due: m.rescanDue,
         directives: m.directives.map((r) => ({
           rank: r.rank,
@@ -127,7 +128,8 @@ export class MemoryDomain implements Domain {
           source: r.display.source,
           priority: r.directive.priority,
           shown_as: r.directive.priority === 'high' ? 'critical' : 'note',
-          added_at: new Date(r.directive.timestamp).toISOString(),
+          // The schema only says "a number": 1e308 is one, and toISOString() would throw on it.
+          added_at: isoOrNull(r.directive.timestamp),
           session_start: r.injection,
           kept_by_cap: r.survivesCap,
         })),

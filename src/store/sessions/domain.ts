@@ -11,6 +11,7 @@ import { listDirSync, parseJsonText, readTextSync, statSync } from '../fsx.js';
 import { cleanDeep, cleanLine, truncate } from '../sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import {
+  BOM_MESSAGE,
   KNOWN_MODES,
   MODE_ORDER,
   NON_MODE_STATE_FILES,
@@ -186,13 +187,19 @@ export class SessionsDomain implements Domain {
       this.readIfChanged(rel);
     };
 
+    // A tracked name that is not a plain file (a symlink, a pipe) is still read: fsx refuses it
+    // with a reason. Skipping it would hide a cancel signal or a loop without a word.
+    const entry = (rel: string, kind: string) => {
+      if (kind === 'dir') this.structural.set(rel, { path: rel, message: 'is a directory where a state file was expected', severity: 'error' });
+      else readFile(rel);
+    };
     const top = listDirSync(this.root, '');
     if (top.ok) {
-      for (const e of top.entries) if (e.kind === 'file' && isTrackedFile('root', e.name)) readFile(e.name);
+      for (const e of top.entries) if (isTrackedFile('root', e.name)) entry(e.name, e.kind);
     }
     const state = listDirSync(this.root, 'state');
     if (state.ok) {
-      for (const e of state.entries) if (e.kind === 'file' && isTrackedFile('state', e.name)) readFile(`state/${e.name}`);
+      for (const e of state.entries) if (isTrackedFile('state', e.name)) entry(`state/${e.name}`, e.kind);
     } else if (state.code !== 'missing') {
       this.structural.set('state', { path: 'state', message: state.message, severity: 'error' });
     }
@@ -213,7 +220,7 @@ export class SessionsDomain implements Domain {
     }
     const ended = listDirSync(this.root, 'sessions');
     if (ended.ok) {
-      for (const e of ended.entries) if (e.kind === 'file' && ENDED_RE.test(e.name)) readFile(`sessions/${e.name}`);
+      for (const e of ended.entries) if (ENDED_RE.test(e.name)) entry(`sessions/${e.name}`, e.kind);
     }
 
     for (const rel of [...this.files.keys()]) {
@@ -359,7 +366,7 @@ export class SessionsDomain implements Domain {
       problem = r.message;
     } else {
       const h = digest(r.text);
-      if (prev && prev.text === h && !prev.problem && !prev.pendingProblem) {
+      if (prev && prev.text === h && !prev.problem && !prev.pendingProblem && !r.bom) {
         prev.mtimeMs = r.mtimeMs;
         prev.size = r.bytes;
         prev.ino = r.ino;
@@ -367,6 +374,7 @@ export class SessionsDomain implements Domain {
       }
       const parsed = parseJsonText(r.text, r);
       if (!parsed.ok) problem = parsed.message;
+      else if (r.bom) problem = BOM_MESSAGE;
       else if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
         problem = `expected a JSON object, found ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}`;
       } else {
@@ -542,7 +550,8 @@ export class SessionsDomain implements Domain {
           path: rec.rel,
           active: verdict.registryActive,
           status: verdict.status,
-          reason: verdict.reason,
+          // Reasons quote values from the file ("active is …", "phase … is terminal").
+          reason: cleanLine(verdict.reason),
           iteration: p.iteration,
           max: p.max,
           phase: p.phase === null ? null : truncate(cleanLine(p.phase), 60),

@@ -10,6 +10,14 @@ export function isValidSessionId(id: string): boolean {
   return SESSION_ID_RE.test(id) && !id.includes('..') && !id.includes('/') && !id.includes('\\');
 }
 
+/**
+ * fsx drops a leading byte-order mark; OMC's readers do not (readFileSync +
+ * JSON.parse on the raw text), so they fail on such a file and treat it as
+ * absent. Showing its values would claim OMC sees state it does not: the file
+ * is unreadable, for omc-top as for OMC.
+ */
+export const BOM_MESSAGE = "starts with a byte-order mark: OMC's JSON.parse rejects it, so OMC ignores this file";
+
 export const STALE_MS = 2 * 60 * 60 * 1000; // STALE_STATE_THRESHOLD_MS
 export const AWAITING_CONFIRMATION_TTL_MS = 120_000;
 export const TOMBSTONE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -81,12 +89,24 @@ export function str(v: unknown): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v : null;
 }
 
+/**
+ * The last moment of year 9999. A time from a file beyond it is not a time: 1e308 is a finite
+ * number, but `new Date(1e308).toISOString()` throws, and so would every view and --json that
+ * formats it (a deadline derived from it, e.g. +30 s, must stay a valid date too).
+ */
+export const MAX_TIME_MS = 253_402_300_799_999;
+
 /** Parses an ISO string or epoch-ms number; null when unusable. */
 export function timeMs(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v;
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v <= MAX_TIME_MS ? v : null;
   if (typeof v !== 'string' || v.trim() === '') return null;
   const t = Date.parse(v);
-  return Number.isFinite(t) ? t : null;
+  return Number.isFinite(t) && Math.abs(t) <= MAX_TIME_MS ? t : null;
+}
+
+/** ISO text of an epoch-ms time from a file, or null when it is not a date (never throws). */
+export function isoOrNull(ms: number | null | undefined): string | null {
+  return typeof ms === 'number' && Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME_MS ? new Date(ms).toISOString() : null;
 }
 
 type Obj = Record<string, unknown>;

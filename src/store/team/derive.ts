@@ -65,8 +65,10 @@ export interface TeamInputs {
 export function deriveTeam(inp: TeamInputs): TeamView {
   const base = `state/team/${inp.name}`;
   const problems: Problem[] = [...inp.structural];
+  // Messages quote values from the files (a task's "status", a worker's name): JSON.stringify
+  // leaves DEL and C1 controls raw, so every message is cleaned on its way out.
   const problem = (rel: string, message: string, severity: Problem['severity'] = 'warning') =>
-    problems.push({ path: inp.pathPrefix + rel, message, severity });
+    problems.push({ path: inp.pathPrefix + rel, message: cleanLine(message), severity });
 
   /** The file's last good object, noting its read problem (and a non-object value). */
   const obj = (rel: string): Obj | null => {
@@ -121,7 +123,7 @@ export function deriveTeam(inp: TeamInputs): TeamView {
         result: null,
         error: null,
         path: inp.pathPrefix + rel,
-        problem: why,
+        problem: cleanLine(why),
       });
     }
   }

@@ -386,10 +386,17 @@ export class TeamsDomain implements Domain {
     const names: string[] = [];
     const seen = new Set<string>();
     let changed = false;
+    for (const k of [...this.locProblems.keys()]) if (k.startsWith(`${loc.id}|${base}/`)) this.locProblems.delete(k);
     if (list.ok) {
       for (const e of list.entries) {
         const m = BRIDGE_RE.exec(e.name);
-        if (!m || e.kind !== 'file' || !WORKER_NAME_RE.test(m[1] as string)) continue;
+        if (!m || !WORKER_NAME_RE.test(m[1] as string)) continue;
+        if (e.kind === 'dir') {
+          // Said, not skipped: the worker would otherwise vanish from the board without a word.
+          this.locProblems.set(`${loc.id}|${base}/${e.name}`, { path: `${loc.prefix}${base}/${e.name}`, message: 'is a directory where a heartbeat file was expected', severity: 'error' });
+          continue;
+        }
+        // A symlink or pipe is read like a file: fsx refuses what leaves the root or is not a regular file, with the reason.
         names.push(m[1] as string);
         const k = `${loc.id}|${base}/${e.name}`;
         seen.add(k);

@@ -44,7 +44,7 @@ function readRange(root: string, rel: string, start: (size: number, ino: number)
     } catch {
       realRoot = root;
     }
-    if (!isInside(realRoot, real)) return { ok: false, missing: false, message: `symlink points outside the .omc root (to ${real}); not read` };
+    if (!isInside(realRoot, real)) return { ok: false, missing: false, message: `symlink points outside the .omc root (to ${cleanLine(real)}); not read` };
     fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

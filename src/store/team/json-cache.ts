@@ -5,6 +5,7 @@
  * if the trailing re-read ~60 ms later confirms it; the last good value stays.
  */
 import { parseJsonText, readTextSync, statSync } from '../fsx.js';
+import { BOM_MESSAGE } from '../sessions/omc-rules.js';
 
 export interface JsonRec {
   value: unknown;
@@ -63,7 +64,7 @@ export class JsonCache {
     let text = prev?.text ?? '';
     if (!r.ok) problem = r.message;
     else {
-      if (prev && prev.text === r.text && !prev.problem && !prev.pendingProblem) {
+      if (prev && prev.text === r.text && !prev.problem && !prev.pendingProblem && !r.bom) {
         prev.mtimeMs = r.mtimeMs;
         prev.size = r.bytes;
         prev.ino = r.ino;
@@ -71,6 +72,8 @@ export class JsonCache {
       }
       const parsed = parseJsonText(r.text, r);
       if (!parsed.ok) problem = parsed.message;
+      // OMC's team readers JSON.parse the raw text, byte-order mark included, and fail on it.
+      else if (r.bom) problem = BOM_MESSAGE;
       else {
         value = parsed.value;
         text = r.text;
