@@ -44,6 +44,17 @@ export const width = (s: string) => stringWidth(s);
 // Printable ASCII is one cell per character: the common case needs no width tables.
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
+/**
+ * Width of one character. Everything below U+1100 except combining marks is
+ * one cell (Latin, Greek, Cyrillic, box drawing, '·', '…', '▸'), which keeps
+ * string-width's grapheme machinery for the characters that need it.
+ */
+function cellWidth(ch: string): number {
+  const cp = ch.codePointAt(0) as number;
+  if (cp >= 0x20 && cp < 0x1100 && !(cp >= 0x300 && cp <= 0x36f) && !(cp >= 0x483 && cp <= 0x489)) return 1;
+  return stringWidth(ch);
+}
+
 /** Cut or pad to exactly `w` terminal cells. */
 export function fit(s: string, w: number): string {
   if (w <= 0) return '';
@@ -54,13 +65,13 @@ export function fit(s: string, w: number): string {
   let out = '';
   let used = 0;
   for (const ch of s) {
-    const cw = stringWidth(ch);
+    const cw = cellWidth(ch);
     if (used + cw > w) {
       // Replace the last cell with an ellipsis when we had to cut.
       while (out.length > 0 && used + 1 > w) {
         const last = Array.from(out).pop() as string;
         out = out.slice(0, out.length - last.length);
-        used -= stringWidth(last);
+        used -= cellWidth(last);
       }
       return out + '…' + ' '.repeat(Math.max(0, w - used - 1));
     }

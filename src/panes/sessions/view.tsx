@@ -3,17 +3,30 @@ import { Box, Text } from 'ink';
 import { useSyncExternalStore } from 'react';
 import { cancelTracker, trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
-import { fit } from '../../ui/format.js';
+import { fit, formatAge } from '../../ui/format.js';
 import { useTheme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
 import { detailLines } from './detail.js';
 import { clampTop, selectedIndex, visibleSessions, type SessionsPaneState } from './reducer.js';
-import { headerText, rowCancel, rowText, trackedTone } from './rows.js';
+import { headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
 
 /** The tracker entry for a row's session (legacy state has its own key). */
 export const trackedFor = (entries: ReadonlyMap<string, TrackedCancel>, s: SessionView) => entries.get(trackerKey(s.kind === 'legacy' ? null : s.id));
 
-const Row = memo(function Row({ s, now, width, selected, tracked }: { s: SessionView; now: number; width: number; selected: boolean; tracked?: TrackedCancel }) {
+interface RowProps {
+  s: SessionView;
+  now: number;
+  width: number;
+  selected: boolean;
+  tracked?: TrackedCancel;
+}
+
+/** What a row shows that depends on the clock: it re-renders only when these change, not on every tick. */
+const timeLabels = (p: RowProps) => `${statusLabel(p.s, p.now, p.tracked)}\u0000${formatAge(p.s.updatedMs, p.now)}`;
+const sameRow = (a: RowProps, b: RowProps) =>
+  a.s === b.s && a.width === b.width && a.selected === b.selected && a.tracked === b.tracked && timeLabels(a) === timeLabels(b);
+
+const Row = memo(function Row({ s, now, width, selected, tracked }: RowProps) {
   const theme = useTheme();
   const t = rowText(s, now, width, selected, tracked);
   const tone = tracked ? trackedTone(tracked) : null;
@@ -28,7 +41,7 @@ const Row = memo(function Row({ s, now, width, selected, tracked }: { s: Session
       <Text color={theme.muted}>{t.age}</Text>
     </Text>
   );
-});
+}, sameRow);
 
 function Detail({ state, s, width, height, now, tracked }: { state: SessionsPaneState; s: SessionView; width: number; height: number; now: number; tracked?: TrackedCancel }) {
   const theme = useTheme();

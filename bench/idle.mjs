@@ -1,0 +1,48 @@
+// Idle cost: start omc-top on a tree, let start-up settle, then measure CPU and
+// bytes written over a long quiet window (nothing changes on disk).
+//   node bench/idle.mjs [--settle 15] [--seconds 60]
+import { generatedTree, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? dflt : Number(process.argv[i + 1]);
+};
+const SETTLE = arg('settle', 15);
+const SECONDS = arg('seconds', 60);
+
+for (const [label, make] of [
+  ['200 sessions (real OMC load tree)', tree200],
+  ['2000 sessions (generated)', () => generatedTree(2000)],
+]) {
+  for (const [cols, rows] of [
+    [80, 24],
+    [200, 60],
+  ]) {
+    const tree = make();
+    const m = startMonitor({ args: ['--root', tree.root], cols, rows });
+    try {
+      await m.waitScreen(/ live\s*$/m, 30_000);
+      await sleep(SETTLE * 1000);
+      const s0 = procStats(m.pid);
+      const c0 = m.chunks.length;
+      await sleep(SECONDS * 1000);
+      const s1 = procStats(m.pid);
+      const bytes = m.chunks.slice(c0).reduce((n, c) => n + c.d.length, 0);
+      console.log(
+        JSON.stringify({
+          tree: label,
+          viewport: `${cols}x${rows}`,
+          settleSeconds: SETTLE,
+          seconds: SECONDS,
+          idleCpuPct: +(((s1.cpuMs - s0.cpuMs) / (SECONDS * 1000)) * 100).toFixed(3),
+          frames: m.chunks.slice(c0).filter((c) => c.d.includes('\u001b[?2026h')).length,
+          bytesPerSecond: Math.round(bytes / SECONDS),
+          rssMb: Math.round(s1.rssMb),
+        }),
+      );
+    } finally {
+      m.kill();
+      tree.cleanup();
+    }
+  }
+}
