@@ -33,17 +33,17 @@ const TICK_GRID_MS = 5_000;
 
 /**
  * Re-renders when time-derived text (ages, countdowns, the header clock)
- * would change, and not otherwise. Sub-second deadlines (a cancel countdown)
- * are kept exact; anything later waits for the next 5 s mark, so an age label
- * may lag its true value by up to 5 s in exchange for an idle monitor that
- * stays idle however many rows are on screen.
+ * would change, and not otherwise. While a countdown is on screen ticks are
+ * exact; otherwise they wait for the next 5 s mark, so an age label may lag
+ * its true value by up to 5 s in exchange for an idle monitor that stays idle
+ * however many rows are on screen.
  */
-function useTicker(nextDelayMs: () => number, clock: () => number): void {
+function useTicker(nextDelayMs: () => number, exact: () => boolean, clock: () => number): void {
   const [, bump] = useReducer((n: number) => n + 1, 0);
   useEffect(() => {
     let d = nextDelayMs();
     if (!Number.isFinite(d)) return;
-    if (d > 1_000) {
+    if (!exact()) {
       const t = clock();
       d = Math.ceil((t + d) / TICK_GRID_MS) * TICK_GRID_MS - t;
     }
@@ -73,11 +73,15 @@ export function App(props: AppProps) {
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
   const now = store.clock();
 
-  useTicker(() => {
-    const t = store.clock();
-    const clockTick = 60_000 - (t % 60_000);
-    return Math.min(clockTick, pane.nextTick?.(paneState, store, t) ?? Infinity);
-  }, store.clock);
+  useTicker(
+    () => {
+      const t = store.clock();
+      const clockTick = 60_000 - (t % 60_000);
+      return Math.min(clockTick, pane.nextTick?.(paneState, store, t) ?? Infinity);
+    },
+    () => pane.liveCountdown?.(paneState, store, store.clock()) ?? false,
+    store.clock,
+  );
 
   const actions: AppActions = useMemo(
     () => ({

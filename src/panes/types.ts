@@ -61,6 +61,11 @@ export interface PaneModule<S> {
   View: ComponentType<ViewProps<S>>;
   /** A short description of work that quitting now would lose (an unsaved draft), or null. */
   unsaved?(state: S): string | null;
+  /**
+   * True while the view shows something that must tick on the second (a
+   * cancel countdown). Otherwise time-driven repaints are batched on a 5 s grid.
+   */
+  liveCountdown?(state: S, store: OmcStore, now: number): boolean;
   /** Next time the view's time-derived text changes (ages, countdowns), for the repaint ticker. */
   nextTick?(state: S, store: OmcStore, now: number): number;
 }

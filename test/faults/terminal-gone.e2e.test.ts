@@ -93,7 +93,10 @@ describe.skipIf(!hasTmux)('a real tmux pane is killed', () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-tmux-'));
     const err = path.join(scratch, 'stderr');
     const sock = `omc-top-faults-${process.pid}`;
-    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', sock, ...args], { encoding: 'utf8' });
+    // The tmux server hands its own environment to the pane: without CI, or Ink would draw nothing.
+    const env = { ...process.env };
+    delete env.CI;
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', sock, ...args], { encoding: 'utf8', env });
     try {
       tmux('new-session', '-d', '-x', '80', '-y', '24', '-c', p.dir, `exec ${omcTopCommand([])} 2>${shq(err)}`);
       const pid = Number(tmux('list-panes', '-F', '#{pane_pid}').trim());

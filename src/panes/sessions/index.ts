@@ -131,6 +131,11 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     ['Tab (detail)', 'pick one mode (and its linked modes) to cancel or pause instead of the whole session'],
   ],
   View: SessionsView,
+  liveCountdown(_state, store, now) {
+    if (store.sessions.getSnapshot().sessions.some((s) => s.status === 'cancelling')) return true;
+    for (const t of cancelTracker(store).getSnapshot().entries.values()) if (!t.final && t.expiresMs > now) return true;
+    return false;
+  },
   nextTick(state, store, now) {
     const snap = store.sessions.getSnapshot();
     let next = Infinity;
