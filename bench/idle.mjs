@@ -1,6 +1,6 @@
 // Idle cost: start omc-top on a tree, let start-up settle, then measure CPU and
 // bytes written over a long quiet window (nothing changes on disk).
-//   node bench/idle.mjs [--settle 15] [--seconds 60]
+//   node bench/idle.mjs [--settle 15] [--seconds 60] [--sizes 200,2000]
 import { generatedTree, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
 
 const arg = (name, dflt) => {
@@ -9,11 +9,10 @@ const arg = (name, dflt) => {
 };
 const SETTLE = arg('settle', 15);
 const SECONDS = arg('seconds', 60);
+const i = process.argv.indexOf('--sizes');
+const SIZES = (i === -1 ? '200,2000' : process.argv[i + 1]).split(',').map(Number);
 
-for (const [label, make] of [
-  ['200 sessions (real OMC load tree)', tree200],
-  ['2000 sessions (generated)', () => generatedTree(2000)],
-]) {
+for (const [label, make] of SIZES.map((n) => (n === 200 ? ['200 sessions (real OMC load tree)', tree200] : [`${n} sessions (generated)`, () => generatedTree(n)]))) {
   for (const [cols, rows] of [
     [80, 24],
     [200, 60],

@@ -5,7 +5,7 @@ import type { PaneModule } from '../panes/types.js';
 import type { SessionsSnapshot } from '../store/sessions/model.js';
 import type { StoreStatus } from '../store/store.js';
 import type { Problem } from '../store/types.js';
-import { clip, fit, formatClock } from './format.js';
+import { clip, fit, formatClock, width as textWidth } from './format.js';
 import { useTheme } from './theme.js';
 import type { Flash, PaneId } from './ui-store.js';
 
@@ -116,10 +116,10 @@ export function Footer({
     id: p.id,
     text: wide ? `${p.hotkey}:${p.title}` : p.id === current ? `${p.hotkey}:${p.title}` : p.hotkey,
   }));
-  const hintText = hints.map(([k, v]) => `${k} ${v}`).join('  ');
   const right = `? help  q quit  ${watch}`;
   const tabsWidth = tabs.reduce((n, t) => n + t.text.length + 1, 0);
   const room = Math.max(0, width - tabsWidth - right.length - 2);
+  const hintText = hintsThatFit(hints, room);
   const alarm = status.watchMode === 'polling' || status.watchMode === 'waiting';
   return (
     <Text wrap="truncate">
@@ -137,4 +137,19 @@ export function Footer({
       </Text>
     </Text>
   );
+}
+
+/**
+ * The pane's hints, most important first, as many whole ones as fit: a hint
+ * cut mid-word ("c canc…") tells the user less than one left for `?` help.
+ */
+function hintsThatFit(hints: Array<[string, string]>, room: number): string {
+  let text = '';
+  for (const [k, v] of hints) {
+    const next = text ? `${text}  ${k} ${v}` : `${k} ${v}`;
+    if (textWidth(next) > room) break;
+    text = next;
+  }
+  // Not even the first fits whole: show what fits of it rather than nothing.
+  return text || (hints[0] ? fit(`${hints[0][0]} ${hints[0][1]}`, room) : '');
 }
