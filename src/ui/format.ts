@@ -18,13 +18,21 @@ export function formatAge(ms: number | null, now: number): string {
   return `${Math.floor(h / 24)}d`;
 }
 
-/** How long until formatAge(ms) would print something different. */
+/**
+ * When the repaint ticker should next redraw an age: when formatAge(ms) would
+ * print something different, except that minute labels change on the next
+ * quarter-minute of the wall clock and hour labels on the next minute. Every
+ * row then turns over at the same few instants (with the header clock), so a
+ * screenful of rows of scattered ages costs ~4 frames a minute, not one per
+ * row; a "5m" may read "4m" for up to 15 s, well inside what it resolves.
+ */
 export function ageTickMs(ms: number | null, now: number): number {
   if (ms === null) return Infinity;
   const d = Math.max(0, now - ms);
   if (d < 60_000) return 5000 - (d % 5000);
-  if (d < 3_600_000) return 60_000 - (d % 60_000);
-  return 3_600_000 - (d % 3_600_000);
+  const onGrid = (exact: number, grid: number) => Math.ceil((now + exact) / grid) * grid - now;
+  if (d < 3_600_000) return onGrid(60_000 - (d % 60_000), 15_000);
+  return onGrid(3_600_000 - (d % 3_600_000), 60_000);
 }
 
 export function formatClock(ms: number): string {
