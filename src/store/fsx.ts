@@ -361,18 +361,7 @@ export function atomicWriteSync(root: string, rel: string, content: string, opts
     fd = null;
     fs.renameSync(tmp, abs);
   } catch (e) {
-    if (fd !== null) {
-      try {
-        fs.closeSync(fd);
-      } catch {
-        /* already failing */
-      }
-    }
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      /* temp may not exist */
-    }
+    discardTemp(fd, tmp);
     throw e;
   }
   try {
@@ -388,6 +377,22 @@ export function atomicWriteSync(root: string, rel: string, content: string, opts
 }
 
 /** Deletes a file under root; missing is fine. Refuses symlinked parents that leave the root. */
+/** Best-effort cleanup after a failed or finished temp-file write: close the descriptor if open, remove the temp. */
+export function discardTemp(fd: number | null, tmp: string): void {
+  if (fd !== null) {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      /* already failing */
+    }
+  }
+  try {
+    fs.unlinkSync(tmp);
+  } catch {
+    /* never created, or already renamed */
+  }
+}
+
 export function unlinkUnder(root: string, rel: string): boolean {
   const abs = resolveUnder(root, rel);
   try {

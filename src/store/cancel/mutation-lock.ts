@@ -20,7 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { isInside, resolveUnder, toRel } from '../fsx.js';
+import { discardTemp, isInside, resolveUnder, toRel } from '../fsx.js';
 import { checkLockOwnerText } from './hook-rules.js';
 import { ownStartIdentity, processStartIdentity } from './process-start.js';
 
@@ -123,18 +123,8 @@ function tryPublish(abs: string, owner: Owner): boolean {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw e;
   } finally {
-    if (fd !== null) {
-      try {
-        fs.closeSync(fd);
-      } catch {
-        /* already failing */
-      }
-    }
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      /* never created */
-    }
+    // Success or not, the temp name goes: on success the record lives on under `abs` (a hard link).
+    discardTemp(fd, tmp);
   }
 }
 
