@@ -1,7 +1,8 @@
 /**
  * The cancel keys in the real App (ink-testing-library, real OmcStore on a
  * fixture copy, keys on stdin): the dialog names the exact files, a session
- * that changed while the dialog was open is re-read and re-asked, the row
+ * whose plan changed while the dialog was open is re-read and re-asked (a loop
+ * that only wrote its next iteration is ended without asking again), the row
  * then shows the countdown and the verdict, and --readonly writes nothing.
  */
 import fs from 'node:fs';
@@ -63,7 +64,7 @@ function mount(opts: { readonly?: boolean } = {}) {
 }
 
 describe('sessions pane: cancel and pause keys', () => {
-  it('c asks with the exact files, re-asks when the session changed meanwhile, then counts down on the row', async () => {
+  it('c asks with the exact files, then counts down on the row; a loop that moved on meanwhile is still ended', async () => {
     const { until, key, frame } = mount();
     await until(/▸ active\s+88727f43 ralph 3\/10/);
     key('c');
@@ -74,19 +75,36 @@ describe('sessions pane: cancel and pause keys', () => {
     expect(frame()).toContain('remove ultrawork-state.json');
     expect(frame()).toContain('y: cancel the loop   n/Esc: keep it');
 
-    // A Stop event lands while the user reads the dialog.
+    // A Stop event writes the next iteration while the user reads the dialog: same files, same loop.
     writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), iteration: 4 });
     key('y');
-    await until('Changed on disk. Cancel ralph + ultrawork');
-    expect(frame()).toContain(`(${ralphRel} was rewritten)`);
-    expect(frame()).toContain('remove ralph-state.json  (4/10, phase execution)');
-    expect(fs.existsSync(abs(`state/sessions/${S}/cancel-signal-state.json`))).toBe(false);
-
-    key('y');
     await until(/cancel [23]\ds\s+88727f43 cancelled ✓ ralph, ultrawork/);
+    expect(frame()).not.toContain('Changed on disk');
     expect(frame()).toContain(`✓ cancelled ralph, ultrawork in ${S}: verified on disk`);
     expect(fs.existsSync(abs(ralphRel))).toBe(false);
     expect(readJson(`state/sessions/${S}/cancel-signal-state.json`)).toMatchObject({ source: 'omc-top', mode: 'ralph' });
+  });
+
+  it('re-asks, with the fresh list, when what would be done changed while the dialog was open', async () => {
+    const { until, key, frame } = mount();
+    await until(/▸ active\s+88727f43 ralph 3\/10/);
+    key('c');
+    await until(`Cancel ralph + ultrawork of session ${S}?`);
+    // A new loop starts in the session: the user never agreed to end it.
+    const qaRel = `state/sessions/${S}/ultraqa-state.json`;
+    const qa = readJson(`state/sessions/${SESSION.ultraqa}/ultraqa-state.json`);
+    writeOmcJson(abs(qaRel), { ...qa, session_id: S, _meta: { ...qa._meta, sessionId: S }, last_checked_at: new Date().toISOString() });
+    key('y');
+    await until('Changed on disk. Cancel');
+    expect(frame()).toContain(`(${qaRel} is new)`);
+    expect(frame()).toContain('remove ultraqa-state.json');
+    expect(fs.existsSync(abs(`state/sessions/${S}/cancel-signal-state.json`))).toBe(false);
+    expect(fs.existsSync(abs(ralphRel))).toBe(true);
+
+    key('y');
+    await until(/cancel [23]\ds\s+88727f43 cancelled ✓/);
+    expect(fs.existsSync(abs(qaRel))).toBe(false);
+    expect(fs.existsSync(abs(ralphRel))).toBe(false);
   });
 
   it('n keeps everything and says so', async () => {

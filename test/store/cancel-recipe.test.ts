@@ -201,21 +201,49 @@ describe('cancel recipe on the real OMC fixture', () => {
     expect(readJson(rel)).toEqual({ ...before, active: false });
   });
 
-  it('re-reads instead of acting when the session changed after the confirmation', async () => {
+  it('acts on the newer state when the loop only moved on after the confirmation (same files, same modes)', async () => {
     p = makeProject({ withFixture: true });
     const S = SESSION.ralph;
+    touch(`${sessionDir(S)}/ralph-state.json`);
     const confirmed = plan({ sessionId: S, mode: null, pauseOnly: false });
     touch(`${sessionDir(S)}/ralph-state.json`, { iteration: 4 }); // a Stop event while the dialog was open
+    const out = await executeCancel(p.root, confirmed, { now: Date.now });
+    expect(out).toMatchObject({ kind: 'done', ok: true, movedOn: `${sessionDir(S)}/ralph-state.json was rewritten` });
+    expect(exists(`${sessionDir(S)}/ralph-state.json`)).toBe(false);
+  });
+
+  it('re-reads instead of acting when what would be done changed after the confirmation', async () => {
+    p = makeProject({ withFixture: true });
+    const S = SESSION.ralph;
+    touch(`${sessionDir(S)}/ralph-state.json`);
+    const confirmed = plan({ sessionId: S, mode: null, pauseOnly: false });
+    // A new loop starts in the session while the dialog is open: the user never agreed to end it.
+    const qaRel = `${sessionDir(S)}/ultraqa-state.json`;
+    const qa = readJson(`${sessionDir(SESSION.ultraqa)}/ultraqa-state.json`);
+    writeOmcJson(abs(qaRel), { ...qa, session_id: S, _meta: { ...qa._meta, sessionId: S }, last_checked_at: new Date().toISOString() });
     const before = tree(p.root);
     const out = await executeCancel(p.root, confirmed, { now: Date.now });
     expect(out.kind).toBe('changed');
     if (out.kind !== 'changed') return;
-    expect(out.what).toBe(`${sessionDir(S)}/ralph-state.json was rewritten`);
-    expect(describePlan(out.plan).lines.some((l) => l.includes('remove ralph-state.json  (4/10'))).toBe(true);
+    expect(out.what).toContain(`${qaRel} is new`);
+    expect(describePlan(out.plan).lines.some((l) => l.includes('remove ultraqa-state.json'))).toBe(true);
     expect(diff(before, tree(p.root))).toEqual({ removed: [], added: [], changed: [] });
     // Confirming the fresh plan works.
     const again = await executeCancel(p.root, out.plan, { now: Date.now });
-    expect(again).toMatchObject({ kind: 'done', ok: true });
+    expect(again).toMatchObject({ kind: 'done', ok: true, movedOn: null });
+    expect(exists(qaRel)).toBe(false);
+  });
+
+  it('says which file is now left alone when another session\'s state lands in the directory meanwhile', async () => {
+    p = makeProject({ withFixture: true });
+    const S = SESSION.ralph;
+    touch(`${sessionDir(S)}/ralph-state.json`);
+    const confirmed = plan({ sessionId: S, mode: null, pauseOnly: false });
+    const qaRel = `${sessionDir(S)}/ultraqa-state.json`;
+    fs.copyFileSync(abs(`${sessionDir(SESSION.ultraqa)}/ultraqa-state.json`), abs(qaRel)); // stranded: owned by another session
+    const out = await executeCancel(p.root, confirmed, { now: Date.now });
+    expect(out).toMatchObject({ kind: 'changed', what: expect.stringContaining(`${qaRel} is now left alone (owned by session ${SESSION.ultraqa}`) });
+    expect(exists(`${sessionDir(S)}/ralph-state.json`)).toBe(true);
   });
 
   it('refuses the wrong session: bad ids, missing dirs, nothing active', () => {

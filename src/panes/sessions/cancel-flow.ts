@@ -1,7 +1,8 @@
 /**
  * What pressing `c` (cancel) or `p` (pause) on a session, or on one mode of
  * it in the detail view, does: plan from disk, ask with the exact files, then
- * (on "y") re-read, re-ask if the session changed meanwhile, run the recipe
+ * (on "y") re-read, re-ask if what would be done changed meanwhile (a loop
+ * that only wrote its next iteration is still the loop to end), run the recipe
  * and hand the result to the tracker that shows the countdown and the verdict.
  */
 import { describePlan } from '../../store/cancel/describe.js';
@@ -50,7 +51,8 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
           return;
         }
         cancelTracker(ctx.store).track(out);
-        ctx.app.flash(out.summary, out.ok ? 'success' : 'error');
+        // The verdict first (the message line is cut to the width); then that it acted on newer contents.
+        ctx.app.flash(out.movedOn ? `${out.summary} (it moved on while you confirmed: ${out.movedOn})` : out.summary, out.ok ? 'success' : 'error');
       }),
     onDecline: () => ctx.app.flash(`${verb} not confirmed: nothing was written`, 'info'),
   });

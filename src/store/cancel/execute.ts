@@ -17,7 +17,7 @@ import { atomicWriteSync, describeWriteError, readTextSync, unlinkUnder } from '
 import { stateOwner } from '../sessions/omc-rules.js';
 import { autopilotEnforceable, hasNamedWorkflowMarkers, signalVerdict } from './hook-rules.js';
 import { withStateLock } from './mutation-lock.js';
-import { describeChange, planCancel, type CancelPlan, type PlannedStep } from './plan.js';
+import { describeChange, onlyProgressed, planCancel, type CancelPlan, type PlannedStep } from './plan.js';
 import { autopilotSignal, genericSignal, serializeSignal, sha256, type CancelSignal } from './signal.js';
 
 export interface StepResult {
@@ -58,6 +58,8 @@ export interface CancelDone {
   /** Took effect on disk: every targeted mode ended (cancel), or the signal is in force (pause). */
   ok: boolean;
   summary: string;
+  /** Set when the session moved on between the confirmation and the act (same files, new contents): what changed. */
+  movedOn: string | null;
 }
 
 export type ExecuteOutcome =
@@ -185,8 +187,11 @@ export async function executeCancel(root: string, confirmed: CancelPlan, opts: E
   if (opts.readonly) return { kind: 'refused', message: '--readonly: nothing was written' };
   const fresh = planCancel(root, confirmed.request, opts.now());
   if (!fresh.ok) return { kind: 'refused', message: fresh.message };
+  // Re-ask only when what would be done changed; a loop that merely moved on is still the loop the user meant.
+  let movedOn: string | null = null;
   if (fresh.plan.fingerprint !== confirmed.fingerprint) {
-    return { kind: 'changed', plan: fresh.plan, what: describeChange(confirmed, fresh.plan) };
+    if (!onlyProgressed(confirmed, fresh.plan)) return { kind: 'changed', plan: fresh.plan, what: describeChange(confirmed, fresh.plan) };
+    movedOn = describeChange(confirmed, fresh.plan);
   }
   const plan = fresh.plan;
 
@@ -244,5 +249,5 @@ export async function executeCancel(root: string, confirmed: CancelPlan, opts: E
       ? `cancelled ${ended} in ${plan.label}: verified on disk, no targeted mode is active`
       : `cancel did not take: ${stillActive.map((s) => `${s.rel} ${s.why}`).join('; ')}`;
   }
-  return { kind: 'done', plan, signal, steps, stillActive, signalInForce: judged.inForce, signalReason: judged.reason, ok, summary };
+  return { kind: 'done', plan, signal, steps, stillActive, signalInForce: judged.inForce, signalReason: judged.reason, ok, summary, movedOn };
 }

@@ -74,6 +74,8 @@ export interface CancelPlan {
   skipped: Array<{ rel: string; reason: string }>;
   warnings: string[];
   fingerprint: string;
+  /** The fingerprint without file contents (see onlyProgressed). */
+  shape: string;
 }
 
 export type PlanFailure = 'invalid-id' | 'not-found' | 'nothing-active' | 'mode-not-active';
@@ -337,7 +339,34 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
       skipped,
     }),
   );
-  return { ok: true, plan: { request: req, label, dir, modes, linked, signal, steps, artifacts, skillActive, skipped, warnings, fingerprint } };
+  // The same plan but for file contents: what the user agreed to do, not the bytes it will do it to.
+  const shape = sha256(
+    JSON.stringify({
+      req,
+      ending,
+      signal: [signal.form, signal.autopilotRel],
+      steps: steps.map((s) => [s.rel, s.action, s.mode]),
+      artifacts,
+      skillActive: skillActive?.rel ?? null,
+      skipped,
+    }),
+  );
+  return { ok: true, plan: { request: req, label, dir, modes, linked, signal, steps, artifacts, skillActive, skipped, warnings, fingerprint, shape } };
+}
+
+/**
+ * True when a fresh plan does the very same things as the confirmed one, and
+ * only the contents of the files have moved on: a loop wrote its next
+ * iteration while the dialog was open. The user asked to end that loop, not
+ * that iteration, so acting on the fresh plan is what they meant; re-asking
+ * would never end a loop that iterates faster than the dialog is read. The
+ * exact pause of a named workflow run is the one step bound to the very
+ * contents that were confirmed.
+ */
+export function onlyProgressed(confirmed: CancelPlan, fresh: CancelPlan): boolean {
+  if (confirmed.shape !== fresh.shape) return false;
+  const was = new Map(confirmed.steps.map((s) => [s.rel, s.sha]));
+  return fresh.steps.every((s) => s.action !== 'pause-named' || was.get(s.rel) === s.sha);
 }
 
 /** What changed between the plan the user saw and a fresh one, in words. */
@@ -349,6 +378,10 @@ export function describeChange(before: CancelPlan, after: CancelPlan): string {
   for (const [rel, sha] of b) if (a.has(rel) && a.get(rel) !== sha) bits.push(`${rel} was rewritten`);
   for (const rel of b.keys()) if (!a.has(rel)) bits.push(`${rel} is new`);
   for (const rel of a.keys()) if (!b.has(rel)) bits.push(`${rel} is gone or no longer active`);
+  const skippedBefore = new Set(before.skipped.map((s) => s.rel));
+  for (const s of after.skipped) if (!skippedBefore.has(s.rel)) bits.push(`${s.rel} is now left alone (${s.reason})`);
+  const artifactsBefore = new Set(before.artifacts);
+  for (const rel of after.artifacts) if (!artifactsBefore.has(rel)) bits.push(`${rel} is new`);
   if (before.signal.form !== after.signal.form) bits.push(`the signal form is now ${after.signal.form}`);
   else if (before.signal.autopilotSha !== after.signal.autopilotSha) bits.push(`${after.signal.autopilotRel ?? 'the autopilot state'} changed`);
   if (bits.length === 0) bits.push('the files involved changed');
