@@ -5,7 +5,7 @@
 // (/proc: RSS, open descriptors, inotify watches, CPU) and from inside
 // (bench/soak/probe.mjs: post-GC heap and RSS, listeners on every live
 // EventEmitter, active timers and watchers), then judge:
-//   - memory is flat: after a warm-up, the least-squares growth of RSS (from
+//   - memory is flat: after a warm-up, the (median-slope) growth of RSS (from
 //     outside, and right after a GC) and of the post-GC heap over the rest of
 //     the run stays under a few MB, and no post-GC sample is far above the median;
 //   - nothing leaks: once the driver stops and its extra sessions are gone
@@ -26,25 +26,31 @@ const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe.mjs
 /** Thresholds: what "flat" and "no leak" mean here. */
 export const LIMITS = {
   warmupFraction: 0.3,
-  /** Least-squares growth across the post-warm-up window. */
+  /** Growth across the post-warm-up window (Theil–Sen slope × window). */
   rssGrowthMb: 8,
   heapGrowthMb: 4,
   /** Largest sample above the post-warm-up median (GC and allocator noise). */
   rssAboveMedianMb: 15,
 };
 
+/**
+ * Growth over the window by the Theil–Sen estimator (the median of the slopes
+ * between every pair of samples). RSS swings by ±10 MB between GCs and
+ * allocator decisions; a least-squares line through a short noisy run tilts
+ * with where a few swings happen to fall, the median slope does not, while a
+ * real leak (every later sample higher) still shows in full.
+ */
 export function fit(points) {
   const n = points.length;
   if (n < 2) return { slopePerMin: 0, growth: 0 };
-  const mx = points.reduce((a, p) => a + p.x, 0) / n;
-  const my = points.reduce((a, p) => a + p.y, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  for (const p of points) {
-    sxy += (p.x - mx) * (p.y - my);
-    sxx += (p.x - mx) ** 2;
+  const slopes = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const dx = points[j].x - points[i].x;
+      if (dx > 0) slopes.push((points[j].y - points[i].y) / dx);
+    }
   }
-  const slope = sxx === 0 ? 0 : sxy / sxx; // per ms
+  const slope = slopes.length ? median(slopes) : 0; // per ms
   return { slopePerMin: slope * 60_000, growth: slope * (points[n - 1].x - points[0].x) };
 }
 

@@ -7,7 +7,7 @@
  * judging; this test runs it in CI and prints its numbers.
  *
  *   flat:    after a 30 % warm-up, RSS (sampled from outside, and right after
- *            a GC inside) grows < 8 MB by least squares, post-GC RSS never
+ *            a GC inside) grows < 8 MB by the median slope (Theil–Sen), post-GC RSS never
  *            peaks > 15 MB above its median, the post-GC heap grows < 4 MB;
  *   no leak: with the tree back at its starting size, listeners, emitters,
  *            process listeners, fs watchers, descriptors and inotify watches

@@ -46,10 +46,14 @@ describe('real permission denial (mode 000)', () => {
   it.runIf(isRoot)('as root: the real bundle run as uid 65534 gets EACCES on mode-000 files and lists each as a problem', () => {
     const s = makeSandbox();
     try {
+      // The bundle is one self-contained file: a copy beside the tree runs wherever the checkout
+      // lives (a clone in a mode-0700 temp dir is out of the unprivileged user's reach).
+      const bin = path.join(s.dir, 'omc-top.mjs');
+      fs.copyFileSync(path.join(REPO, 'dist', 'omc-top.mjs'), bin);
       // Let the unprivileged user walk the tree; deny only the chosen files.
       execFileSync('chmod', ['-R', 'a+rX', s.dir]);
       for (const rel of DENIED) fs.chmodSync(path.join(s.root, rel), 0o000);
-      const out = execFileSync(process.execPath, [path.join(REPO, 'dist', 'omc-top.mjs'), '--json', '--root', s.root], {
+      const out = execFileSync(process.execPath, [bin, '--json', '--root', s.root], {
         encoding: 'utf8',
         uid: 65534,
         gid: 65534,

@@ -1,0 +1,24 @@
+/** The soak's judge itself: it must catch a steady leak and must not call allocator noise one. */
+import { describe, expect, it } from 'vitest';
+import { LIMITS, fit } from '../../bench/soak/soak.mjs';
+
+const every5s = (ys: number[]) => ys.map((y, i) => ({ x: i * 5_000, y }));
+
+describe('soak growth estimate', () => {
+  it('a slow leak hidden under ±5 MB swings is measured in full and fails the limit', () => {
+    const leak = every5s(Array.from({ length: 20 }, (_, i) => 140 + i * 0.6 + (i % 3 ? 5 : -5)));
+    const g = fit(leak).growth;
+    expect(g).toBeGreaterThan(LIMITS.rssGrowthMb);
+    expect(g).toBeCloseTo(0.6 * 19, 0);
+  });
+
+  it('RSS swinging between GCs with no trend (a CI run that tripped least squares at 8.06 MB) stays under it', () => {
+    // Swings of 138–160 MB, as post-GC RSS showed in that run while its heap stayed flat.
+    const noisy = every5s([145, 139, 152, 160, 141, 138, 155, 147, 142, 158, 140, 151, 149, 139, 159, 150]);
+    expect(Math.abs(fit(noisy).growth)).toBeLessThan(LIMITS.rssGrowthMb);
+  });
+
+  it('a flat series grows 0', () => {
+    expect(fit(every5s([100, 100, 100, 100])).growth).toBe(0);
+  });
+});
