@@ -3,6 +3,8 @@
  * modes (--json, subcommands) and the full-screen lifecycle (alternate
  * screen, signals, crash handling, suspend for $EDITOR).
  */
+// First: V8 memory settings must be in place before anything else allocates.
+import './terminal/young-gen.js';
 import React from 'react';
 import { render, type Instance } from 'ink';
 import { App } from './app.js';
