@@ -3,8 +3,9 @@
  * modes (--json, subcommands) and the full-screen lifecycle (alternate
  * screen, signals, crash handling, suspend for $EDITOR).
  */
-// First: V8 memory settings must be in place before anything else allocates.
+// Before Ink and React: memory settings, and no `fetch` while Yoga loads (each file says why).
 import './terminal/young-gen.js';
+import { restoreFetch } from './terminal/yoga-without-fetch.js';
 import React from 'react';
 import { render, type Instance } from 'ink';
 import { App } from './app.js';
@@ -218,6 +219,9 @@ const isEntry = (() => {
 function exitAfterFlush(code: number): void {
   process.stdout.write('', () => process.exit(code));
 }
+
+// Every import (Yoga included) has been evaluated by now.
+restoreFetch();
 
 if (isEntry) {
   main(process.argv.slice(2)).then(
