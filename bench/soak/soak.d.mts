@@ -5,7 +5,7 @@ export interface Flatness {
   median: number;
   max: number;
   last: number;
-  aboveMedian: number;
+  aboveTrend: number;
   slopePerMin: number;
   growth: number;
 }
@@ -42,10 +42,10 @@ export const LIMITS: {
   warmupFraction: number;
   rssGrowthMb: number;
   heapGrowthMb: number;
-  rssAboveMedianMb: number;
+  rssAboveTrendMb: number;
 };
 
-export function fit(points: Array<{ x: number; y: number }>): { slopePerMin: number; growth: number };
+export function fit(points: Array<{ x: number; y: number }>): { slopePerMin: number; growth: number; at(x: number): number };
 export function flatness(series: Array<{ t: number; v: number }>, warmupFraction?: number): Flatness | null;
 export function runSoak(opts?: { seconds?: number; perSecond?: number; sampleMs?: number; cols?: number; rows?: number; log?: (line: string) => void }): Promise<SoakResult>;
 export function verdict(r: SoakResult): string[];

@@ -7,7 +7,7 @@
 // EventEmitter, active timers and watchers), then judge:
 //   - memory is flat: after a warm-up, the (median-slope) growth of RSS (from
 //     outside, and right after a GC) and of the post-GC heap over the rest of
-//     the run stays under a few MB, and no post-GC sample is far above the median;
+//     the run stays under a few MB, and no post-GC sample is far above that trend;
 //   - nothing leaks: once the driver stops and its extra sessions are gone
 //     (the tree is back to its starting size), listeners, emitters, process
 //     listeners, timers, watchers, descriptors and inotify watches are back to
@@ -29,8 +29,8 @@ export const LIMITS = {
   /** Growth across the post-warm-up window (Theil–Sen slope × window). */
   rssGrowthMb: 8,
   heapGrowthMb: 4,
-  /** Largest sample above the post-warm-up median (GC and allocator noise). */
-  rssAboveMedianMb: 15,
+  /** Largest sample above the post-warm-up trend line (GC and allocator noise). */
+  rssAboveTrendMb: 15,
 };
 
 /**
@@ -42,7 +42,7 @@ export const LIMITS = {
  */
 export function fit(points) {
   const n = points.length;
-  if (n < 2) return { slopePerMin: 0, growth: 0 };
+  if (n < 2) return { slopePerMin: 0, growth: 0, at: () => points[0]?.y ?? 0 };
   const slopes = [];
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
@@ -51,7 +51,8 @@ export function fit(points) {
     }
   }
   const slope = slopes.length ? median(slopes) : 0; // per ms
-  return { slopePerMin: slope * 60_000, growth: slope * (points[n - 1].x - points[0].x) };
+  const intercept = median(points.map((p) => p.y - slope * p.x));
+  return { slopePerMin: slope * 60_000, growth: slope * (points[n - 1].x - points[0].x), at: (x) => intercept + slope * x };
 }
 
 const median = (xs) => {
@@ -75,7 +76,9 @@ export function flatness(series, warmupFraction = LIMITS.warmupFraction) {
     median: r(m),
     max: r(Math.max(...values)),
     last: r(series[series.length - 1].v),
-    aboveMedian: r(Math.max(...values) - m),
+    // Peaks are measured from the trend line, not the median: RSS that falls over a long run (V8 returning
+    // memory) would otherwise make an early, ordinary sample look like a spike.
+    aboveTrend: r(Math.max(...after.map((s) => s.v - f.at(s.t)))),
     slopePerMin: r(f.slopePerMin),
     growth: r(f.growth),
   };
@@ -228,7 +231,7 @@ export function verdict(r) {
   // Peaks are judged right after a GC (the probe's samples): between GCs RSS also holds garbage V8 has not collected yet.
   const gcRss = r.rssAfterGc ?? r.rss;
   if (gcRss.growth > LIMITS.rssGrowthMb) bad.push(`post-GC RSS grew ${gcRss.growth} MB after warm-up (limit ${LIMITS.rssGrowthMb})`);
-  if (gcRss.aboveMedian > LIMITS.rssAboveMedianMb) bad.push(`post-GC RSS peaked ${gcRss.aboveMedian} MB above its median (limit ${LIMITS.rssAboveMedianMb})`);
+  if (gcRss.aboveTrend > LIMITS.rssAboveTrendMb) bad.push(`post-GC RSS peaked ${gcRss.aboveTrend} MB above its trend (limit ${LIMITS.rssAboveTrendMb})`);
   if (r.heapAfterGc && r.heapAfterGc.growth > LIMITS.heapGrowthMb) bad.push(`post-GC heap grew ${r.heapAfterGc.growth} MB after warm-up (limit ${LIMITS.heapGrowthMb})`);
   for (const k of Object.keys(r.before)) {
     // A repaint tick or a trailing re-read may be pending at any moment: timers get that much slack, nothing else does.

@@ -1,6 +1,6 @@
 /** The soak's judge itself: it must catch a steady leak and must not call allocator noise one. */
 import { describe, expect, it } from 'vitest';
-import { LIMITS, fit } from '../../bench/soak/soak.mjs';
+import { LIMITS, fit, flatness } from '../../bench/soak/soak.mjs';
 
 const every5s = (ys: number[]) => ys.map((y, i) => ({ x: i * 5_000, y }));
 
@@ -20,5 +20,13 @@ describe('soak growth estimate', () => {
 
   it('a flat series grows 0', () => {
     expect(fit(every5s([100, 100, 100, 100])).growth).toBe(0);
+  });
+
+  it('peaks are measured from the trend: RSS handed back over a long run is not a spike, a real spike is', () => {
+    // Falls 30 MB over the run with ±3 MB of noise: the early samples sit far above the median, not above the trend.
+    const falling = Array.from({ length: 60 }, (_, i) => ({ t: i * 5_000, v: 150 - i * 0.5 + (i % 2 ? 3 : -3) }));
+    expect(flatness(falling)!.aboveTrend).toBeLessThan(LIMITS.rssAboveTrendMb);
+    const spiked = falling.map((s, i) => (i === 45 ? { ...s, v: s.v + 25 } : s));
+    expect(flatness(spiked)!.aboveTrend).toBeGreaterThan(LIMITS.rssAboveTrendMb);
   });
 });
