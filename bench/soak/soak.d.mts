@@ -8,6 +8,7 @@ export interface Flatness {
   aboveTrend: number;
   slopePerMin: number;
   growth: number;
+  floorGrowth: number;
 }
 
 export interface LeakView {

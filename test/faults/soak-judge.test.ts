@@ -29,4 +29,13 @@ describe('soak growth estimate', () => {
     const spiked = falling.map((s, i) => (i === 45 ? { ...s, v: s.v + 25 } : s));
     expect(flatness(spiked)!.aboveTrend).toBeGreaterThan(LIMITS.rssAboveTrendMb);
   });
+
+  it('the heap floor: a flat sawtooth (fill, reset) is not growth, a rising floor is', () => {
+    // 22 → 31 MB over 20 samples, then back to 22: the driver's notepad cycle, twice and a half.
+    const saw = Array.from({ length: 50 }, (_, i) => ({ t: i * 2_000, v: 22 + (i % 20) * 0.45 }));
+    expect(flatness(saw)!.floorGrowth).toBeLessThan(1);
+    expect(flatness(saw)!.growth).toBeGreaterThan(0); // why the floor, not the slope, judges the heap
+    const leaking = saw.map((s, i) => ({ ...s, v: s.v + i * 0.3 })); // 9 MB a minute
+    expect(flatness(leaking)!.floorGrowth).toBeGreaterThan(LIMITS.heapGrowthMb);
+  });
 });

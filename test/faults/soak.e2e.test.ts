@@ -8,7 +8,7 @@
  *
  *   flat:    after a 30 % warm-up, RSS (sampled from outside, and right after
  *            a GC inside) grows < 8 MB by the median slope (Theil–Sen), post-GC RSS never
- *            peaks > 15 MB above its trend line, the post-GC heap grows < 4 MB;
+ *            peaks > 15 MB above its trend line, the post-GC heap's floor rises < 4 MB;
  *   no leak: with the tree back at its starting size, listeners, emitters,
  *            process listeners, fs watchers, descriptors and inotify watches
  *            are exactly what they were before the storm (timers ± 2), and
