@@ -26,8 +26,10 @@ const SECONDS = Number(process.env.OMC_TOP_SOAK_SECONDS ?? 120);
 describe('soak', () => {
   it(`${SECONDS} s at 20 changes/s on 200 sessions: memory flat, no listener, timer, watcher or descriptor leak`, async () => {
     const r = await runSoak({ seconds: SECONDS, perSecond: 20, log: (l) => console.log(`soak: ${l}`) });
-    const mb = (f: { first: number; median: number; max: number; last: number; growth: number; slopePerMin: number } | null) =>
-      f ? `first ${f.first}, median ${f.median}, max ${f.max}, last ${f.last} MB; post-warm-up growth ${f.growth} MB (${f.slopePerMin} MB/min)` : 'n/a';
+    const mb = (f: { first: number; median: number; max: number; last: number; growth: number; slopePerMin: number; floorGrowth: number } | null) =>
+      f
+        ? `first ${f.first}, median ${f.median}, max ${f.max}, last ${f.last} MB; post-warm-up median slope ${f.growth} MB (${f.slopePerMin} MB/min), floor rose ${f.floorGrowth} MB`
+        : 'n/a';
     console.log(
       [
         `soak: ${r.driver.changes} changes in ${r.driver.seconds} s (${r.driver.perSecond}/s, ${JSON.stringify(r.driver.counts)}), omc-top CPU ${r.cpuPctDuringStorm} % of one core`,
