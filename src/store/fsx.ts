@@ -376,7 +376,6 @@ export function atomicWriteSync(root: string, rel: string, content: string, opts
   }
 }
 
-/** Deletes a file under root; missing is fine. Refuses symlinked parents that leave the root. */
 /** Best-effort cleanup after a failed or finished temp-file write: close the descriptor if open, remove the temp. */
 export function discardTemp(fd: number | null, tmp: string): void {
   if (fd !== null) {
@@ -393,6 +392,7 @@ export function discardTemp(fd: number | null, tmp: string): void {
   }
 }
 
+/** Deletes a file under root; missing is fine. Refuses symlinked parents that leave the root. */
 export function unlinkUnder(root: string, rel: string): boolean {
   const abs = resolveUnder(root, rel);
   try {
