@@ -12,7 +12,9 @@ const SECONDS = arg('seconds', 60);
 const i = process.argv.indexOf('--sizes');
 const SIZES = (i === -1 ? '200,2000' : process.argv[i + 1]).split(',').map(Number);
 
-for (const [label, make] of SIZES.map((n) => (n === 200 ? ['200 sessions (real OMC load tree)', tree200] : [`${n} sessions (generated)`, () => generatedTree(n)]))) {
+for (const [label, make] of SIZES.map((n) =>
+  n === 200 ? ['200 sessions (real OMC load tree)', tree200] : [`${n} sessions (generated)`, () => generatedTree(n)],
+)) {
   for (const [cols, rows] of [
     [80, 24],
     [200, 60],

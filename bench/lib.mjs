@@ -28,7 +28,10 @@ export function machine() {
     cpu: `${cpus.length} × ${cpus[0]?.model ?? 'unknown'}`,
     memGiB: Math.round(os.totalmem() / 2 ** 30),
     kernel: os.release(),
-    loadavg: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+    loadavg: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
   };
 }
 
@@ -65,7 +68,11 @@ export function generatedTree(n) {
           max_iterations: 10,
           started_at: iso,
           last_checked_at: iso,
-          prompt: `ralph: benchmark task number ${i} — make the checkout flow e2e tests pass and keep the bundle under budget`.padEnd(230, '.'),
+          prompt:
+            `ralph: benchmark task number ${i} — make the checkout flow e2e tests pass and keep the bundle under budget`.padEnd(
+              230,
+              '.',
+            ),
           session_id: sid,
           project_path: dir,
           linked_ultrawork: true,
@@ -76,7 +83,19 @@ export function generatedTree(n) {
     );
     fs.writeFileSync(
       path.join(sd, 'ultrawork-state.json'),
-      JSON.stringify({ active: true, started_at: iso, original_prompt: 'ulw', session_id: sid, project_path: dir, reinforcement_count: i % 7, last_checked_at: iso }, null, 2),
+      JSON.stringify(
+        {
+          active: true,
+          started_at: iso,
+          original_prompt: 'ulw',
+          session_id: sid,
+          project_path: dir,
+          reinforcement_count: i % 7,
+          last_checked_at: iso,
+        },
+        null,
+        2,
+      ),
     );
   }
   return { root, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
@@ -112,7 +131,13 @@ export function startMonitor({ args, cols, rows, env = {}, nodeArgs = [] }) {
   const childEnv = { ...process.env, TERM: 'xterm-256color', ...env };
   delete childEnv.CI;
   const spawnedAt = now();
-  const pty = spawn(process.execPath, [...nodeArgs, BIN, ...args], { name: 'xterm-256color', cols, rows, cwd: REPO, env: childEnv });
+  const pty = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
+    name: 'xterm-256color',
+    cols,
+    rows,
+    cwd: REPO,
+    env: childEnv,
+  });
   const chunks = [];
   let pending = Promise.resolve();
   pty.onData((d) => {

@@ -26,10 +26,28 @@ function bumpRalph(root, sid, iteration) {
     s = { max_iterations: 10, started_at: new Date().toISOString(), session_id: sid };
   }
   const t = new Date().toISOString();
-  omcWrite(file, { ...s, active: true, iteration, max_iterations: 10, last_checked_at: t, completed_at: undefined, current_phase: undefined });
+  omcWrite(file, {
+    ...s,
+    active: true,
+    iteration,
+    max_iterations: 10,
+    last_checked_at: t,
+    completed_at: undefined,
+    current_phase: undefined,
+  });
 }
 
-export async function benchMonitor({ root, label, cols, rows, changes = 100, idleSeconds = 20, keys = 40, nodeArgs = [], sustainSeconds = 10 }) {
+export async function benchMonitor({
+  root,
+  label,
+  cols,
+  rows,
+  changes = 100,
+  idleSeconds = 20,
+  keys = 40,
+  nodeArgs = [],
+  sustainSeconds = 10,
+}) {
   const m = startMonitor({ args: ['--root', root], cols, rows, nodeArgs });
   const result = { tree: label, viewport: `${cols}x${rows}` };
   try {
@@ -80,7 +98,12 @@ export async function benchMonitor({ root, label, cols, rows, changes = 100, idl
     const cpu1 = procStats(m.pid);
     result.changes = changes;
     result.missed = changes - lat.length;
-    result.changeToScreenMs = { p50: +pct(lat, 50).toFixed(1), p95: +pct(lat, 95).toFixed(1), p99: +pct(lat, 99).toFixed(1), max: +Math.max(...lat).toFixed(1) };
+    result.changeToScreenMs = {
+      p50: +pct(lat, 50).toFixed(1),
+      p95: +pct(lat, 95).toFixed(1),
+      p99: +pct(lat, 99).toFixed(1),
+      max: +Math.max(...lat).toFixed(1),
+    };
     result.bytesPerRowUpdate = { p50: pct(bytes, 50), p95: pct(bytes, 95) };
     result.cpuPctDuringChanges = +(((cpu1.cpuMs - cpu0.cpuMs) / (now() - t0)) * 100).toFixed(1);
     result.changesPerSec = +((changes / (now() - t0)) * 1000).toFixed(1);

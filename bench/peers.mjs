@@ -31,7 +31,12 @@ function project() {
   // What Claude Code hands the statusline; `hud --watch` replays the last one it saw.
   fs.writeFileSync(
     path.join(dir, '.omc', 'state', 'hud-stdin-cache.json'),
-    JSON.stringify({ cwd: dir, transcript_path: transcript, model: { id: 'claude-sonnet-4', display_name: 'Sonnet 4' }, context_window: { context_window_size: 200000, current_usage: { input_tokens: 1000 } } }),
+    JSON.stringify({
+      cwd: dir,
+      transcript_path: transcript,
+      model: { id: 'claude-sonnet-4', display_name: 'Sonnet 4' },
+      context_window: { context_window_size: 200000, current_usage: { input_tokens: 1000 } },
+    }),
   );
   const file = path.join(dir, '.omc', 'state', 'sessions', SID, 'ralph-state.json');
   const bump = (iteration) => {
@@ -67,7 +72,11 @@ async function measure(label, proc, bump, textOf) {
     await sleep(300 + Math.random() * 400);
   }
   out.missed = CHANGES - lat.length;
-  out.changeToScreenMs = { p50: +pct(lat, 50).toFixed(0), p95: +pct(lat, 95).toFixed(0), max: +Math.max(...lat).toFixed(0) };
+  out.changeToScreenMs = {
+    p50: +pct(lat, 50).toFixed(0),
+    p95: +pct(lat, 95).toFixed(0),
+    max: +Math.max(...lat).toFixed(0),
+  };
   return out;
 }
 
@@ -75,7 +84,13 @@ async function omcHudWatch() {
   const p = project();
   const env = { PATH: process.env.PATH, HOME: p.home, OMC_NOTIFY: '0', TERM: 'xterm-256color', COLUMNS: '200' };
   // It needs a terminal (in watch mode stdin is a TTY and it replays the cached statusline input).
-  const child = ptySpawn(process.execPath, [OMC_CLI, 'hud', '--watch'], { name: 'xterm-256color', cols: 200, rows: 40, cwd: p.dir, env });
+  const child = ptySpawn(process.execPath, [OMC_CLI, 'hud', '--watch'], {
+    name: 'xterm-256color',
+    cols: 200,
+    rows: 40,
+    cwd: p.dir,
+    env,
+  });
   let text = '';
   child.onData((d) => (text += d));
   try {

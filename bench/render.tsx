@@ -23,15 +23,41 @@ class FakeTty extends EventEmitter {
   }
 }
 const stdout = new FakeTty();
-const stdin = Object.assign(new EventEmitter(), { isTTY: true, setRawMode() {}, setEncoding() {}, ref() {}, unref() {}, read: () => null, resume() {}, pause() {} });
+const stdin = Object.assign(new EventEmitter(), {
+  isTTY: true,
+  setRawMode() {},
+  setEncoding() {},
+  ref() {},
+  unref() {},
+  read: () => null,
+  resume() {},
+  pause() {},
+});
 const store = new OmcStore({ root: root!, watch: 'none' });
 addStandardDomains(store);
 store.start();
 const ui = new UiStore();
 const times: number[] = [];
 render(
-  <App store={store} ui={ui} panes={PANES} rootExplain="bench" theme={pickTheme({})} exit={() => undefined} redraw={() => undefined} suspend={(f) => f()} />,
-  { stdout: stdout as never, stdin: stdin as never, exitOnCtrlC: false, patchConsole: false, maxFps: 1000, incrementalRendering: true, onRender: ({ renderTime }) => times.push(renderTime) },
+  <App
+    store={store}
+    ui={ui}
+    panes={PANES}
+    rootExplain="bench"
+    theme={pickTheme({})}
+    exit={() => undefined}
+    redraw={() => undefined}
+    suspend={(f) => f()}
+  />,
+  {
+    stdout: stdout as never,
+    stdin: stdin as never,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    maxFps: 1000,
+    incrementalRendering: true,
+    onRender: ({ renderTime }) => times.push(renderTime),
+  },
 );
 await new Promise((r) => setTimeout(r, 300));
 times.length = 0;
@@ -44,5 +70,12 @@ for (let i = 0; i < Number(frames); i++) {
 const wall = performance.now() - t0;
 const s = [...times].sort((a, b) => a - b);
 const q = (p: number) => s[Math.floor((p / 100) * (s.length - 1))]!.toFixed(2);
-console.log(JSON.stringify({ frames: times.length, renderTimeMs: { p50: q(50), p95: q(95) }, wallPerFrameMs: (wall / Number(frames)).toFixed(2), cpuMs: (process.cpuUsage().user / 1000).toFixed(0) }));
+console.log(
+  JSON.stringify({
+    frames: times.length,
+    renderTimeMs: { p50: q(50), p95: q(95) },
+    wallPerFrameMs: (wall / Number(frames)).toFixed(2),
+    cpuMs: (process.cpuUsage().user / 1000).toFixed(0),
+  }),
+);
 process.exit(0);

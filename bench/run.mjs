@@ -16,7 +16,9 @@ const arg = (name, dflt) => {
 };
 const flag = (name) => process.argv.includes(`--${name}`);
 const sizes = arg('sizes', '200,2000').split(',').map(Number);
-const viewports = arg('viewports', '80x24,200x60').split(',').map((v) => v.split('x').map(Number));
+const viewports = arg('viewports', '80x24,200x60')
+  .split(',')
+  .map((v) => v.split('x').map(Number));
 const changes = Number(arg('changes', '100'));
 const idle = Number(arg('idle', '20'));
 const sustain = Number(arg('sustain', '10'));
@@ -25,10 +27,20 @@ console.log(JSON.stringify({ machine: machine() }));
 
 async function one(label, tree, cols, rows) {
   try {
-    const r = await benchMonitor({ root: tree.root, label, cols, rows, changes, idleSeconds: idle, sustainSeconds: sustain });
+    const r = await benchMonitor({
+      root: tree.root,
+      label,
+      cols,
+      rows,
+      changes,
+      idleSeconds: idle,
+      sustainSeconds: sustain,
+    });
     console.log(JSON.stringify(r));
   } catch (e) {
-    console.log(JSON.stringify({ tree: label, viewport: `${cols}x${rows}`, error: String(e?.message ?? e).slice(0, 500) }));
+    console.log(
+      JSON.stringify({ tree: label, viewport: `${cols}x${rows}`, error: String(e?.message ?? e).slice(0, 500) }),
+    );
   }
 }
 
@@ -36,7 +48,12 @@ for (const n of sizes) {
   for (const [cols, rows] of viewports) {
     const tree = n === 200 ? tree200() : generatedTree(n);
     try {
-      await one(n === 200 ? '200 sessions (real OMC load tree, 1,000 wiki pages)' : `${n} sessions (generated)`, tree, cols, rows);
+      await one(
+        n === 200 ? '200 sessions (real OMC load tree, 1,000 wiki pages)' : `${n} sessions (generated)`,
+        tree,
+        cols,
+        rows,
+      );
     } finally {
       tree.cleanup();
     }
@@ -54,5 +71,8 @@ if (!flag('no-big-wiki')) {
   }
 }
 
-if (!flag('no-peers')) spawnSync(process.execPath, [path.join(here, 'peers.mjs'), '--changes', '20', '--idle', String(idle)], { stdio: 'inherit' });
+if (!flag('no-peers'))
+  spawnSync(process.execPath, [path.join(here, 'peers.mjs'), '--changes', '20', '--idle', String(idle)], {
+    stdio: 'inherit',
+  });
 if (!flag('no-wiki')) spawnSync(process.execPath, [path.join(here, 'wiki-search.mjs'), '--json'], { stdio: 'inherit' });

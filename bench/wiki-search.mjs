@@ -32,10 +32,25 @@ const SIZES = String(arg('sizes', '1000,5000')).split(',').map(Number);
 const JSON_OUT = args.includes('--json');
 
 /** What a user types, one keystroke at a time (each prefix is one search). */
-const TYPED = ['checkout flow', 'payments module', 'database migrations', 'flaky test', 'auth token refresh', 'react release', '認証フロー', '인증 토큰', 'zebra crossing', 'the'];
-const keystrokes = TYPED.flatMap((q) => Array.from({ length: q.length }, (_, i) => q.slice(0, i + 1)).filter((s) => s.trim() !== ''));
+const TYPED = [
+  'checkout flow',
+  'payments module',
+  'database migrations',
+  'flaky test',
+  'auth token refresh',
+  'react release',
+  '認証フロー',
+  '인증 토큰',
+  'zebra crossing',
+  'the',
+];
+const keystrokes = TYPED.flatMap((q) =>
+  Array.from({ length: q.length }, (_, i) => q.slice(0, i + 1)).filter((s) => s.trim() !== ''),
+);
 /** The re-read baseline replays the first three queries' keystrokes. */
-const BASELINE_KEYSTROKES = TYPED.slice(0, 3).flatMap((q) => Array.from({ length: q.length }, (_, i) => q.slice(0, i + 1)).filter((s) => s.trim() !== ''));
+const BASELINE_KEYSTROKES = TYPED.slice(0, 3).flatMap((q) =>
+  Array.from({ length: q.length }, (_, i) => q.slice(0, i + 1)).filter((s) => s.trim() !== ''),
+);
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -80,7 +95,9 @@ function rereadSearch(root, q, { parseWikiPage, searchWiki }) {
 async function runCase(label, projectDir, lib, { queryWiki }) {
   const { WikiDomain } = lib;
   const root = path.join(projectDir, '.omc');
-  const files = fs.readdirSync(path.join(root, 'wiki')).filter((f) => f.endsWith('.md') && !['index.md', 'log.md', 'environment.md'].includes(f));
+  const files = fs
+    .readdirSync(path.join(root, 'wiki'))
+    .filter((f) => f.endsWith('.md') && !['index.md', 'log.md', 'environment.md'].includes(f));
   const bytes = files.reduce((n, f) => n + fs.statSync(path.join(root, 'wiki', f)).size, 0);
 
   // Index build: a fresh domain reading and indexing every page (what omc-top does once at start).
@@ -180,7 +197,13 @@ for (const n of SIZES) {
 {
   const dir = scratchProject('wiki-large-real');
   fs.rmSync(path.join(dir, '.omc'), { recursive: true, force: true });
-  execFileSync('tar', ['-xzf', path.join(REPO, 'test', 'fixtures', 'real-omc', 'large-tree.tar.gz'), '-C', dir, '.omc/wiki']);
+  execFileSync('tar', [
+    '-xzf',
+    path.join(REPO, 'test', 'fixtures', 'real-omc', 'large-tree.tar.gz'),
+    '-C',
+    dir,
+    '.omc/wiki',
+  ]);
   results.push(await runCase('1000 real (large-tree)', dir, omcTop, omc));
 }
 fs.rmSync(path.join(REPO, '.bench-tmp'), { recursive: true, force: true });

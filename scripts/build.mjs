@@ -52,8 +52,7 @@ const inkFrameCaches = {
       if (!src.includes(getNeedle)) throw new Error('ink output.js changed: the fast-frame patch no longer applies');
       const fastPath = JSON.stringify(path.join(here, 'ink-patches', 'fast-output.mjs'));
       const header = `import { createFastGet as __omcTopCreateFastGet } from ${fastPath};\n`;
-      const fast =
-        '\nconst __omcTopFastGet = __omcTopCreateFastGet({ styledCharsToString });\n';
+      const fast = '\nconst __omcTopFastGet = __omcTopCreateFastGet({ styledCharsToString });\n';
       // Styled cells are costly to keep: ansi-tokenize's cell objects take ~330 bytes per
       // character in V8 (measured), ~40 KB per 120-column line. Rows already rendered live
       // in fast-output's row cache, so this cache only needs the last few frames' lines:
@@ -65,13 +64,17 @@ const inkFrameCaches = {
         '  return __omcTopShared;\n}\n';
       const patched = src
         .replace(needle, 'caches = __omcTopSharedCaches();')
-        .replace(getNeedle, '    get() {\n        return __omcTopFastGet(this) ?? this.__omcTopGeneralGet();\n    }\n    __omcTopGeneralGet() {\n');
+        .replace(
+          getNeedle,
+          '    get() {\n        return __omcTopFastGet(this) ?? this.__omcTopGeneralGet();\n    }\n    __omcTopGeneralGet() {\n',
+        );
       return { contents: header + patched + shared + fast, loader: 'js' };
     });
     b.onLoad({ filter: /ink[\\/]build[\\/]render-node-to-output\.js$/ }, async (args) => {
       const src = await readFile(args.path, 'utf8');
       const needle = 'const currentWidth = widestLine(text);';
-      if (!src.includes(needle)) throw new Error('ink render-node-to-output.js changed: the width-cache patch no longer applies');
+      if (!src.includes(needle))
+        throw new Error('ink render-node-to-output.js changed: the width-cache patch no longer applies');
       const cached =
         '\nconst __omcTopWidths = new Map();\nfunction __omcTopWidestLine(text) {\n' +
         '  let w = __omcTopWidths.get(text);\n  if (w === undefined) {\n    if (__omcTopWidths.size > 20000) __omcTopWidths.clear();\n' +
@@ -86,7 +89,10 @@ const devtoolsStub = {
   name: 'devtools-stub',
   setup(b) {
     b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'devtools-stub', namespace: 'stub' }));
-    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default {connectToDevTools(){}};', loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+      contents: 'export default {connectToDevTools(){}};',
+      loader: 'js',
+    }));
   },
 };
 

@@ -8,7 +8,7 @@ import React, { useEffect, useMemo, useReducer, useRef, useSyncExternalStore } f
 import { Box } from 'ink';
 import { paneById } from './input/router.js';
 import { useInputRouter } from './input/use-router.js';
-import type { AppActions, PaneModule } from './panes/types.js';
+import type { AppActions, AnyPaneModule } from './panes/types.js';
 import { describeWriteError } from './store/fsx.js';
 import type { OmcStore } from './store/store.js';
 import { useTerminalSize } from './terminal/use-size.js';
@@ -20,7 +20,7 @@ import type { UiStore } from './ui/ui-store.js';
 export interface AppProps {
   store: OmcStore;
   ui: UiStore;
-  panes: ReadonlyArray<PaneModule<any>>;
+  panes: ReadonlyArray<AnyPaneModule>;
   rootExplain: string;
   theme: Theme;
   exit(): void;
@@ -121,14 +121,22 @@ export function App(props: AppProps) {
 
   let body: React.ReactNode;
   if (overlay?.kind === 'help') body = <HelpView overlay={overlay} panes={panes} width={width} height={paneHeight} />;
-  else if (overlay?.kind === 'problems') body = <ProblemsView problems={problems} scroll={overlay.scroll} width={width} height={paneHeight} />;
+  else if (overlay?.kind === 'problems')
+    body = <ProblemsView problems={problems} scroll={overlay.scroll} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
   else body = <pane.View state={paneState} store={store} width={width} height={paneHeight} now={now} ui={ui} />;
 
   return (
     <ThemeContext.Provider value={theme}>
       <Box flexDirection="column" width={width} height={height}>
-        <Header root={store.root} rule={props.rootExplain} sessions={sessions} width={width} now={now} readonly={store.readonly} />
+        <Header
+          root={store.root}
+          rule={props.rootExplain}
+          sessions={sessions}
+          width={width}
+          now={now}
+          readonly={store.readonly}
+        />
         {/* No overflow="hidden": Ink would re-slice every line of every frame to
             clip it (the biggest cost of a 200x60 frame). Views render exactly the
             rows that fit and cut each line to the width instead. */}
@@ -137,7 +145,13 @@ export function App(props: AppProps) {
         </Box>
         <ProblemLines problems={problems} width={width} max={problemRows} />
         <FlashLine flash={uiState.flash} width={width} />
-        <Footer panes={panes} current={pane.id} hints={overlay ? [['Esc', 'close']] : pane.hints(paneState)} status={status} width={width} />
+        <Footer
+          panes={panes}
+          current={pane.id}
+          hints={overlay ? [['Esc', 'close']] : pane.hints(paneState)}
+          status={status}
+          width={width}
+        />
       </Box>
     </ThemeContext.Provider>
   );

@@ -66,7 +66,13 @@ function notFoundMessage(r: RootResolution): string {
 }
 
 async function runJson(res: RootResolution, readonly: boolean): Promise<number> {
-  const store = new OmcStore({ root: res.root, watch: 'none', readonly, projectDir: res.projectDir, rootRule: res.rule });
+  const store = new OmcStore({
+    root: res.root,
+    watch: 'none',
+    readonly,
+    projectDir: res.projectDir,
+    rootRule: res.rule,
+  });
   addStandardDomains(store);
   store.start();
   const doc = buildJsonReport({
@@ -88,7 +94,13 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
     process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
     return Promise.resolve(2);
   }
-  const store = new OmcStore({ root: res.root, readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto', projectDir: res.projectDir, rootRule: res.rule });
+  const store = new OmcStore({
+    root: res.root,
+    readonly: opts.readonly,
+    watch: opts.poll ? 'poll' : 'auto',
+    projectDir: res.projectDir,
+    rootRule: res.rule,
+  });
   addStandardDomains(store);
   store.start({ progressive: true });
   const ui = new UiStore();
@@ -110,7 +122,9 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
       ui.dispose();
       if (error !== undefined) {
         const e = error as Error;
-        process.stderr.write(`omc-top crashed: ${e?.stack ?? String(error)}\nThe terminal was restored. Please report this with the lines above.\n`);
+        process.stderr.write(
+          `omc-top crashed: ${e?.stack ?? String(error)}\nThe terminal was restored. Please report this with the lines above.\n`,
+        );
       }
       void store.close().finally(() => resolve(code));
     };

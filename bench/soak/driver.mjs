@@ -16,7 +16,28 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeContext, withOmcLock } from '../../demo/lib.mjs';
 
-const SCHEDULE = ['state', 'heartbeat', 'state', 'wiki', 'state', 'notepad', 'state', 'session-add', 'heartbeat', 'state', 'wiki', 'state', 'session-remove', 'state', 'heartbeat', 'notepad', 'state', 'wiki', 'session-add', 'session-remove'];
+const SCHEDULE = [
+  'state',
+  'heartbeat',
+  'state',
+  'wiki',
+  'state',
+  'notepad',
+  'state',
+  'session-add',
+  'heartbeat',
+  'state',
+  'wiki',
+  'state',
+  'session-remove',
+  'state',
+  'heartbeat',
+  'notepad',
+  'state',
+  'wiki',
+  'session-add',
+  'session-remove',
+];
 const POOL = 10;
 
 export function startDriver({ root, perSecond = 20 }) {
@@ -30,7 +51,8 @@ export function startDriver({ root, perSecond = 20 }) {
   const teamsDir = path.join(root, 'state', 'team');
   for (const team of fs.existsSync(teamsDir) ? fs.readdirSync(teamsDir) : []) {
     const workers = path.join(teamsDir, team, 'workers');
-    for (const w of fs.existsSync(workers) ? fs.readdirSync(workers) : []) heartbeats.push(`state/team/${team}/workers/${w}/heartbeat.json`);
+    for (const w of fs.existsSync(workers) ? fs.readdirSync(workers) : [])
+      heartbeats.push(`state/team/${team}/workers/${w}/heartbeat.json`);
   }
   const pages = fs
     .readdirSync(path.join(root, 'wiki'))
@@ -38,7 +60,9 @@ export function startDriver({ root, perSecond = 20 }) {
     .slice(0, 20)
     .map((f) => `wiki/${f}`);
   const originalPages = new Map(pages.map((rel) => [rel, fs.readFileSync(path.join(root, rel), 'utf8')]));
-  const notepadOriginal = fs.existsSync(path.join(root, 'notepad.md')) ? fs.readFileSync(path.join(root, 'notepad.md'), 'utf8') : null;
+  const notepadOriginal = fs.existsSync(path.join(root, 'notepad.md'))
+    ? fs.readFileSync(path.join(root, 'notepad.md'), 'utf8')
+    : null;
 
   const counts = {};
   const ours = [];
@@ -55,7 +79,14 @@ export function startDriver({ root, perSecond = 20 }) {
         const rel = `state/sessions/${sid}/ralph-state.json`;
         const cur = ctx.readJson(rel) ?? {};
         // Iterations only go up, as OMC's do: every rewrite is a row the screen has never shown.
-        ctx.writeJson(rel, { ...cur, active: true, iteration: (cur.iteration ?? 0) + 1, max_iterations: 100_000, last_checked_at: now, session_id: sid });
+        ctx.writeJson(rel, {
+          ...cur,
+          active: true,
+          iteration: (cur.iteration ?? 0) + 1,
+          max_iterations: 100_000,
+          last_checked_at: now,
+          session_id: sid,
+        });
         break;
       }
       case 'heartbeat': {
@@ -84,13 +115,24 @@ export function startDriver({ root, perSecond = 20 }) {
           const text = fs.readFileSync(file, 'utf8');
           const entry = `### ${now.slice(0, 16).replace('T', ' ')}\nsoak note ${appends}: ralph iteration done, tests green\n`;
           const at = text.indexOf('\n## MANUAL');
-          ctx.writeText('notepad.md', at === -1 ? `${text}\n${entry}` : `${text.slice(0, at)}\n${entry}${text.slice(at)}`);
+          ctx.writeText(
+            'notepad.md',
+            at === -1 ? `${text}\n${entry}` : `${text.slice(0, at)}\n${entry}${text.slice(at)}`,
+          );
         });
         break;
       }
       case 'session-add': {
         const sid = `50a1c000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-        ctx.writeJson(`state/sessions/${sid}/ralph-state.json`, { active: true, iteration: 1, max_iterations: 10, started_at: now, last_checked_at: now, session_id: sid, prompt: `soak session ${n}` });
+        ctx.writeJson(`state/sessions/${sid}/ralph-state.json`, {
+          active: true,
+          iteration: 1,
+          max_iterations: 10,
+          started_at: now,
+          last_checked_at: now,
+          session_id: sid,
+          prompt: `soak session ${n}`,
+        });
         ours.push(sid);
         break;
       }
@@ -128,7 +170,14 @@ export function startDriver({ root, perSecond = 20 }) {
       // Leave the tree as big as it started.
       for (const sid of ours.splice(0)) ctx.remove(`state/sessions/${sid}`);
       const seconds = (Date.now() - t0) / 1000;
-      return { changes: n, seconds: +seconds.toFixed(1), perSecond: +(n / seconds).toFixed(1), counts, maxLagMs: Math.round(maxLagMs), errors };
+      return {
+        changes: n,
+        seconds: +seconds.toFixed(1),
+        perSecond: +(n / seconds).toFixed(1),
+        counts,
+        maxLagMs: Math.round(maxLagMs),
+        errors,
+      };
     },
   };
 }
@@ -140,7 +189,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(2);
   }
   const d = startDriver({ root, perSecond: Number(perSecond) });
-  setTimeout(() => {
-    process.stdout.write(`${JSON.stringify(d.stop())}\n`);
-  }, Number(seconds) * 1000);
+  setTimeout(
+    () => {
+      process.stdout.write(`${JSON.stringify(d.stop())}\n`);
+    },
+    Number(seconds) * 1000,
+  );
 }

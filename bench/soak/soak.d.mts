@@ -24,7 +24,14 @@ export interface LeakView {
 export interface SoakResult {
   machine: Record<string, unknown>;
   seconds: number;
-  driver: { changes: number; seconds: number; perSecond: number; counts: Record<string, number>; maxLagMs: number; errors: string[] };
+  driver: {
+    changes: number;
+    seconds: number;
+    perSecond: number;
+    counts: Record<string, number>;
+    maxLagMs: number;
+    errors: string[];
+  };
   cpuPctDuringStorm: number;
   directories: number;
   maxInotifyWatches: number;
@@ -46,7 +53,18 @@ export const LIMITS: {
   rssAboveTrendMb: number;
 };
 
-export function fit(points: Array<{ x: number; y: number }>): { slopePerMin: number; growth: number; at(x: number): number };
+export function fit(points: Array<{ x: number; y: number }>): {
+  slopePerMin: number;
+  growth: number;
+  at(x: number): number;
+};
 export function flatness(series: Array<{ t: number; v: number }>, warmupFraction?: number): Flatness | null;
-export function runSoak(opts?: { seconds?: number; perSecond?: number; sampleMs?: number; cols?: number; rows?: number; log?: (line: string) => void }): Promise<SoakResult>;
+export function runSoak(opts?: {
+  seconds?: number;
+  perSecond?: number;
+  sampleMs?: number;
+  cols?: number;
+  rows?: number;
+  log?: (line: string) => void;
+}): Promise<SoakResult>;
 export function verdict(r: SoakResult): string[];

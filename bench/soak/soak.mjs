@@ -54,7 +54,11 @@ export function fit(points) {
   }
   const slope = slopes.length ? median(slopes) : 0; // per ms
   const intercept = median(points.map((p) => p.y - slope * p.x));
-  return { slopePerMin: slope * 60_000, growth: slope * (points[n - 1].x - points[0].x), at: (x) => intercept + slope * x };
+  return {
+    slopePerMin: slope * 60_000,
+    growth: slope * (points[n - 1].x - points[0].x),
+    at: (x) => intercept + slope * x,
+  };
 }
 
 const median = (xs) => {
@@ -86,7 +90,10 @@ export function flatness(series, warmupFraction = LIMITS.warmupFraction) {
     // How far the floor rose: lowest sample of the last third minus lowest of the first. The heap after GC is a
     // sawtooth (caches fill, a reset empties them): a median slope leans on the long rising edges and reads a
     // flat sawtooth as growth, while a leak lifts the floor itself.
-    floorGrowth: r(Math.min(...values.slice(-Math.max(1, Math.floor(values.length / 3)))) - Math.min(...values.slice(0, Math.max(1, Math.floor(values.length / 3))))),
+    floorGrowth: r(
+      Math.min(...values.slice(-Math.max(1, Math.floor(values.length / 3)))) -
+        Math.min(...values.slice(0, Math.max(1, Math.floor(values.length / 3)))),
+    ),
   };
 }
 
@@ -144,7 +151,14 @@ function leakView(probe, outside) {
   };
 }
 
-export async function runSoak({ seconds = 120, perSecond = 20, sampleMs = 2_000, cols = 120, rows = 40, log = () => {} } = {}) {
+export async function runSoak({
+  seconds = 120,
+  perSecond = 20,
+  sampleMs = 2_000,
+  cols = 120,
+  rows = 40,
+  log = () => {},
+} = {}) {
   const tree = tree200();
   const probeFile = path.join(path.dirname(tree.root), 'probe.jsonl');
   const m = startMonitor({
@@ -169,7 +183,9 @@ export async function runSoak({ seconds = 120, perSecond = 20, sampleMs = 2_000,
     await sleep(3 * sampleMs);
     const dirs = countDirs(tree.root);
     const before = { probe: readProbe(probeFile).at(-1), outside: sampleOutside() };
-    log(`started: ${sessions} sessions, ${dirs} directories, ${before.outside.watches} inotify watches, ${before.outside.fds} fds, ${before.outside.rssMb.toFixed(1)} MB RSS`);
+    log(
+      `started: ${sessions} sessions, ${dirs} directories, ${before.outside.watches} inotify watches, ${before.outside.fds} fds, ${before.outside.rssMb.toFixed(1)} MB RSS`,
+    );
 
     const driver = startDriver({ root: tree.root, perSecond });
     const t0 = Date.now();
@@ -184,7 +200,9 @@ export async function runSoak({ seconds = 120, perSecond = 20, sampleMs = 2_000,
       watchesOverDirs = Math.max(watchesOverDirs, o.watches - countDirs(tree.root));
       if (outside.length % 5 === 0) {
         const p = readProbe(probeFile).at(-1);
-        log(`${Math.round((Date.now() - t0) / 1000)} s: RSS ${o.rssMb.toFixed(1)} MB, heap ${(p?.heapUsed / 2 ** 20).toFixed(1)} MB, ${p?.listeners} listeners, ${o.fds} fds, ${o.watches} watches`);
+        log(
+          `${Math.round((Date.now() - t0) / 1000)} s: RSS ${o.rssMb.toFixed(1)} MB, heap ${(p?.heapUsed / 2 ** 20).toFixed(1)} MB, ${p?.listeners} listeners, ${o.fds} fds, ${o.watches} watches`,
+        );
       }
     }
     const drove = driver.stop();
@@ -195,8 +213,17 @@ export async function runSoak({ seconds = 120, perSecond = 20, sampleMs = 2_000,
     const mark = m.chunks.length;
     const sid = fs.readdirSync(path.join(tree.root, 'state', 'sessions')).sort()[0];
     const file = path.join(tree.root, 'state', 'sessions', sid, 'ralph-state.json');
-    const prev = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { session_id: sid, max_iterations: 10 };
-    omcWrite(file, { ...prev, active: true, iteration: 77, max_iterations: 100, last_checked_at: new Date().toISOString(), session_id: sid });
+    const prev = fs.existsSync(file)
+      ? JSON.parse(fs.readFileSync(file, 'utf8'))
+      : { session_id: sid, max_iterations: 10 };
+    omcWrite(file, {
+      ...prev,
+      active: true,
+      iteration: 77,
+      max_iterations: 100,
+      last_checked_at: new Date().toISOString(),
+      session_id: sid,
+    });
     const alive = await m.waitOutput('77/100', mark, 5_000);
     await sleep(3 * sampleMs);
     const after = { probe: readProbe(probeFile).at(-1), outside: sampleOutside() };
@@ -215,7 +242,10 @@ export async function runSoak({ seconds = 120, perSecond = 20, sampleMs = 2_000,
       rss: flatness(outside.filter((o) => o.t >= t0).map((o) => ({ t: o.t, v: o.rssMb }))),
       rssAfterGc: flatness(probe.map((p) => ({ t: p.t, v: p.rss / MB }))),
       heapAfterGc: flatness(probe.map((p) => ({ t: p.t, v: p.heapUsed / MB }))),
-      listenersDuringStorm: { min: Math.min(...probe.map((p) => p.listeners)), max: Math.max(...probe.map((p) => p.listeners)) },
+      listenersDuringStorm: {
+        min: Math.min(...probe.map((p) => p.listeners)),
+        max: Math.max(...probe.map((p) => p.listeners)),
+      },
       // Pending timers at each sample (trailing re-reads, repaint ticks, messages): a leak keeps climbing.
       timersDuringStorm: thirds(probe.map((p) => p.resources.Timeout ?? 0)),
       before: leakView(before.probe, before.outside),
@@ -233,19 +263,25 @@ export function verdict(r) {
   const bad = [];
   if (!r.stillLive) bad.push('after the storm a change no longer reached the screen');
   if (r.driver.errors.length) bad.push(`the driver failed: ${r.driver.errors.join('; ')}`);
-  if (r.rss.growth > LIMITS.rssGrowthMb) bad.push(`RSS grew ${r.rss.growth} MB after warm-up (limit ${LIMITS.rssGrowthMb})`);
+  if (r.rss.growth > LIMITS.rssGrowthMb)
+    bad.push(`RSS grew ${r.rss.growth} MB after warm-up (limit ${LIMITS.rssGrowthMb})`);
   // Peaks are judged right after a GC (the probe's samples): between GCs RSS also holds garbage V8 has not collected yet.
   const gcRss = r.rssAfterGc ?? r.rss;
-  if (gcRss.growth > LIMITS.rssGrowthMb) bad.push(`post-GC RSS grew ${gcRss.growth} MB after warm-up (limit ${LIMITS.rssGrowthMb})`);
-  if (gcRss.aboveTrend > LIMITS.rssAboveTrendMb) bad.push(`post-GC RSS peaked ${gcRss.aboveTrend} MB above its trend (limit ${LIMITS.rssAboveTrendMb})`);
-  if (r.heapAfterGc && r.heapAfterGc.floorGrowth > LIMITS.heapGrowthMb) bad.push(`post-GC heap floor rose ${r.heapAfterGc.floorGrowth} MB after warm-up (limit ${LIMITS.heapGrowthMb})`);
+  if (gcRss.growth > LIMITS.rssGrowthMb)
+    bad.push(`post-GC RSS grew ${gcRss.growth} MB after warm-up (limit ${LIMITS.rssGrowthMb})`);
+  if (gcRss.aboveTrend > LIMITS.rssAboveTrendMb)
+    bad.push(`post-GC RSS peaked ${gcRss.aboveTrend} MB above its trend (limit ${LIMITS.rssAboveTrendMb})`);
+  if (r.heapAfterGc && r.heapAfterGc.floorGrowth > LIMITS.heapGrowthMb)
+    bad.push(`post-GC heap floor rose ${r.heapAfterGc.floorGrowth} MB after warm-up (limit ${LIMITS.heapGrowthMb})`);
   for (const k of Object.keys(r.before)) {
     // A repaint tick or a trailing re-read may be pending at any moment: timers get that much slack, nothing else does.
     const slack = k === 'timers' ? 2 : 0;
-    if (r.after[k] > r.before[k] + slack) bad.push(`${k}: ${r.before[k]} before the storm, ${r.after[k]} after it on the same tree`);
+    if (r.after[k] > r.before[k] + slack)
+      bad.push(`${k}: ${r.before[k]} before the storm, ${r.after[k]} after it on the same tree`);
   }
   const t = r.timersDuringStorm;
-  if (t.lastThirdMax > t.firstThirdMax + 3) bad.push(`pending timers climbed during the storm: up to ${t.firstThirdMax} early, ${t.lastThirdMax} late`);
+  if (t.lastThirdMax > t.firstThirdMax + 3)
+    bad.push(`pending timers climbed during the storm: up to ${t.firstThirdMax} early, ${t.lastThirdMax} late`);
   // One watch more than directories: the parent of the root, watched for the root coming back.
   if (r.watchesOverDirs > 1) bad.push(`up to ${r.watchesOverDirs} more inotify watches than directories`);
   return bad;

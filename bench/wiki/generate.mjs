@@ -4,11 +4,76 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const CATEGORIES = ['architecture', 'decision', 'pattern', 'debugging', 'environment', 'session-log', 'reference', 'convention'];
-const TAGS = ['api', 'auth', 'cache', 'checkout', 'ci', 'db', 'deploy', 'flaky', 'i18n', 'infra', 'observability', 'payments', 'perf', 'react', 'release', 'search', 'security', 'state', 'testing', 'ux', 'vitest', 'zod'];
-const SUBJECTS = ['the payments module', 'the checkout flow', 'feature flags', 'snapshot tests', 'the cart service', 'database migrations', 'the auth token refresh', 'the release train', 'the search index', 'public API types', 'the CI cache', 'React class components'];
-const VERBS = ['replaces', 'depends on', 'wraps', 'invalidates', 'retries', 'logs', 'validates', 'throttles', 'serialises', 'mocks'];
-const TAILS = ['behind a flag.', 'for performance.', 'in production only.', 'since the v2 rewrite.', 'when the queue is full.', 'under load.', 'on every deploy.', 'with a 5 s timeout.'];
+const CATEGORIES = [
+  'architecture',
+  'decision',
+  'pattern',
+  'debugging',
+  'environment',
+  'session-log',
+  'reference',
+  'convention',
+];
+const TAGS = [
+  'api',
+  'auth',
+  'cache',
+  'checkout',
+  'ci',
+  'db',
+  'deploy',
+  'flaky',
+  'i18n',
+  'infra',
+  'observability',
+  'payments',
+  'perf',
+  'react',
+  'release',
+  'search',
+  'security',
+  'state',
+  'testing',
+  'ux',
+  'vitest',
+  'zod',
+];
+const SUBJECTS = [
+  'the payments module',
+  'the checkout flow',
+  'feature flags',
+  'snapshot tests',
+  'the cart service',
+  'database migrations',
+  'the auth token refresh',
+  'the release train',
+  'the search index',
+  'public API types',
+  'the CI cache',
+  'React class components',
+];
+const VERBS = [
+  'replaces',
+  'depends on',
+  'wraps',
+  'invalidates',
+  'retries',
+  'logs',
+  'validates',
+  'throttles',
+  'serialises',
+  'mocks',
+];
+const TAILS = [
+  'behind a flag.',
+  'for performance.',
+  'in production only.',
+  'since the v2 rewrite.',
+  'when the queue is full.',
+  'under load.',
+  'on every deploy.',
+  'with a 5 s timeout.',
+];
 const CJK_TITLES = ['認証フロー', '決済フロー設計', 'キャッシュ戦略', 'デプロイ手順', '検索インデックス'];
 const KO_TITLES = ['인증 설계', '결제 흐름', '캐시 전략'];
 const TOPICS = ['Design of', 'Debugging', 'Notes on', 'Decision:', 'Patterns for', 'Runbook:', 'Conventions for'];
@@ -29,7 +94,11 @@ const esc = (s) => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, 
 const list = (xs) => `[${xs.map((x) => `"${esc(x)}"`).join(', ')}]`;
 
 function slug(title) {
-  const base = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 64);
+  const base = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 64);
   if (base) return `${base}.md`;
   let h = 0;
   for (let i = 0; i < title.length; i++) h = (Math.imul(h, 31) + title.charCodeAt(i)) | 0;
@@ -44,7 +113,12 @@ export function generateWiki(wikiDir, n, seed = 42) {
   const titles = [];
   for (let i = 0; i < n; i++) {
     const roll = r();
-    const t = roll < 0.05 ? `${pick(CJK_TITLES)} ${i}` : roll < 0.07 ? `${pick(KO_TITLES)} ${i}` : `${pick(TOPICS)} ${pick(SUBJECTS)} #${i}`;
+    const t =
+      roll < 0.05
+        ? `${pick(CJK_TITLES)} ${i}`
+        : roll < 0.07
+          ? `${pick(KO_TITLES)} ${i}`
+          : `${pick(TOPICS)} ${pick(SUBJECTS)} #${i}`;
     titles.push(t);
   }
   const names = titles.map(slug);
@@ -57,8 +131,10 @@ export function generateWiki(wikiDir, n, seed = 42) {
       lines.push(`${pick(['This', 'Our', 'The'])} ${pick(SUBJECTS)} ${pick(VERBS)} ${pick(SUBJECTS)} ${pick(TAILS)}`);
       if (s % 6 === 5) lines.push('');
     }
-    if (titles[i].match(/[\u3040-\u9fff]/)) lines.push('', '本文は生成されたテキストです。金額は整数で扱う。認証トークンは五分ごとに更新する。');
-    if (titles[i].match(/[\uac00-\ud7af]/)) lines.push('', '본문은 생성된 텍스트입니다. 인증 토큰은 5분마다 갱신합니다.');
+    if (titles[i].match(/[\u3040-\u9fff]/))
+      lines.push('', '本文は生成されたテキストです。金額は整数で扱う。認証トークンは五分ごとに更新する。');
+    if (titles[i].match(/[\uac00-\ud7af]/))
+      lines.push('', '본문은 생성된 텍스트입니다. 인증 토큰은 5분마다 갱신합니다.');
     const linkTo = [pick(titles), pick(titles)].filter((t) => t !== titles[i]);
     lines.push('', `Related: ${linkTo.map((t) => `[[${t}]]`).join(', ')}`);
     const tags = [...new Set(Array.from({ length: 1 + Math.floor(r() * 4) }, () => pick(TAGS)))];

@@ -30,5 +30,7 @@ export async function loadOmcTopWiki() {
 }
 
 export async function loadOmcQuery() {
-  return import(pathToFileURL(path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist', 'hooks', 'wiki', 'query.js')).href);
+  return import(
+    pathToFileURL(path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist', 'hooks', 'wiki', 'query.js')).href
+  );
 }

@@ -9,9 +9,12 @@ export const name = 'memory';
 
 const FILE = 'project-memory.json';
 
-
 const DIRECTIVES = [
-  ['Never commit directly to main; open a PR from a feat/* branch', 'Branch protection is enforced on the remote', 'high'],
+  [
+    'Never commit directly to main; open a PR from a feat/* branch',
+    'Branch protection is enforced on the remote',
+    'high',
+  ],
   ['All money amounts are integer cents, never floats', 'Rounding bugs in the v0.3 checkout', 'high'],
   ['Use pnpm, not npm or yarn', '', 'normal'],
   ['Prefer named exports over default exports', 'Consistency with existing components', 'normal'],
@@ -22,7 +25,14 @@ const DIRECTIVES = [
   ['Prefer zod schemas at every API boundary', 'Runtime validation caught three prod bugs', 'normal'],
   ['Log with the structured logger, never console.log', '', 'normal'],
 ];
-const HOT = ['src/api/checkout.ts', 'src/components/CartSummary.tsx', 'src/hooks', 'src/store/cart.ts', 'src/api/client.ts', 'src/pages/Checkout.tsx'];
+const HOT = [
+  'src/api/checkout.ts',
+  'src/components/CartSummary.tsx',
+  'src/hooks',
+  'src/store/cart.ts',
+  'src/api/client.ts',
+  'src/pages/Checkout.tsx',
+];
 const NOTES = [
   ['runtime', 'Node.js v20.11.1'],
   ['env', 'Missing env var: STRIPE_PUBLIC_KEY'],
@@ -37,7 +47,9 @@ function initial(ctx) {
     lastScanned: now,
     projectRoot: ctx.projectDir,
     techStack: {
-      languages: [{ name: 'TypeScript', version: null, confidence: 'high', markers: ['tsconfig.json', 'package.json'] }],
+      languages: [
+        { name: 'TypeScript', version: null, confidence: 'high', markers: ['tsconfig.json', 'package.json'] },
+      ],
       frameworks: [
         { name: 'react', version: '18.3.1', category: 'frontend' },
         { name: 'vite', version: '5.4.10', category: 'build' },
@@ -46,13 +58,32 @@ function initial(ctx) {
       packageManager: 'pnpm',
       runtime: 'Node.js 20',
     },
-    build: { buildCommand: 'pnpm build', testCommand: 'pnpm test', lintCommand: 'pnpm lint', devCommand: 'pnpm dev', scripts: { build: 'tsc -b && vite build', test: 'vitest run' } },
+    build: {
+      buildCommand: 'pnpm build',
+      testCommand: 'pnpm test',
+      lintCommand: 'pnpm lint',
+      devCommand: 'pnpm dev',
+      scripts: { build: 'tsc -b && vite build', test: 'vitest run' },
+    },
     conventions: { namingStyle: null, importStyle: null, testPattern: null, fileOrganization: 'type-based' },
     structure: { isMonorepo: false, workspaces: [], mainDirectories: ['src', 'docs'], gitBranches: null },
-    customNotes: [{ timestamp: now, source: 'manual', category: 'build', content: 'pnpm build runs tsc -b first; a type error aborts the bundle step.' }],
+    customNotes: [
+      {
+        timestamp: now,
+        source: 'manual',
+        category: 'build',
+        content: 'pnpm build runs tsc -b first; a type error aborts the bundle step.',
+      },
+    ],
     directoryMap: {},
     hotPaths: [],
-    userDirectives: DIRECTIVES.slice(0, 3).map(([directive, context, priority], i) => ({ timestamp: now - (3 - i) * 60_000, directive, context, source: 'explicit', priority })),
+    userDirectives: DIRECTIVES.slice(0, 3).map(([directive, context, priority], i) => ({
+      timestamp: now - (3 - i) * 60_000,
+      directive,
+      context,
+      source: 'explicit',
+      priority,
+    })),
   };
 }
 
@@ -92,7 +123,13 @@ export function start(ctx) {
         if (hp) {
           hp.accessCount += 1;
           hp.lastAccessed = Date.now();
-        } else m.hotPaths.push({ path: p, accessCount: 1, lastAccessed: Date.now(), type: p.includes('.') ? 'file' : 'directory' });
+        } else
+          m.hotPaths.push({
+            path: p,
+            accessCount: 1,
+            lastAccessed: Date.now(),
+            type: p.includes('.') ? 'file' : 'directory',
+          });
         m.hotPaths.sort((a, b) => b.accessCount - a.accessCount).splice(50);
       }),
     ),
@@ -103,7 +140,13 @@ export function start(ctx) {
       if (d >= DIRECTIVES.length) return;
       const [directive, context, priority] = DIRECTIVES[d++];
       update(ctx, (m) => {
-        m.userDirectives = addDirective(Array.isArray(m.userDirectives) ? m.userDirectives : [], { timestamp: Date.now(), directive, context, source: 'explicit', priority });
+        m.userDirectives = addDirective(Array.isArray(m.userDirectives) ? m.userDirectives : [], {
+          timestamp: Date.now(),
+          directive,
+          context,
+          source: 'explicit',
+          priority,
+        });
       });
     }),
   );

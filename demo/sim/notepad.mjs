@@ -34,7 +34,7 @@ const stamp = (ms) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 
 /** OMC's section rules: body runs to the first "\n## X" (X not '#'); comments stripped, trimmed. */
 function sectionEnd(text, from) {
-  for (let i = from; ; ) {
+  for (let i = from; ;) {
     const j = text.indexOf('\n## ', i);
     if (j === -1 || j + 4 >= text.length) return text.length;
     if (text[j + 4] !== '#') return j;
@@ -45,7 +45,10 @@ function readSection(text, header) {
   const at = text.indexOf(`${header}\n`);
   if (at === -1) return null;
   const start = at + header.length + 1;
-  return text.slice(start, sectionEnd(text, start)).replace(/<!--[\s\S]*?-->/g, '').trim();
+  return text
+    .slice(start, sectionEnd(text, start))
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .trim();
 }
 function replaceSection(text, header, content) {
   const at = text.indexOf(`${header}\n`);
@@ -55,7 +58,6 @@ function replaceSection(text, header, content) {
   const comment = m ? `${m[0]}\n` : '';
   return text.slice(0, at) + `${header}\n${comment}${content}\n` + text.slice(sectionEnd(text, start));
 }
-
 
 function update(ctx, fn) {
   withOmcLock(ctx, REL, () => {
@@ -88,10 +90,25 @@ export function start(ctx) {
       'Amounts are integer cents everywhere. Never commit .env.local. Release 0.5 freeze: Thursday 14:00 UTC.',
     ),
   );
-  append(ctx, HEAD.manual, 'Release owner: Dana. Staging URL lives in the team wiki, not in this repo.', now - 12 * day);
-  append(ctx, HEAD.working, 'Investigated cart rounding: CartSummary sums floats. Plan: integer cents in src/api/checkout.ts.', now - 9 * day);
+  append(
+    ctx,
+    HEAD.manual,
+    'Release owner: Dana. Staging URL lives in the team wiki, not in this repo.',
+    now - 12 * day,
+  );
+  append(
+    ctx,
+    HEAD.working,
+    'Investigated cart rounding: CartSummary sums floats. Plan: integer cents in src/api/checkout.ts.',
+    now - 9 * day,
+  );
   append(ctx, HEAD.working, 'TanStack Query adopted for cart fetching (ADR-007).', now - 3 * day);
-  append(ctx, HEAD.working, 'Flaky test: App.test.tsx fails ~1/20 runs under --threads.\nSuspect the shared fetch mock.', now - 5 * 3600_000);
+  append(
+    ctx,
+    HEAD.working,
+    'Flaky test: App.test.tsx fails ~1/20 runs under --threads.\nSuspect the shared fetch mock.',
+    now - 5 * 3600_000,
+  );
   let n = 0;
   return every(ctx, 15_000, () => append(ctx, HEAD.working, NOTES[n++ % NOTES.length]));
 }

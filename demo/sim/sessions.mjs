@@ -7,7 +7,16 @@ import { cancelInForce, every } from '../lib.mjs';
 export const name = 'sessions';
 
 const AUTOPILOT_PHASES = ['expansion', 'planning', 'execution', 'qa', 'validation', 'complete'];
-const TEAM_PHASES = ['team-plan', 'team-prd', 'team-exec', 'team-verify', 'team-fix', 'team-exec', 'team-verify', 'complete'];
+const TEAM_PHASES = [
+  'team-plan',
+  'team-prd',
+  'team-exec',
+  'team-verify',
+  'team-fix',
+  'team-exec',
+  'team-verify',
+  'complete',
+];
 const PROMPTS = [
   'ralph: make the checkout e2e tests pass',
   'ralph: migrate the cart store to zustand',
@@ -20,7 +29,12 @@ export function start(ctx) {
   const sessionDir = (sid) => `state/sessions/${sid}`;
   const stops = [];
   const marker = (sid, ms) =>
-    ctx.writeJson(`${sessionDir(sid)}/session-started.json`, { session_id: sid, started_at: ctx.iso(ms), cwd: project, pid: process.pid });
+    ctx.writeJson(`${sessionDir(sid)}/session-started.json`, {
+      session_id: sid,
+      started_at: ctx.iso(ms),
+      cwd: project,
+      pid: process.pid,
+    });
 
   // A ralph loop, driven the way the Stop hook drives it.
   const startRalph = (sid, prompt, max = 10, pending = false) => {
@@ -95,7 +109,14 @@ export function start(ctx) {
     iteration: 1,
     max_iterations: 10,
     originalIdea: 'Build a one-page checkout with address autocomplete',
-    execution: { ralph_iterations: 0, ultrawork_active: false, tasks_completed: 0, tasks_total: 9, files_created: [], files_modified: [] },
+    execution: {
+      ralph_iterations: 0,
+      ultrawork_active: false,
+      tasks_completed: 0,
+      tasks_total: 9,
+      files_created: [],
+      files_modified: [],
+    },
     started_at: ctx.iso(),
     completed_at: null,
     session_id: ap,

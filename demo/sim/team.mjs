@@ -78,7 +78,10 @@ export function createTeam(ctx, opts) {
   const appendEvent = (ev, now) => {
     fs.mkdirSync(path.dirname(events), { recursive: true });
     // OMC appends with O_APPEND, one JSON object per line.
-    fs.appendFileSync(events, JSON.stringify({ event_id: ctx.uuid(), team, created_at: ctx.iso(now), message_id: null, ...ev }) + '\n');
+    fs.appendFileSync(
+      events,
+      JSON.stringify({ event_id: ctx.uuid(), team, created_at: ctx.iso(now), message_id: null, ...ev }) + '\n',
+    );
   };
   const taskRel = (id) => `${base}/tasks/task-${id}.json`;
   const readTask = (id) => ctx.readJson(taskRel(id));
@@ -89,7 +92,13 @@ export function createTeam(ctx, opts) {
   };
   const status = (w, s, now) => ctx.writeJson(`${base}/workers/${w}/status.json`, { ...s, updated_at: ctx.iso(now) });
   const phase = (current, transitions, now) =>
-    ctx.writeJson(`${base}/phase-state.json`, { current_phase: current, max_fix_attempts: 3, current_fix_attempt: opts.fixAttempt ?? 0, transitions, updated_at: ctx.iso(now) });
+    ctx.writeJson(`${base}/phase-state.json`, {
+      current_phase: current,
+      max_fix_attempts: 3,
+      current_fix_attempt: opts.fixAttempt ?? 0,
+      transitions,
+      updated_at: ctx.iso(now),
+    });
 
   const seed = (now) => {
     round += 1;
@@ -108,10 +117,14 @@ export function createTeam(ctx, opts) {
         created_at: ctx.iso(now - 50_000 + i),
       });
     }
-    phase('team-exec', [
-      { from: 'team-plan', to: 'team-prd', at: ctx.iso(now - 40_000) },
-      { from: 'team-prd', to: 'team-exec', at: ctx.iso(now - 30_000), reason: 'plan approved' },
-    ], now);
+    phase(
+      'team-exec',
+      [
+        { from: 'team-plan', to: 'team-prd', at: ctx.iso(now - 40_000) },
+        { from: 'team-prd', to: 'team-exec', at: ctx.iso(now - 30_000), reason: 'plan approved' },
+      ],
+      now,
+    );
     for (let w = 1; w <= workers; w++) {
       // A worker that was shut down stays down across rounds.
       if (ctx.readJson(`${base}/workers/worker-${w}/status.json`)?.state === 'done') continue;
@@ -129,7 +142,11 @@ export function createTeam(ctx, opts) {
     const req = ctx.readJson(`${wdir}/shutdown-request.json`);
     const ack = ctx.readJson(`${wdir}/shutdown-ack.json`);
     if (req && !(ack && Date.parse(ack.updated_at) >= Date.parse(req.requested_at))) {
-      ctx.writeJson(`${wdir}/shutdown-ack.json`, { status: 'accept', reason: 'demo worker wrapping up', updated_at: ctx.iso(now) });
+      ctx.writeJson(`${wdir}/shutdown-ack.json`, {
+        status: 'accept',
+        reason: 'demo worker wrapping up',
+        updated_at: ctx.iso(now),
+      });
       appendEvent({ type: 'shutdown_ack', worker: w, reason: 'accept' }, now);
       status(w, { state: 'done', reason: 'shut down on request' }, now);
       beat(w, now, process.pid, false);
@@ -148,9 +165,19 @@ export function createTeam(ctx, opts) {
         ...rest,
         status: failed ? 'failed' : 'completed',
         version: mine.version + 1,
-        ...(failed ? { error: 'tsc still reports 2 errors after the change' } : { completed_at: ctx.iso(now), result: `Done: ${mine.subject}` }),
+        ...(failed
+          ? { error: 'tsc still reports 2 errors after the change' }
+          : { completed_at: ctx.iso(now), result: `Done: ${mine.subject}` }),
       });
-      appendEvent({ type: failed ? 'task_failed' : 'task_completed', worker: w, task_id: mine.id, ...(failed ? { reason: 'tsc still reports 2 errors' } : {}) }, now);
+      appendEvent(
+        {
+          type: failed ? 'task_failed' : 'task_completed',
+          worker: w,
+          task_id: mine.id,
+          ...(failed ? { reason: 'tsc still reports 2 errors' } : {}),
+        },
+        now,
+      );
       status(w, { state: 'idle', reason: 'looking for the next task' }, now);
       return;
     }
@@ -176,7 +203,11 @@ export function createTeam(ctx, opts) {
   return {
     seed,
     /** True while at least one worker has not been shut down. */
-    anyoneLeft: () => Array.from({ length: workers }, (_, i) => ctx.readJson(`${base}/workers/worker-${i + 1}/status.json`)?.state).some((s) => s !== 'done'),
+    anyoneLeft: () =>
+      Array.from(
+        { length: workers },
+        (_, i) => ctx.readJson(`${base}/workers/worker-${i + 1}/status.json`)?.state,
+      ).some((s) => s !== 'done'),
     tick(now) {
       for (let w = 1; w <= workers; w++) turn(`worker-${w}`, now);
       const tasks = all();
@@ -186,7 +217,8 @@ export function createTeam(ctx, opts) {
     finish(now, failed) {
       const cur = ctx.readJson(`${base}/phase-state.json`) ?? { transitions: [] };
       const to = failed ? 'team-fix' : 'complete';
-      if (cur.current_phase !== to) phase(to, [...(cur.transitions ?? []), { from: cur.current_phase ?? 'team-exec', to, at: ctx.iso(now) }], now);
+      if (cur.current_phase !== to)
+        phase(to, [...(cur.transitions ?? []), { from: cur.current_phase ?? 'team-exec', to, at: ctx.iso(now) }], now);
     },
   };
 }
@@ -212,13 +244,30 @@ export function seedSilentTeam(ctx, now) {
   }
   for (let w = 1; w <= 3; w++) {
     const last = now - 150_000 - w * 10_000;
-    ctx.writeJson(`${base}/workers/worker-${w}/heartbeat.json`, { pid: w === 1 ? gone : process.pid, last_turn_at: ctx.iso(last), turn_count: 40 + w, alive: true });
-    ctx.writeJson(`${base}/workers/worker-${w}/status.json`, { state: 'working', current_task_id: String(w), updated_at: ctx.iso(last) });
+    ctx.writeJson(`${base}/workers/worker-${w}/heartbeat.json`, {
+      pid: w === 1 ? gone : process.pid,
+      last_turn_at: ctx.iso(last),
+      turn_count: 40 + w,
+      alive: true,
+    });
+    ctx.writeJson(`${base}/workers/worker-${w}/status.json`, {
+      state: 'working',
+      current_task_id: String(w),
+      updated_at: ctx.iso(last),
+    });
   }
   fs.mkdirSync(ctx.abs(base), { recursive: true });
   fs.writeFileSync(
     ctx.abs(`${base}/events.jsonl`),
-    JSON.stringify({ event_id: ctx.uuid(), team, created_at: ctx.iso(now - 200_000), type: 'team_leader_nudge', worker: 'leader-fixed', reason: 'workers stopped reporting', message_id: null }) + '\n',
+    JSON.stringify({
+      event_id: ctx.uuid(),
+      team,
+      created_at: ctx.iso(now - 200_000),
+      type: 'team_leader_nudge',
+      worker: 'leader-fixed',
+      reason: 'workers stopped reporting',
+      message_id: null,
+    }) + '\n',
   );
   ctx.writeJson(`${base}/phase-state.json`, {
     current_phase: 'team-exec',

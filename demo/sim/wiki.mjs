@@ -11,7 +11,11 @@ export const name = 'wiki';
 const LOCK = 'wiki/.wiki-lock';
 
 function slug(title) {
-  const base = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 64);
+  const base = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 64);
   if (base) return `${base}.md`;
   let h = 0;
   for (let i = 0; i < title.length; i++) h = (Math.imul(h, 31) + title.charCodeAt(i)) | 0;
@@ -53,12 +57,32 @@ function read(ctx, file) {
     const i = line.indexOf(':');
     if (i === -1) continue;
     let v = line.slice(i + 1).trim();
-    if (v.startsWith('"') && v.endsWith('"')) v = v.slice(1, -1).replace(/\\(\\|"|n|r)/g, (_, c) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c));
+    if (v.startsWith('"') && v.endsWith('"'))
+      v = v.slice(1, -1).replace(/\\(\\|"|n|r)/g, (_, c) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c));
     y[line.slice(0, i).trim()] = v;
   }
-  const arr = (v) => (v && v.startsWith('[') ? v.slice(1, -1).split(',').map((s) => s.trim().replace(/^["']|["']$/g, '')).filter(Boolean) : v ? [v] : []);
+  const arr = (v) =>
+    v && v.startsWith('[')
+      ? v
+          .slice(1, -1)
+          .split(',')
+          .map((s) => s.trim().replace(/^["']|["']$/g, ''))
+          .filter(Boolean)
+      : v
+        ? [v]
+        : [];
   return {
-    fm: { title: y.title || '', tags: arr(y.tags), created: y.created, updated: y.updated, sources: arr(y.sources), links: arr(y.links), category: y.category || 'reference', confidence: y.confidence || 'medium', schemaVersion: Number(y.schemaVersion) || 1 },
+    fm: {
+      title: y.title || '',
+      tags: arr(y.tags),
+      created: y.created,
+      updated: y.updated,
+      sources: arr(y.sources),
+      links: arr(y.links),
+      category: y.category || 'reference',
+      confidence: y.confidence || 'medium',
+      schemaVersion: Number(y.schemaVersion) || 1,
+    },
     content: m[2],
   };
 }
@@ -78,8 +102,14 @@ function writeIndex(ctx) {
     if (!p) continue;
     count++;
     if (!byCat.has(p.fm.category)) byCat.set(p.fm.category, []);
-    const first = p.content.split('\n').find((l) => l.trim())?.trim() ?? '';
-    byCat.get(p.fm.category).push(`- [${p.fm.title}](${f}) — ${first.length > 80 ? first.slice(0, 77) + '...' : first}`);
+    const first =
+      p.content
+        .split('\n')
+        .find((l) => l.trim())
+        ?.trim() ?? '';
+    byCat
+      .get(p.fm.category)
+      .push(`- [${p.fm.title}](${f}) — ${first.length > 80 ? first.slice(0, 77) + '...' : first}`);
   }
   const lines = ['# Wiki Index', '', `> ${count} pages | Last updated: ${ctx.iso()}`, ''];
   for (const cat of [...byCat.keys()].sort()) lines.push(`## ${cat}`, '', ...byCat.get(cat), '');
@@ -88,7 +118,11 @@ function writeIndex(ctx) {
 
 function appendLog(ctx, operation, affected, summary) {
   const prev = ctx.exists('wiki/log.md') ? fs.readFileSync(ctx.abs('wiki/log.md'), 'utf8') : '# Wiki Log\n\n';
-  ctx.writeText('wiki/log.md', prev + `## [${ctx.iso()}] ${operation}\n- **Pages:** ${affected.join(', ') || 'none'}\n- **Summary:** ${summary}\n\n`);
+  ctx.writeText(
+    'wiki/log.md',
+    prev +
+      `## [${ctx.iso()}] ${operation}\n- **Pages:** ${affected.join(', ') || 'none'}\n- **Summary:** ${summary}\n\n`,
+  );
 }
 
 function ensureWiki(ctx) {
@@ -125,7 +159,17 @@ function ingest(ctx, { title, content, tags, category, confidence = 'medium' }) 
       ctx.writeText(
         `wiki/${file}`,
         serialize(
-          { title, tags: [...new Set(tags)], created: now, updated: now, sources: [ctx.uuid()], links: links(content), category, confidence, schemaVersion: 1 },
+          {
+            title,
+            tags: [...new Set(tags)],
+            created: now,
+            updated: now,
+            sources: [ctx.uuid()],
+            links: links(content),
+            category,
+            confidence,
+            schemaVersion: 1,
+          },
           `\n# ${title}\n\n${content}\n`,
         ),
       );
@@ -136,21 +180,93 @@ function ingest(ctx, { title, content, tags, category, confidence = 'medium' }) 
 }
 
 const SEED = [
-  { title: 'Checkout Flow Architecture', category: 'architecture', tags: ['checkout', 'architecture', 'react'], confidence: 'high', content: 'The checkout flow has three steps: cart review, address, payment. State lives in [[Cart State Management]]; HTTP goes through [[API Client Conventions]].' },
-  { title: 'Cart State Management', category: 'pattern', tags: ['cart', 'state'], content: 'Cart data is server state: fetch it with TanStack Query. Totals are integer cents. Used by [[Checkout Flow Architecture]].' },
-  { title: 'API Client Conventions', category: 'convention', tags: ['api', 'fetch'], content: 'Every request goes through getJson in src/api/client.ts. Errors follow [[Error Handling Strategy]].' },
-  { title: 'Vitest Flaky Test Debugging', category: 'debugging', tags: ['vitest', 'flaky'], confidence: 'low', content: 'App.test.tsx flakes 1 in 20 runs with threads; a shared fetch mock leaks. Workaround: --pool=forks.' },
-  { title: '決済フロー設計', category: 'architecture', tags: ['決済', 'checkout'], content: '決済フローは三段階で構成される。金額は整数の「セント」で扱う。英語版は [[Checkout Flow Architecture]] を参照。' },
-  { title: 'Release Checklist', category: 'reference', tags: ['release'], confidence: 'high', content: '1. pnpm typecheck\n2. pnpm test\n3. bump the version' },
+  {
+    title: 'Checkout Flow Architecture',
+    category: 'architecture',
+    tags: ['checkout', 'architecture', 'react'],
+    confidence: 'high',
+    content:
+      'The checkout flow has three steps: cart review, address, payment. State lives in [[Cart State Management]]; HTTP goes through [[API Client Conventions]].',
+  },
+  {
+    title: 'Cart State Management',
+    category: 'pattern',
+    tags: ['cart', 'state'],
+    content:
+      'Cart data is server state: fetch it with TanStack Query. Totals are integer cents. Used by [[Checkout Flow Architecture]].',
+  },
+  {
+    title: 'API Client Conventions',
+    category: 'convention',
+    tags: ['api', 'fetch'],
+    content: 'Every request goes through getJson in src/api/client.ts. Errors follow [[Error Handling Strategy]].',
+  },
+  {
+    title: 'Vitest Flaky Test Debugging',
+    category: 'debugging',
+    tags: ['vitest', 'flaky'],
+    confidence: 'low',
+    content: 'App.test.tsx flakes 1 in 20 runs with threads; a shared fetch mock leaks. Workaround: --pool=forks.',
+  },
+  {
+    title: '決済フロー設計',
+    category: 'architecture',
+    tags: ['決済', 'checkout'],
+    content:
+      '決済フローは三段階で構成される。金額は整数の「セント」で扱う。英語版は [[Checkout Flow Architecture]] を参照。',
+  },
+  {
+    title: 'Release Checklist',
+    category: 'reference',
+    tags: ['release'],
+    confidence: 'high',
+    content: '1. pnpm typecheck\n2. pnpm test\n3. bump the version',
+  },
 ];
 const LATER = [
-  { title: 'Feature Flags', category: 'pattern', tags: ['flags', 'release'], content: 'Flags live in LaunchDarkly; wrap new checkout steps in [[Checkout Flow Architecture]] behind one.' },
-  { title: 'Release Checklist', category: 'reference', tags: ['release', 'staging'], content: '4. verify the staging preview\n5. announce in #releases' },
-  { title: 'Database Migrations', category: 'decision', tags: ['db', 'migrations'], content: 'Migrations run with the deploy, never by hand. Rollbacks are forward fixes.' },
-  { title: 'Local Dev Environment', category: 'environment', tags: ['setup', 'pnpm'], content: 'Node 20, pnpm 9, `pnpm dev` on port 5173. See [[Release Checklist]].' },
-  { title: '인증 설계', category: 'decision', tags: ['auth', '보안'], content: '토큰 갱신은 5분마다 한다. 인증 서버는 별도로 운영한다.' },
-  { title: 'Vitest Flaky Test Debugging', category: 'debugging', tags: ['vitest', 'timers'], confidence: 'medium', content: 'Fake timers were the second cause: restore them in afterEach.' },
-  { title: 'Observability', category: 'reference', tags: ['observability', 'grafana'], content: 'Dashboards per service; alerts page the on-call rotation.' },
+  {
+    title: 'Feature Flags',
+    category: 'pattern',
+    tags: ['flags', 'release'],
+    content: 'Flags live in LaunchDarkly; wrap new checkout steps in [[Checkout Flow Architecture]] behind one.',
+  },
+  {
+    title: 'Release Checklist',
+    category: 'reference',
+    tags: ['release', 'staging'],
+    content: '4. verify the staging preview\n5. announce in #releases',
+  },
+  {
+    title: 'Database Migrations',
+    category: 'decision',
+    tags: ['db', 'migrations'],
+    content: 'Migrations run with the deploy, never by hand. Rollbacks are forward fixes.',
+  },
+  {
+    title: 'Local Dev Environment',
+    category: 'environment',
+    tags: ['setup', 'pnpm'],
+    content: 'Node 20, pnpm 9, `pnpm dev` on port 5173. See [[Release Checklist]].',
+  },
+  {
+    title: '인증 설계',
+    category: 'decision',
+    tags: ['auth', '보안'],
+    content: '토큰 갱신은 5분마다 한다. 인증 서버는 별도로 운영한다.',
+  },
+  {
+    title: 'Vitest Flaky Test Debugging',
+    category: 'debugging',
+    tags: ['vitest', 'timers'],
+    confidence: 'medium',
+    content: 'Fake timers were the second cause: restore them in afterEach.',
+  },
+  {
+    title: 'Observability',
+    category: 'reference',
+    tags: ['observability', 'grafana'],
+    content: 'Dashboards per service; alerts page the on-call rotation.',
+  },
 ];
 
 export function start(ctx) {
@@ -168,7 +284,13 @@ export function start(ctx) {
           writeIndex(ctx);
           appendLog(ctx, 'delete', [file], `Deleted page "${file}"`);
         });
-      } else ingest(ctx, { title: 'Scratch Notes', category: 'session-log', tags: ['scratch'], content: `Notes from a session at ${ctx.iso()}.` });
+      } else
+        ingest(ctx, {
+          title: 'Scratch Notes',
+          category: 'session-log',
+          tags: ['scratch'],
+          content: `Notes from a session at ${ctx.iso()}.`,
+        });
     }
   });
 }

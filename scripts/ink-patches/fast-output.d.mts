@@ -1,1 +1,3 @@
-export function createFastGet(deps: { styledCharsToString: (chars: any[]) => string }): (output: any) => { output: string; height: number } | undefined;
+export function createFastGet(deps: {
+  styledCharsToString: (chars: any[]) => string;
+}): (output: any) => { output: string; height: number } | undefined;

@@ -18,7 +18,15 @@ import { parseArgs, UsageError } from './args.js';
 
 export const CANCEL_EXIT = { ok: 0, notTaken: 1, usage: 2, readonly: 3, nothing: 4 } as const;
 
-const FLAGS = { mode: 'value', 'signal-only': 'bool', json: 'bool', cwd: 'value', root: 'value', readonly: 'bool', help: 'bool' } as const;
+const FLAGS = {
+  mode: 'value',
+  'signal-only': 'bool',
+  json: 'bool',
+  cwd: 'value',
+  root: 'value',
+  readonly: 'bool',
+  help: 'bool',
+} as const;
 
 export const CANCEL_USAGE = `Usage: omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json] [--cwd DIR | --root DIR]
 
@@ -79,8 +87,11 @@ function report(done: CancelDone): Record<string, unknown> {
 
 function human(done: CancelDone): string {
   const lines = [`${done.ok ? '' : 'omc-top cancel: '}${done.summary}`];
-  lines.push(`  wrote    ${done.signal.rel} (${done.signal.form} signal, in force until ${iso(done.signal.expiresMs)})`);
-  for (const s of done.steps) lines.push(`  ${(s.ok ? s.detail : 'FAILED').padEnd(8).slice(0, 8)} ${s.rel}${s.ok ? '' : `: ${s.detail}`}`);
+  lines.push(
+    `  wrote    ${done.signal.rel} (${done.signal.form} signal, in force until ${iso(done.signal.expiresMs)})`,
+  );
+  for (const s of done.steps)
+    lines.push(`  ${(s.ok ? s.detail : 'FAILED').padEnd(8).slice(0, 8)} ${s.rel}${s.ok ? '' : `: ${s.detail}`}`);
   for (const s of done.plan.skipped) lines.push(`  skipped  ${s.rel}: ${s.reason}`);
   for (const w of done.plan.warnings) lines.push(`  note: ${w}`);
   if (done.plan.request.pauseOnly) lines.push(`  signal: ${done.signalReason}`);
@@ -94,19 +105,35 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
     return CANCEL_EXIT.ok;
   }
   const json = args.flags.has('json');
-  if (args.positionals.length !== 1) throw new UsageError(`cancel needs exactly one session id (got ${args.positionals.length})\n${CANCEL_USAGE}`);
+  if (args.positionals.length !== 1)
+    throw new UsageError(`cancel needs exactly one session id (got ${args.positionals.length})\n${CANCEL_USAGE}`);
   const id = args.positionals[0] as string;
   const mode = (args.flags.get('mode') as string | undefined) ?? null;
   if (mode !== null && !/^[a-z0-9][a-z0-9_-]{0,63}$/.test(mode)) {
     return fail(io, json, CANCEL_EXIT.usage, 'invalid-mode', `${JSON.stringify(cleanLine(mode))} is not a mode name`);
   }
   if (!isValidSessionId(id)) {
-    return fail(io, json, CANCEL_EXIT.usage, 'invalid-id', `${JSON.stringify(cleanLine(id))} is not a valid OMC session id (letters, digits, "-" and "_", at most 256, starting with a letter or digit)`);
+    return fail(
+      io,
+      json,
+      CANCEL_EXIT.usage,
+      'invalid-id',
+      `${JSON.stringify(cleanLine(id))} is not a valid OMC session id (letters, digits, "-" and "_", at most 256, starting with a letter or digit)`,
+    );
   }
   if (args.flags.has('readonly')) {
-    return fail(io, json, CANCEL_EXIT.readonly, 'readonly', '--readonly: cancel writes OMC state, so it is refused. Nothing was written.');
+    return fail(
+      io,
+      json,
+      CANCEL_EXIT.readonly,
+      'readonly',
+      '--readonly: cancel writes OMC state, so it is refused. Nothing was written.',
+    );
   }
-  const res = resolveOmcRoot({ cwd: (args.flags.get('cwd') as string | undefined) ?? io.cwd, rootOverride: args.flags.get('root') as string | undefined });
+  const res = resolveOmcRoot({
+    cwd: (args.flags.get('cwd') as string | undefined) ?? io.cwd,
+    rootOverride: args.flags.get('root') as string | undefined,
+  });
   if (!res.exists) return fail(io, json, CANCEL_EXIT.nothing, 'no-root', `no .omc directory found (${res.explain})`);
 
   // "legacy" names the session-less state, unless a real session has that id.
@@ -114,7 +141,14 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
   const req: CancelRequest = { sessionId: legacy ? null : id, mode, pauseOnly: args.flags.has('signal-only') };
 
   const first = planCancel(res.root, req, io.now());
-  if (!first.ok) return fail(io, json, first.code === 'invalid-id' ? CANCEL_EXIT.usage : CANCEL_EXIT.nothing, first.code, first.message);
+  if (!first.ok)
+    return fail(
+      io,
+      json,
+      first.code === 'invalid-id' ? CANCEL_EXIT.usage : CANCEL_EXIT.nothing,
+      first.code,
+      first.message,
+    );
   let plan = first.plan;
   // No dialog to re-ask here: a session that moves between planning and writing (a Stop event) is simply re-planned.
   for (let tries = 0; ; tries++) {
@@ -125,7 +159,14 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       return outcome.ok ? CANCEL_EXIT.ok : CANCEL_EXIT.notTaken;
     }
     if (outcome.kind === 'refused') return fail(io, json, CANCEL_EXIT.notTaken, 'refused', outcome.message);
-    if (tries >= 2) return fail(io, json, CANCEL_EXIT.notTaken, 'changing', `the session keeps changing (${outcome.what}); nothing was written, try again`);
+    if (tries >= 2)
+      return fail(
+        io,
+        json,
+        CANCEL_EXIT.notTaken,
+        'changing',
+        `the session keeps changing (${outcome.what}); nothing was written, try again`,
+      );
     plan = outcome.plan;
   }
 }

@@ -34,15 +34,19 @@ const FLAGS = {
  * terminal it is printed on.
  */
 export function terminalSafeJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
-  });
+  return JSON.stringify(value, null, 2).replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => {
+      return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
+    },
+  );
 }
 
 function parseLimit(v: string | true | undefined): number {
   if (v === undefined) return 20;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new UsageError(`--limit needs a whole number from 1 up, got ${JSON.stringify(v)}`);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000)
+    throw new UsageError(`--limit needs a whole number from 1 up, got ${JSON.stringify(v)}`);
   return n;
 }
 
@@ -55,18 +59,31 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (sub !== 'search') {
-    throw new UsageError(sub === undefined ? 'wiki needs a subcommand: omc-top wiki search QUERY' : `unknown wiki subcommand ${JSON.stringify(sub)} (try: omc-top wiki search QUERY)`);
+    throw new UsageError(
+      sub === undefined
+        ? 'wiki needs a subcommand: omc-top wiki search QUERY'
+        : `unknown wiki subcommand ${JSON.stringify(sub)} (try: omc-top wiki search QUERY)`,
+    );
   }
   if (words.length === 0) throw new UsageError('wiki search needs a QUERY');
   if (args.flags.has('cwd') && args.flags.has('root')) throw new UsageError('use either --cwd or --root, not both');
   const limit = parseLimit(args.flags.get('limit'));
   const query = words.join(' ');
   const tagFlag = args.flags.get('tag');
-  const tags = typeof tagFlag === 'string' ? tagFlag.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
+  const tags =
+    typeof tagFlag === 'string'
+      ? tagFlag
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean)
+      : undefined;
   const category = args.flags.get('category') as string | undefined;
   const json = args.flags.has('json');
 
-  const res = resolveOmcRoot({ cwd: (args.flags.get('cwd') as string | undefined) ?? process.cwd(), rootOverride: args.flags.get('root') as string | undefined });
+  const res = resolveOmcRoot({
+    cwd: (args.flags.get('cwd') as string | undefined) ?? process.cwd(),
+    rootOverride: args.flags.get('root') as string | undefined,
+  });
   if (!res.exists) {
     process.stderr.write(`omc-top: no .omc directory found (${res.explain}); looked in: ${res.looked.join(', ')}\n`);
     return 2;
@@ -76,14 +93,19 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
   const snap = wiki.getSnapshot();
   const result = wiki.search(query, { limit, tags, category });
 
-  if (snap.dir !== 'ok') process.stderr.write(`omc-top: ${snap.dir === 'missing' ? `no wiki yet at ${res.root}/wiki` : `${res.root}/wiki: ${snap.dirMessage}`}\n`);
+  if (snap.dir !== 'ok')
+    process.stderr.write(
+      `omc-top: ${snap.dir === 'missing' ? `no wiki yet at ${res.root}/wiki` : `${res.root}/wiki: ${snap.dirMessage}`}\n`,
+    );
   const unreadable = snap.pages.filter((p) => !p.searchable);
   if (unreadable.length > 0) {
     const list = unreadable
       .slice(0, 5)
       .map((p) => `${cleanLine(p.filename)} (${p.issues[0]?.message ?? 'unreadable'})`)
       .join('; ');
-    process.stderr.write(`omc-top: ${unreadable.length} wiki page(s) not searched, as OMC skips them too: ${list}${unreadable.length > 5 ? '; …' : ''}\n`);
+    process.stderr.write(
+      `omc-top: ${unreadable.length} wiki page(s) not searched, as OMC skips them too: ${list}${unreadable.length > 5 ? '; …' : ''}\n`,
+    );
   }
 
   if (json) {
@@ -97,17 +119,22 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (result.hits.length === 0) {
-    process.stdout.write(`No wiki pages match ${JSON.stringify(cleanLine(query))} (searched ${snap.searchable.length} page(s) in ${res.root}/wiki).\n`);
+    process.stdout.write(
+      `No wiki pages match ${JSON.stringify(cleanLine(query))} (searched ${snap.searchable.length} page(s) in ${res.root}/wiki).\n`,
+    );
     return 0;
   }
   const lines: string[] = [];
   result.hits.forEach((h, i) => {
     const fm = h.page.frontmatter;
     lines.push(`${i + 1}. ${cleanLine(fm?.title ?? '')}  [${cleanLine(fm?.category ?? '')}]  score ${h.score}`);
-    lines.push(`   ${cleanLine(h.page.filename)}${fm && fm.tags.length > 0 ? `  tags: ${fm.tags.map(cleanLine).join(', ')}` : ''}`);
+    lines.push(
+      `   ${cleanLine(h.page.filename)}${fm && fm.tags.length > 0 ? `  tags: ${fm.tags.map(cleanLine).join(', ')}` : ''}`,
+    );
     lines.push(`   ${cleanLine(h.snippet)}`);
   });
-  if (result.total > result.hits.length) lines.push(`(${result.hits.length} of ${result.total} matches; --limit N for more)`);
+  if (result.total > result.hits.length)
+    lines.push(`(${result.hits.length} of ${result.total} matches; --limit N for more)`);
   process.stdout.write(lines.join('\n') + '\n');
   return 0;
 }

@@ -4,7 +4,7 @@
  * global keys (pane switching, ?, q) — which are off while a pane is taking
  * typed text, so typing "q" into a filter or the notepad never quits.
  */
-import type { AppActions, PaneModule, Size } from '../panes/types.js';
+import type { AppActions, AnyPaneModule, Size } from '../panes/types.js';
 import type { OmcStore } from '../store/store.js';
 import type { PaneId, UiStore } from '../ui/ui-store.js';
 import { isChar, isCtrl, isKey, type InputEvent } from './keys.js';
@@ -12,15 +12,15 @@ import { isChar, isCtrl, isKey, type InputEvent } from './keys.js';
 export interface RouterEnv {
   ui: UiStore;
   store: OmcStore;
-  panes: ReadonlyArray<PaneModule<any>>;
+  panes: ReadonlyArray<AnyPaneModule>;
   app: AppActions;
   size(): Size;
   exit(): void;
   redraw(): void;
 }
 
-export function paneById(panes: ReadonlyArray<PaneModule<any>>, id: PaneId): PaneModule<any> {
-  return panes.find((p) => p.id === id) ?? (panes[0] as PaneModule<any>);
+export function paneById(panes: ReadonlyArray<AnyPaneModule>, id: PaneId): AnyPaneModule {
+  return panes.find((p) => p.id === id) ?? (panes[0] as AnyPaneModule);
 }
 
 /** What quitting now would throw away, across every pane (e.g. an unsaved notepad draft). */
@@ -69,11 +69,14 @@ export function routeInput(ev: InputEvent, env: RouterEnv): void {
     return;
   }
   if (overlay?.kind === 'help' || overlay?.kind === 'problems') {
-    if (isKey(ev, 'escape') || isChar(ev, '?') || isChar(ev, 'q') || isChar(ev, '!') || isKey(ev, 'enter')) ui.setOverlay(null);
+    if (isKey(ev, 'escape') || isChar(ev, '?') || isChar(ev, 'q') || isChar(ev, '!') || isKey(ev, 'enter'))
+      ui.setOverlay(null);
     else if (isKey(ev, 'down') || isChar(ev, 'j')) ui.setOverlay({ ...overlay, scroll: overlay.scroll + 1 });
     else if (isKey(ev, 'up') || isChar(ev, 'k')) ui.setOverlay({ ...overlay, scroll: Math.max(0, overlay.scroll - 1) });
-    else if (isKey(ev, 'pagedown') || isChar(ev, ' ')) ui.setOverlay({ ...overlay, scroll: overlay.scroll + Math.max(1, env.size().rows - 6) });
-    else if (isKey(ev, 'pageup')) ui.setOverlay({ ...overlay, scroll: Math.max(0, overlay.scroll - Math.max(1, env.size().rows - 6)) });
+    else if (isKey(ev, 'pagedown') || isChar(ev, ' '))
+      ui.setOverlay({ ...overlay, scroll: overlay.scroll + Math.max(1, env.size().rows - 6) });
+    else if (isKey(ev, 'pageup'))
+      ui.setOverlay({ ...overlay, scroll: Math.max(0, overlay.scroll - Math.max(1, env.size().rows - 6)) });
     return;
   }
   if (ui.state.flash?.kind === 'error') ui.clearFlash();

@@ -3,7 +3,7 @@ import { memoryPane } from './memory/index.js';
 import { notepadPane } from './notepad/index.js';
 import { sessionsPane } from './sessions/index.js';
 import { teamsPane } from './teams/index.js';
-import type { PaneModule } from './types.js';
+import type { AnyPaneModule } from './types.js';
 import { wikiPane } from './wiki/index.js';
 
-export const PANES: ReadonlyArray<PaneModule<any>> = [sessionsPane, teamsPane, notepadPane, memoryPane, wikiPane];
+export const PANES: ReadonlyArray<AnyPaneModule> = [sessionsPane, teamsPane, notepadPane, memoryPane, wikiPane];

@@ -69,3 +69,7 @@ export interface PaneModule<S> {
   /** Next time the view's time-derived text changes (ages, countdowns), for the repaint ticker. */
   nextTick?(state: S, store: OmcStore, now: number): number;
 }
+
+/** The registry holds panes whose state types differ; each pane's own code stays fully typed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyPaneModule = PaneModule<any>;

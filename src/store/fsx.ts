@@ -9,14 +9,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { cleanLine } from './sanitize.js';
 
-export type ReadFailureCode =
-  | 'missing'
-  | 'not-a-file'
-  | 'outside-root'
-  | 'too-large'
-  | 'permission'
-  | 'binary'
-  | 'io';
+export type ReadFailureCode = 'missing' | 'not-a-file' | 'outside-root' | 'too-large' | 'permission' | 'binary' | 'io';
 
 export interface ReadOk {
   ok: true;
@@ -125,7 +118,10 @@ function describeErrno(err: unknown): { code: ReadFailureCode; message: string }
       return { code: 'missing', message: 'file vanished before it could be read' };
     case 'EACCES':
     case 'EPERM':
-      return { code: 'permission', message: 'permission denied (OMC writes its files mode 0600; run omc-top as the same user)' };
+      return {
+        code: 'permission',
+        message: 'permission denied (OMC writes its files mode 0600; run omc-top as the same user)',
+      };
     case 'EISDIR':
       return { code: 'not-a-file', message: 'is a directory where a file was expected' };
     case 'ELOOP':
@@ -150,7 +146,11 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
   if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
   let real = path.join(parent, path.basename(abs));
   if (!isInside(realRoot(root), parent)) {
-    return { ok: false, code: 'outside-root', message: `directory is a symlink to outside the .omc root (${quotePath(parent)}); not read` };
+    return {
+      ok: false,
+      code: 'outside-root',
+      message: `directory is a symlink to outside the .omc root (${quotePath(parent)}); not read`,
+    };
   }
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
   let fd: number;
@@ -165,7 +165,11 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
       return { ok: false, ...describeErrno(e) };
     }
     if (!isInside(realRoot(root), real)) {
-      return { ok: false, code: 'outside-root', message: `symlink points outside the .omc root (to ${quotePath(real)}); not read` };
+      return {
+        ok: false,
+        code: 'outside-root',
+        message: `symlink points outside the .omc root (to ${quotePath(real)}); not read`,
+      };
     }
     try {
       fd = fs.openSync(real, flags);
@@ -197,7 +201,11 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
       got += n;
     }
     if (got > maxBytes) {
-      return { ok: false, code: 'too-large', message: `file grew past the ${formatBytes(maxBytes)} limit while being read` };
+      return {
+        ok: false,
+        code: 'too-large',
+        message: `file grew past the ${formatBytes(maxBytes)} limit while being read`,
+      };
     }
     const bytes = buf.subarray(0, got);
     if (bytes.includes(0)) {
@@ -241,10 +249,13 @@ export function parseJsonText(text: string, read: ReadOk): JsonResult {
     return { ok: true, value: JSON.parse(text), read };
   } catch (e) {
     // V8 quotes the text around the error, which is file content: clean it like any other.
-    const detail = cleanLine((e as Error).message).replace(/\s+/g, ' ').slice(0, 120);
+    const detail = cleanLine((e as Error).message)
+      .replace(/\s+/g, ' ')
+      .slice(0, 120);
     // A file cut mid-write fails where the text ends ("{", or after a comma): that is truncation, not a typo.
     const at = /at position (\d+)/.exec(detail);
-    const truncated = /end of (JSON )?input|Unterminated/i.test(detail) || (at !== null && Number(at[1]) >= text.trimEnd().length);
+    const truncated =
+      /end of (JSON )?input|Unterminated/i.test(detail) || (at !== null && Number(at[1]) >= text.trimEnd().length);
     return {
       ok: false,
       code: 'invalid-json',
@@ -278,7 +289,11 @@ export function listDirSync(
   // for the reads that follow the listing).
   const real = realDir(abs, true);
   if (real !== null && !isInside(realRoot(root), real)) {
-    return { ok: false, code: 'outside-root', message: `directory is a symlink to outside the .omc root (${quotePath(real)}); not listed` };
+    return {
+      ok: false,
+      code: 'outside-root',
+      message: `directory is a symlink to outside the .omc root (${quotePath(real)}); not listed`,
+    };
   }
   try {
     const dirents = fs.readdirSync(abs, { withFileTypes: true });
@@ -291,7 +306,8 @@ export function listDirSync(
     };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOTDIR') return { ok: false, code: 'not-a-file', message: 'is a file where a directory was expected' };
+    if (e.code === 'ENOTDIR')
+      return { ok: false, code: 'not-a-file', message: 'is a file where a directory was expected' };
     return { ok: false, ...describeErrno(err) };
   }
 }

@@ -129,7 +129,13 @@ function gitAnchor(dir: string, git: GitProbe): string | null {
 }
 
 /** OMC 5.5.0's getProjectIdentifier for the centralised OMC_STATE_DIR layout. */
-export function projectIdentifier(root: string, home: string, env: NodeJS.ProcessEnv, git: GitProbe, flavor: '5.5' | '4.x'): string {
+export function projectIdentifier(
+  root: string,
+  home: string,
+  env: NodeJS.ProcessEnv,
+  git: GitProbe,
+  flavor: '5.5' | '4.x',
+): string {
   const marker = findWorkspaceMarker(root, home, env);
   if (marker) {
     const id = readMarkerId(marker);
@@ -161,7 +167,15 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
 
   if (opts.rootOverride) {
     const root = path.resolve(cwd, opts.rootOverride);
-    return { root, rule: 'override', explain: '--root', exists: isDir(root), looked: [root], notices, projectDir: git.topLevel(cwd) ?? cwd };
+    return {
+      root,
+      rule: 'override',
+      explain: '--root',
+      exists: isDir(root),
+      looked: [root],
+      notices,
+      projectDir: git.topLevel(cwd) ?? cwd,
+    };
   }
 
   const stateDir = env.OMC_STATE_DIR;
@@ -174,7 +188,16 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     const local = path.join(gitAnchor(cwd, git) ?? cwd, '.omc');
     if (isDir(root55)) {
       if (isDir(local)) notices.push(`a project-local ${local} also exists; OMC uses the OMC_STATE_DIR location`);
-      return { root: root55, rule: 'state-dir', explain: `OMC_STATE_DIR/${id55}`, exists: true, looked, notices, projectId: id55, projectDir: projectRoot };
+      return {
+        root: root55,
+        rule: 'state-dir',
+        explain: `OMC_STATE_DIR/${id55}`,
+        exists: true,
+        looked,
+        notices,
+        projectId: id55,
+        projectDir: projectRoot,
+      };
     }
     const id4 = projectIdentifier(projectRoot, home, env, git, '4.x');
     if (id4 !== id55) {
@@ -182,10 +205,28 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       looked.push(root4);
       if (isDir(root4)) {
         notices.push(`using the OMC 4.x project id ${id4}; OMC 5.5.0 would use ${id55}`);
-        return { root: root4, rule: 'state-dir', explain: `OMC_STATE_DIR/${id4} (4.x id)`, exists: true, looked, notices, projectId: id4, projectDir: projectRoot };
+        return {
+          root: root4,
+          rule: 'state-dir',
+          explain: `OMC_STATE_DIR/${id4} (4.x id)`,
+          exists: true,
+          looked,
+          notices,
+          projectId: id4,
+          projectDir: projectRoot,
+        };
       }
     }
-    return { root: root55, rule: 'state-dir', explain: `OMC_STATE_DIR/${id55}`, exists: false, looked, notices, projectId: id55, projectDir: projectRoot };
+    return {
+      root: root55,
+      rule: 'state-dir',
+      explain: `OMC_STATE_DIR/${id55}`,
+      exists: false,
+      looked,
+      notices,
+      projectId: id55,
+      projectDir: projectRoot,
+    };
   }
 
   const marker = findWorkspaceMarker(cwd, home, env);
@@ -193,9 +234,19 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     const root = path.join(marker, '.omc');
     if (!isSensitiveLocation(marker, home, tmpdir)) {
       looked.push(root);
-      return { root, rule: 'marker', explain: `${WORKSPACE_MARKER} at ${marker}`, exists: isDir(root), looked, notices, projectDir: marker };
+      return {
+        root,
+        rule: 'marker',
+        explain: `${WORKSPACE_MARKER} at ${marker}`,
+        exists: isDir(root),
+        looked,
+        notices,
+        projectDir: marker,
+      };
     }
-    notices.push(`ignored ${WORKSPACE_MARKER} at ${marker}: OMC 5.5.0 ignores markers under temp, home and dot-directories`);
+    notices.push(
+      `ignored ${WORKSPACE_MARKER} at ${marker}: OMC 5.5.0 ignores markers under temp, home and dot-directories`,
+    );
   }
 
   const anchor = gitAnchor(cwd, git);
@@ -204,7 +255,9 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     looked.push(root);
     const sub = path.join(cwd, '.omc');
     if (cwd !== anchor && isDir(sub)) {
-      notices.push(`${sub} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`);
+      notices.push(
+        `${sub} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`,
+      );
     }
     return { root, rule: 'git', explain: 'git top-level', exists: isDir(root), looked, notices, projectDir: anchor };
   }
@@ -215,14 +268,40 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   looked.push(homeRoot);
   if (isDir(homeRoot) && exists(path.join(homeRoot, 'state'))) {
     if (cwdRoot !== homeRoot && isDir(cwdRoot)) {
-      notices.push(`${cwdRoot} (OMC 4.x layout) also exists; showing ${homeRoot} as OMC 5.5.0 does (use --root to view the other)`);
+      notices.push(
+        `${cwdRoot} (OMC 4.x layout) also exists; showing ${homeRoot} as OMC 5.5.0 does (use --root to view the other)`,
+      );
     }
-    return { root: homeRoot, rule: 'non-git-home', explain: 'not a git repo: $HOME/.omc (OMC 5.5.0)', exists: true, looked, notices, projectDir: cwd };
+    return {
+      root: homeRoot,
+      rule: 'non-git-home',
+      explain: 'not a git repo: $HOME/.omc (OMC 5.5.0)',
+      exists: true,
+      looked,
+      notices,
+      projectDir: cwd,
+    };
   }
   looked.push(cwdRoot);
   if (isDir(cwdRoot)) {
     notices.push(`not a git repo: using ${cwdRoot} as OMC 4.x did (OMC 5.5.0 keeps non-git state in ${homeRoot})`);
-    return { root: cwdRoot, rule: 'cwd-4x', explain: 'not a git repo: ./.omc (OMC 4.x)', exists: true, looked, notices, projectDir: cwd };
+    return {
+      root: cwdRoot,
+      rule: 'cwd-4x',
+      explain: 'not a git repo: ./.omc (OMC 4.x)',
+      exists: true,
+      looked,
+      notices,
+      projectDir: cwd,
+    };
   }
-  return { root: homeRoot, rule: 'non-git-home', explain: 'not a git repo: $HOME/.omc (OMC 5.5.0)', exists: isDir(homeRoot), looked, notices, projectDir: cwd };
+  return {
+    root: homeRoot,
+    rule: 'non-git-home',
+    explain: 'not a git repo: $HOME/.omc (OMC 5.5.0)',
+    exists: isDir(homeRoot),
+    looked,
+    notices,
+    projectDir: cwd,
+  };
 }

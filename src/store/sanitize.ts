@@ -26,7 +26,9 @@ function stripSequences(s: string): string {
 /** For one-line display: newlines and tabs become spaces; no control bytes survive. */
 export function cleanLine(value: unknown): string {
   const s = typeof value === 'string' ? value : value == null ? '' : String(value);
-  return stripSequences(s).replace(/[\r\n\t]+/g, ' ').replace(CONTROLS_LINE, '');
+  return stripSequences(s)
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(CONTROLS_LINE, '');
 }
 
 /** For multi-line display: keeps \n, expands tabs, drops \r and every other control. */

@@ -65,7 +65,8 @@ export class OmcStore {
     const all: Problem[] = [];
     for (const d of this.domains) if (d.problems) all.push(...d.problems());
     const prev = this.problems.getSnapshot();
-    const same = prev.length === all.length && prev.every((p, i) => p.path === all[i]?.path && p.message === all[i]?.message);
+    const same =
+      prev.length === all.length && prev.every((p, i) => p.path === all[i]?.path && p.message === all[i]?.message);
     if (!same) this.problems.set(all);
   }
 
@@ -144,8 +145,11 @@ export class OmcStore {
   private dispatch(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
     for (const d of this.domains) {
       const mine = events.filter(
-        (e) => d.wants(e.rel, e.type === 'addDir' || e.type === 'unlinkDir' ? true : e.type === 'unlink' ? undefined : false) ||
-          e.type === 'unlinkDir',
+        (e) =>
+          d.wants(
+            e.rel,
+            e.type === 'addDir' || e.type === 'unlinkDir' ? true : e.type === 'unlink' ? undefined : false,
+          ) || e.type === 'unlinkDir',
       );
       if (mine.length > 0) {
         try {

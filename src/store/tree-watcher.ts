@@ -265,7 +265,9 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
         }
       });
     } catch (err) {
-      startPolling(`file watching unavailable (${(err as NodeJS.ErrnoException)?.code ?? String(err)}): polling every 1 s`);
+      startPolling(
+        `file watching unavailable (${(err as NodeJS.ErrnoException)?.code ?? String(err)}): polling every 1 s`,
+      );
     }
   };
 

@@ -15,7 +15,11 @@ export interface TerminalHandle {
   readonly restored: boolean;
 }
 
-export function enterFullScreen(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream, beforeLeave: () => void): TerminalHandle {
+export function enterFullScreen(
+  stdout: NodeJS.WriteStream,
+  stdin: NodeJS.ReadStream,
+  beforeLeave: () => void,
+): TerminalHandle {
   let restored = false;
   const write = (s: string) => {
     try {

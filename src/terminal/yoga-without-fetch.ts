@@ -12,7 +12,12 @@
  */
 const saved = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
 if (saved?.configurable) {
-  Object.defineProperty(globalThis, 'fetch', { configurable: true, enumerable: saved.enumerable ?? false, writable: true, value: undefined });
+  Object.defineProperty(globalThis, 'fetch', {
+    configurable: true,
+    enumerable: saved.enumerable ?? false,
+    writable: true,
+    value: undefined,
+  });
 }
 
 export function restoreFetch(): void {

@@ -1,7 +1,7 @@
 /** Header, problem lines, message line and footer: the frame around every pane. */
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { PaneModule } from '../panes/types.js';
+import type { AnyPaneModule } from '../panes/types.js';
 import type { SessionsSnapshot } from '../store/sessions/model.js';
 import type { StoreStatus } from '../store/store.js';
 import type { Problem } from '../store/types.js';
@@ -10,7 +10,7 @@ import { useTheme } from './theme.js';
 import type { Flash, PaneId } from './ui-store.js';
 
 export function shortenPath(p: string, max: number, home = process.env.HOME ?? ''): string {
-  let s = home && p.startsWith(home + '/') ? '~' + p.slice(home.length) : p;
+  const s = home && p.startsWith(home + '/') ? '~' + p.slice(home.length) : p;
   if (s.length <= max) return s;
   return '…' + s.slice(s.length - max + 1);
 }
@@ -92,7 +92,7 @@ export function Footer({
   status,
   width,
 }: {
-  panes: ReadonlyArray<PaneModule<any>>;
+  panes: ReadonlyArray<AnyPaneModule>;
   current: PaneId;
   hints: Array<[string, string]>;
   status: StoreStatus;
@@ -131,7 +131,7 @@ export function Footer({
       ))}
       <Text> </Text>
       <Text>{fit(hintText, room)}</Text>
-      <Text color={theme.muted}> ? help  q quit  </Text>
+      <Text color={theme.muted}>{' ? help  q quit  '}</Text>
       <Text color={alarm ? theme.warn : theme.muted} bold={alarm}>
         {watch}
       </Text>

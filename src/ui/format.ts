@@ -43,7 +43,10 @@ export function formatClock(ms: number): string {
 
 export function formatTimestamp(ms: number | null): string {
   if (ms === null) return '—';
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /** Terminal cell width (CJK and emoji are 2 cells). */

@@ -1,6 +1,6 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { PaneModule } from '../panes/types.js';
+import type { AnyPaneModule } from '../panes/types.js';
 import { clip, fit, wrapText } from './format.js';
 import { useTheme } from './theme.js';
 import type { ConfirmOverlay, HelpOverlay } from './ui-store.js';
@@ -12,7 +12,17 @@ const GLOBAL_HELP: Array<[string, string]> = [
   ['!', 'list every problem found in .omc'],
 ];
 
-export function HelpView({ overlay, panes, width, height }: { overlay: HelpOverlay; panes: ReadonlyArray<PaneModule<any>>; width: number; height: number }) {
+export function HelpView({
+  overlay,
+  panes,
+  width,
+  height,
+}: {
+  overlay: HelpOverlay;
+  panes: ReadonlyArray<AnyPaneModule>;
+  width: number;
+  height: number;
+}) {
   const theme = useTheme();
   const lines: Array<{ text: string; title?: boolean }> = [{ text: 'omc-top keys', title: true }];
   const keyW = Math.min(30, Math.max(14, Math.floor(width / 3)));
@@ -65,9 +75,21 @@ export function ConfirmView({ overlay, width, height }: { overlay: ConfirmOverla
   );
 }
 
-export function ProblemsView({ problems, scroll, width, height }: { problems: readonly { path: string; message: string; severity: string }[]; scroll: number; width: number; height: number }) {
+export function ProblemsView({
+  problems,
+  scroll,
+  width,
+  height,
+}: {
+  problems: readonly { path: string; message: string; severity: string }[];
+  scroll: number;
+  width: number;
+  height: number;
+}) {
   const theme = useTheme();
-  const lines: Array<{ text: string; tone?: string }> = [{ text: `Problems found in .omc (${problems.length})  ·  Esc closes`, tone: 'title' }];
+  const lines: Array<{ text: string; tone?: string }> = [
+    { text: `Problems found in .omc (${problems.length})  ·  Esc closes`, tone: 'title' },
+  ];
   if (problems.length === 0) lines.push({ text: 'None: every file omc-top reads parsed cleanly.' });
   for (const p of problems) {
     lines.push({ text: '' });
@@ -82,7 +104,15 @@ export function ProblemsView({ problems, scroll, width, height }: { problems: re
           key={i}
           wrap="truncate"
           bold={l.tone === 'title'}
-          color={l.tone === 'title' ? theme.accent : l.tone === 'error' ? theme.error : l.tone === 'warning' ? theme.warn : undefined}
+          color={
+            l.tone === 'title'
+              ? theme.accent
+              : l.tone === 'error'
+                ? theme.error
+                : l.tone === 'warning'
+                  ? theme.warn
+                  : undefined
+          }
         >
           {l.text === '' ? ' ' : clip(l.text, width)}
         </Text>

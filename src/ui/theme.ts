@@ -38,7 +38,15 @@ const colorTheme: Theme = {
 const monoTheme: Theme = {
   color: false,
   dim: false,
-  status: { active: undefined, pending: undefined, stale: undefined, finished: undefined, tombstoned: undefined, cancelling: undefined, idle: undefined },
+  status: {
+    active: undefined,
+    pending: undefined,
+    stale: undefined,
+    finished: undefined,
+    tombstoned: undefined,
+    cancelling: undefined,
+    idle: undefined,
+  },
 };
 
 export function pickTheme(env: NodeJS.ProcessEnv = process.env): Theme {

@@ -49,7 +49,14 @@ export class UiStore {
   private flashTimer: NodeJS.Timeout | null = null;
 
   constructor(initial: Partial<UiState> = {}) {
-    this.cell = new SnapshotCell<UiState>({ pane: 'sessions', overlay: null, flash: null, panes: {}, redraw: 0, ...initial });
+    this.cell = new SnapshotCell<UiState>({
+      pane: 'sessions',
+      overlay: null,
+      flash: null,
+      panes: {},
+      redraw: 0,
+      ...initial,
+    });
   }
 
   subscribe = (l: () => void) => this.cell.subscribe(l);

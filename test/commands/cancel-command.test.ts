@@ -27,14 +27,17 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out, err };
 }
 
-const signalPath = (sid: string) => path.join((p as TempProject).root, 'state', 'sessions', sid, 'cancel-signal-state.json');
+const signalPath = (sid: string) =>
+  path.join((p as TempProject).root, 'state', 'sessions', sid, 'cancel-signal-state.json');
 
 describe('omc-top cancel', () => {
   it('cancels, says what it did, and exits 0 only after checking the disk', async () => {
     p = makeProject({ withFixture: true });
     const r = await cli(SESSION.ralph);
     expect(r.code).toBe(CANCEL_EXIT.ok);
-    expect(r.out.split('\n')[0]).toBe(`cancelled ralph, ultrawork in ${SESSION.ralph}: verified on disk, no targeted mode is active`);
+    expect(r.out.split('\n')[0]).toBe(
+      `cancelled ralph, ultrawork in ${SESSION.ralph}: verified on disk, no targeted mode is active`,
+    );
     expect(r.out).toContain(`removed  state/sessions/${SESSION.ralph}/ralph-state.json`);
     expect(r.err).toBe('');
   });
@@ -70,10 +73,15 @@ describe('omc-top cancel', () => {
 
   it('exit 1 with the reason when the cancel did not take', async () => {
     p = makeProject({ withFixture: true });
-    fs.writeFileSync(path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json.mutation.lock'), 'garbage');
+    fs.writeFileSync(
+      path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json.mutation.lock'),
+      'garbage',
+    );
     const r = await cli(SESSION.ralph);
     expect(r.code).toBe(CANCEL_EXIT.notTaken);
-    expect(r.err).toMatch(/^omc-top cancel: cancel did not take: state\/sessions\/.*\/ralph-state\.json .*is not a valid OMC lock record/);
+    expect(r.err).toMatch(
+      /^omc-top cancel: cancel did not take: state\/sessions\/.*\/ralph-state\.json .*is not a valid OMC lock record/,
+    );
   });
 
   it('--readonly refuses with a message and writes nothing', async () => {
@@ -84,7 +92,7 @@ describe('omc-top cancel', () => {
     expect(fs.existsSync(signalPath(SESSION.ralph))).toBe(false);
   });
 
-  it('refuses ids outside OMC\'s allow-list and escapes nothing to the terminal', async () => {
+  it("refuses ids outside OMC's allow-list and escapes nothing to the terminal", async () => {
     p = makeProject({ withFixture: true });
     const r = await cli('../../etc\u001b[2J');
     expect(r.code).toBe(CANCEL_EXIT.usage);
@@ -96,7 +104,9 @@ describe('omc-top cancel', () => {
     p = makeProject({ withFixture: true });
     expect((await cli(SESSION.finished)).code).toBe(CANCEL_EXIT.nothing);
     expect((await cli('0b5e9c1e-1111-4222-8333-444455556666', '--json')).out).toMatch(/"error": "not-found"/);
-    expect((await cli(SESSION.ralph, '--mode', 'autopilot')).err).toBe(`omc-top cancel: no autopilot state in ${SESSION.ralph}\n`);
+    expect((await cli(SESSION.ralph, '--mode', 'autopilot')).err).toBe(
+      `omc-top cancel: no autopilot state in ${SESSION.ralph}\n`,
+    );
   });
 
   it('"legacy" names the session-less state', async () => {

@@ -36,12 +36,16 @@ describe('omc-top --json: wiki and project_memory', () => {
       [7, 'note'],
     ]);
     expect(pm.directives.filter((d: any) => d.session_start === 'injected')).toHaveLength(3);
-    expect(pm.session_start_injection).toMatch(/^<project-memory-context>\n\n\[PROJECT MEMORY\]\n\n\[Project Environment\]/);
+    expect(pm.session_start_injection).toMatch(
+      /^<project-memory-context>\n\n\[PROJECT MEMORY\]\n\n\[Project Environment\]/,
+    );
 
     const lintText: string = readReader('wiki.json').wiki_lint.text;
     expect(doc.wiki).toMatchObject({ dir: 'ok', pages: 11, searchable: 10 });
     expect(doc.wiki.not_searchable).toEqual([{ file: 'broken.md', reason: expect.stringMatching(/^no frontmatter/) }]);
-    expect(lintText).toContain(`${doc.wiki.lint.orphan} orphan, ${doc.wiki.lint.stale} stale, ${doc.wiki.lint['broken-ref']} broken refs`);
+    expect(lintText).toContain(
+      `${doc.wiki.lint.orphan} orphan, ${doc.wiki.lint.stale} stale, ${doc.wiki.lint['broken-ref']} broken refs`,
+    );
     expect(doc.problems.some((x: any) => x.path === 'wiki/broken.md')).toBe(true);
   });
 });

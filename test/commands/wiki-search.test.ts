@@ -46,7 +46,19 @@ describe('omc-top wiki search', () => {
   });
 
   it('joins words into one query, honours --limit, --category and --tag like OMC, and works with --root', async () => {
-    const r = run(['wiki', 'search', 'flaky', 'test', '--tag', 'vitest', '--limit', '1', '--json', '--root', FIXTURE_TREE]);
+    const r = run([
+      'wiki',
+      'search',
+      'flaky',
+      'test',
+      '--tag',
+      'vitest',
+      '--limit',
+      '1',
+      '--json',
+      '--root',
+      FIXTURE_TREE,
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([
       expect.objectContaining({ slug: 'vitest-flaky-test-debugging', title: 'Vitest Flaky Test Debugging', score: 14 }),
@@ -54,7 +66,9 @@ describe('omc-top wiki search', () => {
     const none = run(['wiki', 'search', 'cents', '--category', 'architecture', '--root', FIXTURE_TREE]);
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/^No wiki pages match "cents" \(searched 10 page\(s\) in /);
-    expect(run(['wiki', 'search', 'cents', '--category', 'architecture', '--json', '--root', FIXTURE_TREE]).stdout.trim()).toBe('[]');
+    expect(
+      run(['wiki', 'search', 'cents', '--category', 'architecture', '--json', '--root', FIXTURE_TREE]).stdout.trim(),
+    ).toBe('[]');
   });
 
   it('prints readable text: rank, title, category, score, file, tags, snippet', () => {

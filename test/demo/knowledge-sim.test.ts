@@ -32,7 +32,10 @@ describe('demo simulator: project memory and wiki', () => {
     const ctx = makeContext(p.root, p.dir);
     const stops = [memorySim.start(ctx), wikiSim.start(ctx)];
     const memory = () => JSON.parse(fs.readFileSync(path.join(p!.root, 'project-memory.json'), 'utf8'));
-    const before = { directives: memory().userDirectives.length, pages: fs.readdirSync(path.join(p.root, 'wiki')).length };
+    const before = {
+      directives: memory().userDirectives.length,
+      pages: fs.readdirSync(path.join(p.root, 'wiki')).length,
+    };
     vi.advanceTimersByTime(90_000);
     for (const s of stops) s();
 
@@ -55,13 +58,23 @@ describe('demo simulator: project memory and wiki', () => {
     expect(merged.content).toMatch(/## Update \(/);
     expect(merged.frontmatter.tags).toEqual(['release', 'staging']);
     const lint = (await omcWikiLint()).lintWiki(p.dir);
-    expect(lint.issues.some((i: { type: string; message: string }) => i.type === 'broken-ref' && i.message.includes('error-handling-strategy.md'))).toBe(true);
+    expect(
+      lint.issues.some(
+        (i: { type: string; message: string }) =>
+          i.type === 'broken-ref' && i.message.includes('error-handling-strategy.md'),
+      ),
+    ).toBe(true);
 
     // omc-top shows them, with nothing to complain about.
     const wiki = new WikiDomain({ root: p.root });
     wiki.scan();
     expect(wiki.problems()).toEqual([]);
-    expect(wiki.getSnapshot().searchable.map((x) => x.filename).sort()).toEqual([...omcPages].sort());
+    expect(
+      wiki
+        .getSnapshot()
+        .searchable.map((x) => x.filename)
+        .sort(),
+    ).toEqual([...omcPages].sort());
     const mem = new MemoryDomain({ root: p.root });
     mem.scan();
     expect(mem.problems()).toEqual([]);

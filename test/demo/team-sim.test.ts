@@ -80,7 +80,11 @@ describe('demo/sim/team.mjs', () => {
     const silent = team(d, 'night-shift');
     const summary = await omc.getTeamSummary('night-shift', p.dir);
     expect(summary.workers.map((w: any) => w.alive)).toEqual([true, true, true]);
-    expect(silent.workers.map((w) => workerLiveness(w, now, d.heartbeatStaleMs).flag)).toEqual(['pid-gone', 'not-beating', 'not-beating']);
+    expect(silent.workers.map((w) => workerLiveness(w, now, d.heartbeatStaleMs).flag)).toEqual([
+      'pid-gone',
+      'not-beating',
+      'not-beating',
+    ]);
   });
 
   it('answers a shutdown request with an ack OMC accepts, and stops beating', async () => {
@@ -93,7 +97,10 @@ describe('demo/sim/team.mjs', () => {
     const d = new TeamsDomain({ root: p.root, clock: () => now });
     d.scan();
     const requestedAt = (now += 1_000);
-    requestWorkerShutdown({ domain: d, teamKey: 'demo-team', teamName: 'demo-team', readonly: false, now: requestedAt }, 'worker-2');
+    requestWorkerShutdown(
+      { domain: d, teamKey: 'demo-team', teamName: 'demo-team', readonly: false, now: requestedAt },
+      'worker-2',
+    );
     sim.tick((now += 1_500));
     d.scan();
     const w2 = d.getSnapshot().teams[0]?.workers[1];
@@ -102,7 +109,9 @@ describe('demo/sim/team.mjs', () => {
     expect(w2?.heartbeat?.reportedAlive).toBe(false);
     expect(d.getSnapshot().teams[0]?.events.at(-1)).toMatchObject({ type: 'shutdown_ack', worker: 'worker-2' });
     const omc = await omcTeam();
-    expect(await omc.readShutdownAck('demo-team', 'worker-2', p.dir, new Date(requestedAt).toISOString())).toMatchObject({ status: 'accept' });
+    expect(
+      await omc.readShutdownAck('demo-team', 'worker-2', p.dir, new Date(requestedAt).toISOString()),
+    ).toMatchObject({ status: 'accept' });
   });
 
   it('runs on timers next to sessions.mjs, whose team session owns demo-team', async () => {
@@ -110,12 +119,17 @@ describe('demo/sim/team.mjs', () => {
     const ctx = makeContext(p.root, p.dir);
     stops.push(startSessions(ctx), startTeam(ctx));
     const hb = path.join(p.root, 'state/team/demo-team/workers/worker-1/heartbeat.json');
-    await waitFor(() => fs.existsSync(hb) && JSON.parse(fs.readFileSync(hb, 'utf8')).turn_count >= 2, { what: 'a second heartbeat', timeoutMs: 8_000 });
+    await waitFor(() => fs.existsSync(hb) && JSON.parse(fs.readFileSync(hb, 'utf8')).turn_count >= 2, {
+      what: 'a second heartbeat',
+      timeoutMs: 8_000,
+    });
     const d = new TeamsDomain({ root: p.root });
     d.scan();
     const demo = d.getSnapshot().teams.find((t) => t.name === 'demo-team');
     const owner = demo?.owner?.sessionId ?? '';
     expect(demo?.owner?.source).toBe('team-state.json');
-    expect(JSON.parse(fs.readFileSync(path.join(p.root, 'state/sessions', owner, 'team-state.json'), 'utf8')).team_name).toBe('demo-team');
+    expect(
+      JSON.parse(fs.readFileSync(path.join(p.root, 'state/sessions', owner, 'team-state.json'), 'utf8')).team_name,
+    ).toBe('demo-team');
   });
 });

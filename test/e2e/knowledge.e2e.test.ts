@@ -48,7 +48,8 @@ describe('wiki and memory panes in a real terminal', () => {
   it('m: add a directive, switch its priority, remove it (confirmed), in a 60-column pane', async () => {
     p = makeProject({ withFixture: true });
     const file = path.join(p.root, 'project-memory.json');
-    const directives = () => JSON.parse(fs.readFileSync(file, 'utf8')).userDirectives as Array<{ directive: string; priority: string }>;
+    const directives = () =>
+      JSON.parse(fs.readFileSync(file, 'utf8')).userDirectives as Array<{ directive: string; priority: string }>;
     h = new TerminalHarness({ cwd: p.dir, cols: 60, rows: 20 });
     await h.waitForText('ralph 3/10');
     h.write('m');
@@ -59,7 +60,11 @@ describe('wiki and memory panes in a real terminal', () => {
     await h.waitForText('41/500');
     h.write(KEYS.enter);
     await h.waitForText('directive added');
-    expect(directives().at(-1)).toMatchObject({ directive: 'Always run the e2e suite before a release', priority: 'normal', source: 'explicit' });
+    expect(directives().at(-1)).toMatchObject({
+      directive: 'Always run the e2e suite before a release',
+      priority: 'normal',
+      source: 'explicit',
+    });
     expect(h.screen().every((l) => l.length <= 60)).toBe(true);
 
     h.write('p');

@@ -36,7 +36,11 @@ afterEach(() => {
 
 const disk = () => fs.readFileSync(path.join(p!.root, 'notepad.md'), 'utf8');
 /** The stamp omc-top gave the newest entry (taken from disk; the minute depends on when the test ran). */
-const lastStamp = (text: string) => [...text.matchAll(/^### (\d{4}-\d{2}-\d{2} \d{2}:\d{2})$/gm)].map((m) => m[1]).sort().at(-1) as string;
+const lastStamp = (text: string) =>
+  [...text.matchAll(/^### (\d{4}-\d{2}-\d{2} \d{2}:\d{2})$/gm)]
+    .map((m) => m[1])
+    .sort()
+    .at(-1) as string;
 
 async function openNotepad(env: Record<string, string> = {}): Promise<TerminalHarness> {
   p = makeProject({ withFixture: true });
@@ -48,7 +52,7 @@ async function openNotepad(env: Record<string, string> = {}): Promise<TerminalHa
 }
 
 describe('Notepad in a real terminal', () => {
-  it('takes a multi-line entry sent as one fast burst and writes exactly OMC\'s bytes', async () => {
+  it("takes a multi-line entry sent as one fast burst and writes exactly OMC's bytes", async () => {
     const t = await openNotepad();
     t.write('a');
     await t.waitForText('New Working Memory entry');
@@ -62,7 +66,9 @@ describe('Notepad in a real terminal', () => {
     const text = disk();
     const stamp = lastStamp(text);
     const body = 'Burst line one\nline two with q and n\n\n  third after a blank line';
-    expect(text).toBe(FIXTURE_TEXT.replace(WORKING_END, `for the e2e step.\n### ${stamp}\n${body}\n\n\n## 2026-11-21 18:15`));
+    expect(text).toBe(
+      FIXTURE_TEXT.replace(WORKING_END, `for the e2e step.\n### ${stamp}\n${body}\n\n\n## 2026-11-21 18:15`),
+    );
     expect(omc.getWorkingMemory(p!.dir)?.endsWith(`### ${stamp}\n${body}`)).toBe(true);
     expect(fs.existsSync(path.join(p!.root, 'notepad.md.lock'))).toBe(false);
     // Out of the editor, q quits again and the terminal comes back.
@@ -81,7 +87,12 @@ describe('Notepad in a real terminal', () => {
     t.write(CTRL_S);
     await t.waitForText('added MANUAL entry');
     const text = disk();
-    expect(text).toBe(FIXTURE_TEXT.replace(MANUAL_END, `not in this repo.\n### ${lastStamp(text)}\npasted A\npasted B\n\n\n## 2026-11-10 18:15`));
+    expect(text).toBe(
+      FIXTURE_TEXT.replace(
+        MANUAL_END,
+        `not in this repo.\n### ${lastStamp(text)}\npasted A\npasted B\n\n\n## 2026-11-10 18:15`,
+      ),
+    );
   });
 
   it('hands an entry to $EDITOR and comes back to the full-screen UI with it saved', async () => {
@@ -90,7 +101,9 @@ describe('Notepad in a real terminal', () => {
     t.write('e');
     await t.waitForText('saved Working Memory entry 2026-11-30 18:10');
     expect(t.altScreen).toBe(true);
-    expect(omc.getWorkingMemory(p!.dir)).toContain('### 2026-11-30 18:10\nautopilot execution: 4/9 tasks done. Blocked on payment sandbox credentials for the e2e step.\nedited outside');
+    expect(omc.getWorkingMemory(p!.dir)).toContain(
+      '### 2026-11-30 18:10\nautopilot execution: 4/9 tasks done. Blocked on payment sandbox credentials for the e2e step.\nedited outside',
+    );
     // Keys work again after the resume.
     t.write('3');
     await t.waitForText('MANUAL · 2 entries');

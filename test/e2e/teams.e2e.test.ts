@@ -30,7 +30,17 @@ describe('Teams pane in a real terminal', () => {
     await h.waitForText('WORKERS 3');
     expect(h.screen().every((l) => l.length <= 80)).toBe(true);
 
-    fs.appendFileSync(path.join(team, 'events.jsonl'), JSON.stringify({ event_id: 'e2e', team: 'fix-ts-errors', created_at: new Date().toISOString(), type: 'team_leader_nudge', worker: 'leader-fixed', reason: 'e2e nudge arrived' }) + '\n');
+    fs.appendFileSync(
+      path.join(team, 'events.jsonl'),
+      JSON.stringify({
+        event_id: 'e2e',
+        team: 'fix-ts-errors',
+        created_at: new Date().toISOString(),
+        type: 'team_leader_nudge',
+        worker: 'leader-fixed',
+        reason: 'e2e nudge arrived',
+      }) + '\n',
+    );
     await h.waitForText('e2e nudge arrived');
 
     h.write('j');
@@ -40,7 +50,11 @@ describe('Teams pane in a real terminal', () => {
     await h.waitForText(/worker-2 .*⏻ asked/);
     const req = JSON.parse(fs.readFileSync(path.join(team, 'workers/worker-2/shutdown-request.json'), 'utf8'));
     expect(req.from).toBe('omc-top');
-    writeOmcJson(path.join(team, 'workers/worker-2/shutdown-ack.json'), { status: 'reject', reason: 'busy', updated_at: new Date(Date.parse(req.requested_at) + 1).toISOString() });
+    writeOmcJson(path.join(team, 'workers/worker-2/shutdown-ack.json'), {
+      status: 'reject',
+      reason: 'busy',
+      updated_at: new Date(Date.parse(req.requested_at) + 1).toISOString(),
+    });
     await h.waitForText(/worker-2 .*⏻ rejected: busy/);
 
     h.write(KEYS.esc);

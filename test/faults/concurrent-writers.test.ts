@@ -36,7 +36,11 @@ import { loadOmcNotepad } from '../helpers/omc-notepad.js';
 const EDITS = 500;
 /** Between two of our saves: a fast user, and room for OMC's 50 ms lock retries (a tight loop would starve them). */
 const PACE_MS = 8;
-const SESSIONS = ['5e000000-0000-4000-8000-000000000001', '5e000000-0000-4000-8000-000000000002', '5e000000-0000-4000-8000-000000000003'];
+const SESSIONS = [
+  '5e000000-0000-4000-8000-000000000001',
+  '5e000000-0000-4000-8000-000000000002',
+  '5e000000-0000-4000-8000-000000000003',
+];
 
 const sum = (s: string) => createHash('sha1').update(s).digest('hex').slice(0, 8);
 const pace = () => new Promise((r) => setTimeout(r, PACE_MS));
@@ -61,14 +65,20 @@ async function startChild<T>(script: string, args: string[]): Promise<Child<T>> 
   const env = { ...process.env };
   // OMC would resolve its root elsewhere; these processes must share <project>/.omc.
   delete env.OMC_STATE_DIR;
-  const c = spawn(process.execPath, [path.join(REPO, 'test', 'helpers', script), ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
+  const c = spawn(process.execPath, [path.join(REPO, 'test', 'helpers', script), ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env,
+  });
   children.push(c);
   let out = '';
   let err = '';
   c.stdout.on('data', (b: Buffer) => (out += b.toString()));
   c.stderr.on('data', (b: Buffer) => (err += b.toString()));
   const exited = new Promise<number>((r) => c.on('exit', (code) => r(code ?? -1)));
-  await waitFor(() => out.includes('ready\n'), { timeoutMs: 20_000, what: `${script} to start${err ? `: ${err}` : ''}` });
+  await waitFor(() => out.includes('ready\n'), {
+    timeoutMs: 20_000,
+    what: `${script} to start${err ? `: ${err}` : ''}`,
+  });
   return {
     async stop() {
       c.stdin.write('stop\n');
@@ -101,7 +111,9 @@ interface ReaderReport {
 }
 
 /** 500 notepad edits: adds to Working Memory and MANUAL, and every fifth an in-place edit of one of our MANUAL entries. */
-async function notepadStorm(d: NotepadDomain): Promise<{ expected: Map<string, string>; merged: number; outcomes: string[] }> {
+async function notepadStorm(
+  d: NotepadDomain,
+): Promise<{ expected: Map<string, string>; merged: number; outcomes: string[] }> {
   const expected = new Map<string, string>(); // "working 12" → body
   const manualIds: string[] = [];
   const outcomes: string[] = [];
@@ -147,7 +159,11 @@ async function directiveStorm(m: MemoryDomain): Promise<{ expected: Map<string, 
       if (ours.size < 10) {
         const directive = `top directive ${i}`;
         const context = `rev ${i} ${sum(`${directive} ${i}`)}`;
-        const res = await m.save({ kind: 'add', input: { directive, context, priority: 'normal' }, timestamp: Date.now() });
+        const res = await m.save({
+          kind: 'add',
+          input: { directive, context, priority: 'normal' },
+          timestamp: Date.now(),
+        });
         ours.set(directive, { key: directiveKey(res.changed!), context });
       } else if (i % 7 === 0) {
         const [directive, cur] = ours.entries().next().value as [string, { key: string }];
@@ -173,10 +189,20 @@ describe('concurrent writers through OMC locks', () => {
     const dir = p.dir;
     for (const sid of SESSIONS) {
       const now = new Date().toISOString();
-      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { active: true, iteration: 0, max_iterations: 1_000_000, started_at: now, last_checked_at: now, session_id: sid, prompt: `storm 0 ${sum(`${sid} 0`)}` });
+      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), {
+        active: true,
+        iteration: 0,
+        max_iterations: 1_000_000,
+        started_at: now,
+        last_checked_at: now,
+        session_id: sid,
+        prompt: `storm 0 ${sum(`${sid} 0`)}`,
+      });
     }
     const omc = await loadOmcNotepad();
-    const originalDirectives = JSON.parse(fs.readFileSync(path.join(p.root, 'project-memory.json'), 'utf8')).userDirectives;
+    const originalDirectives = JSON.parse(
+      fs.readFileSync(path.join(p.root, 'project-memory.json'), 'utf8'),
+    ).userDirectives;
 
     store = new OmcStore({ root: p.root, watch: 'auto' });
     addStandardDomains(store);
@@ -193,7 +219,12 @@ describe('concurrent writers through OMC locks', () => {
     });
 
     const reader = await startChild<ReaderReport>('fault-omc-reader.mjs', [dir, SESSIONS.join(',')]);
-    const writer = await startChild<WriterReport>('fault-omc-writer.mjs', [dir, SESSIONS.join(','), '1', 'notepad,memory']);
+    const writer = await startChild<WriterReport>('fault-omc-writer.mjs', [
+      dir,
+      SESSIONS.join(','),
+      '1',
+      'notepad,memory',
+    ]);
     const stateWriter = await startChild<WriterReport>('fault-omc-writer.mjs', [dir, SESSIONS.join(','), '0', 'state']);
     const t0 = Date.now();
     const [np, dm] = await Promise.all([notepadStorm(notepad), directiveStorm(memory)]);
@@ -225,31 +256,57 @@ describe('concurrent writers through OMC locks', () => {
     expect(r.wentDown).toEqual([]);
 
     // Zero lost entries, as OMC's own readers see the final files.
-    const entries = (section: string | null) => new Set((section ?? '').split('\n').filter((l) => /^(omc|top) /.test(l)));
+    const entries = (section: string | null) =>
+      new Set((section ?? '').split('\n').filter((l) => /^(omc|top) /.test(l)));
     const working = entries(omc.getWorkingMemory(dir));
     const manual = entries(omc.getManualSection(dir));
-    const omcLines = (section: string, n: number) => Array.from({ length: n }, (_, i) => `omc ${section} ${i + 1} ${sum(`omc ${section} ${i + 1}`)}`);
-    const ourLines = (section: string) => [...np.expected].filter(([id]) => id.startsWith(section)).map(([, body]) => body);
+    const omcLines = (section: string, n: number) =>
+      Array.from({ length: n }, (_, i) => `omc ${section} ${i + 1} ${sum(`omc ${section} ${i + 1}`)}`);
+    const ourLines = (section: string) =>
+      [...np.expected].filter(([id]) => id.startsWith(section)).map(([, body]) => body);
     expect(working).toEqual(new Set([...omcLines('working', w.working), ...ourLines('working')]));
     expect(manual).toEqual(new Set([...omcLines('manual', w.manual), ...ourLines('manual')]));
     // …each exactly once (a Set hides duplicates; the raw section must not have any).
-    const raw = `${omc.getWorkingMemory(dir)}\n${omc.getManualSection(dir)}`.split('\n').filter((l) => /^(omc|top) /.test(l));
+    const raw = `${omc.getWorkingMemory(dir)}\n${omc.getManualSection(dir)}`
+      .split('\n')
+      .filter((l) => /^(omc|top) /.test(l));
     expect(raw.length).toBe(working.size + manual.size);
 
     const mem = await (await omcMemoryStorage()).loadProjectMemory(dir);
-    const hot = Object.fromEntries(mem.hotPaths.filter((h: { path: string }) => h.path.startsWith('src/storm/')).map((h: { path: string; accessCount: number }) => [h.path, h.accessCount]));
+    const hot = Object.fromEntries(
+      mem.hotPaths
+        .filter((h: { path: string }) => h.path.startsWith('src/storm/'))
+        .map((h: { path: string; accessCount: number }) => [h.path, h.accessCount]),
+    );
     expect(hot).toEqual(w.hot);
-    const ourDirectives = new Map(mem.userDirectives.filter((d: { directive: string }) => d.directive.startsWith('top directive ')).map((d: { directive: string; context: string }) => [d.directive, d.context]));
+    const ourDirectives = new Map(
+      mem.userDirectives
+        .filter((d: { directive: string }) => d.directive.startsWith('top directive '))
+        .map((d: { directive: string; context: string }) => [d.directive, d.context]),
+    );
     expect(ourDirectives).toEqual(dm.expected);
-    expect(mem.userDirectives.filter((d: { directive: string }) => !d.directive.startsWith('top directive '))).toEqual(originalDirectives);
+    expect(mem.userDirectives.filter((d: { directive: string }) => !d.directive.startsWith('top directive '))).toEqual(
+      originalDirectives,
+    );
 
-    const stateIo = await import(path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist', 'lib', 'mode-state-io.js'));
-    for (const sid of SESSIONS) expect(stateIo.readModeState('ralph', dir, sid)?.iteration).toBe(sw.stateWrites[sid] ?? 0);
+    const stateIo = await import(
+      path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist', 'lib', 'mode-state-io.js')
+    );
+    for (const sid of SESSIONS)
+      expect(stateIo.readModeState('ralph', dir, sid)?.iteration).toBe(sw.stateWrites[sid] ?? 0);
 
     // omc-top's own view caught up with the last write, and it never flagged a file being rewritten under it.
-    await waitFor(() => SESSIONS.every((sid) => store!.sessions.getSnapshot().sessions.find((s) => s.id === sid)?.modes[0]?.iteration === (sw.stateWrites[sid] ?? 0)), {
-      what: 'omc-top showing the final iterations',
-    });
+    await waitFor(
+      () =>
+        SESSIONS.every(
+          (sid) =>
+            store!.sessions.getSnapshot().sessions.find((s) => s.id === sid)?.modes[0]?.iteration ===
+            (sw.stateWrites[sid] ?? 0),
+        ),
+      {
+        what: 'omc-top showing the final iterations',
+      },
+    );
     expect([...shown]).toEqual([]);
   }, 90_000);
 });

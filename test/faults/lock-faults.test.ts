@@ -44,7 +44,9 @@ describe.each(['ENOSPC', 'EDQUOT'] as const)('%s while the lock record is writte
     d.scan();
     const before = fs.readFileSync(path.join(p.root, 'notepad.md'), 'utf8');
     fault = injectFault({ code, step: 'write', path: /\.lock$/, times: 1 });
-    await expect(d.save({ kind: 'add', section: 'working', body: 'never written' }, null)).rejects.toMatchObject({ code });
+    await expect(d.save({ kind: 'add', section: 'working', body: 'never written' }, null)).rejects.toMatchObject({
+      code,
+    });
     expect(fs.readFileSync(path.join(p.root, 'notepad.md'), 'utf8')).toBe(before);
     // OMC waits up to 5 s for a held lock; with nothing left behind it does not wait at all.
     const t0 = Date.now();

@@ -50,7 +50,9 @@ async function start(): Promise<{ r: PtyRun; sh: (script: string) => string; roo
 /** Every file under the root with its checksum, and any temp or lock file (seen from inside the namespace). */
 function state(sh: (s: string) => string, root: string): { sums: string; strays: string } {
   return {
-    sums: sh(`cd ${shq(root)} && find . -type f ! -name '*.lock' ! -name '*.tmp.*' -print0 | sort -z | xargs -0 sha256sum`),
+    sums: sh(
+      `cd ${shq(root)} && find . -type f ! -name '*.lock' ! -name '*.tmp.*' -print0 | sort -z | xargs -0 sha256sum`,
+    ),
     strays: sh(`cd ${shq(root)} && find . -name '*.tmp.*' -o -name '*.lock' -o -name '*.lock.*.tmp'`).trim(),
   };
 }
@@ -86,7 +88,9 @@ describe.skipIf(!support.ok)('saving onto a real full / read-only filesystem', (
     sh(`rm ${shq(`${mnt}/filler`)}`);
     r.write(CTRL_S);
     await r.waitForText('added Working Memory entry');
-    expect(sh(`cat ${shq(`${root}/notepad.md`)}`)).toMatch(/### \d{4}-\d\d-\d\d \d\d:\d\d\ntyped while the disk filled up\n/);
+    expect(sh(`cat ${shq(`${root}/notepad.md`)}`)).toMatch(
+      /### \d{4}-\d\d-\d\d \d\d:\d\d\ntyped while the disk filled up\n/,
+    );
     expect(state(sh, root).strays).toBe('');
 
     r.write('m');
@@ -103,7 +107,11 @@ describe.skipIf(!support.ok)('saving onto a real full / read-only filesystem', (
     sh(`rm ${shq(`${mnt}/filler`)}`);
     r.write(KEYS.enter);
     await r.waitForText('directive added');
-    expect(JSON.parse(sh(`cat ${shq(`${root}/project-memory.json`)}`)).userDirectives.map((d: { directive: string }) => d.directive)).toContain('Never lose a draft');
+    expect(
+      JSON.parse(sh(`cat ${shq(`${root}/project-memory.json`)}`)).userDirectives.map(
+        (d: { directive: string }) => d.directive,
+      ),
+    ).toContain('Never lose a draft');
   });
 
   it('read-only filesystem (a real ro remount): notepad and directive drafts kept with the EROFS reason, nothing written', async () => {

@@ -15,7 +15,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { injectFault, snapshotTree, strayWriteArtifacts, type FaultCode, type FaultStep, type InjectedFault } from '../helpers/fault-fs.js';
+import {
+  injectFault,
+  snapshotTree,
+  strayWriteArtifacts,
+  type FaultCode,
+  type FaultStep,
+  type InjectedFault,
+} from '../helpers/fault-fs.js';
 import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { mountApp, type MountedApp } from '../helpers/knowledge-app.js';
 import { omcMemoryStorage } from '../helpers/omc-knowledge.js';
@@ -53,21 +60,50 @@ interface Fault {
 const ANY = /./;
 const TEMP = /\.tmp(\.|$)/;
 const FAULTS: Fault[] = [
-  { name: 'disk full while the new bytes are written', code: 'ENOSPC', step: 'write', files: TEMP, shown: /disk full \(ENOSPC\)/ },
-  { name: 'disk full at the first write (the lock record, where there is one)', code: 'ENOSPC', step: 'write', files: ANY, shown: /disk full \(ENOSPC\)/ },
-  { name: 'disk full when the new file is renamed into place', code: 'ENOSPC', step: 'rename', files: ANY, shown: /disk full \(ENOSPC\)/ },
+  {
+    name: 'disk full while the new bytes are written',
+    code: 'ENOSPC',
+    step: 'write',
+    files: TEMP,
+    shown: /disk full \(ENOSPC\)/,
+  },
+  {
+    name: 'disk full at the first write (the lock record, where there is one)',
+    code: 'ENOSPC',
+    step: 'write',
+    files: ANY,
+    shown: /disk full \(ENOSPC\)/,
+  },
+  {
+    name: 'disk full when the new file is renamed into place',
+    code: 'ENOSPC',
+    step: 'rename',
+    files: ANY,
+    shown: /disk full \(ENOSPC\)/,
+  },
   { name: 'read-only filesystem', code: 'EROFS', step: 'create', files: ANY, shown: /read-only filesystem \(EROFS\)/ },
-  { name: 'permission denied on the directory', code: 'EACCES', step: 'create', files: ANY, shown: /permission denied \(EACCES\)/ },
+  {
+    name: 'permission denied on the directory',
+    code: 'EACCES',
+    step: 'create',
+    files: ANY,
+    shown: /permission denied \(EACCES\)/,
+  },
 ];
 
 /** Installs the fault for files under the project's .omc root only. */
 function inject(f: Fault): InjectedFault {
   const roots = [p!.root, fs.realpathSync(p!.root)];
-  const rel = (abs: string) => roots.map((r) => path.relative(r, abs)).find((x) => !x.startsWith('..') && !path.isAbsolute(x));
-  fault = injectFault({ code: f.code, step: f.step, path: (abs) => {
-    const r = rel(abs);
-    return r !== undefined && f.files.test(r);
-  } });
+  const rel = (abs: string) =>
+    roots.map((r) => path.relative(r, abs)).find((x) => !x.startsWith('..') && !path.isAbsolute(x));
+  fault = injectFault({
+    code: f.code,
+    step: f.step,
+    path: (abs) => {
+      const r = rel(abs);
+      return r !== undefined && f.files.test(r);
+    },
+  });
   return fault;
 }
 
@@ -83,7 +119,12 @@ async function open(pane: 'notepad' | 'memory' | 'teams' | 'sessions', columns =
 }
 
 /** What every failed save must leave: the reason on screen, the disk untouched, no temp or lock file. */
-async function expectRefusedCleanly(a: MountedApp, f: Fault, before: Map<string, string>, hits: InjectedFault): Promise<void> {
+async function expectRefusedCleanly(
+  a: MountedApp,
+  f: Fault,
+  before: Map<string, string>,
+  hits: InjectedFault,
+): Promise<void> {
   await a.waitForText(f.shown, `the ${f.code} reason on screen`);
   expect(hits.hits.length, 'the fault was actually hit').toBeGreaterThan(0);
   expect(strayWriteArtifacts(p!.root)).toEqual([]);
@@ -130,7 +171,9 @@ describe.each(FAULTS)('$name ($code at $step)', (f) => {
     await a.press(KEYS.enter);
     await a.waitForText('directive added');
     const loaded = await (await omcMemoryStorage()).loadProjectMemory(p!.dir);
-    expect(loaded.userDirectives.map((d: { directive: string }) => d.directive)).toContain('Keep the fault suite green');
+    expect(loaded.userDirectives.map((d: { directive: string }) => d.directive)).toContain(
+      'Keep the fault suite green',
+    );
     expect(strayWriteArtifacts(p!.root)).toEqual([]);
   });
 
@@ -175,7 +218,9 @@ describe.each(FAULTS)('$name ($code at $step)', (f) => {
     await a.press('y');
     await a.waitForText('asked worker-2 to shut down');
     const dir = path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-2');
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'shutdown-request.json'), 'utf8'))).toMatchObject({ from: 'omc-top' });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'shutdown-request.json'), 'utf8'))).toMatchObject({
+      from: 'omc-top',
+    });
     expect(fs.readFileSync(path.join(dir, 'inbox.md'), 'utf8')).toContain('## Shutdown request (omc-top,');
     expect(strayWriteArtifacts(p!.root)).toEqual([]);
   });
@@ -195,12 +240,22 @@ describe('a fault between two files of one request says exactly what was written
     const a = await openWorkers();
     await a.press('j', 'x');
     await a.waitForText('Ask worker-2 of fix-ts-errors to shut down?');
-    const hit = inject({ name: 'inbox only', code: 'ENOSPC', step: 'write', files: /inbox\.md\.tmp\./, shown: /ENOSPC/ });
+    const hit = inject({
+      name: 'inbox only',
+      code: 'ENOSPC',
+      step: 'write',
+      files: /inbox\.md\.tmp\./,
+      shown: /ENOSPC/,
+    });
     await a.press('y');
-    await a.waitForText(/✗ shutdown request: disk full \(ENOSPC\): written: workers\/worker-2\/shutdown-request\.json; not written:/);
+    await a.waitForText(
+      /✗ shutdown request: disk full \(ENOSPC\): written: workers\/worker-2\/shutdown-request\.json; not written:/,
+    );
     expect(hit.hits).toHaveLength(1);
     expect(a.text()).not.toMatch(/nothing was (changed|written)|draft/i);
-    expect(fs.existsSync(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-2/shutdown-request.json'))).toBe(true);
+    expect(fs.existsSync(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-2/shutdown-request.json'))).toBe(
+      true,
+    );
     expect(fs.existsSync(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-2/inbox.md'))).toBe(false);
     expect(strayWriteArtifacts(p!.root)).toEqual([]);
 
@@ -210,7 +265,9 @@ describe('a fault between two files of one request says exactly what was written
     await a.waitForText('Ask worker-2 of fix-ts-errors to shut down?');
     await a.press('y');
     await a.waitForText('asked worker-2 to shut down');
-    expect(fs.readFileSync(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-2/inbox.md'), 'utf8')).toContain('## Shutdown request (omc-top,');
+    expect(fs.readFileSync(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-2/inbox.md'), 'utf8')).toContain(
+      '## Shutdown request (omc-top,',
+    );
   });
 
   it('X: the disk fills after the first worker → the message lists what was written and where it stopped', async () => {
@@ -219,7 +276,9 @@ describe('a fault between two files of one request says exactly what was written
     await a.waitForText('Ask all 3 workers of fix-ts-errors to shut down?');
     const hit = inject({ name: 'second worker', code: 'ENOSPC', step: 'write', files: /worker-2\//, shown: /ENOSPC/ });
     await a.press('y');
-    await a.waitForText(/disk full \(ENOSPC\): written: workers\/worker-1\/shutdown-request\.json, workers\/worker-1\/inbox\.md; not written: workers\/worker-2\/shutdown-request\.json/);
+    await a.waitForText(
+      /disk full \(ENOSPC\): written: workers\/worker-1\/shutdown-request\.json, workers\/worker-1\/inbox\.md; not written: workers\/worker-2\/shutdown-request\.json/,
+    );
     expect(hit.hits).toHaveLength(1);
     expect(fs.existsSync(path.join(p!.root, 'state/team/fix-ts-errors/shutdown.json'))).toBe(false);
     expect(strayWriteArtifacts(p!.root)).toEqual([]);

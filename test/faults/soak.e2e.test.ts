@@ -24,30 +24,44 @@ import { LIMITS, runSoak, verdict } from '../../bench/soak/soak.mjs';
 const SECONDS = Number(process.env.OMC_TOP_SOAK_SECONDS ?? 120);
 
 describe('soak', () => {
-  it(`${SECONDS} s at 20 changes/s on 200 sessions: memory flat, no listener, timer, watcher or descriptor leak`, async () => {
-    const r = await runSoak({ seconds: SECONDS, perSecond: 20, log: (l) => console.log(`soak: ${l}`) });
-    const mb = (f: { first: number; median: number; max: number; last: number; growth: number; slopePerMin: number; floorGrowth: number } | null) =>
-      f
-        ? `first ${f.first}, median ${f.median}, max ${f.max}, last ${f.last} MB; post-warm-up median slope ${f.growth} MB (${f.slopePerMin} MB/min), floor rose ${f.floorGrowth} MB`
-        : 'n/a';
-    console.log(
-      [
-        `soak: ${r.driver.changes} changes in ${r.driver.seconds} s (${r.driver.perSecond}/s, ${JSON.stringify(r.driver.counts)}), omc-top CPU ${r.cpuPctDuringStorm} % of one core`,
-        `soak: RSS            ${mb(r.rss)}`,
-        `soak: RSS after GC   ${mb(r.rssAfterGc)}`,
-        `soak: heap after GC  ${mb(r.heapAfterGc)}`,
-        `soak: listeners ${r.before.listeners} → ${r.after.listeners} (storm ${r.listenersDuringStorm.min}–${r.listenersDuringStorm.max}), emitters ${r.before.emitters} → ${r.after.emitters}, ` +
-          `process listeners ${r.before.processListeners} → ${r.after.processListeners}, timers ${r.before.timers} → ${r.after.timers} (storm max ${r.timersDuringStorm.max}), ` +
-          `fs watchers ${r.before.fsWatchers} → ${r.after.fsWatchers}, fds ${r.before.fds} → ${r.after.fds}, inotify watches ${r.before.inotifyWatches} → ${r.after.inotifyWatches} ` +
-          `(max ${r.maxInotifyWatches}, at most ${r.watchesOverDirs} over the ${r.directories}+ directories)`,
-      ].join('\n'),
-    );
-    // The storm really ran at the asked rate, and the monitor still reflects changes at the end.
-    expect(r.driver.errors).toEqual([]);
-    expect(r.driver.perSecond).toBeGreaterThanOrEqual(19);
-    expect(r.stillLive).toBe(true);
-    expect(r.rss.samples).toBeGreaterThanOrEqual(10);
-    expect(LIMITS.rssAboveTrendMb).toBeLessThanOrEqual(15);
-    expect(verdict(r)).toEqual([]);
-  }, (SECONDS + 120) * 1000);
+  it(
+    `${SECONDS} s at 20 changes/s on 200 sessions: memory flat, no listener, timer, watcher or descriptor leak`,
+    async () => {
+      const r = await runSoak({ seconds: SECONDS, perSecond: 20, log: (l) => console.log(`soak: ${l}`) });
+      const mb = (
+        f: {
+          first: number;
+          median: number;
+          max: number;
+          last: number;
+          growth: number;
+          slopePerMin: number;
+          floorGrowth: number;
+        } | null,
+      ) =>
+        f
+          ? `first ${f.first}, median ${f.median}, max ${f.max}, last ${f.last} MB; post-warm-up median slope ${f.growth} MB (${f.slopePerMin} MB/min), floor rose ${f.floorGrowth} MB`
+          : 'n/a';
+      console.log(
+        [
+          `soak: ${r.driver.changes} changes in ${r.driver.seconds} s (${r.driver.perSecond}/s, ${JSON.stringify(r.driver.counts)}), omc-top CPU ${r.cpuPctDuringStorm} % of one core`,
+          `soak: RSS            ${mb(r.rss)}`,
+          `soak: RSS after GC   ${mb(r.rssAfterGc)}`,
+          `soak: heap after GC  ${mb(r.heapAfterGc)}`,
+          `soak: listeners ${r.before.listeners} → ${r.after.listeners} (storm ${r.listenersDuringStorm.min}–${r.listenersDuringStorm.max}), emitters ${r.before.emitters} → ${r.after.emitters}, ` +
+            `process listeners ${r.before.processListeners} → ${r.after.processListeners}, timers ${r.before.timers} → ${r.after.timers} (storm max ${r.timersDuringStorm.max}), ` +
+            `fs watchers ${r.before.fsWatchers} → ${r.after.fsWatchers}, fds ${r.before.fds} → ${r.after.fds}, inotify watches ${r.before.inotifyWatches} → ${r.after.inotifyWatches} ` +
+            `(max ${r.maxInotifyWatches}, at most ${r.watchesOverDirs} over the ${r.directories}+ directories)`,
+        ].join('\n'),
+      );
+      // The storm really ran at the asked rate, and the monitor still reflects changes at the end.
+      expect(r.driver.errors).toEqual([]);
+      expect(r.driver.perSecond).toBeGreaterThanOrEqual(19);
+      expect(r.stillLive).toBe(true);
+      expect(r.rss.samples).toBeGreaterThanOrEqual(10);
+      expect(LIMITS.rssAboveTrendMb).toBeLessThanOrEqual(15);
+      expect(verdict(r)).toEqual([]);
+    },
+    (SECONDS + 120) * 1000,
+  );
 });

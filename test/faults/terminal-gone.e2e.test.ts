@@ -34,7 +34,9 @@ afterEach(() => {
 });
 
 /** Starts `script` (a /bin/sh script that runs omc-top) in a pty on a copy of the fixture, waits for the first frame. */
-async function started(script: (cmd: string, files: { err: string; status: string }) => string): Promise<{ pid: number; err: string; status: string }> {
+async function started(
+  script: (cmd: string, files: { err: string; status: string }) => string,
+): Promise<{ pid: number; err: string; status: string }> {
   p = makeProject({ withFixture: true });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-gone-'));
   const files = { err: path.join(scratch, 'stderr'), status: path.join(scratch, 'status') };
@@ -46,7 +48,10 @@ async function started(script: (cmd: string, files: { err: string; status: strin
 /** Waits for the process to be gone; returns how long it took. */
 async function goneWithin(pid: number, ms: number): Promise<number> {
   const t0 = Date.now();
-  await waitFor(() => !alive(pid), { timeoutMs: ms, what: `omc-top (pid ${pid}) to exit after the terminal went away` });
+  await waitFor(() => !alive(pid), {
+    timeoutMs: ms,
+    what: `omc-top (pid ${pid}) to exit after the terminal went away`,
+  });
   return Date.now() - t0;
 }
 
@@ -67,19 +72,25 @@ describe('the terminal is closed under omc-top', () => {
     const s = await started((cmd, f) => `trap '' HUP; ${cmd} 2>${shq(f.err)}; echo $? > ${shq(f.status)}`);
     run!.closeMaster();
     await goneWithin(s.pid, 2_000);
-    const status = await waitFor(() => fs.existsSync(s.status) && fs.readFileSync(s.status, 'utf8').trim(), { what: 'exit status from the shell' });
+    const status = await waitFor(() => fs.existsSync(s.status) && fs.readFileSync(s.status, 'utf8').trim(), {
+      what: 'exit status from the shell',
+    });
     expect(status).toBe('129');
     expect(stderrOf(s.err)).not.toMatch(/Assertion failed|ResetStdio|Native stack trace/);
   });
 
   it('omc-top runs in another session (no SIGHUP ever reaches it): the end of input tells it the terminal is gone', async () => {
-    const s = await started((cmd, f) => `setsid -w /bin/sh -c ${shq(`${cmd} 2>${shq(f.err)}; echo $? > ${shq(f.status)}`)}`);
+    const s = await started(
+      (cmd, f) => `setsid -w /bin/sh -c ${shq(`${cmd} 2>${shq(f.err)}; echo $? > ${shq(f.status)}`)}`,
+    );
     const sid = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[4];
     expect(sid(s.pid)).not.toBe(sid(run!.pid));
     run!.closeMaster();
     // Nothing on disk changes and no key arrives: only the hang-up itself can end it.
     await goneWithin(s.pid, 2_000);
-    const status = await waitFor(() => fs.existsSync(s.status) && fs.readFileSync(s.status, 'utf8').trim(), { what: 'exit status' });
+    const status = await waitFor(() => fs.existsSync(s.status) && fs.readFileSync(s.status, 'utf8').trim(), {
+      what: 'exit status',
+    });
     expect(status).toBe('129');
     expect(stderrOf(s.err)).not.toMatch(/Assertion failed|ResetStdio|Native stack trace/);
   });
@@ -120,10 +131,14 @@ describe('stdout is a pipe the reader closes', () => {
     scratch = dir;
     // 200 sessions: ~240 KB of JSON, far more than a pipe holds, so the writer meets the closed end.
     execFileSync('tar', ['-xzf', path.join(REPO, 'test', 'fixtures', 'real-omc', 'large-tree.tar.gz'), '-C', dir]);
-    const child = spawn(process.execPath, [BIN, '--json', '--root', path.join(dir, '.omc')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '--json', '--root', path.join(dir, '.omc')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+      child.on('exit', (code, signal) => r({ code, signal })),
+    );
     const first = await new Promise<string>((r) => child.stdout.once('data', (b: Buffer) => r(b.toString())));
     expect(first.startsWith('{')).toBe(true);
     child.stdout.destroy();

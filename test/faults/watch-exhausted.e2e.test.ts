@@ -66,7 +66,9 @@ describe.skipIf(!support.ok)('inotify exhausted for real (user namespace limits)
   it('watch limit already reached at start (ENOSPC): POLLING, the limit named, changes on screen within 2 s', async () => {
     const r = start('echo 2 > /proc/sys/user/max_inotify_watches &&');
     await r.waitForText(/POLLING\s*$/m);
-    expect(r.text()).toMatch(/⚠ \.omc: inotify watch limit reached \(ENOSPC\): polling every 1 s; raise fs\.inotify\.max_user_watches/);
+    expect(r.text()).toMatch(
+      /⚠ \.omc: inotify watch limit reached \(ENOSPC\): polling every 1 s; raise fs\.inotify\.max_user_watches/,
+    );
     // The healthy sessions are all still there.
     expect(r.text()).toContain('ralph 3/10');
     for (const i of [1, 2, 3]) expect(await changeReachesScreen(r, i)).toBeLessThan(2_000);
@@ -80,12 +82,14 @@ describe.skipIf(!support.ok)('inotify exhausted for real (user namespace limits)
     expect(watches).toBeGreaterThan(3);
     // Only two more watches from now on; a burst of new sessions needs six.
     nsExec(pid, `echo ${watches + 2} > /proc/sys/user/max_inotify_watches`);
-    for (let i = 0; i < 6; i++) fs.mkdirSync(path.join(p!.root, 'state', 'sessions', `f0000000-0000-4000-8000-00000000010${i}`));
+    for (let i = 0; i < 6; i++)
+      fs.mkdirSync(path.join(p!.root, 'state', 'sessions', `f0000000-0000-4000-8000-00000000010${i}`));
     await r.waitForText(/POLLING\s*$/m);
     expect(r.text()).toContain('inotify watch limit reached (ENOSPC)');
     // chokidar's watches are given back (only the parent-directory watch for a deleted root stays).
     await waitFor(() => inotifyWatches(pid) <= 1, { what: 'watches released' });
-    for (const i of [4, 5]) expect(await changeReachesScreen(r, i, 'f0000000-0000-4000-8000-000000000105')).toBeLessThan(2_000);
+    for (const i of [4, 5])
+      expect(await changeReachesScreen(r, i, 'f0000000-0000-4000-8000-000000000105')).toBeLessThan(2_000);
   });
 
   it('no inotify instance at all (EMFILE): POLLING, changes on screen within 2 s', async () => {

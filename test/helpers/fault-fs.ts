@@ -33,7 +33,12 @@ const TEXT: Record<FaultCode, string> = {
 };
 
 export function kernelError(code: FaultCode, syscall: string, file: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${code}: ${TEXT[code]}, ${syscall} '${file}'`), { code, errno: ERRNO[code], syscall, path: file });
+  return Object.assign(new Error(`${code}: ${TEXT[code]}, ${syscall} '${file}'`), {
+    code,
+    errno: ERRNO[code],
+    syscall,
+    path: file,
+  });
 }
 
 export interface FaultSpec {

@@ -59,7 +59,12 @@ function checkSection(name, text) {
 process.stdout.write('ready\n');
 while (!stop) {
   const whole = notepad.readNotepad(dir);
-  if (whole === null || !/^## Priority Context$/m.test(whole) || !/^## Working Memory$/m.test(whole) || !/^## MANUAL$/m.test(whole)) {
+  if (
+    whole === null ||
+    !/^## Priority Context$/m.test(whole) ||
+    !/^## Working Memory$/m.test(whole) ||
+    !/^## MANUAL$/m.test(whole)
+  ) {
     torn(`notepad.md: ${whole === null ? 'unreadable' : 'a section header is missing'}`);
   }
   const working = notepad.getWorkingMemory(dir);
@@ -74,11 +79,15 @@ while (!stop) {
   const mem = await storage.loadProjectMemory(dir);
   if (mem === null) torn('project-memory.json: loadProjectMemory returned null (unparseable or invalid)');
   else {
-    grows('hot-path accesses', mem.hotPaths.filter((h) => h.path.startsWith('src/storm/')).reduce((n, h) => n + h.accessCount, 0));
+    grows(
+      'hot-path accesses',
+      mem.hotPaths.filter((h) => h.path.startsWith('src/storm/')).reduce((n, h) => n + h.accessCount, 0),
+    );
     for (const d of mem.userDirectives) {
       if (!/^top directive \d+$/.test(d.directive)) continue;
       const c = /^rev (\d+) ([0-9a-f]{8})$/.exec(typeof d.context === 'string' ? d.context : '');
-      if (!c || sum(`${d.directive} ${c[1]}`) !== c[2]) torn(`directive ${d.directive}: context ${JSON.stringify(d.context)}`);
+      if (!c || sum(`${d.directive} ${c[1]}`) !== c[2])
+        torn(`directive ${d.directive}: context ${JSON.stringify(d.context)}`);
     }
   }
   res.memoryReads++;
@@ -89,7 +98,8 @@ while (!stop) {
       torn(`ralph-state.json of ${sid}: readModeState returned null`);
       continue;
     }
-    if (s.prompt !== `storm ${s.iteration} ${sum(`${sid} ${s.iteration}`)}`) torn(`ralph-state.json of ${sid}: prompt does not match iteration ${s.iteration}`);
+    if (s.prompt !== `storm ${s.iteration} ${sum(`${sid} ${s.iteration}`)}`)
+      torn(`ralph-state.json of ${sid}: prompt does not match iteration ${s.iteration}`);
     grows(`${sid} iteration`, s.iteration);
     res.stateReads++;
   }

@@ -58,7 +58,10 @@ for (let i = 0; !stop; i++) {
     const section = out.working <= out.manual ? 'working' : 'manual';
     const n = out[section] + 1;
     const text = `omc ${section} ${n}`;
-    const ok = (section === 'working' ? notepad.addWorkingMemoryEntry : notepad.addManualEntry)(dir, `${text} ${sum(text)}`);
+    const ok = (section === 'working' ? notepad.addWorkingMemoryEntry : notepad.addManualEntry)(
+      dir,
+      `${text} ${sum(text)}`,
+    );
     if (ok) out[section] = n;
     else out.notepadFailures++;
   } else if (kind === 'state') {
@@ -66,7 +69,15 @@ for (let i = 0; !stop; i++) {
     const iteration = (out.stateWrites[sid] ?? 0) + 1;
     const file = path.join(dir, '.omc', 'state', 'sessions', sid, 'ralph-state.json');
     const now = new Date().toISOString();
-    const state = { active: true, iteration, max_iterations: 1_000_000, started_at: now, last_checked_at: now, session_id: sid, prompt: `storm ${iteration} ${sum(`${sid} ${iteration}`)}` };
+    const state = {
+      active: true,
+      iteration,
+      max_iterations: 1_000_000,
+      started_at: now,
+      last_checked_at: now,
+      session_id: sid,
+      prompt: `storm ${iteration} ${sum(`${sid} ${iteration}`)}`,
+    };
     let ok;
     if (iteration % 2 === 0) {
       ok = stateIo.writeStateFileLocked(file, state);

@@ -49,7 +49,8 @@ export class PtyRun {
     const rows = opts.rows ?? 24;
     this.term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...process.env, TERM: 'xterm-256color', ...opts.env })) if (v !== undefined) env[k] = v;
+    for (const [k, v] of Object.entries({ ...process.env, TERM: 'xterm-256color', ...opts.env }))
+      if (v !== undefined) env[k] = v;
     // Ink renders no live frames when CI is set.
     delete env.CI;
     this.pty = spawn(opts.file, opts.args, { name: 'xterm-256color', cols, rows, cwd: opts.cwd ?? REPO, env });
@@ -72,7 +73,8 @@ export class PtyRun {
   text(): string {
     const buf = this.term.buffer.active;
     const out: string[] = [];
-    for (let i = 0; i < this.term.rows; i++) out.push((buf.getLine(buf.viewportY + i)?.translateToString(true) ?? '').replace(/\s+$/, ''));
+    for (let i = 0; i < this.term.rows; i++)
+      out.push((buf.getLine(buf.viewportY + i)?.translateToString(true) ?? '').replace(/\s+$/, ''));
     return out.join('\n');
   }
 
@@ -82,7 +84,10 @@ export class PtyRun {
       await this.pending;
       const t = this.text();
       if (typeof match === 'string' ? t.includes(match) : match.test(t)) return t;
-      if (this.exit) throw new Error(`process exited (${JSON.stringify(this.exit)}) before ${String(match)} appeared.\nScreen:\n${t}\nRaw tail: ${JSON.stringify(this.raw.slice(-600))}`);
+      if (this.exit)
+        throw new Error(
+          `process exited (${JSON.stringify(this.exit)}) before ${String(match)} appeared.\nScreen:\n${t}\nRaw tail: ${JSON.stringify(this.raw.slice(-600))}`,
+        );
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}.\nScreen:\n${t}`);
       await new Promise((r) => setTimeout(r, 15));
     }
@@ -125,12 +130,7 @@ export function descendants(pid: number): number[] {
   try {
     for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
       kids = kids.concat(
-        fs
-          .readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
-          .trim()
-          .split(/\s+/)
-          .filter(Boolean)
-          .map(Number),
+        fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
       );
     }
   } catch {

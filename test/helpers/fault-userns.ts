@@ -26,7 +26,11 @@ let cached: { inotify: Support; mounts: Support } | null = null;
 function probe(args: string[]): Support {
   const r = spawnSync('unshare', args, { encoding: 'utf8', timeout: 10_000 });
   if (r.error) return { ok: false, why: `unshare not runnable: ${r.error.message}` };
-  if (r.status !== 0) return { ok: false, why: `unprivileged user namespaces unavailable here: ${(r.stderr || `status ${r.status}`).trim()}` };
+  if (r.status !== 0)
+    return {
+      ok: false,
+      why: `unprivileged user namespaces unavailable here: ${(r.stderr || `status ${r.status}`).trim()}`,
+    };
   return { ok: true, why: '' };
 }
 
@@ -34,7 +38,14 @@ function probe(args: string[]): Support {
 function probeMounts(): Support {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-nsprobe-'));
   try {
-    return probe(['-U', '-r', '-m', 'sh', '-c', `mount -t tmpfs -o size=64k tmpfs ${shq(d)} && mount -o remount,bind,ro ${shq(d)} && ! touch ${shq(`${d}/x`)} 2>/dev/null`]);
+    return probe([
+      '-U',
+      '-r',
+      '-m',
+      'sh',
+      '-c',
+      `mount -t tmpfs -o size=64k tmpfs ${shq(d)} && mount -o remount,bind,ro ${shq(d)} && ! touch ${shq(`${d}/x`)} 2>/dev/null`,
+    ]);
   } finally {
     fs.rmSync(d, { recursive: true, force: true });
   }
@@ -43,7 +54,13 @@ function probeMounts(): Support {
 export function userNsSupport(): { inotify: Support; mounts: Support } {
   if (cached) return cached;
   cached = {
-    inotify: probe(['-U', '-r', 'sh', '-c', 'echo 1 > /proc/sys/user/max_inotify_watches && echo 1 > /proc/sys/user/max_inotify_instances']),
+    inotify: probe([
+      '-U',
+      '-r',
+      'sh',
+      '-c',
+      'echo 1 > /proc/sys/user/max_inotify_watches && echo 1 > /proc/sys/user/max_inotify_instances',
+    ]),
     mounts: probeMounts(),
   };
   return cached;
@@ -56,10 +73,14 @@ export function inUserNs(script: string, opts: { mount?: boolean } = {}): { file
 
 /** Runs `script` inside the namespaces of `pid` (its user and mount namespace), as its root. */
 export function nsExec(pid: number, script: string, opts: { mount?: boolean } = {}): string {
-  return execFileSync('nsenter', ['-t', String(pid), '-U', ...(opts.mount ? ['-m'] : []), '--preserve-credentials', 'sh', '-c', script], {
-    encoding: 'utf8',
-    timeout: 10_000,
-  });
+  return execFileSync(
+    'nsenter',
+    ['-t', String(pid), '-U', ...(opts.mount ? ['-m'] : []), '--preserve-credentials', 'sh', '-c', script],
+    {
+      encoding: 'utf8',
+      timeout: 10_000,
+    },
+  );
 }
 
 export { shq };

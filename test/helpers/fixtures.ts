@@ -52,13 +52,19 @@ export function makeProject(opts: { withFixture?: boolean; prefix?: string } = {
 /** Writes JSON the way OMC does: pretty, 2-space, no trailing newline, temp + rename. */
 export function writeOmcJson(file: string, value: unknown): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp.${process.pid}.${Math.random().toString(16).slice(2)}`);
+  const tmp = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.tmp.${process.pid}.${Math.random().toString(16).slice(2)}`,
+  );
   fs.writeFileSync(tmp, JSON.stringify(value, null, 2), { mode: 0o600 });
   fs.renameSync(tmp, file);
 }
 
 /** Polls `fn` until it returns a truthy value (no fixed sleeps standing in for a condition). */
-export async function waitFor<T>(fn: () => T | undefined | null | false, opts: { timeoutMs?: number; what?: string } = {}): Promise<T> {
+export async function waitFor<T>(
+  fn: () => T | undefined | null | false,
+  opts: { timeoutMs?: number; what?: string } = {},
+): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 5_000);
   let last: unknown;
   for (;;) {

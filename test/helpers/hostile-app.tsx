@@ -42,13 +42,28 @@ export interface HostileApp {
 
 const SGR = /\u001b\[[0-9;:]*m/g;
 
-export async function mountHostileApp(opts: { root: string; clock: () => number; columns?: number; rows?: number; readonly?: boolean }): Promise<HostileApp> {
+export async function mountHostileApp(opts: {
+  root: string;
+  clock: () => number;
+  columns?: number;
+  rows?: number;
+  readonly?: boolean;
+}): Promise<HostileApp> {
   const store = new OmcStore({ root: opts.root, clock: opts.clock, watch: 'none', readonly: opts.readonly });
   addStandardDomains(store);
   store.start();
   const ui = new UiStore();
   const r = render(
-    <App store={store} ui={ui} panes={PANES} rootExplain="hostile" theme={pickTheme({})} exit={() => undefined} redraw={() => undefined} suspend={(fn) => fn()} />,
+    <App
+      store={store}
+      ui={ui}
+      panes={PANES}
+      rootExplain="hostile"
+      theme={pickTheme({})}
+      exit={() => undefined}
+      redraw={() => undefined}
+      suspend={(fn) => fn()}
+    />,
   );
   // ink-testing-library's terminal is 100 columns and has no rows; give it the size we want and tell the app.
   const stdout = r.stdout as unknown as { emit(e: string): void };
@@ -70,7 +85,8 @@ export async function mountHostileApp(opts: { root: string; clock: () => number;
         await new Promise((res) => setImmediate(res));
         await new Promise((res) => setImmediate(res));
         // A key that changed the UI state is followed by a frame (Ink's debug mode writes every render).
-        if (ui.getSnapshot() !== before) await waitFor(() => r.frames.length > drawn, { what: `a frame after key ${JSON.stringify(k)}` });
+        if (ui.getSnapshot() !== before)
+          await waitFor(() => r.frames.length > drawn, { what: `a frame after key ${JSON.stringify(k)}` });
       }
     },
     waitForText: (match, what) =>

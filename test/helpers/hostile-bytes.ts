@@ -68,7 +68,11 @@ export function rawControlBytes(text: string): Violation[] {
  */
 export const ESCAPES = {
   colour: { text: 'ok \u001b[31mRED\u001b[0m done', payload: '[31m', visible: 'RED' },
-  osc52: { text: 'copy \u001b]52;c;SGFja2VkIGNsaXBib2FyZA==\u0007me', payload: 'SGFja2VkIGNsaXBib2FyZA', visible: 'copy' },
+  osc52: {
+    text: 'copy \u001b]52;c;SGFja2VkIGNsaXBib2FyZA==\u0007me',
+    payload: 'SGFja2VkIGNsaXBib2FyZA',
+    visible: 'copy',
+  },
   osc52st: { text: 'clip \u001b]52;p;UFdORUQ=\u001b\\board', payload: 'UFdORUQ', visible: 'board' },
   cursor: { text: 'here\u001b[2J\u001b[H\u001b[10A\u001b[5;5Hthere', payload: '[2J', visible: 'there' },
   title: { text: 'name \u001b]0;PWNED-TITLE\u0007tail', payload: 'PWNED-TITLE', visible: 'tail' },

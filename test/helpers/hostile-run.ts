@@ -51,7 +51,10 @@ async function walk(app: HostileApp, v: Visit): Promise<void> {
       await app.press('/');
       await type(app, v.id.slice(0, 13));
       await app.press(ENTER, ENTER);
-      await app.waitForText(v.id === 'legacy' ? 'Legacy (session-less) state' : `Session ${v.id}`, `the detail view of ${v.id}`);
+      await app.waitForText(
+        v.id === 'legacy' ? 'Legacy (session-less) state' : `Session ${v.id}`,
+        `the detail view of ${v.id}`,
+      );
       await app.press('G', ESC, ESC);
       return;
     }
@@ -73,7 +76,14 @@ async function walk(app: HostileApp, v: Visit): Promise<void> {
     case 'wiki': {
       await app.press('w', 'g');
       if (v.file) {
-        const pages = app.store.getDomain<{ getSnapshot(): { pages: ReadonlyArray<{ filename: string }> } } & import('../../src/store/types.js').Domain>('wiki')?.getSnapshot().pages ?? [];
+        const pages =
+          app.store
+            .getDomain<
+              {
+                getSnapshot(): { pages: ReadonlyArray<{ filename: string }> };
+              } & import('../../src/store/types.js').Domain
+            >('wiki')
+            ?.getSnapshot().pages ?? [];
         const i = pages.findIndex((p) => p.filename === v.file);
         for (let n = 0; n < i; n++) await app.press('j');
         if (i >= 0) await app.press(ENTER, 'G', ESC);
@@ -127,17 +137,23 @@ export async function runCase(c: HostileCase): Promise<void> {
     } finally {
       undo?.();
     }
-    expect(errors.map((e) => e.stack), 'a domain threw while reading the hostile tree').toEqual([]);
+    expect(
+      errors.map((e) => e.stack),
+      'a domain threw while reading the hostile tree',
+    ).toEqual([]);
     before ??= fingerprint(s.dir);
 
     // 2. A specific problem line, or the value shown.
     let found: Problem | undefined;
     if (c.problem) {
       const want = c.problem;
-      found = await waitFor(() => store.problems.getSnapshot().find((p) => p.path === want.path && want.message.test(p.message)), {
-        timeoutMs: 3_000,
-        what: `a problem line for ${JSON.stringify(want.path)} matching ${want.message}; problems now:\n${problemList(store)}`,
-      }).catch((e: Error) => {
+      found = await waitFor(
+        () => store.problems.getSnapshot().find((p) => p.path === want.path && want.message.test(p.message)),
+        {
+          timeoutMs: 3_000,
+          what: `a problem line for ${JSON.stringify(want.path)} matching ${want.message}; problems now:\n${problemList(store)}`,
+        },
+      ).catch((e: Error) => {
         throw new Error(`${e.message}\nproblems:\n${problemList(store)}`);
       });
       expect(found.message).not.toMatch(GENERIC);
@@ -188,7 +204,8 @@ export async function runCase(c: HostileCase): Promise<void> {
     // The healthy rows are on screen, not just in the store.
     if (!c.touches.includes('*')) {
       const list = app.text();
-      for (const h of base.healthy) if (!c.touches.includes(h.id)) expect(list, `row of ${h.id} on screen`).toContain(h.id.slice(0, 8));
+      for (const h of base.healthy)
+        if (!c.touches.includes(h.id)) expect(list, `row of ${h.id} on screen`).toContain(h.id.slice(0, 8));
     }
 
     // 5. Nothing but text, newlines and SGR ever reached the terminal.
@@ -198,7 +215,8 @@ export async function runCase(c: HostileCase): Promise<void> {
       expect(bad, `frame ${i} of ${frames.length} carries control bytes`).toEqual([]);
     }
     const everything = frames.map((f) => f.replace(SGR, '')).join('\n');
-    for (const h of c.hidden ?? []) expect(everything, `hidden text ${JSON.stringify(h)} reached the screen`).not.toContain(h);
+    for (const h of c.hidden ?? [])
+      expect(everything, `hidden text ${JSON.stringify(h)} reached the screen`).not.toContain(h);
 
     // 4. Nothing written, inside the root or beside it.
     await app.unmount();

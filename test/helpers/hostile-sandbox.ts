@@ -49,7 +49,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
  */
 function addMissingKinds(root: string): void {
   const sess = (sid: string, f: string) => path.join(root, 'state', 'sessions', sid, f);
-  writeOmcJson(sess(SESSION.ralph, 'session-started.json'), { session_id: SESSION.ralph, started_at: iso(NOW - 3_600_000), cwd: '/home/dev/shop', pid: 4242 });
+  writeOmcJson(sess(SESSION.ralph, 'session-started.json'), {
+    session_id: SESSION.ralph,
+    started_at: iso(NOW - 3_600_000),
+    cwd: '/home/dev/shop',
+    pid: 4242,
+  });
   writeOmcJson(sess(SESSION.ralph, 'skill-active-state.json'), {
     active: true,
     active_skills: { ralph: { skill_name: 'ralph', started_at: iso(NOW - 3_600_000) } },
@@ -65,8 +70,19 @@ function addMissingKinds(root: string): void {
   });
   const team = path.join(root, 'state', 'team', TEAM);
   const cfg = JSON.parse(fs.readFileSync(path.join(team, 'config.json'), 'utf8'));
-  writeOmcJson(path.join(team, 'manifest.json'), { schema_version: 2, name: TEAM, task: cfg.task ?? 'fix', worker_count: cfg.worker_count, workers: cfg.workers, created_at: cfg.created_at });
-  writeOmcJson(path.join(team, 'workers', 'worker-1', 'shutdown-ack.json'), { status: 'reject', reason: 'still working', updated_at: iso(NOW - 60_000) });
+  writeOmcJson(path.join(team, 'manifest.json'), {
+    schema_version: 2,
+    name: TEAM,
+    task: cfg.task ?? 'fix',
+    worker_count: cfg.worker_count,
+    workers: cfg.workers,
+    created_at: cfg.created_at,
+  });
+  writeOmcJson(path.join(team, 'workers', 'worker-1', 'shutdown-ack.json'), {
+    status: 'reject',
+    reason: 'still working',
+    updated_at: iso(NOW - 60_000),
+  });
   writeOmcJson(path.join(root, 'state', 'team-bridge', 'bridge-team', 'worker-a.heartbeat.json'), {
     workerName: 'worker-a',
     teamName: 'bridge-team',
@@ -89,7 +105,9 @@ export function baseFixture(): BaseFixture {
   const store = new OmcStore({ root: tree, clock: () => NOW, watch: 'none' });
   addStandardDomains(store);
   store.start();
-  const healthy = store.sessions.getSnapshot().sessions.map((s) => ({ id: s.id, status: s.status, modes: s.modes.map((m) => m.mode).join(',') }));
+  const healthy = store.sessions
+    .getSnapshot()
+    .sessions.map((s) => ({ id: s.id, status: s.status, modes: s.modes.map((m) => m.mode).join(',') }));
   const baseProblems = new Set(store.problems.getSnapshot().map((p) => `${p.path}: ${p.message}`));
   void store.close();
   base = { tree, healthy, baseProblems };
@@ -125,8 +143,14 @@ export function makeSandbox(): Sandbox {
     last_checked_at: iso(NOW - 1_000),
   };
   fs.writeFileSync(path.join(outside, 'secret-state.json'), JSON.stringify(secretState));
-  fs.writeFileSync(path.join(outside, 'sessions-dir', 'aaaaaaaa-outside-session', 'ralph-state.json'), JSON.stringify(secretState));
-  fs.writeFileSync(path.join(outside, 'secret.md'), `---\ntitle: "${OUTSIDE_SECRET}"\ntags: []\ncreated: 2026-01-01T00:00:00.000Z\nupdated: 2026-01-01T00:00:00.000Z\nsources: []\nlinks: []\ncategory: reference\nconfidence: high\n---\n\n# ${OUTSIDE_SECRET}\n\n${OUTSIDE_SECRET}\n`);
+  fs.writeFileSync(
+    path.join(outside, 'sessions-dir', 'aaaaaaaa-outside-session', 'ralph-state.json'),
+    JSON.stringify(secretState),
+  );
+  fs.writeFileSync(
+    path.join(outside, 'secret.md'),
+    `---\ntitle: "${OUTSIDE_SECRET}"\ntags: []\ncreated: 2026-01-01T00:00:00.000Z\nupdated: 2026-01-01T00:00:00.000Z\nsources: []\nlinks: []\ncategory: reference\nconfidence: high\n---\n\n# ${OUTSIDE_SECRET}\n\n${OUTSIDE_SECRET}\n`,
+  );
   fs.writeFileSync(path.join(outside, 'secret.txt'), `${OUTSIDE_SECRET}\n`);
   return { dir, project, root, outside, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

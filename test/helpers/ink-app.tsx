@@ -13,7 +13,6 @@ import { UiStore } from '../../src/ui/ui-store.js';
 import { FakeStdin, FakeStdout } from './fake-terminal.js';
 import { waitFor } from './fixtures.js';
 
-
 // SGR styling (colour, bold, inverse) is Ink's own; anything else would have come from a file.
 const SGR = /\u001b\[[0-9;]*m/g;
 
@@ -34,11 +33,31 @@ export function renderApp(store: OmcStore, opts: { columns?: number; rows?: numb
   const stdin = new FakeStdin();
   const ui = opts.ui ?? new UiStore();
   const instance: Instance = render(
-    <App store={store} ui={ui} panes={PANES} rootExplain="test" theme={pickTheme({ NO_COLOR: '1' })} exit={() => undefined} redraw={() => undefined} suspend={(fn) => fn()} />,
-    { stdout: stdout as never, stdin: stdin as never, stderr: new FakeStdout(80, 24) as never, debug: true, exitOnCtrlC: false, patchConsole: false },
+    <App
+      store={store}
+      ui={ui}
+      panes={PANES}
+      rootExplain="test"
+      theme={pickTheme({ NO_COLOR: '1' })}
+      exit={() => undefined}
+      redraw={() => undefined}
+      suspend={(fn) => fn()}
+    />,
+    {
+      stdout: stdout as never,
+      stdin: stdin as never,
+      stderr: new FakeStdout(80, 24) as never,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
   );
   const raw = () => stdout.frames.at(-1) ?? '';
-  const screen = () => raw().replace(SGR, '').split('\n').map((l) => l.replace(/\s+$/, ''));
+  const screen = () =>
+    raw()
+      .replace(SGR, '')
+      .split('\n')
+      .map((l) => l.replace(/\s+$/, ''));
   const text = () => screen().join('\n');
   return {
     ui,
@@ -48,12 +67,15 @@ export function renderApp(store: OmcStore, opts: { columns?: number; rows?: numb
     press: (...keys) => keys.forEach((k) => stdin.write(k)),
     waitForText: async (match, what) => {
       try {
-        return await waitFor(() => {
-          const t = text();
-          return (typeof match === 'string' ? t.includes(match) : match.test(t)) ? t : null;
-        }, { what: what ?? String(match) });
+        return await waitFor(
+          () => {
+            const t = text();
+            return (typeof match === 'string' ? t.includes(match) : match.test(t)) ? t : null;
+          },
+          { what: what ?? String(match) },
+        );
       } catch (e) {
-        throw new Error(`${(e as Error).message}\nlast frame:\n${text()}`);
+        throw new Error(`${(e as Error).message}\nlast frame:\n${text()}`, { cause: e });
       }
     },
     unmount: () => {

@@ -15,7 +15,6 @@ import { UiStore, type PaneId } from '../../src/ui/ui-store.js';
 import { FakeStdin, FakeStdout } from './fake-terminal.js';
 import { waitFor } from './fixtures.js';
 
-
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 export interface MountedApp {
@@ -44,18 +43,41 @@ export async function mountApp(opts: {
   pane?: PaneId;
   watch?: 'auto' | 'none';
 }): Promise<MountedApp> {
-  const store = new OmcStore({ root: opts.root, readonly: opts.readonly, clock: opts.clock, watch: opts.watch ?? 'none' });
+  const store = new OmcStore({
+    root: opts.root,
+    readonly: opts.readonly,
+    clock: opts.clock,
+    watch: opts.watch ?? 'none',
+  });
   addStandardDomains(store);
   store.start();
   const ui = new UiStore({ pane: opts.pane ?? 'sessions' });
   const stdout = new FakeStdout(opts.columns ?? 80, opts.rows ?? 24);
   const stdin = new FakeStdin();
   const instance = render(
-    <App store={store} ui={ui} panes={PANES} rootExplain="test" theme={pickTheme({})} exit={() => undefined} redraw={() => undefined} suspend={(fn) => fn()} />,
-    { stdout: stdout as never, stdin: stdin as never, stderr: new FakeStdout(80, 24) as never, debug: true, exitOnCtrlC: false, patchConsole: false },
+    <App
+      store={store}
+      ui={ui}
+      panes={PANES}
+      rootExplain="test"
+      theme={pickTheme({})}
+      exit={() => undefined}
+      redraw={() => undefined}
+      suspend={(fn) => fn()}
+    />,
+    {
+      stdout: stdout as never,
+      stdin: stdin as never,
+      stderr: new FakeStdout(80, 24) as never,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
   );
   // Keys written before the router's effect attaches Ink's stdin listener would be lost.
-  await waitFor(() => stdin.listenerCount('readable') > 0 && stdout.frames.length > 0, { what: 'app mounted and listening' });
+  await waitFor(() => stdin.listenerCount('readable') > 0 && stdout.frames.length > 0, {
+    what: 'app mounted and listening',
+  });
   const lines = () => stdout.lastFrame().replace(ANSI, '').split('\n');
   const text = () => lines().join('\n');
   return {
@@ -71,10 +93,13 @@ export async function mountApp(opts: {
       }
     },
     waitForText: (match, what) =>
-      waitFor(() => {
-        const t = text();
-        return (typeof match === 'string' ? t.includes(match) : match.test(t)) ? t : null;
-      }, { what: `${what ?? String(match)}\n--- last frame ---\n${text()}` }),
+      waitFor(
+        () => {
+          const t = text();
+          return (typeof match === 'string' ? t.includes(match) : match.test(t)) ? t : null;
+        },
+        { what: `${what ?? String(match)}\n--- last frame ---\n${text()}` },
+      ),
     resize: (columns, rows) => stdout.resize(columns, rows),
     unmount: async () => {
       instance.unmount();

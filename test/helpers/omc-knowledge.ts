@@ -24,7 +24,12 @@ export const omcMemoryTools = () => load('tools/memory-tools.js');
 export const omcMemoryMerge = () => load('lib/project-memory-merge.js');
 
 /** A scratch git project with an empty .omc (OMC resolves <git top>/.omc for it). */
-export function scratchProject(prefix = 'omc-top-interop-'): { dir: string; root: string; wiki: string; cleanup(): void } {
+export function scratchProject(prefix = 'omc-top-interop-'): {
+  dir: string;
+  root: string;
+  wiki: string;
+  cleanup(): void;
+} {
   // OMC_STATE_DIR would move OMC's root elsewhere; these tests compare against <project>/.omc.
   delete process.env.OMC_STATE_DIR;
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));

@@ -7,7 +7,15 @@
 import path from 'node:path';
 import { REPO } from './fixtures.js';
 
-export const OMC_NOTEPAD_MODULE = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist', 'hooks', 'notepad', 'index.js');
+export const OMC_NOTEPAD_MODULE = path.join(
+  REPO,
+  'node_modules',
+  'oh-my-claude-sisyphus',
+  'dist',
+  'hooks',
+  'notepad',
+  'index.js',
+);
 
 export interface OmcNotepad {
   getPriorityContext(dir: string): string | null;
@@ -17,7 +25,13 @@ export interface OmcNotepad {
   addManualEntry(dir: string, content: string): boolean;
   setPriorityContext(dir: string, content: string): { success: boolean; warning?: string };
   pruneOldEntries(dir: string, daysOld?: number): { pruned: number; remaining: number };
-  getNotepadStats(dir: string): { exists: boolean; totalSize: number; prioritySize: number; workingMemoryEntries: number; oldestEntry: string | null };
+  getNotepadStats(dir: string): {
+    exists: boolean;
+    totalSize: number;
+    prioritySize: number;
+    workingMemoryEntries: number;
+    oldestEntry: string | null;
+  };
   initNotepad(dir: string): boolean;
   getNotepadPath(dir: string): string;
 }

@@ -76,7 +76,8 @@ export class TerminalHarness {
   screen(): string[] {
     const buf = this.term.buffer.active;
     const out: string[] = [];
-    for (let i = 0; i < this.term.rows; i++) out.push((buf.getLine(buf.viewportY + i)?.translateToString(true) ?? '').replace(/\s+$/, ''));
+    for (let i = 0; i < this.term.rows; i++)
+      out.push((buf.getLine(buf.viewportY + i)?.translateToString(true) ?? '').replace(/\s+$/, ''));
     return out;
   }
 
@@ -106,7 +107,10 @@ export class TerminalHarness {
       await this.pending;
       const t = this.text();
       if (typeof match === 'string' ? t.includes(match) : match.test(t)) return t;
-      if (this.exitCode !== null) throw new Error(`process exited (${this.exitCode}) before ${String(match)} appeared.\nScreen:\n${t}\nRaw tail: ${JSON.stringify(this.raw.slice(-400))}`);
+      if (this.exitCode !== null)
+        throw new Error(
+          `process exited (${this.exitCode}) before ${String(match)} appeared.\nScreen:\n${t}\nRaw tail: ${JSON.stringify(this.raw.slice(-400))}`,
+        );
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(match)}.\nScreen:\n${t}`);
       await new Promise((r) => setTimeout(r, 15));
     }

@@ -22,8 +22,18 @@ export interface RenderedApp {
   cleanup(): Promise<void>;
 }
 
-export function renderApp(opts: { root: string; readonly?: boolean; clock?: () => number; watch?: 'auto' | 'none' | 'poll' }): RenderedApp {
-  const store = new OmcStore({ root: opts.root, readonly: opts.readonly, clock: opts.clock, watch: opts.watch ?? 'none' });
+export function renderApp(opts: {
+  root: string;
+  readonly?: boolean;
+  clock?: () => number;
+  watch?: 'auto' | 'none' | 'poll';
+}): RenderedApp {
+  const store = new OmcStore({
+    root: opts.root,
+    readonly: opts.readonly,
+    clock: opts.clock,
+    watch: opts.watch ?? 'none',
+  });
   addStandardDomains(store);
   store.start();
   const ui = new UiStore();

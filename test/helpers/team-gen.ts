@@ -25,13 +25,30 @@ export interface GenOptions {
   events?: number;
 }
 
-export const MIX: Status[] = ['completed', 'completed', 'in_progress', 'pending', 'completed', 'failed', 'pending', 'blocked', 'completed', 'pending'];
+export const MIX: Status[] = [
+  'completed',
+  'completed',
+  'in_progress',
+  'pending',
+  'completed',
+  'failed',
+  'pending',
+  'blocked',
+  'completed',
+  'pending',
+];
 
 export function generateTeam(o: GenOptions): { dir: string; statuses: Status[] } {
   const dir = path.join(o.root, 'state', 'team', o.name);
   const base = JSON.parse(fs.readFileSync(path.join(FIXTURE_TREE, 'state/team/fix-ts-errors/config.json'), 'utf8'));
   const proto = base.workers[0];
-  const workers = Array.from({ length: o.workers }, (_, i) => ({ ...proto, name: `worker-${i + 1}`, index: i + 1, pane_id: `%${30 + i}`, team_state_root: dir }));
+  const workers = Array.from({ length: o.workers }, (_, i) => ({
+    ...proto,
+    name: `worker-${i + 1}`,
+    index: i + 1,
+    pane_id: `%${30 + i}`,
+    team_state_root: dir,
+  }));
   const iso = (ms: number) => new Date(ms).toISOString();
   writeOmcJson(path.join(dir, 'config.json'), {
     ...base,
@@ -68,11 +85,18 @@ export function generateTeam(o: GenOptions): { dir: string; statuses: Status[] }
   for (let w = 1; w <= o.workers; w++) {
     const wd = path.join(dir, 'workers', `worker-${w}`);
     const age = o.beatAgeMs?.(w) ?? 5_000 * w;
-    writeOmcJson(path.join(wd, 'heartbeat.json'), { pid: process.pid, last_turn_at: iso(o.now - age), turn_count: w, alive: true });
+    writeOmcJson(path.join(wd, 'heartbeat.json'), {
+      pid: process.pid,
+      last_turn_at: iso(o.now - age),
+      turn_count: w,
+      alive: true,
+    });
     const working = statuses.findIndex((s, i) => s === 'in_progress' && (i % o.workers) + 1 === w);
     writeOmcJson(
       path.join(wd, 'status.json'),
-      working >= 0 ? { state: 'working', current_task_id: String(working + 1), updated_at: iso(o.now - age) } : { state: 'idle', reason: 'no claimable tasks', updated_at: iso(o.now - age) },
+      working >= 0
+        ? { state: 'working', current_task_id: String(working + 1), updated_at: iso(o.now - age) }
+        : { state: 'idle', reason: 'no claimable tasks', updated_at: iso(o.now - age) },
     );
   }
   writeOmcJson(path.join(dir, 'phase-state.json'), {
@@ -87,7 +111,17 @@ export function generateTeam(o: GenOptions): { dir: string; statuses: Status[] }
   });
   const lines: string[] = [];
   for (let e = 0; e < (o.events ?? 50); e++) {
-    lines.push(JSON.stringify({ event_id: `ev-${e}`, team: o.name, created_at: iso(o.now - 100_000 + e), type: 'task_completed', worker: `worker-${(e % o.workers) + 1}`, task_id: String((e % o.tasks) + 1), message_id: null }));
+    lines.push(
+      JSON.stringify({
+        event_id: `ev-${e}`,
+        team: o.name,
+        created_at: iso(o.now - 100_000 + e),
+        type: 'task_completed',
+        worker: `worker-${(e % o.workers) + 1}`,
+        task_id: String((e % o.tasks) + 1),
+        message_id: null,
+      }),
+    );
   }
   fs.writeFileSync(path.join(dir, 'events.jsonl'), lines.map((l) => l + '\n').join(''));
   return { dir, statuses };

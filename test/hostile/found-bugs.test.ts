@@ -54,7 +54,13 @@ describe('a directory that is a symlink to outside the root', () => {
     app = await mountHostileApp({ root: s.root, clock: () => NOW });
     expect(app.store.sessions.getSnapshot().sessions.map((x) => x.id)).toEqual(['legacy']);
     expect(app.store.problems.getSnapshot().filter((p) => p.path.startsWith('state/sessions'))).toEqual([
-      { path: 'state/sessions', message: expect.stringMatching(/^directory is a symlink to outside the \.omc root \(.*\/outside\/sessions-dir\); not listed$/), severity: 'error' },
+      {
+        path: 'state/sessions',
+        message: expect.stringMatching(
+          /^directory is a symlink to outside the \.omc root \(.*\/outside\/sessions-dir\); not listed$/,
+        ),
+        severity: 'error',
+      },
     ]);
     // The names inside the outside directory never reach the screen.
     expect(app.frames().join('')).not.toContain('aaaaaaaa-outside');
@@ -95,10 +101,19 @@ describe('a state file with a byte-order mark', () => {
     execFileSync('git', ['init', '-q', s.project]);
     const sid = 'bom-session';
     const rel = `state/sessions/${sid}/ralph-state.json`;
-    const state = { active: true, iteration: 2, max_iterations: 10, session_id: sid, started_at: new Date(NOW).toISOString() };
+    const state = {
+      active: true,
+      iteration: 2,
+      max_iterations: 10,
+      session_id: sid,
+      started_at: new Date(NOW).toISOString(),
+    };
     fs.mkdirSync(path.dirname(path.join(s.root, rel)), { recursive: true });
     fs.writeFileSync(path.join(s.root, rel), JSON.stringify(state));
-    expect([readModeState('ralph', s.project, sid) !== null, isModeActive('ralph', s.project, sid)]).toEqual([true, true]);
+    expect([readModeState('ralph', s.project, sid) !== null, isModeActive('ralph', s.project, sid)]).toEqual([
+      true,
+      true,
+    ]);
     fs.writeFileSync(path.join(s.root, rel), '\ufeff' + JSON.stringify(state));
     // OMC: no state, not active.
     expect([readModeState('ralph', s.project, sid), isModeActive('ralph', s.project, sid)]).toEqual([null, false]);
@@ -106,16 +121,23 @@ describe('a state file with a byte-order mark', () => {
     app = await mountHostileApp({ root: s.root, clock: () => NOW });
     const row = app.store.sessions.getSnapshot().sessions.find((x) => x.id === sid);
     expect(row?.modes).toEqual([]);
-    expect(app.store.problems.getSnapshot()).toContainEqual({ path: rel, message: "starts with a byte-order mark: OMC's JSON.parse rejects it, so OMC ignores this file", severity: 'error' });
+    expect(app.store.problems.getSnapshot()).toContainEqual({
+      path: rel,
+      message: "starts with a byte-order mark: OMC's JSON.parse rejects it, so OMC ignores this file",
+      severity: 'error',
+    });
   });
 
-  it('is a problem line for team files too (OMC\'s team readers JSON.parse the raw text as well)', async () => {
+  it("is a problem line for team files too (OMC's team readers JSON.parse the raw text as well)", async () => {
     s = makeSandbox();
     const rel = 'state/team/fix-ts-errors/tasks/task-2.json';
     app = await mountHostileApp({ root: s.root, clock: () => NOW });
     fs.writeFileSync(path.join(s.root, rel), '\ufeff' + fs.readFileSync(path.join(s.root, rel), 'utf8'));
     expect(app.rescan()).toEqual([]);
-    await waitFor(() => app?.store.problems.getSnapshot().find((p) => p.path === rel && /byte-order mark/.test(p.message)), { what: 'the BOM problem line' });
+    await waitFor(
+      () => app?.store.problems.getSnapshot().find((p) => p.path === rel && /byte-order mark/.test(p.message)),
+      { what: 'the BOM problem line' },
+    );
   });
 });
 
@@ -132,7 +154,9 @@ describe('legacy and ended-session files that are not plain files', () => {
     const problems = app.store.problems.getSnapshot().map((p) => `${p.path}: ${p.message}`);
     expect(problems).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^state\/cancel-signal-state\.json: symlink points outside the \.omc root \(to .*secret-state\.json\); not read$/),
+        expect.stringMatching(
+          /^state\/cancel-signal-state\.json: symlink points outside the \.omc root \(to .*secret-state\.json\); not read$/,
+        ),
         'ralph-state.json: is a directory where a state file was expected',
         `sessions/${SESSION.finished}.json: symlink loop (the link leads back to itself); not read`,
       ]),
@@ -152,7 +176,9 @@ describe('a legacy bridge heartbeat that is a directory or a symlink out of the 
     expect(problems).toEqual(
       expect.arrayContaining([
         'state/team-bridge/bridge-team/worker-a.heartbeat.json: is a directory where a heartbeat file was expected',
-        expect.stringMatching(/^state\/team-bridge\/bridge-team\/worker-b\.heartbeat\.json: symlink points outside the \.omc root/),
+        expect.stringMatching(
+          /^state\/team-bridge\/bridge-team\/worker-b\.heartbeat\.json: symlink points outside the \.omc root/,
+        ),
       ]),
     );
     expect(app.frames().join('')).not.toContain('OUTSIDE-SECRET');
@@ -166,8 +192,13 @@ describe('a directory swapped for a symlink while omc-top runs', () => {
     fs.rmSync(path.join(s.root, 'state/sessions'), { recursive: true });
     fs.symlinkSync(path.join(s.outside, 'sessions-dir'), path.join(s.root, 'state/sessions'));
     expect(app.rescan()).toEqual([]);
-    await waitFor(() => app?.store.problems.getSnapshot().some((p) => p.path === 'state/sessions' && /not listed/.test(p.message)), { what: 'the refusal' });
-    expect(app.store.problems.getSnapshot().map((p) => p.path)).not.toContain('state/sessions/aaaaaaaa-outside-session');
+    await waitFor(
+      () => app?.store.problems.getSnapshot().some((p) => p.path === 'state/sessions' && /not listed/.test(p.message)),
+      { what: 'the refusal' },
+    );
+    expect(app.store.problems.getSnapshot().map((p) => p.path)).not.toContain(
+      'state/sessions/aaaaaaaa-outside-session',
+    );
     expect(app.store.sessions.getSnapshot().sessions.map((x) => x.id)).toEqual(['legacy']);
   });
 });
@@ -185,9 +216,15 @@ describe('file content quoted inside reasons and problem messages', () => {
     put('state/sessions/hx-a/ralph-state.json', '{"active": \u001b]0;PWNED\u0007 }');
     put('state/sessions/hx-b/ralph-state.json', '{"active": \u0085\u009b31m }');
     // Valid JSON whose values are quoted in a reason / a schema message.
-    put('state/sessions/hx-c/ralph-state.json', JSON.stringify({ active: '\u0085\u009d0;T\u009c', started_at: new Date(NOW).toISOString() }));
+    put(
+      'state/sessions/hx-c/ralph-state.json',
+      JSON.stringify({ active: '\u0085\u009d0;T\u009c', started_at: new Date(NOW).toISOString() }),
+    );
     const task = 'state/team/fix-ts-errors/tasks/task-2.json';
-    put(task, JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(s.root, task), 'utf8')), status: 'done\u0085\u009b2J' }));
+    put(
+      task,
+      JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(s.root, task), 'utf8')), status: 'done\u0085\u009b2J' }),
+    );
     expect(app.rescan()).toEqual([]);
     await waitFor(() => app?.store.problems.getSnapshot().some((p) => p.path === task), { what: 'the task problem' });
     const problems = app.store.problems.getSnapshot();
@@ -199,7 +236,8 @@ describe('file content quoted inside reasons and problem messages', () => {
     const c = app.store.sessions.getSnapshot().sessions.find((x) => x.id === 'hx-c');
     expect(c?.modes[0]?.reason).toMatch(/^active is "/);
     expect(c?.modes[0]?.reason).not.toMatch(CONTROL);
-    const team = app.store.getDomain<import('../../src/store/team/domain.js').TeamsDomain>('teams')?.getSnapshot().teams[0];
+    const team = app.store.getDomain<import('../../src/store/team/domain.js').TeamsDomain>('teams')?.getSnapshot()
+      .teams[0];
     for (const t of team?.tasks ?? []) expect(t.problem ?? '').not.toMatch(CONTROL);
     await app.press('!');
     await app.waitForText('Problems found in .omc');
@@ -215,10 +253,25 @@ describe('times from files beyond what a Date can hold', () => {
       fs.mkdirSync(path.dirname(path.join(s!.root, rel)), { recursive: true });
       fs.writeFileSync(path.join(s!.root, rel), JSON.stringify(v));
     };
-    put(`state/sessions/${sid}/ralph-state.json`, { active: true, iteration: 1, max_iterations: 3, started_at: 1e308, last_checked_at: 8.7e15, updated_at: '+275760-09-13T00:00:00.001Z' });
-    put(`state/sessions/${sid}/cancel-signal-state.json`, { active: true, requested_at: '+275760-09-13T00:00:00.000Z', mode: 'ralph' });
+    put(`state/sessions/${sid}/ralph-state.json`, {
+      active: true,
+      iteration: 1,
+      max_iterations: 3,
+      started_at: 1e308,
+      last_checked_at: 8.7e15,
+      updated_at: '+275760-09-13T00:00:00.001Z',
+    });
+    put(`state/sessions/${sid}/cancel-signal-state.json`, {
+      active: true,
+      requested_at: '+275760-09-13T00:00:00.000Z',
+      mode: 'ralph',
+    });
     const mem = JSON.parse(fs.readFileSync(path.join(s.root, 'project-memory.json'), 'utf8'));
-    put('project-memory.json', { ...mem, lastScanned: 1e308, userDirectives: [{ ...mem.userDirectives[0], timestamp: 1e308 }, ...mem.userDirectives.slice(1)] });
+    put('project-memory.json', {
+      ...mem,
+      lastScanned: 1e308,
+      userDirectives: [{ ...mem.userDirectives[0], timestamp: 1e308 }, ...mem.userDirectives.slice(1)],
+    });
 
     app = await mountHostileApp({ root: s.root, clock: () => NOW });
     await app.press('/', sid, '\r', '\r');
@@ -226,7 +279,14 @@ describe('times from files beyond what a Date can hold', () => {
     await app.press('\u001b', '\u001b', 'm');
     // The newest directive is ranked first and selected: its details line says what its time is.
     await app.waitForText('at an impossible time');
-    const doc = buildJsonReport({ root: s.root, rootRule: 't', notices: [], sessions: app.store.sessions.getSnapshot(), extraProblems: app.store.problems.getSnapshot(), extra: app.store.reportExtras() }) as {
+    const doc = buildJsonReport({
+      root: s.root,
+      rootRule: 't',
+      notices: [],
+      sessions: app.store.sessions.getSnapshot(),
+      extraProblems: app.store.problems.getSnapshot(),
+      extra: app.store.reportExtras(),
+    }) as {
       sessions: Array<{ id: string; started_at: string | null }>;
       project_memory: { last_scanned: string | null; directives: Array<{ added_at: string | null }> };
     };

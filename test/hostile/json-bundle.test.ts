@@ -50,29 +50,36 @@ describe('--json of the real bundle on every hostile tree', () => {
   const batches: HostileCase[][] = [];
   for (let i = 0; i < cases.length; i += BATCH) batches.push(cases.slice(i, i + BATCH));
 
-  it.each(batches.map((b, i) => [`${i * BATCH + 1}–${i * BATCH + b.length} of ${cases.length}`, b] as const))('cases %s', (_label, batch) => {
-    const boxes: Array<{ c: HostileCase; s: Sandbox; before: ReturnType<typeof fingerprint> }> = [];
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-hostile-json-'));
-    try {
-      for (const c of batch) {
-        const s = makeSandbox();
-        c.apply(s);
-        boxes.push({ c, s, before: fingerprint(s.dir) });
+  it.each(batches.map((b, i) => [`${i * BATCH + 1}–${i * BATCH + b.length} of ${cases.length}`, b] as const))(
+    'cases %s',
+    (_label, batch) => {
+      const boxes: Array<{ c: HostileCase; s: Sandbox; before: ReturnType<typeof fingerprint> }> = [];
+      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-hostile-json-'));
+      try {
+        for (const c of batch) {
+          const s = makeSandbox();
+          c.apply(s);
+          boxes.push({ c, s, before: fingerprint(s.dir) });
+        }
+        fs.writeFileSync(path.join(tmp, 'roots.json'), JSON.stringify(boxes.map((b) => b.s.root)));
+        execFileSync(process.execPath, [DRIVER, BIN, path.join(tmp, 'roots.json'), path.join(tmp, 'out.json')], {
+          stdio: ['ignore', 'ignore', 'inherit'],
+          timeout: 120_000,
+        });
+        const runs = JSON.parse(fs.readFileSync(path.join(tmp, 'out.json'), 'utf8')) as Run[];
+        expect(runs).toHaveLength(boxes.length);
+        boxes.forEach((b, i) => {
+          const r = runs[i] as Run;
+          check(b.c, r.out, r.code, r.error);
+          expect(fingerprintDiff(b.before, fingerprint(b.s.dir)), `${b.c.name}: files written`).toEqual([]);
+        });
+      } finally {
+        for (const b of boxes) b.s.cleanup();
+        fs.rmSync(tmp, { recursive: true, force: true });
       }
-      fs.writeFileSync(path.join(tmp, 'roots.json'), JSON.stringify(boxes.map((b) => b.s.root)));
-      execFileSync(process.execPath, [DRIVER, BIN, path.join(tmp, 'roots.json'), path.join(tmp, 'out.json')], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 });
-      const runs = JSON.parse(fs.readFileSync(path.join(tmp, 'out.json'), 'utf8')) as Run[];
-      expect(runs).toHaveLength(boxes.length);
-      boxes.forEach((b, i) => {
-        const r = runs[i] as Run;
-        check(b.c, r.out, r.code, r.error);
-        expect(fingerprintDiff(b.before, fingerprint(b.s.dir)), `${b.c.name}: files written`).toEqual([]);
-      });
-    } finally {
-      for (const b of boxes) b.s.cleanup();
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
-  }, 180_000);
+    },
+    180_000,
+  );
 
   const nastiest = [
     'state/sessions · symlink to a directory outside the root',
@@ -88,7 +95,11 @@ describe('--json of the real bundle on every hostile tree', () => {
     try {
       c!.apply(s);
       const before = fingerprint(s.dir);
-      const out = execFileSync(process.execPath, [BIN, '--json', '--root', s.root], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+      const out = execFileSync(process.execPath, [BIN, '--json', '--root', s.root], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, NO_COLOR: '1' },
+      });
       check(c!, out, 0, null);
       expect(fingerprintDiff(before, fingerprint(s.dir))).toEqual([]);
     } finally {

@@ -26,8 +26,25 @@ afterEach(() => {
 });
 
 /** Payloads that must never be on screen, and sequences from files that must never be in the byte stream. */
-const PAYLOADS = [ESCAPES.osc52.payload, ESCAPES.osc52st.payload, ESCAPES.title.payload, ESCAPES.title2.payload, ESCAPES.c1csi.payload, ESCAPES.dcs.payload];
-const FILE_SEQUENCES = ['\u001b]52;', '\u001b]0;', '\u001b]2;', '\u001bP', '\u009b', '\u009d', '\u001b[10A', '\u001b[5;5H', '\u001bc'];
+const PAYLOADS = [
+  ESCAPES.osc52.payload,
+  ESCAPES.osc52st.payload,
+  ESCAPES.title.payload,
+  ESCAPES.title2.payload,
+  ESCAPES.c1csi.payload,
+  ESCAPES.dcs.payload,
+];
+const FILE_SEQUENCES = [
+  '\u001b]52;',
+  '\u001b]0;',
+  '\u001b]2;',
+  '\u001bP',
+  '\u009b',
+  '\u009d',
+  '\u001b[10A',
+  '\u001b[5;5H',
+  '\u001bc',
+];
 
 function start(root: string, cols = 100, rows = 30): TerminalHarness {
   const t = new TerminalHarness({ args: ['--root', root], cols, rows });
@@ -40,7 +57,8 @@ async function assertClean(t: TerminalHarness): Promise<void> {
   await t.settle();
   const screen = t.text();
   for (const p of [...PAYLOADS, OUTSIDE_SECRET]) expect(screen, `payload ${p} on screen`).not.toContain(p);
-  for (const seq of FILE_SEQUENCES) expect(t.output.includes(seq), `sequence ${JSON.stringify(seq)} in the byte stream`).toBe(false);
+  for (const seq of FILE_SEQUENCES)
+    expect(t.output.includes(seq), `sequence ${JSON.stringify(seq)} in the byte stream`).toBe(false);
   expect(titles, 'the terminal title was changed').toEqual([]);
 }
 
@@ -56,15 +74,39 @@ describe('hostile files in a real terminal', () => {
   it('escape sequences in a prompt, a wiki title, a notepad entry, a task subject and a directive: nothing reaches the terminal', async () => {
     s = makeSandbox();
     const sid = 'hx-pty-escapes';
-    writeOmcJson(path.join(s.root, 'state/sessions', sid, 'ralph-state.json'), modeState('ralph', sid, `PROMPT ${ALL_ESCAPES}`));
-    put(s.root, 'wiki/aaa-evil.md', `---\ntitle: "Evil ${ESCAPES.osc52.text} ${ESCAPES.title.text}"\ntags: []\ncreated: 2026-11-20T18:15:23.552Z\nupdated: 2026-11-20T18:15:23.552Z\nsources: []\nlinks: []\ncategory: reference\nconfidence: high\n---\n\n# Evil\n\n${ALL_ESCAPES}\n`);
+    writeOmcJson(
+      path.join(s.root, 'state/sessions', sid, 'ralph-state.json'),
+      modeState('ralph', sid, `PROMPT ${ALL_ESCAPES}`),
+    );
+    put(
+      s.root,
+      'wiki/aaa-evil.md',
+      `---\ntitle: "Evil ${ESCAPES.osc52.text} ${ESCAPES.title.text}"\ntags: []\ncreated: 2026-11-20T18:15:23.552Z\nupdated: 2026-11-20T18:15:23.552Z\nsources: []\nlinks: []\ncategory: reference\nconfidence: high\n---\n\n# Evil\n\n${ALL_ESCAPES}\n`,
+    );
     const note = path.join(s.root, 'notepad.md');
-    fs.writeFileSync(note, fs.readFileSync(note, 'utf8').replace('## MANUAL\n<!-- User content. Never auto-pruned. -->\n', `## MANUAL\n<!-- User content. Never auto-pruned. -->\n### 2026-11-30 18:14\nNOTE ${ALL_ESCAPES}\n`));
+    fs.writeFileSync(
+      note,
+      fs
+        .readFileSync(note, 'utf8')
+        .replace(
+          '## MANUAL\n<!-- User content. Never auto-pruned. -->\n',
+          `## MANUAL\n<!-- User content. Never auto-pruned. -->\n### 2026-11-30 18:14\nNOTE ${ALL_ESCAPES}\n`,
+        ),
+    );
     const task = path.join(s.root, `state/team/${TEAM}/tasks/task-1.json`);
-    writeOmcJson(task, { ...JSON.parse(fs.readFileSync(task, 'utf8')), subject: `TASK ${ESCAPES.osc52.text}${ESCAPES.cursor.text}` });
+    writeOmcJson(task, {
+      ...JSON.parse(fs.readFileSync(task, 'utf8')),
+      subject: `TASK ${ESCAPES.osc52.text}${ESCAPES.cursor.text}`,
+    });
     const memPath = path.join(s.root, 'project-memory.json');
     const mem = JSON.parse(fs.readFileSync(memPath, 'utf8'));
-    writeOmcJson(memPath, { ...mem, userDirectives: [{ ...mem.userDirectives[0], directive: `DIRECTIVE ${ESCAPES.title2.text}` }, ...mem.userDirectives.slice(1)] });
+    writeOmcJson(memPath, {
+      ...mem,
+      userDirectives: [
+        { ...mem.userDirectives[0], directive: `DIRECTIVE ${ESCAPES.title2.text}` },
+        ...mem.userDirectives.slice(1),
+      ],
+    });
 
     h = start(s.root);
     await h.waitForText(/STATUS\s+SESSION/);
@@ -130,7 +172,13 @@ describe('hostile files in a real terminal', () => {
     await assertClean(h);
     h.write(KEYS.esc);
     await h.waitForNoText('Problems found in .omc');
-    for (const [key, marker] of [['t', /TEAM\s+PHASE/], ['n', /notepad/i], ['m', /DIRECTIVE/], ['w', /SCORE/], ['s', /STATUS\s+SESSION/]] as const) {
+    for (const [key, marker] of [
+      ['t', /TEAM\s+PHASE/],
+      ['n', /notepad/i],
+      ['m', /DIRECTIVE/],
+      ['w', /SCORE/],
+      ['s', /STATUS\s+SESSION/],
+    ] as const) {
       h.write(key);
       await h.waitForText(marker);
     }
@@ -145,7 +193,12 @@ describe('hostile files in a real terminal', () => {
     const file = path.join(s.root, 'state/sessions', SESSION.ralph, 'ralph-state.json');
     const state = JSON.parse(fs.readFileSync(file, 'utf8'));
     for (let i = 4; i <= 8; i++) {
-      writeOmcJson(file, { ...state, iteration: i, prompt: `${ESCAPES.osc52.text}${ESCAPES.title.text}${ESCAPES.cursor.text}`, last_checked_at: new Date().toISOString() });
+      writeOmcJson(file, {
+        ...state,
+        iteration: i,
+        prompt: `${ESCAPES.osc52.text}${ESCAPES.title.text}${ESCAPES.cursor.text}`,
+        last_checked_at: new Date().toISOString(),
+      });
       await h.waitForText(`ralph ${i}/10`);
     }
     // A truncated write, then binary garbage: problem lines; the last good iteration stays.

@@ -19,7 +19,13 @@ import { runCase } from '../helpers/hostile-run.js';
 import { makeSandbox, NOW } from '../helpers/hostile-sandbox.js';
 
 const isRoot = process.getuid?.() === 0;
-const DENIED = ['state/sessions/88727f43-cac5-4a42-a0b2-95e28cf65511/ralph-state.json', 'notepad.md', 'project-memory.json', 'state/team/fix-ts-errors/tasks/task-2.json', 'wiki/release-checklist.md'];
+const DENIED = [
+  'state/sessions/88727f43-cac5-4a42-a0b2-95e28cf65511/ralph-state.json',
+  'notepad.md',
+  'project-memory.json',
+  'state/team/fix-ts-errors/tasks/task-2.json',
+  'wiki/release-checklist.md',
+];
 
 describe('races and permissions (intercepted, deterministic)', () => {
   for (const c of raceCases()) it(c.name, () => runCase(c));
@@ -43,30 +49,37 @@ describe('real permission denial (mode 000)', () => {
     }
   });
 
-  it.runIf(isRoot)('as root: the real bundle run as uid 65534 gets EACCES on mode-000 files and lists each as a problem', () => {
-    const s = makeSandbox();
-    try {
-      // The bundle is one self-contained file: a copy beside the tree runs wherever the checkout
-      // lives (a clone in a mode-0700 temp dir is out of the unprivileged user's reach).
-      const bin = path.join(s.dir, 'omc-top.mjs');
-      fs.copyFileSync(path.join(REPO, 'dist', 'omc-top.mjs'), bin);
-      // Let the unprivileged user walk the tree; deny only the chosen files.
-      execFileSync('chmod', ['-R', 'a+rX', s.dir]);
-      for (const rel of DENIED) fs.chmodSync(path.join(s.root, rel), 0o000);
-      const out = execFileSync(process.execPath, [bin, '--json', '--root', s.root], {
-        encoding: 'utf8',
-        uid: 65534,
-        gid: 65534,
-        env: { PATH: process.env.PATH, HOME: '/nonexistent', NO_COLOR: '1' },
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      const doc = JSON.parse(out) as { problems: Array<{ path: string; message: string }>; sessions: Array<{ id: string }> };
-      for (const rel of DENIED) expect(doc.problems.find((p) => p.path === rel)?.message, rel).toMatch(/^permission denied/);
-      expect(controlStringsIn(doc)).toEqual([]);
-      // Every other session is still listed.
-      expect(doc.sessions.length).toBeGreaterThanOrEqual(9);
-    } finally {
-      s.cleanup();
-    }
-  });
+  it.runIf(isRoot)(
+    'as root: the real bundle run as uid 65534 gets EACCES on mode-000 files and lists each as a problem',
+    () => {
+      const s = makeSandbox();
+      try {
+        // The bundle is one self-contained file: a copy beside the tree runs wherever the checkout
+        // lives (a clone in a mode-0700 temp dir is out of the unprivileged user's reach).
+        const bin = path.join(s.dir, 'omc-top.mjs');
+        fs.copyFileSync(path.join(REPO, 'dist', 'omc-top.mjs'), bin);
+        // Let the unprivileged user walk the tree; deny only the chosen files.
+        execFileSync('chmod', ['-R', 'a+rX', s.dir]);
+        for (const rel of DENIED) fs.chmodSync(path.join(s.root, rel), 0o000);
+        const out = execFileSync(process.execPath, [bin, '--json', '--root', s.root], {
+          encoding: 'utf8',
+          uid: 65534,
+          gid: 65534,
+          env: { PATH: process.env.PATH, HOME: '/nonexistent', NO_COLOR: '1' },
+          maxBuffer: 16 * 1024 * 1024,
+        });
+        const doc = JSON.parse(out) as {
+          problems: Array<{ path: string; message: string }>;
+          sessions: Array<{ id: string }>;
+        };
+        for (const rel of DENIED)
+          expect(doc.problems.find((p) => p.path === rel)?.message, rel).toMatch(/^permission denied/);
+        expect(controlStringsIn(doc)).toEqual([]);
+        // Every other session is still listed.
+        expect(doc.sessions.length).toBeGreaterThanOrEqual(9);
+      } finally {
+        s.cleanup();
+      }
+    },
+  );
 });

@@ -10,7 +10,9 @@ import { styledCharsToString } from '@alcalzone/ansi-tokenize';
 import { createFastGet } from '../../scripts/ink-patches/fast-output.mjs';
 import { REPO } from '../helpers/fixtures.js';
 
-const { default: Output } = (await import(path.join(REPO, 'node_modules', 'ink', 'build', 'output.js'))) as { default: any };
+const { default: Output } = (await import(path.join(REPO, 'node_modules', 'ink', 'build', 'output.js'))) as {
+  default: any;
+};
 const fastGet = createFastGet({ styledCharsToString });
 
 const piece = fc.oneof(
@@ -18,9 +20,9 @@ const piece = fc.oneof(
   fc.string({ maxLength: 12 }).map((s) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '')),
 );
 const colour = fc.constantFrom('', '\u001b[31m', '\u001b[1m', '\u001b[7m', '\u001b[32;1m', '\u001b[38;5;208m');
-const styled = fc.array(fc.tuple(colour, piece), { minLength: 1, maxLength: 5 }).map((parts) =>
-  parts.map(([c, t]) => (c ? `${c}${t}\u001b[0m` : t)).join(''),
-);
+const styled = fc
+  .array(fc.tuple(colour, piece), { minLength: 1, maxLength: 5 })
+  .map((parts) => parts.map(([c, t]) => (c ? `${c}${t}\u001b[0m` : t)).join(''));
 
 describe('fast frame assembly is byte-identical to Ink', () => {
   it('for one text line per row, any styling, wide characters and offsets', () => {

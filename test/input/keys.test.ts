@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { InputDecoder, type InputEvent } from '../../src/input/keys.js';
 
-const names = (evs: InputEvent[]) => evs.map((e) => (e.kind === 'paste' ? `paste:${e.text}` : e.key.name === 'char' ? `${e.key.ctrl ? 'C-' : ''}${e.key.meta ? 'M-' : ''}${e.key.ch}` : e.key.name));
+const names = (evs: InputEvent[]) =>
+  evs.map((e) =>
+    e.kind === 'paste'
+      ? `paste:${e.text}`
+      : e.key.name === 'char'
+        ? `${e.key.ctrl ? 'C-' : ''}${e.key.meta ? 'M-' : ''}${e.key.ch}`
+        : e.key.name,
+  );
 
 describe('InputDecoder: one event per key, whatever the chunking', () => {
   it('splits a burst of text, Tab and Enter into single keys', () => {
@@ -10,15 +17,21 @@ describe('InputDecoder: one event per key, whatever the chunking', () => {
 
   it('decodes arrows, Home/End, PgUp/PgDn, Delete, Shift-Tab, F1 and modified arrows', () => {
     const d = new InputDecoder();
-    expect(names(d.push('\u001b[A\u001b[B\u001bOC\u001b[D\u001b[H\u001b[4~\u001b[5~\u001b[6~\u001b[3~\u001b[Z\u001bOP'))).toEqual([
-      'up', 'down', 'right', 'left', 'home', 'end', 'pageup', 'pagedown', 'delete', 'backtab', 'f1',
-    ]);
+    expect(
+      names(d.push('\u001b[A\u001b[B\u001bOC\u001b[D\u001b[H\u001b[4~\u001b[5~\u001b[6~\u001b[3~\u001b[Z\u001bOP')),
+    ).toEqual(['up', 'down', 'right', 'left', 'home', 'end', 'pageup', 'pagedown', 'delete', 'backtab', 'f1']);
     const [ev] = d.push('\u001b[1;5A');
     expect(ev).toMatchObject({ kind: 'key', key: { name: 'up', ctrl: true } });
   });
 
   it('maps DEL and ^H to Backspace, control letters to ctrl keys, ESC+key to meta', () => {
-    expect(names(new InputDecoder().push('\u007f\b\u0003\u0013\u001bx'))).toEqual(['backspace', 'backspace', 'C-c', 'C-s', 'M-x']);
+    expect(names(new InputDecoder().push('\u007f\b\u0003\u0013\u001bx'))).toEqual([
+      'backspace',
+      'backspace',
+      'C-c',
+      'C-s',
+      'M-x',
+    ]);
   });
 
   it('keeps a sequence split across chunks together', () => {

@@ -50,7 +50,9 @@ function project(mode: 'ralph' | 'autopilot'): void {
     });
   } else {
     // The autopilot OMC's own initAutopilot/transitionPhase wrote in the fixture, moved into this project and session.
-    const real = JSON.parse(fs.readFileSync(path.join(FIXTURE_TREE, 'state', 'sessions', SESSION.autopilot, 'autopilot-state.json'), 'utf8'));
+    const real = JSON.parse(
+      fs.readFileSync(path.join(FIXTURE_TREE, 'state', 'sessions', SESSION.autopilot, 'autopilot-state.json'), 'utf8'),
+    );
     writeOmcJson(abs(sessionRel('autopilot-state.json')), {
       ...real,
       session_id: S,
@@ -70,93 +72,144 @@ function project(mode: 'ralph' | 'autopilot'): void {
 async function omcTopCancel(...args: string[]): Promise<{ code: number; json: any }> {
   const argv = [S, '--cwd', (p as TempProject).dir, '--json', ...args];
   let out = '';
-  const code = await runCancelCommand(argv, { out: (t) => void (out += t), err: (t) => void (out += t), cwd: (p as TempProject).dir, now: Date.now });
+  const code = await runCancelCommand(argv, {
+    out: (t) => void (out += t),
+    err: (t) => void (out += t),
+    cwd: (p as TempProject).dir,
+    now: Date.now,
+  });
   return { code, json: JSON.parse(out) };
 }
 function omcTopCancelBundle(...args: string[]): { code: number; json: any } {
-  const r = spawnSync(process.execPath, [BIN, 'cancel', S, '--cwd', (p as TempProject).dir, '--json', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [BIN, 'cancel', S, '--cwd', (p as TempProject).dir, '--json', ...args], {
+    encoding: 'utf8',
+  });
   return { code: r.status ?? -1, json: JSON.parse(r.stdout) };
 }
 
 /** OMC's Stop hook, as hooks.json runs it. */
 function stopHook(): any {
   const dir = (p as TempProject).dir;
-  const out = execFileSync(process.execPath, [path.join(PKG, 'scripts', 'run.cjs'), path.join(PKG, 'scripts', 'persistent-mode.mjs')], {
-    cwd: dir,
-    input: JSON.stringify({
-      session_id: S,
-      transcript_path: path.join(home as string, '.claude', 'projects', 'x', `${S}.jsonl`),
+  const out = execFileSync(
+    process.execPath,
+    [path.join(PKG, 'scripts', 'run.cjs'), path.join(PKG, 'scripts', 'persistent-mode.mjs')],
+    {
       cwd: dir,
-      permission_mode: 'default',
-      hook_event_name: 'Stop',
-      stop_hook_active: false,
-    }),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home as string, OMC_NOTIFY: '0', CLAUDE_PLUGIN_ROOT: PKG },
-    encoding: 'utf8',
-    timeout: 15_000,
-  });
+      input: JSON.stringify({
+        session_id: S,
+        transcript_path: path.join(home as string, '.claude', 'projects', 'x', `${S}.jsonl`),
+        cwd: dir,
+        permission_mode: 'default',
+        hook_event_name: 'Stop',
+        stop_hook_active: false,
+      }),
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home as string,
+        OMC_NOTIFY: '0',
+        CLAUDE_PLUGIN_ROOT: PKG,
+      },
+      encoding: 'utf8',
+      timeout: 15_000,
+    },
+  );
   return JSON.parse(out.trim().split('\n').pop() as string);
 }
 
-describe.runIf(fs.existsSync(path.join(PKG, 'scripts', 'persistent-mode.mjs')))("OMC 5.5.0's real Stop hook after omc-top's cancel", () => {
-  it('ralph, cancel (the bundled CLI): the hook lets the agent stop, and the loop is gone from disk', () => {
-    project('ralph');
-    const { code, json } = omcTopCancelBundle();
-    expect([code, json.ok, json.signal.form]).toEqual([0, true, 'generic']);
-    expect(stopHook()).toEqual(CONTINUE);
-    expect(fs.existsSync(abs(sessionRel('ralph-state.json')))).toBe(false);
-  });
+describe.runIf(fs.existsSync(path.join(PKG, 'scripts', 'persistent-mode.mjs')))(
+  "OMC 5.5.0's real Stop hook after omc-top's cancel",
+  () => {
+    it('ralph, cancel (the bundled CLI): the hook lets the agent stop, and the loop is gone from disk', () => {
+      project('ralph');
+      const { code, json } = omcTopCancelBundle();
+      expect([code, json.ok, json.signal.form]).toEqual([0, true, 'generic']);
+      expect(stopHook()).toEqual(CONTINUE);
+      expect(fs.existsSync(abs(sessionRel('ralph-state.json')))).toBe(false);
+    });
 
-  it('ralph, pause (--signal-only): the signal alone lets the agent stop and the loop keeps its state', async () => {
-    project('ralph');
-    expect((await omcTopCancel('--signal-only')).code).toBe(0);
-    expect(stopHook()).toEqual(CONTINUE);
-    expect(readJson(sessionRel('ralph-state.json'))).toMatchObject({ active: true, iteration: 3 });
-  });
+    it('ralph, pause (--signal-only): the signal alone lets the agent stop and the loop keeps its state', async () => {
+      project('ralph');
+      expect((await omcTopCancel('--signal-only')).code).toBe(0);
+      expect(stopHook()).toEqual(CONTINUE);
+      expect(readJson(sessionRel('ralph-state.json'))).toMatchObject({ active: true, iteration: 3 });
+    });
 
-  it('ralph, the same signal moved 31 s into the past: the hook blocks again (and deletes it), as omc-top predicts', async () => {
-    project('ralph');
-    const { json } = await omcTopCancel('--signal-only');
-    const rel = sessionRel('cancel-signal-state.json');
-    const sig = readJson(rel);
-    const back = (iso: string) => new Date(Date.parse(iso) - 31_000).toISOString();
-    const moved = JSON.stringify({ ...sig, requested_at: back(sig.requested_at), expires_at: back(sig.expires_at) }, null, 2);
-    fs.writeFileSync(abs(rel), moved);
-    const written: WrittenSignal = { rel, form: 'generic', text: moved, requestedMs: 0, expiresMs: 0, autopilotRel: null };
-    expect(judgeSignal((p as TempProject).root, written, S, Date.now())).toMatchObject({ inForce: false, reason: expect.stringMatching(/expired/) });
-    expect(json.ok).toBe(true);
-    const verdict = stopHook();
-    expect(verdict.decision).toBe('block');
-    expect(verdict.reason).toMatch(/^\[RALPH LOOP - ITERATION 4\/100\]/);
-    expect(fs.existsSync(abs(rel))).toBe(false);
-  });
+    it('ralph, the same signal moved 31 s into the past: the hook blocks again (and deletes it), as omc-top predicts', async () => {
+      project('ralph');
+      const { json } = await omcTopCancel('--signal-only');
+      const rel = sessionRel('cancel-signal-state.json');
+      const sig = readJson(rel);
+      const back = (iso: string) => new Date(Date.parse(iso) - 31_000).toISOString();
+      const moved = JSON.stringify(
+        { ...sig, requested_at: back(sig.requested_at), expires_at: back(sig.expires_at) },
+        null,
+        2,
+      );
+      fs.writeFileSync(abs(rel), moved);
+      const written: WrittenSignal = {
+        rel,
+        form: 'generic',
+        text: moved,
+        requestedMs: 0,
+        expiresMs: 0,
+        autopilotRel: null,
+      };
+      expect(judgeSignal((p as TempProject).root, written, S, Date.now())).toMatchObject({
+        inForce: false,
+        reason: expect.stringMatching(/expired/),
+      });
+      expect(json.ok).toBe(true);
+      const verdict = stopHook();
+      expect(verdict.decision).toBe('block');
+      expect(verdict.reason).toMatch(/^\[RALPH LOOP - ITERATION 4\/100\]/);
+      expect(fs.existsSync(abs(rel))).toBe(false);
+    });
 
-  it('autopilot, cancel: the hook lets the agent stop; the autopilot is kept inactive for resume', async () => {
-    project('autopilot');
-    const { code, json } = await omcTopCancel();
-    expect([code, json.signal.form, json.steps[0].detail]).toEqual([0, 'autopilot', 'set active:false (progress kept for resume)']);
-    expect(stopHook()).toEqual(CONTINUE);
-    expect(readJson(sessionRel('autopilot-state.json'))).toMatchObject({ active: false, phase: 'execution', reinforcement_count: 0 });
-  });
+    it('autopilot, cancel: the hook lets the agent stop; the autopilot is kept inactive for resume', async () => {
+      project('autopilot');
+      const { code, json } = await omcTopCancel();
+      expect([code, json.signal.form, json.steps[0].detail]).toEqual([
+        0,
+        'autopilot',
+        'set active:false (progress kept for resume)',
+      ]);
+      expect(stopHook()).toEqual(CONTINUE);
+      expect(readJson(sessionRel('autopilot-state.json'))).toMatchObject({
+        active: false,
+        phase: 'execution',
+        reinforcement_count: 0,
+      });
+    });
 
-  it('autopilot, pause: the digest-bound signal is honoured while the autopilot stays active', async () => {
-    project('autopilot');
-    const { code, json } = await omcTopCancel('--signal-only');
-    expect([code, json.signal.form, json.signal.in_force]).toEqual([0, 'autopilot', true]);
-    expect(stopHook()).toEqual(CONTINUE);
-    expect(readJson(sessionRel('autopilot-state.json'))).toMatchObject({ active: true, reinforcement_count: 0 });
-  });
+    it('autopilot, pause: the digest-bound signal is honoured while the autopilot stays active', async () => {
+      project('autopilot');
+      const { code, json } = await omcTopCancel('--signal-only');
+      expect([code, json.signal.form, json.signal.in_force]).toEqual([0, 'autopilot', true]);
+      expect(stopHook()).toEqual(CONTINUE);
+      expect(readJson(sessionRel('autopilot-state.json'))).toMatchObject({ active: true, reinforcement_count: 0 });
+    });
 
-  it('autopilot, pause, then the state changes under the signal: the hook blocks, which is what omc-top reports', async () => {
-    project('autopilot');
-    await omcTopCancel('--signal-only');
-    const rel = sessionRel('autopilot-state.json');
-    writeOmcJson(abs(rel), { ...readJson(rel), reinforcement_count: 1 });
-    const sigRel = sessionRel('cancel-signal-state.json');
-    const written: WrittenSignal = { rel: sigRel, form: 'autopilot', text: fs.readFileSync(abs(sigRel), 'utf8'), requestedMs: 0, expiresMs: 0, autopilotRel: rel };
-    expect(judgeSignal((p as TempProject).root, written, S, Date.now())).toMatchObject({ inForce: false, reason: expect.stringMatching(/digest no longer matches/) });
-    const verdict = stopHook();
-    expect(verdict.decision).toBe('block');
-    expect(verdict.reason).toMatch(/^\[AUTOPILOT - Phase: execution\]/);
-  });
-});
+    it('autopilot, pause, then the state changes under the signal: the hook blocks, which is what omc-top reports', async () => {
+      project('autopilot');
+      await omcTopCancel('--signal-only');
+      const rel = sessionRel('autopilot-state.json');
+      writeOmcJson(abs(rel), { ...readJson(rel), reinforcement_count: 1 });
+      const sigRel = sessionRel('cancel-signal-state.json');
+      const written: WrittenSignal = {
+        rel: sigRel,
+        form: 'autopilot',
+        text: fs.readFileSync(abs(sigRel), 'utf8'),
+        requestedMs: 0,
+        expiresMs: 0,
+        autopilotRel: rel,
+      };
+      expect(judgeSignal((p as TempProject).root, written, S, Date.now())).toMatchObject({
+        inForce: false,
+        reason: expect.stringMatching(/digest no longer matches/),
+      });
+      const verdict = stopHook();
+      expect(verdict.decision).toBe('block');
+      expect(verdict.reason).toMatch(/^\[AUTOPILOT - Phase: execution\]/);
+    });
+  },
+);

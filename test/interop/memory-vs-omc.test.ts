@@ -15,9 +15,15 @@ import { applyOp, directiveKey } from '../../src/store/memory/rules.js';
 import { DirectiveInputSchema, type Directive } from '../../src/store/memory/schema.js';
 import { formatSummary } from '../../src/store/memory/summary.js';
 import { FIXTURE_TREE, READERS_CAPTURED_AT, makeProject, readReader, type TempProject } from '../helpers/fixtures.js';
-import { omcDirectiveDetector, omcMemoryFormatter, omcMemoryStorage, omcMemoryTools } from '../helpers/omc-knowledge.js';
+import {
+  omcDirectiveDetector,
+  omcMemoryFormatter,
+  omcMemoryStorage,
+  omcMemoryTools,
+} from '../helpers/omc-knowledge.js';
 
-const fixtureMemory = () => JSON.parse(fs.readFileSync(path.join(FIXTURE_TREE, 'project-memory.json'), 'utf8')) as Record<string, unknown>;
+const fixtureMemory = () =>
+  JSON.parse(fs.readFileSync(path.join(FIXTURE_TREE, 'project-memory.json'), 'utf8')) as Record<string, unknown>;
 
 let p: TempProject | null = null;
 afterEach(() => {
@@ -40,8 +46,23 @@ describe("SessionStart summary equals OMC's formatContextSummary", () => {
   const ts = fc.integer({ min: 1_790_000_000_000, max: 1_800_000_000_000 });
   const text = fc.string({ maxLength: 120 });
   const memory = fc.record({
-    languages: fc.array(fc.record({ name: text, version: fc.constant(null), confidence: fc.constantFrom('high', 'medium', 'low'), markers: fc.array(text, { maxLength: 3 }) }), { maxLength: 3 }),
-    frameworks: fc.array(fc.record({ name: text, version: fc.constant(null), category: fc.constantFrom('frontend', 'backend', 'fullstack', 'testing', 'build') }), { maxLength: 4 }),
+    languages: fc.array(
+      fc.record({
+        name: text,
+        version: fc.constant(null),
+        confidence: fc.constantFrom('high', 'medium', 'low'),
+        markers: fc.array(text, { maxLength: 3 }),
+      }),
+      { maxLength: 3 },
+    ),
+    frameworks: fc.array(
+      fc.record({
+        name: text,
+        version: fc.constant(null),
+        category: fc.constantFrom('frontend', 'backend', 'fullstack', 'testing', 'build'),
+      }),
+      { maxLength: 4 },
+    ),
     packageManager: fc.option(text, { nil: null }),
     runtime: fc.option(text, { nil: null }),
     buildCommand: fc.option(text, { nil: null }),
@@ -57,11 +78,22 @@ describe("SessionStart summary equals OMC's formatContextSummary", () => {
       { maxLength: 8 },
     ),
     userDirectives: fc.array(
-      fc.record({ timestamp: ts, directive: fc.string({ maxLength: 500 }), context: text, source: fc.constantFrom('explicit', 'inferred'), priority: fc.constantFrom('high', 'normal') }),
+      fc.record({
+        timestamp: ts,
+        directive: fc.string({ maxLength: 500 }),
+        context: text,
+        source: fc.constantFrom('explicit', 'inferred'),
+        priority: fc.constantFrom('high', 'normal'),
+      }),
       { maxLength: 25 },
     ),
     customNotes: fc.array(
-      fc.record({ timestamp: ts, source: fc.constantFrom('manual', 'learned'), category: fc.constantFrom('env', 'runtime', 'dependency', 'deploy', 'test', 'build', 'misc'), content: fc.string({ maxLength: 300 }) }),
+      fc.record({
+        timestamp: ts,
+        source: fc.constantFrom('manual', 'learned'),
+        category: fc.constantFrom('env', 'runtime', 'dependency', 'deploy', 'test', 'build', 'misc'),
+        content: fc.string({ maxLength: 300 }),
+      }),
       { maxLength: 8 },
     ),
   });
@@ -74,8 +106,19 @@ describe("SessionStart summary equals OMC's formatContextSummary", () => {
           version: '1.0.0',
           lastScanned: now,
           projectRoot: '/p',
-          techStack: { languages: m.languages, frameworks: m.frameworks, packageManager: m.packageManager, runtime: m.runtime },
-          build: { buildCommand: m.buildCommand, testCommand: m.testCommand, lintCommand: m.lintCommand, devCommand: null, scripts: {} },
+          techStack: {
+            languages: m.languages,
+            frameworks: m.frameworks,
+            packageManager: m.packageManager,
+            runtime: m.runtime,
+          },
+          build: {
+            buildCommand: m.buildCommand,
+            testCommand: m.testCommand,
+            lintCommand: m.lintCommand,
+            devCommand: null,
+            scripts: {},
+          },
           conventions: { namingStyle: null, importStyle: null, testPattern: null, fileOrganization: null },
           structure: { isMonorepo: false, workspaces: [], mainDirectories: [], gitBranches: null },
           customNotes: m.customNotes,
@@ -94,7 +137,15 @@ describe("SessionStart summary equals OMC's formatContextSummary", () => {
 describe("directive rules equal OMC's addDirective", () => {
   const directive = fc.record({
     timestamp: fc.integer({ min: 1, max: 1000 }),
-    directive: fc.constantFrom('Use pnpm', 'use PNPM', 'Never push to main', 'Keep PRs small', 'x'.repeat(30), 'Ünïcode rule', 'ünïcode RULE'),
+    directive: fc.constantFrom(
+      'Use pnpm',
+      'use PNPM',
+      'Never push to main',
+      'Keep PRs small',
+      'x'.repeat(30),
+      'Ünïcode rule',
+      'ünïcode RULE',
+    ),
     context: fc.string({ maxLength: 10 }),
     priority: fc.constantFrom('high' as const, 'normal' as const),
   });
@@ -102,7 +153,13 @@ describe("directive rules equal OMC's addDirective", () => {
   it('de-duplication ignoring case and the 20-cap (high first, then newest), over any sequence of adds (fast-check)', async () => {
     const { addDirective } = await omcDirectiveDetector();
     const base = fc.array(
-      fc.record({ timestamp: fc.integer({ min: 1, max: 1000 }), directive: fc.string({ minLength: 1, maxLength: 8 }), context: fc.constant(''), source: fc.constant('explicit' as const), priority: fc.constantFrom('high' as const, 'normal' as const) }),
+      fc.record({
+        timestamp: fc.integer({ min: 1, max: 1000 }),
+        directive: fc.string({ minLength: 1, maxLength: 8 }),
+        context: fc.constant(''),
+        source: fc.constant('explicit' as const),
+        priority: fc.constantFrom('high' as const, 'normal' as const),
+      }),
       { maxLength: 24 },
     );
     fc.assert(
@@ -110,9 +167,19 @@ describe("directive rules equal OMC's addDirective", () => {
         let ours: Directive[] = start.map((d) => ({ ...d }));
         let omc: Directive[] = start.map((d) => ({ ...d }));
         for (const a of adds) {
-          const r = applyOp(ours, { kind: 'add', input: { directive: a.directive, context: a.context, priority: a.priority }, timestamp: a.timestamp });
+          const r = applyOp(ours, {
+            kind: 'add',
+            input: { directive: a.directive, context: a.context, priority: a.priority },
+            timestamp: a.timestamp,
+          });
           const before = omc.map((d) => ({ ...d }));
-          omc = addDirective(omc, { timestamp: a.timestamp, directive: a.directive, context: a.context, source: 'explicit', priority: a.priority });
+          omc = addDirective(omc, {
+            timestamp: a.timestamp,
+            directive: a.directive,
+            context: a.context,
+            source: 'explicit',
+            priority: a.priority,
+          });
           if (r.ok) {
             expect(r.list).toEqual(omc);
             // What the user is warned about is exactly what OMC's cut removed.
@@ -141,7 +208,10 @@ describe("directive rules equal OMC's addDirective", () => {
       ['🙂'.repeat(251), ''],
     ]) {
       const ours = DirectiveInputSchema.safeParse({ directive: d, context: c, priority: 'high' }).success;
-      const omc = tool.schema.directive.safeParse(d).success && tool.schema.context.safeParse(c).success && tool.schema.priority.safeParse('high').success;
+      const omc =
+        tool.schema.directive.safeParse(d).success &&
+        tool.schema.context.safeParse(c).success &&
+        tool.schema.priority.safeParse('high').success;
       expect(ours, `${d.length}/${c.length}`).toBe(omc);
     }
     // An empty directive is legal for OMC but useless; omc-top refuses it (stricter, never looser).
@@ -153,7 +223,8 @@ describe('what omc-top writes, OMC reads and keeps', () => {
   function project(extra: Record<string, unknown> = {}) {
     p = makeProject({ withFixture: true });
     const file = path.join(p.root, 'project-memory.json');
-    if (Object.keys(extra).length > 0) fs.writeFileSync(file, JSON.stringify({ ...fixtureMemory(), ...extra }, null, 2));
+    if (Object.keys(extra).length > 0)
+      fs.writeFileSync(file, JSON.stringify({ ...fixtureMemory(), ...extra }, null, 2));
     const d = new MemoryDomain({ root: p.root });
     d.scan();
     return { file, d, dir: p.dir };
@@ -163,20 +234,37 @@ describe('what omc-top writes, OMC reads and keeps', () => {
     const { file, d } = project();
     const original = fs.readFileSync(file, 'utf8');
     const target = d.model()!.directives.find((r) => r.directive.directive === 'Use pnpm, not npm or yarn')!;
-    await d.save({ kind: 'edit', target: target.key, input: { directive: target.directive.directive, context: target.directive.context, priority: 'high' } });
+    await d.save({
+      kind: 'edit',
+      target: target.key,
+      input: { directive: target.directive.directive, context: target.directive.context, priority: 'high' },
+    });
     const edited = JSON.parse(fs.readFileSync(file, 'utf8'));
-    expect(edited.userDirectives.find((x: Directive) => x.directive === 'Use pnpm, not npm or yarn')).toEqual({ ...target.directive, priority: 'high' });
+    expect(edited.userDirectives.find((x: Directive) => x.directive === 'Use pnpm, not npm or yarn')).toEqual({
+      ...target.directive,
+      priority: 'high',
+    });
     const { userDirectives: _a, ...restAfter } = edited;
     const { userDirectives: _b, ...restBefore } = JSON.parse(original);
     expect(JSON.stringify(restAfter)).toBe(JSON.stringify(restBefore));
-    await d.save({ kind: 'edit', target: target.key, input: { directive: target.directive.directive, context: target.directive.context, priority: 'normal' } });
+    await d.save({
+      kind: 'edit',
+      target: target.key,
+      input: { directive: target.directive.directive, context: target.directive.context, priority: 'normal' },
+    });
     expect(fs.readFileSync(file, 'utf8')).toBe(original);
   });
 
   it("adds, edits and removes round-trip through OMC's loader, its add tool and its merge write, unknown keys included", async () => {
     const { file, d, dir } = project({ customTeamKey: { nested: [1, { deep: 'kept' }] }, zzz_unknown: 'also kept' });
-    await d.save({ kind: 'add', input: { directive: 'Run pnpm typecheck before pushing', context: 'CI is slow', priority: 'high' }, timestamp: 1_796_100_000_000 });
-    const removeKey = d.model()!.directives.find((r) => r.directive.directive === 'Keep React components under 200 lines')!.key;
+    await d.save({
+      kind: 'add',
+      input: { directive: 'Run pnpm typecheck before pushing', context: 'CI is slow', priority: 'high' },
+      timestamp: 1_796_100_000_000,
+    });
+    const removeKey = d
+      .model()!
+      .directives.find((r) => r.directive.directive === 'Keep React components under 200 lines')!.key;
     await d.save({ kind: 'remove', target: removeKey });
 
     const { loadProjectMemory } = await omcMemoryStorage();
@@ -185,7 +273,9 @@ describe('what omc-top writes, OMC reads and keeps', () => {
     expect(loaded.customTeamKey).toEqual({ nested: [1, { deep: 'kept' }] });
     expect(loaded.zzz_unknown).toBe('also kept');
     expect(loaded.userDirectives.map((x: Directive) => x.directive)).toContain('Run pnpm typecheck before pushing');
-    expect(loaded.userDirectives.map((x: Directive) => x.directive)).not.toContain('Keep React components under 200 lines');
+    expect(loaded.userDirectives.map((x: Directive) => x.directive)).not.toContain(
+      'Keep React components under 200 lines',
+    );
 
     // OMC's own writers on top of ours: the add tool, then a merge write (project_memory_write merge:true).
     // The tools trust the git top-level of the process cwd, so they run from inside the scratch project.
@@ -193,10 +283,15 @@ describe('what omc-top writes, OMC reads and keeps', () => {
     const cwd = process.cwd();
     process.chdir(dir);
     try {
-      const added = await tools.projectMemoryAddDirectiveTool.handler({ directive: 'Prefer zod at API boundaries', priority: 'normal' });
+      const added = await tools.projectMemoryAddDirectiveTool.handler({
+        directive: 'Prefer zod at API boundaries',
+        priority: 'normal',
+      });
       expect(added.content[0].text).toMatch(/^Successfully added directive/);
       const merged = await tools.projectMemoryWriteTool.handler({
-        memory: { customNotes: [{ timestamp: 1_796_100_000_001, source: 'manual', category: 'env', content: 'merged note' }] },
+        memory: {
+          customNotes: [{ timestamp: 1_796_100_000_001, source: 'manual', category: 'env', content: 'merged note' }],
+        },
         merge: true,
       });
       expect(merged.content[0].text).toMatch(/^Successfully merged/);
@@ -205,7 +300,9 @@ describe('what omc-top writes, OMC reads and keeps', () => {
     }
     d.scan();
     const texts = d.model()!.directives.map((r) => r.directive.directive);
-    expect(texts).toEqual(expect.arrayContaining(['Run pnpm typecheck before pushing', 'Prefer zod at API boundaries']));
+    expect(texts).toEqual(
+      expect.arrayContaining(['Run pnpm typecheck before pushing', 'Prefer zod at API boundaries']),
+    );
     expect(texts).not.toContain('Keep React components under 200 lines');
     const after = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(after.zzz_unknown).toBe('also kept');
@@ -218,16 +315,27 @@ describe('what omc-top writes, OMC reads and keeps', () => {
     fs.mkdirSync(p.root);
     const { execFileSync } = await import('node:child_process');
     const scratch = fs.mkdtempSync(path.join(p.dir, 'x'));
-    execFileSync('tar', ['-xzf', path.join(FIXTURE_TREE, '..', 'large-tree.tar.gz'), '-C', scratch, '.omc/project-memory.json']);
+    execFileSync('tar', [
+      '-xzf',
+      path.join(FIXTURE_TREE, '..', 'large-tree.tar.gz'),
+      '-C',
+      scratch,
+      '.omc/project-memory.json',
+    ]);
     fs.copyFileSync(path.join(scratch, '.omc', 'project-memory.json'), path.join(p.root, 'project-memory.json'));
     const d = new MemoryDomain({ root: p.root });
     d.scan();
-    const before = JSON.parse(fs.readFileSync(path.join(p.root, 'project-memory.json'), 'utf8')).userDirectives as Directive[];
+    const before = JSON.parse(fs.readFileSync(path.join(p.root, 'project-memory.json'), 'utf8'))
+      .userDirectives as Directive[];
     expect(before).toHaveLength(50);
     expect(d.model()!.overCap).toBe(true);
     expect(d.model()!.directives.filter((r) => !r.survivesCap)).toHaveLength(30);
 
-    const op = { kind: 'add' as const, input: { directive: 'A brand new rule', context: '', priority: 'normal' as const }, timestamp: 1_799_000_000_000 };
+    const op = {
+      kind: 'add' as const,
+      input: { directive: 'A brand new rule', context: '', priority: 'normal' as const },
+      timestamp: 1_799_000_000_000,
+    };
     const preview = d.previewOp(op);
     if (!preview.ok) throw new Error(preview.reason);
     expect(preview.dropped).toHaveLength(31);
@@ -235,7 +343,13 @@ describe('what omc-top writes, OMC reads and keeps', () => {
     await expect(d.save(op)).rejects.toThrow(/push out another one/);
     const res = await d.save(op, preview.dropped.map(directiveKey));
     const { addDirective } = await omcDirectiveDetector();
-    const omc = addDirective(structuredClone(before), { timestamp: op.timestamp, directive: 'A brand new rule', context: '', source: 'explicit', priority: 'normal' });
+    const omc = addDirective(structuredClone(before), {
+      timestamp: op.timestamp,
+      directive: 'A brand new rule',
+      context: '',
+      source: 'explicit',
+      priority: 'normal',
+    });
     expect(JSON.parse(fs.readFileSync(path.join(p.root, 'project-memory.json'), 'utf8')).userDirectives).toEqual(omc);
     expect(res.dropped).toHaveLength(31);
   });

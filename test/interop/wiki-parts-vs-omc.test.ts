@@ -15,7 +15,12 @@ import { FIXTURE_TREE, READERS_CAPTURED_AT, readReader } from '../helpers/fixtur
 import { omcWikiIngest, omcWikiLint, omcWikiQuery, omcWikiStorage, scratchProject } from '../helpers/omc-knowledge.js';
 
 const mixed = fc.constantFrom(...'aZ09 éÉÀɏ認証設計フローひら인증토큰привет,.!?-_#[]"\'\\:\n\r\t İẞß🙂'.split(''));
-const mixedText = (max: number) => fc.array(fc.oneof(mixed, fc.string({ maxLength: 2 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), { maxLength: max }).map((a) => a.join(''));
+const mixedText = (max: number) =>
+  fc
+    .array(fc.oneof(mixed, fc.string({ maxLength: 2 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), {
+      maxLength: max,
+    })
+    .map((a) => a.join(''));
 
 afterEach(() => {
   vi.useRealTimers();
@@ -33,9 +38,12 @@ describe('tokenizer', () => {
 
   it('equals OMC tokenize on any text (fast-check)', async () => {
     const omc = await omcWikiQuery();
-    fc.assert(fc.property(mixedText(40), (s) => {
+    fc.assert(
+      fc.property(mixedText(40), (s) => {
         expect(tokenize(s)).toEqual(omc.tokenize(s));
-      }), { numRuns: 2000 });
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -54,18 +62,22 @@ describe('slug rules for new titles', () => {
 
   it('equals OMC titleToSlug on any title (fast-check)', async () => {
     const omc = await omcWikiStorage();
-    fc.assert(fc.property(fc.oneof(mixedText(80), fc.string(), fc.string({ unit: 'binary' })), (t) => {
+    fc.assert(
+      fc.property(fc.oneof(mixedText(80), fc.string(), fc.string({ unit: 'binary' })), (t) => {
         expect(titleToSlug(t)).toBe(omc.titleToSlug(t));
-      }), {
-      numRuns: 3000,
-    });
+      }),
+      {
+        numRuns: 3000,
+      },
+    );
   });
 
   it('turns [[links]] into the file names OMC stores in `links`', async () => {
     const p = scratchProject();
     try {
       const { ingestKnowledge } = await omcWikiIngest();
-      const content = 'See [[Auth Architecture]], [[認証アーキテクチャ]] and [[ Café naïve!! ]] and [[Auth Architecture]].';
+      const content =
+        'See [[Auth Architecture]], [[認証アーキテクチャ]] and [[ Café naïve!! ]] and [[Auth Architecture]].';
       ingestKnowledge(p.dir, { title: 'Links', content, tags: [], category: 'reference' });
       const stored = parseWikiPage(fs.readFileSync(path.join(p.wiki, 'links.md'), 'utf8'), 'now');
       expect(wikiLinkTargets(content)).toEqual(stored?.frontmatter.links);
@@ -77,14 +89,29 @@ describe('slug rules for new titles', () => {
 
 describe('frontmatter reader', () => {
   const yamlLine = fc.oneof(
-    fc.constantFrom('title', 'tags', 'created', 'updated', 'sources', 'links', 'category', 'confidence', 'schemaVersion', '__proto__', 'constructor', ' title ').chain((k) =>
-      fc.oneof(
-        mixedText(20).map((v) => `${k}: ${v}`),
-        fc.array(mixedText(6), { maxLength: 3 }).map((xs) => `${k}: [${xs.map((x) => `"${x}"`).join(', ')}]`),
-        mixedText(10).map((v) => `${k}: "${v}"`),
-        mixedText(10).map((v) => `${k}: '${v}'`),
+    fc
+      .constantFrom(
+        'title',
+        'tags',
+        'created',
+        'updated',
+        'sources',
+        'links',
+        'category',
+        'confidence',
+        'schemaVersion',
+        '__proto__',
+        'constructor',
+        ' title ',
+      )
+      .chain((k) =>
+        fc.oneof(
+          mixedText(20).map((v) => `${k}: ${v}`),
+          fc.array(mixedText(6), { maxLength: 3 }).map((xs) => `${k}: [${xs.map((x) => `"${x}"`).join(', ')}]`),
+          mixedText(10).map((v) => `${k}: "${v}"`),
+          mixedText(10).map((v) => `${k}: '${v}'`),
+        ),
       ),
-    ),
     mixedText(15),
   );
   const raw = fc.oneof(
@@ -138,11 +165,20 @@ describe('lint', () => {
     const report = d.lint(READERS_CAPTURED_AT);
     const text: string = readReader('wiki.json').wiki_lint.text;
     const summary = /(\d+) orphan, (\d+) stale, (\d+) broken refs, (\d+) contradictions, (\d+) oversized/.exec(text)!;
-    expect([report.counts.orphan, report.counts.stale, report.counts['broken-ref'], report.counts['structural-contradiction'], report.counts.oversized]).toEqual(
-      summary.slice(1).map(Number),
-    );
+    expect([
+      report.counts.orphan,
+      report.counts.stale,
+      report.counts['broken-ref'],
+      report.counts['structural-contradiction'],
+      report.counts.oversized,
+    ]).toEqual(summary.slice(1).map(Number));
     expect(report.byPage.get('api-client-conventions.md')?.map((i) => i.type)).toEqual(['broken-ref']);
-    expect(report.byPage.get('vitest-flaky-test-debugging.md')?.map((i) => i.type).sort()).toEqual(['low-confidence', 'orphan']);
+    expect(
+      report.byPage
+        .get('vitest-flaky-test-debugging.md')
+        ?.map((i) => i.type)
+        .sort(),
+    ).toEqual(['low-confidence', 'orphan']);
   });
 
   it('equals OMC lintWiki, issue for issue, on pages with every finding', async () => {
@@ -169,7 +205,12 @@ describe('lint', () => {
           ),
         );
       page('api-auth-a.md', { confidence: 'high', tags: ['auth'], category: 'architecture', links: ['api-auth-b.md'] });
-      page('api-auth-b.md', { confidence: 'low', tags: ['auth'], category: 'decision', links: ['missing.md', 'api-auth-a.md'] });
+      page('api-auth-b.md', {
+        confidence: 'low',
+        tags: ['auth'],
+        category: 'decision',
+        links: ['missing.md', 'api-auth-a.md'],
+      });
       page('old.md', { updated: '2026-09-01T00:00:00.000Z', links: ['old.md'] });
       page('big.md', {}, 'x'.repeat(11_000));
       page('bad-date.md', { updated: 'not a date' });

@@ -7,7 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, READERS_CAPTURED_AT, readReader, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import {
+  makeProject,
+  READERS_CAPTURED_AT,
+  readReader,
+  waitFor,
+  writeOmcJson,
+  type TempProject,
+} from '../helpers/fixtures.js';
 import { mountApp, type MountedApp } from '../helpers/knowledge-app.js';
 import { omcMemoryStorage } from '../helpers/omc-knowledge.js';
 import { KEYS } from '../helpers/pty.js';
@@ -28,7 +35,14 @@ const texts = () => onDisk().userDirectives.map((d: { directive: string }) => d.
 async function open(opts: { columns?: number; rows?: number; readonly?: boolean; memory?: (m: any) => any } = {}) {
   p = makeProject({ withFixture: true });
   if (opts.memory) writeOmcJson(memFile(), opts.memory(onDisk()));
-  app = await mountApp({ root: p.root, pane: 'memory', clock: () => READERS_CAPTURED_AT, columns: opts.columns, rows: opts.rows, readonly: opts.readonly });
+  app = await mountApp({
+    root: p.root,
+    pane: 'memory',
+    clock: () => READERS_CAPTURED_AT,
+    columns: opts.columns,
+    rows: opts.rows,
+    readonly: opts.readonly,
+  });
   await app.waitForText('PRIORITY');
   return app;
 }
@@ -39,7 +53,15 @@ describe('memory pane: what it shows', () => {
   it("directives in OMC's ranking, critical/note, with source, age and whether they make the next session start", async () => {
     const a = await open();
     const rows = a.lines().filter((l) => /^[▸ ] \d /.test(l));
-    expect(rows.map((l) => l.slice(2, 14).trim())).toEqual(['1  critical', '2  critical', '3  critical', '4  critical', '5  note', '6  note', '7  note']);
+    expect(rows.map((l) => l.slice(2, 14).trim())).toEqual([
+      '1  critical',
+      '2  critical',
+      '3  critical',
+      '4  critical',
+      '5  note',
+      '6  note',
+      '7  note',
+    ]);
     expect(rows[0]).toMatch(/strict TypeScript types, never use any\s+explicit\s+41m\s+✓ start/);
     expect(rowOf(a, 'Never commit directly')).not.toContain('✓');
     // The selected directive in full, with its context.
@@ -96,7 +118,13 @@ describe('memory pane: editing from the keyboard', () => {
     await a.press(KEYS.enter);
     await a.waitForText('✓ directive added');
     const added = onDisk().userDirectives.at(-1);
-    expect(added).toEqual({ timestamp: READERS_CAPTURED_AT, directive: 'Run pnpm typecheck before pushing', context: 'CI is slow', source: 'explicit', priority: 'high' });
+    expect(added).toEqual({
+      timestamp: READERS_CAPTURED_AT,
+      directive: 'Run pnpm typecheck before pushing',
+      context: 'CI is slow',
+      source: 'explicit',
+      priority: 'high',
+    });
     const loaded = await (await omcMemoryStorage()).loadProjectMemory(p!.dir);
     expect(loaded.userDirectives.at(-1).directive).toBe('Run pnpm typecheck before pushing');
     // Newest high directive: now rank 1 and injected.
@@ -146,7 +174,13 @@ describe('memory pane: editing from the keyboard', () => {
   });
 
   it('warns before a save pushes a directive out (OMC keeps 20: high first, then newest)', async () => {
-    const twenty = Array.from({ length: 20 }, (_, i) => ({ timestamp: 1_796_000_000_000 + i, directive: `High rule ${i + 1}`, context: '', source: 'explicit', priority: 'high' }));
+    const twenty = Array.from({ length: 20 }, (_, i) => ({
+      timestamp: 1_796_000_000_000 + i,
+      directive: `High rule ${i + 1}`,
+      context: '',
+      source: 'explicit',
+      priority: 'high',
+    }));
     const a = await open({ memory: (m) => ({ ...m, userDirectives: twenty }) });
     const before = fs.readFileSync(memFile(), 'utf8');
     await a.press('a', ...'A normal rule', KEYS.enter);

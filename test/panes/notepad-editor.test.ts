@@ -2,7 +2,19 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { backspace, bufferOf, cursorRow, del, end, home, insert, layout, left, right, vertical } from '../../src/panes/notepad/editor.js';
+import {
+  backspace,
+  bufferOf,
+  cursorRow,
+  del,
+  end,
+  home,
+  insert,
+  layout,
+  left,
+  right,
+  vertical,
+} from '../../src/panes/notepad/editor.js';
 
 describe('editing the buffer', () => {
   it('inserts typed and pasted text at the cursor; CR/CRLF become newlines, tabs two spaces, escapes vanish', () => {
@@ -49,7 +61,9 @@ describe('soft-wrap layout', () => {
   });
 
   it('covers the text contiguously, keeps every row inside the width and finds the cursor row', () => {
-    const text = fc.array(fc.constantFrom('a', 'b', ' ', '\n', '認', '😀', 'word '), { maxLength: 80 }).map((a) => a.join(''));
+    const text = fc
+      .array(fc.constantFrom('a', 'b', ' ', '\n', '認', '😀', 'word '), { maxLength: 80 })
+      .map((a) => a.join(''));
     fc.assert(
       fc.property(text, fc.integer({ min: 2, max: 30 }), (t, w) => {
         const rows = layout(t, w);
@@ -67,7 +81,8 @@ describe('soft-wrap layout', () => {
           offset += line.length + 1;
         }
         expect(i).toBe(rows.length);
-        for (const r of rows) expect(stringWidth(r.text)).toBeLessThanOrEqual(Math.max(w - 1, stringWidth(Array.from(r.text)[0] ?? '')));
+        for (const r of rows)
+          expect(stringWidth(r.text)).toBeLessThanOrEqual(Math.max(w - 1, stringWidth(Array.from(r.text)[0] ?? '')));
         for (let c = 0; c <= t.length; c++) {
           const r = rows[cursorRow(rows, c)]!;
           expect(c >= r.from && c <= r.to).toBe(true);

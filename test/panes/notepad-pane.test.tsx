@@ -59,7 +59,12 @@ afterEach(async () => {
 
 function mount(opts: { readonly?: boolean; watch?: 'none' | 'auto' } = {}): Mounted {
   const p = makeProject({ withFixture: true });
-  const store = new OmcStore({ root: p.root, watch: opts.watch ?? 'none', clock: () => NOW, readonly: opts.readonly ?? false });
+  const store = new OmcStore({
+    root: p.root,
+    watch: opts.watch ?? 'none',
+    clock: () => NOW,
+    readonly: opts.readonly ?? false,
+  });
   const domain = registerNotepad(store);
   store.start();
   const ui = new UiStore();
@@ -72,10 +77,13 @@ function mount(opts: { readonly?: boolean; watch?: 'none' | 'auto' } = {}): Moun
     frame: () => r.lastFrame() ?? '',
     keys: (s) => r.stdin.write(s),
     see: (text, what) =>
-      waitFor(() => {
-        const f = r.lastFrame() ?? '';
-        return (typeof text === 'string' ? f.includes(text) : text.test(f)) ? f : null;
-      }, { what: what ?? `frame to show ${String(text)}`, timeoutMs: 5000 }).catch((e: Error) => {
+      waitFor(
+        () => {
+          const f = r.lastFrame() ?? '';
+          return (typeof text === 'string' ? f.includes(text) : text.test(f)) ? f : null;
+        },
+        { what: what ?? `frame to show ${String(text)}`, timeoutMs: 5000 },
+      ).catch((e: Error) => {
         throw new Error(`${e.message}\n--- last frame ---\n${r.lastFrame()}`);
       }),
     disk: () => fs.readFileSync(path.join(p.root, 'notepad.md'), 'utf8'),
@@ -112,7 +120,13 @@ describe('reading', () => {
     expect(f).toContain('3 MANUAL 2');
     expect(f).toMatch(/5 entries · 1 due for pruning/);
     const list = rows(f).filter((l) => /^[ ▸] 2026-11-/.test(l));
-    expect(list.map((l) => l.slice(2, 18))).toEqual(['2026-11-30 18:10', '2026-11-30 18:00', '2026-11-29 16:15', '2026-11-27 18:15', '2026-11-21 18:15']);
+    expect(list.map((l) => l.slice(2, 18))).toEqual([
+      '2026-11-30 18:10',
+      '2026-11-30 18:00',
+      '2026-11-29 16:15',
+      '2026-11-27 18:15',
+      '2026-11-21 18:15',
+    ]);
     expect(list.map((l) => / due /.test(l))).toEqual([false, false, false, false, true]);
     expect(list[0]).toMatch(/18:10\s+5m autopilot execution/);
     expect(list[4]).toMatch(/9d due Investigated cart rounding/);
@@ -174,7 +188,9 @@ describe('editing', () => {
     m.keys(CTRL_S);
     await m.see('added Working Memory entry 2026-11-30 18:15');
     expect(m.disk()).toContain('### 2026-11-30 18:15\nquick fix: cents\nsecond line q\n\n  indented\n');
-    expect(omc.getWorkingMemory(m.p.dir)).toMatch(/### 2026-11-30 18:15\nquick fix: cents\nsecond line q\n\n {2}indented$/);
+    expect(omc.getWorkingMemory(m.p.dir)).toMatch(
+      /### 2026-11-30 18:15\nquick fix: cents\nsecond line q\n\n {2}indented$/,
+    );
     // The new entry is the newest: first row, selected.
     expect(rows(m.frame()).find((l) => l.startsWith('▸'))).toMatch(/2026-11-30 18:15\s+\d+s quick fix: cents/);
   });
@@ -202,7 +218,9 @@ describe('editing', () => {
     m.keys(' All 5 fixed.');
     m.keys(CTRL_S);
     await m.see('saved Working Memory entry 2026-11-30 18:00');
-    expect(omc.getWorkingMemory(m.p.dir)).toContain('### 2026-11-30 18:00\nralph iteration 2: 3 of 5 TS errors fixed (Button props, CartSummary, client generics). Remaining: checkout.ts narrowing, main.tsx non-null. All 5 fixed.\n### 2026-11-30 18:10');
+    expect(omc.getWorkingMemory(m.p.dir)).toContain(
+      '### 2026-11-30 18:00\nralph iteration 2: 3 of 5 TS errors fixed (Button props, CartSummary, client generics). Remaining: checkout.ts narrowing, main.tsx non-null. All 5 fixed.\n### 2026-11-30 18:10',
+    );
   });
 
   it('Esc on a dirty draft asks first; n keeps editing, y discards and writes nothing', async () => {
@@ -260,12 +278,18 @@ describe('editing', () => {
     await m.see('Prune 1 Working Memory entry older than 7 days?');
     const f = m.frame();
     expect(f).toContain('2026-11-21 18:15');
-    for (const kept of ['2026-11-27 18:15', '2026-11-29 16:15', '2026-11-30 18:00', '2026-11-30 18:10']) expect(f).not.toContain(kept);
+    for (const kept of ['2026-11-27 18:15', '2026-11-29 16:15', '2026-11-30 18:00', '2026-11-30 18:10'])
+      expect(f).not.toContain(kept);
     expect(f).toContain('4 newer entries stay');
     m.keys('y');
     await m.see('pruned 1 Working Memory entry, 4 kept');
     const working = omc.getWorkingMemory(m.p.dir) ?? '';
-    expect(working.match(/^### (.*)$/gm)).toEqual(['### 2026-11-27 18:15', '### 2026-11-29 16:15', '### 2026-11-30 18:00', '### 2026-11-30 18:10']);
+    expect(working.match(/^### (.*)$/gm)).toEqual([
+      '### 2026-11-27 18:15',
+      '### 2026-11-29 16:15',
+      '### 2026-11-30 18:00',
+      '### 2026-11-30 18:10',
+    ]);
   });
 
   it('replaces the Priority text and warns past the 500 recommended', async () => {
@@ -278,7 +302,9 @@ describe('editing', () => {
     m.keys(`${ESC}[200~ ${'more context '.repeat(30)}${ESC}[201~`);
     m.keys(CTRL_S);
     await m.see(/saved Priority Context in notepad\.md\. Note: Priority Context is 5\d\d characters, over the 500/);
-    expect(omc.getPriorityContext(m.p.dir)).toMatch(/^Checkout totals must be integer cents\..*more context more context$/s);
+    expect(omc.getPriorityContext(m.p.dir)).toMatch(
+      /^Checkout totals must be integer cents\..*more context more context$/s,
+    );
   });
 });
 
@@ -303,7 +329,10 @@ describe('on top of OMC: merge or refuse', () => {
     await openNotepad(m);
     m.keys('i');
     await m.see('Working Memory entry 2026-11-30 18:10');
-    fs.writeFileSync(path.join(m.p.root, 'notepad.md'), m.disk().replace('autopilot execution: 4/9 tasks done.', 'autopilot execution: 5/9 tasks done.'));
+    fs.writeFileSync(
+      path.join(m.p.root, 'notepad.md'),
+      m.disk().replace('autopilot execution: 4/9 tasks done.', 'autopilot execution: 5/9 tasks done.'),
+    );
     m.keys(`${ESC}[F MY EDIT`);
     m.keys(CTRL_S);
     await m.see('Changed on disk:');
@@ -315,7 +344,9 @@ describe('on top of OMC: merge or refuse', () => {
     expect(m.disk()).not.toContain('MY EDIT');
     m.keys(CTRL_S);
     await m.see('saved Working Memory entry 2026-11-30 18:10');
-    expect(omc.getWorkingMemory(m.p.dir)).toContain('autopilot execution: 4/9 tasks done. Blocked on payment sandbox credentials for the e2e step. MY EDIT');
+    expect(omc.getWorkingMemory(m.p.dir)).toContain(
+      'autopilot execution: 4/9 tasks done. Blocked on payment sandbox credentials for the e2e step. MY EDIT',
+    );
     expect(m.disk()).not.toContain('5/9');
   });
 });

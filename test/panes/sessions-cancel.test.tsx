@@ -57,7 +57,10 @@ function mount(opts: { readonly?: boolean } = {}) {
   };
   const frame = () => app.lastFrame() ?? '';
   const until = (what: string | RegExp) =>
-    waitFor(() => (typeof what === 'string' ? frame().includes(what) : what.test(frame())) && frame(), { what: `${what} on screen`, timeoutMs: 8000 }).catch((e) => {
+    waitFor(() => (typeof what === 'string' ? frame().includes(what) : what.test(frame())) && frame(), {
+      what: `${what} on screen`,
+      timeoutMs: 8000,
+    }).catch((e) => {
       throw new Error(`${(e as Error).message}\n${frame()}`);
     });
   return { app, frame, until, key: (k: string) => app.stdin.write(k) };
@@ -82,7 +85,10 @@ describe('sessions pane: cancel and pause keys', () => {
     expect(frame()).not.toContain('Changed on disk');
     expect(frame()).toContain(`✓ cancelled ralph, ultrawork in ${S}: verified on disk`);
     expect(fs.existsSync(abs(ralphRel))).toBe(false);
-    expect(readJson(`state/sessions/${S}/cancel-signal-state.json`)).toMatchObject({ source: 'omc-top', mode: 'ralph' });
+    expect(readJson(`state/sessions/${S}/cancel-signal-state.json`)).toMatchObject({
+      source: 'omc-top',
+      mode: 'ralph',
+    });
   });
 
   it('re-asks, with the fresh list, when what would be done changed while the dialog was open', async () => {
@@ -93,7 +99,12 @@ describe('sessions pane: cancel and pause keys', () => {
     // A new loop starts in the session: the user never agreed to end it.
     const qaRel = `state/sessions/${S}/ultraqa-state.json`;
     const qa = readJson(`state/sessions/${SESSION.ultraqa}/ultraqa-state.json`);
-    writeOmcJson(abs(qaRel), { ...qa, session_id: S, _meta: { ...qa._meta, sessionId: S }, last_checked_at: new Date().toISOString() });
+    writeOmcJson(abs(qaRel), {
+      ...qa,
+      session_id: S,
+      _meta: { ...qa._meta, sessionId: S },
+      last_checked_at: new Date().toISOString(),
+    });
     key('y');
     await until('Changed on disk. Cancel');
     expect(frame()).toContain(`(${qaRel} is new)`);

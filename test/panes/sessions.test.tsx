@@ -40,10 +40,16 @@ describe('sessions pane', () => {
   it('j moves the selection, Enter opens the detail view with every field, Esc returns', async () => {
     const a = start();
     await a.waitForFrame('▸');
-    const before = a.frame().split('\n').find((l) => l.startsWith('▸'));
+    const before = a
+      .frame()
+      .split('\n')
+      .find((l) => l.startsWith('▸'));
     a.press('j');
-    await a.waitForFrame((before ? new RegExp(`^(?!${escape(before)}).*▸`, 'm') : /▸/));
-    const selected = a.frame().split('\n').find((l) => l.startsWith('▸'))!;
+    await a.waitForFrame(before ? new RegExp(`^(?!${escape(before)}).*▸`, 'm') : /▸/);
+    const selected = a
+      .frame()
+      .split('\n')
+      .find((l) => l.startsWith('▸'))!;
     expect(selected).not.toBe(before);
     const id = idOf(selected);
     a.press('\r');
@@ -76,12 +82,22 @@ describe('sessions pane', () => {
     // Wait until both keys were handled (the selection state is the third row) before reading the screen.
     const third = app.store.sessions.getSnapshot().sessions[2]!.id;
     await app.waitForFrame(new RegExp(`^▸.*${third.slice(0, 8)}`, 'm'));
-    const selected = () => idOf(app!.frame().split('\n').find((l) => l.startsWith('▸'))!);
+    const selected = () =>
+      idOf(
+        app!
+          .frame()
+          .split('\n')
+          .find((l) => l.startsWith('▸'))!,
+      );
     const sel = selected();
     expect(sel).toBe(third.slice(0, 8));
     const file = path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
     const { readFileSync } = await import('node:fs');
-    writeOmcJson(file, { ...JSON.parse(readFileSync(file, 'utf8')), iteration: 9, last_checked_at: new Date().toISOString() });
+    writeOmcJson(file, {
+      ...JSON.parse(readFileSync(file, 'utf8')),
+      iteration: 9,
+      last_checked_at: new Date().toISOString(),
+    });
     await app.waitForFrame('ralph 9/10');
     expect(selected()).toBe(sel);
   });

@@ -9,8 +9,19 @@ import { initTeamsPane, openDetail } from '../../src/panes/teams/reducer.js';
 import type { TeamView, TeamsSnapshot } from '../../src/store/team/model.js';
 
 const team = (key: string, owner: string | null): TeamView =>
-  ({ key, name: key, board: 'running', owner: owner ? { sessionId: owner, source: 'team-state.json', modePath: null, modeActive: true } : null }) as unknown as TeamView;
-const snap: TeamsSnapshot = { version: 1, teams: [team('alpha', 'sess-a'), team('beta', 'sess-b'), team('gamma', null)], problems: [], derivedAt: 0, heartbeatStaleMs: 180_000 };
+  ({
+    key,
+    name: key,
+    board: 'running',
+    owner: owner ? { sessionId: owner, source: 'team-state.json', modePath: null, modeActive: true } : null,
+  }) as unknown as TeamView;
+const snap: TeamsSnapshot = {
+  version: 1,
+  teams: [team('alpha', 'sess-a'), team('beta', 'sess-b'), team('gamma', null)],
+  problems: [],
+  derivedAt: 0,
+  heartbeatStaleMs: 180_000,
+};
 
 describe('followSessions', () => {
   it('on first sight preselects the team of the row the sessions pane shows as selected', () => {
@@ -38,7 +49,11 @@ describe('followSessions', () => {
   });
 
   it('a session without a team only moves the anchor', () => {
-    const s = followSessions({ ...initTeamsPane(), anchorSession: 'x', selectedKey: 'gamma' }, { explicit: 'sess-z', shown: 'sess-z' }, snap);
+    const s = followSessions(
+      { ...initTeamsPane(), anchorSession: 'x', selectedKey: 'gamma' },
+      { explicit: 'sess-z', shown: 'sess-z' },
+      snap,
+    );
     expect(s).toMatchObject({ selectedKey: 'gamma', anchorSession: 'sess-z' });
   });
 });

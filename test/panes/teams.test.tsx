@@ -10,7 +10,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionsPaneState } from '../../src/panes/sessions/reducer.js';
 import { OmcStore } from '../../src/store/store.js';
 import { TeamsDomain } from '../../src/store/team/domain.js';
-import { READERS_CAPTURED_AT, SESSION, makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import {
+  READERS_CAPTURED_AT,
+  SESSION,
+  makeProject,
+  waitFor,
+  writeOmcJson,
+  type TempProject,
+} from '../helpers/fixtures.js';
 import { renderApp, type AppHarness } from '../helpers/ink-app.js';
 import { generateTeam } from '../helpers/team-gen.js';
 
@@ -29,7 +36,9 @@ afterEach(async () => {
   p = null;
 });
 
-function start(opts: { readonly?: boolean; columns?: number; rows?: number; extraTeam?: boolean; watch?: 'auto' | 'none' } = {}) {
+function start(
+  opts: { readonly?: boolean; columns?: number; rows?: number; extraTeam?: boolean; watch?: 'auto' | 'none' } = {},
+) {
   p = makeProject({ withFixture: true });
   if (opts.extraTeam) {
     // A second team, owned (5.5 style) by the ralph session.
@@ -83,7 +92,14 @@ describe('Teams pane', () => {
     // A new event is appended by a worker: it shows up at the bottom, live.
     fs.appendFileSync(
       path.join(p!.root, 'state/team/fix-ts-errors/events.jsonl'),
-      JSON.stringify({ event_id: 'x', team: 'fix-ts-errors', created_at: '2026-11-30T18:15:10.000Z', type: 'task_completed', worker: 'worker-2', task_id: '6' }) + '\n',
+      JSON.stringify({
+        event_id: 'x',
+        team: 'fix-ts-errors',
+        created_at: '2026-11-30T18:15:10.000Z',
+        type: 'task_completed',
+        worker: 'worker-2',
+        task_id: '6',
+      }) + '\n',
     );
     await app.waitForText(/18:15:10 task_completed\s+worker-2\s+task 6/);
 
@@ -108,10 +124,17 @@ describe('Teams pane', () => {
     expect(fs.existsSync(req)).toBe(false);
     app.press('y');
     await app.waitForText('asked worker-2 to shut down; waiting for its acknowledgement');
-    expect(JSON.parse(fs.readFileSync(req, 'utf8'))).toEqual({ from: 'omc-top', requested_at: new Date(NOW).toISOString() });
+    expect(JSON.parse(fs.readFileSync(req, 'utf8'))).toEqual({
+      from: 'omc-top',
+      requested_at: new Date(NOW).toISOString(),
+    });
     await app.waitForText(/worker-2 .*⏻ asked 0s ago, no ack yet/);
 
-    writeOmcJson(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-2/shutdown-ack.json'), { status: 'accept', reason: 'ok', updated_at: new Date(NOW + 1000).toISOString() });
+    writeOmcJson(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-2/shutdown-ack.json'), {
+      status: 'accept',
+      reason: 'ok',
+      updated_at: new Date(NOW + 1000).toISOString(),
+    });
     await app.waitForText(/worker-2 .*⏻ accepted: ok/);
   });
 
@@ -132,7 +155,10 @@ describe('Teams pane', () => {
     await app.waitForText('Ask all 3 workers of fix-ts-errors to shut down?');
     app.press('n');
     await app.waitForText(/TEAM\s+PHASE/);
-    expect(fs.readdirSync(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-1'))).toEqual(['heartbeat.json', 'status.json']);
+    expect(fs.readdirSync(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-1'))).toEqual([
+      'heartbeat.json',
+      'status.json',
+    ]);
   });
 
   it("preselects the selected team session's team when t is pressed in the sessions pane", async () => {
@@ -171,7 +197,10 @@ describe('Teams pane', () => {
   it('shows hostile text from team files without a single control byte reaching the terminal', async () => {
     p = makeProject({ withFixture: true });
     const task = path.join(p.root, 'state/team/fix-ts-errors/tasks/task-1.json');
-    writeOmcJson(task, { ...JSON.parse(fs.readFileSync(task, 'utf8')), subject: 'Fix \u001b]0;owned\u0007title \u001b[2J\u001b[31mred\u001b[0m\u0008\u009b2J' });
+    writeOmcJson(task, {
+      ...JSON.parse(fs.readFileSync(task, 'utf8')),
+      subject: 'Fix \u001b]0;owned\u0007title \u001b[2J\u001b[31mred\u001b[0m\u0008\u009b2J',
+    });
     store = new OmcStore({ root: p.root, clock: () => NOW, watch: 'none' });
     store.addDomain(new TeamsDomain({ root: p.root, clock: () => NOW, pidAlive: () => true }));
     store.start();

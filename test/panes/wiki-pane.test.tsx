@@ -31,8 +31,13 @@ async function open(opts: { columns?: number; rows?: number; watch?: 'auto' | 'n
 const rowTitles = (a: MountedApp) =>
   a
     .lines()
-    .filter((l) => /^[▸ ] +\d+  /.test(l))
-    .map((l) => l.replace(/^[▸ ] +(\d+)  \S+\s+/, '$1 ').replace(/\s{2,}.*$/, '').trim());
+    .filter((l) => /^[▸ ] +\d+ {2}/.test(l))
+    .map((l) =>
+      l
+        .replace(/^[▸ ] +(\d+) {2}\S+\s+/, '$1 ')
+        .replace(/\s{2,}.*$/, '')
+        .trim(),
+    );
 
 function expectFits(a: MountedApp, columns: number, rows: number) {
   const lines = a.lines();
@@ -47,7 +52,12 @@ describe('wiki pane: search as you type', () => {
     await a.press(...'check');
     await a.waitForText('4 matches in 10 pages');
     // Equal scores keep OMC's file-name order (checkout-flow… before release-checklist).
-    expect(rowTitles(a)).toEqual(['8 Checkout Flow Architecture', '8 Release Checklist', '3 決済フロー設計', '1 Cart State Management']);
+    expect(rowTitles(a)).toEqual([
+      '8 Checkout Flow Architecture',
+      '8 Release Checklist',
+      '3 決済フロー設計',
+      '1 Cart State Management',
+    ]);
     await a.press(...'out');
     await a.waitForText('3 matches in 10 pages');
     // readers/wiki.json: OMC returned exactly these, with these scores, in this order.
@@ -67,7 +77,11 @@ describe('wiki pane: search as you type', () => {
     const before = fs.readFileSync(log, 'utf8');
     await a.press('/', ...'決済フロー');
     await a.waitForText('3 matches');
-    expect(rowTitles(a)).toEqual(['20 決済フロー設計', '9 Checkout Flow Architecture', '6 Currency Formatting (通貨フォーマット) & i18n']);
+    expect(rowTitles(a)).toEqual([
+      '20 決済フロー設計',
+      '9 Checkout Flow Architecture',
+      '6 Currency Formatting (通貨フォーマット) & i18n',
+    ]);
     await a.press(KEYS.esc);
     await a.waitForText('10 of 10 pages');
     expect(fs.readFileSync(log, 'utf8')).toBe(before);
@@ -104,7 +118,17 @@ describe('wiki pane: pages and links', () => {
     fs.writeFileSync(
       path.join(wiki, 'long.md'),
       serializeWikiPage(
-        { title: 'Long page', tags: [], created: '2026-11-29T00:00:00.000Z', updated: '2026-11-29T00:00:00.000Z', sources: [], links: [], category: 'reference', confidence: 'medium', schemaVersion: 1 },
+        {
+          title: 'Long page',
+          tags: [],
+          created: '2026-11-29T00:00:00.000Z',
+          updated: '2026-11-29T00:00:00.000Z',
+          sources: [],
+          links: [],
+          category: 'reference',
+          confidence: 'medium',
+          schemaVersion: 1,
+        },
         '\n# Long page\n\n' + Array.from({ length: 60 }, (_, i) => `line number ${i + 1}`).join('\n') + '\n',
       ),
     );
@@ -144,7 +168,9 @@ describe('wiki pane: filters, lint, bad pages', () => {
     await a.press('L');
     await a.waitForText('Wiki health');
     const lines = a.lines();
-    expect(lines.find((l) => l.startsWith('▸'))).toMatch(/ERROR broken-ref\s+Broken link to "error-handling-strategy.md" from "API Client Conventions"/);
+    expect(lines.find((l) => l.startsWith('▸'))).toMatch(
+      /ERROR broken-ref\s+Broken link to "error-handling-strategy.md" from "API Client Conventions"/,
+    );
     expect(a.text()).toContain('1 broken-ref · 0 stale · 0 oversized · 1 low-confidence · 4 orphan · 0 contradiction');
     await a.press(KEYS.enter);
     await a.waitForText(/^API Client Conventions/m);
@@ -154,7 +180,10 @@ describe('wiki pane: filters, lint, bad pages', () => {
 
   it('a page OMC cannot read is listed with a badge, opens with the reason, and is counted as not searched', async () => {
     const a = await open({ watch: 'auto' });
-    fs.writeFileSync(path.join(p!.root, 'wiki', 'broken-notes.md'), '# Broken notes\n\nno frontmatter here, checkout\n');
+    fs.writeFileSync(
+      path.join(p!.root, 'wiki', 'broken-notes.md'),
+      '# Broken notes\n\nno frontmatter here, checkout\n',
+    );
     await a.waitForText('11 of 11 pages');
     const row = a.lines().find((l) => l.includes('broken-notes'));
     expect(row).toMatch(/⚠unreadable/);
@@ -174,7 +203,17 @@ describe('wiki pane: filters, lint, bad pages', () => {
     fs.writeFileSync(
       path.join(p!.root, 'wiki', 'zebra-crossing.md'),
       serializeWikiPage(
-        { title: 'Zebra crossing', tags: ['ux'], created: '2026-11-30T00:00:00.000Z', updated: '2026-11-30T00:00:00.000Z', sources: [], links: [], category: 'pattern', confidence: 'high', schemaVersion: 1 },
+        {
+          title: 'Zebra crossing',
+          tags: ['ux'],
+          created: '2026-11-30T00:00:00.000Z',
+          updated: '2026-11-30T00:00:00.000Z',
+          sources: [],
+          links: [],
+          category: 'pattern',
+          confidence: 'high',
+          schemaVersion: 1,
+        },
         '\n# Zebra crossing\n\nA zebra pattern.\n',
       ),
     );

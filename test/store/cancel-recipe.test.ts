@@ -83,7 +83,11 @@ describe('cancel recipe on the real OMC fixture', () => {
     // No lock, temp or lock-database residue: OMC's 4.x guard files stay as they were.
     expect([...tree(p.root).keys()].filter((k) => /mutation\.lock$|\.tmp|state-mutation-locks/.test(k))).toEqual([]);
     expect(exists(`${sessionDir(S)}/ralph-state.json.mutation.lock.reclaim.guard`)).toBe(true);
-    expect(readJson(`${sessionDir(S)}/cancel-signal-state.json`)).toMatchObject({ active: true, mode: 'ralph', source: 'omc-top' });
+    expect(readJson(`${sessionDir(S)}/cancel-signal-state.json`)).toMatchObject({
+      active: true,
+      mode: 'ralph',
+      source: 'omc-top',
+    });
     expect(done.steps.map((s) => [s.what, s.ok])).toEqual([
       ['remove', true],
       ['remove', true],
@@ -98,7 +102,11 @@ describe('cancel recipe on the real OMC fixture', () => {
     const text = describePlan(pl);
     expect(text.title).toBe(`Cancel ralph + ultrawork of session ${S}?`);
     expect(text.lines).toContain('Linked modes that go with it: ultrawork');
-    expect(text.lines.some((l) => l.startsWith('  write cancel-signal-state.json  (generic signal, mode ralph, source omc-top, 30 s)'))).toBe(true);
+    expect(
+      text.lines.some((l) =>
+        l.startsWith('  write cancel-signal-state.json  (generic signal, mode ralph, source omc-top, 30 s)'),
+      ),
+    ).toBe(true);
     expect(text.lines.some((l) => l.startsWith('  remove ralph-state.json  (3/100'))).toBe(true);
     const before = tree(p.root);
     const done = await run({ sessionId: S, mode: 'ralph', pauseOnly: false });
@@ -118,7 +126,11 @@ describe('cancel recipe on the real OMC fixture', () => {
     expect(done.ok).toBe(true);
     expect(done.signal.form).toBe('autopilot');
     const sig = readJson(`${sessionDir(S)}/cancel-signal-state.json`);
-    expect(sig).toMatchObject({ mode: 'autopilot', source: 'omc-top', target_state_sha256: autopilotDigest(beforeText) });
+    expect(sig).toMatchObject({
+      mode: 'autopilot',
+      source: 'omc-top',
+      target_state_sha256: autopilotDigest(beforeText),
+    });
     const { active, _meta, ...rest } = readJson(rel);
     const { active: wasActive, _meta: oldMeta, ...oldRest } = JSON.parse(beforeText);
     expect([wasActive, active]).toEqual([true, false]);
@@ -132,7 +144,12 @@ describe('cancel recipe on the real OMC fixture', () => {
   it("removes the modes' runtime artifacts in the session dir and state/, and only those", async () => {
     p = makeProject({ withFixture: true });
     const S = SESSION.ralph;
-    const artifacts = [`${sessionDir(S)}/ralph-stop-breaker.json`, 'state/ralph-stop-breaker.json', `${sessionDir(S)}/ralph-last-steer-at`, 'state/ultrawork-continue-steer.lock'];
+    const artifacts = [
+      `${sessionDir(S)}/ralph-stop-breaker.json`,
+      'state/ralph-stop-breaker.json',
+      `${sessionDir(S)}/ralph-last-steer-at`,
+      'state/ultrawork-continue-steer.lock',
+    ];
     const unrelated = ['state/team-stop-breaker.json', `${sessionDir(SESSION.team)}/ralph-stop-breaker.json`];
     for (const a of [...artifacts, ...unrelated]) fs.writeFileSync(abs(a), '{}');
     const done = await run({ sessionId: S, mode: null, pauseOnly: false });
@@ -145,7 +162,12 @@ describe('cancel recipe on the real OMC fixture', () => {
     p = makeProject({ withFixture: true });
     const S = SESSION.ralph;
     const ledger = `${sessionDir(S)}/skill-active-state.json`;
-    const slots = { version: 2, active_skills: { ralph: { skill_name: 'ralph', started_at: new Date().toISOString(), completed_at: null, session_id: S } } };
+    const slots = {
+      version: 2,
+      active_skills: {
+        ralph: { skill_name: 'ralph', started_at: new Date().toISOString(), completed_at: null, session_id: S },
+      },
+    };
     writeOmcJson(abs(ledger), slots);
     await run({ sessionId: S, mode: 'ultrawork', pauseOnly: false });
     expect(exists(ledger)).toBe(true);
@@ -175,7 +197,11 @@ describe('cancel recipe on the real OMC fixture', () => {
     const done = await run({ sessionId: S, mode: null, pauseOnly: false });
     expect(done.ok).toBe(true);
     expect([exists(strandedMine), exists(ownedLegacy)]).toEqual([false, false]);
-    expect([exists(strandedTheirs), exists('state/ultrawork-state.json'), exists(`${sessionDir(T)}/team-state.json`)]).toEqual([true, true, true]);
+    expect([
+      exists(strandedTheirs),
+      exists('state/ultrawork-state.json'),
+      exists(`${sessionDir(T)}/team-state.json`),
+    ]).toEqual([true, true, true]);
   });
 
   it('pause writes the signal and nothing else', async () => {
@@ -186,14 +212,25 @@ describe('cancel recipe on the real OMC fixture', () => {
     expect(done).toMatchObject({ ok: true, signalInForce: true, steps: [] });
     const d = diff(before, tree(p.root));
     expect(d).toEqual({ removed: [], added: [`${sessionDir(S)}/cancel-signal-state.json`], changed: [] });
-    expect(describePlan(done.plan).lines).toContain('Nothing is removed: ralph + ultrawork keep their state for a later resume.');
+    expect(describePlan(done.plan).lines).toContain(
+      'Nothing is removed: ralph + ultrawork keep their state for a later resume.',
+    );
   });
 
   it('named workflow autopilot: only the exact pause (active:false, nothing else); never rewritten otherwise', async () => {
     p = makeProject({ withFixture: true });
     const S = SESSION.autopilot;
     const rel = `${sessionDir(S)}/autopilot-state.json`;
-    touch(rel, { workflowRunId: '3f0c7a52-9a1e-4c1b-8f65-0b8a2e6f9d11', workflow: { descriptorVersion: 1, workflowName: 'ship', profileVersion: 1, stages: ['execution'], profileHash: 'x' } });
+    touch(rel, {
+      workflowRunId: '3f0c7a52-9a1e-4c1b-8f65-0b8a2e6f9d11',
+      workflow: {
+        descriptorVersion: 1,
+        workflowName: 'ship',
+        profileVersion: 1,
+        stages: ['execution'],
+        profileHash: 'x',
+      },
+    });
     const before = readJson(rel);
     const done = await run({ sessionId: S, mode: null, pauseOnly: false });
     expect(done.plan.steps.map((s) => s.action)).toEqual(['pause-named']);
@@ -220,7 +257,12 @@ describe('cancel recipe on the real OMC fixture', () => {
     // A new loop starts in the session while the dialog is open: the user never agreed to end it.
     const qaRel = `${sessionDir(S)}/ultraqa-state.json`;
     const qa = readJson(`${sessionDir(SESSION.ultraqa)}/ultraqa-state.json`);
-    writeOmcJson(abs(qaRel), { ...qa, session_id: S, _meta: { ...qa._meta, sessionId: S }, last_checked_at: new Date().toISOString() });
+    writeOmcJson(abs(qaRel), {
+      ...qa,
+      session_id: S,
+      _meta: { ...qa._meta, sessionId: S },
+      last_checked_at: new Date().toISOString(),
+    });
     const before = tree(p.root);
     const out = await executeCancel(p.root, confirmed, { now: Date.now });
     expect(out.kind).toBe('changed');
@@ -234,7 +276,7 @@ describe('cancel recipe on the real OMC fixture', () => {
     expect(exists(qaRel)).toBe(false);
   });
 
-  it('says which file is now left alone when another session\'s state lands in the directory meanwhile', async () => {
+  it("says which file is now left alone when another session's state lands in the directory meanwhile", async () => {
     p = makeProject({ withFixture: true });
     const S = SESSION.ralph;
     touch(`${sessionDir(S)}/ralph-state.json`);
@@ -242,20 +284,32 @@ describe('cancel recipe on the real OMC fixture', () => {
     const qaRel = `${sessionDir(S)}/ultraqa-state.json`;
     fs.copyFileSync(abs(`${sessionDir(SESSION.ultraqa)}/ultraqa-state.json`), abs(qaRel)); // stranded: owned by another session
     const out = await executeCancel(p.root, confirmed, { now: Date.now });
-    expect(out).toMatchObject({ kind: 'changed', what: expect.stringContaining(`${qaRel} is now left alone (owned by session ${SESSION.ultraqa}`) });
+    expect(out).toMatchObject({
+      kind: 'changed',
+      what: expect.stringContaining(`${qaRel} is now left alone (owned by session ${SESSION.ultraqa}`),
+    });
     expect(exists(`${sessionDir(S)}/ralph-state.json`)).toBe(true);
   });
 
   it('refuses the wrong session: bad ids, missing dirs, nothing active', () => {
     p = makeProject({ withFixture: true });
     const root = p.root;
-    const tryPlan = (sessionId: string | null, mode: string | null = null) => planCancel(root, { sessionId, mode, pauseOnly: false }, Date.now());
+    const tryPlan = (sessionId: string | null, mode: string | null = null) =>
+      planCancel(root, { sessionId, mode, pauseOnly: false }, Date.now());
     expect(tryPlan('../state')).toMatchObject({ ok: false, code: 'invalid-id' });
     expect(tryPlan('a/b')).toMatchObject({ ok: false, code: 'invalid-id' });
-    expect(tryPlan('x\u001b[31m')).toMatchObject({ ok: false, code: 'invalid-id', message: expect.not.stringContaining('\u001b') });
+    expect(tryPlan('x\u001b[31m')).toMatchObject({
+      ok: false,
+      code: 'invalid-id',
+      message: expect.not.stringContaining('\u001b'),
+    });
     expect(tryPlan('0b5e9c1e-1111-4222-8333-444455556666')).toMatchObject({ ok: false, code: 'not-found' });
     expect(tryPlan(SESSION.finished)).toMatchObject({ ok: false, code: 'nothing-active' });
-    expect(tryPlan(SESSION.ralph, 'autopilot')).toMatchObject({ ok: false, code: 'mode-not-active', message: `no autopilot state in ${SESSION.ralph}` });
+    expect(tryPlan(SESSION.ralph, 'autopilot')).toMatchObject({
+      ok: false,
+      code: 'mode-not-active',
+      message: `no autopilot state in ${SESSION.ralph}`,
+    });
     // A session directory that is a symlink out of the root is refused by every read: no plan, nothing written.
     const outside = fs.mkdtempSync(path.join(path.dirname(root), 'outside-'));
     fs.symlinkSync(outside, abs('state/sessions/evil-link'));
@@ -276,7 +330,10 @@ describe('cancel recipe on the real OMC fixture', () => {
     expect(pl.skipped).toEqual(
       expect.arrayContaining([
         { rel: bad, reason: 'cannot be read (invalid or truncated JSON): left alone; OMC cannot read it either' },
-        { rel: `${sessionDir(S)}/team-state.json`, reason: expect.stringMatching(/a directory where a state file belongs/) },
+        {
+          rel: `${sessionDir(S)}/team-state.json`,
+          reason: expect.stringMatching(/a directory where a state file belongs/),
+        },
       ]),
     );
     const text = [describePlan(pl).title, ...describePlan(pl).lines].join('\n');
@@ -293,7 +350,10 @@ describe('cancel recipe on the real OMC fixture', () => {
     const rel = `${sessionDir(S)}/autopilot-state.json`;
     touch(rel);
     fs.writeFileSync(abs(rel), '\uFEFF' + fs.readFileSync(abs(rel), 'utf8'));
-    fs.writeFileSync(abs(`${sessionDir(S)}/ralph-state.json`), JSON.stringify({ active: true, iteration: 1, started_at: new Date().toISOString(), session_id: S }));
+    fs.writeFileSync(
+      abs(`${sessionDir(S)}/ralph-state.json`),
+      JSON.stringify({ active: true, iteration: 1, started_at: new Date().toISOString(), session_id: S }),
+    );
     const pl = plan({ sessionId: S, mode: null, pauseOnly: false });
     expect(pl.signal.form).toBe('generic');
     expect(pl.modes).toEqual(['ralph']);
@@ -316,32 +376,43 @@ describe("OMC's mutation locks", () => {
     fs.writeFileSync(abs(lock), typeof owner === 'string' ? owner : JSON.stringify(owner));
     return lock;
   }
-  const owner = (pid: number, processStart: string) => ({ version: 1, pid, processStart, createdAt: new Date().toISOString(), nonce: '3f0c7a52-9a1e-4c1b-8f65-0b8a2e6f9d11' });
-
-  it.runIf(process.platform === 'linux')('waits for a live holder, then leaves its file and lock alone and says why', async () => {
-    p = makeProject({ withFixture: true });
-    const S = SESSION.ralph;
-    const rel = `${sessionDir(S)}/ralph-state.json`;
-    const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
-    children.push(holder);
-    const start = processStartIdentity(holder.pid as number);
-    expect(typeof start).toBe('string');
-    const lock = lockFor(rel, owner(holder.pid as number, start as string));
-    const lockText = fs.readFileSync(abs(lock), 'utf8');
-    const ledger = `${sessionDir(S)}/skill-active-state.json`;
-    writeOmcJson(abs(ledger), { version: 2, active_skills: {} });
-    const t0 = Date.now();
-    const done = await run({ sessionId: S, mode: null, pauseOnly: false });
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(400); // OMC's own budget: 50 tries, 10 ms apart
-    expect(done.ok).toBe(false);
-    expect(done.stillActive).toEqual([{ rel, mode: 'ralph', why: expect.stringMatching(/held by pid \d+: OMC is changing this file right now/) }]);
-    expect(fs.readFileSync(abs(lock), 'utf8')).toBe(lockText);
-    expect(exists(rel)).toBe(true);
-    // After a failed step the skill-active ledger is kept, as OMC's cancel does.
-    expect(exists(ledger)).toBe(true);
-    expect(done.steps.at(-1)).toMatchObject({ what: 'remove-skill-active', ok: false });
-    expect(done.summary).toMatch(/^cancel did not take: /);
+  const owner = (pid: number, processStart: string) => ({
+    version: 1,
+    pid,
+    processStart,
+    createdAt: new Date().toISOString(),
+    nonce: '3f0c7a52-9a1e-4c1b-8f65-0b8a2e6f9d11',
   });
+
+  it.runIf(process.platform === 'linux')(
+    'waits for a live holder, then leaves its file and lock alone and says why',
+    async () => {
+      p = makeProject({ withFixture: true });
+      const S = SESSION.ralph;
+      const rel = `${sessionDir(S)}/ralph-state.json`;
+      const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+      children.push(holder);
+      const start = processStartIdentity(holder.pid as number);
+      expect(typeof start).toBe('string');
+      const lock = lockFor(rel, owner(holder.pid as number, start as string));
+      const lockText = fs.readFileSync(abs(lock), 'utf8');
+      const ledger = `${sessionDir(S)}/skill-active-state.json`;
+      writeOmcJson(abs(ledger), { version: 2, active_skills: {} });
+      const t0 = Date.now();
+      const done = await run({ sessionId: S, mode: null, pauseOnly: false });
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(400); // OMC's own budget: 50 tries, 10 ms apart
+      expect(done.ok).toBe(false);
+      expect(done.stillActive).toEqual([
+        { rel, mode: 'ralph', why: expect.stringMatching(/held by pid \d+: OMC is changing this file right now/) },
+      ]);
+      expect(fs.readFileSync(abs(lock), 'utf8')).toBe(lockText);
+      expect(exists(rel)).toBe(true);
+      // After a failed step the skill-active ledger is kept, as OMC's cancel does.
+      expect(exists(ledger)).toBe(true);
+      expect(done.steps.at(-1)).toMatchObject({ what: 'remove-skill-active', ok: false });
+      expect(done.summary).toMatch(/^cancel did not take: /);
+    },
+  );
 
   it('reclaims a dead holder (gone pid, or a pid now running another process) and cancels', async () => {
     p = makeProject({ withFixture: true });
@@ -351,7 +422,9 @@ describe("OMC's mutation locks", () => {
     const done = await run({ sessionId: S, mode: null, pauseOnly: false });
     expect(done.ok).toBe(true);
     expect([exists(lockA), exists(lockB)]).toEqual([false, false]);
-    expect(fs.readdirSync(abs(sessionDir(S))).filter((n) => n.includes('.reclaim.') && !n.endsWith('.guard'))).toEqual([]);
+    expect(fs.readdirSync(abs(sessionDir(S))).filter((n) => n.includes('.reclaim.') && !n.endsWith('.guard'))).toEqual(
+      [],
+    );
   });
 
   it('never touches a malformed lock (OMC refuses it too) and reports it', async () => {
@@ -369,7 +442,9 @@ describe("OMC's mutation locks", () => {
     const S = SESSION.ralph;
     lockFor(`${sessionDir(S)}/cancel-signal-state.json`, 'garbage');
     const pl = plan({ sessionId: S, mode: null, pauseOnly: true });
-    expect(pl.warnings[0]).toMatch(/cancel-signal-state\.json\.mutation\.lock is malformed: OMC ignores every cancel signal here/);
+    expect(pl.warnings[0]).toMatch(
+      /cancel-signal-state\.json\.mutation\.lock is malformed: OMC ignores every cancel signal here/,
+    );
   });
 });
 
@@ -392,7 +467,9 @@ describe('a 4.x-era tree stays readable after a cancel', () => {
     const s = after.sessions.find((x) => x.id === S);
     expect(s?.modes).toEqual([]);
     expect(s?.cancel).toMatchObject({ source: 'omc-top', mode: 'ralph', inForce: true, targeted: false });
-    const registry = (await import(path.resolve('node_modules/oh-my-claude-sisyphus/dist/hooks/mode-registry/index.js'))) as {
+    const registry = (await import(
+      path.resolve('node_modules/oh-my-claude-sisyphus/dist/hooks/mode-registry/index.js')
+    )) as {
       getActiveModes(cwd: string, sid?: string): string[];
     };
     expect(registry.getActiveModes(p.dir, S)).toEqual([]);

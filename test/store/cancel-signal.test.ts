@@ -15,11 +15,20 @@ import {
   signalVerdict,
 } from '../../src/store/cancel/hook-rules.js';
 import { ownStartIdentity, processStartIdentity, startTicksFromStat } from '../../src/store/cancel/process-start.js';
-import { autopilotDigest, autopilotSignal, genericSignal, serializeSignal, signalRel } from '../../src/store/cancel/signal.js';
+import {
+  autopilotDigest,
+  autopilotSignal,
+  genericSignal,
+  serializeSignal,
+  signalRel,
+} from '../../src/store/cancel/signal.js';
 import { FIXTURE, FIXTURE_TREE, makeProject, readReader, SESSION, type TempProject } from '../helpers/fixtures.js';
 
 const signalFixture = (name: string) => fs.readFileSync(path.join(FIXTURE, 'cancel-signals', name), 'utf8');
-const AUTOPILOT_TEXT = fs.readFileSync(path.join(FIXTURE_TREE, 'state', 'sessions', SESSION.autopilot, 'autopilot-state.json'), 'utf8');
+const AUTOPILOT_TEXT = fs.readFileSync(
+  path.join(FIXTURE_TREE, 'state', 'sessions', SESSION.autopilot, 'autopilot-state.json'),
+  'utf8',
+);
 const OMC_STATE_TOOLS = path.resolve('node_modules/oh-my-claude-sisyphus/dist/tools/state-tools.js');
 
 let p: TempProject | null = null;
@@ -53,11 +62,16 @@ describe('generic signal (cancel and pause of ralph, team, …)', () => {
 });
 
 describe('autopilot signal and digest', () => {
-  it('has state_clear\'s key order (A4) with source omc-top and no run id for a plain autopilot', () => {
+  it("has state_clear's key order (A4) with source omc-top and no run id for a plain autopilot", () => {
     const a4 = JSON.parse(signalFixture('A4-state_clear-autopilot-restored-identical.session.json'));
     const sig = autopilotSignal(AUTOPILOT_TEXT, Date.parse(a4.requested_at));
     expect(Object.keys(sig)).toEqual(Object.keys(a4));
-    expect(sig).toMatchObject({ mode: 'autopilot', source: 'omc-top', requested_at: a4.requested_at, expires_at: a4.expires_at });
+    expect(sig).toMatchObject({
+      mode: 'autopilot',
+      source: 'omc-top',
+      requested_at: a4.requested_at,
+      expires_at: a4.expires_at,
+    });
     expect(sig).not.toHaveProperty('target_workflow_run_id');
     expect(sig.target_state_sha256).toMatch(/^[a-f0-9]{64}$/);
   });
@@ -72,7 +86,9 @@ describe('autopilot signal and digest', () => {
   });
 
   it('hashes the compact re-serialisation, not the file bytes (e3 in the 5.5 lab blocked on the bytes)', () => {
-    const compact = createHash('sha256').update(JSON.stringify(JSON.parse(AUTOPILOT_TEXT))).digest('hex');
+    const compact = createHash('sha256')
+      .update(JSON.stringify(JSON.parse(AUTOPILOT_TEXT)))
+      .digest('hex');
     const bytes = createHash('sha256').update(AUTOPILOT_TEXT).digest('hex');
     expect(autopilotDigest(AUTOPILOT_TEXT)).toBe(compact);
     expect(autopilotDigest(AUTOPILOT_TEXT)).not.toBe(bytes);
@@ -85,7 +101,12 @@ describe('autopilot signal and digest', () => {
   it("equals the digest OMC's own state_clear (5.5.0 dist) writes for the same state", async () => {
     p = makeProject();
     const S = '0b5e9c1e-1111-4222-8333-444455556666';
-    const state = { ...JSON.parse(AUTOPILOT_TEXT), session_id: S, project_path: p.dir, last_checked_at: new Date().toISOString() };
+    const state = {
+      ...JSON.parse(AUTOPILOT_TEXT),
+      session_id: S,
+      project_path: p.dir,
+      last_checked_at: new Date().toISOString(),
+    };
     state._meta = { ...state._meta, sessionId: S };
     const text = JSON.stringify(state, null, 2);
     const file = path.join(p.root, 'state', 'sessions', S, 'autopilot-state.json');
@@ -100,7 +121,9 @@ describe('autopilot signal and digest', () => {
     process.env.OMC_NOTIFY = '0';
     process.chdir(p.dir); // OMC trusts only the git root of its own cwd
     try {
-      const { stateClearTool } = (await import(OMC_STATE_TOOLS)) as { stateClearTool: { handler(a: unknown): Promise<{ content: Array<{ text: string }> }> } };
+      const { stateClearTool } = (await import(OMC_STATE_TOOLS)) as {
+        stateClearTool: { handler(a: unknown): Promise<{ content: Array<{ text: string }> }> };
+      };
       const reply = await stateClearTool.handler({ mode: 'autopilot', session_id: S, workingDirectory: p.dir });
       expect(reply.content[0]?.text).toMatch(/Successfully cleared state for mode: autopilot/);
     } finally {
@@ -142,7 +165,9 @@ describe("the Stop hook's verdict on every lab signal (readers/cancel-interop.js
     for (const id of ['C10-autopilot-no-digest', 'C12-autopilot-generic-signal']) {
       const c = caseById(id);
       expect(c.verdicts[HOOK].verdict).toMatch(/^BLOCK/);
-      expect(signalVerdict(load(id.split('-')[0] as string), AUTOPILOT_TEXT, Date.parse(c.readers_run_at)).inForce).toBe(false);
+      expect(
+        signalVerdict(load(id.split('-')[0] as string), AUTOPILOT_TEXT, Date.parse(c.readers_run_at)).inForce,
+      ).toBe(false);
     }
   });
 
@@ -151,8 +176,14 @@ describe("the Stop hook's verdict on every lab signal (readers/cancel-interop.js
     const sig = autopilotSignal(AUTOPILOT_TEXT, now);
     expect(autopilotSignalVerdict(sig, AUTOPILOT_TEXT, now + 1000)).toMatchObject({ inForce: true });
     const moved = JSON.stringify({ ...JSON.parse(AUTOPILOT_TEXT), reinforcement_count: 1 }, null, 2);
-    expect(autopilotSignalVerdict(sig, moved, now + 1000)).toMatchObject({ inForce: false, reason: expect.stringMatching(/digest no longer matches/) });
-    expect(autopilotSignalVerdict(sig, AUTOPILOT_TEXT, now + 30_001)).toMatchObject({ inForce: false, reason: expect.stringMatching(/expired/) });
+    expect(autopilotSignalVerdict(sig, moved, now + 1000)).toMatchObject({
+      inForce: false,
+      reason: expect.stringMatching(/digest no longer matches/),
+    });
+    expect(autopilotSignalVerdict(sig, AUTOPILOT_TEXT, now + 30_001)).toMatchObject({
+      inForce: false,
+      reason: expect.stringMatching(/expired/),
+    });
   });
 });
 
@@ -162,15 +193,22 @@ describe('which autopilot the hook enforces (and so demands the digest-bound for
   const at = Date.parse(base._meta.updatedAt);
 
   it('the fixture autopilot, fresh, in its own session', () => {
-    expect(autopilotEnforceable({ ...base, last_checked_at: new Date(at).toISOString() }, S, at, null).enforceable).toBe(true);
+    expect(
+      autopilotEnforceable({ ...base, last_checked_at: new Date(at).toISOString() }, S, at, null).enforceable,
+    ).toBe(true);
   });
   it.each([
     ['inactive', { active: false }],
     ['complete', { phase: 'complete' }],
     ['another session', { session_id: 'other-session' }],
-    ['awaiting confirmation', { awaiting_confirmation: true, awaiting_confirmation_set_at: '2026-11-30T18:13:00.000Z' }],
+    [
+      'awaiting confirmation',
+      { awaiting_confirmation: true, awaiting_confirmation_set_at: '2026-11-30T18:13:00.000Z' },
+    ],
   ])('not when %s', (_what, patch) => {
-    expect(autopilotEnforceable({ ...base, last_checked_at: new Date(at).toISOString(), ...patch }, S, at, null).enforceable).toBe(false);
+    expect(
+      autopilotEnforceable({ ...base, last_checked_at: new Date(at).toISOString(), ...patch }, S, at, null).enforceable,
+    ).toBe(false);
   });
   it('not when stale (2 h without a Stop-hook timestamp), unless it is a named run', () => {
     const later = at + 3 * 3_600_000;
@@ -178,14 +216,26 @@ describe('which autopilot the hook enforces (and so demands the digest-bound for
     expect(autopilotEnforceable({ ...base, workflowRunId: 'x' }, S, later, null).enforceable).toBe(true);
   });
   it("not when the session's working directory is another project", () => {
-    expect(autopilotEnforceable({ ...base, last_checked_at: new Date(at).toISOString() }, S, at, '/somewhere/else').enforceable).toBe(false);
-    expect(autopilotEnforceable({ ...base, last_checked_at: new Date(at).toISOString() }, S, at, '/home/dev/acme-webapp/').enforceable).toBe(true);
+    expect(
+      autopilotEnforceable({ ...base, last_checked_at: new Date(at).toISOString() }, S, at, '/somewhere/else')
+        .enforceable,
+    ).toBe(false);
+    expect(
+      autopilotEnforceable({ ...base, last_checked_at: new Date(at).toISOString() }, S, at, '/home/dev/acme-webapp/')
+        .enforceable,
+    ).toBe(true);
   });
 });
 
 describe('lock records and process identity', () => {
   it("accepts exactly OMC's owner record", () => {
-    const good = { version: 1, pid: 42, processStart: '123456', createdAt: '2026-11-30T18:00:00.000Z', nonce: '3f0c7a52-9a1e-4c1b-8f65-0b8a2e6f9d11' };
+    const good = {
+      version: 1,
+      pid: 42,
+      processStart: '123456',
+      createdAt: '2026-11-30T18:00:00.000Z',
+      nonce: '3f0c7a52-9a1e-4c1b-8f65-0b8a2e6f9d11',
+    };
     expect(checkLockOwnerText(JSON.stringify(good)).ok).toBe(true);
     expect(checkLockOwnerText('garbage').ok).toBe(false);
     expect(checkLockOwnerText(JSON.stringify({ ...good, version: 2 })).ok).toBe(false);
@@ -201,7 +251,10 @@ describe('lock records and process identity', () => {
 
   it.runIf(process.platform === 'linux')('states our own start identity the way OMC will check it', () => {
     const stat = fs.readFileSync(`/proc/${process.pid}/stat`, 'utf8');
-    const field22 = stat.slice(stat.lastIndexOf(')') + 2).trim().split(/\s+/)[19];
+    const field22 = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .trim()
+      .split(/\s+/)[19];
     expect(ownStartIdentity()).toBe(field22);
     expect(processStartIdentity(2 ** 22 + 12345)).toBe('absent');
   });

@@ -53,7 +53,12 @@ describe('cancel tracker', () => {
     expect(tracker.secondsLeft(SESSION.ralph, now)).toBe(18);
     now += 18_001;
     tracker.evaluate();
-    expect(tracker.get(SESSION.ralph)).toMatchObject({ phase: 'cancelled', final: true, settledMs: now, reason: expect.stringMatching(/^verified/) });
+    expect(tracker.get(SESSION.ralph)).toMatchObject({
+      phase: 'cancelled',
+      final: true,
+      settledMs: now,
+      reason: expect.stringMatching(/^verified/),
+    });
   });
 
   it('a loop re-armed inside the window (a Stop event already under way) ends as "cancel did not take"', async () => {
@@ -65,7 +70,11 @@ describe('cancel tracker', () => {
     writeOmcJson(abs(rel), { ...original, iteration: 4, last_checked_at: new Date(now).toISOString() });
     now += 1_000;
     tracker.evaluate();
-    expect(tracker.get(S)).toMatchObject({ phase: 'waiting', final: false, text: expect.stringMatching(/^not ended yet: ralph active again/) });
+    expect(tracker.get(S)).toMatchObject({
+      phase: 'waiting',
+      final: false,
+      text: expect.stringMatching(/^not ended yet: ralph active again/),
+    });
     now += 30_000;
     tracker.evaluate();
     expect(tracker.get(S)).toMatchObject({

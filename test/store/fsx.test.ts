@@ -57,7 +57,10 @@ describe('safe reads under the .omc root', () => {
   });
 
   it('decodes invalid UTF-8 leniently and says so; strips a BOM', () => {
-    fs.writeFileSync(path.join(root, 'latin1.json'), Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]));
+    fs.writeFileSync(
+      path.join(root, 'latin1.json'),
+      Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]),
+    );
     const r = readTextSync(root, 'latin1.json');
     expect(r).toMatchObject({ ok: true, invalidUtf8: true });
     fs.writeFileSync(path.join(root, 'bom.json'), '\ufeff{"a":1}');

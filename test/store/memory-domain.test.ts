@@ -85,21 +85,51 @@ describe('reading', () => {
       fs.rmSync(file, { recursive: true, force: true });
       fs.writeFileSync(file, value);
       d.scan();
-      expect(d.problems().map((x) => x.message).join(' | ')).toMatch(expected);
+      expect(
+        d
+          .problems()
+          .map((x) => x.message)
+          .join(' | '),
+      ).toMatch(expected);
     };
     check(JSON.stringify({ ...m, lastScanned: 0 }), /OMC ignores this file \(lastScanned missing or empty\)/);
-    check(JSON.stringify({ ...m, techStack: { ...m.techStack, languages: 'TypeScript' } }), /does not match OMC's schema: techStack\.languages: /);
-    check(JSON.stringify({ ...m, userDirectives: [{ directive: 'x', priority: 'urgent', timestamp: 1, context: '', source: 'explicit' }] }), /directive \[0\] is malformed \(priority: /);
+    check(
+      JSON.stringify({ ...m, techStack: { ...m.techStack, languages: 'TypeScript' } }),
+      /does not match OMC's schema: techStack\.languages: /,
+    );
+    check(
+      JSON.stringify({
+        ...m,
+        userDirectives: [{ directive: 'x', priority: 'urgent', timestamp: 1, context: '', source: 'explicit' }],
+      }),
+      /directive \[0\] is malformed \(priority: /,
+    );
     expect(d.getSnapshot().writeBlock).toMatch(/directive \[0\] is malformed/);
     check('\ufeff' + JSON.stringify(m), /byte-order mark: OMC's JSON.parse rejects it/);
-    check(Buffer.concat([Buffer.from(JSON.stringify(m).slice(0, -1) + ', "x": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]), /not valid UTF-8/);
+    check(
+      Buffer.concat([
+        Buffer.from(JSON.stringify(m).slice(0, -1) + ', "x": "'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}'),
+      ]),
+      /not valid UTF-8/,
+    );
     fs.rmSync(file);
     fs.mkdirSync(file);
     d.scan();
     expect(d.problems()[0]?.message).toMatch(/is a directory where a file was expected/);
     fs.rmSync(file, { recursive: true });
 
-    const evil = { ...m, userDirectives: [{ ...m.userDirectives[0], directive: 'Rule \u001b]52;c;ZXZpbA==\u0007 two \u001b[2J end', context: 'ctx\u009b31m' }] };
+    const evil = {
+      ...m,
+      userDirectives: [
+        {
+          ...m.userDirectives[0],
+          directive: 'Rule \u001b]52;c;ZXZpbA==\u0007 two \u001b[2J end',
+          context: 'ctx\u009b31m',
+        },
+      ],
+    };
     fs.writeFileSync(file, JSON.stringify(evil));
     d.scan();
     const row = d.model()!.directives[0]!;
@@ -115,14 +145,26 @@ describe('reading', () => {
     await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
     const file = path.join(p.root, 'project-memory.json');
     const m = JSON.parse(fs.readFileSync(file, 'utf8'));
-    m.userDirectives.push({ timestamp: Date.now(), directive: 'Live directive', context: '', source: 'explicit', priority: 'normal' });
+    m.userDirectives.push({
+      timestamp: Date.now(),
+      directive: 'Live directive',
+      context: '',
+      source: 'explicit',
+      priority: 'normal',
+    });
     writeOmcJson(file, m);
-    await waitFor(() => d.model()?.directives.some((r) => r.directive.directive === 'Live directive'), { what: 'new directive shown' });
+    await waitFor(() => d.model()?.directives.some((r) => r.directive.directive === 'Live directive'), {
+      what: 'new directive shown',
+    });
   });
 });
 
 describe('saving', () => {
-  const input = (directive: string, priority: 'high' | 'normal' = 'normal') => ({ directive, context: 'why', priority });
+  const input = (directive: string, priority: 'high' | 'normal' = 'normal') => ({
+    directive,
+    context: 'why',
+    priority,
+  });
 
   it('holds project-memory.json.lock while writing and never leaves it behind', async () => {
     const { d, root } = setup();
@@ -131,7 +173,8 @@ describe('saving', () => {
     const rename = fs.renameSync.bind(fs);
     const spy = vi.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
       // The moment the new file replaces the old one, our lock must be on disk, holding our pid.
-      if (String(to).endsWith('project-memory.json')) sawLock = fs.existsSync(lock) && JSON.parse(fs.readFileSync(lock, 'utf8')).pid === process.pid;
+      if (String(to).endsWith('project-memory.json'))
+        sawLock = fs.existsSync(lock) && JSON.parse(fs.readFileSync(lock, 'utf8')).pid === process.pid;
       rename(from, to);
     });
     await d.save({ kind: 'add', input: input('Locked write'), timestamp: 1 });
@@ -145,7 +188,9 @@ describe('saving', () => {
     const lock = path.join(root, 'project-memory.json.lock');
     fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, timestamp: Date.now() }));
     const before = memory();
-    await expect(d.save({ kind: 'add', input: input('Blocked'), timestamp: 1 })).rejects.toThrow(/project-memory\.json\.lock is held by pid \d+; OMC is writing this file right now\. Nothing was changed/);
+    await expect(d.save({ kind: 'add', input: input('Blocked'), timestamp: 1 })).rejects.toThrow(
+      /project-memory\.json\.lock is held by pid \d+; OMC is writing this file right now\. Nothing was changed/,
+    );
     expect(memory()).toEqual(before);
     fs.rmSync(lock);
     await d.save({ kind: 'add', input: input('Unblocked'), timestamp: 2 });
@@ -158,29 +203,46 @@ describe('saving', () => {
     // OMC (learner / add tool) writes between our read and our save.
     const m = memory();
     m.hotPaths.push({ path: 'src/new.ts', accessCount: 9, lastAccessed: 5, type: 'file' });
-    m.userDirectives.push({ timestamp: 7, directive: 'Added by OMC meanwhile', context: '', source: 'explicit', priority: 'normal' });
+    m.userDirectives.push({
+      timestamp: 7,
+      directive: 'Added by OMC meanwhile',
+      context: '',
+      source: 'explicit',
+      priority: 'normal',
+    });
     writeOmcJson(file, m);
     await d.save({ kind: 'edit', target: target.key, input: input('Use pnpm only', 'high') });
     const after = memory();
     expect(after.hotPaths.map((h: { path: string }) => h.path)).toContain('src/new.ts');
-    expect(after.userDirectives.map((x: { directive: string }) => x.directive)).toEqual(expect.arrayContaining(['Added by OMC meanwhile', 'Use pnpm only']));
-    expect(after.userDirectives.find((x: { directive: string }) => x.directive === 'Use pnpm only')).toMatchObject({ timestamp: target.directive.timestamp, priority: 'high' });
+    expect(after.userDirectives.map((x: { directive: string }) => x.directive)).toEqual(
+      expect.arrayContaining(['Added by OMC meanwhile', 'Use pnpm only']),
+    );
+    expect(after.userDirectives.find((x: { directive: string }) => x.directive === 'Use pnpm only')).toMatchObject({
+      timestamp: target.directive.timestamp,
+      priority: 'high',
+    });
   });
 
   it('refuses, writing nothing, when the directive it edits was removed meanwhile', async () => {
     const { d, file, memory } = setup();
     const target = d.model()!.directives[0]!;
     const m = memory();
-    m.userDirectives = m.userDirectives.filter((x: { directive: string }) => x.directive !== target.directive.directive);
+    m.userDirectives = m.userDirectives.filter(
+      (x: { directive: string }) => x.directive !== target.directive.directive,
+    );
     writeOmcJson(file, m);
     const bytes = fs.readFileSync(file, 'utf8');
-    await expect(d.save({ kind: 'remove', target: target.key })).rejects.toThrow(/no longer in the file.*nothing was changed/);
+    await expect(d.save({ kind: 'remove', target: target.key })).rejects.toThrow(
+      /no longer in the file.*nothing was changed/,
+    );
     expect(fs.readFileSync(file, 'utf8')).toBe(bytes);
   });
 
   it('refuses duplicates ignoring case, over-long text, and files OMC would not load', async () => {
     const { d, file, memory } = setup();
-    await expect(d.save({ kind: 'add', input: input('use PNPM, NOT npm or yarn'), timestamp: 1 })).rejects.toThrow(/already a directive.*ignoring case/);
+    await expect(d.save({ kind: 'add', input: input('use PNPM, NOT npm or yarn'), timestamp: 1 })).rejects.toThrow(
+      /already a directive.*ignoring case/,
+    );
     writeOmcJson(file, { ...memory(), version: '' });
     d.scan();
     await expect(d.save({ kind: 'add', input: input('x y z'), timestamp: 1 })).rejects.toThrow(/OMC ignores this file/);
@@ -190,7 +252,9 @@ describe('saving', () => {
     const { d, file } = setup({ readonly: true });
     const bytes = fs.readFileSync(file, 'utf8');
     expect(d.getSnapshot().writeBlock).toMatch(/read-only/);
-    await expect(d.save({ kind: 'add', input: input('nope'), timestamp: 1 })).rejects.toThrow(/read-only mode \(--readonly\): nothing was written/);
+    await expect(d.save({ kind: 'add', input: input('nope'), timestamp: 1 })).rejects.toThrow(
+      /read-only mode \(--readonly\): nothing was written/,
+    );
     expect(fs.readFileSync(file, 'utf8')).toBe(bytes);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
   });
@@ -200,7 +264,9 @@ describe('saving', () => {
     fs.rmSync(file);
     d.scan();
     expect(d.getSnapshot().file).toBe('missing');
-    await expect(d.save({ kind: 'add', input: input('first'), timestamp: 1 })).rejects.toThrow(/does not exist: OMC creates it/);
+    await expect(d.save({ kind: 'add', input: input('first'), timestamp: 1 })).rejects.toThrow(
+      /does not exist: OMC creates it/,
+    );
     expect(fs.existsSync(file)).toBe(false);
   });
 });

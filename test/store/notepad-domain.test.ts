@@ -64,7 +64,9 @@ describe("saving through OMC's notepad.md.lock", () => {
     const before = fs.readFileSync(notepadFile());
     const held = await acquireFileLock(p!.root, 'notepad.md');
     await expect(d.save({ kind: 'add', section: 'working', body: 'x' }, null)).rejects.toThrow(LockBusyError);
-    await expect(d.save({ kind: 'add', section: 'working', body: 'x' }, null)).rejects.toThrow(/notepad\.md\.lock is held by pid \d+.*Nothing was changed/);
+    await expect(d.save({ kind: 'add', section: 'working', body: 'x' }, null)).rejects.toThrow(
+      /notepad\.md\.lock is held by pid \d+.*Nothing was changed/,
+    );
     expect(fs.readFileSync(notepadFile()).equals(before)).toBe(true);
     expect(fs.existsSync(lockFile())).toBe(true);
     held.release();
@@ -89,14 +91,17 @@ describe("saving through OMC's notepad.md.lock", () => {
     expect(fs.existsSync(lockFile())).toBe(false);
   });
 
-  it('creates notepad.md with OMC\'s template when there is none', async () => {
+  it("creates notepad.md with OMC's template when there is none", async () => {
     p = makeProject();
     const d = new NotepadDomain({ root: p.root, clock: () => Date.parse('2026-11-30T18:42:10Z') });
     d.scan();
     expect(d.getSnapshot().status).toBe('missing');
     await d.save({ kind: 'add', section: 'working', body: 'first note' }, null);
     expect(fs.readFileSync(notepadFile(), 'utf8')).toBe(
-      NOTEPAD_TEMPLATE.replace('<!-- Session notes. Auto-pruned after 7 days. -->\n\n', '<!-- Session notes. Auto-pruned after 7 days. -->\n### 2026-11-30 18:42\nfirst note\n\n\n'),
+      NOTEPAD_TEMPLATE.replace(
+        '<!-- Session notes. Auto-pruned after 7 days. -->\n\n',
+        '<!-- Session notes. Auto-pruned after 7 days. -->\n### 2026-11-30 18:42\nfirst note\n\n\n',
+      ),
     );
   });
 });
@@ -119,7 +124,9 @@ describe('race: OMC appends from another process while omc-top saves', () => {
       }
       process.stdout.write('failed=' + failed + '\\n');
     `;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, p!.dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, p!.dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     const exited = new Promise<number>((r) => child.on('exit', (c) => r(c ?? -1)));
@@ -171,10 +178,19 @@ describe('live updates', () => {
     await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
     const omc = await loadOmcNotepad();
     omc.addWorkingMemoryEntry(p.dir, 'live one');
-    await waitFor(() => d.getSnapshot().sections.working.entries.some((e) => e.body === 'live one'), { what: 'first entry' });
+    await waitFor(() => d.getSnapshot().sections.working.entries.some((e) => e.body === 'live one'), {
+      what: 'first entry',
+    });
     omc.addWorkingMemoryEntry(p.dir, 'live two');
-    await waitFor(() => d.getSnapshot().sections.working.entries.some((e) => e.body === 'live two'), { what: 'second entry' });
-    expect(store.reportExtras().notepad).toMatchObject({ status: 'ok', working_entries: 2, orphan_blocks: 0, editable: true });
+    await waitFor(() => d.getSnapshot().sections.working.entries.some((e) => e.body === 'live two'), {
+      what: 'second entry',
+    });
+    expect(store.reportExtras().notepad).toMatchObject({
+      status: 'ok',
+      working_entries: 2,
+      orphan_blocks: 0,
+      editable: true,
+    });
     fs.rmSync(notepadFile());
     await waitFor(() => d.getSnapshot().status === 'missing', { what: 'missing' });
   });

@@ -11,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseNotepad, newestFirst, isDue } from '../../src/store/notepad/model.js';
 import { NOTEPAD_TEMPLATE, readSection } from '../../src/store/notepad/format.js';
 import { NotepadDomain } from '../../src/store/notepad/domain.js';
-import { FIXTURE, FIXTURE_TREE, READERS_CAPTURED_AT, makeProject, readReader, type TempProject } from '../helpers/fixtures.js';
+import {
+  FIXTURE,
+  FIXTURE_TREE,
+  READERS_CAPTURED_AT,
+  makeProject,
+  readReader,
+  type TempProject,
+} from '../helpers/fixtures.js';
 import { loadOmcNotepad, omcReading, type OmcNotepad } from '../helpers/omc-notepad.js';
 
 const FIXTURE_TEXT = fs.readFileSync(path.join(FIXTURE_TREE, 'notepad.md'), 'utf8');
@@ -40,7 +47,7 @@ describe('the real OMC fixture notepad', () => {
     expect(parsed.sections.manual.text).toBe(toolText(read.manual.text));
   });
 
-  it("agrees with notepad_stats: 5 Working entries, oldest 2026-11-21 18:15, priority 168 bytes", () => {
+  it('agrees with notepad_stats: 5 Working entries, oldest 2026-11-21 18:15, priority 168 bytes', () => {
     const stats = read.notepad_stats.text as string;
     const working = parsed.sections.working.entries.filter((e) => e.stamp !== null);
     expect(stats).toContain(`Working Memory Entries:** ${working.length}`);
@@ -67,7 +74,13 @@ describe('the real OMC fixture notepad', () => {
   it('orders entries newest first and marks only the 9-day-old one due, as notepad_prune(7) pruned 1 of 5', () => {
     const prune = readReader('notepad_prune_dry.json');
     const entries = parsed.sections.working.entries;
-    expect(newestFirst(entries).map((e) => e.stamp)).toEqual(['2026-11-30 18:10', '2026-11-30 18:00', '2026-11-29 16:15', '2026-11-27 18:15', '2026-11-21 18:15']);
+    expect(newestFirst(entries).map((e) => e.stamp)).toEqual([
+      '2026-11-30 18:10',
+      '2026-11-30 18:00',
+      '2026-11-29 16:15',
+      '2026-11-27 18:15',
+      '2026-11-21 18:15',
+    ]);
     const due = entries.filter((e) => isDue(e, READERS_CAPTURED_AT));
     expect(due.map((e) => e.stamp)).toEqual(['2026-11-21 18:15']);
     expect(prune.prune.text).toContain(`Pruned: ${due.length} entries`);
@@ -126,7 +139,10 @@ describe("random files: omc-top reads what OMC's dist reader reads", () => {
 
 describe('files OMC cannot or should not be read from', () => {
   it('CRLF: OMC sees no sections, and the domain says so and blocks edits', () => {
-    const crlf = NOTEPAD_TEMPLATE.replace(/\n/g, '\r\n').replace('## Working Memory\r\n<!-- Session notes. Auto-pruned after 7 days. -->\r\n', '## Working Memory\r\n### 2026-11-30 18:04\r\nnote\r\n');
+    const crlf = NOTEPAD_TEMPLATE.replace(/\n/g, '\r\n').replace(
+      '## Working Memory\r\n<!-- Session notes. Auto-pruned after 7 days. -->\r\n',
+      '## Working Memory\r\n### 2026-11-30 18:04\r\nnote\r\n',
+    );
     writeNotepad(crlf);
     expect(omcReading(omc, p.dir)).toEqual({ priority: '', working: '', manual: '' });
     const parsed = parseNotepad(crlf);
@@ -154,11 +170,22 @@ describe('files OMC cannot or should not be read from', () => {
   });
 
   it('invalid UTF-8: read with U+FFFD, flagged, and not edited (saving would rewrite the bytes)', async () => {
-    writeNotepad(Buffer.concat([Buffer.from(NOTEPAD_TEMPLATE.replace('## MANUAL\n', '## MANUAL\n### 2026-11-30 18:04\nbad ')), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]));
+    writeNotepad(
+      Buffer.concat([
+        Buffer.from(NOTEPAD_TEMPLATE.replace('## MANUAL\n', '## MANUAL\n### 2026-11-30 18:04\nbad ')),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('\n'),
+      ]),
+    );
     const d = new NotepadDomain({ root: p.root });
     d.scan();
     expect(d.getSnapshot().sections.manual.entries[0]?.display).toContain('\ufffd');
-    expect(d.problems().map((x) => x.message).join()).toMatch(/not valid UTF-8/);
+    expect(
+      d
+        .problems()
+        .map((x) => x.message)
+        .join(),
+    ).toMatch(/not valid UTF-8/);
     const before = fs.readFileSync(path.join(p.root, 'notepad.md'));
     const out = await d.save({ kind: 'add', section: 'manual', body: 'x' }, null);
     expect(out.kind).toBe('refused');
@@ -166,7 +193,10 @@ describe('files OMC cannot or should not be read from', () => {
   });
 
   it('escape sequences in an entry never reach the display text', () => {
-    const hostile = NOTEPAD_TEMPLATE.replace('## MANUAL\n<!-- User content. Never auto-pruned. -->\n', '## MANUAL\n### 2026-11-30 18:04\n\u001b]52;c;ZXZpbA==\u0007red \u001b[31mtext\u001b[0m \u202eevil\n');
+    const hostile = NOTEPAD_TEMPLATE.replace(
+      '## MANUAL\n<!-- User content. Never auto-pruned. -->\n',
+      '## MANUAL\n### 2026-11-30 18:04\n\u001b]52;c;ZXZpbA==\u0007red \u001b[31mtext\u001b[0m \u202eevil\n',
+    );
     const e = parseNotepad(hostile).sections.manual.entries[0]!;
     expect(e.display).toBe('red text evil');
     expect(e.body).toContain('\u001b[31m');
@@ -195,7 +225,9 @@ describe('files OMC cannot or should not be read from', () => {
 describe('the 3.4 MB notepad of the large fixture tree (300 entries, 4.x orphan growth)', () => {
   let big: string;
   beforeAll(() => {
-    big = execFileSync('tar', ['xzf', path.join(FIXTURE, 'large-tree.tar.gz'), '-O', '.omc/notepad.md'], { maxBuffer: 64 * 1024 * 1024 }).toString('utf8');
+    big = execFileSync('tar', ['xzf', path.join(FIXTURE, 'large-tree.tar.gz'), '-O', '.omc/notepad.md'], {
+      maxBuffer: 64 * 1024 * 1024,
+    }).toString('utf8');
   });
 
   it('parses in well under a frame budget per change and agrees with OMC', () => {

@@ -35,7 +35,12 @@ afterEach(() => vi.useRealTimers());
 
 const file = (proj: TempProject) => path.join(proj.root, 'notepad.md');
 const read = (proj: TempProject) => fs.readFileSync(file(proj), 'utf8');
-const refOf = (section: EntrySection, e: NotepadEntry): EntryRef => ({ section, id: e.id, stamp: e.stamp, body: e.body });
+const refOf = (section: EntrySection, e: NotepadEntry): EntryRef => ({
+  section,
+  id: e.id,
+  stamp: e.stamp,
+  body: e.body,
+});
 
 function apply(text: string | null, op: NotepadOp, now = NOW): string {
   const r = applyOp(text, op, now);
@@ -47,14 +52,33 @@ function apply(text: string | null, op: NotepadOp, now = NOW): string {
 function expectOmcSeesWhatWeShow(text: string): void {
   fs.writeFileSync(file(ours), text);
   const shown = parseNotepad(text).sections;
-  expect(omcReading(omc, ours.dir)).toEqual({ priority: shown.priority.text, working: shown.working.text, manual: shown.manual.text });
+  expect(omcReading(omc, ours.dir)).toEqual({
+    priority: shown.priority.text,
+    working: shown.working.text,
+    manual: shown.manual.text,
+  });
 }
 
 const body = fc
-  .array(fc.constantFrom('note', 'fix the cart', 'ünï ✓', '认证', '$1 $& $`', '- item', '  indented', '`code`', '#hash', 'a.b'), { minLength: 1, maxLength: 5 })
+  .array(
+    fc.constantFrom(
+      'note',
+      'fix the cart',
+      'ünï ✓',
+      '认证',
+      '$1 $& $`',
+      '- item',
+      '  indented',
+      '`code`',
+      '#hash',
+      'a.b',
+    ),
+    { minLength: 1, maxLength: 5 },
+  )
   .chain((words) => fc.constantFrom(' ', '\n').map((sep) => words.join(sep)));
 
-type Step = { kind: 'working' | 'manual'; body: string } | { kind: 'priority'; body: string } | { kind: 'prune'; days: number };
+type Step =
+  { kind: 'working' | 'manual'; body: string } | { kind: 'priority'; body: string } | { kind: 'prune'; days: number };
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom<'working' | 'manual'>('working', 'manual'), body }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant<'priority'>('priority'), body }) },
@@ -129,7 +153,11 @@ describe('each edit on the real fixture: OMC reads back exactly what omc-top sho
   };
 
   it('add a multi-line Working Memory entry', () => {
-    const text = apply(FIXTURE_TEXT, { kind: 'add', section: 'working', body: 'line one\nline two\n\n  indented three' });
+    const text = apply(FIXTURE_TEXT, {
+      kind: 'add',
+      section: 'working',
+      body: 'line one\nline two\n\n  indented three',
+    });
     check(text);
     const e = parseNotepad(text).sections.working.entries.at(-1)!;
     expect([e.stamp, e.body]).toEqual([entryStamp(NOW), 'line one\nline two\n\n  indented three']);
@@ -137,7 +165,11 @@ describe('each edit on the real fixture: OMC reads back exactly what omc-top sho
 
   it('edit a middle entry: only its text changes, its stamp and neighbours stay', () => {
     const target = working[2]!;
-    const text = apply(FIXTURE_TEXT, { kind: 'edit', target: refOf('working', target), body: 'rewritten\nin two lines' });
+    const text = apply(FIXTURE_TEXT, {
+      kind: 'edit',
+      target: refOf('working', target),
+      body: 'rewritten\nin two lines',
+    });
     check(text);
     const after = parseNotepad(text).sections.working.entries;
     expect(after.map((e) => e.stamp)).toEqual(working.map((e) => e.stamp));
@@ -145,16 +177,25 @@ describe('each edit on the real fixture: OMC reads back exactly what omc-top sho
   });
 
   it('edit the last MANUAL entry', () => {
-    const text = apply(FIXTURE_TEXT, { kind: 'edit', target: refOf('manual', manual[1]!), body: 'Staging URL: see wiki page "Environments".' });
+    const text = apply(FIXTURE_TEXT, {
+      kind: 'edit',
+      target: refOf('manual', manual[1]!),
+      body: 'Staging URL: see wiki page "Environments".',
+    });
     check(text);
-    expect(parseNotepad(text).sections.manual.entries.map((e) => e.body)).toEqual([manual[0]!.body, 'Staging URL: see wiki page "Environments".']);
+    expect(parseNotepad(text).sections.manual.entries.map((e) => e.body)).toEqual([
+      manual[0]!.body,
+      'Staging URL: see wiki page "Environments".',
+    ]);
   });
 
   it('delete the first, a middle and the last entry', () => {
     for (const i of [0, 2, 4]) {
       const text = apply(FIXTURE_TEXT, { kind: 'delete', target: refOf('working', working[i]!) });
       check(text);
-      expect(parseNotepad(text).sections.working.entries.map((e) => e.id)).toEqual(working.filter((_, j) => j !== i).map((e) => e.id));
+      expect(parseNotepad(text).sections.working.entries.map((e) => e.id)).toEqual(
+        working.filter((_, j) => j !== i).map((e) => e.id),
+      );
     }
   });
 
@@ -166,9 +207,15 @@ describe('each edit on the real fixture: OMC reads back exactly what omc-top sho
   });
 
   it('replace the Priority text (with $-patterns written literally)', () => {
-    const text = apply(FIXTURE_TEXT, { kind: 'priority', text: 'Totals in integer cents ($1 stays $1).\nRelease 0.5 freeze Thursday.', base: parsed.sections.priority.text });
+    const text = apply(FIXTURE_TEXT, {
+      kind: 'priority',
+      text: 'Totals in integer cents ($1 stays $1).\nRelease 0.5 freeze Thursday.',
+      base: parsed.sections.priority.text,
+    });
     check(text);
-    expect(parseNotepad(text).sections.priority.text).toBe('Totals in integer cents ($1 stays $1).\nRelease 0.5 freeze Thursday.');
+    expect(parseNotepad(text).sections.priority.text).toBe(
+      'Totals in integer cents ($1 stays $1).\nRelease 0.5 freeze Thursday.',
+    );
   });
 
   it("prune removes exactly the due entry, like OMC's notepad_prune(7) did on this file", () => {
@@ -176,7 +223,9 @@ describe('each edit on the real fixture: OMC reads back exactly what omc-top sho
     const text = apply(FIXTURE_TEXT, { kind: 'prune', targets: due.map((e) => refOf('working', e)) });
     check(text);
     const afterOmc = parseNotepad(readReader('notepad_prune_dry.json').notepad_md_after_prune).sections.working.entries;
-    expect(parseNotepad(text).sections.working.entries.map((e) => [e.stamp, e.body])).toEqual(afterOmc.map((e) => [e.stamp, e.body]));
+    expect(parseNotepad(text).sections.working.entries.map((e) => [e.stamp, e.body])).toEqual(
+      afterOmc.map((e) => [e.stamp, e.body]),
+    );
   });
 });
 
@@ -202,7 +251,9 @@ describe('merge or refuse when the file changed after the user started', () => {
 
   it('a delete merges too', () => {
     const text = apply(omcAppended(), { kind: 'delete', target: ref });
-    expect(parseNotepad(text).sections.working.entries.map((e) => e.body)).toContain('OMC wrote this while you were typing');
+    expect(parseNotepad(text).sections.working.entries.map((e) => e.body)).toContain(
+      'OMC wrote this while you were typing',
+    );
   });
 
   it('an edit of an entry that changed on disk is refused and reports the text on disk', () => {
@@ -214,31 +265,51 @@ describe('merge or refuse when the file changed after the user started', () => {
 
   it('an edit of an entry that was pruned meanwhile is refused as gone', () => {
     const pruned = apply(FIXTURE_TEXT, { kind: 'delete', target: ref });
-    expect(applyOp(pruned, { kind: 'edit', target: ref, body: 'my edit' }, NOW)).toMatchObject({ ok: false, reason: 'gone' });
+    expect(applyOp(pruned, { kind: 'edit', target: ref, body: 'my edit' }, NOW)).toMatchObject({
+      ok: false,
+      reason: 'gone',
+    });
   });
 
   it('a Priority replace is refused when Priority changed on disk, merged when only other sections did', () => {
-    const r = applyOp(FIXTURE_TEXT.replace('Current focus', 'NEW focus'), { kind: 'priority', text: 'mine', base: base.sections.priority.text }, NOW);
+    const r = applyOp(
+      FIXTURE_TEXT.replace('Current focus', 'NEW focus'),
+      { kind: 'priority', text: 'mine', base: base.sections.priority.text },
+      NOW,
+    );
     expect(r).toMatchObject({ ok: false, reason: 'changed' });
     const merged = apply(omcAppended(), { kind: 'priority', text: 'mine', base: base.sections.priority.text });
-    expect(parseNotepad(merged).sections.working.entries.map((e) => e.body)).toContain('OMC wrote this while you were typing');
+    expect(parseNotepad(merged).sections.working.entries.map((e) => e.body)).toContain(
+      'OMC wrote this while you were typing',
+    );
   });
 
   it('prune removes only the confirmed entries it still finds; a changed one is kept', () => {
     const due = base.sections.working.entries.filter((e) => isDue(e, NOW));
     const changed = FIXTURE_TEXT.replace(due[0]!.body + '\n### 2026-11-27', 'edited meanwhile\n### 2026-11-27');
-    expect(applyOp(changed, { kind: 'prune', targets: due.map((e) => refOf('working', e)) }, NOW)).toMatchObject({ ok: false, kind: 'refused' });
+    expect(applyOp(changed, { kind: 'prune', targets: due.map((e) => refOf('working', e)) }, NOW)).toMatchObject({
+      ok: false,
+      kind: 'refused',
+    });
   });
 });
 
 describe('text OMC would not read back is refused before anything is written', () => {
   const cases: Array<[string, NotepadOp, RegExp]> = [
-    ['over 4,000 chars', { kind: 'add', section: 'working', body: 'x'.repeat(4001) }, /limited to 4,000 characters by OMC; this one has 4,001/],
+    [
+      'over 4,000 chars',
+      { kind: 'add', section: 'working', body: 'x'.repeat(4001) },
+      /limited to 4,000 characters by OMC; this one has 4,001/,
+    ],
     ['exactly 4,000 chars is fine', { kind: 'add', section: 'manual', body: 'y'.repeat(4000) }, /^$/],
     ['Priority over 2,000', { kind: 'priority', text: 'p'.repeat(2001), base: '' }, /limited to 2,000 characters/],
     ['a "## " line', { kind: 'add', section: 'manual', body: 'ok\n## Heading' }, /line 2 starts with "## "/],
     ['an HTML comment', { kind: 'add', section: 'working', body: 'see <!-- hidden -->' }, /HTML comment/],
-    ['an entry heading inside', { kind: 'add', section: 'manual', body: 'a\n### 2026-01-01 10:00\nb' }, /split this into two entries/],
+    [
+      'an entry heading inside',
+      { kind: 'add', section: 'manual', body: 'a\n### 2026-01-01 10:00\nb' },
+      /split this into two entries/,
+    ],
     ['"### " in a Working entry', { kind: 'add', section: 'working', body: '### Findings\nx' }, /notepad_prune cuts/],
     ['"## " in Priority', { kind: 'priority', text: 'see ## notes', base: '' }, /session-start hook stops/],
     ['empty', { kind: 'add', section: 'working', body: ' \n\t\n' }, /empty/],
@@ -257,11 +328,18 @@ describe('text OMC would not read back is refused before anything is written', (
 
   it('Priority over 500 is saved with a warning', () => {
     const r = applyOp(NOTEPAD_TEMPLATE, { kind: 'priority', text: 'w'.repeat(501), base: '' }, NOW);
-    expect(r).toMatchObject({ ok: true, warning: expect.stringMatching(/501 characters, over the 500 OMC recommends/) });
+    expect(r).toMatchObject({
+      ok: true,
+      warning: expect.stringMatching(/501 characters, over the 500 OMC recommends/),
+    });
   });
 
   it('a file without the section header or with CRLF is refused (OMC would silently drop the entry)', () => {
-    expect(applyOp(NOTEPAD_TEMPLATE.replace('## MANUAL\n', ''), { kind: 'add', section: 'manual', body: 'x' }, NOW)).toMatchObject({ ok: false, message: expect.stringMatching(/no "## MANUAL" line/) });
-    expect(applyOp(NOTEPAD_TEMPLATE.replace(/\n/g, '\r\n'), { kind: 'add', section: 'working', body: 'x' }, NOW)).toMatchObject({ ok: false, message: expect.stringMatching(/CRLF/) });
+    expect(
+      applyOp(NOTEPAD_TEMPLATE.replace('## MANUAL\n', ''), { kind: 'add', section: 'manual', body: 'x' }, NOW),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/no "## MANUAL" line/) });
+    expect(
+      applyOp(NOTEPAD_TEMPLATE.replace(/\n/g, '\r\n'), { kind: 'add', section: 'working', body: 'x' }, NOW),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/CRLF/) });
   });
 });

@@ -36,8 +36,12 @@ function open(mode: 'auto' | 'poll' = 'auto'): OmcStore {
   return store;
 }
 
-const iterationOf = (s: OmcStore, sid = SID) => s.sessions.getSnapshot().sessions.find((x) => x.id === sid)?.modes[0]?.iteration;
-const ready = (s: OmcStore) => waitFor(() => s.status.getSnapshot().watchMode === 'events' || s.status.getSnapshot().watchMode === 'polling', { what: 'watcher ready' });
+const iterationOf = (s: OmcStore, sid = SID) =>
+  s.sessions.getSnapshot().sessions.find((x) => x.id === sid)?.modes[0]?.iteration;
+const ready = (s: OmcStore) =>
+  waitFor(() => s.status.getSnapshot().watchMode === 'events' || s.status.getSnapshot().watchMode === 'polling', {
+    what: 'watcher ready',
+  });
 
 describe('live sessions', () => {
   it('picks up a new session directory and its state file', async () => {
@@ -80,7 +84,10 @@ describe('live sessions', () => {
     await ready(s);
     await waitFor(() => iterationOf(s) === 3);
     fs.writeFileSync(file, '{"active": true, "iteration": 4, "max_it');
-    const problem = await waitFor(() => s.sessions.getSnapshot().problems.find((x) => x.path.endsWith('ralph-state.json')), { what: 'problem line' });
+    const problem = await waitFor(
+      () => s.sessions.getSnapshot().problems.find((x) => x.path.endsWith('ralph-state.json')),
+      { what: 'problem line' },
+    );
     expect(problem.message).toMatch(/truncated JSON/);
     expect(iterationOf(s)).toBe(3);
     writeOmcJson(file, ralph(5));
@@ -140,9 +147,14 @@ describe('hostile session trees', () => {
     fs.mkdirSync(path.join(sessions, 'bad id with spaces'));
     fs.mkdirSync(path.join(sessions, '-leading-dash'));
     fs.mkdirSync(path.join(sessions, 'esc\u001b[31m'));
-    fs.mkdirSync(path.join(sessions, 'b0000000-0000-4000-8000-000000000002', 'ultrawork-state.json'), { recursive: true });
+    fs.mkdirSync(path.join(sessions, 'b0000000-0000-4000-8000-000000000002', 'ultrawork-state.json'), {
+      recursive: true,
+    });
     fs.mkdirSync(path.join(sessions, 'c0000000-0000-4000-8000-000000000003'));
-    fs.writeFileSync(path.join(sessions, 'c0000000-0000-4000-8000-000000000003', 'ralph-state.json'), Buffer.from([0x7b, 0, 0x7d]));
+    fs.writeFileSync(
+      path.join(sessions, 'c0000000-0000-4000-8000-000000000003', 'ralph-state.json'),
+      Buffer.from([0x7b, 0, 0x7d]),
+    );
     fs.writeFileSync(path.join(sessions, 'd0000000-0000-4000-8000-000000000004'), 'not a dir');
     store = new OmcStore({ root: p.root, watch: 'none' });
     store.start();
@@ -209,7 +221,9 @@ describe('the tree changing shape under a running monitor', () => {
     await waitFor(() => iterationOf(s) === 2);
     fs.rmSync(path.join(p!.root, 'state', 'sessions'), { recursive: true });
     fs.writeFileSync(path.join(p!.root, 'state', 'sessions'), 'oops');
-    const problem = await waitFor(() => s.sessions.getSnapshot().problems.find((x) => x.path === 'state/sessions'), { what: 'problem line' });
+    const problem = await waitFor(() => s.sessions.getSnapshot().problems.find((x) => x.path === 'state/sessions'), {
+      what: 'problem line',
+    });
     expect(problem.message).toBe('is a file where a directory was expected');
     fs.rmSync(path.join(p!.root, 'state', 'sessions'));
     writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(3));

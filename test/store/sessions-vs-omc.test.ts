@@ -11,7 +11,12 @@ import { FIXTURE_TREE, READERS_CAPTURED_AT, readReader, SESSION } from '../helpe
 function snapshotAt(now: number) {
   const store = new OmcStore({ root: FIXTURE_TREE, watch: 'none', clock: () => now });
   store.start();
-  const doc = buildJsonReport({ root: FIXTURE_TREE, rootRule: 'test', notices: [], sessions: store.sessions.getSnapshot() }) as any;
+  const doc = buildJsonReport({
+    root: FIXTURE_TREE,
+    rootRule: 'test',
+    notices: [],
+    sessions: store.sessions.getSnapshot(),
+  }) as any;
   void store.close();
   return doc;
 }
@@ -24,11 +29,16 @@ describe('sessions on the real OMC fixture', () => {
     const registry = readReader('mode_registry.json');
     for (const [role, entry] of Object.entries<any>(registry.by_session)) {
       const s = byId(entry.session_id);
-      const active = (s?.modes ?? []).filter((m: any) => m.active).map((m: any) => m.mode).sort();
+      const active = (s?.modes ?? [])
+        .filter((m: any) => m.active)
+        .map((m: any) => m.mode)
+        .sort();
       expect(active, role).toEqual([...entry.getActiveModes].sort());
     }
     const legacy = byId('legacy');
-    expect(legacy.modes.filter((m: any) => m.active).map((m: any) => m.mode)).toEqual(registry.getActiveModes_no_session);
+    expect(legacy.modes.filter((m: any) => m.active).map((m: any) => m.mode)).toEqual(
+      registry.getActiveModes_no_session,
+    );
   });
 
   it("matches OMC's HUD readers on progress (ralph iteration/max, autopilot phase and iteration)", () => {
@@ -55,7 +65,13 @@ describe('sessions on the real OMC fixture', () => {
 
   it('reports ultraqa progress as cycle/max_cycles and marks it retired in 5.5', () => {
     const m = byId(SESSION.ultraqa).modes[0];
-    expect([m.mode, m.iteration, m.max_iterations, m.phase, m.retired_in_omc_5_5]).toEqual(['ultraqa', 2, 5, 'fix', true]);
+    expect([m.mode, m.iteration, m.max_iterations, m.phase, m.retired_in_omc_5_5]).toEqual([
+      'ultraqa',
+      2,
+      5,
+      'fix',
+      true,
+    ]);
   });
 
   it('classifies finished, stale and active sessions by OMC rules at capture time', () => {
@@ -85,7 +101,18 @@ describe('sessions on the real OMC fixture', () => {
     expect(doc.problems).toEqual([]);
     for (const s of doc.sessions) {
       for (const m of s.modes) {
-        expect(Object.keys(m)).toEqual(expect.arrayContaining(['mode', 'active', 'status', 'iteration', 'max_iterations', 'phase', 'updated_at', 'path']));
+        expect(Object.keys(m)).toEqual(
+          expect.arrayContaining([
+            'mode',
+            'active',
+            'status',
+            'iteration',
+            'max_iterations',
+            'phase',
+            'updated_at',
+            'path',
+          ]),
+        );
       }
     }
   });

@@ -35,11 +35,22 @@ describe('a generated team of 8 workers and 200 tasks', () => {
   it("matches OMC's getTeamSummary, list-tasks + inferPhase and the mission board", async () => {
     p = makeProject();
     const now = Date.now();
-    generateTeam({ root: p.root, name: 'big-team', workers: 8, tasks: 200, now, beatAgeMs: (w) => (w === 8 ? 10 * 60_000 : 2_000 * w) });
+    generateTeam({
+      root: p.root,
+      name: 'big-team',
+      workers: 8,
+      tasks: 200,
+      now,
+      beatAgeMs: (w) => (w === 8 ? 10 * 60_000 : 2_000 * w),
+    });
     const omc = await omcTeam();
     const summary = await omc.getTeamSummary('big-team', p.dir);
     const listed = await omc.teamListTasks('big-team', p.dir);
-    const board = omc.refreshMissionBoardState(p.dir, { enabled: true, maxAgentsPerMission: 8, maxMissions: 5 }, 'gen-session');
+    const board = omc.refreshMissionBoardState(
+      p.dir,
+      { enabled: true, maxAgentsPerMission: 8, maxMissions: 5 },
+      'gen-session',
+    );
     const mission = board.missions.find((m: any) => m.teamName === 'big-team');
 
     const teams = open(p.root);
@@ -49,7 +60,9 @@ describe('a generated team of 8 workers and 200 tasks', () => {
     expect(team.counts.total).toBe(200);
     expect(team.phase).toBe(omc.inferPhase(listed.map((t: any) => ({ status: t.status }))));
     expect(team.tasks.map((t) => t.id)).toEqual(listed.map((t: any) => t.id));
-    expect(team.workers.map((w) => [w.name, w.heartbeat?.reportedAlive])).toEqual(summary.workers.map((w: any) => [w.name, w.alive]));
+    expect(team.workers.map((w) => [w.name, w.heartbeat?.reportedAlive])).toEqual(
+      summary.workers.map((w: any) => [w.name, w.alive]),
+    );
     expect(team.board).toBe(mission.status);
     expect(team.workers.map((w) => [w.name, w.board])).toEqual(mission.agents.map((a: any) => [a.name, a.status]));
     // Worker 8 last beat 10 minutes ago: OMC still says alive (what it wrote); omc-top flags it.
@@ -69,21 +82,58 @@ describe('a generated team of 8 workers and 200 tasks', () => {
 
     // A worker claims pending task 4 and finishes task 3.
     const t4 = JSON.parse(fs.readFileSync(path.join(dir, 'tasks/task-4.json'), 'utf8'));
-    writeOmcJson(path.join(dir, 'tasks/task-4.json'), { ...t4, status: 'in_progress', owner: 'worker-2', version: 2, claim: { owner: 'worker-2', token: 'x', leased_until: new Date(now + 900_000).toISOString() } });
+    writeOmcJson(path.join(dir, 'tasks/task-4.json'), {
+      ...t4,
+      status: 'in_progress',
+      owner: 'worker-2',
+      version: 2,
+      claim: { owner: 'worker-2', token: 'x', leased_until: new Date(now + 900_000).toISOString() },
+    });
     const t3 = JSON.parse(fs.readFileSync(path.join(dir, 'tasks/task-3.json'), 'utf8'));
-    writeOmcJson(path.join(dir, 'tasks/task-3.json'), { ...t3, status: 'completed', completed_at: new Date().toISOString(), version: 3 });
-    fs.appendFileSync(path.join(dir, 'events.jsonl'), JSON.stringify({ event_id: 'new-1', team: 'live-team', created_at: new Date().toISOString(), type: 'task_completed', worker: 'worker-3', task_id: '3' }) + '\n');
+    writeOmcJson(path.join(dir, 'tasks/task-3.json'), {
+      ...t3,
+      status: 'completed',
+      completed_at: new Date().toISOString(),
+      version: 3,
+    });
+    fs.appendFileSync(
+      path.join(dir, 'events.jsonl'),
+      JSON.stringify({
+        event_id: 'new-1',
+        team: 'live-team',
+        created_at: new Date().toISOString(),
+        type: 'task_completed',
+        worker: 'worker-3',
+        task_id: '3',
+      }) + '\n',
+    );
     const counts = { ...first.counts, pending: first.counts.pending - 1, completed: first.counts.completed + 1 };
-    const updated = await waitFor(() => {
-      const t = teams.getSnapshot().teams[0];
-      return t && t.counts.completed === counts.completed && t.counts.pending === counts.pending && t.events.at(-1)?.taskId === '3' ? t : null;
-    }, { what: 'claim + completion + event' });
+    const updated = await waitFor(
+      () => {
+        const t = teams.getSnapshot().teams[0];
+        return t &&
+          t.counts.completed === counts.completed &&
+          t.counts.pending === counts.pending &&
+          t.events.at(-1)?.taskId === '3'
+          ? t
+          : null;
+      },
+      { what: 'claim + completion + event' },
+    );
     expect(updated.counts).toEqual(counts);
     expect(updated.tasks.find((t) => t.id === '4')).toMatchObject({ status: 'in_progress', owner: 'worker-2' });
     expect(updated.eventsSeen).toBe(first.eventsSeen + 1);
 
     // A new task file appears (create-task) and is counted.
-    writeOmcJson(path.join(dir, 'tasks/task-201.json'), { subject: 'late task', description: 'd', status: 'pending', id: '201', depends_on: [], version: 1, created_at: new Date().toISOString() });
+    writeOmcJson(path.join(dir, 'tasks/task-201.json'), {
+      subject: 'late task',
+      description: 'd',
+      status: 'pending',
+      id: '201',
+      depends_on: [],
+      version: 1,
+      created_at: new Date().toISOString(),
+    });
     await waitFor(() => teams.getSnapshot().teams[0]?.counts.total === 201, { what: 'task 201' });
   });
 });
@@ -107,7 +157,11 @@ describe("omc-top's phase and counting rules equal OMC's for any task mix", () =
           description: 'd',
           created_at: '2026-01-01T00:00:00.000Z',
           status: t.status,
-          metadata: { permanentlyFailed: t.permanentlyFailed, ...(t.retryCount !== undefined ? { retryCount: t.retryCount } : {}), ...(t.maxRetries !== undefined ? { maxRetries: t.maxRetries } : {}) },
+          metadata: {
+            permanentlyFailed: t.permanentlyFailed,
+            ...(t.retryCount !== undefined ? { retryCount: t.retryCount } : {}),
+            ...(t.maxRetries !== undefined ? { maxRetries: t.maxRetries } : {}),
+          },
         }));
         const parsed = raw.map((r) => {
           const v = parseTask(r, r.id);

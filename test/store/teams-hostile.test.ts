@@ -22,7 +22,15 @@ let outside: string;
 
 beforeEach(() => {
   p = makeProject();
-  dir = generateTeam({ root: p.root, name: 'alpha', workers: 2, tasks: 5, now: NOW, events: 3, status: (i) => (['completed', 'in_progress', 'pending', 'failed', 'pending'] as const)[i - 1] ?? 'pending' }).dir;
+  dir = generateTeam({
+    root: p.root,
+    name: 'alpha',
+    workers: 2,
+    tasks: 5,
+    now: NOW,
+    events: 3,
+    status: (i) => (['completed', 'in_progress', 'pending', 'failed', 'pending'] as const)[i - 1] ?? 'pending',
+  }).dir;
   outside = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-outside-'));
 });
 afterEach(() => {
@@ -38,7 +46,8 @@ function domain(): TeamsDomain {
 const team = (d: TeamsDomain, name = 'alpha') => d.getSnapshot().teams.find((t) => t.name === name) as TeamView;
 const problemFor = (d: TeamsDomain, tail: string) => d.problems().find((x) => x.path.endsWith(tail));
 /** Every string reachable from the snapshot and the --json document. */
-const allText = (d: TeamsDomain) => JSON.stringify({ snap: d.getSnapshot(), report: teamsReport(d.getSnapshot(), NOW) });
+const allText = (d: TeamsDomain) =>
+  JSON.stringify({ snap: d.getSnapshot(), report: teamsReport(d.getSnapshot(), NOW) });
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 describe('half-written and schema-breaking task files', () => {
@@ -53,7 +62,10 @@ describe('half-written and schema-breaking task files', () => {
     expect(team(d).tasks.find((t) => t.id === '2')?.status).toBe('in_progress');
     d.refresh([{ type: 'change', rel }], 'trailing');
     expect(problemFor(d, 'task-2.json')?.message).toMatch(/truncated JSON \(40 bytes/);
-    expect(team(d).tasks.find((t) => t.id === '2')).toMatchObject({ status: 'in_progress', problem: expect.stringMatching(/truncated/) });
+    expect(team(d).tasks.find((t) => t.id === '2')).toMatchObject({
+      status: 'in_progress',
+      problem: expect.stringMatching(/truncated/),
+    });
     expect(team(d).counts.in_progress).toBe(1);
     fs.writeFileSync(path.join(p.root, rel), good);
     d.refresh([{ type: 'change', rel }], 'leading');
@@ -61,22 +73,54 @@ describe('half-written and schema-breaking task files', () => {
   });
 
   it("names the schema rule a task breaks, leaves it out of the counts and says OMC's readers fail on it", () => {
-    writeOmcJson(path.join(dir, 'tasks/task-3.json'), { id: '3', subject: 's', description: 'd', status: 'done', created_at: new Date(NOW).toISOString() });
-    writeOmcJson(path.join(dir, 'tasks/task-5.json'), { id: '9', subject: 's', description: 'd', status: 'pending', created_at: new Date(NOW).toISOString() });
-    writeOmcJson(path.join(dir, 'tasks/task-4.json'), { id: '4', subject: 42, description: 'd', status: 'failed', created_at: 'yesterday' });
+    writeOmcJson(path.join(dir, 'tasks/task-3.json'), {
+      id: '3',
+      subject: 's',
+      description: 'd',
+      status: 'done',
+      created_at: new Date(NOW).toISOString(),
+    });
+    writeOmcJson(path.join(dir, 'tasks/task-5.json'), {
+      id: '9',
+      subject: 's',
+      description: 'd',
+      status: 'pending',
+      created_at: new Date(NOW).toISOString(),
+    });
+    writeOmcJson(path.join(dir, 'tasks/task-4.json'), {
+      id: '4',
+      subject: 42,
+      description: 'd',
+      status: 'failed',
+      created_at: 'yesterday',
+    });
     writeOmcJson(path.join(dir, 'tasks/6.json'), ['not', 'an', 'object']);
     const d = domain();
-    expect(problemFor(d, 'task-3.json')?.message).toBe('does not follow OMC\'s task schema: "status" "done" is not one of pending|blocked|in_progress|completed|failed');
+    expect(problemFor(d, 'task-3.json')?.message).toBe(
+      'does not follow OMC\'s task schema: "status" "done" is not one of pending|blocked|in_progress|completed|failed',
+    );
     expect(problemFor(d, 'task-5.json')?.message).toMatch(/"id" is "9" but the file name says 5/);
     expect(problemFor(d, 'task-4.json')?.message).toMatch(/"subject" must be a string/);
     expect(problemFor(d, 'tasks/6.json')?.message).toMatch(/expected a JSON object, found an array/);
-    expect(problemFor(d, 'alpha/tasks')?.message).toMatch(/4 task file\(s\) break OMC's schema: OMC's own list-tasks and status fail/);
+    expect(problemFor(d, 'alpha/tasks')?.message).toMatch(
+      /4 task file\(s\) break OMC's schema: OMC's own list-tasks and status fail/,
+    );
     expect(team(d).counts).toEqual({ total: 2, pending: 0, blocked: 0, in_progress: 1, completed: 1, failed: 0 });
-    expect(team(d).tasks.filter((t) => t.subject === '(unreadable task)').map((t) => t.id)).toEqual(['3', '4', '5', '6']);
+    expect(
+      team(d)
+        .tasks.filter((t) => t.subject === '(unreadable task)')
+        .map((t) => t.id),
+    ).toEqual(['3', '4', '5', '6']);
   });
 
   it('prefers task-<id>.json over a legacy <id>.json with the same id, as OMC does', () => {
-    writeOmcJson(path.join(dir, 'tasks/2.json'), { id: '2', subject: 'legacy copy', description: 'd', status: 'failed', created_at: new Date(NOW).toISOString() });
+    writeOmcJson(path.join(dir, 'tasks/2.json'), {
+      id: '2',
+      subject: 'legacy copy',
+      description: 'd',
+      status: 'failed',
+      created_at: new Date(NOW).toISOString(),
+    });
     const d = domain();
     expect(team(d).tasks.find((t) => t.id === '2')?.subject).toBe('Generated task 2');
     expect(team(d).counts.total).toBe(5);
@@ -107,9 +151,16 @@ describe('workers, config and structure', () => {
   it("reports the config checks OMC's strict reader fails on", () => {
     const cfgPath = path.join(dir, 'config.json');
     const cfg = JSON.parse(fs.readFileSync(cfgPath, 'utf8'));
-    writeOmcJson(cfgPath, { ...cfg, worker_count: 3, workers: [...cfg.workers, cfg.workers[0], { ...cfg.workers[0], name: '../../etc' }, 'nope'] });
+    writeOmcJson(cfgPath, {
+      ...cfg,
+      worker_count: 3,
+      workers: [...cfg.workers, cfg.workers[0], { ...cfg.workers[0], name: '../../etc' }, 'nope'],
+    });
     const d = domain();
-    const msgs = d.problems().filter((x) => x.path.endsWith('config.json')).map((x) => x.message);
+    const msgs = d
+      .problems()
+      .filter((x) => x.path.endsWith('config.json'))
+      .map((x) => x.message);
     expect(msgs).toEqual([
       'worker "worker-1" is listed twice',
       'workers[3] name "../../etc" is not a valid OMC worker name; ignored',
@@ -127,7 +178,9 @@ describe('workers, config and structure', () => {
     expect(d.problems()).toEqual([]);
     fs.writeFileSync(cfgPath, '{"name": "alpha", "workers": [');
     d.refresh([{ type: 'change', rel: 'state/team/alpha/config.json' }], 'trailing');
-    expect(problemFor(d, 'config.json')?.message).toMatch(/truncated JSON.*showing the last good version|truncated JSON/);
+    expect(problemFor(d, 'config.json')?.message).toMatch(
+      /truncated JSON.*showing the last good version|truncated JSON/,
+    );
     expect(team(d).workers).toHaveLength(2);
     expect(team(d).task).toBe('generated team alpha');
   });
@@ -154,8 +207,20 @@ describe('workers, config and structure', () => {
       created_at: new Date(NOW).toISOString(),
       result: 'ok\r\nsecond line',
     });
-    writeOmcJson(path.join(dir, 'workers/worker-1/status.json'), { state: 'idle\u001b[2J', reason: 'waiting\u0000', updated_at: new Date(NOW).toISOString() });
-    fs.appendFileSync(path.join(dir, 'events.jsonl'), JSON.stringify({ type: 'worker_idle\u001b[H', worker: 'worker-1', reason: '\u001b[?1049lgone\u009b31m', created_at: new Date(NOW).toISOString() }) + '\n');
+    writeOmcJson(path.join(dir, 'workers/worker-1/status.json'), {
+      state: 'idle\u001b[2J',
+      reason: 'waiting\u0000',
+      updated_at: new Date(NOW).toISOString(),
+    });
+    fs.appendFileSync(
+      path.join(dir, 'events.jsonl'),
+      JSON.stringify({
+        type: 'worker_idle\u001b[H',
+        worker: 'worker-1',
+        reason: '\u001b[?1049lgone\u009b31m',
+        created_at: new Date(NOW).toISOString(),
+      }) + '\n',
+    );
     const d = domain();
     const t = team(d);
     expect(t.tasks[0]?.subject).toBe('Fix clipboard red');
@@ -192,7 +257,10 @@ describe('workers, config and structure', () => {
     fs.mkdirSync(path.join(dir, 'phase-state.json'));
     fs.writeFileSync(path.join(dir, 'workers/worker-1/heartbeat.json'), Buffer.from([0x7b, 0x00, 0x7d]));
     fs.writeFileSync(path.join(dir, 'tasks/task-5.json'), JSON.stringify({ pad: 'x'.repeat(1_200_000) }));
-    fs.writeFileSync(path.join(dir, 'workers/worker-2/status.json'), Buffer.concat([Buffer.from('{"state":"idle","reason":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]));
+    fs.writeFileSync(
+      path.join(dir, 'workers/worker-2/status.json'),
+      Buffer.concat([Buffer.from('{"state":"idle","reason":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]),
+    );
     const d = domain();
     expect(problemFor(d, 'phase-state.json')?.message).toBe('is a directory where a file was expected');
     expect(problemFor(d, 'worker-1/heartbeat.json')?.message).toMatch(/NUL bytes/);
@@ -204,14 +272,17 @@ describe('workers, config and structure', () => {
     fs.writeFileSync(path.join(q.root, 'state', 'team'), 'oops');
     const d2 = new TeamsDomain({ root: q.root });
     d2.scan();
-    expect(d2.problems()).toEqual([{ path: 'state/team', message: 'is a file where a directory was expected', severity: 'error' }]);
+    expect(d2.problems()).toEqual([
+      { path: 'state/team', message: 'is a file where a directory was expected', severity: 'error' },
+    ]);
     q.cleanup();
   });
 });
 
 describe('events.jsonl', () => {
   const rel = 'state/team/alpha/events.jsonl';
-  const line = (o: Record<string, unknown>) => JSON.stringify({ created_at: new Date(NOW).toISOString(), worker: 'worker-1', ...o }) + '\n';
+  const line = (o: Record<string, unknown>) =>
+    JSON.stringify({ created_at: new Date(NOW).toISOString(), worker: 'worker-1', ...o }) + '\n';
 
   it('shows a half-appended line only once its newline lands; reports bad lines; handles CRLF', () => {
     const file = path.join(dir, 'events.jsonl');
@@ -226,7 +297,10 @@ describe('events.jsonl', () => {
     fs.appendFileSync(file, full.slice(20));
     tail.refresh();
     expect(tail.events.at(-1)).toMatchObject({ type: 'task_failed', taskId: '4', text: 'boom' });
-    fs.appendFileSync(file, 'not json\n' + line({ type: 'worker_idle' }).replace('\n', '\r\n') + '{"a\u0000":1}\n' + '[1,2]\n');
+    fs.appendFileSync(
+      file,
+      'not json\n' + line({ type: 'worker_idle' }).replace('\n', '\r\n') + '{"a\u0000":1}\n' + '[1,2]\n',
+    );
     tail.refresh();
     expect(tail.events.at(-1)?.type).toBe('worker_idle');
     expect(tail.problem).toMatch(/not an OMC event.*3 unusable lines so far/);

@@ -75,10 +75,23 @@ describe('team runtimes under OMC_STATE_DIR', () => {
     store.start();
     const before = teams.getSnapshot().teams.find((t) => t.key === 'project:old-team');
     expect(before?.counts.total).toBe(10);
-    writeOmcJson(path.join(oldDir, 'tasks/task-11.json'), { subject: 'late', description: 'd', status: 'failed', id: '11', depends_on: [], version: 1, created_at: new Date().toISOString() });
-    await waitFor(() => teams.getSnapshot().teams.find((t) => t.key === 'project:old-team')?.counts.total === 11, { what: 'project-location rescan' });
+    writeOmcJson(path.join(oldDir, 'tasks/task-11.json'), {
+      subject: 'late',
+      description: 'd',
+      status: 'failed',
+      id: '11',
+      depends_on: [],
+      version: 1,
+      created_at: new Date().toISOString(),
+    });
+    await waitFor(() => teams.getSnapshot().teams.find((t) => t.key === 'project:old-team')?.counts.total === 11, {
+      what: 'project-location rescan',
+    });
 
-    requestWorkerShutdown({ domain: teams, teamKey: 'project:old-team', teamName: 'old-team', readonly: false, now: Date.now() }, 'worker-1');
+    requestWorkerShutdown(
+      { domain: teams, teamKey: 'project:old-team', teamName: 'old-team', readonly: false, now: Date.now() },
+      'worker-1',
+    );
     expect(fs.existsSync(path.join(oldDir, 'workers/worker-1/shutdown-request.json'))).toBe(true);
     expect(fs.existsSync(path.join(res.root, 'state/team/old-team'))).toBe(false);
   });
@@ -96,8 +109,11 @@ describe('team runtimes under OMC_STATE_DIR', () => {
       ['old-team', 'project'],
     ]);
     for (const t of doc.teams) {
-      expect(Object.keys(t.tasks)).toEqual(expect.arrayContaining(['pending', 'blocked', 'in_progress', 'completed', 'failed']));
-      for (const w of t.workers) expect(Object.keys(w)).toEqual(expect.arrayContaining(['name', 'status', 'heartbeat_age_s', 'alive']));
+      expect(Object.keys(t.tasks)).toEqual(
+        expect.arrayContaining(['pending', 'blocked', 'in_progress', 'completed', 'failed']),
+      );
+      for (const w of t.workers)
+        expect(Object.keys(w)).toEqual(expect.arrayContaining(['name', 'status', 'heartbeat_age_s', 'alive']));
     }
   });
 });

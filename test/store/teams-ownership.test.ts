@@ -26,11 +26,19 @@ const scan = () => {
   return d;
 };
 const teamOf = (d: TeamsDomain, name: string) => d.getSnapshot().teams.find((t) => t.name === name) as TeamView;
-const session = (sid: string, file: string, value: unknown) => writeOmcJson(path.join(p.root, 'state/sessions', sid, file), value);
+const session = (sid: string, file: string, value: unknown) =>
+  writeOmcJson(path.join(p.root, 'state/sessions', sid, file), value);
 
 describe('team ownership', () => {
   it("5.5: config.leader_session_id, with the pipeline-shaped team-state.json's iteration, fix loop and phase history", () => {
-    const { dir } = generateTeam({ root: p.root, name: 'pipe', workers: 2, tasks: 3, now: NOW, leaderSessionId: 'sess-pipe' });
+    const { dir } = generateTeam({
+      root: p.root,
+      name: 'pipe',
+      workers: 2,
+      tasks: 3,
+      now: NOW,
+      leaderSessionId: 'sess-pipe',
+    });
     fs.rmSync(path.join(dir, 'phase-state.json'));
     session('sess-pipe', 'team-state.json', {
       schema_version: 1,
@@ -51,8 +59,19 @@ describe('team ownership', () => {
       updated_at: iso(NOW - 100_000),
     });
     const t = teamOf(scan(), 'pipe');
-    expect(t.owner).toEqual({ sessionId: 'sess-pipe', source: 'config.leader_session_id', modePath: 'state/sessions/sess-pipe/team-state.json', modeActive: true });
-    expect([t.iteration, t.maxIterations, t.fixAttempt, t.maxFixAttempts, t.pipelinePhase]).toEqual([4, 25, 1, 3, 'team-verify']);
+    expect(t.owner).toEqual({
+      sessionId: 'sess-pipe',
+      source: 'config.leader_session_id',
+      modePath: 'state/sessions/sess-pipe/team-state.json',
+      modeActive: true,
+    });
+    expect([t.iteration, t.maxIterations, t.fixAttempt, t.maxFixAttempts, t.pipelinePhase]).toEqual([
+      4,
+      25,
+      1,
+      3,
+      'team-verify',
+    ]);
     expect(t.phaseHistory.map((h) => [h.phase, h.reason])).toEqual([
       ['team-plan', null],
       ['team-exec', null],
@@ -62,8 +81,20 @@ describe('team ownership', () => {
 
   it('the skill shape: team_name in omc-teams-state.json, numbers as strings; an active claim beats an older inactive one', () => {
     generateTeam({ root: p.root, name: 'skill', workers: 1, tasks: 2, now: NOW });
-    session('sess-old', 'team-state.json', { active: false, current_phase: 'complete', team_name: 'skill', _meta: { updatedAt: iso(NOW - 50_000) } });
-    session('sess-new', 'omc-teams-state.json', { active: true, current_phase: 'team-exec', team_name: 'skill', fix_loop_count: '2', max_fix_loops: '3', _meta: { updatedAt: iso(NOW - 90_000) } });
+    session('sess-old', 'team-state.json', {
+      active: false,
+      current_phase: 'complete',
+      team_name: 'skill',
+      _meta: { updatedAt: iso(NOW - 50_000) },
+    });
+    session('sess-new', 'omc-teams-state.json', {
+      active: true,
+      current_phase: 'team-exec',
+      team_name: 'skill',
+      fix_loop_count: '2',
+      max_fix_loops: '3',
+      _meta: { updatedAt: iso(NOW - 90_000) },
+    });
     const t = teamOf(scan(), 'skill');
     expect(t.owner).toMatchObject({ sessionId: 'sess-new', source: 'omc-teams-state.json', modeActive: true });
     // phase-state.json (written by the runtime) wins for the fix loop; the mode state fills what it lacks.
@@ -74,7 +105,15 @@ describe('team ownership', () => {
     const { dir } = generateTeam({ root: p.root, name: 'old', workers: 2, tasks: 2, now: NOW });
     const cfg = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'));
     fs.rmSync(path.join(dir, 'config.json'));
-    writeOmcJson(path.join(dir, 'manifest.json'), { schema_version: 2, name: 'old', task: 'legacy run', leader: { session_id: 'sess-4x', worker_id: 'leader-fixed', role: 'leader' }, workers: cfg.workers, worker_count: 2, created_at: cfg.created_at });
+    writeOmcJson(path.join(dir, 'manifest.json'), {
+      schema_version: 2,
+      name: 'old',
+      task: 'legacy run',
+      leader: { session_id: 'sess-4x', worker_id: 'leader-fixed', role: 'leader' },
+      workers: cfg.workers,
+      worker_count: 2,
+      created_at: cfg.created_at,
+    });
     fs.mkdirSync(path.join(p.root, 'state/sessions/sess-4x'), { recursive: true });
     const d = scan();
     const t = teamOf(d, 'old');
@@ -84,13 +123,20 @@ describe('team ownership', () => {
       ['worker-2', true],
     ]);
     expect(t.task).toBe('legacy run');
-    expect(t.problems).toEqual([expect.objectContaining({ severity: 'info', message: expect.stringMatching(/using manifest.json \(4.x\)/) })]);
+    expect(t.problems).toEqual([
+      expect.objectContaining({ severity: 'info', message: expect.stringMatching(/using manifest.json \(4.x\)/) }),
+    ]);
     expect(d.problems()).toEqual([]);
   });
 
-  it("does not take a manifest leader that is a tmux session name rather than a session dir", () => {
+  it('does not take a manifest leader that is a tmux session name rather than a session dir', () => {
     const { dir } = generateTeam({ root: p.root, name: 'tmuxy', workers: 1, tasks: 1, now: NOW });
-    writeOmcJson(path.join(dir, 'manifest.json'), { schema_version: 2, name: 'tmuxy', leader: { session_id: 'omc-team-tmuxy' }, workers: [] });
+    writeOmcJson(path.join(dir, 'manifest.json'), {
+      schema_version: 2,
+      name: 'tmuxy',
+      leader: { session_id: 'omc-team-tmuxy' },
+      workers: [],
+    });
     expect(teamOf(scan(), 'tmuxy').owner).toBeNull();
   });
 });

@@ -9,14 +9,23 @@ import { buildJsonReport } from '../../src/store/report.js';
 import { TeamsDomain } from '../../src/store/team/domain.js';
 import type { TeamView } from '../../src/store/team/model.js';
 import { workerLiveness } from '../../src/store/team/omc-team-rules.js';
-import { FIXTURE_TREE, READERS_CAPTURED_AT, makeProject, readReader, SESSION, type TempProject } from '../helpers/fixtures.js';
+import {
+  FIXTURE_TREE,
+  READERS_CAPTURED_AT,
+  makeProject,
+  readReader,
+  SESSION,
+  type TempProject,
+} from '../helpers/fixtures.js';
 import { omcTeam } from '../helpers/omc-team.js';
 
 const TEAM = 'fix-ts-errors';
 
 function fixtureStore(now: number, pidAlive: (pid: number) => boolean | null = () => true) {
   const store = new OmcStore({ root: FIXTURE_TREE, watch: 'none', clock: () => now });
-  const teams = store.addDomain(new TeamsDomain({ root: FIXTURE_TREE, clock: () => now, pidAlive, heartbeatStaleMs: 180_000 }));
+  const teams = store.addDomain(
+    new TeamsDomain({ root: FIXTURE_TREE, clock: () => now, pidAlive, heartbeatStaleMs: 180_000 }),
+  );
   store.start();
   return { store, teams };
 }
@@ -36,7 +45,9 @@ describe('teams on the real OMC fixture', () => {
     const summary = readReader('team.json')['get-summary'].data.summary;
     expect(team.counts).toEqual(summary.tasks);
     const listed = readReader('team.json')['list-tasks'].data.tasks;
-    expect(team.tasks.map((t) => [t.id, t.status, t.owner])).toEqual(listed.map((t: any) => [t.id, t.status, t.owner ?? null]));
+    expect(team.tasks.map((t) => [t.id, t.status, t.owner])).toEqual(
+      listed.map((t: any) => [t.id, t.status, t.owner ?? null]),
+    );
   });
 
   it("reports each worker's alive flag and last turn as getTeamSummary does (alive = what the worker wrote)", () => {
@@ -54,7 +65,14 @@ describe('teams on the real OMC fixture', () => {
     const mission = readReader('hud_omc_state.json').mission_board.team.readMissionBoardState.missions[0];
     expect(team.board).toBe(mission.status);
     const c = mission.taskCounts;
-    expect(team.counts).toEqual({ total: c.total, pending: c.pending, blocked: c.blocked, in_progress: c.inProgress, completed: c.completed, failed: c.failed });
+    expect(team.counts).toEqual({
+      total: c.total,
+      pending: c.pending,
+      blocked: c.blocked,
+      in_progress: c.inProgress,
+      completed: c.completed,
+      failed: c.failed,
+    });
     expect(team.workers.map((w) => [w.name, w.board])).toEqual(mission.agents.map((a: any) => [a.name, a.status]));
     // The mission board's current step is "#<id> <subject>" for working workers.
     for (const a of mission.agents.filter((x: any) => x.status === 'running')) {
@@ -67,20 +85,40 @@ describe('teams on the real OMC fixture', () => {
     expect(team.owner).toMatchObject({ sessionId: SESSION.team, source: 'team-state.json', modeActive: true });
     expect(team.pipelinePhase).toBe('team-exec');
     expect(team.phaseHistory.map((p) => p.phase)).toEqual(['team-plan', 'team-prd', 'team-exec']);
-    expect(team.phaseHistory[2]).toMatchObject({ atMs: Date.parse('2026-11-30T17:45:23.314Z'), reason: 'plan approved' });
+    expect(team.phaseHistory[2]).toMatchObject({
+      atMs: Date.parse('2026-11-30T17:45:23.314Z'),
+      reason: 'plan approved',
+    });
     expect([team.fixAttempt, team.maxFixAttempts]).toEqual([0, 3]);
-    expect(team.tasks.find((t) => t.id === '5')).toMatchObject({ status: 'pending', blockedBy: ['3'], openBlockers: ['3'] });
+    expect(team.tasks.find((t) => t.id === '5')).toMatchObject({
+      status: 'pending',
+      blockedBy: ['3'],
+      openBlockers: ['3'],
+    });
   });
 
   it('tails events.jsonl', () => {
     expect(team.eventsSeen).toBe(6);
-    expect(team.events.map((e) => e.type)).toEqual(['task_completed', 'task_failed', 'message_received', 'task_completed', 'message_received', 'worker_idle']);
-    expect(team.events[1]).toMatchObject({ worker: 'worker-2', taskId: '2', text: expect.stringContaining('formatCents') });
+    expect(team.events.map((e) => e.type)).toEqual([
+      'task_completed',
+      'task_failed',
+      'message_received',
+      'task_completed',
+      'message_received',
+      'worker_idle',
+    ]);
+    expect(team.events[1]).toMatchObject({
+      worker: 'worker-2',
+      taskId: '2',
+      text: expect.stringContaining('formatCents'),
+    });
   });
 
   it("flags worker-3, whose last heartbeat is 25 min old, though OMC's summary still calls it alive", () => {
     const staleMs = teams.getSnapshot().heartbeatStaleMs;
-    const verdict = Object.fromEntries(team.workers.map((w) => [w.name, workerLiveness(w, READERS_CAPTURED_AT, staleMs)]));
+    const verdict = Object.fromEntries(
+      team.workers.map((w) => [w.name, workerLiveness(w, READERS_CAPTURED_AT, staleMs)]),
+    );
     expect(verdict['worker-1']).toMatchObject({ alive: true, flag: null });
     expect(verdict['worker-2']).toMatchObject({ alive: true, flag: null });
     expect(verdict['worker-3']).toMatchObject({ alive: false, flag: 'not-beating', late: true });
@@ -94,15 +132,32 @@ describe('teams on the real OMC fixture', () => {
   });
 
   it('puts a "teams" array with the fixed fields into --json', () => {
-    const doc = buildJsonReport({ root: FIXTURE_TREE, rootRule: 'test', notices: [], sessions: store.sessions.getSnapshot(), extra: store.reportExtras() }) as any;
+    const doc = buildJsonReport({
+      root: FIXTURE_TREE,
+      rootRule: 'test',
+      notices: [],
+      sessions: store.sessions.getSnapshot(),
+      extra: store.reportExtras(),
+    }) as any;
     expect(doc.teams).toHaveLength(1);
     const t = doc.teams[0];
     expect(Object.keys(t).slice(0, 4)).toEqual(['name', 'phase', 'workers', 'tasks']);
-    expect(t).toMatchObject({ name: TEAM, phase: 'executing', tasks: { pending: 1, blocked: 0, in_progress: 2, completed: 2, failed: 1 } });
+    expect(t).toMatchObject({
+      name: TEAM,
+      phase: 'executing',
+      tasks: { pending: 1, blocked: 0, in_progress: 2, completed: 2, failed: 1 },
+    });
     expect(t.workers).toEqual([
       expect.objectContaining({ name: 'worker-1', status: 'idle', heartbeat_age_s: 42, alive: true }),
       expect.objectContaining({ name: 'worker-2', status: 'working', heartbeat_age_s: 122, alive: true }),
-      expect.objectContaining({ name: 'worker-3', status: 'working', heartbeat_age_s: 1502, alive: false, not_beating: true, reported_alive: true }),
+      expect.objectContaining({
+        name: 'worker-3',
+        status: 'working',
+        heartbeat_age_s: 1502,
+        alive: false,
+        not_beating: true,
+        reported_alive: true,
+      }),
     ]);
     expect(t.owner_session).toBe(SESSION.team);
   });
@@ -126,7 +181,9 @@ describe("teams vs OMC 5.5.0's readers run live on a copy of the fixture", () =>
     expect(team.counts).toEqual(summary.tasks);
     // `omc team status` (monitorTeamV2) infers the phase from tasks without metadata.
     expect(team.phase).toBe(omc.inferPhase(tasks.map((t: any) => ({ status: t.status }))));
-    expect(team.workers.map((w) => [w.name, w.heartbeat?.reportedAlive])).toEqual(summary.workers.map((w: any) => [w.name, w.alive]));
+    expect(team.workers.map((w) => [w.name, w.heartbeat?.reportedAlive])).toEqual(
+      summary.workers.map((w: any) => [w.name, w.alive]),
+    );
     await store.close();
   });
 });

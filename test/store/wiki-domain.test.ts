@@ -36,7 +36,11 @@ afterEach(async () => {
   p = null;
 });
 
-function wikiProject(): { p: TempProject; wiki: string; page(name: string, title: string, body?: string, over?: Partial<WikiFrontmatter>): string } {
+function wikiProject(): {
+  p: TempProject;
+  wiki: string;
+  page(name: string, title: string, body?: string, over?: Partial<WikiFrontmatter>): string;
+} {
   p = makeProject();
   const wiki = path.join(p.root, 'wiki');
   fs.mkdirSync(wiki, { recursive: true });
@@ -57,16 +61,32 @@ describe('bad pages are listed with a problem badge and the rest keeps working',
     w.page('good.md', 'Good page', '\n# Good page\n\nsearchable needle\n');
     fs.writeFileSync(path.join(w.wiki, 'no-fm.md'), '# no frontmatter\nneedle\n');
     fs.writeFileSync(path.join(w.wiki, 'unclosed.md'), '---\ntitle: "x"\nneedle\n');
-    fs.writeFileSync(path.join(w.wiki, 'crlf.md'), serializeWikiPage(fm('Windows page'), '\n# W\n\nneedle here\n').replace(/\n/g, '\r\n'));
-    fs.writeFileSync(path.join(w.wiki, 'huge.md'), serializeWikiPage(fm('Huge page'), '\n# Huge\n\n' + 'lorem ipsum '.repeat(120_000) + 'needle\n'));
-    fs.writeFileSync(path.join(w.wiki, 'latin1.md'), Buffer.concat([Buffer.from(serializeWikiPage(fm('Latin'), '\nCaf')), Buffer.from([0xe9]), Buffer.from(' needle\n')]));
+    fs.writeFileSync(
+      path.join(w.wiki, 'crlf.md'),
+      serializeWikiPage(fm('Windows page'), '\n# W\n\nneedle here\n').replace(/\n/g, '\r\n'),
+    );
+    fs.writeFileSync(
+      path.join(w.wiki, 'huge.md'),
+      serializeWikiPage(fm('Huge page'), '\n# Huge\n\n' + 'lorem ipsum '.repeat(120_000) + 'needle\n'),
+    );
+    fs.writeFileSync(
+      path.join(w.wiki, 'latin1.md'),
+      Buffer.concat([
+        Buffer.from(serializeWikiPage(fm('Latin'), '\nCaf')),
+        Buffer.from([0xe9]),
+        Buffer.from(' needle\n'),
+      ]),
+    );
     fs.writeFileSync(path.join(w.wiki, 'binary.md'), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0x01, 0x02]));
     fs.mkdirSync(path.join(w.wiki, 'folder.md'));
     const outside = path.join(w.p.dir, 'outside.md');
     fs.writeFileSync(outside, serializeWikiPage(fm('Secret'), '\nneedle\n'));
     fs.symlinkSync(outside, path.join(w.wiki, 'escape.md'));
     fs.writeFileSync(path.join(w.wiki, 'v1..2.md'), serializeWikiPage(fm('Dots'), '\nneedle\n'));
-    fs.writeFileSync(path.join(w.wiki, 'evil-\u001b[31mred.md'), serializeWikiPage(fm('Evil \u001b]0;pwned\u0007title \u009b2J'), '\nneedle \u001b[2J\n'));
+    fs.writeFileSync(
+      path.join(w.wiki, 'evil-\u001b[31mred.md'),
+      serializeWikiPage(fm('Evil \u001b]0;pwned\u0007title \u009b2J'), '\nneedle \u001b[2J\n'),
+    );
     // Not pages: OMC's reserved files and temp files of atomic writes.
     fs.writeFileSync(path.join(w.wiki, 'index.md'), '# Wiki Index\nneedle');
     fs.writeFileSync(path.join(w.wiki, 'log.md'), '# Wiki Log\nneedle');
@@ -75,10 +95,26 @@ describe('bad pages are listed with a problem badge and the rest keeps working',
     const d = new WikiDomain({ root: w.p.root });
     d.scan();
     const snap = d.getSnapshot();
-    const issue = (name: string) => snap.byName.get(name)?.issues.map((i) => `${i.kind}: ${i.message}`).join(' | ') ?? 'not listed';
+    const issue = (name: string) =>
+      snap.byName
+        .get(name)
+        ?.issues.map((i) => `${i.kind}: ${i.message}`)
+        .join(' | ') ?? 'not listed';
 
     expect(snap.pages.map((x) => x.filename)).toEqual(
-      ['binary.md', 'crlf.md', 'escape.md', 'evil-\u001b[31mred.md', 'folder.md', 'good.md', 'huge.md', 'latin1.md', 'no-fm.md', 'unclosed.md', 'v1..2.md'].sort(),
+      [
+        'binary.md',
+        'crlf.md',
+        'escape.md',
+        'evil-\u001b[31mred.md',
+        'folder.md',
+        'good.md',
+        'huge.md',
+        'latin1.md',
+        'no-fm.md',
+        'unclosed.md',
+        'v1..2.md',
+      ].sort(),
     );
     expect(issue('no-fm.md')).toMatch(/unparseable: no frontmatter.*must start with a "---" line/);
     expect(issue('unclosed.md')).toMatch(/never closed/);
@@ -97,7 +133,14 @@ describe('bad pages are listed with a problem badge and the rest keeps working',
     // Problem lines name the file and the reason; info-level badges (CRLF) are not problems.
     const problems = d.problems();
     expect(problems.map((x) => x.path)).toEqual(
-      expect.arrayContaining(['wiki/binary.md', 'wiki/no-fm.md', 'wiki/escape.md', 'wiki/folder.md', 'wiki/huge.md', 'wiki/latin1.md']),
+      expect.arrayContaining([
+        'wiki/binary.md',
+        'wiki/no-fm.md',
+        'wiki/escape.md',
+        'wiki/folder.md',
+        'wiki/huge.md',
+        'wiki/latin1.md',
+      ]),
     );
     expect(problems.some((x) => x.path === 'wiki/crlf.md')).toBe(false);
 
@@ -113,14 +156,17 @@ describe('bad pages are listed with a problem badge and the rest keeps working',
     const d = new WikiDomain({ root: p.root });
     d.scan();
     expect(d.getSnapshot().dir).toBe('error');
-    expect(d.problems()).toEqual([{ path: 'wiki', message: 'is a file where the wiki directory was expected', severity: 'error' }]);
+    expect(d.problems()).toEqual([
+      { path: 'wiki', message: 'is a file where the wiki directory was expected', severity: 'error' },
+    ]);
   });
 });
 
 describe('incremental index', () => {
   it('search and lint read nothing; a change event reads one file; an unchanged rescan reads none', () => {
     const w = wikiProject();
-    for (let i = 0; i < 50; i++) w.page(`p${String(i).padStart(2, '0')}.md`, `Page ${i}`, `\n# Page ${i}\n\ntoken${i % 5} shared words\n`);
+    for (let i = 0; i < 50; i++)
+      w.page(`p${String(i).padStart(2, '0')}.md`, `Page ${i}`, `\n# Page ${i}\n\ntoken${i % 5} shared words\n`);
     const d = new WikiDomain({ root: w.p.root });
     d.scan();
     const opens = vi.spyOn(fs, 'openSync');
@@ -167,7 +213,9 @@ describe('live: pages appear, change and disappear without a restart', () => {
     await waitFor(() => d.search('zebra').hits.length === 1, { what: 'new page searchable' });
 
     w.page('second.md', 'Second', '\n# Second\n\nnow a giraffe\n');
-    await waitFor(() => d.search('giraffe').hits.length === 1 && d.search('zebra').hits.length === 0, { what: 'changed page re-indexed' });
+    await waitFor(() => d.search('giraffe').hits.length === 1 && d.search('zebra').hits.length === 0, {
+      what: 'changed page re-indexed',
+    });
 
     fs.rmSync(path.join(w.wiki, 'first.md'));
     await waitFor(() => !d.getSnapshot().byName.has('first.md'), { what: 'deleted page gone' });

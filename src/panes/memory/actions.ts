@@ -47,13 +47,19 @@ export function submitForm(ctx: Ctx): void {
   const form = ctx.state.form;
   const domain = memoryOf(ctx.store);
   if (!form || !domain || refuseIfBlocked(ctx)) return;
-  const parsed = DirectiveInputSchema.safeParse({ directive: form.directive.text, context: form.context.text, priority: form.priority });
+  const parsed = DirectiveInputSchema.safeParse({
+    directive: form.directive.text,
+    context: form.context.text,
+    priority: form.priority,
+  });
   if (!parsed.success) {
     ctx.app.flash(parsed.error.issues[0]?.message ?? 'invalid directive', 'error');
     return;
   }
   const op: DirectiveOp =
-    form.mode === 'add' ? { kind: 'add', input: parsed.data, timestamp: ctx.app.now() } : { kind: 'edit', target: form.target as string, input: parsed.data };
+    form.mode === 'add'
+      ? { kind: 'add', input: parsed.data, timestamp: ctx.app.now() }
+      : { kind: 'edit', target: form.target as string, input: parsed.data };
   const preview = domain.previewOp(op);
   if (!preview.ok) {
     ctx.app.flash(preview.reason, 'error');
@@ -69,7 +75,9 @@ export function submitForm(ctx: Ctx): void {
     title: `Saving pushes ${preview.dropped.length} directive${preview.dropped.length === 1 ? '' : 's'} out`,
     lines: [
       `OMC keeps at most 20 directives: high priority first, then newest. After this save these are gone from project-memory.json:`,
-      ...preview.dropped.slice(0, 12).map((d) => `  ✗ ${d.priority === 'high' ? 'critical' : 'note'}: ${clip(cleanLine(d.directive), 200)}`),
+      ...preview.dropped
+        .slice(0, 12)
+        .map((d) => `  ✗ ${d.priority === 'high' ? 'critical' : 'note'}: ${clip(cleanLine(d.directive), 200)}`),
       ...(preview.dropped.length > 12 ? [`  … and ${preview.dropped.length - 12} more`] : []),
     ],
     prompt: 'y: save and drop them    n / Esc: keep editing',
@@ -81,7 +89,12 @@ export function togglePriorityOf(ctx: Ctx, row: DirectiveRow): void {
   if (refuseIfBlocked(ctx)) return;
   const d = row.directive;
   const priority = d.priority === 'high' ? 'normal' : 'high';
-  runSave(ctx, { kind: 'edit', target: row.key, input: { directive: d.directive, context: d.context, priority } }, [], `priority → ${priority} (shown as ${priority === 'high' ? 'critical' : 'note'})`);
+  runSave(
+    ctx,
+    { kind: 'edit', target: row.key, input: { directive: d.directive, context: d.context, priority } },
+    [],
+    `priority → ${priority} (shown as ${priority === 'high' ? 'critical' : 'note'})`,
+  );
 }
 
 export function confirmRemove(ctx: Ctx, row: DirectiveRow): void {
@@ -91,7 +104,7 @@ export function confirmRemove(ctx: Ctx, row: DirectiveRow): void {
     lines: [
       `${row.directive.priority === 'high' ? 'critical' : 'note'}: ${row.display.text}`,
       '',
-      'OMC has no remove tool: omc-top rewrites project-memory.json under OMC\'s lock and keeps every other key.',
+      "OMC has no remove tool: omc-top rewrites project-memory.json under OMC's lock and keeps every other key.",
     ],
     prompt: 'y: remove it    n / Esc: keep it',
     onConfirm: () => runSave(ctx, { kind: 'remove', target: row.key }, [], 'directive removed'),

@@ -36,7 +36,11 @@ import * as tf from './text-field.js';
 import { MemoryPaneView } from './view.js';
 
 type Ctx = KeyContext<MemoryPaneState>;
-const bodyRows = (ctx: Ctx) => Math.max(1, ctx.size.rows - 1 - 3 - (ctx.store.problems.getSnapshot().length === 0 ? 0 : ctx.size.rows - 1 >= 20 ? 2 : 1));
+const bodyRows = (ctx: Ctx) =>
+  Math.max(
+    1,
+    ctx.size.rows - 1 - 3 - (ctx.store.problems.getSnapshot().length === 0 ? 0 : ctx.size.rows - 1 >= 20 ? 2 : 1),
+  );
 
 function onFormKey(ev: InputEvent, ctx: Ctx): boolean {
   const form = ctx.state.form!;
@@ -59,7 +63,8 @@ function onFormKey(ev: InputEvent, ctx: Ctx): boolean {
   } else if (isKey(ev, 'tab') || isKey(ev, 'down')) set((s) => nextField(s, 1));
   else if (isKey(ev, 'backtab') || isKey(ev, 'up')) set((s) => nextField(s, -1));
   else if (form.field === 'priority') {
-    if (isChar(ev, ' ') || isKey(ev, 'left') || isKey(ev, 'right') || isChar(ev, 'h') || isChar(ev, 'l')) set(togglePriority);
+    if (isChar(ev, ' ') || isKey(ev, 'left') || isKey(ev, 'right') || isChar(ev, 'h') || isChar(ev, 'l'))
+      set(togglePriority);
   } else if (isKey(ev, 'backspace')) set((s) => editField(s, tf.backspace));
   else if (isKey(ev, 'delete') || isCtrl(ev, 'd')) set((s) => editField(s, tf.del));
   else if (isKey(ev, 'left') || isCtrl(ev, 'b')) set((s) => editField(s, tf.left));
@@ -69,7 +74,8 @@ function onFormKey(ev: InputEvent, ctx: Ctx): boolean {
   else if (isCtrl(ev, 'u')) set((s) => editField(s, tf.killToStart));
   else if (isCtrl(ev, 'w')) set((s) => editField(s, tf.deleteWord));
   else if (isCtrl(ev, 'p')) set(togglePriority);
-  else if (ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta) set((s) => editField(s, (f) => tf.insert(f, ev.key.ch)));
+  else if (ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta)
+    set((s) => editField(s, (f) => tf.insert(f, ev.key.ch)));
   // The form is modal: every other key is swallowed so nothing global fires while typing.
   return true;
 }
@@ -87,7 +93,14 @@ function onKey(ev: InputEvent, ctx: Ctx): boolean {
     else if (isKey(ev, 'escape')) set(clearFilter);
     else if (isKey(ev, 'backspace')) set(backspaceFilter);
     else if (ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta) set((s) => typeFilter(s, ev.key.ch));
-    else if ((isKey(ev, 'down') || isKey(ev, 'up')) && model) set((s) => moveBy(s, visibleDirectives(model, s.filter).map((r) => r.key), isKey(ev, 'down') ? 1 : -1));
+    else if ((isKey(ev, 'down') || isKey(ev, 'up')) && model)
+      set((s) =>
+        moveBy(
+          s,
+          visibleDirectives(model, s.filter).map((r) => r.key),
+          isKey(ev, 'down') ? 1 : -1,
+        ),
+      );
     else return false;
     return true;
   }
@@ -97,7 +110,8 @@ function onKey(ev: InputEvent, ctx: Ctx): boolean {
     const total = model ? previewLines(model, ctx.size.columns - 1).length : 0;
     const h = bodyRows(ctx);
     const max = Math.max(0, total - h);
-    if (isKey(ev, 'escape') || isChar(ev, 'v') || isKey(ev, 'backspace') || isChar(ev, 'h') || isKey(ev, 'left')) set(closePreview);
+    if (isKey(ev, 'escape') || isChar(ev, 'v') || isKey(ev, 'backspace') || isChar(ev, 'h') || isKey(ev, 'left'))
+      set(closePreview);
     else if (isKey(ev, 'down') || isChar(ev, 'j')) set((s) => scrollPreview(s, 1, max));
     else if (isKey(ev, 'up') || isChar(ev, 'k')) set((s) => scrollPreview(s, -1, max));
     else if (isKey(ev, 'pagedown') || isChar(ev, ' ')) set((s) => scrollPreview(s, h, max));
@@ -169,10 +183,16 @@ export const memoryPane: PaneModule<MemoryPaneState> = {
             ],
   help: [
     ['j / k, ↑ / ↓', 'move among directives (ranked as SessionStart ranks them: critical first, then newest)'],
-    ['a', 'add a directive (≤ 500 characters; OMC de-duplicates ignoring case and keeps 20: you are asked before one is pushed out)'],
+    [
+      'a',
+      'add a directive (≤ 500 characters; OMC de-duplicates ignoring case and keeps 20: you are asked before one is pushed out)',
+    ],
     ['e, Enter', 'edit the selected directive (text, context, priority)'],
     ['p', 'switch priority: high (shown as critical) ↔ normal (shown as note)'],
-    ['d, Delete', 'remove the selected directive (asks first; OMC has no remove tool, omc-top rewrites the file under its lock)'],
+    [
+      'd, Delete',
+      'remove the selected directive (asks first; OMC has no remove tool, omc-top rewrites the file under its lock)',
+    ],
     ['v', 'preview exactly what the next session start injects (650-character summary)'],
     ['/', 'filter directives by text or context'],
     ['Tab (form)', 'next field; Space switches priority; Ctrl-U / Ctrl-W delete; Enter saves; Esc cancels'],

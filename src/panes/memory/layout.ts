@@ -79,7 +79,8 @@ export function rowText(r: DirectiveRow, now: number, width: number): RowText {
 }
 
 export function fateExplained(r: DirectiveRow): string {
-  if (!r.survivesCap) return "pushed out at OMC's next add: the file holds more than 20 and this one ranks below the top 20";
+  if (!r.survivesCap)
+    return "pushed out at OMC's next add: the file holds more than 20 and this one ranks below the top 20";
   switch (r.injection) {
     case 'injected':
       return 'injected at the next session start';
@@ -108,8 +109,18 @@ export function summaryLines(model: MemoryModel, width: number): Array<[string, 
   const rows: Array<[string, string]> = [
     ['stack', s.stack || '—'],
     ['commands', s.commands || '—'],
-    ['notes', s.notes.length ? `${s.notes.join(' · ')}${s.noteCount > s.notes.length ? ` (+${s.noteCount - s.notes.length})` : ''}` : '—'],
-    ['hot paths', s.hotPaths.length ? `${s.hotPaths.join(' · ')}${s.hotPathCount > s.hotPaths.length ? ` (+${s.hotPathCount - s.hotPaths.length})` : ''}` : '—'],
+    [
+      'notes',
+      s.notes.length
+        ? `${s.notes.join(' · ')}${s.noteCount > s.notes.length ? ` (+${s.noteCount - s.notes.length})` : ''}`
+        : '—',
+    ],
+    [
+      'hot paths',
+      s.hotPaths.length
+        ? `${s.hotPaths.join(' · ')}${s.hotPathCount > s.hotPaths.length ? ` (+${s.hotPathCount - s.hotPaths.length})` : ''}`
+        : '—',
+    ],
   ];
   return rows.map(([k, v]) => [fit(k, 10), fit(v, Math.max(4, width - 10))]);
 }
@@ -128,7 +139,9 @@ export interface PreviewLine {
 export function previewLines(model: MemoryModel, width: number): PreviewLine[] {
   const w = Math.max(20, width);
   const out: PreviewLine[] = [];
-  const injectedCount = model.directives.filter((r) => r.injection === 'injected' || r.injection === 'cut-short').length;
+  const injectedCount = model.directives.filter(
+    (r) => r.injection === 'injected' || r.injection === 'cut-short',
+  ).length;
   out.push({
     text: model.injection
       ? `SessionStart adds ${model.injection.length} characters: summary ${Math.min(model.summaryLength, 650)}/650${model.summaryCut ? ' (cut)' : ''} · ${injectedCount} of ${model.directives.length} directives`
@@ -140,7 +153,8 @@ export function previewLines(model: MemoryModel, width: number): PreviewLine[] {
   for (const l of cleanBlock(model.injection).split('\n')) for (const x of wrapText(l, w)) out.push({ text: x });
   if (model.cutText) {
     out.push({ text: '── cut off by the 650-character limit (not injected) ──', tone: 'dim' });
-    for (const l of cleanBlock(model.cutText).split('\n')) for (const x of wrapText(l, w)) out.push({ text: x, tone: 'cut' });
+    for (const l of cleanBlock(model.cutText).split('\n'))
+      for (const x of wrapText(l, w)) out.push({ text: x, tone: 'cut' });
   }
   return out;
 }

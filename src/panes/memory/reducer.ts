@@ -54,10 +54,23 @@ export function moveBy(s: MemoryPaneState, keys: readonly string[], delta: numbe
 export const select = (s: MemoryPaneState, key: string | null): MemoryPaneState => ({ ...s, selected: key });
 
 export const startFilter = (s: MemoryPaneState): MemoryPaneState => ({ ...s, filterEditing: true });
-export const typeFilter = (s: MemoryPaneState, t: string): MemoryPaneState => ({ ...s, filter: s.filter + t.replace(/\s+/g, ' '), top: 0 });
-export const backspaceFilter = (s: MemoryPaneState): MemoryPaneState => ({ ...s, filter: Array.from(s.filter).slice(0, -1).join(''), top: 0 });
+export const typeFilter = (s: MemoryPaneState, t: string): MemoryPaneState => ({
+  ...s,
+  filter: s.filter + t.replace(/\s+/g, ' '),
+  top: 0,
+});
+export const backspaceFilter = (s: MemoryPaneState): MemoryPaneState => ({
+  ...s,
+  filter: Array.from(s.filter).slice(0, -1).join(''),
+  top: 0,
+});
 export const endFilter = (s: MemoryPaneState): MemoryPaneState => ({ ...s, filterEditing: false });
-export const clearFilter = (s: MemoryPaneState): MemoryPaneState => ({ ...s, filter: '', filterEditing: false, top: 0 });
+export const clearFilter = (s: MemoryPaneState): MemoryPaneState => ({
+  ...s,
+  filter: '',
+  filterEditing: false,
+  top: 0,
+});
 
 export function openAddForm(s: MemoryPaneState): MemoryPaneState {
   return {
@@ -95,7 +108,11 @@ export function openEditForm(s: MemoryPaneState, key: string, d: Directive): Mem
 export const closeForm = (s: MemoryPaneState): MemoryPaneState => ({ ...s, form: null });
 
 export function formDirty(f: DirectiveForm): boolean {
-  return f.directive.text !== f.initial.directive || f.context.text !== f.initial.context || f.priority !== f.initial.priority;
+  return (
+    f.directive.text !== f.initial.directive ||
+    f.context.text !== f.initial.context ||
+    f.priority !== f.initial.priority
+  );
 }
 
 const FIELDS: FormField[] = ['directive', 'context', 'priority'];

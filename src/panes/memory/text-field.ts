@@ -20,7 +20,9 @@ export function insert(f: TextField, s: string): TextField {
 function before(text: string, i: number): number {
   if (i <= 0) return 0;
   const c = text.charCodeAt(i - 1);
-  return i >= 2 && c >= 0xdc00 && c <= 0xdfff && text.charCodeAt(i - 2) >= 0xd800 && text.charCodeAt(i - 2) <= 0xdbff ? 2 : 1;
+  return i >= 2 && c >= 0xdc00 && c <= 0xdfff && text.charCodeAt(i - 2) >= 0xd800 && text.charCodeAt(i - 2) <= 0xdbff
+    ? 2
+    : 1;
 }
 function after(text: string, i: number): number {
   if (i >= text.length) return 0;

@@ -8,12 +8,40 @@ import { cleanLine } from '../../store/sanitize.js';
 import { clip, fit, width as cells, wrapText } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
-import { counter, detailLines, headerText, LIMITS, previewLines, rowText, summaryLines, visibleDirectives } from './layout.js';
+import {
+  counter,
+  detailLines,
+  headerText,
+  LIMITS,
+  previewLines,
+  rowText,
+  summaryLines,
+  visibleDirectives,
+} from './layout.js';
 import { clampTop, selectedIndex, type DirectiveForm, type MemoryPaneState } from './reducer.js';
 
-const tone = (theme: Theme, t?: string) => (t === 'ok' ? theme.ok : t === 'warn' ? theme.warn : t === 'error' ? theme.error : t === 'dim' || t === 'cut' ? theme.muted : undefined);
+const tone = (theme: Theme, t?: string) =>
+  t === 'ok'
+    ? theme.ok
+    : t === 'warn'
+      ? theme.warn
+      : t === 'error'
+        ? theme.error
+        : t === 'dim' || t === 'cut'
+          ? theme.muted
+          : undefined;
 
-const Row = memo(function Row({ r, now, width, selected }: { r: DirectiveRow; now: number; width: number; selected: boolean }) {
+const Row = memo(function Row({
+  r,
+  now,
+  width,
+  selected,
+}: {
+  r: DirectiveRow;
+  now: number;
+  width: number;
+  selected: boolean;
+}) {
   const theme = useTheme();
   const t = rowText(r, now, width);
   return (
@@ -32,7 +60,17 @@ const Row = memo(function Row({ r, now, width, selected }: { r: DirectiveRow; no
 });
 
 /** One text field with its cursor; long text shows the window around the cursor. */
-function FieldLine({ text, cursor, focused, width }: { text: string; cursor: number; focused: boolean; width: number }) {
+function FieldLine({
+  text,
+  cursor,
+  focused,
+  width,
+}: {
+  text: string;
+  cursor: number;
+  focused: boolean;
+  width: number;
+}) {
   const clean = cleanLine(text);
   const w = Math.max(4, width - 3);
   if (!focused) return <Text wrap="truncate">{'  ' + fit(clean || ' ', w)}</Text>;
@@ -53,7 +91,17 @@ function FieldLine({ text, cursor, focused, width }: { text: string; cursor: num
   );
 }
 
-function FormView({ form, domain, width, height }: { form: DirectiveForm; domain: MemoryDomain; width: number; height: number }) {
+function FormView({
+  form,
+  domain,
+  width,
+  height,
+}: {
+  form: DirectiveForm;
+  domain: MemoryDomain;
+  width: number;
+  height: number;
+}) {
   const theme = useTheme();
   const over = (n: number, max: number) => (n > max ? theme.error : theme.muted);
   // Live check of what saving would do: duplicates and OMC's 20-cap.
@@ -62,11 +110,20 @@ function FormView({ form, domain, width, height }: { form: DirectiveForm; domain
   if (text) {
     const op =
       form.mode === 'add'
-        ? { kind: 'add' as const, input: { directive: text, context: form.context.text, priority: form.priority }, timestamp: Number.MAX_SAFE_INTEGER }
-        : { kind: 'edit' as const, target: form.target as string, input: { directive: text, context: form.context.text, priority: form.priority } };
+        ? {
+            kind: 'add' as const,
+            input: { directive: text, context: form.context.text, priority: form.priority },
+            timestamp: Number.MAX_SAFE_INTEGER,
+          }
+        : {
+            kind: 'edit' as const,
+            target: form.target as string,
+            input: { directive: text, context: form.context.text, priority: form.priority },
+          };
     const r = domain.previewOp(op);
     if (!r.ok) warning = r.reason;
-    else if (r.dropped.length) warning = `saving pushes out ${r.dropped.length} directive(s) (OMC keeps 20): you will be asked first`;
+    else if (r.dropped.length)
+      warning = `saving pushes out ${r.dropped.length} directive(s) (OMC keeps 20): you will be asked first`;
   }
   const label = (name: string, focused: boolean, extra = '') => (
     <Text key={`l-${name}`} bold={focused} color={focused ? theme.accent : theme.muted} wrap="truncate">
@@ -75,23 +132,41 @@ function FormView({ form, domain, width, height }: { form: DirectiveForm; domain
   );
   const lines = [
     <Text key="t" bold wrap="truncate">
-      {clip(form.mode === 'add' ? 'Add a directive (as project_memory_add_directive would, source "explicit")' : 'Edit directive (timestamp and source are kept)', width)}
+      {clip(
+        form.mode === 'add'
+          ? 'Add a directive (as project_memory_add_directive would, source "explicit")'
+          : 'Edit directive (timestamp and source are kept)',
+        width,
+      )}
     </Text>,
     <Text key="s"> </Text>,
     label('Directive', form.field === 'directive', ''),
     <Text key="dc" color={over(form.directive.text.length, LIMITS.directive)} wrap="truncate">
       {'  ' + counter(form.directive.text, LIMITS.directive)}
     </Text>,
-    <FieldLine key="d" text={form.directive.text} cursor={form.directive.cursor} focused={form.field === 'directive'} width={width} />,
+    <FieldLine
+      key="d"
+      text={form.directive.text}
+      cursor={form.directive.cursor}
+      focused={form.field === 'directive'}
+      width={width}
+    />,
     label('Context', form.field === 'context'),
     <Text key="cc" color={over(form.context.text.length, LIMITS.context)} wrap="truncate">
       {'  ' + counter(form.context.text, LIMITS.context)}
     </Text>,
-    <FieldLine key="c" text={form.context.text} cursor={form.context.cursor} focused={form.field === 'context'} width={width} />,
+    <FieldLine
+      key="c"
+      text={form.context.text}
+      cursor={form.context.cursor}
+      focused={form.field === 'context'}
+      width={width}
+    />,
     label('Priority', form.field === 'priority'),
     <Text key="p" wrap="truncate">
       {'  '}
-      <Text inverse={form.priority === 'high'}> high → critical </Text> <Text inverse={form.priority === 'normal'}> normal → note </Text>
+      <Text inverse={form.priority === 'high'}> high → critical </Text>{' '}
+      <Text inverse={form.priority === 'normal'}> normal → note </Text>
       <Text color={theme.muted}>{form.field === 'priority' ? '  Space toggles' : ''}</Text>
     </Text>,
     <Text key="s2"> </Text>,
@@ -106,14 +181,30 @@ function FormView({ form, domain, width, height }: { form: DirectiveForm; domain
   );
 }
 
-function PreviewView({ model, scroll, width, height }: { model: MemoryModel; scroll: number; width: number; height: number }) {
+function PreviewView({
+  model,
+  scroll,
+  width,
+  height,
+}: {
+  model: MemoryModel;
+  scroll: number;
+  width: number;
+  height: number;
+}) {
   const theme = useTheme();
   const lines = previewLines(model, width - 1);
   const top = Math.max(0, Math.min(scroll, Math.max(0, lines.length - height)));
   return (
     <Box flexDirection="column" height={height}>
       {lines.slice(top, top + height).map((l, i) => (
-        <Text key={i} wrap="truncate" bold={l.tone === 'title'} color={tone(theme, l.tone)} strikethrough={l.tone === 'cut' && theme.color === false}>
+        <Text
+          key={i}
+          wrap="truncate"
+          bold={l.tone === 'title'}
+          color={tone(theme, l.tone)}
+          strikethrough={l.tone === 'cut' && theme.color === false}
+        >
           {l.text === '' ? ' ' : l.text}
         </Text>
       ))}
@@ -121,7 +212,21 @@ function PreviewView({ model, scroll, width, height }: { model: MemoryModel; scr
   );
 }
 
-function ListView({ state, model, domain, width, height, now }: { state: MemoryPaneState; model: MemoryModel; domain: MemoryDomain; width: number; height: number; now: number }) {
+function ListView({
+  state,
+  model,
+  domain,
+  width,
+  height,
+  now,
+}: {
+  state: MemoryPaneState;
+  model: MemoryModel;
+  domain: MemoryDomain;
+  width: number;
+  height: number;
+  now: number;
+}) {
   const theme = useTheme();
   const rows = visibleDirectives(model, state.filter);
   const keys = rows.map((r) => r.key);
@@ -133,7 +238,12 @@ function ListView({ state, model, domain, width, height, now }: { state: MemoryP
   const detailMax = height >= 12 ? 4 : height >= 8 ? 2 : 0;
   const detail = selected && detailMax > 0 ? detailLines(selected, now, width, detailMax) : [];
   const showFilter = state.filterEditing || state.filter !== '';
-  const fixed = 2 + (showFilter ? 1 : 0) + (detail.length ? detail.length + 1 : 0) + (showSummary ? summary.length + 1 : 0) + model.malformed.length;
+  const fixed =
+    2 +
+    (showFilter ? 1 : 0) +
+    (detail.length ? detail.length + 1 : 0) +
+    (showSummary ? summary.length + 1 : 0) +
+    model.malformed.length;
   const listH = Math.max(1, height - fixed);
   const top = clampTop(state.top, Math.max(0, sel), listH, rows.length);
   const injected = model.directives.filter((r) => r.injection === 'injected' || r.injection === 'cut-short').length;
@@ -157,10 +267,17 @@ function ListView({ state, model, domain, width, height, now }: { state: MemoryP
       </Text>
       {rows.length === 0 ? (
         <Text color={theme.muted} wrap="truncate">
-          {clip(model.directives.length === 0 ? '  No directives yet. Press a to add one (or tell Claude "always …" / "never …").' : '  No directive matches the filter.', width)}
+          {clip(
+            model.directives.length === 0
+              ? '  No directives yet. Press a to add one (or tell Claude "always …" / "never …").'
+              : '  No directive matches the filter.',
+            width,
+          )}
         </Text>
       ) : (
-        rows.slice(top, top + listH).map((r, i) => <Row key={r.key} r={r} now={now} width={width} selected={top + i === sel} />)
+        rows
+          .slice(top, top + listH)
+          .map((r, i) => <Row key={r.key} r={r} now={now} width={width} selected={top + i === sel} />)
       )}
       {model.malformed.map((m) => (
         <Text key={`m${m.index}`} color={theme.error} wrap="truncate">
@@ -206,20 +323,27 @@ export function MemoryPaneView({ state, store, width, height, now }: ViewProps<M
   if (!model) {
     const lines =
       snap.file === 'missing'
-        ? ['No project memory yet.', 'OMC writes .omc/project-memory.json at the first session start in this project (tech stack, build commands), then adds directives, notes and hot paths as you work.']
+        ? [
+            'No project memory yet.',
+            'OMC writes .omc/project-memory.json at the first session start in this project (tech stack, build commands), then adds directives, notes and hot paths as you work.',
+          ]
         : ['project-memory.json cannot be read:', ...snap.problems.map((p) => p.message)];
     return (
       <Box flexDirection="column" height={height}>
-        {lines.flatMap((l) => wrapText(l, width)).slice(0, height).map((l, i) => (
-          <Text key={i} color={i === 0 ? undefined : theme.muted} bold={i === 0} wrap="truncate">
-            {l || ' '}
-          </Text>
-        ))}
+        {lines
+          .flatMap((l) => wrapText(l, width))
+          .slice(0, height)
+          .map((l, i) => (
+            <Text key={i} color={i === 0 ? undefined : theme.muted} bold={i === 0} wrap="truncate">
+              {l || ' '}
+            </Text>
+          ))}
       </Box>
     );
   }
   if (state.form) return <FormView form={state.form} domain={domain} width={width} height={height} />;
-  if (state.view === 'preview') return <PreviewView model={model} scroll={state.previewScroll} width={width} height={height} />;
+  if (state.view === 'preview')
+    return <PreviewView model={model} scroll={state.previewScroll} width={width} height={height} />;
   return <ListView state={state} model={model} domain={domain} width={width} height={height} now={now} />;
 }
 

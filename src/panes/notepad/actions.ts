@@ -59,7 +59,8 @@ function opFor(ed: EditorSession, text: string): NotepadOp {
 }
 
 function conflictAdvice(ed: EditorSession, reason: 'changed' | 'gone'): string {
-  if (ed.kind === 'priority') return 'your draft is kept; the text on disk is shown above. Ctrl-S again replaces it, Esc discards your draft';
+  if (ed.kind === 'priority')
+    return 'your draft is kept; the text on disk is shown above. Ctrl-S again replaces it, Esc discards your draft';
   return reason === 'changed'
     ? 'your draft is kept; the entry on disk is shown above. Ctrl-S again replaces it, Esc discards your draft'
     : 'your draft is kept. Ctrl-S again saves it as a new entry, Esc discards it';
@@ -79,7 +80,10 @@ function settle(ctx: Ctx, ed: EditorSession, out: SaveOutcome): boolean {
       if (out.kind === 'unchanged') ctx.app.flash(out.summary, 'info');
       else {
         const merged = out.merged ? ' (merged with changes made on disk meanwhile)' : '';
-        ctx.app.flash(`${out.summary} in notepad.md${merged}${out.warning ? `. Note: ${out.warning}` : ''}`, out.warning ? 'info' : 'success');
+        ctx.app.flash(
+          `${out.summary} in notepad.md${merged}${out.warning ? `. Note: ${out.warning}` : ''}`,
+          out.warning ? 'info' : 'success',
+        );
       }
       return true;
     }
@@ -132,7 +136,9 @@ export function cancelEditor(ctx: Ctx): void {
   }
   ctx.app.confirm({
     title: 'Discard your draft?',
-    lines: [`${ed.buf.text.length} characters typed in this ${ed.kind === 'priority' ? 'Priority Context' : `${SECTION_TITLES[ed.section]} entry`} will be lost.`],
+    lines: [
+      `${ed.buf.text.length} characters typed in this ${ed.kind === 'priority' ? 'Priority Context' : `${SECTION_TITLES[ed.section]} entry`} will be lost.`,
+    ],
     prompt: 'y: discard the draft   n/Esc: keep editing',
     onConfirm: () => ctx.set(closeEditor),
   });
@@ -147,7 +153,11 @@ export function requestDelete(ctx: Ctx, section: EntrySection, entry: NotepadEnt
   const ref = refOf(section, entry);
   ctx.app.confirm({
     title: `Delete this ${SECTION_TITLES[section]} entry?`,
-    lines: [preview(entry, ctx.app.now()), '', 'It is removed from notepad.md under OMC\'s lock; other entries are left as they are.'],
+    lines: [
+      preview(entry, ctx.app.now()),
+      '',
+      "It is removed from notepad.md under OMC's lock; other entries are left as they are.",
+    ],
     prompt: 'y: delete it   n/Esc: keep it',
     onConfirm: () =>
       ctx.app.run('delete', async () => {
@@ -169,7 +179,11 @@ export function requestClearPriority(ctx: Ctx): void {
   const base = snap.sections.priority.text;
   ctx.app.confirm({
     title: 'Clear Priority Context?',
-    lines: [truncate(cleanLine(snap.sections.priority.display), 300), '', 'OMC injects this text into every new session; it will be empty.'],
+    lines: [
+      truncate(cleanLine(snap.sections.priority.display), 300),
+      '',
+      'OMC injects this text into every new session; it will be empty.',
+    ],
     prompt: 'y: clear it   n/Esc: keep it',
     onConfirm: () =>
       ctx.app.run('clear', async () => {
@@ -220,7 +234,10 @@ export function editorCommand(env: NodeJS.ProcessEnv = process.env): string {
  * saved. Like git, the command runs through the shell so EDITOR="code --wait"
  * works. A non-zero exit means "abort", as for git commit.
  */
-export async function runExternalEditor(ctx: Ctx, initial: string): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+export async function runExternalEditor(
+  ctx: Ctx,
+  initial: string,
+): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-edit-'));
   const file = path.join(dir, 'NOTEPAD_EDITMSG.md');
   const editor = editorCommand();
@@ -230,7 +247,8 @@ export async function runExternalEditor(ctx: Ctx, initial: string): Promise<{ ok
       spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'omc-top-editor', file], { stdio: 'inherit' }),
     );
     if (res.error) return { ok: false, message: `could not start ${editor}: ${res.error.message}` };
-    if (res.status !== 0) return { ok: false, message: `${editor} exited with status ${res.status ?? res.signal}: nothing was saved` };
+    if (res.status !== 0)
+      return { ok: false, message: `${editor} exited with status ${res.status ?? res.signal}: nothing was saved` };
     return { ok: true, text: fs.readFileSync(file, 'utf8') };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -244,7 +262,10 @@ export async function runExternalEditor(ctx: Ctx, initial: string): Promise<{ ok
  */
 export function editInExternalEditor(
   ctx: Ctx,
-  what: { kind: 'add'; section: EntrySection } | { kind: 'edit'; section: EntrySection; entry: NotepadEntry } | { kind: 'priority' },
+  what:
+    | { kind: 'add'; section: EntrySection }
+    | { kind: 'edit'; section: EntrySection; entry: NotepadEntry }
+    | { kind: 'priority' },
 ): void {
   if (!canWrite(ctx, 'editing')) return;
   const d = domainOf(ctx) as NotepadDomain;

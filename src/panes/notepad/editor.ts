@@ -16,7 +16,11 @@ export interface TextBuffer {
   goal: number | null;
 }
 
-export const bufferOf = (text: string, cursor = text.length): TextBuffer => ({ text, cursor: clampCursor(text, cursor), goal: null });
+export const bufferOf = (text: string, cursor = text.length): TextBuffer => ({
+  text,
+  cursor: clampCursor(text, cursor),
+  goal: null,
+});
 
 function clampCursor(text: string, at: number): number {
   let c = Math.max(0, Math.min(text.length, at));

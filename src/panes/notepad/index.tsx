@@ -120,7 +120,8 @@ function onKey(ev: InputEvent, ctx: Ctx): boolean {
     const max = Math.max(0, lines - pageRows(ctx));
     if (isKey(ev, 'down') || isChar(ev, 'j')) ctx.set((s) => scrollView(s, 1, max));
     else if (isKey(ev, 'up') || isChar(ev, 'k')) ctx.set((s) => scrollView(s, -1, max));
-    else if (isChar(ev, 'i') || isKey(ev, 'enter') || isChar(ev, 'r') || isChar(ev, 'a')) startEdit(ctx, { kind: 'priority' });
+    else if (isChar(ev, 'i') || isKey(ev, 'enter') || isChar(ev, 'r') || isChar(ev, 'a'))
+      startEdit(ctx, { kind: 'priority' });
     else if (isChar(ev, 'e')) editInExternalEditor(ctx, { kind: 'priority' });
     else if (isChar(ev, 'd') || isKey(ev, 'delete')) requestClearPriority(ctx);
     else return false;
@@ -232,7 +233,7 @@ export const notepadPane: PaneModule<NotepadPaneState> = {
     ['d, Delete', 'delete the selected entry / clear Priority (asks first)'],
     ['p', 'prune Working Memory: lists the entries older than 7 days, asks, removes exactly those'],
     ['/', 'filter entries (every word must match)'],
-    ['Editor: Ctrl-S', 'save (under OMC\'s notepad.md.lock; merged with other changes, refused if this entry changed)'],
+    ['Editor: Ctrl-S', "save (under OMC's notepad.md.lock; merged with other changes, refused if this entry changed)"],
     ['Editor: Enter', 'new line (a pasted burst keeps its line breaks; only Ctrl-S saves)'],
     ['Editor: Esc', 'cancel (asks if you typed something)'],
     ['Editor: Ctrl-O', 'continue the draft in $EDITOR and come back'],

@@ -113,20 +113,32 @@ export function scrollView(state: NotepadPaneState, delta: number, max: number):
 
 export const startFilter = (s: NotepadPaneState): NotepadPaneState => ({ ...s, filterEditing: true });
 export const typeFilter = (s: NotepadPaneState, t: string): NotepadPaneState => ({ ...s, filter: s.filter + t });
-export const backspaceFilter = (s: NotepadPaneState): NotepadPaneState => ({ ...s, filter: Array.from(s.filter).slice(0, -1).join('') });
+export const backspaceFilter = (s: NotepadPaneState): NotepadPaneState => ({
+  ...s,
+  filter: Array.from(s.filter).slice(0, -1).join(''),
+});
 export const endFilter = (s: NotepadPaneState): NotepadPaneState => ({ ...s, filterEditing: false });
 export const clearFilter = (s: NotepadPaneState): NotepadPaneState => ({ ...s, filter: '', filterEditing: false });
 
-export const refOf = (section: EntrySection, e: NotepadEntry): EntryRef => ({ section, id: e.id, stamp: e.stamp, body: e.body });
+export const refOf = (section: EntrySection, e: NotepadEntry): EntryRef => ({
+  section,
+  id: e.id,
+  stamp: e.stamp,
+  body: e.body,
+});
 
 /** Opens the editor: a new entry, an existing entry, or the Priority text. */
 export function openEditor(
   state: NotepadPaneState,
   snap: NotepadSnapshot,
-  what: { kind: 'add'; section: EntrySection } | { kind: 'edit'; section: EntrySection; entry: NotepadEntry } | { kind: 'priority' },
+  what:
+    | { kind: 'add'; section: EntrySection }
+    | { kind: 'edit'; section: EntrySection; entry: NotepadEntry }
+    | { kind: 'priority' },
   draft?: string,
 ): NotepadPaneState {
-  const initial = what.kind === 'edit' ? what.entry.display : what.kind === 'priority' ? snap.sections.priority.display : '';
+  const initial =
+    what.kind === 'edit' ? what.entry.display : what.kind === 'priority' ? snap.sections.priority.display : '';
   const text = draft ?? initial;
   return {
     ...state,
@@ -172,9 +184,17 @@ export function rebaseAfterConflict(
 ): NotepadPaneState {
   const ed = state.editor;
   if (!ed) return state;
-  let next: EditorSession = { ...ed, saving: false, conflict, baseRevision: snap.revision, basePriority: snap.sections.priority.text };
+  let next: EditorSession = {
+    ...ed,
+    saving: false,
+    conflict,
+    baseRevision: snap.revision,
+    basePriority: snap.sections.priority.text,
+  };
   if (ed.kind === 'edit' && ed.target) {
-    const now = snap.sections[ed.target.section].entries.find((e) => e.id === ed.target?.id && e.body === conflict.disk);
+    const now = snap.sections[ed.target.section].entries.find(
+      (e) => e.id === ed.target?.id && e.body === conflict.disk,
+    );
     next = now ? { ...next, target: refOf(ed.target.section, now) } : { ...next, kind: 'add', target: null };
   }
   return { ...state, editor: next };

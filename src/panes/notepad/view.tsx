@@ -61,10 +61,14 @@ function TabBar({ snap, tab, width, now }: { snap: NotepadSnapshot; tab: Section
 }
 
 function infoLine(snap: NotepadSnapshot, tab: SectionId, now: number): { text: string; tone?: 'warn' | 'error' } {
-  if (snap.status === 'missing') return { text: "No notepad.md yet. a adds an entry (OMC's template is written first)." };
+  if (snap.status === 'missing')
+    return { text: "No notepad.md yet. a adds an entry (OMC's template is written first)." };
   if (snap.editBlock) return { text: snap.editBlock, tone: 'error' };
   const s = snap.sections[tab];
-  const orphans = snap.orphans.count > 0 ? ` · ${snap.orphans.count} old 4.x blocks (${formatBytes(snap.orphans.bytes)}) ignored, as OMC does` : '';
+  const orphans =
+    snap.orphans.count > 0
+      ? ` · ${snap.orphans.count} old 4.x blocks (${formatBytes(snap.orphans.bytes)}) ignored, as OMC does`
+      : '';
   if (tab === 'priority') {
     const over = s.chars > LIMITS.priorityRecommended;
     return {
@@ -86,20 +90,37 @@ const rule = (label: string, width: number) => {
   return l + '─'.repeat(Math.max(0, width - l.length));
 };
 
-const toneColor = (theme: Theme, tone?: string) => (tone === 'error' ? theme.error : tone === 'warn' ? theme.warn : theme.muted);
+const toneColor = (theme: Theme, tone?: string) =>
+  tone === 'error' ? theme.error : tone === 'warn' ? theme.warn : theme.muted;
 
 function firstLine(e: NotepadEntry): string {
   return cleanLine(e.display.split('\n').find((l) => l.trim() !== '') ?? '');
 }
 
-function entryRow(e: NotepadEntry, now: number, width: number, selected: boolean, prunable: boolean): { head: string; due: boolean; text: string } {
+function entryRow(
+  e: NotepadEntry,
+  now: number,
+  width: number,
+  selected: boolean,
+  prunable: boolean,
+): { head: string; due: boolean; text: string } {
   const stamp = e.stamp === null ? '(untimed)' : width < 70 ? e.stamp.slice(5) : e.stamp;
   const age = e.atMs === null ? (e.stamp === null ? '' : '?') : formatAge(e.atMs, now);
   const head = `${selected ? '▸' : ' '} ${stamp.padEnd(width < 70 ? 11 : 16)} ${age.padStart(4)} `;
   return { head, due: prunable && isDue(e, now), text: firstLine(e) };
 }
 
-function Priority({ snap, state, width, height }: { snap: NotepadSnapshot; state: NotepadPaneState; width: number; height: number }) {
+function Priority({
+  snap,
+  state,
+  width,
+  height,
+}: {
+  snap: NotepadSnapshot;
+  state: NotepadPaneState;
+  width: number;
+  height: number;
+}) {
   const theme = useTheme();
   const s = snap.sections.priority;
   if (s.text === '') {
@@ -122,7 +143,19 @@ function Priority({ snap, state, width, height }: { snap: NotepadSnapshot; state
   );
 }
 
-function FullEntry({ e, state, width, height, now }: { e: NotepadEntry; state: NotepadPaneState; width: number; height: number; now: number }) {
+function FullEntry({
+  e,
+  state,
+  width,
+  height,
+  now,
+}: {
+  e: NotepadEntry;
+  state: NotepadPaneState;
+  width: number;
+  height: number;
+  now: number;
+}) {
   const theme = useTheme();
   const lines = wrapText(e.display, Math.max(10, width - 2));
   const bodyRows = Math.max(1, height - 1);
@@ -132,7 +165,10 @@ function FullEntry({ e, state, width, height, now }: { e: NotepadEntry; state: N
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate">
-        {clip(`${e.stamp ?? '(untimed text)'}${age} · ${n(e.chars)}/${n(LIMITS.entryMax)} chars${due}   (Esc back)`, width)}
+        {clip(
+          `${e.stamp ?? '(untimed text)'}${age} · ${n(e.chars)}/${n(LIMITS.entryMax)} chars${due}   (Esc back)`,
+          width,
+        )}
       </Text>
       {lines.slice(top, top + bodyRows).map((l, i) => (
         <Text key={i} wrap="truncate">
@@ -143,7 +179,19 @@ function FullEntry({ e, state, width, height, now }: { e: NotepadEntry; state: N
   );
 }
 
-function EntryList({ snap, state, width, height, now }: { snap: NotepadSnapshot; state: NotepadPaneState; width: number; height: number; now: number }) {
+function EntryList({
+  snap,
+  state,
+  width,
+  height,
+  now,
+}: {
+  snap: NotepadSnapshot;
+  state: NotepadPaneState;
+  width: number;
+  height: number;
+  now: number;
+}) {
   const theme = useTheme();
   const tab = state.tab as Exclude<SectionId, 'priority'>;
   const rows = visibleEntries(snap, tab, state.filter);
@@ -162,7 +210,12 @@ function EntryList({ snap, state, width, height, now }: { snap: NotepadSnapshot;
       <Box flexDirection="column">
         {filterLine}
         <Text color={theme.muted} wrap="truncate">
-          {clip(snap.sections[tab].entries.length === 0 ? '  No entries. a adds one (A: write it in $EDITOR).' : '  No entry matches the filter.', width)}
+          {clip(
+            snap.sections[tab].entries.length === 0
+              ? '  No entries. a adds one (A: write it in $EDITOR).'
+              : '  No entry matches the filter.',
+            width,
+          )}
         </Text>
       </Box>
     );
@@ -173,7 +226,8 @@ function EntryList({ snap, state, width, height, now }: { snap: NotepadSnapshot;
   const sel = Math.max(0, selectedIndex(state, rows));
   const top = Math.max(0, Math.min(sel - Math.floor(listRows / 2), rows.length - listRows));
   const selected = rows[sel] as NotepadEntry;
-  const previewLines = previewRows > 0 ? wrapText(selected.display, Math.max(10, width - 2)).slice(0, avail - listRows - 1) : [];
+  const previewLines =
+    previewRows > 0 ? wrapText(selected.display, Math.max(10, width - 2)).slice(0, avail - listRows - 1) : [];
   return (
     <Box flexDirection="column">
       {filterLine}
@@ -210,7 +264,10 @@ function limitText(ed: EditorSession): { text: string; tone?: 'warn' | 'error' }
   const len = ed.buf.text.trimEnd().length;
   if (ed.kind === 'priority') {
     const tone = len > LIMITS.priorityMax ? 'error' : len > LIMITS.priorityRecommended ? 'warn' : undefined;
-    return { text: `${n(len)}/${n(LIMITS.priorityRecommended)} (max ${n(LIMITS.priorityMax)})`, ...(tone ? { tone } : {}) };
+    return {
+      text: `${n(len)}/${n(LIMITS.priorityRecommended)} (max ${n(LIMITS.priorityMax)})`,
+      ...(tone ? { tone } : {}),
+    };
   }
   return { text: `${n(len)}/${n(LIMITS.entryMax)}`, ...(len > LIMITS.entryMax ? { tone: 'error' as const } : {}) };
 }
@@ -227,7 +284,8 @@ function EditorView({ ed, width, height }: { ed: EditorSession; width: number; h
   const status = ed.saving ? '  saving…' : '';
   const banner: Array<{ text: string; tone: string }> = [];
   if (ed.conflict) {
-    for (const l of wrapText(`Changed on disk: ${ed.conflict.message}.`, width).slice(0, 2)) banner.push({ text: l, tone: 'error' });
+    for (const l of wrapText(`Changed on disk: ${ed.conflict.message}.`, width).slice(0, 2))
+      banner.push({ text: l, tone: 'error' });
     if (ed.conflict.disk !== null) {
       const disk = wrapText(`On disk now: ${cleanLine(ed.conflict.disk)}`, width);
       for (const l of disk.slice(0, 2)) banner.push({ text: l, tone: 'warn' });

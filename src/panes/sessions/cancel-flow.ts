@@ -14,7 +14,12 @@ import type { SessionView } from '../../store/sessions/model.js';
 import type { KeyContext } from '../types.js';
 import type { SessionsPaneState } from './reducer.js';
 
-export function requestCancel(ctx: KeyContext<SessionsPaneState>, s: SessionView, mode: string | null, pauseOnly: boolean): void {
+export function requestCancel(
+  ctx: KeyContext<SessionsPaneState>,
+  s: SessionView,
+  mode: string | null,
+  pauseOnly: boolean,
+): void {
   const verb = pauseOnly ? 'pause' : 'cancel';
   if (ctx.app.readonly) {
     ctx.app.flash(`--readonly: ${verb} is disabled (nothing is written)`, 'error');
@@ -24,7 +29,11 @@ export function requestCancel(ctx: KeyContext<SessionsPaneState>, s: SessionView
     ctx.app.flash(`${verb}: ${s.id} is not a valid OMC session id; nothing was written`, 'error');
     return;
   }
-  const planned = planCancel(ctx.store.root, { sessionId: s.kind === 'legacy' ? null : s.id, mode, pauseOnly }, ctx.app.now());
+  const planned = planCancel(
+    ctx.store.root,
+    { sessionId: s.kind === 'legacy' ? null : s.id, mode, pauseOnly },
+    ctx.app.now(),
+  );
   if (!planned.ok) {
     ctx.app.flash(`${verb}: ${planned.message}`, 'error');
     return;
@@ -37,7 +46,9 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
   const text = describePlan(plan);
   ctx.app.confirm({
     title: changed ? `Changed on disk. ${text.title}` : text.title,
-    lines: changed ? [`The session changed while you were reading (${changed}). Re-read; this is what happens now:`, ...text.lines] : text.lines,
+    lines: changed
+      ? [`The session changed while you were reading (${changed}). Re-read; this is what happens now:`, ...text.lines]
+      : text.lines,
     prompt: text.prompt,
     onConfirm: () =>
       ctx.app.run(verb, async () => {
@@ -52,7 +63,10 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
         }
         cancelTracker(ctx.store).track(out);
         // The verdict first (the message line is cut to the width); then that it acted on newer contents.
-        ctx.app.flash(out.movedOn ? `${out.summary} (it moved on while you confirmed: ${out.movedOn})` : out.summary, out.ok ? 'success' : 'error');
+        ctx.app.flash(
+          out.movedOn ? `${out.summary} (it moved on while you confirmed: ${out.movedOn})` : out.summary,
+          out.ok ? 'success' : 'error',
+        );
       }),
     onDecline: () => ctx.app.flash(`${verb} not confirmed: nothing was written`, 'info'),
   });

@@ -25,13 +25,24 @@ function fieldValue(v: unknown): string {
 /** What omc-top's own cancel / pause of this session did, and the verdict so far. */
 function trackedLines(t: TrackedCancel, now: number, push: (text: string, tone?: DetailLine['tone']) => void): void {
   const left = Math.max(0, Math.ceil((t.expiresMs - now) / 1000));
-  const tone: DetailLine['tone'] = t.phase === 'not-taken' ? 'error' : t.phase === 'waiting' ? 'warn' : t.phase === 'ended' || t.phase === 'cancelled' ? 'ok' : undefined;
+  const tone: DetailLine['tone'] =
+    t.phase === 'not-taken'
+      ? 'error'
+      : t.phase === 'waiting'
+        ? 'warn'
+        : t.phase === 'ended' || t.phase === 'cancelled'
+          ? 'ok'
+          : undefined;
   const when = t.final ? `settled ${formatTimestamp(t.settledMs)}` : `${left}s of signal left`;
   push(`omc-top ${t.pauseOnly ? 'pause' : 'cancel'}: ${t.text}  (${when})`, tone);
   push(`  ${t.reason}`, 'dim');
   const sig = t.result.signal;
-  push(`  wrote ${sig.rel} (${sig.form} signal${sig.autopilotRel ? ` bound to ${sig.autopilotRel}` : ''}), ${formatTimestamp(sig.requestedMs)} → ${formatTimestamp(sig.expiresMs)}`, 'dim');
-  for (const st of t.result.steps) push(`  ${st.ok ? st.detail : `FAILED: ${st.detail}`}: ${st.rel}`, st.ok ? 'dim' : 'error');
+  push(
+    `  wrote ${sig.rel} (${sig.form} signal${sig.autopilotRel ? ` bound to ${sig.autopilotRel}` : ''}), ${formatTimestamp(sig.requestedMs)} → ${formatTimestamp(sig.expiresMs)}`,
+    'dim',
+  );
+  for (const st of t.result.steps)
+    push(`  ${st.ok ? st.detail : `FAILED: ${st.detail}`}: ${st.rel}`, st.ok ? 'dim' : 'error');
   for (const sk of t.result.plan.skipped) push(`  left alone: ${sk.rel}: ${sk.reason}`, 'dim');
 }
 
@@ -59,11 +70,27 @@ export function detailLines(s: SessionView, now: number, width: number, tracked?
   s.modes.forEach((m, i) => {
     out.push({ text: '', mode: i });
     push(`▌${m.mode}${m.retired ? '  (retired in OMC 5.5: not enforced)' : ''}`, 'title', i);
-    push(`  status: ${m.status}  —  ${m.reason}`, m.status === 'active' ? 'ok' : m.status === 'stale' || m.status === 'pending' ? 'warn' : 'dim', i);
+    push(
+      `  status: ${m.status}  —  ${m.reason}`,
+      m.status === 'active' ? 'ok' : m.status === 'stale' || m.status === 'pending' ? 'warn' : 'dim',
+      i,
+    );
     const prog = progressText(m.iteration, m.max);
-    push(`  progress: ${prog || '—'}   phase: ${m.phase ?? '—'}${m.extras.length ? `   ${m.extras.join('  ')}` : ''}`, undefined, i);
-    push(`  started: ${formatTimestamp(m.startedMs)}   updated: ${formatTimestamp(m.updatedMs)} (${formatAge(m.updatedMs, now)} ago)`, undefined, i);
-    push(`  owner: ${m.owner ?? 'unowned'}${m.stranded ? '  (stranded: owned by another session)' : ''}${m.linked.length ? `   linked: ${m.linked.join(', ')}` : ''}`, undefined, i);
+    push(
+      `  progress: ${prog || '—'}   phase: ${m.phase ?? '—'}${m.extras.length ? `   ${m.extras.join('  ')}` : ''}`,
+      undefined,
+      i,
+    );
+    push(
+      `  started: ${formatTimestamp(m.startedMs)}   updated: ${formatTimestamp(m.updatedMs)} (${formatAge(m.updatedMs, now)} ago)`,
+      undefined,
+      i,
+    );
+    push(
+      `  owner: ${m.owner ?? 'unowned'}${m.stranded ? '  (stranded: owned by another session)' : ''}${m.linked.length ? `   linked: ${m.linked.join(', ')}` : ''}`,
+      undefined,
+      i,
+    );
     push(`  file: ${m.path}`, 'dim', i);
     if (m.problem) push(`  ⚠ last read failed: ${m.problem} (showing the last good values)`, 'error', i);
     if (m.prompt) push(`  prompt: ${m.prompt}`, undefined, i);

@@ -57,7 +57,8 @@ function onKey(ev: InputEvent, ctx: KeyContext<SessionsPaneState>): boolean {
     if (isKey(ev, 'escape') || isKey(ev, 'backspace') || isKey(ev, 'left') || isChar(ev, 'h')) set(closeDetail);
     else if (isKey(ev, 'down') || isChar(ev, 'j')) set((st) => scrollDetail(st, 1, max));
     else if (isKey(ev, 'up') || isChar(ev, 'k')) set((st) => scrollDetail(st, -1, max));
-    else if (isKey(ev, 'pagedown') || isChar(ev, ' ') || isCtrl(ev, 'd')) set((st) => scrollDetail(st, pageRows(ctx), max));
+    else if (isKey(ev, 'pagedown') || isChar(ev, ' ') || isCtrl(ev, 'd'))
+      set((st) => scrollDetail(st, pageRows(ctx), max));
     else if (isKey(ev, 'pageup') || isCtrl(ev, 'u')) set((st) => scrollDetail(st, -pageRows(ctx), max));
     else if (isKey(ev, 'home') || isChar(ev, 'g')) set((st) => scrollDetail(st, -Infinity, max));
     else if (isKey(ev, 'end') || isChar(ev, 'G')) set((st) => scrollDetail(st, Infinity, max));
@@ -65,7 +66,13 @@ function onKey(ev: InputEvent, ctx: KeyContext<SessionsPaneState>): boolean {
     else if (isKey(ev, 'backtab')) set((st) => selectDetailMode(st, -1, s?.modes.length ?? 0));
     else if (isChar(ev, 'c') || isChar(ev, 'p')) {
       // With several modes, Tab picks the one to end; a lone mode means the whole session.
-      if (s) requestCancel(ctx, s, s.modes.length > 1 ? (s.modes[state.detail.modeIndex]?.mode ?? null) : null, isChar(ev, 'p'));
+      if (s)
+        requestCancel(
+          ctx,
+          s,
+          s.modes.length > 1 ? (s.modes[state.detail.modeIndex]?.mode ?? null) : null,
+          isChar(ev, 'p'),
+        );
     } else return false;
     return true;
   }
@@ -85,8 +92,7 @@ function onKey(ev: InputEvent, ctx: KeyContext<SessionsPaneState>): boolean {
     // A cancelled session re-sorts (cancelling first, idle last): keep it selected so its countdown stays in view.
     set((s) => selectId(s, sel.id));
     requestCancel(ctx, sel, null, isChar(ev, 'p'));
-  }
-  else return false;
+  } else return false;
   return true;
 }
 
@@ -126,8 +132,14 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     ['Enter, →, l', 'open the session: every mode, every field, the files'],
     ['/', 'filter rows (every word must match id, mode, status, phase or prompt)'],
     ['Esc', 'clear the filter / back from the detail view'],
-    ['c', "cancel the session's loop like OMC's /cancel: shows the exact files first, then a 30 s countdown and whether it took"],
-    ['p', 'pause: OMC\'s cancel signal only (30 s); the agent may stop at its next Stop event, the loop keeps its state'],
+    [
+      'c',
+      "cancel the session's loop like OMC's /cancel: shows the exact files first, then a 30 s countdown and whether it took",
+    ],
+    [
+      'p',
+      "pause: OMC's cancel signal only (30 s); the agent may stop at its next Stop event, the loop keeps its state",
+    ],
     ['Tab (detail)', 'pick one mode (and its linked modes) to cancel or pause instead of the whole session'],
   ],
   View: SessionsView,

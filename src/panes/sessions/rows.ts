@@ -91,7 +91,9 @@ export function modeSummary(m: ModeView, wide: boolean): string {
 
 export function modesText(s: SessionView, width: number, tracked?: TrackedCancel): string {
   if (tracked) {
-    const rest = s.modes.filter((m) => m.active && !tracked.modes.includes(m.mode)).map((m) => modeSummary(m, width >= 60));
+    const rest = s.modes
+      .filter((m) => m.active && !tracked.modes.includes(m.mode))
+      .map((m) => modeSummary(m, width >= 60));
     return [tracked.text, ...rest].join(' · ');
   }
   if (s.modes.length === 0) {
@@ -111,7 +113,13 @@ export interface RowText {
   age: string;
 }
 
-export function rowText(s: SessionView, now: number, width: number, selected: boolean, tracked?: TrackedCancel): RowText {
+export function rowText(
+  s: SessionView,
+  now: number,
+  width: number,
+  selected: boolean,
+  tracked?: TrackedCancel,
+): RowText {
   const c = columnsFor(width);
   return {
     marker: selected ? '▸ ' : '  ',

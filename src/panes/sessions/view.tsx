@@ -11,7 +11,8 @@ import { clampTop, selectedIndex, visibleSessions, type SessionsPaneState } from
 import { headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
 
 /** The tracker entry for a row's session (legacy state has its own key). */
-export const trackedFor = (entries: ReadonlyMap<string, TrackedCancel>, s: SessionView) => entries.get(trackerKey(s.kind === 'legacy' ? null : s.id));
+export const trackedFor = (entries: ReadonlyMap<string, TrackedCancel>, s: SessionView) =>
+  entries.get(trackerKey(s.kind === 'legacy' ? null : s.id));
 
 interface RowProps {
   s: SessionView;
@@ -24,14 +25,28 @@ interface RowProps {
 /** What a row shows that depends on the clock: it re-renders only when these change, not on every tick. */
 const timeLabels = (p: RowProps) => `${statusLabel(p.s, p.now, p.tracked)}\u0000${formatAge(p.s.updatedMs, p.now)}`;
 const sameRow = (a: RowProps, b: RowProps) =>
-  a.s === b.s && a.width === b.width && a.selected === b.selected && a.tracked === b.tracked && timeLabels(a) === timeLabels(b);
+  a.s === b.s &&
+  a.width === b.width &&
+  a.selected === b.selected &&
+  a.tracked === b.tracked &&
+  timeLabels(a) === timeLabels(b);
 
 const Row = memo(function Row({ s, now, width, selected, tracked }: RowProps) {
   const theme = useTheme();
   const t = rowText(s, now, width, selected, tracked);
   const tone = tracked ? trackedTone(tracked) : null;
   const statusColor =
-    tone === null ? theme.status[s.status] : tone === 'ok' ? theme.ok : tone === 'warn' ? theme.warn : tone === 'error' ? theme.error : tone === 'muted' ? theme.muted : theme.status.cancelling;
+    tone === null
+      ? theme.status[s.status]
+      : tone === 'ok'
+        ? theme.ok
+        : tone === 'warn'
+          ? theme.warn
+          : tone === 'error'
+            ? theme.error
+            : tone === 'muted'
+              ? theme.muted
+              : theme.status.cancelling;
   return (
     <Text inverse={selected} wrap="truncate">
       {t.marker}
@@ -43,13 +58,35 @@ const Row = memo(function Row({ s, now, width, selected, tracked }: RowProps) {
   );
 }, sameRow);
 
-function Detail({ state, s, width, height, now, tracked }: { state: SessionsPaneState; s: SessionView; width: number; height: number; now: number; tracked?: TrackedCancel }) {
+function Detail({
+  state,
+  s,
+  width,
+  height,
+  now,
+  tracked,
+}: {
+  state: SessionsPaneState;
+  s: SessionView;
+  width: number;
+  height: number;
+  now: number;
+  tracked?: TrackedCancel;
+}) {
   const theme = useTheme();
   const lines = detailLines(s, now, width - 1, tracked);
   const scroll = Math.max(0, Math.min(state.detail?.scroll ?? 0, Math.max(0, lines.length - height)));
   const modeIndex = state.detail?.modeIndex ?? 0;
   const toneColor = (tone?: string) =>
-    tone === 'error' ? theme.error : tone === 'warn' ? theme.warn : tone === 'ok' ? theme.ok : tone === 'dim' ? theme.muted : undefined;
+    tone === 'error'
+      ? theme.error
+      : tone === 'warn'
+        ? theme.warn
+        : tone === 'ok'
+          ? theme.ok
+          : tone === 'dim'
+            ? theme.muted
+            : undefined;
   return (
     <Box flexDirection="column" height={height}>
       {lines.slice(scroll, scroll + height).map((l, i) => (
@@ -77,7 +114,9 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
     if (!s) {
       return (
         <Box height={height} flexDirection="column">
-          <Text color={theme.warn}>Session {state.detail.id} is gone from disk (ended or cleaned up). Esc to go back.</Text>
+          <Text color={theme.warn}>
+            Session {state.detail.id} is gone from disk (ended or cleaned up). Esc to go back.
+          </Text>
         </Box>
       );
     }
@@ -100,7 +139,8 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
           {state.filterEditing ? <Text inverse> </Text> : null}
           <Text color={theme.muted}>
             {'  '}
-            {rows.length} of {snap.sessions.length} match{state.filterEditing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)'}
+            {rows.length} of {snap.sessions.length} match
+            {state.filterEditing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)'}
           </Text>
         </Text>
       ) : null}
@@ -115,7 +155,14 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
         </Text>
       ) : (
         visible.map((s, i) => (
-          <Row key={s.id} s={s} now={now} width={width} selected={top + i === sel} tracked={rowCancel(trackedFor(cancels, s), now)} />
+          <Row
+            key={s.id}
+            s={s}
+            now={now}
+            width={width}
+            selected={top + i === sel}
+            tracked={rowCancel(trackedFor(cancels, s), now)}
+          />
         ))
       )}
     </Box>

@@ -9,7 +9,18 @@ import type { TaskView, TeamView, WorkerView } from '../../store/team/model.js';
 import { workerLiveness } from '../../store/team/omc-team-rules.js';
 import { clip, formatAge } from '../../ui/format.js';
 import { clampTop, indexOf, SECTIONS, visibleTasks, type DetailState, type Section } from './reducer.js';
-import { countsText, durationText, eventLine, historyText, loopText, ownerText, phaseText, progressBar, taskLine, workerLine } from './rows.js';
+import {
+  countsText,
+  durationText,
+  eventLine,
+  historyText,
+  loopText,
+  ownerText,
+  phaseText,
+  progressBar,
+  taskLine,
+  workerLine,
+} from './rows.js';
 
 export type Tone = 'title' | 'section' | 'focus' | 'dim' | 'warn' | 'error' | 'ok';
 
@@ -32,8 +43,19 @@ function headerLines(t: TeamView, width: number, now: number): Line[] {
   const narrow = width < 70;
   const loops = loopText(t);
   const out: Line[] = [
-    { text: clip(`${t.name}${t.location === 'project' ? ' (4.x, project .omc)' : ''}  ${phaseText(t)} · ${t.board} · ${ownerText(t, !narrow)}${loops ? ` · ${loops}` : ''}`, width), tone: 'title' },
-    { text: clip(`${progressBar(t.counts.completed, t.counts.failed, t.counts.total, narrow ? 10 : 20)} ${t.counts.completed}/${t.counts.total} done · ${countsText(t, width < 100)}`, width) },
+    {
+      text: clip(
+        `${t.name}${t.location === 'project' ? ' (4.x, project .omc)' : ''}  ${phaseText(t)} · ${t.board} · ${ownerText(t, !narrow)}${loops ? ` · ${loops}` : ''}`,
+        width,
+      ),
+      tone: 'title',
+    },
+    {
+      text: clip(
+        `${progressBar(t.counts.completed, t.counts.failed, t.counts.total, narrow ? 10 : 20)} ${t.counts.completed}/${t.counts.total} done · ${countsText(t, width < 100)}`,
+        width,
+      ),
+    },
     { text: clip(`phases: ${historyText(t, !narrow)}`, width), tone: 'dim' },
   ];
   const notes: string[] = [];
@@ -70,14 +92,24 @@ export function allocate(avail: number, wanted: Record<Section, number>, focus: 
   return rows;
 }
 
-export function detailLayout(t: TeamView, d: DetailState, width: number, height: number, now: number, staleMs: number): DetailLayout {
+export function detailLayout(
+  t: TeamView,
+  d: DetailState,
+  width: number,
+  height: number,
+  now: number,
+  staleMs: number,
+): DetailLayout {
   const lines = headerLines(t, width, now);
   const tasks = visibleTasks(t, d.taskFilter);
   const workers = t.workers;
   const titles = SECTIONS.length;
   const avail = Math.max(0, height - lines.length - titles);
   const rows = allocate(avail, { workers: workers.length, tasks: tasks.length, events: t.events.length }, d.focus);
-  const title = (s: Section, text: string): Line => ({ text: clip(`${d.focus === s ? '▌' : ' '}${text}`, width), tone: d.focus === s ? 'focus' : 'section' });
+  const title = (s: Section, text: string): Line => ({
+    text: clip(`${d.focus === s ? '▌' : ' '}${text}`, width),
+    tone: d.focus === s ? 'focus' : 'section',
+  });
 
   // Workers.
   let alive = 0;
@@ -87,9 +119,15 @@ export function detailLayout(t: TeamView, d: DetailState, width: number, height:
     if (l.alive) alive++;
     if (l.flag) flagged++;
   }
-  lines.push(title('workers', `WORKERS ${workers.length} · ${alive} alive${flagged ? ` · ${flagged} flagged` : ''} · beat within ${durationText(staleMs)}`));
+  lines.push(
+    title(
+      'workers',
+      `WORKERS ${workers.length} · ${alive} alive${flagged ? ` · ${flagged} flagged` : ''} · beat within ${durationText(staleMs)}`,
+    ),
+  );
   const wSel = indexOf(workers, (w) => w.name === d.worker);
-  if (workers.length === 0) lines.push({ text: clip('  no workers listed yet (config.json has none, no worker dirs)', width), tone: 'dim' });
+  if (workers.length === 0)
+    lines.push({ text: clip('  no workers listed yet (config.json has none, no worker dirs)', width), tone: 'dim' });
   else {
     const top = clampTop(0, Math.max(0, wSel), rows.workers, workers.length);
     workers.slice(top, top + rows.workers).forEach((w, i) => {
@@ -104,17 +142,32 @@ export function detailLayout(t: TeamView, d: DetailState, width: number, height:
   }
 
   // Tasks.
-  const filterText = d.taskFilterEditing || d.taskFilter !== '' ? ` · /${d.taskFilter}${d.taskFilterEditing ? '▏' : ''} ${tasks.length} of ${t.tasks.length} match` : '';
+  const filterText =
+    d.taskFilterEditing || d.taskFilter !== ''
+      ? ` · /${d.taskFilter}${d.taskFilterEditing ? '▏' : ''} ${tasks.length} of ${t.tasks.length} match`
+      : '';
   lines.push(title('tasks', `TASKS ${t.counts.total}${filterText}`));
   const tSel = indexOf(tasks, (k) => k.id === d.taskId);
-  if (tasks.length === 0) lines.push({ text: clip(t.tasks.length === 0 ? '  no tasks yet' : '  no task matches the filter', width), tone: 'dim' });
+  if (tasks.length === 0)
+    lines.push({
+      text: clip(t.tasks.length === 0 ? '  no tasks yet' : '  no task matches the filter', width),
+      tone: 'dim',
+    });
   else {
     const top = clampTop(0, Math.max(0, tSel), rows.tasks, tasks.length);
     tasks.slice(top, top + rows.tasks).forEach((k, i) => {
       const isSel = top + i === tSel && d.focus === 'tasks';
       lines.push({
         text: taskLine(k, width, isSel, now),
-        tone: k.problem ? 'error' : k.status === 'failed' ? 'error' : k.status === 'completed' ? 'dim' : k.openBlockers.length > 0 || k.status === 'blocked' ? 'warn' : undefined,
+        tone: k.problem
+          ? 'error'
+          : k.status === 'failed'
+            ? 'error'
+            : k.status === 'completed'
+              ? 'dim'
+              : k.openBlockers.length > 0 || k.status === 'blocked'
+                ? 'warn'
+                : undefined,
         selected: isSel,
       });
     });
@@ -123,13 +176,24 @@ export function detailLayout(t: TeamView, d: DetailState, width: number, height:
   // Events: the newest at the bottom; scrolled back by `eventsBack`.
   const ev = t.events;
   const following = d.eventsBack === 0;
-  lines.push(title('events', `EVENTS ${t.eventsSeen}${following ? ' · live' : ` · scrolled back ${d.eventsBack} (G follows)`}`));
-  if (ev.length === 0) lines.push({ text: clip('  no events yet (events.jsonl is empty or missing)', width), tone: 'dim' });
+  lines.push(
+    title('events', `EVENTS ${t.eventsSeen}${following ? ' · live' : ` · scrolled back ${d.eventsBack} (G follows)`}`),
+  );
+  if (ev.length === 0)
+    lines.push({ text: clip('  no events yet (events.jsonl is empty or missing)', width), tone: 'dim' });
   else {
     const end = Math.max(0, ev.length - d.eventsBack);
     const start = Math.max(0, end - rows.events);
     for (const e of ev.slice(start, end)) {
-      lines.push({ text: eventLine(e, width), tone: e.type.includes('fail') || e.type.includes('stopped') ? 'warn' : e.type.includes('completed') || e.type === 'shutdown_ack' ? 'ok' : undefined });
+      lines.push({
+        text: eventLine(e, width),
+        tone:
+          e.type.includes('fail') || e.type.includes('stopped')
+            ? 'warn'
+            : e.type.includes('completed') || e.type === 'shutdown_ack'
+              ? 'ok'
+              : undefined,
+      });
     }
   }
   return { lines: lines.slice(0, height), rows, tasks, workers };

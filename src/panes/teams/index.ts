@@ -36,7 +36,11 @@ import { TeamsView } from './view.js';
 const EMPTY: TeamsSnapshot = { version: 0, teams: [], problems: [], derivedAt: 0, heartbeatStaleMs: 180_000 };
 
 /** The pane's height as the app lays it out (header, problem lines, message, footer). */
-const paneRows = (ctx: KeyContext<TeamsPaneState>) => Math.max(1, ctx.size.rows - 1 - 3 - (ctx.store.problems.getSnapshot().length === 0 ? 0 : ctx.size.rows - 1 >= 20 ? 2 : 1));
+const paneRows = (ctx: KeyContext<TeamsPaneState>) =>
+  Math.max(
+    1,
+    ctx.size.rows - 1 - 3 - (ctx.store.problems.getSnapshot().length === 0 ? 0 : ctx.size.rows - 1 >= 20 ? 2 : 1),
+  );
 
 type Move = 'down' | 'up' | 'pagedown' | 'pageup' | 'home' | 'end';
 
@@ -89,7 +93,8 @@ function onKey(ev: InputEvent, ctx: KeyContext<TeamsPaneState>): boolean {
       if (isKey(ev, 'enter')) set(endTaskFilter);
       else if (isKey(ev, 'escape')) set(clearTaskFilter);
       else if (isKey(ev, 'backspace')) set(backspaceTaskFilter);
-      else if ((isKey(ev, 'down') || isKey(ev, 'up')) && team) set((s) => moveTask(s, visibleTasks(team, d.taskFilter), isKey(ev, 'down') ? 1 : -1));
+      else if ((isKey(ev, 'down') || isKey(ev, 'up')) && team)
+        set((s) => moveTask(s, visibleTasks(team, d.taskFilter), isKey(ev, 'down') ? 1 : -1));
       else if (text !== null) set((s) => typeTaskFilter(s, text));
       else return false;
       return true;
@@ -121,7 +126,8 @@ function onKey(ev: InputEvent, ctx: KeyContext<TeamsPaneState>): boolean {
     if (isKey(ev, 'tab')) set((s) => cycleFocus(s, 1));
     else if (isKey(ev, 'backtab')) set((s) => cycleFocus(s, -1));
     else if (isChar(ev, '/')) set(startTaskFilter);
-    else if (isChar(ev, 'x')) askWorkerShutdown(ctx, team, layout.workers.find((w) => w.name === d.worker) ?? layout.workers[0] ?? null);
+    else if (isChar(ev, 'x'))
+      askWorkerShutdown(ctx, team, layout.workers.find((w) => w.name === d.worker) ?? layout.workers[0] ?? null);
     else if (isChar(ev, 'X')) askTeamShutdown(ctx, team);
     else return false;
     return true;
@@ -132,7 +138,8 @@ function onKey(ev: InputEvent, ctx: KeyContext<TeamsPaneState>): boolean {
     if (isKey(ev, 'enter')) set(endFilter);
     else if (isKey(ev, 'escape')) set(clearFilter);
     else if (isKey(ev, 'backspace')) set(backspaceFilter);
-    else if (isKey(ev, 'down') || isKey(ev, 'up')) set((s) => moveTeam(s, visibleTeams(snap, s.filter), isKey(ev, 'down') ? 1 : -1));
+    else if (isKey(ev, 'down') || isKey(ev, 'up'))
+      set((s) => moveTeam(s, visibleTeams(snap, s.filter), isKey(ev, 'down') ? 1 : -1));
     else if (text !== null) set((s) => typeFilter(s, text));
     else return false;
     return true;
@@ -207,7 +214,8 @@ export const teamsPane: PaneModule<TeamsPaneState> = {
         if (at !== null) next = Math.min(next, at - now);
         if (state.detail) {
           next = Math.min(next, ageTickMs(w.heartbeat?.lastBeatMs ?? null, now));
-          if (w.shutdown?.requestedMs != null && !w.shutdown.ack) next = Math.min(next, ageTickMs(w.shutdown.requestedMs, now));
+          if (w.shutdown?.requestedMs != null && !w.shutdown.ack)
+            next = Math.min(next, ageTickMs(w.shutdown.requestedMs, now));
         }
       }
     }

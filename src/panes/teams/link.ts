@@ -46,5 +46,12 @@ export function followSessions(state: TeamsPaneState, sel: SessionsSelection, sn
   const team = teamOfSession(snap, state.anchorSession === undefined ? (sel.explicit ?? sel.shown) : sel.explicit);
   if (!team) return { ...state, anchorSession: sel.explicit };
   const stay = state.detail?.key === team.key;
-  return { ...state, anchorSession: sel.explicit, selectedKey: team.key, filter: stay ? state.filter : '', filterEditing: false, detail: stay ? state.detail : null };
+  return {
+    ...state,
+    anchorSession: sel.explicit,
+    selectedKey: team.key,
+    filter: stay ? state.filter : '',
+    filterEditing: false,
+    detail: stay ? state.detail : null,
+  };
 }

@@ -43,7 +43,17 @@ export const initTeamsPane = (): TeamsPaneState => ({
 });
 
 function teamHaystack(t: TeamView): string {
-  return [t.name, t.phase, t.pipelinePhase ?? '', t.board, t.owner?.sessionId ?? '', t.task ?? '', t.location, t.kind, t.problems.length ? 'problem' : '']
+  return [
+    t.name,
+    t.phase,
+    t.pipelinePhase ?? '',
+    t.board,
+    t.owner?.sessionId ?? '',
+    t.task ?? '',
+    t.location,
+    t.kind,
+    t.problems.length ? 'problem' : '',
+  ]
     .join(' ')
     .toLowerCase();
 }
@@ -77,7 +87,10 @@ export function visibleTasks(team: TeamView, filter: string): TaskView[] {
   const hit = byFilter.get(filter);
   if (hit) return hit;
   const rows = team.tasks.filter((t) =>
-    matches(`#${t.id} ${t.status} ${t.status.replace('_', ' ')} ${t.owner ?? ''} ${t.blockedBy.map((b) => `blocked-by-${b}`).join(' ')} ${t.subject}`.toLowerCase(), filter),
+    matches(
+      `#${t.id} ${t.status} ${t.status.replace('_', ' ')} ${t.owner ?? ''} ${t.blockedBy.map((b) => `blocked-by-${b}`).join(' ')} ${t.subject}`.toLowerCase(),
+      filter,
+    ),
   );
   byFilter.set(filter, rows);
   return rows;
@@ -89,11 +102,17 @@ export function indexOf<T>(rows: readonly T[], pick: (r: T) => boolean): number 
   return i === -1 ? 0 : i;
 }
 
-export const selectedTeamIndex = (s: TeamsPaneState, rows: readonly TeamView[]) => indexOf(rows, (t) => t.key === s.selectedKey);
+export const selectedTeamIndex = (s: TeamsPaneState, rows: readonly TeamView[]) =>
+  indexOf(rows, (t) => t.key === s.selectedKey);
 
 export { clampTop } from '../../ui/list-window.js';
 
-export function moveTeam(s: TeamsPaneState, rows: readonly TeamView[], delta: number, absolute = false): TeamsPaneState {
+export function moveTeam(
+  s: TeamsPaneState,
+  rows: readonly TeamView[],
+  delta: number,
+  absolute = false,
+): TeamsPaneState {
   if (rows.length === 0) return s;
   const from = absolute ? 0 : Math.max(0, selectedTeamIndex(s, rows));
   const i = Math.max(0, Math.min(rows.length - 1, from + delta));
@@ -101,8 +120,16 @@ export function moveTeam(s: TeamsPaneState, rows: readonly TeamView[], delta: nu
 }
 
 export const startFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filterEditing: true });
-export const typeFilter = (s: TeamsPaneState, text: string): TeamsPaneState => ({ ...s, filter: s.filter + text, top: 0 });
-export const backspaceFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filter: Array.from(s.filter).slice(0, -1).join(''), top: 0 });
+export const typeFilter = (s: TeamsPaneState, text: string): TeamsPaneState => ({
+  ...s,
+  filter: s.filter + text,
+  top: 0,
+});
+export const backspaceFilter = (s: TeamsPaneState): TeamsPaneState => ({
+  ...s,
+  filter: Array.from(s.filter).slice(0, -1).join(''),
+  top: 0,
+});
 export const endFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filterEditing: false });
 export const clearFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filter: '', filterEditing: false, top: 0 });
 
@@ -110,7 +137,15 @@ export function openDetail(s: TeamsPaneState, key: string): TeamsPaneState {
   return {
     ...s,
     selectedKey: key,
-    detail: { key, focus: 'workers', worker: null, taskId: null, eventsBack: 0, taskFilter: '', taskFilterEditing: false },
+    detail: {
+      key,
+      focus: 'workers',
+      worker: null,
+      taskId: null,
+      eventsBack: 0,
+      taskFilter: '',
+      taskFilterEditing: false,
+    },
   };
 }
 
@@ -121,22 +156,45 @@ function withDetail(s: TeamsPaneState, f: (d: DetailState) => DetailState): Team
 }
 
 export function cycleFocus(s: TeamsPaneState, delta: number): TeamsPaneState {
-  return withDetail(s, (d) => ({ ...d, focus: SECTIONS[(SECTIONS.indexOf(d.focus) + delta + SECTIONS.length) % SECTIONS.length] as Section }));
+  return withDetail(s, (d) => ({
+    ...d,
+    focus: SECTIONS[(SECTIONS.indexOf(d.focus) + delta + SECTIONS.length) % SECTIONS.length] as Section,
+  }));
 }
 
-export function moveWorker(s: TeamsPaneState, workers: readonly WorkerView[], delta: number, absolute = false): TeamsPaneState {
+export function moveWorker(
+  s: TeamsPaneState,
+  workers: readonly WorkerView[],
+  delta: number,
+  absolute = false,
+): TeamsPaneState {
   if (workers.length === 0) return s;
   return withDetail(s, (d) => {
-    const from = absolute ? 0 : Math.max(0, indexOf(workers, (w) => w.name === d.worker));
+    const from = absolute
+      ? 0
+      : Math.max(
+          0,
+          indexOf(workers, (w) => w.name === d.worker),
+        );
     const i = Math.max(0, Math.min(workers.length - 1, from + delta));
     return { ...d, worker: (workers[i] as WorkerView).name };
   });
 }
 
-export function moveTask(s: TeamsPaneState, tasks: readonly TaskView[], delta: number, absolute = false): TeamsPaneState {
+export function moveTask(
+  s: TeamsPaneState,
+  tasks: readonly TaskView[],
+  delta: number,
+  absolute = false,
+): TeamsPaneState {
   if (tasks.length === 0) return s;
   return withDetail(s, (d) => {
-    const from = absolute ? 0 : Math.max(0, indexOf(tasks, (t) => t.id === d.taskId));
+    const from = absolute
+      ? 0
+      : Math.max(
+          0,
+          indexOf(tasks, (t) => t.id === d.taskId),
+        );
     const i = Math.max(0, Math.min(tasks.length - 1, from + delta));
     return { ...d, taskId: (tasks[i] as TaskView).id };
   });
@@ -144,12 +202,18 @@ export function moveTask(s: TeamsPaneState, tasks: readonly TaskView[], delta: n
 
 /** Positive `delta` scrolls towards older events; `eventsBack` 0 means "follow the tail". */
 export function scrollEvents(s: TeamsPaneState, total: number, visible: number, delta: number): TeamsPaneState {
-  return withDetail(s, (d) => ({ ...d, eventsBack: Math.max(0, Math.min(Math.max(0, total - visible), d.eventsBack + delta)) }));
+  return withDetail(s, (d) => ({
+    ...d,
+    eventsBack: Math.max(0, Math.min(Math.max(0, total - visible), d.eventsBack + delta)),
+  }));
 }
 
-export const startTaskFilter = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, focus: 'tasks', taskFilterEditing: true }));
-export const typeTaskFilter = (s: TeamsPaneState, text: string) => withDetail(s, (d) => ({ ...d, taskFilter: d.taskFilter + text }));
+export const startTaskFilter = (s: TeamsPaneState) =>
+  withDetail(s, (d) => ({ ...d, focus: 'tasks', taskFilterEditing: true }));
+export const typeTaskFilter = (s: TeamsPaneState, text: string) =>
+  withDetail(s, (d) => ({ ...d, taskFilter: d.taskFilter + text }));
 export const backspaceTaskFilter = (s: TeamsPaneState) =>
   withDetail(s, (d) => ({ ...d, taskFilter: Array.from(d.taskFilter).slice(0, -1).join('') }));
 export const endTaskFilter = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, taskFilterEditing: false }));
-export const clearTaskFilter = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, taskFilter: '', taskFilterEditing: false }));
+export const clearTaskFilter = (s: TeamsPaneState) =>
+  withDetail(s, (d) => ({ ...d, taskFilter: '', taskFilterEditing: false }));

@@ -32,14 +32,20 @@ export function phaseText(t: TeamView): string {
 export function historyText(t: TeamView, withTimes: boolean): string {
   if (t.phaseHistory.length === 0) return 'no phase history';
   return t.phaseHistory
-    .map((p) => (withTimes && p.atMs !== null ? `${p.phase} ${formatClock(p.atMs).slice(0, 5)}` : p.phase) + (withTimes && p.reason ? ` (${p.reason})` : ''))
+    .map(
+      (p) =>
+        (withTimes && p.atMs !== null ? `${p.phase} ${formatClock(p.atMs).slice(0, 5)}` : p.phase) +
+        (withTimes && p.reason ? ` (${p.reason})` : ''),
+    )
     .join(' → ');
 }
 
 export function loopText(t: TeamView): string {
   const parts: string[] = [];
-  if (t.iteration !== null || t.maxIterations !== null) parts.push(`iter ${t.iteration ?? '?'}/${t.maxIterations ?? '?'}`);
-  if (t.fixAttempt !== null || t.maxFixAttempts !== null) parts.push(`fix ${t.fixAttempt ?? '?'}/${t.maxFixAttempts ?? '?'}`);
+  if (t.iteration !== null || t.maxIterations !== null)
+    parts.push(`iter ${t.iteration ?? '?'}/${t.maxIterations ?? '?'}`);
+  if (t.fixAttempt !== null || t.maxFixAttempts !== null)
+    parts.push(`fix ${t.fixAttempt ?? '?'}/${t.maxFixAttempts ?? '?'}`);
   return parts.join(' · ');
 }
 
@@ -61,7 +67,13 @@ export function shutdownSummary(t: TeamView): string {
 }
 
 /** The three lines of one team in the list. */
-export function teamLines(t: TeamView, now: number, width: number, staleMs: number, selected: boolean): [string, string, string] {
+export function teamLines(
+  t: TeamView,
+  now: number,
+  width: number,
+  staleMs: number,
+  selected: boolean,
+): [string, string, string] {
   const narrow = width < 70;
   const nameW = narrow ? 14 : 18;
   const phaseW = narrow ? 10 : 22;
@@ -81,7 +93,10 @@ export function teamLines(t: TeamView, now: number, width: number, staleMs: numb
   const l1 = fit(head + mid + ' ' + right, width);
   const sd = shutdownSummary(t);
   const probs = t.problems.filter((p) => p.severity !== 'info').length;
-  const l2 = clip(`    ${[ownerText(t), loopText(t), sd, probs ? `⚠ ${probs} problem${probs > 1 ? 's' : ''}` : ''].filter((x) => x !== '').join(' · ')}`, width);
+  const l2 = clip(
+    `    ${[ownerText(t), loopText(t), sd, probs ? `⚠ ${probs} problem${probs > 1 ? 's' : ''}` : ''].filter((x) => x !== '').join(' · ')}`,
+    width,
+  );
   const l3 = clip(`    ${countsText(t, true)} · ${historyText(t, false)}`, width);
   return [l1, l2, l3];
 }
@@ -111,8 +126,12 @@ export function flagText(l: Liveness, w: WorkerView): string {
 
 export function shutdownText(s: ShutdownView | null, now: number): string {
   if (!s) return '';
-  if (s.ack && !s.ack.stale) return s.ack.status === 'accept' ? `⏻ accepted${s.ack.reason ? `: ${s.ack.reason}` : ''}` : `⏻ rejected${s.ack.reason ? `: ${s.ack.reason}` : ''}`;
-  if (s.requestedMs !== null) return `⏻ asked ${formatAge(s.requestedMs, now)} ago, no ack yet${s.ack?.stale ? ' (older ack ignored)' : ''}`;
+  if (s.ack && !s.ack.stale)
+    return s.ack.status === 'accept'
+      ? `⏻ accepted${s.ack.reason ? `: ${s.ack.reason}` : ''}`
+      : `⏻ rejected${s.ack.reason ? `: ${s.ack.reason}` : ''}`;
+  if (s.requestedMs !== null)
+    return `⏻ asked ${formatAge(s.requestedMs, now)} ago, no ack yet${s.ack?.stale ? ' (older ack ignored)' : ''}`;
   return '';
 }
 
@@ -142,13 +161,29 @@ export function workerLine(w: WorkerView, now: number, width: number, staleMs: n
 
 export function workersHeader(width: number): string {
   const narrow = width < 70;
-  return fit('  ' + fit('WORKER', narrow ? 10 : 12) + ' ' + (narrow ? '' : fit('ROLE', 8) + ' ') + fit('STATE', 8) + ' ' + fit(' BEAT', 5) + ' TASK / FLAGS', width);
+  return fit(
+    '  ' +
+      fit('WORKER', narrow ? 10 : 12) +
+      ' ' +
+      (narrow ? '' : fit('ROLE', 8) + ' ') +
+      fit('STATE', 8) +
+      ' ' +
+      fit(' BEAT', 5) +
+      ' TASK / FLAGS',
+    width,
+  );
 }
 
 export function taskLine(t: TaskView, width: number, selected: boolean, now: number): string {
   const narrow = width < 70;
-  const blockers = t.openBlockers.length > 0 ? `⛓${t.openBlockers.join(',')}` : t.blockedBy.length > 0 ? `(${t.blockedBy.join(',')})` : '';
-  const lease = t.leaseUntilMs !== null && t.leaseUntilMs < now ? ` (lease expired ${formatAge(t.leaseUntilMs, now)} ago)` : '';
+  const blockers =
+    t.openBlockers.length > 0
+      ? `⛓${t.openBlockers.join(',')}`
+      : t.blockedBy.length > 0
+        ? `(${t.blockedBy.join(',')})`
+        : '';
+  const lease =
+    t.leaseUntilMs !== null && t.leaseUntilMs < now ? ` (lease expired ${formatAge(t.leaseUntilMs, now)} ago)` : '';
   const fixed =
     (selected ? '▸ ' : '  ') +
     fit(`#${t.id}`, 5) +
@@ -158,7 +193,11 @@ export function taskLine(t: TaskView, width: number, selected: boolean, now: num
     fit(t.owner ?? '—', narrow ? 9 : 11) +
     ' ' +
     (narrow ? '' : fit(blockers, 8) + ' ');
-  const subject = (narrow && blockers ? blockers + ' ' : '') + t.subject + lease + (t.status === 'failed' && t.error ? ` — ${t.error}` : '');
+  const subject =
+    (narrow && blockers ? blockers + ' ' : '') +
+    t.subject +
+    lease +
+    (t.status === 'failed' && t.error ? ` — ${t.error}` : '');
   return fit(fixed + subject, width);
 }
 

@@ -15,7 +15,10 @@ function refuse(ctx: KeyContext<TeamsPaneState>, team: TeamView, worker: WorkerV
     return true;
   }
   if (team.kind === 'bridge' || worker?.bridge) {
-    ctx.app.flash("legacy MCP bridge workers take shutdown signals under Claude's config dir, outside .omc: use OMC's own tools", 'error');
+    ctx.app.flash(
+      "legacy MCP bridge workers take shutdown signals under Claude's config dir, outside .omc: use OMC's own tools",
+      'error',
+    );
     return true;
   }
   if (!teamsOf(ctx.store)) {
@@ -37,7 +40,10 @@ export function askWorkerShutdown(ctx: KeyContext<TeamsPaneState>, team: TeamVie
   }
   if (refuse(ctx, team, worker)) return;
   const dir = `${team.dir}/workers/${worker.name}`;
-  const again = worker.shutdown?.requestedMs != null ? ['A shutdown request is already on file; this replaces it with a new one.'] : [];
+  const again =
+    worker.shutdown?.requestedMs != null
+      ? ['A shutdown request is already on file; this replaces it with a new one.']
+      : [];
   ctx.app.confirm({
     title: `Ask ${worker.name} of ${team.name} to shut down?`,
     lines: [
@@ -50,7 +56,10 @@ export function askWorkerShutdown(ctx: KeyContext<TeamsPaneState>, team: TeamVie
       ctx.app.run('shutdown request', () => {
         const domain = teamsOf(ctx.store);
         if (!domain) return;
-        requestWorkerShutdown({ domain, teamKey: team.key, teamName: team.name, readonly: ctx.app.readonly, now: ctx.app.now() }, worker.name);
+        requestWorkerShutdown(
+          { domain, teamKey: team.key, teamName: team.name, readonly: ctx.app.readonly, now: ctx.app.now() },
+          worker.name,
+        );
         ctx.app.flash(`asked ${worker.name} to shut down; waiting for its acknowledgement`, 'success');
       }),
   });
@@ -74,8 +83,14 @@ export function askTeamShutdown(ctx: KeyContext<TeamsPaneState>, team: TeamView)
       ctx.app.run('team shutdown request', () => {
         const domain = teamsOf(ctx.store);
         if (!domain) return;
-        requestTeamShutdown({ domain, teamKey: team.key, teamName: team.name, readonly: ctx.app.readonly, now: ctx.app.now() }, workers);
-        ctx.app.flash(`asked ${workers.length} workers of ${team.name} to shut down; waiting for their acknowledgements`, 'success');
+        requestTeamShutdown(
+          { domain, teamKey: team.key, teamName: team.name, readonly: ctx.app.readonly, now: ctx.app.now() },
+          workers,
+        );
+        ctx.app.flash(
+          `asked ${workers.length} workers of ${team.name} to shut down; waiting for their acknowledgements`,
+          'success',
+        );
       }),
   });
 }

@@ -53,7 +53,13 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
     return (
       <Box flexDirection="column" height={height}>
         {layout.lines.map((l, i) => (
-          <Text key={i} wrap="truncate" inverse={l.selected} bold={l.tone === 'title' || l.tone === 'focus'} color={toneColor(theme, l.tone)}>
+          <Text
+            key={i}
+            wrap="truncate"
+            inverse={l.selected}
+            bold={l.tone === 'title' || l.tone === 'focus'}
+            color={toneColor(theme, l.tone)}
+          >
             {l.text === '' ? ' ' : l.text}
           </Text>
         ))}
@@ -78,7 +84,8 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
           {s.filterEditing ? <Text inverse> </Text> : null}
           <Text color={theme.muted}>
             {'  '}
-            {rows.length} of {snap.teams.length} match{s.filterEditing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)'}
+            {rows.length} of {snap.teams.length} match
+            {s.filterEditing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)'}
           </Text>
         </Text>
       ) : null}

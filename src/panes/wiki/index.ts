@@ -44,7 +44,11 @@ import { WikiPaneView } from './view.js';
 type Ctx = KeyContext<WikiPaneState>;
 
 /** Rows of the pane body, as the app lays it out (header, flash and footer take 3, problems up to 2). */
-const bodyRows = (ctx: Ctx) => Math.max(1, ctx.size.rows - 1 - 3 - (ctx.store.problems.getSnapshot().length === 0 ? 0 : ctx.size.rows - 1 >= 20 ? 2 : 1));
+const bodyRows = (ctx: Ctx) =>
+  Math.max(
+    1,
+    ctx.size.rows - 1 - 3 - (ctx.store.problems.getSnapshot().length === 0 ? 0 : ctx.size.rows - 1 >= 20 ? 2 : 1),
+  );
 const listPage = (ctx: Ctx) => Math.max(1, Math.floor((bodyRows(ctx) - 3) / 2));
 const isText = (ev: InputEvent) => ev.kind === 'key' && ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta;
 
@@ -56,7 +60,10 @@ function followLink(ctx: Ctx, index: number): void {
   const target = pageLinks(page, domain.getSnapshot())[index];
   if (!target) return;
   if (!target.exists) {
-    ctx.app.flash(`No page ${cleanLine(target.name)} in the wiki: this link is broken (OMC's lint reports it too)`, 'error');
+    ctx.app.flash(
+      `No page ${cleanLine(target.name)} in the wiki: this link is broken (OMC's lint reports it too)`,
+      'error',
+    );
     return;
   }
   ctx.set((s) => openPage(s, target.name));
@@ -67,7 +74,10 @@ function onPageKey(ev: InputEvent, ctx: Ctx): boolean {
   const snap = domain?.getSnapshot();
   const page = snap && ctx.state.page ? snap.byName.get(ctx.state.page.name) : undefined;
   const links = page && snap ? pageLinks(page, snap) : [];
-  const total = page && snap && domain ? pageLines(page, snap, domain.lint(ctx.app.now()), ctx.app.now(), ctx.size.columns - 1).length - 1 : 0;
+  const total =
+    page && snap && domain
+      ? pageLines(page, snap, domain.lint(ctx.app.now()), ctx.app.now(), ctx.size.columns - 1).length - 1
+      : 0;
   const h = Math.max(1, bodyRows(ctx) - 1);
   const max = Math.max(0, total - h);
   const { set } = ctx;
@@ -83,7 +93,8 @@ function onPageKey(ev: InputEvent, ctx: Ctx): boolean {
   else if (isKey(ev, 'enter') || isKey(ev, 'right') || isChar(ev, 'l')) {
     if ((ctx.state.page?.link ?? -1) >= 0) followLink(ctx, ctx.state.page!.link);
     else if (links.length > 0) ctx.app.flash('Tab picks a link, Enter follows it (or press its number)', 'info');
-  } else if (ev.kind === 'key' && /^[1-9]$/.test(ev.key.ch) && !ev.key.ctrl && !ev.key.meta) followLink(ctx, Number(ev.key.ch) - 1);
+  } else if (ev.kind === 'key' && /^[1-9]$/.test(ev.key.ch) && !ev.key.ctrl && !ev.key.meta)
+    followLink(ctx, Number(ev.key.ch) - 1);
   else if (isChar(ev, '/')) set((s) => startSearch({ ...s, page: null, history: [] }));
   else return false;
   return true;
@@ -95,7 +106,8 @@ function onLintKey(ev: InputEvent, ctx: Ctx): boolean {
   const items = lintItems(domain.getSnapshot(), domain.lint(ctx.app.now()));
   const { set } = ctx;
   const pageSize = Math.max(1, bodyRows(ctx) - 3);
-  if (isKey(ev, 'escape') || isKey(ev, 'backspace') || isChar(ev, 'L') || isKey(ev, 'left') || isChar(ev, 'h')) set(back);
+  if (isKey(ev, 'escape') || isKey(ev, 'backspace') || isChar(ev, 'L') || isKey(ev, 'left') || isChar(ev, 'h'))
+    set(back);
   else if (isKey(ev, 'down') || isChar(ev, 'j')) set((s) => moveLint(s, items.length, 1));
   else if (isKey(ev, 'up') || isChar(ev, 'k')) set((s) => moveLint(s, items.length, -1));
   else if (isKey(ev, 'pagedown') || isCtrl(ev, 'd')) set((s) => moveLint(s, items.length, pageSize));
@@ -223,7 +235,7 @@ export const wikiPane: PaneModule<WikiPaneState> = {
                 ['L', 'lint'],
               ],
   help: [
-    ['/', 'search as you type: OMC\'s wiki_query ranking (tags, title, body); nothing is written to log.md'],
+    ['/', "search as you type: OMC's wiki_query ranking (tags, title, body); nothing is written to log.md"],
     ['↑ / ↓ (while typing)', 'move the selection without leaving the search box'],
     ['Enter', 'open the selected page (also while typing)'],
     ['Esc', 'clear the search / back from a page or the lint list'],

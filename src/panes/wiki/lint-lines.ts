@@ -20,7 +20,12 @@ export function lintItems(snap: WikiSnapshot, lint: LintReport): LintItem[] {
   for (const p of snap.pages) {
     for (const i of p.issues) {
       if (i.severity === 'info') continue;
-      items.push({ page: p.filename, severity: i.severity, kind: 'problem', text: `${cleanLine(p.filename)}: ${i.message}` });
+      items.push({
+        page: p.filename,
+        severity: i.severity,
+        kind: 'problem',
+        text: `${cleanLine(p.filename)}: ${i.message}`,
+      });
     }
   }
   const findings = lint.issues

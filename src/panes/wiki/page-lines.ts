@@ -49,15 +49,32 @@ function bodyLines(page: WikiPage, width: number): PageLine[] {
   let fence = false;
   for (const raw of text.split('\n')) {
     if (/^\s*```/.test(raw)) fence = !fence;
-    const tone: PageLine['tone'] = fence || /^\s*```/.test(raw) ? 'dim' : /^#{1,6}\s/.test(raw) ? 'heading' : /^---+\s*$/.test(raw) ? 'dim' : undefined;
+    const tone: PageLine['tone'] =
+      fence || /^\s*```/.test(raw)
+        ? 'dim'
+        : /^#{1,6}\s/.test(raw)
+          ? 'heading'
+          : /^---+\s*$/.test(raw)
+            ? 'dim'
+            : undefined;
     for (const w of wrapText(raw, width)) lines.push({ text: w, tone });
   }
-  if (cut) lines.push({ text: `… (display stops at ${BODY_DISPLAY_MAX / 1024} KB; the page is ${Math.round(source.length / 1024)} KB)`, tone: 'warn' });
+  if (cut)
+    lines.push({
+      text: `… (display stops at ${BODY_DISPLAY_MAX / 1024} KB; the page is ${Math.round(source.length / 1024)} KB)`,
+      tone: 'warn',
+    });
   bodyCache.set(page, { width, lines });
   return lines;
 }
 
-export function pageLines(page: WikiPage, snap: WikiSnapshot, lint: LintReport, now: number, width: number): PageLine[] {
+export function pageLines(
+  page: WikiPage,
+  snap: WikiSnapshot,
+  lint: LintReport,
+  now: number,
+  width: number,
+): PageLine[] {
   const w = Math.max(20, width);
   const out: PageLine[] = [];
   const push = (text: string, tone?: PageLine['tone'], link?: number) => {
@@ -77,14 +94,26 @@ export function pageLines(page: WikiPage, snap: WikiSnapshot, lint: LintReport, 
     if (fm.sources.length) push(`sources: ${fm.sources.map(cleanLine).join(', ')}`, 'dim');
   }
   push(`file: ${cleanLine(page.rel)}`, 'dim');
-  for (const i of page.issues) push(`${i.severity === 'info' ? 'ℹ' : '⚠'} ${i.message}`, i.severity === 'error' ? 'error' : i.severity === 'warning' ? 'warn' : 'dim');
-  for (const l of lint.byPage.get(page.filename) ?? []) push(`lint ${l.type}: ${cleanLine(l.message)}`, l.severity === 'error' ? 'error' : l.severity === 'warning' ? 'warn' : 'dim');
+  for (const i of page.issues)
+    push(
+      `${i.severity === 'info' ? 'ℹ' : '⚠'} ${i.message}`,
+      i.severity === 'error' ? 'error' : i.severity === 'warning' ? 'warn' : 'dim',
+    );
+  for (const l of lint.byPage.get(page.filename) ?? [])
+    push(
+      `lint ${l.type}: ${cleanLine(l.message)}`,
+      l.severity === 'error' ? 'error' : l.severity === 'warning' ? 'warn' : 'dim',
+    );
   const links = pageLinks(page, snap);
   if (links.length > 0) {
     push(`links (Tab picks, Enter or 1–9 follows):`, 'label');
     links.forEach((l, i) => {
       const n = i < 9 ? `${i + 1}` : '·';
-      push(`  [${n}] ${l.title}${l.exists ? ` (${cleanLine(l.name)})` : `  ✗ no page ${cleanLine(l.name)}`}`, l.exists ? 'link' : 'missing', i);
+      push(
+        `  [${n}] ${l.title}${l.exists ? ` (${cleanLine(l.name)})` : `  ✗ no page ${cleanLine(l.name)}`}`,
+        l.exists ? 'link' : 'missing',
+        i,
+      );
     });
   }
   out.push({ text: '─'.repeat(Math.min(w, 60)), tone: 'dim' });

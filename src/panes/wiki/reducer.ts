@@ -56,11 +56,32 @@ export const initWikiPane = (): WikiPaneState => ({
 // --- search box -------------------------------------------------------------
 
 export const startSearch = (s: WikiPaneState): WikiPaneState => ({ ...s, editing: true, view: 'list' });
-export const typeQuery = (s: WikiPaneState, text: string): WikiPaneState => ({ ...s, query: s.query + text.replace(/[\r\n\t]+/g, ' '), top: 0, selected: null });
-export const backspaceQuery = (s: WikiPaneState): WikiPaneState => ({ ...s, query: Array.from(s.query).slice(0, -1).join(''), top: 0, selected: null });
+export const typeQuery = (s: WikiPaneState, text: string): WikiPaneState => ({
+  ...s,
+  query: s.query + text.replace(/[\r\n\t]+/g, ' '),
+  top: 0,
+  selected: null,
+});
+export const backspaceQuery = (s: WikiPaneState): WikiPaneState => ({
+  ...s,
+  query: Array.from(s.query).slice(0, -1).join(''),
+  top: 0,
+  selected: null,
+});
 /** Ctrl-W: drop the last word (and the spaces after it). */
-export const deleteWord = (s: WikiPaneState): WikiPaneState => ({ ...s, query: s.query.replace(/\S*\s*$/, ''), top: 0, selected: null });
-export const clearQuery = (s: WikiPaneState): WikiPaneState => ({ ...s, query: '', editing: false, top: 0, selected: null });
+export const deleteWord = (s: WikiPaneState): WikiPaneState => ({
+  ...s,
+  query: s.query.replace(/\S*\s*$/, ''),
+  top: 0,
+  selected: null,
+});
+export const clearQuery = (s: WikiPaneState): WikiPaneState => ({
+  ...s,
+  query: '',
+  editing: false,
+  top: 0,
+  selected: null,
+});
 export const endSearch = (s: WikiPaneState): WikiPaneState => ({ ...s, editing: false });
 
 // --- list -------------------------------------------------------------------
@@ -110,8 +131,20 @@ export function movePicker(s: WikiPaneState, total: number, delta: number): Wiki
   if (!s.picker || total === 0) return s;
   return { ...s, picker: { ...s.picker, selected: Math.max(0, Math.min(total - 1, s.picker.selected + delta)) } };
 }
-export const chooseTag = (s: WikiPaneState, tag: string | null): WikiPaneState => ({ ...s, tag, picker: null, top: 0, selected: null });
-export const clearFilters = (s: WikiPaneState): WikiPaneState => ({ ...s, category: null, tag: null, top: 0, selected: null });
+export const chooseTag = (s: WikiPaneState, tag: string | null): WikiPaneState => ({
+  ...s,
+  tag,
+  picker: null,
+  top: 0,
+  selected: null,
+});
+export const clearFilters = (s: WikiPaneState): WikiPaneState => ({
+  ...s,
+  category: null,
+  tag: null,
+  top: 0,
+  selected: null,
+});
 
 // --- page view --------------------------------------------------------------
 
@@ -146,7 +179,13 @@ export function pickLink(s: WikiPaneState, total: number, delta: 1 | -1): WikiPa
 
 // --- lint list --------------------------------------------------------------
 
-export const openLint = (s: WikiPaneState): WikiPaneState => ({ ...s, view: 'lint', editing: false, lintSelected: 0, lintTop: 0 });
+export const openLint = (s: WikiPaneState): WikiPaneState => ({
+  ...s,
+  view: 'lint',
+  editing: false,
+  lintSelected: 0,
+  lintTop: 0,
+});
 export function moveLint(s: WikiPaneState, total: number, delta: number): WikiPaneState {
   if (total === 0) return s;
   return { ...s, lintSelected: Math.max(0, Math.min(total - 1, s.lintSelected + delta)) };

@@ -38,7 +38,11 @@ const hasTag = (p: WikiPage, tag: string) => p.tagsLower.includes(tag.toLowerCas
  * their badge). Otherwise OMC's ranking (every match, not just OMC's top 20),
  * then the pane's filters: category as OMC filters it, tag as a real filter.
  */
-export function wikiRows(domain: WikiDomain, snap: WikiSnapshot, s: Pick<WikiPaneState, 'query' | 'category' | 'tag'>): WikiRows {
+export function wikiRows(
+  domain: WikiDomain,
+  snap: WikiSnapshot,
+  s: Pick<WikiPaneState, 'query' | 'category' | 'tag'>,
+): WikiRows {
   const key = `${s.category ?? ''}\u0000${s.tag ?? ''}\u0000${s.query}`;
   const hit = cache.get(snap);
   if (hit && hit.key === key) return hit.value;
@@ -49,14 +53,22 @@ export function wikiRows(domain: WikiDomain, snap: WikiSnapshot, s: Pick<WikiPan
       (p) => (s.category === null || p.frontmatter?.category === s.category) && (s.tag === null || hasTag(p, s.tag)),
     );
     value = {
-      rows: filtered.map((p) => ({ page: p, score: null, snippet: p.searchable ? snippetFor(p, -1, 0) : (p.issues[0]?.message ?? '') })),
+      rows: filtered.map((p) => ({
+        page: p,
+        score: null,
+        snippet: p.searchable ? snippetFor(p, -1, 0) : (p.issues[0]?.message ?? ''),
+      })),
       unsearchable,
       searching: false,
     };
   } else {
     const result = domain.search(s.query, { limit: Infinity, category: s.category ?? undefined });
     const hits = s.tag === null ? result.hits : result.hits.filter((h) => hasTag(h.page, s.tag as string));
-    value = { rows: hits.map((h) => ({ page: h.page, score: h.score, snippet: h.snippet })), unsearchable, searching: true };
+    value = {
+      rows: hits.map((h) => ({ page: h.page, score: h.score, snippet: h.snippet })),
+      unsearchable,
+      searching: true,
+    };
   }
   cache.set(snap, { key, value });
   return value;
@@ -89,13 +101,19 @@ const ISSUE_BADGE: Record<string, string> = {
 export function badgesFor(page: WikiPage, lint: LintReport): Badge[] {
   const out: Badge[] = [];
   for (const i of page.issues) {
-    out.push({ text: `${i.severity === 'info' ? '' : '⚠'}${ISSUE_BADGE[i.kind] ?? i.kind}`, tone: i.severity === 'error' ? 'error' : i.severity === 'warning' ? 'warn' : 'info' });
+    out.push({
+      text: `${i.severity === 'info' ? '' : '⚠'}${ISSUE_BADGE[i.kind] ?? i.kind}`,
+      tone: i.severity === 'error' ? 'error' : i.severity === 'warning' ? 'warn' : 'info',
+    });
   }
   const seen = new Set<string>();
   for (const l of lint.byPage.get(page.filename) ?? []) {
     if (seen.has(l.type)) continue;
     seen.add(l.type);
-    out.push({ text: LINT_BADGE[l.type] ?? l.type, tone: l.severity === 'error' ? 'error' : l.severity === 'warning' ? 'warn' : 'info' });
+    out.push({
+      text: LINT_BADGE[l.type] ?? l.type,
+      tone: l.severity === 'error' ? 'error' : l.severity === 'warning' ? 'warn' : 'info',
+    });
   }
   return out;
 }

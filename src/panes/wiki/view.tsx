@@ -14,9 +14,27 @@ import { badgesFor, headerLine, rowLayout, wikiRows, type WikiRow } from './rows
 import { pickerTags } from './picker.js';
 
 const toneColor = (theme: Theme, tone?: string) =>
-  tone === 'error' || tone === 'missing' ? theme.error : tone === 'warn' ? theme.warn : tone === 'dim' || tone === 'info' ? theme.muted : tone === 'link' || tone === 'heading' ? theme.accent : undefined;
+  tone === 'error' || tone === 'missing'
+    ? theme.error
+    : tone === 'warn'
+      ? theme.warn
+      : tone === 'dim' || tone === 'info'
+        ? theme.muted
+        : tone === 'link' || tone === 'heading'
+          ? theme.accent
+          : undefined;
 
-const Row = memo(function Row({ row, lint, width, selected }: { row: WikiRow; lint: LintReport; width: number; selected: boolean }) {
+const Row = memo(function Row({
+  row,
+  lint,
+  width,
+  selected,
+}: {
+  row: WikiRow;
+  lint: LintReport;
+  width: number;
+  selected: boolean;
+}) {
   const theme = useTheme();
   const t = rowLayout(row, badgesFor(row.page, lint), width);
   return (
@@ -42,9 +60,23 @@ const Row = memo(function Row({ row, lint, width, selected }: { row: WikiRow; li
   );
 });
 
-function SearchLine({ state, snap, shown, searching, width }: { state: WikiPaneState; snap: WikiSnapshot; shown: number; searching: boolean; width: number }) {
+function SearchLine({
+  state,
+  snap,
+  shown,
+  searching,
+  width,
+}: {
+  state: WikiPaneState;
+  snap: WikiSnapshot;
+  shown: number;
+  searching: boolean;
+  width: number;
+}) {
   const theme = useTheme();
-  const count = searching ? `${shown} match${shown === 1 ? '' : 'es'} in ${snap.searchable.length} pages` : `${shown} of ${snap.pages.length} pages`;
+  const count = searching
+    ? `${shown} match${shown === 1 ? '' : 'es'} in ${snap.searchable.length} pages`
+    : `${shown} of ${snap.pages.length} pages`;
   const placeholder = state.query === '' && !state.editing;
   const cursor = state.editing ? 1 : 0;
   const room = Math.max(4, width - 2 - cursor - count.length - 2);
@@ -78,7 +110,17 @@ function tail(s: string, w: number): string {
   return out;
 }
 
-function FilterLine({ state, lint, unreadable, width }: { state: WikiPaneState; lint: LintReport; unreadable: number; width: number }) {
+function FilterLine({
+  state,
+  lint,
+  unreadable,
+  width,
+}: {
+  state: WikiPaneState;
+  lint: LintReport;
+  unreadable: number;
+  width: number;
+}) {
   const theme = useTheme();
   const problems = lint.counts['broken-ref'] + lint.counts.stale + lint.counts.oversized + unreadable;
   const text = `category ${state.category === null ? 'all' : cleanLine(state.category)} (c)  tag ${state.tag === null ? 'any' : cleanLine(state.tag)} (#)  lint: ${lintSummary(lint, unreadable)} (L)`;
@@ -89,7 +131,17 @@ function FilterLine({ state, lint, unreadable, width }: { state: WikiPaneState; 
   );
 }
 
-function TagPickerView({ state, snap, width, height }: { state: WikiPaneState; snap: WikiSnapshot; width: number; height: number }) {
+function TagPickerView({
+  state,
+  snap,
+  width,
+  height,
+}: {
+  state: WikiPaneState;
+  snap: WikiSnapshot;
+  width: number;
+  height: number;
+}) {
   const theme = useTheme();
   const picker = state.picker!;
   const options = pickerTags(snap, picker.filter);
@@ -110,28 +162,50 @@ function TagPickerView({ state, snap, width, height }: { state: WikiPaneState; s
       </Text>
       {options.slice(top, top + listH).map((o, i) => (
         <Text key={o.tag ?? ''} inverse={top + i === selected} wrap="truncate">
-          {fit(`${top + i === selected ? '▸ ' : '  '}${o.tag === null ? '(any tag)' : cleanLine(o.tag)}${o.tag === null ? '' : `  ${o.count}`}`, width)}
+          {fit(
+            `${top + i === selected ? '▸ ' : '  '}${o.tag === null ? '(any tag)' : cleanLine(o.tag)}${o.tag === null ? '' : `  ${o.count}`}`,
+            width,
+          )}
         </Text>
       ))}
     </Box>
   );
 }
 
-function ListView({ state, domain, snap, lint, width, height }: { state: WikiPaneState; domain: WikiDomain; snap: WikiSnapshot; lint: LintReport; width: number; height: number }) {
+function ListView({
+  state,
+  domain,
+  snap,
+  lint,
+  width,
+  height,
+}: {
+  state: WikiPaneState;
+  domain: WikiDomain;
+  snap: WikiSnapshot;
+  lint: LintReport;
+  width: number;
+  height: number;
+}) {
   const theme = useTheme();
   if (state.picker) return <TagPickerView state={state} snap={snap} width={width} height={height} />;
   const { rows, unsearchable, searching } = wikiRows(domain, snap, state);
   const unreadable = snap.pages.length - snap.searchable.length;
-  const note = searching && unsearchable > 0 ? `${unsearchable} page${unsearchable === 1 ? '' : 's'} OMC cannot read ${unsearchable === 1 ? 'is' : 'are'} not searched (L lists them)` : null;
+  const note =
+    searching && unsearchable > 0
+      ? `${unsearchable} page${unsearchable === 1 ? '' : 's'} OMC cannot read ${unsearchable === 1 ? 'is' : 'are'} not searched (L lists them)`
+      : null;
   const listH = Math.max(1, Math.floor((height - 3 - (note ? 1 : 0)) / 2));
   const names = rows.map((r) => r.page.filename);
   const sel = selectedIndex(state, names);
   const top = clampTop(state.top, Math.max(0, sel), listH, rows.length);
   let empty: string | null = null;
-  if (snap.dir === 'missing') empty = 'No wiki yet: OMC creates .omc/wiki when a session saves knowledge (wiki_ingest / wiki_add).';
+  if (snap.dir === 'missing')
+    empty = 'No wiki yet: OMC creates .omc/wiki when a session saves knowledge (wiki_ingest / wiki_add).';
   else if (snap.dir === 'error') empty = `The wiki directory cannot be read: ${snap.dirMessage ?? 'unknown error'}`;
   else if (snap.pages.length === 0) empty = 'The wiki has no pages yet.';
-  else if (rows.length === 0) empty = searching ? 'No page matches (OMC would return nothing either).' : 'No page has this category and tag.';
+  else if (rows.length === 0)
+    empty = searching ? 'No page matches (OMC would return nothing either).' : 'No page has this category and tag.';
   return (
     <Box flexDirection="column" height={height}>
       <SearchLine state={state} snap={snap} shown={rows.length} searching={searching} width={width} />
@@ -144,7 +218,9 @@ function ListView({ state, domain, snap, lint, width, height }: { state: WikiPan
           {clip(`  ${empty}`, width)}
         </Text>
       ) : (
-        rows.slice(top, top + listH).map((r, i) => <Row key={r.page.filename} row={r} lint={lint} width={width} selected={top + i === sel} />)
+        rows
+          .slice(top, top + listH)
+          .map((r, i) => <Row key={r.page.filename} row={r} lint={lint} width={width} selected={top + i === sel} />)
       )}
       {note ? (
         <>
@@ -177,7 +253,21 @@ function Lines({ lines, selectedLink, height }: { lines: PageLine[]; selectedLin
   );
 }
 
-function PageView({ state, snap, lint, width, height, now }: { state: WikiPaneState; snap: WikiSnapshot; lint: LintReport; width: number; height: number; now: number }) {
+function PageView({
+  state,
+  snap,
+  lint,
+  width,
+  height,
+  now,
+}: {
+  state: WikiPaneState;
+  snap: WikiSnapshot;
+  lint: LintReport;
+  width: number;
+  height: number;
+  now: number;
+}) {
   const theme = useTheme();
   const name = state.page?.name ?? '';
   const page = snap.byName.get(name);
@@ -208,7 +298,19 @@ function PageView({ state, snap, lint, width, height, now }: { state: WikiPaneSt
   );
 }
 
-function LintView({ state, snap, lint, width, height }: { state: WikiPaneState; snap: WikiSnapshot; lint: LintReport; width: number; height: number }) {
+function LintView({
+  state,
+  snap,
+  lint,
+  width,
+  height,
+}: {
+  state: WikiPaneState;
+  snap: WikiSnapshot;
+  lint: LintReport;
+  width: number;
+  height: number;
+}) {
   const theme = useTheme();
   const items = lintItems(snap, lint);
   const unreadable = snap.pages.length - snap.searchable.length;
@@ -234,7 +336,11 @@ function LintView({ state, snap, lint, width, height }: { state: WikiPaneState; 
           return (
             <Text key={top + i} inverse={top + i === sel} wrap="truncate">
               {top + i === sel ? '▸ ' : '  '}
-              <Text color={it.severity === 'error' ? theme.error : it.severity === 'warning' ? theme.warn : theme.muted}>{label}</Text>{' '}
+              <Text
+                color={it.severity === 'error' ? theme.error : it.severity === 'warning' ? theme.warn : theme.muted}
+              >
+                {label}
+              </Text>{' '}
               {fit(`${it.kind.padEnd(14)} ${it.text}`, Math.max(1, width - 9))}
             </Text>
           );
@@ -252,7 +358,8 @@ export function WikiPaneView({ state, store, width, height, now }: ViewProps<Wik
     return <Text color={theme.error}>The wiki is not loaded in this build.</Text>;
   }
   const lint = domain.lint(now);
-  if (state.view === 'page') return <PageView state={state} snap={snap} lint={lint} width={width} height={height} now={now} />;
+  if (state.view === 'page')
+    return <PageView state={state} snap={snap} lint={lint} width={width} height={height} now={now} />;
   if (state.view === 'lint') return <LintView state={state} snap={snap} lint={lint} width={width} height={height} />;
   return <ListView state={state} domain={domain} snap={snap} lint={lint} width={width} height={height} />;
 }

@@ -49,14 +49,18 @@ export function describePlan(plan: CancelPlan): Confirmation {
   );
   for (const s of plan.steps) put(s.rel, ACTION[s.action], [s.note, STEP_TAIL[s.action]].filter(Boolean).join('; '));
   for (const a of plan.artifacts) put(a, 'remove', 'runtime artifact');
-  if (plan.skillActive) put(plan.skillActive.rel, 'remove', 'workflow-slot ledger, last, only if everything else worked');
+  if (plan.skillActive)
+    put(plan.skillActive.rel, 'remove', 'workflow-slot ledger, last, only if everything else worked');
 
   const lines: string[] = [`In ${plan.dir}/:`, ...inDir];
   if (outside.length > 0) lines.push('Elsewhere under .omc:', ...outside);
   if (plan.linked.length > 0) lines.push(`Linked modes that go with it: ${plan.linked.join(', ')}`);
   for (const s of plan.skipped) lines.push(`Left alone: ${s.rel}: ${s.reason}`);
   const one = plan.modes.length + plan.linked.length === 1;
-  if (pause) lines.push(`Nothing is removed: ${modesPhrase(plan)} ${one ? 'keeps its' : 'keep their'} state for a later resume.`);
+  if (pause)
+    lines.push(
+      `Nothing is removed: ${modesPhrase(plan)} ${one ? 'keeps its' : 'keep their'} state for a later resume.`,
+    );
   for (const w of plan.warnings) lines.push(`⚠ ${w}`);
   lines.push(
     pause

@@ -63,9 +63,7 @@ export interface CancelDone {
 }
 
 export type ExecuteOutcome =
-  | CancelDone
-  | { kind: 'changed'; plan: CancelPlan; what: string }
-  | { kind: 'refused'; message: string };
+  CancelDone | { kind: 'changed'; plan: CancelPlan; what: string } | { kind: 'refused'; message: string };
 
 export interface ExecuteOptions {
   now(): number;
@@ -101,14 +99,28 @@ async function writeSignal(root: string, plan: CancelPlan, now: () => number): P
       const body = autopilotSignal(r.text, t);
       const text = serializeSignal(body);
       atomicWriteSync(root, sig.rel, text);
-      return { rel: sig.rel, form: 'autopilot', text, requestedMs: t, expiresMs: Date.parse(body.expires_at), autopilotRel: apRel } satisfies WrittenSignal;
+      return {
+        rel: sig.rel,
+        form: 'autopilot',
+        text,
+        requestedMs: t,
+        expiresMs: Date.parse(body.expires_at),
+        autopilotRel: apRel,
+      } satisfies WrittenSignal;
     });
   }
   const t = now();
   const body: CancelSignal = genericSignal(sig.mode, t);
   const text = serializeSignal(body);
   atomicWriteSync(root, sig.rel, text);
-  return { rel: sig.rel, form: 'generic', text, requestedMs: t, expiresMs: Date.parse(body.expires_at), autopilotRel: null };
+  return {
+    rel: sig.rel,
+    form: 'generic',
+    text,
+    requestedMs: t,
+    expiresMs: Date.parse(body.expires_at),
+    autopilotRel: null,
+  };
 }
 
 async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: () => number): Promise<StepResult> {
@@ -123,24 +135,36 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
       const cur = parseObj(r.text);
       if (step.action === 'remove') {
         // Exact-snapshot delete, as state_clear does: a file rewritten since the plan is not ours to judge.
-        if (sha256(r.text) !== step.sha) return { ...base, ok: false, detail: 'changed while cancelling (a Stop event or OMC wrote it); left in place' };
+        if (sha256(r.text) !== step.sha)
+          return {
+            ...base,
+            ok: false,
+            detail: 'changed while cancelling (a Stop event or OMC wrote it); left in place',
+          };
         unlinkUnder(root, step.rel);
         return { ...base, ok: true, detail: 'removed' };
       }
       if (!cur) return { ...base, ok: false, detail: 'is not a JSON object any more; left in place' };
       const sid = plan.request.sessionId;
       const owner = stateOwner(cur);
-      if (sid !== null && owner !== null && owner !== sid) return { ...base, ok: false, detail: `now owned by session ${owner}; left in place` };
+      if (sid !== null && owner !== null && owner !== sid)
+        return { ...base, ok: false, detail: `now owned by session ${owner}; left in place` };
       if (cur.active !== true) return { ...base, ok: true, detail: 'already inactive' };
       if (step.action === 'pause-named') {
         // The exact documented pause of a named run: active:false on the very state that was confirmed, nothing else.
-        if (sha256(r.text) !== step.sha) return { ...base, ok: false, detail: 'the named workflow run changed since it was confirmed; not paused' };
+        if (sha256(r.text) !== step.sha)
+          return { ...base, ok: false, detail: 'the named workflow run changed since it was confirmed; not paused' };
         atomicWriteSync(root, step.rel, JSON.stringify({ ...cur, active: false }, null, 2));
         return { ...base, ok: true, detail: 'paused (active:false); the run can resume' };
       }
-      if (hasNamedWorkflowMarkers(cur)) return { ...base, ok: false, detail: 'became a named workflow run; left to OMC' };
+      if (hasNamedWorkflowMarkers(cur))
+        return { ...base, ok: false, detail: 'became a named workflow run; left to OMC' };
       const meta = cur._meta && typeof cur._meta === 'object' && !Array.isArray(cur._meta) ? (cur._meta as Obj) : {};
-      const next = { ...cur, active: false, _meta: { ...meta, updatedAt: new Date(now()).toISOString(), updatedBy: 'omc-top' } };
+      const next = {
+        ...cur,
+        active: false,
+        _meta: { ...meta, updatedAt: new Date(now()).toISOString(), updatedBy: 'omc-top' },
+      };
       atomicWriteSync(root, step.rel, JSON.stringify(next, null, 2));
       return { ...base, ok: true, detail: 'set active:false (progress kept for resume)' };
     });
@@ -164,9 +188,22 @@ function verify(root: string, plan: CancelPlan, steps: StepResult[]): StillActiv
 }
 
 /** The hook's verdict on the signal we wrote, against the disk as it is now. */
-export function judgeSignal(root: string, signal: WrittenSignal, sessionId: string | null, now: number): { inForce: boolean; reason: string; ours: boolean } {
+export function judgeSignal(
+  root: string,
+  signal: WrittenSignal,
+  sessionId: string | null,
+  now: number,
+): { inForce: boolean; reason: string; ours: boolean } {
   const r = readTextSync(root, signal.rel);
-  if (!r.ok) return { inForce: false, reason: r.code === 'missing' ? 'the signal file is gone (an expired signal is deleted by the Stop hook; session end deletes it too)' : r.message, ours: false };
+  if (!r.ok)
+    return {
+      inForce: false,
+      reason:
+        r.code === 'missing'
+          ? 'the signal file is gone (an expired signal is deleted by the Stop hook; session end deletes it too)'
+          : r.message,
+      ours: false,
+    };
   const ours = r.text === signal.text;
   const sig = parseObj(r.text);
   let apText: string | null = null;
@@ -178,19 +215,28 @@ export function judgeSignal(root: string, signal: WrittenSignal, sessionId: stri
   const v = signalVerdict(sig, apText, now);
   // An autopilot-form signal no longer needs to be honoured once the autopilot itself is inactive.
   if (!v.inForce && signal.form === 'autopilot' && apText === null) {
-    return { inForce: false, reason: 'the autopilot is no longer active, so the digest-bound signal has nothing left to cover', ours };
+    return {
+      inForce: false,
+      reason: 'the autopilot is no longer active, so the digest-bound signal has nothing left to cover',
+      ours,
+    };
   }
   return { ...v, ours };
 }
 
-export async function executeCancel(root: string, confirmed: CancelPlan, opts: ExecuteOptions): Promise<ExecuteOutcome> {
+export async function executeCancel(
+  root: string,
+  confirmed: CancelPlan,
+  opts: ExecuteOptions,
+): Promise<ExecuteOutcome> {
   if (opts.readonly) return { kind: 'refused', message: '--readonly: nothing was written' };
   const fresh = planCancel(root, confirmed.request, opts.now());
   if (!fresh.ok) return { kind: 'refused', message: fresh.message };
   // Re-ask only when what would be done changed; a loop that merely moved on is still the loop the user meant.
   let movedOn: string | null = null;
   if (fresh.plan.fingerprint !== confirmed.fingerprint) {
-    if (!onlyProgressed(confirmed, fresh.plan)) return { kind: 'changed', plan: fresh.plan, what: describeChange(confirmed, fresh.plan) };
+    if (!onlyProgressed(confirmed, fresh.plan))
+      return { kind: 'changed', plan: fresh.plan, what: describeChange(confirmed, fresh.plan) };
     movedOn = describeChange(confirmed, fresh.plan);
   }
   const plan = fresh.plan;
@@ -212,7 +258,13 @@ export async function executeCancel(root: string, confirmed: CancelPlan, opts: E
     for (const s of helpers) steps.push(await runStep(root, plan, s, opts.now));
     for (const rel of plan.artifacts) {
       try {
-        steps.push({ rel, what: 'remove-artifact', mode: null, ok: true, detail: unlinkUnder(root, rel) ? 'removed' : 'already gone' });
+        steps.push({
+          rel,
+          what: 'remove-artifact',
+          mode: null,
+          ok: true,
+          detail: unlinkUnder(root, rel) ? 'removed' : 'already gone',
+        });
       } catch (e) {
         steps.push({ rel, what: 'remove-artifact', mode: null, ok: false, detail: errText(e) });
       }
@@ -222,13 +274,21 @@ export async function executeCancel(root: string, confirmed: CancelPlan, opts: E
     if (sa) {
       if (steps.every((s) => s.ok)) {
         try {
-          const detail = await withStateLock(root, sa.rel, () => (unlinkUnder(root, sa.rel) ? 'removed' : 'already gone'));
+          const detail = await withStateLock(root, sa.rel, () =>
+            unlinkUnder(root, sa.rel) ? 'removed' : 'already gone',
+          );
           steps.push({ rel: sa.rel, what: 'remove-skill-active', mode: null, ok: true, detail });
         } catch (e) {
           steps.push({ rel: sa.rel, what: 'remove-skill-active', mode: null, ok: false, detail: errText(e) });
         }
       } else {
-        steps.push({ rel: sa.rel, what: 'remove-skill-active', mode: null, ok: false, detail: 'kept: an earlier step failed (as OMC\'s cancel does)' });
+        steps.push({
+          rel: sa.rel,
+          what: 'remove-skill-active',
+          mode: null,
+          ok: false,
+          detail: "kept: an earlier step failed (as OMC's cancel does)",
+        });
       }
     }
   }
@@ -249,5 +309,16 @@ export async function executeCancel(root: string, confirmed: CancelPlan, opts: E
       ? `cancelled ${ended} in ${plan.label}: verified on disk, no targeted mode is active`
       : `cancel did not take: ${stillActive.map((s) => `${s.rel} ${s.why}`).join('; ')}`;
   }
-  return { kind: 'done', plan, signal, steps, stillActive, signalInForce: judged.inForce, signalReason: judged.reason, ok, summary, movedOn };
+  return {
+    kind: 'done',
+    plan,
+    signal,
+    steps,
+    stillActive,
+    signalInForce: judged.inForce,
+    signalReason: judged.reason,
+    ok,
+    summary,
+    movedOn,
+  };
 }

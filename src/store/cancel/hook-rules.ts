@@ -68,14 +68,25 @@ export interface EnforceableVerdict {
  *   (session-started.json). The hook compares project_path with its own cwd,
  *   which is the session's; unknown → we assume the agent runs in project_path.
  */
-export function autopilotEnforceable(state: unknown, sessionId: string, now: number, sessionCwd: string | null): EnforceableVerdict {
+export function autopilotEnforceable(
+  state: unknown,
+  sessionId: string,
+  now: number,
+  sessionCwd: string | null,
+): EnforceableVerdict {
   const s = obj(state);
   if (!s) return { enforceable: false, reason: 'not a JSON object (OMC ignores it)' };
   if (!s.active) return { enforceable: false, reason: 'not active' };
   if (hookAwaiting(s, now)) return { enforceable: false, reason: 'awaiting confirmation (under 2 min)' };
-  if (hookStale(s, now) && !hasNamedWorkflowMarkers(s)) return { enforceable: false, reason: 'stale (no Stop-hook timestamp in the last 2 h)' };
-  if (typeof s.project_path === 'string' && s.project_path !== '' && sessionCwd !== null && normalize(s.project_path) !== normalize(sessionCwd)) {
-    return { enforceable: false, reason: 'project_path is not the session\'s working directory' };
+  if (hookStale(s, now) && !hasNamedWorkflowMarkers(s))
+    return { enforceable: false, reason: 'stale (no Stop-hook timestamp in the last 2 h)' };
+  if (
+    typeof s.project_path === 'string' &&
+    s.project_path !== '' &&
+    sessionCwd !== null &&
+    normalize(s.project_path) !== normalize(sessionCwd)
+  ) {
+    return { enforceable: false, reason: "project_path is not the session's working directory" };
   }
   if (s.session_id !== sessionId) return { enforceable: false, reason: 'its session_id is not this session' };
   if (autopilotPhase(s) === 'complete') return { enforceable: false, reason: 'phase is complete' };
@@ -101,9 +112,14 @@ export function autopilotSignalVerdict(signal: unknown, stateText: string, now: 
   if (req > now + CANCEL_SKEW_MS) return { inForce: false, reason: 'requested_at is more than 5 s in the future' };
   if (now - req > CANCEL_TTL_MS) return { inForce: false, reason: 'expired (requested over 30 s ago)' };
   if (sig.mode !== 'autopilot' || typeof sig.source !== 'string' || sig.source === '') {
-    return { inForce: false, reason: 'the session has an active autopilot: only a mode "autopilot" signal bound to its state digest is honoured' };
+    return {
+      inForce: false,
+      reason:
+        'the session has an active autopilot: only a mode "autopilot" signal bound to its state digest is honoured',
+    };
   }
-  if (!Number.isFinite(exp) || exp <= req || exp - req > CANCEL_TTL_MS) return { inForce: false, reason: 'expires_at is not within 30 s after requested_at' };
+  if (!Number.isFinite(exp) || exp <= req || exp - req > CANCEL_TTL_MS)
+    return { inForce: false, reason: 'expires_at is not within 30 s after requested_at' };
   if (exp <= now) return { inForce: false, reason: 'expired' };
   let state: Obj | null;
   let digest: string;
@@ -117,11 +133,16 @@ export function autopilotSignalVerdict(signal: unknown, stateText: string, now: 
     return { inForce: false, reason: 'no target_state_sha256' };
   }
   if (sig.target_state_sha256 !== digest) {
-    return { inForce: false, reason: 'the autopilot state changed after the signal was written, so its digest no longer matches' };
+    return {
+      inForce: false,
+      reason: 'the autopilot state changed after the signal was written, so its digest no longer matches',
+    };
   }
   const runId = state?.workflowRunId;
-  if (runId && sig.target_workflow_run_id !== runId) return { inForce: false, reason: 'target_workflow_run_id does not match the run' };
-  if (!runId && sig.target_workflow_run_id) return { inForce: false, reason: 'target_workflow_run_id set but the state has no workflow run' };
+  if (runId && sig.target_workflow_run_id !== runId)
+    return { inForce: false, reason: 'target_workflow_run_id does not match the run' };
+  if (!runId && sig.target_workflow_run_id)
+    return { inForce: false, reason: 'target_workflow_run_id set but the state has no workflow run' };
   return { inForce: true, reason: 'in force: digest matches the current autopilot state' };
 }
 

@@ -87,7 +87,14 @@ function reclaimDead(abs: string, seen: Owner, seenIno: { dev: number; ino: numb
   }
   const moved = readOwner(aside);
   const movedIno = inode(aside);
-  if (moved !== 'absent' && moved !== 'malformed' && sameOwner(moved, seen) && movedIno && movedIno.dev === seenIno.dev && movedIno.ino === seenIno.ino) {
+  if (
+    moved !== 'absent' &&
+    moved !== 'malformed' &&
+    sameOwner(moved, seen) &&
+    movedIno &&
+    movedIno.dev === seenIno.dev &&
+    movedIno.ino === seenIno.ino
+  ) {
     try {
       fs.unlinkSync(aside);
       return;
@@ -152,7 +159,12 @@ export async function acquireStateLock(
   } catch {
     realRoot = path.resolve(root);
   }
-  if (!isInside(realRoot, realDir)) throw new StateLockError('unverifiable', lockRel, `refusing to lock ${lockRel}: its directory leaves the .omc root`);
+  if (!isInside(realRoot, realDir))
+    throw new StateLockError(
+      'unverifiable',
+      lockRel,
+      `refusing to lock ${lockRel}: its directory leaves the .omc root`,
+    );
 
   const processStart = ownStartIdentity();
   if (processStart === null || processStart === 'absent') {
@@ -164,7 +176,13 @@ export async function acquireStateLock(
   }
   let lastHolder: number | null = null;
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const owner: Owner = { version: 1, pid: process.pid, processStart, createdAt: new Date().toISOString(), nonce: randomUUID() };
+    const owner: Owner = {
+      version: 1,
+      pid: process.pid,
+      processStart,
+      createdAt: new Date().toISOString(),
+      nonce: randomUUID(),
+    };
     if (tryPublish(abs, owner)) {
       let released = false;
       return {
@@ -194,7 +212,11 @@ export async function acquireStateLock(
     }
     const live = processStartIdentity(held.pid);
     if (live === null) {
-      throw new StateLockError('unverifiable', lockRel, `${lockRel} is held by pid ${held.pid}, whose liveness cannot be checked. Nothing was changed.`);
+      throw new StateLockError(
+        'unverifiable',
+        lockRel,
+        `${lockRel} is held by pid ${held.pid}, whose liveness cannot be checked. Nothing was changed.`,
+      );
     }
     if (live === held.processStart) {
       lastHolder = held.pid;
@@ -212,7 +234,12 @@ export async function acquireStateLock(
 }
 
 /** Runs `fn` while holding the file's mutation lock; always releases. */
-export async function withStateLock<T>(root: string, fileRel: string, fn: () => T, opts?: { attempts?: number; retryMs?: number }): Promise<T> {
+export async function withStateLock<T>(
+  root: string,
+  fileRel: string,
+  fn: () => T,
+  opts?: { attempts?: number; retryMs?: number },
+): Promise<T> {
   const lock = await acquireStateLock(root, fileRel, opts);
   try {
     return fn();

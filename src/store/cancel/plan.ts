@@ -17,7 +17,15 @@
  */
 import { listDirSync, readTextSync, statSync } from '../fsx.js';
 import { cleanLine } from '../sanitize.js';
-import { MODE_ORDER, NON_MODE_STATE_FILES, RETIRED_IN_55, genericCancelVerdict, isValidSessionId, modeProgress, stateOwner } from '../sessions/omc-rules.js';
+import {
+  MODE_ORDER,
+  NON_MODE_STATE_FILES,
+  RETIRED_IN_55,
+  genericCancelVerdict,
+  isValidSessionId,
+  modeProgress,
+  stateOwner,
+} from '../sessions/omc-rules.js';
 import { autopilotEnforceable, checkLockOwnerText, hasNamedWorkflowMarkers } from './hook-rules.js';
 import { dependentsOf, runtimeArtifactNames } from './recipe.js';
 import { SIGNAL_FILE, sha256, signalRel } from './signal.js';
@@ -119,7 +127,12 @@ function readStateOrWhy(root: string, rel: string, mode: string, mustMention?: s
 }
 
 /** Mode-state files directly in `dir` (a session dir, `state`, or the root ""), and the ones that cannot be read. */
-function modeFilesIn(root: string, dir: string, unreadable: Array<{ rel: string; reason: string }> = [], mustMention?: string): StateFile[] {
+function modeFilesIn(
+  root: string,
+  dir: string,
+  unreadable: Array<{ rel: string; reason: string }> = [],
+  mustMention?: string,
+): StateFile[] {
   const list = listDirSync(root, dir);
   if (!list.ok) return [];
   const out: StateFile[] = [];
@@ -127,10 +140,20 @@ function modeFilesIn(root: string, dir: string, unreadable: Array<{ rel: string;
     const m = STATE_FILE_RE.exec(e.name);
     if (!m || NOT_MODES.has(m[1] as string)) continue;
     const rel = dir === '' ? e.name : `${dir}/${e.name}`;
-    const f = e.kind === 'file' ? readStateOrWhy(root, rel, m[1] as string, mustMention) : e.kind === 'dir' ? 'a directory where a state file belongs' : e.kind === 'symlink' ? 'a symlink, not a state file' : 'not a regular file';
+    const f =
+      e.kind === 'file'
+        ? readStateOrWhy(root, rel, m[1] as string, mustMention)
+        : e.kind === 'dir'
+          ? 'a directory where a state file belongs'
+          : e.kind === 'symlink'
+            ? 'a symlink, not a state file'
+            : 'not a regular file';
     if (f === null) continue;
     if (typeof f === 'string') {
-      unreadable.push({ rel, reason: `cannot be read (${cleanLine(f).slice(0, 120)}): left alone; OMC cannot read it either` });
+      unreadable.push({
+        rel,
+        reason: `cannot be read (${cleanLine(f).slice(0, 120)}): left alone; OMC cannot read it either`,
+      });
       continue;
     }
     if (!(MODE_ORDER as readonly string[]).includes(f.mode) && typeof f.value.active !== 'boolean') continue;
@@ -170,24 +193,39 @@ function describeExistingSignal(text: string, now: number): string | null {
 export function planCancel(root: string, req: CancelRequest, now: number): PlanResult {
   const sid = req.sessionId;
   if (sid !== null && !isValidSessionId(sid)) {
-    return { ok: false, code: 'invalid-id', message: `${JSON.stringify(cleanLine(sid))} is not a valid OMC session id (letters, digits, "-" and "_", at most 256)` };
+    return {
+      ok: false,
+      code: 'invalid-id',
+      message: `${JSON.stringify(cleanLine(sid))} is not a valid OMC session id (letters, digits, "-" and "_", at most 256)`,
+    };
   }
   const dir = sid === null ? 'state' : `state/sessions/${sid}`;
   const label = sid ?? 'legacy';
   if (sid !== null) {
     const st = statSync(root, dir);
     if (!st || !st.isDirectory()) {
-      return { ok: false, code: 'not-found', message: `no session ${sid} under ${root} (${dir} is ${st ? 'not a directory' : 'missing'})` };
+      return {
+        ok: false,
+        code: 'not-found',
+        message: `no session ${sid} under ${root} (${dir} is ${st ? 'not a directory' : 'missing'})`,
+      };
     }
   }
 
   // Every state file that may belong to the target, and who owns it.
   const skipped: Array<{ rel: string; reason: string }> = [];
-  const own: StateFile[] = sid === null ? [...modeFilesIn(root, 'state', skipped), ...modeFilesIn(root, '', skipped)] : modeFilesIn(root, dir, skipped);
+  const own: StateFile[] =
+    sid === null
+      ? [...modeFilesIn(root, 'state', skipped), ...modeFilesIn(root, '', skipped)]
+      : modeFilesIn(root, dir, skipped);
   const mine: StateFile[] = [];
   for (const f of own) {
     if (sid !== null && f.owner !== null && f.owner !== sid) {
-      if (f.value.active === true) skipped.push({ rel: f.rel, reason: `owned by session ${cleanLine(f.owner)} (stranded here); cancel that session instead` });
+      if (f.value.active === true)
+        skipped.push({
+          rel: f.rel,
+          reason: `owned by session ${cleanLine(f.owner)} (stranded here); cancel that session instead`,
+        });
       continue;
     }
     mine.push(f);
@@ -201,7 +239,8 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
         for (const f of modeFilesIn(root, `state/sessions/${e.name}`, [], sid)) if (f.owner === sid) elsewhere.push(f);
       }
     }
-    for (const f of [...modeFilesIn(root, 'state', [], sid), ...modeFilesIn(root, '', [], sid)]) if (f.owner === sid) elsewhere.push(f);
+    for (const f of [...modeFilesIn(root, 'state', [], sid), ...modeFilesIn(root, '', [], sid)])
+      if (f.owner === sid) elsewhere.push(f);
   }
   const all = [...mine, ...elsewhere];
   const activeFiles = all.filter((f) => f.value.active === true);
@@ -226,7 +265,11 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
     modes = [...new Set(activeFiles.map((f) => f.mode))].sort((a, b) => order(a) - order(b));
     if (modes.length === 0) {
       const extra = skipped.length ? ` (${skipped.map((s) => `${s.rel}: ${s.reason}`).join('; ')})` : '';
-      return { ok: false, code: 'nothing-active', message: `no active mode in ${label}: nothing to ${req.pauseOnly ? 'pause' : 'cancel'}${extra}` };
+      return {
+        ok: false,
+        code: 'nothing-active',
+        message: `no active mode in ${label}: nothing to ${req.pauseOnly ? 'pause' : 'cancel'}${extra}`,
+      };
     }
   }
   const linked: string[] = [];
@@ -246,7 +289,10 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
   let autopilot: StateFile | null = null;
   if (sid !== null) {
     // The hook's lookup: the session's own file, else a copy elsewhere whose top-level session_id is S.
-    autopilot = readState(root, `${dir}/autopilot-state.json`, 'autopilot') ?? elsewhere.find((f) => f.mode === 'autopilot' && f.value.session_id === sid) ?? null;
+    autopilot =
+      readState(root, `${dir}/autopilot-state.json`, 'autopilot') ??
+      elsewhere.find((f) => f.mode === 'autopilot' && f.value.session_id === sid) ??
+      null;
   }
   const started = sid === null ? null : readState(root, `${dir}/session-started.json`, 'session-started');
   const sessionCwd = typeof started?.value.cwd === 'string' ? started.value.cwd : null;
@@ -267,7 +313,10 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
         mode: genericMode,
         autopilotRel: null,
         autopilotSha: null,
-        why: autopilot && enforce ? `generic form (the autopilot is ${enforce.reason}, so OMC applies the generic rule)` : 'generic form',
+        why:
+          autopilot && enforce
+            ? `generic form (the autopilot is ${enforce.reason}, so OMC applies the generic rule)`
+            : 'generic form',
       };
 
   // What changes, in the order it will run: helpers first, the autopilot last,
@@ -275,20 +324,46 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
   const steps: PlannedStep[] = [];
   if (!req.pauseOnly) {
     const targets = activeFiles.filter((f) => ending.includes(f.mode));
-    targets.sort((a, b) => Number(a.mode === 'autopilot') - Number(b.mode === 'autopilot') || ending.indexOf(a.mode) - ending.indexOf(b.mode));
+    targets.sort(
+      (a, b) =>
+        Number(a.mode === 'autopilot') - Number(b.mode === 'autopilot') ||
+        ending.indexOf(a.mode) - ending.indexOf(b.mode),
+    );
     for (const f of targets) {
       const whose = f.owner === null ? 'unowned' : f.owner === sid ? null : `owned by ${cleanLine(f.owner)}`;
-      const bits = [progressNote(f), linked.includes(f.mode) ? `linked` : null, RETIRED_IN_55.has(f.mode) ? 'retired in OMC 5.5' : null, whose, f.rel.startsWith(`${dir}/`) ? null : 'copy outside the session directory'];
+      const bits = [
+        progressNote(f),
+        linked.includes(f.mode) ? `linked` : null,
+        RETIRED_IN_55.has(f.mode) ? 'retired in OMC 5.5' : null,
+        whose,
+        f.rel.startsWith(`${dir}/`) ? null : 'copy outside the session directory',
+      ];
       const note = bits.filter(Boolean).join('; ');
       if (hasNamedWorkflowMarkers(f.value)) {
         if (f.mode === 'autopilot' && typeof f.value.workflowRunId === 'string' && (sid === null || f.owner === sid)) {
-          steps.push({ rel: f.rel, mode: f.mode, action: 'pause-named', sha: f.sha, note: [note, `named workflow run ${cleanLine(f.value.workflowRunId)}`].filter(Boolean).join('; ') });
+          steps.push({
+            rel: f.rel,
+            mode: f.mode,
+            action: 'pause-named',
+            sha: f.sha,
+            note: [note, `named workflow run ${cleanLine(f.value.workflowRunId)}`].filter(Boolean).join('; '),
+          });
         } else {
-          skipped.push({ rel: f.rel, reason: 'named-workflow state (workflow/workflowRunId/pipelineTracking): OMC owns it and only its exact pause is allowed, which needs an owned autopilot run' });
+          skipped.push({
+            rel: f.rel,
+            reason:
+              'named-workflow state (workflow/workflowRunId/pipelineTracking): OMC owns it and only its exact pause is allowed, which needs an owned autopilot run',
+          });
         }
         continue;
       }
-      steps.push({ rel: f.rel, mode: f.mode, action: f.mode === 'autopilot' ? 'deactivate' : 'remove', sha: f.sha, note });
+      steps.push({
+        rel: f.rel,
+        mode: f.mode,
+        action: f.mode === 'autopilot' ? 'deactivate' : 'remove',
+        sha: f.sha,
+        note,
+      });
     }
   }
 
@@ -316,16 +391,22 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
   // Things that would make OMC ignore or outlive the cancel.
   const sigLock = readTextSync(root, `${signal.rel}.mutation.lock`);
   if (sigLock.ok && !checkLockOwnerText(sigLock.text).ok) {
-    warnings.push(`${signal.rel}.mutation.lock is malformed: OMC ignores every cancel signal here until that file is deleted`);
+    warnings.push(
+      `${signal.rel}.mutation.lock is malformed: OMC ignores every cancel signal here until that file is deleted`,
+    );
   }
   const existing = readTextSync(root, signal.rel);
   if (existing.ok) {
     const v = describeExistingSignal(existing.text, now);
     if (v) warnings.push(`replaces the current ${SIGNAL_FILE} (${v})`);
   }
-  if (sid === null) warnings.push(`${signal.rel} is read by the Stop hook of every session of this project: any of them may stop at its next Stop event in the next 30 s`);
+  if (sid === null)
+    warnings.push(
+      `${signal.rel} is read by the Stop hook of every session of this project: any of them may stop at its next Stop event in the next 30 s`,
+    );
   for (const m of ending) {
-    if (RETIRED_IN_55.has(m) && !req.pauseOnly) warnings.push(`${m} is retired in OMC 5.5 (not enforced there); removed because OMC 4.x still enforces it`);
+    if (RETIRED_IN_55.has(m) && !req.pauseOnly)
+      warnings.push(`${m} is retired in OMC 5.5 (not enforced there); removed because OMC 4.x still enforces it`);
   }
 
   const fingerprint = sha256(
@@ -351,7 +432,24 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
       skipped,
     }),
   );
-  return { ok: true, plan: { request: req, label, dir, modes, linked, signal, steps, artifacts, skillActive, skipped, warnings, fingerprint, shape } };
+  return {
+    ok: true,
+    plan: {
+      request: req,
+      label,
+      dir,
+      modes,
+      linked,
+      signal,
+      steps,
+      artifacts,
+      skillActive,
+      skipped,
+      warnings,
+      fingerprint,
+      shape,
+    },
+  };
 }
 
 /**
@@ -383,7 +481,8 @@ export function describeChange(before: CancelPlan, after: CancelPlan): string {
   const artifactsBefore = new Set(before.artifacts);
   for (const rel of after.artifacts) if (!artifactsBefore.has(rel)) bits.push(`${rel} is new`);
   if (before.signal.form !== after.signal.form) bits.push(`the signal form is now ${after.signal.form}`);
-  else if (before.signal.autopilotSha !== after.signal.autopilotSha) bits.push(`${after.signal.autopilotRel ?? 'the autopilot state'} changed`);
+  else if (before.signal.autopilotSha !== after.signal.autopilotSha)
+    bits.push(`${after.signal.autopilotRel ?? 'the autopilot state'} changed`);
   if (bits.length === 0) bits.push('the files involved changed');
   return bits.join('; ');
 }

@@ -15,7 +15,10 @@ export type StartIdentity = string | 'absent' | null;
 export function startTicksFromStat(stat: string): string | null {
   const end = stat.lastIndexOf(')');
   if (end < 0) return null;
-  const fields = stat.slice(end + 2).trim().split(/\s+/);
+  const fields = stat
+    .slice(end + 2)
+    .trim()
+    .split(/\s+/);
   // fields[0] is field 3 (state), so field 22 is fields[19].
   const v = fields[19];
   return v !== undefined && /^\d+$/.test(v) ? v : null;
@@ -31,7 +34,11 @@ export function processStartIdentity(pid: number, platform: NodeJS.Platform = pr
     }
   }
   if (platform === 'darwin') {
-    const r = spawnSync('ps', ['-p', String(pid), '-o', 'lstart='], { encoding: 'utf8', timeout: 2000, env: { ...process.env, LC_ALL: 'C' } });
+    const r = spawnSync('ps', ['-p', String(pid), '-o', 'lstart='], {
+      encoding: 'utf8',
+      timeout: 2000,
+      env: { ...process.env, LC_ALL: 'C' },
+    });
     if (r.status === 0 && r.stdout.trim()) {
       const t = new Date(r.stdout.trim()).getTime();
       if (Number.isFinite(t)) return String(t);

@@ -30,7 +30,8 @@ export function dependentsOf(mode: string, states: ReadonlyMap<string, Record<st
   const add = (m: string) => {
     if (m !== mode && !out.includes(m)) out.push(m);
   };
-  if (mode === 'ralph' && (yes(own.linked_ultrawork) || yes(states.get('ultrawork')?.linked_to_ralph))) add('ultrawork');
+  if (mode === 'ralph' && (yes(own.linked_ultrawork) || yes(states.get('ultrawork')?.linked_to_ralph)))
+    add('ultrawork');
   if (mode === 'team' && (yes(own.linked_ralph) || yes(states.get('ralph')?.linked_team))) add('ralph');
   if (mode === 'autopilot') {
     add('ralph');

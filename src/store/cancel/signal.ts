@@ -64,7 +64,9 @@ export function genericSignal(mode: string, now: number): GenericSignal {
 
 /** SHA-256 (hex) of the autopilot state the way OMC's Stop hook hashes it. Throws on invalid JSON. */
 export function autopilotDigest(stateText: string): string {
-  return createHash('sha256').update(JSON.stringify(JSON.parse(stateText))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(JSON.parse(stateText)))
+    .digest('hex');
 }
 
 /** The run id OMC binds a signal to, when the state is a named workflow run. */

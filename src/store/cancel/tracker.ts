@@ -66,7 +66,11 @@ function activeOnDisk(root: string, rel: string): { active: boolean; sha: string
 const secondsLeft = (expiresMs: number, now: number) => Math.max(0, Math.ceil((expiresMs - now) / 1000));
 
 /** Pure verdict for one cancel at `now` (reads the few files it is about). */
-export function judge(root: string, result: CancelDone, now: number): Pick<TrackedCancel, 'phase' | 'final' | 'text' | 'reason'> {
+export function judge(
+  root: string,
+  result: CancelDone,
+  now: number,
+): Pick<TrackedCancel, 'phase' | 'final' | 'text' | 'reason'> {
   const { plan, signal } = result;
   const sig = judgeSignal(root, signal, plan.request.sessionId, now);
   const open = now < signal.expiresMs && sig.ours;
@@ -76,11 +80,27 @@ export function judge(root: string, result: CancelDone, now: number): Pick<Track
   const lost = sig.ours ? null : readTextSync(root, signal.rel).ok ? 'another writer replaced the signal' : sig.reason;
   if (plan.request.pauseOnly) {
     if (open && sig.inForce) {
-      return { phase: 'paused', final: false, text: `paused ${what}`, reason: `${sig.reason}; the loop keeps its state` };
+      return {
+        phase: 'paused',
+        final: false,
+        text: `paused ${what}`,
+        reason: `${sig.reason}; the loop keeps its state`,
+      };
     }
     if (open) return { phase: 'not-taken', final: true, text: `pause did not take: ${sig.reason}`, reason: sig.reason };
-    if (early) return { phase: 'pause-over', final: true, text: 'pause ended early', reason: `${lost}; the loop is enforced again at its next Stop event` };
-    return { phase: 'pause-over', final: true, text: 'pause over: loop enforced again', reason: 'the 30 s signal expired; the loop kept its state and the Stop hook enforces it again' };
+    if (early)
+      return {
+        phase: 'pause-over',
+        final: true,
+        text: 'pause ended early',
+        reason: `${lost}; the loop is enforced again at its next Stop event`,
+      };
+    return {
+      phase: 'pause-over',
+      final: true,
+      text: 'pause over: loop enforced again',
+      reason: 'the 30 s signal expired; the loop kept its state and the Stop hook enforces it again',
+    };
   }
 
   const still: string[] = [];
@@ -93,14 +113,25 @@ export function judge(root: string, result: CancelDone, now: number): Pick<Track
       : `${step.mode} active again: ${step.rel} was rewritten after the cancel (a Stop event already under way re-armed it)`;
     still.push(why);
   }
-  if (still.length > 0 && signal.form === 'autopilot' && !sig.inForce && sig.reason.includes('digest')) still.push(sig.reason);
+  if (still.length > 0 && signal.form === 'autopilot' && !sig.inForce && sig.reason.includes('digest'))
+    still.push(sig.reason);
   if (open) {
     return still.length === 0
-      ? { phase: 'ended', final: false, text: `cancelled ✓ ${what}`, reason: 'ended on disk; watching until the signal expires that nothing re-arms it' }
+      ? {
+          phase: 'ended',
+          final: false,
+          text: `cancelled ✓ ${what}`,
+          reason: 'ended on disk; watching until the signal expires that nothing re-arms it',
+        }
       : { phase: 'waiting', final: false, text: `not ended yet: ${still[0]}`, reason: still.join('; ') };
   }
   if (still.length === 0) {
-    return { phase: 'cancelled', final: true, text: `cancelled ✓ ${what}`, reason: 'verified: the signal window is over and no targeted mode is active on disk' };
+    return {
+      phase: 'cancelled',
+      final: true,
+      text: `cancelled ✓ ${what}`,
+      reason: 'verified: the signal window is over and no targeted mode is active on disk',
+    };
   }
   return { phase: 'not-taken', final: true, text: `cancel did not take: ${still[0]}`, reason: still.join('; ') };
 }
@@ -194,10 +225,13 @@ export class CancelTracker {
     if (!this.unsubscribe && this.changes) this.unsubscribe = this.changes.subscribe(() => this.evaluate());
     const next = Math.min(...open.map((e) => e.expiresMs));
     const delay = Math.max(0, next - this.clock()) + 5;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.evaluate();
-    }, Math.min(delay, 2 ** 31 - 1));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.evaluate();
+      },
+      Math.min(delay, 2 ** 31 - 1),
+    );
     this.timer.unref?.();
   }
 }

@@ -29,7 +29,14 @@ export interface MemorySnapshot {
   mtimeMs: number;
 }
 
-export const EMPTY_MEMORY: MemorySnapshot = { version: 0, file: 'missing', raw: null, problems: [], writeBlock: 'no project-memory.json yet', mtimeMs: -1 };
+export const EMPTY_MEMORY: MemorySnapshot = {
+  version: 0,
+  file: 'missing',
+  raw: null,
+  problems: [],
+  writeBlock: 'no project-memory.json yet',
+  mtimeMs: -1,
+};
 
 export class SaveRefused extends Error {
   constructor(message: string) {
@@ -64,11 +71,13 @@ function contentBlock(raw: Record<string, unknown>): string | null {
   if (!raw.version || !raw.projectRoot || !raw.lastScanned) {
     return 'OMC ignores this file (version, projectRoot or lastScanned missing); run a Claude session so OMC rebuilds it';
   }
-  if (raw.userDirectives !== undefined && !Array.isArray(raw.userDirectives)) return 'userDirectives is not a list; fix the file first';
+  if (raw.userDirectives !== undefined && !Array.isArray(raw.userDirectives))
+    return 'userDirectives is not a list; fix the file first';
   const list = (raw.userDirectives as unknown[] | undefined) ?? [];
   for (let i = 0; i < list.length; i++) {
     const r = DirectiveSchema.safeParse(list[i]);
-    if (!r.success) return `directive [${i}] is malformed (${describeIssue(r.error.issues[0] ?? { path: [], message: 'invalid' })}); fix the file first`;
+    if (!r.success)
+      return `directive [${i}] is malformed (${describeIssue(r.error.issues[0] ?? { path: [], message: 'invalid' })}); fix the file first`;
   }
   return null;
 }
@@ -144,7 +153,8 @@ export class MemoryDomain implements Domain {
     const snap = this.cell.getSnapshot();
     if (!snap.raw) return null;
     const minute = Math.floor(now / 60_000);
-    if (this.modelCache && this.modelCache.version === snap.version && this.modelCache.minute === minute) return this.modelCache.model;
+    if (this.modelCache && this.modelCache.version === snap.version && this.modelCache.minute === minute)
+      return this.modelCache.model;
     const model = buildModel(snap.raw, now).model;
     this.modelCache = { version: snap.version, minute, model };
     return model;
@@ -164,7 +174,10 @@ export class MemoryDomain implements Domain {
    * would now push out something else than the user agreed to, nothing is
    * written and the reason is thrown.
    */
-  async save(op: DirectiveOp, agreedDropped: readonly string[] = []): Promise<{ dropped: Directive[]; changed: Directive | null }> {
+  async save(
+    op: DirectiveOp,
+    agreedDropped: readonly string[] = [],
+  ): Promise<{ dropped: Directive[]; changed: Directive | null }> {
     if (this.readonly) throw new SaveRefused('read-only mode (--readonly): nothing was written');
     const outcome = await withFileLock(
       this.root,
@@ -172,13 +185,24 @@ export class MemoryDomain implements Domain {
       () => {
         const r = readTextSync(this.root, MEMORY_FILE);
         if (!r.ok) {
-          throw new SaveRefused(r.code === 'missing' ? 'project-memory.json does not exist: OMC creates it at the first session start' : `project-memory.json ${r.message}`);
+          throw new SaveRefused(
+            r.code === 'missing'
+              ? 'project-memory.json does not exist: OMC creates it at the first session start'
+              : `project-memory.json ${r.message}`,
+          );
         }
-        if (r.invalidUtf8) throw new SaveRefused('project-memory.json has bytes that are not valid UTF-8; saving would replace them, so nothing was written');
-        if (r.bom) throw new SaveRefused('project-memory.json starts with a byte-order mark, which OMC cannot parse; remove it first');
+        if (r.invalidUtf8)
+          throw new SaveRefused(
+            'project-memory.json has bytes that are not valid UTF-8; saving would replace them, so nothing was written',
+          );
+        if (r.bom)
+          throw new SaveRefused(
+            'project-memory.json starts with a byte-order mark, which OMC cannot parse; remove it first',
+          );
         const parsed = parseJsonText(r.text, r);
         if (!parsed.ok) throw new SaveRefused(`project-memory.json: ${parsed.message}; nothing was written`);
-        if (!isObject(parsed.value)) throw new SaveRefused('project-memory.json is not a JSON object; nothing was written');
+        if (!isObject(parsed.value))
+          throw new SaveRefused('project-memory.json is not a JSON object; nothing was written');
         const raw = parsed.value;
         const block = contentBlock(raw);
         if (block) throw new SaveRefused(block);
@@ -186,7 +210,9 @@ export class MemoryDomain implements Domain {
         if (!result.ok) throw new SaveRefused(result.reason);
         const dropped = result.dropped.map(directiveKey);
         if (dropped.some((k) => !agreedDropped.includes(k))) {
-          throw new SaveRefused('the directives changed on disk while you were deciding: saving now would push out another one. Nothing was written; look again and retry');
+          throw new SaveRefused(
+            'the directives changed on disk while you were deciding: saving now would push out another one. Nothing was written; look again and retry',
+          );
         }
         // Assigning keeps the key where it was; every other key, known or not, is written back as read.
         raw.userDirectives = result.list;
@@ -213,12 +239,21 @@ export class MemoryDomain implements Domain {
     } else if (!r.ok) {
       next = { ...prev, file: prev.raw ? 'ok' : 'unreadable', problem: r.message };
     } else {
-      if (r.text === this.lastText && prev.problem === null && r.invalidUtf8 === prev.invalidUtf8 && r.bom === prev.bom) return;
+      if (r.text === this.lastText && prev.problem === null && r.invalidUtf8 === prev.invalidUtf8 && r.bom === prev.bom)
+        return;
       const parsed = parseJsonText(r.text, r);
       if (!parsed.ok) next = { ...prev, file: prev.raw ? 'ok' : 'unreadable', problem: parsed.message };
-      else if (!isObject(parsed.value)) next = { ...prev, file: prev.raw ? 'ok' : 'unreadable', problem: 'is not a JSON object' };
+      else if (!isObject(parsed.value))
+        next = { ...prev, file: prev.raw ? 'ok' : 'unreadable', problem: 'is not a JSON object' };
       else {
-        next = { file: 'ok', raw: parsed.value, problem: null, invalidUtf8: r.invalidUtf8, bom: r.bom, mtimeMs: r.mtimeMs };
+        next = {
+          file: 'ok',
+          raw: parsed.value,
+          problem: null,
+          invalidUtf8: r.invalidUtf8,
+          bom: r.bom,
+          mtimeMs: r.mtimeMs,
+        };
         this.lastText = r.text;
       }
     }
@@ -231,7 +266,8 @@ export class MemoryDomain implements Domain {
   private publish(): void {
     const s = this.state;
     const problems: Problem[] = [];
-    const add = (message: string, severity: Problem['severity']) => problems.push({ path: MEMORY_FILE, message: cleanLine(message), severity });
+    const add = (message: string, severity: Problem['severity']) =>
+      problems.push({ path: MEMORY_FILE, message: cleanLine(message), severity });
     if (s.problem) add(s.raw ? `${s.problem} (showing the last good version)` : s.problem, s.raw ? 'warning' : 'error');
     if (s.invalidUtf8) add('contains bytes that are not valid UTF-8 (shown as �)', 'warning');
     if (s.bom) add("starts with a byte-order mark: OMC's JSON.parse rejects it, so OMC ignores this file", 'error');

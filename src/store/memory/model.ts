@@ -78,12 +78,16 @@ export interface MemoryModel {
   schemaIssues: string[];
 }
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** Keeps the entries of a list that have the shape OMC's code reads, so one bad entry does not blank the pane. */
-function validEntries<T>(list: unknown, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }): T[] {
+function validEntries<T>(
+  list: unknown,
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+): T[] {
   const out: T[] = [];
   for (const v of arr(list)) {
     const r = schema.safeParse(v);
@@ -109,7 +113,10 @@ export function summaryInputOf(raw: Record<string, unknown>): SummaryInput {
   };
 }
 
-export function buildModel(raw: Record<string, unknown>, now: number): { model: MemoryModel; problems: Omit<Problem, 'path'>[] } {
+export function buildModel(
+  raw: Record<string, unknown>,
+  now: number,
+): { model: MemoryModel; problems: Omit<Problem, 'path'>[] } {
   const problems: Omit<Problem, 'path'>[] = [];
   const omcLoads = Boolean(raw.version) && Boolean(raw.projectRoot) && Boolean(raw.lastScanned);
   if (!omcLoads) {
@@ -122,7 +129,10 @@ export function buildModel(raw: Record<string, unknown>, now: number): { model: 
   const parsed = ProjectMemorySchema.safeParse(raw);
   const schemaIssues = parsed.success ? [] : parsed.error.issues.slice(0, 5).map(describeIssue);
   if (!parsed.success && omcLoads) {
-    problems.push({ severity: 'warning', message: `does not match OMC's schema: ${schemaIssues.slice(0, 2).join('; ')}${parsed.error.issues.length > 2 ? '; …' : ''}` });
+    problems.push({
+      severity: 'warning',
+      message: `does not match OMC's schema: ${schemaIssues.slice(0, 2).join('; ')}${parsed.error.issues.length > 2 ? '; …' : ''}`,
+    });
   }
 
   const input = summaryInputOf(raw);
@@ -135,19 +145,30 @@ export function buildModel(raw: Record<string, unknown>, now: number): { model: 
   const injects = omcLoads && hasInjectableContent(previewInput) && trimmed !== '';
   const injection = injects ? wrapForSessionStart(trimmed) : '';
   let injectionNote: string | null = null;
-  if (!omcLoads) injectionNote = 'OMC ignores this file: the next session start re-detects the project and injects none of these directives.';
-  else if (rescanDue) injectionNote = 'Last scan is over 24 h old: the next session start re-detects the stack and build commands and drops hot paths; directives and notes are kept.';
-  else if (!injects) injectionNote = 'Nothing to inject: the memory has no stack, commands, hot paths, notes or directives.';
+  if (!omcLoads)
+    injectionNote =
+      'OMC ignores this file: the next session start re-detects the project and injects none of these directives.';
+  else if (rescanDue)
+    injectionNote =
+      'Last scan is over 24 h old: the next session start re-detects the stack and build commands and drops hot paths; directives and notes are kept.';
+  else if (!injects)
+    injectionNote = 'Nothing to inject: the memory has no stack, commands, hot paths, notes or directives.';
 
   const malformed: MalformedDirective[] = [];
   arr(raw.userDirectives).forEach((v, index) => {
     const r = DirectiveSchema.safeParse(v);
-    if (!r.success) malformed.push({ index, problem: describeIssue(r.error.issues[0] ?? { path: [], message: 'invalid' }), text: cleanLine(obj(v).directive ?? '') });
+    if (!r.success)
+      malformed.push({
+        index,
+        problem: describeIssue(r.error.issues[0] ?? { path: [], message: 'invalid' }),
+        text: cleanLine(obj(v).directive ?? ''),
+      });
   });
   if (raw.userDirectives !== undefined && !Array.isArray(raw.userDirectives)) {
     problems.push({ severity: 'error', message: 'userDirectives is not a list; OMC treats it as empty' });
   }
-  for (const m of malformed) problems.push({ severity: 'warning', message: `directive [${m.index}] is malformed (${m.problem})` });
+  for (const m of malformed)
+    problems.push({ severity: 'warning', message: `directive [${m.index}] is malformed (${m.problem})` });
 
   const survivors = survivorsOfCap(input.directives);
   const ranked = rankForSummary(input.directives);
@@ -170,9 +191,12 @@ export function buildModel(raw: Record<string, unknown>, now: number): { model: 
   if (input.lintCommand) cmds.push(`lint ${input.lintCommand}`);
   const devCommand = strOrNull(obj(raw.build).devCommand);
   if (devCommand) cmds.push(`dev ${devCommand}`);
-  const stackParts = [primaryLanguage(input), primaryFramework(input), input.packageManager && `pkg ${input.packageManager}`, input.runtime].filter(
-    (x): x is string => Boolean(x),
-  );
+  const stackParts = [
+    primaryLanguage(input),
+    primaryFramework(input),
+    input.packageManager && `pkg ${input.packageManager}`,
+    input.runtime,
+  ].filter((x): x is string => Boolean(x));
   const otherFrameworks = input.frameworks.map((f) => f.name).filter((n) => n !== primaryFramework(input));
   return {
     model: {

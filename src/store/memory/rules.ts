@@ -42,7 +42,8 @@ export type DirectiveOp =
   | { kind: 'edit'; target: string; input: DirectiveInput }
   | { kind: 'remove'; target: string };
 
-export type OpResult = { ok: true; list: Directive[]; dropped: Directive[]; changed: Directive | null } | { ok: false; reason: string };
+export type OpResult =
+  { ok: true; list: Directive[]; dropped: Directive[]; changed: Directive | null } | { ok: false; reason: string };
 
 const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -54,20 +55,43 @@ export function applyOp(list: readonly Directive[], op: DirectiveOp): OpResult {
   if (op.kind === 'add') {
     const text = op.input.directive.trim();
     const dup = list.find((d) => sameText(d.directive, text));
-    if (dup) return { ok: false, reason: `already a directive (OMC de-duplicates ignoring case): "${cleanLine(dup.directive)}"` };
-    const added: Directive = { timestamp: op.timestamp, directive: text, context: op.input.context, source: 'explicit', priority: op.input.priority };
+    if (dup)
+      return {
+        ok: false,
+        reason: `already a directive (OMC de-duplicates ignoring case): "${cleanLine(dup.directive)}"`,
+      };
+    const added: Directive = {
+      timestamp: op.timestamp,
+      directive: text,
+      context: op.input.context,
+      source: 'explicit',
+      priority: op.input.priority,
+    };
     const next = [...list, added];
     if (next.length <= MAX_DIRECTIVES) return { ok: true, list: next, dropped: [], changed: added };
     const sorted = [...next].sort(capOrder);
     return { ok: true, list: sorted.slice(0, MAX_DIRECTIVES), dropped: sorted.slice(MAX_DIRECTIVES), changed: added };
   }
   const i = list.findIndex((d) => directiveKey(d) === op.target);
-  if (i === -1) return { ok: false, reason: 'that directive is no longer in the file (OMC or another editor changed it); nothing was changed' };
+  if (i === -1)
+    return {
+      ok: false,
+      reason: 'that directive is no longer in the file (OMC or another editor changed it); nothing was changed',
+    };
   if (op.kind === 'remove') return { ok: true, list: list.filter((_, j) => j !== i), dropped: [], changed: null };
   const text = op.input.directive.trim();
   const dup = list.find((d, j) => j !== i && sameText(d.directive, text));
-  if (dup) return { ok: false, reason: `another directive already says that (OMC de-duplicates ignoring case): "${cleanLine(dup.directive)}"` };
-  const edited: Directive = { ...(list[i] as Directive), directive: text, context: op.input.context, priority: op.input.priority };
+  if (dup)
+    return {
+      ok: false,
+      reason: `another directive already says that (OMC de-duplicates ignoring case): "${cleanLine(dup.directive)}"`,
+    };
+  const edited: Directive = {
+    ...(list[i] as Directive),
+    directive: text,
+    context: op.input.context,
+    priority: op.input.priority,
+  };
   const next = [...list];
   next[i] = edited;
   return { ok: true, list: next, dropped: [], changed: edited };

@@ -55,7 +55,9 @@ export const DirectiveSchema = z.looseObject({
  * emoji is 2); zod 4's .max() counts code points, so the limit is spelled out.
  */
 const maxUnits = (max: number, what: string) =>
-  z.string().refine((s) => s.length <= max, { message: `${what} is at most ${max} characters (OMC's limit; an emoji counts 2)` });
+  z.string().refine((s) => s.length <= max, {
+    message: `${what} is at most ${max} characters (OMC's limit; an emoji counts 2)`,
+  });
 
 /** What a user may type for a new or edited directive (the tool's own limits). */
 export const DirectiveInputSchema = z.object({
@@ -97,7 +99,13 @@ export const ProjectMemorySchema = z.looseObject({
   customNotes: z.array(CustomNoteSchema).default([]),
   directoryMap: z.record(
     z.string(),
-    z.looseObject({ path: z.string(), purpose: nullableString, fileCount: z.number(), lastAccessed: z.number(), keyFiles: z.array(z.string()) }),
+    z.looseObject({
+      path: z.string(),
+      purpose: nullableString,
+      fileCount: z.number(),
+      lastAccessed: z.number(),
+      keyFiles: z.array(z.string()),
+    }),
   ),
   hotPaths: z.array(HotPathSchema).default([]),
   userDirectives: z.array(DirectiveSchema).default([]),
@@ -111,6 +119,9 @@ export type ProjectMemory = z.infer<typeof ProjectMemorySchema>;
 
 /** One zod issue as a short "where: what" line. */
 export function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
-  const where = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  const where = issue.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
   return `${where || '(top level)'}: ${issue.message}`;
 }

@@ -29,7 +29,18 @@ export interface SummaryInput {
 }
 
 /** Paths OMC never lists as hot (hot-path-tracker's ignore list, matched anywhere in the path). */
-const IGNORED_PATH_PARTS = ['node_modules', '.git', '.omc', 'dist', 'build', '.cache', '.next', '.nuxt', 'coverage', '.DS_Store'];
+const IGNORED_PATH_PARTS = [
+  'node_modules',
+  '.git',
+  '.omc',
+  'dist',
+  'build',
+  '.cache',
+  '.next',
+  '.nuxt',
+  'coverage',
+  '.DS_Store',
+];
 const isIgnoredPath = (p: string) => IGNORED_PATH_PARTS.some((part) => p.includes(part));
 
 /** Access count dominates; recent use (up to 120 h) and files over directories break ties. No scope at SessionStart. */

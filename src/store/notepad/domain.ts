@@ -66,7 +66,16 @@ export class NotepadDomain implements Domain {
   scan(): void {
     const st = statSync(this.root, NOTEPAD_REL);
     const seen = this.seen;
-    if (st && st.isFile() && seen && this.readProblem === null && st.mtimeMs === seen.mtimeMs && st.size === seen.size && st.ino === seen.ino) return;
+    if (
+      st &&
+      st.isFile() &&
+      seen &&
+      this.readProblem === null &&
+      st.mtimeMs === seen.mtimeMs &&
+      st.size === seen.size &&
+      st.ino === seen.ino
+    )
+      return;
     this.read('scan');
   }
 
@@ -143,10 +152,12 @@ export class NotepadDomain implements Domain {
     const problems: Problem[] = [];
     let editBlock: string | null = null;
     if (parsed.crlf) {
-      editBlock = "notepad.md has Windows (CRLF) line endings; OMC's reader sees no sections in it, so omc-top will not edit it. Convert it to LF (dos2unix) first";
+      editBlock =
+        "notepad.md has Windows (CRLF) line endings; OMC's reader sees no sections in it, so omc-top will not edit it. Convert it to LF (dos2unix) first";
       problems.push({
         path: NOTEPAD_REL,
-        message: "has Windows (CRLF) line endings: OMC's reader finds no Priority/Working/MANUAL sections in it, so OMC sees an empty notepad (convert to LF)",
+        message:
+          "has Windows (CRLF) line endings: OMC's reader finds no Priority/Working/MANUAL sections in it, so OMC sees an empty notepad (convert to LF)",
         severity: 'error',
       });
     } else if (parsed.missingHeaders.length > 0) {
@@ -158,8 +169,13 @@ export class NotepadDomain implements Domain {
       });
     }
     if (r.invalidUtf8) {
-      editBlock = 'notepad.md contains bytes that are not valid UTF-8; saving would rewrite them, so omc-top will not edit it';
-      problems.push({ path: NOTEPAD_REL, message: 'contains bytes that are not valid UTF-8 (shown as �); editing is off so they are not rewritten', severity: 'warning' });
+      editBlock =
+        'notepad.md contains bytes that are not valid UTF-8; saving would rewrite them, so omc-top will not edit it';
+      problems.push({
+        path: NOTEPAD_REL,
+        message: 'contains bytes that are not valid UTF-8 (shown as �); editing is off so they are not rewritten',
+        severity: 'warning',
+      });
     }
     this.publish({
       version: prev.version + 1,
@@ -195,7 +211,12 @@ export class NotepadDomain implements Domain {
         let current: string | null = null;
         let bom = false;
         if (r.ok) {
-          if (r.invalidUtf8) return { kind: 'refused', message: 'notepad.md contains bytes that are not valid UTF-8; saving would rewrite them. Nothing was written' };
+          if (r.invalidUtf8)
+            return {
+              kind: 'refused',
+              message:
+                'notepad.md contains bytes that are not valid UTF-8; saving would rewrite them. Nothing was written',
+            };
           current = r.text;
           bom = r.bom;
         } else if (r.code !== 'missing') {
@@ -204,7 +225,12 @@ export class NotepadDomain implements Domain {
         const res = applyOp(current, checked.op, this.clock());
         if (!res.ok) {
           return res.kind === 'conflict'
-            ? { kind: 'conflict', reason: res.reason === 'changed' ? 'changed' : 'gone', message: res.message, ...(res.disk !== undefined ? { disk: res.disk } : {}) }
+            ? {
+                kind: 'conflict',
+                reason: res.reason === 'changed' ? 'changed' : 'gone',
+                message: res.message,
+                ...(res.disk !== undefined ? { disk: res.disk } : {}),
+              }
             : { kind: 'refused', message: res.message };
         }
         if (res.text === current) return { kind: 'unchanged', summary: res.summary };

@@ -98,7 +98,9 @@ function findTarget(entries: IndexedEntry[], ref: EntryRef, used: Set<IndexedEnt
 }
 
 const label = (ref: EntryRef) =>
-  ref.stamp === null ? `the untimed text at the top of ${SECTION_TITLES[ref.section]}` : `${SECTION_TITLES[ref.section]} entry ${ref.stamp}`;
+  ref.stamp === null
+    ? `the untimed text at the top of ${SECTION_TITLES[ref.section]}`
+    : `${SECTION_TITLES[ref.section]} entry ${ref.stamp}`;
 
 function lostTarget(entries: IndexedEntry[], ref: EntryRef): ApplyResult {
   const moved = entries.find((e) => e.id === ref.id);
@@ -143,11 +145,23 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
   if (!verdict.ok) return refuse(verdict.error ?? 'refused');
   const creating = current === null;
   if (creating && (op.kind === 'edit' || op.kind === 'delete')) {
-    return { ok: false, kind: 'conflict', reason: 'gone', message: `notepad.md no longer exists (${label(op.target)} went with it); nothing was written` };
+    return {
+      ok: false,
+      kind: 'conflict',
+      reason: 'gone',
+      message: `notepad.md no longer exists (${label(op.target)} went with it); nothing was written`,
+    };
   }
   if (creating && op.kind === 'prune') return refuse('notepad.md no longer exists: nothing to prune');
   const file = current ?? NOTEPAD_TEMPLATE;
-  const section: SectionId = op.kind === 'add' ? op.section : op.kind === 'priority' ? 'priority' : op.kind === 'prune' ? 'working' : op.target.section;
+  const section: SectionId =
+    op.kind === 'add'
+      ? op.section
+      : op.kind === 'priority'
+        ? 'priority'
+        : op.kind === 'prune'
+          ? 'working'
+          : op.target.section;
   const problem = sectionProblem(file, section);
   if (problem) return refuse(problem);
   const text = readSection(file, section) ?? '';
@@ -179,7 +193,11 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
       const hit = findTarget(entries, op.target);
       if (!hit) return lostTarget(entries, op.target);
       const next = text.slice(0, hit.start) + text.slice(hit.end);
-      return { ok: true, text: replaceSection(file, section, asAppended(next)), summary: `deleted ${label(op.target)}` };
+      return {
+        ok: true,
+        text: replaceSection(file, section, asAppended(next)),
+        summary: `deleted ${label(op.target)}`,
+      };
     }
     case 'priority': {
       if (text !== op.base) {
@@ -187,7 +205,8 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
           ok: false,
           kind: 'conflict',
           reason: 'changed',
-          message: 'Priority Context was changed on disk (by OMC or another editor) after you started; nothing was written',
+          message:
+            'Priority Context was changed on disk (by OMC or another editor) after you started; nothing was written',
           disk: text,
         };
       }
@@ -211,7 +230,9 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
       // OMC's prune rebuilds the section from the kept entries joined by a blank
       // line. Unlike OMC, text before the first entry (which OMC never writes)
       // is kept instead of being discarded.
-      const kept = entries.filter((e) => !used.has(e)).map((e) => (e.stamp === null ? e.body.trim() : `### ${e.stamp}\n${e.body.trim()}`));
+      const kept = entries
+        .filter((e) => !used.has(e))
+        .map((e) => (e.stamp === null ? e.body.trim() : `### ${e.stamp}\n${e.body.trim()}`));
       const note = skipped > 0 ? `; ${skipped} had changed or were already gone and were kept` : '';
       return {
         ok: true,

@@ -58,7 +58,14 @@ export interface NotepadSnapshot {
   problems: Problem[];
 }
 
-const emptySection = (id: SectionId): SectionView => ({ id, found: false, text: '', display: '', chars: 0, entries: [] });
+const emptySection = (id: SectionId): SectionView => ({
+  id,
+  found: false,
+  text: '',
+  display: '',
+  chars: 0,
+  entries: [],
+});
 
 export const EMPTY_NOTEPAD: NotepadSnapshot = {
   version: 0,
@@ -101,7 +108,14 @@ export function parseNotepad(text: string): ParsedNotepad {
   const section = (id: SectionId): SectionView => {
     const found = locateSection(text, id) !== null;
     const t = readSection(text, id) ?? '';
-    return { id, found, text: t, display: cleanBlock(t), chars: t.length, entries: id === 'priority' ? [] : entriesOf(t) };
+    return {
+      id,
+      found,
+      text: t,
+      display: cleanBlock(t),
+      chars: t.length,
+      entries: id === 'priority' ? [] : entriesOf(t),
+    };
   };
   const sections = { priority: section('priority'), working: section('working'), manual: section('manual') };
   const ids: SectionId[] = ['priority', 'working', 'manual'];

@@ -61,7 +61,10 @@ export function validateEntry(section: Exclude<SectionId, 'priority'>, body: str
   const lines = body.split('\n');
   const heading = lines.findIndex((l) => ENTRY_HEADING_RE.test(l));
   if (heading !== -1) {
-    return { ok: false, error: `line ${heading + 1} is an entry heading (### YYYY-MM-DD HH:MM): it would split this into two entries` };
+    return {
+      ok: false,
+      error: `line ${heading + 1} is an entry heading (### YYYY-MM-DD HH:MM): it would split this into two entries`,
+    };
   }
   if (section === 'working') {
     const sub = body.indexOf('### ');

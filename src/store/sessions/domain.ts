@@ -131,7 +131,9 @@ export class SessionsDomain implements Domain {
 
   isLeafDir(rel: string): boolean {
     const parts = rel.split('/');
-    return parts.length === 3 && parts[0] === 'state' && parts[1] === 'sessions' && isValidSessionId(parts[2] as string);
+    return (
+      parts.length === 3 && parts[0] === 'state' && parts[1] === 'sessions' && isValidSessionId(parts[2] as string)
+    );
   }
 
   wants(rel: string, isDir: boolean | undefined): boolean {
@@ -190,7 +192,12 @@ export class SessionsDomain implements Domain {
     // A tracked name that is not a plain file (a symlink, a pipe) is still read: fsx refuses it
     // with a reason. Skipping it would hide a cancel signal or a loop without a word.
     const entry = (rel: string, kind: string) => {
-      if (kind === 'dir') this.structural.set(rel, { path: rel, message: 'is a directory where a state file was expected', severity: 'error' });
+      if (kind === 'dir')
+        this.structural.set(rel, {
+          path: rel,
+          message: 'is a directory where a state file was expected',
+          severity: 'error',
+        });
       else readFile(rel);
     };
     const top = listDirSync(this.root, '');
@@ -228,12 +235,14 @@ export class SessionsDomain implements Domain {
     }
     // Sessions whose directory vanished without us seeing their files go too.
     for (const key of this.views.keys()) {
-      if (key !== LEGACY && !this.byKey.has(key) && !statSync(this.root, `state/sessions/${key}`)?.isDirectory()) this.dirty.add(key);
+      if (key !== LEGACY && !this.byKey.has(key) && !statSync(this.root, `state/sessions/${key}`)?.isDirectory())
+        this.dirty.add(key);
     }
     const wasScanning = this.progress !== null;
     this.progress = null;
     // A poll tick that found nothing new must not cost a re-render.
-    if (wasScanning || this.dirty.size > 0 || this.version === 0 || this.structuralSignature() !== structuralBefore) this.publish();
+    if (wasScanning || this.dirty.size > 0 || this.version === 0 || this.structuralSignature() !== structuralBefore)
+      this.publish();
   }
 
   private structuralSignature(): string {
@@ -261,7 +270,11 @@ export class SessionsDomain implements Domain {
       return;
     }
     if (kind !== 'dir') {
-      this.structural.set(rel, { path: rel, message: 'a file where a session directory was expected', severity: 'warning' });
+      this.structural.set(rel, {
+        path: rel,
+        message: 'a file where a session directory was expected',
+        severity: 'warning',
+      });
       return;
     }
     const list = listDirSync(this.root, rel);
@@ -297,7 +310,8 @@ export class SessionsDomain implements Domain {
         changed = this.dropPrefix(ev.rel) || changed;
         if (ev.type === 'unlinkDir' && this.structural.delete(ev.rel)) changed = true;
         const parts = ev.rel.split('/');
-        if (ev.type === 'unlinkDir' && parts.length === 3 && parts[1] === 'sessions') this.dirty.add(parts[2] as string);
+        if (ev.type === 'unlinkDir' && parts.length === 3 && parts[1] === 'sessions')
+          this.dirty.add(parts[2] as string);
         continue;
       }
       if (ev.type === 'addDir') {
@@ -483,7 +497,8 @@ export class SessionsDomain implements Domain {
     for (const rec of recs) {
       const k = keyOf(rec.rel);
       if (!k) continue;
-      if (rec.problem) problems.push({ path: rec.rel, message: rec.problem, severity: rec.value === undefined ? 'error' : 'warning' });
+      if (rec.problem)
+        problems.push({ path: rec.rel, message: rec.problem, severity: rec.value === undefined ? 'error' : 'warning' });
       if (k.scope === 'ended') {
         endedRec = (rec.value as Record<string, unknown>) ?? null;
         continue;
@@ -520,7 +535,8 @@ export class SessionsDomain implements Domain {
 
     const slots = (skillActive?.active_skills ?? null) as Record<string, unknown> | null;
     const tombstone = (mode: string): number | null => {
-      const slot = slots && typeof slots === 'object' ? (slots[mode] as Record<string, unknown> | undefined) : undefined;
+      const slot =
+        slots && typeof slots === 'object' ? (slots[mode] as Record<string, unknown> | undefined) : undefined;
       return slot ? timeMs(slot.completed_at) : null;
     };
 
@@ -582,7 +598,9 @@ export class SessionsDomain implements Domain {
 
     // The session's own signal wins over the legacy one for display.
     let cancel: CancelView | null = null;
-    for (const { rec, value } of cancels.sort((a, b) => (a.rec.rel.includes('/sessions/') ? -1 : 1) - (b.rec.rel.includes('/sessions/') ? -1 : 1))) {
+    for (const { rec, value } of cancels.sort(
+      (a, b) => (a.rec.rel.includes('/sessions/') ? -1 : 1) - (b.rec.rel.includes('/sessions/') ? -1 : 1),
+    )) {
       const v = genericCancelVerdict(value, now);
       const raw = value as Record<string, unknown>;
       cancel = {
@@ -599,7 +617,12 @@ export class SessionsDomain implements Domain {
       if (v.requestedMs !== null) soonest(v.requestedMs + 30_000 + 1);
       break;
     }
-    const cancelFresh = cancel !== null && cancel.expiresMs !== null && cancel.expiresMs > now && cancel.requestedMs !== null && now - cancel.requestedMs <= 30_000;
+    const cancelFresh =
+      cancel !== null &&
+      cancel.expiresMs !== null &&
+      cancel.expiresMs > now &&
+      cancel.requestedMs !== null &&
+      now - cancel.requestedMs <= 30_000;
 
     let status: SessionStatus = 'idle';
     for (const m of modes) if (STATUS_RANK[m.status] < STATUS_RANK[status]) status = m.status;
@@ -609,7 +632,10 @@ export class SessionsDomain implements Domain {
 
     const startedMs =
       timeMs(started?.started_at) ??
-      modes.reduce<number | null>((acc, m) => (m.startedMs !== null && (acc === null || m.startedMs < acc) ? m.startedMs : acc), null);
+      modes.reduce<number | null>(
+        (acc, m) => (m.startedMs !== null && (acc === null || m.startedMs < acc) ? m.startedMs : acc),
+        null,
+      );
     const updatedMs = modes.reduce<number | null>(
       (acc, m) => (m.updatedMs !== null && (acc === null || m.updatedMs > acc) ? m.updatedMs : acc),
       null,
@@ -626,7 +652,10 @@ export class SessionsDomain implements Domain {
       startedMs,
       updatedMs,
       ended: endedRec
-        ? { endedAt: str(endedRec.ended_at) === null ? null : cleanLine(endedRec.ended_at), reason: str(endedRec.reason) === null ? null : cleanLine(endedRec.reason) }
+        ? {
+            endedAt: str(endedRec.ended_at) === null ? null : cleanLine(endedRec.ended_at),
+            reason: str(endedRec.reason) === null ? null : cleanLine(endedRec.reason),
+          }
         : null,
       cwd: str(started?.cwd) === null ? null : cleanLine(started?.cwd),
       problems,

@@ -106,7 +106,9 @@ export function timeMs(v: unknown): number | null {
 
 /** ISO text of an epoch-ms time from a file, or null when it is not a date (never throws). */
 export function isoOrNull(ms: number | null | undefined): string | null {
-  return typeof ms === 'number' && Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME_MS ? new Date(ms).toISOString() : null;
+  return typeof ms === 'number' && Number.isFinite(ms) && Math.abs(ms) <= MAX_TIME_MS
+    ? new Date(ms).toISOString()
+    : null;
 }
 
 type Obj = Record<string, unknown>;
@@ -180,7 +182,12 @@ export function modeProgress(mode: string, s: Obj): Progress {
       return { iteration: a, max: q, phase: phaseOf('phase', 'current_phase'), extras };
     }
     case 'self-improve': {
-      return { iteration: num(s.iteration), max: num(s.max_iterations), phase: phaseOf('status', 'current_phase'), extras };
+      return {
+        iteration: num(s.iteration),
+        max: num(s.max_iterations),
+        phase: phaseOf('status', 'current_phase'),
+        extras,
+      };
     }
     default: {
       const [i, m] = pair(s.iteration, s.max_iterations);
@@ -249,7 +256,8 @@ export function modeStatus(mode: string, s: Obj, now: number, tombstoneAt: numbe
     return {
       status: 'tombstoned',
       registryActive: false,
-      reason: 'workflow slot completed less than 24 h ago (skill-active-state.json tombstone): OMC treats the mode as inactive',
+      reason:
+        'workflow slot completed less than 24 h ago (skill-active-state.json tombstone): OMC treats the mode as inactive',
       nextChangeAt: next,
     };
   }
@@ -267,7 +275,8 @@ export function modeStatus(mode: string, s: Obj, now: number, tombstoneAt: numbe
     return {
       status: 'finished',
       registryActive: true,
-      reason: phase && TERMINAL_PHASES.has(phase.toLowerCase()) ? `phase "${phase}" is terminal` : 'completed_at is set',
+      reason:
+        phase && TERMINAL_PHASES.has(phase.toLowerCase()) ? `phase "${phase}" is terminal` : 'completed_at is set',
       nextChangeAt: null,
     };
   }
@@ -337,15 +346,18 @@ export function genericCancelVerdict(sig: unknown, now: number): CancelVerdict {
   const exp = typeof s.expires_at === 'string' && parsedExp !== null ? parsedExp : req + CANCEL_TTL_MS;
   const targeted = s.mode === 'autopilot' || 'target_state_sha256' in s || 'target_workflow_run_id' in s;
   const base = { wellFormed: true, targeted, requestedMs: req, expiresMs: exp };
-  if (req > now + CANCEL_SKEW_MS) return { ...base, inForce: false, reason: 'requested_at is more than 5 s in the future' };
+  if (req > now + CANCEL_SKEW_MS)
+    return { ...base, inForce: false, reason: 'requested_at is more than 5 s in the future' };
   if (now - req > CANCEL_TTL_MS) return { ...base, inForce: false, reason: 'expired (requested over 30 s ago)' };
-  if (!(req < exp && exp <= req + CANCEL_TTL_MS)) return { ...base, inForce: false, reason: 'expires_at is not within 30 s after requested_at' };
+  if (!(req < exp && exp <= req + CANCEL_TTL_MS))
+    return { ...base, inForce: false, reason: 'expires_at is not within 30 s after requested_at' };
   if (exp <= now) return { ...base, inForce: false, reason: 'expired' };
   if (targeted) {
     return {
       ...base,
       inForce: false,
-      reason: 'targeted signal (mode autopilot or target_* keys): honoured only while the exact autopilot state digest matches',
+      reason:
+        'targeted signal (mode autopilot or target_* keys): honoured only while the exact autopilot state digest matches',
     };
   }
   return { ...base, inForce: true, reason: 'in force: the Stop hook lets the agent stop' };

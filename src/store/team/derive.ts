@@ -74,9 +74,18 @@ export function deriveTeam(inp: TeamInputs): TeamView {
   const obj = (rel: string): Obj | null => {
     const rec = inp.file(rel);
     if (!rec) return null;
-    if (rec.problem) problem(rel, rec.value === undefined ? rec.problem : `${rec.problem} (showing the last good version)`, rec.value === undefined ? 'error' : 'warning');
+    if (rec.problem)
+      problem(
+        rel,
+        rec.value === undefined ? rec.problem : `${rec.problem} (showing the last good version)`,
+        rec.value === undefined ? 'error' : 'warning',
+      );
     if (rec.value !== undefined && !isObj(rec.value)) {
-      problem(rel, `expected a JSON object, found ${Array.isArray(rec.value) ? 'an array' : rec.value === null ? 'null' : typeof rec.value}`, 'error');
+      problem(
+        rel,
+        `expected a JSON object, found ${Array.isArray(rec.value) ? 'an array' : rec.value === null ? 'null' : typeof rec.value}`,
+        'error',
+      );
       return null;
     }
     return (rec.value as Obj | undefined) ?? null;
@@ -88,7 +97,13 @@ export function deriveTeam(inp: TeamInputs): TeamView {
   const phaseState = inp.hasRuntimeDir ? obj(`${base}/phase-state.json`) : null;
   const shutdownFile = inp.hasRuntimeDir ? obj(`${base}/shutdown.json`) : null;
   if (inp.hasRuntimeDir && !config && !inp.file(`${base}/config.json`)) {
-    problem(`${base}/config.json`, manifest ? 'missing: OMC 5.5 readers need config.json; using manifest.json (4.x)' : "missing: OMC's status readers skip a team without config.json", manifest ? 'info' : 'warning');
+    problem(
+      `${base}/config.json`,
+      manifest
+        ? 'missing: OMC 5.5 readers need config.json; using manifest.json (4.x)'
+        : "missing: OMC's status readers skip a team without config.json",
+      manifest ? 'info' : 'warning',
+    );
   }
   const roster = config ?? manifest;
   const rosterRel = config ? `${base}/config.json` : manifestRel;
@@ -110,7 +125,10 @@ export function deriveTeam(inp: TeamInputs): TeamView {
       taskViews.push(taskView(verdict.task, rel, readProblem));
     } else {
       invalidTasks++;
-      const why = verdict && 'error' in verdict ? `does not follow OMC's task schema: ${verdict.error}` : (readProblem ?? 'unreadable');
+      const why =
+        verdict && 'error' in verdict
+          ? `does not follow OMC's task schema: ${verdict.error}`
+          : (readProblem ?? 'unreadable');
       problem(rel, why, 'error');
       taskViews.push({
         id: line(id, 24),
@@ -128,7 +146,11 @@ export function deriveTeam(inp: TeamInputs): TeamView {
     }
   }
   if (invalidTasks > 0) {
-    problem(`${base}/tasks`, `${invalidTasks} task file(s) break OMC's schema: OMC's own list-tasks and status fail for this team until they are fixed; counts here use the valid tasks`, 'error');
+    problem(
+      `${base}/tasks`,
+      `${invalidTasks} task file(s) break OMC's schema: OMC's own list-tasks and status fail for this team until they are fixed; counts here use the valid tasks`,
+      'error',
+    );
   }
   const order = (a: { id: string }, b: { id: string }) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id);
   parsed.sort(order);
@@ -145,14 +167,17 @@ export function deriveTeam(inp: TeamInputs): TeamView {
     const name = str(w.name);
     if (!name || !WORKER_NAME_RE.test(name) || seen.has(name)) continue;
     seen.add(name);
-    const assigned = Array.isArray(w.assigned_tasks) ? w.assigned_tasks.filter((x): x is string => typeof x === 'string') : [];
+    const assigned = Array.isArray(w.assigned_tasks)
+      ? w.assigned_tasks.filter((x): x is string => typeof x === 'string')
+      : [];
     workers.push(runtimeWorker(inp, name, str(w.role) ?? str(w.worker_cli), assigned, true, parsed, byId));
   }
   for (const name of inp.workerDirs) {
     if (seen.has(name)) continue;
     seen.add(name);
     workers.push(runtimeWorker(inp, name, null, [], false, parsed, byId));
-    if (roster) problem(`${base}/workers/${name}`, `worker directory not listed in ${rosterRel.split('/').pop()}`, 'info');
+    if (roster)
+      problem(`${base}/workers/${name}`, `worker directory not listed in ${rosterRel.split('/').pop()}`, 'info');
   }
   for (const name of inp.bridgeWorkers) {
     if (seen.has(name)) continue;
@@ -172,18 +197,39 @@ export function deriveTeam(inp: TeamInputs): TeamView {
   };
   if (leader && isValidSessionId(leader)) {
     const l = linkFor(leader);
-    owner = { sessionId: line(leader, 256), source: 'config.leader_session_id', modePath: l?.path ?? null, modeActive: l?.active ?? null };
+    owner = {
+      sessionId: line(leader, 256),
+      source: 'config.leader_session_id',
+      modePath: l?.path ?? null,
+      modeActive: l?.active ?? null,
+    };
   } else if (modeLink) {
-    owner = { sessionId: line(modeLink.sessionId, 256), source: modeLink.file, modePath: modeLink.path, modeActive: modeLink.active };
+    owner = {
+      sessionId: line(modeLink.sessionId, 256),
+      source: modeLink.file,
+      modePath: modeLink.path,
+      modeActive: modeLink.active,
+    };
   } else if (manifestLeader && isValidSessionId(manifestLeader) && inp.sessionExists(manifestLeader)) {
     const l = linkFor(manifestLeader);
-    owner = { sessionId: line(manifestLeader, 256), source: 'manifest.leader.session_id', modePath: l?.path ?? null, modeActive: l?.active ?? null };
+    owner = {
+      sessionId: line(manifestLeader, 256),
+      source: 'manifest.leader.session_id',
+      modePath: l?.path ?? null,
+      modeActive: l?.active ?? null,
+    };
   }
-  const mode = owner?.modePath ? ([...inp.modeLinks, ...inp.modeOfSession(owner.sessionId)].find((l) => l.path === owner?.modePath)?.state ?? null) : null;
+  const mode = owner?.modePath
+    ? ([...inp.modeLinks, ...inp.modeOfSession(owner.sessionId)].find((l) => l.path === owner?.modePath)?.state ?? null)
+    : null;
   const nums = modeNumbers(mode);
 
   const pipelinePhase = str(phaseState?.current_phase) ?? modePhase(mode);
-  const history = phaseHistory(phaseState, mode).map((s) => ({ phase: line(s.phase, 40), atMs: s.atMs, reason: s.reason === null ? null : line(s.reason) }));
+  const history = phaseHistory(phaseState, mode).map((s) => ({
+    phase: line(s.phase, 40),
+    atMs: s.atMs,
+    reason: s.reason === null ? null : line(s.reason),
+  }));
 
   const tail = inp.tail;
   if (tail?.problem) problem(`${base}/events.jsonl`, tail.problem, 'warning');
@@ -214,7 +260,10 @@ export function deriveTeam(inp: TeamInputs): TeamView {
     owner,
     lifecycle: str(config?.lifecycle_state) === null ? null : line(config?.lifecycle_state, 40),
     counts,
-    board: boardTeamStatus(counts, workers.map((w) => w.board)),
+    board: boardTeamStatus(
+      counts,
+      workers.map((w) => w.board),
+    ),
     workers,
     tasks: taskViews,
     events: tail ? tail.events.slice() : [],
@@ -227,8 +276,14 @@ export function deriveTeam(inp: TeamInputs): TeamView {
 }
 
 /** What OMC's strict config check rejects (invalid_persisted_state), said in words. */
-function checkRoster(roster: Obj, rel: string, dirName: string, problem: (rel: string, m: string, s?: Problem['severity']) => void): void {
-  if (roster.name !== undefined && roster.name !== dirName) problem(rel, `"name" is ${JSON.stringify(line(roster.name, 60))} but the directory is ${dirName}`);
+function checkRoster(
+  roster: Obj,
+  rel: string,
+  dirName: string,
+  problem: (rel: string, m: string, s?: Problem['severity']) => void,
+): void {
+  if (roster.name !== undefined && roster.name !== dirName)
+    problem(rel, `"name" is ${JSON.stringify(line(roster.name, 60))} but the directory is ${dirName}`);
   if (!Array.isArray(roster.workers)) {
     problem(rel, '"workers" is not an array: no worker list', 'error');
     return;
@@ -237,13 +292,22 @@ function checkRoster(roster: Obj, rel: string, dirName: string, problem: (rel: s
   roster.workers.forEach((w, i) => {
     const name = isObj(w) ? str(w.name) : null;
     if (!name) problem(rel, `workers[${i}] has no "name"`, 'error');
-    else if (!WORKER_NAME_RE.test(name)) problem(rel, `workers[${i}] name ${JSON.stringify(line(name, 60))} is not a valid OMC worker name; ignored`, 'error');
+    else if (!WORKER_NAME_RE.test(name))
+      problem(
+        rel,
+        `workers[${i}] name ${JSON.stringify(line(name, 60))} is not a valid OMC worker name; ignored`,
+        'error',
+      );
     else if (names.has(name)) problem(rel, `worker "${name}" is listed twice`, 'error');
     else names.add(name);
   });
   const wc = roster.worker_count;
   if (wc !== undefined && wc !== roster.workers.length) {
-    problem(rel, `"worker_count" is ${JSON.stringify(wc)} but ${roster.workers.length} workers are listed (OMC's readers reject this config)`, 'error');
+    problem(
+      rel,
+      `"worker_count" is ${JSON.stringify(wc)} but ${roster.workers.length} workers are listed (OMC's readers reject this config)`,
+      'error',
+    );
   }
 }
 
@@ -274,12 +338,18 @@ function runtimeWorker(
 ): WorkerView {
   const dir = `state/team/${inp.name}/workers/${name}`;
   const own: Problem[] = [];
-  const wp = (rel: string, message: string, severity: Problem['severity'] = 'warning') => own.push({ path: inp.pathPrefix + rel, message, severity });
+  const wp = (rel: string, message: string, severity: Problem['severity'] = 'warning') =>
+    own.push({ path: inp.pathPrefix + rel, message, severity });
   const read = (file: string): Obj | null => {
     const rel = `${dir}/${file}`;
     const rec = inp.file(rel);
     if (!rec) return null;
-    if (rec.problem) wp(rel, rec.value === undefined ? rec.problem : `${rec.problem} (showing the last good version)`, rec.value === undefined ? 'error' : 'warning');
+    if (rec.problem)
+      wp(
+        rel,
+        rec.value === undefined ? rec.problem : `${rec.problem} (showing the last good version)`,
+        rec.value === undefined ? 'error' : 'warning',
+      );
     if (rec.value !== undefined && !isObj(rec.value)) {
       wp(rel, 'expected a JSON object', 'error');
       return null;
@@ -304,7 +374,8 @@ function runtimeWorker(
     };
   } else if (!inp.file(`${dir}/heartbeat.json`)) {
     const st = str(status?.state);
-    if (st !== 'done' && st !== 'failed') wp(`${dir}/heartbeat.json`, 'no heartbeat yet: the worker has not finished a turn (or never started)');
+    if (st !== 'done' && st !== 'failed')
+      wp(`${dir}/heartbeat.json`, 'no heartbeat yet: the worker has not finished a turn (or never started)');
   }
 
   const state = str(status?.state) ?? 'unknown';
@@ -315,10 +386,16 @@ function runtimeWorker(
       ? (() => {
           const requestedMs = timeMs(request?.requested_at);
           const v = ackVerdict(ack, requestedMs);
-          if (ack && !v) wp(`${dir}/shutdown-ack.json`, '"status" is neither "accept" nor "reject": OMC ignores this ack');
+          if (ack && !v)
+            wp(`${dir}/shutdown-ack.json`, '"status" is neither "accept" nor "reject": OMC ignores this ack');
           return {
             requestedMs,
-            from: str(request?.from) === null ? (str(request?.requested_by) === null ? null : line(request?.requested_by, 64)) : line(request?.from, 64),
+            from:
+              str(request?.from) === null
+                ? str(request?.requested_by) === null
+                  ? null
+                  : line(request?.requested_by, 64)
+                : line(request?.from, 64),
             ack: v ? { ...v, reason: v.reason === null ? null : line(v.reason) } : null,
           };
         })()
@@ -347,15 +424,31 @@ function bridgeWorker(inp: TeamInputs, name: string): WorkerView {
   const rel = `state/team-bridge/${inp.name}/${name}.heartbeat.json`;
   const rec = inp.file(rel);
   const own: Problem[] = [];
-  if (rec?.problem) own.push({ path: inp.pathPrefix + rel, message: rec.problem, severity: rec.value === undefined ? 'error' : 'warning' });
+  if (rec?.problem)
+    own.push({
+      path: inp.pathPrefix + rel,
+      message: rec.problem,
+      severity: rec.value === undefined ? 'error' : 'warning',
+    });
   const hb = isObj(rec?.value) ? (rec?.value as Obj) : null;
-  if (rec && rec.value !== undefined && !hb) own.push({ path: inp.pathPrefix + rel, message: 'expected a JSON object', severity: 'error' });
+  if (rec && rec.value !== undefined && !hb)
+    own.push({ path: inp.pathPrefix + rel, message: 'expected a JSON object', severity: 'error' });
   const lastPoll = timeMs(hb?.lastPollAt);
-  if (hb && lastPoll === null) own.push({ path: inp.pathPrefix + rel, message: '"lastPollAt" is not a timestamp: OMC counts this worker as dead', severity: 'warning' });
+  if (hb && lastPoll === null)
+    own.push({
+      path: inp.pathPrefix + rel,
+      message: '"lastPollAt" is not a timestamp: OMC counts this worker as dead',
+      severity: 'warning',
+    });
   const pid = num(hb?.pid);
   const state = str(hb?.status) ?? 'unknown';
   const heartbeat: HeartbeatView | null = hb
-    ? { pid: pid !== null && Number.isSafeInteger(pid) && pid > 0 ? pid : null, lastBeatMs: lastPoll, turnCount: null, reportedAlive: state !== 'shutdown' }
+    ? {
+        pid: pid !== null && Number.isSafeInteger(pid) && pid > 0 ? pid : null,
+        lastBeatMs: lastPoll,
+        turnCount: null,
+        reportedAlive: state !== 'shutdown',
+      }
     : null;
   const task = str(hb?.currentTaskId);
   return {
@@ -370,7 +463,14 @@ function bridgeWorker(inp: TeamInputs, name: string): WorkerView {
     inConfig: false,
     bridge: true,
     nonReporting: false,
-    board: state === 'executing' ? 'running' : state === 'quarantined' ? 'blocked' : state === 'shutdown' ? 'done' : 'waiting',
+    board:
+      state === 'executing'
+        ? 'running'
+        : state === 'quarantined'
+          ? 'blocked'
+          : state === 'shutdown'
+            ? 'done'
+            : 'waiting',
     shutdown: null,
     problems: own,
   };

@@ -104,7 +104,8 @@ export class TeamsDomain implements Domain {
     const locs: Loc[] = [{ id: 'root', root: opts.root, prefix: '' }];
     if (opts.rootRule === 'state-dir' && opts.projectDir) {
       const projectOmc = path.join(opts.projectDir, '.omc');
-      if (path.resolve(projectOmc) !== path.resolve(opts.root)) locs.push({ id: 'project', root: projectOmc, prefix: `${projectOmc}/` });
+      if (path.resolve(projectOmc) !== path.resolve(opts.root))
+        locs.push({ id: 'project', root: projectOmc, prefix: `${projectOmc}/` });
     }
     this.locations = locs;
   }
@@ -130,9 +131,11 @@ export class TeamsDomain implements Domain {
       if (parts.length === 2) return dirOk;
       if (!a || !TEAM_NAME_RE.test(a)) return false;
       if (parts.length === 3) return dirOk;
-      if (parts.length === 4) return b === 'tasks' || b === 'workers' ? dirOk : fileOk && (b === 'events.jsonl' || TEAM_FILES.has(b ?? ''));
+      if (parts.length === 4)
+        return b === 'tasks' || b === 'workers' ? dirOk : fileOk && (b === 'events.jsonl' || TEAM_FILES.has(b ?? ''));
       if (b === 'tasks' && parts.length === 5) return fileOk && TASK_FILE_RE.test(c ?? '');
-      if (b === 'workers' && c && WORKER_NAME_RE.test(c)) return parts.length === 5 ? dirOk : parts.length === 6 && fileOk && WORKER_FILES.has(d ?? '');
+      if (b === 'workers' && c && WORKER_NAME_RE.test(c))
+        return parts.length === 5 ? dirOk : parts.length === 6 && fileOk && WORKER_FILES.has(d ?? '');
       return false;
     }
     if (area === 'team-bridge') {
@@ -169,7 +172,14 @@ export class TeamsDomain implements Domain {
 
   /** What a directory listing told us about a team; a change means re-derive. */
   private listingSig(rec: TeamRec): string {
-    return JSON.stringify([rec.hasRuntimeDir, [...rec.taskFiles], rec.workerDirs, rec.bridgeWorkers, [...rec.structural.values()].map((p) => p.message), rec.tail !== null]);
+    return JSON.stringify([
+      rec.hasRuntimeDir,
+      [...rec.taskFiles],
+      rec.workerDirs,
+      rec.bridgeWorkers,
+      [...rec.structural.values()].map((p) => p.message),
+      rec.tail !== null,
+    ]);
   }
 
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
@@ -179,7 +189,11 @@ export class TeamsDomain implements Domain {
     let modes = false;
     for (const ev of events) {
       const parts = ev.rel.split('/');
-      if (ev.rel === '' || ev.rel === 'state' || (parts.length === 2 && (parts[1] === 'team' || parts[1] === 'team-bridge'))) {
+      if (
+        ev.rel === '' ||
+        ev.rel === 'state' ||
+        (parts.length === 2 && (parts[1] === 'team' || parts[1] === 'team-bridge'))
+      ) {
         // The root, state/ or a whole team area appeared or went away.
         this.scanLocation(loc, edge);
         this.scanModeStates();
@@ -230,7 +244,17 @@ export class TeamsDomain implements Domain {
     const key = this.keyFor(loc, name);
     let rec = this.teams.get(key);
     if (!rec) {
-      rec = { key, name, loc, hasRuntimeDir: false, taskFiles: new Map(), workerDirs: [], bridgeWorkers: [], tail: null, structural: new Map() };
+      rec = {
+        key,
+        name,
+        loc,
+        hasRuntimeDir: false,
+        taskFiles: new Map(),
+        workerDirs: [],
+        bridgeWorkers: [],
+        tail: null,
+        structural: new Map(),
+      };
       this.teams.set(key, rec);
       this.dirty.add(key);
     }
@@ -242,16 +266,26 @@ export class TeamsDomain implements Domain {
     const present = new Set<string>();
     for (const area of ['team', 'team-bridge'] as const) {
       const areaRel = `state/${area}`;
-      for (const k of [...this.locProblems.keys()]) if (k === `${loc.id}|${areaRel}` || k.startsWith(`${loc.id}|${areaRel}/`)) this.locProblems.delete(k);
+      for (const k of [...this.locProblems.keys()])
+        if (k === `${loc.id}|${areaRel}` || k.startsWith(`${loc.id}|${areaRel}/`)) this.locProblems.delete(k);
       const list = listDirSync(loc.root, areaRel);
       if (!list.ok) {
-        if (list.code !== 'missing') this.locProblems.set(`${loc.id}|${areaRel}`, { path: loc.prefix + areaRel, message: list.message, severity: 'error' });
+        if (list.code !== 'missing')
+          this.locProblems.set(`${loc.id}|${areaRel}`, {
+            path: loc.prefix + areaRel,
+            message: list.message,
+            severity: 'error',
+          });
         continue;
       }
       for (const e of list.entries) {
         const why = this.badEntry(e, TEAM_NAME_RE, 'team');
         if (why) {
-          this.locProblems.set(`${loc.id}|${areaRel}/${e.name}`, { path: loc.prefix + cleanLine(`${areaRel}/${e.name}`), message: why, severity: 'warning' });
+          this.locProblems.set(`${loc.id}|${areaRel}/${e.name}`, {
+            path: loc.prefix + cleanLine(`${areaRel}/${e.name}`),
+            message: why,
+            severity: 'warning',
+          });
           continue;
         }
         present.add(e.name);
@@ -267,7 +301,8 @@ export class TeamsDomain implements Domain {
   /** Why a directory entry cannot be a team / worker dir (null when it can). */
   private badEntry(e: DirEntry, re: RegExp, what: string): string | null {
     if (!re.test(e.name)) return `directory name is not a valid OMC ${what} name; ignored`;
-    if (e.kind === 'symlink') return `is a symlink; OMC's readers skip symlinked ${what} directories, so omc-top does too`;
+    if (e.kind === 'symlink')
+      return `is a symlink; OMC's readers skip symlinked ${what} directories, so omc-top does too`;
     if (e.kind !== 'dir') return `a file where a ${what} directory was expected`;
     return null;
   }
@@ -314,7 +349,12 @@ export class TeamsDomain implements Domain {
     const fileProblem = (rel: string, kind: DirEntry['kind']) =>
       rec.structural.set(rel, {
         path: loc.prefix + rel,
-        message: kind === 'dir' ? 'is a directory where a file was expected' : kind === 'symlink' ? "is a symlink; OMC's readers refuse symlinked team files" : 'is not a regular file',
+        message:
+          kind === 'dir'
+            ? 'is a directory where a file was expected'
+            : kind === 'symlink'
+              ? "is a symlink; OMC's readers refuse symlinked team files"
+              : 'is not a regular file',
         severity: 'error',
       });
 
@@ -351,7 +391,12 @@ export class TeamsDomain implements Domain {
         if (!rec.taskFiles.has(id) || canonical) rec.taskFiles.set(id, e.name);
       }
       for (const fileName of rec.taskFiles.values()) readFile(`${base}/tasks/${fileName}`);
-    } else if (tasks.code !== 'missing') rec.structural.set(`${base}/tasks`, { path: loc.prefix + `${base}/tasks`, message: tasks.message, severity: 'error' });
+    } else if (tasks.code !== 'missing')
+      rec.structural.set(`${base}/tasks`, {
+        path: loc.prefix + `${base}/tasks`,
+        message: tasks.message,
+        severity: 'error',
+      });
 
     rec.workerDirs = [];
     const workers = listDirSync(loc.root, `${base}/workers`);
@@ -359,7 +404,11 @@ export class TeamsDomain implements Domain {
       for (const e of workers.entries) {
         const why = this.badEntry(e, WORKER_NAME_RE, 'worker');
         if (why) {
-          rec.structural.set(`${base}/workers/${e.name}`, { path: loc.prefix + cleanLine(`${base}/workers/${e.name}`), message: why, severity: 'warning' });
+          rec.structural.set(`${base}/workers/${e.name}`, {
+            path: loc.prefix + cleanLine(`${base}/workers/${e.name}`),
+            message: why,
+            severity: 'warning',
+          });
           continue;
         }
         rec.workerDirs.push(e.name);
@@ -372,9 +421,15 @@ export class TeamsDomain implements Domain {
         }
       }
       rec.workerDirs.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    } else if (workers.code !== 'missing') rec.structural.set(`${base}/workers`, { path: loc.prefix + `${base}/workers`, message: workers.message, severity: 'error' });
+    } else if (workers.code !== 'missing')
+      rec.structural.set(`${base}/workers`, {
+        path: loc.prefix + `${base}/workers`,
+        message: workers.message,
+        severity: 'error',
+      });
 
-    for (const k of [...this.cache.keys()]) if (k.startsWith(`${loc.id}|${base}/`) && !seen.has(k) && this.cache.drop(k)) changed = true;
+    for (const k of [...this.cache.keys()])
+      if (k.startsWith(`${loc.id}|${base}/`) && !seen.has(k) && this.cache.drop(k)) changed = true;
     if (changed || this.listingSig(rec) !== before) this.dirty.add(key);
   }
 
@@ -393,7 +448,11 @@ export class TeamsDomain implements Domain {
         if (!m || !WORKER_NAME_RE.test(m[1] as string)) continue;
         if (e.kind === 'dir') {
           // Said, not skipped: the worker would otherwise vanish from the board without a word.
-          this.locProblems.set(`${loc.id}|${base}/${e.name}`, { path: `${loc.prefix}${base}/${e.name}`, message: 'is a directory where a heartbeat file was expected', severity: 'error' });
+          this.locProblems.set(`${loc.id}|${base}/${e.name}`, {
+            path: `${loc.prefix}${base}/${e.name}`,
+            message: 'is a directory where a heartbeat file was expected',
+            severity: 'error',
+          });
           continue;
         }
         // A symlink or pipe is read like a file: fsx refuses what leaves the root or is not a regular file, with the reason.
@@ -403,7 +462,8 @@ export class TeamsDomain implements Domain {
         if (this.cache.readIfChanged(k, loc.root, `${base}/${e.name}`, edge)) changed = true;
       }
     }
-    for (const k of [...this.cache.keys()]) if (k.startsWith(`${loc.id}|${base}/`) && !seen.has(k) && this.cache.drop(k)) changed = true;
+    for (const k of [...this.cache.keys()])
+      if (k.startsWith(`${loc.id}|${base}/`) && !seen.has(k) && this.cache.drop(k)) changed = true;
     const rec = names.length > 0 ? this.ensureTeam(loc, name) : this.teams.get(key);
     if (!rec) return;
     names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));

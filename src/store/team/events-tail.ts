@@ -20,8 +20,7 @@ export const MAX_READ_BYTES = 1024 * 1024;
 export const MAX_LINE_BYTES = 64 * 1024;
 
 type RangeRead =
-  | { ok: true; size: number; ino: number; bytes: Buffer }
-  | { ok: false; missing: boolean; message: string };
+  { ok: true; size: number; ino: number; bytes: Buffer } | { ok: false; missing: boolean; message: string };
 
 /**
  * Reads bytes [start, start+max) of a file under root with the guarantees of
@@ -44,15 +43,29 @@ function readRange(root: string, rel: string, start: (size: number, ino: number)
     } catch {
       realRoot = root;
     }
-    if (!isInside(realRoot, real)) return { ok: false, missing: false, message: `symlink points outside the .omc root (to ${cleanLine(real)}); not read` };
+    if (!isInside(realRoot, real))
+      return {
+        ok: false,
+        missing: false,
+        message: `symlink points outside the .omc root (to ${cleanLine(real)}); not read`,
+      };
     fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, missing: code === 'ENOENT', message: code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `read failed (${code ?? e})` };
+    return {
+      ok: false,
+      missing: code === 'ENOENT',
+      message: code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `read failed (${code ?? e})`,
+    };
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { ok: false, missing: false, message: st.isDirectory() ? 'is a directory where a file was expected' : 'is not a regular file' };
+    if (!st.isFile())
+      return {
+        ok: false,
+        missing: false,
+        message: st.isDirectory() ? 'is a directory where a file was expected' : 'is not a regular file',
+      };
     const from = Math.max(0, Math.min(st.size, start(st.size, st.ino)));
     const len = Math.max(0, Math.min(max, st.size - from));
     const buf = Buffer.allocUnsafe(len);
@@ -190,7 +203,8 @@ export class EventsTail {
       changed = true;
     }
     if (this.events.length > EVENTS_KEPT) this.events = this.events.slice(-EVENTS_KEPT);
-    if (skipped > 0) this.noteBad(`${Math.round(skipped / 1024)} KB appended at once; older lines skipped to show the newest`);
+    if (skipped > 0)
+      this.noteBad(`${Math.round(skipped / 1024)} KB appended at once; older lines skipped to show the newest`);
     return changed;
   }
 

@@ -49,7 +49,8 @@ export class JsonCache {
     const prev = this.recs.get(key);
     if (prev && prev.mtimeMs >= 0 && !prev.pendingProblem) {
       const st = statSync(root, rel);
-      if (st && st.isFile() && st.mtimeMs === prev.mtimeMs && st.size === prev.size && st.ino === prev.ino) return false;
+      if (st && st.isFile() && st.mtimeMs === prev.mtimeMs && st.size === prev.size && st.ino === prev.ino)
+        return false;
     }
     return this.read(key, root, rel, edge);
   }

@@ -150,8 +150,21 @@ export interface TeamsSnapshot {
   heartbeatStaleMs: number;
 }
 
-export const EMPTY_TEAMS: TeamsSnapshot = { version: 0, teams: [], problems: [], derivedAt: 0, heartbeatStaleMs: 180_000 };
+export const EMPTY_TEAMS: TeamsSnapshot = {
+  version: 0,
+  teams: [],
+  problems: [],
+  derivedAt: 0,
+  heartbeatStaleMs: 180_000,
+};
 
 export const EVENTS_KEPT = 200;
 
-export const emptyCounts = (): TaskCounts => ({ total: 0, pending: 0, blocked: 0, in_progress: 0, completed: 0, failed: 0 });
+export const emptyCounts = (): TaskCounts => ({
+  total: 0,
+  pending: 0,
+  blocked: 0,
+  in_progress: 0,
+  completed: 0,
+  failed: 0,
+});

@@ -59,7 +59,10 @@ export interface ParsedTask {
  * would reject it — OMC then refuses to list *any* task of the team.
  */
 export function parseTask(value: unknown, fileId: string): { task: ParsedTask } | { error: string } {
-  if (!isObj(value)) return { error: `expected a JSON object, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };
+  if (!isObj(value))
+    return {
+      error: `expected a JSON object, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+    };
   const v = value;
   if (typeof v.id !== 'string' || !TASK_ID_RE.test(v.id)) return { error: '"id" must be a numeric string' };
   if (v.id !== fileId) return { error: `"id" is ${JSON.stringify(v.id)} but the file name says ${fileId}` };
@@ -68,15 +71,22 @@ export function parseTask(value: unknown, fileId: string): { task: ParsedTask } 
   }
   if (typeof v.subject !== 'string') return { error: '"subject" must be a string' };
   if (typeof v.description !== 'string') return { error: '"description" must be a string' };
-  if (typeof v.created_at !== 'string' || !Number.isFinite(Date.parse(v.created_at))) return { error: '"created_at" must be an ISO timestamp' };
-  if (v.owner !== undefined && v.owner !== null && (typeof v.owner !== 'string' || v.owner.trim() === '')) return { error: '"owner" must be a non-empty string' };
+  if (typeof v.created_at !== 'string' || !Number.isFinite(Date.parse(v.created_at)))
+    return { error: '"created_at" must be an ISO timestamp' };
+  if (v.owner !== undefined && v.owner !== null && (typeof v.owner !== 'string' || v.owner.trim() === ''))
+    return { error: '"owner" must be a non-empty string' };
   const deps = dependencyIds(v);
   if (deps === null) return { error: '"depends_on" / "blocked_by" must be equal arrays of other task ids' };
-  if (v.completed_at !== undefined && (typeof v.completed_at !== 'string' || !Number.isFinite(Date.parse(v.completed_at)))) {
+  if (
+    v.completed_at !== undefined &&
+    (typeof v.completed_at !== 'string' || !Number.isFinite(Date.parse(v.completed_at)))
+  ) {
     return { error: '"completed_at" must be an ISO timestamp' };
   }
-  if (v.result !== undefined && v.result !== null && typeof v.result !== 'string') return { error: '"result" must be a string' };
-  if (v.error !== undefined && v.error !== null && typeof v.error !== 'string') return { error: '"error" must be a string' };
+  if (v.result !== undefined && v.result !== null && typeof v.result !== 'string')
+    return { error: '"result" must be a string' };
+  if (v.error !== undefined && v.error !== null && typeof v.error !== 'string')
+    return { error: '"error" must be a string' };
   if (v.metadata !== undefined && !isObj(v.metadata)) return { error: '"metadata" must be an object' };
   const meta = isObj(v.metadata) ? v.metadata : {};
   const claim = isObj(v.claim) ? v.claim : null;
@@ -153,7 +163,8 @@ export function inferTeamPhase(tasks: readonly ParsedTask[], withMetadata = fals
 
 /** Mission-board worker status: blocked beats running beats done; otherwise waiting. */
 export function boardWorkerStatus(state: string | null, task: { status: TaskStatus } | null): BoardStatus {
-  if (state === 'blocked' || state === 'failed' || task?.status === 'blocked' || task?.status === 'failed') return 'blocked';
+  if (state === 'blocked' || state === 'failed' || task?.status === 'blocked' || task?.status === 'failed')
+    return 'blocked';
   if (state === 'working' || task?.status === 'in_progress') return 'running';
   if (state === 'done' || task?.status === 'completed') return 'done';
   return 'waiting';
@@ -211,7 +222,11 @@ const AT_REST = new Set(['done', 'failed', 'stopped']);
  * OMC's getTeamSummary trusts `alive` alone, which keeps a long-dead worker
  * "alive"; the flag tells the user which check failed.
  */
-export function workerLiveness(w: Pick<WorkerView, 'heartbeat' | 'pidAlive' | 'bridge' | 'state'>, now: number, staleMs: number): Liveness {
+export function workerLiveness(
+  w: Pick<WorkerView, 'heartbeat' | 'pidAlive' | 'bridge' | 'state'>,
+  now: number,
+  staleMs: number,
+): Liveness {
   const thresholdMs = w.bridge ? BRIDGE_HEARTBEAT_MAX_AGE_MS : staleMs;
   const hb = w.heartbeat;
   const atRest = AT_REST.has(w.state);
@@ -225,7 +240,11 @@ export function workerLiveness(w: Pick<WorkerView, 'heartbeat' | 'pidAlive' | 'b
 }
 
 /** When the liveness verdict of this worker next changes by time alone (for repaint timers). */
-export function livenessChangesAt(w: Pick<WorkerView, 'heartbeat' | 'bridge'>, now: number, staleMs: number): number | null {
+export function livenessChangesAt(
+  w: Pick<WorkerView, 'heartbeat' | 'bridge'>,
+  now: number,
+  staleMs: number,
+): number | null {
   const t = w.heartbeat?.lastBeatMs;
   if (t === null || t === undefined) return null;
   const at = t + (w.bridge ? BRIDGE_HEARTBEAT_MAX_AGE_MS : staleMs) + 1;
@@ -237,7 +256,10 @@ export function livenessChangesAt(w: Pick<WorkerView, 'heartbeat' | 'bridge'>, n
  * `updated_at` is older than the request's `requested_at` (and 5.5 ignores one
  * whose status is neither accept nor reject, or whose time does not parse).
  */
-export function ackVerdict(ack: unknown, requestedMs: number | null): { status: 'accept' | 'reject'; reason: string | null; atMs: number | null; stale: boolean } | null {
+export function ackVerdict(
+  ack: unknown,
+  requestedMs: number | null,
+): { status: 'accept' | 'reject'; reason: string | null; atMs: number | null; stale: boolean } | null {
   if (!isObj(ack) || (ack.status !== 'accept' && ack.status !== 'reject')) return null;
   const atMs = timeMs(ack.updated_at);
   const stale = requestedMs !== null && (atMs === null || atMs < requestedMs);
@@ -250,7 +272,10 @@ export function ackVerdict(ack: unknown, requestedMs: number | null): { status: 
  * `phase_history` ({phase,entered_at,reason}), or the skill's `stage_history`
  * string ("team-plan:<iso>,team-prd:<iso>").
  */
-export function phaseHistory(phaseState: Record<string, unknown> | null, modeState: Record<string, unknown> | null): PhaseStep[] {
+export function phaseHistory(
+  phaseState: Record<string, unknown> | null,
+  modeState: Record<string, unknown> | null,
+): PhaseStep[] {
   const transitions = phaseState?.transitions;
   if (Array.isArray(transitions) && transitions.length > 0) {
     const out: PhaseStep[] = [];
@@ -264,7 +289,11 @@ export function phaseHistory(phaseState: Record<string, unknown> | null, modeSta
   }
   const hist = modeState?.phase_history;
   if (Array.isArray(hist)) {
-    return hist.filter(isObj).flatMap((h) => (str(h.phase) ? [{ phase: str(h.phase) as string, atMs: timeMs(h.entered_at), reason: str(h.reason) }] : []));
+    return hist
+      .filter(isObj)
+      .flatMap((h) =>
+        str(h.phase) ? [{ phase: str(h.phase) as string, atMs: timeMs(h.entered_at), reason: str(h.reason) }] : [],
+      );
   }
   const stages = str(modeState?.stage_history);
   if (stages) {
@@ -283,7 +312,12 @@ export function modePhase(s: Record<string, unknown> | null): string | null {
 }
 
 /** Iteration / fix-loop numbers from either mode-state shape (strings from state_write coerced). */
-export function modeNumbers(s: Record<string, unknown> | null): { iteration: number | null; max: number | null; fix: number | null; maxFix: number | null } {
+export function modeNumbers(s: Record<string, unknown> | null): {
+  iteration: number | null;
+  max: number | null;
+  fix: number | null;
+  maxFix: number | null;
+} {
   if (!s) return { iteration: null, max: null, fix: null, maxFix: null };
   const loop = isObj(s.fix_loop) ? s.fix_loop : null;
   return {

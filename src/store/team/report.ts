@@ -36,7 +36,12 @@ export function teamsReport(snap: TeamsSnapshot, now: number): Array<Record<stri
         shutdown: w.shutdown && {
           requested_at: iso(w.shutdown.requestedMs),
           from: w.shutdown.from,
-          ack: w.shutdown.ack && { status: w.shutdown.ack.status, reason: w.shutdown.ack.reason, at: iso(w.shutdown.ack.atMs), ignored_as_stale: w.shutdown.ack.stale },
+          ack: w.shutdown.ack && {
+            status: w.shutdown.ack.status,
+            reason: w.shutdown.ack.reason,
+            at: iso(w.shutdown.ack.atMs),
+            ignored_as_stale: w.shutdown.ack.stale,
+          },
         },
       };
     }),
@@ -65,7 +70,14 @@ export function teamsReport(snap: TeamsSnapshot, now: number): Array<Record<stri
     created_at: iso(t.createdMs),
     updated_at: iso(t.updatedMs),
     events_seen: t.eventsSeen,
-    task_list: t.tasks.map((k) => ({ id: k.id, status: k.status, owner: k.owner, blocked_by: k.blockedBy, subject: k.subject, problem: k.problem })),
+    task_list: t.tasks.map((k) => ({
+      id: k.id,
+      status: k.status,
+      owner: k.owner,
+      blocked_by: k.blockedBy,
+      subject: k.subject,
+      problem: k.problem,
+    })),
     problems: t.problems.map((p) => ({ path: p.path, message: p.message, severity: p.severity })),
   }));
 }

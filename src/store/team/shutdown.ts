@@ -35,7 +35,8 @@ export interface ShutdownTarget {
 
 function locate(t: ShutdownTarget): string {
   if (t.readonly) throw new ReadonlyError();
-  if (!TEAM_NAME_RE.test(t.teamName)) throw new Error(`refusing to write for team ${JSON.stringify(t.teamName)}: not a valid OMC team name`);
+  if (!TEAM_NAME_RE.test(t.teamName))
+    throw new Error(`refusing to write for team ${JSON.stringify(t.teamName)}: not a valid OMC team name`);
   const loc = t.domain.locationOf(t.teamKey);
   if (!loc) throw new Error(`team ${t.teamName} is gone from disk`);
   return loc.root;
@@ -70,7 +71,9 @@ function appendInbox(root: string, rel: string, note: string): void {
     atomicWriteSync(root, rel, next, { mkdir: true });
     return;
   }
-  throw new Error(`${rel} kept changing while omc-top tried to add the shutdown note (OMC is writing it); the request file was written, try again for the note`);
+  throw new Error(
+    `${rel} kept changing while omc-top tried to add the shutdown note (OMC is writing it); the request file was written, try again for the note`,
+  );
 }
 
 /**
@@ -112,13 +115,21 @@ class Writes {
 }
 
 function writeWorker(root: string, t: ShutdownTarget, worker: string, writes: Writes): void {
-  if (!WORKER_NAME_RE.test(worker)) throw new Error(`refusing to write for worker ${JSON.stringify(worker)}: not a valid OMC worker name`);
+  if (!WORKER_NAME_RE.test(worker))
+    throw new Error(`refusing to write for worker ${JSON.stringify(worker)}: not a valid OMC worker name`);
   const dir = `state/team/${t.teamName}/workers/${worker}`;
   const iso = new Date(t.now).toISOString();
   writes.run(`${dir}/shutdown-request.json`, () =>
-    atomicWriteSync(root, `${dir}/shutdown-request.json`, JSON.stringify({ from: REQUEST_FROM, requested_at: iso }, null, 2), { mkdir: true }),
+    atomicWriteSync(
+      root,
+      `${dir}/shutdown-request.json`,
+      JSON.stringify({ from: REQUEST_FROM, requested_at: iso }, null, 2),
+      { mkdir: true },
+    ),
   );
-  writes.run(`${dir}/inbox.md`, () => appendInbox(root, `${dir}/inbox.md`, inboxNote(path.join(root, dir, 'shutdown-ack.json'), iso)));
+  writes.run(`${dir}/inbox.md`, () =>
+    appendInbox(root, `${dir}/inbox.md`, inboxNote(path.join(root, dir, 'shutdown-ack.json'), iso)),
+  );
 }
 
 /** Writes one worker's request and inbox note. Returns the files written (relative to the location's .omc). */
@@ -136,7 +147,12 @@ export function requestTeamShutdown(t: ShutdownTarget, workers: readonly string[
   for (const w of workers) writeWorker(root, t, w, writes);
   const rel = `state/team/${t.teamName}/shutdown.json`;
   writes.run(rel, () =>
-    atomicWriteSync(root, rel, JSON.stringify({ requestedAt: new Date(t.now).toISOString(), teamName: t.teamName }, null, 2), { mkdir: true }),
+    atomicWriteSync(
+      root,
+      rel,
+      JSON.stringify({ requestedAt: new Date(t.now).toISOString(), teamName: t.teamName }, null, 2),
+      { mkdir: true },
+    ),
   );
   return writes.done;
 }

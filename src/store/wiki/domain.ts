@@ -118,7 +118,12 @@ export class WikiDomain implements Domain {
         if (!isPageName(e.name)) continue;
         seen.add(e.name);
         if (e.kind === 'dir' || e.kind === 'other') {
-          this.put(entryProblemPage(e.name, e.kind === 'dir' ? 'is a directory where a page file was expected' : 'is not a regular file'));
+          this.put(
+            entryProblemPage(
+              e.name,
+              e.kind === 'dir' ? 'is a directory where a page file was expected' : 'is not a regular file',
+            ),
+          );
         } else {
           this.readIfChanged(e.name);
         }
@@ -199,7 +204,8 @@ export class WikiDomain implements Domain {
   lint(now = this.clock()): LintReport {
     const snap = this.cell.getSnapshot();
     const hour = Math.floor(now / 3_600_000);
-    if (this.lintCache && this.lintCache.version === snap.version && this.lintCache.hour === hour) return this.lintCache.report;
+    if (this.lintCache && this.lintCache.version === snap.version && this.lintCache.hour === hour)
+      return this.lintCache.report;
     const report = lintWiki(snap.searchable, now);
     this.lintCache = { version: snap.version, hour, report };
     return report;
@@ -212,7 +218,8 @@ export class WikiDomain implements Domain {
     let next: typeof this.dirState;
     let entries: DirEntry[] | null = null;
     if (!st) next = { dir: 'missing', message: null };
-    else if (!st.isDirectory() && !st.isSymbolicLink()) next = { dir: 'error', message: 'is a file where the wiki directory was expected' };
+    else if (!st.isDirectory() && !st.isSymbolicLink())
+      next = { dir: 'error', message: 'is a file where the wiki directory was expected' };
     else {
       const r = listDirSync(this.root, WIKI_DIR);
       if (r.ok) {
@@ -274,7 +281,8 @@ export class WikiDomain implements Domain {
       for (const t of new Set(p.frontmatter!.tags)) tagCount.set(t, (tagCount.get(t) ?? 0) + 1);
     }
     const problems: Problem[] = [];
-    if (this.dirState.dir === 'error') problems.push({ path: WIKI_DIR, message: this.dirState.message ?? 'cannot be read', severity: 'error' });
+    if (this.dirState.dir === 'error')
+      problems.push({ path: WIKI_DIR, message: this.dirState.message ?? 'cannot be read', severity: 'error' });
     for (const p of pages) {
       for (const i of p.issues) {
         if (i.severity !== 'info') problems.push({ path: cleanLine(p.rel), message: i.message, severity: i.severity });

@@ -115,7 +115,8 @@ export function parseWikiPage(raw: string, nowIso: string): ParsedPage | null {
  */
 export function explainUnparseable(raw: string): string {
   const text = raw.replace(/\r\n/g, '\n');
-  if (text.charCodeAt(0) === 0xfeff) return 'starts with a byte-order mark, so OMC does not see its frontmatter and skips the page';
+  if (text.charCodeAt(0) === 0xfeff)
+    return 'starts with a byte-order mark, so OMC does not see its frontmatter and skips the page';
   if (!text.startsWith('---\n')) return 'no frontmatter: the file must start with a "---" line; OMC skips the page';
   const rest = text.slice(4);
   if (rest.startsWith('---\n') || rest === '---') return 'empty frontmatter block ("---" twice): OMC skips the page';

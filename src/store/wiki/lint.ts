@@ -38,20 +38,40 @@ export function lintWiki(all: readonly WikiPage[], now: number): LintReport {
   for (const p of pages) {
     const fm = p.frontmatter!;
     if (!incoming.get(p.filename)) {
-      issues.push({ page: p.filename, type: 'orphan', severity: 'info', message: `No other pages link to ${quote(fm.title)}` });
+      issues.push({
+        page: p.filename,
+        type: 'orphan',
+        severity: 'info',
+        message: `No other pages link to ${quote(fm.title)}`,
+      });
     }
     // An unparseable date gives NaN, and NaN is never "older than": OMC does not flag it either.
     if (now - p.updatedMs > STALE_DAYS * DAY_MS) {
       const days = Math.floor((now - p.updatedMs) / DAY_MS);
-      issues.push({ page: p.filename, type: 'stale', severity: 'warning', message: `${quote(fm.title)} not updated in ${days} days` });
+      issues.push({
+        page: p.filename,
+        type: 'stale',
+        severity: 'warning',
+        message: `${quote(fm.title)} not updated in ${days} days`,
+      });
     }
     for (const l of fm.links) {
       if (!names.has(l)) {
-        issues.push({ page: p.filename, type: 'broken-ref', severity: 'error', message: `Broken link to ${quote(l)} from ${quote(fm.title)}` });
+        issues.push({
+          page: p.filename,
+          type: 'broken-ref',
+          severity: 'error',
+          message: `Broken link to ${quote(l)} from ${quote(fm.title)}`,
+        });
       }
     }
     if (fm.confidence === 'low') {
-      issues.push({ page: p.filename, type: 'low-confidence', severity: 'info', message: `${quote(fm.title)} has low confidence` });
+      issues.push({
+        page: p.filename,
+        type: 'low-confidence',
+        severity: 'info',
+        message: `${quote(fm.title)} has low confidence`,
+      });
     }
     if (p.bodyBytes > MAX_PAGE_BYTES) {
       issues.push({

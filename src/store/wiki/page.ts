@@ -16,14 +16,7 @@ export const WIKI_PAGE_MAX_BYTES = 8 * 1024 * 1024;
 /** Pages above this get a "huge" badge and the page view shows only their start. */
 export const WIKI_HUGE_BYTES = 1024 * 1024;
 
-export type IssueKind =
-  | 'unparseable'
-  | 'bom'
-  | 'bad-name'
-  | 'invalid-utf8'
-  | 'crlf'
-  | 'huge'
-  | 'unreadable';
+export type IssueKind = 'unparseable' | 'bom' | 'bad-name' | 'invalid-utf8' | 'crlf' | 'huge' | 'unreadable';
 
 export interface PageIssue {
   kind: IssueKind;
@@ -101,23 +94,43 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
   if (!r.ok) {
     const stamp = { mtimeMs: -1, size: -1, ino: -1 };
     // fsx messages can quote a path from the filesystem: clean it like any other text from disk.
-    const message = cleanLine(r.code === 'too-large' ? `${r.message} (OMC still reads it; omc-top does not index it)` : `${r.message}; not indexed`);
+    const message = cleanLine(
+      r.code === 'too-large'
+        ? `${r.message} (OMC still reads it; omc-top does not index it)`
+        : `${r.message}; not indexed`,
+    );
     return emptyPage(filename, stamp, [{ kind: 'unreadable', severity: 'error', message }], null);
   }
   const stamp = { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino };
   const issues: PageIssue[] = [];
   if (r.invalidUtf8) {
-    issues.push({ kind: 'invalid-utf8', severity: 'warning', message: 'contains bytes that are not valid UTF-8 (shown as �, as OMC reads them)' });
+    issues.push({
+      kind: 'invalid-utf8',
+      severity: 'warning',
+      message: 'contains bytes that are not valid UTF-8 (shown as �, as OMC reads them)',
+    });
   }
   if (r.text.includes('\r\n')) {
-    issues.push({ kind: 'crlf', severity: 'info', message: 'CRLF line endings (OMC reads them; its own writes use LF)' });
+    issues.push({
+      kind: 'crlf',
+      severity: 'info',
+      message: 'CRLF line endings (OMC reads them; its own writes use LF)',
+    });
   }
   if (r.bytes > WIKI_HUGE_BYTES) {
-    issues.push({ kind: 'huge', severity: 'warning', message: `huge page (${formatBytes(r.bytes)}); the page view shows its first 512 KB` });
+    issues.push({
+      kind: 'huge',
+      severity: 'warning',
+      message: `huge page (${formatBytes(r.bytes)}); the page view shows its first 512 KB`,
+    });
   }
   const rawCut = (t: string) => (t.length > 64 * 1024 ? t.slice(0, 64 * 1024) : t);
   if (omcRefusesName(filename)) {
-    issues.unshift({ kind: 'bad-name', severity: 'warning', message: 'file name contains ".." or "\\": OMC refuses to read it' });
+    issues.unshift({
+      kind: 'bad-name',
+      severity: 'warning',
+      message: 'file name contains ".." or "\\": OMC refuses to read it',
+    });
     return emptyPage(filename, stamp, issues, rawCut(r.text));
   }
   if (r.bom) {
@@ -154,5 +167,10 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
 
 /** A listing entry that is not a readable file at all (a directory named *.md, a dangling symlink…). */
 export function entryProblemPage(filename: string, message: string): WikiPage {
-  return emptyPage(filename, { mtimeMs: -1, size: -1, ino: -1 }, [{ kind: 'unreadable', severity: 'error', message: cleanLine(message) }], null);
+  return emptyPage(
+    filename,
+    { mtimeMs: -1, size: -1, ino: -1 },
+    [{ kind: 'unreadable', severity: 'error', message: cleanLine(message) }],
+    null,
+  );
 }

@@ -110,7 +110,11 @@ export function snippetFor(page: WikiPage, at: number, len: number): string {
     const raw = page.content.slice(start, end).replace(/\n+/g, ' ').trim();
     return (start > 0 ? '...' : '') + raw + (end < page.contentLower.length ? '...' : '');
   }
-  const first = page.content.split('\n').find((l) => l.trim().length > 0)?.trim() ?? '';
+  const first =
+    page.content
+      .split('\n')
+      .find((l) => l.trim().length > 0)
+      ?.trim() ?? '';
   return first.length > 120 ? first.slice(0, 117) + '...' : first;
 }
 
@@ -119,7 +123,12 @@ export function snippetFor(page: WikiPage, at: number, len: number): string {
  * UTF-16 code units) for `query`. `positions` (optional) remembers body
  * positions between calls over the same pages array.
  */
-export function searchWiki(pages: readonly WikiPage[], query: string, opts: SearchOptions = {}, positions?: TokenPositions): SearchResult {
+export function searchWiki(
+  pages: readonly WikiPage[],
+  query: string,
+  opts: SearchOptions = {},
+  positions?: TokenPositions,
+): SearchResult {
   const limit = opts.limit ?? 20;
   const queryLower = query.toLowerCase();
   const tokens = tokenize(query);
