@@ -28,6 +28,7 @@ Usage:
   omc-top --json [--cwd DIR | --root DIR]
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
   omc-top wiki search QUERY [--limit N] [--json]
+  omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]
 
 Options:
   --cwd DIR     find the .omc root starting from DIR (default: the current directory)
@@ -198,7 +199,7 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
 
 export async function main(argv: readonly string[]): Promise<number> {
   const sub = argv[0];
-  if (sub === 'cancel' || sub === 'wiki') {
+  if (sub === 'cancel' || sub === 'wiki' || sub === 'doctor') {
     const { runSubcommand } = await import('./commands/subcommands.js');
     return runSubcommand(sub, argv.slice(1));
   }

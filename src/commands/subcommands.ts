@@ -1,8 +1,10 @@
-/** Script-facing subcommands: `omc-top cancel …` and `omc-top wiki …`. */
+/** Script-facing subcommands: `omc-top cancel …`, `omc-top wiki …` and `omc-top doctor`. */
 import { runCancelCommand } from './cancel.js';
+import { runDoctorCommand } from './doctor.js';
 import { runWikiCommand } from './wiki.js';
 
 export async function runSubcommand(name: string, argv: readonly string[]): Promise<number> {
   if (name === 'cancel') return runCancelCommand(argv);
+  if (name === 'doctor') return runDoctorCommand(argv);
   return runWikiCommand(argv);
 }

@@ -193,12 +193,21 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
         message: `file is ${formatBytes(st.size)}, over the ${formatBytes(maxBytes)} limit; not read`,
       };
     }
-    const buf = readBuffer(Math.min(st.size, maxBytes) + 1);
+    // procfs and sysfs report size 0 for files that have content: read those in
+    // growing steps up to the cap, instead of sizing the buffer from stat.
+    const sizeKnown = st.size > 0;
+    let buf = readBuffer(sizeKnown ? Math.min(st.size, maxBytes) + 1 : Math.min(maxBytes, 4095) + 1);
     let got = 0;
-    while (got < buf.length) {
-      const n = fs.readSync(fd, buf, got, buf.length - got, null);
-      if (n === 0) break;
-      got += n;
+    for (;;) {
+      while (got < buf.length) {
+        const n = fs.readSync(fd, buf, got, buf.length - got, null);
+        if (n === 0) break;
+        got += n;
+      }
+      if (sizeKnown || got < buf.length || buf.length > maxBytes) break;
+      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1));
+      buf.copy(bigger, 0, 0, got);
+      buf = bigger;
     }
     if (got > maxBytes) {
       return {

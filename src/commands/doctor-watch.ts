@@ -1,0 +1,69 @@
+/**
+ * Starts the same store and watcher the monitor would, waits for the watcher to
+ * settle (file events, or polling and why), and counts the directories it has
+ * to watch. A real start, not a guess from the limits: ENOSPC, EMFILE and
+ * filesystems without inotify all show up as the mode the monitor would get.
+ */
+import { addStandardDomains } from '../store/domains.js';
+import { listDirSync } from '../store/fsx.js';
+import type { RootResolution } from '../store/root.js';
+import { OmcStore } from '../store/store.js';
+import type { WatchMode } from '../store/tree-watcher.js';
+
+export interface WatchProbe {
+  mode: WatchMode;
+  detail: string;
+  /** Directories under the root, the root included: one inotify watch each. */
+  directories: number;
+}
+
+/** Enough for any real tree; a bigger one is reported as at least this many. */
+const MAX_DIRS = 200_000;
+
+function countDirectories(root: string): number {
+  let count = 1;
+  const queue = [''];
+  while (queue.length > 0 && count < MAX_DIRS) {
+    const rel = queue.pop() as string;
+    const list = listDirSync(root, rel || '.');
+    if (!list.ok) continue;
+    for (const e of list.entries) {
+      if (e.kind !== 'dir') continue;
+      count++;
+      queue.push(rel ? `${rel}/${e.name}` : e.name);
+    }
+  }
+  return count;
+}
+
+export async function watchProbe(res: RootResolution, poll: boolean, timeoutMs: number): Promise<WatchProbe> {
+  const store = new OmcStore({
+    root: res.root,
+    readonly: true,
+    watch: poll ? 'poll' : 'auto',
+    projectDir: res.projectDir,
+    rootRule: res.rule,
+  });
+  addStandardDomains(store);
+  const settled = new Promise<void>((resolve) => {
+    const done = () => {
+      const m = store.status.getSnapshot().watchMode;
+      if (m === 'events' || m === 'polling' || m === 'waiting') resolve();
+    };
+    store.status.subscribe(done);
+    done();
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  try {
+    store.start();
+    await Promise.race([settled, timeout]);
+    const { watchMode, watchDetail } = store.status.getSnapshot();
+    return { mode: watchMode, detail: watchDetail, directories: countDirectories(res.root) };
+  } finally {
+    clearTimeout(timer);
+    await store.close();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * `omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]`: prints the
+ * set-up omc-top sees and exits 1 when something in it is broken.
+ */
+import { cleanLine } from '../store/sanitize.js';
+import { VERSION } from '../version.js';
+import { parseArgs, UsageError } from './args.js';
+import { collectDoctorReport, type DoctorReport } from './doctor-checks.js';
+import { terminalSafeJson } from './wiki.js';
+
+export const DOCTOR_USAGE = `Usage: omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]
+
+Explains the set-up: Node.js, how the .omc root was found (and the other
+candidates), the OMC install, Claude Code's config directory and session
+registry, watching and the inotify limits, tmux, the terminal.
+Exits 1 when something is broken, 0 otherwise (warnings included).
+  --json        one JSON document: {"ok", "omcTop", "checks": [{"id", "status", "summary", "details", "data"}]}
+  --cwd DIR     find the .omc root from DIR;  --root DIR  use DIR as the .omc root
+  --poll        check the watcher as omc-top --poll would run it`;
+
+const FLAGS = { json: 'bool', cwd: 'value', root: 'value', poll: 'bool', help: 'bool' } as const;
+
+const MARK: Record<string, string> = { ok: 'ok    ', warn: 'warn  ', broken: 'BROKEN', info: 'info  ' };
+
+export function formatDoctorReport(report: DoctorReport): string {
+  const width = Math.max(...report.checks.map((c) => c.title.length));
+  const lines = [`omc-top ${report.omcTop} doctor`];
+  for (const c of report.checks) {
+    lines.push(`${MARK[c.status]}  ${c.title.padEnd(width)}  ${cleanLine(c.summary)}`);
+    for (const d of c.details) lines.push(`${' '.repeat(10 + width)}${cleanLine(d)}`);
+  }
+  const broken = report.checks.filter((c) => c.status === 'broken').map((c) => c.title);
+  lines.push(broken.length > 0 ? `broken: ${broken.join(', ')}` : 'nothing broken');
+  return lines.join('\n');
+}
+
+export async function runDoctorCommand(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, FLAGS);
+  if (args.flags.has('help')) {
+    process.stdout.write(DOCTOR_USAGE + '\n');
+    return 0;
+  }
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+  if (args.flags.has('cwd') && args.flags.has('root')) throw new UsageError('--cwd and --root are exclusive');
+  const out = process.stdout;
+  const report = await collectDoctorReport({
+    cwd: (args.flags.get('cwd') as string | undefined) ?? process.cwd(),
+    rootOverride: args.flags.get('root') as string | undefined,
+    env: process.env,
+    poll: args.flags.has('poll'),
+    version: VERSION,
+    nodeVersion: process.version,
+    terminal: {
+      isTTY: out.isTTY === true,
+      columns: out.isTTY ? (out.columns ?? null) : null,
+      rows: out.isTTY ? (out.rows ?? null) : null,
+      colorDepth: out.isTTY ? out.getColorDepth(process.env) : null,
+    },
+  });
+  process.stdout.write((args.flags.has('json') ? terminalSafeJson(report) : formatDoctorReport(report)) + '\n');
+  return report.ok ? 0 : 1;
+}

@@ -1,0 +1,216 @@
+// `omc-top doctor`: what it concludes on a healthy tree, a project without .omc,
+// a watcher that polls (asked for, and forced by a real inotify limit), and a
+// Claude config directory whose session registry cannot be read.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  collectDoctorReport,
+  MIN_NODE,
+  type DoctorOptions,
+  type DoctorReport,
+} from '../../src/commands/doctor-checks.js';
+import { formatDoctorReport } from '../../src/commands/doctor.js';
+import { makeProject, REPO, type TempProject } from '../helpers/fixtures.js';
+import { inUserNs, shq, userNsSupport } from '../helpers/fault-userns.js';
+
+const BUNDLE = path.join(REPO, 'dist', 'omc-top.mjs');
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function tempDir(prefix: string): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  cleanups.push(() => fs.rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+function project(): TempProject {
+  const p = makeProject({ withFixture: true, prefix: 'omc-top-doctor-' });
+  cleanups.push(p.cleanup);
+  return p;
+}
+
+/** A Claude config dir with a session registry holding one entry. */
+function claudeDir(): string {
+  const d = tempDir('omc-top-doctor-claude-');
+  fs.mkdirSync(path.join(d, 'sessions'));
+  fs.writeFileSync(path.join(d, 'sessions', '4242.json'), JSON.stringify({ pid: 4242, sessionId: 'abc' }));
+  return d;
+}
+
+function options(over: Partial<DoctorOptions> & { cwd: string; env: NodeJS.ProcessEnv }): DoctorOptions {
+  return {
+    poll: false,
+    version: 'test',
+    nodeVersion: process.version,
+    terminal: { isTTY: true, columns: 120, rows: 40, colorDepth: 8 },
+    ...over,
+  };
+}
+
+const check = (r: DoctorReport, id: string) => {
+  const c = r.checks.find((x) => x.id === id);
+  if (!c) throw new Error(`no ${id} check`);
+  return c;
+};
+
+/** Runs the built bundle's doctor --json; returns its exit status and parsed report. */
+function runDoctor(args: string[], env: NodeJS.ProcessEnv, cwd = os.tmpdir()) {
+  const r = spawnSync(process.execPath, [BUNDLE, 'doctor', '--json', ...args], {
+    env,
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: r.status, report: JSON.parse(r.stdout) as DoctorReport, stderr: r.stderr };
+}
+
+const baseEnv = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: tempDir('omc-top-doctor-home-'),
+  ...extra,
+});
+
+describe('omc-top doctor', () => {
+  it('on a healthy tree: nothing broken, file events, the registry counted, exit 0', async () => {
+    const p = project();
+    const env = baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() });
+    const report = await collectDoctorReport(options({ cwd: p.dir, env }));
+    expect(report.ok).toBe(true);
+    expect(check(report, 'node').status).toBe('ok');
+    expect(check(report, 'root')).toMatchObject({ status: 'ok', data: { root: p.root, rule: 'git', exists: true } });
+    expect(check(report, 'claude')).toMatchObject({
+      status: 'ok',
+      data: { rule: 'CLAUDE_CONFIG_DIR', sessions: { readable: true, entries: 1 } },
+    });
+    const watch = check(report, 'watch');
+    expect(watch.data.mode).toBe('events');
+    // One watch per directory of the tree, the root included.
+    const dirs = spawnSync('find', [p.root, '-type', 'd'], { encoding: 'utf8' }).stdout.trim().split('\n').length;
+    expect(watch.data.directories).toBe(dirs);
+    expect(watch.data.maxUserWatches).toBeGreaterThan(0);
+    expect(check(report, 'terminal')).toMatchObject({ status: 'ok', summary: expect.stringMatching(/^120x40/) });
+    expect(formatDoctorReport(report)).toMatch(/\nnothing broken$/);
+
+    const cli = runDoctor(['--cwd', p.dir], env);
+    expect(cli.status).toBe(0);
+    expect(cli.report.ok).toBe(true);
+    expect(check(cli.report, 'root').data.root).toBe(p.root);
+  });
+
+  it('without .omc: says where it looked, the root is broken, exit 1', async () => {
+    const dir = tempDir('omc-top-doctor-empty-');
+    const env = baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() });
+    const report = await collectDoctorReport(options({ cwd: dir, env }));
+    expect(report.ok).toBe(false);
+    const root = check(report, 'root');
+    expect(root.status).toBe('broken');
+    expect(root.data.exists).toBe(false);
+    expect(root.data.candidates).toEqual(
+      expect.arrayContaining([{ path: path.join(dir, '.omc'), exists: false, chosen: false }]),
+    );
+    expect(check(report, 'watch').status).toBe('info');
+
+    const cli = runDoctor(['--cwd', dir], env);
+    expect(cli.status).toBe(1);
+    expect(check(cli.report, 'root').status).toBe('broken');
+  });
+
+  it('--poll: reports polling as asked, not as a problem', async () => {
+    const p = project();
+    const report = await collectDoctorReport(
+      options({ cwd: p.dir, env: baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() }), poll: true }),
+    );
+    expect(check(report, 'watch')).toMatchObject({ status: 'ok', data: { mode: 'polling', requested: 'poll' } });
+  });
+
+  const ns = userNsSupport().inotify;
+  it.skipIf(!ns.ok)(
+    `a real inotify limit too low for the tree: polling fallback, with the limit and the need${ns.ok ? '' : ` (skipped: ${ns.why})`}`,
+    () => {
+      const p = project();
+      const env = baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() });
+      const { file, args } = inUserNs(
+        `echo 3 > /proc/sys/user/max_inotify_watches && exec ${shq(process.execPath)} ${shq(BUNDLE)} doctor --json --cwd ${shq(p.dir)}`,
+      );
+      const r = spawnSync(file, args, { env, encoding: 'utf8', timeout: 60_000 });
+      const report = JSON.parse(r.stdout) as DoctorReport;
+      const watch = check(report, 'watch');
+      expect(watch.status).toBe('warn');
+      expect(watch.data.mode).toBe('polling');
+      expect(watch.data.maxUserWatches).toBe(3);
+      expect(watch.details.join('\n')).toMatch(/max_user_watches 3/);
+      expect(watch.details.join('\n')).toMatch(/sysctl fs\.inotify\.max_user_watches=\d+/);
+      // Polling works: nothing is broken, so the exit status is 0.
+      expect(r.status).toBe(0);
+    },
+  );
+
+  it('a session registry that is a file, not a directory: broken, exit 1', () => {
+    const p = project();
+    const cfg = tempDir('omc-top-doctor-claude-');
+    fs.writeFileSync(path.join(cfg, 'sessions'), 'not a directory');
+    const cli = runDoctor(['--cwd', p.dir], baseEnv({ CLAUDE_CONFIG_DIR: cfg }));
+    expect(cli.status).toBe(1);
+    expect(check(cli.report, 'claude')).toMatchObject({
+      status: 'broken',
+      data: { dir: cfg, sessions: { readable: false, error: 'not-a-file' } },
+    });
+  });
+
+  it('a Claude config dir this user may not read: broken, exit 1', () => {
+    // Root reads through any permission bits, so as root the check runs as nobody.
+    const asRoot = process.getuid?.() === 0;
+    const world = tempDir('omc-top-doctor-perm-');
+    fs.chmodSync(world, 0o755);
+    const bundle = path.join(world, 'omc-top.mjs');
+    fs.copyFileSync(BUNDLE, bundle);
+    const home = path.join(world, 'home');
+    fs.cpSync(path.join(REPO, 'test', 'fixtures', 'real-omc', 'tree'), path.join(home, '.omc'), { recursive: true });
+    spawnSync('chmod', ['-R', 'a+rX', home]);
+    const cfg = path.join(world, 'claude');
+    fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
+    fs.chmodSync(cfg, 0o700);
+    cleanups.unshift(() => fs.chmodSync(cfg, 0o700));
+    if (!asRoot) fs.chmodSync(cfg, 0o000);
+    const env = { PATH: process.env.PATH, HOME: home, CLAUDE_CONFIG_DIR: cfg };
+    const cmd = asRoot
+      ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath]
+      : [process.execPath];
+    const r = spawnSync(
+      cmd[0] as string,
+      [...cmd.slice(1), bundle, 'doctor', '--json', '--root', path.join(home, '.omc')],
+      {
+        env,
+        cwd: world,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    const report = JSON.parse(r.stdout) as DoctorReport;
+    expect(check(report, 'claude')).toMatchObject({ status: 'broken', data: { dir: cfg, error: 'permission' } });
+    expect(check(report, 'root').status).toBe('ok');
+    expect(r.status).toBe(1);
+  });
+
+  it('a small terminal and NO_COLOR are reported; MIN_NODE is package.json engines', async () => {
+    const dir = tempDir('omc-top-doctor-term-');
+    const report = await collectDoctorReport(
+      options({
+        cwd: dir,
+        env: baseEnv({ NO_COLOR: '1', TERM: 'xterm' }),
+        terminal: { isTTY: true, columns: 70, rows: 20, colorDepth: 8 },
+      }),
+    );
+    expect(check(report, 'terminal')).toMatchObject({
+      status: 'warn',
+      summary: '70x20, TERM=xterm, no colour (NO_COLOR is set)',
+    });
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+    expect(pkg.engines.node).toBe(`>=${MIN_NODE.replace(/\.0$/, '')}`);
+  });
+});
