@@ -1,0 +1,100 @@
+// The one table of build-time patches to Ink 6.8, applied by the esbuild bundle
+// (scripts/build.mjs) and by vitest (vitest.config.ts) alike, so in-process tests
+// run the Ink users run. Each patch wires a real module in this folder into one
+// of Ink's files with exact-text edits; an edit whose text is gone fails loudly
+// (the build or the test run), never silently leaving Ink unpatched.
+// docs/ARCHITECTURE.md ("Ink patches") says why each exists and what to drop on Ink 7.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Every Ink patch applied; a patched Ink file adds its name when it is evaluated. */
+export const APPLIED_KEY = 'omc-top.ink-patches';
+
+export const INK_PATCHES = [
+  {
+    name: 'incremental-fix',
+    file: /[\\/]ink[\\/]build[\\/]log-update\.js$/,
+    module: 'incremental-fix.mjs',
+    edits: [
+      {
+        find: 'buffer.push(ansiEscapes.cursorUp(previousVisible - 1));',
+        replace: 'buffer.push(ansiEscapes.cursorUp(__omcTop.cursorUpRows(previousVisible, previousOutput)));',
+      },
+    ],
+    wiring: '',
+  },
+  {
+    name: 'frame-caches',
+    file: /[\\/]ink[\\/]build[\\/]output\.js$/,
+    module: 'frame-caches.mjs',
+    edits: [
+      { find: 'caches = new OutputCaches();', replace: 'caches = __omcTopSharedCaches();' },
+      {
+        find: '    get() {\n',
+        replace:
+          '    get() {\n        return __omcTopFastGet(this) ?? this.__omcTopGeneralGet();\n    }\n    __omcTopGeneralGet() {\n',
+      },
+    ],
+    wiring:
+      'const __omcTopSharedCaches = __omcTop.createSharedCaches(OutputCaches);\n' +
+      'const __omcTopFastGet = __omcTop.createFastGet({ styledCharsToString });\n',
+  },
+  {
+    name: 'width-cache',
+    file: /[\\/]ink[\\/]build[\\/]render-node-to-output\.js$/,
+    module: 'width-cache.mjs',
+    edits: [
+      { find: 'const currentWidth = widestLine(text);', replace: 'const currentWidth = __omcTopWidestLine(text);' },
+    ],
+    wiring: 'const __omcTopWidestLine = __omcTop.createWidthCache(widestLine);\n',
+  },
+];
+
+/** The patch for a file path, if any. */
+export function inkPatchFor(file) {
+  return INK_PATCHES.find((p) => p.file.test(file)) ?? null;
+}
+
+/** Ink's source `src` of `file` with its patch applied (unchanged when it has none). */
+export function applyInkPatch(file, src) {
+  const patch = inkPatchFor(file);
+  if (!patch) return src;
+  let out = src;
+  for (const { find, replace } of patch.edits) {
+    const at = out.indexOf(find);
+    if (at === -1 || out.indexOf(find, at + 1) !== -1) {
+      throw new Error(
+        `${path.basename(file)} changed: the ink patch "${patch.name}" no longer applies (${JSON.stringify(find)})`,
+      );
+    }
+    out = out.slice(0, at) + replace + out.slice(at + find.length);
+  }
+  const mod = JSON.stringify(path.join(here, patch.module));
+  const mark = `(globalThis[Symbol.for(${JSON.stringify(APPLIED_KEY)})] ??= new Set()).add(${JSON.stringify(patch.name)});\n`;
+  return `import * as __omcTop from ${mod};\n${out}\n${patch.wiring}${mark}`;
+}
+
+/** esbuild plugin: the table above, at bundle time. */
+export const esbuildInkPatches = {
+  name: 'ink-patches',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]ink[\\/]build[\\/][a-z-]+\.js$/ }, async (args) => {
+      if (!inkPatchFor(args.path)) return undefined;
+      return { contents: applyInkPatch(args.path, await readFile(args.path, 'utf8')), loader: 'js' };
+    });
+  },
+};
+
+/** Vite plugin (vitest): the same table, for the Ink that in-process tests import. */
+export const viteInkPatches = {
+  name: 'ink-patches',
+  enforce: 'pre',
+  transform(code, id) {
+    const file = id.split('?')[0];
+    if (!inkPatchFor(file)) return null;
+    return { code: applyInkPatch(file, code), map: null };
+  },
+};
