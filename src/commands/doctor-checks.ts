@@ -205,8 +205,8 @@ function watchCheck(probe: WatchProbe | null, poll: boolean, procRoot: string): 
   const details: string[] = [];
   if (watches !== null || instances !== null) {
     details.push(
-      `inotify limits: max_user_watches ${watches ?? 'unknown'}, max_user_instances ${instances ?? 'unknown'}` +
-        ' (shared by every process of this user)',
+      `inotify limits (per user, all processes): max_user_watches ${watches ?? 'unknown'}, ` +
+        `max_user_instances ${instances ?? 'unknown'}`,
     );
   }
   if (probe) {
