@@ -5,8 +5,7 @@
 // an empty npm cache, --offline, and (where the kernel lets us) in a network
 // namespace with no network at all and the source checkout hidden under an
 // empty tmpfs: the installed bin works with nothing but the tarball.
-// `npx --package <tgz>` the same way; a global install from a git clone
-// (which builds in `prepare`) with the machine's npm cache, --offline.
+// `npx --package <tgz>` the same way. (A global install from git: readme-install.test.ts.)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -172,30 +171,4 @@ describe('npx --package <tarball>', () => {
     });
     expect(ok(r)).toBe(`omc-top ${PKG.version}\n`);
   });
-});
-
-describe('npm install -g git+file://<clone>', () => {
-  it(
-    'builds in prepare and installs the package alone (machine npm cache, --offline)',
-    () => {
-      const src = path.join(scratch, 'git-src');
-      ok(spawnSync('git', ['clone', '--quiet', REPO, src], { encoding: 'utf8' }));
-      const prefix = path.join(scratch, 'git-prefix');
-      // The devDependencies the build needs come from this machine's npm cache (CI's
-      // `npm install` filled it); --offline keeps npm from asking the registry.
-      const r = spawnSync('npm', ['install', '-g', '--offline', '--prefix', prefix, `git+file://${src}`], {
-        cwd: scratch,
-        env: { ...env, npm_config_cache: path.join(os.homedir(), '.npm') },
-        encoding: 'utf8',
-        timeout: BIG,
-      });
-      ok(r);
-      const dir = path.join(prefix, 'lib', 'node_modules', 'omc-top');
-      expect(fs.lstatSync(dir).isDirectory()).toBe(true);
-      expect(fs.readdirSync(dir).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'package.json']);
-      const out = spawnSync(path.join(prefix, 'bin', 'omc-top'), ['--version'], { cwd: scratch, encoding: 'utf8' });
-      expect(ok(out)).toBe(`omc-top ${PKG.version}\n`);
-    },
-    BIG,
-  );
 });
