@@ -315,7 +315,7 @@ const isDir = (p: string) => {
 
 export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorReport> {
   const res = resolveOmcRoot({ cwd: opts.cwd, env: opts.env, rootOverride: opts.rootOverride });
-  const probe = res.exists ? await watchProbe(res, opts.poll, opts.watchTimeoutMs ?? 15_000) : null;
+  const probe = res.exists ? await watchProbe(res, opts.poll, opts.watchTimeoutMs ?? 30_000) : null;
   const checks = [
     nodeCheck(opts.nodeVersion),
     rootCheck(res),

@@ -48,6 +48,8 @@ function options(over: Partial<DoctorOptions> & { cwd: string; env: NodeJS.Proce
     version: 'test',
     nodeVersion: process.version,
     terminal: { isTTY: true, columns: 120, rows: 40, colorDepth: 8 },
+    // Generous: the watcher settles in milliseconds, but the CI box may be loaded.
+    watchTimeoutMs: 60_000,
     ...over,
   };
 }
@@ -75,7 +77,7 @@ const baseEnv = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
   ...extra,
 });
 
-describe('omc-top doctor', () => {
+describe('omc-top doctor', { timeout: 120_000 }, () => {
   it('on a healthy tree: nothing broken, file events, the registry counted, exit 0', async () => {
     const p = project();
     const env = baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() });
