@@ -199,6 +199,16 @@ describe('omc-top doctor', { timeout: 120_000 }, () => {
     expect(r.status).toBe(1);
   });
 
+  it('a path with escape sequences reaches the text output without its control bytes', async () => {
+    const cfg = path.join(tempDir('omc-top-doctor-esc-'), 'evil\u001b[2J\u001b]0;title\u0007dir');
+    fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
+    const report = await collectDoctorReport(options({ cwd: project().dir, env: baseEnv({ CLAUDE_CONFIG_DIR: cfg }) }));
+    expect(check(report, 'claude').status).toBe('ok');
+    const text = formatDoctorReport(report);
+    expect(text).toContain('evil');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+
   it('a small terminal and NO_COLOR are reported; MIN_NODE is package.json engines', async () => {
     const dir = tempDir('omc-top-doctor-term-');
     const report = await collectDoctorReport(
