@@ -81,10 +81,31 @@ function nodeCheck(nodeVersion: string): DoctorCheck {
   };
 }
 
-function rootCheck(res: RootResolution): DoctorCheck {
-  const others = res.looked.filter((l) => l !== res.root);
+/**
+ * Every place a .omc could be for this user and directory: what the resolution
+ * looked at, plus the ones other rules or releases use (./.omc as OMC 4.x did,
+ * the project's, $HOME/.omc), so a second tree somewhere else is visible.
+ */
+function rootCandidates(res: RootResolution, cwd: string, env: NodeJS.ProcessEnv) {
+  const extra = [path.join(path.resolve(cwd), '.omc'), path.join(res.projectDir, '.omc')];
+  if (env.HOME) extra.push(path.join(env.HOME, '.omc'));
+  const all = [...new Set([res.root, ...res.looked, ...extra])];
+  return all.map((p) => ({
+    path: p,
+    exists: isDir(p),
+    chosen: p === res.root,
+    considered: p === res.root || res.looked.includes(p),
+  }));
+}
+
+function rootCheck(res: RootResolution, cwd: string, env: NodeJS.ProcessEnv): DoctorCheck {
+  const candidates = rootCandidates(res, cwd, env);
   const details = [
-    ...others.map((l) => `also considered: ${l}${isDir(l) ? ' (exists)' : ''}`),
+    ...candidates
+      .filter((c) => !c.chosen && (c.considered || c.exists))
+      .map((c) =>
+        c.considered ? `also looked at: ${c.path}${c.exists ? ' (exists)' : ''}` : `also exists, not used: ${c.path}`,
+      ),
     ...res.notices.map((n) => `note: ${n}`),
   ];
   if (!res.exists)
@@ -101,7 +122,7 @@ function rootCheck(res: RootResolution): DoctorCheck {
       explain: res.explain,
       exists: res.exists,
       projectDir: res.projectDir,
-      candidates: res.looked.map((p) => ({ path: p, exists: isDir(p), chosen: p === res.root })),
+      candidates,
       notices: res.notices,
     },
   };
@@ -318,7 +339,7 @@ export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorRe
   const probe = res.exists ? await watchProbe(res, opts.poll, opts.watchTimeoutMs ?? 30_000) : null;
   const checks = [
     nodeCheck(opts.nodeVersion),
-    rootCheck(res),
+    rootCheck(res, opts.cwd, opts.env),
     omcCheck(opts.env, res.projectDir),
     claudeCheck(opts.env),
     watchCheck(probe, opts.poll, opts.procRoot ?? '/proc'),

@@ -113,13 +113,23 @@ describe('omc-top doctor', { timeout: 120_000 }, () => {
     expect(root.status).toBe('broken');
     expect(root.data.exists).toBe(false);
     expect(root.data.candidates).toEqual(
-      expect.arrayContaining([{ path: path.join(dir, '.omc'), exists: false, chosen: false }]),
+      expect.arrayContaining([{ path: path.join(dir, '.omc'), exists: false, chosen: false, considered: true }]),
     );
     expect(check(report, 'watch').status).toBe('info');
 
     const cli = runDoctor(['--cwd', dir], env);
     expect(cli.status).toBe(1);
     expect(check(cli.report, 'root').status).toBe('broken');
+  });
+
+  it('names a second .omc that exists but is not the one used (./.omc in a subdirectory, as OMC 4.x wrote)', async () => {
+    const p = project();
+    const sub = path.join(p.dir, 'packages', 'web');
+    fs.mkdirSync(path.join(sub, '.omc'), { recursive: true });
+    const report = await collectDoctorReport(options({ cwd: sub, env: baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() }) }));
+    const root = check(report, 'root');
+    expect(root.data.root).toBe(p.root);
+    expect(root.details).toContain(`also exists, not used: ${path.join(sub, '.omc')}`);
   });
 
   it('--poll: reports polling as asked, not as a problem', async () => {
