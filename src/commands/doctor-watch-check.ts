@@ -1,0 +1,73 @@
+/** Doctor's watch check: the mode a real watcher start got, against the kernel's inotify limits. */
+import { readTextSync } from '../store/fsx.js';
+import type { CheckStatus, DoctorCheck } from './doctor-types.js';
+import type { WatchProbe } from './doctor-watch.js';
+
+/** A /proc/sys number, or null where there is none (not Linux, no such limit). */
+function procNumber(procRoot: string, rel: string): number | null {
+  const r = readTextSync(procRoot, rel, 64);
+  if (!r.ok) return null;
+  const n = Number.parseInt(r.text.trim(), 10);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** The smaller of the global limit and the user namespace's own (Linux ≥ 5.11), where present. */
+function limit(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
+}
+
+export function watchCheck(probe: WatchProbe | null, poll: boolean, procRoot: string): DoctorCheck {
+  const watches = limit(
+    procNumber(procRoot, 'sys/fs/inotify/max_user_watches'),
+    procNumber(procRoot, 'sys/user/max_inotify_watches'),
+  );
+  const instances = limit(
+    procNumber(procRoot, 'sys/fs/inotify/max_user_instances'),
+    procNumber(procRoot, 'sys/user/max_inotify_instances'),
+  );
+  const data: Record<string, unknown> = {
+    requested: poll ? 'poll' : 'auto',
+    mode: probe?.mode ?? null,
+    detail: probe?.detail ?? null,
+    directories: probe?.directories ?? null,
+    maxUserWatches: watches,
+    maxUserInstances: instances,
+  };
+  const details: string[] = [];
+  if (watches !== null || instances !== null) {
+    details.push(
+      `inotify limits (per user, all processes): max_user_watches ${watches ?? 'unknown'}, ` +
+        `max_user_instances ${instances ?? 'unknown'}`,
+    );
+  }
+  if (probe) {
+    details.push(
+      `this tree needs about ${probe.directories} watch${probe.directories === 1 ? '' : 'es'} (one per directory) and 1 instance`,
+    );
+  }
+  if (!probe) {
+    return { id: 'watch', title: 'watching', status: 'info', summary: 'no .omc root to watch', details, data };
+  }
+  let status: CheckStatus = 'ok';
+  let summary: string;
+  if (probe.mode === 'events') summary = 'file events (inotify)';
+  else if (probe.mode === 'polling' && poll) summary = 'polling every second, as --poll asks';
+  else if (probe.mode === 'polling') {
+    status = 'warn';
+    summary = `polling every second: ${probe.detail}`;
+  } else {
+    status = 'warn';
+    summary = `watcher did not settle (${probe.mode}: ${probe.detail})`;
+  }
+  const tight = watches !== null && probe.directories * 2 > watches;
+  if (tight) {
+    if (status === 'ok' && !poll) status = 'warn';
+    details.push(
+      `raise the limit (sudo sysctl fs.inotify.max_user_watches=${Math.max(524288, probe.directories * 4)}) ` +
+        'or use --poll',
+    );
+  }
+  return { id: 'watch', title: 'watching', status, summary, details, data };
+}
