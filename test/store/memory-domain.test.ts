@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryDomain } from '../../src/store/memory/domain.js';
-import { registerMemory } from '../../src/store/memory/register.js';
 import { OmcStore } from '../../src/store/store.js';
 import { READERS_CAPTURED_AT, makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
@@ -140,7 +139,7 @@ describe('reading', () => {
   it('follows the file live through the real watcher', async () => {
     p = makeProject({ withFixture: true });
     store = new OmcStore({ root: p.root });
-    const d = registerMemory(store);
+    const d = store.memory;
     store.start();
     await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
     const file = path.join(p.root, 'project-memory.json');
