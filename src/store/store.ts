@@ -78,6 +78,7 @@ export class OmcStore {
     this.wiki = new WikiDomain(common);
     this.teams = new TeamsDomain({
       ...common,
+      sessions: this.sessions,
       projectDir: this.projectDir,
       rootRule: this.rootRule,
       ...opts.teams,

@@ -7,10 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TeamsDomain } from '../../src/store/team/domain.js';
+import type { TeamsDomain } from '../../src/store/team/domain.js';
 import type { TeamView } from '../../src/store/team/model.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { generateTeam } from '../helpers/team-gen.js';
+import { teamsDomain } from '../helpers/teams-domain.js';
 
 const NOW = Date.parse('2026-12-01T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -21,7 +22,7 @@ beforeEach(() => {
 afterEach(() => p.cleanup());
 
 const scan = () => {
-  const d = new TeamsDomain({ root: p.root, clock: () => NOW });
+  const d = teamsDomain({ root: p.root, clock: () => NOW });
   d.scan();
   return d;
 };
