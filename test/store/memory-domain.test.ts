@@ -77,6 +77,20 @@ describe('reading', () => {
     expect(d.getSnapshot().writeBlock).toMatch(/currently unreadable/);
   });
 
+  it('a file that appears half-written is not called broken until the trailing read confirms it', () => {
+    const { d, file } = setup();
+    fs.rmSync(file);
+    d.scan();
+    expect(d.getSnapshot().file).toBe('missing');
+    fs.writeFileSync(file, '{"version": "1.0.0", "projectRoot"');
+    d.refresh([{ type: 'add', rel: 'project-memory.json' }], 'leading');
+    expect(d.problems()).toEqual([]);
+    expect(d.getSnapshot().file).toBe('missing');
+    d.refresh([{ type: 'change', rel: 'project-memory.json' }], 'trailing');
+    expect(d.problems()[0]?.message).toMatch(/^truncated JSON/);
+    expect(d.getSnapshot().file).toBe('unreadable');
+  });
+
   it('wrong types, missing keys OMC requires, malformed directives, BOM, non-UTF-8, a directory, hostile text', () => {
     const { d, file, memory } = setup();
     const m = memory();
