@@ -1,5 +1,5 @@
 /**
- * OMC's wiki_query ranking (research/omc-contract.md §8.6) over the
+ * OMC's wiki_query ranking (OMC 5.5.0: dist/hooks/wiki/query.js) over the
  * in-memory index, without OMC's side effects (its query appends to log.md;
  * this never writes anything). For the same query over the same pages it
  * returns the same pages, in the same order, with the same scores and
