@@ -121,7 +121,16 @@ const results = [];
 for (const n of SIZES) {
   const r = spawnSync(
     process.execPath,
-    ['--expose-gc', path.join(REPO, 'bench', 'wiki-rows.mjs'), '--child', String(n), '--rounds', String(ROUNDS)],
+    [
+      // As the app runs (src/terminal/young-gen.ts): a young generation that does not grow.
+      '--semi-space-growth-factor=1',
+      '--expose-gc',
+      path.join(REPO, 'bench', 'wiki-rows.mjs'),
+      '--child',
+      String(n),
+      '--rounds',
+      String(ROUNDS),
+    ],
     { encoding: 'utf8', maxBuffer: 1 << 24 },
   );
   if (r.status !== 0) throw new Error(`size ${n}: ${r.stderr}`);
