@@ -203,7 +203,12 @@ export function searchWiki(
   const tokens = tokenize(query);
   const filterTags = (opts.tags ?? []).map((t) => t.toLowerCase());
   const idx = positions ? tokens.map((t) => positions.token(pages, t)) : null;
-  const titleHas = positions ? positions.titleHas(pages, queryLower) : null;
+  // A one-word query is its own phrase: reuse that token's title matches.
+  const titleHas = !positions
+    ? null
+    : idx && idx.length === 1 && tokens[0] === queryLower
+      ? (idx[0] as TokenIndex).title
+      : positions.titleHas(pages, queryLower);
   const matches: Hit[] = [];
   let maxScore = 0;
   for (let i = 0; i < pages.length; i++) {
