@@ -111,7 +111,8 @@ export class LastGood<T> {
 export interface LastGoodFileOptions<T> {
   /** Passed to the safe read path (fsx.readTextSync). */
   maxBytes?: number;
-  parse(read: ReadOk): Parsed<T>;
+  /** `digest` identifies these bytes (null with `remember: 'nothing'`): a domain that needs a revision reuses it. */
+  parse(read: ReadOk, digest: string | null): Parsed<T>;
   /** What a read that failed (other than "missing") means; by default a failure. */
   onReadFailure?(read: ReadFailure): Parsed<T>;
   /**
@@ -121,7 +122,8 @@ export interface LastGoodFileOptions<T> {
   remember?: 'digest' | 'nothing';
 }
 
-const digestOf = (r: ReadOk) =>
+/** Identifies the bytes of a read: text, byte-order mark and invalid UTF-8 alike. */
+export const digestOf = (r: ReadOk): string =>
   createHash('sha1').update(r.text).digest('base64') + (r.bom ? 'b' : '') + (r.invalidUtf8 ? 'u' : '');
 
 export class LastGoodFile<T> extends LastGood<T> {
@@ -167,7 +169,7 @@ export class LastGoodFile<T> extends LastGood<T> {
         this.settle();
         return false;
       }
-      parsed = this.opts.parse(r);
+      parsed = this.opts.parse(r, digest);
     }
     const changed = this.accept(parsed, edge);
     // Remember these bytes only once their outcome is what is shown, not while it waits for the trailing read.

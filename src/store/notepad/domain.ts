@@ -3,11 +3,10 @@
  * does, keeps the last good reading when the file goes bad, and writes edits
  * under OMC's `notepad.md.lock` with an atomic replace.
  */
-import { createHash } from 'node:crypto';
 import { SnapshotCell } from '../emitter.js';
 import { atomicWriteSync, describeWriteError, readTextSync, type ReadOk, type ReadResult } from '../fsx.js';
 import { withFileLock } from '../file-lock.js';
-import { LastGoodFile, type Parsed, type ReadEdge } from '../last-good.js';
+import { digestOf, LastGoodFile, type Parsed, type ReadEdge } from '../last-good.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { applyOp, checkOp, type NotepadOp } from './edits.js';
 import { NOTEPAD_REL, SECTION_TITLES, type SectionId } from './format.js';
@@ -33,13 +32,11 @@ export interface NotepadDomainOptions {
   lockTimeoutMs?: number;
 }
 
-const revisionOf = (text: string) => createHash('sha1').update(text).digest('hex');
-
 /** What one good read of notepad.md shows (the snapshot less its version and status). */
 type NotepadReading = Omit<NotepadSnapshot, 'version' | 'status'>;
 
 /** OMC's reading of the text, plus what keeps omc-top from editing it (CRLF, invalid UTF-8, missing headers). */
-function readingOf(r: ReadOk): Parsed<NotepadReading> {
+function readingOf(r: ReadOk, digest: string | null): Parsed<NotepadReading> {
   const parsed = parseNotepad(r.text);
   const problems: Problem[] = [];
   let editBlock: string | null = null;
@@ -73,7 +70,7 @@ function readingOf(r: ReadOk): Parsed<NotepadReading> {
     ok: true,
     value: {
       bytes: r.bytes,
-      revision: revisionOf(r.text),
+      revision: digest ?? digestOf(r),
       sections: parsed.sections,
       orphans: parsed.orphans,
       editBlock,
@@ -186,6 +183,7 @@ export class NotepadDomain implements Domain {
         const r = this.readFile();
         let current: string | null = null;
         let bom = false;
+        let revision: string | null = null;
         if (r.ok) {
           if (r.invalidUtf8)
             return {
@@ -195,6 +193,7 @@ export class NotepadDomain implements Domain {
             };
           current = r.text;
           bom = r.bom;
+          revision = digestOf(r);
         } else if (r.code !== 'missing') {
           return { kind: 'refused', message: `notepad.md cannot be read (${r.message}); nothing was written` };
         }
@@ -215,7 +214,7 @@ export class NotepadDomain implements Domain {
         } catch (e) {
           return { kind: 'refused', message: `notepad.md was not written: ${describeWriteError(e)}` };
         }
-        const merged = current !== null && baseRevision !== null && revisionOf(current) !== baseRevision;
+        const merged = revision !== null && baseRevision !== null && revision !== baseRevision;
         return { kind: 'saved', summary: res.summary, merged, ...(res.warning ? { warning: res.warning } : {}) };
       },
       { timeoutMs: this.lockTimeoutMs },
