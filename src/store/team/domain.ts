@@ -96,6 +96,11 @@ export class TeamsDomain implements Domain {
   private readonly sessions: SessionsDomain;
   /** The sessions snapshot the current views were derived from (a scan re-derives when it moved). */
   private sessionsSeen = -1;
+  /**
+   * The mode links as of the last publish; dropped when a mode file or a session dir
+   * changes, or a scan finds sessions moved, so a heartbeat does not walk every session.
+   */
+  private links: ModeLink[] | null = null;
   private version = 0;
   private timers: NodeJS.Timeout[] = [];
   private readonly projectPollMs: number;
@@ -168,7 +173,10 @@ export class TeamsDomain implements Domain {
   scan(): void {
     const problemsBefore = this.locProblemsSig();
     for (const loc of this.locations) this.scanLocation(loc, 'scan');
-    if (this.sessions.getSnapshot().version !== this.sessionsSeen) for (const k of this.teams.keys()) this.dirty.add(k);
+    if (this.sessions.getSnapshot().version !== this.sessionsSeen) {
+      this.links = null;
+      for (const k of this.teams.keys()) this.dirty.add(k);
+    }
     this.startTimers();
     if (this.dirty.size > 0 || this.version === 0 || this.locProblemsSig() !== problemsBefore) this.publish();
   }
@@ -203,6 +211,7 @@ export class TeamsDomain implements Domain {
       ) {
         // The root, state/ or a whole team area appeared or went away.
         this.scanLocation(loc, edge);
+        this.links = null;
         for (const k of this.teams.keys()) this.dirty.add(k);
         continue;
       }
@@ -227,7 +236,10 @@ export class TeamsDomain implements Domain {
     for (const name of rescan) this.scanTeamDir(loc, name, edge);
     for (const name of bridgeRescan) this.scanBridgeDir(loc, name, edge);
     // Who owns a team can change for any team.
-    if (modes) for (const k of this.teams.keys()) this.dirty.add(k);
+    if (modes) {
+      this.links = null;
+      for (const k of this.teams.keys()) this.dirty.add(k);
+    }
     if (this.dirty.size > 0) this.publish();
   }
 
@@ -534,7 +546,7 @@ export class TeamsDomain implements Domain {
     const now = this.clock();
     const sessions = this.sessions.getSnapshot();
     this.sessionsSeen = sessions.version;
-    const links = this.dirty.size > 0 ? this.allModeLinks() : [];
+    const links = this.dirty.size > 0 ? (this.links ??= this.allModeLinks()) : [];
     let sessionIds: Set<string> | null = null;
     // A 4.x manifest owner is accepted only for a session dir that exists.
     const sessionExists = (id: string) =>
