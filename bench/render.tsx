@@ -6,7 +6,6 @@ import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import { App } from '../src/app.js';
 import { PANES } from '../src/panes/registry.js';
-import { addStandardDomains } from '../src/store/domains.js';
 import { OmcStore } from '../src/store/store.js';
 import { pickTheme } from '../src/ui/theme.js';
 import { UiStore } from '../src/ui/ui-store.js';
@@ -34,7 +33,6 @@ const stdin = Object.assign(new EventEmitter(), {
   pause() {},
 });
 const store = new OmcStore({ root: root!, watch: 'none' });
-addStandardDomains(store);
 store.start();
 const ui = new UiStore();
 const times: number[] = [];

@@ -11,7 +11,6 @@ import { render, type Instance } from 'ink';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
 import { PANES } from './panes/registry.js';
-import { addStandardDomains } from './store/domains.js';
 import { buildJsonReport } from './store/report.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
 import { OmcStore } from './store/store.js';
@@ -74,7 +73,6 @@ async function runJson(res: RootResolution, readonly: boolean): Promise<number> 
     projectDir: res.projectDir,
     rootRule: res.rule,
   });
-  addStandardDomains(store);
   store.start();
   const doc = buildJsonReport({
     root: res.root,
@@ -102,7 +100,6 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
     projectDir: res.projectDir,
     rootRule: res.rule,
   });
-  addStandardDomains(store);
   store.start({ progressive: true });
   const ui = new UiStore();
   if (res.notices[0]) ui.flash(res.notices[0], 'info');

@@ -18,10 +18,6 @@ export class SnapshotCell<T> implements Subscribable<T> {
     return () => this.listeners.delete(listener);
   };
 
-  get listenerCount(): number {
-    return this.listeners.size;
-  }
-
   set(next: T): void {
     if (Object.is(next, this.value)) return;
     this.value = next;

@@ -37,11 +37,6 @@ export function cleanBlock(value: unknown): string {
   return stripSequences(s).replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(CONTROLS_BLOCK, '');
 }
 
-/** True when the text would be changed by cleanBlock (used to flag hostile content). */
-export function hasControlContent(value: string): boolean {
-  return cleanBlock(value) !== value.replace(/\r\n/g, '\n').replace(/\t/g, '  ');
-}
-
 /** Recursively sanitises every string (keys included) in a parsed JSON value for display. */
 export function cleanDeep(value: unknown, depth = 0): unknown {
   if (depth > 32) return '[…]';

@@ -1,12 +1,21 @@
 /**
- * The one object the UI talks to: owns the domains (sessions, notepad, …),
- * the tree watcher that feeds them, and a status cell (watch mode, messages).
+ * The one object the UI talks to. `new OmcStore(opts)` builds every slice of
+ * .omc as a typed field (sessions, notepad, memory, wiki, teams), the cancel
+ * tracker, the tree watcher that feeds the domains, a status cell (watch mode)
+ * and the aggregated problem list. The set of domains is fixed: there is no
+ * lookup by name and no "not loaded" case, so the TUI, `--json`, the
+ * subcommands and the tests all read exactly the same things.
  * Free of React; the UI subscribes with useSyncExternalStore.
  */
+import { CancelTracker } from './cancel/tracker.js';
 import { SnapshotCell } from './emitter.js';
+import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
+import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
 import { SessionsDomain } from './sessions/domain.js';
+import { TeamsDomain, type TeamsDomainOptions } from './team/domain.js';
 import { startTreeWatcher, type TreeWatcher, type WatchMode } from './tree-watcher.js';
 import type { Clock, Domain, Problem, WatchEvent } from './types.js';
+import { WikiDomain } from './wiki/domain.js';
 
 export interface StoreStatus {
   watchMode: WatchMode;
@@ -22,6 +31,11 @@ export interface OmcStoreOptions {
   readonly?: boolean;
   clock?: Clock;
   watch?: 'auto' | 'poll' | 'none';
+  /** Seams for tests: fixture pids belong to another host, poll cadences, heartbeat staleness. */
+  teams?: Pick<TeamsDomainOptions, 'pidAlive' | 'heartbeatStaleMs' | 'projectPollMs' | 'pidRecheckMs'>;
+  /** Seams for tests: how long writers wait for OMC's lock. */
+  notepad?: Pick<NotepadDomainOptions, 'lockTimeoutMs'>;
+  memory?: Pick<MemoryDomainOptions, 'lockTimeoutMs'>;
 }
 
 export class OmcStore {
@@ -31,12 +45,24 @@ export class OmcStore {
   readonly readonly: boolean;
   readonly clock: Clock;
   readonly sessions: SessionsDomain;
+  readonly notepad: NotepadDomain;
+  readonly memory: MemoryDomain;
+  readonly wiki: WikiDomain;
+  /** Reads the sessions domain's parse of the team mode files: built after it, refreshed after it. */
+  readonly teams: TeamsDomain;
+  /** Follows every cancel omc-top made until it is proven (fed by the sessions domain). */
+  readonly cancels: CancelTracker;
   readonly status = new SnapshotCell<StoreStatus>({ watchMode: 'starting', watchDetail: 'starting' });
   /** Every domain's problems, one list, kept current. */
   readonly problems = new SnapshotCell<readonly Problem[]>([]);
-  private readonly domains: Domain[] = [];
+  /**
+   * Scan, refresh, problem and `--json` order. Sessions comes first: it is the
+   * pane on screen at start, and teams reads its parse of the mode files.
+   */
+  private readonly domains: readonly Domain[];
   private watcher: TreeWatcher | null = null;
   private readonly watchKind: 'auto' | 'poll' | 'none';
+  private closed = false;
 
   constructor(opts: OmcStoreOptions) {
     this.root = opts.root;
@@ -45,20 +71,21 @@ export class OmcStore {
     this.readonly = opts.readonly ?? false;
     this.clock = opts.clock ?? Date.now;
     this.watchKind = opts.watch ?? 'auto';
-    this.sessions = new SessionsDomain({ root: this.root, clock: this.clock });
-    this.addDomain(this.sessions);
-  }
-
-  /** A registered domain by name (e.g. 'notepad'), for the pane that shows it. */
-  getDomain<D extends Domain>(name: string): D | undefined {
-    return this.domains.find((d) => d.name === name) as D | undefined;
-  }
-
-  /** Adds another slice of .omc (notepad, memory, wiki, teams). Call before start(). */
-  addDomain<D extends Domain>(d: D): D {
-    this.domains.push(d);
-    d.subscribe?.(() => this.collectProblems());
-    return d;
+    const common = { root: this.root, clock: this.clock };
+    this.sessions = new SessionsDomain(common);
+    this.notepad = new NotepadDomain({ ...common, readonly: this.readonly, ...opts.notepad });
+    this.memory = new MemoryDomain({ ...common, readonly: this.readonly, ...opts.memory });
+    this.wiki = new WikiDomain(common);
+    this.teams = new TeamsDomain({
+      ...common,
+      sessions: this.sessions,
+      projectDir: this.projectDir,
+      rootRule: this.rootRule,
+      ...opts.teams,
+    });
+    this.cancels = new CancelTracker(this.root, this.clock, this.sessions);
+    this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams];
+    for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }
 
   private collectProblems(): void {
@@ -71,30 +98,19 @@ export class OmcStore {
   }
 
   /**
-   * Synchronous first read of everything (so the first frame has data), then
-   * start watching. With `deferWatch`, the watcher starts on the next
-   * macrotask: chokidar's initial walk (thousands of lstat calls at 2,000
-   * sessions) then runs after the first frame is on screen, not before it.
-   * Nothing is missed: once the watcher is ready every domain rescans.
+   * Reads everything, then starts watching. Without options the first read is
+   * synchronous (for `--json` and the subcommands). With `progressive` (the
+   * full-screen app) it is read in slices so the first frame comes early.
    */
-  start(opts: { deferWatch?: boolean; progressive?: boolean } = {}): void {
+  start(opts: { progressive?: boolean } = {}): void {
     if (opts.progressive) {
       this.startProgressively();
       return;
     }
     for (const d of this.domains) d.scan();
     this.collectProblems();
-    if (this.watchKind === 'none') {
-      this.status.set({ watchMode: 'off', watchDetail: 'not watching (one-shot)' });
-      return;
-    }
-    if (opts.deferWatch) {
-      setTimeout(() => {
-        if (!this.closed) this.startWatching();
-      }, 0);
-    } else {
-      this.startWatching();
-    }
+    if (this.watchKind === 'none') this.status.set({ watchMode: 'off', watchDetail: 'not watching (one-shot)' });
+    else this.startWatching();
   }
 
   /**
@@ -125,8 +141,6 @@ export class OmcStore {
     };
     slice();
   }
-
-  private closed = false;
 
   private startWatching(): void {
     this.watcher = startTreeWatcher({
@@ -174,5 +188,6 @@ export class OmcStore {
     await this.watcher?.close();
     this.watcher = null;
     for (const d of this.domains) d.dispose?.();
+    this.cancels.dispose();
   }
 }

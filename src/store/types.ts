@@ -38,9 +38,12 @@ export interface Domain {
    * frame appear before a big tree is fully read.
    */
   scanStep?(deadline: number): boolean;
-  /** Re-read what these events touched. Called on the leading and again on the trailing edge of a burst. */
+  /**
+   * Re-read what these events touched. Called on the leading and again on the
+   * trailing edge of a burst; keep each file by the last-good rule (last-good.ts).
+   */
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void;
-  /** Release timers. */
+  /** Stops the domain's own timers (time-driven re-derives, polls) so a closed store keeps nothing alive. */
   dispose?(): void;
   /** Problems this domain currently shows (for the problem lines and --json). */
   problems?(): readonly Problem[];

@@ -13,12 +13,13 @@ import { makeContext } from '../../demo/lib.mjs';
 import { start as startSessions } from '../../demo/sim/sessions.mjs';
 // @ts-expect-error plain ESM without types
 import { createTeam, seedSilentTeam, start as startTeam } from '../../demo/sim/team.mjs';
-import { TeamsDomain } from '../../src/store/team/domain.js';
+import type { TeamsDomain } from '../../src/store/team/domain.js';
 import type { TeamView } from '../../src/store/team/model.js';
 import { workerLiveness } from '../../src/store/team/omc-team-rules.js';
 import { requestWorkerShutdown } from '../../src/store/team/shutdown.js';
 import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { omcTeam } from '../helpers/omc-team.js';
+import { teamsDomain } from '../helpers/teams-domain.js';
 
 let p: TempProject | null = null;
 const stops: Array<() => void> = [];
@@ -38,7 +39,7 @@ describe('demo/sim/team.mjs', () => {
     seedSilentTeam(ctx, t0);
     let now = t0;
     const domain = () => {
-      const d = new TeamsDomain({ root: p!.root, clock: () => now });
+      const d = teamsDomain({ root: p!.root, clock: () => now });
       d.scan();
       return d;
     };
@@ -94,7 +95,7 @@ describe('demo/sim/team.mjs', () => {
     const sim = createTeam(ctx, { team: 'demo-team', workers: 2, tasks: 4 });
     sim.seed(now);
     sim.tick((now += 1_500));
-    const d = new TeamsDomain({ root: p.root, clock: () => now });
+    const d = teamsDomain({ root: p.root, clock: () => now });
     d.scan();
     const requestedAt = (now += 1_000);
     requestWorkerShutdown(
@@ -123,7 +124,7 @@ describe('demo/sim/team.mjs', () => {
       what: 'a second heartbeat',
       timeoutMs: 8_000,
     });
-    const d = new TeamsDomain({ root: p.root });
+    const d = teamsDomain({ root: p.root });
     d.scan();
     const demo = d.getSnapshot().teams.find((t) => t.name === 'demo-team');
     const owner = demo?.owner?.sessionId ?? '';

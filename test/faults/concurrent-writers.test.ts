@@ -22,9 +22,7 @@ import { createHash } from 'node:crypto';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refOf } from '../../src/panes/notepad/reducer.js';
-import { addStandardDomains } from '../../src/store/domains.js';
 import type { MemoryDomain } from '../../src/store/memory/domain.js';
-import { memoryOf } from '../../src/store/memory/register.js';
 import { directiveKey } from '../../src/store/memory/rules.js';
 import type { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { OmcStore } from '../../src/store/store.js';
@@ -205,11 +203,10 @@ describe('concurrent writers through OMC locks', () => {
     ).userDirectives;
 
     store = new OmcStore({ root: p.root, watch: 'auto' });
-    addStandardDomains(store);
     store.start();
     await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'live watcher' });
-    const notepad = store.getDomain<NotepadDomain>('notepad')!;
-    const memory = memoryOf(store)!;
+    const notepad = store.notepad;
+    const memory = store.memory;
     // Every problem line omc-top shows while the storm runs (the fixture's own are the baseline).
     const key = (x: Problem) => `${x.path}: ${x.message}`;
     const baseline = new Set(store.problems.getSnapshot().map(key));

@@ -10,15 +10,10 @@ import React from 'react';
 import { render } from 'ink-testing-library';
 import { App } from '../../src/app.js';
 import { PANES } from '../../src/panes/registry.js';
-import { addStandardDomains } from '../../src/store/domains.js';
 import { OmcStore } from '../../src/store/store.js';
-import type { Domain } from '../../src/store/types.js';
 import { pickTheme } from '../../src/ui/theme.js';
 import { UiStore } from '../../src/ui/ui-store.js';
 import { waitFor } from './fixtures.js';
-
-/** Every domain addStandardDomains registers (plus sessions, which the store always has). */
-export const DOMAIN_NAMES = ['sessions', 'notepad', 'memory', 'wiki', 'teams'] as const;
 
 export interface HostileApp {
   store: OmcStore;
@@ -50,7 +45,6 @@ export async function mountHostileApp(opts: {
   readonly?: boolean;
 }): Promise<HostileApp> {
   const store = new OmcStore({ root: opts.root, clock: opts.clock, watch: 'none', readonly: opts.readonly });
-  addStandardDomains(store);
   store.start();
   const ui = new UiStore();
   const r = render(
@@ -99,9 +93,9 @@ export async function mountHostileApp(opts: {
       ),
     rescan: () => {
       const errors: Error[] = [];
-      for (const name of DOMAIN_NAMES) {
+      for (const domain of [store.sessions, store.notepad, store.memory, store.wiki, store.teams]) {
         try {
-          store.getDomain<Domain>(name)?.scan();
+          domain.scan();
         } catch (e) {
           errors.push(e as Error);
         }

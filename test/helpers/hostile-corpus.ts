@@ -803,10 +803,7 @@ const workerNotObject = () => /^expected a JSON object$/;
 const existingJson = (rel: string) => (s: Sandbox) =>
   JSON.parse(fs.readFileSync(path.join(s.root, rel), 'utf8')) as Record<string, unknown>;
 const teamListed = (store: OmcStore) => {
-  const d = store.getDomain<
-    { getSnapshot(): { teams: Array<{ name: string }> } } & import('../../src/store/types.js').Domain
-  >('teams');
-  return !!d?.getSnapshot().teams.some((t) => t.name === TEAM);
+  return store.teams.getSnapshot().teams.some((t) => t.name === TEAM);
 };
 
 function teamKind(
@@ -1246,10 +1243,7 @@ const memoryKind: JsonKind = {
   keeps: {
     what: 'the last good directives are still there',
     check: (store) => {
-      const d = store.getDomain<
-        { getSnapshot(): { raw: Record<string, unknown> | null } } & import('../../src/store/types.js').Domain
-      >('memory');
-      return Array.isArray(d?.getSnapshot().raw?.userDirectives);
+      return Array.isArray(store.memory.getSnapshot().raw?.userDirectives);
     },
   },
   limit: '4.0 MB',
@@ -1357,14 +1351,7 @@ function notepadCases(): HostileCase[] {
         ? {
             keeps: {
               what: 'the last good notepad is still shown',
-              check: (store: OmcStore) =>
-                (store
-                  .getDomain<
-                    {
-                      getSnapshot(): { sections: { working: { entries: unknown[] } } };
-                    } & import('../../src/store/types.js').Domain
-                  >('notepad')
-                  ?.getSnapshot().sections.working.entries.length ?? 0) > 0,
+              check: (store: OmcStore) => store.notepad.getSnapshot().sections.working.entries.length > 0,
             },
           }
         : {}),

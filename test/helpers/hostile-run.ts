@@ -76,14 +76,7 @@ async function walk(app: HostileApp, v: Visit): Promise<void> {
     case 'wiki': {
       await app.press('w', 'g');
       if (v.file) {
-        const pages =
-          app.store
-            .getDomain<
-              {
-                getSnapshot(): { pages: ReadonlyArray<{ filename: string }> };
-              } & import('../../src/store/types.js').Domain
-            >('wiki')
-            ?.getSnapshot().pages ?? [];
+        const pages = app.store.wiki.getSnapshot().pages;
         const i = pages.findIndex((p) => p.filename === v.file);
         for (let n = 0; n < i; n++) await app.press('j');
         if (i >= 0) await app.press(ENTER, 'G', ESC);

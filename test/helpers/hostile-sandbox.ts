@@ -13,7 +13,6 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { addStandardDomains } from '../../src/store/domains.js';
 import { OmcStore } from '../../src/store/store.js';
 import { FIXTURE_TREE, READERS_CAPTURED_AT, SESSION, writeOmcJson } from './fixtures.js';
 
@@ -103,7 +102,6 @@ export function baseFixture(): BaseFixture {
   addMissingKinds(tree);
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const store = new OmcStore({ root: tree, clock: () => NOW, watch: 'none' });
-  addStandardDomains(store);
   store.start();
   const healthy = store.sessions
     .getSnapshot()

@@ -8,7 +8,6 @@ import React from 'react';
 import { render } from 'ink';
 import { App } from '../../src/app.js';
 import { PANES } from '../../src/panes/registry.js';
-import { addStandardDomains } from '../../src/store/domains.js';
 import { OmcStore } from '../../src/store/store.js';
 import { pickTheme } from '../../src/ui/theme.js';
 import { UiStore, type PaneId } from '../../src/ui/ui-store.js';
@@ -49,7 +48,6 @@ export async function mountApp(opts: {
     clock: opts.clock,
     watch: opts.watch ?? 'none',
   });
-  addStandardDomains(store);
   store.start();
   const ui = new UiStore({ pane: opts.pane ?? 'sessions' });
   const stdout = new FakeStdout(opts.columns ?? 80, opts.rows ?? 24);

@@ -6,7 +6,6 @@ import React from 'react';
 import { render } from 'ink-testing-library';
 import { App } from '../../src/app.js';
 import { PANES } from '../../src/panes/registry.js';
-import { addStandardDomains } from '../../src/store/domains.js';
 import { OmcStore } from '../../src/store/store.js';
 import { pickTheme } from '../../src/ui/theme.js';
 import { UiStore } from '../../src/ui/ui-store.js';
@@ -34,7 +33,6 @@ export function renderApp(opts: {
     clock: opts.clock,
     watch: opts.watch ?? 'none',
   });
-  addStandardDomains(store);
   store.start();
   const ui = new UiStore();
   let exited = false;

@@ -236,8 +236,7 @@ describe('file content quoted inside reasons and problem messages', () => {
     const c = app.store.sessions.getSnapshot().sessions.find((x) => x.id === 'hx-c');
     expect(c?.modes[0]?.reason).toMatch(/^active is "/);
     expect(c?.modes[0]?.reason).not.toMatch(CONTROL);
-    const team = app.store.getDomain<import('../../src/store/team/domain.js').TeamsDomain>('teams')?.getSnapshot()
-      .teams[0];
+    const team = app.store.teams.getSnapshot().teams[0];
     for (const t of team?.tasks ?? []) expect(t.problem ?? '').not.toMatch(CONTROL);
     await app.press('!');
     await app.waitForText('Problems found in .omc');

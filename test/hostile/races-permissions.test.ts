@@ -10,7 +10,6 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addStandardDomains } from '../../src/store/domains.js';
 import { OmcStore } from '../../src/store/store.js';
 import { REPO } from '../helpers/fixtures.js';
 import { controlStringsIn } from '../helpers/hostile-bytes.js';
@@ -38,7 +37,6 @@ describe('real permission denial (mode 000)', () => {
     try {
       for (const rel of DENIED) fs.chmodSync(path.join(s.root, rel), 0o000);
       const store = new OmcStore({ root: s.root, clock: () => NOW, watch: 'none' });
-      addStandardDomains(store);
       store.start();
       const problems = store.problems.getSnapshot();
       for (const rel of DENIED) expect(problems.find((p) => p.path === rel)?.message, rel).toMatch(/permission denied/);

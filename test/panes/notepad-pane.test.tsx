@@ -15,7 +15,6 @@ import { PANES } from '../../src/panes/registry.js';
 import { notepadPane } from '../../src/panes/notepad/index.js';
 import { initNotepadPane, openView } from '../../src/panes/notepad/reducer.js';
 import { NotepadView } from '../../src/panes/notepad/view.js';
-import { registerNotepad } from '../../src/store/notepad/register.js';
 import type { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { OmcStore } from '../../src/store/store.js';
 import { ThemeContext, pickTheme } from '../../src/ui/theme.js';
@@ -65,7 +64,7 @@ function mount(opts: { readonly?: boolean; watch?: 'none' | 'auto' } = {}): Moun
     clock: () => NOW,
     readonly: opts.readonly ?? false,
   });
-  const domain = registerNotepad(store);
+  const domain = store.notepad;
   store.start();
   const ui = new UiStore();
   const m: Mounted = {
@@ -410,7 +409,6 @@ describe('layout', () => {
   function renderView(width: number, height: number, state = initNotepadPane()) {
     const p = makeProject({ withFixture: true });
     const store = new OmcStore({ root: p.root, watch: 'none', clock: () => NOW });
-    registerNotepad(store);
     store.start();
     const r = render(
       <ThemeContext.Provider value={pickTheme({ NO_COLOR: '1' })}>

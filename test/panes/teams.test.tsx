@@ -9,7 +9,6 @@ import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionsPaneState } from '../../src/panes/sessions/reducer.js';
 import { OmcStore } from '../../src/store/store.js';
-import { TeamsDomain } from '../../src/store/team/domain.js';
 import {
   READERS_CAPTURED_AT,
   SESSION,
@@ -44,8 +43,13 @@ function start(
     // A second team, owned (5.5 style) by the ralph session.
     generateTeam({ root: p.root, name: 'zeta-team', workers: 2, tasks: 4, now: NOW, leaderSessionId: SESSION.ralph });
   }
-  store = new OmcStore({ root: p.root, readonly: opts.readonly, clock: () => NOW, watch: opts.watch ?? 'auto' });
-  store.addDomain(new TeamsDomain({ root: p.root, clock: () => NOW, pidAlive: () => true }));
+  store = new OmcStore({
+    root: p.root,
+    readonly: opts.readonly,
+    clock: () => NOW,
+    watch: opts.watch ?? 'auto',
+    teams: { pidAlive: () => true },
+  });
   store.start();
   h = renderApp(store, { columns: opts.columns, rows: opts.rows });
   return h;
@@ -201,8 +205,7 @@ describe('Teams pane', () => {
       ...JSON.parse(fs.readFileSync(task, 'utf8')),
       subject: 'Fix \u001b]0;owned\u0007title \u001b[2J\u001b[31mred\u001b[0m\u0008\u009b2J',
     });
-    store = new OmcStore({ root: p.root, clock: () => NOW, watch: 'none' });
-    store.addDomain(new TeamsDomain({ root: p.root, clock: () => NOW, pidAlive: () => true }));
+    store = new OmcStore({ root: p.root, clock: () => NOW, watch: 'none', teams: { pidAlive: () => true } });
     store.start();
     h = renderApp(store, { columns: 100, rows: 30 });
     h.press('t', KEY.enter);
@@ -214,7 +217,6 @@ describe('Teams pane', () => {
   it('says what to do when there are no teams', async () => {
     p = makeProject();
     store = new OmcStore({ root: p.root, clock: () => NOW, watch: 'none' });
-    store.addDomain(new TeamsDomain({ root: p.root, clock: () => NOW }));
     store.start();
     h = renderApp(store);
     h.press('t');

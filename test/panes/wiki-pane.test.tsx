@@ -132,7 +132,7 @@ describe('wiki pane: pages and links', () => {
         '\n# Long page\n\n' + Array.from({ length: 60 }, (_, i) => `line number ${i + 1}`).join('\n') + '\n',
       ),
     );
-    a.store.getDomain<any>('wiki').scan();
+    a.store.wiki.scan();
     await a.press('/', ...'long page', KEYS.enter);
     await a.waitForText(/↓\d+ more/);
     expect(a.text()).not.toContain('line number 40');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { executeCancel, type CancelDone } from '../../src/store/cancel/execute.js';
 import { planCancel, type CancelRequest } from '../../src/store/cancel/plan.js';
-import { CancelTracker, cancelTracker } from '../../src/store/cancel/tracker.js';
+import { CancelTracker } from '../../src/store/cancel/tracker.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
@@ -129,8 +129,7 @@ describe('cancel tracker', () => {
     setup();
     const store = new OmcStore({ root: (p as TempProject).root, watch: 'none', clock });
     store.start();
-    const t = cancelTracker(store);
-    expect(cancelTracker(store)).toBe(t);
+    const t = store.cancels;
     const S = SESSION.ralph;
     const rel = `state/sessions/${S}/ralph-state.json`;
     const original = readJson(rel);

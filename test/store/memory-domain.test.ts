@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryDomain } from '../../src/store/memory/domain.js';
-import { registerMemory } from '../../src/store/memory/register.js';
 import { OmcStore } from '../../src/store/store.js';
 import { READERS_CAPTURED_AT, makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
@@ -78,6 +77,20 @@ describe('reading', () => {
     expect(d.getSnapshot().writeBlock).toMatch(/currently unreadable/);
   });
 
+  it('a file that appears half-written is not called broken until the trailing read confirms it', () => {
+    const { d, file } = setup();
+    fs.rmSync(file);
+    d.scan();
+    expect(d.getSnapshot().file).toBe('missing');
+    fs.writeFileSync(file, '{"version": "1.0.0", "projectRoot"');
+    d.refresh([{ type: 'add', rel: 'project-memory.json' }], 'leading');
+    expect(d.problems()).toEqual([]);
+    expect(d.getSnapshot().file).toBe('missing');
+    d.refresh([{ type: 'change', rel: 'project-memory.json' }], 'trailing');
+    expect(d.problems()[0]?.message).toMatch(/^truncated JSON/);
+    expect(d.getSnapshot().file).toBe('unreadable');
+  });
+
   it('wrong types, missing keys OMC requires, malformed directives, BOM, non-UTF-8, a directory, hostile text', () => {
     const { d, file, memory } = setup();
     const m = memory();
@@ -140,7 +153,7 @@ describe('reading', () => {
   it('follows the file live through the real watcher', async () => {
     p = makeProject({ withFixture: true });
     store = new OmcStore({ root: p.root });
-    const d = registerMemory(store);
+    const d = store.memory;
     store.start();
     await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
     const file = path.join(p.root, 'project-memory.json');

@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { acquireFileLock, LockBusyError } from '../../src/store/file-lock.js';
 import { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { NOTEPAD_TEMPLATE } from '../../src/store/notepad/format.js';
-import { registerNotepad } from '../../src/store/notepad/register.js';
 import { OmcStore } from '../../src/store/store.js';
 import { FIXTURE_TREE, makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { OMC_NOTEPAD_MODULE, loadOmcNotepad } from '../helpers/omc-notepad.js';
@@ -173,7 +172,7 @@ describe('live updates', () => {
   it("shows OMC's writes as they happen and notices the file going away", async () => {
     p = makeProject();
     store = new OmcStore({ root: p.root, watch: 'auto' });
-    const d = registerNotepad(store);
+    const d = store.notepad;
     store.start();
     await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
     const omc = await loadOmcNotepad();

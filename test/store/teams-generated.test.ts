@@ -8,7 +8,6 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
-import { TeamsDomain } from '../../src/store/team/domain.js';
 import type { TeamView } from '../../src/store/team/model.js';
 import { inferTeamPhase, parseTask, workerLiveness } from '../../src/store/team/omc-team-rules.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
@@ -25,8 +24,8 @@ afterEach(async () => {
 });
 
 function open(root: string, watch: 'none' | 'auto' = 'none', clock?: () => number) {
-  store = new OmcStore({ root, watch, clock });
-  const teams = store.addDomain(new TeamsDomain({ root, clock, pidAlive: () => true }));
+  store = new OmcStore({ root, watch, clock, teams: { pidAlive: () => true } });
+  const teams = store.teams;
   store.start();
   return teams;
 }

@@ -7,13 +7,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TeamsDomain } from '../../src/store/team/domain.js';
+import type { TeamsDomain } from '../../src/store/team/domain.js';
 import { EventsTail, INITIAL_TAIL_BYTES } from '../../src/store/team/events-tail.js';
 import type { TeamView } from '../../src/store/team/model.js';
 import { workerLiveness } from '../../src/store/team/omc-team-rules.js';
 import { teamsReport } from '../../src/store/team/report.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { generateTeam } from '../helpers/team-gen.js';
+import { teamsDomain } from '../helpers/teams-domain.js';
 
 const NOW = Date.parse('2026-12-01T12:00:00.000Z');
 let p: TempProject;
@@ -39,7 +40,7 @@ afterEach(() => {
 });
 
 function domain(): TeamsDomain {
-  const d = new TeamsDomain({ root: p.root, clock: () => NOW, pidAlive: () => true });
+  const d = teamsDomain({ root: p.root, clock: () => NOW, pidAlive: () => true });
   d.scan();
   return d;
 }
@@ -270,7 +271,7 @@ describe('workers, config and structure', () => {
 
     const q = makeProject();
     fs.writeFileSync(path.join(q.root, 'state', 'team'), 'oops');
-    const d2 = new TeamsDomain({ root: q.root });
+    const d2 = teamsDomain({ root: q.root });
     d2.scan();
     expect(d2.problems()).toEqual([
       { path: 'state/team', message: 'is a file where a directory was expected', severity: 'error' },

@@ -10,7 +10,6 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveOmcRoot } from '../../src/store/root.js';
 import { OmcStore } from '../../src/store/store.js';
-import { registerTeams } from '../../src/store/team/register.js';
 import { requestWorkerShutdown } from '../../src/store/team/shutdown.js';
 import { REPO, makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { omcTeam } from '../helpers/omc-team.js';
@@ -47,7 +46,7 @@ describe('team runtimes under OMC_STATE_DIR', () => {
   it("reads 5.5's teams under the state-dir root and 4.x's beside the project, and 5.5's agree with OMC", async () => {
     const { res } = setup();
     store = new OmcStore({ root: res.root, projectDir: res.projectDir, rootRule: res.rule, watch: 'none' });
-    const teams = registerTeams(store);
+    const teams = store.teams;
     store.start();
     const snap = teams.getSnapshot();
     expect(snap.teams.map((t) => [t.key, t.location, t.counts.total]).sort()).toEqual([
@@ -71,7 +70,7 @@ describe('team runtimes under OMC_STATE_DIR', () => {
   it('picks up changes in the project location without a watcher, and writes shutdown requests there', async () => {
     const { res, oldDir } = setup();
     store = new OmcStore({ root: res.root, projectDir: res.projectDir, rootRule: res.rule, watch: 'auto' });
-    const teams = registerTeams(store);
+    const teams = store.teams;
     store.start();
     const before = teams.getSnapshot().teams.find((t) => t.key === 'project:old-team');
     expect(before?.counts.total).toBe(10);

@@ -7,10 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SessionsDomain } from '../../src/store/sessions/domain.js';
 import { TeamsDomain } from '../../src/store/team/domain.js';
 import type { TeamView } from '../../src/store/team/model.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { generateTeam } from '../helpers/team-gen.js';
+import { teamsDomain } from '../helpers/teams-domain.js';
 
 const NOW = Date.parse('2026-12-01T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -21,7 +23,7 @@ beforeEach(() => {
 afterEach(() => p.cleanup());
 
 const scan = () => {
-  const d = new TeamsDomain({ root: p.root, clock: () => NOW });
+  const d = teamsDomain({ root: p.root, clock: () => NOW });
   d.scan();
   return d;
 };
@@ -99,6 +101,25 @@ describe('team ownership', () => {
     expect(t.owner).toMatchObject({ sessionId: 'sess-new', source: 'omc-teams-state.json', modeActive: true });
     // phase-state.json (written by the runtime) wins for the fix loop; the mode state fills what it lacks.
     expect([t.fixAttempt, t.maxFixAttempts]).toEqual([1, 3]);
+  });
+
+  it("takes the mode state from the sessions domain's parse, never from a second read of its own", () => {
+    generateTeam({ root: p.root, name: 'skill', workers: 1, tasks: 2, now: NOW });
+    session('sess-a', 'omc-teams-state.json', { active: true, team_name: 'skill', current_phase: 'team-exec' });
+    const sessions = new SessionsDomain({ root: p.root, clock: () => NOW });
+    const d = new TeamsDomain({ root: p.root, clock: () => NOW, sessions });
+    sessions.scan();
+    d.scan();
+    expect(teamOf(d, 'skill').owner).toMatchObject({ sessionId: 'sess-a', modeActive: true });
+    // The claim moves on disk, but the sessions domain has not read it yet: teams does not either.
+    fs.rmSync(path.join(p.root, 'state/sessions/sess-a/omc-teams-state.json'));
+    session('sess-b', 'omc-teams-state.json', { active: true, team_name: 'skill', current_phase: 'team-exec' });
+    d.scan();
+    expect(teamOf(d, 'skill').owner).toMatchObject({ sessionId: 'sess-a' });
+    // Once sessions has read the change, teams follows it: the store refreshes sessions first.
+    sessions.scan();
+    d.scan();
+    expect(teamOf(d, 'skill').owner).toMatchObject({ sessionId: 'sess-b', modeActive: true });
   });
 
   it("4.x: no config.json, the manifest's leader.session_id and worker list", () => {

@@ -29,8 +29,8 @@ afterEach(async () => {
 });
 
 function open(watch: 'none' | 'auto' = 'none') {
-  store = new OmcStore({ root: p.root, watch });
-  const teams = store.addDomain(new TeamsDomain({ root: p.root, pidAlive: () => true }));
+  store = new OmcStore({ root: p.root, watch, teams: { pidAlive: () => true } });
+  const teams = store.teams;
   store.start();
   return teams;
 }

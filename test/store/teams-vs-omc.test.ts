@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
 import { buildJsonReport } from '../../src/store/report.js';
-import { TeamsDomain } from '../../src/store/team/domain.js';
 import type { TeamView } from '../../src/store/team/model.js';
 import { workerLiveness } from '../../src/store/team/omc-team-rules.js';
 import {
@@ -22,10 +21,13 @@ import { omcTeam } from '../helpers/omc-team.js';
 const TEAM = 'fix-ts-errors';
 
 function fixtureStore(now: number, pidAlive: (pid: number) => boolean | null = () => true) {
-  const store = new OmcStore({ root: FIXTURE_TREE, watch: 'none', clock: () => now });
-  const teams = store.addDomain(
-    new TeamsDomain({ root: FIXTURE_TREE, clock: () => now, pidAlive, heartbeatStaleMs: 180_000 }),
-  );
+  const store = new OmcStore({
+    root: FIXTURE_TREE,
+    watch: 'none',
+    clock: () => now,
+    teams: { pidAlive, heartbeatStaleMs: 180_000 },
+  });
+  const teams = store.teams;
   store.start();
   return { store, teams };
 }
@@ -174,8 +176,8 @@ describe("teams vs OMC 5.5.0's readers run live on a copy of the fixture", () =>
     const omc = await omcTeam();
     const summary = await omc.getTeamSummary(TEAM, p.dir);
     const tasks = await omc.teamListTasks(TEAM, p.dir);
-    const store = new OmcStore({ root: p.root, watch: 'none' });
-    const teams = store.addDomain(new TeamsDomain({ root: p.root, pidAlive: () => true }));
+    const store = new OmcStore({ root: p.root, watch: 'none', teams: { pidAlive: () => true } });
+    const teams = store.teams;
     store.start();
     const team = teams.getSnapshot().teams[0] as TeamView;
     expect(team.counts).toEqual(summary.tasks);

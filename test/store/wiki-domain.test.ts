@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
 import { WikiDomain } from '../../src/store/wiki/domain.js';
 import { serializeWikiPage, type WikiFrontmatter } from '../../src/store/wiki/frontmatter.js';
-import { registerWiki } from '../../src/store/wiki/register.js';
 import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 
 const fm = (title: string, over: Partial<WikiFrontmatter> = {}): WikiFrontmatter => ({
@@ -204,7 +203,7 @@ describe('live: pages appear, change and disappear without a restart', () => {
     const w = wikiProject();
     w.page('first.md', 'First');
     store = new OmcStore({ root: w.p.root });
-    const d = registerWiki(store);
+    const d = store.wiki;
     store.start();
     await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
     expect(d.getSnapshot().pages.map((x) => x.filename)).toEqual(['first.md']);

@@ -3,7 +3,6 @@
  * what OMC's 20-cap would push out and ask first, confirm before removing,
  * then save through the memory domain (locked, atomic, merged or refused).
  */
-import { memoryOf } from '../../store/memory/register.js';
 import { directiveKey, type DirectiveOp } from '../../store/memory/rules.js';
 import { DirectiveInputSchema } from '../../store/memory/schema.js';
 import type { DirectiveRow } from '../../store/memory/model.js';
@@ -15,8 +14,7 @@ import { closeForm, select, type MemoryPaneState } from './reducer.js';
 type Ctx = KeyContext<MemoryPaneState>;
 
 function refuseIfBlocked(ctx: Ctx): boolean {
-  const domain = memoryOf(ctx.store);
-  if (!domain) return true;
+  const domain = ctx.store.memory;
   if (ctx.app.readonly) {
     ctx.app.flash('read-only mode (--readonly): directives cannot be changed', 'error');
     return true;
@@ -30,8 +28,7 @@ function refuseIfBlocked(ctx: Ctx): boolean {
 }
 
 function runSave(ctx: Ctx, op: DirectiveOp, agreed: string[], done: string): void {
-  const domain = memoryOf(ctx.store);
-  if (!domain) return;
+  const domain = ctx.store.memory;
   ctx.app.run('save directive', async () => {
     const res = await domain.save(op, agreed);
     ctx.set((s) => {
@@ -45,8 +42,8 @@ function runSave(ctx: Ctx, op: DirectiveOp, agreed: string[], done: string): voi
 /** Enter in the form: validate, preview the cap, ask if something would be pushed out, save. */
 export function submitForm(ctx: Ctx): void {
   const form = ctx.state.form;
-  const domain = memoryOf(ctx.store);
-  if (!form || !domain || refuseIfBlocked(ctx)) return;
+  const domain = ctx.store.memory;
+  if (!form || refuseIfBlocked(ctx)) return;
   const parsed = DirectiveInputSchema.safeParse({
     directive: form.directive.text,
     context: form.context.text,

@@ -6,7 +6,6 @@
  * injection (v).
  */
 import { isChar, isCtrl, isKey, type InputEvent } from '../../input/keys.js';
-import { memoryOf } from '../../store/memory/register.js';
 import { ageTickMs } from '../../ui/format.js';
 import type { KeyContext, PaneModule } from '../types.js';
 import { confirmRemove, submitForm, togglePriorityOf } from './actions.js';
@@ -82,8 +81,7 @@ function onFormKey(ev: InputEvent, ctx: Ctx): boolean {
 
 function onKey(ev: InputEvent, ctx: Ctx): boolean {
   const { state, set, store } = ctx;
-  const domain = memoryOf(store);
-  if (!domain) return false;
+  const domain = store.memory;
   if (state.form) return onFormKey(ev, ctx);
   const model = domain.model(ctx.app.now());
 
@@ -199,7 +197,7 @@ export const memoryPane: PaneModule<MemoryPaneState> = {
   ],
   View: MemoryPaneView,
   nextTick(_state, store, now) {
-    const model = memoryOf(store)?.model(now);
+    const model = store.memory.model(now);
     let next = 60_000 - (now % 60_000);
     for (const r of model?.directives ?? []) next = Math.min(next, ageTickMs(r.directive.timestamp, now));
     return next;

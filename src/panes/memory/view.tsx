@@ -2,7 +2,6 @@ import React, { memo, useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { DirectiveRow, MemoryModel } from '../../store/memory/model.js';
 import type { MemoryDomain } from '../../store/memory/domain.js';
-import { memoryOf } from '../../store/memory/register.js';
 import { MAX_DIRECTIVES } from '../../store/memory/schema.js';
 import { cleanLine } from '../../store/sanitize.js';
 import { clip, fit, width as cells, wrapText } from '../../ui/format.js';
@@ -316,9 +315,8 @@ function ListView({
 
 export function MemoryPaneView({ state, store, width, height, now }: ViewProps<MemoryPaneState>) {
   const theme = useTheme();
-  const domain = memoryOf(store);
-  const snap = useSyncExternalStore(domain?.subscribe ?? noop, domain?.getSnapshot ?? none);
-  if (!domain || !snap) return <Text color={theme.error}>Project memory is not loaded in this build.</Text>;
+  const domain = store.memory;
+  const snap = useSyncExternalStore(domain.subscribe, domain.getSnapshot);
   const model = domain.model(now);
   if (!model) {
     const lines =
@@ -346,6 +344,3 @@ export function MemoryPaneView({ state, store, width, height, now }: ViewProps<M
     return <PreviewView model={model} scroll={state.previewScroll} width={width} height={height} />;
   return <ListView state={state} model={model} domain={domain} width={width} height={height} now={now} />;
 }
-
-const noop = () => () => undefined;
-const none = () => null;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import type { NotepadDomain, SaveOutcome } from '../../store/notepad/domain.js';
+import type { SaveOutcome } from '../../store/notepad/domain.js';
 import { checkOp, type NotepadOp } from '../../store/notepad/edits.js';
 import { SECTION_TITLES, type EntrySection } from '../../store/notepad/format.js';
 import { isDue, type NotepadEntry } from '../../store/notepad/model.js';
@@ -29,21 +29,13 @@ import {
 
 type Ctx = KeyContext<NotepadPaneState>;
 
-export function domainOf(ctx: Ctx): NotepadDomain | null {
-  return ctx.store.getDomain<NotepadDomain>('notepad') ?? null;
-}
-
 /** True when writing is allowed; otherwise says why (the key does nothing else). */
 export function canWrite(ctx: Ctx, what: string): boolean {
   if (ctx.app.readonly) {
     ctx.app.flash(`--readonly: ${what} is disabled (nothing is written)`, 'error');
     return false;
   }
-  const d = domainOf(ctx);
-  if (!d) {
-    ctx.app.flash('the notepad is not available in this build', 'error');
-    return false;
-  }
+  const d = ctx.store.notepad;
   const block = d.getSnapshot().editBlock;
   if (block) {
     ctx.app.flash(block, 'error');
@@ -68,7 +60,7 @@ function conflictAdvice(ed: EditorSession, reason: 'changed' | 'gone'): string {
 
 /** Turns a save outcome into pane state and a message. Returns true when it landed. */
 function settle(ctx: Ctx, ed: EditorSession, out: SaveOutcome): boolean {
-  const d = domainOf(ctx);
+  const d = ctx.store.notepad;
   switch (out.kind) {
     case 'saved':
     case 'unchanged': {
@@ -102,8 +94,8 @@ function settle(ctx: Ctx, ed: EditorSession, out: SaveOutcome): boolean {
 /** Ctrl-S in the editor. */
 export function saveEditor(ctx: Ctx): void {
   const ed = ctx.state.editor;
-  const d = domainOf(ctx);
-  if (!ed || ed.saving || !d) return;
+  const d = ctx.store.notepad;
+  if (!ed || ed.saving) return;
   if (!canWrite(ctx, 'saving')) return;
   if (ed.kind !== 'add' && !isDirty(ed) && !ed.conflict) {
     ctx.set(closeEditor);
@@ -149,7 +141,7 @@ const preview = (e: NotepadEntry, now: number) =>
 
 export function requestDelete(ctx: Ctx, section: EntrySection, entry: NotepadEntry): void {
   if (!canWrite(ctx, 'delete')) return;
-  const d = domainOf(ctx) as NotepadDomain;
+  const d = ctx.store.notepad;
   const ref = refOf(section, entry);
   ctx.app.confirm({
     title: `Delete this ${SECTION_TITLES[section]} entry?`,
@@ -170,7 +162,7 @@ export function requestDelete(ctx: Ctx, section: EntrySection, entry: NotepadEnt
 
 export function requestClearPriority(ctx: Ctx): void {
   if (!canWrite(ctx, 'clearing Priority Context')) return;
-  const d = domainOf(ctx) as NotepadDomain;
+  const d = ctx.store.notepad;
   const snap = d.getSnapshot();
   if (snap.sections.priority.text === '') {
     ctx.app.flash('Priority Context is already empty', 'info');
@@ -197,7 +189,7 @@ export function requestClearPriority(ctx: Ctx): void {
 /** p on Working Memory: shows exactly which entries would go, asks, then removes exactly those. */
 export function requestPrune(ctx: Ctx): void {
   if (!canWrite(ctx, 'prune')) return;
-  const d = domainOf(ctx) as NotepadDomain;
+  const d = ctx.store.notepad;
   const now = ctx.app.now();
   const entries = d.getSnapshot().sections.working.entries;
   const due = entries.filter((e) => isDue(e, now));
@@ -268,7 +260,7 @@ export function editInExternalEditor(
     | { kind: 'priority' },
 ): void {
   if (!canWrite(ctx, 'editing')) return;
-  const d = domainOf(ctx) as NotepadDomain;
+  const d = ctx.store.notepad;
   const snap = d.getSnapshot();
   const opened = openEditor(ctx.state, snap, what);
   const ed = opened.editor as EditorSession;

@@ -4,8 +4,6 @@
  * actions.ts, which refuses under --readonly with a message.
  */
 import { isChar, isCtrl, isKey, type InputEvent } from '../../input/keys.js';
-import type { NotepadDomain } from '../../store/notepad/domain.js';
-import { EMPTY_NOTEPAD } from '../../store/notepad/model.js';
 import type { EntrySection } from '../../store/notepad/format.js';
 import { ageTickMs, wrapText } from '../../ui/format.js';
 import type { KeyContext, PaneModule } from '../types.js';
@@ -45,7 +43,7 @@ import { NotepadView } from './view.js';
 
 type Ctx = KeyContext<NotepadPaneState>;
 
-const snapOf = (ctx: Ctx) => ctx.store.getDomain<NotepadDomain>('notepad')?.getSnapshot() ?? EMPTY_NOTEPAD;
+const snapOf = (ctx: Ctx) => ctx.store.notepad.getSnapshot();
 const pageRows = (ctx: Ctx) => Math.max(1, ctx.size.rows - 8);
 
 /** Every key while the editor is open; nothing leaks to global shortcuts. */
@@ -242,8 +240,7 @@ export const notepadPane: PaneModule<NotepadPaneState> = {
   View: NotepadView,
   nextTick(state, store, now) {
     if (state.editor || state.tab === 'priority') return Infinity;
-    const snap = store.getDomain<NotepadDomain>('notepad')?.getSnapshot();
-    if (!snap) return Infinity;
+    const snap = store.notepad.getSnapshot();
     let next = Infinity;
     for (const e of snap.sections[state.tab].entries) next = Math.min(next, ageTickMs(e.atMs, now));
     return next;

@@ -7,7 +7,7 @@ import React, { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { NotepadDomain } from '../../store/notepad/domain.js';
 import { LIMITS, SECTION_TITLES, type SectionId } from '../../store/notepad/format.js';
-import { EMPTY_NOTEPAD, isDue, type NotepadEntry, type NotepadSnapshot } from '../../store/notepad/model.js';
+import { isDue, type NotepadEntry, type NotepadSnapshot } from '../../store/notepad/model.js';
 import { cleanLine } from '../../store/sanitize.js';
 import { formatBytes } from '../../store/fsx.js';
 import { clip, fit, formatAge, wrapText } from '../../ui/format.js';
@@ -17,11 +17,8 @@ import { cursorRow, layout } from './editor.js';
 import { selectedIndex, TABS, visibleEntries, type EditorSession, type NotepadPaneState } from './reducer.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
-const noop = () => () => undefined;
-const emptySnap = () => EMPTY_NOTEPAD;
-
-export function useNotepad(domain: NotepadDomain | undefined): NotepadSnapshot {
-  return useSyncExternalStore(domain?.subscribe ?? noop, domain?.getSnapshot ?? emptySnap);
+export function useNotepad(domain: NotepadDomain): NotepadSnapshot {
+  return useSyncExternalStore(domain.subscribe, domain.getSnapshot);
 }
 
 function tabLabel(id: SectionId, snap: NotepadSnapshot, now: number): string {
@@ -344,9 +341,7 @@ function EditorView({ ed, width, height }: { ed: EditorSession; width: number; h
 
 export function NotepadView({ state, store, width, height, now }: ViewProps<NotepadPaneState>) {
   const theme = useTheme();
-  const domain = store.getDomain<NotepadDomain>('notepad');
-  const snap = useNotepad(domain);
-  if (!domain) return <Text color={theme.error}>{clip('The notepad domain is not registered.', width)}</Text>;
+  const snap = useNotepad(store.notepad);
   if (state.editor) return <EditorView ed={state.editor} width={width} height={height} />;
   const info = infoLine(snap, state.tab, now);
   const bodyHeight = Math.max(1, height - 2);

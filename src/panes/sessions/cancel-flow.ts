@@ -8,7 +8,6 @@
 import { describePlan } from '../../store/cancel/describe.js';
 import { executeCancel } from '../../store/cancel/execute.js';
 import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
-import { cancelTracker } from '../../store/cancel/tracker.js';
 import { isValidSessionId } from '../../store/sessions/omc-rules.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import type { KeyContext } from '../types.js';
@@ -61,7 +60,7 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
           ctx.app.flash(`${verb}: ${out.message}`, 'error');
           return;
         }
-        cancelTracker(ctx.store).track(out);
+        ctx.store.cancels.track(out);
         // The verdict first (the message line is cut to the width); then that it acted on newer contents.
         ctx.app.flash(
           out.movedOn ? `${out.summary} (it moved on while you confirmed: ${out.movedOn})` : out.summary,

@@ -20,7 +20,7 @@ import {
   visibleSessions,
   type SessionsPaneState,
 } from './reducer.js';
-import { cancelTracker, trackerKey } from '../../store/cancel/tracker.js';
+import { trackerKey } from '../../store/cancel/tracker.js';
 import { requestCancel } from './cancel-flow.js';
 import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
@@ -51,7 +51,7 @@ function onKey(ev: InputEvent, ctx: KeyContext<SessionsPaneState>): boolean {
 
   if (state.detail) {
     const s = snap.sessions.find((x) => x.id === state.detail?.id);
-    const tracked = s ? cancelTracker(store).get(trackerKey(s.kind === 'legacy' ? null : s.id)) : undefined;
+    const tracked = s ? store.cancels.get(trackerKey(s.kind === 'legacy' ? null : s.id)) : undefined;
     const total = s ? detailLines(s, ctx.app.now(), ctx.size.columns - 1, tracked).length : 0;
     const max = Math.max(0, total - pageRows(ctx));
     if (isKey(ev, 'escape') || isKey(ev, 'backspace') || isKey(ev, 'left') || isChar(ev, 'h')) set(closeDetail);
@@ -145,7 +145,7 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
   View: SessionsView,
   liveCountdown(_state, store, now) {
     if (store.sessions.getSnapshot().sessions.some((s) => s.status === 'cancelling')) return true;
-    for (const t of cancelTracker(store).getSnapshot().entries.values()) if (!t.final && t.expiresMs > now) return true;
+    for (const t of store.cancels.getSnapshot().entries.values()) if (!t.final && t.expiresMs > now) return true;
     return false;
   },
   nextTick(state, store, now) {
@@ -156,7 +156,7 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
       if (s.status === 'cancelling') next = Math.min(next, 1000 - (now % 1000));
     }
     // omc-top's own cancels: the per-second countdown, then the moment a settled verdict leaves the row.
-    for (const t of cancelTracker(store).getSnapshot().entries.values()) {
+    for (const t of store.cancels.getSnapshot().entries.values()) {
       if (!t.final && t.expiresMs > now) next = Math.min(next, (t.expiresMs - now) % 1000 || 1000);
       else if (t.settledMs !== null) {
         const hideAt = t.settledMs + (t.phase === 'pause-over' ? PAUSE_OVER_SHOW_MS : SETTLED_SHOW_MS);

@@ -1,7 +1,7 @@
 import React, { memo } from 'react';
 import { Box, Text } from 'ink';
 import { useSyncExternalStore } from 'react';
-import { cancelTracker, trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
+import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { fit, formatAge } from '../../ui/format.js';
 import { useTheme } from '../../ui/theme.js';
@@ -107,7 +107,7 @@ function Detail({
 export function SessionsView({ state, store, width, height, now }: ViewProps<SessionsPaneState>) {
   const theme = useTheme();
   const snap = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
-  const tracker = cancelTracker(store);
+  const tracker = store.cancels;
   const cancels = useSyncExternalStore(tracker.subscribe, tracker.getSnapshot).entries;
   if (state.detail) {
     const s = snap.sessions.find((x) => x.id === state.detail?.id);

@@ -1,7 +1,5 @@
 import { isChar, isCtrl, isKey, type InputEvent } from '../../input/keys.js';
 import { livenessChangesAt } from '../../store/team/omc-team-rules.js';
-import type { TeamsSnapshot } from '../../store/team/model.js';
-import { teamsOf } from '../../store/team/register.js';
 import { ageTickMs } from '../../ui/format.js';
 import type { KeyContext, PaneModule } from '../types.js';
 import { detailLayout } from './detail.js';
@@ -32,8 +30,6 @@ import {
 } from './reducer.js';
 import { askTeamShutdown, askWorkerShutdown } from './shutdown-flow.js';
 import { TeamsView } from './view.js';
-
-const EMPTY: TeamsSnapshot = { version: 0, teams: [], problems: [], derivedAt: 0, heartbeatStaleMs: 180_000 };
 
 /** The pane's height as the app lays it out (header, problem lines, message, footer). */
 const paneRows = (ctx: KeyContext<TeamsPaneState>) =>
@@ -78,7 +74,7 @@ function typing(ev: InputEvent): string | null {
 }
 
 function onKey(ev: InputEvent, ctx: KeyContext<TeamsPaneState>): boolean {
-  const snap = teamsOf(ctx.store)?.getSnapshot() ?? EMPTY;
+  const snap = ctx.store.teams.getSnapshot();
   // Follow the sessions pane first (a team session selected there preselects its team).
   const synced = followSessions(ctx.state, sessionsSelection(ctx.ui, ctx.store), snap);
   if (synced !== ctx.state) ctx.set(synced);
@@ -203,8 +199,7 @@ export const teamsPane: PaneModule<TeamsPaneState> = {
   ],
   View: TeamsView,
   nextTick(state, store, now) {
-    const snap = teamsOf(store)?.getSnapshot();
-    if (!snap) return Infinity;
+    const snap = store.teams.getSnapshot();
     let next = Infinity;
     const teams = state.detail ? snap.teams.filter((t) => t.key === state.detail?.key) : snap.teams;
     for (const t of teams) {

@@ -4,7 +4,6 @@
  * in the worker row when the worker writes shutdown-ack.json.
  */
 import type { TeamView, WorkerView } from '../../store/team/model.js';
-import { teamsOf } from '../../store/team/register.js';
 import { requestTeamShutdown, requestWorkerShutdown } from '../../store/team/shutdown.js';
 import type { KeyContext } from '../types.js';
 import type { TeamsPaneState } from './reducer.js';
@@ -19,10 +18,6 @@ function refuse(ctx: KeyContext<TeamsPaneState>, team: TeamView, worker: WorkerV
       "legacy MCP bridge workers take shutdown signals under Claude's config dir, outside .omc: use OMC's own tools",
       'error',
     );
-    return true;
-  }
-  if (!teamsOf(ctx.store)) {
-    ctx.app.flash('the teams domain is not loaded', 'error');
     return true;
   }
   return false;
@@ -54,8 +49,7 @@ export function askWorkerShutdown(ctx: KeyContext<TeamsPaneState>, team: TeamVie
     prompt: 'y: ask it to shut down   n/Esc: keep it running',
     onConfirm: () =>
       ctx.app.run('shutdown request', () => {
-        const domain = teamsOf(ctx.store);
-        if (!domain) return;
+        const domain = ctx.store.teams;
         requestWorkerShutdown(
           { domain, teamKey: team.key, teamName: team.name, readonly: ctx.app.readonly, now: ctx.app.now() },
           worker.name,
@@ -81,8 +75,7 @@ export function askTeamShutdown(ctx: KeyContext<TeamsPaneState>, team: TeamView)
     prompt: 'y: shut the team down   n/Esc: keep it running',
     onConfirm: () =>
       ctx.app.run('team shutdown request', () => {
-        const domain = teamsOf(ctx.store);
-        if (!domain) return;
+        const domain = ctx.store.teams;
         requestTeamShutdown(
           { domain, teamKey: team.key, teamName: team.name, readonly: ctx.app.readonly, now: ctx.app.now() },
           workers,

@@ -1,7 +1,5 @@
 import { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
-import type { TeamsSnapshot } from '../../store/team/model.js';
-import { teamsOf } from '../../store/team/register.js';
 import { clip, fit } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
@@ -9,9 +7,6 @@ import { detailLayout, type Tone } from './detail.js';
 import { followSessions, sessionsSelection } from './link.js';
 import { clampTop, selectedTeamIndex, visibleTeams, type TeamsPaneState } from './reducer.js';
 import { teamLines, teamsHeader } from './rows.js';
-
-const NONE: TeamsSnapshot = { version: 0, teams: [], problems: [], derivedAt: 0, heartbeatStaleMs: 180_000 };
-const noop = () => () => undefined;
 
 function toneColor(theme: Theme, tone: Tone | undefined): string | undefined {
   switch (tone) {
@@ -34,8 +29,7 @@ function toneColor(theme: Theme, tone: Tone | undefined): string | undefined {
 /** Only reads: the snapshot, the pane state, and (for the sessions link) the sessions selection. */
 export function TeamsView({ state, store, width, height, now, ui }: ViewProps<TeamsPaneState>) {
   const theme = useTheme();
-  const domain = teamsOf(store);
-  const snap = useSyncExternalStore(domain?.subscribe ?? noop, domain?.getSnapshot ?? (() => NONE));
+  const snap = useSyncExternalStore(store.teams.subscribe, store.teams.getSnapshot);
   const s = ui ? followSessions(state, sessionsSelection(ui, store), snap) : state;
 
   if (s.detail) {

@@ -4,7 +4,6 @@
  * followable links), and see OMC's lint findings as badges and as a list.
  */
 import { isChar, isCtrl, isKey, type InputEvent } from '../../input/keys.js';
-import { wikiOf } from '../../store/wiki/register.js';
 import { cleanLine } from '../../store/sanitize.js';
 import { ageTickMs } from '../../ui/format.js';
 import type { KeyContext, PaneModule } from '../types.js';
@@ -53,10 +52,10 @@ const listPage = (ctx: Ctx) => Math.max(1, Math.floor((bodyRows(ctx) - 3) / 2));
 const isText = (ev: InputEvent) => ev.kind === 'key' && ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta;
 
 function followLink(ctx: Ctx, index: number): void {
-  const domain = wikiOf(ctx.store);
+  const domain = ctx.store.wiki;
   const name = ctx.state.page?.name;
-  const page = domain && name ? domain.getSnapshot().byName.get(name) : undefined;
-  if (!domain || !page) return;
+  const page = name ? domain.getSnapshot().byName.get(name) : undefined;
+  if (!page) return;
   const target = pageLinks(page, domain.getSnapshot())[index];
   if (!target) return;
   if (!target.exists) {
@@ -70,14 +69,12 @@ function followLink(ctx: Ctx, index: number): void {
 }
 
 function onPageKey(ev: InputEvent, ctx: Ctx): boolean {
-  const domain = wikiOf(ctx.store);
-  const snap = domain?.getSnapshot();
-  const page = snap && ctx.state.page ? snap.byName.get(ctx.state.page.name) : undefined;
-  const links = page && snap ? pageLinks(page, snap) : [];
-  const total =
-    page && snap && domain
-      ? pageLines(page, snap, domain.lint(ctx.app.now()), ctx.app.now(), ctx.size.columns - 1).length - 1
-      : 0;
+  const snap = ctx.store.wiki.getSnapshot();
+  const page = ctx.state.page ? snap.byName.get(ctx.state.page.name) : undefined;
+  const links = page ? pageLinks(page, snap) : [];
+  const total = page
+    ? pageLines(page, snap, ctx.store.wiki.lint(ctx.app.now()), ctx.app.now(), ctx.size.columns - 1).length - 1
+    : 0;
   const h = Math.max(1, bodyRows(ctx) - 1);
   const max = Math.max(0, total - h);
   const { set } = ctx;
@@ -101,8 +98,7 @@ function onPageKey(ev: InputEvent, ctx: Ctx): boolean {
 }
 
 function onLintKey(ev: InputEvent, ctx: Ctx): boolean {
-  const domain = wikiOf(ctx.store);
-  if (!domain) return false;
+  const domain = ctx.store.wiki;
   const items = lintItems(domain.getSnapshot(), domain.lint(ctx.app.now()));
   const { set } = ctx;
   const pageSize = Math.max(1, bodyRows(ctx) - 3);
@@ -123,8 +119,8 @@ function onLintKey(ev: InputEvent, ctx: Ctx): boolean {
 }
 
 function onPickerKey(ev: InputEvent, ctx: Ctx): boolean {
-  const domain = wikiOf(ctx.store);
-  if (!domain || !ctx.state.picker) return false;
+  const domain = ctx.store.wiki;
+  if (!ctx.state.picker) return false;
   const options = pickerTags(domain.getSnapshot(), ctx.state.picker.filter);
   const { set } = ctx;
   if (ev.kind === 'paste') set((s) => typePicker(s, ev.text));
@@ -145,8 +141,7 @@ function onKey(ev: InputEvent, ctx: Ctx): boolean {
   if (state.picker) return onPickerKey(ev, ctx);
   if (state.view === 'page') return ev.kind === 'key' && onPageKey(ev, ctx);
   if (state.view === 'lint') return ev.kind === 'key' && onLintKey(ev, ctx);
-  const domain = wikiOf(store);
-  if (!domain) return false;
+  const domain = store.wiki;
   const snap = domain.getSnapshot();
   const names = () => wikiRows(domain, snap, state).rows.map((r) => r.page.filename);
   const open = () => {
@@ -250,7 +245,7 @@ export const wikiPane: PaneModule<WikiPaneState> = {
   View: WikiPaneView,
   nextTick(state, store, now) {
     if (state.view !== 'page' || !state.page) return Infinity;
-    const page = wikiOf(store)?.getSnapshot().byName.get(state.page.name);
+    const page = store.wiki.getSnapshot().byName.get(state.page.name);
     return page && Number.isFinite(page.updatedMs) ? ageTickMs(page.updatedMs, now) : Infinity;
   },
 };

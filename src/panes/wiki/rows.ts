@@ -5,7 +5,7 @@
  */
 import type { LintReport } from '../../store/wiki/lint.js';
 import type { WikiPage } from '../../store/wiki/page.js';
-import { snippetFor } from '../../store/wiki/search.js';
+import { firstLineSnippet } from '../../store/wiki/search.js';
 import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
 import { cleanLine } from '../../store/sanitize.js';
 import { fit, width as cells } from '../../ui/format.js';
@@ -15,7 +15,17 @@ export interface WikiRow {
   page: WikiPage;
   /** OMC's score; null while browsing (empty query). */
   score: number | null;
-  snippet: string;
+  /** Built when read: only the rows on screen ever are (19,000 matches at 20,000 pages would be 19,000 strings per keystroke). */
+  readonly snippet: string;
+}
+
+/** A row of the empty query: every page, its snippet built on first read and then kept per page. */
+class BrowseRow implements WikiRow {
+  readonly score = null;
+  constructor(readonly page: WikiPage) {}
+  get snippet(): string {
+    return this.page.searchable ? firstLineSnippet(this.page) : (this.page.issues[0]?.message ?? '');
+  }
 }
 
 export interface WikiRows {
@@ -53,11 +63,7 @@ export function wikiRows(
       (p) => (s.category === null || p.frontmatter?.category === s.category) && (s.tag === null || hasTag(p, s.tag)),
     );
     value = {
-      rows: filtered.map((p) => ({
-        page: p,
-        score: null,
-        snippet: p.searchable ? snippetFor(p, -1, 0) : (p.issues[0]?.message ?? ''),
-      })),
+      rows: filtered.map((p) => new BrowseRow(p)),
       unsearchable,
       searching: false,
     };
@@ -65,7 +71,8 @@ export function wikiRows(
     const result = domain.search(s.query, { limit: Infinity, category: s.category ?? undefined });
     const hits = s.tag === null ? result.hits : result.hits.filter((h) => hasTag(h.page, s.tag as string));
     value = {
-      rows: hits.map((h) => ({ page: h.page, score: h.score, snippet: h.snippet })),
+      // Search hits already build their snippet on first read.
+      rows: hits,
       unsearchable,
       searching: true,
     };

@@ -2,7 +2,6 @@ import React, { memo, useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
 import type { LintReport } from '../../store/wiki/lint.js';
-import { wikiOf } from '../../store/wiki/register.js';
 import { cleanLine } from '../../store/sanitize.js';
 import { clip, fit, width as cells } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
@@ -351,18 +350,11 @@ function LintView({
 }
 
 export function WikiPaneView({ state, store, width, height, now }: ViewProps<WikiPaneState>) {
-  const theme = useTheme();
-  const domain = wikiOf(store);
-  const snap = useSyncExternalStore(domain?.subscribe ?? noopSubscribe, domain?.getSnapshot ?? emptySnap);
-  if (!domain || !snap) {
-    return <Text color={theme.error}>The wiki is not loaded in this build.</Text>;
-  }
+  const domain = store.wiki;
+  const snap = useSyncExternalStore(domain.subscribe, domain.getSnapshot);
   const lint = domain.lint(now);
   if (state.view === 'page')
     return <PageView state={state} snap={snap} lint={lint} width={width} height={height} now={now} />;
   if (state.view === 'lint') return <LintView state={state} snap={snap} lint={lint} width={width} height={height} />;
   return <ListView state={state} domain={domain} snap={snap} lint={lint} width={width} height={height} />;
 }
-
-const noopSubscribe = () => () => undefined;
-const emptySnap = () => null;

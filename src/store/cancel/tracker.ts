@@ -11,12 +11,10 @@
  *   autopilot digest still matches, nothing replaced it), then "pause over";
  *   "pause did not take: <why>" as soon as OMC would stop honouring it.
  *
- * One tracker per OmcStore (WeakMap), so the TUI and tests share it without
- * touching store.ts.
+ * One tracker per OmcStore: `store.cancels`.
  */
 import { SnapshotCell } from '../emitter.js';
 import { readTextSync } from '../fsx.js';
-import type { OmcStore } from '../store.js';
 import type { Clock, Subscribable } from '../types.js';
 import { judgeSignal, type CancelDone } from './execute.js';
 import { sha256 } from './signal.js';
@@ -234,16 +232,4 @@ export class CancelTracker {
     );
     this.timer.unref?.();
   }
-}
-
-const trackers = new WeakMap<OmcStore, CancelTracker>();
-
-/** The store's cancel tracker, created on first use. */
-export function cancelTracker(store: OmcStore): CancelTracker {
-  let t = trackers.get(store);
-  if (!t) {
-    t = new CancelTracker(store.root, store.clock, store.sessions);
-    trackers.set(store, t);
-  }
-  return t;
 }

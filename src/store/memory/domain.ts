@@ -8,7 +8,8 @@
  */
 import { SnapshotCell } from '../emitter.js';
 import { withFileLock } from '../file-lock.js';
-import { atomicWriteSync, parseJsonText, readTextSync } from '../fsx.js';
+import { atomicWriteSync, parseJsonText, readTextSync, type ReadOk } from '../fsx.js';
+import { LastGoodFile, type Parsed, type ReadEdge } from '../last-good.js';
 import { cleanBlock, cleanLine } from '../sanitize.js';
 import { isoOrNull } from '../sessions/omc-rules.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
@@ -54,17 +55,23 @@ export interface MemoryDomainOptions {
   lockTimeoutMs?: number;
 }
 
-interface ReadState {
-  file: MemorySnapshot['file'];
-  raw: Record<string, unknown> | null;
-  /** File-level problem (unreadable, invalid JSON…), null when the read was good. */
-  problem: string | null;
+/** One good read of the file. */
+interface Reading {
+  raw: Record<string, unknown>;
   invalidUtf8: boolean;
   bom: boolean;
   mtimeMs: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+
+/** Invalid UTF-8 and a byte-order mark are kept as facts about a usable reading: they block saves, not display. */
+function readingOf(r: ReadOk): Parsed<Reading> {
+  const parsed = parseJsonText(r.text, r);
+  if (!parsed.ok) return { ok: false, problem: parsed.message };
+  if (!isObject(parsed.value)) return { ok: false, problem: 'is not a JSON object' };
+  return { ok: true, value: { raw: parsed.value, invalidUtf8: r.invalidUtf8, bom: r.bom, mtimeMs: r.mtimeMs } };
+}
 
 /** Why the current file content cannot take a directive change (null when it can). */
 function contentBlock(raw: Record<string, unknown>): string | null {
@@ -89,8 +96,7 @@ export class MemoryDomain implements Domain {
   private readonly clock: Clock;
   private readonly readonly: boolean;
   private readonly lockTimeoutMs: number;
-  private state: ReadState = { file: 'missing', raw: null, problem: null, invalidUtf8: false, bom: false, mtimeMs: -1 };
-  private lastText: string | null = null;
+  private readonly file: LastGoodFile<Reading>;
   private version = 0;
   private modelCache: { version: number; minute: number; model: MemoryModel } | null = null;
 
@@ -99,6 +105,7 @@ export class MemoryDomain implements Domain {
     this.clock = opts.clock ?? Date.now;
     this.readonly = opts.readonly ?? false;
     this.lockTimeoutMs = opts.lockTimeoutMs ?? 3_000;
+    this.file = new LastGoodFile(this.root, MEMORY_FILE, { parse: readingOf });
   }
 
   subscribe = this.cell.subscribe;
@@ -109,8 +116,10 @@ export class MemoryDomain implements Domain {
     return rel === MEMORY_FILE && isDir !== true;
   }
 
+  /** Stat-gated: a poll tick over an unchanged file reads nothing. */
   scan(): void {
-    this.read('scan');
+    // The first scan always publishes: the save block depends on --readonly and on the file being missing.
+    if (this.file.readIfChanged() || this.version === 0) this.publish();
   }
 
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
@@ -229,42 +238,20 @@ export class MemoryDomain implements Domain {
     return Array.isArray(raw.userDirectives) ? (raw.userDirectives as Directive[]) : [];
   }
 
-  private read(edge: 'leading' | 'trailing' | 'scan'): void {
-    const r = readTextSync(this.root, MEMORY_FILE);
-    const prev = this.state;
-    let next: ReadState;
-    if (!r.ok && r.code === 'missing') {
-      next = { file: 'missing', raw: null, problem: null, invalidUtf8: false, bom: false, mtimeMs: -1 };
-      this.lastText = null;
-    } else if (!r.ok) {
-      next = { ...prev, file: prev.raw ? 'ok' : 'unreadable', problem: r.message };
-    } else {
-      if (r.text === this.lastText && prev.problem === null && r.invalidUtf8 === prev.invalidUtf8 && r.bom === prev.bom)
-        return;
-      const parsed = parseJsonText(r.text, r);
-      if (!parsed.ok) next = { ...prev, file: prev.raw ? 'ok' : 'unreadable', problem: parsed.message };
-      else if (!isObject(parsed.value))
-        next = { ...prev, file: prev.raw ? 'ok' : 'unreadable', problem: 'is not a JSON object' };
-      else {
-        next = {
-          file: 'ok',
-          raw: parsed.value,
-          problem: null,
-          invalidUtf8: r.invalidUtf8,
-          bom: r.bom,
-          mtimeMs: r.mtimeMs,
-        };
-        this.lastText = r.text;
-      }
-    }
-    // A leading-edge failure may be a writer caught mid-write: keep the last good value, say nothing yet.
-    if (edge === 'leading' && next.problem !== null && prev.raw) return;
-    this.state = next;
-    this.publish();
+  private read(edge: ReadEdge): void {
+    if (this.file.read(edge)) this.publish();
   }
 
   private publish(): void {
-    const s = this.state;
+    const f = this.file;
+    const s = {
+      file: f.missing ? 'missing' : f.value ? 'ok' : 'unreadable',
+      raw: f.value?.raw ?? null,
+      problem: f.failure,
+      invalidUtf8: f.value?.invalidUtf8 ?? false,
+      bom: f.value?.bom ?? false,
+      mtimeMs: f.value?.mtimeMs ?? -1,
+    } as const;
     const problems: Problem[] = [];
     const add = (message: string, severity: Problem['severity']) =>
       problems.push({ path: MEMORY_FILE, message: cleanLine(message), severity });

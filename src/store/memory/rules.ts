@@ -1,6 +1,6 @@
 /**
  * OMC's directive rules, as pure functions over the directive list
- * (research/omc-contract.md §7.3–7.5):
+ * (OMC 5.5.0: dist/hooks/project-memory/storage.js and dist/tools/memory-tools.js):
  *
  * - adding: case-insensitive de-duplication on the text; when the list then
  *   holds more than 20, it is sorted high-priority first, then newest, and

@@ -1,6 +1,6 @@
 /**
  * OMC's project-memory.json shape, version "1.0.0"
- * (research/omc-contract.md §7.2; unchanged in 5.5.0). Every object is
+ * (OMC 5.5.0: dist/hooks/project-memory/types.js; unchanged since 4.x). Every object is
  * "loose": keys OMC does not know (project_memory_write can add any) are kept,
  * so a rewrite by omc-top preserves them. Timestamps are epoch milliseconds.
  */

@@ -1,6 +1,6 @@
 /**
  * What OMC injects from project memory at the next session start
- * (research/omc-contract.md §7.5; scripts/session-start.mjs), rebuilt so the
+ * (OMC 5.5.0: dist/hooks/project-memory/formatter.js; scripts/session-start.mjs), rebuilt so the
  * user can see it before it happens: the four tiers of the context summary
  * (environment, hot paths, directives, learnings), each tier's ranking, the
  * 650-character cut, and the SessionStart wrapper. It also tells which

@@ -3,10 +3,10 @@
  * does, keeps the last good reading when the file goes bad, and writes edits
  * under OMC's `notepad.md.lock` with an atomic replace.
  */
-import { createHash } from 'node:crypto';
 import { SnapshotCell } from '../emitter.js';
-import { atomicWriteSync, describeWriteError, readTextSync, statSync, type ReadResult } from '../fsx.js';
+import { atomicWriteSync, describeWriteError, readTextSync, type ReadOk, type ReadResult } from '../fsx.js';
 import { withFileLock } from '../file-lock.js';
+import { digestOf, LastGoodFile, type Parsed, type ReadEdge } from '../last-good.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { applyOp, checkOp, type NotepadOp } from './edits.js';
 import { NOTEPAD_REL, SECTION_TITLES, type SectionId } from './format.js';
@@ -32,7 +32,52 @@ export interface NotepadDomainOptions {
   lockTimeoutMs?: number;
 }
 
-const revisionOf = (text: string) => createHash('sha1').update(text).digest('hex');
+/** What one good read of notepad.md shows (the snapshot less its version and status). */
+type NotepadReading = Omit<NotepadSnapshot, 'version' | 'status'>;
+
+/** OMC's reading of the text, plus what keeps omc-top from editing it (CRLF, invalid UTF-8, missing headers). */
+function readingOf(r: ReadOk, digest: string | null): Parsed<NotepadReading> {
+  const parsed = parseNotepad(r.text);
+  const problems: Problem[] = [];
+  let editBlock: string | null = null;
+  if (parsed.crlf) {
+    editBlock =
+      "notepad.md has Windows (CRLF) line endings; OMC's reader sees no sections in it, so omc-top will not edit it. Convert it to LF (dos2unix) first";
+    problems.push({
+      path: NOTEPAD_REL,
+      message:
+        "has Windows (CRLF) line endings: OMC's reader finds no Priority/Working/MANUAL sections in it, so OMC sees an empty notepad (convert to LF)",
+      severity: 'error',
+    });
+  } else if (parsed.missingHeaders.length > 0) {
+    const names = parsed.missingHeaders.map((id: SectionId) => `"## ${SECTION_TITLES[id]}"`).join(', ');
+    problems.push({
+      path: NOTEPAD_REL,
+      message: `has no ${names} header line: OMC treats ${parsed.missingHeaders.length === 1 ? 'that section' : 'those sections'} as empty and silently drops what it writes there`,
+      severity: 'warning',
+    });
+  }
+  if (r.invalidUtf8) {
+    editBlock =
+      'notepad.md contains bytes that are not valid UTF-8; saving would rewrite them, so omc-top will not edit it';
+    problems.push({
+      path: NOTEPAD_REL,
+      message: 'contains bytes that are not valid UTF-8 (shown as �); editing is off so they are not rewritten',
+      severity: 'warning',
+    });
+  }
+  return {
+    ok: true,
+    value: {
+      bytes: r.bytes,
+      revision: digest ?? digestOf(r),
+      sections: parsed.sections,
+      orphans: parsed.orphans,
+      editBlock,
+      problems,
+    },
+  };
+}
 
 export class NotepadDomain implements Domain {
   readonly name = 'notepad';
@@ -41,18 +86,14 @@ export class NotepadDomain implements Domain {
   private readonly readonly: boolean;
   private readonly lockTimeoutMs: number;
   private readonly cell = new SnapshotCell<NotepadSnapshot>(EMPTY_NOTEPAD);
-  private lastText: string | null = null;
-  /** A read failure seen on a leading edge, shown only if the trailing read confirms it. */
-  private pending: string | null = null;
-  private readProblem: Problem | null = null;
-  /** Identity of the bytes behind the current reading. */
-  private seen: { mtimeMs: number; size: number; ino: number } | null = null;
+  private readonly file: LastGoodFile<NotepadReading>;
 
   constructor(opts: NotepadDomainOptions) {
     this.root = opts.root;
     this.clock = opts.clock ?? Date.now;
     this.readonly = opts.readonly ?? false;
     this.lockTimeoutMs = opts.lockTimeoutMs ?? NOTEPAD_LOCK_TIMEOUT_MS;
+    this.file = new LastGoodFile(this.root, NOTEPAD_REL, { maxBytes: NOTEPAD_MAX_BYTES, parse: readingOf });
   }
 
   subscribe = (l: () => void) => this.cell.subscribe(l);
@@ -64,19 +105,7 @@ export class NotepadDomain implements Domain {
 
   /** Full read, skipped when the file is provably the one already parsed (poll ticks on a 3 MB file stay cheap). */
   scan(): void {
-    const st = statSync(this.root, NOTEPAD_REL);
-    const seen = this.seen;
-    if (
-      st &&
-      st.isFile() &&
-      seen &&
-      this.readProblem === null &&
-      st.mtimeMs === seen.mtimeMs &&
-      st.size === seen.size &&
-      st.ino === seen.ino
-    )
-      return;
-    this.read('scan');
+    if (this.file.readIfChanged()) this.publish();
   }
 
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
@@ -109,88 +138,32 @@ export class NotepadDomain implements Domain {
     return readTextSync(this.root, NOTEPAD_REL, NOTEPAD_MAX_BYTES);
   }
 
-  private read(edge: 'leading' | 'trailing' | 'scan'): void {
-    const r = this.readFile();
-    const prev = this.cell.getSnapshot();
-    if (!r.ok && r.code === 'missing') {
-      this.lastText = null;
-      this.seen = null;
-      this.pending = null;
-      this.readProblem = null;
-      if (prev.status !== 'missing') this.publish({ ...EMPTY_NOTEPAD, version: prev.version + 1 });
-      return;
-    }
-    if (!r.ok) {
-      // A leading-edge failure may be a writer caught mid-way; the trailing read decides.
-      if (edge === 'leading' && this.pending === null) {
-        this.pending = r.message;
-        return;
-      }
-      this.pending = null;
-      const problem: Problem = {
-        path: NOTEPAD_REL,
-        message: `${r.message}${prev.status === 'ok' ? ' (showing the last good reading)' : ''}`,
-        severity: 'error',
-      };
-      if (this.readProblem?.message === problem.message) return;
-      this.readProblem = problem;
-      this.publish({
-        ...prev,
-        version: prev.version + 1,
-        status: prev.status === 'ok' ? 'ok' : 'unreadable',
-        editBlock: `notepad.md cannot be read right now (${r.message}); nothing will be written`,
-        problems: [problem],
-      });
-      return;
-    }
-    this.pending = null;
-    this.seen = { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino };
-    if (r.text === this.lastText && this.readProblem === null) return;
-    this.readProblem = null;
-    this.lastText = r.text;
-    const parsed = parseNotepad(r.text);
-    const problems: Problem[] = [];
-    let editBlock: string | null = null;
-    if (parsed.crlf) {
-      editBlock =
-        "notepad.md has Windows (CRLF) line endings; OMC's reader sees no sections in it, so omc-top will not edit it. Convert it to LF (dos2unix) first";
-      problems.push({
-        path: NOTEPAD_REL,
-        message:
-          "has Windows (CRLF) line endings: OMC's reader finds no Priority/Working/MANUAL sections in it, so OMC sees an empty notepad (convert to LF)",
-        severity: 'error',
-      });
-    } else if (parsed.missingHeaders.length > 0) {
-      const names = parsed.missingHeaders.map((id: SectionId) => `"## ${SECTION_TITLES[id]}"`).join(', ');
-      problems.push({
-        path: NOTEPAD_REL,
-        message: `has no ${names} header line: OMC treats ${parsed.missingHeaders.length === 1 ? 'that section' : 'those sections'} as empty and silently drops what it writes there`,
-        severity: 'warning',
-      });
-    }
-    if (r.invalidUtf8) {
-      editBlock =
-        'notepad.md contains bytes that are not valid UTF-8; saving would rewrite them, so omc-top will not edit it';
-      problems.push({
-        path: NOTEPAD_REL,
-        message: 'contains bytes that are not valid UTF-8 (shown as �); editing is off so they are not rewritten',
-        severity: 'warning',
-      });
-    }
-    this.publish({
-      version: prev.version + 1,
-      status: 'ok',
-      bytes: r.bytes,
-      revision: revisionOf(r.text),
-      sections: parsed.sections,
-      orphans: parsed.orphans,
-      editBlock,
-      problems,
-    });
+  private read(edge: ReadEdge): void {
+    if (this.file.read(edge)) this.publish();
   }
 
-  private publish(next: NotepadSnapshot): void {
-    this.cell.set(next);
+  /** The snapshot for what the file holds now: its last good reading, and why it cannot be read when it cannot. */
+  private publish(): void {
+    const version = this.cell.getSnapshot().version + 1;
+    const { value, failure } = this.file;
+    if (failure === null) {
+      this.cell.set(value ? { version, status: 'ok', ...value } : { ...EMPTY_NOTEPAD, version });
+      return;
+    }
+    const { version: _v, status: _s, ...empty } = EMPTY_NOTEPAD;
+    this.cell.set({
+      ...(value ?? empty),
+      version,
+      status: value ? 'ok' : 'unreadable',
+      editBlock: `notepad.md cannot be read right now (${failure}); nothing will be written`,
+      problems: [
+        {
+          path: NOTEPAD_REL,
+          message: `${failure}${value ? ' (showing the last good reading)' : ''}`,
+          severity: 'error',
+        },
+      ],
+    });
   }
 
   /**
@@ -210,6 +183,7 @@ export class NotepadDomain implements Domain {
         const r = this.readFile();
         let current: string | null = null;
         let bom = false;
+        let revision: string | null = null;
         if (r.ok) {
           if (r.invalidUtf8)
             return {
@@ -219,6 +193,7 @@ export class NotepadDomain implements Domain {
             };
           current = r.text;
           bom = r.bom;
+          revision = digestOf(r);
         } else if (r.code !== 'missing') {
           return { kind: 'refused', message: `notepad.md cannot be read (${r.message}); nothing was written` };
         }
@@ -239,7 +214,7 @@ export class NotepadDomain implements Domain {
         } catch (e) {
           return { kind: 'refused', message: `notepad.md was not written: ${describeWriteError(e)}` };
         }
-        const merged = current !== null && baseRevision !== null && revisionOf(current) !== baseRevision;
+        const merged = revision !== null && baseRevision !== null && revision !== baseRevision;
         return { kind: 'saved', summary: res.summary, merged, ...(res.warning ? { warning: res.warning } : {}) };
       },
       { timeoutMs: this.lockTimeoutMs },

@@ -1,12 +1,12 @@
 /**
- * OMC's notepad.md format, as facts (research/omc-contract.md §6, 5.5 addendum §6).
+ * OMC's notepad.md format, as facts (OMC 5.5.0: dist/hooks/notepad/index.js).
  * Own implementation; the tests prove it byte-for-byte against OMC's shipped
  * dist/hooks/notepad. Pure string functions, no I/O.
  *
- * Reader rule (§6.2): a section body starts after the first `<Header>\n` and
+ * Reader rule: a section body starts after the first `<Header>\n` and
  * runs to the first `\n## X` with X ≠ '#' (or end of file). All HTML comments
  * are removed from it and it is trimmed; empty means "no section".
- * Writer rule (5.5.0, §6.5 fixed): the whole span `<Header>\n … (up to that
+ * Writer rule (5.5.0, where 4.x's replace bug is fixed): the whole span `<Header>\n … (up to that
  * boundary)` is replaced by `<Header>\n<first comment>\n<content>\n`, which is
  * why 5.5.0 never adds the `## <timestamp>` orphans 4.x left behind.
  */
@@ -164,7 +164,7 @@ export function normalizeBody(s: string): string {
   return s.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
 }
 
-/** `## YYYY-MM-DD HH:MM` lines: stale section copies that OMC 4.x's replace bug left (§6.5). */
+/** `## YYYY-MM-DD HH:MM` lines: stale section copies that OMC 4.x's replace bug left. */
 export function findOrphans(text: string): { count: number; bytes: number } {
   let count = 0;
   let bytes = 0;

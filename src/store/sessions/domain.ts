@@ -129,6 +129,22 @@ export class SessionsDomain implements Domain {
   getSnapshot = this.cell.getSnapshot;
   problems = () => this.cell.getSnapshot().problems;
 
+  /**
+   * The last good parse of one state file name in `state/` and in every
+   * session directory, for the teams domain: it reads team-state.json and
+   * omc-teams-state.json here instead of reading them a second time.
+   */
+  parsedFiles(file: string): { rel: string; value: Record<string, unknown>; mtimeMs: number }[] {
+    const out: { rel: string; value: Record<string, unknown>; mtimeMs: number }[] = [];
+    for (const key of this.byKey.keys()) {
+      const rel = key === LEGACY ? `state/${file}` : `state/sessions/${key}/${file}`;
+      const rec = this.files.get(rel);
+      if (rec?.value !== undefined)
+        out.push({ rel, value: rec.value as Record<string, unknown>, mtimeMs: rec.mtimeMs });
+    }
+    return out;
+  }
+
   isLeafDir(rel: string): boolean {
     const parts = rel.split('/');
     return (

@@ -5,6 +5,9 @@
  * team. Keeps the last good parse of every file, turns bad files into problem
  * lines, and publishes immutable TeamsSnapshot values.
  *
+ * The mode state is the sessions domain's parse (an explicit dependency: the
+ * store refreshes sessions first, then teams), never read a second time here.
+ *
  * Two locations: the .omc root, and — when the root came from OMC_STATE_DIR —
  * the project's own `.omc`, where OMC 4.x kept team runtimes regardless of
  * OMC_STATE_DIR (5.5.0 follows the root). The store's watcher only covers the
@@ -17,6 +20,7 @@ import path from 'node:path';
 import { SnapshotCell } from '../emitter.js';
 import { listDirSync, type DirEntry } from '../fsx.js';
 import { cleanLine } from '../sanitize.js';
+import type { SessionsDomain } from '../sessions/domain.js';
 import { isValidSessionId, timeMs } from '../sessions/omc-rules.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { deriveTeam, type ModeLink } from './derive.js';
@@ -47,11 +51,14 @@ interface TeamRec {
 
 const TEAM_FILES = new Set(['config.json', 'manifest.json', 'manifest.v2.json', 'phase-state.json', 'shutdown.json']);
 const WORKER_FILES = new Set(['heartbeat.json', 'status.json', 'shutdown-request.json', 'shutdown-ack.json']);
-const MODE_FILES = new Set(['team-state.json', 'omc-teams-state.json']);
+const MODE_FILES = ['team-state.json', 'omc-teams-state.json'] as const;
 const BRIDGE_RE = /^(.+)\.heartbeat\.json$/;
+const isModeFile = (name: string | undefined) => (MODE_FILES as readonly (string | undefined)[]).includes(name);
 
 export interface TeamsDomainOptions {
   root: string;
+  /** Whose parse of the session mode files (team-state.json, omc-teams-state.json) says who owns a team. */
+  sessions: SessionsDomain;
   projectDir?: string | null;
   rootRule?: string;
   clock?: Clock;
@@ -86,10 +93,14 @@ export class TeamsDomain implements Domain {
   private readonly views = new Map<string, TeamView>();
   private readonly dirty = new Set<string>();
   private readonly locProblems = new Map<string, Problem>();
-  /** Cache keys of session mode-state files (team-state.json / omc-teams-state.json). */
-  private readonly modeKeys = new Set<string>();
-  private readonly sessionIds = new Set<string>();
-  private sessionIdsSig = '';
+  private readonly sessions: SessionsDomain;
+  /** The sessions snapshot the current views were derived from (a scan re-derives when it moved). */
+  private sessionsSeen = -1;
+  /**
+   * The mode links as of the last publish; dropped when a mode file or a session dir
+   * changes, or a scan finds sessions moved, so a heartbeat does not walk every session.
+   */
+  private links: ModeLink[] | null = null;
   private version = 0;
   private timers: NodeJS.Timeout[] = [];
   private readonly projectPollMs: number;
@@ -97,6 +108,7 @@ export class TeamsDomain implements Domain {
 
   constructor(opts: TeamsDomainOptions) {
     this.clock = opts.clock ?? Date.now;
+    this.sessions = opts.sessions;
     this.pidAlive = opts.pidAlive ?? processAlive;
     this.heartbeatStaleMs = opts.heartbeatStaleMs ?? resolveHeartbeatStaleMs();
     this.projectPollMs = opts.projectPollMs ?? 1_000;
@@ -148,9 +160,9 @@ export class TeamsDomain implements Domain {
       if (parts.length === 2) return dirOk;
       if (!a || !isValidSessionId(a)) return false;
       if (parts.length === 3) return dirOk;
-      return parts.length === 4 && fileOk && MODE_FILES.has(b ?? '');
+      return parts.length === 4 && fileOk && isModeFile(b);
     }
-    return parts.length === 2 && fileOk && MODE_FILES.has(area ?? '');
+    return parts.length === 2 && fileOk && isModeFile(area);
   }
 
   /**
@@ -161,7 +173,10 @@ export class TeamsDomain implements Domain {
   scan(): void {
     const problemsBefore = this.locProblemsSig();
     for (const loc of this.locations) this.scanLocation(loc, 'scan');
-    if (this.scanModeStates()) for (const k of this.teams.keys()) this.dirty.add(k);
+    if (this.sessions.getSnapshot().version !== this.sessionsSeen) {
+      this.links = null;
+      for (const k of this.teams.keys()) this.dirty.add(k);
+    }
     this.startTimers();
     if (this.dirty.size > 0 || this.version === 0 || this.locProblemsSig() !== problemsBefore) this.publish();
   }
@@ -196,7 +211,7 @@ export class TeamsDomain implements Domain {
       ) {
         // The root, state/ or a whole team area appeared or went away.
         this.scanLocation(loc, edge);
-        this.scanModeStates();
+        this.links = null;
         for (const k of this.teams.keys()) this.dirty.add(k);
         continue;
       }
@@ -213,21 +228,18 @@ export class TeamsDomain implements Domain {
         } else rescan.add(name);
       } else if (area === 'team-bridge' && name) {
         bridgeRescan.add(name);
-      } else if (area === 'sessions' || (parts.length === 2 && MODE_FILES.has(area ?? ''))) {
+      } else if (area === 'sessions' || (parts.length === 2 && isModeFile(area))) {
+        // A mode file or a session dir changed: the sessions domain has already read it.
         modes = true;
-        if (parts.length === 2 && area === 'sessions') this.scanModeStates(edge);
-        else if (parts.length === 3 && name) {
-          // A session dir came or went: read (or forget) its mode files.
-          if (ev.type === 'unlinkDir') this.sessionIds.delete(name);
-          else this.sessionIds.add(name);
-          for (const f of MODE_FILES) this.readModeFile(`state/sessions/${name}/${f}`, edge);
-        } else this.readModeFile(ev.rel, edge);
       }
     }
     for (const name of rescan) this.scanTeamDir(loc, name, edge);
     for (const name of bridgeRescan) this.scanBridgeDir(loc, name, edge);
     // Who owns a team can change for any team.
-    if (modes) for (const k of this.teams.keys()) this.dirty.add(k);
+    if (modes) {
+      this.links = null;
+      for (const k of this.teams.keys()) this.dirty.add(k);
+    }
     if (this.dirty.size > 0) this.publish();
   }
 
@@ -473,63 +485,28 @@ export class TeamsDomain implements Domain {
     else if (changed) this.dirty.add(key);
   }
 
-  /** Session team / omc-teams mode state (only under the root: mode state follows OMC_STATE_DIR in every release). */
-  private scanModeStates(edge: ReadEdge = 'scan'): boolean {
-    const loc = this.locations[0] as Loc;
-    const seen = new Set<string>();
-    let changed = false;
-    this.sessionIds.clear();
-    const read = (rel: string) => {
-      const k = `root|${rel}`;
-      seen.add(k);
-      if (this.cache.readIfChanged(k, loc.root, rel, edge)) changed = true;
-      if (!this.cache.has(k)) seen.delete(k);
-    };
-    for (const f of MODE_FILES) read(`state/${f}`);
-    const sessions = listDirSync(loc.root, 'state/sessions');
-    if (sessions.ok) {
-      for (const e of sessions.entries) {
-        if (e.kind !== 'dir' || !isValidSessionId(e.name)) continue;
-        this.sessionIds.add(e.name);
-        for (const f of MODE_FILES) read(`state/sessions/${e.name}/${f}`);
-      }
-    }
-    for (const k of this.modeKeys) if (!seen.has(k) && this.cache.drop(k)) changed = true;
-    this.modeKeys.clear();
-    for (const k of seen) this.modeKeys.add(k);
-    // A 4.x manifest owner is accepted only for a session dir that exists.
-    const ids = [...this.sessionIds].sort().join('\n');
-    if (ids !== this.sessionIdsSig) changed = true;
-    this.sessionIdsSig = ids;
-    return changed;
-  }
-
-  private readModeFile(rel: string, edge: ReadEdge): void {
-    const k = `root|${rel}`;
-    this.cache.read(k, (this.locations[0] as Loc).root, rel, edge);
-    if (this.cache.has(k)) this.modeKeys.add(k);
-    else this.modeKeys.delete(k);
-  }
-
-  /** Every session team / omc-teams mode state, as links (owner = its session dir, or its session_id when legacy). */
+  /**
+   * Every session team / omc-teams mode state, as links (owner = its session
+   * dir, or its session_id when legacy). Mode state lives under the root in
+   * every release (it follows OMC_STATE_DIR), which is what sessions reads.
+   */
   private allModeLinks(): ModeLink[] {
     const out: ModeLink[] = [];
-    for (const k of this.modeKeys) {
-      const s = this.cache.object(k);
-      if (!s) continue;
-      const rel = k.slice('root|'.length);
-      const parts = rel.split('/');
-      const sid = parts.length === 4 ? (parts[2] as string) : typeof s.session_id === 'string' ? s.session_id : null;
-      if (!sid) continue;
-      const meta = s._meta && typeof s._meta === 'object' ? (s._meta as Record<string, unknown>) : null;
-      out.push({
-        sessionId: sid,
-        file: parts[parts.length - 1] as ModeLink['file'],
-        path: rel,
-        state: s,
-        active: s.active === true,
-        updatedMs: timeMs(s.updated_at) ?? timeMs(meta?.updatedAt) ?? this.cache.get(k)?.mtimeMs ?? 0,
-      });
+    for (const file of MODE_FILES) {
+      for (const { rel, value: s, mtimeMs } of this.sessions.parsedFiles(file)) {
+        const parts = rel.split('/');
+        const sid = parts.length === 4 ? (parts[2] as string) : typeof s.session_id === 'string' ? s.session_id : null;
+        if (!sid) continue;
+        const meta = s._meta && typeof s._meta === 'object' ? (s._meta as Record<string, unknown>) : null;
+        out.push({
+          sessionId: sid,
+          file,
+          path: rel,
+          state: s,
+          active: s.active === true,
+          updatedMs: timeMs(s.updated_at) ?? timeMs(meta?.updatedAt) ?? (mtimeMs >= 0 ? mtimeMs : 0),
+        });
+      }
     }
     return out;
   }
@@ -567,7 +544,13 @@ export class TeamsDomain implements Domain {
 
   private publish(): void {
     const now = this.clock();
-    const links = this.dirty.size > 0 ? this.allModeLinks() : [];
+    const sessions = this.sessions.getSnapshot();
+    this.sessionsSeen = sessions.version;
+    const links = this.dirty.size > 0 ? (this.links ??= this.allModeLinks()) : [];
+    let sessionIds: Set<string> | null = null;
+    // A 4.x manifest owner is accepted only for a session dir that exists.
+    const sessionExists = (id: string) =>
+      (sessionIds ??= new Set(sessions.sessions.filter((v) => v.kind === 'session').map((v) => v.id))).has(id);
     for (const key of this.dirty) {
       const rec = this.teams.get(key);
       if (!rec) {
@@ -592,7 +575,7 @@ export class TeamsDomain implements Domain {
           // Mode state lives under the root in every release, whichever location the runtime is in.
           modeLinks: links.filter((l) => teamNameOf(l.state) === rec.name),
           modeOfSession: (sid) => links.filter((l) => l.sessionId === sid),
-          sessionExists: (id) => this.sessionIds.has(id),
+          sessionExists,
           pidAlive: this.pidAlive,
         }),
       );

@@ -159,12 +159,3 @@ export const EMPTY_TEAMS: TeamsSnapshot = {
 };
 
 export const EVENTS_KEPT = 200;
-
-export const emptyCounts = (): TaskCounts => ({
-  total: 0,
-  pending: 0,
-  blocked: 0,
-  in_progress: 0,
-  completed: 0,
-  failed: 0,
-});

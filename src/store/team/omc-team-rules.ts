@@ -1,5 +1,5 @@
 /**
- * OMC's team-mode rules, restated (research/omc-contract.md §5, 5.5 addendum §5).
+ * OMC's team-mode rules, restated (OMC 5.5.0: dist/team/state-paths.js, monitor.js, heartbeat.js).
  * Pure functions, no I/O: the domain reads files, these decide what they mean
  * the same way OMC's own status readers do, so counts and phases agree.
  */

@@ -1,6 +1,6 @@
 /**
  * Asking a worker (or every worker of a team) to shut down, the way OMC's own
- * shutdown does it (research/omc-contract.md §3.5; runtime-v2 shutdownTeamV2):
+ * shutdown does it (OMC 5.5.0: shutdownTeamV2 in dist/team/runtime-v2.js):
  *   1. workers/<w>/shutdown-request.json  {"from", "requested_at"} (pretty JSON, atomic);
  *   2. a note in workers/<w>/inbox.md telling the worker where to acknowledge —
  *      the worker acts on its inbox, not on the request file;

@@ -6,7 +6,8 @@
  * keystroke costs no I/O and nothing is ever appended to log.md.
  */
 import { SnapshotCell } from '../emitter.js';
-import { listDirSync, readTextSync, statSync, type DirEntry } from '../fsx.js';
+import { listDirSync, statSync, type DirEntry, type ReadResult } from '../fsx.js';
+import { LastGoodFile, type Parsed, type ReadEdge } from '../last-good.js';
 import { cleanLine } from '../sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { lintWiki, type LintReport } from './lint.js';
@@ -59,9 +60,13 @@ export class WikiDomain implements Domain {
   readonly cell = new SnapshotCell<WikiSnapshot>(EMPTY_WIKI);
   private readonly root: string;
   private readonly clock: Clock;
-  private readonly entries = new Map<string, WikiPage>();
-  /** Pages whose leading-edge read failed while a good version was shown; the trailing read decides. */
-  private readonly pending = new Set<string>();
+  /**
+   * Every page file by name, each kept by the last-good rule: a page OMC
+   * cannot parse (or read) is *suspect*, so a leading-edge read that catches
+   * a non-atomic editor mid-write keeps showing the good version until the
+   * trailing read decides.
+   */
+  private readonly entries = new Map<string, LastGoodFile<WikiPage>>();
   private dirState: { dir: WikiSnapshot['dir']; message: string | null } = { dir: 'missing', message: null };
   private dirty = false;
   private version = 0;
@@ -118,12 +123,11 @@ export class WikiDomain implements Domain {
         if (!isPageName(e.name)) continue;
         seen.add(e.name);
         if (e.kind === 'dir' || e.kind === 'other') {
-          this.put(
-            entryProblemPage(
-              e.name,
-              e.kind === 'dir' ? 'is a directory where a page file was expected' : 'is not a regular file',
-            ),
+          const page = entryProblemPage(
+            e.name,
+            e.kind === 'dir' ? 'is a directory where a page file was expected' : 'is not a regular file',
           );
+          if (this.fileOf(e.name).accept({ ok: true, value: page, suspect: true }, 'scan')) this.dirty = true;
         } else {
           this.readIfChanged(e.name);
         }
@@ -136,7 +140,6 @@ export class WikiDomain implements Domain {
         this.dirty = true;
       }
     }
-    this.pending.clear();
     this.publish();
   }
 
@@ -163,7 +166,6 @@ export class WikiDomain implements Domain {
       if (!isPageName(name) || name.includes('/')) continue;
       if (ev.type === 'unlink' || ev.type === 'unlinkDir') {
         if (this.entries.delete(name)) this.dirty = true;
-        this.pending.delete(name);
         continue;
       }
       if (this.dirState.dir !== 'ok') this.dirState = { dir: 'ok', message: null };
@@ -235,36 +237,38 @@ export class WikiDomain implements Domain {
     return entries;
   }
 
+  private fileOf(name: string): LastGoodFile<WikiPage> {
+    let f = this.entries.get(name);
+    if (!f) {
+      const toPage = (r: ReadResult): Parsed<WikiPage> => {
+        const page = buildPage(name, r, new Date(this.clock()).toISOString());
+        return { ok: true, value: page, suspect: !page.searchable };
+      };
+      // Pages are read only when their stat moved, and parsing one costs about what a digest would.
+      f = new LastGoodFile(this.root, `${WIKI_DIR}/${name}`, {
+        maxBytes: WIKI_PAGE_MAX_BYTES,
+        parse: toPage,
+        onReadFailure: toPage,
+        remember: 'nothing',
+      });
+      this.entries.set(name, f);
+    }
+    return f;
+  }
+
   private readIfChanged(name: string): void {
-    const prev = this.entries.get(name);
-    if (prev && prev.mtimeMs >= 0) {
-      const st = statSync(this.root, `${WIKI_DIR}/${name}`);
-      if (st && st.isFile() && st.mtimeMs === prev.mtimeMs && st.size === prev.size && st.ino === prev.ino) return;
-    }
-    this.read(name, 'scan');
+    this.settle(name, this.fileOf(name).readIfChanged());
   }
 
-  private read(name: string, edge: 'leading' | 'trailing' | 'scan'): void {
-    const r = readTextSync(this.root, `${WIKI_DIR}/${name}`, WIKI_PAGE_MAX_BYTES);
-    if (!r.ok && r.code === 'missing') {
-      if (this.entries.delete(name)) this.dirty = true;
-      this.pending.delete(name);
-      return;
-    }
-    const page = buildPage(name, r, new Date(this.clock()).toISOString());
-    const prev = this.entries.get(name);
-    if (edge === 'leading' && !page.searchable && prev?.searchable) {
-      // Maybe caught mid-write by a non-atomic editor: keep showing the good version until the trailing read.
-      this.pending.add(name);
-      return;
-    }
-    this.pending.delete(name);
-    this.put(page);
+  private read(name: string, edge: ReadEdge): void {
+    this.settle(name, this.fileOf(name).read(edge));
   }
 
-  private put(page: WikiPage): void {
-    this.entries.set(page.filename, page);
-    this.dirty = true;
+  /** Forgets a page whose file is gone; marks the index dirty when what it shows changed. */
+  private settle(name: string, changed: boolean): void {
+    const f = this.entries.get(name);
+    if (f?.missing && f.value === undefined) this.entries.delete(name);
+    if (changed) this.dirty = true;
   }
 
   /** Publishes a new snapshot when something changed (and always the first time). */
@@ -272,7 +276,11 @@ export class WikiDomain implements Domain {
     if (!this.dirty && this.version > 0) return;
     this.dirty = false;
     const names = [...this.entries.keys()].sort(byCodeUnits);
-    const pages = names.map((n) => this.entries.get(n) as WikiPage);
+    const pages: WikiPage[] = [];
+    for (const n of names) {
+      const page = this.entries.get(n)?.value;
+      if (page) pages.push(page);
+    }
     const searchable = pages.filter((p) => p.searchable);
     const cats = new Set<string>();
     const tagCount = new Map<string, number>();

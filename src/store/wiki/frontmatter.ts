@@ -1,6 +1,6 @@
 /**
  * Wiki page frontmatter, read exactly the way OMC reads it
- * (research/omc-contract.md §8.3), so that the pages omc-top can search are
+ * (OMC 5.5.0: dist/hooks/wiki/storage.js), so that the pages omc-top can search are
  * the pages OMC's wiki_query can search, with the same field values:
  *
  * - CRLF is turned into LF first (lone CR stays);

@@ -1,5 +1,5 @@
 /**
- * OMC's wiki_lint checks (research/omc-contract.md §8.7) over the index, with
+ * OMC's wiki_lint checks (OMC 5.5.0: dist/hooks/wiki/lint.js) over the index, with
  * OMC's defaults (wiki_lint always uses them: 30 stale days, 10 240-byte
  * pages). Like search, it never appends to log.md.
  */

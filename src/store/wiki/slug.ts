@@ -1,5 +1,5 @@
 /**
- * OMC's page file naming (research/omc-contract.md §8.2): lower-case, every
+ * OMC's page file naming (OMC 5.5.0: dist/hooks/wiki/storage.js): lower-case, every
  * run of characters outside [a-z0-9] becomes "-", trim the dashes, cut to 64
  * characters, add ".md". Non-Latin letters are removed, so a title made only
  * of CJK, Cyrillic or punctuation falls back to `page-<8 hex>.md`, the hex

@@ -1,5 +1,5 @@
 /**
- * OMC's wiki_query tokenizer (research/omc-contract.md §8.6), reproduced so
+ * OMC's wiki_query tokenizer (OMC 5.5.0: dist/hooks/wiki/query.js), reproduced so
  * omc-top ranks pages exactly as OMC does. On the lower-cased text, in order:
  *
  * 1. Latin/number runs: `[a-z0-9\u00C0-\u024F]+` (accented Latin included);
