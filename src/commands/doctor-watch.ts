@@ -4,7 +4,6 @@
  * to watch. A real start, not a guess from the limits: ENOSPC, EMFILE and
  * filesystems without inotify all show up as the mode the monitor would get.
  */
-import { addStandardDomains } from '../store/domains.js';
 import { listDirSync } from '../store/fsx.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
@@ -44,7 +43,6 @@ export async function watchProbe(res: RootResolution, poll: boolean, timeoutMs: 
     projectDir: res.projectDir,
     rootRule: res.rule,
   });
-  addStandardDomains(store);
   const settled = new Promise<void>((resolve) => {
     const done = () => {
       const m = store.status.getSnapshot().watchMode;
