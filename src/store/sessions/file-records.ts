@@ -1,0 +1,135 @@
+/**
+ * The last good parse of every file the sessions domain tracks, keyed by path
+ * and grouped by session. A read that fails keeps the last good value; a
+ * failure seen on a leading-edge read is held as pending and shown only when
+ * the trailing re-read confirms it (a non-atomic writer caught mid-write).
+ */
+import { createHash } from 'node:crypto';
+import { parseJsonText, readTextSync, statSync } from '../fsx.js';
+import { BOM_MESSAGE } from './omc-rules.js';
+import { keyOf } from './paths.js';
+
+/** A digest of what was read: enough to tell "unchanged", without keeping 4,000 file texts in memory. */
+const digest = (text: string) => createHash('sha1').update(text).digest('base64');
+
+export interface FileRec {
+  rel: string;
+  /** sha1 of the last good text. */
+  text: string;
+  value: unknown;
+  mtimeMs: number;
+  size: number;
+  ino: number;
+  /** Shown to the user. */
+  problem: string | null;
+  /** Seen on a leading-edge read; shown only if the trailing re-read confirms it. */
+  pendingProblem: string | null;
+}
+
+export class FileRecords {
+  readonly files = new Map<string, FileRec>();
+  /** The files of each session key, so a change re-derives one session without scanning every file. */
+  readonly byKey = new Map<string, Set<string>>();
+
+  /** @param markDirty told which session key a change touched. */
+  constructor(
+    private readonly root: string,
+    private readonly markDirty: (key: string) => void,
+  ) {}
+
+  /** The current records of one session key. */
+  recsOf(key: string): FileRec[] {
+    const out: FileRec[] = [];
+    for (const rel of this.byKey.get(key) ?? []) {
+      const rec = this.files.get(rel);
+      if (rec) out.push(rec);
+    }
+    return out;
+  }
+
+  /** Re-read only when the file's identity, size or mtime moved (scan/poll path). */
+  readIfChanged(rel: string): void {
+    const prev = this.files.get(rel);
+    if (prev) {
+      const st = statSync(this.root, rel);
+      if (st && st.isFile() && st.mtimeMs === prev.mtimeMs && st.size === prev.size && st.ino === prev.ino) return;
+    }
+    this.read(rel, 'scan');
+  }
+
+  /** Returns true when what we show may have changed. */
+  read(rel: string, edge: 'leading' | 'trailing' | 'scan'): boolean {
+    const k = keyOf(rel);
+    if (!k) return false;
+    const prev = this.files.get(rel);
+    const r = readTextSync(this.root, rel);
+    if (!r.ok && r.code === 'missing') return this.drop(rel);
+    let problem: string | null = null;
+    let value: unknown;
+    let text = prev?.text ?? '';
+    if (!r.ok) {
+      problem = r.message;
+    } else {
+      const h = digest(r.text);
+      if (prev && prev.text === h && !prev.problem && !prev.pendingProblem && !r.bom) {
+        prev.mtimeMs = r.mtimeMs;
+        prev.size = r.bytes;
+        prev.ino = r.ino;
+        return false;
+      }
+      const parsed = parseJsonText(r.text, r);
+      if (!parsed.ok) problem = parsed.message;
+      else if (r.bom) problem = BOM_MESSAGE;
+      else if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+        problem = `expected a JSON object, found ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}`;
+      } else {
+        value = parsed.value;
+        text = h;
+        if (r.invalidUtf8) problem = 'contains bytes that are not valid UTF-8 (shown as �)';
+      }
+    }
+    const stamp = r.ok ? { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino } : { mtimeMs: -1, size: -1, ino: -1 };
+    const hasValue = value !== undefined;
+    const rec: FileRec = {
+      rel,
+      text,
+      value: hasValue ? value : prev?.value,
+      ...stamp,
+      problem: null,
+      pendingProblem: null,
+    };
+    if (problem && (!hasValue || problem.startsWith('contains bytes'))) {
+      // A leading-edge read may catch a non-atomic writer mid-write; the
+      // trailing re-read ~60 ms later decides whether this is a real problem.
+      if (edge === 'leading') rec.pendingProblem = problem;
+      else rec.problem = problem;
+    }
+    this.files.set(rel, rec);
+    let set = this.byKey.get(k.key);
+    if (!set) this.byKey.set(k.key, (set = new Set()));
+    set.add(rel);
+    this.markDirty(k.key);
+    return true;
+  }
+
+  drop(rel: string): boolean {
+    const k = keyOf(rel);
+    if (!this.files.delete(rel)) return false;
+    if (k) {
+      this.markDirty(k.key);
+      const set = this.byKey.get(k.key);
+      set?.delete(rel);
+      if (set && set.size === 0) this.byKey.delete(k.key);
+    }
+    return true;
+  }
+
+  dropPrefix(prefix: string, structural?: Map<string, unknown>): boolean {
+    let any = false;
+    if (this.files.has(prefix)) any = this.drop(prefix) || any;
+    const p = prefix === '' ? '' : `${prefix}/`;
+    for (const rel of [...this.files.keys()]) if (rel.startsWith(p)) any = this.drop(rel) || any;
+    if (structural) for (const rel of [...structural.keys()]) if (rel.startsWith(p)) structural.delete(rel);
+    return any;
+  }
+}
