@@ -4,6 +4,7 @@
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { ModeView, SessionView } from '../../store/sessions/model.js';
+import { modeSpec } from '../../store/sessions/modes.js';
 import { fit, formatAge, progressText } from '../../ui/format.js';
 
 /** How long a settled verdict ("cancelled", "not taken") stays on the row; the detail view keeps it. */
@@ -83,7 +84,7 @@ export function modeSummary(m: ModeView, wide: boolean): string {
   const parts = [m.mode];
   const prog = progressText(m.iteration, m.max);
   if (prog) parts.push(prog);
-  if (m.phase && (wide || m.mode === 'autopilot' || m.mode === 'team' || prog === '')) parts.push(m.phase);
+  if (m.phase && (wide || modeSpec(m.mode).phaseInRow || prog === '')) parts.push(m.phase);
   if (m.retired) parts.push('(retired)');
   if (m.problem) parts.push('⚠');
   return parts.join(' ');
