@@ -4,6 +4,7 @@
  * Free of React; the UI subscribes with useSyncExternalStore.
  */
 import { SnapshotCell } from './emitter.js';
+import type { RulesVersion } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { startTreeWatcher, type TreeWatcher, type WatchMode } from './tree-watcher.js';
 import type { Clock, Domain, Problem, WatchEvent } from './types.js';
@@ -22,6 +23,8 @@ export interface OmcStoreOptions {
   readonly?: boolean;
   clock?: Clock;
   watch?: 'auto' | 'poll' | 'none';
+  /** Which OMC version's Stop-hook rules decide the session statuses (detectOmcInstall().rules). */
+  omcRules?: RulesVersion;
 }
 
 export class OmcStore {
@@ -45,7 +48,12 @@ export class OmcStore {
     this.readonly = opts.readonly ?? false;
     this.clock = opts.clock ?? Date.now;
     this.watchKind = opts.watch ?? 'auto';
-    this.sessions = new SessionsDomain({ root: this.root, clock: this.clock });
+    this.sessions = new SessionsDomain({
+      root: this.root,
+      clock: this.clock,
+      rules: opts.omcRules,
+      projectDir: this.projectDir,
+    });
     this.addDomain(this.sessions);
   }
 

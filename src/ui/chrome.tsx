@@ -34,7 +34,7 @@ export function Header({
   let active = 0;
   let stale = 0;
   for (const s of sessions.sessions) {
-    if (s.status === 'active' || s.status === 'cancelling' || s.status === 'pending') active++;
+    if (s.status === 'enforced' || s.status === 'cancelling' || s.status === 'pending') active++;
     else if (s.status === 'stale') stale++;
   }
   const counts = sessions.scanning

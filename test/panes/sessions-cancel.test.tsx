@@ -31,10 +31,10 @@ const ralphRel = `state/sessions/${S}/ralph-state.json`;
 const abs = (rel: string) => path.join((p as TempProject).root, rel);
 const readJson = (rel: string) => JSON.parse(fs.readFileSync(abs(rel), 'utf8'));
 
-/** The fixture with the ralph session made live, so it is the first (selected) row. */
+/** The fixture with the ralph session made live (fresh, with the session_id the Stop hook needs), so it is the first (selected) row. */
 function mount(opts: { readonly?: boolean } = {}) {
   p = makeProject({ withFixture: true });
-  writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), last_checked_at: new Date().toISOString() });
+  writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), session_id: S, last_checked_at: new Date().toISOString() });
   const store = new OmcStore({ root: p.root, watch: 'poll', readonly: opts.readonly ?? false });
   store.start();
   const ui = new UiStore();
@@ -69,7 +69,7 @@ function mount(opts: { readonly?: boolean } = {}) {
 describe('sessions pane: cancel and pause keys', () => {
   it('c asks with the exact files, then counts down on the row; a loop that moved on meanwhile is still ended', async () => {
     const { until, key, frame } = mount();
-    await until(/▸ active\s+88727f43 ralph 3\/10/);
+    await until(/▸ enforced\s+88727f43 ralph 3\/10/);
     key('c');
     await until(`Cancel ralph + ultrawork of session ${S}?`);
     expect(frame()).toContain(`In state/sessions/${S}/:`);
@@ -93,7 +93,7 @@ describe('sessions pane: cancel and pause keys', () => {
 
   it('re-asks, with the fresh list, when what would be done changed while the dialog was open', async () => {
     const { until, key, frame } = mount();
-    await until(/▸ active\s+88727f43 ralph 3\/10/);
+    await until(/▸ enforced\s+88727f43 ralph 3\/10/);
     key('c');
     await until(`Cancel ralph + ultrawork of session ${S}?`);
     // A new loop starts in the session: the user never agreed to end it.
@@ -120,7 +120,7 @@ describe('sessions pane: cancel and pause keys', () => {
 
   it('n keeps everything and says so', async () => {
     const { until, key } = mount();
-    await until(/▸ active\s+88727f43/);
+    await until(/▸ enforced\s+88727f43/);
     key('c');
     await until('y: cancel the loop');
     key('n');
@@ -130,7 +130,7 @@ describe('sessions pane: cancel and pause keys', () => {
 
   it('in the detail view Tab picks one mode, and p pauses only that one', async () => {
     const { until, key, frame } = mount();
-    await until(/▸ active\s+88727f43/);
+    await until(/▸ enforced\s+88727f43/);
     key('\r');
     await until('fields:');
     key('\t');
@@ -144,7 +144,7 @@ describe('sessions pane: cancel and pause keys', () => {
 
   it('--readonly: c and p write nothing and say why', async () => {
     const { until, key, frame } = mount({ readonly: true });
-    await until(/▸ active\s+88727f43/);
+    await until(/▸ enforced\s+88727f43/);
     key('c');
     await until('--readonly: cancel is disabled (nothing is written)');
     expect(frame()).not.toContain('y: cancel the loop');
@@ -153,7 +153,7 @@ describe('sessions pane: cancel and pause keys', () => {
 
   it('a session with nothing active gets a specific message instead of a dialog', async () => {
     const { until, key } = mount();
-    await until(/▸ active\s+88727f43/);
+    await until(/▸ enforced\s+88727f43/);
     key('/');
     for (const ch of SESSION.finished.slice(0, 8)) key(ch);
     key('\r');

@@ -22,7 +22,8 @@ import {
   timeMs,
 } from './omc-rules.js';
 import type { CancelView, ModeView, SessionStatus, SessionView } from './model.js';
-import { LEGACY, STATE_FILE_RE, keyOf } from './paths.js';
+import { LEGACY, STATE_FILE_RE, isHookInput, keyOf } from './paths.js';
+import { judgeMode, type VerdictBook } from './verdicts.js';
 
 function modeSortKey(mode: string): number {
   const i = (MODE_ORDER as readonly string[]).indexOf(mode);
@@ -32,14 +33,21 @@ function modeSortKey(mode: string): number {
 export const STATUS_RANK: Record<SessionStatus, number> = {
   cancelling: 0,
   pending: 1,
-  active: 2,
-  stale: 3,
-  finished: 4,
-  tombstoned: 4,
-  idle: 5,
+  enforced: 2,
+  // Looks like a loop but nothing holds the agent: worth a look before stale leftovers.
+  'not-enforced': 3,
+  stale: 4,
+  finished: 5,
+  idle: 6,
 };
 
-export function deriveSession(root: string, key: string, recs: FileRec[], now: number): SessionView | null {
+export function deriveSession(
+  root: string,
+  key: string,
+  recs: FileRec[],
+  now: number,
+  book: VerdictBook,
+): SessionView | null {
   const kind: 'session' | 'legacy' = key === LEGACY ? 'legacy' : 'session';
   const dir = kind === 'legacy' ? 'state' : `state/sessions/${key}`;
   const problems: Problem[] = [];
@@ -52,6 +60,8 @@ export function deriveSession(root: string, key: string, recs: FileRec[], now: n
   for (const rec of recs) {
     const k = keyOf(rec.rel);
     if (!k) continue;
+    // Read for the verdict only: not modes, and their troubles are not the user's.
+    if (isHookInput(k.scope, k.file)) continue;
     if (rec.problem)
       problems.push({ path: rec.rel, message: rec.problem, severity: rec.value === undefined ? 'error' : 'warning' });
     if (k.scope === 'ended') {
@@ -104,6 +114,7 @@ export function deriveSession(root: string, key: string, recs: FileRec[], now: n
       const s = rec.value as Record<string, unknown>;
       const verdict = modeStatus(mode, s, now, tombstone(mode));
       soonest(verdict.nextChangeAt);
+      const judgement = judgeMode(book, kind === 'legacy' ? null : key, mode, rec.rel, rec.hook);
       const p = modeProgress(mode, s);
       const owner = stateOwner(s);
       const promptRaw = promptOf(mode, s);
@@ -111,7 +122,10 @@ export function deriveSession(root: string, key: string, recs: FileRec[], now: n
         mode: cleanLine(mode),
         path: rec.rel,
         active: verdict.registryActive,
-        status: verdict.status,
+        status: judgement.status,
+        enforced: judgement.enforced,
+        // The rule's words may quote a session id from the file.
+        verdict: { rule: judgement.rule, detail: cleanLine(judgement.detail) },
         // Reasons quote values from the file ("active is …", "phase … is terminal").
         reason: cleanLine(verdict.reason),
         iteration: p.iteration,
@@ -142,37 +156,54 @@ export function deriveSession(root: string, key: string, recs: FileRec[], now: n
     })
     .sort((a, b) => modeSortKey(a.mode) - modeSortKey(b.mode) || a.path.localeCompare(b.path));
 
-  // The session's own signal wins over the legacy one for display.
+  // The session's verdict: what its Stop hook does next, and which signal (if any) pauses it.
+  const sv = kind === 'session' ? book.of(key) : null;
+  if (sv) soonest(sv.nextChangeAt);
+  const inForce = sv?.rule === 'cancel-signal' ? (sv.cancels.find((c) => c.inForce) ?? null) : null;
+
+  // The signal the hook honours for this session, else the session's own, else the legacy one.
+  const shown =
+    (inForce && { rel: inForce.path, value: book.tree.read(inForce.path) }) ??
+    cancels
+      .map(({ rec, value }) => ({ rel: rec.rel, value }))
+      .sort((a, b) => (a.rel.includes('/sessions/') ? -1 : 1) - (b.rel.includes('/sessions/') ? -1 : 1))[0] ??
+    null;
   let cancel: CancelView | null = null;
-  for (const { rec, value } of cancels.sort(
-    (a, b) => (a.rec.rel.includes('/sessions/') ? -1 : 1) - (b.rec.rel.includes('/sessions/') ? -1 : 1),
-  )) {
-    const v = genericCancelVerdict(value, now);
-    const raw = value as Record<string, unknown>;
+  if (shown) {
+    const v = genericCancelVerdict(shown.value, now);
+    const raw = (shown.value ?? {}) as Record<string, unknown>;
+    const checked = sv?.cancels.find((c) => c.path === shown.rel) ?? null;
+    // The legacy row: the generic rule is what every session's 5.5.0 hook applies to it.
+    const legacyInForce = kind === 'legacy' && book.rules !== '4.4.4' && v.inForce;
     cancel = {
-      path: rec.rel,
-      mode: str(raw?.mode) === null ? null : cleanLine(raw.mode),
-      source: str(raw?.source) === null ? null : cleanLine(raw.source),
+      path: shown.rel,
+      mode: str(raw.mode) === null ? null : cleanLine(raw.mode),
+      source: str(raw.source) === null ? null : cleanLine(raw.source),
       requestedMs: v.requestedMs,
       expiresMs: v.expiresMs,
-      inForce: v.inForce,
+      inForce: checked?.inForce ?? legacyInForce,
+      untilMs: checked?.until ?? (legacyInForce ? v.expiresMs : null),
       targeted: v.targeted,
-      reason: v.reason,
+      reason:
+        book.rules === '4.4.4'
+          ? "OMC 4.4.4's Stop hook does not read cancel signals: only removing the mode's files ends it"
+          : checked
+            ? checked.inForce
+              ? 'in force: the Stop hook lets the agent stop'
+              : checked.reason
+            : kind === 'legacy'
+              ? `${v.reason} (read by the Stop hook of every session)`
+              : sv?.rule === 'async-work' || sv?.rule === 'named-workflow'
+                ? `not checked: ${sv.detail}`
+                : v.reason,
     };
     if (v.expiresMs !== null) soonest(v.expiresMs);
     if (v.requestedMs !== null) soonest(v.requestedMs + 30_000 + 1);
-    break;
   }
-  const cancelFresh =
-    cancel !== null &&
-    cancel.expiresMs !== null &&
-    cancel.expiresMs > now &&
-    cancel.requestedMs !== null &&
-    now - cancel.requestedMs <= 30_000;
 
   let status: SessionStatus = 'idle';
   for (const m of modes) if (STATUS_RANK[m.status] < STATUS_RANK[status]) status = m.status;
-  if (cancelFresh) status = 'cancelling';
+  if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now) status = 'cancelling';
   let rank = STATUS_RANK[status];
   if (problems.length > 0) rank = Math.min(rank, 1);
 
@@ -205,6 +236,13 @@ export function deriveSession(root: string, key: string, recs: FileRec[], now: n
       : null,
     cwd: str(started?.cwd) === null ? null : cleanLine(started?.cwd),
     problems,
+    verdict: sv && {
+      rules: sv.rules,
+      decision: sv.decision,
+      mode: sv.mode,
+      rule: sv.rule,
+      detail: cleanLine(sv.detail),
+    },
     nextChangeAt,
   };
 }

@@ -5,7 +5,10 @@
  * file, turns bad files into problem lines, and derives immutable
  * SessionsSnapshot values for the UI.
  */
+import path from 'node:path';
 import { SnapshotCell } from '../emitter.js';
+import { SUPPORTED_RULES, type RulesVersion } from '../omc-install.js';
+import { VerdictBook } from './verdicts.js';
 import { listDirSync, statSync } from '../fsx.js';
 import { cleanLine } from '../sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
@@ -20,6 +23,10 @@ export { compareSessions } from './derive.js';
 export interface SessionsDomainOptions {
   root: string;
   clock?: Clock;
+  /** Which OMC version's Stop-hook rules decide the statuses (detectOmcInstall().rules). */
+  rules?: RulesVersion;
+  /** Where the hooks run when a session does not say (its session-started.json cwd). */
+  projectDir?: string | null;
 }
 
 export class SessionsDomain implements Domain {
@@ -28,6 +35,8 @@ export class SessionsDomain implements Domain {
   private readonly root: string;
   private readonly clock: Clock;
   private readonly recs: FileRecords;
+  readonly rules: RulesVersion;
+  private readonly projectDir: string;
   /** Structural problems (bad directory names, files where dirs belong) keyed by path. */
   private structural = new Map<string, Problem>();
   private views = new Map<string, SessionView>();
@@ -38,7 +47,15 @@ export class SessionsDomain implements Domain {
   constructor(opts: SessionsDomainOptions) {
     this.root = opts.root;
     this.clock = opts.clock ?? Date.now;
-    this.recs = new FileRecords(this.root, (key) => this.dirty.add(key));
+    this.rules = opts.rules ?? SUPPORTED_RULES[0];
+    this.projectDir = opts.projectDir ?? path.dirname(this.root);
+    this.recs = new FileRecords(
+      this.root,
+      (key) => this.dirty.add(key),
+      () => {
+        for (const key of this.views.keys()) this.dirty.add(key);
+      },
+    );
   }
 
   subscribe = this.cell.subscribe;
@@ -276,8 +293,10 @@ export class SessionsDomain implements Domain {
   private publish(): void {
     const now = this.clock();
     if (this.dirty.size > 0) {
+      // Verdicts are computed here, on change only, and shared by the rows of this publish.
+      const book = new VerdictBook(this.recs, this.rules, this.projectDir, now);
       for (const key of this.dirty) {
-        const view = deriveSession(this.root, key, this.recs.recsOf(key), now);
+        const view = deriveSession(this.root, key, this.recs.recsOf(key), now, book);
         if (view) this.views.set(key, view);
         else this.views.delete(key);
       }

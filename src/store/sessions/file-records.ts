@@ -24,6 +24,28 @@ export interface FileRec {
   problem: string | null;
   /** Seen on a leading-edge read; shown only if the trailing re-read confirms it. */
   pendingProblem: string | null;
+  /**
+   * The file as OMC's hooks see it right now (`JSON.parse` of the raw text, any JSON type;
+   * null when unreadable, unparseable or BOM-prefixed), for the verdict engine. Unlike `value`,
+   * it is not the last good value, except while a leading-edge failure awaits confirmation.
+   */
+  hook: unknown;
+}
+
+/** Session-less files the 5.5.0 Stop hook reads for every session: a change re-derives them all. */
+const SHARED_STATE_FILES = new Set([
+  'cancel-signal-state.json',
+  'subagent-tracking.json',
+  'scheduled-wakeup-state.json',
+  'schedule-wakeup-state.json',
+  'wakeup-state.json',
+]);
+
+/** The session a state file names as its owner (top-level session_id: what the Stop hook reads). */
+function namedOwner(v: unknown): string | null {
+  if (!v || typeof v !== 'object') return null;
+  const sid = (v as Record<string, unknown>).session_id;
+  return typeof sid === 'string' && sid !== '' ? sid : null;
 }
 
 export class FileRecords {
@@ -31,11 +53,47 @@ export class FileRecords {
   /** The files of each session key, so a change re-derives one session without scanning every file. */
   readonly byKey = new Map<string, Set<string>>();
 
-  /** @param markDirty told which session key a change touched. */
+  /**
+   * @param markDirty told which session key a change touched.
+   * @param markAll told when a change may alter every session's verdict (a session-less cancel signal…).
+   */
   constructor(
     private readonly root: string,
     private readonly markDirty: (key: string) => void,
+    private readonly markAll: () => void = () => {},
   ) {}
+
+  /** A file's change also touches the session it names as owner, and shared files touch all. */
+  private touchOthers(rel: string, key: string, scope: string, before: unknown, after: unknown): void {
+    for (const v of [before, after]) {
+      const owner = namedOwner(v);
+      if (owner !== null && owner !== key) this.markDirty(owner);
+    }
+    if (scope === 'state' && SHARED_STATE_FILES.has(rel.slice('state/'.length))) this.markAll();
+  }
+
+  /** Bumped on every change, so derived indexes know when to rebuild. */
+  private generation = 0;
+  private copies: { generation: number; index: Map<string, { rel: string; value: unknown }> } | null = null;
+
+  /**
+   * The first state file `file` in another session's directory whose top-level session_id is
+   * `sid` (5.5.0's Stop hook falls back to such a copy when the session has none of its own).
+   */
+  ownedCopy(file: string, sid: string): { rel: string; value: unknown } | null {
+    if (this.copies?.generation !== this.generation) {
+      const index = new Map<string, { rel: string; value: unknown }>();
+      for (const [rel, rec] of this.files) {
+        const k = keyOf(rel);
+        if (k?.scope !== 'session' || !rec.hook) continue;
+        const owner = namedOwner(rec.hook);
+        const id = `${k.file}\u0000${owner}`;
+        if (owner !== null && owner !== k.key && !index.has(id)) index.set(id, { rel, value: rec.hook });
+      }
+      this.copies = { generation: this.generation, index };
+    }
+    return this.copies.index.get(`${file}\u0000${sid}`) ?? null;
+  }
 
   /** The current records of one session key. */
   recsOf(key: string): FileRec[] {
@@ -66,6 +124,7 @@ export class FileRecords {
     if (!r.ok && r.code === 'missing') return this.drop(rel);
     let problem: string | null = null;
     let value: unknown;
+    let hook: unknown = null;
     let text = prev?.text ?? '';
     if (!r.ok) {
       problem = r.message;
@@ -78,6 +137,7 @@ export class FileRecords {
         return false;
       }
       const parsed = parseJsonText(r.text, r);
+      if (parsed.ok && !r.bom) hook = parsed.value;
       if (!parsed.ok) problem = parsed.message;
       else if (r.bom) problem = BOM_MESSAGE;
       else if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
@@ -97,13 +157,18 @@ export class FileRecords {
       ...stamp,
       problem: null,
       pendingProblem: null,
+      hook,
     };
     if (problem && (!hasValue || problem.startsWith('contains bytes'))) {
       // A leading-edge read may catch a non-atomic writer mid-write; the
       // trailing re-read ~60 ms later decides whether this is a real problem.
-      if (edge === 'leading') rec.pendingProblem = problem;
-      else rec.problem = problem;
+      if (edge === 'leading') {
+        rec.pendingProblem = problem;
+        if (hook === null) rec.hook = prev?.hook ?? null;
+      } else rec.problem = problem;
     }
+    this.generation += 1;
+    this.touchOthers(rel, k.key, k.scope, prev?.hook, rec.hook);
     this.files.set(rel, rec);
     let set = this.byKey.get(k.key);
     if (!set) this.byKey.set(k.key, (set = new Set()));
@@ -114,8 +179,11 @@ export class FileRecords {
 
   drop(rel: string): boolean {
     const k = keyOf(rel);
+    const prev = this.files.get(rel);
     if (!this.files.delete(rel)) return false;
+    this.generation += 1;
     if (k) {
+      this.touchOthers(rel, k.key, k.scope, prev?.hook, null);
       this.markDirty(k.key);
       const set = this.byKey.get(k.key);
       set?.delete(rel);

@@ -64,7 +64,11 @@ const TERMINAL_PHASES = new Set([
   'aborted',
 ]);
 
-export type ModeStatus = 'active' | 'pending' | 'stale' | 'finished' | 'tombstoned';
+/** A mode's status, from the verdict engine (what the Stop hook will do with it). */
+export type ModeStatus = 'enforced' | 'not-enforced' | 'pending' | 'stale' | 'finished';
+
+/** OMC's registry view of a file (state_list_active), before any Stop-hook rule. */
+export type RegistryStatus = 'active' | 'pending' | 'stale' | 'finished' | 'tombstoned';
 
 /** state_write may deliver numbers as strings ("3"); OMC's readers cope, so do we. */
 export function num(v: unknown): number | null {
@@ -194,7 +198,7 @@ export function lastUpdateMs(s: Obj, mtimeMs: number | null): number | null {
 }
 
 export interface StatusVerdict {
-  status: ModeStatus;
+  status: RegistryStatus;
   /** `active === true` and not tombstoned: what OMC's mode registry / state_list_active say. */
   registryActive: boolean;
   /** Why, in words, for the detail view. */

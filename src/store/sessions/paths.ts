@@ -28,8 +28,33 @@ export function keyOf(rel: string): { key: string; file: string; scope: FileScop
 }
 
 /** The files we read, by scope. Everything else (HUD caches, mission board, locks, temps) is ignored. */
+/**
+ * Files that are not modes but that 5.5.0's Stop hook reads before any mode (pending async
+ * work: a running background task, subagent or scheduled wakeup lets the agent stop). Tracked
+ * only for the verdict; never shown as modes or problem lines.
+ */
+const HOOK_INPUTS: Record<'session' | 'state', ReadonlySet<string>> = {
+  session: new Set([
+    'hud-state.json',
+    'scheduled-wakeup-state.json',
+    'schedule-wakeup-state.json',
+    'wakeup-state.json',
+  ]),
+  state: new Set([
+    'subagent-tracking.json',
+    'scheduled-wakeup-state.json',
+    'schedule-wakeup-state.json',
+    'wakeup-state.json',
+  ]),
+};
+
+export function isHookInput(scope: FileScope, file: string): boolean {
+  return (scope === 'session' || scope === 'state') && HOOK_INPUTS[scope].has(file);
+}
+
 export function isTrackedFile(scope: FileScope, file: string): boolean {
   if (scope === 'ended') return true;
+  if (isHookInput(scope, file)) return true;
   if (scope === 'session' && file === 'session-started.json') return true;
   const m = STATE_FILE_RE.exec(file);
   if (!m) return false;
