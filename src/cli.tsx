@@ -13,6 +13,7 @@ import { parseArgs, UsageError } from './commands/args.js';
 import { PANES } from './panes/registry.js';
 import { addStandardDomains } from './store/domains.js';
 import { buildJsonReport } from './store/report.js';
+import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
 import { OmcStore } from './store/store.js';
 import { releaseHungUpStdio, stdioTerminals } from './terminal/hangup.js';
@@ -24,8 +25,8 @@ import { VERSION } from './version.js';
 export const USAGE = `omc-top ${VERSION}: a live monitor for oh-my-claudecode (.omc) sessions
 
 Usage:
-  omc-top [--cwd DIR | --root DIR] [--readonly] [--poll]
-  omc-top --json [--cwd DIR | --root DIR]
+  omc-top [--cwd DIR | --root DIR] [--readonly] [--poll] [--omc-version X]
+  omc-top --json [--cwd DIR | --root DIR] [--omc-version X]
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
   omc-top wiki search QUERY [--limit N] [--json]
 
@@ -35,6 +36,9 @@ Options:
   --json        print one JSON snapshot of every session and exit
   --readonly    never write anything (cancel and edits are disabled)
   --poll        poll every second instead of watching files (NFS, no inotify)
+  --omc-version X  judge with OMC X's Stop-hook rules (default: the OMC that runs this
+                project's hooks: CLAUDE_PLUGIN_ROOT, Claude Code's enabled plugin, a global
+                npm install; else the newest supported rules, marked assumed)
   --no-color    no colours (also: NO_COLOR=1)
   -h, --help    this text
   -v, --version print the version
@@ -52,6 +56,7 @@ const MAIN_FLAGS = {
   json: 'bool',
   readonly: 'bool',
   poll: 'bool',
+  'omc-version': 'value',
   'no-color': 'bool',
   help: 'bool',
   version: 'bool',
@@ -65,8 +70,9 @@ function notFoundMessage(r: RootResolution): string {
   return lines.join('\n');
 }
 
-async function runJson(res: RootResolution, readonly: boolean): Promise<number> {
+async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall): Promise<number> {
   const store = new OmcStore({
+    omc,
     root: res.root,
     watch: 'none',
     readonly,
@@ -79,6 +85,7 @@ async function runJson(res: RootResolution, readonly: boolean): Promise<number> 
     root: res.root,
     rootRule: res.explain,
     notices: res.notices,
+    omc,
     sessions: store.sessions.getSnapshot(),
     extraProblems: store.problems.getSnapshot().filter((p) => !store.sessions.getSnapshot().problems.includes(p)),
     extra: store.reportExtras(),
@@ -88,13 +95,14 @@ async function runJson(res: RootResolution, readonly: boolean): Promise<number> 
   return 0;
 }
 
-function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean }): Promise<number> {
+function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean; omc: OmcInstall }): Promise<number> {
   const { stdout, stdin } = process;
   if (!stdout.isTTY || !stdin.isTTY) {
     process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
     return Promise.resolve(2);
   }
   const store = new OmcStore({
+    omc: opts.omc,
     root: res.root,
     readonly: opts.readonly,
     watch: opts.poll ? 'poll' : 'auto',
@@ -196,6 +204,13 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
   });
 }
 
+/** `--omc-version X` must name a version; anything else is a usage error, not a silent default. */
+export function omcInstallFor(override: string | undefined, projectDir: string | null): OmcInstall {
+  if (override !== undefined && !/^v?\d+\.\d+\.\d+$/.test(override.trim()))
+    throw new UsageError(`--omc-version needs a version like 5.5.0 or 4.4.4, not ${JSON.stringify(override)}`);
+  return detectOmcInstall({ env: process.env, projectDir, override });
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   const sub = argv[0];
   if (sub === 'cancel' || sub === 'wiki') {
@@ -220,8 +235,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const readonly = args.flags.has('readonly');
-  if (args.flags.has('json')) return runJson(res, readonly);
-  return runTui(res, { readonly, poll: args.flags.has('poll') });
+  const omc = omcInstallFor(args.flags.get('omc-version') as string | undefined, res.projectDir);
+  if (args.flags.has('json')) return runJson(res, readonly, omc);
+  return runTui(res, { readonly, poll: args.flags.has('poll'), omc });
 }
 
 const isEntry = (() => {

@@ -4,7 +4,7 @@
  * Free of React; the UI subscribes with useSyncExternalStore.
  */
 import { SnapshotCell } from './emitter.js';
-import type { RulesVersion } from './omc-install.js';
+import type { OmcInstall, RulesVersion } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { startTreeWatcher, type TreeWatcher, type WatchMode } from './tree-watcher.js';
 import type { Clock, Domain, Problem, WatchEvent } from './types.js';
@@ -23,8 +23,8 @@ export interface OmcStoreOptions {
   readonly?: boolean;
   clock?: Clock;
   watch?: 'auto' | 'poll' | 'none';
-  /** Which OMC version's Stop-hook rules decide the session statuses (detectOmcInstall().rules). */
-  omcRules?: RulesVersion;
+  /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
+  omc?: OmcInstall;
 }
 
 export class OmcStore {
@@ -32,6 +32,7 @@ export class OmcStore {
   readonly projectDir: string | null;
   readonly rootRule: string;
   readonly readonly: boolean;
+  readonly omc: OmcInstall | null;
   readonly clock: Clock;
   readonly sessions: SessionsDomain;
   readonly status = new SnapshotCell<StoreStatus>({ watchMode: 'starting', watchDetail: 'starting' });
@@ -45,13 +46,14 @@ export class OmcStore {
     this.root = opts.root;
     this.projectDir = opts.projectDir ?? null;
     this.rootRule = opts.rootRule ?? 'unknown';
+    this.omc = opts.omc ?? null;
     this.readonly = opts.readonly ?? false;
     this.clock = opts.clock ?? Date.now;
     this.watchKind = opts.watch ?? 'auto';
     this.sessions = new SessionsDomain({
       root: this.root,
       clock: this.clock,
-      rules: opts.omcRules,
+      rules: opts.omc ? (opts.omc.rules as RulesVersion) : undefined,
       projectDir: this.projectDir,
     });
     this.addDomain(this.sessions);
