@@ -32,10 +32,17 @@ const abs = (rel: string) => path.join((p as TempProject).root, rel);
 const readJson = (rel: string) => JSON.parse(fs.readFileSync(abs(rel), 'utf8'));
 
 /** The fixture with the ralph session made live (fresh, with the session_id the Stop hook needs), so it is the first (selected) row. */
-function mount(opts: { readonly?: boolean } = {}) {
+function mount(opts: { readonly?: boolean; rules?: '5.5.0' | '4.4.4' } = {}) {
   p = makeProject({ withFixture: true });
   writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), session_id: S, last_checked_at: new Date().toISOString() });
-  const store = new OmcStore({ root: p.root, watch: 'poll', readonly: opts.readonly ?? false });
+  const store = new OmcStore({
+    root: p.root,
+    watch: 'poll',
+    readonly: opts.readonly ?? false,
+    omc: opts.rules
+      ? { version: opts.rules, source: '--omc-version', assumed: false, rules: opts.rules, candidates: [] }
+      : undefined,
+  });
   store.start();
   const ui = new UiStore();
   const app = render(
@@ -89,6 +96,37 @@ describe('sessions pane: cancel and pause keys', () => {
       source: 'omc-top',
       mode: 'ralph',
     });
+  });
+
+  it('the message follows the verdict: a loop re-armed inside the window turns "cancelled" into "not ended yet"', async () => {
+    const { until, key, frame } = mount();
+    await until(/▸ enforced\s+88727f43 ralph 3\/10/);
+    key('c');
+    await until('y: cancel the loop');
+    key('y');
+    await until(`✓ cancelled ralph, ultrawork in ${S}: verified on disk`);
+    // Issue 11, observed: a Stop event already under way writes ralph back, fresh and owned.
+    writeOmcJson(abs(ralphRel), {
+      active: true,
+      iteration: 5,
+      max_iterations: 10,
+      session_id: S,
+      started_at: new Date().toISOString(),
+      last_checked_at: new Date().toISOString(),
+    });
+    // The row and the message line both say so; the message no longer claims the cancel was verified.
+    await until(/not ended yet: ralph active again[^]*not ended yet: ralph active again/);
+    expect(frame()).not.toContain('verified on disk');
+  });
+
+  it('on OMC 4.4.4 p is refused with the reason (its Stop hook never reads signals); nothing is written', async () => {
+    const { until, key } = mount({ rules: '4.4.4' });
+    await until(/▸ enforced\s+88727f43 ralph 3\/10/);
+    key('p');
+    await until("OMC 4.4.4's Stop hook never reads cancel signals");
+    expect(fs.existsSync(abs(`state/sessions/${S}/cancel-signal-state.json`))).toBe(false);
+    key('c');
+    await until("Judged with OMC 4.4.4's Stop-hook rules (OMC 4.4.4 from --omc-version).");
   });
 
   it('re-asks, with the fresh list, when what would be done changed while the dialog was open', async () => {
