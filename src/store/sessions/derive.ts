@@ -7,6 +7,7 @@ import { statSync } from '../fsx.js';
 import { cleanDeep, cleanLine, truncate } from '../sanitize.js';
 import type { Problem } from '../types.js';
 import type { FileRec } from './file-records.js';
+import { wrongTypedFields } from './field-types.js';
 import { promptOf } from './modes.js';
 import {
   KNOWN_MODES,
@@ -115,6 +116,8 @@ export function deriveSession(
       const verdict = modeStatus(mode, s, now, tombstone(mode));
       soonest(verdict.nextChangeAt);
       const judgement = judgeMode(book, kind === 'legacy' ? null : key, mode, rec.rel, rec.hook);
+      const typeProblem = wrongTypedFields(mode, s);
+      if (typeProblem) problems.push({ path: rec.rel, message: typeProblem, severity: 'warning' });
       const p = modeProgress(mode, s);
       const owner = stateOwner(s);
       const promptRaw = promptOf(mode, s);
