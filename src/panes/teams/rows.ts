@@ -87,14 +87,14 @@ export function teamLines(
     (selected ? '▸ ' : '  ') +
     fit(t.name + (t.location === 'project' ? ' ⁴ˣ' : ''), nameW) +
     ' ' +
-    fit(narrow ? t.phase : phaseText(t), phaseW) +
+    fit(t.stalled ? 'stalled' : narrow ? t.phase : phaseText(t), phaseW) +
     ' ';
   const mid = fit(prog, Math.max(0, width - head.length - right.length - 1));
   const l1 = fit(head + mid + ' ' + right, width);
   const sd = shutdownSummary(t);
   const probs = t.problems.filter((p) => p.severity !== 'info').length;
   const l2 = clip(
-    `    ${[ownerText(t), loopText(t), sd, probs ? `⚠ ${probs} problem${probs > 1 ? 's' : ''}` : ''].filter((x) => x !== '').join(' · ')}`,
+    `    ${[t.stalled ? 'stalled: no live worker' : '', ownerText(t), loopText(t), sd, probs ? `⚠ ${probs} problem${probs > 1 ? 's' : ''}` : ''].filter((x) => x !== '').join(' · ')}`,
     width,
   );
   const l3 = clip(`    ${countsText(t, true)} · ${historyText(t, false)}`, width);
