@@ -14,6 +14,7 @@ import { PANES } from './panes/registry.js';
 import { addStandardDomains } from './store/domains.js';
 import { buildJsonReport } from './store/report.js';
 import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
+import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
 import { OmcStore } from './store/store.js';
 import { releaseHungUpStdio, stdioTerminals } from './terminal/hangup.js';
@@ -70,7 +71,7 @@ function notFoundMessage(r: RootResolution): string {
   return lines.join('\n');
 }
 
-async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall): Promise<number> {
+async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, nested: NestedSearch): Promise<number> {
   const store = new OmcStore({
     omc,
     root: res.root,
@@ -88,7 +89,16 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall):
     omc,
     sessions: store.sessions.getSnapshot(),
     extraProblems: store.problems.getSnapshot().filter((p) => !store.sessions.getSnapshot().problems.includes(p)),
-    extra: store.reportExtras(),
+    extra: {
+      ...store.reportExtras(),
+      nested_roots: nested.roots.map((r) => ({
+        path: r.abs,
+        relative: r.rel,
+        sessions: r.sessions,
+        hint: `--root ${r.abs}`,
+      })),
+      nested_search_truncated: nested.truncated,
+    },
   });
   await store.close();
   process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
@@ -231,12 +241,18 @@ export async function main(argv: readonly string[]): Promise<number> {
   const cwd = (args.flags.get('cwd') as string | undefined) ?? process.cwd();
   const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
   if (!res.exists) {
+    const found = res.projectDir ? nestedNotice(findNestedRoots(res.projectDir, res.root)) : null;
+    if (found) res.notices.push(found);
     process.stderr.write(notFoundMessage(res) + '\n');
     return 2;
   }
   const readonly = args.flags.has('readonly');
+  // Nested .omc roots (hooks started in a subdirectory): a notice, and --json lists them.
+  const nested = res.projectDir ? findNestedRoots(res.projectDir, res.root) : { roots: [], truncated: false };
+  const notice = nestedNotice(nested);
+  if (notice) res.notices.unshift(notice);
   const omc = omcInstallFor(args.flags.get('omc-version') as string | undefined, res.projectDir);
-  if (args.flags.has('json')) return runJson(res, readonly, omc);
+  if (args.flags.has('json')) return runJson(res, readonly, omc, nested);
   return runTui(res, { readonly, poll: args.flags.has('poll'), omc });
 }
 

@@ -114,3 +114,34 @@ describe('omc-top CLI', () => {
     expect(r.stderr).toMatch(/needs a terminal.*--json/);
   });
 });
+
+describe('nested .omc roots (hooks started in a subdirectory)', () => {
+  it('--json lists them with a --root hint and a notice; a missing top-level .omc says where state is', () => {
+    p = makeProject();
+    const sub = path.join(
+      p.dir,
+      'packages',
+      'api',
+      '.omc',
+      'state',
+      'sessions',
+      'a1b2c3d4-0000-4000-8000-000000000001',
+    );
+    fs.mkdirSync(sub, { recursive: true });
+    fs.mkdirSync(path.join(p.dir, 'node_modules', 'x', '.omc', 'state'), { recursive: true });
+    const doc = JSON.parse(run(['--json'], p.dir).stdout);
+    expect(doc.nested_roots).toEqual([
+      {
+        path: path.join(fs.realpathSync(p.dir), 'packages', 'api', '.omc'),
+        relative: 'packages/api/.omc',
+        sessions: 1,
+        hint: `--root ${path.join(fs.realpathSync(p.dir), 'packages', 'api', '.omc')}`,
+      },
+    ]);
+    expect(doc.notices[0]).toContain('OMC state also in packages/api/.omc (1 session)');
+    fs.rmSync(p.root, { recursive: true });
+    const r = run(['--json'], p.dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('see it with --root packages/api/.omc');
+  });
+});
