@@ -11,8 +11,14 @@ import { FIXTURE_TREE, READERS_CAPTURED_AT, readReader, SESSION } from '../helpe
 /** Where the fixture was captured: the hooks ran there, and project_path says so. */
 const CAPTURED_PROJECT = '/home/dev/acme-webapp';
 
-function snapshotAt(now: number) {
-  const store = new OmcStore({ root: FIXTURE_TREE, watch: 'none', clock: () => now, projectDir: CAPTURED_PROJECT });
+function snapshotAt(now: number, rules: '5.5.0' | '4.4.4' = '5.5.0') {
+  const store = new OmcStore({
+    root: FIXTURE_TREE,
+    watch: 'none',
+    clock: () => now,
+    projectDir: CAPTURED_PROJECT,
+    omc: { version: rules, source: 'test', assumed: false, rules, candidates: [] },
+  });
   store.start();
   const doc = buildJsonReport({
     root: FIXTURE_TREE,
@@ -28,7 +34,9 @@ describe('sessions on the real OMC fixture', () => {
   const doc = snapshotAt(READERS_CAPTURED_AT);
   const byId = (id: string) => doc.sessions.find((s: any) => s.id === id);
 
-  it("matches OMC's mode registry: the same active modes per session", () => {
+  it("matches OMC's mode registry: the same active modes per session (4.x rules: the capture is 4.15.10's)", () => {
+    const doc = snapshotAt(READERS_CAPTURED_AT, '4.4.4');
+    const byId = (id: string) => doc.sessions.find((s: any) => s.id === id);
     const registry = readReader('mode_registry.json');
     for (const [role, entry] of Object.entries<any>(registry.by_session)) {
       const s = byId(entry.session_id);
@@ -66,6 +74,14 @@ describe('sessions on the real OMC fixture', () => {
     }
   });
 
+  it("under 5.5.0 rules the retired modes leave the registry, as 5.5.0's state_list_active no longer lists them", () => {
+    expect(byId(SESSION.stale).modes[0]).toMatchObject({ mode: 'ultrawork', active: false });
+    expect(byId(SESSION.ralph).modes.map((m: any) => [m.mode, m.active])).toEqual([
+      ['ralph', true],
+      ['ultrawork', false],
+    ]);
+  });
+
   it('reports ultraqa progress as cycle/max_cycles and marks it retired in 5.5', () => {
     const m = byId(SESSION.ultraqa).modes[0];
     expect([m.mode, m.iteration, m.max_iterations, m.phase, m.retired_in_omc_5_5]).toEqual([
@@ -82,7 +98,7 @@ describe('sessions on the real OMC fixture', () => {
     // A 4.x ultrawork read with 5.5.0: the registry still says active, the Stop hook never reads it.
     expect(byId(SESSION.stale).modes[0]).toMatchObject({
       status: 'not-enforced',
-      active: true,
+      active: false,
       enforced: false,
       verdict: { rule: 'retired', detail: 'retired in 5.5.0: the Stop hook does not read it' },
     });
@@ -90,7 +106,7 @@ describe('sessions on the real OMC fixture', () => {
     // Stop hook wants a top-level session_id, so it lets the agent stop (the registry lists it).
     expect(byId(SESSION.ralph).modes.map((m: any) => [m.mode, m.active, m.status, m.verdict.rule])).toEqual([
       ['ralph', true, 'not-enforced', 'no-session-id'],
-      ['ultrawork', true, 'not-enforced', 'retired'],
+      ['ultrawork', false, 'not-enforced', 'retired'],
     ]);
     expect(byId(SESSION.ralph).modes[0].verdict.detail).toBe('written without session_id: the Stop hook ignores it');
     // The ralph the real keyword-detector hook wrote carries session_id: enforced.

@@ -8,7 +8,7 @@ import { cleanDeep, cleanLine, truncate } from '../sanitize.js';
 import type { Problem } from '../types.js';
 import type { FileRec } from './file-records.js';
 import { wrongTypedFields } from './field-types.js';
-import { promptOf } from './modes.js';
+import { modeSpec, promptOf } from './modes.js';
 import {
   KNOWN_MODES,
   MODE_ORDER,
@@ -40,6 +40,11 @@ export const STATUS_RANK: Record<SessionStatus, number> = {
   stale: 4,
   finished: 5,
   idle: 6,
+};
+
+const retiredUnder = (mode: string, rules: string) => {
+  const r = modeSpec(mode).retiredIn;
+  return r !== null && rules >= r;
 };
 
 export function deriveSession(
@@ -124,7 +129,9 @@ export function deriveSession(
       return {
         mode: cleanLine(mode),
         path: rec.rel,
-        active: verdict.registryActive,
+        // OMC's registry rule of the version in use: 5.5.0 dropped the retired modes from its registry,
+        // so state_list_active no longer lists them.
+        active: verdict.registryActive && !retiredUnder(mode, book.rules),
         status: judgement.status,
         enforced: judgement.enforced,
         // The rule's words may quote a session id from the file.
