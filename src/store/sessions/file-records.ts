@@ -63,6 +63,12 @@ export class FileRecords {
     private readonly markAll: () => void = () => {},
   ) {}
 
+  private noteStranded(rel: string, key: string, scope: string, hook: unknown): void {
+    const owner = namedOwner(hook);
+    if (scope === 'session' && owner !== null && owner !== key) this.strandedRels.add(rel);
+    else this.strandedRels.delete(rel);
+  }
+
   /** A file's change also touches the session it names as owner, and shared files touch all. */
   private touchOthers(rel: string, key: string, scope: string, before: unknown, after: unknown): void {
     for (const v of [before, after]) {
@@ -75,6 +81,8 @@ export class FileRecords {
   /** Bumped on every change, so derived indexes know when to rebuild. */
   private generation = 0;
   private copies: { generation: number; index: Map<string, { rel: string; value: unknown }> } | null = null;
+  /** Session-directory files naming another session as owner: few, so the copy index stays cheap. */
+  private readonly strandedRels = new Set<string>();
 
   /**
    * The first state file `file` in another session's directory whose top-level session_id is
@@ -83,7 +91,9 @@ export class FileRecords {
   ownedCopy(file: string, sid: string): { rel: string; value: unknown } | null {
     if (this.copies?.generation !== this.generation) {
       const index = new Map<string, { rel: string; value: unknown }>();
-      for (const [rel, rec] of this.files) {
+      for (const rel of [...this.strandedRels].sort()) {
+        const rec = this.files.get(rel);
+        if (!rec) continue;
         const k = keyOf(rel);
         if (k?.scope !== 'session' || !rec.hook) continue;
         const owner = namedOwner(rec.hook);
@@ -168,6 +178,7 @@ export class FileRecords {
       } else rec.problem = problem;
     }
     this.generation += 1;
+    this.noteStranded(rel, k.key, k.scope, rec.hook);
     this.touchOthers(rel, k.key, k.scope, prev?.hook, rec.hook);
     this.files.set(rel, rec);
     let set = this.byKey.get(k.key);
@@ -182,6 +193,7 @@ export class FileRecords {
     const prev = this.files.get(rel);
     if (!this.files.delete(rel)) return false;
     this.generation += 1;
+    this.strandedRels.delete(rel);
     if (k) {
       this.touchOthers(rel, k.key, k.scope, prev?.hook, null);
       this.markDirty(k.key);
