@@ -4,10 +4,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runDifferential, runnerMatchesSpawn } from './verdict-differential.js';
+import { runNamed } from './verdict-named.js';
 
 describe('verdict engine vs OMC 4.4.4 scripts/persistent-mode.cjs', () => {
   it('the in-process hook runner decides as real hook processes do', async () => {
     await runnerMatchesSpawn('4.4.4', 8);
+  }, 120_000);
+
+  it("issue 11's observed cases: the real hook and the engine both decide as reported", async () => {
+    await runNamed('4.4.4');
   }, 120_000);
 
   it('agrees with the real hook on 1,000 generated state trees', async () => {
