@@ -44,8 +44,15 @@ export function Header({
   const counts = sessions.scanning
     ? `reading ${sessions.scanning.done}/${sessions.scanning.total} sessions`
     : `${sessions.sessions.length} sess · ${active} live${stale ? ` · ${stale} stale` : ''}`;
-  const right = `${counts}${omc ? `  ${omcLabel(omc)}` : ''}  ${formatClock(now).slice(0, 5)}`;
   const left = `omc-top${readonly ? ' [readonly]' : ''}  `;
+  const clock = formatClock(now).slice(0, 5);
+  // The OMC version only when the root path still fits beside it: where we look matters more.
+  const withOmc = omc ? `${counts}  ${omcLabel(omc)}  ${clock}` : '';
+  const fitsWithOmc =
+    omc !== null &&
+    omc !== undefined &&
+    shortenPath(root, 1_000).length + (width >= 100 ? rule.length + 3 : 0) <= width - left.length - withOmc.length - 2;
+  const right = fitsWithOmc ? withOmc : `${counts}  ${clock}`;
   const pathRoom = Math.max(8, width - left.length - right.length - 2);
   const where = shortenPath(root, pathRoom - (width >= 100 ? rule.length + 3 : 0)) + (width >= 100 ? ` (${rule})` : '');
   return (
