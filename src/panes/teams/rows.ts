@@ -87,7 +87,7 @@ export function teamLines(
     (selected ? '▸ ' : '  ') +
     fit(t.name + (t.location === 'project' ? ' ⁴ˣ' : ''), nameW) +
     ' ' +
-    fit(t.stalled ? 'stalled' : narrow ? t.phase : phaseText(t), phaseW) +
+    fit(narrow ? t.phase : phaseText(t), phaseW) +
     ' ';
   const mid = fit(prog, Math.max(0, width - head.length - right.length - 1));
   const l1 = fit(head + mid + ' ' + right, width);
