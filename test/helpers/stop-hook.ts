@@ -71,6 +71,9 @@ export function spawnStopHook(version: HookVersion, r: HookRun): string {
       timeout: 60_000,
     },
   );
+  // A hook that did not finish is a failure, never read as "let stop".
+  if (res.error || res.status === null)
+    throw new Error(`the Stop hook did not finish: ${String(res.error ?? res.signal)}`);
   return (res.stdout ?? '').split('\n')[0] ?? '';
 }
 

@@ -41,7 +41,12 @@ async function runCase({ script, cwd, env, stdin, frozenNow }) {
     return true;
   };
   console.log = (...a) => capture(a.map(String).join(' ') + '\n');
-  const timer = setTimeout(() => resolve(), 15_000);
+  // Generous: a loaded 2-core box may be slow, but a hook that never answers is a failure, not a "stop".
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    resolve();
+  }, 60_000);
   try {
     n += 1;
     if (script.endsWith('.cjs')) {
@@ -62,6 +67,7 @@ async function runCase({ script, cwd, env, stdin, frozenNow }) {
     for (const k of Object.keys(process.env)) delete process.env[k];
     Object.assign(process.env, baseEnv);
   }
+  if (timedOut) throw new Error(`the hook printed no decision within 60 s (output so far: ${JSON.stringify(out)})`);
   return out.split('\n')[0];
 }
 
