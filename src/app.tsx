@@ -136,6 +136,7 @@ export function App(props: AppProps) {
           width={width}
           now={now}
           readonly={store.readonly}
+          omc={store.omc}
         />
         {/* No overflow="hidden": Ink would re-slice every line of every frame to
             clip it (the biggest cost of a 200x60 frame). Views render exactly the

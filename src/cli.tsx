@@ -12,6 +12,8 @@ import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
 import { PANES } from './panes/registry.js';
 import { buildJsonReport } from './store/report.js';
+import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
+import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
 import { OmcStore } from './store/store.js';
 import { releaseHungUpStdio, stdioTerminals } from './terminal/hangup.js';
@@ -23,8 +25,8 @@ import { VERSION } from './version.js';
 export const USAGE = `omc-top ${VERSION}: a live monitor for oh-my-claudecode (.omc) sessions
 
 Usage:
-  omc-top [--cwd DIR | --root DIR] [--readonly] [--poll]
-  omc-top --json [--cwd DIR | --root DIR]
+  omc-top [--cwd DIR | --root DIR] [--readonly] [--poll] [--omc-version X]
+  omc-top --json [--cwd DIR | --root DIR] [--omc-version X]
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
   omc-top wiki search QUERY [--limit N] [--json]
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]
@@ -35,6 +37,9 @@ Options:
   --json        print one JSON snapshot of every session and exit
   --readonly    never write anything (cancel and edits are disabled)
   --poll        poll every second instead of watching files (NFS, no inotify)
+  --omc-version X  judge with OMC X's Stop-hook rules (default: the OMC that runs this
+                project's hooks: CLAUDE_PLUGIN_ROOT, Claude Code's enabled plugin, a global
+                npm install; else the newest supported rules, marked assumed)
   --no-color    no colours (also: NO_COLOR=1)
   -h, --help    this text
   -v, --version print the version
@@ -52,6 +57,7 @@ const MAIN_FLAGS = {
   json: 'bool',
   readonly: 'bool',
   poll: 'bool',
+  'omc-version': 'value',
   'no-color': 'bool',
   help: 'bool',
   version: 'bool',
@@ -65,8 +71,9 @@ function notFoundMessage(r: RootResolution): string {
   return lines.join('\n');
 }
 
-async function runJson(res: RootResolution, readonly: boolean): Promise<number> {
+async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, nested: NestedSearch): Promise<number> {
   const store = new OmcStore({
+    omc,
     root: res.root,
     watch: 'none',
     readonly,
@@ -78,22 +85,33 @@ async function runJson(res: RootResolution, readonly: boolean): Promise<number> 
     root: res.root,
     rootRule: res.explain,
     notices: res.notices,
+    omc,
     sessions: store.sessions.getSnapshot(),
     extraProblems: store.problems.getSnapshot().filter((p) => !store.sessions.getSnapshot().problems.includes(p)),
-    extra: store.reportExtras(),
+    extra: {
+      ...store.reportExtras(),
+      nested_roots: nested.roots.map((r) => ({
+        path: r.abs,
+        relative: r.rel,
+        sessions: r.sessions,
+        hint: `--root ${r.abs}`,
+      })),
+      nested_search_truncated: nested.truncated,
+    },
   });
   await store.close();
   process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   return 0;
 }
 
-function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean }): Promise<number> {
+function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean; omc: OmcInstall }): Promise<number> {
   const { stdout, stdin } = process;
   if (!stdout.isTTY || !stdin.isTTY) {
     process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
     return Promise.resolve(2);
   }
   const store = new OmcStore({
+    omc: opts.omc,
     root: res.root,
     readonly: opts.readonly,
     watch: opts.poll ? 'poll' : 'auto',
@@ -194,6 +212,13 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
   });
 }
 
+/** `--omc-version X` must name a version; anything else is a usage error, not a silent default. */
+export function omcInstallFor(override: string | undefined, projectDir: string | null): OmcInstall {
+  if (override !== undefined && !/^v?\d+\.\d+\.\d+$/.test(override.trim()))
+    throw new UsageError(`--omc-version needs a version like 5.5.0 or 4.4.4, not ${JSON.stringify(override)}`);
+  return detectOmcInstall({ env: process.env, projectDir, override });
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   const sub = argv[0];
   if (sub === 'cancel' || sub === 'wiki' || sub === 'doctor') {
@@ -214,12 +239,19 @@ export async function main(argv: readonly string[]): Promise<number> {
   const cwd = (args.flags.get('cwd') as string | undefined) ?? process.cwd();
   const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
   if (!res.exists) {
+    const found = res.projectDir ? nestedNotice(findNestedRoots(res.projectDir, res.root)) : null;
+    if (found) res.notices.push(found);
     process.stderr.write(notFoundMessage(res) + '\n');
     return 2;
   }
   const readonly = args.flags.has('readonly');
-  if (args.flags.has('json')) return runJson(res, readonly);
-  return runTui(res, { readonly, poll: args.flags.has('poll') });
+  // Nested .omc roots (hooks started in a subdirectory): a notice, and --json lists them.
+  const nested = res.projectDir ? findNestedRoots(res.projectDir, res.root) : { roots: [], truncated: false };
+  const notice = nestedNotice(nested);
+  if (notice) res.notices.unshift(notice);
+  const omc = omcInstallFor(args.flags.get('omc-version') as string | undefined, res.projectDir);
+  if (args.flags.has('json')) return runJson(res, readonly, omc, nested);
+  return runTui(res, { readonly, poll: args.flags.has('poll'), omc });
 }
 
 const isEntry = (() => {

@@ -7,16 +7,10 @@ import { cancelInForce, every } from '../lib.mjs';
 export const name = 'sessions';
 
 const AUTOPILOT_PHASES = ['expansion', 'planning', 'execution', 'qa', 'validation', 'complete'];
-const TEAM_PHASES = [
-  'team-plan',
-  'team-prd',
-  'team-exec',
-  'team-verify',
-  'team-fix',
-  'team-exec',
-  'team-verify',
-  'complete',
-];
+// The pipeline keeps cycling exec → verify → fix while the simulated team runtime works, so the
+// session and the Teams pane tell the same story (no "finished" session with a working team).
+const TEAM_PHASES = ['team-plan', 'team-prd', 'team-exec', 'team-verify', 'team-fix'];
+const TEAM_LOOP_FROM = 2;
 const PROMPTS = [
   'ralph: make the checkout e2e tests pass',
   'ralph: migrate the cart store to zustand',
@@ -77,7 +71,8 @@ export function start(ctx) {
   startRalph(ralphA, PROMPTS[0], 40);
   stops.push(every(ctx, 3000, () => tickRalph(ralphA)));
 
-  // 2. An ultrawork reinforcing every ~4 s.
+  // 2. An ultrawork left by OMC 4.x: 5.5.0's Stop hook no longer reads ultrawork, so nothing
+  //    reinforces it (omc-top: "not enforced: retired in 5.5.0"). It never moves.
   const ulw = ctx.uuid();
   marker(ulw, Date.now());
   ctx.writeJson(`${sessionDir(ulw)}/ultrawork-state.json`, {
@@ -86,17 +81,22 @@ export function start(ctx) {
     original_prompt: 'ulw: refactor the api client to zod-validated responses',
     session_id: ulw,
     project_path: project,
-    reinforcement_count: 0,
+    reinforcement_count: 5,
     last_checked_at: ctx.iso(),
   });
-  stops.push(
-    every(ctx, 4000, () => {
-      const rel = `${sessionDir(ulw)}/ultrawork-state.json`;
-      const s = ctx.readJson(rel);
-      if (!s || s.active !== true || cancelInForce(ctx, ulw)) return;
-      ctx.writeJson(rel, { ...s, reinforcement_count: (s.reinforcement_count ?? 0) + 1, last_checked_at: ctx.iso() });
-    }),
-  );
+
+  // 2b. A ralph written through OMC's state_write tool: only _meta.sessionId, no top-level
+  //     session_id, so 5.5.0's Stop hook ignores it (state_list_active still lists it).
+  const sw = ctx.uuid();
+  marker(sw, Date.now());
+  ctx.writeJson(`${sessionDir(sw)}/ralph-state.json`, {
+    active: true,
+    iteration: 2,
+    max_iterations: 10,
+    started_at: ctx.iso(),
+    prompt: 'ralph: written by state_write (no session_id)',
+    _meta: { mode: 'ralph', sessionId: sw, updatedAt: ctx.iso(), updatedBy: 'state_write_tool' },
+  });
 
   // 3. An autopilot walking its phases.
   const ap = ctx.uuid();
@@ -141,6 +141,8 @@ export function start(ctx) {
         phase,
         current_phase: phase,
         iteration: Math.min(s.iteration + 1, s.max_iterations),
+        // The Stop hook's own bookkeeping: one reinforcement per Stop, at most 20.
+        reinforcement_count: Math.min((s.reinforcement_count ?? 0) + 1, 20),
         execution: exec,
         last_checked_at: ctx.iso(),
         ...(done ? { active: false, completed_at: ctx.iso() } : {}),
@@ -153,14 +155,17 @@ export function start(ctx) {
   marker(team, Date.now());
   const teamRel = `${sessionDir(team)}/team-state.json`;
   let teamStep = 0;
+  let teamStops = 0;
   const writeTeam = () =>
     ctx.writeJson(teamRel, {
-      active: TEAM_PHASES[teamStep] !== 'complete',
+      active: true,
       current_phase: TEAM_PHASES[teamStep],
+      // The Stop hook reinforces team mode at most 20 times; the demo's pipeline resets it per phase.
+      reinforcement_count: teamStops,
       started_at: ctx.iso(Date.now() - 60_000),
       team_name: 'demo-team',
       agent_count: 3,
-      fix_loop_count: TEAM_PHASES.slice(0, teamStep + 1).filter((p) => p === 'team-fix').length,
+      fix_loop_count: Math.min(3, Math.floor(teamStops / TEAM_PHASES.length)),
       max_fix_loops: 3,
       session_id: team,
       last_checked_at: ctx.iso(),
@@ -170,8 +175,8 @@ export function start(ctx) {
   stops.push(
     every(ctx, 9000, () => {
       if (!ctx.exists(teamRel) || cancelInForce(ctx, team)) return;
-      if (TEAM_PHASES[teamStep] === 'complete') return;
-      teamStep += 1;
+      teamStep = teamStep + 1 < TEAM_PHASES.length ? teamStep + 1 : TEAM_LOOP_FROM;
+      teamStops = (teamStops + 1) % 20;
       writeTeam();
     }),
   );

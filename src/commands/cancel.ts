@@ -10,7 +10,10 @@
  */
 import { executeCancel, type CancelDone } from '../store/cancel/execute.js';
 import { planCancel, type CancelRequest } from '../store/cancel/plan.js';
-import { statSync } from '../store/fsx.js';
+import { listDirSync, readJsonSync, statSync } from '../store/fsx.js';
+import { detectOmcInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
+import { diskTree } from '../store/verdict/disk-tree.js';
+import { stopVerdict, type SessionVerdict } from '../store/verdict/index.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { cleanLine } from '../store/sanitize.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
@@ -25,10 +28,11 @@ const FLAGS = {
   cwd: 'value',
   root: 'value',
   readonly: 'bool',
+  'omc-version': 'value',
   help: 'bool',
 } as const;
 
-export const CANCEL_USAGE = `Usage: omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json] [--cwd DIR | --root DIR]
+export const CANCEL_USAGE = `Usage: omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json] [--cwd DIR | --root DIR] [--omc-version X]
 
 Ends a session's OMC loop the way OMC's own cancel does and checks that it took:
 writes state/sessions/<id>/cancel-signal-state.json (OMC's 30 s cancel signal),
@@ -36,6 +40,9 @@ removes the mode files (and linked modes), sets an autopilot inactive (progress 
   --mode MODE     only this mode (and the modes linked to it)
   --signal-only   pause: write the signal only; nothing is removed (30 s)
   --json          one JSON document on stdout
+  --omc-version X judge with OMC X's Stop-hook rules (default: the OMC running the hooks);
+                  OMC 4.4.4 ignores cancel signals, so --signal-only is refused there
+A unique prefix of a session id is enough (as with git); an ambiguous one lists the candidates.
 "legacy" as the id means the session-less state in .omc/state/.
 Exit: 0 took effect on disk, 1 did not, 2 usage, 3 --readonly, 4 nothing to cancel.`;
 
@@ -44,6 +51,47 @@ interface Io {
   err(s: string): void;
   cwd: string;
   now(): number;
+  /** Where the OMC install is looked up (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+const omcJson = (o: OmcInstall) => ({ version: o.version, source: o.source, assumed: o.assumed, rules: o.rules });
+
+/**
+ * The verdict engine on a fresh read of disk: for a cancel, none of the modes it ended may still
+ * be enforced; for a pause, the signal must be what lets the session's Stop hook stop.
+ */
+export function verifyByVerdict(
+  root: string,
+  done: CancelDone,
+  rules: RulesVersion,
+  projectDir: string,
+  now: number,
+): { ok: boolean; why: string; line: string; verdict: SessionVerdict | null } {
+  const sid = done.plan.request.sessionId;
+  if (sid === null) return { ok: true, why: '', line: 'session-less state: no one session to judge', verdict: null };
+  const started = readJsonSync(root, `state/sessions/${sid}/session-started.json`);
+  const cwd =
+    started.ok && typeof (started.value as Record<string, unknown> | null)?.cwd === 'string'
+      ? String((started.value as Record<string, unknown>).cwd)
+      : projectDir;
+  const v = stopVerdict(diskTree(root), { rules, sessionId: sid, cwd, now });
+  const line =
+    v.decision === 'block'
+      ? `blocks at the next Stop for ${v.mode ?? '?'} (${v.detail})`
+      : `lets the agent stop (${v.detail})`;
+  const ended = new Set([...done.plan.modes, ...done.plan.linked]);
+  if (done.plan.request.pauseOnly) {
+    const ok = v.rule === 'cancel-signal' || v.decision === 'stop';
+    return { ok, why: `the Stop hook still blocks: ${line}`, line, verdict: v };
+  }
+  const still = v.modes.filter((m) => m.enforced && ended.has(m.mode));
+  return {
+    ok: still.length === 0,
+    why: `the Stop hook still enforces ${still.map((m) => m.mode).join(', ')}`,
+    line,
+    verdict: v,
+  };
 }
 
 const defaultIo: Io = {
@@ -136,9 +184,50 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
   });
   if (!res.exists) return fail(io, json, CANCEL_EXIT.nothing, 'no-root', `no .omc directory found (${res.explain})`);
 
+  const override = args.flags.get('omc-version') as string | undefined;
+  if (override !== undefined && !/^v?\d+\.\d+\.\d+$/.test(override.trim()))
+    throw new UsageError(
+      `--omc-version needs a version like 5.5.0 or 4.4.4, not ${JSON.stringify(cleanLine(override))}`,
+    );
+  const omc = detectOmcInstall({ env: io.env ?? process.env, projectDir: res.projectDir, override });
+  const rules = omc.rules as RulesVersion;
+  const pauseOnly = args.flags.has('signal-only');
+  if (pauseOnly && rules === '4.4.4') {
+    return fail(
+      io,
+      json,
+      CANCEL_EXIT.notTaken,
+      'pause-unsupported',
+      `OMC ${omc.version ?? rules} (${omc.source}) runs this project's hooks, and its Stop hook (scripts/persistent-mode.cjs) never reads cancel signals: a pause would pause nothing. Cancel without --signal-only to end the loop (its files are removed). Nothing was written.`,
+    );
+  }
+
   // "legacy" names the session-less state, unless a real session has that id.
   const legacy = id === 'legacy' && !statSync(res.root, 'state/sessions/legacy')?.isDirectory();
-  const req: CancelRequest = { sessionId: legacy ? null : id, mode, pauseOnly: args.flags.has('signal-only') };
+  let sessionId: string | null = legacy ? null : id;
+  if (sessionId !== null && !statSync(res.root, `state/sessions/${sessionId}`)?.isDirectory()) {
+    // A prefix, as git takes one: unique → that session; ambiguous → say which.
+    const list = listDirSync(res.root, 'state/sessions');
+    const hits = list.ok
+      ? list.entries
+          .filter((e) => e.kind === 'dir' && e.name.startsWith(id) && isValidSessionId(e.name))
+          .map((e) => e.name)
+      : [];
+    if (hits.length === 1) sessionId = hits[0] as string;
+    else if (hits.length > 1)
+      return fail(
+        io,
+        json,
+        CANCEL_EXIT.usage,
+        'ambiguous-id',
+        `${JSON.stringify(id)} matches ${hits.length} sessions: ${hits
+          .sort()
+          .slice(0, 20)
+          .map((h) => cleanLine(h))
+          .join(', ')}${hits.length > 20 ? ', …' : ''}`,
+      );
+  }
+  const req: CancelRequest = { sessionId, mode, pauseOnly };
 
   const first = planCancel(res.root, req, io.now());
   if (!first.ok)
@@ -154,9 +243,14 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
   for (let tries = 0; ; tries++) {
     const outcome = await executeCancel(res.root, plan, { now: io.now });
     if (outcome.kind === 'done') {
-      if (json) io.out(JSON.stringify(report(outcome), null, 2) + '\n');
-      else (outcome.ok ? io.out : io.err)(human(outcome));
-      return outcome.ok ? CANCEL_EXIT.ok : CANCEL_EXIT.notTaken;
+      // "Verified" only when the Stop hook, re-reading disk now, no longer holds the agent for these modes.
+      const after = verifyByVerdict(res.root, outcome, rules, res.projectDir, io.now());
+      const ok = outcome.ok && after.ok;
+      const done = ok === outcome.ok ? outcome : { ...outcome, ok, summary: `${outcome.summary}; but ${after.why}` };
+      if (json)
+        io.out(JSON.stringify({ ...report(done), omc_version: omcJson(omc), verdict: after.verdict }, null, 2) + '\n');
+      else (done.ok ? io.out : io.err)(human(done) + `  Stop hook (OMC ${rules} rules): ${after.line}\n`);
+      return done.ok ? CANCEL_EXIT.ok : CANCEL_EXIT.notTaken;
     }
     if (outcome.kind === 'refused') return fail(io, json, CANCEL_EXIT.notTaken, 'refused', outcome.message);
     if (tries >= 2)

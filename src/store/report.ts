@@ -13,6 +13,8 @@ export interface JsonReportInput {
   notices: string[];
   sessions: SessionsSnapshot;
   extraProblems?: readonly Problem[];
+  /** Which OMC runs the hooks (detectOmcInstall), and whose rules the statuses use. */
+  omc?: { version: string | null; source: string; assumed: boolean; rules: string };
   /** Other slices add their own top-level keys (e.g. "teams"). */
   extra?: Record<string, unknown>;
 }
@@ -24,6 +26,9 @@ export function buildJsonReport(input: JsonReportInput): Record<string, unknown>
     root_rule: input.rootRule,
     notices: input.notices,
     generated_at: iso(input.sessions.derivedAt),
+    omc_version: input.omc
+      ? { version: input.omc.version, source: input.omc.source, assumed: input.omc.assumed, rules: input.omc.rules }
+      : null,
     sessions: input.sessions.sessions.map((s) => ({
       id: s.id,
       kind: s.kind,
@@ -31,6 +36,8 @@ export function buildJsonReport(input: JsonReportInput): Record<string, unknown>
       started_at: iso(s.startedMs),
       updated_at: iso(s.updatedMs),
       ended: s.ended,
+      // What the Stop hook does at this session's next Stop (null for session-less state).
+      verdict: s.verdict,
       cancel: s.cancel && {
         path: s.cancel.path,
         mode: s.cancel.mode,
@@ -38,13 +45,17 @@ export function buildJsonReport(input: JsonReportInput): Record<string, unknown>
         requested_at: iso(s.cancel.requestedMs),
         expires_at: iso(s.cancel.expiresMs),
         in_force: s.cancel.inForce,
+        until: iso(s.cancel.untilMs),
         targeted: s.cancel.targeted,
         reason: s.cancel.reason,
       },
       modes: s.modes.map((m) => ({
         mode: m.mode,
+        // OMC's registry rule (state_list_active), as documented; `enforced` is the Stop hook's.
         active: m.active,
+        enforced: m.enforced,
         status: m.status,
+        verdict: m.verdict,
         iteration: m.iteration,
         max_iterations: m.max,
         phase: m.phase,

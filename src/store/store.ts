@@ -7,10 +7,12 @@
  * subcommands and the tests all read exactly the same things.
  * Free of React; the UI subscribes with useSyncExternalStore.
  */
+import path from 'node:path';
 import { CancelTracker } from './cancel/tracker.js';
 import { SnapshotCell } from './emitter.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
+import type { OmcInstall, RulesVersion } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './team/domain.js';
 import { startTreeWatcher, type TreeWatcher, type WatchMode } from './tree-watcher.js';
@@ -36,6 +38,8 @@ export interface OmcStoreOptions {
   /** Seams for tests: how long writers wait for OMC's lock. */
   notepad?: Pick<NotepadDomainOptions, 'lockTimeoutMs'>;
   memory?: Pick<MemoryDomainOptions, 'lockTimeoutMs'>;
+  /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
+  omc?: OmcInstall;
 }
 
 export class OmcStore {
@@ -43,6 +47,7 @@ export class OmcStore {
   readonly projectDir: string | null;
   readonly rootRule: string;
   readonly readonly: boolean;
+  readonly omc: OmcInstall | null;
   readonly clock: Clock;
   readonly sessions: SessionsDomain;
   readonly notepad: NotepadDomain;
@@ -68,11 +73,16 @@ export class OmcStore {
     this.root = opts.root;
     this.projectDir = opts.projectDir ?? null;
     this.rootRule = opts.rootRule ?? 'unknown';
+    this.omc = opts.omc ?? null;
     this.readonly = opts.readonly ?? false;
     this.clock = opts.clock ?? Date.now;
     this.watchKind = opts.watch ?? 'auto';
     const common = { root: this.root, clock: this.clock };
-    this.sessions = new SessionsDomain(common);
+    this.sessions = new SessionsDomain({
+      ...common,
+      rules: opts.omc ? (opts.omc.rules as RulesVersion) : undefined,
+      projectDir: this.projectDir,
+    });
     this.notepad = new NotepadDomain({ ...common, readonly: this.readonly, ...opts.notepad });
     this.memory = new MemoryDomain({ ...common, readonly: this.readonly, ...opts.memory });
     this.wiki = new WikiDomain(common);
@@ -83,7 +93,10 @@ export class OmcStore {
       rootRule: this.rootRule,
       ...opts.teams,
     });
-    this.cancels = new CancelTracker(this.root, this.clock, this.sessions);
+    this.cancels = new CancelTracker(this.root, this.clock, this.sessions, {
+      rules: this.sessions.rules,
+      projectDir: this.projectDir ?? path.dirname(this.root),
+    });
     this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }

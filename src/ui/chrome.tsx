@@ -2,6 +2,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { AnyPaneModule } from '../panes/types.js';
+import type { OmcInstall } from '../store/omc-install.js';
 import type { SessionsSnapshot } from '../store/sessions/model.js';
 import type { StoreStatus } from '../store/store.js';
 import type { Problem } from '../store/types.js';
@@ -22,6 +23,7 @@ export function Header({
   width,
   now,
   readonly,
+  omc,
 }: {
   root: string;
   rule: string;
@@ -29,19 +31,28 @@ export function Header({
   width: number;
   now: number;
   readonly: boolean;
+  /** Which OMC runs the hooks: the statuses follow its rules. */
+  omc?: OmcInstall | null;
 }) {
   const theme = useTheme();
   let active = 0;
   let stale = 0;
   for (const s of sessions.sessions) {
-    if (s.status === 'active' || s.status === 'cancelling' || s.status === 'pending') active++;
+    if (s.status === 'enforced' || s.status === 'cancelling' || s.status === 'pending') active++;
     else if (s.status === 'stale') stale++;
   }
   const counts = sessions.scanning
     ? `reading ${sessions.scanning.done}/${sessions.scanning.total} sessions`
     : `${sessions.sessions.length} sess · ${active} live${stale ? ` · ${stale} stale` : ''}`;
-  const right = `${counts}  ${formatClock(now).slice(0, 5)}`;
   const left = `omc-top${readonly ? ' [readonly]' : ''}  `;
+  const clock = formatClock(now).slice(0, 5);
+  // The OMC version only when the root path still fits beside it: where we look matters more.
+  const withOmc = omc ? `${counts}  ${omcLabel(omc)}  ${clock}` : '';
+  const fitsWithOmc =
+    omc !== null &&
+    omc !== undefined &&
+    shortenPath(root, 1_000).length + (width >= 100 ? rule.length + 3 : 0) <= width - left.length - withOmc.length - 2;
+  const right = fitsWithOmc ? withOmc : `${counts}  ${clock}`;
   const pathRoom = Math.max(8, width - left.length - right.length - 2);
   const where = shortenPath(root, pathRoom - (width >= 100 ? rule.length + 3 : 0)) + (width >= 100 ? ` (${rule})` : '');
   return (
@@ -53,6 +64,11 @@ export function Header({
       <Text color={theme.muted}>{right}</Text>
     </Text>
   );
+}
+
+/** "OMC 5.5.0", or "OMC ? (5.5.0 rules)" when no install was found and the newest rules are assumed. */
+export function omcLabel(omc: OmcInstall): string {
+  return omc.assumed || omc.version === null ? `OMC ? (${omc.rules} rules)` : `OMC ${omc.version}`;
 }
 
 export function ProblemLines({ problems, width, max }: { problems: readonly Problem[]; width: number; max: number }) {

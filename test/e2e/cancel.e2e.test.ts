@@ -24,7 +24,12 @@ const S = SESSION.ralph;
 function project(): TempProject {
   const proj = makeProject({ withFixture: true });
   const rel = path.join(proj.root, 'state', 'sessions', S, 'ralph-state.json');
-  writeOmcJson(rel, { ...JSON.parse(fs.readFileSync(rel, 'utf8')), last_checked_at: new Date().toISOString() });
+  writeOmcJson(rel, {
+    ...JSON.parse(fs.readFileSync(rel, 'utf8')),
+    // The session_id OMC's Stop hook needs (state_write leaves only _meta.sessionId): enforced, the first row.
+    session_id: S,
+    last_checked_at: new Date().toISOString(),
+  });
   return proj;
 }
 
@@ -37,7 +42,7 @@ describe('cancel in a real terminal', () => {
   it('c → dialog with the files → y → live 30 s countdown → "cancelled" when the window is over', async () => {
     p = project();
     h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
-    await h.waitForText(/▸ active\s+88727f43 ralph 3\/10/);
+    await h.waitForText(/▸ enforced\s+88727f43 ralph 3\/10/);
     h.write('c');
     const dialog = await h.waitForText('Cancel ralph + ultrawork of session');
     expect(dialog).toContain('remove ralph-state.json');
@@ -60,7 +65,7 @@ describe('cancel in a real terminal', () => {
   it('p at 60 columns: the dialog and the "pause" countdown fit, and the loop keeps its state', async () => {
     p = project();
     h = new TerminalHarness({ cwd: p.dir, cols: 60, rows: 20 });
-    await h.waitForText(/▸ active\s+88727f43/);
+    await h.waitForText(/▸ enforced\s+88727f43/);
     h.write('p');
     const dialog = await h.waitForText('Pause ralph + ultrawork');
     expect(dialog).toContain('Nothing is removed');

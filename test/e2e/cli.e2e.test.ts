@@ -31,8 +31,37 @@ describe('omc-top CLI', () => {
       phase: 'execution',
       path: `state/sessions/${SESSION.ralph}/ralph-state.json`,
     });
-    expect(['active', 'pending', 'stale', 'finished', 'tombstoned']).toContain(ralph.modes[0].status);
+    expect(['enforced', 'not-enforced', 'pending', 'stale', 'finished']).toContain(ralph.modes[0].status);
+    expect(ralph.modes[0]).toMatchObject({ enforced: false, verdict: { rule: expect.any(String) } });
+    expect(doc.omc_version).toMatchObject({ source: expect.any(String), rules: expect.stringMatching(/^\d/) });
     expect(Array.isArray(doc.problems)).toBe(true);
+  });
+
+  it('--omc-version picks the rules: a 4.x ultrawork is retired under 5.5.0 and judged (stale) under 4.4.4', () => {
+    p = makeProject({ withFixture: true });
+    const env = { CLAUDE_CONFIG_DIR: path.join(p.dir, 'no-claude'), CLAUDE_PLUGIN_ROOT: '' };
+    const at = (v: string) => JSON.parse(run(['--json', '--omc-version', v], p!.dir, env).stdout);
+    const d55 = at('5.5.0');
+    const d444 = at('4.4.4');
+    expect(d444.omc_version).toMatchObject({
+      version: '4.4.4',
+      source: '--omc-version',
+      rules: '4.4.4',
+      assumed: false,
+    });
+    const uw = (d: any) => d.sessions.find((s: any) => s.id === SESSION.stale).modes[0];
+    expect([uw(d55).status, uw(d55).verdict.rule]).toEqual(['not-enforced', 'retired']);
+    expect([uw(d444).status, uw(d444).verdict.rule]).toEqual(['stale', 'stale']);
+    const bad = run(['--json', '--omc-version', 'latest'], p.dir, env);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--omc-version needs a version like 5.5.0');
+  });
+
+  it('with no OMC install found, --json says which rules it assumed', () => {
+    p = makeProject({ withFixture: true });
+    const env = { CLAUDE_CONFIG_DIR: path.join(p.dir, 'no-claude'), CLAUDE_PLUGIN_ROOT: '', NPM_CONFIG_PREFIX: p.dir };
+    const doc = JSON.parse(run(['--json'], p.dir, env).stdout);
+    expect(doc.omc_version).toMatchObject({ version: null, assumed: true, rules: '5.5.0' });
   });
 
   it('--json on the 200-session real-OMC load tree is complete through a pipe (no truncation at exit)', () => {
@@ -83,5 +112,36 @@ describe('omc-top CLI', () => {
     const r = run([], p.dir);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/needs a terminal.*--json/);
+  });
+});
+
+describe('nested .omc roots (hooks started in a subdirectory)', () => {
+  it('--json lists them with a --root hint and a notice; a missing top-level .omc says where state is', () => {
+    p = makeProject();
+    const sub = path.join(
+      p.dir,
+      'packages',
+      'api',
+      '.omc',
+      'state',
+      'sessions',
+      'a1b2c3d4-0000-4000-8000-000000000001',
+    );
+    fs.mkdirSync(sub, { recursive: true });
+    fs.mkdirSync(path.join(p.dir, 'node_modules', 'x', '.omc', 'state'), { recursive: true });
+    const doc = JSON.parse(run(['--json'], p.dir).stdout);
+    expect(doc.nested_roots).toEqual([
+      {
+        path: path.join(fs.realpathSync(p.dir), 'packages', 'api', '.omc'),
+        relative: 'packages/api/.omc',
+        sessions: 1,
+        hint: `--root ${path.join(fs.realpathSync(p.dir), 'packages', 'api', '.omc')}`,
+      },
+    ]);
+    expect(doc.notices[0]).toContain('OMC state also in packages/api/.omc (1 session)');
+    fs.rmSync(p.root, { recursive: true });
+    const r = run(['--json'], p.dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('see it with --root packages/api/.omc');
   });
 });

@@ -23,10 +23,15 @@ describe('omc-top in a real terminal', () => {
 
     const file = path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
     const state = JSON.parse(fs.readFileSync(file, 'utf8'));
-    writeOmcJson(file, { ...state, iteration: 4, last_checked_at: new Date().toISOString() });
+    // A fresh write with the session_id OMC's Stop hook needs makes the loop live: enforced, not stale.
+    writeOmcJson(file, {
+      ...state,
+      session_id: SESSION.ralph,
+      iteration: 4,
+      last_checked_at: new Date().toISOString(),
+    });
     await h.waitForText('ralph 4/10');
-    // A fresh write makes the loop live again: it is active, not stale.
-    expect(h.screen().find((l) => l.includes('ralph 4/10'))).toMatch(/active/);
+    expect(h.screen().find((l) => l.includes('ralph 4/10'))).toMatch(/enforced/);
 
     h.resize(60, 20);
     await h.waitForText(/SESSION\s+MODES\s+AGE/);

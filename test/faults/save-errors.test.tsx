@@ -112,7 +112,12 @@ async function open(pane: 'notepad' | 'memory' | 'teams' | 'sessions', columns =
   if (pane === 'sessions') {
     // The ralph session made live, so it is the first (selected) row.
     const rel = path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
-    writeOmcJson(rel, { ...JSON.parse(fs.readFileSync(rel, 'utf8')), last_checked_at: new Date().toISOString() });
+    writeOmcJson(rel, {
+      ...JSON.parse(fs.readFileSync(rel, 'utf8')),
+      // The session_id OMC's Stop hook needs (state_write leaves only _meta.sessionId): enforced, the first row.
+      session_id: SESSION.ralph,
+      last_checked_at: new Date().toISOString(),
+    });
   }
   app = await mountApp({ root: p.root, pane, columns, rows: 30 });
   return app;
@@ -179,7 +184,7 @@ describe.each(FAULTS)('$name ($code at $step)', (f) => {
 
   it('cancel: the loop keeps running and the message says nothing was changed; c, y again cancels it', async () => {
     const a = await open('sessions');
-    await a.waitForText(/▸ active\s+88727f43/);
+    await a.waitForText(/▸ enforced\s+88727f43/);
     await a.press('c');
     await a.waitForText('y: cancel the loop');
     const before = snapshotTree(p!.root);
@@ -187,7 +192,7 @@ describe.each(FAULTS)('$name ($code at $step)', (f) => {
     await a.press('y');
     await expectRefusedCleanly(a, f, before, hit);
     expect(a.text()).toMatch(/Nothing was changed/i);
-    expect(a.text()).toMatch(/active\s+88727f43 ralph/);
+    expect(a.text()).toMatch(/enforced\s+88727f43 ralph/);
 
     hit.restore();
     await a.press('c');

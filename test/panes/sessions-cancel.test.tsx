@@ -31,11 +31,18 @@ const ralphRel = `state/sessions/${S}/ralph-state.json`;
 const abs = (rel: string) => path.join((p as TempProject).root, rel);
 const readJson = (rel: string) => JSON.parse(fs.readFileSync(abs(rel), 'utf8'));
 
-/** The fixture with the ralph session made live, so it is the first (selected) row. */
-function mount(opts: { readonly?: boolean } = {}) {
+/** The fixture with the ralph session made live (fresh, with the session_id the Stop hook needs), so it is the first (selected) row. */
+function mount(opts: { readonly?: boolean; rules?: '5.5.0' | '4.4.4' } = {}) {
   p = makeProject({ withFixture: true });
-  writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), last_checked_at: new Date().toISOString() });
-  const store = new OmcStore({ root: p.root, watch: 'poll', readonly: opts.readonly ?? false });
+  writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), session_id: S, last_checked_at: new Date().toISOString() });
+  const store = new OmcStore({
+    root: p.root,
+    watch: 'poll',
+    readonly: opts.readonly ?? false,
+    omc: opts.rules
+      ? { version: opts.rules, source: '--omc-version', assumed: false, rules: opts.rules, candidates: [] }
+      : undefined,
+  });
   store.start();
   const ui = new UiStore();
   const app = render(
@@ -69,7 +76,7 @@ function mount(opts: { readonly?: boolean } = {}) {
 describe('sessions pane: cancel and pause keys', () => {
   it('c asks with the exact files, then counts down on the row; a loop that moved on meanwhile is still ended', async () => {
     const { until, key, frame } = mount();
-    await until(/▸ active\s+88727f43 ralph 3\/10/);
+    await until(/▸ enforced\s+88727f43 ralph 3\/10/);
     key('c');
     await until(`Cancel ralph + ultrawork of session ${S}?`);
     expect(frame()).toContain(`In state/sessions/${S}/:`);
@@ -91,9 +98,40 @@ describe('sessions pane: cancel and pause keys', () => {
     });
   });
 
+  it('the message follows the verdict: a loop re-armed inside the window turns "cancelled" into "not ended yet"', async () => {
+    const { until, key, frame } = mount();
+    await until(/▸ enforced\s+88727f43 ralph 3\/10/);
+    key('c');
+    await until('y: cancel the loop');
+    key('y');
+    await until(`✓ cancelled ralph, ultrawork in ${S}: verified on disk`);
+    // Issue 11, observed: a Stop event already under way writes ralph back, fresh and owned.
+    writeOmcJson(abs(ralphRel), {
+      active: true,
+      iteration: 5,
+      max_iterations: 10,
+      session_id: S,
+      started_at: new Date().toISOString(),
+      last_checked_at: new Date().toISOString(),
+    });
+    // The row and the message line both say so; the message no longer claims the cancel was verified.
+    await until(/not ended yet: ralph active again[^]*not ended yet: ralph active again/);
+    expect(frame()).not.toContain('verified on disk');
+  });
+
+  it('on OMC 4.4.4 p is refused with the reason (its Stop hook never reads signals); nothing is written', async () => {
+    const { until, key } = mount({ rules: '4.4.4' });
+    await until(/▸ enforced\s+88727f43 ralph 3\/10/);
+    key('p');
+    await until("OMC 4.4.4's Stop hook never reads cancel signals");
+    expect(fs.existsSync(abs(`state/sessions/${S}/cancel-signal-state.json`))).toBe(false);
+    key('c');
+    await until("Judged with OMC 4.4.4's Stop-hook rules (OMC 4.4.4 from --omc-version).");
+  });
+
   it('re-asks, with the fresh list, when what would be done changed while the dialog was open', async () => {
     const { until, key, frame } = mount();
-    await until(/▸ active\s+88727f43 ralph 3\/10/);
+    await until(/▸ enforced\s+88727f43 ralph 3\/10/);
     key('c');
     await until(`Cancel ralph + ultrawork of session ${S}?`);
     // A new loop starts in the session: the user never agreed to end it.
@@ -120,7 +158,7 @@ describe('sessions pane: cancel and pause keys', () => {
 
   it('n keeps everything and says so', async () => {
     const { until, key } = mount();
-    await until(/▸ active\s+88727f43/);
+    await until(/▸ enforced\s+88727f43/);
     key('c');
     await until('y: cancel the loop');
     key('n');
@@ -130,7 +168,7 @@ describe('sessions pane: cancel and pause keys', () => {
 
   it('in the detail view Tab picks one mode, and p pauses only that one', async () => {
     const { until, key, frame } = mount();
-    await until(/▸ active\s+88727f43/);
+    await until(/▸ enforced\s+88727f43/);
     key('\r');
     await until('fields:');
     key('\t');
@@ -144,7 +182,7 @@ describe('sessions pane: cancel and pause keys', () => {
 
   it('--readonly: c and p write nothing and say why', async () => {
     const { until, key, frame } = mount({ readonly: true });
-    await until(/▸ active\s+88727f43/);
+    await until(/▸ enforced\s+88727f43/);
     key('c');
     await until('--readonly: cancel is disabled (nothing is written)');
     expect(frame()).not.toContain('y: cancel the loop');
@@ -153,7 +191,7 @@ describe('sessions pane: cancel and pause keys', () => {
 
   it('a session with nothing active gets a specific message instead of a dialog', async () => {
     const { until, key } = mount();
-    await until(/▸ active\s+88727f43/);
+    await until(/▸ enforced\s+88727f43/);
     key('/');
     for (const ch of SESSION.finished.slice(0, 8)) key(ch);
     key('\r');

@@ -28,10 +28,11 @@ describe('sessions pane', () => {
     const f = await a.waitForFrame('ralph 3/10');
     const lines = f.split('\n');
     const rowOf = (needle: string) => lines.findIndex((l) => l.includes(needle));
-    // cancelling (a fresh signal at capture time) before active, active before stale, stale before finished.
-    expect(rowOf('c37fb212')).toBeLessThan(rowOf('88727f43'));
-    expect(rowOf('88727f43')).toBeLessThan(rowOf('55bd5e29'));
-    expect(rowOf('55bd5e29')).toBeLessThan(rowOf('8e17b2c5'));
+    // Not enforced (state_write's ralph without session_id) before finished; the session whose
+    // only signal is state_clear's targeted one (which the Stop hook rejects) is idle, last.
+    expect(rowOf('88727f43')).toBeLessThan(rowOf('8e17b2c5'));
+    expect(rowOf('8e17b2c5')).toBeLessThan(rowOf('c37fb212'));
+    expect(lines[rowOf('88727f43')]).toContain('not enforced');
     expect(f).toMatch(/legacy\s+ultrawork 0\/50/);
     expect(f).toMatch(/autopilot 2\/10 execution/);
     expect(f).toMatch(/ultraqa 2\/5/);
@@ -120,8 +121,9 @@ describe('row layout', () => {
       id: '88727f43-cac5-4a42-a0b2-95e28cf65511',
       kind: 'session' as const,
       dir: 'x',
-      status: 'active' as const,
+      status: 'enforced' as const,
       rank: 2,
+      verdict: null,
       startedMs: 0,
       updatedMs: 1000,
       ended: null,

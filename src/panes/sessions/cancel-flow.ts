@@ -24,6 +24,15 @@ export function requestCancel(
     ctx.app.flash(`--readonly: ${verb} is disabled (nothing is written)`, 'error');
     return;
   }
+  const rules = ctx.store.sessions.rules;
+  if (pauseOnly && rules === '4.4.4') {
+    // 4.4.4's wired Stop hook (persistent-mode.cjs) has no cancel-signal check: a pause would pause nothing.
+    ctx.app.flash(
+      `pause: OMC 4.4.4's Stop hook never reads cancel signals, so a pause would not stop the loop; press c to cancel it (its files are removed). Nothing was written.`,
+      'error',
+    );
+    return;
+  }
   if (s.kind === 'session' && !isValidSessionId(s.id)) {
     ctx.app.flash(`${verb}: ${s.id} is not a valid OMC session id; nothing was written`, 'error');
     return;
@@ -43,11 +52,13 @@ export function requestCancel(
 function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: string | null): void {
   const verb = plan.request.pauseOnly ? 'pause' : 'cancel';
   const text = describePlan(plan);
+  const omc = ctx.store.omc;
+  const rulesLine = `Judged with OMC ${ctx.store.sessions.rules}'s Stop-hook rules (${omc ? (omc.assumed ? 'no OMC install found: assumed' : `OMC ${omc.version ?? '?'} from ${omc.source}`) : 'default'}).`;
   ctx.app.confirm({
     title: changed ? `Changed on disk. ${text.title}` : text.title,
     lines: changed
       ? [`The session changed while you were reading (${changed}). Re-read; this is what happens now:`, ...text.lines]
-      : text.lines,
+      : [...text.lines, rulesLine],
     prompt: text.prompt,
     onConfirm: () =>
       ctx.app.run(verb, async () => {
@@ -60,12 +71,33 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
           ctx.app.flash(`${verb}: ${out.message}`, 'error');
           return;
         }
-        ctx.store.cancels.track(out);
-        // The verdict first (the message line is cut to the width); then that it acted on newer contents.
-        ctx.app.flash(
-          out.movedOn ? `${out.summary} (it moved on while you confirmed: ${out.movedOn})` : out.summary,
-          out.ok ? 'success' : 'error',
+        const tracker = ctx.store.cancels;
+        const entry = tracker.track(out);
+        // The message says what the tracker (the verdict engine on a fresh read) says, and follows it
+        // until it is final: a loop re-armed inside the window turns "cancelled ✓" into "not ended yet".
+        const say = (text: string, ok: boolean) =>
+          ctx.app.flash(
+            out.movedOn ? `${text} (it moved on while you confirmed: ${out.movedOn})` : text,
+            ok ? 'success' : 'error',
+          );
+        const okPhase = (p: string) => p === 'ended' || p === 'cancelled' || p === 'paused' || p === 'pause-over';
+        let last = entry.text;
+        // execute's summary when the verdict agrees; else what the verdict says instead.
+        say(
+          out.ok && okPhase(entry.phase) ? out.summary : out.ok ? entry.text : out.summary,
+          out.ok && okPhase(entry.phase),
         );
+        if (!entry.final) {
+          const stop = tracker.subscribe(() => {
+            const e = tracker.get(entry.key);
+            if (!e || e.result !== out) return stop();
+            if (e.text !== last) {
+              last = e.text;
+              say(e.text, okPhase(e.phase));
+            }
+            if (e.final) stop();
+          });
+        }
       }),
     onDecline: () => ctx.app.flash(`${verb} not confirmed: nothing was written`, 'info'),
   });

@@ -4,6 +4,7 @@
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
+import { statusWords } from './rows.js';
 import { formatAge, formatTimestamp, progressText, wrapText } from '../../ui/format.js';
 
 export interface DetailLine {
@@ -53,7 +54,14 @@ export function detailLines(s: SessionView, now: number, width: number, tracked?
     for (const line of wrapText(text, w)) out.push({ text: line, tone, mode });
   };
   push(`${s.kind === 'legacy' ? 'Legacy (session-less) state' : `Session ${s.id}`}`, 'title');
-  push(`status: ${s.status}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAge(s.updatedMs, now)} ago`);
+  push(
+    `status: ${statusWords(s.status)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAge(s.updatedMs, now)} ago`,
+  );
+  if (s.verdict)
+    push(
+      `next Stop (OMC ${s.verdict.rules} rules): ${s.verdict.decision === 'block' ? `blocks for ${s.verdict.mode ?? '?'}` : 'lets the agent stop'} — ${s.verdict.detail}`,
+      s.verdict.decision === 'block' ? 'ok' : 'dim',
+    );
   push(`dir: ${s.dir}`, 'dim');
   if (s.cwd) push(`cwd: ${s.cwd}`, 'dim');
   if (s.ended) push(`ended: ${s.ended.endedAt ?? '?'}${s.ended.reason ? ` (${s.ended.reason})` : ''}`, 'dim');
@@ -69,12 +77,17 @@ export function detailLines(s: SessionView, now: number, width: number, tracked?
   for (const p of s.problems) push(`⚠ ${p.path}: ${p.message}`, 'error');
   s.modes.forEach((m, i) => {
     out.push({ text: '', mode: i });
-    push(`▌${m.mode}${m.retired ? '  (retired in OMC 5.5: not enforced)' : ''}`, 'title', i);
+    push(`▌${m.mode}${m.retired ? '  (retired in OMC 5.5)' : ''}`, 'title', i);
     push(
-      `  status: ${m.status}  —  ${m.reason}`,
-      m.status === 'active' ? 'ok' : m.status === 'stale' || m.status === 'pending' ? 'warn' : 'dim',
+      `  status: ${statusWords(m.status)}  —  ${m.verdict.detail}`,
+      m.status === 'enforced'
+        ? 'ok'
+        : m.status === 'stale' || m.status === 'pending' || m.status === 'not-enforced'
+          ? 'warn'
+          : 'dim',
       i,
     );
+    push(`  OMC registry: ${m.active ? 'active' : 'inactive'} (${m.reason})`, 'dim', i);
     const prog = progressText(m.iteration, m.max);
     push(
       `  progress: ${prog || '—'}   phase: ${m.phase ?? '—'}${m.extras.length ? `   ${m.extras.join('  ')}` : ''}`,

@@ -4,6 +4,7 @@
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { ModeView, SessionView } from '../../store/sessions/model.js';
+import { modeSpec } from '../../store/sessions/modes.js';
 import { fit, formatAge, progressText } from '../../ui/format.js';
 
 /** How long a settled verdict ("cancelled", "not taken") stays on the row; the detail view keeps it. */
@@ -53,8 +54,8 @@ export interface Columns {
 
 /** Column widths for a pane `width` cells wide (2 cells go to the selection marker). */
 export function columnsFor(width: number): Columns {
-  // "cancel 30s" / "pause over" plus a space: the widest status a row shows.
-  const status = 11;
+  // "not enforced" plus a space: the widest status a row shows.
+  const status = 13;
   // 8 characters identify a UUID session as well as git's short hashes do.
   const id = 9;
   const age = 5;
@@ -68,11 +69,17 @@ export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel
     // The live countdown of the signal omc-top wrote: OMC honours it for exactly 30 s.
     return tracked.final ? label : `${label} ${Math.max(0, Math.ceil((tracked.expiresMs - now) / 1000))}s`;
   }
-  if (s.status === 'cancelling' && s.cancel?.expiresMs != null) {
-    const left = Math.max(0, Math.ceil((s.cancel.expiresMs - now) / 1000));
+  if (s.status === 'cancelling' && s.cancel?.untilMs != null) {
+    // Counts down to when the Stop hook stops honouring the signal (not just its expires_at).
+    const left = Math.max(0, Math.ceil((s.cancel.untilMs - now) / 1000));
     return `cancel ${left}s`;
   }
-  return s.status;
+  return statusWords(s.status);
+}
+
+/** Status values are identifiers ("not-enforced"); the screen says them in words. */
+export function statusWords(status: string): string {
+  return status.replace('-', ' ');
 }
 
 export function shortId(id: string, w: number): string {
@@ -83,7 +90,7 @@ export function modeSummary(m: ModeView, wide: boolean): string {
   const parts = [m.mode];
   const prog = progressText(m.iteration, m.max);
   if (prog) parts.push(prog);
-  if (m.phase && (wide || m.mode === 'autopilot' || m.mode === 'team' || prog === '')) parts.push(m.phase);
+  if (m.phase && (wide || modeSpec(m.mode).phaseInRow || prog === '')) parts.push(m.phase);
   if (m.retired) parts.push('(retired)');
   if (m.problem) parts.push('⚠');
   return parts.join(' ');

@@ -94,7 +94,7 @@ export function teamLines(
   const sd = shutdownSummary(t);
   const probs = t.problems.filter((p) => p.severity !== 'info').length;
   const l2 = clip(
-    `    ${[ownerText(t), loopText(t), sd, probs ? `⚠ ${probs} problem${probs > 1 ? 's' : ''}` : ''].filter((x) => x !== '').join(' · ')}`,
+    `    ${[t.stalled ? 'stalled: no live worker' : '', ownerText(t), loopText(t), sd, probs ? `⚠ ${probs} problem${probs > 1 ? 's' : ''}` : ''].filter((x) => x !== '').join(' · ')}`,
     width,
   );
   const l3 = clip(`    ${countsText(t, true)} · ${historyText(t, false)}`, width);

@@ -44,6 +44,7 @@ export function askWorkerShutdown(ctx: KeyContext<TeamsPaneState>, team: TeamVie
     lines: [
       `Writes ${dir}/shutdown-request.json and adds a shutdown note to ${dir}/inbox.md (OMC's shutdown protocol).`,
       ...again,
+      ...(team.stalled ? [NOBODY] : []),
       ...AFTER,
     ],
     prompt: 'y: ask it to shut down   n/Esc: keep it running',
@@ -59,6 +60,10 @@ export function askWorkerShutdown(ctx: KeyContext<TeamsPaneState>, team: TeamVie
   });
 }
 
+/** A stalled team: no live pid, every heartbeat past the threshold. */
+const NOBODY =
+  'Warning: no worker of this team is alive (no live pid, every heartbeat past the threshold): nobody will acknowledge this request.';
+
 export function askTeamShutdown(ctx: KeyContext<TeamsPaneState>, team: TeamView): void {
   if (refuse(ctx, team, null)) return;
   const workers = team.workers.filter((w) => !w.bridge).map((w) => w.name);
@@ -70,6 +75,7 @@ export function askTeamShutdown(ctx: KeyContext<TeamsPaneState>, team: TeamView)
     title: `Ask all ${workers.length} workers of ${team.name} to shut down?`,
     lines: [
       `Writes shutdown-request.json and an inbox note for ${workers.join(', ')}, and ${team.dir}/shutdown.json (OMC's shutdown protocol).`,
+      ...(team.stalled ? [NOBODY] : []),
       ...AFTER,
     ],
     prompt: 'y: shut the team down   n/Esc: keep it running',

@@ -26,6 +26,7 @@ import {
   modeProgress,
   stateOwner,
 } from '../sessions/omc-rules.js';
+import { modeSpec } from '../sessions/modes.js';
 import { autopilotEnforceable, checkLockOwnerText, hasNamedWorkflowMarkers } from './hook-rules.js';
 import { dependentsOf, runtimeArtifactNames } from './recipe.js';
 import { SIGNAL_FILE, sha256, signalRel } from './signal.js';
@@ -360,7 +361,7 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
       steps.push({
         rel: f.rel,
         mode: f.mode,
-        action: f.mode === 'autopilot' ? 'deactivate' : 'remove',
+        action: modeSpec(f.mode).cancel === 'deactivate' ? 'deactivate' : 'remove',
         sha: f.sha,
         note,
       });

@@ -14,7 +14,11 @@
  * One tracker per OmcStore: `store.cancels`.
  */
 import { SnapshotCell } from '../emitter.js';
-import { readTextSync } from '../fsx.js';
+import path from 'node:path';
+import { readJsonSync, readTextSync } from '../fsx.js';
+import type { RulesVersion } from '../omc-install.js';
+import { diskTree } from '../verdict/disk-tree.js';
+import { stopVerdict, type ModeVerdict } from '../verdict/index.js';
 import type { Clock, Subscribable } from '../types.js';
 import { judgeSignal, type CancelDone } from './execute.js';
 import { sha256 } from './signal.js';
@@ -63,11 +67,32 @@ function activeOnDisk(root: string, rel: string): { active: boolean; sha: string
 
 const secondsLeft = (expiresMs: number, now: number) => Math.max(0, Math.ceil((expiresMs - now) / 1000));
 
+/** Which rules judge, and where the session's hooks run when it does not say. */
+export interface JudgeRules {
+  rules: RulesVersion;
+  projectDir: string;
+}
+
+/** The ended modes the Stop hook, re-reading disk now, still enforces for the session. */
+function stillEnforced(root: string, result: CancelDone, now: number, r: JudgeRules): ModeVerdict[] {
+  const sid = result.plan.request.sessionId;
+  if (sid === null) return [];
+  const started = readJsonSync(root, `state/sessions/${sid}/session-started.json`);
+  const cwd =
+    started.ok && typeof (started.value as Obj | null)?.cwd === 'string'
+      ? String((started.value as Obj).cwd)
+      : r.projectDir;
+  const v = stopVerdict(diskTree(root), { rules: r.rules, sessionId: sid, cwd, now });
+  const ended = new Set([...result.plan.modes, ...result.plan.linked]);
+  return v.modes.filter((m) => m.enforced && ended.has(m.mode));
+}
+
 /** Pure verdict for one cancel at `now` (reads the few files it is about). */
 export function judge(
   root: string,
   result: CancelDone,
   now: number,
+  rules: JudgeRules = { rules: '5.5.0', projectDir: path.dirname(root) },
 ): Pick<TrackedCancel, 'phase' | 'final' | 'text' | 'reason'> {
   const { plan, signal } = result;
   const sig = judgeSignal(root, signal, plan.request.sessionId, now);
@@ -111,6 +136,10 @@ export function judge(
       : `${step.mode} active again: ${step.rel} was rewritten after the cancel (a Stop event already under way re-armed it)`;
     still.push(why);
   }
+  // The verdict engine has the last word: "cancelled ✓" only when the Stop hook, re-reading
+  // disk, no longer holds the agent for any mode this cancel ended.
+  for (const m of stillEnforced(root, result, now, rules))
+    if (!still.some((w) => w.startsWith(`${m.mode} `))) still.push(`${m.mode} is enforced again (${m.detail})`);
   if (still.length > 0 && signal.form === 'autopilot' && !sig.inForce && sig.reason.includes('digest'))
     still.push(sig.reason);
   if (open) {
@@ -128,7 +157,8 @@ export function judge(
       phase: 'cancelled',
       final: true,
       text: `cancelled ✓ ${what}`,
-      reason: 'verified: the signal window is over and no targeted mode is active on disk',
+      reason:
+        'verified: the signal window is over, and the Stop hook (re-reading disk) no longer enforces any of these modes',
     };
   }
   return { phase: 'not-taken', final: true, text: `cancel did not take: ${still[0]}`, reason: still.join('; ') };
@@ -146,6 +176,7 @@ export class CancelTracker {
     private readonly clock: Clock,
     /** Disk changes worth a re-check (the sessions domain sees every state and signal file). */
     private readonly changes: Subscribable<unknown> | null,
+    private readonly rules: JudgeRules = { rules: '5.5.0', projectDir: path.dirname(root) },
   ) {}
 
   subscribe = this.cell.subscribe;
@@ -168,7 +199,7 @@ export class CancelTracker {
       expiresMs: result.signal.expiresMs,
       settledMs: null,
       result,
-      ...judge(this.root, result, now),
+      ...judge(this.root, result, now, this.rules),
     };
     if (entry.final) entry.settledMs = now;
     this.entries.set(key, entry);
@@ -183,7 +214,7 @@ export class CancelTracker {
     let changed = false;
     for (const [key, e] of this.entries) {
       if (e.final) continue;
-      const v = judge(this.root, e.result, now);
+      const v = judge(this.root, e.result, now, this.rules);
       if (v.phase !== e.phase || v.text !== e.text || v.final !== e.final) {
         this.entries.set(key, { ...e, ...v, settledMs: v.final ? now : null });
         changed = true;

@@ -5,104 +5,28 @@
  * file, turns bad files into problem lines, and derives immutable
  * SessionsSnapshot values for the UI.
  */
-import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { SnapshotCell } from '../emitter.js';
-import { listDirSync, parseJsonText, readTextSync, statSync } from '../fsx.js';
-import { cleanDeep, cleanLine, truncate } from '../sanitize.js';
+import { SUPPORTED_RULES, type RulesVersion } from '../omc-install.js';
+import { VerdictBook } from './verdicts.js';
+import { listDirSync, statSync } from '../fsx.js';
+import { cleanLine } from '../sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
-import {
-  BOM_MESSAGE,
-  KNOWN_MODES,
-  MODE_ORDER,
-  NON_MODE_STATE_FILES,
-  RETIRED_IN_55,
-  genericCancelVerdict,
-  isValidSessionId,
-  lastUpdateMs,
-  linkedModes,
-  modeProgress,
-  modeStatus,
-  stateOwner,
-  str,
-  timeMs,
-} from './omc-rules.js';
-import {
-  EMPTY_SESSIONS,
-  type CancelView,
-  type ModeView,
-  type SessionStatus,
-  type SessionView,
-  type SessionsSnapshot,
-} from './model.js';
+import { compareSessions, deriveSession } from './derive.js';
+import { FileRecords } from './file-records.js';
+import { EMPTY_SESSIONS, type SessionView, type SessionsSnapshot } from './model.js';
+import { isValidSessionId } from './omc-rules.js';
+import { ENDED_RE, LEGACY, STRUCTURAL, isTrackedFile, keyOf } from './paths.js';
 
-const STATE_FILE_RE = /^([a-z0-9][a-z0-9_-]*)-state\.json$/;
-const ENDED_RE = /^([a-zA-Z0-9][a-zA-Z0-9_-]{0,255})\.json$/;
-/** Internal key for session-less state; ":" cannot occur in a session id, so it never collides. */
-const LEGACY = ':legacy';
-const STRUCTURAL = new Set(['', 'state', 'state/sessions', 'sessions']);
-
-/** A digest of what was read: enough to tell "unchanged", without keeping 4,000 file texts in memory. */
-const digest = (text: string) => createHash('sha1').update(text).digest('base64');
-
-interface FileRec {
-  rel: string;
-  /** sha1 of the last good text. */
-  text: string;
-  value: unknown;
-  mtimeMs: number;
-  size: number;
-  ino: number;
-  /** Shown to the user. */
-  problem: string | null;
-  /** Seen on a leading-edge read; shown only if the trailing re-read confirms it. */
-  pendingProblem: string | null;
-}
-
-/** Which session a file belongs to, or null when we do not track it. */
-function keyOf(rel: string): { key: string; file: string; scope: 'session' | 'state' | 'root' | 'ended' } | null {
-  const parts = rel.split('/');
-  if (parts.length === 4 && parts[0] === 'state' && parts[1] === 'sessions') {
-    return { key: parts[2] as string, file: parts[3] as string, scope: 'session' };
-  }
-  if (parts.length === 2 && parts[0] === 'state') return { key: LEGACY, file: parts[1] as string, scope: 'state' };
-  if (parts.length === 1) return { key: LEGACY, file: parts[0] as string, scope: 'root' };
-  if (parts.length === 2 && parts[0] === 'sessions') {
-    const m = ENDED_RE.exec(parts[1] as string);
-    return m ? { key: m[1] as string, file: parts[1] as string, scope: 'ended' } : null;
-  }
-  return null;
-}
-
-/** The files we read, by scope. Everything else (HUD caches, mission board, locks, temps) is ignored. */
-function isTrackedFile(scope: 'session' | 'state' | 'root' | 'ended', file: string): boolean {
-  if (scope === 'ended') return true;
-  if (scope === 'session' && file === 'session-started.json') return true;
-  const m = STATE_FILE_RE.exec(file);
-  if (!m) return false;
-  const name = m[1] as string;
-  if (name === 'cancel-signal' || name === 'skill-active') return scope !== 'root';
-  if (NON_MODE_STATE_FILES.has(name)) return false;
-  return true;
-}
-
-function modeSortKey(mode: string): number {
-  const i = (MODE_ORDER as readonly string[]).indexOf(mode);
-  return i === -1 ? MODE_ORDER.length : i;
-}
-
-const STATUS_RANK: Record<SessionStatus, number> = {
-  cancelling: 0,
-  pending: 1,
-  active: 2,
-  stale: 3,
-  finished: 4,
-  tombstoned: 4,
-  idle: 5,
-};
+export { compareSessions } from './derive.js';
 
 export interface SessionsDomainOptions {
   root: string;
   clock?: Clock;
+  /** Which OMC version's Stop-hook rules decide the statuses (detectOmcInstall().rules). */
+  rules?: RulesVersion;
+  /** Where the hooks run when a session does not say (its session-started.json cwd). */
+  projectDir?: string | null;
 }
 
 export class SessionsDomain implements Domain {
@@ -110,9 +34,9 @@ export class SessionsDomain implements Domain {
   readonly cell = new SnapshotCell<SessionsSnapshot>(EMPTY_SESSIONS);
   private readonly root: string;
   private readonly clock: Clock;
-  private files = new Map<string, FileRec>();
-  /** The files of each session key, so a change re-derives one session without scanning every file. */
-  private byKey = new Map<string, Set<string>>();
+  private readonly recs: FileRecords;
+  readonly rules: RulesVersion;
+  private readonly projectDir: string;
   /** Structural problems (bad directory names, files where dirs belong) keyed by path. */
   private structural = new Map<string, Problem>();
   private views = new Map<string, SessionView>();
@@ -123,6 +47,15 @@ export class SessionsDomain implements Domain {
   constructor(opts: SessionsDomainOptions) {
     this.root = opts.root;
     this.clock = opts.clock ?? Date.now;
+    this.rules = opts.rules ?? SUPPORTED_RULES[0];
+    this.projectDir = opts.projectDir ?? path.dirname(this.root);
+    this.recs = new FileRecords(
+      this.root,
+      (key) => this.dirty.add(key),
+      () => {
+        for (const key of this.views.keys()) this.dirty.add(key);
+      },
+    );
   }
 
   subscribe = this.cell.subscribe;
@@ -136,9 +69,9 @@ export class SessionsDomain implements Domain {
    */
   parsedFiles(file: string): { rel: string; value: Record<string, unknown>; mtimeMs: number }[] {
     const out: { rel: string; value: Record<string, unknown>; mtimeMs: number }[] = [];
-    for (const key of this.byKey.keys()) {
+    for (const key of this.recs.byKey.keys()) {
       const rel = key === LEGACY ? `state/${file}` : `state/sessions/${key}/${file}`;
-      const rec = this.files.get(rel);
+      const rec = this.recs.files.get(rel);
       if (rec?.value !== undefined)
         out.push({ rel, value: rec.value as Record<string, unknown>, mtimeMs: rec.mtimeMs });
     }
@@ -202,7 +135,7 @@ export class SessionsDomain implements Domain {
     this.structural.clear();
     const readFile = (rel: string) => {
       seen.add(rel);
-      this.readIfChanged(rel);
+      this.recs.readIfChanged(rel);
     };
 
     // A tracked name that is not a plain file (a symlink, a pipe) is still read: fsx refuses it
@@ -246,12 +179,12 @@ export class SessionsDomain implements Domain {
       for (const e of ended.entries) if (ENDED_RE.test(e.name)) entry(`sessions/${e.name}`, e.kind);
     }
 
-    for (const rel of [...this.files.keys()]) {
-      if (!seen.has(rel)) this.drop(rel);
+    for (const rel of [...this.recs.files.keys()]) {
+      if (!seen.has(rel)) this.recs.drop(rel);
     }
     // Sessions whose directory vanished without us seeing their files go too.
     for (const key of this.views.keys()) {
-      if (key !== LEGACY && !this.byKey.has(key) && !statSync(this.root, `state/sessions/${key}`)?.isDirectory())
+      if (key !== LEGACY && !this.recs.byKey.has(key) && !statSync(this.root, `state/sessions/${key}`)?.isDirectory())
         this.dirty.add(key);
     }
     const wasScanning = this.progress !== null;
@@ -323,7 +256,7 @@ export class SessionsDomain implements Domain {
     let changed = false;
     for (const ev of events) {
       if (ev.type === 'unlink' || ev.type === 'unlinkDir') {
-        changed = this.dropPrefix(ev.rel) || changed;
+        changed = this.recs.dropPrefix(ev.rel, this.structural) || changed;
         if (ev.type === 'unlinkDir' && this.structural.delete(ev.rel)) changed = true;
         const parts = ev.rel.split('/');
         if (ev.type === 'unlinkDir' && parts.length === 3 && parts[1] === 'sessions')
@@ -334,7 +267,7 @@ export class SessionsDomain implements Domain {
         const parts = ev.rel.split('/');
         if (parts.length === 3 && parts[0] === 'state' && parts[1] === 'sessions') {
           // Files may have landed before the watch on the new dir was attached.
-          this.scanSessionEntry(parts[2] as string, 'dir', (rel) => this.readIfChanged(rel));
+          this.scanSessionEntry(parts[2] as string, 'dir', (rel) => this.recs.readIfChanged(rel));
           changed = true;
         }
         continue;
@@ -346,7 +279,7 @@ export class SessionsDomain implements Domain {
       }
       const k = keyOf(ev.rel);
       if (!k || !isTrackedFile(k.scope, k.file)) continue;
-      changed = this.read(ev.rel, edge) || changed;
+      changed = this.recs.read(ev.rel, edge) || changed;
     }
     if (changed || this.dirty.size > 0) this.publish();
   }
@@ -357,12 +290,12 @@ export class SessionsDomain implements Domain {
     const st = statSync(this.root, rel);
     this.structural.delete(rel);
     if (!st) {
-      this.dropPrefix(rel);
+      this.recs.dropPrefix(rel, this.structural);
       this.dirty.add(name);
       return true;
     }
     const kind = st.isDirectory() ? 'dir' : st.isSymbolicLink() ? 'symlink' : st.isFile() ? 'file' : 'other';
-    this.scanSessionEntry(name, kind, (r) => this.readIfChanged(r));
+    this.scanSessionEntry(name, kind, (r) => this.recs.readIfChanged(r));
     if (isValidSessionId(name)) this.dirty.add(name);
     return true;
   }
@@ -372,103 +305,14 @@ export class SessionsDomain implements Domain {
     this.timer = null;
   }
 
-  /** Re-read only when the file's identity, size or mtime moved (scan/poll path). */
-  private readIfChanged(rel: string): void {
-    const prev = this.files.get(rel);
-    if (prev) {
-      const st = statSync(this.root, rel);
-      if (st && st.isFile() && st.mtimeMs === prev.mtimeMs && st.size === prev.size && st.ino === prev.ino) return;
-    }
-    this.read(rel, 'scan');
-  }
-
-  /** Returns true when what we show may have changed. */
-  private read(rel: string, edge: 'leading' | 'trailing' | 'scan'): boolean {
-    const k = keyOf(rel);
-    if (!k) return false;
-    const prev = this.files.get(rel);
-    const r = readTextSync(this.root, rel);
-    if (!r.ok && r.code === 'missing') return this.drop(rel);
-    let problem: string | null = null;
-    let value: unknown;
-    let text = prev?.text ?? '';
-    if (!r.ok) {
-      problem = r.message;
-    } else {
-      const h = digest(r.text);
-      if (prev && prev.text === h && !prev.problem && !prev.pendingProblem && !r.bom) {
-        prev.mtimeMs = r.mtimeMs;
-        prev.size = r.bytes;
-        prev.ino = r.ino;
-        return false;
-      }
-      const parsed = parseJsonText(r.text, r);
-      if (!parsed.ok) problem = parsed.message;
-      else if (r.bom) problem = BOM_MESSAGE;
-      else if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
-        problem = `expected a JSON object, found ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}`;
-      } else {
-        value = parsed.value;
-        text = h;
-        if (r.invalidUtf8) problem = 'contains bytes that are not valid UTF-8 (shown as �)';
-      }
-    }
-    const stamp = r.ok ? { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino } : { mtimeMs: -1, size: -1, ino: -1 };
-    const hasValue = value !== undefined;
-    const rec: FileRec = {
-      rel,
-      text,
-      value: hasValue ? value : prev?.value,
-      ...stamp,
-      problem: null,
-      pendingProblem: null,
-    };
-    if (problem && (!hasValue || problem.startsWith('contains bytes'))) {
-      // A leading-edge read may catch a non-atomic writer mid-write; the
-      // trailing re-read ~60 ms later decides whether this is a real problem.
-      if (edge === 'leading') rec.pendingProblem = problem;
-      else rec.problem = problem;
-    }
-    this.files.set(rel, rec);
-    let set = this.byKey.get(k.key);
-    if (!set) this.byKey.set(k.key, (set = new Set()));
-    set.add(rel);
-    this.dirty.add(k.key);
-    return true;
-  }
-
-  private drop(rel: string): boolean {
-    const k = keyOf(rel);
-    if (!this.files.delete(rel)) return false;
-    if (k) {
-      this.dirty.add(k.key);
-      const set = this.byKey.get(k.key);
-      set?.delete(rel);
-      if (set && set.size === 0) this.byKey.delete(k.key);
-    }
-    return true;
-  }
-
-  private dropPrefix(prefix: string): boolean {
-    let any = false;
-    if (this.files.has(prefix)) any = this.drop(prefix) || any;
-    const p = prefix === '' ? '' : `${prefix}/`;
-    for (const rel of [...this.files.keys()]) if (rel.startsWith(p)) any = this.drop(rel) || any;
-    for (const rel of [...this.structural.keys()]) if (rel.startsWith(p)) this.structural.delete(rel);
-    return any;
-  }
-
   /** Re-derive dirty sessions, sort, publish, and arm the time-driven re-derivation. */
   private publish(): void {
     const now = this.clock();
     if (this.dirty.size > 0) {
+      // Verdicts are computed here, on change only, and shared by the rows of this publish.
+      const book = new VerdictBook(this.recs, this.rules, this.projectDir, now);
       for (const key of this.dirty) {
-        const recs: FileRec[] = [];
-        for (const rel of this.byKey.get(key) ?? []) {
-          const rec = this.files.get(rel);
-          if (rec) recs.push(rec);
-        }
-        const view = this.derive(key, recs, now);
+        const view = deriveSession(this.root, key, this.recs.recsOf(key), now, book);
         if (view) this.views.set(key, view);
         else this.views.delete(key);
       }
@@ -499,193 +343,4 @@ export class SessionsDomain implements Domain {
       this.publish();
     }, delay);
   }
-
-  private derive(key: string, recs: FileRec[], now: number): SessionView | null {
-    const kind: 'session' | 'legacy' = key === LEGACY ? 'legacy' : 'session';
-    const dir = kind === 'legacy' ? 'state' : `state/sessions/${key}`;
-    const problems: Problem[] = [];
-    let skillActive: Record<string, unknown> | null = null;
-    let started: Record<string, unknown> | null = null;
-    let endedRec: Record<string, unknown> | null = null;
-    const cancels: { rec: FileRec; value: unknown }[] = [];
-    const modeRecs: { mode: string; rec: FileRec }[] = [];
-
-    for (const rec of recs) {
-      const k = keyOf(rec.rel);
-      if (!k) continue;
-      if (rec.problem)
-        problems.push({ path: rec.rel, message: rec.problem, severity: rec.value === undefined ? 'error' : 'warning' });
-      if (k.scope === 'ended') {
-        endedRec = (rec.value as Record<string, unknown>) ?? null;
-        continue;
-      }
-      if (k.file === 'session-started.json') {
-        started = (rec.value as Record<string, unknown>) ?? null;
-        continue;
-      }
-      const name = (STATE_FILE_RE.exec(k.file)?.[1] ?? '') as string;
-      if (name === 'skill-active') {
-        if (k.scope !== 'root') skillActive = (rec.value as Record<string, unknown>) ?? null;
-        continue;
-      }
-      if (name === 'cancel-signal') {
-        if (rec.value !== undefined) cancels.push({ rec, value: rec.value });
-        continue;
-      }
-      if (rec.value === undefined) continue;
-      if (!KNOWN_MODES.has(name)) {
-        // Unknown *-state.json: a mode only if it looks like one.
-        const v = rec.value as Record<string, unknown>;
-        if (typeof v.active !== 'boolean') continue;
-      }
-      modeRecs.push({ mode: name, rec });
-    }
-
-    // Only ended-session markers and nothing else: not a row of its own.
-    const hasDir = recs.some((r) => keyOf(r.rel)?.scope !== 'ended');
-    if (!hasDir && kind === 'session') {
-      const st = statSync(this.root, dir);
-      if (!st || !st.isDirectory()) return null;
-    }
-    if (kind === 'legacy' && modeRecs.length === 0 && cancels.length === 0 && problems.length === 0) return null;
-
-    const slots = (skillActive?.active_skills ?? null) as Record<string, unknown> | null;
-    const tombstone = (mode: string): number | null => {
-      const slot =
-        slots && typeof slots === 'object' ? (slots[mode] as Record<string, unknown> | undefined) : undefined;
-      return slot ? timeMs(slot.completed_at) : null;
-    };
-
-    let nextChangeAt: number | null = null;
-    const soonest = (t: number | null) => {
-      if (t !== null && t > now && (nextChangeAt === null || t < nextChangeAt)) nextChangeAt = t;
-    };
-
-    const modes: ModeView[] = modeRecs
-      .map(({ mode, rec }) => {
-        const s = rec.value as Record<string, unknown>;
-        const verdict = modeStatus(mode, s, now, tombstone(mode));
-        soonest(verdict.nextChangeAt);
-        const p = modeProgress(mode, s);
-        const owner = stateOwner(s);
-        const promptRaw =
-          str(s.prompt) ??
-          str(s.original_prompt) ??
-          str(s.task_description) ??
-          str(s.originalIdea) ??
-          str(s.task) ??
-          str(s.current_objective) ??
-          str(s.initial_idea) ??
-          str(s.goal_pattern);
-        return {
-          mode: cleanLine(mode),
-          path: rec.rel,
-          active: verdict.registryActive,
-          status: verdict.status,
-          // Reasons quote values from the file ("active is …", "phase … is terminal").
-          reason: cleanLine(verdict.reason),
-          iteration: p.iteration,
-          max: p.max,
-          phase: p.phase === null ? null : truncate(cleanLine(p.phase), 60),
-          extras: p.extras.map((e) => truncate(cleanLine(e), 60)),
-          startedMs: timeMs(s.started_at),
-          updatedMs: lastUpdateMs(s, rec.mtimeMs > 0 ? rec.mtimeMs : null),
-          owner: owner === null ? null : cleanLine(owner),
-          stranded: kind === 'session' && owner !== null && owner !== key,
-          linked: linkedModes(s),
-          retired: RETIRED_IN_55.has(mode),
-          prompt: promptRaw === null ? null : truncate(cleanLine(promptRaw), 500),
-          fields: {},
-          problem: rec.problem,
-        } satisfies ModeView;
-      })
-      .map((view) => {
-        // Sanitising every field of every mode is only needed for the one
-        // session a user opens; do it then (and once).
-        const raw = (modeRecs.find((m) => m.rec.rel === view.path)?.rec.value ?? {}) as Record<string, unknown>;
-        let cached: Record<string, unknown> | null = null;
-        Object.defineProperty(view, 'fields', {
-          enumerable: true,
-          get: () => (cached ??= cleanDeep(raw) as Record<string, unknown>),
-        });
-        return view;
-      })
-      .sort((a, b) => modeSortKey(a.mode) - modeSortKey(b.mode) || a.path.localeCompare(b.path));
-
-    // The session's own signal wins over the legacy one for display.
-    let cancel: CancelView | null = null;
-    for (const { rec, value } of cancels.sort(
-      (a, b) => (a.rec.rel.includes('/sessions/') ? -1 : 1) - (b.rec.rel.includes('/sessions/') ? -1 : 1),
-    )) {
-      const v = genericCancelVerdict(value, now);
-      const raw = value as Record<string, unknown>;
-      cancel = {
-        path: rec.rel,
-        mode: str(raw?.mode) === null ? null : cleanLine(raw.mode),
-        source: str(raw?.source) === null ? null : cleanLine(raw.source),
-        requestedMs: v.requestedMs,
-        expiresMs: v.expiresMs,
-        inForce: v.inForce,
-        targeted: v.targeted,
-        reason: v.reason,
-      };
-      if (v.expiresMs !== null) soonest(v.expiresMs);
-      if (v.requestedMs !== null) soonest(v.requestedMs + 30_000 + 1);
-      break;
-    }
-    const cancelFresh =
-      cancel !== null &&
-      cancel.expiresMs !== null &&
-      cancel.expiresMs > now &&
-      cancel.requestedMs !== null &&
-      now - cancel.requestedMs <= 30_000;
-
-    let status: SessionStatus = 'idle';
-    for (const m of modes) if (STATUS_RANK[m.status] < STATUS_RANK[status]) status = m.status;
-    if (cancelFresh) status = 'cancelling';
-    let rank = STATUS_RANK[status];
-    if (problems.length > 0) rank = Math.min(rank, 1);
-
-    const startedMs =
-      timeMs(started?.started_at) ??
-      modes.reduce<number | null>(
-        (acc, m) => (m.startedMs !== null && (acc === null || m.startedMs < acc) ? m.startedMs : acc),
-        null,
-      );
-    const updatedMs = modes.reduce<number | null>(
-      (acc, m) => (m.updatedMs !== null && (acc === null || m.updatedMs > acc) ? m.updatedMs : acc),
-      null,
-    );
-
-    return {
-      id: kind === 'legacy' ? 'legacy' : cleanLine(key),
-      kind,
-      dir,
-      modes,
-      cancel,
-      status,
-      rank,
-      startedMs,
-      updatedMs,
-      ended: endedRec
-        ? {
-            endedAt: str(endedRec.ended_at) === null ? null : cleanLine(endedRec.ended_at),
-            reason: str(endedRec.reason) === null ? null : cleanLine(endedRec.reason),
-          }
-        : null,
-      cwd: str(started?.cwd) === null ? null : cleanLine(started?.cwd),
-      problems,
-      nextChangeAt,
-    };
-  }
-}
-
-/** Attention first, then newest session first, then id: rows only move when their status changes. */
-export function compareSessions(a: SessionView, b: SessionView): number {
-  if (a.rank !== b.rank) return a.rank - b.rank;
-  if (a.kind !== b.kind) return a.kind === 'legacy' ? 1 : -1;
-  const as = a.startedMs ?? -Infinity;
-  const bs = b.startedMs ?? -Infinity;
-  if (as !== bs) return bs - as;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

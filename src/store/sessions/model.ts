@@ -8,6 +8,11 @@ export interface ModeView {
   /** `active === true` and not tombstoned (OMC's registry rule). */
   active: boolean;
   status: ModeStatus;
+  /** The Stop hook (of the OMC version running this project's hooks) would hold the agent for it. */
+  enforced: boolean;
+  /** The rule that decided, as a stable id and in words. */
+  verdict: { rule: string; detail: string };
+  /** OMC's registry reading of the file (active / finished / tombstoned…), in words. */
   reason: string;
   iteration: number | null;
   max: number | null;
@@ -34,7 +39,10 @@ export interface CancelView {
   source: string | null;
   requestedMs: number | null;
   expiresMs: number | null;
+  /** The Stop hook of this session, under the rules in use, honours it now. */
   inForce: boolean;
+  /** While in force: when it stops pausing the hook. */
+  untilMs: number | null;
   targeted: boolean;
   reason: string;
 }
@@ -57,6 +65,14 @@ export interface SessionView {
   ended: { endedAt: string | null; reason: string | null } | null;
   cwd: string | null;
   problems: Problem[];
+  /** What the Stop hook does at this session's next Stop (null for the legacy row). */
+  verdict: {
+    rules: string;
+    decision: 'block' | 'stop';
+    mode: string | null;
+    rule: string;
+    detail: string;
+  } | null;
   /** Time-driven re-evaluation point (pending expiry, stale threshold, cancel expiry). */
   nextChangeAt: number | null;
 }

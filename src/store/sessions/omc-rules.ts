@@ -4,6 +4,8 @@
  * inputs always give the same status, which is what the tests pin.
  */
 
+import { MODE_TABLE, firstString, modeSpec } from './modes.js';
+
 /** OMC's session id allow-list (worktree-paths.ts: SESSION_ID_REGEX). */
 export const SESSION_ID_RE = /^[a-zA-Z0-9][a-zA-Z0-9_-]{0,255}$/;
 export function isValidSessionId(id: string): boolean {
@@ -25,29 +27,15 @@ export const CANCEL_TTL_MS = 30_000;
 export const CANCEL_SKEW_MS = 5_000;
 
 /**
- * Stop-hook priority order (persistent-mode.mjs main), then the rest. Display
- * order inside a session follows it, so the mode that holds the agent comes first.
+ * Stop-hook priority order (5.5.0 persistent-mode.mjs main), then the rest, from
+ * the mode table. Display order inside a session follows it, so the mode that
+ * holds the agent comes first.
  */
-export const MODE_ORDER = [
-  'ralph',
-  'ultragoal',
-  'autopilot',
-  'ultrapilot',
-  'pipeline',
-  'team',
-  'omc-teams',
-  'ultraqa',
-  'ultrawork',
-  'autoresearch',
-  'ralplan',
-  'deep-interview',
-  'merge-readiness',
-  'self-improve',
-] as const;
+export const MODE_ORDER: readonly string[] = MODE_TABLE.map((m) => m.mode);
 export const KNOWN_MODES = new Set<string>(MODE_ORDER);
 
-/** ultrawork and ultraqa are retired in 5.5.0: still on disk, never enforced. */
-export const RETIRED_IN_55 = new Set(['ultrawork', 'ultraqa']);
+/** ultrawork and ultraqa are retired in 5.5.0: still on disk, never enforced there. */
+export const RETIRED_IN_55 = new Set(MODE_TABLE.filter((m) => m.retiredIn === '5.5.0').map((m) => m.mode));
 
 /** `<name>-state.json` files that are not modes. */
 export const NON_MODE_STATE_FILES = new Set([
@@ -76,7 +64,11 @@ const TERMINAL_PHASES = new Set([
   'aborted',
 ]);
 
-export type ModeStatus = 'active' | 'pending' | 'stale' | 'finished' | 'tombstoned';
+/** A mode's status, from the verdict engine (what the Stop hook will do with it). */
+export type ModeStatus = 'enforced' | 'not-enforced' | 'pending' | 'stale' | 'finished';
+
+/** OMC's registry view of a file (state_list_active), before any Stop-hook rule. */
+export type RegistryStatus = 'active' | 'pending' | 'stale' | 'finished' | 'tombstoned';
 
 /** state_write may deliver numbers as strings ("3"); OMC's readers cope, so do we. */
 export function num(v: unknown): number | null {
@@ -122,78 +114,50 @@ export interface Progress {
   extras: string[];
 }
 
-function pair(a: unknown, b: unknown): [number | null, number | null] {
-  return [num(a), num(b)];
-}
-
-/** Per-mode progress (omc-contract.md §2.6 recommendation). */
-export function modeProgress(mode: string, s: Obj): Progress {
-  const phaseOf = (...keys: string[]) => {
-    for (const k of keys) {
-      const v = str(s[k]);
-      if (v) return v;
-    }
-    return null;
-  };
-  const extras: string[] = [];
-  switch (mode) {
-    case 'ralph': {
-      const [i, m] = pair(s.iteration, s.max_iterations);
-      return { iteration: i, max: m, phase: phaseOf('current_phase', 'phase'), extras };
-    }
-    case 'ultraqa': {
-      const [i, m] = pair(s.cycle, s.max_cycles);
-      const goal = str(s.goal_type);
-      if (goal) extras.push(`goal ${goal}`);
-      return { iteration: i, max: m, phase: phaseOf('current_phase', 'phase'), extras };
-    }
-    case 'ultrawork':
-    case 'ultragoal': {
-      const i = num(s.reinforcement_count);
-      const m = num(s.max_reinforcements) ?? (i !== null ? 50 : null);
-      return { iteration: i, max: m, phase: phaseOf('current_phase', 'phase'), extras };
-    }
-    case 'autopilot': {
-      const [i, m] = pair(s.iteration, s.max_iterations);
-      const exec = obj(s.execution);
-      const done = num(exec?.tasks_completed);
-      const total = num(exec?.tasks_total);
-      if (done !== null && total !== null && total > 0) extras.push(`tasks ${done}/${total}`);
-      const r = num(s.reinforcement_count);
-      if (r) extras.push(`reinforced ${r}/20`);
-      const wf = obj(s.workflow);
-      if (wf && str(wf.workflowName)) extras.push(`workflow ${String(wf.workflowName)}`);
-      return { iteration: i, max: m, phase: phaseOf('phase', 'current_phase'), extras };
-    }
-    case 'team':
-    case 'omc-teams': {
-      const [i, m] = pair(s.iteration, s.max_iterations);
-      const fix = obj(s.fix_loop);
-      const fa = num(fix?.attempt) ?? num(s.fix_loop_count);
-      const fm = num(fix?.max_attempts) ?? num(s.max_fix_loops);
-      if (fa !== null && fm !== null) extras.push(`fix ${fa}/${fm}`);
-      const name = str(s.team_name) ?? str(s.teamName);
-      if (name) extras.push(`team ${name}`);
-      return { iteration: i, max: m, phase: phaseOf('current_phase', 'phase', 'stage'), extras };
-    }
-    case 'merge-readiness': {
-      const q = Array.isArray(s.questions) ? s.questions.length : null;
-      const a = Array.isArray(s.answers) ? s.answers.length : null;
-      return { iteration: a, max: q, phase: phaseOf('phase', 'current_phase'), extras };
-    }
-    case 'self-improve': {
-      return {
-        iteration: num(s.iteration),
-        max: num(s.max_iterations),
-        phase: phaseOf('status', 'current_phase'),
-        extras,
-      };
-    }
-    default: {
-      const [i, m] = pair(s.iteration, s.max_iterations);
-      return { iteration: i, max: m, phase: phaseOf('current_phase', 'phase'), extras };
-    }
+const firstNum = (s: Obj, fields: readonly string[]): number | null => {
+  for (const k of fields) {
+    const v = num(s[k]);
+    if (v !== null) return v;
   }
+  return null;
+};
+
+/** Per-mode progress (omc-contract.md §2.6 recommendation): fields from the mode table, extras per mode. */
+export function modeProgress(mode: string, s: Obj): Progress {
+  const t = modeSpec(mode);
+  const phase = firstString(s, t.phase);
+  const extras: string[] = [];
+  if (mode === 'merge-readiness') {
+    const q = Array.isArray(s.questions) ? s.questions.length : null;
+    const a = Array.isArray(s.answers) ? s.answers.length : null;
+    return { iteration: a, max: q, phase, extras };
+  }
+  const iteration = firstNum(s, t.iteration);
+  // OMC's hooks read a missing (falsy) max as their default (ralph `max_iterations || 100`);
+  // a max of the wrong type is not a number to them either, so it stays unknown.
+  const maxMissing = t.max.every((k) => !s[k]);
+  const max = firstNum(s, t.max) ?? (iteration !== null && maxMissing ? t.defaultMax : null);
+  if (mode === 'ultraqa') {
+    const goal = str(s.goal_type);
+    if (goal) extras.push(`goal ${goal}`);
+  } else if (mode === 'autopilot') {
+    const exec = obj(s.execution);
+    const done = num(exec?.tasks_completed);
+    const total = num(exec?.tasks_total);
+    if (done !== null && total !== null && total > 0) extras.push(`tasks ${done}/${total}`);
+    const r = num(s.reinforcement_count);
+    if (r) extras.push(`reinforced ${r}/20`);
+    const wf = obj(s.workflow);
+    if (wf && str(wf.workflowName)) extras.push(`workflow ${String(wf.workflowName)}`);
+  } else if (mode === 'team' || mode === 'omc-teams') {
+    const fix = obj(s.fix_loop);
+    const fa = num(fix?.attempt) ?? num(s.fix_loop_count);
+    const fm = num(fix?.max_attempts) ?? num(s.max_fix_loops);
+    if (fa !== null && fm !== null) extras.push(`fix ${fa}/${fm}`);
+    const name = str(s.team_name) ?? str(s.teamName);
+    if (name) extras.push(`team ${name}`);
+  }
+  return { iteration, max, phase, extras };
 }
 
 /** Owner = _meta.sessionId || session_id (mode-state-io.ts: getStateSessionOwner). */
@@ -202,12 +166,13 @@ export function stateOwner(s: Obj): string | null {
   return str(meta?.sessionId) ?? str(s.session_id);
 }
 
-/** Modes a state says it is linked to. */
-export function linkedModes(s: Obj): string[] {
+/** Modes a state says it is linked to (the mode table's link fields). */
+export function linkedModes(s: Obj, mode?: string): string[] {
+  const specs = mode === undefined ? MODE_TABLE : [modeSpec(mode)];
   const out: string[] = [];
-  if (s.linked_ultrawork === true) out.push('ultrawork');
-  if (s.linked_to_ralph === true || s.linked_ralph === true || s.linked_ralph === 'true') out.push('ralph');
-  if (s.linked_team === true) out.push('team');
+  for (const t of specs)
+    for (const l of t.links)
+      if ((s[l.field] === true || s[l.field] === 'true') && !out.includes(l.mode)) out.push(l.mode);
   return out;
 }
 
@@ -233,7 +198,7 @@ export function lastUpdateMs(s: Obj, mtimeMs: number | null): number | null {
 }
 
 export interface StatusVerdict {
-  status: ModeStatus;
+  status: RegistryStatus;
   /** `active === true` and not tombstoned: what OMC's mode registry / state_list_active say. */
   registryActive: boolean;
   /** Why, in words, for the detail view. */

@@ -60,6 +60,20 @@ export interface TeamInputs {
   /** Session directories that exist (to accept a 4.x manifest owner). */
   sessionExists(id: string): boolean;
   pidAlive(pid: number): boolean | null;
+  /** For "stalled": the time of this derivation and the heartbeat threshold (defaults: now, 180 s). */
+  now?: number;
+  heartbeatStaleMs?: number;
+}
+
+/** A worker counts as alive on a live pid, or a heartbeat younger than the threshold. */
+export function workerLive(w: WorkerView, now: number, staleMs: number): boolean {
+  if (w.pidAlive === true) return true;
+  const beat = w.heartbeat?.lastBeatMs ?? null;
+  return beat !== null && now - beat <= staleMs;
+}
+
+export function isStalled(t: Pick<TeamView, 'board' | 'workers'>, now: number, staleMs: number): boolean {
+  return t.board !== 'done' && t.workers.length > 0 && !t.workers.some((w) => workerLive(w, now, staleMs));
 }
 
 export function deriveTeam(inp: TeamInputs): TeamView {
@@ -243,6 +257,10 @@ export function deriveTeam(inp: TeamInputs): TeamView {
   bump(tail?.events.at(-1)?.atMs);
   const createdMs = timeMs(config?.created_at) ?? timeMs(manifest?.created_at);
 
+  const board = boardTeamStatus(
+    counts,
+    workers.map((w) => w.board),
+  );
   return {
     key: inp.key,
     name: line(inp.name, 64),
@@ -260,10 +278,8 @@ export function deriveTeam(inp: TeamInputs): TeamView {
     owner,
     lifecycle: str(config?.lifecycle_state) === null ? null : line(config?.lifecycle_state, 40),
     counts,
-    board: boardTeamStatus(
-      counts,
-      workers.map((w) => w.board),
-    ),
+    board,
+    stalled: isStalled({ board, workers }, inp.now ?? Date.now(), inp.heartbeatStaleMs ?? 180_000),
     workers,
     tasks: taskViews,
     events: tail ? tail.events.slice() : [],

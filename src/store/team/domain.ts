@@ -23,7 +23,7 @@ import { cleanLine } from '../sanitize.js';
 import type { SessionsDomain } from '../sessions/domain.js';
 import { isValidSessionId, timeMs } from '../sessions/omc-rules.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
-import { deriveTeam, type ModeLink } from './derive.js';
+import { deriveTeam, isStalled, type ModeLink } from './derive.js';
 import { EventsTail } from './events-tail.js';
 import { JsonCache, type ReadEdge } from './json-cache.js';
 import { EMPTY_TEAMS, type TeamView, type TeamsSnapshot } from './model.js';
@@ -529,7 +529,13 @@ export class TeamsDomain implements Domain {
   }
 
   private recheckPids(): void {
+    const now = this.clock();
     for (const v of this.views.values()) {
+      // Heartbeats age without any file changing: a team can become stalled on its own.
+      if (isStalled(v, now, this.heartbeatStaleMs) !== v.stalled) {
+        this.dirty.add(v.key);
+        continue;
+      }
       for (const w of v.workers) {
         const pid = w.heartbeat?.pid;
         if (!pid || !w.heartbeat?.reportedAlive) continue;
@@ -577,6 +583,8 @@ export class TeamsDomain implements Domain {
           modeOfSession: (sid) => links.filter((l) => l.sessionId === sid),
           sessionExists,
           pidAlive: this.pidAlive,
+          now,
+          heartbeatStaleMs: this.heartbeatStaleMs,
         }),
       );
     }
@@ -592,11 +600,12 @@ export class TeamsDomain implements Domain {
 const BOARD_RANK = { running: 0, blocked: 1, waiting: 2, done: 3 } as const;
 
 /**
- * Running teams first, then blocked, waiting, done; newest team first; then by
- * key. Creation time, not last activity, so rows do not swap on every heartbeat.
+ * Stalled teams first (they need a person), then running, blocked, waiting, done; newest team
+ * first; then by key. Creation time, not last activity, so rows do not swap on every heartbeat.
  */
 export function compareTeams(a: TeamView, b: TeamView): number {
-  const r = BOARD_RANK[a.board] - BOARD_RANK[b.board];
+  const rank = (t: TeamView) => (t.stalled ? -1 : BOARD_RANK[t.board]);
+  const r = rank(a) - rank(b);
   if (r !== 0) return r;
   const ac = a.createdMs ?? -Infinity;
   const bc = b.createdMs ?? -Infinity;

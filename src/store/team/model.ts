@@ -129,6 +129,11 @@ export interface TeamView {
   lifecycle: string | null;
   counts: TaskCounts;
   board: BoardStatus;
+  /**
+   * Not done, has workers, and none is alive (no live pid, every heartbeat older than the
+   * threshold): nobody is left to work or to acknowledge a shutdown.
+   */
+  stalled: boolean;
   workers: WorkerView[];
   tasks: TaskView[];
   /** The newest events (at most EVENTS_KEPT), oldest first. */

@@ -1,0 +1,268 @@
+/**
+ * One session's files → its immutable SessionView: modes with their status
+ * and progress, the cancel signal that applies, problems, and when the view
+ * next changes on its own. Pure apart from one stat (is the directory still there).
+ */
+import { statSync } from '../fsx.js';
+import { cleanDeep, cleanLine, truncate } from '../sanitize.js';
+import type { Problem } from '../types.js';
+import type { FileRec } from './file-records.js';
+import { wrongTypedFields } from './field-types.js';
+import { modeSpec, promptOf } from './modes.js';
+import {
+  KNOWN_MODES,
+  MODE_ORDER,
+  RETIRED_IN_55,
+  genericCancelVerdict,
+  lastUpdateMs,
+  linkedModes,
+  modeProgress,
+  modeStatus,
+  stateOwner,
+  str,
+  timeMs,
+} from './omc-rules.js';
+import type { CancelView, ModeView, SessionStatus, SessionView } from './model.js';
+import { LEGACY, STATE_FILE_RE, isHookInput, keyOf } from './paths.js';
+import { judgeMode, type VerdictBook } from './verdicts.js';
+
+function modeSortKey(mode: string): number {
+  const i = (MODE_ORDER as readonly string[]).indexOf(mode);
+  return i === -1 ? MODE_ORDER.length : i;
+}
+
+export const STATUS_RANK: Record<SessionStatus, number> = {
+  cancelling: 0,
+  pending: 1,
+  enforced: 2,
+  // Looks like a loop but nothing holds the agent: worth a look before stale leftovers.
+  'not-enforced': 3,
+  stale: 4,
+  finished: 5,
+  idle: 6,
+};
+
+const retiredUnder = (mode: string, rules: string) => {
+  const r = modeSpec(mode).retiredIn;
+  return r !== null && rules >= r;
+};
+
+export function deriveSession(
+  root: string,
+  key: string,
+  recs: FileRec[],
+  now: number,
+  book: VerdictBook,
+): SessionView | null {
+  const kind: 'session' | 'legacy' = key === LEGACY ? 'legacy' : 'session';
+  const dir = kind === 'legacy' ? 'state' : `state/sessions/${key}`;
+  const problems: Problem[] = [];
+  let skillActive: Record<string, unknown> | null = null;
+  let started: Record<string, unknown> | null = null;
+  let endedRec: Record<string, unknown> | null = null;
+  const cancels: { rec: FileRec; value: unknown }[] = [];
+  const modeRecs: { mode: string; rec: FileRec }[] = [];
+
+  for (const rec of recs) {
+    const k = keyOf(rec.rel);
+    if (!k) continue;
+    // Read for the verdict only: not modes, and their troubles are not the user's.
+    if (isHookInput(k.scope, k.file)) continue;
+    if (rec.problem)
+      problems.push({ path: rec.rel, message: rec.problem, severity: rec.value === undefined ? 'error' : 'warning' });
+    if (k.scope === 'ended') {
+      endedRec = (rec.value as Record<string, unknown>) ?? null;
+      continue;
+    }
+    if (k.file === 'session-started.json') {
+      started = (rec.value as Record<string, unknown>) ?? null;
+      continue;
+    }
+    const name = (STATE_FILE_RE.exec(k.file)?.[1] ?? '') as string;
+    if (name === 'skill-active') {
+      if (k.scope !== 'root') skillActive = (rec.value as Record<string, unknown>) ?? null;
+      continue;
+    }
+    if (name === 'cancel-signal') {
+      if (rec.value !== undefined) cancels.push({ rec, value: rec.value });
+      continue;
+    }
+    if (rec.value === undefined) continue;
+    if (!KNOWN_MODES.has(name)) {
+      // Unknown *-state.json: a mode only if it looks like one.
+      const v = rec.value as Record<string, unknown>;
+      if (typeof v.active !== 'boolean') continue;
+    }
+    modeRecs.push({ mode: name, rec });
+  }
+
+  // Only ended-session markers and nothing else: not a row of its own.
+  const hasDir = recs.some((r) => keyOf(r.rel)?.scope !== 'ended');
+  if (!hasDir && kind === 'session') {
+    const st = statSync(root, dir);
+    if (!st || !st.isDirectory()) return null;
+  }
+  if (kind === 'legacy' && modeRecs.length === 0 && cancels.length === 0 && problems.length === 0) return null;
+
+  const slots = (skillActive?.active_skills ?? null) as Record<string, unknown> | null;
+  const tombstone = (mode: string): number | null => {
+    const slot = slots && typeof slots === 'object' ? (slots[mode] as Record<string, unknown> | undefined) : undefined;
+    return slot ? timeMs(slot.completed_at) : null;
+  };
+
+  let nextChangeAt: number | null = null;
+  const soonest = (t: number | null) => {
+    if (t !== null && t > now && (nextChangeAt === null || t < nextChangeAt)) nextChangeAt = t;
+  };
+
+  const modes: ModeView[] = modeRecs
+    .map(({ mode, rec }) => {
+      const s = rec.value as Record<string, unknown>;
+      const verdict = modeStatus(mode, s, now, tombstone(mode));
+      soonest(verdict.nextChangeAt);
+      const judgement = judgeMode(book, kind === 'legacy' ? null : key, mode, rec.rel, rec.hook);
+      const typeProblem = wrongTypedFields(mode, s);
+      if (typeProblem) problems.push({ path: rec.rel, message: typeProblem, severity: 'warning' });
+      const p = modeProgress(mode, s);
+      const owner = stateOwner(s);
+      const promptRaw = promptOf(mode, s);
+      return {
+        mode: cleanLine(mode),
+        path: rec.rel,
+        // OMC's registry rule of the version in use: 5.5.0 dropped the retired modes from its registry,
+        // so state_list_active no longer lists them.
+        active: verdict.registryActive && !retiredUnder(mode, book.rules),
+        status: judgement.status,
+        enforced: judgement.enforced,
+        // The rule's words may quote a session id from the file.
+        verdict: { rule: judgement.rule, detail: cleanLine(judgement.detail) },
+        // Reasons quote values from the file ("active is …", "phase … is terminal").
+        reason: cleanLine(verdict.reason),
+        iteration: p.iteration,
+        max: p.max,
+        phase: p.phase === null ? null : truncate(cleanLine(p.phase), 60),
+        extras: p.extras.map((e) => truncate(cleanLine(e), 60)),
+        startedMs: timeMs(s.started_at),
+        updatedMs: lastUpdateMs(s, rec.mtimeMs > 0 ? rec.mtimeMs : null),
+        owner: owner === null ? null : cleanLine(owner),
+        stranded: kind === 'session' && owner !== null && owner !== key,
+        linked: linkedModes(s),
+        retired: RETIRED_IN_55.has(mode),
+        prompt: promptRaw === null ? null : truncate(cleanLine(promptRaw), 500),
+        fields: {},
+        problem: rec.problem,
+      } satisfies ModeView;
+    })
+    .map((view) => {
+      // Sanitising every field of every mode is only needed for the one
+      // session a user opens; do it then (and once).
+      const raw = (modeRecs.find((m) => m.rec.rel === view.path)?.rec.value ?? {}) as Record<string, unknown>;
+      let cached: Record<string, unknown> | null = null;
+      Object.defineProperty(view, 'fields', {
+        enumerable: true,
+        get: () => (cached ??= cleanDeep(raw) as Record<string, unknown>),
+      });
+      return view;
+    })
+    .sort((a, b) => modeSortKey(a.mode) - modeSortKey(b.mode) || a.path.localeCompare(b.path));
+
+  // The session's verdict: what its Stop hook does next, and which signal (if any) pauses it.
+  const sv = kind === 'session' ? book.of(key) : null;
+  if (sv) soonest(sv.nextChangeAt);
+  const inForce = sv?.rule === 'cancel-signal' ? (sv.cancels.find((c) => c.inForce) ?? null) : null;
+
+  // The signal the hook honours for this session, else the session's own, else the legacy one.
+  const shown =
+    (inForce && { rel: inForce.path, value: book.tree.read(inForce.path) }) ??
+    cancels
+      .map(({ rec, value }) => ({ rel: rec.rel, value }))
+      .sort((a, b) => (a.rel.includes('/sessions/') ? -1 : 1) - (b.rel.includes('/sessions/') ? -1 : 1))[0] ??
+    null;
+  let cancel: CancelView | null = null;
+  if (shown) {
+    const v = genericCancelVerdict(shown.value, now);
+    const raw = (shown.value ?? {}) as Record<string, unknown>;
+    const checked = sv?.cancels.find((c) => c.path === shown.rel) ?? null;
+    // The legacy row: the generic rule is what every session's 5.5.0 hook applies to it.
+    const legacyInForce = kind === 'legacy' && book.rules !== '4.4.4' && v.inForce;
+    cancel = {
+      path: shown.rel,
+      mode: str(raw.mode) === null ? null : cleanLine(raw.mode),
+      source: str(raw.source) === null ? null : cleanLine(raw.source),
+      requestedMs: v.requestedMs,
+      expiresMs: v.expiresMs,
+      inForce: checked?.inForce ?? legacyInForce,
+      untilMs: checked?.until ?? (legacyInForce ? v.expiresMs : null),
+      targeted: v.targeted,
+      reason:
+        book.rules === '4.4.4'
+          ? "OMC 4.4.4's Stop hook does not read cancel signals: only removing the mode's files ends it"
+          : checked
+            ? checked.inForce
+              ? 'in force: the Stop hook lets the agent stop'
+              : checked.reason
+            : kind === 'legacy'
+              ? `${v.reason} (read by the Stop hook of every session)`
+              : sv?.rule === 'async-work' || sv?.rule === 'named-workflow'
+                ? `not checked: ${sv.detail}`
+                : v.reason,
+    };
+    if (v.expiresMs !== null) soonest(v.expiresMs);
+    if (v.requestedMs !== null) soonest(v.requestedMs + 30_000 + 1);
+  }
+
+  let status: SessionStatus = 'idle';
+  for (const m of modes) if (STATUS_RANK[m.status] < STATUS_RANK[status]) status = m.status;
+  if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now) status = 'cancelling';
+  let rank = STATUS_RANK[status];
+  if (problems.length > 0) rank = Math.min(rank, 1);
+
+  const startedMs =
+    timeMs(started?.started_at) ??
+    modes.reduce<number | null>(
+      (acc, m) => (m.startedMs !== null && (acc === null || m.startedMs < acc) ? m.startedMs : acc),
+      null,
+    );
+  const updatedMs = modes.reduce<number | null>(
+    (acc, m) => (m.updatedMs !== null && (acc === null || m.updatedMs > acc) ? m.updatedMs : acc),
+    null,
+  );
+
+  return {
+    id: kind === 'legacy' ? 'legacy' : cleanLine(key),
+    kind,
+    dir,
+    modes,
+    cancel,
+    status,
+    rank,
+    startedMs,
+    updatedMs,
+    ended: endedRec
+      ? {
+          endedAt: str(endedRec.ended_at) === null ? null : cleanLine(endedRec.ended_at),
+          reason: str(endedRec.reason) === null ? null : cleanLine(endedRec.reason),
+        }
+      : null,
+    cwd: str(started?.cwd) === null ? null : cleanLine(started?.cwd),
+    problems,
+    verdict: sv && {
+      rules: sv.rules,
+      decision: sv.decision,
+      mode: sv.mode,
+      rule: sv.rule,
+      detail: cleanLine(sv.detail),
+    },
+    nextChangeAt,
+  };
+}
+
+/** Attention first, then newest session first, then id: rows only move when their status changes. */
+export function compareSessions(a: SessionView, b: SessionView): number {
+  if (a.rank !== b.rank) return a.rank - b.rank;
+  if (a.kind !== b.kind) return a.kind === 'legacy' ? 1 : -1;
+  const as = a.startedMs ?? -Infinity;
+  const bs = b.startedMs ?? -Infinity;
+  if (as !== bs) return bs - as;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

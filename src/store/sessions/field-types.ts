@@ -1,0 +1,70 @@
+/**
+ * Fields of a mode file that OMC's hooks read, with the type they expect. A value of another
+ * type is not an error to OMC (JavaScript coerces it, often into "not active" or "no
+ * progress"), so the user gets one problem line per file naming each such field, the type
+ * expected and what was found; the mode is still shown with what can be read.
+ */
+import { cleanLine, truncate } from '../sanitize.js';
+import { modeSpec } from './modes.js';
+
+type Kind = 'boolean' | 'number' | 'string' | 'date';
+
+const COMMON: Record<string, Kind> = {
+  active: 'boolean',
+  session_id: 'string',
+  project_path: 'string',
+  started_at: 'date',
+  last_checked_at: 'date',
+  updated_at: 'date',
+  completed_at: 'date',
+  awaiting_confirmation: 'boolean',
+  awaiting_confirmation_set_at: 'date',
+  reinforcement_count: 'number',
+};
+
+/** A value described for a problem line: short, sanitised, never the whole of a nested structure. */
+function described(v: unknown): string {
+  if (Array.isArray(v)) return `an array (${v.length} items)`;
+  if (v === null) return 'null';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return JSON.stringify(truncate(cleanLine(v), 30));
+  return cleanLine(String(v));
+}
+
+function fits(kind: Kind, v: unknown): boolean {
+  switch (kind) {
+    case 'boolean':
+      return typeof v === 'boolean';
+    // A digit string ("3") is what state_write sometimes stores; OMC's comparisons coerce it.
+    case 'number':
+      return (
+        (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v))
+      );
+    case 'string':
+      return typeof v === 'string';
+    case 'date':
+      return (typeof v === 'string' && (v === '' || Number.isFinite(Date.parse(v)))) || typeof v === 'number';
+  }
+}
+
+const WORD: Record<Kind, string> = {
+  boolean: 'true or false',
+  number: 'a number',
+  string: 'text',
+  date: 'an ISO date',
+};
+
+/** One message for the file, or null when every field OMC reads has the type it expects. */
+export function wrongTypedFields(mode: string, s: Record<string, unknown>): string | null {
+  const t = modeSpec(mode);
+  const fields: Record<string, Kind> = { ...COMMON };
+  for (const k of [...t.iteration, ...t.max]) fields[k] = 'number';
+  for (const k of t.phase) fields[k] = 'string';
+  const bad: string[] = [];
+  for (const [k, kind] of Object.entries(fields)) {
+    // null is how OMC itself writes "not set" (its autopilot has completed_at: null).
+    if (!(k in s) || s[k] === undefined || s[k] === null) continue;
+    if (!fits(kind, s[k])) bad.push(`${k} should be ${WORD[kind]}, found ${described(s[k])}`);
+  }
+  return bad.length === 0 ? null : `fields OMC reads have the wrong type: ${bad.join('; ')}`;
+}

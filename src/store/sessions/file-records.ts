@@ -1,0 +1,215 @@
+/**
+ * The last good parse of every file the sessions domain tracks, keyed by path
+ * and grouped by session. A read that fails keeps the last good value; a
+ * failure seen on a leading-edge read is held as pending and shown only when
+ * the trailing re-read confirms it (a non-atomic writer caught mid-write).
+ */
+import { createHash } from 'node:crypto';
+import { parseJsonText, readTextSync, statSync } from '../fsx.js';
+import { BOM_MESSAGE } from './omc-rules.js';
+import { keyOf } from './paths.js';
+
+/** A digest of what was read: enough to tell "unchanged", without keeping 4,000 file texts in memory. */
+const digest = (text: string) => createHash('sha1').update(text).digest('base64');
+
+export interface FileRec {
+  rel: string;
+  /** sha1 of the last good text. */
+  text: string;
+  value: unknown;
+  mtimeMs: number;
+  size: number;
+  ino: number;
+  /** Shown to the user. */
+  problem: string | null;
+  /** Seen on a leading-edge read; shown only if the trailing re-read confirms it. */
+  pendingProblem: string | null;
+  /**
+   * The file as OMC's hooks see it right now (`JSON.parse` of the raw text, any JSON type;
+   * null when unreadable, unparseable or BOM-prefixed), for the verdict engine. Unlike `value`,
+   * it is not the last good value, except while a leading-edge failure awaits confirmation.
+   */
+  hook: unknown;
+}
+
+/** Session-less files the 5.5.0 Stop hook reads for every session: a change re-derives them all. */
+const SHARED_STATE_FILES = new Set([
+  'cancel-signal-state.json',
+  'subagent-tracking.json',
+  'scheduled-wakeup-state.json',
+  'schedule-wakeup-state.json',
+  'wakeup-state.json',
+]);
+
+/** The session a state file names as its owner (top-level session_id: what the Stop hook reads). */
+function namedOwner(v: unknown): string | null {
+  if (!v || typeof v !== 'object') return null;
+  const sid = (v as Record<string, unknown>).session_id;
+  return typeof sid === 'string' && sid !== '' ? sid : null;
+}
+
+export class FileRecords {
+  readonly files = new Map<string, FileRec>();
+  /** The files of each session key, so a change re-derives one session without scanning every file. */
+  readonly byKey = new Map<string, Set<string>>();
+
+  /**
+   * @param markDirty told which session key a change touched.
+   * @param markAll told when a change may alter every session's verdict (a session-less cancel signal…).
+   */
+  constructor(
+    private readonly root: string,
+    private readonly markDirty: (key: string) => void,
+    private readonly markAll: () => void = () => {},
+  ) {}
+
+  private noteStranded(rel: string, key: string, scope: string, hook: unknown): void {
+    const owner = namedOwner(hook);
+    if (scope === 'session' && owner !== null && owner !== key) this.strandedRels.add(rel);
+    else this.strandedRels.delete(rel);
+  }
+
+  /** A file's change also touches the session it names as owner, and shared files touch all. */
+  private touchOthers(rel: string, key: string, scope: string, before: unknown, after: unknown): void {
+    for (const v of [before, after]) {
+      const owner = namedOwner(v);
+      if (owner !== null && owner !== key) this.markDirty(owner);
+    }
+    if (scope === 'state' && SHARED_STATE_FILES.has(rel.slice('state/'.length))) this.markAll();
+  }
+
+  /** Bumped on every change, so derived indexes know when to rebuild. */
+  private generation = 0;
+  private copies: { generation: number; index: Map<string, { rel: string; value: unknown }> } | null = null;
+  /** Session-directory files naming another session as owner: few, so the copy index stays cheap. */
+  private readonly strandedRels = new Set<string>();
+
+  /**
+   * The first state file `file` in another session's directory whose top-level session_id is
+   * `sid` (5.5.0's Stop hook falls back to such a copy when the session has none of its own).
+   */
+  ownedCopy(file: string, sid: string): { rel: string; value: unknown } | null {
+    if (this.copies?.generation !== this.generation) {
+      const index = new Map<string, { rel: string; value: unknown }>();
+      for (const rel of [...this.strandedRels].sort()) {
+        const rec = this.files.get(rel);
+        if (!rec) continue;
+        const k = keyOf(rel);
+        if (k?.scope !== 'session' || !rec.hook) continue;
+        const owner = namedOwner(rec.hook);
+        const id = `${k.file}\u0000${owner}`;
+        if (owner !== null && owner !== k.key && !index.has(id)) index.set(id, { rel, value: rec.hook });
+      }
+      this.copies = { generation: this.generation, index };
+    }
+    return this.copies.index.get(`${file}\u0000${sid}`) ?? null;
+  }
+
+  /** The current records of one session key. */
+  recsOf(key: string): FileRec[] {
+    const out: FileRec[] = [];
+    for (const rel of this.byKey.get(key) ?? []) {
+      const rec = this.files.get(rel);
+      if (rec) out.push(rec);
+    }
+    return out;
+  }
+
+  /** Re-read only when the file's identity, size or mtime moved (scan/poll path). */
+  readIfChanged(rel: string): void {
+    const prev = this.files.get(rel);
+    if (prev) {
+      const st = statSync(this.root, rel);
+      if (st && st.isFile() && st.mtimeMs === prev.mtimeMs && st.size === prev.size && st.ino === prev.ino) return;
+    }
+    this.read(rel, 'scan');
+  }
+
+  /** Returns true when what we show may have changed. */
+  read(rel: string, edge: 'leading' | 'trailing' | 'scan'): boolean {
+    const k = keyOf(rel);
+    if (!k) return false;
+    const prev = this.files.get(rel);
+    const r = readTextSync(this.root, rel);
+    if (!r.ok && r.code === 'missing') return this.drop(rel);
+    let problem: string | null = null;
+    let value: unknown;
+    let hook: unknown = null;
+    let text = prev?.text ?? '';
+    if (!r.ok) {
+      problem = r.message;
+    } else {
+      const h = digest(r.text);
+      if (prev && prev.text === h && !prev.problem && !prev.pendingProblem && !r.bom) {
+        prev.mtimeMs = r.mtimeMs;
+        prev.size = r.bytes;
+        prev.ino = r.ino;
+        return false;
+      }
+      const parsed = parseJsonText(r.text, r);
+      if (parsed.ok && !r.bom) hook = parsed.value;
+      if (!parsed.ok) problem = parsed.message;
+      else if (r.bom) problem = BOM_MESSAGE;
+      else if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+        problem = `expected a JSON object, found ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}`;
+      } else {
+        value = parsed.value;
+        text = h;
+        if (r.invalidUtf8) problem = 'contains bytes that are not valid UTF-8 (shown as �)';
+      }
+    }
+    const stamp = r.ok ? { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino } : { mtimeMs: -1, size: -1, ino: -1 };
+    const hasValue = value !== undefined;
+    const rec: FileRec = {
+      rel,
+      text,
+      value: hasValue ? value : prev?.value,
+      ...stamp,
+      problem: null,
+      pendingProblem: null,
+      hook,
+    };
+    if (problem && (!hasValue || problem.startsWith('contains bytes'))) {
+      // A leading-edge read may catch a non-atomic writer mid-write; the
+      // trailing re-read ~60 ms later decides whether this is a real problem.
+      if (edge === 'leading') {
+        rec.pendingProblem = problem;
+        if (hook === null) rec.hook = prev?.hook ?? null;
+      } else rec.problem = problem;
+    }
+    this.generation += 1;
+    this.noteStranded(rel, k.key, k.scope, rec.hook);
+    this.touchOthers(rel, k.key, k.scope, prev?.hook, rec.hook);
+    this.files.set(rel, rec);
+    let set = this.byKey.get(k.key);
+    if (!set) this.byKey.set(k.key, (set = new Set()));
+    set.add(rel);
+    this.markDirty(k.key);
+    return true;
+  }
+
+  drop(rel: string): boolean {
+    const k = keyOf(rel);
+    const prev = this.files.get(rel);
+    if (!this.files.delete(rel)) return false;
+    this.generation += 1;
+    this.strandedRels.delete(rel);
+    if (k) {
+      this.touchOthers(rel, k.key, k.scope, prev?.hook, null);
+      this.markDirty(k.key);
+      const set = this.byKey.get(k.key);
+      set?.delete(rel);
+      if (set && set.size === 0) this.byKey.delete(k.key);
+    }
+    return true;
+  }
+
+  dropPrefix(prefix: string, structural?: Map<string, unknown>): boolean {
+    let any = false;
+    if (this.files.has(prefix)) any = this.drop(prefix) || any;
+    const p = prefix === '' ? '' : `${prefix}/`;
+    for (const rel of [...this.files.keys()]) if (rel.startsWith(p)) any = this.drop(rel) || any;
+    if (structural) for (const rel of [...structural.keys()]) if (rel.startsWith(p)) structural.delete(rel);
+    return any;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * OMC hooks started with their cwd in a subdirectory keep state in `<repo>/sub/.omc` (5.5 addendum
+ * §1.1: a hook passes its raw cwd, and a git subdirectory gets its own .omc). Those loops are real
+ * (the hook there blocks) but invisible from the repo top. A bounded search under the project finds
+ * them, so the monitor can say so and point at `--root`.
+ */
+import path from 'node:path';
+import { listDirSync } from '../fsx.js';
+
+/** Never searched: dependencies, VCS and build output (big, and never where a session runs). */
+const SKIP = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'build',
+  'out',
+  'target',
+  'coverage',
+  '.next',
+  'vendor',
+  '.venv',
+  '__pycache__',
+]);
+
+export interface NestedRoot {
+  /** The .omc directory, relative to the project directory. */
+  rel: string;
+  abs: string;
+  /** Session directories under it (state/sessions/*). */
+  sessions: number;
+}
+
+export interface NestedSearch {
+  roots: NestedRoot[];
+  /** The search stopped at its bounds before seeing everything. */
+  truncated: boolean;
+}
+
+/**
+ * Breadth-first under `projectDir`, at most `maxDepth` levels and `maxDirs` directories listed,
+ * skipping SKIP and dot-directories; `.omc` directories other than `mainRoot` are reported.
+ */
+export function findNestedRoots(
+  projectDir: string,
+  mainRoot: string,
+  opts: { maxDepth?: number; maxDirs?: number } = {},
+): NestedSearch {
+  const maxDepth = opts.maxDepth ?? 4;
+  const maxDirs = opts.maxDirs ?? 2_000;
+  const roots: NestedRoot[] = [];
+  const queue: Array<{ rel: string; depth: number }> = [{ rel: '', depth: 0 }];
+  let listed = 0;
+  let truncated = false;
+  while (queue.length > 0) {
+    const { rel, depth } = queue.shift() as { rel: string; depth: number };
+    if (listed >= maxDirs) {
+      truncated = true;
+      break;
+    }
+    listed += 1;
+    const l = listDirSync(projectDir, rel);
+    if (!l.ok) continue;
+    for (const e of l.entries) {
+      if (e.kind !== 'dir') continue;
+      const child = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.name === '.omc') {
+        const abs = path.join(projectDir, child);
+        if (path.resolve(abs) === path.resolve(mainRoot) || rel === '') continue;
+        const s = listDirSync(projectDir, `${child}/state/sessions`);
+        const sessions = s.ok ? s.entries.filter((x) => x.kind === 'dir').length : 0;
+        roots.push({ rel: child, abs, sessions });
+        continue;
+      }
+      if (e.name.startsWith('.') || SKIP.has(e.name)) continue;
+      if (depth + 1 < maxDepth) queue.push({ rel: child, depth: depth + 1 });
+      else truncated = true;
+    }
+  }
+  roots.sort((a, b) => a.rel.localeCompare(b.rel));
+  return { roots, truncated };
+}
+
+/** The notice for the header / --json: where, how many sessions, and how to look. */
+export function nestedNotice(found: NestedSearch): string | null {
+  if (found.roots.length === 0) return null;
+  const first = found.roots[0] as NestedRoot;
+  const more = found.roots.length > 1 ? ` (+${found.roots.length - 1} more)` : '';
+  return `OMC state also in ${first.rel} (${first.sessions} session${first.sessions === 1 ? '' : 's'}): hooks started in ${path.posix.dirname(first.rel)}/ write there; see it with --root ${first.rel}${more}`;
+}

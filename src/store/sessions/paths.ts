@@ -1,0 +1,65 @@
+/**
+ * Which files under the .omc root belong to the sessions domain, and to which
+ * session: the path rules, nothing else.
+ */
+import { NON_MODE_STATE_FILES } from './omc-rules.js';
+
+export type FileScope = 'session' | 'state' | 'root' | 'ended';
+
+export const STATE_FILE_RE = /^([a-z0-9][a-z0-9_-]*)-state\.json$/;
+export const ENDED_RE = /^([a-zA-Z0-9][a-zA-Z0-9_-]{0,255})\.json$/;
+/** Internal key for session-less state; ":" cannot occur in a session id, so it never collides. */
+export const LEGACY = ':legacy';
+export const STRUCTURAL = new Set(['', 'state', 'state/sessions', 'sessions']);
+
+/** Which session a file belongs to, or null when we do not track it. */
+export function keyOf(rel: string): { key: string; file: string; scope: FileScope } | null {
+  const parts = rel.split('/');
+  if (parts.length === 4 && parts[0] === 'state' && parts[1] === 'sessions') {
+    return { key: parts[2] as string, file: parts[3] as string, scope: 'session' };
+  }
+  if (parts.length === 2 && parts[0] === 'state') return { key: LEGACY, file: parts[1] as string, scope: 'state' };
+  if (parts.length === 1) return { key: LEGACY, file: parts[0] as string, scope: 'root' };
+  if (parts.length === 2 && parts[0] === 'sessions') {
+    const m = ENDED_RE.exec(parts[1] as string);
+    return m ? { key: m[1] as string, file: parts[1] as string, scope: 'ended' } : null;
+  }
+  return null;
+}
+
+/** The files we read, by scope. Everything else (HUD caches, mission board, locks, temps) is ignored. */
+/**
+ * Files that are not modes but that 5.5.0's Stop hook reads before any mode (pending async
+ * work: a running background task, subagent or scheduled wakeup lets the agent stop). Tracked
+ * only for the verdict; never shown as modes or problem lines.
+ */
+const HOOK_INPUTS: Record<'session' | 'state', ReadonlySet<string>> = {
+  session: new Set([
+    'hud-state.json',
+    'scheduled-wakeup-state.json',
+    'schedule-wakeup-state.json',
+    'wakeup-state.json',
+  ]),
+  state: new Set([
+    'subagent-tracking.json',
+    'scheduled-wakeup-state.json',
+    'schedule-wakeup-state.json',
+    'wakeup-state.json',
+  ]),
+};
+
+export function isHookInput(scope: FileScope, file: string): boolean {
+  return (scope === 'session' || scope === 'state') && HOOK_INPUTS[scope].has(file);
+}
+
+export function isTrackedFile(scope: FileScope, file: string): boolean {
+  if (scope === 'ended') return true;
+  if (isHookInput(scope, file)) return true;
+  if (scope === 'session' && file === 'session-started.json') return true;
+  const m = STATE_FILE_RE.exec(file);
+  if (!m) return false;
+  const name = m[1] as string;
+  if (name === 'cancel-signal' || name === 'skill-active') return scope !== 'root';
+  if (NON_MODE_STATE_FILES.has(name)) return false;
+  return true;
+}

@@ -1,0 +1,541 @@
+/**
+ * OMC 5.5.0's wired Stop hook (`scripts/persistent-mode.mjs`, run by hooks.json through
+ * `run.cjs`), restated as a pure function of the tree and the clock: the same cascade, in
+ * the same order, over the same fields. Checked against the real hook on generated trees
+ * (test/interop/verdict-differential.test.ts).
+ *
+ * Assumed, as when Claude Code runs the hook for a normal end of turn: a valid session id,
+ * `stop_hook_active` false, no stop reason, a transcript under 95 % context, no
+ * `OMC_SKIP_HOOKS`/`DISABLE_OMC`, no swarm marker, no ultragoal goals.json, no global
+ * `~/.omc/state` copies, and a lock backend that works (production: always).
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { get, gt, le, lt, or, plusOne } from './js-coerce.js';
+import type { CancelVerdict, HookContext, HookTree, ModeVerdict, SessionVerdict } from './types.js';
+
+export const STALE_MS = 2 * 60 * 60 * 1000;
+const AWAIT_MS = 120_000;
+const TOMBSTONE_MS = 24 * 60 * 60 * 1000;
+const CANCEL_TTL = 30_000;
+const CANCEL_SKEW = 5_000;
+const ASYNC_MS = 24 * 60 * 60 * 1000;
+const SUBAGENT_MS = 30 * 60 * 1000;
+
+const TEAM_TERMINAL = new Set([
+  'completed',
+  'complete',
+  'failed',
+  'cancelled',
+  'canceled',
+  'aborted',
+  'terminated',
+  'done',
+]);
+const TEAM_ACTIVE = new Set([
+  'team-plan',
+  'team-prd',
+  'team-exec',
+  'team-verify',
+  'team-fix',
+  'planning',
+  'executing',
+  'verify',
+  'verification',
+  'fix',
+  'fixing',
+]);
+const GOAL_TERMINAL = new Set([
+  'complete',
+  'completed',
+  'done',
+  'all-done',
+  'all_done',
+  'failed',
+  'cancelled',
+  'canceled',
+  'aborted',
+]);
+const WAKEUP_DONE = new Set(['completed', 'complete', 'cancelled', 'canceled', 'failed', 'expired']);
+const WAKEUP_FILES = ['scheduled-wakeup-state.json', 'schedule-wakeup-state.json', 'wakeup-state.json'];
+const MARKERS = ['workflow', 'workflowRunId', 'pipelineTracking'];
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object';
+const own = (v: unknown, k: string) => isObj(v) && Object.prototype.hasOwnProperty.call(v, k);
+const hasMarkers = (s: unknown) => isObj(s) && MARKERS.some((k) => own(s, k));
+
+/** Collects the moments at which a time threshold flips some rule. */
+class Horizon {
+  next: number | null = null;
+  constructor(private readonly now: number) {}
+  at(t: number): void {
+    if (Number.isFinite(t) && t > this.now && (this.next === null || t < this.next)) this.next = t;
+  }
+}
+
+function parseTs(v: unknown): number | null {
+  if (typeof v !== 'string' || v.length === 0) return null;
+  const t = new Date(v).getTime();
+  return Number.isFinite(t) ? t : null;
+}
+
+function freshTs(v: unknown, ttl: number, now: number, h: Horizon): boolean {
+  const t = parseTs(v);
+  if (t === null) return false;
+  h.at(t + ttl + 1);
+  return now - t <= ttl;
+}
+
+/** isStaleState: newest of the *string* last_checked_at / updated_at / started_at, older than 2 h. */
+function stale(s: unknown, now: number, h: Horizon): boolean {
+  if (!s) return true;
+  let newest = 0;
+  for (const k of ['last_checked_at', 'updated_at', 'started_at']) {
+    const v = get(s, k);
+    if (typeof v !== 'string' || v.length === 0) continue;
+    const t = new Date(v).getTime();
+    if (Number.isFinite(t) && t > newest) newest = t;
+  }
+  if (newest === 0) return true;
+  h.at(newest + STALE_MS + 1);
+  return now - newest > STALE_MS;
+}
+
+function awaiting(s: unknown, now: number, h: Horizon): boolean {
+  if (!s || get(s, 'awaiting_confirmation') !== true) return false;
+  const pref = get(s, 'awaiting_confirmation_set_at');
+  const started = get(s, 'started_at');
+  const ts =
+    typeof pref === 'string' && pref.trim() ? pref : typeof started === 'string' && started.trim() ? started : null;
+  if (!ts) return false;
+  const t = new Date(ts).getTime();
+  const age = now - t;
+  if (Number.isFinite(age) && age < 0) h.at(t);
+  if (Number.isFinite(age) && age >= 0 && age < AWAIT_MS) h.at(t + AWAIT_MS);
+  return Number.isFinite(age) && age >= 0 && age < AWAIT_MS;
+}
+
+const norm = (p: string) => path.resolve(p).replace(/[/\\]+$/, '');
+function forProject(s: unknown, cwd: string): boolean {
+  if (!s) return true;
+  const pp = get(s, 'project_path');
+  if (!pp) return true;
+  return norm(String(pp)) === norm(cwd);
+}
+
+function autopilotPhase(s: unknown): string {
+  const raw = get(s, 'phase') ?? get(s, 'current_phase') ?? 'unspecified';
+  return typeof raw === 'string' && raw.trim() ? raw.trim().toLowerCase() : 'unspecified';
+}
+
+function teamPhase(s: unknown): string | null {
+  if (!isObj(s)) return null;
+  const raw = s.current_phase ?? s.phase ?? s.stage;
+  if (typeof raw !== 'string') return null;
+  const p = raw.trim().toLowerCase();
+  if (!p || TEAM_TERMINAL.has(p)) return null;
+  return TEAM_ACTIVE.has(p) ? p : null;
+}
+
+function safeCount(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
+}
+
+interface Loaded {
+  state: unknown;
+  rel: string;
+}
+
+/** readStateFileWithSession: own session dir, else a copy in another session dir owned by S, else state/ if owned by S. */
+function load(tree: HookTree, file: string, sid: string): Loaded {
+  const own = `state/sessions/${sid}/${file}`;
+  const mine = tree.read(own);
+  if (mine) return { state: mine, rel: own };
+  const copy = tree.findOwnedCopy(file, sid);
+  if (copy) return { state: copy.value, rel: copy.rel };
+  const legacy = tree.read(`state/${file}`);
+  if (legacy && get(legacy, 'session_id') === sid) return { state: legacy, rel: `state/${file}` };
+  return { state: null, rel: own };
+}
+
+function tombstoned(tree: HookTree, mode: string, sid: string, now: number, h: Horizon): boolean {
+  const slot = get(get(tree.read(`state/sessions/${sid}/skill-active-state.json`), 'active_skills'), mode);
+  if (!slot || typeof slot !== 'object') return false;
+  const c = get(slot, 'completed_at');
+  if (typeof c !== 'string' || !c) return false;
+  const t = new Date(c).getTime();
+  if (!Number.isFinite(t)) return true;
+  h.at(t + TOMBSTONE_MS);
+  return now - t < TOMBSTONE_MS;
+}
+
+function pendingAsyncWork(tree: HookTree, sid: string, now: number, h: Horizon): string | null {
+  const hud = tree.read(`state/sessions/${sid}/hud-state.json`);
+  const tasks = get(hud, 'backgroundTasks');
+  if (
+    Array.isArray(tasks) &&
+    tasks.some(
+      (t) => get(t, 'status') === 'running' && freshTs(get(t, 'startedAt') ?? get(t, 'startTime'), ASYNC_MS, now, h),
+    )
+  )
+    return 'a background task is running (hud-state.json)';
+  const agents = get(tree.read('state/subagent-tracking.json'), 'agents');
+  if (
+    Array.isArray(agents) &&
+    agents.some((a) => get(a, 'status') === 'running' && freshTs(get(a, 'started_at'), SUBAGENT_MS, now, h))
+  )
+    return 'a subagent is running (subagent-tracking.json)';
+  for (const dir of [`state/sessions/${sid}`, 'state']) {
+    for (const f of WAKEUP_FILES) {
+      const w = tree.read(`${dir}/${f}`);
+      if (!w || typeof w !== 'object') continue;
+      const st = get(w, 'status');
+      const status = typeof st === 'string' ? st.toLowerCase() : '';
+      if (WAKEUP_DONE.has(status)) continue;
+      const due = parseTs(
+        get(w, 'due_at') ??
+          get(w, 'wakeup_at') ??
+          get(w, 'scheduled_for') ??
+          get(w, 'deadline_at') ??
+          get(w, 'expires_at'),
+      );
+      if (due !== null) {
+        h.at(due);
+        if (due > now) return `a scheduled wakeup is pending (${f})`;
+        continue;
+      }
+      if (
+        (get(w, 'active') === true || get(w, 'pending') === true) &&
+        freshTs(get(w, 'created_at') ?? get(w, 'updated_at') ?? get(w, 'started_at'), ASYNC_MS, now, h)
+      )
+        return `a scheduled wakeup is pending (${f})`;
+    }
+  }
+  return null;
+}
+
+function enforceableAutopilot(s: unknown, ctx: HookContext, h: Horizon): boolean {
+  if (!get(s, 'active') || awaiting(s, ctx.now, h) || (stale(s, ctx.now, h) && !hasMarkers(s))) return false;
+  if (!forProject(s, ctx.cwd)) return false;
+  if (get(s, 'session_id') !== ctx.sessionId) return false;
+  return autopilotPhase(s) !== 'complete';
+}
+
+/** One signal file under the hook's rules; `autopilot` = the enforceable autopilot state, or null. */
+function signalCheck(
+  sig: unknown,
+  autopilot: unknown,
+  now: number,
+  h: Horizon,
+): { inForce: boolean; until: number | null; reason: string } {
+  const no = (reason: string) => ({ inForce: false, until: null, reason });
+  if (!isObj(sig) || Array.isArray(sig) || sig.active !== true) return no('not an object with active: true');
+  const req = typeof sig.requested_at === 'string' ? new Date(sig.requested_at).getTime() : NaN;
+  const exp = typeof sig.expires_at === 'string' ? new Date(sig.expires_at).getTime() : NaN;
+  if (!Number.isFinite(req)) return no('requested_at missing or not a date');
+  h.at(req - CANCEL_SKEW);
+  h.at(req + CANCEL_TTL + 1);
+  const fresh = req <= now + CANCEL_SKEW && now - req <= CANCEL_TTL;
+  if (autopilot === null) {
+    const eff = Number.isFinite(exp) ? exp : req + CANCEL_TTL;
+    h.at(eff);
+    if (sig.mode === 'autopilot' || own(sig, 'target_state_sha256') || own(sig, 'target_workflow_run_id'))
+      return no('a targeted signal (mode autopilot or target_*): the hook honours only the generic form here');
+    if (!fresh)
+      return no(req > now ? 'requested_at is more than 5 s in the future' : 'expired (requested over 30 s ago)');
+    if (!(eff > req && eff - req <= CANCEL_TTL)) return no('expires_at is not within 30 s after requested_at');
+    if (!(eff > now)) return no('expired');
+    return { inForce: true, until: Math.min(eff, req + CANCEL_TTL + 1), reason: 'in force' };
+  }
+  if (!fresh)
+    return no(req > now ? 'requested_at is more than 5 s in the future' : 'expired (requested over 30 s ago)');
+  if (sig.mode !== 'autopilot' || typeof sig.source !== 'string' || sig.source.length === 0)
+    return no('the session has an active autopilot: only a mode "autopilot" signal bound to its state digest counts');
+  if (!Number.isFinite(exp) || exp <= req || exp - req > CANCEL_TTL)
+    return no('expires_at is not within 30 s after requested_at');
+  h.at(exp);
+  if (exp <= now) return no('expired');
+  const digest = createHash('sha256').update(JSON.stringify(autopilot)).digest('hex');
+  if (
+    typeof sig.target_state_sha256 !== 'string' ||
+    !/^[a-f0-9]{64}$/.test(sig.target_state_sha256) ||
+    sig.target_state_sha256 !== digest
+  )
+    return no('the autopilot state no longer matches the digest the signal was written for');
+  const run = get(autopilot, 'workflowRunId');
+  if (run && sig.target_workflow_run_id !== run) return no('target_workflow_run_id is not the current run');
+  if (!run && sig.target_workflow_run_id) return no('target_workflow_run_id set but the state has no workflow run');
+  return {
+    inForce: true,
+    until: Math.min(exp, req + CANCEL_TTL + 1),
+    reason: 'in force (digest matches the current autopilot)',
+  };
+}
+
+const NO_SID = 'written without session_id: the Stop hook ignores it';
+const OTHER_SID = 'its session_id names another session: the Stop hook ignores it here';
+
+/** The 5.5.0 cascade for session `ctx.sessionId`. */
+export function verdict555(tree: HookTree, ctx: HookContext): SessionVerdict {
+  const { sessionId: sid, now, cwd } = ctx;
+  const h = new Horizon(now);
+  const modes: ModeVerdict[] = [];
+  const cancels: CancelVerdict[] = [];
+  const out = (decision: 'block' | 'stop', mode: string | null, rule: string, detail: string): SessionVerdict => ({
+    rules: '5.5.0',
+    decision,
+    mode,
+    rule,
+    detail,
+    modes,
+    cancels,
+    nextChangeAt: h.next,
+  });
+
+  const ralph = load(tree, 'ralph-state.json', sid);
+  const goal = load(tree, 'ultragoal-state.json', sid);
+  const ap = load(tree, 'autopilot-state.json', sid);
+  const up = load(tree, 'ultrapilot-state.json', sid);
+  const pipe = load(tree, 'pipeline-state.json', sid);
+  const team = load(tree, 'team-state.json', sid);
+  const teams = load(tree, 'omc-teams-state.json', sid);
+
+  // Every mode's own gate, evaluated first so the per-mode verdicts exist whatever ends the hook.
+  const sessionRule = (s: unknown): { ok: boolean; rule: string; detail: string } =>
+    get(s, 'session_id') === sid
+      ? { ok: true, rule: '', detail: '' }
+      : get(s, 'session_id')
+        ? { ok: false, rule: 'other-session', detail: OTHER_SID }
+        : { ok: false, rule: 'no-session-id', detail: NO_SID };
+  const common = (mode: string, l: Loaded, opts: { tomb?: boolean; await?: boolean; staleOk?: boolean }) => {
+    const s = l.state;
+    if (!s) return { rule: 'absent', detail: 'no state file' };
+    if (!get(s, 'active')) return { rule: 'inactive', detail: 'not active' };
+    if (opts.tomb && tombstoned(tree, mode, sid, now, h))
+      return {
+        rule: 'tombstoned',
+        detail: 'its workflow slot completed less than 24 h ago: the hook treats it as ended',
+      };
+    if (opts.tomb && get(s, 'session_id') && get(s, 'session_id') !== sid)
+      return { rule: 'other-session', detail: OTHER_SID };
+    if (opts.await && awaiting(s, now, h))
+      return { rule: 'awaiting-confirmation', detail: 'awaiting confirmation (set under 2 min ago): not enforced yet' };
+    if (stale(s, now, h) && !opts.staleOk)
+      return {
+        rule: 'stale',
+        detail: 'no last_checked_at / updated_at / started_at in the last 2 h: the hook treats it as stale',
+      };
+    if (!forProject(s, cwd))
+      return { rule: 'other-project', detail: "project_path is not the session's directory: ignored" };
+    const sr = sessionRule(s);
+    if (!sr.ok) return sr;
+    return null;
+  };
+  const push = (mode: string, l: Loaded, enforced: boolean, rule: string, detail: string) =>
+    void (l.state ? modes.push({ mode, path: l.rel, enforced, rule, detail }) : undefined);
+
+  let firstBlock: { mode: string; rule: string; detail: string } | null = null;
+  /** A gate that ends the hook with "let stop" before later modes (ultragoal over its cap, an orphan echo). */
+  let earlyStop: { mode: string; rule: string; detail: string } | null = null;
+  const gate = (
+    mode: string,
+    l: Loaded,
+    res: { enforced: boolean; rule: string; detail: string; endsHook?: boolean },
+  ) => {
+    push(mode, l, res.enforced, res.rule, res.detail);
+    if (firstBlock || earlyStop) return;
+    if (res.enforced) firstBlock = { mode, rule: res.rule, detail: res.detail };
+    else if (res.endsHook) earlyStop = { mode, rule: res.rule, detail: res.detail };
+  };
+
+  // ralph: once its gates pass it always blocks (next iteration, or extending / hard-limit).
+  {
+    const c = common('ralph', ralph, { tomb: true, await: true });
+    if (c) gate('ralph', ralph, { enforced: false, ...c });
+    else {
+      const it = or(get(ralph.state, 'iteration'), 1);
+      const max = or(get(ralph.state, 'max_iterations'), 100);
+      gate('ralph', ralph, {
+        enforced: true,
+        rule: lt(it, max) ? 'iteration' : 'extend',
+        detail: lt(it, max)
+          ? 'the Stop hook continues the loop'
+          : 'at its max: the hook extends it by 10 and continues',
+      });
+    }
+  }
+  {
+    const s = goal.state;
+    const c = common('ultragoal', goal, { tomb: true, await: true });
+    if (c) gate('ultragoal', goal, { enforced: false, ...c });
+    else if (
+      (typeof get(s, 'completed_at') === 'string' && (get(s, 'completed_at') as string).length > 0) ||
+      get(s, 'all_done') === true ||
+      get(s, 'done') === true ||
+      GOAL_TERMINAL.has(String(normPhase(get(s, 'current_phase') ?? get(s, 'phase') ?? get(s, 'status'))))
+    )
+      gate('ultragoal', goal, { enforced: false, rule: 'terminal', detail: 'its goal is complete' });
+    else {
+      const n = plusOne(get(s, 'reinforcement_count'));
+      const max = or(get(s, 'max_reinforcements'), 50);
+      if (gt(n, max))
+        gate('ultragoal', goal, {
+          enforced: false,
+          rule: 'reinforced-max',
+          detail: `reinforced ${String(max)}/${String(max)}: the hook lets it stop`,
+          endsHook: true,
+        });
+      else gate('ultragoal', goal, { enforced: true, rule: 'reinforce', detail: 'the Stop hook reinforces it' });
+    }
+  }
+  {
+    const s = ap.state;
+    const named = s && hasMarkers(s);
+    if (s && isOrphanEcho(s) && get(s, 'session_id') === sid && forProject(s, cwd))
+      gate('autopilot', ap, {
+        enforced: false,
+        rule: 'routing-echo',
+        detail: 'only the routing echo of the keyword: the hook deletes it and lets the agent stop',
+        endsHook: true,
+      });
+    else {
+      const c = common('autopilot', ap, { await: true, staleOk: Boolean(get(s, 'workflow')) });
+      if (c) gate('autopilot', ap, { enforced: false, ...c });
+      else if (named)
+        gate('autopilot', ap, {
+          enforced: true,
+          rule: 'named-workflow',
+          detail: 'a named workflow run: the hook drives its stages',
+        });
+      else if (autopilotPhase(s) === 'complete')
+        gate('autopilot', ap, { enforced: false, rule: 'terminal', detail: 'phase complete' });
+      else if (!le(plusOne(get(s, 'reinforcement_count')), 20))
+        gate('autopilot', ap, {
+          enforced: false,
+          rule: 'reinforced-max',
+          detail: 'reinforced 20/20: the hook lets it stop',
+        });
+      else gate('autopilot', ap, { enforced: true, rule: 'reinforce', detail: 'the Stop hook reinforces it' });
+    }
+  }
+  {
+    const c = common('ultrapilot', up, {});
+    if (c) gate('ultrapilot', up, { enforced: false, ...c });
+    else {
+      const workers = or(get(up.state, 'workers'), []);
+      if (!Array.isArray(workers)) {
+        // `workers.filter` throws inside the hook: its catch-all lets the agent stop.
+        gate('ultrapilot', up, {
+          enforced: false,
+          rule: 'hook-error',
+          detail: 'workers is not a list: the hook fails and lets it stop',
+          endsHook: true,
+        });
+      } else {
+        const incomplete = workers.filter(
+          (w) => get(w, 'status') !== 'complete' && get(w, 'status') !== 'failed',
+        ).length;
+        if (incomplete === 0)
+          gate('ultrapilot', up, { enforced: false, rule: 'terminal', detail: 'no worker left running' });
+        else if (!le(plusOne(get(up.state, 'reinforcement_count')), 20))
+          gate('ultrapilot', up, {
+            enforced: false,
+            rule: 'reinforced-max',
+            detail: 'reinforced 20/20: the hook lets it stop',
+          });
+        else gate('ultrapilot', up, { enforced: true, rule: 'reinforce', detail: `${incomplete} workers running` });
+      }
+    }
+  }
+  {
+    const c = common('pipeline', pipe, {});
+    if (c) gate('pipeline', pipe, { enforced: false, ...c });
+    else {
+      const cur = or(get(pipe.state, 'current_stage'), 0);
+      const total = or(get(get(pipe.state, 'stages'), 'length'), 0);
+      if (!lt(cur, total)) gate('pipeline', pipe, { enforced: false, rule: 'terminal', detail: 'past its last stage' });
+      else if (!le(plusOne(get(pipe.state, 'reinforcement_count')), 15))
+        gate('pipeline', pipe, {
+          enforced: false,
+          rule: 'reinforced-max',
+          detail: 'reinforced 15/15: the hook lets it stop',
+        });
+      else gate('pipeline', pipe, { enforced: true, rule: 'reinforce', detail: 'the Stop hook reinforces it' });
+    }
+  }
+  for (const [mode, l] of [
+    ['team', team],
+    ['omc-teams', teams],
+  ] as const) {
+    const c = common(mode, l, {});
+    if (c) gate(mode, l, { enforced: false, ...c });
+    else if (teamPhase(l.state) === null)
+      gate(mode, l, {
+        enforced: false,
+        rule: 'phase',
+        detail: 'its phase is not one the hook enforces (terminal, missing or unknown)',
+      });
+    else if (safeCount(get(l.state, 'reinforcement_count')) + 1 > 20)
+      gate(mode, l, { enforced: false, rule: 'reinforced-max', detail: 'reinforced 20/20: the hook lets it stop' });
+    else gate(mode, l, { enforced: true, rule: 'reinforce', detail: 'the Stop hook reinforces it' });
+  }
+
+  // Now the hook's own order: pending async work, a named-workflow integrity stop, cancel signals, the modes.
+  const async = pendingAsyncWork(tree, sid, now, h);
+  if (async) return out('stop', null, 'async-work', `${async}: the hook lets the agent stop`);
+
+  const apState = ap.state;
+  const current = apState && forProject(apState, cwd) && get(apState, 'session_id') === sid ? apState : null;
+  if (current && hasMarkers(current))
+    return out('block', 'autopilot', 'named-workflow', 'a named workflow run: the hook drives (or refuses) its stages');
+
+  const apDir = path.posix.dirname(ap.rel);
+  const signalRels = [`${apDir}/cancel-signal-state.json`];
+  for (const r of [`state/sessions/${sid}/cancel-signal-state.json`, 'state/cancel-signal-state.json'])
+    if (!signalRels.includes(r)) signalRels.push(r);
+  const target = enforceableAutopilot(tree.read(ap.rel), ctx, h) ? tree.read(ap.rel) : null;
+  let paused: CancelVerdict | null = null;
+  for (const rel of signalRels) {
+    const sig = tree.read(rel);
+    if (sig === null || sig === undefined) continue;
+    const v = signalCheck(sig, target, now, h);
+    const cv = { path: rel, ...v };
+    cancels.push(cv);
+    if (v.inForce && !paused) paused = cv;
+  }
+  if (paused)
+    return out(
+      'stop',
+      null,
+      'cancel-signal',
+      `a cancel signal (${paused.path}) is in force: the hook lets the agent stop`,
+    );
+
+  if (firstBlock) {
+    const fb = firstBlock as { mode: string; rule: string; detail: string };
+    return out('block', fb.mode, fb.rule, fb.detail);
+  }
+  if (earlyStop) {
+    const es = earlyStop as { mode: string; rule: string; detail: string };
+    return out('stop', es.mode, es.rule, es.detail);
+  }
+  return out('stop', null, 'nothing-enforced', 'no mode the Stop hook enforces');
+}
+
+function normPhase(v: unknown): string {
+  return typeof v === 'string' && v.trim().length > 0 ? v.trim().toLowerCase() : '';
+}
+
+function isOrphanEcho(s: unknown): boolean {
+  if (!isObj(s) || hasMarkers(s)) return false;
+  if (autopilotPhase(s) !== 'unspecified') return false;
+  const text = [s.originalIdea, s.original_idea, s.original_prompt, s.prompt, s.task_description]
+    .filter((v) => typeof v === 'string')
+    .join('\n')
+    .trim();
+  return (
+    /^\[MAGIC KEYWORDS?(?: DETECTED)?:\s*AUTOPILOT\s*\]\s*$/i.test(text) ||
+    /^\/(?:oh-my-claudecode:|omc:)?autopilot(?:\s+execute)?\s*$/i.test(text)
+  );
+}

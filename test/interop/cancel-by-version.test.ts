@@ -1,0 +1,110 @@
+/**
+ * Cancel and pause by OMC version, checked against each version's real Stop hook: OMC 4.4.4's
+ * wired hook never reads cancel signals, so a pause there is refused with the reason (and the
+ * full cancel still works, because files go); "verified" comes from the verdict engine on a
+ * fresh read of disk. Also the session-id prefix rule.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCancelCommand } from '../../src/commands/cancel.js';
+import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { hookDecision, spawnStopHook, type HookVersion } from '../helpers/stop-hook.js';
+
+const S = '0b5e9c1e-1111-4222-8333-444455556666';
+let p: TempProject | null = null;
+let home: string | null = null;
+afterEach(() => {
+  p?.cleanup();
+  if (home) fs.rmSync(home, { recursive: true, force: true });
+  p = home = null;
+});
+
+function ralphProject(extra: Record<string, unknown> = {}): TempProject {
+  p = makeProject({ prefix: 'omc-top-cbv-' });
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-cbv-home-'));
+  const now = Date.now();
+  writeOmcJson(path.join(p.root, 'state', 'sessions', S, 'ralph-state.json'), {
+    active: true,
+    iteration: 3,
+    started_at: new Date(now - 60_000).toISOString(),
+    last_checked_at: new Date(now - 5_000).toISOString(),
+    prompt: 'scratch task',
+    session_id: S,
+    ...extra,
+  });
+  return p;
+}
+
+async function cancel(...args: string[]): Promise<{ code: number; out: string; json: any }> {
+  let out = '';
+  const code = await runCancelCommand(args, {
+    out: (t) => void (out += t),
+    err: (t) => void (out += t),
+    cwd: (p as TempProject).dir,
+    now: Date.now,
+    env: { HOME: home as string, CLAUDE_CONFIG_DIR: path.join(home as string, '.claude') },
+  });
+  let json: any = null;
+  try {
+    json = JSON.parse(out);
+  } catch {
+    /* human output */
+  }
+  return { code, out, json };
+}
+
+const hook = (v: HookVersion) =>
+  hookDecision(spawnStopHook(v, { cwd: (p as TempProject).dir, sessionId: S, home: home as string, now: Date.now() }));
+
+describe('cancel and pause by OMC version', () => {
+  it('4.4.4: the real hook blocks even with an in-force signal, so --signal-only is refused (exit 1, nothing written)', async () => {
+    ralphProject({ max_iterations: 100 });
+    const sig = path.join((p as TempProject).root, 'state', 'sessions', S, 'cancel-signal-state.json');
+    // Issue 11, observed: a signal OMC 5.5.0 would honour does nothing to 4.4.4's wired hook.
+    const t = Date.now();
+    writeOmcJson(sig, {
+      active: true,
+      requested_at: new Date(t).toISOString(),
+      expires_at: new Date(t + 30_000).toISOString(),
+      mode: 'ralph',
+      source: 'test',
+    });
+    expect(hook('4.4.4')).toMatchObject({ decision: 'block', mode: 'ralph' });
+    expect(hook('5.5.0')).toMatchObject({ decision: 'stop' });
+    fs.rmSync(sig);
+
+    const r = await cancel(S, '--signal-only', '--omc-version', '4.4.4', '--json');
+    expect(r.code).toBe(1);
+    expect(r.json).toMatchObject({ ok: false, error: 'pause-unsupported' });
+    expect(r.json.message).toContain('never reads cancel signals');
+    expect(fs.existsSync(sig)).toBe(false);
+  });
+
+  it('4.4.4: the full cancel works (files go), verified by the verdict and by the real hook', async () => {
+    ralphProject();
+    const r = await cancel(S, '--omc-version', '4.4.4', '--json');
+    expect([r.code, r.json.ok]).toEqual([0, true]);
+    expect(r.json.omc_version).toMatchObject({ version: '4.4.4', rules: '4.4.4' });
+    expect(r.json.verdict).toMatchObject({ decision: 'stop', rules: '4.4.4' });
+    expect(hook('4.4.4').decision).toBe('stop');
+  });
+
+  it('5.5.0: the pause is in force by the re-read verdict, and the real hook agrees', async () => {
+    ralphProject();
+    const r = await cancel(S, '--signal-only', '--omc-version', '5.5.0', '--json');
+    expect([r.code, r.json.ok, r.json.verdict.rule]).toEqual([0, true, 'cancel-signal']);
+    expect(hook('5.5.0').decision).toBe('stop');
+  });
+
+  it('a unique prefix of the session id is enough; an ambiguous one lists the candidates', async () => {
+    ralphProject();
+    fs.mkdirSync(path.join((p as TempProject).root, 'state', 'sessions', '0b5e9c1e-2222-4222-8333-444455556666'));
+    const amb = await cancel('0b5e9c1e', '--omc-version', '5.5.0');
+    expect(amb.code).toBe(2);
+    expect(amb.out).toContain('matches 2 sessions: 0b5e9c1e-1111-4222-8333-444455556666, 0b5e9c1e-2222');
+    const one = await cancel('0b5e9c1e-1', '--omc-version', '5.5.0', '--json');
+    expect([one.code, one.json.session]).toEqual([0, S]);
+  });
+});
