@@ -11,6 +11,8 @@ import { render, type Instance } from 'ink';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
 import { PANES } from './panes/registry.js';
+import { addClaudeToReport } from './store/claude/report.js';
+import { claudeOf } from './store/claude/register.js';
 import { addStandardDomains } from './store/domains.js';
 import { buildJsonReport } from './store/report.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
@@ -73,7 +75,7 @@ async function runJson(res: RootResolution, readonly: boolean): Promise<number> 
     projectDir: res.projectDir,
     rootRule: res.rule,
   });
-  addStandardDomains(store);
+  addStandardDomains(store, { live: false });
   store.start();
   const doc = buildJsonReport({
     root: res.root,
@@ -83,6 +85,8 @@ async function runJson(res: RootResolution, readonly: boolean): Promise<number> 
     extraProblems: store.problems.getSnapshot().filter((p) => !store.sessions.getSnapshot().problems.includes(p)),
     extra: store.reportExtras(),
   });
+  const claude = claudeOf(store);
+  if (claude) addClaudeToReport(doc, store.sessions.getSnapshot().sessions, claude.getSnapshot(), store.clock());
   await store.close();
   process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   return 0;

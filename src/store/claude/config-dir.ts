@@ -1,0 +1,29 @@
+/**
+ * Where Claude Code keeps its session registry and transcripts: $CLAUDE_CONFIG_DIR
+ * when set (the CLI's own rule, verified with 2.1.332), else $HOME/.claude.
+ * omc-top only ever reads here; it never writes in Claude's directory.
+ */
+import os from 'node:os';
+import path from 'node:path';
+
+export interface ClaudeConfigDir {
+  dir: string;
+  rule: 'CLAUDE_CONFIG_DIR' | 'HOME/.claude';
+}
+
+export function findClaudeConfigDir(env: NodeJS.ProcessEnv = process.env): ClaudeConfigDir {
+  const set = env.CLAUDE_CONFIG_DIR;
+  if (typeof set === 'string' && set.trim() !== '') return { dir: path.resolve(set), rule: 'CLAUDE_CONFIG_DIR' };
+  const home = typeof env.HOME === 'string' && env.HOME.trim() !== '' ? env.HOME : os.homedir();
+  return { dir: path.resolve(home, '.claude'), rule: 'HOME/.claude' };
+}
+
+/** Claude Code's project folder name for a cwd: every character that is not a letter or digit becomes "-". */
+export function encodeProjectDir(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/** The transcript of a session, relative to the config dir. */
+export function transcriptRel(cwd: string, sessionId: string): string {
+  return `projects/${encodeProjectDir(cwd)}/${sessionId}.jsonl`;
+}
