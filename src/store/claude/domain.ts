@@ -248,12 +248,15 @@ export class ClaudeDomain implements Domain {
       const d = path.posix.dirname(r.rel);
       (dirs.get(d) ?? dirs.set(d, new Set()).get(d))?.add(sid);
     }
-    for (const d of dirs.keys())
-      this.watch(d, (file) => {
+    for (const [d, sids] of dirs) {
+      const fresh = this.watch(d, (file) => {
         if (!file) return this.readTranscripts();
         const sid = file.replace(/\.jsonl$/, '');
         if (this.readers.has(sid)) this.readTranscripts(new Set([sid]));
       });
+      // A directory that appeared after the last read may already hold lines no event will announce.
+      if (fresh) this.readTranscripts(sids);
+    }
     for (const [d, w] of this.watchers)
       if (d !== 'sessions' && !dirs.has(d)) {
         w.close();
@@ -262,8 +265,9 @@ export class ClaudeDomain implements Domain {
   }
 
   /** One plain fs.watch per directory (no recursion, no chokidar walk); missing dirs are retried by the tick. */
-  private watch(rel: string, onEvent: (file: string | null) => void): void {
-    if (this.watchers.has(rel) || this.disposed) return;
+  /** Returns true when a new watch was set up. */
+  private watch(rel: string, onEvent: (file: string | null) => void): boolean {
+    if (this.watchers.has(rel) || this.disposed) return false;
     try {
       const w = fs.watch(path.join(this.dir, rel), { persistent: false }, (_t, f) => onEvent(f ? String(f) : null));
       w.on('error', () => {
@@ -271,8 +275,9 @@ export class ClaudeDomain implements Domain {
         this.watchers.delete(rel);
       });
       this.watchers.set(rel, w);
+      return true;
     } catch {
-      /* not there yet */
+      return false; // not there yet: the tick tries again
     }
   }
 
