@@ -465,6 +465,8 @@ export function readRangeSync(
   rel: string,
   pickStart: (size: number, ino: number) => number,
   maxBytes: number,
+  /** Read into this buffer (reused by the caller; the result is only valid until its next read). */
+  into?: Buffer,
 ): RangeResult {
   let abs: string;
   try {
@@ -497,8 +499,8 @@ export function readRangeSync(
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return { ok: false, code: 'not-a-file', message: 'is not a regular file' };
     const from = Math.max(0, Math.min(st.size, Math.floor(pickStart(st.size, st.ino))));
-    const len = Math.max(0, Math.min(maxBytes, st.size - from));
-    const buf = Buffer.allocUnsafe(len);
+    const len = Math.max(0, Math.min(maxBytes, st.size - from, into ? into.length : Infinity));
+    const buf = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
     let got = 0;
     while (got < len) {
       const n = fs.readSync(fd, buf, got, len - got, from + got);

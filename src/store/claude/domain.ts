@@ -50,6 +50,7 @@ export class ClaudeDomain implements Domain {
   private readonly live: boolean;
   private readonly probe: LivenessProbe;
   private entries: RegistryEntry[] = [];
+  private procViews = new Map<string, ProcessView>();
   private registryProblems: Problem[] = [];
   private registryMissing = true;
   private readers = new Map<string, TranscriptReader>();
@@ -57,6 +58,8 @@ export class ClaudeDomain implements Domain {
   private watchers = new Map<string, fs.FSWatcher>();
   private timer: NodeJS.Timeout | null = null;
   private catchUp: NodeJS.Immediate | null = null;
+  /** Transcripts with unread bytes left by a slice that ran out of budget. */
+  private behind = new Set<string>();
   private registryTimer: NodeJS.Timeout | null = null;
   private version = 0;
   private lastKey = '';
@@ -69,7 +72,7 @@ export class ClaudeDomain implements Domain {
     this.live = opts.live ?? true;
     this.probe = opts.probe ?? systemProbe();
     this.cell = new SnapshotCell(EMPTY(opts.config));
-    if (this.live) opts.sessions.subscribe(() => this.syncTranscripts());
+    if (this.live) opts.sessions.subscribe(() => this.syncTranscripts(false));
   }
 
   subscribe = (l: () => void) => this.cell.subscribe(l);
@@ -93,6 +96,7 @@ export class ClaudeDomain implements Domain {
     const r = readRegistry(this.dir);
     this.entries = r.entries;
     this.registryMissing = r.missing;
+    this.judgeAll();
     this.registryProblems = r.problems.map((p) => ({
       path: `${this.label}/${p.rel}`,
       message: p.message,
@@ -114,28 +118,58 @@ export class ClaudeDomain implements Domain {
     return want;
   }
 
-  private syncTranscripts(): void {
+  /** `fullRead`: re-read every transcript (scans, registry changes), not only newly wanted ones. */
+  private syncTranscripts(fullRead = true): void {
     if (this.disposed) return;
     const want = this.wantedTranscripts();
-    for (const [sid, r] of this.readers) if (want.get(sid) !== r.rel) this.readers.delete(sid);
+    let removed = false;
+    for (const [sid, r] of this.readers)
+      if (want.get(sid) !== r.rel) {
+        this.readers.delete(sid);
+        removed = true;
+      }
+    const added: string[] = [];
     for (const [sid, rel] of want)
-      if (!this.readers.has(sid)) this.readers.set(sid, new TranscriptReader(this.dir, rel));
-    this.readTranscripts();
+      if (!this.readers.has(sid)) {
+        this.readers.set(sid, new TranscriptReader(this.dir, rel));
+        added.push(sid);
+      }
+    // Live, the directory watches announce growth: an OMC state change (a ralph iteration) must
+    // not reopen every transcript, only read the ones it made us want.
+    if (fullRead || !this.live) this.readTranscripts();
+    else if (added.length > 0 || removed) this.readTranscripts(added);
     if (this.live) this.watchProjectDirs();
   }
 
-  private readTranscripts(only?: Set<string>): void {
-    let behind = false;
-    for (const [sid, r] of this.readers) {
-      if (only && !only.has(sid)) continue;
-      r.refresh(this.live ? SLICE_BYTES : Number.MAX_SAFE_INTEGER);
-      if (r.behind) behind = true;
+  /**
+   * Reads what was appended, within one slice's byte budget when live (a first read of 200
+   * transcripts of 10 MB is 2 GB: it continues on the next turns of the event loop, so keys
+   * and frames are never held up for more than one slice).
+   */
+  private readTranscripts(only?: Iterable<string>): void {
+    const ids = only ? [...only] : [...this.readers.keys()];
+    let budget = this.live ? SLICE_BYTES : Number.MAX_SAFE_INTEGER;
+    for (const sid of ids) {
+      const r = this.readers.get(sid);
+      if (!r) continue;
+      if (budget <= 0) {
+        this.behind.add(sid);
+        continue;
+      }
+      const before = r.state().offset;
+      r.refresh(budget);
+      budget -= Math.max(0, r.state().offset - before);
+      if (r.behind) this.behind.add(sid);
+      else this.behind.delete(sid);
     }
     this.publish();
-    if (behind && this.live && !this.catchUp)
+    if (this.behind.size > 0 && this.live && !this.catchUp)
       this.catchUp = setImmediate(() => {
         this.catchUp = null;
-        if (!this.disposed) this.readTranscripts();
+        if (this.disposed) return;
+        const next = [...this.behind];
+        this.behind.clear();
+        this.readTranscripts(next);
       });
   }
 
@@ -166,19 +200,29 @@ export class ClaudeDomain implements Domain {
     };
   }
 
-  private publish(): void {
-    const by = new Map<string, ClaudeSessionView>();
+  /**
+   * Verdicts are computed when the registry is read and on the liveness tick, not on every
+   * publish: a transcript catch-up publishes hundreds of times, each would re-read /proc.
+   */
+  private judgeAll(): void {
+    const by = new Map<string, ProcessView>();
     for (const e of this.entries) {
       const pv = this.processView(e);
-      const prev = by.get(e.sessionId)?.process;
+      const prev = by.get(e.sessionId);
       // Two entries for one session (a stale file and a resumed CLI): the live one wins, then the newest.
       if (
         prev &&
         (rankOf(prev) < rankOf(pv) || (rankOf(prev) === rankOf(pv) && (prev.startedAt ?? 0) >= (pv.startedAt ?? 0)))
       )
         continue;
-      by.set(e.sessionId, { sessionId: e.sessionId, process: pv, transcript: null });
+      by.set(e.sessionId, pv);
     }
+    this.procViews = by;
+  }
+
+  private publish(): void {
+    const by = new Map<string, ClaudeSessionView>();
+    for (const [sid, pv] of this.procViews) by.set(sid, { sessionId: sid, process: pv, transcript: null });
     const problems = [...this.registryProblems];
     for (const [sid, r] of this.readers) {
       const st = r.state();
@@ -239,6 +283,7 @@ export class ClaudeDomain implements Domain {
       return;
     }
     this.watchProjectDirs();
+    this.judgeAll();
     this.publish();
   }
 

@@ -19,6 +19,11 @@ export const MAX_PARSED_LINE = 4 * 1024 * 1024;
 const SKIP_MARKERS = ['"type":"api-request', '"type":"prompt_snapshot"', '"type":"file-history-snapshot"'];
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
+/**
+ * One read buffer for every transcript: each step is consumed (lines parsed, a partial line
+ * copied out) before the next, so catching up on gigabytes allocates nothing per step.
+ */
+const scratch = Buffer.allocUnsafe(STEP_BYTES);
 
 export interface ReaderState {
   facts: TranscriptFacts;
@@ -98,6 +103,7 @@ export class TranscriptReader {
         return this.offset + (this.carry?.length ?? 0);
       },
       max,
+      scratch,
     );
     if (!r.ok) {
       if (r.code === 'missing') return 'missing';
