@@ -15,8 +15,19 @@ export const STEP_BYTES = 1024 * 1024;
 export const FULL_READ_MAX = 64 * 1024 * 1024;
 /** Lines longer than this are skipped without parsing (no fact lives in them). */
 export const MAX_PARSED_LINE = 4 * 1024 * 1024;
-/** Line types that are big and carry nothing we show. */
-const SKIP_MARKERS = ['"type":"api-request', '"type":"prompt_snapshot"', '"type":"file-history-snapshot"'];
+/**
+ * Line types that are big (10–60 KB each) and carry nothing we show. Their type sits in the
+ * first ~120 bytes (2.1.332), so a byte search there skips them without decoding or parsing.
+ */
+const SKIP_MARKERS = [
+  '"type":"api-request',
+  '"type":"prompt_snapshot"',
+  '"type":"skill_listing"',
+  '"type":"deferred_tools_delta"',
+  '"type":"agent_listing_delta"',
+  '"type":"file-history-snapshot"',
+].map((m) => Buffer.from(m));
+const HEAD_BYTES = 512;
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 /**
@@ -169,9 +180,8 @@ export class TranscriptReader {
 
   private line(buf: Buffer): void {
     if (buf.length === 0) return;
-    const head = buf.subarray(0, 4096).toString('latin1');
-    // The big request-shape lines start with their type; parsing them is most of a naive reader's cost.
-    for (const m of SKIP_MARKERS) if (head.includes(m)) return;
+    const head = buf.subarray(0, HEAD_BYTES);
+    for (const m of SKIP_MARKERS) if (head.indexOf(m) !== -1) return;
     if (buf.includes(0)) {
       this.bad('a line contains NUL bytes');
       return;
