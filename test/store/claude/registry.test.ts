@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,5 +93,26 @@ describe('registry and process status', () => {
     const e = readRegistry(dir).entries[0]!;
     expect(e.name).toBe('evilname');
     expect(e.tmux).toBeNull();
+  });
+
+  it('a sessions/ that is a symlink out of the config dir is not listed; an entry that is a symlink or FIFO is a problem', () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-outside-'));
+    try {
+      fs.writeFileSync(path.join(outside, `${process.pid}.json`), JSON.stringify(entry(process.pid)));
+      fs.rmSync(path.join(dir, 'sessions'), { recursive: true });
+      fs.symlinkSync(outside, path.join(dir, 'sessions'));
+      const r = readRegistry(dir);
+      expect(r.entries).toEqual([]);
+      expect(r.problems[0]?.message).toMatch(/symlink to outside/);
+      fs.unlinkSync(path.join(dir, 'sessions'));
+      fs.mkdirSync(path.join(dir, 'sessions'));
+      fs.symlinkSync(path.join(outside, `${process.pid}.json`), path.join(dir, 'sessions', `${process.pid}.json`));
+      execFileSync('mkfifo', [path.join(dir, 'sessions', '77.json')]);
+      const r2 = readRegistry(dir);
+      expect(r2.entries).toEqual([]);
+      expect(r2.problems.map((x) => x.rel).sort()).toEqual(['sessions/77.json', `sessions/${process.pid}.json`].sort());
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
