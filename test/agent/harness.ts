@@ -195,17 +195,24 @@ export async function startRun(name: string): Promise<Run> {
         .map((l) => JSON.parse(l) as Record<string, unknown>),
     async close() {
       // Everything left in the namespace was started by this run (claude, tmux, OMC's session-end workers).
-      for (const pid of inNamespace()) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          /* already gone */
+      // Repeated until empty: a process may fork while its siblings are being killed.
+      const killAll = () => {
+        for (const pid of inNamespace()) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            /* already gone */
+          }
         }
-      }
+      };
+      killAll();
       holder.kill('SIGKILL');
       await waitFor(
         'the namespace to empty',
-        () => (inNamespace().length === 0 && holder.exitCode !== null) || holder.signalCode !== null,
+        () => {
+          killAll();
+          return inNamespace().length === 0 && (holder.exitCode !== null || holder.signalCode !== null);
+        },
         30_000,
       );
       fs.rmSync(dir, { recursive: true, force: true });
