@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRegistry } from '../../src/store/claude/registry.js';
+import { transcriptRel } from '../../src/store/claude/config-dir.js';
+import { TranscriptReader } from '../../src/store/claude/transcript-reader.js';
 import { planJump } from '../../src/store/claude/jump.js';
 import { claudeOf, registerClaude } from '../../src/store/claude/register.js';
 import { OmcStore } from '../../src/store/store.js';
@@ -30,6 +32,11 @@ const begin = async (name: string) => {
 };
 
 type Json = Record<string, any>;
+function readTranscriptFacts(run: Run, sid: string) {
+  const r = new TranscriptReader(run.configDir, transcriptRel(run.project, sid));
+  r.refresh();
+  return r.state().facts;
+}
 function omcTopJson(run: Run): Json {
   const out = execFileSync(process.execPath, [BUNDLE, '--json', '--root', path.join(run.project, '.omc')], {
     env: { ...process.env, CLAUDE_CONFIG_DIR: run.configDir, HOME: run.home, CI: '' },
@@ -141,6 +148,32 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     expect(row.process).toMatchObject({ pid, status: 'gone' });
     expect(row.agent.attention).toContainEqual(expect.objectContaining({ kind: 'orphaned-loop' }));
   }, 180_000);
+
+  it('a Stop hook that always blocks: Claude Code overrides it at its block cap, and the transcript says so', async () => {
+    const run = await begin('cap');
+    const hook = path.join(run.dir, 'block.sh');
+    fs.writeFileSync(hook, '#!/bin/sh\ncat >/dev/null\necho \'{"decision":"block","reason":"keep going (test)"}\'\n', {
+      mode: 0o755,
+    });
+    fs.mkdirSync(path.join(run.project, '.claude'));
+    fs.writeFileSync(
+      path.join(run.project, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: hook }] }] } }),
+    );
+    const child = run.spawnInNs('claude', ['-p', 'hi', '--output-format', 'json'], {
+      env: { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '2' },
+    });
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    await new Promise((r) => child.on('close', r));
+    const sid = (JSON.parse(out) as Json).session_id as string;
+    // No OMC session here: read the transcript the way the domain does for a registered session.
+    const facts = readTranscriptFacts(run, sid);
+    // Cap 2: two blocks honoured (two extra API calls), the third recorded and overridden.
+    expect(facts.stopHooks.map((h) => h.text)).toEqual(Array(3).fill('keep going (test)'));
+    expect(run.mockCalls().filter((c) => c.session === sid)).toHaveLength(3);
+    expect(facts.blockCapOverride).not.toBeNull();
+  }, 120_000);
 
   it('an interactive session in tmux: a permission prompt is "waiting", and jump finds its pane', async () => {
     const run = await begin('tmux');
