@@ -1,9 +1,9 @@
 // The Claude Code side of the demo: a session registry entry (sessions/<pid>.json) and a
 // growing transcript (projects/<enc-cwd>/<sid>.jsonl) for the OMC sessions the other modules
 // play, in the shapes Claude Code 2.1.332 writes. Each "CLI" is a real idle child process, so
-// pid + procStart checks hold; one is killed at the start (its entry stays: a gone process,
-// an orphaned loop), one session never gets an entry (unknown), and statuses rotate through
-// busy, waiting and idle. Writes only inside the demo's own config dir ($CLAUDE_CONFIG_DIR).
+// pid + procStart checks hold; one loop of its own has its CLI killed (the entry stays: a gone
+// process, an orphaned loop), one session never gets an entry (unknown), and statuses rotate
+// through busy, waiting and idle. Writes only inside the demo's own config dir ($CLAUDE_CONFIG_DIR).
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -40,7 +40,6 @@ export function start(ctx) {
   const clis = new Map(); // sid → { pid, status, n, iteration }
   const domain = pidDomain();
   let skipped = false;
-  let killedOne = false;
 
   const writeEntry = (sid, c) => {
     const file = path.join(cfg, 'sessions', `${c.pid}.json`);
@@ -121,16 +120,40 @@ export function start(ctx) {
     };
     clis.set(sid, c);
     line(sid, { type: 'user', message: { role: 'user', content: state.prompt ?? 'ralph: go' } });
-    // procStart is readable once the child exists; write the entry on the next tick.
-    setTimeout(() => {
-      c.procStart = startTicks(c.pid);
-      writeEntry(sid, c);
-      if (!killedOne) {
-        killedOne = true; // SIGKILL leaves the entry behind: the loop is orphaned
-        child.kill('SIGKILL');
-        c.dead = true;
-      }
-    }, 200);
+    c.procStart = startTicks(c.pid);
+    writeEntry(sid, c);
+  };
+
+  // An orphaned loop of its own: ralph active in OMC's state, its CLI SIGKILLed (the registry
+  // entry stays behind, as Claude Code leaves it). Nothing advances it, as in real life.
+  const orphan = () => {
+    const sid = ctx.uuid();
+    const t = Date.now();
+    ctx.writeJson(`state/sessions/${sid}/ralph-state.json`, {
+      active: true,
+      iteration: 3,
+      max_iterations: 10,
+      started_at: ctx.iso(t - 600_000),
+      last_checked_at: ctx.iso(t),
+      prompt: 'ralph: port the billing jobs to the new queue',
+      session_id: sid,
+      project_path: ctx.projectDir,
+    });
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+    const c = {
+      pid: child.pid,
+      status: 'busy',
+      n: 0,
+      iteration: 3,
+      startedAt: t,
+      procStart: startTicks(child.pid),
+      dead: true,
+    };
+    clis.set(sid, c);
+    line(sid, { type: 'user', message: { role: 'user', content: 'ralph: port the billing jobs to the new queue' } });
+    turn(sid, c);
+    writeEntry(sid, c);
+    child.kill('SIGKILL');
   };
 
   const tick = () => {
@@ -174,6 +197,7 @@ export function start(ctx) {
       }
     }
   };
+  orphan();
   tick();
   const stop = every(ctx, 2000, tick);
   return () => {

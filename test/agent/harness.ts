@@ -42,7 +42,10 @@ export function skipReason(): string | null {
   return null;
 }
 
-/** Waits for a condition with a generous bound; never a fixed sleep. */
+/**
+ * Waits for a condition with a generous bound; never a fixed sleep. Unlike the fixtures' waitFor
+ * (10 ms) it polls every 100 ms: conditions here spawn tmux or list the registry.
+ */
 export async function waitFor<T>(what: string, fn: () => T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {

@@ -48,7 +48,10 @@ describe('demo/sim/claude.mjs', () => {
         const orphan = sessions.some((s) =>
           attentionFor(s, snap.bySession.get(s.id)?.process ?? null, null).some((a) => a.kind === 'orphaned-loop'),
         );
-        return procs.includes('gone') && procs.some((x) => x === 'busy' || x === 'waiting') && tokens && orphan
+        return procs.includes('gone') &&
+          procs.some((x) => x === 'busy' || x === 'waiting' || x === 'idle') &&
+          tokens &&
+          orphan
           ? { sessions, snap }
           : null;
       },
