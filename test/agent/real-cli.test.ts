@@ -97,6 +97,8 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     expect(peek.files_written_this_turn).toContain(target);
     expect(peek.last_error.text).toBe('Exit code 1');
     expect(peek.last_text).toMatch(/^Done \(call \d+\)\.$/);
+    // The CLI's own cost, from the cost-state line it writes at exit (never estimated by omc-top).
+    expect(row.agent.cost).toMatchObject({ usd: (JSON.parse(r.stdout) as Json).total_cost_usd });
   }, 180_000);
 
   it('a ralph loop: keyword detector, the Skill call, a Stop-hook iteration; the timeline and tokens per iteration', async () => {

@@ -52,6 +52,8 @@ export function peekLines(s: SessionView, c: ClaudeSessionView | null, now: numb
   });
   const loop = activeLoop(s);
   const a = loopAnalytics(f, loop, now);
+  if (f.cliCost)
+    out.push({ text: `cost $${f.cliCost.usd.toFixed(4)} (Claude Code's own figure, at exit)`, tone: 'dim' });
   if (a.burnPerMin !== null) out.push({ text: `burn ${n(a.burnPerMin)} tokens/min`, tone: 'dim' });
   if (f.lastAssistantText) {
     out.push({ text: 'Last text', tone: 'section' });

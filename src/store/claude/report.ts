@@ -60,6 +60,9 @@ export function sessionJsonExtras(s: SessionView, snap: ClaudeSnapshot, now: num
             stop_hooks: f.stopHooks.map((h) => ({ at: iso(h.atMs), text: h.text, iteration: h.iteration, max: h.max })),
             block_cap_override: f.blockCapOverride !== null,
           },
+          cost: f?.cliCost
+            ? { usd: f.cliCost.usd, unknown_model_cost: f.cliCost.unknownModelCost, source: 'claude-code-at-exit' }
+            : null,
           analytics: f && analyticsJson(f, loop, now),
         }
       : null,

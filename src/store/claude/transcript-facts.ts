@@ -66,6 +66,8 @@ export interface TranscriptFacts {
   /** (time, tokens) per API response, newest last, for a burn rate. */
   usageSamples: { atMs: number; tokens: number }[];
   lastLineMs: number | null;
+  /** Claude Code's own cost figure (its `cost-state` line, written when a session exits); never estimated here. */
+  cliCost: { usd: number; unknownModelCost: boolean } | null;
 }
 
 export const KEEP_TOOL_CALLS = 8;
@@ -96,6 +98,7 @@ export function emptyFacts(): TranscriptFacts {
     iterations: [],
     usageSamples: [],
     lastLineMs: null,
+    cliCost: null,
   };
 }
 
@@ -174,6 +177,10 @@ export class FactsBuilder {
         return this.attachment(line, at);
       case 'system':
         return this.system(line, at);
+      case 'cost-state':
+        if (typeof line.totalCostUSD === 'number' && Number.isFinite(line.totalCostUSD) && line.totalCostUSD >= 0)
+          f.cliCost = { usd: line.totalCostUSD, unknownModelCost: line.hasUnknownModelCost === true };
+        return;
       default:
         return;
     }
