@@ -9,8 +9,7 @@ import { claudeOf, registerClaude } from '../../../src/store/claude/register.js'
 import { ownPidDomain } from '../../../src/store/claude/process-status.js';
 import { planInterrupt, sendInterrupt, shouldOfferInterrupt } from '../../../src/store/claude/interrupt.js';
 import { OmcStore } from '../../../src/store/store.js';
-import { makeProject, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
-import { waitFor } from '../../agent/harness.js';
+import { makeProject, waitFor as waitUntil, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
 import { assistant, prompt } from './lines.js';
 
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
@@ -80,24 +79,26 @@ describe('Claude domain, live', () => {
     const proc = () => claude.getSnapshot().bySession.get(SID)?.process;
     expect(proc()?.status).toBe('busy');
     register(pid, 'waiting');
-    await waitFor('waiting', () => proc()?.status === 'waiting', 20_000);
+    await waitUntil(() => proc()?.status === 'waiting', { what: 'waiting', timeoutMs: 20_000 });
 
     const t = path.join(cfg, transcriptRel(p.dir, SID));
     fs.mkdirSync(path.dirname(t), { recursive: true });
     fs.writeFileSync(t, prompt(SID, '2026-12-01T09:00:00Z', 'hi') + '\n');
-    await waitFor('the transcript', () => claude.getSnapshot().bySession.get(SID)?.transcript, 20_000);
+    await waitUntil(() => claude.getSnapshot().bySession.get(SID)?.transcript, {
+      what: 'the transcript',
+      timeoutMs: 20_000,
+    });
     fs.appendFileSync(
       t,
       assistant(SID, '2026-12-01T09:00:01Z', 'm1', 1, [{ type: 'text', text: 'ok' }]).join('\n') + '\n',
     );
-    await waitFor(
-      'tokens',
-      () => claude.getSnapshot().bySession.get(SID)?.transcript?.facts.tokens.input === 101,
-      20_000,
-    );
+    await waitUntil(() => claude.getSnapshot().bySession.get(SID)?.transcript?.facts.tokens.input === 101, {
+      what: 'tokens',
+      timeoutMs: 20_000,
+    });
 
     child.kill('SIGKILL');
-    await waitFor('gone', () => proc()?.status === 'gone', 20_000);
+    await waitUntil(() => proc()?.status === 'gone', { what: 'gone', timeoutMs: 20_000 });
     expect(claudeOf(store)).toBe(claude);
   }, 60_000);
 
