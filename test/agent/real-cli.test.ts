@@ -12,7 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readRegistry } from '../../src/store/claude/registry.js';
 import { transcriptRel } from '../../src/store/claude/config-dir.js';
 import { TranscriptReader } from '../../src/store/claude/transcript-reader.js';
+import { planInterrupt, sendInterrupt } from '../../src/store/claude/interrupt.js';
 import { planJump } from '../../src/store/claude/jump.js';
+import { processStartIdentity } from '../../src/store/cancel/process-start.js';
 import { claudeOf, registerClaude } from '../../src/store/claude/register.js';
 import { OmcStore } from '../../src/store/store.js';
 import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, type Run } from './harness.js';
@@ -176,6 +178,42 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     expect(run.mockCalls().filter((c) => c.session === sid)).toHaveLength(3);
     expect(facts.blockCapOverride).not.toBeNull();
   }, 120_000);
+
+  it('stop escalation: the checks pass for the real busy CLI, SIGINT ends it, and the registry says so', async () => {
+    const run = await begin('sigint');
+    const sock = path.join(run.dir, 'tmux.sock');
+    const tmux = (...args: string[]) => spawnSync('tmux', ['-S', sock, ...args], { encoding: 'utf8' });
+    const start = run.spawnInNs('tmux', [
+      ...['-S', sock, '-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', '150', '-y', '45', '-c', run.project],
+      'claude --permission-mode acceptEdits --allowedTools Bash',
+    ]);
+    await new Promise((r) => start.on('close', r));
+    const screen = () => tmux('capture-pane', '-p', '-t', 'main').stdout;
+    await waitFor('the prompt box', () => screen().includes('accept edits on'), 90_000);
+    const prompt = 'long job [[bash:sleep 300]]';
+    tmux('send-keys', '-t', 'main', '-l', prompt);
+    await waitFor('the typed prompt on screen', () => screen().includes(prompt), 30_000);
+    tmux('send-keys', '-t', 'main', 'Enter');
+    await waitFor('the sleep to run', () => run.mockCalls().some((c) => c.tool === 'Bash'), 90_000);
+    const entry = await waitFor('busy', () => readRegistry(run.configDir).entries.find((e) => e.status === 'busy'));
+    const store = new OmcStore({ root: path.join(run.project, '.omc'), watch: 'none', projectDir: run.project });
+    registerClaude(store, { live: false, env: { CLAUDE_CONFIG_DIR: run.configDir } });
+    store.start();
+    const proc = claudeOf(store)?.getSnapshot().bySession.get(entry.sessionId)?.process;
+    await store.close();
+    expect(planInterrupt(proc!, path.join(run.dir, 'elsewhere'))).toMatchObject({ ok: false });
+    const plan = planInterrupt(proc!, run.project);
+    expect(plan).toEqual({ ok: true, pid: entry.pid, procStart: entry.procStart });
+    expect(sendInterrupt(plan)).toBeNull();
+    await waitFor(
+      'the entry to go',
+      () => !readRegistry(run.configDir).entries.some((e) => e.pid === entry.pid),
+      30_000,
+    );
+    // The CLI removes its entry on the way out, then exits.
+    await waitFor('the CLI to exit', () => processStartIdentity(entry.pid) !== entry.procStart, 30_000);
+    tmux('kill-server');
+  }, 240_000);
 
   it('an interactive session in tmux: a permission prompt is "waiting", and jump finds its pane', async () => {
     const run = await begin('tmux');

@@ -1,7 +1,8 @@
 /**
  * Stop escalation: when a verified cancel has not taken twice, offer to
- * interrupt the Claude process itself (SIGINT, what Esc/Ctrl-C does in the
- * TUI). Only after checking it is still the same process (pid + procStart)
+ * interrupt the Claude process itself with SIGINT (measured with 2.1.332: a
+ * busy interactive CLI exits cleanly within half a second and removes its
+ * registry entry). Only after checking it is still the same process (pid + procStart)
  * and that it works in this project (its cwd), so a reused pid or another
  * project's CLI is never signalled. Verification afterwards is the caller's:
  * re-read the disk and the registry.
