@@ -6,6 +6,7 @@ import path from 'node:path';
 import { spawn, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from './simulate.mjs';
+import { demoConfigDir } from './sim/claude.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, '..', 'dist', 'omc-top.mjs');
@@ -23,6 +24,7 @@ const cleanup = () => fs.rmSync(projectDir, { recursive: true, force: true });
 const stop = await startSimulator(root, projectDir);
 const env = { ...process.env };
 delete env.CI; // Ink draws nothing when CI is set.
+env.CLAUDE_CONFIG_DIR = demoConfigDir(projectDir); // the demo's simulated Claude Code, not yours
 const child = spawn(process.execPath, [bin, '--root', root, ...process.argv.slice(2)], { stdio: 'inherit', env });
 // The child owns the terminal; Ctrl-C and friends are its to handle.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']) process.on(sig, () => child.kill(sig));

@@ -11,6 +11,7 @@ import { render, type Instance } from 'ink';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
 import { PANES } from './panes/registry.js';
+import { addClaudeToReport } from './store/claude/report.js';
 import { buildJsonReport } from './store/report.js';
 import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
@@ -76,6 +77,7 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
     omc,
     root: res.root,
     watch: 'none',
+    claude: { live: false },
     readonly,
     projectDir: res.projectDir,
     rootRule: res.rule,
@@ -99,6 +101,7 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
       nested_search_truncated: nested.truncated,
     },
   });
+  addClaudeToReport(doc, store.sessions.getSnapshot().sessions, store.claude.getSnapshot(), store.clock());
   await store.close();
   process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
   return 0;

@@ -457,3 +457,69 @@ export function describeWriteError(e: unknown): string {
       return err instanceof Error ? err.message : String(e);
   }
 }
+
+export type RangeResult =
+  | { ok: true; bytes: Buffer; from: number; size: number; ino: number; mtimeMs: number }
+  | { ok: false; code: ReadFailureCode; message: string };
+
+/**
+ * Reads bytes [from, from+maxBytes) of a file under root, with readTextSync's guarantees
+ * (lexical and symlink containment, O_NONBLOCK so a FIFO never hangs, regular files only).
+ * `pickStart` sees the file's size and inode before anything is read, so an incremental
+ * reader can start over when the file was replaced or truncated. Growing logs (Claude's
+ * transcripts) are read this way: the cost is the new bytes, not the file size.
+ */
+export function readRangeSync(
+  root: string,
+  rel: string,
+  pickStart: (size: number, ino: number) => number,
+  maxBytes: number,
+  /** Read into this buffer (reused by the caller; the result is only valid until its next read). */
+  into?: Buffer,
+): RangeResult {
+  let abs: string;
+  try {
+    abs = resolveUnder(root, rel);
+  } catch (e) {
+    return { ok: false, code: 'outside-root', message: (e as Error).message };
+  }
+  const parent = realDir(path.dirname(abs));
+  if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
+  if (!isInside(realRoot(root), parent)) {
+    return {
+      ok: false,
+      code: 'outside-root',
+      message: `directory is a symlink to outside the root (${quotePath(parent)}); not read`,
+    };
+  }
+  let fd: number;
+  try {
+    // A symlinked log is refused outright: following it is never needed for a file a program appends to.
+    fd = fs.openSync(
+      path.join(parent, path.basename(abs)),
+      fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0),
+    );
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+      return { ok: false, code: 'outside-root', message: 'is a symlink; not followed' };
+    return { ok: false, ...describeErrno(err) };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { ok: false, code: 'not-a-file', message: 'is not a regular file' };
+    const from = Math.max(0, Math.min(st.size, Math.floor(pickStart(st.size, st.ino))));
+    const len = Math.max(0, Math.min(maxBytes, st.size - from, into ? into.length : Infinity));
+    const buf = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
+    let got = 0;
+    while (got < len) {
+      const n = fs.readSync(fd, buf, got, len - got, from + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { ok: true, bytes: buf.subarray(0, got), from, size: st.size, ino: st.ino, mtimeMs: st.mtimeMs };
+  } catch (err) {
+    return { ok: false, ...describeErrno(err) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}

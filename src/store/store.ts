@@ -9,6 +9,8 @@
  */
 import path from 'node:path';
 import { CancelTracker } from './cancel/tracker.js';
+import { findClaudeConfigDir } from './claude/config-dir.js';
+import { ClaudeDomain } from './claude/domain.js';
 import { SnapshotCell } from './emitter.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
@@ -38,6 +40,11 @@ export interface OmcStoreOptions {
   /** Seams for tests: how long writers wait for OMC's lock. */
   notepad?: Pick<NotepadDomainOptions, 'lockTimeoutMs'>;
   memory?: Pick<MemoryDomainOptions, 'lockTimeoutMs'>;
+  /**
+   * Claude Code's side (registry, transcripts). `live: false` for one-shot reads (--json): no watches
+   * or timers of its own; `env` picks the config dir (tests point it at a scratch CLAUDE_CONFIG_DIR).
+   */
+  claude?: { live?: boolean; env?: NodeJS.ProcessEnv };
   /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
   omc?: OmcInstall;
 }
@@ -57,6 +64,8 @@ export class OmcStore {
   readonly teams: TeamsDomain;
   /** Follows every cancel omc-top made until it is proven (fed by the sessions domain). */
   readonly cancels: CancelTracker;
+  /** The Claude Code process and transcript behind each session (joined by session id). */
+  readonly claude: ClaudeDomain;
   readonly status = new SnapshotCell<StoreStatus>({ watchMode: 'starting', watchDetail: 'starting' });
   /** Every domain's problems, one list, kept current. */
   readonly problems = new SnapshotCell<readonly Problem[]>([]);
@@ -97,7 +106,14 @@ export class OmcStore {
       rules: this.sessions.rules,
       projectDir: this.projectDir ?? path.dirname(this.root),
     });
-    this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams];
+    this.claude = new ClaudeDomain({
+      config: findClaudeConfigDir(opts.claude?.env),
+      sessions: this.sessions,
+      projectDir: this.projectDir,
+      clock: this.clock,
+      live: opts.claude?.live ?? true,
+    });
+    this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams, this.claude];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }
 

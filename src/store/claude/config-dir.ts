@@ -1,7 +1,7 @@
 /**
- * Where Claude Code keeps its per-user configuration: `CLAUDE_CONFIG_DIR`
- * when set (and non-empty), else `~/.claude` (observed with the real CLI,
- * claude-code-offline.md §4).
+ * Where Claude Code keeps its session registry and transcripts: $CLAUDE_CONFIG_DIR
+ * when set (the CLI's own rule, verified with 2.1.332), else $HOME/.claude.
+ * omc-top only ever reads here; it never writes in Claude's directory.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,16 @@ export interface ClaudeConfigDir {
 export function findClaudeConfigDir(env: NodeJS.ProcessEnv = process.env): ClaudeConfigDir {
   const set = env.CLAUDE_CONFIG_DIR;
   if (typeof set === 'string' && set.trim() !== '') return { dir: path.resolve(set), rule: 'CLAUDE_CONFIG_DIR' };
-  const home = typeof env.HOME === 'string' && env.HOME !== '' ? env.HOME : os.homedir();
-  return { dir: path.join(home, '.claude'), rule: 'HOME/.claude' };
+  const home = typeof env.HOME === 'string' && env.HOME.trim() !== '' ? env.HOME : os.homedir();
+  return { dir: path.resolve(home, '.claude'), rule: 'HOME/.claude' };
+}
+
+/** Claude Code's project folder name for a cwd: every character that is not a letter or digit becomes "-". */
+export function encodeProjectDir(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/** The transcript of a session, relative to the config dir. */
+export function transcriptRel(cwd: string, sessionId: string): string {
+  return `projects/${encodeProjectDir(cwd)}/${sessionId}.jsonl`;
 }

@@ -1,0 +1,85 @@
+/**
+ * The peek: what the Claude process behind a session is doing, as lines for a
+ * view (pure; the view only colours and cuts them). Everything here is already
+ * sanitised by the store.
+ */
+import { loopAnalytics } from '../../store/claude/analytics.js';
+import { activeLoop, attentionFor } from '../../store/claude/attention.js';
+import type { ClaudeSessionView } from '../../store/claude/model.js';
+import type { SessionView } from '../../store/sessions/model.js';
+import { formatAge } from '../../ui/format.js';
+
+export type PeekTone = 'section' | 'warn' | 'error' | 'ok' | 'dim' | undefined;
+export interface PeekLine {
+  text: string;
+  tone?: PeekTone;
+}
+
+const SPARK = '▁▂▃▄▅▆▇█';
+export function sparkline(values: readonly number[]): string {
+  if (values.length === 0) return '';
+  const max = Math.max(...values);
+  const min = Math.min(...values);
+  return values.map((v) => SPARK[max === min ? 3 : Math.round(((v - min) / (max - min)) * 7)]).join('');
+}
+
+const n = (v: number) => v.toLocaleString('en-US');
+
+export function peekLines(s: SessionView, c: ClaudeSessionView | null, now: number): PeekLine[] {
+  const out: PeekLine[] = [];
+  const p = c?.process ?? null;
+  const f = c?.transcript?.facts ?? null;
+  out.push({ text: 'Claude process', tone: 'section' });
+  if (!p) out.push({ text: 'unknown: no registry entry (an older CLI, an SDK session, or it exited)', tone: 'dim' });
+  else {
+    out.push({
+      text: `${p.status} ${formatAge(p.since, now)} · pid ${p.pid} · ${p.entrypoint ?? '?'} · v${p.version ?? '?'}`,
+      tone: p.status === 'gone' ? 'error' : p.status === 'waiting' ? 'warn' : p.status === 'unknown' ? 'dim' : 'ok',
+    });
+    out.push({ text: p.reason, tone: 'dim' });
+    if (p.name || p.tmux) out.push({ text: `name ${p.name ?? '—'} · tmux ${p.tmux ?? '—'}`, tone: 'dim' });
+  }
+  for (const a of attentionFor(s, p, f))
+    out.push({ text: `! ${a.text}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
+  if (!f) {
+    out.push({ text: 'no transcript found', tone: 'dim' });
+    return out;
+  }
+  const t = f.tokens;
+  out.push({ text: 'Tokens', tone: 'section' });
+  out.push({
+    text: `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}${c?.transcript?.partialFrom ? ' (last 64 MB only)' : ''}`,
+  });
+  const loop = activeLoop(s);
+  const a = loopAnalytics(f, loop, now);
+  if (f.cliCost)
+    out.push({ text: `cost $${f.cliCost.usd.toFixed(4)} (Claude Code's own figure, at exit)`, tone: 'dim' });
+  if (a.burnPerMin !== null) out.push({ text: `burn ${n(a.burnPerMin)} tokens/min`, tone: 'dim' });
+  if (f.lastAssistantText) {
+    out.push({ text: 'Last text', tone: 'section' });
+    out.push({ text: f.lastAssistantText });
+  }
+  if (f.lastToolCalls.length > 0) {
+    out.push({ text: 'Last tool calls', tone: 'section' });
+    for (const x of f.lastToolCalls.slice(-5)) out.push({ text: `${x.name} ${x.arg}` });
+  }
+  if (f.turnFiles.length > 0) {
+    out.push({ text: 'Files written this turn', tone: 'section' });
+    for (const file of f.turnFiles.slice(-5)) out.push({ text: file });
+  }
+  if (f.lastError)
+    out.push({ text: `last error ${formatAge(f.lastError.atMs, now)}: ${f.lastError.text}`, tone: 'error' });
+  if (f.turnDurationsMs.length > 0)
+    out.push({ text: `turns ${f.turnDurationsMs.map((d) => `${Math.round(d / 100) / 10}s`).join(' ')}`, tone: 'dim' });
+  if (f.stopHooks.length > 0) {
+    out.push({ text: 'Stop hook', tone: 'section' });
+    for (const h of f.stopHooks.slice(-5)) out.push({ text: `${formatAge(h.atMs, now)} ${h.text}` });
+  }
+  if (loop && a.secondsPerIteration.length > 0) {
+    const eta = a.etaMs === null ? '' : ` · ETA ${formatAge(now - (a.etaMs - now), now)}`;
+    out.push({ text: `s/iteration ${sparkline(a.secondsPerIteration)} ${a.secondsPerIteration.at(-1)}s${eta}` });
+  }
+  if (a.noFileIn3) out.push({ text: 'no file written in the last 3 iterations', tone: 'warn' });
+  if (a.sameError3) out.push({ text: `the same error 3 times: ${a.sameError3}`, tone: 'warn' });
+  return out;
+}

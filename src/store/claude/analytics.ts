@@ -1,0 +1,62 @@
+/**
+ * Loop analytics from the transcript's Stop-hook timeline: how long each ralph
+ * iteration took, when the loop would reach max_iterations at that pace, and
+ * two stall badges. Pure functions of facts and the mode's state.
+ */
+import { tokenTotal, type TranscriptFacts } from './transcript-facts.js';
+
+export interface LoopAnalytics {
+  /** Seconds between consecutive iteration starts, oldest first (the last 12), for a sparkline. */
+  secondsPerIteration: number[];
+  /** Estimated epoch ms at which `max` is reached at the recent pace; null when unknown. */
+  etaMs: number | null;
+  /** The last 3 iterations wrote no file. */
+  noFileIn3: boolean;
+  /** The same error text 3 times in a row (the text), or null. */
+  sameError3: string | null;
+  /** Tokens per minute over the last 10 minutes of API responses; null with fewer than 2. */
+  burnPerMin: number | null;
+}
+
+export const BURN_WINDOW_MS = 10 * 60 * 1000;
+
+export function burnRate(facts: TranscriptFacts, now: number): number | null {
+  const recent = facts.usageSamples.filter((s) => s.atMs >= now - BURN_WINDOW_MS && s.atMs <= now + 60_000);
+  if (recent.length < 2) return null;
+  const span = Math.max(60_000, now - (recent[0] as { atMs: number }).atMs);
+  const sum = recent.reduce((a, s) => a + s.tokens, 0);
+  return Math.round((sum / span) * 60_000);
+}
+
+export function loopAnalytics(
+  facts: TranscriptFacts,
+  loop: { iteration: number | null; max: number | null } | null,
+  now: number,
+): LoopAnalytics {
+  const starts = facts.iterations.filter((i) => i.iteration !== null && i.startedMs !== null);
+  const secs: number[] = [];
+  for (let i = 1; i < starts.length; i++) {
+    const d = ((starts[i]?.startedMs as number) - (starts[i - 1]?.startedMs as number)) / 1000;
+    if (d >= 0) secs.push(Math.round(d * 10) / 10);
+  }
+  const recent = secs.slice(-5);
+  let etaMs: number | null = null;
+  if (loop?.iteration != null && loop.max != null && recent.length > 0 && loop.max >= loop.iteration) {
+    const mean = recent.reduce((a, b) => a + b, 0) / recent.length;
+    etaMs = Math.round(now + mean * 1000 * (loop.max - loop.iteration));
+  }
+  const last3 = facts.iterations.slice(-3);
+  const errs = facts.recentErrors.slice(-3);
+  return {
+    secondsPerIteration: secs.slice(-12),
+    etaMs,
+    noFileIn3: last3.length === 3 && last3.every((i) => i.filesWritten === 0),
+    sameError3: errs.length === 3 && errs.every((e) => e === errs[0]) ? (errs[0] as string) : null,
+    burnPerMin: burnRate(facts, now),
+  };
+}
+
+/** Tokens spent in each recent iteration (total of all four kinds). */
+export function tokensPerIteration(facts: TranscriptFacts): { iteration: number | null; tokens: number }[] {
+  return facts.iterations.map((i) => ({ iteration: i.iteration, tokens: tokenTotal(i.tokens) }));
+}

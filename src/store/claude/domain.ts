@@ -1,0 +1,340 @@
+/**
+ * The Claude Code side of every session: the registry (one fs.watch on
+ * `sessions/`), each process's verified status, and an incremental reader per
+ * transcript of a session omc-top shows. Joined to OMC's sessions by session
+ * id. Reads only, through fsx, with the config dir as the containment root.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { SnapshotCell } from '../emitter.js';
+import type { SessionsDomain } from '../sessions/domain.js';
+import type { Clock, Domain, Problem } from '../types.js';
+import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';
+import type { ClaudeSessionView, ClaudeSnapshot, ProcessView } from './model.js';
+import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
+import { readRegistry, type RegistryEntry } from './registry.js';
+import { TranscriptReader } from './transcript-reader.js';
+
+/** How often live pids are re-checked: a SIGKILL changes no file, so only this notices it. */
+export const LIVENESS_MS = 2_000;
+/** Bytes of transcript read per slice while catching up (the UI stays responsive). */
+export const SLICE_BYTES = 4 * 1024 * 1024;
+/** Transcripts tracked at most (the newest sessions first). */
+export const MAX_TRANSCRIPTS = 500;
+
+export interface ClaudeDomainOptions {
+  config: ClaudeConfigDir;
+  sessions: SessionsDomain;
+  projectDir: string | null;
+  clock?: Clock;
+  /** false for one-shot --json: no watches, no timers, transcripts read to the end at once. */
+  live?: boolean;
+  probe?: LivenessProbe;
+}
+
+const EMPTY = (c: ClaudeConfigDir): ClaudeSnapshot => ({
+  version: 0,
+  configDir: c.dir,
+  rule: c.rule,
+  bySession: new Map(),
+  problems: [],
+  registryMissing: true,
+});
+
+export class ClaudeDomain implements Domain {
+  readonly name = 'claude';
+  readonly cell: SnapshotCell<ClaudeSnapshot>;
+  private readonly dir: string;
+  private readonly label: string;
+  private readonly clock: Clock;
+  private readonly live: boolean;
+  private readonly probe: LivenessProbe;
+  private entries: RegistryEntry[] = [];
+  private procViews = new Map<string, ProcessView>();
+  private registryProblems: Problem[] = [];
+  private registryMissing = true;
+  private readers = new Map<string, TranscriptReader>();
+  private goneSince = new Map<string, number>();
+  private watchers = new Map<string, fs.FSWatcher>();
+  private timer: NodeJS.Timeout | null = null;
+  private catchUp: NodeJS.Immediate | null = null;
+  /** Transcripts with unread bytes left by a slice that ran out of budget. */
+  private behind = new Set<string>();
+  private registryTimer: NodeJS.Timeout | null = null;
+  private version = 0;
+  private lastKey = '';
+  private disposed = false;
+
+  constructor(private readonly opts: ClaudeDomainOptions) {
+    this.dir = opts.config.dir;
+    this.label = opts.config.rule === 'CLAUDE_CONFIG_DIR' ? '$CLAUDE_CONFIG_DIR' : '~/.claude';
+    this.clock = opts.clock ?? Date.now;
+    this.live = opts.live ?? true;
+    this.probe = opts.probe ?? systemProbe();
+    this.cell = new SnapshotCell(EMPTY(opts.config));
+    if (this.live) opts.sessions.subscribe(() => this.syncTranscripts(false));
+  }
+
+  subscribe = (l: () => void) => this.cell.subscribe(l);
+  getSnapshot = () => this.cell.getSnapshot();
+  problems = () => this.cell.getSnapshot().problems;
+
+  /** Claude's files live outside the .omc root: the tree watcher never sees them. */
+  wants(): boolean {
+    return false;
+  }
+  refresh(): void {}
+
+  scan(): void {
+    if (this.disposed) return;
+    this.readRegistryNow();
+    this.syncTranscripts();
+    if (this.live) this.ensureWatching();
+  }
+
+  private readRegistryNow(): void {
+    const r = readRegistry(this.dir);
+    this.entries = r.entries;
+    this.registryMissing = r.missing;
+    this.judgeAll();
+    this.registryProblems = r.problems.map((p) => ({
+      path: `${this.label}/${p.rel}`,
+      message: p.message,
+      severity: 'warning',
+    }));
+  }
+
+  /** Which transcripts to follow: every registered session, and every OMC session of this project. */
+  private wantedTranscripts(): Map<string, string> {
+    const want = new Map<string, string>();
+    for (const e of this.entries) if (e.cwd) want.set(e.sessionId, transcriptRel(e.cwd, e.sessionId));
+    const omc = this.opts.sessions.getSnapshot().sessions;
+    for (const s of omc) {
+      if (s.kind !== 'session' || want.has(s.id)) continue;
+      const cwd = s.cwd ?? this.opts.projectDir;
+      if (cwd && path.isAbsolute(cwd)) want.set(s.id, transcriptRel(cwd, s.id));
+      if (want.size >= MAX_TRANSCRIPTS) break;
+    }
+    return want;
+  }
+
+  /** `fullRead`: re-read every transcript (scans, registry changes), not only newly wanted ones. */
+  private syncTranscripts(fullRead = true): void {
+    if (this.disposed) return;
+    const want = this.wantedTranscripts();
+    let removed = false;
+    for (const [sid, r] of this.readers)
+      if (want.get(sid) !== r.rel) {
+        this.readers.delete(sid);
+        removed = true;
+      }
+    const added: string[] = [];
+    for (const [sid, rel] of want)
+      if (!this.readers.has(sid)) {
+        this.readers.set(sid, new TranscriptReader(this.dir, rel));
+        added.push(sid);
+      }
+    // Live, the directory watches announce growth: an OMC state change (a ralph iteration) must
+    // not reopen every transcript, only read the ones it made us want.
+    if (fullRead || !this.live) this.readTranscripts();
+    else if (added.length > 0 || removed) this.readTranscripts(added);
+    if (this.live) this.watchProjectDirs();
+  }
+
+  /**
+   * Reads what was appended, within one slice's byte budget when live (a first read of 200
+   * transcripts of 10 MB is 2 GB: it continues on the next turns of the event loop, so keys
+   * and frames are never held up for more than one slice).
+   */
+  private readTranscripts(only?: Iterable<string>): void {
+    const ids = only ? [...only] : [...this.readers.keys()];
+    let budget = this.live ? SLICE_BYTES : Number.MAX_SAFE_INTEGER;
+    for (const sid of ids) {
+      const r = this.readers.get(sid);
+      if (!r) continue;
+      if (budget <= 0) {
+        this.behind.add(sid);
+        continue;
+      }
+      const before = r.state().offset;
+      r.refresh(budget);
+      budget -= Math.max(0, r.state().offset - before);
+      if (r.behind) this.behind.add(sid);
+      else this.behind.delete(sid);
+    }
+    this.publish();
+    if (this.behind.size > 0 && this.live && !this.catchUp)
+      this.catchUp = setImmediate(() => {
+        this.catchUp = null;
+        if (this.disposed) return;
+        const next = [...this.behind];
+        this.behind.clear();
+        this.readTranscripts(next);
+      });
+  }
+
+  private processView(e: RegistryEntry): ProcessView {
+    const v = judgeProcess(e, this.probe);
+    let since = e.statusUpdatedAt ?? e.updatedAt ?? e.startedAt ?? e.mtimeMs;
+    const key = `${e.pid}:${e.procStart}`;
+    if (v.status === 'gone') {
+      if (!this.goneSince.has(key)) this.goneSince.set(key, this.clock());
+      since = this.goneSince.get(key) as number;
+    }
+    return {
+      pid: e.pid,
+      sessionId: e.sessionId,
+      status: v.status,
+      reason: v.reason,
+      since,
+      entrypoint: e.entrypoint,
+      version: e.version,
+      kind: e.kind,
+      name: e.name,
+      tmux: e.tmux,
+      cwd: e.cwd,
+      waitingFor: e.waitingFor,
+      procStart: e.procStart,
+      startedAt: e.startedAt,
+      registryRel: e.rel,
+    };
+  }
+
+  /**
+   * Verdicts are computed when the registry is read and on the liveness tick, not on every
+   * publish: a transcript catch-up publishes hundreds of times, each would re-read /proc.
+   */
+  private judgeAll(): void {
+    const by = new Map<string, ProcessView>();
+    for (const e of this.entries) {
+      const pv = this.processView(e);
+      const prev = by.get(e.sessionId);
+      // Two entries for one session (a stale file and a resumed CLI): the live one wins, then the newest.
+      if (
+        prev &&
+        (rankOf(prev) < rankOf(pv) || (rankOf(prev) === rankOf(pv) && (prev.startedAt ?? 0) >= (pv.startedAt ?? 0)))
+      )
+        continue;
+      by.set(e.sessionId, pv);
+    }
+    this.procViews = by;
+  }
+
+  private publish(): void {
+    const by = new Map<string, ClaudeSessionView>();
+    for (const [sid, pv] of this.procViews) by.set(sid, { sessionId: sid, process: pv, transcript: null });
+    const problems = [...this.registryProblems];
+    for (const [sid, r] of this.readers) {
+      const st = r.state();
+      if (st.size === 0 && st.offset === 0 && st.facts.lastLineMs === null && st.problem === null) continue;
+      const cur = by.get(sid) ?? { sessionId: sid, process: null, transcript: null };
+      by.set(sid, {
+        ...cur,
+        transcript: { rel: r.rel, facts: st.facts, size: st.size, partialFrom: st.partialFrom, problem: st.problem },
+      });
+      if (st.problem) problems.push({ path: `${this.label}/${r.rel}`, message: st.problem, severity: 'warning' });
+    }
+    // Republish only on change: the liveness timer runs every 2 s and must not repaint an idle screen.
+    const key = [...by.values()]
+      .map((v) => {
+        const p = v.process;
+        const rv = v.transcript ? this.readers.get(v.sessionId)?.version : -1;
+        return `${v.sessionId}|${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${rv}`;
+      })
+      .join('\n')
+      .concat('#', problems.map((p) => p.path + p.message).join('\n'), String(this.registryMissing));
+    if (key === this.lastKey) return;
+    this.lastKey = key;
+    this.version += 1;
+    this.cell.set({
+      version: this.version,
+      configDir: this.dir,
+      rule: this.opts.config.rule,
+      bySession: by,
+      problems,
+      registryMissing: this.registryMissing,
+    });
+  }
+
+  private ensureWatching(): void {
+    this.watch('sessions', () => {
+      // Coalesce a burst (a status change rewrites the file: several events).
+      if (this.registryTimer) return;
+      this.registryTimer = setTimeout(() => {
+        this.registryTimer = null;
+        if (this.disposed) return;
+        this.readRegistryNow();
+        this.syncTranscripts();
+      }, 25);
+    });
+    if (!this.timer) {
+      this.timer = setInterval(() => this.tick(), LIVENESS_MS);
+      this.timer.unref();
+    }
+  }
+
+  private tick(): void {
+    if (this.disposed) return;
+    // The sessions/ dir may appear later (first CLI start): watch it then.
+    if (!this.watchers.has('sessions')) {
+      this.readRegistryNow();
+      this.ensureWatching();
+      this.syncTranscripts();
+      return;
+    }
+    this.watchProjectDirs();
+    this.judgeAll();
+    this.publish();
+  }
+
+  private watchProjectDirs(): void {
+    const dirs = new Map<string, Set<string>>();
+    for (const [sid, r] of this.readers) {
+      const d = path.posix.dirname(r.rel);
+      (dirs.get(d) ?? dirs.set(d, new Set()).get(d))?.add(sid);
+    }
+    for (const [d, sids] of dirs) {
+      const fresh = this.watch(d, (file) => {
+        if (!file) return this.readTranscripts();
+        const sid = file.replace(/\.jsonl$/, '');
+        if (this.readers.has(sid)) this.readTranscripts(new Set([sid]));
+      });
+      // A directory that appeared after the last read may already hold lines no event will announce.
+      if (fresh) this.readTranscripts(sids);
+    }
+    for (const [d, w] of this.watchers)
+      if (d !== 'sessions' && !dirs.has(d)) {
+        w.close();
+        this.watchers.delete(d);
+      }
+  }
+
+  /** One plain fs.watch per directory (no recursion, no chokidar walk); missing dirs are retried by the tick. */
+  /** Returns true when a new watch was set up. */
+  private watch(rel: string, onEvent: (file: string | null) => void): boolean {
+    if (this.watchers.has(rel) || this.disposed) return false;
+    try {
+      const w = fs.watch(path.join(this.dir, rel), { persistent: false }, (_t, f) => onEvent(f ? String(f) : null));
+      w.on('error', () => {
+        w.close();
+        this.watchers.delete(rel);
+      });
+      this.watchers.set(rel, w);
+      return true;
+    } catch {
+      return false; // not there yet: the tick tries again
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+    if (this.timer) clearInterval(this.timer);
+    if (this.registryTimer) clearTimeout(this.registryTimer);
+    if (this.catchUp) clearImmediate(this.catchUp);
+  }
+}
+
+const RANK: Record<string, number> = { waiting: 0, busy: 0, idle: 0, unknown: 1, gone: 2 };
+const rankOf = (p: ProcessView) => RANK[p.status] ?? 3;

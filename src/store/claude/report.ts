@@ -1,0 +1,107 @@
+/**
+ * The --json fields the Claude join adds to each session: "process" and
+ * "tokens" (fixed shapes, null when unknown), and an "agent" object with the
+ * peek facts, attention and analytics (additive).
+ */
+import type { SessionView } from '../sessions/model.js';
+import { loopAnalytics } from './analytics.js';
+import { activeLoop, attentionFor } from './attention.js';
+import type { ClaudeSnapshot } from './model.js';
+import type { TranscriptFacts } from './transcript-facts.js';
+
+const iso = (ms: number | null) => (ms === null || !Number.isFinite(ms) ? null : new Date(ms).toISOString());
+
+export function sessionJsonExtras(s: SessionView, snap: ClaudeSnapshot, now: number): Record<string, unknown> {
+  const c = snap.bySession.get(s.id);
+  const p = c?.process ?? null;
+  const t = c?.transcript ?? null;
+  const f = t?.facts ?? null;
+  const loop = activeLoop(s);
+  return {
+    process: p && {
+      pid: p.pid,
+      status: p.status,
+      since: iso(p.since),
+      entrypoint: p.entrypoint,
+      version: p.version,
+    },
+    tokens: f && {
+      input: f.tokens.input,
+      output: f.tokens.output,
+      cache_read: f.tokens.cacheRead,
+      cache_write: f.tokens.cacheWrite,
+    },
+    agent: c
+      ? {
+          process_detail: p && {
+            reason: p.reason,
+            name: p.name,
+            tmux: p.tmux,
+            kind: p.kind,
+            waiting_for: p.waitingFor,
+            registry: `${snap.configDir}/${p.registryRel}`,
+          },
+          transcript: t && {
+            path: `${snap.configDir}/${t.rel}`,
+            bytes: t.size,
+            partial_from: t.partialFrom,
+            problem: t.problem,
+          },
+          attention: attentionFor(s, p, f).map((a) => ({ kind: a.kind, reason: a.reason, text: a.text })),
+          peek: f && {
+            model: f.model,
+            messages: f.messages,
+            last_text: f.lastAssistantText,
+            last_tool_calls: f.lastToolCalls.map((x) => ({ name: x.name, arg: x.arg, at: iso(x.atMs) })),
+            files_written_this_turn: f.turnFiles,
+            last_error: f.lastError && { text: f.lastError.text, at: iso(f.lastError.atMs) },
+            turn_durations_ms: f.turnDurationsMs,
+            turn_open: f.turnOpen,
+            stop_hooks: f.stopHooks.map((h) => ({ at: iso(h.atMs), text: h.text, iteration: h.iteration, max: h.max })),
+            block_cap_override: f.blockCapOverride !== null,
+          },
+          cost: f?.cliCost
+            ? { usd: f.cliCost.usd, unknown_model_cost: f.cliCost.unknownModelCost, source: 'claude-code-at-exit' }
+            : null,
+          analytics: f && analyticsJson(f, loop, now),
+        }
+      : null,
+  };
+}
+
+function analyticsJson(f: TranscriptFacts, loop: { iteration: number | null; max: number | null } | null, now: number) {
+  const a = loopAnalytics(f, loop, now);
+  return {
+    seconds_per_iteration: a.secondsPerIteration,
+    eta: iso(a.etaMs),
+    no_file_in_last_3_iterations: a.noFileIn3,
+    same_error_3_times: a.sameError3,
+    burn_tokens_per_min: a.burnPerMin,
+    iterations: f.iterations.map((i) => ({
+      iteration: i.iteration,
+      started_at: iso(i.startedMs),
+      input: i.tokens.input,
+      output: i.tokens.output,
+      cache_read: i.tokens.cacheRead,
+      cache_write: i.tokens.cacheWrite,
+      files_written: i.filesWritten,
+      errors: i.errors,
+    })),
+  };
+}
+
+/** Adds the fields to every session of a --json document built by buildJsonReport. */
+export function addClaudeToReport(
+  doc: Record<string, unknown>,
+  sessions: readonly SessionView[],
+  snap: ClaudeSnapshot,
+  now: number,
+): void {
+  const list = doc.sessions as Record<string, unknown>[];
+  const byId = new Map(sessions.map((s) => [s.id, s]));
+  for (const row of list) {
+    const s = byId.get(row.id as string);
+    if (s) Object.assign(row, sessionJsonExtras(s, snap, now));
+  }
+  doc.claude = { config_dir: snap.configDir, rule: snap.rule, registry_missing: snap.registryMissing };
+}

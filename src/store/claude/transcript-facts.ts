@@ -1,0 +1,302 @@
+/**
+ * What one Claude Code transcript line tells a monitor, folded into a small,
+ * bounded summary: token sums (per `message.id`: one assistant line is written
+ * per content block, each repeating the same usage), the peek facts (last text,
+ * tool calls, files written this turn, last error, turn durations) and the
+ * Stop-hook timeline that marks ralph's iterations. Pure: no I/O.
+ */
+import { cleanLine, truncate } from '../sanitize.js';
+import { timeMs } from '../sessions/omc-rules.js';
+
+export interface Tokens {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+export const zeroTokens = (): Tokens => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+export const tokenTotal = (t: Tokens) => t.input + t.output + t.cacheRead + t.cacheWrite;
+
+export interface ToolCall {
+  name: string;
+  /** A short argument: the file, the command, the skill. */
+  arg: string;
+  atMs: number | null;
+}
+
+export interface StopHookMessage {
+  atMs: number | null;
+  text: string;
+  /** From OMC's "[RALPH LOOP - ITERATION n/max]" reason, when it is one. */
+  iteration: number | null;
+  max: number | null;
+}
+
+export interface IterationFacts {
+  /** null = the work before the first Stop-hook block. */
+  iteration: number | null;
+  startedMs: number | null;
+  tokens: Tokens;
+  filesWritten: number;
+  errors: number;
+}
+
+export interface TranscriptFacts {
+  tokens: Tokens;
+  /** Distinct API responses counted. */
+  messages: number;
+  model: string | null;
+  lastAssistantText: string | null;
+  lastToolCalls: ToolCall[];
+  /** Files written (Write/Edit/NotebookEdit, or created by a command) since the current turn began. */
+  turnFiles: string[];
+  lastError: { text: string; atMs: number | null } | null;
+  /** The most recent error texts, oldest first, for "the same error 3 times". */
+  recentErrors: string[];
+  turnDurationsMs: number[];
+  /** A prompt was seen after the last end-of-turn marker. */
+  turnOpen: boolean;
+  lastTurnEndMs: number | null;
+  /** Stop-hook blocks seen in the current (or last) turn. */
+  turnBlocks: number;
+  stopHooks: StopHookMessage[];
+  /** Claude Code overrode a Stop hook after its block cap, in the last turn that ended. */
+  blockCapOverride: { atMs: number | null } | null;
+  iterations: IterationFacts[];
+  /** (time, tokens) per API response, newest last, for a burn rate. */
+  usageSamples: { atMs: number; tokens: number }[];
+  lastLineMs: number | null;
+  /** Claude Code's own cost figure (its `cost-state` line, written when a session exits); never estimated here. */
+  cliCost: { usd: number; unknownModelCost: boolean } | null;
+}
+
+export const KEEP_TOOL_CALLS = 8;
+export const KEEP_STOP_HOOKS = 50;
+export const KEEP_ITERATIONS = 50;
+export const KEEP_TURN_DURATIONS = 20;
+export const KEEP_ERRORS = 10;
+export const KEEP_TURN_FILES = 50;
+export const KEEP_USAGE_SAMPLES = 200;
+const RECENT_IDS = 256;
+
+export function emptyFacts(): TranscriptFacts {
+  return {
+    tokens: zeroTokens(),
+    messages: 0,
+    model: null,
+    lastAssistantText: null,
+    lastToolCalls: [],
+    turnFiles: [],
+    lastError: null,
+    recentErrors: [],
+    turnDurationsMs: [],
+    turnOpen: false,
+    lastTurnEndMs: null,
+    turnBlocks: 0,
+    stopHooks: [],
+    blockCapOverride: null,
+    iterations: [],
+    usageSamples: [],
+    lastLineMs: null,
+    cliCost: null,
+  };
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
+const short = (v: unknown, max: number) => truncate(cleanLine(v).trim(), max);
+const push = <T>(list: T[], item: T, keep: number) => {
+  list.push(item);
+  if (list.length > keep) list.splice(0, list.length - keep);
+};
+
+const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+const RALPH_ITERATION = /ITERATION\s+(\d+)\s*\/\s*(\d+)/;
+/** Claude Code's notice when it ends a turn a Stop hook kept blocking (2.1.332 wording). */
+const BLOCK_CAP_NOTICE = /blocked the turn from ending \d+ consecutive times/;
+
+function toolArg(name: string, input: Obj | null): string {
+  if (!input) return '';
+  const pick =
+    input.file_path ??
+    input.notebook_path ??
+    input.command ??
+    input.skill ??
+    input.pattern ??
+    input.url ??
+    input.description;
+  return typeof pick === 'string' ? short(pick, 120) : name === 'Agent' ? short(input.subagent_type, 60) : '';
+}
+
+/**
+ * Folds lines into facts. Keeps a short memory of recent message ids: the
+ * block lines of one response are adjacent, so a bounded window dedupes them.
+ */
+export class FactsBuilder {
+  facts: TranscriptFacts = emptyFacts();
+  private recentIds: string[] = [];
+  private recentIdSet = new Set<string>();
+
+  private current(): IterationFacts {
+    let it = this.facts.iterations[this.facts.iterations.length - 1];
+    if (!it) {
+      it = { iteration: null, startedMs: null, tokens: zeroTokens(), filesWritten: 0, errors: 0 };
+      this.facts.iterations.push(it);
+    }
+    return it;
+  }
+
+  private firstSight(id: string): boolean {
+    if (this.recentIdSet.has(id)) return false;
+    this.recentIds.push(id);
+    this.recentIdSet.add(id);
+    if (this.recentIds.length > RECENT_IDS) this.recentIdSet.delete(this.recentIds.shift() as string);
+    return true;
+  }
+
+  private fileWritten(p: string): void {
+    const f = this.facts;
+    if (!f.turnFiles.includes(p)) push(f.turnFiles, p, KEEP_TURN_FILES);
+    this.current().filesWritten += 1;
+  }
+
+  add(line: Obj, raw: string): void {
+    const f = this.facts;
+    const at = timeMs(line.timestamp);
+    if (at !== null) f.lastLineMs = at;
+    // Wherever the CLI puts the notice (a system line in 2.1.332), it is short text.
+    if (raw.length < 16_384 && raw.includes('consecutive times') && BLOCK_CAP_NOTICE.test(raw))
+      f.blockCapOverride = { atMs: at };
+    switch (line.type) {
+      case 'assistant':
+        return this.assistant(line, at);
+      case 'user':
+        return this.user(line, at);
+      case 'attachment':
+        return this.attachment(line, at);
+      case 'system':
+        return this.system(line, at);
+      case 'cost-state':
+        if (typeof line.totalCostUSD === 'number' && Number.isFinite(line.totalCostUSD) && line.totalCostUSD >= 0)
+          f.cliCost = { usd: line.totalCostUSD, unknownModelCost: line.hasUnknownModelCost === true };
+        return;
+      default:
+        return;
+    }
+  }
+
+  private assistant(line: Obj, at: number | null): void {
+    if (line.isSidechain === true) return;
+    const f = this.facts;
+    const msg = obj(line.message);
+    if (!msg) return;
+    const id = typeof msg.id === 'string' ? msg.id : typeof line.requestId === 'string' ? line.requestId : null;
+    const usage = obj(msg.usage);
+    if (usage && (id === null || this.firstSight(id))) {
+      const t: Tokens = {
+        input: count(usage.input_tokens),
+        output: count(usage.output_tokens),
+        cacheRead: count(usage.cache_read_input_tokens),
+        cacheWrite: count(usage.cache_creation_input_tokens),
+      };
+      for (const target of [f.tokens, this.current().tokens]) {
+        target.input += t.input;
+        target.output += t.output;
+        target.cacheRead += t.cacheRead;
+        target.cacheWrite += t.cacheWrite;
+      }
+      f.messages += 1;
+      if (at !== null) push(f.usageSamples, { atMs: at, tokens: tokenTotal(t) }, KEEP_USAGE_SAMPLES);
+    }
+    if (typeof msg.model === 'string' && msg.model !== '<synthetic>') f.model = short(msg.model, 60);
+    const content = Array.isArray(msg.content) ? msg.content : [];
+    for (const block of content) {
+      const b = obj(block);
+      if (!b) continue;
+      if (b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '')
+        f.lastAssistantText = truncate(cleanLine(b.text).trim(), 2000);
+      if (b.type === 'tool_use' && typeof b.name === 'string') {
+        const name = short(b.name, 60);
+        const input = obj(b.input);
+        push(f.lastToolCalls, { name, arg: toolArg(name, input), atMs: at }, KEEP_TOOL_CALLS);
+        const file = input?.file_path ?? input?.notebook_path;
+        if (WRITE_TOOLS.has(name) && typeof file === 'string') this.fileWritten(short(file, 300));
+      }
+    }
+  }
+
+  private user(line: Obj, at: number | null): void {
+    if (line.isSidechain === true) return;
+    const f = this.facts;
+    const msg = obj(line.message);
+    if (!msg) return;
+    if (typeof msg.content === 'string') {
+      // A typed prompt (not a meta line the CLI injects) begins a turn.
+      if (line.isMeta !== true) {
+        f.turnOpen = true;
+        f.turnFiles = [];
+        f.turnBlocks = 0;
+        f.blockCapOverride = null;
+      }
+      return;
+    }
+    if (!Array.isArray(msg.content)) return;
+    for (const block of msg.content) {
+      const b = obj(block);
+      if (b?.type !== 'tool_result' || b.is_error !== true) continue;
+      const text = short(resultText(b.content), 300) || 'tool error';
+      f.lastError = { text, atMs: at };
+      push(f.recentErrors, text, KEEP_ERRORS);
+      this.current().errors += 1;
+    }
+    // Files a command created or changed (Bash reports them in its structured result).
+    const files = obj(obj(line.toolUseResult)?.bashEditDiff)?.files;
+    if (Array.isArray(files))
+      for (const x of files) {
+        const p = obj(x)?.filePath;
+        if (typeof p === 'string') this.fileWritten(short(p, 300));
+      }
+  }
+
+  private attachment(line: Obj, at: number | null): void {
+    const a = obj(line.attachment);
+    if (a?.type !== 'hook_blocking_error') return;
+    const be = a.blockingError;
+    const reason = typeof be === 'string' ? be : obj(be)?.blockingError;
+    if (typeof reason !== 'string') return;
+    const text = truncate(cleanLine(reason).trim(), 300);
+    const m = RALPH_ITERATION.exec(text);
+    const iteration = m ? Number(m[1]) : null;
+    const max = m ? Number(m[2]) : null;
+    const f = this.facts;
+    f.turnBlocks += 1;
+    push(f.stopHooks, { atMs: at, text, iteration, max }, KEEP_STOP_HOOKS);
+    if (iteration !== null)
+      push(
+        f.iterations,
+        { iteration, startedMs: at, tokens: zeroTokens(), filesWritten: 0, errors: 0 },
+        KEEP_ITERATIONS,
+      );
+  }
+
+  private system(line: Obj, at: number | null): void {
+    const f = this.facts;
+    if (line.subtype === 'turn_duration') {
+      const d = line.durationMs;
+      if (typeof d === 'number' && Number.isFinite(d) && d >= 0) push(f.turnDurationsMs, d, KEEP_TURN_DURATIONS);
+      f.turnOpen = false;
+      f.lastTurnEndMs = at;
+    }
+  }
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content))
+    return content
+      .map((c) => (typeof obj(c)?.text === 'string' ? (obj(c)?.text as string) : ''))
+      .join(' ')
+      .trim();
+  return '';
+}

@@ -1,0 +1,210 @@
+/**
+ * Reads one transcript incrementally by byte offset: each refresh reads only
+ * what was appended since the last complete line, so the cost grows with new
+ * bytes, not with the file (transcripts reach many MB; one-prompt sessions are
+ * already ~143 KB because of 40–60 KB request-shape lines). A replaced or
+ * truncated file starts over. The first read of a huge file starts at its last
+ * FULL_READ_MAX bytes and says so (`partialFrom`).
+ */
+import { readRangeSync } from '../fsx.js';
+import { FactsBuilder, type TranscriptFacts } from './transcript-facts.js';
+
+/** Bytes read per step; a step is synchronous, so this bounds one pause. */
+export const STEP_BYTES = 1024 * 1024;
+/** A first read of a bigger file starts this far from its end. */
+export const FULL_READ_MAX = 64 * 1024 * 1024;
+/** Lines longer than this are skipped without parsing (no fact lives in them). */
+export const MAX_PARSED_LINE = 4 * 1024 * 1024;
+/**
+ * Line types that are big (10–60 KB each) and carry nothing we show. Their type sits in the
+ * first ~120 bytes (2.1.332), so a byte search there skips them without decoding or parsing.
+ */
+const SKIP_MARKERS = [
+  '"type":"api-request',
+  '"type":"prompt_snapshot"',
+  '"type":"skill_listing"',
+  '"type":"deferred_tools_delta"',
+  '"type":"agent_listing_delta"',
+  '"type":"file-history-snapshot"',
+].map((m) => Buffer.from(m));
+const HEAD_BYTES = 512;
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+/**
+ * One read buffer for every transcript: each step is consumed (lines parsed, a partial line
+ * copied out) before the next, so catching up on gigabytes allocates nothing per step.
+ */
+const scratch = Buffer.allocUnsafe(STEP_BYTES);
+
+export interface ReaderState {
+  facts: TranscriptFacts;
+  /** Offset of the next unread byte (after the last complete line). */
+  offset: number;
+  size: number;
+  /** The summary covers bytes from here on (0 = the whole file). */
+  partialFrom: number;
+  badLines: number;
+  problem: string | null;
+}
+
+export class TranscriptReader {
+  private builder = new FactsBuilder();
+  private ino = -1;
+  private offset = 0;
+  private size = 0;
+  private partialFrom = 0;
+  private badLines = 0;
+  private problem: string | null = null;
+  /** Bytes of a line whose end has not arrived in the bytes read so far. */
+  private carry: Buffer | null = null;
+  private skippingLongLine = false;
+  /** Bumped whenever the facts change, so the domain can republish cheaply. */
+  version = 0;
+
+  constructor(
+    private readonly configDir: string,
+    readonly rel: string,
+  ) {}
+
+  /** True while bytes remain beyond `offset` (a refresh step stopped early). */
+  get behind(): boolean {
+    return this.size > this.offset + (this.carry?.length ?? 0);
+  }
+
+  state(): ReaderState {
+    return {
+      facts: this.builder.facts,
+      offset: this.offset,
+      size: this.size,
+      partialFrom: this.partialFrom,
+      badLines: this.badLines,
+      problem: this.problem,
+    };
+  }
+
+  /**
+   * Reads at most `budget` new bytes (in STEP_BYTES steps). Returns true when
+   * the facts changed. 'missing' means the file is not there (yet or any more).
+   */
+  refresh(budget = FULL_READ_MAX): boolean | 'missing' {
+    let changed = false;
+    let left = budget;
+    while (left > 0) {
+      const before = this.version;
+      const r = this.step(Math.min(STEP_BYTES, left));
+      if (r === 'missing') return 'missing';
+      if (this.version !== before) changed = true;
+      if (r === 0) break;
+      left -= r;
+    }
+    return changed;
+  }
+
+  /** One read; returns the number of bytes consumed. */
+  private step(max: number): number | 'missing' {
+    let restart = false;
+    const r = readRangeSync(
+      this.configDir,
+      this.rel,
+      (size, ino) => {
+        if (ino !== this.ino || size < this.offset + (this.carry?.length ?? 0)) {
+          restart = true;
+          return Math.max(0, size - FULL_READ_MAX);
+        }
+        return this.offset + (this.carry?.length ?? 0);
+      },
+      max,
+      scratch,
+    );
+    if (!r.ok) {
+      if (r.code === 'missing') return 'missing';
+      if (this.problem !== r.message) {
+        this.problem = r.message;
+        this.version += 1;
+      }
+      return 0;
+    }
+    if (restart) {
+      this.builder = new FactsBuilder();
+      this.ino = r.ino;
+      this.offset = r.from;
+      this.partialFrom = r.from;
+      this.carry = null;
+      this.badLines = 0;
+      this.problem = null;
+      // Started mid-file: the first piece is the end of a line we never saw whole.
+      this.skippingLongLine = r.from > 0;
+      this.version += 1;
+    }
+    this.size = r.size;
+    if (r.bytes.length === 0) return 0;
+    this.consume(r.bytes);
+    return r.bytes.length;
+  }
+
+  private consume(bytes: Buffer): void {
+    let from = 0;
+    for (;;) {
+      const nl = bytes.indexOf(0x0a, from);
+      if (nl === -1) break;
+      let line = bytes.subarray(from, nl);
+      this.offset += nl - from + 1;
+      from = nl + 1;
+      if (this.carry) {
+        this.offset += this.carry.length;
+        line = Buffer.concat([this.carry, line]);
+        this.carry = null;
+      }
+      if (this.skippingLongLine) {
+        this.skippingLongLine = false;
+        continue;
+      }
+      this.line(line);
+    }
+    const rest = bytes.subarray(from);
+    if (rest.length === 0) return;
+    if (this.skippingLongLine) {
+      this.offset += rest.length;
+      return;
+    }
+    const carried = (this.carry?.length ?? 0) + rest.length;
+    if (carried > MAX_PARSED_LINE) {
+      // A huge line: drop what we have and skip to its end without buffering it.
+      this.offset += carried;
+      this.carry = null;
+      this.skippingLongLine = true;
+      return;
+    }
+    this.carry = this.carry ? Buffer.concat([this.carry, rest]) : Buffer.from(rest);
+  }
+
+  private line(buf: Buffer): void {
+    if (buf.length === 0) return;
+    const head = buf.subarray(0, HEAD_BYTES);
+    for (const m of SKIP_MARKERS) if (head.indexOf(m) !== -1) return;
+    if (buf.includes(0)) {
+      this.bad('a line contains NUL bytes');
+      return;
+    }
+    const text = decoder.decode(buf);
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      this.bad('a line is not valid JSON');
+      return;
+    }
+    if (!v || typeof v !== 'object' || Array.isArray(v)) {
+      this.bad('a line is not a JSON object');
+      return;
+    }
+    this.builder.add(v as Record<string, unknown>, text);
+    this.version += 1;
+  }
+
+  private bad(message: string): void {
+    this.badLines += 1;
+    this.problem = this.badLines > 1 ? `${message} (${this.badLines} unusable lines)` : message;
+    this.version += 1;
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * Runs the real Claude Code CLI offline: every Claude process (and the mock
+ * Messages API it talks to) lives in a network namespace that has only
+ * loopback, held by the mock's process. The CLI comes from a cache outside
+ * the repository (.ci/run installs it; OMC_TOP_CLAUDE_CODE_BIN points at it).
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const REPO = path.resolve(HERE, '..', '..');
+export const OMC_PLUGIN = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus');
+export const CLAUDE_VERSION = '2.1.332';
+
+export function claudeBin(): string | null {
+  const env = process.env.OMC_TOP_CLAUDE_CODE_BIN;
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  const candidates = [
+    env,
+    path.join(cache, 'omc-top', `claude-code-${CLAUDE_VERSION}`, 'node_modules', '.bin', 'claude'),
+  ].filter((x): x is string => typeof x === 'string' && x !== '');
+  return candidates.find((c) => fs.existsSync(c)) ?? null;
+}
+
+/** Why the suite cannot run here, or null when it can. */
+export function skipReason(): string | null {
+  if (process.platform !== 'linux') return 'the real-CLI suite needs Linux network namespaces';
+  const bin = claudeBin();
+  if (!bin)
+    return `Claude Code ${CLAUDE_VERSION} is not installed: run .ci/run, or set OMC_TOP_CLAUDE_CODE_BIN to its claude binary`;
+  for (const tool of ['unshare', 'nsenter', 'ip', 'tmux'])
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} is not installed`;
+  const probe = spawnSync('unshare', ['--net', '--', 'sh', '-c', 'ip link set lo up && ip -o addr'], {
+    encoding: 'utf8',
+  });
+  if (probe.status !== 0)
+    return `cannot create a network namespace (unshare --net needs root or CAP_SYS_ADMIN): ${probe.stderr.trim()}`;
+  if (/inet (?!127\.)/.test(probe.stdout)) return 'the new network namespace is not loopback-only';
+  return null;
+}
+
+/**
+ * Waits for a condition with a generous bound; never a fixed sleep. Unlike the fixtures' waitFor
+ * (10 ms) it polls every 100 ms: conditions here spawn tmux or list the registry.
+ */
+export async function waitFor<T>(what: string, fn: () => T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface Run {
+  dir: string;
+  home: string;
+  configDir: string;
+  project: string;
+  env: NodeJS.ProcessEnv;
+  holderPid: number;
+  mockLog: string;
+  /** Runs a command inside the namespace; the returned child's pid is the command's own (nsenter execs). */
+  spawnInNs(cmd: string, args: string[], opts?: { cwd?: string; env?: NodeJS.ProcessEnv }): ChildProcess;
+  /** Runs claude in print mode to completion inside the namespace. */
+  claudePrint(args: string[], timeoutMs?: number): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  mockCalls(): Record<string, unknown>[];
+  /** Ends every process in the namespace (the holder last), by pid. */
+  close(): Promise<void>;
+}
+
+const PORT = 8787;
+
+export async function startRun(name: string): Promise<Run> {
+  const bin = claudeBin() as string;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `omc-top-agent-${name}-`));
+  const home = path.join(dir, 'home');
+  const configDir = path.join(home, '.claude');
+  const project = path.join(dir, 'proj');
+  fs.mkdirSync(configDir, { recursive: true });
+  fs.mkdirSync(project);
+  execFileSync('git', ['init', '-q', project]);
+  execFileSync('git', ['-C', project, 'commit', '-q', '--allow-empty', '-m', 'init'], {
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
+  });
+  // Skips the offline-fatal connectivity preflight, the trust dialog and the API-key question.
+  fs.writeFileSync(
+    path.join(configDir, '.claude.json'),
+    JSON.stringify({
+      hasCompletedOnboarding: true,
+      lastOnboardingVersion: CLAUDE_VERSION,
+      theme: 'dark',
+      customApiKeyResponses: { approved: ['dummy'], rejected: [] },
+      projects: { [project]: { hasTrustDialogAccepted: true } },
+    }),
+  );
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${path.dirname(bin)}:${process.env.PATH}`,
+    HOME: home,
+    CLAUDE_CONFIG_DIR: configDir,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    TMPDIR: dir,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${PORT}`,
+    ANTHROPIC_API_KEY: 'dummy',
+  };
+  const mockLog = path.join(dir, 'mock.jsonl');
+  const ready = path.join(dir, 'mock.ready');
+  fs.writeFileSync(mockLog, '');
+  // No --fork: unshare execs sh, which execs node, so the child's pid is the mock's (the holder).
+  const holder = spawn(
+    'unshare',
+    [
+      '--net',
+      '--',
+      'sh',
+      '-c',
+      'ip link set lo up && exec node "$0" "$1" "$2" "$3"',
+      path.join(HERE, 'mock-api.mjs'),
+      String(PORT),
+      mockLog,
+      ready,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const holderPid = holder.pid as number;
+  await waitFor('the mock API to listen', () => fs.existsSync(ready), 30_000);
+  const nsArgs = [`--net=/proc/${holderPid}/ns/net`, '--'];
+
+  const spawnInNs: Run['spawnInNs'] = (cmd, args, opts = {}) =>
+    spawn('nsenter', [...nsArgs, cmd, ...args], {
+      cwd: opts.cwd ?? project,
+      env: { ...env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+
+  const claudePrint: Run['claudePrint'] = (args, timeoutMs = 120_000) =>
+    new Promise((resolve, reject) => {
+      const child = spawnInNs('claude', args);
+      let stdout = '';
+      let stderr = '';
+      child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+      const t = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`claude ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stderr}`));
+      }, timeoutMs);
+      child.on('close', (code) => {
+        clearTimeout(t);
+        resolve({ code, stdout, stderr });
+      });
+    });
+
+  const netNs = fs.readlinkSync(`/proc/${holderPid}/ns/net`);
+  const inNamespace = (): number[] =>
+    fs
+      .readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p) && Number(p) !== holderPid)
+      .filter((p) => {
+        try {
+          return fs.readlinkSync(`/proc/${p}/ns/net`) === netNs;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+
+  return {
+    dir,
+    home,
+    configDir,
+    project,
+    env,
+    holderPid,
+    mockLog,
+    spawnInNs,
+    claudePrint,
+    mockCalls: () =>
+      fs
+        .readFileSync(mockLog, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    async close() {
+      // Everything left in the namespace was started by this run (claude, tmux, OMC's session-end workers).
+      // Repeated until empty: a process may fork while its siblings are being killed.
+      const killAll = () => {
+        for (const pid of inNamespace()) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            /* already gone */
+          }
+        }
+      };
+      killAll();
+      holder.kill('SIGKILL');
+      await waitFor(
+        'the namespace to empty',
+        () => {
+          killAll();
+          return inNamespace().length === 0 && (holder.exitCode !== null || holder.signalCode !== null);
+        },
+        30_000,
+      );
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// A mock of the Anthropic Messages API for Claude Code end-to-end tests. Written for omc-top;
+// it listens on loopback only and is steered by directives in the latest user text:
+//   [[bash:CMD]] [[write:PATH]] [[skill:NAME]] [[text:WORDS]] [[slow:MS]]
+// Directives run one tool call per response, in order; then a closing text. When the request
+// carries OMC's "Skill routing detected: NAME" hint, the model obeys it once per session.
+// Usage is deterministic per session call n: input 100+n, output 10+n, cache write 5, cache read 1000n.
+// argv: port logFile readyFile
+import http from 'node:http';
+import fs from 'node:fs';
+
+const [port, logFile, readyFile] = process.argv.slice(2);
+const sessions = new Map();
+
+function log(entry) {
+  fs.appendFileSync(logFile, JSON.stringify({ at: Date.now(), ...entry }) + '\n');
+}
+
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b) => b && b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text)
+    .join('\n');
+}
+
+const DIRECTIVE = /\[\[(bash|write|skill|text|slow):([^\]]*)\]\]/g;
+
+/** The newest user text that carries directives: the human prompt, wherever the CLI put it. */
+function directivePrompt(messages) {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role !== 'user') continue;
+    const t = textOf(messages[i].content);
+    // Hook feedback and skill bodies quote the task; they are not a new prompt.
+    if (t.includes('Stop hook feedback') || t.startsWith('Base directory for this skill')) continue;
+    if (/\[\[(bash|write|skill|text|slow):/.test(t)) return t;
+  }
+  return null;
+}
+
+function plan(session, body) {
+  const messages = body.messages ?? [];
+  const prompt = directivePrompt(messages);
+  if (prompt !== null && prompt !== session.prompt) {
+    const directives = [...prompt.matchAll(DIRECTIVE)].map((m) => ({ kind: m[1], arg: m[2] }));
+    session.prompt = prompt;
+    session.queue = directives.filter((d) => d.kind === 'bash' || d.kind === 'write' || d.kind === 'skill');
+    session.slow = Number(directives.find((d) => d.kind === 'slow')?.arg ?? 0);
+    session.closing = directives.find((d) => d.kind === 'text')?.arg ?? null;
+  }
+  const hint = /Skill routing detected: ([a-z0-9-]+)/.exec(JSON.stringify(messages));
+  if (hint && !session.skilled.has(hint[1])) {
+    session.skilled.add(hint[1]);
+    return { tool: { name: 'Skill', input: { skill: `oh-my-claudecode:${hint[1]}` } }, text: 'Using the skill.' };
+  }
+  const next = session.queue.shift();
+  if (next?.kind === 'bash')
+    return { tool: { name: 'Bash', input: { command: next.arg, description: 'mock command' } }, text: 'Running it.' };
+  if (next?.kind === 'write')
+    return { tool: { name: 'Write', input: { file_path: next.arg, content: 'written by the mock\n' } }, text: null };
+  if (next?.kind === 'skill') return { tool: { name: 'Skill', input: { skill: next.arg } }, text: null };
+  return { tool: null, text: `${session.closing ?? 'Done'} (call ${session.calls}).` };
+}
+
+function sse(res, event, data) {
+  res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
+}
+
+const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function respond(req, res, body) {
+  const sid = String(req.headers['x-claude-code-session-id'] ?? 'none');
+  const session = sessions.get(sid) ?? {
+    calls: 0,
+    skilled: new Set(),
+    prompt: null,
+    queue: [],
+    slow: 0,
+    closing: null,
+  };
+  sessions.set(sid, session);
+  session.calls += 1;
+  const n = session.calls;
+  const p = plan(session, body);
+  const usage = {
+    input_tokens: 100 + n,
+    output_tokens: 10 + n,
+    cache_creation_input_tokens: 5,
+    cache_read_input_tokens: 1000 * n,
+  };
+  const id = `msg_${sid.slice(0, 8)}_${n}`;
+  log({
+    session: sid,
+    call: n,
+    path: req.url,
+    tool: p.tool?.name ?? null,
+    input: p.tool?.input ?? null,
+    text: p.text,
+    usage,
+  });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'request-id': `req_${sid.slice(0, 8)}_${n}`,
+  });
+  const pause = () => (session.slow > 0 ? wait(session.slow) : Promise.resolve());
+  sse(res, 'message_start', {
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: body.model ?? 'claude-mock',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
+  });
+  let index = 0;
+  if (p.text) {
+    sse(res, 'content_block_start', { index, content_block: { type: 'text', text: '' } });
+    await pause();
+    sse(res, 'content_block_delta', { index, delta: { type: 'text_delta', text: p.text } });
+    sse(res, 'content_block_stop', { index });
+    index += 1;
+  }
+  if (p.tool) {
+    sse(res, 'content_block_start', {
+      index,
+      content_block: { type: 'tool_use', id: `toolu_${sid.slice(0, 8)}_${n}`, name: p.tool.name, input: {} },
+    });
+    await pause();
+    sse(res, 'content_block_delta', {
+      index,
+      delta: { type: 'input_json_delta', partial_json: JSON.stringify(p.tool.input) },
+    });
+    sse(res, 'content_block_stop', { index });
+  }
+  await pause();
+  sse(res, 'message_delta', {
+    delta: { stop_reason: p.tool ? 'tool_use' : 'end_turn', stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
+  sse(res, 'message_stop', {});
+  res.end();
+}
+
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    if (req.method === 'POST' && req.url?.startsWith('/v1/messages') && !req.url.includes('count_tokens')) {
+      let body;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      respond(req, res, body).catch((e) => {
+        log({ error: String(e) });
+        res.end();
+      });
+      return;
+    }
+    log({ unexpected: `${req.method} ${req.url}` });
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end('{"type":"error","error":{"type":"not_found_error","message":"mock"}}');
+  });
+});
+server.listen(Number(port), '127.0.0.1', () => fs.writeFileSync(readyFile, String(process.pid)));

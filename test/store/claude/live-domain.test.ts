@@ -1,0 +1,136 @@
+/** The Claude domain live: one watch on the registry, the liveness tick, transcripts followed as they grow. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processStartIdentity } from '../../../src/store/cancel/process-start.js';
+import { transcriptRel } from '../../../src/store/claude/config-dir.js';
+import { ownPidDomain } from '../../../src/store/claude/process-status.js';
+import { planInterrupt, sendInterrupt, shouldOfferInterrupt } from '../../../src/store/claude/interrupt.js';
+import { OmcStore } from '../../../src/store/store.js';
+import { makeProject, waitFor as waitUntil, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
+import { assistant, prompt } from './lines.js';
+
+const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
+let p: TempProject;
+let cfg: string;
+let child: ChildProcess | null = null;
+let store: OmcStore | null = null;
+
+beforeEach(() => {
+  p = makeProject();
+  cfg = path.join(p.dir, 'claude-config');
+  fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
+  writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
+    active: true,
+    iteration: 3,
+    max_iterations: 10,
+    started_at: new Date().toISOString(),
+    last_checked_at: new Date().toISOString(),
+    session_id: SID,
+    project_path: p.dir,
+    prompt: 'ralph: x',
+  });
+});
+afterEach(async () => {
+  child?.kill('SIGKILL');
+  child = null;
+  await store?.close();
+  store = null;
+  p.cleanup();
+});
+
+function startChild(cwd: string): Promise<ChildProcess> {
+  const c = spawn(
+    process.execPath,
+    ['-e', 'process.on("SIGINT",()=>process.exit(42));console.log("ready");setInterval(()=>{},1000)'],
+    { cwd, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  // Ready once its SIGINT handler is installed (it says so), not after a guessed delay.
+  return new Promise((resolve) => c.stdout?.once('data', () => resolve(c)));
+}
+
+const register = (pid: number, status: string) =>
+  fs.writeFileSync(
+    path.join(cfg, 'sessions', `${pid}.json`),
+    JSON.stringify({
+      pid,
+      sessionId: SID,
+      cwd: p.dir,
+      procStart: processStartIdentity(pid),
+      pidDomain: ownPidDomain(),
+      version: '2.1.332',
+      kind: 'interactive',
+      entrypoint: 'cli',
+      status,
+      statusUpdatedAt: Date.now(),
+    }),
+  );
+
+describe('Claude domain, live', () => {
+  it('follows status changes, notices a killed CLI without any file change, and follows the transcript', async () => {
+    child = await startChild(p.dir);
+    const pid = child.pid as number;
+    register(pid, 'busy');
+    store = new OmcStore({
+      root: p.root,
+      watch: 'none',
+      projectDir: p.dir,
+      claude: { env: { CLAUDE_CONFIG_DIR: cfg } },
+    });
+    const claude = store.claude;
+    store.start();
+    const proc = () => claude.getSnapshot().bySession.get(SID)?.process;
+    expect(proc()?.status).toBe('busy');
+    register(pid, 'waiting');
+    await waitUntil(() => proc()?.status === 'waiting', { what: 'waiting', timeoutMs: 20_000 });
+
+    const t = path.join(cfg, transcriptRel(p.dir, SID));
+    fs.mkdirSync(path.dirname(t), { recursive: true });
+    fs.writeFileSync(t, prompt(SID, '2026-12-01T09:00:00Z', 'hi') + '\n');
+    await waitUntil(() => claude.getSnapshot().bySession.get(SID)?.transcript, {
+      what: 'the transcript',
+      timeoutMs: 20_000,
+    });
+    fs.appendFileSync(
+      t,
+      assistant(SID, '2026-12-01T09:00:01Z', 'm1', 1, [{ type: 'text', text: 'ok' }]).join('\n') + '\n',
+    );
+    await waitUntil(() => claude.getSnapshot().bySession.get(SID)?.transcript?.facts.tokens.input === 101, {
+      what: 'tokens',
+      timeoutMs: 20_000,
+    });
+
+    child.kill('SIGKILL');
+    await waitUntil(() => proc()?.status === 'gone', { what: 'gone', timeoutMs: 20_000 });
+    expect(store.claude).toBe(claude);
+  }, 60_000);
+
+  it('interrupts only the verified process working in this project', async () => {
+    child = await startChild(p.dir);
+    const pid = child.pid as number;
+    register(pid, 'busy');
+    store = new OmcStore({
+      root: p.root,
+      watch: 'none',
+      projectDir: p.dir,
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg } },
+    });
+    const claude = store.claude;
+    store.start();
+    const proc = claude.getSnapshot().bySession.get(SID)?.process;
+    expect(proc).toBeDefined();
+    expect(shouldOfferInterrupt(1, proc!)).toBe(false);
+    expect(shouldOfferInterrupt(2, proc!)).toBe(true);
+    expect(planInterrupt({ ...proc!, procStart: '1' }, p.dir)).toMatchObject({ ok: false, reason: /another process/ });
+    expect(planInterrupt(proc!, path.join(p.dir, 'elsewhere'))).toMatchObject({
+      ok: false,
+      reason: /not in this project/,
+    });
+    const plan = planInterrupt(proc!, p.dir);
+    expect(plan).toEqual({ ok: true, pid, procStart: proc!.procStart });
+    const exited = new Promise<number | null>((r) => child!.on('exit', (code) => r(code)));
+    expect(sendInterrupt(plan)).toBeNull();
+    expect(await exited).toBe(42);
+  });
+});

@@ -1,0 +1,139 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TranscriptReader } from '../../../src/store/claude/transcript-reader.js';
+import { assistant, bigShape, prompt, stopBlock, toolResult, turnDuration } from './lines.js';
+
+const SID = '123513ef-7c26-4836-9c7c-1a231f989fe3';
+let dir: string;
+const rel = `projects/-p/${SID}.jsonl`;
+const file = () => path.join(dir, rel);
+const append = (lines: string[]) => fs.appendFileSync(file(), lines.map((l) => l + '\n').join(''));
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-claude-'));
+  fs.mkdirSync(path.join(dir, 'projects', '-p'), { recursive: true });
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('transcript reader', () => {
+  it('sums usage once per message.id although every content block repeats it', () => {
+    append([
+      prompt(SID, '2026-12-01T09:00:00Z', 'hello'),
+      ...assistant(SID, '2026-12-01T09:00:01Z', 'msg_1', 1, [
+        { type: 'text', text: 'Running it.' },
+        { type: 'tool_use', name: 'Bash', input: { command: 'touch a' } },
+      ]),
+      toolResult(SID, '2026-12-01T09:00:02Z', 'ok'),
+      ...assistant(SID, '2026-12-01T09:00:03Z', 'msg_2', 2, [{ type: 'text', text: 'Done.' }]),
+    ]);
+    const r = new TranscriptReader(dir, rel);
+    r.refresh();
+    const f = r.state().facts;
+    expect(f.tokens).toEqual({ input: 101 + 102, output: 11 + 12, cacheRead: 3000, cacheWrite: 10 });
+    expect(f.messages).toBe(2);
+    expect(f.lastAssistantText).toBe('Done.');
+    expect(f.lastToolCalls).toEqual([{ name: 'Bash', arg: 'touch a', atMs: Date.parse('2026-12-01T09:00:01Z') }]);
+  });
+
+  it('reads only appended bytes, and waits for a line to be complete', () => {
+    append([prompt(SID, '2026-12-01T09:00:00Z', 'hi')]);
+    const r = new TranscriptReader(dir, rel);
+    r.refresh();
+    const half = assistant(SID, '2026-12-01T09:00:01Z', 'msg_1', 1, [{ type: 'text', text: 'part' }])[0] as string;
+    fs.appendFileSync(file(), half.slice(0, 40));
+    expect(r.refresh()).toBe(false);
+    expect(r.state().facts.messages).toBe(0);
+    fs.appendFileSync(file(), half.slice(40) + '\n');
+    expect(r.refresh()).toBe(true);
+    expect(r.state().facts.lastAssistantText).toBe('part');
+    expect(r.state().offset).toBe(fs.statSync(file()).size);
+  });
+
+  it('never parses the big request-shape lines and skips runaway lines without buffering them', () => {
+    append([bigShape(60), prompt(SID, '2026-12-01T09:00:00Z', 'hi')]);
+    fs.appendFileSync(file(), 'y'.repeat(5 * 1024 * 1024) + '\n');
+    append(assistant(SID, '2026-12-01T09:00:01Z', 'msg_1', 1, [{ type: 'text', text: 'after' }]));
+    const r = new TranscriptReader(dir, rel);
+    r.refresh();
+    const s = r.state();
+    // The shape line carries a usage too: counting it would add 199 input tokens.
+    expect(s.facts.tokens.input).toBe(101);
+    expect(s.facts.lastAssistantText).toBe('after');
+    expect(s.problem).toBeNull();
+  });
+
+  it('starts over when the file is replaced or truncated', () => {
+    append(assistant(SID, '2026-12-01T09:00:01Z', 'msg_1', 1, [{ type: 'text', text: 'one' }]));
+    const r = new TranscriptReader(dir, rel);
+    r.refresh();
+    fs.writeFileSync(
+      file(),
+      assistant(SID, '2026-12-01T09:00:01Z', 'msg_9', 9, [{ type: 'text', text: 'z' }])[0] + '\n',
+    );
+    r.refresh();
+    expect(r.state().facts.tokens.input).toBe(109);
+  });
+
+  it('turns a bad line into a problem and keeps going; control bytes never survive', () => {
+    append(['{"type":"assistant", oops', prompt(SID, '2026-12-01T09:00:00Z', 'x')]);
+    append(
+      assistant(SID, '2026-12-01T09:00:01Z', 'm', 1, [
+        { type: 'text', text: 'red \u001b[31mtext\u001b]0;title\u0007' },
+      ]),
+    );
+    const r = new TranscriptReader(dir, rel);
+    r.refresh();
+    expect(r.state().problem).toBe('a line is not valid JSON');
+    expect(r.state().facts.lastAssistantText).toBe('red text');
+  });
+
+  it('refuses a transcript that is a symlink, a FIFO never blocks', () => {
+    fs.writeFileSync(path.join(dir, 'elsewhere.jsonl'), prompt(SID, '2026-12-01T09:00:00Z', 'x') + '\n');
+    fs.symlinkSync(path.join(dir, 'elsewhere.jsonl'), file());
+    const r = new TranscriptReader(dir, rel);
+    r.refresh();
+    expect(r.state().problem).toMatch(/symlink/);
+    fs.unlinkSync(file());
+    execFileSync('mkfifo', [file()]);
+    const f = new TranscriptReader(dir, rel);
+    f.refresh();
+    expect(f.state().problem).toBe('is not a regular file');
+  });
+
+  it('builds the Stop-hook timeline, files per turn, errors and iterations', () => {
+    append([
+      prompt(SID, '2026-12-01T09:00:00Z', 'ralph: do X'),
+      ...assistant(SID, '2026-12-01T09:00:01Z', 'm1', 1, [
+        { type: 'tool_use', name: 'Write', input: { file_path: '/p/a.ts', content: 'x' } },
+      ]),
+      toolResult(SID, '2026-12-01T09:00:02Z', 'ok'),
+      stopBlock(SID, '2026-12-01T09:00:10Z', '[RALPH LOOP - ITERATION 2/100] Work is NOT done.'),
+      ...assistant(SID, '2026-12-01T09:00:11Z', 'm2', 2, [
+        { type: 'tool_use', name: 'Bash', input: { command: 'npm test' } },
+      ]),
+      toolResult(SID, '2026-12-01T09:00:12Z', 'Exit code 1', true),
+      turnDuration(SID, '2026-12-01T09:00:13Z', 13000),
+      prompt(SID, '2026-12-01T09:01:00Z', 'keep going'),
+      stopBlock(SID, '2026-12-01T09:01:30Z', '[RALPH LOOP - ITERATION 3/100] Work is NOT done.'),
+    ]);
+    const r = new TranscriptReader(dir, rel);
+    r.refresh();
+    const f = r.state().facts;
+    expect(f.stopHooks.map((h) => [h.iteration, h.max])).toEqual([
+      [2, 100],
+      [3, 100],
+    ]);
+    expect(f.iterations.map((i) => [i.iteration, i.filesWritten, i.errors, i.tokens.input])).toEqual([
+      [null, 1, 0, 101],
+      [2, 0, 1, 102],
+      [3, 0, 0, 0],
+    ]);
+    expect(f.turnFiles).toEqual([]); // a new prompt began a new turn
+    expect(f.turnDurationsMs).toEqual([13000]);
+    expect(f.lastError?.text).toBe('Exit code 1');
+    expect(f.turnBlocks).toBe(1);
+  });
+});
