@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { readTextSync } from './fsx.js';
 import { realGit, type GitProbe } from './git.js';
 
 export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-home' | 'cwd-4x';
@@ -79,9 +80,16 @@ export function findWorkspaceMarker(start: string, home: string, env: NodeJS.Pro
   }
 }
 
+/** A marker holds `{"id": …}`; anything past this is not one. */
+const MARKER_MAX_BYTES = 64 * 1024;
+
 function readMarkerId(anchor: string): string | null {
+  // The one safe read, with the anchor as its root: a FIFO or device as the marker cannot hang
+  // start-up, a link to /dev/zero cannot bloat it, a link out of the anchor is not followed.
+  const r = readTextSync(anchor, WORKSPACE_MARKER, MARKER_MAX_BYTES);
+  if (!r.ok) return null;
+  const text = r.text;
   try {
-    const text = fs.readFileSync(path.join(anchor, WORKSPACE_MARKER), 'utf8');
     if (text.trim() === '') return null;
     const v = JSON.parse(text) as unknown;
     if (v && typeof v === 'object' && !Array.isArray(v)) {

@@ -17,6 +17,7 @@ import type { OmcStore } from '../../src/store/store.js';
 import { SESSION } from './fixtures.js';
 import { ALL_ESCAPES, ESCAPES, ESCAPE_NAMES, type EscapeName } from './hostile-bytes.js';
 import { NOW, OUTSIDE_SECRET, TEAM, type Sandbox } from './hostile-sandbox.js';
+import { realName } from './fault-fs.js';
 
 export type Visit =
   | { pane: 'sessions'; id: string }
@@ -1730,7 +1731,7 @@ export function vanishAfterListing(dirAbs: string, victimAbs: string): () => voi
     (real) =>
       ((p: fs.PathLike, opts?: unknown) => {
         const out = (real as (p: fs.PathLike, o?: unknown) => unknown)(p, opts);
-        if (path.resolve(String(p)) === dirAbs) fs.rmSync(victimAbs, { recursive: true, force: true });
+        if (realName(p) === dirAbs) fs.rmSync(victimAbs, { recursive: true, force: true });
         return out;
       }) as unknown as typeof fs.readdirSync,
   );
@@ -1742,7 +1743,7 @@ export function vanishBeforeOpen(victimAbs: string): () => void {
     'openSync',
     (real) =>
       ((p: fs.PathLike, ...rest: unknown[]) => {
-        if (path.resolve(String(p)) === victimAbs) fs.rmSync(victimAbs, { force: true });
+        if (realName(p) === victimAbs) fs.rmSync(victimAbs, { force: true });
         return (real as (p: fs.PathLike, ...r: unknown[]) => number)(p, ...rest);
       }) as unknown as typeof fs.openSync,
   );
@@ -1763,7 +1764,7 @@ export function denyOpen(victimAbs: string): () => void {
     'openSync',
     (real) =>
       ((p: fs.PathLike, ...rest: unknown[]) => {
-        if (path.resolve(String(p)) === victimAbs) throw eacces('open', victimAbs);
+        if (realName(p) === victimAbs) throw eacces('open', victimAbs);
         return (real as (p: fs.PathLike, ...r: unknown[]) => number)(p, ...rest);
       }) as unknown as typeof fs.openSync,
   );
@@ -1775,7 +1776,7 @@ export function denyList(dirAbs: string): () => void {
     'readdirSync',
     (real) =>
       ((p: fs.PathLike, opts?: unknown) => {
-        if (path.resolve(String(p)) === dirAbs) throw eacces('scandir', dirAbs);
+        if (realName(p) === dirAbs) throw eacces('scandir', dirAbs);
         return (real as (p: fs.PathLike, o?: unknown) => unknown)(p, opts);
       }) as unknown as typeof fs.readdirSync,
   );
