@@ -211,6 +211,19 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
   return readOpenFile(fd, maxBytes);
 }
 
+function readToEnd(fd: number, first: Buffer, maxBytes: number): Buffer {
+  const chunks = [Buffer.from(first)];
+  let total = first.length;
+  const chunk = Buffer.allocUnsafe(64 * 1024);
+  while (total <= maxBytes) {
+    const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(Buffer.from(chunk.subarray(0, n)));
+    total += n;
+  }
+  return Buffer.concat(chunks);
+}
+
 function fileKind(st: fs.Stats): string {
   if (st.isFIFO()) return 'a FIFO (named pipe)';
   if (st.isSocket()) return 'a socket';
@@ -242,12 +255,18 @@ function readOpenFile(fd: number, maxBytes: number): ReadResult {
         message: `file is ${formatBytes(st.size)}, over the ${formatBytes(maxBytes)} limit; not read`,
       };
     }
-    const buf = readBuffer(Math.min(st.size, maxBytes) + 1);
+    let buf = readBuffer(Math.min(st.size, maxBytes) + 1);
     let got = 0;
     while (got < buf.length) {
       const n = fs.readSync(fd, buf, got, buf.length - got, null);
       if (n === 0) break;
       got += n;
+    }
+    // Size 0 on a file that has bytes: procfs (/proc/<pid>/stat, /proc/stat) reports no size. Read on
+    // to the end, still capped.
+    if (st.size === 0 && got > 0) {
+      buf = readToEnd(fd, buf.subarray(0, got), maxBytes);
+      got = buf.length;
     }
     if (got > maxBytes) {
       return {
