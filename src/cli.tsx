@@ -14,6 +14,7 @@ import { PANES } from './panes/registry.js';
 import { addStandardDomains } from './store/domains.js';
 import { buildJsonReport } from './store/report.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
+import { cleanBlock, terminalSafeJson } from './store/sanitize.js';
 import { OmcStore } from './store/store.js';
 import { releaseHungUpStdio, stdioTerminals } from './terminal/hangup.js';
 import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ } from './terminal/screen.js';
@@ -84,7 +85,7 @@ async function runJson(res: RootResolution, readonly: boolean): Promise<number> 
     extra: store.reportExtras(),
   });
   await store.close();
-  process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  process.stdout.write(terminalSafeJson(doc) + '\n');
   return 0;
 }
 
@@ -216,7 +217,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const cwd = (args.flags.get('cwd') as string | undefined) ?? process.cwd();
   const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
   if (!res.exists) {
-    process.stderr.write(notFoundMessage(res) + '\n');
+    process.stderr.write(cleanBlock(notFoundMessage(res)) + '\n');
     return 2;
   }
   const readonly = args.flags.has('readonly');
@@ -242,10 +243,10 @@ if (isEntry) {
     (code) => exitAfterFlush(code),
     (err: unknown) => {
       if (err instanceof UsageError) {
-        process.stderr.write(`omc-top: ${err.message}\nTry omc-top --help.\n`);
+        process.stderr.write(`omc-top: ${cleanBlock(err.message)}\nTry omc-top --help.\n`);
         process.exit(2);
       }
-      process.stderr.write(`omc-top: ${(err as Error)?.stack ?? String(err)}\n`);
+      process.stderr.write(`omc-top: ${cleanBlock((err as Error)?.stack ?? String(err))}\n`);
       process.exit(1);
     },
   );

@@ -12,7 +12,7 @@ import { executeCancel, type CancelDone } from '../store/cancel/execute.js';
 import { planCancel, type CancelRequest } from '../store/cancel/plan.js';
 import { statSync } from '../store/fsx.js';
 import { resolveOmcRoot } from '../store/root.js';
-import { cleanLine } from '../store/sanitize.js';
+import { cleanLine, terminalSafeJson } from '../store/sanitize.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
 import { parseArgs, UsageError } from './args.js';
 
@@ -54,7 +54,7 @@ const defaultIo: Io = {
 };
 
 function fail(io: Io, json: boolean, code: number, error: string, message: string): number {
-  if (json) io.out(JSON.stringify({ ok: false, error, message }, null, 2) + '\n');
+  if (json) io.out(terminalSafeJson({ ok: false, error, message }) + '\n');
   else io.err(`omc-top cancel: ${message}\n`);
   return code;
 }
@@ -154,7 +154,7 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
   for (let tries = 0; ; tries++) {
     const outcome = await executeCancel(res.root, plan, { now: io.now });
     if (outcome.kind === 'done') {
-      if (json) io.out(JSON.stringify(report(outcome), null, 2) + '\n');
+      if (json) io.out(terminalSafeJson(report(outcome)) + '\n');
       else (outcome.ok ? io.out : io.err)(human(outcome));
       return outcome.ok ? CANCEL_EXIT.ok : CANCEL_EXIT.notTaken;
     }

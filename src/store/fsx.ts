@@ -225,7 +225,7 @@ function readToEnd(fd: number, first: Buffer, maxBytes: number): Buffer {
 }
 
 function fileKind(st: fs.Stats): string {
-  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isFIFO()) return 'a FIFO, a named pipe';
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
   return 'not a plain file';
@@ -245,7 +245,7 @@ function readOpenFile(fd: number, maxBytes: number): ReadResult {
         code: 'not-a-file',
         message: st.isDirectory()
           ? 'is a directory where a file was expected'
-          : `is ${fileKind(st)}, not a regular file`,
+          : `is not a regular file (${fileKind(st)})`,
       };
     }
     if (st.size > maxBytes) {

@@ -63,3 +63,32 @@ export function truncate(s: string, max: number): string {
   if (max === 1) return '…';
   return chars.slice(0, max - 1).join('') + '…';
 }
+
+/**
+ * Text that arrives as a paste (bracketed paste into a filter, a search, an
+ * editor, a form) is as hostile as text from a file: a pasted OSC 52 would be
+ * echoed to the terminal by the field that shows it. Keeps line ends (editors
+ * take them), expands tabs, removes every other sequence and control.
+ */
+export function cleanPaste(text: string): string {
+  // Line ends stay as the terminal sent them (\r or \n): the fields decide what a pasted line end means.
+  return stripSequences(text)
+    .replace(/\t/g, '  ')
+    .replace(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '');
+}
+
+// What JSON.stringify leaves raw and a terminal would act on or reorder: DEL, C1, bidi, line separators.
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON for a terminal or a pipe: C0 controls are escaped by JSON.stringify
+ * itself; C1 controls, DEL and bidi controls are escaped here as \uXXXX. A
+ * JSON parser reads back exactly the same value; a terminal it is printed on
+ * sees no control byte.
+ */
+export function terminalSafeJson(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(
+    JSON_UNSAFE,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
+}
