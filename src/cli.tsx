@@ -17,6 +17,7 @@ import { resolveOmcRoot, type RootResolution } from './store/root.js';
 import { cleanBlock, terminalSafeJson } from './store/sanitize.js';
 import { OmcStore } from './store/store.js';
 import { releaseHungUpStdio, stdioTerminals } from './terminal/hangup.js';
+import { installJobControl } from './terminal/job-control.js';
 import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ } from './terminal/screen.js';
 import { pickTheme } from './ui/theme.js';
 import { UiStore } from './ui/ui-store.js';
@@ -167,6 +168,19 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
       }
     }
 
+    installJobControl({
+      leave: () => {
+        instance?.unmount();
+        instance = null;
+        stdout.write(LEAVE_SEQ);
+        if (stdin.isTTY) stdin.setRawMode(false);
+      },
+      enter: () => {
+        if (finished) return;
+        stdout.write(ENTER_SEQ);
+        mount();
+      },
+    });
     process.on('SIGTERM', () => finish(143));
     process.on('SIGHUP', () => finish(129));
     process.on('SIGINT', () => finish(130));
