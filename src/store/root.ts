@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { readTextSync } from './fsx.js';
+import { cleanLine } from './sanitize.js';
 import { realGit, type GitProbe } from './git.js';
 
 export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-home' | 'cwd-4x';
@@ -270,7 +271,15 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     return { root, rule: 'git', explain: 'git top-level', exists: isDir(root), looked, notices, projectDir: anchor };
   }
 
-  // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc.
+  // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc. When git could not run at all
+  // (rather than answering "not a repository"), say so: OMC falls back the same way, but the user
+  // is likely in a repository and should know why its .omc was not used.
+  const gitFailed = git.failure?.(cwd) ?? null;
+  if (gitFailed)
+    notices.push(
+      `git could not answer in ${cleanLine(cwd)}: ${gitFailed}. The root came from the no-git rule instead (use --root to choose)`,
+    );
+  const noGit = gitFailed ? 'git failed' : 'not a git repo';
   const homeRoot = path.join(home, '.omc');
   const cwdRoot = path.join(cwd, '.omc');
   looked.push(homeRoot);
@@ -283,7 +292,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     return {
       root: homeRoot,
       rule: 'non-git-home',
-      explain: 'not a git repo: $HOME/.omc (OMC 5.5.0)',
+      explain: `${noGit}: $HOME/.omc (OMC 5.5.0)`,
       exists: true,
       looked,
       notices,
@@ -292,11 +301,11 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   }
   looked.push(cwdRoot);
   if (isDir(cwdRoot)) {
-    notices.push(`not a git repo: using ${cwdRoot} as OMC 4.x did (OMC 5.5.0 keeps non-git state in ${homeRoot})`);
+    notices.push(`${noGit}: using ${cwdRoot} as OMC 4.x did (OMC 5.5.0 keeps non-git state in ${homeRoot})`);
     return {
       root: cwdRoot,
       rule: 'cwd-4x',
-      explain: 'not a git repo: ./.omc (OMC 4.x)',
+      explain: `${noGit}: ./.omc (OMC 4.x)`,
       exists: true,
       looked,
       notices,
@@ -306,7 +315,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   return {
     root: homeRoot,
     rule: 'non-git-home',
-    explain: 'not a git repo: $HOME/.omc (OMC 5.5.0)',
+    explain: `${noGit}: $HOME/.omc (OMC 5.5.0)`,
     exists: isDir(homeRoot),
     looked,
     notices,

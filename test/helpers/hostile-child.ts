@@ -15,7 +15,9 @@ type Op =
   | { op: 'file-lock'; root: string; rel: string; timeoutMs?: number }
   | { op: 'state-lock'; root: string; rel: string }
   | { op: 'read'; root: string; rel: string }
-  | { op: 'resolve-root'; cwd: string; home: string; env?: Record<string, string> };
+  | { op: 'resolve-root'; cwd: string; home: string; env?: Record<string, string>; realGit?: boolean };
+
+const NO_GIT = { topLevel: () => null, superproject: () => null, remoteOrigin: () => null, commonDir: () => null };
 
 async function run(o: Op): Promise<unknown> {
   switch (o.op) {
@@ -39,9 +41,9 @@ async function run(o: Op): Promise<unknown> {
         home: o.home,
         tmpdir: '/nonexistent-tmp',
         env: o.env ?? {},
-        git: { topLevel: () => null, superproject: () => null, remoteOrigin: () => null, commonDir: () => null },
+        git: o.realGit ? undefined : NO_GIT,
       });
-      return { root: r.root, rule: r.rule };
+      return { root: r.root, rule: r.rule, explain: r.explain, notices: r.notices };
     }
   }
 }

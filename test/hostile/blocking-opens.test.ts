@@ -25,9 +25,10 @@ interface ChildResult {
 }
 
 /** Runs one op in a child; a child still running after `boundMs` is a hang (killed, and the test fails). */
-function runInChild(op: Record<string, unknown>, boundMs = 60_000): ChildResult {
+function runInChild(op: Record<string, unknown>, boundMs = 60_000, env: Record<string, string> = {}): ChildResult {
   const r = spawnSync(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(op)], {
     cwd: REPO,
+    env: { ...process.env, ...env },
     encoding: 'utf8',
     timeout: boundMs,
     killSignal: 'SIGKILL',
@@ -150,5 +151,45 @@ describe('state files that are not files', () => {
     expect(runInChild({ op: 'read', root, rel: 'state/loop-a.json' }).value).toEqual({
       failed: 'symlink loop (the link leads back to itself); not read',
     });
+  });
+});
+
+describe('git that cannot run (class 10)', () => {
+  const isRoot = process.getuid?.() === 0;
+  const repo = () => {
+    const { dir } = tmp();
+    const project = path.join(dir, 'repo');
+    fs.mkdirSync(project);
+    execFileSync('git', ['init', '-q', project]);
+    fs.mkdirSync(path.join(project, '.omc'));
+    return { dir, project };
+  };
+
+  it('git not on PATH: the failure is said, with the rule the root came from', () => {
+    const { dir, project } = repo();
+    const r = runInChild({ op: 'resolve-root', cwd: project, home: path.join(dir, 'home'), realGit: true }, 60_000, {
+      PATH: '/nonexistent',
+    });
+    expect(r.value).toMatchObject({ rule: 'cwd-4x', explain: 'git failed: ./.omc (OMC 4.x)' });
+    expect((r.value as { notices: string[] }).notices.join('\n')).toMatch(
+      /git could not answer in .*repo: git is not installed or not on PATH\. The root came from the no-git rule/,
+    );
+  });
+
+  it.skipIf(!isRoot)('a repository owned by another user (git refuses it): said in words, not "not a git repo"', () => {
+    const { dir, project } = repo();
+    execFileSync('chown', ['-R', '65534:65534', project]);
+    const r = runInChild(
+      {
+        op: 'resolve-root',
+        cwd: project,
+        home: path.join(dir, 'home'),
+        realGit: true,
+      },
+      60_000,
+      { HOME: path.join(dir, 'home'), GIT_CONFIG_NOSYSTEM: '1' },
+    );
+    expect(r.value).toMatchObject({ explain: 'git failed: ./.omc (OMC 4.x)' });
+    expect((r.value as { notices: string[] }).notices.join('\n')).toMatch(/owned by another user/);
   });
 });
