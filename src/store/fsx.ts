@@ -504,7 +504,12 @@ function openDirFd(p: string): number {
  */
 export function openDirUnder(root: string, relDir: string, opts: { create?: boolean } = {}): ContainedDir {
   const abs = resolveUnder(root, relDir);
-  const rr = fs.realpathSync.native(root);
+  let rr: string;
+  try {
+    rr = fs.realpathSync.native(root);
+  } catch (e) {
+    throw dirGone(e, path.resolve(root));
+  }
   let parts = path.relative(path.resolve(root), abs).split(path.sep).filter(Boolean);
   const child = (fd: number, name: string) => (PROC_FD ? `/proc/self/fd/${fd}/${name}` : name);
   for (let links = 0; ; links++) {
@@ -530,6 +535,7 @@ export function openDirUnder(root: string, relDir: string, opts: { create?: bool
             i--; // open what is there now (ours, or a racer's: checked the same way)
             continue;
           }
+          if (code === 'ENOENT') throw dirGone(e, path.join(cur, name));
           if (code !== 'ENOTDIR' && code !== 'ELOOP') throw e;
           const st = fs.lstatSync(here);
           if (!st.isSymbolicLink())
@@ -562,6 +568,13 @@ export function openDirUnder(root: string, relDir: string, opts: { create?: bool
     if (links >= MAX_DIR_LINKS) throw new OutsideRootError(relDir);
     parts = restart;
   }
+}
+
+/** ENOENT for a directory on the way: the message names that directory (not its parent). */
+function dirGone(e: unknown, dir: string): unknown {
+  const err = e as NodeJS.ErrnoException & { missingDir?: string };
+  if (err?.code === 'ENOENT') err.missingDir = dir;
+  return e;
 }
 
 /** Runs `fn` with `relDir` held open (see ContainedDir); always closes it. */
@@ -690,7 +703,8 @@ export function formatBytes(n: number): string {
 
 /** Human-readable reason for a failed write, with the errno a user can search for. */
 export function describeWriteError(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
+  const err = e as NodeJS.ErrnoException & { missingDir?: string };
+  const missing = err?.missingDir ? quotePath(err.missingDir) : undefined;
   switch (err?.code) {
     case 'ENOSPC':
       return 'disk full (ENOSPC): nothing was changed; your draft is kept';
@@ -703,7 +717,7 @@ export function describeWriteError(e: unknown): string {
       return 'disk quota exceeded (EDQUOT): nothing was changed; your draft is kept';
     case 'ENOENT':
       // The directory was deleted under us (rm -rf .omc, a branch switch); say which one.
-      return `directory gone (ENOENT: ${err.path ? path.dirname(err.path) : 'no such file or directory'}): nothing was changed; your draft is kept`;
+      return `directory gone (ENOENT: ${missing ?? (err.path ? path.dirname(err.path) : 'no such file or directory')}): nothing was changed; your draft is kept`;
     default:
       return err instanceof Error ? err.message : String(e);
   }

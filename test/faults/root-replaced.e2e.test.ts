@@ -35,7 +35,7 @@ const ralph = (iteration: number) => ({
 const stateFile = (root: string) => path.join(root, 'state', 'sessions', SID, 'ralph-state.json');
 
 describe('the root replaced in one rename under the running monitor', () => {
-  it('6 replacements: each is said, every watch restarts, and the change after it reaches the screen', async () => {
+  it('6 replacements: each restarts every watch, and the change after it reaches the screen', async () => {
     p = makeProject({ withFixture: true });
     writeOmcJson(stateFile(p.root), ralph(1));
     h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 30 });
