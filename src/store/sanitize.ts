@@ -7,6 +7,8 @@
  * can make text render in a different order than it is stored.
  */
 
+import { agreeWidth } from '../terminal/agreed-width.js';
+
 // CSI: ESC [ params intermediates final. Also the 8-bit CSI (U+009B).
 const CSI = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?/g;
 // OSC / DCS / SOS / PM / APC strings, terminated by BEL or ST (ESC \ or U+009C), or unterminated to end.
@@ -23,12 +25,18 @@ function stripSequences(s: string): string {
   return s.replace(STRING_SEQ, '').replace(CSI, '').replace(ESC_PAIR, '').replace(BIDI, '');
 }
 
-/** For one-line display: newlines and tabs become spaces; no control bytes survive. */
+/**
+ * For one-line display: newlines and tabs become spaces; no control bytes
+ * survive, and no character whose width terminals dispute (agreed-width.ts):
+ * a one-line value is what sits in a row, and a row must never wrap.
+ */
 export function cleanLine(value: unknown): string {
   const s = typeof value === 'string' ? value : value == null ? '' : String(value);
-  return stripSequences(s)
-    .replace(/[\r\n\t]+/g, ' ')
-    .replace(CONTROLS_LINE, '');
+  return agreeWidth(
+    stripSequences(s)
+      .replace(/[\r\n\t]+/g, ' ')
+      .replace(CONTROLS_LINE, ''),
+  );
 }
 
 /** For multi-line display: keeps \n, expands tabs, drops \r and every other control. */
@@ -45,7 +53,8 @@ export function hasControlContent(value: string): boolean {
 /** Recursively sanitises every string (keys included) in a parsed JSON value for display. */
 export function cleanDeep(value: unknown, depth = 0): unknown {
   if (depth > 32) return '[…]';
-  if (typeof value === 'string') return cleanBlock(value);
+  // State values end up in rows (current_phase, prompts, names): widths every terminal agrees on.
+  if (typeof value === 'string') return agreeWidth(cleanBlock(value));
   if (Array.isArray(value)) return value.map((v) => cleanDeep(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
