@@ -158,7 +158,11 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       else (outcome.ok ? io.out : io.err)(human(outcome));
       return outcome.ok ? CANCEL_EXIT.ok : CANCEL_EXIT.notTaken;
     }
-    if (outcome.kind === 'refused') return fail(io, json, CANCEL_EXIT.notTaken, 'refused', outcome.message);
+    // Lost a race (a concurrent cancel, the session ending): nothing to cancel is exit 4, as the README says.
+    if (outcome.kind === 'refused')
+      return outcome.nothing
+        ? fail(io, json, CANCEL_EXIT.nothing, 'nothing-to-cancel', outcome.message)
+        : fail(io, json, CANCEL_EXIT.notTaken, 'refused', outcome.message);
     if (tries >= 2)
       return fail(
         io,
