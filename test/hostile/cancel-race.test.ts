@@ -6,8 +6,10 @@
  * effect") with a "nothing to cancel" message. The real bundle, ten rounds.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCancelCommand } from '../../src/commands/cancel.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 
@@ -26,6 +28,44 @@ function cancel(dir: string): Promise<{ code: number; json: { ok?: boolean; erro
     c.on('exit', (code) => resolve({ code: code ?? -1, json: JSON.parse(out || '{}') }));
   });
 }
+
+function freshRalph(dir: string, root: string): string {
+  const now = Date.now();
+  const file = path.join(root, 'state', 'sessions', S, 'ralph-state.json');
+  writeOmcJson(file, {
+    active: true,
+    iteration: 3,
+    max_iterations: 100,
+    started_at: new Date(now - 60_000).toISOString(),
+    last_checked_at: new Date(now - 5_000).toISOString(),
+    prompt: 'race',
+    session_id: S,
+    project_path: dir,
+  });
+  return file;
+}
+
+describe('a cancel that loses the race, made deterministic', () => {
+  it('the other cancel wins between our plan and our write: "nothing to cancel", exit 4', async () => {
+    p = makeProject({ prefix: 'omc-top-race-' });
+    const file = freshRalph(p.dir, p.root);
+    let calls = 0;
+    let out = '';
+    const code = await runCancelCommand([S, '--json', '--cwd', p.dir], {
+      out: (t) => (out += t),
+      err: (t) => (out += t),
+      cwd: p.dir,
+      // The second look at the clock is the re-plan right before writing: the winner has just cleared the loop.
+      now: () => {
+        if (++calls === 2) fs.rmSync(file);
+        return Date.now();
+      },
+    });
+    expect(calls).toBeGreaterThanOrEqual(2);
+    expect(code).toBe(4);
+    expect(JSON.parse(out)).toMatchObject({ ok: false, error: 'nothing-to-cancel' });
+  });
+});
 
 describe('two concurrent cancels of one session', () => {
   it('ten rounds: one exits 0, the other 0 or 4 (nothing to cancel), never 1', async () => {
@@ -48,7 +88,8 @@ describe('two concurrent cancels of one session', () => {
       seen.push(...codes);
       expect(codes[0], JSON.stringify(results)).toBe(0);
       expect([0, 4], JSON.stringify(results)).toContain(codes[1]);
-      for (const r of results) if (r.code === 4) expect(r.json.error).toMatch(/^(nothing-active|nothing-to-cancel|not-found)$/);
+      for (const r of results)
+        if (r.code === 4) expect(r.json.error).toMatch(/^(nothing-active|nothing-to-cancel|not-found)$/);
       p.cleanup();
       p = null;
     }
