@@ -58,7 +58,14 @@ export function cleanDeep(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => cleanDeep(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[cleanLine(k)] = cleanDeep(v, depth + 1);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const key = cleanLine(k);
+      const clean = cleanDeep(v, depth + 1);
+      // JSON.parse makes "__proto__" an own key; plain assignment would set the prototype and the key would vanish.
+      if (key === '__proto__')
+        Object.defineProperty(out, key, { value: clean, enumerable: true, writable: true, configurable: true });
+      else out[key] = clean;
+    }
     return out;
   }
   return value;

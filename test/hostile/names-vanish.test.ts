@@ -1,0 +1,54 @@
+/**
+ * Class 8 of the second hardening round, the part that lives in the shared
+ * cleaning: a `__proto__` key in a state file (JSON.parse makes it an own key)
+ * vanished from the session detail view, because the cleaned copy assigned it
+ * and so set the copy's prototype instead. It must be shown like any key, and
+ * never change any object's prototype.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addStandardDomains } from '../../src/store/domains.js';
+import { cleanDeep } from '../../src/store/sanitize.js';
+import { OmcStore } from '../../src/store/store.js';
+import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+
+let p: TempProject | null = null;
+afterEach(() => {
+  p?.cleanup();
+  p = null;
+});
+
+describe('a __proto__ key', () => {
+  it('cleanDeep keeps it as an own key, and no prototype changes', () => {
+    const v = JSON.parse('{"__proto__": {"polluted": "yes"}, "a": 1}') as Record<string, unknown>;
+    const c = cleanDeep(v) as Record<string, unknown>;
+    expect(Object.keys(c)).toEqual(['__proto__', 'a']);
+    expect(Object.getPrototypeOf(c)).toBe(Object.prototype);
+    expect((c as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it("is listed in the session's mode fields (what the detail view shows)", async () => {
+    p = makeProject();
+    const sid = 'b0b0b0b0-0000-4000-8000-000000000001';
+    const now = new Date().toISOString();
+    writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), {
+      active: true,
+      iteration: 1,
+      max_iterations: 5,
+      started_at: now,
+      last_checked_at: now,
+      session_id: sid,
+    });
+    // An object literal cannot carry an own __proto__ key through JSON.stringify: add it as raw text.
+    const file = path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('{', '{"__proto__": {"x": 1},'));
+    const store = new OmcStore({ root: p.root, watch: 'none' });
+    addStandardDomains(store);
+    store.start();
+    const mode = store.sessions.getSnapshot().sessions.find((s) => s.id === sid)?.modes[0];
+    expect(Object.keys(mode?.fields ?? {})).toContain('__proto__');
+    await store.close();
+  });
+});
