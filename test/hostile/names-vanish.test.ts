@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCancelCommand } from '../../src/commands/cancel.js';
 import { addStandardDomains } from '../../src/store/domains.js';
 import { cleanDeep } from '../../src/store/sanitize.js';
 import { OmcStore } from '../../src/store/store.js';
@@ -50,5 +51,36 @@ describe('a __proto__ key', () => {
     const mode = store.sessions.getSnapshot().sessions.find((s) => s.id === sid)?.modes[0];
     expect(Object.keys(mode?.fields ?? {})).toContain('__proto__');
     await store.close();
+  });
+});
+
+describe('an autopilot state nested 100,000 deep', () => {
+  it('a cancel says why in words (OMC could not hash it either), not "Maximum call stack size exceeded"', async () => {
+    p = makeProject();
+    const sid = 'deep0000-0000-4000-8000-000000000001';
+    const now = new Date().toISOString();
+    const file = path.join(p.root, 'state', 'sessions', sid, 'autopilot-state.json');
+    writeOmcJson(file, {
+      active: true,
+      phase: 'execution',
+      iteration: 1,
+      max_iterations: 10,
+      started_at: now,
+      last_checked_at: now,
+      session_id: sid,
+      project_path: p.dir,
+    });
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('{', `{"nested": ${deep},`));
+    let out = '';
+    const code = await runCancelCommand([sid, '--cwd', p.dir], {
+      out: (t) => (out += t),
+      err: (t) => (out += t),
+      cwd: p.dir,
+      now: Date.now,
+    });
+    expect(out).not.toMatch(/Maximum call stack/);
+    expect(out).toMatch(/nested too deeply|nesting|too deep/);
+    expect(code).not.toBe(0);
   });
 });
