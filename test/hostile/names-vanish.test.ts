@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCancelCommand } from '../../src/commands/cancel.js';
 import { addStandardDomains } from '../../src/store/domains.js';
+import { MAX_FILES_PER_SESSION } from '../../src/store/sessions/domain.js';
 import { cleanDeep } from '../../src/store/sanitize.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
@@ -82,5 +83,35 @@ describe('an autopilot state nested 100,000 deep', () => {
     expect(out).not.toMatch(/Maximum call stack/);
     expect(out).toMatch(/nested too deeply|nesting|too deep/);
     expect(code).not.toBe(0);
+  });
+});
+
+describe('a session directory with 5,000 state files (class 6)', () => {
+  it('reads OMC modes first and at most MAX_FILES_PER_SESSION files, with a problem line; a change re-derives a bounded session', async () => {
+    p = makeProject();
+    const sid = 'many0000-0000-4000-8000-000000000001';
+    const dir = path.join(p.root, 'state', 'sessions', sid);
+    fs.mkdirSync(dir, { recursive: true });
+    const now = new Date().toISOString();
+    const state = {
+      active: true,
+      iteration: 1,
+      max_iterations: 5,
+      started_at: now,
+      last_checked_at: now,
+      session_id: sid,
+    };
+    for (let i = 0; i < 5_000; i++) fs.writeFileSync(path.join(dir, `m${i}-state.json`), JSON.stringify(state));
+    writeOmcJson(path.join(dir, 'ralph-state.json'), { ...state, iteration: 7 });
+    const store = new OmcStore({ root: p.root, watch: 'none' });
+    addStandardDomains(store);
+    store.start();
+    const s = store.sessions.getSnapshot().sessions.find((x) => x.id === sid);
+    expect(s?.modes.length).toBeLessThanOrEqual(MAX_FILES_PER_SESSION);
+    expect(s?.modes.find((m) => m.mode === 'ralph')?.iteration).toBe(7);
+    expect(store.problems.getSnapshot().map((x) => `${x.path}: ${x.message}`)).toContain(
+      `state/sessions/${sid}: more than ${MAX_FILES_PER_SESSION} state files in one session directory (OMC writes one per mode); the rest are not read`,
+    );
+    await store.close();
   });
 });

@@ -74,6 +74,16 @@ function keyOf(rel: string): { key: string; file: string; scope: 'session' | 'st
 }
 
 /** The files we read, by scope. Everything else (HUD caches, mission board, locks, temps) is ignored. */
+/** State files read per session directory (OMC has about a dozen modes); see read(). */
+export const MAX_FILES_PER_SESSION = 64;
+
+/** Known OMC mode files and session files before anything else. */
+function entryRank(file: string): number {
+  if (file === 'session-started.json' || file === 'cancel-signal-state.json') return -1;
+  const m = STATE_FILE_RE.exec(file);
+  return m ? modeSortKey(m[1] as string) : Number.MAX_SAFE_INTEGER;
+}
+
 function isTrackedFile(scope: 'session' | 'state' | 'root' | 'ended', file: string): boolean {
   if (scope === 'ended') return true;
   if (scope === 'session' && file === 'session-started.json') return true;
@@ -283,7 +293,12 @@ export class SessionsDomain implements Domain {
       return;
     }
     if (!this.views.has(name)) this.dirty.add(name);
-    for (const e of list.entries) {
+    // OMC's own modes first: past MAX_FILES_PER_SESSION files the rest are not read (see read()).
+    const entries =
+      list.entries.length > MAX_FILES_PER_SESSION
+        ? [...list.entries].sort((a, b) => entryRank(a.name) - entryRank(b.name))
+        : list.entries;
+    for (const e of entries) {
       if (!isTrackedFile('session', e.name)) continue;
       if (e.kind === 'dir') {
         this.structural.set(`${rel}/${e.name}`, {
@@ -371,6 +386,19 @@ export class SessionsDomain implements Domain {
     const k = keyOf(rel);
     if (!k) return false;
     const prev = this.files.get(rel);
+    if (!prev && k.scope === 'session' && (this.byKey.get(k.key)?.size ?? 0) >= MAX_FILES_PER_SESSION) {
+      // Every change re-derives the whole session: 50,000 state files in one directory made each
+      // change cost seconds. OMC writes one file per mode; past the cap the rest are not read.
+      const dirRel = `state/sessions/${k.key}`;
+      const capKey = `${dirRel}/*`;
+      if (this.structural.has(capKey)) return false;
+      this.structural.set(capKey, {
+        path: dirRel,
+        message: `more than ${MAX_FILES_PER_SESSION} state files in one session directory (OMC writes one per mode); the rest are not read`,
+        severity: 'warning',
+      });
+      return true;
+    }
     const r = readTextSync(this.root, rel);
     if (!r.ok && r.code === 'missing') return this.drop(rel);
     let problem: string | null = null;
