@@ -353,6 +353,30 @@ export function parseJsonText(text: string, read: ReadOk): JsonResult {
 export interface DirEntry {
   name: string;
   kind: 'file' | 'dir' | 'symlink' | 'other';
+  /**
+   * The name on disk is not valid UTF-8: `name` shows the bad bytes as U+FFFD
+   * and cannot be used to open the entry. Domains report it instead of letting
+   * it vanish.
+   */
+  invalidName?: true;
+}
+
+/** Names (as decoded) whose bytes on disk are not valid UTF-8; only looked for when a name holds U+FFFD. */
+function invalidNames(abs: string, names: string[]): Set<string> {
+  const out = new Set<string>();
+  if (!names.some((n) => n.includes('\ufffd'))) return out;
+  try {
+    for (const raw of fs.readdirSync(abs, { encoding: 'buffer' })) {
+      try {
+        fatalDecoder.decode(raw);
+      } catch {
+        out.add(lenientDecoder.decode(raw));
+      }
+    }
+  } catch {
+    /* gone meanwhile: the listing itself stands */
+  }
+  return out;
 }
 
 /**
@@ -383,12 +407,20 @@ export function listDirSync(
   }
   try {
     const dirents = fs.readdirSync(abs, { withFileTypes: true });
+    const bad = invalidNames(
+      abs,
+      dirents.map((d) => d.name),
+    );
     return {
       ok: true,
-      entries: dirents.map((d) => ({
-        name: d.name,
-        kind: d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'other',
-      })),
+      entries: dirents.map((d) => {
+        const e: DirEntry = {
+          name: d.name,
+          kind: d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'other',
+        };
+        if (bad.has(d.name)) e.invalidName = true;
+        return e;
+      }),
     };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;

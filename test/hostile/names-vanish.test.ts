@@ -115,3 +115,29 @@ describe('a session directory with 5,000 state files (class 6)', () => {
     await store.close();
   });
 });
+
+describe('a wiki page whose file name is not UTF-8', () => {
+  it('is a problem line naming it, not a page that silently vanishes', async () => {
+    p = makeProject({ withFixture: true });
+    const wiki = path.join(p.root, 'wiki');
+    const good = fs.readdirSync(wiki).find((f) => f.endsWith('.md') && f !== 'index.md' && f !== 'log.md')!;
+    const name = Buffer.concat([Buffer.from(`${wiki}/caf`), Buffer.from([0xe9]), Buffer.from('-notes.md')]);
+    fs.writeFileSync(name, fs.readFileSync(path.join(wiki, good)));
+    const store = new OmcStore({ root: p.root, watch: 'none' });
+    addStandardDomains(store);
+    store.start();
+    await new Promise<void>((resolve) => {
+      const done = () => !/reading/.test(JSON.stringify(store.status.getSnapshot()));
+      if (done()) resolve();
+      const off = store.status.subscribe(() => {
+        if (done()) {
+          off();
+          resolve();
+        }
+      });
+    });
+    const lines = store.problems.getSnapshot().map((x) => `${x.path}: ${x.message}`);
+    expect(lines.some((l) => /caf\ufffd-notes\.md.*file name is not valid UTF-8/.test(l))).toBe(true);
+    await store.close();
+  });
+});

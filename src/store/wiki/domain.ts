@@ -117,7 +117,15 @@ export class WikiDomain implements Domain {
       for (const e of dir) {
         if (!isPageName(e.name)) continue;
         seen.add(e.name);
-        if (e.kind === 'dir' || e.kind === 'other') {
+        if (e.invalidName) {
+          // Its bytes are lost in the decoded name: it cannot be opened by it. Say so rather than vanish.
+          this.put(
+            entryProblemPage(
+              e.name,
+              'file name is not valid UTF-8 (shown with �): it cannot be opened by that name, so it is not read or searched; rename it',
+            ),
+          );
+        } else if (e.kind === 'dir' || e.kind === 'other') {
           this.put(
             entryProblemPage(
               e.name,
