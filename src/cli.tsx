@@ -16,8 +16,10 @@ import { buildJsonReport } from './store/report.js';
 import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
+import { cleanBlock, terminalSafeJson } from './store/sanitize.js';
 import { OmcStore } from './store/store.js';
 import { releaseHungUpStdio, stdioTerminals } from './terminal/hangup.js';
+import { installJobControl } from './terminal/job-control.js';
 import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ } from './terminal/screen.js';
 import { pickTheme } from './ui/theme.js';
 import { UiStore } from './ui/ui-store.js';
@@ -103,7 +105,7 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
   });
   addClaudeToReport(doc, store.sessions.getSnapshot().sessions, store.claude.getSnapshot(), store.clock());
   await store.close();
-  process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  process.stdout.write(terminalSafeJson(doc) + '\n');
   return 0;
 }
 
@@ -185,6 +187,19 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean; o
       }
     }
 
+    installJobControl({
+      leave: () => {
+        instance?.unmount();
+        instance = null;
+        stdout.write(LEAVE_SEQ);
+        if (stdin.isTTY) stdin.setRawMode(false);
+      },
+      enter: () => {
+        if (finished) return;
+        stdout.write(ENTER_SEQ);
+        mount();
+      },
+    });
     process.on('SIGTERM', () => finish(143));
     process.on('SIGHUP', () => finish(129));
     process.on('SIGINT', () => finish(130));
@@ -244,7 +259,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (!res.exists) {
     const found = res.projectDir ? nestedNotice(findNestedRoots(res.projectDir, res.root)) : null;
     if (found) res.notices.push(found);
-    process.stderr.write(notFoundMessage(res) + '\n');
+    process.stderr.write(cleanBlock(notFoundMessage(res)) + '\n');
     return 2;
   }
   const readonly = args.flags.has('readonly');
@@ -275,10 +290,10 @@ if (isEntry) {
     (code) => exitAfterFlush(code),
     (err: unknown) => {
       if (err instanceof UsageError) {
-        process.stderr.write(`omc-top: ${err.message}\nTry omc-top --help.\n`);
+        process.stderr.write(`omc-top: ${cleanBlock(err.message)}\nTry omc-top --help.\n`);
         process.exit(2);
       }
-      process.stderr.write(`omc-top: ${(err as Error)?.stack ?? String(err)}\n`);
+      process.stderr.write(`omc-top: ${cleanBlock((err as Error)?.stack ?? String(err))}\n`);
       process.exit(1);
     },
   );

@@ -40,7 +40,12 @@ const SCHEDULE = [
 ];
 const POOL = 10;
 
-export function startDriver({ root, perSecond = 20 }) {
+/**
+ * The changes themselves, one per call in SCHEDULE order, with no clock: the
+ * leak test (bench/soak/leak.mjs) drives them in fixed-size cycles and waits
+ * for the screen between cycles; startDriver paces them at a rate.
+ */
+export function makeChanger(root) {
   const ctx = makeContext(root, path.dirname(root));
   const sessionsDir = path.join(root, 'state', 'sessions');
   const hot = fs
@@ -68,8 +73,6 @@ export function startDriver({ root, perSecond = 20 }) {
   const ours = [];
   let n = 0;
   let appends = 0;
-  let maxLagMs = 0;
-  const errors = [];
 
   const change = (kind) => {
     const now = new Date().toISOString();
@@ -144,6 +147,34 @@ export function startDriver({ root, perSecond = 20 }) {
     counts[kind] = (counts[kind] ?? 0) + 1;
   };
 
+  return {
+    counts,
+    /** Makes the next scheduled change; returns its kind. */
+    next() {
+      const kind = SCHEDULE[n % SCHEDULE.length];
+      try {
+        change(kind);
+      } finally {
+        n++;
+      }
+      return kind;
+    },
+    get made() {
+      return n;
+    },
+    /** Leaves the tree as big as it started (removes the sessions it added). */
+    restore() {
+      for (const sid of ours.splice(0)) ctx.remove(`state/sessions/${sid}`);
+    },
+  };
+}
+
+export function startDriver({ root, perSecond = 20 }) {
+  const changer = makeChanger(root);
+  const counts = changer.counts;
+  let n = 0;
+  let maxLagMs = 0;
+  const errors = [];
   const t0 = Date.now();
   const interval = 1000 / perSecond;
   let timer = null;
@@ -153,7 +184,7 @@ export function startDriver({ root, perSecond = 20 }) {
     const due = t0 + n * interval;
     maxLagMs = Math.max(maxLagMs, Date.now() - due);
     try {
-      change(SCHEDULE[n % SCHEDULE.length]);
+      changer.next();
     } catch (e) {
       if (errors.length < 5) errors.push(String(e?.message ?? e));
     }
@@ -167,8 +198,7 @@ export function startDriver({ root, perSecond = 20 }) {
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      // Leave the tree as big as it started.
-      for (const sid of ours.splice(0)) ctx.remove(`state/sessions/${sid}`);
+      changer.restore();
       const seconds = (Date.now() - t0) / 1000;
       return {
         changes: n,

@@ -57,5 +57,25 @@ if (file) {
       /* the soak's directory went away: nothing to report to */
     }
   };
-  setInterval(sample, Number(process.env.OMC_TOP_PROBE_MS ?? 2000)).unref();
+  // OMC_TOP_PROBE_MS=0: no clock, one sample per SIGUSR2 (the leak test samples at fixed points of its cycles).
+  const every = Number(process.env.OMC_TOP_PROBE_MS ?? 2000);
+  if (every > 0) setInterval(sample, every).unref();
+  process.on('SIGUSR2', sample);
+
+  // OMC_TOP_PROBE_LEAK=1: a deliberate leak, to prove the leak test catches one. Every file omc-top
+  // opens keeps 8 KB alive, and every 25th open also keeps its descriptor and adds a process listener.
+  if (process.env.OMC_TOP_PROBE_LEAK === '1') {
+    const kept = [];
+    let opens = 0;
+    const openSync = fs.openSync;
+    fs.openSync = function (...args) {
+      const fd = openSync.apply(this, args);
+      kept.push(new Array(1024).fill(opens));
+      if (++opens % 25 === 0) {
+        kept.push(openSync('/dev/null', 'r'));
+        process.on('exit', () => kept.length);
+      }
+      return fd;
+    };
+  }
 }

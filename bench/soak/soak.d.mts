@@ -1,4 +1,4 @@
-// Types for bench/soak/soak.mjs (used by test/faults/soak.e2e.test.ts).
+// Types for bench/soak/soak.mjs (bench/soak/soak.mjs; the judge is unit-tested by test/faults/soak-judge.test.ts).
 export interface Flatness {
   samples: number;
   first: number;

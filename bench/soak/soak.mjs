@@ -14,7 +14,8 @@
 //     listeners, timers, watchers, descriptors and inotify watches are back to
 //     what they were before the storm.
 //
-// Used by test/faults/soak.e2e.test.ts; runnable alone for longer runs:
+// A benchmark, not a test (its RSS judgement depends on machine load; test/faults/leak.e2e.test.ts
+// is the deterministic leak test). Run:
 //   node scripts/build.mjs && node bench/soak/soak.mjs [--seconds 3600] [--rate 20]
 import fs from 'node:fs';
 import path from 'node:path';

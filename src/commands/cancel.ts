@@ -15,7 +15,7 @@ import { detectOmcInstall, type OmcInstall, type RulesVersion } from '../store/o
 import { diskTree } from '../store/verdict/disk-tree.js';
 import { stopVerdict, type SessionVerdict } from '../store/verdict/index.js';
 import { resolveOmcRoot } from '../store/root.js';
-import { cleanLine } from '../store/sanitize.js';
+import { cleanLine, terminalSafeJson } from '../store/sanitize.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
 import { parseArgs, UsageError } from './args.js';
 
@@ -102,7 +102,7 @@ const defaultIo: Io = {
 };
 
 function fail(io: Io, json: boolean, code: number, error: string, message: string): number {
-  if (json) io.out(JSON.stringify({ ok: false, error, message }, null, 2) + '\n');
+  if (json) io.out(terminalSafeJson({ ok: false, error, message }) + '\n');
   else io.err(`omc-top cancel: ${message}\n`);
   return code;
 }
@@ -247,12 +247,15 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       const after = verifyByVerdict(res.root, outcome, rules, res.projectDir, io.now());
       const ok = outcome.ok && after.ok;
       const done = ok === outcome.ok ? outcome : { ...outcome, ok, summary: `${outcome.summary}; but ${after.why}` };
-      if (json)
-        io.out(JSON.stringify({ ...report(done), omc_version: omcJson(omc), verdict: after.verdict }, null, 2) + '\n');
+      if (json) io.out(terminalSafeJson({ ...report(done), omc_version: omcJson(omc), verdict: after.verdict }) + '\n');
       else (done.ok ? io.out : io.err)(human(done) + `  Stop hook (OMC ${rules} rules): ${after.line}\n`);
       return done.ok ? CANCEL_EXIT.ok : CANCEL_EXIT.notTaken;
     }
-    if (outcome.kind === 'refused') return fail(io, json, CANCEL_EXIT.notTaken, 'refused', outcome.message);
+    // Lost a race (a concurrent cancel, the session ending): nothing to cancel is exit 4, as the README says.
+    if (outcome.kind === 'refused')
+      return outcome.nothing
+        ? fail(io, json, CANCEL_EXIT.nothing, 'nothing-to-cancel', outcome.message)
+        : fail(io, json, CANCEL_EXIT.notTaken, 'refused', outcome.message);
     if (tries >= 2)
       return fail(
         io,

@@ -3,6 +3,7 @@
  * from a script, over the same index the wiki pane uses. Unlike OMC's own
  * query it writes nothing (OMC appends every query to wiki/log.md).
  */
+import { terminalSafeJson } from '../store/sanitize.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { cleanLine } from '../store/sanitize.js';
 import { WikiDomain } from '../store/wiki/domain.js';
@@ -28,19 +29,8 @@ const FLAGS = {
   help: 'bool',
 } as const;
 
-/**
- * JSON.stringify leaves DEL, C1 controls and bidi/line-separator characters
- * raw; escaped, the output means the same to a JSON parser and cannot drive a
- * terminal it is printed on.
- */
-export function terminalSafeJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
-    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => {
-      return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
-    },
-  );
-}
+/** Moved to src/store/sanitize.ts (one place for terminal-safe JSON); re-exported for its callers. */
+export { terminalSafeJson };
 
 function parseLimit(v: string | true | undefined): number {
   if (v === undefined) return 20;

@@ -9,6 +9,7 @@
  * Shift-Tab and F-keys, and gathers bracketed paste (ESC[200~ … ESC[201~)
  * into a single paste event so a pasted newline is text, not Enter.
  */
+import { cleanPaste } from '../store/sanitize.js';
 
 export type KeyName =
   | 'char'
@@ -120,7 +121,7 @@ export class InputDecoder {
           return out;
         }
         this.paste.push(s.slice(0, end));
-        out.push({ kind: 'paste', text: this.paste.join('') });
+        out.push({ kind: 'paste', text: cleanPaste(this.paste.join('')) });
         this.paste = null;
         s = s.slice(end + PASTE_END.length);
         continue;

@@ -57,6 +57,12 @@ export function routeInput(ev: InputEvent, env: RouterEnv): void {
     requestExit(env);
     return;
   }
+  // Raw mode turns Ctrl-Z into a byte: make it the signal the shell meant (src/terminal/job-control.ts).
+  // Only where the full-screen CLI handles it: unhandled, SIGTSTP would stop a host process (a test runner).
+  if (isCtrl(ev, 'z') && process.listenerCount('SIGTSTP') > 0) {
+    process.kill(process.pid, 'SIGTSTP');
+    return;
+  }
   const overlay = ui.state.overlay;
   if (overlay?.kind === 'confirm') {
     if (isChar(ev, 'y') || isChar(ev, 'Y')) {

@@ -6,11 +6,21 @@
  * its mtime is ≥30 s old AND its owner is unknowable or dead. OMC waits up to
  * 5 s for it, so we keep our critical sections to milliseconds and always
  * release — and, unlike OMC, we only unlink a lock that still holds our payload.
+ *
+ * "Dead" is read as OMC means it: the pid is gone, or the process now under
+ * that pid started after the lock was written (the pid was reused), so it
+ * cannot be the writer. Every look at the lock goes through the one
+ * non-blocking, no-follow, size-capped read (a FIFO or a link to /dev/zero as
+ * the lock cannot hang or bloat us), inside the directory held open.
  */
 import fs from 'node:fs';
-import { resolveUnder, toRel } from './fsx.js';
+import path from 'node:path';
+import { createExclusive, readNoFollowSync, resolveUnder, toRel, withDirUnder, type ContainedDir } from './fsx.js';
+import { startTicksFromStat } from './cancel/process-start.js';
 
 export const LOCK_STALE_MS = 30_000;
+/** A lock record is ~40 bytes; anything much bigger is not one. */
+const LOCK_MAX_BYTES = 4096;
 
 export interface FileLockOptions {
   /** How long to keep retrying a held lock. OMC's own writers use 5 000 ms. */
@@ -21,48 +31,131 @@ export interface FileLockOptions {
   now?: () => number;
 }
 
+/** Who holds a lock, as far as can be told. */
+export type LockHolder =
+  | { kind: 'live'; pid: number; ageMs: number }
+  | { kind: 'dead'; pid: number; ageMs: number; why: string }
+  | { kind: 'unknown'; ageMs: number; why: string };
+
 export class LockBusyError extends Error {
+  readonly holderPid: number | null;
   constructor(
     readonly lockRel: string,
-    readonly holderPid: number | null,
+    readonly holder: LockHolder,
+    staleMs = LOCK_STALE_MS,
   ) {
-    super(
-      `${lockRel} is held${holderPid ? ` by pid ${holderPid}` : ''}; OMC is writing this file right now. Nothing was changed; try again.`,
-    );
+    super(describeHolder(lockRel, holder, staleMs));
     this.name = 'LockBusyError';
+    this.holderPid = holder.kind === 'unknown' ? null : holder.pid;
   }
 }
 
-function pidAlive(pid: number): boolean {
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  if (s < 48 * 3600) return `${Math.round(s / 360) / 10} h`;
+  return `${Math.round(s / 86400)} days`;
+}
+
+/** The message after a bounded wait: who holds the lock, since when, what happens next. */
+export function describeHolder(lockRel: string, h: LockHolder, staleMs = LOCK_STALE_MS): string {
+  const kept = 'Nothing was changed; your draft is kept.';
+  const takeover = (age: number) =>
+    age >= staleMs
+      ? 'it will be taken over on the next try'
+      : `OMC's rule lets it be taken over in ${formatAge(staleMs - age)}`;
+  switch (h.kind) {
+    case 'live':
+      return h.ageMs < staleMs
+        ? `${lockRel} is held by pid ${h.pid}; OMC is writing this file right now. ${kept} The lock was taken ${formatAge(h.ageMs)} ago by a running process; try again in a moment.`
+        : `${lockRel} is held by pid ${h.pid} (running) for ${formatAge(h.ageMs)}; OMC holds it for milliseconds, so that process is stuck or is not OMC. ${kept} Delete the lock if no OMC process is writing.`;
+    case 'dead':
+      return `${lockRel} was left by pid ${h.pid}, which ${h.why}; ${takeover(h.ageMs)}. ${kept}`;
+    case 'unknown':
+      return `${lockRel} ${h.why}; ${takeover(h.ageMs)}. ${kept}`;
+  }
+}
+
+/** Clock ticks per second in /proc/<pid>/stat: USER_HZ, 100 on every Linux. */
+const USER_HZ = 100;
+let bootMs: number | null | undefined;
+function bootTimeMs(): number | null {
+  if (bootMs !== undefined) return bootMs;
+  const r = readNoFollowSync('/proc/stat', 1 << 20);
+  const m = r.ok ? /^btime (\d+)$/m.exec(r.text) : null;
+  bootMs = m ? Number(m[1]) * 1000 : null;
+  return bootMs;
+}
+
+/** When a pid's current process started (epoch ms), or null when that cannot be read. */
+function processStartedAtMs(pid: number): number | null {
+  if (process.platform !== 'linux') return null;
+  const boot = bootTimeMs();
+  if (boot === null) return null;
+  const r = readNoFollowSync(`/proc/${pid}/stat`, 1 << 16);
+  const ticks = r.ok ? startTicksFromStat(r.text) : null;
+  return ticks === null ? null : boot + (Number(ticks) / USER_HZ) * 1000;
+}
+
+/** Slack for comparing a start time (boot time has 1 s resolution) with a lock's timestamp. */
+const START_SLACK_MS = 2_000;
+
+function judgeHolder(pid: number, writtenAt: number, ageMs: number): LockHolder {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return { kind: 'dead', pid, ageMs, why: 'is no longer running' };
   }
+  const started = processStartedAtMs(pid);
+  if (started !== null && started > writtenAt + START_SLACK_MS)
+    return {
+      kind: 'dead',
+      pid,
+      ageMs,
+      why: 'has exited (the pid now belongs to a process started after the lock was written)',
+    };
+  return { kind: 'live', pid, ageMs };
 }
 
-function readHolder(lockAbs: string): { pid: number | null; parsed: boolean } {
-  try {
-    const v = JSON.parse(fs.readFileSync(lockAbs, 'utf8')) as { pid?: unknown };
-    return { pid: typeof v.pid === 'number' && Number.isSafeInteger(v.pid) && v.pid > 0 ? v.pid : null, parsed: true };
-  } catch {
-    return { pid: null, parsed: false };
+/** Looks at the lock without blocking: who holds it, and whether OMC's rule calls it stale. */
+function inspect(
+  dir: ContainedDir,
+  name: string,
+  staleMs: number,
+  now: number,
+): { holder: LockHolder; stale: boolean } | null {
+  const r = readNoFollowSync(dir.at(name), LOCK_MAX_BYTES);
+  if (!r.ok) {
+    if (r.code === 'missing') return null;
+    let ageMs = 0;
+    try {
+      ageMs = now - fs.lstatSync(dir.at(name)).mtimeMs;
+    } catch {
+      return null;
+    }
+    return {
+      holder: { kind: 'unknown', ageMs, why: `${r.message.replace(/; not read$/, '')}, not an OMC lock record` },
+      stale: ageMs >= staleMs,
+    };
   }
-}
-
-/** OMC's staleness rule: old enough AND (payload unreadable, no pid, or pid dead). */
-function isStale(lockAbs: string, staleMs: number, now: number): boolean {
-  let mtimeMs: number;
+  const ageMs = now - r.mtimeMs;
+  let pid: number | null = null;
+  let timestamp = r.mtimeMs;
   try {
-    mtimeMs = fs.statSync(lockAbs).mtimeMs;
+    const v = JSON.parse(r.text) as { pid?: unknown; timestamp?: unknown };
+    if (typeof v.pid === 'number' && Number.isSafeInteger(v.pid) && v.pid > 0) pid = v.pid;
+    if (typeof v.timestamp === 'number' && Number.isFinite(v.timestamp)) timestamp = Math.min(timestamp, v.timestamp);
   } catch {
-    return false;
+    /* unreadable payload */
   }
-  if (now - mtimeMs < staleMs) return false;
-  const { pid, parsed } = readHolder(lockAbs);
-  if (!parsed || pid === null) return true;
-  return !pidAlive(pid);
+  if (pid === null)
+    return {
+      holder: { kind: 'unknown', ageMs, why: 'holds no readable owner pid (empty or cut short)' },
+      stale: ageMs >= staleMs,
+    };
+  const holder = judgeHolder(pid, timestamp, ageMs);
+  return { holder, stale: ageMs >= staleMs && holder.kind === 'dead' };
 }
 
 export interface HeldLock {
@@ -70,10 +163,10 @@ export interface HeldLock {
   release(): void;
 }
 
-function tryCreate(lockAbs: string, payload: string): boolean {
+function tryCreate(dir: ContainedDir, name: string, payload: string): boolean {
   let fd: number;
   try {
-    fd = fs.openSync(lockAbs, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600);
+    fd = createExclusive(dir, name);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw e;
@@ -86,7 +179,7 @@ function tryCreate(lockAbs: string, payload: string): boolean {
     // save and every OMC writer would wait on a lock nobody holds. It is ours: remove it.
     fs.closeSync(fd);
     try {
-      fs.unlinkSync(lockAbs);
+      fs.unlinkSync(dir.at(name));
     } catch {
       /* already gone */
     }
@@ -103,11 +196,28 @@ export async function acquireFileLock(root: string, dataRel: string, opts: FileL
   const { timeoutMs = 5_000, retryMs = 50, staleMs = LOCK_STALE_MS, now = Date.now } = opts;
   const lockAbs = resolveUnder(root, `${dataRel}.lock`);
   const lockRel = toRel(root, lockAbs);
+  const dirRel = path.dirname(lockRel);
+  const name = path.basename(lockAbs);
   const payload = JSON.stringify({ pid: process.pid, timestamp: now() });
   const deadline = now() + timeoutMs;
   let reclaimed = false;
   for (;;) {
-    if (tryCreate(lockAbs, payload)) {
+    const got = withDirUnder(root, dirRel, (dir) => {
+      if (tryCreate(dir, name, payload)) return 'ours' as const;
+      const seen = inspect(dir, name, staleMs, now());
+      if (seen === null) return 'retry' as const; // released between our create and our look
+      if (!reclaimed && seen.stale) {
+        reclaimed = true;
+        try {
+          fs.unlinkSync(dir.at(name)); // unlink never follows: a symlink or FIFO as the lock goes, not its target
+        } catch {
+          /* someone else reclaimed it */
+        }
+        return 'retry' as const;
+      }
+      return seen.holder;
+    });
+    if (got === 'ours') {
       let released = false;
       return {
         lockRel,
@@ -116,23 +226,20 @@ export async function acquireFileLock(root: string, dataRel: string, opts: FileL
           released = true;
           try {
             // Only remove the lock if it is still ours (another process may have reclaimed it).
-            if (fs.readFileSync(lockAbs, 'utf8') === payload) fs.unlinkSync(lockAbs);
+            withDirUnder(root, dirRel, (dir) => {
+              const r = readNoFollowSync(dir.at(name), LOCK_MAX_BYTES);
+              if (r.ok && r.text === payload) fs.unlinkSync(dir.at(name));
+            });
           } catch {
             /* already gone */
           }
         },
       };
     }
-    if (!reclaimed && isStale(lockAbs, staleMs, now())) {
-      reclaimed = true;
-      try {
-        fs.unlinkSync(lockAbs);
-      } catch {
-        /* someone else reclaimed it */
-      }
-      continue;
-    }
-    if (now() >= deadline) throw new LockBusyError(lockRel, readHolder(lockAbs).pid);
+    if (got === 'retry' && now() < deadline) continue;
+    if (got === 'retry')
+      throw new LockBusyError(lockRel, { kind: 'unknown', ageMs: 0, why: 'keeps appearing and vanishing' }, staleMs);
+    if (now() >= deadline) throw new LockBusyError(lockRel, got, staleMs);
     await sleep(retryMs);
   }
 }

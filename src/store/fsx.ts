@@ -111,6 +111,32 @@ export class OutsideRootError extends Error {
   }
 }
 
+/**
+ * ELOOP means a real loop or a chain longer than the kernel follows (40): walk
+ * the links ourselves (readlink only, bounded) to say which.
+ */
+function describeLinkChain(abs: string): { code: ReadFailureCode; message: string } {
+  const seen = new Set<string>();
+  let cur = abs;
+  let links = 0;
+  for (; links < 1_000; links++) {
+    if (seen.has(cur))
+      return { code: 'outside-root', message: 'symlink loop (the link leads back to itself); not read' };
+    seen.add(cur);
+    let target: string;
+    try {
+      target = fs.readlinkSync(cur);
+    } catch {
+      break; // not a link (the end of the chain, or a directory link on the way): not a loop of file links
+    }
+    cur = path.resolve(path.dirname(cur), target);
+  }
+  return {
+    code: 'outside-root',
+    message: `a chain of ${links} symlinks, more than the 40 the kernel follows; not read`,
+  };
+}
+
 function describeErrno(err: unknown): { code: ReadFailureCode; message: string } {
   const e = err as NodeJS.ErrnoException;
   switch (e?.code) {
@@ -126,6 +152,9 @@ function describeErrno(err: unknown): { code: ReadFailureCode; message: string }
       return { code: 'not-a-file', message: 'is a directory where a file was expected' };
     case 'ELOOP':
       return { code: 'outside-root', message: 'symlink loop (the link leads back to itself); not read' };
+    case 'ENXIO':
+      // open() of a Unix socket (or a device with nothing behind it).
+      return { code: 'not-a-file', message: 'is a socket or device, not a regular file; not read' };
     default:
       return { code: 'io', message: `read failed (${e?.code ?? String(err)})` };
   }
@@ -162,6 +191,7 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
     try {
       real = fs.realpathSync.native(real);
     } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ELOOP') return { ok: false, ...describeLinkChain(real) };
       return { ok: false, ...describeErrno(e) };
     }
     if (!isInside(realRoot(root), real)) {
@@ -172,18 +202,50 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
       };
     }
     try {
-      fd = fs.openSync(real, flags);
+      // The resolved path has no symlink left in it: one there now was swapped in after realpath.
+      fd = fs.openSync(real, flags | (fs.constants.O_NOFOLLOW ?? 0));
     } catch (e) {
       return { ok: false, ...describeErrno(e) };
     }
   }
+  return readOpenFile(fd, maxBytes);
+}
+
+function readToEnd(fd: number, first: Buffer, maxBytes: number): Buffer {
+  const chunks = [Buffer.from(first)];
+  let total = first.length;
+  const chunk = Buffer.allocUnsafe(64 * 1024);
+  while (total <= maxBytes) {
+    const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(Buffer.from(chunk.subarray(0, n)));
+    total += n;
+  }
+  return Buffer.concat(chunks);
+}
+
+function fileKind(st: fs.Stats): string {
+  if (st.isFIFO()) return 'a FIFO, a named pipe';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a plain file';
+}
+
+/**
+ * Reads an open descriptor: a regular file (checked on the descriptor, so a
+ * FIFO, socket or device swapped in after any path check is still refused),
+ * at most `maxBytes`, decoded as UTF-8. Closes the descriptor.
+ */
+function readOpenFile(fd: number, maxBytes: number): ReadResult {
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) {
       return {
         ok: false,
         code: 'not-a-file',
-        message: st.isDirectory() ? 'is a directory where a file was expected' : 'is not a regular file',
+        message: st.isDirectory()
+          ? 'is a directory where a file was expected'
+          : `is not a regular file (${fileKind(st)})`,
       };
     }
     if (st.size > maxBytes) {
@@ -193,21 +255,20 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
         message: `file is ${formatBytes(st.size)}, over the ${formatBytes(maxBytes)} limit; not read`,
       };
     }
-    // procfs and sysfs report size 0 for files that have content: read those in
-    // growing steps up to the cap, instead of sizing the buffer from stat.
-    const sizeKnown = st.size > 0;
-    let buf = readBuffer(sizeKnown ? Math.min(st.size, maxBytes) + 1 : Math.min(maxBytes, 4095) + 1);
+    // procfs and sysfs report size 0 for files that have content, and some of them (sysctls) return
+    // end-of-file after a short first read: give those one buffer large enough for a whole page.
+    let buf = readBuffer(st.size > 0 ? Math.min(st.size, maxBytes) + 1 : Math.min(maxBytes, 4095) + 1);
     let got = 0;
-    for (;;) {
-      while (got < buf.length) {
-        const n = fs.readSync(fd, buf, got, buf.length - got, null);
-        if (n === 0) break;
-        got += n;
-      }
-      if (sizeKnown || got < buf.length || buf.length > maxBytes) break;
-      const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1));
-      buf.copy(bigger, 0, 0, got);
-      buf = bigger;
+    while (got < buf.length) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, null);
+      if (n === 0) break;
+      got += n;
+    }
+    // Size 0 on a file that has bytes: procfs (/proc/<pid>/stat, /proc/stat) reports no size. Read on
+    // to the end, still capped.
+    if (st.size === 0 && got > 0) {
+      buf = readToEnd(fd, buf.subarray(0, got), maxBytes);
+      got = buf.length;
     }
     if (got > maxBytes) {
       return {
@@ -239,6 +300,24 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * Reads a small file at an absolute path that must not be a symlink at all
+ * (lock files, the names a ContainedDir hands out): O_NONBLOCK so a FIFO
+ * cannot hang us, O_NOFOLLOW so a link to /dev/zero or outside is refused,
+ * then the same descriptor checks and size cap as every other read.
+ */
+export function readNoFollowSync(abs: string, maxBytes: number): ReadResult {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+      return { ok: false, code: 'not-a-file', message: 'is a symlink where a file was expected; not read' };
+    return { ok: false, ...describeErrno(err) };
+  }
+  return readOpenFile(fd, maxBytes);
 }
 
 export type JsonResult =
@@ -276,6 +355,30 @@ export function parseJsonText(text: string, read: ReadOk): JsonResult {
 export interface DirEntry {
   name: string;
   kind: 'file' | 'dir' | 'symlink' | 'other';
+  /**
+   * The name on disk is not valid UTF-8: `name` shows the bad bytes as U+FFFD
+   * and cannot be used to open the entry. Domains report it instead of letting
+   * it vanish.
+   */
+  invalidName?: true;
+}
+
+/** Names (as decoded) whose bytes on disk are not valid UTF-8; only looked for when a name holds U+FFFD. */
+function invalidNames(abs: string, names: string[]): Set<string> {
+  const out = new Set<string>();
+  if (!names.some((n) => n.includes('\ufffd'))) return out;
+  try {
+    for (const raw of fs.readdirSync(abs, { encoding: 'buffer' })) {
+      try {
+        fatalDecoder.decode(raw);
+      } catch {
+        out.add(lenientDecoder.decode(raw));
+      }
+    }
+  } catch {
+    /* gone meanwhile: the listing itself stands */
+  }
+  return out;
 }
 
 /**
@@ -306,12 +409,20 @@ export function listDirSync(
   }
   try {
     const dirents = fs.readdirSync(abs, { withFileTypes: true });
+    const bad = invalidNames(
+      abs,
+      dirents.map((d) => d.name),
+    );
     return {
       ok: true,
-      entries: dirents.map((d) => ({
-        name: d.name,
-        kind: d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'other',
-      })),
+      entries: dirents.map((d) => {
+        const e: DirEntry = {
+          name: d.name,
+          kind: d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'other',
+        };
+        if (bad.has(d.name)) e.invalidName = true;
+        return e;
+      }),
     };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -331,33 +442,217 @@ export function statSync(root: string, rel: string): fs.Stats | null {
 }
 
 /**
- * Checks that the directory that will receive a write is inside the real root
- * (catches a session dir that is a symlink to somewhere else) and that the
- * target itself is not a symlink we would write through.
+ * A directory under the root, held open. Every write-side operation (mkdir,
+ * create, rename, link, unlink) names its target through `at(name)`, which on
+ * Linux is `/proc/self/fd/<fd>/<name>`: the kernel resolves that to this very
+ * directory, the one we opened, whatever has been renamed or swapped for a
+ * symlink on the path to it since (the *at() system calls, which Node lacks).
+ * The directory itself was reached from the real root one component at a time
+ * with O_NOFOLLOW, so no symlink on the way can lead out. Without /proc the
+ * path is re-verified (real path and inode) right before each use instead.
  */
-function assertWritableTarget(root: string, abs: string): void {
-  const rr = realRoot(root);
-  const parent = path.dirname(abs);
-  const realParent = fs.realpathSync.native(parent);
-  if (!isInside(rr, realParent)) throw new OutsideRootError(toRel(root, abs));
-  try {
-    const st = fs.lstatSync(abs);
-    if (st.isSymbolicLink()) {
-      throw new Error(`refusing to write ${toRel(root, abs)}: it is a symlink`);
+export class ContainedDir {
+  constructor(
+    private fd: number | null,
+    /** Real path of the directory when it was opened (for messages). */
+    readonly real: string,
+    private readonly ino: number,
+  ) {}
+
+  /** A path for `name` inside this directory; `name` is one plain component. */
+  at(name: string): string {
+    if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0'))
+      throw new Error(`refusing to use ${JSON.stringify(quotePath(name))} as a file name`);
+    if (this.fd === null) throw new Error('directory already closed');
+    if (PROC_FD) return `/proc/self/fd/${this.fd}/${name}`;
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(fs.realpathSync.native(this.real));
+    } catch {
+      throw new OutsideRootError(this.real);
     }
-    if (st.isDirectory()) throw new Error(`refusing to write ${toRel(root, abs)}: it is a directory`);
+    if (st.ino !== this.ino || fs.realpathSync.native(this.real) !== this.real) throw new OutsideRootError(this.real);
+    return path.join(this.real, name);
+  }
+
+  /** An error from an operation named through `at()`, with the directory's real path in place of /proc/self/fd/N. */
+  explain(e: unknown): unknown {
+    const err = e as NodeJS.ErrnoException & { dest?: string };
+    if (this.fd === null || !PROC_FD || !(err instanceof Error)) return e;
+    const prefix = `/proc/self/fd/${this.fd}`;
+    const fix = (t: string) => t.split(prefix).join(this.real);
+    if (typeof err.path === 'string') err.path = fix(err.path);
+    if (typeof err.dest === 'string') err.dest = fix(err.dest);
+    err.message = fix(err.message);
+    return err;
+  }
+
+  /** fsync of the directory itself (after a rename), best effort as in OMC. */
+  sync(): void {
+    try {
+      if (this.fd !== null) fs.fsyncSync(this.fd);
+    } catch {
+      /* best effort */
+    }
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      /* already closed */
+    }
+    this.fd = null;
+  }
+}
+
+const PROC_FD = (() => {
+  try {
+    return process.platform === 'linux' && fs.statSync('/proc/self/fd').isDirectory();
+  } catch {
+    return false;
+  }
+})();
+const DIR_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+/** How many symlinked components (inside the root) one open may resolve before giving up. */
+const MAX_DIR_LINKS = 16;
+
+function openDirFd(p: string): number {
+  const fd = fs.openSync(p, DIR_FLAGS);
+  if (!PROC_FD) {
+    // Without O_DIRECTORY semantics guaranteed, check what we got.
+    if (!fs.fstatSync(fd).isDirectory()) {
+      fs.closeSync(fd);
+      throw Object.assign(new Error(`not a directory: ${p}`), { code: 'ENOTDIR' });
+    }
+  }
+  return fd;
+}
+
+/**
+ * Opens `relDir` under root without following any symlink on the way, except
+ * one that resolves inside the real root (then the walk restarts along its real
+ * path). `create` makes missing levels (mode 0700), each inside the level just
+ * opened. Throws OutsideRootError for a way out, ENOENT / ENOTDIR otherwise.
+ */
+export function openDirUnder(root: string, relDir: string, opts: { create?: boolean } = {}): ContainedDir {
+  const abs = resolveUnder(root, relDir);
+  let rr: string;
+  try {
+    rr = fs.realpathSync.native(root);
+  } catch (e) {
+    throw dirGone(e, path.resolve(root));
+  }
+  let parts = path.relative(path.resolve(root), abs).split(path.sep).filter(Boolean);
+  const child = (fd: number, name: string) => (PROC_FD ? `/proc/self/fd/${fd}/${name}` : name);
+  for (let links = 0; ; links++) {
+    let fd = openDirFd(rr);
+    let cur = rr;
+    let restart: string[] | null = null;
+    let made = 0;
+    try {
+      for (let i = 0; i < parts.length; i++) {
+        const name = parts[i] as string;
+        const here = PROC_FD ? child(fd, name) : path.join(cur, name);
+        let next: number;
+        try {
+          next = openDirFd(here);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT' && opts.create && made++ < 8) {
+            try {
+              fs.mkdirSync(here, { mode: 0o700 });
+            } catch (m) {
+              if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw m;
+            }
+            i--; // open what is there now (ours, or a racer's: checked the same way)
+            continue;
+          }
+          if (code === 'ENOENT') throw dirGone(e, path.join(cur, name));
+          if (code !== 'ENOTDIR' && code !== 'ELOOP') throw e;
+          const st = fs.lstatSync(here);
+          if (!st.isSymbolicLink())
+            throw Object.assign(
+              new Error(`${toRel(rr, path.join(cur, name))} is a file where a directory was expected`),
+              {
+                code: 'ENOTDIR',
+              },
+            );
+          let target: string;
+          try {
+            target = fs.realpathSync.native(here);
+          } catch {
+            throw new OutsideRootError(relDir);
+          }
+          if (!isInside(rr, target)) throw new OutsideRootError(relDir);
+          restart = [...path.relative(rr, target).split(path.sep).filter(Boolean), ...parts.slice(i + 1)];
+          break;
+        }
+        fs.closeSync(fd);
+        fd = next;
+        cur = path.join(cur, name);
+      }
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
+    }
+    if (restart === null) return new ContainedDir(fd, cur, fs.fstatSync(fd).ino);
+    fs.closeSync(fd);
+    if (links >= MAX_DIR_LINKS) throw new OutsideRootError(relDir);
+    parts = restart;
+  }
+}
+
+/** ENOENT for a directory on the way: the message names that directory (not its parent). */
+function dirGone(e: unknown, dir: string): unknown {
+  const err = e as NodeJS.ErrnoException & { missingDir?: string };
+  if (err?.code === 'ENOENT') err.missingDir = dir;
+  return e;
+}
+
+/** Runs `fn` with `relDir` held open (see ContainedDir); always closes it. */
+export function withDirUnder<T>(
+  root: string,
+  relDir: string,
+  fn: (dir: ContainedDir) => T,
+  opts: { create?: boolean } = {},
+): T {
+  const dir = openDirUnder(root, relDir, opts);
+  try {
+    return fn(dir);
+  } catch (e) {
+    throw dir.explain(e);
+  } finally {
+    dir.close();
+  }
+}
+
+/** The target of a write must not be a symlink (we would replace the link) or a directory. */
+function assertReplaceable(dir: ContainedDir, name: string, rel: string): void {
+  try {
+    const st = fs.lstatSync(dir.at(name));
+    if (st.isSymbolicLink()) throw new Error(`refusing to write ${quotePath(rel)}: it is a symlink`);
+    if (st.isDirectory()) throw new Error(`refusing to write ${quotePath(rel)}: it is a directory`);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
 }
 
-/** mkdir -p for a directory under root, checking each level stays inside the real root. */
+/** mkdir -p for a directory under root: every level made inside the one just opened, never through a symlink out. */
 export function ensureDirUnder(root: string, relDir: string): string {
   const abs = resolveUnder(root, relDir);
-  fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
-  const real = fs.realpathSync.native(abs);
-  if (!isInside(realRoot(root), real)) throw new OutsideRootError(relDir);
+  openDirUnder(root, relDir, { create: true }).close();
   return abs;
+}
+
+/** Creates a new file `name` (O_EXCL, no-follow, 0600) in `dir`; returns its descriptor. */
+export function createExclusive(dir: ContainedDir, name: string): number {
+  return fs.openSync(
+    dir.at(name),
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
+    0o600,
+  );
 }
 
 /**
@@ -366,39 +661,37 @@ export function ensureDirUnder(root: string, relDir: string): string {
  * written and fsynced, renamed over the target, then the directory fsynced.
  * Readers see the old bytes or the new bytes, never a mix. We use OMC's temp
  * naming (not write-file-atomic's `<name>.<hash>`) so OMC's session-end sweep
- * and every watcher that already ignores OMC's temps also ignore ours.
+ * and every watcher that already ignores OMC's temps also ignore ours. The
+ * temp, the rename and the cleanup all happen in the one directory held open.
  */
 export function atomicWriteSync(root: string, rel: string, content: string, opts: { mkdir?: boolean } = {}): void {
   const abs = resolveUnder(root, rel);
-  if (opts.mkdir) ensureDirUnder(root, path.dirname(rel) || '.');
-  assertWritableTarget(root, abs);
-  const dir = path.dirname(abs);
-  const tmp = path.join(dir, `.${path.basename(abs)}.tmp.${randomUUID()}`);
+  const name = path.basename(abs);
   const data = Buffer.from(content, 'utf8');
-  let fd: number | null = null;
-  try {
-    fd = fs.openSync(tmp, 'wx', 0o600);
-    let off = 0;
-    while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
-    if (fs.fstatSync(fd).size !== data.length) throw new Error('short write');
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fd = null;
-    fs.renameSync(tmp, abs);
-  } catch (e) {
-    discardTemp(fd, tmp);
-    throw e;
-  }
-  try {
-    const dfd = fs.openSync(dir, 'r');
-    try {
-      fs.fsyncSync(dfd);
-    } finally {
-      fs.closeSync(dfd);
-    }
-  } catch {
-    /* directory fsync is best effort, as in OMC */
-  }
+  withDirUnder(
+    root,
+    path.dirname(toRel(root, abs)) || '.',
+    (dir) => {
+      assertReplaceable(dir, name, rel);
+      const tmp = `.${name}.tmp.${randomUUID()}`;
+      let fd: number | null = null;
+      try {
+        fd = createExclusive(dir, tmp);
+        let off = 0;
+        while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
+        if (fs.fstatSync(fd).size !== data.length) throw new Error('short write');
+        fs.fsyncSync(fd);
+        fs.closeSync(fd);
+        fd = null;
+        fs.renameSync(dir.at(tmp), dir.at(name));
+      } catch (e) {
+        discardTemp(fd, dir.at(tmp));
+        throw e;
+      }
+      dir.sync();
+    },
+    { create: opts.mkdir },
+  );
 }
 
 /** Best-effort cleanup after a failed or finished temp-file write: close the descriptor if open, remove the temp. */
@@ -417,14 +710,19 @@ export function discardTemp(fd: number | null, tmp: string): void {
   }
 }
 
-/** Deletes a file under root; missing is fine. Refuses symlinked parents that leave the root. */
+/**
+ * Deletes a file under root; missing is fine. The unlink happens in the
+ * directory held open (see ContainedDir) and never follows a symlink: a
+ * symlinked directory on the way out of the root is refused, a symlink as the
+ * last component is removed itself, a directory is not removed.
+ */
 export function unlinkUnder(root: string, rel: string): boolean {
   const abs = resolveUnder(root, rel);
   try {
-    const realParent = fs.realpathSync.native(path.dirname(abs));
-    if (!isInside(realRoot(root), realParent)) throw new OutsideRootError(rel);
-    fs.unlinkSync(abs);
-    return true;
+    return withDirUnder(root, path.dirname(toRel(root, abs)) || '.', (dir) => {
+      fs.unlinkSync(dir.at(path.basename(abs)));
+      return true;
+    });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw e;
@@ -439,7 +737,8 @@ export function formatBytes(n: number): string {
 
 /** Human-readable reason for a failed write, with the errno a user can search for. */
 export function describeWriteError(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
+  const err = e as NodeJS.ErrnoException & { missingDir?: string };
+  const missing = err?.missingDir ? quotePath(err.missingDir) : undefined;
   switch (err?.code) {
     case 'ENOSPC':
       return 'disk full (ENOSPC): nothing was changed; your draft is kept';
@@ -452,7 +751,7 @@ export function describeWriteError(e: unknown): string {
       return 'disk quota exceeded (EDQUOT): nothing was changed; your draft is kept';
     case 'ENOENT':
       // The directory was deleted under us (rm -rf .omc, a branch switch); say which one.
-      return `directory gone (ENOENT: ${err.path ? path.dirname(err.path) : 'no such file or directory'}): nothing was changed; your draft is kept`;
+      return `directory gone (ENOENT: ${missing ?? (err.path ? path.dirname(err.path) : 'no such file or directory')}): nothing was changed; your draft is kept`;
     default:
       return err instanceof Error ? err.message : String(e);
   }

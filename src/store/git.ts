@@ -1,10 +1,14 @@
 /**
  * The few git facts OMC's root resolution depends on. Each answer comes from
- * running git itself (as OMC does), with a timeout, and never throws: no git,
- * not a repository, or a timeout all read as "not in git".
+ * running git itself (as OMC does), with a timeout, and never throws. "Not a
+ * repository" is an answer; git that cannot answer — not installed, no
+ * descriptors or processes left, a repository git refuses because another
+ * user owns it, a timeout — is a failure, remembered per directory so the
+ * root resolution can say what failed instead of calling it "not a git repo".
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { cleanLine } from './sanitize.js';
 
 export interface GitProbe {
   topLevel(dir: string): string | null;
@@ -13,19 +17,51 @@ export interface GitProbe {
   remoteOrigin(dir: string): string | null;
   /** Absolute --git-common-dir. */
   commonDir(dir: string): string | null;
+  /** Why the last topLevel(dir) had no answer when git itself failed; null when git answered. */
+  failure?(dir: string): string | null;
 }
+
+/** Words for a git run that produced no answer; null when git ran and said "not a repository". */
+export function describeGitFailure(e: unknown): string | null {
+  const err = e as NodeJS.ErrnoException & { status?: number | null; signal?: string | null; stderr?: string };
+  switch (err?.code) {
+    case 'ENOENT':
+      return 'git is not installed or not on PATH';
+    case 'EMFILE':
+    case 'ENFILE':
+      return `git could not be started (${err.code}: no file descriptors left)`;
+    case 'EAGAIN':
+      return 'git could not be started (EAGAIN: no processes left)';
+    case 'ETIMEDOUT':
+      return 'git did not answer within 5 s';
+  }
+  if (err?.signal) return err.signal === 'SIGTERM' ? 'git did not answer within 5 s' : `git was killed (${err.signal})`;
+  const stderr = typeof err?.stderr === 'string' ? err.stderr : '';
+  if (/not a git repository/i.test(stderr)) return null;
+  if (/dubious ownership/i.test(stderr))
+    return "git refuses this repository: it is owned by another user (git's safe.directory check)";
+  const first = cleanLine(stderr.split('\n').find((l) => l.trim() !== '') ?? '').slice(0, 160);
+  if (typeof err?.status === 'number') return `git failed (exit ${err.status}${first ? `: ${first}` : ''})`;
+  return `git could not run (${cleanLine(err?.code ?? err?.message ?? String(e))})`;
+}
+
+const failures = new Map<string, string>();
 
 function git(dir: string, args: string[]): string | null {
   try {
     const out = execFileSync('git', args, {
       cwd: dir,
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 5_000,
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
     }).trim();
+    failures.delete(dir);
     return out === '' ? null : out;
-  } catch {
+  } catch (e) {
+    const why = describeGitFailure(e);
+    if (why === null) failures.delete(dir);
+    else failures.set(dir, why);
     return null;
   }
 }
@@ -38,4 +74,5 @@ export const realGit: GitProbe = {
     const out = git(dir, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
     return out ? path.resolve(dir, out) : null;
   },
+  failure: (dir) => failures.get(dir) ?? null,
 };

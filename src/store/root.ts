@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { readTextSync } from './fsx.js';
+import { cleanLine } from './sanitize.js';
 import { realGit, type GitProbe } from './git.js';
 
 export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-home' | 'cwd-4x';
@@ -79,9 +81,16 @@ export function findWorkspaceMarker(start: string, home: string, env: NodeJS.Pro
   }
 }
 
+/** A marker holds `{"id": …}`; anything past this is not one. */
+const MARKER_MAX_BYTES = 64 * 1024;
+
 function readMarkerId(anchor: string): string | null {
+  // The one safe read, with the anchor as its root: a FIFO or device as the marker cannot hang
+  // start-up, a link to /dev/zero cannot bloat it, a link out of the anchor is not followed.
+  const r = readTextSync(anchor, WORKSPACE_MARKER, MARKER_MAX_BYTES);
+  if (!r.ok) return null;
+  const text = r.text;
   try {
-    const text = fs.readFileSync(path.join(anchor, WORKSPACE_MARKER), 'utf8');
     if (text.trim() === '') return null;
     const v = JSON.parse(text) as unknown;
     if (v && typeof v === 'object' && !Array.isArray(v)) {
@@ -262,7 +271,15 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     return { root, rule: 'git', explain: 'git top-level', exists: isDir(root), looked, notices, projectDir: anchor };
   }
 
-  // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc.
+  // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc. When git could not run at all
+  // (rather than answering "not a repository"), say so: OMC falls back the same way, but the user
+  // is likely in a repository and should know why its .omc was not used.
+  const gitFailed = git.failure?.(cwd) ?? null;
+  if (gitFailed)
+    notices.push(
+      `git could not answer in ${cleanLine(cwd)}: ${gitFailed}. The root came from the no-git rule instead (use --root to choose)`,
+    );
+  const noGit = gitFailed ? 'git failed' : 'not a git repo';
   const homeRoot = path.join(home, '.omc');
   const cwdRoot = path.join(cwd, '.omc');
   looked.push(homeRoot);
@@ -275,7 +292,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     return {
       root: homeRoot,
       rule: 'non-git-home',
-      explain: 'not a git repo: $HOME/.omc (OMC 5.5.0)',
+      explain: `${noGit}: $HOME/.omc (OMC 5.5.0)`,
       exists: true,
       looked,
       notices,
@@ -284,11 +301,11 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   }
   looked.push(cwdRoot);
   if (isDir(cwdRoot)) {
-    notices.push(`not a git repo: using ${cwdRoot} as OMC 4.x did (OMC 5.5.0 keeps non-git state in ${homeRoot})`);
+    notices.push(`${noGit}: using ${cwdRoot} as OMC 4.x did (OMC 5.5.0 keeps non-git state in ${homeRoot})`);
     return {
       root: cwdRoot,
       rule: 'cwd-4x',
-      explain: 'not a git repo: ./.omc (OMC 4.x)',
+      explain: `${noGit}: ./.omc (OMC 4.x)`,
       exists: true,
       looked,
       notices,
@@ -298,7 +315,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   return {
     root: homeRoot,
     rule: 'non-git-home',
-    explain: 'not a git repo: $HOME/.omc (OMC 5.5.0)',
+    explain: `${noGit}: $HOME/.omc (OMC 5.5.0)`,
     exists: isDir(homeRoot),
     looked,
     notices,

@@ -7,6 +7,8 @@
  * can make text render in a different order than it is stored.
  */
 
+import { agreeWidth } from '../terminal/agreed-width.js';
+
 // CSI: ESC [ params intermediates final. Also the 8-bit CSI (U+009B).
 const CSI = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?/g;
 // OSC / DCS / SOS / PM / APC strings, terminated by BEL or ST (ESC \ or U+009C), or unterminated to end.
@@ -23,12 +25,18 @@ function stripSequences(s: string): string {
   return s.replace(STRING_SEQ, '').replace(CSI, '').replace(ESC_PAIR, '').replace(BIDI, '');
 }
 
-/** For one-line display: newlines and tabs become spaces; no control bytes survive. */
+/**
+ * For one-line display: newlines and tabs become spaces; no control bytes
+ * survive, and no character whose width terminals dispute (agreed-width.ts):
+ * a one-line value is what sits in a row, and a row must never wrap.
+ */
 export function cleanLine(value: unknown): string {
   const s = typeof value === 'string' ? value : value == null ? '' : String(value);
-  return stripSequences(s)
-    .replace(/[\r\n\t]+/g, ' ')
-    .replace(CONTROLS_LINE, '');
+  return agreeWidth(
+    stripSequences(s)
+      .replace(/[\r\n\t]+/g, ' ')
+      .replace(CONTROLS_LINE, ''),
+  );
 }
 
 /** For multi-line display: keeps \n, expands tabs, drops \r and every other control. */
@@ -40,11 +48,19 @@ export function cleanBlock(value: unknown): string {
 /** Recursively sanitises every string (keys included) in a parsed JSON value for display. */
 export function cleanDeep(value: unknown, depth = 0): unknown {
   if (depth > 32) return '[…]';
-  if (typeof value === 'string') return cleanBlock(value);
+  // State values end up in rows (current_phase, prompts, names): widths every terminal agrees on.
+  if (typeof value === 'string') return agreeWidth(cleanBlock(value));
   if (Array.isArray(value)) return value.map((v) => cleanDeep(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[cleanLine(k)] = cleanDeep(v, depth + 1);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const key = cleanLine(k);
+      const clean = cleanDeep(v, depth + 1);
+      // JSON.parse makes "__proto__" an own key; plain assignment would set the prototype and the key would vanish.
+      if (key === '__proto__')
+        Object.defineProperty(out, key, { value: clean, enumerable: true, writable: true, configurable: true });
+      else out[key] = clean;
+    }
     return out;
   }
   return value;
@@ -57,4 +73,33 @@ export function truncate(s: string, max: number): string {
   if (chars.length <= max) return s;
   if (max === 1) return '…';
   return chars.slice(0, max - 1).join('') + '…';
+}
+
+/**
+ * Text that arrives as a paste (bracketed paste into a filter, a search, an
+ * editor, a form) is as hostile as text from a file: a pasted OSC 52 would be
+ * echoed to the terminal by the field that shows it. Keeps line ends (editors
+ * take them), expands tabs, removes every other sequence and control.
+ */
+export function cleanPaste(text: string): string {
+  // Line ends stay as the terminal sent them (\r or \n): the fields decide what a pasted line end means.
+  return stripSequences(text)
+    .replace(/\t/g, '  ')
+    .replace(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '');
+}
+
+// What JSON.stringify leaves raw and a terminal would act on or reorder: DEL, C1, bidi, line separators.
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON for a terminal or a pipe: C0 controls are escaped by JSON.stringify
+ * itself; C1 controls, DEL and bidi controls are escaped here as \uXXXX. A
+ * JSON parser reads back exactly the same value; a terminal it is printed on
+ * sees no control byte.
+ */
+export function terminalSafeJson(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(
+    JSON_UNSAFE,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
 }

@@ -31,6 +31,8 @@ import type { WatchEvent, WatchEventType } from './types.js';
 
 export const TRAILING_MS = 60;
 export const POLL_INTERVAL_MS = 1_000;
+/** How often the root's identity is checked (one stat): the bound on a missed replacement. */
+export const ROOT_CHECK_MS = 2_000;
 
 export type WatchMode = 'starting' | 'events' | 'polling' | 'waiting' | 'off';
 
@@ -127,6 +129,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
       const present = fs.existsSync(root);
       if (present !== rootPresent) {
         rootPresent = present;
+        rootId = identity();
         setMode('polling', present ? why : `${root} was removed; polling for it to come back`);
       }
       opts.onRescan();
@@ -272,27 +275,52 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   };
 
   // The root itself can be deleted and re-created (a `rm -rf .omc`, a branch
-  // switch, OMC's own cleanup). Its watches die with it, so we watch its parent
-  // for it to come back, and start over when it does.
-  let rootPresent = fs.existsSync(root);
+  // switch, a restore, OMC's own cleanup). Its watches die with it, so we watch
+  // its parent for it to come back, and start over when it does. Removed and
+  // re-created within milliseconds, it is "present" before and after: so the
+  // root is known by its identity (device, inode), not its presence, and a
+  // cheap periodic check (one stat) catches a replacement whose parent event was
+  // missed or coalesced. A replaced root means every watch is on a dead inode:
+  // restart them all and rescan, and say so.
+  const identity = (): string | null => {
+    try {
+      const st = fs.statSync(root);
+      return st.isDirectory() ? `${st.dev}:${st.ino}` : null;
+    } catch {
+      return null;
+    }
+  };
+  let rootId = identity();
+  let rootPresent = rootId !== null;
   let parentWatch: fs.FSWatcher | null = null;
+  const stopEventWatches = () => {
+    closeLeaves();
+    if (chok) {
+      const c = chok;
+      chok = null;
+      void c.close().catch(() => undefined);
+    }
+  };
   const checkRoot = () => {
     if (closed) return;
-    const present = fs.existsSync(root);
-    if (present === rootPresent) return;
-    rootPresent = present;
-    if (!present) {
-      closeLeaves();
-      if (chok) {
-        const c = chok;
-        chok = null;
-        void c.close().catch(() => undefined);
-      }
+    const id = identity();
+    if (id === rootId) return;
+    const replaced = id !== null && rootId !== null;
+    rootId = id;
+    rootPresent = id !== null;
+    if (!rootPresent) {
+      stopEventWatches();
       if (!pollTimer) setMode('waiting', `${root} was removed; waiting for it to come back`);
       opts.onRescan();
     } else {
       if (!pollTimer) {
-        setMode('starting', `${root} is back; watching again`);
+        stopEventWatches();
+        setMode(
+          'starting',
+          replaced
+            ? `${root} was replaced (restored or switched); every watch restarted and the tree re-read`
+            : `${root} is back; watching again`,
+        );
         startChokidar();
       }
       opts.onRescan();
@@ -304,8 +332,10 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     });
     parentWatch.on('error', () => undefined);
   } catch {
-    // No watch on the parent: the poll fallback and rescans still recover the root.
+    // No watch on the parent: the identity check below and the poll fallback still recover the root.
   }
+  const identityTimer = setInterval(checkRoot, ROOT_CHECK_MS);
+  identityTimer.unref();
 
   if (opts.mode === 'poll') {
     startPolling('polling every 1 s (--poll)');
@@ -321,6 +351,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     },
     async close() {
       closed = true;
+      clearInterval(identityTimer);
       parentWatch?.close();
       closeLeaves();
       if (pollTimer) clearInterval(pollTimer);

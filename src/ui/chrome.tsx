@@ -9,6 +9,7 @@ import type { Problem } from '../store/types.js';
 import { clip, fit, formatClock, width as textWidth } from './format.js';
 import { useTheme } from './theme.js';
 import type { Flash, PaneId } from './ui-store.js';
+import { cleanLine } from '../store/sanitize.js';
 
 export function shortenPath(p: string, max: number, home = process.env.HOME ?? ''): string {
   const s = home && p.startsWith(home + '/') ? '~' + p.slice(home.length) : p;
@@ -54,7 +55,8 @@ export function Header({
     shortenPath(root, 1_000).length + (width >= 100 ? rule.length + 3 : 0) <= width - left.length - withOmc.length - 2;
   const right = fitsWithOmc ? withOmc : `${counts}  ${clock}`;
   const pathRoom = Math.max(8, width - left.length - right.length - 2);
-  const where = shortenPath(root, pathRoom - (width >= 100 ? rule.length + 3 : 0)) + (width >= 100 ? ` (${rule})` : '');
+  const where =
+    shortenPath(cleanLine(root), pathRoom - (width >= 100 ? rule.length + 3 : 0)) + (width >= 100 ? ` (${rule})` : '');
   return (
     <Text wrap="truncate">
       <Text bold color={theme.accent}>

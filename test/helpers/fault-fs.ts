@@ -58,6 +58,24 @@ export interface InjectedFault {
 
 type Flags = string | number | undefined;
 
+/**
+ * The path a call really names. omc-top's writers name files through the
+ * directory they hold open (`/proc/self/fd/<fd>/<name>`, see ContainedDir in
+ * src/store/fsx.ts); faults are specified by the ordinary path.
+ */
+export function realName(p: fs.PathLike): string {
+  const s = String(p);
+  const m = /^\/proc\/self\/fd\/(\d+)(\/.*)?$/.exec(s);
+  if (m) {
+    try {
+      return path.join(fs.readlinkSync(`/proc/self/fd/${m[1]}`), m[2] ?? '');
+    } catch {
+      return s;
+    }
+  }
+  return path.resolve(s);
+}
+
 /** True when open() flags create or write (reads are never faulted). */
 function writesWith(flags: Flags): boolean {
   if (flags === undefined) return false;
@@ -87,7 +105,7 @@ export function injectFault(spec: FaultSpec): InjectedFault {
   const realOpen = fs.openSync;
   spies.push(
     vi.spyOn(fs, 'openSync').mockImplementation(((p: fs.PathLike, flags?: Flags, mode?: fs.Mode) => {
-      const abs = path.resolve(String(p));
+      const abs = realName(p);
       if (spec.step === 'create' && writesWith(flags) && fire(abs)) throw kernelError(spec.code, 'open', abs);
       const fd = realOpen(p, flags as fs.OpenMode, mode);
       if (writesWith(flags)) fdPaths.set(fd, abs);
@@ -106,7 +124,7 @@ export function injectFault(spec: FaultSpec): InjectedFault {
     const realWriteFile = fs.writeFileSync;
     spies.push(
       vi.spyOn(fs, 'writeFileSync').mockImplementation(((p: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
-        const abs = typeof p === 'number' ? fdPaths.get(p) : path.resolve(String(p));
+        const abs = typeof p === 'number' ? fdPaths.get(p) : realName(p);
         if (abs !== undefined && fire(abs)) throw kernelError(spec.code, 'write', abs);
         return (realWriteFile as (...a: unknown[]) => void)(p, ...rest);
       }) as typeof fs.writeFileSync),
@@ -116,8 +134,8 @@ export function injectFault(spec: FaultSpec): InjectedFault {
     const realRename = fs.renameSync;
     spies.push(
       vi.spyOn(fs, 'renameSync').mockImplementation(((from: fs.PathLike, to: fs.PathLike) => {
-        const a = path.resolve(String(from));
-        const b = path.resolve(String(to));
+        const a = realName(from);
+        const b = realName(to);
         if (fire(matches(b) ? b : a)) throw kernelError(spec.code, 'rename', a);
         return realRename(from, to);
       }) as typeof fs.renameSync),
@@ -127,7 +145,7 @@ export function injectFault(spec: FaultSpec): InjectedFault {
     const realMkdir = fs.mkdirSync;
     spies.push(
       vi.spyOn(fs, 'mkdirSync').mockImplementation(((p: fs.PathLike, opts?: fs.MakeDirectoryOptions) => {
-        const abs = path.resolve(String(p));
+        const abs = realName(p);
         if (!fs.existsSync(abs) && fire(abs)) throw kernelError(spec.code, 'mkdir', abs);
         return realMkdir(p, opts);
       }) as typeof fs.mkdirSync),

@@ -17,6 +17,7 @@ import type { OmcStore } from '../../src/store/store.js';
 import { SESSION } from './fixtures.js';
 import { ALL_ESCAPES, ESCAPES, ESCAPE_NAMES, type EscapeName } from './hostile-bytes.js';
 import { NOW, OUTSIDE_SECRET, TEAM, type Sandbox } from './hostile-sandbox.js';
+import { realName } from './fault-fs.js';
 
 export type Visit =
   | { pane: 'sessions'; id: string }
@@ -255,8 +256,40 @@ function jsonCases(k: JsonKind): HostileCase[] {
   if (k.domain === 'sessions') {
     // A named pipe: opening it must not block the monitor.
     add('named pipe (FIFO) where the file should be', { apply: (s) => mkfifo(s.root, k.rel), problem: problem(FIFO) });
+    // Round two (issue 12): a chain longer than the kernel follows is named as such, not "a loop".
+    add('a chain of 46 symlinks', {
+      apply: (s) => symlinkChain(s.root, k.rel, 46),
+      problem: problem(/a chain of 46 symlinks, more than the 40 the kernel follows; not read/),
+    });
+    // Round two: text whose width terminals dispute, in a displayed field (it used to wrap its row).
+    add('text whose width terminals dispute in a displayed field', {
+      apply: (s) =>
+        put(s.root, k.rel, JSON.stringify({ ...k.good(s), [k.textField]: `wide ${DISPUTED_WIDTHS} end` }, null, 2)),
+      shown: [],
+    });
   }
   return out;
+}
+
+/** Strings whose width string-width and terminals (or two terminals) count differently. */
+export const DISPUTED_WIDTHS = [
+  '\u3164'.repeat(8) + '\u115f'.repeat(8),
+  '\ud800\udc00\udfff'.repeat(4),
+  '\u200b\u200d\u2060\ufeff'.repeat(8),
+  'e' + '\u0301\u0308\u0327'.repeat(20),
+  '👨‍👩‍👧‍👦🏳️‍🌈🇺🇦👍🏽☺️',
+].join(' ');
+
+/** `rel` as the last of `n` symlinks, each pointing at the one before, the first at a real file. */
+function symlinkChain(root: string, rel: string, n: number): void {
+  const abs = path.join(root, rel);
+  const dir = path.dirname(abs);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.rmSync(abs, { recursive: true, force: true });
+  fs.writeFileSync(path.join(dir, 'chain-end.json'), '{}');
+  for (let i = 0; i < n - 1; i++)
+    fs.symlinkSync(i === 0 ? 'chain-end.json' : `chain-${i - 1}.json`, path.join(dir, `chain-${i}.json`));
+  fs.symlinkSync(`chain-${n - 2}.json`, abs);
 }
 
 function mkfifo(root: string, rel: string): void {
@@ -1717,7 +1750,7 @@ export function vanishAfterListing(dirAbs: string, victimAbs: string): () => voi
     (real) =>
       ((p: fs.PathLike, opts?: unknown) => {
         const out = (real as (p: fs.PathLike, o?: unknown) => unknown)(p, opts);
-        if (path.resolve(String(p)) === dirAbs) fs.rmSync(victimAbs, { recursive: true, force: true });
+        if (realName(p) === dirAbs) fs.rmSync(victimAbs, { recursive: true, force: true });
         return out;
       }) as unknown as typeof fs.readdirSync,
   );
@@ -1729,7 +1762,7 @@ export function vanishBeforeOpen(victimAbs: string): () => void {
     'openSync',
     (real) =>
       ((p: fs.PathLike, ...rest: unknown[]) => {
-        if (path.resolve(String(p)) === victimAbs) fs.rmSync(victimAbs, { force: true });
+        if (realName(p) === victimAbs) fs.rmSync(victimAbs, { force: true });
         return (real as (p: fs.PathLike, ...r: unknown[]) => number)(p, ...rest);
       }) as unknown as typeof fs.openSync,
   );
@@ -1750,7 +1783,7 @@ export function denyOpen(victimAbs: string): () => void {
     'openSync',
     (real) =>
       ((p: fs.PathLike, ...rest: unknown[]) => {
-        if (path.resolve(String(p)) === victimAbs) throw eacces('open', victimAbs);
+        if (realName(p) === victimAbs) throw eacces('open', victimAbs);
         return (real as (p: fs.PathLike, ...r: unknown[]) => number)(p, ...rest);
       }) as unknown as typeof fs.openSync,
   );
@@ -1762,7 +1795,7 @@ export function denyList(dirAbs: string): () => void {
     'readdirSync',
     (real) =>
       ((p: fs.PathLike, opts?: unknown) => {
-        if (path.resolve(String(p)) === dirAbs) throw eacces('scandir', dirAbs);
+        if (realName(p) === dirAbs) throw eacces('scandir', dirAbs);
         return (real as (p: fs.PathLike, o?: unknown) => unknown)(p, opts);
       }) as unknown as typeof fs.readdirSync,
   );

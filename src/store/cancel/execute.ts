@@ -63,7 +63,10 @@ export interface CancelDone {
 }
 
 export type ExecuteOutcome =
-  CancelDone | { kind: 'changed'; plan: CancelPlan; what: string } | { kind: 'refused'; message: string };
+  | CancelDone
+  | { kind: 'changed'; plan: CancelPlan; what: string }
+  /** `nothing`: the re-plan found nothing left to cancel (another cancel, or the session, got there first). */
+  | { kind: 'refused'; message: string; nothing?: boolean };
 
 export interface ExecuteOptions {
   now(): number;
@@ -231,7 +234,7 @@ export async function executeCancel(
 ): Promise<ExecuteOutcome> {
   if (opts.readonly) return { kind: 'refused', message: '--readonly: nothing was written' };
   const fresh = planCancel(root, confirmed.request, opts.now());
-  if (!fresh.ok) return { kind: 'refused', message: fresh.message };
+  if (!fresh.ok) return { kind: 'refused', message: fresh.message, nothing: fresh.code !== 'invalid-id' };
   // Re-ask only when what would be done changed; a loop that merely moved on is still the loop the user meant.
   let movedOn: string | null = null;
   if (fresh.plan.fingerprint !== confirmed.fingerprint) {

@@ -13,6 +13,10 @@
  * - a lock we cannot verify (malformed, unknown identity) is never touched;
  * - release only if the lock still carries our nonce.
  *
+ * Every look at, creation, link, rename and unlink of the lock happens in its
+ * directory held open (ContainedDir: no symlink on the way out of the root,
+ * reads that cannot block on a FIFO or grow on /dev/zero).
+ *
  * We hold it for milliseconds (re-read, compare, write/delete, release). We
  * never create or open `.state-mutation-locks.db*`, and never take the cancel
  * signal's own lock: a Stop hook that cannot lock the signal ignores it.
@@ -20,7 +24,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { discardTemp, isInside, resolveUnder, toRel } from '../fsx.js';
+import {
+  OutsideRootError,
+  createExclusive,
+  discardTemp,
+  readNoFollowSync,
+  resolveUnder,
+  toRel,
+  withDirUnder,
+  type ContainedDir,
+} from '../fsx.js';
+import { formatAge } from '../file-lock.js';
 import { checkLockOwnerText } from './hook-rules.js';
 import { ownStartIdentity, processStartIdentity } from './process-start.js';
 
@@ -55,22 +69,21 @@ export interface HeldStateLock {
   release(): boolean;
 }
 
+/** An owner record is ~150 bytes. */
+const OWNER_MAX_BYTES = 4096;
+
 function readOwner(abs: string): Owner | 'absent' | 'malformed' {
-  let text: string;
-  try {
-    text = fs.readFileSync(abs, 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : 'malformed';
-  }
-  if (!checkLockOwnerText(text).ok) return 'malformed';
-  return JSON.parse(text) as Owner;
+  const r = readNoFollowSync(abs, OWNER_MAX_BYTES);
+  if (!r.ok) return r.code === 'missing' ? 'absent' : 'malformed';
+  if (!checkLockOwnerText(r.text).ok) return 'malformed';
+  return JSON.parse(r.text) as Owner;
 }
 
 const sameOwner = (a: Owner, b: Owner) => a.pid === b.pid && a.processStart === b.processStart && a.nonce === b.nonce;
 
 function inode(abs: string): { dev: number; ino: number } | null {
   try {
-    const st = fs.statSync(abs);
+    const st = fs.lstatSync(abs);
     return st.isFile() ? { dev: st.dev, ino: st.ino } : null;
   } catch {
     return null;
@@ -78,8 +91,9 @@ function inode(abs: string): { dev: number; ino: number } | null {
 }
 
 /** Moves a dead owner's lock aside, re-checks it is the one we inspected, deletes it; restores anything else. */
-function reclaimDead(abs: string, seen: Owner, seenIno: { dev: number; ino: number }): void {
-  const aside = `${abs}.reclaim.${process.pid}.${randomUUID()}`;
+function reclaimDead(dir: ContainedDir, name: string, seen: Owner, seenIno: { dev: number; ino: number }): void {
+  const abs = dir.at(name);
+  const aside = dir.at(`${name}.reclaim.${process.pid}.${randomUUID()}`);
   try {
     fs.renameSync(abs, aside);
   } catch {
@@ -115,11 +129,13 @@ function reclaimDead(abs: string, seen: Owner, seenIno: { dev: number; ino: numb
   }
 }
 
-function tryPublish(abs: string, owner: Owner): boolean {
-  const tmp = `${abs}.${owner.pid}.${owner.nonce}.tmp`;
+function tryPublish(dir: ContainedDir, name: string, owner: Owner): boolean {
+  const tmpName = `${name}.${owner.pid}.${owner.nonce}.tmp`;
+  const tmp = dir.at(tmpName);
+  const abs = dir.at(name);
   let fd: number | null = null;
   try {
-    fd = fs.openSync(tmp, 'wx', 0o600);
+    fd = createExclusive(dir, tmpName);
     fs.writeSync(fd, JSON.stringify(owner));
     fs.fsyncSync(fd);
     fs.closeSync(fd);
@@ -133,6 +149,14 @@ function tryPublish(abs: string, owner: Owner): boolean {
     // Success or not, the temp name goes: on success the record lives on under `abs` (a hard link).
     discardTemp(fd, tmp);
   }
+}
+
+/** " The lock was taken 3 s ago by a running process." from the owner's createdAt, when it reads as a time. */
+function heldFor(o: Owner): string {
+  const t = Date.parse(o.createdAt);
+  return Number.isFinite(t)
+    ? ` The lock was taken ${formatAge(Date.now() - t)} ago by a running process.`
+    : ' Its process is running.';
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -151,20 +175,23 @@ export async function acquireStateLock(
   const retryMs = opts.retryMs ?? LOCK_RETRY_MS;
   const abs = resolveUnder(root, `${fileRel}.mutation.lock`);
   const lockRel = toRel(root, abs);
-  // The lock lands beside the state file: that directory must be inside the real root.
-  const realDir = fs.realpathSync.native(path.dirname(abs));
-  let realRoot: string;
-  try {
-    realRoot = fs.realpathSync.native(root);
-  } catch {
-    realRoot = path.resolve(root);
-  }
-  if (!isInside(realRoot, realDir))
-    throw new StateLockError(
-      'unverifiable',
-      lockRel,
-      `refusing to lock ${lockRel}: its directory leaves the .omc root`,
-    );
+  const dirRel = path.dirname(lockRel);
+  const name = path.basename(abs);
+  // The lock lands beside the state file, in that directory held open: one whose way leaves the root is refused.
+  const inDir = <T>(fn: (dir: ContainedDir) => T): T => {
+    try {
+      return withDirUnder(root, dirRel, fn);
+    } catch (e) {
+      if (e instanceof OutsideRootError)
+        throw new StateLockError(
+          'unverifiable',
+          lockRel,
+          `refusing to lock ${lockRel}: its directory leaves the .omc root`,
+        );
+      throw e;
+    }
+  };
+  inDir(() => undefined);
 
   const processStart = ownStartIdentity();
   if (processStart === null || processStart === 'absent') {
@@ -174,7 +201,7 @@ export async function acquireStateLock(
       `cannot take OMC's state lock on ${process.platform}: omc-top cannot state its own process start time the way OMC checks it. Nothing was changed.`,
     );
   }
-  let lastHolder: number | null = null;
+  let lastHolder: Owner | null = null;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const owner: Owner = {
       version: 1,
@@ -183,25 +210,31 @@ export async function acquireStateLock(
       createdAt: new Date().toISOString(),
       nonce: randomUUID(),
     };
-    if (tryPublish(abs, owner)) {
+    const published = inDir((dir) => {
+      if (tryPublish(dir, name, owner)) return true;
+      return { held: readOwner(dir.at(name)), ino: inode(dir.at(name)) };
+    });
+    if (published === true) {
       let released = false;
       return {
         lockRel,
         release() {
           if (released) return true;
           released = true;
-          const cur = readOwner(abs);
-          if (cur === 'absent' || cur === 'malformed' || !sameOwner(cur, owner)) return false;
           try {
-            fs.unlinkSync(abs);
-            return true;
+            return inDir((dir) => {
+              const cur = readOwner(dir.at(name));
+              if (cur === 'absent' || cur === 'malformed' || !sameOwner(cur, owner)) return false;
+              fs.unlinkSync(dir.at(name));
+              return true;
+            });
           } catch {
             return false;
           }
         },
       };
     }
-    const held = readOwner(abs);
+    const held = published.held;
     if (held === 'absent') continue;
     if (held === 'malformed') {
       throw new StateLockError(
@@ -219,17 +252,17 @@ export async function acquireStateLock(
       );
     }
     if (live === held.processStart) {
-      lastHolder = held.pid;
+      lastHolder = held;
       if (attempt + 1 < attempts) await sleep(retryMs);
       continue;
     }
-    const ino = inode(abs);
-    if (ino) reclaimDead(abs, held, ino);
+    const ino = published.ino;
+    if (ino) inDir((dir) => reclaimDead(dir, name, held, ino));
   }
   throw new StateLockError(
     'busy',
     lockRel,
-    `${lockRel} is held${lastHolder ? ` by pid ${lastHolder}` : ''}: OMC is changing this file right now. Nothing was changed; try again.`,
+    `${lockRel} is held${lastHolder ? ` by pid ${lastHolder.pid}` : ''}: OMC is changing this file right now. Nothing was changed; try again.${lastHolder ? heldFor(lastHolder) : ''}`,
   );
 }
 

@@ -64,9 +64,19 @@ export function genericSignal(mode: string, now: number): GenericSignal {
 
 /** SHA-256 (hex) of the autopilot state the way OMC's Stop hook hashes it. Throws on invalid JSON. */
 export function autopilotDigest(stateText: string): string {
-  return createHash('sha256')
-    .update(JSON.stringify(JSON.parse(stateText)))
-    .digest('hex');
+  let canonical: string;
+  try {
+    canonical = JSON.stringify(JSON.parse(stateText));
+  } catch (e) {
+    // A state nested thousands deep overflows the stack of JSON.parse/stringify, here and in OMC's hook alike.
+    if (e instanceof RangeError)
+      throw new Error(
+        "the autopilot state is nested too deeply to hash (JSON runs out of stack); OMC's Stop hook could not hash it either, so no cancel signal can be bound to it",
+        { cause: e },
+      );
+    throw e;
+  }
+  return createHash('sha256').update(canonical).digest('hex');
 }
 
 /** The run id OMC binds a signal to, when the state is a named workflow run. */
@@ -79,13 +89,14 @@ export function workflowRunIdOf(state: unknown): string | null {
 
 /** The authenticated form, bound to the autopilot state text read just before. */
 export function autopilotSignal(stateText: string, now: number): AutopilotSignal {
+  const digest = autopilotDigest(stateText); // first: it says in words why a state cannot be hashed
   const runId = workflowRunIdOf(JSON.parse(stateText));
   const sig: AutopilotSignal = {
     active: true,
     ...window(now),
     mode: 'autopilot',
     source: SIGNAL_SOURCE,
-    target_state_sha256: autopilotDigest(stateText),
+    target_state_sha256: digest,
   };
   if (runId !== null) sig.target_workflow_run_id = runId;
   return sig;

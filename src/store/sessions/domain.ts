@@ -15,8 +15,8 @@ import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { compareSessions, deriveSession } from './derive.js';
 import { FileRecords } from './file-records.js';
 import { EMPTY_SESSIONS, type SessionView, type SessionsSnapshot } from './model.js';
-import { isValidSessionId } from './omc-rules.js';
-import { ENDED_RE, LEGACY, STRUCTURAL, isTrackedFile, keyOf } from './paths.js';
+import { MODE_ORDER, isValidSessionId } from './omc-rules.js';
+import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
 
 export { compareSessions } from './derive.js';
 
@@ -54,6 +54,17 @@ export class SessionsDomain implements Domain {
       (key) => this.dirty.add(key),
       () => {
         for (const key of this.views.keys()) this.dirty.add(key);
+      },
+      (key) => {
+        const dirRel = `state/sessions/${key}`;
+        const capKey = `${dirRel}/*`;
+        if (this.structural.has(capKey)) return false;
+        this.structural.set(capKey, {
+          path: dirRel,
+          message: `more than ${MAX_FILES_PER_SESSION} state files in one session directory (OMC writes one per mode); the rest are not read`,
+          severity: 'warning',
+        });
+        return true;
       },
     );
   }
@@ -232,7 +243,12 @@ export class SessionsDomain implements Domain {
       return;
     }
     if (!this.views.has(name)) this.dirty.add(name);
-    for (const e of list.entries) {
+    // OMC's own modes first: past MAX_FILES_PER_SESSION files the rest are not read (see read()).
+    const entries =
+      list.entries.length > MAX_FILES_PER_SESSION
+        ? [...list.entries].sort((a, b) => entryRank(a.name, MODE_ORDER) - entryRank(b.name, MODE_ORDER))
+        : list.entries;
+    for (const e of entries) {
       if (!isTrackedFile('session', e.name)) continue;
       if (e.kind === 'dir') {
         this.structural.set(`${rel}/${e.name}`, {

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { parseJsonText, readTextSync, statSync } from '../fsx.js';
 import { BOM_MESSAGE } from './omc-rules.js';
-import { keyOf } from './paths.js';
+import { MAX_FILES_PER_SESSION, keyOf } from './paths.js';
 
 /** A digest of what was read: enough to tell "unchanged", without keeping 4,000 file texts in memory. */
 const digest = (text: string) => createHash('sha1').update(text).digest('base64');
@@ -61,6 +61,8 @@ export class FileRecords {
     private readonly root: string,
     private readonly markDirty: (key: string) => void,
     private readonly markAll: () => void = () => {},
+    /** Told once a session directory holds more state files than MAX_FILES_PER_SESSION. */
+    private readonly overCap: (key: string) => boolean = () => false,
   ) {}
 
   private noteStranded(rel: string, key: string, scope: string, hook: unknown): void {
@@ -130,6 +132,10 @@ export class FileRecords {
     const k = keyOf(rel);
     if (!k) return false;
     const prev = this.files.get(rel);
+    // Every change re-derives the whole session: 50,000 state files in one directory made each change
+    // cost seconds. OMC writes one file per mode; past the cap the rest are not read.
+    if (!prev && k.scope === 'session' && (this.byKey.get(k.key)?.size ?? 0) >= MAX_FILES_PER_SESSION)
+      return this.overCap(k.key);
     const r = readTextSync(this.root, rel);
     if (!r.ok && r.code === 'missing') return this.drop(rel);
     let problem: string | null = null;

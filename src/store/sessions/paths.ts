@@ -63,3 +63,15 @@ export function isTrackedFile(scope: FileScope, file: string): boolean {
   if (NON_MODE_STATE_FILES.has(name)) return false;
   return true;
 }
+
+/** State files read per session directory (OMC has about a dozen modes); see FileRecords.read(). */
+export const MAX_FILES_PER_SESSION = 64;
+
+/** Known OMC mode files and session files before anything else, so a crowded directory still shows them. */
+export function entryRank(file: string, modeOrder: readonly string[]): number {
+  if (file === 'session-started.json' || file === 'cancel-signal-state.json') return -1;
+  const m = STATE_FILE_RE.exec(file);
+  if (!m) return Number.MAX_SAFE_INTEGER;
+  const i = modeOrder.indexOf(m[1] as string);
+  return i === -1 ? modeOrder.length : i;
+}

@@ -122,11 +122,19 @@ export class WikiDomain implements Domain {
       for (const e of dir) {
         if (!isPageName(e.name)) continue;
         seen.add(e.name);
-        if (e.kind === 'dir' || e.kind === 'other') {
-          const page = entryProblemPage(
-            e.name,
-            e.kind === 'dir' ? 'is a directory where a page file was expected' : 'is not a regular file',
-          );
+        const page = e.invalidName
+          ? // Its bytes are lost in the decoded name: it cannot be opened by it. Say so rather than vanish.
+            entryProblemPage(
+              e.name,
+              'file name is not valid UTF-8 (shown with �): it cannot be opened by that name, so it is not read or searched; rename it',
+            )
+          : e.kind === 'dir' || e.kind === 'other'
+            ? entryProblemPage(
+                e.name,
+                e.kind === 'dir' ? 'is a directory where a page file was expected' : 'is not a regular file',
+              )
+            : null;
+        if (page) {
           if (this.fileOf(e.name).accept({ ok: true, value: page, suspect: true }, 'scan')) this.dirty = true;
         } else {
           this.readIfChanged(e.name);

@@ -1,0 +1,195 @@
+/**
+ * Class 1 of the second hardening round: every file omc-top opens (lock
+ * files, the workspace marker, state) goes through the one safe open. A FIFO,
+ * a socket, a device or a link to /dev/zero where a lock or marker belongs
+ * must give a bounded answer in words, not a hang (which, being a blocked
+ * read, ignored q, Ctrl-C and SIGTERM) or gigabytes of RSS. Each operation
+ * runs in a child process with a bound, so a regression fails instead of
+ * freezing the test run.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/fixtures.js';
+
+const CHILD = path.join(REPO, 'test', 'helpers', 'hostile-child.ts');
+
+interface ChildResult {
+  value?: unknown;
+  error?: string;
+  name?: string;
+  maxRssMb: number;
+}
+
+/** Runs one op in a child; a child still running after `boundMs` is a hang (killed, and the test fails). */
+function runInChild(op: Record<string, unknown>, boundMs = 60_000, env: Record<string, string> = {}): ChildResult {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(op)], {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: boundMs,
+    killSignal: 'SIGKILL',
+  });
+  if (r.signal) throw new Error(`hung: still running after ${boundMs} ms (killed)\n${r.stderr}`);
+  try {
+    return JSON.parse(r.stdout) as ChildResult;
+  } catch {
+    throw new Error(`child failed: ${r.stdout}\n${r.stderr}`);
+  }
+}
+
+let dirs: string[] = [];
+const tmp = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-blocking-'));
+  dirs.push(d);
+  const root = path.join(d, '.omc');
+  fs.mkdirSync(path.join(root, 'state', 'sessions', 's1'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'notepad.md'), '# Notepad\n');
+  fs.writeFileSync(path.join(root, 'state', 'sessions', 's1', 'ralph-state.json'), '{"active":true}');
+  return { dir: d, root };
+};
+const servers: net.Server[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+const mkfifo = (p: string) => execFileSync('mkfifo', [p]);
+const socketAt = async (p: string) => {
+  const s = net.createServer();
+  servers.push(s);
+  await new Promise<void>((r) => s.listen(p, r));
+};
+
+describe('a lock file that is not a file', () => {
+  it('a FIFO as notepad.md.lock: the save gives up in bounded time and says what the lock is', () => {
+    const { root } = tmp();
+    mkfifo(path.join(root, 'notepad.md.lock'));
+    const r = runInChild({ op: 'file-lock', root, rel: 'notepad.md' });
+    expect(r.name).toBe('LockBusyError');
+    expect(r.error).toMatch(/notepad\.md\.lock is not a regular file \(a FIFO, a named pipe\), not an OMC lock record/);
+    expect(r.error).toMatch(/Nothing was changed; your draft is kept/);
+    expect(r.error).not.toMatch(/OMC is writing this file right now/);
+  });
+
+  it('notepad.md.lock linked to /dev/zero: refused without reading it (RSS stays small)', () => {
+    const { root } = tmp();
+    fs.symlinkSync('/dev/zero', path.join(root, 'notepad.md.lock'));
+    const r = runInChild({ op: 'file-lock', root, rel: 'notepad.md' });
+    expect(r.error).toMatch(/notepad\.md\.lock is a symlink where a file was expected/);
+    expect(r.maxRssMb).toBeLessThan(400);
+  });
+
+  it('a FIFO as the mutation lock: the cancel step fails in bounded time, "not a valid OMC lock record"', () => {
+    const { root } = tmp();
+    mkfifo(path.join(root, 'state', 'sessions', 's1', 'ralph-state.json.mutation.lock'));
+    const r = runInChild({ op: 'state-lock', root, rel: 'state/sessions/s1/ralph-state.json' });
+    expect(r.name).toBe('StateLockError');
+    expect(r.error).toMatch(/is not a valid OMC lock record/);
+  });
+
+  it('the mutation lock linked to /dev/zero: refused, RSS stays small', () => {
+    const { root } = tmp();
+    fs.symlinkSync('/dev/zero', path.join(root, 'state', 'sessions', 's1', 'ralph-state.json.mutation.lock'));
+    const r = runInChild({ op: 'state-lock', root, rel: 'state/sessions/s1/ralph-state.json' });
+    expect(r.error).toMatch(/is not a valid OMC lock record/);
+    expect(r.maxRssMb).toBeLessThan(400);
+  });
+});
+
+describe('the workspace marker that is not a file', () => {
+  for (const kind of ['fifo', 'dev-zero', 'device'] as const) {
+    // The marker's id is read for the OMC_STATE_DIR layout (the project id comes from it).
+    it(`a ${kind} as .omc-workspace: start-up resolves the root in bounded time`, () => {
+      const { dir } = tmp();
+      const project = path.join(dir, 'project');
+      fs.mkdirSync(project);
+      const marker = path.join(project, '.omc-workspace');
+      if (kind === 'fifo') mkfifo(marker);
+      else fs.symlinkSync(kind === 'dev-zero' ? '/dev/zero' : '/dev/tty', marker);
+      const stateDir = path.join(dir, 'central');
+      const r = runInChild({
+        op: 'resolve-root',
+        cwd: project,
+        home: path.join(dir, 'home'),
+        env: { OMC_STATE_DIR: stateDir },
+      });
+      expect(r.error).toBeUndefined();
+      // An unreadable marker counts as one without an id, as OMC treats an unparseable one.
+      expect(r.value).toMatchObject({
+        rule: 'state-dir',
+        root: expect.stringMatching(/^.*\/central\/project-[0-9a-f]{16}$/),
+      });
+      expect(r.maxRssMb).toBeLessThan(400);
+    });
+  }
+});
+
+describe('state files that are not files', () => {
+  it('a Unix socket as a state file: "is a socket", not "read failed (ENXIO)"', async () => {
+    const { root } = tmp();
+    const sock = path.join(root, 'state', 'sessions', 's1', 'ultrawork-state.json');
+    await socketAt(sock);
+    const r = runInChild({ op: 'read', root, rel: 'state/sessions/s1/ultrawork-state.json' });
+    expect(r.value).toEqual({ failed: 'is a socket or device, not a regular file; not read' });
+  });
+
+  it('a 46-link symlink chain is called a chain, a real loop a loop', () => {
+    const { root } = tmp();
+    const d = path.join(root, 'state');
+    fs.writeFileSync(path.join(d, 'end.json'), '{}');
+    for (let i = 0; i < 46; i++) fs.symlinkSync(i === 0 ? 'end.json' : `l${i - 1}.json`, path.join(d, `l${i}.json`));
+    fs.symlinkSync('loop-b.json', path.join(d, 'loop-a.json'));
+    fs.symlinkSync('loop-a.json', path.join(d, 'loop-b.json'));
+    expect(runInChild({ op: 'read', root, rel: 'state/l45.json' }).value).toEqual({
+      failed: 'a chain of 46 symlinks, more than the 40 the kernel follows; not read',
+    });
+    expect(runInChild({ op: 'read', root, rel: 'state/loop-a.json' }).value).toEqual({
+      failed: 'symlink loop (the link leads back to itself); not read',
+    });
+  });
+});
+
+describe('git that cannot run (class 10)', () => {
+  const isRoot = process.getuid?.() === 0;
+  const repo = () => {
+    const { dir } = tmp();
+    const project = path.join(dir, 'repo');
+    fs.mkdirSync(project);
+    execFileSync('git', ['init', '-q', project]);
+    fs.mkdirSync(path.join(project, '.omc'));
+    return { dir, project };
+  };
+
+  it('git not on PATH: the failure is said, with the rule the root came from', () => {
+    const { dir, project } = repo();
+    const r = runInChild({ op: 'resolve-root', cwd: project, home: path.join(dir, 'home'), realGit: true }, 60_000, {
+      PATH: '/nonexistent',
+    });
+    expect(r.value).toMatchObject({ rule: 'cwd-4x', explain: 'git failed: ./.omc (OMC 4.x)' });
+    expect((r.value as { notices: string[] }).notices.join('\n')).toMatch(
+      /git could not answer in .*repo: git is not installed or not on PATH\. The root came from the no-git rule/,
+    );
+  });
+
+  it.skipIf(!isRoot)('a repository owned by another user (git refuses it): said in words, not "not a git repo"', () => {
+    const { dir, project } = repo();
+    execFileSync('chown', ['-R', '65534:65534', project]);
+    const r = runInChild(
+      {
+        op: 'resolve-root',
+        cwd: project,
+        home: path.join(dir, 'home'),
+        realGit: true,
+      },
+      60_000,
+      { HOME: path.join(dir, 'home'), GIT_CONFIG_NOSYSTEM: '1' },
+    );
+    expect(r.value).toMatchObject({ explain: 'git failed: ./.omc (OMC 4.x)' });
+    expect((r.value as { notices: string[] }).notices.join('\n')).toMatch(/owned by another user/);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Class 5 of the second hardening round: job control. Ctrl-Z leaves the
+ * alternate screen and restores cooked mode before the process stops (so the
+ * shell's prompt is not drawn over omc-top); SIGCONT re-enters, re-enables
+ * raw mode and repaints (so after `fg` keys act instead of echoing). The real
+ * bundle in a real pty; the terminal mode is read from the pty itself (stty -F).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeSandbox, type Sandbox } from '../helpers/hostile-sandbox.js';
+import { TerminalHarness } from '../helpers/pty.js';
+
+let h: TerminalHarness | null = null;
+let s: Sandbox | null = null;
+afterEach(() => {
+  h?.dispose();
+  s?.cleanup();
+  h = null;
+  s = null;
+});
+
+const state = (pid: number) => {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+};
+const ttyMode = (pid: number) =>
+  execFileSync('stty', ['-a', '-F', fs.readlinkSync(`/proc/${pid}/fd/0`)], { encoding: 'utf8' });
+async function until(what: string, ok: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('job control in a real terminal', () => {
+  for (const how of ['Ctrl-Z', 'kill -TSTP'] as const) {
+    it(`${how}: alternate screen left and cooked mode back before it stops; SIGCONT repaints and keys act again`, async () => {
+      s = makeSandbox();
+      h = new TerminalHarness({ args: ['--root', s.root], cols: 100, rows: 30 });
+      await h.waitForText(/STATUS\s+SESSION/);
+      expect(ttyMode(h.pty.pid)).toMatch(/-icanon/);
+      if (how === 'Ctrl-Z') h.write('\u001a');
+      else process.kill(h.pty.pid, 'SIGTSTP');
+      const pid = h.pty.pid;
+      await until('the process to stop', () => state(pid) === 'T');
+      await h.settle();
+      expect(h.altScreen).toBe(false);
+      expect(h.cursorVisible).toBe(true);
+      const cooked = ttyMode(pid);
+      expect(cooked).toMatch(/(^|\s)icanon(\s|$)/);
+      expect(cooked).toMatch(/(^|\s)echo(\s|$)/);
+
+      process.kill(pid, 'SIGCONT');
+      await until('the process to run again', () => state(pid) !== 'T');
+      await h.waitForText(/STATUS\s+SESSION/);
+      expect(h.altScreen).toBe(true);
+      await until('raw mode again', () => /-icanon/.test(ttyMode(pid)));
+      // A key acts (raw mode): n opens the notepad at once, nothing echoed, no Enter needed.
+      h.write('n');
+      await h.waitForText(/1 Priority/);
+      h.write('q');
+      expect(await h.waitForExit()).toBe(0);
+    });
+  }
+});
