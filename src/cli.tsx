@@ -16,7 +16,7 @@ import { buildJsonReport } from './store/report.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
 import { OmcStore } from './store/store.js';
 import { releaseHungUpStdio, stdioTerminals } from './terminal/hangup.js';
-import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ } from './terminal/screen.js';
+import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ, MOUSE_ON } from './terminal/screen.js';
 import { pickTheme } from './ui/theme.js';
 import { UiStore } from './ui/ui-store.js';
 import { VERSION } from './version.js';
@@ -24,7 +24,7 @@ import { VERSION } from './version.js';
 export const USAGE = `omc-top ${VERSION}: a live monitor for oh-my-claudecode (.omc) sessions
 
 Usage:
-  omc-top [--cwd DIR | --root DIR] [--readonly] [--poll]
+  omc-top [--cwd DIR | --root DIR] [--readonly] [--poll] [--no-mouse]
   omc-top --json [--cwd DIR | --root DIR]
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
   omc-top wiki search QUERY [--limit N] [--json]
@@ -36,6 +36,7 @@ Options:
   --readonly    never write anything (cancel and edits are disabled)
   --poll        poll every second instead of watching files (NFS, no inotify)
   --no-color    no colours (also: NO_COLOR=1)
+  --no-mouse    do not take the mouse (the wheel scrolls lists; without it the terminal selects text)
   -h, --help    this text
   -v, --version print the version
 
@@ -53,6 +54,7 @@ const MAIN_FLAGS = {
   readonly: 'bool',
   poll: 'bool',
   'no-color': 'bool',
+  'no-mouse': 'bool',
   help: 'bool',
   version: 'bool',
 } as const;
@@ -88,7 +90,7 @@ async function runJson(res: RootResolution, readonly: boolean): Promise<number> 
   return 0;
 }
 
-function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean }): Promise<number> {
+function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean; mouse: boolean }): Promise<number> {
   const { stdout, stdin } = process;
   if (!stdout.isTTY || !stdin.isTTY) {
     process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
@@ -104,7 +106,8 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
   addStandardDomains(store);
   store.start({ progressive: true });
   const ui = new UiStore();
-  if (res.notices[0]) ui.flash(res.notices[0], 'info');
+  if (!res.exists) ui.flash(`no .omc yet: waiting for ${res.root} (${res.explain})`, 'info');
+  else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = pickTheme();
 
   return new Promise<number>((resolve) => {
@@ -114,6 +117,7 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
       instance?.unmount();
       instance = null;
     });
+    if (opts.mouse) stdout.write(MOUSE_ON);
 
     const finish = (code: number, error?: unknown) => {
       if (finished) return;
@@ -160,7 +164,7 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
         return await fn();
       } finally {
         if (!finished) {
-          stdout.write(ENTER_SEQ);
+          stdout.write(ENTER_SEQ + (opts.mouse ? MOUSE_ON : ''));
           mount();
         }
       }
@@ -215,13 +219,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.flags.has('no-color')) process.env.NO_COLOR = '1';
   const cwd = (args.flags.get('cwd') as string | undefined) ?? process.cwd();
   const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
-  if (!res.exists) {
+  const readonly = args.flags.has('readonly');
+  // --json answers now; the monitor waits for a .omc that does not exist yet (and says where it looks).
+  const interactive = process.stdout.isTTY && process.stdin.isTTY;
+  if (!res.exists && (args.flags.has('json') || !interactive)) {
     process.stderr.write(notFoundMessage(res) + '\n');
     return 2;
   }
-  const readonly = args.flags.has('readonly');
   if (args.flags.has('json')) return runJson(res, readonly);
-  return runTui(res, { readonly, poll: args.flags.has('poll') });
+  return runTui(res, { readonly, poll: args.flags.has('poll'), mouse: !args.flags.has('no-mouse') });
 }
 
 const isEntry = (() => {

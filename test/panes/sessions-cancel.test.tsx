@@ -128,12 +128,12 @@ describe('sessions pane: cancel and pause keys', () => {
     expect(fs.existsSync(abs(ralphRel))).toBe(true);
   });
 
-  it('in the detail view Tab picks one mode, and p pauses only that one', async () => {
+  it('in the detail view ] picks one mode, and p pauses only that one', async () => {
     const { until, key, frame } = mount();
     await until(/▸ active\s+88727f43/);
     key('\r');
     await until('fields:');
-    key('\t');
+    key(']');
     key('p');
     await until(`Pause ultrawork of session ${S}?`);
     expect(frame()).toContain('Nothing is removed: ultrawork keeps its state for a later resume.');

@@ -26,7 +26,7 @@ const snap: TeamsSnapshot = {
 describe('followSessions', () => {
   it('on first sight preselects the team of the row the sessions pane shows as selected', () => {
     const s = followSessions(initTeamsPane(), { explicit: null, shown: 'sess-b' }, snap);
-    expect(s).toMatchObject({ selectedKey: 'beta', anchorSession: null });
+    expect(s).toMatchObject({ list: { id: 'beta' }, anchorSession: null });
   });
 
   it('ignores the implied first row moving later, keeping an opened team open', () => {
@@ -37,9 +37,9 @@ describe('followSessions', () => {
   it('follows a new explicit selection of a team session, closing another team', () => {
     const opened = openDetail({ ...initTeamsPane(), anchorSession: 'sess-b' }, 'beta');
     const s = followSessions(opened, { explicit: 'sess-a', shown: 'sess-a' }, snap);
-    expect(s).toMatchObject({ selectedKey: 'alpha', anchorSession: 'sess-a', detail: null });
+    expect(s).toMatchObject({ list: { id: 'alpha' }, anchorSession: 'sess-a', detail: null });
     // Same selection again: nothing changes (the user's own moves in this pane stick).
-    const moved = { ...s, selectedKey: 'gamma' };
+    const moved = { ...s, list: { ...s.list, id: 'gamma' } };
     expect(followSessions(moved, { explicit: 'sess-a', shown: 'sess-a' }, snap)).toBe(moved);
   });
 
@@ -50,10 +50,10 @@ describe('followSessions', () => {
 
   it('a session without a team only moves the anchor', () => {
     const s = followSessions(
-      { ...initTeamsPane(), anchorSession: 'x', selectedKey: 'gamma' },
+      { ...initTeamsPane(), anchorSession: 'x', list: { id: 'gamma', index: 0, top: 0 } },
       { explicit: 'sess-z', shown: 'sess-z' },
       snap,
     );
-    expect(s).toMatchObject({ selectedKey: 'gamma', anchorSession: 'sess-z' });
+    expect(s).toMatchObject({ list: { id: 'gamma' }, anchorSession: 'sess-z' });
   });
 });

@@ -56,7 +56,7 @@ async function selectSession(app: AppHarness, id: string) {
   for (let i = 0; i < 20; i++) {
     const s = app.ui.state.panes.sessions as SessionsPaneState | undefined;
     const row = app.screen().find((l) => l.startsWith('▸')) ?? '';
-    if ((s?.selectedId ?? null) === id || row.includes(id.slice(0, 8))) return;
+    if ((s?.list.id ?? null) === id || row.includes(id.slice(0, 8))) return;
     app.press('j');
     await waitFor(() => (app.screen().find((l) => l.startsWith('▸')) ?? '') !== row, { what: 'selection moved' });
   }
@@ -103,8 +103,8 @@ describe('Teams pane', () => {
     );
     await app.waitForText(/18:15:10 task_completed\s+worker-2\s+task 6/);
 
-    // Tab to tasks, filter them with /.
-    app.press(KEY.tab, '/', 'p', 'e', 'n', 'd');
+    // ] to tasks, filter them with /.
+    app.press(']', '/', 'p', 'e', 'n', 'd');
     await app.waitForText('/pend▏ 1 of 6 match');
     expect(app.text()).not.toContain('#1 ');
     app.press(KEY.esc);

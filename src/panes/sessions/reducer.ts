@@ -4,19 +4,18 @@
  * selected, and rows that did not change never jump.
  */
 import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.js';
+import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../ui/list.js';
 
 export interface SessionsPaneState {
-  selectedId: string | null;
-  /** First visible row. The view clamps it so the selection is always on screen. */
-  top: number;
+  /** The selected session (by id) and the scroll window. */
+  list: ListState;
   filter: string;
   filterEditing: boolean;
   detail: { id: string; scroll: number; modeIndex: number } | null;
 }
 
 export const initSessionsPane = (): SessionsPaneState => ({
-  selectedId: null,
-  top: 0,
+  list: initList(),
   filter: '',
   filterEditing: false,
   detail: null,
@@ -49,58 +48,64 @@ export function visibleSessions(snap: SessionsSnapshot, filter: string): Session
   return rows;
 }
 
-/** Index of the selected row; falls back to the first row when the selection vanished. */
+const idsMemo = new WeakMap<readonly SessionView[], string[]>();
+export function idsOf(rows: readonly SessionView[]): string[] {
+  let ids = idsMemo.get(rows);
+  if (!ids) idsMemo.set(rows, (ids = rows.map((r) => r.id)));
+  return ids;
+}
+
+/** Index of the selected row (its identity, else its nearest neighbour); -1 for an empty list. */
 export function selectedIndex(state: SessionsPaneState, rows: readonly SessionView[]): number {
-  if (rows.length === 0) return -1;
-  const i = state.selectedId === null ? -1 : rows.findIndex((r) => r.id === state.selectedId);
-  return i === -1 ? 0 : i;
+  return listView(state.list, idsOf(rows), Number.MAX_SAFE_INTEGER).index;
 }
 
-export function moveBy(state: SessionsPaneState, rows: readonly SessionView[], delta: number): SessionsPaneState {
-  if (rows.length === 0) return state;
-  const i = Math.max(0, Math.min(rows.length - 1, selectedIndex(state, rows) + delta));
-  return { ...state, selectedId: (rows[i] as SessionView).id };
+export function moveSelection(
+  state: SessionsPaneState,
+  rows: readonly SessionView[],
+  to: Move,
+  height: number,
+): SessionsPaneState {
+  const list = moveList(state.list, idsOf(rows), to, height);
+  return list === state.list ? state : { ...state, list };
 }
-
-export function moveTo(state: SessionsPaneState, rows: readonly SessionView[], index: number): SessionsPaneState {
-  if (rows.length === 0) return state;
-  const i = Math.max(0, Math.min(rows.length - 1, index));
-  return { ...state, selectedId: (rows[i] as SessionView).id };
-}
-
-export { clampTop } from '../../ui/list-window.js';
 
 /** Pins the selection to a session, e.g. the one being cancelled, so it stays selected when its row moves. */
 export function selectId(state: SessionsPaneState, id: string): SessionsPaneState {
-  return state.selectedId === id ? state : { ...state, selectedId: id };
+  return state.list.id === id ? state : { ...state, list: { ...state.list, id } };
 }
 
 export function startFilter(state: SessionsPaneState): SessionsPaneState {
   return { ...state, filterEditing: true };
 }
 export function typeFilter(state: SessionsPaneState, text: string): SessionsPaneState {
-  return { ...state, filter: state.filter + text, top: 0 };
+  return { ...state, filter: state.filter + text };
 }
 export function backspaceFilter(state: SessionsPaneState): SessionsPaneState {
-  return { ...state, filter: Array.from(state.filter).slice(0, -1).join(''), top: 0 };
+  return { ...state, filter: Array.from(state.filter).slice(0, -1).join('') };
 }
 export function endFilter(state: SessionsPaneState): SessionsPaneState {
   return { ...state, filterEditing: false };
 }
 export function clearFilter(state: SessionsPaneState): SessionsPaneState {
-  return { ...state, filter: '', filterEditing: false, top: 0 };
+  return { ...state, filter: '', filterEditing: false };
 }
 
 export function openDetail(state: SessionsPaneState, id: string): SessionsPaneState {
-  return { ...state, selectedId: id, detail: { id, scroll: 0, modeIndex: 0 } };
+  return { ...state, list: { ...state.list, id }, detail: { id, scroll: 0, modeIndex: 0 } };
 }
 export function closeDetail(state: SessionsPaneState): SessionsPaneState {
   return { ...state, detail: null };
 }
-export function scrollDetail(state: SessionsPaneState, delta: number, maxScroll: number): SessionsPaneState {
+export function scrollDetail(
+  state: SessionsPaneState,
+  delta: number,
+  total: number,
+  height: number,
+): SessionsPaneState {
   if (!state.detail) return state;
-  const scroll = Math.max(0, Math.min(maxScroll, state.detail.scroll + delta));
-  return { ...state, detail: { ...state.detail, scroll } };
+  const scroll = scrollTo(state.detail.scroll, delta, total, height);
+  return scroll === state.detail.scroll ? state : { ...state, detail: { ...state.detail, scroll } };
 }
 export function selectDetailMode(state: SessionsPaneState, delta: number, modeCount: number): SessionsPaneState {
   if (!state.detail || modeCount === 0) return state;

@@ -8,7 +8,8 @@
 import type { TaskView, TeamView, WorkerView } from '../../store/team/model.js';
 import { workerLiveness } from '../../store/team/omc-team-rules.js';
 import { clip, formatAge } from '../../ui/format.js';
-import { clampTop, indexOf, SECTIONS, visibleTasks, type DetailState, type Section } from './reducer.js';
+import { indexOf, SECTIONS, visibleTasks, type DetailState, type Section } from './reducer.js';
+import { clampTop } from '../../ui/list.js';
 import {
   countsText,
   durationText,

@@ -3,6 +3,7 @@
  * / id, not by row index, so rows that move (a team turned "done", a task was
  * added) keep the selection where the user put it.
  */
+import { initList, listView, moveList, settleList, type ListState, type Move } from '../../ui/list.js';
 import type { TaskView, TeamView, TeamsSnapshot, WorkerView } from '../../store/team/model.js';
 
 export type Section = 'workers' | 'tasks' | 'events';
@@ -20,8 +21,8 @@ export interface DetailState {
 }
 
 export interface TeamsPaneState {
-  selectedKey: string | null;
-  top: number;
+  /** The selected team (by key) and the list's scroll window (in teams, not rows). */
+  list: ListState;
   filter: string;
   filterEditing: boolean;
   /**
@@ -34,8 +35,7 @@ export interface TeamsPaneState {
 }
 
 export const initTeamsPane = (): TeamsPaneState => ({
-  selectedKey: null,
-  top: 0,
+  list: initList(),
   filter: '',
   filterEditing: false,
   anchorSession: undefined,
@@ -102,41 +102,42 @@ export function indexOf<T>(rows: readonly T[], pick: (r: T) => boolean): number 
   return i === -1 ? 0 : i;
 }
 
+const keysMemo = new WeakMap<readonly TeamView[], string[]>();
+export function teamKeys(rows: readonly TeamView[]): string[] {
+  let keys = keysMemo.get(rows);
+  if (!keys) keysMemo.set(rows, (keys = rows.map((t) => t.key)));
+  return keys;
+}
+
 export const selectedTeamIndex = (s: TeamsPaneState, rows: readonly TeamView[]) =>
-  indexOf(rows, (t) => t.key === s.selectedKey);
+  listView(s.list, teamKeys(rows), Number.MAX_SAFE_INTEGER).index;
 
-export { clampTop } from '../../ui/list-window.js';
+export function moveTeam(s: TeamsPaneState, rows: readonly TeamView[], to: Move, height: number): TeamsPaneState {
+  const list = moveList(s.list, teamKeys(rows), to, height);
+  return list === s.list ? s : { ...s, list };
+}
 
-export function moveTeam(
-  s: TeamsPaneState,
-  rows: readonly TeamView[],
-  delta: number,
-  absolute = false,
-): TeamsPaneState {
-  if (rows.length === 0) return s;
-  const from = absolute ? 0 : Math.max(0, selectedTeamIndex(s, rows));
-  const i = Math.max(0, Math.min(rows.length - 1, from + delta));
-  return { ...s, selectedKey: (rows[i] as TeamView).key };
+export function settleTeams(s: TeamsPaneState, rows: readonly TeamView[], height: number): TeamsPaneState {
+  const list = settleList(s.list, teamKeys(rows), height);
+  return list === s.list ? s : { ...s, list };
 }
 
 export const startFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filterEditing: true });
 export const typeFilter = (s: TeamsPaneState, text: string): TeamsPaneState => ({
   ...s,
   filter: s.filter + text,
-  top: 0,
 });
 export const backspaceFilter = (s: TeamsPaneState): TeamsPaneState => ({
   ...s,
   filter: Array.from(s.filter).slice(0, -1).join(''),
-  top: 0,
 });
 export const endFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filterEditing: false });
-export const clearFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filter: '', filterEditing: false, top: 0 });
+export const clearFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filter: '', filterEditing: false });
 
 export function openDetail(s: TeamsPaneState, key: string): TeamsPaneState {
   return {
     ...s,
-    selectedKey: key,
+    list: { ...s.list, id: key },
     detail: {
       key,
       focus: 'workers',

@@ -7,7 +7,8 @@ import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
 import { detailLayout, type Tone } from './detail.js';
 import { followSessions, sessionsSelection } from './link.js';
-import { clampTop, selectedTeamIndex, visibleTeams, type TeamsPaneState } from './reducer.js';
+import type { TeamsPaneState } from './reducer.js';
+import { teamsListLayout } from './layout.js';
 import { teamLines, teamsHeader } from './rows.js';
 
 const NONE: TeamsSnapshot = { version: 0, teams: [], problems: [], derivedAt: 0, heartbeatStaleMs: 180_000 };
@@ -67,13 +68,9 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
     );
   }
 
-  const rows = visibleTeams(snap, s.filter);
-  const showFilter = s.filterEditing || s.filter !== '';
-  const listHeight = Math.max(1, height - 1 - (showFilter ? 1 : 0));
-  const perTeam = 3;
-  const fitTeams = Math.max(1, Math.floor(listHeight / perTeam));
-  const sel = selectedTeamIndex(s, rows);
-  const top = clampTop(0, Math.max(0, sel), fitTeams, rows.length);
+  const lay = teamsListLayout(s, snap, { columns: width, rows: height });
+  const { rows, showFilter, height: fitTeams } = lay;
+  const { index: sel, top } = lay.view;
   const shown = rows.slice(top, top + fitTeams);
   return (
     <Box flexDirection="column" height={height}>
