@@ -57,7 +57,8 @@ function useTicker(nextDelayMs: () => number, exact: () => boolean, clock: () =>
 /** Applies the pane's settle step to its current state (a key may have changed it since the frame: use that one). */
 function settlePane(pane: AnyPaneModule, ui: UiStore, store: OmcStore, body: { columns: number; rows: number }): void {
   const settle = pane.settle;
-  if (!settle || ui.state.panes[pane.id] === undefined) return;
+  if (!settle) return;
+  // The pane's state exists from its first frame: the row shown as selected is pinned before any key.
   ui.setPaneState(pane.id, (cur: unknown) => settle(cur, store, body, store.clock()), pane.init);
 }
 
