@@ -7,14 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import React from 'react';
-import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { App } from '../../src/app.js';
-import { PANES } from '../../src/panes/registry.js';
 import { OmcStore } from '../../src/store/store.js';
-import { pickTheme } from '../../src/ui/theme.js';
-import { UiStore } from '../../src/ui/ui-store.js';
+import { mountStore } from '../helpers/mount-app.js';
 import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
 let p: TempProject | null = null;
@@ -37,25 +32,9 @@ function mount(opts: { readonly?: boolean } = {}) {
   writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), last_checked_at: new Date().toISOString() });
   const store = new OmcStore({ root: p.root, watch: 'poll', readonly: opts.readonly ?? false });
   store.start();
-  const ui = new UiStore();
-  const app = render(
-    <App
-      store={store}
-      ui={ui}
-      panes={PANES}
-      rootExplain="test"
-      theme={pickTheme({ NO_COLOR: '1' })}
-      exit={() => undefined}
-      redraw={() => undefined}
-      suspend={(fn) => fn()}
-    />,
-  );
-  cleanup = async () => {
-    app.unmount();
-    ui.dispose();
-    await store.close();
-  };
-  const frame = () => app.lastFrame() ?? '';
+  const app = mountStore(store, { columns: 100, rows: 24 });
+  cleanup = app.unmount;
+  const frame = app.text;
   const until = (what: string | RegExp) =>
     waitFor(() => (typeof what === 'string' ? frame().includes(what) : what.test(frame())) && frame(), {
       what: `${what} on screen`,
@@ -63,7 +42,7 @@ function mount(opts: { readonly?: boolean } = {}) {
     }).catch((e) => {
       throw new Error(`${(e as Error).message}\n${frame()}`);
     });
-  return { app, frame, until, key: (k: string) => app.stdin.write(k) };
+  return { app, frame, until: async (what: string | RegExp) => (await app.ready, until(what)), key: app.send };
 }
 
 describe('sessions pane: cancel and pause keys', () => {
