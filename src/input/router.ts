@@ -37,6 +37,7 @@ export function bodyOf(env: Pick<RouterEnv, 'store' | 'size'>): Size {
 function overlayInputs(env: RouterEnv): OverlayInputs {
   return {
     panes: env.panes,
+    globals: GLOBAL_BINDINGS,
     problems: shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot()),
     log: env.ui.state.log,
     readonly: env.store.readonly,

@@ -1,0 +1,119 @@
+/**
+ * The kit's shared behaviour, the same from every pane: the generated help
+ * (legend, whole key names at 80 columns, q quits from it), --readonly shown
+ * as disabled, Tab / Shift-Tab between panes, Esc + key in one read, the
+ * message log, old success messages clearing on a pane switch, the mouse wheel.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { GLOBAL_BINDINGS } from '../../src/input/router.js';
+import { PANES } from '../../src/panes/registry.js';
+import { helpLines } from '../../src/ui/overlay-lines.js';
+import { width as cells } from '../../src/ui/format.js';
+import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { KEY, mountApp, type MountedApp } from '../helpers/mount-app.js';
+import { sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
+
+let p: TempProject | null = null;
+let app: MountedApp | null = null;
+afterEach(async () => {
+  await app?.unmount();
+  p?.cleanup();
+  app = null;
+  p = null;
+});
+
+async function open(opts: { readonly?: boolean; sessions?: number; columns?: number; rows?: number } = {}) {
+  p = makeProject();
+  writeFinishedSessions(p.root, opts.sessions ?? 6);
+  app = await mountApp({ root: p.root, readonly: opts.readonly, columns: opts.columns, rows: opts.rows });
+  await app.waitForText(sessionId(1).slice(0, 8));
+  return app;
+}
+
+const selectedRow = (a: MountedApp) => a.lines().find((l) => l.startsWith('▸')) ?? '';
+
+describe('the pane kit', () => {
+  it('? shows a help generated from the tables, with the legend, and q quits from it', async () => {
+    const a = await open();
+    await a.press('?');
+    await a.waitForText('omc-top keys');
+    await a.press('G');
+    // The last line of the legend, with the scroll marker above it.
+    await a.waitForText('the .omc directory does not exist yet');
+    expect(a.text()).toMatch(/↑ \d+ more above/);
+    expect(a.text()).not.toContain('more below');
+    await a.press('q');
+    await waitFor(() => a.exited() || null, { what: 'q quits from the help' });
+  });
+
+  it('the help never cuts a key name at 80 columns and fits every line', () => {
+    for (const readonly of [false, true]) {
+      const lines = helpLines({ panes: PANES, globals: GLOBAL_BINDINGS, problems: [], log: [], readonly }, 80);
+      for (const l of lines) {
+        expect(cells(l.text)).toBeLessThanOrEqual(80);
+        expect(l.text).not.toContain('…');
+      }
+      // Every key of every binding is on some line, whole.
+      const all = lines.map((l) => l.text).join('\n');
+      for (const pane of PANES) for (const b of pane.bindings) expect(all).toContain(b.help.split(' ')[0]);
+    }
+  });
+
+  it('--readonly: write keys leave the footer, the help marks them disabled with the reason, pressing one says why', async () => {
+    const a = await open({ readonly: true });
+    const footer = a.lines().at(-1) ?? '';
+    expect(footer).toContain('move');
+    expect(footer).not.toMatch(/c cancel|p pause/);
+    await a.press('c');
+    await a.waitForText('--readonly: cancel is disabled (nothing is written)');
+    await a.press('?');
+    await a.waitForText('omc-top keys');
+    const help = helpLines({ panes: PANES, globals: GLOBAL_BINDINGS, problems: [], log: [], readonly: true }, 200);
+    expect(help.some((l) => /cancel the session.*\(disabled: read-only \(--readonly\)/.test(l.text))).toBe(true);
+  });
+
+  it('Tab / Shift-Tab switch panes from every pane when no text field is open', async () => {
+    const a = await open();
+    const order = PANES.map((x) => x.id);
+    for (let i = 1; i <= order.length; i++) {
+      await a.press(KEY.tab);
+      await waitFor(() => a.ui.state.pane === order[i % order.length] || null, { what: `pane ${i}` });
+    }
+    await a.press(KEY.backtab);
+    await waitFor(() => a.ui.state.pane === order.at(-1) || null, { what: 'Shift-Tab back' });
+  });
+
+  it('Esc and the next key in one read (fast typing) are both obeyed', async () => {
+    const a = await open();
+    await a.press('/', 't', 'a', 's', 'k');
+    await a.waitForText('6 of 6 match');
+    a.send('\u001bj'); // Esc closes and clears the filter, then j moves the selection
+    await waitFor(() => (selectedRow(a).includes(sessionId(2).slice(0, 8)) && !a.text().includes('match')) || null, {
+      what: 'filter cleared and selection moved',
+    });
+  });
+
+  it('M opens the message log with every message, its time and its full text; a pane switch clears an old success message', async () => {
+    const a = await open({ columns: 60 });
+    const long = `saved ${'a very long message '.repeat(6)}END`;
+    a.ui.flash(long, 'success');
+    await a.waitForText('✓ saved');
+    expect(a.text()).not.toContain('END');
+    await a.press('n');
+    await waitFor(() => a.ui.state.flash === null || null, { what: 'success message cleared on pane switch' });
+    await a.press('M');
+    await a.waitForText('Messages (1, newest last)');
+    expect(a.text()).toContain('END');
+    expect(a.text()).toMatch(/\d\d:\d\d:\d\d ✓ saved/);
+    await a.press(KEY.esc);
+    await waitFor(() => a.ui.state.overlay === null || null, { what: 'Esc closes the log' });
+  });
+
+  it('the mouse wheel moves the selection like j / k', async () => {
+    const a = await open();
+    await a.press(KEY.wheeldown, KEY.wheeldown);
+    await waitFor(() => selectedRow(a).includes(sessionId(3).slice(0, 8)) || null, { what: 'two wheel steps down' });
+    await a.press(KEY.wheelup);
+    await waitFor(() => selectedRow(a).includes(sessionId(2).slice(0, 8)) || null, { what: 'one wheel step up' });
+  });
+});
