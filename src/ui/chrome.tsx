@@ -15,6 +15,21 @@ export function shortenPath(p: string, max: number, home = process.env.HOME ?? '
   return '…' + s.slice(s.length - max + 1);
 }
 
+/**
+ * Sessions with a loop still running (a mode active or pending), and stale
+ * ones. A cancelled session whose modes are all gone is not running, even
+ * while its cancel signal is still in force.
+ */
+export function sessionCounts(snap: SessionsSnapshot): { running: number; stale: number } {
+  let running = 0;
+  let stale = 0;
+  for (const s of snap.sessions) {
+    if (s.modes.some((m) => m.status === 'active' || m.status === 'pending')) running++;
+    else if (s.status === 'stale') stale++;
+  }
+  return { running, stale };
+}
+
 export function Header({
   root,
   rule,
@@ -31,16 +46,12 @@ export function Header({
   readonly: boolean;
 }) {
   const theme = useTheme();
-  let active = 0;
-  let stale = 0;
-  for (const s of sessions.sessions) {
-    if (s.status === 'active' || s.status === 'cancelling' || s.status === 'pending') active++;
-    else if (s.status === 'stale') stale++;
-  }
+  const { running, stale } = sessionCounts(sessions);
+  // "running", not "live": the footer's "live" is the file watcher.
   const counts = sessions.scanning
     ? `reading ${sessions.scanning.done}/${sessions.scanning.total} sessions`
-    : `${sessions.sessions.length} sess · ${active} live${stale ? ` · ${stale} stale` : ''}`;
-  const right = `${counts}  ${formatClock(now).slice(0, 5)}`;
+    : `${sessions.sessions.length} sess · ${running} running${stale ? ` · ${stale} stale` : ''}`;
+  const right = `${counts}  ${formatClock(now).slice(0, 5)} UTC`;
   const left = `omc-top${readonly ? ' [readonly]' : ''}  `;
   const pathRoom = Math.max(8, width - left.length - right.length - 2);
   const where = shortenPath(root, pathRoom - (width >= 100 ? rule.length + 3 : 0)) + (width >= 100 ? ` (${rule})` : '');

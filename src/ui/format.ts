@@ -35,10 +35,14 @@ export function ageTickMs(ms: number | null, now: number): number {
   return onGrid(3_600_000 - (d % 3_600_000), 60_000);
 }
 
+/**
+ * Wall-clock time in UTC: the one time zone of the app (OMC stamps notepad
+ * entries and state files in UTC; the header labels its clock "UTC").
+ */
 export function formatClock(ms: number): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return `${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
 }
 
 export function formatTimestamp(ms: number | null): string {

@@ -9,7 +9,8 @@ import { GLOBAL_BINDINGS } from '../../src/input/router.js';
 import { PANES } from '../../src/panes/registry.js';
 import { helpLines } from '../../src/ui/overlay-lines.js';
 import { width as cells } from '../../src/ui/format.js';
-import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
+import path from 'node:path';
+import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { KEY, mountApp, type MountedApp } from '../helpers/mount-app.js';
 import { sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
 
@@ -115,5 +116,32 @@ describe('the pane kit', () => {
     await waitFor(() => selectedRow(a).includes(sessionId(3).slice(0, 8)) || null, { what: 'two wheel steps down' });
     await a.press(KEY.wheelup);
     await waitFor(() => selectedRow(a).includes(sessionId(2).slice(0, 8)) || null, { what: 'one wheel step up' });
+  });
+});
+
+describe('header', () => {
+  it('counts running loops, not a cancelled session whose modes are gone; one labelled time zone (UTC) whatever TZ says', async () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      p = makeProject();
+      const now = Date.parse('2026-11-30T18:15:30.000Z');
+      writeFinishedSessions(p.root, 2, now);
+      // Session 9: its loop was cancelled (mode file gone), the 30 s signal still in force.
+      writeOmcJson(path.join(p.root, 'state', 'sessions', sessionId(9), 'cancel-signal-state.json'), {
+        active: true,
+        requested_at: new Date(now - 5_000).toISOString(),
+        expires_at: new Date(now + 25_000).toISOString(),
+        source: 'state_clear',
+      });
+      app = await mountApp({ root: p.root, clock: () => now });
+      await app.waitForText(sessionId(9).slice(0, 8));
+      const header = app.lines()[0] ?? '';
+      expect(header).toContain('3 sess · 0 running');
+      expect(header).toMatch(/18:15 UTC$/);
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
   });
 });
