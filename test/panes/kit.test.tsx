@@ -12,7 +12,7 @@ import { width as cells } from '../../src/ui/format.js';
 import path from 'node:path';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { KEY, mountApp, type MountedApp } from '../helpers/mount-app.js';
-import { sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
+import { makeLive, sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
 
 let p: TempProject | null = null;
 let app: MountedApp | null = null;
@@ -23,9 +23,12 @@ afterEach(async () => {
   p = null;
 });
 
-async function open(opts: { readonly?: boolean; sessions?: number; columns?: number; rows?: number } = {}) {
+async function open(
+  opts: { readonly?: boolean; sessions?: number; columns?: number; rows?: number; live?: number } = {},
+) {
   p = makeProject();
   writeFinishedSessions(p.root, opts.sessions ?? 6);
+  if (opts.live) makeLive(p.root, sessionId(opts.live));
   app = await mountApp({ root: p.root, readonly: opts.readonly, columns: opts.columns, rows: opts.rows });
   await app.waitForText(sessionId(1).slice(0, 8));
   return app;
@@ -143,5 +146,25 @@ describe('header', () => {
       if (tz === undefined) delete process.env.TZ;
       else process.env.TZ = tz;
     }
+  });
+});
+
+describe('sessions list', () => {
+  it('H hides finished and stale rows; S cycles attention → recent → progress → id; the cursor stays on its session', async () => {
+    const a = await open({ sessions: 6, live: 5 });
+    await a.waitForText(new RegExp(`active\\s+${sessionId(5).slice(0, 8)}`));
+    await a.press('H');
+    await a.waitForText('6 done hidden'.replace('6', '5'));
+    expect(a.lines().filter((l) => /\d{8}/.test(l))).toHaveLength(1);
+    await a.press('H');
+    await waitFor(() => !a.text().includes('done hidden') || null, { what: 'rows back' });
+    await a.press('j');
+    await waitFor(() => selectedRow(a).includes(sessionId(1).slice(0, 8)) || null, { what: 'second row selected' });
+    await a.press('S', 'S', 'S');
+    await a.waitForText('by id');
+    const rows = a.lines().filter((l) => /^[▸ ] \S+\s+\d{8}/.test(l));
+    expect(rows[0]).toContain(sessionId(1).slice(0, 8));
+    expect(rows[4]).toContain(sessionId(5).slice(0, 8));
+    expect(selectedRow(a)).toContain(sessionId(1).slice(0, 8));
   });
 });

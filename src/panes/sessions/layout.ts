@@ -19,7 +19,7 @@ export interface ListLayout {
 }
 
 export function listLayout(state: SessionsPaneState, snap: SessionsSnapshot, body: Size): ListLayout {
-  const rows = visibleSessions(snap, state.filter);
+  const rows = visibleSessions(snap, state);
   const ids = idsOf(rows);
   const showFilter = state.filterEditing || state.filter !== '';
   const height = Math.max(1, body.rows - 1 - (showFilter ? 1 : 0));

@@ -11,11 +11,20 @@ export interface SessionsPaneState {
   list: ListState;
   filter: string;
   filterEditing: boolean;
+  /** Row order (S cycles it). */
+  sort: SessionSort;
+  /** Leave finished, idle and stale sessions out (H). */
+  hideDone: boolean;
   detail: { id: string; scroll: number; modeIndex: number } | null;
 }
 
+export const SORTS = ['attention', 'recent', 'progress', 'id'] as const;
+export type SessionSort = (typeof SORTS)[number];
+
 export const initSessionsPane = (): SessionsPaneState => ({
   list: initList(),
+  sort: 'attention',
+  hideDone: false,
   filter: '',
   filterEditing: false,
   detail: null,
@@ -29,24 +38,68 @@ function haystack(s: SessionView): string {
   return parts.join(' ').toLowerCase();
 }
 
+/** A session that needs no watching: nothing running, or left running too long ago to be enforced. */
+export const isDone = (s: SessionView) =>
+  s.status === 'finished' || s.status === 'tombstoned' || s.status === 'idle' || s.status === 'stale';
+
+/** How far along a session's first running mode is (0…1), -1 without a count. */
+function progressOf(s: SessionView): number {
+  const m =
+    s.modes.find((x) => x.active && x.iteration !== null && x.max) ??
+    s.modes.find((x) => x.iteration !== null && x.max);
+  return m && m.iteration !== null && m.max ? m.iteration / m.max : -1;
+}
+
+const ORDER: Record<SessionSort, ((a: SessionView, b: SessionView) => number) | null> = {
+  // The store's order: cancelling, pending, active, stale, finished, idle; newest first within each.
+  attention: null,
+  recent: (a, b) => (b.updatedMs ?? -Infinity) - (a.updatedMs ?? -Infinity),
+  progress: (a, b) => progressOf(b) - progressOf(a),
+  id: (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+};
+
+export interface RowQuery {
+  filter: string;
+  sort?: SessionSort;
+  hideDone?: boolean;
+}
+
 const memo = new WeakMap<SessionsSnapshot, Map<string, SessionView[]>>();
 
-/** Rows shown for a filter: every whitespace-separated term must appear somewhere in the row. */
-export function visibleSessions(snap: SessionsSnapshot, filter: string): SessionView[] {
+/**
+ * Rows shown: every whitespace-separated filter term must appear somewhere in
+ * the row; finished and stale rows left out when hidden; in the chosen order
+ * (a stable sort, so ties keep the store's attention order).
+ */
+export function visibleSessions(snap: SessionsSnapshot, q: RowQuery | string): SessionView[] {
+  const { filter, sort = 'attention', hideDone = false } = typeof q === 'string' ? { filter: q } : q;
   const f = filter.trim().toLowerCase();
-  if (f === '') return snap.sessions as SessionView[];
-  let byFilter = memo.get(snap);
-  if (!byFilter) memo.set(snap, (byFilter = new Map()));
-  const hit = byFilter.get(f);
+  if (f === '' && sort === 'attention' && !hideDone) return snap.sessions as SessionView[];
+  let byQuery = memo.get(snap);
+  if (!byQuery) memo.set(snap, (byQuery = new Map()));
+  const key = `${sort}\u0000${hideDone}\u0000${f}`;
+  const hit = byQuery.get(key);
   if (hit) return hit;
-  const terms = f.split(/\s+/);
+  const terms = f === '' ? [] : f.split(/\s+/);
   const rows = snap.sessions.filter((s) => {
+    if (hideDone && isDone(s)) return false;
+    if (terms.length === 0) return true;
     const h = haystack(s);
     return terms.every((t) => h.includes(t));
   });
-  byFilter.set(f, rows);
+  const order = ORDER[sort];
+  if (order) rows.sort(order);
+  byQuery.set(key, rows);
   return rows;
 }
+
+export function cycleSort(state: SessionsPaneState): SessionsPaneState {
+  return { ...state, sort: SORTS[(SORTS.indexOf(state.sort) + 1) % SORTS.length] as SessionSort };
+}
+export const toggleHideDone = (state: SessionsPaneState): SessionsPaneState => ({
+  ...state,
+  hideDone: !state.hideDone,
+});
 
 const idsMemo = new WeakMap<readonly SessionView[], string[]>();
 export function idsOf(rows: readonly SessionView[]): string[] {

@@ -7,7 +7,7 @@ import { fit, formatAge } from '../../ui/format.js';
 import { useTheme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
 import { detailLayout, listLayout } from './layout.js';
-import type { SessionsPaneState } from './reducer.js';
+import { isDone, type SessionsPaneState } from './reducer.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreAbove, moreBelow } from '../../ui/list.js';
 import { headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
@@ -109,10 +109,14 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
   const visible = rows.slice(top, top + listHeight);
   const above = moreAbove(view);
   const below = moreBelow(view, listHeight, rows.length);
-  const more =
+  const scroll =
     above + below === 0
       ? ''
       : `${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`;
+  const hidden = state.hideDone ? snap.sessions.filter(isDone).length : 0;
+  const more = [state.sort === 'attention' ? '' : `by ${state.sort}`, hidden ? `${hidden} done hidden` : '', scroll]
+    .filter(Boolean)
+    .join(' · ');
   const header =
     more === '' ? headerText(width) : fit(headerText(width), Math.max(0, width - more.length - 2)) + '  ' + more;
 
@@ -137,7 +141,9 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
         <Text color={theme.muted} wrap="truncate">
           {snap.sessions.length === 0
             ? '  No sessions yet: start a ralph / autopilot / team loop in Claude and it appears here.'
-            : '  No session matches the filter.'}
+            : state.filter === '' && state.hideDone
+              ? `  Every session is finished, idle or stale (${snap.sessions.length}); H shows them.`
+              : '  No session matches the filter.'}
         </Text>
       ) : (
         visible.map((s, i) => (

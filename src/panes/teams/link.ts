@@ -22,7 +22,7 @@ export interface SessionsSelection {
 export function sessionsSelection(ui: UiStore, store: OmcStore): SessionsSelection {
   const s = ui.state.panes.sessions as SessionsPaneState | undefined;
   const explicit = s?.list.id ?? null;
-  const rows = visibleSessions(store.sessions.getSnapshot(), s?.filter ?? '');
+  const rows = visibleSessions(store.sessions.getSnapshot(), s ?? initSessionsPane());
   const i = selectedIndex(s ?? initSessionsPane(), rows);
   return { explicit, shown: i < 0 ? null : (rows[i]?.id ?? null) };
 }
