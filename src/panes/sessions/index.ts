@@ -114,20 +114,6 @@ const bindings: Binding<S>[] = [
     run: (ctx) => ctx.set(startFilter),
   },
   {
-    keys: ['S'],
-    help: 'sort rows: attention (what needs you first) → most recently updated → furthest along → id',
-    hint: 'sort',
-    when: LIST,
-    run: (ctx) => ctx.set(cycleSort),
-  },
-  {
-    keys: ['H'],
-    help: 'hide / show finished, idle and stale sessions',
-    hint: 'hide done',
-    when: LIST,
-    run: (ctx) => ctx.set(toggleHideDone),
-  },
-  {
     keys: ['escape'],
     help: 'clear the filter',
     when: mode<S>('list', (s) => !s.filterEditing && s.detail === null && s.filter !== ''),
@@ -150,6 +136,20 @@ const bindings: Binding<S>[] = [
     writes: true,
     disabled: nothingSelected,
     run: (ctx) => cancelFromList(ctx, true),
+  },
+  {
+    keys: ['S'],
+    help: 'sort rows: attention (what needs you first) → most recently updated → furthest along → id',
+    hint: 'sort',
+    when: LIST,
+    run: (ctx) => ctx.set(cycleSort),
+  },
+  {
+    keys: ['H'],
+    help: 'hide / show finished, idle and stale sessions',
+    hint: 'hide done',
+    when: LIST,
+    run: (ctx) => ctx.set(toggleHideDone),
   },
   ...navBindings(
     DETAIL,
