@@ -55,6 +55,7 @@ const Row = memo(function Row({ s, now, width, selected, tracked }: RowProps) {
       <Text color={statusColor}>{t.status}</Text>
       <Text bold={s.rank <= 2}>{t.id}</Text>
       <Text color={s.problems.length > 0 ? theme.warn : undefined}>{t.modes}</Text>
+      {t.prompt ? <Text color={theme.muted}>{t.prompt}</Text> : null}
       <Text color={theme.muted}>{t.age}</Text>
     </Text>
   );
