@@ -113,6 +113,23 @@ describe('Teams pane', () => {
     await app.waitForText(/TEAM\s+PHASE\s+PROGRESS/);
   });
 
+  it('Enter on a task opens it: owner, blockers, and the whole error of a failed task (cut off in the list)', async () => {
+    const app = start({ columns: 60 });
+    app.press('t', KEY.enter);
+    await app.waitForText('WORKERS 3');
+    app.press(']', 'j');
+    await app.waitForText(/▸ #2 /);
+    expect(app.text()).not.toContain('needs leader decision');
+    app.press(KEY.enter);
+    await app.waitForText('Task #2 of team fix-ts-errors');
+    expect(app.text()).toContain('owner: worker-2');
+    expect(app.text().replace(/\s+/g, ' ')).toContain(
+      'formatCents signature change breaks 4 call sites; needs leader decision',
+    );
+    app.press(KEY.esc);
+    await app.waitForText('WORKERS 3');
+  });
+
   it('asks a worker to shut down after confirmation, writes the request, and shows the ack when it arrives', async () => {
     const app = start();
     app.press('t', KEY.enter);

@@ -1,6 +1,7 @@
 import type { Binding } from '../../input/bindings.js';
 import type { Move } from '../../ui/list.js';
-import { filterBindings, mode, navBindings } from '../nav.js';
+import { filterBindings, mode, navBindings, scrollDelta } from '../nav.js';
+import { taskLines } from './task-lines.js';
 import { teamsListLayout } from './layout.js';
 import { livenessChangesAt } from '../../store/team/omc-team-rules.js';
 import type { TeamsSnapshot } from '../../store/team/model.js';
@@ -15,6 +16,10 @@ import {
   clearFilter,
   clearTaskFilter,
   closeDetail,
+  closeTask,
+  openTask,
+  scrollTask,
+  selectedTask,
   cycleFocus,
   endFilter,
   endTaskFilter,
@@ -43,7 +48,8 @@ type S = TeamsPaneState;
 const TASK_FILTER = mode<S>('typing a task filter', (s) => s.detail?.taskFilterEditing === true);
 const FILTER = mode<S>('typing a filter', (s) => s.detail === null && s.filterEditing);
 const LIST = mode<S>('team list', (s) => s.detail === null && !s.filterEditing);
-const DETAIL = mode<S>('in a team', (s) => s.detail !== null && !s.detail.taskFilterEditing);
+const DETAIL = mode<S>('in a team', (s) => s.detail !== null && !s.detail.taskFilterEditing && !s.detail.taskOpen);
+const TASK = mode<S>('reading a task', (s) => s.detail !== null && !s.detail.taskFilterEditing && s.detail.taskOpen);
 
 const snapOf = (ctx: Ctx) => teamsOf(ctx.store)?.getSnapshot() ?? EMPTY;
 const list = (ctx: Ctx) => teamsListLayout(ctx.state, snapOf(ctx), ctx.body);
@@ -204,11 +210,38 @@ const bindings: Binding<S>[] = [
     run: (c) => c.set(clearTaskFilter),
   },
   {
+    keys: ['enter', 'right', 'l'],
+    help: 'on a task: open it (owner, blockers, the whole error of a failed task, the result)',
+    hint: 'task',
+    when: mode<S>('in a team', (s) => DETAIL.test(s) && s.detail?.focus === 'tasks'),
+    run: (c) => c.set(openTask),
+  },
+  {
     keys: ['escape', 'backspace', 'left', 'h'],
     help: 'back to the team list',
     hint: 'back',
     when: DETAIL,
     run: (c) => c.set(closeDetail),
+  },
+  ...navBindings(
+    TASK,
+    'scroll',
+    (ctx, to) => {
+      const team = detailTeam(ctx);
+      const d = ctx.state.detail;
+      const t = team && d ? selectedTask(team, d) : undefined;
+      if (!team || !t) return;
+      const total = taskLines(team, t, ctx.body.columns - 1).length;
+      ctx.set((s) => scrollTask(s, scrollDelta(to, ctx.body.rows), total, ctx.body.rows));
+    },
+    { hint: false },
+  ),
+  {
+    keys: ['escape', 'backspace', 'left', 'h'],
+    help: 'back to the team',
+    hint: 'back',
+    when: TASK,
+    run: (c) => c.set(closeTask),
   },
 ];
 

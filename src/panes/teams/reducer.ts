@@ -3,7 +3,7 @@
  * / id, not by row index, so rows that move (a team turned "done", a task was
  * added) keep the selection where the user put it.
  */
-import { initList, listView, moveList, settleList, type ListState, type Move } from '../../ui/list.js';
+import { initList, listView, moveList, scrollTo, settleList, type ListState, type Move } from '../../ui/list.js';
 import type { TaskView, TeamView, TeamsSnapshot, WorkerView } from '../../store/team/model.js';
 
 export type Section = 'workers' | 'tasks' | 'events';
@@ -18,6 +18,9 @@ export interface DetailState {
   eventsBack: number;
   taskFilter: string;
   taskFilterEditing: boolean;
+  /** Enter on a task: its full text (owner, blockers, result, the whole error), scrolled by `taskScroll`. */
+  taskOpen: boolean;
+  taskScroll: number;
 }
 
 export interface TeamsPaneState {
@@ -146,6 +149,8 @@ export function openDetail(s: TeamsPaneState, key: string): TeamsPaneState {
       eventsBack: 0,
       taskFilter: '',
       taskFilterEditing: false,
+      taskOpen: false,
+      taskScroll: 0,
     },
   };
 }
@@ -218,3 +223,15 @@ export const backspaceTaskFilter = (s: TeamsPaneState) =>
 export const endTaskFilter = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, taskFilterEditing: false }));
 export const clearTaskFilter = (s: TeamsPaneState) =>
   withDetail(s, (d) => ({ ...d, taskFilter: '', taskFilterEditing: false }));
+
+export const openTask = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, taskOpen: true, taskScroll: 0 }));
+export const closeTask = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, taskOpen: false }));
+export function scrollTask(s: TeamsPaneState, delta: number, total: number, height: number): TeamsPaneState {
+  return withDetail(s, (d) => ({ ...d, taskScroll: scrollTo(d.taskScroll, delta, total, height) }));
+}
+
+/** The task the detail view has selected (the first shown when none is yet). */
+export function selectedTask(team: TeamView, d: DetailState): TaskView | undefined {
+  const tasks = visibleTasks(team, d.taskFilter);
+  return tasks.find((t) => t.id === d.taskId) ?? tasks[0];
+}

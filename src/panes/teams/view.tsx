@@ -7,7 +7,9 @@ import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
 import { detailLayout, type Tone } from './detail.js';
 import { followSessions, sessionsSelection } from './link.js';
-import type { TeamsPaneState } from './reducer.js';
+import { selectedTask, type TeamsPaneState } from './reducer.js';
+import { taskLines } from './task-lines.js';
+import { ScrollLines } from '../../ui/scroll-lines.js';
 import { teamsListLayout } from './layout.js';
 import { teamLines, teamsHeader } from './rows.js';
 
@@ -50,6 +52,16 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
         </Box>
       );
     }
+    const task = s.detail.taskOpen ? selectedTask(team, s.detail) : undefined;
+    if (task)
+      return (
+        <ScrollLines
+          lines={taskLines(team, task, width - 1)}
+          scroll={s.detail.taskScroll}
+          width={width}
+          height={height}
+        />
+      );
     const layout = detailLayout(team, s.detail, width, height, now, snap.heartbeatStaleMs);
     return (
       <Box flexDirection="column" height={height}>
