@@ -16,6 +16,7 @@ import { useTerminalSize } from './terminal/use-size.js';
 import { Footer, FlashLine, Header, ProblemLines } from './ui/chrome.js';
 import { frameLayout, shownProblems } from './ui/layout.js';
 import { ConfirmView, TextOverlayView } from './ui/overlays.js';
+import { ProblemsView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
 import type { UiStore } from './ui/ui-store.js';
 
@@ -130,6 +131,8 @@ export function App(props: AppProps) {
 
   let body: React.ReactNode;
   if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
+  else if (overlay?.kind === 'problems')
+    body = <ProblemsView problems={problems} list={overlay.list} width={width} height={paneHeight} />;
   else if (overlay)
     body = (
       <TextOverlayView

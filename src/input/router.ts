@@ -9,8 +9,10 @@ import type { AppActions, AnyPaneModule, KeyContext, Size } from '../panes/types
 import type { OmcStore } from '../store/store.js';
 import { frameLayout, shownProblems } from '../ui/layout.js';
 import { overlayShape, type OverlayInputs } from '../ui/overlay-lines.js';
-import { scrollTo } from '../ui/list.js';
-import type { Overlay, PaneId, UiStore } from '../ui/ui-store.js';
+import { initList, moveList, scrollTo, type Move } from '../ui/list.js';
+import { paneOfProblem, problemsLayout } from '../ui/problems-view.js';
+import type { SessionsPaneState } from '../panes/sessions/reducer.js';
+import type { Overlay, PaneId, TextOverlay, UiStore } from '../ui/ui-store.js';
 import { dispatch, matchKey, type KeySpec } from './bindings.js';
 import { isCtrl, type InputEvent } from './keys.js';
 
@@ -144,6 +146,7 @@ function routeOverlay(ev: InputEvent, overlay: Overlay, env: RouterEnv): void {
     return;
   }
   if (matchKey('q', ev)) return requestExit(env);
+  if (overlay.kind === 'problems' && routeProblems(ev, overlay, env)) return;
   if (matchKey('escape', ev) || matchKey('enter', ev) || matchKey('?', ev) || matchKey('!', ev) || matchKey('M', ev)) {
     ui.setOverlay(null);
     return;
@@ -163,6 +166,42 @@ function contextFor(env: RouterEnv, pane: AnyPaneModule): KeyContext<unknown> {
     size: env.size(),
     body: bodyOf(env),
   };
+}
+
+/** The problems view: the move keys move the selection, Enter opens the pane (and session) that shows the file. */
+function routeProblems(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): boolean {
+  const problems = overlayInputs(env).problems;
+  const lay = problemsLayout(problems, overlay.list, bodyOf(env));
+  const is = (...keys: KeySpec[]) => keys.some((k) => matchKey(k, ev));
+  const list = overlay.list ?? initList();
+  const move = (to: Move) => env.ui.setOverlay({ ...overlay, list: moveList(list, lay.ids, to, lay.height) });
+  if (is('j', 'down', 'wheeldown')) move(1);
+  else if (is('k', 'up', 'wheelup')) move(-1);
+  else if (is('pagedown', ' ', 'ctrl+d')) move({ page: 1 });
+  else if (is('pageup', 'ctrl+u')) move({ page: -1 });
+  else if (is('g', 'home')) move('first');
+  else if (is('G', 'end')) move('last');
+  else if (is('enter', 'right', 'l')) {
+    const p = problems[lay.view.index];
+    const target = p ? paneOfProblem(p.path) : null;
+    if (!p) return false;
+    if (!target) {
+      env.ui.flash(`no pane shows ${p.path}`, 'info');
+      return true;
+    }
+    env.ui.setOverlay(null);
+    env.ui.setPane(target.pane);
+    if (target.session) {
+      const pane = paneById(env.panes, 'sessions');
+      const id = target.session;
+      env.ui.setPaneState(
+        'sessions',
+        (st: SessionsPaneState) => ({ ...st, list: { ...st.list, id }, detail: { id, scroll: 0, modeIndex: 0 } }),
+        pane.init as () => SessionsPaneState,
+      );
+    }
+  } else return false;
+  return true;
 }
 
 export function routeInput(ev: InputEvent, env: RouterEnv): void {

@@ -6,6 +6,7 @@
  * burst or a paste from losing keys, the ink-text-input failure mode.
  */
 import { SnapshotCell } from '../store/emitter.js';
+import type { ListState } from './list.js';
 
 export type PaneId = 'sessions' | 'notepad' | 'memory' | 'wiki' | 'teams';
 
@@ -31,6 +32,8 @@ export interface ConfirmOverlay {
 export interface TextOverlay {
   kind: 'help' | 'problems' | 'messages';
   scroll: number;
+  /** The problems view is a list: the selected problem (by path and message) and its window. */
+  list?: ListState;
 }
 export type HelpOverlay = TextOverlay;
 export type Overlay = ConfirmOverlay | TextOverlay;

@@ -9,6 +9,7 @@ import { GLOBAL_BINDINGS } from '../../src/input/router.js';
 import { PANES } from '../../src/panes/registry.js';
 import { helpLines } from '../../src/ui/overlay-lines.js';
 import { width as cells } from '../../src/ui/format.js';
+import fs from 'node:fs';
 import path from 'node:path';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { KEY, mountApp, type MountedApp } from '../helpers/mount-app.js';
@@ -166,5 +167,27 @@ describe('sessions list', () => {
     expect(rows[0]).toContain(sessionId(1).slice(0, 8));
     expect(rows[4]).toContain(sessionId(5).slice(0, 8));
     expect(selectedRow(a)).toContain(sessionId(1).slice(0, 8));
+  });
+});
+
+describe('problems view', () => {
+  it('! lists problems like any list: move, read the full text, Enter opens the session whose file it is', async () => {
+    p = makeProject();
+    writeFinishedSessions(p.root, 3);
+    for (const n of [7, 8]) {
+      const dir = path.join(p.root, 'state', 'sessions', sessionId(n));
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'ralph-state.json'), '{"active": true, "iteration": ');
+    }
+    app = await mountApp({ root: p.root });
+    await app.waitForText(sessionId(1).slice(0, 8));
+    await app.press('!');
+    await app.waitForText('Problems found in .omc (2)');
+    await app.press('j');
+    await waitFor(() => (selectedRow(app!).includes(sessionId(8)) ? true : null), { what: 'second problem selected' });
+    await app.press(KEY.enter);
+    await app.waitForText(`Session ${sessionId(8)}`);
+    expect(app.ui.state.overlay).toBeNull();
+    expect(app.ui.state.pane).toBe('sessions');
   });
 });
