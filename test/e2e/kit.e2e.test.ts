@@ -162,3 +162,21 @@ describe('the pane kit in a real terminal', () => {
     h.write(KEYS.esc);
   });
 });
+
+describe('no .omc yet', () => {
+  it('the monitor waits for it, says where it is looking, and shows sessions once OMC creates it', async () => {
+    p = makeProject();
+    fs.rmSync(p.root, { recursive: true });
+    const home = path.join(p.dir, 'home');
+    fs.mkdirSync(home);
+    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24, env: { HOME: home, OMC_STATE_DIR: undefined } });
+    const t = await h.waitForText(/waiting for it/);
+    const where = /(\/\S+\.omc)/.exec(t.split('\n').find((l) => l.includes('waiting')) ?? '')?.[1];
+    expect(where).toBeTruthy();
+    expect(h.exitCode).toBeNull();
+    // OMC starts in the project: the directory and a session appear; the monitor picks them up by itself.
+    writeFinishedSessions(where as string, 1);
+    makeLive(where as string, sessionId(1));
+    await h.waitForText(new RegExp(`active\\s+${sessionId(1).slice(0, 8)}`), 15_000);
+  });
+});
