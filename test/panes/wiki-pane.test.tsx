@@ -92,7 +92,7 @@ describe('wiki pane: pages and links', () => {
   it('Enter opens the selected result: frontmatter summary, body, links; ] + Enter follows a link; Backspace goes back', async () => {
     const a = await open();
     await a.press('/', ...'checkout', KEYS.enter);
-    await a.waitForText('links (Tab picks');
+    await a.waitForText('links ([ ] pick');
     const t = a.text();
     expect(t).toMatch(/^Checkout Flow Architecture/m);
     expect(t).toContain('architecture · confidence high · updated 10d ago');
