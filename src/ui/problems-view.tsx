@@ -36,7 +36,8 @@ export function problemsLayout(
   const l = list ?? initList();
   const first = listView(l, ids, Number.MAX_SAFE_INTEGER);
   const sel = problems[first.index];
-  const detail = sel ? wrapText(`${sel.path}: ${sel.message}`, Math.max(10, body.columns - 2)).slice(0, 6) : [];
+  const w = Math.max(10, body.columns - 2);
+  const detail = sel ? [...wrapText(sel.path, w), ...wrapText(`  ${sel.message}`, w)].slice(0, 8) : [];
   const height = Math.max(1, body.rows - 2 - (detail.length ? detail.length + 1 : 0));
   return { ids, height, detail, view: listView(l, ids, height) };
 }
