@@ -106,20 +106,6 @@ export function helpLines(inp: OverlayInputs, width: number): OverlayLine[] {
   return out;
 }
 
-export function problemLines(inp: OverlayInputs, width: number): OverlayLine[] {
-  const out: OverlayLine[] = [
-    { text: `Problems found in .omc (${inp.problems.length})  ·  Esc closes`, tone: 'title' },
-  ];
-  if (inp.problems.length === 0) out.push({ text: 'None: every file omc-top reads parsed cleanly.' });
-  for (const p of inp.problems) {
-    out.push({ text: '' });
-    const tone = p.severity === 'error' ? 'error' : 'warning';
-    for (const w of wrapText(p.path, width)) out.push({ text: w, tone });
-    for (const w of wrapText(`  ${p.message}`, width)) out.push({ text: w });
-  }
-  return out;
-}
-
 export function messageLines(inp: OverlayInputs, width: number): OverlayLine[] {
   const out: OverlayLine[] = [{ text: `Messages (${inp.log.length}, newest last)  ·  Esc closes`, tone: 'title' }];
   if (inp.log.length === 0) out.push({ text: 'No messages yet.' });
@@ -143,7 +129,7 @@ export function confirmLines(lines: readonly string[], width: number): OverlayLi
 export function overlayShape(o: Overlay, inp: OverlayInputs, body: Size): { total: number; height: number } {
   const w = body.columns;
   if (o.kind === 'confirm') return { total: confirmLines(o.lines, w).length, height: Math.max(1, body.rows - 4) };
-  const lines =
-    o.kind === 'help' ? helpLines(inp, w) : o.kind === 'problems' ? problemLines(inp, w) : messageLines(inp, w);
+  // The problems view is a list with its own layout (problems-view.tsx): the router moves it, not this.
+  const lines = o.kind === 'help' ? helpLines(inp, w) : messageLines(inp, w);
   return { total: lines.length, height: body.rows };
 }

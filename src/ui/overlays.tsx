@@ -2,7 +2,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { clip } from './format.js';
-import { confirmLines, helpLines, messageLines, problemLines, type OverlayInputs } from './overlay-lines.js';
+import { confirmLines, helpLines, messageLines, type OverlayInputs } from './overlay-lines.js';
 import { ScrollLines } from './scroll-lines.js';
 import { useTheme } from './theme.js';
 import type { ConfirmOverlay, TextOverlay } from './ui-store.js';
@@ -18,12 +18,7 @@ export function TextOverlayView({
   width: number;
   height: number;
 }) {
-  const lines =
-    overlay.kind === 'help'
-      ? helpLines(inputs, width)
-      : overlay.kind === 'problems'
-        ? problemLines(inputs, width)
-        : messageLines(inputs, width);
+  const lines = overlay.kind === 'help' ? helpLines(inputs, width) : messageLines(inputs, width);
   return <ScrollLines lines={lines} scroll={overlay.scroll} width={width} height={height} />;
 }
 

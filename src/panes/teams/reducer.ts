@@ -3,7 +3,7 @@
  * / id, not by row index, so rows that move (a team turned "done", a task was
  * added) keep the selection where the user put it.
  */
-import { initList, listView, moveList, scrollTo, settleList, type ListState, type Move } from '../../ui/list.js';
+import { initList, moveList, scrollTo, settleList, type ListState, type Move } from '../../ui/list.js';
 import type { TaskView, TeamView, TeamsSnapshot, WorkerView } from '../../store/team/model.js';
 
 export type Section = 'workers' | 'tasks' | 'events';
@@ -111,9 +111,6 @@ export function teamKeys(rows: readonly TeamView[]): string[] {
   if (!keys) keysMemo.set(rows, (keys = rows.map((t) => t.key)));
   return keys;
 }
-
-export const selectedTeamIndex = (s: TeamsPaneState, rows: readonly TeamView[]) =>
-  listView(s.list, teamKeys(rows), Number.MAX_SAFE_INTEGER).index;
 
 export function moveTeam(s: TeamsPaneState, rows: readonly TeamView[], to: Move, height: number): TeamsPaneState {
   const list = moveList(s.list, teamKeys(rows), to, height);

@@ -159,21 +159,6 @@ export function workerLine(w: WorkerView, now: number, width: number, staleMs: n
   return fit(fixed + ' ' + (taskW > 0 ? fit(task, taskW) + ' ' : '') + tail, width);
 }
 
-export function workersHeader(width: number): string {
-  const narrow = width < 70;
-  return fit(
-    '  ' +
-      fit('WORKER', narrow ? 10 : 12) +
-      ' ' +
-      (narrow ? '' : fit('ROLE', 8) + ' ') +
-      fit('STATE', 8) +
-      ' ' +
-      fit(' BEAT', 5) +
-      ' TASK / FLAGS',
-    width,
-  );
-}
-
 export function taskLine(t: TaskView, width: number, selected: boolean, now: number): string {
   const narrow = width < 70;
   const blockers =
