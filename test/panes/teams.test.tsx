@@ -37,13 +37,22 @@ afterEach(async () => {
 });
 
 function start(
-  opts: { readonly?: boolean; columns?: number; rows?: number; extraTeam?: boolean; watch?: 'auto' | 'none' } = {},
+  opts: {
+    readonly?: boolean;
+    columns?: number;
+    rows?: number;
+    extraTeam?: boolean;
+    bigTeam?: boolean;
+    watch?: 'auto' | 'none';
+  } = {},
 ) {
   p = makeProject({ withFixture: true });
   if (opts.extraTeam) {
     // A second team, owned (5.5 style) by the ralph session.
     generateTeam({ root: p.root, name: 'zeta-team', workers: 2, tasks: 4, now: NOW, leaderSessionId: SESSION.ralph });
   }
+  if (opts.bigTeam)
+    generateTeam({ root: p.root, name: 'aaa-big', workers: 2, tasks: 30, now: NOW, leaderSessionId: SESSION.ralph });
   store = new OmcStore({ root: p.root, readonly: opts.readonly, clock: () => NOW, watch: opts.watch ?? 'auto' });
   store.addDomain(new TeamsDomain({ root: p.root, clock: () => NOW, pidAlive: () => true }));
   store.start();
@@ -128,6 +137,21 @@ describe('Teams pane', () => {
     );
     app.press(KEY.esc);
     await app.waitForText('WORKERS 3');
+  });
+
+  it('a long task list keeps its window: G then k moves the cursor up, the first shown task stays', async () => {
+    const app = start({ bigTeam: true });
+    app.press('t');
+    await app.waitForText('aaa-big');
+    app.press('/', 'a', 'a', 'a', KEY.enter, KEY.enter);
+    await app.waitForText(/TASKS 30/);
+    app.press(']', 'G');
+    await app.waitForText(/▸ #30 /);
+    const firstTask = () => app.screen().find((l) => /^[ ▸] #\d+ /.test(l)) ?? '';
+    const before = firstTask();
+    app.press('k', 'k', 'k');
+    await app.waitForText(/▸ #27 /);
+    expect(firstTask()).toBe(before);
   });
 
   it('asks a worker to shut down after confirmation, writes the request, and shows the ack when it arrives', async () => {

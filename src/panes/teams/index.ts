@@ -84,8 +84,8 @@ function moveInDetail(ctx: Ctx, m: Move): void {
   if (!x) return;
   const { team, d, layout } = x;
   const [n, abs] = delta(m, Math.max(1, layout.rows[d.focus] - 1));
-  if (d.focus === 'workers') ctx.set((s) => moveWorker(s, layout.workers, n, abs));
-  else if (d.focus === 'tasks') ctx.set((s) => moveTask(s, layout.tasks, n, abs));
+  if (d.focus === 'workers') ctx.set((s) => moveWorker(s, layout.workers, n, abs, layout.rows.workers));
+  else if (d.focus === 'tasks') ctx.set((s) => moveTask(s, layout.tasks, n, abs, layout.rows.tasks));
   else {
     // Events: "down" is towards the newest; End follows the live tail again.
     const back = m === 'last' ? -Infinity : m === 'first' ? Infinity : -n;

@@ -3,7 +3,7 @@
  * / id, not by row index, so rows that move (a team turned "done", a task was
  * added) keep the selection where the user put it.
  */
-import { initList, moveList, scrollTo, settleList, type ListState, type Move } from '../../ui/list.js';
+import { clampTop, initList, moveList, scrollTo, settleList, type ListState, type Move } from '../../ui/list.js';
 import type { TaskView, TeamView, TeamsSnapshot, WorkerView } from '../../store/team/model.js';
 
 export type Section = 'workers' | 'tasks' | 'events';
@@ -21,6 +21,9 @@ export interface DetailState {
   /** Enter on a task: its full text (owner, blockers, result, the whole error), scrolled by `taskScroll`. */
   taskOpen: boolean;
   taskScroll: number;
+  /** First shown worker / task: the windows move only as far as the selection needs. */
+  workersTop: number;
+  tasksTop: number;
 }
 
 export interface TeamsPaneState {
@@ -148,6 +151,8 @@ export function openDetail(s: TeamsPaneState, key: string): TeamsPaneState {
       taskFilterEditing: false,
       taskOpen: false,
       taskScroll: 0,
+      workersTop: 0,
+      tasksTop: 0,
     },
   };
 }
@@ -170,6 +175,7 @@ export function moveWorker(
   workers: readonly WorkerView[],
   delta: number,
   absolute = false,
+  height = Number.MAX_SAFE_INTEGER,
 ): TeamsPaneState {
   if (workers.length === 0) return s;
   return withDetail(s, (d) => {
@@ -180,7 +186,8 @@ export function moveWorker(
           indexOf(workers, (w) => w.name === d.worker),
         );
     const i = Math.max(0, Math.min(workers.length - 1, from + delta));
-    return { ...d, worker: (workers[i] as WorkerView).name };
+    const workersTop = clampTop(d.workersTop, i, height, workers.length);
+    return { ...d, worker: (workers[i] as WorkerView).name, workersTop };
   });
 }
 
@@ -189,6 +196,7 @@ export function moveTask(
   tasks: readonly TaskView[],
   delta: number,
   absolute = false,
+  height = Number.MAX_SAFE_INTEGER,
 ): TeamsPaneState {
   if (tasks.length === 0) return s;
   return withDetail(s, (d) => {
@@ -199,7 +207,8 @@ export function moveTask(
           indexOf(tasks, (t) => t.id === d.taskId),
         );
     const i = Math.max(0, Math.min(tasks.length - 1, from + delta));
-    return { ...d, taskId: (tasks[i] as TaskView).id };
+    const tasksTop = clampTop(d.tasksTop, i, height, tasks.length);
+    return { ...d, taskId: (tasks[i] as TaskView).id, tasksTop };
   });
 }
 
