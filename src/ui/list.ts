@@ -124,3 +124,16 @@ export function textWindow(total: number, scroll: number, height: number): TextW
 export function scrollTo(offset: number, delta: number, total: number, height: number): number {
   return Math.max(0, Math.min(maxScroll(total, height), offset + delta));
 }
+
+/** "↑3 ↓12 more" for a list's header line, '' when everything is on screen. */
+export function moreText(v: ListView, height: number, total: number): string {
+  const above = moreAbove(v);
+  const below = moreBelow(v, height, total);
+  if (above + below === 0) return '';
+  return `${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`;
+}
+
+/** A header line with a note (scroll markers, sort) at its right end, cut to `width`. */
+export function withNote(header: string, note: string, width: number, cut: (s: string, w: number) => string): string {
+  return note === '' ? cut(header, width) : cut(cut(header, Math.max(0, width - note.length - 2)) + '  ' + note, width);
+}

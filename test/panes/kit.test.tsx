@@ -191,3 +191,27 @@ describe('problems view', () => {
     expect(app.ui.state.pane).toBe('sessions');
   });
 });
+
+describe('every list says what is off screen', () => {
+  it('the notepad list shows ↓n more, and ↑n more after G', async () => {
+    p = makeProject({ withFixture: true });
+    const file = path.join(p.root, 'notepad.md');
+    const extra = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `### 2026-11-29 ${String(10 + Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}\nnote ${i}`,
+    );
+    fs.writeFileSync(
+      file,
+      fs
+        .readFileSync(file, 'utf8')
+        .replace('<!-- Session notes. Auto-pruned after 7 days. -->\n', (m) => `${m}${extra.join('\n')}\n`),
+    );
+    app = await mountApp({ root: p.root, pane: 'notepad' });
+    await app.waitForText(/Working 45/);
+    await app.waitForText(/↓\d+ more/);
+    await app.press('G');
+    await app.waitForText(/↑\d+ more/);
+    expect(app.text()).not.toMatch(/↓\d+ more/);
+  });
+});

@@ -20,7 +20,7 @@ import {
 } from './layout.js';
 import type { DirectiveForm, MemoryPaneState } from './reducer.js';
 import { memoryListLayout } from './list-layout.js';
-import { textWindow } from '../../ui/list.js';
+import { moreText, textWindow, withNote } from '../../ui/list.js';
 
 const tone = (theme: Theme, t?: string) =>
   t === 'ok'
@@ -268,7 +268,7 @@ function ListView({
         </Text>
       ) : null}
       <Text bold color={theme.muted} wrap="truncate">
-        {headerText(width)}
+        {withNote(headerText(width), moreText(lay.view, listH, rows.length), width, fit)}
       </Text>
       {rows.length === 0 ? (
         <Text color={theme.muted} wrap="truncate">

@@ -17,6 +17,7 @@ import { cursorRow, layout } from './editor.js';
 import { TABS, type EditorSession, type NotepadPaneState } from './reducer.js';
 import { entryListLayout, textLayout } from './layout.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
+import { moreText, withNote } from '../../ui/list.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 const noop = () => () => undefined;
@@ -333,6 +334,13 @@ function EditorView({ ed, width, height }: { ed: EditorSession; width: number; h
   );
 }
 
+/** "↑n ↓m more" for the entry list, when it does not all fit. */
+function listNote(state: NotepadPaneState, snap: NotepadSnapshot, width: number, height: number): string {
+  if (state.tab === 'priority' || state.view || state.editor) return '';
+  const l = entryListLayout(state, snap, { columns: width, rows: height });
+  return moreText(l.view, l.listRows, l.rows.length);
+}
+
 export function NotepadView({ state, store, width, height, now }: ViewProps<NotepadPaneState>) {
   const theme = useTheme();
   const domain = store.getDomain<NotepadDomain>('notepad');
@@ -357,7 +365,7 @@ export function NotepadView({ state, store, width, height, now }: ViewProps<Note
     <Box flexDirection="column" height={height}>
       <TabBar snap={snap} tab={state.tab} width={width} now={now} />
       <Text color={toneColor(theme, info.tone)} wrap="truncate">
-        {clip(info.text, width)}
+        {withNote(info.text, listNote(state, snap, width, height), width, clip)}
       </Text>
       {body}
     </Box>

@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import type { TeamsSnapshot } from '../../store/team/model.js';
 import { teamsOf } from '../../store/team/register.js';
 import { clip, fit } from '../../ui/format.js';
+import { moreText, withNote } from '../../ui/list.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
 import { detailLayout, type Tone } from './detail.js';
@@ -99,7 +100,7 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
         </Text>
       ) : null}
       <Text bold color={theme.muted} wrap="truncate">
-        {teamsHeader(width)}
+        {withNote(teamsHeader(width), moreText(lay.view, fitTeams, rows.length), width, fit)}
       </Text>
       {rows.length === 0 ? (
         <Text color={theme.muted} wrap="truncate">

@@ -12,7 +12,7 @@ import type { PageLine } from './page-lines.js';
 import type { WikiPaneState } from './reducer.js';
 import { badgesFor, headerLine, rowLayout, type WikiRow } from './rows.js';
 import { lintLayout, pageLayout, resultsLayout } from './layout.js';
-import { clampTop, textWindow } from '../../ui/list.js';
+import { clampTop, moreText, textWindow, withNote } from '../../ui/list.js';
 import { pickerTags } from './picker.js';
 
 const toneColor = (theme: Theme, tone?: string) =>
@@ -207,7 +207,7 @@ function ListView({
       <SearchLine state={state} snap={snap} shown={rows.length} searching={searching} width={width} />
       <FilterLine state={state} lint={lint} unreadable={unreadable} width={width} />
       <Text bold color={theme.muted} wrap="truncate">
-        {headerLine(width)}
+        {withNote(headerLine(width), moreText(lay.view, listH, rows.length), width, fit)}
       </Text>
       {empty ? (
         <Text color={theme.muted} wrap="truncate">
