@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { followSessions } from '../../src/panes/teams/link.js';
-import { initTeamsPane, openDetail } from '../../src/panes/teams/reducer.js';
+import { initTeamsPane, openDetail, visibleTeams } from '../../src/panes/teams/reducer.js';
 import type { TeamView, TeamsSnapshot } from '../../src/store/team/model.js';
 
 const team = (key: string, owner: string | null): TeamView =>
@@ -55,5 +55,23 @@ describe('followSessions', () => {
       snap,
     );
     expect(s).toMatchObject({ list: { id: 'gamma' }, anchorSession: 'sess-z' });
+  });
+});
+
+describe('team list order', () => {
+  const team = (key: string, board: string, createdMs: number) => ({ key, name: key, board, createdMs }) as never;
+  it('a team whose board flips between running, blocked and waiting keeps its row; a finished team goes last', () => {
+    const a = team('a', 'running', 3);
+    const b = team('b', 'waiting', 2);
+    const c = team('c', 'running', 1);
+    const order = (teams: unknown[]) =>
+      visibleTeams({ teams, problems: [], version: 1, derivedAt: 0, heartbeatStaleMs: 1 } as never, '').map(
+        (t) => t.key,
+      );
+    expect(order([a, b, c])).toEqual(['a', 'b', 'c']);
+    // b starts a task (running), a waits for its next one: nothing moves.
+    expect(order([team('b', 'running', 2), team('a', 'waiting', 3), c])).toEqual(['a', 'b', 'c']);
+    expect(order([team('a', 'blocked', 3), b, c])).toEqual(['a', 'b', 'c']);
+    expect(order([team('a', 'done', 3), b, c])).toEqual(['b', 'c', 'a']);
   });
 });

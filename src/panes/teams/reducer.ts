@@ -72,13 +72,36 @@ const matches = (h: string, filter: string) => {
 const teamMemo = new WeakMap<TeamsSnapshot, Map<string, TeamView[]>>();
 
 /** Teams shown for a filter: every word must appear in name, phase, status, owner, task or location. */
+/**
+ * The list's order: teams that finished last, otherwise newest team first,
+ * then by key. Running / blocked / waiting flip with every claimed or
+ * finished task, so they do not move a row: the list keeps its order while a
+ * team works, and a row moves only when its team is done.
+ */
+export function compareTeamRows(a: TeamView, b: TeamView): number {
+  const ad = a.board === 'done' ? 1 : 0;
+  const bd = b.board === 'done' ? 1 : 0;
+  if (ad !== bd) return ad - bd;
+  const ac = a.createdMs ?? -Infinity;
+  const bc = b.createdMs ?? -Infinity;
+  if (ac !== bc) return bc - ac;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+const orderMemo = new WeakMap<TeamsSnapshot, TeamView[]>();
+function ordered(snap: TeamsSnapshot): TeamView[] {
+  let rows = orderMemo.get(snap);
+  if (!rows) orderMemo.set(snap, (rows = [...snap.teams].sort(compareTeamRows)));
+  return rows;
+}
+
 export function visibleTeams(snap: TeamsSnapshot, filter: string): TeamView[] {
-  if (filter.trim() === '') return snap.teams as TeamView[];
+  if (filter.trim() === '') return ordered(snap);
   let byFilter = teamMemo.get(snap);
   if (!byFilter) teamMemo.set(snap, (byFilter = new Map()));
   const hit = byFilter.get(filter);
   if (hit) return hit;
-  const rows = snap.teams.filter((t) => matches(teamHaystack(t), filter));
+  const rows = ordered(snap).filter((t) => matches(teamHaystack(t), filter));
   byFilter.set(filter, rows);
   return rows;
 }
