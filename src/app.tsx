@@ -6,14 +6,17 @@
  */
 import React, { useEffect, useMemo, useReducer, useRef, useSyncExternalStore } from 'react';
 import { Box } from 'ink';
-import { paneById } from './input/router.js';
+import { footerHints } from './input/bindings.js';
+import { GLOBAL_BINDINGS, paneById } from './input/router.js';
 import { useInputRouter } from './input/use-router.js';
 import type { AppActions, AnyPaneModule } from './panes/types.js';
 import { describeWriteError } from './store/fsx.js';
 import type { OmcStore } from './store/store.js';
 import { useTerminalSize } from './terminal/use-size.js';
 import { Footer, FlashLine, Header, ProblemLines } from './ui/chrome.js';
-import { ConfirmView, HelpView, ProblemsView } from './ui/overlays.js';
+import { frameLayout, shownProblems } from './ui/layout.js';
+import { ConfirmView, TextOverlayView } from './ui/overlays.js';
+import { ProblemsView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
 import type { UiStore } from './ui/ui-store.js';
 
@@ -52,6 +55,14 @@ function useTicker(nextDelayMs: () => number, exact: () => boolean, clock: () =>
   });
 }
 
+/** Applies the pane's settle step to its current state (a key may have changed it since the frame: use that one). */
+function settlePane(pane: AnyPaneModule, ui: UiStore, store: OmcStore, body: { columns: number; rows: number }): void {
+  const settle = pane.settle;
+  if (!settle) return;
+  // The pane's state exists from its first frame: the row shown as selected is pinned before any key.
+  ui.setPaneState(pane.id, (cur: unknown) => settle(cur, store, body, store.clock()), pane.init);
+}
+
 export function App(props: AppProps) {
   const { store, ui, panes, theme } = props;
   const size = useTerminalSize();
@@ -61,14 +72,7 @@ export function App(props: AppProps) {
   const sessions = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
   const fileProblems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
   const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
-  // Not watching live (polling fallback, root gone) is itself something the user must see.
-  const problems = useMemo(
-    () =>
-      status.watchMode === 'polling' || status.watchMode === 'waiting'
-        ? [{ path: '.omc', message: status.watchDetail, severity: 'warning' as const }, ...fileProblems]
-        : fileProblems,
-    [status, fileProblems],
-  );
+  const problems = useMemo(() => shownProblems(status, fileProblems), [status, fileProblems]);
   const pane = paneById(panes, uiState.pane);
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
   const now = store.clock();
@@ -111,19 +115,33 @@ export function App(props: AppProps) {
     redraw: props.redraw,
   });
 
-  // Ink 6 repaints the whole screen on every update when the frame is as tall
-  // as the terminal (its clearTerminal path); one row less avoids that.
-  const height = Math.max(3, size.rows - 1);
-  const width = Math.max(20, size.columns);
-  const problemRows = problems.length === 0 ? 0 : height >= 20 ? 2 : 1;
-  const paneHeight = Math.max(1, height - 3 - problemRows);
+  const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length);
+  const paneHeight = bodySize.rows;
   const overlay = uiState.overlay;
 
+  // Pin list selections to what is on screen (identity, scroll window) after
+  // each frame and whenever the pane's data changes (a re-sort, an append).
+  const bodyRef = useRef(bodySize);
+  bodyRef.current = bodySize;
+  useEffect(() => settlePane(pane, ui, store, bodyRef.current));
+  useEffect(() => {
+    const unsubs = (pane.sources?.(store) ?? []).map((sub) => sub(() => settlePane(pane, ui, store, bodyRef.current)));
+    return () => unsubs.forEach((u) => u());
+  }, [pane, ui, store]);
+
   let body: React.ReactNode;
-  if (overlay?.kind === 'help') body = <HelpView overlay={overlay} panes={panes} width={width} height={paneHeight} />;
+  if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'problems')
-    body = <ProblemsView problems={problems} scroll={overlay.scroll} width={width} height={paneHeight} />;
-  else if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
+    body = <ProblemsView problems={problems} list={overlay.list} width={width} height={paneHeight} />;
+  else if (overlay)
+    body = (
+      <TextOverlayView
+        overlay={overlay}
+        inputs={{ panes, globals: GLOBAL_BINDINGS, problems, log: uiState.log, readonly: store.readonly }}
+        width={width}
+        height={paneHeight}
+      />
+    );
   else body = <pane.View state={paneState} store={store} width={width} height={paneHeight} now={now} ui={ui} />;
 
   return (
@@ -149,7 +167,20 @@ export function App(props: AppProps) {
         <Footer
           panes={panes}
           current={pane.id}
-          hints={overlay ? [['Esc', 'close']] : pane.hints(paneState)}
+          hints={
+            overlay?.kind === 'confirm'
+              ? [
+                  ['y', 'yes'],
+                  ['n/Esc', 'no'],
+                  ['↑↓', 'scroll'],
+                ]
+              : overlay
+                ? [
+                    ['Esc', 'close'],
+                    ['↑↓', 'scroll'],
+                  ]
+                : footerHints(pane.bindings, paneState, store.readonly)
+          }
           status={status}
           width={width}
         />

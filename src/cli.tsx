@@ -20,7 +20,7 @@ import { cleanBlock, terminalSafeJson } from './store/sanitize.js';
 import { OmcStore } from './store/store.js';
 import { releaseHungUpStdio, stdioTerminals } from './terminal/hangup.js';
 import { installJobControl } from './terminal/job-control.js';
-import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ } from './terminal/screen.js';
+import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ, MOUSE_ON } from './terminal/screen.js';
 import { pickTheme } from './ui/theme.js';
 import { UiStore } from './ui/ui-store.js';
 import { VERSION } from './version.js';
@@ -28,7 +28,7 @@ import { VERSION } from './version.js';
 export const USAGE = `omc-top ${VERSION}: a live monitor for oh-my-claudecode (.omc) sessions
 
 Usage:
-  omc-top [--cwd DIR | --root DIR] [--readonly] [--poll] [--omc-version X]
+  omc-top [--cwd DIR | --root DIR] [--readonly] [--poll] [--no-mouse] [--omc-version X]
   omc-top --json [--cwd DIR | --root DIR] [--omc-version X]
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
   omc-top wiki search QUERY [--limit N] [--json]
@@ -44,6 +44,7 @@ Options:
                 project's hooks: CLAUDE_PLUGIN_ROOT, Claude Code's enabled plugin, a global
                 npm install; else the newest supported rules, marked assumed)
   --no-color    no colours (also: NO_COLOR=1)
+  --no-mouse    do not take the mouse (the wheel scrolls lists; without it the terminal selects text)
   -h, --help    this text
   -v, --version print the version
 
@@ -62,6 +63,7 @@ const MAIN_FLAGS = {
   poll: 'bool',
   'omc-version': 'value',
   'no-color': 'bool',
+  'no-mouse': 'bool',
   help: 'bool',
   version: 'bool',
 } as const;
@@ -109,7 +111,10 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
   return 0;
 }
 
-function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean; omc: OmcInstall }): Promise<number> {
+function runTui(
+  res: RootResolution,
+  opts: { readonly: boolean; poll: boolean; mouse: boolean; omc: OmcInstall },
+): Promise<number> {
   const { stdout, stdin } = process;
   if (!stdout.isTTY || !stdin.isTTY) {
     process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
@@ -125,7 +130,8 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean; o
   });
   store.start({ progressive: true });
   const ui = new UiStore();
-  if (res.notices[0]) ui.flash(res.notices[0], 'info');
+  if (!res.exists) ui.flash(`no .omc yet: waiting for ${res.root} (${res.explain})`, 'info');
+  else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = pickTheme();
 
   return new Promise<number>((resolve) => {
@@ -135,6 +141,7 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean; o
       instance?.unmount();
       instance = null;
     });
+    if (opts.mouse) stdout.write(MOUSE_ON);
 
     const finish = (code: number, error?: unknown) => {
       if (finished) return;
@@ -181,7 +188,7 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean; o
         return await fn();
       } finally {
         if (!finished) {
-          stdout.write(ENTER_SEQ);
+          stdout.write(ENTER_SEQ + (opts.mouse ? MOUSE_ON : ''));
           mount();
         }
       }
@@ -256,20 +263,23 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.flags.has('no-color')) process.env.NO_COLOR = '1';
   const cwd = (args.flags.get('cwd') as string | undefined) ?? process.cwd();
   const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
-  if (!res.exists) {
+  const readonly = args.flags.has('readonly');
+  // --json answers now; the monitor waits for a .omc that does not exist yet (and says where it looks).
+  const interactive = process.stdout.isTTY && process.stdin.isTTY;
+  if (!res.exists && (args.flags.has('json') || !interactive)) {
     const found = res.projectDir ? nestedNotice(findNestedRoots(res.projectDir, res.root)) : null;
     if (found) res.notices.push(found);
     process.stderr.write(cleanBlock(notFoundMessage(res)) + '\n');
     return 2;
   }
-  const readonly = args.flags.has('readonly');
   // Nested .omc roots (hooks started in a subdirectory): a notice, and --json lists them.
-  const nested = res.projectDir ? findNestedRoots(res.projectDir, res.root) : { roots: [], truncated: false };
+  const nested =
+    res.exists && res.projectDir ? findNestedRoots(res.projectDir, res.root) : { roots: [], truncated: false };
   const notice = nestedNotice(nested);
   if (notice) res.notices.unshift(notice);
   const omc = omcInstallFor(args.flags.get('omc-version') as string | undefined, res.projectDir);
   if (args.flags.has('json')) return runJson(res, readonly, omc, nested);
-  return runTui(res, { readonly, poll: args.flags.has('poll'), omc });
+  return runTui(res, { readonly, poll: args.flags.has('poll'), mouse: !args.flags.has('no-mouse'), omc });
 }
 
 const isEntry = (() => {

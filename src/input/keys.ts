@@ -29,6 +29,8 @@ export type KeyName =
   | 'insert'
   | 'escape'
   | `f${number}`
+  | 'wheelup'
+  | 'wheeldown'
   | 'unknown';
 
 export interface Key {
@@ -178,6 +180,20 @@ export class InputDecoder {
       const seq = s.slice(0, i + 1);
       if (seq === PASTE_START || seq === PASTE_END) return i + 1; // handled by caller; stray end marker is dropped
       const parts = params.split(';');
+      if (params.startsWith('<') && (final === 'M' || final === 'm')) {
+        // SGR mouse report: ESC[<button;col;row M|m. Only the wheel means anything here.
+        const button = Number(params.slice(1).split(';')[0]);
+        out.push(
+          key(
+            final === 'M' && (button & 0x43) === 0x40
+              ? 'wheelup'
+              : final === 'M' && (button & 0x43) === 0x41
+                ? 'wheeldown'
+                : 'unknown',
+          ),
+        );
+        return i + 1;
+      }
       if (final === '~') {
         const name = TILDE[parts[0] ?? ''] ?? 'unknown';
         out.push(key(name, modifiers(parts[1])));

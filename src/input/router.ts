@@ -1,13 +1,20 @@
 /**
- * The one place keys are interpreted. Order: an open overlay (confirm, help)
- * gets the key first; then Ctrl-C; then the focused pane's key map; then the
- * global keys (pane switching, ?, q) — which are off while a pane is taking
- * typed text, so typing "q" into a filter or the notepad never quits.
+ * The one place keys are interpreted. Order: Ctrl-C; an open overlay (a
+ * confirm dialog, the help, the problems, the message log) gets the key;
+ * then the focused pane's bindings table; then the global keys (pane
+ * switching, ?, q) — which are off while a pane has a text field open, so
+ * typing "q" into a filter or the notepad never quits.
  */
-import type { AppActions, AnyPaneModule, Size } from '../panes/types.js';
+import type { AppActions, AnyPaneModule, KeyContext, Size } from '../panes/types.js';
 import type { OmcStore } from '../store/store.js';
-import type { PaneId, UiStore } from '../ui/ui-store.js';
-import { isChar, isCtrl, isKey, type InputEvent } from './keys.js';
+import { frameLayout, shownProblems } from '../ui/layout.js';
+import { overlayShape, type OverlayInputs } from '../ui/overlay-lines.js';
+import { initList, moveList, scrollTo, type Move } from '../ui/list.js';
+import { paneOfProblem, problemsLayout } from '../ui/problems-view.js';
+import type { SessionsPaneState } from '../panes/sessions/reducer.js';
+import type { Overlay, PaneId, TextOverlay, UiStore } from '../ui/ui-store.js';
+import { dispatch, matchKey, type KeySpec } from './bindings.js';
+import { isCtrl, type InputEvent } from './keys.js';
 
 export interface RouterEnv {
   ui: UiStore;
@@ -21,6 +28,22 @@ export interface RouterEnv {
 
 export function paneById(panes: ReadonlyArray<AnyPaneModule>, id: PaneId): AnyPaneModule {
   return panes.find((p) => p.id === id) ?? (panes[0] as AnyPaneModule);
+}
+
+/** The pane's own area right now, as the app lays it out. */
+export function bodyOf(env: Pick<RouterEnv, 'store' | 'size'>): Size {
+  const problems = shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot());
+  return frameLayout(env.size(), problems.length).body;
+}
+
+function overlayInputs(env: RouterEnv): OverlayInputs {
+  return {
+    panes: env.panes,
+    globals: GLOBAL_BINDINGS,
+    problems: shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot()),
+    log: env.ui.state.log,
+    readonly: env.store.readonly,
+  };
 }
 
 /** What quitting now would throw away, across every pane (e.g. an unsaved notepad draft). */
@@ -51,6 +74,136 @@ function requestExit(env: RouterEnv): void {
   });
 }
 
+function cyclePane(env: RouterEnv, delta: number): void {
+  const i = env.panes.findIndex((p) => p.id === env.ui.state.pane);
+  const next = env.panes[(i + delta + env.panes.length) % env.panes.length];
+  if (next) env.ui.setPane(next.id);
+}
+
+export interface GlobalBinding {
+  keys: readonly KeySpec[];
+  help: string;
+  run(env: RouterEnv): void;
+}
+
+/** Keys that work from every pane whenever no text field is open (the pane hotkeys come from the registry). */
+export const GLOBAL_BINDINGS: readonly GlobalBinding[] = [
+  {
+    keys: ['?', 'f1'],
+    help: 'this help, with the legend of statuses and symbols (Esc closes)',
+    run: (e) => open(e, 'help'),
+  },
+  {
+    keys: ['q', 'ctrl+c'],
+    help: 'quit (asks first if a draft would be lost; the terminal is restored)',
+    run: requestExit,
+  },
+  { keys: ['tab'], help: 'next pane', run: (e) => cyclePane(e, 1) },
+  { keys: ['backtab'], help: 'previous pane', run: (e) => cyclePane(e, -1) },
+  { keys: ['!'], help: 'list every problem found in .omc', run: (e) => open(e, 'problems') },
+  {
+    keys: ['M'],
+    help: 'message log: every message shown, with its time and full text',
+    run: (e) => open(e, 'messages'),
+  },
+  { keys: ['ctrl+l'], help: 'redraw the screen', run: (e) => e.redraw() },
+];
+
+function open(env: RouterEnv, kind: 'help' | 'problems' | 'messages'): void {
+  env.ui.setOverlay({ kind, scroll: 0 });
+}
+
+/** Scroll keys shared by every overlay; returns the new offset or null when the key is not a scroll key. */
+function overlayScroll(ev: InputEvent, offset: number, page: number): number | null {
+  const is = (...keys: KeySpec[]) => keys.some((k) => matchKey(k, ev));
+  if (is('j', 'down', 'wheeldown')) return offset + 1;
+  if (is('k', 'up', 'wheelup')) return offset - 1;
+  if (is('pagedown', ' ', 'ctrl+d')) return offset + page;
+  if (is('pageup', 'ctrl+u')) return offset - page;
+  if (is('g', 'home')) return -Infinity;
+  if (is('G', 'end')) return Infinity;
+  return null;
+}
+
+function routeOverlay(ev: InputEvent, overlay: Overlay, env: RouterEnv): void {
+  const { ui } = env;
+  const body = bodyOf(env);
+  const shape = overlayShape(overlay, overlayInputs(env), body);
+  const scroll = (to: number) => scrollTo(0, to, shape.total, shape.height);
+  const page = Math.max(1, shape.height - 1);
+  if (overlay.kind === 'confirm') {
+    if (matchKey('y', ev) || matchKey('Y', ev)) {
+      ui.setOverlay(null);
+      overlay.onConfirm();
+    } else if (matchKey('n', ev) || matchKey('N', ev) || matchKey('escape', ev)) {
+      ui.setOverlay(null);
+      overlay.onDecline?.();
+    } else if (matchKey('q', ev)) requestExit(env);
+    else {
+      const to = overlayScroll(ev, overlay.scroll ?? 0, page);
+      if (to !== null) ui.setOverlay({ ...overlay, scroll: scroll(to) });
+    }
+    return;
+  }
+  if (matchKey('q', ev)) return requestExit(env);
+  if (overlay.kind === 'problems' && routeProblems(ev, overlay, env)) return;
+  if (matchKey('escape', ev) || matchKey('enter', ev) || matchKey('?', ev) || matchKey('!', ev) || matchKey('M', ev)) {
+    ui.setOverlay(null);
+    return;
+  }
+  const to = overlayScroll(ev, overlay.scroll, page);
+  if (to !== null) ui.setOverlay({ ...overlay, scroll: scroll(to) });
+}
+
+function contextFor(env: RouterEnv, pane: AnyPaneModule): KeyContext<unknown> {
+  const { ui } = env;
+  return {
+    state: ui.paneState(pane.id, pane.init),
+    set: (next: unknown) => ui.setPaneState(pane.id, next as never, pane.init),
+    store: env.store,
+    ui,
+    app: env.app,
+    size: env.size(),
+    body: bodyOf(env),
+  };
+}
+
+/** The problems view: the move keys move the selection, Enter opens the pane (and session) that shows the file. */
+function routeProblems(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): boolean {
+  const problems = overlayInputs(env).problems;
+  const lay = problemsLayout(problems, overlay.list, bodyOf(env));
+  const is = (...keys: KeySpec[]) => keys.some((k) => matchKey(k, ev));
+  const list = overlay.list ?? initList();
+  const move = (to: Move) => env.ui.setOverlay({ ...overlay, list: moveList(list, lay.ids, to, lay.height) });
+  if (is('j', 'down', 'wheeldown')) move(1);
+  else if (is('k', 'up', 'wheelup')) move(-1);
+  else if (is('pagedown', ' ', 'ctrl+d')) move({ page: 1 });
+  else if (is('pageup', 'ctrl+u')) move({ page: -1 });
+  else if (is('g', 'home')) move('first');
+  else if (is('G', 'end')) move('last');
+  else if (is('enter', 'right', 'l')) {
+    const p = problems[lay.view.index];
+    const target = p ? paneOfProblem(p.path) : null;
+    if (!p) return false;
+    if (!target) {
+      env.ui.flash(`no pane shows ${p.path}`, 'info');
+      return true;
+    }
+    env.ui.setOverlay(null);
+    env.ui.setPane(target.pane);
+    if (target.session) {
+      const pane = paneById(env.panes, 'sessions');
+      const id = target.session;
+      env.ui.setPaneState(
+        'sessions',
+        (st: SessionsPaneState) => ({ ...st, list: { ...st.list, id }, detail: { id, scroll: 0, modeIndex: 0 } }),
+        pane.init as () => SessionsPaneState,
+      );
+    }
+  } else return false;
+  return true;
+}
+
 export function routeInput(ev: InputEvent, env: RouterEnv): void {
   const { ui } = env;
   if (isCtrl(ev, 'c')) {
@@ -64,61 +217,39 @@ export function routeInput(ev: InputEvent, env: RouterEnv): void {
     return;
   }
   const overlay = ui.state.overlay;
-  if (overlay?.kind === 'confirm') {
-    if (isChar(ev, 'y') || isChar(ev, 'Y')) {
-      ui.setOverlay(null);
-      overlay.onConfirm();
-    } else if (isChar(ev, 'n') || isChar(ev, 'N') || isKey(ev, 'escape') || isChar(ev, 'q')) {
-      ui.setOverlay(null);
-      overlay.onDecline?.();
-    }
-    return;
-  }
-  if (overlay?.kind === 'help' || overlay?.kind === 'problems') {
-    if (isKey(ev, 'escape') || isChar(ev, '?') || isChar(ev, 'q') || isChar(ev, '!') || isKey(ev, 'enter'))
-      ui.setOverlay(null);
-    else if (isKey(ev, 'down') || isChar(ev, 'j')) ui.setOverlay({ ...overlay, scroll: overlay.scroll + 1 });
-    else if (isKey(ev, 'up') || isChar(ev, 'k')) ui.setOverlay({ ...overlay, scroll: Math.max(0, overlay.scroll - 1) });
-    else if (isKey(ev, 'pagedown') || isChar(ev, ' '))
-      ui.setOverlay({ ...overlay, scroll: overlay.scroll + Math.max(1, env.size().rows - 6) });
-    else if (isKey(ev, 'pageup'))
-      ui.setOverlay({ ...overlay, scroll: Math.max(0, overlay.scroll - Math.max(1, env.size().rows - 6)) });
+  if (overlay) {
+    routeOverlay(ev, overlay, env);
     return;
   }
   if (ui.state.flash?.kind === 'error') ui.clearFlash();
 
   const pane = paneById(env.panes, ui.state.pane);
-  const init = pane.init;
-  const state = ui.paneState(pane.id, init);
-  const handled = pane.onKey(ev, {
-    state,
-    set: (next: unknown) => ui.setPaneState(pane.id, next as never, init),
-    store: env.store,
-    ui,
-    app: env.app,
-    size: env.size(),
-  });
-  if (handled) return;
-  if (pane.capturesText(ui.paneState(pane.id, init))) return;
-
-  if (isChar(ev, 'q')) {
-    requestExit(env);
+  if (pane.beforeKey) pane.beforeKey(contextFor(env, pane));
+  const ctx = contextFor(env, pane);
+  if (dispatch(pane.bindings, ev, ctx)) return;
+  // ESC and the next key in one read (fast typing) decode as Alt+key; with no
+  // Alt binding, that was an Esc followed by the key, as the user meant.
+  if (ev.kind === 'key' && ev.key.meta && ev.key.name === 'char' && !ev.key.ctrl) {
+    routeInput({ kind: 'key', key: { ...ev.key, name: 'escape', ch: '', meta: false } }, env);
+    routeInput({ kind: 'key', key: { ...ev.key, meta: false } }, env);
     return;
   }
-  if (isChar(ev, '?') || isKey(ev, 'f1')) {
-    ui.setOverlay({ kind: 'help', scroll: 0 });
+  if (pane.typing?.active(ctx.state)) {
+    // A text field is open: text goes in, every other key is swallowed.
+    const text =
+      ev.kind === 'paste' ? ev.text : ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta ? ev.key.ch : null;
+    if (text !== null) pane.typing.type(ctx, text);
     return;
   }
-  if (isChar(ev, '!')) {
-    ui.setOverlay({ kind: 'problems', scroll: 0 });
-    return;
-  }
-  if (isCtrl(ev, 'l')) {
-    env.redraw();
-    return;
+  if (ev.kind !== 'key') return;
+  for (const g of GLOBAL_BINDINGS) {
+    if (g.keys.some((k) => matchKey(k, ev))) {
+      g.run(env);
+      return;
+    }
   }
   for (const p of env.panes) {
-    if (isChar(ev, p.hotkey)) {
+    if (matchKey(p.hotkey, ev)) {
       ui.setPane(p.id);
       return;
     }

@@ -3,7 +3,7 @@
  * map that turns a key into transitions or effects, and a view that only reads.
  */
 import type { ComponentType } from 'react';
-import type { InputEvent } from '../input/keys.js';
+import type { Binding } from '../input/bindings.js';
 import type { OmcStore } from '../store/store.js';
 import type { ConfirmOverlay, FlashKind, PaneId, UiStore } from '../ui/ui-store.js';
 
@@ -31,7 +31,10 @@ export interface KeyContext<S> {
   store: OmcStore;
   ui: UiStore;
   app: AppActions;
+  /** The terminal. */
   size: Size;
+  /** The pane's own area (what its view is given): key handlers page and clamp with this. */
+  body: Size;
 }
 
 export interface ViewProps<S> {
@@ -50,14 +53,27 @@ export interface PaneModule<S> {
   /** Global key that opens this pane (shown in the footer). */
   hotkey: string;
   init(): S;
-  /** Returns true when the key was used. */
-  onKey(ev: InputEvent, ctx: KeyContext<S>): boolean;
-  /** While true, printable keys go to the pane (typing), not to global shortcuts. */
-  capturesText(state: S): boolean;
-  /** Footer hints for the current state: [keys, what]. */
-  hints(state: S): Array<[string, string]>;
-  /** Lines for the ? overlay. */
-  help: Array<[string, string]>;
+  /**
+   * The pane's keys, as data: the router dispatches from this table and the
+   * footer, the `?` help and the README key table are generated from it.
+   */
+  bindings: readonly Binding<S>[];
+  /**
+   * While a text field is open (an editor, a filter being typed) every key
+   * goes to the pane: the bindings whose mode is a typing mode first, then
+   * printable text and pastes to `type`. Global keys (q, hotkeys) are off.
+   */
+  typing?: { active(s: S): boolean; type(ctx: KeyContext<S>, text: string): void };
+  /**
+   * Pins list selections to what is on screen (a null selection becomes the
+   * first row's identity, the scroll window follows its item). Called after
+   * every frame; returns `state` itself when nothing changed.
+   */
+  /** Runs before each key reaches the bindings (the teams pane follows the sessions selection here). */
+  beforeKey?(ctx: KeyContext<S>): void;
+  settle?(state: S, store: OmcStore, body: Size, now: number): S;
+  /** What the pane's lists come from: `settle` runs again when one of these changes (not only on a frame of the app). */
+  sources?(store: OmcStore): ReadonlyArray<(listener: () => void) => () => void>;
   View: ComponentType<ViewProps<S>>;
   /** A short description of work that quitting now would lose (an unsaved draft), or null. */
   unsaved?(state: S): string | null;

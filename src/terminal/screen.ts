@@ -7,7 +7,10 @@
  * user's shell screen.
  */
 export const ENTER_SEQ = '\u001b[?1049h\u001b[2J\u001b[H\u001b[?2004h';
-export const LEAVE_SEQ = '\u001b[?2004l\u001b[?1049l\u001b[?25h';
+/** SGR mouse reports (ESC[<b;x;yM), for the wheel; off with --no-mouse. Leaving always turns them off. */
+export const MOUSE_ON = '\u001b[?1000h\u001b[?1006h';
+export const MOUSE_OFF = '\u001b[?1006l\u001b[?1000l';
+export const LEAVE_SEQ = MOUSE_OFF + '\u001b[?2004l\u001b[?1049l\u001b[?25h';
 
 export interface TerminalHandle {
   /** Idempotent; safe to call from signal handlers and 'exit'. */

@@ -17,6 +17,22 @@ export function shortenPath(p: string, max: number, home = process.env.HOME ?? '
   return '…' + s.slice(s.length - max + 1);
 }
 
+/**
+ * Sessions with a loop still running (a mode active or pending), and stale
+ * ones. A cancelled session whose modes are all gone is not running, even
+ * while its cancel signal is still in force.
+ */
+export function sessionCounts(snap: SessionsSnapshot): { running: number; stale: number } {
+  let running = 0;
+  let stale = 0;
+  for (const s of snap.sessions) {
+    // Running = the Stop hook holds the agent (or will, once a pending loop is armed).
+    if (s.modes.some((m) => m.status === 'enforced' || m.status === 'pending')) running++;
+    else if (s.status === 'stale') stale++;
+  }
+  return { running, stale };
+}
+
 export function Header({
   root,
   rule,
@@ -36,17 +52,13 @@ export function Header({
   omc?: OmcInstall | null;
 }) {
   const theme = useTheme();
-  let active = 0;
-  let stale = 0;
-  for (const s of sessions.sessions) {
-    if (s.status === 'enforced' || s.status === 'cancelling' || s.status === 'pending') active++;
-    else if (s.status === 'stale') stale++;
-  }
+  const { running, stale } = sessionCounts(sessions);
+  // "running", not "live": the footer's "live" is the file watcher.
   const counts = sessions.scanning
     ? `reading ${sessions.scanning.done}/${sessions.scanning.total} sessions`
-    : `${sessions.sessions.length} sess · ${active} live${stale ? ` · ${stale} stale` : ''}`;
+    : `${sessions.sessions.length} sess · ${running} running${stale ? ` · ${stale} stale` : ''}`;
   const left = `omc-top${readonly ? ' [readonly]' : ''}  `;
-  const clock = formatClock(now).slice(0, 5);
+  const clock = `${formatClock(now).slice(0, 5)} UTC`;
   // The OMC version only when the root path still fits beside it: where we look matters more.
   const withOmc = omc ? `${counts}  ${omcLabel(omc)}  ${clock}` : '';
   const fitsWithOmc =

@@ -35,10 +35,14 @@ export function ageTickMs(ms: number | null, now: number): number {
   return onGrid(3_600_000 - (d % 3_600_000), 60_000);
 }
 
+/**
+ * Wall-clock time in UTC: the one time zone of the app (OMC stamps notepad
+ * entries and state files in UTC; the header labels its clock "UTC").
+ */
 export function formatClock(ms: number): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return `${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
 }
 
 export function formatTimestamp(ms: number | null): string {
@@ -102,42 +106,61 @@ export function progressText(iteration: number | null, max: number | null): stri
   return `${iteration ?? '?'}/${max ?? '?'}`;
 }
 
-/** Wraps plain text to `w` cells per line, hard-breaking long words. */
+/** A long word breaks after one of these (paths, JSON, URLs, key=value) before it breaks mid-word. */
+const BREAK_AFTER = /(?<=[/\\,:;=&._\-\]}])/;
+
+/**
+ * Wraps plain text to `w` cells per line. A line's leading indent carries onto
+ * its continuation lines (up to half the width), words move whole to the next
+ * line, and a word longer than a line breaks after a separator (/ , : ; = & . _ -
+ * ] }) — only a run with none of them is cut mid-word.
+ */
 export function wrapText(text: string, w: number): string[] {
+  const width = Math.max(1, w);
   const out: string[] = [];
   for (const para of text.split('\n')) {
-    if (para === '') {
+    if (para.trim() === '') {
       out.push('');
       continue;
     }
-    let line = '';
-    let lw = 0;
-    for (const word of para.split(/(\s+)/)) {
-      if (word === '') continue;
-      const ww = stringWidth(word);
-      if (lw + ww <= w) {
-        line += word;
-        lw += ww;
+    const lead = /^[ \t]*/.exec(para)?.[0] ?? '';
+    const indent = stringWidth(lead) <= Math.floor(width / 2) ? lead : '';
+    const iw = stringWidth(indent);
+    let line = stringWidth(lead) < width ? lead : '';
+    let lw = stringWidth(line);
+    let fresh = true; // nothing but indent on this line yet
+    const breakLine = () => {
+      out.push(line.replace(/\s+$/, ''));
+      line = indent;
+      lw = iw;
+      fresh = true;
+    };
+    const add = (piece: string, pw: number) => {
+      line += piece;
+      lw += pw;
+      fresh = false;
+    };
+    for (const token of para.slice(lead.length).split(/(\s+)/)) {
+      if (token === '') continue;
+      const tw = stringWidth(token);
+      if (/^\s+$/.test(token)) {
+        if (fresh) continue;
+        if (lw + tw <= width) add(token, tw);
+        else breakLine();
         continue;
       }
-      if (/^\s+$/.test(word)) {
-        out.push(line);
-        line = '';
-        lw = 0;
-        continue;
-      }
-      if (line !== '') out.push(line.replace(/\s+$/, ''));
-      line = '';
-      lw = 0;
-      for (const ch of word) {
-        const cw = stringWidth(ch);
-        if (lw + cw > w) {
-          out.push(line);
-          line = '';
-          lw = 0;
+      for (const piece of token.split(BREAK_AFTER)) {
+        const pw = stringWidth(piece);
+        if (lw + pw > width && !fresh) breakLine();
+        if (lw + pw <= width) {
+          add(piece, pw);
+          continue;
         }
-        line += ch;
-        lw += cw;
+        for (const ch of piece) {
+          const cw = stringWidth(ch);
+          if (lw + cw > width && !fresh) breakLine();
+          add(ch, cw);
+        }
       }
     }
     out.push(line.replace(/\s+$/, ''));

@@ -55,3 +55,23 @@ export function pickTheme(env: NodeJS.ProcessEnv = process.env): Theme {
 
 export const ThemeContext = createContext<Theme>(colorTheme);
 export const useTheme = () => useContext(ThemeContext);
+
+/** A line's tone as a colour: the one mapping every view uses. */
+export function toneColor(theme: Theme, tone: string | undefined): string | undefined {
+  switch (tone) {
+    case 'title':
+      return theme.accent;
+    case 'error':
+      return theme.error;
+    case 'warn':
+    case 'warning':
+      return theme.warn;
+    case 'ok':
+      return theme.ok;
+    case 'dim':
+    case 'muted':
+      return theme.muted;
+    default:
+      return undefined;
+  }
+}

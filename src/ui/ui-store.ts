@@ -6,6 +6,7 @@
  * burst or a paste from losing keys, the ink-text-input failure mode.
  */
 import { SnapshotCell } from '../store/emitter.js';
+import type { ListState } from './list.js';
 
 export type PaneId = 'sessions' | 'notepad' | 'memory' | 'wiki' | 'teams';
 
@@ -24,24 +25,29 @@ export interface ConfirmOverlay {
   prompt: string;
   onConfirm(): void;
   onDecline?(): void;
+  /** First body line shown: long dialogs (a prune of 164 entries) scroll. */
+  scroll?: number;
 }
-export interface HelpOverlay {
-  kind: 'help';
+/** A full-screen list of text (the help, the problems, the message log) that scrolls and closes on Esc. */
+export interface TextOverlay {
+  kind: 'help' | 'problems' | 'messages';
   scroll: number;
+  /** The problems view is a list: the selected problem (by path and message) and its window. */
+  list?: ListState;
 }
-export interface ProblemsOverlay {
-  kind: 'problems';
-  scroll: number;
-}
-export type Overlay = ConfirmOverlay | HelpOverlay | ProblemsOverlay;
+export type HelpOverlay = TextOverlay;
+export type Overlay = ConfirmOverlay | TextOverlay;
+
+/** How many messages the log (one key away) keeps. */
+export const MESSAGE_LOG_SIZE = 200;
 
 export interface UiState {
   pane: PaneId;
   overlay: Overlay | null;
   flash: Flash | null;
+  /** Every message shown, oldest first, with its full text (the message line may cut it). */
+  log: readonly Flash[];
   panes: Record<string, unknown>;
-  /** Bumped on Ctrl-L to force a full repaint. */
-  redraw: number;
 }
 
 export class UiStore {
@@ -53,8 +59,8 @@ export class UiStore {
       pane: 'sessions',
       overlay: null,
       flash: null,
+      log: [],
       panes: {},
-      redraw: 0,
       ...initial,
     });
   }
@@ -87,8 +93,10 @@ export class UiStore {
     });
   }
 
+  /** Switching panes clears an old info or success message (it was about the pane left); errors stay. */
   setPane(pane: PaneId): void {
-    if (this.state.pane !== pane) this.update((s) => ({ ...s, pane }));
+    if (this.state.pane !== pane)
+      this.update((s) => ({ ...s, pane, flash: s.flash && s.flash.kind !== 'error' ? null : s.flash }));
   }
 
   setOverlay(overlay: Overlay | null): void {
@@ -97,7 +105,8 @@ export class UiStore {
 
   /** Info and success messages fade after a few seconds; errors stay until the next one or Esc. */
   flash(text: string, kind: FlashKind = 'info', now = Date.now()): void {
-    this.update((s) => ({ ...s, flash: { text, kind, at: now } }));
+    const flash = { text, kind, at: now };
+    this.update((s) => ({ ...s, flash, log: [...s.log.slice(-(MESSAGE_LOG_SIZE - 1)), flash] }));
     if (this.flashTimer) clearTimeout(this.flashTimer);
     this.flashTimer = null;
     if (kind !== 'error') {

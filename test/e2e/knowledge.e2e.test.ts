@@ -32,8 +32,8 @@ describe('wiki and memory panes in a real terminal', () => {
     await h.waitForText('3 matches in 10 pages');
     expect(h.screen().find((l) => l.startsWith('▸'))).toMatch(/8\s+architecture\s+Checkout Flow Architecture/);
     h.write(KEYS.enter);
-    await h.waitForText('links (Tab picks');
-    h.write(KEYS.tab);
+    await h.waitForText('links ([ ] pick');
+    h.write(']');
     h.write(KEYS.enter);
     await h.waitForText(/^Cart State Management/m);
     h.write(KEYS.backspace);

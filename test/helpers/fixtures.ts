@@ -14,6 +14,8 @@ export const FIXTURE = path.join(REPO, 'test', 'fixtures', 'real-omc');
 export const FIXTURE_TREE = path.join(FIXTURE, 'tree');
 /** When the fixture's readers ran; freeze the clock here to compare with them. */
 export const READERS_CAPTURED_AT = Date.parse('2026-11-30T18:15:30.152Z');
+/** A Claude config dir that never exists: stores built by tests read no developer's own ~/.claude. */
+export const NO_CLAUDE_DIR = path.join(REPO, 'test', 'fixtures', 'no-claude-config-dir');
 
 export const SESSION = {
   ralph: '88727f43-cac5-4a42-a0b2-95e28cf65511',

@@ -64,7 +64,7 @@ async function walk(app: HostileApp, v: Visit): Promise<void> {
       await app.press('/');
       await type(app, v.team);
       await app.press(ENTER, ENTER);
-      await app.press('\t', 'j', '\t', ESC, ESC);
+      await app.press(']', 'j', ']', ESC, ESC);
       return;
     }
     case 'notepad':

@@ -1,15 +1,13 @@
 /**
- * Renders the whole App (real OmcStore, real UiStore, real panes) with
- * ink-testing-library, and drives it through stdin like a user would.
+ * The older harness shape (frame/press/waitForFrame, the store made here),
+ * kept as a thin adapter over the one rig in mount-app.tsx, at the 100
+ * columns these tests were written for.
  */
-import React from 'react';
-import { render } from 'ink-testing-library';
-import { App } from '../../src/app.js';
-import { PANES } from '../../src/panes/registry.js';
 import { OmcStore } from '../../src/store/store.js';
-import { pickTheme } from '../../src/ui/theme.js';
-import { UiStore } from '../../src/ui/ui-store.js';
+import { NO_CLAUDE_DIR } from './fixtures.js';
+import type { UiStore } from '../../src/ui/ui-store.js';
 import { waitFor } from './fixtures.js';
+import { mountStore } from './mount-app.js';
 
 export interface RenderedApp {
   store: OmcStore;
@@ -32,46 +30,27 @@ export function renderApp(opts: {
     readonly: opts.readonly,
     clock: opts.clock,
     watch: opts.watch ?? 'none',
+    // Never the developer's own ~/.claude: a test sees only the Claude files it writes.
+    claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
   });
   store.start();
-  const ui = new UiStore();
-  let exited = false;
-  const r = render(
-    <App
-      store={store}
-      ui={ui}
-      panes={PANES}
-      rootExplain="test"
-      theme={pickTheme({ NO_COLOR: '1' })}
-      exit={() => {
-        exited = true;
-      }}
-      redraw={() => undefined}
-      suspend={(fn) => fn()}
-    />,
-  );
-  const frame = () => r.lastFrame() ?? '';
+  const m = mountStore(store, { columns: 100, rows: 24 });
   return {
     store,
-    ui,
-    frame,
-    press: (...keys) => {
-      for (const k of keys) r.stdin.write(k);
-    },
-    waitForFrame: async (match, timeoutMs = 4000) =>
-      waitFor(
+    ui: m.ui,
+    frame: m.text,
+    press: m.send,
+    waitForFrame: async (match, timeoutMs = 4000) => {
+      await m.ready;
+      return waitFor(
         () => {
-          const f = frame();
+          const f = m.text();
           return (typeof match === 'string' ? f.includes(match) : match.test(f)) ? f : null;
         },
-        { timeoutMs, what: `frame matching ${String(match)}; last frame:\n${frame()}` },
-      ),
-    exited: () => exited,
-    cleanup: async () => {
-      r.unmount();
-      r.cleanup();
-      ui.dispose();
-      await store.close();
+        { timeoutMs, what: `frame matching ${String(match)}; last frame:\n${m.text()}` },
+      );
     },
+    exited: m.exited,
+    cleanup: m.unmount,
   };
 }

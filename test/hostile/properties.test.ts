@@ -248,7 +248,7 @@ describe('property: any value in any field never breaks the monitor', () => {
   const T = `state/team/${TEAM}`;
   const openTeam = async () => {
     await visit(['t'], /TEAM\s+PHASE/);
-    await visit(['/', TEAM, '\r', '\r', '\t', 'j', '\t'], null);
+    await visit(['/', TEAM, '\r', '\r', ']', 'j', ']'], null);
     await visit(['\u001b', '\u001b', '\u001b'], /TEAM\s+PHASE/);
   };
   it.each([

@@ -135,7 +135,7 @@ describe('hostile files in a real terminal', () => {
     h.write('t');
     await h.waitForText(/TEAM\s+PHASE/);
     h.write(KEYS.enter);
-    h.write(KEYS.tab);
+    h.write(']'); // next section (Tab switches panes)
     await h.waitForText('TASK');
     h.write(KEYS.esc);
     await h.waitForText(/TEAM\s+PHASE/);

@@ -34,7 +34,8 @@ describe('sessions pane', () => {
     expect(rowOf('8e17b2c5')).toBeLessThan(rowOf('c37fb212'));
     expect(lines[rowOf('88727f43')]).toContain('not enforced');
     expect(f).toMatch(/legacy\s+ultrawork 0\/50/);
-    expect(f).toMatch(/autopilot 2\/10 execution/);
+    // Autopilot shows its tasks done/total next to its iteration (README: "+ tasks done/total").
+    expect(f).toMatch(/autopilot 2\/10 tasks 4\/9 execution/);
     expect(f).toMatch(/ultraqa 2\/5/);
   });
 
@@ -138,13 +139,45 @@ describe('row layout', () => {
     };
     for (const width of [60, 80, 120]) {
       const t = rowText(s, 61_000, width, true);
-      const line = t.marker + t.status + t.id + t.modes + t.age;
+      const line = t.marker + t.status + t.id + t.modes + t.prompt + t.age;
       expect(line.length).toBe(width);
       expect(line).toContain('88727f43');
       expect(line).toContain('ralph 3/10');
       expect(line.trimEnd().endsWith('1m')).toBe(true);
       expect(columnsFor(width).modes).toBeGreaterThan(20);
     }
+  });
+});
+
+describe('session rows use the width they have', () => {
+  const base = {
+    id: '88727f43-cac5-4a42-a0b2-95e28cf65511',
+    kind: 'session' as const,
+    dir: 'x',
+    status: 'enforced' as const,
+    rank: 2,
+    startedMs: 0,
+    updatedMs: 1000,
+    ended: null,
+    cwd: null,
+    problems: [],
+    cancel: null,
+    nextChangeAt: null,
+    verdict: null as never,
+  };
+  const ralph = { mode: 'ralph', iteration: 3, max: 10, phase: 'verifying', extras: [], retired: false, problem: null };
+  const s = { ...base, modes: [{ ...ralph, prompt: 'fix all TypeScript errors in the checkout flow' }] as never };
+
+  it('a ralph phase shows at 80 columns when it fits', () => {
+    expect(rowText(s, 61_000, 80, false).modes).toMatch(/^ralph 3\/10 verifying/);
+  });
+
+  it('at 200 columns: the whole id, and a prompt / task column', () => {
+    const t = rowText(s, 61_000, 200, false);
+    expect(t.id.trim()).toBe('88727f43-cac5-4a42-a0b2-95e28cf65511');
+    expect(t.prompt).toContain('fix all TypeScript errors in the checkout flow');
+    expect((t.marker + t.status + t.id + t.modes + t.prompt + t.age).length).toBe(200);
+    expect(columnsFor(80).prompt).toBe(0);
   });
 });
 

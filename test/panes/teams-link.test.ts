@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { followSessions } from '../../src/panes/teams/link.js';
-import { initTeamsPane, openDetail } from '../../src/panes/teams/reducer.js';
+import { initTeamsPane, openDetail, visibleTeams } from '../../src/panes/teams/reducer.js';
 import type { TeamView, TeamsSnapshot } from '../../src/store/team/model.js';
 
 const team = (key: string, owner: string | null): TeamView =>
@@ -26,7 +26,7 @@ const snap: TeamsSnapshot = {
 describe('followSessions', () => {
   it('on first sight preselects the team of the row the sessions pane shows as selected', () => {
     const s = followSessions(initTeamsPane(), { explicit: null, shown: 'sess-b' }, snap);
-    expect(s).toMatchObject({ selectedKey: 'beta', anchorSession: null });
+    expect(s).toMatchObject({ list: { id: 'beta' }, anchorSession: null });
   });
 
   it('ignores the implied first row moving later, keeping an opened team open', () => {
@@ -37,9 +37,9 @@ describe('followSessions', () => {
   it('follows a new explicit selection of a team session, closing another team', () => {
     const opened = openDetail({ ...initTeamsPane(), anchorSession: 'sess-b' }, 'beta');
     const s = followSessions(opened, { explicit: 'sess-a', shown: 'sess-a' }, snap);
-    expect(s).toMatchObject({ selectedKey: 'alpha', anchorSession: 'sess-a', detail: null });
+    expect(s).toMatchObject({ list: { id: 'alpha' }, anchorSession: 'sess-a', detail: null });
     // Same selection again: nothing changes (the user's own moves in this pane stick).
-    const moved = { ...s, selectedKey: 'gamma' };
+    const moved = { ...s, list: { ...s.list, id: 'gamma' } };
     expect(followSessions(moved, { explicit: 'sess-a', shown: 'sess-a' }, snap)).toBe(moved);
   });
 
@@ -50,10 +50,28 @@ describe('followSessions', () => {
 
   it('a session without a team only moves the anchor', () => {
     const s = followSessions(
-      { ...initTeamsPane(), anchorSession: 'x', selectedKey: 'gamma' },
+      { ...initTeamsPane(), anchorSession: 'x', list: { id: 'gamma', index: 0, top: 0 } },
       { explicit: 'sess-z', shown: 'sess-z' },
       snap,
     );
-    expect(s).toMatchObject({ selectedKey: 'gamma', anchorSession: 'sess-z' });
+    expect(s).toMatchObject({ list: { id: 'gamma' }, anchorSession: 'sess-z' });
+  });
+});
+
+describe('team list order', () => {
+  const team = (key: string, board: string, createdMs: number) => ({ key, name: key, board, createdMs }) as never;
+  it('a team whose board flips between running, blocked and waiting keeps its row; a finished team goes last', () => {
+    const a = team('a', 'running', 3);
+    const b = team('b', 'waiting', 2);
+    const c = team('c', 'running', 1);
+    const order = (teams: unknown[]) =>
+      visibleTeams({ teams, problems: [], version: 1, derivedAt: 0, heartbeatStaleMs: 1 } as never, '').map(
+        (t) => t.key,
+      );
+    expect(order([a, b, c])).toEqual(['a', 'b', 'c']);
+    // b starts a task (running), a waits for its next one: nothing moves.
+    expect(order([team('b', 'running', 2), team('a', 'waiting', 3), c])).toEqual(['a', 'b', 'c']);
+    expect(order([team('a', 'blocked', 3), b, c])).toEqual(['a', 'b', 'c']);
+    expect(order([team('a', 'done', 3), b, c])).toEqual(['b', 'c', 'a']);
   });
 });

@@ -36,13 +36,22 @@ afterEach(async () => {
 });
 
 function start(
-  opts: { readonly?: boolean; columns?: number; rows?: number; extraTeam?: boolean; watch?: 'auto' | 'none' } = {},
+  opts: {
+    readonly?: boolean;
+    columns?: number;
+    rows?: number;
+    extraTeam?: boolean;
+    bigTeam?: boolean;
+    watch?: 'auto' | 'none';
+  } = {},
 ) {
   p = makeProject({ withFixture: true });
   if (opts.extraTeam) {
     // A second team, owned (5.5 style) by the ralph session.
     generateTeam({ root: p.root, name: 'zeta-team', workers: 2, tasks: 4, now: NOW, leaderSessionId: SESSION.ralph });
   }
+  if (opts.bigTeam)
+    generateTeam({ root: p.root, name: 'aaa-big', workers: 2, tasks: 30, now: NOW, leaderSessionId: SESSION.ralph });
   store = new OmcStore({
     root: p.root,
     readonly: opts.readonly,
@@ -60,7 +69,7 @@ async function selectSession(app: AppHarness, id: string) {
   for (let i = 0; i < 20; i++) {
     const s = app.ui.state.panes.sessions as SessionsPaneState | undefined;
     const row = app.screen().find((l) => l.startsWith('▸')) ?? '';
-    if ((s?.selectedId ?? null) === id || row.includes(id.slice(0, 8))) return;
+    if ((s?.list.id ?? null) === id || row.includes(id.slice(0, 8))) return;
     app.press('j');
     await waitFor(() => (app.screen().find((l) => l.startsWith('▸')) ?? '') !== row, { what: 'selection moved' });
   }
@@ -107,14 +116,46 @@ describe('Teams pane', () => {
     );
     await app.waitForText(/18:15:10 task_completed\s+worker-2\s+task 6/);
 
-    // Tab to tasks, filter them with /.
-    app.press(KEY.tab, '/', 'p', 'e', 'n', 'd');
+    // ] to tasks, filter them with /.
+    app.press(']', '/', 'p', 'e', 'n', 'd');
     await app.waitForText('/pend▏ 1 of 6 match');
     expect(app.text()).not.toContain('#1 ');
     app.press(KEY.esc);
     await app.waitForText(/TASKS 6\n/);
     app.press(KEY.esc);
     await app.waitForText(/TEAM\s+PHASE\s+PROGRESS/);
+  });
+
+  it('Enter on a task opens it: owner, blockers, and the whole error of a failed task (cut off in the list)', async () => {
+    const app = start({ columns: 60 });
+    app.press('t', KEY.enter);
+    await app.waitForText('WORKERS 3');
+    app.press(']', 'j');
+    await app.waitForText(/▸ #2 /);
+    expect(app.text()).not.toContain('needs leader decision');
+    app.press(KEY.enter);
+    await app.waitForText('Task #2 of team fix-ts-errors');
+    expect(app.text()).toContain('owner: worker-2');
+    expect(app.text().replace(/\s+/g, ' ')).toContain(
+      'formatCents signature change breaks 4 call sites; needs leader decision',
+    );
+    app.press(KEY.esc);
+    await app.waitForText('WORKERS 3');
+  });
+
+  it('a long task list keeps its window: G then k moves the cursor up, the first shown task stays', async () => {
+    const app = start({ bigTeam: true });
+    app.press('t');
+    await app.waitForText('aaa-big');
+    app.press('/', 'a', 'a', 'a', KEY.enter, KEY.enter);
+    await app.waitForText(/TASKS 30/);
+    app.press(']', 'G');
+    await app.waitForText(/▸ #30 /);
+    const firstTask = () => app.screen().find((l) => /^[ ▸] #\d+ /.test(l)) ?? '';
+    const before = firstTask();
+    app.press('k', 'k', 'k');
+    await app.waitForText(/▸ #27 /);
+    expect(firstTask()).toBe(before);
   });
 
   it('asks a worker to shut down after confirmation, writes the request, and shows the ack when it arrives', async () => {

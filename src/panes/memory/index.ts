@@ -5,11 +5,13 @@
  * from the keyboard; a compact project summary; and the exact SessionStart
  * injection (v).
  */
-import { isChar, isCtrl, isKey, type InputEvent } from '../../input/keys.js';
+import type { Binding } from '../../input/bindings.js';
 import { ageTickMs } from '../../ui/format.js';
 import type { KeyContext, PaneModule } from '../types.js';
 import { confirmRemove, submitForm, togglePriorityOf } from './actions.js';
 import { previewLines, visibleDirectives } from './layout.js';
+import { memoryListLayout } from './list-layout.js';
+import { filterBindings, mode, navBindings, scrollDelta } from '../nav.js';
 import {
   backspaceFilter,
   clearFilter,
@@ -19,7 +21,8 @@ import {
   endFilter,
   formDirty,
   initMemoryPane,
-  moveBy,
+  moveSelection,
+  settleMemoryList,
   nextField,
   openAddForm,
   openEditForm,
@@ -35,166 +38,196 @@ import * as tf from './text-field.js';
 import { MemoryPaneView } from './view.js';
 
 type Ctx = KeyContext<MemoryPaneState>;
-const bodyRows = (ctx: Ctx) =>
-  Math.max(
-    1,
-    ctx.size.rows - 1 - 3 - (ctx.store.problems.getSnapshot().length === 0 ? 0 : ctx.size.rows - 1 >= 20 ? 2 : 1),
-  );
+type S = MemoryPaneState;
 
-function onFormKey(ev: InputEvent, ctx: Ctx): boolean {
-  const form = ctx.state.form!;
-  const { set } = ctx;
-  if (ev.kind === 'paste') {
-    if (form.field !== 'priority') set((s) => editField(s, (f) => tf.insert(f, ev.text)));
-    return true;
+const FORM = mode<S>('form', (s) => s.form !== null);
+const FIELD = mode<S>('form', (s) => s.form !== null && s.form.field !== 'priority');
+const PRIO_FIELD = mode<S>('form', (s) => s.form !== null && s.form.field === 'priority');
+const FILTER = mode<S>('typing a filter', (s) => s.form === null && s.filterEditing);
+const PREVIEW = mode<S>('SessionStart preview', (s) => s.form === null && !s.filterEditing && s.view === 'preview');
+const LIST = mode<S>('directives', (s) => s.form === null && !s.filterEditing && s.view !== 'preview');
+
+const modelOf = (ctx: Ctx) => ctx.store.memory.model(ctx.app.now()) ?? null;
+const listOf = (ctx: Ctx) => {
+  const model = modelOf(ctx);
+  return model ? memoryListLayout(ctx.state, model, ctx.body, ctx.app.now()) : null;
+};
+const selectedRow = (ctx: Ctx) => {
+  const model = modelOf(ctx);
+  if (!model) return undefined;
+  const rows = visibleDirectives(model, ctx.state.filter);
+  return rows[
+    selectedIndex(
+      ctx.state,
+      rows.map((r) => r.key),
+    )
+  ];
+};
+const writeBlock = (ctx: Ctx) => {
+  const b = ctx.store.memory.getSnapshot().writeBlock;
+  return b ? `cannot write: ${b}` : null;
+};
+const needsRow = (ctx: Ctx) => (selectedRow(ctx) ? writeBlock(ctx) : 'no directive selected');
+const field = (fn: (f: tf.TextField) => tf.TextField) => (ctx: Ctx) => ctx.set((s) => editField(s, fn));
+const move = (ctx: Ctx, to: Parameters<typeof moveSelection>[2]) => {
+  const l = listOf(ctx);
+  if (l) ctx.set((s) => moveSelection(s, l.keys, to, l.height));
+};
+
+function escapeForm(ctx: Ctx): void {
+  const form = ctx.state.form;
+  if (!form) return;
+  if (!formDirty(form)) ctx.set(closeForm);
+  else {
+    ctx.app.confirm({
+      title: 'Discard this draft?',
+      lines: ['Nothing has been written to project-memory.json yet.'],
+      prompt: 'y: discard    n / Esc: keep editing',
+      onConfirm: () => ctx.set(closeForm),
+    });
   }
-  if (isKey(ev, 'enter')) submitForm(ctx);
-  else if (isKey(ev, 'escape')) {
-    if (!formDirty(form)) set(closeForm);
-    else {
-      ctx.app.confirm({
-        title: 'Discard this draft?',
-        lines: ['Nothing has been written to project-memory.json yet.'],
-        prompt: 'y: discard    n / Esc: keep editing',
-        onConfirm: () => set(closeForm),
-      });
-    }
-  } else if (isKey(ev, 'tab') || isKey(ev, 'down')) set((s) => nextField(s, 1));
-  else if (isKey(ev, 'backtab') || isKey(ev, 'up')) set((s) => nextField(s, -1));
-  else if (form.field === 'priority') {
-    if (isChar(ev, ' ') || isKey(ev, 'left') || isKey(ev, 'right') || isChar(ev, 'h') || isChar(ev, 'l'))
-      set(togglePriority);
-  } else if (isKey(ev, 'backspace')) set((s) => editField(s, tf.backspace));
-  else if (isKey(ev, 'delete') || isCtrl(ev, 'd')) set((s) => editField(s, tf.del));
-  else if (isKey(ev, 'left') || isCtrl(ev, 'b')) set((s) => editField(s, tf.left));
-  else if (isKey(ev, 'right') || isCtrl(ev, 'f')) set((s) => editField(s, tf.right));
-  else if (isKey(ev, 'home') || isCtrl(ev, 'a')) set((s) => editField(s, tf.home));
-  else if (isKey(ev, 'end') || isCtrl(ev, 'e')) set((s) => editField(s, tf.end));
-  else if (isCtrl(ev, 'u')) set((s) => editField(s, tf.killToStart));
-  else if (isCtrl(ev, 'w')) set((s) => editField(s, tf.deleteWord));
-  else if (isCtrl(ev, 'p')) set(togglePriority);
-  else if (ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta)
-    set((s) => editField(s, (f) => tf.insert(f, ev.key.ch)));
-  // The form is modal: every other key is swallowed so nothing global fires while typing.
-  return true;
 }
 
-function onKey(ev: InputEvent, ctx: Ctx): boolean {
-  const { state, set, store } = ctx;
-  const domain = store.memory;
-  if (state.form) return onFormKey(ev, ctx);
-  const model = domain.model(ctx.app.now());
-
-  if (state.filterEditing) {
-    if (ev.kind === 'paste') set((s) => typeFilter(s, ev.text));
-    else if (isKey(ev, 'enter')) set(endFilter);
-    else if (isKey(ev, 'escape')) set(clearFilter);
-    else if (isKey(ev, 'backspace')) set(backspaceFilter);
-    else if (ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta) set((s) => typeFilter(s, ev.key.ch));
-    else if ((isKey(ev, 'down') || isKey(ev, 'up')) && model)
-      set((s) =>
-        moveBy(
-          s,
-          visibleDirectives(model, s.filter).map((r) => r.key),
-          isKey(ev, 'down') ? 1 : -1,
-        ),
-      );
-    else return false;
-    return true;
-  }
-  if (ev.kind !== 'key') return false;
-
-  if (state.view === 'preview') {
-    const total = model ? previewLines(model, ctx.size.columns - 1).length : 0;
-    const h = bodyRows(ctx);
-    const max = Math.max(0, total - h);
-    if (isKey(ev, 'escape') || isChar(ev, 'v') || isKey(ev, 'backspace') || isChar(ev, 'h') || isKey(ev, 'left'))
-      set(closePreview);
-    else if (isKey(ev, 'down') || isChar(ev, 'j')) set((s) => scrollPreview(s, 1, max));
-    else if (isKey(ev, 'up') || isChar(ev, 'k')) set((s) => scrollPreview(s, -1, max));
-    else if (isKey(ev, 'pagedown') || isChar(ev, ' ')) set((s) => scrollPreview(s, h, max));
-    else if (isKey(ev, 'pageup')) set((s) => scrollPreview(s, -h, max));
-    else if (isChar(ev, 'g') || isKey(ev, 'home')) set((s) => scrollPreview(s, -Infinity, max));
-    else if (isChar(ev, 'G') || isKey(ev, 'end')) set((s) => scrollPreview(s, Infinity, max));
-    else return false;
-    return true;
-  }
-
-  const rows = model ? visibleDirectives(model, state.filter) : [];
-  const keys = rows.map((r) => r.key);
-  const sel = rows[selectedIndex(state, keys)];
-  const page = Math.max(1, bodyRows(ctx) - 12);
-  if (isKey(ev, 'down') || isChar(ev, 'j')) set((s) => moveBy(s, keys, 1));
-  else if (isKey(ev, 'up') || isChar(ev, 'k')) set((s) => moveBy(s, keys, -1));
-  else if (isKey(ev, 'pagedown') || isCtrl(ev, 'd')) set((s) => moveBy(s, keys, page));
-  else if (isKey(ev, 'pageup') || isCtrl(ev, 'u')) set((s) => moveBy(s, keys, -page));
-  else if (isKey(ev, 'home') || isChar(ev, 'g')) set((s) => moveBy(s, keys, -Infinity));
-  else if (isKey(ev, 'end') || isChar(ev, 'G')) set((s) => moveBy(s, keys, Infinity));
-  else if (isChar(ev, '/')) set(startFilter);
-  else if (isKey(ev, 'escape') && state.filter !== '') set(clearFilter);
-  else if (isChar(ev, 'v')) set(openPreview);
-  else if (isChar(ev, 'a')) {
-    if (ctx.app.readonly) ctx.app.flash('read-only mode (--readonly): directives cannot be added', 'error');
-    else if (domain.getSnapshot().writeBlock) ctx.app.flash(`cannot add: ${domain.getSnapshot().writeBlock}`, 'error');
-    else set(openAddForm);
-  } else if ((isChar(ev, 'e') || isKey(ev, 'enter')) && sel) {
-    if (ctx.app.readonly) ctx.app.flash('read-only mode (--readonly): directives cannot be edited', 'error');
-    else if (domain.getSnapshot().writeBlock) ctx.app.flash(`cannot edit: ${domain.getSnapshot().writeBlock}`, 'error');
-    else set((s) => openEditForm(s, sel.key, sel.directive));
-  } else if (isChar(ev, 'p') && sel) togglePriorityOf(ctx, sel);
-  else if ((isChar(ev, 'd') || isKey(ev, 'delete')) && sel) confirmRemove(ctx, sel);
-  else return false;
-  return true;
-}
+const bindings: Binding<S>[] = [
+  { keys: ['enter'], help: 'save the directive', hint: 'save', when: FORM, writes: true, run: submitForm },
+  { keys: ['escape'], help: 'cancel (asks if you typed something)', hint: 'cancel', when: FORM, run: escapeForm },
+  { keys: ['tab', 'down'], help: 'next field', hint: 'field', when: FORM, run: (c) => c.set((s) => nextField(s, 1)) },
+  { keys: ['backtab', 'up'], help: 'previous field', when: FORM, run: (c) => c.set((s) => nextField(s, -1)) },
+  { keys: ['ctrl+p'], help: 'switch priority', when: FORM, run: (c) => c.set(togglePriority) },
+  {
+    keys: [' ', 'left', 'right', 'h', 'l'],
+    help: 'on the priority field: switch high ↔ normal',
+    when: PRIO_FIELD,
+    run: (c) => c.set(togglePriority),
+  },
+  { keys: ['backspace'], help: 'erase before the cursor', when: FIELD, run: field(tf.backspace) },
+  { keys: ['delete', 'ctrl+d'], help: 'erase under the cursor', when: FIELD, run: field(tf.del) },
+  { keys: ['left', 'ctrl+b'], help: 'cursor left', when: FIELD, run: field(tf.left) },
+  { keys: ['right', 'ctrl+f'], help: 'cursor right', when: FIELD, run: field(tf.right) },
+  { keys: ['home', 'ctrl+a'], help: 'start of the field', when: FIELD, run: field(tf.home) },
+  { keys: ['end', 'ctrl+e'], help: 'end of the field', when: FIELD, run: field(tf.end) },
+  { keys: ['ctrl+u'], help: 'delete to the start', when: FIELD, run: field(tf.killToStart) },
+  { keys: ['ctrl+w'], help: 'delete the word before the cursor', when: FIELD, run: field(tf.deleteWord) },
+  ...filterBindings(FILTER, {
+    keep: endFilter,
+    clear: clearFilter,
+    backspace: backspaceFilter,
+    move: (c, by) => move(c, by),
+  }),
+  ...navBindings(
+    PREVIEW,
+    'scroll',
+    (ctx, to) => {
+      const model = modelOf(ctx);
+      const total = model ? previewLines(model, ctx.body.columns - 1).length : 0;
+      const h = ctx.body.rows;
+      ctx.set((s) => scrollPreview(s, scrollDelta(to, h), total, h));
+    },
+    { hint: false },
+  ),
+  {
+    keys: ['escape', 'v', 'backspace', 'left', 'h'],
+    help: 'back to the directives',
+    hint: 'back',
+    when: PREVIEW,
+    run: (c) => c.set(closePreview),
+  },
+  ...navBindings(LIST, 'directives (ranked as SessionStart ranks them: critical first, then newest)', move),
+  {
+    keys: ['a'],
+    help: 'add a directive (≤ 500 characters; OMC de-duplicates ignoring case and keeps 20: you are asked before one is pushed out)',
+    hint: 'add',
+    when: LIST,
+    writes: true,
+    readonlyText: 'read-only mode (--readonly): directives cannot be added',
+    disabled: writeBlock,
+    run: (c) => c.set(openAddForm),
+  },
+  {
+    keys: ['e', 'enter'],
+    help: 'edit the selected directive (text, context, priority)',
+    hint: 'edit',
+    when: LIST,
+    writes: true,
+    readonlyText: 'read-only mode (--readonly): directives cannot be edited',
+    disabled: needsRow,
+    run: (c) => {
+      const sel = selectedRow(c);
+      if (sel) c.set((s) => openEditForm(s, sel.key, sel.directive));
+    },
+  },
+  {
+    keys: ['p'],
+    help: 'switch priority: high (shown as critical) ↔ normal (shown as note)',
+    hint: 'priority',
+    when: LIST,
+    writes: true,
+    readonlyText: 'read-only mode (--readonly): directives cannot be changed',
+    disabled: needsRow,
+    run: (c) => {
+      const sel = selectedRow(c);
+      if (sel) togglePriorityOf(c, sel);
+    },
+  },
+  {
+    keys: ['d', 'delete'],
+    help: 'remove the selected directive (asks first; OMC has no remove tool, omc-top rewrites the file under its lock)',
+    hint: 'remove',
+    when: LIST,
+    writes: true,
+    readonlyText: 'read-only mode (--readonly): directives cannot be changed',
+    disabled: needsRow,
+    run: (c) => {
+      const sel = selectedRow(c);
+      if (sel) confirmRemove(c, sel);
+    },
+  },
+  {
+    keys: ['v'],
+    help: 'preview exactly what the next session start injects (650-character summary)',
+    hint: 'preview',
+    when: LIST,
+    run: (c) => c.set(openPreview),
+  },
+  {
+    keys: ['/'],
+    help: 'filter directives by text or context',
+    hint: 'filter',
+    when: LIST,
+    run: (c) => c.set(startFilter),
+  },
+  {
+    keys: ['escape'],
+    help: 'clear the filter',
+    when: mode<S>('directives', (s) => LIST.test(s) && s.filter !== ''),
+    run: (c) => c.set(clearFilter),
+  },
+];
 
 export const memoryPane: PaneModule<MemoryPaneState> = {
   id: 'memory',
   title: 'Memory',
   hotkey: 'm',
   init: initMemoryPane,
-  onKey,
-  capturesText: (s) => s.form !== null || s.filterEditing,
-  hints: (s) =>
-    s.form
-      ? [
-          ['⏎', 'save'],
-          ['Tab', 'field'],
-          ['Esc', 'cancel'],
-        ]
-      : s.filterEditing
-        ? [
-            ['type', 'filter'],
-            ['⏎', 'keep'],
-            ['Esc', 'clear'],
-          ]
-        : s.view === 'preview'
-          ? [
-              ['↑↓', 'scroll'],
-              ['Esc', 'back'],
-            ]
-          : [
-              ['a', 'add'],
-              ['e', 'edit'],
-              ['p', 'priority'],
-              ['d', 'remove'],
-              ['v', 'preview'],
-            ],
-  help: [
-    ['j / k, ↑ / ↓', 'move among directives (ranked as SessionStart ranks them: critical first, then newest)'],
-    [
-      'a',
-      'add a directive (≤ 500 characters; OMC de-duplicates ignoring case and keeps 20: you are asked before one is pushed out)',
-    ],
-    ['e, Enter', 'edit the selected directive (text, context, priority)'],
-    ['p', 'switch priority: high (shown as critical) ↔ normal (shown as note)'],
-    [
-      'd, Delete',
-      'remove the selected directive (asks first; OMC has no remove tool, omc-top rewrites the file under its lock)',
-    ],
-    ['v', 'preview exactly what the next session start injects (650-character summary)'],
-    ['/', 'filter directives by text or context'],
-    ['Tab (form)', 'next field; Space switches priority; Ctrl-U / Ctrl-W delete; Enter saves; Esc cancels'],
-  ],
+  bindings,
+  typing: {
+    active: (s) => s.form !== null || s.filterEditing,
+    type: (ctx, text) => {
+      if (ctx.state.form) {
+        if (ctx.state.form.field !== 'priority') ctx.set((s) => editField(s, (f) => tf.insert(f, text)));
+      } else ctx.set((s) => typeFilter(s, text));
+    },
+  },
+  sources: (store) => {
+    const d = store.memory;
+    return d ? [d.subscribe] : [];
+  },
+  settle(state, store, body, now) {
+    const model = state.form || state.view === 'preview' ? null : store.memory.model(now);
+    if (!model) return state;
+    const l = memoryListLayout(state, model, body, now);
+    return settleMemoryList(state, l.keys, l.height);
+  },
   View: MemoryPaneView,
   nextTick(_state, store, now) {
     const model = store.memory.model(now);

@@ -3,6 +3,7 @@
  * kept by directive identity), the add/edit form, the injection preview.
  */
 import type { Directive } from '../../store/memory/schema.js';
+import { initList, listView, maxScroll, moveList, settleList, type ListState, type Move } from '../../ui/list.js';
 import * as tf from './text-field.js';
 
 export type FormField = 'directive' | 'context' | 'priority';
@@ -21,8 +22,8 @@ export interface DirectiveForm {
 
 export interface MemoryPaneState {
   view: 'list' | 'preview';
-  selected: string | null;
-  top: number;
+  /** The selected directive (by key) and the list's scroll window. */
+  list: ListState;
   filter: string;
   filterEditing: boolean;
   form: DirectiveForm | null;
@@ -31,8 +32,7 @@ export interface MemoryPaneState {
 
 export const initMemoryPane = (): MemoryPaneState => ({
   view: 'list',
-  selected: null,
-  top: 0,
+  list: initList(),
   filter: '',
   filterEditing: false,
   form: null,
@@ -40,36 +40,36 @@ export const initMemoryPane = (): MemoryPaneState => ({
 });
 
 export function selectedIndex(s: MemoryPaneState, keys: readonly string[]): number {
-  if (keys.length === 0) return -1;
-  const i = s.selected === null ? -1 : keys.indexOf(s.selected);
-  return i === -1 ? 0 : i;
+  return listView(s.list, keys, Number.MAX_SAFE_INTEGER).index;
 }
-export { clampTop } from '../../ui/list-window.js';
 
-export function moveBy(s: MemoryPaneState, keys: readonly string[], delta: number): MemoryPaneState {
-  if (keys.length === 0) return s;
-  const i = Math.max(0, Math.min(keys.length - 1, selectedIndex(s, keys) + delta));
-  return { ...s, selected: keys[i] as string };
+export function moveSelection(s: MemoryPaneState, keys: readonly string[], to: Move, height: number): MemoryPaneState {
+  const list = moveList(s.list, keys, to, height);
+  return list === s.list ? s : { ...s, list };
 }
-export const select = (s: MemoryPaneState, key: string | null): MemoryPaneState => ({ ...s, selected: key });
+export const select = (s: MemoryPaneState, key: string | null): MemoryPaneState => ({
+  ...s,
+  list: { ...s.list, id: key },
+});
+export function settleMemoryList(s: MemoryPaneState, keys: readonly string[], height: number): MemoryPaneState {
+  const list = settleList(s.list, keys, height);
+  return list === s.list ? s : { ...s, list };
+}
 
 export const startFilter = (s: MemoryPaneState): MemoryPaneState => ({ ...s, filterEditing: true });
 export const typeFilter = (s: MemoryPaneState, t: string): MemoryPaneState => ({
   ...s,
   filter: s.filter + t.replace(/\s+/g, ' '),
-  top: 0,
 });
 export const backspaceFilter = (s: MemoryPaneState): MemoryPaneState => ({
   ...s,
   filter: Array.from(s.filter).slice(0, -1).join(''),
-  top: 0,
 });
 export const endFilter = (s: MemoryPaneState): MemoryPaneState => ({ ...s, filterEditing: false });
 export const clearFilter = (s: MemoryPaneState): MemoryPaneState => ({
   ...s,
   filter: '',
   filterEditing: false,
-  top: 0,
 });
 
 export function openAddForm(s: MemoryPaneState): MemoryPaneState {
@@ -92,7 +92,7 @@ export function openEditForm(s: MemoryPaneState, key: string, d: Directive): Mem
   return {
     ...s,
     view: 'list',
-    selected: key,
+    list: { ...s.list, id: key },
     form: {
       mode: 'edit',
       target: key,
@@ -136,6 +136,7 @@ export function editField(s: MemoryPaneState, fn: (f: tf.TextField) => tf.TextFi
 
 export const openPreview = (s: MemoryPaneState): MemoryPaneState => ({ ...s, view: 'preview', previewScroll: 0 });
 export const closePreview = (s: MemoryPaneState): MemoryPaneState => ({ ...s, view: 'list' });
-export function scrollPreview(s: MemoryPaneState, delta: number, max: number): MemoryPaneState {
+export function scrollPreview(s: MemoryPaneState, delta: number, total: number, height: number): MemoryPaneState {
+  const max = maxScroll(total, height);
   return { ...s, previewScroll: Math.max(0, Math.min(max, s.previewScroll + delta)) };
 }

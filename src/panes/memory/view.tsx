@@ -17,7 +17,9 @@ import {
   summaryLines,
   visibleDirectives,
 } from './layout.js';
-import { clampTop, selectedIndex, type DirectiveForm, type MemoryPaneState } from './reducer.js';
+import type { DirectiveForm, MemoryPaneState } from './reducer.js';
+import { memoryListLayout } from './list-layout.js';
+import { moreText, textWindow, withNote } from '../../ui/list.js';
 
 const tone = (theme: Theme, t?: string) =>
   t === 'ok'
@@ -193,10 +195,11 @@ function PreviewView({
 }) {
   const theme = useTheme();
   const lines = previewLines(model, width - 1);
-  const top = Math.max(0, Math.min(scroll, Math.max(0, lines.length - height)));
+  const w = textWindow(lines.length, scroll, height);
   return (
     <Box flexDirection="column" height={height}>
-      {lines.slice(top, top + height).map((l, i) => (
+      {w.above > 0 ? <Text color={theme.muted}>{clip(`  ↑ ${w.above} more above`, width)}</Text> : null}
+      {lines.slice(w.start, w.end).map((l, i) => (
         <Text
           key={i}
           wrap="truncate"
@@ -207,6 +210,7 @@ function PreviewView({
           {l.text === '' ? ' ' : l.text}
         </Text>
       ))}
+      {w.below > 0 ? <Text color={theme.muted}>{clip(`  ↓ ${w.below} more below`, width)}</Text> : null}
     </Box>
   );
 }
@@ -228,8 +232,8 @@ function ListView({
 }) {
   const theme = useTheme();
   const rows = visibleDirectives(model, state.filter);
-  const keys = rows.map((r) => r.key);
-  const sel = selectedIndex(state, keys);
+  const lay = memoryListLayout(state, model, { columns: width, rows: height }, now);
+  const sel = lay.view.index;
   const selected = rows[sel];
   // Bottom sections shrink first when the pane is short.
   const summary = summaryLines(model, width);
@@ -243,8 +247,9 @@ function ListView({
     (detail.length ? detail.length + 1 : 0) +
     (showSummary ? summary.length + 1 : 0) +
     model.malformed.length;
-  const listH = Math.max(1, height - fixed);
-  const top = clampTop(state.top, Math.max(0, sel), listH, rows.length);
+  const listH = lay.height;
+  const top = lay.view.top;
+  void fixed;
   const injected = model.directives.filter((r) => r.injection === 'injected' || r.injection === 'cut-short').length;
   const block = domain.getSnapshot().writeBlock;
   const head = `Directives ${model.directives.length}${model.overCap ? ` (over OMC's cap of ${MAX_DIRECTIVES}: its next add keeps 20)` : ''} · ${injected} injected at session start${block ? ` · ${block}` : ''}`;
@@ -262,7 +267,7 @@ function ListView({
         </Text>
       ) : null}
       <Text bold color={theme.muted} wrap="truncate">
-        {headerText(width)}
+        {withNote(headerText(width), moreText(lay.view, listH, rows.length), width, fit)}
       </Text>
       {rows.length === 0 ? (
         <Text color={theme.muted} wrap="truncate">

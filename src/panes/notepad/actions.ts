@@ -18,6 +18,7 @@ import type { KeyContext } from '../types.js';
 import { bufferOf } from './editor.js';
 import {
   closeEditor,
+  expectEntry,
   isDirty,
   openEditor,
   rebaseAfterConflict,
@@ -66,8 +67,8 @@ function settle(ctx: Ctx, ed: EditorSession, out: SaveOutcome): boolean {
     case 'unchanged': {
       ctx.set((s) => {
         const closed = closeEditor(s);
-        // A new entry is the newest: select the top row so the user sees it.
-        return ed.kind === 'add' ? { ...closed, selected: { ...closed.selected, [ed.section]: null } } : closed;
+        // Select what was saved (by its text, once read back), never "the top row": OMC may append meanwhile.
+        return ed.kind === 'priority' ? closed : expectEntry(closed, ed.section, ed.buf.text);
       });
       if (out.kind === 'unchanged') ctx.app.flash(out.summary, 'info');
       else {

@@ -7,6 +7,7 @@ import type { EntryRef } from '../../store/notepad/edits.js';
 import type { EntrySection, SectionId } from '../../store/notepad/format.js';
 import { newestFirst, type NotepadEntry, type NotepadSnapshot } from '../../store/notepad/model.js';
 import { bufferOf, type TextBuffer } from './editor.js';
+import { initList, listView, moveList, scrollTo, settleList, type ListState, type Move } from '../../ui/list.js';
 
 export const TABS: readonly SectionId[] = ['priority', 'working', 'manual'];
 
@@ -29,7 +30,14 @@ export interface EditorSession {
 
 export interface NotepadPaneState {
   tab: SectionId;
-  selected: Record<SectionId, string | null>;
+  /** Each section's selection (an entry's identity) and scroll window. */
+  lists: Record<SectionId, ListState>;
+  /**
+   * An entry the user just saved: selected as soon as the re-read shows it
+   * (matched by its text; the newest such entry), so an
+   * entry OMC appends meanwhile never takes the cursor.
+   */
+  pendingSelect: { section: SectionId; body: string } | null;
   /** Full view of one entry (Enter), with its scroll offset. */
   view: { id: string; scroll: number } | null;
   /** Scroll of the Priority text. */
@@ -41,7 +49,8 @@ export interface NotepadPaneState {
 
 export const initNotepadPane = (): NotepadPaneState => ({
   tab: 'working',
-  selected: { priority: null, working: null, manual: null },
+  lists: { priority: initList(), working: initList(), manual: initList() },
+  pendingSelect: null,
   view: null,
   priorityScroll: 0,
   filter: '',
@@ -69,17 +78,54 @@ export function visibleEntries(snap: NotepadSnapshot, tab: SectionId, filter: st
   return rows;
 }
 
+const idsMemo = new WeakMap<readonly NotepadEntry[], string[]>();
+export function idsOf(rows: readonly NotepadEntry[]): string[] {
+  let ids = idsMemo.get(rows);
+  if (!ids) idsMemo.set(rows, (ids = rows.map((r) => r.id)));
+  return ids;
+}
+
 export function selectedIndex(state: NotepadPaneState, rows: readonly NotepadEntry[]): number {
-  if (rows.length === 0) return -1;
-  const id = state.selected[state.tab];
-  const i = id === null ? -1 : rows.findIndex((r) => r.id === id);
-  return i === -1 ? 0 : i;
+  return listView(state.lists[state.tab], idsOf(rows), Number.MAX_SAFE_INTEGER).index;
 }
 
 export function selectedEntry(state: NotepadPaneState, snap: NotepadSnapshot): NotepadEntry | null {
   if (state.view) return snap.sections[state.tab].entries.find((e) => e.id === state.view?.id) ?? null;
   const rows = visibleEntries(snap, state.tab, state.filter);
   return rows[selectedIndex(state, rows)] ?? null;
+}
+
+const withList = (state: NotepadPaneState, list: ListState): NotepadPaneState =>
+  list === state.lists[state.tab] ? state : { ...state, lists: { ...state.lists, [state.tab]: list } };
+
+export function moveSelection(
+  state: NotepadPaneState,
+  rows: readonly NotepadEntry[],
+  to: Move,
+  height: number,
+): NotepadPaneState {
+  return withList(state, moveList(state.lists[state.tab], idsOf(rows), to, height));
+}
+
+/** Remembers the entry being saved so the selection lands on it once it is read back. */
+export function expectEntry(state: NotepadPaneState, section: SectionId, body: string): NotepadPaneState {
+  return { ...state, pendingSelect: { section, body: body.trim() } };
+}
+
+/** Selection settling after a frame: the saved entry once it appears, then the identity and window on screen. */
+export function settleSelection(state: NotepadPaneState, snap: NotepadSnapshot, height: number): NotepadPaneState {
+  let st = state;
+  const p = st.pendingSelect;
+  if (p) {
+    const hit = newestFirst(snap.sections[p.section].entries).find((e) => e.body.trim() === p.body);
+    if (hit) {
+      const l = st.lists[p.section];
+      st = { ...st, pendingSelect: null, lists: { ...st.lists, [p.section]: { ...l, id: hit.id } } };
+    }
+  }
+  if (st.tab === 'priority' || st.view) return st;
+  const rows = visibleEntries(snap, st.tab, st.filter);
+  return withList(st, settleList(st.lists[st.tab], idsOf(rows), height));
 }
 
 export function switchTab(state: NotepadPaneState, tab: SectionId): NotepadPaneState {
@@ -92,23 +138,13 @@ export function cycleTab(state: NotepadPaneState, delta: number): NotepadPaneSta
   return switchTab(state, TABS[(i + delta + TABS.length) % TABS.length] as SectionId);
 }
 
-export function moveTo(state: NotepadPaneState, rows: readonly NotepadEntry[], index: number): NotepadPaneState {
-  if (rows.length === 0) return state;
-  const i = Math.max(0, Math.min(rows.length - 1, index));
-  return { ...state, selected: { ...state.selected, [state.tab]: (rows[i] as NotepadEntry).id } };
-}
-
-export function moveBy(state: NotepadPaneState, rows: readonly NotepadEntry[], delta: number): NotepadPaneState {
-  return moveTo(state, rows, selectedIndex(state, rows) + delta);
-}
-
 export function openView(state: NotepadPaneState, id: string): NotepadPaneState {
-  return { ...state, view: { id, scroll: 0 }, selected: { ...state.selected, [state.tab]: id } };
+  return { ...withList(state, { ...state.lists[state.tab], id }), view: { id, scroll: 0 } };
 }
 export const closeView = (state: NotepadPaneState): NotepadPaneState => ({ ...state, view: null });
-export function scrollView(state: NotepadPaneState, delta: number, max: number): NotepadPaneState {
-  if (!state.view) return { ...state, priorityScroll: Math.max(0, Math.min(max, state.priorityScroll + delta)) };
-  return { ...state, view: { ...state.view, scroll: Math.max(0, Math.min(max, state.view.scroll + delta)) } };
+export function scrollView(state: NotepadPaneState, delta: number, total: number, height: number): NotepadPaneState {
+  if (!state.view) return { ...state, priorityScroll: scrollTo(state.priorityScroll, delta, total, height) };
+  return { ...state, view: { ...state.view, scroll: scrollTo(state.view.scroll, delta, total, height) } };
 }
 
 export const startFilter = (s: NotepadPaneState): NotepadPaneState => ({ ...s, filterEditing: true });

@@ -14,7 +14,10 @@ import { clip, fit, formatAge, wrapText } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
 import { cursorRow, layout } from './editor.js';
-import { selectedIndex, TABS, visibleEntries, type EditorSession, type NotepadPaneState } from './reducer.js';
+import { TABS, type EditorSession, type NotepadPaneState } from './reducer.js';
+import { entryListLayout, textLayout } from './layout.js';
+import { ScrollLines } from '../../ui/scroll-lines.js';
+import { moreText, withNote } from '../../ui/list.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 export function useNotepad(domain: NotepadDomain): NotepadSnapshot {
@@ -127,17 +130,9 @@ function Priority({
       </Text>
     );
   }
-  const lines = wrapText(s.display, Math.max(10, width - 2));
-  const top = Math.min(state.priorityScroll, Math.max(0, lines.length - height));
-  return (
-    <Box flexDirection="column">
-      {lines.slice(top, top + height).map((l, i) => (
-        <Text key={i} wrap="truncate">
-          {clip(`  ${l}`, width) || ' '}
-        </Text>
-      ))}
-    </Box>
-  );
+  const l = textLayout(s.display, { columns: width, rows: height + 2 }, false);
+  const lines = l.lines.map((text) => ({ text: `  ${text}` }));
+  return <ScrollLines lines={lines} scroll={state.priorityScroll} width={width} height={l.height} />;
 }
 
 function FullEntry({
@@ -154,9 +149,8 @@ function FullEntry({
   now: number;
 }) {
   const theme = useTheme();
-  const lines = wrapText(e.display, Math.max(10, width - 2));
-  const bodyRows = Math.max(1, height - 1);
-  const top = Math.min(state.view?.scroll ?? 0, Math.max(0, lines.length - bodyRows));
+  const l = textLayout(e.display, { columns: width, rows: height + 2 }, true);
+  const lines = l.lines.map((text) => ({ text: `  ${text}` }));
   const due = state.tab === 'working' && isDue(e, now) ? ' · due for pruning' : '';
   const age = e.atMs === null ? '' : ` · ${formatAge(e.atMs, now)} ago`;
   return (
@@ -167,11 +161,7 @@ function FullEntry({
           width,
         )}
       </Text>
-      {lines.slice(top, top + bodyRows).map((l, i) => (
-        <Text key={i} wrap="truncate">
-          {clip(`  ${l}`, width) || ' '}
-        </Text>
-      ))}
+      <ScrollLines lines={lines} scroll={state.view?.scroll ?? 0} width={width} height={l.height} />
     </Box>
   );
 }
@@ -191,9 +181,11 @@ function EntryList({
 }) {
   const theme = useTheme();
   const tab = state.tab as Exclude<SectionId, 'priority'>;
-  const rows = visibleEntries(snap, tab, state.filter);
-  const showFilter = state.filterEditing || state.filter !== '';
-  const avail = Math.max(1, height - (showFilter ? 1 : 0));
+  const { rows, showFilter, listRows, previewRows, view } = entryListLayout(state, snap, {
+    columns: width,
+    rows: height + 2,
+  });
+  const avail = listRows + previewRows;
   const filterLine = showFilter ? (
     <Text wrap="truncate">
       <Text color={theme.accent}>/</Text>
@@ -218,13 +210,13 @@ function EntryList({
     );
   }
   // List on top, the selected entry's text below when there is room for both.
-  const previewRows = avail >= 10 ? Math.max(3, Math.floor(avail * 0.4)) : 0;
-  const listRows = Math.max(1, Math.min(rows.length, avail - previewRows));
-  const sel = Math.max(0, selectedIndex(state, rows));
-  const top = Math.max(0, Math.min(sel - Math.floor(listRows / 2), rows.length - listRows));
+  const sel = Math.max(0, view.index);
+  const top = view.top;
   const selected = rows[sel] as NotepadEntry;
+  const shownRows = Math.min(listRows, rows.length - top);
+  // The preview moves up under a short list.
   const previewLines =
-    previewRows > 0 ? wrapText(selected.display, Math.max(10, width - 2)).slice(0, avail - listRows - 1) : [];
+    previewRows > 0 ? wrapText(selected.display, Math.max(10, width - 2)).slice(0, avail - shownRows - 1) : [];
   return (
     <Box flexDirection="column">
       {filterLine}
@@ -339,6 +331,13 @@ function EditorView({ ed, width, height }: { ed: EditorSession; width: number; h
   );
 }
 
+/** "↑n ↓m more" for the entry list, when it does not all fit. */
+function listNote(state: NotepadPaneState, snap: NotepadSnapshot, width: number, height: number): string {
+  if (state.tab === 'priority' || state.view || state.editor) return '';
+  const l = entryListLayout(state, snap, { columns: width, rows: height });
+  return moreText(l.view, l.listRows, l.rows.length);
+}
+
 export function NotepadView({ state, store, width, height, now }: ViewProps<NotepadPaneState>) {
   const theme = useTheme();
   const snap = useNotepad(store.notepad);
@@ -361,7 +360,7 @@ export function NotepadView({ state, store, width, height, now }: ViewProps<Note
     <Box flexDirection="column" height={height}>
       <TabBar snap={snap} tab={state.tab} width={width} now={now} />
       <Text color={toneColor(theme, info.tone)} wrap="truncate">
-        {clip(info.text, width)}
+        {withNote(info.text, listNote(state, snap, width, height), width, clip)}
       </Text>
       {body}
     </Box>

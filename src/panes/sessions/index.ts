@@ -1,147 +1,224 @@
-import { isChar, isCtrl, isKey, type InputEvent } from '../../input/keys.js';
+import type { Binding } from '../../input/bindings.js';
 import { ageTickMs } from '../../ui/format.js';
+import { settleList } from '../../ui/list.js';
+import { mode, navBindings, filterBindings, scrollDelta } from '../nav.js';
 import type { KeyContext, PaneModule } from '../types.js';
-import { detailLines } from './detail.js';
+import { detailLayout, listLayout, scrollToMode } from './layout.js';
 import {
   backspaceFilter,
   clearFilter,
   closeDetail,
+  cycleSort,
+  toggleHideDone,
   endFilter,
   initSessionsPane,
-  moveBy,
-  moveTo,
+  moveSelection,
   openDetail,
   scrollDetail,
   selectDetailMode,
   selectId,
-  selectedIndex,
   startFilter,
   typeFilter,
-  visibleSessions,
   type SessionsPaneState,
 } from './reducer.js';
 import { trackerKey } from '../../store/cancel/tracker.js';
+import type { SessionView } from '../../store/sessions/model.js';
 import { requestCancel } from './cancel-flow.js';
 import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
 
-/** Rows of the list area for the page keys; the view clamps precisely. */
-const pageRows = (ctx: KeyContext<SessionsPaneState>) => Math.max(1, ctx.size.rows - 6);
+type Ctx = KeyContext<SessionsPaneState>;
+type S = SessionsPaneState;
 
-function onKey(ev: InputEvent, ctx: KeyContext<SessionsPaneState>): boolean {
-  const { state, set, store } = ctx;
-  const snap = store.sessions.getSnapshot();
+const FILTER = mode<S>('typing a filter', (s) => s.filterEditing);
+const LIST = mode<S>('list', (s) => !s.filterEditing && s.detail === null);
+const DETAIL = mode<S>('session detail', (s) => !s.filterEditing && s.detail !== null);
 
-  if (state.filterEditing) {
-    if (ev.kind === 'paste') {
-      set((s) => typeFilter(s, ev.text.replace(/\s+/g, ' ')));
-      return true;
-    }
-    if (isKey(ev, 'enter')) set(endFilter);
-    else if (isKey(ev, 'escape')) set(clearFilter);
-    else if (isKey(ev, 'backspace')) set(backspaceFilter);
-    else if (ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta) set((s) => typeFilter(s, ev.key.ch));
-    else if (isKey(ev, 'down') || isKey(ev, 'up')) {
-      const rows = visibleSessions(snap, state.filter);
-      set((s) => moveBy(s, rows, isKey(ev, 'down') ? 1 : -1));
-    } else return false;
-    return true;
-  }
-  if (ev.kind !== 'key') return false;
+const list = (ctx: Ctx) => listLayout(ctx.state, ctx.store.sessions.getSnapshot(), ctx.body);
+const selected = (ctx: Ctx): SessionView | undefined => {
+  const l = list(ctx);
+  return l.rows[l.view.index];
+};
+const detailSession = (ctx: Ctx) =>
+  ctx.store.sessions.getSnapshot().sessions.find((x) => x.id === ctx.state.detail?.id);
+const trackedOf = (ctx: Ctx, s: SessionView) => ctx.store.cancels.get(trackerKey(s.kind === 'legacy' ? null : s.id));
+const detail = (ctx: Ctx) => {
+  const s = detailSession(ctx);
+  return s ? detailLayout(s, ctx.body, ctx.app.now(), trackedOf(ctx, s)) : null;
+};
+const nothingSelected = (ctx: Ctx) => (selected(ctx) ? null : 'no session selected');
 
-  if (state.detail) {
-    const s = snap.sessions.find((x) => x.id === state.detail?.id);
-    const tracked = s ? store.cancels.get(trackerKey(s.kind === 'legacy' ? null : s.id)) : undefined;
-    const total = s ? detailLines(s, ctx.app.now(), ctx.size.columns - 1, tracked).length : 0;
-    const max = Math.max(0, total - pageRows(ctx));
-    if (isKey(ev, 'escape') || isKey(ev, 'backspace') || isKey(ev, 'left') || isChar(ev, 'h')) set(closeDetail);
-    else if (isKey(ev, 'down') || isChar(ev, 'j')) set((st) => scrollDetail(st, 1, max));
-    else if (isKey(ev, 'up') || isChar(ev, 'k')) set((st) => scrollDetail(st, -1, max));
-    else if (isKey(ev, 'pagedown') || isChar(ev, ' ') || isCtrl(ev, 'd'))
-      set((st) => scrollDetail(st, pageRows(ctx), max));
-    else if (isKey(ev, 'pageup') || isCtrl(ev, 'u')) set((st) => scrollDetail(st, -pageRows(ctx), max));
-    else if (isKey(ev, 'home') || isChar(ev, 'g')) set((st) => scrollDetail(st, -Infinity, max));
-    else if (isKey(ev, 'end') || isChar(ev, 'G')) set((st) => scrollDetail(st, Infinity, max));
-    else if (isKey(ev, 'tab')) set((st) => selectDetailMode(st, 1, s?.modes.length ?? 0));
-    else if (isKey(ev, 'backtab')) set((st) => selectDetailMode(st, -1, s?.modes.length ?? 0));
-    else if (isChar(ev, 'c') || isChar(ev, 'p')) {
-      // With several modes, Tab picks the one to end; a lone mode means the whole session.
-      if (s)
-        requestCancel(
-          ctx,
-          s,
-          s.modes.length > 1 ? (s.modes[state.detail.modeIndex]?.mode ?? null) : null,
-          isChar(ev, 'p'),
-        );
-    } else return false;
-    return true;
-  }
-
-  const rows = visibleSessions(snap, state.filter);
-  const sel = rows[selectedIndex(state, rows)];
-  if (isKey(ev, 'down') || isChar(ev, 'j')) set((s) => moveBy(s, rows, 1));
-  else if (isKey(ev, 'up') || isChar(ev, 'k')) set((s) => moveBy(s, rows, -1));
-  else if (isKey(ev, 'pagedown') || isCtrl(ev, 'd')) set((s) => moveBy(s, rows, pageRows(ctx)));
-  else if (isKey(ev, 'pageup') || isCtrl(ev, 'u')) set((s) => moveBy(s, rows, -pageRows(ctx)));
-  else if (isKey(ev, 'home') || isChar(ev, 'g')) set((s) => moveTo(s, rows, 0));
-  else if (isKey(ev, 'end') || isChar(ev, 'G')) set((s) => moveTo(s, rows, rows.length - 1));
-  else if (isChar(ev, '/')) set(startFilter);
-  else if (isKey(ev, 'escape') && state.filter !== '') set(clearFilter);
-  else if ((isKey(ev, 'enter') || isKey(ev, 'right') || isChar(ev, 'l')) && sel) set((s) => openDetail(s, sel.id));
-  else if ((isChar(ev, 'c') || isChar(ev, 'p')) && sel) {
-    // A cancelled session re-sorts (cancelling first, idle last): keep it selected so its countdown stays in view.
-    set((s) => selectId(s, sel.id));
-    requestCancel(ctx, sel, null, isChar(ev, 'p'));
-  } else return false;
-  return true;
+function pickMode(ctx: Ctx, delta: number): void {
+  const s = detailSession(ctx);
+  const l = detail(ctx);
+  ctx.set((st) => {
+    const next = selectDetailMode(st, delta, s?.modes.length ?? 0);
+    if (!next.detail || !l) return next;
+    return { ...next, detail: { ...next.detail, scroll: scrollToMode(l, next.detail.scroll, next.detail.modeIndex) } };
+  });
 }
+
+/** c / p in the detail view: with several modes, [ ] picks the one to end; a lone mode means the whole session. */
+function cancelFromDetail(ctx: Ctx, pauseOnly: boolean): void {
+  const s = detailSession(ctx);
+  const d = ctx.state.detail;
+  // The verdict is shown at the top of the detail view: scroll there so it is seen.
+  ctx.set((st) => (st.detail ? { ...st, detail: { ...st.detail, scroll: 0 } } : st));
+  if (s && d) requestCancel(ctx, s, s.modes.length > 1 ? (s.modes[d.modeIndex]?.mode ?? null) : null, pauseOnly);
+}
+
+/** c / p on a row. A cancelled session re-sorts (cancelling first, idle last): keep it selected so its countdown stays in view. */
+function cancelFromList(ctx: Ctx, pauseOnly: boolean): void {
+  const sel = selected(ctx);
+  if (!sel) return;
+  ctx.set((s) => selectId(s, sel.id));
+  requestCancel(ctx, sel, null, pauseOnly);
+}
+
+const CANCEL_HELP =
+  "cancel the session's loop like OMC's /cancel: shows the exact files first, then a 30 s countdown and whether it took";
+const PAUSE_HELP =
+  "pause: OMC's cancel signal only (30 s); the agent may stop at its next Stop event, the loop keeps its state";
+
+const bindings: Binding<S>[] = [
+  ...filterBindings(FILTER, {
+    keep: endFilter,
+    clear: clearFilter,
+    backspace: backspaceFilter,
+    move: (ctx, by) => {
+      const l = list(ctx);
+      ctx.set((s) => moveSelection(s, l.rows, by, l.height));
+    },
+  }),
+  ...navBindings(LIST, 'selection', (ctx, to) => {
+    const l = list(ctx);
+    ctx.set((s) => moveSelection(s, l.rows, to, l.height));
+  }),
+  {
+    keys: ['enter', 'right', 'l'],
+    help: 'open the session: every mode, every field, the files',
+    hint: 'detail',
+    when: LIST,
+    disabled: nothingSelected,
+    run: (ctx) => {
+      const sel = selected(ctx);
+      if (sel) ctx.set((s) => openDetail(s, sel.id));
+    },
+  },
+  {
+    keys: ['/'],
+    help: 'filter rows (every word must match id, mode, status, phase or prompt)',
+    hint: 'filter',
+    when: LIST,
+    run: (ctx) => ctx.set(startFilter),
+  },
+  {
+    keys: ['escape'],
+    help: 'clear the filter',
+    when: mode<S>('list', (s) => !s.filterEditing && s.detail === null && s.filter !== ''),
+    run: (ctx) => ctx.set(clearFilter),
+  },
+  {
+    keys: ['c'],
+    help: CANCEL_HELP,
+    hint: 'cancel',
+    when: LIST,
+    writes: true,
+    disabled: nothingSelected,
+    run: (ctx) => cancelFromList(ctx, false),
+  },
+  {
+    keys: ['p'],
+    help: PAUSE_HELP,
+    hint: 'pause',
+    when: LIST,
+    writes: true,
+    disabled: nothingSelected,
+    run: (ctx) => cancelFromList(ctx, true),
+  },
+  {
+    keys: ['S'],
+    help: 'sort rows: attention (what needs you first) → most recently updated → furthest along → id',
+    hint: 'sort',
+    when: LIST,
+    run: (ctx) => ctx.set(cycleSort),
+  },
+  {
+    keys: ['H'],
+    help: 'hide / show finished, idle and stale sessions',
+    hint: 'hide done',
+    when: LIST,
+    run: (ctx) => ctx.set(toggleHideDone),
+  },
+  ...navBindings(
+    DETAIL,
+    'scroll',
+    (ctx, to) => {
+      const l = detail(ctx);
+      if (l) ctx.set((s) => scrollDetail(s, scrollDelta(to, l.height), l.lines.length, l.height));
+    },
+    { hint: false },
+  ),
+  {
+    keys: [' '],
+    help: 'scroll a page down',
+    when: DETAIL,
+    run: (ctx) => {
+      const l = detail(ctx);
+      if (l) ctx.set((s) => scrollDetail(s, scrollDelta({ page: 1 }, l.height), l.lines.length, l.height));
+    },
+  },
+  {
+    keys: [']'],
+    help: 'pick the next mode (and its linked modes) to cancel or pause instead of the whole session',
+    hint: 'mode',
+    hintKeys: '[ ]',
+    when: DETAIL,
+    run: (ctx) => pickMode(ctx, 1),
+  },
+  { keys: ['['], help: 'pick the previous mode', when: DETAIL, run: (ctx) => pickMode(ctx, -1) },
+  {
+    keys: ['c'],
+    help: CANCEL_HELP,
+    hint: 'cancel',
+    when: DETAIL,
+    writes: true,
+    run: (ctx) => cancelFromDetail(ctx, false),
+  },
+  {
+    keys: ['p'],
+    help: PAUSE_HELP,
+    hint: 'pause',
+    when: DETAIL,
+    writes: true,
+    run: (ctx) => cancelFromDetail(ctx, true),
+  },
+  {
+    keys: ['escape', 'backspace', 'left', 'h'],
+    help: 'back to the list',
+    hint: 'back',
+    when: DETAIL,
+    run: (ctx) => ctx.set(closeDetail),
+  },
+];
 
 export const sessionsPane: PaneModule<SessionsPaneState> = {
   id: 'sessions',
   title: 'Sessions',
   hotkey: 's',
   init: initSessionsPane,
-  onKey,
-  capturesText: (s) => s.filterEditing,
-  hints: (s) =>
-    s.filterEditing
-      ? [
-          ['type', 'filter'],
-          ['⏎', 'keep'],
-          ['Esc', 'clear'],
-        ]
-      : s.detail
-        ? [
-            ['↑↓', 'scroll'],
-            ['Tab', 'mode'],
-            ['c', 'cancel'],
-            ['p', 'pause'],
-            ['Esc', 'back'],
-          ]
-        : [
-            ['↑↓ jk', 'move'],
-            ['⏎', 'detail'],
-            ['/', 'filter'],
-            ['c', 'cancel'],
-            ['p', 'pause'],
-          ],
-  help: [
-    ['j / k, ↑ / ↓', 'move the selection'],
-    ['g / G, Home / End', 'first / last session'],
-    ['PgUp / PgDn, Ctrl-U / Ctrl-D', 'page up / down'],
-    ['Enter, →, l', 'open the session: every mode, every field, the files'],
-    ['/', 'filter rows (every word must match id, mode, status, phase or prompt)'],
-    ['Esc', 'clear the filter / back from the detail view'],
-    [
-      'c',
-      "cancel the session's loop like OMC's /cancel: shows the exact files first, then a 30 s countdown and whether it took",
-    ],
-    [
-      'p',
-      "pause: OMC's cancel signal only (30 s); the agent may stop at its next Stop event, the loop keeps its state",
-    ],
-    ['Tab (detail)', 'pick one mode (and its linked modes) to cancel or pause instead of the whole session'],
-  ],
+  bindings,
+  typing: {
+    active: (s) => s.filterEditing,
+    type: (ctx, text) => ctx.set((s) => typeFilter(s, text.replace(/\s+/g, ' '))),
+  },
+  sources: (store) => [store.sessions.subscribe],
+  settle(state, store, body) {
+    if (state.detail) return state;
+    const l = listLayout(state, store.sessions.getSnapshot(), body);
+    const next = settleList(state.list, l.ids, l.height);
+    return next === state.list ? state : { ...state, list: next };
+  },
   View: SessionsView,
   liveCountdown(_state, store, now) {
     if (store.sessions.getSnapshot().sessions.some((s) => s.status === 'cancelling')) return true;

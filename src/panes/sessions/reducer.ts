@@ -4,19 +4,27 @@
  * selected, and rows that did not change never jump.
  */
 import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.js';
+import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../ui/list.js';
 
 export interface SessionsPaneState {
-  selectedId: string | null;
-  /** First visible row. The view clamps it so the selection is always on screen. */
-  top: number;
+  /** The selected session (by id) and the scroll window. */
+  list: ListState;
   filter: string;
   filterEditing: boolean;
+  /** Row order (S cycles it). */
+  sort: SessionSort;
+  /** Leave finished, idle and stale sessions out (H). */
+  hideDone: boolean;
   detail: { id: string; scroll: number; modeIndex: number } | null;
 }
 
+export const SORTS = ['attention', 'recent', 'progress', 'id'] as const;
+export type SessionSort = (typeof SORTS)[number];
+
 export const initSessionsPane = (): SessionsPaneState => ({
-  selectedId: null,
-  top: 0,
+  list: initList(),
+  sort: 'attention',
+  hideDone: false,
   filter: '',
   filterEditing: false,
   detail: null,
@@ -30,77 +38,126 @@ function haystack(s: SessionView): string {
   return parts.join(' ').toLowerCase();
 }
 
+/** A session that needs no watching: nothing running, or left running too long ago to be enforced. */
+export const isDone = (s: SessionView) => s.status === 'finished' || s.status === 'idle' || s.status === 'stale';
+
+/** How far along a session's first running mode is (0…1), -1 without a count. */
+function progressOf(s: SessionView): number {
+  const m =
+    s.modes.find((x) => x.active && x.iteration !== null && x.max) ??
+    s.modes.find((x) => x.iteration !== null && x.max);
+  return m && m.iteration !== null && m.max ? m.iteration / m.max : -1;
+}
+
+const ORDER: Record<SessionSort, ((a: SessionView, b: SessionView) => number) | null> = {
+  // The store's order: cancelling, pending, active, stale, finished, idle; newest first within each.
+  attention: null,
+  recent: (a, b) => (b.updatedMs ?? -Infinity) - (a.updatedMs ?? -Infinity),
+  progress: (a, b) => progressOf(b) - progressOf(a),
+  id: (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+};
+
+export interface RowQuery {
+  filter: string;
+  sort?: SessionSort;
+  hideDone?: boolean;
+}
+
 const memo = new WeakMap<SessionsSnapshot, Map<string, SessionView[]>>();
 
-/** Rows shown for a filter: every whitespace-separated term must appear somewhere in the row. */
-export function visibleSessions(snap: SessionsSnapshot, filter: string): SessionView[] {
+/**
+ * Rows shown: every whitespace-separated filter term must appear somewhere in
+ * the row; finished and stale rows left out when hidden; in the chosen order
+ * (a stable sort, so ties keep the store's attention order).
+ */
+export function visibleSessions(snap: SessionsSnapshot, q: RowQuery | string): SessionView[] {
+  const { filter, sort = 'attention', hideDone = false } = typeof q === 'string' ? { filter: q } : q;
   const f = filter.trim().toLowerCase();
-  if (f === '') return snap.sessions as SessionView[];
-  let byFilter = memo.get(snap);
-  if (!byFilter) memo.set(snap, (byFilter = new Map()));
-  const hit = byFilter.get(f);
+  if (f === '' && sort === 'attention' && !hideDone) return snap.sessions as SessionView[];
+  let byQuery = memo.get(snap);
+  if (!byQuery) memo.set(snap, (byQuery = new Map()));
+  const key = `${sort}\u0000${hideDone}\u0000${f}`;
+  const hit = byQuery.get(key);
   if (hit) return hit;
-  const terms = f.split(/\s+/);
+  const terms = f === '' ? [] : f.split(/\s+/);
   const rows = snap.sessions.filter((s) => {
+    if (hideDone && isDone(s)) return false;
+    if (terms.length === 0) return true;
     const h = haystack(s);
     return terms.every((t) => h.includes(t));
   });
-  byFilter.set(f, rows);
+  const order = ORDER[sort];
+  if (order) rows.sort(order);
+  byQuery.set(key, rows);
   return rows;
 }
 
-/** Index of the selected row; falls back to the first row when the selection vanished. */
+export function cycleSort(state: SessionsPaneState): SessionsPaneState {
+  return { ...state, sort: SORTS[(SORTS.indexOf(state.sort) + 1) % SORTS.length] as SessionSort };
+}
+export const toggleHideDone = (state: SessionsPaneState): SessionsPaneState => ({
+  ...state,
+  hideDone: !state.hideDone,
+});
+
+const idsMemo = new WeakMap<readonly SessionView[], string[]>();
+export function idsOf(rows: readonly SessionView[]): string[] {
+  let ids = idsMemo.get(rows);
+  if (!ids) idsMemo.set(rows, (ids = rows.map((r) => r.id)));
+  return ids;
+}
+
+/** Index of the selected row (its identity, else its nearest neighbour); -1 for an empty list. */
 export function selectedIndex(state: SessionsPaneState, rows: readonly SessionView[]): number {
-  if (rows.length === 0) return -1;
-  const i = state.selectedId === null ? -1 : rows.findIndex((r) => r.id === state.selectedId);
-  return i === -1 ? 0 : i;
+  return listView(state.list, idsOf(rows), Number.MAX_SAFE_INTEGER).index;
 }
 
-export function moveBy(state: SessionsPaneState, rows: readonly SessionView[], delta: number): SessionsPaneState {
-  if (rows.length === 0) return state;
-  const i = Math.max(0, Math.min(rows.length - 1, selectedIndex(state, rows) + delta));
-  return { ...state, selectedId: (rows[i] as SessionView).id };
+export function moveSelection(
+  state: SessionsPaneState,
+  rows: readonly SessionView[],
+  to: Move,
+  height: number,
+): SessionsPaneState {
+  const list = moveList(state.list, idsOf(rows), to, height);
+  return list === state.list ? state : { ...state, list };
 }
-
-export function moveTo(state: SessionsPaneState, rows: readonly SessionView[], index: number): SessionsPaneState {
-  if (rows.length === 0) return state;
-  const i = Math.max(0, Math.min(rows.length - 1, index));
-  return { ...state, selectedId: (rows[i] as SessionView).id };
-}
-
-export { clampTop } from '../../ui/list-window.js';
 
 /** Pins the selection to a session, e.g. the one being cancelled, so it stays selected when its row moves. */
 export function selectId(state: SessionsPaneState, id: string): SessionsPaneState {
-  return state.selectedId === id ? state : { ...state, selectedId: id };
+  return state.list.id === id ? state : { ...state, list: { ...state.list, id } };
 }
 
 export function startFilter(state: SessionsPaneState): SessionsPaneState {
   return { ...state, filterEditing: true };
 }
 export function typeFilter(state: SessionsPaneState, text: string): SessionsPaneState {
-  return { ...state, filter: state.filter + text, top: 0 };
+  return { ...state, filter: state.filter + text };
 }
 export function backspaceFilter(state: SessionsPaneState): SessionsPaneState {
-  return { ...state, filter: Array.from(state.filter).slice(0, -1).join(''), top: 0 };
+  return { ...state, filter: Array.from(state.filter).slice(0, -1).join('') };
 }
 export function endFilter(state: SessionsPaneState): SessionsPaneState {
   return { ...state, filterEditing: false };
 }
 export function clearFilter(state: SessionsPaneState): SessionsPaneState {
-  return { ...state, filter: '', filterEditing: false, top: 0 };
+  return { ...state, filter: '', filterEditing: false };
 }
 
 export function openDetail(state: SessionsPaneState, id: string): SessionsPaneState {
-  return { ...state, selectedId: id, detail: { id, scroll: 0, modeIndex: 0 } };
+  return { ...state, list: { ...state.list, id }, detail: { id, scroll: 0, modeIndex: 0 } };
 }
 export function closeDetail(state: SessionsPaneState): SessionsPaneState {
   return { ...state, detail: null };
 }
-export function scrollDetail(state: SessionsPaneState, delta: number, maxScroll: number): SessionsPaneState {
+export function scrollDetail(
+  state: SessionsPaneState,
+  delta: number,
+  total: number,
+  height: number,
+): SessionsPaneState {
   if (!state.detail) return state;
-  const scroll = Math.max(0, Math.min(maxScroll, state.detail.scroll + delta));
-  return { ...state, detail: { ...state.detail, scroll } };
+  const scroll = scrollTo(state.detail.scroll, delta, total, height);
+  return scroll === state.detail.scroll ? state : { ...state, detail: { ...state.detail, scroll } };
 }
 export function selectDetailMode(state: SessionsPaneState, delta: number, modeCount: number): SessionsPaneState {
   if (!state.detail || modeCount === 0) return state;

@@ -5,7 +5,7 @@
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { ModeView, SessionView } from '../../store/sessions/model.js';
 import { modeSpec } from '../../store/sessions/modes.js';
-import { fit, formatAge, progressText } from '../../ui/format.js';
+import { fit, formatAge, progressText, width as textWidth } from '../../ui/format.js';
 
 /** How long a settled verdict ("cancelled", "not taken") stays on the row; the detail view keeps it. */
 export const SETTLED_SHOW_MS = 5 * 60_000;
@@ -49,20 +49,31 @@ export interface Columns {
   status: number;
   id: number;
   modes: number;
+  /** The prompt / task excerpt; 0 when there is no room for it. */
+  prompt: number;
   age: number;
 }
 
-/** Column widths for a pane `width` cells wide (2 cells go to the selection marker). */
+/** A full session id (a UUID) and the space after it. */
+const FULL_ID = 37;
+/** From this width on, rows get a prompt column and longer ids. */
+export const WIDE = 120;
+
+/** Column widths for a pane `width` cells wide (2 cells go to the selection marker): the extra room goes to the text. */
 export function columnsFor(width: number): Columns {
   // "not enforced" plus a space: the widest status a row shows.
   const status = 13;
-  // 8 characters identify a UUID session as well as git's short hashes do.
-  const id = 9;
   const age = 5;
-  const modes = Math.max(8, width - 2 - status - id - age);
-  return { status, id, modes, age };
+  if (width < WIDE) {
+    // 8 characters identify a UUID session as well as git's short hashes do.
+    const id = 9;
+    return { status, id, modes: Math.max(8, width - 2 - status - id - age), prompt: 0, age };
+  }
+  const rest = width - 2 - status - age;
+  const id = rest >= 150 ? FULL_ID : Math.min(FULL_ID, Math.max(9, Math.floor(rest * 0.2)));
+  const prompt = Math.floor((rest - id) * 0.45);
+  return { status, id, modes: rest - id - prompt, prompt, age };
 }
-
 export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel): string {
   if (tracked) {
     const label = TRACKED_LABEL[tracked.phase];
@@ -86,30 +97,44 @@ export function shortId(id: string, w: number): string {
   return id.length <= w - 1 ? id : id.slice(0, Math.max(1, w - 1));
 }
 
-export function modeSummary(m: ModeView, wide: boolean): string {
+/** One mode as a row shows it: name, progress (autopilot: tasks done/total too), phase when asked for. */
+export function modeSummary(m: ModeView, withPhase: boolean): string {
   const parts = [m.mode];
   const prog = progressText(m.iteration, m.max);
   if (prog) parts.push(prog);
-  if (m.phase && (wide || modeSpec(m.mode).phaseInRow || prog === '')) parts.push(m.phase);
+  const tasks = m.mode === 'autopilot' ? m.extras.find((e) => e.startsWith('tasks ')) : undefined;
+  if (tasks) parts.push(tasks);
+  if (m.phase && (withPhase || modeSpec(m.mode).phaseInRow || prog === '')) parts.push(m.phase);
   if (m.retired) parts.push('(retired)');
   if (m.problem) parts.push('⚠');
   return parts.join(' ');
 }
 
+/** Every mode with its phase when that fits the column, else the phases only of modes whose phase is their progress. */
+function summarise(modes: readonly ModeView[], width: number): string {
+  const full = modes.map((m) => modeSummary(m, true)).join(' · ');
+  return textWidth(full) <= width ? full : modes.map((m) => modeSummary(m, false)).join(' · ');
+}
+
 export function modesText(s: SessionView, width: number, tracked?: TrackedCancel): string {
   if (tracked) {
-    const rest = s.modes
-      .filter((m) => m.active && !tracked.modes.includes(m.mode))
-      .map((m) => modeSummary(m, width >= 60));
-    return [tracked.text, ...rest].join(' · ');
+    const rest = summarise(
+      s.modes.filter((m) => m.active && !tracked.modes.includes(m.mode)),
+      Math.max(0, width - textWidth(tracked.text) - 3),
+    );
+    return rest ? `${tracked.text} · ${rest}` : tracked.text;
   }
   if (s.modes.length === 0) {
     if (s.problems.length > 0) return `⚠ ${s.problems[0]?.message ?? 'problem'}`;
     if (s.cancel) return `no modes left (cancel signal from ${s.cancel.source ?? 'unknown'})`;
     return s.ended ? `ended${s.ended.reason ? ` (${s.ended.reason})` : ''}` : 'no modes';
   }
-  const wide = width >= 60;
-  return s.modes.map((m) => modeSummary(m, wide)).join(' · ');
+  return summarise(s.modes, width);
+}
+
+/** The prompt or task of the session's first mode that has one. */
+export function promptText(s: SessionView): string {
+  return s.modes.find((m) => m.prompt)?.prompt ?? '';
 }
 
 export interface RowText {
@@ -117,6 +142,7 @@ export interface RowText {
   status: string;
   id: string;
   modes: string;
+  prompt: string;
   age: string;
 }
 
@@ -132,12 +158,20 @@ export function rowText(
     marker: selected ? '▸ ' : '  ',
     status: fit(statusLabel(s, now, tracked), c.status),
     id: fit(shortId(s.id, c.id), c.id),
-    modes: fit(modesText(s, c.modes, tracked), c.modes),
+    modes: fit(modesText(s, c.modes - 1, tracked), c.modes),
+    prompt: c.prompt > 0 ? fit(promptText(s), c.prompt) : '',
     age: fit(formatAge(s.updatedMs, now).padStart(c.age - 1), c.age),
   };
 }
 
 export function headerText(width: number): string {
   const c = columnsFor(width);
-  return '  ' + fit('STATUS', c.status) + fit('SESSION', c.id) + fit('MODES', c.modes) + fit('  AGE', c.age);
+  return (
+    '  ' +
+    fit('STATUS', c.status) +
+    fit('SESSION', c.id) +
+    fit('MODES', c.modes) +
+    (c.prompt > 0 ? fit('PROMPT / TASK', c.prompt) : '') +
+    fit('  AGE', c.age)
+  );
 }

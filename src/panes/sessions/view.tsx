@@ -6,8 +6,10 @@ import type { SessionView } from '../../store/sessions/model.js';
 import { fit, formatAge } from '../../ui/format.js';
 import { useTheme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
-import { detailLines } from './detail.js';
-import { clampTop, selectedIndex, visibleSessions, type SessionsPaneState } from './reducer.js';
+import { detailLayout, listLayout } from './layout.js';
+import { isDone, type SessionsPaneState } from './reducer.js';
+import { ScrollLines } from '../../ui/scroll-lines.js';
+import { moreAbove, moreBelow } from '../../ui/list.js';
 import { headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
 
 /** The tracker entry for a row's session (legacy state has its own key). */
@@ -53,6 +55,7 @@ const Row = memo(function Row({ s, now, width, selected, tracked }: RowProps) {
       <Text color={statusColor}>{t.status}</Text>
       <Text bold={s.rank <= 2}>{t.id}</Text>
       <Text color={s.problems.length > 0 ? theme.warn : undefined}>{t.modes}</Text>
+      {t.prompt ? <Text color={theme.muted}>{t.prompt}</Text> : null}
       <Text color={theme.muted}>{t.age}</Text>
     </Text>
   );
@@ -73,35 +76,14 @@ function Detail({
   now: number;
   tracked?: TrackedCancel;
 }) {
-  const theme = useTheme();
-  const lines = detailLines(s, now, width - 1, tracked);
-  const scroll = Math.max(0, Math.min(state.detail?.scroll ?? 0, Math.max(0, lines.length - height)));
+  const l = detailLayout(s, { columns: width, rows: height }, now, tracked);
   const modeIndex = state.detail?.modeIndex ?? 0;
-  const toneColor = (tone?: string) =>
-    tone === 'error'
-      ? theme.error
-      : tone === 'warn'
-        ? theme.warn
-        : tone === 'ok'
-          ? theme.ok
-          : tone === 'dim'
-            ? theme.muted
-            : undefined;
-  return (
-    <Box flexDirection="column" height={height}>
-      {lines.slice(scroll, scroll + height).map((l, i) => (
-        <Text
-          key={i}
-          wrap="truncate"
-          bold={l.tone === 'title'}
-          color={toneColor(l.tone)}
-          inverse={l.tone === 'title' && l.mode !== undefined && l.mode === modeIndex && s.modes.length > 1}
-        >
-          {l.text === '' ? ' ' : l.text}
-        </Text>
-      ))}
-    </Box>
-  );
+  const lines = l.lines.map((x) => ({
+    text: x.text,
+    tone: x.tone,
+    inverse: x.tone === 'title' && x.mode !== undefined && x.mode === modeIndex && s.modes.length > 1,
+  }));
+  return <ScrollLines lines={lines} scroll={state.detail?.scroll ?? 0} width={width} height={height} />;
 }
 
 export function SessionsView({ state, store, width, height, now }: ViewProps<SessionsPaneState>) {
@@ -123,12 +105,21 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
     return <Detail state={state} s={s} width={width} height={height} now={now} tracked={trackedFor(cancels, s)} />;
   }
 
-  const rows = visibleSessions(snap, state.filter);
-  const showFilter = state.filterEditing || state.filter !== '';
-  const listHeight = Math.max(1, height - 1 - (showFilter ? 1 : 0));
-  const sel = selectedIndex(state, rows);
-  const top = clampTop(state.top, Math.max(0, sel), listHeight, rows.length);
+  const { rows, showFilter, height: listHeight, view } = listLayout(state, snap, { columns: width, rows: height });
+  const { index: sel, top } = view;
   const visible = rows.slice(top, top + listHeight);
+  const above = moreAbove(view);
+  const below = moreBelow(view, listHeight, rows.length);
+  const scroll =
+    above + below === 0
+      ? ''
+      : `${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`;
+  const hidden = state.hideDone ? snap.sessions.filter(isDone).length : 0;
+  const more = [state.sort === 'attention' ? '' : `by ${state.sort}`, hidden ? `${hidden} done hidden` : '', scroll]
+    .filter(Boolean)
+    .join(' · ');
+  const header =
+    more === '' ? headerText(width) : fit(headerText(width), Math.max(0, width - more.length - 2)) + '  ' + more;
 
   return (
     <Box flexDirection="column" height={height}>
@@ -145,13 +136,15 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
         </Text>
       ) : null}
       <Text bold color={theme.muted} wrap="truncate">
-        {fit(headerText(width), width)}
+        {fit(header, width)}
       </Text>
       {rows.length === 0 ? (
         <Text color={theme.muted} wrap="truncate">
           {snap.sessions.length === 0
             ? '  No sessions yet: start a ralph / autopilot / team loop in Claude and it appears here.'
-            : '  No session matches the filter.'}
+            : state.filter === '' && state.hideDone
+              ? `  Every session is finished, idle or stale (${snap.sessions.length}); H shows them.`
+              : '  No session matches the filter.'}
         </Text>
       ) : (
         visible.map((s, i) => (

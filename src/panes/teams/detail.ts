@@ -8,7 +8,8 @@
 import type { TaskView, TeamView, WorkerView } from '../../store/team/model.js';
 import { workerLiveness } from '../../store/team/omc-team-rules.js';
 import { clip, formatAge } from '../../ui/format.js';
-import { clampTop, indexOf, SECTIONS, visibleTasks, type DetailState, type Section } from './reducer.js';
+import { indexOf, SECTIONS, visibleTasks, type DetailState, type Section } from './reducer.js';
+import { clampTop } from '../../ui/list.js';
 import {
   countsText,
   durationText,
@@ -129,7 +130,7 @@ export function detailLayout(
   if (workers.length === 0)
     lines.push({ text: clip('  no workers listed yet (config.json has none, no worker dirs)', width), tone: 'dim' });
   else {
-    const top = clampTop(0, Math.max(0, wSel), rows.workers, workers.length);
+    const top = clampTop(d.workersTop, Math.max(0, wSel), rows.workers, workers.length);
     workers.slice(top, top + rows.workers).forEach((w, i) => {
       const l = workerLiveness(w, now, staleMs);
       const isSel = top + i === wSel;
@@ -154,7 +155,7 @@ export function detailLayout(
       tone: 'dim',
     });
   else {
-    const top = clampTop(0, Math.max(0, tSel), rows.tasks, tasks.length);
+    const top = clampTop(d.tasksTop, Math.max(0, tSel), rows.tasks, tasks.length);
     tasks.slice(top, top + rows.tasks).forEach((k, i) => {
       const isSel = top + i === tSel && d.focus === 'tasks';
       lines.push({

@@ -1,4 +1,8 @@
-import { isChar, isCtrl, isKey, type InputEvent } from '../../input/keys.js';
+import type { Binding } from '../../input/bindings.js';
+import type { Move } from '../../ui/list.js';
+import { filterBindings, mode, navBindings, scrollDelta } from '../nav.js';
+import { taskLines } from './task-lines.js';
+import { teamsListLayout } from './layout.js';
 import { livenessChangesAt } from '../../store/team/omc-team-rules.js';
 import { ageTickMs } from '../../ui/format.js';
 import type { KeyContext, PaneModule } from '../types.js';
@@ -10,6 +14,10 @@ import {
   clearFilter,
   clearTaskFilter,
   closeDetail,
+  closeTask,
+  openTask,
+  scrollTask,
+  selectedTask,
   cycleFocus,
   endFilter,
   endTaskFilter,
@@ -19,187 +27,252 @@ import {
   moveWorker,
   openDetail,
   scrollEvents,
-  selectedTeamIndex,
+  settleTeams,
   startFilter,
   startTaskFilter,
   typeFilter,
   typeTaskFilter,
   visibleTasks,
-  visibleTeams,
   type TeamsPaneState,
 } from './reducer.js';
 import { askTeamShutdown, askWorkerShutdown } from './shutdown-flow.js';
 import { TeamsView } from './view.js';
 
-/** The pane's height as the app lays it out (header, problem lines, message, footer). */
-const paneRows = (ctx: KeyContext<TeamsPaneState>) =>
-  Math.max(
-    1,
-    ctx.size.rows - 1 - 3 - (ctx.store.problems.getSnapshot().length === 0 ? 0 : ctx.size.rows - 1 >= 20 ? 2 : 1),
-  );
+type Ctx = KeyContext<TeamsPaneState>;
+type S = TeamsPaneState;
 
-type Move = 'down' | 'up' | 'pagedown' | 'pageup' | 'home' | 'end';
+const TASK_FILTER = mode<S>('typing a task filter', (s) => s.detail?.taskFilterEditing === true);
+const FILTER = mode<S>('typing a filter', (s) => s.detail === null && s.filterEditing);
+const LIST = mode<S>('team list', (s) => s.detail === null && !s.filterEditing);
+const DETAIL = mode<S>('in a team', (s) => s.detail !== null && !s.detail.taskFilterEditing && !s.detail.taskOpen);
+const TASK = mode<S>('reading a task', (s) => s.detail !== null && !s.detail.taskFilterEditing && s.detail.taskOpen);
 
-function moveKey(ev: InputEvent): Move | null {
-  if (isKey(ev, 'down') || isChar(ev, 'j')) return 'down';
-  if (isKey(ev, 'up') || isChar(ev, 'k')) return 'up';
-  if (isKey(ev, 'pagedown') || isCtrl(ev, 'd')) return 'pagedown';
-  if (isKey(ev, 'pageup') || isCtrl(ev, 'u')) return 'pageup';
-  if (isKey(ev, 'home') || isChar(ev, 'g')) return 'home';
-  if (isKey(ev, 'end') || isChar(ev, 'G')) return 'end';
-  return null;
-}
+const snapOf = (ctx: Ctx) => ctx.store.teams.getSnapshot();
+const list = (ctx: Ctx) => teamsListLayout(ctx.state, snapOf(ctx), ctx.body);
+const selectedTeam = (ctx: Ctx) => {
+  const l = list(ctx);
+  return l.rows[l.view.index];
+};
+const detailTeam = (ctx: Ctx) => snapOf(ctx).teams.find((t) => t.key === ctx.state.detail?.key);
+const layoutOf = (ctx: Ctx) => {
+  const team = detailTeam(ctx);
+  const d = ctx.state.detail;
+  return team && d
+    ? {
+        team,
+        d,
+        layout: detailLayout(team, d, ctx.body.columns, ctx.body.rows, ctx.app.now(), snapOf(ctx).heartbeatStaleMs),
+      }
+    : null;
+};
 
 /** A move as (delta, absolute) for a list with `page` rows. */
 function delta(m: Move, page: number): [number, boolean] {
-  switch (m) {
-    case 'down':
-      return [1, false];
-    case 'up':
-      return [-1, false];
-    case 'pagedown':
-      return [page, false];
-    case 'pageup':
-      return [-page, false];
-    case 'home':
-      return [0, true];
-    case 'end':
-      return [Number.MAX_SAFE_INTEGER, true];
+  if (m === 'first') return [0, true];
+  if (m === 'last') return [Number.MAX_SAFE_INTEGER, true];
+  if (typeof m === 'number') return [m, false];
+  return [m.page * page, false];
+}
+
+/** In a team, the move keys act on the focused section: workers, tasks, or the events (scrolled from the tail). */
+function moveInDetail(ctx: Ctx, m: Move): void {
+  const x = layoutOf(ctx);
+  if (!x) return;
+  const { team, d, layout } = x;
+  const [n, abs] = delta(m, Math.max(1, layout.rows[d.focus] - 1));
+  if (d.focus === 'workers') ctx.set((s) => moveWorker(s, layout.workers, n, abs, layout.rows.workers));
+  else if (d.focus === 'tasks') ctx.set((s) => moveTask(s, layout.tasks, n, abs, layout.rows.tasks));
+  else {
+    // Events: "down" is towards the newest; End follows the live tail again.
+    const back = m === 'last' ? -Infinity : m === 'first' ? Infinity : -n;
+    ctx.set((s) => scrollEvents(s, team.events.length, layout.rows.events, back));
   }
 }
 
-function typing(ev: InputEvent): string | null {
-  if (ev.kind === 'paste') return ev.text.replace(/\s+/g, ' ');
-  return ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta ? ev.key.ch : null;
-}
+const SHUTDOWN_READONLY = '--readonly: shutdown requests are disabled (nothing is written)';
+const noTeam = (ctx: Ctx) => (selectedTeam(ctx) ? null : 'no team selected');
 
-function onKey(ev: InputEvent, ctx: KeyContext<TeamsPaneState>): boolean {
-  const snap = ctx.store.teams.getSnapshot();
-  // Follow the sessions pane first (a team session selected there preselects its team).
-  const synced = followSessions(ctx.state, sessionsSelection(ctx.ui, ctx.store), snap);
-  if (synced !== ctx.state) ctx.set(synced);
-  const state = synced;
-  const { set } = ctx;
-
-  if (state.detail) {
-    const team = snap.teams.find((t) => t.key === state.detail?.key);
-    const d = state.detail;
-    if (d.taskFilterEditing) {
-      const text = typing(ev);
-      if (isKey(ev, 'enter')) set(endTaskFilter);
-      else if (isKey(ev, 'escape')) set(clearTaskFilter);
-      else if (isKey(ev, 'backspace')) set(backspaceTaskFilter);
-      else if ((isKey(ev, 'down') || isKey(ev, 'up')) && team)
-        set((s) => moveTask(s, visibleTasks(team, d.taskFilter), isKey(ev, 'down') ? 1 : -1));
-      else if (text !== null) set((s) => typeTaskFilter(s, text));
-      else return false;
-      return true;
-    }
-    if (ev.kind !== 'key') return false;
-    if (isKey(ev, 'escape') && d.taskFilter !== '') {
-      set(clearTaskFilter);
-      return true;
-    }
-    if (isKey(ev, 'escape') || isKey(ev, 'backspace') || isKey(ev, 'left') || isChar(ev, 'h')) {
-      set(closeDetail);
-      return true;
-    }
-    if (!team) return false;
-    const layout = detailLayout(team, d, ctx.size.columns, paneRows(ctx), ctx.app.now(), snap.heartbeatStaleMs);
-    const m = moveKey(ev);
-    if (m) {
-      const [n, abs] = delta(m, Math.max(1, layout.rows[d.focus] - 1));
-      if (d.focus === 'workers') set((s) => moveWorker(s, layout.workers, n, abs));
-      else if (d.focus === 'tasks') set((s) => moveTask(s, layout.tasks, n, abs));
-      else {
-        // Events: "down" is towards the newest; End follows the live tail again.
-        const total = team.events.length;
-        const back = m === 'end' ? -Infinity : m === 'home' ? Infinity : -n;
-        set((s) => scrollEvents(s, total, layout.rows.events, back));
-      }
-      return true;
-    }
-    if (isKey(ev, 'tab')) set((s) => cycleFocus(s, 1));
-    else if (isKey(ev, 'backtab')) set((s) => cycleFocus(s, -1));
-    else if (isChar(ev, '/')) set(startTaskFilter);
-    else if (isChar(ev, 'x'))
-      askWorkerShutdown(ctx, team, layout.workers.find((w) => w.name === d.worker) ?? layout.workers[0] ?? null);
-    else if (isChar(ev, 'X')) askTeamShutdown(ctx, team);
-    else return false;
-    return true;
-  }
-
-  if (state.filterEditing) {
-    const text = typing(ev);
-    if (isKey(ev, 'enter')) set(endFilter);
-    else if (isKey(ev, 'escape')) set(clearFilter);
-    else if (isKey(ev, 'backspace')) set(backspaceFilter);
-    else if (isKey(ev, 'down') || isKey(ev, 'up'))
-      set((s) => moveTeam(s, visibleTeams(snap, s.filter), isKey(ev, 'down') ? 1 : -1));
-    else if (text !== null) set((s) => typeFilter(s, text));
-    else return false;
-    return true;
-  }
-  if (ev.kind !== 'key') return false;
-  const rows = visibleTeams(snap, state.filter);
-  const sel = rows[selectedTeamIndex(state, rows)];
-  const m = moveKey(ev);
-  if (m) {
-    const [n, abs] = delta(m, Math.max(1, Math.floor((paneRows(ctx) - 1) / 3)));
-    set((s) => moveTeam(s, rows, n, abs));
-  } else if (isChar(ev, '/')) set(startFilter);
-  else if (isKey(ev, 'escape') && state.filter !== '') set(clearFilter);
-  else if ((isKey(ev, 'enter') || isKey(ev, 'right') || isChar(ev, 'l')) && sel) set((s) => openDetail(s, sel.key));
-  else if (isChar(ev, 'X') && sel) askTeamShutdown(ctx, sel);
-  else return false;
-  return true;
-}
+const bindings: Binding<S>[] = [
+  ...filterBindings(TASK_FILTER, {
+    keep: endTaskFilter,
+    clear: clearTaskFilter,
+    backspace: backspaceTaskFilter,
+    move: (ctx, by) => {
+      const team = detailTeam(ctx);
+      const d = ctx.state.detail;
+      if (team && d) ctx.set((s) => moveTask(s, visibleTasks(team, d.taskFilter), by));
+    },
+  }),
+  ...filterBindings(FILTER, {
+    keep: endFilter,
+    clear: clearFilter,
+    backspace: backspaceFilter,
+    move: (ctx, by) => {
+      const l = list(ctx);
+      ctx.set((s) => moveTeam(s, l.rows, by, l.height));
+    },
+  }),
+  ...navBindings(LIST, 'teams', (ctx, to) => {
+    const l = list(ctx);
+    ctx.set((s) => moveTeam(s, l.rows, to, l.height));
+  }),
+  {
+    keys: ['enter', 'right', 'l'],
+    help: 'open the team: workers with heartbeats, tasks with blockers, live events',
+    hint: 'open',
+    when: LIST,
+    disabled: noTeam,
+    run: (ctx) => {
+      const t = selectedTeam(ctx);
+      if (t) ctx.set((s) => openDetail(s, t.key));
+    },
+  },
+  {
+    keys: ['/'],
+    help: 'filter teams by name, phase, status, owner, task or location',
+    hint: 'filter',
+    when: LIST,
+    run: (c) => c.set(startFilter),
+  },
+  {
+    keys: ['escape'],
+    help: 'clear the filter',
+    when: mode<S>('team list', (s) => LIST.test(s) && s.filter !== ''),
+    run: (c) => c.set(clearFilter),
+  },
+  {
+    keys: ['X'],
+    help: 'ask every worker of the team to shut down (asks first; also writes shutdown.json)',
+    hint: 'stop team',
+    when: LIST,
+    writes: true,
+    readonlyText: SHUTDOWN_READONLY,
+    disabled: noTeam,
+    run: (ctx) => {
+      const t = selectedTeam(ctx);
+      if (t) askTeamShutdown(ctx, t);
+    },
+  },
+  ...navBindings(DETAIL, 'the focused section (events: End follows the live tail)', moveInDetail),
+  {
+    keys: [']'],
+    help: 'focus the next section: workers, tasks, events',
+    hint: 'section',
+    hintKeys: '[ ]',
+    when: DETAIL,
+    run: (c) => c.set((s) => cycleFocus(s, 1)),
+  },
+  { keys: ['['], help: 'focus the previous section', when: DETAIL, run: (c) => c.set((s) => cycleFocus(s, -1)) },
+  {
+    keys: ['/'],
+    help: 'filter tasks by #id, status, owner, blockers or subject',
+    hint: 'tasks',
+    when: DETAIL,
+    run: (c) => c.set(startTaskFilter),
+  },
+  {
+    keys: ['x'],
+    help: "ask the selected worker to shut down (asks first; writes OMC's shutdown-request.json + inbox note)",
+    hint: 'stop worker',
+    when: DETAIL,
+    writes: true,
+    readonlyText: SHUTDOWN_READONLY,
+    run: (ctx) => {
+      const x = layoutOf(ctx);
+      if (x)
+        askWorkerShutdown(
+          ctx,
+          x.team,
+          x.layout.workers.find((w) => w.name === x.d.worker) ?? x.layout.workers[0] ?? null,
+        );
+    },
+  },
+  {
+    keys: ['X'],
+    help: 'ask every worker of the team to shut down (asks first)',
+    hint: 'stop team',
+    when: DETAIL,
+    writes: true,
+    readonlyText: SHUTDOWN_READONLY,
+    run: (ctx) => {
+      const t = detailTeam(ctx);
+      if (t) askTeamShutdown(ctx, t);
+    },
+  },
+  {
+    keys: ['escape'],
+    help: 'clear the task filter',
+    when: mode<S>('in a team', (s) => DETAIL.test(s) && (s.detail?.taskFilter ?? '') !== ''),
+    run: (c) => c.set(clearTaskFilter),
+  },
+  {
+    keys: ['enter', 'right', 'l'],
+    help: 'on a task: open it (owner, blockers, the whole error of a failed task, the result)',
+    hint: 'task',
+    when: mode<S>('in a team', (s) => DETAIL.test(s) && s.detail?.focus === 'tasks'),
+    run: (c) => c.set(openTask),
+  },
+  {
+    keys: ['escape', 'backspace', 'left', 'h'],
+    help: 'back to the team list',
+    hint: 'back',
+    when: DETAIL,
+    run: (c) => c.set(closeDetail),
+  },
+  ...navBindings(
+    TASK,
+    'scroll',
+    (ctx, to) => {
+      const team = detailTeam(ctx);
+      const d = ctx.state.detail;
+      const t = team && d ? selectedTask(team, d) : undefined;
+      if (!team || !t) return;
+      const total = taskLines(team, t, ctx.body.columns - 1).length;
+      ctx.set((s) => scrollTask(s, scrollDelta(to, ctx.body.rows), total, ctx.body.rows));
+    },
+    { hint: false },
+  ),
+  {
+    keys: ['escape', 'backspace', 'left', 'h'],
+    help: 'back to the team',
+    hint: 'back',
+    when: TASK,
+    run: (c) => c.set(closeTask),
+  },
+];
 
 export const teamsPane: PaneModule<TeamsPaneState> = {
   id: 'teams',
   title: 'Teams',
   hotkey: 't',
   init: initTeamsPane,
-  onKey,
-  capturesText: (s) => s.filterEditing || (s.detail?.taskFilterEditing ?? false),
-  hints: (s) =>
-    s.filterEditing || s.detail?.taskFilterEditing
-      ? [
-          ['type', 'filter'],
-          ['⏎', 'keep'],
-          ['Esc', 'clear'],
-        ]
-      : s.detail
-        ? [
-            ['Tab', 'section'],
-            ['↑↓', 'move'],
-            ['x', 'stop worker'],
-            ['X', 'stop team'],
-            ['/', 'tasks'],
-            ['Esc', 'back'],
-          ]
-        : [
-            ['↑↓ jk', 'move'],
-            ['⏎', 'open'],
-            ['/', 'filter'],
-            ['X', 'stop team'],
-          ],
-  help: [
-    ['j / k, ↑ / ↓', 'move the selection (teams; in a team: workers, tasks, or scroll events)'],
-    ['g / G, Home / End', 'first / last (events: oldest kept / follow the live tail)'],
-    ['PgUp / PgDn, Ctrl-U / Ctrl-D', 'page up / down'],
-    ['Enter, →, l', 'open the team: workers with heartbeats, tasks with blockers, live events'],
-    ['Tab / Shift-Tab', 'in a team: switch between workers, tasks and events'],
-    ['/', 'filter teams (in a team: filter tasks by #id, status, owner or subject)'],
-    ['x', "ask the selected worker to shut down (asks first; writes OMC's shutdown-request.json + inbox note)"],
-    ['X', 'ask every worker of the team to shut down (asks first; also writes shutdown.json)'],
-    ['Esc', 'clear the filter / back to the team list'],
-    ['t in Sessions', 'opens this pane with the selected team session’s team preselected'],
-    ['⚠ flags', 'no heartbeat yet · pid gone · no beat within OMC’s threshold (180 s; OMC_TEAM_HEARTBEAT_STALE_MS)'],
-  ],
+  bindings,
+  typing: {
+    active: (s) => s.filterEditing || (s.detail?.taskFilterEditing ?? false),
+    type: (ctx, text) => {
+      const t = text.replace(/\s+/g, ' ');
+      ctx.set((s) => (s.detail?.taskFilterEditing ? typeTaskFilter(s, t) : typeFilter(s, t)));
+    },
+  },
+  beforeKey: (ctx) => {
+    // Follow the sessions pane (a team session selected there preselects its team).
+    const synced = followSessions(ctx.state, sessionsSelection(ctx.ui, ctx.store), snapOf(ctx));
+    if (synced !== ctx.state) ctx.set(synced);
+  },
+  sources: (store) => {
+    const d = store.teams;
+    return d ? [d.subscribe] : [];
+  },
+  settle(state, store, body) {
+    if (state.detail) return state;
+    const snap = store.teams.getSnapshot();
+    const l = teamsListLayout(state, snap, body);
+    return settleTeams(state, l.rows, l.height);
+  },
   View: TeamsView,
   nextTick(state, store, now) {
     const snap = store.teams.getSnapshot();
+    if (!snap) return Infinity;
     let next = Infinity;
     const teams = state.detail ? snap.teams.filter((t) => t.key === state.detail?.key) : snap.teams;
     for (const t of teams) {

@@ -6,14 +6,14 @@
  * effective state from the current sessions selection and `anchorSession`.
  */
 import type { SessionsPaneState } from '../sessions/reducer.js';
-import { selectedIndex, visibleSessions } from '../sessions/reducer.js';
+import { initSessionsPane, selectedIndex, visibleSessions } from '../sessions/reducer.js';
 import type { OmcStore } from '../../store/store.js';
 import type { TeamView, TeamsSnapshot } from '../../store/team/model.js';
 import type { UiStore } from '../../ui/ui-store.js';
 import type { TeamsPaneState } from './reducer.js';
 
 export interface SessionsSelection {
-  /** What the user selected in the sessions pane (ui.state.panes.sessions.selectedId). */
+  /** What the user selected in the sessions pane (ui.state.panes.sessions.list.id). */
   explicit: string | null;
   /** The row the sessions pane shows as selected (the first visible row until the user moves). */
   shown: string | null;
@@ -21,9 +21,9 @@ export interface SessionsSelection {
 
 export function sessionsSelection(ui: UiStore, store: OmcStore): SessionsSelection {
   const s = ui.state.panes.sessions as SessionsPaneState | undefined;
-  const explicit = s?.selectedId ?? null;
-  const rows = visibleSessions(store.sessions.getSnapshot(), s?.filter ?? '');
-  const i = selectedIndex(s ?? { selectedId: null, top: 0, filter: '', filterEditing: false, detail: null }, rows);
+  const explicit = s?.list.id ?? null;
+  const rows = visibleSessions(store.sessions.getSnapshot(), s ?? initSessionsPane());
+  const i = selectedIndex(s ?? initSessionsPane(), rows);
   return { explicit, shown: i < 0 ? null : (rows[i]?.id ?? null) };
 }
 
@@ -49,7 +49,7 @@ export function followSessions(state: TeamsPaneState, sel: SessionsSelection, sn
   return {
     ...state,
     anchorSession: sel.explicit,
-    selectedKey: team.key,
+    list: { ...state.list, id: team.key },
     filter: stay ? state.filter : '',
     filterEditing: false,
     detail: stay ? state.detail : null,

@@ -3,6 +3,7 @@
  * / id, not by row index, so rows that move (a team turned "done", a task was
  * added) keep the selection where the user put it.
  */
+import { clampTop, initList, moveList, scrollTo, settleList, type ListState, type Move } from '../../ui/list.js';
 import type { TaskView, TeamView, TeamsSnapshot, WorkerView } from '../../store/team/model.js';
 
 export type Section = 'workers' | 'tasks' | 'events';
@@ -17,11 +18,17 @@ export interface DetailState {
   eventsBack: number;
   taskFilter: string;
   taskFilterEditing: boolean;
+  /** Enter on a task: its full text (owner, blockers, result, the whole error), scrolled by `taskScroll`. */
+  taskOpen: boolean;
+  taskScroll: number;
+  /** First shown worker / task: the windows move only as far as the selection needs. */
+  workersTop: number;
+  tasksTop: number;
 }
 
 export interface TeamsPaneState {
-  selectedKey: string | null;
-  top: number;
+  /** The selected team (by key) and the list's scroll window (in teams, not rows). */
+  list: ListState;
   filter: string;
   filterEditing: boolean;
   /**
@@ -34,8 +41,7 @@ export interface TeamsPaneState {
 }
 
 export const initTeamsPane = (): TeamsPaneState => ({
-  selectedKey: null,
-  top: 0,
+  list: initList(),
   filter: '',
   filterEditing: false,
   anchorSession: undefined,
@@ -66,13 +72,36 @@ const matches = (h: string, filter: string) => {
 const teamMemo = new WeakMap<TeamsSnapshot, Map<string, TeamView[]>>();
 
 /** Teams shown for a filter: every word must appear in name, phase, status, owner, task or location. */
+/**
+ * The list's order: teams that finished last, otherwise newest team first,
+ * then by key. Running / blocked / waiting flip with every claimed or
+ * finished task, so they do not move a row: the list keeps its order while a
+ * team works, and a row moves only when its team is done.
+ */
+export function compareTeamRows(a: TeamView, b: TeamView): number {
+  const ad = a.board === 'done' ? 1 : 0;
+  const bd = b.board === 'done' ? 1 : 0;
+  if (ad !== bd) return ad - bd;
+  const ac = a.createdMs ?? -Infinity;
+  const bc = b.createdMs ?? -Infinity;
+  if (ac !== bc) return bc - ac;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+const orderMemo = new WeakMap<TeamsSnapshot, TeamView[]>();
+function ordered(snap: TeamsSnapshot): TeamView[] {
+  let rows = orderMemo.get(snap);
+  if (!rows) orderMemo.set(snap, (rows = [...snap.teams].sort(compareTeamRows)));
+  return rows;
+}
+
 export function visibleTeams(snap: TeamsSnapshot, filter: string): TeamView[] {
-  if (filter.trim() === '') return snap.teams as TeamView[];
+  if (filter.trim() === '') return ordered(snap);
   let byFilter = teamMemo.get(snap);
   if (!byFilter) teamMemo.set(snap, (byFilter = new Map()));
   const hit = byFilter.get(filter);
   if (hit) return hit;
-  const rows = snap.teams.filter((t) => matches(teamHaystack(t), filter));
+  const rows = ordered(snap).filter((t) => matches(teamHaystack(t), filter));
   byFilter.set(filter, rows);
   return rows;
 }
@@ -102,41 +131,39 @@ export function indexOf<T>(rows: readonly T[], pick: (r: T) => boolean): number 
   return i === -1 ? 0 : i;
 }
 
-export const selectedTeamIndex = (s: TeamsPaneState, rows: readonly TeamView[]) =>
-  indexOf(rows, (t) => t.key === s.selectedKey);
+const keysMemo = new WeakMap<readonly TeamView[], string[]>();
+export function teamKeys(rows: readonly TeamView[]): string[] {
+  let keys = keysMemo.get(rows);
+  if (!keys) keysMemo.set(rows, (keys = rows.map((t) => t.key)));
+  return keys;
+}
 
-export { clampTop } from '../../ui/list-window.js';
+export function moveTeam(s: TeamsPaneState, rows: readonly TeamView[], to: Move, height: number): TeamsPaneState {
+  const list = moveList(s.list, teamKeys(rows), to, height);
+  return list === s.list ? s : { ...s, list };
+}
 
-export function moveTeam(
-  s: TeamsPaneState,
-  rows: readonly TeamView[],
-  delta: number,
-  absolute = false,
-): TeamsPaneState {
-  if (rows.length === 0) return s;
-  const from = absolute ? 0 : Math.max(0, selectedTeamIndex(s, rows));
-  const i = Math.max(0, Math.min(rows.length - 1, from + delta));
-  return { ...s, selectedKey: (rows[i] as TeamView).key };
+export function settleTeams(s: TeamsPaneState, rows: readonly TeamView[], height: number): TeamsPaneState {
+  const list = settleList(s.list, teamKeys(rows), height);
+  return list === s.list ? s : { ...s, list };
 }
 
 export const startFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filterEditing: true });
 export const typeFilter = (s: TeamsPaneState, text: string): TeamsPaneState => ({
   ...s,
   filter: s.filter + text,
-  top: 0,
 });
 export const backspaceFilter = (s: TeamsPaneState): TeamsPaneState => ({
   ...s,
   filter: Array.from(s.filter).slice(0, -1).join(''),
-  top: 0,
 });
 export const endFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filterEditing: false });
-export const clearFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filter: '', filterEditing: false, top: 0 });
+export const clearFilter = (s: TeamsPaneState): TeamsPaneState => ({ ...s, filter: '', filterEditing: false });
 
 export function openDetail(s: TeamsPaneState, key: string): TeamsPaneState {
   return {
     ...s,
-    selectedKey: key,
+    list: { ...s.list, id: key },
     detail: {
       key,
       focus: 'workers',
@@ -145,6 +172,10 @@ export function openDetail(s: TeamsPaneState, key: string): TeamsPaneState {
       eventsBack: 0,
       taskFilter: '',
       taskFilterEditing: false,
+      taskOpen: false,
+      taskScroll: 0,
+      workersTop: 0,
+      tasksTop: 0,
     },
   };
 }
@@ -167,6 +198,7 @@ export function moveWorker(
   workers: readonly WorkerView[],
   delta: number,
   absolute = false,
+  height = Number.MAX_SAFE_INTEGER,
 ): TeamsPaneState {
   if (workers.length === 0) return s;
   return withDetail(s, (d) => {
@@ -177,7 +209,8 @@ export function moveWorker(
           indexOf(workers, (w) => w.name === d.worker),
         );
     const i = Math.max(0, Math.min(workers.length - 1, from + delta));
-    return { ...d, worker: (workers[i] as WorkerView).name };
+    const workersTop = clampTop(d.workersTop, i, height, workers.length);
+    return { ...d, worker: (workers[i] as WorkerView).name, workersTop };
   });
 }
 
@@ -186,6 +219,7 @@ export function moveTask(
   tasks: readonly TaskView[],
   delta: number,
   absolute = false,
+  height = Number.MAX_SAFE_INTEGER,
 ): TeamsPaneState {
   if (tasks.length === 0) return s;
   return withDetail(s, (d) => {
@@ -196,7 +230,8 @@ export function moveTask(
           indexOf(tasks, (t) => t.id === d.taskId),
         );
     const i = Math.max(0, Math.min(tasks.length - 1, from + delta));
-    return { ...d, taskId: (tasks[i] as TaskView).id };
+    const tasksTop = clampTop(d.tasksTop, i, height, tasks.length);
+    return { ...d, taskId: (tasks[i] as TaskView).id, tasksTop };
   });
 }
 
@@ -217,3 +252,15 @@ export const backspaceTaskFilter = (s: TeamsPaneState) =>
 export const endTaskFilter = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, taskFilterEditing: false }));
 export const clearTaskFilter = (s: TeamsPaneState) =>
   withDetail(s, (d) => ({ ...d, taskFilter: '', taskFilterEditing: false }));
+
+export const openTask = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, taskOpen: true, taskScroll: 0 }));
+export const closeTask = (s: TeamsPaneState) => withDetail(s, (d) => ({ ...d, taskOpen: false }));
+export function scrollTask(s: TeamsPaneState, delta: number, total: number, height: number): TeamsPaneState {
+  return withDetail(s, (d) => ({ ...d, taskScroll: scrollTo(d.taskScroll, delta, total, height) }));
+}
+
+/** The task the detail view has selected (the first shown when none is yet). */
+export function selectedTask(team: TeamView, d: DetailState): TaskView | undefined {
+  const tasks = visibleTasks(team, d.taskFilter);
+  return tasks.find((t) => t.id === d.taskId) ?? tasks[0];
+}

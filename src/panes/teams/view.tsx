@@ -1,11 +1,15 @@
 import { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import { clip, fit } from '../../ui/format.js';
+import { moreText, withNote } from '../../ui/list.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
 import { detailLayout, type Tone } from './detail.js';
 import { followSessions, sessionsSelection } from './link.js';
-import { clampTop, selectedTeamIndex, visibleTeams, type TeamsPaneState } from './reducer.js';
+import { selectedTask, type TeamsPaneState } from './reducer.js';
+import { taskLines } from './task-lines.js';
+import { ScrollLines } from '../../ui/scroll-lines.js';
+import { teamsListLayout } from './layout.js';
 import { teamLines, teamsHeader } from './rows.js';
 
 function toneColor(theme: Theme, tone: Tone | undefined): string | undefined {
@@ -43,6 +47,16 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
         </Box>
       );
     }
+    const task = s.detail.taskOpen ? selectedTask(team, s.detail) : undefined;
+    if (task)
+      return (
+        <ScrollLines
+          lines={taskLines(team, task, width - 1)}
+          scroll={s.detail.taskScroll}
+          width={width}
+          height={height}
+        />
+      );
     const layout = detailLayout(team, s.detail, width, height, now, snap.heartbeatStaleMs);
     return (
       <Box flexDirection="column" height={height}>
@@ -61,13 +75,9 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
     );
   }
 
-  const rows = visibleTeams(snap, s.filter);
-  const showFilter = s.filterEditing || s.filter !== '';
-  const listHeight = Math.max(1, height - 1 - (showFilter ? 1 : 0));
-  const perTeam = 3;
-  const fitTeams = Math.max(1, Math.floor(listHeight / perTeam));
-  const sel = selectedTeamIndex(s, rows);
-  const top = clampTop(0, Math.max(0, sel), fitTeams, rows.length);
+  const lay = teamsListLayout(s, snap, { columns: width, rows: height });
+  const { rows, showFilter, height: fitTeams } = lay;
+  const { index: sel, top } = lay.view;
   const shown = rows.slice(top, top + fitTeams);
   return (
     <Box flexDirection="column" height={height}>
@@ -84,7 +94,7 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
         </Text>
       ) : null}
       <Text bold color={theme.muted} wrap="truncate">
-        {teamsHeader(width)}
+        {withNote(teamsHeader(width), moreText(lay.view, fitTeams, rows.length), width, fit)}
       </Text>
       {rows.length === 0 ? (
         <Text color={theme.muted} wrap="truncate">

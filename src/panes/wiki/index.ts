@@ -3,12 +3,14 @@
  * category and tag, open a page (frontmatter summary, scrollable body,
  * followable links), and see OMC's lint findings as badges and as a list.
  */
-import { isChar, isCtrl, isKey, type InputEvent } from '../../input/keys.js';
+import type { Binding } from '../../input/bindings.js';
+import { settleList } from '../../ui/list.js';
+import { mode, navBindings, scrollDelta } from '../nav.js';
+import { lintLayout, pageLayout, resultsLayout } from './layout.js';
 import { cleanLine } from '../../store/sanitize.js';
 import { ageTickMs } from '../../ui/format.js';
 import type { KeyContext, PaneModule } from '../types.js';
-import { lintItems } from './lint-lines.js';
-import { pageLines, pageLinks } from './page-lines.js';
+import { pageLinks } from './page-lines.js';
 import { pickerTags } from './picker.js';
 import {
   back,
@@ -22,40 +24,69 @@ import {
   deleteWord,
   endSearch,
   initWikiPane,
-  moveBy,
+  moveSelection,
   moveLint,
   movePicker,
-  moveTo,
   openLint,
   openPage,
   openTagPicker,
   pickLink,
   scrollPage,
-  selectedIndex,
   startSearch,
   typePicker,
   typeQuery,
   type WikiPaneState,
 } from './reducer.js';
-import { wikiRows } from './rows.js';
 import { WikiPaneView } from './view.js';
 
 type Ctx = KeyContext<WikiPaneState>;
+type S = WikiPaneState;
 
-/** Rows of the pane body, as the app lays it out (header, flash and footer take 3, problems up to 2). */
-const bodyRows = (ctx: Ctx) =>
-  Math.max(
-    1,
-    ctx.size.rows - 1 - 3 - (ctx.store.problems.getSnapshot().length === 0 ? 0 : ctx.size.rows - 1 >= 20 ? 2 : 1),
-  );
-const listPage = (ctx: Ctx) => Math.max(1, Math.floor((bodyRows(ctx) - 3) / 2));
-const isText = (ev: InputEvent) => ev.kind === 'key' && ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta;
+const PICKER = mode<S>('tag picker', (s) => s.picker !== null);
+const SEARCH = mode<S>('typing a search', (s) => s.picker === null && s.editing);
+const idle = (s: S) => s.picker === null && !s.editing;
+const LIST = mode<S>('page list', (s) => idle(s) && s.view === 'list');
+const PAGE = mode<S>('reading a page', (s) => idle(s) && s.view === 'page');
+const LINT = mode<S>('lint list', (s) => idle(s) && s.view === 'lint');
+
+const results = (ctx: Ctx) => {
+  const d = ctx.store.wiki;
+  return d ? resultsLayout(ctx.state, d, d.getSnapshot(), ctx.body) : null;
+};
+const moveResults = (ctx: Ctx, to: Parameters<typeof moveSelection>[2]) => {
+  const l = results(ctx);
+  if (l) ctx.set((s) => moveSelection(s, l.names, to, l.height));
+};
+const lintOf = (ctx: Ctx) => {
+  const d = ctx.store.wiki;
+  return d ? lintLayout(ctx.state, d.getSnapshot(), d.lint(ctx.app.now()), ctx.body) : null;
+};
+const pageOf = (ctx: Ctx) => {
+  const d = ctx.store.wiki;
+  return d ? pageLayout(ctx.state, d.getSnapshot(), d.lint(ctx.app.now()), ctx.body, ctx.app.now()) : null;
+};
+const linksOf = (ctx: Ctx) => {
+  const d = ctx.store.wiki;
+  const page = d && ctx.state.page ? d.getSnapshot().byName.get(ctx.state.page.name) : undefined;
+  return d && page ? pageLinks(page, d.getSnapshot()) : [];
+};
+const pickerOptions = (ctx: Ctx) => {
+  const d = ctx.store.wiki;
+  return d && ctx.state.picker ? pickerTags(d.getSnapshot(), ctx.state.picker.filter) : [];
+};
+
+function openSelected(ctx: Ctx): void {
+  const l = results(ctx);
+  const name = l ? l.names[l.view.index] : undefined;
+  if (name) ctx.set((s) => openPage(endSearch(s), name));
+  else ctx.set(endSearch);
+}
 
 function followLink(ctx: Ctx, index: number): void {
   const domain = ctx.store.wiki;
   const name = ctx.state.page?.name;
-  const page = name ? domain.getSnapshot().byName.get(name) : undefined;
-  if (!page) return;
+  const page = domain && name ? domain.getSnapshot().byName.get(name) : undefined;
+  if (!domain || !page) return;
   const target = pageLinks(page, domain.getSnapshot())[index];
   if (!target) return;
   if (!target.exists) {
@@ -68,180 +99,207 @@ function followLink(ctx: Ctx, index: number): void {
   ctx.set((s) => openPage(s, target.name));
 }
 
-function onPageKey(ev: InputEvent, ctx: Ctx): boolean {
-  const snap = ctx.store.wiki.getSnapshot();
-  const page = ctx.state.page ? snap.byName.get(ctx.state.page.name) : undefined;
-  const links = page ? pageLinks(page, snap) : [];
-  const total = page
-    ? pageLines(page, snap, ctx.store.wiki.lint(ctx.app.now()), ctx.app.now(), ctx.size.columns - 1).length - 1
-    : 0;
-  const h = Math.max(1, bodyRows(ctx) - 1);
-  const max = Math.max(0, total - h);
-  const { set } = ctx;
-  if (isKey(ev, 'escape') || isKey(ev, 'backspace') || isKey(ev, 'left') || isChar(ev, 'h')) set(back);
-  else if (isKey(ev, 'down') || isChar(ev, 'j')) set((s) => scrollPage(s, 1, max));
-  else if (isKey(ev, 'up') || isChar(ev, 'k')) set((s) => scrollPage(s, -1, max));
-  else if (isKey(ev, 'pagedown') || isChar(ev, ' ') || isCtrl(ev, 'd')) set((s) => scrollPage(s, h, max));
-  else if (isKey(ev, 'pageup') || isCtrl(ev, 'u')) set((s) => scrollPage(s, -h, max));
-  else if (isKey(ev, 'home') || isChar(ev, 'g')) set((s) => scrollPage(s, -Infinity, max));
-  else if (isKey(ev, 'end') || isChar(ev, 'G')) set((s) => scrollPage(s, Infinity, max));
-  else if (isKey(ev, 'tab')) set((s) => pickLink(s, links.length, 1));
-  else if (isKey(ev, 'backtab')) set((s) => pickLink(s, links.length, -1));
-  else if (isKey(ev, 'enter') || isKey(ev, 'right') || isChar(ev, 'l')) {
-    if ((ctx.state.page?.link ?? -1) >= 0) followLink(ctx, ctx.state.page!.link);
-    else if (links.length > 0) ctx.app.flash('Tab picks a link, Enter follows it (or press its number)', 'info');
-  } else if (ev.kind === 'key' && /^[1-9]$/.test(ev.key.ch) && !ev.key.ctrl && !ev.key.meta)
-    followLink(ctx, Number(ev.key.ch) - 1);
-  else if (isChar(ev, '/')) set((s) => startSearch({ ...s, page: null, history: [] }));
-  else return false;
-  return true;
+function followPicked(ctx: Ctx): void {
+  const links = linksOf(ctx);
+  if ((ctx.state.page?.link ?? -1) >= 0) followLink(ctx, ctx.state.page!.link);
+  else if (links.length > 0) ctx.app.flash('[ and ] pick a link, Enter follows it (or press its number)', 'info');
 }
 
-function onLintKey(ev: InputEvent, ctx: Ctx): boolean {
-  const domain = ctx.store.wiki;
-  const items = lintItems(domain.getSnapshot(), domain.lint(ctx.app.now()));
-  const { set } = ctx;
-  const pageSize = Math.max(1, bodyRows(ctx) - 3);
-  if (isKey(ev, 'escape') || isKey(ev, 'backspace') || isChar(ev, 'L') || isKey(ev, 'left') || isChar(ev, 'h'))
-    set(back);
-  else if (isKey(ev, 'down') || isChar(ev, 'j')) set((s) => moveLint(s, items.length, 1));
-  else if (isKey(ev, 'up') || isChar(ev, 'k')) set((s) => moveLint(s, items.length, -1));
-  else if (isKey(ev, 'pagedown') || isCtrl(ev, 'd')) set((s) => moveLint(s, items.length, pageSize));
-  else if (isKey(ev, 'pageup') || isCtrl(ev, 'u')) set((s) => moveLint(s, items.length, -pageSize));
-  else if (isKey(ev, 'home') || isChar(ev, 'g')) set((s) => moveLint(s, items.length, -Infinity));
-  else if (isKey(ev, 'end') || isChar(ev, 'G')) set((s) => moveLint(s, items.length, Infinity));
-  else if (isKey(ev, 'enter') || isKey(ev, 'right') || isChar(ev, 'l')) {
-    const it = items[Math.min(ctx.state.lintSelected, items.length - 1)];
-    if (it) set((s) => openPage(s, it.page));
-  } else if (isChar(ev, '/')) set(startSearch);
-  else return false;
-  return true;
-}
-
-function onPickerKey(ev: InputEvent, ctx: Ctx): boolean {
-  const domain = ctx.store.wiki;
-  if (!ctx.state.picker) return false;
-  const options = pickerTags(domain.getSnapshot(), ctx.state.picker.filter);
-  const { set } = ctx;
-  if (ev.kind === 'paste') set((s) => typePicker(s, ev.text));
-  else if (isKey(ev, 'escape')) set(closeTagPicker);
-  else if (isKey(ev, 'enter')) {
-    const o = options[Math.min(ctx.state.picker.selected, options.length - 1)];
-    set((s) => chooseTag(s, o ? o.tag : s.tag));
-  } else if (isKey(ev, 'backspace')) set(backspacePicker);
-  else if (isKey(ev, 'down') || isCtrl(ev, 'n')) set((s) => movePicker(s, options.length, 1));
-  else if (isKey(ev, 'up') || isCtrl(ev, 'p')) set((s) => movePicker(s, options.length, -1));
-  else if (isText(ev) && ev.kind === 'key') set((s) => typePicker(s, ev.key.ch));
-  // Every other key is swallowed: the picker is modal and takes typed text.
-  return true;
-}
-
-function onKey(ev: InputEvent, ctx: Ctx): boolean {
-  const { state, set, store } = ctx;
-  if (state.picker) return onPickerKey(ev, ctx);
-  if (state.view === 'page') return ev.kind === 'key' && onPageKey(ev, ctx);
-  if (state.view === 'lint') return ev.kind === 'key' && onLintKey(ev, ctx);
-  const domain = store.wiki;
-  const snap = domain.getSnapshot();
-  const names = () => wikiRows(domain, snap, state).rows.map((r) => r.page.filename);
-  const open = () => {
-    const list = names();
-    const name = list[selectedIndex(state, list)];
-    if (name) set((s) => openPage(endSearch(s), name));
-    else set(endSearch);
-  };
-
-  if (state.editing) {
-    if (ev.kind === 'paste') set((s) => typeQuery(s, ev.text));
-    else if (isKey(ev, 'enter')) open();
-    else if (isKey(ev, 'escape')) set(clearQuery);
-    else if (isKey(ev, 'tab')) set(endSearch);
-    else if (isKey(ev, 'backspace')) set(backspaceQuery);
-    else if (isCtrl(ev, 'u')) set((s) => ({ ...s, query: '', top: 0, selected: null }));
-    else if (isCtrl(ev, 'w')) set(deleteWord);
-    else if (isKey(ev, 'down') || isCtrl(ev, 'n')) set((s) => moveBy(s, names(), 1));
-    else if (isKey(ev, 'up') || isCtrl(ev, 'p')) set((s) => moveBy(s, names(), -1));
-    else if (isKey(ev, 'pagedown')) set((s) => moveBy(s, names(), listPage(ctx)));
-    else if (isKey(ev, 'pageup')) set((s) => moveBy(s, names(), -listPage(ctx)));
-    else if (isText(ev) && ev.kind === 'key') set((s) => typeQuery(s, ev.key.ch));
-    else return false;
-    return true;
-  }
-  if (ev.kind !== 'key') return false;
-  if (isChar(ev, '/')) set(startSearch);
-  else if (isKey(ev, 'down') || isChar(ev, 'j')) set((s) => moveBy(s, names(), 1));
-  else if (isKey(ev, 'up') || isChar(ev, 'k')) set((s) => moveBy(s, names(), -1));
-  else if (isKey(ev, 'pagedown') || isCtrl(ev, 'd')) set((s) => moveBy(s, names(), listPage(ctx)));
-  else if (isKey(ev, 'pageup') || isCtrl(ev, 'u')) set((s) => moveBy(s, names(), -listPage(ctx)));
-  else if (isKey(ev, 'home') || isChar(ev, 'g')) set((s) => moveTo(s, names(), 0));
-  else if (isKey(ev, 'end') || isChar(ev, 'G')) set((s) => moveTo(s, names(), Infinity));
-  else if (isKey(ev, 'enter') || isKey(ev, 'right') || isChar(ev, 'l')) open();
-  else if (isChar(ev, 'c')) set((s) => cycleCategory(s, snap.categories, 1));
-  else if (isChar(ev, 'C')) set((s) => cycleCategory(s, snap.categories, -1));
+const bindings: Binding<S>[] = [
+  { keys: ['escape'], help: 'cancel', hint: 'cancel', when: PICKER, run: (c) => c.set(closeTagPicker) },
+  {
+    keys: ['enter'],
+    help: 'filter by the highlighted tag',
+    hint: 'filter',
+    when: PICKER,
+    run: (c) => {
+      const options = pickerOptions(c);
+      const o = options[Math.min(c.state.picker?.selected ?? 0, options.length - 1)];
+      c.set((s) => chooseTag(s, o ? o.tag : s.tag));
+    },
+  },
+  { keys: ['backspace'], help: 'delete the last character', when: PICKER, run: (c) => c.set(backspacePicker) },
+  {
+    keys: ['down', 'ctrl+n', 'wheeldown'],
+    help: 'next tag',
+    when: PICKER,
+    run: (c) => c.set((s) => movePicker(s, pickerOptions(c).length, 1)),
+  },
+  {
+    keys: ['up', 'ctrl+p', 'wheelup'],
+    help: 'previous tag',
+    when: PICKER,
+    run: (c) => c.set((s) => movePicker(s, pickerOptions(c).length, -1)),
+  },
+  { keys: ['enter'], help: 'open the selected page', hint: 'open', when: SEARCH, run: openSelected },
+  { keys: ['escape'], help: 'clear the search', hint: 'clear', when: SEARCH, run: (c) => c.set(clearQuery) },
+  { keys: ['tab'], help: 'leave the search box (keep the query)', when: SEARCH, run: (c) => c.set(endSearch) },
+  { keys: ['backspace'], help: 'delete the last character', when: SEARCH, run: (c) => c.set(backspaceQuery) },
+  {
+    keys: ['ctrl+u'],
+    help: 'clear the query',
+    when: SEARCH,
+    run: (c) => c.set((s) => clearQuery({ ...s, editing: true })),
+  },
+  { keys: ['ctrl+w'], help: 'delete the last word', when: SEARCH, run: (c) => c.set(deleteWord) },
+  {
+    keys: ['down', 'ctrl+n', 'wheeldown'],
+    help: 'move the selection without leaving the search box',
+    hint: 'pick',
+    hintKeys: '↑↓',
+    when: SEARCH,
+    run: (c) => moveResults(c, 1),
+  },
+  { keys: ['up', 'ctrl+p', 'wheelup'], help: 'move the selection up', when: SEARCH, run: (c) => moveResults(c, -1) },
+  { keys: ['pagedown'], help: 'a page down', when: SEARCH, run: (c) => moveResults(c, { page: 1 }) },
+  { keys: ['pageup'], help: 'a page up', when: SEARCH, run: (c) => moveResults(c, { page: -1 }) },
+  {
+    keys: ['/'],
+    help: "search as you type: OMC's wiki_query ranking (tags, title, body); nothing is written to log.md",
+    hint: 'search',
+    when: LIST,
+    run: (c) => c.set(startSearch),
+  },
+  ...navBindings(LIST, 'pages', moveResults, { hint: false }),
+  { keys: ['enter', 'right', 'l'], help: 'open the selected page', hint: 'open', when: LIST, run: openSelected },
+  {
+    keys: ['c'],
+    help: 'next category filter',
+    hint: 'category',
+    when: LIST,
+    run: (c) => c.set((s) => cycleCategory(s, c.store.wiki.getSnapshot().categories ?? [], 1)),
+  },
+  {
+    keys: ['C'],
+    help: 'previous category filter',
+    when: LIST,
+    run: (c) => c.set((s) => cycleCategory(s, c.store.wiki.getSnapshot().categories ?? [], -1)),
+  },
   // Not `t`: that is the global key of the Teams pane.
-  else if (isChar(ev, '#')) set(openTagPicker);
-  else if (isChar(ev, 'x')) set(clearFilters);
-  else if (isChar(ev, 'L')) set(openLint);
-  else if (isKey(ev, 'escape') && state.query !== '') set(clearQuery);
-  else if (isKey(ev, 'escape') && (state.category !== null || state.tag !== null)) set(clearFilters);
-  else return false;
-  return true;
-}
+  {
+    keys: ['#'],
+    help: 'pick a tag to filter by (type to narrow)',
+    hint: 'tag',
+    when: LIST,
+    run: (c) => c.set(openTagPicker),
+  },
+  { keys: ['x'], help: 'clear the category and tag filters', when: LIST, run: (c) => c.set(clearFilters) },
+  {
+    keys: ['L'],
+    help: "lint list: unreadable pages and OMC's wiki_lint findings",
+    hint: 'lint',
+    when: LIST,
+    run: (c) => c.set(openLint),
+  },
+  {
+    keys: ['escape'],
+    help: 'clear the search, then the filters',
+    when: mode<S>('page list', (s) => LIST.test(s) && (s.query !== '' || s.category !== null || s.tag !== null)),
+    run: (c) => c.set((s) => (s.query !== '' ? clearQuery(s) : clearFilters(s))),
+  },
+  ...navBindings(
+    PAGE,
+    'scroll',
+    (ctx, to) => {
+      const l = pageOf(ctx);
+      if (l) ctx.set((s) => scrollPage(s, scrollDelta(to, l.height), l.lines.length, l.height));
+    },
+    { hint: false },
+  ),
+  {
+    keys: [' '],
+    help: 'scroll a page down',
+    when: PAGE,
+    run: (ctx) => {
+      const l = pageOf(ctx);
+      if (l) ctx.set((s) => scrollPage(s, scrollDelta({ page: 1 }, l.height), l.lines.length, l.height));
+    },
+  },
+  {
+    keys: [']'],
+    help: 'pick the next link',
+    hint: 'link',
+    hintKeys: '[ ]',
+    when: PAGE,
+    run: (c) => c.set((s) => pickLink(s, linksOf(c).length, 1)),
+  },
+  {
+    keys: ['['],
+    help: 'pick the previous link',
+    when: PAGE,
+    run: (c) => c.set((s) => pickLink(s, linksOf(c).length, -1)),
+  },
+  { keys: ['enter', 'right', 'l'], help: 'follow the picked link', hint: 'follow', when: PAGE, run: followPicked },
+  ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n): Binding<S> => ({
+    keys: [String(n)],
+    help: `follow link ${n}`,
+    when: PAGE,
+    run: (c) => followLink(c, n - 1),
+  })),
+  {
+    keys: ['/'],
+    help: 'search again',
+    when: PAGE,
+    run: (c) => c.set((s) => startSearch({ ...s, page: null, history: [] })),
+  },
+  {
+    keys: ['escape', 'backspace', 'left', 'h'],
+    help: 'back to the page you followed the link from, else to the list',
+    hint: 'back',
+    when: PAGE,
+    run: (c) => c.set(back),
+  },
+  ...navBindings(LINT, 'findings', (ctx, to) => {
+    const l = lintOf(ctx);
+    if (l) ctx.set((s) => moveLint(s, l.ids, to, l.height));
+  }),
+  {
+    keys: ['enter', 'right', 'l'],
+    help: "open the finding's page",
+    hint: 'open',
+    when: LINT,
+    run: (c) => {
+      const l = lintOf(c);
+      const it = l?.items[l.view.index];
+      if (it) c.set((s) => openPage(s, it.page));
+    },
+  },
+  { keys: ['/'], help: 'search', when: LINT, run: (c) => c.set(startSearch) },
+  {
+    keys: ['escape', 'backspace', 'L', 'left', 'h'],
+    help: 'back to the list',
+    hint: 'back',
+    when: LINT,
+    run: (c) => c.set(back),
+  },
+];
 
 export const wikiPane: PaneModule<WikiPaneState> = {
   id: 'wiki',
   title: 'Wiki',
   hotkey: 'w',
   init: initWikiPane,
-  onKey,
-  capturesText: (s) => s.editing || s.picker !== null,
-  hints: (s) =>
-    s.picker
-      ? [
-          ['type', 'narrow'],
-          ['⏎', 'filter'],
-          ['Esc', 'cancel'],
-        ]
-      : s.editing
-        ? [
-            ['type', 'search'],
-            ['↑↓', 'pick'],
-            ['⏎', 'open'],
-            ['Esc', 'clear'],
-          ]
-        : s.view === 'page'
-          ? [
-              ['↑↓', 'scroll'],
-              ['Tab', 'link'],
-              ['⏎', 'follow'],
-              ['Esc', 'back'],
-            ]
-          : s.view === 'lint'
-            ? [
-                ['↑↓', 'move'],
-                ['⏎', 'open'],
-                ['Esc', 'back'],
-              ]
-            : [
-                ['/', 'search'],
-                ['⏎', 'open'],
-                ['c', 'category'],
-                ['#', 'tag'],
-                ['L', 'lint'],
-              ],
-  help: [
-    ['/', "search as you type: OMC's wiki_query ranking (tags, title, body); nothing is written to log.md"],
-    ['↑ / ↓ (while typing)', 'move the selection without leaving the search box'],
-    ['Enter', 'open the selected page (also while typing)'],
-    ['Esc', 'clear the search / back from a page or the lint list'],
-    ['j / k, g / G, PgUp / PgDn', 'move in the list; scroll a page'],
-    ['c / C', 'next / previous category filter'],
-    ['#', 'pick a tag to filter by (type to narrow)'],
-    ['x', 'clear the category and tag filters'],
-    ['L', "lint list: unreadable pages and OMC's wiki_lint findings"],
-    ['Tab / Shift-Tab (page)', 'pick a link; Enter follows it; 1–9 follow link N'],
-    ['Backspace (page)', 'back to the page you followed the link from'],
-  ],
+  bindings,
+  typing: {
+    active: (s) => s.editing || s.picker !== null,
+    type: (ctx, text) => ctx.set((s) => (s.picker ? typePicker(s, text) : typeQuery(s, text))),
+  },
+  sources: (store) => {
+    const d = store.wiki;
+    return d ? [d.subscribe] : [];
+  },
+  settle(state, store, body, now) {
+    const d = store.wiki;
+    if (!d || state.picker || state.view === 'page') return state;
+    if (state.view === 'lint') {
+      const l = lintLayout(state, d.getSnapshot(), d.lint(now), body);
+      const lint = settleList(state.lint, l.ids, l.height);
+      return lint === state.lint ? state : { ...state, lint };
+    }
+    const l = resultsLayout(state, d, d.getSnapshot(), body);
+    const list = settleList(state.list, l.names, l.height);
+    return list === state.list ? state : { ...state, list };
+  },
   View: WikiPaneView,
   nextTick(state, store, now) {
     if (state.view !== 'page' || !state.page) return Infinity;

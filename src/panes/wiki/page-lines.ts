@@ -106,7 +106,7 @@ export function pageLines(
     );
   const links = pageLinks(page, snap);
   if (links.length > 0) {
-    push(`links (Tab picks, Enter or 1–9 follows):`, 'label');
+    push(`links ([ ] pick, Enter or 1–9 follows):`, 'label');
     links.forEach((l, i) => {
       const n = i < 9 ? `${i + 1}` : '·';
       push(

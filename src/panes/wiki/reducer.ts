@@ -1,3 +1,5 @@
+import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../ui/list.js';
+
 /**
  * Wiki pane state and its pure transitions. The list selection is kept by
  * file name, so a page that moves in the ranking stays selected while the
@@ -26,15 +28,15 @@ export interface WikiPaneState {
   category: string | null;
   tag: string | null;
   picker: TagPicker | null;
-  selected: string | null;
-  top: number;
+  /** The selected result (by file name) and the result list's window. */
+  list: ListState;
   page: PageState | null;
   /** Where Esc returns to from the page view once the back stack is empty. */
   pageFrom: 'list' | 'lint';
   /** Pages to go back to (the page view's Esc/Backspace). */
   history: PageState[];
-  lintSelected: number;
-  lintTop: number;
+  /** The selected lint finding (page + finding) and the lint list's window. */
+  lint: ListState;
 }
 
 export const initWikiPane = (): WikiPaneState => ({
@@ -44,13 +46,11 @@ export const initWikiPane = (): WikiPaneState => ({
   category: null,
   tag: null,
   picker: null,
-  selected: null,
-  top: 0,
+  list: initList(),
   page: null,
   pageFrom: 'list',
   history: [],
-  lintSelected: 0,
-  lintTop: 0,
+  lint: initList(),
 });
 
 // --- search box -------------------------------------------------------------
@@ -59,51 +59,37 @@ export const startSearch = (s: WikiPaneState): WikiPaneState => ({ ...s, editing
 export const typeQuery = (s: WikiPaneState, text: string): WikiPaneState => ({
   ...s,
   query: s.query + text.replace(/[\r\n\t]+/g, ' '),
-  top: 0,
-  selected: null,
+  list: initList(),
 });
 export const backspaceQuery = (s: WikiPaneState): WikiPaneState => ({
   ...s,
   query: Array.from(s.query).slice(0, -1).join(''),
-  top: 0,
-  selected: null,
+  list: initList(),
 });
 /** Ctrl-W: drop the last word (and the spaces after it). */
 export const deleteWord = (s: WikiPaneState): WikiPaneState => ({
   ...s,
   query: s.query.replace(/\S*\s*$/, ''),
-  top: 0,
-  selected: null,
+  list: initList(),
 });
 export const clearQuery = (s: WikiPaneState): WikiPaneState => ({
   ...s,
   query: '',
   editing: false,
-  top: 0,
-  selected: null,
+  list: initList(),
 });
 export const endSearch = (s: WikiPaneState): WikiPaneState => ({ ...s, editing: false });
 
 // --- list -------------------------------------------------------------------
 
 export function selectedIndex(s: WikiPaneState, names: readonly string[]): number {
-  if (names.length === 0) return -1;
-  const i = s.selected === null ? -1 : names.indexOf(s.selected);
-  return i === -1 ? 0 : i;
+  return listView(s.list, names, Number.MAX_SAFE_INTEGER).index;
 }
 
-export function moveBy(s: WikiPaneState, names: readonly string[], delta: number): WikiPaneState {
-  if (names.length === 0) return s;
-  const i = Math.max(0, Math.min(names.length - 1, selectedIndex(s, names) + delta));
-  return { ...s, selected: names[i] as string };
+export function moveSelection(s: WikiPaneState, names: readonly string[], to: Move, height: number): WikiPaneState {
+  const list = moveList(s.list, names, to, height);
+  return list === s.list ? s : { ...s, list };
 }
-
-export function moveTo(s: WikiPaneState, names: readonly string[], index: number): WikiPaneState {
-  if (names.length === 0) return s;
-  return { ...s, selected: names[Math.max(0, Math.min(names.length - 1, index))] as string };
-}
-
-export { clampTop } from '../../ui/list-window.js';
 
 // --- filters ----------------------------------------------------------------
 
@@ -112,7 +98,7 @@ export function cycleCategory(s: WikiPaneState, categories: readonly string[], d
   const options: Array<string | null> = [null, ...categories];
   const cur = Math.max(0, options.indexOf(s.category));
   const next = options[(cur + delta + options.length) % options.length] ?? null;
-  return { ...s, category: next, top: 0, selected: null };
+  return { ...s, category: next, list: initList() };
 }
 
 export const openTagPicker = (s: WikiPaneState): WikiPaneState => ({ ...s, picker: { filter: '', selected: 0 } });
@@ -135,15 +121,13 @@ export const chooseTag = (s: WikiPaneState, tag: string | null): WikiPaneState =
   ...s,
   tag,
   picker: null,
-  top: 0,
-  selected: null,
+  list: initList(),
 });
 export const clearFilters = (s: WikiPaneState): WikiPaneState => ({
   ...s,
   category: null,
   tag: null,
-  top: 0,
-  selected: null,
+  list: initList(),
 });
 
 // --- page view --------------------------------------------------------------
@@ -152,7 +136,7 @@ export const openPage = (s: WikiPaneState, name: string): WikiPaneState => ({
   ...s,
   view: 'page',
   editing: false,
-  selected: s.view === 'list' ? name : s.selected,
+  list: s.view === 'list' ? { ...s.list, id: name } : s.list,
   page: { name, scroll: 0, link: -1 },
   pageFrom: s.view === 'page' ? s.pageFrom : s.view === 'lint' ? 'lint' : 'list',
   history: s.page && s.view === 'page' ? [...s.history, s.page] : [],
@@ -165,9 +149,9 @@ export function back(s: WikiPaneState): WikiPaneState {
   return { ...s, view: s.view === 'page' ? s.pageFrom : 'list', page: null, history: [] };
 }
 
-export function scrollPage(s: WikiPaneState, delta: number, maxScroll: number): WikiPaneState {
+export function scrollPage(s: WikiPaneState, delta: number, total: number, height: number): WikiPaneState {
   if (!s.page) return s;
-  return { ...s, page: { ...s.page, scroll: Math.max(0, Math.min(maxScroll, s.page.scroll + delta)) } };
+  return { ...s, page: { ...s.page, scroll: scrollTo(s.page.scroll, delta, total, height) } };
 }
 
 export function pickLink(s: WikiPaneState, total: number, delta: 1 | -1): WikiPaneState {
@@ -183,10 +167,9 @@ export const openLint = (s: WikiPaneState): WikiPaneState => ({
   ...s,
   view: 'lint',
   editing: false,
-  lintSelected: 0,
-  lintTop: 0,
+  lint: initList(),
 });
-export function moveLint(s: WikiPaneState, total: number, delta: number): WikiPaneState {
-  if (total === 0) return s;
-  return { ...s, lintSelected: Math.max(0, Math.min(total - 1, s.lintSelected + delta)) };
+export function moveLint(s: WikiPaneState, ids: readonly string[], to: Move, height: number): WikiPaneState {
+  const lint = moveList(s.lint, ids, to, height);
+  return lint === s.lint ? s : { ...s, lint };
 }

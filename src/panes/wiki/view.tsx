@@ -6,10 +6,12 @@ import { cleanLine } from '../../store/sanitize.js';
 import { clip, fit, width as cells } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
-import { lintItems, lintSummary } from './lint-lines.js';
-import { pageLines, type PageLine } from './page-lines.js';
-import { clampTop, selectedIndex, type WikiPaneState } from './reducer.js';
-import { badgesFor, headerLine, rowLayout, wikiRows, type WikiRow } from './rows.js';
+import { lintSummary } from './lint-lines.js';
+import type { PageLine } from './page-lines.js';
+import type { WikiPaneState } from './reducer.js';
+import { badgesFor, headerLine, rowLayout, type WikiRow } from './rows.js';
+import { lintLayout, pageLayout, resultsLayout } from './layout.js';
+import { clampTop, moreText, textWindow, withNote } from '../../ui/list.js';
 import { pickerTags } from './picker.js';
 
 const toneColor = (theme: Theme, tone?: string) =>
@@ -188,16 +190,10 @@ function ListView({
 }) {
   const theme = useTheme();
   if (state.picker) return <TagPickerView state={state} snap={snap} width={width} height={height} />;
-  const { rows, unsearchable, searching } = wikiRows(domain, snap, state);
+  const lay = resultsLayout(state, domain, snap, { columns: width, rows: height });
+  const { rows, searching, note, height: listH } = lay;
   const unreadable = snap.pages.length - snap.searchable.length;
-  const note =
-    searching && unsearchable > 0
-      ? `${unsearchable} page${unsearchable === 1 ? '' : 's'} OMC cannot read ${unsearchable === 1 ? 'is' : 'are'} not searched (L lists them)`
-      : null;
-  const listH = Math.max(1, Math.floor((height - 3 - (note ? 1 : 0)) / 2));
-  const names = rows.map((r) => r.page.filename);
-  const sel = selectedIndex(state, names);
-  const top = clampTop(state.top, Math.max(0, sel), listH, rows.length);
+  const { index: sel, top } = lay.view;
   let empty: string | null = null;
   if (snap.dir === 'missing')
     empty = 'No wiki yet: OMC creates .omc/wiki when a session saves knowledge (wiki_ingest / wiki_add).';
@@ -210,7 +206,7 @@ function ListView({
       <SearchLine state={state} snap={snap} shown={rows.length} searching={searching} width={width} />
       <FilterLine state={state} lint={lint} unreadable={unreadable} width={width} />
       <Text bold color={theme.muted} wrap="truncate">
-        {headerLine(width)}
+        {withNote(headerLine(width), moreText(lay.view, listH, rows.length), width, fit)}
       </Text>
       {empty ? (
         <Text color={theme.muted} wrap="truncate">
@@ -279,20 +275,23 @@ function PageView({
       </Box>
     );
   }
-  const lines = pageLines(page, snap, lint, now, width - 1);
-  const [title, ...rest] = lines;
-  const bodyH = Math.max(1, height - 1);
-  const scroll = Math.max(0, Math.min(state.page?.scroll ?? 0, Math.max(0, rest.length - bodyH)));
-  const more = rest.length - scroll - bodyH;
+  const lay = pageLayout(state, snap, lint, { columns: width, rows: height }, now);
+  const title = lay?.title;
+  const rest = lay?.lines ?? [];
+  const bodyH = lay?.height ?? 1;
+  const w = textWindow(rest.length, state.page?.scroll ?? 0, bodyH);
+  const more = w.below;
   return (
     <Box flexDirection="column" height={height}>
       <Text bold color={theme.accent} wrap="truncate">
         {fit(title?.text ?? '', Math.max(1, width - 12))}
         <Text color={theme.muted} bold={false}>
-          {more > 0 ? ` ↓${more} more` : scroll > 0 ? ' (end)' : ''}
+          {more > 0 ? ` ↓${more} more` : w.start > 0 ? ' (end)' : ''}
         </Text>
       </Text>
-      <Lines lines={rest.slice(scroll)} selectedLink={state.page?.link ?? -1} height={bodyH} />
+      {w.above > 0 ? <Text color={theme.muted}>{clip(`  ↑ ${w.above} more above`, width)}</Text> : null}
+      <Lines lines={rest.slice(w.start, w.end)} selectedLink={state.page?.link ?? -1} height={w.end - w.start} />
+      {w.below > 0 ? <Text color={theme.muted}>{clip(`  ↓ ${w.below} more below`, width)}</Text> : null}
     </Box>
   );
 }
@@ -311,11 +310,10 @@ function LintView({
   height: number;
 }) {
   const theme = useTheme();
-  const items = lintItems(snap, lint);
+  const lay = lintLayout(state, snap, lint, { columns: width, rows: height });
+  const { items, height: listH } = lay;
   const unreadable = snap.pages.length - snap.searchable.length;
-  const listH = Math.max(1, height - 3);
-  const sel = Math.min(state.lintSelected, Math.max(0, items.length - 1));
-  const top = clampTop(state.lintTop, sel, listH, items.length);
+  const { index: sel, top } = lay.view;
   return (
     <Box flexDirection="column" height={height}>
       <Text bold wrap="truncate">

@@ -1,0 +1,46 @@
+/**
+ * The sessions pane's layout, used by its view and its key handlers alike: the
+ * visible rows, the list's height and scroll window, and the detail view's lines.
+ */
+import type { TrackedCancel } from '../../store/cancel/tracker.js';
+import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.js';
+import { listView, textWindow, type ListView } from '../../ui/list.js';
+import type { Size } from '../types.js';
+import { detailLines, type DetailLine } from './detail.js';
+import { idsOf, visibleSessions, type SessionsPaneState } from './reducer.js';
+
+export interface ListLayout {
+  rows: SessionView[];
+  ids: string[];
+  showFilter: boolean;
+  /** Rows for sessions (the pane less the column header and the filter line). */
+  height: number;
+  view: ListView;
+}
+
+export function listLayout(state: SessionsPaneState, snap: SessionsSnapshot, body: Size): ListLayout {
+  const rows = visibleSessions(snap, state);
+  const ids = idsOf(rows);
+  const showFilter = state.filterEditing || state.filter !== '';
+  const height = Math.max(1, body.rows - 1 - (showFilter ? 1 : 0));
+  return { rows, ids, showFilter, height, view: listView(state.list, ids, height) };
+}
+
+export interface DetailLayout {
+  lines: DetailLine[];
+  height: number;
+}
+
+export function detailLayout(s: SessionView, body: Size, now: number, tracked?: TrackedCancel): DetailLayout {
+  return { lines: detailLines(s, now, body.columns - 1, tracked), height: body.rows };
+}
+
+/** The scroll that keeps the selected mode's title on screen (Tab / `]` must not move it out of view). */
+export function scrollToMode(l: DetailLayout, scroll: number, modeIndex: number): number {
+  const at = l.lines.findIndex((x) => x.tone === 'title' && x.mode === modeIndex);
+  if (at < 0) return scroll;
+  const w = textWindow(l.lines.length, scroll, l.height);
+  if (at >= w.start && at < w.end) return scroll;
+  // Put the title near the top, with the mode's fields below it.
+  return Math.max(0, Math.min(at, textWindow(l.lines.length, Infinity, l.height).start));
+}

@@ -1,0 +1,135 @@
+/**
+ * The text of every overlay (help, problems, message log, confirm dialog),
+ * laid out once: the overlay view draws these lines and the router scrolls
+ * them by the same count, so `G` lands on the last line and `k` moves from it.
+ */
+import { helpRows, keysLabel, type KeySpec } from '../input/bindings.js';
+import type { AnyPaneModule, Size } from '../panes/types.js';
+import { formatClock, width as cells, wrapText } from './format.js';
+import type { Flash, Overlay } from './ui-store.js';
+
+export interface OverlayLine {
+  text: string;
+  tone?: 'title' | 'error' | 'warning' | 'ok' | 'muted';
+}
+
+export interface OverlayInputs {
+  panes: ReadonlyArray<AnyPaneModule>;
+  globals?: ReadonlyArray<{ keys: readonly KeySpec[]; help: string }>;
+  problems: ReadonlyArray<{ path: string; message: string; severity: string }>;
+  log: readonly Flash[];
+  readonly: boolean;
+}
+
+/**
+ * Every status and symbol a pane can show, for the help's legend and the
+ * README's (a test checks both carry every row label the app can print).
+ */
+export const LEGEND: ReadonlyArray<[string, string]> = [
+  ['active', 'a mode is running and its state file was written recently'],
+  ['pending', 'a mode file exists but its loop has not started (OMC awaiting confirmation)'],
+  ['stale', "no write for longer than OMC's stale threshold: the loop is probably dead"],
+  ['finished', 'the mode reached its end (complete / done / failed phase)'],
+  ['tombstoned', 'OMC marked the mode cancelled; the file stays until OMC clears it'],
+  ['idle', 'the session has no running mode'],
+  ['cancelling', "OMC's cancel signal is live for this session (it lasts 30 s)"],
+  ['cancel 12s / pause 12s', 'omc-top wrote the signal; countdown until OMC stops honouring it'],
+  ['cancelled / not taken', 'what omc-top saw after its cancel: the loop ended, or it kept running'],
+  ['pause over', 'a pause expired and the loop carries on'],
+  ['3/10', 'progress: iteration 3 of at most 10 (tasks done/total for autopilot)'],
+  ['(retired)', 'a mode OMC 5.5 no longer runs; shown so its leftover file is explained'],
+  ['▸', 'the selected row'],
+  ['⚠', 'a problem: the file is unreadable or invalid (press ! for the list), or a worker flag'],
+  [
+    '✓ start / ½ cut / ✗ 650 / ✗ cap',
+    'memory: injected at session start / cut short / over the 650-character budget / over the 20-directive cap',
+  ],
+  ['⏻', 'teams: a shutdown was asked of the worker'],
+  ['n more above / below', 'the list goes on: scroll with j/k, PgUp/PgDn, g/G or the mouse wheel'],
+  [
+    'live / POLLING / NO .omc',
+    'footer: the file watcher works / fell back to polling / the .omc directory does not exist yet',
+  ],
+];
+
+function keyRows(rows: ReadonlyArray<{ keys: string; help: string }>, width: number, out: OverlayLine[]): void {
+  // The key column is as wide as its widest entry (up to half the screen); longer key lists wrap, never cut.
+  const widest = rows.reduce((n, r) => Math.max(n, cells(r.keys)), 0);
+  const keyW = Math.max(8, Math.min(widest, Math.floor(width / 2)));
+  const textW = Math.max(10, width - keyW - 2);
+  for (const r of rows) {
+    const keys = wrapText(r.keys, keyW);
+    const text = wrapText(r.help, textW);
+    for (let i = 0; i < Math.max(keys.length, text.length); i++) {
+      const k = keys[i] ?? '';
+      out.push({ text: k + ' '.repeat(Math.max(0, keyW - cells(k))) + '  ' + (text[i] ?? '') });
+    }
+  }
+}
+
+export function helpLines(inp: OverlayInputs, width: number): OverlayLine[] {
+  const out: OverlayLine[] = [{ text: 'omc-top keys  ·  Esc closes, q quits', tone: 'title' }];
+  out.push({ text: '' }, { text: 'Everywhere (when no text field is open)', tone: 'title' });
+  keyRows(
+    [
+      ...(inp.globals ?? []).map((g) => ({ keys: keysLabel(g.keys), help: g.help })),
+      ...inp.panes.map((p) => ({ keys: p.hotkey, help: `open the ${p.title} pane` })),
+    ],
+    width,
+    out,
+  );
+  for (const p of inp.panes) {
+    let mode: string | null = null;
+    const rows = helpRows(p.bindings, inp.readonly);
+    out.push({ text: '' }, { text: p.title, tone: 'title' });
+    let group: Array<{ keys: string; help: string }> = [];
+    const flush = () => {
+      if (group.length > 0) keyRows(group, width, out);
+      group = [];
+    };
+    for (const r of rows) {
+      if (r.mode !== mode) {
+        flush();
+        mode = r.mode;
+        if (mode !== '') out.push({ text: ` ${mode}:`, tone: 'muted' });
+      }
+      group.push(r);
+    }
+    flush();
+  }
+  out.push({ text: '' }, { text: 'Statuses and symbols', tone: 'title' });
+  keyRows(
+    LEGEND.map(([keys, help]) => ({ keys, help })),
+    width,
+    out,
+  );
+  return out;
+}
+
+export function messageLines(inp: OverlayInputs, width: number): OverlayLine[] {
+  const out: OverlayLine[] = [{ text: `Messages (${inp.log.length}, newest last)  ·  Esc closes`, tone: 'title' }];
+  if (inp.log.length === 0) out.push({ text: 'No messages yet.' });
+  for (const f of inp.log) {
+    const mark = f.kind === 'error' ? '✗' : f.kind === 'success' ? '✓' : '·';
+    const tone = f.kind === 'error' ? 'error' : f.kind === 'success' ? 'ok' : undefined;
+    const wrapped = wrapText(`${formatClock(f.at)} ${mark} ${f.text}`, width);
+    for (const w of wrapped) out.push({ text: w, tone });
+  }
+  return out;
+}
+
+/** The confirm dialog's body: its border and title and prompt take 4 rows. */
+export function confirmLines(lines: readonly string[], width: number): OverlayLine[] {
+  const out: OverlayLine[] = [];
+  for (const l of lines) for (const w of wrapText(l, Math.max(10, width - 4))) out.push({ text: w });
+  return out;
+}
+
+/** How many lines an overlay has and how many fit: what the router scrolls by. */
+export function overlayShape(o: Overlay, inp: OverlayInputs, body: Size): { total: number; height: number } {
+  const w = body.columns;
+  if (o.kind === 'confirm') return { total: confirmLines(o.lines, w).length, height: Math.max(1, body.rows - 4) };
+  // The problems view is a list with its own layout (problems-view.tsx): the router moves it, not this.
+  const lines = o.kind === 'help' ? helpLines(inp, w) : messageLines(inp, w);
+  return { total: lines.length, height: body.rows };
+}

@@ -1,0 +1,109 @@
+/**
+ * The problems view (`!`) is a list like the others: one row per problem,
+ * the selected one's full text below, Enter jumps to the pane that shows the
+ * file (a session's file opens that session).
+ */
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { Size } from '../panes/types.js';
+import { clip, wrapText } from './format.js';
+import { initList, listView, type ListState, type ListView } from './list.js';
+import { useTheme } from './theme.js';
+import type { PaneId } from './ui-store.js';
+
+export interface ProblemLike {
+  path: string;
+  message: string;
+  severity: string;
+}
+
+export const problemId = (p: ProblemLike) => `${p.path}\u0000${p.message}`;
+
+export interface ProblemsLayout {
+  ids: string[];
+  /** Rows for the list; the selected problem's full text takes the rest. */
+  height: number;
+  detail: string[];
+  view: ListView;
+}
+
+export function problemsLayout(
+  problems: readonly ProblemLike[],
+  list: ListState | undefined,
+  body: Size,
+): ProblemsLayout {
+  const ids = problems.map(problemId);
+  const l = list ?? initList();
+  const first = listView(l, ids, Number.MAX_SAFE_INTEGER);
+  const sel = problems[first.index];
+  const w = Math.max(10, body.columns - 2);
+  const detail = sel ? [...wrapText(sel.path, w), ...wrapText(`  ${sel.message}`, w)].slice(0, 8) : [];
+  const height = Math.max(1, body.rows - 2 - (detail.length ? detail.length + 1 : 0));
+  return { ids, height, detail, view: listView(l, ids, height) };
+}
+
+/** Where a problem's file is shown: the pane, and for a session's file the session. */
+export function paneOfProblem(path: string): { pane: PaneId; session?: string } | null {
+  const m = /^state\/sessions\/([^/]+)\//.exec(path);
+  if (m) return { pane: 'sessions', session: m[1] };
+  if (path.startsWith('state/team/')) return { pane: 'teams' };
+  if (path === 'notepad.md' || path.startsWith('notepad')) return { pane: 'notepad' };
+  if (path.startsWith('project-memory')) return { pane: 'memory' };
+  if (path.startsWith('wiki/') || path === 'wiki') return { pane: 'wiki' };
+  if (path.startsWith('state/')) return { pane: 'sessions' };
+  return null;
+}
+
+export function ProblemsView({
+  problems,
+  list,
+  width,
+  height,
+}: {
+  problems: readonly ProblemLike[];
+  list: ListState | undefined;
+  width: number;
+  height: number;
+}) {
+  const theme = useTheme();
+  const lay = problemsLayout(problems, list, { columns: width, rows: height });
+  const { index, top } = lay.view;
+  const shown = problems.slice(top, top + lay.height);
+  const more = [
+    top > 0 ? `↑${top}` : '',
+    problems.length - top - lay.height > 0 ? `↓${problems.length - top - lay.height}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text bold color={theme.accent} wrap="truncate">
+        {clip(
+          `Problems found in .omc (${problems.length})${more ? `  ${more} more` : ''}  ·  Enter opens the pane  ·  Esc closes`,
+          width,
+        )}
+      </Text>
+      {problems.length === 0 ? <Text>None: every file omc-top reads parsed cleanly.</Text> : null}
+      {shown.map((p, i) => (
+        <Text
+          key={problemId(p)}
+          wrap="truncate"
+          inverse={top + i === index}
+          color={p.severity === 'error' ? theme.error : theme.warn}
+        >
+          {clip(`${top + i === index ? '▸' : ' '} ⚠ ${p.path}: ${p.message}`, width)}
+        </Text>
+      ))}
+      {lay.detail.length > 0 ? (
+        <>
+          <Box flexGrow={1} />
+          {lay.detail.map((l, i) => (
+            <Text key={`d${i}`} wrap="truncate">
+              {clip(`  ${l}`, width)}
+            </Text>
+          ))}
+        </>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,182 @@
+/**
+ * The pane kit's promises, proven in a real pseudo-terminal running the
+ * shipped bundle: a selection is an item, not a row (OMC appends, sessions
+ * re-sort), the scroll window is state (G then k moves the cursor, not the
+ * list), and long dialogs scroll to their last line.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeProject, type TempProject } from '../helpers/fixtures.js';
+import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
+import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { makeLive, sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
+
+const CTRL_S = '\u0013';
+
+let omc: OmcNotepad;
+beforeAll(async () => {
+  omc = await loadOmcNotepad();
+});
+
+let h: TerminalHarness | null = null;
+let p: TempProject | null = null;
+afterEach(() => {
+  h?.dispose();
+  p?.cleanup();
+  h = null;
+  p = null;
+});
+
+/** Screen row of the selection marker, and that row's text. */
+function cursor(t: TerminalHarness): { row: number; text: string } {
+  const screen = t.screen();
+  const row = screen.findIndex((l) => l.startsWith('▸'));
+  return { row, text: screen[row] ?? '' };
+}
+
+async function waitForCursor(t: TerminalHarness, match: RegExp, what: string): Promise<{ row: number; text: string }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await t.settle();
+    const c = cursor(t);
+    if (match.test(c.text)) return c;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${t.text()}`);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+describe('the pane kit in a real terminal', () => {
+  it('OMC appends a note while the user’s new entry is selected: i edits the user’s entry', async () => {
+    p = makeProject({ withFixture: true });
+    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
+    await h.waitForText('ralph 3/10');
+    h.write('n');
+    await h.waitForText('Working 5');
+    h.write('a');
+    await h.waitForText('New Working Memory entry');
+    h.write('my own finding about rounding');
+    await h.waitForText('my own finding about rounding');
+    h.write(CTRL_S);
+    await h.waitForText('added Working Memory entry');
+    await waitForCursor(h, /my own finding about rounding/, 'the saved entry selected');
+
+    // OMC's own writer appends a note (same minute, so the same stamp as the user's entry).
+    expect(omc.addWorkingMemoryEntry(p.dir, 'omc wrote this note')).toBe(true);
+    await h.waitForText('omc wrote this note');
+    await waitForCursor(h, /my own finding about rounding/, 'the selection still on the user’s entry');
+
+    h.write('i');
+    await h.waitForText('Ctrl-S save');
+    // The editor's text (the message line above the footer still names the earlier save).
+    const editor = h.screen().slice(0, -2).join('\n');
+    expect(editor).toMatch(/Working Memory entry \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    expect(editor).toContain('my own finding about rounding');
+    expect(editor).not.toContain('omc wrote this note');
+  });
+
+  it('sessions re-sort under the cursor: the cursor stays on its session', async () => {
+    p = makeProject();
+    writeFinishedSessions(p.root, 8);
+    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
+    await h.waitForText(sessionId(8).slice(0, 8));
+    await waitForCursor(h, new RegExp(sessionId(1).slice(0, 8)), 'the first row selected');
+    h.write('jjj');
+    await waitForCursor(h, new RegExp(sessionId(4).slice(0, 8)), 'the fourth session selected');
+
+    // Session 7 comes alive and sorts to the top; so does the untouched first row's neighbour order.
+    makeLive(p.root, sessionId(7));
+    await h.waitForText(new RegExp(`^  active\\s+${sessionId(7).slice(0, 8)}`, 'm'));
+    const c = cursor(h);
+    expect(c.text).toContain(sessionId(4).slice(0, 8));
+
+    // And before any key is pressed, the implied first row is an identity too.
+    h.dispose();
+    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
+    await waitForCursor(h, new RegExp(sessionId(7).slice(0, 8)), 'the live session first and selected');
+    makeLive(p.root, sessionId(2));
+    await h.waitForText(new RegExp(`active\\s+${sessionId(2).slice(0, 8)}`));
+    expect(cursor(h).text).toContain(sessionId(7).slice(0, 8));
+  });
+
+  it('40 sessions at 80x24: G then k×5 moves the cursor up the screen; the list scrolls only at the top edge', async () => {
+    p = makeProject();
+    writeFinishedSessions(p.root, 40);
+    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
+    await h.waitForText(sessionId(1).slice(0, 8));
+    h.write('G');
+    const bottom = await waitForCursor(h, new RegExp(sessionId(40).slice(0, 8)), 'the last session selected');
+    const firstRow = () => h!.screen().find((l) => /^ {2}\S+\s+\d{8}/.test(l) || l.startsWith('▸')) ?? '';
+    const topBefore = firstRow();
+    expect(h.text()).toMatch(/↑\d+ more/);
+
+    h.write('kkkkk');
+    const up = await waitForCursor(h, new RegExp(sessionId(35).slice(0, 8)), 'five rows up');
+    expect(up.row).toBe(bottom.row - 5);
+    expect(firstRow()).toBe(topBefore);
+
+    // Keep going up: the window does not move until the cursor reaches its top row.
+    const visible = bottom.row - h.screen().findIndex((l) => l === topBefore);
+    h.write('k'.repeat(visible - 5));
+    const atTop = await waitForCursor(h, new RegExp(sessionId(40 - visible).slice(0, 8)), 'the top row of the window');
+    expect(firstRow()).toBe(atTop.text);
+    h.write('k');
+    const scrolled = await waitForCursor(
+      h,
+      new RegExp(sessionId(39 - visible).slice(0, 8)),
+      'one more: the list scrolls',
+    );
+    expect(scrolled.row).toBe(atTop.row);
+  });
+
+  it('the prune dialog of 164 entries scrolls to its last entry', async () => {
+    p = makeProject({ withFixture: true });
+    const file = path.join(p.root, 'notepad.md');
+    const text = fs.readFileSync(file, 'utf8');
+    const old: string[] = [];
+    for (let n = 1; n <= 164; n++) {
+      const minute = String(n % 60).padStart(2, '0');
+      const hour = String(Math.floor(n / 60)).padStart(2, '0');
+      old.push(`### 2026-10-01 ${hour}:${minute}\nold note number ${String(n).padStart(3, '0')}`);
+    }
+    fs.writeFileSync(
+      file,
+      text.replace('<!-- Session notes. Auto-pruned after 7 days. -->\n', (m) => `${m}${old.join('\n')}\n`),
+    );
+    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
+    await h.waitForText('ralph 3/10');
+    h.write('n');
+    await h.waitForText('Working 169');
+    h.write('p');
+    await h.waitForText(/Prune 16\d Working Memory entries older than 7 days\?/);
+    await h.waitForText(/more below/);
+    h.write('G');
+    await h.waitForText('newer entries stay. MANUAL is never pruned');
+    const end = h.text();
+    expect(end).toMatch(/↑ \d+ more above/);
+    expect(end).not.toMatch(/more below/);
+    // The last entry of the list is on screen (the list is newest first or oldest first: one of the two ends).
+    expect(end).toMatch(/old note number (001|164)|Investigated cart rounding/);
+    h.write('n');
+    await h.waitForText('Working 169');
+    h.write(KEYS.esc);
+  });
+});
+
+describe('no .omc yet', () => {
+  it('the monitor waits for it, says where it is looking, and shows sessions once OMC creates it', async () => {
+    p = makeProject();
+    fs.rmSync(p.root, { recursive: true });
+    const home = path.join(p.dir, 'home');
+    fs.mkdirSync(home);
+    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24, env: { HOME: home, OMC_STATE_DIR: undefined } });
+    const t = await h.waitForText(/waiting for it/);
+    const where = /(\/\S+\.omc)/.exec(t.split('\n').find((l) => l.includes('waiting')) ?? '')?.[1];
+    expect(where).toBeTruthy();
+    expect(h.exitCode).toBeNull();
+    // OMC starts in the project: the directory and a session appear; the monitor picks them up by itself.
+    writeFinishedSessions(where as string, 1);
+    makeLive(where as string, sessionId(1));
+    await h.waitForText(new RegExp(`active\\s+${sessionId(1).slice(0, 8)}`), 15_000);
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * The one way tests mount omc-top: the whole App (every pane, the real input
+ * router) over a real OmcStore, rendered into an in-memory terminal of any
+ * size. Keys go in as raw terminal bytes through Ink's stdin, the path a
+ * user's keys take; frames come out as text. Every in-process UI test uses
+ * this (the older helper names in ink-app.tsx, render-app.tsx and
+ * knowledge-app.tsx are thin adapters over it).
+ */
+import React from 'react';
+import { render, type Instance } from 'ink';
+import { App } from '../../src/app.js';
+import { PANES } from '../../src/panes/registry.js';
+import { OmcStore } from '../../src/store/store.js';
+import { NO_CLAUDE_DIR } from './fixtures.js';
+import { pickTheme } from '../../src/ui/theme.js';
+import { UiStore, type PaneId } from '../../src/ui/ui-store.js';
+import { FakeStdin, FakeStdout } from './fake-terminal.js';
+import { waitFor } from './fixtures.js';
+
+// Ink's own styling and cursor codes; anything else in a frame would have come from a file.
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+/** Named keys as a terminal sends them. */
+export const KEY = {
+  enter: '\r',
+  esc: '\u001b',
+  tab: '\t',
+  backtab: '\u001b[Z',
+  up: '\u001b[A',
+  down: '\u001b[B',
+  right: '\u001b[C',
+  left: '\u001b[D',
+  home: '\u001b[H',
+  end: '\u001b[F',
+  pageup: '\u001b[5~',
+  pagedown: '\u001b[6~',
+  backspace: '\u007f',
+  wheelup: '\u001b[<64;10;10M',
+  wheeldown: '\u001b[<65;10;10M',
+  ctrl: (c: string) => String.fromCharCode(c.toLowerCase().charCodeAt(0) - 96),
+} as const;
+
+export interface MountOptions {
+  columns?: number;
+  rows?: number;
+  readonly?: boolean;
+  clock?: () => number;
+  pane?: PaneId;
+  watch?: 'auto' | 'poll' | 'none';
+  /** Colours on (default off: NO_COLOR, so frames compare as text). */
+  color?: boolean;
+  ui?: UiStore;
+}
+
+export interface MountedApp {
+  store: OmcStore;
+  ui: UiStore;
+  /** The last frame as plain text, one string per row, trailing spaces trimmed. */
+  lines(): string[];
+  text(): string;
+  /** The raw last frame, styling included. */
+  raw(): string;
+  /**
+   * Sends raw terminal bytes, one read per argument, letting the event loop
+   * turn between them as a terminal's reads do (so a lone ESC is an Escape
+   * key, not the start of Alt-<next key>).
+   */
+  press(...keys: string[]): Promise<void>;
+  /** Sends the bytes at once, one read per argument, without waiting between them. */
+  send(...keys: string[]): void;
+  waitForText(match: string | RegExp, what?: string): Promise<string>;
+  resize(columns: number, rows: number): void;
+  exited(): boolean;
+  /** Unmounts without closing the store (for tests that own the store). */
+  unmountOnly(): void;
+  unmount(): Promise<void>;
+}
+
+/** Renders the App over an existing store. */
+export function mountStore(store: OmcStore, opts: MountOptions = {}): MountedApp & { ready: Promise<void> } {
+  const ui = opts.ui ?? new UiStore({ pane: opts.pane ?? 'sessions' });
+  const stdout = new FakeStdout(opts.columns ?? 80, opts.rows ?? 24);
+  const stdin = new FakeStdin();
+  let exited = false;
+  const instance: Instance = render(
+    <App
+      store={store}
+      ui={ui}
+      panes={PANES}
+      rootExplain="test"
+      theme={pickTheme(opts.color ? {} : { NO_COLOR: '1' })}
+      exit={() => {
+        exited = true;
+      }}
+      redraw={() => undefined}
+      suspend={(fn) => fn()}
+    />,
+    {
+      stdout: stdout as never,
+      stdin: stdin as never,
+      stderr: new FakeStdout(80, 24) as never,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
+  );
+  const raw = () => stdout.lastFrame();
+  const lines = () =>
+    raw()
+      .replace(ANSI, '')
+      .split('\n')
+      .map((l) => l.replace(/\s+$/, ''));
+  const text = () => lines().join('\n');
+  let unmounted = false;
+  const unmountOnly = () => {
+    if (unmounted) return;
+    unmounted = true;
+    instance.unmount();
+    instance.cleanup();
+    ui.dispose();
+  };
+  return {
+    store,
+    ui,
+    lines,
+    text,
+    raw,
+    // Keys written before the router's effect attaches Ink's stdin listener would be lost.
+    ready: waitFor(() => stdin.listenerCount('readable') > 0 && stdout.frames.length > 0, {
+      what: 'app mounted and listening',
+    }).then(() => undefined),
+    press: async (...keys) => {
+      for (const k of keys) {
+        stdin.write(k);
+        await new Promise((r) => setImmediate(r));
+        await new Promise((r) => setImmediate(r));
+      }
+    },
+    send: (...keys) => keys.forEach((k) => stdin.write(k)),
+    waitForText: (match, what) =>
+      waitFor(
+        () => {
+          const t = text();
+          return (typeof match === 'string' ? t.includes(match) : match.test(t)) ? t : null;
+        },
+        { what: `${what ?? String(match)}\n--- last frame ---\n${text()}` },
+      ),
+    resize: (columns, rows) => stdout.resize(columns, rows),
+    exited: () => exited,
+    unmountOnly,
+    unmount: async () => {
+      unmountOnly();
+      await store.close();
+    },
+  };
+}
+
+/** A real store on `root` (every domain, started) with the App mounted over it. */
+export async function mountApp(opts: MountOptions & { root: string }): Promise<MountedApp> {
+  const store = new OmcStore({
+    root: opts.root,
+    readonly: opts.readonly,
+    clock: opts.clock,
+    watch: opts.watch ?? 'none',
+    // Never the developer's own ~/.claude: a test sees only the Claude files it writes.
+    claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
+  });
+  store.start();
+  const app = mountStore(store, opts);
+  await app.ready;
+  return app;
+}

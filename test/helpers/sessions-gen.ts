@@ -1,0 +1,39 @@
+/** Writes N finished ralph sessions (distinct start times, newest first in the list) into a temp project. */
+import path from 'node:path';
+import { writeOmcJson } from './fixtures.js';
+
+export const sessionId = (n: number) => `${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`;
+
+/** Session n started n minutes before `now`, so the list shows them in order 1, 2, 3, … */
+export function writeFinishedSessions(root: string, count: number, now = Date.now()): string[] {
+  const ids: string[] = [];
+  for (let n = 1; n <= count; n++) {
+    const id = sessionId(n);
+    ids.push(id);
+    const started = new Date(now - n * 60_000).toISOString();
+    writeOmcJson(path.join(root, 'state', 'sessions', id, 'ralph-state.json'), {
+      active: false,
+      iteration: 3,
+      max_iterations: 10,
+      started_at: started,
+      last_checked_at: started,
+      completed_at: started,
+      session_id: id,
+      prompt: `task number ${n}`,
+    });
+  }
+  return ids;
+}
+
+/** Makes session `id` a live ralph loop, which sorts it above every finished one. */
+export function makeLive(root: string, id: string, now = Date.now()): void {
+  writeOmcJson(path.join(root, 'state', 'sessions', id, 'ralph-state.json'), {
+    active: true,
+    iteration: 4,
+    max_iterations: 10,
+    started_at: new Date(now - 30_000).toISOString(),
+    last_checked_at: new Date(now).toISOString(),
+    session_id: id,
+    prompt: 'now running',
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * The bindings tables are the one description of every key: the README's key
+ * table is generated from them (and must match), every binding says what it
+ * does, no two bindings of a pane claim the same key in the same state, and the
+ * legend covers every status a row can show.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { matchKey } from '../../src/input/bindings.js';
+import type { InputEvent } from '../../src/input/keys.js';
+import { KEYS_END, KEYS_START, keyTableMarkdown } from '../../src/panes/key-table.js';
+import { PANES } from '../../src/panes/registry.js';
+import { LEGEND } from '../../src/ui/overlay-lines.js';
+
+const README = path.resolve(__dirname, '../../README.md');
+
+describe('bindings tables', () => {
+  it('README.md carries exactly the key table generated from the tables (run node scripts/readme-keys.mjs)', () => {
+    const readme = fs.readFileSync(README, 'utf8');
+    const a = readme.indexOf(KEYS_START);
+    const b = readme.indexOf(KEYS_END);
+    expect(a).toBeGreaterThan(-1);
+    expect(readme.slice(a, b + KEYS_END.length)).toBe(keyTableMarkdown(PANES));
+  });
+
+  it('every binding has keys and says what it does', () => {
+    for (const p of PANES) {
+      for (const b of p.bindings) {
+        expect(b.keys.length, `${p.id}: ${b.help}`).toBeGreaterThan(0);
+        expect(b.help.trim().length, `${p.id}: ${b.keys.join(',')}`).toBeGreaterThan(3);
+      }
+    }
+  });
+
+  it('no pane binds one key twice for the same state (the second could never run)', () => {
+    for (const p of PANES) {
+      const seen = new Map<string, string>();
+      for (const b of p.bindings) {
+        // Bindings whose state is narrowed further by a test of their own (Esc with a filter set) come first in intent;
+        // two bindings with the very same mode object and key are the mistake this catches.
+        for (const k of b.keys) {
+          const id = `${b.when?.name ?? ''}\u0000${String(b.when?.test)}\u0000${k}`;
+          expect(seen.get(id), `${p.id}: ${k} in ${b.when?.name}`).toBeUndefined();
+          seen.set(id, b.help);
+        }
+      }
+    }
+  });
+
+  it('matches keys the way the decoder delivers them', () => {
+    const key = (name: string, extra: Partial<{ ch: string; ctrl: boolean; meta: boolean }> = {}): InputEvent => ({
+      kind: 'key',
+      key: { name: name as never, ch: '', ctrl: false, meta: false, shift: false, ...extra },
+    });
+    expect(matchKey('j', key('char', { ch: 'j' }))).toBe(true);
+    expect(matchKey('j', key('char', { ch: 'j', meta: true }))).toBe(false);
+    expect(matchKey('ctrl+d', key('char', { ch: 'd', ctrl: true }))).toBe(true);
+    expect(matchKey('d', key('char', { ch: 'd', ctrl: true }))).toBe(false);
+    expect(matchKey('down', key('down'))).toBe(true);
+    expect(matchKey('G', key('char', { ch: 'g' }))).toBe(false);
+  });
+
+  it('the legend names every status a session row can show', () => {
+    const labels = LEGEND.map(([l]) => l).join(' / ');
+    for (const s of [
+      'active',
+      'pending',
+      'stale',
+      'finished',
+      'tombstoned',
+      'idle',
+      'cancelling',
+      'cancelled',
+      'not taken',
+      'pause over',
+      'cancel 12s',
+      'pause 12s',
+    ])
+      expect(labels).toContain(s);
+  });
+});

@@ -1,0 +1,217 @@
+/**
+ * The kit's shared behaviour, the same from every pane: the generated help
+ * (legend, whole key names at 80 columns, q quits from it), --readonly shown
+ * as disabled, Tab / Shift-Tab between panes, Esc + key in one read, the
+ * message log, old success messages clearing on a pane switch, the mouse wheel.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { GLOBAL_BINDINGS } from '../../src/input/router.js';
+import { PANES } from '../../src/panes/registry.js';
+import { helpLines } from '../../src/ui/overlay-lines.js';
+import { width as cells } from '../../src/ui/format.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { KEY, mountApp, type MountedApp } from '../helpers/mount-app.js';
+import { makeLive, sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
+
+let p: TempProject | null = null;
+let app: MountedApp | null = null;
+afterEach(async () => {
+  await app?.unmount();
+  p?.cleanup();
+  app = null;
+  p = null;
+});
+
+async function open(
+  opts: { readonly?: boolean; sessions?: number; columns?: number; rows?: number; live?: number } = {},
+) {
+  p = makeProject();
+  writeFinishedSessions(p.root, opts.sessions ?? 6);
+  if (opts.live) makeLive(p.root, sessionId(opts.live));
+  app = await mountApp({ root: p.root, readonly: opts.readonly, columns: opts.columns, rows: opts.rows });
+  await app.waitForText(sessionId(1).slice(0, 8));
+  return app;
+}
+
+const selectedRow = (a: MountedApp) => a.lines().find((l) => l.startsWith('▸')) ?? '';
+
+describe('the pane kit', () => {
+  it('? shows a help generated from the tables, with the legend, and q quits from it', async () => {
+    const a = await open();
+    await a.press('?');
+    await a.waitForText('omc-top keys');
+    await a.press('G');
+    // The last line of the legend, with the scroll marker above it.
+    await a.waitForText('the .omc directory does not exist yet');
+    expect(a.text()).toMatch(/↑ \d+ more above/);
+    expect(a.text()).not.toContain('more below');
+    await a.press('q');
+    await waitFor(() => a.exited() || null, { what: 'q quits from the help' });
+  });
+
+  it('the help never cuts a key name at 80 columns and fits every line', () => {
+    for (const readonly of [false, true]) {
+      const lines = helpLines({ panes: PANES, globals: GLOBAL_BINDINGS, problems: [], log: [], readonly }, 80);
+      for (const l of lines) {
+        expect(cells(l.text)).toBeLessThanOrEqual(80);
+        expect(l.text).not.toContain('…');
+      }
+      // Every key of every binding is on some line, whole.
+      const all = lines.map((l) => l.text).join('\n');
+      for (const pane of PANES) for (const b of pane.bindings) expect(all).toContain(b.help.split(' ')[0]);
+    }
+  });
+
+  it('--readonly: write keys leave the footer, the help marks them disabled with the reason, pressing one says why', async () => {
+    const a = await open({ readonly: true });
+    const footer = a.lines().at(-1) ?? '';
+    expect(footer).toContain('move');
+    expect(footer).not.toMatch(/c cancel|p pause/);
+    await a.press('c');
+    await a.waitForText('--readonly: cancel is disabled (nothing is written)');
+    await a.press('?');
+    await a.waitForText('omc-top keys');
+    const help = helpLines({ panes: PANES, globals: GLOBAL_BINDINGS, problems: [], log: [], readonly: true }, 200);
+    expect(help.some((l) => /cancel the session.*\(disabled: read-only \(--readonly\)/.test(l.text))).toBe(true);
+  });
+
+  it('Tab / Shift-Tab switch panes from every pane when no text field is open', async () => {
+    const a = await open();
+    const order = PANES.map((x) => x.id);
+    for (let i = 1; i <= order.length; i++) {
+      await a.press(KEY.tab);
+      await waitFor(() => a.ui.state.pane === order[i % order.length] || null, { what: `pane ${i}` });
+    }
+    await a.press(KEY.backtab);
+    await waitFor(() => a.ui.state.pane === order.at(-1) || null, { what: 'Shift-Tab back' });
+  });
+
+  it('Esc and the next key in one read (fast typing) are both obeyed', async () => {
+    const a = await open();
+    await a.press('/', 't', 'a', 's', 'k');
+    await a.waitForText('6 of 6 match');
+    a.send('\u001bj'); // Esc closes and clears the filter, then j moves the selection
+    await waitFor(() => (selectedRow(a).includes(sessionId(2).slice(0, 8)) && !a.text().includes('match')) || null, {
+      what: 'filter cleared and selection moved',
+    });
+  });
+
+  it('M opens the message log with every message, its time and its full text; a pane switch clears an old success message', async () => {
+    const a = await open({ columns: 60 });
+    const long = `saved ${'a very long message '.repeat(6)}END`;
+    a.ui.flash(long, 'success');
+    await a.waitForText('✓ saved');
+    expect(a.text()).not.toContain('END');
+    await a.press('n');
+    await waitFor(() => a.ui.state.flash === null || null, { what: 'success message cleared on pane switch' });
+    await a.press('M');
+    await a.waitForText('Messages (1, newest last)');
+    expect(a.text()).toContain('END');
+    expect(a.text()).toMatch(/\d\d:\d\d:\d\d ✓ saved/);
+    await a.press(KEY.esc);
+    await waitFor(() => a.ui.state.overlay === null || null, { what: 'Esc closes the log' });
+  });
+
+  it('the mouse wheel moves the selection like j / k', async () => {
+    const a = await open();
+    await a.press(KEY.wheeldown, KEY.wheeldown);
+    await waitFor(() => selectedRow(a).includes(sessionId(3).slice(0, 8)) || null, { what: 'two wheel steps down' });
+    await a.press(KEY.wheelup);
+    await waitFor(() => selectedRow(a).includes(sessionId(2).slice(0, 8)) || null, { what: 'one wheel step up' });
+  });
+});
+
+describe('header', () => {
+  it('counts running loops, not a cancelled session whose modes are gone; one labelled time zone (UTC) whatever TZ says', async () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      p = makeProject();
+      const now = Date.parse('2026-11-30T18:15:30.000Z');
+      writeFinishedSessions(p.root, 2, now);
+      // Session 9: its loop was cancelled (mode file gone), the 30 s signal still in force.
+      writeOmcJson(path.join(p.root, 'state', 'sessions', sessionId(9), 'cancel-signal-state.json'), {
+        active: true,
+        requested_at: new Date(now - 5_000).toISOString(),
+        expires_at: new Date(now + 25_000).toISOString(),
+        source: 'state_clear',
+      });
+      app = await mountApp({ root: p.root, clock: () => now });
+      await app.waitForText(sessionId(9).slice(0, 8));
+      const header = app.lines()[0] ?? '';
+      expect(header).toContain('3 sess · 0 running');
+      expect(header).toMatch(/18:15 UTC$/);
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
+});
+
+describe('sessions list', () => {
+  it('H hides finished and stale rows; S cycles attention → recent → progress → id; the cursor stays on its session', async () => {
+    const a = await open({ sessions: 6, live: 5 });
+    await a.waitForText(new RegExp(`active\\s+${sessionId(5).slice(0, 8)}`));
+    await a.press('H');
+    await a.waitForText('6 done hidden'.replace('6', '5'));
+    expect(a.lines().filter((l) => /\d{8}/.test(l))).toHaveLength(1);
+    await a.press('H');
+    await waitFor(() => !a.text().includes('done hidden') || null, { what: 'rows back' });
+    await a.press('j');
+    await waitFor(() => selectedRow(a).includes(sessionId(1).slice(0, 8)) || null, { what: 'second row selected' });
+    await a.press('S', 'S', 'S');
+    await a.waitForText('by id');
+    const rows = a.lines().filter((l) => /^[▸ ] \S+\s+\d{8}/.test(l));
+    expect(rows[0]).toContain(sessionId(1).slice(0, 8));
+    expect(rows[4]).toContain(sessionId(5).slice(0, 8));
+    expect(selectedRow(a)).toContain(sessionId(1).slice(0, 8));
+  });
+});
+
+describe('problems view', () => {
+  it('! lists problems like any list: move, read the full text, Enter opens the session whose file it is', async () => {
+    p = makeProject();
+    writeFinishedSessions(p.root, 3);
+    for (const n of [7, 8]) {
+      const dir = path.join(p.root, 'state', 'sessions', sessionId(n));
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'ralph-state.json'), '{"active": true, "iteration": ');
+    }
+    app = await mountApp({ root: p.root });
+    await app.waitForText(sessionId(1).slice(0, 8));
+    await app.press('!');
+    await app.waitForText('Problems found in .omc (2)');
+    await app.press('j');
+    await waitFor(() => (selectedRow(app!).includes(sessionId(8)) ? true : null), { what: 'second problem selected' });
+    await app.press(KEY.enter);
+    await app.waitForText(`Session ${sessionId(8)}`);
+    expect(app.ui.state.overlay).toBeNull();
+    expect(app.ui.state.pane).toBe('sessions');
+  });
+});
+
+describe('every list says what is off screen', () => {
+  it('the notepad list shows ↓n more, and ↑n more after G', async () => {
+    p = makeProject({ withFixture: true });
+    const file = path.join(p.root, 'notepad.md');
+    const extra = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `### 2026-11-29 ${String(10 + Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}\nnote ${i}`,
+    );
+    fs.writeFileSync(
+      file,
+      fs
+        .readFileSync(file, 'utf8')
+        .replace('<!-- Session notes. Auto-pruned after 7 days. -->\n', (m) => `${m}${extra.join('\n')}\n`),
+    );
+    app = await mountApp({ root: p.root, pane: 'notepad' });
+    await app.waitForText(/Working 45/);
+    await app.waitForText(/↓\d+ more/);
+    await app.press('G');
+    await app.waitForText(/↑\d+ more/);
+    expect(app.text()).not.toMatch(/↓\d+ more/);
+  });
+});
