@@ -27,7 +27,11 @@ import { makeChanger } from './driver.mjs';
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe.mjs');
 
-export const LEAK_LIMITS = { heapMb: 3, timerSlack: 2 };
+// The post-GC heap of a healthy run moves by up to ~5 MB between two points at rest, whatever the number of
+// cycles (bounded caches refilling, JIT code, measured 2026-12-01: -2.2 … +4.7 MB over 10 to 120 cycles), so
+// the limit sits above that; a leak grows with the cycles, and the injected one is run long enough to clear it
+// several times over.
+export const LEAK_LIMITS = { heapMb: 8, timerSlack: 2 };
 
 function readProbe(file) {
   try {

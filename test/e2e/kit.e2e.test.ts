@@ -86,7 +86,7 @@ describe('the pane kit in a real terminal', () => {
 
     // Session 7 comes alive and sorts to the top; so does the untouched first row's neighbour order.
     makeLive(p.root, sessionId(7));
-    await h.waitForText(new RegExp(`^  active\\s+${sessionId(7).slice(0, 8)}`, 'm'));
+    await h.waitForText(new RegExp(`^  enforced\\s+${sessionId(7).slice(0, 8)}`, 'm'));
     const c = cursor(h);
     expect(c.text).toContain(sessionId(4).slice(0, 8));
 
@@ -95,7 +95,7 @@ describe('the pane kit in a real terminal', () => {
     h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
     await waitForCursor(h, new RegExp(sessionId(7).slice(0, 8)), 'the live session first and selected');
     makeLive(p.root, sessionId(2));
-    await h.waitForText(new RegExp(`active\\s+${sessionId(2).slice(0, 8)}`));
+    await h.waitForText(new RegExp(`enforced\\s+${sessionId(2).slice(0, 8)}`));
     expect(cursor(h).text).toContain(sessionId(7).slice(0, 8));
   });
 
@@ -177,6 +177,6 @@ describe('no .omc yet', () => {
     // OMC starts in the project: the directory and a session appear; the monitor picks them up by itself.
     writeFinishedSessions(where as string, 1);
     makeLive(where as string, sessionId(1));
-    await h.waitForText(new RegExp(`active\\s+${sessionId(1).slice(0, 8)}`), 15_000);
+    await h.waitForText(new RegExp(`enforced\\s+${sessionId(1).slice(0, 8)}`), 15_000);
   });
 });

@@ -4,7 +4,7 @@
  * each cycle waited for on screen, samples taken on demand after a forced GC.
  * Nothing in it depends on time or load: counts must return exactly, the
  * post-GC heap may not rise more than LEAK_LIMITS.heapMb. The second test
- * injects a real leak and proves the same judge catches it. The long,
+ * injects a real leak (run for 60 cycles) and proves the same judge catches it. The long,
  * clock-driven soak (RSS over minutes) lives in bench/soak/soak.mjs.
  */
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,8 @@ describe('leak check', () => {
   }, 240_000);
 
   it('a real leak (8 KB kept per file open, a descriptor and a listener every 25th) is caught', async () => {
-    const r = await runLeakCheck({ cycles: 30, leak: true, log });
+    // 60 cycles: the injected leak grows with the cycles (~0.3 MB each), healthy noise does not.
+    const r = await runLeakCheck({ cycles: 60, leak: true, log });
     const bad = leakVerdict(r).join('\n');
     expect(bad).toMatch(/post-GC heap rose/);
     expect(bad).toMatch(/^fds: /m);

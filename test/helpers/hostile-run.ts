@@ -29,6 +29,7 @@ import { baseFixture, fingerprint, fingerprintDiff, makeSandbox, NOW } from './h
 
 const ESC = '\u001b';
 const ENTER = '\r';
+const PAGE_DOWN = '\u001b[6~';
 const SGR = /\u001b\[[0-9;:]*m/g;
 const squash = (s: string) => s.replace(/\s+/g, '');
 
@@ -55,6 +56,8 @@ async function walk(app: HostileApp, v: Visit): Promise<void> {
         v.id === 'legacy' ? 'Legacy (session-less) state' : `Session ${v.id}`,
         `the detail view of ${v.id}`,
       );
+      // Page through the whole detail view (a frame per page), so every field is seen on screen.
+      for (let i = 0; i < 8; i++) await app.press(PAGE_DOWN);
       await app.press('G', ESC, ESC);
       return;
     }

@@ -153,7 +153,7 @@ describe('header', () => {
 describe('sessions list', () => {
   it('H hides finished and stale rows; S cycles attention → recent → progress → id; the cursor stays on its session', async () => {
     const a = await open({ sessions: 6, live: 5 });
-    await a.waitForText(new RegExp(`active\\s+${sessionId(5).slice(0, 8)}`));
+    await a.waitForText(new RegExp(`enforced\\s+${sessionId(5).slice(0, 8)}`));
     await a.press('H');
     await a.waitForText('6 done hidden'.replace('6', '5'));
     expect(a.lines().filter((l) => /\d{8}/.test(l))).toHaveLength(1);
