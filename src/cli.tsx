@@ -12,6 +12,7 @@ import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
 import { PANES } from './panes/registry.js';
 import { addStandardDomains } from './store/domains.js';
+import { prdOf } from './store/prd/register.js';
 import { buildJsonReport } from './store/report.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
 import { OmcStore } from './store/store.js';
@@ -83,6 +84,7 @@ async function runJson(res: RootResolution, readonly: boolean): Promise<number> 
     sessions: store.sessions.getSnapshot(),
     extraProblems: store.problems.getSnapshot().filter((p) => !store.sessions.getSnapshot().problems.includes(p)),
     extra: store.reportExtras(),
+    storiesFor: (sid) => prdOf(store)?.storiesJson(sid) ?? null, // history
   });
   await store.close();
   process.stdout.write(JSON.stringify(doc, null, 2) + '\n');

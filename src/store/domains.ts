@@ -5,6 +5,7 @@
  */
 import { registerMemory } from './memory/register.js';
 import { registerNotepad } from './notepad/register.js';
+import { registerPrd } from './prd/register.js';
 import type { OmcStore } from './store.js';
 import { registerTeams } from './team/register.js';
 import { registerWiki } from './wiki/register.js';
@@ -14,4 +15,5 @@ export function addStandardDomains(store: OmcStore): void {
   registerMemory(store);
   registerWiki(store);
   registerTeams(store);
+  registerPrd(store); // history: ralph PRD story progress
 }

@@ -13,6 +13,8 @@ export interface JsonReportInput {
   notices: string[];
   sessions: SessionsSnapshot;
   extraProblems?: readonly Problem[];
+  /** history: ralph story progress per session (null = session-less legacy state). */
+  storiesFor?: (sessionId: string | null) => unknown;
   /** Other slices add their own top-level keys (e.g. "teams"). */
   extra?: Record<string, unknown>;
 }
@@ -58,6 +60,10 @@ export function buildJsonReport(input: JsonReportInput): Record<string, unknown>
         reason: m.reason,
         extras: m.extras,
         problem: m.problem,
+        // history: per ralph mode, {passed,total,current} | null
+        ...(m.mode === 'ralph' && input.storiesFor
+          ? { stories: input.storiesFor(s.kind === 'legacy' ? null : s.id) }
+          : {}),
       })),
     })),
     problems: problems.map((p) => ({ path: p.path, message: p.message, severity: p.severity })),
