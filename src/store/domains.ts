@@ -6,6 +6,7 @@
 import { registerMemory } from './memory/register.js';
 import { registerNotepad } from './notepad/register.js';
 import { registerPrd } from './prd/register.js';
+import { registerRuns } from './runs/register.js';
 import type { OmcStore } from './store.js';
 import { registerTeams } from './team/register.js';
 import { registerWiki } from './wiki/register.js';
@@ -16,4 +17,5 @@ export function addStandardDomains(store: OmcStore): void {
   registerWiki(store);
   registerTeams(store);
   registerPrd(store); // history: ralph PRD story progress
+  registerRuns(store); // history: run ledger + ended-session summaries
 }

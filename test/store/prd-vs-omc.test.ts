@@ -13,7 +13,6 @@ import { buildJsonReport } from '../../src/store/report.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 const omc55: any = await import(path.resolve('node_modules/oh-my-claude-sisyphus/dist/hooks/ralph/prd.js'));
 const omc44: any = await import(path.resolve('node_modules/omc-444/dist/hooks/ralph/prd.js'));
 

@@ -61,7 +61,7 @@ export class PrdDomain implements Domain {
     this.recomputeProblems();
   }
 
-  refresh(events: readonly WatchEvent[]): void {
+  refresh(events: readonly WatchEvent[], _edge?: 'leading' | 'trailing'): void {
     let touched = false;
     for (const e of events) {
       if (!isPrdPath(e.rel)) continue;
