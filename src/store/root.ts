@@ -10,8 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { realGit, type GitProbe } from './git.js';
+import { findAncestorOmcDir, findGitTopByWalk, gitBinaryMissing } from './omc56/root-56.js';
 
-export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-home' | 'cwd-4x';
+export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-ancestor' | 'non-git-home' | 'cwd-4x';
 
 export interface RootResolution {
   /** Absolute path of the .omc root (it may not exist; see `exists`). */
@@ -249,7 +250,8 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     );
   }
 
-  const anchor = gitAnchor(cwd, git);
+  // history: OMC 5.6 finds the top level by its .git entry when the git binary is missing.
+  const anchor = gitAnchor(cwd, git) ?? (gitBinaryMissing(env) ? findGitTopByWalk(cwd) : null);
   if (anchor) {
     const root = path.join(anchor, '.omc');
     looked.push(root);
@@ -262,6 +264,21 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     return { root, rule: 'git', explain: 'git top-level', exists: isDir(root), looked, notices, projectDir: anchor };
   }
 
+  // history: OMC 5.6 adopts the nearest non-sensitive ancestor with a .omc/ directory before $HOME/.omc.
+  const ancestor = findAncestorOmcDir(cwd, home, (d) => isSensitiveLocation(d, home, tmpdir));
+  if (ancestor) {
+    const root = path.join(ancestor, '.omc');
+    looked.push(root);
+    return {
+      root,
+      rule: 'non-git-ancestor',
+      explain: `not a git repo: nearest .omc/ at ${ancestor} (OMC 5.6)`,
+      exists: true,
+      looked,
+      notices,
+      projectDir: ancestor,
+    };
+  }
   // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc.
   const homeRoot = path.join(home, '.omc');
   const cwdRoot = path.join(cwd, '.omc');

@@ -145,6 +145,11 @@ export class LedgerReader {
     return this.files.flatMap((f) => f.entries);
   }
 
+  /** The current ledger.jsonl only: OMC's reconciler reads nothing else. */
+  mainEntries(): readonly LedgerEntry[] {
+    return (this.files[1] as LedgerFile).entries;
+  }
+
   problems(): Problem[] {
     return this.files.flatMap((f) => f.problems());
   }
