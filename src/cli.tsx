@@ -13,6 +13,7 @@ import { parseArgs, UsageError } from './commands/args.js';
 import { PANES } from './panes/registry.js';
 import { addStandardDomains } from './store/domains.js';
 import { prdOf } from './store/prd/register.js';
+import { enableIterationSamples } from './store/runs/register.js';
 import { buildJsonReport } from './store/report.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
 import { OmcStore } from './store/store.js';
@@ -105,6 +106,7 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
     rootRule: res.rule,
   });
   addStandardDomains(store);
+  enableIterationSamples(store); // history: omc-top's samples of live loops in $XDG_STATE_HOME
   store.start({ progressive: true });
   const ui = new UiStore();
   if (res.notices[0]) ui.flash(res.notices[0], 'info');

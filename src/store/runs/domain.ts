@@ -41,7 +41,7 @@ export class RunsDomain implements Domain {
   private shadowLines: string[] = [];
   private budgets = new Map<string, BudgetReading>();
 
-  constructor(private readonly opts: RunsDomainOptions) {
+  constructor(private opts: RunsDomainOptions) {
     this.ledger = new LedgerReader(opts.root);
     this.summaries = new SummaryReader(opts.root);
     this.shadow = new LogTail(opts.root, SHADOW_LOG_REL, 256 * 1024);
@@ -76,6 +76,11 @@ export class RunsDomain implements Domain {
     if (events.some((e) => e.rel === SHADOW_LOG_REL)) changed = this.pollShadow() || changed;
     if (ledger) changed = this.ledger.poll() || changed;
     this.derive(changed);
+  }
+
+  /** Where iterations of ended runs come from (omc-top's own samples); set once by the TUI. */
+  setSampler(f: RunsDomainOptions['sampledIterations']): void {
+    this.opts.sampledIterations = f;
   }
 
   runs(): readonly RunLine[] {

@@ -1,5 +1,7 @@
 import type { OmcStore } from '../store.js';
 import { RunsDomain, type RunsDomainOptions } from './domain.js';
+import { IterationSamples, samplesDir } from './samples.js';
+import { WATCHED_RUN_MODES } from './ledger.js';
 
 /** Adds the run history domain (ledger, ended-session summaries) to the store. */
 export function registerRuns(store: OmcStore, opts: Omit<RunsDomainOptions, 'root'> = {}): RunsDomain {
@@ -8,4 +10,31 @@ export function registerRuns(store: OmcStore, opts: Omit<RunsDomainOptions, 'roo
 
 export function runsOf(store: OmcStore): RunsDomain | undefined {
   return store.getDomain<RunsDomain>('runs');
+}
+
+/**
+ * The TUI only: samples every live watched loop's iteration into
+ * $XDG_STATE_HOME/omc-top/ (never --json, never --readonly, never tests that do not ask),
+ * and feeds them to the history for runs whose state is gone. Returns a stop function.
+ */
+export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv = process.env): () => void {
+  const runs = runsOf(store);
+  if (!runs || store.readonly) return () => {};
+  const samples = new IterationSamples(samplesDir(env), store.root);
+  runs.setSampler((mode, sid, started) => samples.iterationsOf(mode, sid, started));
+  const watched = new Set<string>(WATCHED_RUN_MODES);
+  const take = () => {
+    const snap = store.sessions.getSnapshot();
+    for (const s of snap.sessions)
+      for (const m of s.modes)
+        if (m.active && watched.has(m.mode) && m.iteration !== null)
+          samples.record(m.mode, s.kind === 'legacy' ? null : s.id, m.startedMs, m.iteration, store.clock());
+    try {
+      samples.flush();
+    } catch {
+      /* samples are a convenience: a full disk must not disturb the monitor */
+    }
+  };
+  take();
+  return store.sessions.subscribe(take);
 }
