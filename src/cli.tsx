@@ -12,6 +12,7 @@ import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
 import { PANES } from './panes/registry.js';
 import { addClaudeToReport } from './store/claude/report.js';
+import { enableIterationSamples } from './store/runs/iteration-sampling.js';
 import { buildJsonReport } from './store/report.js';
 import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
@@ -104,6 +105,7 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
       })),
       nested_search_truncated: nested.truncated,
     },
+    storiesFor: (sid) => store.prd.storiesJson(sid),
   });
   addClaudeToReport(doc, store.sessions.getSnapshot().sessions, store.claude.getSnapshot(), store.clock());
   await store.close();
@@ -128,6 +130,7 @@ function runTui(
     projectDir: res.projectDir,
     rootRule: res.rule,
   });
+  enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
   store.start({ progressive: true });
   const ui = new UiStore();
   if (!res.exists) ui.flash(`no .omc yet: waiting for ${res.root} (${res.explain})`, 'info');

@@ -640,6 +640,16 @@ function assertReplaceable(dir: ContainedDir, name: string, rel: string): void {
 }
 
 /** mkdir -p for a directory under root: every level made inside the one just opened, never through a symlink out. */
+/**
+ * Creates one of omc-top's own directories (its state under $XDG_STATE_HOME), which is the root of later
+ * contained writes and so cannot itself be created under one: mode 0700, and refused when the path that
+ * exists is not a real directory (a symlink planted there would redirect every later write).
+ */
+export function ensureOwnDir(abs: string): void {
+  fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
+  if (!fs.lstatSync(abs).isDirectory()) throw new OutsideRootError(abs);
+}
+
 export function ensureDirUnder(root: string, relDir: string): string {
   const abs = resolveUnder(root, relDir);
   openDirUnder(root, relDir, { create: true }).close();
@@ -821,4 +831,99 @@ export function readRangeSync(
   } finally {
     fs.closeSync(fd);
   }
+}
+
+// ---- history (issue 17): incremental reads of append-only logs and one-write appends ----
+
+export type LogTailResult =
+  | { ok: true; text: string; start: number; size: number; ino: number; mtimeMs: number; invalidUtf8: boolean }
+  | ReadFailure;
+
+/**
+ * Reads bytes [from, size) of an append-only log under root (a JSONL ledger),
+ * at most `maxBytes` of them: when more were appended, only the last
+ * `maxBytes` are returned and `start` says where they begin. Same containment
+ * as readTextSync, except that a symlinked log is refused rather than followed
+ * (OMC appends to the path itself). `size` and `ino` let the caller notice a
+ * truncation or a replaced file and start over. Never throws.
+ */
+export function readLogTailSync(root: string, rel: string, from: number, maxBytes: number): LogTailResult {
+  let abs: string;
+  try {
+    abs = resolveUnder(root, rel);
+  } catch (e) {
+    return { ok: false, code: 'outside-root', message: (e as Error).message };
+  }
+  const parent = realDir(path.dirname(abs));
+  if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
+  if (!isInside(realRoot(root), parent))
+    return {
+      ok: false,
+      code: 'outside-root',
+      message: `directory is a symlink to outside the .omc root (${quotePath(parent)}); not read`,
+    };
+  let fd: number;
+  try {
+    fd = fs.openSync(
+      path.join(parent, path.basename(abs)),
+      fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0),
+    );
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+      return { ok: false, code: 'outside-root', message: 'is a symlink; an append-only log is read only in place' };
+    return { ok: false, ...describeErrno(err) };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { ok: false, code: 'not-a-file', message: 'is not a regular file' };
+    const size = st.size;
+    const begin = Math.max(from > size ? 0 : from, size - maxBytes);
+    const buf = Buffer.allocUnsafe(Math.max(0, size - begin));
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, begin + got);
+      if (n === 0) break;
+      got += n;
+    }
+    const bytes = buf.subarray(0, got);
+    let text: string;
+    let invalidUtf8 = false;
+    try {
+      text = fatalDecoder.decode(bytes);
+    } catch {
+      text = lenientDecoder.decode(bytes);
+      invalidUtf8 = true;
+    }
+    return { ok: true, text, start: begin, size: begin + got, ino: st.ino, mtimeMs: st.mtimeMs, invalidUtf8 };
+  } catch (err) {
+    return { ok: false, ...describeErrno(err) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Appends one record to a log under root in a single write(2) on an O_APPEND
+ * descriptor, as OMC's appendFileSync does (no lock: concurrent appenders of
+ * one short line do not interleave). The directory must already exist and be
+ * inside the real root; a symlinked target is refused. Throws on failure.
+ */
+export function appendUnderSync(root: string, rel: string, text: string): void {
+  const abs = resolveUnder(root, rel);
+  // The directory is held open (ContainedDir), so a parent swapped for a symlink cannot redirect the append.
+  withDirUnder(root, toRel(root, path.dirname(abs)), (dir) => {
+    const fd = fs.openSync(
+      dir.at(path.basename(abs)),
+      fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0),
+      0o600,
+    );
+    try {
+      if (!fs.fstatSync(fd).isFile()) throw new Error(`refusing to append to ${toRel(root, abs)}: not a regular file`);
+      const data = Buffer.from(text, 'utf8');
+      const n = fs.writeSync(fd, data, 0, data.length);
+      if (n !== data.length) throw new Error(`short append to ${toRel(root, abs)} (${n} of ${data.length} bytes)`);
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
 }

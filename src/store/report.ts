@@ -15,6 +15,8 @@ export interface JsonReportInput {
   extraProblems?: readonly Problem[];
   /** Which OMC runs the hooks (detectOmcInstall), and whose rules the statuses use. */
   omc?: { version: string | null; source: string; assumed: boolean; rules: string };
+  /** ralph story progress per session (null = session-less legacy state). */
+  storiesFor?: (sessionId: string | null) => unknown;
   /** Other slices add their own top-level keys (e.g. "teams"). */
   extra?: Record<string, unknown>;
 }
@@ -69,6 +71,10 @@ export function buildJsonReport(input: JsonReportInput): Record<string, unknown>
         reason: m.reason,
         extras: m.extras,
         problem: m.problem,
+        // per ralph mode, {passed,total,current} | null
+        ...(m.mode === 'ralph' && input.storiesFor
+          ? { stories: input.storiesFor(s.kind === 'legacy' ? null : s.id) }
+          : {}),
       })),
     })),
     problems: problems.map((p) => ({ path: p.path, message: p.message, severity: p.severity })),

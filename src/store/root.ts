@@ -12,8 +12,9 @@ import { createHash } from 'node:crypto';
 import { readTextSync } from './fsx.js';
 import { cleanLine } from './sanitize.js';
 import { realGit, type GitProbe } from './git.js';
+import { findAncestorOmcDir, findGitTopByWalk, gitBinaryMissing } from './omc56/root-56.js';
 
-export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-home' | 'cwd-4x';
+export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-ancestor' | 'non-git-home' | 'cwd-4x';
 
 export interface RootResolution {
   /** Absolute path of the .omc root (it may not exist; see `exists`). */
@@ -258,7 +259,8 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     );
   }
 
-  const anchor = gitAnchor(cwd, git);
+  // OMC 5.6 finds the top level by its .git entry when the git binary is missing.
+  const anchor = gitAnchor(cwd, git) ?? (gitBinaryMissing(env) ? findGitTopByWalk(cwd) : null);
   if (anchor) {
     const root = path.join(anchor, '.omc');
     looked.push(root);
@@ -271,6 +273,21 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     return { root, rule: 'git', explain: 'git top-level', exists: isDir(root), looked, notices, projectDir: anchor };
   }
 
+  // OMC 5.6 adopts the nearest non-sensitive ancestor with a .omc/ directory before $HOME/.omc.
+  const ancestor = findAncestorOmcDir(cwd, home, (d) => isSensitiveLocation(d, home, tmpdir));
+  if (ancestor) {
+    const root = path.join(ancestor, '.omc');
+    looked.push(root);
+    return {
+      root,
+      rule: 'non-git-ancestor',
+      explain: `not a git repo: nearest .omc/ at ${ancestor} (OMC 5.6)`,
+      exists: true,
+      looked,
+      notices,
+      projectDir: ancestor,
+    };
+  }
   // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc. When git could not run at all
   // (rather than answering "not a repository"), say so: OMC falls back the same way, but the user
   // is likely in a repository and should know why its .omc was not used.

@@ -14,6 +14,8 @@ import { ClaudeDomain } from './claude/domain.js';
 import { SnapshotCell } from './emitter.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
+import { PrdDomain } from './prd/domain.js';
+import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import type { OmcInstall, RulesVersion } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './team/domain.js';
@@ -45,6 +47,8 @@ export interface OmcStoreOptions {
    * or timers of its own; `env` picks the config dir (tests point it at a scratch CLAUDE_CONFIG_DIR).
    */
   claude?: { live?: boolean; env?: NodeJS.ProcessEnv };
+  /** Run history: where OMC_STALE_RUN_HOURS / OMC_BUDGET_ENFORCE are read (tests pass their own). */
+  runs?: Omit<RunsDomainOptions, 'root' | 'clock'>;
   /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
   omc?: OmcInstall;
 }
@@ -66,6 +70,10 @@ export class OmcStore {
   readonly cancels: CancelTracker;
   /** The Claude Code process and transcript behind each session (joined by session id). */
   readonly claude: ClaudeDomain;
+  /** Ralph's PRD story progress per session, counted as the running OMC version counts it. */
+  readonly prd: PrdDomain;
+  /** Run history: OMC 5.6's run ledger and the ended-session summaries. */
+  readonly runs: RunsDomain;
   readonly status = new SnapshotCell<StoreStatus>({ watchMode: 'starting', watchDetail: 'starting' });
   /** Every domain's problems, one list, kept current. */
   readonly problems = new SnapshotCell<readonly Problem[]>([]);
@@ -113,7 +121,13 @@ export class OmcStore {
       clock: this.clock,
       live: opts.claude?.live ?? true,
     });
-    this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams, this.claude];
+    this.prd = new PrdDomain({
+      root: this.root,
+      projectDir: this.projectDir,
+      rules: this.sessions.rules === '4.4.4' ? '4.x' : '5.5',
+    });
+    this.runs = new RunsDomain({ ...opts.runs, root: this.root, clock: this.clock });
+    this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams, this.claude, this.prd, this.runs];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }
 

@@ -42,6 +42,8 @@ export class TerminalHarness {
     for (const [k, v] of Object.entries({ ...process.env, TERM: 'xterm-256color', ...opts.env })) {
       if (v !== undefined) env[k] = v;
     }
+    // history: the monitor samples live loops into $XDG_STATE_HOME/omc-top; keep tests out of the user's.
+    if (opts.env?.XDG_STATE_HOME === undefined) env.XDG_STATE_HOME = path.join(os.tmpdir(), 'omc-top-test-state');
     // Ink renders no live frames when CI is set (any value but 0/false).
     delete env.CI;
     delete env.NO_COLOR;

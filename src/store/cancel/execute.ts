@@ -14,6 +14,7 @@
  * plan (e.g. a Stop event wrote the next iteration) is left alone and reported.
  */
 import { atomicWriteSync, describeWriteError, readTextSync, unlinkUnder } from '../fsx.js';
+import { recordRunEnd } from '../runs/ledger-end.js';
 import { stateOwner } from '../sessions/omc-rules.js';
 import { autopilotEnforceable, hasNamedWorkflowMarkers, signalVerdict } from './hook-rules.js';
 import { withStateLock } from './mutation-lock.js';
@@ -145,6 +146,7 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
             detail: 'changed while cancelling (a Stop event or OMC wrote it); left in place',
           };
         unlinkUnder(root, step.rel);
+        recordRunEnd(root, step.rel, cur, now()); // OMC 5.6: the run ledger sees a cancel, not a crash
         return { ...base, ok: true, detail: 'removed' };
       }
       if (!cur) return { ...base, ok: false, detail: 'is not a JSON object any more; left in place' };
@@ -169,6 +171,7 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
         _meta: { ...meta, updatedAt: new Date(now()).toISOString(), updatedBy: 'omc-top' },
       };
       atomicWriteSync(root, step.rel, JSON.stringify(next, null, 2));
+      recordRunEnd(root, step.rel, cur, now()); // OMC 5.6: the run ledger sees a cancel, not a crash
       return { ...base, ok: true, detail: 'set active:false (progress kept for resume)' };
     });
   } catch (e) {

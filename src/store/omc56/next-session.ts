@@ -1,0 +1,86 @@
+/**
+ * What OMC 5.6 will say at the next session start, computed ahead of time:
+ *  - the stale-run watchdog (upstream scripts/lib/run-reaper.mjs @ 59fa8143):
+ *    a ralph/autopilot/team/ultragoal state file with `active: true` whose
+ *    file mtime is older than OMC_STALE_RUN_HOURS (default 2) → "[STALE RUN]";
+ *  - the run reconciler (scripts/runs-reconciler.mjs @ 839b3a5e): the last
+ *    `end` per run+session among the ledger's last 200 lines, with
+ *    `closeoutWritten: false` and no older than 7 days → "[RUN RECONCILIATION]".
+ * Each fact names the file and the action that fixes it.
+ */
+import { listDirSync, readJsonSync, statSync } from '../fsx.js';
+import type { LedgerEntry } from '../runs/ledger.js';
+import { WATCHED_RUN_MODES } from '../runs/ledger.js';
+import type { Problem } from '../types.js';
+
+export interface NextSessionFact {
+  kind: 'stale-run' | 'no-closeout';
+  mode: string;
+  sessionId: string | null;
+  path: string;
+  /** Hours since the file last changed (stale-run). */
+  ageHours?: number;
+  message: string;
+  action: string;
+}
+
+/** OMC's threshold: a positive number of hours from OMC_STALE_RUN_HOURS, else 2. */
+export function staleRunHours(env: NodeJS.ProcessEnv): number {
+  const raw = Number(env.OMC_STALE_RUN_HOURS);
+  return Number.isFinite(raw) && raw > 0 ? raw : 2;
+}
+
+export function staleRuns(root: string, now: number, env: NodeJS.ProcessEnv): NextSessionFact[] {
+  const hours = staleRunHours(env);
+  const out: NextSessionFact[] = [];
+  const dirs = listDirSync(root, 'state/sessions');
+  const sids = dirs.ok ? dirs.entries.filter((d) => d.kind === 'dir').map((d) => d.name) : [];
+  const candidates: Array<{ mode: string; sid: string | null; rel: string }> = [];
+  for (const mode of WATCHED_RUN_MODES) {
+    candidates.push({ mode, sid: null, rel: `state/${mode}-state.json` });
+    for (const sid of sids) candidates.push({ mode, sid, rel: `state/sessions/${sid}/${mode}-state.json` });
+  }
+  for (const c of candidates) {
+    const st = statSync(root, c.rel);
+    if (!st || !st.isFile() || now - st.mtimeMs <= hours * 3_600_000) continue;
+    const r = readJsonSync(root, c.rel);
+    // Unreadable or malformed state is never a finding for OMC either.
+    if (!r.ok || !r.value || typeof r.value !== 'object' || (r.value as { active?: unknown }).active !== true) continue;
+    const ageHours = Math.round((Math.max(0, now - st.mtimeMs) / 3_600_000) * 10) / 10;
+    out.push({
+      kind: 'stale-run',
+      mode: c.mode,
+      sessionId: c.sid,
+      path: c.rel,
+      ageHours,
+      message: `OMC will report this as a STALE RUN at the next session start: ${c.mode} is active but its file has not changed for ~${ageHours}h (OMC_STALE_RUN_HOURS=${hours})`,
+      action: 'cancel the session (c) if the run is dead, or resume the mode so it writes again',
+    });
+  }
+  return out.sort((a, b) => (b.ageHours ?? 0) - (a.ageHours ?? 0));
+}
+
+const LOOKBACK_MS = 7 * 24 * 3_600_000;
+
+/** `entries` in file order (rotated half first); only the main ledger's last 200 lines count, as in OMC. */
+export function missingCloseouts(mainLedger: readonly LedgerEntry[], now: number): NextSessionFact[] {
+  const last = new Map<string, LedgerEntry>();
+  for (const e of mainLedger.slice(-200)) if (e.event === 'end') last.set(`${e.run}:${e.sessionId ?? 'legacy'}`, e);
+  const out: NextSessionFact[] = [];
+  for (const e of last.values()) {
+    if (e.closeoutWritten !== false || now - e.tsMs > LOOKBACK_MS) continue;
+    out.push({
+      kind: 'no-closeout',
+      mode: e.run,
+      sessionId: e.sessionId,
+      path: `notepads/${e.run}/problems.md`,
+      message: `OMC will report at the next session start that this ${e.run} run ended ${new Date(e.tsMs).toISOString()} without its closeout (${e.where})`,
+      action: `write what the run learned to .omc/notepads/${e.run}/problems.md, or acknowledge it next session`,
+    });
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+export function factsAsProblems(facts: readonly NextSessionFact[]): Problem[] {
+  return facts.map((f) => ({ path: f.path, severity: 'info', message: `${f.message}; fix: ${f.action}` }));
+}

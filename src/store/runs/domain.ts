@@ -1,0 +1,177 @@
+/**
+ * The runs domain: the run ledger (+ `.1`) and the ended-session summaries,
+ * followed incrementally, turned into the run history (history.ts). The
+ * history is re-derived only when one of its inputs changed.
+ */
+import { readJsonSync } from '../fsx.js';
+import type { Domain, Problem, WatchEvent } from '../types.js';
+import { deriveRuns, runsJson, type RunLine } from './history.js';
+import { LEDGER_REL, LEDGER_ROTATED_REL, LedgerReader, WATCHED_RUN_MODES } from './ledger.js';
+import { SummaryReader } from './summaries.js';
+import { LogTail } from './log-tail.js';
+import { latestBudgetByMode, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
+import { factsAsProblems, missingCloseouts, staleRuns, type NextSessionFact } from '../omc56/next-session.js';
+
+export interface RunsDomainOptions {
+  root: string;
+  /** Where OMC_STALE_RUN_HOURS / OMC_BUDGET_ENFORCE are read (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  clock?: () => number;
+  /** Iterations reached for ended runs (omc-top's own samples); live runs read their state. */
+  sampledIterations?(mode: string, sessionId: string | null, startedMs: number | null): number | null;
+}
+
+const WATCHED = new Set<string>(WATCHED_RUN_MODES);
+const STATE_FILE = /^state\/(?:sessions\/([^/]+)\/)?([a-z][a-z0-9-]*)-state\.json$/;
+
+/** Where a mode's state lives for a session (null = the legacy session-less file). */
+export function stateRel(mode: string, sessionId: string | null): string {
+  return sessionId === null ? `state/${mode}-state.json` : `state/sessions/${sessionId}/${mode}-state.json`;
+}
+
+export class RunsDomain implements Domain {
+  readonly name = 'runs';
+  private readonly ledger: LedgerReader;
+  private readonly summaries: SummaryReader;
+  private readonly listeners = new Set<() => void>();
+  private runList: RunLine[] = [];
+  private problemList: Problem[] = [];
+  private facts: NextSessionFact[] = [];
+  private readonly shadow: LogTail;
+  private shadowLines: string[] = [];
+  private budgets = new Map<string, BudgetReading>();
+
+  constructor(private opts: RunsDomainOptions) {
+    this.ledger = new LedgerReader(opts.root);
+    this.summaries = new SummaryReader(opts.root);
+    this.shadow = new LogTail(opts.root, SHADOW_LOG_REL, 256 * 1024);
+  }
+
+  wants(rel: string, isDir: boolean | undefined): boolean {
+    if (isDir !== false && (rel === 'state' || rel === 'state/runs' || rel === 'sessions')) return true;
+    if (isDir !== false && rel === 'state/enforcement') return true;
+    if (rel === LEDGER_REL || rel === LEDGER_ROTATED_REL || rel === SHADOW_LOG_REL) return true;
+    if (/^sessions\/[^/]+\.json$/.test(rel)) return true;
+    const m = STATE_FILE.exec(rel);
+    return m !== null && WATCHED.has(m[2] as string);
+  }
+
+  scan(): void {
+    this.ledger.poll();
+    this.summaries.poll();
+    this.pollShadow();
+    // Staleness moves with the clock: everything is re-judged on every scan (poll tick).
+    this.derive(true);
+  }
+
+  refresh(events: readonly WatchEvent[], _edge?: 'leading' | 'trailing'): void {
+    let changed = false;
+    let ledger = false;
+    for (const e of events) {
+      if (e.rel === LEDGER_REL || e.rel === LEDGER_ROTATED_REL || e.rel === 'state/runs') ledger = true;
+      else if (e.rel === 'sessions') changed = this.summaries.poll() || changed;
+      else if (e.rel.startsWith('sessions/')) changed = this.summaries.readOne(e.rel) || changed;
+      else if (STATE_FILE.test(e.rel)) changed = true; // running vs crashed, live iteration
+    }
+    if (events.some((e) => e.rel === SHADOW_LOG_REL)) changed = this.pollShadow() || changed;
+    if (ledger) changed = this.ledger.poll() || changed;
+    this.derive(changed);
+  }
+
+  /** Where iterations of ended runs come from (omc-top's own samples); set once by the TUI. */
+  setSampler(f: RunsDomainOptions['sampledIterations']): void {
+    this.opts.sampledIterations = f;
+  }
+
+  runs(): readonly RunLine[] {
+    return this.runList;
+  }
+
+  /** What OMC 5.6 will say at the next session start (stale runs, runs without a closeout). */
+  nextSession(): readonly NextSessionFact[] {
+    return this.facts;
+  }
+
+  /** The budget guard's newest reading for a mode, from state/enforcement/shadow.jsonl. */
+  budgetFor(mode: string): BudgetReading | null {
+    return this.budgets.get(mode) ?? null;
+  }
+
+  private pollShadow(): boolean {
+    const p = this.shadow.poll();
+    if (p.kind === 'missing') {
+      const had = this.budgets.size > 0;
+      this.shadowLines = [];
+      this.budgets = new Map();
+      return had;
+    }
+    if (p.kind !== 'lines') return false;
+    if (p.reset) this.shadowLines = [];
+    if (p.lines.length === 0) return false;
+    this.shadowLines = [...this.shadowLines, ...p.lines.map((l) => l.text)].slice(-500);
+    this.budgets = latestBudgetByMode(this.shadowLines);
+    return true;
+  }
+
+  problems(): readonly Problem[] {
+    return this.problemList;
+  }
+
+  report(): Record<string, unknown> {
+    return {
+      runs: runsJson(this.runList),
+      next_session: this.facts.map((f) => ({
+        kind: f.kind,
+        mode: f.mode,
+        session: f.sessionId,
+        path: f.path,
+        message: f.message,
+        action: f.action,
+      })),
+    };
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private derive(changed: boolean): void {
+    if (!changed) return;
+    // One read per state file per derivation, and only for runs that have no end line.
+    const live = new Map<string, Record<string, unknown> | null>();
+    const state = (mode: string, sid: string | null) => {
+      const k = stateRel(mode, sid);
+      if (!live.has(k)) live.set(k, this.liveState(mode, sid));
+      return live.get(k) ?? null;
+    };
+    const runs = deriveRuns({
+      ledger: this.ledger.entries(),
+      summaries: this.summaries.summaries(),
+      isActive: (mode, sid) => state(mode, sid)?.active === true,
+    });
+    for (const r of runs) {
+      const it = r.outcome === 'running' ? state(r.mode, r.sessionId)?.iteration : undefined;
+      r.iterations =
+        typeof it === 'number' && Number.isFinite(it)
+          ? it
+          : (this.opts.sampledIterations?.(r.mode, r.sessionId, r.startedMs) ?? null);
+    }
+    this.runList = runs;
+    const now = (this.opts.clock ?? Date.now)();
+    this.facts = [
+      ...staleRuns(this.opts.root, now, this.opts.env ?? process.env),
+      ...missingCloseouts(this.ledger.mainEntries(), now),
+    ];
+    this.problemList = [...this.ledger.problems(), ...this.summaries.problems(), ...factsAsProblems(this.facts)];
+    for (const l of this.listeners) l();
+  }
+
+  private liveState(mode: string, sessionId: string | null): Record<string, unknown> | null {
+    if (sessionId !== null && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,255}$/.test(sessionId)) return null;
+    const r = readJsonSync(this.opts.root, stateRel(mode, sessionId));
+    return r.ok && r.value && typeof r.value === 'object' && !Array.isArray(r.value)
+      ? (r.value as Record<string, unknown>)
+      : null;
+  }
+}

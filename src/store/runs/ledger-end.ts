@@ -1,0 +1,63 @@
+/**
+ * omc-top's cancel writes the ledger's `end` line, as OMC 5.6's state_clear
+ * does (upstream src/lib/runs-ledger.ts @ 839b3a5e, observeModeStateClear):
+ * without it, OMC's next SessionStart reads a run cancelled from omc-top as a
+ * start that never ended (a crash). Same line shape, plus `source:"omc-top"`
+ * (extra keys are ignored by OMC's reader, which looks only at run, event,
+ * sessionId, ts and closeoutWritten). Written only where the ledger directory
+ * already exists (OMC ≥ 5.6 created it), append-only, one write, no lock,
+ * no rotation (OMC rotates at its own next append). Never throws: like OMC,
+ * a ledger failure must not fail the cancel.
+ */
+import { appendUnderSync, statSync } from '../fsx.js';
+import { WATCHED_RUN_MODES } from './ledger.js';
+
+const STATE_FILE = /^state\/(?:sessions\/([^/]+)\/)?([a-z][a-z0-9-]*)-state\.json$/;
+const WATCHED = new Set<string>(WATCHED_RUN_MODES);
+
+/** OMC's closeout test: the mode's notepads/<mode>/problems.md or issues.md changed after the run started. */
+export function closeoutWrittenFor(root: string, mode: string, startedAt: unknown): boolean {
+  if (typeof startedAt !== 'string' || !Number.isFinite(Date.parse(startedAt))) return false;
+  const started = Date.parse(startedAt);
+  return ['problems.md', 'issues.md'].some((n) => {
+    const st = statSync(root, `notepads/${mode}/${n}`);
+    return st !== null && st.isFile() && st.mtimeMs > started;
+  });
+}
+
+export type LedgerEndResult = { written: true; line: string } | { written: false; why: string };
+
+/**
+ * Appends the end edge for a state file omc-top just removed or set inactive.
+ * `previous` is the state as it was before the change.
+ */
+export function recordRunEnd(
+  root: string,
+  stateRel: string,
+  previous: Record<string, unknown> | null,
+  nowMs: number,
+): LedgerEndResult {
+  const m = STATE_FILE.exec(stateRel);
+  const mode = m?.[2];
+  if (!m || !mode || !WATCHED.has(mode)) return { written: false, why: 'not a watched run mode' };
+  if (!previous || previous.active !== true) return { written: false, why: 'the state was not active' };
+  const dir = statSync(root, 'state/runs');
+  if (!dir || !dir.isDirectory()) return { written: false, why: 'no run ledger here (OMC before 5.6)' };
+  const phase = previous.current_phase;
+  const entry = {
+    ts: new Date(nowMs).toISOString(),
+    run: mode,
+    ...(m[1] ? { sessionId: m[1] } : {}),
+    event: 'end',
+    outcome: typeof phase === 'string' && /complete|done/i.test(phase) ? 'completed' : 'cancelled',
+    closeoutWritten: closeoutWrittenFor(root, mode, previous.started_at),
+    source: 'omc-top',
+  };
+  const line = JSON.stringify(entry);
+  try {
+    appendUnderSync(root, 'state/runs/ledger.jsonl', line + '\n');
+    return { written: true, line };
+  } catch (e) {
+    return { written: false, why: (e as Error).message };
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * omc-top's own samples of live loops: when each iteration was first seen, so
+ * an ended run still says how far it got (OMC deletes the state at the end).
+ * Kept outside .omc, in `$XDG_STATE_HOME/omc-top/` (default
+ * `~/.local/state/omc-top/`), one file per .omc root, bounded: the newest
+ * 200 runs, 100 iteration times each. Written through fsx's atomic write with
+ * that directory as its root; a damaged file is ignored and replaced.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { atomicWriteSync, ensureOwnDir, readJsonSync, statSync } from '../fsx.js';
+
+export const MAX_RUNS = 200;
+export const MAX_TIMES = 100;
+const FILE_MAX_BYTES = 512 * 1024;
+
+export interface RunSample {
+  mode: string;
+  sessionId: string | null;
+  startedMs: number | null;
+  maxIteration: number;
+  /** [iteration, first seen at] pairs, newest last. */
+  times: Array<[number, number]>;
+  lastSeenMs: number;
+}
+
+export function samplesDir(env: NodeJS.ProcessEnv, home = os.homedir()): string {
+  const base =
+    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
+  return path.join(base, 'omc-top');
+}
+
+const keyOf = (mode: string, sid: string | null, started: number | null) => `${mode}|${sid ?? ''}|${started ?? ''}`;
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+export class IterationSamples {
+  readonly file: string;
+  private runs = new Map<string, RunSample>();
+  private dirty = false;
+
+  constructor(
+    readonly dir: string,
+    omcRoot: string,
+  ) {
+    this.file = `iterations-${createHash('sha256').update(path.resolve(omcRoot)).digest('hex').slice(0, 16)}.json`;
+    this.load();
+  }
+
+  /** Notes the iteration a live loop is on; true when it is new. */
+  record(mode: string, sessionId: string | null, startedMs: number | null, iteration: number, atMs: number): boolean {
+    if (!Number.isSafeInteger(iteration) || iteration < 0) return false;
+    const k = keyOf(mode, sessionId, startedMs);
+    const run = this.runs.get(k) ?? { mode, sessionId, startedMs, maxIteration: -1, times: [], lastSeenMs: atMs };
+    run.lastSeenMs = atMs;
+    this.runs.delete(k);
+    this.runs.set(k, run); // most recently seen last: the bound drops the oldest
+    if (iteration <= run.maxIteration) return false;
+    run.maxIteration = iteration;
+    run.times.push([iteration, atMs]);
+    if (run.times.length > MAX_TIMES) run.times.splice(0, run.times.length - MAX_TIMES);
+    while (this.runs.size > MAX_RUNS) this.runs.delete(this.runs.keys().next().value as string);
+    this.dirty = true;
+    return true;
+  }
+
+  /**
+   * Highest iteration seen for a run: same mode and session, started within
+   * 10 minutes of the ledger's start (the ledger's ts and the state's
+   * started_at are written moments apart); the latest one when the start is unknown.
+   */
+  iterationsOf(mode: string, sessionId: string | null, startedMs: number | null): number | null {
+    let best: RunSample | null = null;
+    for (const r of this.runs.values()) {
+      if (r.mode !== mode || r.sessionId !== sessionId) continue;
+      if (startedMs !== null && (r.startedMs === null || Math.abs(r.startedMs - startedMs) > 600_000)) continue;
+      if (!best || r.lastSeenMs > best.lastSeenMs) best = r;
+    }
+    return best ? best.maxIteration : null;
+  }
+
+  all(): RunSample[] {
+    return [...this.runs.values()];
+  }
+
+  /** Writes the file when something changed. Throws on failure (the caller decides how loud). */
+  flush(): boolean {
+    if (!this.dirty) return false;
+    ensureOwnDir(this.dir);
+    atomicWriteSync(this.dir, this.file, JSON.stringify({ version: 1, runs: this.all() }));
+    this.dirty = false;
+    return true;
+  }
+
+  private load(): void {
+    // No directory yet: nothing to load (and no failed lookup for fsx to remember).
+    if (!statSync(this.dir, '.')) return;
+    const r = readJsonSync(this.dir, this.file, FILE_MAX_BYTES);
+    if (!r.ok) return;
+    const v = r.value as { version?: unknown; runs?: unknown };
+    if (!v || v.version !== 1 || !Array.isArray(v.runs)) return;
+    for (const raw of v.runs.slice(-MAX_RUNS)) {
+      const o = raw as Partial<RunSample> | null;
+      if (!o || typeof o.mode !== 'string' || !finite(o.maxIteration) || !finite(o.lastSeenMs)) continue;
+      const sid = typeof o.sessionId === 'string' ? o.sessionId : null;
+      const started = finite(o.startedMs) ? o.startedMs : null;
+      const times = Array.isArray(o.times)
+        ? o.times
+            .filter((t): t is [number, number] => Array.isArray(t) && finite(t[0]) && finite(t[1]))
+            .slice(-MAX_TIMES)
+        : [];
+      this.runs.set(keyOf(o.mode, sid, started), {
+        mode: o.mode.slice(0, 64),
+        sessionId: sid,
+        startedMs: started,
+        maxIteration: o.maxIteration,
+        times,
+        lastSeenMs: o.lastSeenMs,
+      });
+    }
+  }
+}

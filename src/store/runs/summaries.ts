@@ -1,0 +1,118 @@
+/**
+ * Ended-session summaries, `.omc/sessions/<sid>.json`, written by OMC's
+ * SessionEnd hook in every release: `{session_id, started_at?, ended_at,
+ * reason, duration_ms?, agents_spawned, agents_completed, modes_used[]}`.
+ * Read incrementally: a file is parsed again only when its size, mtime or
+ * inode changed; the newest `MAX_SUMMARIES` by mtime reach the history.
+ */
+import { listDirSync, readJsonSync, statSync } from '../fsx.js';
+import { cleanLine } from '../sanitize.js';
+import type { Problem } from '../types.js';
+
+export interface SessionSummary {
+  sessionId: string;
+  startedMs: number | null;
+  endedMs: number | null;
+  reason: string | null;
+  durationMs: number | null;
+  modesUsed: string[];
+  agentsSpawned: number | null;
+  agentsCompleted: number | null;
+  path: string;
+  mtimeMs: number;
+}
+
+const MAX_SUMMARIES = 2_000;
+const SUMMARY_MAX_BYTES = 256 * 1024;
+
+const ms = (v: unknown) => (typeof v === 'string' && Number.isFinite(Date.parse(v)) ? Date.parse(v) : null);
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
+
+export function parseSummary(value: unknown, rel: string, mtimeMs: number): SessionSummary | string {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return 'is not a JSON object';
+  const o = value as Record<string, unknown>;
+  const fromName = rel.replace(/^sessions\//, '').replace(/\.json$/, '');
+  const sessionId = typeof o.session_id === 'string' && o.session_id !== '' ? o.session_id : fromName;
+  const modes = Array.isArray(o.modes_used) ? o.modes_used.filter((m): m is string => typeof m === 'string') : [];
+  return {
+    sessionId: cleanLine(sessionId).slice(0, 128),
+    startedMs: ms(o.started_at),
+    endedMs: ms(o.ended_at),
+    reason: typeof o.reason === 'string' ? cleanLine(o.reason).slice(0, 64) : null,
+    durationMs: num(o.duration_ms),
+    modesUsed: modes.slice(0, 32).map((m) => cleanLine(m).slice(0, 64)),
+    agentsSpawned: num(o.agents_spawned),
+    agentsCompleted: num(o.agents_completed),
+    path: rel,
+    mtimeMs,
+  };
+}
+
+interface Held {
+  key: string;
+  summary: SessionSummary | null;
+  problem: string | null;
+}
+
+export class SummaryReader {
+  private readonly held = new Map<string, Held>();
+
+  constructor(private readonly root: string) {}
+
+  /** Re-lists `sessions/` and re-reads what changed. True when anything did. */
+  poll(): boolean {
+    const list = listDirSync(this.root, 'sessions');
+    const names = list.ok
+      ? list.entries.filter((e) => e.kind === 'file' && e.name.endsWith('.json')).map((e) => e.name)
+      : [];
+    let changed = false;
+    const seen = new Set<string>();
+    for (const name of names) {
+      const rel = `sessions/${name}`;
+      seen.add(rel);
+      changed = this.readOne(rel) || changed;
+    }
+    for (const rel of [...this.held.keys()])
+      if (!seen.has(rel)) {
+        this.held.delete(rel);
+        changed = true;
+      }
+    return changed;
+  }
+
+  /** Re-reads one file (a watcher event); true when its summary changed. */
+  readOne(rel: string): boolean {
+    const st = statSync(this.root, rel);
+    if (!st) return this.held.delete(rel);
+    const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
+    const prev = this.held.get(rel);
+    if (prev && prev.key === key) return false;
+    const r = readJsonSync(this.root, rel, SUMMARY_MAX_BYTES);
+    if (!r.ok) {
+      // Keep the last good summary; the problem says why it is not current.
+      this.held.set(rel, { key, summary: prev?.summary ?? null, problem: r.message });
+      return true;
+    }
+    const s = parseSummary(r.value, rel, st.mtimeMs);
+    this.held.set(
+      rel,
+      typeof s === 'string' ? { key, summary: prev?.summary ?? null, problem: s } : { key, summary: s, problem: null },
+    );
+    return true;
+  }
+
+  summaries(): SessionSummary[] {
+    const out: SessionSummary[] = [];
+    for (const h of this.held.values()) if (h.summary) out.push(h.summary);
+    // Each held summary is a few hundred bytes; only the newest reach the history.
+    return out.length <= MAX_SUMMARIES ? out : out.sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, MAX_SUMMARIES);
+  }
+
+  problems(): Problem[] {
+    const out: Problem[] = [];
+    for (const [rel, h] of this.held)
+      if (h.problem)
+        out.push({ path: rel, severity: 'warning', message: `ended-session summary not read: ${h.problem}` });
+    return out;
+  }
+}

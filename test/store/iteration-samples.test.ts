@@ -1,0 +1,87 @@
+/** omc-top's own iteration samples: outside .omc, bounded, damage-tolerant, and used by the history. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IterationSamples, MAX_RUNS, MAX_TIMES, samplesDir } from '../../src/store/runs/samples.js';
+import { enableIterationSamples } from '../../src/store/runs/iteration-sampling.js';
+import { OmcStore } from '../../src/store/store.js';
+import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import * as omc56 from '../helpers/omc56.js';
+
+let p: TempProject | null = null;
+const dirs: string[] = [];
+afterEach(() => {
+  p?.cleanup();
+  p = null;
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+const tmp = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-samples-'));
+  dirs.push(d);
+  return d;
+};
+
+describe('iteration samples', () => {
+  it('live in $XDG_STATE_HOME/omc-top (or ~/.local/state/omc-top)', () => {
+    expect(samplesDir({ XDG_STATE_HOME: '/x/state' }, '/home/u')).toBe('/x/state/omc-top');
+    expect(samplesDir({ XDG_STATE_HOME: 'relative' }, '/home/u')).toBe('/home/u/.local/state/omc-top');
+    expect(samplesDir({}, '/home/u')).toBe('/home/u/.local/state/omc-top');
+  });
+
+  it('round-trips, stays bounded, and ignores a damaged file', () => {
+    const dir = path.join(tmp(), 'omc-top');
+    const s = new IterationSamples(dir, '/proj/.omc');
+    for (let r = 0; r < MAX_RUNS + 50; r++) s.record('ralph', `s${r}`, 1000 * r, 1, r);
+    for (let i = 0; i < MAX_TIMES + 30; i++) s.record('ralph', 'last', 5, i, 10_000 + i);
+    expect(s.flush()).toBe(true);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    const again = new IterationSamples(dir, '/proj/.omc');
+    expect(again.all()).toHaveLength(MAX_RUNS);
+    expect(again.iterationsOf('ralph', 'last', 5)).toBe(MAX_TIMES + 29);
+    expect(again.all().find((r) => r.sessionId === 'last')!.times).toHaveLength(MAX_TIMES);
+    expect(again.iterationsOf('ralph', 's0', 0)).toBeNull(); // dropped by the bound
+    fs.writeFileSync(path.join(dir, again.file), '{"version":1,"runs":[{"mode":5}, null, "x"');
+    expect(new IterationSamples(dir, '/proj/.omc').all()).toEqual([]);
+  });
+
+  it('an ended run shows the iterations omc-top saw while it was live', async () => {
+    p = makeProject();
+    const state = tmp();
+    const sid = 'abcdef01-0000-4000-8000-000000000009';
+    const started = new Date(Date.now() - 60_000).toISOString();
+    const file = path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json');
+    const now = new Date().toISOString();
+    writeOmcJson(file, { active: true, session_id: sid, started_at: started, last_checked_at: now, iteration: 7 });
+    omc56.start(p.root, 'ralph', sid, started);
+    const store = new OmcStore({ root: p.root, watch: 'none', projectDir: p.dir, rootRule: 'git' });
+    const stop = enableIterationSamples(store, { XDG_STATE_HOME: state });
+    store.start();
+    // The sample is taken when the sessions snapshot notifies.
+    await waitFor(
+      () => fs.existsSync(path.join(state, 'omc-top')) && fs.readdirSync(path.join(state, 'omc-top')).length === 1,
+      {
+        timeoutMs: 20_000,
+        what: 'the samples file',
+      },
+    );
+    stop();
+    await store.close();
+    // The run ends (OMC deletes the state); a fresh monitor still knows how far it got.
+    omc56.observeClear(p.root, 'ralph', sid, { active: true, started_at: started }, new Date().toISOString());
+    fs.rmSync(file);
+    const next = new OmcStore({ root: p.root, watch: 'none', projectDir: p.dir, rootRule: 'git' });
+    enableIterationSamples(next, { XDG_STATE_HOME: state })();
+    next.start();
+    expect(next.runs.runs()[0]).toMatchObject({ mode: 'ralph', outcome: 'cancelled', iterations: 7 });
+    await next.close();
+  });
+
+  it('a read-only monitor writes no samples', () => {
+    p = makeProject();
+    const state = tmp();
+    const store = new OmcStore({ root: p.root, watch: 'none', readonly: true, projectDir: p.dir });
+    enableIterationSamples(store, { XDG_STATE_HOME: state });
+    expect(fs.readdirSync(state)).toEqual([]);
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * Ralph story progress against PRDs written and updated by OMC's own PRD
+ * functions (5.5.0 and 4.4.4), judged by OMC's own getPrdStatus.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { countStories } from '../../src/store/prd/count.js';
+import { PrdDomain } from '../../src/store/prd/domain.js';
+import { buildJsonReport } from '../../src/store/report.js';
+import { OmcStore } from '../../src/store/store.js';
+import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+
+const omc55: any = await import(path.resolve('node_modules/oh-my-claude-sisyphus/dist/hooks/ralph/prd.js'));
+const omc44: any = await import(path.resolve('node_modules/omc-444/dist/hooks/ralph/prd.js'));
+
+const SID = '0f6c2a57-3b1e-4f0a-9d7e-5a2b8c1d4e6f';
+const STORIES = [
+  { id: 'US-001', title: 'Parse input', description: 'd1', acceptanceCriteria: ['parses a', 'parses b'] },
+  { id: 'US-002', title: 'Render output', description: 'd2', acceptanceCriteria: ['renders'] },
+  { id: 'US-003', title: 'Docs', description: 'd3', acceptanceCriteria: ['documented'] },
+];
+
+let p: TempProject | null = null;
+afterEach(() => {
+  p?.cleanup();
+  p = null;
+});
+
+function domain(rules: '5.5' | '4.x' = '5.5'): PrdDomain {
+  const d = new PrdDomain({ root: p!.root, projectDir: p!.dir, rules });
+  d.scan();
+  return d;
+}
+
+/** OMC's own verdict on the PRD it would read for the session. */
+function omcStatus(sessionId?: string) {
+  const prd = omc55.readPrd(p!.dir, sessionId);
+  if (!prd) return null;
+  const s = omc55.getPrdStatus(prd);
+  return { passed: s.completed, total: s.total, current: s.nextStory?.id ?? null };
+}
+
+describe('PRD stories as OMC 5.5.0 counts them', () => {
+  it('a story is done only when completed and architect-verified against the current criteria', () => {
+    p = makeProject();
+    expect(omc55.initPrd(p.dir, 'proj', 'main', 'task', STORIES, SID)).toBe(true);
+    expect(domain().storiesJson(SID)).toEqual({ passed: 0, total: 3, current: 'US-001' });
+
+    expect(omc55.markStoryComplete(p.dir, 'US-001', undefined, SID)).toBe(true);
+    // passes:true on disk, but 5.5.0 wants the architect's approval too.
+    expect(omcStatus(SID)).toEqual({ passed: 0, total: 3, current: 'US-001' });
+    expect(domain().storiesJson(SID)).toEqual(omcStatus(SID));
+
+    expect(omc55.markStoryArchitectVerified(p.dir, 'US-001', undefined, SID)).toBe(true);
+    expect(omcStatus(SID)).toEqual({ passed: 1, total: 3, current: 'US-002' });
+    expect(domain().storiesJson(SID)).toEqual(omcStatus(SID));
+  });
+
+  it('amending a criterion un-passes the story, as OMC concludes, and the amendment is listed', () => {
+    p = makeProject();
+    omc55.initPrd(p.dir, 'proj', 'main', 'task', STORIES, SID);
+    omc55.markStoryComplete(p.dir, 'US-001', undefined, SID);
+    omc55.markStoryArchitectVerified(p.dir, 'US-001', undefined, SID);
+    const r = omc55.amendCriterion(
+      p.dir,
+      'US-001',
+      {
+        original: 'parses b',
+        replacement: 'parses b or c',
+        reason: 'b was wrong',
+        evidence: 'measured on the real input set',
+        authority: SID,
+      },
+      SID,
+    );
+    expect(r.ok).toBe(true);
+    const file = path.join(p.root, 'state', 'sessions', SID, 'prd.json');
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const omcNow = omcStatus(SID);
+    const ours = domain().progress(SID)!;
+    expect({ passed: ours.passed, total: ours.total, current: ours.current }).toEqual(omcNow);
+    const us1 = ours.stories.find((s) => s.id === 'US-001')!;
+    expect(us1.criteria).toEqual(raw.userStories[0].acceptanceCriteria);
+    expect(us1.amendments).toEqual([
+      { kind: 'replaced', original: 'parses b', replacement: 'parses b or c', reason: 'b was wrong' },
+    ]);
+  });
+
+  it('an invalid PRD is a problem line and stories null, never 0/0', () => {
+    p = makeProject();
+    writeOmcJson(path.join(p.root, 'prd.json'), {
+      project: 'x',
+      branchName: 'm',
+      description: 'd',
+      userStories: [{ id: 'US-001', description: 'no title', acceptanceCriteria: [], priority: 1, passes: false }],
+    });
+    expect(omc55.readPrd(p.dir)).toBeNull();
+    const d = domain();
+    expect(d.storiesJson(null)).toBeNull();
+    expect(d.problems()).toEqual([
+      expect.objectContaining({ path: 'prd.json', message: expect.stringContaining('no string "title"') }),
+    ]);
+  });
+
+  it('an invalid session PRD is a problem at the first scan', () => {
+    p = makeProject();
+    fs.mkdirSync(path.join(p.root, 'state', 'sessions', SID), { recursive: true });
+    fs.writeFileSync(path.join(p.root, 'state', 'sessions', SID, 'prd.json'), '{"userStories": [');
+    expect(
+      domain()
+        .problems()
+        .map((x) => x.path),
+    ).toEqual([`state/sessions/${SID}/prd.json`]);
+  });
+
+  it("finds the PRD in OMC's order: session, project, .omc, .omc/state", () => {
+    p = makeProject();
+    const one = (id: string) => ({
+      project: 'x',
+      branchName: 'm',
+      description: 'd',
+      userStories: [{ id, title: 't', description: 'd', acceptanceCriteria: [], priority: 1, passes: false }],
+    });
+    writeOmcJson(path.join(p.root, 'state', 'prd.json'), one('STATE'));
+    expect(domain().storiesJson(SID)?.current).toBe('STATE');
+    writeOmcJson(path.join(p.root, 'prd.json'), one('OMC'));
+    expect(domain().storiesJson(SID)?.current).toBe('OMC');
+    writeOmcJson(path.join(p.dir, 'prd.json'), one('PROJECT'));
+    expect(domain().storiesJson(SID)?.current).toBe('PROJECT');
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'prd.json'), one('SESSION'));
+    expect(domain().storiesJson(SID)?.current).toBe('SESSION');
+    // OMC agrees at every step; checked at the last one.
+    expect(omcStatus(SID)?.current).toBe('SESSION');
+    expect(domain().storiesJson(null)?.current).toBe('PROJECT');
+  });
+
+  it('escape sequences in story ids and titles never reach the views', () => {
+    p = makeProject();
+    omc55.initPrd(p.dir, 'proj', 'main', 'task', [
+      { id: 'US-\u001b[31m1', title: 'evil \u001b]0;x\u0007', description: 'd', acceptanceCriteria: ['a'] },
+    ]);
+    const prog = domain().progress(null)!;
+    expect(prog.current).toBe('US-1');
+    expect(JSON.stringify(prog)).not.toMatch(/\u001b|\u0007/);
+  });
+});
+
+describe('PRD stories as OMC 4.4.4 counts them', () => {
+  it('passes:true is done; the same file counts 0 under 5.5.0 (no revision binding)', () => {
+    p = makeProject();
+    expect(omc44.initPrd(p.dir, 'proj', 'main', 'task', STORIES)).toBe(true);
+    expect(omc44.markStoryComplete(p.dir, 'US-001')).toBe(true);
+    const s44 = omc44.getPrdStatus(omc44.readPrd(p.dir));
+    expect(domain('4.x').storiesJson(null)).toEqual({
+      passed: s44.completed,
+      total: s44.total,
+      current: s44.nextStory.id,
+    });
+    expect(s44.completed).toBe(1);
+    // 5.5.0 reads the 4.4.4 file: the claim is not bound to a criteria revision.
+    const verdict55 = countStories(JSON.parse(fs.readFileSync(path.join(p.root, 'prd.json'), 'utf8')), '5.5');
+    expect(verdict55.ok && verdict55.progress.passed).toBe(omcStatus()?.passed);
+    expect(omcStatus()?.passed).toBe(0);
+  });
+});
+
+describe('--json stories', () => {
+  it('a ralph mode carries {passed,total,current}; other modes have no key', () => {
+    p = makeProject();
+    omc55.initPrd(p.dir, 'proj', 'main', 'task', STORIES, SID);
+    omc55.markStoryComplete(p.dir, 'US-001', undefined, SID);
+    omc55.markStoryArchitectVerified(p.dir, 'US-001', undefined, SID);
+    const now = new Date().toISOString();
+    const base = { active: true, session_id: SID, started_at: now, last_checked_at: now, iteration: 2 };
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), { ...base, max_iterations: 10 });
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ultrawork-state.json'), base);
+    const store = new OmcStore({ root: p.root, watch: 'none', readonly: true, projectDir: p.dir, rootRule: 'git' });
+    store.start();
+    const doc: any = buildJsonReport({
+      root: p.root,
+      rootRule: 'git',
+      notices: [],
+      sessions: store.sessions.getSnapshot(),
+      extra: store.reportExtras(),
+      storiesFor: (sid) => store.prd.storiesJson(sid),
+    });
+    void store.close();
+    const modes = doc.sessions.find((s: any) => s.id === SID).modes;
+    expect(modes.find((m: any) => m.mode === 'ralph').stories).toEqual({ passed: 1, total: 3, current: 'US-002' });
+    expect('stories' in modes.find((m: any) => m.mode === 'ultrawork')).toBe(false);
+  });
+});
