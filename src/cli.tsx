@@ -196,7 +196,7 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
 
 export async function main(argv: readonly string[]): Promise<number> {
   const sub = argv[0];
-  if (sub === 'cancel' || sub === 'wiki' || sub === 'doctor') {
+  if (sub === 'cancel' || sub === 'wiki' || sub === 'doctor' || sub === 'watch' || sub === 'status') {
     const { runSubcommand } = await import('./commands/subcommands.js');
     return runSubcommand(sub, argv.slice(1));
   }
