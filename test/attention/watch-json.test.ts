@@ -100,7 +100,7 @@ describe('omc-top watch --json', () => {
     expect(all.filter((l) => l.needs === 'max iterations reached' && l.type === 'transition')).toHaveLength(1);
     for (const l of all) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
     // No raw control byte anywhere in the stream.
-     
+
     expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(out)).toBe(false);
   });
 

@@ -9,7 +9,6 @@ import type { Transition } from './engine.js';
 
 export const LINE_VERSION = 1;
 
- 
 const UNSAFE = /[\u007f-\u009f\u2028\u2029]/g;
 export function safeJson(value: unknown): string {
   return JSON.stringify(value).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
