@@ -8,8 +8,11 @@ import './terminal/young-gen.js';
 import { restoreFetch } from './terminal/yoga-without-fetch.js';
 import React from 'react';
 import { render, type Instance } from 'ink';
+import path from 'node:path';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
+import { startAttentionTerminal } from './notify/attention-terminal.js';
+import { parseChannels } from './notify/config.js';
 import { PANES } from './panes/registry.js';
 import { buildJsonReport } from './store/report.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
@@ -36,6 +39,8 @@ Options:
   --readonly    never write anything (cancel and edits are disabled)
   --poll        poll every second instead of watching files (NFS, no inotify)
   --no-color    no colours (also: NO_COLOR=1)
+  --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
+  --no-title    leave the terminal title alone (default: "needs you: N")
   -h, --help    this text
   -v, --version print the version
 
@@ -53,6 +58,8 @@ const MAIN_FLAGS = {
   readonly: 'bool',
   poll: 'bool',
   'no-color': 'bool',
+  notify: 'value',
+  'no-title': 'bool',
   help: 'bool',
   version: 'bool',
 } as const;
@@ -87,7 +94,10 @@ async function runJson(res: RootResolution, readonly: boolean): Promise<number> 
   return 0;
 }
 
-function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean }): Promise<number> {
+function runTui(
+  res: RootResolution,
+  opts: { readonly: boolean; poll: boolean; attention?: { notify?: string; noTitle?: boolean } },
+): Promise<number> {
   const { stdout, stdin } = process;
   if (!stdout.isTTY || !stdin.isTTY) {
     process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
@@ -103,6 +113,9 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
   store.start({ progressive: true });
   const ui = new UiStore();
   if (res.notices[0]) ui.flash(res.notices[0], 'info');
+  const project = path.basename(res.projectDir ?? path.dirname(res.root));
+  const attention = startAttentionTerminal({ store, write: (s) => stdout.write(s), project, ...opts.attention });
+  if (attention.configError) ui.flash(attention.configError, 'error');
   const theme = pickTheme();
 
   return new Promise<number>((resolve) => {
@@ -116,6 +129,7 @@ function runTui(res: RootResolution, opts: { readonly: boolean; poll: boolean })
     const finish = (code: number, error?: unknown) => {
       if (finished) return;
       finished = true;
+      attention.dispose();
       term.restore();
       ui.dispose();
       if (error !== undefined) {
@@ -218,8 +232,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const readonly = args.flags.has('readonly');
+  const notify = args.flags.get('notify');
+  if (typeof notify === 'string' && typeof parseChannels(notify) === 'string') {
+    throw new UsageError(parseChannels(notify) as string);
+  }
   if (args.flags.has('json')) return runJson(res, readonly);
-  return runTui(res, { readonly, poll: args.flags.has('poll') });
+  return runTui(res, {
+    readonly,
+    poll: args.flags.has('poll'),
+    attention: { notify: args.flags.get('notify') as string | undefined, noTitle: args.flags.has('no-title') },
+  });
 }
 
 const isEntry = (() => {
