@@ -22,7 +22,7 @@ afterEach(() => {
   cfg = null;
 });
 
-// eslint-disable-next-line no-control-regex
+ 
 const OSC = /\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g;
 const count = (s: string, needle: string) => s.split(needle).length - 1;
 
