@@ -31,6 +31,8 @@ Usage:
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
   omc-top wiki search QUERY [--limit N] [--json]
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]
+  omc-top watch --json [--snapshot] [--cwd DIR | --root DIR]
+  omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR]
 
 Options:
   --cwd DIR     find the .omc root starting from DIR (default: the current directory)
