@@ -32,9 +32,17 @@ export interface NeedItem {
   fact: Fact;
 }
 
-export function factsOf(input: AttentionInput): Facts {
+/**
+ * With `reuse` (the previous input and its facts), a kind whose inputs are the
+ * same objects keeps its facts: a team heartbeat does not re-walk 2,000 sessions.
+ */
+export function factsOf(input: AttentionInput, reuse?: { input: AttentionInput; facts: Facts }): Facts {
   const byKind = new Map<string, ReadonlyMap<string, Fact>>();
-  for (const k of KINDS) byKind.set(k.kind, k.collect(input));
+  for (const k of KINDS) {
+    const kept =
+      reuse && k.reads.every((r) => reuse.input[r] === input[r]) ? reuse.facts.byKind.get(k.kind) : undefined;
+    byKind.set(k.kind, kept ?? k.collect(input));
+  }
   return { byKind, ours: sessionsCancelledByUs(input) };
 }
 
@@ -49,6 +57,7 @@ export function diffFacts(prev: Facts, next: Facts): Transition[] {
     const kind = k.kind;
     const nextMap = next.byKind.get(kind) ?? new Map<string, Fact>();
     const prevMap = prev.byKind.get(kind) ?? new Map<string, Fact>();
+    if (prevMap === nextMap) continue; // reused by factsOf: nothing it reads changed
     for (const [key, fact] of nextMap) {
       const old = prevMap.get(key);
       if (old && old.value === fact.value) continue;

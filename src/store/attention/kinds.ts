@@ -37,6 +37,8 @@ export interface Fact {
 
 export interface TransitionKind {
   kind: string;
+  /** The parts of the input `collect` looks at: an unchanged part means the kind's facts are reused. */
+  reads: readonly (keyof AttentionInput)[];
   collect(input: AttentionInput): Map<string, Fact>;
   /** Why a fact's disappearance needs the user (e.g. an active loop's file removed), or null. */
   gone?(fact: Fact, oursNow: ReadonlySet<string>): string | null;
@@ -71,6 +73,7 @@ const maxReached = (iteration: number | null, max: number | null) =>
 export const KINDS: readonly TransitionKind[] = [
   {
     kind: 'session',
+    reads: ['sessions'],
     collect(input) {
       const out = new Map<string, Fact>();
       for (const s of input.sessions.sessions) {
@@ -82,6 +85,7 @@ export const KINDS: readonly TransitionKind[] = [
   },
   {
     kind: 'mode',
+    reads: ['sessions', 'cancels'],
     collect(input) {
       const out = new Map<string, Fact>();
       const ours = sessionsCancelledByUs(input);
@@ -110,6 +114,7 @@ export const KINDS: readonly TransitionKind[] = [
   },
   {
     kind: 'mode-status',
+    reads: ['sessions'],
     collect(input) {
       const out = new Map<string, Fact>();
       // No "needs" yet: whether a stale loop is still enforced is the verdict engine's call (issue 11).
@@ -124,6 +129,7 @@ export const KINDS: readonly TransitionKind[] = [
   },
   {
     kind: 'iteration',
+    reads: ['sessions', 'cancels'],
     collect(input) {
       const out = new Map<string, Fact>();
       const ours = sessionsCancelledByUs(input);
@@ -150,6 +156,7 @@ export const KINDS: readonly TransitionKind[] = [
   },
   {
     kind: 'cancel-signal',
+    reads: ['sessions'],
     collect(input) {
       const out = new Map<string, Fact>();
       for (const s of input.sessions.sessions) {
@@ -171,6 +178,7 @@ export const KINDS: readonly TransitionKind[] = [
   {
     // The verdict on a cancel omc-top made: the one change of its own that is news.
     kind: 'cancel-verdict',
+    reads: ['cancels'],
     collect(input) {
       const out = new Map<string, Fact>();
       for (const [key, e] of input.cancels.entries) {
@@ -190,6 +198,7 @@ export const KINDS: readonly TransitionKind[] = [
   },
   {
     kind: 'team',
+    reads: ['teams'],
     collect(input) {
       const out = new Map<string, Fact>();
       for (const t of input.teams.teams) {
@@ -213,6 +222,7 @@ export const KINDS: readonly TransitionKind[] = [
   },
   {
     kind: 'worker',
+    reads: ['teams'],
     collect(input) {
       const out = new Map<string, Fact>();
       for (const t of input.teams.teams) {
@@ -236,6 +246,7 @@ export const KINDS: readonly TransitionKind[] = [
   },
   {
     kind: 'problem',
+    reads: ['problems'],
     collect(input) {
       const out = new Map<string, Fact>();
       for (const p of input.problems) {

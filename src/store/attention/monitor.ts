@@ -73,8 +73,8 @@ export class AttentionMonitor {
     ) {
       return;
     }
+    const next = factsOf(input, last ? { input: last, facts: this.facts } : undefined);
     this.last = input;
-    const next = factsOf(input);
     const batch = settled(this.store) ? diffFacts(this.facts, next) : [];
     this.facts = next;
     this.needs = needsYou(next);
