@@ -167,6 +167,11 @@ describe('transition engine', () => {
     await waitFor(() => seen.some((t) => t.kind === 'iteration'), { what: 'iteration transition' });
     await rescan(s);
     expect(seen.filter((t) => t.kind === 'iteration')).toHaveLength(1);
+    const before = m.count.getSnapshot();
+    expect(before).toBe(m.needsYou().length);
+    writeOmcJson(ralphFile(), { ...v, iteration: 10 });
+    await rescan(s);
+    await waitFor(() => m.count.getSnapshot() === before + 1, { what: 'needs-you count +1' });
     m.dispose();
   });
 });

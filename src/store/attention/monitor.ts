@@ -6,6 +6,7 @@
  * fires at start-up. Each change is diffed once, so a transition is reported
  * once.
  */
+import { SnapshotCell } from '../emitter.js';
 import type { OmcStore } from '../store.js';
 import { diffFacts, EMPTY_FACTS, factsOf, needsYou, type Facts, type NeedItem, type Transition } from './engine.js';
 import type { AttentionInput } from './kinds.js';
@@ -33,6 +34,8 @@ export class AttentionMonitor {
   private readonly listeners = new Set<TransitionListener>();
   private readonly unsubs: (() => void)[] = [];
   private needs: NeedItem[] = [];
+  /** The "needs you: N" count, for a header (useSyncExternalStore) or the terminal title. */
+  readonly count = new SnapshotCell<number>(0);
 
   constructor(private readonly store: OmcStore) {
     const on = () => this.sync();
@@ -78,6 +81,7 @@ export class AttentionMonitor {
     const batch = settled(this.store) ? diffFacts(this.facts, next) : [];
     this.facts = next;
     this.needs = needsYou(next);
+    this.count.set(this.needs.length);
     if (batch.length === 0) return;
     for (const l of [...this.listeners]) l(batch, this.needs);
   }
