@@ -144,3 +144,11 @@ describe('tmux display-message', () => {
     expect(out()).toBe('');
   });
 });
+
+describe('--notify', () => {
+  it('an unknown channel is a usage error before anything starts', async () => {
+    const { main } = await import('../../src/cli.js');
+    const { UsageError } = await import('../../src/commands/args.js');
+    await expect(main(['--notify=bell,beep', '--root', os.tmpdir()])).rejects.toThrow(UsageError);
+  });
+});
