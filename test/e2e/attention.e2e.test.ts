@@ -22,7 +22,6 @@ afterEach(() => {
   cfg = null;
 });
 
- 
 const OSC = /\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g;
 const count = (s: string, needle: string) => s.split(needle).length - 1;
 
