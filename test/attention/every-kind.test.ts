@@ -6,10 +6,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { diffFacts, factsOf, KINDS, type Transition } from '../../src/store/attention/engine.js';
-import { attentionInput } from '../../src/store/attention/monitor.js';
+import { attentionInput, AttentionMonitor } from '../../src/store/attention/monitor.js';
 import { OmcStore } from '../../src/store/store.js';
 import { Notifier } from '../../src/notify/notifier.js';
-import { makeProject, READERS_CAPTURED_AT, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import {
+  makeProject,
+  READERS_CAPTURED_AT,
+  SESSION,
+  writeOmcJson,
+  type TempProject,
+  waitFor,
+} from '../helpers/fixtures.js';
 
 let p: TempProject | null = null;
 let store: OmcStore | null = null;
@@ -74,6 +81,31 @@ const steps: Step[] = [
 ];
 
 describe('every transition kind', () => {
+  it('cancel-signal: a signal that runs out is one in-force → expired transition, no notification', async () => {
+    p = makeProject({ withFixture: true });
+    const t0 = Date.now();
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SESSION.ultrawork, 'cancel-signal-state.json'), {
+      active: true,
+      requested_at: iso(t0 - 28_500),
+      expires_at: iso(t0 + 1_500),
+      mode: 'ultrawork',
+      source: 'user',
+    });
+    store = new OmcStore({ root: p.root, watch: 'none', teams: { pidAlive: () => null } });
+    store.start();
+    await tick();
+    const m = new AttentionMonitor(store);
+    const seen: Transition[] = [];
+    m.onTransitions((b) => seen.push(...b));
+    expect(m.current().byKind.get('cancel-signal')?.get(SESSION.ultrawork)?.value).toBe('in-force');
+    // The sessions domain re-derives at the expiry on its own timer: no file changes.
+    await waitFor(() => seen.some((t) => t.kind === 'cancel-signal'), { timeoutMs: 20_000, what: 'expiry' });
+    await tick();
+    const ts = seen.filter((t) => t.kind === 'cancel-signal');
+    expect(ts.map((t) => [t.key, t.from, t.to, t.needs])).toEqual([[SESSION.ultrawork, 'in-force', 'expired', null]]);
+    m.dispose();
+  });
+
   it('the table has the kinds the README documents', () => {
     const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
     const row = readme.split('\n').find((l) => l.startsWith('| `kind` |')) ?? '';
