@@ -8,8 +8,11 @@ import './terminal/young-gen.js';
 import { restoreFetch } from './terminal/yoga-without-fetch.js';
 import React from 'react';
 import { render, type Instance } from 'ink';
+import path from 'node:path';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
+import { startAttentionTerminal } from './notify/attention-terminal.js';
+import { parseChannels } from './notify/config.js';
 import { PANES } from './panes/registry.js';
 import { addClaudeToReport } from './store/claude/report.js';
 import { enableIterationSamples } from './store/runs/iteration-sampling.js';
@@ -34,6 +37,8 @@ Usage:
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
   omc-top wiki search QUERY [--limit N] [--json]
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]
+  omc-top watch --json [--snapshot] [--cwd DIR | --root DIR]
+  omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR]
 
 Options:
   --cwd DIR     find the .omc root starting from DIR (default: the current directory)
@@ -46,6 +51,8 @@ Options:
                 npm install; else the newest supported rules, marked assumed)
   --no-color    no colours (also: NO_COLOR=1)
   --no-mouse    do not take the mouse (the wheel scrolls lists; without it the terminal selects text)
+  --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
+  --no-title    leave the terminal title alone (default: "needs you: N")
   -h, --help    this text
   -v, --version print the version
 
@@ -65,6 +72,8 @@ const MAIN_FLAGS = {
   'omc-version': 'value',
   'no-color': 'bool',
   'no-mouse': 'bool',
+  notify: 'value',
+  'no-title': 'bool',
   help: 'bool',
   version: 'bool',
 } as const;
@@ -115,7 +124,13 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
 
 function runTui(
   res: RootResolution,
-  opts: { readonly: boolean; poll: boolean; mouse: boolean; omc: OmcInstall },
+  opts: {
+    readonly: boolean;
+    poll: boolean;
+    mouse: boolean;
+    omc: OmcInstall;
+    attention?: { notify?: string; noTitle?: boolean };
+  },
 ): Promise<number> {
   const { stdout, stdin } = process;
   if (!stdout.isTTY || !stdin.isTTY) {
@@ -135,6 +150,9 @@ function runTui(
   const ui = new UiStore();
   if (!res.exists) ui.flash(`no .omc yet: waiting for ${res.root} (${res.explain})`, 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
+  const project = path.basename(res.projectDir ?? path.dirname(res.root));
+  const attention = startAttentionTerminal({ store, write: (s) => stdout.write(s), project, ...opts.attention });
+  if (attention.configError) ui.flash(attention.configError, 'error');
   const theme = pickTheme();
 
   return new Promise<number>((resolve) => {
@@ -149,6 +167,7 @@ function runTui(
     const finish = (code: number, error?: unknown) => {
       if (finished) return;
       finished = true;
+      attention.dispose();
       term.restore();
       ui.dispose();
       if (error !== undefined) {
@@ -249,7 +268,7 @@ export function omcInstallFor(override: string | undefined, projectDir: string |
 
 export async function main(argv: readonly string[]): Promise<number> {
   const sub = argv[0];
-  if (sub === 'cancel' || sub === 'wiki' || sub === 'doctor') {
+  if (sub === 'cancel' || sub === 'wiki' || sub === 'doctor' || sub === 'watch' || sub === 'status') {
     const { runSubcommand } = await import('./commands/subcommands.js');
     return runSubcommand(sub, argv.slice(1));
   }
@@ -281,8 +300,18 @@ export async function main(argv: readonly string[]): Promise<number> {
   const notice = nestedNotice(nested);
   if (notice) res.notices.unshift(notice);
   const omc = omcInstallFor(args.flags.get('omc-version') as string | undefined, res.projectDir);
+  const notify = args.flags.get('notify');
+  if (typeof notify === 'string' && typeof parseChannels(notify) === 'string') {
+    throw new UsageError(parseChannels(notify) as string);
+  }
   if (args.flags.has('json')) return runJson(res, readonly, omc, nested);
-  return runTui(res, { readonly, poll: args.flags.has('poll'), mouse: !args.flags.has('no-mouse'), omc });
+  return runTui(res, {
+    readonly,
+    poll: args.flags.has('poll'),
+    mouse: !args.flags.has('no-mouse'),
+    omc,
+    attention: { notify: args.flags.get('notify') as string | undefined, noTitle: args.flags.has('no-title') },
+  });
 }
 
 const isEntry = (() => {

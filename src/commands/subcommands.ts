@@ -1,10 +1,14 @@
 /** Script-facing subcommands: `omc-top cancel …`, `omc-top wiki …` and `omc-top doctor`. */
 import { runCancelCommand } from './cancel.js';
 import { runDoctorCommand } from './doctor.js';
+import { runStatusCommand } from './status.js';
+import { runWatchCommand } from './watch.js';
 import { runWikiCommand } from './wiki.js';
 
 export async function runSubcommand(name: string, argv: readonly string[]): Promise<number> {
   if (name === 'cancel') return runCancelCommand(argv);
   if (name === 'doctor') return runDoctorCommand(argv);
+  if (name === 'watch') return runWatchCommand(argv);
+  if (name === 'status') return runStatusCommand(argv);
   return runWikiCommand(argv);
 }

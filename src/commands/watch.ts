@@ -1,0 +1,98 @@
+/**
+ * `omc-top watch --json [--snapshot]`: one JSON line per transition of the
+ * live store (the same engine and snapshots as the screen), for scripts. No
+ * terminal needed; nothing is written under .omc.
+ *
+ * Exit codes: 0 stopped by SIGINT / SIGTERM or because stdout closed;
+ * 2 usage, or no .omc directory found.
+ */
+import path from 'node:path';
+import { AttentionMonitor } from '../store/attention/monitor.js';
+import { readyLine, snapshotLine, transitionLine } from '../store/attention/json-line.js';
+import { resolveOmcRoot } from '../store/root.js';
+import { OmcStore } from '../store/store.js';
+import { parseArgs, UsageError } from './args.js';
+
+export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
+
+const FLAGS = { json: 'bool', snapshot: 'bool', poll: 'bool', cwd: 'value', root: 'value', help: 'bool' } as const;
+
+export const WATCH_USAGE = `Usage: omc-top watch --json [--snapshot] [--poll] [--cwd DIR | --root DIR]
+
+Prints one JSON line per transition (session appeared / ended, mode active / not,
+iteration, cancel in force / expired, cancel verdict, team, worker, problem) until
+interrupted. --snapshot first prints the current state (type "snapshot") and a
+"ready" line. The line schema is in the README ("omc-top watch --json").
+Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or no .omc.`;
+
+export interface WatchIo {
+  out(s: string): void;
+  err(s: string): void;
+  cwd: string;
+  now(): number;
+  /** Resolves when the watch should stop (signals, stdout closed; tests pass their own). */
+  stopped: Promise<void>;
+}
+
+function processStop(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+    process.stdout.once('error', () => resolve());
+  });
+}
+
+export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Promise<number> {
+  const args = parseArgs(argv, FLAGS);
+  const out = io?.out ?? ((s: string) => void process.stdout.write(s));
+  const err = io?.err ?? ((s: string) => void process.stderr.write(s));
+  if (args.flags.has('help')) {
+    out(WATCH_USAGE + '\n');
+    return WATCH_EXIT.ok;
+  }
+  if (!args.flags.has('json')) throw new UsageError('watch needs --json (the only output format)');
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+  const now = io?.now ?? Date.now;
+  const cwd = (args.flags.get('cwd') as string | undefined) ?? io?.cwd ?? process.cwd();
+  const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
+  if (!res.exists) {
+    err(`omc-top watch: no .omc directory found (${res.explain})\n`);
+    return WATCH_EXIT.usage;
+  }
+  const project = path.basename(res.projectDir ?? path.dirname(res.root));
+  const store = new OmcStore({
+    root: res.root,
+    readonly: true,
+    watch: args.flags.has('poll') ? 'poll' : 'auto',
+    projectDir: res.projectDir,
+    rootRule: res.rule,
+  });
+  store.start();
+  const monitor = new AttentionMonitor(store);
+  // "ready" promises that every later change is reported: wait for the watcher to be up.
+  await new Promise<void>((resolve) => {
+    const check = () => {
+      if (store.status.getSnapshot().watchMode === 'starting') return;
+      unsub();
+      resolve();
+    };
+    const unsub = store.status.subscribe(check);
+    check();
+  });
+  monitor.sync();
+  if (args.flags.has('snapshot')) {
+    const at = now();
+    for (const [kind, map] of monitor.current().byKind) {
+      for (const [key, fact] of map) out(snapshotLine(kind, key, fact, project, at) + '\n');
+    }
+    out(readyLine(project, at, monitor.needsYou().length) + '\n');
+  }
+  monitor.onTransitions((batch) => {
+    const at = now();
+    for (const t of batch) out(transitionLine(t, project, at) + '\n');
+  });
+  await (io?.stopped ?? processStop());
+  monitor.dispose();
+  await store.close();
+  return WATCH_EXIT.ok;
+}

@@ -1,0 +1,93 @@
+/**
+ * Follows a live OmcStore and turns each new picture of it into transitions.
+ * It reads the same snapshot cells the screen reads, so what it reports is
+ * what the user sees. Until the store has finished its first read (and the
+ * watcher is up) every picture only becomes the baseline: old state never
+ * fires at start-up. Each change is diffed once, so a transition is reported
+ * once.
+ */
+import { SnapshotCell } from '../emitter.js';
+import type { OmcStore } from '../store.js';
+import { diffFacts, EMPTY_FACTS, factsOf, needsYou, type Facts, type NeedItem, type Transition } from './engine.js';
+import type { AttentionInput } from './kinds.js';
+
+export function attentionInput(store: OmcStore): AttentionInput {
+  return {
+    sessions: store.sessions.getSnapshot(),
+    teams: store.teams.getSnapshot(),
+    cancels: store.cancels.getSnapshot(),
+    problems: store.problems.getSnapshot(),
+  };
+}
+
+/** True once the first full read is in and a change can be news. */
+function settled(store: OmcStore): boolean {
+  const s = store.sessions.getSnapshot();
+  return !s.scanning && store.status.getSnapshot().watchMode !== 'starting';
+}
+
+export type TransitionListener = (batch: readonly Transition[], needs: readonly NeedItem[]) => void;
+
+export class AttentionMonitor {
+  private facts: Facts = EMPTY_FACTS;
+  private last: AttentionInput | null = null;
+  private readonly listeners = new Set<TransitionListener>();
+  private readonly unsubs: (() => void)[] = [];
+  private needs: NeedItem[] = [];
+  /** The "needs you: N" count, for a header (useSyncExternalStore) or the terminal title. */
+  readonly count = new SnapshotCell<number>(0);
+
+  constructor(private readonly store: OmcStore) {
+    const on = () => this.sync();
+    this.unsubs.push(
+      store.sessions.cell.subscribe(on),
+      store.teams.cell.subscribe(on),
+      store.cancels.subscribe(on),
+      store.problems.subscribe(on),
+      store.status.subscribe(on),
+    );
+    this.sync();
+  }
+
+  /** The facts of the last picture (for `watch --snapshot`). */
+  current(): Facts {
+    return this.facts;
+  }
+
+  needsYou(): readonly NeedItem[] {
+    return this.needs;
+  }
+
+  onTransitions(l: TransitionListener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  /** Re-reads the cells; called on every cell notification (and safe to call any time). */
+  sync(): void {
+    const input = attentionInput(this.store);
+    const last = this.last;
+    if (
+      last &&
+      last.sessions === input.sessions &&
+      last.teams === input.teams &&
+      last.cancels === input.cancels &&
+      last.problems === input.problems
+    ) {
+      return;
+    }
+    const next = factsOf(input, last ? { input: last, facts: this.facts } : undefined);
+    this.last = input;
+    const batch = settled(this.store) ? diffFacts(this.facts, next) : [];
+    this.facts = next;
+    this.needs = needsYou(next);
+    this.count.set(this.needs.length);
+    if (batch.length === 0) return;
+    for (const l of [...this.listeners]) l(batch, this.needs);
+  }
+
+  dispose(): void {
+    for (const u of this.unsubs.splice(0)) u();
+    this.listeners.clear();
+  }
+}

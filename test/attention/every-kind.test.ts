@@ -1,0 +1,148 @@
+/**
+ * Every kind of the table: one change on disk → exactly one transition of
+ * that kind, and each one that needs you → exactly one notification.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { diffFacts, factsOf, KINDS, type Transition } from '../../src/store/attention/engine.js';
+import { attentionInput, AttentionMonitor } from '../../src/store/attention/monitor.js';
+import { OmcStore } from '../../src/store/store.js';
+import { Notifier } from '../../src/notify/notifier.js';
+import {
+  makeProject,
+  READERS_CAPTURED_AT,
+  SESSION,
+  writeOmcJson,
+  type TempProject,
+  waitFor,
+} from '../helpers/fixtures.js';
+
+let p: TempProject | null = null;
+let store: OmcStore | null = null;
+afterEach(async () => {
+  await store?.close();
+  store = null;
+  p?.cleanup();
+  p = null;
+});
+
+const tick = () => new Promise((r) => setImmediate(r));
+const NEW_SID = '22222222-3333-4444-8555-666666666666';
+const iso = (ms: number) => new Date(ms).toISOString();
+
+interface Step {
+  kind: string;
+  change(root: string, clock: { now: number }): void;
+  key: string;
+  needs?: string;
+}
+
+const steps: Step[] = [
+  {
+    kind: 'session',
+    key: NEW_SID,
+    change: (root, c) =>
+      writeOmcJson(path.join(root, 'state', 'sessions', NEW_SID, 'ralph-state.json'), {
+        active: true,
+        session_id: NEW_SID,
+        iteration: 1,
+        max_iterations: 5,
+        started_at: iso(c.now),
+        _meta: { mode: 'ralph', sessionId: NEW_SID, updatedAt: iso(c.now) },
+      }),
+  },
+  {
+    kind: 'iteration',
+    key: `${SESSION.ralph}/ralph`,
+    needs: 'max iterations reached',
+    change: (root) => {
+      const f = path.join(root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
+      writeOmcJson(f, { ...JSON.parse(fs.readFileSync(f, 'utf8')), iteration: 10 });
+    },
+  },
+  {
+    kind: 'cancel-signal',
+    key: SESSION.ultrawork,
+    change: (root, c) =>
+      writeOmcJson(path.join(root, 'state', 'sessions', SESSION.ultrawork, 'cancel-signal-state.json'), {
+        active: true,
+        requested_at: iso(c.now),
+        expires_at: iso(c.now + 30_000),
+        mode: 'ultrawork',
+        source: 'user',
+      }),
+  },
+  {
+    kind: 'mode',
+    // ralph, not the session's ultrawork: OMC 5.5.0 retired ultrawork, so its file going away stops nothing.
+    key: `${SESSION.ralph}/ralph`,
+    needs: 'loop stopped',
+    change: (root) => fs.rmSync(path.join(root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json')),
+  },
+];
+
+describe('every transition kind', () => {
+  it('cancel-signal: a signal that runs out is one in-force → expired transition, no notification', async () => {
+    p = makeProject({ withFixture: true });
+    const t0 = Date.now();
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SESSION.ultrawork, 'cancel-signal-state.json'), {
+      active: true,
+      requested_at: iso(t0 - 28_500),
+      expires_at: iso(t0 + 1_500),
+      mode: 'ultrawork',
+      source: 'user',
+    });
+    store = new OmcStore({ root: p.root, watch: 'none', teams: { pidAlive: () => null } });
+    store.start();
+    await tick();
+    const m = new AttentionMonitor(store);
+    const seen: Transition[] = [];
+    m.onTransitions((b) => seen.push(...b));
+    expect(m.current().byKind.get('cancel-signal')?.get(SESSION.ultrawork)?.value).toBe('in-force');
+    // The sessions domain re-derives at the expiry on its own timer: no file changes.
+    await waitFor(() => seen.some((t) => t.kind === 'cancel-signal'), { timeoutMs: 20_000, what: 'expiry' });
+    await tick();
+    const ts = seen.filter((t) => t.kind === 'cancel-signal');
+    expect(ts.map((t) => [t.key, t.from, t.to, t.needs])).toEqual([[SESSION.ultrawork, 'in-force', 'expired', null]]);
+    m.dispose();
+  });
+
+  it('the table has the kinds the README documents', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const row = readme.split('\n').find((l) => l.startsWith('| `kind` |')) ?? '';
+    for (const k of KINDS) expect(row).toContain(`\`${k.kind}\``);
+  });
+
+  for (const step of steps) {
+    it(`${step.kind}: one change → one ${step.kind} transition${step.needs ? ` and one notification (${step.needs})` : ''}`, async () => {
+      p = makeProject({ withFixture: true });
+      const clock = { now: READERS_CAPTURED_AT };
+      store = new OmcStore({ root: p.root, watch: 'none', clock: () => clock.now, teams: { pidAlive: () => null } });
+      store.start();
+      await tick();
+      const before = factsOf(attentionInput(store));
+      step.change(p.root, clock);
+      store.sessions.scan();
+      store.teams.scan();
+      await tick();
+      await tick();
+      const ts = diffFacts(before, factsOf(attentionInput(store)));
+      const mine = ts.filter((t: Transition) => t.kind === step.kind && t.key === step.key);
+      expect(mine, JSON.stringify(ts.map((t) => [t.kind, t.key, t.from, t.to]))).toHaveLength(1);
+      const n = new Notifier({
+        channels: ['bell'],
+        project: 'p',
+        write: () => {},
+        env: {},
+        config: { notify: { debounceMs: 0 } },
+      });
+      n.handle(ts);
+      n.flush();
+      n.handle(ts);
+      n.flush();
+      n.dispose();
+      expect(n.sent).toEqual(step.needs ? [expect.stringContaining(step.needs)] : []);
+    });
+  }
+});

@@ -1,0 +1,62 @@
+/**
+ * The full-screen app in a real pty: no notification for the state already
+ * there at start, exactly one bell and one OSC 9 for a loop reaching its max,
+ * the title says how many things need you and the old title is restored on q.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { TerminalHarness } from '../helpers/pty.js';
+
+let h: TerminalHarness | null = null;
+let p: TempProject | null = null;
+let cfg: string | null = null;
+afterEach(() => {
+  h?.dispose();
+  p?.cleanup();
+  if (cfg) fs.rmSync(cfg, { recursive: true, force: true });
+  h = null;
+  p = null;
+  cfg = null;
+});
+
+const OSC = /\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g;
+const count = (s: string, needle: string) => s.split(needle).length - 1;
+
+describe('notifications in the full-screen app', () => {
+  it('one bell and one OSC 9 per transition that needs you, none at start; title set and restored', async () => {
+    p = makeProject({ withFixture: true });
+    cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-xdg-'));
+    h = new TerminalHarness({
+      cwd: p.dir,
+      cols: 100,
+      rows: 24,
+      args: ['--notify=bell,osc'],
+      env: { XDG_CONFIG_HOME: cfg, TMUX: undefined, TMUX_PANE: undefined, VTE_VERSION: undefined },
+    });
+    await h.waitForText('ralph 3/10');
+    await h.waitForText(/ live\s*$/m, 30_000);
+    expect(h.output).toContain('\x1b[22;0t');
+    expect(h.output).toMatch(/\x1b\]2;omc-top omc-top-test-[^\x07]*needs you: \d+\x07/);
+    expect(h.output).not.toContain('\x1b]9;');
+    expect(count(h.output.replace(OSC, ''), '\x07')).toBe(0);
+
+    const file = path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
+    const state = JSON.parse(fs.readFileSync(file, 'utf8'));
+    writeOmcJson(file, { ...state, iteration: 10, last_checked_at: new Date().toISOString() });
+    await h.waitForText('ralph 10/10');
+    await waitFor(() => h?.output.includes('\x1b]9;'), { timeoutMs: 20_000, what: 'OSC 9' });
+    // Another write of the same state: no second notification.
+    writeOmcJson(file, { ...state, iteration: 10, last_checked_at: new Date(Date.now() + 1000).toISOString() });
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+    await h.settle();
+    const out = h.output;
+    expect(count(out, '\x1b]9;')).toBe(1);
+    expect(out).toMatch(/\x1b\]9;omc-top-test-\S+ 88727f43 ralph: max iterations reached\x07/);
+    expect(count(out.replace(OSC, ''), '\x07')).toBe(1);
+    expect(out.lastIndexOf('\x1b[23;0t')).toBeGreaterThan(out.lastIndexOf('\x1b]2;'));
+  });
+});
