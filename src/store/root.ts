@@ -260,7 +260,14 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   }
 
   // OMC 5.6 finds the top level by its .git entry when the git binary is missing.
-  const anchor = gitAnchor(cwd, git) ?? (gitBinaryMissing(env) ? findGitTopByWalk(cwd) : null);
+  const fromGit = gitAnchor(cwd, git);
+  // Whether git can be found is a fact of the PATH git is run with: the given env's when it has one.
+  const walked = fromGit
+    ? null
+    : gitBinaryMissing(env.PATH === undefined ? process.env : env)
+      ? findGitTopByWalk(cwd)
+      : null;
+  const anchor = fromGit ?? walked;
   if (anchor) {
     const root = path.join(anchor, '.omc');
     looked.push(root);
@@ -270,9 +277,18 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
         `${sub} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`,
       );
     }
-    return { root, rule: 'git', explain: 'git top-level', exists: isDir(root), looked, notices, projectDir: anchor };
+    const explain = walked ? 'git is not on PATH: top level found by its .git entry (OMC 5.6)' : 'git top-level';
+    return { root, rule: 'git', explain, exists: isDir(root), looked, notices, projectDir: anchor };
   }
 
+  // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc. When git could not run at all
+  // (rather than answering "not a repository"), say so: OMC falls back the same way, but the user
+  // is likely in a repository and should know why its .omc was not used.
+  const gitFailed = git.failure?.(cwd) ?? null;
+  if (gitFailed)
+    notices.push(
+      `git could not answer in ${cleanLine(cwd)}: ${gitFailed}. The root came from a no-git rule instead (use --root to choose)`,
+    );
   // OMC 5.6 adopts the nearest non-sensitive ancestor with a .omc/ directory before $HOME/.omc.
   const ancestor = findAncestorOmcDir(cwd, home, (d) => isSensitiveLocation(d, home, tmpdir));
   if (ancestor) {
@@ -288,14 +304,6 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       projectDir: ancestor,
     };
   }
-  // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc. When git could not run at all
-  // (rather than answering "not a repository"), say so: OMC falls back the same way, but the user
-  // is likely in a repository and should know why its .omc was not used.
-  const gitFailed = git.failure?.(cwd) ?? null;
-  if (gitFailed)
-    notices.push(
-      `git could not answer in ${cleanLine(cwd)}: ${gitFailed}. The root came from the no-git rule instead (use --root to choose)`,
-    );
   const noGit = gitFailed ? 'git failed' : 'not a git repo';
   const homeRoot = path.join(home, '.omc');
   const cwdRoot = path.join(cwd, '.omc');

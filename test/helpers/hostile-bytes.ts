@@ -89,3 +89,15 @@ export const ESCAPE_NAMES = Object.keys(ESCAPES) as EscapeName[];
 
 /** Every payload at once: for one string that tries everything. */
 export const ALL_ESCAPES = ESCAPE_NAMES.map((n) => ESCAPES[n].text).join(' ');
+
+/**
+ * omc-top's own terminal title ("omc-top <project> · needs you: N", issue 16): allowed, as long as its text is
+ * printable. Any other title sequence, or one of omc-top's carrying a control byte, still counts as hostile.
+ */
+const OWN_TITLE = /\u001b\]2;omc-top [^\u0000-\u001f\u007f-\u009f]*\u0007/g;
+export const withoutOwnTitle = (output: string): string => output.replace(OWN_TITLE, '');
+/** Titles the terminal saw that are not omc-top's own clean one, or that carry any of `payloads`. */
+export const foreignTitles = (titles: readonly string[], payloads: readonly string[]): string[] =>
+  titles.filter(
+    (t) => !t.startsWith('omc-top ') || /[\u0000-\u001f\u007f-\u009f]/.test(t) || payloads.some((p) => t.includes(p)),
+  );

@@ -165,15 +165,16 @@ describe('git that cannot run (class 10)', () => {
     return { dir, project };
   };
 
-  it('git not on PATH: the failure is said, with the rule the root came from', () => {
+  it('git not on PATH: the root is the top level found by its .git entry (OMC 5.6), and the rule says why', () => {
     const { dir, project } = repo();
     const r = runInChild({ op: 'resolve-root', cwd: project, home: path.join(dir, 'home'), realGit: true }, 60_000, {
       PATH: '/nonexistent',
     });
-    expect(r.value).toMatchObject({ rule: 'cwd-4x', explain: 'git failed: ./.omc (OMC 4.x)' });
-    expect((r.value as { notices: string[] }).notices.join('\n')).toMatch(
-      /git could not answer in .*repo: git is not installed or not on PATH\. The root came from the no-git rule/,
-    );
+    expect(r.value).toMatchObject({
+      rule: 'git',
+      explain: 'git is not on PATH: top level found by its .git entry (OMC 5.6)',
+      root: path.join(project, '.omc'),
+    });
   });
 
   it.skipIf(!isRoot)('a repository owned by another user (git refuses it): said in words, not "not a git repo"', () => {
@@ -189,7 +190,8 @@ describe('git that cannot run (class 10)', () => {
       60_000,
       { HOME: path.join(dir, 'home'), GIT_CONFIG_NOSYSTEM: '1' },
     );
-    expect(r.value).toMatchObject({ explain: 'git failed: ./.omc (OMC 4.x)' });
+    // OMC 5.6 then adopts the nearest ancestor that has a .omc/ directory: the repository's own.
+    expect(r.value).toMatchObject({ rule: 'non-git-ancestor', root: path.join(project, '.omc') });
     expect((r.value as { notices: string[] }).notices.join('\n')).toMatch(/owned by another user/);
   });
 });

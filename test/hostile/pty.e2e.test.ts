@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SESSION, writeOmcJson } from '../helpers/fixtures.js';
-import { ALL_ESCAPES, ESCAPES } from '../helpers/hostile-bytes.js';
+import { ALL_ESCAPES, ESCAPES, foreignTitles, withoutOwnTitle } from '../helpers/hostile-bytes.js';
 import { DEEP_ARRAY, HUGE_BYTES, modeState, put } from '../helpers/hostile-corpus.js';
 import { makeSandbox, OUTSIDE_SECRET, TEAM, type Sandbox } from '../helpers/hostile-sandbox.js';
 import { KEYS, TerminalHarness } from '../helpers/pty.js';
@@ -57,9 +57,10 @@ async function assertClean(t: TerminalHarness): Promise<void> {
   await t.settle();
   const screen = t.text();
   for (const p of [...PAYLOADS, OUTSIDE_SECRET]) expect(screen, `payload ${p} on screen`).not.toContain(p);
+  const foreign = withoutOwnTitle(t.output);
   for (const seq of FILE_SEQUENCES)
-    expect(t.output.includes(seq), `sequence ${JSON.stringify(seq)} in the byte stream`).toBe(false);
-  expect(titles, 'the terminal title was changed').toEqual([]);
+    expect(foreign.includes(seq), `sequence ${JSON.stringify(seq)} in the byte stream`).toBe(false);
+  expect(foreignTitles(titles, PAYLOADS), 'the terminal title was changed by a file').toEqual([]);
 }
 
 async function quit(t: TerminalHarness): Promise<void> {
