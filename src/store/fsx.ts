@@ -848,58 +848,26 @@ export type LogTailResult =
  * truncation or a replaced file and start over. Never throws.
  */
 export function readLogTailSync(root: string, rel: string, from: number, maxBytes: number): LogTailResult {
-  let abs: string;
+  // From `from`, or from the last `maxBytes` when more were appended; from 0 when the file shrank (rotated).
+  const r = readRangeSync(root, rel, (size) => Math.max(from > size ? 0 : from, size - maxBytes), maxBytes);
+  if (!r.ok) return r;
+  let text: string;
+  let invalidUtf8 = false;
   try {
-    abs = resolveUnder(root, rel);
-  } catch (e) {
-    return { ok: false, code: 'outside-root', message: (e as Error).message };
+    text = fatalDecoder.decode(r.bytes);
+  } catch {
+    text = lenientDecoder.decode(r.bytes);
+    invalidUtf8 = true;
   }
-  const parent = realDir(path.dirname(abs));
-  if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
-  if (!isInside(realRoot(root), parent))
-    return {
-      ok: false,
-      code: 'outside-root',
-      message: `directory is a symlink to outside the .omc root (${quotePath(parent)}); not read`,
-    };
-  let fd: number;
-  try {
-    fd = fs.openSync(
-      path.join(parent, path.basename(abs)),
-      fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0),
-    );
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
-      return { ok: false, code: 'outside-root', message: 'is a symlink; an append-only log is read only in place' };
-    return { ok: false, ...describeErrno(err) };
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { ok: false, code: 'not-a-file', message: 'is not a regular file' };
-    const size = st.size;
-    const begin = Math.max(from > size ? 0 : from, size - maxBytes);
-    const buf = Buffer.allocUnsafe(Math.max(0, size - begin));
-    let got = 0;
-    while (got < buf.length) {
-      const n = fs.readSync(fd, buf, got, buf.length - got, begin + got);
-      if (n === 0) break;
-      got += n;
-    }
-    const bytes = buf.subarray(0, got);
-    let text: string;
-    let invalidUtf8 = false;
-    try {
-      text = fatalDecoder.decode(bytes);
-    } catch {
-      text = lenientDecoder.decode(bytes);
-      invalidUtf8 = true;
-    }
-    return { ok: true, text, start: begin, size: begin + got, ino: st.ino, mtimeMs: st.mtimeMs, invalidUtf8 };
-  } catch (err) {
-    return { ok: false, ...describeErrno(err) };
-  } finally {
-    fs.closeSync(fd);
-  }
+  return {
+    ok: true,
+    text,
+    start: r.from,
+    size: r.from + r.bytes.length,
+    ino: r.ino,
+    mtimeMs: r.mtimeMs,
+    invalidUtf8,
+  };
 }
 
 /**
