@@ -43,8 +43,12 @@ removes the mode files (and linked modes), sets an autopilot inactive (progress 
   --omc-version X judge with OMC X's Stop-hook rules (default: the OMC running the hooks);
                   OMC 4.4.4 ignores cancel signals, so --signal-only is refused there
 A unique prefix of a session id is enough (as with git); an ambiguous one lists the candidates.
-"legacy" as the id means the session-less state in .omc/state/.
+"legacy" as the id means the session-less state in .omc/state/; "session:ID" names only a session
+directory (e.g. "session:legacy" for a directory that is itself named legacy).
 Exit: 0 took effect on disk, 1 did not, 2 usage, 3 --readonly, 4 nothing to cancel.`;
+
+/** Names a session directory only, never the session-less state. */
+const SESSION_PREFIX = 'session:';
 
 interface Io {
   out(s: string): void;
@@ -155,7 +159,11 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
   const json = args.flags.has('json');
   if (args.positionals.length !== 1)
     throw new UsageError(`cancel needs exactly one session id (got ${args.positionals.length})\n${CANCEL_USAGE}`);
-  const id = args.positionals[0] as string;
+  const given = args.positionals[0] as string;
+  // "legacy" is the session-less state in .omc/state/; a session directory that is itself named "legacy"
+  // (a valid OMC id) is reached as "session:legacy", so neither can ever be taken for the other.
+  const dirOnly = given.startsWith(SESSION_PREFIX);
+  const id = dirOnly ? given.slice(SESSION_PREFIX.length) : given;
   const mode = (args.flags.get('mode') as string | undefined) ?? null;
   if (mode !== null && !/^[a-z0-9][a-z0-9_-]{0,63}$/.test(mode)) {
     return fail(io, json, CANCEL_EXIT.usage, 'invalid-mode', `${JSON.stringify(cleanLine(mode))} is not a mode name`);
@@ -202,8 +210,7 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
     );
   }
 
-  // "legacy" names the session-less state, unless a real session has that id.
-  const legacy = id === 'legacy' && !statSync(res.root, 'state/sessions/legacy')?.isDirectory();
+  const legacy = id === 'legacy' && !dirOnly;
   let sessionId: string | null = legacy ? null : id;
   if (sessionId !== null && !statSync(res.root, `state/sessions/${sessionId}`)?.isDirectory()) {
     // A prefix, as git takes one: unique → that session; ambiguous → say which.

@@ -11,7 +11,7 @@ import { frameLayout, shownProblems } from '../ui/layout.js';
 import { overlayShape, type OverlayInputs } from '../ui/overlay-lines.js';
 import { initList, moveList, scrollTo, type Move } from '../ui/list.js';
 import { paneOfProblem, problemsLayout } from '../ui/problems-view.js';
-import type { SessionsPaneState } from '../panes/sessions/reducer.js';
+import { openDetail, type SessionsPaneState } from '../panes/sessions/reducer.js';
 import type { Overlay, PaneId, TextOverlay, UiStore } from '../ui/ui-store.js';
 import { dispatch, matchKey, type KeySpec } from './bindings.js';
 import { isCtrl, type InputEvent } from './keys.js';
@@ -196,7 +196,7 @@ function routeProblems(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): bo
       const id = target.session;
       env.ui.setPaneState(
         'sessions',
-        (st: SessionsPaneState) => ({ ...st, list: { ...st.list, id }, detail: { id, scroll: 0, modeIndex: 0 } }),
+        (st: SessionsPaneState) => openDetail(st, id),
         pane.init as () => SessionsPaneState,
       );
     }

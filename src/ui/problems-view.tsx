@@ -3,6 +3,7 @@
  * the selected one's full text below, Enter jumps to the pane that shows the
  * file (a session's file opens that session).
  */
+import { LEGACY_ROW } from '../panes/sessions/reducer.js';
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { Size } from '../panes/types.js';
@@ -50,6 +51,8 @@ export function paneOfProblem(path: string): { pane: PaneId; session?: string } 
   if (path === 'notepad.md' || path.startsWith('notepad')) return { pane: 'notepad' };
   if (path.startsWith('project-memory')) return { pane: 'memory' };
   if (path.startsWith('wiki/') || path === 'wiki') return { pane: 'wiki' };
+  // A session-less state file: the "legacy" row (its own key, never a directory named legacy).
+  if (/^state\/[^/]+-state\.json$/.test(path)) return { pane: 'sessions', session: LEGACY_ROW };
   if (path.startsWith('state/')) return { pane: 'sessions' };
   return null;
 }

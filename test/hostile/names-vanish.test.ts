@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCancelCommand } from '../../src/commands/cancel.js';
+import { LEGACY_ROW, idsOf, rowByKey, rowKey } from '../../src/panes/sessions/reducer.js';
 import { MAX_FILES_PER_SESSION } from '../../src/store/sessions/paths.js';
 import { cleanDeep } from '../../src/store/sanitize.js';
 import { OmcStore } from '../../src/store/store.js';
@@ -135,5 +136,61 @@ describe('a wiki page whose file name is not UTF-8', () => {
     const lines = store.problems.getSnapshot().map((x) => `${x.path}: ${x.message}`);
     expect(lines.some((l) => /caf\ufffd-notes\.md.*file name is not valid UTF-8/.test(l))).toBe(true);
     await store.close();
+  });
+});
+
+describe('a session directory named "legacy"', () => {
+  /** Session-less ralph in state/, and a session directory that is itself named legacy (a valid OMC id). */
+  function twoLegacies(root: string): { dirFile: string; stateFile: string } {
+    const now = new Date().toISOString();
+    const ralph = (sid: string | null) => ({
+      active: true,
+      iteration: 2,
+      max_iterations: 10,
+      started_at: now,
+      last_checked_at: now,
+      ...(sid ? { session_id: sid } : {}),
+    });
+    const dirFile = path.join(root, 'state', 'sessions', 'legacy', 'ralph-state.json');
+    const stateFile = path.join(root, 'state', 'ralph-state.json');
+    writeOmcJson(dirFile, ralph('legacy'));
+    writeOmcJson(stateFile, ralph(null));
+    return { dirFile, stateFile };
+  }
+  const cancel = (dir: string, ...argv: string[]) => {
+    let out = '';
+    return runCancelCommand([...argv, '--cwd', dir], {
+      out: (t) => void (out += t),
+      err: (t) => void (out += t),
+      cwd: dir,
+      now: Date.now,
+    }).then((code) => ({ code, out }));
+  };
+
+  it('two rows with two identities: the list never selects or opens one for the other', async () => {
+    p = makeProject();
+    twoLegacies(p.root);
+    const store = new OmcStore({ root: p.root, watch: 'none' });
+    store.start();
+    const rows = store.sessions.getSnapshot().sessions.filter((s) => s.id === 'legacy');
+    expect(rows.map((s) => s.kind).sort()).toEqual(['legacy', 'session']);
+    const keys = idsOf(rows);
+    expect(new Set(keys).size).toBe(2);
+    const dirRow = rows.find((s) => s.kind === 'session') as (typeof rows)[number];
+    expect(rowByKey(rows, rowKey(dirRow))).toBe(dirRow);
+    expect(rowByKey(rows, LEGACY_ROW)?.kind).toBe('legacy');
+    await store.close();
+  });
+
+  it('`cancel legacy` ends the session-less state; `cancel session:legacy` ends the directory', async () => {
+    p = makeProject();
+    const { dirFile, stateFile } = twoLegacies(p.root);
+    const first = await cancel(p.dir, 'legacy');
+    expect(first.code, first.out).toBe(0);
+    expect(fs.existsSync(stateFile) && JSON.parse(fs.readFileSync(stateFile, 'utf8')).active === true).toBe(false);
+    expect(JSON.parse(fs.readFileSync(dirFile, 'utf8')).active).toBe(true);
+    const second = await cancel(p.dir, 'session:legacy');
+    expect(second.code, second.out).toBe(0);
+    expect(fs.existsSync(dirFile) && JSON.parse(fs.readFileSync(dirFile, 'utf8')).active === true).toBe(false);
   });
 });

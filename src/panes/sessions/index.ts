@@ -14,6 +14,8 @@ import {
   initSessionsPane,
   moveSelection,
   openDetail,
+  rowByKey,
+  rowKey,
   scrollDetail,
   selectDetailMode,
   selectId,
@@ -39,8 +41,7 @@ const selected = (ctx: Ctx): SessionView | undefined => {
   const l = list(ctx);
   return l.rows[l.view.index];
 };
-const detailSession = (ctx: Ctx) =>
-  ctx.store.sessions.getSnapshot().sessions.find((x) => x.id === ctx.state.detail?.id);
+const detailSession = (ctx: Ctx) => rowByKey(ctx.store.sessions.getSnapshot().sessions, ctx.state.detail?.id);
 const trackedOf = (ctx: Ctx, s: SessionView) => ctx.store.cancels.get(trackerKey(s.kind === 'legacy' ? null : s.id));
 const detail = (ctx: Ctx) => {
   const s = detailSession(ctx);
@@ -71,7 +72,7 @@ function cancelFromDetail(ctx: Ctx, pauseOnly: boolean): void {
 function cancelFromList(ctx: Ctx, pauseOnly: boolean): void {
   const sel = selected(ctx);
   if (!sel) return;
-  ctx.set((s) => selectId(s, sel.id));
+  ctx.set((s) => selectId(s, rowKey(sel)));
   requestCancel(ctx, sel, null, pauseOnly);
 }
 
@@ -102,7 +103,7 @@ const bindings: Binding<S>[] = [
     disabled: nothingSelected,
     run: (ctx) => {
       const sel = selected(ctx);
-      if (sel) ctx.set((s) => openDetail(s, sel.id));
+      if (sel) ctx.set((s) => openDetail(s, rowKey(sel)));
     },
   },
   {

@@ -100,10 +100,22 @@ export const toggleHideDone = (state: SessionsPaneState): SessionsPaneState => (
   hideDone: !state.hideDone,
 });
 
+/**
+ * A row's identity in the list. The session-less state is shown as "legacy", but a session directory may
+ * also be named `legacy` (a valid OMC session id): the two rows must never share a selection or a detail
+ * view. ":" cannot occur in a session id, so this key never collides.
+ */
+export const LEGACY_ROW = ':legacy';
+export const rowKey = (s: SessionView): string => (s.kind === 'legacy' ? LEGACY_ROW : s.id);
+export const rowByKey = (rows: readonly SessionView[], key: string | undefined): SessionView | undefined =>
+  key === undefined ? undefined : rows.find((r) => rowKey(r) === key);
+/** The id a user reads for a row key ("legacy" for the session-less state). */
+export const keyLabel = (key: string): string => (key === LEGACY_ROW ? 'legacy' : key);
+
 const idsMemo = new WeakMap<readonly SessionView[], string[]>();
 export function idsOf(rows: readonly SessionView[]): string[] {
   let ids = idsMemo.get(rows);
-  if (!ids) idsMemo.set(rows, (ids = rows.map((r) => r.id)));
+  if (!ids) idsMemo.set(rows, (ids = rows.map(rowKey)));
   return ids;
 }
 

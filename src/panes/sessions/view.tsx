@@ -7,7 +7,7 @@ import { fit, formatAge } from '../../ui/format.js';
 import { useTheme } from '../../ui/theme.js';
 import type { ViewProps } from '../types.js';
 import { detailLayout, listLayout } from './layout.js';
-import { isDone, type SessionsPaneState } from './reducer.js';
+import { isDone, keyLabel, rowByKey, type SessionsPaneState } from './reducer.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreAbove, moreBelow } from '../../ui/list.js';
 import { headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
@@ -92,12 +92,12 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
   const tracker = store.cancels;
   const cancels = useSyncExternalStore(tracker.subscribe, tracker.getSnapshot).entries;
   if (state.detail) {
-    const s = snap.sessions.find((x) => x.id === state.detail?.id);
+    const s = rowByKey(snap.sessions, state.detail?.id);
     if (!s) {
       return (
         <Box height={height} flexDirection="column">
           <Text color={theme.warn}>
-            Session {state.detail.id} is gone from disk (ended or cleaned up). Esc to go back.
+            Session {keyLabel(state.detail.id)} is gone from disk (ended or cleaned up). Esc to go back.
           </Text>
         </Box>
       );
