@@ -126,7 +126,7 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
 
   it('a SIGKILLed session leaves its registry entry: the process is gone and the loop orphaned', async () => {
     const run = await begin('kill');
-    const child = run.spawnInNs('claude', ['-p', 'ralph: long job [[bash:sleep 300]]', ...PRINT]);
+    const child = run.spawnInNs('claude', ['-p', 'ralph: long job [[bash:timeout 300 tail -f /dev/null]]', ...PRINT]);
     const pid = child.pid as number;
     const reg = path.join(run.configDir, 'sessions', `${pid}.json`);
     await waitFor('the CLI to run the sleep', () => run.mockCalls().some((c) => c.tool === 'Bash'), 120_000);
@@ -189,7 +189,8 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     await new Promise((r) => start.on('close', r));
     const screen = () => tmux('capture-pane', '-p', '-t', 'main').stdout;
     await waitFor('the prompt box', () => screen().includes('accept edits on'), 90_000);
-    const prompt = 'long job [[bash:sleep 300]]';
+    // A long command that is not a bare sleep: Claude Code refuses a standalone `sleep 300`.
+    const prompt = 'long job [[bash:timeout 300 tail -f /dev/null]]';
     tmux('send-keys', '-t', 'main', '-l', prompt);
     await waitFor('the typed prompt on screen', () => screen().includes(prompt), 30_000);
     tmux('send-keys', '-t', 'main', 'Enter');
