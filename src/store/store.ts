@@ -126,7 +126,12 @@ export class OmcStore {
       projectDir: this.projectDir,
       rules: this.sessions.rules === '4.4.4' ? '4.x' : '5.5',
     });
-    this.runs = new RunsDomain({ ...opts.runs, root: this.root, clock: this.clock });
+    this.runs = new RunsDomain({
+      ...opts.runs,
+      root: this.root,
+      clock: this.clock,
+      parsedFiles: (file) => this.sessions.parsedFiles(file),
+    });
     this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams, this.claude, this.prd, this.runs];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }

@@ -30,34 +30,61 @@ export function staleRunHours(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(raw) && raw > 0 ? raw : 2;
 }
 
-export function staleRuns(root: string, now: number, env: NodeJS.ProcessEnv): NextSessionFact[] {
+/** One watched mode's state file as already parsed (the sessions domain keeps these, with their mtime). */
+export interface ParsedStateFile {
+  rel: string;
+  value: Record<string, unknown>;
+  mtimeMs: number;
+}
+
+const SESSION_OF = /^state\/sessions\/([^/]+)\//;
+
+/**
+ * The stale-run facts from state files already parsed: `filesOf(file)` gives every copy of one file name
+ * (in state/ and in each session directory). The monitor passes the sessions domain's parse, so a change
+ * costs no disk access here; `staleRuns` reads the disk for one-off callers.
+ */
+export function staleRunsFrom(
+  filesOf: (file: string) => readonly ParsedStateFile[],
+  now: number,
+  env: NodeJS.ProcessEnv,
+): NextSessionFact[] {
   const hours = staleRunHours(env);
   const out: NextSessionFact[] = [];
-  const dirs = listDirSync(root, 'state/sessions');
-  const sids = dirs.ok ? dirs.entries.filter((d) => d.kind === 'dir').map((d) => d.name) : [];
-  const candidates: Array<{ mode: string; sid: string | null; rel: string }> = [];
   for (const mode of WATCHED_RUN_MODES) {
-    candidates.push({ mode, sid: null, rel: `state/${mode}-state.json` });
-    for (const sid of sids) candidates.push({ mode, sid, rel: `state/sessions/${sid}/${mode}-state.json` });
-  }
-  for (const c of candidates) {
-    const st = statSync(root, c.rel);
-    if (!st || !st.isFile() || now - st.mtimeMs <= hours * 3_600_000) continue;
-    const r = readJsonSync(root, c.rel);
-    // Unreadable or malformed state is never a finding for OMC either.
-    if (!r.ok || !r.value || typeof r.value !== 'object' || (r.value as { active?: unknown }).active !== true) continue;
-    const ageHours = Math.round((Math.max(0, now - st.mtimeMs) / 3_600_000) * 10) / 10;
-    out.push({
-      kind: 'stale-run',
-      mode: c.mode,
-      sessionId: c.sid,
-      path: c.rel,
-      ageHours,
-      message: `OMC will report this as a STALE RUN at the next session start: ${c.mode} is active but its file has not changed for ~${ageHours}h (OMC_STALE_RUN_HOURS=${hours})`,
-      action: 'cancel the session (c) if the run is dead, or resume the mode so it writes again',
-    });
+    for (const f of filesOf(`${mode}-state.json`)) {
+      if (now - f.mtimeMs <= hours * 3_600_000 || f.value.active !== true) continue;
+      const ageHours = Math.round((Math.max(0, now - f.mtimeMs) / 3_600_000) * 10) / 10;
+      out.push({
+        kind: 'stale-run',
+        mode,
+        sessionId: SESSION_OF.exec(f.rel)?.[1] ?? null,
+        path: f.rel,
+        ageHours,
+        message: `OMC will report this as a STALE RUN at the next session start: ${mode} is active but its file has not changed for ~${ageHours}h (OMC_STALE_RUN_HOURS=${hours})`,
+        action: 'cancel the session (c) if the run is dead, or resume the mode so it writes again',
+      });
+    }
   }
   return out.sort((a, b) => (b.ageHours ?? 0) - (a.ageHours ?? 0));
+}
+
+/** The same facts read from disk (one-off callers and tests): unreadable or malformed state is never a finding. */
+export function staleRuns(root: string, now: number, env: NodeJS.ProcessEnv): NextSessionFact[] {
+  const dirs = listDirSync(root, 'state/sessions');
+  const sids = dirs.ok ? dirs.entries.filter((d) => d.kind === 'dir').map((d) => d.name) : [];
+  const filesOf = (file: string): ParsedStateFile[] => {
+    const out: ParsedStateFile[] = [];
+    for (const rel of [`state/${file}`, ...sids.map((sid) => `state/sessions/${sid}/${file}`)]) {
+      const st = statSync(root, rel);
+      if (!st || !st.isFile()) continue;
+      const r = readJsonSync(root, rel);
+      if (r.ok && r.value && typeof r.value === 'object' && !Array.isArray(r.value))
+        out.push({ rel, value: r.value as Record<string, unknown>, mtimeMs: st.mtimeMs });
+    }
+    return out;
+  };
+  return staleRunsFrom(filesOf, now, env);
 }
 
 const LOOKBACK_MS = 7 * 24 * 3_600_000;

@@ -10,7 +10,14 @@ import { LEDGER_REL, LEDGER_ROTATED_REL, LedgerReader, WATCHED_RUN_MODES } from 
 import { SummaryReader } from './summaries.js';
 import { LogTail } from './log-tail.js';
 import { latestBudgetByMode, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
-import { factsAsProblems, missingCloseouts, staleRuns, type NextSessionFact } from '../omc56/next-session.js';
+import {
+  factsAsProblems,
+  missingCloseouts,
+  staleRuns,
+  staleRunsFrom,
+  type NextSessionFact,
+  type ParsedStateFile,
+} from '../omc56/next-session.js';
 
 export interface RunsDomainOptions {
   root: string;
@@ -19,6 +26,8 @@ export interface RunsDomainOptions {
   clock?: () => number;
   /** Iterations reached for ended runs (omc-top's own samples); live runs read their state. */
   sampledIterations?(mode: string, sessionId: string | null, startedMs: number | null): number | null;
+  /** The sessions domain's parse of the mode files (the store passes it): stale facts then cost no disk access. */
+  parsedFiles?(file: string): readonly ParsedStateFile[];
 }
 
 const WATCHED = new Set<string>(WATCHED_RUN_MODES);
@@ -160,7 +169,9 @@ export class RunsDomain implements Domain {
     this.runList = runs;
     const now = (this.opts.clock ?? Date.now)();
     this.facts = [
-      ...staleRuns(this.opts.root, now, this.opts.env ?? process.env),
+      ...(this.opts.parsedFiles
+        ? staleRunsFrom(this.opts.parsedFiles, now, this.opts.env ?? process.env)
+        : staleRuns(this.opts.root, now, this.opts.env ?? process.env)),
       ...missingCloseouts(this.ledger.mainEntries(), now),
     ];
     this.problemList = [...this.ledger.problems(), ...this.summaries.problems(), ...factsAsProblems(this.facts)];
