@@ -36,7 +36,8 @@ function cursor(t: TerminalHarness): { row: number; text: string } {
 }
 
 async function waitForCursor(t: TerminalHarness, match: RegExp, what: string): Promise<{ row: number; text: string }> {
-  const deadline = Date.now() + 10_000;
+  // Generous: a loaded 2-core machine can take seconds per frame.
+  const deadline = Date.now() + 30_000;
   for (;;) {
     await t.settle();
     const c = cursor(t);

@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/fixtures.js';
 import { makeSandbox, type Sandbox } from '../helpers/hostile-sandbox.js';
 import { TerminalHarness } from '../helpers/pty.js';
 
@@ -26,13 +27,8 @@ const state = (pid: number) => {
 };
 const ttyMode = (pid: number) =>
   execFileSync('stty', ['-a', '-F', fs.readlinkSync(`/proc/${pid}/fd/0`)], { encoding: 'utf8' });
-async function until(what: string, ok: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+// The shared condition wait, with room for a loaded machine.
+const until = (what: string, ok: () => boolean) => waitFor(() => ok() || null, { what, timeoutMs: 30_000 });
 
 describe('job control in a real terminal', () => {
   for (const how of ['Ctrl-Z', 'kill -TSTP'] as const) {
@@ -45,9 +41,11 @@ describe('job control in a real terminal', () => {
       else process.kill(h.pty.pid, 'SIGTSTP');
       const pid = h.pty.pid;
       await until('the process to stop', () => state(pid) === 'T');
+      // Stopped, it cannot write any more: what it wrote before stopping may still be in the pty on its way
+      // to the harness, so wait for that (bounded), never for a time.
+      await until('the alternate screen left', () => !h!.altScreen && h!.cursorVisible);
       await h.settle();
-      expect(h.altScreen).toBe(false);
-      expect(h.cursorVisible).toBe(true);
+      expect(state(pid)).toBe('T');
       const cooked = ttyMode(pid);
       expect(cooked).toMatch(/(^|\s)icanon(\s|$)/);
       expect(cooked).toMatch(/(^|\s)echo(\s|$)/);

@@ -5,7 +5,7 @@
  * from `ps -o lstart=`. OMC treats a lock whose recorded identity differs from
  * the live process's as dead and reclaims it, so ours must be exact.
  */
-import fs from 'node:fs';
+import { readTextSync } from '../fsx.js';
 import { spawnSync } from 'node:child_process';
 
 /** 'absent' = no such process; null = cannot tell on this platform. */
@@ -27,11 +27,10 @@ export function startTicksFromStat(stat: string): string | null {
 export function processStartIdentity(pid: number, platform: NodeJS.Platform = process.platform): StartIdentity {
   if (!Number.isSafeInteger(pid) || pid <= 0) return null;
   if (platform === 'linux') {
-    try {
-      return startTicksFromStat(fs.readFileSync(pid === process.pid ? '/proc/self/stat' : `/proc/${pid}/stat`, 'utf8'));
-    } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : null;
-    }
+    // Through the one safe read path, like every other file omc-top opens (procfs reports size 0: fsx reads on).
+    const r = readTextSync('/proc', pid === process.pid ? 'self/stat' : `${pid}/stat`, 4096);
+    if (!r.ok) return r.code === 'missing' ? 'absent' : null;
+    return startTicksFromStat(r.text);
   }
   if (platform === 'darwin') {
     const r = spawnSync('ps', ['-p', String(pid), '-o', 'lstart='], {

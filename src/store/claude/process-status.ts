@@ -7,6 +7,7 @@
  * "unknown", with the reason: never a guess.
  */
 import fs from 'node:fs';
+import { readTextSync } from '../fsx.js';
 import { processStartIdentity, type StartIdentity } from '../cancel/process-start.js';
 import type { RegistryEntry } from './registry.js';
 
@@ -22,7 +23,8 @@ export interface ProcessVerdict {
 export function ownPidDomain(): string | null {
   if (process.platform !== 'linux') return null;
   try {
-    const machine = fs.readFileSync('/etc/machine-id', 'utf8').trim();
+    const id = readTextSync('/etc', 'machine-id', 1024);
+    const machine = id.ok ? id.text.trim() : '';
     const ns = /\[(\d+)\]/.exec(fs.readlinkSync('/proc/self/ns/pid'))?.[1];
     return machine && ns ? `linux:${machine}:pid:[${ns}]` : null;
   } catch {
