@@ -153,7 +153,10 @@ export class InputDecoder {
 
   /** A lone ESC that was held back waiting for more bytes is an Escape key after all. */
   flush(): InputEvent[] {
-    if (this.carry === '') return [];
+    // Inside a paste the held bytes are the start of its end marker (or of an escape sequence in the pasted
+    // text, which cleanPaste removes whole): they belong to the paste, never to a key. Splitting an ESC off
+    // there let a pasted OSC 52 lose its ESC and reach the filter as plain text.
+    if (this.carry === '' || this.paste) return [];
     const s = this.carry;
     this.carry = '';
     if (s === '\u001b') return [key('escape')];
@@ -161,7 +164,7 @@ export class InputDecoder {
   }
 
   get hasPending(): boolean {
-    return this.carry !== '';
+    return this.carry !== '' && !this.paste;
   }
 
   /** Returns how many chars it consumed from `s` (which starts with ESC); 0 = need more input. */

@@ -58,3 +58,17 @@ describe('InputDecoder: one event per key, whatever the chunking', () => {
     expect(names(new InputDecoder().push('決🚀'))).toEqual(['決', '🚀']);
   });
 });
+
+describe('a bracketed paste split across reads, with the Escape timeout firing in between', () => {
+  it('never turns an ESC inside the paste into a key: a pasted OSC 52 is removed whole at every split point', () => {
+    const osc52 = 'copy \u001b]52;c;SGFja2VkIGNsaXBib2FyZA==\u0007 done';
+    const full = `\u001b[200~${osc52}\u001b[201~`;
+    // From the first byte after the start marker on (a lone ESC before it is an Escape key, as in any terminal).
+    for (let i = '\u001b[200~'.length; i < full.length; i++) {
+      const d = new InputDecoder();
+      // flush() is what the router calls when no more bytes came within the Escape timeout.
+      const ev = [...d.push(full.slice(0, i)), ...d.flush(), ...d.push(full.slice(i)), ...d.flush()];
+      expect(ev, `split at ${i}`).toEqual([{ kind: 'paste', text: 'copy  done' }]);
+    }
+  });
+});
