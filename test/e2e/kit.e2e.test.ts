@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NOTEPAD_TEMPLATE, entryStamp, replaceSection } from '../../src/store/notepad/format.js';
 import { makeProject, type TempProject } from '../helpers/fixtures.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
 import { KEYS, TerminalHarness } from '../helpers/pty.js';
@@ -33,6 +34,28 @@ function cursor(t: TerminalHarness): { row: number; text: string } {
   const screen = t.screen();
   const row = screen.findIndex((l) => l.startsWith('▸'));
   return { row, text: screen[row] ?? '' };
+}
+
+/** Writes notepad.md as another writer would (temp file + rename): OMC's template, Working Memory = these entries. */
+function writeWorking(root: string, entries: Array<[stamp: string, body: string]>): void {
+  const working = entries.map(([stamp, body]) => `### ${stamp}\n${body}\n`).join('\n');
+  const text = replaceSection(NOTEPAD_TEMPLATE, 'working', working);
+  const tmp = path.join(root, `.notepad.md.tmp.${process.pid}`);
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, path.join(root, 'notepad.md'));
+}
+
+/** Waits until these texts appear on screen top to bottom in this order. */
+async function waitForOrder(t: TerminalHarness, texts: string[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await t.settle();
+    const screen = t.screen();
+    const rows = texts.map((x) => screen.findIndex((l) => l.includes(x)));
+    if (rows.every((r, i) => r >= 0 && (i === 0 || r > (rows[i - 1] as number)))) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${texts.join(' / ')}; screen:\n${t.text()}`);
+    await new Promise((r) => setTimeout(r, 15));
+  }
 }
 
 async function waitForCursor(t: TerminalHarness, match: RegExp, what: string): Promise<{ row: number; text: string }> {
@@ -74,6 +97,84 @@ describe('the pane kit in a real terminal', () => {
     expect(editor).toMatch(/Working Memory entry \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
     expect(editor).toContain('my own finding about rounding');
     expect(editor).not.toContain('omc wrote this note');
+  });
+
+  it('entries of one stamp re-ordered and removed, then OMC prunes: the cursor stays on the user’s entry and i edits it', async () => {
+    p = makeProject();
+    const stamp = entryStamp(Date.now() - 5 * 60_000);
+    writeWorking(p.root, [
+      ['2026-01-01 00:00', 'an old note OMC will prune'],
+      [stamp, 'omc note alpha'],
+      [stamp, 'user finding under test'],
+      [stamp, 'omc note beta'],
+    ]);
+    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
+    await h.waitForText(/^ {2}\S/m);
+    h.write('n');
+    await h.waitForText('Working 4', 30_000);
+    await waitForCursor(h, /omc note beta/, 'the newest entry selected');
+    h.write('j');
+    await waitForCursor(h, /user finding under test/, 'the user’s entry selected');
+
+    // Another writer puts the user's entry first within its minute: its position among same-stamp entries changes.
+    writeWorking(p.root, [
+      ['2026-01-01 00:00', 'an old note OMC will prune'],
+      [stamp, 'user finding under test'],
+      [stamp, 'omc note beta'],
+      [stamp, 'omc note alpha'],
+    ]);
+    await waitForOrder(h, ['omc note alpha', 'omc note beta', 'user finding under test']);
+    expect(cursor(h).text).toContain('user finding under test');
+
+    // One entry of that minute is deleted, and OMC's own prune rewrites the section (bodies trimmed, blank-line joined).
+    writeWorking(p.root, [
+      ['2026-01-01 00:00', 'an old note OMC will prune'],
+      [stamp, 'user finding under test'],
+      [stamp, 'omc note alpha'],
+    ]);
+    expect(omc.pruneOldEntries(p.dir)).toEqual({ pruned: 1, remaining: 2 });
+    await h.waitForText('Working 2', 30_000);
+    expect(cursor(h).text).toContain('user finding under test');
+
+    h.write('i');
+    await h.waitForText('Ctrl-S save', 30_000);
+    h.write(' (checked)');
+    await h.waitForText('user finding under test (checked)', 30_000);
+    h.write(CTRL_S);
+    await h.waitForText('saved Working Memory entry', 30_000);
+    expect(omc.getWorkingMemory(p.dir)).toBe(
+      `### ${stamp}\nuser finding under test (checked)\n\n### ${stamp}\nomc note alpha`,
+    );
+  });
+
+  it('the entry being edited vanishes on disk: the save is refused with a message and nothing is written', async () => {
+    p = makeProject();
+    const stamp = entryStamp(Date.now() - 5 * 60_000);
+    writeWorking(p.root, [
+      [stamp, 'user finding that will vanish'],
+      [stamp, 'omc note alpha'],
+    ]);
+    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
+    await h.waitForText(/^ {2}\S/m);
+    h.write('n');
+    await h.waitForText('Working 2', 30_000);
+    h.write('j');
+    await waitForCursor(h, /user finding that will vanish/, 'the user’s entry selected');
+    h.write('i');
+    await h.waitForText('Ctrl-S save', 30_000);
+    h.write(' plus more');
+    await h.waitForText('user finding that will vanish plus more', 30_000);
+
+    // Another writer deletes the entry: the other entry of that minute is now the only one with its stamp.
+    writeWorking(p.root, [[stamp, 'omc note alpha']]);
+    const before = fs.readFileSync(path.join(p.root, 'notepad.md'), 'utf8');
+    h.write(CTRL_S);
+    await h.waitForText('is no longer in notepad.md', 30_000);
+    expect(fs.readFileSync(path.join(p.root, 'notepad.md'), 'utf8')).toBe(before);
+    expect(omc.getWorkingMemory(p.dir)).toBe(`### ${stamp}\nomc note alpha`);
+    expect(fs.existsSync(path.join(p.root, 'notepad.md.lock'))).toBe(false);
+    // The draft is kept in the editor.
+    expect(h.text()).toContain('plus more');
   });
 
   it('sessions re-sort under the cursor: the cursor stays on its session', async () => {

@@ -433,7 +433,7 @@ describe('layout', () => {
         snapState,
         { ...snapState, tab: 'priority' as const },
         { ...snapState, tab: 'manual' as const },
-        openView(snapState, '2026-11-30 18:10#0'),
+        openView(snapState, 'ANY'),
       ];
       for (const st of states) {
         const f = renderView(w, h, st);

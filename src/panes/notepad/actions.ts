@@ -143,7 +143,7 @@ const preview = (e: NotepadEntry, now: number) =>
 export function requestDelete(ctx: Ctx, section: EntrySection, entry: NotepadEntry): void {
   if (!canWrite(ctx, 'delete')) return;
   const d = ctx.store.notepad;
-  const ref = refOf(section, entry);
+  const ref = refOf(section, entry, d.getSnapshot().sections[section].entries);
   ctx.app.confirm({
     title: `Delete this ${SECTION_TITLES[section]} entry?`,
     lines: [

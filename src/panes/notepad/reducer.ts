@@ -156,11 +156,13 @@ export const backspaceFilter = (s: NotepadPaneState): NotepadPaneState => ({
 export const endFilter = (s: NotepadPaneState): NotepadPaneState => ({ ...s, filterEditing: false });
 export const clearFilter = (s: NotepadPaneState): NotepadPaneState => ({ ...s, filter: '', filterEditing: false });
 
-export const refOf = (section: EntrySection, e: NotepadEntry): EntryRef => ({
+/** Names `e` for an edit; `all` (the section's entries now) lets a refused save tell "changed" from "gone". */
+export const refOf = (section: EntrySection, e: NotepadEntry, all: readonly NotepadEntry[] = []): EntryRef => ({
   section,
   id: e.id,
   stamp: e.stamp,
   body: e.body,
+  siblings: all.filter((x) => x.stamp === e.stamp && x.id !== e.id).map((x) => x.id),
 });
 
 /** Opens the editor: a new entry, an existing entry, or the Priority text. */
@@ -182,7 +184,7 @@ export function openEditor(
     editor: {
       kind: what.kind,
       section: what.kind === 'priority' ? 'priority' : what.section,
-      target: what.kind === 'edit' ? refOf(what.section, what.entry) : null,
+      target: what.kind === 'edit' ? refOf(what.section, what.entry, snap.sections[what.section].entries) : null,
       basePriority: snap.sections.priority.text,
       baseRevision: snap.revision,
       buf: bufferOf(text),
@@ -228,10 +230,10 @@ export function rebaseAfterConflict(
     basePriority: snap.sections.priority.text,
   };
   if (ed.kind === 'edit' && ed.target) {
-    const now = snap.sections[ed.target.section].entries.find(
-      (e) => e.id === ed.target?.id && e.body === conflict.disk,
-    );
-    next = now ? { ...next, target: refOf(ed.target.section, now) } : { ...next, kind: 'add', target: null };
+    // The changed entry is the one whose text the refusal showed (its identity changed with its text).
+    const all = snap.sections[ed.target.section].entries;
+    const now = all.find((e) => e.stamp === ed.target?.stamp && e.body === conflict.disk);
+    next = now ? { ...next, target: refOf(ed.target.section, now, all) } : { ...next, kind: 'add', target: null };
   }
   return { ...state, editor: next };
 }

@@ -27,14 +27,22 @@ import {
   type RawEntry,
   type SectionId,
 } from './format.js';
+import { keyOfId, withEntryIds } from './identity.js';
 import { normalizeDraft, validateEntry, validatePriority, type Verdict } from './validate.js';
 
 /** Names an entry by what the user saw when they started. */
 export interface EntryRef {
   section: EntrySection;
+  /** The entry's identity (identity.ts): its stamp and text, not its position. */
   id: string;
   stamp: string | null;
   body: string;
+  /**
+   * The ids of the other entries with the same stamp when the user started:
+   * an entry with that stamp on disk that is none of them is this entry,
+   * changed (shown to the user, never written over without a second Ctrl-S).
+   */
+  siblings?: readonly string[];
 }
 
 export type NotepadOp =
@@ -81,19 +89,16 @@ interface IndexedEntry extends RawEntry {
   id: string;
 }
 
-function indexEntries(section: string): IndexedEntry[] {
-  const seen = new Map<string, number>();
-  return splitEntries(section).map((e) => {
-    const key = e.stamp ?? 'preamble';
-    const n = seen.get(key) ?? 0;
-    seen.set(key, n + 1);
-    return { ...e, id: e.stamp === null ? 'preamble' : `${e.stamp}#${n}` };
-  });
-}
+const indexEntries = (section: string): IndexedEntry[] => withEntryIds(splitEntries(section));
 
-/** The entry the user started from, if it is still there unchanged. */
+/**
+ * The entry the user started from, if it is still there unchanged — found by
+ * what it is, wherever OMC or another editor moved it. Exact copies are
+ * interchangeable; the same copy is preferred.
+ */
 function findTarget(entries: IndexedEntry[], ref: EntryRef, used: Set<IndexedEntry> = new Set()): IndexedEntry | null {
-  const same = entries.filter((e) => !used.has(e) && e.stamp === ref.stamp && e.body === ref.body);
+  const key = keyOfId(ref.id);
+  const same = entries.filter((e) => !used.has(e) && keyOfId(e.id) === key);
   return same.find((e) => e.id === ref.id) ?? same[0] ?? null;
 }
 
@@ -102,8 +107,15 @@ const label = (ref: EntryRef) =>
     ? `the untimed text at the top of ${SECTION_TITLES[ref.section]}`
     : `${SECTION_TITLES[ref.section]} entry ${ref.stamp}`;
 
+/**
+ * The target is not on disk as the user saw it. It "changed" only when
+ * exactly one entry with its stamp is new since they started (none of its
+ * siblings then): never guess between several, never name another entry.
+ */
 function lostTarget(entries: IndexedEntry[], ref: EntryRef): ApplyResult {
-  const moved = entries.find((e) => e.id === ref.id);
+  const siblings = new Set(ref.siblings ?? []);
+  const candidates = entries.filter((e) => e.stamp === ref.stamp && !siblings.has(e.id));
+  const moved = candidates.length === 1 ? candidates[0] : undefined;
   if (moved) {
     return {
       ok: false,

@@ -16,9 +16,10 @@ import {
   type EntrySection,
   type SectionId,
 } from './format.js';
+import { withEntryIds } from './identity.js';
 
 export interface NotepadEntry {
-  /** Stable while the entry exists: `<stamp>#<n>` (n-th entry with that stamp), or "preamble". */
+  /** What the entry is (identity.ts): stamp + digest of its text; the same after OMC appends, prunes or re-orders. */
   id: string;
   stamp: string | null;
   /** UTC moment of the stamp; null for the preamble or an impossible date. */
@@ -79,13 +80,9 @@ export const EMPTY_NOTEPAD: NotepadSnapshot = {
 };
 
 export function entriesOf(sectionText: string): NotepadEntry[] {
-  const seen = new Map<string, number>();
-  return splitEntries(sectionText).map((e, order) => {
-    const key = e.stamp ?? 'preamble';
-    const n = seen.get(key) ?? 0;
-    seen.set(key, n + 1);
+  return withEntryIds(splitEntries(sectionText)).map((e, order) => {
     return {
-      id: e.stamp === null ? 'preamble' : `${e.stamp}#${n}`,
+      id: e.id,
       stamp: e.stamp,
       atMs: e.stamp === null ? null : stampMs(e.stamp),
       body: e.body,
