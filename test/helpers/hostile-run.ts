@@ -22,10 +22,34 @@ import { expect } from 'vitest';
 import type { Problem } from '../../src/store/types.js';
 import type { OmcStore } from '../../src/store/store.js';
 import { waitFor } from './fixtures.js';
-import { mountHostileApp, type HostileApp } from './hostile-app.js';
+import { mountApp, type MountedApp } from './mount-app.js';
 import { terminalViolations } from './hostile-bytes.js';
 import type { HostileCase, Visit } from './hostile-corpus.js';
 import { baseFixture, fingerprint, fingerprintDiff, makeSandbox, NOW } from './hostile-sandbox.js';
+
+/**
+ * The hostile suite's App, on the one rig: 80x26 (every healthy row and
+ * every problem fits on one screen), colours on (so frames carry the styling
+ * a user's terminal gets, and any other byte in them is a violation).
+ */
+export async function mountHostile(opts: { root: string; clock: () => number }): Promise<MountedApp> {
+  const app = await mountApp({ ...opts, columns: 80, rows: 26, color: true });
+  await app.waitForText(/STATUS\s+SESSION/, 'the sessions list');
+  return app;
+}
+
+/** What a poll tick does: every domain re-reads what moved on disk. Returns the errors domains threw (none expected). */
+export function rescanDomains(store: OmcStore): Error[] {
+  const errors: Error[] = [];
+  for (const domain of [store.sessions, store.notepad, store.memory, store.wiki, store.teams]) {
+    try {
+      domain.scan();
+    } catch (e) {
+      errors.push(e as Error);
+    }
+  }
+  return errors;
+}
 
 const ESC = '\u001b';
 const ENTER = '\r';
@@ -37,73 +61,73 @@ const squash = (s: string) => s.replace(/\s+/g, '');
 const GENERIC = /^(error|failed|invalid|unknown error|read failed|problem|bad file)\.?$/i;
 
 /** Fast typing arrives as one chunk; the key decoder splits it into one event per key. */
-async function type(app: HostileApp, text: string): Promise<void> {
-  await app.press(text);
+async function type(app: MountedApp, text: string): Promise<void> {
+  await app.step(text);
 }
 
 /** Opens each view a case names (and leaves it again), so its hostile text is drawn. */
-async function walk(app: HostileApp, v: Visit): Promise<void> {
+async function walk(app: MountedApp, v: Visit): Promise<void> {
   switch (v.pane) {
     case 'sessions': {
-      await app.press('s');
+      await app.step('s');
       await app.waitForText(/STATUS\s+SESSION/, 'the sessions list');
       const row = app.store.sessions.getSnapshot().sessions.find((x) => x.id === v.id);
       if (!row) return;
-      await app.press('/');
+      await app.step('/');
       await type(app, v.id.slice(0, 13));
-      await app.press(ENTER, ENTER);
+      await app.step(ENTER, ENTER);
       await app.waitForText(
         v.id === 'legacy' ? 'Legacy (session-less) state' : `Session ${v.id}`,
         `the detail view of ${v.id}`,
       );
       // Page through the whole detail view (a frame per page), so every field is seen on screen.
-      for (let i = 0; i < 8; i++) await app.press(PAGE_DOWN);
-      await app.press('G', ESC, ESC);
+      for (let i = 0; i < 8; i++) await app.step(PAGE_DOWN);
+      await app.step('G', ESC, ESC);
       return;
     }
     case 'teams': {
-      await app.press('t');
+      await app.step('t');
       await app.waitForText(/TEAM\s+PHASE|No teams/, 'the teams list');
-      await app.press('/');
+      await app.step('/');
       await type(app, v.team);
-      await app.press(ENTER, ENTER);
-      await app.press(']', 'j', ']', ESC, ESC);
+      await app.step(ENTER, ENTER);
+      await app.step(']', 'j', ']', ESC, ESC);
       return;
     }
     case 'notepad':
-      await app.press('n', '1', '2', ENTER, ESC, '3');
+      await app.step('n', '1', '2', ENTER, ESC, '3');
       return;
     case 'memory':
-      await app.press('m', 'j', 'v', ESC);
+      await app.step('m', 'j', 'v', ESC);
       return;
     case 'wiki': {
-      await app.press('w', 'g');
+      await app.step('w', 'g');
       if (v.file) {
         const pages = app.store.wiki.getSnapshot().pages;
         const i = pages.findIndex((p) => p.filename === v.file);
-        for (let n = 0; n < i; n++) await app.press('j');
-        if (i >= 0) await app.press(ENTER, 'G', ESC);
+        for (let n = 0; n < i; n++) await app.step('j');
+        if (i >= 0) await app.step(ENTER, 'G', ESC);
       }
-      await app.press('L', ESC);
+      await app.step('L', ESC);
       return;
     }
   }
 }
 
 /** The problems overlay (!), paged until `want` shows (or to the end): what it listed, as one string. */
-async function problemsOverlay(app: HostileApp, want: string | null): Promise<string> {
-  await app.press('!');
+async function problemsOverlay(app: MountedApp, want: string | null): Promise<string> {
+  await app.step('!');
   await app.waitForText('Problems found in .omc', 'the problems overlay');
   let all = app.text();
   for (let i = 0; i < 40; i++) {
     if (want !== null && squash(all).includes(want)) break;
     const before = app.text();
-    await app.press(' ');
+    await app.step(' ');
     const after = app.text();
     if (after === before) break;
     all += '\n' + after;
   }
-  await app.press(ESC);
+  await app.step(ESC);
   return all;
 }
 
@@ -117,9 +141,9 @@ function problemList(store: OmcStore): string {
 export async function runCase(c: HostileCase): Promise<void> {
   const base = baseFixture();
   const s = makeSandbox();
-  let app: HostileApp | null = null;
+  let app: MountedApp | null = null;
   try {
-    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    app = await mountHostile({ root: s.root, clock: () => NOW });
     const { store } = app;
     c.apply(s);
     // An intercepted case deletes its victim itself (a vanishing file): its baseline is taken after the read.
@@ -129,7 +153,7 @@ export async function runCase(c: HostileCase): Promise<void> {
     const undo = c.intercept?.(s);
     let errors: Error[];
     try {
-      errors = app.rescan();
+      errors = rescanDomains(app.store);
     } finally {
       undo?.();
     }
@@ -182,7 +206,7 @@ export async function runCase(c: HostileCase): Promise<void> {
       ['w', /SCORE|wiki/i],
       ['s', /STATUS\s+SESSION/],
     ] as const) {
-      await app.press(key);
+      await app.step(key);
       await app.waitForText(marker, `pane ${key}`);
     }
     const overlay = await problemsOverlay(app, found ? squash(`${found.path}${found.message.slice(0, 60)}`) : null);

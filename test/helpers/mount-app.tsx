@@ -60,12 +60,20 @@ export interface MountedApp {
   text(): string;
   /** The raw last frame, styling included. */
   raw(): string;
+  /** Every frame Ink wrote so far, raw (a control byte in a frame replaced a moment later still reached the terminal). */
+  frames(): readonly string[];
   /**
    * Sends raw terminal bytes, one read per argument, letting the event loop
    * turn between them as a terminal's reads do (so a lone ESC is an Escape
    * key, not the start of Alt-<next key>).
    */
   press(...keys: string[]): Promise<void>;
+  /**
+   * Like press, and after each key that changed the UI state waits until Ink
+   * has drawn that state, so every view a walk passes through is really on a
+   * frame (not skipped by batching).
+   */
+  step(...keys: string[]): Promise<void>;
   /** Sends the bytes at once, one read per argument, without waiting between them. */
   send(...keys: string[]): void;
   waitForText(match: string | RegExp, what?: string): Promise<string>;
@@ -111,6 +119,13 @@ export function mountStore(store: OmcStore, opts: MountOptions = {}): MountedApp
       .split('\n')
       .map((l) => l.replace(/\s+$/, ''));
   const text = () => lines().join('\n');
+  const press = async (...keys: string[]) => {
+    for (const k of keys) {
+      stdin.write(k);
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+    }
+  };
   let unmounted = false;
   const unmountOnly = () => {
     if (unmounted) return;
@@ -125,15 +140,20 @@ export function mountStore(store: OmcStore, opts: MountOptions = {}): MountedApp
     lines,
     text,
     raw,
+    frames: () => stdout.frames,
     // Keys written before the router's effect attaches Ink's stdin listener would be lost.
     ready: waitFor(() => stdin.listenerCount('readable') > 0 && stdout.frames.length > 0, {
       what: 'app mounted and listening',
     }).then(() => undefined),
-    press: async (...keys) => {
+    press,
+    step: async (...keys) => {
       for (const k of keys) {
-        stdin.write(k);
-        await new Promise((r) => setImmediate(r));
-        await new Promise((r) => setImmediate(r));
+        const before = ui.getSnapshot();
+        const drawn = stdout.frames.length;
+        await press(k);
+        // Ink's debug mode writes every render, so a changed state is followed by a frame.
+        if (ui.getSnapshot() !== before)
+          await waitFor(() => stdout.frames.length > drawn, { what: `a frame after key ${JSON.stringify(k)}` });
       }
     },
     send: (...keys) => keys.forEach((k) => stdin.write(k)),

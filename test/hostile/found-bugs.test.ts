@@ -10,12 +10,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseJsonText, readTextSync } from '../../src/store/fsx.js';
 import { buildJsonReport } from '../../src/store/report.js';
 import { REPO, SESSION, waitFor } from '../helpers/fixtures.js';
-import { mountHostileApp, type HostileApp } from '../helpers/hostile-app.js';
+import { mountHostile, rescanDomains } from '../helpers/hostile-run.js';
+import type { MountedApp } from '../helpers/mount-app.js';
 import { terminalViolations } from '../helpers/hostile-bytes.js';
 import { makeSandbox, NOW, type Sandbox } from '../helpers/hostile-sandbox.js';
 
 let s: Sandbox | null = null;
-let app: HostileApp | null = null;
+let app: MountedApp | null = null;
 afterEach(async () => {
   await app?.unmount();
   s?.cleanup();
@@ -38,8 +39,8 @@ describe('a symlink whose target path carries escape sequences', () => {
     expect(r.ok).toBe(false);
     expect(!r.ok && r.message).toMatch(/^symlink points outside the \.omc root \(to .*evildir\/x\.json\); not read$/);
 
-    app = await mountHostileApp({ root: s.root, clock: () => NOW });
-    await app.press('!');
+    app = await mountHostile({ root: s.root, clock: () => NOW });
+    await app.step('!');
     await app.waitForText('symlink points outside the .omc root');
     for (const f of app.frames()) expect(terminalViolations(f)).toEqual([]);
     expect(app.frames().join('')).not.toContain('PWNED');
@@ -51,7 +52,7 @@ describe('a directory that is a symlink to outside the root', () => {
     s = makeSandbox();
     fs.rmSync(path.join(s.root, 'state/sessions'), { recursive: true });
     fs.symlinkSync(path.join(s.outside, 'sessions-dir'), path.join(s.root, 'state/sessions'));
-    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    app = await mountHostile({ root: s.root, clock: () => NOW });
     expect(app.store.sessions.getSnapshot().sessions.map((x) => x.id)).toEqual(['legacy']);
     expect(app.store.problems.getSnapshot().filter((p) => p.path.startsWith('state/sessions'))).toEqual([
       {
@@ -118,7 +119,7 @@ describe('a state file with a byte-order mark', () => {
     // OMC: no state, not active.
     expect([readModeState('ralph', s.project, sid), isModeActive('ralph', s.project, sid)]).toEqual([null, false]);
 
-    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    app = await mountHostile({ root: s.root, clock: () => NOW });
     const row = app.store.sessions.getSnapshot().sessions.find((x) => x.id === sid);
     expect(row?.modes).toEqual([]);
     expect(app.store.problems.getSnapshot()).toContainEqual({
@@ -131,9 +132,9 @@ describe('a state file with a byte-order mark', () => {
   it("is a problem line for team files too (OMC's team readers JSON.parse the raw text as well)", async () => {
     s = makeSandbox();
     const rel = 'state/team/fix-ts-errors/tasks/task-2.json';
-    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    app = await mountHostile({ root: s.root, clock: () => NOW });
     fs.writeFileSync(path.join(s.root, rel), '\ufeff' + fs.readFileSync(path.join(s.root, rel), 'utf8'));
-    expect(app.rescan()).toEqual([]);
+    expect(rescanDomains(app.store)).toEqual([]);
     await waitFor(
       () => app?.store.problems.getSnapshot().find((p) => p.path === rel && /byte-order mark/.test(p.message)),
       { what: 'the BOM problem line' },
@@ -150,7 +151,7 @@ describe('legacy and ended-session files that are not plain files', () => {
     const ended = path.join(s.root, 'sessions', `${SESSION.finished}.json`);
     fs.rmSync(ended);
     fs.symlinkSync(`${SESSION.finished}.json`, ended);
-    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    app = await mountHostile({ root: s.root, clock: () => NOW });
     const problems = app.store.problems.getSnapshot().map((p) => `${p.path}: ${p.message}`);
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -171,7 +172,7 @@ describe('a legacy bridge heartbeat that is a directory or a symlink out of the 
     fs.rmSync(path.join(dir, 'worker-a.heartbeat.json'));
     fs.mkdirSync(path.join(dir, 'worker-a.heartbeat.json'));
     fs.symlinkSync(path.join(s.outside, 'secret-state.json'), path.join(dir, 'worker-b.heartbeat.json'));
-    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    app = await mountHostile({ root: s.root, clock: () => NOW });
     const problems = app.store.problems.getSnapshot().map((p) => `${p.path}: ${p.message}`);
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -188,10 +189,10 @@ describe('a legacy bridge heartbeat that is a directory or a symlink out of the 
 describe('a directory swapped for a symlink while omc-top runs', () => {
   it('is refused at the next scan, not listed through a cached resolution', async () => {
     s = makeSandbox();
-    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    app = await mountHostile({ root: s.root, clock: () => NOW });
     fs.rmSync(path.join(s.root, 'state/sessions'), { recursive: true });
     fs.symlinkSync(path.join(s.outside, 'sessions-dir'), path.join(s.root, 'state/sessions'));
-    expect(app.rescan()).toEqual([]);
+    expect(rescanDomains(app.store)).toEqual([]);
     await waitFor(
       () => app?.store.problems.getSnapshot().some((p) => p.path === 'state/sessions' && /not listed/.test(p.message)),
       { what: 'the refusal' },
@@ -207,7 +208,7 @@ describe('file content quoted inside reasons and problem messages', () => {
   const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
   it('never carries a control character (V8 quotes the bad JSON; JSON.stringify leaves DEL and C1 raw)', async () => {
     s = makeSandbox();
-    app = await mountHostileApp({ root: s.root, clock: () => NOW });
+    app = await mountHostile({ root: s.root, clock: () => NOW });
     const put = (rel: string, text: string) => {
       fs.mkdirSync(path.dirname(path.join(s!.root, rel)), { recursive: true });
       fs.writeFileSync(path.join(s!.root, rel), text);
@@ -225,7 +226,7 @@ describe('file content quoted inside reasons and problem messages', () => {
       task,
       JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(s.root, task), 'utf8')), status: 'done\u0085\u009b2J' }),
     );
-    expect(app.rescan()).toEqual([]);
+    expect(rescanDomains(app.store)).toEqual([]);
     await waitFor(() => app?.store.problems.getSnapshot().some((p) => p.path === task), { what: 'the task problem' });
     const problems = app.store.problems.getSnapshot();
     for (const rel of ['state/sessions/hx-a/ralph-state.json', 'state/sessions/hx-b/ralph-state.json', task]) {
@@ -238,7 +239,7 @@ describe('file content quoted inside reasons and problem messages', () => {
     expect(c?.modes[0]?.reason).not.toMatch(CONTROL);
     const team = app.store.teams.getSnapshot().teams[0];
     for (const t of team?.tasks ?? []) expect(t.problem ?? '').not.toMatch(CONTROL);
-    await app.press('!');
+    await app.step('!');
     await app.waitForText('Problems found in .omc');
     for (const f of app.frames()) expect(terminalViolations(f)).toEqual([]);
   });
@@ -272,10 +273,10 @@ describe('times from files beyond what a Date can hold', () => {
       userDirectives: [{ ...mem.userDirectives[0], timestamp: 1e308 }, ...mem.userDirectives.slice(1)],
     });
 
-    app = await mountHostileApp({ root: s.root, clock: () => NOW });
-    await app.press('/', sid, '\r', '\r');
+    app = await mountHostile({ root: s.root, clock: () => NOW });
+    await app.step('/', sid, '\r', '\r');
     await app.waitForText(`Session ${sid}`);
-    await app.press('\u001b', '\u001b', 'm');
+    await app.step('\u001b', '\u001b', 'm');
     // The newest directive is ranked first and selected: its details line says what its time is.
     await app.waitForText('at an impossible time');
     const doc = buildJsonReport({

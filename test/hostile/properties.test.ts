@@ -17,7 +17,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJsonReport } from '../../src/store/report.js';
 import { SESSION } from '../helpers/fixtures.js';
-import { mountHostileApp, type HostileApp } from '../helpers/hostile-app.js';
+import { mountHostile, rescanDomains } from '../helpers/hostile-run.js';
+import type { MountedApp } from '../helpers/mount-app.js';
 import {
   ALL_ESCAPES,
   ESCAPES,
@@ -106,12 +107,12 @@ const badBytes = (goodText: string) =>
 // One mounted App, and the checks after every run
 
 let s: Sandbox;
-let app: HostileApp;
+let app: MountedApp;
 let checked = 0;
 
 beforeAll(async () => {
   s = makeSandbox();
-  app = await mountHostileApp({ root: s.root, clock: () => NOW });
+  app = await mountHostile({ root: s.root, clock: () => NOW });
 });
 afterAll(async () => {
   await app.unmount();
@@ -128,7 +129,7 @@ function replace(rel: string, data: string | Buffer): void {
 }
 
 async function visit(keys: string[], marker: string | RegExp | null): Promise<void> {
-  await app.press(...keys);
+  await app.step(...keys);
   if (marker) await app.waitForText(marker);
 }
 
@@ -146,7 +147,7 @@ async function afterRun(
   shown: () => boolean,
   view: () => Promise<void>,
 ): Promise<void> {
-  const errors = app.rescan();
+  const errors = rescanDomains(app.store);
   expect(errors.map((e) => e.stack)).toEqual([]);
   await new Promise((r) => setImmediate(r));
   await view();
@@ -242,7 +243,7 @@ describe('property: any value in any field never breaks the monitor', () => {
     );
     // Put the real signal back, so the next properties see the healthy fixture.
     replace(rel, JSON.stringify(good, null, 2));
-    expect(app.rescan()).toEqual([]);
+    expect(rescanDomains(app.store)).toEqual([]);
   });
 
   const T = `state/team/${TEAM}`;

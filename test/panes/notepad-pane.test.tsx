@@ -6,18 +6,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import React from 'react';
 import { footerHints } from '../../src/input/bindings.js';
-import { render } from 'ink-testing-library';
+import { initNotepadPane } from '../../src/panes/notepad/reducer.js';
 import { mountStore } from '../helpers/mount-app.js';
 import stringWidth from 'string-width';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { notepadPane } from '../../src/panes/notepad/index.js';
-import { initNotepadPane, openView } from '../../src/panes/notepad/reducer.js';
-import { NotepadView } from '../../src/panes/notepad/view.js';
 import type { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { OmcStore } from '../../src/store/store.js';
-import { ThemeContext, pickTheme } from '../../src/ui/theme.js';
 import { UiStore } from '../../src/ui/ui-store.js';
 import { READERS_CAPTURED_AT, makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
@@ -58,7 +54,9 @@ afterEach(async () => {
   delete process.env.VISUAL;
 });
 
-async function mount(opts: { readonly?: boolean; watch?: 'none' | 'auto' } = {}): Promise<Mounted> {
+async function mount(
+  opts: { readonly?: boolean; watch?: 'none' | 'auto'; columns?: number; rows?: number } = {},
+): Promise<Mounted> {
   const p = makeProject({ withFixture: true });
   const store = new OmcStore({
     root: p.root,
@@ -89,7 +87,7 @@ async function mount(opts: { readonly?: boolean; watch?: 'none' | 'auto' } = {})
       }),
     disk: () => fs.readFileSync(path.join(p.root, 'notepad.md'), 'utf8'),
   };
-  const r = mountStore(store, { ui, columns: 100, rows: 24 });
+  const r = mountStore(store, { ui, columns: opts.columns ?? 100, rows: opts.rows ?? 24 });
   Object.defineProperty(m, 'exited', { get: r.exited });
   unmountApp = r.unmountOnly;
   await r.ready;
@@ -408,39 +406,32 @@ describe('$EDITOR', () => {
 });
 
 describe('layout', () => {
-  function renderView(width: number, height: number, state = initNotepadPane()) {
-    const p = makeProject({ withFixture: true });
-    const store = new OmcStore({ root: p.root, watch: 'none', clock: () => NOW });
-    store.start();
-    const r = render(
-      <ThemeContext.Provider value={pickTheme({ NO_COLOR: '1' })}>
-        <NotepadView state={state} store={store} width={width} height={height} now={NOW} />
-      </ThemeContext.Provider>,
-    );
-    const f = r.lastFrame() ?? '';
-    r.unmount();
-    p.cleanup();
-    return f;
-  }
-
+  // The whole app at the terminal size (the rig's in-memory terminal): 60 columns, and 80x24.
   for (const [w, h] of [
-    [60, 16],
-    [80, 19],
+    [60, 20],
+    [80, 24],
   ] as const) {
-    it(`fits ${w} columns and ${h} rows in every mode`, () => {
-      const snapState = initNotepadPane();
-      const states = [
-        snapState,
-        { ...snapState, tab: 'priority' as const },
-        { ...snapState, tab: 'manual' as const },
-        openView(snapState, 'ANY'),
-      ];
-      for (const st of states) {
-        const f = renderView(w, h, st);
-        const lines = f.split('\n');
-        expect(lines.length).toBeLessThanOrEqual(h);
-        for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(w);
-      }
+    it(`fits ${w} columns and ${h} rows in every mode`, async () => {
+      const m = await mount({ columns: w, rows: h });
+      const fits = (what: string) => {
+        const lines = rows(m.frame());
+        expect(lines.length, what).toBeLessThanOrEqual(h);
+        for (const l of lines) expect(stringWidth(l), `${what}: ${l}`).toBeLessThanOrEqual(w);
+      };
+      m.keys('n');
+      await m.see(/Working Memory · 5 entries/);
+      fits('Working Memory');
+      m.keys('1');
+      await m.see(/Priority Context ·/);
+      fits('Priority Context');
+      m.keys('3');
+      await m.see(/MANUAL · 2 entries/);
+      fits('MANUAL');
+      m.keys('2');
+      await m.see(/Working Memory · 5 entries/);
+      m.keys('\r');
+      await m.see(/Esc back/);
+      fits('the full view of an entry');
     });
   }
 
