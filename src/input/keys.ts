@@ -49,15 +49,9 @@ const key = (name: KeyName, extra: Partial<Key> = {}): InputEvent => ({
   key: { name, ch: '', ctrl: false, meta: false, shift: false, ...extra },
 });
 
-const CSI_FINAL: Record<string, KeyName> = {
-  A: 'up',
-  B: 'down',
-  C: 'right',
-  D: 'left',
-  H: 'home',
-  F: 'end',
-  Z: 'backtab',
-};
+/** The cursor keys' final letters, the same after CSI (`ESC [`) and SS3 (`ESC O`, application mode). */
+const CURSOR_FINAL: Record<string, KeyName> = { A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end' };
+const CSI_FINAL: Record<string, KeyName> = { ...CURSOR_FINAL, Z: 'backtab' };
 const TILDE: Record<string, KeyName> = {
   '1': 'home',
   '2': 'insert',
@@ -80,18 +74,7 @@ const TILDE: Record<string, KeyName> = {
   '23': 'f11',
   '24': 'f12',
 };
-const SS3: Record<string, KeyName> = {
-  A: 'up',
-  B: 'down',
-  C: 'right',
-  D: 'left',
-  H: 'home',
-  F: 'end',
-  P: 'f1',
-  Q: 'f2',
-  R: 'f3',
-  S: 'f4',
-};
+const SS3: Record<string, KeyName> = { ...CURSOR_FINAL, P: 'f1', Q: 'f2', R: 'f3', S: 'f4' };
 
 const PASTE_START = '\u001b[200~';
 const PASTE_END = '\u001b[201~';

@@ -64,3 +64,24 @@ export function filterBindings<S>(
 }
 
 export const mode = <S>(name: string, test: (s: S) => boolean): Mode<S> => ({ name, test });
+
+/**
+ * A list's own filter keys, the same in every pane: `/` starts typing a
+ * filter, Esc clears one that is kept (only while there is one, so Esc means
+ * "back" otherwise). Only the help text differs: what the filter matches.
+ */
+export function filterStartBindings<S>(
+  when: Mode<S>,
+  help: string,
+  f: { start(s: S): S; clear(s: S): S; filtered(s: S): boolean },
+): Binding<S>[] {
+  return [
+    { keys: ['/'], help, hint: 'filter', when, run: (c) => c.set(f.start) },
+    {
+      keys: ['escape'],
+      help: 'clear the filter',
+      when: mode<S>(when.name, (s) => when.test(s) && f.filtered(s)),
+      run: (c) => c.set(f.clear),
+    },
+  ];
+}

@@ -161,10 +161,16 @@ function describeErrno(err: unknown): { code: ReadFailureCode; message: string }
 }
 
 /**
- * Reads a text file under `root`. Follows a symlink only when its target is
- * still inside the root. Never throws.
+ * Where `rel` is, with every directory on the way resolved: refused when it
+ * names a place outside `root`, or when a directory on the way is a symlink
+ * leading outside it. The last component is left as it is (the caller's open
+ * decides about a symlink there). `rootWord` names the root in the message.
  */
-export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MAX_BYTES): ReadResult {
+function containedPath(
+  root: string,
+  rel: string,
+  rootWord: string,
+): { ok: true; path: string } | { ok: false; code: ReadFailureCode; message: string } {
   let abs: string;
   try {
     abs = resolveUnder(root, rel);
@@ -173,14 +179,24 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
   }
   const parent = realDir(path.dirname(abs));
   if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
-  let real = path.join(parent, path.basename(abs));
   if (!isInside(realRoot(root), parent)) {
     return {
       ok: false,
       code: 'outside-root',
-      message: `directory is a symlink to outside the .omc root (${quotePath(parent)}); not read`,
+      message: `directory is a symlink to outside ${rootWord} (${quotePath(parent)}); not read`,
     };
   }
+  return { ok: true, path: path.join(parent, path.basename(abs)) };
+}
+
+/**
+ * Reads a text file under `root`. Follows a symlink only when its target is
+ * still inside the root. Never throws.
+ */
+export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MAX_BYTES): ReadResult {
+  const at = containedPath(root, rel, 'the .omc root');
+  if (!at.ok) return at;
+  let real = at.path;
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
   let fd: number;
   try {
@@ -786,28 +802,12 @@ export function readRangeSync(
   /** Read into this buffer (reused by the caller; the result is only valid until its next read). */
   into?: Buffer,
 ): RangeResult {
-  let abs: string;
-  try {
-    abs = resolveUnder(root, rel);
-  } catch (e) {
-    return { ok: false, code: 'outside-root', message: (e as Error).message };
-  }
-  const parent = realDir(path.dirname(abs));
-  if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
-  if (!isInside(realRoot(root), parent)) {
-    return {
-      ok: false,
-      code: 'outside-root',
-      message: `directory is a symlink to outside the root (${quotePath(parent)}); not read`,
-    };
-  }
+  const at = containedPath(root, rel, 'the root');
+  if (!at.ok) return at;
   let fd: number;
   try {
     // A symlinked log is refused outright: following it is never needed for a file a program appends to.
-    fd = fs.openSync(
-      path.join(parent, path.basename(abs)),
-      fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0),
-    );
+    fd = fs.openSync(at.path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP')
       return { ok: false, code: 'outside-root', message: 'is a symlink; not followed' };

@@ -159,6 +159,18 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     push(fs.existsSync(abs) ? 'change' : 'unlink', abs);
   };
 
+  /** A watch that failed for lack of watches (or of support) falls back to polling, saying why; true when it did. */
+  const pollOnWatchFailure = (err: unknown): boolean => {
+    const code = (err as NodeJS.ErrnoException)?.code ?? '';
+    if (!WATCH_FAILURE_CODES.has(code)) return false;
+    startPolling(
+      code === 'ENOSPC'
+        ? 'inotify watch limit reached (ENOSPC): polling every 1 s; raise fs.inotify.max_user_watches to go live'
+        : `file watching failed (${code}): polling every 1 s`,
+    );
+    return true;
+  };
+
   const leaves = new Map<string, fs.FSWatcher>();
   /** Attach or drop the fs.watch of one leaf directory, telling the domains as addDir / unlinkDir. */
   const syncLeaf = (rel: string, abs: string) => {
@@ -182,15 +194,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
           });
           leaves.set(rel, w);
         } catch (err) {
-          const code = (err as NodeJS.ErrnoException)?.code ?? '';
-          if (WATCH_FAILURE_CODES.has(code)) {
-            startPolling(
-              code === 'ENOSPC'
-                ? 'inotify watch limit reached (ENOSPC): polling every 1 s; raise fs.inotify.max_user_watches to go live'
-                : `file watching failed (${code}): polling every 1 s`,
-            );
-            return;
-          }
+          if (pollOnWatchFailure(err)) return;
         }
         push('addDir', abs);
       }
@@ -258,14 +262,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
         opts.onRescan();
       });
       c.on('error', (err: unknown) => {
-        const code = (err as NodeJS.ErrnoException)?.code ?? '';
-        if (WATCH_FAILURE_CODES.has(code)) {
-          startPolling(
-            code === 'ENOSPC'
-              ? 'inotify watch limit reached (ENOSPC): polling every 1 s; raise fs.inotify.max_user_watches to go live'
-              : `file watching failed (${code}): polling every 1 s`,
-          );
-        }
+        pollOnWatchFailure(err);
       });
     } catch (err) {
       startPolling(

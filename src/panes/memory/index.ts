@@ -11,7 +11,7 @@ import type { KeyContext, PaneModule } from '../types.js';
 import { confirmRemove, submitForm, togglePriorityOf } from './actions.js';
 import { previewLines, visibleDirectives } from './layout.js';
 import { memoryListLayout } from './list-layout.js';
-import { filterBindings, mode, navBindings, scrollDelta } from '../nav.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../nav.js';
 import {
   backspaceFilter,
   clearFilter,
@@ -112,7 +112,7 @@ const bindings: Binding<S>[] = [
     keep: endFilter,
     clear: clearFilter,
     backspace: backspaceFilter,
-    move: (c, by) => move(c, by),
+    move,
   }),
   ...navBindings(
     PREVIEW,
@@ -189,19 +189,11 @@ const bindings: Binding<S>[] = [
     when: LIST,
     run: (c) => c.set(openPreview),
   },
-  {
-    keys: ['/'],
-    help: 'filter directives by text or context',
-    hint: 'filter',
-    when: LIST,
-    run: (c) => c.set(startFilter),
-  },
-  {
-    keys: ['escape'],
-    help: 'clear the filter',
-    when: mode<S>('directives', (s) => LIST.test(s) && s.filter !== ''),
-    run: (c) => c.set(clearFilter),
-  },
+  ...filterStartBindings(LIST, 'filter directives by text or context', {
+    start: startFilter,
+    clear: clearFilter,
+    filtered: (s) => s.filter !== '',
+  }),
 ];
 
 export const memoryPane: PaneModule<MemoryPaneState> = {

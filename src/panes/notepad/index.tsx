@@ -3,10 +3,11 @@
  * the full view of one entry, and the tab/list view. Edit keys go through
  * actions.ts, which refuses under --readonly with a message.
  */
+import type { Move } from '../../ui/list.js';
 import type { Binding } from '../../input/bindings.js';
 import type { EntrySection } from '../../store/notepad/format.js';
 import { ageTickMs } from '../../ui/format.js';
-import { filterBindings, mode, navBindings, scrollDelta } from '../nav.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../nav.js';
 import type { KeyContext, PaneModule } from '../types.js';
 import {
   cancelEditor,
@@ -128,16 +129,19 @@ const editorKeys: Binding<S>[] = [
   },
 ];
 
+/** One move for the list's keys and the filter field's ↑↓. */
+const moveEntries = (ctx: Ctx, to: Move) => {
+  const l = entryListLayout(ctx.state, snapOf(ctx), ctx.body);
+  ctx.set((s) => moveSelection(s, l.rows, to, l.listRows));
+};
+
 const bindings: Binding<S>[] = [
   ...editorKeys,
   ...filterBindings(FILTER, {
     keep: endFilter,
     clear: clearFilter,
     backspace: backspaceFilter,
-    move: (ctx, by) => {
-      const l = entryListLayout(ctx.state, snapOf(ctx), ctx.body);
-      ctx.set((s) => moveSelection(s, l.rows, by, l.listRows));
-    },
+    move: moveEntries,
   }),
   {
     keys: ['right'],
@@ -154,10 +158,7 @@ const bindings: Binding<S>[] = [
     when: TABS_MODE,
     run: (c) => c.set((s) => switchTab(s, t)),
   })),
-  ...navBindings(LIST, 'entries (newest first)', (ctx, to) => {
-    const l = entryListLayout(ctx.state, snapOf(ctx), ctx.body);
-    ctx.set((s) => moveSelection(s, l.rows, to, l.listRows));
-  }),
+  ...navBindings(LIST, 'entries (newest first)', moveEntries),
   {
     keys: ['enter'],
     help: 'read the whole entry (Esc back)',
@@ -237,19 +238,11 @@ const bindings: Binding<S>[] = [
     when: mode<S>('entry list', (s) => LIST.test(s) && s.tab === 'manual'),
     run: (c) => c.app.flash('MANUAL is never pruned (OMC only prunes Working Memory)', 'info'),
   },
-  {
-    keys: ['/'],
-    help: 'filter entries (every word must match)',
-    hint: 'filter',
-    when: LIST,
-    run: (c) => c.set(startFilter),
-  },
-  {
-    keys: ['escape'],
-    help: 'clear the filter',
-    when: mode<S>('entry list', (s) => LIST.test(s) && s.filter !== ''),
-    run: (c) => c.set(clearFilter),
-  },
+  ...filterStartBindings(LIST, 'filter entries (every word must match)', {
+    start: startFilter,
+    clear: clearFilter,
+    filtered: (s) => s.filter !== '',
+  }),
   ...navBindings(
     mode<S>('reading an entry / Priority', (s) => ENTRY.test(s) || PRIORITY.test(s)),
     'scroll',

@@ -1,7 +1,8 @@
+import type { Move } from '../../ui/list.js';
 import type { Binding } from '../../input/bindings.js';
 import { ageTickMs } from '../../ui/format.js';
 import { settleList } from '../../ui/list.js';
-import { mode, navBindings, filterBindings, scrollDelta } from '../nav.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../nav.js';
 import type { KeyContext, PaneModule } from '../types.js';
 import { detailLayout, listLayout, scrollToMode } from './layout.js';
 import {
@@ -81,20 +82,20 @@ const CANCEL_HELP =
 const PAUSE_HELP =
   "pause: OMC's cancel signal only (30 s); the agent may stop at its next Stop event, the loop keeps its state";
 
+/** One move for the list's keys and the filter field's ↑↓. */
+const moveRows = (ctx: Ctx, to: Move) => {
+  const l = list(ctx);
+  ctx.set((s) => moveSelection(s, l.rows, to, l.height));
+};
+
 const bindings: Binding<S>[] = [
   ...filterBindings(FILTER, {
     keep: endFilter,
     clear: clearFilter,
     backspace: backspaceFilter,
-    move: (ctx, by) => {
-      const l = list(ctx);
-      ctx.set((s) => moveSelection(s, l.rows, by, l.height));
-    },
+    move: moveRows,
   }),
-  ...navBindings(LIST, 'selection', (ctx, to) => {
-    const l = list(ctx);
-    ctx.set((s) => moveSelection(s, l.rows, to, l.height));
-  }),
+  ...navBindings(LIST, 'selection', moveRows),
   {
     keys: ['enter', 'right', 'l'],
     help: 'open the session: every mode, every field, the files',
@@ -106,19 +107,11 @@ const bindings: Binding<S>[] = [
       if (sel) ctx.set((s) => openDetail(s, rowKey(sel)));
     },
   },
-  {
-    keys: ['/'],
-    help: 'filter rows (every word must match id, mode, status, phase or prompt)',
-    hint: 'filter',
-    when: LIST,
-    run: (ctx) => ctx.set(startFilter),
-  },
-  {
-    keys: ['escape'],
-    help: 'clear the filter',
-    when: mode<S>('list', (s) => !s.filterEditing && s.detail === null && s.filter !== ''),
-    run: (ctx) => ctx.set(clearFilter),
-  },
+  ...filterStartBindings(LIST, 'filter rows (every word must match id, mode, status, phase or prompt)', {
+    start: startFilter,
+    clear: clearFilter,
+    filtered: (s) => s.filter !== '',
+  }),
   {
     keys: ['c'],
     help: CANCEL_HELP,

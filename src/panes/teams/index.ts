@@ -1,6 +1,6 @@
 import type { Binding } from '../../input/bindings.js';
 import type { Move } from '../../ui/list.js';
-import { filterBindings, mode, navBindings, scrollDelta } from '../nav.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../nav.js';
 import { taskLines } from './task-lines.js';
 import { teamsListLayout } from './layout.js';
 import { livenessChangesAt } from '../../store/team/omc-team-rules.js';
@@ -92,6 +92,12 @@ function moveInDetail(ctx: Ctx, m: Move): void {
 const SHUTDOWN_READONLY = '--readonly: shutdown requests are disabled (nothing is written)';
 const noTeam = (ctx: Ctx) => (selectedTeam(ctx) ? null : 'no team selected');
 
+/** One move for the list's keys and the filter field's ↑↓. */
+const moveTeams = (ctx: Ctx, to: Move) => {
+  const l = list(ctx);
+  ctx.set((s) => moveTeam(s, l.rows, to, l.height));
+};
+
 const bindings: Binding<S>[] = [
   ...filterBindings(TASK_FILTER, {
     keep: endTaskFilter,
@@ -107,15 +113,9 @@ const bindings: Binding<S>[] = [
     keep: endFilter,
     clear: clearFilter,
     backspace: backspaceFilter,
-    move: (ctx, by) => {
-      const l = list(ctx);
-      ctx.set((s) => moveTeam(s, l.rows, by, l.height));
-    },
+    move: moveTeams,
   }),
-  ...navBindings(LIST, 'teams', (ctx, to) => {
-    const l = list(ctx);
-    ctx.set((s) => moveTeam(s, l.rows, to, l.height));
-  }),
+  ...navBindings(LIST, 'teams', moveTeams),
   {
     keys: ['enter', 'right', 'l'],
     help: 'open the team: workers with heartbeats, tasks with blockers, live events',
@@ -127,19 +127,11 @@ const bindings: Binding<S>[] = [
       if (t) ctx.set((s) => openDetail(s, t.key));
     },
   },
-  {
-    keys: ['/'],
-    help: 'filter teams by name, phase, status, owner, task or location',
-    hint: 'filter',
-    when: LIST,
-    run: (c) => c.set(startFilter),
-  },
-  {
-    keys: ['escape'],
-    help: 'clear the filter',
-    when: mode<S>('team list', (s) => LIST.test(s) && s.filter !== ''),
-    run: (c) => c.set(clearFilter),
-  },
+  ...filterStartBindings(LIST, 'filter teams by name, phase, status, owner, task or location', {
+    start: startFilter,
+    clear: clearFilter,
+    filtered: (s) => s.filter !== '',
+  }),
   {
     keys: ['X'],
     help: 'ask every worker of the team to shut down (asks first; also writes shutdown.json)',

@@ -90,6 +90,27 @@ function errText(e: unknown): string {
   return describeWriteError(e).replace(/; your draft is kept$/, '');
 }
 
+/** Writes one signal body made for moment `t` and says what was written. */
+function put(
+  root: string,
+  rel: string,
+  t: number,
+  make: (t: number) => CancelSignal,
+  autopilotRel: string | null,
+): WrittenSignal {
+  const body = make(t);
+  const text = serializeSignal(body);
+  atomicWriteSync(root, rel, text);
+  return {
+    rel,
+    form: autopilotRel === null ? 'generic' : 'autopilot',
+    text,
+    requestedMs: t,
+    expiresMs: Date.parse(body.expires_at),
+    autopilotRel,
+  };
+}
+
 /** Writes the signal; for the autopilot form it hashes the state under the state's own lock. */
 async function writeSignal(root: string, plan: CancelPlan, now: () => number): Promise<WrittenSignal> {
   const sig = plan.signal;
@@ -98,33 +119,11 @@ async function writeSignal(root: string, plan: CancelPlan, now: () => number): P
     return withStateLock(root, apRel, () => {
       const r = readTextSync(root, apRel);
       if (!r.ok) throw new Error(`${apRel}: ${r.message}`);
-      const t = now();
       // Bound to the state as it is at this instant: OMC compares with what it reads at the Stop event.
-      const body = autopilotSignal(r.text, t);
-      const text = serializeSignal(body);
-      atomicWriteSync(root, sig.rel, text);
-      return {
-        rel: sig.rel,
-        form: 'autopilot',
-        text,
-        requestedMs: t,
-        expiresMs: Date.parse(body.expires_at),
-        autopilotRel: apRel,
-      } satisfies WrittenSignal;
+      return put(root, sig.rel, now(), (t) => autopilotSignal(r.text, t), apRel);
     });
   }
-  const t = now();
-  const body: CancelSignal = genericSignal(sig.mode, t);
-  const text = serializeSignal(body);
-  atomicWriteSync(root, sig.rel, text);
-  return {
-    rel: sig.rel,
-    form: 'generic',
-    text,
-    requestedMs: t,
-    expiresMs: Date.parse(body.expires_at),
-    autopilotRel: null,
-  };
+  return put(root, sig.rel, now(), (t) => genericSignal(sig.mode, t), null);
 }
 
 async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: () => number): Promise<StepResult> {
