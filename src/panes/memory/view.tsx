@@ -20,6 +20,7 @@ import {
 import type { DirectiveForm, MemoryPaneState } from './reducer.js';
 import { memoryListLayout } from './list-layout.js';
 import { moreText, textWindow, withNote } from '../../ui/list.js';
+import { FilterLine } from '../../ui/filter-line.js';
 
 const tone = (theme: Theme, t?: string) =>
   t === 'ok'
@@ -131,6 +132,20 @@ function FormView({
       {clip(`${focused ? '▌' : ' '}${name}${extra}`, width)}
     </Text>
   );
+  /** A text field of the form: its label, its length against OMC's limit, the field itself. */
+  const textField = (name: string, field: 'directive' | 'context', limit: number) => [
+    label(name, form.field === field),
+    <Text key={`${field}-count`} color={over(form[field].text.length, limit)} wrap="truncate">
+      {'  ' + counter(form[field].text, limit)}
+    </Text>,
+    <FieldLine
+      key={field}
+      text={form[field].text}
+      cursor={form[field].cursor}
+      focused={form.field === field}
+      width={width}
+    />,
+  ];
   const lines = [
     <Text key="t" bold wrap="truncate">
       {clip(
@@ -141,28 +156,8 @@ function FormView({
       )}
     </Text>,
     <Text key="s"> </Text>,
-    label('Directive', form.field === 'directive', ''),
-    <Text key="dc" color={over(form.directive.text.length, LIMITS.directive)} wrap="truncate">
-      {'  ' + counter(form.directive.text, LIMITS.directive)}
-    </Text>,
-    <FieldLine
-      key="d"
-      text={form.directive.text}
-      cursor={form.directive.cursor}
-      focused={form.field === 'directive'}
-      width={width}
-    />,
-    label('Context', form.field === 'context'),
-    <Text key="cc" color={over(form.context.text.length, LIMITS.context)} wrap="truncate">
-      {'  ' + counter(form.context.text, LIMITS.context)}
-    </Text>,
-    <FieldLine
-      key="c"
-      text={form.context.text}
-      cursor={form.context.cursor}
-      focused={form.field === 'context'}
-      width={width}
-    />,
+    ...textField('Directive', 'directive', LIMITS.directive),
+    ...textField('Context', 'context', LIMITS.context),
     label('Priority', form.field === 'priority'),
     <Text key="p" wrap="truncate">
       {'  '}
@@ -259,12 +254,13 @@ function ListView({
         {clip(head, width)}
       </Text>
       {showFilter ? (
-        <Text wrap="truncate">
-          <Text color={theme.accent}>/</Text>
-          {cleanLine(state.filter)}
-          {state.filterEditing ? <Text inverse> </Text> : null}
-          <Text color={theme.muted}>{`  ${rows.length} of ${model.directives.length} match`}</Text>
-        </Text>
+        <FilterLine
+          filter={state.filter}
+          editing={state.filterEditing}
+          shown={rows.length}
+          total={model.directives.length}
+          width={width}
+        />
       ) : null}
       <Text bold color={theme.muted} wrap="truncate">
         {withNote(headerText(width), moreText(lay.view, listH, rows.length), width, fit)}

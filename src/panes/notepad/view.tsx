@@ -18,6 +18,7 @@ import { TABS, type EditorSession, type NotepadPaneState } from './reducer.js';
 import { entryListLayout, textLayout } from './layout.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreText, withNote } from '../../ui/list.js';
+import { FilterLine } from '../../ui/filter-line.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 export function useNotepad(domain: NotepadDomain): NotepadSnapshot {
@@ -187,12 +188,13 @@ function EntryList({
   });
   const avail = listRows + previewRows;
   const filterLine = showFilter ? (
-    <Text wrap="truncate">
-      <Text color={theme.accent}>/</Text>
-      {clip(state.filter, Math.max(0, width - 30))}
-      {state.filterEditing ? <Text inverse> </Text> : null}
-      <Text color={theme.muted}>{`  ${rows.length} of ${snap.sections[tab].entries.length} match`}</Text>
-    </Text>
+    <FilterLine
+      filter={state.filter}
+      editing={state.filterEditing}
+      shown={rows.length}
+      total={snap.sections[tab].entries.length}
+      width={width}
+    />
   ) : null;
   if (rows.length === 0) {
     return (

@@ -11,6 +11,7 @@ import { isDone, keyLabel, rowByKey, type SessionsPaneState } from './reducer.js
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreAbove, moreBelow } from '../../ui/list.js';
 import { headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
+import { FilterLine } from '../../ui/filter-line.js';
 
 /** The tracker entry for a row's session (legacy state has its own key). */
 export const trackedFor = (entries: ReadonlyMap<string, TrackedCancel>, s: SessionView) =>
@@ -124,16 +125,13 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
   return (
     <Box flexDirection="column" height={height}>
       {showFilter ? (
-        <Text wrap="truncate">
-          <Text color={theme.accent}>/</Text>
-          {state.filter}
-          {state.filterEditing ? <Text inverse> </Text> : null}
-          <Text color={theme.muted}>
-            {'  '}
-            {rows.length} of {snap.sessions.length} match
-            {state.filterEditing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)'}
-          </Text>
-        </Text>
+        <FilterLine
+          filter={state.filter}
+          editing={state.filterEditing}
+          shown={rows.length}
+          total={snap.sessions.length}
+          width={width}
+        />
       ) : null}
       <Text bold color={theme.muted} wrap="truncate">
         {fit(header, width)}

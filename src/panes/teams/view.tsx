@@ -11,6 +11,7 @@ import { taskLines } from './task-lines.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { teamsListLayout } from './layout.js';
 import { teamLines, teamsHeader } from './rows.js';
+import { FilterLine } from '../../ui/filter-line.js';
 
 function toneColor(theme: Theme, tone: Tone | undefined): string | undefined {
   switch (tone) {
@@ -82,16 +83,13 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
   return (
     <Box flexDirection="column" height={height}>
       {showFilter ? (
-        <Text wrap="truncate">
-          <Text color={theme.accent}>/</Text>
-          {clip(s.filter, Math.max(1, width - 30))}
-          {s.filterEditing ? <Text inverse> </Text> : null}
-          <Text color={theme.muted}>
-            {'  '}
-            {rows.length} of {snap.teams.length} match
-            {s.filterEditing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)'}
-          </Text>
-        </Text>
+        <FilterLine
+          filter={s.filter}
+          editing={s.filterEditing}
+          shown={rows.length}
+          total={snap.teams.length}
+          width={width}
+        />
       ) : null}
       <Text bold color={theme.muted} wrap="truncate">
         {withNote(teamsHeader(width), moreText(lay.view, fitTeams, rows.length), width, fit)}

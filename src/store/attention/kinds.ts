@@ -67,6 +67,27 @@ export function sessionsCancelledByUs(input: AttentionInput): Set<string> {
   return out;
 }
 
+type ModeView = SessionView['modes'][number];
+
+/**
+ * One fact per (session, mode), keyed `<session>/<mode>`, with the session,
+ * mode and path filled in; `fact` gives the rest, or null for none.
+ */
+function perMode(
+  input: AttentionInput,
+  fact: (m: ModeView, session: string) => (Partial<Fact> & { value: string }) | null,
+): Map<string, Fact> {
+  const out = new Map<string, Fact>();
+  for (const s of input.sessions.sessions) {
+    const session = sessionName(s);
+    for (const m of s.modes) {
+      const f = fact(m, session);
+      if (f) out.set(`${session}/${m.mode}`, base({ session, mode: m.mode, path: m.path, ...f }));
+    }
+  }
+  return out;
+}
+
 const maxReached = (iteration: number | null, max: number | null) =>
   iteration !== null && max !== null && max > 0 && iteration >= max;
 
@@ -87,27 +108,13 @@ export const KINDS: readonly TransitionKind[] = [
     kind: 'mode',
     reads: ['sessions', 'cancels'],
     collect(input) {
-      const out = new Map<string, Fact>();
       const ours = sessionsCancelledByUs(input);
-      for (const s of input.sessions.sessions) {
-        const id = sessionName(s);
-        for (const m of s.modes) {
-          const needs = m.status === 'finished' && !ours.has(id) ? 'loop finished' : null;
-          out.set(
-            `${id}/${m.mode}`,
-            base({
-              value: m.active ? 'active' : 'inactive',
-              session: id,
-              mode: m.mode,
-              path: m.path,
-              needs,
-              iteration: m.iteration,
-              max: m.max,
-            }),
-          );
-        }
-      }
-      return out;
+      return perMode(input, (m, id) => ({
+        value: m.active ? 'active' : 'inactive',
+        needs: m.status === 'finished' && !ours.has(id) ? 'loop finished' : null,
+        iteration: m.iteration,
+        max: m.max,
+      }));
     },
     gone: (fact, oursNow) =>
       fact.value === 'active' && fact.session !== null && !oursNow.has(fact.session) ? 'loop stopped' : null,
@@ -116,45 +123,29 @@ export const KINDS: readonly TransitionKind[] = [
     kind: 'mode-status',
     reads: ['sessions'],
     collect(input) {
-      const out = new Map<string, Fact>();
       // The verdict engine's word: a loop the Stop hook no longer enforces will stop at the next Stop.
-      for (const s of input.sessions.sessions) {
-        const id = sessionName(s);
-        for (const m of s.modes) {
-          // A loop at its max is the iteration kind's news ("max iterations reached"): said once, not twice.
-          const atMax = m.max !== null && m.iteration !== null && m.iteration >= m.max;
-          const needs = m.status === 'not-enforced' && m.active && !atMax ? 'loop will stop' : null;
-          out.set(`${id}/${m.mode}`, base({ value: m.status, session: id, mode: m.mode, path: m.path, needs }));
-        }
-      }
-      return out;
+      return perMode(input, (m) => {
+        // A loop at its max is the iteration kind's news ("max iterations reached"): said once, not twice.
+        const atMax = m.max !== null && m.iteration !== null && m.iteration >= m.max;
+        return { value: m.status, needs: m.status === 'not-enforced' && m.active && !atMax ? 'loop will stop' : null };
+      });
     },
   },
   {
     kind: 'iteration',
     reads: ['sessions', 'cancels'],
     collect(input) {
-      const out = new Map<string, Fact>();
       const ours = sessionsCancelledByUs(input);
-      for (const s of input.sessions.sessions) {
-        const id = sessionName(s);
-        for (const m of s.modes) {
-          if (m.iteration === null) continue;
-          out.set(
-            `${id}/${m.mode}`,
-            base({
+      return perMode(input, (m, id) =>
+        m.iteration === null
+          ? null
+          : {
               value: String(m.iteration),
-              session: id,
-              mode: m.mode,
-              path: m.path,
               iteration: m.iteration,
               max: m.max,
               needs: maxReached(m.iteration, m.max) && !ours.has(id) ? 'max iterations reached' : null,
-            }),
-          );
-        }
-      }
-      return out;
+            },
+      );
     },
   },
   {

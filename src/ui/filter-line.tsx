@@ -1,0 +1,28 @@
+/**
+ * The line above a filtered list, the same in every pane: `/<filter>` (a
+ * block cursor while typing), how many rows match, and which keys keep or
+ * clear it. Cut to the pane's width.
+ */
+import React from 'react';
+import { Text } from 'ink';
+import { clip } from './format.js';
+import { useTheme } from './theme.js';
+
+export function FilterLine(props: {
+  filter: string;
+  editing: boolean;
+  shown: number;
+  total: number;
+  width: number;
+}): React.ReactElement {
+  const theme = useTheme();
+  const keys = props.editing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)';
+  return (
+    <Text wrap="truncate">
+      <Text color={theme.accent}>/</Text>
+      {clip(props.filter, Math.max(1, props.width - 30))}
+      {props.editing ? <Text inverse> </Text> : null}
+      <Text color={theme.muted}>{`  ${props.shown} of ${props.total} match${keys}`}</Text>
+    </Text>
+  );
+}
