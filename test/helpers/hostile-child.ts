@@ -10,11 +10,13 @@ import { acquireFileLock } from '../../src/store/file-lock.js';
 import { acquireStateLock } from '../../src/store/cancel/mutation-lock.js';
 import { readTextSync } from '../../src/store/fsx.js';
 import { resolveOmcRoot } from '../../src/store/root.js';
+import { EventsTail } from '../../src/store/team/events-tail.js';
 
 type Op =
   | { op: 'file-lock'; root: string; rel: string; timeoutMs?: number }
   | { op: 'state-lock'; root: string; rel: string }
   | { op: 'read'; root: string; rel: string }
+  | { op: 'events-tail'; root: string; rel: string }
   | { op: 'resolve-root'; cwd: string; home: string; env?: Record<string, string>; realGit?: boolean };
 
 const NO_GIT = { topLevel: () => null, superproject: () => null, remoteOrigin: () => null, commonDir: () => null };
@@ -34,6 +36,11 @@ async function run(o: Op): Promise<unknown> {
     case 'read': {
       const r = readTextSync(o.root, o.rel);
       return r.ok ? { text: r.text } : { failed: r.message };
+    }
+    case 'events-tail': {
+      const t = new EventsTail(o.root, o.rel);
+      t.refresh();
+      return { events: t.events.map((e) => e.text), seen: t.seen, problem: t.problem };
     }
     case 'resolve-root': {
       const r = resolveOmcRoot({

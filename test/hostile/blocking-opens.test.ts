@@ -195,3 +195,40 @@ describe('git that cannot run (class 10)', () => {
     expect((r.value as { notices: string[] }).notices.join('\n')).toMatch(/owned by another user/);
   });
 });
+
+describe('a team events.jsonl that is not a plain growing file', () => {
+  const REL = 'state/team/alpha/events.jsonl';
+  const at = (root: string) => {
+    fs.mkdirSync(path.join(root, 'state', 'team', 'alpha'), { recursive: true });
+    return path.join(root, REL);
+  };
+  const event = (reason: string) =>
+    JSON.stringify({ type: 'task_completed', created_at: '2026-11-30T18:00:00Z', reason }) + '\n';
+
+  it('a FIFO (swapped in after the listing said "file"): the tail answers at once and names the problem', () => {
+    const { root } = tmp();
+    mkfifo(at(root));
+    const r = runInChild({ op: 'events-tail', root, rel: REL });
+    expect(r.error).toBeUndefined();
+    expect(r.value).toEqual({ events: [], seen: 0, problem: 'is not a regular file' });
+  });
+
+  it('a link to /dev/zero: refused without reading it (RSS stays small)', () => {
+    const { root } = tmp();
+    fs.symlinkSync('/dev/zero', at(root));
+    const r = runInChild({ op: 'events-tail', root, rel: REL });
+    expect(r.value).toMatchObject({ events: [], problem: expect.stringMatching(/symlink/) });
+    expect(r.maxRssMb).toBeLessThan(400);
+  });
+
+  it('a 4 GB file (sparse, then events): only its tail is read, in bounded time and memory', () => {
+    const { root } = tmp();
+    const file = at(root);
+    fs.writeFileSync(file, event('first, long ago'));
+    fs.truncateSync(file, 4 * 1024 ** 3);
+    fs.appendFileSync(file, '\n' + event('the newest event'));
+    const r = runInChild({ op: 'events-tail', root, rel: REL });
+    expect(r.value).toMatchObject({ events: ['the newest event'] });
+    expect(r.maxRssMb).toBeLessThan(400);
+  });
+});

@@ -341,6 +341,58 @@ describe('events.jsonl', () => {
     expect(tail.events.at(-1)?.type).toBe('worker_idle');
   });
 
+  it('a log cut mid-line (a crashed append) and then appended to: the joined line is a problem, later events show', () => {
+    const file = path.join(dir, 'events.jsonl');
+    const tail = new EventsTail(p.root, rel);
+    tail.refresh();
+    const before = tail.events.length;
+    const text = fs.readFileSync(file, 'utf8');
+    fs.truncateSync(file, Buffer.byteLength(text) - 10);
+    expect(tail.refresh()).toBe(true);
+    expect(tail.events).toHaveLength(before - 1);
+    fs.appendFileSync(file, line({ type: 'worker_idle', reason: 'after the cut' }));
+    tail.refresh();
+    expect(tail.problem).toMatch(/a line is not valid JSON/);
+    fs.appendFileSync(file, line({ type: 'worker_idle', reason: 'next one' }));
+    tail.refresh();
+    expect(tail.events.at(-1)?.text).toBe('next one');
+  });
+
+  it('a runaway line arriving in small appends is dropped once too long, the rest of it too', () => {
+    const file = path.join(dir, 'events.jsonl');
+    const tail = new EventsTail(p.root, rel);
+    tail.refresh();
+    for (let i = 0; i < 12; i++) {
+      fs.appendFileSync(file, 'y'.repeat(8 * 1024));
+      tail.refresh();
+    }
+    expect(tail.problem).toMatch(/longer than 64 KB without a newline was skipped/);
+    const problem = tail.problem;
+    // The rest of the runaway line is not taken for an event (nor for a second bad line).
+    fs.appendFileSync(file, 'y'.repeat(100) + '\n' + line({ type: 'worker_idle', reason: 'after the runaway' }));
+    tail.refresh();
+    expect(tail.problem).toBe(problem);
+    expect(tail.events.at(-1)?.text).toBe('after the runaway');
+  });
+
+  it('a log that stops being a file and comes back: the reason shows, then the events, none twice', () => {
+    const file = path.join(dir, 'events.jsonl');
+    const tail = new EventsTail(p.root, rel);
+    tail.refresh();
+    const events = tail.events.map((e) => e.text);
+    const text = fs.readFileSync(file);
+    fs.rmSync(file);
+    fs.mkdirSync(file);
+    expect(tail.refresh()).toBe(true);
+    expect(tail.problem).toBe('is not a regular file');
+    expect(tail.events.map((e) => e.text)).toEqual(events);
+    fs.rmdirSync(file);
+    fs.writeFileSync(file, text);
+    tail.refresh();
+    expect(tail.problem).toBeNull();
+    expect(tail.events.map((e) => e.text)).toEqual(events);
+  });
+
   it('skips a runaway line with no newline instead of buffering it forever', () => {
     const file = path.join(dir, 'events.jsonl');
     const tail = new EventsTail(p.root, rel);
