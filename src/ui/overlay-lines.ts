@@ -26,16 +26,20 @@ export interface OverlayInputs {
  * README's (a test checks both carry every row label the app can print).
  */
 export const LEGEND: ReadonlyArray<[string, string]> = [
-  ['active', 'a mode is running and its state file was written recently'],
-  ['pending', 'a mode file exists but its loop has not started (OMC awaiting confirmation)'],
-  ['stale', "no write for longer than OMC's stale threshold: the loop is probably dead"],
-  ['finished', 'the mode reached its end (complete / done / failed phase)'],
-  ['tombstoned', 'OMC marked the mode cancelled; the file stays until OMC clears it'],
-  ['idle', 'the session has no running mode'],
-  ['cancelling', "OMC's cancel signal is live for this session (it lasts 30 s)"],
-  ['cancel 12s / pause 12s', 'omc-top wrote the signal; countdown until OMC stops honouring it'],
+  [
+    'enforced',
+    "OMC's Stop hook will hold the agent for this mode at its next Stop (next iteration, reinforcement, stage)",
+  ],
+  ['not enforced', 'the file says active, but the Stop hook will let the agent stop (the detail view says which rule)'],
+  ['pending', 'OMC is awaiting confirmation (set less than 2 minutes ago): not enforced yet'],
+  ['stale', 'still active on disk, but no Stop-hook timestamp in the last 2 h: the loop is probably dead'],
+  ['finished', 'not active, a terminal phase, or completed less than 24 h ago (a tombstone)'],
+  ['idle', 'nothing left in the session directory'],
+  ['cancel 12s / pause 12s', "a cancel signal is in force: countdown until OMC's Stop hook stops honouring it"],
   ['cancelled / not taken', 'what omc-top saw after its cancel: the loop ended, or it kept running'],
   ['pause over', 'a pause expired and the loop carries on'],
+  ['active / inactive', "session detail: OMC's registry view of the file (what state_list_active reports) and why"],
+  ['running / blocked / waiting / done', "teams and workers: the status OMC's HUD mission board gives them"],
   ['3/10', 'progress: iteration 3 of at most 10 (tasks done/total for autopilot)'],
   ['(retired)', 'a mode OMC 5.5 no longer runs; shown so its leftover file is explained'],
   ['▸', 'the selected row'],

@@ -12,6 +12,11 @@ import type { InputEvent } from '../../src/input/keys.js';
 import { KEYS_END, KEYS_START, keyTableMarkdown } from '../../src/panes/key-table.js';
 import { PANES } from '../../src/panes/registry.js';
 import { LEGEND } from '../../src/ui/overlay-lines.js';
+import { statusLabel } from '../../src/panes/sessions/rows.js';
+import type { TrackedCancel } from '../../src/store/cancel/tracker.js';
+import { STATUS_RANK } from '../../src/store/sessions/derive.js';
+import type { SessionView } from '../../src/store/sessions/model.js';
+import type { BoardStatus } from '../../src/store/team/model.js';
 
 const README = path.resolve(__dirname, '../../README.md');
 
@@ -61,22 +66,33 @@ describe('bindings tables', () => {
     expect(matchKey('G', key('char', { ch: 'g' }))).toBe(false);
   });
 
-  it('the legend names every status a session row can show', () => {
+  it('the legend names every status a session or team row can show, and nothing it cannot', () => {
     const labels = LEGEND.map(([l]) => l).join(' / ');
-    for (const s of [
-      'active',
-      'pending',
-      'stale',
-      'finished',
-      'tombstoned',
-      'idle',
-      'cancelling',
-      'cancelled',
-      'not taken',
-      'pause over',
-      'cancel 12s',
-      'pause 12s',
-    ])
-      expect(labels).toContain(s);
+    const now = 1_000_000;
+    const shown: string[] = [];
+    for (const status of Object.keys(STATUS_RANK))
+      shown.push(statusLabel({ status, cancel: { untilMs: now + 12_000 } } as SessionView, now));
+    // Every phase of omc-top's own cancel (the compiler insists the list is complete).
+    const phases: Record<TrackedCancel['phase'], boolean> = {
+      ended: false,
+      waiting: false,
+      paused: false,
+      cancelled: true,
+      'not-taken': true,
+      'pause-over': true,
+    };
+    for (const [phase, final] of Object.entries(phases))
+      shown.push(
+        statusLabel({ status: 'enforced' } as SessionView, now, {
+          phase,
+          final,
+          expiresMs: now + 12_000,
+        } as TrackedCancel),
+      );
+    const boards: Record<BoardStatus, true> = { running: true, blocked: true, waiting: true, done: true };
+    shown.push(...Object.keys(boards));
+    for (const label of shown) expect(labels, `the legend explains "${label}"`).toContain(label);
+    // Words no row prints (the registry's "active" is a detail-view line, listed as such).
+    for (const stale of ['cancelling', 'tombstoned']) expect(labels).not.toContain(stale);
   });
 });
