@@ -343,3 +343,53 @@ describe('text OMC would not read back is refused before anything is written', (
     ).toMatchObject({ ok: false, message: expect.stringMatching(/CRLF/) });
   });
 });
+
+describe('an edit names its entry by what it is', () => {
+  const stamp = entryStamp(Date.now() - 5 * 60_000);
+  const withWorking = (entries: string[]) =>
+    NOTEPAD_TEMPLATE.replace(
+      '<!-- Session notes. Auto-pruned after 7 days. -->\n',
+      (m) => `${m}${entries.map((b) => `### ${b.startsWith('OLD ') ? '2026-01-01 00:00' : stamp}\n${b}\n`).join('\n')}`,
+    );
+  const entryWith = (text: string, body: string) => {
+    const e = parseNotepad(text).sections.working.entries.find((x) => x.body.trim() === body);
+    if (!e) throw new Error(`no entry ${body}`);
+    return e;
+  };
+  const fullRef = (text: string, body: string): EntryRef => {
+    const all = parseNotepad(text).sections.working.entries;
+    const e = entryWith(text, body);
+    return { ...refOf('working', e), siblings: all.filter((x) => x.stamp === e.stamp && x !== e).map((x) => x.id) };
+  };
+
+  it("lands on its entry after OMC's own prune rewrote the section (bodies trimmed, re-joined)", () => {
+    const before = withWorking(['OLD an old note', 'omc alpha', '  user note with a leading indent', 'omc beta']);
+    fs.writeFileSync(file(theirs), before);
+    const ref = fullRef(before, 'user note with a leading indent');
+    expect(omc.pruneOldEntries(theirs.dir).pruned).toBe(1);
+    const after = read(theirs);
+    const out = apply(after, { kind: 'edit', target: ref, body: 'user note, edited' });
+    fs.writeFileSync(file(theirs), out);
+    expect(omc.getWorkingMemory(theirs.dir)).toBe(
+      `### ${stamp}\nomc alpha\n\n### ${stamp}\nuser note, edited\n\n### ${stamp}\nomc beta`,
+    );
+  });
+
+  it('a changed entry is shown as changed; a vanished one is gone, never another entry of its minute', () => {
+    const before = withWorking(['user note', 'omc alpha']);
+    const ref = fullRef(before, 'user note');
+    const changed = applyOp(
+      withWorking(['user note, changed elsewhere', 'omc alpha']),
+      {
+        kind: 'edit',
+        target: ref,
+        body: 'mine',
+      },
+      NOW,
+    );
+    expect(changed).toMatchObject({ ok: false, reason: 'changed', disk: 'user note, changed elsewhere' });
+    const gone = applyOp(withWorking(['omc alpha']), { kind: 'edit', target: ref, body: 'mine' }, NOW);
+    expect(gone).toMatchObject({ ok: false, reason: 'gone' });
+    expect(gone.ok ? '' : gone.message).toMatch(/is no longer in notepad\.md/);
+  });
+});
