@@ -9,19 +9,20 @@ import { clip } from './format.js';
 import { useTheme } from './theme.js';
 
 export function FilterLine(props: {
-  filter: string;
-  editing: boolean;
+  /** The list's filter state: its text, and whether it is being typed. */
+  of: { filter: string; filterEditing: boolean };
   shown: number;
   total: number;
   width: number;
 }): React.ReactElement {
   const theme = useTheme();
-  const keys = props.editing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)';
+  const { filter, filterEditing: editing } = props.of;
+  const keys = editing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)';
   return (
     <Text wrap="truncate">
       <Text color={theme.accent}>/</Text>
-      {clip(props.filter, Math.max(1, props.width - 30))}
-      {props.editing ? <Text inverse> </Text> : null}
+      {clip(filter, Math.max(1, props.width - 30))}
+      {editing ? <Text inverse> </Text> : null}
       <Text color={theme.muted}>{`  ${props.shown} of ${props.total} match${keys}`}</Text>
     </Text>
   );

@@ -39,7 +39,7 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['cancelled / not taken', 'what omc-top saw after its cancel: the loop ended, or it kept running'],
   ['pause over', 'a pause expired and the loop carries on'],
   ['active / inactive', "session detail: OMC's registry view of the file (what state_list_active reports) and why"],
-  ['running / blocked / waiting / done', "teams and workers: the status OMC's HUD mission board gives them"],
+  ['running/blocked/waiting/done', "teams and workers: the status OMC's HUD mission board gives them"],
   ['3/10', 'progress: iteration 3 of at most 10 (tasks done/total for autopilot)'],
   ['(retired)', 'a mode OMC 5.5 no longer runs; shown so its leftover file is explained'],
   ['▸', 'the selected row'],

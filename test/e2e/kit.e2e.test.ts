@@ -45,6 +45,22 @@ function writeWorking(root: string, entries: Array<[stamp: string, body: string]
   fs.renameSync(tmp, path.join(root, 'notepad.md'));
 }
 
+/** A stamp five minutes ago: recent enough that OMC's prune keeps it. */
+const recentStamp = () => entryStamp(Date.now() - 5 * 60_000);
+
+/** A project whose Working Memory holds these entries, with the monitor open on the Notepad pane. */
+async function notepadWith(
+  entries: Array<[stamp: string, body: string]>,
+): Promise<{ project: TempProject; harness: TerminalHarness }> {
+  const project = makeProject();
+  writeWorking(project.root, entries);
+  const harness = new TerminalHarness({ cwd: project.dir, cols: 80, rows: 24 });
+  await harness.waitForText(/^ {2}\S/m, 30_000);
+  harness.write('n');
+  await harness.waitForText(`Working ${entries.length}`, 30_000);
+  return { project, harness };
+}
+
 /** Waits until these texts appear on screen top to bottom in this order. */
 async function waitForOrder(t: TerminalHarness, texts: string[]): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -100,18 +116,13 @@ describe('the pane kit in a real terminal', () => {
   });
 
   it('entries of one stamp re-ordered and removed, then OMC prunes: the cursor stays on the user’s entry and i edits it', async () => {
-    p = makeProject();
-    const stamp = entryStamp(Date.now() - 5 * 60_000);
-    writeWorking(p.root, [
+    const stamp = recentStamp();
+    ({ project: p, harness: h } = await notepadWith([
       ['2026-01-01 00:00', 'an old note OMC will prune'],
       [stamp, 'omc note alpha'],
       [stamp, 'user finding under test'],
       [stamp, 'omc note beta'],
-    ]);
-    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
-    await h.waitForText(/^ {2}\S/m);
-    h.write('n');
-    await h.waitForText('Working 4', 30_000);
+    ]));
     await waitForCursor(h, /omc note beta/, 'the newest entry selected');
     h.write('j');
     await waitForCursor(h, /user finding under test/, 'the user’s entry selected');
@@ -148,16 +159,11 @@ describe('the pane kit in a real terminal', () => {
   });
 
   it('the entry being edited vanishes on disk: the save is refused with a message and nothing is written', async () => {
-    p = makeProject();
-    const stamp = entryStamp(Date.now() - 5 * 60_000);
-    writeWorking(p.root, [
+    const stamp = recentStamp();
+    ({ project: p, harness: h } = await notepadWith([
       [stamp, 'user finding that will vanish'],
       [stamp, 'omc note alpha'],
-    ]);
-    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
-    await h.waitForText(/^ {2}\S/m);
-    h.write('n');
-    await h.waitForText('Working 2', 30_000);
+    ]));
     h.write('j');
     await waitForCursor(h, /user finding that will vanish/, 'the user’s entry selected');
     h.write('i');

@@ -253,15 +253,7 @@ function ListView({
       <Text bold wrap="truncate" color={model.overCap || block ? theme.warn : undefined}>
         {clip(head, width)}
       </Text>
-      {showFilter ? (
-        <FilterLine
-          filter={state.filter}
-          editing={state.filterEditing}
-          shown={rows.length}
-          total={model.directives.length}
-          width={width}
-        />
-      ) : null}
+      {showFilter ? <FilterLine of={state} shown={rows.length} total={model.directives.length} width={width} /> : null}
       <Text bold color={theme.muted} wrap="truncate">
         {withNote(headerText(width), moreText(lay.view, listH, rows.length), width, fit)}
       </Text>

@@ -188,13 +188,7 @@ function EntryList({
   });
   const avail = listRows + previewRows;
   const filterLine = showFilter ? (
-    <FilterLine
-      filter={state.filter}
-      editing={state.filterEditing}
-      shown={rows.length}
-      total={snap.sections[tab].entries.length}
-      width={width}
-    />
+    <FilterLine of={state} shown={rows.length} total={snap.sections[tab].entries.length} width={width} />
   ) : null;
   if (rows.length === 0) {
     return (

@@ -124,15 +124,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
 
   return (
     <Box flexDirection="column" height={height}>
-      {showFilter ? (
-        <FilterLine
-          filter={state.filter}
-          editing={state.filterEditing}
-          shown={rows.length}
-          total={snap.sessions.length}
-          width={width}
-        />
-      ) : null}
+      {showFilter ? <FilterLine of={state} shown={rows.length} total={snap.sessions.length} width={width} /> : null}
       <Text bold color={theme.muted} wrap="truncate">
         {fit(header, width)}
       </Text>

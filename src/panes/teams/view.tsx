@@ -82,15 +82,7 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
   const shown = rows.slice(top, top + fitTeams);
   return (
     <Box flexDirection="column" height={height}>
-      {showFilter ? (
-        <FilterLine
-          filter={s.filter}
-          editing={s.filterEditing}
-          shown={rows.length}
-          total={snap.teams.length}
-          width={width}
-        />
-      ) : null}
+      {showFilter ? <FilterLine of={s} shown={rows.length} total={snap.teams.length} width={width} /> : null}
       <Text bold color={theme.muted} wrap="truncate">
         {withNote(teamsHeader(width), moreText(lay.view, fitTeams, rows.length), width, fit)}
       </Text>
