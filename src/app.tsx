@@ -9,7 +9,7 @@ import { Box } from 'ink';
 import { footerHints } from './input/bindings.js';
 import { GLOBAL_BINDINGS, paneById } from './input/router.js';
 import { useInputRouter } from './input/use-router.js';
-import type { AppActions, AnyPaneModule } from './panes/types.js';
+import type { AppActions, AnyPaneModule, RootChoice } from './panes/types.js';
 import { describeWriteError } from './store/fsx.js';
 import type { OmcStore } from './store/store.js';
 import { useTerminalSize } from './terminal/use-size.js';
@@ -29,6 +29,8 @@ export interface AppProps {
   exit(): void;
   redraw(): void;
   suspend<T>(fn: () => Promise<T>): Promise<T>;
+  /** The project's .omc roots and how to switch (`R`); absent where there is nothing to switch (tests, one root). */
+  roots?: RootChoice;
 }
 
 /** Repaints for passing time land on this grid, so 50 rows crossing minute marks cost 12 frames a minute, not 50. */
@@ -100,6 +102,7 @@ export function App(props: AppProps) {
       suspend: (fn) => props.suspend(fn),
       readonly: store.readonly,
       now: () => store.clock(),
+      roots: props.roots,
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [ui, store],

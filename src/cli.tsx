@@ -14,6 +14,7 @@ import { parseArgs, UsageError } from './commands/args.js';
 import { startAttentionTerminal } from './notify/attention-terminal.js';
 import { parseChannels } from './notify/config.js';
 import { PANES } from './panes/registry.js';
+import type { RootChoice } from './panes/types.js';
 import { addClaudeToReport } from './store/claude/report.js';
 import { enableIterationSamples } from './store/runs/iteration-sampling.js';
 import { buildJsonReport } from './store/report.js';
@@ -21,6 +22,7 @@ import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
 import { cleanBlock, terminalSafeJson } from './store/sanitize.js';
+import { listDirSync } from './store/fsx.js';
 import { OmcStore } from './store/store.js';
 import { releaseHungUpStdio, stdioTerminals } from './terminal/hangup.js';
 import { installJobControl } from './terminal/job-control.js';
@@ -130,6 +132,8 @@ function runTui(
     mouse: boolean;
     omc: OmcInstall;
     attention?: { notify?: string; noTitle?: boolean };
+    /** Nested .omc roots found under the project (R switches to them). */
+    nested?: NestedSearch;
   },
 ): Promise<number> {
   const { stdout, stdin } = process;
@@ -137,23 +141,42 @@ function runTui(
     process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
     return Promise.resolve(2);
   }
-  const store = new OmcStore({
-    omc: opts.omc,
-    root: res.root,
-    readonly: opts.readonly,
-    watch: opts.poll ? 'poll' : 'auto',
-    projectDir: res.projectDir,
-    rootRule: res.rule,
-  });
-  enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
-  store.start({ progressive: true });
   const ui = new UiStore();
+  const project = path.basename(res.projectDir ?? path.dirname(res.root));
+  /** The store on one root, with what follows it (iteration samples, the attention layer). */
+  const watchRoot = (root: string, projectDir: string | undefined, rule: string) => {
+    const s = new OmcStore({
+      omc: opts.omc,
+      root,
+      readonly: opts.readonly,
+      watch: opts.poll ? 'poll' : 'auto',
+      projectDir,
+      rootRule: rule,
+    });
+    enableIterationSamples(s); // omc-top's own samples of live loops, in $XDG_STATE_HOME
+    s.start({ progressive: true });
+    const a = startAttentionTerminal({ store: s, write: (t) => stdout.write(t), project, ...opts.attention });
+    if (a.configError) ui.flash(a.configError, 'error');
+    return { store: s, attention: a };
+  };
+  let { store, attention } = watchRoot(res.root, res.projectDir, res.rule);
+  let rootExplain = res.explain;
   if (!res.exists) ui.flash(`no .omc yet: waiting for ${res.root} (${res.explain})`, 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
-  const project = path.basename(res.projectDir ?? path.dirname(res.root));
-  const attention = startAttentionTerminal({ store, write: (s) => stdout.write(s), project, ...opts.attention });
-  if (attention.configError) ui.flash(attention.configError, 'error');
   const theme = pickTheme();
+  const nested = opts.nested?.roots ?? [];
+  const rootsOf = (): RootChoice['roots'] => {
+    const base = res.projectDir ?? path.dirname(res.root);
+    const sessions = listDirSync(res.root, 'state/sessions');
+    return [
+      {
+        rel: path.relative(base, res.root) || res.root,
+        abs: res.root,
+        sessions: sessions.ok ? sessions.entries.filter((e) => e.kind === 'dir').length : 0,
+      },
+      ...nested,
+    ];
+  };
 
   return new Promise<number>((resolve) => {
     let instance: Instance | null = null;
@@ -179,17 +202,44 @@ function runTui(
       void store.close().finally(() => resolve(code));
     };
 
+    // R: the same screen on another root of the project. The old store and its watcher close; the new one starts.
+    const roots: RootChoice | undefined =
+      nested.length > 0
+        ? {
+            roots: rootsOf(),
+            switchTo: (abs) => {
+              if (finished || abs === store.root) return;
+              const main = abs === res.root;
+              const old = { store, attention };
+              instance?.unmount();
+              instance = null;
+              old.attention.dispose();
+              void old.store.close();
+              rootExplain = main ? res.explain : 'a nested root (R switches back)';
+              ({ store, attention } = watchRoot(
+                abs,
+                main ? res.projectDir : path.dirname(abs),
+                main ? res.rule : 'nested',
+              ));
+              ui.flash(`watching ${abs}`, 'info');
+              stdout.write('\u001b[2J\u001b[H');
+              mount();
+            },
+          }
+        : undefined;
+
     const mount = () => {
       instance = render(
         <App
           store={store}
           ui={ui}
           panes={PANES}
-          rootExplain={res.explain}
+          rootExplain={rootExplain}
           theme={theme}
           exit={() => finish(0)}
           redraw={redraw}
           suspend={suspend}
+          roots={roots}
         />,
         { exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
       );
@@ -311,6 +361,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     mouse: !args.flags.has('no-mouse'),
     omc,
     attention: { notify: args.flags.get('notify') as string | undefined, noTitle: args.flags.has('no-title') },
+    nested,
   });
 }
 

@@ -107,7 +107,34 @@ export const GLOBAL_BINDINGS: readonly GlobalBinding[] = [
     run: (e) => open(e, 'messages'),
   },
   { keys: ['ctrl+l'], help: 'redraw the screen', run: (e) => e.redraw() },
+  {
+    keys: ['R'],
+    help: 'watch the next .omc root of this project (hooks started in a subdirectory keep their own; asks first)',
+    run: (e) => chooseRoot(e),
+  },
 ];
+
+/** R: the next root of the project, after asking; the store restarts on it. */
+function chooseRoot(env: RouterEnv): void {
+  const choice = env.app.roots;
+  const roots = choice?.roots ?? [];
+  if (!choice || roots.length < 2) {
+    env.app.flash('no other .omc root under this project (R switches between the ones OMC hooks made)', 'info');
+    return;
+  }
+  const here = roots.findIndex((r) => r.abs === env.store.root);
+  const next = roots[(here + 1) % roots.length] as (typeof roots)[number];
+  env.app.confirm({
+    title: `Watch ${next.rel} instead?`,
+    lines: [
+      `${next.abs}: ${next.sessions} session${next.sessions === 1 ? '' : 's'}.`,
+      'Every pane shows that root until you switch again (R cycles through all of them):',
+      ...roots.map((r) => `  ${r.abs === env.store.root ? '▸' : ' '} ${r.rel}`),
+    ],
+    prompt: `y: watch ${next.rel}   n/Esc: stay`,
+    onConfirm: () => choice.switchTo(next.abs),
+  });
+}
 
 function open(env: RouterEnv, kind: 'help' | 'problems' | 'messages'): void {
   env.ui.setOverlay({ kind, scroll: 0 });

@@ -13,6 +13,14 @@ export interface Size {
 }
 
 /** What a pane's key map may do besides changing its own state. */
+/** The .omc roots one project holds (OMC hooks started in a subdirectory keep their own) and a way to watch another. */
+export interface RootChoice {
+  /** Every root: the one resolved at start first, then the nested ones found under the project. */
+  roots: ReadonlyArray<{ rel: string; abs: string; sessions: number }>;
+  /** Restarts the store on `abs` (the screen, the watcher, the attention layer follow it). */
+  switchTo(abs: string): void;
+}
+
 export interface AppActions {
   flash(text: string, kind?: FlashKind): void;
   confirm(c: Omit<ConfirmOverlay, 'kind'>): void;
@@ -23,6 +31,8 @@ export interface AppActions {
   suspend<T>(fn: () => Promise<T>): Promise<T>;
   readonly readonly: boolean;
   now(): number;
+  /** Other .omc roots of this project, when the app can switch to them (the full-screen UI). */
+  readonly roots?: RootChoice;
 }
 
 export interface KeyContext<S> {

@@ -271,6 +271,39 @@ describe('the pane kit in a real terminal', () => {
   });
 });
 
+describe('nested .omc roots', () => {
+  it('R watches the nested root OMC hooks made in a subdirectory, after asking, and R again comes back', async () => {
+    p = makeProject();
+    writeFinishedSessions(p.root, 2);
+    const nested = path.join(p.dir, 'packages', 'api', '.omc');
+    writeFinishedSessions(nested, 5);
+    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24 });
+    await h.waitForText(/2 sess/, 30_000);
+    h.write('R');
+    await h.waitForText('Watch packages/api/.omc instead?', 30_000);
+    expect(h.text()).toMatch(/5 sessions/);
+    h.write('y');
+    await h.waitForText(/5 sess/, 30_000);
+    expect(h.text()).toContain('packages/api/.omc');
+    await h.waitForText(`watching ${nested}`, 30_000);
+    h.write('R');
+    await h.waitForText('Watch .omc instead?', 30_000);
+    h.write('y');
+    await h.waitForText(/2 sess/, 30_000);
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+  });
+
+  it('R with one root says there is no other', async () => {
+    p = makeProject();
+    writeFinishedSessions(p.root, 2);
+    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24 });
+    await h.waitForText(/2 sess/, 30_000);
+    h.write('R');
+    await h.waitForText('no other .omc root under this project', 30_000);
+  });
+});
+
 describe('no .omc yet', () => {
   it('the monitor waits for it, says where it is looking, and shows sessions once OMC creates it', async () => {
     p = makeProject();
