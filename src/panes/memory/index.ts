@@ -68,6 +68,13 @@ const writeBlock = (ctx: Ctx) => {
   return b ? `cannot write: ${b}` : null;
 };
 const needsRow = (ctx: Ctx) => (selectedRow(ctx) ? writeBlock(ctx) : 'no directive selected');
+type Row = NonNullable<ReturnType<typeof selectedRow>>;
+/** A key that acts on the selected directive (nothing when none is). */
+const onRow = (f: (ctx: Ctx, row: Row) => void) => (ctx: Ctx) => {
+  const row = selectedRow(ctx);
+  if (row) f(ctx, row);
+};
+const CANNOT_CHANGE = 'read-only mode (--readonly): directives cannot be changed';
 const field = (fn: (f: tf.TextField) => tf.TextField) => (ctx: Ctx) => ctx.set((s) => editField(s, fn));
 const move = (ctx: Ctx, to: Parameters<typeof moveSelection>[2]) => {
   const l = listOf(ctx);
@@ -151,10 +158,7 @@ const bindings: Binding<S>[] = [
     writes: true,
     readonlyText: 'read-only mode (--readonly): directives cannot be edited',
     disabled: needsRow,
-    run: (c) => {
-      const sel = selectedRow(c);
-      if (sel) c.set((s) => openEditForm(s, sel.key, sel.directive));
-    },
+    run: onRow((c, sel) => c.set((s) => openEditForm(s, sel.key, sel.directive))),
   },
   {
     keys: ['p'],
@@ -162,12 +166,9 @@ const bindings: Binding<S>[] = [
     hint: 'priority',
     when: LIST,
     writes: true,
-    readonlyText: 'read-only mode (--readonly): directives cannot be changed',
+    readonlyText: CANNOT_CHANGE,
     disabled: needsRow,
-    run: (c) => {
-      const sel = selectedRow(c);
-      if (sel) togglePriorityOf(c, sel);
-    },
+    run: onRow(togglePriorityOf),
   },
   {
     keys: ['d', 'delete'],
@@ -175,12 +176,9 @@ const bindings: Binding<S>[] = [
     hint: 'remove',
     when: LIST,
     writes: true,
-    readonlyText: 'read-only mode (--readonly): directives cannot be changed',
+    readonlyText: CANNOT_CHANGE,
     disabled: needsRow,
-    run: (c) => {
-      const sel = selectedRow(c);
-      if (sel) confirmRemove(c, sel);
-    },
+    run: onRow(confirmRemove),
   },
   {
     keys: ['v'],
