@@ -122,6 +122,12 @@ function chooseRoot(env: RouterEnv): void {
     env.app.flash('no other .omc root under this project (R switches between the ones OMC hooks made)', 'info');
     return;
   }
+  // A draft belongs to the root it was started on: never carry it over to another root's files.
+  const lost = unsavedWork(env);
+  if (lost.length > 0) {
+    env.app.flash(`save or discard first (${lost.join('; ')}): a draft stays with its own root`, 'error');
+    return;
+  }
   const here = roots.findIndex((r) => r.abs === env.store.root);
   const next = roots[(here + 1) % roots.length] as (typeof roots)[number];
   env.app.confirm({
