@@ -1222,6 +1222,29 @@ function eventCases(): HostileCase[] {
     shown: ['the-very-last-event'],
   });
   out.push({
+    name: 'team events.jsonl · named pipe (FIFO) swapped in',
+    group: 'teams',
+    rel,
+    touches: [],
+    visit: teamVisit,
+    apply: (s) => mkfifo(s.root, rel),
+    problem: { path: rel, message: FIFO },
+  });
+  out.push({
+    name: 'team events.jsonl · cut mid-line (a crashed append), then appended to',
+    group: 'teams',
+    rel,
+    touches: [],
+    visit: teamVisit,
+    apply: (s) => {
+      const file = path.join(s.root, rel);
+      fs.truncateSync(file, fs.statSync(file).size - 5);
+      fs.appendFileSync(file, `${ev({ reason: 'joined-to-the-cut' })}\n${ev({ reason: 'next-after-the-cut' })}\n`);
+    },
+    problem: { path: rel, message: /a line is not valid JSON/ },
+    shown: ['next-after-the-cut'],
+  });
+  out.push({
     name: 'team events.jsonl · symlink to outside',
     group: 'teams',
     rel,
