@@ -187,30 +187,34 @@ describe('installed from the tarball', () => {
     expect(fs.readlinkSync(bin())).toBe('../lib/node_modules/omc-top/dist/omc-top.mjs');
   });
 
-  it(`--version, --help, --json on the fixture tree and doctor --json work${isolation.ok ? ' with no network and no checkout' : ` (not isolated: ${isolation.why})`}`, () => {
-    expect(ok(isolated(bin(), ['--version']))).toBe(`omc-top ${PKG.version}\n`);
-    const help = ok(isolated(bin(), ['--help']));
-    expect(help).toMatch(/^Usage:$/m);
-    expect(help).toMatch(/omc-top doctor/);
+  it(
+    `--version, --help, --json on the fixture tree and doctor --json work${isolation.ok ? ' with no network and no checkout' : ` (not isolated: ${isolation.why})`}`,
+    { timeout: BIG },
+    () => {
+      expect(ok(isolated(bin(), ['--version']))).toBe(`omc-top ${PKG.version}\n`);
+      const help = ok(isolated(bin(), ['--help']));
+      expect(help).toMatch(/^Usage:$/m);
+      expect(help).toMatch(/omc-top doctor/);
 
-    const doc = JSON.parse(ok(isolated(bin(), ['--json', '--root', path.join(project, '.omc')])));
-    expect(doc.root).toBe(path.join(project, '.omc'));
-    const ids = (doc.sessions as Array<{ id: string }>).map((s) => s.id);
-    expect(ids).toEqual(expect.arrayContaining([SESSION.ralph, SESSION.autopilot, SESSION.team]));
+      const doc = JSON.parse(ok(isolated(bin(), ['--json', '--root', path.join(project, '.omc')])));
+      expect(doc.root).toBe(path.join(project, '.omc'));
+      const ids = (doc.sessions as Array<{ id: string }>).map((s) => s.id);
+      expect(ids).toEqual(expect.arrayContaining([SESSION.ralph, SESSION.autopilot, SESSION.team]));
 
-    const r = isolated(bin(), ['doctor', '--json', '--root', path.join(project, '.omc')], {
-      CLAUDE_CONFIG_DIR: claudeDir,
-    });
-    const report = JSON.parse(r.stdout);
-    expect(report.omcTop).toBe(PKG.version);
-    expect(report.checks.find((c: { id: string }) => c.id === 'root').status).toBe('ok');
-    expect(report.ok).toBe(true);
-    expect(r.status).toBe(0);
-  });
+      const r = isolated(bin(), ['doctor', '--json', '--root', path.join(project, '.omc')], {
+        CLAUDE_CONFIG_DIR: claudeDir,
+      });
+      const report = JSON.parse(r.stdout);
+      expect(report.omcTop).toBe(PKG.version);
+      expect(report.checks.find((c: { id: string }) => c.id === 'root').status).toBe('ok');
+      expect(report.ok).toBe(true);
+      expect(r.status).toBe(0);
+    },
+  );
 });
 
 describe('npx --package <tarball>', () => {
-  it('runs omc-top from an empty cache, offline', () => {
+  it('runs omc-top from an empty cache, offline', { timeout: BIG }, () => {
     const r = isolated('npx', ['--offline', '--yes', '--package', tarball, 'omc-top', '--version'], {
       npm_config_cache: path.join(scratch, 'npx-cache'),
     });
@@ -238,7 +242,7 @@ function expectWorkingBin(prefix: string) {
 }
 
 describe('npm install -g <clone dir>', () => {
-  it('links the clone into the prefix: omc-top runs its bundle', () => {
+  it('links the clone into the prefix: omc-top runs its bundle', { timeout: BIG }, () => {
     const prefix = path.join(scratch, 'prefix-dir');
     ok(npmAsUser(['install', '-g', '--prefix', prefix, clone], scratch));
     expect(fs.realpathSync(path.join(prefix, 'lib', 'node_modules', 'omc-top'))).toBe(fs.realpathSync(clone));
@@ -247,7 +251,7 @@ describe('npm install -g <clone dir>', () => {
 });
 
 describe('npm install -g git+file://<clone>', () => {
-  it('npm clones it, `prepare` builds, and the prefix holds a real copy of the package alone', () => {
+  it('npm clones it, `prepare` builds, and the prefix holds a real copy of the package alone', { timeout: BIG }, () => {
     const prefix = path.join(scratch, 'prefix-git');
     ok(npmAsUser(['install', '-g', '--prefix', prefix, `git+file://${clone}`], scratch));
     const dir = path.join(prefix, 'lib', 'node_modules', 'omc-top');
