@@ -9,6 +9,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { spawn as ptySpawn } from '@lydell/node-pty';
 import { REPO, now, omcWrite, pct, procStats, sleep, startMonitor } from './lib.mjs';
+import { OMC55 } from '../test/helpers/omc-packages.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -17,7 +18,7 @@ const arg = (name, dflt) => {
 const CHANGES = Number(arg('changes', '20'));
 const IDLE = Number(arg('idle', '20'));
 const SID = '88727f43-cac5-4a42-a0b2-95e28cf65511';
-const OMC_CLI = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'bridge', 'cli.cjs');
+const OMC_CLI = path.join(OMC55, 'bridge', 'cli.cjs');
 
 /** A git project holding the real-OMC fixture, and a HUD stdin cache pointing at session SID. */
 function project() {

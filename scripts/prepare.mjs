@@ -6,8 +6,8 @@
 // `npm install -g` passes `global=true` and its prefix down to the inner
 // install through npm_config_* variables, so that install goes elsewhere). When
 // esbuild cannot be resolved here we install the locked devDependencies into
-// this directory ourselves, without their install scripts (as `.npmrc` says:
-// nothing the bundle inlines needs one), and then build.
+// this directory ourselves, without their install scripts (nothing the bundle
+// inlines needs one), and then build.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { build } from 'esbuild';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { OMC55 } from '../../test/helpers/omc-packages.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(here, '..', '..');
@@ -30,7 +31,5 @@ export async function loadOmcTopWiki() {
 }
 
 export async function loadOmcQuery() {
-  return import(
-    pathToFileURL(path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist', 'hooks', 'wiki', 'query.js')).href
-  );
+  return import(pathToFileURL(path.join(OMC55, 'dist', 'hooks', 'wiki', 'query.js')).href);
 }

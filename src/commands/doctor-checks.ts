@@ -10,6 +10,7 @@ import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { listDirSync } from '../store/fsx.js';
 import { detectOmcInstall } from '../store/omc-install.js';
 import { resolveOmcRoot, type RootResolution } from '../store/root.js';
+import { configCheck } from './doctor-config.js';
 import { nodeCheck, terminalCheck, tmuxCheck } from './doctor-host.js';
 import type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor-types.js';
 import { watchCheck } from './doctor-watch-check.js';
@@ -144,6 +145,7 @@ export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorRe
     rootCheck(res, opts.cwd, opts.env),
     omcCheck(opts.env, res.projectDir),
     claudeCheck(opts.env),
+    configCheck(opts.env),
     watchCheck(probe, opts.poll, opts.procRoot ?? '/proc'),
     tmuxCheck(opts.env),
     terminalCheck(opts.terminal, opts.env),

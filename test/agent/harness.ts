@@ -9,10 +9,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OMC55 } from '../helpers/omc-packages.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(HERE, '..', '..');
-export const OMC_PLUGIN = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus');
+export const OMC_PLUGIN = OMC55;
 export const CLAUDE_VERSION = '2.1.332';
 
 export function claudeBin(): string | null {

@@ -30,6 +30,7 @@ import type { Problem } from '../../src/store/types.js';
 import { makeProject, REPO, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { omcMemoryStorage } from '../helpers/omc-knowledge.js';
 import { loadOmcNotepad } from '../helpers/omc-notepad.js';
+import { OMC55 } from '../helpers/omc-packages.mjs';
 
 const EDITS = 500;
 /** Between two of our saves: a fast user, and room for OMC's 50 ms lock retries (a tight loop would starve them). */
@@ -286,9 +287,7 @@ describe('concurrent writers through OMC locks', () => {
       originalDirectives,
     );
 
-    const stateIo = await import(
-      path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist', 'lib', 'mode-state-io.js')
-    );
+    const stateIo = await import(path.join(OMC55, 'dist', 'lib', 'mode-state-io.js'));
     for (const sid of SESSIONS)
       expect(stateIo.readModeState('ralph', dir, sid)?.iteration).toBe(sw.stateWrites[sid] ?? 0);
 

@@ -8,10 +8,10 @@
 // usage: node fault-omc-reader.mjs <project dir> <session ids, comma-separated>
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { OMC55 } from './omc-packages.mjs';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const OMC = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus');
+const OMC = OMC55;
 const load = (rel) => import(pathToFileURL(path.join(OMC, rel)).href);
 
 const [dir, sessionList] = process.argv.slice(2);

@@ -13,10 +13,10 @@
 // kinds: a comma-separated subset of notepad,state,memory (default: all three, in turn).
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { OMC55 } from './omc-packages.mjs';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const OMC = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus');
+const OMC = OMC55;
 const load = (rel) => import(pathToFileURL(path.join(OMC, rel)).href);
 
 const [dir, sessionList, pauseArg, kindsArg] = process.argv.slice(2);

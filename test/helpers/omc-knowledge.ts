@@ -9,8 +9,9 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { REPO } from './fixtures.js';
+import { OMC55 } from './omc-packages.mjs';
 
-const DIST = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist');
+const DIST = path.join(OMC55, 'dist');
 const load = (rel: string): Promise<any> => import(pathToFileURL(path.join(DIST, rel)).href);
 
 export const omcWikiQuery = () => load('hooks/wiki/query.js');

@@ -5,17 +5,9 @@
  * 5.5.0 maps non-git dirs to $HOME/.omc).
  */
 import path from 'node:path';
-import { REPO } from './fixtures.js';
+import { OMC55 } from './omc-packages.mjs';
 
-export const OMC_NOTEPAD_MODULE = path.join(
-  REPO,
-  'node_modules',
-  'oh-my-claude-sisyphus',
-  'dist',
-  'hooks',
-  'notepad',
-  'index.js',
-);
+export const OMC_NOTEPAD_MODULE = path.join(OMC55, 'dist', 'hooks', 'notepad', 'index.js');
 
 export interface OmcNotepad {
   getPriorityContext(dir: string): string | null;

@@ -7,9 +7,9 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REPO } from './fixtures.js';
+import { OMC55 } from './omc-packages.mjs';
 
-const DIST = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist');
+const DIST = path.join(OMC55, 'dist');
 const load = (rel: string) => import(pathToFileURL(path.join(DIST, rel)).href);
 
 export interface OmcTeamApi {

@@ -8,17 +8,18 @@
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { REPO } from './fixtures.js';
+import { OMC444, OMC55 } from './omc-packages.mjs';
 
 export type HookVersion = '5.5.0' | '4.4.4';
 
 export const HOOKS: Record<HookVersion, { root: string; script: string }> = {
   '5.5.0': {
-    root: path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus'),
-    script: path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'scripts', 'persistent-mode.mjs'),
+    root: OMC55,
+    script: path.join(OMC55, 'scripts', 'persistent-mode.mjs'),
   },
   '4.4.4': {
-    root: path.join(REPO, 'node_modules', 'omc-444'),
-    script: path.join(REPO, 'node_modules', 'omc-444', 'scripts', 'persistent-mode.cjs'),
+    root: OMC444,
+    script: path.join(OMC444, 'scripts', 'persistent-mode.cjs'),
   },
 };
 

@@ -9,11 +9,12 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJsonText, readTextSync } from '../../src/store/fsx.js';
 import { buildJsonReport } from '../../src/store/report.js';
-import { REPO, SESSION, waitFor } from '../helpers/fixtures.js';
+import { SESSION, waitFor } from '../helpers/fixtures.js';
 import { mountHostile, rescanDomains } from '../helpers/hostile-run.js';
 import type { MountedApp } from '../helpers/mount-app.js';
 import { terminalViolations } from '../helpers/hostile-bytes.js';
 import { makeSandbox, NOW, type Sandbox } from '../helpers/hostile-sandbox.js';
+import { OMC55 } from '../helpers/omc-packages.mjs';
 
 let s: Sandbox | null = null;
 let app: MountedApp | null = null;
@@ -95,7 +96,7 @@ describe('JSON cut mid-write', () => {
 
 describe('a state file with a byte-order mark', () => {
   it("is unreadable for OMC's own readers, so omc-top does not show it as a live mode", async () => {
-    const dist = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist');
+    const dist = path.join(OMC55, 'dist');
     const { readModeState } = await import(pathToFileURL(path.join(dist, 'lib', 'mode-state-io.js')).href);
     const { isModeActive } = await import(pathToFileURL(path.join(dist, 'hooks', 'mode-registry', 'index.js')).href);
     s = makeSandbox();

@@ -74,8 +74,18 @@ function runDoctor(args: string[], env: NodeJS.ProcessEnv, cwd = os.tmpdir()) {
 const baseEnv = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
   HOME: tempDir('omc-top-doctor-home-'),
+  // Never this machine's own omc-top config (os.homedir() is the real $HOME in-process).
+  XDG_CONFIG_HOME: tempDir('omc-top-doctor-xdg-'),
   ...extra,
 });
+
+/** Writes `$XDG_CONFIG_HOME/omc-top/config.json` for `env`; returns its path. */
+function writeConfig(env: NodeJS.ProcessEnv, text: string): string {
+  const file = path.join(env.XDG_CONFIG_HOME as string, 'omc-top', 'config.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  return file;
+}
 
 describe('omc-top doctor', { timeout: 120_000 }, () => {
   it('on a healthy tree: nothing broken, file events, the registry counted, exit 0', async () => {
@@ -217,6 +227,71 @@ describe('omc-top doctor', { timeout: 120_000 }, () => {
     const text = formatDoctorReport(report);
     expect(text).toContain('evil');
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+
+  it('no config file: fine, the defaults are in force', async () => {
+    const env = baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() });
+    const report = await collectDoctorReport(options({ cwd: project().dir, env }));
+    const file = path.join(env.XDG_CONFIG_HOME as string, 'omc-top', 'config.json');
+    expect(check(report, 'config')).toMatchObject({
+      status: 'ok',
+      summary: `${file} does not exist: the defaults apply`,
+      data: { path: file, exists: false, inForce: { channels: ['bell', 'tmux'], debounceMs: 1500, title: true } },
+    });
+    expect(check(report, 'config').details).toContain('terminal title: on (default)');
+    expect(report.ok).toBe(true);
+  });
+
+  it('a valid config file: the values in force, and which came from the file', async () => {
+    const env = baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() });
+    const file = writeConfig(
+      env,
+      JSON.stringify({ notify: { channels: ['osc'], reasons: { 'loop finished': false } }, title: false }),
+    );
+    const report = await collectDoctorReport(options({ cwd: project().dir, env }));
+    const c = check(report, 'config');
+    expect(c).toMatchObject({
+      status: 'ok',
+      summary: `${file}: valid`,
+      data: {
+        exists: true,
+        fromFile: ['notify.channels', 'notify.reasons.loop finished', 'title'],
+        inForce: { channels: ['osc'], debounceMs: 1500, title: false },
+      },
+    });
+    expect((c.data.inForce as { reasons: Record<string, unknown> }).reasons).toMatchObject({
+      'loop finished': false,
+      'loop stopped': true,
+    });
+    expect(c.details).toEqual([
+      'notification channels: osc; --notify overrides',
+      'notifications closer than 1500 ms become one (default)',
+      'terminal title: off',
+      '"loop finished": never',
+    ]);
+    expect(report.ok).toBe(true);
+  });
+
+  it('an invalid config file: the path and the field, broken, exit 1', async () => {
+    const p = project();
+    const env = baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() });
+    const file = writeConfig(env, JSON.stringify({ notify: { debounceMs: 'soon' } }));
+    const report = await collectDoctorReport(options({ cwd: p.dir, env }));
+    const c = check(report, 'config');
+    expect(c.status).toBe('broken');
+    expect(c.summary).toContain(`${file}: notify.debounceMs: `);
+    expect(report.ok).toBe(false);
+    expect(formatDoctorReport(report)).toMatch(/\nbroken: config file$/);
+
+    const cli = runDoctor(['--cwd', p.dir], env);
+    expect(cli.status).toBe(1);
+    expect(check(cli.report, 'config')).toMatchObject({ status: 'broken', data: { path: file, exists: true } });
+    expect(check(cli.report, 'root').status).toBe('ok');
+
+    // Not JSON at all: the file and what is wrong with it.
+    writeConfig(env, '{"title": tru');
+    const bad = check(await collectDoctorReport(options({ cwd: p.dir, env })), 'config');
+    expect(bad).toMatchObject({ status: 'broken', summary: expect.stringContaining(`${file}: not valid JSON`) });
   });
 
   it('a small terminal and NO_COLOR are reported; MIN_NODE is package.json engines', async () => {

@@ -1,11 +1,17 @@
 // Installs omc-top the way a user would and runs what got installed.
 //
-// `npm pack` in this checkout → a tarball with exactly the bundle, README,
-// LICENSE and package.json → `npm install -g` of it into a scratch prefix, with
-// an empty npm cache, --offline, and (where the kernel lets us) in a network
-// namespace with no network at all and the source checkout hidden under an
-// empty tmpfs: the installed bin works with nothing but the tarball.
-// `npx --package <tgz>` the same way. (A global install from git: readme-install.test.ts.)
+// A `git clone` of this checkout's HEAD (so only what is committed) → plain
+// `npm install` (builds the bundle in `prepare`, runs no native build) → plain
+// `npm pack` → a tarball with exactly the bundle, README, LICENSE and
+// package.json. From that one clone and tarball, every route a user types:
+// `npm install -g <tgz>` into a scratch prefix (with an empty npm cache,
+// --offline and, where the kernel lets us, in a network namespace with no
+// network at all and the source checkout hidden under an empty tmpfs),
+// `npx --package <tgz>`, `npm install -g <clone dir>` and
+// `npm install -g git+file://<clone>` (npm clones it and runs `prepare`).
+// The clone's installs run with this machine's npm configuration and cache
+// (and may reach the registry); the tarball's install and npx run offline with
+// none of it. (The README's commands as written: readme-install.test.ts.)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_TREE, REPO, SESSION } from '../helpers/fixtures.js';
 
 const PKG = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
-const BIG = 300_000;
+const BIG = 600_000;
 
 /** `unshare` flags we may use here: a user namespace with no network (-n) and our own mounts (-m). */
 function isolationSupport(): { ok: boolean; why: string } {
@@ -58,10 +64,24 @@ function ok(r: SpawnSyncReturns<string>): string {
   return r.stdout;
 }
 
+/** What npm writes to the terminal during a step, for a failure message. */
+const tail = (r: SpawnSyncReturns<string>) => `${String(r.stdout).slice(-1500)}\n${String(r.stderr).slice(-1500)}`;
+
+let clone: string;
+let cloneInstall: SpawnSyncReturns<string>;
+/** npm as a user runs it in their clone: their npm configuration, cache and registry. */
+let userEnv: NodeJS.ProcessEnv;
+
+/** Runs npm in the clone (or with `cwd`) as the user would. */
+function npmAsUser(args: string[], cwd = clone): SpawnSyncReturns<string> {
+  return spawnSync('npm', args, { cwd, env: userEnv, encoding: 'utf8', timeout: 300_000 });
+}
+
 beforeAll(() => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-install-'));
   fs.writeFileSync(path.join(scratch, 'user.npmrc'), '');
   fs.writeFileSync(path.join(scratch, 'global.npmrc'), '');
+  const quiet = { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
   env = {
     PATH: process.env.PATH,
     HOME: path.join(scratch, 'home'),
@@ -69,23 +89,26 @@ beforeAll(() => {
     npm_config_cache: path.join(scratch, 'empty-cache'),
     npm_config_userconfig: path.join(scratch, 'user.npmrc'),
     npm_config_globalconfig: path.join(scratch, 'global.npmrc'),
-    npm_config_update_notifier: 'false',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
+    ...quiet,
   };
+  // This machine's own npm set-up (its CA, proxy, cache), as the user's npm would have it;
+  // none of the npm_* variables an outer `npm test` passes down to its scripts.
+  userEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  Object.assign(userEnv, quiet, { npm_config_prefer_offline: 'true' });
   fs.mkdirSync(env.HOME as string);
-  // The checkout's .npmrc turns scripts off (dependency install scripts never run
-  // here); --ignore-scripts=false lets npm run this package's own `prepare` (the build).
-  const out = ok(
-    spawnSync('npm', ['pack', '--ignore-scripts=false', '--json', '--pack-destination', scratch], {
-      cwd: REPO,
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: { ...process.env, npm_config_update_notifier: 'false' },
-    }),
-  );
-  packed = (JSON.parse(out) as Array<typeof packed & { filename: string }>)[0] as typeof packed & { filename: string };
-  tarball = path.join(scratch, (packed as unknown as { filename: string }).filename);
+
+  clone = path.join(scratch, 'omc-top');
+  ok(spawnSync('git', ['clone', '-q', REPO, clone], { encoding: 'utf8', timeout: 120_000 }));
+  cloneInstall = npmAsUser(['install']);
+  ok(cloneInstall);
+  // Plain `npm pack`, as typed: it prints the tarball's name last.
+  const name = ok(npmAsUser(['pack']))
+    .trim()
+    .split('\n')
+    .at(-1) as string;
+  tarball = path.join(clone, name);
+  const dry = ok(npmAsUser(['pack', '--dry-run', '--json']));
+  packed = (JSON.parse(dry) as Array<typeof packed>)[0] as typeof packed;
   // Input data only: a project with OMC's own fixture tree, and a Claude config dir.
   project = path.join(scratch, 'project');
   fs.cpSync(FIXTURE_TREE, path.join(project, '.omc'), { recursive: true });
@@ -97,17 +120,39 @@ afterAll(() => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
+describe('a clean clone', () => {
+  it('`npm install` builds the bundle and runs no native build (OMC packages are not root dependencies)', () => {
+    expect(fs.statSync(path.join(clone, 'dist', 'omc-top.mjs')).mode & 0o111).toBe(0o111);
+    expect(`${cloneInstall.stdout}${cloneInstall.stderr}`).toMatch(/> node scripts\/prepare\.mjs/);
+    expect(`${cloneInstall.stdout}${cloneInstall.stderr}`, tail(cloneInstall)).not.toMatch(/node-gyp|prebuild-install/);
+    expect(fs.existsSync(path.join(clone, 'node_modules', 'better-sqlite3'))).toBe(false);
+    expect(fs.existsSync(path.join(clone, 'node_modules', 'oh-my-claude-sisyphus'))).toBe(false);
+  });
+});
+
 describe('npm pack', () => {
-  it('holds exactly the bundle (executable, with its shebang), README, LICENSE and package.json', () => {
+  it('`npm pack --dry-run` lists exactly the bundle, README, LICENSE and package.json', () => {
     expect(packed.files.map((f) => f.path).sort()).toEqual([
       'LICENSE',
       'README.md',
       'dist/omc-top.mjs',
       'package.json',
     ]);
-    const bin = packed.files.find((f) => f.path === 'dist/omc-top.mjs');
-    expect((bin?.mode ?? 0) & 0o111).toBe(0o111);
+    expect((packed.files.find((f) => f.path === 'dist/omc-top.mjs')?.mode ?? 0) & 0o111).toBe(0o111);
+  });
+
+  it('the tarball holds exactly those: the bundle executable, with its shebang', () => {
     const listing = ok(spawnSync('tar', ['tvzf', tarball], { encoding: 'utf8' }));
+    const files = listing
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/).at(-1));
+    expect(files.sort()).toEqual([
+      'package/LICENSE',
+      'package/README.md',
+      'package/dist/omc-top.mjs',
+      'package/package.json',
+    ]);
     expect(listing).toMatch(/^-rwxr-xr-x .* package\/dist\/omc-top\.mjs$/m);
     const head = ok(
       spawnSync('tar', ['xzOf', tarball, 'package/dist/omc-top.mjs'], { encoding: 'utf8', maxBuffer: 64 << 20 }),
@@ -142,33 +187,77 @@ describe('installed from the tarball', () => {
     expect(fs.readlinkSync(bin())).toBe('../lib/node_modules/omc-top/dist/omc-top.mjs');
   });
 
-  it(`--version, --help, --json on the fixture tree and doctor --json work${isolation.ok ? ' with no network and no checkout' : ` (not isolated: ${isolation.why})`}`, () => {
-    expect(ok(isolated(bin(), ['--version']))).toBe(`omc-top ${PKG.version}\n`);
-    const help = ok(isolated(bin(), ['--help']));
-    expect(help).toMatch(/^Usage:$/m);
-    expect(help).toMatch(/omc-top doctor/);
+  it(
+    `--version, --help, --json on the fixture tree and doctor --json work${isolation.ok ? ' with no network and no checkout' : ` (not isolated: ${isolation.why})`}`,
+    { timeout: BIG },
+    () => {
+      expect(ok(isolated(bin(), ['--version']))).toBe(`omc-top ${PKG.version}\n`);
+      const help = ok(isolated(bin(), ['--help']));
+      expect(help).toMatch(/^Usage:$/m);
+      expect(help).toMatch(/omc-top doctor/);
 
-    const doc = JSON.parse(ok(isolated(bin(), ['--json', '--root', path.join(project, '.omc')])));
-    expect(doc.root).toBe(path.join(project, '.omc'));
-    const ids = (doc.sessions as Array<{ id: string }>).map((s) => s.id);
-    expect(ids).toEqual(expect.arrayContaining([SESSION.ralph, SESSION.autopilot, SESSION.team]));
+      const doc = JSON.parse(ok(isolated(bin(), ['--json', '--root', path.join(project, '.omc')])));
+      expect(doc.root).toBe(path.join(project, '.omc'));
+      const ids = (doc.sessions as Array<{ id: string }>).map((s) => s.id);
+      expect(ids).toEqual(expect.arrayContaining([SESSION.ralph, SESSION.autopilot, SESSION.team]));
 
-    const r = isolated(bin(), ['doctor', '--json', '--root', path.join(project, '.omc')], {
-      CLAUDE_CONFIG_DIR: claudeDir,
-    });
-    const report = JSON.parse(r.stdout);
-    expect(report.omcTop).toBe(PKG.version);
-    expect(report.checks.find((c: { id: string }) => c.id === 'root').status).toBe('ok');
-    expect(report.ok).toBe(true);
-    expect(r.status).toBe(0);
-  });
+      const r = isolated(bin(), ['doctor', '--json', '--root', path.join(project, '.omc')], {
+        CLAUDE_CONFIG_DIR: claudeDir,
+      });
+      const report = JSON.parse(r.stdout);
+      expect(report.omcTop).toBe(PKG.version);
+      expect(report.checks.find((c: { id: string }) => c.id === 'root').status).toBe('ok');
+      expect(report.ok).toBe(true);
+      expect(r.status).toBe(0);
+    },
+  );
 });
 
 describe('npx --package <tarball>', () => {
-  it('runs omc-top from an empty cache, offline', () => {
+  it('runs omc-top from an empty cache, offline', { timeout: BIG }, () => {
     const r = isolated('npx', ['--offline', '--yes', '--package', tarball, 'omc-top', '--version'], {
       npm_config_cache: path.join(scratch, 'npx-cache'),
     });
     expect(ok(r)).toBe(`omc-top ${PKG.version}\n`);
+  });
+});
+
+/** `omc-top --version`, and `--json` on the fixture tree, from the bin a global install put in `prefix`. */
+function expectWorkingBin(prefix: string) {
+  const bin = path.join(prefix, 'bin', 'omc-top');
+  expect(ok(spawnSync(bin, ['--version'], { cwd: scratch, env, encoding: 'utf8', timeout: 60_000 }))).toBe(
+    `omc-top ${PKG.version}\n`,
+  );
+  const doc = JSON.parse(
+    ok(
+      spawnSync(bin, ['--json', '--root', path.join(project, '.omc')], {
+        cwd: scratch,
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      }),
+    ),
+  );
+  expect((doc.sessions as Array<{ id: string }>).map((s) => s.id)).toEqual(expect.arrayContaining([SESSION.ralph]));
+}
+
+describe('npm install -g <clone dir>', () => {
+  it('links the clone into the prefix: omc-top runs its bundle', { timeout: BIG }, () => {
+    const prefix = path.join(scratch, 'prefix-dir');
+    ok(npmAsUser(['install', '-g', '--prefix', prefix, clone], scratch));
+    expect(fs.realpathSync(path.join(prefix, 'lib', 'node_modules', 'omc-top'))).toBe(fs.realpathSync(clone));
+    expectWorkingBin(prefix);
+  });
+});
+
+describe('npm install -g git+file://<clone>', () => {
+  it('npm clones it, `prepare` builds, and the prefix holds a real copy of the package alone', { timeout: BIG }, () => {
+    const prefix = path.join(scratch, 'prefix-git');
+    ok(npmAsUser(['install', '-g', '--prefix', prefix, `git+file://${clone}`], scratch));
+    const dir = path.join(prefix, 'lib', 'node_modules', 'omc-top');
+    expect(fs.readdirSync(path.join(prefix, 'lib', 'node_modules'))).toEqual(['omc-top']);
+    expect(fs.lstatSync(dir).isSymbolicLink()).toBe(false);
+    expect(fs.readdirSync(dir).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'package.json']);
+    expectWorkingBin(prefix);
   });
 });

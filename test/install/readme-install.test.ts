@@ -55,9 +55,11 @@ afterAll(() => {
 });
 
 describe('README Install section', () => {
-  it('has the five ways and a build step', () => {
+  it('has the six ways and a build step, each as a user types it', () => {
     const cmds = installCommands();
-    expect(cmds.some((c) => c.includes('npm pack'))).toBe(true);
+    expect(cmds).toContain('(cd ~/src/omc-top && npm install && npm pack)');
+    expect(cmds.some((c) => c.startsWith('npm install -g ~/src/omc-top') && !c.includes('.tgz'))).toBe(true);
+    expect(cmds.join('\n')).not.toMatch(/ignore-scripts|--no-save/);
     expect(cmds.some((c) => /^npm install -g .*\.tgz/.test(c))).toBe(true);
     expect(cmds.some((c) => c.startsWith('npx --package'))).toBe(true);
     expect(cmds.some((c) => c.startsWith('npm install -g git+'))).toBe(true);

@@ -12,10 +12,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCancelCommand } from '../../src/commands/cancel.js';
 import { judgeSignal, type WrittenSignal } from '../../src/store/cancel/execute.js';
-import { FIXTURE_TREE, makeProject, REPO, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { FIXTURE_TREE, makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
+import { OMC55 } from '../helpers/omc-packages.mjs';
 
-const PKG = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus');
+const PKG = OMC55;
 const S = '0b5e9c1e-1111-4222-8333-444455556666';
 const CONTINUE = { continue: true, suppressOutput: true };
 

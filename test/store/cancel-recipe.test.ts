@@ -16,6 +16,7 @@ import { autopilotDigest } from '../../src/store/cancel/signal.js';
 import { processStartIdentity } from '../../src/store/cancel/process-start.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { OMC55 } from '../helpers/omc-packages.mjs';
 
 let p: TempProject | null = null;
 const children: ChildProcess[] = [];
@@ -467,9 +468,7 @@ describe('a 4.x-era tree stays readable after a cancel', () => {
     const s = after.sessions.find((x) => x.id === S);
     expect(s?.modes).toEqual([]);
     expect(s?.cancel).toMatchObject({ source: 'omc-top', mode: 'ralph', inForce: true, targeted: false });
-    const registry = (await import(
-      path.resolve('node_modules/oh-my-claude-sisyphus/dist/hooks/mode-registry/index.js')
-    )) as {
+    const registry = (await import(path.join(OMC55, 'dist', 'hooks', 'mode-registry', 'index.js'))) as {
       getActiveModes(cwd: string, sid?: string): string[];
     };
     expect(registry.getActiveModes(p.dir, S)).toEqual([]);

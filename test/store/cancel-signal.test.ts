@@ -23,13 +23,14 @@ import {
   signalRel,
 } from '../../src/store/cancel/signal.js';
 import { FIXTURE, FIXTURE_TREE, makeProject, readReader, SESSION, type TempProject } from '../helpers/fixtures.js';
+import { OMC55 } from '../helpers/omc-packages.mjs';
 
 const signalFixture = (name: string) => fs.readFileSync(path.join(FIXTURE, 'cancel-signals', name), 'utf8');
 const AUTOPILOT_TEXT = fs.readFileSync(
   path.join(FIXTURE_TREE, 'state', 'sessions', SESSION.autopilot, 'autopilot-state.json'),
   'utf8',
 );
-const OMC_STATE_TOOLS = path.resolve('node_modules/oh-my-claude-sisyphus/dist/tools/state-tools.js');
+const OMC_STATE_TOOLS = path.join(OMC55, 'dist', 'tools', 'state-tools.js');
 
 let p: TempProject | null = null;
 afterEach(() => {

@@ -8,10 +8,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detectOmcInstall, rulesFor } from '../../src/store/omc-install.js';
 import { REPO } from '../helpers/fixtures.js';
+import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
 
 const FIX = path.join(REPO, 'test', 'fixtures', 'claude-code-plugins');
-const OMC55 = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus');
-const OMC444 = path.join(REPO, 'node_modules', 'omc-444');
 
 let tmp: string | null = null;
 afterEach(() => {

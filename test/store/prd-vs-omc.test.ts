@@ -10,9 +10,10 @@ import { PrdDomain } from '../../src/store/prd/domain.js';
 import { buildJsonReport } from '../../src/store/report.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { importOmc, OMC444, OMC55 } from '../helpers/omc-packages.mjs';
 
-const omc55: any = await import(path.resolve('node_modules/oh-my-claude-sisyphus/dist/hooks/ralph/prd.js'));
-const omc44: any = await import(path.resolve('node_modules/omc-444/dist/hooks/ralph/prd.js'));
+const omc55: any = await importOmc(OMC55, 'dist/hooks/ralph/prd.js');
+const omc44: any = await importOmc(OMC444, 'dist/hooks/ralph/prd.js');
 
 const SID = '0f6c2a57-3b1e-4f0a-9d7e-5a2b8c1d4e6f';
 const STORIES = [

@@ -1,6 +1,6 @@
 /**
  * Root resolution must land where OMC itself puts state. Every case runs the
- * real OMC 5.5.0 getOmcRoot (node_modules/oh-my-claude-sisyphus) in a child
+ * real OMC 5.5.0 getOmcRoot (test/omc-packages) in a child
  * process with the same environment and compares.
  */
 import fs from 'node:fs';
@@ -9,9 +9,9 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveOmcRoot } from '../../src/store/root.js';
-import { REPO } from '../helpers/fixtures.js';
+import { OMC55 } from '../helpers/omc-packages.mjs';
 
-const OMC_PATHS = path.join(REPO, 'node_modules', 'oh-my-claude-sisyphus', 'dist', 'lib', 'worktree-paths.js');
+const OMC_PATHS = path.join(OMC55, 'dist', 'lib', 'worktree-paths.js');
 let base: string;
 let home: string;
 

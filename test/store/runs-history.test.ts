@@ -10,11 +10,12 @@ import { filterChoices, filterRuns, type RunLine } from '../../src/store/runs/hi
 import { RunsDomain } from '../../src/store/runs/domain.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import * as omc56 from '../helpers/omc56.js';
+import { importOmc, OMC55 } from '../helpers/omc-packages.mjs';
 
 const sessionEnd: {
   recordSessionMetrics(dir: string, input: { session_id: string; reason: string }): Record<string, unknown>;
   exportSessionSummary(dir: string, metrics: Record<string, unknown>): void;
-} = await import(path.resolve('node_modules/oh-my-claude-sisyphus/dist/hooks/session-end/index.js'));
+} = await importOmc(OMC55, 'dist/hooks/session-end/index.js');
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
 const B = 'bbbbbbbb-0000-4000-8000-000000000002';

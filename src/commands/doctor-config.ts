@@ -1,0 +1,59 @@
+/**
+ * Doctor's check of the user's defaults file ($XDG_CONFIG_HOME/omc-top/config.json):
+ * missing is fine (the defaults), valid shows the values in force and which came
+ * from the file, invalid names the file and the field. Invalid is "broken" even
+ * though the monitor starts anyway, because the settings the user wrote are not
+ * the ones in force. Read exactly as the monitor reads it (src/notify/config.ts).
+ */
+import path from 'node:path';
+import { DEFAULT_CHANNELS } from '../notify/attention-terminal.js';
+import { configPath, loadConfig, REASONS } from '../notify/config.js';
+import { DEFAULT_DEBOUNCE_MS } from '../notify/notifier.js';
+import { statSync } from '../store/fsx.js';
+import type { DoctorCheck } from './doctor-types.js';
+
+export function configCheck(env: NodeJS.ProcessEnv): DoctorCheck {
+  const file = configPath(env);
+  const base = { id: 'config' as const, title: 'config file' };
+  const exists = statSync(path.dirname(file), path.basename(file)) !== null;
+  const loaded = loadConfig(file);
+  if (loaded.error !== null) {
+    return {
+      ...base,
+      status: 'broken',
+      summary: loaded.error,
+      details: ['omc-top runs with the defaults until the file is fixed (or removed)'],
+      data: { path: file, exists, error: loaded.error },
+    };
+  }
+  const notify = loaded.config.notify ?? {};
+  const inForce = {
+    channels: notify.channels ?? [...DEFAULT_CHANNELS],
+    debounceMs: notify.debounceMs ?? DEFAULT_DEBOUNCE_MS,
+    title: loaded.config.title ?? true,
+    reasons: Object.fromEntries(REASONS.map((r) => [r, notify.reasons?.[r] ?? true])),
+  };
+  const fromFile = [
+    ...(notify.channels ? ['notify.channels'] : []),
+    ...(notify.debounceMs !== undefined ? ['notify.debounceMs'] : []),
+    ...Object.keys(notify.reasons ?? {}).map((r) => `notify.reasons.${r}`),
+    ...(loaded.config.title !== undefined ? ['title'] : []),
+  ];
+  const mark = (key: string) => (fromFile.includes(key) ? '' : ' (default)');
+  const channels = inForce.channels.length > 0 ? inForce.channels.join(', ') : 'none';
+  const details = [
+    `notification channels: ${channels}${mark('notify.channels')}; --notify overrides`,
+    `notifications closer than ${inForce.debounceMs} ms become one${mark('notify.debounceMs')}`,
+    `terminal title: ${inForce.title ? 'on' : 'off'}${mark('title')}`,
+    ...Object.entries(notify.reasons ?? {}).map(
+      ([r, v]) => `"${r}": ${v === true ? 'the default channels' : v === false ? 'never' : v.join(', ') || 'none'}`,
+    ),
+  ];
+  return {
+    ...base,
+    status: 'ok',
+    summary: exists ? `${file}: valid` : `${file} does not exist: the defaults apply`,
+    details,
+    data: { path: file, exists, error: null, inForce, fromFile },
+  };
+}
