@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { forgetConfiguredPrices } from '../../src/store/claude/price-config.js';
 import { OmcStore } from '../../src/store/store.js';
 import { DEAD_PID, writeRegistry, writeTranscript } from '../helpers/claude-files.js';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
 import { assistant, prompt, stopBlock, toolResult } from '../store/claude/lines.js';
 
@@ -200,6 +200,49 @@ describe('sessions pane: the Claude process behind each session', () => {
     } finally {
       fs.rmSync(xdg, { recursive: true, force: true });
     }
+  });
+
+  it('an orphaned loop: c on its row runs the cancel plan, with its confirmation, and the loop is gone from disk', async () => {
+    const { store } = await setup();
+    app = await mounted(store, { columns: 120, rows: 30 });
+    await app.waitForText('CLAUDE');
+    const rows = app.lines();
+    const target = rows.findIndex((l) => l.includes(GONE.slice(0, 8)));
+    const sel = rows.findIndex((l) => l.startsWith('▸'));
+    for (let i = sel; i < target; i++) await app.press('j');
+    await app.waitForText(/▸ .*bbbbbbbb.* !gone/);
+    await app.press('c');
+    await app.waitForText(`Cancel ralph of session ${GONE}?`);
+    const file = path.join((p as TempProject).root, 'state', 'sessions', GONE, 'ralph-state.json');
+    expect(fs.existsSync(file)).toBe(true);
+    await app.press('y');
+    await waitFor(() => !fs.existsSync(file), { what: 'the orphaned ralph removed' });
+  });
+
+  it('the stall badges: no file written in the last 3 iterations, the same error 3 times', async () => {
+    const { store, cfg } = await setup();
+    const d = (p as TempProject).dir;
+    writeTranscript(cfg, d, GONE, [
+      prompt(GONE, at(0), 'ralph: x'),
+      ...[2, 3, 4].flatMap((n) => [
+        stopBlock(GONE, at(n * 10), `[RALPH LOOP - ITERATION ${n}/10] Work is NOT done.`),
+        ...assistant(GONE, at(n * 10 + 1), `g${n}`, n, [
+          { type: 'tool_use', name: 'Bash', input: { command: 'make' } },
+        ]),
+        toolResult(GONE, at(n * 10 + 2), 'make: *** [all] Error 2', true),
+      ]),
+    ]);
+    store.claude.scan();
+    app = await mounted(store, { columns: 120, rows: 60 });
+    await app.waitForText('CLAUDE');
+    const rows = app.lines();
+    const target = rows.findIndex((l) => l.includes(GONE.slice(0, 8)));
+    const sel = rows.findIndex((l) => l.startsWith('▸'));
+    for (let i = sel; i < target; i++) await app.press('j');
+    await app.press(KEY.enter);
+    await app.press('G');
+    const t = await app.waitForText('! no file written in the last 3 iterations');
+    expect(t).toContain('! the same error 3 times: make: *** [all] Error 2');
   });
 
   it('P peeks at the selected row only, scrolls like a text view, Esc closes', async () => {

@@ -59,11 +59,14 @@ export function watchForEscalation(ctx: Ctx, s: SessionView): void {
     if (k !== key) return;
     stop();
     const p = processOf(ctx.store, s);
-    if (shouldOfferInterrupt(n, p) && p)
+    if (!shouldOfferInterrupt(n, p) || !p) return;
+    // After the cancel flow's own "did not take" message (the same tracker change), not under it.
+    setImmediate(() =>
       ctx.app.flash(
         `cancel did not take ${n} times: press I to interrupt Claude (SIGINT to pid ${p.pid}, after checking it is still the same process in this project)`,
         'error',
-      );
+      ),
+    );
   });
 }
 

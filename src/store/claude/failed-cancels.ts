@@ -18,6 +18,8 @@ export class FailedCancels {
   }
 
   count(key: string): number {
+    // The tracker's listeners may run after a key that asks: read its current snapshot first.
+    this.update();
     return this.counts.get(key) ?? 0;
   }
 
@@ -31,7 +33,7 @@ export class FailedCancels {
     for (const e of this.tracker.getSnapshot().entries.values()) {
       if (!isFailedCancel(e) || this.counted.has(e.result)) continue;
       this.counted.add(e.result);
-      const n = this.count(e.key) + 1;
+      const n = (this.counts.get(e.key) ?? 0) + 1;
       this.counts.set(e.key, n);
       for (const l of this.listeners) l(e.key, n);
     }
