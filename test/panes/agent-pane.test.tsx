@@ -245,6 +245,28 @@ describe('sessions pane: the Claude process behind each session', () => {
     expect(t).toContain('! the same error 3 times: make: *** [all] Error 2');
   });
 
+  it('J outside tmux says why; on a row with no registry entry it says that instead', async () => {
+    const saved = process.env.TMUX;
+    delete process.env.TMUX;
+    try {
+      const { store } = await setup();
+      app = await mounted(store, { columns: 120, rows: 30 });
+      await app.waitForText('CLAUDE');
+      const rows = app.lines();
+      const target = rows.findIndex((l) => l.includes(BUSY.slice(0, 8)));
+      const sel = rows.findIndex((l) => l.startsWith('▸'));
+      for (let i = sel; i < target; i++) await app.press('j');
+      await app.press('J');
+      await app.waitForText('jump: not in tmux: run omc-top inside tmux to jump to a pane');
+      await app.press('/', 'dddddddd', KEY.enter);
+      await app.waitForText(/▸ .*dddddddd/);
+      await app.press('J');
+      await app.waitForText(/jump: no Claude process is registered for session dddddddd/);
+    } finally {
+      if (saved !== undefined) process.env.TMUX = saved;
+    }
+  });
+
   it('P peeks at the selected row only, scrolls like a text view, Esc closes', async () => {
     const { store } = await setup();
     app = await mounted(store, { columns: 80, rows: 16 });
