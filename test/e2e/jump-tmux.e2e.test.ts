@@ -13,6 +13,7 @@ import { spawn as ptySpawn, type IPty } from '@lydell/node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeRegistry } from '../helpers/claude-files.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { generateTeam } from '../helpers/team-gen.js';
 import { BIN } from '../helpers/pty.js';
 
 const HERE = 'aaaaaaaa-2222-4222-8333-000000000001';
@@ -152,5 +153,53 @@ describe('jump (J) in a real tmux server', () => {
     });
     expect(said).toMatch(/the session runs in another server/);
     expect(clientPane()).toBe(monitorPane);
+  });
+
+  it('from the teams pane: J on a worker switches to the pane of its heartbeat pid', async () => {
+    p = makeProject();
+    const dir = p.dir;
+    const state = path.join(dir, 'state-home');
+    fs.mkdirSync(state);
+    const sock = path.join(dir, 'main.sock');
+    const tmux = server(sock);
+    const monitor = [
+      `cd ${q(dir)} &&`,
+      `exec env CLAUDE_CONFIG_DIR=${q(path.join(dir, 'no-claude'))} XDG_STATE_HOME=${q(state)} XDG_CONFIG_HOME=${q(state)} NO_COLOR=1`,
+      `${q(process.execPath)} ${q(BIN)}`,
+    ].join(' ');
+    tmux('new-session', '-d', '-s', 'main', '-x', '120', '-y', '30', monitor);
+    const [pane, pid] = tmux('new-window', '-d', '-P', '-F', '#{pane_id} #{pane_pid}', '-t', 'main', STAND_IN).split(
+      ' ',
+    );
+    const now = Date.now();
+    generateTeam({ root: p.root, name: 'jumpers', workers: 1, tasks: 1, now, status: () => 'in_progress' });
+    writeOmcJson(path.join(p.root, 'state', 'team', 'jumpers', 'workers', 'worker-1', 'heartbeat.json'), {
+      pid: Number(pid),
+      last_turn_at: new Date(now).toISOString(),
+      turn_count: 1,
+      alive: true,
+    });
+    client = ptySpawn('tmux', ['-S', sock, 'attach', '-t', 'main:0'], {
+      name: 'xterm-256color',
+      cols: 120,
+      rows: 31,
+      cwd: dir,
+      env: childEnv() as Record<string, string>,
+    });
+    const screen = () => tmux('capture-pane', '-p', '-t', 'main:0');
+    await waitFor(() => /STATUS\s+SESSION/.test(screen()), { what: 'omc-top in tmux', timeoutMs: 20_000 });
+    tmux('send-keys', '-t', 'main:0', 't');
+    await waitFor(() => screen().includes('jumpers'), { what: 'the team listed', timeoutMs: 10_000 });
+    tmux('send-keys', '-t', 'main:0', 'Enter');
+    await waitFor(() => screen().includes('worker-1'), { what: 'the team detail', timeoutMs: 10_000 });
+    tmux('send-keys', '-t', 'main:0', 'J');
+    await waitFor(() => tmux('list-clients', '-F', '#{pane_id}') === pane, {
+      what: `client on the worker's pane ${pane}`,
+      timeoutMs: 10_000,
+    });
+    await waitFor(() => screen().includes(`jumped to tmux pane ${pane} (worker worker-1 of jumpers`), {
+      what: 'the jump message',
+      timeoutMs: 10_000,
+    });
   });
 });
