@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgetConfiguredPrices } from '../../src/store/claude/price-config.js';
 import { OmcStore } from '../../src/store/store.js';
+import { LEGEND } from '../../src/ui/overlay-lines.js';
 import { DEAD_PID, writeRegistry, writeTranscript } from '../helpers/claude-files.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
@@ -113,6 +114,12 @@ async function mounted(store: OmcStore, size: { columns: number; rows: number })
 const rowOf = (a: MountedApp, id: string) => a.lines().find((l) => l.includes(id.slice(0, 8))) ?? '';
 
 describe('sessions pane: the Claude process behind each session', () => {
+  it('the legend (help and README) names every word the process cell can show', () => {
+    const labels = LEGEND.map(([l]) => l).join(' / ');
+    for (const w of ['busy', 'idle', 'waiting', 'gone', 'unknown', '!gone', '!waiting', '!idle', 'est.'])
+      expect(labels).toContain(w);
+  });
+
   it('80 columns: every row has its process cell with the age of its last change; ! marks what needs you', async () => {
     const { store } = await setup();
     app = await mounted(store, { columns: 80, rows: 24 });
