@@ -81,7 +81,7 @@ const BUSY_TRANSCRIPT = (sid: string) => [
 ];
 
 /** Four sessions: busy (a live process), gone (dead pid, loop active = orphaned), waiting, and no registry entry. */
-async function setup(): Promise<{ cfg: string; busyPid: number; store: OmcStore }> {
+async function setup(opts: { readonly?: boolean } = {}): Promise<{ cfg: string; busyPid: number; store: OmcStore }> {
   p = makeProject();
   const cfg = path.join(p.dir, 'claude-config');
   const dir = (sid: string) => path.join((p as TempProject).root, 'state', 'sessions', sid);
@@ -99,6 +99,7 @@ async function setup(): Promise<{ cfg: string; busyPid: number; store: OmcStore 
     root: p.root,
     watch: 'none',
     projectDir: p.dir,
+    readonly: opts.readonly,
     claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg } },
   });
   store.start();
@@ -272,6 +273,14 @@ describe('sessions pane: the Claude process behind each session', () => {
     } finally {
       if (saved !== undefined) process.env.TMUX = saved;
     }
+  });
+
+  it('--readonly: I signals nothing and says so', async () => {
+    const { store } = await setup({ readonly: true });
+    app = await mounted(store, { columns: 120, rows: 30 });
+    await app.waitForText('CLAUDE');
+    await app.press('I');
+    await app.waitForText('--readonly: interrupt is disabled (nothing is signalled)');
   });
 
   it('P peeks at the selected row only, scrolls like a text view, Esc closes', async () => {

@@ -74,6 +74,9 @@ export function agentBindings(
     keys: ['I'],
     help: INTERRUPT_HELP,
     when,
+    // Not a write to .omc, but it changes what runs: --readonly promises to leave everything alone.
+    writes: true,
+    readonlyText: '--readonly: interrupt is disabled (nothing is signalled)',
     disabled: (ctx) => {
       const s = current(ctx);
       return none(s) ?? legacy(s) ?? (s ? interruptUnavailable(ctx.store, s) : null);
