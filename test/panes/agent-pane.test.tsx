@@ -275,6 +275,43 @@ describe('sessions pane: the Claude process behind each session', () => {
     }
   });
 
+  it('hostile registry text (escape sequences, C1, bidi) never reaches the terminal: row, detail, peek, problems', async () => {
+    const { store, cfg } = await setup();
+    // Replace the waiting session's entry (one entry per session keeps the join deterministic).
+    for (const f of fs.readdirSync(path.join(cfg, 'sessions')))
+      if (fs.readFileSync(path.join(cfg, 'sessions', f), 'utf8').includes(WAIT))
+        fs.rmSync(path.join(cfg, 'sessions', f));
+    const waiting = await startCli((p as TempProject).dir);
+    writeRegistry(cfg, waiting.pid as number, WAIT, {
+      status: 'waiting',
+      cwd: (p as TempProject).dir,
+      waitingFor: 'permission \u001b]52;c;aGk=\u0007\u009b31m\u202e',
+      name: 'evil\u001b[2J\u001b[?1049l',
+    });
+    store.claude.scan();
+    app = await mounted(store, { columns: 120, rows: 40 });
+    await app.waitForText('CLAUDE');
+    await app.press('/', 'cccccccc', KEY.enter);
+    await app.waitForText(/▸ .*cccccccc/);
+    const frames: string[] = [app.raw()];
+    await app.press(KEY.enter);
+    await app.waitForText('Claude is waiting for you: permission');
+    await app.press('G');
+    await app.waitForText('name evil');
+    frames.push(app.raw());
+    await app.press(KEY.esc, 'P');
+    await app.waitForText(`Peek ${WAIT}`);
+    frames.push(app.raw());
+    await app.press(KEY.esc, '!');
+    await app.waitForText('Claude is waiting for you');
+    frames.push(app.raw());
+    for (const f of frames) {
+      // Ink's own SGR and cursor codes are all a frame may carry.
+      const rest = f.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+      expect(rest).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+    }
+  });
+
   it('--readonly: I signals nothing and says so', async () => {
     const { store } = await setup({ readonly: true });
     app = await mounted(store, { columns: 120, rows: 30 });
