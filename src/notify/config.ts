@@ -29,6 +29,13 @@ export const REASONS = [
 ] as const;
 
 const channelList = z.array(z.enum(CHANNELS));
+const usdPerMillion = z.number().finite().min(0).max(10_000);
+const PriceSchema = z.strictObject({
+  input: usdPerMillion,
+  output: usdPerMillion,
+  cacheRead: usdPerMillion,
+  cacheWrite: usdPerMillion,
+});
 const ConfigSchema = z.strictObject({
   notify: z
     .strictObject({
@@ -42,6 +49,8 @@ const ConfigSchema = z.strictObject({
     .optional(),
   /** The "needs you: N" terminal title (OSC 2). */
   title: z.boolean().optional(),
+  /** Model prices in USD per million tokens, for the "est." cost (src/store/claude/prices.ts); a key is a model id or its prefix. */
+  prices: z.record(z.string().min(1).max(200), PriceSchema).optional(),
 });
 export type OmcTopConfig = z.infer<typeof ConfigSchema>;
 

@@ -49,6 +49,13 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
     'memory: injected at session start / cut short / over the 650-character budget / over the 20-directive cap',
   ],
   ['⏻', 'teams: a shutdown was asked of the worker'],
+  ['busy / idle / waiting 3m', 'CLAUDE column: what the Claude Code process behind the session does, and for how long'],
+  ['gone / unknown / ?', 'CLAUDE column: its process died (the entry outlived it) / no registry entry, never guessed'],
+  [
+    '!gone / !waiting / !idle',
+    'needs you: orphaned loop (c cleans up) / permission prompt / idle with a loop (see detail)',
+  ],
+  ['$0.0110 est.', 'an estimated cost: only for a model whose price is known (built in, or prices in the config file)'],
   ['n more above / below', 'the list goes on: scroll with j/k, PgUp/PgDn, g/G or the mouse wheel'],
   [
     'live / POLLING / NO .omc',

@@ -17,6 +17,8 @@ import { planJump } from '../../src/store/claude/jump.js';
 import { processStartIdentity } from '../../src/store/cancel/process-start.js';
 import { OmcStore } from '../../src/store/store.js';
 import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, type Run } from './harness.js';
+import { KEY } from '../helpers/mount-app.js';
+import { mountOnRun, showSession, thousands } from './ui.js';
 
 const reason = skipReason();
 if (reason) console.warn(`[real Claude Code suite skipped] ${reason}`);
@@ -100,6 +102,25 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     expect(peek.last_text).toMatch(/^Done \(call \d+\)\.$/);
     // The CLI's own cost, from the cost-state line it writes at exit (never estimated by omc-top).
     expect(row.agent.cost).toMatchObject({ usd: (JSON.parse(r.stdout) as Json).total_cost_usd });
+
+    // On screen: the exited CLI's cell says unknown (no guess), and P shows the CLI's own totals.
+    const app = await mountOnRun(run);
+    try {
+      expect(await showSession(app, sid)).toMatch(/ unknown$/);
+      await app.press('P');
+      const t = cliTotals(r.stdout);
+      const peek = await app.waitForText(`Peek ${sid}`);
+      expect(peek).toContain(
+        `in ${thousands(t.input)} · out ${thousands(t.output)} · cache read ${thousands(t.cache_read)} · cache write ${thousands(t.cache_write)}`,
+      );
+      await app.press('G');
+      const end = await app.waitForText('Bash false');
+      expect(end).toContain(`Write ${target}`);
+      expect(end).toContain('Bash echo hi');
+      expect(end).toContain('Exit code 1');
+    } finally {
+      await app.unmount();
+    }
   }, 180_000);
 
   it('a ralph loop: keyword detector, the Skill call, a Stop-hook iteration; the timeline and tokens per iteration', async () => {
@@ -144,12 +165,28 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     });
     let row = sessionRow(omcTopJson(run), entry.sessionId);
     expect(row.process).toMatchObject({ pid, status: 'busy', entrypoint: 'sdk-cli', version: '2.1.332' });
+    let app = await mountOnRun(run);
+    try {
+      expect(await showSession(app, entry.sessionId)).toMatch(/ busy \d+[smh]$/);
+    } finally {
+      await app.unmount();
+    }
     child.kill('SIGKILL');
     await waitFor('the CLI to die', () => child.exitCode !== null || child.signalCode !== null);
     expect(fs.existsSync(reg)).toBe(true);
     row = sessionRow(omcTopJson(run), entry.sessionId);
     expect(row.process).toMatchObject({ pid, status: 'gone' });
     expect(row.agent.attention).toContainEqual(expect.objectContaining({ kind: 'orphaned-loop' }));
+    // On screen: "!gone" on the row, the orphaned loop in the problems view.
+    app = await mountOnRun(run);
+    try {
+      expect(await showSession(app, entry.sessionId)).toMatch(/ !gone \d+[smh]$/);
+      await app.press('!');
+      const problems = (await app.waitForText('orphaned ralph')).replace(/\s+/g, ' ');
+      expect(problems).toContain(`its Claude process (pid ${pid}) is gone`);
+    } finally {
+      await app.unmount();
+    }
   }, 180_000);
 
   it('a Stop hook that always blocks: Claude Code overrides it at its block cap, and the transcript says so', async () => {
@@ -276,6 +313,14 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     const proc = store.claude.getSnapshot().bySession.get(entry.sessionId)?.process;
     await store.close();
     expect(proc).toMatchObject({ status: 'waiting', waitingFor: 'permission prompt', tmux: entry.tmux });
+    let app = await mountOnRun(run);
+    try {
+      expect(await showSession(app, entry.sessionId)).toMatch(/ !waiting \d+[smh]$/);
+      await app.press(KEY.enter);
+      await app.waitForText('! Claude is waiting for you: permission prompt');
+    } finally {
+      await app.unmount();
+    }
 
     const pane = (entry.tmux as string).split('.')[1];
     const serverPid = tmux('display-message', '-p', '#{pid}').stdout.trim();
@@ -312,6 +357,14 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
       expect.objectContaining({ kind: 'idle-while-active', reason: 'one-iteration-per-turn' }),
     );
     expect(after.agent.peek.turn_durations_ms.length).toBeGreaterThan(0);
+    app = await mountOnRun(run);
+    try {
+      expect(await showSession(app, entry.sessionId)).toMatch(/ !idle \d+[smh]$/);
+      await app.press(KEY.enter);
+      await app.waitForText("ralph advances once per prompt: OMC's Stop hook does not block again");
+    } finally {
+      await app.unmount();
+    }
     tmux('kill-server');
   }, 240_000);
 });

@@ -139,11 +139,11 @@ describe('row layout', () => {
     };
     for (const width of [60, 80, 120]) {
       const t = rowText(s, 61_000, width, true);
-      const line = t.marker + t.status + t.id + t.modes + t.prompt + t.age;
+      const line = t.marker + t.status + t.id + t.modes + t.prompt + t.age + t.proc;
       expect(line.length).toBe(width);
       expect(line).toContain('88727f43');
       expect(line).toContain('ralph 3/10');
-      expect(line.trimEnd().endsWith('1m')).toBe(true);
+      expect(t.age.trimEnd().endsWith('1m')).toBe(true);
       expect(columnsFor(width).modes).toBeGreaterThan(20);
     }
   });
@@ -176,7 +176,7 @@ describe('session rows use the width they have', () => {
     const t = rowText(s, 61_000, 200, false);
     expect(t.id.trim()).toBe('88727f43-cac5-4a42-a0b2-95e28cf65511');
     expect(t.prompt).toContain('fix all TypeScript errors in the checkout flow');
-    expect((t.marker + t.status + t.id + t.modes + t.prompt + t.age).length).toBe(200);
+    expect((t.marker + t.status + t.id + t.modes + t.prompt + t.age + t.proc).length).toBe(200);
     expect(columnsFor(80).prompt).toBe(0);
   });
 });

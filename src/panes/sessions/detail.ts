@@ -47,7 +47,14 @@ function trackedLines(t: TrackedCancel, now: number, push: (text: string, tone?:
   for (const sk of t.result.plan.skipped) push(`  left alone: ${sk.rel}: ${sk.reason}`, 'dim');
 }
 
-export function detailLines(s: SessionView, now: number, width: number, tracked?: TrackedCancel): DetailLine[] {
+export function detailLines(
+  s: SessionView,
+  now: number,
+  width: number,
+  tracked?: TrackedCancel,
+  /** Lines from other sources (the Claude process): `head` before the modes, `tail` after them. */
+  extra: { head: readonly DetailLine[]; tail: readonly DetailLine[] } = { head: [], tail: [] },
+): DetailLine[] {
   const w = Math.max(20, width);
   const out: DetailLine[] = [];
   const push = (text: string, tone?: DetailLine['tone'], mode?: number) => {
@@ -75,6 +82,7 @@ export function detailLines(s: SessionView, now: number, width: number, tracked?
   }
   if (tracked) trackedLines(tracked, now, push);
   for (const p of s.problems) push(`⚠ ${p.path}: ${p.message}`, 'error');
+  for (const x of extra.head) push(x.text, x.tone);
   s.modes.forEach((m, i) => {
     out.push({ text: '', mode: i });
     push(`▌${m.mode}${m.retired ? '  (retired in OMC 5.5)' : ''}`, 'title', i);
@@ -110,5 +118,6 @@ export function detailLines(s: SessionView, now: number, width: number, tracked?
     push('  fields:', 'label', i);
     for (const [k, v] of Object.entries(m.fields)) push(`    ${k}: ${fieldValue(v)}`, 'dim', i);
   });
+  for (const x of extra.tail) push(x.text, x.tone);
   return out;
 }

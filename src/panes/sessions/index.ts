@@ -29,13 +29,16 @@ import type { SessionView } from '../../store/sessions/model.js';
 import { requestCancel } from './cancel-flow.js';
 import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
+import { agentBindings } from './agent-keys.js';
+import { watchForEscalation } from './escalation.js';
 
 type Ctx = KeyContext<SessionsPaneState>;
 type S = SessionsPaneState;
 
 const FILTER = mode<S>('typing a filter', (s) => s.filterEditing);
-const LIST = mode<S>('list', (s) => !s.filterEditing && s.detail === null);
-const DETAIL = mode<S>('session detail', (s) => !s.filterEditing && s.detail !== null);
+const LIST = mode<S>('list', (s) => !s.filterEditing && s.detail === null && s.peek === null);
+const DETAIL = mode<S>('session detail', (s) => !s.filterEditing && s.detail !== null && s.peek === null);
+const PEEK = mode<S>('peek', (s) => !s.filterEditing && s.peek !== null);
 
 const list = (ctx: Ctx) => listLayout(ctx.state, ctx.store.sessions.getSnapshot(), ctx.body);
 const selected = (ctx: Ctx): SessionView | undefined => {
@@ -46,7 +49,9 @@ const detailSession = (ctx: Ctx) => rowByKey(ctx.store.sessions.getSnapshot().se
 const trackedOf = (ctx: Ctx, s: SessionView) => ctx.store.cancels.get(trackerKey(s.kind === 'legacy' ? null : s.id));
 const detail = (ctx: Ctx) => {
   const s = detailSession(ctx);
-  return s ? detailLayout(s, ctx.body, ctx.app.now(), trackedOf(ctx, s)) : null;
+  return s
+    ? detailLayout(s, ctx.body, ctx.app.now(), trackedOf(ctx, s), ctx.store.claude.getSnapshot().bySession.get(s.id))
+    : null;
 };
 const nothingSelected = (ctx: Ctx) => (selected(ctx) ? null : 'no session selected');
 
@@ -64,6 +69,7 @@ function pickMode(ctx: Ctx, delta: number): void {
 function cancelFromDetail(ctx: Ctx, pauseOnly: boolean): void {
   const s = detailSession(ctx);
   const d = ctx.state.detail;
+  if (s && !pauseOnly) watchForEscalation(ctx, s);
   // The verdict is shown at the top of the detail view: scroll there so it is seen.
   ctx.set((st) => (st.detail ? { ...st, detail: { ...st.detail, scroll: 0 } } : st));
   if (s && d) requestCancel(ctx, s, s.modes.length > 1 ? (s.modes[d.modeIndex]?.mode ?? null) : null, pauseOnly);
@@ -74,6 +80,7 @@ function cancelFromList(ctx: Ctx, pauseOnly: boolean): void {
   const sel = selected(ctx);
   if (!sel) return;
   ctx.set((s) => selectId(s, rowKey(sel)));
+  if (!pauseOnly) watchForEscalation(ctx, sel);
   requestCancel(ctx, sel, null, pauseOnly);
 }
 
@@ -144,6 +151,7 @@ const bindings: Binding<S>[] = [
     when: LIST,
     run: (ctx) => ctx.set(toggleHideDone),
   },
+  ...agentBindings({ LIST, DETAIL, PEEK }, (ctx) => (ctx.state.detail ? detailSession(ctx) : selected(ctx))),
   ...navBindings(
     DETAIL,
     'scroll',
@@ -226,6 +234,9 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
       next = Math.min(next, ageTickMs(s.updatedMs, now));
       if (s.status === 'cancelling') next = Math.min(next, 1000 - (now % 1000));
     }
+    // The process cell's age ("busy 3m"): on the same batched grid as the rows' ages.
+    for (const c of store.claude.getSnapshot().bySession.values())
+      if (c.process) next = Math.min(next, ageTickMs(c.process.since, now));
     // omc-top's own cancels: the per-second countdown, then the moment a settled verdict leaves the row.
     for (const t of store.cancels.getSnapshot().entries.values()) {
       if (!t.final && t.expiresMs > now) next = Math.min(next, (t.expiresMs - now) % 1000 || 1000);

@@ -7,6 +7,9 @@ import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.j
 import { listView, textWindow, type ListView } from '../../ui/list.js';
 import type { Size } from '../types.js';
 import { detailLines, type DetailLine } from './detail.js';
+import type { ClaudeSessionView } from '../../store/claude/model.js';
+import { configuredPrices } from '../../store/claude/price-config.js';
+import { agentDetail } from './agent-lines.js';
 import { idsOf, visibleSessions, type SessionsPaneState } from './reducer.js';
 
 export interface ListLayout {
@@ -31,8 +34,15 @@ export interface DetailLayout {
   height: number;
 }
 
-export function detailLayout(s: SessionView, body: Size, now: number, tracked?: TrackedCancel): DetailLayout {
-  return { lines: detailLines(s, now, body.columns - 1, tracked), height: body.rows };
+export function detailLayout(
+  s: SessionView,
+  body: Size,
+  now: number,
+  tracked?: TrackedCancel,
+  claude?: ClaudeSessionView,
+): DetailLayout {
+  const extra = agentDetail(s, claude, now, configuredPrices());
+  return { lines: detailLines(s, now, body.columns - 1, tracked, extra), height: body.rows };
 }
 
 /** The scroll that keeps the selected mode's title on screen (Tab / `]` must not move it out of view). */

@@ -7,7 +7,9 @@ import { loopAnalytics } from '../../store/claude/analytics.js';
 import { activeLoop, attentionFor } from '../../store/claude/attention.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import type { SessionView } from '../../store/sessions/model.js';
-import { formatAge } from '../../ui/format.js';
+import { estimateUsd, formatUsdEst, priceFor, type ModelPrice } from '../../store/claude/prices.js';
+import type { Size } from '../types.js';
+import { formatAge, wrapText } from '../../ui/format.js';
 
 export type PeekTone = 'section' | 'warn' | 'error' | 'ok' | 'dim' | undefined;
 export interface PeekLine {
@@ -25,7 +27,12 @@ export function sparkline(values: readonly number[]): string {
 
 const n = (v: number) => v.toLocaleString('en-US');
 
-export function peekLines(s: SessionView, c: ClaudeSessionView | null, now: number): PeekLine[] {
+export function peekLines(
+  s: SessionView,
+  c: ClaudeSessionView | null,
+  now: number,
+  prices?: Readonly<Record<string, ModelPrice>>,
+): PeekLine[] {
   const out: PeekLine[] = [];
   const p = c?.process ?? null;
   const f = c?.transcript?.facts ?? null;
@@ -52,6 +59,12 @@ export function peekLines(s: SessionView, c: ClaudeSessionView | null, now: numb
   });
   const loop = activeLoop(s);
   const a = loopAnalytics(f, loop, now);
+  const priced = priceFor(f.model, prices);
+  if (priced)
+    out.push({
+      text: `cost ${formatUsdEst(estimateUsd(f.tokens, priced.price))} (${priced.model}, ${priced.source} price)`,
+      tone: 'dim',
+    });
   if (f.cliCost)
     out.push({ text: `cost $${f.cliCost.usd.toFixed(4)} (Claude Code's own figure, at exit)`, tone: 'dim' });
   if (a.burnPerMin !== null) out.push({ text: `burn ${n(a.burnPerMin)} tokens/min`, tone: 'dim' });
@@ -82,4 +95,25 @@ export function peekLines(s: SessionView, c: ClaudeSessionView | null, now: numb
   if (a.noFileIn3) out.push({ text: 'no file written in the last 3 iterations', tone: 'warn' });
   if (a.sameError3) out.push({ text: `the same error 3 times: ${a.sameError3}`, tone: 'warn' });
   return out;
+}
+
+export interface PeekLayout {
+  lines: PeekLine[];
+  /** Rows for the lines (the pane less its title line). */
+  height: number;
+}
+
+/** The peek's lines wrapped to the pane, for its view and its scroll keys alike. */
+export function peekLayout(
+  s: SessionView,
+  c: ClaudeSessionView | null,
+  body: Size,
+  now: number,
+  prices?: Readonly<Record<string, ModelPrice>>,
+): PeekLayout {
+  const w = Math.max(10, body.columns - 1);
+  const lines = peekLines(s, c, now, prices).flatMap((l) =>
+    wrapText(l.text, w).map((text) => ({ text, tone: l.tone })),
+  );
+  return { lines, height: Math.max(1, body.rows - 1) };
 }

@@ -1,42 +1,53 @@
 /**
- * A self-contained peek view (not yet wired into the sessions pane: the pane
- * kit is being rebuilt). Reads the Claude domain's snapshot for one session and
- * renders only the rows that fit, each cut to the width.
+ * The peek (P on a session): what the Claude process behind one session is
+ * doing, read from the Claude domain's snapshot for that session only (the
+ * store reads transcripts from their end, bounded). A title line, then the
+ * lines that fit, scrolled like every other text view.
  */
-import { useSyncExternalStore } from 'react';
+import React, { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { SessionView } from '../../store/sessions/model.js';
 import type { OmcStore } from '../../store/store.js';
-import { fit } from '../../ui/format.js';
-import { useTheme, type Theme } from '../../ui/theme.js';
-import { peekLines, type PeekTone } from './peek-lines.js';
+import { configuredPrices } from '../../store/claude/price-config.js';
+import { clip } from '../../ui/format.js';
+import { ScrollLines } from '../../ui/scroll-lines.js';
+import { useTheme } from '../../ui/theme.js';
+import { peekLayout, type PeekTone } from './peek-lines.js';
 
-const noop = () => () => undefined;
-const none = () => null;
+/** Peek tones in the names the shared scroll view colours. */
+const TONE: Record<Exclude<PeekTone, undefined>, string> = {
+  section: 'title',
+  warn: 'warn',
+  error: 'error',
+  ok: 'ok',
+  dim: 'dim',
+};
 
-function color(theme: Theme, tone: PeekTone): string | undefined {
-  if (tone === 'error') return theme.error;
-  if (tone === 'warn') return theme.warn;
-  if (tone === 'ok') return theme.ok;
-  if (tone === 'dim' || tone === 'section') return theme.muted;
-  return undefined;
-}
-
-export function PeekView(props: { store: OmcStore; session: SessionView; width: number; height: number; now: number }) {
+export function PeekView(props: {
+  store: OmcStore;
+  session: SessionView;
+  width: number;
+  height: number;
+  now: number;
+  scroll?: number;
+}) {
   const theme = useTheme();
   const domain = props.store.claude;
-  const snap = useSyncExternalStore(domain?.subscribe ?? noop, domain?.getSnapshot ?? none);
-  const lines = peekLines(props.session, snap?.bySession.get(props.session.id) ?? null, props.now).slice(
-    0,
-    Math.max(0, props.height),
+  const snap = useSyncExternalStore(domain.subscribe, domain.getSnapshot);
+  const l = peekLayout(
+    props.session,
+    snap.bySession.get(props.session.id) ?? null,
+    { columns: props.width, rows: props.height },
+    props.now,
+    configuredPrices(),
   );
+  const lines = l.lines.map((x) => ({ text: x.text, tone: x.tone ? TONE[x.tone] : undefined }));
   return (
-    <Box flexDirection="column">
-      {lines.map((l, i) => (
-        <Text key={i} color={color(theme, l.tone)} bold={l.tone === 'section'}>
-          {fit(l.text, props.width)}
-        </Text>
-      ))}
+    <Box flexDirection="column" height={props.height}>
+      <Text bold color={theme.accent} wrap="truncate">
+        {clip(`Peek ${props.session.id} · read only · Esc closes`, props.width)}
+      </Text>
+      <ScrollLines lines={lines} scroll={props.scroll ?? 0} width={props.width} height={l.height} />
     </Box>
   );
 }

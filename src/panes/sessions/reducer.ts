@@ -16,6 +16,8 @@ export interface SessionsPaneState {
   /** Leave finished, idle and stale sessions out (H). */
   hideDone: boolean;
   detail: { id: string; scroll: number; modeIndex: number } | null;
+  /** The peek at the Claude process behind one session (P), over the list or the detail. */
+  peek: { id: string; scroll: number } | null;
 }
 
 export const SORTS = ['attention', 'recent', 'progress', 'id'] as const;
@@ -28,6 +30,7 @@ export const initSessionsPane = (): SessionsPaneState => ({
   filter: '',
   filterEditing: false,
   detail: null,
+  peek: null,
 });
 
 function haystack(s: SessionView): string {

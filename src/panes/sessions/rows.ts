@@ -6,6 +6,7 @@ import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { ModeView, SessionView } from '../../store/sessions/model.js';
 import { modeSpec } from '../../store/sessions/modes.js';
 import { fit, formatAge, progressText, width as textWidth } from '../../ui/format.js';
+import { cellText, type ProcessCell } from './agent-cell.js';
 
 /** How long a settled verdict ("cancelled", "not taken") stays on the row; the detail view keeps it. */
 export const SETTLED_SHOW_MS = 5 * 60_000;
@@ -47,6 +48,8 @@ export function trackedTone(t: TrackedCancel): 'ok' | 'warn' | 'error' | 'muted'
 
 export interface Columns {
   status: number;
+  /** The Claude process cell; 0 when the pane is too narrow for it. */
+  proc: number;
   id: number;
   modes: number;
   /** The prompt / task excerpt; 0 when there is no room for it. */
@@ -64,15 +67,26 @@ export function columnsFor(width: number): Columns {
   // "not enforced" plus a space: the widest status a row shows.
   const status = 13;
   const age = 5;
+  const proc = procColumn(width);
   if (width < WIDE) {
     // 8 characters identify a UUID session as well as git's short hashes do.
     const id = 9;
-    return { status, id, modes: Math.max(8, width - 2 - status - id - age), prompt: 0, age };
+    return { status, proc, id, modes: Math.max(8, width - 2 - status - proc - id - age), prompt: 0, age };
   }
-  const rest = width - 2 - status - age;
+  const rest = width - 2 - status - proc - age;
   const id = rest >= 150 ? FULL_ID : Math.min(FULL_ID, Math.max(9, Math.floor(rest * 0.2)));
   const prompt = Math.floor((rest - id) * 0.45);
-  return { status, id, modes: rest - id - prompt, prompt, age };
+  return { status, proc, id, modes: rest - id - prompt, prompt, age };
+}
+
+/**
+ * The process cell's width: "!waiting 12m" and a space from 80 columns on, the
+ * word alone ("!waiting") in a 60-column pane, nothing below 50 (the modes keep room).
+ */
+export function procColumn(width: number): number {
+  if (width >= 80) return 13;
+  if (width >= 50) return 9;
+  return 0;
 }
 export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel): string {
   if (tracked) {
@@ -140,6 +154,7 @@ export function promptText(s: SessionView): string {
 export interface RowText {
   marker: string;
   status: string;
+  proc: string;
   id: string;
   modes: string;
   prompt: string;
@@ -152,11 +167,13 @@ export function rowText(
   width: number,
   selected: boolean,
   tracked?: TrackedCancel,
+  proc?: ProcessCell,
 ): RowText {
   const c = columnsFor(width);
   return {
     marker: selected ? '▸ ' : '  ',
     status: fit(statusLabel(s, now, tracked), c.status),
+    proc: c.proc > 0 ? fit(` ${proc ? cellText(proc, c.proc - 1) : ''}`, c.proc) : '',
     id: fit(shortId(s.id, c.id), c.id),
     modes: fit(modesText(s, c.modes - 1, tracked), c.modes),
     prompt: c.prompt > 0 ? fit(promptText(s), c.prompt) : '',
@@ -172,6 +189,8 @@ export function headerText(width: number): string {
     fit('SESSION', c.id) +
     fit('MODES', c.modes) +
     (c.prompt > 0 ? fit('PROMPT / TASK', c.prompt) : '') +
-    fit('  AGE', c.age)
+    fit('  AGE', c.age) +
+    // Last, so the columns before it keep their places (scripts and tests read rows from the left).
+    (c.proc > 0 ? fit(' CLAUDE', c.proc) : '')
   );
 }

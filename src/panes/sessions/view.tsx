@@ -4,7 +4,10 @@ import { useSyncExternalStore } from 'react';
 import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { fit, formatAge } from '../../ui/format.js';
-import { useTheme } from '../../ui/theme.js';
+import { toneColor, useTheme } from '../../ui/theme.js';
+import type { ClaudeSessionView } from '../../store/claude/model.js';
+import { processCell } from './agent-cell.js';
+import { PeekView } from './peek.js';
 import type { ViewProps } from '../types.js';
 import { detailLayout, listLayout } from './layout.js';
 import { isDone, keyLabel, rowByKey, type SessionsPaneState } from './reducer.js';
@@ -23,20 +26,24 @@ interface RowProps {
   width: number;
   selected: boolean;
   tracked?: TrackedCancel;
+  claude?: ClaudeSessionView;
 }
 
 /** What a row shows that depends on the clock: it re-renders only when these change, not on every tick. */
-const timeLabels = (p: RowProps) => `${statusLabel(p.s, p.now, p.tracked)}\u0000${formatAge(p.s.updatedMs, p.now)}`;
+const timeLabels = (p: RowProps) =>
+  `${statusLabel(p.s, p.now, p.tracked)}\u0000${formatAge(p.s.updatedMs, p.now)}\u0000${formatAge(p.claude?.process?.since ?? null, p.now)}`;
 const sameRow = (a: RowProps, b: RowProps) =>
   a.s === b.s &&
   a.width === b.width &&
   a.selected === b.selected &&
   a.tracked === b.tracked &&
+  a.claude === b.claude &&
   timeLabels(a) === timeLabels(b);
 
-const Row = memo(function Row({ s, now, width, selected, tracked }: RowProps) {
+const Row = memo(function Row({ s, now, width, selected, tracked, claude }: RowProps) {
   const theme = useTheme();
-  const t = rowText(s, now, width, selected, tracked);
+  const cell = processCell(s, claude, now);
+  const t = rowText(s, now, width, selected, tracked, cell);
   const tone = tracked ? trackedTone(tracked) : null;
   const statusColor =
     tone === null
@@ -58,6 +65,7 @@ const Row = memo(function Row({ s, now, width, selected, tracked }: RowProps) {
       <Text color={s.problems.length > 0 ? theme.warn : undefined}>{t.modes}</Text>
       {t.prompt ? <Text color={theme.muted}>{t.prompt}</Text> : null}
       <Text color={theme.muted}>{t.age}</Text>
+      {t.proc ? <Text color={toneColor(theme, cell.tone)}>{t.proc}</Text> : null}
     </Text>
   );
 }, sameRow);
@@ -69,6 +77,7 @@ function Detail({
   height,
   now,
   tracked,
+  claude,
 }: {
   state: SessionsPaneState;
   s: SessionView;
@@ -76,8 +85,9 @@ function Detail({
   height: number;
   now: number;
   tracked?: TrackedCancel;
+  claude?: ClaudeSessionView;
 }) {
-  const l = detailLayout(s, { columns: width, rows: height }, now, tracked);
+  const l = detailLayout(s, { columns: width, rows: height }, now, tracked, claude);
   const modeIndex = state.detail?.modeIndex ?? 0;
   const lines = l.lines.map((x) => ({
     text: x.text,
@@ -92,6 +102,19 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
   const snap = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
   const tracker = store.cancels;
   const cancels = useSyncExternalStore(tracker.subscribe, tracker.getSnapshot).entries;
+  const claude = useSyncExternalStore(store.claude.subscribe, store.claude.getSnapshot).bySession;
+  if (state.peek) {
+    const s = rowByKey(snap.sessions, state.peek.id);
+    if (!s)
+      return (
+        <Box height={height} flexDirection="column">
+          <Text color={theme.warn}>
+            Session {keyLabel(state.peek.id)} is gone from disk (ended or cleaned up). Esc to go back.
+          </Text>
+        </Box>
+      );
+    return <PeekView store={store} session={s} width={width} height={height} now={now} scroll={state.peek.scroll} />;
+  }
   if (state.detail) {
     const s = rowByKey(snap.sessions, state.detail?.id);
     if (!s) {
@@ -103,7 +126,17 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
         </Box>
       );
     }
-    return <Detail state={state} s={s} width={width} height={height} now={now} tracked={trackedFor(cancels, s)} />;
+    return (
+      <Detail
+        state={state}
+        s={s}
+        width={width}
+        height={height}
+        now={now}
+        tracked={trackedFor(cancels, s)}
+        claude={claude.get(s.id)}
+      />
+    );
   }
 
   const { rows, showFilter, height: listHeight, view } = listLayout(state, snap, { columns: width, rows: height });
@@ -145,6 +178,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
             width={width}
             selected={top + i === sel}
             tracked={rowCancel(trackedFor(cancels, s), now)}
+            claude={claude.get(s.id)}
           />
         ))
       )}

@@ -37,6 +37,7 @@ import {
 } from './reducer.js';
 import { askTeamShutdown, askWorkerShutdown } from './shutdown-flow.js';
 import { TeamsView } from './view.js';
+import { jumpToWorker } from './worker-jump.js';
 
 type Ctx = KeyContext<TeamsPaneState>;
 type S = TeamsPaneState;
@@ -174,6 +175,22 @@ const bindings: Binding<S>[] = [
       if (x)
         askWorkerShutdown(
           ctx,
+          x.team,
+          x.layout.workers.find((w) => w.name === x.d.worker) ?? x.layout.workers[0] ?? null,
+        );
+    },
+  },
+  {
+    keys: ['J'],
+    help: "jump: switch tmux to the selected worker's pane (its Claude process)",
+    hint: 'jump',
+    when: DETAIL,
+    run: (ctx) => {
+      const x = layoutOf(ctx);
+      if (x)
+        jumpToWorker(
+          ctx.app,
+          ctx.store,
           x.team,
           x.layout.workers.find((w) => w.name === x.d.worker) ?? x.layout.workers[0] ?? null,
         );

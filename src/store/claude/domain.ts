@@ -14,6 +14,7 @@ import type { ClaudeSessionView, ClaudeSnapshot, ProcessView } from './model.js'
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
+import { attentionProblems } from './attention-problems.js';
 
 /** How often live pids are re-checked: a SIGKILL changes no file, so only this notices it. */
 export const LIVENESS_MS = 2_000;
@@ -63,6 +64,8 @@ export class ClaudeDomain implements Domain {
   private registryTimer: NodeJS.Timeout | null = null;
   private version = 0;
   private lastKey = '';
+  private attentionMemo: { snap: ClaudeSnapshot; sessions: unknown; problems: readonly Problem[] } | null = null;
+  private viewCache = new Map<string, { key: string; view: ClaudeSessionView }>();
   private disposed = false;
 
   constructor(private readonly opts: ClaudeDomainOptions) {
@@ -77,7 +80,17 @@ export class ClaudeDomain implements Domain {
 
   subscribe = (l: () => void) => this.cell.subscribe(l);
   getSnapshot = () => this.cell.getSnapshot();
-  problems = () => this.cell.getSnapshot().problems;
+  problems = (): readonly Problem[] => {
+    const snap = this.cell.getSnapshot();
+    const sessions = this.opts.sessions.getSnapshot();
+    if (this.attentionMemo?.snap !== snap || this.attentionMemo.sessions !== sessions)
+      this.attentionMemo = {
+        snap,
+        sessions,
+        problems: [...snap.problems, ...attentionProblems(sessions.sessions, snap)],
+      };
+    return this.attentionMemo.problems;
+  };
 
   /** Claude's files live outside the .omc root: the tree watcher never sees them. */
   wants(): boolean {
@@ -245,6 +258,16 @@ export class ClaudeDomain implements Domain {
       .concat('#', problems.map((p) => p.path + p.message).join('\n'), String(this.registryMissing));
     if (key === this.lastKey) return;
     this.lastKey = key;
+    // A session whose facts did not change keeps its object, so its row is not re-rendered.
+    const kept = new Map<string, { key: string; view: ClaudeSessionView }>();
+    for (const [sid, v] of by) {
+      const p = v.process;
+      const k = `${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmux}|${p?.name}|${v.transcript ? this.readers.get(sid)?.version : -1}|${v.transcript?.problem}`;
+      const prev = this.viewCache.get(sid);
+      if (prev && prev.key === k) by.set(sid, prev.view);
+      kept.set(sid, prev && prev.key === k ? prev : { key: k, view: v });
+    }
+    this.viewCache = kept;
     this.version += 1;
     this.cell.set({
       version: this.version,

@@ -1,0 +1,47 @@
+/**
+ * The process cell of a session row: what the Claude Code process behind it
+ * is doing (busy, idle, waiting, gone, unknown) and since when, with "!" when
+ * the join of OMC's state and the process needs the user (an orphaned loop,
+ * a permission prompt, idle while a loop is active). Pure text: the row and
+ * its tests read the same strings.
+ */
+import { attentionFor, type AttentionFact } from '../../store/claude/attention.js';
+import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
+import type { SessionView } from '../../store/sessions/model.js';
+import { formatAge, width as textWidth } from '../../ui/format.js';
+
+export type CellTone = 'ok' | 'warn' | 'error' | 'muted';
+
+export interface ProcessCell {
+  /** Longest first: the row takes the first that fits its column (never cut mid-word). */
+  variants: string[];
+  tone: CellTone;
+  attention: AttentionFact[];
+}
+
+function toneOf(p: ProcessView | null, attention: readonly AttentionFact[]): CellTone {
+  if (attention.some((a) => a.kind === 'orphaned-loop')) return 'error';
+  if (attention.length > 0) return 'warn';
+  if (p?.status === 'busy') return 'ok';
+  return 'muted';
+}
+
+export function processCell(s: SessionView, c: ClaudeSessionView | undefined, now: number): ProcessCell {
+  if (s.kind === 'legacy') return { variants: ['—'], tone: 'muted', attention: [] };
+  const p = c?.process ?? null;
+  const attention = attentionFor(s, p, c?.transcript?.facts ?? null);
+  const word = p?.status ?? 'unknown';
+  const mark = attention.length > 0 ? '!' : '';
+  const variants =
+    p && p.since !== null && p.status !== 'unknown'
+      ? [`${mark}${word} ${formatAge(p.since, now)}`, `${mark}${word}`, word]
+      : [`${mark}${word}`, word];
+  // "unknown" does not fit a narrow column; "?" says the same without guessing.
+  if (word === 'unknown') variants.push('?');
+  return { variants, tone: toneOf(p, attention), attention };
+}
+
+/** The first variant that fits `width` cells, else "" (the column is too narrow to say anything whole). */
+export function cellText(cell: ProcessCell, width: number): string {
+  return cell.variants.find((v) => textWidth(v) <= width) ?? '';
+}

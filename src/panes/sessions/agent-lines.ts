@@ -1,0 +1,120 @@
+/**
+ * The session detail's "Claude process" section: who runs the session (pid,
+ * version, entrypoint, name, tmux pane), what needs the user and why, the
+ * tokens with a burn rate and an estimated cost where the model's price is
+ * known, per ralph iteration too, and the loop analytics (seconds per
+ * iteration, ETA to max_iterations, stall badges). Pure: text from the store's
+ * snapshots, already sanitised.
+ */
+import { loopAnalytics } from '../../store/claude/analytics.js';
+import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
+import type { ClaudeSessionView } from '../../store/claude/model.js';
+import { estimateUsd, formatUsdEst, priceFor, type ModelPrice } from '../../store/claude/prices.js';
+import type { Tokens } from '../../store/claude/transcript-facts.js';
+import type { SessionView } from '../../store/sessions/model.js';
+import { formatAge, formatTimestamp } from '../../ui/format.js';
+import type { DetailLine } from './detail.js';
+import { sparkline } from './peek-lines.js';
+
+const n = (v: number) => v.toLocaleString('en-US');
+const tokenText = (t: Tokens) =>
+  `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}`;
+
+/** What the user can do about an attention fact, in the words of the keys that do it. */
+export function attentionAction(a: AttentionFact): string {
+  switch (a.kind) {
+    case 'orphaned-loop':
+      return 'press c to clean it up (the cancel plan, shown before anything is written)';
+    case 'waiting-for-you':
+      return 'answer the prompt in its terminal (J jumps to its tmux pane)';
+    default:
+      return a.reason === 'one-iteration-per-turn'
+        ? 'send a prompt to run the next iteration, or c to end the loop'
+        : a.reason === 'block-cap'
+          ? 'raise CLAUDE_CODE_STOP_HOOK_BLOCK_CAP or send a prompt to continue'
+          : 'see the Stop-hook timeline (P peek)';
+  }
+}
+
+/**
+ * `head`: one line on the process and what needs the user, near the top (nothing when no process is
+ * registered, so the modes stay where they were); `tail`: the whole section, after the modes.
+ */
+export function agentDetail(
+  s: SessionView,
+  c: ClaudeSessionView | undefined,
+  now: number,
+  prices: Readonly<Record<string, ModelPrice>> | undefined,
+): { head: DetailLine[]; tail: DetailLine[] } {
+  if (s.kind === 'legacy') return { head: [], tail: [] };
+  const head: DetailLine[] = [];
+  const p = c?.process ?? null;
+  if (p)
+    head.push({
+      text: `Claude: ${p.status} for ${formatAge(p.since, now)} · pid ${p.pid} · v${p.version ?? '?'} (process, tokens and cost below)`,
+      tone: p.status === 'gone' ? 'error' : p.status === 'waiting' ? 'warn' : 'dim',
+    });
+  for (const a of attentionFor(s, p, c?.transcript?.facts ?? null))
+    head.push({ text: `! ${a.text}: ${attentionAction(a)}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
+  return { head, tail: agentDetailLines(s, c, now, prices) };
+}
+
+export function agentDetailLines(
+  s: SessionView,
+  c: ClaudeSessionView | undefined,
+  now: number,
+  prices: Readonly<Record<string, ModelPrice>> | undefined,
+): DetailLine[] {
+  if (s.kind === 'legacy') return [];
+  const out: DetailLine[] = [{ text: '' }, { text: '▌Claude process', tone: 'title' }];
+  const p = c?.process ?? null;
+  const f = c?.transcript?.facts ?? null;
+  if (!p) out.push({ text: '  unknown: no registry entry (an older CLI, an SDK session, or it exited)', tone: 'dim' });
+  else {
+    const tone: DetailLine['tone'] =
+      p.status === 'gone' ? 'error' : p.status === 'waiting' ? 'warn' : p.status === 'busy' ? 'ok' : 'dim';
+    out.push({ text: `  ${p.status} for ${formatAge(p.since, now)}: ${p.reason}`, tone });
+    out.push({
+      text: `  pid ${p.pid} · Claude ${p.version ?? '?'} · ${p.entrypoint ?? '?'} · name ${p.name ?? '—'} · tmux ${p.tmux ?? '—'}`,
+    });
+    if (p.startedAt !== null) out.push({ text: `  started ${formatTimestamp(p.startedAt)}`, tone: 'dim' });
+  }
+  for (const a of attentionFor(s, p, f)) {
+    out.push({ text: `  ! ${a.text}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
+    out.push({ text: `    ${attentionAction(a)}`, tone: 'dim' });
+  }
+  if (!f) {
+    out.push({ text: '  no transcript found', tone: 'dim' });
+    return out;
+  }
+  const partial = c?.transcript?.partialFrom ? ' (last 64 MB of the transcript only)' : '';
+  out.push({ text: `  tokens: ${tokenText(f.tokens)}${partial}` });
+  const loop = activeLoop(s);
+  const a = loopAnalytics(f, loop, now);
+  const priced = priceFor(f.model, prices);
+  const cost = priced
+    ? `cost ${formatUsdEst(estimateUsd(f.tokens, priced.price))} (${priced.model}, ${priced.source} price)`
+    : `cost: no price known for ${f.model ?? 'an unnamed model'} (add it under "prices" in the config file)`;
+  const burn = a.burnPerMin === null ? '' : `burn ${n(a.burnPerMin)} tokens/min · `;
+  out.push({ text: `  ${burn}${cost}`, tone: 'dim' });
+  if (f.cliCost) out.push({ text: `  Claude Code's own figure at exit: $${f.cliCost.usd.toFixed(4)}`, tone: 'dim' });
+  const its = f.iterations.filter((i) => i.iteration !== null).slice(-5);
+  for (const it of its) {
+    const usd = priced ? ` · ${formatUsdEst(estimateUsd(it.tokens, priced.price))}` : '';
+    out.push({
+      text: `  iteration ${it.iteration}: ${tokenText(it.tokens)}${usd} · ${it.filesWritten} file${it.filesWritten === 1 ? '' : 's'} written`,
+      tone: 'dim',
+    });
+  }
+  if (loop && a.secondsPerIteration.length > 0) {
+    const last = a.secondsPerIteration.at(-1);
+    const eta =
+      a.etaMs === null
+        ? ''
+        : ` · ETA to ${loop.max} iterations ${formatAge(now - (a.etaMs - now), now)} (at ${formatTimestamp(a.etaMs)})`;
+    out.push({ text: `  s/iteration ${sparkline(a.secondsPerIteration)} last ${last}s${eta}` });
+  }
+  if (a.noFileIn3) out.push({ text: '  ! no file written in the last 3 iterations', tone: 'warn' });
+  if (a.sameError3) out.push({ text: `  ! the same error 3 times: ${a.sameError3}`, tone: 'warn' });
+  return out;
+}

@@ -1,0 +1,33 @@
+/**
+ * The real App over what a real Claude Code run wrote: a store on the run's
+ * project and config dir, mounted on the one rig (test/helpers/mount-app.tsx),
+ * with a way to bring one session's row under the cursor (the filter, so no
+ * key races a frame).
+ */
+import path from 'node:path';
+import { OmcStore } from '../../src/store/store.js';
+import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
+import type { Run } from './harness.js';
+
+export async function mountOnRun(run: Run, size = { columns: 200, rows: 50 }): Promise<MountedApp> {
+  const store = new OmcStore({
+    root: path.join(run.project, '.omc'),
+    watch: 'none',
+    projectDir: run.project,
+    claude: { live: false, env: { CLAUDE_CONFIG_DIR: run.configDir } },
+  });
+  store.start();
+  const app = mountStore(store, size);
+  await app.ready;
+  await app.waitForText('CLAUDE');
+  return app;
+}
+
+/** Filters the list to one session and returns its (selected) row. */
+export async function showSession(app: MountedApp, sid: string): Promise<string> {
+  await app.press('/', sid.slice(0, 8), KEY.enter);
+  await app.waitForText(new RegExp(`▸ .*${sid.slice(0, 8)}`));
+  return app.lines().find((l) => l.startsWith('▸')) ?? '';
+}
+
+export const thousands = (v: number) => v.toLocaleString('en-US');

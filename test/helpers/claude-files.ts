@@ -1,0 +1,55 @@
+/**
+ * Claude Code's files as the CLI (2.1.332) and the demo write them, for pane
+ * tests: a registry entry under `<config>/sessions/<pid>.json` and a transcript
+ * under `<config>/projects/<cwd>/<session>.jsonl`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { processStartIdentity } from '../../src/store/cancel/process-start.js';
+import { transcriptRel } from '../../src/store/claude/config-dir.js';
+import { ownPidDomain } from '../../src/store/claude/process-status.js';
+
+/** A pid no process can have (above the kernel's pid_max ceiling is refused; this is the ceiling's last). */
+export const DEAD_PID = 4194303;
+
+export interface RegistryFields {
+  status: 'busy' | 'idle' | 'waiting';
+  cwd: string;
+  /** Default: the live process's own start time (so it is judged "the same process"). */
+  procStart?: string | null;
+  waitingFor?: string;
+  tmux?: string;
+  name?: string;
+  statusUpdatedAt?: number;
+}
+
+export function writeRegistry(cfg: string, pid: number, sessionId: string, f: RegistryFields): void {
+  fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
+  const live = processStartIdentity(pid);
+  fs.writeFileSync(
+    path.join(cfg, 'sessions', `${pid}.json`),
+    JSON.stringify({
+      pid,
+      sessionId,
+      cwd: f.cwd,
+      procStart: f.procStart !== undefined ? f.procStart : typeof live === 'string' ? live : '5',
+      pidDomain: ownPidDomain(),
+      version: '2.1.332',
+      kind: 'interactive',
+      entrypoint: 'cli',
+      startedAt: Date.now() - 60_000,
+      status: f.status,
+      statusUpdatedAt: f.statusUpdatedAt ?? Date.now(),
+      ...(f.waitingFor ? { waitingFor: f.waitingFor } : {}),
+      ...(f.tmux ? { tmux: f.tmux } : {}),
+      ...(f.name ? { name: f.name } : {}),
+    }),
+  );
+}
+
+export function writeTranscript(cfg: string, cwd: string, sessionId: string, lines: readonly string[]): string {
+  const file = path.join(cfg, transcriptRel(cwd, sessionId));
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}

@@ -1,0 +1,113 @@
+/**
+ * Stop escalation in the real App: a loop that OMC keeps re-arming survives
+ * two verified cancels; then (and only then) I offers SIGINT to the Claude
+ * process, after checking pid, start time and cwd; the message says what the
+ * registry and the disk said afterwards. The clock is the store's own, moved
+ * past each 30 s signal window; every wait is for a condition.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OmcStore } from '../../src/store/store.js';
+import { writeRegistry } from '../helpers/claude-files.js';
+import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { mountStore, type MountedApp } from '../helpers/mount-app.js';
+
+const SID = 'eeeeeeee-1111-4222-8333-000000000005';
+let p: TempProject | null = null;
+let app: MountedApp | null = null;
+let child: ChildProcess | null = null;
+
+afterEach(async () => {
+  await app?.unmount();
+  app = null;
+  child?.kill('SIGKILL');
+  child = null;
+  p?.cleanup();
+  p = null;
+});
+
+function startCli(cwd: string): Promise<ChildProcess> {
+  const c = spawn(
+    process.execPath,
+    ['-e', 'process.on("SIGINT",()=>process.exit(42));console.log("ready");setInterval(()=>{},1000)'],
+    { cwd, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  return new Promise((resolve) => c.stdout?.once('data', () => resolve(c)));
+}
+
+describe('stop escalation', () => {
+  it('after two cancels that did not take, I sends SIGINT to the checked process and says what the disk says', async () => {
+    p = makeProject();
+    let now = Date.now();
+    const ralphFile = path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json');
+    let iteration = 3;
+    // What OMC's hooks do in a loop that keeps going: write ralph back, fresh and owned.
+    const rearm = () =>
+      writeOmcJson(ralphFile, {
+        active: true,
+        iteration: iteration++,
+        max_iterations: 10,
+        started_at: new Date(now - 60_000).toISOString(),
+        last_checked_at: new Date(now).toISOString(),
+        session_id: SID,
+        project_path: (p as TempProject).dir,
+      });
+    rearm();
+    child = await startCli(p.dir);
+    const exited = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)));
+    const cfg = path.join(p.dir, 'claude-config');
+    writeRegistry(cfg, child.pid as number, SID, { status: 'busy', cwd: p.dir });
+    const store = new OmcStore({
+      root: p.root,
+      watch: 'poll',
+      projectDir: p.dir,
+      clock: () => now,
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg } },
+    });
+    store.start();
+    const a = mountStore(store, { columns: 120, rows: 30 });
+    app = a;
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+eeeeeeee\S* ralph 3\/10 .* busy/);
+
+    // Not offered before any cancel failed: the key says why.
+    await a.press('I');
+    await a.waitForText('interrupt is offered after 2 cancels that did not take (this session: 0)');
+
+    const failOnce = async (n: number) => {
+      await a.press('c');
+      await a.waitForText('y: cancel the loop');
+      await a.press('y');
+      await a.waitForText(/cancelled ✓|not ended yet/);
+      rearm();
+      await a.waitForText('not ended yet: ralph active again');
+      // The 30 s window ends with ralph still running: the verdict is final.
+      now += 31_000;
+      rearm();
+      // The verdict's own message comes last (the cancel flow follows the tracker): wait for it.
+      await waitFor(
+        () => a.ui.getSnapshot().log.filter((l) => l.text.startsWith('cancel did not take:')).length === n,
+        {
+          what: `cancel ${n} judged not taken`,
+          timeoutMs: 15_000,
+        },
+      );
+    };
+    await failOnce(1);
+    await a.press('I');
+    await a.waitForText('(this session: 1)');
+    await failOnce(2);
+    // The offer comes after the verdict's own message, so it is the one left on the message line.
+    await a.waitForText(`cancel did not take 2 times: press I to interrupt Claude (SIGINT to pid ${child.pid}`);
+
+    await a.press('I');
+    const dialog = await a.waitForText(`Interrupt Claude (pid ${child.pid}) running session ${SID}?`);
+    expect(dialog.replace(/[│\s]+/g, ' ')).toContain(`works in ${p.dir}`);
+    await a.press('y');
+    expect(await exited).toBe(42);
+    // Its registry file is left behind (the stand-in cannot remove it as the CLI does); ralph stays on disk.
+    const done = await a.waitForText(`interrupt: Claude (pid ${child.pid}) stopped`);
+    expect(done.replace(/\s+/g, ' ')).toMatch(/its registry entry is left behind \(stale\); ralph is still active/);
+  });
+});
