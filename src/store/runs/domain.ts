@@ -92,9 +92,7 @@ export class RunsDomain implements Domain {
     this.opts.sampledIterations = f;
   }
 
-  runs(): readonly RunLine[] {
-    return this.runList;
-  }
+  runs = (): readonly RunLine[] => this.runList;
 
   /** What OMC 5.6 will say at the next session start (stale runs, runs without a closeout). */
   nextSession(): readonly NextSessionFact[] {
@@ -140,10 +138,11 @@ export class RunsDomain implements Domain {
     };
   }
 
-  subscribe(listener: () => void): () => void {
+  /** Bound, so a view can hand it to useSyncExternalStore with `runs` as the snapshot (a new array per change). */
+  subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
+  };
 
   private derive(changed: boolean): void {
     if (!changed) return;
