@@ -10,6 +10,7 @@ import type { Size } from '../panes/types.js';
 import { clip, wrapText } from './format.js';
 import { initList, listView, type ListState, type ListView } from './list.js';
 import { useTheme } from './theme.js';
+import { explainOmc56Path } from '../store/omc56/known-files.js';
 import type { PaneId } from './ui-store.js';
 
 export interface ProblemLike {
@@ -38,7 +39,15 @@ export function problemsLayout(
   const first = listView(l, ids, Number.MAX_SAFE_INTEGER);
   const sel = problems[first.index];
   const w = Math.max(10, body.columns - 2);
-  const detail = sel ? [...wrapText(sel.path, w), ...wrapText(`  ${sel.message}`, w)].slice(0, 8) : [];
+  // An OMC 5.6 file says what it is: these files are new to most users (known-files.ts).
+  const known = sel ? explainOmc56Path(sel.path) : null;
+  const detail = sel
+    ? [
+        ...wrapText(sel.path, w),
+        ...wrapText(`  ${sel.message}`, w),
+        ...(known ? wrapText(`  (${sel.path}: ${known.what})`, w) : []),
+      ].slice(0, 10)
+    : [];
   const height = Math.max(1, body.rows - 2 - (detail.length ? detail.length + 1 : 0));
   return { ids, height, detail, view: listView(l, ids, height) };
 }
@@ -48,6 +57,8 @@ export function paneOfProblem(path: string): { pane: PaneId; session?: string } 
   const m = /^state\/sessions\/([^/]+)\//.exec(path);
   if (m) return { pane: 'sessions', session: m[1] };
   if (path.startsWith('state/team/')) return { pane: 'teams' };
+  // The run ledger and the per-mode closeout notepads: the History pane shows the runs they judge.
+  if (path.startsWith('state/runs/') || path.startsWith('notepads/')) return { pane: 'history' };
   if (path === 'notepad.md' || path.startsWith('notepad')) return { pane: 'notepad' };
   if (path.startsWith('project-memory')) return { pane: 'memory' };
   if (path.startsWith('wiki/') || path === 'wiki') return { pane: 'wiki' };

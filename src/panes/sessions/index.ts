@@ -26,6 +26,7 @@ import {
 import { trackerKey } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { requestCancel } from './cancel-flow.js';
+import { runFactDetail } from './run-facts.js';
 import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
 
@@ -45,7 +46,9 @@ const detailSession = (ctx: Ctx) => rowByKey(ctx.store.sessions.getSnapshot().se
 const trackedOf = (ctx: Ctx, s: SessionView) => ctx.store.cancels.get(trackerKey(s.kind === 'legacy' ? null : s.id));
 const detail = (ctx: Ctx) => {
   const s = detailSession(ctx);
-  return s ? detailLayout(s, ctx.body, ctx.app.now(), trackedOf(ctx, s)) : null;
+  return s
+    ? detailLayout(s, ctx.body, ctx.app.now(), trackedOf(ctx, s), runFactDetail(ctx.store, s, ctx.body.columns - 1))
+    : null;
 };
 const nothingSelected = (ctx: Ctx) => (selected(ctx) ? null : 'no session selected');
 

@@ -31,8 +31,23 @@ export interface DetailLayout {
   height: number;
 }
 
-export function detailLayout(s: SessionView, body: Size, now: number, tracked?: TrackedCancel): DetailLayout {
-  return { lines: detailLines(s, now, body.columns - 1, tracked), height: body.rows };
+/** Lines other domains add (run-facts.ts): `top` before the first mode's section, `bottom` at the end. */
+export interface DetailExtra {
+  top: readonly DetailLine[];
+  bottom: readonly DetailLine[];
+}
+
+export function detailLayout(
+  s: SessionView,
+  body: Size,
+  now: number,
+  tracked?: TrackedCancel,
+  extra: DetailExtra = { top: [], bottom: [] },
+): DetailLayout {
+  const lines = detailLines(s, now, body.columns - 1, tracked);
+  const at = lines.findIndex((l) => l.mode !== undefined);
+  const cut = at === -1 ? lines.length : at;
+  return { lines: [...lines.slice(0, cut), ...extra.top, ...lines.slice(cut), ...extra.bottom], height: body.rows };
 }
 
 /** The scroll that keeps the selected mode's title on screen (Tab / `]` must not move it out of view). */

@@ -10,7 +10,9 @@ import { detailLayout, listLayout } from './layout.js';
 import { isDone, keyLabel, rowByKey, type SessionsPaneState } from './reducer.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreAbove, moreBelow } from '../../ui/list.js';
-import { headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
+import { columnsFor, headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
+import { rowExtras, runFactDetail, withRunFacts } from './run-facts.js';
+import type { OmcStore } from '../../store/store.js';
 
 /** The tracker entry for a row's session (legacy state has its own key). */
 export const trackedFor = (entries: ReadonlyMap<string, TrackedCancel>, s: SessionView) =>
@@ -22,6 +24,8 @@ interface RowProps {
   width: number;
   selected: boolean;
   tracked?: TrackedCancel;
+  /** run-facts.ts: badges and the story cell, appended to the modes cell when they fit. */
+  extras: readonly string[];
 }
 
 /** What a row shows that depends on the clock: it re-renders only when these change, not on every tick. */
@@ -31,11 +35,13 @@ const sameRow = (a: RowProps, b: RowProps) =>
   a.width === b.width &&
   a.selected === b.selected &&
   a.tracked === b.tracked &&
+  a.extras.join('\u0000') === b.extras.join('\u0000') &&
   timeLabels(a) === timeLabels(b);
 
-const Row = memo(function Row({ s, now, width, selected, tracked }: RowProps) {
+const Row = memo(function Row({ s, now, width, selected, tracked, extras }: RowProps) {
   const theme = useTheme();
   const t = rowText(s, now, width, selected, tracked);
+  if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked);
   const tone = tracked ? trackedTone(tracked) : null;
   const statusColor =
     tone === null
@@ -68,6 +74,7 @@ function Detail({
   height,
   now,
   tracked,
+  store,
 }: {
   state: SessionsPaneState;
   s: SessionView;
@@ -75,8 +82,9 @@ function Detail({
   height: number;
   now: number;
   tracked?: TrackedCancel;
+  store: OmcStore;
 }) {
-  const l = detailLayout(s, { columns: width, rows: height }, now, tracked);
+  const l = detailLayout(s, { columns: width, rows: height }, now, tracked, runFactDetail(store, s, width - 1));
   const modeIndex = state.detail?.modeIndex ?? 0;
   const lines = l.lines.map((x) => ({
     text: x.text,
@@ -91,6 +99,9 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
   const snap = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
   const tracker = store.cancels;
   const cancels = useSyncExternalStore(tracker.subscribe, tracker.getSnapshot).entries;
+  // Stories and next-session facts come from the prd and runs domains: repaint when they change.
+  useSyncExternalStore(store.runs.subscribe, store.runs.runs);
+  useSyncExternalStore(store.prd.subscribe, store.prd.version);
   if (state.detail) {
     const s = rowByKey(snap.sessions, state.detail?.id);
     if (!s) {
@@ -102,7 +113,17 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
         </Box>
       );
     }
-    return <Detail state={state} s={s} width={width} height={height} now={now} tracked={trackedFor(cancels, s)} />;
+    return (
+      <Detail
+        state={state}
+        s={s}
+        width={width}
+        height={height}
+        now={now}
+        tracked={trackedFor(cancels, s)}
+        store={store}
+      />
+    );
   }
 
   const { rows, showFilter, height: listHeight, view } = listLayout(state, snap, { columns: width, rows: height });
@@ -155,6 +176,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
             width={width}
             selected={top + i === sel}
             tracked={rowCancel(trackedFor(cancels, s), now)}
+            extras={rowExtras(store, s)}
           />
         ))
       )}

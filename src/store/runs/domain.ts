@@ -9,7 +9,8 @@ import { deriveRuns, runsJson, type RunLine } from './history.js';
 import { LEDGER_REL, LEDGER_ROTATED_REL, LedgerReader, WATCHED_RUN_MODES } from './ledger.js';
 import { SummaryReader } from './summaries.js';
 import { LogTail } from './log-tail.js';
-import { latestBudgetByMode, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
+import { Omc56Presence } from '../omc56/present-files.js';
+import { latestBudgetByMode, pauseBudgetWarning, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
 import {
   factsAsProblems,
   missingCloseouts,
@@ -49,11 +50,13 @@ export class RunsDomain implements Domain {
   private readonly shadow: LogTail;
   private shadowLines: string[] = [];
   private budgets = new Map<string, BudgetReading>();
+  private readonly presence: Omc56Presence;
 
   constructor(private opts: RunsDomainOptions) {
     this.ledger = new LedgerReader(opts.root);
     this.summaries = new SummaryReader(opts.root);
     this.shadow = new LogTail(opts.root, SHADOW_LOG_REL, 256 * 1024);
+    this.presence = new Omc56Presence(opts.root);
   }
 
   wants(rel: string, isDir: boolean | undefined): boolean {
@@ -61,6 +64,7 @@ export class RunsDomain implements Domain {
     if (isDir !== false && rel === 'state/enforcement') return true;
     if (rel === LEDGER_REL || rel === LEDGER_ROTATED_REL || rel === SHADOW_LOG_REL) return true;
     if (/^sessions\/[^/]+\.json$/.test(rel)) return true;
+    if (this.presence.wants(rel, isDir)) return true;
     const m = STATE_FILE.exec(rel);
     return m !== null && WATCHED.has(m[2] as string);
   }
@@ -69,6 +73,7 @@ export class RunsDomain implements Domain {
     this.ledger.poll();
     this.summaries.poll();
     this.pollShadow();
+    this.presence.scan();
     // Staleness moves with the clock: everything is re-judged on every scan (poll tick).
     this.derive(true);
   }
@@ -83,6 +88,7 @@ export class RunsDomain implements Domain {
       else if (STATE_FILE.test(e.rel)) changed = true; // running vs crashed, live iteration
     }
     if (events.some((e) => e.rel === SHADOW_LOG_REL)) changed = this.pollShadow() || changed;
+    changed = this.presence.refresh(events) || changed;
     if (ledger) changed = this.ledger.poll() || changed;
     this.derive(changed);
   }
@@ -99,9 +105,28 @@ export class RunsDomain implements Domain {
     return this.facts;
   }
 
+  /** OMC 5.6's files that exist for a session (shared logs, its feedback baseline, its modes' notepads). */
+  omc56Files(sessionId: string | null, modes: readonly string[]): string[] {
+    return this.presence.forSession(sessionId, modes);
+  }
+
   /** The budget guard's newest reading for a mode, from state/enforcement/shadow.jsonl. */
   budgetFor(mode: string): BudgetReading | null {
     return this.budgets.get(mode) ?? null;
+  }
+
+  /**
+   * What a pause of these modes must warn about: the budget guard's newest reading for each, judged with
+   * this domain's environment (OMC_RUN_BUDGET_TOKENS, OMC_BUDGET_ENFORCE are the hooks' environment too).
+   */
+  pauseWarnings(modes: readonly string[]): string[] {
+    const env = this.opts.env ?? process.env;
+    const out: string[] = [];
+    for (const m of modes) {
+      const w = pauseBudgetWarning(env, this.budgetFor(m));
+      if (w) out.push(`${m}: ${w}`);
+    }
+    return out;
   }
 
   private pollShadow(): boolean {
