@@ -190,6 +190,7 @@ function runTui(
           exit={() => finish(0)}
           redraw={redraw}
           suspend={suspend}
+          attention={attention}
         />,
         { exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
       );

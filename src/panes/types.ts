@@ -4,6 +4,7 @@
  */
 import type { ComponentType } from 'react';
 import type { Binding } from '../input/bindings.js';
+import type { AttentionControl } from '../notify/attention-control.js';
 import type { OmcStore } from '../store/store.js';
 import type { ConfirmOverlay, FlashKind, PaneId, UiStore } from '../ui/ui-store.js';
 
@@ -23,6 +24,8 @@ export interface AppActions {
   suspend<T>(fn: () => Promise<T>): Promise<T>;
   readonly readonly: boolean;
   now(): number;
+  /** The attention layer (needs-you count, notifier switch) when the full-screen app runs one. */
+  readonly attention?: AttentionControl | null;
 }
 
 export interface KeyContext<S> {

@@ -19,6 +19,8 @@ export interface ProblemLike {
   severity: string;
 }
 
+const NEEDS = 'needs you';
+
 export const problemId = (p: ProblemLike) => `${p.path}\u0000${p.message}`;
 
 export interface ProblemsLayout {
@@ -81,6 +83,8 @@ export function ProblemsView({
 }) {
   const theme = useTheme();
   const lay = problemsLayout(problems, list, { columns: width, rows: height });
+  // The attention monitor's items (notify/attention-control.ts) come last, marked apart from file problems.
+  const needs = problems.filter((p) => p.severity === NEEDS).length;
   const { index, top } = lay.view;
   const shown = problems.slice(top, top + lay.height);
   const more = [
@@ -93,7 +97,7 @@ export function ProblemsView({
     <Box flexDirection="column" height={height}>
       <Text bold color={theme.accent} wrap="truncate">
         {clip(
-          `Problems found in .omc (${problems.length})${more ? `  ${more} more` : ''}  ·  Enter opens the pane  ·  Esc closes`,
+          `Problems found in .omc (${problems.length - needs})${needs ? ` · needs you (${needs}, listed last)` : ''}${more ? `  ${more} more` : ''}  ·  Enter opens the pane  ·  Esc closes`,
           width,
         )}
       </Text>
@@ -105,7 +109,10 @@ export function ProblemsView({
           inverse={top + i === index}
           color={p.severity === 'error' ? theme.error : theme.warn}
         >
-          {clip(`${top + i === index ? '▸' : ' '} ⚠ ${p.path}: ${p.message}`, width)}
+          {clip(
+            `${top + i === index ? '▸' : ' '} ${p.severity === NEEDS ? `» ${p.message} — ${p.path}` : `⚠ ${p.path}: ${p.message}`}`,
+            width,
+          )}
         </Text>
       ))}
       {lay.detail.length > 0 ? (
