@@ -82,17 +82,34 @@ export function Header({
     omc !== undefined &&
     shortenPath(root, 1_000).length + (width >= 100 ? rule.length + 3 : 0) <=
       width - left.length - lead.length - withOmc.length - 2;
-  // With the attention count on a narrow header, the clock and then the session counts give way to it.
-  const candidates = fitsWithOmc
-    ? [withOmc]
-    : [`${counts}  ${clock}`, ...(attn ? [counts, `${running} running`, ''] : [])];
-  const right =
-    candidates.find((c) => width - left.length - lead.length - c.length >= PATH_MIN) ??
-    (candidates[candidates.length - 1] as string);
+  const ruleText = width >= 100 ? ` (${rule})` : '';
+  let right = fitsWithOmc ? withOmc : `${counts}  ${clock}`;
+  let showRule = ruleText !== '';
+  if (attn) {
+    // The count is added. To make room, the rule goes first, then the clock, while the root path can stay
+    // whole; past that the path is shortened (down to PATH_MIN), and only then do the counts give way.
+    const full = shortenPath(cleanLine(root), 1_000).length;
+    const room = (c: string) => width - left.length - lead.length - c.length - 2;
+    const whole: Array<[string, boolean]> = [
+      [right, true],
+      [right, false],
+      [counts, false],
+    ];
+    const cut: Array<[string, boolean]> = [
+      [right, false],
+      [counts, false],
+      [`${running} running`, false],
+    ];
+    const [pick, rule] = whole.find(([c, r]) => room(c) >= full + (r ? ruleText.length : 0)) ??
+      cut.find(([c]) => room(c) >= PATH_MIN) ?? ['', false];
+    showRule = ruleText !== '' && rule;
+    right = pick;
+  }
   const rightAll = lead + right;
   const pathRoom = Math.max(8, width - left.length - rightAll.length - 2);
-  const where =
-    shortenPath(cleanLine(root), pathRoom - (width >= 100 ? rule.length + 3 : 0)) + (width >= 100 ? ` (${rule})` : '');
+  const where = showRule
+    ? shortenPath(cleanLine(root), pathRoom - ruleText.length) + ruleText
+    : shortenPath(cleanLine(root), pathRoom);
   return (
     <Text wrap="truncate">
       <Text bold color={theme.accent}>
