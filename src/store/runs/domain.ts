@@ -78,13 +78,13 @@ export class RunsDomain implements Domain {
     this.derive(true);
   }
 
-  refresh(events: readonly WatchEvent[], _edge?: 'leading' | 'trailing'): void {
+  refresh(events: readonly WatchEvent[], edge?: 'leading' | 'trailing'): void {
     let changed = false;
     let ledger = false;
     for (const e of events) {
       if (e.rel === LEDGER_REL || e.rel === LEDGER_ROTATED_REL || e.rel === 'state/runs') ledger = true;
       else if (e.rel === 'sessions') changed = this.summaries.poll() || changed;
-      else if (e.rel.startsWith('sessions/')) changed = this.summaries.readOne(e.rel) || changed;
+      else if (e.rel.startsWith('sessions/')) changed = this.summaries.readOne(e.rel, edge) || changed;
       else if (STATE_FILE.test(e.rel)) changed = true; // running vs crashed, live iteration
     }
     if (events.some((e) => e.rel === SHADOW_LOG_REL)) changed = this.pollShadow() || changed;
