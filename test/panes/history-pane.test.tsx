@@ -112,4 +112,15 @@ describe('History pane', () => {
     await app!.press(KEY.esc);
     await app!.waitForText('OUTCOME');
   });
+
+  it('the problems view explains the 5.6 file behind a next-session fact, and Enter on it opens History', async () => {
+    await open(100, 30, 'sessions');
+    await app!.press(KEY.esc, 's', '!');
+    const text = await app!.waitForText('notepads/autopilot/problems.md');
+    expect(text.replace(/\s+/g, ' ')).toMatch(
+      /\(notepads\/autopilot\/problems\.md: OMC 5\.6 per-mode notepads: a run writes its closeout here/,
+    );
+    await app!.press(KEY.enter);
+    await app!.waitForText('OUTCOME');
+  });
 });
