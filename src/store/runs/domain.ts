@@ -190,15 +190,24 @@ export class RunsDomain implements Domain {
           ? it
           : (this.opts.sampledIterations?.(r.mode, r.sessionId, r.startedMs) ?? null);
     }
-    this.runList = runs;
     const now = (this.opts.clock ?? Date.now)();
-    this.facts = [
+    const facts = [
       ...(this.opts.parsedFiles
         ? staleRunsFrom(this.opts.parsedFiles, now, this.opts.env ?? process.env)
         : staleRuns(this.opts.root, now, this.opts.env ?? process.env)),
       ...missingCloseouts(this.ledger.mainEntries(), now),
     ];
-    this.problemList = [...this.ledger.problems(), ...this.summaries.problems(), ...factsAsProblems(this.facts)];
+    const problems = [...this.ledger.problems(), ...this.summaries.problems(), ...factsAsProblems(facts)];
+    // Every scan re-judges (staleness moves with the clock), but views repaint only when something they
+    // show changed: the same history keeps its array, so a poll tick costs the sessions pane nothing.
+    const same =
+      sameList(runs, this.runList, runKey) &&
+      sameList(facts, this.facts, (f) => `${f.kind}|${f.path}|${f.message}`) &&
+      sameList(problems, this.problemList, (p) => `${p.severity}|${p.path}|${p.message}`);
+    if (same) return;
+    this.runList = runs;
+    this.facts = facts;
+    this.problemList = problems;
     for (const l of this.listeners) l();
   }
 
@@ -209,4 +218,24 @@ export class RunsDomain implements Domain {
       ? (r.value as Record<string, unknown>)
       : null;
   }
+}
+
+const runKey = (r: RunLine) =>
+  [
+    r.mode,
+    r.sessionId,
+    r.startedMs,
+    r.endedMs,
+    r.outcome,
+    r.closeoutWritten,
+    r.iterations,
+    r.endedBy,
+    r.reason,
+    r.where.join(','),
+  ].join('|');
+
+function sameList<T>(a: readonly T[], b: readonly T[], key: (x: T) => string): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (key(a[i] as T) !== key(b[i] as T)) return false;
+  return true;
 }
