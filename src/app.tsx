@@ -19,6 +19,7 @@ import { ConfirmView, TextOverlayView } from './ui/overlays.js';
 import { ProblemsView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
 import type { UiStore } from './ui/ui-store.js';
+import { withNeeds, type AttentionControl } from './notify/attention-control.js';
 
 export interface AppProps {
   store: OmcStore;
@@ -29,9 +30,13 @@ export interface AppProps {
   exit(): void;
   redraw(): void;
   suspend<T>(fn: () => Promise<T>): Promise<T>;
-  /** The project's .omc roots and how to switch (`R`); absent where there is nothing to switch (tests, one root). */
+  /** The project's .omc roots and how to switch (`O`); absent where there is nothing to switch (tests, one root). */
   roots?: RootChoice;
+  /** cli.tsx's attention layer: the header's "needs you" count, the problems view's items, the N toggle. */
+  attention?: AttentionControl | null;
 }
+
+const NO_COUNT = { subscribe: () => () => undefined, getSnapshot: () => null };
 
 /** Repaints for passing time land on this grid, so 50 rows crossing minute marks cost 12 frames a minute, not 50. */
 const TICK_GRID_MS = 5_000;
@@ -75,6 +80,9 @@ export function App(props: AppProps) {
   const fileProblems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
   const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
   const problems = useMemo(() => shownProblems(status, fileProblems), [status, fileProblems]);
+  const attention = props.attention ?? null;
+  const needCell = attention?.monitor.count ?? NO_COUNT;
+  const needs = useSyncExternalStore(needCell.subscribe, needCell.getSnapshot);
   const pane = paneById(panes, uiState.pane);
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
   const now = store.clock();
@@ -103,6 +111,7 @@ export function App(props: AppProps) {
       readonly: store.readonly,
       now: () => store.clock(),
       roots: props.roots,
+      attention,
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [ui, store],
@@ -135,7 +144,9 @@ export function App(props: AppProps) {
   let body: React.ReactNode;
   if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'problems')
-    body = <ProblemsView problems={problems} list={overlay.list} width={width} height={paneHeight} />;
+    body = (
+      <ProblemsView problems={withNeeds(problems, attention)} list={overlay.list} width={width} height={paneHeight} />
+    );
   else if (overlay)
     body = (
       <TextOverlayView
@@ -158,6 +169,8 @@ export function App(props: AppProps) {
           now={now}
           readonly={store.readonly}
           omc={store.omc}
+          needs={needs}
+          notifyOff={attention ? !attention.notifier.isEnabled() : false}
         />
         {/* No overflow="hidden": Ink would re-slice every line of every frame to
             clip it (the biggest cost of a 200x60 frame). Views render exactly the

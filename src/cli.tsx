@@ -132,7 +132,7 @@ function runTui(
     mouse: boolean;
     omc: OmcInstall;
     attention?: { notify?: string; noTitle?: boolean };
-    /** Nested .omc roots found under the project (R switches to them). */
+    /** Nested .omc roots found under the project (O switches to them). */
     nested?: NestedSearch;
   },
 ): Promise<number> {
@@ -215,7 +215,7 @@ function runTui(
               instance = null;
               old.attention.dispose();
               void old.store.close();
-              rootExplain = main ? res.explain : 'a nested root (R switches back)';
+              rootExplain = main ? res.explain : 'a nested root (O switches back)';
               ({ store, attention } = watchRoot(
                 abs,
                 main ? res.projectDir : path.dirname(abs),
@@ -240,6 +240,7 @@ function runTui(
           redraw={redraw}
           suspend={suspend}
           roots={roots}
+          attention={attention}
         />,
         { exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
       );

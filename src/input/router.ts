@@ -14,6 +14,7 @@ import { paneOfProblem, problemsLayout } from '../ui/problems-view.js';
 import { openDetail, type SessionsPaneState } from '../panes/sessions/reducer.js';
 import type { Overlay, PaneId, TextOverlay, UiStore } from '../ui/ui-store.js';
 import { dispatch, matchKey, type KeySpec } from './bindings.js';
+import { withNeeds } from '../notify/attention-control.js';
 import { isCtrl, type InputEvent } from './keys.js';
 
 export interface RouterEnv {
@@ -40,7 +41,10 @@ function overlayInputs(env: RouterEnv): OverlayInputs {
   return {
     panes: env.panes,
     globals: GLOBAL_BINDINGS,
-    problems: shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot()),
+    problems: withNeeds(
+      shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot()),
+      env.app.attention,
+    ),
     log: env.ui.state.log,
     readonly: env.store.readonly,
   };
@@ -100,7 +104,12 @@ export const GLOBAL_BINDINGS: readonly GlobalBinding[] = [
   },
   { keys: ['tab'], help: 'next pane', run: (e) => cyclePane(e, 1) },
   { keys: ['backtab'], help: 'previous pane', run: (e) => cyclePane(e, -1) },
-  { keys: ['!'], help: 'list every problem found in .omc', run: (e) => open(e, 'problems') },
+  {
+    keys: ['!'],
+    help: 'list what needs you (the header\'s "needs you" count) and every problem found in .omc',
+    run: (e) => open(e, 'problems'),
+  },
+  { keys: ['N'], help: 'turn notifications (bell, desktop, tmux) off / on', run: toggleNotifications },
   {
     keys: ['M'],
     help: 'message log: every message shown, with its time and full text',
@@ -108,18 +117,18 @@ export const GLOBAL_BINDINGS: readonly GlobalBinding[] = [
   },
   { keys: ['ctrl+l'], help: 'redraw the screen', run: (e) => e.redraw() },
   {
-    keys: ['R'],
+    keys: ['O'],
     help: 'watch the next .omc root of this project (hooks started in a subdirectory keep their own; asks first)',
     run: (e) => chooseRoot(e),
   },
 ];
 
-/** R: the next root of the project, after asking; the store restarts on it. */
+/** O: the next (other) root of the project, after asking; the store restarts on it. */
 function chooseRoot(env: RouterEnv): void {
   const choice = env.app.roots;
   const roots = choice?.roots ?? [];
   if (!choice || roots.length < 2) {
-    env.app.flash('no other .omc root under this project (R switches between the ones OMC hooks made)', 'info');
+    env.app.flash('no other .omc root under this project (O switches between the ones OMC hooks made)', 'info');
     return;
   }
   // A draft belongs to the root it was started on: never carry it over to another root's files.
@@ -134,12 +143,29 @@ function chooseRoot(env: RouterEnv): void {
     title: `Watch ${next.rel} instead?`,
     lines: [
       `${next.abs}: ${next.sessions} session${next.sessions === 1 ? '' : 's'}.`,
-      'Every pane shows that root until you switch again (R cycles through all of them):',
+      'Every pane shows that root until you switch again (O cycles through all of them):',
       ...roots.map((r) => `  ${r.abs === env.store.root ? '▸' : ' '} ${r.rel}`),
     ],
     prompt: `y: watch ${next.rel}   n/Esc: stay`,
     onConfirm: () => choice.switchTo(next.abs),
   });
+}
+
+/** The notifier's switch; the header says "notify off" while it is off. */
+function toggleNotifications(env: RouterEnv): void {
+  const a = env.app.attention;
+  if (!a) {
+    env.ui.flash('notifications are not running here (they run in the full-screen monitor only)', 'info');
+    return;
+  }
+  const on = !a.notifier.isEnabled();
+  a.notifier.setEnabled(on);
+  env.ui.flash(
+    on
+      ? 'notifications on: a loop that needs you rings the bell / notifies again (N turns them off)'
+      : 'notifications off: nothing rings until N turns them on again (the header count still shows)',
+    'info',
+  );
 }
 
 function open(env: RouterEnv, kind: 'help' | 'problems' | 'messages'): void {

@@ -1,4 +1,5 @@
 /** Every pane, in footer order. Each brings its own reducer, key map and view. */
+import { historyPane } from './history/index.js';
 import { memoryPane } from './memory/index.js';
 import { notepadPane } from './notepad/index.js';
 import { sessionsPane } from './sessions/index.js';
@@ -6,4 +7,11 @@ import { teamsPane } from './teams/index.js';
 import type { AnyPaneModule } from './types.js';
 import { wikiPane } from './wiki/index.js';
 
-export const PANES: ReadonlyArray<AnyPaneModule> = [sessionsPane, teamsPane, notepadPane, memoryPane, wikiPane];
+export const PANES: ReadonlyArray<AnyPaneModule> = [
+  sessionsPane,
+  teamsPane,
+  historyPane,
+  notepadPane,
+  memoryPane,
+  wikiPane,
+];

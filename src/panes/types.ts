@@ -4,6 +4,7 @@
  */
 import type { ComponentType } from 'react';
 import type { Binding } from '../input/bindings.js';
+import type { AttentionControl } from '../notify/attention-control.js';
 import type { OmcStore } from '../store/store.js';
 import type { ConfirmOverlay, FlashKind, PaneId, UiStore } from '../ui/ui-store.js';
 
@@ -33,6 +34,8 @@ export interface AppActions {
   now(): number;
   /** Other .omc roots of this project, when the app can switch to them (the full-screen UI). */
   readonly roots?: RootChoice;
+  /** The attention layer (needs-you count, notifier switch) when the full-screen app runs one. */
+  readonly attention?: AttentionControl | null;
 }
 
 export interface KeyContext<S> {

@@ -74,7 +74,9 @@ const dirCache = new Map<string, { real: string | null; at: number }>();
 function realDir(dir: string, fresh = false): string | null {
   const now = Date.now();
   const hit = dirCache.get(dir);
-  if (!fresh && hit && now - hit.at < DIR_CACHE_MS) return hit.real;
+  // Only a directory that exists is remembered: one created a moment after a read found it missing (a
+  // fresh project's first .omc/sessions/) must be seen by the very next read, not a second later.
+  if (!fresh && hit && hit.real !== null && now - hit.at < DIR_CACHE_MS) return hit.real;
   let real: string | null;
   try {
     real = fs.realpathSync.native(dir);

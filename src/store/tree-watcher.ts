@@ -210,8 +210,12 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     }
   };
 
-  /** Every leaf under the directories chokidar watches, found once when watching starts. */
-  const attachLeaves = () => {
+  /**
+   * Every leaf under the directories chokidar watches: found when watching starts, and under each directory
+   * that appears later (a `mkdir -p state/sessions/<id>` makes the leaf before any watch on its parent
+   * exists, so no event would ever name it; chokidar ignores leaves, so it does not report them either).
+   */
+  const attachLeaves = (from = root) => {
     const walk = (absDir: string, depth: number) => {
       if (depth > 4 || closed || pollTimer) return;
       let entries: fs.Dirent[];
@@ -229,14 +233,17 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
         } else if (opts.wants(rel, true)) walk(abs, depth + 1);
       }
     };
-    walk(root, 0);
+    const rel = toRel(from);
+    walk(from, rel === '' ? 0 : rel.split('/').length);
   };
   const closeLeaves = () => {
     for (const w of leaves.values()) w.close();
     leaves.clear();
   };
 
+  let ready = false;
   const startChokidar = () => {
+    ready = false;
     try {
       const c = (opts.watchImpl ?? watch)(root, {
         ignoreInitial: true,
@@ -245,7 +252,11 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
         persistent: true,
       });
       chok = c;
-      c.on('addDir', (p) => push('addDir', p));
+      c.on('addDir', (p) => {
+        push('addDir', p);
+        // Before ready, the initial walk attaches everything; after it, only the new directory's subtree.
+        if (ready) attachLeaves(p);
+      });
       // A directory watch names the entry that changed: a file written, renamed over, created or removed.
       c.on('raw', (_event: unknown, name: string | null, details: unknown) => {
         const dir = (details as { watchedPath?: string } | undefined)?.watchedPath;
@@ -255,6 +266,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
       c.on('unlinkDir', (p) => push('unlinkDir', p));
       c.on('ready', () => {
         if (closed || pollTimer || chok !== c) return;
+        ready = true;
         attachLeaves();
         if (pollTimer) return;
         setMode('events', 'watching for changes');

@@ -33,6 +33,14 @@ export function sessionCounts(snap: SessionsSnapshot): { running: number; stale:
   return { running, stale };
 }
 
+/** The header's attention part: "needs you: N" (the attention monitor's count) and "notify off" while muted. */
+export function attentionText(needs: number | null | undefined, notifyOff: boolean | undefined): string {
+  return [needs ? `needs you: ${needs}` : '', notifyOff ? 'notify off' : ''].filter(Boolean).join(' · ');
+}
+
+/** Room the root path keeps beside the right side before that side gives way. */
+const PATH_MIN = 12;
+
 export function Header({
   root,
   rule,
@@ -41,6 +49,8 @@ export function Header({
   now,
   readonly,
   omc,
+  needs,
+  notifyOff,
 }: {
   root: string;
   rule: string;
@@ -50,6 +60,10 @@ export function Header({
   readonly: boolean;
   /** Which OMC runs the hooks: the statuses follow its rules. */
   omc?: OmcInstall | null;
+  /** "needs you: N" from the attention monitor (null/undefined: no monitor runs). */
+  needs?: number | null;
+  /** The notifications are switched off (the N key). */
+  notifyOff?: boolean;
 }) {
   const theme = useTheme();
   const { running, stale } = sessionCounts(sessions);
@@ -59,22 +73,54 @@ export function Header({
     : `${sessions.sessions.length} sess · ${running} running${stale ? ` · ${stale} stale` : ''}`;
   const left = `omc-top${readonly ? ' [readonly]' : ''}  `;
   const clock = `${formatClock(now).slice(0, 5)} UTC`;
+  const attn = attentionText(needs, notifyOff);
+  const lead = attn ? `${attn}  ` : '';
   // The OMC version only when the root path still fits beside it: where we look matters more.
   const withOmc = omc ? `${counts}  ${omcLabel(omc)}  ${clock}` : '';
   const fitsWithOmc =
     omc !== null &&
     omc !== undefined &&
-    shortenPath(root, 1_000).length + (width >= 100 ? rule.length + 3 : 0) <= width - left.length - withOmc.length - 2;
-  const right = fitsWithOmc ? withOmc : `${counts}  ${clock}`;
-  const pathRoom = Math.max(8, width - left.length - right.length - 2);
-  const where =
-    shortenPath(cleanLine(root), pathRoom - (width >= 100 ? rule.length + 3 : 0)) + (width >= 100 ? ` (${rule})` : '');
+    shortenPath(root, 1_000).length + (width >= 100 ? rule.length + 3 : 0) <=
+      width - left.length - lead.length - withOmc.length - 2;
+  const ruleText = width >= 100 ? ` (${rule})` : '';
+  let right = fitsWithOmc ? withOmc : `${counts}  ${clock}`;
+  let showRule = ruleText !== '';
+  if (attn) {
+    // The count is added. To make room, the rule goes first, then the clock, while the root path can stay
+    // whole; past that the path is shortened (down to PATH_MIN), and only then do the counts give way.
+    const full = shortenPath(cleanLine(root), 1_000).length;
+    const room = (c: string) => width - left.length - lead.length - c.length - 2;
+    const whole: Array<[string, boolean]> = [
+      [right, true],
+      [right, false],
+      [counts, false],
+    ];
+    const cut: Array<[string, boolean]> = [
+      [right, false],
+      [counts, false],
+      [`${running} running`, false],
+    ];
+    const [pick, rule] = whole.find(([c, r]) => room(c) >= full + (r ? ruleText.length : 0)) ??
+      cut.find(([c]) => room(c) >= PATH_MIN) ?? ['', false];
+    showRule = ruleText !== '' && rule;
+    right = pick;
+  }
+  const rightAll = lead + right;
+  const pathRoom = Math.max(8, width - left.length - rightAll.length - 2);
+  const where = showRule
+    ? shortenPath(cleanLine(root), pathRoom - ruleText.length) + ruleText
+    : shortenPath(cleanLine(root), pathRoom);
   return (
     <Text wrap="truncate">
       <Text bold color={theme.accent}>
         {left}
       </Text>
-      {fit(where, Math.max(0, width - left.length - right.length))}
+      {fit(where, Math.max(0, width - left.length - rightAll.length))}
+      {attn ? (
+        <Text bold color={theme.warn}>
+          {right ? lead : attn}
+        </Text>
+      ) : null}
       <Text color={theme.muted}>{right}</Text>
     </Text>
   );

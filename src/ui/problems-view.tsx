@@ -10,6 +10,7 @@ import type { Size } from '../panes/types.js';
 import { clip, wrapText } from './format.js';
 import { initList, listView, type ListState, type ListView } from './list.js';
 import { useTheme } from './theme.js';
+import { explainOmc56Path } from '../store/omc56/known-files.js';
 import type { PaneId } from './ui-store.js';
 
 export interface ProblemLike {
@@ -17,6 +18,8 @@ export interface ProblemLike {
   message: string;
   severity: string;
 }
+
+const NEEDS = 'needs you';
 
 export const problemId = (p: ProblemLike) => `${p.path}\u0000${p.message}`;
 
@@ -38,7 +41,15 @@ export function problemsLayout(
   const first = listView(l, ids, Number.MAX_SAFE_INTEGER);
   const sel = problems[first.index];
   const w = Math.max(10, body.columns - 2);
-  const detail = sel ? [...wrapText(sel.path, w), ...wrapText(`  ${sel.message}`, w)].slice(0, 8) : [];
+  // An OMC 5.6 file says what it is: these files are new to most users (known-files.ts).
+  const known = sel ? explainOmc56Path(sel.path) : null;
+  const detail = sel
+    ? [
+        ...wrapText(sel.path, w),
+        ...wrapText(`  ${sel.message}`, w),
+        ...(known ? wrapText(`  (${sel.path}: ${known.what})`, w) : []),
+      ].slice(0, 10)
+    : [];
   const height = Math.max(1, body.rows - 2 - (detail.length ? detail.length + 1 : 0));
   return { ids, height, detail, view: listView(l, ids, height) };
 }
@@ -48,6 +59,8 @@ export function paneOfProblem(path: string): { pane: PaneId; session?: string } 
   const m = /^state\/sessions\/([^/]+)\//.exec(path);
   if (m) return { pane: 'sessions', session: m[1] };
   if (path.startsWith('state/team/')) return { pane: 'teams' };
+  // The run ledger and the per-mode closeout notepads: the History pane shows the runs they judge.
+  if (path.startsWith('state/runs/') || path.startsWith('notepads/')) return { pane: 'history' };
   if (path === 'notepad.md' || path.startsWith('notepad')) return { pane: 'notepad' };
   if (path.startsWith('project-memory')) return { pane: 'memory' };
   if (path.startsWith('wiki/') || path === 'wiki') return { pane: 'wiki' };
@@ -70,6 +83,8 @@ export function ProblemsView({
 }) {
   const theme = useTheme();
   const lay = problemsLayout(problems, list, { columns: width, rows: height });
+  // The attention monitor's items (notify/attention-control.ts) come last, marked apart from file problems.
+  const needs = problems.filter((p) => p.severity === NEEDS).length;
   const { index, top } = lay.view;
   const shown = problems.slice(top, top + lay.height);
   const more = [
@@ -82,7 +97,7 @@ export function ProblemsView({
     <Box flexDirection="column" height={height}>
       <Text bold color={theme.accent} wrap="truncate">
         {clip(
-          `Problems found in .omc (${problems.length})${more ? `  ${more} more` : ''}  ·  Enter opens the pane  ·  Esc closes`,
+          `Problems found in .omc (${problems.length - needs})${needs ? ` · needs you (${needs}, listed last)` : ''}${more ? `  ${more} more` : ''}  ·  Enter opens the pane  ·  Esc closes`,
           width,
         )}
       </Text>
@@ -94,7 +109,10 @@ export function ProblemsView({
           inverse={top + i === index}
           color={p.severity === 'error' ? theme.error : theme.warn}
         >
-          {clip(`${top + i === index ? '▸' : ' '} ⚠ ${p.path}: ${p.message}`, width)}
+          {clip(
+            `${top + i === index ? '▸' : ' '} ${p.severity === NEEDS ? `» ${p.message} — ${p.path}` : `⚠ ${p.path}: ${p.message}`}`,
+            width,
+          )}
         </Text>
       ))}
       {lay.detail.length > 0 ? (

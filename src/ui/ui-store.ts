@@ -8,7 +8,7 @@
 import { SnapshotCell } from '../store/emitter.js';
 import type { ListState } from './list.js';
 
-export type PaneId = 'sessions' | 'notepad' | 'memory' | 'wiki' | 'teams';
+export type PaneId = 'sessions' | 'notepad' | 'memory' | 'wiki' | 'teams' | 'history';
 
 export type FlashKind = 'info' | 'success' | 'error';
 export interface Flash {

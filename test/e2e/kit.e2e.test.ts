@@ -272,21 +272,21 @@ describe('the pane kit in a real terminal', () => {
 });
 
 describe('nested .omc roots', () => {
-  it('R watches the nested root OMC hooks made in a subdirectory, after asking, and R again comes back', async () => {
+  it('O watches the nested root OMC hooks made in a subdirectory, after asking, and O again comes back', async () => {
     p = makeProject();
     writeFinishedSessions(p.root, 2);
     const nested = path.join(p.dir, 'packages', 'api', '.omc');
     writeFinishedSessions(nested, 5);
     h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24 });
     await h.waitForText(/2 sess/, 30_000);
-    h.write('R');
+    h.write('O');
     await h.waitForText('Watch packages/api/.omc instead?', 30_000);
     expect(h.text()).toMatch(/5 sessions/);
     h.write('y');
     await h.waitForText(/5 sess/, 30_000);
     expect(h.text()).toContain('packages/api/.omc');
     await h.waitForText(`watching ${nested}`, 30_000);
-    h.write('R');
+    h.write('O');
     await h.waitForText('Watch .omc instead?', 30_000);
     h.write('y');
     await h.waitForText(/2 sess/, 30_000);
@@ -294,12 +294,12 @@ describe('nested .omc roots', () => {
     expect(await h.waitForExit()).toBe(0);
   });
 
-  it('R with one root says there is no other', async () => {
+  it('O with one root says there is no other', async () => {
     p = makeProject();
     writeFinishedSessions(p.root, 2);
     h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24 });
     await h.waitForText(/2 sess/, 30_000);
-    h.write('R');
+    h.write('O');
     await h.waitForText('no other .omc root under this project', 30_000);
   });
 });

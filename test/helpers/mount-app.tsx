@@ -9,6 +9,7 @@
 import React from 'react';
 import { render, type Instance } from 'ink';
 import { App } from '../../src/app.js';
+import type { AttentionControl } from '../../src/notify/attention-control.js';
 import { PANES } from '../../src/panes/registry.js';
 import { OmcStore } from '../../src/store/store.js';
 import { NO_CLAUDE_DIR } from './fixtures.js';
@@ -50,6 +51,8 @@ export interface MountOptions {
   /** Colours on (default off: NO_COLOR, so frames compare as text). */
   color?: boolean;
   ui?: UiStore;
+  /** An attention layer (monitor + notifier) for the header count and the N toggle. */
+  attention?: AttentionControl;
 }
 
 export interface MountedApp {
@@ -102,6 +105,7 @@ export function mountStore(store: OmcStore, opts: MountOptions = {}): MountedApp
       }}
       redraw={() => undefined}
       suspend={(fn) => fn()}
+      attention={opts.attention}
     />,
     {
       stdout: stdout as never,

@@ -5,6 +5,13 @@
  *   src/lib/runs-ledger.ts            @ 839b3a5e  (line shape, rotation at 1,000 lines, closeout test)
  *   scripts/runs-reconciler.mjs       @ 839b3a5e  (last 200 lines, 7-day lookback, closeoutWritten === false)
  *   scripts/lib/run-reaper.mjs        @ 59fa8143  (mtime > OMC_STALE_RUN_HOURS, default 2)
+ *   scripts/lib/enforcement-log.mjs   @ 5b90a0ab667ea1b54ff98066e212cdbb1e5ea7d4  (shadow.jsonl line shape)
+ *   scripts/budget-guard.mjs          @ 5b90a0ab667ea1b54ff98066e212cdbb1e5ea7d4  (rule "budget-stop", detail
+ *                                     "~<spend>/<budget> tokens (<pct>%)", block at ≥100 % only when
+ *                                     OMC_BUDGET_ENFORCE=active, warn at ≥90 %)
+ * The budget files were read through the code index on 2026-12-01 (the newest version it holds); the
+ * repository mirror available here ends at 2ceecffa (2026-08-22), before 5.6, so no newer version of them
+ * could be checked.
  * Restated, not copied: the behaviour is the same, the code is this project's.
  */
 import fs from 'node:fs';
@@ -151,4 +158,24 @@ export function findStale(root: string, now: number, thresholdHours?: number, ex
     }
   }
   return out.sort((a, b) => b.ageHours - a.ageHours);
+}
+
+/** logEnforcement + the budget guard's judgment: one line appended to state/enforcement/shadow.jsonl. */
+export function logBudget(
+  root: string,
+  j: { mode: string; spend: number; budget: number; enforce?: 'shadow' | 'active'; ts?: string; rule?: string },
+): void {
+  const ratio = j.spend / j.budget;
+  const outcome = ratio >= 1 ? (j.enforce === 'active' ? 'block' : 'warn') : ratio >= 0.9 ? 'warn' : 'pass';
+  const dir = path.join(root, 'state', 'enforcement');
+  fs.mkdirSync(dir, { recursive: true });
+  const line = {
+    ts: j.ts ?? new Date().toISOString(),
+    rule: j.rule ?? 'budget-stop',
+    mode: j.mode,
+    outcome,
+    detail: `~${j.spend}/${j.budget} tokens (${Math.round(ratio * 100)}%)`,
+    latencyMs: 2,
+  };
+  fs.appendFileSync(path.join(dir, 'shadow.jsonl'), `${JSON.stringify(line)}\n`, 'utf8');
 }

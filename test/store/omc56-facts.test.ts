@@ -79,7 +79,7 @@ describe('budget guard log', () => {
   const line = (pct: number, mode = 'ralph') =>
     JSON.stringify({
       ts: new Date().toISOString(),
-      rule: 'budget',
+      rule: 'budget-stop',
       mode,
       outcome: pct >= 100 ? 'block' : 'pass',
       detail: `~${pct * 1000}/100000 tokens (${pct}%)`,
@@ -98,6 +98,15 @@ describe('budget guard log', () => {
     expect(d.budgetFor('ralph')).toMatchObject({ spend: 101_000, budget: 100_000, pct: 101 });
     expect(d.budgetFor('team')?.pct).toBe(20);
     expect(d.budgetFor('autopilot')).toBeNull();
+  });
+
+  it("only the budget guard's lines count (other guards share the log), as upstream's budget-guard writes them", () => {
+    p = makeProject();
+    omc56.logBudget(p.root, { mode: 'ralph', spend: 95_000, budget: 100_000 });
+    omc56.logBudget(p.root, { mode: 'ralph', spend: 999_000, budget: 100_000, rule: 'git-guardrails' });
+    const d = new RunsDomain({ root: p.root, env: {} });
+    d.scan();
+    expect(d.budgetFor('ralph')).toMatchObject({ spend: 95_000, budget: 100_000, pct: 95, outcome: 'warn' });
   });
 
   it('a pause warns when the loop is at or over budget and enforcement is active', () => {

@@ -40,6 +40,24 @@ function domain(): RunsDomain {
 const pick = (r: RunLine) => ({ mode: r.mode, sessionId: r.sessionId, outcome: r.outcome });
 
 describe('run history', () => {
+  it('a scan that finds nothing new keeps the same history and tells no view (a poll tick repaints nothing)', () => {
+    p = makeProject();
+    omc56.start(p.root, 'ralph', A, at(0));
+    const d = new RunsDomain({ root: p.root });
+    d.scan();
+    const first = d.runs();
+    let told = 0;
+    d.subscribe(() => told++);
+    d.scan();
+    d.scan();
+    expect(d.runs()).toBe(first);
+    expect(told).toBe(0);
+    omc56.observeClear(p.root, 'ralph', A, { active: true, started_at: at(0), current_phase: 'complete' }, at(5));
+    d.scan();
+    expect(told).toBe(1);
+    expect(d.runs()[0]!.outcome).toBe('completed');
+  });
+
   it('one line per run: completed, cancelled, crashed (a start with no end) and running', () => {
     p = makeProject();
     const root = p.root;

@@ -49,16 +49,28 @@ export function requestCancel(
   ask(ctx, planned.plan, null);
 }
 
+/** A pause leaves the loop active: OMC 5.6's budget guard may still block a stop of a loop at its budget. */
+function budgetLines(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan): string[] {
+  if (!plan.request.pauseOnly) return [];
+  const w = ctx.store.runs.pauseWarnings(plan.modes);
+  return w.length === 0 ? [] : ['', ...w.map((x) => `⚠ budget: ${x}`)];
+}
+
 function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: string | null): void {
   const verb = plan.request.pauseOnly ? 'pause' : 'cancel';
   const text = describePlan(plan);
+  const budget = budgetLines(ctx, plan);
   const omc = ctx.store.omc;
   const rulesLine = `Judged with OMC ${ctx.store.sessions.rules}'s Stop-hook rules (${omc ? (omc.assumed ? 'no OMC install found: assumed' : `OMC ${omc.version ?? '?'} from ${omc.source}`) : 'default'}).`;
   ctx.app.confirm({
     title: changed ? `Changed on disk. ${text.title}` : text.title,
     lines: changed
-      ? [`The session changed while you were reading (${changed}). Re-read; this is what happens now:`, ...text.lines]
-      : [...text.lines, rulesLine],
+      ? [
+          `The session changed while you were reading (${changed}). Re-read; this is what happens now:`,
+          ...text.lines,
+          ...budget,
+        ]
+      : [...text.lines, ...budget, rulesLine],
     prompt: text.prompt,
     onConfirm: () =>
       ctx.app.run(verb, async () => {

@@ -27,6 +27,7 @@ import {
 import { trackerKey } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { requestCancel } from './cancel-flow.js';
+import { runFactDetail } from './run-facts.js';
 import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
 import { agentBindings } from './agent-keys.js';
@@ -50,7 +51,14 @@ const trackedOf = (ctx: Ctx, s: SessionView) => ctx.store.cancels.get(trackerKey
 const detail = (ctx: Ctx) => {
   const s = detailSession(ctx);
   return s
-    ? detailLayout(s, ctx.body, ctx.app.now(), trackedOf(ctx, s), ctx.store.claude.getSnapshot().bySession.get(s.id))
+    ? detailLayout(
+        s,
+        ctx.body,
+        ctx.app.now(),
+        trackedOf(ctx, s),
+        ctx.store.claude.getSnapshot().bySession.get(s.id),
+        runFactDetail(ctx.store, s, ctx.body.columns - 1),
+      )
     : null;
 };
 const nothingSelected = (ctx: Ctx) => (selected(ctx) ? null : 'no session selected');

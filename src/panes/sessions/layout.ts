@@ -34,15 +34,26 @@ export interface DetailLayout {
   height: number;
 }
 
+/** Lines other domains add (run-facts.ts): `top` before the first mode's section, `bottom` at the end. */
+export interface DetailExtra {
+  top: readonly DetailLine[];
+  bottom: readonly DetailLine[];
+}
+
 export function detailLayout(
   s: SessionView,
   body: Size,
   now: number,
   tracked?: TrackedCancel,
   claude?: ClaudeSessionView,
+  runs: DetailExtra = { top: [], bottom: [] },
 ): DetailLayout {
   const extra = agentDetail(s, claude, now, configuredPrices());
-  return { lines: detailLines(s, now, body.columns - 1, tracked, extra), height: body.rows };
+  const lines = detailLines(s, now, body.columns - 1, tracked, extra);
+  // The run facts (stories, 5.6 files) go before the first mode's section; the rest at the end.
+  const at = lines.findIndex((l) => l.mode !== undefined);
+  const cut = at === -1 ? lines.length : at;
+  return { lines: [...lines.slice(0, cut), ...runs.top, ...lines.slice(cut), ...runs.bottom], height: body.rows };
 }
 
 /** The scroll that keeps the selected mode's title on screen (Tab / `]` must not move it out of view). */

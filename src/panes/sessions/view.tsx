@@ -13,8 +13,10 @@ import { detailLayout, listLayout } from './layout.js';
 import { isDone, keyLabel, rowByKey, type SessionsPaneState } from './reducer.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreAbove, moreBelow } from '../../ui/list.js';
-import { headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
+import { columnsFor, headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
 import { FilterLine } from '../../ui/filter-line.js';
+import { rowExtras, runFactDetail, withRunFacts } from './run-facts.js';
+import type { OmcStore } from '../../store/store.js';
 
 /** The tracker entry for a row's session (legacy state has its own key). */
 export const trackedFor = (entries: ReadonlyMap<string, TrackedCancel>, s: SessionView) =>
@@ -27,6 +29,8 @@ interface RowProps {
   selected: boolean;
   tracked?: TrackedCancel;
   claude?: ClaudeSessionView;
+  /** run-facts.ts: badges and the story cell, appended to the modes cell when they fit. */
+  extras: readonly string[];
 }
 
 /** What a row shows that depends on the clock: it re-renders only when these change, not on every tick. */
@@ -38,12 +42,14 @@ const sameRow = (a: RowProps, b: RowProps) =>
   a.selected === b.selected &&
   a.tracked === b.tracked &&
   a.claude === b.claude &&
+  a.extras.join('\u0000') === b.extras.join('\u0000') &&
   timeLabels(a) === timeLabels(b);
 
-const Row = memo(function Row({ s, now, width, selected, tracked, claude }: RowProps) {
+const Row = memo(function Row({ s, now, width, selected, tracked, claude, extras }: RowProps) {
   const theme = useTheme();
   const cell = processCell(s, claude, now);
   const t = rowText(s, now, width, selected, tracked, cell);
+  if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked);
   const tone = tracked ? trackedTone(tracked) : null;
   const statusColor =
     tone === null
@@ -78,6 +84,7 @@ function Detail({
   now,
   tracked,
   claude,
+  store,
 }: {
   state: SessionsPaneState;
   s: SessionView;
@@ -86,8 +93,9 @@ function Detail({
   now: number;
   tracked?: TrackedCancel;
   claude?: ClaudeSessionView;
+  store: OmcStore;
 }) {
-  const l = detailLayout(s, { columns: width, rows: height }, now, tracked, claude);
+  const l = detailLayout(s, { columns: width, rows: height }, now, tracked, claude, runFactDetail(store, s, width - 1));
   const modeIndex = state.detail?.modeIndex ?? 0;
   const lines = l.lines.map((x) => ({
     text: x.text,
@@ -102,6 +110,9 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
   const snap = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
   const tracker = store.cancels;
   const cancels = useSyncExternalStore(tracker.subscribe, tracker.getSnapshot).entries;
+  // Stories and next-session facts come from the prd and runs domains: repaint when they change.
+  useSyncExternalStore(store.runs.subscribe, store.runs.runs);
+  useSyncExternalStore(store.prd.subscribe, store.prd.version);
   const claude = useSyncExternalStore(store.claude.subscribe, store.claude.getSnapshot).bySession;
   if (state.peek) {
     const s = rowByKey(snap.sessions, state.peek.id);
@@ -135,6 +146,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
         now={now}
         tracked={trackedFor(cancels, s)}
         claude={claude.get(s.id)}
+        store={store}
       />
     );
   }
@@ -179,6 +191,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
             selected={top + i === sel}
             tracked={rowCancel(trackedFor(cancels, s), now)}
             claude={claude.get(s.id)}
+            extras={rowExtras(store, s)}
           />
         ))
       )}

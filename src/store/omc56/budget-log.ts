@@ -1,14 +1,17 @@
 /**
  * OMC 5.6's enforcement shadow log, `state/enforcement/shadow.jsonl`
  * (upstream scripts/lib/enforcement-log.mjs and scripts/budget-guard.mjs
- * @ 5b90a0ab): `{ts, rule, mode, outcome: pass|warn|block|degraded, detail,
- * latencyMs}`; the budget guard's detail carries `~<spend>/<budget> tokens
- * (<pct>%)`. The detail format is taken from the research notes; the rule's
- * exact name was not confirmed, so any line whose detail has that shape counts.
+ * @ 5b90a0ab, read for this: the newest version available here): one JSON
+ * line `{ts, rule, mode, outcome: pass|warn|block|degraded, detail,
+ * latencyMs}`; the budget guard writes rule "budget-stop" with the detail
+ * `~<spend>/<budget> tokens (<pct>%)` (plain integers, pct rounded). Other
+ * guards share the log: only lines of that rule (or with no rule) count.
  */
 import { cleanLine } from '../sanitize.js';
 
 export const SHADOW_LOG_REL = 'state/enforcement/shadow.jsonl';
+/** The budget guard's rule name in the log. */
+export const BUDGET_RULE = 'budget-stop';
 
 export interface BudgetReading {
   tsMs: number;
@@ -32,6 +35,7 @@ export function parseShadowLine(text: string): BudgetReading | null {
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
   const o = v as Record<string, unknown>;
+  if (o.rule !== undefined && o.rule !== BUDGET_RULE) return null;
   const m = typeof o.detail === 'string' ? SPEND.exec(o.detail) : null;
   const tsMs = typeof o.ts === 'string' ? Date.parse(o.ts) : Number.NaN;
   if (!m || !Number.isFinite(tsMs)) return null;

@@ -35,6 +35,7 @@ export class PrdDomain implements Domain {
   private readonly listeners = new Set<() => void>();
   private problemList: Problem[] = [];
   private sessionPrds: PrdCandidate[] = [];
+  private changes = 0;
   readonly rules: PrdRules;
 
   constructor(private readonly opts: PrdDomainOptions) {
@@ -71,6 +72,7 @@ export class PrdDomain implements Domain {
       touched = true;
     }
     if (touched) {
+      this.changes++;
       this.recomputeProblems();
       for (const l of this.listeners) l();
     }
@@ -101,10 +103,14 @@ export class PrdDomain implements Domain {
     return this.problemList;
   }
 
-  subscribe(listener: () => void): () => void {
+  /** Bound, for useSyncExternalStore with `version` as the snapshot. */
+  subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
+  };
+
+  /** Moves on every change a view must show (a PRD written, amended, removed). */
+  version = (): number => this.changes;
 
   /** Every shared (non-session) candidate and every session PRD already looked up, judged now. */
   private recomputeProblems(): void {

@@ -9,7 +9,8 @@ import { deriveRuns, runsJson, type RunLine } from './history.js';
 import { LEDGER_REL, LEDGER_ROTATED_REL, LedgerReader, WATCHED_RUN_MODES } from './ledger.js';
 import { SummaryReader } from './summaries.js';
 import { LogTail } from './log-tail.js';
-import { latestBudgetByMode, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
+import { Omc56Presence } from '../omc56/present-files.js';
+import { latestBudgetByMode, pauseBudgetWarning, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
 import {
   factsAsProblems,
   missingCloseouts,
@@ -49,11 +50,13 @@ export class RunsDomain implements Domain {
   private readonly shadow: LogTail;
   private shadowLines: string[] = [];
   private budgets = new Map<string, BudgetReading>();
+  private readonly presence: Omc56Presence;
 
   constructor(private opts: RunsDomainOptions) {
     this.ledger = new LedgerReader(opts.root);
     this.summaries = new SummaryReader(opts.root);
     this.shadow = new LogTail(opts.root, SHADOW_LOG_REL, 256 * 1024);
+    this.presence = new Omc56Presence(opts.root);
   }
 
   wants(rel: string, isDir: boolean | undefined): boolean {
@@ -61,6 +64,7 @@ export class RunsDomain implements Domain {
     if (isDir !== false && rel === 'state/enforcement') return true;
     if (rel === LEDGER_REL || rel === LEDGER_ROTATED_REL || rel === SHADOW_LOG_REL) return true;
     if (/^sessions\/[^/]+\.json$/.test(rel)) return true;
+    if (this.presence.wants(rel, isDir)) return true;
     const m = STATE_FILE.exec(rel);
     return m !== null && WATCHED.has(m[2] as string);
   }
@@ -69,20 +73,22 @@ export class RunsDomain implements Domain {
     this.ledger.poll();
     this.summaries.poll();
     this.pollShadow();
+    this.presence.scan();
     // Staleness moves with the clock: everything is re-judged on every scan (poll tick).
     this.derive(true);
   }
 
-  refresh(events: readonly WatchEvent[], _edge?: 'leading' | 'trailing'): void {
+  refresh(events: readonly WatchEvent[], edge?: 'leading' | 'trailing'): void {
     let changed = false;
     let ledger = false;
     for (const e of events) {
       if (e.rel === LEDGER_REL || e.rel === LEDGER_ROTATED_REL || e.rel === 'state/runs') ledger = true;
       else if (e.rel === 'sessions') changed = this.summaries.poll() || changed;
-      else if (e.rel.startsWith('sessions/')) changed = this.summaries.readOne(e.rel) || changed;
+      else if (e.rel.startsWith('sessions/')) changed = this.summaries.readOne(e.rel, edge) || changed;
       else if (STATE_FILE.test(e.rel)) changed = true; // running vs crashed, live iteration
     }
     if (events.some((e) => e.rel === SHADOW_LOG_REL)) changed = this.pollShadow() || changed;
+    changed = this.presence.refresh(events) || changed;
     if (ledger) changed = this.ledger.poll() || changed;
     this.derive(changed);
   }
@@ -92,18 +98,35 @@ export class RunsDomain implements Domain {
     this.opts.sampledIterations = f;
   }
 
-  runs(): readonly RunLine[] {
-    return this.runList;
-  }
+  runs = (): readonly RunLine[] => this.runList;
 
   /** What OMC 5.6 will say at the next session start (stale runs, runs without a closeout). */
   nextSession(): readonly NextSessionFact[] {
     return this.facts;
   }
 
+  /** OMC 5.6's files that exist for a session (shared logs, its feedback baseline, its modes' notepads). */
+  omc56Files(sessionId: string | null, modes: readonly string[]): string[] {
+    return this.presence.forSession(sessionId, modes);
+  }
+
   /** The budget guard's newest reading for a mode, from state/enforcement/shadow.jsonl. */
   budgetFor(mode: string): BudgetReading | null {
     return this.budgets.get(mode) ?? null;
+  }
+
+  /**
+   * What a pause of these modes must warn about: the budget guard's newest reading for each, judged with
+   * this domain's environment (OMC_RUN_BUDGET_TOKENS, OMC_BUDGET_ENFORCE are the hooks' environment too).
+   */
+  pauseWarnings(modes: readonly string[]): string[] {
+    const env = this.opts.env ?? process.env;
+    const out: string[] = [];
+    for (const m of modes) {
+      const w = pauseBudgetWarning(env, this.budgetFor(m));
+      if (w) out.push(`${m}: ${w}`);
+    }
+    return out;
   }
 
   private pollShadow(): boolean {
@@ -140,10 +163,11 @@ export class RunsDomain implements Domain {
     };
   }
 
-  subscribe(listener: () => void): () => void {
+  /** Bound, so a view can hand it to useSyncExternalStore with `runs` as the snapshot (a new array per change). */
+  subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
+  };
 
   private derive(changed: boolean): void {
     if (!changed) return;
@@ -166,15 +190,24 @@ export class RunsDomain implements Domain {
           ? it
           : (this.opts.sampledIterations?.(r.mode, r.sessionId, r.startedMs) ?? null);
     }
-    this.runList = runs;
     const now = (this.opts.clock ?? Date.now)();
-    this.facts = [
+    const facts = [
       ...(this.opts.parsedFiles
         ? staleRunsFrom(this.opts.parsedFiles, now, this.opts.env ?? process.env)
         : staleRuns(this.opts.root, now, this.opts.env ?? process.env)),
       ...missingCloseouts(this.ledger.mainEntries(), now),
     ];
-    this.problemList = [...this.ledger.problems(), ...this.summaries.problems(), ...factsAsProblems(this.facts)];
+    const problems = [...this.ledger.problems(), ...this.summaries.problems(), ...factsAsProblems(facts)];
+    // Every scan re-judges (staleness moves with the clock), but views repaint only when something they
+    // show changed: the same history keeps its array, so a poll tick costs the sessions pane nothing.
+    const same =
+      sameList(runs, this.runList, runKey) &&
+      sameList(facts, this.facts, (f) => `${f.kind}|${f.path}|${f.message}`) &&
+      sameList(problems, this.problemList, (p) => `${p.severity}|${p.path}|${p.message}`);
+    if (same) return;
+    this.runList = runs;
+    this.facts = facts;
+    this.problemList = problems;
     for (const l of this.listeners) l();
   }
 
@@ -185,4 +218,24 @@ export class RunsDomain implements Domain {
       ? (r.value as Record<string, unknown>)
       : null;
   }
+}
+
+const runKey = (r: RunLine) =>
+  [
+    r.mode,
+    r.sessionId,
+    r.startedMs,
+    r.endedMs,
+    r.outcome,
+    r.closeoutWritten,
+    r.iterations,
+    r.endedBy,
+    r.reason,
+    r.where.join(','),
+  ].join('|');
+
+function sameList<T>(a: readonly T[], b: readonly T[], key: (x: T) => string): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (key(a[i] as T) !== key(b[i] as T)) return false;
+  return true;
 }

@@ -80,20 +80,26 @@ export class SummaryReader {
     return changed;
   }
 
-  /** Re-reads one file (a watcher event); true when its summary changed. */
-  readOne(rel: string): boolean {
+  /**
+   * Re-reads one file (a watcher event); true when its summary changed. On the leading edge a failed read
+   * is only pending (OMC's SessionEnd writes the file in place: it is caught empty mid-write): nothing is
+   * held, so the trailing read re-reads it and only a failure there is a problem (the last-good rule).
+   */
+  readOne(rel: string, edge?: 'leading' | 'trailing'): boolean {
     const st = statSync(this.root, rel);
     if (!st) return this.held.delete(rel);
     const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
     const prev = this.held.get(rel);
     if (prev && prev.key === key) return false;
     const r = readJsonSync(this.root, rel, SUMMARY_MAX_BYTES);
+    if (!r.ok && edge === 'leading') return false;
     if (!r.ok) {
       // Keep the last good summary; the problem says why it is not current.
       this.held.set(rel, { key, summary: prev?.summary ?? null, problem: r.message });
       return true;
     }
     const s = parseSummary(r.value, rel, st.mtimeMs);
+    if (typeof s === 'string' && edge === 'leading') return false;
     this.held.set(
       rel,
       typeof s === 'string' ? { key, summary: prev?.summary ?? null, problem: s } : { key, summary: s, problem: null },

@@ -1,0 +1,72 @@
+/**
+ * The lines of a run's detail view: everything the history knows about it,
+ * where each fact came from, and what OMC 5.6 will say about it at the next
+ * session start (with the fix). All text is already cleaned by the store.
+ */
+import type { ClaudeSnapshot } from '../../store/claude/model.js';
+import { tokenTotal } from '../../store/claude/transcript-facts.js';
+import { explainOmc56Path } from '../../store/omc56/known-files.js';
+import type { NextSessionFact } from '../../store/omc56/next-session.js';
+import type { BudgetReading } from '../../store/omc56/budget-log.js';
+import type { RunLine, RunOutcome } from '../../store/runs/history.js';
+import { formatTimestamp, wrapText } from '../../ui/format.js';
+import type { ToneLine } from '../../ui/scroll-lines.js';
+import { closeoutText, formatDuration, formatTokens, sessionTokens } from './rows.js';
+
+const OUTCOME_MEANS: Record<RunOutcome, string> = {
+  running: 'started, no end line yet, and its state file is still active',
+  completed: 'the run ended itself as completed (ledger end line)',
+  cancelled: 'the run was cancelled (ledger end line)',
+  failed: 'the run ended as failed (ledger end line)',
+  crashed: 'a start with no end line and its state is no longer active: OMC 5.6 sees this as a crash',
+  ended: 'the Claude Code session ended (OMC session summary; no run ledger before 5.6)',
+};
+
+export interface RunDetailInputs {
+  claude: ClaudeSnapshot | null;
+  /** What OMC 5.6 will say next session about this run's mode and session. */
+  facts: readonly NextSessionFact[];
+  budget: BudgetReading | null;
+}
+
+export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInputs): ToneLine[] {
+  const w = Math.max(20, width);
+  const out: ToneLine[] = [];
+  const push = (text: string, tone?: string) => {
+    for (const line of wrapText(text, w)) out.push({ text: line, tone });
+  };
+  push(`${r.mode} run · ${r.sessionId === null ? 'legacy (session-less) state' : `session ${r.sessionId}`}`, 'title');
+  push(`outcome: ${r.outcome} — ${OUTCOME_MEANS[r.outcome]}`, r.outcome === 'crashed' ? 'warn' : undefined);
+  push(`started: ${formatTimestamp(r.startedMs)}   ended: ${formatTimestamp(r.endedMs)}`);
+  push(`duration: ${formatDuration(r.durationMs)}   iterations reached: ${r.iterations ?? '—'}`);
+  push(
+    `closeout: ${closeoutText(r)}${r.closeoutWritten === false ? ` (no notepads/${r.mode}/ note newer than the run's start)` : ''}`,
+    r.closeoutWritten === false ? 'warn' : undefined,
+  );
+  const t = sessionTokens(inputs.claude, r);
+  push(
+    t
+      ? `tokens (the whole Claude Code session): ${formatTokens(tokenTotal(t))} — in ${formatTokens(t.input)}, out ${formatTokens(t.output)}, cache read ${formatTokens(t.cacheRead)}, cache write ${formatTokens(t.cacheWrite)}`
+      : 'tokens: unknown (no Claude Code transcript found for this session)',
+    t ? undefined : 'dim',
+  );
+  if (inputs.budget)
+    push(
+      `budget guard (state/enforcement/shadow.jsonl, ${formatTimestamp(inputs.budget.tsMs)}): ~${inputs.budget.spend.toLocaleString('en-US')}/${inputs.budget.budget.toLocaleString('en-US')} tokens (${inputs.budget.pct}%)${inputs.budget.outcome ? `, ${inputs.budget.outcome}` : ''}`,
+      inputs.budget.pct >= 100 ? 'warn' : undefined,
+    );
+  if (r.endedBy) push(`end line written by: ${r.endedBy}`, 'dim');
+  if (r.reason) push(`session end reason: ${r.reason}`, 'dim');
+  for (const f of inputs.facts) {
+    push('');
+    push(`next session: ${f.message}`, 'warn');
+    push(`  file: ${f.path}`, 'dim');
+    push(`  fix: ${f.action}`);
+  }
+  push('');
+  push(`from (${r.source === 'ledger' ? 'the run ledger' : 'the ended-session summary'}):`, 'label');
+  for (const where of r.where) push(`  ${where}`, 'dim');
+  const known = r.source === 'ledger' ? explainOmc56Path('state/runs/ledger.jsonl') : null;
+  if (known) push(`  ${known.what}`, 'dim');
+  return out;
+}

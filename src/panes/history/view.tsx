@@ -1,0 +1,103 @@
+import React, { useSyncExternalStore } from 'react';
+import { Box, Text } from 'ink';
+import type { OmcStore } from '../../store/store.js';
+import type { RunLine } from '../../store/runs/history.js';
+import { clip, fit } from '../../ui/format.js';
+import { moreText, withNote } from '../../ui/list.js';
+import { ScrollLines } from '../../ui/scroll-lines.js';
+import { useTheme } from '../../ui/theme.js';
+import type { ViewProps } from '../types.js';
+import { runDetailLines } from './detail.js';
+import { filterSummary, historyLayout } from './layout.js';
+import { runId, type HistoryPaneState } from './reducer.js';
+import { historyHeader, historyRowText, sessionTokens } from './rows.js';
+
+export function detailInputs(store: OmcStore, r: RunLine) {
+  return {
+    claude: store.claude.getSnapshot(),
+    facts: store.runs.nextSession().filter((f) => f.mode === r.mode && f.sessionId === r.sessionId),
+    budget: store.runs.budgetFor(r.mode),
+  };
+}
+
+/** Only reads: the runs domain's history, the Claude snapshot (tokens) and the pane state. */
+export function HistoryView({ state, store, width, height }: ViewProps<HistoryPaneState>) {
+  const theme = useTheme();
+  const runs = useSyncExternalStore(store.runs.subscribe, store.runs.runs);
+  // Tokens come from the transcripts: repaint when they move.
+  useSyncExternalStore(store.claude.subscribe, store.claude.getSnapshot);
+
+  if (state.detail) {
+    const r = runs.find((x) => runId(x) === state.detail?.id);
+    if (!r)
+      return (
+        <Box height={height} flexDirection="column">
+          <Text color={theme.warn} wrap="truncate">
+            {clip('This run is gone from the history (its ledger lines rotated away). Esc to go back.', width)}
+          </Text>
+        </Box>
+      );
+    return (
+      <ScrollLines
+        lines={runDetailLines(r, width - 1, detailInputs(store, r))}
+        scroll={state.detail.scroll}
+        width={width}
+        height={height}
+      />
+    );
+  }
+
+  const lay = historyLayout(state, runs, { columns: width, rows: height });
+  const { rows, view } = lay;
+  const shown = rows.slice(view.top, view.top + lay.height);
+  const claude = store.claude.getSnapshot();
+  const summary = filterSummary(state);
+  return (
+    <Box flexDirection="column" height={height}>
+      {lay.showFilter ? (
+        <Text wrap="truncate">
+          <Text color={theme.accent}>/</Text>
+          {clip(state.filter, Math.max(1, width - 40))}
+          {state.filterEditing ? <Text inverse> </Text> : null}
+          <Text color={theme.muted}>
+            {clip(
+              `  ${summary ? `${summary} · ` : ''}${rows.length} of ${runs.length} runs${state.filterEditing ? '  (Enter keeps, Esc clears)' : '  (Esc clears)'}`,
+              Math.max(0, width - 2 - state.filter.length),
+            )}
+          </Text>
+        </Text>
+      ) : null}
+      <Text bold color={theme.muted} wrap="truncate">
+        {withNote(historyHeader(width), moreText(view, lay.height, rows.length), width, fit)}
+      </Text>
+      {rows.length === 0 ? (
+        <Text color={theme.muted} wrap="truncate">
+          {clip(
+            runs.length === 0
+              ? '  No runs yet: OMC 5.6 logs each ralph / autopilot / team / ultragoal run in state/runs/ledger.jsonl; ended sessions come from .omc/sessions/.'
+              : '  No run matches the filter (Esc clears).',
+            width,
+          )}
+        </Text>
+      ) : (
+        shown.map((r, i) => {
+          const selected = view.top + i === view.index;
+          const t = historyRowText(r, width, selected, sessionTokens(claude, r));
+          const color =
+            r.outcome === 'crashed' || r.outcome === 'failed'
+              ? theme.warn
+              : r.outcome === 'running'
+                ? theme.ok
+                : r.outcome === 'ended'
+                  ? theme.muted
+                  : undefined;
+          return (
+            <Text key={runId(r)} wrap="truncate" inverse={selected} color={color}>
+              {fit(t.marker + t.cells, width)}
+            </Text>
+          );
+        })
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * A 1,000-line ledger of hostile lines, on screen: one counted problem line
+ * (in the frame and the problems view), the sessions pane unaffected, the
+ * History pane lists what could be read, and no byte of a line reaches the
+ * terminal as a control sequence.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeProject, type TempProject } from '../helpers/fixtures.js';
+import { mountApp, type MountedApp } from '../helpers/mount-app.js';
+
+const T0 = Date.parse('2026-11-30T10:00:00.000Z');
+const at = (min: number) => new Date(T0 + min * 60_000).toISOString();
+
+let p: TempProject | null = null;
+let app: MountedApp | null = null;
+afterEach(async () => {
+  await app?.unmount();
+  p?.cleanup();
+  app = p = null;
+});
+
+function hostileLedger(root: string): void {
+  const lines: string[] = [];
+  for (let i = 0; i < 1000; i++) {
+    switch (i % 5) {
+      case 0: // readable, but every text field carries escape sequences
+        lines.push(
+          JSON.stringify({ ts: at(i), run: 'ralph\u001b[2J', sessionId: `x\u001b]0;pwn\u0007${i}`, event: 'start' }),
+        );
+        break;
+      case 1:
+        lines.push('{"ts": "2026-11-30T10:00:00Z", "run": "ralph", "event": "end"'); // cut off
+        break;
+      case 2:
+        lines.push('\u001b]52;c;cHduZWQ=\u0007' + 'x'.repeat(5_000));
+        break;
+      case 3:
+        lines.push(JSON.stringify({ ts: 'yesterday', run: 'ralph', event: 'start' }));
+        break;
+      default:
+        lines.push(JSON.stringify({ ts: at(i), run: { nested: true }, event: 'end' }));
+    }
+  }
+  fs.mkdirSync(path.join(root, 'state', 'runs'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'state', 'runs', 'ledger.jsonl'), lines.join('\n') + '\n');
+}
+
+/** Anything a terminal would act on besides Ink's own colour and cursor codes. */
+const CONTROL = /\u001b(?!\[[0-9;?]*[A-Za-z])|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]/;
+
+describe('a hostile ledger on screen', () => {
+  it('one counted problem line; the sessions pane is as it was; History lists the readable runs, cleaned', async () => {
+    p = makeProject({ withFixture: true });
+    hostileLedger(p.root);
+    app = await mountApp({ root: p.root, columns: 100, rows: 30 });
+    const text = await app.waitForText('ledger lines skipped');
+    expect(text).toContain('88727f43'); // the sessions pane still lists the fixture's sessions
+    expect(text).toMatch(/⚠ state\/runs\/ledger\.jsonl: \d{3} ledger lines skipped \(line \d+: /);
+    expect(text.match(/ledger lines skipped/g)).toHaveLength(1);
+    expect(CONTROL.test(app.raw())).toBe(false);
+
+    await app.press('R');
+    const history = await app.waitForText('OUTCOME');
+    // The escape sequences are gone from the mode and the session, not shown as text.
+    expect(history).toMatch(/▸ ralph\s+x995\s+12-01 02:35 crashed/);
+    expect(history).toMatch(/↓\d+ more/);
+    expect(CONTROL.test(app.raw())).toBe(false);
+    await app.press('\r');
+    await app.waitForText('ralph run · session x995');
+    expect(CONTROL.test(app.raw())).toBe(false);
+  });
+});
