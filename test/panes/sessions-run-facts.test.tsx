@@ -141,14 +141,20 @@ describe('sessions pane: run facts', () => {
     expect(problems).toContain(ralphRel);
   });
 
-  it('at 80 columns the modes text gives way to the badges and stories; a 60-column pane keeps the row whole', async () => {
+  it('the modes text gives way to the badges and stories (the badge first at 80 columns); a 60-column pane keeps the row whole', async () => {
     project();
     omc55.initPrd(p!.dir, 'proj', 'main', 'task', STORIES, S);
     const old = new Date(Date.now() - 3 * 3_600_000);
     fs.utimesSync(abs(ralphRel), old, old);
-    let a = await mount({ columns: 80, rows: 24 });
+    let a = await mount({ columns: 100, rows: 24 });
     let text = await a.waitForText('[stale run]');
     expect(ralphRow(text)).toMatch(/ralph 3\/10 .*· \[stale run\] · stories 0\/3 · US-001/);
+    for (const l of a.lines()) expect(stringWidth(l)).toBeLessThanOrEqual(100);
+    await a.unmount();
+    // At 80 columns the Claude process cell takes its share: the badge (what OMC will say) is kept first.
+    a = await mount({ columns: 80, rows: 24 });
+    text = await a.waitForText('[stale run]');
+    expect(ralphRow(text)).toMatch(/ralph 3\/10 .*· \[stale run\]/);
     for (const l of a.lines()) expect(stringWidth(l)).toBeLessThanOrEqual(80);
     await a.unmount();
     a = await mount({ columns: 60, rows: 24 });
