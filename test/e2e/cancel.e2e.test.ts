@@ -67,8 +67,9 @@ describe('cancel in a real terminal', () => {
     h = new TerminalHarness({ cwd: p.dir, cols: 60, rows: 20 });
     await h.waitForText(/▸ enforced\s+88727f43/);
     h.write('p');
-    const dialog = await h.waitForText('Pause ralph + ultrawork');
-    expect(dialog).toContain('Nothing is removed');
+    // The whole dialog, not just its title: a frame can reach the pty in more than one read.
+    const dialog = await h.waitForText(/Pause ralph \+ ultrawork[\s\S]*Nothing is removed[\s\S]*y: pause/, 20_000);
+    expect(dialog).toContain('n/Esc: keep going');
     expect(h.screen().every((l) => l.length <= 60)).toBe(true);
     h.write('y');
     await h.waitForText(/pause \d+s\s+88727f43 paused ralph/);
