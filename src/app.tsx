@@ -29,6 +29,8 @@ export interface AppProps {
   exit(): void;
   redraw(): void;
   suspend<T>(fn: () => Promise<T>): Promise<T>;
+  /** Opened from the fleet view: Esc (when nothing else takes it) goes back to it. */
+  back?(): void;
 }
 
 /** Repaints for passing time land on this grid, so 50 rows crossing minute marks cost 12 frames a minute, not 50. */
@@ -113,6 +115,7 @@ export function App(props: AppProps) {
     size: () => sizeRef.current,
     exit: props.exit,
     redraw: props.redraw,
+    back: props.back,
   });
 
   const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length);

@@ -1,0 +1,53 @@
+/**
+ * `omc-top --all` / `--host`: the fleet's stores started, the fleet view
+ * mounted through the same full-screen lifecycle as the monitor.
+ */
+import React from 'react';
+import type { FullScreenControls } from '../cli.js';
+import { FleetShell } from '../panes/fleet/shell.js';
+import { FleetUi } from '../panes/fleet/reducer.js';
+import { pickTheme } from '../ui/theme.js';
+import { LocalFleet } from './local.js';
+
+export interface FleetRunOptions {
+  readonly: boolean;
+  poll: boolean;
+  mouse: boolean;
+  /** `--all`: this machine's roots (without it, only the hosts). */
+  local: boolean;
+  hosts: string[];
+}
+
+type RunFullScreen = (
+  mouse: boolean,
+  element: (ctl: FullScreenControls) => React.ReactElement,
+  done: { beforeRestore(): void; afterRestore(): Promise<void> },
+) => Promise<number>;
+
+export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): Promise<number> {
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    process.stderr.write(
+      'omc-top: the fleet view needs a terminal on stdin and stdout; use watch --json for scripts.\n',
+    );
+    return Promise.resolve(2);
+  }
+  const fleet = new LocalFleet({ readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto' });
+  const fleetUi = new FleetUi();
+  const theme = pickTheme();
+  // The first frame first: discovery runs git per project, so it starts after the empty fleet is drawn.
+  setImmediate(() => fleet.start());
+  return runFullScreen(
+    opts.mouse,
+    (ctl) => (
+      <FleetShell
+        fleet={fleet}
+        fleetUi={fleetUi}
+        theme={theme}
+        exit={ctl.exit}
+        redraw={ctl.redraw}
+        suspend={ctl.suspend}
+      />
+    ),
+    { beforeRestore: () => undefined, afterRestore: () => fleet.close() },
+  );
+}
