@@ -7,6 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseHostSpec } from '../fleet/host-spec.js';
 import { readTextSync } from '../store/fsx.js';
 import { cleanLine } from '../store/sanitize.js';
 
@@ -42,6 +43,16 @@ const ConfigSchema = z.strictObject({
     .optional(),
   /** The "needs you: N" terminal title (OSC 2). */
   title: z.boolean().optional(),
+  /** Machines the fleet view (`--all` / `--host`) also shows: "user@box" or "user@box:/dir", as for --host. */
+  hosts: z
+    .array(
+      z
+        .string()
+        .max(600)
+        .refine((s) => parseHostSpec(s) !== null, 'not user@box or user@box:/dir'),
+    )
+    .max(32)
+    .optional(),
 });
 export type OmcTopConfig = z.infer<typeof ConfigSchema>;
 
