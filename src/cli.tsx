@@ -13,7 +13,7 @@ import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
 import { takeRepeated } from './fleet/args.js';
 import { startAttentionTerminal } from './notify/attention-terminal.js';
-import { parseChannels } from './notify/config.js';
+import { loadConfig, parseChannels } from './notify/config.js';
 import { PANES } from './panes/registry.js';
 import { addClaudeToReport } from './store/claude/report.js';
 import { enableIterationSamples } from './store/runs/iteration-sampling.js';
@@ -329,7 +329,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       poll: args.flags.has('poll'),
       mouse: !args.flags.has('no-mouse'),
     };
-    return runFleet({ ...flags, hosts: hosts.values, local: args.flags.has('all') }, runFullScreen);
+    const configHosts = loadConfig().config.hosts ?? [];
+    return runFleet({ ...flags, hosts: hosts.values, configHosts, local: args.flags.has('all') }, runFullScreen);
   }
   const cwd = (args.flags.get('cwd') as string | undefined) ?? process.cwd();
   const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });

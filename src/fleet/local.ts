@@ -34,6 +34,8 @@ export interface LocalFleetOptions {
   probe?: LivenessProbe;
   /** Claude Code's side of each store (tests point it at a scratch config dir). */
   claudeLive?: boolean;
+  /** false: `--host` without `--all`, no local roots (the machine's Claude count is still shown). */
+  local?: boolean;
 }
 
 export interface LocalRoot {
@@ -95,7 +97,7 @@ export class LocalFleet {
     });
     this.liveClaude = found.liveClaude.length;
     this.problems = found.problems;
-    const fresh = found.roots.filter((r) => !this.roots.has(r.id));
+    const fresh = this.opts.local === false ? [] : found.roots.filter((r) => !this.roots.has(r.id));
     if (fresh.length > 0) {
       const planned = [...this.roots.values()].reduce(
         (n, r) => n + (r.plan.watch === 'auto' ? r.plan.directories : 0),
@@ -156,6 +158,7 @@ export class LocalFleet {
           host: null,
           notes: [],
           tone: 'normal',
+          detail: null,
           rows: [],
           rootCount: 0,
         };

@@ -25,6 +25,8 @@ export interface FleetGroup {
   notes: string[];
   /** The header's tone: a problem (lost connection, too old) is an error, polling a warning. */
   tone: 'normal' | 'warn' | 'error';
+  /** A longer message on its own line under the header (ssh's error, the install command); null for none. */
+  detail: string | null;
   rows: FleetRow[];
 }
 
@@ -68,15 +70,20 @@ export function sortGroups(groups: FleetGroup[]): FleetGroup[] {
 }
 
 /** The lines of the list: a header per group, then its rows; ids for the list model. */
-export type FleetLine = { kind: 'group'; group: FleetGroup } | { kind: 'row'; group: FleetGroup; row: FleetRow };
+export type FleetLine =
+  | { kind: 'group'; group: FleetGroup }
+  | { kind: 'detail'; group: FleetGroup; text: string }
+  | { kind: 'row'; group: FleetGroup; row: FleetRow };
 
 export function fleetLines(snap: FleetSnapshot): FleetLine[] {
   const out: FleetLine[] = [];
   for (const g of snap.groups) {
     out.push({ kind: 'group', group: g });
+    if (g.detail) out.push({ kind: 'detail', group: g, text: g.detail });
     for (const r of g.rows) out.push({ kind: 'row', group: g, row: r });
   }
   return out;
 }
 
-export const lineId = (l: FleetLine) => (l.kind === 'group' ? `group:${l.group.key}` : l.row.key);
+export const lineId = (l: FleetLine) =>
+  l.kind === 'group' ? `group:${l.group.key}` : l.kind === 'detail' ? `detail:${l.group.key}` : l.row.key;

@@ -7,7 +7,11 @@ import type { FullScreenControls } from '../cli.js';
 import { FleetShell } from '../panes/fleet/shell.js';
 import { FleetUi } from '../panes/fleet/reducer.js';
 import { pickTheme } from '../ui/theme.js';
+import { UsageError } from '../commands/args.js';
+import { cleanLine } from '../store/sanitize.js';
+import { parseHostSpec, type HostSpec } from './host-spec.js';
 import { LocalFleet } from './local.js';
+import { RemoteFleet } from './remotes.js';
 
 export interface FleetRunOptions {
   readonly: boolean;
@@ -16,6 +20,8 @@ export interface FleetRunOptions {
   /** `--all`: this machine's roots (without it, only the hosts). */
   local: boolean;
   hosts: string[];
+  /** The config file's `hosts` (after --host). */
+  configHosts?: string[];
 }
 
 type RunFullScreen = (
@@ -31,11 +37,22 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
     );
     return Promise.resolve(2);
   }
-  const fleet = new LocalFleet({ readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto' });
+  const specs: HostSpec[] = [];
+  for (const h of [...opts.hosts, ...(opts.configHosts ?? [])]) {
+    const spec = parseHostSpec(h);
+    if (!spec) throw new UsageError(`--host needs user@box or user@box:/dir, not ${JSON.stringify(cleanLine(h))}`);
+    specs.push(spec);
+  }
+  const fleet = new LocalFleet({ readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto', local: opts.local });
+  const remote = specs.length > 0 ? new RemoteFleet(specs, () => fleet.changed()) : undefined;
+  if (remote) fleet.setExtra(() => remote.groups());
   const fleetUi = new FleetUi();
   const theme = pickTheme();
   // The first frame first: discovery runs git per project, so it starts after the empty fleet is drawn.
-  setImmediate(() => fleet.start());
+  setImmediate(() => {
+    fleet.start();
+    remote?.start();
+  });
   return runFullScreen(
     opts.mouse,
     (ctl) => (
@@ -48,6 +65,6 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
         suspend={ctl.suspend}
       />
     ),
-    { beforeRestore: () => undefined, afterRestore: () => fleet.close() },
+    { beforeRestore: () => undefined, afterRestore: () => (remote?.stop(), fleet.close()) },
   );
 }

@@ -72,6 +72,18 @@ export function FleetView({
         ) : (
           visible.map((l, i) => {
             const selected = view.top + i === view.index;
+            if (l.kind === 'detail') {
+              return (
+                <Text
+                  key={lineId(l)}
+                  color={l.group.tone === 'error' ? theme.error : theme.warn}
+                  inverse={selected}
+                  wrap="truncate"
+                >
+                  {fit(`    ${l.text}`, width)}
+                </Text>
+              );
+            }
             if (l.kind === 'group') {
               const color =
                 l.group.tone === 'error' ? theme.error : l.group.tone === 'warn' ? theme.warn : theme.accent;
