@@ -49,6 +49,11 @@ export interface DiscoverOptions {
   config: ClaudeConfigDir;
   git?: GitProbe;
   probe?: LivenessProbe;
+  /**
+   * Resolutions from earlier discoveries, by cwd: resolving runs git several times, and the fleet
+   * re-reads the registry every few seconds; a cwd is resolved once (its root is then watched).
+   */
+  cache?: Map<string, RootResolution>;
 }
 
 /** More roots than this are not opened (one store each); the rest get one problem line. */
@@ -122,7 +127,13 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
   const cwds = new Set(liveClaude.map((e) => e.cwd).filter((c): c is string => c !== null));
   for (const cwd of [...cwds].sort()) {
     if (identity(cwd) === null) continue; // the directory is gone; nothing of it can be shown
-    add(resolveOmcRoot({ cwd, env, home, git }), 'claude');
+    let res = opts.cache?.get(cwd);
+    // A root that did not exist yet is looked for again next time (OMC creates it at its first write).
+    if (!res || !res.exists) {
+      res = resolveOmcRoot({ cwd, env, home, git });
+      opts.cache?.set(cwd, res);
+    }
+    add(res, 'claude');
   }
 
   const stateDir = env.OMC_STATE_DIR;

@@ -11,6 +11,7 @@ import { SnapshotCell } from '../store/emitter.js';
 import type { GitProbe } from '../store/git.js';
 import { countDirectories, inotifyLimits, type InotifyLimits } from '../store/inotify-limits.js';
 import { detectOmcInstall } from '../store/omc-install.js';
+import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, type FleetRoot } from './discover.js';
@@ -50,6 +51,7 @@ export class LocalFleet {
   private readonly unsubs: Array<() => void> = [];
   private readonly config: ClaudeConfigDir;
   private readonly limits: InotifyLimits;
+  private readonly resolved = new Map<string, RootResolution>();
   private liveClaude = 0;
   private problems: string[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -94,6 +96,7 @@ export class LocalFleet {
       config: this.config,
       git: this.opts.git,
       probe: this.opts.probe,
+      cache: this.resolved,
     });
     this.liveClaude = found.liveClaude.length;
     this.problems = found.problems;

@@ -48,6 +48,10 @@ export class RemoteFleet implements RemoteActions {
     return this.hostsList.length;
   }
 
+  hostsLive(): number {
+    return this.hostsList.filter((h) => h.phase === 'live').length;
+  }
+
   private hostOf(label: string): RemoteHost | undefined {
     return this.hostsList.find((h) => h.spec.label === label);
   }

@@ -59,6 +59,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
       <FleetShell
         fleet={fleet}
         fleetUi={fleetUi}
+        remote={remote}
         theme={theme}
         exit={ctl.exit}
         redraw={ctl.redraw}

@@ -17,6 +17,7 @@ import { waitFor } from '../helpers/fixtures.js';
 import { makeMachine, type Machine } from './fleet-tree.js';
 import { sshSkipReason, startSshRig, type HostKey, type SshRig } from './sshd-harness.js';
 import { execFileSync } from 'node:child_process';
+import { TerminalHarness } from '../helpers/pty.js';
 
 const skip = sshSkipReason();
 if (skip) console.warn(`remote-ssh tests skipped: ${skip}`);
@@ -227,6 +228,37 @@ describe.skipIf(skip !== null)('--host over a real sshd', { timeout: 120_000 }, 
       expect(raw).not.toContain('\u001b]');
       app.unmountOnly();
     } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(skip !== null)('omc-top --host in a real terminal', { timeout: 120_000 }, () => {
+  it('runs the user’s ssh from PATH, shows the host live, and q restores the terminal', async () => {
+    const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-'));
+    let h: TerminalHarness | null = null;
+    try {
+      const live = sessionId(907);
+      const a = remoteProject(base, 'shop', 1, live);
+      rig = await startSshRig([{ alias: 'boxa' }]);
+      await rig.startSshd();
+      h = new TerminalHarness({
+        args: ['--host', `boxa:${a}`],
+        cols: 140,
+        rows: 24,
+        cwd: base,
+        wrap: rig.nsWrap,
+        env: { PATH: rig.clientPath, HOME: base, CLAUDE_CONFIG_DIR: path.join(base, 'no-claude') },
+      });
+      await h.waitForText(`@boxa:${a}  shop  (2 sessions)`, 60_000);
+      await h.waitForText(/1 host(?! \()/, 60_000);
+      expect(h.screen().find((l) => l.includes(live.slice(0, 8)))).toMatch(/enforced\s+@boxa/);
+      h.write('q');
+      expect(await h.waitForExit()).toBe(0);
+      await h.settle();
+      expect(h.altScreen).toBe(false);
+    } finally {
+      h?.dispose();
       fs.rmSync(base, { recursive: true, force: true });
     }
   });

@@ -41,6 +41,10 @@ export interface SshRig {
   dir: string;
   /** For RemoteHost's `ssh` option: ssh run inside the namespace with the rig's client config. */
   ssh: { bin: string; args: string[] };
+  /** A PATH whose `ssh` is the real one with the rig's `-F` config (for the bundle, which runs plain `ssh`). */
+  clientPath: string;
+  /** Runs a command inside the namespace (prefix for spawn: nsenter --net=… --). */
+  nsWrap: string[];
   /** Env the remote commands get (CLAUDE_CONFIG_DIR of the rig, never the machine's). */
   remoteClaudeDir: string;
   startSshd(): Promise<void>;
@@ -168,11 +172,22 @@ export async function startSshRig(hosts: HostKey[]): Promise<SshRig> {
     }
   };
 
+  const clientBin = path.join(dir, 'client-bin');
+  fs.mkdirSync(clientBin);
+  fs.writeFileSync(
+    path.join(clientBin, 'ssh'),
+    `#!/bin/sh\nexec /usr/bin/ssh -F ${q(path.join(dir, 'ssh_config'))} "$@"\n`,
+    {
+      mode: 0o755,
+    },
+  );
   let sshd: ChildProcess | null = null;
   let sshdErr = '';
   const rig: SshRig = {
     dir,
     remoteClaudeDir,
+    clientPath: `${clientBin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    nsWrap: ['nsenter', ns, '--'],
     ssh: { bin: 'nsenter', args: [ns, '--', 'ssh', '-F', path.join(dir, 'ssh_config')] },
     async startSshd() {
       sshd = spawn('nsenter', [ns, '--', SSHD, '-D', '-e', '-f', path.join(dir, 'sshd_config')], {

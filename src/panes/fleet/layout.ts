@@ -12,14 +12,15 @@ export const FLEET_CHROME_ROWS = 4;
 
 export const listHeight = (rows: number) => Math.max(1, rows - 1 - FLEET_CHROME_ROWS);
 
-export function headerText(snap: FleetSnapshot, hosts: number): string {
+export function headerText(snap: FleetSnapshot, hosts: number, hostsLive = hosts): string {
   const n = snap.localClaude;
   const parts = [
     `omc-top --all`,
     `${n} Claude session${n === 1 ? '' : 's'} on this machine${n > SIBLING_SLOWDOWN ? ` (over ${SIBLING_SLOWDOWN}: OMC 5.6 slows sibling sessions down)` : ''}`,
     `${snap.roots} root${snap.roots === 1 ? '' : 's'}`,
   ];
-  if (hosts > 0) parts.push(`${hosts} host${hosts === 1 ? '' : 's'}`);
+  if (hosts > 0)
+    parts.push(`${hosts} host${hosts === 1 ? '' : 's'}${hostsLive < hosts ? ` (${hosts - hostsLive} not live)` : ''}`);
   if (!snap.ready) parts.push('reading…');
   return parts.join(' · ');
 }
@@ -64,14 +65,15 @@ export function statusText(r: FleetRow, now: number): string {
 }
 
 /** Where the row lives: `@host` for a remote row, the worktree name for a local one. */
-export const whereText = (r: FleetRow) => (r.host !== null ? `@${r.host}` : r.rootLabel);
+export const whereText = (r: FleetRow) => (r.host !== null ? `@${r.host.replace(/:.*$/, '')}` : r.rootLabel);
 
 export function rowLine(r: FleetRow, now: number, width: number, selected: boolean): string {
   const c = fleetColumns(width);
   return fit(
     (selected ? '▸ ' : '  ') +
       fit(statusText(r, now), c.status) +
-      fit(whereText(r), c.where) +
+      fit(whereText(r), c.where - 1) +
+      ' ' +
       fit(shortId(r.session, c.id), c.id) +
       fit(r.process ?? '—', c.claude) +
       fit(r.modes || (r.prompt ? r.prompt : 'no modes'), c.modes) +

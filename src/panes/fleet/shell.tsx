@@ -24,6 +24,8 @@ import { FleetView } from './view.js';
 /** What the fleet can do with a remote row (src/fleet/remote.ts); absent without --host. */
 export interface RemoteActions {
   hosts(): number;
+  /** Hosts whose stream is up (the `ready` line came). */
+  hostsLive(): number;
   /** The words of the confirmation: what will run where. */
   describeCancel(row: FleetRow, pause: boolean): string[];
   /** Runs `omc-top cancel` on the row's host; resolves to the message to show. */
@@ -172,6 +174,7 @@ function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) 
       snap={snap}
       ui={ui}
       hosts={remote?.hosts() ?? 0}
+      hostsLive={remote?.hostsLive() ?? 0}
       width={Math.max(20, size.columns)}
       rows={size.rows}
       now={Date.now()}

@@ -14,6 +14,7 @@ export function FleetView({
   snap,
   ui,
   hosts,
+  hostsLive,
   width,
   rows,
   now,
@@ -21,6 +22,7 @@ export function FleetView({
   snap: FleetSnapshot;
   ui: FleetUiState;
   hosts: number;
+  hostsLive: number;
   width: number;
   rows: number;
   now: number;
@@ -106,7 +108,7 @@ export function FleetView({
   return (
     <Box flexDirection="column" width={width} height={rows - 1}>
       <Text bold wrap="truncate">
-        {fit(headerText(snap, hosts), width)}
+        {fit(headerText(snap, hosts, hostsLive), width)}
       </Text>
       {body}
       <Text color={ui.flash?.kind === 'error' ? theme.error : theme.muted} wrap="truncate">
