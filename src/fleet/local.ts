@@ -98,6 +98,11 @@ export class LocalFleet {
       probe: this.opts.probe,
       cache: this.resolved,
     });
+    // An idle machine re-reads the registry every few seconds: rebuild only when something it says changed.
+    const same =
+      found.liveClaude.length === this.liveClaude &&
+      found.problems.length === this.problems.length &&
+      found.problems.every((p, i) => p === this.problems[i]);
     this.liveClaude = found.liveClaude.length;
     this.problems = found.problems;
     const fresh = this.opts.local === false ? [] : found.roots.filter((r) => !this.roots.has(r.id));
@@ -115,7 +120,7 @@ export class LocalFleet {
       );
       for (const info of fresh) this.open(info, plan.get(info.id)!);
     }
-    this.changed();
+    if (!same || fresh.length > 0 || this.cell.getSnapshot().version === 0) this.changed();
   }
 
   private open(info: FleetRoot, plan: PlannedWatch): void {
