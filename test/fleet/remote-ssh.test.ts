@@ -122,9 +122,16 @@ describe.skipIf(skip !== null)('--host over a real sshd', { timeout: 120_000 }, 
     const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-'));
     try {
       const a = remoteProject(base, 'shop', 1, sessionId(903));
+      const oldReady = { v: 1, type: 'ready', at: new Date().toISOString(), project: 'shop', needsYou: 0 };
+      fs.writeFileSync(path.join(base, 'old.jsonl'), JSON.stringify(oldReady) + '\n');
       const app = await mountHosts(
-        [{ alias: 'boxa' }, { alias: 'nobox', omcTop: false }],
-        [`boxa:${a}`, `nobox:${a}`],
+        [
+          { alias: 'boxa' },
+          { alias: 'nobox', omcTop: false },
+          // An omc-top from before --rows: its ready line has no version.
+          { alias: 'oldbox', command: `cat ${path.join(base, 'old.jsonl')}; exec sleep 100000` },
+        ],
+        [`boxa:${a}`, `nobox:${a}`, 'oldbox'],
         220,
       );
       await waitFor(
@@ -136,6 +143,12 @@ describe.skipIf(skip !== null)('--host over a real sshd', { timeout: 120_000 }, 
         },
       );
       expect(app.text()).toMatch(/@nobox:\S+ .*omc-top missing there/);
+      await waitFor(
+        () =>
+          /@oldbox .*omc-top too old there/.test(app.text()) &&
+          /omc-top without a version on oldbox is too old/.test(app.text()),
+        { timeoutMs: 30_000, what: `the too-old message\n${app.text()}` },
+      );
       await waitFor(() => app.text().includes(`@boxa:${a}  shop  (2 sessions)`), {
         timeoutMs: 30_000,
         what: `boxa live\n${app.text()}`,
