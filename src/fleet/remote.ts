@@ -21,6 +21,8 @@ import type { RowModel } from './row.js';
 
 /** Retry delays after a drop: 1 s doubling to 30 s; back to 1 s once a connection went live. */
 export const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000] as const;
+/** Sessions kept per host; a stream naming more gets a problem line per extra row, not memory. */
+export const MAX_REMOTE_ROWS = 20_000;
 /** Problem lines kept per host (the newest); the rest are counted. */
 const MAX_PROBLEMS = 5;
 /** The oldest remote omc-top whose stream has what a fleet row needs (`--rows`, `version` in ready). */
@@ -158,7 +160,9 @@ export class RemoteHost {
     }
     this.project = l.project;
     if (l.row === null) this.rows.delete(l.session);
-    else this.rows.set(l.session, l.row);
+    else if (this.rows.has(l.session) || this.rows.size < MAX_REMOTE_ROWS) this.rows.set(l.session, l.row);
+    // A stream can name any number of sessions; memory here cannot grow with it.
+    else return this.problem(`more than ${MAX_REMOTE_ROWS} sessions: the rest are not shown`);
     this.opts.onChange();
   }
 
