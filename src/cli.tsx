@@ -329,8 +329,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       poll: args.flags.has('poll'),
       mouse: !args.flags.has('no-mouse'),
     };
-    const configHosts = loadConfig().config.hosts ?? [];
-    return runFleet({ ...flags, hosts: hosts.values, configHosts, local: args.flags.has('all') }, runFullScreen);
+    const config = loadConfig();
+    const fleet = { hosts: hosts.values, configHosts: config.config.hosts ?? [], configError: config.error };
+    return runFleet({ ...flags, ...fleet, local: args.flags.has('all') }, runFullScreen);
   }
   const cwd = (args.flags.get('cwd') as string | undefined) ?? process.cwd();
   const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });

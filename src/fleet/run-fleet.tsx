@@ -22,6 +22,8 @@ export interface FleetRunOptions {
   hosts: string[];
   /** The config file's `hosts` (after --host). */
   configHosts?: string[];
+  /** The config file could not be used (its line names file and field): shown on the message line. */
+  configError?: string | null;
 }
 
 type RunFullScreen = (
@@ -31,22 +33,23 @@ type RunFullScreen = (
 ) => Promise<number>;
 
 export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): Promise<number> {
-  if (!process.stdout.isTTY || !process.stdin.isTTY) {
-    process.stderr.write(
-      'omc-top: the fleet view needs a terminal on stdin and stdout; use watch --json for scripts.\n',
-    );
-    return Promise.resolve(2);
-  }
   const specs: HostSpec[] = [];
   for (const h of [...opts.hosts, ...(opts.configHosts ?? [])]) {
     const spec = parseHostSpec(h);
     if (!spec) throw new UsageError(`--host needs user@box or user@box:/dir, not ${JSON.stringify(cleanLine(h))}`);
     specs.push(spec);
   }
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    process.stderr.write(
+      'omc-top: the fleet view needs a terminal on stdin and stdout; use watch --json for scripts.\n',
+    );
+    return Promise.resolve(2);
+  }
   const fleet = new LocalFleet({ readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto', local: opts.local });
   const remote = specs.length > 0 ? new RemoteFleet(specs, () => fleet.changed()) : undefined;
   if (remote) fleet.setExtra(() => remote.groups());
   const fleetUi = new FleetUi();
+  if (opts.configError) fleetUi.flash(opts.configError, 'error');
   const theme = pickTheme();
   // The first frame first: discovery runs git per project, so it starts after the empty fleet is drawn.
   setImmediate(() => {
