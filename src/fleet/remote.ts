@@ -41,6 +41,8 @@ export interface RemoteHostOptions {
   spec: HostSpec;
   ssh?: SshCommand;
   clock?: () => number;
+  /** Sessions kept (default MAX_REMOTE_ROWS; tests lower it). */
+  maxRows?: number;
   onChange(): void;
 }
 
@@ -160,9 +162,10 @@ export class RemoteHost {
     }
     this.project = l.project;
     if (l.row === null) this.rows.delete(l.session);
-    else if (this.rows.has(l.session) || this.rows.size < MAX_REMOTE_ROWS) this.rows.set(l.session, l.row);
+    else if (this.rows.has(l.session) || this.rows.size < (this.opts.maxRows ?? MAX_REMOTE_ROWS))
+      this.rows.set(l.session, l.row);
     // A stream can name any number of sessions; memory here cannot grow with it.
-    else return this.problem(`more than ${MAX_REMOTE_ROWS} sessions: the rest are not shown`);
+    else return this.problem(`more than ${this.opts.maxRows ?? MAX_REMOTE_ROWS} sessions: the rest are not shown`);
     this.opts.onChange();
   }
 

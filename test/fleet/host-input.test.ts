@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseHostSpec, remoteCwdArgs } from '../../src/fleet/host-spec.js';
 import { LineSplitter, parseRemoteLine } from '../../src/fleet/remote-lines.js';
 import { loadConfig } from '../../src/notify/config.js';
+import { waitFor } from '../helpers/fixtures.js';
 
 describe('--host specs', () => {
   it('takes user@box, an ssh alias and an absolute or ~ dir; refuses options and shell syntax', () => {
@@ -78,5 +79,53 @@ describe('the remote stream reader', () => {
     ])
       expect(parseRemoteLine(bad).kind, bad).toBe('bad');
     expect(parseRemoteLine('{"v":1,"type":"transition"}').kind).toBe('skip');
+  });
+});
+
+describe('a remote host (its "ssh" a shell printing a stream)', () => {
+  it('keeps at most maxRows sessions and counts the rest as problems', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-stream-'));
+    const { RemoteHost } = await import('../../src/fleet/remote.js');
+    const row = (n: number) => {
+      const session = `s${n}`;
+      return JSON.stringify({
+        v: 1,
+        type: 'row',
+        at: 'now',
+        project: 'p',
+        session,
+        row: {
+          session,
+          status: 'enforced',
+          cancelUntilMs: null,
+          modes: 'ralph',
+          prompt: '',
+          updatedMs: 1,
+          rank: 1,
+          process: null,
+          processWhy: null,
+        },
+      });
+    };
+    const file = path.join(dir, 'stream.jsonl');
+    fs.writeFileSync(file, [1, 2, 3, 4, 5].map(row).join('\n') + '\n');
+    let changes = 0;
+    // sh -c 'cat FILE; sleep' x -T -o BatchMode=yes -- dest cmd: everything after the script is $0, $1…
+    const host = new RemoteHost({
+      spec: parseHostSpec('box')!,
+      ssh: { bin: '/bin/sh', args: ['-c', `cat '${file}'; exec sleep 100000`, 'ssh'] },
+      maxRows: 3,
+      onChange: () => changes++,
+    });
+    try {
+      host.start();
+      await waitFor(() => host.problemLines().length === 2, { timeoutMs: 20_000, what: 'two rows over the cap' });
+      expect(host.group().rows.map((r) => r.session)).toEqual(['s1', 's2', 's3']);
+      expect(host.problemLines()[0]).toBe('more than 3 sessions: the rest are not shown');
+      expect(changes).toBeGreaterThan(0);
+    } finally {
+      host.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
