@@ -34,6 +34,8 @@ export interface AppProps {
   roots?: RootChoice;
   /** cli.tsx's attention layer: the header's "needs you" count, the problems view's items, the N toggle. */
   attention?: AttentionControl | null;
+  /** Opened from the fleet view: Esc (when nothing else takes it) goes back to it. */
+  back?(): void;
 }
 
 const NO_COUNT = { subscribe: () => () => undefined, getSnapshot: () => null };
@@ -125,6 +127,7 @@ export function App(props: AppProps) {
     size: () => sizeRef.current,
     exit: props.exit,
     redraw: props.redraw,
+    back: props.back,
   });
 
   const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length);

@@ -11,8 +11,9 @@ import { render, type Instance } from 'ink';
 import path from 'node:path';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
+import { takeRepeated } from './fleet/args.js';
 import { startAttentionTerminal } from './notify/attention-terminal.js';
-import { parseChannels } from './notify/config.js';
+import { loadConfig, parseChannels } from './notify/config.js';
 import { PANES } from './panes/registry.js';
 import type { RootChoice } from './panes/types.js';
 import { addClaudeToReport } from './store/claude/report.js';
@@ -35,6 +36,7 @@ export const USAGE = `omc-top ${VERSION}: a live monitor for oh-my-claudecode (.
 
 Usage:
   omc-top [--cwd DIR | --root DIR] [--readonly] [--poll] [--no-mouse] [--omc-version X]
+  omc-top --all [--host USER@BOX[:DIR]]... [--readonly] [--poll]
   omc-top --json [--cwd DIR | --root DIR] [--omc-version X]
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
   omc-top wiki search QUERY [--limit N] [--json]
@@ -55,6 +57,9 @@ Options:
   --no-mouse    do not take the mouse (the wheel scrolls lists; without it the terminal selects text)
   --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
   --no-title    leave the terminal title alone (default: "needs you: N")
+  --all         the fleet: every session of every .omc root on this machine, by project
+  --host U@BOX[:DIR]  also show that machine's sessions, over your own ssh (repeatable;
+                or "hosts" in the config file); omc-top must be installed there
   -h, --help    this text
   -v, --version print the version
 
@@ -76,6 +81,7 @@ const MAIN_FLAGS = {
   'no-mouse': 'bool',
   notify: 'value',
   'no-title': 'bool',
+  all: 'bool',
   help: 'bool',
   version: 'bool',
 } as const;
@@ -177,8 +183,80 @@ function runTui(
       ...nested,
     ];
   };
+  // O: the same screen on another root of the project. The old store and its watcher close; the new one starts.
+  let closing = false;
+  let controls: FullScreenControls | null = null;
+  const roots: RootChoice | undefined =
+    nested.length > 0
+      ? {
+          roots: rootsOf(),
+          switchTo: (abs) => {
+            if (closing || abs === store.root) return;
+            const main = abs === res.root;
+            const old = { store, attention };
+            old.attention.dispose();
+            void old.store.close();
+            rootExplain = main ? res.explain : 'a nested root (O switches back)';
+            ({ store, attention } = watchRoot(
+              abs,
+              main ? res.projectDir : path.dirname(abs),
+              main ? res.rule : 'nested',
+            ));
+            ui.flash(`watching ${abs}`, 'info');
+            controls?.redraw(); // a fresh instance on a cleared screen, rendered from the new store
+          },
+        }
+      : undefined;
+  return runFullScreen(
+    opts.mouse,
+    (ctl) => {
+      controls = ctl;
+      return (
+        <App
+          store={store}
+          ui={ui}
+          panes={PANES}
+          rootExplain={rootExplain}
+          theme={theme}
+          exit={ctl.exit}
+          redraw={ctl.redraw}
+          suspend={ctl.suspend}
+          roots={roots}
+          attention={attention}
+        />
+      );
+    },
+    {
+      beforeRestore: () => {
+        closing = true;
+        attention.dispose();
+      },
+      afterRestore: () => {
+        ui.dispose();
+        return store.close();
+      },
+    },
+  );
+}
 
+export interface FullScreenControls {
+  exit(): void;
+  redraw(): void;
+  suspend<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * The full-screen lifecycle shared by the monitor and the fleet (`--all`):
+ * alternate screen, mouse, job control, signals, crash handling, hang-up.
+ */
+export function runFullScreen(
+  mouse: boolean,
+  element: (ctl: FullScreenControls) => React.ReactElement,
+  done: { beforeRestore(): void; afterRestore(): Promise<void> },
+): Promise<number> {
+  const { stdout, stdin } = process;
   return new Promise<number>((resolve) => {
+    const opts = { mouse };
     let instance: Instance | null = null;
     let finished = false;
     const term = enterFullScreen(stdout, stdin, () => {
@@ -190,60 +268,24 @@ function runTui(
     const finish = (code: number, error?: unknown) => {
       if (finished) return;
       finished = true;
-      attention.dispose();
+      done.beforeRestore();
       term.restore();
-      ui.dispose();
       if (error !== undefined) {
         const e = error as Error;
         process.stderr.write(
           `omc-top crashed: ${e?.stack ?? String(error)}\nThe terminal was restored. Please report this with the lines above.\n`,
         );
       }
-      void store.close().finally(() => resolve(code));
+      void done.afterRestore().finally(() => resolve(code));
     };
 
-    // R: the same screen on another root of the project. The old store and its watcher close; the new one starts.
-    const roots: RootChoice | undefined =
-      nested.length > 0
-        ? {
-            roots: rootsOf(),
-            switchTo: (abs) => {
-              if (finished || abs === store.root) return;
-              const main = abs === res.root;
-              const old = { store, attention };
-              instance?.unmount();
-              instance = null;
-              old.attention.dispose();
-              void old.store.close();
-              rootExplain = main ? res.explain : 'a nested root (O switches back)';
-              ({ store, attention } = watchRoot(
-                abs,
-                main ? res.projectDir : path.dirname(abs),
-                main ? res.rule : 'nested',
-              ));
-              ui.flash(`watching ${abs}`, 'info');
-              stdout.write('\u001b[2J\u001b[H');
-              mount();
-            },
-          }
-        : undefined;
-
     const mount = () => {
-      instance = render(
-        <App
-          store={store}
-          ui={ui}
-          panes={PANES}
-          rootExplain={rootExplain}
-          theme={theme}
-          exit={() => finish(0)}
-          redraw={redraw}
-          suspend={suspend}
-          roots={roots}
-          attention={attention}
-        />,
-        { exitOnCtrlC: false, patchConsole: false, maxFps: 30, incrementalRendering: true },
-      );
+      instance = render(element({ exit: () => finish(0), redraw, suspend }), {
+        exitOnCtrlC: false,
+        patchConsole: false,
+        maxFps: 30,
+        incrementalRendering: true,
+      });
     };
     // Ink 6 has no "forget what is on screen" call; a fresh instance on a cleared screen is the reliable repaint.
     const redraw = () => {
@@ -323,7 +365,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     const { runSubcommand } = await import('./commands/subcommands.js');
     return runSubcommand(sub, argv.slice(1));
   }
-  const args = parseArgs(argv, MAIN_FLAGS, { h: 'help', v: 'version', V: 'version' });
+  const hosts = takeRepeated(argv, 'host');
+  const args = parseArgs(hosts.rest, MAIN_FLAGS, { h: 'help', v: 'version', V: 'version' });
   if (args.flags.has('help')) {
     process.stdout.write(USAGE + '\n');
     return 0;
@@ -334,6 +377,17 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
   if (args.flags.has('no-color')) process.env.NO_COLOR = '1';
+  if (args.flags.has('all') || hosts.values.length > 0) {
+    const { runFleet } = await import('./fleet/run-fleet.js');
+    const flags = {
+      readonly: args.flags.has('readonly'),
+      poll: args.flags.has('poll'),
+      mouse: !args.flags.has('no-mouse'),
+    };
+    const config = loadConfig();
+    const fleet = { hosts: hosts.values, configHosts: config.config.hosts ?? [], configError: config.error };
+    return runFleet({ ...flags, ...fleet, local: args.flags.has('all') }, runFullScreen);
+  }
   const cwd = (args.flags.get('cwd') as string | undefined) ?? process.cwd();
   const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
   const readonly = args.flags.has('readonly');

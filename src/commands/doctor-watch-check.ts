@@ -1,32 +1,10 @@
 /** Doctor's watch check: the mode a real watcher start got, against the kernel's inotify limits. */
-import { readTextSync } from '../store/fsx.js';
+import { inotifyLimits } from '../store/inotify-limits.js';
 import type { CheckStatus, DoctorCheck } from './doctor-types.js';
 import type { WatchProbe } from './doctor-watch.js';
 
-/** A /proc/sys number, or null where there is none (not Linux, no such limit). */
-function procNumber(procRoot: string, rel: string): number | null {
-  const r = readTextSync(procRoot, rel, 64);
-  if (!r.ok) return null;
-  const n = Number.parseInt(r.text.trim(), 10);
-  return Number.isFinite(n) ? n : null;
-}
-
-/** The smaller of the global limit and the user namespace's own (Linux ≥ 5.11), where present. */
-function limit(a: number | null, b: number | null): number | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Math.min(a, b);
-}
-
 export function watchCheck(probe: WatchProbe | null, poll: boolean, procRoot: string): DoctorCheck {
-  const watches = limit(
-    procNumber(procRoot, 'sys/fs/inotify/max_user_watches'),
-    procNumber(procRoot, 'sys/user/max_inotify_watches'),
-  );
-  const instances = limit(
-    procNumber(procRoot, 'sys/fs/inotify/max_user_instances'),
-    procNumber(procRoot, 'sys/user/max_inotify_instances'),
-  );
+  const { watches, instances } = inotifyLimits(procRoot);
   const data: Record<string, unknown> = {
     requested: poll ? 'poll' : 'auto',
     mode: probe?.mode ?? null,

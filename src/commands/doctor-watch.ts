@@ -4,7 +4,7 @@
  * to watch. A real start, not a guess from the limits: ENOSPC, EMFILE and
  * filesystems without inotify all show up as the mode the monitor would get.
  */
-import { listDirSync } from '../store/fsx.js';
+import { countDirectories } from '../store/inotify-limits.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
 import type { WatchMode } from '../store/tree-watcher.js';
@@ -14,25 +14,6 @@ export interface WatchProbe {
   detail: string;
   /** Directories under the root, the root included: one inotify watch each. */
   directories: number;
-}
-
-/** Enough for any real tree; a bigger one is reported as at least this many. */
-const MAX_DIRS = 200_000;
-
-function countDirectories(root: string): number {
-  let count = 1;
-  const queue = [''];
-  while (queue.length > 0 && count < MAX_DIRS) {
-    const rel = queue.pop() as string;
-    const list = listDirSync(root, rel || '.');
-    if (!list.ok) continue;
-    for (const e of list.entries) {
-      if (e.kind !== 'dir') continue;
-      count++;
-      queue.push(rel ? `${rel}/${e.name}` : e.name);
-    }
-  }
-  return count;
 }
 
 export async function watchProbe(res: RootResolution, poll: boolean, timeoutMs: number): Promise<WatchProbe> {

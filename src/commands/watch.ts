@@ -9,20 +9,30 @@
 import path from 'node:path';
 import { AttentionMonitor } from '../store/attention/monitor.js';
 import { readyLine, snapshotLine, transitionLine } from '../store/attention/json-line.js';
+import { startRowFeed } from '../fleet/row-feed.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
 import { parseArgs, UsageError } from './args.js';
 
 export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
 
-const FLAGS = { json: 'bool', snapshot: 'bool', poll: 'bool', cwd: 'value', root: 'value', help: 'bool' } as const;
+const FLAGS = {
+  json: 'bool',
+  snapshot: 'bool',
+  rows: 'bool',
+  poll: 'bool',
+  cwd: 'value',
+  root: 'value',
+  help: 'bool',
+} as const;
 
-export const WATCH_USAGE = `Usage: omc-top watch --json [--snapshot] [--poll] [--cwd DIR | --root DIR]
+export const WATCH_USAGE = `Usage: omc-top watch --json [--snapshot] [--rows] [--poll] [--cwd DIR | --root DIR]
 
 Prints one JSON line per transition (session appeared / ended, mode active / not,
 iteration, cancel in force / expired, cancel verdict, team, worker, problem) until
 interrupted. --snapshot first prints the current state (type "snapshot") and a
-"ready" line. The line schema is in the README ("omc-top watch --json").
+"ready" line. --rows adds each session's row as the fleet view shows it
+(type "row"), at start and whenever it changes. The line schema is in the README ("omc-top watch --json").
 Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or no .omc.`;
 
 export interface WatchIo {
@@ -80,6 +90,8 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     check();
   });
   monitor.sync();
+  // Rows before "ready": a fleet that sees "ready" has every session's row.
+  const stopRows = args.flags.has('rows') ? startRowFeed(store, project, out, now) : () => undefined;
   if (args.flags.has('snapshot')) {
     const at = now();
     for (const [kind, map] of monitor.current().byKind) {
@@ -92,6 +104,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     for (const t of batch) out(transitionLine(t, project, at) + '\n');
   });
   await (io?.stopped ?? processStop());
+  stopRows();
   monitor.dispose();
   await store.close();
   return WATCH_EXIT.ok;

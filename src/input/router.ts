@@ -25,6 +25,8 @@ export interface RouterEnv {
   size(): Size;
   exit(): void;
   redraw(): void;
+  /** Opened from the fleet (`--all`): an Esc nothing else wanted goes back to it. */
+  back?(): void;
 }
 
 export function paneById(panes: ReadonlyArray<AnyPaneModule>, id: PaneId): AnyPaneModule {
@@ -301,6 +303,10 @@ export function routeInput(ev: InputEvent, env: RouterEnv): void {
     return;
   }
   if (ev.kind !== 'key') return;
+  if (env.back && matchKey('escape', ev)) {
+    env.back();
+    return;
+  }
   for (const g of GLOBAL_BINDINGS) {
     if (g.keys.some((k) => matchKey(k, ev))) {
       g.run(env);

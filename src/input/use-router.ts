@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useStdin } from 'ink';
-import { InputDecoder } from './keys.js';
+import { InputDecoder, type InputEvent } from './keys.js';
 import { routeInput, type RouterEnv } from './router.js';
 
 /**
@@ -10,11 +10,18 @@ import { routeInput, type RouterEnv } from './router.js';
  * render closure, so it cannot go stale between renders.
  */
 export function useInputRouter(env: RouterEnv): void {
+  const envRef = useRef(env);
+  envRef.current = env;
+  useKeyEvents((ev) => routeInput(ev, envRef.current));
+}
+
+/** The same subscription for a view with its own keys (the fleet): every decoded event goes to `onEvent`. */
+export function useKeyEvents(onEvent: (ev: InputEvent) => void): void {
   const { setRawMode, isRawModeSupported, internal_eventEmitter } = useStdin() as ReturnType<typeof useStdin> & {
     internal_eventEmitter?: NodeJS.EventEmitter;
   };
-  const envRef = useRef(env);
-  envRef.current = env;
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
 
   useEffect(() => {
     if (!isRawModeSupported || !internal_eventEmitter) return;
@@ -22,7 +29,7 @@ export function useInputRouter(env: RouterEnv): void {
     const decoder = new InputDecoder();
     let flushTimer: NodeJS.Immediate | null = null;
     const deliver = (events: ReturnType<InputDecoder['push']>) => {
-      for (const ev of events) routeInput(ev, envRef.current);
+      for (const ev of events) handler.current(ev);
     };
     const onInput = (chunk: string) => {
       if (flushTimer) clearImmediate(flushTimer);

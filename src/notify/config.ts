@@ -7,6 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseHostSpec } from '../fleet/host-spec.js';
 import { readTextSync } from '../store/fsx.js';
 import { cleanLine } from '../store/sanitize.js';
 
@@ -51,6 +52,16 @@ const ConfigSchema = z.strictObject({
   title: z.boolean().optional(),
   /** Model prices in USD per million tokens, for the "est." cost (src/store/claude/prices.ts); a key is a model id or its prefix. */
   prices: z.record(z.string().min(1).max(200), PriceSchema).optional(),
+  /** Machines the fleet view (`--all` / `--host`) also shows: "user@box" or "user@box:/dir", as for --host. */
+  hosts: z
+    .array(
+      z
+        .string()
+        .max(600)
+        .refine((s) => parseHostSpec(s) !== null, 'not user@box or user@box:/dir'),
+    )
+    .max(32)
+    .optional(),
 });
 export type OmcTopConfig = z.infer<typeof ConfigSchema>;
 

@@ -10,6 +10,9 @@ import React from 'react';
 import { render, type Instance } from 'ink';
 import { App } from '../../src/app.js';
 import type { AttentionControl } from '../../src/notify/attention-control.js';
+import type { LocalFleet } from '../../src/fleet/local.js';
+import { FleetUi } from '../../src/panes/fleet/reducer.js';
+import { FleetShell, type RemoteActions } from '../../src/panes/fleet/shell.js';
 import { PANES } from '../../src/panes/registry.js';
 import { OmcStore } from '../../src/store/store.js';
 import { NO_CLAUDE_DIR } from './fixtures.js';
@@ -90,10 +93,8 @@ export interface MountedApp {
 /** Renders the App over an existing store. */
 export function mountStore(store: OmcStore, opts: MountOptions = {}): MountedApp & { ready: Promise<void> } {
   const ui = opts.ui ?? new UiStore({ pane: opts.pane ?? 'sessions' });
-  const stdout = new FakeStdout(opts.columns ?? 80, opts.rows ?? 24);
-  const stdin = new FakeStdin();
   let exited = false;
-  const instance: Instance = render(
+  const m = mountNode(
     <App
       store={store}
       ui={ui}
@@ -107,15 +108,33 @@ export function mountStore(store: OmcStore, opts: MountOptions = {}): MountedApp
       suspend={(fn) => fn()}
       attention={opts.attention}
     />,
-    {
-      stdout: stdout as never,
-      stdin: stdin as never,
-      stderr: new FakeStdout(80, 24) as never,
-      debug: true,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    },
+    opts,
+    () => ui.dispose(),
+    () => ui.getSnapshot(),
   );
+  return { ...m, store, ui, exited: () => exited, unmount: async () => (m.unmountOnly(), await store.close()) };
+}
+
+export type MountedNode = Omit<MountedApp, 'store' | 'ui' | 'exited' | 'unmount'> & { ready: Promise<void> };
+
+/** Renders any omc-top tree (the App, the fleet shell) into an in-memory terminal, keys through Ink's stdin. */
+export function mountNode(
+  node: React.ReactElement,
+  opts: MountOptions,
+  dispose: () => void,
+  /** The UI state `step` watches (a changed state is followed by a frame); without it `step` only presses. */
+  stateOf: () => unknown = () => null,
+): MountedNode {
+  const stdout = new FakeStdout(opts.columns ?? 80, opts.rows ?? 24);
+  const stdin = new FakeStdin();
+  const instance: Instance = render(node, {
+    stdout: stdout as never,
+    stdin: stdin as never,
+    stderr: new FakeStdout(80, 24) as never,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
   const raw = () => stdout.lastFrame();
   const lines = () =>
     raw()
@@ -136,11 +155,9 @@ export function mountStore(store: OmcStore, opts: MountOptions = {}): MountedApp
     unmounted = true;
     instance.unmount();
     instance.cleanup();
-    ui.dispose();
+    dispose();
   };
   return {
-    store,
-    ui,
     lines,
     text,
     raw,
@@ -152,11 +169,11 @@ export function mountStore(store: OmcStore, opts: MountOptions = {}): MountedApp
     press,
     step: async (...keys) => {
       for (const k of keys) {
-        const before = ui.getSnapshot();
+        const before = stateOf();
         const drawn = stdout.frames.length;
         await press(k);
         // Ink's debug mode writes every render, so a changed state is followed by a frame.
-        if (ui.getSnapshot() !== before)
+        if (stateOf() !== before)
           await waitFor(() => stdout.frames.length > drawn, { what: `a frame after key ${JSON.stringify(k)}` });
       }
     },
@@ -170,13 +187,34 @@ export function mountStore(store: OmcStore, opts: MountOptions = {}): MountedApp
         { what: `${what ?? String(match)}\n--- last frame ---\n${text()}` },
       ),
     resize: (columns, rows) => stdout.resize(columns, rows),
-    exited: () => exited,
     unmountOnly,
-    unmount: async () => {
-      unmountOnly();
-      await store.close();
-    },
   };
+}
+
+/** The fleet view (`--all`) over a LocalFleet the test built and started; Enter mounts the App on a root. */
+export async function mountFleet(
+  fleet: LocalFleet,
+  opts: MountOptions & { remote?: RemoteActions } = {},
+): Promise<MountedNode & { fleetUi: FleetUi; exited(): boolean; unmount(): Promise<void> }> {
+  const fleetUi = new FleetUi();
+  let exited = false;
+  const m = mountNode(
+    <FleetShell
+      fleet={fleet}
+      fleetUi={fleetUi}
+      remote={opts.remote}
+      theme={pickTheme(opts.color ? {} : { NO_COLOR: '1' })}
+      exit={() => {
+        exited = true;
+      }}
+      redraw={() => undefined}
+      suspend={(fn) => fn()}
+    />,
+    opts,
+    () => undefined,
+  );
+  await m.ready;
+  return { ...m, fleetUi, exited: () => exited, unmount: async () => (m.unmountOnly(), await fleet.close()) };
 }
 
 /** A real store on `root` (every domain, started) with the App mounted over it. */

@@ -23,6 +23,8 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   /** Wrap in `sh -c` to record `stty -g` before and after (checks cooked mode is restored). */
   checkStty?: boolean;
+  /** A command that execs node with the rest (e.g. nsenter into a test's network namespace). */
+  wrap?: string[];
 }
 
 export class TerminalHarness {
@@ -57,6 +59,10 @@ export class TerminalHarness {
       const cmd = `stty -g > ${q(path.join(this.sttyDir, 'before'))}; ${[file, ...args].map(q).join(' ')}; code=$?; stty -g > ${q(path.join(this.sttyDir, 'after'))}; exit $code`;
       file = '/bin/sh';
       args = ['-c', cmd];
+    }
+    if (opts.wrap && opts.wrap.length > 0) {
+      args = [...opts.wrap.slice(1), file, ...args];
+      file = opts.wrap[0] as string;
     }
     this.pty = spawn(file, args, { name: 'xterm-256color', cols, rows, cwd: opts.cwd ?? REPO, env });
     this.pty.onData((d) => {

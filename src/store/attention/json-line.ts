@@ -6,6 +6,8 @@
  */
 import type { Fact } from './kinds.js';
 import type { Transition } from './engine.js';
+import type { RowModel } from '../../fleet/row.js';
+import { VERSION } from '../../version.js';
 
 export const LINE_VERSION = 1;
 
@@ -52,6 +54,19 @@ export function snapshotLine(kind: string, key: string, f: Fact, project: string
   });
 }
 
+/** `version`: the omc-top that writes the stream (the fleet checks a remote's before trusting its rows). */
 export function readyLine(project: string, atMs: number, needsYou: number): string {
-  return safeJson({ v: LINE_VERSION, type: 'ready', at: new Date(atMs).toISOString(), project, needsYou });
+  return safeJson({
+    v: LINE_VERSION,
+    type: 'ready',
+    at: new Date(atMs).toISOString(),
+    project,
+    needsYou,
+    version: VERSION,
+  });
+}
+
+/** `--rows`: a session's row as the fleet view draws it; `row: null` when the session is gone. */
+export function rowLine(project: string, session: string, row: RowModel | null, atMs: number): string {
+  return safeJson({ v: LINE_VERSION, type: 'row', at: new Date(atMs).toISOString(), project, session, row });
 }

@@ -1,0 +1,171 @@
+// Issue 18 benchmark: the fleet view. (1) `omc-top --all` over 20 local projects × 200 sessions (a
+// live registry entry per project: a real sleeping process, so pid + procStart hold); (2) `omc-top
+// --host` × 3 over a real sshd on loopback in a network namespace (test/fleet/sshd-harness.ts), each
+// host a different remote dir of 2,000 sessions. First frame, time to live, RSS, idle CPU and
+// change→screen (a visible row's iteration written on disk → the bytes that show it).
+// The RSS / CPU are the fleet process's own; ssh clients and the remote omc-tops are separate processes
+// (their RSS is printed too).
+//   npx tsx bench/fleet.mjs [--local-only | --remote-only] [--idle 10] [--changes 20]
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generatedTree, machine, now, omcWrite, pct, procStats, sleep, startMonitor } from './lib.mjs';
+import { sshSkipReason, startSshRig } from '../test/fleet/sshd-harness.ts';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? dflt : process.argv[i + 1];
+};
+const idleSeconds = Number(arg('idle', '10'));
+const changes = Number(arg('changes', '20'));
+const ID = /\b([0-9a-f]{8})-[0-9a-f]{4}\b/g;
+
+const startTicks = (pid) => {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+};
+
+function gitInit(dir) {
+  execFileSync('git', ['init', '-q', dir]);
+}
+
+/** Every session dir of the trees, by its first 8 hex digits. */
+function indexSessions(roots) {
+  const m = new Map();
+  for (const root of roots)
+    for (const d of fs.readdirSync(path.join(root, 'state', 'sessions'))) m.set(d.slice(0, 8), { root, sid: d });
+  return m;
+}
+
+function bump(root, sid, iteration) {
+  const file = path.join(root, 'state', 'sessions', sid, 'ralph-state.json');
+  const s = JSON.parse(fs.readFileSync(file, 'utf8'));
+  omcWrite(file, { ...s, active: true, iteration, last_checked_at: new Date().toISOString() });
+}
+
+async function measure(m, { liveRe, index, label }) {
+  const r = { run: label };
+  r.firstFrameMs = Math.round((await m.waitScreen(/omc-top --all/, 60_000)) - m.spawnedAt);
+  r.liveMs = Math.round((await m.waitScreen(liveRe, 180_000)) - m.spawnedAt);
+  await sleep(1500);
+  r.rssMb = Math.round(procStats(m.pid).rssMb);
+  r.inotifyWatches = procStats(m.pid).watches;
+  const i0 = procStats(m.pid);
+  await sleep(idleSeconds * 1000);
+  const i1 = procStats(m.pid);
+  r.idleCpuPct = +(((i1.cpuMs - i0.cpuMs) / (idleSeconds * 1000)) * 100).toFixed(2);
+  await m.settle();
+  const visible = [...new Set([...m.screen().matchAll(ID)].map((x) => x[1]))].filter((id) => index.has(id)).slice(0, 5);
+  const lat = [];
+  let marker = 700000;
+  for (let i = 0; i < changes; i++) {
+    const { root, sid } = index.get(visible[i % visible.length]);
+    const mark = m.chunks.length;
+    const t0 = now();
+    bump(root, sid, ++marker);
+    const hit = await m.waitOutput(`${marker}/`, mark, 30_000);
+    if (hit) lat.push(hit.t - t0);
+    await sleep(250);
+  }
+  r.changeToScreenMs = { p50: Math.round(pct(lat, 50)), p95: Math.round(pct(lat, 95)), n: lat.length, of: changes };
+  return r;
+}
+
+async function local() {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-bench-fleet-'));
+  const home = path.join(base, 'home');
+  const config = path.join(home, '.claude');
+  fs.mkdirSync(path.join(config, 'sessions'), { recursive: true });
+  const sleepers = [];
+  const roots = [];
+  try {
+    for (let p = 0; p < 20; p++) {
+      const t = generatedTree(200);
+      const dir = path.dirname(t.root);
+      gitInit(dir);
+      roots.push(t.root);
+      const sid = fs.readdirSync(path.join(t.root, 'state', 'sessions'))[0];
+      const c = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+      sleepers.push(c);
+      await sleep(50);
+      fs.writeFileSync(
+        path.join(config, 'sessions', `${c.pid}.json`),
+        JSON.stringify({
+          pid: c.pid,
+          sessionId: sid,
+          cwd: dir,
+          procStart: startTicks(c.pid),
+          status: 'busy',
+          startedAt: Date.now(),
+        }),
+      );
+    }
+    const env = { HOME: home, CLAUDE_CONFIG_DIR: config, XDG_STATE_HOME: path.join(base, 'state') };
+    const m = startMonitor({ args: ['--all'], cols: 160, rows: 40, env });
+    try {
+      return await measure(m, {
+        liveRe: /20 roots(?![^\n]*reading)/,
+        index: indexSessions(roots),
+        label: '--all: 20 projects × 200 sessions',
+      });
+    } finally {
+      m.pty.kill('SIGTERM');
+      await sleep(500);
+    }
+  } finally {
+    for (const c of sleepers) c.kill('SIGKILL');
+    for (const r of roots) fs.rmSync(path.dirname(r), { recursive: true, force: true });
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}
+
+async function remote() {
+  const skip = sshSkipReason();
+  if (skip) return { run: '--host × 3', skipped: skip };
+  const rig = await startSshRig([{ alias: 'box1' }, { alias: 'box2' }, { alias: 'box3' }]);
+  const trees = [];
+  try {
+    await rig.startSshd();
+    for (let h = 0; h < 3; h++) {
+      const t = generatedTree(2000);
+      gitInit(path.dirname(t.root));
+      trees.push(t);
+    }
+    const args = trees.flatMap((t, i) => ['--host', `box${i + 1}:${path.dirname(t.root)}`]);
+    // The client's own ssh config: an ssh wrapper on PATH adds -F (the fleet passes nothing that would override it).
+    const env = {
+      PATH: rig.clientPath,
+      HOME: path.join(rig.dir, 'home'),
+      CLAUDE_CONFIG_DIR: path.join(rig.dir, 'no-claude'),
+    };
+    const m = startMonitor({ args, cols: 160, rows: 40, env, wrap: rig.nsWrap });
+    try {
+      const r = await measure(m, {
+        liveRe: /3 hosts(?! \()/,
+        index: indexSessions(trees.map((t) => t.root)),
+        label: '--host × 3: 2,000 sessions each over loopback sshd',
+      });
+      // The other processes of this view: ssh clients here, omc-top watch there.
+      const others = execFileSync(
+        'sh',
+        ['-c', `ps -eo rss=,comm= | awk '$2=="ssh"{s+=$1} $2=="node"||$2=="MainThread"{n+=$1} END{print s" "n}'`],
+        { encoding: 'utf8' },
+      );
+      r.sshClientsRssMb = Math.round(Number(others.trim().split(' ')[0] ?? 0) / 1024);
+      return r;
+    } finally {
+      m.pty.kill('SIGTERM');
+      await sleep(500);
+    }
+  } finally {
+    await rig.close();
+    for (const t of trees) t.cleanup();
+  }
+}
+
+const out = { machine: machine(), idleSeconds, changes, results: [] };
+if (!process.argv.includes('--remote-only')) out.results.push(await local());
+if (!process.argv.includes('--local-only')) out.results.push(await remote());
+console.log(JSON.stringify(out, null, 2));
+process.exit(0);

@@ -1,0 +1,179 @@
+/**
+ * Which .omc roots this machine has, for `omc-top --all`: the root of every
+ * live Claude Code session (its registry cwd through the same resolution a
+ * plain `omc-top` in that directory would use), every project directory
+ * under $OMC_STATE_DIR, and $HOME/.omc. Roots are deduplicated by identity
+ * (device + inode), so a symlinked path or two sessions in one project are
+ * one root. Each root is grouped under its repository: git's common dir, so
+ * the worktrees of one repository sit together.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ClaudeConfigDir } from '../store/claude/config-dir.js';
+import { judgeProcess, systemProbe, type LivenessProbe } from '../store/claude/process-status.js';
+import { readRegistry, type RegistryEntry } from '../store/claude/registry.js';
+import { listDirSync } from '../store/fsx.js';
+import { realGit, type GitProbe } from '../store/git.js';
+import { resolveOmcRoot, type RootResolution } from '../store/root.js';
+import { cleanLine } from '../store/sanitize.js';
+
+export type RootSource = 'claude' | 'state-dir' | 'home';
+
+export interface FleetRoot {
+  /** The root's identity: "<dev>:<ino>". */
+  id: string;
+  root: string;
+  projectDir: string;
+  rule: RootResolution['rule'];
+  explain: string;
+  sources: RootSource[];
+  /** The repository this root belongs to (git's common dir), or the root itself outside git. */
+  group: string;
+  /** The repository's name, for the group header. */
+  groupLabel: string;
+  /** This root's own name inside its group (the worktree's directory name). */
+  label: string;
+}
+
+export interface Discovery {
+  roots: FleetRoot[];
+  /** Live Claude Code sessions on this machine (registry entries whose process is not gone). */
+  liveClaude: RegistryEntry[];
+  problems: string[];
+}
+
+export interface DiscoverOptions {
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  config: ClaudeConfigDir;
+  git?: GitProbe;
+  probe?: LivenessProbe;
+  /**
+   * Resolutions from earlier discoveries, by cwd: resolving runs git several times, and the fleet
+   * re-reads the registry every few seconds; a cwd is resolved once (its root is then watched).
+   */
+  cache?: Map<string, RootResolution>;
+}
+
+/** More roots than this are not opened (one store each); the rest get one problem line. */
+export const MAX_ROOTS = 64;
+
+function identity(dir: string): string | null {
+  try {
+    const st = fs.statSync(dir);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A live (or unverifiable, never guessed gone) registry entry. */
+export function liveEntries(entries: readonly RegistryEntry[], probe: LivenessProbe): RegistryEntry[] {
+  return entries.filter((e) => judgeProcess(e, probe).status !== 'gone');
+}
+
+/** OMC_STATE_DIR keeps one directory per project id: `<name>-<16 hex>` (or "non-git"). */
+const stateDirLabel = (name: string) => name.replace(/-[0-9a-f]{16}$/, '');
+
+function groupOf(projectDir: string, git: GitProbe): { group: string; label: string } {
+  const common = git.topLevel(projectDir) ? git.commonDir(projectDir) : null;
+  if (common) {
+    const repo = path.basename(common) === '.git' ? path.dirname(common) : common;
+    return { group: common, label: path.basename(repo) };
+  }
+  return { group: projectDir, label: path.basename(projectDir) || projectDir };
+}
+
+export function discoverRoots(opts: DiscoverOptions): Discovery {
+  const env = opts.env ?? process.env;
+  const home = opts.home ?? env.HOME ?? os.homedir();
+  const git = opts.git ?? realGit;
+  const probe = opts.probe ?? systemProbe();
+  const problems: string[] = [];
+  const byId = new Map<string, FleetRoot>();
+  const add = (res: RootResolution, source: RootSource, group?: { group: string; label: string }) => {
+    if (!res.exists) return;
+    const id = identity(res.root);
+    if (id === null) return;
+    const known = byId.get(id);
+    if (known) {
+      if (!known.sources.includes(source)) known.sources.push(source);
+      return;
+    }
+    if (byId.size >= MAX_ROOTS) {
+      if (byId.size === MAX_ROOTS)
+        problems.push(`more than ${MAX_ROOTS} .omc roots: only the first ${MAX_ROOTS} are shown`);
+      return;
+    }
+    const g = group ?? groupOf(res.projectDir, git);
+    byId.set(id, {
+      id,
+      root: res.root,
+      projectDir: res.projectDir,
+      rule: res.rule,
+      explain: res.explain,
+      sources: [source],
+      group: g.group,
+      groupLabel: cleanLine(g.label),
+      label: cleanLine(path.basename(res.projectDir) || res.projectDir),
+    });
+  };
+
+  const registry = readRegistry(opts.config.dir);
+  for (const p of registry.problems) problems.push(`${opts.config.dir}/${p.rel}: ${p.message}`);
+  const liveClaude = liveEntries(registry.entries, probe);
+  // Many sessions share a cwd: resolve each directory once (each resolution runs git).
+  const cwds = new Set(liveClaude.map((e) => e.cwd).filter((c): c is string => c !== null));
+  for (const cwd of [...cwds].sort()) {
+    if (identity(cwd) === null) continue; // the directory is gone; nothing of it can be shown
+    let res = opts.cache?.get(cwd);
+    // A root that did not exist yet is looked for again next time (OMC creates it at its first write).
+    if (!res || !res.exists) {
+      res = resolveOmcRoot({ cwd, env, home, git });
+      opts.cache?.set(cwd, res);
+    }
+    add(res, 'claude');
+  }
+
+  const stateDir = env.OMC_STATE_DIR;
+  if (stateDir && path.isAbsolute(stateDir)) {
+    const list = listDirSync(stateDir, '.');
+    if (list.ok) {
+      for (const e of list.entries
+        .filter((x) => x.kind === 'dir' && !x.invalidName)
+        .sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        const root = path.join(stateDir, e.name);
+        add(
+          {
+            root,
+            rule: 'state-dir',
+            explain: `OMC_STATE_DIR/${e.name}`,
+            exists: true,
+            looked: [root],
+            notices: [],
+            projectDir: root,
+          },
+          'state-dir',
+          { group: root, label: stateDirLabel(e.name) },
+        );
+      }
+    } else if (list.code !== 'missing') problems.push(`$OMC_STATE_DIR (${stateDir}): ${list.message}`);
+  }
+
+  const homeRoot = path.join(home, '.omc');
+  add(
+    {
+      root: homeRoot,
+      rule: 'non-git-home',
+      explain: '$HOME/.omc',
+      exists: identity(homeRoot) !== null,
+      looked: [homeRoot],
+      notices: [],
+      projectDir: home,
+    },
+    'home',
+    { group: homeRoot, label: '~/.omc' },
+  );
+  return { roots: [...byId.values()], liveClaude, problems };
+}

@@ -1,0 +1,217 @@
+/**
+ * The local half of `omc-top --all`: one OmcStore per discovered root (the
+ * same store a plain `omc-top` on that root runs, so Enter can show its panes
+ * at once), a registry re-read every few seconds (new projects appear, the
+ * machine's Claude session count stays true), and one fleet snapshot built
+ * from every store's cells, coalesced to one rebuild per turn of the loop.
+ */
+import { findClaudeConfigDir, type ClaudeConfigDir } from '../store/claude/config-dir.js';
+import type { LivenessProbe } from '../store/claude/process-status.js';
+import { SnapshotCell } from '../store/emitter.js';
+import type { GitProbe } from '../store/git.js';
+import { countDirectories, inotifyLimits, type InotifyLimits } from '../store/inotify-limits.js';
+import { detectOmcInstall } from '../store/omc-install.js';
+import type { RootResolution } from '../store/root.js';
+import { OmcStore } from '../store/store.js';
+import type { Clock } from '../store/types.js';
+import { discoverRoots, type FleetRoot } from './discover.js';
+import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
+import { rowOf } from './row.js';
+import { planWatches, type PlannedWatch } from './watch-plan.js';
+
+/** How often the registry is re-read for new roots and the machine's session count. */
+export const REDISCOVER_MS = 3_000;
+
+export interface LocalFleetOptions {
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  readonly?: boolean;
+  /** 'none' for tests that drive reads themselves. */
+  watch?: 'auto' | 'poll' | 'none';
+  clock?: Clock;
+  /** Test seams: the inotify limits (default /proc), git, the liveness probe. */
+  limits?: InotifyLimits;
+  git?: GitProbe;
+  probe?: LivenessProbe;
+  /** Claude Code's side of each store (tests point it at a scratch config dir). */
+  claudeLive?: boolean;
+  /** false: `--host` without `--all`, no local roots (the machine's Claude count is still shown). */
+  local?: boolean;
+}
+
+export interface LocalRoot {
+  info: FleetRoot;
+  store: OmcStore;
+  plan: PlannedWatch;
+}
+
+export class LocalFleet {
+  readonly cell = new SnapshotCell<FleetSnapshot>(EMPTY_FLEET);
+  private readonly roots = new Map<string, LocalRoot>();
+  private readonly unsubs: Array<() => void> = [];
+  private readonly config: ClaudeConfigDir;
+  private readonly limits: InotifyLimits;
+  private readonly resolved = new Map<string, RootResolution>();
+  private liveClaude = 0;
+  private problems: string[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private scheduled = false;
+  private version = 0;
+  private closed = false;
+  /** Extra groups from elsewhere (remote hosts), merged into every snapshot. */
+  private extra: () => FleetGroup[] = () => [];
+
+  constructor(private readonly opts: LocalFleetOptions = {}) {
+    this.config = findClaudeConfigDir(opts.env);
+    this.limits = opts.limits ?? inotifyLimits();
+  }
+
+  subscribe = (l: () => void) => this.cell.subscribe(l);
+  getSnapshot = () => this.cell.getSnapshot();
+
+  root(id: string): LocalRoot | undefined {
+    return this.roots.get(id);
+  }
+
+  /** Remote groups (or anything else) shown with the local ones; call `changed()` when they change. */
+  setExtra(extra: () => FleetGroup[]): void {
+    this.extra = extra;
+    this.changed();
+  }
+
+  start(): void {
+    this.discover();
+    if (this.opts.watch !== 'none') {
+      this.timer = setInterval(() => this.discover(), REDISCOVER_MS);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Finds roots (new ones get a store) and re-counts the machine's Claude sessions. */
+  discover(): void {
+    if (this.closed) return;
+    const found = discoverRoots({
+      env: this.opts.env,
+      home: this.opts.home,
+      config: this.config,
+      git: this.opts.git,
+      probe: this.opts.probe,
+      cache: this.resolved,
+    });
+    // An idle machine re-reads the registry every few seconds: rebuild only when something it says changed.
+    const same =
+      found.liveClaude.length === this.liveClaude &&
+      found.problems.length === this.problems.length &&
+      found.problems.every((p, i) => p === this.problems[i]);
+    this.liveClaude = found.liveClaude.length;
+    this.problems = found.problems;
+    const fresh = this.opts.local === false ? [] : found.roots.filter((r) => !this.roots.has(r.id));
+    if (fresh.length > 0) {
+      const planned = [...this.roots.values()].reduce(
+        (n, r) => n + (r.plan.watch === 'auto' ? r.plan.directories : 0),
+        0,
+      );
+      const plan = planWatches(
+        fresh.map((r) => ({ id: r.id, live: r.sources.includes('claude') })),
+        this.limits,
+        (id) => countDirectories(fresh.find((r) => r.id === id)!.root, 100_000),
+        this.opts.watch === 'poll',
+        planned,
+      );
+      for (const info of fresh) this.open(info, plan.get(info.id)!);
+    }
+    if (!same || fresh.length > 0 || this.cell.getSnapshot().version === 0) this.changed();
+  }
+
+  private open(info: FleetRoot, plan: PlannedWatch): void {
+    const store = new OmcStore({
+      root: info.root,
+      projectDir: info.projectDir,
+      rootRule: info.rule,
+      readonly: this.opts.readonly,
+      clock: this.opts.clock,
+      watch: this.opts.watch === 'none' ? 'none' : plan.watch,
+      omc: detectOmcInstall({ env: this.opts.env ?? process.env, projectDir: info.projectDir }),
+      claude: { live: this.opts.claudeLive ?? this.opts.watch !== 'none', env: this.opts.env },
+    });
+    this.roots.set(info.id, { info, store, plan });
+    const on = () => this.changed();
+    this.unsubs.push(store.sessions.subscribe(on), store.claude.subscribe(on), store.status.subscribe(on));
+    if (this.opts.watch === 'none') store.start();
+    else store.start({ progressive: true });
+  }
+
+  /** Rebuilds the snapshot once per turn of the event loop, however many cells changed. */
+  changed(): void {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (!this.closed) this.cell.set(this.build());
+    });
+  }
+
+  /** The snapshot now (tests call it directly after a synchronous start). */
+  build(): FleetSnapshot {
+    const groups = new Map<string, FleetGroup & { rootCount: number }>();
+    let ready = true;
+    for (const [id, r] of this.roots) {
+      const status = r.store.status.getSnapshot();
+      if (status.watchMode === 'starting') ready = false;
+      let g = groups.get(r.info.group);
+      if (!g) {
+        g = {
+          key: `local|${r.info.group}`,
+          label: r.info.groupLabel,
+          host: null,
+          notes: [],
+          tone: 'normal',
+          detail: null,
+          rows: [],
+          rootCount: 0,
+        };
+        groups.set(r.info.group, g);
+      }
+      g.rootCount++;
+      const why = r.plan.why ?? (status.watchMode === 'polling' ? `polling: ${status.watchDetail}` : null);
+      if (why && !g.notes.includes(why)) {
+        g.notes.push(why);
+        g.tone = 'warn';
+      }
+      const claude = r.store.claude.getSnapshot().bySession;
+      for (const s of r.store.sessions.getSnapshot().sessions) {
+        const row: FleetRow = {
+          ...rowOf(s, claude.get(s.id)),
+          key: `local|${id}|${s.id}`,
+          host: null,
+          rootId: id,
+          rootLabel: r.info.label,
+        };
+        g.rows.push(row);
+      }
+    }
+    const all: FleetGroup[] = [];
+    for (const g of groups.values()) {
+      g.rows.sort(byAttention);
+      if (g.rootCount > 1) g.notes.unshift(`${g.rootCount} worktrees`);
+      const { rootCount: _n, ...group } = g;
+      all.push(group);
+    }
+    all.push(...this.extra());
+    return {
+      version: ++this.version,
+      groups: sortGroups(all),
+      localClaude: this.liveClaude,
+      roots: this.roots.size,
+      problems: this.problems,
+      ready,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.unsubs.splice(0).forEach((u) => u());
+    await Promise.all([...this.roots.values()].map((r) => r.store.close()));
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The fleet snapshot: every session of every root (local and remote), grouped
+ * by project, with what each group's header must say (how it is watched, a
+ * lost connection). Pure: built from plain inputs, so the view and the tests
+ * read the same thing.
+ */
+import type { RowModel } from './row.js';
+
+export interface FleetRow extends RowModel {
+  /** Unique across the fleet: "<host or local>|<root id>|<session>". */
+  key: string;
+  /** null on this machine; the `user@box` the row came from otherwise. */
+  host: string | null;
+  /** The root (local: identity; remote: the host's key) Enter opens. */
+  rootId: string;
+  /** The worktree / root name inside the group. */
+  rootLabel: string;
+}
+
+export interface FleetGroup {
+  key: string;
+  label: string;
+  host: string | null;
+  /** Words after the label: "2 worktrees", "polling: over the inotify budget", "lost 12 s ago…". */
+  notes: string[];
+  /** The header's tone: a problem (lost connection, too old) is an error, polling a warning. */
+  tone: 'normal' | 'warn' | 'error';
+  /** A longer message on its own line under the header (ssh's error, the install command); null for none. */
+  detail: string | null;
+  rows: FleetRow[];
+}
+
+export interface FleetSnapshot {
+  version: number;
+  groups: FleetGroup[];
+  /** Claude Code sessions running on this machine (registry, live or unverifiable). */
+  localClaude: number;
+  roots: number;
+  problems: string[];
+  /** The first read of every root is done (for "time to live"). */
+  ready: boolean;
+}
+
+export const EMPTY_FLEET: FleetSnapshot = {
+  version: 0,
+  groups: [],
+  localClaude: 0,
+  roots: 0,
+  problems: [],
+  ready: false,
+};
+
+/** OMC 5.6 slows sibling sessions down above this many on one machine. */
+export const SIBLING_SLOWDOWN = 8;
+
+export function byAttention(a: FleetRow, b: FleetRow): number {
+  return a.rank - b.rank || (b.updatedMs ?? 0) - (a.updatedMs ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+/** Groups needing attention first (their best row), local before remote, then by name. */
+export function sortGroups(groups: FleetGroup[]): FleetGroup[] {
+  const best = (g: FleetGroup) => g.rows[0]?.rank ?? Infinity;
+  return groups.sort(
+    (a, b) =>
+      best(a) - best(b) ||
+      Number(a.host !== null) - Number(b.host !== null) ||
+      a.label.localeCompare(b.label) ||
+      (a.key < b.key ? -1 : 1),
+  );
+}
+
+/** The lines of the list: a header per group, then its rows; ids for the list model. */
+export type FleetLine =
+  | { kind: 'group'; group: FleetGroup }
+  | { kind: 'detail'; group: FleetGroup; text: string }
+  | { kind: 'row'; group: FleetGroup; row: FleetRow };
+
+export function fleetLines(snap: FleetSnapshot): FleetLine[] {
+  const out: FleetLine[] = [];
+  for (const g of snap.groups) {
+    out.push({ kind: 'group', group: g });
+    if (g.detail) out.push({ kind: 'detail', group: g, text: g.detail });
+    for (const r of g.rows) out.push({ kind: 'row', group: g, row: r });
+  }
+  return out;
+}
+
+export const lineId = (l: FleetLine) =>
+  l.kind === 'group' ? `group:${l.group.key}` : l.kind === 'detail' ? `detail:${l.group.key}` : l.row.key;

@@ -1,0 +1,314 @@
+/**
+ * One remote machine of the fleet: `omc-top watch --json --snapshot --rows`
+ * run there over the user's own OpenSSH (their config, agent, ControlMaster:
+ * only `-T` and `-o BatchMode=yes` are added, so a password prompt can never
+ * hang the view), its stream parsed as hostile input, its rows kept by
+ * session. A dropped connection is shown with its age and the next retry and
+ * retried with back-off; a host without omc-top, or with one too old for the
+ * row stream, says how to install it. Cancel and pause run `omc-top cancel`
+ * there, whose exit code says whether it took.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cleanLine, truncate } from '../store/sanitize.js';
+import { VERSION } from '../version.js';
+import { remoteCwdArgs, type HostSpec } from './host-spec.js';
+import type { FleetGroup, FleetRow } from './model.js';
+import { byAttention } from './model.js';
+import { LineSplitter, parseRemoteLine } from './remote-lines.js';
+import type { RowModel } from './row.js';
+
+/** Retry delays after a drop: 1 s doubling to 30 s; back to 1 s once a connection went live. */
+export const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000] as const;
+/** Sessions kept per host; a stream naming more gets a problem line per extra row, not memory. */
+export const MAX_REMOTE_ROWS = 20_000;
+/** Problem lines kept per host (the newest); the rest are counted. */
+const MAX_PROBLEMS = 5;
+/** The oldest remote omc-top whose stream has what a fleet row needs (`--rows`, `version` in ready). */
+export const MIN_REMOTE_VERSION = '0.1.0';
+
+export type RemotePhase = 'connecting' | 'live' | 'lost' | 'missing' | 'too-old';
+
+export interface SshCommand {
+  /** The ssh binary (default: `ssh` from PATH). */
+  bin: string;
+  /** Options before the destination (tests: `-F <their own config>`); nothing by default. */
+  args: string[];
+}
+
+export interface RemoteHostOptions {
+  spec: HostSpec;
+  ssh?: SshCommand;
+  clock?: () => number;
+  /** Sessions kept (default MAX_REMOTE_ROWS; tests lower it). */
+  maxRows?: number;
+  onChange(): void;
+}
+
+/** How to put omc-top on a machine: the bundle is one file. */
+export function installHint(dest: string): string {
+  const self = (() => {
+    try {
+      return process.argv[1] && /omc-top(\.m?js)?$/.test(process.argv[1])
+        ? process.argv[1]
+        : path.join(path.dirname(fileURLToPath(import.meta.url)), 'omc-top.mjs');
+    } catch {
+      return 'dist/omc-top.mjs';
+    }
+  })();
+  return `install it there: scp ${self} ${dest}:.local/bin/omc-top (Node 20.19+ on ${dest}, ~/.local/bin on its PATH), or npm install -g <the omc-top tarball> there (README: Install)`;
+}
+
+function older(version: string, min: string): boolean {
+  if (version === 'dev') return false;
+  const a = version.split('.').map((x) => Number.parseInt(x, 10));
+  const b = min.split('.').map((x) => Number.parseInt(x, 10));
+  for (let i = 0; i < 3; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    if (!Number.isFinite(x)) return true;
+    if (x !== y) return x < y;
+  }
+  return false;
+}
+
+const secs = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
+
+export class RemoteHost {
+  readonly spec: HostSpec;
+  phase: RemotePhase = 'connecting';
+  /** Why it is not live, in words (ssh's own message, the install command). */
+  message = '';
+  version: string | null = null;
+  project = '';
+  private rows = new Map<string, RowModel>();
+  private problems: string[] = [];
+  private problemCount = 0;
+  private child: ChildProcess | null = null;
+  private stderr = '';
+  private lostAt: number | null = null;
+  private retryAt: number | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private attempt = 0;
+  private stopped = false;
+  private readonly ssh: SshCommand;
+  private readonly clock: () => number;
+
+  constructor(private readonly opts: RemoteHostOptions) {
+    this.spec = opts.spec;
+    this.ssh = opts.ssh ?? { bin: 'ssh', args: [] };
+    this.clock = opts.clock ?? Date.now;
+  }
+
+  private sshArgs(command: string): string[] {
+    return [...this.ssh.args, '-T', '-o', 'BatchMode=yes', '--', this.spec.destination, command];
+  }
+
+  start(): void {
+    if (this.stopped || this.child) return;
+    this.clearRetry();
+    if (this.phase !== 'lost') this.phase = 'connecting';
+    this.stderr = '';
+    const child = spawn(
+      this.ssh.bin,
+      this.sshArgs(`omc-top watch --json --snapshot --rows${remoteCwdArgs(this.spec)}`),
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    this.child = child;
+    const split = new LineSplitter(
+      (line) => this.onLine(line),
+      () => this.problem('a line over 64 KB was skipped'),
+    );
+    child.stdout?.on('data', (d: Buffer) => split.push(d));
+    child.stderr?.on('data', (d: Buffer) => {
+      // Only the tail matters (the reason it ended); never unbounded.
+      this.stderr = (this.stderr + d.toString('utf8')).slice(-4096);
+    });
+    child.on('error', (e) => {
+      this.message = `ssh could not run: ${cleanLine(e.message)}`;
+    });
+    child.on('close', (code) => {
+      if (this.child !== child) return;
+      this.child = null;
+      this.ended(code);
+    });
+    this.opts.onChange();
+  }
+
+  private onLine(text: string): void {
+    // Bytes already read may still arrive after stop(): nothing is reported for a stopped host.
+    if (this.stopped) return;
+    const l = parseRemoteLine(text);
+    if (l.kind === 'bad') return this.problem(l.problem);
+    if (l.kind === 'skip') return;
+    if (l.kind === 'ready') {
+      this.version = l.version;
+      this.project = l.project;
+      if (l.version === null || older(l.version, MIN_REMOTE_VERSION)) {
+        this.phase = 'too-old';
+        this.message = `omc-top ${l.version ?? 'without a version'} on ${this.spec.destination} is too old for the fleet (needs ${MIN_REMOTE_VERSION}+, this is ${VERSION}): ${installHint(this.spec.destination)}`;
+        this.child?.kill('SIGTERM');
+      } else {
+        this.phase = 'live';
+        this.message = '';
+        this.attempt = 0;
+        this.lostAt = null;
+      }
+      this.opts.onChange();
+      return;
+    }
+    this.project = l.project;
+    if (l.row === null) this.rows.delete(l.session);
+    else if (this.rows.has(l.session) || this.rows.size < (this.opts.maxRows ?? MAX_REMOTE_ROWS))
+      this.rows.set(l.session, l.row);
+    // A stream can name any number of sessions; memory here cannot grow with it.
+    else return this.problem(`more than ${this.opts.maxRows ?? MAX_REMOTE_ROWS} sessions: the rest are not shown`);
+    this.opts.onChange();
+  }
+
+  private problem(p: string): void {
+    this.problemCount++;
+    this.problems.push(p);
+    if (this.problems.length > MAX_PROBLEMS) this.problems.shift();
+    this.opts.onChange();
+  }
+
+  private ended(code: number | null): void {
+    if (this.stopped) return;
+    const tail = truncate(cleanLine(this.stderr.trim().split('\n').filter(Boolean).pop() ?? ''), 200);
+    if (this.phase === 'too-old') {
+      // Said already; try again rarely (the user may upgrade it).
+    } else if (code === 127 || /omc-top: (command )?not found|omc-top: No such file/.test(this.stderr)) {
+      this.phase = 'missing';
+      this.message = `omc-top is not installed on ${this.spec.destination} (or not on a non-interactive ssh's PATH): ${installHint(this.spec.destination)}`;
+    } else if (code === 2 && /unknown option --rows/.test(this.stderr)) {
+      this.phase = 'too-old';
+      this.message = `omc-top on ${this.spec.destination} is too old for the fleet (no watch --rows; needs ${MIN_REMOTE_VERSION}+): ${installHint(this.spec.destination)}`;
+    } else {
+      if (this.phase !== 'lost') this.lostAt = this.clock();
+      this.phase = 'lost';
+      this.message = tail || (code === null ? 'the connection ended' : `ssh exited with status ${code}`);
+    }
+    const delay =
+      this.phase === 'lost'
+        ? BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)]!
+        : BACKOFF_MS[BACKOFF_MS.length - 1]!;
+    this.attempt++;
+    this.retryAt = this.clock() + delay;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.retryAt = null;
+      this.start();
+    }, delay);
+    this.opts.onChange();
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.retryAt = null;
+  }
+
+  /** `r`: try now instead of at the next back-off step. */
+  reconnect(): void {
+    if (this.child) return;
+    this.attempt = 0;
+    this.start();
+  }
+
+  /** Needs a repaint every second while a countdown or "lost … ago" is on screen. */
+  ticking(): boolean {
+    return this.phase !== 'live';
+  }
+
+  group(): FleetGroup {
+    const now = this.clock();
+    const label = this.spec.label;
+    const notes: string[] = [];
+    let tone: FleetGroup['tone'] = 'normal';
+    let detail: string | null = null;
+    const retry = this.retryAt === null ? 'retrying now' : `retrying in ${secs(this.retryAt - now)}`;
+    if (this.phase === 'connecting') notes.push('connecting…');
+    else if (this.phase === 'lost') {
+      tone = 'error';
+      notes.push(`lost ${secs(now - (this.lostAt ?? now))} ago, ${retry}`);
+      detail = this.message;
+    } else if (this.phase === 'missing' || this.phase === 'too-old') {
+      tone = 'error';
+      notes.push(this.phase === 'missing' ? 'omc-top missing there' : 'omc-top too old there');
+      detail = this.message;
+    }
+    if (this.problemCount > 0) {
+      if (tone === 'normal') tone = 'warn';
+      notes.push(`${this.problemCount} bad line${this.problemCount === 1 ? '' : 's'} skipped`);
+      detail ??= `last bad line: ${this.problems[this.problems.length - 1]}`;
+    }
+    const rows: FleetRow[] = [...this.rows.values()].map((r) => ({
+      ...r,
+      key: `remote|${label}|${r.session}`,
+      host: label,
+      rootId: `remote|${label}`,
+      rootLabel: this.project,
+    }));
+    rows.sort(byAttention);
+    return {
+      key: `remote|${label}`,
+      label: this.project || this.spec.dir || '~',
+      host: label,
+      notes,
+      tone,
+      detail,
+      rows,
+    };
+  }
+
+  /** Every problem line kept (newest last), for tests and the message line. */
+  problemLines(): readonly string[] {
+    return this.problems;
+  }
+
+  /** Runs `omc-top cancel <id> [--signal-only]` there; its documented exit code says what happened. */
+  cancel(session: string, pause: boolean): Promise<{ ok: boolean; text: string }> {
+    const cmd = `omc-top cancel ${session}${pause ? ' --signal-only' : ''}${remoteCwdArgs(this.spec)}`;
+    return new Promise((resolve) => {
+      const child = spawn(this.ssh.bin, this.sshArgs(cmd), { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      const take = (d: Buffer) => (out = (out + d.toString('utf8')).slice(-8192));
+      child.stdout?.on('data', take);
+      child.stderr?.on('data', take);
+      child.on('error', (e) => resolve({ ok: false, text: `ssh could not run: ${cleanLine(e.message)}` }));
+      child.on('close', (code) => {
+        const said = truncate(cleanLine(out.trim().split('\n').filter(Boolean)[0] ?? ''), 200);
+        const where = `on ${this.spec.label}`;
+        const what = pause ? 'pause' : 'cancel';
+        switch (code) {
+          case 0:
+            return resolve({ ok: true, text: `${what} ${where} took effect (checked there): ${said}` });
+          case 1:
+            return resolve({ ok: false, text: `${what} ${where} did not take: ${said}` });
+          case 3:
+            return resolve({ ok: false, text: `${what} ${where} refused (--readonly there): ${said}` });
+          case 4:
+            return resolve({ ok: false, text: `nothing to ${what} ${where}: ${said}` });
+          case 127:
+            return resolve({
+              ok: false,
+              text: `omc-top is not installed on ${this.spec.destination}: ${installHint(this.spec.destination)}`,
+            });
+          default:
+            return resolve({ ok: false, text: `${what} ${where} failed (exit ${code ?? 'signal'}): ${said}` });
+        }
+      });
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.clearRetry();
+    this.child?.kill('SIGTERM');
+    this.child = null;
+  }
+}

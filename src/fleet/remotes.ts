@@ -1,0 +1,87 @@
+/**
+ * Every `--host` of the fleet (and the config file's `hosts`), as groups for
+ * the fleet snapshot and as the actions the fleet view offers on their rows.
+ * While a host is not live, its header's "lost 12 s ago, retrying in 8 s"
+ * moves every second; once all are live nothing ticks.
+ */
+import type { RemoteActions } from '../panes/fleet/shell.js';
+import { remoteCwdArgs, type HostSpec } from './host-spec.js';
+import type { FleetGroup, FleetRow } from './model.js';
+import { RemoteHost, type SshCommand } from './remote.js';
+
+export class RemoteFleet implements RemoteActions {
+  readonly hostsList: RemoteHost[];
+  private tick: NodeJS.Timeout | null = null;
+
+  constructor(
+    specs: readonly HostSpec[],
+    private readonly onChange: () => void,
+    opts: { ssh?: SshCommand; clock?: () => number } = {},
+  ) {
+    const seen = new Set<string>();
+    this.hostsList = specs
+      .filter((s) => (seen.has(s.label) ? false : (seen.add(s.label), true)))
+      .map((spec) => new RemoteHost({ spec, ssh: opts.ssh, clock: opts.clock, onChange: () => this.changed() }));
+  }
+
+  start(): void {
+    for (const h of this.hostsList) h.start();
+  }
+
+  private changed(): void {
+    this.onChange();
+    const ticking = this.hostsList.some((h) => h.ticking());
+    if (ticking && !this.tick) {
+      this.tick = setInterval(() => this.onChange(), 1_000);
+      this.tick.unref?.();
+    } else if (!ticking && this.tick) {
+      clearInterval(this.tick);
+      this.tick = null;
+    }
+  }
+
+  groups(): FleetGroup[] {
+    return this.hostsList.map((h) => h.group());
+  }
+
+  hosts(): number {
+    return this.hostsList.length;
+  }
+
+  hostsLive(): number {
+    return this.hostsList.filter((h) => h.phase === 'live').length;
+  }
+
+  private hostOf(label: string): RemoteHost | undefined {
+    return this.hostsList.find((h) => h.spec.label === label);
+  }
+
+  describeCancel(row: FleetRow, pause: boolean): string[] {
+    const h = row.host ? this.hostOf(row.host) : undefined;
+    const cmd = `ssh ${h?.spec.destination ?? row.host} omc-top cancel ${row.session}${pause ? ' --signal-only' : ''}${h ? remoteCwdArgs(h.spec) : ''}`;
+    return [
+      `Session ${row.session} (${row.modes || 'no modes'}) in ${row.rootLabel || 'its project'} on ${row.host}.`,
+      pause
+        ? "Writes OMC's 30 s cancel signal there; nothing is removed."
+        : "Cancels its loop there the way OMC's /cancel does, then checks on that machine that it took.",
+      '',
+      `Runs: ${cmd}`,
+    ];
+  }
+
+  cancel(row: FleetRow, pause: boolean): Promise<{ ok: boolean; text: string }> {
+    const h = row.host ? this.hostOf(row.host) : undefined;
+    if (!h) return Promise.resolve({ ok: false, text: `no host ${row.host ?? ''}` });
+    return h.cancel(row.session, pause);
+  }
+
+  reconnect(host: string): void {
+    this.hostOf(host)?.reconnect();
+  }
+
+  stop(): void {
+    if (this.tick) clearInterval(this.tick);
+    this.tick = null;
+    for (const h of this.hostsList) h.stop();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The fleet view's text, pure: the header, the group headers and the rows at
+ * any width, and how many list rows fit. The view and the keys use the same
+ * numbers, so paging moves exactly a screenful.
+ */
+import { SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
+import { fit, formatAge } from '../../ui/format.js';
+import { shortId, statusWords } from '../sessions/rows.js';
+
+/** Header, column header, message line, footer. */
+export const FLEET_CHROME_ROWS = 4;
+
+export const listHeight = (rows: number) => Math.max(1, rows - 1 - FLEET_CHROME_ROWS);
+
+export function headerText(snap: FleetSnapshot, hosts: number, hostsLive = hosts): string {
+  const n = snap.localClaude;
+  const parts = [
+    `omc-top --all`,
+    `${n} Claude session${n === 1 ? '' : 's'} on this machine${n > SIBLING_SLOWDOWN ? ` (over ${SIBLING_SLOWDOWN}: OMC 5.6 slows sibling sessions down)` : ''}`,
+    `${snap.roots} root${snap.roots === 1 ? '' : 's'}`,
+  ];
+  if (hosts > 0)
+    parts.push(`${hosts} host${hosts === 1 ? '' : 's'}${hostsLive < hosts ? ` (${hosts - hostsLive} not live)` : ''}`);
+  if (!snap.ready) parts.push('reading…');
+  return parts.join(' · ');
+}
+
+export interface FleetColumns {
+  status: number;
+  where: number;
+  id: number;
+  claude: number;
+  modes: number;
+  age: number;
+}
+
+export function fleetColumns(width: number): FleetColumns {
+  const status = 13;
+  const where = width >= 100 ? 16 : 11;
+  const id = width >= 120 ? 14 : 9;
+  const claude = 8;
+  const age = 5;
+  return { status, where, id, claude, age, modes: Math.max(6, width - 2 - status - where - id - claude - age) };
+}
+
+export function columnsHeader(width: number): string {
+  const c = fleetColumns(width);
+  return fit(
+    '  ' +
+      fit('STATUS', c.status) +
+      fit('WHERE', c.where) +
+      fit('SESSION', c.id) +
+      fit('CLAUDE', c.claude) +
+      fit('MODES', c.modes) +
+      fit('  AGE', c.age),
+    width,
+  );
+}
+
+/** A cancel signal in force counts down on this machine's clock, whatever host it came from. */
+export function statusText(r: FleetRow, now: number): string {
+  if (r.status === 'cancelling' && r.cancelUntilMs !== null)
+    return `cancel ${Math.max(0, Math.ceil((r.cancelUntilMs - now) / 1000))}s`;
+  return statusWords(r.status);
+}
+
+/** Where the row lives: `@host` for a remote row, the worktree name for a local one. */
+export const whereText = (r: FleetRow) => (r.host !== null ? `@${r.host.replace(/:.*$/, '')}` : r.rootLabel);
+
+export function rowLine(r: FleetRow, now: number, width: number, selected: boolean): string {
+  const c = fleetColumns(width);
+  return fit(
+    (selected ? '▸ ' : '  ') +
+      fit(statusText(r, now), c.status) +
+      fit(whereText(r), c.where - 1) +
+      ' ' +
+      fit(shortId(r.session, c.id), c.id) +
+      fit(r.process ?? '—', c.claude) +
+      fit(r.modes || (r.prompt ? r.prompt : 'no modes'), c.modes) +
+      fit(formatAge(r.updatedMs, now).padStart(c.age - 1), c.age),
+    width,
+  );
+}
+
+export function groupLine(g: FleetGroup, width: number, selected: boolean): string {
+  const count = `${g.rows.length} session${g.rows.length === 1 ? '' : 's'}`;
+  const host = g.host !== null ? `@${g.host}  ` : '';
+  return fit(`${selected ? '▸ ' : '  '}${host}${g.label}  (${[count, ...g.notes].join(' · ')})`, width);
+}

@@ -1,0 +1,122 @@
+/** The fleet list: header, one line per group and per session, a message line and the footer. Reads only. */
+import React from 'react';
+import { Box, Text } from 'ink';
+import { fleetLines, lineId, type FleetSnapshot } from '../../fleet/model.js';
+import { fit } from '../../ui/format.js';
+import { listView, moreAbove, moreBelow } from '../../ui/list.js';
+import { useTheme } from '../../ui/theme.js';
+import { columnsHeader, groupLine, headerText, listHeight, rowLine } from './layout.js';
+import type { FleetUiState } from './reducer.js';
+
+export const FLEET_FOOTER = 'Enter open · Esc back · j/k move · c cancel · p pause (remote) · r reconnect · q quit';
+
+export function FleetView({
+  snap,
+  ui,
+  hosts,
+  hostsLive,
+  width,
+  rows,
+  now,
+}: {
+  snap: FleetSnapshot;
+  ui: FleetUiState;
+  hosts: number;
+  hostsLive: number;
+  width: number;
+  rows: number;
+  now: number;
+}) {
+  const theme = useTheme();
+  const height = listHeight(rows);
+  const lines = fleetLines(snap);
+  const view = listView(ui.list, lines.map(lineId), height);
+  const above = moreAbove(view);
+  const below = moreBelow(view, height, lines.length);
+  const more =
+    above + below > 0
+      ? `  ${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`
+      : '';
+  let body: React.ReactNode;
+  if (ui.confirm) {
+    const c = ui.confirm;
+    body = (
+      <Box flexDirection="column" height={height + 1}>
+        <Text bold wrap="truncate">
+          {fit(c.title, width)}
+        </Text>
+        {c.lines.slice(0, Math.max(0, height - 1)).map((l, i) => (
+          <Text key={i} wrap="truncate">
+            {fit(l, width)}
+          </Text>
+        ))}
+        <Text color={theme.accent} wrap="truncate">
+          {fit('y: yes    n / Esc: no', width)}
+        </Text>
+      </Box>
+    );
+  } else {
+    const visible = lines.slice(view.top, view.top + height);
+    body = (
+      <Box flexDirection="column" height={height + 1}>
+        <Text bold color={theme.muted} wrap="truncate">
+          {fit(columnsHeader(width).trimEnd() + more, width)}
+        </Text>
+        {lines.length === 0 ? (
+          <Text color={theme.muted} wrap="truncate">
+            {fit(
+              snap.ready
+                ? '  No OMC sessions on this machine yet: no live Claude session, $OMC_STATE_DIR project or ~/.omc has one.'
+                : '  Reading…',
+              width,
+            )}
+          </Text>
+        ) : (
+          visible.map((l, i) => {
+            const selected = view.top + i === view.index;
+            if (l.kind === 'detail') {
+              return (
+                <Text
+                  key={lineId(l)}
+                  color={l.group.tone === 'error' ? theme.error : theme.warn}
+                  inverse={selected}
+                  wrap="truncate"
+                >
+                  {fit(`    ${l.text}`, width)}
+                </Text>
+              );
+            }
+            if (l.kind === 'group') {
+              const color =
+                l.group.tone === 'error' ? theme.error : l.group.tone === 'warn' ? theme.warn : theme.accent;
+              return (
+                <Text key={lineId(l)} bold color={color} inverse={selected} wrap="truncate">
+                  {groupLine(l.group, width, selected)}
+                </Text>
+              );
+            }
+            return (
+              <Text key={lineId(l)} inverse={selected} color={theme.status[l.row.status]} wrap="truncate">
+                {rowLine(l.row, now, width, selected)}
+              </Text>
+            );
+          })
+        )}
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column" width={width} height={rows - 1}>
+      <Text bold wrap="truncate">
+        {fit(headerText(snap, hosts, hostsLive), width)}
+      </Text>
+      {body}
+      <Text color={ui.flash?.kind === 'error' ? theme.error : theme.muted} wrap="truncate">
+        {fit(ui.flash?.text ?? snap.problems[0] ?? '', width)}
+      </Text>
+      <Text color={theme.muted} wrap="truncate">
+        {fit(FLEET_FOOTER, width)}
+      </Text>
+    </Box>
+  );
+}

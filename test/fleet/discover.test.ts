@@ -1,0 +1,40 @@
+/**
+ * Root discovery for --all: $OMC_STATE_DIR projects, $HOME/.omc, registry
+ * cwds through OMC's own resolution, one root per identity.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { discoverRoots } from '../../src/fleet/discover.js';
+import { findClaudeConfigDir } from '../../src/store/claude/config-dir.js';
+import { makeMachine, type Machine } from './fleet-tree.js';
+
+let m: Machine | null = null;
+afterEach(() => {
+  m?.cleanup();
+  m = null;
+});
+
+describe('discoverRoots', () => {
+  it('finds OMC_STATE_DIR projects, ~/.omc and session cwds, each root once', () => {
+    m = makeMachine();
+    const state = path.join(m.base, 'omc-state');
+    fs.mkdirSync(path.join(state, 'shop-0123456789abcdef', 'state'), { recursive: true });
+    fs.mkdirSync(path.join(state, 'non-git', 'state'), { recursive: true });
+    fs.mkdirSync(path.join(m.home, '.omc', 'state'), { recursive: true });
+    const p = m.project('app', 0);
+    // A second session in the same project, reached through a symlinked path: still one root.
+    fs.symlinkSync(p.dir, path.join(m.base, 'app-link'));
+    m.register('11111111-2222-4333-8444-555555555555', path.join(m.base, 'app-link'));
+    const env = { ...m.env, OMC_STATE_DIR: state };
+    const found = discoverRoots({ env, home: m.home, config: findClaudeConfigDir(env) });
+    const labels = found.roots.map((r) => r.groupLabel).sort();
+    expect(found.liveClaude).toHaveLength(2);
+    // With OMC_STATE_DIR set, OMC keeps the git project's state there too: its root does not exist yet.
+    expect(labels).toEqual(['non-git', 'shop', '~/.omc']);
+
+    const without = discoverRoots({ env: m.env, home: m.home, config: findClaudeConfigDir(m.env) });
+    expect(without.roots.map((r) => r.groupLabel).sort()).toEqual(['app', '~/.omc']);
+    expect(without.roots.find((r) => r.groupLabel === 'app')?.sources).toEqual(['claude']);
+  });
+});

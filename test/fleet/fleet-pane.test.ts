@@ -1,0 +1,99 @@
+/**
+ * The fleet view on the one rig (mountFleet): sessions of several projects on
+ * one machine grouped by repository (worktrees under it), the machine's
+ * Claude session count and OMC 5.6's sibling warning, the inotify budget's
+ * polling fallback per group, and Enter / Esc into a project's panes and back.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LocalFleet } from '../../src/fleet/local.js';
+import { makeLive, sessionId } from '../helpers/sessions-gen.js';
+import { KEY, mountFleet } from '../helpers/mount-app.js';
+import { waitFor } from '../helpers/fixtures.js';
+import { makeMachine, type Machine } from './fleet-tree.js';
+
+let m: Machine | null = null;
+let fleet: LocalFleet | null = null;
+afterEach(async () => {
+  await fleet?.close();
+  fleet = null;
+  m?.cleanup();
+  m = null;
+});
+
+const BIG = { watches: 1_000_000, instances: 1024 };
+
+describe('omc-top --all: the fleet view', () => {
+  it('groups sessions by repository with worktrees under it; Enter opens the project, Esc comes back', async () => {
+    m = makeMachine();
+    const alpha = m.project('alpha', 2);
+    m.project('beta', 1);
+    const wt = m.worktree(alpha.dir, 'alpha-feature');
+    const wtLive = sessionId(77);
+    makeLive(path.join(wt, '.omc'), wtLive);
+    m.register(wtLive, wt);
+    fleet = new LocalFleet({ env: m.env, home: m.home, watch: 'none', limits: BIG });
+    fleet.start();
+    const app = await mountFleet(fleet, { columns: 120, rows: 30 });
+    const t = await app.waitForText('3 Claude sessions on this machine');
+    if (process.env.SHOW) console.log(t);
+    expect(t).toMatch(/alpha {2}\(4 sessions · 2 worktrees\)/);
+    expect(t).toMatch(/beta {2}\(2 sessions\)/);
+    expect(t).toContain('alpha-feature');
+    expect(t).not.toContain('slows');
+    // The worktree's live loop is under alpha, marked with its worktree.
+    const lines = app.lines();
+    const alphaAt = lines.findIndex((l) => /alpha {2}\(/.test(l));
+    const betaAt = lines.findIndex((l) => /beta {2}\(/.test(l));
+    const wtRow = lines.findIndex((l) => l.includes('alpha-feature') && l.includes(wtLive.slice(0, 8)));
+    expect(wtRow).toBeGreaterThan(alphaAt);
+    expect(alphaAt < betaAt ? wtRow < betaAt : true).toBe(true);
+
+    // Enter on a session row: that project's own panes, at the session's detail.
+    await app.press('j');
+    const first = app.lines().find((l) => l.startsWith('▸'));
+    expect(first).toBeTruthy();
+    await app.press(KEY.enter);
+    await app.waitForText('Esc back to the fleet');
+    await app.waitForText(/ralph/);
+    // Esc closes the detail first (the pane's own Esc), then returns to the fleet.
+    await app.press(KEY.esc);
+    await app.press(KEY.esc);
+    await app.waitForText('Claude sessions on this machine');
+    expect(app.text()).not.toContain('Esc back to the fleet');
+    await app.press('q');
+    expect(app.exited()).toBe(true);
+    app.unmountOnly();
+  });
+
+  it('says when more than 8 Claude sessions run on this machine (OMC 5.6 slows siblings down)', async () => {
+    m = makeMachine();
+    const p = m.project('many', 0);
+    for (let i = 0; i < 8; i++) m.register(sessionId(500 + i), p.dir);
+    fleet = new LocalFleet({ env: m.env, home: m.home, watch: 'none', limits: BIG });
+    fleet.start();
+    const app = await mountFleet(fleet, { columns: 160, rows: 24 });
+    await app.waitForText('9 Claude sessions on this machine (over 8: OMC 5.6 slows sibling sessions down)');
+    app.unmountOnly();
+  });
+
+  it('polls a root that would go over the inotify budget, and says so in its group header', async () => {
+    m = makeMachine();
+    m.project('small', 1);
+    m.project('other', 1);
+    // Half of 12 watches: the first root (a handful of directories) fits, the second does not.
+    fleet = new LocalFleet({
+      env: m.env,
+      home: m.home,
+      watch: 'auto',
+      limits: { watches: 12, instances: 128 },
+      claudeLive: false,
+    });
+    fleet.start();
+    const app = await mountFleet(fleet, { columns: 200, rows: 24 });
+    const t = await app.waitForText('polling: over the inotify budget', 'a polled group');
+    expect(t.split('\n').filter((l) => l.includes('over the inotify budget'))).toHaveLength(1);
+    await waitFor(() => fleet!.getSnapshot().ready, { what: 'every root read', timeoutMs: 20_000 });
+    app.unmountOnly();
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Scratch machines for fleet tests: a HOME, a Claude config dir with registry
+ * entries in Claude Code's real format (pid + procStart of a live process, so
+ * the real liveness check says live), git projects (with worktrees) holding
+ * OMC session state written as OMC writes it.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { processStartIdentity } from '../../src/store/cancel/process-start.js';
+import { ownPidDomain } from '../../src/store/claude/process-status.js';
+import { makeLive, sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
+
+export interface Machine {
+  base: string;
+  home: string;
+  config: string;
+  env: Record<string, string>;
+  /** Creates a git project with `sessions` finished sessions (+ one live loop with a registry entry). */
+  project(name: string, sessions: number, opts?: { liveId?: string }): { dir: string; root: string; live: string };
+  /** A worktree of `repo` on a new branch, with its own .omc. */
+  worktree(repoDir: string, name: string): string;
+  /** A registry entry for session `sid` running in `cwd`, for a real live process. */
+  register(sid: string, cwd: string): void;
+  cleanup(): void;
+}
+
+const GIT = ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main'];
+const git = (cwd: string, ...args: string[]) => execFileSync('git', [...GIT, ...args], { cwd, stdio: 'ignore' });
+
+export function makeMachine(): Machine {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-fleet-'));
+  const home = path.join(base, 'home');
+  const config = path.join(home, '.claude');
+  fs.mkdirSync(path.join(config, 'sessions'), { recursive: true });
+  // One sleeping child stands for every Claude CLI: its pid and start time are real.
+  const children: ChildProcess[] = [];
+  const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+  children.push(holder);
+  let nextPid = 0;
+  const env = { HOME: home, CLAUDE_CONFIG_DIR: config, PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  const register = (sid: string, cwd: string) => {
+    // Each entry needs its own live pid (the file name is the pid): one sleeper each.
+    const c =
+      nextPid++ === 0 ? holder : spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+    if (c !== holder) children.push(c);
+    const pid = c.pid as number;
+    let procStart = processStartIdentity(pid);
+    for (let i = 0; i < 200 && (procStart === null || procStart === 'absent'); i++)
+      procStart = processStartIdentity(pid);
+    const entry = {
+      pid,
+      sessionId: sid,
+      cwd,
+      startedAt: Date.now() - 60_000,
+      procStart,
+      version: '2.1.332',
+      kind: 'interactive',
+      entrypoint: 'cli',
+      pidDomain: ownPidDomain(),
+      status: 'busy',
+      updatedAt: Date.now(),
+      statusUpdatedAt: Date.now(),
+    };
+    const file = path.join(config, 'sessions', `${pid}.json`);
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(entry));
+    fs.renameSync(`${file}.tmp`, file);
+  };
+  let n = 1000;
+  return {
+    base,
+    home,
+    config,
+    env,
+    register,
+    project(name, sessions, opts = {}) {
+      const dir = path.join(base, name);
+      fs.mkdirSync(dir, { recursive: true });
+      git(dir, 'init', '-q');
+      git(dir, 'commit', '-q', '--allow-empty', '-m', 'init');
+      const root = path.join(dir, '.omc');
+      fs.mkdirSync(path.join(root, 'state', 'sessions'), { recursive: true });
+      writeFinishedSessions(root, sessions);
+      const live = opts.liveId ?? sessionId(n++);
+      makeLive(root, live);
+      register(live, dir);
+      return { dir, root, live };
+    },
+    worktree(repoDir, name) {
+      const dir = path.join(base, name);
+      git(repoDir, 'worktree', 'add', '-q', '-b', name, dir);
+      fs.mkdirSync(path.join(dir, '.omc', 'state', 'sessions'), { recursive: true });
+      return dir;
+    },
+    cleanup() {
+      for (const c of children) c.kill('SIGKILL');
+      fs.rmSync(base, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * What reaches a command line from --host or the config file is strictly
+ * shaped (no ssh option, no shell syntax), and the stream reader bounds lines.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseHostSpec, remoteCwdArgs } from '../../src/fleet/host-spec.js';
+import { LineSplitter, parseRemoteLine } from '../../src/fleet/remote-lines.js';
+import { loadConfig } from '../../src/notify/config.js';
+import { waitFor } from '../helpers/fixtures.js';
+
+describe('--host specs', () => {
+  it('takes user@box, an ssh alias and an absolute or ~ dir; refuses options and shell syntax', () => {
+    expect(parseHostSpec('me@box.example:/srv/app')).toEqual({
+      label: 'me@box.example:/srv/app',
+      destination: 'me@box.example',
+      dir: '/srv/app',
+    });
+    expect(parseHostSpec('devbox')).toMatchObject({ destination: 'devbox', dir: null });
+    expect(parseHostSpec('devbox:~/src/it')).toMatchObject({ dir: '~/src/it' });
+    for (const bad of [
+      '-oProxyCommand=touch /tmp/x',
+      'box;id',
+      'me@box:rel/dir',
+      'me@box:',
+      'a b',
+      'box:/x\u001b[2J',
+      '$(id)@box',
+      '',
+    ])
+      expect(parseHostSpec(bad), bad).toBeNull();
+    // The dir reaches the remote shell single-quoted, whatever it holds.
+    expect(remoteCwdArgs(parseHostSpec("box:/srv/it's $(id)")!)).toBe(` --cwd '/srv/it'\\''s $(id)'`);
+    expect(remoteCwdArgs(parseHostSpec('box:~/a b')!)).toBe(` --cwd ~/'a b'`);
+  });
+
+  it('reads hosts from the config file; a bad entry names the field and keeps the defaults', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-cfg-'));
+    try {
+      const f = path.join(dir, 'config.json');
+      fs.writeFileSync(f, JSON.stringify({ hosts: ['me@a:/srv', 'b'] }));
+      expect(loadConfig(f).config.hosts).toEqual(['me@a:/srv', 'b']);
+      fs.writeFileSync(f, JSON.stringify({ hosts: ['-oProxyCommand=x'] }));
+      const r = loadConfig(f);
+      expect(r.config).toEqual({});
+      expect(r.error).toMatch(/hosts/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the remote stream reader', () => {
+  it('splits lines across chunks and skips an oversize one once, up to its newline', () => {
+    const lines: string[] = [];
+    let over = 0;
+    const s = new LineSplitter(
+      (l) => lines.push(l),
+      () => over++,
+      16,
+    );
+    s.push(Buffer.from('{"a":1}\n{"b"'));
+    s.push(Buffer.from(':2}\n' + 'x'.repeat(40)));
+    s.push(Buffer.from('y'.repeat(40) + '\nlast\n'));
+    expect(lines).toEqual(['{"a":1}', '{"b":2}', 'last']);
+    expect(over).toBe(1);
+  });
+
+  it('gives a problem, never an exception, for every kind of bad line', () => {
+    for (const bad of [
+      'nope',
+      '[]',
+      'null',
+      '{"v":1}',
+      '{"v":"1","type":"row"}',
+      '{"v":1,"type":"row","project":"p","session":"x;y","row":null}',
+    ])
+      expect(parseRemoteLine(bad).kind, bad).toBe('bad');
+    expect(parseRemoteLine('{"v":1,"type":"transition"}').kind).toBe('skip');
+  });
+});
+
+describe('a remote host (its "ssh" a shell printing a stream)', () => {
+  it('keeps at most maxRows sessions and counts the rest as problems', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-stream-'));
+    const { RemoteHost } = await import('../../src/fleet/remote.js');
+    const row = (n: number) => {
+      const session = `s${n}`;
+      return JSON.stringify({
+        v: 1,
+        type: 'row',
+        at: 'now',
+        project: 'p',
+        session,
+        row: {
+          session,
+          status: 'enforced',
+          cancelUntilMs: null,
+          modes: 'ralph',
+          prompt: '',
+          updatedMs: 1,
+          rank: 1,
+          process: null,
+          processWhy: null,
+        },
+      });
+    };
+    const file = path.join(dir, 'stream.jsonl');
+    fs.writeFileSync(file, [1, 2, 3, 4, 5].map(row).join('\n') + '\n');
+    let changes = 0;
+    // sh -c 'cat FILE; sleep' x -T -o BatchMode=yes -- dest cmd: everything after the script is $0, $1…
+    const host = new RemoteHost({
+      spec: parseHostSpec('box')!,
+      ssh: { bin: '/bin/sh', args: ['-c', `cat '${file}'; exec sleep 100000`, 'ssh'] },
+      maxRows: 3,
+      onChange: () => changes++,
+    });
+    try {
+      host.start();
+      await waitFor(() => host.problemLines().length === 2, { timeoutMs: 20_000, what: 'two rows over the cap' });
+      expect(host.group().rows.map((r) => r.session)).toEqual(['s1', 's2', 's3']);
+      expect(host.problemLines()[0]).toBe('more than 3 sessions: the rest are not shown');
+      expect(changes).toBeGreaterThan(0);
+    } finally {
+      host.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
