@@ -26,6 +26,11 @@ import { WikiDomain } from './wiki/domain.js';
 export interface StoreStatus {
   watchMode: WatchMode;
   watchDetail: string;
+  /**
+   * While the progressive first read is under way (the watcher may already be live): what is being read,
+   * e.g. "reading 1,234/2,000". Absent or null once everything has been read once.
+   */
+  reading?: string | null;
 }
 
 export interface OmcStoreOptions {
@@ -146,66 +151,132 @@ export class OmcStore {
   }
 
   /**
-   * Reads everything, then starts watching. Without options the first read is
-   * synchronous (for `--json` and the subcommands). With `progressive` (the
-   * full-screen app) it is read in slices so the first frame comes early.
+   * Without options: reads everything synchronously, then starts watching (for `--json` and the
+   * subcommands; the watcher's rescan at `ready` covers the window in between). With `progressive` (the
+   * full-screen app): watches first and reads in slices, so the first frame comes early and is live.
    */
   start(opts: { progressive?: boolean } = {}): void {
     if (opts.progressive) {
       this.startProgressively();
       return;
     }
-    for (const d of this.domains) d.scan();
+    for (const d of this.domains) {
+      this.readStarted.add(d);
+      d.scan();
+      this.readDone.add(d);
+    }
     this.collectProblems();
-    if (this.watchKind === 'none') this.status.set({ watchMode: 'off', watchDetail: 'not watching (one-shot)' });
+    if (this.watchKind === 'none') this.setOff();
     else this.startWatching();
   }
 
   /**
-   * For the full-screen app: read in slices of ~40 ms, sessions first (the
-   * pane on screen), yielding between slices so the first frame is drawn
-   * after the first slice and keys work while a big tree is still being read.
-   * The watcher starts when every domain has been read; its ready-rescan picks
-   * up whatever changed meanwhile.
+   * For the full-screen app: watch first, then read in slices of ~40 ms, sessions first (the pane on screen),
+   * yielding between slices so the first frame is drawn after the first slice and keys work while a big tree
+   * is still being read. There is no blind window and no second read:
+   * - the tree watcher starts before the first slice; each session directory gets its own watch just before
+   *   it is listed (`SessionsDomain.watchLeaves`), so a change to a row already read is an event at once;
+   * - a change to a row not read yet needs no event: its directory is read later, as it is then. Files the
+   *   watcher's events made a domain read meanwhile are stat-gated (`readIfChanged`), never read twice;
+   * - the other domains start reading only once their directories are watched (chokidar `ready`), so what
+   *   they read is already covered by events; the sessions skeleton read before that is settled by
+   *   `SessionsDomain.reconcile()` (a few listings), which replaces the watcher's full rescan at `ready`.
    */
   private startProgressively(): void {
     const queue = [...this.domains];
-    this.status.set({ watchMode: 'starting', watchDetail: 'reading .omc' });
+    this.reading = 'reading .omc';
+    this.pushStatus();
+    if (this.watchKind === 'none') this.setOff();
+    else this.startWatching(true);
     const slice = () => {
+      this.sliceQueued = false;
       if (this.closed) return;
+      const d = queue[0];
+      if (d === undefined) return;
+      // Past sessions, a domain is read only once the watches cover it (events, polling or no root at all).
+      if (d !== this.sessions && this.watchState.watchMode === 'starting') return;
       const deadline = performance.now() + 40;
       // One domain per slice at most: the first slice ends with sessions read
       // (or partly read), so the first frame is drawn before anything else.
-      const d = queue[0] as Domain;
+      this.readStarted.add(d);
       const done = d.scanStep ? d.scanStep(deadline) : (d.scan(), true);
-      if (done) queue.shift();
-      this.collectProblems();
-      if (queue.length > 0) {
-        setImmediate(slice);
-        return;
+      if (done) {
+        queue.shift();
+        this.readDone.add(d);
       }
-      if (this.watchKind === 'none') this.status.set({ watchMode: 'off', watchDetail: 'not watching (one-shot)' });
-      else this.startWatching();
+      this.collectProblems();
+      const progress = this.sessions.getSnapshot().scanning;
+      this.reading =
+        queue.length === 0
+          ? null
+          : progress
+            ? `reading ${progress.done.toLocaleString('en-US')}/${progress.total.toLocaleString('en-US')}`
+            : `reading ${queue[0]?.name ?? ''}`;
+      this.pushStatus();
+      if (queue.length > 0) this.queueSlice();
+    };
+    this.resumeReading = () => this.queueSlice();
+    this.queueSlice = () => {
+      if (this.sliceQueued || this.closed) return;
+      this.sliceQueued = true;
+      setImmediate(slice);
     };
     slice();
   }
 
-  private startWatching(): void {
+  /** Progressive start: the next slice is queued (at most one at a time). */
+  private queueSlice: () => void = () => undefined;
+  private sliceQueued = false;
+  /** Progressive start: called when the watcher leaves 'starting', so the domains waiting for it go on. */
+  private resumeReading: (() => void) | null = null;
+  /** Domains whose first read has begun / finished (a non-progressive start reads them all at once). */
+  private readonly readStarted = new Set<Domain>();
+  private readonly readDone = new Set<Domain>();
+  private reading: string | null = null;
+  private watchState: { watchMode: WatchMode; watchDetail: string } = {
+    watchMode: 'starting',
+    watchDetail: 'starting',
+  };
+
+  private pushStatus(): void {
+    const next = { ...this.watchState, reading: this.reading };
+    const prev = this.status.getSnapshot();
+    if (prev.watchMode === next.watchMode && prev.watchDetail === next.watchDetail && prev.reading === next.reading)
+      return;
+    this.status.set(next);
+  }
+
+  private startWatching(progressive = false): void {
+    if (progressive) this.sessions.watchLeaves = (rel) => this.watcher?.watchLeaf(rel) ?? false;
     this.watcher = startTreeWatcher({
       root: this.root,
       mode: this.watchKind === 'poll' ? 'poll' : 'auto',
       wants: (rel, isDir) => this.domains.some((d) => d.wants(rel, isDir)),
       isLeafDir: (rel) => this.domains.some((d) => d.isLeafDir?.(rel) ?? false),
       onEvents: (events, edge) => this.dispatch(events, edge),
+      // A rescan re-reads the domains read so far; one still being read first (or not yet) reads the disk as it is then.
       onRescan: () => {
-        for (const d of this.domains) d.scan();
+        for (const d of this.domains) if (this.readDone.has(d)) d.scan();
       },
-      onMode: (watchMode, watchDetail) => this.status.set({ watchMode, watchDetail }),
+      // Progressive: only what was read before the watches were set needs a second look (see startProgressively).
+      onReady: progressive
+        ? () => {
+            if (this.readStarted.has(this.sessions)) this.sessions.reconcile();
+            for (const d of this.domains) if (d !== this.sessions && this.readStarted.has(d)) d.scan();
+          }
+        : undefined,
+      onMode: (watchMode, watchDetail) => {
+        this.watchState = { watchMode, watchDetail };
+        this.pushStatus();
+        if (watchMode !== 'starting') this.resumeReading?.();
+      },
     });
   }
 
   private dispatch(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
     for (const d of this.domains) {
+      // Not read yet: its first read will see the disk as it is by then.
+      if (!this.readStarted.has(d)) continue;
       const mine = events.filter(
         (e) =>
           d.wants(
@@ -218,7 +289,8 @@ export class OmcStore {
           d.refresh(mine, edge);
         } catch (err) {
           // A bug in one domain must not take the monitor down; the next scan recovers.
-          this.status.set({ ...this.status.getSnapshot(), watchDetail: `${d.name}: ${(err as Error).message}` });
+          this.watchState = { ...this.watchState, watchDetail: `${d.name}: ${(err as Error).message}` };
+          this.pushStatus();
         }
       }
     }
@@ -229,6 +301,11 @@ export class OmcStore {
     const out: Record<string, unknown> = {};
     for (const d of this.domains) Object.assign(out, d.report?.() ?? {});
     return out;
+  }
+
+  private setOff(): void {
+    this.watchState = { watchMode: 'off', watchDetail: 'not watching (one-shot)' };
+    this.pushStatus();
   }
 
   async close(): Promise<void> {

@@ -23,7 +23,9 @@ export function attentionInput(store: OmcStore): AttentionInput {
 /** True once the first full read is in and a change can be news. */
 function settled(store: OmcStore): boolean {
   const s = store.sessions.getSnapshot();
-  return !s.scanning && store.status.getSnapshot().watchMode !== 'starting';
+  const status = store.status.getSnapshot();
+  // `reading`: the progressive start is live before every domain has been read (teams come after sessions).
+  return !s.scanning && !status.reading && status.watchMode !== 'starting';
 }
 
 export type TransitionListener = (batch: readonly Transition[], needs: readonly NeedItem[]) => void;

@@ -111,7 +111,22 @@ export class SessionsDomain implements Domain {
     return isTrackedFile(k.scope, k.file);
   }
 
+  /**
+   * Set by the store for the progressive start: watch a session directory (a leaf of the tree watcher) just
+   * before it is listed, so a change after its listing is always an event.
+   */
+  watchLeaves: ((rel: string) => boolean) | null = null;
+
   scan(): void {
+    // A full scan while the sliced first read is under way (a skeleton event, the root replaced): finish
+    // that read first, so its end does not forget what this scan finds.
+    if (this.stepper) {
+      const it = this.stepper;
+      this.stepper = null;
+      while (!it.next().done) {
+        /* run to completion */
+      }
+    }
     const it = this.scanIter();
     while (!it.next().done) {
       /* run to completion */
@@ -125,11 +140,13 @@ export class SessionsDomain implements Domain {
    * first few hundred and says "scanning n/N" instead of waiting for all.
    */
   scanStep(deadline: number): boolean {
+    if (this.firstReadDone) return true;
     this.stepper ??= this.scanIter(true);
     let r = this.stepper.next();
     while (!r.done && performance.now() < deadline) r = this.stepper.next();
     if (r.done) {
       this.stepper = null;
+      this.firstReadDone = true;
       return true;
     }
     this.publish();
@@ -137,11 +154,20 @@ export class SessionsDomain implements Domain {
   }
 
   private stepper: Generator<void, void> | null = null;
+  private firstReadDone = false;
+  /**
+   * The pass under way: files read (by it, or by events while it runs: they count as seen, so its end does
+   * not drop them) and session directories already listed (by an event first: the pass does not list them
+   * again).
+   */
+  private pass: { seen: Set<string>; dirs: Set<string> } | null = null;
   private progress: { done: number; total: number } | null = null;
 
   /** @param reportProgress only the sliced first scan shows "reading n/N". */
   private *scanIter(reportProgress = false): Generator<void, void> {
-    const seen = new Set<string>();
+    const pass = { seen: new Set<string>(), dirs: new Set<string>() };
+    this.pass = pass;
+    const seen = pass.seen;
     const structuralBefore = this.structuralSignature();
     this.structural.clear();
     const readFile = (rel: string) => {
@@ -175,7 +201,7 @@ export class SessionsDomain implements Domain {
       const total = sessions.entries.length;
       let done = 0;
       for (const e of sessions.entries) {
-        this.scanSessionEntry(e.name, e.kind, readFile);
+        if (!pass.dirs.has(e.name)) this.scanSessionEntry(e.name, e.kind, readFile);
         done += 1;
         if (reportProgress) {
           this.progress = { done, total };
@@ -190,6 +216,7 @@ export class SessionsDomain implements Domain {
       for (const e of ended.entries) if (ENDED_RE.test(e.name)) entry(`sessions/${e.name}`, e.kind);
     }
 
+    if (this.pass === pass) this.pass = null;
     for (const rel of [...this.recs.files.keys()]) {
       if (!seen.has(rel)) this.recs.drop(rel);
     }
@@ -237,6 +264,8 @@ export class SessionsDomain implements Domain {
       });
       return;
     }
+    this.pass?.dirs.add(name);
+    this.watchLeaves?.(rel);
     const list = listDirSync(this.root, rel);
     if (!list.ok) {
       if (list.code !== 'missing') this.structural.set(rel, { path: rel, message: list.message, severity: 'error' });
@@ -283,7 +312,7 @@ export class SessionsDomain implements Domain {
         const parts = ev.rel.split('/');
         if (parts.length === 3 && parts[0] === 'state' && parts[1] === 'sessions') {
           // Files may have landed before the watch on the new dir was attached.
-          this.scanSessionEntry(parts[2] as string, 'dir', (rel) => this.recs.readIfChanged(rel));
+          this.scanSessionEntry(parts[2] as string, 'dir', this.readFromEvent);
           changed = true;
         }
         continue;
@@ -295,7 +324,48 @@ export class SessionsDomain implements Domain {
       }
       const k = keyOf(ev.rel);
       if (!k || !isTrackedFile(k.scope, k.file)) continue;
+      this.pass?.seen.add(ev.rel);
       changed = this.recs.read(ev.rel, edge) || changed;
+    }
+    if (changed || this.dirty.size > 0) this.publish();
+  }
+
+  /** A read an event asked for; during a pass it counts as seen by it (stat-gated: never read twice). */
+  private readonly readFromEvent = (rel: string) => {
+    this.pass?.seen.add(rel);
+    this.recs.readIfChanged(rel);
+  };
+
+  /**
+   * The progressive start's answer to "what changed before the watches were set": the session directories
+   * were each watched before they were listed, so only the skeleton can have moved unseen — the files in
+   * the root, `state/` and `sessions/` (stat-gated re-reads), and session directories that vanished
+   * (new ones are announced by the watcher's own walk at `ready`). A few listings, not a rescan.
+   */
+  reconcile(): void {
+    let changed = false;
+    const listed = new Set<string>();
+    const look = (dir: string, scope: 'root' | 'state' | 'ended', prefix: string) => {
+      const list = listDirSync(this.root, dir);
+      if (!list.ok) return;
+      for (const e of list.entries) {
+        const ok = scope === 'ended' ? ENDED_RE.test(e.name) : isTrackedFile(scope, e.name);
+        if (!ok || e.kind === 'dir') continue;
+        listed.add(`${prefix}${e.name}`);
+        this.readFromEvent(`${prefix}${e.name}`);
+      }
+    };
+    look('', 'root', '');
+    look('state', 'state', 'state/');
+    look('sessions', 'ended', 'sessions/');
+    for (const rel of [...this.recs.files.keys()]) {
+      const k = keyOf(rel);
+      if (k && k.scope !== 'session' && !listed.has(rel)) changed = this.recs.drop(rel) || changed;
+    }
+    const sessions = listDirSync(this.root, 'state/sessions');
+    const present = new Set(sessions.ok ? sessions.entries.map((e) => e.name) : []);
+    for (const key of new Set([...this.views.keys(), ...this.recs.byKey.keys()])) {
+      if (key !== LEGACY && !present.has(key)) changed = this.recheckSessionEntry(key) || changed;
     }
     if (changed || this.dirty.size > 0) this.publish();
   }
@@ -311,7 +381,7 @@ export class SessionsDomain implements Domain {
       return true;
     }
     const kind = st.isDirectory() ? 'dir' : st.isSymbolicLink() ? 'symlink' : st.isFile() ? 'file' : 'other';
-    this.scanSessionEntry(name, kind, (r) => this.recs.readIfChanged(r));
+    this.scanSessionEntry(name, kind, this.readFromEvent);
     if (isValidSessionId(name)) this.dirty.add(name);
     return true;
   }
