@@ -130,6 +130,7 @@ export class OmcStore {
       root: this.root,
       projectDir: this.projectDir,
       rules: this.sessions.rules === '4.4.4' ? '4.x' : '5.5',
+      sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
     });
     this.runs = new RunsDomain({
       ...opts.runs,

@@ -20,6 +20,9 @@ import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrack
 
 export { compareSessions } from './derive.js';
 
+/** See SessionsDomain.noted. */
+const NOTED_FILES = ['prd.json'];
+
 export interface SessionsDomainOptions {
   root: string;
   clock?: Clock;
@@ -109,6 +112,17 @@ export class SessionsDomain implements Domain {
     if (!k || isDir === true) return false;
     if (k.scope === 'session' && !isValidSessionId(k.key)) return false;
     return isTrackedFile(k.scope, k.file);
+  }
+
+  /**
+   * Files other domains look for in session directories (ralph's prd.json), noted from the listings this
+   * domain makes anyway: file → names of the session directories whose last listing had it.
+   */
+  private readonly noted = new Map<string, Set<string>>(NOTED_FILES.map((f) => [f, new Set<string>()]));
+
+  /** The session directories whose last listing had `file` (one of NOTED_FILES). */
+  sessionDirsWith(file: string): Iterable<string> {
+    return this.noted.get(file) ?? [];
   }
 
   /**
@@ -268,8 +282,13 @@ export class SessionsDomain implements Domain {
     this.watchLeaves?.(rel);
     const list = listDirSync(this.root, rel);
     if (!list.ok) {
+      for (const names of this.noted.values()) names.delete(name);
       if (list.code !== 'missing') this.structural.set(rel, { path: rel, message: list.message, severity: 'error' });
       return;
+    }
+    for (const [file, names] of this.noted) {
+      if (list.entries.some((e) => e.name === file)) names.add(name);
+      else names.delete(name);
     }
     if (!this.views.has(name)) this.dirty.add(name);
     // OMC's own modes first: past MAX_FILES_PER_SESSION files the rest are not read (see read()).
