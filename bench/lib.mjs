@@ -126,12 +126,12 @@ export function procStats(pid) {
  * omc-top (the bundle) in a real pseudo-terminal. Every output chunk is kept
  * with its arrival time, and a headless xterm keeps the screen.
  */
-export function startMonitor({ args, cols, rows, env = {}, nodeArgs = [] }) {
+export function startMonitor({ args, cols, rows, env = {}, nodeArgs = [], bin = BIN }) {
   const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
   const childEnv = { ...process.env, TERM: 'xterm-256color', ...env };
   delete childEnv.CI;
   const spawnedAt = now();
-  const pty = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
+  const pty = spawn(process.execPath, [...nodeArgs, bin, ...args], {
     name: 'xterm-256color',
     cols,
     rows,

@@ -240,9 +240,14 @@ export class OmcStore {
   };
 
   private pushStatus(): void {
-    const next = { ...this.watchState, reading: this.reading };
+    // `reading` only while there is something to say: once read, the status is what it always was.
+    const next: StoreStatus = this.reading ? { ...this.watchState, reading: this.reading } : { ...this.watchState };
     const prev = this.status.getSnapshot();
-    if (prev.watchMode === next.watchMode && prev.watchDetail === next.watchDetail && prev.reading === next.reading)
+    if (
+      prev.watchMode === next.watchMode &&
+      prev.watchDetail === next.watchDetail &&
+      (prev.reading ?? null) === (next.reading ?? null)
+    )
       return;
     this.status.set(next);
   }
