@@ -44,6 +44,8 @@ export interface OmcStoreOptions {
   watch?: 'auto' | 'poll' | 'none';
   /** Seams for tests: fixture pids belong to another host, poll cadences, heartbeat staleness. */
   teams?: Pick<TeamsDomainOptions, 'pidAlive' | 'heartbeatStaleMs' | 'projectPollMs' | 'pidRecheckMs'>;
+  /** Seam for tests: publish every step of the sliced first read (stepPublishMs: 0). */
+  sessions?: { stepPublishMs?: number };
   /** Seams for tests: how long writers wait for OMC's lock. */
   notepad?: Pick<NotepadDomainOptions, 'lockTimeoutMs'>;
   memory?: Pick<MemoryDomainOptions, 'lockTimeoutMs'>;
@@ -104,6 +106,7 @@ export class OmcStore {
       ...common,
       rules: opts.omc ? (opts.omc.rules as RulesVersion) : undefined,
       projectDir: this.projectDir,
+      ...opts.sessions,
     });
     this.notepad = new NotepadDomain({ ...common, readonly: this.readonly, ...opts.notepad });
     this.memory = new MemoryDomain({ ...common, readonly: this.readonly, ...opts.memory });

@@ -20,6 +20,9 @@ import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrack
 
 export { compareSessions } from './derive.js';
 
+/** During the sliced first read, the snapshot is published at most this often (see scanStep). */
+const STEP_PUBLISH_MS = 200;
+
 /** See SessionsDomain.noted. */
 const NOTED_FILES = ['prd.json'];
 
@@ -30,6 +33,8 @@ export interface SessionsDomainOptions {
   rules?: RulesVersion;
   /** Where the hooks run when a session does not say (its session-started.json cwd). */
   projectDir?: string | null;
+  /** During the sliced first read, publish at most this often (ms; tests pass 0 to see every step). */
+  stepPublishMs?: number;
 }
 
 export class SessionsDomain implements Domain {
@@ -52,6 +57,7 @@ export class SessionsDomain implements Domain {
     this.clock = opts.clock ?? Date.now;
     this.rules = opts.rules ?? SUPPORTED_RULES[0];
     this.projectDir = opts.projectDir ?? path.dirname(this.root);
+    this.stepPublishMs = opts.stepPublishMs ?? STEP_PUBLISH_MS;
     this.recs = new FileRecords(
       this.root,
       (key) => this.dirty.add(key),
@@ -163,9 +169,19 @@ export class SessionsDomain implements Domain {
       this.firstReadDone = true;
       return true;
     }
-    this.publish();
+    // The first step's rows are the first frame; after that, one picture every so often is enough for
+    // "reading n/N" (each publish is a frame, a verdict pass and a round of subscribers). A change seen by
+    // the watcher meanwhile is published at once by refresh().
+    const t = performance.now();
+    if (this.lastStepPublish === null || t - this.lastStepPublish >= this.stepPublishMs) {
+      this.lastStepPublish = t;
+      this.publish();
+    }
     return false;
   }
+
+  private lastStepPublish: number | null = null;
+  private readonly stepPublishMs: number;
 
   private stepper: Generator<void, void> | null = null;
   private firstReadDone = false;
