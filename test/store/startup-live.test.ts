@@ -173,6 +173,36 @@ describe('progressive start: watch first, then read', () => {
     await full.close();
   });
 
+  it('a wiki page written while the wiki is being read (after its listing) stays: the end of the read does not drop it', async () => {
+    p = makeProject({ withFixture: true });
+    const wiki = path.join(p.root, 'wiki');
+    const s = new OmcStore({ root: p.root, sessions: { stepPublishMs: 0 } });
+    store = s;
+    const names = () => s.wiki.getSnapshot().pages.map((x) => x.filename);
+    const page = (title: string) =>
+      `---\ntitle: "${title}"\ntags: ["startup"]\ncreated: 2026-12-01T10:00:00.000Z\nupdated: 2026-12-01T10:00:00.000Z\nsources: []\nlinks: []\ncategory: reference\nconfidence: medium\nschemaVersion: 1\n---\n\n# ${title}\n\nWritten during start-up.\n`;
+    const orig = s.wiki.scanStep.bind(s.wiki);
+    let steps = 0;
+    let wrote = false;
+    s.wiki.scanStep = () => {
+      steps += 1;
+      // After the listing and the first page: write a new page, then hold until the watcher has read it.
+      if (steps === 2 && !wrote) {
+        wrote = true;
+        fs.writeFileSync(path.join(wiki, 'written-during-startup.md'), page('Written during start-up'));
+      }
+      if (wrote && !names().includes('written-during-startup.md')) {
+        return false; // bounded by the waitFor below
+      }
+      return orig(0);
+    };
+    s.start({ progressive: true });
+    await waitFor(() => live(s), { what: 'live', timeoutMs: 60_000 });
+    expect(wrote).toBe(true);
+    expect(names()).toContain('written-during-startup.md');
+    expect(s.wiki.search('startup').hits.map((h) => h.page.filename)).toContain('written-during-startup.md');
+  });
+
   it('the other domains wait for their watches, and the footer status says what is being read', async () => {
     p = tree();
     const s = new OmcStore({ root: p.root, sessions: { stepPublishMs: 0 } });

@@ -92,6 +92,15 @@ export class WikiDomain implements Domain {
   }
 
   scan(): void {
+    // A full scan while the sliced first read is under way (the wiki directory itself changed): finish that
+    // read first, so its end does not forget what this scan finds.
+    if (this.stepper) {
+      const it = this.stepper;
+      this.stepper = null;
+      while (!it.next().done) {
+        /* run to completion */
+      }
+    }
     const it = this.scanIter();
     while (!it.next().done) {
       /* run to completion */
@@ -114,9 +123,15 @@ export class WikiDomain implements Domain {
   }
 
   private stepper: Generator<void, void> | null = null;
+  /**
+   * The names the pass under way has seen: listed by it, or read by an event while it runs (the watcher is
+   * live during the progressive start), so its end does not drop a page created after its listing.
+   */
+  private passSeen: Set<string> | null = null;
 
   private *scanIter(): Generator<void, void> {
     const seen = new Set<string>();
+    this.passSeen = seen;
     const dir = this.readDirState();
     if (dir) {
       for (const e of dir) {
@@ -142,6 +157,7 @@ export class WikiDomain implements Domain {
         yield;
       }
     }
+    if (this.passSeen === seen) this.passSeen = null;
     for (const name of [...this.entries.keys()]) {
       if (!seen.has(name)) {
         this.entries.delete(name);
@@ -177,6 +193,7 @@ export class WikiDomain implements Domain {
         continue;
       }
       if (this.dirState.dir !== 'ok') this.dirState = { dir: 'ok', message: null };
+      this.passSeen?.add(name);
       this.read(name, edge);
     }
     this.publish();
