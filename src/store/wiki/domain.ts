@@ -117,9 +117,32 @@ export class WikiDomain implements Domain {
     while (!r.done && performance.now() < deadline) r = this.stepper.next();
     if (r.done) {
       this.stepper = null;
+      this.warmIndex();
       return true;
     }
     return false;
+  }
+
+  private warming: NodeJS.Immediate | null = null;
+  /**
+   * After the sliced first read: build every searchable page's index (see buildPage) in small slices, so
+   * the first keystroke of a search does not pay for it and the monitor stays responsive meanwhile.
+   */
+  private warmIndex(): void {
+    const pages = this.cell.getSnapshot().searchable;
+    let i = 0;
+    const step = () => {
+      this.warming = null;
+      const deadline = performance.now() + 8;
+      while (i < pages.length && performance.now() < deadline) void (pages[i++] as WikiPage).filter;
+      if (i < pages.length) this.warming = setImmediate(step);
+    };
+    this.warming = setImmediate(step);
+  }
+
+  dispose(): void {
+    if (this.warming) clearImmediate(this.warming);
+    this.warming = null;
   }
 
   private stepper: Generator<void, void> | null = null;
