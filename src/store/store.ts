@@ -19,7 +19,7 @@ import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import type { OmcInstall, RulesVersion } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './team/domain.js';
-import { startTreeWatcher, type TreeWatcher, type WatchMode } from './tree-watcher.js';
+import { startTreeWatcher, type TreeWatcher, type TreeWatcherOptions, type WatchMode } from './tree-watcher.js';
 import type { Clock, Domain, Problem, WatchEvent } from './types.js';
 import { WikiDomain } from './wiki/domain.js';
 
@@ -44,6 +44,8 @@ export interface OmcStoreOptions {
   watch?: 'auto' | 'poll' | 'none';
   /** Seams for tests: fixture pids belong to another host, poll cadences, heartbeat staleness. */
   teams?: Pick<TeamsDomainOptions, 'pidAlive' | 'heartbeatStaleMs' | 'projectPollMs' | 'pidRecheckMs'>;
+  /** Seam for tests: replaces chokidar's watch() (to hold its `ready`, say). */
+  watchImpl?: TreeWatcherOptions['watchImpl'];
   /** Seam for tests: publish every step of the sliced first read (stepPublishMs: 0). */
   sessions?: { stepPublishMs?: number };
   /** Seams for tests: how long writers wait for OMC's lock. */
@@ -91,6 +93,7 @@ export class OmcStore {
   private readonly domains: readonly Domain[];
   private watcher: TreeWatcher | null = null;
   private readonly watchKind: 'auto' | 'poll' | 'none';
+  private readonly watchImpl: TreeWatcherOptions['watchImpl'];
   private closed = false;
 
   constructor(opts: OmcStoreOptions) {
@@ -101,6 +104,7 @@ export class OmcStore {
     this.readonly = opts.readonly ?? false;
     this.clock = opts.clock ?? Date.now;
     this.watchKind = opts.watch ?? 'auto';
+    this.watchImpl = opts.watchImpl;
     const common = { root: this.root, clock: this.clock };
     this.sessions = new SessionsDomain({
       ...common,
@@ -182,9 +186,10 @@ export class OmcStore {
    *   it is listed (`SessionsDomain.watchLeaves`), so a change to a row already read is an event at once;
    * - a change to a row not read yet needs no event: its directory is read later, as it is then. Files the
    *   watcher's events made a domain read meanwhile are stat-gated (`readIfChanged`), never read twice;
-   * - the other domains start reading only once their directories are watched (chokidar `ready`), so what
-   *   they read is already covered by events; the sessions skeleton read before that is settled by
-   *   `SessionsDomain.reconcile()` (a few listings), which replaces the watcher's full rescan at `ready`.
+   * - the wiki watches its directory just before listing it too (`WikiDomain.watchLeaves`);
+   * - what was read before chokidar's watches were up (`ready`) gets a second look then instead of the
+   *   watcher's full rescan: the sessions skeleton by `SessionsDomain.reconcile()` (a few listings), the
+   *   small domains (notepad, memory, teams, …) by their own stat-gated scan.
    */
   private startProgressively(): void {
     const queue = [...this.domains];
@@ -197,8 +202,6 @@ export class OmcStore {
       if (this.closed) return;
       const d = queue[0];
       if (d === undefined) return;
-      // Past sessions, a domain is read only once the watches cover it (events, polling or no root at all).
-      if (d !== this.sessions && this.watchState.watchMode === 'starting') return;
       const deadline = performance.now() + 40;
       // One domain per slice at most: the first slice ends with sessions read
       // (or partly read), so the first frame is drawn before anything else.
@@ -219,7 +222,6 @@ export class OmcStore {
       this.pushStatus();
       if (queue.length > 0) this.queueSlice();
     };
-    this.resumeReading = () => this.queueSlice();
     this.queueSlice = () => {
       if (this.sliceQueued || this.closed) return;
       this.sliceQueued = true;
@@ -231,8 +233,6 @@ export class OmcStore {
   /** Progressive start: the next slice is queued (at most one at a time). */
   private queueSlice: () => void = () => undefined;
   private sliceQueued = false;
-  /** Progressive start: called when the watcher leaves 'starting', so the domains waiting for it go on. */
-  private resumeReading: (() => void) | null = null;
   /** Domains whose first read has begun / finished (a non-progressive start reads them all at once). */
   private readonly readStarted = new Set<Domain>();
   private readonly readDone = new Set<Domain>();
@@ -256,10 +256,15 @@ export class OmcStore {
   }
 
   private startWatching(progressive = false): void {
-    if (progressive) this.sessions.watchLeaves = (rel) => this.watcher?.watchLeaf(rel) ?? false;
+    if (progressive) {
+      const watchLeaf = (rel: string) => this.watcher?.watchLeaf(rel) ?? false;
+      this.sessions.watchLeaves = watchLeaf;
+      this.wiki.watchLeaves = watchLeaf;
+    }
     this.watcher = startTreeWatcher({
       root: this.root,
       mode: this.watchKind === 'poll' ? 'poll' : 'auto',
+      watchImpl: this.watchImpl,
       wants: (rel, isDir) => this.domains.some((d) => d.wants(rel, isDir)),
       isLeafDir: (rel) => this.domains.some((d) => d.isLeafDir?.(rel) ?? false),
       onEvents: (events, edge) => this.dispatch(events, edge),
@@ -271,13 +276,15 @@ export class OmcStore {
       onReady: progressive
         ? () => {
             if (this.readStarted.has(this.sessions)) this.sessions.reconcile();
-            for (const d of this.domains) if (d !== this.sessions && this.readStarted.has(d)) d.scan();
+            // The wiki watched its directory before listing it; the small domains read before the watches
+            // were up are read again (stat-gated: a few lstats each).
+            for (const d of this.domains)
+              if (d !== this.sessions && d !== this.wiki && this.readStarted.has(d)) d.scan();
           }
         : undefined,
       onMode: (watchMode, watchDetail) => {
         this.watchState = { watchMode, watchDetail };
         this.pushStatus();
-        if (watchMode !== 'starting') this.resumeReading?.();
       },
     });
   }

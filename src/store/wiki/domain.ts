@@ -83,6 +83,14 @@ export class WikiDomain implements Domain {
   getSnapshot = this.cell.getSnapshot;
   problems = () => this.cell.getSnapshot().problems;
 
+  /**
+   * The wiki directory only holds page files (OMC's wiki is flat): one plain fs.watch instead of chokidar,
+   * which would lstat every page once at start (5,000 pages: most of its walk) before saying it is ready.
+   */
+  isLeafDir(rel: string): boolean {
+    return rel === WIKI_DIR;
+  }
+
   wants(rel: string, isDir: boolean | undefined): boolean {
     if (rel === WIKI_DIR) return isDir !== false;
     const slash = rel.indexOf('/');
@@ -152,9 +160,16 @@ export class WikiDomain implements Domain {
    */
   private passSeen: Set<string> | null = null;
 
+  /**
+   * Set by the store for the progressive start: watch the wiki directory (a leaf of the tree watcher) just
+   * before it is listed, so the read needs no rescan once the rest of the watches are up.
+   */
+  watchLeaves: ((rel: string) => boolean) | null = null;
+
   private *scanIter(): Generator<void, void> {
     const seen = new Set<string>();
     this.passSeen = seen;
+    this.watchLeaves?.(WIKI_DIR);
     const dir = this.readDirState();
     if (dir) {
       for (const e of dir) {
