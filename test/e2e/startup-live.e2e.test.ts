@@ -85,4 +85,26 @@ describe('start-up in a real terminal', () => {
       await h.waitForText(new RegExp(`${sid.slice(0, 8)}[^\\n]* ralph ${iteration.get(sid)}/1000 `), 30_000);
     }
   }, 180_000);
+
+  it('with --poll the progressive start still reads everything and then follows changes', async () => {
+    p = makeProject();
+    const root = p.root;
+    writeFinishedSessions(root, 300);
+    const sid = LIVE[0] as string;
+    const write = (iteration: number) =>
+      writeOmcJson(path.join(root, 'state', 'sessions', sid, 'ralph-state.json'), {
+        active: true,
+        iteration,
+        max_iterations: 1000,
+        started_at: new Date(Date.now() - 60_000).toISOString(),
+        last_checked_at: new Date().toISOString(),
+        session_id: sid,
+      });
+    write(1);
+    h = new TerminalHarness({ cwd: p.dir, cols: 120, rows: 30, args: ['--poll'] });
+    await h.waitForText(/POLLING\s*$/m, 60_000);
+    await h.waitForText(/301 sess/, 30_000);
+    write(2);
+    await h.waitForText(new RegExp(`${sid.slice(0, 8)}[^\\n]* ralph 2/1000 `), 30_000);
+  }, 120_000);
 });
