@@ -126,13 +126,13 @@ export function procStats(pid) {
  * omc-top (the bundle) in a real pseudo-terminal. Every output chunk is kept
  * with its arrival time, and a headless xterm keeps the screen.
  */
-export function startMonitor({ args, cols, rows, env = {}, nodeArgs = [], wrap = [] }) {
+export function startMonitor({ args, cols, rows, env = {}, nodeArgs = [], wrap = [], bin = BIN }) {
   const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
   const childEnv = { ...process.env, TERM: 'xterm-256color', ...env };
   delete childEnv.CI;
   const spawnedAt = now();
   // `wrap`: a command that execs node (e.g. nsenter into a network namespace), so the pid stays omc-top's.
-  const argv = [...nodeArgs, BIN, ...args];
+  const argv = [...nodeArgs, bin, ...args];
   const pty = spawn(wrap[0] ?? process.execPath, wrap.length ? [...wrap.slice(1), process.execPath, ...argv] : argv, {
     name: 'xterm-256color',
     cols,

@@ -1,47 +1,144 @@
-// Time to first frame and to "live", over many interleaved starts (one start
-// alone is too noisy on a shared machine), with the young-generation setting
-// as shipped and with V8's default, to show what that setting costs.
-//   node bench/startup.mjs [--rounds 12]
-import { generatedTree, pct, sleep, startMonitor, tree200 } from './lib.mjs';
+// Start-up in a real pseudo-terminal: first frame, time to live, the start-up change and RSS after start,
+// over interleaved starts (one start alone is too noisy on a shared machine).
+//   node bench/startup.mjs [--rounds 5] [--sizes 200,2000,2000+5000,10000+5000] [--viewports 80x24,200x60]
+//                          [--delay 300] [--bins label=path.mjs,label2=path2.mjs] [--young-gen]
+// - first frame: spawn → the header and the first rows (a session id) on screen;
+// - live: spawn → the footer ends in a bare `live` (everything read, every watch set);
+// - start-up change: a visible session's ralph state rewritten (OMC's temp + rename) `--delay` ms after the
+//   first frame; measured from that rename to the new iteration in the terminal output; it is also said
+//   whether it arrived before `live`;
+// - RSS: /proc/<pid>/status 1 s after live.
+// `--bins` runs several builds alternately on the same trees (before/after pairs); `--young-gen` adds the
+// earlier comparison of the shipped young-generation setting against V8's default.
+import fs from 'node:fs';
+import path from 'node:path';
+import { BIN, generatedTree, machine, now, omcWrite, pct, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
+import { generateWiki } from './wiki/generate.mjs';
 
-const i = process.argv.indexOf('--rounds');
-const ROUNDS = i === -1 ? 12 : Number(process.argv[i + 1]);
-const trees = { 200: tree200(), 2000: generatedTree(2000) };
-const res = {};
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? dflt : process.argv[i + 1];
+};
+const ROUNDS = Number(arg('rounds', '5'));
+const DELAY = Number(arg('delay', '300'));
+const SIZES = String(arg('sizes', '200,2000,2000+5000,10000+5000')).split(',');
+const VIEWPORTS = String(arg('viewports', '80x24,200x60'))
+  .split(',')
+  .map((v) => v.split('x').map(Number));
+const BINS = String(arg('bins', `shipped=${BIN}`))
+  .split(',')
+  .map((b) => {
+    const [label, file] = b.includes('=') ? b.split('=') : [path.basename(b), b];
+    return { label, file: path.resolve(file), nodeArgs: [] };
+  });
+if (process.argv.includes('--young-gen'))
+  for (const b of [...BINS])
+    BINS.push({
+      label: `${b.label}, young generation at V8 default`,
+      file: b.file,
+      nodeArgs: ['--semi-space-growth-factor=2'],
+    });
+
+console.log(JSON.stringify({ machine: machine() }));
+
+function makeTree(spec) {
+  const [n, pages] = spec.split('+').map(Number);
+  const t = n === 200 ? tree200() : generatedTree(n);
+  if (pages) generateWiki(path.join(t.root, 'wiki'), pages);
+  const sessions = path.join(t.root, 'state', 'sessions');
+  const byPrefix = new Map();
+  for (const sid of fs.readdirSync(sessions)) {
+    if (fs.existsSync(path.join(sessions, sid, 'ralph-state.json'))) byPrefix.set(sid.slice(0, 8), sid);
+  }
+  return { ...t, spec, byPrefix, sessions };
+}
+
+let value = 7000;
+async function oneStart(tree, bin, cols, rows) {
+  const m = startMonitor({ args: ['--root', tree.root], cols, rows, nodeArgs: bin.nodeArgs, bin: bin.file });
+  try {
+    const ffAt = await m.waitScreen(/STATUS\s+SESSION[\s\S]*[0-9a-f]{8}/, 60_000);
+    // A ralph session whose row is on screen in the first frame.
+    const shown = [...m.screen().matchAll(/\b([0-9a-f]{8})\b/g)].map((x) => x[1]).find((h) => tree.byPrefix.has(h));
+    let change = null;
+    if (shown) {
+      const file = path.join(tree.sessions, tree.byPrefix.get(shown), 'ralph-state.json');
+      const target = ffAt + DELAY;
+      while (now() < target) await sleep(Math.min(5, target - now()));
+      const mark = m.chunks.length;
+      const v = ++value;
+      const state = JSON.parse(fs.readFileSync(file, 'utf8'));
+      const wrote = now();
+      omcWrite(file, { ...state, iteration: v, max_iterations: 99999, last_checked_at: new Date().toISOString() });
+      change = { wrote, seen: m.waitOutput(`${v}/99999`, mark, 60_000) };
+    }
+    const liveAt = await m.waitScreen(/ live\s*$/m, 120_000);
+    const seen = change ? await change.seen : null;
+    await sleep(1000);
+    const { rssMb } = procStats(m.pid);
+    return {
+      ff: ffAt - m.spawnedAt,
+      live: liveAt - m.spawnedAt,
+      change: seen ? seen.t - change.wrote : null,
+      changeBeforeLive: seen ? seen.t < liveAt : null,
+      changeFromFf: change ? change.wrote - ffAt : null,
+      rssMb,
+    };
+  } finally {
+    m.kill();
+  }
+}
+
+const res = new Map();
+const trees = SIZES.map(makeTree);
 try {
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [n, cols, rows] of [
-      [200, 80, 24],
-      [2000, 80, 24],
-      [200, 200, 60],
-    ]) {
-      // Passing any semi-space flag makes omc-top keep V8's default (src/terminal/young-gen.ts).
-      const configs = [
-        ['as shipped', []],
-        ['young generation at V8 default', ['--semi-space-growth-factor=2']],
-      ];
-      if (round % 2) configs.reverse();
-      for (const [label, nodeArgs] of configs) {
-        const m = startMonitor({ args: ['--root', trees[n].root], cols, rows, nodeArgs });
-        try {
-          const ff = (await m.waitScreen(/STATUS\s+SESSION[\s\S]*[0-9a-f]{8}/)) - m.spawnedAt;
-          const live = (await m.waitScreen(/ live\s*$/m, 30_000)) - m.spawnedAt;
-          const k = `${n} sessions ${cols}x${rows}, ${label}`;
-          res[k] ??= { ff: [], live: [] };
-          res[k].ff.push(ff);
-          res[k].live.push(live);
-        } finally {
-          m.kill();
+    for (const tree of trees) {
+      for (const [cols, rows] of VIEWPORTS) {
+        const bins = round % 2 ? [...BINS].reverse() : BINS;
+        for (const bin of bins) {
+          const k = `${tree.spec} ${cols}x${rows} ${bin.label}`;
+          if (!res.has(k)) res.set(k, { tree: tree.spec, viewport: `${cols}x${rows}`, bin: bin.label, runs: [] });
+          try {
+            res.get(k).runs.push(await oneStart(tree, bin, cols, rows));
+          } catch (e) {
+            res.get(k).runs.push({ error: String(e?.message ?? e).slice(0, 300) });
+          }
+          await sleep(300);
         }
-        await sleep(300);
       }
     }
   }
 } finally {
-  for (const t of Object.values(trees)) t.cleanup();
+  for (const t of trees) t.cleanup();
 }
-for (const [k, v] of Object.entries(res)) {
-  const q = (xs) => Object.fromEntries([25, 50, 75, 95].map((p) => [`p${p}`, Math.round(pct(xs, p))]));
-  console.log(JSON.stringify({ config: k, starts: v.ff.length, firstFrameMs: q(v.ff), liveMs: q(v.live) }));
+const q = (xs, ps = [50, 95]) =>
+  Object.fromEntries(ps.map((p) => [`p${p}`, xs.length ? Math.round(pct(xs, p) * 10) / 10 : null]));
+for (const r of res.values()) {
+  const ok = r.runs.filter((x) => !x.error);
+  const changes = ok.filter((x) => x.change !== null);
+  console.log(
+    JSON.stringify({
+      tree: r.tree,
+      viewport: r.viewport,
+      bin: r.bin,
+      starts: ok.length,
+      errors: r.runs.length - ok.length,
+      firstFrameMs: q(ok.map((x) => x.ff)),
+      liveMs: { ...q(ok.map((x) => x.live)), max: Math.round(Math.max(...ok.map((x) => x.live))) },
+      startupChangeMs: {
+        ...q(changes.map((x) => x.change)),
+        max: Math.round(Math.max(...changes.map((x) => x.change))),
+      },
+      changesBeforeLive: `${changes.filter((x) => x.changeBeforeLive).length}/${changes.length}`,
+      rssMb: {
+        ...q(
+          ok.map((x) => x.rssMb),
+          [50],
+        ),
+        max: Math.round(Math.max(...ok.map((x) => x.rssMb))),
+      },
+    }),
+  );
 }
 process.exit(0);

@@ -55,10 +55,16 @@ export function startAttentionTerminal(opts: {
   };
   if (titled) opts.write(PUSH_TITLE);
   title();
-  const off = monitor.onTransitions((batch) => {
+  const offTransitions = monitor.onTransitions((batch) => {
     notifier.handle(batch);
     title();
   });
+  // The count also changes without a transition (the progressive start's first read settling): follow it.
+  const offCount = monitor.count.subscribe(title);
+  const off = () => {
+    offTransitions();
+    offCount();
+  };
   return {
     notifier,
     monitor,

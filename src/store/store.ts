@@ -19,13 +19,18 @@ import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import type { OmcInstall, RulesVersion } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './team/domain.js';
-import { startTreeWatcher, type TreeWatcher, type WatchMode } from './tree-watcher.js';
+import { startTreeWatcher, type TreeWatcher, type TreeWatcherOptions, type WatchMode } from './tree-watcher.js';
 import type { Clock, Domain, Problem, WatchEvent } from './types.js';
 import { WikiDomain } from './wiki/domain.js';
 
 export interface StoreStatus {
   watchMode: WatchMode;
   watchDetail: string;
+  /**
+   * While the progressive first read is under way (the watcher may already be live): what is being read,
+   * e.g. "reading 1,234/2,000". Absent or null once everything has been read once.
+   */
+  reading?: string | null;
 }
 
 export interface OmcStoreOptions {
@@ -39,6 +44,10 @@ export interface OmcStoreOptions {
   watch?: 'auto' | 'poll' | 'none';
   /** Seams for tests: fixture pids belong to another host, poll cadences, heartbeat staleness. */
   teams?: Pick<TeamsDomainOptions, 'pidAlive' | 'heartbeatStaleMs' | 'projectPollMs' | 'pidRecheckMs'>;
+  /** Seam for tests: replaces chokidar's watch() (to hold its `ready`, say). */
+  watchImpl?: TreeWatcherOptions['watchImpl'];
+  /** Seam for tests: publish every step of the sliced first read (stepPublishMs: 0). */
+  sessions?: { stepPublishMs?: number };
   /** Seams for tests: how long writers wait for OMC's lock. */
   notepad?: Pick<NotepadDomainOptions, 'lockTimeoutMs'>;
   memory?: Pick<MemoryDomainOptions, 'lockTimeoutMs'>;
@@ -84,6 +93,7 @@ export class OmcStore {
   private readonly domains: readonly Domain[];
   private watcher: TreeWatcher | null = null;
   private readonly watchKind: 'auto' | 'poll' | 'none';
+  private readonly watchImpl: TreeWatcherOptions['watchImpl'];
   private closed = false;
 
   constructor(opts: OmcStoreOptions) {
@@ -94,11 +104,13 @@ export class OmcStore {
     this.readonly = opts.readonly ?? false;
     this.clock = opts.clock ?? Date.now;
     this.watchKind = opts.watch ?? 'auto';
+    this.watchImpl = opts.watchImpl;
     const common = { root: this.root, clock: this.clock };
     this.sessions = new SessionsDomain({
       ...common,
       rules: opts.omc ? (opts.omc.rules as RulesVersion) : undefined,
       projectDir: this.projectDir,
+      ...opts.sessions,
     });
     this.notepad = new NotepadDomain({ ...common, readonly: this.readonly, ...opts.notepad });
     this.memory = new MemoryDomain({ ...common, readonly: this.readonly, ...opts.memory });
@@ -125,6 +137,7 @@ export class OmcStore {
       root: this.root,
       projectDir: this.projectDir,
       rules: this.sessions.rules === '4.4.4' ? '4.x' : '5.5',
+      sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
     });
     this.runs = new RunsDomain({
       ...opts.runs,
@@ -146,66 +159,140 @@ export class OmcStore {
   }
 
   /**
-   * Reads everything, then starts watching. Without options the first read is
-   * synchronous (for `--json` and the subcommands). With `progressive` (the
-   * full-screen app) it is read in slices so the first frame comes early.
+   * Without options: reads everything synchronously, then starts watching (for `--json` and the
+   * subcommands; the watcher's rescan at `ready` covers the window in between). With `progressive` (the
+   * full-screen app): watches first and reads in slices, so the first frame comes early and is live.
    */
   start(opts: { progressive?: boolean } = {}): void {
     if (opts.progressive) {
       this.startProgressively();
       return;
     }
-    for (const d of this.domains) d.scan();
+    for (const d of this.domains) {
+      this.readStarted.add(d);
+      d.scan();
+      this.readDone.add(d);
+    }
     this.collectProblems();
-    if (this.watchKind === 'none') this.status.set({ watchMode: 'off', watchDetail: 'not watching (one-shot)' });
+    if (this.watchKind === 'none') this.setOff();
     else this.startWatching();
   }
 
   /**
-   * For the full-screen app: read in slices of ~40 ms, sessions first (the
-   * pane on screen), yielding between slices so the first frame is drawn
-   * after the first slice and keys work while a big tree is still being read.
-   * The watcher starts when every domain has been read; its ready-rescan picks
-   * up whatever changed meanwhile.
+   * For the full-screen app: watch first, then read in slices of ~40 ms, sessions first (the pane on screen),
+   * yielding between slices so the first frame is drawn after the first slice and keys work while a big tree
+   * is still being read. There is no blind window and no second read:
+   * - the tree watcher starts before the first slice; each session directory gets its own watch just before
+   *   it is listed (`SessionsDomain.watchLeaves`), so a change to a row already read is an event at once;
+   * - a change to a row not read yet needs no event: its directory is read later, as it is then. Files the
+   *   watcher's events made a domain read meanwhile are stat-gated (`readIfChanged`), never read twice;
+   * - the wiki watches its directory just before listing it too (`WikiDomain.watchLeaves`);
+   * - what was read before chokidar's watches were up (`ready`) gets a second look then instead of the
+   *   watcher's full rescan: the sessions skeleton by `SessionsDomain.reconcile()` (a few listings), the
+   *   small domains (notepad, memory, teams, …) by their own stat-gated scan.
    */
   private startProgressively(): void {
     const queue = [...this.domains];
-    this.status.set({ watchMode: 'starting', watchDetail: 'reading .omc' });
+    this.reading = 'reading .omc';
+    this.pushStatus();
+    if (this.watchKind === 'none') this.setOff();
+    else this.startWatching(true);
     const slice = () => {
+      this.sliceQueued = false;
       if (this.closed) return;
+      const d = queue[0];
+      if (d === undefined) return;
       const deadline = performance.now() + 40;
       // One domain per slice at most: the first slice ends with sessions read
       // (or partly read), so the first frame is drawn before anything else.
-      const d = queue[0] as Domain;
+      this.readStarted.add(d);
       const done = d.scanStep ? d.scanStep(deadline) : (d.scan(), true);
-      if (done) queue.shift();
-      this.collectProblems();
-      if (queue.length > 0) {
-        setImmediate(slice);
-        return;
+      if (done) {
+        queue.shift();
+        this.readDone.add(d);
       }
-      if (this.watchKind === 'none') this.status.set({ watchMode: 'off', watchDetail: 'not watching (one-shot)' });
-      else this.startWatching();
+      this.collectProblems();
+      const progress = this.sessions.getSnapshot().scanning;
+      this.reading =
+        queue.length === 0
+          ? null
+          : progress
+            ? `reading ${progress.done.toLocaleString('en-US')}/${progress.total.toLocaleString('en-US')}`
+            : `reading ${queue[0]?.name ?? ''}`;
+      this.pushStatus();
+      if (queue.length > 0) this.queueSlice();
+    };
+    this.queueSlice = () => {
+      if (this.sliceQueued || this.closed) return;
+      this.sliceQueued = true;
+      setImmediate(slice);
     };
     slice();
   }
 
-  private startWatching(): void {
+  /** Progressive start: the next slice is queued (at most one at a time). */
+  private queueSlice: () => void = () => undefined;
+  private sliceQueued = false;
+  /** Domains whose first read has begun / finished (a non-progressive start reads them all at once). */
+  private readonly readStarted = new Set<Domain>();
+  private readonly readDone = new Set<Domain>();
+  private reading: string | null = null;
+  private watchState: { watchMode: WatchMode; watchDetail: string } = {
+    watchMode: 'starting',
+    watchDetail: 'starting',
+  };
+
+  private pushStatus(): void {
+    // `reading` only while there is something to say: once read, the status is what it always was.
+    const next: StoreStatus = this.reading ? { ...this.watchState, reading: this.reading } : { ...this.watchState };
+    const prev = this.status.getSnapshot();
+    if (
+      prev.watchMode === next.watchMode &&
+      prev.watchDetail === next.watchDetail &&
+      (prev.reading ?? null) === (next.reading ?? null)
+    )
+      return;
+    this.status.set(next);
+  }
+
+  private startWatching(progressive = false): void {
+    if (progressive) {
+      const watchLeaf = (rel: string) => this.watcher?.watchLeaf(rel) ?? false;
+      this.sessions.watchLeaves = watchLeaf;
+      this.wiki.watchLeaves = watchLeaf;
+    }
     this.watcher = startTreeWatcher({
       root: this.root,
       mode: this.watchKind === 'poll' ? 'poll' : 'auto',
+      watchImpl: this.watchImpl,
       wants: (rel, isDir) => this.domains.some((d) => d.wants(rel, isDir)),
       isLeafDir: (rel) => this.domains.some((d) => d.isLeafDir?.(rel) ?? false),
       onEvents: (events, edge) => this.dispatch(events, edge),
+      // A rescan re-reads the domains read so far; one still being read first (or not yet) reads the disk as it is then.
       onRescan: () => {
-        for (const d of this.domains) d.scan();
+        for (const d of this.domains) if (this.readDone.has(d)) d.scan();
       },
-      onMode: (watchMode, watchDetail) => this.status.set({ watchMode, watchDetail }),
+      // Progressive: only what was read before the watches were set needs a second look (see startProgressively).
+      onReady: progressive
+        ? () => {
+            if (this.readStarted.has(this.sessions)) this.sessions.reconcile();
+            // The wiki watched its directory before listing it; the small domains read before the watches
+            // were up are read again (stat-gated: a few lstats each).
+            for (const d of this.domains)
+              if (d !== this.sessions && d !== this.wiki && this.readStarted.has(d)) d.scan();
+          }
+        : undefined,
+      onMode: (watchMode, watchDetail) => {
+        this.watchState = { watchMode, watchDetail };
+        this.pushStatus();
+      },
     });
   }
 
   private dispatch(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void {
     for (const d of this.domains) {
+      // Not read yet: its first read will see the disk as it is by then.
+      if (!this.readStarted.has(d)) continue;
       const mine = events.filter(
         (e) =>
           d.wants(
@@ -218,7 +305,8 @@ export class OmcStore {
           d.refresh(mine, edge);
         } catch (err) {
           // A bug in one domain must not take the monitor down; the next scan recovers.
-          this.status.set({ ...this.status.getSnapshot(), watchDetail: `${d.name}: ${(err as Error).message}` });
+          this.watchState = { ...this.watchState, watchDetail: `${d.name}: ${(err as Error).message}` };
+          this.pushStatus();
         }
       }
     }
@@ -229,6 +317,11 @@ export class OmcStore {
     const out: Record<string, unknown> = {};
     for (const d of this.domains) Object.assign(out, d.report?.() ?? {});
     return out;
+  }
+
+  private setOff(): void {
+    this.watchState = { watchMode: 'off', watchDetail: 'not watching (one-shot)' };
+    this.pushStatus();
   }
 
   async close(): Promise<void> {

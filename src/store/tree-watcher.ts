@@ -40,8 +40,16 @@ export interface TreeWatcherOptions {
   root: string;
   wants(rel: string, isDir: boolean | undefined): boolean;
   onEvents(events: WatchEvent[], edge: 'leading' | 'trailing'): void;
-  /** Called on every poll tick in polling mode, and once after the event watcher is ready. */
+  /**
+   * Called on every poll tick in polling mode, when the root comes back or is replaced, and once after the
+   * event watcher is ready unless `onReady` is given.
+   */
   onRescan(): void;
+  /**
+   * Replaces the rescan at the first `ready`: for a caller that read while the watches were being set up and
+   * settles that window itself (the store's progressive start: `OmcStore.startProgressively`).
+   */
+  onReady?(): void;
   onMode(mode: WatchMode, detail: string): void;
   /** 'auto' = events, falling back to polling; 'poll' = polling from the start. */
   mode?: 'auto' | 'poll';
@@ -54,6 +62,12 @@ export interface TreeWatcherOptions {
 export interface TreeWatcher {
   close(): Promise<void>;
   readonly mode: WatchMode;
+  /**
+   * Watch one leaf directory now, before the caller lists it: every change after this call is an event, every
+   * file before it is in the caller's listing, so nothing falls between. No event is sent for the attach itself
+   * (the caller is reading the directory). False when leaves are not watched (polling, closed, not a leaf).
+   */
+  watchLeaf(rel: string): boolean;
 }
 
 const WATCH_FAILURE_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOSYS', 'EPERM', 'EACCES']);
@@ -91,7 +105,8 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     if (nextDue !== Infinity) trailingTimer = setTimeout(flushTrailing, Math.max(1, nextDue - now));
   };
 
-  const push = (type: WatchEventType, abs: string) => {
+  /** `trailing: false` for an addDir whose directory was watched before it is listed (see syncLeaf). */
+  const push = (type: WatchEventType, abs: string, opt: { trailing?: boolean } = {}) => {
     if (closed) return;
     const rel = path.relative(root, abs).split(path.sep).join('/');
     if (rel.startsWith('..')) return;
@@ -106,7 +121,9 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
       });
     }
     // Removals need no second look; content events get a trailing re-read.
-    if (type === 'add' || type === 'change' || type === 'addDir') {
+    if (opt.trailing === false) {
+      trailing.delete(rel);
+    } else if (type === 'add' || type === 'change' || type === 'addDir') {
       trailing.set(rel, { type: type === 'addDir' ? 'addDir' : 'change', due: Date.now() + TRAILING_MS });
       if (!trailingTimer) trailingTimer = setTimeout(flushTrailing, TRAILING_MS);
     } else {
@@ -172,6 +189,25 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   };
 
   const leaves = new Map<string, fs.FSWatcher>();
+  /** One fs.watch on a leaf directory. False when none could be set (then we may be polling now). */
+  const attachLeaf = (rel: string, abs: string): boolean => {
+    if (leaves.has(rel)) return true;
+    try {
+      const w = fs.watch(abs, { persistent: false }, (_ev, name) => {
+        if (name) onEntry(path.join(abs, name.toString()));
+        else push('addDir', abs); // the kernel lost track: re-read the whole directory
+      });
+      w.on('error', () => {
+        w.close();
+        if (leaves.get(rel) === w) leaves.delete(rel);
+      });
+      leaves.set(rel, w);
+      return true;
+    } catch (err) {
+      pollOnWatchFailure(err);
+      return false;
+    }
+  };
   /** Attach or drop the fs.watch of one leaf directory, telling the domains as addDir / unlinkDir. */
   const syncLeaf = (rel: string, abs: string) => {
     let isDir = false;
@@ -183,20 +219,10 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     const have = leaves.get(rel);
     if (isDir && opts.wants(rel, true)) {
       if (!have) {
-        try {
-          const w = fs.watch(abs, { persistent: false }, (_ev, name) => {
-            if (name) onEntry(path.join(abs, name.toString()));
-            else push('addDir', abs); // the kernel lost track: re-read the whole directory
-          });
-          w.on('error', () => {
-            w.close();
-            if (leaves.get(rel) === w) leaves.delete(rel);
-          });
-          leaves.set(rel, w);
-        } catch (err) {
-          if (pollOnWatchFailure(err)) return;
-        }
-        push('addDir', abs);
+        if (!attachLeaf(rel, abs) && pollTimer) return;
+        // Watched before the domain lists it (on the leading edge): a file landing after the attach is an
+        // event, one before it is in the listing, so no trailing re-list is needed.
+        push('addDir', abs, { trailing: false });
       }
       return;
     }
@@ -242,6 +268,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   };
 
   let ready = false;
+  let firstReady = true;
   const startChokidar = () => {
     ready = false;
     try {
@@ -271,7 +298,10 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
         if (pollTimer) return;
         setMode('events', 'watching for changes');
         // Anything written while the watches were being set up is picked up here.
-        opts.onRescan();
+        const onFirstReady = firstReady ? opts.onReady : undefined;
+        firstReady = false;
+        if (onFirstReady) onFirstReady();
+        else opts.onRescan();
       });
       c.on('error', (err: unknown) => {
         pollOnWatchFailure(err);
@@ -357,6 +387,10 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   return {
     get mode() {
       return mode;
+    },
+    watchLeaf(rel: string) {
+      if (closed || pollTimer || mode === 'polling' || !isLeaf(rel) || !opts.wants(rel, true)) return false;
+      return attachLeaf(rel, path.join(root, ...rel.split('/')));
     },
     async close() {
       closed = true;

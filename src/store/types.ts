@@ -30,7 +30,10 @@ export interface Domain {
    * session dir): watched with one plain fs.watch instead of chokidar.
    */
   isLeafDir?(rel: string): boolean;
-  /** Full synchronous read. Called at start, after the watcher is ready, on every poll tick, and when the root reappears. */
+  /**
+   * Full synchronous read. Called at start, on every poll tick, when the root reappears, and after the watcher is
+   * ready (the one-shot start; the progressive start only for domains read before it: OmcStore.startProgressively).
+   */
   scan(): void;
   /**
    * Optional sliced first scan: do part of the initial read, stop at

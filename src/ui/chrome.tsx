@@ -192,7 +192,10 @@ export function Footer({
     id: p.id,
     text: wide ? `${p.hotkey}:${p.title}` : p.id === current ? `${p.hotkey}:${p.title}` : p.hotkey,
   }));
-  const right = `? help  q quit  ${watch}`;
+  // While the first read is under way the watcher may already be live: say both. A bare `live` at the end
+  // still means "everything read and watched" (what the benchmarks and tests wait for).
+  const watchText = status.reading ? `${watch} · ${status.reading}` : watch;
+  const right = `? help  q quit  ${watchText}`;
   const tabsWidth = tabs.reduce((n, t) => n + t.text.length + 1, 0);
   const room = Math.max(0, width - tabsWidth - right.length - 2);
   const hintText = hintsThatFit(hints, room);
@@ -209,7 +212,7 @@ export function Footer({
       <Text>{fit(hintText, room)}</Text>
       <Text color={theme.muted}>{' ? help  q quit  '}</Text>
       <Text color={alarm ? theme.warn : theme.muted} bold={alarm}>
-        {watch}
+        {watchText}
       </Text>
     </Text>
   );

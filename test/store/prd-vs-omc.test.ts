@@ -115,6 +115,26 @@ describe('PRD stories as OMC 5.5.0 counts them', () => {
     ).toEqual([`state/sessions/${SID}/prd.json`]);
   });
 
+  it('through the store, session PRDs come from the sessions listing (no probe per session): same problems, same stories', async () => {
+    p = makeProject();
+    fs.mkdirSync(path.join(p.root, 'state', 'sessions', SID), { recursive: true });
+    fs.writeFileSync(path.join(p.root, 'state', 'sessions', SID, 'prd.json'), '{"userStories": [');
+    const other = '1f6c2a57-3b1e-4f0a-9d7e-5a2b8c1d4e6f';
+    writeOmcJson(path.join(p.root, 'state', 'sessions', other, 'prd.json'), {
+      project: 'x',
+      branchName: 'm',
+      description: 'd',
+      userStories: [{ id: 'US-1', title: 't', description: 'd', acceptanceCriteria: [], priority: 1, passes: true }],
+    });
+    const store = new OmcStore({ root: p.root, watch: 'none', readonly: true, projectDir: p.dir });
+    store.start();
+    expect(store.prd.problems().map((x) => x.path)).toEqual([`state/sessions/${SID}/prd.json`]);
+    expect(store.prd.storiesJson(other)).toEqual(
+      expect.objectContaining({ passed: omc55.getPrdStatus(omc55.readPrd(p.dir, other)).completed }),
+    );
+    await store.close();
+  });
+
   it("finds the PRD in OMC's order: session, project, .omc, .omc/state", () => {
     p = makeProject();
     const one = (id: string) => ({

@@ -247,7 +247,7 @@ describe('sliced first scan', () => {
       const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
       writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { ...ralph(i), session_id: sid });
     }
-    const sliced = new OmcStore({ root: p.root, watch: 'none' });
+    const sliced = new OmcStore({ root: p.root, watch: 'none', sessions: { stepPublishMs: 0 } });
     let steps = 0;
     const seen: Array<{ done: number; total: number } | null | undefined> = [];
     // A zero budget reads one directory per step: the worst case for slicing.

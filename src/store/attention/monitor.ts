@@ -23,7 +23,9 @@ export function attentionInput(store: OmcStore): AttentionInput {
 /** True once the first full read is in and a change can be news. */
 function settled(store: OmcStore): boolean {
   const s = store.sessions.getSnapshot();
-  return !s.scanning && store.status.getSnapshot().watchMode !== 'starting';
+  const status = store.status.getSnapshot();
+  // `reading`: the progressive start is live before every domain has been read (teams come after sessions).
+  return !s.scanning && !status.reading && status.watchMode !== 'starting';
 }
 
 export type TransitionListener = (batch: readonly Transition[], needs: readonly NeedItem[]) => void;
@@ -65,6 +67,12 @@ export class AttentionMonitor {
 
   /** Re-reads the cells; called on every cell notification (and safe to call any time). */
   sync(): void {
+    // Until then every picture is only a baseline: building its facts per slice of a big first read cost
+    // more than the read itself. The first settled picture is the baseline (its status change syncs us).
+    if (!settled(this.store)) {
+      this.last = null;
+      return;
+    }
     const input = attentionInput(this.store);
     const last = this.last;
     if (
@@ -78,7 +86,7 @@ export class AttentionMonitor {
     }
     const next = factsOf(input, last ? { input: last, facts: this.facts } : undefined);
     this.last = input;
-    const batch = settled(this.store) ? diffFacts(this.facts, next) : [];
+    const batch = last ? diffFacts(this.facts, next) : [];
     this.facts = next;
     this.needs = needsYou(next);
     this.count.set(this.needs.length);

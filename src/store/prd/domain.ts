@@ -27,6 +27,11 @@ export interface PrdDomainOptions {
   root: string;
   projectDir: string | null;
   rules?: PrdRules;
+  /**
+   * The session directories whose last listing had this file, from the sessions domain (which lists each one
+   * anyway, and is scanned first): finding session PRDs then costs no listing and no failed lstat per session.
+   */
+  sessionDirsWith?: (file: string) => Iterable<string>;
 }
 
 export class PrdDomain implements Domain {
@@ -52,6 +57,12 @@ export class PrdDomain implements Domain {
     // Session PRDs are found by listing (one lstat per session dir), so an invalid one is a problem line
     // before anyone asks for its row; the shared candidates are judged in recomputeProblems.
     this.sessionPrds = [];
+    if (this.opts.sessionDirsWith) {
+      for (const name of this.opts.sessionDirsWith('prd.json'))
+        this.sessionPrds.push({ base: 'omc', rel: `state/sessions/${name}/prd.json` });
+      this.recomputeProblems();
+      return;
+    }
     const dirs = listDirSync(this.opts.root, 'state/sessions');
     if (dirs.ok)
       for (const d of dirs.entries) {

@@ -14,6 +14,9 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
   runs.setSampler((mode, sid, started) => samples.iterationsOf(mode, sid, started));
   const watched = new Set<string>(WATCHED_RUN_MODES);
   const take = () => {
+    // Not during the progressive first read: each slice is a snapshot, and each would rewrite (and fsync) the
+    // file; the snapshot that ends the read has every session.
+    if (store.status.getSnapshot().reading) return;
     const snap = store.sessions.getSnapshot();
     for (const s of snap.sessions)
       for (const m of s.modes)
@@ -26,5 +29,15 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
     }
   };
   take();
-  return store.sessions.subscribe(take);
+  const offSessions = store.sessions.subscribe(take);
+  let wasReading = !!store.status.getSnapshot().reading;
+  const offStatus = store.status.subscribe(() => {
+    const reading = !!store.status.getSnapshot().reading;
+    if (wasReading && !reading) take();
+    wasReading = reading;
+  });
+  return () => {
+    offSessions();
+    offStatus();
+  };
 }

@@ -20,6 +20,12 @@ import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrack
 
 export { compareSessions } from './derive.js';
 
+/** During the sliced first read, the snapshot is published at most this often (see scanStep). */
+const STEP_PUBLISH_MS = 200;
+
+/** See SessionsDomain.noted. */
+const NOTED_FILES = ['prd.json'];
+
 export interface SessionsDomainOptions {
   root: string;
   clock?: Clock;
@@ -27,6 +33,8 @@ export interface SessionsDomainOptions {
   rules?: RulesVersion;
   /** Where the hooks run when a session does not say (its session-started.json cwd). */
   projectDir?: string | null;
+  /** During the sliced first read, publish at most this often (ms; tests pass 0 to see every step). */
+  stepPublishMs?: number;
 }
 
 export class SessionsDomain implements Domain {
@@ -49,6 +57,7 @@ export class SessionsDomain implements Domain {
     this.clock = opts.clock ?? Date.now;
     this.rules = opts.rules ?? SUPPORTED_RULES[0];
     this.projectDir = opts.projectDir ?? path.dirname(this.root);
+    this.stepPublishMs = opts.stepPublishMs ?? STEP_PUBLISH_MS;
     this.recs = new FileRecords(
       this.root,
       (key) => this.dirty.add(key),
@@ -111,7 +120,33 @@ export class SessionsDomain implements Domain {
     return isTrackedFile(k.scope, k.file);
   }
 
+  /**
+   * Files other domains look for in session directories (ralph's prd.json), noted from the listings this
+   * domain makes anyway: file → names of the session directories whose last listing had it.
+   */
+  private readonly noted = new Map<string, Set<string>>(NOTED_FILES.map((f) => [f, new Set<string>()]));
+
+  /** The session directories whose last listing had `file` (one of NOTED_FILES). */
+  sessionDirsWith(file: string): Iterable<string> {
+    return this.noted.get(file) ?? [];
+  }
+
+  /**
+   * Set by the store for the progressive start: watch a session directory (a leaf of the tree watcher) just
+   * before it is listed, so a change after its listing is always an event.
+   */
+  watchLeaves: ((rel: string) => boolean) | null = null;
+
   scan(): void {
+    // A full scan while the sliced first read is under way (a skeleton event, the root replaced): finish
+    // that read first, so its end does not forget what this scan finds.
+    if (this.stepper) {
+      const it = this.stepper;
+      this.stepper = null;
+      while (!it.next().done) {
+        /* run to completion */
+      }
+    }
     const it = this.scanIter();
     while (!it.next().done) {
       /* run to completion */
@@ -125,23 +160,44 @@ export class SessionsDomain implements Domain {
    * first few hundred and says "scanning n/N" instead of waiting for all.
    */
   scanStep(deadline: number): boolean {
+    if (this.firstReadDone) return true;
     this.stepper ??= this.scanIter(true);
     let r = this.stepper.next();
     while (!r.done && performance.now() < deadline) r = this.stepper.next();
     if (r.done) {
       this.stepper = null;
+      this.firstReadDone = true;
       return true;
     }
-    this.publish();
+    // The first step's rows are the first frame; after that, one picture every so often is enough for
+    // "reading n/N" (each publish is a frame, a verdict pass and a round of subscribers). A change seen by
+    // the watcher meanwhile is published at once by refresh().
+    const t = performance.now();
+    if (this.lastStepPublish === null || t - this.lastStepPublish >= this.stepPublishMs) {
+      this.lastStepPublish = t;
+      this.publish();
+    }
     return false;
   }
 
+  private lastStepPublish: number | null = null;
+  private readonly stepPublishMs: number;
+
   private stepper: Generator<void, void> | null = null;
+  private firstReadDone = false;
+  /**
+   * The pass under way: files read (by it, or by events while it runs: they count as seen, so its end does
+   * not drop them) and session directories already listed (by an event first: the pass does not list them
+   * again).
+   */
+  private pass: { seen: Set<string>; dirs: Set<string> } | null = null;
   private progress: { done: number; total: number } | null = null;
 
   /** @param reportProgress only the sliced first scan shows "reading n/N". */
   private *scanIter(reportProgress = false): Generator<void, void> {
-    const seen = new Set<string>();
+    const pass = { seen: new Set<string>(), dirs: new Set<string>() };
+    this.pass = pass;
+    const seen = pass.seen;
     const structuralBefore = this.structuralSignature();
     this.structural.clear();
     const readFile = (rel: string) => {
@@ -175,7 +231,7 @@ export class SessionsDomain implements Domain {
       const total = sessions.entries.length;
       let done = 0;
       for (const e of sessions.entries) {
-        this.scanSessionEntry(e.name, e.kind, readFile);
+        if (!pass.dirs.has(e.name)) this.scanSessionEntry(e.name, e.kind, readFile);
         done += 1;
         if (reportProgress) {
           this.progress = { done, total };
@@ -190,6 +246,7 @@ export class SessionsDomain implements Domain {
       for (const e of ended.entries) if (ENDED_RE.test(e.name)) entry(`sessions/${e.name}`, e.kind);
     }
 
+    if (this.pass === pass) this.pass = null;
     for (const rel of [...this.recs.files.keys()]) {
       if (!seen.has(rel)) this.recs.drop(rel);
     }
@@ -237,10 +294,17 @@ export class SessionsDomain implements Domain {
       });
       return;
     }
+    this.pass?.dirs.add(name);
+    this.watchLeaves?.(rel);
     const list = listDirSync(this.root, rel);
     if (!list.ok) {
+      for (const names of this.noted.values()) names.delete(name);
       if (list.code !== 'missing') this.structural.set(rel, { path: rel, message: list.message, severity: 'error' });
       return;
+    }
+    for (const [file, names] of this.noted) {
+      if (list.entries.some((e) => e.name === file)) names.add(name);
+      else names.delete(name);
     }
     if (!this.views.has(name)) this.dirty.add(name);
     // OMC's own modes first: past MAX_FILES_PER_SESSION files the rest are not read (see read()).
@@ -283,7 +347,7 @@ export class SessionsDomain implements Domain {
         const parts = ev.rel.split('/');
         if (parts.length === 3 && parts[0] === 'state' && parts[1] === 'sessions') {
           // Files may have landed before the watch on the new dir was attached.
-          this.scanSessionEntry(parts[2] as string, 'dir', (rel) => this.recs.readIfChanged(rel));
+          this.scanSessionEntry(parts[2] as string, 'dir', this.readFromEvent);
           changed = true;
         }
         continue;
@@ -295,7 +359,48 @@ export class SessionsDomain implements Domain {
       }
       const k = keyOf(ev.rel);
       if (!k || !isTrackedFile(k.scope, k.file)) continue;
+      this.pass?.seen.add(ev.rel);
       changed = this.recs.read(ev.rel, edge) || changed;
+    }
+    if (changed || this.dirty.size > 0) this.publish();
+  }
+
+  /** A read an event asked for; during a pass it counts as seen by it (stat-gated: never read twice). */
+  private readonly readFromEvent = (rel: string) => {
+    this.pass?.seen.add(rel);
+    this.recs.readIfChanged(rel);
+  };
+
+  /**
+   * The progressive start's answer to "what changed before the watches were set": the session directories
+   * were each watched before they were listed, so only the skeleton can have moved unseen — the files in
+   * the root, `state/` and `sessions/` (stat-gated re-reads), and session directories that vanished
+   * (new ones are announced by the watcher's own walk at `ready`). A few listings, not a rescan.
+   */
+  reconcile(): void {
+    let changed = false;
+    const listed = new Set<string>();
+    const look = (dir: string, scope: 'root' | 'state' | 'ended', prefix: string) => {
+      const list = listDirSync(this.root, dir);
+      if (!list.ok) return;
+      for (const e of list.entries) {
+        const ok = scope === 'ended' ? ENDED_RE.test(e.name) : isTrackedFile(scope, e.name);
+        if (!ok || e.kind === 'dir') continue;
+        listed.add(`${prefix}${e.name}`);
+        this.readFromEvent(`${prefix}${e.name}`);
+      }
+    };
+    look('', 'root', '');
+    look('state', 'state', 'state/');
+    look('sessions', 'ended', 'sessions/');
+    for (const rel of [...this.recs.files.keys()]) {
+      const k = keyOf(rel);
+      if (k && k.scope !== 'session' && !listed.has(rel)) changed = this.recs.drop(rel) || changed;
+    }
+    const sessions = listDirSync(this.root, 'state/sessions');
+    const present = new Set(sessions.ok ? sessions.entries.map((e) => e.name) : []);
+    for (const key of new Set([...this.views.keys(), ...this.recs.byKey.keys()])) {
+      if (key !== LEGACY && !present.has(key)) changed = this.recheckSessionEntry(key) || changed;
     }
     if (changed || this.dirty.size > 0) this.publish();
   }
@@ -311,7 +416,7 @@ export class SessionsDomain implements Domain {
       return true;
     }
     const kind = st.isDirectory() ? 'dir' : st.isSymbolicLink() ? 'symlink' : st.isFile() ? 'file' : 'other';
-    this.scanSessionEntry(name, kind, (r) => this.recs.readIfChanged(r));
+    this.scanSessionEntry(name, kind, this.readFromEvent);
     if (isValidSessionId(name)) this.dirty.add(name);
     return true;
   }

@@ -83,6 +83,14 @@ export class WikiDomain implements Domain {
   getSnapshot = this.cell.getSnapshot;
   problems = () => this.cell.getSnapshot().problems;
 
+  /**
+   * The wiki directory only holds page files (OMC's wiki is flat): one plain fs.watch instead of chokidar,
+   * which would lstat every page once at start (5,000 pages: most of its walk) before saying it is ready.
+   */
+  isLeafDir(rel: string): boolean {
+    return rel === WIKI_DIR;
+  }
+
   wants(rel: string, isDir: boolean | undefined): boolean {
     if (rel === WIKI_DIR) return isDir !== false;
     const slash = rel.indexOf('/');
@@ -92,6 +100,15 @@ export class WikiDomain implements Domain {
   }
 
   scan(): void {
+    // A full scan while the sliced first read is under way (the wiki directory itself changed): finish that
+    // read first, so its end does not forget what this scan finds.
+    if (this.stepper) {
+      const it = this.stepper;
+      this.stepper = null;
+      while (!it.next().done) {
+        /* run to completion */
+      }
+    }
     const it = this.scanIter();
     while (!it.next().done) {
       /* run to completion */
@@ -108,15 +125,51 @@ export class WikiDomain implements Domain {
     while (!r.done && performance.now() < deadline) r = this.stepper.next();
     if (r.done) {
       this.stepper = null;
+      this.warmIndex();
       return true;
     }
     return false;
   }
 
+  private warming: NodeJS.Immediate | null = null;
+  /**
+   * After the sliced first read: build every searchable page's index (see buildPage) in small slices, so
+   * the first keystroke of a search does not pay for it and the monitor stays responsive meanwhile.
+   */
+  private warmIndex(): void {
+    const pages = this.cell.getSnapshot().searchable;
+    let i = 0;
+    const step = () => {
+      this.warming = null;
+      const deadline = performance.now() + 8;
+      while (i < pages.length && performance.now() < deadline) void (pages[i++] as WikiPage).filter;
+      if (i < pages.length) this.warming = setImmediate(step);
+    };
+    this.warming = setImmediate(step);
+  }
+
+  dispose(): void {
+    if (this.warming) clearImmediate(this.warming);
+    this.warming = null;
+  }
+
   private stepper: Generator<void, void> | null = null;
+  /**
+   * The names the pass under way has seen: listed by it, or read by an event while it runs (the watcher is
+   * live during the progressive start), so its end does not drop a page created after its listing.
+   */
+  private passSeen: Set<string> | null = null;
+
+  /**
+   * Set by the store for the progressive start: watch the wiki directory (a leaf of the tree watcher) just
+   * before it is listed, so the read needs no rescan once the rest of the watches are up.
+   */
+  watchLeaves: ((rel: string) => boolean) | null = null;
 
   private *scanIter(): Generator<void, void> {
     const seen = new Set<string>();
+    this.passSeen = seen;
+    this.watchLeaves?.(WIKI_DIR);
     const dir = this.readDirState();
     if (dir) {
       for (const e of dir) {
@@ -142,6 +195,7 @@ export class WikiDomain implements Domain {
         yield;
       }
     }
+    if (this.passSeen === seen) this.passSeen = null;
     for (const name of [...this.entries.keys()]) {
       if (!seen.has(name)) {
         this.entries.delete(name);
@@ -177,6 +231,7 @@ export class WikiDomain implements Domain {
         continue;
       }
       if (this.dirState.dir !== 'ok') this.dirState = { dir: 'ok', message: null };
+      this.passSeen?.add(name);
       this.read(name, edge);
     }
     this.publish();

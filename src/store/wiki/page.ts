@@ -144,7 +144,11 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
     return emptyPage(filename, stamp, issues, rawCut(r.text));
   }
   const { frontmatter: fm, content } = parsed;
-  const contentLower = content.toLowerCase();
+  // The search index of the body (lower-cased text, character-pair filter) is built on first use, not
+  // here: the first read of a big wiki does not wait for it, and the domain builds it after the read
+  // (WikiDomain.warmIndex), before anyone types.
+  let lower: string | undefined;
+  let filter: CharFilter | undefined;
   return {
     filename,
     rel: `wiki/${filename}`,
@@ -154,8 +158,12 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
     content,
     titleLower: fm.title.toLowerCase(),
     tagsLower: fm.tags.map((t) => t.toLowerCase()),
-    contentLower,
-    filter: buildCharFilter(contentLower),
+    get contentLower() {
+      return (lower ??= content.toLowerCase());
+    },
+    get filter() {
+      return (filter ??= buildCharFilter(this.contentLower));
+    },
     bodyBytes: Buffer.byteLength(content, 'utf8'),
     updatedMs: new Date(fm.updated).getTime(),
     bodyLinks: wikiLinkTargets(content),
