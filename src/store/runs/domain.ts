@@ -10,14 +10,8 @@ import { LEDGER_REL, LEDGER_ROTATED_REL, LedgerReader, WATCHED_RUN_MODES } from 
 import { SummaryReader } from './summaries.js';
 import { LogTail } from './log-tail.js';
 import { latestBudgetByMode, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
-import {
-  factsAsProblems,
-  missingCloseouts,
-  staleRuns,
-  staleRunsFrom,
-  type NextSessionFact,
-  type ParsedStateFile,
-} from '../omc56/next-session.js';
+import { factsAsProblems, missingCloseouts, staleRuns, type NextSessionFact } from '../omc56/next-session.js';
+import { StaleRunTracker, type ParsedFilesSource } from '../omc56/stale-runs.js';
 
 export interface RunsDomainOptions {
   root: string;
@@ -26,8 +20,11 @@ export interface RunsDomainOptions {
   clock?: () => number;
   /** Iterations reached for ended runs (omc-top's own samples); live runs read their state. */
   sampledIterations?(mode: string, sessionId: string | null, startedMs: number | null): number | null;
-  /** The sessions domain's parse of the mode files (the store passes it): stale facts then cost no disk access. */
-  parsedFiles?(file: string): readonly ParsedStateFile[];
+  /**
+   * The sessions domain's parse of the mode files and its change log (the store passes it): stale
+   * facts then cost no disk access, and a change costs the files that changed (StaleRunTracker).
+   */
+  parsed?: ParsedFilesSource;
 }
 
 const WATCHED = new Set<string>(WATCHED_RUN_MODES);
@@ -46,6 +43,8 @@ export class RunsDomain implements Domain {
   private runList: RunLine[] = [];
   private problemList: Problem[] = [];
   private facts: NextSessionFact[] = [];
+  private readonly staleTracker: StaleRunTracker | null;
+  private fullScan = false;
   private readonly shadow: LogTail;
   private shadowLines: string[] = [];
   private budgets = new Map<string, BudgetReading>();
@@ -54,6 +53,7 @@ export class RunsDomain implements Domain {
     this.ledger = new LedgerReader(opts.root);
     this.summaries = new SummaryReader(opts.root);
     this.shadow = new LogTail(opts.root, SHADOW_LOG_REL, 256 * 1024);
+    this.staleTracker = opts.parsed ? new StaleRunTracker(opts.parsed) : null;
   }
 
   wants(rel: string, isDir: boolean | undefined): boolean {
@@ -70,6 +70,7 @@ export class RunsDomain implements Domain {
     this.summaries.poll();
     this.pollShadow();
     // Staleness moves with the clock: everything is re-judged on every scan (poll tick).
+    this.fullScan = true;
     this.derive(true);
   }
 
@@ -169,11 +170,12 @@ export class RunsDomain implements Domain {
     this.runList = runs;
     const now = (this.opts.clock ?? Date.now)();
     this.facts = [
-      ...(this.opts.parsedFiles
-        ? staleRunsFrom(this.opts.parsedFiles, now, this.opts.env ?? process.env)
+      ...(this.staleTracker
+        ? this.staleTracker.update(now, this.opts.env ?? process.env, this.fullScan)
         : staleRuns(this.opts.root, now, this.opts.env ?? process.env)),
       ...missingCloseouts(this.ledger.mainEntries(), now),
     ];
+    this.fullScan = false;
     this.problemList = [...this.ledger.problems(), ...this.summaries.problems(), ...factsAsProblems(this.facts)];
     for (const l of this.listeners) l();
   }

@@ -89,6 +89,17 @@ export class SessionsDomain implements Domain {
     return out;
   }
 
+  /** One file's last good parse (null: not read, or never parsed), with its mtime. */
+  parsedFile(rel: string): { rel: string; value: Record<string, unknown>; mtimeMs: number } | null {
+    const rec = this.recs.files.get(rel);
+    return rec?.value !== undefined ? { rel, value: rec.value as Record<string, unknown>, mtimeMs: rec.mtimeMs } : null;
+  }
+
+  /** Which files' parse changed since `seq` (null: too long ago, look at everything), and the new position. */
+  parsedChangesSince(seq: number): { seq: number; rels: readonly string[] | null } {
+    return { seq: this.recs.changeSeq, rels: this.recs.changedSince(seq) };
+  }
+
   isLeafDir(rel: string): boolean {
     const parts = rel.split('/');
     return (
