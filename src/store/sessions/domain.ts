@@ -12,7 +12,7 @@ import { VerdictBook } from './verdicts.js';
 import { listDirSync, statSync } from '../fsx.js';
 import { cleanLine } from '../sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
-import { compareSessions, deriveSession } from './derive.js';
+import { compareSessions, deriveSession, sessionCountOf } from './derive.js';
 import { FileRecords } from './file-records.js';
 import { DueHeap } from './due-heap.js';
 import { insertSorted } from './sorted-views.js';
@@ -47,6 +47,7 @@ export class SessionsDomain implements Domain {
   /** Sessions whose view carries problem lines: usually none, so collecting them costs nothing. */
   private withProblems = new Set<string>();
   private readonly due = new DueHeap((key) => this.views.get(key));
+  private counts = { running: 0, stale: 0 };
   private dirty = new Set<string>();
   private version = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -359,6 +360,8 @@ export class SessionsDomain implements Domain {
           continue;
         }
         if (old) gone.add(old);
+        this.count(old, -1);
+        this.count(view, 1);
         if (view) {
           this.views.set(key, view);
           fresh.push(view);
@@ -381,8 +384,22 @@ export class SessionsDomain implements Domain {
       for (const s of having) problems.push(...s.problems);
     }
     this.version += 1;
-    this.cell.set({ version: this.version, sessions, problems, derivedAt: now, scanning: this.progress });
+    this.cell.set({
+      version: this.version,
+      sessions,
+      problems,
+      derivedAt: now,
+      scanning: this.progress,
+      counts: { ...this.counts },
+    });
     this.armTimer(now);
+  }
+
+  private count(view: SessionView | null | undefined, sign: 1 | -1): void {
+    if (!view) return;
+    const c = sessionCountOf(view);
+    this.counts.running += sign * c.running;
+    this.counts.stale += sign * c.stale;
   }
 
   private armTimer(now: number): void {
