@@ -7,7 +7,8 @@
 //                       [--rounds 1] [--json]
 //
 // Wiki: per keystroke of each query typed into the search box (one- and two-letter prefixes reported
-// apart: they match the most pages), Ctrl-U between queries, and the RSS after the typing session.
+// apart: they match the most pages), Esc (every page again) between queries, and the RSS after the
+// typing session.
 // Sessions: the `/` filter per keystroke, and j/k. Not a test: it prints numbers for this machine.
 import path from 'node:path';
 import { generatedTree, machine, now, pct, procStats, sleep, startMonitor } from './lib.mjs';
@@ -86,16 +87,16 @@ async function wikiRun({ n, cols, rows }) {
     await m.waitScreen(/matches|pages/, 20_000);
     await sleep(1500);
     const rssBefore = procStats(m.pid).rssMb;
-    m.pty.write('/');
-    await sleep(300);
     const lat = [];
     const short = [];
     const missed = { n: 0 };
     for (let r = 0; r < ROUNDS; r++) {
       for (const q of WIKI_QUERIES) {
-        await typeQuery(m, q, lat, short, missed);
-        m.pty.write('\u0015'); // Ctrl-U: the empty query (every page) between queries
+        m.pty.write('/');
         await sleep(300);
+        await typeQuery(m, q, lat, short, missed);
+        m.pty.write('\u001b'); // Esc: back to every page between queries
+        await sleep(400);
       }
     }
     await sleep(1000);
