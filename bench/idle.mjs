@@ -1,6 +1,6 @@
 // Idle cost: start omc-top on a tree, let start-up settle, then measure CPU and
 // bytes written over a long quiet window (nothing changes on disk).
-//   node bench/idle.mjs [--settle 15] [--seconds 60] [--sizes 200,2000]
+//   node bench/idle.mjs [--settle 15] [--seconds 60] [--sizes 200,2000] [--viewports 80x24,200x60]
 import { generatedTree, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
 
 const arg = (name, dflt) => {
@@ -11,18 +11,17 @@ const SETTLE = arg('settle', 15);
 const SECONDS = arg('seconds', 60);
 const i = process.argv.indexOf('--sizes');
 const SIZES = (i === -1 ? '200,2000' : process.argv[i + 1]).split(',').map(Number);
+const v = process.argv.indexOf('--viewports');
+const VIEWPORTS = (v === -1 ? '80x24,200x60' : process.argv[v + 1]).split(',').map((x) => x.split('x').map(Number));
 
 for (const [label, make] of SIZES.map((n) =>
   n === 200 ? ['200 sessions (real OMC load tree)', tree200] : [`${n} sessions (generated)`, () => generatedTree(n)],
 )) {
-  for (const [cols, rows] of [
-    [80, 24],
-    [200, 60],
-  ]) {
+  for (const [cols, rows] of VIEWPORTS) {
     const tree = make();
     const m = startMonitor({ args: ['--root', tree.root], cols, rows });
     try {
-      await m.waitScreen(/ live\s*$/m, 30_000);
+      await m.waitScreen(/ live\s*$/m, 180_000);
       await sleep(SETTLE * 1000);
       const s0 = procStats(m.pid);
       const c0 = m.chunks.length;

@@ -52,7 +52,7 @@ export async function benchMonitor({
   const result = { tree: label, viewport: `${cols}x${rows}` };
   try {
     result.firstFrameMs = Math.round((await m.waitScreen(/STATUS\s+SESSION[\s\S]*[0-9a-f]{8}/)) - m.spawnedAt);
-    result.liveMs = Math.round((await m.waitScreen(/ live\s*$/m)) - m.spawnedAt);
+    result.liveMs = Math.round((await m.waitScreen(/ live\s*$/m, 180_000)) - m.spawnedAt);
     await sleep(1500);
     const start = procStats(m.pid);
     result.rssAfterStartMb = Math.round(start.rssMb);

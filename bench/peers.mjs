@@ -1,14 +1,15 @@
 // Side by side in one run: OMC's own `omc hud --watch` (the statusline in a
 // loop, default interval 1 s) and omc-top --poll (the polling baseline) against
 // omc-top watching, on the same change: a ralph iteration written the way OMC's
-// Stop hook writes it. Prints one JSON line per contender.
-//   node bench/peers.mjs [--changes 20] [--idle 20]
+// Stop hook writes it, on the trees BENCHMARKS.md names (the 200-session real-OMC
+// load tree, 2,000 generated sessions). Prints one JSON line per contender and
+// tree, then one line of ratios (omc-top watching / omc hud --watch) per tree.
+//   node bench/peers.mjs [--changes 20] [--idle 20] [--trees 200,2000]
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { spawn as ptySpawn } from '@lydell/node-pty';
-import { REPO, now, omcWrite, pct, procStats, sleep, startMonitor } from './lib.mjs';
+import { generatedTree, now, omcWrite, pct, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
 import { OMC55 } from '../test/helpers/omc-packages.mjs';
 
 const arg = (name, dflt) => {
@@ -17,16 +18,21 @@ const arg = (name, dflt) => {
 };
 const CHANGES = Number(arg('changes', '20'));
 const IDLE = Number(arg('idle', '20'));
-const SID = '88727f43-cac5-4a42-a0b2-95e28cf65511';
+const TREES = String(arg('trees', '200,2000')).split(',').map(Number);
 const OMC_CLI = path.join(OMC55, 'bridge', 'cli.cjs');
 
-/** A git project holding the real-OMC fixture, and a HUD stdin cache pointing at session SID. */
-function project() {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-peers-')));
+/**
+ * A git project holding the tree (`n` = 200: the real-OMC load tree; else `n` generated sessions), one
+ * session SID whose ralph iteration the change bumps, and a HUD stdin cache pointing at SID.
+ */
+function project(n) {
+  const tree = n === 200 ? tree200() : generatedTree(n);
+  const dir = fs.realpathSync(path.dirname(tree.root));
   execFileSync('git', ['init', '-q', dir]);
-  fs.cpSync(path.join(REPO, 'test', 'fixtures', 'real-omc', 'tree'), path.join(dir, '.omc'), { recursive: true });
+  const sessions = path.join(dir, '.omc', 'state', 'sessions');
+  const sid = fs.readdirSync(sessions).sort()[0];
   const home = path.join(dir, 'home');
-  const transcript = path.join(home, '.claude', 'projects', 'x', `${SID}.jsonl`);
+  const transcript = path.join(home, '.claude', 'projects', 'x', `${sid}.jsonl`);
   fs.mkdirSync(path.dirname(transcript), { recursive: true });
   fs.writeFileSync(transcript, '');
   // What Claude Code hands the statusline; `hud --watch` replays the last one it saw.
@@ -39,13 +45,18 @@ function project() {
       context_window: { context_window_size: 200000, current_usage: { input_tokens: 1000 } },
     }),
   );
-  const file = path.join(dir, '.omc', 'state', 'sessions', SID, 'ralph-state.json');
+  const file = path.join(sessions, sid, 'ralph-state.json');
   const bump = (iteration) => {
-    const s = JSON.parse(fs.readFileSync(file, 'utf8'));
-    omcWrite(file, { ...s, iteration, max_iterations: 99999, last_checked_at: new Date().toISOString() });
+    let s = { active: true, session_id: sid, started_at: new Date().toISOString() };
+    try {
+      s = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      /* no ralph in this session yet: start one */
+    }
+    omcWrite(file, { ...s, active: true, iteration, max_iterations: 99999, last_checked_at: new Date().toISOString() });
   };
   bump(1);
-  return { dir, home, bump, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return { dir, home, sid, bump, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function measure(label, proc, bump, textOf) {
@@ -81,8 +92,8 @@ async function measure(label, proc, bump, textOf) {
   return out;
 }
 
-async function omcHudWatch() {
-  const p = project();
+async function omcHudWatch(n) {
+  const p = project(n);
   const env = { PATH: process.env.PATH, HOME: p.home, OMC_NOTIFY: '0', TERM: 'xterm-256color', COLUMNS: '200' };
   // It needs a terminal (in watch mode stdin is a TTY and it replays the cached statusline input).
   const child = ptySpawn(process.execPath, [OMC_CLI, 'hud', '--watch'], {
@@ -108,12 +119,21 @@ async function omcHudWatch() {
   }
 }
 
-async function omcTop(extraArgs, label) {
-  const p = project();
-  const m = startMonitor({ args: ['--root', path.join(p.dir, '.omc'), ...extraArgs], cols: 200, rows: 40 });
+async function omcTop(n, extraArgs, label) {
+  const p = project(n);
+  const m = startMonitor({
+    args: ['--root', path.join(p.dir, '.omc'), ...extraArgs],
+    cols: 200,
+    rows: 40,
+    env: { XDG_STATE_HOME: path.join(p.dir, 'xdg') },
+  });
   const textOf = () => m.chunks.map((c) => c.d).join('');
   try {
-    await m.waitScreen(/ralph/);
+    // Everything read (the footer says live, or polling under --poll) before the filter is typed.
+    await m.waitScreen(/(?: live|poll\S*)\s*$/m, 180_000);
+    // The HUD shows the one session; omc-top is filtered to it, so the change is on screen in both.
+    m.pty.write(`/${p.sid.slice(0, 8)}\r`);
+    await m.waitScreen(/ 1 of \d+ match/, 20_000);
     return await measure(label, { pid: m.pid }, p.bump, textOf);
   } finally {
     m.kill();
@@ -121,6 +141,20 @@ async function omcTop(extraArgs, label) {
   }
 }
 
-console.log(JSON.stringify(await omcHudWatch()));
-console.log(JSON.stringify(await omcTop(['--poll'], 'omc-top --poll (polling baseline, 1 s)')));
-console.log(JSON.stringify(await omcTop([], 'omc-top (watching)')));
+for (const n of TREES) {
+  const tree = n === 200 ? '200 sessions (real OMC load tree)' : `${n} sessions (generated)`;
+  const hud = { tree, ...(await omcHudWatch(n)) };
+  console.log(JSON.stringify(hud));
+  console.log(JSON.stringify({ tree, ...(await omcTop(n, ['--poll'], 'omc-top --poll (polling baseline, 1 s)')) }));
+  const top = { tree, ...(await omcTop(n, [], 'omc-top (watching)')) };
+  console.log(JSON.stringify(top));
+  const ratio = (k) => +(top.changeToScreenMs[k] / hud.changeToScreenMs[k]).toFixed(3);
+  console.log(
+    JSON.stringify({
+      tree,
+      ratio: 'omc-top (watching) / omc hud --watch, same change, same run',
+      changeToScreen: { p50: ratio('p50'), p95: ratio('p95') },
+      idleCpu: +(top.idleCpuPct / hud.idleCpuPct).toFixed(3),
+    }),
+  );
+}

@@ -143,7 +143,7 @@ export class OmcStore {
       ...opts.runs,
       root: this.root,
       clock: this.clock,
-      parsedFiles: (file) => this.sessions.parsedFiles(file),
+      parsed: this.sessions,
     });
     this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams, this.claude, this.prd, this.runs];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());

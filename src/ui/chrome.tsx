@@ -4,6 +4,7 @@ import { Box, Text } from 'ink';
 import type { AnyPaneModule } from '../panes/types.js';
 import type { OmcInstall } from '../store/omc-install.js';
 import type { SessionsSnapshot } from '../store/sessions/model.js';
+import { sessionCountOf } from '../store/sessions/derive.js';
 import type { StoreStatus } from '../store/store.js';
 import type { Problem } from '../store/types.js';
 import { clip, fit, formatClock, width as textWidth } from './format.js';
@@ -19,16 +20,17 @@ export function shortenPath(p: string, max: number, home = process.env.HOME ?? '
 
 /**
  * Sessions with a loop still running (a mode active or pending), and stale
- * ones. A cancelled session whose modes are all gone is not running, even
- * while its cancel signal is still in force.
+ * ones (sessionCountOf). The sessions domain keeps the sums as sessions change,
+ * so a frame does not walk every session.
  */
 export function sessionCounts(snap: SessionsSnapshot): { running: number; stale: number } {
+  if (snap.counts) return snap.counts;
   let running = 0;
   let stale = 0;
   for (const s of snap.sessions) {
-    // Running = the Stop hook holds the agent (or will, once a pending loop is armed).
-    if (s.modes.some((m) => m.status === 'enforced' || m.status === 'pending')) running++;
-    else if (s.status === 'stale') stale++;
+    const c = sessionCountOf(s);
+    running += c.running;
+    stale += c.stale;
   }
   return { running, stale };
 }

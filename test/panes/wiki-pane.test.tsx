@@ -71,6 +71,18 @@ describe('wiki pane: search as you type', () => {
     await a.waitForText('3 matches');
   });
 
+  it('Ctrl-U clears the query and stays in the search box: the next letters are a new query', async () => {
+    const a = await open();
+    await a.press('/', ...'check');
+    await a.waitForText('4 matches in 10 pages');
+    await a.press('\u0015');
+    // Outside the box these letters would be keys; in it they are the start of a new query.
+    await a.press(...'rel');
+    await a.waitForText('/ rel');
+    expect(a.ui.state.pane).toBe('wiki');
+    expect(rowTitles(a)).toContain('8 Release Checklist');
+  });
+
   it('CJK and tag-boosted queries; Esc clears; nothing is written to log.md', async () => {
     const a = await open();
     const log = path.join(p!.root, 'wiki', 'log.md');

@@ -13,7 +13,8 @@ import { staleRuns } from '../../src/store/omc56/next-session.js';
 import { RunsDomain } from '../../src/store/runs/domain.js';
 import { resolveOmcRoot } from '../../src/store/root.js';
 import type { GitProbe } from '../../src/store/git.js';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { OmcStore } from '../../src/store/store.js';
+import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import * as omc56 from '../helpers/omc56.js';
 
 let p: TempProject | null = null;
@@ -57,6 +58,44 @@ describe('stale-run watchdog, as OMC 5.6 will report it', () => {
       'state/sessions/s1/ralph-state.json',
     ]);
     expect(d.problems()[0]!.message).toMatch(/STALE RUN.*~5h.*fix: cancel/);
+  });
+
+  it('in a live monitor: a rewrite with the same bytes (a new mtime) makes a stale run fresh, a fresh run turns stale', async () => {
+    p = makeProject();
+    const s = (sid: string) => path.join(p!.root, 'state', 'sessions', sid, 'ralph-state.json');
+    const content = { active: true, iteration: 3 };
+    writeOmcJson(s('s1'), content);
+    age(s('s1'), 3);
+    writeOmcJson(s('s2'), content);
+    let skew = 0;
+    const store = new OmcStore({
+      root: p.root,
+      watch: 'auto',
+      projectDir: p.dir,
+      rootRule: 'git',
+      clock: () => Date.now() + skew,
+    });
+    try {
+      store.start();
+      await waitFor(() => store.status.getSnapshot().watchMode === 'events', { timeoutMs: 20_000, what: 'watching' });
+      const stale = () =>
+        store.runs
+          .nextSession()
+          .filter((f) => f.kind === 'stale-run')
+          .map((f) => f.sessionId);
+      expect(stale()).toEqual(['s1']);
+      // OMC rewrites s1's state unchanged: its mtime is new, so the watchdog no longer sees a stale run.
+      writeOmcJson(s('s1'), content);
+      await waitFor(() => stale().length === 0, { timeoutMs: 20_000, what: 's1 fresh again' });
+      // Three hours pass with no write to either: the next change anywhere finds both stale.
+      skew = 3 * 3_600_000;
+      writeOmcJson(path.join(p.root, 'state', 'sessions', 's3', 'ultrawork-state.json'), { active: true });
+      writeOmcJson(path.join(p.root, 'state', 'sessions', 's3', 'ralph-state.json'), { active: false });
+      await waitFor(() => stale().length === 2, { timeoutMs: 20_000, what: 's1 and s2 stale' });
+      expect(stale().sort()).toEqual(['s1', 's2']);
+    } finally {
+      await store.close();
+    }
   });
 
   it('a run ended without its closeout is a next-session fact, as the reconciler finds', () => {

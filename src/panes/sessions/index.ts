@@ -22,6 +22,7 @@ import {
   selectId,
   startFilter,
   typeFilter,
+  visibleSessions,
   type SessionsPaneState,
 } from './reducer.js';
 import { trackerKey } from '../../store/cancel/tracker.js';
@@ -32,6 +33,9 @@ import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
 import { agentBindings } from './agent-keys.js';
 import { watchForEscalation } from './escalation.js';
+
+/** More rows than any terminal shows: the bound on the rows whose ages can be on screen. */
+const MAX_SHOWN_ROWS = 400;
 
 type Ctx = KeyContext<SessionsPaneState>;
 type S = SessionsPaneState;
@@ -238,7 +242,16 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
   nextTick(state, store, now) {
     const snap = store.sessions.getSnapshot();
     let next = Infinity;
-    for (const s of snap.sessions) {
+    // Only rows that can be on screen repaint for passing time: the list window (no terminal is taller
+    // than MAX_SHOWN_ROWS), or the one session the detail shows. A pass over 10,000 sessions per frame,
+    // and repaints for ages nobody can see, cost idle CPU for nothing.
+    const rows = state.detail ? null : visibleSessions(snap, state);
+    // The window is clamped to the list's end when drawn: start where it can start at the latest.
+    const from = rows ? Math.max(0, Math.min(state.list.top, rows.length - MAX_SHOWN_ROWS)) : 0;
+    const shown = rows
+      ? rows.slice(from, from + MAX_SHOWN_ROWS)
+      : snap.sessions.filter((s) => rowKey(s) === state.detail?.id);
+    for (const s of shown) {
       next = Math.min(next, ageTickMs(s.updatedMs, now));
       if (s.status === 'cancelling') next = Math.min(next, 1000 - (now % 1000));
     }

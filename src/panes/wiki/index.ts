@@ -139,7 +139,8 @@ const bindings: Binding<S>[] = [
     keys: ['ctrl+u'],
     help: 'clear the query',
     when: SEARCH,
-    run: (c) => c.set((s) => clearQuery({ ...s, editing: true })),
+    // Clear the text, stay in the box: the next key starts a new query.
+    run: (c) => c.set((s) => ({ ...clearQuery(s), editing: true })),
   },
   { keys: ['ctrl+w'], help: 'delete the last word', when: SEARCH, run: (c) => c.set(deleteWord) },
   {

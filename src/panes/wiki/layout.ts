@@ -22,6 +22,15 @@ export interface ResultsLayout {
   view: ListView;
 }
 
+/** Row identities per result list: the list is memoised per snapshot and query, and so are its names
+ * (the view, the settle step and the keys each lay out the list: 5,000 names per keystroke three times). */
+const namesMemo = new WeakMap<readonly WikiRow[], string[]>();
+const namesOf = (rows: readonly WikiRow[]): string[] => {
+  let names = namesMemo.get(rows);
+  if (!names) namesMemo.set(rows, (names = rows.map((r) => r.page.filename)));
+  return names;
+};
+
 export function resultsLayout(state: WikiPaneState, domain: WikiDomain, snap: WikiSnapshot, body: Size): ResultsLayout {
   const { rows, unsearchable, searching } = wikiRows(domain, snap, state);
   const note =
@@ -29,7 +38,7 @@ export function resultsLayout(state: WikiPaneState, domain: WikiDomain, snap: Wi
       ? `${unsearchable} page${unsearchable === 1 ? '' : 's'} OMC cannot read ${unsearchable === 1 ? 'is' : 'are'} not searched (L lists them)`
       : null;
   const height = Math.max(1, Math.floor((body.rows - 3 - (note ? 1 : 0)) / 2));
-  const names = rows.map((r) => r.page.filename);
+  const names = namesOf(rows);
   return { rows, names, unsearchable, searching, note, height, view: listView(state.list, names, height) };
 }
 

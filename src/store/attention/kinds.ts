@@ -40,6 +40,12 @@ export interface TransitionKind {
   /** The parts of the input `collect` looks at: an unchanged part means the kind's facts are reused. */
   reads: readonly (keyof AttentionInput)[];
   collect(input: AttentionInput): Map<string, Fact>;
+  /**
+   * For kinds whose facts come one session at a time: that session's facts, given whether omc-top
+   * cancelled it. `collect` is then every session's `perSession` in snapshot order, and the
+   * attention monitor re-runs it only for the sessions that changed (incremental.ts).
+   */
+  perSession?(s: SessionView, ours: boolean): [string, Fact][];
   /** Why a fact's disappearance needs the user (e.g. an active loop's file removed), or null. */
   gone?(fact: Fact, oursNow: ReadonlySet<string>): string | null;
 }
@@ -54,7 +60,7 @@ const base = (over: Partial<Fact> & { value: string }): Fact => ({
   ...over,
 });
 
-const sessionName = (s: SessionView) => (s.kind === 'legacy' ? 'legacy' : s.id);
+export const sessionName = (s: SessionView) => (s.kind === 'legacy' ? 'legacy' : s.id);
 
 /** Sessions omc-top itself cancelled: their removals are not news (the tracker's verdict is). */
 export function sessionsCancelledByUs(input: AttentionInput): Set<string> {
@@ -62,113 +68,111 @@ export function sessionsCancelledByUs(input: AttentionInput): Set<string> {
   // The signal is written before any file is removed, so a removal the watcher reports before the
   // tracker has the cancel is still known to be ours by the signal's source.
   for (const s of input.sessions.sessions) {
-    if (s.cancel?.inForce && s.cancel.source === SIGNAL_SOURCE) out.add(sessionName(s));
+    if (signalIsOurs(s)) out.add(sessionName(s));
   }
   return out;
 }
 
-type ModeView = SessionView['modes'][number];
+/** Does this session's cancel signal say omc-top wrote it? (The per-session half of sessionsCancelledByUs.) */
+export const signalIsOurs = (s: SessionView): boolean =>
+  s.cancel?.inForce === true && s.cancel.source === SIGNAL_SOURCE;
 
-/**
- * One fact per (session, mode), keyed `<session>/<mode>`, with the session,
- * mode and path filled in; `fact` gives the rest, or null for none.
- */
-function perMode(
-  input: AttentionInput,
-  fact: (m: ModeView, session: string) => (Partial<Fact> & { value: string }) | null,
-): Map<string, Fact> {
-  const out = new Map<string, Fact>();
-  for (const s of input.sessions.sessions) {
-    const session = sessionName(s);
-    for (const m of s.modes) {
-      const f = fact(m, session);
-      if (f) out.set(`${session}/${m.mode}`, base({ session, mode: m.mode, path: m.path, ...f }));
-    }
-  }
-  return out;
+/** A session kind: `collect` is `perSession` over every session, so both paths give the same facts. */
+function sessionKind(
+  kind: string,
+  readsCancels: boolean,
+  perSession: (s: SessionView, ours: boolean) => [string, Fact][],
+  gone?: TransitionKind['gone'],
+): TransitionKind {
+  return {
+    kind,
+    reads: readsCancels ? ['sessions', 'cancels'] : ['sessions'],
+    perSession,
+    collect(input) {
+      const out = new Map<string, Fact>();
+      const ours = readsCancels ? sessionsCancelledByUs(input) : new Set<string>();
+      for (const s of input.sessions.sessions)
+        for (const [k, f] of perSession(s, ours.has(sessionName(s)))) out.set(k, f);
+      return out;
+    },
+    ...(gone ? { gone } : {}),
+  };
 }
 
 const maxReached = (iteration: number | null, max: number | null) =>
   iteration !== null && max !== null && max > 0 && iteration >= max;
 
 export const KINDS: readonly TransitionKind[] = [
-  {
-    kind: 'session',
-    reads: ['sessions'],
-    collect(input) {
-      const out = new Map<string, Fact>();
-      for (const s of input.sessions.sessions) {
-        const id = sessionName(s);
-        out.set(id, base({ value: s.ended ? 'ended' : 'present', session: id, path: s.dir }));
-      }
-      return out;
+  sessionKind('session', false, (s) => {
+    const id = sessionName(s);
+    return [[id, base({ value: s.ended ? 'ended' : 'present', session: id, path: s.dir })]];
+  }),
+  sessionKind(
+    'mode',
+    true,
+    (s, ours) => {
+      const id = sessionName(s);
+      return s.modes.map((m): [string, Fact] => [
+        `${id}/${m.mode}`,
+        base({
+          value: m.active ? 'active' : 'inactive',
+          session: id,
+          mode: m.mode,
+          path: m.path,
+          needs: m.status === 'finished' && !ours ? 'loop finished' : null,
+          iteration: m.iteration,
+          max: m.max,
+        }),
+      ]);
     },
-  },
-  {
-    kind: 'mode',
-    reads: ['sessions', 'cancels'],
-    collect(input) {
-      const ours = sessionsCancelledByUs(input);
-      return perMode(input, (m, id) => ({
-        value: m.active ? 'active' : 'inactive',
-        needs: m.status === 'finished' && !ours.has(id) ? 'loop finished' : null,
-        iteration: m.iteration,
-        max: m.max,
-      }));
-    },
-    gone: (fact, oursNow) =>
+    (fact, oursNow) =>
       fact.value === 'active' && fact.session !== null && !oursNow.has(fact.session) ? 'loop stopped' : null,
-  },
-  {
-    kind: 'mode-status',
-    reads: ['sessions'],
-    collect(input) {
-      // The verdict engine's word: a loop the Stop hook no longer enforces will stop at the next Stop.
-      return perMode(input, (m) => {
-        // A loop at its max is the iteration kind's news ("max iterations reached"): said once, not twice.
-        const atMax = m.max !== null && m.iteration !== null && m.iteration >= m.max;
-        return { value: m.status, needs: m.status === 'not-enforced' && m.active && !atMax ? 'loop will stop' : null };
-      });
-    },
-  },
-  {
-    kind: 'iteration',
-    reads: ['sessions', 'cancels'],
-    collect(input) {
-      const ours = sessionsCancelledByUs(input);
-      return perMode(input, (m, id) =>
-        m.iteration === null
-          ? null
-          : {
-              value: String(m.iteration),
-              iteration: m.iteration,
-              max: m.max,
-              needs: maxReached(m.iteration, m.max) && !ours.has(id) ? 'max iterations reached' : null,
-            },
-      );
-    },
-  },
-  {
-    kind: 'cancel-signal',
-    reads: ['sessions'],
-    collect(input) {
-      const out = new Map<string, Fact>();
-      for (const s of input.sessions.sessions) {
-        if (!s.cancel) continue;
-        const id = sessionName(s);
-        out.set(
-          id,
-          base({
-            value: s.cancel.inForce ? 'in-force' : 'expired',
-            session: id,
-            mode: s.cancel.mode,
-            path: s.cancel.path,
-          }),
-        );
-      }
-      return out;
-    },
-  },
+  ),
+  // The verdict engine's word: a loop the Stop hook no longer enforces will stop at the next Stop.
+  sessionKind('mode-status', false, (s) => {
+    const id = sessionName(s);
+    return s.modes.map((m): [string, Fact] => {
+      // A loop at its max is the iteration kind's news ("max iterations reached"): said once, not twice.
+      const atMax = m.max !== null && m.iteration !== null && m.iteration >= m.max;
+      const needs = m.status === 'not-enforced' && m.active && !atMax ? 'loop will stop' : null;
+      return [`${id}/${m.mode}`, base({ value: m.status, session: id, mode: m.mode, path: m.path, needs })];
+    });
+  }),
+  sessionKind('iteration', true, (s, ours) => {
+    const id = sessionName(s);
+    const out: [string, Fact][] = [];
+    for (const m of s.modes) {
+      if (m.iteration === null) continue;
+      out.push([
+        `${id}/${m.mode}`,
+        base({
+          value: String(m.iteration),
+          session: id,
+          mode: m.mode,
+          path: m.path,
+          iteration: m.iteration,
+          max: m.max,
+          needs: maxReached(m.iteration, m.max) && !ours ? 'max iterations reached' : null,
+        }),
+      ]);
+    }
+    return out;
+  }),
+  sessionKind('cancel-signal', false, (s) => {
+    if (!s.cancel) return [];
+    const id = sessionName(s);
+    return [
+      [
+        id,
+        base({
+          value: s.cancel.inForce ? 'in-force' : 'expired',
+          session: id,
+          mode: s.cancel.mode,
+          path: s.cancel.path,
+        }),
+      ],
+    ];
+  }),
   {
     // The verdict on a cancel omc-top made: the one change of its own that is news.
     kind: 'cancel-verdict',

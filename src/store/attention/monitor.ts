@@ -4,11 +4,12 @@
  * what the user sees. Until the store has finished its first read (and the
  * watcher is up) every picture only becomes the baseline: old state never
  * fires at start-up. Each change is diffed once, so a transition is reported
- * once.
+ * once, and costs what changed: the facts are kept incrementally (incremental.ts).
  */
 import { SnapshotCell } from '../emitter.js';
 import type { OmcStore } from '../store.js';
-import { diffFacts, EMPTY_FACTS, factsOf, needsYou, type Facts, type NeedItem, type Transition } from './engine.js';
+import type { Facts, NeedItem, Transition } from './engine.js';
+import { IncrementalFacts } from './incremental.js';
 import type { AttentionInput } from './kinds.js';
 
 export function attentionInput(store: OmcStore): AttentionInput {
@@ -31,11 +32,10 @@ function settled(store: OmcStore): boolean {
 export type TransitionListener = (batch: readonly Transition[], needs: readonly NeedItem[]) => void;
 
 export class AttentionMonitor {
-  private facts: Facts = EMPTY_FACTS;
+  private readonly facts = new IncrementalFacts();
   private last: AttentionInput | null = null;
   private readonly listeners = new Set<TransitionListener>();
   private readonly unsubs: (() => void)[] = [];
-  private needs: NeedItem[] = [];
   /** The "needs you: N" count, for a header (useSyncExternalStore) or the terminal title. */
   readonly count = new SnapshotCell<number>(0);
 
@@ -51,13 +51,13 @@ export class AttentionMonitor {
     this.sync();
   }
 
-  /** The facts of the last picture (for `watch --snapshot`). */
+  /** The facts of the last picture (for `watch --snapshot`; live maps: read them at once). */
   current(): Facts {
-    return this.facts;
+    return this.facts.facts();
   }
 
   needsYou(): readonly NeedItem[] {
-    return this.needs;
+    return this.facts.needsYou();
   }
 
   onTransitions(l: TransitionListener): () => void {
@@ -84,14 +84,14 @@ export class AttentionMonitor {
     ) {
       return;
     }
-    const next = factsOf(input, last ? { input: last, facts: this.facts } : undefined);
     this.last = input;
-    const batch = last ? diffFacts(this.facts, next) : [];
-    this.facts = next;
-    this.needs = needsYou(next);
-    this.count.set(this.needs.length);
+    const transitions = this.facts.update(input);
+    // The first settled picture is the baseline: what is already there when omc-top starts is never news.
+    const batch = last ? transitions : [];
+    this.count.set(this.facts.needCount());
     if (batch.length === 0) return;
-    for (const l of [...this.listeners]) l(batch, this.needs);
+    const needs = this.facts.needsYou();
+    for (const l of [...this.listeners]) l(batch, needs);
   }
 
   dispose(): void {

@@ -53,20 +53,33 @@ export function staleRunsFrom(
   const out: NextSessionFact[] = [];
   for (const mode of WATCHED_RUN_MODES) {
     for (const f of filesOf(`${mode}-state.json`)) {
-      if (now - f.mtimeMs <= hours * 3_600_000 || f.value.active !== true) continue;
-      const ageHours = Math.round((Math.max(0, now - f.mtimeMs) / 3_600_000) * 10) / 10;
-      out.push({
-        kind: 'stale-run',
-        mode,
-        sessionId: SESSION_OF.exec(f.rel)?.[1] ?? null,
-        path: f.rel,
-        ageHours,
-        message: `OMC will report this as a STALE RUN at the next session start: ${mode} is active but its file has not changed for ~${ageHours}h (OMC_STALE_RUN_HOURS=${hours})`,
-        action: 'cancel the session (c) if the run is dead, or resume the mode so it writes again',
-      });
+      const fact = staleRunFact(mode, f, now, hours);
+      if (fact) out.push(fact);
     }
   }
-  return out.sort((a, b) => (b.ageHours ?? 0) - (a.ageHours ?? 0));
+  return sortStaleRuns(out);
+}
+
+/** One state file judged by the watchdog's rule: active, and unchanged for more than `hours`. */
+export function staleRunFact(mode: string, f: ParsedStateFile, now: number, hours: number): NextSessionFact | null {
+  if (now - f.mtimeMs <= hours * 3_600_000 || f.value.active !== true) return null;
+  const ageHours = Math.round((Math.max(0, now - f.mtimeMs) / 3_600_000) * 10) / 10;
+  return {
+    kind: 'stale-run',
+    mode,
+    sessionId: SESSION_OF.exec(f.rel)?.[1] ?? null,
+    path: f.rel,
+    ageHours,
+    message: `OMC will report this as a STALE RUN at the next session start: ${mode} is active but its file has not changed for ~${ageHours}h (OMC_STALE_RUN_HOURS=${hours})`,
+    action: 'cancel the session (c) if the run is dead, or resume the mode so it writes again',
+  };
+}
+
+/** Oldest first; equal ages by path, so the order never depends on the order files were read in. */
+export function sortStaleRuns(facts: NextSessionFact[]): NextSessionFact[] {
+  return facts.sort(
+    (a, b) => (b.ageHours ?? 0) - (a.ageHours ?? 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+  );
 }
 
 /** The same facts read from disk (one-off callers and tests): unreadable or malformed state is never a finding. */

@@ -11,14 +11,8 @@ import { SummaryReader } from './summaries.js';
 import { LogTail } from './log-tail.js';
 import { Omc56Presence } from '../omc56/present-files.js';
 import { latestBudgetByMode, pauseBudgetWarning, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
-import {
-  factsAsProblems,
-  missingCloseouts,
-  staleRuns,
-  staleRunsFrom,
-  type NextSessionFact,
-  type ParsedStateFile,
-} from '../omc56/next-session.js';
+import { factsAsProblems, missingCloseouts, staleRuns, type NextSessionFact } from '../omc56/next-session.js';
+import { StaleRunTracker, type ParsedFilesSource } from '../omc56/stale-runs.js';
 
 export interface RunsDomainOptions {
   root: string;
@@ -27,8 +21,11 @@ export interface RunsDomainOptions {
   clock?: () => number;
   /** Iterations reached for ended runs (omc-top's own samples); live runs read their state. */
   sampledIterations?(mode: string, sessionId: string | null, startedMs: number | null): number | null;
-  /** The sessions domain's parse of the mode files (the store passes it): stale facts then cost no disk access. */
-  parsedFiles?(file: string): readonly ParsedStateFile[];
+  /**
+   * The sessions domain's parse of the mode files and its change log (the store passes it): stale
+   * facts then cost no disk access, and a change costs the files that changed (StaleRunTracker).
+   */
+  parsed?: ParsedFilesSource;
 }
 
 const WATCHED = new Set<string>(WATCHED_RUN_MODES);
@@ -47,6 +44,8 @@ export class RunsDomain implements Domain {
   private runList: RunLine[] = [];
   private problemList: Problem[] = [];
   private facts: NextSessionFact[] = [];
+  private readonly staleTracker: StaleRunTracker | null;
+  private fullScan = false;
   private readonly shadow: LogTail;
   private shadowLines: string[] = [];
   private budgets = new Map<string, BudgetReading>();
@@ -57,6 +56,7 @@ export class RunsDomain implements Domain {
     this.summaries = new SummaryReader(opts.root);
     this.shadow = new LogTail(opts.root, SHADOW_LOG_REL, 256 * 1024);
     this.presence = new Omc56Presence(opts.root);
+    this.staleTracker = opts.parsed ? new StaleRunTracker(opts.parsed) : null;
   }
 
   wants(rel: string, isDir: boolean | undefined): boolean {
@@ -75,6 +75,7 @@ export class RunsDomain implements Domain {
     this.pollShadow();
     this.presence.scan();
     // Staleness moves with the clock: everything is re-judged on every scan (poll tick).
+    this.fullScan = true;
     this.derive(true);
   }
 
@@ -192,11 +193,12 @@ export class RunsDomain implements Domain {
     }
     const now = (this.opts.clock ?? Date.now)();
     const facts = [
-      ...(this.opts.parsedFiles
-        ? staleRunsFrom(this.opts.parsedFiles, now, this.opts.env ?? process.env)
+      ...(this.staleTracker
+        ? this.staleTracker.update(now, this.opts.env ?? process.env, this.fullScan)
         : staleRuns(this.opts.root, now, this.opts.env ?? process.env)),
       ...missingCloseouts(this.ledger.mainEntries(), now),
     ];
+    this.fullScan = false;
     const problems = [...this.ledger.problems(), ...this.summaries.problems(), ...factsAsProblems(facts)];
     // Every scan re-judges (staleness moves with the clock), but views repaint only when something they
     // show changed: the same history keeps its array, so a poll tick costs the sessions pane nothing.

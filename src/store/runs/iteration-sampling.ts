@@ -1,11 +1,20 @@
 import type { OmcStore } from '../store.js';
+import type { SessionView } from '../sessions/model.js';
 import { IterationSamples, samplesDir } from './samples.js';
 import { WATCHED_RUN_MODES } from './ledger.js';
+
+/** At most one samples write (an fsync) per second however fast loops iterate; the last one is never lost. */
+export const SAMPLES_FLUSH_MS = 1000;
 
 /**
  * The TUI only: samples every live watched loop's iteration into
  * $XDG_STATE_HOME/omc-top/ (never --json, never --readonly, never tests that do not ask),
- * and feeds them to the history for runs whose state is gone. Returns a stop function.
+ * and feeds them to the history for runs whose state is gone. Returns a stop function
+ * (which writes what is pending).
+ *
+ * A snapshot costs the sessions that changed: the sessions domain keeps an unchanged session's
+ * SessionView object, so only views not seen in the previous snapshot are sampled (a loop's
+ * "last seen" is when its state was last seen changing).
  */
 export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv = process.env): () => void {
   const runs = store.runs;
@@ -13,31 +22,46 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
   const samples = new IterationSamples(samplesDir(env), store.root);
   runs.setSampler((mode, sid, started) => samples.iterationsOf(mode, sid, started));
   const watched = new Set<string>(WATCHED_RUN_MODES);
-  const take = () => {
-    // Not during the progressive first read: each slice is a snapshot, and each would rewrite (and fsync) the
-    // file; the snapshot that ends the read has every session.
-    if (store.status.getSnapshot().reading) return;
-    const snap = store.sessions.getSnapshot();
-    for (const s of snap.sessions)
-      for (const m of s.modes)
-        if (m.active && watched.has(m.mode) && m.iteration !== null)
-          samples.record(m.mode, s.kind === 'legacy' ? null : s.id, m.startedMs, m.iteration, store.clock());
+  const seen = new WeakSet<SessionView>();
+  let lastFlush = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    lastFlush = Date.now();
     try {
       samples.flush();
     } catch {
       /* samples are a convenience: a full disk must not disturb the monitor */
     }
   };
+  const take = () => {
+    const snap = store.sessions.getSnapshot();
+    let recorded = false;
+    for (const s of snap.sessions) {
+      if (seen.has(s)) continue;
+      seen.add(s);
+      for (const m of s.modes)
+        if (m.active && watched.has(m.mode) && m.iteration !== null)
+          recorded =
+            samples.record(m.mode, s.kind === 'legacy' ? null : s.id, m.startedMs, m.iteration, store.clock()) ||
+            recorded;
+    }
+    if (!recorded || timer) return;
+    const wait = lastFlush + SAMPLES_FLUSH_MS - Date.now();
+    if (wait <= 0) flush();
+    else (timer = setTimeout(flush, wait)).unref();
+  };
   take();
-  const offSessions = store.sessions.subscribe(take);
-  let wasReading = !!store.status.getSnapshot().reading;
-  const offStatus = store.status.subscribe(() => {
-    const reading = !!store.status.getSnapshot().reading;
-    if (wasReading && !reading) take();
-    wasReading = reading;
-  });
+  const unsub = store.sessions.subscribe(take);
+  // The process may end with a write pending (q, a signal): write it on the way out.
+  const onExit = () => {
+    if (timer) flush();
+  };
+  process.on('exit', onExit);
   return () => {
-    offSessions();
-    offStatus();
+    unsub();
+    process.off('exit', onExit);
+    if (timer) flush();
   };
 }

@@ -258,6 +258,16 @@ export function deriveSession(
 }
 
 /** Attention first, then newest session first, then id: rows only move when their status changes. */
+/**
+ * What one session adds to the header's counts: running = a loop still running (the Stop hook holds
+ * the agent, or will once a pending loop is armed), else stale. A cancelled session whose modes are
+ * all gone is not running, even while its cancel signal is still in force.
+ */
+export function sessionCountOf(s: SessionView): { running: number; stale: number } {
+  if (s.modes.some((m) => m.status === 'enforced' || m.status === 'pending')) return { running: 1, stale: 0 };
+  return { running: 0, stale: s.status === 'stale' ? 1 : 0 };
+}
+
 export function compareSessions(a: SessionView, b: SessionView): number {
   if (a.rank !== b.rank) return a.rank - b.rank;
   if (a.kind !== b.kind) return a.kind === 'legacy' ? 1 : -1;

@@ -12,8 +12,10 @@ import { VerdictBook } from './verdicts.js';
 import { listDirSync, statSync } from '../fsx.js';
 import { cleanLine } from '../sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
-import { compareSessions, deriveSession } from './derive.js';
+import { compareSessions, deriveSession, sessionCountOf } from './derive.js';
 import { FileRecords } from './file-records.js';
+import { DueHeap } from './due-heap.js';
+import { insertSorted } from './sorted-views.js';
 import { EMPTY_SESSIONS, type SessionView, type SessionsSnapshot } from './model.js';
 import { MODE_ORDER, isValidSessionId } from './omc-rules.js';
 import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
@@ -48,6 +50,12 @@ export class SessionsDomain implements Domain {
   /** Structural problems (bad directory names, files where dirs belong) keyed by path. */
   private structural = new Map<string, Problem>();
   private views = new Map<string, SessionView>();
+  /** The last published order (compareSessions), kept so a change re-places only what changed. */
+  private sorted: SessionView[] = [];
+  /** Sessions whose view carries problem lines: usually none, so collecting them costs nothing. */
+  private withProblems = new Set<string>();
+  private readonly due = new DueHeap((key) => this.views.get(key));
+  private counts = { running: 0, stale: 0 };
   private dirty = new Set<string>();
   private version = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -96,6 +104,17 @@ export class SessionsDomain implements Domain {
         out.push({ rel, value: rec.value as Record<string, unknown>, mtimeMs: rec.mtimeMs });
     }
     return out;
+  }
+
+  /** One file's last good parse (null: not read, or never parsed), with its mtime. */
+  parsedFile(rel: string): { rel: string; value: Record<string, unknown>; mtimeMs: number } | null {
+    const rec = this.recs.files.get(rel);
+    return rec?.value !== undefined ? { rel, value: rec.value as Record<string, unknown>, mtimeMs: rec.mtimeMs } : null;
+  }
+
+  /** Which files' parse changed since `seq` (null: too long ago, look at everything), and the new position. */
+  parsedChangesSince(seq: number): { seq: number; rels: readonly string[] | null } {
+    return { seq: this.recs.changeSeq, rels: this.recs.changedSince(seq) };
   }
 
   isLeafDir(rel: string): boolean {
@@ -426,41 +445,78 @@ export class SessionsDomain implements Domain {
     this.timer = null;
   }
 
-  /** Re-derive dirty sessions, sort, publish, and arm the time-driven re-derivation. */
+  /**
+   * Re-derive dirty sessions, sort, publish, and arm the time-driven re-derivation. A publish costs
+   * the sessions that changed: unchanged views keep their place in the previous order, changed ones
+   * are re-placed by binary search (compareSessions is a total order, so the result is the full sort's).
+   */
   private publish(): void {
     const now = this.clock();
+    const gone = new Set<SessionView>();
+    const fresh: SessionView[] = [];
     if (this.dirty.size > 0) {
       // Verdicts are computed here, on change only, and shared by the rows of this publish.
       const book = new VerdictBook(this.recs, this.rules, this.projectDir, now);
       for (const key of this.dirty) {
+        const old = this.views.get(key);
         const view = deriveSession(this.root, key, this.recs.recsOf(key), now, book);
-        if (view) this.views.set(key, view);
-        else this.views.delete(key);
+        if (old === view) {
+          if (view) this.due.push(key, view); // its due entry may just have been taken
+          continue;
+        }
+        if (old) gone.add(old);
+        this.count(old, -1);
+        this.count(view, 1);
+        if (view) {
+          this.views.set(key, view);
+          fresh.push(view);
+          this.due.push(key, view);
+        } else this.views.delete(key);
+        if (view && view.problems.length > 0) this.withProblems.add(key);
+        else this.withProblems.delete(key);
       }
       this.dirty.clear();
+      this.due.compact(this.views);
     }
-    const sessions = [...this.views.values()].sort(compareSessions);
+    const sessions =
+      gone.size + fresh.length > 64 || this.sorted.length === 0
+        ? [...this.views.values()].sort(compareSessions)
+        : insertSorted(this.sorted, gone, fresh, compareSessions);
+    this.sorted = sessions;
     const problems: Problem[] = [...this.structural.values()];
-    for (const s of sessions) problems.push(...s.problems);
+    if (this.withProblems.size > 0) {
+      const having = [...this.withProblems].map((k) => this.views.get(k) as SessionView).sort(compareSessions);
+      for (const s of having) problems.push(...s.problems);
+    }
     this.version += 1;
-    this.cell.set({ version: this.version, sessions, problems, derivedAt: now, scanning: this.progress });
+    this.cell.set({
+      version: this.version,
+      sessions,
+      problems,
+      derivedAt: now,
+      scanning: this.progress,
+      counts: { ...this.counts },
+    });
     this.armTimer(now);
+  }
+
+  private count(view: SessionView | null | undefined, sign: 1 | -1): void {
+    if (!view) return;
+    const c = sessionCountOf(view);
+    this.counts.running += sign * c.running;
+    this.counts.stale += sign * c.stale;
   }
 
   private armTimer(now: number): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    let next: number | null = null;
-    for (const v of this.views.values()) {
-      if (v.nextChangeAt !== null && (next === null || v.nextChangeAt < next)) next = v.nextChangeAt;
-    }
+    const next = this.due.next();
     if (next === null) return;
     // Timers longer than ~24.8 days overflow; cap and re-arm.
     const delay = Math.min(Math.max(0, next - now) + 5, 2 ** 31 - 1);
     this.timer = setTimeout(() => {
       this.timer = null;
-      const t = this.clock();
-      for (const [key, v] of this.views) if (v.nextChangeAt !== null && v.nextChangeAt <= t) this.dirty.add(key);
+      for (const key of this.due.takeDue(this.clock())) this.dirty.add(key);
       this.publish();
     }, delay);
   }

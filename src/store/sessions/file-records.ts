@@ -80,6 +80,33 @@ export class FileRecords {
     if (scope === 'state' && SHARED_STATE_FILES.has(rel.slice('state/'.length))) this.markAll();
   }
 
+  /**
+   * Every rel whose record changed (value, problem, stamp or removal), in order, so a consumer of
+   * the parse (the stale-run facts) can follow what changed instead of re-walking every file.
+   * Bounded: a consumer that fell further behind than the log is told to start over.
+   */
+  private changeLog: string[] = [];
+  private changeLogStart = 0;
+
+  private logChange(rel: string): void {
+    this.changeLog.push(rel);
+    if (this.changeLog.length > 8192) {
+      this.changeLog.splice(0, 4096);
+      this.changeLogStart += 4096;
+    }
+  }
+
+  /** The position after the last logged change. */
+  get changeSeq(): number {
+    return this.changeLogStart + this.changeLog.length;
+  }
+
+  /** The rels changed since `seq` (oldest first, repeats possible), or null when the log no longer reaches back. */
+  changedSince(seq: number): string[] | null {
+    if (seq < this.changeLogStart || seq > this.changeSeq) return null;
+    return this.changeLog.slice(seq - this.changeLogStart);
+  }
+
   /** Bumped on every change, so derived indexes know when to rebuild. */
   private generation = 0;
   private copies: { generation: number; index: Map<string, { rel: string; value: unknown }> } | null = null;
@@ -147,6 +174,8 @@ export class FileRecords {
     } else {
       const h = digest(r.text);
       if (prev && prev.text === h && !prev.problem && !prev.pendingProblem && !r.bom) {
+        // Same bytes: nothing shown changes, but OMC's stale-run watchdog reads the mtime.
+        if (prev.mtimeMs !== r.mtimeMs) this.logChange(rel);
         prev.mtimeMs = r.mtimeMs;
         prev.size = r.bytes;
         prev.ino = r.ino;
@@ -184,6 +213,7 @@ export class FileRecords {
       } else rec.problem = problem;
     }
     this.generation += 1;
+    this.logChange(rel);
     this.noteStranded(rel, k.key, k.scope, rec.hook);
     this.touchOthers(rel, k.key, k.scope, prev?.hook, rec.hook);
     this.files.set(rel, rec);
@@ -199,6 +229,7 @@ export class FileRecords {
     const prev = this.files.get(rel);
     if (!this.files.delete(rel)) return false;
     this.generation += 1;
+    this.logChange(rel);
     this.strandedRels.delete(rel);
     if (k) {
       this.touchOthers(rel, k.key, k.scope, prev?.hook, null);

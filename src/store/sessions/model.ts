@@ -85,6 +85,8 @@ export interface SessionsSnapshot {
   derivedAt: number;
   /** While the first scan is still reading session directories: how far it got. */
   scanning?: { done: number; total: number } | null;
+  /** The header's counts (sessionCountOf summed), kept by the domain as sessions change. */
+  counts?: { running: number; stale: number };
 }
 
 export const EMPTY_SESSIONS: SessionsSnapshot = { version: 0, sessions: [], problems: [], derivedAt: 0 };

@@ -1,0 +1,173 @@
+// Key→frame, end to end: omc-top (the bundle) in a real pseudo-terminal, keys written to the pty like
+// a person typing (60–120 ms apart), each timed from the write to the end of the frame that shows it
+// (the frame's closing synchronized-output mark after the typed text). Not the search function
+// alone: decoding the key, the reducer, the search, the rows, React, Ink and the bytes on the pty.
+//
+//   node bench/keys.mjs [--wiki 5000:80x24,5000:200x60,20000:80x24] [--sessions 2000:80x24,2000:200x60]
+//                       [--rounds 1] [--json]
+//
+// Wiki: per keystroke of each query typed into the search box (one- and two-letter prefixes reported
+// apart: they match the most pages), Esc (every page again) between queries, and the RSS after the
+// typing session.
+// Sessions: the `/` filter per keystroke, and j/k. Not a test: it prints numbers for this machine.
+import path from 'node:path';
+import { generatedTree, machine, now, pct, procStats, sleep, startMonitor } from './lib.mjs';
+import { generateWiki } from './wiki/generate.mjs';
+
+const args = process.argv.slice(2);
+const arg = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? def : args[i + 1];
+};
+const specs = (s) =>
+  s === '' || s === 'none'
+    ? []
+    : s.split(',').map((x) => {
+        const [n, vp] = x.split(':');
+        const [cols, rows] = vp.split('x').map(Number);
+        return { n: Number(n), cols, rows };
+      });
+const WIKI = specs(arg('wiki', '5000:80x24,5000:200x60,20000:80x24'));
+const SESSIONS = specs(arg('sessions', '2000:80x24,2000:200x60'));
+const ROUNDS = Number(arg('rounds', '1'));
+const SESSIONS_FOR_WIKI = Number(arg('wiki-sessions', '200'));
+
+const WIKI_QUERIES = ['checkout flow', 'payments module', 'flaky test', 'auth token refresh', 'database migrations'];
+const FILTERS = ['ralph 3', 'ultra', 'not enf', '4/10'];
+const END = '\u001b[?2026l';
+const CURSOR = '\u001b[7m';
+
+/** Time of the end of the first frame after `mark` that shows `needle`, or null. */
+async function frameShowing(m, needle, mark, timeoutMs = 5000) {
+  const deadline = now() + timeoutMs;
+  let acc = '';
+  let i = mark;
+  let seenAt = -1;
+  for (;;) {
+    for (; i < m.chunks.length; i++) {
+      acc += m.chunks[i].d;
+      if (seenAt < 0) seenAt = acc.indexOf(needle);
+      if (seenAt >= 0 && acc.indexOf(END, seenAt) >= 0) return m.chunks[i].t;
+    }
+    if (now() > deadline) return null;
+    await sleep(1);
+  }
+}
+
+const human = () => sleep(60 + Math.random() * 60);
+const summary = (xs) => ({ n: xs.length, p50: +pct(xs, 50).toFixed(1), p95: +pct(xs, 95).toFixed(1) });
+
+async function typeQuery(m, text, lat, short, missed) {
+  for (let k = 1; k <= text.length; k++) {
+    const typed = text.slice(0, k);
+    const mark = m.chunks.length;
+    const t = now();
+    m.pty.write(text[k - 1]);
+    const r = await frameShowing(m, `${typed}${CURSOR}`, mark);
+    if (process.env.KEYS_DEBUG) console.error(JSON.stringify(typed), r === null ? 'missed' : (r - t).toFixed(1));
+    if (r === null) missed.n += 1;
+    else if (typed.trim().length <= 2) short.push(r - t);
+    else lat.push(r - t);
+    await human();
+  }
+}
+
+async function wikiRun({ n, cols, rows }) {
+  const tree = generatedTree(SESSIONS_FOR_WIKI);
+  generateWiki(path.join(tree.root, 'wiki'), n);
+  const m = startMonitor({
+    args: ['--root', tree.root],
+    cols,
+    rows,
+    env: { XDG_STATE_HOME: path.join(tree.root, '..', 'xdg') },
+  });
+  try {
+    await m.waitScreen(/ live\s*$/m, 120_000);
+    m.pty.write('w');
+    await m.waitScreen(/matches|pages/, 20_000);
+    await sleep(1500);
+    const rssBefore = procStats(m.pid).rssMb;
+    const lat = [];
+    const short = [];
+    const missed = { n: 0 };
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const q of WIKI_QUERIES) {
+        m.pty.write('/');
+        await sleep(300);
+        await typeQuery(m, q, lat, short, missed);
+        m.pty.write('\u001b'); // Esc: back to every page between queries
+        await sleep(400);
+      }
+    }
+    await sleep(1000);
+    const all = [...short, ...lat];
+    return {
+      bench: 'wiki search key→frame',
+      pages: n,
+      viewport: `${cols}x${rows}`,
+      keystrokes: all.length,
+      missed: missed.n,
+      all: summary(all),
+      oneTwoLetters: summary(short),
+      longer: summary(lat),
+      rssBeforeMb: Math.round(rssBefore),
+      rssAfterTypingMb: Math.round(procStats(m.pid).rssMb),
+    };
+  } finally {
+    m.kill();
+    tree.cleanup();
+  }
+}
+
+async function sessionsRun({ n, cols, rows }) {
+  const tree = generatedTree(n);
+  const m = startMonitor({
+    args: ['--root', tree.root],
+    cols,
+    rows,
+    env: { XDG_STATE_HOME: path.join(tree.root, '..', 'xdg') },
+  });
+  try {
+    await m.waitScreen(/ live\s*$/m, 120_000);
+    await sleep(1500);
+    const lat = [];
+    const short = [];
+    const missed = { n: 0 };
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const f of FILTERS) {
+        m.pty.write('/');
+        await sleep(300);
+        await typeQuery(m, f, lat, short, missed);
+        m.pty.write('\u001b'); // Esc clears the filter
+        await sleep(400);
+      }
+    }
+    const jk = [];
+    for (let i = 0; i < 40 * ROUNDS; i++) {
+      const mark = m.chunks.length;
+      const t = now();
+      m.pty.write(i % 2 === 0 ? 'j' : 'k');
+      const at = await frameShowing(m, '▸', mark, 3000);
+      if (at !== null) jk.push(at - t);
+      else missed.n += 1;
+      await human();
+    }
+    return {
+      bench: 'sessions key→frame',
+      sessions: n,
+      viewport: `${cols}x${rows}`,
+      missed: missed.n,
+      filter: summary([...short, ...lat]),
+      jk: summary(jk),
+      rssMb: Math.round(procStats(m.pid).rssMb),
+    };
+  } finally {
+    m.kill();
+    tree.cleanup();
+  }
+}
+
+console.log(JSON.stringify({ machine: machine() }));
+for (const s of SESSIONS) console.log(JSON.stringify(await sessionsRun(s)));
+for (const s of WIKI) console.log(JSON.stringify(await wikiRun(s)));
+process.exit(0);

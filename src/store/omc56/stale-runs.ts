@@ -1,0 +1,72 @@
+/**
+ * The stale-run facts kept up to date by what changed. `staleRunsFrom` judges every watched mode
+ * file on every change (4 names × every session directory); this follows the sessions domain's
+ * change log instead: a change re-judges the files that changed plus the few already stale (their
+ * age moves with the clock), and everything is judged again only when the clock reaches the
+ * earliest moment a live run could turn stale, when the log no longer reaches back, or on a scan.
+ * The facts are the same list `staleRunsFrom` gives (test/store/stale-runs.property.test.ts).
+ */
+import { WATCHED_RUN_MODES } from '../runs/ledger.js';
+import {
+  sortStaleRuns,
+  staleRunFact,
+  staleRunHours,
+  type NextSessionFact,
+  type ParsedStateFile,
+} from './next-session.js';
+
+/** What the tracker reads: the sessions domain's parse and its change log. */
+export interface ParsedFilesSource {
+  parsedFiles(file: string): readonly ParsedStateFile[];
+  parsedFile(rel: string): ParsedStateFile | null;
+  parsedChangesSince(seq: number): { seq: number; rels: readonly string[] | null };
+}
+
+const MODE_OF = /(?:^|\/)([a-z][a-z0-9-]*)-state\.json$/;
+const WATCHED = new Set<string>(WATCHED_RUN_MODES);
+/** Only files where OMC's watchdog looks: state/<mode>-state.json and state/sessions/<sid>/<mode>-state.json. */
+const WATCHED_REL = /^state\/(?:sessions\/[^/]+\/)?[a-z][a-z0-9-]*-state\.json$/;
+
+export class StaleRunTracker {
+  private readonly stale = new Map<string, NextSessionFact>();
+  private seq = -1;
+  /** The earliest time a run judged fresh turns stale (a full judgement is due then). */
+  private dueAt = Infinity;
+  private hours = NaN;
+  private list: NextSessionFact[] = [];
+
+  constructor(private readonly src: ParsedFilesSource) {}
+
+  /** The facts at `now`; `full` judges every file again (a scan). */
+  update(now: number, env: NodeJS.ProcessEnv, full = false): NextSessionFact[] {
+    const hours = staleRunHours(env);
+    const ch = this.src.parsedChangesSince(this.seq);
+    if (full || ch.rels === null || this.seq < 0 || hours !== this.hours || now >= this.dueAt) {
+      this.judgeAll(now, hours);
+    } else {
+      const again = new Set<string>(this.stale.keys());
+      for (const rel of ch.rels) if (WATCHED_REL.test(rel) && WATCHED.has(MODE_OF.exec(rel)?.[1] ?? '')) again.add(rel);
+      for (const rel of again) this.judge(rel, this.src.parsedFile(rel), now, hours);
+    }
+    this.seq = ch.seq;
+    this.hours = hours;
+    this.list = sortStaleRuns([...this.stale.values()]);
+    return this.list;
+  }
+
+  private judgeAll(now: number, hours: number): void {
+    this.stale.clear();
+    this.dueAt = Infinity;
+    for (const mode of WATCHED_RUN_MODES)
+      for (const f of this.src.parsedFiles(`${mode}-state.json`)) this.judge(f.rel, f, now, hours);
+  }
+
+  private judge(rel: string, f: ParsedStateFile | null, now: number, hours: number): void {
+    const mode = MODE_OF.exec(rel)?.[1] ?? '';
+    const fact = f ? staleRunFact(mode, f, now, hours) : null;
+    if (fact) this.stale.set(rel, fact);
+    else this.stale.delete(rel);
+    // A live run judged fresh: due for judgement the moment after its file is `hours` old.
+    if (!fact && f && f.value.active === true) this.dueAt = Math.min(this.dueAt, f.mtimeMs + hours * 3_600_000 + 1);
+  }
+}

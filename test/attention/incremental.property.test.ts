@@ -1,0 +1,142 @@
+// The live monitor keeps its facts incrementally (src/store/attention/incremental.ts). Over random
+// sequences of pictures — sessions added, changed, removed, re-ordered, left as the same object; cancels
+// omc-top made appearing and going; signals flipping to omc-top's; problems changing — its facts, its
+// "needs you" set and its transitions must be exactly what the full recomputation (factsOf + diffFacts)
+// says for the same two pictures.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { diffFacts, factsOf, needsYou, type Facts, type Transition } from '../../src/store/attention/engine.js';
+import { IncrementalFacts } from '../../src/store/attention/incremental.js';
+import type { AttentionInput } from '../../src/store/attention/kinds.js';
+import type { TrackedCancel } from '../../src/store/cancel/tracker.js';
+import type { SessionView } from '../../src/store/sessions/model.js';
+import { EMPTY_TEAMS } from '../../src/store/team/model.js';
+import type { Problem } from '../../src/store/types.js';
+
+const IDS = ['s-a', 's-b', 's-c', 's-d', 's-e', 'legacy'];
+const MODES = ['ralph', 'ultrawork', 'autopilot'];
+
+const modeArb = fc.record({
+  mode: fc.constantFrom(...MODES),
+  active: fc.boolean(),
+  status: fc.constantFrom('active', 'finished', 'not-enforced', 'inactive'),
+  iteration: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
+  max: fc.option(fc.constantFrom(0, 3, 5), { nil: null }),
+});
+
+const viewArb = (id: string) =>
+  fc
+    .record({
+      modes: fc.uniqueArray(modeArb, { selector: (m) => m.mode, maxLength: 3 }),
+      cancel: fc.option(fc.record({ inForce: fc.boolean(), source: fc.constantFrom('omc-top', 'someone-else') }), {
+        nil: null,
+      }),
+      ended: fc.boolean(),
+    })
+    .map(
+      (v) =>
+        ({
+          id,
+          kind: id === 'legacy' ? 'legacy' : 'session',
+          dir: `state/sessions/${id}`,
+          modes: v.modes.map((m) => ({ ...m, path: `state/sessions/${id}/${m.mode}-state.json` })),
+          cancel: v.cancel && { ...v.cancel, path: `state/sessions/${id}/cancel-signal-state.json`, mode: null },
+          ended: v.ended ? { endedAt: null, reason: null } : null,
+          problems: [],
+        }) as unknown as SessionView,
+    );
+
+type Step =
+  | { op: 'set'; id: string; view: SessionView }
+  | { op: 'drop'; id: string }
+  | { op: 'tracker'; id: string; on: boolean }
+  | { op: 'problem'; on: boolean }
+  | { op: 'shuffle'; seed: number }
+  | { op: 'same' };
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.constantFrom(...IDS).chain((id) => viewArb(id).map((view) => ({ op: 'set', id, view }) as Step)),
+  },
+  { weight: 2, arbitrary: fc.constantFrom(...IDS).map((id) => ({ op: 'drop', id }) as Step) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ id: fc.constantFrom(...IDS), on: fc.boolean() })
+      .map((r) => ({ op: 'tracker', ...r }) as Step),
+  },
+  { weight: 1, arbitrary: fc.boolean().map((on) => ({ op: 'problem', on }) as Step) },
+  { weight: 1, arbitrary: fc.integer().map((seed) => ({ op: 'shuffle', seed }) as Step) },
+  { weight: 1, arbitrary: fc.constant({ op: 'same' } as Step) },
+);
+
+const tracked = (key: string) => ({ key, phase: 'verifying', modes: ['ralph'] }) as unknown as TrackedCancel;
+const PROBLEM: Problem = { path: 'state/x.json', message: 'bad JSON', severity: 'error' };
+
+/** Facts as comparable data, independent of map order. */
+const flat = (f: Facts) =>
+  [...f.byKind].flatMap(([kind, m]) => [...m].map(([key, fact]) => JSON.stringify([kind, key, fact]))).sort();
+const flatT = (ts: readonly Transition[]) => ts.map((t) => JSON.stringify(t)).sort();
+const kindsInOrder = (ts: readonly Transition[]) => ts.map((t) => t.kind).filter((k, i, a) => a[i - 1] !== k);
+
+describe('incremental attention facts == full recomputation', () => {
+  it('over random change sequences', () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 40 }), (steps) => {
+        const inc = new IncrementalFacts();
+        let order = [...IDS];
+        const views = new Map<string, SessionView>();
+        let cancels = new Map<string, TrackedCancel>();
+        let problems: Problem[] = [];
+        let prev: AttentionInput | null = null;
+        let input: AttentionInput = {
+          sessions: { version: 0, sessions: [], problems: [], derivedAt: 0 },
+          teams: EMPTY_TEAMS,
+          cancels: { version: 0, entries: cancels },
+          problems,
+        };
+        for (const st of steps) {
+          let { sessions, cancels: cancelSnap } = input;
+          if (st.op === 'set') views.set(st.id, st.view);
+          if (st.op === 'drop') views.delete(st.id);
+          if (st.op === 'shuffle')
+            order = [...order].sort((a, b) => ((a.charCodeAt(2) * st.seed) % 7) - ((b.charCodeAt(2) * st.seed) % 7));
+          if (st.op === 'set' || st.op === 'drop' || st.op === 'shuffle') {
+            const list = order.flatMap((id) => (views.has(id) ? [views.get(id) as SessionView] : []));
+            sessions = { version: sessions.version + 1, sessions: list, problems: [], derivedAt: 0 };
+          }
+          if (st.op === 'tracker') {
+            cancels = new Map(cancels);
+            const key = st.id === 'legacy' ? ':legacy' : st.id;
+            if (st.on) cancels.set(key, tracked(key));
+            else cancels.delete(key);
+            cancelSnap = { version: cancelSnap.version + 1, entries: cancels };
+          }
+          if (st.op === 'problem') problems = st.on ? [PROBLEM] : [];
+          prev = input;
+          input = { sessions, teams: EMPTY_TEAMS, cancels: cancelSnap, problems };
+          const got = inc.update(input);
+          const full = factsOf(input);
+          expect(flat(inc.facts())).toEqual(flat(full));
+          expect(flatT(got)).toEqual(flatT(diffFacts(factsOf(prev), full)));
+          // Transitions come kind by kind in KINDS order, as diffFacts gives them.
+          expect(kindsInOrder(got)).toEqual(kindsInOrder(diffFacts(factsOf(prev), full)));
+          expect([...inc.facts().ours].sort()).toEqual([...full.ours].sort());
+          expect(
+            inc
+              .needsYou()
+              .map((n) => JSON.stringify(n))
+              .sort(),
+          ).toEqual(
+            needsYou(full)
+              .map((n) => JSON.stringify(n))
+              .sort(),
+          );
+          expect(inc.needCount()).toBe(needsYou(full).length);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

@@ -1,0 +1,41 @@
+// Idle CPU: the sessions pane asks for a repaint only when an age that can be on screen changes its
+// text. A session far below the window, updated seconds ago, must not wake the monitor every 5 s
+// while every row on screen shows an age in hours.
+import { describe, expect, it } from 'vitest';
+import { sessionsPane } from '../../src/panes/sessions/index.js';
+import { initSessionsPane } from '../../src/panes/sessions/reducer.js';
+import type { SessionView, SessionsSnapshot } from '../../src/store/sessions/model.js';
+import type { OmcStore } from '../../src/store/store.js';
+
+const NOW = Date.parse('2026-06-01T12:00:07.000Z');
+const view = (i: number, updatedMs: number) =>
+  ({
+    id: `s-${String(i).padStart(5, '0')}`,
+    kind: 'session',
+    status: 'active',
+    updatedMs,
+    modes: [],
+  }) as unknown as SessionView;
+
+function storeWith(sessions: SessionView[]): OmcStore {
+  const snap: SessionsSnapshot = { version: 1, sessions, problems: [], derivedAt: NOW };
+  return {
+    sessions: { getSnapshot: () => snap },
+    cancels: { getSnapshot: () => ({ version: 0, entries: new Map() }) },
+  } as unknown as OmcStore;
+}
+
+describe('sessions pane: time-driven repaints', () => {
+  it('only rows that can be on screen ask for a repaint', () => {
+    const hoursAgo = NOW - 3 * 3_600_000 - 20_000;
+    const rows = Array.from({ length: 2000 }, (_, i) => view(i, hoursAgo));
+    rows[1500] = view(1500, NOW - 2_000); // far below the window, its age in seconds
+    const state = initSessionsPane();
+    const tick = sessionsPane.nextTick?.(state, storeWith(rows), NOW) ?? Infinity;
+    // Every visible age is in hours: the next change of text is on the minute grid, not in 3 s.
+    expect(tick).toBeGreaterThan(5_000);
+    // Scrolled down to it, the seconds count again.
+    const scrolled = { ...state, list: { ...state.list, top: 1490, index: 1500, id: 's-01500' } };
+    expect(sessionsPane.nextTick?.(scrolled, storeWith(rows), NOW)).toBe(3_000);
+  });
+});

@@ -1,0 +1,166 @@
+// The sessions domain publishes incrementally: a change re-places only the sessions that changed in
+// the previous order and collects problem lines only from sessions that have some. Over random
+// sequences of OMC writes (new, changed, broken, removed state files; sessions starting at the same
+// moment), the live domain's snapshot must equal what a fresh domain reading the same tree from
+// scratch publishes: the same sessions in the same order, the same problem lines. The time-driven
+// re-derivation (a lazy heap of due times) must pick the same sessions as a pass over all of them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SessionsDomain } from '../../src/store/sessions/domain.js';
+import { sessionCountOf } from '../../src/store/sessions/derive.js';
+import { DueHeap } from '../../src/store/sessions/due-heap.js';
+import type { SessionView } from '../../src/store/sessions/model.js';
+import type { WatchEvent } from '../../src/store/types.js';
+
+const NOW = Date.parse('2026-06-01T12:00:00.000Z');
+const SIDS = Array.from({ length: 8 }, (_, i) => `0000000${i}-1111-4222-8333-444455556666`);
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+type Op =
+  | { op: 'write'; sid: string; mode: 'ralph' | 'ultrawork'; active: boolean; startedMin: number; iteration: number }
+  | { op: 'broken'; sid: string }
+  | { op: 'remove'; sid: string; mode: 'ralph' | 'ultrawork' }
+  | { op: 'rmdir'; sid: string };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({
+        sid: fc.constantFrom(...SIDS),
+        mode: fc.constantFrom('ralph' as const, 'ultrawork' as const),
+        active: fc.boolean(),
+        // Few distinct start times: ties in every sort key but the id.
+        startedMin: fc.constantFrom(1, 5, 5, 130, 2000),
+        iteration: fc.integer({ min: 0, max: 12 }),
+      })
+      .map((r) => ({ op: 'write', ...r }) as Op),
+  },
+  { weight: 1, arbitrary: fc.constantFrom(...SIDS).map((sid) => ({ op: 'broken', sid }) as Op) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ sid: fc.constantFrom(...SIDS), mode: fc.constantFrom('ralph' as const, 'ultrawork' as const) })
+      .map((r) => ({ op: 'remove', ...r }) as Op),
+  },
+  { weight: 1, arbitrary: fc.constantFrom(...SIDS).map((sid) => ({ op: 'rmdir', sid }) as Op) },
+);
+
+const picture = (d: SessionsDomain) => {
+  const s = d.getSnapshot();
+  return { sessions: s.sessions.map((v) => JSON.stringify(v)), problems: s.problems };
+};
+
+describe('incremental sessions publish == a fresh read of the same tree', () => {
+  it('over random change sequences', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { minLength: 1, maxLength: 25 }), (ops) => {
+        const root = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-inc-sessions-'));
+        dirs.push(root);
+        const live = new SessionsDomain({ root, clock: () => NOW, projectDir: root });
+        live.scan();
+        for (const o of ops) {
+          const dir = path.join(root, 'state', 'sessions', o.sid);
+          const events: WatchEvent[] = [];
+          if (o.op === 'write' || o.op === 'broken') {
+            const mode = o.op === 'write' ? o.mode : 'ralph';
+            const file = path.join(dir, `${mode}-state.json`);
+            const existed = fs.existsSync(file);
+            // Over a good file the live domain keeps the last good value (a fresh read has none): not comparable.
+            if (o.op === 'broken' && existed) continue;
+            if (!fs.existsSync(dir)) {
+              fs.mkdirSync(dir, { recursive: true });
+              events.push({ type: 'addDir', rel: `state/sessions/${o.sid}` });
+            }
+            const started = new Date(NOW - (o.op === 'write' ? o.startedMin : 3) * 60_000).toISOString();
+            fs.writeFileSync(
+              file,
+              o.op === 'broken'
+                ? '{"active": tru'
+                : JSON.stringify({
+                    active: o.active,
+                    iteration: o.iteration,
+                    max_iterations: 10,
+                    started_at: started,
+                    last_checked_at: started,
+                    session_id: o.sid,
+                  }),
+            );
+            events.push({ type: existed ? 'change' : 'add', rel: `state/sessions/${o.sid}/${mode}-state.json` });
+          } else if (o.op === 'remove') {
+            const file = path.join(dir, `${o.mode}-state.json`);
+            if (!fs.existsSync(file)) continue;
+            fs.rmSync(file);
+            events.push({ type: 'unlink', rel: `state/sessions/${o.sid}/${o.mode}-state.json` });
+          } else {
+            if (!fs.existsSync(dir)) continue;
+            fs.rmSync(dir, { recursive: true });
+            events.push({ type: 'unlinkDir', rel: `state/sessions/${o.sid}` });
+          }
+          live.refresh(events, 'trailing');
+          const fresh = new SessionsDomain({ root, clock: () => NOW, projectDir: root });
+          fresh.scan();
+          expect(picture(live)).toEqual(picture(fresh));
+          // No structural problems in these trees: the problem lines are every session's, in row order.
+          const snap = live.getSnapshot();
+          expect(snap.problems).toEqual(snap.sessions.flatMap((v) => v.problems));
+          // The header's counts, kept as sessions change, are the sum over every row.
+          expect(snap.counts).toEqual(
+            snap.sessions
+              .map(sessionCountOf)
+              .reduce((a, c) => ({ running: a.running + c.running, stale: a.stale + c.stale }), {
+                running: 0,
+                stale: 0,
+              }),
+          );
+          live.dispose();
+          fresh.dispose();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('the due heap names the same sessions as a pass over every view', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            key: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+            at: fc.option(fc.integer({ min: 0, max: 50 }), { nil: null }),
+            t: fc.integer({ min: 0, max: 60 }),
+          }),
+          {
+            maxLength: 60,
+          },
+        ),
+        (steps) => {
+          const views = new Map<string, SessionView>();
+          const heap = new DueHeap((k) => views.get(k));
+          for (const s of steps) {
+            const v = { nextChangeAt: s.at } as SessionView;
+            views.set(s.key, v);
+            heap.push(s.key, v);
+            heap.compact(views);
+            const naiveNext = Math.min(...[...views.values()].map((x) => x.nextChangeAt ?? Infinity));
+            expect(heap.next()).toBe(Number.isFinite(naiveNext) ? naiveNext : null);
+            const due = [...views].filter(([, x]) => x.nextChangeAt !== null && x.nextChangeAt <= s.t).map(([k]) => k);
+            expect([...new Set(heap.takeDue(s.t))].sort()).toEqual(due.sort());
+            // Taken sessions are re-derived: a new view with a later time (or none).
+            for (const k of due) {
+              const nv = { nextChangeAt: null } as SessionView;
+              views.set(k, nv);
+              heap.push(k, nv);
+            }
+          }
+        },
+      ),
+    );
+  });
+});
