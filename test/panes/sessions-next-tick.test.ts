@@ -17,11 +17,13 @@ const view = (i: number, updatedMs: number) =>
     modes: [],
   }) as unknown as SessionView;
 
-function storeWith(sessions: SessionView[]): OmcStore {
+function storeWith(sessions: SessionView[], processSince = new Map<string, number>()): OmcStore {
   const snap: SessionsSnapshot = { version: 1, sessions, problems: [], derivedAt: NOW };
+  const bySession = new Map([...processSince].map(([id, since]) => [id, { process: { since } }]));
   return {
     sessions: { getSnapshot: () => snap },
     cancels: { getSnapshot: () => ({ version: 0, entries: new Map() }) },
+    claude: { getSnapshot: () => ({ bySession }) },
   } as unknown as OmcStore;
 }
 
@@ -37,5 +39,16 @@ describe('sessions pane: time-driven repaints', () => {
     // Scrolled down to it, the seconds count again.
     const scrolled = { ...state, list: { ...state.list, top: 1490, index: 1500, id: 's-01500' } };
     expect(sessionsPane.nextTick?.(scrolled, storeWith(rows), NOW)).toBe(3_000);
+  });
+
+  it("a Claude process cell's age counts only on rows that can be on screen", () => {
+    const hoursAgo = NOW - 3 * 3_600_000 - 20_000;
+    const rows = Array.from({ length: 2000 }, (_, i) => view(i, hoursAgo));
+    // The process behind a session far below the window changed state 2 s ago ("busy 2s").
+    const procs = new Map([['s-01500', NOW - 2_000]]);
+    const state = initSessionsPane();
+    expect(sessionsPane.nextTick?.(state, storeWith(rows, procs), NOW) ?? Infinity).toBeGreaterThan(5_000);
+    const scrolled = { ...state, list: { ...state.list, top: 1490, index: 1500, id: 's-01500' } };
+    expect(sessionsPane.nextTick?.(scrolled, storeWith(rows, procs), NOW)).toBe(3_000);
   });
 });

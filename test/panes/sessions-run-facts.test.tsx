@@ -13,8 +13,9 @@ import { OmcStore } from '../../src/store/store.js';
 import { makeProject, NO_CLAUDE_DIR, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
 import * as omc56 from '../helpers/omc56.js';
+import { importOmc, OMC55 } from '../helpers/omc-packages.mjs';
 
-const omc55: any = await import(path.resolve('node_modules/oh-my-claude-sisyphus/dist/hooks/ralph/prd.js'));
+const omc55: any = await importOmc(OMC55, 'dist/hooks/ralph/prd.js');
 
 const S = SESSION.ralph;
 const ralphRel = `state/sessions/${S}/ralph-state.json`;

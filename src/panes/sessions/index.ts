@@ -251,13 +251,14 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     const shown = rows
       ? rows.slice(from, from + MAX_SHOWN_ROWS)
       : snap.sessions.filter((s) => rowKey(s) === state.detail?.id);
+    const claude = store.claude.getSnapshot().bySession;
     for (const s of shown) {
       next = Math.min(next, ageTickMs(s.updatedMs, now));
       if (s.status === 'cancelling') next = Math.min(next, 1000 - (now % 1000));
+      // The process cell's age ("busy 3m"): on the same batched grid as the rows' ages.
+      const proc = claude.get(s.id)?.process;
+      if (proc) next = Math.min(next, ageTickMs(proc.since, now));
     }
-    // The process cell's age ("busy 3m"): on the same batched grid as the rows' ages.
-    for (const c of store.claude.getSnapshot().bySession.values())
-      if (c.process) next = Math.min(next, ageTickMs(c.process.since, now));
     // omc-top's own cancels: the per-second countdown, then the moment a settled verdict leaves the row.
     for (const t of store.cancels.getSnapshot().entries.values()) {
       if (!t.final && t.expiresMs > now) next = Math.min(next, (t.expiresMs - now) % 1000 || 1000);
