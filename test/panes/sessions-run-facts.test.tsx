@@ -91,8 +91,14 @@ describe('sessions pane: run facts', () => {
     // Amending a criterion un-passes the story, as OMC's own reader now says.
     const after = omc55.getPrdStatus(omc55.readPrd(p!.dir, S));
     expect(after.completed).toBe(0);
-    await a.press(KEY.esc); // a frame of the list re-reads the PRD (stat-gated)
-    await a.waitForText('stories 0/3 · US-001');
+    // No watcher here (watch: 'none'): a frame re-reads the PRD once the lookup it remembers for the rows
+    // is a second old (stat-gated), so frames (the cursor down and back) come until one shows the amendment.
+    const deadline = Date.now() + 10_000;
+    while (!ralphRow(a.text()).includes('stories 0/3 · US-001')) {
+      expect(Date.now(), `the amended PRD on the ralph row\n${a.text()}`).toBeLessThan(deadline);
+      await a.step('j', 'k');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await a.press(KEY.enter);
     const detail = await a.waitForText('▌stories');
     expect(detail).toContain('▌stories (state/sessions/');

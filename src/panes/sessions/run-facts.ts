@@ -35,10 +35,18 @@ export function storyCell(prd: PrdLookup | null): string | null {
 }
 
 /** The facts OMC 5.6 will print about this session at the next SessionStart. */
-export function sessionFacts(store: OmcStore, s: SessionView): NextSessionFact[] {
-  const id = sessionKey(s);
-  return store.runs.nextSession().filter((f) => f.sessionId === id);
+export function sessionFacts(store: OmcStore, s: SessionView): readonly NextSessionFact[] {
+  const all = store.runs.nextSession();
+  // Every visible row asks on every frame: index the list once per list, not once per row.
+  let bySession = factIndex.get(all);
+  if (!bySession) {
+    bySession = new Map();
+    for (const f of all) bySession.set(f.sessionId, [...(bySession.get(f.sessionId) ?? []), f]);
+    factIndex.set(all, bySession);
+  }
+  return bySession.get(sessionKey(s)) ?? [];
 }
+const factIndex = new WeakMap<readonly NextSessionFact[], Map<string | null, NextSessionFact[]>>();
 
 /** The row badges for those facts: short, in brackets, one per kind. */
 export function factBadges(facts: readonly NextSessionFact[]): string | null {

@@ -34,6 +34,8 @@ export interface PrdDomainOptions {
   sessionDirsWith?: (file: string) => Iterable<string>;
 }
 
+const LOOKUP_FRESH_MS = 1_000;
+
 export class PrdDomain implements Domain {
   readonly name = 'prd';
   private readonly cache = new Map<string, Cached>();
@@ -41,6 +43,10 @@ export class PrdDomain implements Domain {
   private problemList: Problem[] = [];
   private sessionPrds: PrdCandidate[] = [];
   private changes = 0;
+  /** lookup() per session, for rows asking on every frame; dropped on any PRD event or scan, and after a second
+   * (the project's own prd.json sits outside the watched root, so only a fresh stat notices it). */
+  private lookups = new Map<string, PrdLookup | null>();
+  private lookupsAt = 0;
   readonly rules: PrdRules;
 
   constructor(private readonly opts: PrdDomainOptions) {
@@ -54,6 +60,7 @@ export class PrdDomain implements Domain {
   }
 
   scan(): void {
+    this.lookups.clear();
     // Session PRDs are found by listing (one lstat per session dir), so an invalid one is a problem line
     // before anyone asks for its row; the shared candidates are judged in recomputeProblems.
     this.sessionPrds = [];
@@ -83,6 +90,7 @@ export class PrdDomain implements Domain {
       touched = true;
     }
     if (touched) {
+      this.lookups.clear();
       this.changes++;
       this.recomputeProblems();
       for (const l of this.listeners) l();
@@ -91,6 +99,20 @@ export class PrdDomain implements Domain {
 
   /** The PRD OMC's ralph would read for this session (null = the session-less legacy state), or null when none exists. */
   lookup(sessionId: string | null): PrdLookup | null {
+    const now = Date.now();
+    if (now - this.lookupsAt > LOOKUP_FRESH_MS) {
+      this.lookups.clear();
+      this.lookupsAt = now;
+    }
+    const key = sessionId ?? '\u0000legacy';
+    const hit = this.lookups.get(key);
+    if (hit !== undefined) return hit;
+    const found = this.lookupNow(sessionId);
+    this.lookups.set(key, found);
+    return found;
+  }
+
+  private lookupNow(sessionId: string | null): PrdLookup | null {
     for (const c of prdCandidates(sessionId, this.rules)) {
       const verdict = this.read(c);
       if (verdict === null) continue;
