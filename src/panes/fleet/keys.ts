@@ -128,47 +128,7 @@ const noSession = (ctx: Ctx) => (selectedRow(lineOf(ctx)) ? null : 'no session s
 const CANCEL_READONLY = '--readonly: remote cancel and pause are disabled (nothing is written)';
 
 export const FLEET_BINDINGS: readonly FleetBinding[] = [
-  {
-    keys: ['ctrl+c'],
-    help: 'quit (the terminal is restored)',
-    when: ANY,
-    run: (ctx) => ctx.exit(),
-  },
-  { keys: ['ctrl+l'], help: 'redraw the screen', when: ANY, run: (ctx) => ctx.redraw() },
-  {
-    keys: ['y', 'Y'],
-    help: 'yes: run it',
-    hint: 'yes',
-    when: CONFIRM,
-    run: (ctx) => {
-      const c = ctx.state.confirm;
-      ctx.set((s) => ({ ...s, confirm: null }));
-      c?.onYes();
-    },
-  },
-  {
-    keys: ['n', 'N', 'escape', 'q'],
-    help: 'no: leave it running',
-    hint: 'no',
-    hintKeys: 'n/Esc',
-    when: CONFIRM,
-    run: (ctx) => ctx.set((s) => ({ ...s, confirm: null })),
-  },
-  ...navBindings<S, Ctx>(HELP, 'scroll the help', scrollHelp, { hint: false }),
-  {
-    keys: ['escape', '?', 'f1', 'enter'],
-    help: 'close the help',
-    hint: 'close',
-    when: HELP,
-    run: (ctx) => ctx.set(closeHelp),
-  },
-  { keys: ['q'], help: 'quit', hint: 'quit', when: HELP, run: (ctx) => ctx.exit() },
-  ...filterBindings<S, Ctx>(FILTER, {
-    keep: endFilter,
-    clear: clearFilter,
-    backspace: backspaceFilter,
-    move: (ctx, by) => move(ctx, by),
-  }),
+  // Declaration order is the help's and the README's order: the list first, then the other modes.
   ...navBindings<S, Ctx>(LIST, 'rows', move),
   { keys: [' '], help: 'rows: a page down (as PgDn)', when: LIST, run: (ctx) => move(ctx, { page: 1 }) },
   {
@@ -195,7 +155,7 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
   },
   {
     keys: ['p'],
-    help: 'pause the remote session (--host): runs omc-top cancel --pause on its host, after asking',
+    help: 'pause the remote session (--host): runs omc-top cancel --signal-only on its host (the loop carries on when the signal expires), after asking',
     hint: 'pause',
     when: LIST,
     writes: true,
@@ -225,4 +185,45 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
     run: (ctx) => ctx.set(openHelp),
   },
   { keys: ['q'], help: 'quit (the terminal is restored)', hint: 'quit', when: LIST, run: (ctx) => ctx.exit() },
+  ...filterBindings<S, Ctx>(FILTER, {
+    keep: endFilter,
+    clear: clearFilter,
+    backspace: backspaceFilter,
+    move: (ctx, by) => move(ctx, by),
+  }),
+  ...navBindings<S, Ctx>(HELP, 'scroll the help', scrollHelp, { hint: false }),
+  {
+    keys: ['escape', '?', 'f1', 'enter'],
+    help: 'close the help',
+    hint: 'close',
+    when: HELP,
+    run: (ctx) => ctx.set(closeHelp),
+  },
+  { keys: ['q'], help: 'quit', hint: 'quit', when: HELP, run: (ctx) => ctx.exit() },
+  {
+    keys: ['y', 'Y'],
+    help: 'yes: run it',
+    hint: 'yes',
+    when: CONFIRM,
+    run: (ctx) => {
+      const c = ctx.state.confirm;
+      ctx.set((s) => ({ ...s, confirm: null }));
+      c?.onYes();
+    },
+  },
+  {
+    keys: ['n', 'N', 'escape', 'q'],
+    help: 'no: leave it running',
+    hint: 'no',
+    hintKeys: 'n/Esc',
+    when: CONFIRM,
+    run: (ctx) => ctx.set((s) => ({ ...s, confirm: null })),
+  },
+  {
+    keys: ['ctrl+c'],
+    help: 'quit (the terminal is restored)',
+    when: ANY,
+    run: (ctx) => ctx.exit(),
+  },
+  { keys: ['ctrl+l'], help: 'redraw the screen', when: ANY, run: (ctx) => ctx.redraw() },
 ];
