@@ -61,14 +61,8 @@ export class FleetUi {
   open(rootId: string | null): void {
     this.set({ open: rootId });
   }
-  confirm(c: FleetConfirm | null): void {
-    this.set({ confirm: c });
-  }
   flash(text: string, kind: 'info' | 'error' = 'info'): void {
     this.set({ flash: { text, kind } });
-  }
-  move(snap: FleetSnapshot, to: Move, height: number): void {
-    this.update((s) => moveFleet(s, snap, to, height));
   }
   /** Pins the selection to a line identity after a frame (rows that sort above it later do not take the cursor). */
   settle(snap: FleetSnapshot, height: number): void {
