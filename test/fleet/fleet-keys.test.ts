@@ -9,6 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalFleet } from '../../src/fleet/local.js';
 import { KEY, mountFleet } from '../helpers/mount-app.js';
+import { waitFor } from '../helpers/fixtures.js';
 import { makeMachine, type Machine } from './fleet-tree.js';
 
 let m: Machine | null = null;
@@ -42,10 +43,13 @@ describe('omc-top --all: the fleet keys are a bindings table', () => {
     expect(footer()).toContain('? help');
     await app.step('?');
     const help = await app.waitForText('Fleet (--all) keys');
+    if (process.env.SHOW) console.log(help);
     expect(help).toContain('filter rows (every word must match project, worktree, session, host');
-    expect(help).toContain('reconnect to the selected row');
+    expect(help).toContain('this help, with the legend of statuses and symbols');
     expect(help).not.toContain('STATUS');
     expect(footer()).toContain('Esc close');
+    await app.step(KEY.pagedown);
+    await app.waitForText('reconnect to the selected row');
     // The help is longer than the screen: G reaches the legend's end, as in the app's help.
     await app.step('G');
     await app.waitForText('footer: the file watcher works');
@@ -102,8 +106,11 @@ describe('omc-top --all: the fleet keys are a bindings table', () => {
     app.unmountOnly();
   });
 
-  it('Ctrl-C quits while a filter is typed (a text field never traps the user)', async () => {
-    const { app } = await twoProjects();
+  it('a narrow footer keeps ? help and q quit; Ctrl-C quits while a filter is typed', async () => {
+    const { app, footer } = await twoProjects();
+    app.resize(56, 30);
+    await waitFor(() => footer().length <= 56 && !footer().includes('reconnect'), { what: 'a narrow footer' });
+    expect(footer()).toContain('? help  q quit');
     await app.step('/', 'x');
     await app.waitForText(/\/x .*0 of 4 match/);
     await app.step(KEY.ctrl('c'));

@@ -138,6 +138,15 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
     when: LIST,
     run: openSelected,
   },
+  // Help and quit before the rest: a narrow footer drops hints from the end, and these two must stay.
+  {
+    keys: ['?', 'f1'],
+    help: 'this help, with the legend of statuses and symbols (Esc closes)',
+    hint: 'help',
+    when: LIST,
+    run: (ctx) => ctx.set(openHelp),
+  },
+  { keys: ['q'], help: 'quit (the terminal is restored)', hint: 'quit', when: LIST, run: (ctx) => ctx.exit() },
   ...filterStartBindings<S, Ctx>(
     LIST,
     'filter rows (every word must match project, worktree, session, host, modes or status)',
@@ -177,14 +186,6 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
       ctx.app.flash(`reconnecting to ${host}…`, 'info');
     },
   },
-  {
-    keys: ['?', 'f1'],
-    help: 'this help, with the legend of statuses and symbols (Esc closes)',
-    hint: 'help',
-    when: LIST,
-    run: (ctx) => ctx.set(openHelp),
-  },
-  { keys: ['q'], help: 'quit (the terminal is restored)', hint: 'quit', when: LIST, run: (ctx) => ctx.exit() },
   ...filterBindings<S, Ctx>(FILTER, {
     keep: endFilter,
     clear: clearFilter,
