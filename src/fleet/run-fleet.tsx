@@ -64,6 +64,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
         fleetUi={fleetUi}
         remote={remote}
         theme={theme}
+        readonly={opts.readonly}
         exit={ctl.exit}
         redraw={ctl.redraw}
         suspend={ctl.suspend}

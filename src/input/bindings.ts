@@ -4,7 +4,7 @@
  * README's key table (scripts/readme-keys.mjs, checked by a test). One edit
  * per key: the three descriptions can no longer drift apart.
  */
-import type { KeyContext } from '../panes/types.js';
+import type { AppActions, KeyContext } from '../panes/types.js';
 import type { InputEvent } from './keys.js';
 
 /**
@@ -20,7 +20,18 @@ export interface Mode<S> {
   test(s: S): boolean;
 }
 
-export interface Binding<S> {
+/**
+ * What a binding's run needs at least: the state, a way to change it, and the
+ * app's message line and --readonly flag. Panes get a KeyContext; the fleet
+ * view (src/panes/fleet/keys.ts) its own context with the same core.
+ */
+export interface BindingContext<S> {
+  state: S;
+  set(next: S | ((s: S) => S)): void;
+  app: Pick<AppActions, 'flash' | 'readonly'>;
+}
+
+export interface Binding<S, C extends BindingContext<S> = KeyContext<S>> {
   keys: readonly KeySpec[];
   /** What it does, for the `?` help and the README. */
   help: string;
@@ -35,8 +46,8 @@ export interface Binding<S> {
   /** What pressing it under --readonly says (default: "--readonly: <hint> is disabled (nothing is written)"). */
   readonlyText?: string;
   /** Why it cannot run right now (e.g. "no entry selected"), or null. */
-  disabled?(ctx: KeyContext<S>): string | null;
-  run(ctx: KeyContext<S>, ev: InputEvent): void;
+  disabled?(ctx: C): string | null;
+  run(ctx: C, ev: InputEvent): void;
 }
 
 export const READONLY_REASON = 'read-only (--readonly): nothing is written';
@@ -79,10 +90,10 @@ export function matchKey(spec: KeySpec, ev: InputEvent): boolean {
   return k.name === spec && !k.meta;
 }
 
-export const applies = <S>(b: Binding<S>, s: S) => b.when?.test(s) ?? true;
+export const applies = <S, C extends BindingContext<S>>(b: Binding<S, C>, s: S) => b.when?.test(s) ?? true;
 
 /** Why a binding cannot run now, or null when it can. */
-export function disabledReason<S>(b: Binding<S>, ctx: KeyContext<S>): string | null {
+export function disabledReason<S, C extends BindingContext<S>>(b: Binding<S, C>, ctx: C): string | null {
   if (b.writes && ctx.app.readonly) return READONLY_REASON;
   return b.disabled?.(ctx) ?? null;
 }
@@ -92,7 +103,11 @@ export function disabledReason<S>(b: Binding<S>, ctx: KeyContext<S>): string | n
  * A disabled binding still takes its key and says why (so the key never falls
  * through to a global meaning). Returns false when no binding has the key.
  */
-export function dispatch<S>(bindings: readonly Binding<S>[], ev: InputEvent, ctx: KeyContext<S>): boolean {
+export function dispatch<S, C extends BindingContext<S>>(
+  bindings: readonly Binding<S, C>[],
+  ev: InputEvent,
+  ctx: C,
+): boolean {
   const b = bindings.find((x) => applies(x, ctx.state) && x.keys.some((k) => matchKey(k, ev)));
   if (!b) return false;
   if (b.writes && ctx.app.readonly) {
@@ -106,7 +121,11 @@ export function dispatch<S>(bindings: readonly Binding<S>[], ev: InputEvent, ctx
 }
 
 /** Footer hints for the current state: the bindings with a hint that apply and are not disabled by --readonly. */
-export function footerHints<S>(bindings: readonly Binding<S>[], s: S, readonly: boolean): Array<[string, string]> {
+export function footerHints<S, C extends BindingContext<S>>(
+  bindings: readonly Binding<S, C>[],
+  s: S,
+  readonly: boolean,
+): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const b of bindings) {
     if (!b.hint || !applies(b, s) || (b.writes && readonly)) continue;
@@ -122,7 +141,10 @@ export interface HelpRow {
 }
 
 /** Every binding as a help row, grouped by mode in declaration order; write keys are marked under --readonly. */
-export function helpRows<S>(bindings: readonly Binding<S>[], readonly: boolean): HelpRow[] {
+export function helpRows<S, C extends BindingContext<S>>(
+  bindings: readonly Binding<S, C>[],
+  readonly: boolean,
+): HelpRow[] {
   const order: string[] = [];
   const byMode = new Map<string, HelpRow[]>();
   for (const b of bindings) {

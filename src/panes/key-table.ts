@@ -6,6 +6,7 @@
 import { helpRows, keysLabel } from '../input/bindings.js';
 import { GLOBAL_BINDINGS } from '../input/router.js';
 import { LEGEND } from '../ui/overlay-lines.js';
+import { FLEET_BINDINGS, FLEET_TITLE } from './fleet/keys.js';
 import type { AnyPaneModule } from './types.js';
 
 export const KEYS_START =
@@ -29,6 +30,10 @@ export function keyTableMarkdown(panes: ReadonlyArray<AnyPaneModule>): string {
     for (const r of helpRows(p.bindings, false))
       out.push(`| ${cell(r.mode)} | ${cell(code(r.keys))} | ${cell(r.help)} |`);
   }
+  // The fleet view (`omc-top --all`) has one table of its own: no pane hotkeys, no global keys.
+  out.push('', `#### ${FLEET_TITLE}`, '', '| where | key | what |', '|---|---|---|');
+  for (const r of helpRows(FLEET_BINDINGS, false))
+    out.push(`| ${cell(r.mode)} | ${cell(code(r.keys))} | ${cell(r.help)} |`);
   out.push('', '#### Statuses and symbols', '', '| label | means |', '|---|---|');
   for (const [label, means] of LEGEND) out.push(`| ${cell(label)} | ${cell(means)} |`);
   out.push('', KEYS_END);

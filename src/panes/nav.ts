@@ -3,16 +3,16 @@
  * once: j/k, arrows, g/G, Home/End, PgUp/PgDn (Ctrl-U/D) and the mouse wheel.
  * A pane says how to move (`to`) and in which mode; the keys are the same everywhere.
  */
-import type { Binding, Mode } from '../input/bindings.js';
+import type { Binding, BindingContext, Mode } from '../input/bindings.js';
 import type { Move } from '../ui/list.js';
 import type { KeyContext } from './types.js';
 
-export function navBindings<S>(
+export function navBindings<S, C extends BindingContext<S> = KeyContext<S>>(
   when: Mode<S>,
   what: string,
-  to: (ctx: KeyContext<S>, move: Move) => void,
+  to: (ctx: C, move: Move) => void,
   opts: { hint?: boolean } = {},
-): Binding<S>[] {
+): Binding<S, C>[] {
   return [
     {
       keys: ['j', 'down', 'wheeldown'],
@@ -39,16 +39,16 @@ export function scrollDelta(move: Move, height: number): number {
 }
 
 /** The filter-typing keys (a text field): keep, clear, delete, and move the list without leaving it. */
-export function filterBindings<S>(
+export function filterBindings<S, C extends BindingContext<S> = KeyContext<S>>(
   when: Mode<S>,
   f: {
     keep(s: S): S;
     clear(s: S): S;
     backspace(s: S): S;
-    move?(ctx: KeyContext<S>, by: number): void;
+    move?(ctx: C, by: number): void;
   },
-): Binding<S>[] {
-  const out: Binding<S>[] = [
+): Binding<S, C>[] {
+  const out: Binding<S, C>[] = [
     { keys: ['enter'], help: 'keep the filter and go back to the list', hint: 'keep', when, run: (c) => c.set(f.keep) },
     { keys: ['escape'], help: 'clear the filter', hint: 'clear', when, run: (c) => c.set(f.clear) },
     { keys: ['backspace'], help: 'delete the last character', when, run: (c) => c.set(f.backspace) },
@@ -70,11 +70,11 @@ export const mode = <S>(name: string, test: (s: S) => boolean): Mode<S> => ({ na
  * filter, Esc clears one that is kept (only while there is one, so Esc means
  * "back" otherwise). Only the help text differs: what the filter matches.
  */
-export function filterStartBindings<S>(
+export function filterStartBindings<S, C extends BindingContext<S> = KeyContext<S>>(
   when: Mode<S>,
   help: string,
   f: { start(s: S): S; clear(s: S): S; filtered(s: S): boolean },
-): Binding<S>[] {
+): Binding<S, C>[] {
   return [
     { keys: ['/'], help, hint: 'filter', when, run: (c) => c.set(f.start) },
     {

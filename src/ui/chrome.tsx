@@ -224,7 +224,7 @@ export function Footer({
  * The pane's hints, most important first, as many whole ones as fit: a hint
  * cut mid-word ("c canc…") tells the user less than one left for `?` help.
  */
-function hintsThatFit(hints: Array<[string, string]>, room: number): string {
+export function hintsThatFit(hints: Array<[string, string]>, room: number): string {
   let text = '';
   for (const [k, v] of hints) {
     const next = text ? `${text}  ${k} ${v}` : `${k} ${v}`;

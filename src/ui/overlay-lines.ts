@@ -3,7 +3,7 @@
  * laid out once: the overlay view draws these lines and the router scrolls
  * them by the same count, so `G` lands on the last line and `k` moves from it.
  */
-import { helpRows, keysLabel, type KeySpec } from '../input/bindings.js';
+import { helpRows, keysLabel, type Binding, type BindingContext, type KeySpec } from '../input/bindings.js';
 import type { AnyPaneModule, Size } from '../panes/types.js';
 import { formatClock, width as cells, wrapText } from './format.js';
 import type { Flash, Overlay } from './ui-store.js';
@@ -89,32 +89,61 @@ export function helpLines(inp: OverlayInputs, width: number): OverlayLine[] {
     width,
     out,
   );
-  for (const p of inp.panes) {
-    let mode: string | null = null;
-    const rows = helpRows(p.bindings, inp.readonly);
-    out.push({ text: '' }, { text: p.title, tone: 'title' });
-    let group: Array<{ keys: string; help: string }> = [];
-    const flush = () => {
-      if (group.length > 0) keyRows(group, width, out);
-      group = [];
-    };
-    for (const r of rows) {
-      if (r.mode !== mode) {
-        flush();
-        mode = r.mode;
-        if (mode !== '') out.push({ text: ` ${mode}:`, tone: 'muted' });
-      }
-      group.push(r);
+  for (const p of inp.panes) bindingsSection(p.title, p.bindings, inp.readonly, width, out);
+  legendSection(width, out);
+  return out;
+}
+
+/** One bindings table as a titled help block, its rows grouped by mode (in declaration order). */
+function bindingsSection<S, C extends BindingContext<S>>(
+  title: string,
+  bindings: readonly Binding<S, C>[],
+  readonly: boolean,
+  width: number,
+  out: OverlayLine[],
+): void {
+  let mode: string | null = null;
+  const rows = helpRows(bindings, readonly);
+  out.push({ text: '' }, { text: title, tone: 'title' });
+  let group: Array<{ keys: string; help: string }> = [];
+  const flush = () => {
+    if (group.length > 0) keyRows(group, width, out);
+    group = [];
+  };
+  for (const r of rows) {
+    if (r.mode !== mode) {
+      flush();
+      mode = r.mode;
+      if (mode !== '') out.push({ text: ` ${mode}:`, tone: 'muted' });
     }
-    flush();
+    group.push(r);
   }
+  flush();
+}
+
+/**
+ * The help of a view with one bindings table and no panes (the fleet, `--all`):
+ * the same layout as the app's help — its keys by mode, then the legend.
+ */
+export function tableHelpLines<S, C extends BindingContext<S>>(
+  title: string,
+  bindings: readonly Binding<S, C>[],
+  readonly: boolean,
+  width: number,
+): OverlayLine[] {
+  const out: OverlayLine[] = [{ text: `${title} keys  ·  Esc closes, q quits`, tone: 'title' }];
+  bindingsSection(title, bindings, readonly, width, out);
+  legendSection(width, out);
+  return out;
+}
+
+function legendSection(width: number, out: OverlayLine[]): void {
   out.push({ text: '' }, { text: 'Statuses and symbols', tone: 'title' });
   keyRows(
     LEGEND.map(([keys, help]) => ({ keys, help })),
     width,
     out,
   );
-  return out;
 }
 
 export function messageLines(inp: OverlayInputs, width: number): OverlayLine[] {

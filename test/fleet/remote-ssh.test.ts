@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseHostSpec } from '../../src/fleet/host-spec.js';
 import { LocalFleet } from '../../src/fleet/local.js';
 import { RemoteFleet } from '../../src/fleet/remotes.js';
-import { mountFleet } from '../helpers/mount-app.js';
+import { KEY, mountFleet } from '../helpers/mount-app.js';
 import { makeLive, sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
 import { waitFor } from '../helpers/fixtures.js';
 import { makeMachine, type Machine } from './fleet-tree.js';
@@ -94,6 +94,13 @@ describe.skipIf(skip !== null)('--host over a real sshd', { timeout: 120_000 }, 
       expect(t).toContain('2 hosts');
       const rowA = app.lines().find((l) => l.includes(liveA.slice(0, 8)))!;
       expect(rowA).toMatch(/enforced\s+@boxa/);
+      // `/` over the fleet rows matches the host too: only boxb's rows stay, Esc brings boxa's back.
+      await app.press('/', 'b', 'o', 'x', 'b');
+      const onlyB = await app.waitForText(/\/boxb .*2 of 5 match/);
+      expect(onlyB).toContain(`@boxb:${b}  blog`);
+      expect(onlyB).not.toContain(liveA.slice(0, 8));
+      await app.press(KEY.esc, 'g');
+      await app.waitForText(liveA.slice(0, 8));
 
       // Select boxa's live loop and cancel it: the confirmation names the command, y runs it there.
       for (let i = 0; i < 10 && !(app.lines().find((l) => l.startsWith('▸')) ?? '').includes(liveA.slice(0, 8)); i++)

@@ -204,6 +204,7 @@ export async function mountFleet(
       fleetUi={fleetUi}
       remote={opts.remote}
       theme={pickTheme(opts.color ? {} : { NO_COLOR: '1' })}
+      readonly={opts.readonly}
       exit={() => {
         exited = true;
       }}
@@ -212,6 +213,7 @@ export async function mountFleet(
     />,
     opts,
     () => undefined,
+    () => fleetUi.getSnapshot(),
   );
   await m.ready;
   return { ...m, fleetUi, exited: () => exited, unmount: async () => (m.unmountOnly(), await fleet.close()) };

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { matchKey } from '../../src/input/bindings.js';
 import type { InputEvent } from '../../src/input/keys.js';
 import { KEYS_END, KEYS_START, keyTableMarkdown } from '../../src/panes/key-table.js';
+import { FLEET_BINDINGS } from '../../src/panes/fleet/keys.js';
 import { PANES } from '../../src/panes/registry.js';
 import { LEGEND } from '../../src/ui/overlay-lines.js';
 import { statusLabel } from '../../src/panes/sessions/rows.js';
@@ -20,6 +21,12 @@ import type { BoardStatus } from '../../src/store/team/model.js';
 
 const README = path.resolve(__dirname, '../../README.md');
 
+/** Every table the app dispatches from: the panes' and the fleet view's (`--all`). */
+const TABLES: ReadonlyArray<{
+  id: string;
+  bindings: ReadonlyArray<{ keys: readonly string[]; help: string; when?: { name: string; test: unknown } }>;
+}> = [...PANES.map((p) => ({ id: p.id, bindings: p.bindings })), { id: 'fleet', bindings: FLEET_BINDINGS }];
+
 describe('bindings tables', () => {
   it('README.md carries exactly the key table generated from the tables (run node scripts/readme-keys.mjs)', () => {
     const readme = fs.readFileSync(README, 'utf8');
@@ -29,8 +36,18 @@ describe('bindings tables', () => {
     expect(readme.slice(a, b + KEYS_END.length)).toBe(keyTableMarkdown(PANES));
   });
 
+  it("README's generated table has the fleet's keys (`--all`), and its Fleet section points there", () => {
+    const readme = fs.readFileSync(README, 'utf8');
+    const table = readme.slice(readme.indexOf(KEYS_START), readme.indexOf(KEYS_END));
+    const fleet = table.slice(table.indexOf('#### Fleet (`--all`)'));
+    expect(table).toContain('#### Fleet (`--all`)');
+    for (const key of ['`?`', '`/`', '`q`', '`c`', '`r`', '`Ctrl-L`']) expect(fleet).toContain(`| ${key}`);
+    const section = readme.slice(readme.indexOf('## Fleet: every project, every machine'));
+    expect(section.slice(0, 2000)).toContain('**Fleet (`--all`)** table under [Keys](#keys)');
+  });
+
   it('every binding has keys and says what it does', () => {
-    for (const p of PANES) {
+    for (const p of TABLES) {
       for (const b of p.bindings) {
         expect(b.keys.length, `${p.id}: ${b.help}`).toBeGreaterThan(0);
         expect(b.help.trim().length, `${p.id}: ${b.keys.join(',')}`).toBeGreaterThan(3);
@@ -39,7 +56,7 @@ describe('bindings tables', () => {
   });
 
   it('no pane binds one key twice for the same state (the second could never run)', () => {
-    for (const p of PANES) {
+    for (const p of TABLES) {
       const seen = new Map<string, string>();
       for (const b of p.bindings) {
         // Bindings whose state is narrowed further by a test of their own (Esc with a filter set) come first in intent;

@@ -10,7 +10,9 @@ import { shortId, statusWords } from '../sessions/rows.js';
 /** Header, column header, message line, footer. */
 export const FLEET_CHROME_ROWS = 4;
 
-export const listHeight = (rows: number) => Math.max(1, rows - 1 - FLEET_CHROME_ROWS);
+/** List rows at a terminal height; a filter line (typed or kept) takes one of them. */
+export const listHeight = (rows: number, filterLine = false) =>
+  Math.max(1, rows - 1 - FLEET_CHROME_ROWS - (filterLine ? 1 : 0));
 
 export function headerText(snap: FleetSnapshot, hosts: number, hostsLive = hosts): string {
   const n = snap.localClaude;

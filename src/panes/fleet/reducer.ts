@@ -2,10 +2,12 @@
  * The fleet view's UI state, outside React and reduced synchronously per key
  * (as UiStore does for the panes), so a burst of keys never reads a stale
  * state. Which root is open, the list selection (by line identity), a
- * confirmation being asked, the last message.
+ * confirmation being asked, the help being read, the row filter, the last message.
  */
 import { fleetLines, lineId, type FleetLine, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
 import { initList, listView, moveList, settleList, type ListState, type Move } from '../../ui/list.js';
+import { cleanLine } from '../../store/sanitize.js';
+import { statusWords } from '../sessions/rows.js';
 
 export interface FleetConfirm {
   title: string;
@@ -19,10 +21,25 @@ export interface FleetUiState {
   list: ListState;
   confirm: FleetConfirm | null;
   flash: { text: string; kind: 'info' | 'error' } | null;
+  /** The `?` help on screen, scrolled to this line; null when closed. */
+  help: { scroll: number } | null;
+  /** Rows shown: every word must match the project, worktree, session, host, modes or status. */
+  filter: string;
+  filterEditing: boolean;
 }
 
+export const initFleetUi = (): FleetUiState => ({
+  open: null,
+  list: initList(),
+  confirm: null,
+  flash: null,
+  help: null,
+  filter: '',
+  filterEditing: false,
+});
+
 export class FleetUi {
-  private state: FleetUiState = { open: null, list: initList(), confirm: null, flash: null };
+  private state: FleetUiState = initFleetUi();
   private listeners = new Set<() => void>();
 
   getSnapshot = () => this.state;
@@ -36,30 +53,94 @@ export class FleetUi {
     for (const l of [...this.listeners]) l();
   }
 
+  /** A pure transition (the bindings table's `set`), applied at once so the next key reads it. */
+  update(next: FleetUiState | ((s: FleetUiState) => FleetUiState)): void {
+    const s = typeof next === 'function' ? next(this.state) : next;
+    if (s !== this.state) this.set(s);
+  }
   open(rootId: string | null): void {
     this.set({ open: rootId });
-  }
-  confirm(c: FleetConfirm | null): void {
-    this.set({ confirm: c });
   }
   flash(text: string, kind: 'info' | 'error' = 'info'): void {
     this.set({ flash: { text, kind } });
   }
-  move(snap: FleetSnapshot, to: Move, height: number): void {
-    this.set({ list: moveList(this.state.list, fleetLines(snap).map(lineId), to, height), flash: null });
-  }
   /** Pins the selection to a line identity after a frame (rows that sort above it later do not take the cursor). */
   settle(snap: FleetSnapshot, height: number): void {
-    const next = settleList(this.state.list, fleetLines(snap).map(lineId), height);
+    const next = settleList(this.state.list, shownIds(snap, this.state.filter), height);
     if (next.id !== this.state.list.id || next.top !== this.state.list.top || next.index !== this.state.list.index)
       this.set({ list: next });
   }
 }
 
+const haystack = (l: FleetLine & { kind: 'row' }) =>
+  [l.group.label, l.row.rootLabel, l.row.session, l.row.host ?? '', l.row.modes, statusWords(l.row.status)]
+    .join(' ')
+    .toLowerCase();
+
+/**
+ * The lines on screen for a filter: every row whose text has every word of
+ * it, under its group's header (a group with no such row is left out).
+ */
+export function shownLines(snap: FleetSnapshot, filter: string): FleetLine[] {
+  const all = fleetLines(snap);
+  const terms = filter.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (terms.length === 0) return all;
+  const out: FleetLine[] = [];
+  let head: FleetLine[] = [];
+  for (const l of all) {
+    if (l.kind !== 'row') {
+      if (l.kind === 'group') head = [];
+      head.push(l);
+      continue;
+    }
+    const h = haystack(l);
+    if (!terms.every((t) => h.includes(t))) continue;
+    out.push(...head, l);
+    head = [];
+  }
+  return out;
+}
+
+const shownIds = (snap: FleetSnapshot, filter: string) => shownLines(snap, filter).map(lineId);
+
+/** Moves the selection over the lines shown (a move clears the last message, as in the panes). */
+export const moveFleet = (s: FleetUiState, snap: FleetSnapshot, to: Move, height: number): FleetUiState => ({
+  ...s,
+  list: moveList(s.list, shownIds(snap, s.filter), to, height),
+  flash: null,
+});
+
+/** Session rows shown and in all, for the filter line. */
+export function rowCounts(snap: FleetSnapshot, filter: string): { shown: number; total: number } {
+  const total = snap.groups.reduce((n, g) => n + g.rows.length, 0);
+  return { shown: shownLines(snap, filter).filter((l) => l.kind === 'row').length, total };
+}
+
+/** The filter line takes a row of the list while a filter is typed or kept. */
+export const filtering = (s: FleetUiState) => s.filterEditing || s.filter !== '';
+
+export const startFilter = (s: FleetUiState): FleetUiState => ({ ...s, filterEditing: true, flash: null });
+export const endFilter = (s: FleetUiState): FleetUiState => ({ ...s, filterEditing: false });
+export const clearFilter = (s: FleetUiState): FleetUiState => ({ ...s, filter: '', filterEditing: false });
+export const typeFilter = (s: FleetUiState, text: string): FleetUiState => ({
+  ...s,
+  filter: [...(s.filter + cleanLine(text))].slice(0, 200).join(''),
+});
+export const backspaceFilter = (s: FleetUiState): FleetUiState => ({
+  ...s,
+  filter: [...s.filter].slice(0, -1).join(''),
+});
+export const openHelp = (s: FleetUiState): FleetUiState => ({ ...s, help: { scroll: 0 } });
+export const closeHelp = (s: FleetUiState): FleetUiState => ({ ...s, help: null });
+
 /** The line under the cursor. */
-export function selectedLine(snap: FleetSnapshot, list: ListState, height: number): FleetLine | null {
-  const lines = fleetLines(snap);
-  const v = listView(list, lines.map(lineId), height);
+export function selectedLine(
+  snap: FleetSnapshot,
+  ui: Pick<FleetUiState, 'list' | 'filter'>,
+  height: number,
+): FleetLine | null {
+  const lines = shownLines(snap, ui.filter);
+  const v = listView(ui.list, lines.map(lineId), height);
   return v.index >= 0 ? (lines[v.index] ?? null) : null;
 }
 

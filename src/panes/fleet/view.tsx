@@ -1,14 +1,22 @@
-/** The fleet list: header, one line per group and per session, a message line and the footer. Reads only. */
+/**
+ * The fleet list: header, one line per group and per session (under a filter
+ * line while one is typed or kept), a message line and the footer, whose
+ * hints come from the bindings table. `?` shows the help in the list's place.
+ * Reads only.
+ */
 import React from 'react';
 import { Box, Text } from 'ink';
-import { fleetLines, lineId, type FleetSnapshot } from '../../fleet/model.js';
+import { lineId, type FleetSnapshot } from '../../fleet/model.js';
+import { footerHints } from '../../input/bindings.js';
+import { hintsThatFit } from '../../ui/chrome.js';
+import { FilterLine } from '../../ui/filter-line.js';
 import { fit } from '../../ui/format.js';
 import { listView, moreAbove, moreBelow } from '../../ui/list.js';
+import { ScrollLines } from '../../ui/scroll-lines.js';
 import { useTheme } from '../../ui/theme.js';
+import { FLEET_BINDINGS, fleetHelpLines } from './keys.js';
 import { columnsHeader, groupLine, headerText, listHeight, rowLine } from './layout.js';
-import type { FleetUiState } from './reducer.js';
-
-export const FLEET_FOOTER = 'Enter open · Esc back · j/k move · c cancel · p pause (remote) · r reconnect · q quit';
+import { filtering, rowCounts, shownLines, type FleetUiState } from './reducer.js';
 
 export function FleetView({
   snap,
@@ -18,6 +26,7 @@ export function FleetView({
   width,
   rows,
   now,
+  readonly = false,
 }: {
   snap: FleetSnapshot;
   ui: FleetUiState;
@@ -26,10 +35,12 @@ export function FleetView({
   width: number;
   rows: number;
   now: number;
+  readonly?: boolean;
 }) {
   const theme = useTheme();
-  const height = listHeight(rows);
-  const lines = fleetLines(snap);
+  const withFilter = filtering(ui);
+  const height = listHeight(rows, withFilter);
+  const lines = shownLines(snap, ui.filter);
   const view = listView(ui.list, lines.map(lineId), height);
   const above = moreAbove(view);
   const below = moreBelow(view, height, lines.length);
@@ -38,7 +49,16 @@ export function FleetView({
       ? `  ${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`
       : '';
   let body: React.ReactNode;
-  if (ui.confirm) {
+  if (ui.help && !ui.confirm) {
+    body = (
+      <ScrollLines
+        lines={fleetHelpLines(width, readonly)}
+        scroll={ui.help.scroll}
+        width={width}
+        height={listHeight(rows) + 1}
+      />
+    );
+  } else if (ui.confirm) {
     const c = ui.confirm;
     body = (
       <Box flexDirection="column" height={height + 1}>
@@ -57,17 +77,21 @@ export function FleetView({
     );
   } else {
     const visible = lines.slice(view.top, view.top + height);
+    const counts = withFilter ? rowCounts(snap, ui.filter) : null;
     body = (
-      <Box flexDirection="column" height={height + 1}>
+      <Box flexDirection="column" height={height + (withFilter ? 2 : 1)}>
+        {counts ? <FilterLine of={ui} shown={counts.shown} total={counts.total} width={width} /> : null}
         <Text bold color={theme.muted} wrap="truncate">
           {fit(columnsHeader(width).trimEnd() + more, width)}
         </Text>
         {lines.length === 0 ? (
           <Text color={theme.muted} wrap="truncate">
             {fit(
-              snap.ready
-                ? '  No OMC sessions on this machine yet: no live Claude session, $OMC_STATE_DIR project or ~/.omc has one.'
-                : '  Reading…',
+              counts && counts.total > 0
+                ? '  No row matches the filter (Esc clears it).'
+                : snap.ready
+                  ? '  No OMC sessions on this machine yet: no live Claude session, $OMC_STATE_DIR project or ~/.omc has one.'
+                  : '  Reading…',
               width,
             )}
           </Text>
@@ -115,7 +139,7 @@ export function FleetView({
         {fit(ui.flash?.text ?? snap.problems[0] ?? '', width)}
       </Text>
       <Text color={theme.muted} wrap="truncate">
-        {fit(FLEET_FOOTER, width)}
+        {fit(hintsThatFit(footerHints(FLEET_BINDINGS, ui, readonly), width), width)}
       </Text>
     </Box>
   );

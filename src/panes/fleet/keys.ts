@@ -1,0 +1,230 @@
+/**
+ * The fleet view's keys (`omc-top --all`) as one bindings table, like every
+ * pane's: the shell dispatches from it (src/input/bindings.ts), the footer
+ * hints, the `?` help and the README key table are generated from it. The
+ * navigation and filter keys are the shared ones (src/panes/nav.ts).
+ */
+import type { Binding, BindingContext } from '../../input/bindings.js';
+import type { FleetRow, FleetSnapshot } from '../../fleet/model.js';
+import { scrollTo, type Move } from '../../ui/list.js';
+import { tableHelpLines } from '../../ui/overlay-lines.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../nav.js';
+import type { Size } from '../types.js';
+import { listHeight } from './layout.js';
+import {
+  backspaceFilter,
+  clearFilter,
+  closeHelp,
+  endFilter,
+  filtering,
+  moveFleet,
+  openHelp,
+  selectedLine,
+  selectedRow,
+  startFilter,
+  type FleetUiState,
+} from './reducer.js';
+
+/** What the fleet can do with a remote row (src/fleet/remote.ts); absent without --host. */
+export interface RemoteActions {
+  hosts(): number;
+  /** Hosts whose stream is up (the `ready` line came). */
+  hostsLive(): number;
+  /** The words of the confirmation: what will run where. */
+  describeCancel(row: FleetRow, pause: boolean): string[];
+  /** Runs `omc-top cancel` on the row's host; resolves to the message to show. */
+  cancel(row: FleetRow, pause: boolean): Promise<{ ok: boolean; text: string }>;
+  reconnect(host: string): void;
+}
+
+/** What a fleet key may read and do: the core every binding gets, plus the fleet's own effects. */
+export interface FleetKeyContext extends BindingContext<FleetUiState> {
+  snap: FleetSnapshot;
+  /** The terminal. */
+  size: Size;
+  remote?: RemoteActions;
+  exit(): void;
+  redraw(): void;
+  /** Shows a local root's panes; on a session line, at that session's detail. */
+  openProject(row: FleetRow, atSession: boolean): void;
+}
+
+type S = FleetUiState;
+type Ctx = FleetKeyContext;
+type FleetBinding = Binding<S, Ctx>;
+
+/** The title of the fleet's section in the help and the README. */
+export const FLEET_TITLE = 'Fleet (`--all`)';
+
+const ANY = mode<S>('anywhere in the fleet', () => true);
+const CONFIRM = mode<S>('asked to confirm', (s) => s.confirm !== null);
+const HELP = mode<S>('reading the help', (s) => s.confirm === null && s.help !== null);
+const FILTER = mode<S>('typing a filter', (s) => s.confirm === null && s.help === null && s.filterEditing);
+const LIST = mode<S>('fleet list', (s) => s.confirm === null && s.help === null && !s.filterEditing);
+
+/** List rows at this terminal size in this state: the same number the view draws. */
+export const heightOf = (ctx: Pick<Ctx, 'size' | 'state'>) => listHeight(ctx.size.rows, filtering(ctx.state));
+const move = (ctx: Ctx, to: Move) => ctx.set((s) => moveFleet(s, ctx.snap, to, heightOf(ctx)));
+const lineOf = (ctx: Ctx) => selectedLine(ctx.snap, ctx.state, heightOf(ctx));
+
+/** The help text at this width (what the view draws and the scroll keys count). */
+export const fleetHelpLines = (width: number, readonly: boolean) =>
+  tableHelpLines(FLEET_TITLE.replace(/`/g, ''), FLEET_BINDINGS, readonly, Math.max(20, width));
+
+function scrollHelp(ctx: Ctx, to: Move): void {
+  const height = listHeight(ctx.size.rows) + 1;
+  const total = fleetHelpLines(ctx.size.columns, ctx.app.readonly).length;
+  ctx.set((s) =>
+    s.help ? { ...s, help: { scroll: scrollTo(s.help.scroll, scrollDelta(to, height), total, height) } } : s,
+  );
+}
+
+function openSelected(ctx: Ctx): void {
+  const line = lineOf(ctx);
+  const row = selectedRow(line);
+  if (!row) {
+    if (line?.kind === 'group' && line.group.host !== null)
+      ctx.app.flash(`@${line.group.host}: no sessions to open`, 'info');
+    return;
+  }
+  if (row.host !== null) {
+    ctx.app.flash(
+      `${row.session.slice(0, 8)} runs on ${row.host}: c cancels, p pauses it there (its panes: ssh ${row.host} omc-top)`,
+      'info',
+    );
+    return;
+  }
+  ctx.openProject(row, line?.kind === 'row');
+}
+
+function askCancel(ctx: Ctx, pause: boolean): void {
+  const row = selectedRow(lineOf(ctx));
+  const remote = ctx.remote;
+  if (!row) return;
+  if (row.host === null || !remote) {
+    ctx.app.flash('Enter opens this project: cancel and pause it from its sessions list', 'info');
+    return;
+  }
+  ctx.set((s) => ({
+    ...s,
+    confirm: {
+      title: `${pause ? 'Pause' : 'Cancel'} ${row.session} on ${row.host}?`,
+      lines: remote.describeCancel(row, pause),
+      onYes: () => {
+        ctx.app.flash(`${pause ? 'pausing' : 'cancelling'} ${row.session.slice(0, 8)} on ${row.host}…`, 'info');
+        void remote.cancel(row, pause).then((r) => ctx.app.flash(r.text, r.ok ? 'info' : 'error'));
+      },
+    },
+  }));
+}
+
+/** The host the selected line belongs to (a group header's own host when it has no rows yet). */
+function hostOf(ctx: Ctx): string | null {
+  const line = lineOf(ctx);
+  return selectedRow(line)?.host ?? (line?.kind === 'group' ? line.group.host : null);
+}
+
+const noSession = (ctx: Ctx) => (selectedRow(lineOf(ctx)) ? null : 'no session selected');
+const CANCEL_READONLY = '--readonly: remote cancel and pause are disabled (nothing is written)';
+
+export const FLEET_BINDINGS: readonly FleetBinding[] = [
+  // Declaration order is the help's and the README's order: the list first, then the other modes.
+  ...navBindings<S, Ctx>(LIST, 'rows', move),
+  { keys: [' '], help: 'rows: a page down (as PgDn)', when: LIST, run: (ctx) => move(ctx, { page: 1 }) },
+  {
+    keys: ['enter', 'right', 'l'],
+    help: "open the project's panes, exactly as omc-top there shows them (on a session: its detail); Esc comes back",
+    hint: 'open',
+    when: LIST,
+    run: openSelected,
+  },
+  // Help and quit before the rest: a narrow footer drops hints from the end, and these two must stay.
+  {
+    keys: ['?', 'f1'],
+    help: 'this help, with the legend of statuses and symbols (Esc closes)',
+    hint: 'help',
+    when: LIST,
+    run: (ctx) => ctx.set(openHelp),
+  },
+  { keys: ['q'], help: 'quit (the terminal is restored)', hint: 'quit', when: LIST, run: (ctx) => ctx.exit() },
+  ...filterStartBindings<S, Ctx>(
+    LIST,
+    'filter rows (every word must match project, worktree, session, host, modes or status)',
+    { start: startFilter, clear: clearFilter, filtered: (s) => s.filter !== '' },
+  ),
+  {
+    keys: ['c'],
+    help: 'cancel the remote session (--host): runs omc-top cancel on its host, after asking',
+    hint: 'cancel',
+    when: LIST,
+    writes: true,
+    readonlyText: CANCEL_READONLY,
+    disabled: noSession,
+    run: (ctx) => askCancel(ctx, false),
+  },
+  {
+    keys: ['p'],
+    help: 'pause the remote session (--host): runs omc-top cancel --signal-only on its host (the loop carries on when the signal expires), after asking',
+    hint: 'pause',
+    when: LIST,
+    writes: true,
+    readonlyText: CANCEL_READONLY,
+    disabled: noSession,
+    run: (ctx) => askCancel(ctx, true),
+  },
+  {
+    keys: ['r'],
+    help: "reconnect to the selected row's host now (--host), without waiting for the back-off",
+    hint: 'reconnect',
+    when: LIST,
+    disabled: (ctx) =>
+      !ctx.remote ? 'no --host given: nothing to reconnect' : hostOf(ctx) ? null : 'this row is on this machine',
+    run: (ctx) => {
+      const host = hostOf(ctx);
+      if (!host) return;
+      ctx.remote?.reconnect(host);
+      ctx.app.flash(`reconnecting to ${host}…`, 'info');
+    },
+  },
+  ...filterBindings<S, Ctx>(FILTER, {
+    keep: endFilter,
+    clear: clearFilter,
+    backspace: backspaceFilter,
+    move: (ctx, by) => move(ctx, by),
+  }),
+  ...navBindings<S, Ctx>(HELP, 'scroll the help', scrollHelp, { hint: false }),
+  {
+    keys: ['escape', '?', 'f1', 'enter'],
+    help: 'close the help',
+    hint: 'close',
+    when: HELP,
+    run: (ctx) => ctx.set(closeHelp),
+  },
+  { keys: ['q'], help: 'quit', hint: 'quit', when: HELP, run: (ctx) => ctx.exit() },
+  {
+    keys: ['y', 'Y'],
+    help: 'yes: run it',
+    hint: 'yes',
+    when: CONFIRM,
+    run: (ctx) => {
+      const c = ctx.state.confirm;
+      ctx.set((s) => ({ ...s, confirm: null }));
+      c?.onYes();
+    },
+  },
+  {
+    keys: ['n', 'N', 'escape', 'q'],
+    help: 'no: leave it running',
+    hint: 'no',
+    hintKeys: 'n/Esc',
+    when: CONFIRM,
+    run: (ctx) => ctx.set((s) => ({ ...s, confirm: null })),
+  },
+  {
+    keys: ['ctrl+c'],
+    help: 'quit (the terminal is restored)',
+    when: ANY,
+    run: (ctx) => ctx.exit(),
+  },
+  { keys: ['ctrl+l'], help: 'redraw the screen', when: ANY, run: (ctx) => ctx.redraw() },
+];
