@@ -302,7 +302,13 @@ export class ClaudeDomain implements Domain {
     if (!this.watchers.has('sessions')) {
       this.readRegistryNow();
       this.ensureWatching();
-      this.syncTranscripts();
+      // Only when the registry directory has just appeared: re-reading every wanted transcript every tick
+      // while it is absent (Claude Code never ran here, or an older CLI) cost idle CPU for nothing. Until
+      // then transcripts follow their project directories' watches, as they do once it exists.
+      if (this.watchers.has('sessions')) this.syncTranscripts();
+      else this.watchProjectDirs();
+      this.judgeAll();
+      this.publish();
       return;
     }
     this.watchProjectDirs();
