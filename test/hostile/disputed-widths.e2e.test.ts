@@ -81,7 +81,9 @@ describe('disputed widths in a real terminal', () => {
     for (const sid of [...sids, healthy]) expect(lines.filter((l) => l.includes(sid.slice(0, 8)))).toHaveLength(1);
     // The detail view shows the phase and the prompt in full-width lines: still one row each.
     h.write('\r');
-    await h.waitForText(/phase: phase/);
+    // The whole detail frame (its header on the first line), not only its first chunk: a loaded machine
+    // can hand the pty a frame in several reads.
+    await h.waitForText(/^omc-top [^\n]*\n[\s\S]*phase: phase[\s\S]*q quit/, 20_000);
     await h.settle();
     const detail = h.screen();
     expect(detail[0]).toMatch(/^omc-top /);
