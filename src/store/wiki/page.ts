@@ -2,12 +2,13 @@
  * One wiki page as omc-top indexes it: OMC's parsed view of the file (what
  * wiki_query searches), the lower-cased search fields prepared once per file
  * change (never per keystroke), sanitised display strings, and the reasons
- * the page is odd (problem badges).
+ * the page is odd (problem badges). The body is held once (see fold.ts).
  */
 import type { ReadResult } from '../fsx.js';
 import { formatBytes } from '../fsx.js';
 import { cleanLine } from '../sanitize.js';
 import { buildCharFilter, type CharFilter } from './bloom.js';
+import { foldText, originalSlice, type FoldedText } from './fold.js';
 import { explainUnparseable, parseWikiPage, type WikiFrontmatter } from './frontmatter.js';
 import { wikiLinkTargets } from './slug.js';
 
@@ -25,29 +26,33 @@ export interface PageIssue {
 }
 
 export interface WikiPage {
-  filename: string;
+  readonly filename: string;
   /** Path relative to the .omc root. */
-  rel: string;
-  mtimeMs: number;
-  size: number;
-  ino: number;
+  readonly rel: string;
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly ino: number;
   /** OMC's readers can read this page: it takes part in search and lint. */
-  searchable: boolean;
-  frontmatter: WikiFrontmatter | null;
-  /** Body as OMC sees it ('' when unparseable). */
-  content: string;
-  titleLower: string;
-  tagsLower: string[];
-  contentLower: string;
-  filter: CharFilter | null;
-  bodyBytes: number;
-  updatedMs: number;
+  readonly searchable: boolean;
+  readonly frontmatter: WikiFrontmatter | null;
+  /** Body as OMC sees it ('' when unparseable). Rebuilt on each read once indexed: prefer bodySlice. */
+  readonly content: string;
+  /** `content.length`. */
+  readonly bodyLength: number;
+  /** `content.slice(start, end)`, without rebuilding the whole body. */
+  bodySlice(start: number, end: number): string;
+  readonly titleLower: string;
+  readonly tagsLower: readonly string[];
+  readonly contentLower: string;
+  readonly filter: CharFilter | null;
+  readonly bodyBytes: number;
+  readonly updatedMs: number;
   /** `[[Name]]` references in the body, as file names (followable from the page view). */
-  bodyLinks: string[];
+  readonly bodyLinks: readonly string[];
   /** The raw text of a page OMC cannot parse, so the user can see what is wrong with it. */
-  rawText: string | null;
-  issues: PageIssue[];
-  display: { title: string; category: string; confidence: string; tags: string[] };
+  readonly rawText: string | null;
+  readonly issues: readonly PageIssue[];
+  readonly display: { title: string; category: string; confidence: string; tags: string[] };
 }
 
 export interface FileStamp {
@@ -63,25 +68,91 @@ const displayOf = (filename: string, fm: WikiFrontmatter | null): WikiPage['disp
   tags: (fm?.tags ?? []).map((t) => cleanLine(t)),
 });
 
+/** What a page is besides its body; the body goes to IndexedPage separately. */
+interface PageFields {
+  filename: string;
+  stamp: FileStamp;
+  frontmatter: WikiFrontmatter | null;
+  issues: PageIssue[];
+  rawText: string | null;
+}
+
+/**
+ * One class for every page, so V8 gives them one fixed shape (an object literal with getters and a spread
+ * ended up in dictionary mode: ~850 bytes a page). The body is held once: the original text until the
+ * search index is first needed, then only its folded form (lower-cased text + the capitals, see fold.ts).
+ */
+class IndexedPage implements WikiPage {
+  readonly rel: string;
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly ino: number;
+  readonly searchable: boolean;
+  readonly titleLower: string;
+  readonly tagsLower: readonly string[];
+  readonly bodyLength: number;
+  readonly bodyBytes: number;
+  readonly updatedMs: number;
+  readonly bodyLinks: readonly string[];
+  readonly display: WikiPage['display'];
+  readonly filename: string;
+  readonly frontmatter: WikiFrontmatter | null;
+  readonly issues: readonly PageIssue[];
+  readonly rawText: string | null;
+  /** The original body, until it is folded. */
+  private text: string | null;
+  private folded: FoldedText | null = null;
+  private charFilter: CharFilter | null = null;
+
+  constructor(f: PageFields, body: string) {
+    this.filename = f.filename;
+    this.rel = `wiki/${f.filename}`;
+    this.mtimeMs = f.stamp.mtimeMs;
+    this.size = f.stamp.size;
+    this.ino = f.stamp.ino;
+    this.frontmatter = f.frontmatter;
+    this.issues = f.issues;
+    this.rawText = f.rawText;
+    const fm = f.frontmatter;
+    this.searchable = fm !== null;
+    this.titleLower = fm ? fm.title.toLowerCase() : '';
+    this.tagsLower = fm ? fm.tags.map((t) => t.toLowerCase()) : [];
+    this.text = body;
+    this.bodyLength = body.length;
+    this.bodyBytes = fm ? Buffer.byteLength(body, 'utf8') : 0;
+    this.updatedMs = fm ? new Date(fm.updated).getTime() : Number.NaN;
+    this.bodyLinks = fm ? wikiLinkTargets(body) : [];
+    this.display = displayOf(f.filename, fm);
+  }
+
+  private fold(): FoldedText {
+    if (this.folded === null) {
+      this.folded = foldText(this.text ?? '');
+      this.text = null;
+    }
+    return this.folded;
+  }
+
+  get content(): string {
+    return this.text ?? originalSlice(this.fold());
+  }
+
+  get contentLower(): string {
+    return this.fold().lower;
+  }
+
+  get filter(): CharFilter | null {
+    if (!this.searchable) return null;
+    return (this.charFilter ??= buildCharFilter(this.contentLower));
+  }
+
+  bodySlice(start: number, end: number): string {
+    return this.text !== null ? this.text.slice(start, end) : originalSlice(this.fold(), start, end);
+  }
+}
+
 function emptyPage(filename: string, stamp: FileStamp, issues: PageIssue[], rawText: string | null): WikiPage {
-  return {
-    filename,
-    rel: `wiki/${filename}`,
-    ...stamp,
-    searchable: false,
-    frontmatter: null,
-    content: '',
-    titleLower: '',
-    tagsLower: [],
-    contentLower: '',
-    filter: null,
-    bodyBytes: 0,
-    updatedMs: Number.NaN,
-    bodyLinks: [],
-    rawText,
-    issues,
-    display: displayOf(filename, null),
-  };
+  return new IndexedPage({ filename, stamp, frontmatter: null, issues, rawText }, '');
 }
 
 /** OMC refuses to read names with a path separator or ".." in them (its safeWikiPath). */
@@ -143,34 +214,13 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
     issues.unshift({ kind: 'unparseable', severity: 'warning', message: explainUnparseable(r.text) });
     return emptyPage(filename, stamp, issues, rawCut(r.text));
   }
-  const { frontmatter: fm, content } = parsed;
   // The search index of the body (lower-cased text, character-pair filter) is built on first use, not
   // here: the first read of a big wiki does not wait for it, and the domain builds it after the read
   // (WikiDomain.warmIndex), before anyone types.
-  let lower: string | undefined;
-  let filter: CharFilter | undefined;
-  return {
-    filename,
-    rel: `wiki/${filename}`,
-    ...stamp,
-    searchable: true,
-    frontmatter: fm,
-    content,
-    titleLower: fm.title.toLowerCase(),
-    tagsLower: fm.tags.map((t) => t.toLowerCase()),
-    get contentLower() {
-      return (lower ??= content.toLowerCase());
-    },
-    get filter() {
-      return (filter ??= buildCharFilter(this.contentLower));
-    },
-    bodyBytes: Buffer.byteLength(content, 'utf8'),
-    updatedMs: new Date(fm.updated).getTime(),
-    bodyLinks: wikiLinkTargets(content),
-    rawText: null,
-    issues,
-    display: displayOf(filename, fm),
-  };
+  // The frontmatter's strings are slices of the file's text, and a V8 slice keeps its whole parent alive:
+  // copied, they let the file's text go once the body is folded.
+  const frontmatter = structuredClone(parsed.frontmatter);
+  return new IndexedPage({ filename, stamp, frontmatter, issues, rawText: null }, parsed.content);
 }
 
 /** A listing entry that is not a readable file at all (a directory named *.md, a dangling symlink…). */

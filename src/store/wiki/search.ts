@@ -154,10 +154,11 @@ function anyTagHas(page: WikiPage, token: string): boolean {
 export function snippetFor(page: WikiPage, at: number, len: number): string {
   if (at !== -1) {
     // Offsets come from the lower-cased body and cut the original one, exactly as OMC does.
+    const n = page.contentLower.length;
     const start = Math.max(0, at - 40);
-    const end = Math.min(page.contentLower.length, at + len + 80);
-    const raw = page.content.slice(start, end).replace(/\n+/g, ' ').trim();
-    return (start > 0 ? '...' : '') + raw + (end < page.contentLower.length ? '...' : '');
+    const end = Math.min(n, at + len + 80);
+    const raw = page.bodySlice(start, end).replace(/\n+/g, ' ').trim();
+    return (start > 0 ? '...' : '') + raw + (end < n ? '...' : '');
   }
   return firstLineSnippet(page);
 }
@@ -165,18 +166,23 @@ export function snippetFor(page: WikiPage, at: number, len: number): string {
 /** The first non-empty body line, cut at 120: one per page, so browsing 20,000 pages builds each once. */
 const firstLines = new WeakMap<WikiPage, string>();
 
-/** OMC's snippet for a page without a body hit; found by scanning, not by splitting the whole body into lines. */
+/**
+ * OMC's snippet for a page without a body hit; found by scanning, not by splitting the whole body into
+ * lines. Line ends and white space are where they are in the original when lower-casing kept the length
+ * (no case mapping touches either), so the scan runs over the lower-cased text and only the line found
+ * is rebuilt from the original.
+ */
 export function firstLineSnippet(page: WikiPage): string {
   let out = firstLines.get(page);
   if (out !== undefined) return out;
-  const text = page.content;
+  const lower = page.contentLower;
+  const text = lower.length === page.bodyLength ? lower : page.content;
   let first = '';
   for (let from = 0; from <= text.length;) {
     const nl = text.indexOf('\n', from);
     const end = nl === -1 ? text.length : nl;
-    const line = text.slice(from, end).trim();
-    if (line.length > 0) {
-      first = line;
+    if (text.slice(from, end).trim().length > 0) {
+      first = page.bodySlice(from, end).trim();
       break;
     }
     if (nl === -1) break;
