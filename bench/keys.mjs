@@ -4,7 +4,7 @@
 // alone: decoding the key, the reducer, the search, the rows, React, Ink and the bytes on the pty.
 //
 //   node bench/keys.mjs [--wiki 5000:80x24,5000:200x60,20000:80x24] [--sessions 2000:80x24,2000:200x60]
-//                       [--rounds 1] [--json]
+//                       [--rounds 1] [--json] [--bin dist/omc-top.mjs]
 //
 // Wiki: per keystroke of each query typed into the search box (one- and two-letter prefixes reported
 // apart: they match the most pages), Esc (every page again) between queries, and the RSS after the
@@ -31,6 +31,8 @@ const WIKI = specs(arg('wiki', '5000:80x24,5000:200x60,20000:80x24'));
 const SESSIONS = specs(arg('sessions', '2000:80x24,2000:200x60'));
 const ROUNDS = Number(arg('rounds', '1'));
 const SESSIONS_FOR_WIKI = Number(arg('wiki-sessions', '200'));
+/** The bundle to run (another build, e.g. the base of a paired comparison); default dist/omc-top.mjs. */
+const BIN_ARG = arg('bin', undefined);
 
 const WIKI_QUERIES = ['checkout flow', 'payments module', 'flaky test', 'auth token refresh', 'database migrations'];
 const FILTERS = ['ralph 3', 'ultra', 'not enf', '4/10'];
@@ -76,6 +78,7 @@ async function wikiRun({ n, cols, rows }) {
   const tree = generatedTree(SESSIONS_FOR_WIKI);
   generateWiki(path.join(tree.root, 'wiki'), n);
   const m = startMonitor({
+    ...(BIN_ARG ? { bin: path.resolve(BIN_ARG) } : {}),
     args: ['--root', tree.root],
     cols,
     rows,

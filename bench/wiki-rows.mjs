@@ -5,7 +5,7 @@
 // RSS after the typing session. One child process per size, so RSS is that
 // size's own.
 //
-//   node bench/wiki-rows.mjs [--sizes 5000,20000] [--rounds 3] [--json]
+//   node bench/wiki-rows.mjs [--sizes 5000,20000] [--rounds 3] [--json] [--src DIR (another checkout's src/)]
 //
 // Not a test: numbers depend on the machine. Scratch data goes to .bench-tmp/.
 import fs from 'node:fs';
@@ -25,6 +25,8 @@ const arg = (name, def) => {
 const ROUNDS = Number(arg('rounds', '3'));
 const SIZES = String(arg('sizes', '5000,20000')).split(',').map(Number);
 const CHILD = arg('child', null);
+/** The checkout whose src/ is measured (another worktree or an extracted commit, for a paired comparison). */
+const SRC = path.resolve(arg('src', REPO));
 const VISIBLE_ROWS = 20;
 
 const TYPED = [
@@ -54,7 +56,7 @@ async function child(n) {
         "export { WikiDomain } from './src/store/wiki/domain.ts';",
         "export { wikiRows } from './src/panes/wiki/rows.ts';",
       ].join('\n'),
-      resolveDir: REPO,
+      resolveDir: SRC,
       loader: 'ts',
     },
     outfile: lib,
@@ -73,8 +75,16 @@ async function child(n) {
   globalThis.gc();
   const rssIndexed = process.memoryUsage().rss;
   const state = (query) => ({ query, category: null, tag: null });
+  // What a frame needs of the list: the rows on screen (their snippets) and every row's identity.
+  // Up to round two `rows` was an array of every row; since, a lazy list (count, row(i), names).
   const draw = (rows) => {
-    for (const r of rows.rows.slice(0, VISIBLE_ROWS)) void r.snippet;
+    if (Array.isArray(rows.rows)) {
+      for (const r of rows.rows.slice(0, VISIBLE_ROWS)) void r.snippet;
+      void rows.rows.map((r) => r.page.filename);
+    } else {
+      for (let i = 0; i < Math.min(VISIBLE_ROWS, rows.count); i++) void rows.row(i).snippet;
+      void rows.names;
+    }
   };
   const keys = [];
   const empties = [];
@@ -130,6 +140,8 @@ for (const n of SIZES) {
       String(n),
       '--rounds',
       String(ROUNDS),
+      '--src',
+      SRC,
     ],
     { encoding: 'utf8', maxBuffer: 1 << 24 },
   );

@@ -9,11 +9,11 @@ import type { Size } from '../types.js';
 import { lintItems, type LintItem } from './lint-lines.js';
 import { pageLines, type PageLine } from './page-lines.js';
 import type { WikiPaneState } from './reducer.js';
-import { wikiRows, type WikiRow } from './rows.js';
+import { wikiRows, type WikiRow, type WikiRows } from './rows.js';
 
 export interface ResultsLayout {
-  rows: WikiRow[];
-  names: string[];
+  rows: WikiRows;
+  names: readonly string[];
   unsearchable: number;
   searching: boolean;
   note: string | null;
@@ -22,23 +22,24 @@ export interface ResultsLayout {
   view: ListView;
 }
 
-/** Row identities per result list: the list is memoised per snapshot and query, and so are its names
- * (the view, the settle step and the keys each lay out the list: 5,000 names per keystroke three times). */
-const namesMemo = new WeakMap<readonly WikiRow[], string[]>();
-const namesOf = (rows: readonly WikiRow[]): string[] => {
-  let names = namesMemo.get(rows);
-  if (!names) namesMemo.set(rows, (names = rows.map((r) => r.page.filename)));
-  return names;
-};
+/** The rows on screen: the only ones built. */
+export function visibleRows(l: ResultsLayout): WikiRow[] {
+  const out: WikiRow[] = [];
+  const end = Math.min(l.rows.count, l.view.top + l.height);
+  for (let i = Math.max(0, l.view.top); i < end; i++) out.push(l.rows.row(i));
+  return out;
+}
 
 export function resultsLayout(state: WikiPaneState, domain: WikiDomain, snap: WikiSnapshot, body: Size): ResultsLayout {
-  const { rows, unsearchable, searching } = wikiRows(domain, snap, state);
+  // Memoised per snapshot and query, names included (the view, the settle step and the keys each lay out the list).
+  const rows = wikiRows(domain, snap, state);
+  const { unsearchable, searching } = rows;
   const note =
     searching && unsearchable > 0
       ? `${unsearchable} page${unsearchable === 1 ? '' : 's'} OMC cannot read ${unsearchable === 1 ? 'is' : 'are'} not searched (L lists them)`
       : null;
   const height = Math.max(1, Math.floor((body.rows - 3 - (note ? 1 : 0)) / 2));
-  const names = namesOf(rows);
+  const names = rows.names;
   return { rows, names, unsearchable, searching, note, height, view: listView(state.list, names, height) };
 }
 

@@ -5,7 +5,7 @@
  */
 import type { LintReport } from '../../store/wiki/lint.js';
 import type { WikiPage } from '../../store/wiki/page.js';
-import { firstLineSnippet } from '../../store/wiki/search.js';
+import { firstLineSnippet, type Ranking } from '../../store/wiki/search.js';
 import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
 import { cleanLine } from '../../store/sanitize.js';
 import { fit, width as cells } from '../../ui/format.js';
@@ -19,7 +19,7 @@ export interface WikiRow {
   readonly snippet: string;
 }
 
-/** A row of the empty query: every page, its snippet built on first read and then kept per page. */
+/** A row of the empty query: its snippet built on first read and then kept per page. */
 class BrowseRow implements WikiRow {
   readonly score = null;
   constructor(readonly page: WikiPage) {}
@@ -29,10 +29,73 @@ class BrowseRow implements WikiRow {
 }
 
 export interface WikiRows {
-  rows: WikiRow[];
+  /** How many rows the list has. */
+  readonly count: number;
+  /** Row `i` (0-based), built on first use and the same object after (the view memoises rows by it). */
+  row(i: number): WikiRow;
+  /** Every row's page file name, in list order: the list's identities (built on first use). */
+  readonly names: readonly string[];
   /** Pages OMC cannot read, hidden from search results (they cannot match). */
   unsearchable: number;
   searching: boolean;
+}
+
+/** File names of a pages array, once per array (the snapshot's pages: once per index version). */
+const pageNames = new WeakMap<readonly WikiPage[], string[]>();
+const namesOfPages = (pages: readonly WikiPage[]): string[] => {
+  let names = pageNames.get(pages);
+  if (!names) pageNames.set(pages, (names = pages.map((p) => p.filename)));
+  return names;
+};
+
+/** The empty query: pages in listing order, each row built when the list shows it. */
+class BrowseRows implements WikiRows {
+  readonly searching = false;
+  private readonly built = new Map<number, WikiRow>();
+  constructor(
+    private readonly pages: readonly WikiPage[],
+    readonly unsearchable: number,
+  ) {}
+  get count(): number {
+    return this.pages.length;
+  }
+  get names(): readonly string[] {
+    return namesOfPages(this.pages);
+  }
+  row(i: number): WikiRow {
+    let r = this.built.get(i);
+    if (!r) this.built.set(i, (r = new BrowseRow(this.pages[i] as WikiPage)));
+    return r;
+  }
+}
+
+/** A query: OMC's ranking (every match), optionally narrowed to the ranks whose page has the tag. */
+class RankedRows implements WikiRows {
+  readonly searching = true;
+  private nameList: string[] | null = null;
+  constructor(
+    private readonly ranking: Ranking,
+    /** Ranks shown, in order; null = all of them. */
+    private readonly ranks: Int32Array | null,
+    readonly unsearchable: number,
+  ) {}
+  get count(): number {
+    return this.ranks ? this.ranks.length : this.ranking.total;
+  }
+  private rankAt(i: number): number {
+    return this.ranks ? (this.ranks[i] as number) : i;
+  }
+  get names(): readonly string[] {
+    if (!this.nameList) {
+      const out = new Array<string>(this.count);
+      for (let i = 0; i < out.length; i++) out[i] = this.ranking.page(this.rankAt(i)).filename;
+      this.nameList = out;
+    }
+    return this.nameList;
+  }
+  row(i: number): WikiRow {
+    return this.ranking.hit(this.rankAt(i));
+  }
 }
 
 interface CacheEntry {
@@ -47,6 +110,8 @@ const hasTag = (p: WikiPage, tag: string) => p.tagsLower.includes(tag.toLowerCas
  * Empty query: every page in OMC's listing order (unreadable ones too, with
  * their badge). Otherwise OMC's ranking (every match, not just OMC's top 20),
  * then the pane's filters: category as OMC filters it, tag as a real filter.
+ * Nothing here is built per page per keystroke: the ranking is typed arrays,
+ * and rows are built for the ranks the list shows.
  */
 export function wikiRows(
   domain: WikiDomain,
@@ -59,23 +124,23 @@ export function wikiRows(
   let value: WikiRows;
   const unsearchable = snap.pages.length - snap.searchable.length;
   if (s.query.trim() === '') {
-    const filtered = snap.pages.filter(
-      (p) => (s.category === null || p.frontmatter?.category === s.category) && (s.tag === null || hasTag(p, s.tag)),
-    );
-    value = {
-      rows: filtered.map((p) => new BrowseRow(p)),
-      unsearchable,
-      searching: false,
-    };
+    const pages =
+      s.category === null && s.tag === null
+        ? snap.pages
+        : snap.pages.filter(
+            (p) =>
+              (s.category === null || p.frontmatter?.category === s.category) && (s.tag === null || hasTag(p, s.tag)),
+          );
+    value = new BrowseRows(pages, unsearchable);
   } else {
-    const result = domain.search(s.query, { limit: Infinity, category: s.category ?? undefined });
-    const hits = s.tag === null ? result.hits : result.hits.filter((h) => hasTag(h.page, s.tag as string));
-    value = {
-      // Search hits already build their snippet on first read.
-      rows: hits,
-      unsearchable,
-      searching: true,
-    };
+    const ranking = domain.rank(s.query, { category: s.category ?? undefined });
+    let ranks: Int32Array | null = null;
+    if (s.tag !== null) {
+      const kept: number[] = [];
+      for (let r = 0; r < ranking.total; r++) if (hasTag(ranking.page(r), s.tag)) kept.push(r);
+      ranks = Int32Array.from(kept);
+    }
+    value = new RankedRows(ranking, ranks, unsearchable);
   }
   cache.set(snap, { key, value });
   return value;

@@ -10,7 +10,7 @@ import { lintSummary } from './lint-lines.js';
 import type { PageLine } from './page-lines.js';
 import type { WikiPaneState } from './reducer.js';
 import { badgesFor, headerLine, rowLayout, type WikiRow } from './rows.js';
-import { lintLayout, pageLayout, resultsLayout } from './layout.js';
+import { lintLayout, pageLayout, resultsLayout, visibleRows } from './layout.js';
 import { clampTop, moreText, textWindow, withNote } from '../../ui/list.js';
 import { pickerTags } from './picker.js';
 
@@ -199,23 +199,23 @@ function ListView({
     empty = 'No wiki yet: OMC creates .omc/wiki when a session saves knowledge (wiki_ingest / wiki_add).';
   else if (snap.dir === 'error') empty = `The wiki directory cannot be read: ${snap.dirMessage ?? 'unknown error'}`;
   else if (snap.pages.length === 0) empty = 'The wiki has no pages yet.';
-  else if (rows.length === 0)
+  else if (rows.count === 0)
     empty = searching ? 'No page matches (OMC would return nothing either).' : 'No page has this category and tag.';
   return (
     <Box flexDirection="column" height={height}>
-      <SearchLine state={state} snap={snap} shown={rows.length} searching={searching} width={width} />
+      <SearchLine state={state} snap={snap} shown={rows.count} searching={searching} width={width} />
       <FilterLine state={state} lint={lint} unreadable={unreadable} width={width} />
       <Text bold color={theme.muted} wrap="truncate">
-        {withNote(headerLine(width), moreText(lay.view, listH, rows.length), width, fit)}
+        {withNote(headerLine(width), moreText(lay.view, listH, rows.count), width, fit)}
       </Text>
       {empty ? (
         <Text color={theme.muted} wrap="truncate">
           {clip(`  ${empty}`, width)}
         </Text>
       ) : (
-        rows
-          .slice(top, top + listH)
-          .map((r, i) => <Row key={r.page.filename} row={r} lint={lint} width={width} selected={top + i === sel} />)
+        visibleRows(lay).map((r, i) => (
+          <Row key={r.page.filename} row={r} lint={lint} width={width} selected={top + i === sel} />
+        ))
       )}
       {note ? (
         <>

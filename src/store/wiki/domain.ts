@@ -12,7 +12,7 @@ import { cleanLine } from '../sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { lintWiki, type LintReport } from './lint.js';
 import { buildPage, entryProblemPage, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
-import { searchWiki, TokenPositions, type SearchOptions, type SearchResult } from './search.js';
+import { rankWiki, searchWiki, TokenPositions, type Ranking, type SearchOptions, type SearchResult } from './search.js';
 
 export const WIKI_DIR = 'wiki';
 /** OMC's reserved files: never pages (index.md and log.md are OMC's bookkeeping, environment.md is fed from project memory). */
@@ -240,6 +240,11 @@ export class WikiDomain implements Domain {
   /** OMC's wiki_query over the current index; reads nothing from disk and writes nothing. */
   search(query: string, opts?: SearchOptions): SearchResult {
     return searchWiki(this.cell.getSnapshot().searchable, query, opts, this.positions);
+  }
+
+  /** Every match of `query`, best first, in typed arrays (the pane draws a few of them). */
+  rank(query: string, opts?: Omit<SearchOptions, 'limit'>): Ranking {
+    return rankWiki(this.cell.getSnapshot().searchable, query, opts, this.positions);
   }
 
   /** The `wiki` key of `omc-top --json`: what is indexed, what OMC cannot read, and the lint counts. */

@@ -11,6 +11,7 @@
  * - title: +5 if it contains the whole lower-cased query, else +2 per token it contains;
  * - body: +1 per token found (a repeated token counts again);
  * - pages scoring > 0, sorted by score descending, ties in file-name order;
+ *   (rankWiki keeps every match in typed arrays; searchWiki returns OMC's first `limit`);
  * - snippet around the body hit of the first token (in query order) that
  *   has one, else the first non-empty body line.
  */
@@ -40,6 +41,7 @@ export interface SearchResult {
   tokens: string[];
 }
 
+/** A hit built on demand: its snippet is computed on first read (a list shows only the rows that fit). */
 class Hit implements SearchHit {
   private cached: string | null = null;
   constructor(
@@ -51,6 +53,55 @@ class Hit implements SearchHit {
   get snippet(): string {
     if (this.cached === null) this.cached = snippetFor(this.page, this.at, this.len);
     return this.cached;
+  }
+}
+
+/**
+ * Every match of one query, best first, held in typed arrays: a keystroke that matches 19,000 of
+ * 20,000 pages allocates a few arrays, not 19,000 objects, and only the rows drawn become hits.
+ */
+export class Ranking {
+  private readonly built = new Map<number, SearchHit>();
+  constructor(
+    private readonly pages: readonly WikiPage[],
+    /** Indices into `pages`, best first (score descending, ties in file-name order). */
+    readonly order: Int32Array,
+    /** Score of each page by index into `pages` (0: no match). */
+    private readonly scores: Int32Array,
+    /** Body position of each page's snippet token (-1: none), and that token's length. */
+    private readonly snippetAt: (page: number) => readonly [number, number],
+    readonly tokens: string[],
+  ) {}
+
+  get total(): number {
+    return this.order.length;
+  }
+
+  page(rank: number): WikiPage {
+    return this.pages[this.order[rank] as number] as WikiPage;
+  }
+
+  score(rank: number): number {
+    return this.scores[this.order[rank] as number] as number;
+  }
+
+  /** The hit at `rank` (the same object each time it is asked for). */
+  hit(rank: number): SearchHit {
+    let h = this.built.get(rank);
+    if (!h) {
+      const i = this.order[rank] as number;
+      const [at, len] = this.snippetAt(i);
+      h = new Hit(this.pages[i] as WikiPage, this.scores[i] as number, at, len);
+      this.built.set(rank, h);
+    }
+    return h;
+  }
+
+  /** The first `limit` hits, as OMC returns them (its `slice(0, limit)`, odd limits included). */
+  hits(limit: number): SearchHit[] {
+    const out: SearchHit[] = [];
+    for (let r = 0, n = sliceEnd(this.order.length, limit); r < n; r++) out.push(this.hit(r));
+    return out;
   }
 }
 
@@ -193,6 +244,12 @@ export function firstLineSnippet(page: WikiPage): string {
   return out;
 }
 
+/** Where `Array.prototype.slice(0, end)` stops in a list of `length` items (NaN → 0, negative from the end). */
+function sliceEnd(length: number, end: number): number {
+  const e = Number.isNaN(end) ? 0 : Math.trunc(end);
+  return e < 0 ? Math.max(0, length + e) : Math.min(length, e);
+}
+
 /**
  * Ranks `pages` (the searchable pages in OMC's order: file names sorted by
  * UTF-16 code units) for `query`. `positions` (optional) remembers body
@@ -204,43 +261,71 @@ export function searchWiki(
   opts: SearchOptions = {},
   positions?: TokenPositions,
 ): SearchResult {
+  const ranking = rankWiki(pages, query, opts, positions);
   const limit = opts.limit ?? 20;
+  return { hits: ranking.hits(limit), total: ranking.total, tokens: ranking.tokens };
+}
+
+/** OMC's ranking of every match (no limit), as a Ranking: hits are built only for the ranks read. */
+export function rankWiki(
+  pages: readonly WikiPage[],
+  query: string,
+  opts: Omit<SearchOptions, 'limit'> = {},
+  positions?: TokenPositions,
+): Ranking {
   const queryLower = query.toLowerCase();
   const tokens = tokenize(query);
   const filterTags = (opts.tags ?? []).map((t) => t.toLowerCase());
-  const idx = positions ? tokens.map((t) => positions.token(pages, t)) : null;
-  // A one-word query is its own phrase: reuse that token's title matches.
-  const titleHas = !positions
-    ? null
-    : idx && idx.length === 1 && tokens[0] === queryLower
-      ? (idx[0] as TokenIndex).title
-      : positions.titleHas(pages, queryLower);
-  const matches: Hit[] = [];
+  const n = pages.length;
+  const scores = new Int32Array(n);
+  let matched = 0;
   let maxScore = 0;
-  for (let i = 0; i < pages.length; i++) {
-    const page = pages[i] as WikiPage;
-    if (!page.searchable) continue;
-    if (opts.category && page.frontmatter?.category !== opts.category) continue;
-    let score = 0;
-    for (const ft of filterTags) if (page.tagsLower.includes(ft)) score += 3;
-    let at = -1;
-    let len = 0;
-    if (idx && titleHas) {
+  let snippetAt: (page: number) => readonly [number, number];
+  const count = (i: number, score: number) => {
+    scores[i] = score;
+    matched += 1;
+    if (score > maxScore) maxScore = score;
+  };
+  if (positions) {
+    const idx = tokens.map((t) => positions.token(pages, t));
+    // A one-word query is its own phrase: reuse that token's title matches.
+    const titleHas =
+      idx.length === 1 && tokens[0] === queryLower
+        ? (idx[0] as TokenIndex).title
+        : positions.titleHas(pages, queryLower);
+    for (let i = 0; i < n; i++) {
+      const page = pages[i] as WikiPage;
+      if (!page.searchable) continue;
+      if (opts.category && page.frontmatter?.category !== opts.category) continue;
+      let score = 0;
+      for (const ft of filterTags) if (page.tagsLower.includes(ft)) score += 3;
       let titleTokens = 0;
-      for (let k = 0; k < tokens.length; k++) {
+      for (let k = 0; k < idx.length; k++) {
         const t = idx[k] as TokenIndex;
         if (t.tag[i] === 1) score += 2;
         if (t.title[i] === 1) titleTokens += 2;
-        const bodyAt = t.body[i] as number;
-        if (bodyAt === -1) continue;
-        score += 1;
-        if (at === -1) {
-          at = bodyAt;
-          len = (tokens[k] as string).length;
-        }
+        if ((t.body[i] as number) !== -1) score += 1;
       }
       score += titleHas[i] === 1 ? 5 : titleTokens;
-    } else {
+      if (score > 0) count(i, score);
+    }
+    // The snippet's token: the first (in query order) with a body hit. Looked up again for the rows drawn.
+    snippetAt = (i) => {
+      for (let k = 0; k < idx.length; k++) {
+        const at = (idx[k] as TokenIndex).body[i] as number;
+        if (at !== -1) return [at, (tokens[k] as string).length];
+      }
+      return [-1, 0];
+    };
+  } else {
+    const firstAt = new Int32Array(n).fill(-1);
+    const firstLen = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const page = pages[i] as WikiPage;
+      if (!page.searchable) continue;
+      if (opts.category && page.frontmatter?.category !== opts.category) continue;
+      let score = 0;
+      for (const ft of filterTags) if (page.tagsLower.includes(ft)) score += 3;
       for (const t of tokens) if (anyTagHas(page, t)) score += 2;
       if (page.titleLower.includes(queryLower)) score += 5;
       else for (const t of tokens) if (page.titleLower.includes(t)) score += 2;
@@ -248,40 +333,44 @@ export function searchWiki(
         const bodyAt = page.filter && !mayContain(page.filter, t) ? -1 : page.contentLower.indexOf(t);
         if (bodyAt === -1) continue;
         score += 1;
-        if (at === -1) {
-          at = bodyAt;
-          len = t.length;
+        if (firstAt[i] === -1) {
+          firstAt[i] = bodyAt;
+          firstLen[i] = t.length;
         }
       }
+      if (score > 0) count(i, score);
     }
-    if (score > 0) {
-      matches.push(new Hit(page, score, at, len));
-      if (score > maxScore) maxScore = score;
-    }
+    snippetAt = (i) => [firstAt[i] as number, firstLen[i] as number];
   }
-  return { hits: byScore(matches, maxScore, limit), total: matches.length, tokens };
+  return new Ranking(pages, byScore(scores, matched, maxScore), scores, snippetAt, tokens);
 }
 
 /**
- * Score descending, ties in the order found (file-name order, as OMC's stable
- * sort leaves them). Scores are small integers, so buckets do it in one pass
- * over the matches: 19,000 matches at 20,000 pages cost no comparison sort.
+ * Page indices by score descending, ties in page order (file-name order, as OMC's stable sort leaves
+ * them): a counting sort, since scores are small integers. 19,000 matches at 20,000 pages cost two
+ * passes and no comparison.
  */
-function byScore(matches: Hit[], maxScore: number, limit: number): Hit[] {
-  if (!(limit >= 0) || maxScore > 4 * matches.length + 64) {
-    // An odd limit, or scores this spread (hundreds of filter tags): the stable comparison sort, as OMC does.
-    return matches.sort((a, b) => b.score - a.score).slice(0, limit);
+function byScore(scores: Int32Array, matched: number, maxScore: number): Int32Array {
+  const order = new Int32Array(matched);
+  if (matched === 0) return order;
+  // starts[s]: where the pages scoring s begin in `order` (higher scores first).
+  const starts = new Int32Array(maxScore + 2);
+  for (let i = 0; i < scores.length; i++) {
+    const sc = scores[i] as number;
+    if (sc > 0) starts[sc] = (starts[sc] as number) + 1;
   }
-  const buckets: Hit[][] = [];
-  for (const h of matches) (buckets[h.score] ??= []).push(h);
-  const out: Hit[] = [];
-  for (let s = maxScore; s > 0 && out.length < limit; s--) {
-    const b = buckets[s];
-    if (!b) continue;
-    for (const h of b) {
-      if (out.length >= limit) break;
-      out.push(h);
+  let at = 0;
+  for (let sc = maxScore; sc > 0; sc--) {
+    const c = starts[sc] as number;
+    starts[sc] = at;
+    at += c;
+  }
+  for (let i = 0; i < scores.length; i++) {
+    const sc = scores[i] as number;
+    if (sc > 0) {
+      order[starts[sc] as number] = i;
+      starts[sc] = (starts[sc] as number) + 1;
     }
   }
-  return out;
+  return order;
 }
