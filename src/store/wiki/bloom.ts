@@ -37,17 +37,18 @@ export function buildCharFilter(text: string): CharFilter {
   return f;
 }
 
+const hasBit = (f: CharFilter, mask: number, h: number) => {
+  const i = h & mask;
+  return (f[i >>> 5]! & (1 << (i & 31))) !== 0;
+};
+
 /** False means "certainly not in the text"; true means "maybe". */
 export function mayContain(f: CharFilter, token: string): boolean {
   const mask = f.length * 32 - 1;
-  const has = (h: number) => {
-    const i = h & mask;
-    return (f[i >>> 5]! & (1 << (i & 31))) !== 0;
-  };
   if (token.length === 0) return true;
-  if (token.length === 1) return has(unitHash(token.charCodeAt(0)));
+  if (token.length === 1) return hasBit(f, mask, unitHash(token.charCodeAt(0)));
   for (let i = 0; i + 1 < token.length; i++) {
-    if (!has(pairHash(token.charCodeAt(i), token.charCodeAt(i + 1)))) return false;
+    if (!hasBit(f, mask, pairHash(token.charCodeAt(i), token.charCodeAt(i + 1)))) return false;
   }
   return true;
 }

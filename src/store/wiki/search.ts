@@ -170,7 +170,7 @@ export class TokenPositions {
       const p = pages[i] as WikiPage;
       if (base) {
         const from = base.body[i] as number;
-        out.body[i] = from < 0 ? -1 : p.contentLower.indexOf(token, from);
+        out.body[i] = from < 0 ? -1 : grownAt(p, token, from);
         out.title[i] = base.title[i] === 1 && p.titleLower.includes(token) ? 1 : 0;
         out.tag[i] = base.tag[i] === 1 && anyTagHas(p, token) ? 1 : 0;
       } else {
@@ -197,9 +197,21 @@ export class TokenPositions {
   }
 }
 
+/**
+ * The first position of `token` in the body, given that its prefix first occurs at `from`: while typing,
+ * the grown token is usually right there (one comparison); otherwise the filter, then a search from there
+ * (where the prefix occurs but the token does not, indexOf would read the rest of the body).
+ */
+function grownAt(p: WikiPage, token: string, from: number): number {
+  const lower = p.contentLower;
+  if (lower.startsWith(token, from)) return from;
+  if (p.filter && !mayContain(p.filter, token)) return -1;
+  return lower.indexOf(token, from + 1);
+}
+
+/** Whether some tag of the page contains `token` (never white space: see WikiPage.tagsJoined). */
 function anyTagHas(page: WikiPage, token: string): boolean {
-  for (const tag of page.tagsLower) if (tag.includes(token)) return true;
-  return false;
+  return page.tagsJoined.includes(token);
 }
 
 export function snippetFor(page: WikiPage, at: number, len: number): string {
