@@ -41,6 +41,11 @@ export interface WikiPage {
   readonly bodyLength: number;
   /** `content.slice(start, end)`, without rebuilding the whole body. */
   bodySlice(start: number, end: number): string;
+  /**
+   * Folds the body now (see fold.ts) if it is not yet: the file's text can then go. Returns the
+   * characters of original text this let go (0 if it was folded already).
+   */
+  foldBody(): number;
   readonly titleLower: string;
   readonly tagsLower: readonly string[];
   /**
@@ -138,6 +143,12 @@ class IndexedPage implements WikiPage {
       this.text = null;
     }
     return this.folded;
+  }
+
+  foldBody(): number {
+    if (this.folded !== null) return 0;
+    this.fold();
+    return this.bodyLength;
   }
 
   get content(): string {
