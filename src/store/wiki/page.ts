@@ -71,12 +71,36 @@ export interface FileStamp {
   ino: number;
 }
 
+/**
+ * One copy of each short string many pages share (categories, confidences, tags and their lower-cased
+ * and display forms): at 20,000 pages the same few dozen tags were ~60,000 strings. Bounded, so a wiki
+ * of ever-new tags cannot grow it without end (it starts over, and pages keep what they hold).
+ */
+const shared = new Map<string, string>();
+const SHARED_MAX = 20_000;
+function intern(s: string): string {
+  if (s.length > 64) return s;
+  const hit = shared.get(s);
+  if (hit !== undefined) return hit;
+  if (shared.size >= SHARED_MAX) shared.clear();
+  shared.set(s, s);
+  return s;
+}
+
 const displayOf = (filename: string, fm: WikiFrontmatter | null): WikiPage['display'] => ({
   title: cleanLine(fm?.title || filename.replace(/\.md$/, '')),
-  category: cleanLine(fm?.category ?? '—'),
-  confidence: cleanLine(fm?.confidence ?? '—'),
-  tags: (fm?.tags ?? []).map((t) => cleanLine(t)),
+  category: intern(cleanLine(fm?.category ?? '—')),
+  confidence: intern(cleanLine(fm?.confidence ?? '—')),
+  tags: (fm?.tags ?? []).map((t) => intern(cleanLine(t))),
 });
+
+/** The frontmatter with its shared strings interned (see intern). */
+function internFrontmatter(fm: WikiFrontmatter): WikiFrontmatter {
+  fm.tags = fm.tags.map(intern);
+  fm.category = intern(fm.category);
+  fm.confidence = intern(fm.confidence);
+  return fm;
+}
 
 /** What a page is besides its body; the body goes to IndexedPage separately. */
 interface PageFields {
@@ -93,7 +117,6 @@ interface PageFields {
  * search index is first needed, then only its folded form (lower-cased text + the capitals, see fold.ts).
  */
 class IndexedPage implements WikiPage {
-  readonly rel: string;
   readonly mtimeMs: number;
   readonly size: number;
   readonly ino: number;
@@ -117,7 +140,6 @@ class IndexedPage implements WikiPage {
 
   constructor(f: PageFields, body: string) {
     this.filename = f.filename;
-    this.rel = `wiki/${f.filename}`;
     this.mtimeMs = f.stamp.mtimeMs;
     this.size = f.stamp.size;
     this.ino = f.stamp.ino;
@@ -127,7 +149,7 @@ class IndexedPage implements WikiPage {
     const fm = f.frontmatter;
     this.searchable = fm !== null;
     this.titleLower = fm ? fm.title.toLowerCase() : '';
-    this.tagsLower = fm ? fm.tags.map((t) => t.toLowerCase()) : [];
+    this.tagsLower = fm ? fm.tags.map((t) => intern(t.toLowerCase())) : [];
     this.tagsJoined = this.tagsLower.join('\n');
     this.text = body;
     this.bodyLength = body.length;
@@ -143,6 +165,11 @@ class IndexedPage implements WikiPage {
       this.text = null;
     }
     return this.folded;
+  }
+
+  /** Built when asked (problem lines, the page view): not a string per page held for good. */
+  get rel(): string {
+    return `wiki/${this.filename}`;
   }
 
   foldBody(): number {
@@ -237,7 +264,7 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
   // (WikiDomain.warmIndex), before anyone types.
   // The frontmatter's strings are slices of the file's text, and a V8 slice keeps its whole parent alive:
   // copied, they let the file's text go once the body is folded.
-  const frontmatter = structuredClone(parsed.frontmatter);
+  const frontmatter = internFrontmatter(structuredClone(parsed.frontmatter));
   return new IndexedPage({ filename, stamp, frontmatter, issues, rawText: null }, parsed.content);
 }
 

@@ -125,7 +125,18 @@ export class TokenPositions {
   private readonly tokens = new Map<string, TokenIndex>();
   /** Whole lower-cased queries in titles (OMC's +5), grown the same way. */
   private readonly phrases = new Map<string, Uint8Array>();
-  constructor(private readonly capacity = 64) {}
+  /**
+   * At most `capacity` tokens (and as many phrases) are remembered, fewer for a big wiki: each costs 6
+   * bytes a page (a phrase 1), and typing needs only the prefixes of the words in the box.
+   */
+  constructor(
+    private readonly capacity = 64,
+    private readonly maxBytes = 4 * 1024 * 1024,
+  ) {}
+
+  private limit(pages: readonly WikiPage[]): number {
+    return Math.max(8, Math.min(this.capacity, Math.floor(this.maxBytes / (6 * Math.max(1, pages.length)))));
+  }
 
   /** Forgets every remembered position (benchmarks use it to time a query typed from scratch). */
   clear(): void {
@@ -179,7 +190,7 @@ export class TokenPositions {
         out.tag[i] = anyTagHas(p, token) ? 1 : 0;
       }
     }
-    return TokenPositions.remember(this.tokens, token, out, this.capacity);
+    return TokenPositions.remember(this.tokens, token, out, this.limit(pages));
   }
 
   /** Whether each page title contains the whole lower-cased query. */
@@ -193,7 +204,7 @@ export class TokenPositions {
       if (base && base[i] === 0) continue;
       out[i] = (pages[i] as WikiPage).titleLower.includes(phrase) ? 1 : 0;
     }
-    return TokenPositions.remember(this.phrases, phrase, out, this.capacity);
+    return TokenPositions.remember(this.phrases, phrase, out, this.limit(pages));
   }
 }
 
