@@ -78,13 +78,18 @@ function rereadSearch(root, q, { parseWikiPage, searchWiki }) {
     const parsed = parseWikiPage(fs.readFileSync(path.join(root, 'wiki', f), 'utf8'), now);
     if (!parsed) continue;
     const { frontmatter, content } = parsed;
+    const tagsLower = frontmatter.tags.map((t) => t.toLowerCase());
+    // The fields searchWiki reads of a WikiPage (src/store/wiki/page.ts), built plainly.
     pages.push({
       filename: f,
       searchable: true,
       frontmatter,
       content,
+      bodyLength: content.length,
+      bodySlice: (start, end) => content.slice(start, end),
       titleLower: frontmatter.title.toLowerCase(),
-      tagsLower: frontmatter.tags.map((t) => t.toLowerCase()),
+      tagsLower,
+      tagsJoined: tagsLower.join('\n'),
       contentLower: content.toLowerCase(),
       filter: null,
     });
