@@ -120,4 +120,27 @@ describe('wiki search box: no frame shows results of another query', () => {
     expect(checked).toBeGreaterThanOrEqual(seen.size);
     await waitFor(() => a.store.wiki.getSnapshot().searchable.length === 240);
   });
+
+  it('a keystroke in the search box draws one frame, not a second one to pin the selection', async () => {
+    p = makeProject();
+    writePages(path.join(p.root, 'wiki'));
+    app = await mountApp({ root: p.root, pane: 'wiki', columns: 100, rows: 30 });
+    const a = app;
+    await a.waitForText('240 of 240 pages');
+    await a.press('/');
+    await a.waitForText(/^\/ +240 of 240 pages/m);
+    const before = a.frames().length;
+    const keys = [...'checkout', KEYS.backspace, 't'];
+    await a.step(...keys);
+    await a.waitForText(/\/ checkout +\d+ match/);
+    const drawn = a.frames().length - before;
+    // One frame per key; a clock tick may add one or two. Pinning in an effect after each frame drew two.
+    expect(drawn).toBeGreaterThanOrEqual(keys.length);
+    expect(drawn).toBeLessThanOrEqual(keys.length + 3);
+    // The selection is still pinned to the row shown first: Enter opens it.
+    const first = parseFrame(a.raw())?.rows[0]?.[1];
+    expect(first).toBeTruthy();
+    await a.press(KEYS.enter);
+    await a.waitForText(new RegExp(`^${first}`, 'm'));
+  });
 });

@@ -75,6 +75,26 @@ const pickerOptions = (ctx: Ctx) => {
   return d && ctx.state.picker ? pickerTags(d.getSnapshot(), ctx.state.picker.filter) : [];
 };
 
+/** The result list's settle step: the selection pinned to the row shown (see settleList). */
+function settleWiki(state: S, store: KeyContext<S>['store'], body: KeyContext<S>['body']): S {
+  const d = store.wiki;
+  if (!d || state.picker || state.view !== 'list') return state;
+  const l = resultsLayout(state, d, d.getSnapshot(), body);
+  const list = settleList(state.list, l.names, l.height);
+  return list === state.list ? state : { ...state, list };
+}
+
+/**
+ * The settle step (pinning the selection to the row shown first) done in the key's own transition: a key
+ * that changes the query resets the selection, and pinning it in the effect after the frame would cost
+ * each keystroke a second render of the whole screen for a frame that looks the same. The rows are
+ * memoised per snapshot and query, so the frame reuses this search.
+ */
+const settled =
+  (ctx: Ctx, step: (s: S) => S) =>
+  (s: S): S =>
+    settleWiki(step(s), ctx.store, ctx.body);
+
 function openSelected(ctx: Ctx): void {
   const l = results(ctx);
   const name = l ? l.names[l.view.index] : undefined;
@@ -134,7 +154,12 @@ const bindings: Binding<S>[] = [
   { keys: ['enter'], help: 'open the selected page', hint: 'open', when: SEARCH, run: openSelected },
   { keys: ['escape'], help: 'clear the search', hint: 'clear', when: SEARCH, run: (c) => c.set(clearQuery) },
   { keys: ['tab'], help: 'leave the search box (keep the query)', when: SEARCH, run: (c) => c.set(endSearch) },
-  { keys: ['backspace'], help: 'delete the last character', when: SEARCH, run: (c) => c.set(backspaceQuery) },
+  {
+    keys: ['backspace'],
+    help: 'delete the last character',
+    when: SEARCH,
+    run: (c) => c.set(settled(c, backspaceQuery)),
+  },
   {
     keys: ['ctrl+u'],
     help: 'clear the query',
@@ -142,7 +167,7 @@ const bindings: Binding<S>[] = [
     // Clear the text, stay in the box: the next key starts a new query.
     run: (c) => c.set((s) => ({ ...clearQuery(s), editing: true })),
   },
-  { keys: ['ctrl+w'], help: 'delete the last word', when: SEARCH, run: (c) => c.set(deleteWord) },
+  { keys: ['ctrl+w'], help: 'delete the last word', when: SEARCH, run: (c) => c.set(settled(c, deleteWord)) },
   {
     keys: ['down', 'ctrl+n', 'wheeldown'],
     help: 'move the selection without leaving the search box',
@@ -283,7 +308,8 @@ export const wikiPane: PaneModule<WikiPaneState> = {
   bindings,
   typing: {
     active: (s) => s.editing || s.picker !== null,
-    type: (ctx, text) => ctx.set((s) => (s.picker ? typePicker(s, text) : typeQuery(s, text))),
+    type: (ctx, text) =>
+      ctx.set((s) => (s.picker ? typePicker(s, text) : settled(ctx, (st) => typeQuery(st, text))(s))),
   },
   sources: (store) => {
     const d = store.wiki;
@@ -297,9 +323,7 @@ export const wikiPane: PaneModule<WikiPaneState> = {
       const lint = settleList(state.lint, l.ids, l.height);
       return lint === state.lint ? state : { ...state, lint };
     }
-    const l = resultsLayout(state, d, d.getSnapshot(), body);
-    const list = settleList(state.list, l.names, l.height);
-    return list === state.list ? state : { ...state, list };
+    return settleWiki(state, store, body);
   },
   View: WikiPaneView,
   nextTick(state, store, now) {
