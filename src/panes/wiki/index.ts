@@ -152,7 +152,13 @@ const bindings: Binding<S>[] = [
     run: (c) => c.set((s) => movePicker(s, pickerOptions(c).length, -1)),
   },
   { keys: ['enter'], help: 'open the selected page', hint: 'open', when: SEARCH, run: openSelected },
-  { keys: ['escape'], help: 'clear the search', hint: 'clear', when: SEARCH, run: (c) => c.set(clearQuery) },
+  {
+    keys: ['escape'],
+    help: 'clear the search',
+    hint: 'clear',
+    when: SEARCH,
+    run: (c) => c.set(settled(c, clearQuery)),
+  },
   { keys: ['tab'], help: 'leave the search box (keep the query)', when: SEARCH, run: (c) => c.set(endSearch) },
   {
     keys: ['backspace'],
@@ -165,7 +171,7 @@ const bindings: Binding<S>[] = [
     help: 'clear the query',
     when: SEARCH,
     // Clear the text, stay in the box: the next key starts a new query.
-    run: (c) => c.set((s) => ({ ...clearQuery(s), editing: true })),
+    run: (c) => c.set(settled(c, (s) => ({ ...clearQuery(s), editing: true }))),
   },
   { keys: ['ctrl+w'], help: 'delete the last word', when: SEARCH, run: (c) => c.set(settled(c, deleteWord)) },
   {
@@ -221,7 +227,7 @@ const bindings: Binding<S>[] = [
     keys: ['escape'],
     help: 'clear the search, then the filters',
     when: mode<S>('page list', (s) => LIST.test(s) && (s.query !== '' || s.category !== null || s.tag !== null)),
-    run: (c) => c.set((s) => (s.query !== '' ? clearQuery(s) : clearFilters(s))),
+    run: (c) => c.set(settled(c, (s) => (s.query !== '' ? clearQuery(s) : clearFilters(s)))),
   },
   ...navBindings(
     PAGE,
