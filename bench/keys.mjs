@@ -7,8 +7,8 @@
 //                       [--rounds 1] [--json] [--bin dist/omc-top.mjs]
 //
 // Wiki: per keystroke of each query typed into the search box (one- and two-letter prefixes reported
-// apart: they match the most pages), Esc (every page again) between queries, and the RSS after the
-// typing session.
+// apart: they match the most pages), Esc (every page again) between queries, the process's CPU per
+// key, and the RSS after the typing session.
 // Sessions: the `/` filter per keystroke, and j/k. Not a test: it prints numbers for this machine.
 import path from 'node:path';
 import { generatedTree, machine, now, pct, procStats, sleep, startMonitor } from './lib.mjs';
@@ -89,7 +89,8 @@ async function wikiRun({ n, cols, rows }) {
     m.pty.write('w');
     await m.waitScreen(/matches|pages/, 20_000);
     await sleep(1500);
-    const rssBefore = procStats(m.pid).rssMb;
+    const before = procStats(m.pid);
+    const rssBefore = before.rssMb;
     const lat = [];
     const short = [];
     const missed = { n: 0 };
@@ -103,6 +104,7 @@ async function wikiRun({ n, cols, rows }) {
       }
     }
     await sleep(1000);
+    const after = procStats(m.pid);
     const all = [...short, ...lat];
     return {
       bench: 'wiki search key→frame',
@@ -113,8 +115,11 @@ async function wikiRun({ n, cols, rows }) {
       all: summary(all),
       oneTwoLetters: summary(short),
       longer: summary(lat),
+      // CPU of the omc-top process over the typing session per key (the Esc and '/' between queries
+      // included): unlike the latencies, it hardly moves when other processes load the machine.
+      cpuPerKeyMs: +((after.cpuMs - before.cpuMs) / Math.max(1, all.length)).toFixed(1),
       rssBeforeMb: Math.round(rssBefore),
-      rssAfterTypingMb: Math.round(procStats(m.pid).rssMb),
+      rssAfterTypingMb: Math.round(after.rssMb),
     };
   } finally {
     m.kill();
