@@ -144,6 +144,7 @@ export class OmcStore {
       root: this.root,
       clock: this.clock,
       parsed: this.sessions,
+      sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
     });
     this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams, this.claude, this.prd, this.runs];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());

@@ -25,8 +25,8 @@ export { compareSessions } from './derive.js';
 /** During the sliced first read, the snapshot is published at most this often (see scanStep). */
 const STEP_PUBLISH_MS = 200;
 
-/** See SessionsDomain.noted. */
-const NOTED_FILES = ['prd.json'];
+/** See SessionsDomain.noted: ralph's PRD (PrdDomain), OMC 5.6's feedback baseline (Omc56Presence). */
+const NOTED_FILES = ['prd.json', 'feedback-baseline.json'];
 
 export interface SessionsDomainOptions {
   root: string;
@@ -136,6 +136,8 @@ export class SessionsDomain implements Domain {
     const k = keyOf(rel);
     if (!k || isDir === true) return false;
     if (k.scope === 'session' && !isValidSessionId(k.key)) return false;
+    // A noted file appearing or going keeps `noted` true to the disk between listings (one lstat, no read).
+    if (k.scope === 'session' && this.noted.has(k.file)) return true;
     return isTrackedFile(k.scope, k.file);
   }
 
@@ -145,7 +147,16 @@ export class SessionsDomain implements Domain {
    */
   private readonly noted = new Map<string, Set<string>>(NOTED_FILES.map((f) => [f, new Set<string>()]));
 
-  /** The session directories whose last listing had `file` (one of NOTED_FILES). */
+  /** A noted file in one session directory was named by an event: is it there now (an lstat, as a listing would say). */
+  private noteFile(name: string, file: string): void {
+    const names = this.noted.get(file);
+    if (!names) return;
+    const st = statSync(this.root, `state/sessions/${name}/${file}`);
+    if (st && !st.isDirectory()) names.add(name);
+    else names.delete(name);
+  }
+
+  /** The session directories whose last listing (or a later event) had `file` (one of NOTED_FILES). */
   sessionDirsWith(file: string): Iterable<string> {
     return this.noted.get(file) ?? [];
   }
@@ -354,12 +365,19 @@ export class SessionsDomain implements Domain {
     }
     let changed = false;
     for (const ev of events) {
+      const noted = keyOf(ev.rel);
+      if (noted?.scope === 'session' && this.noted.has(noted.file)) {
+        this.noteFile(noted.key, noted.file);
+        continue;
+      }
       if (ev.type === 'unlink' || ev.type === 'unlinkDir') {
         changed = this.recs.dropPrefix(ev.rel, this.structural) || changed;
         if (ev.type === 'unlinkDir' && this.structural.delete(ev.rel)) changed = true;
         const parts = ev.rel.split('/');
-        if (ev.type === 'unlinkDir' && parts.length === 3 && parts[1] === 'sessions')
+        if (ev.type === 'unlinkDir' && parts.length === 3 && parts[1] === 'sessions') {
           this.dirty.add(parts[2] as string);
+          for (const names of this.noted.values()) names.delete(parts[2] as string);
+        }
         continue;
       }
       if (ev.type === 'addDir') {
@@ -430,6 +448,7 @@ export class SessionsDomain implements Domain {
     const st = statSync(this.root, rel);
     this.structural.delete(rel);
     if (!st) {
+      for (const names of this.noted.values()) names.delete(name);
       this.recs.dropPrefix(rel, this.structural);
       this.dirty.add(name);
       return true;
