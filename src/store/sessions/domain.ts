@@ -25,6 +25,8 @@ export { compareSessions } from './derive.js';
 /** During the sliced first read, the snapshot is published at most this often (see scanStep). */
 const STEP_PUBLISH_MS = 200;
 
+const SESSIONS_DIR = 'state/sessions';
+
 /** See SessionsDomain.noted: ralph's PRD (PrdDomain), OMC 5.6's feedback baseline (Omc56Presence). */
 const NOTED_FILES = ['prd.json', 'feedback-baseline.json'];
 
@@ -117,11 +119,20 @@ export class SessionsDomain implements Domain {
     return { seq: this.recs.changeSeq, rels: this.recs.changedSince(seq) };
   }
 
+  /**
+   * Session directories, and `state/sessions` itself: a plain fs.watch names every entry that appears or goes
+   * (the domain re-checks it), so chokidar need not walk 10,000 entries of it at start-up.
+   */
   isLeafDir(rel: string): boolean {
+    if (rel === SESSIONS_DIR) return true;
     const parts = rel.split('/');
     return (
       parts.length === 3 && parts[0] === 'state' && parts[1] === 'sessions' && isValidSessionId(parts[2] as string)
     );
+  }
+
+  holdsLeaves(rel: string): boolean {
+    return rel === SESSIONS_DIR;
   }
 
   wants(rel: string, isDir: boolean | undefined): boolean {
@@ -256,7 +267,9 @@ export class SessionsDomain implements Domain {
     } else if (state.code !== 'missing') {
       this.structural.set('state', { path: 'state', message: state.message, severity: 'error' });
     }
-    const sessions = listDirSync(this.root, 'state/sessions');
+    // Watched before it is listed, like each session directory: a session created after this listing is an event.
+    this.watchLeaves?.(SESSIONS_DIR);
+    const sessions = listDirSync(this.root, SESSIONS_DIR);
     if (sessions.ok) {
       const total = sessions.entries.length;
       let done = 0;
