@@ -201,6 +201,12 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   const leaves = new Map<string, fs.FSWatcher>();
   /** Leaves with leaves inside them (`state/sessions`): when one goes, the watches inside it go too. */
   const parentsOfLeaves = new Set<string>();
+  /**
+   * Leaves holding leaves that a caller attached with watchLeaf() before listing them: that caller watches each
+   * leaf inside before listing it too (the progressive start), so the walk at `ready` does not (it would attach,
+   * and announce, every session directory the sliced read has not reached yet, in one long batch).
+   */
+  const ownedParents = new Set<string>();
   /** One fs.watch on a leaf directory. False when none could be set (then we may be polling now). */
   const attachLeaf = (rel: string, abs: string): boolean => {
     if (leaves.has(rel)) return true;
@@ -226,6 +232,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   const dropLeaf = (rel: string) => {
     leaves.get(rel)?.close();
     leaves.delete(rel);
+    ownedParents.delete(rel);
     if (!parentsOfLeaves.delete(rel)) return;
     const prefix = `${rel}/`;
     for (const [r, w] of leaves)
@@ -287,7 +294,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
         if (isLeaf(rel)) {
           if (!leaves.has(rel)) syncLeaf(rel, absOf(rel), false);
           // Leaves inside a leaf (session directories in state/sessions) are found by the same walk.
-          if (leaves.has(rel) && (opts.holdsLeaves?.(rel) ?? false)) walk(rel, depth + 1);
+          if (leaves.has(rel) && !ownedParents.has(rel) && (opts.holdsLeaves?.(rel) ?? false)) walk(rel, depth + 1);
         } else if (opts.wants(rel, true)) walk(rel, depth + 1);
       }
     };
@@ -299,6 +306,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     for (const w of leaves.values()) w.close();
     leaves.clear();
     parentsOfLeaves.clear();
+    ownedParents.clear();
   };
 
   let ready = false;
@@ -424,7 +432,11 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     },
     watchLeaf(rel: string) {
       if (closed || pollTimer || mode === 'polling' || !isLeaf(rel) || !opts.wants(rel, true)) return false;
-      return attachLeaf(rel, path.join(root, ...rel.split('/')));
+      const had = leaves.has(rel);
+      if (!attachLeaf(rel, absOf(rel))) return false;
+      // Attached by the walk first, its leaves are the walk's too; attached here first, they are the caller's.
+      if (!had && (opts.holdsLeaves?.(rel) ?? false)) ownedParents.add(rel);
+      return true;
     },
     async close() {
       closed = true;
