@@ -49,31 +49,50 @@ export const STATUS_RANK: Record<SessionStatus, number> = {
  * scope alive (the verdict book of that publish, every file record), ~3 KB a session at 10,000 sessions.
  */
 class LazyFieldsMode implements ModeView {
-  declare mode: string;
-  declare path: string;
-  declare active: boolean;
-  declare status: ModeView['status'];
-  declare enforced: boolean;
-  declare verdict: ModeView['verdict'];
-  declare reason: string;
-  declare iteration: number | null;
-  declare max: number | null;
-  declare phase: string | null;
-  declare extras: string[];
-  declare startedMs: number | null;
-  declare updatedMs: number | null;
-  declare owner: string | null;
-  declare stranded: boolean;
-  declare linked: string[];
-  declare retired: boolean;
-  declare prompt: string | null;
-  declare problem: string | null;
+  readonly mode: ModeView['mode'];
+  readonly path: ModeView['path'];
+  readonly active: ModeView['active'];
+  readonly status: ModeView['status'];
+  readonly enforced: ModeView['enforced'];
+  readonly verdict: ModeView['verdict'];
+  readonly reason: ModeView['reason'];
+  readonly iteration: ModeView['iteration'];
+  readonly max: ModeView['max'];
+  readonly phase: ModeView['phase'];
+  readonly extras: ModeView['extras'];
+  readonly startedMs: ModeView['startedMs'];
+  readonly updatedMs: ModeView['updatedMs'];
+  readonly owner: ModeView['owner'];
+  readonly stranded: ModeView['stranded'];
+  readonly linked: ModeView['linked'];
+  readonly retired: ModeView['retired'];
+  readonly prompt: ModeView['prompt'];
+  readonly problem: ModeView['problem'];
   readonly #raw: Record<string, unknown>;
   #fields: Record<string, unknown> | null = null;
 
   constructor(parts: Omit<ModeView, 'fields'>, raw: Record<string, unknown>) {
     this.#raw = raw;
-    Object.assign(this, parts);
+    // One by one, not Object.assign: V8 then sizes the object for these properties (no out-of-object array).
+    this.mode = parts.mode;
+    this.path = parts.path;
+    this.active = parts.active;
+    this.status = parts.status;
+    this.enforced = parts.enforced;
+    this.verdict = parts.verdict;
+    this.reason = parts.reason;
+    this.iteration = parts.iteration;
+    this.max = parts.max;
+    this.phase = parts.phase;
+    this.extras = parts.extras;
+    this.startedMs = parts.startedMs;
+    this.updatedMs = parts.updatedMs;
+    this.owner = parts.owner;
+    this.stranded = parts.stranded;
+    this.linked = parts.linked;
+    this.retired = parts.retired;
+    this.prompt = parts.prompt;
+    this.problem = parts.problem;
   }
 
   get fields(): Record<string, unknown> {
