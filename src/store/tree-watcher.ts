@@ -207,9 +207,24 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
    * and announce, every session directory the sliced read has not reached yet, in one long batch).
    */
   const ownedParents = new Set<string>();
+  /** The inode each leaf holding leaves was attached on. */
+  const parentInodes = new Map<string, number>();
   /** One fs.watch on a leaf directory. False when none could be set (then we may be polling now). */
   const attachLeaf = (rel: string, abs: string): boolean => {
     if (leaves.has(rel)) return true;
+    // A leaf holding leaves is one directory, watched before anything knows what is at its path: a file there
+    // (state/sessions replaced by one) must not get the watch, or the directory coming back would be a no-op.
+    // Its inode is kept, so a different directory at the same path is seen as one (see syncLeaf).
+    let ino: number | null = null;
+    if (opts.holdsLeaves?.(rel)) {
+      try {
+        const st = fs.lstatSync(abs);
+        if (!st.isDirectory()) return false;
+        ino = st.ino;
+      } catch {
+        return false;
+      }
+    }
     try {
       const w = fs.watch(abs, { persistent: false }, (_ev, name) => {
         if (name) onEntry(path.join(abs, name.toString()));
@@ -220,6 +235,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
         if (leaves.get(rel) === w) leaves.delete(rel);
       });
       leaves.set(rel, w);
+      if (ino !== null) parentInodes.set(rel, ino);
       const slash = rel.lastIndexOf('/');
       if (slash > 0 && leaves.has(rel.slice(0, slash))) parentsOfLeaves.add(rel.slice(0, slash));
       return true;
@@ -233,6 +249,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     leaves.get(rel)?.close();
     leaves.delete(rel);
     ownedParents.delete(rel);
+    parentInodes.delete(rel);
     if (!parentsOfLeaves.delete(rel)) return;
     const prefix = `${rel}/`;
     for (const [r, w] of leaves)
@@ -248,12 +265,21 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
    */
   const syncLeaf = (rel: string, abs: string, walk = true) => {
     let isDir = false;
+    let ino = -1;
     try {
-      isDir = fs.lstatSync(abs).isDirectory();
+      const st = fs.lstatSync(abs);
+      isDir = st.isDirectory();
+      ino = st.ino;
     } catch {
       isDir = false;
     }
-    const have = leaves.get(rel);
+    let have = leaves.get(rel);
+    if (have && isDir && parentInodes.has(rel) && parentInodes.get(rel) !== ino) {
+      // Another directory at this path (moved away and another moved in): its watch is on the old one.
+      dropLeaf(rel);
+      push('unlinkDir', abs);
+      have = undefined;
+    }
     if (isDir && opts.wants(rel, true)) {
       if (!have) {
         if (!attachLeaf(rel, abs) && pollTimer) return;
@@ -307,6 +333,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     leaves.clear();
     parentsOfLeaves.clear();
     ownedParents.clear();
+    parentInodes.clear();
   };
 
   let ready = false;

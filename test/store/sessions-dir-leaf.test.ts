@@ -103,8 +103,34 @@ describe('state/sessions as a plain watched leaf', () => {
       const later = sessionId(77);
       writeOmcJson(path.join(sessions, later, 'ralph-state.json'), ralph(later, 6));
       await waitFor(() => iteration(later) === 6, { what: 'a session made in it later', timeoutMs: 30_000 });
+
+      // Swapped for another directory in two renames (no moment without one, to a watcher that looks late).
+      const other = path.join(p.dir, 'other');
+      writeOmcJson(path.join(other, sessionId(60), 'ralph-state.json'), ralph(sessionId(60), 9));
+      fs.renameSync(sessions, path.join(p.dir, 'old-sessions'));
+      fs.renameSync(other, sessions);
+      await waitFor(() => iteration(sessionId(60)) === 9 && iteration(sessionId(1)) === undefined, {
+        what: 'the other directory read',
+        timeoutMs: 30_000,
+      });
+      writeOmcJson(path.join(sessions, sessionId(60), 'ralph-state.json'), ralph(sessionId(60), 10));
+      await waitFor(() => iteration(sessionId(60)) === 10, { what: 'the other directory live', timeoutMs: 30_000 });
+      // Replaced by a file, then a directory again.
+      const aside = path.join(p.dir, 'aside');
+      fs.renameSync(sessions, aside);
+      fs.writeFileSync(sessions, 'not a directory');
+      await waitFor(() => s.problems.getSnapshot().some((x) => x.path === 'state/sessions'), {
+        what: 'the file problem',
+        timeoutMs: 30_000,
+      });
+      fs.rmSync(sessions);
+      fs.renameSync(aside, sessions);
+      await waitFor(() => iteration(sessionId(60)) === 10, { what: 'back', timeoutMs: 30_000 });
+      writeOmcJson(path.join(sessions, sessionId(60), 'ralph-state.json'), ralph(sessionId(60), 11));
+      await waitFor(() => iteration(sessionId(60)) === 11, { what: 'back and live', timeoutMs: 30_000 });
       expect(offered.filter((q) => q.startsWith(`${sessions}${path.sep}`))).toEqual([]);
     },
+    180_000,
   );
 });
 
@@ -149,5 +175,5 @@ describe('the watcher ready while the sliced read is under way', () => {
       what: 'a change to the last session read',
       timeoutMs: 30_000,
     });
-  });
+  }, 120_000);
 });
