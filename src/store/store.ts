@@ -23,10 +23,6 @@ import { startTreeWatcher, type TreeWatcher, type TreeWatcherOptions, type Watch
 import type { Clock, Domain, Problem, WatchEvent } from './types.js';
 import { WikiDomain } from './wiki/domain.js';
 
-/** The progressive read's slices (ms of reading between yields); the first one is the first frame's rows. */
-const FIRST_SLICE_MS = 15;
-const SLICE_MS = 40;
-
 export interface StoreStatus {
   watchMode: WatchMode;
   watchDetail: string;
@@ -202,16 +198,12 @@ export class OmcStore {
     this.pushStatus();
     if (this.watchKind === 'none') this.setOff();
     else this.startWatching(true);
-    let first = true;
     const slice = () => {
       this.sliceQueued = false;
       if (this.closed) return;
       const d = queue[0];
       if (d === undefined) return;
-      // The first slice is the first frame's rows: a screenful (60 rows at 200x60) is read in a few ms, and
-      // every ms spent reading more before the first frame is a ms longer to it. The rest reads in 40 ms slices.
-      const deadline = performance.now() + (first ? FIRST_SLICE_MS : SLICE_MS);
-      first = false;
+      const deadline = performance.now() + 40;
       // One domain per slice at most: the first slice ends with sessions read
       // (or partly read), so the first frame is drawn before anything else.
       this.readStarted.add(d);
