@@ -78,6 +78,10 @@ export interface TreeWatcher {
   watchLeaf(rel: string): boolean;
 }
 
+/** The leaf a plain fs.watch belongs to (rel), kept on the watcher itself. */
+const LEAF_REL = Symbol('leaf');
+type LeafWatcher = fs.FSWatcher & { [LEAF_REL]?: string };
+
 const WATCH_FAILURE_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOSYS', 'EPERM', 'EACCES']);
 
 export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
@@ -199,6 +203,20 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   };
 
   const leaves = new Map<string, fs.FSWatcher>();
+  // One listener for every leaf, told which leaf by the watcher it is called on (EventEmitter's `this`): two
+  // closures and their scopes per session directory were ~0.2 KB each at 10,000 sessions.
+  function onLeafChange(this: LeafWatcher, _ev: string, name: string | Buffer | null): void {
+    const rel = this[LEAF_REL];
+    if (rel === undefined) return;
+    const abs = absOf(rel);
+    if (name) onEntry(path.join(abs, name.toString()));
+    else push('addDir', abs); // the kernel lost track: re-read the whole directory
+  }
+  function onLeafError(this: LeafWatcher): void {
+    this.close();
+    const rel = this[LEAF_REL];
+    if (rel !== undefined && leaves.get(rel) === this) leaves.delete(rel);
+  }
   /** Leaves with leaves inside them (`state/sessions`): when one goes, the watches inside it go too. */
   const parentsOfLeaves = new Set<string>();
   /**
@@ -226,14 +244,9 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
       }
     }
     try {
-      const w = fs.watch(abs, { persistent: false }, (_ev, name) => {
-        if (name) onEntry(path.join(abs, name.toString()));
-        else push('addDir', abs); // the kernel lost track: re-read the whole directory
-      });
-      w.on('error', () => {
-        w.close();
-        if (leaves.get(rel) === w) leaves.delete(rel);
-      });
+      const w = fs.watch(abs, { persistent: false }, onLeafChange) as LeafWatcher;
+      w[LEAF_REL] = rel;
+      w.on('error', onLeafError);
       leaves.set(rel, w);
       if (ino !== null) parentInodes.set(rel, ino);
       const slash = rel.lastIndexOf('/');
