@@ -1,13 +1,17 @@
 // Start-up in a real pseudo-terminal: first frame, time to live, the start-up change and RSS after start,
 // over interleaved starts (one start alone is too noisy on a shared machine).
 //   node bench/startup.mjs [--rounds 5] [--sizes 200,2000,2000+5000,10000+5000] [--viewports 80x24,200x60]
-//                          [--delay 300] [--bins label=path.mjs,label2=path2.mjs] [--young-gen]
+//                          [--delay 300] [--bins label=path.mjs,label2=path2.mjs] [--young-gen] [--first-frame-only]
+//                          [--settled-rss]
 // - first frame: spawn → the header and the first rows (a session id) on screen;
 // - live: spawn → the footer ends in a bare `live` (everything read, every watch set);
 // - start-up change: a visible session's ralph state rewritten (OMC's temp + rename) `--delay` ms after the
 //   first frame; measured from that rename to the new iteration in the terminal output; it is also said
 //   whether it arrived before `live`;
-// - RSS: /proc/<pid>/status 1 s after live.
+// - RSS: /proc/<pid>/status 1 s after live (`--settled-rss`: also 12 s after live, once V8's memory reducer has
+//   run: it gives back the start-up read's garbage about 8–10 s after the last burst);
+// `--first-frame-only` stops each start at its first frame (many starts for a first-frame p95: no change, no
+// wait for live);
 // `--bins` runs several builds alternately on the same trees (before/after pairs); `--young-gen` adds the
 // earlier comparison of the shipped young-generation setting against V8's default.
 import fs from 'node:fs';
@@ -39,6 +43,9 @@ if (process.argv.includes('--young-gen'))
       nodeArgs: ['--semi-space-growth-factor=2'],
     });
 
+const FIRST_FRAME_ONLY = process.argv.includes('--first-frame-only');
+const SETTLED_RSS = process.argv.includes('--settled-rss');
+
 console.log(JSON.stringify({ machine: machine() }));
 
 function makeTree(spec) {
@@ -58,6 +65,7 @@ async function oneStart(tree, bin, cols, rows) {
   const m = startMonitor({ args: ['--root', tree.root], cols, rows, nodeArgs: bin.nodeArgs, bin: bin.file });
   try {
     const ffAt = await m.waitScreen(/STATUS\s+SESSION[\s\S]*[0-9a-f]{8}/, 60_000);
+    if (FIRST_FRAME_ONLY) return { ff: ffAt - m.spawnedAt, live: null, change: null, rssMb: null };
     // A ralph session whose row is on screen in the first frame.
     const shown = [...m.screen().matchAll(/\b([0-9a-f]{8})\b/g)].map((x) => x[1]).find((h) => tree.byPrefix.has(h));
     let change = null;
@@ -76,7 +84,13 @@ async function oneStart(tree, bin, cols, rows) {
     const seen = change ? await change.seen : null;
     await sleep(1000);
     const { rssMb } = procStats(m.pid);
+    let settledRssMb = null;
+    if (SETTLED_RSS) {
+      await sleep(11_000);
+      settledRssMb = procStats(m.pid).rssMb;
+    }
     return {
+      settledRssMb,
       ff: ffAt - m.spawnedAt,
       live: liveAt - m.spawnedAt,
       change: seen ? seen.t - change.wrote : null,
@@ -117,6 +131,20 @@ const q = (xs, ps = [50, 95]) =>
 for (const r of res.values()) {
   const ok = r.runs.filter((x) => !x.error);
   const changes = ok.filter((x) => x.change !== null);
+  if (FIRST_FRAME_ONLY) {
+    const ff = ok.map((x) => x.ff);
+    console.log(
+      JSON.stringify({
+        tree: r.tree,
+        viewport: r.viewport,
+        bin: r.bin,
+        starts: ok.length,
+        errors: r.runs.length - ok.length,
+        firstFrameMs: { ...q(ff, [25, 50, 75, 95]), max: Math.round(Math.max(...ff)) },
+      }),
+    );
+    continue;
+  }
   console.log(
     JSON.stringify({
       tree: r.tree,
@@ -138,6 +166,17 @@ for (const r of res.values()) {
         ),
         max: Math.round(Math.max(...ok.map((x) => x.rssMb))),
       },
+      ...(SETTLED_RSS
+        ? {
+            settledRssMb: {
+              ...q(
+                ok.map((x) => x.settledRssMb),
+                [50],
+              ),
+              max: Math.round(Math.max(...ok.map((x) => x.settledRssMb))),
+            },
+          }
+        : {}),
     }),
   );
 }

@@ -82,6 +82,17 @@ export function isInside(parent: string, child: string): boolean {
  */
 const DIR_CACHE_MS = 1_000;
 const dirCache = new Map<string, { real: string | null; at: number }>();
+/**
+ * Entries older than DIR_CACHE_MS are never used again: drop them (at most once a second, and only once there
+ * are many), so the 2,000–10,000 directories of a start-up read are not held for the life of the process.
+ */
+let lastSweep = 0;
+function sweepDirCache(now: number): void {
+  if (dirCache.size < 1_024 || now - lastSweep < DIR_CACHE_MS) return;
+  lastSweep = now;
+  for (const [dir, e] of dirCache) if (now - e.at >= DIR_CACHE_MS) dirCache.delete(dir);
+}
+
 function realDir(dir: string, fresh = false): string | null {
   const now = Date.now();
   const hit = dirCache.get(dir);
@@ -94,6 +105,7 @@ function realDir(dir: string, fresh = false): string | null {
   } catch {
     real = null;
   }
+  sweepDirCache(now);
   if (dirCache.size > 10_000) dirCache.clear();
   dirCache.set(dir, { real, at: now });
   return real;

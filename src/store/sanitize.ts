@@ -69,6 +69,8 @@ export function cleanDeep(value: unknown, depth = 0): unknown {
 /** Cuts to a display width in code points, adding an ellipsis. (Terminal width of CJK is handled by Ink.) */
 export function truncate(s: string, max: number): string {
   if (max <= 0) return '';
+  // No more UTF-16 units than the limit: no more code points either (and no array of them to build).
+  if (s.length <= max) return s;
   const chars = Array.from(s);
   if (chars.length <= max) return s;
   if (max === 1) return '…';

@@ -144,6 +144,7 @@ export class OmcStore {
       root: this.root,
       clock: this.clock,
       parsed: this.sessions,
+      sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
     });
     this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams, this.claude, this.prd, this.runs];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
@@ -267,6 +268,7 @@ export class OmcStore {
       watchImpl: this.watchImpl,
       wants: (rel, isDir) => this.domains.some((d) => d.wants(rel, isDir)),
       isLeafDir: (rel) => this.domains.some((d) => d.isLeafDir?.(rel) ?? false),
+      holdsLeaves: (rel) => this.domains.some((d) => d.holdsLeaves?.(rel) ?? false),
       onEvents: (events, edge) => this.dispatch(events, edge),
       // A rescan re-reads the domains read so far; one still being read first (or not yet) reads the disk as it is then.
       onRescan: () => {

@@ -14,12 +14,18 @@
  * inotify watches and add ~75 MB at 2,000 sessions (perf-floor.md §2) for
  * nothing. Files are read when their directory says they changed.
  *
- * Directories that only ever hold files — a session's `state/sessions/<id>/`
- * — are "leaves": they are watched with one plain fs.watch each, and chokidar
- * is told to skip them. Measured at 2,000 session directories, chokidar's
- * bookkeeping costs ~40 MB of RSS even for directories alone, fs.watch ~1 MB;
- * everything else (the skeleton, notepad, memory, wiki, team runtime) stays
- * with chokidar. A leaf appearing or vanishing is seen by its parent's watch.
+ * Directories whose entries the domains name themselves — a session's
+ * `state/sessions/<id>/`, `state/sessions/` itself, `wiki/` — are "leaves":
+ * they are watched with one plain fs.watch each, and chokidar is told to skip
+ * them. Measured at 2,000 session directories, chokidar's bookkeeping costs
+ * ~40 MB of RSS even for directories alone, fs.watch ~1 MB; and chokidar's
+ * walk of `state/sessions` offered all 10,000 entries of a 10,000-session tree
+ * to `ignored` (an lstat each) and was the last thing start-up waited for.
+ * Everything else (the skeleton, notepad, memory, team runtime) stays with
+ * chokidar. A leaf appearing or vanishing is seen by its parent's watch (a
+ * chokidar directory or another leaf: session directories are leaves inside
+ * the `state/sessions` leaf), and a leaf that appears is walked for the leaves
+ * already inside it.
  *
  * If the kernel will not give us watches (ENOSPC: inotify limit, EMFILE) or
  * the user asks for it, we poll instead and say so.
@@ -57,6 +63,8 @@ export interface TreeWatcherOptions {
   watchImpl?: typeof watch;
   /** Directories watched with a plain fs.watch instead of chokidar (see above). */
   isLeafDir?(rel: string): boolean;
+  /** Leaves whose subdirectories may be leaves too (`state/sessions`: its session directories). */
+  holdsLeaves?(rel: string): boolean;
 }
 
 export interface TreeWatcher {
@@ -69,6 +77,10 @@ export interface TreeWatcher {
    */
   watchLeaf(rel: string): boolean;
 }
+
+/** The leaf a plain fs.watch belongs to (rel), kept on the watcher itself. */
+const LEAF_REL = Symbol('leaf');
+type LeafWatcher = fs.FSWatcher & { [LEAF_REL]?: string };
 
 const WATCH_FAILURE_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOSYS', 'EPERM', 'EACCES']);
 
@@ -154,6 +166,8 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   };
 
   const toRel = (p: string) => path.relative(root, p).split(path.sep).join('/');
+  /** `abs` is `root` joined with `rel` (POSIX: concatenation, not path.relative per entry of a 10,000-entry walk). */
+  const absOf = (rel: string) => (rel === '' ? root : path.join(root, ...rel.split('/')));
   const isLeaf = (rel: string) => opts.isLeafDir?.(rel) ?? false;
   // Directories we need are watched; files never are, and leaves are ours (see above).
   const ignored = (p: string, stats?: { isDirectory(): boolean }) => {
@@ -189,46 +203,109 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   };
 
   const leaves = new Map<string, fs.FSWatcher>();
+  // One listener for every leaf, told which leaf by the watcher it is called on (EventEmitter's `this`): two
+  // closures and their scopes per session directory were ~0.2 KB each at 10,000 sessions.
+  function onLeafChange(this: LeafWatcher, _ev: string, name: string | Buffer | null): void {
+    const rel = this[LEAF_REL];
+    if (rel === undefined) return;
+    const abs = absOf(rel);
+    if (name) onEntry(path.join(abs, name.toString()));
+    else push('addDir', abs); // the kernel lost track: re-read the whole directory
+  }
+  function onLeafError(this: LeafWatcher): void {
+    this.close();
+    const rel = this[LEAF_REL];
+    if (rel !== undefined && leaves.get(rel) === this) leaves.delete(rel);
+  }
+  /** Leaves with leaves inside them (`state/sessions`): when one goes, the watches inside it go too. */
+  const parentsOfLeaves = new Set<string>();
+  /**
+   * Leaves holding leaves that a caller attached with watchLeaf() before listing them: that caller watches each
+   * leaf inside before listing it too (the progressive start), so the walk at `ready` does not (it would attach,
+   * and announce, every session directory the sliced read has not reached yet, in one long batch).
+   */
+  const ownedParents = new Set<string>();
+  /** The inode each leaf holding leaves was attached on. */
+  const parentInodes = new Map<string, number>();
   /** One fs.watch on a leaf directory. False when none could be set (then we may be polling now). */
   const attachLeaf = (rel: string, abs: string): boolean => {
     if (leaves.has(rel)) return true;
+    // A leaf holding leaves is one directory, watched before anything knows what is at its path: a file there
+    // (state/sessions replaced by one) must not get the watch, or the directory coming back would be a no-op.
+    // Its inode is kept, so a different directory at the same path is seen as one (see syncLeaf).
+    let ino: number | null = null;
+    if (opts.holdsLeaves?.(rel)) {
+      try {
+        const st = fs.lstatSync(abs);
+        if (!st.isDirectory()) return false;
+        ino = st.ino;
+      } catch {
+        return false;
+      }
+    }
     try {
-      const w = fs.watch(abs, { persistent: false }, (_ev, name) => {
-        if (name) onEntry(path.join(abs, name.toString()));
-        else push('addDir', abs); // the kernel lost track: re-read the whole directory
-      });
-      w.on('error', () => {
-        w.close();
-        if (leaves.get(rel) === w) leaves.delete(rel);
-      });
+      const w = fs.watch(abs, { persistent: false }, onLeafChange) as LeafWatcher;
+      w[LEAF_REL] = rel;
+      w.on('error', onLeafError);
       leaves.set(rel, w);
+      if (ino !== null) parentInodes.set(rel, ino);
+      const slash = rel.lastIndexOf('/');
+      if (slash > 0 && leaves.has(rel.slice(0, slash))) parentsOfLeaves.add(rel.slice(0, slash));
       return true;
     } catch (err) {
       pollOnWatchFailure(err);
       return false;
     }
   };
-  /** Attach or drop the fs.watch of one leaf directory, telling the domains as addDir / unlinkDir. */
-  const syncLeaf = (rel: string, abs: string) => {
+  /** Closes one leaf's watch and those of the leaves inside it. */
+  const dropLeaf = (rel: string) => {
+    leaves.get(rel)?.close();
+    leaves.delete(rel);
+    ownedParents.delete(rel);
+    parentInodes.delete(rel);
+    if (!parentsOfLeaves.delete(rel)) return;
+    const prefix = `${rel}/`;
+    for (const [r, w] of leaves)
+      if (r.startsWith(prefix)) {
+        w.close();
+        leaves.delete(r);
+        parentsOfLeaves.delete(r);
+      }
+  };
+  /**
+   * Attach or drop the fs.watch of one leaf directory, telling the domains as addDir / unlinkDir. A leaf that
+   * appears is walked for the leaves already inside it (`walk: false` when the caller is that walk).
+   */
+  const syncLeaf = (rel: string, abs: string, walk = true) => {
     let isDir = false;
+    let ino = -1;
     try {
-      isDir = fs.lstatSync(abs).isDirectory();
+      const st = fs.lstatSync(abs);
+      isDir = st.isDirectory();
+      ino = st.ino;
     } catch {
       isDir = false;
     }
-    const have = leaves.get(rel);
+    let have = leaves.get(rel);
+    if (have && isDir && parentInodes.has(rel) && parentInodes.get(rel) !== ino) {
+      // Another directory at this path (moved away and another moved in): its watch is on the old one.
+      dropLeaf(rel);
+      push('unlinkDir', abs);
+      have = undefined;
+    }
     if (isDir && opts.wants(rel, true)) {
       if (!have) {
         if (!attachLeaf(rel, abs) && pollTimer) return;
         // Watched before the domain lists it (on the leading edge): a file landing after the attach is an
         // event, one before it is in the listing, so no trailing re-list is needed.
         push('addDir', abs, { trailing: false });
+        // A `mkdir -p state/sessions/<id>` makes the session directory before any watch on state/sessions.
+        if (walk && (opts.holdsLeaves?.(rel) ?? false)) attachLeaves(abs);
       }
       return;
     }
     if (have) {
-      have.close();
-      leaves.delete(rel);
+      dropLeaf(rel);
       push('unlinkDir', abs);
     } else {
       // Not (or no longer) a watchable directory: let the domains look at it.
@@ -242,29 +319,34 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
    * exists, so no event would ever name it; chokidar ignores leaves, so it does not report them either).
    */
   const attachLeaves = (from = root) => {
-    const walk = (absDir: string, depth: number) => {
+    const walk = (relDir: string, depth: number) => {
       if (depth > 4 || closed || pollTimer) return;
       let entries: fs.Dirent[];
       try {
-        entries = fs.readdirSync(absDir, { withFileTypes: true });
+        entries = fs.readdirSync(absOf(relDir), { withFileTypes: true });
       } catch {
         return;
       }
       for (const e of entries) {
         if (!e.isDirectory()) continue;
-        const abs = path.join(absDir, e.name);
-        const rel = toRel(abs);
+        const rel = relDir === '' ? e.name : `${relDir}/${e.name}`;
         if (isLeaf(rel)) {
-          if (!leaves.has(rel)) syncLeaf(rel, abs);
-        } else if (opts.wants(rel, true)) walk(abs, depth + 1);
+          if (!leaves.has(rel)) syncLeaf(rel, absOf(rel), false);
+          // Leaves inside a leaf (session directories in state/sessions) are found by the same walk.
+          if (leaves.has(rel) && !ownedParents.has(rel) && (opts.holdsLeaves?.(rel) ?? false)) walk(rel, depth + 1);
+        } else if (opts.wants(rel, true)) walk(rel, depth + 1);
       }
     };
     const rel = toRel(from);
-    walk(from, rel === '' ? 0 : rel.split('/').length);
+    if (rel.startsWith('..')) return;
+    walk(rel, rel === '' ? 0 : rel.split('/').length);
   };
   const closeLeaves = () => {
     for (const w of leaves.values()) w.close();
     leaves.clear();
+    parentsOfLeaves.clear();
+    ownedParents.clear();
+    parentInodes.clear();
   };
 
   let ready = false;
@@ -390,7 +472,11 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     },
     watchLeaf(rel: string) {
       if (closed || pollTimer || mode === 'polling' || !isLeaf(rel) || !opts.wants(rel, true)) return false;
-      return attachLeaf(rel, path.join(root, ...rel.split('/')));
+      const had = leaves.has(rel);
+      if (!attachLeaf(rel, absOf(rel))) return false;
+      // Attached by the walk first, its leaves are the walk's too; attached here first, they are the caller's.
+      if (!had && (opts.holdsLeaves?.(rel) ?? false)) ownedParents.add(rel);
+      return true;
     },
     async close() {
       closed = true;

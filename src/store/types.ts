@@ -30,6 +30,8 @@ export interface Domain {
    * session dir): watched with one plain fs.watch instead of chokidar.
    */
   isLeafDir?(rel: string): boolean;
+  /** A leaf directory whose subdirectories may be leaves too (`state/sessions`): the watcher walks it for them. */
+  holdsLeaves?(rel: string): boolean;
   /**
    * Full synchronous read. Called at start, on every poll tick, when the root reappears, and after the watcher is
    * ready (the one-shot start; the progressive start only for domains read before it: OmcStore.startProgressively).

@@ -21,6 +21,15 @@
  */
 const SIMPLE = /^[\x20-\x7e\n\t]*$/;
 const MARK = /\p{M}/u;
+/**
+ * Could the loop below change anything: a lone surrogate, a dropped or replaced code point, a combining
+ * mark. Most text that is not plain ASCII (an em dash, accented words, CJK) has none of these and is
+ * returned as it came: the rebuilt copy was a second copy of every prompt in memory.
+ */
+// A class of single code points (u flag), not of glyphs: the marks and selectors in it are the point.
+const SUSPECT =
+  // eslint-disable-next-line no-misleading-character-class
+  /[\ud800-\udfff\u00ad\u034f\u115f\u1160-\u11ff\u17b4\u17b5\u180e\u200b-\u200d\u2060-\u2064\u3164\ufe00-\ufe0f\ufeff\uffa0\u{1f1e6}-\u{1f1ff}\u{1f3fb}-\u{1f3ff}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}\p{M}]/u;
 
 function dropped(cp: number): boolean {
   return (
@@ -44,7 +53,7 @@ function dropped(cp: number): boolean {
 }
 
 export function agreeWidth(s: string): string {
-  if (SIMPLE.test(s)) return s;
+  if (SIMPLE.test(s) || !SUSPECT.test(s)) return s;
   let out = '';
   let marks = 0;
   let base = false;
@@ -72,5 +81,6 @@ export function agreeWidth(s: string): string {
     base = cp > 0x20;
     marks = 0;
   }
-  return out;
+  // A single mark after its base is kept: the text may come out as it went in.
+  return out === s ? s : out;
 }

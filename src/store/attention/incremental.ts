@@ -18,13 +18,22 @@ const SESSION_KINDS = KINDS.filter((k) => k.perSession !== undefined);
 const OTHER_KINDS = KINDS.filter((k) => k.perSession === undefined);
 const KIND_ORDER = new Map(KINDS.map((k, i) => [k.kind, i]));
 
+/**
+ * What is kept per session: its view and whether omc-top cancelled it. Its facts are a pure function of the two
+ * (KINDS' perSession), so they are recomputed when needed (the session changed or went, or facts() is asked)
+ * instead of being held: holding every fact of every session, twice indexed, was ~2 KB a session, the largest
+ * share of omc-top's heap at 10,000 sessions.
+ */
 interface SessionEntry {
   view: SessionView;
   ours: boolean;
-  /** One list per SESSION_KINDS entry: this session's facts of that kind. */
-  facts: [string, Fact][][];
   seen: number;
 }
+
+const perSessionOf = (k: TransitionKind) => k.perSession as NonNullable<TransitionKind['perSession']>;
+/** One session's facts, one list per SESSION_KINDS entry. */
+const sessionFacts = (view: SessionView, ours: boolean): [string, Fact][][] =>
+  SESSION_KINDS.map((k) => perSessionOf(k)(view, ours));
 
 interface KindChanges {
   changed: Transition[];
@@ -34,7 +43,8 @@ interface KindChanges {
 const needKey = (kind: string, key: string) => `${kind}\u0000${key}`;
 
 export class IncrementalFacts {
-  private readonly byKind = new Map<string, Map<string, Fact>>(KINDS.map((k) => [k.kind, new Map()]));
+  /** The facts of the kinds that are not per session (teams, problems, …); session kinds live in `sessions`. */
+  private readonly byKind = new Map<string, Map<string, Fact>>(OTHER_KINDS.map((k) => [k.kind, new Map()]));
   private readonly sessions = new Map<string, SessionEntry>();
   /** Sessions whose in-force cancel signal names omc-top as its writer. */
   private readonly signalOurs = new Set<string>();
@@ -44,9 +54,22 @@ export class IncrementalFacts {
   private last: AttentionInput | null = null;
   private generation = 0;
 
-  /** The current facts. The maps are live: read them at once, do not keep them across updates. */
+  /**
+   * The current facts, in KINDS order (the session kinds rebuilt from the sessions kept: this is for
+   * `watch --snapshot` and tests, not for every change). Read them at once, do not keep them across updates.
+   */
   facts(): Facts {
-    return { byKind: this.byKind, ours: this.ours };
+    const session = SESSION_KINDS.map(() => new Map<string, Fact>());
+    for (const e of this.sessions.values())
+      sessionFacts(e.view, e.ours).forEach((list, i) => {
+        for (const [key, fact] of list) session[i]?.set(key, fact);
+      });
+    const byKind = new Map<string, Map<string, Fact>>();
+    for (const k of KINDS) {
+      const i = SESSION_KINDS.indexOf(k);
+      byKind.set(k.kind, i === -1 ? (this.byKind.get(k.kind) as Map<string, Fact>) : (session[i] as Map<string, Fact>));
+    }
+    return { byKind, ours: this.ours };
   }
 
   /** The facts that need the user, in KINDS order. */
@@ -113,7 +136,8 @@ export class IncrementalFacts {
     for (const id of removed) {
       const e = this.sessions.get(id) as SessionEntry;
       this.sessions.delete(id);
-      SESSION_KINDS.forEach((k, i) => this.applySession(k, e.facts[i] ?? [], [], changes.get(k.kind) as KindChanges));
+      const before = sessionFacts(e.view, e.ours);
+      SESSION_KINDS.forEach((k, i) => this.applySession(k, before[i] ?? [], [], changes.get(k.kind) as KindChanges));
     }
     const redo = new Map<string, SessionView>();
     for (const s of changedViews) redo.set(sessionName(s), s);
@@ -125,44 +149,54 @@ export class IncrementalFacts {
     for (const [id, s] of redo) {
       const prev = this.sessions.get(id);
       const isOurs = ours.has(id);
-      const facts = SESSION_KINDS.map((k) => (k.perSession as NonNullable<TransitionKind['perSession']>)(s, isOurs));
+      const before = prev ? sessionFacts(prev.view, prev.ours) : null;
+      const after = sessionFacts(s, isOurs);
       SESSION_KINDS.forEach((k, i) =>
-        this.applySession(k, prev?.facts[i] ?? [], facts[i] ?? [], changes.get(k.kind) as KindChanges),
+        this.applySession(k, before?.[i] ?? [], after[i] ?? [], changes.get(k.kind) as KindChanges),
       );
-      this.sessions.set(id, { view: s, ours: isOurs, facts, seen: gen });
+      this.sessions.set(id, { view: s, ours: isOurs, seen: gen });
     }
   }
 
   /** One session's facts of one kind, from `before` to `after`: the same rule as diffFacts. */
   private applySession(k: TransitionKind, before: [string, Fact][], after: [string, Fact][], c: KindChanges): void {
-    const map = this.byKind.get(k.kind) as Map<string, Fact>;
-    const keep = new Set<string>();
-    for (const [key, fact] of after) {
-      keep.add(key);
-      this.setFact(k, map, key, fact, c);
+    // Most kinds give a session one fact (or none): no map to build for those.
+    if (before.length <= 1 && after.length <= 1) {
+      const [b, a] = [before[0], after[0]];
+      if (a) this.setFact(k, a[0], b && b[0] === a[0] ? b[1] : undefined, a[1], c);
+      if (b && b[0] !== a?.[0]) this.dropFact(k, b[0], b[1], c);
+      return;
     }
-    for (const [key] of before) if (!keep.has(key)) this.dropFact(k, map, key, c);
+    // As a map of the kind would hold them (the last fact of a key wins: collect() and diffFacts agree).
+    const was = new Map(before);
+    const now = new Map(after);
+    for (const [key, fact] of now) this.setFact(k, key, was.get(key), fact, c);
+    for (const [key, fact] of was) if (!now.has(key)) this.dropFact(k, key, fact, c);
   }
 
   private replaceKind(k: TransitionKind, next: Map<string, Fact>, c: KindChanges): void {
     const map = this.byKind.get(k.kind) as Map<string, Fact>;
-    for (const [key, fact] of next) this.setFact(k, map, key, fact, c);
-    for (const key of [...map.keys()]) if (!next.has(key)) this.dropFact(k, map, key, c);
+    for (const [key, fact] of next) {
+      const old = map.get(key);
+      map.set(key, fact);
+      this.setFact(k, key, old, fact, c);
+    }
+    for (const [key, fact] of [...map]) {
+      if (next.has(key)) continue;
+      map.delete(key);
+      this.dropFact(k, key, fact, c);
+    }
   }
 
-  private setFact(k: TransitionKind, map: Map<string, Fact>, key: string, fact: Fact, c: KindChanges): void {
-    const old = map.get(key);
-    map.set(key, fact);
+  /** `fact` replaces `old` (undefined: new) under `key`: a transition when its value changed. */
+  private setFact(k: TransitionKind, key: string, old: Fact | undefined, fact: Fact, c: KindChanges): void {
     this.setNeed(k.kind, key, fact);
     if (old && old.value === fact.value) return;
     const needs = fact.needs !== null && fact.needs !== old?.needs ? fact.needs : null;
     c.changed.push({ kind: k.kind, key, from: old?.value ?? null, to: fact.value, fact, needs });
   }
 
-  private dropFact(k: TransitionKind, map: Map<string, Fact>, key: string, c: KindChanges): void {
-    const fact = map.get(key);
-    if (!fact) return;
-    map.delete(key);
+  private dropFact(k: TransitionKind, key: string, fact: Fact, c: KindChanges): void {
     this.setNeed(k.kind, key, null);
     c.gone.push({ kind: k.kind, key, from: fact.value, to: null, fact, needs: k.gone?.(fact, this.ours) ?? null });
   }

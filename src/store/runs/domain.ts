@@ -26,6 +26,8 @@ export interface RunsDomainOptions {
    * facts then cost no disk access, and a change costs the files that changed (StaleRunTracker).
    */
   parsed?: ParsedFilesSource;
+  /** Which session directories' last listing had a file (the sessions domain's listings: no lstat per session). */
+  sessionDirsWith?(file: string): Iterable<string>;
 }
 
 const WATCHED = new Set<string>(WATCHED_RUN_MODES);
@@ -55,7 +57,10 @@ export class RunsDomain implements Domain {
     this.ledger = new LedgerReader(opts.root);
     this.summaries = new SummaryReader(opts.root);
     this.shadow = new LogTail(opts.root, SHADOW_LOG_REL, 256 * 1024);
-    this.presence = new Omc56Presence(opts.root);
+    this.presence = new Omc56Presence(
+      opts.root,
+      opts.sessionDirsWith ? (file) => opts.sessionDirsWith?.(file) ?? [] : undefined,
+    );
     this.staleTracker = opts.parsed ? new StaleRunTracker(opts.parsed) : null;
   }
 

@@ -25,8 +25,10 @@ export { compareSessions } from './derive.js';
 /** During the sliced first read, the snapshot is published at most this often (see scanStep). */
 const STEP_PUBLISH_MS = 200;
 
-/** See SessionsDomain.noted. */
-const NOTED_FILES = ['prd.json'];
+const SESSIONS_DIR = 'state/sessions';
+
+/** See SessionsDomain.noted: ralph's PRD (PrdDomain), OMC 5.6's feedback baseline (Omc56Presence). */
+const NOTED_FILES = ['prd.json', 'feedback-baseline.json'];
 
 export interface SessionsDomainOptions {
   root: string;
@@ -117,11 +119,20 @@ export class SessionsDomain implements Domain {
     return { seq: this.recs.changeSeq, rels: this.recs.changedSince(seq) };
   }
 
+  /**
+   * Session directories, and `state/sessions` itself: a plain fs.watch names every entry that appears or goes
+   * (the domain re-checks it), so chokidar need not walk 10,000 entries of it at start-up.
+   */
   isLeafDir(rel: string): boolean {
+    if (rel === SESSIONS_DIR) return true;
     const parts = rel.split('/');
     return (
       parts.length === 3 && parts[0] === 'state' && parts[1] === 'sessions' && isValidSessionId(parts[2] as string)
     );
+  }
+
+  holdsLeaves(rel: string): boolean {
+    return rel === SESSIONS_DIR;
   }
 
   wants(rel: string, isDir: boolean | undefined): boolean {
@@ -136,6 +147,8 @@ export class SessionsDomain implements Domain {
     const k = keyOf(rel);
     if (!k || isDir === true) return false;
     if (k.scope === 'session' && !isValidSessionId(k.key)) return false;
+    // A noted file appearing or going keeps `noted` true to the disk between listings (one lstat, no read).
+    if (k.scope === 'session' && this.noted.has(k.file)) return true;
     return isTrackedFile(k.scope, k.file);
   }
 
@@ -145,7 +158,16 @@ export class SessionsDomain implements Domain {
    */
   private readonly noted = new Map<string, Set<string>>(NOTED_FILES.map((f) => [f, new Set<string>()]));
 
-  /** The session directories whose last listing had `file` (one of NOTED_FILES). */
+  /** A noted file in one session directory was named by an event: is it there now (an lstat, as a listing would say). */
+  private noteFile(name: string, file: string): void {
+    const names = this.noted.get(file);
+    if (!names) return;
+    const st = statSync(this.root, `state/sessions/${name}/${file}`);
+    if (st && !st.isDirectory()) names.add(name);
+    else names.delete(name);
+  }
+
+  /** The session directories whose last listing (or a later event) had `file` (one of NOTED_FILES). */
   sessionDirsWith(file: string): Iterable<string> {
     return this.noted.get(file) ?? [];
   }
@@ -245,7 +267,9 @@ export class SessionsDomain implements Domain {
     } else if (state.code !== 'missing') {
       this.structural.set('state', { path: 'state', message: state.message, severity: 'error' });
     }
-    const sessions = listDirSync(this.root, 'state/sessions');
+    // Watched before it is listed, like each session directory: a session created after this listing is an event.
+    this.watchLeaves?.(SESSIONS_DIR);
+    const sessions = listDirSync(this.root, SESSIONS_DIR);
     if (sessions.ok) {
       const total = sessions.entries.length;
       let done = 0;
@@ -354,12 +378,19 @@ export class SessionsDomain implements Domain {
     }
     let changed = false;
     for (const ev of events) {
+      const noted = keyOf(ev.rel);
+      if (noted?.scope === 'session' && this.noted.has(noted.file)) {
+        this.noteFile(noted.key, noted.file);
+        continue;
+      }
       if (ev.type === 'unlink' || ev.type === 'unlinkDir') {
         changed = this.recs.dropPrefix(ev.rel, this.structural) || changed;
         if (ev.type === 'unlinkDir' && this.structural.delete(ev.rel)) changed = true;
         const parts = ev.rel.split('/');
-        if (ev.type === 'unlinkDir' && parts.length === 3 && parts[1] === 'sessions')
+        if (ev.type === 'unlinkDir' && parts.length === 3 && parts[1] === 'sessions') {
           this.dirty.add(parts[2] as string);
+          for (const names of this.noted.values()) names.delete(parts[2] as string);
+        }
         continue;
       }
       if (ev.type === 'addDir') {
@@ -430,6 +461,7 @@ export class SessionsDomain implements Domain {
     const st = statSync(this.root, rel);
     this.structural.delete(rel);
     if (!st) {
+      for (const names of this.noted.values()) names.delete(name);
       this.recs.dropPrefix(rel, this.structural);
       this.dirty.add(name);
       return true;

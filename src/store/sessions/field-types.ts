@@ -54,14 +54,26 @@ const WORD: Record<Kind, string> = {
   date: 'an ISO date',
 };
 
+/** The fields OMC reads in one mode's file, with their types: built once per mode name (every file asks). */
+const tables = new Map<string, readonly (readonly [string, Kind])[]>();
+function fieldsOf(mode: string): readonly (readonly [string, Kind])[] {
+  let table = tables.get(mode);
+  if (!table) {
+    const t = modeSpec(mode);
+    const fields: Record<string, Kind> = { ...COMMON };
+    for (const k of [...t.iteration, ...t.max]) fields[k] = 'number';
+    for (const k of t.phase) fields[k] = 'string';
+    table = Object.entries(fields);
+    // Unknown *-state.json names come from disk: keep the known modes' tables, not one per stray name.
+    if (tables.size < 256) tables.set(mode, table);
+  }
+  return table;
+}
+
 /** One message for the file, or null when every field OMC reads has the type it expects. */
 export function wrongTypedFields(mode: string, s: Record<string, unknown>): string | null {
-  const t = modeSpec(mode);
-  const fields: Record<string, Kind> = { ...COMMON };
-  for (const k of [...t.iteration, ...t.max]) fields[k] = 'number';
-  for (const k of t.phase) fields[k] = 'string';
   const bad: string[] = [];
-  for (const [k, kind] of Object.entries(fields)) {
+  for (const [k, kind] of fieldsOf(mode)) {
     // null is how OMC itself writes "not set" (its autopilot has completed_at: null).
     if (!(k in s) || s[k] === undefined || s[k] === null) continue;
     if (!fits(kind, s[k])) bad.push(`${k} should be ${WORD[kind]}, found ${described(s[k])}`);
