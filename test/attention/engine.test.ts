@@ -146,8 +146,14 @@ describe('transition engine', () => {
     const workers = [...(a.byKind.get('worker')?.values() ?? [])];
     expect(workers.length).toBeGreaterThan(0);
     alive = false;
-    await rescan(store);
-    const b = factsOf(attentionInput(store));
+    // Nothing on disk changed: the domain's pid re-check timer (every turn here) is what notices, so wait
+    // for it rather than for a fixed number of turns (on a loaded machine two turns may pass before it runs).
+    const s = store;
+    await rescan(s);
+    const b = await waitFor(() => {
+      const now = factsOf(attentionInput(s));
+      return diffFacts(a, now).some((t) => t.kind === 'worker' && t.needs === 'dead worker') ? now : null;
+    });
     const dead = diffFacts(a, b).filter((t) => t.kind === 'worker' && t.needs === 'dead worker');
     expect(dead.length).toBeGreaterThan(0);
     await rescan(store);
