@@ -4,14 +4,15 @@
 // alone: decoding the key, the reducer, the search, the rows, React, Ink and the bytes on the pty.
 //
 //   node bench/keys.mjs [--wiki 5000:80x24,5000:200x60,20000:80x24] [--sessions 2000:80x24,2000:200x60]
-//                       [--rounds 1] [--json]
+//                       [--rounds 1] [--json] [--bin dist/omc-top.mjs]
+// --bin runs another build (the base commit's, bundled elsewhere) for before/after pairs.
 //
 // Wiki: per keystroke of each query typed into the search box (one- and two-letter prefixes reported
 // apart: they match the most pages), Esc (every page again) between queries, and the RSS after the
 // typing session.
 // Sessions: the `/` filter per keystroke, and j/k. Not a test: it prints numbers for this machine.
 import path from 'node:path';
-import { generatedTree, machine, now, pct, procStats, sleep, startMonitor } from './lib.mjs';
+import { BIN, generatedTree, machine, now, pct, procStats, sleep, startMonitor } from './lib.mjs';
 import { generateWiki } from './wiki/generate.mjs';
 
 const args = process.argv.slice(2);
@@ -31,6 +32,7 @@ const WIKI = specs(arg('wiki', '5000:80x24,5000:200x60,20000:80x24'));
 const SESSIONS = specs(arg('sessions', '2000:80x24,2000:200x60'));
 const ROUNDS = Number(arg('rounds', '1'));
 const SESSIONS_FOR_WIKI = Number(arg('wiki-sessions', '200'));
+const bin = path.resolve(arg('bin', BIN));
 
 const WIKI_QUERIES = ['checkout flow', 'payments module', 'flaky test', 'auth token refresh', 'database migrations'];
 const FILTERS = ['ralph 3', 'ultra', 'not enf', '4/10'];
@@ -79,6 +81,7 @@ async function wikiRun({ n, cols, rows }) {
     args: ['--root', tree.root],
     cols,
     rows,
+    bin,
     env: { XDG_STATE_HOME: path.join(tree.root, '..', 'xdg') },
   });
   try {
@@ -125,6 +128,7 @@ async function sessionsRun({ n, cols, rows }) {
     args: ['--root', tree.root],
     cols,
     rows,
+    bin,
     env: { XDG_STATE_HOME: path.join(tree.root, '..', 'xdg') },
   });
   try {
@@ -167,7 +171,7 @@ async function sessionsRun({ n, cols, rows }) {
   }
 }
 
-console.log(JSON.stringify({ machine: machine() }));
+console.log(JSON.stringify({ machine: machine(), bin }));
 for (const s of SESSIONS) console.log(JSON.stringify(await sessionsRun(s)));
 for (const s of WIKI) console.log(JSON.stringify(await wikiRun(s)));
 process.exit(0);
