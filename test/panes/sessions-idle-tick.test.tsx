@@ -9,11 +9,11 @@ import { makeProject, NO_CLAUDE_DIR, waitFor, writeOmcJson, type TempProject } f
 import { mountStore } from '../helpers/mount-app.js';
 import { sessionId } from '../helpers/sessions-gen.js';
 
-// 150 ms before a quarter-minute of the wall clock: minute ages turn over on that grid.
-const T0 = Date.parse('2026-06-01T12:00:14.850Z');
+// 150 ms before a half-minute of the wall clock: minute ages turn over on that grid.
+const T0 = Date.parse('2026-06-01T12:00:29.850Z');
 // Updated 4 min 59.9 s before T0: "4m" now, "5m" from T0 + 100 ms (shown on the grid, at T0 + 150 ms).
 const TURNING = { n: 1, ageMs: 5 * 60_000 - 100 };
-// Far from their next label ("7m" for another 59 s, "1h" for longer, seconds-old rows are not used).
+// Far from their next label ("7m" and "12m" for another 58–59 s, "1h" for longer).
 const STEADY = [
   { n: 2, ageMs: 7 * 60_000 + 1_000 },
   { n: 3, ageMs: 70 * 60_000 },
@@ -66,7 +66,7 @@ describe('sessions pane: an idle tick', () => {
     const row = rowOf(before, TURNING.n);
     expect(before[row]).toMatch(/\s4m(\s|$)/);
 
-    // Time passes the quarter-minute (nothing on disk changed): the app's own tick must repaint.
+    // Time passes the half-minute (nothing on disk changed): the app's own tick must repaint.
     now = T0 + 200;
     const after = await waitFor(() => (m.lines()[row]?.match(/\s5m(\s|$)/) ? m.lines() : null), {
       timeoutMs: 20_000,
