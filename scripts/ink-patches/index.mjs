@@ -59,6 +59,13 @@ export const INK_PATCHES = [
     edits: [{ find: 'const width = widestLine(text);', replace: 'const width = __omcTopFastWidth(text);' }],
     wiring: 'const __omcTopFastWidth = __omcTop.createFastWidth(widestLine);\n',
   },
+  {
+    name: 'sanitize-memo',
+    file: /[\\/]ink[\\/]build[\\/]squash-text-nodes\.js$/,
+    module: 'text-memo.mjs',
+    edits: [{ find: 'return sanitizeAnsi(text);', replace: 'return __omcTopSanitize(text);' }],
+    wiring: 'const __omcTopSanitize = __omcTop.createTextMemo(sanitizeAnsi);\n',
+  },
 ];
 
 /** The patch for a file path, if any. */

@@ -55,11 +55,18 @@ export function formatTimestamp(ms: number | null): string {
     .replace(/\.\d+Z$/, 'Z');
 }
 
-/** Terminal cell width (CJK and emoji are 2 cells). */
-export const width = (s: string) => stringWidth(s);
-
 // Printable ASCII is one cell per character: the common case needs no width tables.
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Text that is printable ASCII and the one-cell symbols the rows draw ('·' between modes, '…' where a cell
+ * is cut, '—' for no value, '▸' the selection): one cell per UTF-16 unit, no grapheme segmentation. Each row
+ * of a `/` keystroke's new screen measured its cells through string-width (test/store/age-tick.test.ts
+ * checks these symbols against it).
+ */
+export const ONE_CELL_TEXT = /^[\x20-\x7e·—–…↑↓←→▸•│]*$/;
+
+/** Terminal cell width (CJK and emoji are 2 cells). */
+export const width = (s: string) => (ONE_CELL_TEXT.test(s) ? s.length : stringWidth(s));
 
 /**
  * Width of one character. Everything below U+1100 except combining marks is

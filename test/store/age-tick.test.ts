@@ -1,6 +1,7 @@
 /** The repaint ticker's schedule for age labels: exact under a minute, batched on the wall clock above it. */
 import { describe, expect, it } from 'vitest';
-import { ageTickMs, formatAge } from '../../src/ui/format.js';
+import stringWidth from 'string-width';
+import { ageTickMs, formatAge, ONE_CELL_TEXT, width } from '../../src/ui/format.js';
 
 const T0 = Date.UTC(2026, 10, 30, 12, 0, 0); // on a minute boundary
 
@@ -41,5 +42,18 @@ describe('ageTickMs', () => {
     const d = ageTickMs(now - 2 * 3_600_000 - 3_599_000, now);
     expect((now + d) % 60_000).toBe(0);
     expect(formatAge(now - 2 * 3_600_000 - 3_599_000, now + d)).toBe('3h');
+  });
+});
+
+describe('width', () => {
+  it('measures the one-cell fast path exactly as string-width does, and everything else by string-width', () => {
+    for (const s of ['ralph 3/10 · ultrawork', '…', '—', '▸ x', '↑3 ↓7 more', '│', '• – ←→', 'abc~ ']) {
+      expect(ONE_CELL_TEXT.test(s), s).toBe(true);
+      expect(width(s), s).toBe(stringWidth(s));
+    }
+    for (const s of ['決済', '🚀 go', 'e\u0301', '⚠️', 'a\tb', '\u001b[31mred']) {
+      expect(ONE_CELL_TEXT.test(s), s).toBe(false);
+      expect(width(s), s).toBe(stringWidth(s));
+    }
   });
 });
