@@ -23,6 +23,7 @@ import {
   startFilter,
   typeFilter,
   visibleSessions,
+  warmFilter,
   type SessionsPaneState,
 } from './reducer.js';
 import { trackerKey } from '../../store/cancel/tracker.js';
@@ -40,6 +41,14 @@ function hasCancelling(snap: SessionsSnapshot): boolean {
   let c = anyCancelling.get(snap);
   if (c === undefined) anyCancelling.set(snap, (c = snap.sessions.some((s) => s.status === 'cancelling')));
   return c;
+}
+
+/**
+ * Once `/` has drawn the filter line, and before the first letter arrives, every row's search text is built:
+ * the first keystroke otherwise paid for all of them (34 ms at 2,000 sessions in one loaded run, the rest 2–12 ms).
+ */
+function warmFilterSoon(ctx: Ctx): void {
+  setImmediate(() => warmFilter(ctx.store.sessions.getSnapshot()));
 }
 
 /** More rows than any terminal shows: the bound on the rows whose ages can be on screen. */
@@ -138,7 +147,11 @@ const bindings: Binding<S>[] = [
     start: startFilter,
     clear: clearFilter,
     filtered: (s) => s.filter !== '',
-  }),
+  }).map((b) =>
+    b.keys.includes('/')
+      ? { ...b, run: (ctx: Ctx, ev: Parameters<typeof b.run>[1]) => (b.run(ctx, ev), warmFilterSoon(ctx)) }
+      : b,
+  ),
   {
     keys: ['c'],
     help: CANCEL_HELP,

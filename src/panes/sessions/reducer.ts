@@ -45,6 +45,11 @@ function haystack(s: SessionView): string {
   return h;
 }
 
+/** Builds every row's search text ahead of the first keystroke (those already built cost a lookup). */
+export function warmFilter(snap: SessionsSnapshot): void {
+  for (const s of snap.sessions) haystack(s);
+}
+
 function buildHaystack(s: SessionView): string {
   const parts = [s.id, s.status, s.kind];
   for (const m of s.modes) parts.push(m.mode, m.status, m.phase ?? '', m.prompt ?? '', ...m.extras);
