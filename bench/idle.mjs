@@ -1,7 +1,9 @@
 // Idle cost: start omc-top on a tree, let start-up settle, then measure CPU and
 // bytes written over a long quiet window (nothing changes on disk).
-//   node bench/idle.mjs [--settle 15] [--seconds 60] [--sizes 200,2000] [--viewports 80x24,200x60]
-import { generatedTree, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
+//   node bench/idle.mjs [--settle 15] [--seconds 60] [--sizes 200,2000] [--viewports 80x24,200x60] [--bin dist/omc-top.mjs]
+// --bin runs another build (e.g. the base commit's, bundled elsewhere) so two builds can be measured side by side.
+import path from 'node:path';
+import { BIN, generatedTree, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -12,6 +14,8 @@ const SECONDS = arg('seconds', 60);
 const i = process.argv.indexOf('--sizes');
 const SIZES = (i === -1 ? '200,2000' : process.argv[i + 1]).split(',').map(Number);
 const v = process.argv.indexOf('--viewports');
+const b = process.argv.indexOf('--bin');
+const bin = b === -1 ? BIN : path.resolve(process.argv[b + 1]);
 const VIEWPORTS = (v === -1 ? '80x24,200x60' : process.argv[v + 1]).split(',').map((x) => x.split('x').map(Number));
 
 for (const [label, make] of SIZES.map((n) =>
@@ -19,7 +23,7 @@ for (const [label, make] of SIZES.map((n) =>
 )) {
   for (const [cols, rows] of VIEWPORTS) {
     const tree = make();
-    const m = startMonitor({ args: ['--root', tree.root], cols, rows });
+    const m = startMonitor({ args: ['--root', tree.root], cols, rows, bin });
     try {
       await m.waitScreen(/ live\s*$/m, 180_000);
       await sleep(SETTLE * 1000);
@@ -31,6 +35,7 @@ for (const [label, make] of SIZES.map((n) =>
       console.log(
         JSON.stringify({
           tree: label,
+          ...(b === -1 ? {} : { bin }),
           viewport: `${cols}x${rows}`,
           settleSeconds: SETTLE,
           seconds: SECONDS,

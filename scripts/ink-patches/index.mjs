@@ -51,6 +51,21 @@ export const INK_PATCHES = [
     ],
     wiring: 'const __omcTopWidestLine = __omcTop.createWidthCache(widestLine);\n',
   },
+  {
+    // Yoga's measure of a text node Ink has not measured before (it caches the rest itself).
+    name: 'measure-width',
+    file: /[\\/]ink[\\/]build[\\/]measure-text\.js$/,
+    module: 'width-cache.mjs',
+    edits: [{ find: 'const width = widestLine(text);', replace: 'const width = __omcTopFastWidth(text);' }],
+    wiring: 'const __omcTopFastWidth = __omcTop.createFastWidth(widestLine);\n',
+  },
+  {
+    name: 'sanitize-memo',
+    file: /[\\/]ink[\\/]build[\\/]squash-text-nodes\.js$/,
+    module: 'text-memo.mjs',
+    edits: [{ find: 'return sanitizeAnsi(text);', replace: 'return __omcTopSanitize(text);' }],
+    wiring: 'const __omcTopSanitize = __omcTop.createTextMemo(sanitizeAnsi);\n',
+  },
 ];
 
 /** The patch for a file path, if any. */

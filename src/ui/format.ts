@@ -21,17 +21,19 @@ export function formatAge(ms: number | null, now: number): string {
 /**
  * When the repaint ticker should next redraw an age: when formatAge(ms) would
  * print something different, except that minute labels change on the next
- * quarter-minute of the wall clock and hour labels on the next minute. Every
+ * half-minute of the wall clock and hour labels on the next minute. Every
  * row then turns over at the same few instants (with the header clock), so a
- * screenful of rows of scattered ages costs ~4 frames a minute, not one per
- * row; a "5m" may read "4m" for up to 15 s, well inside what it resolves.
+ * screenful of rows of scattered ages costs 2 frames a minute, not one per
+ * row; a "5m" may read "4m" for up to 30 s, half the unit it shows (an age is
+ * never a whole unit behind). At 2,000 sessions in 200x60 a quarter-minute grid
+ * cost 8 frames per idle 120 s window where 4 do (BENCHMARKS.md, "Round three").
  */
 export function ageTickMs(ms: number | null, now: number): number {
   if (ms === null) return Infinity;
   const d = Math.max(0, now - ms);
   if (d < 60_000) return 5000 - (d % 5000);
   const onGrid = (exact: number, grid: number) => Math.ceil((now + exact) / grid) * grid - now;
-  if (d < 3_600_000) return onGrid(60_000 - (d % 60_000), 15_000);
+  if (d < 3_600_000) return onGrid(60_000 - (d % 60_000), 30_000);
   return onGrid(3_600_000 - (d % 3_600_000), 60_000);
 }
 
@@ -53,11 +55,18 @@ export function formatTimestamp(ms: number | null): string {
     .replace(/\.\d+Z$/, 'Z');
 }
 
-/** Terminal cell width (CJK and emoji are 2 cells). */
-export const width = (s: string) => stringWidth(s);
-
 // Printable ASCII is one cell per character: the common case needs no width tables.
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Text that is printable ASCII and the one-cell symbols the rows draw ('·' between modes, '…' where a cell
+ * is cut, '—' for no value, '▸' the selection): one cell per UTF-16 unit, no grapheme segmentation. Each row
+ * of a `/` keystroke's new screen measured its cells through string-width (test/store/age-tick.test.ts
+ * checks these symbols against it).
+ */
+export const ONE_CELL_TEXT = /^[\x20-\x7e·—–…↑↓←→▸•│]*$/;
+
+/** Terminal cell width (CJK and emoji are 2 cells). */
+export const width = (s: string) => (ONE_CELL_TEXT.test(s) ? s.length : stringWidth(s));
 
 /**
  * Width of one character. Everything below U+1100 except combining marks is

@@ -7,7 +7,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { styledCharsToString } from '@alcalzone/ansi-tokenize';
-import { createFastGet } from '../../scripts/ink-patches/fast-output.mjs';
+import widestLine from 'widest-line';
+import { createFastGet, rowByRuns } from '../../scripts/ink-patches/fast-output.mjs';
+import { createFastWidth } from '../../scripts/ink-patches/width-cache.mjs';
 import { REPO } from '../helpers/fixtures.js';
 
 const { default: Output } = (await import(path.join(REPO, 'node_modules', 'ink', 'build', 'output.js'))) as {
@@ -25,6 +27,30 @@ const colour = fc.constantFrom('', '\u001b[31m', '\u001b[1m', '\u001b[7m', '\u00
 const styled = fc
   .array(fc.tuple(colour, piece), { minLength: 1, maxLength: 5 })
   .map((parts) => parts.map(([c, t]) => (c ? `${c}${t}\u001b[0m` : t)).join(''));
+/** Closes, nesting, empty and repeated codes, codes with no text after them, as chalk and Ink's Text nest them. */
+const code = fc.constantFrom(
+  '\u001b[31m',
+  '\u001b[39m',
+  '\u001b[1m',
+  '\u001b[2m',
+  '\u001b[22m',
+  '\u001b[7m',
+  '\u001b[27m',
+  '\u001b[m',
+  '\u001b[0m',
+  '\u001b[1;3;31m',
+  '\u001b[38;2;10;20;30m',
+  '\u001b[48;5;17m',
+  '\u001b[49m',
+);
+const nested = fc.array(fc.oneof(code, piece), { minLength: 1, maxLength: 10 }).map((p) => p.join(''));
+/** Escapes the run path must hand to Ink's own algorithm. */
+const foreign = fc.constantFrom(
+  '\u001b]8;;https://x.test\u0007link\u001b]8;;\u0007',
+  '\u001b[2K',
+  '\u001bx',
+  '\u009b31m',
+);
 
 describe('fast frame assembly is byte-identical to Ink', () => {
   it('for one text line per row, any styling, wide characters and offsets', () => {
@@ -51,6 +77,31 @@ describe('fast frame assembly is byte-identical to Ink', () => {
     );
   });
 
+  it('rows built by runs equal rows built cell by cell, for any SGR nesting, offset and width', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 0, max: 70 }),
+        fc.oneof(
+          nested,
+          styled,
+          fc.tuple(nested, foreign, nested).map((p) => p.join('')),
+        ),
+        (width, x, line) => {
+          const o = new Output({ width, height: 1 });
+          o.write(x, 0, line, { transformers: [] });
+          expect(fastGet(o)).toEqual(inkGet(o));
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    // The run path takes SGR-only lines, and declines the rest (Ink's cells handle those).
+    expect(rowByRuns(2, 80, '\u001b[7mab\u001b[31mc\u001b[39m\u001b[27m  ')).toBe(
+      '  \u001b[7mab\u001b[31mc\u001b[39m\u001b[27m',
+    );
+    expect(rowByRuns(0, 80, 'a\u001b]8;;https://x.test\u0007b')).toBeUndefined();
+  });
+
   it('for multi-line texts, and it steps aside (undefined) for clipping and overlapping writes', () => {
     const o = new Output({ width: 40, height: 6 });
     o.write(0, 0, 'header\n\u001b[31mred line\u001b[0m\nthird', { transformers: [] });
@@ -67,5 +118,41 @@ describe('fast frame assembly is byte-identical to Ink', () => {
     overlap.write(0, 1, 'left', { transformers: [] });
     overlap.write(10, 1, 'right', { transformers: [] });
     expect(fastGet(overlap)).toBeUndefined();
+  });
+});
+
+describe('fast text widths agree with string-width', () => {
+  const fastWidth = createFastWidth(widestLine);
+  it('for any text a pane draws: ASCII, symbols, wide and combining characters, escapes, several lines', () => {
+    const unit = fc.oneof(
+      piece,
+      code,
+      foreign,
+      fc.constantFrom(
+        '·',
+        '—',
+        '…',
+        '↑',
+        '↓',
+        '▸',
+        '│',
+        '⚠',
+        '⚠\uFE0F',
+        'e\u0301',
+        '\u200D',
+        '\n',
+        '\t',
+        '\u001b[',
+        'ア',
+      ),
+      fc.string({ maxLength: 6, unit: 'binary' }),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        expect(fastWidth(text)).toBe(widestLine(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

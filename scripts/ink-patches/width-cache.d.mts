@@ -1,0 +1,3 @@
+export const MAX_TEXTS: number;
+export function createFastWidth(widestLine: (text: string) => number): (text: string) => number;
+export function createWidthCache(widestLine: (text: string) => number): (text: string) => number;
