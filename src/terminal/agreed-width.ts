@@ -53,7 +53,11 @@ function dropped(cp: number): boolean {
 }
 
 export function agreeWidth(s: string): string {
-  if (SIMPLE.test(s) || !SUSPECT.test(s)) return s;
+  return SIMPLE.test(s) || !SUSPECT.test(s) ? s : walkCodePoints(s);
+}
+
+/** The code-point walk itself, without the shortcut (exported so a test can hold the shortcut to it). */
+export function walkCodePoints(s: string): string {
   let out = '';
   let marks = 0;
   let base = false;

@@ -3,49 +3,8 @@
 // code-point walk gives, over strings mixing every class of code point the walk treats specially.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { agreeWidth } from '../../src/terminal/agreed-width.js';
+import { agreeWidth, walkCodePoints as walked } from '../../src/terminal/agreed-width.js';
 import { truncate } from '../../src/store/sanitize.js';
-
-/** The walk agreeWidth does, without any shortcut: what every answer must equal. */
-function walked(s: string): string {
-  const dropped = (cp: number) =>
-    cp === 0x00ad ||
-    cp === 0x034f ||
-    cp === 0x115f ||
-    (cp >= 0x1160 && cp <= 0x11ff) ||
-    cp === 0x17b4 ||
-    cp === 0x17b5 ||
-    cp === 0x180e ||
-    (cp >= 0x200b && cp <= 0x200d) ||
-    (cp >= 0x2060 && cp <= 0x2064) ||
-    cp === 0x3164 ||
-    (cp >= 0xfe00 && cp <= 0xfe0f) ||
-    cp === 0xfeff ||
-    cp === 0xffa0 ||
-    (cp >= 0x1f3fb && cp <= 0x1f3ff) ||
-    (cp >= 0xe0000 && cp <= 0xe007f) ||
-    (cp >= 0xe0100 && cp <= 0xe01ef);
-  let out = '';
-  let marks = 0;
-  let base = false;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) as number;
-    if ((cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x1f1e6 && cp <= 0x1f1ff)) {
-      out += '?';
-      base = true;
-      marks = 0;
-    } else if (dropped(cp)) continue;
-    else if (cp >= 0x300 && /\p{M}/u.test(ch)) {
-      if (base && marks === 0) out += ch;
-      marks++;
-    } else {
-      out += ch;
-      base = cp > 0x20;
-      marks = 0;
-    }
-  }
-  return out;
-}
 
 const special = [
   'a',
