@@ -13,20 +13,11 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WikiDomain } from '../../src/store/wiki/domain.js';
 import { foldText, originalSlice } from '../../src/store/wiki/fold.js';
-import { serializeWikiPage, type WikiFrontmatter } from '../../src/store/wiki/frontmatter.js';
+import { serializeWikiPage } from '../../src/store/wiki/frontmatter.js';
 import { omcWikiQuery, scratchProject } from '../helpers/omc-knowledge.js';
+import { frontmatter } from '../helpers/wiki-frontmatter.js';
 
-const fm = (title: string, tags: string[] = []): WikiFrontmatter => ({
-  title,
-  tags,
-  created: '2026-11-01T10:00:00.000Z',
-  updated: '2026-11-01T10:00:00.000Z',
-  sources: [],
-  links: [],
-  category: 'reference',
-  confidence: 'medium',
-  schemaVersion: 1,
-});
+const fm = (title: string, tags: string[] = []) => frontmatter({ title, tags });
 
 interface Row {
   file: string;

@@ -16,6 +16,7 @@ import { serializeWikiPage, type WikiFrontmatter } from '../../src/store/wiki/fr
 import { searchWiki } from '../../src/store/wiki/search.js';
 import { FIXTURE_TREE, readReader } from '../helpers/fixtures.js';
 import { omcWikiQuery, scratchProject, unpackLargeTree } from '../helpers/omc-knowledge.js';
+import { frontmatter } from '../helpers/wiki-frontmatter.js';
 
 interface Row {
   file: string;
@@ -78,18 +79,7 @@ describe('wiki ranking equals OMC wiki_query on the real fixture (readers/wiki.j
   });
 });
 
-const fm = (over: Partial<WikiFrontmatter>): WikiFrontmatter => ({
-  title: 'Untitled',
-  tags: [],
-  created: '2026-11-01T10:00:00.000Z',
-  updated: '2026-11-01T10:00:00.000Z',
-  sources: [],
-  links: [],
-  category: 'reference',
-  confidence: 'medium',
-  schemaVersion: 1,
-  ...over,
-});
+const fm = (over: Partial<WikiFrontmatter>) => frontmatter(over);
 
 describe('wiki ranking equals OMC queryWiki run live on generated pages', () => {
   const p = scratchProject();

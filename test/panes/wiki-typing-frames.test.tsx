@@ -8,11 +8,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serializeWikiPage, type WikiFrontmatter } from '../../src/store/wiki/frontmatter.js';
+import { serializeWikiPage } from '../../src/store/wiki/frontmatter.js';
 import { searchWiki } from '../../src/store/wiki/search.js';
 import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { mountApp, type MountedApp } from '../helpers/knowledge-app.js';
 import { KEYS } from '../helpers/pty.js';
+import { frontmatter } from '../helpers/wiki-frontmatter.js';
 
 let p: TempProject | null = null;
 let app: MountedApp | null = null;
@@ -23,17 +24,7 @@ afterEach(async () => {
   p = null;
 });
 
-const fm = (title: string, tags: string[]): WikiFrontmatter => ({
-  title,
-  tags,
-  created: '2026-11-01T10:00:00.000Z',
-  updated: '2026-11-01T10:00:00.000Z',
-  sources: [],
-  links: [],
-  category: 'reference',
-  confidence: 'medium',
-  schemaVersion: 1,
-});
+const fm = (title: string, tags: string[]) => frontmatter({ title, tags });
 
 const WORDS = ['checkout', 'cache', 'check', 'flow', 'flaky', 'token', 'auth', 'release', 'payments', 'chart'];
 
