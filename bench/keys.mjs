@@ -4,8 +4,10 @@
 // alone: decoding the key, the reducer, the search, the rows, React, Ink and the bytes on the pty.
 //
 //   node bench/keys.mjs [--wiki 5000:80x24,5000:200x60,20000:80x24] [--sessions 2000:80x24,2000:200x60]
-//                       [--rounds 1] [--json] [--bin dist/omc-top.mjs]
+//                       [--rounds 1] [--json] [--bin dist/omc-top.mjs] [--cpu-prof <dir>]
 // --bin runs another build (the base commit's, bundled elsewhere) for before/after pairs.
+// --cpu-prof writes a V8 CPU profile of each wiki run's omc-top into <dir> (it is written when omc-top exits
+// on the SIGTERM that ends the run; an unminified bundle, `node scripts/build.mjs --no-minify`, names functions).
 //
 // Wiki: per keystroke of each query typed into the search box (one- and two-letter prefixes reported
 // apart: they match the most pages), Esc (every page again) between queries, the process's CPU per
@@ -34,6 +36,7 @@ const SESSIONS = specs(arg('sessions', '2000:80x24,2000:200x60'));
 const ROUNDS = Number(arg('rounds', '1'));
 const SESSIONS_FOR_WIKI = Number(arg('wiki-sessions', '200'));
 const bin = path.resolve(arg('bin', BIN));
+const CPU_PROF = arg('cpu-prof', null);
 
 const WIKI_QUERIES = ['checkout flow', 'payments module', 'flaky test', 'auth token refresh', 'database migrations'];
 const FILTERS = ['ralph 3', 'ultra', 'not enf', '4/10'];
@@ -83,6 +86,7 @@ async function wikiRun({ n, cols, rows }) {
     cols,
     rows,
     bin,
+    nodeArgs: CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [],
     env: { XDG_STATE_HOME: path.join(tree.root, '..', 'xdg') },
   });
   try {

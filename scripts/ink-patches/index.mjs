@@ -66,6 +66,28 @@ export const INK_PATCHES = [
     edits: [{ find: 'return sanitizeAnsi(text);', replace: 'return __omcTopSanitize(text);' }],
     wiring: 'const __omcTopSanitize = __omcTop.createTextMemo(sanitizeAnsi);\n',
   },
+  {
+    // A text's Yoga node is marked dirty once per layout, not once per changed span (dirty-once.mjs).
+    name: 'dirty-once',
+    file: /[\\/]ink[\\/]build[\\/]dom\.js$/,
+    module: 'dirty-once.mjs',
+    edits: [{ find: 'yogaNode?.markDirty();', replace: '__omcTop.markDirtyOnce(yogaNode);' }],
+    wiring: '',
+  },
+  {
+    // …and every layout Ink computes (the app's and renderToString's) starts a new epoch.
+    name: 'dirty-once-layout',
+    file: /[\\/]ink[\\/]build[\\/](ink|render-to-string)\.js$/,
+    module: 'dirty-once.mjs',
+    edits: [
+      {
+        find: 'yogaNode.calculateLayout(undefined, undefined, Yoga.DIRECTION_LTR);',
+        // The epoch moves as the layout's arguments are evaluated: just before Yoga runs it.
+        replace: 'yogaNode.calculateLayout(undefined, undefined, __omcTop.layoutEpoch(Yoga.DIRECTION_LTR));',
+      },
+    ],
+    wiring: '',
+  },
 ];
 
 /** The patch for a file path, if any. */

@@ -55,8 +55,6 @@ export function formatTimestamp(ms: number | null): string {
     .replace(/\.\d+Z$/, 'Z');
 }
 
-// Printable ASCII is one cell per character: the common case needs no width tables.
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /**
  * Text that is printable ASCII and the one-cell symbols the rows draw ('·' between modes, '…' where a cell
  * is cut, '—' for no value, '▸' the selection): one cell per UTF-16 unit, no grapheme segmentation. Each row
@@ -82,7 +80,9 @@ function cellWidth(ch: string): number {
 /** Cut or pad to exactly `w` terminal cells. */
 export function fit(s: string, w: number): string {
   if (w <= 0) return '';
-  if (PRINTABLE_ASCII.test(s)) {
+  // One cell per UTF-16 unit: a wiki row's tags (' · ') and the list's '↓ more' took the per-character loop below
+  // (string-width for each arrow) on every new row of a keystroke.
+  if (ONE_CELL_TEXT.test(s)) {
     if (s.length <= w) return s + ' '.repeat(w - s.length);
     return s.slice(0, w - 1) + '…';
   }

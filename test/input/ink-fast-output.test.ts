@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { styledCharsToString } from '@alcalzone/ansi-tokenize';
 import widestLine from 'widest-line';
 import { createFastGet, rowByRuns } from '../../scripts/ink-patches/fast-output.mjs';
-import { createFastWidth } from '../../scripts/ink-patches/width-cache.mjs';
+import { createFastWidth, WIDE_BLOCKS } from '../../scripts/ink-patches/width-cache.mjs';
 import { REPO } from '../helpers/fixtures.js';
 
 const { default: Output } = (await import(path.join(REPO, 'node_modules', 'ink', 'build', 'output.js'))) as {
@@ -144,7 +144,20 @@ describe('fast text widths agree with string-width', () => {
         '\t',
         '\u001b[',
         'ア',
+        '決済フロー',
+        '결제 흐름',
+        'か\u3099',
+        '漢\u0301',
+        '字\uFE0F',
+        '\u3099',
+        '\u1100\u1161',
+        '각\u11A8',
       ),
+      // Any character of the wide blocks the scan counts as two columns, and their neighbours.
+      fc
+        .constantFrom(...WIDE_BLOCKS)
+        .chain(([from, to]) => fc.integer({ min: from - 2, max: to + 2 }))
+        .map((c) => String.fromCharCode(c)),
       fc.string({ maxLength: 6, unit: 'binary' }),
     );
     fc.assert(
@@ -154,5 +167,15 @@ describe('fast text widths agree with string-width', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('for every character of the wide blocks, alone and between ASCII', () => {
+    for (const [from, to] of WIDE_BLOCKS) {
+      for (let c = from; c <= to; c++) {
+        const ch = String.fromCharCode(c);
+        expect(fastWidth(ch)).toBe(widestLine(ch));
+        if (c % 97 === 0) expect(fastWidth(`a${ch}b`)).toBe(widestLine(`a${ch}b`));
+      }
+    }
   });
 });

@@ -38,8 +38,11 @@ const Row = memo(function Row({
 }) {
   const theme = useTheme();
   const t = rowLayout(row, badgesFor(row.page, lint), width);
+  // Two lines straight in the list's column, no wrapping <Box>: a keystroke that changes every visible row
+  // then creates, lays out and deletes one Yoga node per line, not three per row (BENCHMARKS.md, "Round three,
+  // second wave"). The layout is the same: the list gives each line exactly one row.
   return (
-    <Box flexDirection="column">
+    <>
       <Text inverse={selected} wrap="truncate">
         {selected ? '▸ ' : '  '}
         <Text bold>{t.score}</Text>
@@ -57,7 +60,7 @@ const Row = memo(function Row({
         {'  '}
         {t.detail}
       </Text>
-    </Box>
+    </>
   );
 });
 
@@ -213,9 +216,10 @@ function ListView({
           {clip(`  ${empty}`, width)}
         </Text>
       ) : (
-        visibleRows(lay).map((r, i) => (
-          <Row key={r.page.filename} row={r} lint={lint} width={width} selected={top + i === sel} />
-        ))
+        // Keyed by screen position, not by page: a keystroke brings new pages into every slot, and a page key
+        // made React unmount every row and mount new ones (new Ink nodes, new Yoga nodes, the garbage of both);
+        // by position the same Ink text nodes take the new text. Rows hold no state, so nothing is lost.
+        visibleRows(lay).map((r, i) => <Row key={i} row={r} lint={lint} width={width} selected={top + i === sel} />)
       )}
       {note ? (
         <>
