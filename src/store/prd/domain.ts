@@ -118,8 +118,8 @@ export class PrdDomain implements Domain {
 
   /** The PRD OMC's ralph would read for this session (null = the session-less legacy state), or null when none exists. */
   lookup(sessionId: string | null): PrdLookup | null {
-    // Before the first scan there is no listing to trust: probe, and remember nothing (scan() redraws).
-    if (!this.scanned) return this.lookupNow(sessionId);
+    // Before the first scan there is no listing to trust: lookupNow probes (the progressive start draws rows
+    // before this domain is read); the first scan drops those answers and redraws.
     const key = sessionId ?? '\u0000legacy';
     const hit = this.lookups.get(key);
     if (hit !== undefined) return hit;
