@@ -92,7 +92,10 @@ describe('sessions pane: run facts', () => {
     const after = omc55.getPrdStatus(omc55.readPrd(p!.dir, S));
     expect(after.completed).toBe(0);
     // The watcher's event for the session's prd.json is what redraws the row: rows never stat on their own.
-    await a.waitForText('stories 0/3 · US-001');
+    await waitFor(() => ralphRow(a.text()).includes('stories 0/3 · US-001'), {
+      timeoutMs: 30_000,
+      what: `the amended PRD on the ralph row\n${a.text()}`,
+    });
     await a.press(KEY.enter);
     const detail = await a.waitForText('▌stories');
     expect(detail).toContain('▌stories (state/sessions/');
@@ -115,8 +118,11 @@ describe('sessions pane: run facts', () => {
     expect(omc55.markStoryArchitectVerified(p!.dir, 'US-001')).toBe(true);
     const status = omc55.getPrdStatus(omc55.readPrd(p!.dir, S));
     expect(`${status.completed}/${status.total} ${status.nextStory.id}`).toBe('1/3 US-002');
-    const text = await a.waitForText('stories 1/3 · US-002');
-    expect(ralphRow(text)).toContain('stories 1/3 · US-002');
+    // The domain's timer looks every PROJECT_PRD_RECHECK_MS (2 s); the bound is generous for a loaded machine.
+    await waitFor(() => ralphRow(a.text()).includes('stories 1/3 · US-002'), {
+      timeoutMs: 30_000,
+      what: `the project's PRD on the ralph row\n${a.text()}`,
+    });
   });
 
   it('an invalid PRD says so on the row and in the detail, never 0/0', async () => {

@@ -127,7 +127,10 @@ describe('iteration samples', () => {
     const samplesFile = () => fs.readdirSync(path.join(state, 'omc-top')).map((f) => path.join(state, 'omc-top', f));
     try {
       store.start();
-      await waitFor(() => store.sessions.getSnapshot().sessions.length === MAX_RUNS + 20, { what: 'every session' });
+      await waitFor(() => store.sessions.getSnapshot().sessions.length === MAX_RUNS + 20, {
+        timeoutMs: 30_000,
+        what: 'every session',
+      });
       await waitFor(() => fs.existsSync(path.join(state, 'omc-top')) && samplesFile().length > 0, {
         timeoutMs: 20_000,
         what: 'the first samples written',

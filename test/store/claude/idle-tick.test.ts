@@ -70,6 +70,7 @@ describe('Claude domain: the idle liveness tick', () => {
     claude.scan();
     const d = claude;
     await waitFor(() => d.getSnapshot().bySession.get(sid(SESSIONS - 1))?.transcript?.facts.lastLineMs != null, {
+      timeoutMs: 30_000,
       what: 'every transcript read',
     });
     expect(d.getSnapshot().bySession.get(sid(0))?.process?.status).toBe('busy');
