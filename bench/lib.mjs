@@ -50,7 +50,9 @@ export function tree200() {
 }
 
 /** A generated tree of `n` sessions, each with OMC-shaped ralph + ultrawork state (≈1 KB each). */
-export function generatedTree(n) {
+// `spacingMs`: how far apart the sessions' timestamps are (1 s by default: at 10,000 sessions the oldest are past
+// OMC's 2 h stale line and one crosses it every second; idle.mjs --no-crossing packs them closer).
+export function generatedTree(n, { spacingMs = 1000 } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `omc-top-bench-${n}-`));
   const root = path.join(dir, '.omc');
   const t = Date.now() - 10 * 60_000; // fresh for OMC's 2 h rule, but ages already minute-granular
@@ -58,7 +60,7 @@ export function generatedTree(n) {
     const sid = randomUUID();
     const sd = path.join(root, 'state', 'sessions', sid);
     fs.mkdirSync(sd, { recursive: true });
-    const iso = new Date(t - i * 1000).toISOString();
+    const iso = new Date(t - i * spacingMs).toISOString();
     fs.writeFileSync(
       path.join(sd, 'ralph-state.json'),
       JSON.stringify(

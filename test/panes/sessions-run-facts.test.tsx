@@ -44,11 +44,11 @@ function project(): TempProject {
   return p;
 }
 
-async function mount(opts: { columns?: number; rows?: number; env?: NodeJS.ProcessEnv } = {}) {
+async function mount(opts: { columns?: number; rows?: number; env?: NodeJS.ProcessEnv; watch?: 'auto' | 'none' } = {}) {
   const store = new OmcStore({
     root: p!.root,
     projectDir: p!.dir,
-    watch: 'none',
+    watch: opts.watch ?? 'none',
     claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
     runs: { env: opts.env ?? {} },
   });
@@ -70,7 +70,7 @@ describe('sessions pane: run facts', () => {
     omc55.markStoryComplete(p!.dir, 'US-002', undefined, S);
     omc55.markStoryArchitectVerified(p!.dir, 'US-002', undefined, S);
     const status = omc55.getPrdStatus(omc55.readPrd(p!.dir, S));
-    const a = await mount();
+    const a = await mount({ watch: 'auto' });
     const text = await a.waitForText(/stories \d\/3/);
     expect(ralphRow(text)).toContain(`stories ${status.completed}/${status.total} · ${status.nextStory.id}`);
     expect(`${status.completed}/${status.total} ${status.nextStory.id}`).toBe('1/3 US-001');
@@ -91,14 +91,11 @@ describe('sessions pane: run facts', () => {
     // Amending a criterion un-passes the story, as OMC's own reader now says.
     const after = omc55.getPrdStatus(omc55.readPrd(p!.dir, S));
     expect(after.completed).toBe(0);
-    // No watcher here (watch: 'none'): a frame re-reads the PRD once the lookup it remembers for the rows
-    // is a second old (stat-gated), so frames (the cursor down and back) come until one shows the amendment.
-    const deadline = Date.now() + 10_000;
-    while (!ralphRow(a.text()).includes('stories 0/3 · US-001')) {
-      expect(Date.now(), `the amended PRD on the ralph row\n${a.text()}`).toBeLessThan(deadline);
-      await a.step('j', 'k');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // The watcher's event for the session's prd.json is what redraws the row: rows never stat on their own.
+    await waitFor(() => ralphRow(a.text()).includes('stories 0/3 · US-001'), {
+      timeoutMs: 30_000,
+      what: `the amended PRD on the ralph row\n${a.text()}`,
+    });
     await a.press(KEY.enter);
     const detail = await a.waitForText('▌stories');
     expect(detail).toContain('▌stories (state/sessions/');
@@ -107,6 +104,25 @@ describe('sessions pane: run facts', () => {
     expect(detail).toMatch(/· US-002 \[p\d+\] Render output — open/);
     expect(detail).toContain('      - renders in 80 columns');
     expect(detail).toContain('amended (replaced): renders → renders in 80 columns (narrow panes)');
+  });
+
+  it("the project's own prd.json (outside the watched root) written after the first frame shows on the ralph row", async () => {
+    project();
+    // No watcher at all, and nothing but the PRD domain's own timer looks at the project's prd.json.
+    const a = await mount();
+    await a.waitForText('88727f43');
+    expect(ralphRow(a.text())).not.toContain('stories');
+    // OMC writes a session-less PRD under .omc by default; ralph also reads (first) one the user put in the project.
+    fs.writeFileSync(path.join(p!.dir, 'prd.json'), JSON.stringify(omc55.createPrd('proj', 'main', 'task', STORIES)));
+    expect(omc55.markStoryComplete(p!.dir, 'US-001')).toBe(true);
+    expect(omc55.markStoryArchitectVerified(p!.dir, 'US-001')).toBe(true);
+    const status = omc55.getPrdStatus(omc55.readPrd(p!.dir, S));
+    expect(`${status.completed}/${status.total} ${status.nextStory.id}`).toBe('1/3 US-002');
+    // The domain's timer looks every PROJECT_PRD_RECHECK_MS (2 s); the bound is generous for a loaded machine.
+    await waitFor(() => ralphRow(a.text()).includes('stories 1/3 · US-002'), {
+      timeoutMs: 30_000,
+      what: `the project's PRD on the ralph row\n${a.text()}`,
+    });
   });
 
   it('an invalid PRD says so on the row and in the detail, never 0/0', async () => {

@@ -106,6 +106,58 @@ describe('iteration samples', () => {
     expect(run?.times.map(([it]) => it)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it('more live loops than the samples keep: a view that changed without a new iteration writes nothing', async () => {
+    p = makeProject();
+    const state = tmp();
+    const started = new Date(Date.now() - 60_000).toISOString();
+    const sidOf = (i: number) => `abcdef01-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const fileOf = (i: number) => path.join(p!.root, 'state', 'sessions', sidOf(i), 'ralph-state.json');
+    const write = (i: number, prompt: string) =>
+      writeOmcJson(fileOf(i), {
+        active: true,
+        session_id: sidOf(i),
+        started_at: started,
+        last_checked_at: started,
+        iteration: 3,
+        prompt,
+      });
+    for (let i = 0; i < MAX_RUNS + 20; i++) write(i, 'ralph: x');
+    const store = new OmcStore({ root: p.root, watch: 'auto', projectDir: p.dir, rootRule: 'git' });
+    const stop = enableIterationSamples(store, { XDG_STATE_HOME: state });
+    const samplesFile = () => fs.readdirSync(path.join(state, 'omc-top')).map((f) => path.join(state, 'omc-top', f));
+    try {
+      store.start();
+      await waitFor(() => store.sessions.getSnapshot().sessions.length === MAX_RUNS + 20, {
+        timeoutMs: 30_000,
+        what: 'every session',
+      });
+      await waitFor(() => fs.existsSync(path.join(state, 'omc-top')) && samplesFile().length > 0, {
+        timeoutMs: 20_000,
+        what: 'the first samples written',
+      });
+      const [file] = samplesFile();
+      const before = fs.statSync(file!).mtimeMs;
+      const ino = fs.statSync(file!).ino;
+      // The first session listed is the run the bound dropped first; its view changes, its iteration does not.
+      const first = store.sessions.getSnapshot().sessions[0]!;
+      const i = Number(first.id.slice(-12));
+      write(i, 'ralph: reworded');
+      await waitFor(() => store.sessions.getSnapshot().sessions.some((s) => s.id === first.id && s !== first), {
+        timeoutMs: 20_000,
+        what: 'the rewritten state read',
+      });
+      stop();
+      const after = fs.statSync(file!);
+      expect({ mtimeMs: after.mtimeMs, ino: after.ino }, 'the samples file, untouched').toEqual({
+        mtimeMs: before,
+        ino,
+      });
+    } finally {
+      stop();
+      await store.close();
+    }
+  });
+
   it('a read-only monitor writes no samples', () => {
     p = makeProject();
     const state = tmp();

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countStories } from '../../src/store/prd/count.js';
 import { PrdDomain } from '../../src/store/prd/domain.js';
 import { buildJsonReport } from '../../src/store/report.js';
@@ -133,6 +133,39 @@ describe('PRD stories as OMC 5.5.0 counts them', () => {
       expect.objectContaining({ passed: omc55.getPrdStatus(omc55.readPrd(p.dir, other)).completed }),
     );
     await store.close();
+  });
+
+  it('a row asks without touching the disk: the answer holds until a PRD event, however late the frame', () => {
+    p = makeProject();
+    expect(omc55.initPrd(p.dir, 'proj', 'main', 'task', STORIES, SID)).toBe(true);
+    const d = domain();
+    const other = '1f6c2a57-3b1e-4f0a-9d7e-5a2b8c1d4e6f';
+    expect(d.storiesJson(SID)).toEqual({ passed: 0, total: 3, current: 'US-001' });
+    expect(d.storiesJson(other)).toBeNull();
+    // Written behind the domain's back (no event): a frame seconds later still shows what it was told.
+    expect(omc55.markStoryComplete(p.dir, 'US-001', undefined, SID)).toBe(true);
+    expect(omc55.markStoryArchitectVerified(p.dir, 'US-001', undefined, SID)).toBe(true);
+    expect(omc55.initPrd(p.dir, 'proj', 'main', 'task', STORIES, other)).toBe(true);
+    const later = Date.now() + 5_000;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => later);
+    try {
+      expect(d.storiesJson(SID)).toEqual({ passed: 0, total: 3, current: 'US-001' });
+      expect(d.storiesJson(other)).toBeNull();
+    } finally {
+      clock.mockRestore();
+    }
+    // The watcher's events are what move it, to exactly what OMC now reads.
+    d.refresh(
+      [
+        { type: 'change', rel: `state/sessions/${SID}/prd.json` },
+        { type: 'add', rel: `state/sessions/${other}/prd.json` },
+      ],
+      'leading',
+    );
+    expect(d.storiesJson(SID)).toEqual(omcStatus(SID));
+    expect(d.storiesJson(SID)?.passed).toBe(1);
+    expect(d.storiesJson(other)).toEqual(omcStatus(other));
+    d.dispose();
   });
 
   it("finds the PRD in OMC's order: session, project, .omc, .omc/state", () => {

@@ -57,6 +57,10 @@ export class ClaudeDomain implements Domain {
   private readers = new Map<string, TranscriptReader>();
   private goneSince = new Map<string, number>();
   private watchers = new Map<string, fs.FSWatcher>();
+  /** The readers' directories (sessions by directory), kept until the set of readers changes. */
+  private readerDirs: Map<string, Set<string>> | null = null;
+  /** Every directory in `readerDirs` has its watch: the tick has no watch to retry. */
+  private allDirsWatched = false;
   private timer: NodeJS.Timeout | null = null;
   private catchUp: NodeJS.Immediate | null = null;
   /** Transcripts with unread bytes left by a slice that ran out of budget. */
@@ -105,16 +109,24 @@ export class ClaudeDomain implements Domain {
     if (this.live) this.ensureWatching();
   }
 
-  private readRegistryNow(): void {
+  /** Returns false only when the read changed nothing a view shows (still no registry, say). */
+  private readRegistryNow(): boolean {
     const r = readRegistry(this.dir);
+    const same =
+      r.entries.length === 0 &&
+      this.entries.length === 0 &&
+      r.missing === this.registryMissing &&
+      r.problems.length === 0 &&
+      this.registryProblems.length === 0;
     this.entries = r.entries;
     this.registryMissing = r.missing;
-    this.judgeAll();
+    const moved = this.judgeAll();
     this.registryProblems = r.problems.map((p) => ({
       path: `${this.label}/${p.rel}`,
       message: p.message,
       severity: 'warning',
     }));
+    return moved || !same;
   }
 
   /** Which transcripts to follow: every registered session, and every OMC session of this project. */
@@ -147,6 +159,7 @@ export class ClaudeDomain implements Domain {
         this.readers.set(sid, new TranscriptReader(this.dir, rel));
         added.push(sid);
       }
+    if (removed || added.length > 0) this.readerDirs = null;
     // Live, the directory watches announce growth: an OMC state change (a ralph iteration) must
     // not reopen every transcript, only read the ones it made us want.
     if (fullRead || !this.live) this.readTranscripts();
@@ -216,8 +229,9 @@ export class ClaudeDomain implements Domain {
   /**
    * Verdicts are computed when the registry is read and on the liveness tick, not on every
    * publish: a transcript catch-up publishes hundreds of times, each would re-read /proc.
+   * Returns whether any session's verdict moved (the tick publishes only then).
    */
-  private judgeAll(): void {
+  private judgeAll(): boolean {
     const by = new Map<string, ProcessView>();
     for (const e of this.entries) {
       const pv = this.processView(e);
@@ -230,7 +244,16 @@ export class ClaudeDomain implements Domain {
         continue;
       by.set(e.sessionId, pv);
     }
+    const prev = this.procViews;
     this.procViews = by;
+    if (prev.size !== by.size) return true;
+    for (const [sid, pv] of by) {
+      const old = prev.get(sid);
+      // What the probe and the clock can move between two registry reads; the rest comes from the entry.
+      if (!old || old.status !== pv.status || old.reason !== pv.reason || old.since !== pv.since || old.pid !== pv.pid)
+        return true;
+    }
+    return false;
   }
 
   private publish(): void {
@@ -300,28 +323,35 @@ export class ClaudeDomain implements Domain {
     if (this.disposed) return;
     // The sessions/ dir may appear later (first CLI start): watch it then.
     if (!this.watchers.has('sessions')) {
-      this.readRegistryNow();
+      const moved = this.readRegistryNow();
       this.ensureWatching();
       // Only when the registry directory has just appeared: re-reading every wanted transcript every tick
       // while it is absent (Claude Code never ran here, or an older CLI) cost idle CPU for nothing. Until
       // then transcripts follow their project directories' watches, as they do once it exists.
       if (this.watchers.has('sessions')) this.syncTranscripts();
       else this.watchProjectDirs();
-      this.judgeAll();
-      this.publish();
+      if (this.judgeAll() || moved) this.publish();
       return;
     }
+    // Idle, this is the whole tick: one probe per registered process, and a publish only when a verdict
+    // moved. Transcripts are not looked at (their directory watches announce growth), nor are the readers'
+    // directories walked unless one of them still lacks its watch.
     this.watchProjectDirs();
-    this.judgeAll();
-    this.publish();
+    if (this.judgeAll()) this.publish();
   }
 
   private watchProjectDirs(): void {
-    const dirs = new Map<string, Set<string>>();
-    for (const [sid, r] of this.readers) {
-      const d = path.posix.dirname(r.rel);
-      (dirs.get(d) ?? dirs.set(d, new Set()).get(d))?.add(sid);
+    if (this.readerDirs && this.allDirsWatched) return;
+    let dirs = this.readerDirs;
+    if (!dirs) {
+      dirs = new Map<string, Set<string>>();
+      for (const [sid, r] of this.readers) {
+        const d = path.posix.dirname(r.rel);
+        (dirs.get(d) ?? dirs.set(d, new Set()).get(d))?.add(sid);
+      }
+      this.readerDirs = dirs;
     }
+    let all = true;
     for (const [d, sids] of dirs) {
       const fresh = this.watch(d, (file) => {
         if (!file) return this.readTranscripts();
@@ -330,7 +360,9 @@ export class ClaudeDomain implements Domain {
       });
       // A directory that appeared after the last read may already hold lines no event will announce.
       if (fresh) this.readTranscripts(sids);
+      if (!this.watchers.has(d)) all = false;
     }
+    this.allDirsWatched = all;
     for (const [d, w] of this.watchers)
       if (d !== 'sessions' && !dirs.has(d)) {
         w.close();
@@ -347,6 +379,7 @@ export class ClaudeDomain implements Domain {
       w.on('error', () => {
         w.close();
         this.watchers.delete(rel);
+        this.allDirsWatched = false; // the tick sets it up again
       });
       this.watchers.set(rel, w);
       return true;

@@ -1,7 +1,8 @@
 /**
  * The PRD domain: ralph's story progress per session, read through fsx and
- * remembered per file (size + mtime + inode), so asking for every ralph row
- * on every frame costs a stat, not a parse.
+ * remembered per file (size + mtime + inode). What a row asks for is remembered
+ * until something can have changed it (a PRD event, a scan, the project's own
+ * prd.json moving), so drawing a ralph row costs no file system call at all.
  */
 import { listDirSync, readJsonSync, statSync } from '../fsx.js';
 import { cleanLine } from '../sanitize.js';
@@ -34,7 +35,11 @@ export interface PrdDomainOptions {
   sessionDirsWith?: (file: string) => Iterable<string>;
 }
 
-const LOOKUP_FRESH_MS = 1_000;
+/**
+ * The project's prd.json sits outside the watched root (no event ever names it), so a timer looks at it: one
+ * lstat per period, instead of one per ralph row per frame.
+ */
+export const PROJECT_PRD_RECHECK_MS = 2_000;
 
 export class PrdDomain implements Domain {
   readonly name = 'prd';
@@ -42,11 +47,17 @@ export class PrdDomain implements Domain {
   private readonly listeners = new Set<() => void>();
   private problemList: Problem[] = [];
   private sessionPrds: PrdCandidate[] = [];
+  /** `sessionPrds` by rel: a session without its own PRD is known without a failed lstat. */
+  private sessionPrdRels = new Set<string>();
   private changes = 0;
-  /** lookup() per session, for rows asking on every frame; dropped on any PRD event or scan, and after a second
-   * (the project's own prd.json sits outside the watched root, so only a fresh stat notices it). */
+  /** lookup() per session, for rows asking on every frame; dropped only when an answer can have changed. */
   private lookups = new Map<string, PrdLookup | null>();
-  private lookupsAt = 0;
+  private scanned = false;
+  /** Every candidate judged in the last recomputeProblems, as `id=size:mtime:ino` (a scan moves `version` only
+   * when this moves: a poll tick or a rescan that found nothing new draws nothing). */
+  private fingerprint = '';
+  private projectPrdKey: string | null = null;
+  private projectTimer: NodeJS.Timeout | null = null;
   readonly rules: PrdRules;
 
   constructor(private readonly opts: PrdDomainOptions) {
@@ -60,24 +71,29 @@ export class PrdDomain implements Domain {
   }
 
   scan(): void {
-    this.lookups.clear();
     // Session PRDs are found by listing (one lstat per session dir), so an invalid one is a problem line
     // before anyone asks for its row; the shared candidates are judged in recomputeProblems.
     this.sessionPrds = [];
     if (this.opts.sessionDirsWith) {
       for (const name of this.opts.sessionDirsWith('prd.json'))
         this.sessionPrds.push({ base: 'omc', rel: `state/sessions/${name}/prd.json` });
-      this.recomputeProblems();
-      return;
+    } else {
+      const dirs = listDirSync(this.opts.root, 'state/sessions');
+      if (dirs.ok)
+        for (const d of dirs.entries) {
+          if (d.kind !== 'dir') continue;
+          const rel = `state/sessions/${d.name}/prd.json`;
+          if (statSync(this.opts.root, rel)) this.sessionPrds.push({ base: 'omc', rel });
+        }
     }
-    const dirs = listDirSync(this.opts.root, 'state/sessions');
-    if (dirs.ok)
-      for (const d of dirs.entries) {
-        if (d.kind !== 'dir') continue;
-        const rel = `state/sessions/${d.name}/prd.json`;
-        if (statSync(this.opts.root, rel)) this.sessionPrds.push({ base: 'omc', rel });
-      }
+    const first = !this.scanned;
+    this.scanned = true;
+    const before = this.fingerprint;
     this.recomputeProblems();
+    this.projectPrdKey = this.projectKey();
+    this.startProjectTimer();
+    // Rows drawn before the first scan probed the disk themselves; from now on they use the listing's answer.
+    if (first || this.fingerprint !== before) this.changed();
   }
 
   refresh(events: readonly WatchEvent[], _edge?: 'leading' | 'trailing'): void {
@@ -85,25 +101,25 @@ export class PrdDomain implements Domain {
     for (const e of events) {
       if (!isPrdPath(e.rel)) continue;
       this.cache.delete(`omc:${e.rel}`);
-      if (e.rel.startsWith('state/sessions/') && !this.sessionPrds.some((c) => c.rel === e.rel))
+      if (e.rel.startsWith('state/sessions/') && !this.sessionPrdRels.has(e.rel))
         this.sessionPrds.push({ base: 'omc', rel: e.rel });
       touched = true;
     }
     if (touched) {
-      this.lookups.clear();
-      this.changes++;
       this.recomputeProblems();
-      for (const l of this.listeners) l();
+      this.changed();
     }
+  }
+
+  dispose(): void {
+    if (this.projectTimer) clearInterval(this.projectTimer);
+    this.projectTimer = null;
   }
 
   /** The PRD OMC's ralph would read for this session (null = the session-less legacy state), or null when none exists. */
   lookup(sessionId: string | null): PrdLookup | null {
-    const now = Date.now();
-    if (now - this.lookupsAt > LOOKUP_FRESH_MS) {
-      this.lookups.clear();
-      this.lookupsAt = now;
-    }
+    // Before the first scan there is no listing to trust: lookupNow probes (the progressive start draws rows
+    // before this domain is read); the first scan drops those answers and redraws.
     const key = sessionId ?? '\u0000legacy';
     const hit = this.lookups.get(key);
     if (hit !== undefined) return hit;
@@ -114,6 +130,9 @@ export class PrdDomain implements Domain {
 
   private lookupNow(sessionId: string | null): PrdLookup | null {
     for (const c of prdCandidates(sessionId, this.rules)) {
+      // A session's own PRD exists only if the listing (or an event) saw it.
+      if (this.scanned && c.base === 'omc' && c.rel.startsWith('state/sessions/') && !this.sessionPrdRels.has(c.rel))
+        continue;
       const verdict = this.read(c);
       if (verdict === null) continue;
       return { path: displayPath(c), verdict };
@@ -145,16 +164,44 @@ export class PrdDomain implements Domain {
   /** Moves on every change a view must show (a PRD written, amended, removed). */
   version = (): number => this.changes;
 
+  /** Every remembered answer is dropped and the views are told (a PRD event, a scan that found news, the timer). */
+  private changed(): void {
+    this.lookups.clear();
+    this.changes++;
+    for (const l of this.listeners) l();
+  }
+
+  private projectKey(): string | null {
+    if (this.opts.projectDir === null) return null;
+    const st = statSync(this.opts.projectDir, 'prd.json');
+    return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : null;
+  }
+
+  private startProjectTimer(): void {
+    if (this.projectTimer || this.opts.projectDir === null) return;
+    this.projectTimer = setInterval(() => {
+      const key = this.projectKey();
+      if (key === this.projectPrdKey) return;
+      this.projectPrdKey = key;
+      this.cache.delete('project:prd.json');
+      this.recomputeProblems();
+      this.changed();
+    }, PROJECT_PRD_RECHECK_MS);
+    this.projectTimer.unref();
+  }
+
   /** Every shared (non-session) candidate and every session PRD already looked up, judged now. */
   private recomputeProblems(): void {
     const out: Problem[] = [];
     const shared = prdCandidates(null, this.rules);
     const seen = new Set<string>();
+    const marks: string[] = [];
     for (const c of [...shared, ...this.sessionCandidatesSeen()]) {
       const id = `${c.base}:${c.rel}`;
       if (seen.has(id)) continue;
       seen.add(id);
       const v = this.read(c);
+      marks.push(`${id}=${this.cache.get(id)?.key ?? '-'}`);
       if (v && !v.ok)
         out.push({
           path: displayPath(c),
@@ -163,11 +210,13 @@ export class PrdDomain implements Domain {
         });
     }
     this.problemList = out;
+    this.fingerprint = marks.join('\n');
   }
 
   private sessionCandidatesSeen(): PrdCandidate[] {
     // Drop the ones that vanished, so the list stays as long as the sessions with a PRD.
     this.sessionPrds = this.sessionPrds.filter((c) => statSync(this.opts.root, c.rel) !== null);
+    this.sessionPrdRels = new Set(this.sessionPrds.map((c) => c.rel));
     return this.sessionPrds;
   }
 

@@ -23,6 +23,10 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
   runs.setSampler((mode, sid, started) => samples.iterationsOf(mode, sid, started));
   const watched = new Set<string>(WATCHED_RUN_MODES);
   const seen = new WeakSet<SessionView>();
+  /** What was last sampled per session and mode (`startedMs:iteration`): a view that changed for another reason
+   * (the clock crossing OMC's stale line, a prompt rewritten) samples nothing. Without it, at more live loops than
+   * the samples keep (MAX_RUNS) each such view re-added an evicted run: a write and an fsync per transition. */
+  const lastSampled = new Map<string, string>();
   let lastFlush = 0;
   let timer: NodeJS.Timeout | null = null;
   const flush = () => {
@@ -38,14 +42,20 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
   const take = () => {
     const snap = store.sessions.getSnapshot();
     let recorded = false;
+    // Bounded: sessions that went away leave their entries; forgetting them all costs one re-sample each.
+    if (lastSampled.size > 2 * snap.sessions.length + 256) lastSampled.clear();
     for (const s of snap.sessions) {
       if (seen.has(s)) continue;
       seen.add(s);
+      const sid = s.kind === 'legacy' ? null : s.id;
       for (const m of s.modes)
-        if (m.active && watched.has(m.mode) && m.iteration !== null)
-          recorded =
-            samples.record(m.mode, s.kind === 'legacy' ? null : s.id, m.startedMs, m.iteration, store.clock()) ||
-            recorded;
+        if (m.active && watched.has(m.mode) && m.iteration !== null) {
+          const key = `${sid ?? ''}\u0000${m.mode}`;
+          const mark = `${m.startedMs}:${m.iteration}`;
+          if (lastSampled.get(key) === mark) continue;
+          lastSampled.set(key, mark);
+          recorded = samples.record(m.mode, sid, m.startedMs, m.iteration, store.clock()) || recorded;
+        }
     }
     if (!recorded || timer) return;
     const wait = lastFlush + SAMPLES_FLUSH_MS - Date.now();
