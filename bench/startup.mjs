@@ -6,8 +6,8 @@
 // - first frame: spawn → the header and the first rows (a session id) on screen;
 // - live: spawn → the footer ends in a bare `live` (everything read, every watch set);
 // - start-up change: a visible session's ralph state rewritten (OMC's temp + rename) `--delay` ms after the
-//   first frame; measured from that rename to the new iteration in the terminal output; it is also said
-//   whether it arrived before `live`;
+//   first frame (a row of the first frame, else one on screen at that moment); measured from that rename to the
+//   new iteration in the terminal output; it is also said whether it arrived before `live`;
 // - RSS: /proc/<pid>/status 1 s after live (`--settled-rss`: also 12 s after live, once V8's memory reducer has
 //   run: it gives back the start-up read's garbage about 8–10 s after the last burst);
 // `--first-frame-only` stops each start at its first frame (many starts for a first-frame p95: no change, no
@@ -66,13 +66,20 @@ async function oneStart(tree, bin, cols, rows) {
   try {
     const ffAt = await m.waitScreen(/STATUS\s+SESSION[\s\S]*[0-9a-f]{8}/, 60_000);
     if (FIRST_FRAME_ONLY) return { ff: ffAt - m.spawnedAt, live: null, change: null, rssMb: null };
-    // A ralph session whose row is on screen in the first frame.
-    const shown = [...m.screen().matchAll(/\b([0-9a-f]{8})\b/g)].map((x) => x[1]).find((h) => tree.byPrefix.has(h));
+    // A ralph session whose row is on screen in the first frame; when the first frame (a partial read) shows
+    // none, one on screen when the change is written.
+    const ralphOnScreen = () =>
+      [...m.screen().matchAll(/\b([0-9a-f]{8})\b/g)].map((x) => x[1]).find((h) => tree.byPrefix.has(h));
+    let shown = ralphOnScreen();
+    const target = ffAt + DELAY;
+    while (now() < target) await sleep(Math.min(5, target - now()));
+    if (!shown) {
+      await m.settle();
+      shown = ralphOnScreen();
+    }
     let change = null;
     if (shown) {
       const file = path.join(tree.sessions, tree.byPrefix.get(shown), 'ralph-state.json');
-      const target = ffAt + DELAY;
-      while (now() < target) await sleep(Math.min(5, target - now()));
       const mark = m.chunks.length;
       const v = ++value;
       const state = JSON.parse(fs.readFileSync(file, 'utf8'));
