@@ -51,7 +51,7 @@ export interface OmcStoreOptions {
   /** Seam for tests: replaces chokidar's watch() (to hold its `ready`, say). */
   watchImpl?: TreeWatcherOptions['watchImpl'];
   /** Seam for tests: publish every step of the sliced first read (stepPublishMs: 0). */
-  sessions?: { stepPublishMs?: number };
+  sessions?: { stepPublishMs?: number; firstStepMinRows?: number };
   /** Seams for tests: how long writers wait for OMC's lock. */
   notepad?: Pick<NotepadDomainOptions, 'lockTimeoutMs'>;
   memory?: Pick<MemoryDomainOptions, 'lockTimeoutMs'>;

@@ -50,7 +50,7 @@ function heldStart(root: string, heldAt: number) {
   const store = new OmcStore({
     root,
     watch: 'none',
-    sessions: { stepPublishMs: 0 },
+    sessions: { stepPublishMs: 0, firstStepMinRows: 0 },
     claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
   });
   const orig = store.sessions.scanStep.bind(store.sessions);
