@@ -6,8 +6,8 @@
 // - first frame: spawn → the header and the first rows (a session id) on screen;
 // - live: spawn → the footer ends in a bare `live` (everything read, every watch set);
 // - start-up change: a visible session's ralph state rewritten (OMC's temp + rename) `--delay` ms after the
-//   first frame; measured from that rename to the new iteration in the terminal output; it is also said
-//   whether it arrived before `live`;
+//   first frame (a row of the first frame, else one on screen at that moment); measured from that rename to the
+//   new iteration in the terminal output; it is also said whether it arrived before `live`;
 // - RSS: /proc/<pid>/status 1 s after live (`--settled-rss`: also 12 s after live, once V8's memory reducer has
 //   run: it gives back the start-up read's garbage about 8–10 s after the last burst);
 // `--first-frame-only` stops each start at its first frame (many starts for a first-frame p95: no change, no
@@ -66,19 +66,21 @@ async function oneStart(tree, bin, cols, rows) {
   try {
     const ffAt = await m.waitScreen(/STATUS\s+SESSION[\s\S]*[0-9a-f]{8}/, 60_000);
     if (FIRST_FRAME_ONLY) return { ff: ffAt - m.spawnedAt, live: null, change: null, rssMb: null };
-    // A ralph session whose row is on screen in the first frame.
+    // A ralph session whose row is on screen when the change is written. (The first frame is a partial read:
+    // rows read later sort above its rows, so one of them may have left the screen by then.)
+    const target = ffAt + DELAY;
+    while (now() < target) await sleep(Math.min(5, target - now()));
+    await m.settle();
     const shown = [...m.screen().matchAll(/\b([0-9a-f]{8})\b/g)].map((x) => x[1]).find((h) => tree.byPrefix.has(h));
     let change = null;
     if (shown) {
       const file = path.join(tree.sessions, tree.byPrefix.get(shown), 'ralph-state.json');
-      const target = ffAt + DELAY;
-      while (now() < target) await sleep(Math.min(5, target - now()));
       const mark = m.chunks.length;
       const v = ++value;
       const state = JSON.parse(fs.readFileSync(file, 'utf8'));
       const wrote = now();
       omcWrite(file, { ...state, iteration: v, max_iterations: 99999, last_checked_at: new Date().toISOString() });
-      change = { wrote, seen: m.waitOutput(`${v}/99999`, mark, 60_000) };
+      change = { wrote, v, seen: m.waitOutput(`${v}/99999`, mark, 10_000) };
     }
     const liveAt = await m.waitScreen(/ live\s*$/m, 120_000);
     const seen = change ? await change.seen : null;
@@ -89,6 +91,20 @@ async function oneStart(tree, bin, cols, rows) {
       await sleep(11_000);
       settledRssMb = procStats(m.pid).rssMb;
     }
+    // A change never drawn: its row left the screen while the read went on (rows sorted above it), or it was
+    // lost. The `/` filter on its id tells which.
+    let changeFate = change ? (seen ? 'drawn' : 'lost') : null;
+    if (change && !seen) {
+      m.pty.write('/');
+      await m.waitScreen(/^\/.*(match|Esc)/m, 10_000);
+      m.pty.write(shown);
+      try {
+        await m.waitScreen(new RegExp(`${shown}.*${change.v}/99999`), 10_000);
+        changeFate = 'left the screen';
+      } catch {
+        /* lost */
+      }
+    }
     return {
       settledRssMb,
       ff: ffAt - m.spawnedAt,
@@ -96,6 +112,7 @@ async function oneStart(tree, bin, cols, rows) {
       change: seen ? seen.t - change.wrote : null,
       changeBeforeLive: seen ? seen.t < liveAt : null,
       changeFromFf: change ? change.wrote - ffAt : null,
+      changeFate,
       rssMb,
     };
   } finally {
@@ -159,6 +176,9 @@ for (const r of res.values()) {
         max: Math.round(Math.max(...changes.map((x) => x.change))),
       },
       changesBeforeLive: `${changes.filter((x) => x.changeBeforeLive).length}/${changes.length}`,
+      // Changes not drawn: their row had left the screen (the `/` filter found the new value), or lost.
+      changesLeftScreen: ok.filter((x) => x.changeFate === 'left the screen').length,
+      changesLost: ok.filter((x) => x.changeFate === 'lost').length,
       rssMb: {
         ...q(
           ok.map((x) => x.rssMb),

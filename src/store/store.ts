@@ -23,6 +23,10 @@ import { startTreeWatcher, type TreeWatcher, type TreeWatcherOptions, type Watch
 import type { Clock, Domain, Problem, WatchEvent } from './types.js';
 import { WikiDomain } from './wiki/domain.js';
 
+/** The progressive start's read slices (ms): the first one is the first frame's rows, so it is short. */
+const FIRST_SLICE_MS = 15;
+const SLICE_MS = 40;
+
 export interface StoreStatus {
   watchMode: WatchMode;
   watchDetail: string;
@@ -47,7 +51,7 @@ export interface OmcStoreOptions {
   /** Seam for tests: replaces chokidar's watch() (to hold its `ready`, say). */
   watchImpl?: TreeWatcherOptions['watchImpl'];
   /** Seam for tests: publish every step of the sliced first read (stepPublishMs: 0). */
-  sessions?: { stepPublishMs?: number };
+  sessions?: { stepPublishMs?: number; firstStepMinRows?: number };
   /** Seams for tests: how long writers wait for OMC's lock. */
   notepad?: Pick<NotepadDomainOptions, 'lockTimeoutMs'>;
   memory?: Pick<MemoryDomainOptions, 'lockTimeoutMs'>;
@@ -180,7 +184,7 @@ export class OmcStore {
   }
 
   /**
-   * For the full-screen app: watch first, then read in slices of ~40 ms, sessions first (the pane on screen),
+   * For the full-screen app: watch first, then read in slices of ~40 ms (the first ~15 ms), sessions first (the pane on screen),
    * yielding between slices so the first frame is drawn after the first slice and keys work while a big tree
    * is still being read. There is no blind window and no second read:
    * - the tree watcher starts before the first slice; each session directory gets its own watch just before
@@ -203,7 +207,9 @@ export class OmcStore {
       if (this.closed) return;
       const d = queue[0];
       if (d === undefined) return;
-      const deadline = performance.now() + 40;
+      // The first slice is short: its rows are the first frame, and every row it reads delays that frame (the
+      // selection stays on the top row while later slices add rows above, see the sessions pane's settle).
+      const deadline = performance.now() + (this.readStarted.size === 0 ? FIRST_SLICE_MS : SLICE_MS);
       // One domain per slice at most: the first slice ends with sessions read
       // (or partly read), so the first frame is drawn before anything else.
       this.readStarted.add(d);

@@ -247,7 +247,7 @@ describe('sliced first scan', () => {
       const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
       writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { ...ralph(i), session_id: sid });
     }
-    const sliced = new OmcStore({ root: p.root, watch: 'none', sessions: { stepPublishMs: 0 } });
+    const sliced = new OmcStore({ root: p.root, watch: 'none', sessions: { stepPublishMs: 0, firstStepMinRows: 0 } });
     let steps = 0;
     const seen: Array<{ done: number; total: number } | null | undefined> = [];
     // A zero budget reads one directory per step: the worst case for slicing.
@@ -265,6 +265,25 @@ describe('sliced first scan', () => {
     const ids = (s: OmcStore) => s.sessions.getSnapshot().sessions.map((x) => `${x.id}:${x.modes[0]?.iteration}`);
     expect(ids(sliced)).toEqual(ids(full));
     void full.close();
+    void sliced.close();
+  });
+
+  it('the first step lists a screenful of sessions even when its time is up (its rows are the first frame)', () => {
+    p = makeProject();
+    for (let i = 0; i < 120; i++) {
+      const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { ...ralph(i), session_id: sid });
+    }
+    const sliced = new OmcStore({ root: p.root, watch: 'none' });
+    // A deadline already past: a loaded machine, or a slow first listing.
+    expect(sliced.sessions.scanStep(performance.now() - 1)).toBe(false);
+    const first = sliced.sessions.getSnapshot();
+    expect(first.sessions.length).toBeGreaterThanOrEqual(64);
+    expect(first.scanning).toMatchObject({ total: 120 });
+    // Later steps keep to their deadline.
+    const before = sliced.sessions.getSnapshot().scanning?.done ?? 0;
+    expect(sliced.sessions.scanStep(performance.now() - 1)).toBe(false);
+    expect(sliced.sessions['progress']?.done).toBe(before + 1);
     void sliced.close();
   });
 });

@@ -250,7 +250,12 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
   sources: (store) => [store.sessions.subscribe],
   settle(state, store, body) {
     if (state.detail) return state;
-    const l = listLayout(state, store.sessions.getSnapshot(), body);
+    const snap = store.sessions.getSnapshot();
+    // During the sliced first read rows keep arriving, and many sort above those of the first frame. Until
+    // the user picks a row, the cursor stays on the top row instead of following the first frame's top row
+    // down the list; once the user moves, the selection is an identity as always.
+    if (state.list.id === null && snap.scanning) return state;
+    const l = listLayout(state, snap, body);
     const next = settleList(state.list, l.ids, l.height);
     return next === state.list ? state : { ...state, list: next };
   },

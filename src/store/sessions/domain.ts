@@ -24,6 +24,12 @@ export { compareSessions } from './derive.js';
 
 /** During the sliced first read, the snapshot is published at most this often (see scanStep). */
 const STEP_PUBLISH_MS = 200;
+/**
+ * The first step of the sliced read lists at least this many session directories whatever its deadline: its rows
+ * are the first frame, and a first frame without a screenful of them (a short first slice on a loaded machine)
+ * waited for the next publish, STEP_PUBLISH_MS later. 64 rows fill a 200x60 terminal; they cost a few ms.
+ */
+const FIRST_STEP_MIN_ROWS = 64;
 
 const SESSIONS_DIR = 'state/sessions';
 
@@ -39,6 +45,8 @@ export interface SessionsDomainOptions {
   projectDir?: string | null;
   /** During the sliced first read, publish at most this often (ms; tests pass 0 to see every step). */
   stepPublishMs?: number;
+  /** The first step's floor of session directories (FIRST_STEP_MIN_ROWS; tests pass 0 to step one at a time). */
+  firstStepMinRows?: number;
 }
 
 export class SessionsDomain implements Domain {
@@ -68,6 +76,7 @@ export class SessionsDomain implements Domain {
     this.rules = opts.rules ?? SUPPORTED_RULES[0];
     this.projectDir = opts.projectDir ?? path.dirname(this.root);
     this.stepPublishMs = opts.stepPublishMs ?? STEP_PUBLISH_MS;
+    this.firstStepMinRows = opts.firstStepMinRows ?? FIRST_STEP_MIN_ROWS;
     this.recs = new FileRecords(
       this.root,
       (key) => this.dirty.add(key),
@@ -204,7 +213,8 @@ export class SessionsDomain implements Domain {
     if (this.firstReadDone) return true;
     this.stepper ??= this.scanIter(true);
     let r = this.stepper.next();
-    while (!r.done && performance.now() < deadline) r = this.stepper.next();
+    const floor = this.lastStepPublish === null ? this.firstStepMinRows : 0;
+    while (!r.done && (performance.now() < deadline || (this.progress?.done ?? 0) < floor)) r = this.stepper.next();
     if (r.done) {
       this.stepper = null;
       this.firstReadDone = true;
@@ -223,6 +233,7 @@ export class SessionsDomain implements Domain {
 
   private lastStepPublish: number | null = null;
   private readonly stepPublishMs: number;
+  private readonly firstStepMinRows: number;
 
   private stepper: Generator<void, void> | null = null;
   private firstReadDone = false;
