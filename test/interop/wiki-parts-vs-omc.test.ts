@@ -13,6 +13,7 @@ import { titleToSlug, wikiLinkTargets } from '../../src/store/wiki/slug.js';
 import { tokenize } from '../../src/store/wiki/tokenize.js';
 import { FIXTURE_TREE, READERS_CAPTURED_AT, readReader } from '../helpers/fixtures.js';
 import { omcWikiIngest, omcWikiLint, omcWikiQuery, omcWikiStorage, scratchProject } from '../helpers/omc-knowledge.js';
+import { frontmatter } from '../helpers/wiki-frontmatter.js';
 
 const mixed = fc.constantFrom(...'aZ09 éÉÀɏ認証設計フローひら인증토큰привет,.!?-_#[]"\'\\:\n\r\t İẞß🙂'.split(''));
 const mixedText = (max: number) =>
@@ -189,18 +190,12 @@ describe('lint', () => {
         fs.writeFileSync(
           path.join(p.wiki, file),
           serializeWikiPage(
-            {
+            frontmatter({
               title: file,
-              tags: [],
               created: '2026-11-29T00:00:00.000Z',
               updated: '2026-11-29T00:00:00.000Z',
-              sources: [],
-              links: [],
-              category: 'reference',
-              confidence: 'medium',
-              schemaVersion: 1,
               ...over,
-            },
+            }),
             body,
           ),
         );

@@ -78,49 +78,46 @@ const selectedLine = (a: MountedApp) => a.lines().find((l) => l.startsWith('▸'
 const short = (sid: string) => sid.slice(0, 8);
 const firstReadDone = (s: OmcStore) => !s.sessions.getSnapshot().scanning && !s.status.getSnapshot().reading;
 
+/** A tree whose first read is held after a few directories, mounted; resolves at the first frame. */
+async function mountHeld(): Promise<{ h: ReturnType<typeof heldStart>; shown: string[]; a: MountedApp; root: string }> {
+  const t = tree();
+  p = t;
+  const h = heldStart(t.root, 5);
+  const mounted = mountStore(h.store, { columns: 100, rows: 30 });
+  app = mounted;
+  await mounted.ready;
+  await waitFor(() => h.held() && selectedLine(app!) !== '', {
+    what: 'the first frame, read held',
+    timeoutMs: 60_000,
+  });
+  return { h, shown: h.store.sessions.getSnapshot().sessions.map((s) => s.id), a: mounted, root: t.root };
+}
+
 describe('sessions: the selection during the first read', () => {
   it('stays on the top row while rows read later sort above the first frame, until the user moves', async () => {
-    p = tree();
-    const h = heldStart(p.root, 5);
-    const mounted = mountStore(h.store, { columns: 100, rows: 30 });
-    app = mounted;
-    await mounted.ready;
-    await waitFor(() => h.held() && selectedLine(app!) !== '', {
-      what: 'the first frame, read held',
-      timeoutMs: 60_000,
-    });
-    const shown = h.store.sessions.getSnapshot().sessions.map((s) => s.id);
+    const { h, shown, a, root } = await mountHeld();
     expect(shown.length).toBeLessThan(N);
-    expect(selectedLine(app)).toContain(short(shown[0]!));
+    expect(selectedLine(a)).toContain(short(shown[0]!));
     // A session not read yet becomes the newest: when its directory is read, it sorts to the top.
     const unread = Array.from({ length: N }, (_, i) => sessionId(i + 1)).find((sid) => !shown.includes(sid))!;
-    writeOmcJson(file(p.root, unread), ralph(unread, Date.now()));
+    writeOmcJson(file(root, unread), ralph(unread, Date.now()));
     h.release();
     await waitFor(() => firstReadDone(h.store), { what: 'the first read done', timeoutMs: 60_000 });
     expect(h.store.sessions.getSnapshot().sessions[0]?.id).toBe(unread);
-    await waitFor(() => !app!.text().includes('reading'), { what: 'the last frame of the read', timeoutMs: 60_000 });
-    expect(selectedLine(app)).toContain(short(unread));
+    await waitFor(() => !a.text().includes('reading'), { what: 'the last frame of the read', timeoutMs: 60_000 });
+    expect(selectedLine(a)).toContain(short(unread));
   });
 
   it('once the user has moved, the selection is that session while more rows arrive above it', async () => {
-    p = tree();
-    const h = heldStart(p.root, 5);
-    const mounted = mountStore(h.store, { columns: 100, rows: 30 });
-    app = mounted;
-    await mounted.ready;
-    await waitFor(() => h.held() && selectedLine(app!) !== '', {
-      what: 'the first frame, read held',
-      timeoutMs: 60_000,
-    });
-    const shown = h.store.sessions.getSnapshot().sessions.map((s) => s.id);
-    await app.step(KEY.down);
-    expect(selectedLine(app)).toContain(short(shown[1]!));
+    const { h, shown, a, root } = await mountHeld();
+    await a.step(KEY.down);
+    expect(selectedLine(a)).toContain(short(shown[1]!));
     const unread = Array.from({ length: N }, (_, i) => sessionId(i + 1)).find((sid) => !shown.includes(sid))!;
-    writeOmcJson(file(p.root, unread), ralph(unread, Date.now()));
+    writeOmcJson(file(root, unread), ralph(unread, Date.now()));
     h.release();
     await waitFor(() => firstReadDone(h.store), { what: 'the first read done', timeoutMs: 60_000 });
-    await waitFor(() => !app!.text().includes('reading'), { what: 'the last frame of the read', timeoutMs: 60_000 });
-    expect(app.text()).toMatch(/↑\d+ /);
-    expect(selectedLine(app)).toContain(short(shown[1]!));
+    await waitFor(() => !a.text().includes('reading'), { what: 'the last frame of the read', timeoutMs: 60_000 });
+    expect(a.text()).toMatch(/↑\d+ /);
+    expect(selectedLine(a)).toContain(short(shown[1]!));
   });
 });

@@ -11,19 +11,16 @@ import { OmcStore } from '../../src/store/store.js';
 import { WikiDomain } from '../../src/store/wiki/domain.js';
 import { serializeWikiPage, type WikiFrontmatter } from '../../src/store/wiki/frontmatter.js';
 import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { frontmatter } from '../helpers/wiki-frontmatter.js';
 
-const fm = (title: string, over: Partial<WikiFrontmatter> = {}): WikiFrontmatter => ({
-  title,
-  tags: ['t'],
-  created: '2026-11-01T00:00:00.000Z',
-  updated: '2026-11-01T00:00:00.000Z',
-  sources: [],
-  links: [],
-  category: 'reference',
-  confidence: 'medium',
-  schemaVersion: 1,
-  ...over,
-});
+const fm = (title: string, over: Partial<WikiFrontmatter> = {}) =>
+  frontmatter({
+    title,
+    tags: ['t'],
+    created: '2026-11-01T00:00:00.000Z',
+    updated: '2026-11-01T00:00:00.000Z',
+    ...over,
+  });
 
 let p: TempProject | null = null;
 let store: OmcStore | null = null;
