@@ -8,7 +8,7 @@ import { App } from '../src/app.js';
 import { PANES } from '../src/panes/registry.js';
 import { OmcStore } from '../src/store/store.js';
 import { pickTheme } from '../src/ui/theme.js';
-import { UiStore } from '../src/ui/ui-store.js';
+import { UiStore } from '../src/kit/ui-store.js';
 
 const [root, cols = '80', rows = '24', frames = '200'] = process.argv.slice(2);
 class FakeTty extends EventEmitter {

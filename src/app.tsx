@@ -6,11 +6,11 @@
  */
 import React, { useEffect, useMemo, useReducer, useRef, useSyncExternalStore } from 'react';
 import { Box } from 'ink';
-import { footerHints } from './input/bindings.js';
+import { footerHints } from './kit/bindings.js';
 import { GLOBAL_BINDINGS, paneById } from './input/router.js';
 import { useInputRouter } from './input/use-router.js';
-import type { AppActions, AnyPaneModule, RootChoice } from './panes/types.js';
-import { describeWriteError } from './store/fsx.js';
+import type { AppActions, AnyPaneModule, RootChoice } from './kit/pane.js';
+import { describeWriteError } from './io/safe-fs/index.js';
 import type { OmcStore } from './store/store.js';
 import { useTerminalSize } from './terminal/use-size.js';
 import { Footer, FlashLine, Header, ProblemLines } from './ui/chrome.js';
@@ -18,8 +18,8 @@ import { frameLayout, shownProblems } from './ui/layout.js';
 import { ConfirmView, TextOverlayView } from './ui/overlays.js';
 import { ProblemsView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
-import type { UiStore } from './ui/ui-store.js';
-import { withNeeds, type AttentionControl } from './notify/attention-control.js';
+import type { UiStore } from './kit/ui-store.js';
+import { withNeeds, type AttentionControl } from './feeds/attention/control.js';
 
 export interface AppProps {
   store: OmcStore;

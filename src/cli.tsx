@@ -7,29 +7,26 @@
 import './terminal/young-gen.js';
 import { restoreFetch } from './terminal/yoga-without-fetch.js';
 import React from 'react';
-import { render, type Instance } from 'ink';
 import path from 'node:path';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
-import { takeRepeated } from './fleet/args.js';
-import { startAttentionTerminal } from './notify/attention-terminal.js';
-import { loadConfig, parseChannels } from './notify/config.js';
+import { takeRepeated } from './commands/fleet-args.js';
+import { startAttentionTerminal } from './feeds/notify/attention-terminal.js';
+import { loadConfig, parseChannels } from './config/config-file.js';
 import { PANES } from './panes/registry.js';
-import type { RootChoice } from './panes/types.js';
+import type { RootChoice } from './kit/pane.js';
 import { addClaudeToReport } from './store/claude/report.js';
-import { enableIterationSamples } from './store/runs/iteration-sampling.js';
-import { buildJsonReport } from './store/report.js';
+import { enableIterationSamples } from './feeds/iteration-sampling.js';
+import { buildJsonReport } from './feeds/json-report.js';
 import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
-import { cleanBlock, terminalSafeJson } from './store/sanitize.js';
-import { listDirSync } from './store/fsx.js';
+import { cleanBlock, terminalSafeJson } from './io/sanitize.js';
+import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
-import { releaseHungUpStdio, stdioTerminals } from './terminal/hangup.js';
-import { installJobControl } from './terminal/job-control.js';
-import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ, MOUSE_ON } from './terminal/screen.js';
+import { runFullScreen, type FullScreenControls } from './terminal/full-screen.js';
 import { pickTheme } from './ui/theme.js';
-import { UiStore } from './ui/ui-store.js';
+import { UiStore } from './kit/ui-store.js';
 import { VERSION } from './version.js';
 
 export const USAGE = `omc-top ${VERSION}: a live monitor for oh-my-claudecode (.omc) sessions
@@ -239,119 +236,6 @@ function runTui(
   );
 }
 
-export interface FullScreenControls {
-  exit(): void;
-  redraw(): void;
-  suspend<T>(fn: () => Promise<T>): Promise<T>;
-}
-
-/**
- * The full-screen lifecycle shared by the monitor and the fleet (`--all`):
- * alternate screen, mouse, job control, signals, crash handling, hang-up.
- */
-export function runFullScreen(
-  mouse: boolean,
-  element: (ctl: FullScreenControls) => React.ReactElement,
-  done: { beforeRestore(): void; afterRestore(): Promise<void> },
-): Promise<number> {
-  const { stdout, stdin } = process;
-  return new Promise<number>((resolve) => {
-    const opts = { mouse };
-    let instance: Instance | null = null;
-    let finished = false;
-    const term = enterFullScreen(stdout, stdin, () => {
-      instance?.unmount();
-      instance = null;
-    });
-    if (opts.mouse) stdout.write(MOUSE_ON);
-
-    const finish = (code: number, error?: unknown) => {
-      if (finished) return;
-      finished = true;
-      done.beforeRestore();
-      term.restore();
-      if (error !== undefined) {
-        const e = error as Error;
-        process.stderr.write(
-          `omc-top crashed: ${e?.stack ?? String(error)}\nThe terminal was restored. Please report this with the lines above.\n`,
-        );
-      }
-      void done.afterRestore().finally(() => resolve(code));
-    };
-
-    const mount = () => {
-      instance = render(element({ exit: () => finish(0), redraw, suspend }), {
-        exitOnCtrlC: false,
-        patchConsole: false,
-        maxFps: 30,
-        incrementalRendering: true,
-      });
-    };
-    // Ink 6 has no "forget what is on screen" call; a fresh instance on a cleared screen is the reliable repaint.
-    const redraw = () => {
-      instance?.unmount();
-      instance = null;
-      stdout.write('\u001b[2J\u001b[H');
-      mount();
-    };
-    async function suspend<T>(fn: () => Promise<T>): Promise<T> {
-      instance?.unmount();
-      instance = null;
-      stdout.write(LEAVE_SEQ);
-      try {
-        if (stdin.isTTY) stdin.setRawMode(false);
-        return await fn();
-      } finally {
-        if (!finished) {
-          stdout.write(ENTER_SEQ + (opts.mouse ? MOUSE_ON : ''));
-          mount();
-        }
-      }
-    }
-
-    installJobControl({
-      leave: () => {
-        instance?.unmount();
-        instance = null;
-        stdout.write(LEAVE_SEQ);
-        if (stdin.isTTY) stdin.setRawMode(false);
-      },
-      enter: () => {
-        if (finished) return;
-        stdout.write(ENTER_SEQ);
-        mount();
-      },
-    });
-    process.on('SIGTERM', () => finish(143));
-    process.on('SIGHUP', () => finish(129));
-    process.on('SIGINT', () => finish(130));
-    process.on('SIGQUIT', () => finish(131));
-    process.on('uncaughtException', (e) => finish(1, e));
-    process.on('unhandledRejection', (e) => finish(1, e));
-    const wasTty = stdioTerminals();
-    process.on('exit', () => {
-      term.restore();
-      releaseHungUpStdio(wasTty);
-    });
-    // A closed terminal (tmux pane killed, ssh dropped) shows up as EIO/EPIPE on write,
-    // and as the end of input: in raw mode Ctrl-D is a key, so EOF only means the
-    // terminal hung up. Without the latter, a process outside the terminal's session
-    // (no SIGHUP) would linger until its next write. Whichever comes first, the
-    // status is SIGHUP's, as when the signal wins the race.
-    stdout.on('error', () => finish(129));
-    stdin.on('end', () => finish(129));
-
-    const crashAfter = Number(process.env.OMC_TOP_TEST_CRASH_AFTER_MS);
-    if (Number.isFinite(crashAfter) && crashAfter > 0) {
-      // Test hook: proves the terminal is restored after an uncaught error.
-      setTimeout(() => {
-        throw new Error('test crash requested by OMC_TOP_TEST_CRASH_AFTER_MS');
-      }, crashAfter);
-    }
-    mount();
-  });
-}
-
 /** `--omc-version X` must name a version; anything else is a usage error, not a silent default. */
 export function omcInstallFor(override: string | undefined, projectDir: string | null): OmcInstall {
   if (override !== undefined && !/^v?\d+\.\d+\.\d+$/.test(override.trim()))
@@ -378,7 +262,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
   if (args.flags.has('no-color')) process.env.NO_COLOR = '1';
   if (args.flags.has('all') || hosts.values.length > 0) {
-    const { runFleet } = await import('./fleet/run-fleet.js');
+    const { runFleet } = await import('./run-fleet.js');
     const flags = {
       readonly: args.flags.has('readonly'),
       poll: args.flags.has('poll'),

@@ -10,12 +10,12 @@
  */
 import { executeCancel, type CancelDone } from '../store/cancel/execute.js';
 import { planCancel, type CancelRequest } from '../store/cancel/plan.js';
-import { listDirSync, readJsonSync, statSync } from '../store/fsx.js';
+import { listDirSync, readJsonSync, statSync } from '../io/safe-fs/index.js';
 import { detectOmcInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
 import { diskTree } from '../store/verdict/disk-tree.js';
 import { stopVerdict, type SessionVerdict } from '../store/verdict/index.js';
 import { resolveOmcRoot } from '../store/root.js';
-import { cleanLine, terminalSafeJson } from '../store/sanitize.js';
+import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
 import { parseArgs, UsageError } from './args.js';
 

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
-import { listDirSync } from '../store/fsx.js';
+import { listDirSync } from '../io/safe-fs/index.js';
 import { detectOmcInstall } from '../store/omc-install.js';
 import { resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { configCheck } from './doctor-config.js';

@@ -6,10 +6,10 @@
  * the ones in force. Read exactly as the monitor reads it (src/notify/config.ts).
  */
 import path from 'node:path';
-import { DEFAULT_CHANNELS } from '../notify/attention-terminal.js';
-import { configPath, loadConfig, REASONS } from '../notify/config.js';
-import { DEFAULT_DEBOUNCE_MS } from '../notify/notifier.js';
-import { statSync } from '../store/fsx.js';
+import { DEFAULT_CHANNELS } from '../feeds/notify/attention-terminal.js';
+import { configPath, loadConfig, REASONS } from '../config/config-file.js';
+import { DEFAULT_DEBOUNCE_MS } from '../feeds/notify/notifier.js';
+import { statSync } from '../io/safe-fs/index.js';
 import type { DoctorCheck } from './doctor-types.js';
 
 export function configCheck(env: NodeJS.ProcessEnv): DoctorCheck {

@@ -1,5 +1,5 @@
 /** Doctor's watch check: the mode a real watcher start got, against the kernel's inotify limits. */
-import { inotifyLimits } from '../store/inotify-limits.js';
+import { inotifyLimits } from '../io/watch/inotify-limits.js';
 import type { CheckStatus, DoctorCheck } from './doctor-types.js';
 import type { WatchProbe } from './doctor-watch.js';
 

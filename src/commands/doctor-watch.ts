@@ -4,10 +4,10 @@
  * to watch. A real start, not a guess from the limits: ENOSPC, EMFILE and
  * filesystems without inotify all show up as the mode the monitor would get.
  */
-import { countDirectories } from '../store/inotify-limits.js';
+import { countDirectories } from '../io/watch/inotify-limits.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
-import type { WatchMode } from '../store/tree-watcher.js';
+import type { WatchMode } from '../io/watch/tree-watcher.js';
 
 export interface WatchProbe {
   mode: WatchMode;

@@ -2,7 +2,7 @@
  * `omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]`: prints the
  * set-up omc-top sees and exits 1 when something in it is broken.
  */
-import { cleanLine } from '../store/sanitize.js';
+import { cleanLine } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
 import { parseArgs, UsageError } from './args.js';
 import { collectDoctorReport, type DoctorReport } from './doctor-checks.js';

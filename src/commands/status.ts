@@ -8,7 +8,7 @@
  * so a status bar shows nothing rather than an error).
  */
 import path from 'node:path';
-import { statusValues, checkFormat, DEFAULT_FORMAT, renderStatus } from '../store/attention/status-line.js';
+import { statusValues, checkFormat, DEFAULT_FORMAT, renderStatus } from '../feeds/status-line.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
 import { parseArgs, UsageError } from './args.js';

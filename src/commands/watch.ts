@@ -7,9 +7,9 @@
  * 2 usage, or no .omc directory found.
  */
 import path from 'node:path';
-import { AttentionMonitor } from '../store/attention/monitor.js';
-import { readyLine, snapshotLine, transitionLine } from '../store/attention/json-line.js';
-import { startRowFeed } from '../fleet/row-feed.js';
+import { AttentionMonitor } from '../feeds/attention/monitor.js';
+import { readyLine, snapshotLine, transitionLine } from '../feeds/json-line.js';
+import { startRowFeed } from '../feeds/row-feed.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
 import { parseArgs, UsageError } from './args.js';

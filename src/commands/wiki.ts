@@ -3,9 +3,9 @@
  * from a script, over the same index the wiki pane uses. Unlike OMC's own
  * query it writes nothing (OMC appends every query to wiki/log.md).
  */
-import { terminalSafeJson } from '../store/sanitize.js';
+import { terminalSafeJson } from '../io/sanitize.js';
 import { resolveOmcRoot } from '../store/root.js';
-import { cleanLine } from '../store/sanitize.js';
+import { cleanLine } from '../io/sanitize.js';
 import { WikiDomain } from '../store/wiki/domain.js';
 import { parseArgs, UsageError } from './args.js';
 

@@ -13,10 +13,10 @@ import path from 'node:path';
 import type { ClaudeConfigDir } from '../store/claude/config-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from '../store/claude/process-status.js';
 import { readRegistry, type RegistryEntry } from '../store/claude/registry.js';
-import { listDirSync } from '../store/fsx.js';
-import { realGit, type GitProbe } from '../store/git.js';
+import { listDirSync } from '../io/safe-fs/index.js';
+import { realGit, type GitProbe } from '../io/git.js';
 import { resolveOmcRoot, type RootResolution } from '../store/root.js';
-import { cleanLine } from '../store/sanitize.js';
+import { cleanLine } from '../io/sanitize.js';
 
 export type RootSource = 'claude' | 'state-dir' | 'home';
 

@@ -7,16 +7,16 @@
  */
 import { findClaudeConfigDir, type ClaudeConfigDir } from '../store/claude/config-dir.js';
 import type { LivenessProbe } from '../store/claude/process-status.js';
-import { SnapshotCell } from '../store/emitter.js';
-import type { GitProbe } from '../store/git.js';
-import { countDirectories, inotifyLimits, type InotifyLimits } from '../store/inotify-limits.js';
+import { SnapshotCell } from '../io/snapshot-cell.js';
+import type { GitProbe } from '../io/git.js';
+import { countDirectories, inotifyLimits, type InotifyLimits } from '../io/watch/inotify-limits.js';
 import { detectOmcInstall } from '../store/omc-install.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, type FleetRoot } from './discover.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
-import { rowOf } from './row.js';
+import { rowOf } from '../feeds/row.js';
 import { planWatches, type PlannedWatch } from './watch-plan.js';
 
 /** How often the registry is re-read for new roots and the machine's session count. */

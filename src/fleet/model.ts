@@ -4,7 +4,7 @@
  * lost connection). Pure: built from plain inputs, so the view and the tests
  * read the same thing.
  */
-import type { RowModel } from './row.js';
+import type { RowModel } from '../feeds/row.js';
 
 export interface FleetRow extends RowModel {
   /** Unique across the fleet: "<host or local>|<root id>|<session>". */
@@ -87,3 +87,15 @@ export function fleetLines(snap: FleetSnapshot): FleetLine[] {
 
 export const lineId = (l: FleetLine) =>
   l.kind === 'group' ? `group:${l.group.key}` : l.kind === 'detail' ? `detail:${l.group.key}` : l.row.key;
+
+/** What the fleet can do with a remote row (fleet/remote.ts); absent without --host. */
+export interface RemoteActions {
+  hosts(): number;
+  /** Hosts whose stream is up (the `ready` line came). */
+  hostsLive(): number;
+  /** The words of the confirmation: what will run where. */
+  describeCancel(row: FleetRow, pause: boolean): string[];
+  /** Runs `omc-top cancel` on the row's host; resolves to the message to show. */
+  cancel(row: FleetRow, pause: boolean): Promise<{ ok: boolean; text: string }>;
+  reconnect(host: string): void;
+}

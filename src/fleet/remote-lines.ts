@@ -7,9 +7,9 @@
  * stream is documented as extensible).
  */
 import { z } from 'zod';
-import { cleanLine, truncate } from '../store/sanitize.js';
+import { cleanLine, truncate } from '../io/sanitize.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
-import { cleanRow, ROW_SCHEMA, type RowModel } from './row.js';
+import { cleanRow, ROW_SCHEMA, type RowModel } from '../feeds/row.js';
 
 /** A row line is well under 2 KB; a line past this is not one of ours. */
 export const MAX_LINE_BYTES = 64 * 1024;

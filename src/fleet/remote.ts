@@ -11,13 +11,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanLine, truncate } from '../store/sanitize.js';
+import { cleanLine, truncate } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
-import { remoteCwdArgs, type HostSpec } from './host-spec.js';
+import { remoteCwdArgs, type HostSpec } from '../config/host-spec.js';
 import type { FleetGroup, FleetRow } from './model.js';
 import { byAttention } from './model.js';
 import { LineSplitter, parseRemoteLine } from './remote-lines.js';
-import type { RowModel } from './row.js';
+import type { RowModel } from '../feeds/row.js';
 
 /** Retry delays after a drop: 1 s doubling to 30 s; back to 1 s once a connection went live. */
 export const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000] as const;

@@ -4,9 +4,8 @@
  * While a host is not live, its header's "lost 12 s ago, retrying in 8 s"
  * moves every second; once all are live nothing ticks.
  */
-import type { RemoteActions } from '../panes/fleet/shell.js';
-import { remoteCwdArgs, type HostSpec } from './host-spec.js';
-import type { FleetGroup, FleetRow } from './model.js';
+import { remoteCwdArgs, type HostSpec } from '../config/host-spec.js';
+import type { FleetGroup, FleetRow, RemoteActions } from './model.js';
 import { RemoteHost, type SshCommand } from './remote.js';
 
 export class RemoteFleet implements RemoteActions {

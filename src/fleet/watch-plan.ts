@@ -6,7 +6,7 @@
  * their group header says so. Roots with a live Claude session come first:
  * they are the ones that change.
  */
-import type { InotifyLimits } from '../store/inotify-limits.js';
+import type { InotifyLimits } from '../io/watch/inotify-limits.js';
 
 /** The part of the user's inotify watches the fleet allows itself. */
 export const FLEET_WATCH_SHARE = 0.5;

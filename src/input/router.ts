@@ -5,17 +5,16 @@
  * switching, ?, q) — which are off while a pane has a text field open, so
  * typing "q" into a filter or the notepad never quits.
  */
-import type { AppActions, AnyPaneModule, KeyContext, Size } from '../panes/types.js';
+import type { AppActions, AnyPaneModule, KeyContext, Size } from '../kit/pane.js';
 import type { OmcStore } from '../store/store.js';
 import { frameLayout, shownProblems } from '../ui/layout.js';
 import { overlayShape, type OverlayInputs } from '../ui/overlay-lines.js';
-import { initList, moveList, scrollTo, type Move } from '../ui/list.js';
+import { initList, moveList, scrollTo, type Move } from '../kit/list.js';
 import { paneOfProblem, problemsLayout } from '../ui/problems-view.js';
-import { openDetail, type SessionsPaneState } from '../panes/sessions/reducer.js';
-import type { Overlay, PaneId, TextOverlay, UiStore } from '../ui/ui-store.js';
-import { dispatch, matchKey, type KeySpec } from './bindings.js';
-import { withNeeds } from '../notify/attention-control.js';
-import { isCtrl, type InputEvent } from './keys.js';
+import type { Overlay, PaneId, TextOverlay, UiStore } from '../kit/ui-store.js';
+import { dispatch, matchKey, type KeySpec } from '../kit/bindings.js';
+import { withNeeds } from '../feeds/attention/control.js';
+import { isCtrl, type InputEvent } from '../terminal/keys.js';
 
 export interface RouterEnv {
   ui: UiStore;
@@ -252,15 +251,8 @@ function routeProblems(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): bo
     }
     env.ui.setOverlay(null);
     env.ui.setPane(target.pane);
-    if (target.session) {
-      const pane = paneById(env.panes, 'sessions');
-      const id = target.session;
-      env.ui.setPaneState(
-        'sessions',
-        (st: SessionsPaneState) => openDetail(st, id),
-        pane.init as () => SessionsPaneState,
-      );
-    }
+    const pane = paneById(env.panes, target.pane);
+    if (pane.reveal) env.ui.setPaneState(target.pane, (st: unknown) => pane.reveal?.(st, p.path) ?? st, pane.init);
   } else return false;
   return true;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useStdin } from 'ink';
-import { InputDecoder, type InputEvent } from './keys.js';
+import { InputDecoder, type InputEvent } from '../terminal/keys.js';
 import { routeInput, type RouterEnv } from './router.js';
 
 /**

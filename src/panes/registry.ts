@@ -4,7 +4,7 @@ import { memoryPane } from './memory/index.js';
 import { notepadPane } from './notepad/index.js';
 import { sessionsPane } from './sessions/index.js';
 import { teamsPane } from './teams/index.js';
-import type { AnyPaneModule } from './types.js';
+import type { AnyPaneModule } from '../kit/pane.js';
 import { wikiPane } from './wiki/index.js';
 
 export const PANES: ReadonlyArray<AnyPaneModule> = [

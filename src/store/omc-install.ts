@@ -16,9 +16,9 @@
  * newest supported rules, marked assumed. Every file is read through fsx.
  */
 import path from 'node:path';
-import { readJsonSync } from './fsx.js';
+import { readJsonSync } from '../io/safe-fs/index.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
-import { cleanLine } from './sanitize.js';
+import { cleanLine } from '../io/sanitize.js';
 
 export interface OmcInstall {
   version: string | null;

@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { readTextSync } from './fsx.js';
-import { cleanLine } from './sanitize.js';
-import { realGit, type GitProbe } from './git.js';
+import { readTextSync } from '../io/safe-fs/index.js';
+import { cleanLine } from '../io/sanitize.js';
+import { realGit, type GitProbe } from '../io/git.js';
 import { findAncestorOmcDir, findGitTopByWalk, gitBinaryMissing } from './omc56/root-56.js';
 
 export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-ancestor' | 'non-git-home' | 'cwd-4x';

@@ -11,15 +11,20 @@ import path from 'node:path';
 import { CancelTracker } from './cancel/tracker.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
 import { ClaudeDomain } from './claude/domain.js';
-import { SnapshotCell } from './emitter.js';
+import { SnapshotCell } from '../io/snapshot-cell.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
 import { PrdDomain } from './prd/domain.js';
 import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import type { OmcInstall, RulesVersion } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
-import { TeamsDomain, type TeamsDomainOptions } from './team/domain.js';
-import { startTreeWatcher, type TreeWatcher, type TreeWatcherOptions, type WatchMode } from './tree-watcher.js';
+import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
+import {
+  startTreeWatcher,
+  type TreeWatcher,
+  type TreeWatcherOptions,
+  type WatchMode,
+} from '../io/watch/tree-watcher.js';
 import type { Clock, Domain, Problem, WatchEvent } from './types.js';
 import { WikiDomain } from './wiki/domain.js';
 

@@ -1,4 +1,8 @@
 /** Shared shapes of the store layer. Nothing here imports React. */
+import type { WatchEvent } from '../io/watch/events.js';
+
+export type { WatchEvent, WatchEventType } from '../io/watch/events.js';
+export type { Subscribable } from '../io/snapshot-cell.js';
 
 export interface Problem {
   /** Path relative to the .omc root, POSIX separators. */
@@ -6,14 +10,6 @@ export interface Problem {
   /** Specific and actionable: what is wrong with the file, not just "error". */
   message: string;
   severity: 'error' | 'warning' | 'info';
-}
-
-export type WatchEventType = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
-
-export interface WatchEvent {
-  type: WatchEventType;
-  /** Relative to the .omc root, POSIX separators. */
-  rel: string;
 }
 
 /**
@@ -56,12 +52,6 @@ export interface Domain {
   report?(): Record<string, unknown>;
   /** Change notifications, used to keep the aggregated problem list current. */
   subscribe?(listener: () => void): () => void;
-}
-
-/** Minimal external-store contract consumed by React's useSyncExternalStore. */
-export interface Subscribable<T> {
-  subscribe(listener: () => void): () => void;
-  getSnapshot(): T;
 }
 
 export type Clock = () => number;

@@ -1,7 +1,7 @@
 /** Header, problem lines, message line and footer: the frame around every pane. */
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { AnyPaneModule } from '../panes/types.js';
+import type { AnyPaneModule } from '../kit/pane.js';
 import type { OmcInstall } from '../store/omc-install.js';
 import type { SessionsSnapshot } from '../store/sessions/model.js';
 import { sessionCountOf } from '../store/sessions/derive.js';
@@ -9,8 +9,8 @@ import type { StoreStatus } from '../store/store.js';
 import type { Problem } from '../store/types.js';
 import { clip, fit, formatClock, width as textWidth } from './format.js';
 import { useTheme } from './theme.js';
-import type { Flash, PaneId } from './ui-store.js';
-import { cleanLine } from '../store/sanitize.js';
+import type { Flash, PaneId } from '../kit/ui-store.js';
+import { cleanLine } from '../io/sanitize.js';
 
 export function shortenPath(p: string, max: number, home = process.env.HOME ?? ''): string {
   const s = home && p.startsWith(home + '/') ? '~' + p.slice(home.length) : p;

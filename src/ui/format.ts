@@ -110,11 +110,6 @@ export function clip(s: string, w: number): string {
   return fit(s, w).replace(/\s+$/, '');
 }
 
-export function progressText(iteration: number | null, max: number | null): string {
-  if (iteration === null && max === null) return '';
-  return `${iteration ?? '?'}/${max ?? '?'}`;
-}
-
 /** A long word breaks after one of these (paths, JSON, URLs, key=value) before it breaks mid-word. */
 const BREAK_AFTER = /(?<=[/\\,:;=&._\-\]}])/;
 

@@ -3,7 +3,7 @@
  * the same pane size from it (handlers page and clamp with the pane's own
  * rows, not a formula of their own).
  */
-import type { Size } from '../panes/types.js';
+import type { Size } from '../kit/pane.js';
 
 export interface FrameLayout {
   width: number;

@@ -3,10 +3,10 @@
  * laid out once: the overlay view draws these lines and the router scrolls
  * them by the same count, so `G` lands on the last line and `k` moves from it.
  */
-import { helpRows, keysLabel, type Binding, type BindingContext, type KeySpec } from '../input/bindings.js';
-import type { AnyPaneModule, Size } from '../panes/types.js';
+import { helpRows, keysLabel, type Binding, type BindingContext, type KeySpec } from '../kit/bindings.js';
+import type { AnyPaneModule, Size } from '../kit/pane.js';
 import { formatClock, width as cells, wrapText } from './format.js';
-import type { Flash, Overlay } from './ui-store.js';
+import type { Flash, Overlay } from '../kit/ui-store.js';
 
 export interface OverlayLine {
   text: string;

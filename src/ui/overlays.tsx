@@ -5,7 +5,7 @@ import { clip } from './format.js';
 import { confirmLines, helpLines, messageLines, type OverlayInputs } from './overlay-lines.js';
 import { ScrollLines } from './scroll-lines.js';
 import { useTheme } from './theme.js';
-import type { ConfirmOverlay, TextOverlay } from './ui-store.js';
+import type { ConfirmOverlay, TextOverlay } from '../kit/ui-store.js';
 
 export function TextOverlayView({
   overlay,

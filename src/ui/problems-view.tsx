@@ -3,15 +3,14 @@
  * the selected one's full text below, Enter jumps to the pane that shows the
  * file (a session's file opens that session).
  */
-import { LEGACY_ROW } from '../panes/sessions/reducer.js';
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { Size } from '../panes/types.js';
+import type { Size } from '../kit/pane.js';
 import { clip, wrapText } from './format.js';
-import { initList, listView, type ListState, type ListView } from './list.js';
+import { initList, listView, type ListState, type ListView } from '../kit/list.js';
 import { useTheme } from './theme.js';
 import { explainOmc56Path } from '../store/omc56/known-files.js';
-import type { PaneId } from './ui-store.js';
+import type { PaneId } from '../kit/ui-store.js';
 
 export interface ProblemLike {
   path: string;
@@ -54,18 +53,15 @@ export function problemsLayout(
   return { ids, height, detail, view: listView(l, ids, height) };
 }
 
-/** Where a problem's file is shown: the pane, and for a session's file the session. */
-export function paneOfProblem(path: string): { pane: PaneId; session?: string } | null {
-  const m = /^state\/sessions\/([^/]+)\//.exec(path);
-  if (m) return { pane: 'sessions', session: m[1] };
+/** The pane that shows a problem's file (the pane's `reveal` then opens the item it belongs to). */
+export function paneOfProblem(path: string): { pane: PaneId } | null {
+  if (path.startsWith('state/sessions/')) return { pane: 'sessions' };
   if (path.startsWith('state/team/')) return { pane: 'teams' };
   // The run ledger and the per-mode closeout notepads: the History pane shows the runs they judge.
   if (path.startsWith('state/runs/') || path.startsWith('notepads/')) return { pane: 'history' };
   if (path === 'notepad.md' || path.startsWith('notepad')) return { pane: 'notepad' };
   if (path.startsWith('project-memory')) return { pane: 'memory' };
   if (path.startsWith('wiki/') || path === 'wiki') return { pane: 'wiki' };
-  // A session-less state file: the "legacy" row (its own key, never a directory named legacy).
-  if (/^state\/[^/]+-state\.json$/.test(path)) return { pane: 'sessions', session: LEGACY_ROW };
   if (path.startsWith('state/')) return { pane: 'sessions' };
   return null;
 }

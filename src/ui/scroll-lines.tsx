@@ -2,7 +2,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { clip } from './format.js';
-import { textWindow } from './list.js';
+import { textWindow } from '../kit/list.js';
 import { toneColor, useTheme } from './theme.js';
 
 export interface ToneLine {

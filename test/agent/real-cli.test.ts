@@ -14,7 +14,7 @@ import { transcriptRel } from '../../src/store/claude/config-dir.js';
 import { TranscriptReader } from '../../src/store/claude/transcript-reader.js';
 import { planInterrupt, sendInterrupt } from '../../src/store/claude/interrupt.js';
 import { planJump } from '../../src/store/claude/jump.js';
-import { processStartIdentity } from '../../src/store/cancel/process-start.js';
+import { processStartIdentity } from '../../src/io/process-start.js';
 import { OmcStore } from '../../src/store/store.js';
 import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, type Run } from './harness.js';
 import { KEY } from '../helpers/mount-app.js';

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { executeCancel } from '../../src/store/cancel/execute.js';
 import { planCancel } from '../../src/store/cancel/plan.js';
-import { diffFacts, factsOf, needsYou, type Transition } from '../../src/store/attention/engine.js';
-import { attentionInput, AttentionMonitor } from '../../src/store/attention/monitor.js';
+import { diffFacts, factsOf, needsYou, type Transition } from '../../src/feeds/attention/engine.js';
+import { attentionInput, AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import { OmcStore } from '../../src/store/store.js';
 import {
   makeProject,

@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { diffFacts, factsOf, KINDS, type Transition } from '../../src/store/attention/engine.js';
-import { attentionInput, AttentionMonitor } from '../../src/store/attention/monitor.js';
+import { diffFacts, factsOf, KINDS, type Transition } from '../../src/feeds/attention/engine.js';
+import { attentionInput, AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import { OmcStore } from '../../src/store/store.js';
-import { Notifier } from '../../src/notify/notifier.js';
+import { Notifier } from '../../src/feeds/notify/notifier.js';
 import {
   makeProject,
   READERS_CAPTURED_AT,

@@ -5,10 +5,10 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { IncrementalFacts } from '../../src/store/attention/incremental.js';
-import type { AttentionInput } from '../../src/store/attention/kinds.js';
+import { IncrementalFacts } from '../../src/feeds/attention/incremental.js';
+import type { AttentionInput } from '../../src/feeds/attention/kinds.js';
 import type { SessionView } from '../../src/store/sessions/model.js';
-import { EMPTY_TEAMS } from '../../src/store/team/model.js';
+import { EMPTY_TEAMS } from '../../src/store/teams/model.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;

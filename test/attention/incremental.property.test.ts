@@ -5,12 +5,12 @@
 // says for the same two pictures.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffFacts, factsOf, needsYou, type Facts, type Transition } from '../../src/store/attention/engine.js';
-import { IncrementalFacts } from '../../src/store/attention/incremental.js';
-import type { AttentionInput } from '../../src/store/attention/kinds.js';
+import { diffFacts, factsOf, needsYou, type Facts, type Transition } from '../../src/feeds/attention/engine.js';
+import { IncrementalFacts } from '../../src/feeds/attention/incremental.js';
+import type { AttentionInput } from '../../src/feeds/attention/kinds.js';
 import type { TrackedCancel } from '../../src/store/cancel/tracker.js';
 import type { SessionView } from '../../src/store/sessions/model.js';
-import { EMPTY_TEAMS } from '../../src/store/team/model.js';
+import { EMPTY_TEAMS } from '../../src/store/teams/model.js';
 import type { Problem } from '../../src/store/types.js';
 
 const IDS = ['s-a', 's-b', 's-c', 's-d', 's-e', 'legacy'];

@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn as ptySpawn, type IPty } from '@lydell/node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Transition } from '../../src/store/attention/engine.js';
-import { loadConfig, parseChannels } from '../../src/notify/config.js';
-import { Notifier, oscSequence } from '../../src/notify/notifier.js';
+import type { Transition } from '../../src/feeds/attention/engine.js';
+import { loadConfig, parseChannels } from '../../src/config/config-file.js';
+import { Notifier, oscSequence } from '../../src/feeds/notify/notifier.js';
 import { waitFor } from '../helpers/fixtures.js';
 
 const cleanups: (() => void)[] = [];

@@ -13,10 +13,10 @@ import { makeContext } from '../../demo/lib.mjs';
 import { start as startSessions } from '../../demo/sim/sessions.mjs';
 // @ts-expect-error plain ESM without types
 import { createTeam, seedSilentTeam, start as startTeam } from '../../demo/sim/team.mjs';
-import type { TeamsDomain } from '../../src/store/team/domain.js';
-import type { TeamView } from '../../src/store/team/model.js';
-import { workerLiveness } from '../../src/store/team/omc-team-rules.js';
-import { requestWorkerShutdown } from '../../src/store/team/shutdown.js';
+import type { TeamsDomain } from '../../src/store/teams/domain.js';
+import type { TeamView } from '../../src/store/teams/model.js';
+import { workerLiveness } from '../../src/store/teams/omc-team-rules.js';
+import { requestWorkerShutdown } from '../../src/store/teams/shutdown.js';
 import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { omcTeam } from '../helpers/omc-team.js';
 import { teamsDomain } from '../helpers/teams-domain.js';

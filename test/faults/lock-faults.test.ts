@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { acquireFileLock } from '../../src/store/file-lock.js';
+import { acquireFileLock } from '../../src/io/file-lock.js';
 import { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { injectFault, type InjectedFault } from '../helpers/fault-fs.js';
 import { FIXTURE_TREE, makeProject, type TempProject } from '../helpers/fixtures.js';

@@ -8,7 +8,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { processStartIdentity } from '../../src/store/cancel/process-start.js';
+import { processStartIdentity } from '../../src/io/process-start.js';
 import { ownPidDomain } from '../../src/store/claude/process-status.js';
 import { makeLive, sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
 

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseHostSpec, remoteCwdArgs } from '../../src/fleet/host-spec.js';
+import { parseHostSpec, remoteCwdArgs } from '../../src/config/host-spec.js';
 import { LineSplitter, parseRemoteLine } from '../../src/fleet/remote-lines.js';
-import { loadConfig } from '../../src/notify/config.js';
+import { loadConfig } from '../../src/config/config-file.js';
 import { waitFor } from '../helpers/fixtures.js';
 
 describe('--host specs', () => {

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseHostSpec } from '../../src/fleet/host-spec.js';
+import { parseHostSpec } from '../../src/config/host-spec.js';
 import { LocalFleet } from '../../src/fleet/local.js';
 import { RemoteFleet } from '../../src/fleet/remotes.js';
 import { KEY, mountFleet } from '../helpers/mount-app.js';

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROW_SCHEMA } from '../../src/fleet/row.js';
+import { ROW_SCHEMA } from '../../src/feeds/row.js';
 import { makeProject, REPO, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
 let p: TempProject | null = null;

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { processStartIdentity } from '../../src/store/cancel/process-start.js';
+import { processStartIdentity } from '../../src/io/process-start.js';
 import { transcriptRel } from '../../src/store/claude/config-dir.js';
 import { ownPidDomain } from '../../src/store/claude/process-status.js';
 

@@ -6,11 +6,11 @@
  *
  *   node --import tsx test/helpers/hostile-child.ts '<json op>'
  */
-import { acquireFileLock } from '../../src/store/file-lock.js';
+import { acquireFileLock } from '../../src/io/file-lock.js';
 import { acquireStateLock } from '../../src/store/cancel/mutation-lock.js';
-import { readTextSync } from '../../src/store/fsx.js';
+import { readTextSync } from '../../src/io/safe-fs/index.js';
 import { resolveOmcRoot } from '../../src/store/root.js';
-import { EventsTail } from '../../src/store/team/events-tail.js';
+import { EventsTail } from '../../src/store/teams/events-tail.js';
 
 type Op =
   | { op: 'file-lock'; root: string; rel: string; timeoutMs?: number }

@@ -12,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cleanLine } from '../../src/store/sanitize.js';
+import { cleanLine } from '../../src/io/sanitize.js';
 import type { OmcStore } from '../../src/store/store.js';
 import { SESSION } from './fixtures.js';
 import { ALL_ESCAPES, ESCAPES, ESCAPE_NAMES, type EscapeName } from './hostile-bytes.js';

@@ -3,7 +3,7 @@
  * owns), kept as a thin adapter over the one rig in mount-app.tsx.
  */
 import type { OmcStore } from '../../src/store/store.js';
-import type { UiStore } from '../../src/ui/ui-store.js';
+import type { UiStore } from '../../src/kit/ui-store.js';
 import { mountStore } from './mount-app.js';
 
 export interface AppHarness {

@@ -9,15 +9,16 @@
 import React from 'react';
 import { render, type Instance } from 'ink';
 import { App } from '../../src/app.js';
-import type { AttentionControl } from '../../src/notify/attention-control.js';
+import type { AttentionControl } from '../../src/feeds/attention/control.js';
 import type { LocalFleet } from '../../src/fleet/local.js';
 import { FleetUi } from '../../src/panes/fleet/reducer.js';
-import { FleetShell, type RemoteActions } from '../../src/panes/fleet/shell.js';
+import { FleetShell } from '../../src/fleet-app.js';
+import type { RemoteActions } from '../../src/fleet/model.js';
 import { PANES } from '../../src/panes/registry.js';
 import { OmcStore } from '../../src/store/store.js';
 import { NO_CLAUDE_DIR } from './fixtures.js';
 import { pickTheme } from '../../src/ui/theme.js';
-import { UiStore, type PaneId } from '../../src/ui/ui-store.js';
+import { UiStore, type PaneId } from '../../src/kit/ui-store.js';
 import { FakeStdin, FakeStdout } from './fake-terminal.js';
 import { waitFor } from './fixtures.js';
 

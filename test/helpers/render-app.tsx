@@ -5,7 +5,7 @@
  */
 import { OmcStore } from '../../src/store/store.js';
 import { NO_CLAUDE_DIR } from './fixtures.js';
-import type { UiStore } from '../../src/ui/ui-store.js';
+import type { UiStore } from '../../src/kit/ui-store.js';
 import { waitFor } from './fixtures.js';
 import { mountStore } from './mount-app.js';
 

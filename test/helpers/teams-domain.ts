@@ -4,7 +4,7 @@
  * which each scan reads first.
  */
 import { SessionsDomain } from '../../src/store/sessions/domain.js';
-import { TeamsDomain, type TeamsDomainOptions } from '../../src/store/team/domain.js';
+import { TeamsDomain, type TeamsDomainOptions } from '../../src/store/teams/domain.js';
 
 class TeamsWithSessions extends TeamsDomain {
   constructor(

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agreeWidth } from '../../src/terminal/agreed-width.js';
+import { agreeWidth } from '../../src/io/agreed-width.js';
 import { writeOmcJson } from '../helpers/fixtures.js';
 import { makeSandbox, type Sandbox } from '../helpers/hostile-sandbox.js';
 import { TerminalHarness } from '../helpers/pty.js';

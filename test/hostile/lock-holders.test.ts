@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acquireStateLock } from '../../src/store/cancel/mutation-lock.js';
-import { ownStartIdentity } from '../../src/store/cancel/process-start.js';
-import { acquireFileLock, LockBusyError } from '../../src/store/file-lock.js';
+import { ownStartIdentity } from '../../src/io/process-start.js';
+import { acquireFileLock, LockBusyError } from '../../src/io/file-lock.js';
 import { FIXTURE_TREE, makeProject, type TempProject } from '../helpers/fixtures.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
 

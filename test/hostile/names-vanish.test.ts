@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCancelCommand } from '../../src/commands/cancel.js';
 import { LEGACY_ROW, idsOf, rowByKey, rowKey } from '../../src/panes/sessions/reducer.js';
 import { MAX_FILES_PER_SESSION } from '../../src/store/sessions/paths.js';
-import { cleanDeep } from '../../src/store/sanitize.js';
+import { cleanDeep } from '../../src/io/sanitize.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 

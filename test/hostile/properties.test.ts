@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildJsonReport } from '../../src/store/report.js';
+import { buildJsonReport } from '../../src/feeds/json-report.js';
 import { SESSION } from '../helpers/fixtures.js';
 import { mountHostile, rescanDomains } from '../helpers/hostile-run.js';
 import type { MountedApp } from '../helpers/mount-app.js';

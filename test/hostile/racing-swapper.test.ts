@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireStateLock } from '../../src/store/cancel/mutation-lock.js';
-import { atomicWriteSync, ensureDirUnder, unlinkUnder } from '../../src/store/fsx.js';
+import { atomicWriteSync, ensureDirUnder, unlinkUnder } from '../../src/io/safe-fs/index.js';
 
 const TRIALS = 1_000;
 const SID = '6d3c2f1a-0000-4000-8000-000000000001';

@@ -1,7 +1,7 @@
 // procfs reports size 0 for files that have content; the safe read path must still read them whole.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readTextSync } from '../../src/store/fsx.js';
+import { readTextSync } from '../../src/io/safe-fs/index.js';
 
 describe.runIf(fs.existsSync('/proc/self/status'))('readTextSync on files whose stat size is 0', () => {
   it('reads a procfs file whole', () => {

@@ -6,8 +6,8 @@
  */
 import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AttentionMonitor } from '../../src/store/attention/monitor.js';
-import { Notifier } from '../../src/notify/notifier.js';
+import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
+import { Notifier } from '../../src/feeds/notify/notifier.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, NO_CLAUDE_DIR, type TempProject } from '../helpers/fixtures.js';
 import { mountStore, type MountedApp } from '../helpers/mount-app.js';

@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { matchKey } from '../../src/input/bindings.js';
-import type { InputEvent } from '../../src/input/keys.js';
+import { matchKey } from '../../src/kit/bindings.js';
+import type { InputEvent } from '../../src/terminal/keys.js';
 import { KEYS_END, KEYS_START, keyTableMarkdown } from '../../src/panes/key-table.js';
 import { FLEET_BINDINGS } from '../../src/panes/fleet/keys.js';
 import { PANES } from '../../src/panes/registry.js';
@@ -17,7 +17,7 @@ import { statusLabel } from '../../src/panes/sessions/rows.js';
 import type { TrackedCancel } from '../../src/store/cancel/tracker.js';
 import { STATUS_RANK } from '../../src/store/sessions/derive.js';
 import type { SessionView } from '../../src/store/sessions/model.js';
-import type { BoardStatus } from '../../src/store/team/model.js';
+import type { BoardStatus } from '../../src/store/teams/model.js';
 
 const README = path.resolve(__dirname, '../../README.md');
 

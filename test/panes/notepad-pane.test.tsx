@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { footerHints } from '../../src/input/bindings.js';
+import { footerHints } from '../../src/kit/bindings.js';
 import { initNotepadPane } from '../../src/panes/notepad/reducer.js';
 import { mountStore } from '../helpers/mount-app.js';
 import stringWidth from 'string-width';
@@ -14,7 +14,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { notepadPane } from '../../src/panes/notepad/index.js';
 import type { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { OmcStore } from '../../src/store/store.js';
-import { UiStore } from '../../src/ui/ui-store.js';
+import { UiStore } from '../../src/kit/ui-store.js';
 import { READERS_CAPTURED_AT, makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
 

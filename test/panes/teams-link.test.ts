@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { followSessions } from '../../src/panes/teams/link.js';
 import { initTeamsPane, openDetail, visibleTeams } from '../../src/panes/teams/reducer.js';
-import type { TeamView, TeamsSnapshot } from '../../src/store/team/model.js';
+import type { TeamView, TeamsSnapshot } from '../../src/store/teams/model.js';
 
 const team = (key: string, owner: string | null): TeamView =>
   ({

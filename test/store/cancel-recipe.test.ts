@@ -13,7 +13,7 @@ import { describePlan } from '../../src/store/cancel/describe.js';
 import { executeCancel, type CancelDone, type ExecuteOutcome } from '../../src/store/cancel/execute.js';
 import { planCancel, type CancelPlan, type CancelRequest } from '../../src/store/cancel/plan.js';
 import { autopilotDigest } from '../../src/store/cancel/signal.js';
-import { processStartIdentity } from '../../src/store/cancel/process-start.js';
+import { processStartIdentity } from '../../src/io/process-start.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { OMC55 } from '../helpers/omc-packages.mjs';

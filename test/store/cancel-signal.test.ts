@@ -14,7 +14,7 @@ import {
   checkLockOwnerText,
   signalVerdict,
 } from '../../src/store/cancel/hook-rules.js';
-import { ownStartIdentity, processStartIdentity, startTicksFromStat } from '../../src/store/cancel/process-start.js';
+import { ownStartIdentity, processStartIdentity, startTicksFromStat } from '../../src/io/process-start.js';
 import {
   autopilotDigest,
   autopilotSignal,

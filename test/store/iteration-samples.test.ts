@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IterationSamples, MAX_RUNS, MAX_TIMES, samplesDir } from '../../src/store/runs/samples.js';
-import { enableIterationSamples } from '../../src/store/runs/iteration-sampling.js';
+import { enableIterationSamples } from '../../src/feeds/iteration-sampling.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import * as omc56 from '../helpers/omc56.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireFileLock, LockBusyError } from '../../src/store/file-lock.js';
+import { acquireFileLock, LockBusyError } from '../../src/io/file-lock.js';
 import { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { NOTEPAD_TEMPLATE } from '../../src/store/notepad/format.js';
 import { OmcStore } from '../../src/store/store.js';

@@ -12,7 +12,7 @@ import { explainOmc56Path } from '../../src/store/omc56/known-files.js';
 import { staleRuns } from '../../src/store/omc56/next-session.js';
 import { RunsDomain } from '../../src/store/runs/domain.js';
 import { resolveOmcRoot } from '../../src/store/root.js';
-import type { GitProbe } from '../../src/store/git.js';
+import type { GitProbe } from '../../src/io/git.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import * as omc56 from '../helpers/omc56.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { countStories } from '../../src/store/prd/count.js';
 import { PrdDomain } from '../../src/store/prd/domain.js';
-import { buildJsonReport } from '../../src/store/report.js';
+import { buildJsonReport } from '../../src/feeds/json-report.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { importOmc, OMC444, OMC55 } from '../helpers/omc-packages.mjs';

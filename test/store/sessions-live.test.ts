@@ -123,7 +123,7 @@ describe('live sessions', () => {
       return em;
     };
     // Reach into the watcher through the store's options by constructing the watcher directly.
-    const { startTreeWatcher } = await import('../../src/store/tree-watcher.js');
+    const { startTreeWatcher } = await import('../../src/io/watch/tree-watcher.js');
     const modes: string[] = [];
     const w = startTreeWatcher({
       root: p.root,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
-import { buildJsonReport } from '../../src/store/report.js';
+import { buildJsonReport } from '../../src/feeds/json-report.js';
 import { FIXTURE_TREE, READERS_CAPTURED_AT, readReader, SESSION } from '../helpers/fixtures.js';
 
 /** Where the fixture was captured: the hooks ran there, and project_path says so. */

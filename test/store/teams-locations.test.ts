@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveOmcRoot } from '../../src/store/root.js';
 import { OmcStore } from '../../src/store/store.js';
-import { requestWorkerShutdown } from '../../src/store/team/shutdown.js';
+import { requestWorkerShutdown } from '../../src/store/teams/shutdown.js';
 import { REPO, makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { omcTeam } from '../helpers/omc-team.js';
 import { generateTeam } from '../helpers/team-gen.js';

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
-import { buildJsonReport } from '../../src/store/report.js';
-import type { TeamView } from '../../src/store/team/model.js';
-import { workerLiveness } from '../../src/store/team/omc-team-rules.js';
+import { buildJsonReport } from '../../src/feeds/json-report.js';
+import type { TeamView } from '../../src/store/teams/model.js';
+import { workerLiveness } from '../../src/store/teams/omc-team-rules.js';
 import {
   FIXTURE_TREE,
   READERS_CAPTURED_AT,

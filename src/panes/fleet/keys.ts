@@ -4,12 +4,12 @@
  * hints, the `?` help and the README key table are generated from it. The
  * navigation and filter keys are the shared ones (src/panes/nav.ts).
  */
-import type { Binding, BindingContext } from '../../input/bindings.js';
-import type { FleetRow, FleetSnapshot } from '../../fleet/model.js';
-import { scrollTo, type Move } from '../../ui/list.js';
+import type { Binding, BindingContext } from '../../kit/bindings.js';
+import type { FleetRow, FleetSnapshot, RemoteActions } from '../../fleet/model.js';
+import { scrollTo, type Move } from '../../kit/list.js';
 import { tableHelpLines } from '../../ui/overlay-lines.js';
-import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../nav.js';
-import type { Size } from '../types.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
+import type { Size } from '../../kit/pane.js';
 import { listHeight } from './layout.js';
 import {
   backspaceFilter,
@@ -24,18 +24,6 @@ import {
   startFilter,
   type FleetUiState,
 } from './reducer.js';
-
-/** What the fleet can do with a remote row (src/fleet/remote.ts); absent without --host. */
-export interface RemoteActions {
-  hosts(): number;
-  /** Hosts whose stream is up (the `ready` line came). */
-  hostsLive(): number;
-  /** The words of the confirmation: what will run where. */
-  describeCancel(row: FleetRow, pause: boolean): string[];
-  /** Runs `omc-top cancel` on the row's host; resolves to the message to show. */
-  cancel(row: FleetRow, pause: boolean): Promise<{ ok: boolean; text: string }>;
-  reconnect(host: string): void;
-}
 
 /** What a fleet key may read and do: the core every binding gets, plus the fleet's own effects. */
 export interface FleetKeyContext extends BindingContext<FleetUiState> {

@@ -5,8 +5,8 @@
  * confirmation being asked, the help being read, the row filter, the last message.
  */
 import { fleetLines, lineId, type FleetLine, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
-import { initList, listView, moveList, settleList, type ListState, type Move } from '../../ui/list.js';
-import { cleanLine } from '../../store/sanitize.js';
+import { initList, listView, moveList, settleList, type ListState, type Move } from '../../kit/list.js';
+import { cleanLine } from '../../io/sanitize.js';
 import { statusWords } from '../sessions/rows.js';
 
 export interface FleetConfirm {

@@ -7,11 +7,11 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { lineId, type FleetSnapshot } from '../../fleet/model.js';
-import { footerHints } from '../../input/bindings.js';
+import { footerHints } from '../../kit/bindings.js';
 import { hintsThatFit } from '../../ui/chrome.js';
 import { FilterLine } from '../../ui/filter-line.js';
 import { fit } from '../../ui/format.js';
-import { listView, moreAbove, moreBelow } from '../../ui/list.js';
+import { listView, moreAbove, moreBelow } from '../../kit/list.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { useTheme } from '../../ui/theme.js';
 import { FLEET_BINDINGS, fleetHelpLines } from './keys.js';

@@ -4,9 +4,9 @@
  * filtered by mode (f), outcome (o) and words (/); Enter shows a run's details.
  * It reads only the runs domain's history and the Claude snapshot.
  */
-import type { Binding } from '../../input/bindings.js';
-import { filterBindings, mode, navBindings, scrollDelta } from '../nav.js';
-import type { KeyContext, PaneModule } from '../types.js';
+import type { Binding } from '../../kit/bindings.js';
+import { filterBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
+import type { KeyContext, PaneModule } from '../../kit/pane.js';
 import { runDetailLines } from './detail.js';
 import { historyLayout } from './layout.js';
 import {

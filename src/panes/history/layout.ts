@@ -3,8 +3,8 @@
  * rows shown, the list's height and window, the filter line.
  */
 import type { RunLine } from '../../store/runs/history.js';
-import { listView, type ListView } from '../../ui/list.js';
-import type { Size } from '../types.js';
+import { listView, type ListView } from '../../kit/list.js';
+import type { Size } from '../../kit/pane.js';
 import { hasFilter, runIds, visibleRuns, type HistoryPaneState } from './reducer.js';
 
 export interface HistoryLayout {

@@ -6,7 +6,7 @@
  */
 import type { RunLine, RunOutcome } from '../../store/runs/history.js';
 import { filterChoices, filterRuns } from '../../store/runs/history.js';
-import { initList, moveList, scrollTo, settleList, type ListState, type Move } from '../../ui/list.js';
+import { initList, moveList, scrollTo, settleList, type ListState, type Move } from '../../kit/list.js';
 
 export interface HistoryPaneState {
   list: ListState;

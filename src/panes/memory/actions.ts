@@ -6,9 +6,9 @@
 import { directiveKey, type DirectiveOp } from '../../store/memory/rules.js';
 import { DirectiveInputSchema } from '../../store/memory/schema.js';
 import type { DirectiveRow } from '../../store/memory/model.js';
-import { cleanLine } from '../../store/sanitize.js';
+import { cleanLine } from '../../io/sanitize.js';
 import { clip } from '../../ui/format.js';
-import type { KeyContext } from '../types.js';
+import type { KeyContext } from '../../kit/pane.js';
 import { closeForm, select, type MemoryPaneState } from './reducer.js';
 
 type Ctx = KeyContext<MemoryPaneState>;

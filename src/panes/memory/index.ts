@@ -5,13 +5,13 @@
  * from the keyboard; a compact project summary; and the exact SessionStart
  * injection (v).
  */
-import type { Binding } from '../../input/bindings.js';
+import type { Binding } from '../../kit/bindings.js';
 import { ageTickMs } from '../../ui/format.js';
-import type { KeyContext, PaneModule } from '../types.js';
+import type { KeyContext, PaneModule } from '../../kit/pane.js';
 import { confirmRemove, submitForm, togglePriorityOf } from './actions.js';
 import { previewLines, visibleDirectives } from './layout.js';
 import { memoryListLayout } from './list-layout.js';
-import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../nav.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
 import {
   backspaceFilter,
   clearFilter,

@@ -6,7 +6,7 @@
 import type { DirectiveRow, MemoryModel } from '../../store/memory/model.js';
 import { DIRECTIVE_MAX_CHARS, CONTEXT_MAX_CHARS } from '../../store/memory/schema.js';
 import { directiveLabel, type InjectionState } from '../../store/memory/summary.js';
-import { cleanBlock } from '../../store/sanitize.js';
+import { cleanBlock } from '../../io/sanitize.js';
 import { isoOrNull } from '../../store/sessions/omc-rules.js';
 import { fit, formatAge, formatTimestamp, wrapText } from '../../ui/format.js';
 

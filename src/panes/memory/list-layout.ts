@@ -4,8 +4,8 @@
  * below the list have taken theirs.
  */
 import type { MemoryModel } from '../../store/memory/model.js';
-import { listView, type ListView } from '../../ui/list.js';
-import type { Size } from '../types.js';
+import { listView, type ListView } from '../../kit/list.js';
+import type { Size } from '../../kit/pane.js';
 import { detailLines, summaryLines, visibleDirectives } from './layout.js';
 import type { MemoryPaneState } from './reducer.js';
 

@@ -3,7 +3,7 @@
  * kept by directive identity), the add/edit form, the injection preview.
  */
 import type { Directive } from '../../store/memory/schema.js';
-import { initList, listView, maxScroll, moveList, settleList, type ListState, type Move } from '../../ui/list.js';
+import { initList, listView, maxScroll, moveList, settleList, type ListState, type Move } from '../../kit/list.js';
 import * as tf from './text-field.js';
 
 export type FormField = 'directive' | 'context' | 'priority';

@@ -3,10 +3,10 @@ import { Box, Text } from 'ink';
 import type { DirectiveRow, MemoryModel } from '../../store/memory/model.js';
 import type { MemoryDomain } from '../../store/memory/domain.js';
 import { MAX_DIRECTIVES } from '../../store/memory/schema.js';
-import { cleanLine } from '../../store/sanitize.js';
+import { cleanLine } from '../../io/sanitize.js';
 import { clip, fit, width as cells, wrapText } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
-import type { ViewProps } from '../types.js';
+import type { ViewProps } from '../../kit/pane.js';
 import {
   counter,
   detailLines,
@@ -19,7 +19,7 @@ import {
 } from './layout.js';
 import type { DirectiveForm, MemoryPaneState } from './reducer.js';
 import { memoryListLayout } from './list-layout.js';
-import { moreText, textWindow, withNote } from '../../ui/list.js';
+import { moreText, textWindow, withNote } from '../../kit/list.js';
 import { FilterLine } from '../../ui/filter-line.js';
 
 const tone = (theme: Theme, t?: string) =>

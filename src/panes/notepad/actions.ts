@@ -12,9 +12,9 @@ import { checkOp, type NotepadOp } from '../../store/notepad/edits.js';
 import { SECTION_TITLES, type EntrySection } from '../../store/notepad/format.js';
 import { isDue, type NotepadEntry } from '../../store/notepad/model.js';
 import { normalizeDraft } from '../../store/notepad/validate.js';
-import { cleanLine, truncate } from '../../store/sanitize.js';
+import { cleanLine, truncate } from '../../io/sanitize.js';
 import { formatAge } from '../../ui/format.js';
-import type { KeyContext } from '../types.js';
+import type { KeyContext } from '../../kit/pane.js';
 import { bufferOf } from './editor.js';
 import {
   closeEditor,

@@ -3,12 +3,12 @@
  * the full view of one entry, and the tab/list view. Edit keys go through
  * actions.ts, which refuses under --readonly with a message.
  */
-import type { Move } from '../../ui/list.js';
-import type { Binding } from '../../input/bindings.js';
+import type { Move } from '../../kit/list.js';
+import type { Binding } from '../../kit/bindings.js';
 import type { EntrySection } from '../../store/notepad/format.js';
 import { ageTickMs } from '../../ui/format.js';
-import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../nav.js';
-import type { KeyContext, PaneModule } from '../types.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
+import type { KeyContext, PaneModule } from '../../kit/pane.js';
 import {
   cancelEditor,
   draftToExternalEditor,

@@ -4,8 +4,8 @@
  */
 import type { NotepadEntry, NotepadSnapshot } from '../../store/notepad/model.js';
 import { wrapText } from '../../ui/format.js';
-import { listView, type ListView } from '../../ui/list.js';
-import type { Size } from '../types.js';
+import { listView, type ListView } from '../../kit/list.js';
+import type { Size } from '../../kit/pane.js';
 import { idsOf, visibleEntries, type NotepadPaneState } from './reducer.js';
 
 /** Rows under the tab bar and the info line. */

@@ -7,7 +7,7 @@ import type { EntryRef } from '../../store/notepad/edits.js';
 import type { EntrySection, SectionId } from '../../store/notepad/format.js';
 import { newestFirst, type NotepadEntry, type NotepadSnapshot } from '../../store/notepad/model.js';
 import { bufferOf, type TextBuffer } from './editor.js';
-import { initList, listView, moveList, scrollTo, settleList, type ListState, type Move } from '../../ui/list.js';
+import { initList, listView, moveList, scrollTo, settleList, type ListState, type Move } from '../../kit/list.js';
 
 export const TABS: readonly SectionId[] = ['priority', 'working', 'manual'];
 

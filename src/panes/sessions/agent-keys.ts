@@ -5,11 +5,11 @@
  * and never shadow a pane hotkey (lower-case letters), j/k/h/l navigation or
  * c / p (cancel / pause).
  */
-import type { Binding, Mode } from '../../input/bindings.js';
+import type { Binding, Mode } from '../../kit/bindings.js';
 import { configuredPrices } from '../../store/claude/price-config.js';
 import type { SessionView } from '../../store/sessions/model.js';
-import { navBindings, scrollDelta } from '../nav.js';
-import type { KeyContext } from '../types.js';
+import { navBindings, scrollDelta } from '../../kit/nav.js';
+import type { KeyContext } from '../../kit/pane.js';
 import { requestInterrupt, interruptUnavailable } from './escalation.js';
 import { jumpTo } from './jump-flow.js';
 import { peekLayout } from './peek-lines.js';

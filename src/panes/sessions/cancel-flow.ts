@@ -10,7 +10,7 @@ import { executeCancel } from '../../store/cancel/execute.js';
 import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
 import { isValidSessionId } from '../../store/sessions/omc-rules.js';
 import type { SessionView } from '../../store/sessions/model.js';
-import type { KeyContext } from '../types.js';
+import type { KeyContext } from '../../kit/pane.js';
 import type { SessionsPaneState } from './reducer.js';
 
 export function requestCancel(

@@ -5,7 +5,8 @@
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { statusWords } from './rows.js';
-import { formatAge, formatTimestamp, progressText, wrapText } from '../../ui/format.js';
+import { progressText } from '../../store/sessions/summary.js';
+import { formatAge, formatTimestamp, wrapText } from '../../ui/format.js';
 
 export interface DetailLine {
   text: string;

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { trackerKey } from '../../store/cancel/tracker.js';
-import { processStartIdentity } from '../../store/cancel/process-start.js';
+import { processStartIdentity } from '../../io/process-start.js';
 import { failedCancelsOf } from '../../store/claude/failed-cancels.js';
 import {
   CANCEL_ATTEMPTS_BEFORE_INTERRUPT,
@@ -22,7 +22,7 @@ import type { SessionView } from '../../store/sessions/model.js';
 import { diskTree } from '../../store/verdict/disk-tree.js';
 import { stopVerdict } from '../../store/verdict/index.js';
 import type { OmcStore } from '../../store/store.js';
-import type { KeyContext } from '../types.js';
+import type { KeyContext } from '../../kit/pane.js';
 import type { SessionsPaneState } from './reducer.js';
 
 type Ctx = KeyContext<SessionsPaneState>;

@@ -1,9 +1,9 @@
-import type { Move } from '../../ui/list.js';
-import type { Binding } from '../../input/bindings.js';
+import type { Move } from '../../kit/list.js';
+import type { Binding } from '../../kit/bindings.js';
 import { ageTickMs } from '../../ui/format.js';
-import { settleList } from '../../ui/list.js';
-import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../nav.js';
-import type { KeyContext, PaneModule } from '../types.js';
+import { settleList } from '../../kit/list.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
+import type { KeyContext, PaneModule } from '../../kit/pane.js';
 import { detailLayout, listLayout, scrollToMode } from './layout.js';
 import {
   backspaceFilter,
@@ -13,6 +13,7 @@ import {
   toggleHideDone,
   endFilter,
   initSessionsPane,
+  LEGACY_ROW,
   moveSelection,
   openDetail,
   rowByKey,
@@ -248,6 +249,14 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     type: (ctx, text) => ctx.set((s) => typeFilter(s, text.replace(/\s+/g, ' '))),
   },
   sources: (store) => [store.sessions.subscribe],
+  reveal(state, path) {
+    // A session's file opens that session; a session-less state file opens the "legacy" row (its own key,
+    // never a directory that happens to be named legacy).
+    const m = /^state\/sessions\/([^/]+)\//.exec(path);
+    if (m?.[1]) return openDetail(state, m[1]);
+    if (/^state\/[^/]+-state\.json$/.test(path)) return openDetail(state, LEGACY_ROW);
+    return state;
+  },
   settle(state, store, body) {
     if (state.detail) return state;
     const snap = store.sessions.getSnapshot();

@@ -6,7 +6,7 @@
  */
 import { executeJump, planJump } from '../../store/claude/jump.js';
 import type { ProcessView } from '../../store/claude/model.js';
-import type { AppActions } from '../types.js';
+import type { AppActions } from '../../kit/pane.js';
 
 export function jumpTo(
   app: AppActions,

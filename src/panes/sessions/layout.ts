@@ -4,8 +4,8 @@
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.js';
-import { listView, textWindow, type ListView } from '../../ui/list.js';
-import type { Size } from '../types.js';
+import { listView, textWindow, type ListView } from '../../kit/list.js';
+import type { Size } from '../../kit/pane.js';
 import { detailLines, type DetailLine } from './detail.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { configuredPrices } from '../../store/claude/price-config.js';

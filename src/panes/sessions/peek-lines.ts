@@ -8,7 +8,7 @@ import { activeLoop, attentionFor } from '../../store/claude/attention.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { estimateUsd, formatUsdEst, priceFor, type ModelPrice } from '../../store/claude/prices.js';
-import type { Size } from '../types.js';
+import type { Size } from '../../kit/pane.js';
 import { formatAge, wrapText } from '../../ui/format.js';
 
 export type PeekTone = 'section' | 'warn' | 'error' | 'ok' | 'dim' | undefined;

@@ -1,5 +1,5 @@
 /** The peek's pure transitions (P opens it for one session; it scrolls; Esc closes it). */
-import { scrollTo } from '../../ui/list.js';
+import { scrollTo } from '../../kit/list.js';
 import type { SessionsPaneState } from './reducer.js';
 
 export const openPeek = (state: SessionsPaneState, id: string): SessionsPaneState => ({

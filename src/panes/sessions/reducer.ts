@@ -4,7 +4,7 @@
  * selected, and rows that did not change never jump.
  */
 import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.js';
-import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../ui/list.js';
+import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../kit/list.js';
 
 export interface SessionsPaneState {
   /** The selected session (by id) and the scroll window. */

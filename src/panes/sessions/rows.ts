@@ -4,8 +4,8 @@
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { ModeView, SessionView } from '../../store/sessions/model.js';
-import { modeSpec } from '../../store/sessions/modes.js';
-import { fit, formatAge, progressText, width as textWidth } from '../../ui/format.js';
+import { modeSummary, promptText } from '../../store/sessions/summary.js';
+import { fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
 
 /** How long a settled verdict ("cancelled", "not taken") stays on the row; the detail view keeps it. */
@@ -111,19 +111,6 @@ export function shortId(id: string, w: number): string {
   return id.length <= w - 1 ? id : id.slice(0, Math.max(1, w - 1));
 }
 
-/** One mode as a row shows it: name, progress (autopilot: tasks done/total too), phase when asked for. */
-export function modeSummary(m: ModeView, withPhase: boolean): string {
-  const parts = [m.mode];
-  const prog = progressText(m.iteration, m.max);
-  if (prog) parts.push(prog);
-  const tasks = m.mode === 'autopilot' ? m.extras.find((e) => e.startsWith('tasks ')) : undefined;
-  if (tasks) parts.push(tasks);
-  if (m.phase && (withPhase || modeSpec(m.mode).phaseInRow || prog === '')) parts.push(m.phase);
-  if (m.retired) parts.push('(retired)');
-  if (m.problem) parts.push('⚠');
-  return parts.join(' ');
-}
-
 /** Every mode with its phase when that fits the column, else the phases only of modes whose phase is their progress. */
 function summarise(modes: readonly ModeView[], width: number): string {
   const full = modes.map((m) => modeSummary(m, true)).join(' · ');
@@ -144,11 +131,6 @@ export function modesText(s: SessionView, width: number, tracked?: TrackedCancel
     return s.ended ? `ended${s.ended.reason ? ` (${s.ended.reason})` : ''}` : 'no modes';
   }
   return summarise(s.modes, width);
-}
-
-/** The prompt or task of the session's first mode that has one. */
-export function promptText(s: SessionView): string {
-  return s.modes.find((m) => m.prompt)?.prompt ?? '';
 }
 
 export interface RowText {

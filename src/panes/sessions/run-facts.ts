@@ -14,7 +14,8 @@ import type { SessionView } from '../../store/sessions/model.js';
 import type { OmcStore } from '../../store/store.js';
 import { clip, fit, width as textWidth, wrapText } from '../../ui/format.js';
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
-import { modeSummary, modesText } from './rows.js';
+import { modesText } from './rows.js';
+import { modeSummary } from '../../store/sessions/summary.js';
 import type { DetailLine } from './detail.js';
 import type { DetailExtra } from './layout.js';
 

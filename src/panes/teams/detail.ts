@@ -5,11 +5,11 @@
  * getting the most. Pure, so the key map can page by the same heights the
  * view draws, and tests can pin the text.
  */
-import type { TaskView, TeamView, WorkerView } from '../../store/team/model.js';
-import { workerLiveness } from '../../store/team/omc-team-rules.js';
+import type { TaskView, TeamView, WorkerView } from '../../store/teams/model.js';
+import { workerLiveness } from '../../store/teams/omc-team-rules.js';
 import { clip, formatAge } from '../../ui/format.js';
 import { indexOf, SECTIONS, visibleTasks, type DetailState, type Section } from './reducer.js';
-import { clampTop } from '../../ui/list.js';
+import { clampTop } from '../../kit/list.js';
 import {
   countsText,
   durationText,

@@ -1,11 +1,11 @@
-import type { Binding } from '../../input/bindings.js';
-import type { Move } from '../../ui/list.js';
-import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../nav.js';
+import type { Binding } from '../../kit/bindings.js';
+import type { Move } from '../../kit/list.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
 import { taskLines } from './task-lines.js';
 import { teamsListLayout } from './layout.js';
-import { livenessChangesAt } from '../../store/team/omc-team-rules.js';
+import { livenessChangesAt } from '../../store/teams/omc-team-rules.js';
 import { ageTickMs } from '../../ui/format.js';
-import type { KeyContext, PaneModule } from '../types.js';
+import type { KeyContext, PaneModule } from '../../kit/pane.js';
 import { detailLayout } from './detail.js';
 import { followSessions, sessionsSelection } from './link.js';
 import {

@@ -2,9 +2,9 @@
  * The teams list's layout, shared by the view and the key handlers: each team
  * takes three rows, so the window counts teams.
  */
-import type { TeamView, TeamsSnapshot } from '../../store/team/model.js';
-import { listView, type ListView } from '../../ui/list.js';
-import type { Size } from '../types.js';
+import type { TeamView, TeamsSnapshot } from '../../store/teams/model.js';
+import { listView, type ListView } from '../../kit/list.js';
+import type { Size } from '../../kit/pane.js';
 import { teamKeys, visibleTeams, type TeamsPaneState } from './reducer.js';
 
 export const ROWS_PER_TEAM = 3;

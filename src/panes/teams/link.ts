@@ -8,8 +8,8 @@
 import type { SessionsPaneState } from '../sessions/reducer.js';
 import { initSessionsPane, selectedIndex, visibleSessions } from '../sessions/reducer.js';
 import type { OmcStore } from '../../store/store.js';
-import type { TeamView, TeamsSnapshot } from '../../store/team/model.js';
-import type { UiStore } from '../../ui/ui-store.js';
+import type { TeamView, TeamsSnapshot } from '../../store/teams/model.js';
+import type { UiStore } from '../../kit/ui-store.js';
 import type { TeamsPaneState } from './reducer.js';
 
 export interface SessionsSelection {

@@ -3,8 +3,8 @@
  * / id, not by row index, so rows that move (a team turned "done", a task was
  * added) keep the selection where the user put it.
  */
-import { clampTop, initList, moveList, scrollTo, settleList, type ListState, type Move } from '../../ui/list.js';
-import type { TaskView, TeamView, TeamsSnapshot, WorkerView } from '../../store/team/model.js';
+import { clampTop, initList, moveList, scrollTo, settleList, type ListState, type Move } from '../../kit/list.js';
+import type { TaskView, TeamView, TeamsSnapshot, WorkerView } from '../../store/teams/model.js';
 
 export type Section = 'workers' | 'tasks' | 'events';
 export const SECTIONS: readonly Section[] = ['workers', 'tasks', 'events'];

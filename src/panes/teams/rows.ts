@@ -3,8 +3,8 @@
  * event rows. Every function returns strings already cut to the width, so
  * tests can pin what a user reads at 60, 80 and 200 columns.
  */
-import type { EventView, ShutdownView, TaskView, TeamView, WorkerView } from '../../store/team/model.js';
-import { workerLiveness, type Liveness } from '../../store/team/omc-team-rules.js';
+import type { EventView, ShutdownView, TaskView, TeamView, WorkerView } from '../../store/teams/model.js';
+import { workerLiveness, type Liveness } from '../../store/teams/omc-team-rules.js';
 import { clip, fit, formatAge, formatClock } from '../../ui/format.js';
 
 /** `[██████░░░░]`: completed cells, failed cells (▒), the rest. */

@@ -3,9 +3,9 @@
  * ask, then write OMC's shutdown request files. The acknowledgement shows up
  * in the worker row when the worker writes shutdown-ack.json.
  */
-import type { TeamView, WorkerView } from '../../store/team/model.js';
-import { requestTeamShutdown, requestWorkerShutdown } from '../../store/team/shutdown.js';
-import type { KeyContext } from '../types.js';
+import type { TeamView, WorkerView } from '../../store/teams/model.js';
+import { requestTeamShutdown, requestWorkerShutdown } from '../../store/teams/shutdown.js';
+import type { KeyContext } from '../../kit/pane.js';
 import type { TeamsPaneState } from './reducer.js';
 
 function refuse(ctx: KeyContext<TeamsPaneState>, team: TeamView, worker: WorkerView | null): boolean {

@@ -1,5 +1,5 @@
 /** One task in full (Enter on a task): nothing is cut, long text wraps at the pane width. */
-import type { TaskView, TeamView } from '../../store/team/model.js';
+import type { TaskView, TeamView } from '../../store/teams/model.js';
 import { formatTimestamp, wrapText } from '../../ui/format.js';
 import type { ToneLine } from '../../ui/scroll-lines.js';
 

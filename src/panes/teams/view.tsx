@@ -1,9 +1,9 @@
 import { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import { clip, fit } from '../../ui/format.js';
-import { moreText, withNote } from '../../ui/list.js';
+import { moreText, withNote } from '../../kit/list.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
-import type { ViewProps } from '../types.js';
+import type { ViewProps } from '../../kit/pane.js';
 import { detailLayout, type Tone } from './detail.js';
 import { followSessions, sessionsSelection } from './link.js';
 import { selectedTask, type TeamsPaneState } from './reducer.js';

@@ -5,10 +5,10 @@
  * pane's jump does the rest and says why when it cannot.
  */
 import type { ProcessView } from '../../store/claude/model.js';
-import type { TeamView, WorkerView } from '../../store/team/model.js';
+import type { TeamView, WorkerView } from '../../store/teams/model.js';
 import type { OmcStore } from '../../store/store.js';
 import { jumpTo } from '../sessions/jump-flow.js';
-import type { AppActions } from '../types.js';
+import type { AppActions } from '../../kit/pane.js';
 
 export function workerProcess(store: OmcStore, w: WorkerView): ProcessView | null {
   const pid = w.heartbeat?.pid ?? null;

@@ -3,13 +3,13 @@
  * category and tag, open a page (frontmatter summary, scrollable body,
  * followable links), and see OMC's lint findings as badges and as a list.
  */
-import type { Binding } from '../../input/bindings.js';
-import { settleList } from '../../ui/list.js';
-import { mode, navBindings, scrollDelta } from '../nav.js';
+import type { Binding } from '../../kit/bindings.js';
+import { settleList } from '../../kit/list.js';
+import { mode, navBindings, scrollDelta } from '../../kit/nav.js';
 import { lintLayout, pageLayout, resultsLayout } from './layout.js';
-import { cleanLine } from '../../store/sanitize.js';
+import { cleanLine } from '../../io/sanitize.js';
 import { ageTickMs } from '../../ui/format.js';
-import type { KeyContext, PaneModule } from '../types.js';
+import type { KeyContext, PaneModule } from '../../kit/pane.js';
 import { pageLinks } from './page-lines.js';
 import { pickerTags } from './picker.js';
 import {

@@ -4,8 +4,8 @@
  */
 import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
 import type { LintReport } from '../../store/wiki/lint.js';
-import { listView, type ListView } from '../../ui/list.js';
-import type { Size } from '../types.js';
+import { listView, type ListView } from '../../kit/list.js';
+import type { Size } from '../../kit/pane.js';
 import { lintItems, type LintItem } from './lint-lines.js';
 import { pageLines, type PageLine } from './page-lines.js';
 import type { WikiPaneState } from './reducer.js';

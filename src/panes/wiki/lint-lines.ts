@@ -4,7 +4,7 @@
  */
 import type { WikiSnapshot } from '../../store/wiki/domain.js';
 import type { LintReport, LintType } from '../../store/wiki/lint.js';
-import { cleanLine } from '../../store/sanitize.js';
+import { cleanLine } from '../../io/sanitize.js';
 
 export interface LintItem {
   page: string;

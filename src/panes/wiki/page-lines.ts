@@ -8,7 +8,7 @@
 import type { WikiSnapshot } from '../../store/wiki/domain.js';
 import type { LintReport } from '../../store/wiki/lint.js';
 import type { WikiPage } from '../../store/wiki/page.js';
-import { cleanBlock, cleanLine } from '../../store/sanitize.js';
+import { cleanBlock, cleanLine } from '../../io/sanitize.js';
 import { formatAge, formatTimestamp, wrapText } from '../../ui/format.js';
 
 export const BODY_DISPLAY_MAX = 512 * 1024;

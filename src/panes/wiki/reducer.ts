@@ -1,4 +1,4 @@
-import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../ui/list.js';
+import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../kit/list.js';
 
 /**
  * Wiki pane state and its pure transitions. The list selection is kept by

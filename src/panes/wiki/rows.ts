@@ -7,7 +7,7 @@ import type { LintReport } from '../../store/wiki/lint.js';
 import type { WikiPage } from '../../store/wiki/page.js';
 import { firstLineSnippet, type Ranking } from '../../store/wiki/search.js';
 import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
-import { cleanLine } from '../../store/sanitize.js';
+import { cleanLine } from '../../io/sanitize.js';
 import { fit, width as cells } from '../../ui/format.js';
 import type { WikiPaneState } from './reducer.js';
 

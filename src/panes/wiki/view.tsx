@@ -2,16 +2,16 @@ import React, { memo, useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
 import type { LintReport } from '../../store/wiki/lint.js';
-import { cleanLine } from '../../store/sanitize.js';
+import { cleanLine } from '../../io/sanitize.js';
 import { clip, fit, width as cells } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
-import type { ViewProps } from '../types.js';
+import type { ViewProps } from '../../kit/pane.js';
 import { lintSummary } from './lint-lines.js';
 import type { PageLine } from './page-lines.js';
 import type { WikiPaneState } from './reducer.js';
 import { badgesFor, headerLine, rowLayout, type WikiRow } from './rows.js';
 import { lintLayout, pageLayout, resultsLayout, visibleRows } from './layout.js';
-import { clampTop, moreText, textWindow, withNote } from '../../ui/list.js';
+import { clampTop, moreText, textWindow, withNote } from '../../kit/list.js';
 import { pickerTags } from './picker.js';
 
 const toneColor = (theme: Theme, tone?: string) =>

@@ -13,7 +13,7 @@
  * milliseconds and re-checks the file under it: a file that changed since the
  * plan (e.g. a Stop event wrote the next iteration) is left alone and reported.
  */
-import { atomicWriteSync, describeWriteError, readTextSync, unlinkUnder } from '../fsx.js';
+import { atomicWriteSync, describeWriteError, readTextSync, unlinkUnder } from '../../io/safe-fs/index.js';
 import { recordRunEnd } from '../runs/ledger-end.js';
 import { stateOwner } from '../sessions/omc-rules.js';
 import { autopilotEnforceable, hasNamedWorkflowMarkers, signalVerdict } from './hook-rules.js';

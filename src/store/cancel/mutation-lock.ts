@@ -33,10 +33,10 @@ import {
   toRel,
   withDirUnder,
   type ContainedDir,
-} from '../fsx.js';
-import { formatAge } from '../file-lock.js';
+} from '../../io/safe-fs/index.js';
+import { formatAge } from '../../io/file-lock.js';
 import { checkLockOwnerText } from './hook-rules.js';
-import { ownStartIdentity, processStartIdentity } from './process-start.js';
+import { ownStartIdentity, processStartIdentity } from '../../io/process-start.js';
 
 /** OMC's own contention budget: 50 attempts, 10 ms apart. */
 export const LOCK_ATTEMPTS = 50;

@@ -15,8 +15,8 @@
  * - files with named-workflow markers are only ever paused exactly (active:false), never rewritten or removed;
  * - nothing outside the .omc root (e.g. ~/.omc/state) is considered.
  */
-import { listDirSync, readTextSync, statSync } from '../fsx.js';
-import { cleanLine } from '../sanitize.js';
+import { listDirSync, readTextSync, statSync } from '../../io/safe-fs/index.js';
+import { cleanLine } from '../../io/sanitize.js';
 import {
   MODE_ORDER,
   NON_MODE_STATE_FILES,

@@ -13,9 +13,9 @@
  *
  * One tracker per OmcStore: `store.cancels`.
  */
-import { SnapshotCell } from '../emitter.js';
+import { SnapshotCell } from '../../io/snapshot-cell.js';
 import path from 'node:path';
-import { readJsonSync, readTextSync } from '../fsx.js';
+import { readJsonSync, readTextSync } from '../../io/safe-fs/index.js';
 import type { RulesVersion } from '../omc-install.js';
 import { diskTree } from '../verdict/disk-tree.js';
 import { stopVerdict, type ModeVerdict } from '../verdict/index.js';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { SnapshotCell } from '../emitter.js';
+import { SnapshotCell } from '../../io/snapshot-cell.js';
 import type { SessionsDomain } from '../sessions/domain.js';
 import type { Clock, Domain, Problem } from '../types.js';
 import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';

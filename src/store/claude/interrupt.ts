@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { processStartIdentity, type StartIdentity } from '../cancel/process-start.js';
+import { processStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import type { ProcessView } from './model.js';
 
 /** Cancels that must have failed before the offer appears. */

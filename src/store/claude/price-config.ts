@@ -4,7 +4,7 @@
  * report the file and the field and fall back to the defaults, so only the
  * built-in table applies). Read once: views ask on every frame.
  */
-import { configPath, loadConfig } from '../../notify/config.js';
+import { configPath, loadConfig } from '../../config/config-file.js';
 import type { ModelPrice } from './prices.js';
 
 const cache = new Map<string, Readonly<Record<string, ModelPrice>>>();

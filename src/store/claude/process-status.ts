@@ -7,8 +7,8 @@
  * "unknown", with the reason: never a guess.
  */
 import fs from 'node:fs';
-import { readTextSync } from '../fsx.js';
-import { processStartIdentity, type StartIdentity } from '../cancel/process-start.js';
+import { readTextSync } from '../../io/safe-fs/index.js';
+import { processStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import type { RegistryEntry } from './registry.js';
 
 export type ProcessStatus = 'busy' | 'idle' | 'waiting' | 'gone' | 'unknown';

@@ -4,8 +4,8 @@
  * a SIGKILL leaves it behind). Parsed defensively: any field may be missing or
  * of the wrong type, and every string is sanitised before anything shows it.
  */
-import { listDirSync, readJsonSync } from '../fsx.js';
-import { cleanLine, truncate } from '../sanitize.js';
+import { listDirSync, readJsonSync } from '../../io/safe-fs/index.js';
+import { cleanLine, truncate } from '../../io/sanitize.js';
 import { isValidSessionId } from '../sessions/omc-rules.js';
 
 /** A registry file is a few hundred bytes; anything near this is not one. */

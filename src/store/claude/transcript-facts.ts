@@ -5,7 +5,7 @@
  * tool calls, files written this turn, last error, turn durations) and the
  * Stop-hook timeline that marks ralph's iterations. Pure: no I/O.
  */
-import { cleanLine, truncate } from '../sanitize.js';
+import { cleanLine, truncate } from '../../io/sanitize.js';
 import { timeMs } from '../sessions/omc-rules.js';
 
 export interface Tokens {

@@ -6,7 +6,7 @@
  * truncated file starts over. The first read of a huge file starts at its last
  * FULL_READ_MAX bytes and says so (`partialFrom`).
  */
-import { readRangeSync } from '../fsx.js';
+import { readRangeSync } from '../../io/safe-fs/index.js';
 import { FactsBuilder, type TranscriptFacts } from './transcript-facts.js';
 
 /** Bytes read per step; a step is synchronous, so this bounds one pause. */

@@ -6,11 +6,11 @@
  * (so whatever OMC wrote meanwhile is kept: every other key, unknown keys
  * included), atomically, pretty-printed like OMC (2 spaces, no newline).
  */
-import { SnapshotCell } from '../emitter.js';
-import { withFileLock } from '../file-lock.js';
-import { atomicWriteSync, parseJsonText, readTextSync, type ReadOk } from '../fsx.js';
-import { LastGoodFile, type Parsed, type ReadEdge } from '../last-good.js';
-import { cleanBlock, cleanLine } from '../sanitize.js';
+import { SnapshotCell } from '../../io/snapshot-cell.js';
+import { withFileLock } from '../../io/file-lock.js';
+import { atomicWriteSync, parseJsonText, readTextSync, type ReadOk } from '../../io/safe-fs/index.js';
+import { LastGoodFile, type Parsed, type ReadEdge } from '../../io/last-good.js';
+import { cleanBlock, cleanLine } from '../../io/sanitize.js';
 import { isoOrNull } from '../sessions/omc-rules.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { buildModel, type MemoryModel } from './model.js';

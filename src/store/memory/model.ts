@@ -5,7 +5,7 @@
  * parsed JSON by `buildModel`; all display strings are sanitised here.
  */
 import type { Problem } from '../types.js';
-import { cleanLine } from '../sanitize.js';
+import { cleanLine } from '../../io/sanitize.js';
 import { directiveKey, rankForSummary, survivorsOfCap } from './rules.js';
 import {
   CustomNoteSchema,

@@ -12,7 +12,7 @@
  * OMC has no edit or remove tool; omc-top edits in place (same timestamp,
  * source and unknown keys) and removes by identity (timestamp + text).
  */
-import { cleanLine } from '../sanitize.js';
+import { cleanLine } from '../../io/sanitize.js';
 import { MAX_DIRECTIVES, type Directive, type DirectiveInput } from './schema.js';
 
 /** A directive's identity inside one file: its timestamp and its exact text. */

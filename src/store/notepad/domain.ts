@@ -3,10 +3,16 @@
  * does, keeps the last good reading when the file goes bad, and writes edits
  * under OMC's `notepad.md.lock` with an atomic replace.
  */
-import { SnapshotCell } from '../emitter.js';
-import { atomicWriteSync, describeWriteError, readTextSync, type ReadOk, type ReadResult } from '../fsx.js';
-import { withFileLock } from '../file-lock.js';
-import { digestOf, LastGoodFile, type Parsed, type ReadEdge } from '../last-good.js';
+import { SnapshotCell } from '../../io/snapshot-cell.js';
+import {
+  atomicWriteSync,
+  describeWriteError,
+  readTextSync,
+  type ReadOk,
+  type ReadResult,
+} from '../../io/safe-fs/index.js';
+import { withFileLock } from '../../io/file-lock.js';
+import { digestOf, LastGoodFile, type Parsed, type ReadEdge } from '../../io/last-good.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { applyOp, checkOp, type NotepadOp } from './edits.js';
 import { NOTEPAD_REL, SECTION_TITLES, type SectionId } from './format.js';

@@ -3,7 +3,7 @@
  * entries. Raw text (`body`, `text`) is what identifies an entry for merges;
  * `display` is the sanitised copy views show.
  */
-import { cleanBlock } from '../sanitize.js';
+import { cleanBlock } from '../../io/sanitize.js';
 import type { Problem } from '../types.js';
 import {
   HEADERS,

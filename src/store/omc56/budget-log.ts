@@ -7,7 +7,7 @@
  * `~<spend>/<budget> tokens (<pct>%)` (plain integers, pct rounded). Other
  * guards share the log: only lines of that rule (or with no rule) count.
  */
-import { cleanLine } from '../sanitize.js';
+import { cleanLine } from '../../io/sanitize.js';
 
 export const SHADOW_LOG_REL = 'state/enforcement/shadow.jsonl';
 /** The budget guard's rule name in the log. */

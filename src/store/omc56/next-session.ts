@@ -8,7 +8,7 @@
  *    `closeoutWritten: false` and no older than 7 days → "[RUN RECONCILIATION]".
  * Each fact names the file and the action that fixes it.
  */
-import { listDirSync, readJsonSync, statSync } from '../fsx.js';
+import { listDirSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
 import type { LedgerEntry } from '../runs/ledger.js';
 import { WATCHED_RUN_MODES } from '../runs/ledger.js';
 import type { Problem } from '../types.js';

@@ -7,7 +7,7 @@
  * lstat per session directory was 10,000 failed opens at every scan of a
  * 10,000-session tree, twice during start-up.
  */
-import { listDirSync, statSync } from '../fsx.js';
+import { listDirSync, statSync } from '../../io/safe-fs/index.js';
 import type { WatchEvent } from '../types.js';
 import { explainOmc56Path } from './known-files.js';
 

@@ -4,8 +4,8 @@
  * until something can have changed it (a PRD event, a scan, the project's own
  * prd.json moving), so drawing a ralph row costs no file system call at all.
  */
-import { listDirSync, readJsonSync, statSync } from '../fsx.js';
-import { cleanLine } from '../sanitize.js';
+import { listDirSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
+import { cleanLine } from '../../io/sanitize.js';
 import type { Domain, Problem, WatchEvent } from '../types.js';
 import { countStories, type PrdRules, type PrdVerdict, type StoryProgress } from './count.js';
 import { displayPath, isPrdPath, prdCandidates, type PrdCandidate } from './lookup.js';

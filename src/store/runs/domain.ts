@@ -3,12 +3,12 @@
  * followed incrementally, turned into the run history (history.ts). The
  * history is re-derived only when one of its inputs changed.
  */
-import { readJsonSync } from '../fsx.js';
+import { readJsonSync } from '../../io/safe-fs/index.js';
 import type { Domain, Problem, WatchEvent } from '../types.js';
 import { deriveRuns, runsJson, type RunLine } from './history.js';
 import { LEDGER_REL, LEDGER_ROTATED_REL, LedgerReader, WATCHED_RUN_MODES } from './ledger.js';
 import { SummaryReader } from './summaries.js';
-import { LogTail } from './log-tail.js';
+import { LogTail } from '../../io/log-tail.js';
 import { Omc56Presence } from '../omc56/present-files.js';
 import { latestBudgetByMode, pauseBudgetWarning, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
 import { factsAsProblems, missingCloseouts, staleRuns, type NextSessionFact } from '../omc56/next-session.js';

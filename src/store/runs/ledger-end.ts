@@ -9,7 +9,7 @@
  * no rotation (OMC rotates at its own next append). Never throws: like OMC,
  * a ledger failure must not fail the cancel.
  */
-import { appendUnderSync, statSync } from '../fsx.js';
+import { appendUnderSync, statSync } from '../../io/safe-fs/index.js';
 import { WATCHED_RUN_MODES } from './ledger.js';
 
 const STATE_FILE = /^state\/(?:sessions\/([^/]+)\/)?([a-z][a-z0-9-]*)-state\.json$/;

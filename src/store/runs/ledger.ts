@@ -6,9 +6,9 @@
  * it, so `.1` only grows: it is read from its last 512 KB. Both files are
  * followed incrementally; a hostile line is counted and named, never fatal.
  */
-import { cleanLine } from '../sanitize.js';
+import { cleanLine } from '../../io/sanitize.js';
 import type { Problem } from '../types.js';
-import { LogTail, type TailPoll } from './log-tail.js';
+import { LogTail, type TailPoll } from '../../io/log-tail.js';
 
 export const LEDGER_REL = 'state/runs/ledger.jsonl';
 export const LEDGER_ROTATED_REL = 'state/runs/ledger.jsonl.1';

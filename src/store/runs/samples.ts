@@ -9,7 +9,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { atomicWriteSync, ensureOwnDir, readJsonSync, statSync } from '../fsx.js';
+import { atomicWriteSync, ensureOwnDir, readJsonSync, statSync } from '../../io/safe-fs/index.js';
 
 export const MAX_RUNS = 200;
 export const MAX_TIMES = 100;

@@ -5,8 +5,8 @@
  * Read incrementally: a file is parsed again only when its size, mtime or
  * inode changed; the newest `MAX_SUMMARIES` by mtime reach the history.
  */
-import { listDirSync, readJsonSync, statSync } from '../fsx.js';
-import { cleanLine } from '../sanitize.js';
+import { listDirSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
+import { cleanLine } from '../../io/sanitize.js';
 import type { Problem } from '../types.js';
 
 export interface SessionSummary {

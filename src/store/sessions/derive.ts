@@ -3,8 +3,8 @@
  * and progress, the cancel signal that applies, problems, and when the view
  * next changes on its own. Pure apart from one stat (is the directory still there).
  */
-import { statSync } from '../fsx.js';
-import { cleanDeep, cleanLine, truncate } from '../sanitize.js';
+import { statSync } from '../../io/safe-fs/index.js';
+import { cleanDeep, cleanLine, truncate } from '../../io/sanitize.js';
 import type { Problem } from '../types.js';
 import type { FileRec } from './file-records.js';
 import { wrongTypedFields } from './field-types.js';

@@ -6,11 +6,11 @@
  * SessionsSnapshot values for the UI.
  */
 import path from 'node:path';
-import { SnapshotCell } from '../emitter.js';
+import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { SUPPORTED_RULES, type RulesVersion } from '../omc-install.js';
 import { VerdictBook } from './verdicts.js';
-import { listDirSync, statSync } from '../fsx.js';
-import { cleanLine } from '../sanitize.js';
+import { listDirSync, statSync } from '../../io/safe-fs/index.js';
+import { cleanLine } from '../../io/sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { compareSessions, deriveSession, sessionCountOf } from './derive.js';
 import { FileRecords } from './file-records.js';

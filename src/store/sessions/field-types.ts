@@ -4,7 +4,7 @@
  * progress"), so the user gets one problem line per file naming each such field, the type
  * expected and what was found; the mode is still shown with what can be read.
  */
-import { cleanLine, truncate } from '../sanitize.js';
+import { cleanLine, truncate } from '../../io/sanitize.js';
 import { modeSpec } from './modes.js';
 
 type Kind = 'boolean' | 'number' | 'string' | 'date';

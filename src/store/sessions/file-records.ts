@@ -5,7 +5,7 @@
  * the trailing re-read confirms it (a non-atomic writer caught mid-write).
  */
 import { createHash } from 'node:crypto';
-import { parseJsonText, readTextSync, statSync } from '../fsx.js';
+import { parseJsonText, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { BOM_MESSAGE } from './omc-rules.js';
 import { MAX_FILES_PER_SESSION, keyOf } from './paths.js';
 

@@ -5,7 +5,7 @@
  * them, so the monitor can say so and point at `--root`.
  */
 import path from 'node:path';
-import { listDirSync } from '../fsx.js';
+import { listDirSync } from '../../io/safe-fs/index.js';
 
 /** Never searched: dependencies, VCS and build output (big, and never where a session runs). */
 const SKIP = new Set([

@@ -4,7 +4,7 @@
  * and what the differential tests feed the engine. The live monitor builds the same view
  * from the sessions domain's records instead (no extra reads).
  */
-import { listDirSync, readTextSync } from '../fsx.js';
+import { listDirSync, readTextSync } from '../../io/safe-fs/index.js';
 import { SESSION_ID_RE } from '../sessions/omc-rules.js';
 import type { HookTree } from './types.js';
 

@@ -5,10 +5,10 @@
  * Searching and linting run over this index and never touch the disk, so a
  * keystroke costs no I/O and nothing is ever appended to log.md.
  */
-import { SnapshotCell } from '../emitter.js';
-import { listDirSync, statSync, type DirEntry, type ReadResult } from '../fsx.js';
-import { LastGoodFile, type Parsed, type ReadEdge } from '../last-good.js';
-import { cleanLine } from '../sanitize.js';
+import { SnapshotCell } from '../../io/snapshot-cell.js';
+import { listDirSync, statSync, type DirEntry, type ReadResult } from '../../io/safe-fs/index.js';
+import { LastGoodFile, type Parsed, type ReadEdge } from '../../io/last-good.js';
+import { cleanLine } from '../../io/sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { lintWiki, type LintReport } from './lint.js';
 import { buildPage, entryProblemPage, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';

@@ -4,9 +4,9 @@
  * change (never per keystroke), sanitised display strings, and the reasons
  * the page is odd (problem badges). The body is held once (see fold.ts).
  */
-import type { ReadResult } from '../fsx.js';
-import { formatBytes } from '../fsx.js';
-import { cleanLine } from '../sanitize.js';
+import type { ReadResult } from '../../io/safe-fs/index.js';
+import { formatBytes } from '../../io/safe-fs/index.js';
+import { cleanLine } from '../../io/sanitize.js';
 import { buildCharFilter, type CharFilter } from './bloom.js';
 import { foldText, originalSlice, type FoldedText } from './fold.js';
 import { explainUnparseable, parseWikiPage, type WikiFrontmatter } from './frontmatter.js';

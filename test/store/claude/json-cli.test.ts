@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processStartIdentity } from '../../../src/store/cancel/process-start.js';
+import { processStartIdentity } from '../../../src/io/process-start.js';
 import { transcriptRel } from '../../../src/store/claude/config-dir.js';
 import { ownPidDomain } from '../../../src/store/claude/process-status.js';
 import { makeProject, REPO, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';

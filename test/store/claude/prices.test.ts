@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/notify/config.js';
+import { loadConfig } from '../../../src/config/config-file.js';
 import { configuredPrices, forgetConfiguredPrices } from '../../../src/store/claude/price-config.js';
 import { estimateUsd, formatUsdEst, priceFor } from '../../../src/store/claude/prices.js';
 

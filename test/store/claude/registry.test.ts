@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findClaudeConfigDir, encodeProjectDir } from '../../../src/store/claude/config-dir.js';
 import { judgeProcess, ownPidDomain, systemProbe } from '../../../src/store/claude/process-status.js';
 import { readRegistry } from '../../../src/store/claude/registry.js';
-import { processStartIdentity } from '../../../src/store/cancel/process-start.js';
+import { processStartIdentity } from '../../../src/io/process-start.js';
 
 let dir: string;
 beforeEach(() => {

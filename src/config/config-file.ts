@@ -1,0 +1,121 @@
+/**
+ * The user's defaults: `$XDG_CONFIG_HOME/omc-top/config.json` (else
+ * `~/.config/omc-top/config.json`), validated with zod. A bad file never
+ * stops omc-top: the defaults apply and the error names the file and the
+ * field. Read through the safe read path (fsx.ts) like every other file.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { parseHostSpec } from './host-spec.js';
+import { readTextSync } from '../io/safe-fs/index.js';
+import { cleanLine } from '../io/sanitize.js';
+
+export const CHANNELS = ['bell', 'osc', 'tmux'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** The reasons the engine gives (src/store/attention/kinds.ts); "problem" stands for every "problem: …". */
+export const REASONS = [
+  'loop finished',
+  'loop stopped',
+  'loop will stop',
+  'max iterations reached',
+  'loop cancelled',
+  'cancel did not take',
+  'pause over',
+  'team failed',
+  'stalled: no live worker',
+  'dead worker',
+  'problem',
+] as const;
+
+const channelList = z.array(z.enum(CHANNELS));
+const usdPerMillion = z.number().finite().min(0).max(10_000);
+const PriceSchema = z.strictObject({
+  input: usdPerMillion,
+  output: usdPerMillion,
+  cacheRead: usdPerMillion,
+  cacheWrite: usdPerMillion,
+});
+const ConfigSchema = z.strictObject({
+  notify: z
+    .strictObject({
+      /** Which channels are on by default (the `--notify` flag overrides). */
+      channels: channelList.optional(),
+      /** Transitions closer together than this become one notification. */
+      debounceMs: z.number().int().min(0).max(60_000).optional(),
+      /** Per reason: false (never), true (the default channels) or its own channels. */
+      reasons: z.partialRecord(z.enum(REASONS), z.union([z.boolean(), channelList])).optional(),
+    })
+    .optional(),
+  /** The "needs you: N" terminal title (OSC 2). */
+  title: z.boolean().optional(),
+  /** Model prices in USD per million tokens, for the "est." cost (src/store/claude/prices.ts); a key is a model id or its prefix. */
+  prices: z.record(z.string().min(1).max(200), PriceSchema).optional(),
+  /** Machines the fleet view (`--all` / `--host`) also shows: "user@box" or "user@box:/dir", as for --host. */
+  hosts: z
+    .array(
+      z
+        .string()
+        .max(600)
+        .refine((s) => parseHostSpec(s) !== null, 'not user@box or user@box:/dir'),
+    )
+    .max(32)
+    .optional(),
+});
+export type OmcTopConfig = z.infer<typeof ConfigSchema>;
+
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  const base =
+    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)
+      ? env.XDG_CONFIG_HOME
+      : path.join(os.homedir(), '.config');
+  return path.join(base, 'omc-top', 'config.json');
+}
+
+export interface LoadedConfig {
+  config: OmcTopConfig;
+  path: string;
+  /** One line: the file, the field, what is wrong (the defaults apply). */
+  error: string | null;
+}
+
+export function loadConfig(file = configPath()): LoadedConfig {
+  const r = readTextSync(path.dirname(file), path.basename(file), 64 * 1024);
+  if (!r.ok) {
+    if (r.code === 'missing') return { config: {}, path: file, error: null };
+    return { config: {}, path: file, error: cleanLine(`${file}: ${r.message} (using the defaults)`) };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(r.text);
+  } catch (e) {
+    return {
+      config: {},
+      path: file,
+      error: cleanLine(`${file}: not valid JSON: ${(e as Error).message} (using the defaults)`),
+    };
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (parsed.success) return { config: parsed.data, path: file, error: null };
+  const issue = parsed.error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
+  return {
+    config: {},
+    path: file,
+    error: cleanLine(`${file}: ${field}: ${issue?.message ?? 'invalid'} (using the defaults)`),
+  };
+}
+
+/** `--notify=bell,osc,tmux` (or `none`). */
+export function parseChannels(value: string): Channel[] | string {
+  if (value === 'none') return [];
+  const out: Channel[] = [];
+  for (const part of value.split(',').map((s) => s.trim())) {
+    if (!(CHANNELS as readonly string[]).includes(part)) {
+      return `--notify: unknown channel ${JSON.stringify(cleanLine(part))} (bell, osc, tmux or none)`;
+    }
+    out.push(part as Channel);
+  }
+  return out;
+}

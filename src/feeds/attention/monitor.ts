@@ -1,0 +1,101 @@
+/**
+ * Follows a live OmcStore and turns each new picture of it into transitions.
+ * It reads the same snapshot cells the screen reads, so what it reports is
+ * what the user sees. Until the store has finished its first read (and the
+ * watcher is up) every picture only becomes the baseline: old state never
+ * fires at start-up. Each change is diffed once, so a transition is reported
+ * once, and costs what changed: the facts are kept incrementally (incremental.ts).
+ */
+import { SnapshotCell } from '../../io/snapshot-cell.js';
+import type { OmcStore } from '../../store/store.js';
+import type { Facts, NeedItem, Transition } from './engine.js';
+import { IncrementalFacts } from './incremental.js';
+import type { AttentionInput } from './kinds.js';
+
+export function attentionInput(store: OmcStore): AttentionInput {
+  return {
+    sessions: store.sessions.getSnapshot(),
+    teams: store.teams.getSnapshot(),
+    cancels: store.cancels.getSnapshot(),
+    problems: store.problems.getSnapshot(),
+  };
+}
+
+/** True once the first full read is in and a change can be news. */
+function settled(store: OmcStore): boolean {
+  const s = store.sessions.getSnapshot();
+  const status = store.status.getSnapshot();
+  // `reading`: the progressive start is live before every domain has been read (teams come after sessions).
+  return !s.scanning && !status.reading && status.watchMode !== 'starting';
+}
+
+export type TransitionListener = (batch: readonly Transition[], needs: readonly NeedItem[]) => void;
+
+export class AttentionMonitor {
+  private readonly facts = new IncrementalFacts();
+  private last: AttentionInput | null = null;
+  private readonly listeners = new Set<TransitionListener>();
+  private readonly unsubs: (() => void)[] = [];
+  /** The "needs you: N" count, for a header (useSyncExternalStore) or the terminal title. */
+  readonly count = new SnapshotCell<number>(0);
+
+  constructor(private readonly store: OmcStore) {
+    const on = () => this.sync();
+    this.unsubs.push(
+      store.sessions.cell.subscribe(on),
+      store.teams.cell.subscribe(on),
+      store.cancels.subscribe(on),
+      store.problems.subscribe(on),
+      store.status.subscribe(on),
+    );
+    this.sync();
+  }
+
+  /** The facts of the last picture (for `watch --snapshot`; live maps: read them at once). */
+  current(): Facts {
+    return this.facts.facts();
+  }
+
+  needsYou(): readonly NeedItem[] {
+    return this.facts.needsYou();
+  }
+
+  onTransitions(l: TransitionListener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  /** Re-reads the cells; called on every cell notification (and safe to call any time). */
+  sync(): void {
+    // Until then every picture is only a baseline: building its facts per slice of a big first read cost
+    // more than the read itself. The first settled picture is the baseline (its status change syncs us).
+    if (!settled(this.store)) {
+      this.last = null;
+      return;
+    }
+    const input = attentionInput(this.store);
+    const last = this.last;
+    if (
+      last &&
+      last.sessions === input.sessions &&
+      last.teams === input.teams &&
+      last.cancels === input.cancels &&
+      last.problems === input.problems
+    ) {
+      return;
+    }
+    this.last = input;
+    const transitions = this.facts.update(input);
+    // The first settled picture is the baseline: what is already there when omc-top starts is never news.
+    const batch = last ? transitions : [];
+    this.count.set(this.facts.needCount());
+    if (batch.length === 0) return;
+    const needs = this.facts.needsYou();
+    for (const l of [...this.listeners]) l(batch, needs);
+  }
+
+  dispose(): void {
+    for (const u of this.unsubs.splice(0)) u();
+    this.listeners.clear();
+  }
+}

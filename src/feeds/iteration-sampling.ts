@@ -1,0 +1,77 @@
+import type { OmcStore } from '../store/store.js';
+import type { SessionView } from '../store/sessions/model.js';
+import { IterationSamples, samplesDir } from '../store/runs/samples.js';
+import { WATCHED_RUN_MODES } from '../store/runs/ledger.js';
+
+/** At most one samples write (an fsync) per second however fast loops iterate; the last one is never lost. */
+export const SAMPLES_FLUSH_MS = 1000;
+
+/**
+ * The TUI only: samples every live watched loop's iteration into
+ * $XDG_STATE_HOME/omc-top/ (never --json, never --readonly, never tests that do not ask),
+ * and feeds them to the history for runs whose state is gone. Returns a stop function
+ * (which writes what is pending).
+ *
+ * A snapshot costs the sessions that changed: the sessions domain keeps an unchanged session's
+ * SessionView object, so only views not seen in the previous snapshot are sampled (a loop's
+ * "last seen" is when its state was last seen changing).
+ */
+export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv = process.env): () => void {
+  const runs = store.runs;
+  if (store.readonly) return () => {};
+  const samples = new IterationSamples(samplesDir(env), store.root);
+  runs.setSampler((mode, sid, started) => samples.iterationsOf(mode, sid, started));
+  const watched = new Set<string>(WATCHED_RUN_MODES);
+  const seen = new WeakSet<SessionView>();
+  /** What was last sampled per session and mode (`startedMs:iteration`): a view that changed for another reason
+   * (the clock crossing OMC's stale line, a prompt rewritten) samples nothing. Without it, at more live loops than
+   * the samples keep (MAX_RUNS) each such view re-added an evicted run: a write and an fsync per transition. */
+  const lastSampled = new Map<string, string>();
+  let lastFlush = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    lastFlush = Date.now();
+    try {
+      samples.flush();
+    } catch {
+      /* samples are a convenience: a full disk must not disturb the monitor */
+    }
+  };
+  const take = () => {
+    const snap = store.sessions.getSnapshot();
+    let recorded = false;
+    // Bounded: sessions that went away leave their entries; forgetting them all costs one re-sample each.
+    if (lastSampled.size > 2 * snap.sessions.length + 256) lastSampled.clear();
+    for (const s of snap.sessions) {
+      if (seen.has(s)) continue;
+      seen.add(s);
+      const sid = s.kind === 'legacy' ? null : s.id;
+      for (const m of s.modes)
+        if (m.active && watched.has(m.mode) && m.iteration !== null) {
+          const key = `${sid ?? ''}\u0000${m.mode}`;
+          const mark = `${m.startedMs}:${m.iteration}`;
+          if (lastSampled.get(key) === mark) continue;
+          lastSampled.set(key, mark);
+          recorded = samples.record(m.mode, sid, m.startedMs, m.iteration, store.clock()) || recorded;
+        }
+    }
+    if (!recorded || timer) return;
+    const wait = lastFlush + SAMPLES_FLUSH_MS - Date.now();
+    if (wait <= 0) flush();
+    else (timer = setTimeout(flush, wait)).unref();
+  };
+  take();
+  const unsub = store.sessions.subscribe(take);
+  // The process may end with a write pending (q, a signal): write it on the way out.
+  const onExit = () => {
+    if (timer) flush();
+  };
+  process.on('exit', onExit);
+  return () => {
+    unsub();
+    process.off('exit', onExit);
+    if (timer) flush();
+  };
+}

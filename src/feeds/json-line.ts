@@ -1,0 +1,72 @@
+/**
+ * The JSON lines of `omc-top watch --json`. JSON.stringify already escapes
+ * C0 controls; C1 controls (U+0080–U+009F, which some terminals read as CSI
+ * and friends), DEL and the line separators are escaped too, so a line piped
+ * to a terminal can carry no control byte at all.
+ */
+import type { Fact } from './attention/kinds.js';
+import type { Transition } from './attention/engine.js';
+import type { RowModel } from './row.js';
+import { VERSION } from '../version.js';
+
+export const LINE_VERSION = 1;
+
+const UNSAFE = /[\u007f-\u009f\u2028\u2029]/g;
+export function safeJson(value: unknown): string {
+  return JSON.stringify(value).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const where = (f: Fact) => ({
+  session: f.session,
+  mode: f.mode,
+  team: f.team,
+  worker: f.worker,
+  path: f.path,
+  ...(f.iteration !== undefined ? { iteration: f.iteration, max: f.max ?? null } : {}),
+});
+
+export function transitionLine(t: Transition, project: string, atMs: number): string {
+  return safeJson({
+    v: LINE_VERSION,
+    type: 'transition',
+    at: new Date(atMs).toISOString(),
+    project,
+    kind: t.kind,
+    key: t.key,
+    from: t.from,
+    to: t.to,
+    needs: t.needs,
+    ...where(t.fact),
+  });
+}
+
+export function snapshotLine(kind: string, key: string, f: Fact, project: string, atMs: number): string {
+  return safeJson({
+    v: LINE_VERSION,
+    type: 'snapshot',
+    at: new Date(atMs).toISOString(),
+    project,
+    kind,
+    key,
+    value: f.value,
+    needs: f.needs,
+    ...where(f),
+  });
+}
+
+/** `version`: the omc-top that writes the stream (the fleet checks a remote's before trusting its rows). */
+export function readyLine(project: string, atMs: number, needsYou: number): string {
+  return safeJson({
+    v: LINE_VERSION,
+    type: 'ready',
+    at: new Date(atMs).toISOString(),
+    project,
+    needsYou,
+    version: VERSION,
+  });
+}
+
+/** `--rows`: a session's row as the fleet view draws it; `row: null` when the session is gone. */
+export function rowLine(project: string, session: string, row: RowModel | null, atMs: number): string {
+  return safeJson({ v: LINE_VERSION, type: 'row', at: new Date(atMs).toISOString(), project, session, row });
+}

@@ -1,0 +1,83 @@
+/**
+ * The --json document. The field names in the issue are fixed; extra fields
+ * are additive. Everything here is already sanitised by the domains.
+ */
+import type { SessionsSnapshot } from '../store/sessions/model.js';
+import type { Problem } from '../store/types.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export interface JsonReportInput {
+  root: string;
+  rootRule: string;
+  notices: string[];
+  sessions: SessionsSnapshot;
+  extraProblems?: readonly Problem[];
+  /** Which OMC runs the hooks (detectOmcInstall), and whose rules the statuses use. */
+  omc?: { version: string | null; source: string; assumed: boolean; rules: string };
+  /** ralph story progress per session (null = session-less legacy state). */
+  storiesFor?: (sessionId: string | null) => unknown;
+  /** Other slices add their own top-level keys (e.g. "teams"). */
+  extra?: Record<string, unknown>;
+}
+
+export function buildJsonReport(input: JsonReportInput): Record<string, unknown> {
+  const problems = [...input.sessions.problems, ...(input.extraProblems ?? [])];
+  return {
+    root: input.root,
+    root_rule: input.rootRule,
+    notices: input.notices,
+    generated_at: iso(input.sessions.derivedAt),
+    omc_version: input.omc
+      ? { version: input.omc.version, source: input.omc.source, assumed: input.omc.assumed, rules: input.omc.rules }
+      : null,
+    sessions: input.sessions.sessions.map((s) => ({
+      id: s.id,
+      kind: s.kind,
+      status: s.status,
+      started_at: iso(s.startedMs),
+      updated_at: iso(s.updatedMs),
+      ended: s.ended,
+      // What the Stop hook does at this session's next Stop (null for session-less state).
+      verdict: s.verdict,
+      cancel: s.cancel && {
+        path: s.cancel.path,
+        mode: s.cancel.mode,
+        source: s.cancel.source,
+        requested_at: iso(s.cancel.requestedMs),
+        expires_at: iso(s.cancel.expiresMs),
+        in_force: s.cancel.inForce,
+        until: iso(s.cancel.untilMs),
+        targeted: s.cancel.targeted,
+        reason: s.cancel.reason,
+      },
+      modes: s.modes.map((m) => ({
+        mode: m.mode,
+        // OMC's registry rule (state_list_active), as documented; `enforced` is the Stop hook's.
+        active: m.active,
+        enforced: m.enforced,
+        status: m.status,
+        verdict: m.verdict,
+        iteration: m.iteration,
+        max_iterations: m.max,
+        phase: m.phase,
+        updated_at: iso(m.updatedMs),
+        path: m.path,
+        started_at: iso(m.startedMs),
+        owner: m.owner,
+        stranded: m.stranded,
+        linked: m.linked,
+        retired_in_omc_5_5: m.retired,
+        reason: m.reason,
+        extras: m.extras,
+        problem: m.problem,
+        // per ralph mode, {passed,total,current} | null
+        ...(m.mode === 'ralph' && input.storiesFor
+          ? { stories: input.storiesFor(s.kind === 'legacy' ? null : s.id) }
+          : {}),
+      })),
+    })),
+    problems: problems.map((p) => ({ path: p.path, message: p.message, severity: p.severity })),
+    ...(input.extra ?? {}),
+  };
+}

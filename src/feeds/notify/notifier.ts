@@ -1,0 +1,143 @@
+/**
+ * Turns transitions that need the user into notifications: the terminal
+ * bell, a desktop notification by OSC 9 or OSC 777, and `tmux
+ * display-message` (shown in tmux's status line; it never switches window or
+ * pane). Transitions arriving within `debounceMs` of the first one become
+ * one notification naming project, session, mode and reason (plus "+N
+ * more"). The engine reports each transition once; the notifier also drops a
+ * repeat of the same fact and reason within `repeatMs` (a file that flaps).
+ * Every text is cleaned of control bytes before it is written.
+ */
+import { execFile } from 'node:child_process';
+import type { Transition } from '../attention/engine.js';
+import { cleanLine } from '../../io/sanitize.js';
+import type { Channel, OmcTopConfig } from '../../config/config-file.js';
+
+export interface NotifierOptions {
+  channels: readonly Channel[];
+  project: string;
+  config?: OmcTopConfig;
+  /** Writes to the terminal (bell, OSC). */
+  write(bytes: string): void;
+  env?: NodeJS.ProcessEnv;
+  /** The tmux command (tests run a private `tmux -L` server). */
+  tmux?: readonly string[];
+  clock?: () => number;
+}
+
+interface Pending {
+  text: string;
+  channels: Set<Channel>;
+}
+
+export const DEFAULT_DEBOUNCE_MS = 1500;
+const REPEAT_MS = 60_000;
+
+const reasonKey = (needs: string) => (needs.startsWith('problem: ') ? 'problem' : needs);
+const short = (session: string) => (session.length > 12 ? session.slice(0, 8) : session);
+
+export function describe(t: Transition, project: string): string {
+  const f = t.fact;
+  const who = [
+    f.session ? short(f.session) : null,
+    f.team ? `team ${f.team}` : null,
+    f.worker ? `worker ${f.worker}` : null,
+    f.mode,
+  ].filter(Boolean);
+  const where = who.length > 0 ? ` ${who.join(' ')}` : f.path ? ` ${f.path}` : '';
+  return cleanLine(`${project}${where}: ${t.needs ?? ''}`);
+}
+
+/** OSC 777 for VTE and rxvt terminals, OSC 9 (iTerm2, kitty, WezTerm, foot, …) otherwise. */
+export function oscSequence(text: string, env: NodeJS.ProcessEnv): string {
+  const body = cleanLine(text).replace(/;/g, ',');
+  const seq =
+    env.VTE_VERSION || /^rxvt/.test(env.TERM ?? '') ? `\x1b]777;notify;omc-top;${body}\x07` : `\x1b]9;${body}\x07`;
+  // Inside tmux, hand the sequence to the outer terminal (tmux's passthrough wrapper).
+  return env.TMUX ? `\x1bPtmux;${seq.replace(/\x1b/g, '\x1b\x1b')}\x1b\\` : seq;
+}
+
+export class Notifier {
+  private pending: Pending[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private readonly recent = new Map<string, number>();
+  private enabled = true;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly clock: () => number;
+  private readonly debounceMs: number;
+  /** What was sent, newest last (for tests and the UI's message line). */
+  readonly sent: string[] = [];
+
+  constructor(private readonly opts: NotifierOptions) {
+    this.env = opts.env ?? process.env;
+    this.clock = opts.clock ?? Date.now;
+    this.debounceMs = opts.config?.notify?.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+  }
+
+  /** The toggle key: off drops what is pending and what comes until it is on again. */
+  setEnabled(on: boolean): void {
+    this.enabled = on;
+    if (!on) this.pending = [];
+  }
+
+  isEnabled(): boolean {
+    return this.enabled;
+  }
+
+  private channelsFor(needs: string): Channel[] {
+    const rule = this.opts.config?.notify?.reasons?.[reasonKey(needs) as never] as boolean | Channel[] | undefined;
+    if (rule === false) return [];
+    if (Array.isArray(rule)) return rule;
+    return [...this.opts.channels];
+  }
+
+  handle(batch: readonly Transition[]): void {
+    if (!this.enabled) return;
+    const now = this.clock();
+    for (const t of batch) {
+      if (!t.needs) continue;
+      const id = `${t.kind}\u0000${t.key}\u0000${t.needs}`;
+      const last = this.recent.get(id);
+      if (last !== undefined && now - last < REPEAT_MS) continue;
+      const channels = this.channelsFor(t.needs);
+      if (channels.length === 0) continue;
+      this.recent.set(id, now);
+      this.pending.push({ text: describe(t, this.opts.project), channels: new Set(channels) });
+    }
+    for (const [id, at] of this.recent) if (now - at >= REPEAT_MS) this.recent.delete(id);
+    if (this.pending.length > 0 && !this.timer) {
+      this.timer = setTimeout(() => this.flush(), this.debounceMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Sends what is pending as one notification (the debounce timer calls it). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0 || !this.enabled) return;
+    const text = batch.length > 1 ? `${batch[0]?.text} (+${batch.length - 1} more)` : (batch[0]?.text as string);
+    const channels = new Set(batch.flatMap((p) => [...p.channels]));
+    this.sent.push(text);
+    if (channels.has('bell')) this.opts.write('\x07');
+    if (channels.has('osc')) this.opts.write(oscSequence(text, this.env));
+    if (channels.has('tmux') && (this.env.TMUX || this.opts.tmux)) this.displayMessage(text);
+  }
+
+  private displayMessage(text: string): void {
+    const [cmd, ...pre] = this.opts.tmux ?? ['tmux'];
+    const target = this.env.TMUX_PANE ? ['-t', this.env.TMUX_PANE] : [];
+    // display-message expands #{…} formats: double every '#' so the text is shown as is.
+    execFile(cmd as string, [...pre, 'display-message', ...target, `omc-top: ${text.replace(/#/g, '##')}`], () => {
+      // A tmux that is gone or refuses is not worth a crash or a message; the bell and OSC still went out.
+    });
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.pending = [];
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * One fleet row: what the fleet view shows of a session, as plain data that
+ * is the same whether it came from a local store or from a remote
+ * `omc-top watch --json --rows` stream. Remote rows are hostile input: the
+ * zod schema bounds every field and every string is cleaned again here, on
+ * the receiving side, whatever the sender claims to have done.
+ */
+import { z } from 'zod';
+import type { ClaudeSessionView } from '../store/claude/model.js';
+import { cleanLine, truncate } from '../io/sanitize.js';
+import type { SessionView } from '../store/sessions/model.js';
+import { modeSummary, promptText } from '../store/sessions/summary.js';
+
+export const SESSION_STATUSES = [
+  'enforced',
+  'not-enforced',
+  'pending',
+  'stale',
+  'finished',
+  'cancelling',
+  'idle',
+] as const;
+export const PROCESS_STATUSES = ['busy', 'idle', 'waiting', 'gone', 'unknown'] as const;
+
+/** The row model `watch --json --rows` sends and the fleet view draws. */
+export interface RowModel {
+  session: string;
+  status: (typeof SESSION_STATUSES)[number];
+  /** While an OMC cancel signal is in force: when the Stop hook stops honouring it (epoch ms). */
+  cancelUntilMs: number | null;
+  /** Every mode with progress and phase, as the sessions pane writes it. */
+  modes: string;
+  prompt: string;
+  updatedMs: number | null;
+  /** Sort key: smaller needs attention sooner (the sessions pane's rank). */
+  rank: number;
+  /** The Claude Code process behind the session; null when no registry entry names it. */
+  process: (typeof PROCESS_STATUSES)[number] | null;
+  processWhy: string | null;
+}
+
+const MAX_TEXT = 400;
+const epoch = z.number().finite().min(0).max(253_402_300_799_999).nullable();
+const text = (max: number) => z.string().max(max * 4);
+
+export const ROW_SCHEMA = z.object({
+  session: z.string().min(1).max(200),
+  status: z.enum(SESSION_STATUSES),
+  cancelUntilMs: epoch,
+  modes: text(MAX_TEXT),
+  prompt: text(MAX_TEXT),
+  updatedMs: epoch,
+  rank: z.number().finite().min(-1e6).max(1e6),
+  process: z.enum(PROCESS_STATUSES).nullable(),
+  processWhy: text(200).nullable(),
+});
+
+const clean = (s: string, max: number) => truncate(cleanLine(s), max);
+
+/** Cleans a row that passed the schema: a remote sender's strings are re-cleaned here, never trusted. */
+export function cleanRow(r: z.infer<typeof ROW_SCHEMA>): RowModel {
+  return {
+    ...r,
+    session: clean(r.session, 120),
+    modes: clean(r.modes, MAX_TEXT),
+    prompt: clean(r.prompt, MAX_TEXT),
+    processWhy: r.processWhy === null ? null : clean(r.processWhy, 200),
+  };
+}
+
+/** The row of one local session (text already cleaned by the sessions domain). */
+export function rowOf(s: SessionView, claude: ClaudeSessionView | undefined): RowModel {
+  const p = claude?.process ?? null;
+  return {
+    session: s.id,
+    status: s.status,
+    cancelUntilMs: s.status === 'cancelling' ? (s.cancel?.untilMs ?? null) : null,
+    modes: truncate(s.modes.map((m) => modeSummary(m, true)).join(' · '), MAX_TEXT),
+    prompt: truncate(promptText(s), MAX_TEXT),
+    updatedMs: s.updatedMs,
+    rank: s.rank,
+    process: p?.status ?? null,
+    processWhy: p?.reason ?? null,
+  };
+}

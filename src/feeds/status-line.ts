@@ -1,0 +1,58 @@
+/**
+ * The one-line summary for `omc-top status`: the running loops with their
+ * progress and the needs-you count, filled into a user format. Pure.
+ */
+import { cleanLine } from '../io/sanitize.js';
+import { factsOf, needsYou } from './attention/engine.js';
+import type { AttentionInput } from './attention/kinds.js';
+
+export const DEFAULT_FORMAT = '{loops} · needs you: {needs}';
+export const FORMAT_FIELDS = ['loops', 'active', 'needs', 'project'] as const;
+
+const SHOWN_LOOPS = 3;
+
+export interface StatusValues {
+  loops: string;
+  active: number;
+  needs: number;
+  project: string;
+}
+
+export function statusValues(input: AttentionInput, project: string): StatusValues {
+  const loops: string[] = [];
+  for (const s of input.sessions.sessions) {
+    for (const m of s.modes) {
+      // The loops the Stop hook holds the agent for (or will, once armed): what a status bar should count.
+      if (m.status !== 'enforced' && m.status !== 'pending') continue;
+      const progress = m.iteration === null ? '' : m.max ? ` ${m.iteration}/${m.max}` : ` ${m.iteration}`;
+      loops.push(`${m.mode}${progress}`);
+    }
+  }
+  return {
+    // A status bar has room for a few: the first ones (the sessions domain's attention order) and a count.
+    loops:
+      loops.length === 0
+        ? 'no loops'
+        : loops.slice(0, SHOWN_LOOPS).join(' ') + (loops.length > SHOWN_LOOPS ? ` +${loops.length - SHOWN_LOOPS}` : ''),
+    active: loops.length,
+    needs: needsYou(factsOf(input)).length,
+    project,
+  };
+}
+
+/** Unknown `{names}` are an error (a typo should not print silently). */
+export function checkFormat(format: string): string | null {
+  for (const m of format.matchAll(/\{([^{}]*)\}/g)) {
+    if (!(FORMAT_FIELDS as readonly string[]).includes(m[1] as string)) {
+      return `unknown field {${m[1]}} in --format (known: ${FORMAT_FIELDS.map((f) => `{${f}}`).join(' ')})`;
+    }
+  }
+  return null;
+}
+
+/** With `tmux`, `#` is doubled so tmux shows it instead of reading a format or a #(command). */
+export function renderStatus(format: string, v: StatusValues, tmux: boolean): string {
+  const filled = format.replace(/\{(loops|active|needs|project)\}/g, (_, k: keyof StatusValues) => String(v[k]));
+  const line = cleanLine(filled);
+  return tmux ? line.replace(/#/g, '##') : line;
+}

@@ -1,0 +1,147 @@
+/**
+ * `omc-top --all` on screen: the fleet list, or — after Enter on a local row —
+ * the normal app on that row's root (its running store, its own UiStore kept
+ * for the next visit), with Esc back to the fleet. The fleet's keys are read
+ * through the same decoder as the app's (useKeyEvents) and dispatched from
+ * its bindings table (keys.ts) by the same `dispatch` the panes use; only one
+ * of the two is mounted at a time, so a key is never seen twice.
+ */
+import React, { useEffect, useMemo, useReducer, useSyncExternalStore } from 'react';
+import { App } from './app.js';
+import type { LocalFleet } from './fleet/local.js';
+import type { FleetRow, RemoteActions } from './fleet/model.js';
+import { dispatch } from './kit/bindings.js';
+import type { InputEvent } from './terminal/keys.js';
+import { useKeyEvents } from './input/use-router.js';
+import { openDetail, type SessionsPaneState } from './panes/sessions/reducer.js';
+import { PANES } from './panes/registry.js';
+import { useTerminalSize } from './terminal/use-size.js';
+import { ThemeContext, type Theme } from './ui/theme.js';
+import { UiStore } from './kit/ui-store.js';
+import { FLEET_BINDINGS, heightOf, type FleetKeyContext } from './panes/fleet/keys.js';
+import { FleetUi, typeFilter } from './panes/fleet/reducer.js';
+import { FleetView } from './panes/fleet/view.js';
+
+export interface FleetShellProps {
+  fleet: LocalFleet;
+  fleetUi: FleetUi;
+  remote?: RemoteActions;
+  theme: Theme;
+  /** --readonly: remote cancel and pause are refused (the panes of an opened project follow their store). */
+  readonly?: boolean;
+  exit(): void;
+  redraw(): void;
+  suspend<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** Time-derived text (ages, a cancel countdown) moves on this grid; nothing else re-renders an idle fleet. */
+const FLEET_TICK_MS = 5_000;
+
+export function FleetShell(props: FleetShellProps) {
+  const { fleet, fleetUi } = props;
+  const ui = useSyncExternalStore(fleetUi.subscribe, fleetUi.getSnapshot);
+  const uiStores = useMemo(() => new Map<string, UiStore>(), []);
+  useEffect(() => () => uiStores.forEach((u) => u.dispose()), [uiStores]);
+  const open = ui.open ? fleet.root(ui.open) : undefined;
+  if (open) {
+    let u = uiStores.get(ui.open as string);
+    if (!u) {
+      u = new UiStore({ pane: 'sessions' });
+      uiStores.set(ui.open as string, u);
+    }
+    return (
+      <App
+        store={open.store}
+        ui={u}
+        panes={PANES}
+        rootExplain={`${open.info.explain} (--all: Esc back to the fleet)`}
+        theme={props.theme}
+        exit={props.exit}
+        redraw={props.redraw}
+        suspend={props.suspend}
+        back={() => fleetUi.open(null)}
+      />
+    );
+  }
+  return (
+    <ThemeContext.Provider value={props.theme}>
+      <FleetList {...props} uiStores={uiStores} />
+    </ThemeContext.Provider>
+  );
+}
+
+function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) {
+  const { fleet, fleetUi, remote } = props;
+  const snap = useSyncExternalStore(fleet.subscribe, fleet.getSnapshot);
+  const ui = useSyncExternalStore(fleetUi.subscribe, fleetUi.getSnapshot);
+  const size = useTerminalSize();
+  const height = heightOf({ size, state: ui });
+  const [, tick] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    const t = setTimeout(tick, FLEET_TICK_MS - (Date.now() % FLEET_TICK_MS) + 2);
+    return () => clearTimeout(t);
+  });
+  useEffect(() => fleetUi.settle(snap, height));
+
+  /** Straight to the session's detail, as if it had been picked in the project's own list. */
+  const openProject = (row: FleetRow, atSession: boolean) => {
+    if (atSession) {
+      let u = props.uiStores.get(row.rootId);
+      if (!u) {
+        u = new UiStore({ pane: 'sessions' });
+        props.uiStores.set(row.rootId, u);
+      }
+      const init = PANES.find((p) => p.id === 'sessions')!.init as () => SessionsPaneState;
+      u.setPane('sessions');
+      u.setPaneState('sessions', (st: SessionsPaneState) => openDetail(st, row.session), init);
+    }
+    fleetUi.open(row.rootId);
+  };
+
+  // Read when the key comes, never from a render closure: a burst of keys sees every earlier key's state.
+  const contextNow = (): FleetKeyContext => ({
+    state: fleetUi.getSnapshot(),
+    set: (next) => fleetUi.update(next),
+    app: {
+      readonly: props.readonly ?? false,
+      flash: (text, kind) => fleetUi.flash(text, kind === 'error' ? 'error' : 'info'),
+    },
+    snap: fleet.getSnapshot(),
+    size,
+    remote,
+    exit: props.exit,
+    redraw: props.redraw,
+    openProject,
+  });
+
+  const onKey = (ev: InputEvent): void => {
+    const ctx = contextNow();
+    if (dispatch(FLEET_BINDINGS, ev, ctx)) return;
+    // ESC and the next key in one read (fast typing) decode as Alt+key: that was an Esc, then the key.
+    if (ev.kind === 'key' && ev.key.meta && ev.key.name === 'char' && !ev.key.ctrl) {
+      onKey({ kind: 'key', key: { ...ev.key, name: 'escape', ch: '', meta: false } });
+      onKey({ kind: 'key', key: { ...ev.key, meta: false } });
+      return;
+    }
+    const s = ctx.state;
+    if (!s.filterEditing || s.confirm || s.help) return;
+    // The filter field is open: text goes in, every other key is swallowed.
+    const text =
+      ev.kind === 'paste' ? ev.text : ev.key.name === 'char' && !ev.key.ctrl && !ev.key.meta ? ev.key.ch : null;
+    if (text !== null) fleetUi.update((st) => typeFilter(st, text));
+  };
+  useKeyEvents(onKey);
+
+  return (
+    <FleetView
+      snap={snap}
+      ui={ui}
+      hosts={remote?.hosts() ?? 0}
+      hostsLive={remote?.hostsLive() ?? 0}
+      width={Math.max(20, size.columns)}
+      rows={size.rows}
+      now={Date.now()}
+      readonly={props.readonly ?? false}
+    />
+  );
+}

@@ -1,0 +1,89 @@
+/** Failures in words a user can act on: errno codes, symlink chains, file kinds, write errors. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { quotePath } from './paths.js';
+import type { ReadFailureCode } from './types.js';
+
+/**
+ * ELOOP means a real loop or a chain longer than the kernel follows (40): walk
+ * the links ourselves (readlink only, bounded) to say which.
+ */
+export function describeLinkChain(abs: string): { code: ReadFailureCode; message: string } {
+  const seen = new Set<string>();
+  let cur = abs;
+  let links = 0;
+  for (; links < 1_000; links++) {
+    if (seen.has(cur))
+      return { code: 'outside-root', message: 'symlink loop (the link leads back to itself); not read' };
+    seen.add(cur);
+    let target: string;
+    try {
+      target = fs.readlinkSync(cur);
+    } catch {
+      break; // not a link (the end of the chain, or a directory link on the way): not a loop of file links
+    }
+    cur = path.resolve(path.dirname(cur), target);
+  }
+  return {
+    code: 'outside-root',
+    message: `a chain of ${links} symlinks, more than the 40 the kernel follows; not read`,
+  };
+}
+
+export function describeErrno(err: unknown): { code: ReadFailureCode; message: string } {
+  const e = err as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case 'ENOENT':
+      return { code: 'missing', message: 'file vanished before it could be read' };
+    case 'EACCES':
+    case 'EPERM':
+      return {
+        code: 'permission',
+        message: 'permission denied (OMC writes its files mode 0600; run omc-top as the same user)',
+      };
+    case 'EISDIR':
+      return { code: 'not-a-file', message: 'is a directory where a file was expected' };
+    case 'ELOOP':
+      return { code: 'outside-root', message: 'symlink loop (the link leads back to itself); not read' };
+    case 'ENXIO':
+      // open() of a Unix socket (or a device with nothing behind it).
+      return { code: 'not-a-file', message: 'is a socket or device, not a regular file; not read' };
+    default:
+      return { code: 'io', message: `read failed (${e?.code ?? String(err)})` };
+  }
+}
+
+export function fileKind(st: fs.Stats): string {
+  if (st.isFIFO()) return 'a FIFO, a named pipe';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a plain file';
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10240 ? 1 : 0)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Human-readable reason for a failed write, with the errno a user can search for. */
+export function describeWriteError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException & { missingDir?: string };
+  const missing = err?.missingDir ? quotePath(err.missingDir) : undefined;
+  switch (err?.code) {
+    case 'ENOSPC':
+      return 'disk full (ENOSPC): nothing was changed; your draft is kept';
+    case 'EROFS':
+      return 'read-only filesystem (EROFS): nothing was changed; your draft is kept';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (${err.code}): nothing was changed; your draft is kept`;
+    case 'EDQUOT':
+      return 'disk quota exceeded (EDQUOT): nothing was changed; your draft is kept';
+    case 'ENOENT':
+      // The directory was deleted under us (rm -rf .omc, a branch switch); say which one.
+      return `directory gone (ENOENT: ${missing ?? (err.path ? path.dirname(err.path) : 'no such file or directory')}): nothing was changed; your draft is kept`;
+    default:
+      return err instanceof Error ? err.message : String(e);
+  }
+}

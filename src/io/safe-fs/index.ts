@@ -1,0 +1,28 @@
+/**
+ * The one door to the file system. Every file omc-top opens (OMC's, Claude Code's, locks, markers) is read
+ * here, and every write goes through the contained write path, so two promises hold everywhere: nothing
+ * outside the resolved root is read or written (symlinks are resolved and checked), and a bad file turns
+ * into a specific, human-readable reason instead of an exception.
+ */
+export * from './types.js';
+export {
+  STATE_FILE_MAX_BYTES,
+  readTextSync,
+  readNoFollowSync,
+  readJsonSync,
+  parseJsonText,
+  type JsonResult,
+} from './read.js';
+export { toRel, isInside, resolveUnder, OutsideRootError } from './paths.js';
+export { listDirSync, statSync } from './list.js';
+export {
+  ContainedDir,
+  openDirUnder,
+  withDirUnder,
+  ensureOwnDir,
+  ensureDirUnder,
+  createExclusive,
+} from './contained-dir.js';
+export { atomicWriteSync, discardTemp, unlinkUnder, appendUnderSync } from './write.js';
+export { readRangeSync, readLogTailSync, type RangeResult, type LogTailResult } from './tail.js';
+export { formatBytes, describeWriteError } from './errors.js';

@@ -1,0 +1,129 @@
+/**
+ * Containment: where a relative path lands under a root, and whether a real path is inside it. Nothing outside
+ * the resolved root is read or written: symlinked directories on the way are resolved and checked.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { cleanLine } from '../sanitize.js';
+import type { ReadFailureCode } from './types.js';
+
+/** POSIX-style relative path (what we show and put in --json), whatever the platform. */
+export function toRel(root: string, abs: string): string {
+  return path.relative(root, abs).split(path.sep).join('/');
+}
+
+/** A path with an empty, `.` or `..` segment, or a trailing slash: path.resolve would change it. */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+const POSIX = path.sep === '/';
+/**
+ * path.resolve(p), without its cost when p is already absolute and normal (every path the store builds:
+ * path.resolve was the largest share of the safe-read path's own time in a start-up profile).
+ */
+function normalAbs(p: string): string {
+  return POSIX && p.charCodeAt(0) === 47 && !NOT_NORMAL.test(p) ? p : path.resolve(p);
+}
+
+/** True when `child` is `parent` or lies inside it (both absolute, already resolved). */
+export function isInside(parent: string, child: string): boolean {
+  // Both sides normalised by path.resolve, so a prefix test is exact and cheap
+  // (path.relative was a visible share of scanning 4,000 files).
+  const p = normalAbs(parent);
+  const c = normalAbs(child);
+  if (c === p) return true;
+  return c.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
+}
+
+/**
+ * realpath() of directories, remembered for a second: a scan of 2,000
+ * sessions reads 4,000 files in 2,000 directories, and resolving every file's
+ * full path again is most of the cost of a read. Files themselves are opened
+ * with O_NOFOLLOW, so a symlinked file is always caught and resolved fresh.
+ */
+const DIR_CACHE_MS = 1_000;
+const dirCache = new Map<string, { real: string | null; at: number }>();
+/**
+ * Entries older than DIR_CACHE_MS are never used again: drop them (at most once a second, and only once there
+ * are many), so the 2,000–10,000 directories of a start-up read are not held for the life of the process.
+ */
+let lastSweep = 0;
+function sweepDirCache(now: number): void {
+  if (dirCache.size < 1_024 || now - lastSweep < DIR_CACHE_MS) return;
+  lastSweep = now;
+  for (const [dir, e] of dirCache) if (now - e.at >= DIR_CACHE_MS) dirCache.delete(dir);
+}
+
+export function realDir(dir: string, fresh = false): string | null {
+  const now = Date.now();
+  const hit = dirCache.get(dir);
+  // Only a directory that exists is remembered: one created a moment after a read found it missing (a
+  // fresh project's first .omc/sessions/) must be seen by the very next read, not a second later.
+  if (!fresh && hit && hit.real !== null && now - hit.at < DIR_CACHE_MS) return hit.real;
+  let real: string | null;
+  try {
+    real = fs.realpathSync.native(dir);
+  } catch {
+    real = null;
+  }
+  sweepDirCache(now);
+  if (dirCache.size > 10_000) dirCache.clear();
+  dirCache.set(dir, { real, at: now });
+  return real;
+}
+
+export function realRoot(root: string): string {
+  return realDir(root) ?? path.resolve(root);
+}
+
+/** Resolves `rel` under `root` lexically and rejects `..` escapes before touching the disk. */
+export function resolveUnder(root: string, rel: string): string {
+  const r = normalAbs(root);
+  // The common case, a plain relative path (no empty, `.` or `..` segment): it is inside by construction.
+  if (POSIX && rel !== '' && rel.charCodeAt(0) !== 47 && !NOT_NORMAL.test(`/${rel}`))
+    return r === '/' ? `/${rel}` : `${r}/${rel}`;
+  const abs = path.resolve(r, rel);
+  if (!isInside(r, abs)) throw new OutsideRootError(rel);
+  return abs;
+}
+
+/**
+ * A path quoted in a message can come from the filesystem (a symlink's
+ * target, a directory name): it is text from disk like any other, and an
+ * escape sequence in it would reach the terminal through the problem line.
+ */
+export const quotePath = (p: string) => cleanLine(p);
+
+export class OutsideRootError extends Error {
+  constructor(rel: string) {
+    super(`refusing to touch ${JSON.stringify(quotePath(rel))}: it resolves outside the .omc root`);
+    this.name = 'OutsideRootError';
+  }
+}
+
+/**
+ * Where `rel` is, with every directory on the way resolved: refused when it
+ * names a place outside `root`, or when a directory on the way is a symlink
+ * leading outside it. The last component is left as it is (the caller's open
+ * decides about a symlink there). `rootWord` names the root in the message.
+ */
+export function containedPath(
+  root: string,
+  rel: string,
+  rootWord: string,
+): { ok: true; path: string } | { ok: false; code: ReadFailureCode; message: string } {
+  let abs: string;
+  try {
+    abs = resolveUnder(root, rel);
+  } catch (e) {
+    return { ok: false, code: 'outside-root', message: (e as Error).message };
+  }
+  const parent = realDir(path.dirname(abs));
+  if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
+  if (!isInside(realRoot(root), parent)) {
+    return {
+      ok: false,
+      code: 'outside-root',
+      message: `directory is a symlink to outside ${rootWord} (${quotePath(parent)}); not read`,
+    };
+  }
+  return { ok: true, path: path.join(parent, path.basename(abs)) };
+}

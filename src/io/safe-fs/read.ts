@@ -1,0 +1,198 @@
+/**
+ * Safe reads: non-blocking (a FIFO never hangs), no-follow unless the link stays inside the root, regular
+ * files only (checked on the descriptor), size-capped, decoded as UTF-8. Never throws.
+ */
+import fs from 'node:fs';
+import { cleanLine } from '../sanitize.js';
+import { describeErrno, describeLinkChain, fileKind, formatBytes } from './errors.js';
+import { containedPath, isInside, quotePath, realRoot } from './paths.js';
+import type { ReadFailureCode, ReadOk, ReadResult } from './types.js';
+import { fatalDecoder, lenientDecoder } from './utf8.js';
+
+/**
+ * One reusable read buffer: every read is synchronous and decoded into a JS
+ * string before the next, so thousands of small reads at startup allocate
+ * nothing outside the heap (RSS stays low). Big files get their own buffer.
+ */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+function readBuffer(size: number): Buffer {
+  if (size <= scratch.length) return scratch.subarray(0, size);
+  if (size > 4 * 1024 * 1024) return Buffer.allocUnsafe(size);
+  scratch = Buffer.allocUnsafe(2 ** Math.ceil(Math.log2(size)));
+  return scratch.subarray(0, size);
+}
+
+/** Default cap for JSON state files; OMC's own state_write payload limit is 1 MiB. */
+export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads a text file under `root`. Follows a symlink only when its target is
+ * still inside the root. Never throws.
+ */
+export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MAX_BYTES): ReadResult {
+  const at = containedPath(root, rel, 'the .omc root');
+  if (!at.ok) return at;
+  let real = at.path;
+  const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+  let fd: number;
+  try {
+    fd = fs.openSync(real, flags | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOOP') return { ok: false, ...describeErrno(err) };
+    // The file itself is a symlink: follow it only if it stays inside the root.
+    try {
+      real = fs.realpathSync.native(real);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ELOOP') return { ok: false, ...describeLinkChain(real) };
+      return { ok: false, ...describeErrno(e) };
+    }
+    if (!isInside(realRoot(root), real)) {
+      return {
+        ok: false,
+        code: 'outside-root',
+        message: `symlink points outside the .omc root (to ${quotePath(real)}); not read`,
+      };
+    }
+    try {
+      // The resolved path has no symlink left in it: one there now was swapped in after realpath.
+      fd = fs.openSync(real, flags | (fs.constants.O_NOFOLLOW ?? 0));
+    } catch (e) {
+      return { ok: false, ...describeErrno(e) };
+    }
+  }
+  return readOpenFile(fd, maxBytes);
+}
+
+function readToEnd(fd: number, first: Buffer, maxBytes: number): Buffer {
+  const chunks = [Buffer.from(first)];
+  let total = first.length;
+  const chunk = Buffer.allocUnsafe(64 * 1024);
+  while (total <= maxBytes) {
+    const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(Buffer.from(chunk.subarray(0, n)));
+    total += n;
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads an open descriptor: a regular file (checked on the descriptor, so a
+ * FIFO, socket or device swapped in after any path check is still refused),
+ * at most `maxBytes`, decoded as UTF-8. Closes the descriptor.
+ */
+function readOpenFile(fd: number, maxBytes: number): ReadResult {
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) {
+      return {
+        ok: false,
+        code: 'not-a-file',
+        message: st.isDirectory()
+          ? 'is a directory where a file was expected'
+          : `is not a regular file (${fileKind(st)})`,
+      };
+    }
+    if (st.size > maxBytes) {
+      return {
+        ok: false,
+        code: 'too-large',
+        message: `file is ${formatBytes(st.size)}, over the ${formatBytes(maxBytes)} limit; not read`,
+      };
+    }
+    // procfs and sysfs report size 0 for files that have content, and some of them (sysctls) return
+    // end-of-file after a short first read: give those one buffer large enough for a whole page.
+    let buf = readBuffer(st.size > 0 ? Math.min(st.size, maxBytes) + 1 : Math.min(maxBytes, 4095) + 1);
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, null);
+      if (n === 0) break;
+      got += n;
+    }
+    // Size 0 on a file that has bytes: procfs (/proc/<pid>/stat, /proc/stat) reports no size. Read on
+    // to the end, still capped.
+    if (st.size === 0 && got > 0) {
+      buf = readToEnd(fd, buf.subarray(0, got), maxBytes);
+      got = buf.length;
+    }
+    if (got > maxBytes) {
+      return {
+        ok: false,
+        code: 'too-large',
+        message: `file grew past the ${formatBytes(maxBytes)} limit while being read`,
+      };
+    }
+    const bytes = buf.subarray(0, got);
+    if (bytes.includes(0)) {
+      return { ok: false, code: 'binary', message: 'contains NUL bytes (binary data, not text); not read' };
+    }
+    let text: string;
+    let invalidUtf8 = false;
+    try {
+      text = fatalDecoder.decode(bytes);
+    } catch {
+      text = lenientDecoder.decode(bytes);
+      invalidUtf8 = true;
+    }
+    let bom = false;
+    if (text.charCodeAt(0) === 0xfeff) {
+      text = text.slice(1);
+      bom = true;
+    }
+    return { ok: true, text, bytes: got, mtimeMs: st.mtimeMs, ino: st.ino, invalidUtf8, bom };
+  } catch (err) {
+    return { ok: false, ...describeErrno(err) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Reads a small file at an absolute path that must not be a symlink at all
+ * (lock files, the names a ContainedDir hands out): O_NONBLOCK so a FIFO
+ * cannot hang us, O_NOFOLLOW so a link to /dev/zero or outside is refused,
+ * then the same descriptor checks and size cap as every other read.
+ */
+export function readNoFollowSync(abs: string, maxBytes: number): ReadResult {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+      return { ok: false, code: 'not-a-file', message: 'is a symlink where a file was expected; not read' };
+    return { ok: false, ...describeErrno(err) };
+  }
+  return readOpenFile(fd, maxBytes);
+}
+
+export type JsonResult =
+  | { ok: true; value: unknown; read: ReadOk }
+  | { ok: false; code: ReadFailureCode | 'invalid-json' | 'empty'; message: string };
+
+/** Reads and parses a JSON file; the failure message says what is wrong in words a user can act on. */
+export function readJsonSync(root: string, rel: string, maxBytes = STATE_FILE_MAX_BYTES): JsonResult {
+  const r = readTextSync(root, rel, maxBytes);
+  if (!r.ok) return r;
+  return parseJsonText(r.text, r);
+}
+
+export function parseJsonText(text: string, read: ReadOk): JsonResult {
+  if (text.trim() === '') return { ok: false, code: 'empty', message: 'file is empty (probably caught mid-write)' };
+  try {
+    return { ok: true, value: JSON.parse(text), read };
+  } catch (e) {
+    // V8 quotes the text around the error, which is file content: clean it like any other.
+    const detail = cleanLine((e as Error).message)
+      .replace(/\s+/g, ' ')
+      .slice(0, 120);
+    // A file cut mid-write fails where the text ends ("{", or after a comma): that is truncation, not a typo.
+    const at = /at position (\d+)/.exec(detail);
+    const truncated =
+      /end of (JSON )?input|Unterminated/i.test(detail) || (at !== null && Number(at[1]) >= text.trimEnd().length);
+    return {
+      ok: false,
+      code: 'invalid-json',
+      message: truncated ? `truncated JSON (${read.bytes} bytes; ${detail})` : `invalid JSON (${detail})`,
+    };
+  }
+}

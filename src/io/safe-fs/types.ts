@@ -1,0 +1,32 @@
+/** What a safe read returns: the text and what was seen of the file, or a specific reason it was not read. */
+
+export type ReadFailureCode = 'missing' | 'not-a-file' | 'outside-root' | 'too-large' | 'permission' | 'binary' | 'io';
+
+export interface ReadOk {
+  ok: true;
+  text: string;
+  bytes: number;
+  mtimeMs: number;
+  ino: number;
+  /** Bytes that were not valid UTF-8 were replaced with U+FFFD. */
+  invalidUtf8: boolean;
+  /** A leading byte-order mark was removed. */
+  bom: boolean;
+}
+export interface ReadFailure {
+  ok: false;
+  code: ReadFailureCode;
+  message: string;
+}
+export type ReadResult = ReadOk | ReadFailure;
+
+export interface DirEntry {
+  name: string;
+  kind: 'file' | 'dir' | 'symlink' | 'other';
+  /**
+   * The name on disk is not valid UTF-8: `name` shows the bad bytes as U+FFFD
+   * and cannot be used to open the entry. Domains report it instead of letting
+   * it vanish.
+   */
+  invalidName?: true;
+}

@@ -1,0 +1,120 @@
+/**
+ * Contained writes: OMC-style atomic replace, unlink and append, each inside a directory held open, never
+ * through a symlink and never to something that is not a regular file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { createExclusive, withDirUnder, type ContainedDir } from './contained-dir.js';
+import { quotePath, resolveUnder, toRel } from './paths.js';
+
+/** The target of a write must not be a symlink (we would replace the link) or a directory. */
+function assertReplaceable(dir: ContainedDir, name: string, rel: string): void {
+  try {
+    const st = fs.lstatSync(dir.at(name));
+    if (st.isSymbolicLink()) throw new Error(`refusing to write ${quotePath(rel)}: it is a symlink`);
+    if (st.isDirectory()) throw new Error(`refusing to write ${quotePath(rel)}: it is a directory`);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+}
+
+/**
+ * Atomic replace in OMC's own way (src/lib/atomic-write.ts): temp file in the
+ * same directory named `.<name>.tmp.<uuid>`, created O_EXCL mode 0600, fully
+ * written and fsynced, renamed over the target, then the directory fsynced.
+ * Readers see the old bytes or the new bytes, never a mix. We use OMC's temp
+ * naming (not write-file-atomic's `<name>.<hash>`) so OMC's session-end sweep
+ * and every watcher that already ignores OMC's temps also ignore ours. The
+ * temp, the rename and the cleanup all happen in the one directory held open.
+ */
+export function atomicWriteSync(root: string, rel: string, content: string, opts: { mkdir?: boolean } = {}): void {
+  const abs = resolveUnder(root, rel);
+  const name = path.basename(abs);
+  const data = Buffer.from(content, 'utf8');
+  withDirUnder(
+    root,
+    path.dirname(toRel(root, abs)) || '.',
+    (dir) => {
+      assertReplaceable(dir, name, rel);
+      const tmp = `.${name}.tmp.${randomUUID()}`;
+      let fd: number | null = null;
+      try {
+        fd = createExclusive(dir, tmp);
+        let off = 0;
+        while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
+        if (fs.fstatSync(fd).size !== data.length) throw new Error('short write');
+        fs.fsyncSync(fd);
+        fs.closeSync(fd);
+        fd = null;
+        fs.renameSync(dir.at(tmp), dir.at(name));
+      } catch (e) {
+        discardTemp(fd, dir.at(tmp));
+        throw e;
+      }
+      dir.sync();
+    },
+    { create: opts.mkdir },
+  );
+}
+
+/** Best-effort cleanup after a failed or finished temp-file write: close the descriptor if open, remove the temp. */
+export function discardTemp(fd: number | null, tmp: string): void {
+  if (fd !== null) {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      /* already failing */
+    }
+  }
+  try {
+    fs.unlinkSync(tmp);
+  } catch {
+    /* never created, or already renamed */
+  }
+}
+
+/**
+ * Deletes a file under root; missing is fine. The unlink happens in the
+ * directory held open (see ContainedDir) and never follows a symlink: a
+ * symlinked directory on the way out of the root is refused, a symlink as the
+ * last component is removed itself, a directory is not removed.
+ */
+export function unlinkUnder(root: string, rel: string): boolean {
+  const abs = resolveUnder(root, rel);
+  try {
+    return withDirUnder(root, path.dirname(toRel(root, abs)) || '.', (dir) => {
+      fs.unlinkSync(dir.at(path.basename(abs)));
+      return true;
+    });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
+  }
+}
+
+/**
+ * Appends one record to a log under root in a single write(2) on an O_APPEND
+ * descriptor, as OMC's appendFileSync does (no lock: concurrent appenders of
+ * one short line do not interleave). The directory must already exist and be
+ * inside the real root; a symlinked target is refused. Throws on failure.
+ */
+export function appendUnderSync(root: string, rel: string, text: string): void {
+  const abs = resolveUnder(root, rel);
+  // The directory is held open (ContainedDir), so a parent swapped for a symlink cannot redirect the append.
+  withDirUnder(root, toRel(root, path.dirname(abs)), (dir) => {
+    const fd = fs.openSync(
+      dir.at(path.basename(abs)),
+      fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0),
+      0o600,
+    );
+    try {
+      if (!fs.fstatSync(fd).isFile()) throw new Error(`refusing to append to ${toRel(root, abs)}: not a regular file`);
+      const data = Buffer.from(text, 'utf8');
+      const n = fs.writeSync(fd, data, 0, data.length);
+      if (n !== data.length) throw new Error(`short append to ${toRel(root, abs)} (${n} of ${data.length} bytes)`);
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * Everything that comes from a file is hostile until it has been through here.
+ * OMC state holds user prompts, agent output and wiki text: any of it can carry
+ * colour codes, cursor moves, OSC 52 clipboard writes or a terminal-title change.
+ * We remove whole escape sequences (not just the ESC byte, which would leave
+ * "[31m" litter), every other C0/C1 control, DEL, and the bidi overrides that
+ * can make text render in a different order than it is stored.
+ */
+
+import { agreeWidth } from './agreed-width.js';
+
+// CSI: ESC [ params intermediates final. Also the 8-bit CSI (U+009B).
+const CSI = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?/g;
+// OSC / DCS / SOS / PM / APC strings, terminated by BEL or ST (ESC \ or U+009C), or unterminated to end.
+const STRING_SEQ = /(?:\u001b[\]PX^_]|[\u0090\u009d\u0098\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)/g;
+// Any other two-byte escape (ESC followed by one char), e.g. ESC c (reset), ESC 7.
+const ESC_PAIR = /\u001b[\s\S]?/g;
+// C0 controls except TAB and LF, DEL, C1 controls.
+const CONTROLS_BLOCK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROLS_LINE = /[\u0000-\u001f\u007f-\u009f]/g;
+// Bidi embedding/override/isolate controls (Trojan-Source style reordering).
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+function stripSequences(s: string): string {
+  return s.replace(STRING_SEQ, '').replace(CSI, '').replace(ESC_PAIR, '').replace(BIDI, '');
+}
+
+/**
+ * For one-line display: newlines and tabs become spaces; no control bytes
+ * survive, and no character whose width terminals dispute (agreed-width.ts):
+ * a one-line value is what sits in a row, and a row must never wrap.
+ */
+export function cleanLine(value: unknown): string {
+  const s = typeof value === 'string' ? value : value == null ? '' : String(value);
+  return agreeWidth(
+    stripSequences(s)
+      .replace(/[\r\n\t]+/g, ' ')
+      .replace(CONTROLS_LINE, ''),
+  );
+}
+
+/** For multi-line display: keeps \n, expands tabs, drops \r and every other control. */
+export function cleanBlock(value: unknown): string {
+  const s = typeof value === 'string' ? value : value == null ? '' : String(value);
+  return stripSequences(s).replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(CONTROLS_BLOCK, '');
+}
+
+/** Recursively sanitises every string (keys included) in a parsed JSON value for display. */
+export function cleanDeep(value: unknown, depth = 0): unknown {
+  if (depth > 32) return '[…]';
+  // State values end up in rows (current_phase, prompts, names): widths every terminal agrees on.
+  if (typeof value === 'string') return agreeWidth(cleanBlock(value));
+  if (Array.isArray(value)) return value.map((v) => cleanDeep(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const key = cleanLine(k);
+      const clean = cleanDeep(v, depth + 1);
+      // JSON.parse makes "__proto__" an own key; plain assignment would set the prototype and the key would vanish.
+      if (key === '__proto__')
+        Object.defineProperty(out, key, { value: clean, enumerable: true, writable: true, configurable: true });
+      else out[key] = clean;
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Cuts to a display width in code points, adding an ellipsis. (Terminal width of CJK is handled by Ink.) */
+export function truncate(s: string, max: number): string {
+  if (max <= 0) return '';
+  // No more UTF-16 units than the limit: no more code points either (and no array of them to build).
+  if (s.length <= max) return s;
+  const chars = Array.from(s);
+  if (chars.length <= max) return s;
+  if (max === 1) return '…';
+  return chars.slice(0, max - 1).join('') + '…';
+}
+
+/**
+ * Text that arrives as a paste (bracketed paste into a filter, a search, an
+ * editor, a form) is as hostile as text from a file: a pasted OSC 52 would be
+ * echoed to the terminal by the field that shows it. Keeps line ends (editors
+ * take them), expands tabs, removes every other sequence and control.
+ */
+export function cleanPaste(text: string): string {
+  // Line ends stay as the terminal sent them (\r or \n): the fields decide what a pasted line end means.
+  return stripSequences(text)
+    .replace(/\t/g, '  ')
+    .replace(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '');
+}
+
+// What JSON.stringify leaves raw and a terminal would act on or reorder: DEL, C1, bidi, line separators.
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON for a terminal or a pipe: C0 controls are escaped by JSON.stringify
+ * itself; C1 controls, DEL and bidi controls are escaped here as \uXXXX. A
+ * JSON parser reads back exactly the same value; a terminal it is printed on
+ * sees no control byte.
+ */
+export function terminalSafeJson(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(
+    JSON_UNSAFE,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
+}

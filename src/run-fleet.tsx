@@ -1,0 +1,75 @@
+/**
+ * `omc-top --all` / `--host`: the fleet's stores started, the fleet view
+ * mounted through the same full-screen lifecycle as the monitor.
+ */
+import React from 'react';
+import type { FullScreenControls } from './terminal/full-screen.js';
+import { FleetShell } from './fleet-app.js';
+import { FleetUi } from './panes/fleet/reducer.js';
+import { pickTheme } from './ui/theme.js';
+import { UsageError } from './commands/args.js';
+import { cleanLine } from './io/sanitize.js';
+import { parseHostSpec, type HostSpec } from './config/host-spec.js';
+import { LocalFleet } from './fleet/local.js';
+import { RemoteFleet } from './fleet/remotes.js';
+
+export interface FleetRunOptions {
+  readonly: boolean;
+  poll: boolean;
+  mouse: boolean;
+  /** `--all`: this machine's roots (without it, only the hosts). */
+  local: boolean;
+  hosts: string[];
+  /** The config file's `hosts` (after --host). */
+  configHosts?: string[];
+  /** The config file could not be used (its line names file and field): shown on the message line. */
+  configError?: string | null;
+}
+
+type RunFullScreen = (
+  mouse: boolean,
+  element: (ctl: FullScreenControls) => React.ReactElement,
+  done: { beforeRestore(): void; afterRestore(): Promise<void> },
+) => Promise<number>;
+
+export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): Promise<number> {
+  const specs: HostSpec[] = [];
+  for (const h of [...opts.hosts, ...(opts.configHosts ?? [])]) {
+    const spec = parseHostSpec(h);
+    if (!spec) throw new UsageError(`--host needs user@box or user@box:/dir, not ${JSON.stringify(cleanLine(h))}`);
+    specs.push(spec);
+  }
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    process.stderr.write(
+      'omc-top: the fleet view needs a terminal on stdin and stdout; use watch --json for scripts.\n',
+    );
+    return Promise.resolve(2);
+  }
+  const fleet = new LocalFleet({ readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto', local: opts.local });
+  const remote = specs.length > 0 ? new RemoteFleet(specs, () => fleet.changed()) : undefined;
+  if (remote) fleet.setExtra(() => remote.groups());
+  const fleetUi = new FleetUi();
+  if (opts.configError) fleetUi.flash(opts.configError, 'error');
+  const theme = pickTheme();
+  // The first frame first: discovery runs git per project, so it starts after the empty fleet is drawn.
+  setImmediate(() => {
+    fleet.start();
+    remote?.start();
+  });
+  return runFullScreen(
+    opts.mouse,
+    (ctl) => (
+      <FleetShell
+        fleet={fleet}
+        fleetUi={fleetUi}
+        remote={remote}
+        theme={theme}
+        readonly={opts.readonly}
+        exit={ctl.exit}
+        redraw={ctl.redraw}
+        suspend={ctl.suspend}
+      />
+    ),
+    { beforeRestore: () => undefined, afterRestore: () => (remote?.stop(), fleet.close()) },
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * A session's words as both the sessions pane and the `watch --json --rows` wire format say them: one mode's
+ * summary (name, progress, phase) and the prompt. Below both, so a row's wording and the wire's stay one.
+ */
+import type { ModeView, SessionView } from './model.js';
+import { modeSpec } from './modes.js';
+
+/** `iteration/max`, with `?` for the side not known; empty when neither is. */
+export function progressText(iteration: number | null, max: number | null): string {
+  if (iteration === null && max === null) return '';
+  return `${iteration ?? '?'}/${max ?? '?'}`;
+}
+
+/** One mode as a row shows it: name, progress (autopilot: tasks done/total too), phase when asked for. */
+export function modeSummary(m: ModeView, withPhase: boolean): string {
+  const parts = [m.mode];
+  const prog = progressText(m.iteration, m.max);
+  if (prog) parts.push(prog);
+  const tasks = m.mode === 'autopilot' ? m.extras.find((e) => e.startsWith('tasks ')) : undefined;
+  if (tasks) parts.push(tasks);
+  if (m.phase && (withPhase || modeSpec(m.mode).phaseInRow || prog === '')) parts.push(m.phase);
+  if (m.retired) parts.push('(retired)');
+  if (m.problem) parts.push('⚠');
+  return parts.join(' ');
+}
+
+/** The prompt or task of the session's first mode that has one. */
+export function promptText(s: SessionView): string {
+  return s.modes.find((m) => m.prompt)?.prompt ?? '';
+}

@@ -1,0 +1,119 @@
+/**
+ * The full-screen lifecycle shared by the monitor and the fleet (`--all`): alternate screen, mouse, job
+ * control, signals, crash handling, hang-up.
+ */
+import type React from 'react';
+import { render, type Instance } from 'ink';
+import { releaseHungUpStdio, stdioTerminals } from './hangup.js';
+import { installJobControl } from './job-control.js';
+import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ, MOUSE_ON } from './screen.js';
+
+export interface FullScreenControls {
+  exit(): void;
+  redraw(): void;
+  suspend<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** Runs `element` full screen until it exits; resolves to the exit status. */
+export function runFullScreen(
+  mouse: boolean,
+  element: (ctl: FullScreenControls) => React.ReactElement,
+  done: { beforeRestore(): void; afterRestore(): Promise<void> },
+): Promise<number> {
+  const { stdout, stdin } = process;
+  return new Promise<number>((resolve) => {
+    const opts = { mouse };
+    let instance: Instance | null = null;
+    let finished = false;
+    const term = enterFullScreen(stdout, stdin, () => {
+      instance?.unmount();
+      instance = null;
+    });
+    if (opts.mouse) stdout.write(MOUSE_ON);
+
+    const finish = (code: number, error?: unknown) => {
+      if (finished) return;
+      finished = true;
+      done.beforeRestore();
+      term.restore();
+      if (error !== undefined) {
+        const e = error as Error;
+        process.stderr.write(
+          `omc-top crashed: ${e?.stack ?? String(error)}\nThe terminal was restored. Please report this with the lines above.\n`,
+        );
+      }
+      void done.afterRestore().finally(() => resolve(code));
+    };
+
+    const mount = () => {
+      instance = render(element({ exit: () => finish(0), redraw, suspend }), {
+        exitOnCtrlC: false,
+        patchConsole: false,
+        maxFps: 30,
+        incrementalRendering: true,
+      });
+    };
+    // Ink 6 has no "forget what is on screen" call; a fresh instance on a cleared screen is the reliable repaint.
+    const redraw = () => {
+      instance?.unmount();
+      instance = null;
+      stdout.write('\u001b[2J\u001b[H');
+      mount();
+    };
+    async function suspend<T>(fn: () => Promise<T>): Promise<T> {
+      instance?.unmount();
+      instance = null;
+      stdout.write(LEAVE_SEQ);
+      try {
+        if (stdin.isTTY) stdin.setRawMode(false);
+        return await fn();
+      } finally {
+        if (!finished) {
+          stdout.write(ENTER_SEQ + (opts.mouse ? MOUSE_ON : ''));
+          mount();
+        }
+      }
+    }
+
+    installJobControl({
+      leave: () => {
+        instance?.unmount();
+        instance = null;
+        stdout.write(LEAVE_SEQ);
+        if (stdin.isTTY) stdin.setRawMode(false);
+      },
+      enter: () => {
+        if (finished) return;
+        stdout.write(ENTER_SEQ);
+        mount();
+      },
+    });
+    process.on('SIGTERM', () => finish(143));
+    process.on('SIGHUP', () => finish(129));
+    process.on('SIGINT', () => finish(130));
+    process.on('SIGQUIT', () => finish(131));
+    process.on('uncaughtException', (e) => finish(1, e));
+    process.on('unhandledRejection', (e) => finish(1, e));
+    const wasTty = stdioTerminals();
+    process.on('exit', () => {
+      term.restore();
+      releaseHungUpStdio(wasTty);
+    });
+    // A closed terminal (tmux pane killed, ssh dropped) shows up as EIO/EPIPE on write,
+    // and as the end of input: in raw mode Ctrl-D is a key, so EOF only means the
+    // terminal hung up. Without the latter, a process outside the terminal's session
+    // (no SIGHUP) would linger until its next write. Whichever comes first, the
+    // status is SIGHUP's, as when the signal wins the race.
+    stdout.on('error', () => finish(129));
+    stdin.on('end', () => finish(129));
+
+    const crashAfter = Number(process.env.OMC_TOP_TEST_CRASH_AFTER_MS);
+    if (Number.isFinite(crashAfter) && crashAfter > 0) {
+      // Test hook: proves the terminal is restored after an uncaught error.
+      setTimeout(() => {
+        throw new Error('test crash requested by OMC_TOP_TEST_CRASH_AFTER_MS');
+      }, crashAfter);
+    }
+    mount();
+  });
+}

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { atomicWriteSync, listDirSync, readJsonSync, readTextSync, unlinkUnder } from '../../src/io/safe-fs/index.js';
+
+let base: string;
+let root: string;
+beforeEach(() => {
+  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-fsx-')));
+  root = path.join(base, '.omc');
+  fs.mkdirSync(root);
+});
+afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+describe('safe reads under the .omc root', () => {
+  it('refuses a symlink that points out of the root, with a specific reason', () => {
+    fs.writeFileSync(path.join(base, 'secret.json'), '{"x":1}');
+    fs.symlinkSync(path.join(base, 'secret.json'), path.join(root, 'evil.json'));
+    const r = readTextSync(root, 'evil.json');
+    expect(r).toMatchObject({ ok: false, code: 'outside-root' });
+    expect(!r.ok && r.message).toMatch(/symlink points outside/);
+  });
+
+  it('refuses to read through a directory symlinked out of the root', () => {
+    const outside = path.join(base, 'elsewhere');
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'ralph-state.json'), '{"active":true}');
+    fs.symlinkSync(outside, path.join(root, 'state'));
+    const r = readTextSync(root, 'state/ralph-state.json');
+    expect(r).toMatchObject({ ok: false, code: 'outside-root' });
+  });
+
+  it('follows a symlink that stays inside the root', () => {
+    fs.writeFileSync(path.join(root, 'real.json'), '{"x":1}');
+    fs.symlinkSync('real.json', path.join(root, 'alias.json'));
+    expect(readJsonSync(root, 'alias.json')).toMatchObject({ ok: true, value: { x: 1 } });
+  });
+
+  it('rejects ../ escapes before touching the disk', () => {
+    expect(readTextSync(root, '../outside.json')).toMatchObject({ ok: false, code: 'outside-root' });
+  });
+
+  it('turns huge, binary, invalid, truncated and empty files into specific messages', () => {
+    fs.writeFileSync(path.join(root, 'big.json'), Buffer.alloc(2048, 0x20));
+    expect(readTextSync(root, 'big.json', 1024)).toMatchObject({ ok: false, code: 'too-large' });
+    fs.writeFileSync(path.join(root, 'bin.json'), Buffer.from([0x7b, 0x00, 0x7d]));
+    expect(readTextSync(root, 'bin.json')).toMatchObject({ ok: false, code: 'binary' });
+    fs.writeFileSync(path.join(root, 'cut.json'), '{"active": tr');
+    const cut = readJsonSync(root, 'cut.json');
+    expect(cut.ok).toBe(false);
+    expect(!cut.ok && cut.message).toMatch(/truncated JSON/);
+    fs.writeFileSync(path.join(root, 'empty.json'), '');
+    expect(readJsonSync(root, 'empty.json')).toMatchObject({ ok: false, code: 'empty' });
+    fs.mkdirSync(path.join(root, 'dir.json'));
+    expect(readTextSync(root, 'dir.json')).toMatchObject({ ok: false, code: 'not-a-file' });
+  });
+
+  it('decodes invalid UTF-8 leniently and says so; strips a BOM', () => {
+    fs.writeFileSync(
+      path.join(root, 'latin1.json'),
+      Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]),
+    );
+    const r = readTextSync(root, 'latin1.json');
+    expect(r).toMatchObject({ ok: true, invalidUtf8: true });
+    fs.writeFileSync(path.join(root, 'bom.json'), '\ufeff{"a":1}');
+    expect(readJsonSync(root, 'bom.json')).toMatchObject({ ok: true, value: { a: 1 } });
+  });
+
+  it('lists a missing directory as missing and a file-as-directory as a specific error', () => {
+    expect(listDirSync(root, 'state/sessions')).toMatchObject({ ok: false, code: 'missing' });
+    fs.writeFileSync(path.join(root, 'state'), 'oops');
+    expect(listDirSync(root, 'state')).toMatchObject({ ok: false, code: 'not-a-file' });
+  });
+});
+
+describe('atomic writes never leave the root', () => {
+  it('writes pretty bytes with OMC temp naming and mode 0600, leaving no temp behind', () => {
+    atomicWriteSync(root, 'state/x.json', '{\n  "a": 1\n}', { mkdir: true });
+    expect(fs.readFileSync(path.join(root, 'state', 'x.json'), 'utf8')).toBe('{\n  "a": 1\n}');
+    expect(fs.statSync(path.join(root, 'state', 'x.json')).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(path.join(root, 'state'))).toEqual(['x.json']);
+  });
+
+  it('refuses to write through a symlinked directory that leads out of the root', () => {
+    const outside = path.join(base, 'outside');
+    fs.mkdirSync(outside);
+    fs.mkdirSync(path.join(root, 'state'));
+    fs.symlinkSync(outside, path.join(root, 'state', 'sessions'));
+    expect(() => atomicWriteSync(root, 'state/sessions/x.json', '{}')).toThrow(/outside the \.omc root/);
+    expect(fs.readdirSync(outside)).toEqual([]);
+    expect(() => unlinkUnder(root, 'state/sessions/x.json')).toThrow(/outside the \.omc root/);
+  });
+
+  it('refuses to write through a symlinked file and to escape with ../', () => {
+    fs.writeFileSync(path.join(base, 'target.json'), 'keep');
+    fs.symlinkSync(path.join(base, 'target.json'), path.join(root, 'link.json'));
+    expect(() => atomicWriteSync(root, 'link.json', 'overwrite')).toThrow(/symlink/);
+    expect(fs.readFileSync(path.join(base, 'target.json'), 'utf8')).toBe('keep');
+    expect(() => atomicWriteSync(root, '../escape.json', 'x')).toThrow(/outside the \.omc root/);
+    expect(fs.existsSync(path.join(base, 'escape.json'))).toBe(false);
+  });
+});

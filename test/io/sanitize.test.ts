@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cleanBlock, cleanDeep, cleanLine } from '../../src/io/sanitize.js';
+
+// Anything a terminal would interpret: C0 (except \n in blocks), ESC, DEL, C1.
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+describe('sanitize: no control byte from a file reaches the terminal', () => {
+  it.each([
+    ['colour', 'ok \u001b[31mred\u001b[0m done', 'ok red done'],
+    ['OSC 52 clipboard write', 'a\u001b]52;c;ZWNobyBoaQ==\u0007b', 'ab'],
+    ['terminal title (ST-terminated)', 'x\u001b]0;pwned\u001b\\y', 'xy'],
+    ['cursor movement', 'up\u001b[10Ahere\u001b[2J', 'uphere'],
+    ['8-bit CSI', 'a\u009b31mb', 'ab'],
+    ['reset', 'a\u001bcb', 'ab'],
+    ['bidi override', 'abc\u202edef', 'abcdef'],
+    ['NUL and bell', 'a\u0000b\u0007c', 'abc'],
+  ])('%s is removed whole', (_name, input, expected) => {
+    expect(cleanLine(input)).toBe(expected);
+  });
+
+  it('cleanLine turns newlines and tabs into spaces; cleanBlock keeps newlines', () => {
+    expect(cleanLine('one\ntwo\tthree\r\n')).toBe('one two three ');
+    expect(cleanBlock('one\r\ntwo\tx')).toBe('one\ntwo  x');
+  });
+
+  it('keeps ordinary text, CJK and emoji intact', () => {
+    const s = '決済フロー — café ✓ 🚀 한국어';
+    expect(cleanLine(s)).toBe(s);
+  });
+
+  it('property: no control characters survive, for any string', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => {
+        expect(CONTROL.test(cleanLine(s))).toBe(false);
+        expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(cleanBlock(s))).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('cleanDeep sanitises keys and nested values of parsed JSON', () => {
+    const v = cleanDeep({ 'k\u001b[1m': ['\u001b]0;t\u0007v', { z: 'a\u0000' }], n: 3 }) as Record<string, unknown>;
+    expect(v).toEqual({ k: ['v', { z: 'a' }], n: 3 });
+  });
+});
+
+import { fit } from '../../src/ui/format.js';
+import stringWidth from 'string-width';
+
+describe('fit: exact terminal cell widths', () => {
+  it.each([
+    ['ascii', 'hello world', 5],
+    ['ascii exact', 'hello', 5],
+    ['CJK (2 cells each)', '決済フロー', 5],
+    ['emoji', 'done ✓ 🚀 ok', 8],
+    ['mixed', 'ralph 3/10 · 日本', 14],
+  ])('%s', (_n, s, w) => {
+    const out = fit(s, w);
+    expect(stringWidth(out)).toBe(w);
+  });
+});
