@@ -45,9 +45,7 @@ const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.is
 const text = (v: unknown, max: number) => (typeof v === 'string' ? truncate(cleanLine(v).trim(), max) : '');
 
 /** Parses goals.json; a wrong shape is the problem line (the last good value stays). */
-export function parseGoals(
-  v: unknown,
-):
+export function parseGoals(v: unknown):
   | {
       ok: true;
       value: { goals: Goal[]; activeGoalId: string | null; aggregateComplete: boolean; updatedMs: number | null };

@@ -25,7 +25,13 @@ describe('prices', () => {
   it('a dated model id takes its family price; an unknown model has none (no guess)', () => {
     expect(priceFor('claude-sonnet-4-20250514', undefined)?.price.input).toBe(3);
     expect(priceFor('claude-opus-4-1-20250805', undefined)?.price.output).toBe(75);
-    expect(priceFor('claude-opus-5-5', undefined)).toBeNull();
+    // The models Claude Code 2.1.332 uses by default (its catalog's prices).
+    expect(priceFor('claude-opus-5-5', undefined)?.price).toMatchObject({ input: 4, output: 20, cacheRead: 0.2 });
+    expect(priceFor('claude-haiku-5-5', undefined)?.price).toMatchObject({ input: 0.1, output: 0.5 });
+    expect(priceFor('claude-sonnet-5-5', undefined)?.price).toMatchObject({ input: 2, output: 10, cacheRead: 0.1 });
+    // A newer model is not priced by its family's prefix: unpriced, never guessed.
+    expect(priceFor('claude-opus-5-6', undefined)).toBeNull();
+    expect(priceFor('claude-mock', undefined)).toBeNull();
     expect(priceFor(null, undefined)).toBeNull();
     const t = { input: 1_000_000, output: 1_000_000, cacheRead: 1_000_000, cacheWrite: 1_000_000 };
     // 3 + 15 + 0.3 + 3.75
