@@ -10,7 +10,7 @@ import { formatClock } from './format.js';
 
 /** "2h13", "45m", "3d4h": time left until `ms`. */
 export function countdown(ms: number, now: number): string {
-  const m = Math.max(0, Math.round((ms - now) / 60_000));
+  const m = Math.max(0, Math.floor((ms - now) / 60_000));
   if (m < 60) return `${m}m`;
   const h = Math.floor(m / 60);
   if (h < 48) return `${h}h${String(m % 60).padStart(2, '0')}`;

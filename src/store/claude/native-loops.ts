@@ -95,7 +95,8 @@ export class NativeLoopFolder {
   /** A user line's tool result (`toolUseResult` holds the structured answer). */
   toolResult(toolUseId: unknown, isError: boolean, result: Obj | null, at: number | null): void {
     if (typeof toolUseId !== 'string') return;
-    const call = this.pending.get(toolUseId);
+    // The call is known when its line was read; else (a transcript read from its last 64 MB) the result's shape says.
+    const call = this.pending.get(toolUseId) ?? inferCall(result);
     if (!call) return;
     this.pending.delete(toolUseId);
     if (isError) return;
@@ -228,6 +229,14 @@ export class NativeLoopFolder {
     }
     if (!isMeta && g.paused) this.facts.goal = { ...g, paused: false };
   }
+}
+
+function inferCall(result: Obj | null): { name: string; input: Obj } | null {
+  if (!result) return null;
+  if (typeof result.id === 'string' && typeof result.humanSchedule === 'string') return { name: 'CronCreate', input: {} };
+  if (typeof result.scheduledFor === 'number' && 'clampedDelaySeconds' in result)
+    return { name: 'ScheduleWakeup', input: {} };
+  return null;
 }
 
 /**
