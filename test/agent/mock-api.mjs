@@ -6,6 +6,10 @@
 //   carries the [[sub:...]] directives, written {bash:..} {write:..} {text:..} (default {bash:echo from-sub});
 //   the subagent's requests are a conversation of their own (keyed by its first user text), with their own
 //   call count, message ids and tool ids.
+//   [[tool:NAME {json}]] -> any tool call with that input (e.g. CronCreate, ScheduleWakeup; the JSON has no ']').
+// A request without tools (Claude Code's side requests: the /goal evaluator, the background-job classifier)
+// is answered apart, with its own call count: {"ok":false,…} when the request holds [[goalno]], {"ok":true,…}
+// with [[goalok]], else a fixed text.
 // Directives run one tool call per response, in order; then a closing text. When the request
 // carries OMC's "Skill routing detected: NAME" hint, the model obeys it once per session.
 // Usage is deterministic per session call n: input 100+n, output 10+n, cache write 5, cache read 1000n.
@@ -30,7 +34,7 @@ function textOf(content) {
     .join('\n');
 }
 
-const DIRECTIVE = /\[\[(bash|write|skill|text|slow|agent|sub):([^\]]*)\]\]/g;
+const DIRECTIVE = /\[\[(bash|write|skill|text|slow|agent|sub|tool):([^\]]*)\]\]/g;
 const SUBDIRECTIVE = /\{(bash|write|text|slow):([^}]*)\}/g;
 const SUBAGENT = 'SUBAGENT-TASK';
 
@@ -41,7 +45,7 @@ function directivePrompt(messages, sub) {
     const t = textOf(messages[i].content);
     // Hook feedback and skill bodies quote the task; they are not a new prompt.
     if (t.includes('Stop hook feedback') || t.startsWith('Base directory for this skill')) continue;
-    if (sub ? /\{(bash|write|text|slow):/.test(t) : /\[\[(bash|write|skill|text|slow|agent):/.test(t)) return t;
+    if (sub ? /\{(bash|write|text|slow):/.test(t) : /\[\[(bash|write|skill|text|slow|agent|tool):/.test(t)) return t;
   }
   return null;
 }
@@ -56,7 +60,7 @@ function plan(session, body) {
   if (prompt !== null && prompt !== session.prompt) {
     const directives = [...prompt.matchAll(DIRECTIVE)].map((m) => ({ kind: m[1], arg: m[2] }));
     session.prompt = prompt;
-    session.queue = directives.filter((d) => ['bash', 'write', 'skill', 'agent'].includes(d.kind));
+    session.queue = directives.filter((d) => ['bash', 'write', 'skill', 'agent', 'tool'].includes(d.kind));
     session.subSpec = directives.find((d) => d.kind === 'sub')?.arg ?? '{bash:echo from-sub}';
     session.slow = Number(directives.find((d) => d.kind === 'slow')?.arg ?? 0);
     session.closing = directives.find((d) => d.kind === 'text')?.arg ?? null;
@@ -76,6 +80,14 @@ function plan(session, body) {
     const [type, model] = (next.arg || 'general-purpose').split('/');
     const input = { description: 'mock subagent task', prompt: `${SUBAGENT} ${session.subSpec}`, subagent_type: type };
     return { tool: { name: 'Agent', input: model ? { ...input, model } : input }, text: 'Delegating.' };
+  }
+  if (next?.kind === 'tool') {
+    const sp = next.arg.indexOf(' ');
+    try {
+      return { tool: { name: next.arg.slice(0, sp), input: JSON.parse(next.arg.slice(sp + 1)) }, text: null };
+    } catch {
+      return { tool: null, text: `mock: bad JSON in a tool directive (call ${session.calls}).` };
+    }
   }
   return { tool: null, text: `${session.closing ?? 'Done'} (call ${session.calls}).` };
 }
@@ -97,6 +109,15 @@ function planSub(conv, messages) {
   return { tool: null, text: `${conv.closing} (call ${conv.calls}).` };
 }
 
+/** A side request's answer: the /goal evaluator's verdict when the request carries one, else a fixed text. */
+function sidePlan(body) {
+  const all = JSON.stringify(body);
+  if (all.includes('[[goalok]]')) return { tool: null, text: '{"ok": true, "reason": "mock says the goal is met"}' };
+  if (all.includes('[[goalno]]'))
+    return { tool: null, text: '{"ok": false, "reason": "mock says the goal is not met yet"}' };
+  return { tool: null, text: 'side answer' };
+}
+
 function sse(res, event, data) {
   res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
 }
@@ -110,7 +131,8 @@ async function respond(req, res, body) {
   const conv = isSubagent(messages)
     ? `s${crypto.createHash('sha1').update(textOf(messages[0].content)).digest('hex').slice(0, 6)}`
     : '';
-  const key = conv ? `${sid}:${conv}` : sid;
+  const side = !(Array.isArray(body.tools) && body.tools.length > 0);
+  const key = side ? `${sid}:side` : conv ? `${sid}:${conv}` : sid;
   const session = sessions.get(key) ?? {
     calls: 0,
     skilled: new Set(),
@@ -122,18 +144,19 @@ async function respond(req, res, body) {
   sessions.set(key, session);
   session.calls += 1;
   const n = session.calls;
-  const p = plan(session, body);
+  const p = side ? sidePlan(body) : plan(session, body);
   const usage = {
     input_tokens: 100 + n,
     output_tokens: 10 + n,
     cache_creation_input_tokens: 5,
     cache_read_input_tokens: 1000 * n,
   };
-  const tag = conv ? `${sid.slice(0, 8)}_${conv}` : sid.slice(0, 8);
+  const tag = side ? `${sid.slice(0, 8)}_side` : conv ? `${sid.slice(0, 8)}_${conv}` : sid.slice(0, 8);
   const id = `msg_${tag}_${n}`;
   log({
     session: sid,
     ...(conv ? { conv } : {}),
+    ...(side ? { side: true } : {}),
     model: body.model ?? null,
     call: n,
     path: req.url,
