@@ -28,8 +28,8 @@ export type RootChange = 'gone' | 'back' | 'replaced';
 /** The directory at `root` (device, inode, birth time), or null when there is none. */
 export function rootIdentity(root: string): string | null {
   try {
-    const st = fs.statSync(root);
-    return st.isDirectory() ? `${st.dev}:${st.ino}` : null;
+    const st = fs.statSync(root, { bigint: true });
+    return st.isDirectory() ? `${st.dev}:${st.ino}:${st.birthtimeNs}` : null;
   } catch {
     return null;
   }
@@ -50,12 +50,16 @@ export function watchRootPresence(opts: {
   const root = opts.root;
   let closed = false;
   let id = rootIdentity(root);
+  /** The parent named the root: a replacement even if the identity reads the same. */
+  let named = false;
   let namedCheck = false;
 
   const check = () => {
     if (closed) return;
     const now = rootIdentity(root);
-    if (now === id) return;
+    const forced = named && now !== null && id !== null;
+    named = false;
+    if (now === id && !forced) return;
     const was = id;
     id = now;
     if (now === null) opts.onChange('gone');
@@ -64,8 +68,9 @@ export function watchRootPresence(opts: {
 
   let parentWatch: fs.FSWatcher | null = null;
   try {
-    parentWatch = fs.watch(path.dirname(root), { persistent: false }, (_ev, name) => {
+    parentWatch = fs.watch(path.dirname(root), { persistent: false }, (ev, name) => {
       if (name !== null && name !== path.basename(root)) return;
+      if (ev === 'rename' && name !== null) named = true;
       // One look per batch of parent events (a delete and a create arrive together): one restart, not two.
       if (namedCheck) return;
       namedCheck = true;
@@ -88,6 +93,7 @@ export function watchRootPresence(opts: {
     adopt() {
       const was = id !== null;
       id = rootIdentity(root);
+      named = false;
       return was !== (id !== null);
     },
     close() {
