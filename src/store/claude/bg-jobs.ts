@@ -9,6 +9,7 @@
  * cwd). Read-only, through the safe read path; one fs.watch on `jobs/` and
  * one per job directory while live.
  */
+import { obj } from '../../io/json.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LastGoodFile } from '../../io/last-good.js';
@@ -42,8 +43,6 @@ export interface BgJobsSnapshot {
   problems: Problem[];
 }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 const text = (v: unknown, max: number) =>
   typeof v === 'string' && v.trim() !== '' ? truncate(cleanLine(v).trim(), max) : null;
 const time = (v: unknown) => {

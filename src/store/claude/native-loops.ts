@@ -11,6 +11,7 @@
  *   CronDelete. Jobs die with the process.
  * Folded into a small bounded summary, like the rest of the transcript facts. Pure.
  */
+import { type Obj } from '../../io/json.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 import { nextCronMs } from './cron.js';
 
@@ -59,7 +60,6 @@ const PENDING_CALLS = 32;
 
 export const emptyNativeLoops = (): NativeLoopFacts => ({ goal: null, jobs: [] });
 
-type Obj = Record<string, unknown>;
 const text = (v: unknown, max: number) => (typeof v === 'string' ? truncate(cleanLine(v).trim(), max) : '');
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
 
@@ -233,7 +233,8 @@ export class NativeLoopFolder {
 
 function inferCall(result: Obj | null): { name: string; input: Obj } | null {
   if (!result) return null;
-  if (typeof result.id === 'string' && typeof result.humanSchedule === 'string') return { name: 'CronCreate', input: {} };
+  if (typeof result.id === 'string' && typeof result.humanSchedule === 'string')
+    return { name: 'CronCreate', input: {} };
   if (typeof result.scheduledFor === 'number' && 'clampedDelaySeconds' in result)
     return { name: 'ScheduleWakeup', input: {} };
   return null;

@@ -9,6 +9,7 @@
  * figures are the parent's plus every subagent's (`withSubagents`): a
  * subagent's usage counts in the iteration in which it started.
  */
+import { type Obj, obj } from '../../io/json.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { listDirSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
@@ -35,9 +36,6 @@ export interface SubagentFacts {
   lastMs: number | null;
   usageSamples: { atMs: number; tokens: number }[];
 }
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 
 /** Folds a subagent's file: only usage (its lines are side-chain lines by definition). */
 export class SubagentFolder implements LineFolder<SubagentFacts> {

@@ -6,6 +6,7 @@
  * those at a higher rate). A spend timeline keeps the same sums in time
  * buckets, so a run's window, a mode or a day can be costed later. Pure.
  */
+import { type Obj, obj } from '../../io/json.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 
 /**
@@ -47,8 +48,6 @@ export const zeroPart = (): UsagePart => ({
   webSearches: 0,
 });
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
 
 /** The priced parts of one response's `message.usage` (2.1.332's shape; missing fields count 0). */

@@ -9,6 +9,7 @@
  * Shapes and rules as observed with OMC's own writers
  * (/work/notes/omc-5.5-surfaces/findings.md §3, §4). Pure: parsing and judging.
  */
+import { type Obj, obj } from '../../io/json.js';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanLine, truncate } from '../../io/sanitize.js';
@@ -54,8 +55,6 @@ export interface UsageCache {
   apiBackoffUntilMs: number | null;
 }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const time = (v: unknown): number | null => {
   if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v;

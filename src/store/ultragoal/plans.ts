@@ -9,6 +9,7 @@
  * goal complete or review-blocked with the last non-review-blocked one
  * complete. Pure.
  */
+import { obj } from '../../io/json.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 
 export const GOAL_STATUSES = ['pending', 'in_progress', 'complete', 'failed', 'review_blocked'] as const;
@@ -40,8 +41,6 @@ export interface PlanProgress {
   updatedMs: number | null;
 }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 const text = (v: unknown, max: number) => (typeof v === 'string' ? truncate(cleanLine(v).trim(), max) : '');
 
 /** Parses goals.json; a wrong shape is the problem line (the last good value stays). */
