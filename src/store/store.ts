@@ -76,6 +76,14 @@ export interface OmcStoreOptions {
   quota?: Pick<QuotaDomainOptions, 'pidAlive'>;
 }
 
+/** The sessions of the run history (newest first, each once): their transcripts give ended runs a cost. */
+function historySessionIds(runs: readonly { sessionId: string | null }[]): string[] {
+  const out = new Set<string>();
+  for (const r of runs)
+    if (r.sessionId !== null && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(r.sessionId)) out.add(r.sessionId);
+  return [...out];
+}
+
 export class OmcStore {
   readonly root: string;
   readonly projectDir: string | null;
@@ -152,6 +160,8 @@ export class OmcStore {
       projectDir: this.projectDir,
       clock: this.clock,
       live: opts.claude?.live ?? true,
+      // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
+      history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
     });
     this.prd = new PrdDomain({
       root: this.root,
@@ -166,6 +176,7 @@ export class OmcStore {
       parsed: this.sessions,
       sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
     });
+    this.runs.subscribe(this.claude.historyChanged);
     this.ultragoal = new UltragoalDomain({ root: this.root });
     const claudeConfig = findClaudeConfigDir(opts.claude?.env);
     this.bgJobs = new BgJobsDomain({

@@ -179,8 +179,12 @@ describe('sessions pane: the Claude process behind each session', () => {
     expect(t).toContain('cost $0.0032 est.');
     expect(t).toContain('claude-opus-5-5: 3 responses · 6,357 tokens · $0.0032 est. (built-in price)');
     // The Stop hook's "ITERATION 3/10" block starts iteration 3: m3 and its Write belong to it.
-    expect(t).toContain('iteration 2: in 102 · out 12 · cache read 2,000 · cache write 5 · 0 files written');
-    expect(t).toContain('iteration 3: in 103 · out 13 · cache read 3,000 · cache write 5 · 1 file written');
+    expect(t).toContain(
+      'iteration 2: in 102 · out 12 · cache read 2,000 · cache write 5 · $0.0011 est. · 0 files written',
+    );
+    expect(t).toContain(
+      'iteration 3: in 103 · out 13 · cache read 3,000 · cache write 5 · $0.0013 est. · 1 file written',
+    );
     expect(t).toMatch(/s\/iteration \S+ last 20s · ETA to 10 iterations 2m/);
   });
 

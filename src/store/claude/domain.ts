@@ -32,6 +32,11 @@ export interface ClaudeDomainOptions {
   /** false for one-shot --json: no watches, no timers, transcripts read to the end at once. */
   live?: boolean;
   probe?: LivenessProbe;
+  /**
+   * Sessions the run history names (ended runs whose state is gone): their transcripts are followed too, in
+   * the project directory, so a run's cost is known after its session ended (store/cost/rollup.ts).
+   */
+  history?: { ids(): Iterable<string> };
 }
 
 const EMPTY = (c: ClaudeConfigDir): ClaudeSnapshot => ({
@@ -90,6 +95,13 @@ export class ClaudeDomain implements Domain {
 
   subscribe = (l: () => void) => this.cell.subscribe(l);
   getSnapshot = () => this.cell.getSnapshot();
+  /**
+   * The run history changed: follow the transcripts it names now (only newly wanted ones are read). Also
+   * one-shot: the runs domain scans after this one, so its first list arrives here.
+   */
+  historyChanged = (): void => {
+    this.syncTranscripts(false);
+  };
   problems = (): readonly Problem[] => {
     const snap = this.cell.getSnapshot();
     const sessions = this.opts.sessions.getSnapshot();
@@ -146,6 +158,12 @@ export class ClaudeDomain implements Domain {
       if (cwd && path.isAbsolute(cwd)) want.set(s.id, transcriptRel(cwd, s.id));
       if (want.size >= MAX_TRANSCRIPTS) break;
     }
+    const dir = this.opts.projectDir;
+    if (this.opts.history && dir && path.isAbsolute(dir))
+      for (const sid of this.opts.history.ids()) {
+        if (want.size >= MAX_TRANSCRIPTS) break;
+        if (!want.has(sid)) want.set(sid, transcriptRel(dir, sid));
+      }
     return want;
   }
 

@@ -78,11 +78,12 @@ export class QuotaDomain implements Domain {
   readonly cell: SnapshotCell<QuotaSnapshot>;
   private readonly env: NodeJS.ProcessEnv;
   private readonly configDir: string;
-  private readonly daemonDir: string;
+  /** null: an explicit environment without HOME (a test's): no wait daemon is looked for. */
+  private readonly daemonDir: string | null;
   private readonly pidAlive: (pid: number) => boolean;
   private cacheFile: LastGoodFile<UsageCache> | null = null;
   private settings: LastGoodFile<number>;
-  private daemonFile: LastGoodFile<DaemonState>;
+  private daemonFile: LastGoodFile<DaemonState> | null;
   private pluginStamp = '';
   private timer: NodeJS.Timeout | null = null;
   private lastKey = '';
@@ -91,12 +92,14 @@ export class QuotaDomain implements Domain {
   constructor(private readonly opts: QuotaDomainOptions = {}) {
     this.env = opts.env ?? process.env;
     this.configDir = findClaudeConfigDir(this.env).dir;
-    this.daemonDir = waitDaemonDir(this.env);
+    this.daemonDir = opts.env && !opts.env.HOME && !opts.env.OMC_HOME ? null : waitDaemonDir(this.env);
     this.pidAlive = opts.pidAlive ?? defaultPidAlive;
     this.settings = new LastGoodFile(this.configDir, 'settings.json', {
       parse: jsonParse((v) => ({ ok: true, value: pollIntervalOf(v) })),
     });
-    this.daemonFile = new LastGoodFile(this.daemonDir, DAEMON_STATE, { parse: jsonParse(parseDaemonState) });
+    this.daemonFile = this.daemonDir
+      ? new LastGoodFile(this.daemonDir, DAEMON_STATE, { parse: jsonParse(parseDaemonState) })
+      : null;
     this.cell = new SnapshotCell<QuotaSnapshot>({
       version: 0,
       configDir: this.configDir,
@@ -154,21 +157,22 @@ export class QuotaDomain implements Domain {
     if (this.cacheFile?.pending) this.cacheFile.read('trailing');
     else this.cacheFile?.readIfChanged(edge);
     this.settings.readIfChanged('scan');
-    if (this.daemonFile.pending) this.daemonFile.read('trailing');
-    else this.daemonFile.readIfChanged(edge);
-    const pidText = readTextSync(this.daemonDir, DAEMON_PID, 64);
-    const pid = pidText.ok ? parsePidFile(pidText.text) : null;
-    const alive = pid !== null && this.pidAlive(pid);
-    const hasDaemon = !this.daemonFile.missing || pid !== null;
-    const daemon: DaemonView | null = hasDaemon
-      ? {
+    let daemon: DaemonView | null = null;
+    const dfile = this.daemonFile;
+    if (dfile && this.daemonDir) {
+      if (dfile.pending) dfile.read('trailing');
+      else dfile.readIfChanged(edge);
+      const pidText = readTextSync(this.daemonDir, DAEMON_PID, 64);
+      const pid = pidText.ok ? parsePidFile(pidText.text) : null;
+      if (!dfile.missing || pid !== null)
+        daemon = {
           dir: this.daemonDir,
-          state: this.daemonFile.value ?? null,
+          state: dfile.value ?? null,
           pid,
-          alive,
-          problem: this.daemonFile.problem,
-        }
-      : null;
+          alive: pid !== null && this.pidAlive(pid),
+          problem: dfile.problem,
+        };
+    }
     const cache = this.cacheFile?.value ?? null;
     const next = {
       configDir: this.configDir,

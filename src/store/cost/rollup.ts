@@ -94,6 +94,23 @@ export function costRollup(
   const modes = new Map<string, UsageByModel>();
   const runUsage = new Map<string, { by: UsageByModel; resolutionMs: number }>();
   let counted = 0;
+  const addRunUsage = (
+    mine: readonly RunLine[],
+    sessionStart: number | null,
+    mid: number,
+    by: UsageByModel,
+    width: number,
+  ) => {
+    for (const r of mine) {
+      const from = r.startedMs ?? sessionStart;
+      if (from === null) continue;
+      const to = r.outcome === 'running' ? null : (r.endedMs ?? now);
+      if (!inside({ fromMs: from, toMs: to }, mid)) continue;
+      const k = runKey(r);
+      const u = runUsage.get(k) ?? runUsage.set(k, { by: new Map(), resolutionMs: width }).get(k)!;
+      addUsage(u.by, by);
+    }
+  };
   const runsBySession = new Map<string, RunLine[]>();
   for (const r of runs)
     if (r.sessionId !== null)
@@ -113,21 +130,23 @@ export function costRollup(
       const mid = b.startMs + width / 2;
       const key = [...new Set(windows.filter((w) => inside(w, mid)).map((w) => w.mode))].sort().join('+') || NO_LOOP;
       addUsage(modes.get(key) ?? modes.set(key, new Map()).get(key)!, b.byModel);
-      for (const r of mine) {
-        const from = r.startedMs ?? s.startedMs;
-        if (from === null) continue;
-        const to = r.outcome === 'running' ? null : (r.endedMs ?? now);
-        if (!inside({ fromMs: from, toMs: to }, mid)) continue;
-        const k = runKey(r);
-        const u = runUsage.get(k) ?? runUsage.set(k, { by: new Map(), resolutionMs: width }).get(k)!;
-        addUsage(u.by, b.byModel);
-      }
+      addRunUsage(mine, s.startedMs, mid, b.byModel, width);
     }
     // Usage with no time (no timestamp, or a bucket dropped after 96 days): in the totals, outside any loop.
     if (f.timeline.undated.size > 0) {
       addUsage(days.get(UNDATED) ?? days.set(UNDATED, new Map()).get(UNDATED)!, f.timeline.undated);
       addUsage(modes.get(NO_LOOP) ?? modes.set(NO_LOOP, new Map()).get(NO_LOOP)!, f.timeline.undated);
     }
+  }
+  // Runs whose session OMC no longer holds (its state is gone): the run still gets its window's cost, but the
+  // project, mode and day totals stay the sum of the session rows, as the fleet view adds them.
+  const held = new Set(sessions.filter((s) => s.kind === 'session').map((s) => s.id));
+  for (const [sid, mine] of runsBySession) {
+    if (held.has(sid)) continue;
+    const f = claude.bySession.get(sid)?.transcript?.facts;
+    if (!f) continue;
+    const width = f.timeline.widthMs;
+    for (const b of f.timeline.list()) addRunUsage(mine, null, b.startMs + width / 2, b.byModel, width);
   }
   // Newest first; days past ROLLUP_DAYS are folded into one "earlier" row, so the rows still add up.
   const sorted = [...days.entries()].filter(([d]) => d !== UNDATED).sort((a, b) => (a[0] < b[0] ? 1 : -1));
