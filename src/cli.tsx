@@ -161,7 +161,13 @@ function runTui(
     });
     enableIterationSamples(s); // omc-top's own samples of live loops, in $XDG_STATE_HOME
     s.start({ progressive: true });
-    const a = startAttentionTerminal({ store: s, write: (t) => stdout.write(t), project, ...opts.attention });
+    const a = startAttentionTerminal({
+      store: s,
+      write: (t) => stdout.write(t),
+      project,
+      onProblem: (line) => ui.flash(line, 'error'),
+      ...opts.attention,
+    });
     if (a.configError) ui.flash(a.configError, 'error');
     return { store: s, attention: a };
   };

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseHostSpec } from './host-spec.js';
+import { PushSchema } from './push-config.js';
 import { readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
 
@@ -52,6 +53,8 @@ const ConfigSchema = z.strictObject({
       reasons: z.partialRecord(z.enum(REASONS), z.union([z.boolean(), channelList])).optional(),
     })
     .optional(),
+  /** Push to the user's phone: ntfy, a JSON webhook, Telegram, Discord (push-config.ts). */
+  push: PushSchema.optional(),
   /** The "needs you: N" terminal title (OSC 2). */
   title: z.boolean().optional(),
   /** Model prices in USD per million tokens, for the "est." cost (src/store/claude/prices.ts); a key is a model id or its prefix. */

@@ -11,6 +11,7 @@ import type { OmcStore } from '../../store/store.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { loadConfig, parseChannels, type Channel } from '../../config/config-file.js';
 import { Notifier } from './notifier.js';
+import { startPush } from './push/index.js';
 
 export const DEFAULT_CHANNELS: readonly Channel[] = ['bell', 'tmux'];
 const PUSH_TITLE = '\x1b[22;0t';
@@ -33,8 +34,12 @@ export function startAttentionTerminal(opts: {
   /** `--no-title`. */
   noTitle?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** A push channel failed (redacted, one line naming the channel and the HTTP status). */
+  onProblem?(line: string): void;
 }): AttentionTerminal {
   const loaded = loadConfig();
+  const push = startPush(loaded.config, { env: opts.env, onProblem: opts.onProblem });
+  for (const p of push.problems) opts.onProblem?.(p);
   const flag = opts.notify === undefined ? null : parseChannels(opts.notify);
   const channels = Array.isArray(flag) ? flag : (loaded.config.notify?.channels ?? DEFAULT_CHANNELS);
   const notifier = new Notifier({
@@ -43,6 +48,7 @@ export function startAttentionTerminal(opts: {
     config: loaded.config,
     write: opts.write,
     env: opts.env,
+    ...(push.sender ? { push: (m) => push.sender?.send(m) } : {}),
   });
   const monitor = new AttentionMonitor(opts.store);
   const titled = !opts.noTitle && loaded.config.title !== false;
@@ -73,6 +79,7 @@ export function startAttentionTerminal(opts: {
       off();
       monitor.dispose();
       notifier.dispose();
+      push.sender?.dispose();
       if (titled) opts.write(POP_TITLE);
     },
   };

@@ -12,6 +12,7 @@ import { execFile } from 'node:child_process';
 import type { Transition } from '../attention/engine.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Channel, OmcTopConfig } from '../../config/config-file.js';
+import type { PushMessage } from './push/channel.js';
 
 export interface NotifierOptions {
   channels: readonly Channel[];
@@ -23,18 +24,42 @@ export interface NotifierOptions {
   /** The tmux command (tests run a private `tmux -L` server). */
   tmux?: readonly string[];
   clock?: () => number;
+  /**
+   * Push (the user's phone): called once per item that newly needs the user, after the same debounce as the
+   * bell. Queues and returns at once (push/sender.ts); never for news.
+   */
+  push?(m: PushMessage): void;
 }
 
 interface Pending {
   text: string;
   channels: Set<Channel>;
+  push: PushMessage | null;
 }
+
+/** Pushes per debounce window at most; the rest are named in the last one ("+N more"). */
+const PUSH_MAX = 5;
 
 export const DEFAULT_DEBOUNCE_MS = 1500;
 const REPEAT_MS = 60_000;
 
 const reasonKey = (needs: string) => (needs.startsWith('problem: ') ? 'problem' : needs);
 const short = (session: string) => (session.length > 12 ? session.slice(0, 8) : session);
+
+/** The push message of a transition that needs the user: project, session, what is waited on; nothing else. */
+export function pushMessageOf(t: Transition, project: string): PushMessage {
+  const f = t.fact;
+  const session = f.session
+    ? short(f.session)
+    : f.team
+      ? `team ${f.team}${f.worker ? ` worker ${f.worker}` : ''}`
+      : null;
+  return {
+    project: cleanLine(project),
+    session: session ? cleanLine(session) : null,
+    waitingOn: cleanLine(t.needs ?? ''),
+  };
+}
 
 export function describe(t: Transition, project: string): string {
   const f = t.fact;
@@ -91,6 +116,11 @@ export class Notifier {
     return [...this.opts.channels];
   }
 
+  /** Push follows the reason rules too: a reason turned off (false) is not pushed. */
+  private pushes(needs: string): boolean {
+    return this.opts.config?.notify?.reasons?.[reasonKey(needs) as never] !== false;
+  }
+
   handle(batch: readonly Transition[]): void {
     if (!this.enabled) return;
     const now = this.clock();
@@ -100,9 +130,10 @@ export class Notifier {
       const last = this.recent.get(id);
       if (last !== undefined && now - last < REPEAT_MS) continue;
       const channels = this.channelsFor(t.needs);
-      if (channels.length === 0) continue;
+      const push = this.opts.push && this.pushes(t.needs) ? pushMessageOf(t, this.opts.project) : null;
+      if (channels.length === 0 && !push) continue;
       this.recent.set(id, now);
-      this.pending.push({ text: describe(t, this.opts.project), channels: new Set(channels) });
+      this.pending.push({ text: describe(t, this.opts.project), channels: new Set(channels), push });
     }
     for (const [id, at] of this.recent) if (now - at >= REPEAT_MS) this.recent.delete(id);
     if (this.pending.length > 0 && !this.timer) {
@@ -118,12 +149,29 @@ export class Notifier {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0 || !this.enabled) return;
-    const text = batch.length > 1 ? `${batch[0]?.text} (+${batch.length - 1} more)` : (batch[0]?.text as string);
-    const channels = new Set(batch.flatMap((p) => [...p.channels]));
+    this.sendPushes(batch);
+    const rung = batch.filter((p) => p.channels.size > 0);
+    if (rung.length === 0) return;
+    const text = rung.length > 1 ? `${rung[0]?.text} (+${rung.length - 1} more)` : (rung[0]?.text as string);
+    const channels = new Set(rung.flatMap((p) => [...p.channels]));
     this.sent.push(text);
     if (channels.has('bell')) this.opts.write('\x07');
     if (channels.has('osc')) this.opts.write(oscSequence(text, this.env));
     if (channels.has('tmux') && (this.env.TMUX || this.opts.tmux)) this.displayMessage(text);
+  }
+
+  /** One push per item; past PUSH_MAX in one window, the last names how many more. */
+  private sendPushes(batch: readonly Pending[]): void {
+    const push = this.opts.push;
+    const items = batch.flatMap((p) => (p.push ? [p.push] : []));
+    if (!push || items.length === 0) return;
+    const shown = items.length > PUSH_MAX ? items.slice(0, PUSH_MAX - 1) : items;
+    for (const m of shown) push(m);
+    if (shown.length < items.length) {
+      const rest = items.length - shown.length;
+      const first = items[shown.length] as PushMessage;
+      push({ ...first, waitingOn: `${first.waitingOn} (+${rest - 1} more need you)` });
+    }
   }
 
   private displayMessage(text: string): void {

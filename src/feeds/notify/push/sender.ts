@@ -1,0 +1,167 @@
+/**
+ * Sends push messages without ever holding up the monitor: `send` only
+ * queues. Each channel has its own small queue and one request in flight;
+ * a request has a timeout; a failure that may pass (timeout, network, 429,
+ * 5xx) is tried again after a growing pause, a bounded number of times; then
+ * one problem line names the channel and the HTTP status. Every line said
+ * about a channel is redacted (no token, topic or webhook path).
+ */
+import { cleanLine } from '../../../io/sanitize.js';
+import { redact, type PushMessage, type ResolvedChannel } from './channel.js';
+
+export interface SenderOptions {
+  timeoutMs?: number;
+  retries?: number;
+  /** The first pause before a retry; it doubles each time (default 1000). */
+  backoffMs?: number;
+  /** A problem line (redacted, control bytes removed). */
+  onProblem?(line: string): void;
+  /** A message went out on a channel (doctor --test-push says so). */
+  onSent?(label: string): void;
+}
+
+export const DEFAULT_TIMEOUT_MS = 5000;
+export const DEFAULT_RETRIES = 2;
+/** Messages waiting per channel; beyond it the oldest is dropped (a channel that is down for hours). */
+const QUEUE_MAX = 20;
+
+export interface Outcome {
+  label: string;
+  ok: boolean;
+  /** "HTTP 200", "HTTP 500", "timed out after 5000 ms", "connection refused". */
+  detail: string;
+}
+
+class ChannelQueue {
+  private readonly queue: PushMessage[] = [];
+  private running: Promise<void> | null = null;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private disposed = false;
+  dropped = 0;
+
+  constructor(
+    readonly channel: ResolvedChannel,
+    private readonly opts: Required<Pick<SenderOptions, 'timeoutMs' | 'retries' | 'backoffMs'>> & SenderOptions,
+  ) {}
+
+  push(m: PushMessage): void {
+    if (this.disposed) return;
+    if (this.queue.length >= QUEUE_MAX) {
+      this.queue.shift();
+      this.dropped++;
+    }
+    this.queue.push(m);
+    if (!this.running) this.running = this.drain().finally(() => (this.running = null));
+  }
+
+  idle(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
+  private async drain(): Promise<void> {
+    for (let m = this.queue.shift(); m && !this.disposed; m = this.queue.shift()) {
+      const out = await this.deliver(m);
+      if (out.ok) this.opts.onSent?.(out.label);
+      else this.problem(`push: ${out.label}: ${out.detail}; the message was not delivered`);
+    }
+  }
+
+  async deliver(m: PushMessage): Promise<Outcome> {
+    let last: Outcome = { label: this.channel.label, ok: false, detail: 'not sent' };
+    for (let attempt = 0; attempt <= this.opts.retries && !this.disposed; attempt++) {
+      if (attempt > 0) await this.pause(this.opts.backoffMs * 2 ** (attempt - 1));
+      if (this.disposed) break;
+      const r = await attemptOnce(this.channel, m, this.opts.timeoutMs);
+      last = { ...r, detail: attempt > 0 && !r.ok ? `${r.detail} (after ${attempt + 1} tries)` : r.detail };
+      if (r.ok || !r.retry) break;
+    }
+    return last;
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        resolve();
+      }, ms);
+      t.unref?.();
+      this.timers.add(t);
+    });
+  }
+
+  private problem(line: string): void {
+    this.opts.onProblem?.(cleanLine(redact(line, this.channel.secrets)));
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.queue.length = 0;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}
+
+/** One HTTP request with its timeout; never throws. */
+export async function attemptOnce(
+  channel: ResolvedChannel,
+  m: PushMessage,
+  timeoutMs: number,
+): Promise<Outcome & { retry: boolean }> {
+  const label = channel.label;
+  try {
+    const req = channel.request(m);
+    const res = await fetch(req.url, {
+      method: 'POST',
+      headers: req.headers,
+      body: req.body,
+      redirect: 'error',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // The body is not needed: release the connection.
+    await res.body?.cancel().catch(() => undefined);
+    const ok = res.status >= 200 && res.status < 300;
+    return { label, ok, detail: `HTTP ${res.status}`, retry: res.status === 429 || res.status >= 500 };
+  } catch (e) {
+    const err = e as Error & { cause?: { code?: string } };
+    const detail =
+      err.name === 'TimeoutError' || err.name === 'AbortError'
+        ? `no answer within ${timeoutMs} ms`
+        : err.cause?.code === 'ECONNREFUSED'
+          ? 'connection refused'
+          : err.cause?.code
+            ? `network error (${err.cause.code})`
+            : 'network error';
+    return { label, ok: false, detail: redact(detail, channel.secrets), retry: true };
+  }
+}
+
+export class PushSender {
+  private readonly queues: ChannelQueue[];
+
+  constructor(
+    readonly channels: readonly ResolvedChannel[],
+    opts: SenderOptions = {},
+  ) {
+    const full = {
+      ...opts,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retries: opts.retries ?? DEFAULT_RETRIES,
+      backoffMs: opts.backoffMs ?? 1000,
+    };
+    this.queues = channels.map((c) => new ChannelQueue(c, full));
+  }
+
+  /** Queues the message on every channel and returns at once. */
+  send(m: PushMessage): void {
+    for (const q of this.queues) q.push(m);
+  }
+
+  /** Resolves when every queue is empty (tests, doctor). */
+  async idle(): Promise<void> {
+    await Promise.all(this.queues.map((q) => q.idle()));
+  }
+
+  dispose(): void {
+    for (const q of this.queues) q.dispose();
+  }
+}
