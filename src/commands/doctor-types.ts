@@ -2,7 +2,7 @@
 export type CheckStatus = 'ok' | 'warn' | 'broken' | 'info';
 
 export interface DoctorCheck {
-  id: 'node' | 'root' | 'omc' | 'claude' | 'config' | 'watch' | 'tmux' | 'terminal';
+  id: 'node' | 'root' | 'omc' | 'claude' | 'config' | 'push' | 'watch' | 'tmux' | 'terminal';
   title: string;
   status: CheckStatus;
   /** One line: the answer. */
@@ -37,4 +37,6 @@ export interface DoctorOptions {
   procRoot?: string;
   /** How long to wait for the watcher to settle on a mode. */
   watchTimeoutMs?: number;
+  /** `--test-push`: send a test message to every push channel. */
+  testPush?: boolean;
 }

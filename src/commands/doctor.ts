@@ -8,18 +8,19 @@ import { parseArgs, UsageError } from './args.js';
 import { collectDoctorReport, type DoctorReport } from './doctor-checks.js';
 import { terminalSafeJson } from './wiki.js';
 
-export const DOCTOR_USAGE = `Usage: omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]
+export const DOCTOR_USAGE = `Usage: omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
 
 Explains the set-up: Node.js, how the .omc root was found (and the other
 candidates), the OMC install, Claude Code's config directory and session
-registry, omc-top's config file, watching and the inotify limits, tmux, the
+registry, omc-top's config file, push channels, watching and the inotify limits, tmux, the
 terminal.
 Exits 1 when something is broken, 0 otherwise (warnings included).
   --json        one JSON document: {"ok", "omcTop", "checks": [{"id", "status", "summary", "details", "data"}]}
   --cwd DIR     find the .omc root from DIR;  --root DIR  use DIR as the .omc root
-  --poll        check the watcher as omc-top --poll would run it`;
+  --poll        check the watcher as omc-top --poll would run it
+  --test-push   send a test message to each push channel (docs/reach.md)`;
 
-const FLAGS = { json: 'bool', cwd: 'value', root: 'value', poll: 'bool', help: 'bool' } as const;
+const FLAGS = { json: 'bool', cwd: 'value', root: 'value', poll: 'bool', 'test-push': 'bool', help: 'bool' } as const;
 
 const MARK: Record<string, string> = { ok: 'ok    ', warn: 'warn  ', broken: 'BROKEN', info: 'info  ' };
 
@@ -49,6 +50,7 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
     rootOverride: args.flags.get('root') as string | undefined,
     env: process.env,
     poll: args.flags.has('poll'),
+    testPush: args.flags.has('test-push'),
     version: VERSION,
     nodeVersion: process.version,
     terminal: {
