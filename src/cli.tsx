@@ -39,7 +39,8 @@ Usage:
   omc-top --json [--cwd DIR | --root DIR] [--omc-version X]
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
   omc-top wiki search QUERY [--limit N] [--json]
-  omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]
+  omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
+  omc-top serve [--port N] [--listen ADDR] [--all] [--host USER@BOX]... (a web page; docs/reach.md)
   omc-top watch --json [--snapshot] [--cwd DIR | --root DIR]
   omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR]
 
@@ -254,7 +255,14 @@ export function omcInstallFor(override: string | undefined, projectDir: string |
 
 export async function main(argv: readonly string[]): Promise<number> {
   const sub = argv[0];
-  if (sub === 'cancel' || sub === 'wiki' || sub === 'doctor' || sub === 'watch' || sub === 'status') {
+  if (
+    sub === 'cancel' ||
+    sub === 'wiki' ||
+    sub === 'doctor' ||
+    sub === 'watch' ||
+    sub === 'status' ||
+    sub === 'serve'
+  ) {
     const { runSubcommand } = await import('./commands/subcommands.js');
     return runSubcommand(sub, argv.slice(1));
   }

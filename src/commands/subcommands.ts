@@ -1,6 +1,7 @@
 /** Script-facing subcommands: `omc-top cancel …`, `omc-top wiki …` and `omc-top doctor`. */
 import { runCancelCommand } from './cancel.js';
 import { runDoctorCommand } from './doctor.js';
+import { runServeCommand } from './serve/command.js';
 import { runStatusCommand } from './status.js';
 import { runWatchCommand } from './watch.js';
 import { runWikiCommand } from './wiki.js';
@@ -9,6 +10,7 @@ export async function runSubcommand(name: string, argv: readonly string[]): Prom
   if (name === 'cancel') return runCancelCommand(argv);
   if (name === 'doctor') return runDoctorCommand(argv);
   if (name === 'watch') return runWatchCommand(argv);
+  if (name === 'serve') return runServeCommand(argv);
   if (name === 'status') return runStatusCommand(argv);
   return runWikiCommand(argv);
 }

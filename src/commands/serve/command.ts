@@ -1,0 +1,155 @@
+/**
+ * `omc-top serve [--port N] [--listen ADDR] [--all] [--host user@box]…`:
+ * the fleet and the inbox on a small web page, for a phone over the user's
+ * own ssh tunnel. Listens on 127.0.0.1 only unless `--listen` names another
+ * address (then it warns). Prints the URL with the token once, at start.
+ * The push channels of the config file notify from here too (each local
+ * root's attention monitor feeds a notifier with no terminal channel).
+ */
+import path from 'node:path';
+import { loadConfig } from '../../config/config-file.js';
+import { parseHostSpec, type HostSpec } from '../../config/host-spec.js';
+import { Notifier } from '../../feeds/notify/notifier.js';
+import { startPush } from '../../feeds/notify/push/index.js';
+import { LocalFleet } from '../../fleet/local.js';
+import { RemoteFleet } from '../../fleet/remotes.js';
+import { cleanLine } from '../../io/sanitize.js';
+import { resolveOmcRoot } from '../../store/root.js';
+import { OmcStore } from '../../store/store.js';
+import { parseArgs, UsageError } from '../args.js';
+import { takeRepeated } from '../fleet-args.js';
+import { newToken } from './guard.js';
+import { startServer } from './server.js';
+import { fleetSource, singleSource, type ServeRoot, type ServeSource } from './source.js';
+
+export const SERVE_USAGE = `Usage: omc-top serve [--port N] [--listen ADDR] [--all] [--host user@box]… [--cwd DIR | --root DIR] [--readonly]
+
+A small web page with the fleet and what needs you, live, for a phone browser
+over your own ssh tunnel:  ssh -L 8377:127.0.0.1:8377 host  (see docs/reach.md).
+Prints the URL with a fresh token; actions need it.
+  --port N        the port (default 8377; 0 picks a free one)
+  --listen ADDR   listen on ADDR instead of 127.0.0.1 (a warning: anyone who reaches it can try the token)
+  --all           every project on this machine;  --host user@box  a machine over ssh (repeatable)
+  --readonly      show only: every action is refused`;
+
+const FLAGS = {
+  port: 'value',
+  listen: 'value',
+  all: 'bool',
+  cwd: 'value',
+  root: 'value',
+  readonly: 'bool',
+  poll: 'bool',
+  help: 'bool',
+} as const;
+
+export const DEFAULT_PORT = 8377;
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** Push from serve: one notifier per local root, no terminal channel. */
+function pushFrom(source: ServeSource, err: (s: string) => void): () => void {
+  const config = loadConfig();
+  const push = startPush(config.config, { onProblem: (l) => err(`omc-top serve: ${l}\n`) });
+  for (const p of push.problems) err(`omc-top serve: ${p}\n`);
+  const sender = push.sender;
+  if (!sender) return () => undefined;
+  const attached = new Map<string, () => void>();
+  const attach = (r: ServeRoot) => {
+    if (attached.has(r.id)) return;
+    const n = new Notifier({
+      channels: [],
+      project: r.project,
+      config: config.config,
+      write: () => undefined,
+      env: {},
+      push: (m) => sender.send(m),
+    });
+    const off = r.monitor.onTransitions((batch) => n.handle(batch));
+    attached.set(r.id, () => (off(), n.dispose()));
+  };
+  source.roots().forEach(attach);
+  const offRoots = source.subscribe(() => source.roots().forEach(attach));
+  return () => {
+    offRoots();
+    for (const d of attached.values()) d();
+    sender.dispose();
+  };
+}
+
+export async function runServeCommand(argv: readonly string[]): Promise<number> {
+  const hosts = takeRepeated(argv, 'host');
+  const args = parseArgs(hosts.rest, FLAGS);
+  if (args.flags.has('help')) {
+    process.stdout.write(SERVE_USAGE + '\n');
+    return 0;
+  }
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+  const portText = (args.flags.get('port') as string | undefined) ?? String(DEFAULT_PORT);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError('--port needs a number 0-65535');
+  const listen = (args.flags.get('listen') as string | undefined) ?? '127.0.0.1';
+  if (!/^[0-9A-Za-z.:-]{1,253}$/.test(listen)) throw new UsageError('--listen needs an address');
+  const specs: HostSpec[] = [];
+  for (const h of hosts.values) {
+    const spec = parseHostSpec(h);
+    if (!spec) throw new UsageError(`--host needs user@box or user@box:/dir, not ${JSON.stringify(cleanLine(h))}`);
+    specs.push(spec);
+  }
+  const readonly = args.flags.has('readonly');
+  const watch = args.flags.has('poll') ? 'poll' : 'auto';
+  let source: ServeSource;
+  if (args.flags.has('all') || specs.length > 0) {
+    const fleet = new LocalFleet({ readonly, watch, local: args.flags.has('all') });
+    const remote = specs.length > 0 ? new RemoteFleet(specs, () => fleet.changed()) : undefined;
+    if (remote) fleet.setExtra(() => remote.groups());
+    fleet.start();
+    remote?.start();
+    source = fleetSource(fleet, async () => {
+      remote?.stop();
+      await fleet.close();
+    });
+  } else {
+    const res = resolveOmcRoot({
+      cwd: (args.flags.get('cwd') as string | undefined) ?? process.cwd(),
+      rootOverride: args.flags.get('root') as string | undefined,
+    });
+    if (!res.exists) {
+      process.stderr.write(`omc-top serve: no .omc directory found (${cleanLine(res.explain)})\n`);
+      return 2;
+    }
+    const store = new OmcStore({ root: res.root, readonly, watch, projectDir: res.projectDir, rootRule: res.rule });
+    store.start();
+    source = singleSource(store, path.basename(res.projectDir ?? path.dirname(res.root)));
+  }
+  const token = newToken();
+  const err = (s: string) => process.stderr.write(cleanLine(s) + '\n');
+  let served;
+  try {
+    served = await startServer({ source, token, listen, port: Number(portText), readonly, ack: null });
+  } catch (e) {
+    await source.close();
+    err(`omc-top serve: cannot listen on ${listen}:${portText}: ${(e as Error).message}`);
+    return 1;
+  }
+  const stopPush = pushFrom(source, (s) => err(s.trimEnd()));
+  if (!LOOPBACK.has(listen)) {
+    err(
+      `omc-top serve: WARNING: listening on ${listen}, not only this machine: anyone who can reach it can see the page's address and try the token. Prefer the default (127.0.0.1) and an ssh tunnel.`,
+    );
+  }
+  const host = listen.includes(':') ? `[${listen}]` : listen;
+  process.stdout.write(`omc-top serve: http://${host}:${served.port}/#${token}\n`);
+  process.stdout.write(
+    `  from another machine: ssh -L ${served.port}:127.0.0.1:${served.port} <this host>, then open the same URL there\n`,
+  );
+  return new Promise<number>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      stopPush();
+      void served.close().then(() => source.close().then(() => resolve(0)));
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,167 @@
+/**
+ * The one static page of `omc-top serve`, bundled as strings (no file to
+ * find at run time, no framework). Text reaches the page through
+ * textContent only, never as HTML. The token comes from the URL fragment
+ * (never sent to the server by the browser) and goes in a header.
+ */
+export const PAGE_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>omc-top</title>
+<link rel="stylesheet" href="/app.css">
+</head>
+<body>
+<header><h1>omc-top</h1><span id="count">…</span><span id="conn"></span></header>
+<p id="message" role="status"></p>
+<section id="confirm" hidden>
+  <h2 id="confirm-title"></h2>
+  <ul id="confirm-lines"></ul>
+  <p id="confirm-prompt"></p>
+  <button id="confirm-yes">Confirm</button> <button id="confirm-no">Back</button>
+</section>
+<main id="roots"></main>
+<script src="/app.js"></script>
+</body>
+</html>
+`;
+
+export const PAGE_CSS = `body{font:15px/1.4 system-ui,sans-serif;margin:0;background:#111;color:#ddd}
+header{display:flex;gap:1em;align-items:baseline;padding:.5em 1em;background:#222;position:sticky;top:0}
+h1{font-size:1.1em;margin:0}h2{font-size:1em;margin:.8em 0 .3em}
+#count.need{color:#fb4;font-weight:bold}#conn{color:#888;margin-left:auto;font-size:.85em}
+main,#message,#confirm{padding:0 1em}#message{min-height:1.2em;color:#9cf}
+#confirm{background:#332;border:1px solid #775;margin:.5em 1em;padding:.5em 1em}
+.root{border-top:1px solid #333;margin-top:.5em}
+.need{list-style:none;padding:0;margin:0}.need li{padding:.3em 0;color:#fb4}
+.row{display:grid;grid-template-columns:1fr auto;gap:.2em .8em;padding:.4em 0;border-bottom:1px solid #222}
+.row .modes{grid-column:1/3;color:#aaa;font-size:.9em}.status{color:#8c8}
+button{font:inherit;padding:.2em .7em;margin:0 .2em;background:#333;color:#eee;border:1px solid #555;border-radius:4px}
+@media (min-width:700px){.row{grid-template-columns:14em 8em 1fr auto}.row .modes{grid-column:auto}}
+`;
+
+export const PAGE_JS = `'use strict';
+(function () {
+  var token = (location.hash || '').slice(1) || sessionStorage.getItem('omc-top-token') || '';
+  if (token) sessionStorage.setItem('omc-top-token', token);
+  var $ = function (id) { return document.getElementById(id); };
+  var el = function (tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  };
+  var say = function (text) { $('message').textContent = text; };
+  function post(path, body) {
+    return fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-omc-top-token': token },
+      body: JSON.stringify(body),
+    }).then(function (r) {
+      return r.json().then(function (j) { return { status: r.status, body: j }; });
+    });
+  }
+  function ago(ms) {
+    if (!ms) return '';
+    var s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+    return s < 60 ? s + ' s ago' : s < 3600 ? Math.round(s / 60) + ' min ago' : Math.round(s / 3600) + ' h ago';
+  }
+  function askCancel(root, session, pause) {
+    post('/api/cancel/plan', { root: root, session: session, pause: pause }).then(function (r) {
+      if (r.status !== 200) return say(r.body.error || 'refused');
+      $('confirm-title').textContent = r.body.title;
+      var ul = $('confirm-lines');
+      ul.textContent = '';
+      r.body.lines.forEach(function (l) { ul.appendChild(el('li', l)); });
+      $('confirm-prompt').textContent = r.body.prompt;
+      $('confirm').hidden = false;
+      $('confirm-yes').onclick = function () {
+        $('confirm').hidden = true;
+        post('/api/cancel/confirm', { plan: r.body.plan }).then(function (d) {
+          say(d.body.summary || d.body.error || 'done');
+        });
+      };
+      $('confirm-no').onclick = function () { $('confirm').hidden = true; say('nothing was changed'); };
+    });
+  }
+  function render(p) {
+    var c = $('count');
+    c.textContent = p.count > 0 ? 'needs you: ' + p.count : 'nothing needs you';
+    c.className = p.count > 0 ? 'need' : '';
+    var main = $('roots');
+    main.textContent = '';
+    p.roots.forEach(function (r) {
+      var sec = el('section', null, 'root');
+      sec.dataset.root = r.id;
+      sec.appendChild(el('h2', r.project + (r.host ? ' @ ' + r.host : '')));
+      var needs = el('ul', null, 'need');
+      r.needs.forEach(function (n) {
+        var li = el('li', '! ' + n.reason + (n.session ? ' · ' + n.session.slice(0, 8) : '') + (n.mode ? ' ' + n.mode : ''));
+        li.dataset.need = n.id;
+        var ack = el('button', 'Acknowledge');
+        ack.onclick = function () {
+          post('/api/ack', { root: r.id, ids: [n.id] }).then(function (d) { say(d.body.message || d.body.error); });
+        };
+        li.appendChild(ack);
+        needs.appendChild(li);
+      });
+      sec.appendChild(needs);
+      r.rows.forEach(function (row) {
+        var d = el('div', null, 'row');
+        d.dataset.session = row.session;
+        d.appendChild(el('span', row.session.slice(0, 12), 'sid'));
+        d.appendChild(el('span', row.status + (row.process ? ' · ' + row.process : ''), 'status'));
+        d.appendChild(el('span', row.modes + ' ' + ago(row.updatedMs), 'modes'));
+        var acts = el('span');
+        if (r.local && row.status === 'active') {
+          var pause = el('button', 'Pause');
+          pause.onclick = function () { askCancel(r.id, row.session, true); };
+          var cancel = el('button', 'Cancel');
+          cancel.onclick = function () { askCancel(r.id, row.session, false); };
+          acts.appendChild(pause);
+          acts.appendChild(cancel);
+        }
+        d.appendChild(acts);
+        sec.appendChild(d);
+      });
+      main.appendChild(sec);
+    });
+  }
+  // Server-sent events read with fetch, so the token travels in a header (EventSource cannot set one).
+  function connect() {
+    $('conn').textContent = 'connecting…';
+    fetch('/events', { headers: { 'x-omc-top-token': token } }).then(function (res) {
+      if (res.status !== 200) {
+        $('conn').textContent = res.status === 401 ? 'wrong or missing token: open the URL omc-top serve printed' : 'refused (' + res.status + ')';
+        return;
+      }
+      $('conn').textContent = 'live';
+      var reader = res.body.getReader();
+      var dec = new TextDecoder();
+      var buf = '';
+      function pump() {
+        return reader.read().then(function (x) {
+          if (x.done) throw new Error('closed');
+          buf += dec.decode(x.value, { stream: true });
+          var i;
+          while ((i = buf.indexOf('\\n\\n')) >= 0) {
+            var ev = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            ev.split('\\n').forEach(function (line) {
+              if (line.indexOf('data: ') === 0) render(JSON.parse(line.slice(6)));
+            });
+          }
+          return pump();
+        });
+      }
+      return pump();
+    }).catch(function () {
+      $('conn').textContent = 'lost: retrying';
+      setTimeout(connect, 2000);
+    });
+  }
+  connect();
+})();
+`;

@@ -1,0 +1,154 @@
+/**
+ * The HTTP side of `omc-top serve`, on Node's own http server: the page, its
+ * script and style, a server-sent-events stream of the picture (sent again
+ * whenever it changes, at most once per turn of the event loop), and the
+ * actions. Everything but the page's static files needs the token; every
+ * request passes the Host / Origin checks (guard.ts).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Actions } from './actions.js';
+import { allowedHosts, checkRequest, PAGE_HEADERS } from './guard.js';
+import { PAGE_CSS, PAGE_HTML, PAGE_JS } from './page.js';
+import type { ServeSource } from './source.js';
+
+export interface ServeOptions {
+  source: ServeSource;
+  token: string;
+  listen: string;
+  port: number;
+  readonly: boolean;
+  /** Acknowledge items (the attention inbox's acknowledgements); null where it is not available. */
+  ack: ((rootId: string, ids: string[]) => Promise<string>) | null;
+}
+
+export interface Served {
+  port: number;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 16 * 1024;
+
+function readBody(req: http.IncomingMessage): Promise<Record<string, unknown> | null> {
+  return new Promise((resolve) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        resolve(null);
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => {
+      try {
+        const v: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        resolve(v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+      } catch {
+        resolve(null);
+      }
+    });
+    req.on('error', () => resolve(null));
+  });
+}
+
+const json = (res: http.ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+};
+
+export async function startServer(opts: ServeOptions): Promise<Served> {
+  const actions = new Actions(opts.source, opts.readonly);
+  const streams = new Set<http.ServerResponse>();
+  let hosts = allowedHosts(opts.listen, opts.port);
+  let lastPicture = '';
+  let scheduled = false;
+  const picture = () => JSON.stringify(opts.source.picture(Date.now()));
+  const broadcast = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      if (streams.size === 0) return;
+      const p = picture();
+      if (p === lastPicture) return;
+      lastPicture = p;
+      for (const s of streams) s.write(`data: ${p}\n\n`);
+    });
+  };
+  const off = opts.source.subscribe(broadcast);
+  // Rows say "12 s ago": refresh the picture now and then even when nothing changed on disk.
+  const tick = setInterval(broadcast, 5000);
+  tick.unref();
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const route = `${req.method} ${url.pathname}`;
+    const isStatic = route === 'GET /' || route === 'GET /app.js' || route === 'GET /app.css';
+    const refused = checkRequest(req, hosts, opts.token, !isStatic);
+    if (refused) return json(res, refused.status, { error: refused.why });
+    if (isStatic) {
+      const [type, body] =
+        route === 'GET /'
+          ? ['text/html', PAGE_HTML]
+          : route === 'GET /app.js'
+            ? ['text/javascript', PAGE_JS]
+            : ['text/css', PAGE_CSS];
+      res.writeHead(200, { ...PAGE_HEADERS, 'content-type': `${type}; charset=utf-8` });
+      return res.end(body);
+    }
+    if (route === 'GET /events') {
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      });
+      lastPicture = picture();
+      res.write(`retry: 2000\ndata: ${lastPicture}\n\n`);
+      streams.add(res);
+      req.on('close', () => streams.delete(res));
+      return;
+    }
+    if (req.method !== 'POST') return json(res, 404, { error: 'not found' });
+    void readBody(req).then(async (body) => {
+      if (!body) return json(res, 400, { error: 'a JSON object, at most 16 KiB' });
+      if (route === 'POST /api/ack') {
+        if (!opts.ack) return json(res, 501, { error: 'acknowledging is not available in this build' });
+        if (opts.readonly) return json(res, 403, { error: '--readonly: nothing can be changed' });
+        const ids = Array.isArray(body.ids) ? body.ids.filter((i): i is string => typeof i === 'string') : [];
+        if (typeof body.root !== 'string' || ids.length === 0 || ids.length > 100) {
+          return json(res, 400, { error: 'root and ids needed' });
+        }
+        return json(res, 200, { message: await opts.ack(body.root, ids) });
+      }
+      if (route === 'POST /api/cancel/plan') {
+        const r = actions.plan(body);
+        return json(res, r.status, r.body);
+      }
+      if (route === 'POST /api/cancel/confirm') {
+        const r = await actions.confirm(body);
+        return json(res, r.status, r.body);
+      }
+      return json(res, 404, { error: 'not found' });
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.listen, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  hosts = allowedHosts(opts.listen, port);
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        off();
+        clearInterval(tick);
+        for (const s of streams) s.end();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * What `omc-top serve` shows: one project (a store and its attention
+ * monitor), or with `--all` / `--host` the fleet (every local root gets a
+ * store from LocalFleet and an attention monitor here; remote hosts' rows
+ * come over ssh as in the fleet view and are shown, not acted on). The
+ * picture is plain JSON made from the same row model (feeds/row.ts) and the
+ * same attention model as the TUI.
+ */
+import path from 'node:path';
+import { AttentionMonitor } from '../../feeds/attention/monitor.js';
+import { rowOf, type RowModel } from '../../feeds/row.js';
+import type { OmcStore } from '../../store/store.js';
+import type { LocalFleet } from '../../fleet/local.js';
+import type { FleetGroup } from '../../fleet/model.js';
+
+export interface ServeRoot {
+  id: string;
+  project: string;
+  root: string;
+  store: OmcStore;
+  monitor: AttentionMonitor;
+}
+
+export interface NeedJson {
+  id: string;
+  reason: string;
+  session: string | null;
+  mode: string | null;
+  team: string | null;
+  worker: string | null;
+}
+
+export interface RootJson {
+  id: string;
+  project: string;
+  host: string | null;
+  /** Actions apply (a local root); remote rows are shown only. */
+  local: boolean;
+  rows: Array<RowModel & { key: string }>;
+  needs: NeedJson[];
+}
+
+export interface Picture {
+  count: number;
+  roots: RootJson[];
+}
+
+export interface ServeSource {
+  roots(): ServeRoot[];
+  root(id: string): ServeRoot | undefined;
+  picture(now: number): Picture;
+  subscribe(l: () => void): () => void;
+  close(): Promise<void>;
+}
+
+function needsOf(m: AttentionMonitor): NeedJson[] {
+  return m.needsYou().map((n) => ({
+    id: `${n.kind}:${n.key}`,
+    reason: n.reason,
+    session: n.fact.session,
+    mode: n.fact.mode,
+    team: n.fact.team,
+    worker: n.fact.worker,
+  }));
+}
+
+function rootJson(r: ServeRoot, now: number): RootJson {
+  const claude = r.store.claude.getSnapshot().bySession;
+  const rows = r.store.sessions
+    .getSnapshot()
+    .sessions.map((s) => ({ key: s.id, ...rowOf(s, claude.get(s.id), now) }))
+    .sort((a, b) => a.rank - b.rank || (b.updatedMs ?? 0) - (a.updatedMs ?? 0));
+  return { id: r.id, project: r.project, host: null, local: true, rows, needs: needsOf(r.monitor) };
+}
+
+function watchRoot(r: ServeRoot, on: () => void): () => void {
+  const offs = [
+    r.store.sessions.subscribe(on),
+    r.store.claude.subscribe(on),
+    r.monitor.count.subscribe(on),
+    r.monitor.onTransitions(on),
+  ];
+  return () => offs.forEach((o) => o());
+}
+
+export function singleSource(store: OmcStore, project: string): ServeSource {
+  const r: ServeRoot = { id: 'local', project, root: store.root, store, monitor: new AttentionMonitor(store) };
+  return {
+    roots: () => [r],
+    root: (id) => (id === r.id ? r : undefined),
+    picture(now) {
+      const j = rootJson(r, now);
+      return { count: j.needs.length, roots: [j] };
+    },
+    subscribe: (l) => watchRoot(r, l),
+    async close() {
+      r.monitor.dispose();
+      await store.close();
+    },
+  };
+}
+
+function remoteJson(g: FleetGroup): RootJson {
+  return {
+    id: g.key,
+    project: g.label,
+    host: g.host,
+    local: false,
+    rows: g.rows.map((row) => ({ ...row, key: row.key })),
+    needs: [],
+  };
+}
+
+export function fleetSource(fleet: LocalFleet, close: () => Promise<void>): ServeSource {
+  const roots = new Map<string, ServeRoot>();
+  const listeners = new Set<() => void>();
+  const offs = new Map<string, () => void>();
+  const notify = () => {
+    for (const l of [...listeners]) l();
+  };
+  /** Every local root the fleet has opened gets its attention monitor (once). */
+  const sync = () => {
+    for (const g of fleet.getSnapshot().groups) {
+      if (g.host !== null) continue;
+      for (const row of g.rows) {
+        if (roots.has(row.rootId)) continue;
+        const lr = fleet.root(row.rootId);
+        if (!lr) continue;
+        const r: ServeRoot = {
+          id: row.rootId,
+          project: path.basename(lr.info.projectDir),
+          root: lr.info.root,
+          store: lr.store,
+          monitor: new AttentionMonitor(lr.store),
+        };
+        roots.set(r.id, r);
+        offs.set(r.id, watchRoot(r, notify));
+      }
+    }
+    notify();
+  };
+  const offFleet = fleet.subscribe(sync);
+  sync();
+  return {
+    roots: () => [...roots.values()],
+    root: (id) => roots.get(id),
+    picture(now) {
+      const local = [...roots.values()].map((r) => rootJson(r, now));
+      const remote = fleet
+        .getSnapshot()
+        .groups.filter((g) => g.host !== null)
+        .map(remoteJson);
+      const all = [...local, ...remote];
+      return { count: all.reduce((n, r) => n + r.needs.length, 0), roots: all };
+    },
+    subscribe(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    async close() {
+      offFleet();
+      for (const o of offs.values()) o();
+      for (const r of roots.values()) r.monitor.dispose();
+      await close();
+    },
+  };
+}
