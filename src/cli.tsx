@@ -18,6 +18,7 @@ import type { RootChoice } from './kit/pane.js';
 import { addClaudeToReport } from './store/claude/report.js';
 import { enableIterationSamples } from './feeds/iteration-sampling.js';
 import { buildJsonReport } from './feeds/json-report.js';
+import { attentionReport } from './feeds/attention/report.js';
 import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
@@ -122,6 +123,7 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
     storiesFor: (sid) => store.prd.storiesJson(sid),
   });
   addClaudeToReport(doc, store.sessions.getSnapshot().sessions, store.claude.getSnapshot(), store.clock());
+  doc.attention = attentionReport(store);
   await store.close();
   process.stdout.write(terminalSafeJson(doc) + '\n');
   return 0;
@@ -158,7 +160,13 @@ function runTui(
     });
     enableIterationSamples(s); // omc-top's own samples of live loops, in $XDG_STATE_HOME
     s.start({ progressive: true });
-    const a = startAttentionTerminal({ store: s, write: (t) => stdout.write(t), project, ...opts.attention });
+    const a = startAttentionTerminal({
+      store: s,
+      write: (t) => stdout.write(t),
+      project,
+      onNews: (text) => ui.flash(text, 'info'),
+      ...opts.attention,
+    });
     if (a.configError) ui.flash(a.configError, 'error');
     return { store: s, attention: a };
   };
@@ -306,7 +314,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 const isEntry = (() => {
   const arg = process.argv[1] ?? '';
-  return /omc-top(\.m?js)?$|cli\.tsx?$/.test(arg) || process.env.OMC_TOP_FORCE_MAIN === '1';
+  return /omc-top(-app)?(\.m?js)?$|cli\.tsx?$/.test(arg) || process.env.OMC_TOP_FORCE_MAIN === '1';
 })();
 
 /** process.exit() right after a large write to a pipe truncates it; exit once stdout has flushed. */

@@ -77,8 +77,12 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
       fit(whereText(r), c.where - 1) +
       ' ' +
       fit(shortId(r.session, c.id), c.id) +
-      fit(r.process ?? '—', c.claude) +
-      fit(r.modes || (r.prompt ? r.prompt : 'no modes'), c.modes) +
+      // "!" as on the sessions row: the attention model says this session needs the user, and what for.
+      fit(r.needs !== null ? `!${r.process ?? '?'}` : (r.process ?? '—'), c.claude) +
+      fit(
+        (r.needs !== null ? `needs you: ${r.needs} · ` : '') + (r.modes || (r.prompt ? r.prompt : 'no modes')),
+        c.modes,
+      ) +
       fit(formatAge(r.updatedMs, now).padStart(c.age - 1), c.age),
     width,
   );

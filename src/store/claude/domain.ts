@@ -14,7 +14,6 @@ import type { ClaudeSessionView, ClaudeSnapshot, ProcessView } from './model.js'
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
-import { attentionProblems } from './attention-problems.js';
 
 /** How often live pids are re-checked: a SIGKILL changes no file, so only this notices it. */
 export const LIVENESS_MS = 2_000;
@@ -30,6 +29,8 @@ export interface ClaudeDomainOptions {
   clock?: Clock;
   /** false for one-shot --json: no watches, no timers, transcripts read to the end at once. */
   live?: boolean;
+  /** false: the registry only (`status`: whether a Claude process waits, idles or died, not what it said). */
+  transcripts?: boolean;
   probe?: LivenessProbe;
 }
 
@@ -68,7 +69,6 @@ export class ClaudeDomain implements Domain {
   private registryTimer: NodeJS.Timeout | null = null;
   private version = 0;
   private lastKey = '';
-  private attentionMemo: { snap: ClaudeSnapshot; sessions: unknown; problems: readonly Problem[] } | null = null;
   private viewCache = new Map<string, { key: string; view: ClaudeSessionView }>();
   private disposed = false;
 
@@ -84,17 +84,8 @@ export class ClaudeDomain implements Domain {
 
   subscribe = (l: () => void) => this.cell.subscribe(l);
   getSnapshot = () => this.cell.getSnapshot();
-  problems = (): readonly Problem[] => {
-    const snap = this.cell.getSnapshot();
-    const sessions = this.opts.sessions.getSnapshot();
-    if (this.attentionMemo?.snap !== snap || this.attentionMemo.sessions !== sessions)
-      this.attentionMemo = {
-        snap,
-        sessions,
-        problems: [...snap.problems, ...attentionProblems(sessions.sessions, snap)],
-      };
-    return this.attentionMemo.problems;
-  };
+  /** Problems with Claude Code's files. What needs the user (a prompt, an orphaned loop) is the attention model's. */
+  problems = (): readonly Problem[] => this.cell.getSnapshot().problems;
 
   /** Claude's files live outside the .omc root: the tree watcher never sees them. */
   wants(): boolean {
@@ -132,6 +123,7 @@ export class ClaudeDomain implements Domain {
   /** Which transcripts to follow: every registered session, and every OMC session of this project. */
   private wantedTranscripts(): Map<string, string> {
     const want = new Map<string, string>();
+    if (this.opts.transcripts === false) return want;
     for (const e of this.entries) if (e.cwd) want.set(e.sessionId, transcriptRel(e.cwd, e.sessionId));
     const omc = this.opts.sessions.getSnapshot().sessions;
     for (const s of omc) {
