@@ -190,12 +190,14 @@ export const KINDS: readonly TransitionKind[] = [
   }),
   // The Claude Code process behind the session: waiting for you, an orphaned loop, idle while its loop waits.
   sessionKind('agent', { claude: true }, (s, _ours, c) => {
-    const p = c?.process;
-    if (s.kind === 'legacy' || !p) return [];
-    const id = sessionName(s);
+    if (s.kind === 'legacy' || !c) return [];
     // One fact per session; the most pressing condition is its need (a waiting prompt before an idle loop).
     const need = agentNeeds(s, c)[0] ?? null;
-    return [[id, base({ value: p.status, session: id, mode: need?.mode ?? null, path: s.dir, ...withNeed(need) })]];
+    const p = c.process;
+    if (!p && !need) return [];
+    const id = sessionName(s);
+    const value = p?.status ?? 'ended';
+    return [[id, base({ value, session: id, mode: need?.mode ?? null, path: s.dir, ...withNeed(need) })]];
   }),
   {
     // The verdict on a cancel omc-top made. The user's own action is never news to them; a cancel that did

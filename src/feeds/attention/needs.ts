@@ -7,8 +7,8 @@
  * one occurrence does not hide the next (a new waiting episode is a new id).
  * Pure: no I/O, no clock.
  */
-import { activeLoop } from '../../store/claude/attention.js';
-import type { ClaudeSessionView } from '../../store/claude/model.js';
+import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
+import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import type { TeamView } from '../../store/teams/model.js';
@@ -54,20 +54,22 @@ export function tmuxWindow(tmux: string | null): string | null {
 }
 
 /**
- * The text of what Claude waits for. The registry says "permission prompt" (or "input"); the
- * pending call (tool and its command or path), when the transcript reader provides it, is better.
+ * What Claude waits for, in one line. The Claude domain's attention fact says it when it knows the pending
+ * call (`waiting.text`, e.g. "permission prompt: Bash rm -rf ./cache"); otherwise the registry's words.
  */
-export function waitedOn(c: ClaudeSessionView | undefined): string {
-  const pending = (c?.transcript?.facts as { pendingCall?: { name: string; arg: string } | null } | undefined)
-    ?.pendingCall;
-  const what = c?.process?.waitingFor ?? 'a prompt';
-  return pending ? `${what}: ${pending.name}${pending.arg ? ` ${pending.arg}` : ''}` : what;
+export function waitedOn(fact: AttentionFact, p: ProcessView | null): string {
+  const known = (fact as AttentionFact & { waiting?: { text?: unknown } }).waiting?.text;
+  return typeof known === 'string' && known !== '' ? known : (p?.waitingFor ?? 'a prompt');
 }
 
-/** The conditions the Claude process behind a session raises (the row's "!" marks the same ones). */
+/**
+ * The conditions the Claude process behind a session raises: the Claude domain's attention facts (the row's
+ * "!" marks the same ones), each with the identity of its occurrence.
+ */
 export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined): NeedItem[] {
-  const p = c?.process ?? null;
-  if (s.kind === 'legacy' || !p) return [];
+  if (s.kind === 'legacy' || !c) return [];
+  const p = c.process ?? null;
+  const facts = c.transcript?.facts ?? null;
   const id = sessionId(s);
   const loop = activeLoop(s);
   const common = {
@@ -76,48 +78,49 @@ export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined): Ne
     worker: null,
     // The loop's own file when there is one: opening it picks that mode in the session detail (c cancels it).
     path: loop?.path ?? `${s.dir}/`,
-    name: p.name,
-    tmux: tmuxWindow(p.tmux),
+    name: p?.name ?? null,
+    tmux: tmuxWindow(p?.tmux ?? null),
     waitingOn: null,
+    since: p?.since ?? null,
   };
   const out: NeedItem[] = [];
-  if (p.status === 'waiting') {
-    const on = waitedOn(c);
-    out.push({
-      ...common,
-      id: `waiting:${id}@${p.since ?? p.pid}`,
-      kind: 'waiting',
-      reason: 'waiting for you',
-      text: `Claude is waiting for you: ${on}`,
-      since: p.since,
-      mode: loop?.mode ?? null,
-      waitingOn: on,
-      action: 'jump',
-    });
+  for (const a of attentionFor(s, p, facts)) {
+    if (a.kind === 'waiting-for-you') {
+      const on = waitedOn(a, p);
+      out.push({
+        ...common,
+        // One waiting episode: the registry's status time (a new prompt rewrites it).
+        id: `waiting:${id}@${p?.since ?? p?.pid ?? ''}`,
+        kind: 'waiting',
+        reason: 'waiting for you',
+        text: a.text,
+        mode: loop?.mode ?? null,
+        waitingOn: on,
+        action: 'jump',
+      });
+    } else if (a.kind === 'orphaned-loop' && loop) {
+      out.push({
+        ...common,
+        // The process that ended names the occurrence: a resumed session that dies again is a new one.
+        id: `orphaned:${id}/${loop.mode}@${p ? `${p.pid}:${p.procStart ?? ''}` : 'exit'}`,
+        kind: 'orphaned',
+        reason: 'orphaned loop',
+        text: a.text,
+        mode: loop.mode,
+        action: 'cancel',
+      });
+    } else if (a.kind === 'idle-while-active' && loop) {
+      out.push({
+        ...common,
+        id: `idle-loop:${id}/${loop.mode}@${p?.since ?? p?.pid ?? ''}`,
+        kind: 'idle-loop',
+        reason: 'idle loop',
+        text: a.text,
+        mode: loop.mode,
+        action: 'jump',
+      });
+    }
   }
-  if (loop && p.status === 'gone')
-    out.push({
-      ...common,
-      // The process that died names the occurrence: a resumed session that dies again is a new one.
-      id: `orphaned:${id}/${loop.mode}@${p.pid}:${p.procStart ?? ''}`,
-      kind: 'orphaned',
-      reason: 'orphaned loop',
-      text: `orphaned ${loop.mode}: its Claude process (pid ${p.pid}) is gone; cancel cleans it up`,
-      since: p.since,
-      mode: loop.mode,
-      action: 'cancel',
-    });
-  if (loop && p.status === 'idle')
-    out.push({
-      ...common,
-      id: `idle-loop:${id}/${loop.mode}@${p.since ?? p.pid}`,
-      kind: 'idle-loop',
-      reason: 'idle loop',
-      text: `Claude is idle while ${loop.mode} is active: OMC will not feed it again until you prompt it`,
-      since: p.since,
-      mode: loop.mode,
-      action: 'jump',
-    });
   return out;
 }
 
