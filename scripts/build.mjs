@@ -13,6 +13,8 @@ const root = path.resolve(here, '..');
 /** The bin, and the app bundle it loads from beside itself (src/entry.ts). */
 export const BIN_OUT = path.join(root, 'dist', 'omc-top.mjs');
 export const APP_OUT = path.join(root, 'dist', 'omc-top-app.mjs');
+/** `status` computed from the files (no live monitor's cache): the store's readers without React. */
+export const STATUS_OUT = path.join(root, 'dist', 'omc-top-status.mjs');
 
 /** ink imports react-devtools-core statically; it is only used with DEV=true. */
 const devtoolsStub = {
@@ -60,9 +62,10 @@ export async function bundle(entry, out, { minify = true } = {}) {
   await rename(tmp, out);
 }
 
-/** Both files: the app bundle first, so a bin that exists always finds its app. */
+/** Every file: the bundles the bin loads first, so a bin that exists always finds them. */
 export async function buildAll({ minify = true } = {}) {
   await bundle(path.join(root, 'src', 'cli.tsx'), APP_OUT, { minify });
+  await bundle(path.join(root, 'src', 'commands', 'status-main.ts'), STATUS_OUT, { minify });
   await bundle(path.join(root, 'src', 'entry.ts'), BIN_OUT, { minify });
 }
 

@@ -3,8 +3,10 @@
  * `status-right` (or any prompt): running loops with progress and the
  * needs-you count, the same count as the monitor's header. While a monitor
  * runs on this root its status cache answers (status-fast.ts: one small file,
- * no tree read); otherwise one read of the sessions, teams and Claude Code's
- * registry, no watcher, no write, so tmux can call it every few seconds.
+ * no tree read); otherwise one read of the sessions, the teams and Claude
+ * Code's registry, no watcher, no write, so tmux can call it every few seconds.
+ * The bin loads this from its own small bundle (dist/omc-top-status.mjs): no
+ * React, no file watcher.
  *
  * Exit codes: 0 printed; 2 usage or no .omc found (then the line is empty,
  * so a status bar shows nothing rather than an error).
@@ -13,7 +15,12 @@ import { AckFile } from '../feeds/attention/acks.js';
 import { attentionOf } from '../feeds/attention/view.js';
 import { loopValues, type StatusValues } from '../feeds/status-line.js';
 import { ownStateDir } from '../io/state-dir.js';
-import { OmcStore } from '../store/store.js';
+import { findClaudeConfigDir } from '../store/claude/config-dir.js';
+import { ClaudeDomain } from '../store/claude/domain.js';
+import { detectOmcInstall, type RulesVersion } from '../store/omc-install.js';
+import { SessionsDomain } from '../store/sessions/domain.js';
+import { TeamsDomain } from '../store/teams/domain.js';
+import type { RootRule } from '../store/root.js';
 import { UsageError } from './args.js';
 import { parseStatusArgs, printStatus, type StatusIo } from './status-fast.js';
 
@@ -26,48 +33,64 @@ const defaultIo: StatusIo = {
   env: process.env,
 };
 
-/** The status values computed from the files: the attention model over one read (no monitor needed). */
-export function computeStatus(root: string, projectDir: string | undefined, project: string, env: NodeJS.ProcessEnv) {
-  const store = new OmcStore({
-    root,
-    readonly: true,
-    watch: 'none',
-    projectDir,
-    // Only the registry: which Claude processes wait, idle or died. Transcripts name what is waited on, not whether.
-    claude: { live: false, transcripts: false, env },
+/**
+ * The status values computed from the files: the attention model over one read of what it needs (the
+ * sessions, the teams, the registry), judged by the Stop-hook rules of the OMC that runs the hooks, as the
+ * monitor judges them. No tracker: a cancel's verdict lives in the monitor that made it.
+ */
+export function computeStatus(
+  res: { root: string; projectDir?: string; rule: RootRule },
+  project: string,
+  env: NodeJS.ProcessEnv,
+): StatusValues {
+  const omc = detectOmcInstall({ env, projectDir: res.projectDir ?? null });
+  const sessions = new SessionsDomain({
+    root: res.root,
+    rules: omc.rules as RulesVersion,
+    projectDir: res.projectDir ?? null,
+  });
+  const teams = new TeamsDomain({
+    root: res.root,
+    sessions,
+    projectDir: res.projectDir ?? null,
+    rootRule: res.rule,
+  });
+  // Only the registry: which Claude processes wait, idle or died. Transcripts say what is waited on, not whether.
+  const claude = new ClaudeDomain({
+    config: findClaudeConfigDir(env),
+    sessions,
+    projectDir: res.projectDir ?? null,
+    live: false,
+    transcripts: false,
   });
   try {
-    // Only what the line needs: sessions, then teams (it reads the sessions parse), then the registry.
-    store.sessions.scan();
-    store.teams.scan();
-    store.claude.scan();
-    const acks = new AckFile(ownStateDir(env), root);
+    sessions.scan();
+    teams.scan();
+    claude.scan();
+    const acks = new AckFile(ownStateDir(env), res.root);
     const view = attentionOf(
       {
-        sessions: store.sessions.getSnapshot(),
-        teams: store.teams.getSnapshot(),
-        cancels: store.cancels.getSnapshot(),
+        sessions: sessions.getSnapshot(),
+        teams: teams.getSnapshot(),
+        cancels: { version: 0, entries: new Map() },
         problems: [],
-        claude: store.claude.getSnapshot(),
+        claude: claude.getSnapshot(),
       },
       (id) => acks.has(id),
     );
-    const values: StatusValues = { ...loopValues(store.sessions.getSnapshot()), needs: view.count, project };
-    return values;
+    return { ...loopValues(sessions.getSnapshot()), needs: view.count, project };
   } finally {
-    void store.close();
+    for (const d of [claude, teams, sessions]) d.dispose?.();
   }
 }
 
 export function runStatusCommand(argv: readonly string[], io: StatusIo = defaultIo): number {
   const args = parseStatusArgs(argv, io);
   if (typeof args === 'number') return args;
-  // The live monitor's cache first (the cheap path did this already when it ran; a direct call may not have).
+  // The live monitor's cache first (the bin did this already when it ran; a direct call may not have).
   const cached = printStatus(args, io);
   if (cached !== null) return cached;
-  const { res, project } = args;
-  if (!res.exists) throw new UsageError('unreachable: printStatus handles a missing .omc');
-  const values = computeStatus(res.root, res.projectDir, project, io.env);
-  io.out(args.render(values) + '\n');
+  if (!args.res.exists) throw new UsageError('no .omc directory found');
+  io.out(args.render(computeStatus(args.res, args.project, io.env)) + '\n');
   return 0;
 }

@@ -15,6 +15,7 @@ import { attentionLine, readyLine, snapshotLine, transitionLine } from '../feeds
 import { ownStateDir } from '../io/state-dir.js';
 import { startRowFeed } from '../feeds/row-feed.js';
 import { resolveOmcRoot } from '../store/root.js';
+import { detectOmcInstall } from '../store/omc-install.js';
 import { OmcStore } from '../store/store.js';
 import { parseArgs, UsageError } from './args.js';
 
@@ -84,6 +85,8 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     watch: args.flags.has('poll') ? 'poll' : 'auto',
     projectDir: res.projectDir,
     rootRule: res.rule,
+    // The Stop-hook rules of the OMC that runs the hooks, as the monitor and --json judge: the same count.
+    omc: detectOmcInstall({ env: process.env, projectDir: res.projectDir }),
   });
   store.start();
   const env = io?.env ?? process.env;
