@@ -186,7 +186,7 @@ export function App(props: AppProps) {
           readonly={store.readonly}
           omc={store.omc}
           needs={needs}
-          notifyOff={attention ? !attention.notifier.isEnabled() : false}
+          notifyOff={attention?.notifier ? !attention.notifier.isEnabled() : false}
         />
         {/* No overflow="hidden": Ink would re-slice every line of every frame to
             clip it (the biggest cost of a 200x60 frame). Views render exactly the

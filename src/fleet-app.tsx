@@ -34,9 +34,6 @@ export interface FleetShellProps {
   suspend<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-/** The fleet notifies nothing itself (each root's count shows in its panes); N says so. */
-const NO_NOTIFIER = { isEnabled: () => false, setEnabled: () => undefined };
-
 /** Time-derived text (ages, a cancel countdown) moves on this grid; nothing else re-renders an idle fleet. */
 const FLEET_TICK_MS = 5_000;
 
@@ -63,7 +60,8 @@ export function FleetShell(props: FleetShellProps) {
         redraw={props.redraw}
         suspend={props.suspend}
         back={() => fleetUi.open(null)}
-        attention={{ monitor: open.monitor, notifier: NO_NOTIFIER }}
+        // The root's count and inbox; the fleet notifies nothing itself (N says so).
+        attention={{ monitor: open.monitor, notifier: null }}
       />
     );
   }

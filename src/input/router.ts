@@ -128,13 +128,13 @@ function chooseRoot(env: RouterEnv): void {
 
 /** The notifier's switch; the header says "notify off" while it is off. */
 function toggleNotifications(env: RouterEnv): void {
-  const a = env.app.attention;
+  const a = env.app.attention?.notifier;
   if (!a) {
     env.ui.flash('notifications are not running here (they run in the full-screen monitor only)', 'info');
     return;
   }
-  const on = !a.notifier.isEnabled();
-  a.notifier.setEnabled(on);
+  const on = !a.isEnabled();
+  a.setEnabled(on);
   env.ui.flash(
     on
       ? 'notifications on: a loop that needs you rings the bell / notifies again (N turns them off)'

@@ -16,7 +16,8 @@ export interface AttentionControl {
     /** omc-top's acknowledgements file; null where nothing can be acknowledged. */
     acks: { ack(ids: readonly string[], now: number): Promise<void>; problem: string | null } | null;
   };
-  notifier: { isEnabled(): boolean; setEnabled(on: boolean): void };
+  /** null where nothing notifies (a project opened from the fleet view: the fleet has no notifier). */
+  notifier: { isEnabled(): boolean; setEnabled(on: boolean): void } | null;
 }
 
 /** The items not yet acknowledged that belong to a session (the sessions list's acknowledge key). */

@@ -1,8 +1,9 @@
 /**
  * Keeps the status cache (status-cache.ts) equal to what a live monitor
- * shows: rewritten, at most a few times a second, whenever the status line's
- * values change (a loop's progress, the needs-you count) or omc-top's
- * acknowledgements file moved; removed when the monitor stops. A write that
+ * shows: rewritten soon after the needs-you count or omc-top's
+ * acknowledgements file moved, and at most once a second for the loops'
+ * progress (each write is an atomic replace with its fsyncs, and 2,000 live
+ * loops iterate all the time); removed when the monitor stops. A write that
  * fails (a full disk) only means `status --tmux` computes the line itself.
  */
 import type { OmcStore } from '../../store/store.js';
@@ -10,8 +11,10 @@ import { loopValues } from '../status-line.js';
 import type { AttentionMonitor } from './monitor.js';
 import { removeStatusCache, writeStatusCache } from './status-cache.js';
 
-/** Changes closer together than this are one write. */
-export const STATUS_CACHE_THROTTLE_MS = 150;
+/** After the count (or the acknowledgements) changed: changes closer together than this are one write. */
+export const STATUS_CACHE_COUNT_MS = 100;
+/** After a loop's progress changed: at most one write per this long. */
+export const STATUS_CACHE_LOOPS_MS = 1000;
 
 export function publishStatusCache(opts: {
   store: OmcStore;
@@ -22,11 +25,13 @@ export function publishStatusCache(opts: {
 }): () => void {
   const { store, monitor, project, dir } = opts;
   let timer: NodeJS.Timeout | null = null;
+  let due = Infinity;
   let last = '';
   let stopped = false;
   let wrote = false;
   const write = () => {
     timer = null;
+    due = Infinity;
     if (stopped || !monitor.ready) return;
     const values = { ...loopValues(store.sessions.getSnapshot()), needs: monitor.count.getSnapshot(), project };
     const acks = monitor.acks?.stamp() ?? null;
@@ -41,13 +46,19 @@ export function publishStatusCache(opts: {
       /* the cache is a shortcut: without it `status --tmux` computes the line itself */
     }
   };
-  const schedule = () => {
-    if (timer || stopped) return;
-    timer = setTimeout(write, STATUS_CACHE_THROTTLE_MS);
+  /** Writes within `ms`, or sooner if a write is already due sooner. */
+  const schedule = (ms: number) => {
+    if (stopped || Date.now() + ms >= due) return;
+    if (timer) clearTimeout(timer);
+    due = Date.now() + ms;
+    timer = setTimeout(write, ms);
     timer.unref?.();
   };
-  const unsubs = [monitor.view.subscribe(schedule), store.sessions.subscribe(schedule)];
-  schedule();
+  const unsubs = [
+    monitor.view.subscribe(() => schedule(STATUS_CACHE_COUNT_MS)),
+    store.sessions.subscribe(() => schedule(STATUS_CACHE_LOOPS_MS)),
+  ];
+  schedule(STATUS_CACHE_COUNT_MS);
   return () => {
     stopped = true;
     if (timer) clearTimeout(timer);

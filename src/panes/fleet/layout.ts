@@ -40,7 +40,8 @@ export function fleetColumns(width: number): FleetColumns {
   const status = 13;
   const where = width >= 100 ? 16 : 11;
   const id = width >= 120 ? 14 : 9;
-  const claude = 8;
+  // "!waiting" and a space: the sessions pane's words, with the "!" of what needs the user.
+  const claude = 9;
   const age = 5;
   return { status, where, id, claude, age, modes: Math.max(6, width - 2 - status - where - id - claude - age) };
 }
