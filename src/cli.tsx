@@ -19,6 +19,8 @@ import { addClaudeToReport } from './store/claude/report.js';
 import { enableIterationSamples } from './feeds/iteration-sampling.js';
 import { buildJsonReport } from './feeds/json-report.js';
 import { attentionReport } from './feeds/attention/report.js';
+import { addCostToReport } from './feeds/cost-report.js';
+import { configuredPrices } from './store/claude/price-config.js';
 import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
@@ -124,6 +126,7 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
   });
   addClaudeToReport(doc, store.sessions.getSnapshot().sessions, store.claude.getSnapshot(), store.clock());
   doc.attention = attentionReport(store);
+  addCostToReport(doc, store, configuredPrices(), store.clock());
   await store.close();
   process.stdout.write(terminalSafeJson(doc) + '\n');
   return 0;

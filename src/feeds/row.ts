@@ -11,6 +11,8 @@ import type { NeedItem } from './attention/needs.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import type { SessionView } from '../store/sessions/model.js';
 import { modeSummary, promptText } from '../store/sessions/summary.js';
+import { configuredPrices } from '../store/claude/price-config.js';
+import { sessionSpend } from '../store/cost/spend.js';
 
 export const SESSION_STATUSES = [
   'enforced',
@@ -40,6 +42,15 @@ export interface RowModel {
   processWhy: string | null;
   /** What needs the user in this session (the attention model's oldest open item), or null. */
   needs: string | null;
+  /**
+   * What the session spent, estimated (store/cost/spend.ts: subagents included): the priced part in USD
+   * (null: no transcript, or nothing priced) and how many models had no price. Absent from older senders.
+   */
+  costUsd?: number | null;
+  unpricedModels?: number;
+  /** The part spent on the sender's UTC day. */
+  todayUsd?: number | null;
+  burnPerMin?: number | null;
 }
 
 const MAX_TEXT = 400;
@@ -58,6 +69,10 @@ export const ROW_SCHEMA = z.object({
   processWhy: text(200).nullable(),
   // An omc-top from before the attention model sends no `needs`: nothing is known to need the user there.
   needs: text(MAX_TEXT).nullable().optional(),
+  costUsd: z.number().finite().min(0).max(1e9).nullable().optional(),
+  unpricedModels: z.number().int().min(0).max(1000).optional(),
+  todayUsd: z.number().finite().min(0).max(1e9).nullable().optional(),
+  burnPerMin: z.number().finite().min(0).max(1e12).nullable().optional(),
 });
 
 const clean = (s: string, max: number) => truncate(cleanLine(s), max);
@@ -79,8 +94,15 @@ export const needText = (n: NeedItem | null | undefined): string | null =>
   n ? truncate(n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason, MAX_TEXT) : null;
 
 /** The row of one local session (text already cleaned by the sessions domain). */
-export function rowOf(s: SessionView, claude: ClaudeSessionView | undefined, need?: NeedItem | null): RowModel {
+export function rowOf(
+  s: SessionView,
+  claude: ClaudeSessionView | undefined,
+  now = Date.now(),
+  need?: NeedItem | null,
+): RowModel {
   const p = claude?.process ?? null;
+  const sp = s.kind === 'session' ? sessionSpend(claude, configuredPrices(), now) : null;
+  const priced = (e: { priced: unknown[]; usd: number } | undefined) => (e && e.priced.length > 0 ? e.usd : null);
   return {
     session: s.id,
     status: s.status,
@@ -92,6 +114,10 @@ export function rowOf(s: SessionView, claude: ClaudeSessionView | undefined, nee
     process: p?.status ?? null,
     processWhy: p?.reason ?? null,
     needs: needText(need),
+    costUsd: priced(sp?.estimate),
+    unpricedModels: sp?.estimate.unpriced.length ?? 0,
+    todayUsd: priced(sp?.today),
+    burnPerMin: sp?.burnPerMin ?? null,
   };
 }
 

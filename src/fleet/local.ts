@@ -196,7 +196,7 @@ export class LocalFleet {
       const needs = needsBySession(r.monitor.view.getSnapshot().open);
       for (const s of r.store.sessions.getSnapshot().sessions) {
         const row: FleetRow = {
-          ...rowOf(s, claude.get(s.id), needs.get(s.id)),
+          ...rowOf(s, claude.get(s.id), this.opts.clock?.() ?? Date.now(), needs.get(s.id)),
           key: `local|${id}|${s.id}`,
           host: null,
           rootId: id,

@@ -84,7 +84,8 @@ describe('omc-top --all: the fleet view', () => {
     const t = await app.waitForText('needs you: waiting for you: permission prompt');
     const lines = t.split('\n');
     const row = lines.findIndex((l) => l.includes(asking.live.slice(0, 8)));
-    expect(lines[row]).toMatch(/!waiting +needs you: waiting for you: permission prompt · ralph/);
+    // (The cost column, "—" here, sits between the Claude cell and the modes.)
+    expect(lines[row]).toMatch(/!waiting +(?:— +)?needs you: waiting for you: permission prompt · ralph/);
     // Its group comes first, though its name sorts last.
     expect(row).toBeLessThan(lines.findIndex((l) => l.includes(quiet.live.slice(0, 8))));
     app.unmountOnly();

@@ -5,6 +5,7 @@
  */
 import { SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
 import { fit, formatAge } from '../../ui/format.js';
+import { formatUsd } from '../../store/claude/prices.js';
 import { shortId, statusWords } from '../sessions/rows.js';
 
 /** Header, column header, message line, footer. */
@@ -32,6 +33,8 @@ export interface FleetColumns {
   where: number;
   id: number;
   claude: number;
+  /** The session's estimated spend ("$0.42", "unpriced"); 0 = left out (narrow). */
+  cost: number;
   modes: number;
   age: number;
 }
@@ -43,7 +46,16 @@ export function fleetColumns(width: number): FleetColumns {
   // "!waiting" and a space: the sessions pane's words, with the "!" of what needs the user.
   const claude = 9;
   const age = 5;
-  return { status, where, id, claude, age, modes: Math.max(6, width - 2 - status - where - id - claude - age) };
+  const cost = width >= 100 ? 10 : 0;
+  return {
+    status,
+    where,
+    id,
+    claude,
+    cost,
+    age,
+    modes: Math.max(6, width - 2 - status - where - id - claude - cost - age),
+  };
 }
 
 export function columnsHeader(width: number): string {
@@ -54,6 +66,7 @@ export function columnsHeader(width: number): string {
       fit('WHERE', c.where) +
       fit('SESSION', c.id) +
       fit('CLAUDE', c.claude) +
+      (c.cost ? fit('SPENT EST', c.cost) : '') +
       fit('MODES', c.modes) +
       fit('  AGE', c.age),
     width,
@@ -80,6 +93,7 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
       fit(shortId(r.session, c.id), c.id) +
       // "!" as on the sessions row: the attention model says this session needs the user, and what for.
       fit(r.needs !== null ? `!${r.process ?? '?'}` : (r.process ?? '—'), c.claude) +
+      (c.cost ? fit(rowCost(r), c.cost) : '') +
       fit(
         (r.needs !== null ? `needs you: ${r.needs} · ` : '') + (r.modes || (r.prompt ? r.prompt : 'no modes')),
         c.modes,
@@ -89,8 +103,38 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
   );
 }
 
+/** A row's spend cell: "$0.42", "$0.42+?" (a model unpriced too), "unpriced", "—". */
+export function rowCost(r: FleetRow): string {
+  if (r.costUsd === null || r.costUsd === undefined) return r.unpricedModels ? 'unpriced' : '—';
+  return `${formatUsd(r.costUsd)}${r.unpricedModels ? '+?' : ''}`;
+}
+
+/**
+ * The project's spend: the sum of its rows (each the session's own estimate), so it equals the project total
+ * the monitor and --json show for that root. null when no row has a priced spend.
+ */
+export function groupSpend(g: FleetGroup): { usd: number; today: number; unpriced: boolean } | null {
+  let usd = 0;
+  let today = 0;
+  let any = false;
+  let unpriced = false;
+  for (const r of g.rows) {
+    if (r.unpricedModels) unpriced = true;
+    if (r.costUsd === null || r.costUsd === undefined) continue;
+    any = true;
+    usd += r.costUsd;
+    today += r.todayUsd ?? 0;
+  }
+  return any ? { usd, today, unpriced } : null;
+}
+
 export function groupLine(g: FleetGroup, width: number, selected: boolean): string {
   const count = `${g.rows.length} session${g.rows.length === 1 ? '' : 's'}`;
   const host = g.host !== null ? `@${g.host}  ` : '';
-  return fit(`${selected ? '▸ ' : '  '}${host}${g.label}  (${[count, ...g.notes].join(' · ')})`, width);
+  const sp = groupSpend(g);
+  const spend = sp ? `${formatUsd(sp.usd)} est.${sp.unpriced ? ' + unpriced' : ''} · today ${formatUsd(sp.today)}` : '';
+  return fit(
+    `${selected ? '▸ ' : '  '}${host}${g.label}  (${[count, spend, ...g.notes].filter(Boolean).join(' · ')})`,
+    width,
+  );
 }
