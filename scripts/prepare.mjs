@@ -1,4 +1,4 @@
-// `prepare`: builds dist/omc-top.mjs when npm packs this directory (`npm pack`,
+// `prepare`: builds dist/omc-top.mjs (and the app bundle beside it) when npm packs this directory (`npm pack`,
 // `npm publish`) or installs it from git (`npm install -g git+<url>`).
 //
 // A global install from git runs this script in npm's temporary clone without
@@ -86,6 +86,6 @@ function replaceGlobalLinkToClone() {
 }
 
 if (!canResolve('esbuild')) installDevDependencies();
-const { bundle } = await import('./build.mjs');
-await bundle(path.join(root, 'src', 'cli.tsx'), path.join(root, 'dist', 'omc-top.mjs'));
+const { buildAll } = await import('./build.mjs');
+await buildAll();
 replaceGlobalLinkToClone();

@@ -8,6 +8,8 @@ import React, { useEffect, useMemo, useReducer, useRef, useSyncExternalStore } f
 import { Box } from 'ink';
 import { footerHints } from './kit/bindings.js';
 import { GLOBAL_BINDINGS, paneById } from './input/router.js';
+import { INBOX_BINDINGS } from './input/inbox.js';
+import { inboxRowsOf } from './input/env.js';
 import { useInputRouter } from './input/use-router.js';
 import type { AppActions, AnyPaneModule, RootChoice } from './kit/pane.js';
 import { describeWriteError } from './io/safe-fs/index.js';
@@ -16,10 +18,11 @@ import { useTerminalSize } from './terminal/use-size.js';
 import { Footer, FlashLine, Header, ProblemLines } from './ui/chrome.js';
 import { frameLayout, shownProblems } from './ui/layout.js';
 import { ConfirmView, TextOverlayView } from './ui/overlays.js';
-import { ProblemsView } from './ui/problems-view.js';
+import { InboxView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
 import type { UiStore } from './kit/ui-store.js';
-import { withNeeds, type AttentionControl } from './feeds/attention/control.js';
+import type { AttentionControl } from './feeds/attention/control.js';
+import { EMPTY_VIEW } from './feeds/attention/view.js';
 import { quotaHeaderText } from './ui/quota-text.js';
 
 export interface AppProps {
@@ -40,6 +43,7 @@ export interface AppProps {
 }
 
 const NO_COUNT = { subscribe: () => () => undefined, getSnapshot: () => null };
+const NO_VIEW = { subscribe: () => () => undefined, getSnapshot: () => EMPTY_VIEW };
 
 /** Repaints for passing time land on this grid, so 50 rows crossing minute marks cost 12 frames a minute, not 50. */
 const TICK_GRID_MS = 5_000;
@@ -87,6 +91,9 @@ export function App(props: AppProps) {
   const attention = props.attention ?? null;
   const needCell = attention?.monitor.count ?? NO_COUNT;
   const needs = useSyncExternalStore(needCell.subscribe, needCell.getSnapshot);
+  // The inbox redraws when what needs you changes (an item acknowledged, a condition over).
+  const viewCell = attention?.monitor.view ?? NO_VIEW;
+  useSyncExternalStore(viewCell.subscribe, viewCell.getSnapshot);
   const pane = paneById(panes, uiState.pane);
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
   const now = store.clock();
@@ -150,13 +157,19 @@ export function App(props: AppProps) {
   if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'problems')
     body = (
-      <ProblemsView problems={withNeeds(problems, attention)} list={overlay.list} width={width} height={paneHeight} />
+      <InboxView
+        rows={inboxRowsOf({ store, app: actions })}
+        list={overlay.list}
+        width={width}
+        height={paneHeight}
+        now={now}
+      />
     );
   else if (overlay)
     body = (
       <TextOverlayView
         overlay={overlay}
-        inputs={{ panes, globals: GLOBAL_BINDINGS, problems, log: uiState.log, readonly: store.readonly }}
+        inputs={{ panes, globals: GLOBAL_BINDINGS, inbox: INBOX_BINDINGS, log: uiState.log, readonly: store.readonly }}
         width={width}
         height={paneHeight}
       />
@@ -175,7 +188,7 @@ export function App(props: AppProps) {
           readonly={store.readonly}
           omc={store.omc}
           needs={needs}
-          notifyOff={attention ? !attention.notifier.isEnabled() : false}
+          notifyOff={attention?.notifier ? !attention.notifier.isEnabled() : false}
           quota={quotaHeaderText(quota, now)}
         />
         {/* No overflow="hidden": Ink would re-slice every line of every frame to
@@ -196,12 +209,14 @@ export function App(props: AppProps) {
                   ['n/Esc', 'no'],
                   ['↑↓', 'scroll'],
                 ]
-              : overlay
-                ? [
-                    ['Esc', 'close'],
-                    ['↑↓', 'scroll'],
-                  ]
-                : footerHints(pane.bindings, paneState, store.readonly)
+              : overlay?.kind === 'problems'
+                ? footerHints(INBOX_BINDINGS, overlay.list, store.readonly)
+                : overlay
+                  ? [
+                      ['Esc', 'close'],
+                      ['↑↓', 'scroll'],
+                    ]
+                  : footerHints(pane.bindings, paneState, store.readonly)
           }
           status={status}
           width={width}

@@ -6,22 +6,25 @@
  */
 import { rowLine } from './json-line.js';
 import type { OmcStore } from '../store/store.js';
-import { rowOf } from './row.js';
+import type { AttentionMonitor } from './attention/monitor.js';
+import { needsBySession, rowOf } from './row.js';
 
 export function startRowFeed(
   store: OmcStore,
   project: string,
   out: (line: string) => void,
   now: () => number,
+  monitor?: AttentionMonitor,
 ): () => void {
   const last = new Map<string, string>();
   const emit = () => {
     const at = now();
     const claude = store.claude.getSnapshot().bySession;
+    const needs = needsBySession(monitor?.view.getSnapshot().open ?? []);
     const seen = new Set<string>();
     for (const s of store.sessions.getSnapshot().sessions) {
       seen.add(s.id);
-      const row = rowOf(s, claude.get(s.id), at);
+      const row = rowOf(s, claude.get(s.id), at, needs.get(s.id));
       const json = JSON.stringify(row);
       if (last.get(s.id) === json) continue;
       last.set(s.id, json);
@@ -44,5 +47,6 @@ export function startRowFeed(
   };
   emit();
   const unsubs = [store.sessions.subscribe(schedule), store.claude.subscribe(schedule)];
+  if (monitor) unsubs.push(monitor.view.subscribe(schedule));
   return () => unsubs.forEach((u) => u());
 }

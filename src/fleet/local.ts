@@ -16,7 +16,10 @@ import { OmcStore } from '../store/store.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, type FleetRoot } from './discover.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
-import { rowOf } from '../feeds/row.js';
+import { needsBySession, rowOf } from '../feeds/row.js';
+import { AckFile } from '../feeds/attention/acks.js';
+import { AttentionMonitor } from '../feeds/attention/monitor.js';
+import { ownStateDir } from '../io/state-dir.js';
 import { planWatches, type PlannedWatch } from './watch-plan.js';
 
 /** How often the registry is re-read for new roots and the machine's session count. */
@@ -43,6 +46,8 @@ export interface LocalRoot {
   info: FleetRoot;
   store: OmcStore;
   plan: PlannedWatch;
+  /** What needs the user in this root: its rows say it, and its panes (Enter) count it. */
+  monitor: AttentionMonitor;
 }
 
 export class LocalFleet {
@@ -134,9 +139,18 @@ export class LocalFleet {
       omc: detectOmcInstall({ env: this.opts.env ?? process.env, projectDir: info.projectDir }),
       claude: { live: this.opts.claudeLive ?? this.opts.watch !== 'none', env: this.opts.env },
     });
-    this.roots.set(info.id, { info, store, plan });
+    const acks = new AckFile(ownStateDir(this.opts.env ?? process.env), info.root);
+    const monitor = new AttentionMonitor(store, { acks });
+    this.roots.set(info.id, { info, store, plan, monitor });
     const on = () => this.changed();
-    this.unsubs.push(store.sessions.subscribe(on), store.claude.subscribe(on), store.status.subscribe(on));
+    this.unsubs.push(
+      store.sessions.subscribe(on),
+      store.claude.subscribe(on),
+      store.status.subscribe(on),
+      monitor.view.subscribe(on),
+      acks.watch(),
+      () => monitor.dispose(),
+    );
     if (this.opts.watch === 'none') store.start();
     else store.start({ progressive: true });
   }
@@ -179,9 +193,10 @@ export class LocalFleet {
         g.tone = 'warn';
       }
       const claude = r.store.claude.getSnapshot().bySession;
+      const needs = needsBySession(r.monitor.view.getSnapshot().open);
       for (const s of r.store.sessions.getSnapshot().sessions) {
         const row: FleetRow = {
-          ...rowOf(s, claude.get(s.id), this.opts.clock?.() ?? Date.now()),
+          ...rowOf(s, claude.get(s.id), this.opts.clock?.() ?? Date.now(), needs.get(s.id)),
           key: `local|${id}|${s.id}`,
           host: null,
           rootId: id,

@@ -5,47 +5,21 @@
  * switching, ?, q) — which are off while a pane has a text field open, so
  * typing "q" into a filter or the notepad never quits.
  */
-import type { AppActions, AnyPaneModule, KeyContext, Size } from '../kit/pane.js';
-import type { OmcStore } from '../store/store.js';
-import { frameLayout, shownProblems } from '../ui/layout.js';
 import { overlayShape, type OverlayInputs } from '../ui/overlay-lines.js';
-import { initList, moveList, scrollTo, type Move } from '../kit/list.js';
-import { paneOfProblem, problemsLayout } from '../ui/problems-view.js';
-import type { Overlay, PaneId, TextOverlay, UiStore } from '../kit/ui-store.js';
+import { scrollTo } from '../kit/list.js';
+import type { Overlay } from '../kit/ui-store.js';
 import { dispatch, matchKey, type KeySpec } from '../kit/bindings.js';
-import { withNeeds } from '../feeds/attention/control.js';
 import { isCtrl, type InputEvent } from '../terminal/keys.js';
+import { bodyOf, contextFor, paneById, type RouterEnv } from './env.js';
+import { INBOX_BINDINGS, routeInbox } from './inbox.js';
 
-export interface RouterEnv {
-  ui: UiStore;
-  store: OmcStore;
-  panes: ReadonlyArray<AnyPaneModule>;
-  app: AppActions;
-  size(): Size;
-  exit(): void;
-  redraw(): void;
-  /** Opened from the fleet (`--all`): an Esc nothing else wanted goes back to it. */
-  back?(): void;
-}
-
-export function paneById(panes: ReadonlyArray<AnyPaneModule>, id: PaneId): AnyPaneModule {
-  return panes.find((p) => p.id === id) ?? (panes[0] as AnyPaneModule);
-}
-
-/** The pane's own area right now, as the app lays it out. */
-export function bodyOf(env: Pick<RouterEnv, 'store' | 'size'>): Size {
-  const problems = shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot());
-  return frameLayout(env.size(), problems.length).body;
-}
+export { bodyOf, paneById, type RouterEnv } from './env.js';
 
 function overlayInputs(env: RouterEnv): OverlayInputs {
   return {
     panes: env.panes,
     globals: GLOBAL_BINDINGS,
-    problems: withNeeds(
-      shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot()),
-      env.app.attention,
-    ),
+    inbox: INBOX_BINDINGS,
     log: env.ui.state.log,
     readonly: env.store.readonly,
   };
@@ -107,7 +81,7 @@ export const GLOBAL_BINDINGS: readonly GlobalBinding[] = [
   { keys: ['backtab'], help: 'previous pane', run: (e) => cyclePane(e, -1) },
   {
     keys: ['!'],
-    help: 'list what needs you (the header\'s "needs you" count) and every problem found in .omc',
+    help: "the inbox: what needs you (the header's count), oldest first, to open, jump to, cancel or acknowledge; then the problems with files",
     run: (e) => open(e, 'problems'),
   },
   { keys: ['N'], help: 'turn notifications (bell, desktop, tmux) off / on', run: toggleNotifications },
@@ -154,13 +128,13 @@ function chooseRoot(env: RouterEnv): void {
 
 /** The notifier's switch; the header says "notify off" while it is off. */
 function toggleNotifications(env: RouterEnv): void {
-  const a = env.app.attention;
+  const a = env.app.attention?.notifier;
   if (!a) {
     env.ui.flash('notifications are not running here (they run in the full-screen monitor only)', 'info');
     return;
   }
-  const on = !a.notifier.isEnabled();
-  a.notifier.setEnabled(on);
+  const on = !a.isEnabled();
+  a.setEnabled(on);
   env.ui.flash(
     on
       ? 'notifications on: a loop that needs you rings the bell / notifies again (N turns them off)'
@@ -206,55 +180,16 @@ function routeOverlay(ev: InputEvent, overlay: Overlay, env: RouterEnv): void {
     return;
   }
   if (matchKey('q', ev)) return requestExit(env);
-  if (overlay.kind === 'problems' && routeProblems(ev, overlay, env)) return;
+  if (overlay.kind === 'problems') {
+    routeInbox(ev, overlay, env);
+    return;
+  }
   if (matchKey('escape', ev) || matchKey('enter', ev) || matchKey('?', ev) || matchKey('!', ev) || matchKey('M', ev)) {
     ui.setOverlay(null);
     return;
   }
   const to = overlayScroll(ev, overlay.scroll, page);
   if (to !== null) ui.setOverlay({ ...overlay, scroll: scroll(to) });
-}
-
-function contextFor(env: RouterEnv, pane: AnyPaneModule): KeyContext<unknown> {
-  const { ui } = env;
-  return {
-    state: ui.paneState(pane.id, pane.init),
-    set: (next: unknown) => ui.setPaneState(pane.id, next as never, pane.init),
-    store: env.store,
-    ui,
-    app: env.app,
-    size: env.size(),
-    body: bodyOf(env),
-  };
-}
-
-/** The problems view: the move keys move the selection, Enter opens the pane (and session) that shows the file. */
-function routeProblems(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): boolean {
-  const problems = overlayInputs(env).problems;
-  const lay = problemsLayout(problems, overlay.list, bodyOf(env));
-  const is = (...keys: KeySpec[]) => keys.some((k) => matchKey(k, ev));
-  const list = overlay.list ?? initList();
-  const move = (to: Move) => env.ui.setOverlay({ ...overlay, list: moveList(list, lay.ids, to, lay.height) });
-  if (is('j', 'down', 'wheeldown')) move(1);
-  else if (is('k', 'up', 'wheelup')) move(-1);
-  else if (is('pagedown', ' ', 'ctrl+d')) move({ page: 1 });
-  else if (is('pageup', 'ctrl+u')) move({ page: -1 });
-  else if (is('g', 'home')) move('first');
-  else if (is('G', 'end')) move('last');
-  else if (is('enter', 'right', 'l')) {
-    const p = problems[lay.view.index];
-    const target = p ? paneOfProblem(p.path) : null;
-    if (!p) return false;
-    if (!target) {
-      env.ui.flash(`no pane shows ${p.path}`, 'info');
-      return true;
-    }
-    env.ui.setOverlay(null);
-    env.ui.setPane(target.pane);
-    const pane = paneById(env.panes, target.pane);
-    if (pane.reveal) env.ui.setPaneState(target.pane, (st: unknown) => pane.reveal?.(st, p.path) ?? st, pane.init);
-  } else return false;
-  return true;
 }
 
 export function routeInput(ev: InputEvent, env: RouterEnv): void {

@@ -177,11 +177,12 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     row = sessionRow(omcTopJson(run), entry.sessionId);
     expect(row.process).toMatchObject({ pid, status: 'gone' });
     expect(row.agent.attention).toContainEqual(expect.objectContaining({ kind: 'orphaned-loop' }));
-    // On screen: "!gone" on the row, the orphaned loop in the problems view.
+    // On screen: "!gone" on the row, the orphaned loop in the inbox (its full text when selected).
     app = await mountOnRun(run);
     try {
       expect(await showSession(app, entry.sessionId)).toMatch(/ !gone \d+[smh]$/);
       await app.press('!');
+      await app.waitForText('Needs you (1)');
       const problems = (await app.waitForText('orphaned ralph')).replace(/\s+/g, ' ');
       expect(problems).toContain(`its Claude process (pid ${pid}) is gone`);
     } finally {

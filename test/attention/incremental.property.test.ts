@@ -1,6 +1,7 @@
 // The live monitor keeps its facts incrementally (src/store/attention/incremental.ts). Over random
 // sequences of pictures — sessions added, changed, removed, re-ordered, left as the same object; cancels
-// omc-top made appearing and going; signals flipping to omc-top's; problems changing — its facts, its
+// omc-top made appearing and going (some judged not taken); signals flipping to omc-top's; the Claude process
+// behind a session waiting, idling, dying, going away; problems changing — its facts, its
 // "needs you" set and its transitions must be exactly what the full recomputation (factsOf + diffFacts)
 // says for the same two pictures.
 import fc from 'fast-check';
@@ -9,6 +10,7 @@ import { diffFacts, factsOf, needsYou, type Facts, type Transition } from '../..
 import { IncrementalFacts } from '../../src/feeds/attention/incremental.js';
 import type { AttentionInput } from '../../src/feeds/attention/kinds.js';
 import type { TrackedCancel } from '../../src/store/cancel/tracker.js';
+import type { ClaudeSessionView, ClaudeSnapshot } from '../../src/store/claude/model.js';
 import type { SessionView } from '../../src/store/sessions/model.js';
 import { EMPTY_TEAMS } from '../../src/store/teams/model.js';
 import type { Problem } from '../../src/store/types.js';
@@ -19,6 +21,7 @@ const MODES = ['ralph', 'ultrawork', 'autopilot'];
 const modeArb = fc.record({
   mode: fc.constantFrom(...MODES),
   active: fc.boolean(),
+  enforced: fc.boolean(),
   status: fc.constantFrom('active', 'finished', 'not-enforced', 'inactive'),
   iteration: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
   max: fc.option(fc.constantFrom(0, 3, 5), { nil: null }),
@@ -49,7 +52,8 @@ const viewArb = (id: string) =>
 type Step =
   | { op: 'set'; id: string; view: SessionView }
   | { op: 'drop'; id: string }
-  | { op: 'tracker'; id: string; on: boolean }
+  | { op: 'tracker'; id: string; on: boolean; taken: boolean }
+  | { op: 'claude'; id: string; status: string | null; since: number }
   | { op: 'problem'; on: boolean }
   | { op: 'shuffle'; seed: number }
   | { op: 'same' };
@@ -63,15 +67,42 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .record({ id: fc.constantFrom(...IDS), on: fc.boolean() })
+      .record({ id: fc.constantFrom(...IDS), on: fc.boolean(), taken: fc.boolean() })
       .map((r) => ({ op: 'tracker', ...r }) as Step),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .record({
+        id: fc.constantFrom(...IDS),
+        status: fc.constantFrom(null, 'busy', 'idle', 'waiting', 'gone', 'unknown'),
+        since: fc.constantFrom(1000, 2000),
+      })
+      .map((r) => ({ op: 'claude', ...r }) as Step),
   },
   { weight: 1, arbitrary: fc.boolean().map((on) => ({ op: 'problem', on }) as Step) },
   { weight: 1, arbitrary: fc.integer().map((seed) => ({ op: 'shuffle', seed }) as Step) },
   { weight: 1, arbitrary: fc.constant({ op: 'same' } as Step) },
 );
 
-const tracked = (key: string) => ({ key, phase: 'verifying', modes: ['ralph'] }) as unknown as TrackedCancel;
+const tracked = (key: string, taken: boolean) =>
+  ({
+    key,
+    phase: taken ? 'cancelled' : 'not-taken',
+    pauseOnly: false,
+    modes: ['ralph'],
+    requestedMs: 5,
+    settledMs: 6,
+    text: 'cancel did not take',
+  }) as unknown as TrackedCancel;
+const claudeView = (id: string, status: string, since: number): ClaudeSessionView =>
+  ({
+    sessionId: id,
+    transcript: null,
+    process: { pid: 42, procStart: '7', status, since, name: 'n', tmux: 'main:@1.%2', waitingFor: 'permission prompt' },
+  }) as unknown as ClaudeSessionView;
+const claudeSnap = (by: Map<string, ClaudeSessionView>, version: number): ClaudeSnapshot =>
+  ({ version, configDir: '/c', rule: 'test', bySession: by, problems: [], registryMissing: false }) as ClaudeSnapshot;
 const PROBLEM: Problem = { path: 'state/x.json', message: 'bad JSON', severity: 'error' };
 
 /** Facts as comparable data, independent of map order. */
@@ -90,14 +121,23 @@ describe('incremental attention facts == full recomputation', () => {
         let cancels = new Map<string, TrackedCancel>();
         let problems: Problem[] = [];
         let prev: AttentionInput | null = null;
+        let claudeBy = new Map<string, ClaudeSessionView>();
         let input: AttentionInput = {
           sessions: { version: 0, sessions: [], problems: [], derivedAt: 0 },
           teams: EMPTY_TEAMS,
           cancels: { version: 0, entries: cancels },
           problems,
+          claude: claudeSnap(claudeBy, 0),
         };
         for (const st of steps) {
-          let { sessions, cancels: cancelSnap } = input;
+          let { sessions, cancels: cancelSnap, claude } = input;
+          if (st.op === 'claude') {
+            claudeBy = new Map(claudeBy);
+            // Unchanged views keep their object, as the Claude domain keeps them.
+            if (st.status === null) claudeBy.delete(st.id);
+            else claudeBy.set(st.id, claudeView(st.id, st.status, st.since));
+            claude = claudeSnap(claudeBy, claude.version + 1);
+          }
           if (st.op === 'set') views.set(st.id, st.view);
           if (st.op === 'drop') views.delete(st.id);
           if (st.op === 'shuffle')
@@ -109,13 +149,13 @@ describe('incremental attention facts == full recomputation', () => {
           if (st.op === 'tracker') {
             cancels = new Map(cancels);
             const key = st.id === 'legacy' ? ':legacy' : st.id;
-            if (st.on) cancels.set(key, tracked(key));
+            if (st.on) cancels.set(key, tracked(key, st.taken));
             else cancels.delete(key);
             cancelSnap = { version: cancelSnap.version + 1, entries: cancels };
           }
           if (st.op === 'problem') problems = st.on ? [PROBLEM] : [];
           prev = input;
-          input = { sessions, teams: EMPTY_TEAMS, cancels: cancelSnap, problems };
+          input = { sessions, teams: EMPTY_TEAMS, cancels: cancelSnap, problems, claude };
           const got = inc.update(input);
           const full = factsOf(input);
           expect(flat(inc.facts())).toEqual(flat(full));
@@ -134,6 +174,8 @@ describe('incremental attention facts == full recomputation', () => {
               .sort(),
           );
           expect(inc.needCount()).toBe(needsYou(full).length);
+          // And in the same order (oldest first), which every surface lists.
+          expect(inc.needsYou().map((n) => n.id)).toEqual(needsYou(full).map((n) => n.id));
         }
       }),
       { numRuns: 400 },

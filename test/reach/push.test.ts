@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Transition } from '../../src/feeds/attention/engine.js';
+import type { NeedItem } from '../../src/feeds/attention/needs.js';
 import { Notifier } from '../../src/feeds/notify/notifier.js';
 import { resolveChannel } from '../../src/feeds/notify/push/channel.js';
 import { PushSender } from '../../src/feeds/notify/push/sender.js';
@@ -68,14 +69,43 @@ function monitor(channels: PushChannel[], opts: { retries?: number; timeoutMs?: 
   return { n, sender, problems };
 }
 
-const T = (needs: string | null, key: string, session = 'sess-1', kind = 'iteration'): Transition => ({
-  kind,
-  key,
-  from: '9',
-  to: '10',
-  needs,
-  fact: { value: '10', session, mode: 'ralph', team: null, worker: null, path: 'state/x.json', needs },
-});
+/** A transition that raises a need (reason), or that is news (needs null, news set), or neither. */
+const T = (
+  needs: string | null,
+  key: string,
+  session = 'sess-1',
+  over: Partial<NeedItem> = {},
+  news: string | null = null,
+): Transition => {
+  const need: NeedItem | null = needs
+    ? {
+        id: `agent:${key}@1`,
+        kind: 'waiting',
+        reason: needs,
+        text: needs,
+        since: 1,
+        session,
+        mode: 'ralph',
+        team: null,
+        worker: null,
+        path: null,
+        waitingOn: null,
+        name: null,
+        tmux: null,
+        action: 'jump',
+        ...over,
+      }
+    : null;
+  return {
+    kind: 'agent',
+    key,
+    from: 'busy',
+    to: 'waiting',
+    needs,
+    news,
+    fact: { value: 'waiting', session, mode: 'ralph', team: null, worker: null, path: null, need, needs, news },
+  };
+};
 
 const all = (s: Record<string, LoopbackServer>) => Object.values(s);
 
@@ -83,15 +113,26 @@ describe('push', () => {
   it('one message per entering item on every channel, naming project, session and what is waited on', async () => {
     const { s, channels } = await servers();
     const { n, sender, problems } = monitor(channels);
-    // Two items enter in one debounce window; a transition with nothing needed (a plain iteration) is not pushed.
-    n.handle([T('dead worker', 'a', 'sess-aaaa'), T(null, 'b'), T('team failed', 'c', 'sess-cccc')]);
+    // Two items enter in one debounce window; news (a loop finished, rung on the bell by the config here) and a
+    // plain change are not pushed.
+    n.handle([
+      T('waiting for you', 'a', 'sess-aaaa', {
+        name: 'fix-login',
+        tmux: 'main:@3',
+        waitingOn: 'permission prompt: Bash ls',
+      }),
+      T(null, 'b', 'sess-b', {}, 'loop finished'),
+      T(null, 'b2'),
+      T('team failed', 'c', 'sess-cccc'),
+    ]);
     n.flush();
     // The same fact again is no new item.
-    n.handle([T('dead worker', 'a', 'sess-aaaa')]);
+    n.handle([T('waiting for you', 'a', 'sess-aaaa')]);
     n.flush();
     await sender.idle();
+    expect(n.sent[0]).toContain('(+2 more)');
     for (const srv of all(s)) expect(srv.received).toHaveLength(2);
-    expect(s.ntfy.received[0]?.body).toBe('shop · sess-aaaa: dead worker');
+    expect(s.ntfy.received[0]?.body).toBe('shop · fix-login (main:@3): waiting for you: permission prompt: Bash ls');
     expect(s.ntfy.received[0]?.url).toBe('/omc-topic-s3cret');
     expect(JSON.parse(s.hook.received[1]?.body ?? '')).toEqual({
       source: 'omc-top',
@@ -104,20 +145,23 @@ describe('push', () => {
     expect(s.telegram.received[0]?.url).toBe(`/bot${TOKEN}/sendMessage`);
     expect(JSON.parse(s.telegram.received[0]?.body ?? '')).toEqual({
       chat_id: '42',
-      text: 'shop · sess-aaaa: dead worker',
+      text: 'shop · fix-login (main:@3): waiting for you: permission prompt: Bash ls',
     });
     expect(s.discord.received[0]?.url).toBe('/api/webhooks/111/discord-secret-token');
     expect(JSON.parse(s.discord.received[1]?.body ?? '').content).toBe('shop · sess-cccc: team failed');
     expect(problems).toEqual([]);
   });
 
-  it('nothing is pushed while notifications are switched off, nor for a reason turned off', async () => {
+  it('nothing is pushed while notifications are switched off, for an acknowledged item, nor for a reason turned off', async () => {
     const { s, channels } = await servers();
     const { n, sender } = monitor(channels);
     n.setEnabled(false);
     n.handle([T('dead worker', 'a')]);
     n.flush();
     n.setEnabled(true);
+    // An occurrence already acknowledged (in the TUI, say) is not pushed.
+    n.handle([T('dead worker', 'acked')], () => true);
+    n.flush();
     const quiet = new Notifier({
       channels: ['bell'],
       project: 'shop',

@@ -31,6 +31,28 @@ export class Actions {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Acknowledges items of one root: only ids that are open there now (no arbitrary strings reach the file). */
+  async ack(body: Record<string, unknown>): Promise<ActionResult> {
+    if (this.readonly) return { status: 403, body: { error: '--readonly: nothing can be changed' } };
+    const root = typeof body.root === 'string' ? this.source.root(body.root) : undefined;
+    if (!root) return { status: 404, body: { error: 'no such project here' } };
+    const acks = root.monitor.acks;
+    if (!acks) return { status: 501, body: { error: 'acknowledgements are not kept here' } };
+    const asked = new Set(Array.isArray(body.ids) ? body.ids.filter((i): i is string => typeof i === 'string') : []);
+    const items = root.monitor.view.getSnapshot().open.filter((n) => asked.has(n.id));
+    if (items.length === 0) return { status: 409, body: { error: 'nothing of that needs you now' } };
+    await acks.ack(
+      items.map((n) => n.id),
+      this.now(),
+    );
+    if (acks.problem) return { status: 500, body: { error: cleanLine(acks.problem) } };
+    const what = items.length === 1 ? items[0]?.reason : `${items.length} items`;
+    return {
+      status: 200,
+      body: { message: cleanLine(`acknowledged: ${what} (back in the count only if it arises anew)`) },
+    };
+  }
+
   plan(body: Record<string, unknown>): ActionResult {
     if (this.readonly) return { status: 403, body: { error: '--readonly: nothing can be changed' } };
     const root = typeof body.root === 'string' ? this.source.root(body.root) : undefined;

@@ -65,7 +65,7 @@ function pushFrom(source: ServeSource, err: (s: string) => void): () => void {
       env: {},
       push: (m) => sender.send(m),
     });
-    const off = r.monitor.onTransitions((batch) => n.handle(batch));
+    const off = r.monitor.onTransitions((batch) => n.handle(batch, r.monitor.isAcked));
     attached.set(r.id, () => (off(), n.dispose()));
   };
   source.roots().forEach(attach);
@@ -125,7 +125,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   const err = (s: string) => process.stderr.write(cleanLine(s) + '\n');
   let served;
   try {
-    served = await startServer({ source, token, listen, port: Number(portText), readonly, ack: null });
+    served = await startServer({ source, token, listen, port: Number(portText), readonly });
   } catch (e) {
     await source.close();
     err(`omc-top serve: cannot listen on ${listen}:${portText}: ${(e as Error).message}`);

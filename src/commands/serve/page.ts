@@ -35,7 +35,7 @@ h1{font-size:1.1em;margin:0}h2{font-size:1em;margin:.8em 0 .3em}
 main,#message,#confirm{padding:0 1em}#message{min-height:1.2em;color:#9cf}
 #confirm{background:#332;border:1px solid #775;margin:.5em 1em;padding:.5em 1em}
 .root{border-top:1px solid #333;margin-top:.5em}
-.need{list-style:none;padding:0;margin:0}.need li{padding:.3em 0;color:#fb4}
+.acked{color:#888;font-size:.9em}.need{list-style:none;padding:0;margin:0}.need li{padding:.3em 0;color:#fb4}
 .row{display:grid;grid-template-columns:1fr auto;gap:.2em .8em;padding:.4em 0;border-bottom:1px solid #222}
 .row .modes{grid-column:1/3;color:#aaa;font-size:.9em}.status{color:#8c8}
 button{font:inherit;padding:.2em .7em;margin:0 .2em;background:#333;color:#eee;border:1px solid #555;border-radius:4px}
@@ -98,7 +98,8 @@ export const PAGE_JS = `'use strict';
       sec.appendChild(el('h2', r.project + (r.host ? ' @ ' + r.host : '')));
       var needs = el('ul', null, 'need');
       r.needs.forEach(function (n) {
-        var li = el('li', '! ' + n.reason + (n.session ? ' · ' + n.session.slice(0, 8) : '') + (n.mode ? ' ' + n.mode : ''));
+        var who = n.name || (n.session ? n.session.slice(0, 8) : n.team ? 'team ' + n.team : '');
+        var li = el('li', '! ' + who + (n.tmux ? ' (' + n.tmux + ')' : '') + ': ' + n.reason + (n.waitingOn ? ' · ' + n.waitingOn : ''));
         li.dataset.need = n.id;
         var ack = el('button', 'Acknowledge');
         ack.onclick = function () {
@@ -108,6 +109,7 @@ export const PAGE_JS = `'use strict';
         needs.appendChild(li);
       });
       sec.appendChild(needs);
+      if (r.acked.length > 0) sec.appendChild(el('p', 'acknowledged, still holding: ' + r.acked.map(function (n) { return n.reason; }).join(', '), 'acked'));
       r.rows.forEach(function (row) {
         var d = el('div', null, 'row');
         d.dataset.session = row.session;

@@ -18,8 +18,6 @@ export interface ServeOptions {
   listen: string;
   port: number;
   readonly: boolean;
-  /** Acknowledge items (the attention inbox's acknowledgements); null where it is not available. */
-  ack: ((rootId: string, ids: string[]) => Promise<string>) | null;
 }
 
 export interface Served {
@@ -113,13 +111,8 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
     void readBody(req).then(async (body) => {
       if (!body) return json(res, 400, { error: 'a JSON object, at most 16 KiB' });
       if (route === 'POST /api/ack') {
-        if (!opts.ack) return json(res, 501, { error: 'acknowledging is not available in this build' });
-        if (opts.readonly) return json(res, 403, { error: '--readonly: nothing can be changed' });
-        const ids = Array.isArray(body.ids) ? body.ids.filter((i): i is string => typeof i === 'string') : [];
-        if (typeof body.root !== 'string' || ids.length === 0 || ids.length > 100) {
-          return json(res, 400, { error: 'root and ids needed' });
-        }
-        return json(res, 200, { message: await opts.ack(body.root, ids) });
+        const r = await actions.ack(body);
+        return json(res, r.status, r.body);
       }
       if (route === 'POST /api/cancel/plan') {
         const r = actions.plan(body);

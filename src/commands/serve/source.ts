@@ -7,7 +7,10 @@
  * same attention model as the TUI.
  */
 import path from 'node:path';
+import { AckFile } from '../../feeds/attention/acks.js';
 import { AttentionMonitor } from '../../feeds/attention/monitor.js';
+import type { NeedItem } from '../../feeds/attention/needs.js';
+import { ownStateDir } from '../../io/state-dir.js';
 import { rowOf, type RowModel } from '../../feeds/row.js';
 import type { OmcStore } from '../../store/store.js';
 import type { LocalFleet } from '../../fleet/local.js';
@@ -19,15 +22,29 @@ export interface ServeRoot {
   root: string;
   store: OmcStore;
   monitor: AttentionMonitor;
+  /** Stops following the acknowledgements file. */
+  unwatch(): void;
+}
+
+/** A root's attention monitor with omc-top's acknowledgements file (the TUI's, `status --tmux`'s). */
+function attend(id: string, project: string, store: OmcStore, env: NodeJS.ProcessEnv): ServeRoot {
+  const acks = new AckFile(ownStateDir(env), store.root);
+  const unwatch = acks.watch();
+  return { id, project, root: store.root, store, monitor: new AttentionMonitor(store, { acks }), unwatch };
 }
 
 export interface NeedJson {
   id: string;
   reason: string;
+  text: string;
   session: string | null;
+  /** Claude's name for the session and its tmux window, when known. */
+  name: string | null;
+  tmux: string | null;
   mode: string | null;
   team: string | null;
   worker: string | null;
+  waitingOn: string | null;
 }
 
 export interface RootJson {
@@ -37,7 +54,10 @@ export interface RootJson {
   /** Actions apply (a local root); remote rows are shown only. */
   local: boolean;
   rows: Array<RowModel & { key: string }>;
+  /** Not acknowledged: what the count counts. */
   needs: NeedJson[];
+  /** Acknowledged and still holding (listed, never counted). */
+  acked: NeedJson[];
 }
 
 export interface Picture {
@@ -53,16 +73,18 @@ export interface ServeSource {
   close(): Promise<void>;
 }
 
-function needsOf(m: AttentionMonitor): NeedJson[] {
-  return m.needsYou().map((n) => ({
-    id: `${n.kind}:${n.key}`,
-    reason: n.reason,
-    session: n.fact.session,
-    mode: n.fact.mode,
-    team: n.fact.team,
-    worker: n.fact.worker,
-  }));
-}
+const needJson = (n: NeedItem): NeedJson => ({
+  id: n.id,
+  reason: n.reason,
+  text: n.text,
+  session: n.session,
+  name: n.name,
+  tmux: n.tmux,
+  mode: n.mode,
+  team: n.team,
+  worker: n.worker,
+  waitingOn: n.waitingOn,
+});
 
 function rootJson(r: ServeRoot, now: number): RootJson {
   const claude = r.store.claude.getSnapshot().bySession;
@@ -70,21 +92,25 @@ function rootJson(r: ServeRoot, now: number): RootJson {
     .getSnapshot()
     .sessions.map((s) => ({ key: s.id, ...rowOf(s, claude.get(s.id), now) }))
     .sort((a, b) => a.rank - b.rank || (b.updatedMs ?? 0) - (a.updatedMs ?? 0));
-  return { id: r.id, project: r.project, host: null, local: true, rows, needs: needsOf(r.monitor) };
+  const view = r.monitor.view.getSnapshot();
+  return {
+    id: r.id,
+    project: r.project,
+    host: null,
+    local: true,
+    rows,
+    needs: view.open.map(needJson),
+    acked: view.acked.map(needJson),
+  };
 }
 
 function watchRoot(r: ServeRoot, on: () => void): () => void {
-  const offs = [
-    r.store.sessions.subscribe(on),
-    r.store.claude.subscribe(on),
-    r.monitor.count.subscribe(on),
-    r.monitor.onTransitions(on),
-  ];
+  const offs = [r.store.sessions.subscribe(on), r.store.claude.subscribe(on), r.monitor.view.subscribe(on)];
   return () => offs.forEach((o) => o());
 }
 
-export function singleSource(store: OmcStore, project: string): ServeSource {
-  const r: ServeRoot = { id: 'local', project, root: store.root, store, monitor: new AttentionMonitor(store) };
+export function singleSource(store: OmcStore, project: string, env: NodeJS.ProcessEnv = process.env): ServeSource {
+  const r = attend('local', project, store, env);
   return {
     roots: () => [r],
     root: (id) => (id === r.id ? r : undefined),
@@ -95,6 +121,7 @@ export function singleSource(store: OmcStore, project: string): ServeSource {
     subscribe: (l) => watchRoot(r, l),
     async close() {
       r.monitor.dispose();
+      r.unwatch();
       await store.close();
     },
   };
@@ -108,10 +135,15 @@ function remoteJson(g: FleetGroup): RootJson {
     local: false,
     rows: g.rows.map((row) => ({ ...row, key: row.key })),
     needs: [],
+    acked: [],
   };
 }
 
-export function fleetSource(fleet: LocalFleet, close: () => Promise<void>): ServeSource {
+export function fleetSource(
+  fleet: LocalFleet,
+  close: () => Promise<void>,
+  env: NodeJS.ProcessEnv = process.env,
+): ServeSource {
   const roots = new Map<string, ServeRoot>();
   const listeners = new Set<() => void>();
   const offs = new Map<string, () => void>();
@@ -126,13 +158,7 @@ export function fleetSource(fleet: LocalFleet, close: () => Promise<void>): Serv
         if (roots.has(row.rootId)) continue;
         const lr = fleet.root(row.rootId);
         if (!lr) continue;
-        const r: ServeRoot = {
-          id: row.rootId,
-          project: path.basename(lr.info.projectDir),
-          root: lr.info.root,
-          store: lr.store,
-          monitor: new AttentionMonitor(lr.store),
-        };
+        const r = attend(row.rootId, path.basename(lr.info.projectDir), lr.store, env);
         roots.set(r.id, r);
         offs.set(r.id, watchRoot(r, notify));
       }
@@ -160,7 +186,7 @@ export function fleetSource(fleet: LocalFleet, close: () => Promise<void>): Serv
     async close() {
       offFleet();
       for (const o of offs.values()) o();
-      for (const r of roots.values()) r.monitor.dispose();
+      for (const r of roots.values()) (r.monitor.dispose(), r.unwatch());
       await close();
     },
   };

@@ -14,7 +14,6 @@ import type { ClaudeSessionView, ClaudeSnapshot, ProcessView } from './model.js'
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
-import { attentionProblems } from './attention-problems.js';
 import { SubagentTracker } from './subagents.js';
 
 /** How often live pids are re-checked: a SIGKILL changes no file, so only this notices it. */
@@ -31,6 +30,8 @@ export interface ClaudeDomainOptions {
   clock?: Clock;
   /** false for one-shot --json: no watches, no timers, transcripts read to the end at once. */
   live?: boolean;
+  /** false: the registry only (`status`: whether a Claude process waits, idles or died, not what it said). */
+  transcripts?: boolean;
   probe?: LivenessProbe;
   /**
    * Sessions the run history names (ended runs whose state is gone): their transcripts are followed too, in
@@ -74,7 +75,6 @@ export class ClaudeDomain implements Domain {
   private registryTimer: NodeJS.Timeout | null = null;
   private version = 0;
   private lastKey = '';
-  private attentionMemo: { snap: ClaudeSnapshot; sessions: unknown; problems: readonly Problem[] } | null = null;
   private viewCache = new Map<string, { key: string; view: ClaudeSessionView }>();
   private disposed = false;
   /** Each followed session's subagent files (subagents.ts), read with its transcript. */
@@ -102,17 +102,8 @@ export class ClaudeDomain implements Domain {
   historyChanged = (): void => {
     this.syncTranscripts(false);
   };
-  problems = (): readonly Problem[] => {
-    const snap = this.cell.getSnapshot();
-    const sessions = this.opts.sessions.getSnapshot();
-    if (this.attentionMemo?.snap !== snap || this.attentionMemo.sessions !== sessions)
-      this.attentionMemo = {
-        snap,
-        sessions,
-        problems: [...snap.problems, ...attentionProblems(sessions.sessions, snap)],
-      };
-    return this.attentionMemo.problems;
-  };
+  /** Problems with Claude Code's files. What needs the user (a prompt, an orphaned loop) is the attention model's. */
+  problems = (): readonly Problem[] => this.cell.getSnapshot().problems;
 
   /** Claude's files live outside the .omc root: the tree watcher never sees them. */
   wants(): boolean {
@@ -150,6 +141,7 @@ export class ClaudeDomain implements Domain {
   /** Which transcripts to follow: every registered session, and every OMC session of this project. */
   private wantedTranscripts(): Map<string, string> {
     const want = new Map<string, string>();
+    if (this.opts.transcripts === false) return want;
     for (const e of this.entries) if (e.cwd) want.set(e.sessionId, transcriptRel(e.cwd, e.sessionId));
     const omc = this.opts.sessions.getSnapshot().sessions;
     for (const s of omc) {
