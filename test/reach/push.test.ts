@@ -59,7 +59,7 @@ function monitor(channels: PushChannel[], opts: { retries?: number; timeoutMs?: 
     project: 'shop',
     write: () => undefined,
     env: {},
-    config: { notify: { debounceMs: 0 } },
+    config: { notify: { debounceMs: 0, reasons: { 'loop finished': true } } },
     push: (m) => sender.send(m),
   });
   cleanups.push(
