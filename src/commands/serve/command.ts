@@ -66,7 +66,10 @@ function pushFrom(source: ServeSource, err: (s: string) => void): () => void {
       push: (m) => sender.send(m),
     });
     const off = r.monitor.onTransitions((batch) => n.handle(batch, r.monitor.isAcked));
-    attached.set(r.id, () => (off(), n.dispose()));
+    attached.set(r.id, () => {
+      off();
+      n.dispose();
+    });
   };
   source.roots().forEach(attach);
   const offRoots = source.subscribe(() => source.roots().forEach(attach));

@@ -186,7 +186,10 @@ export function fleetSource(
     async close() {
       offFleet();
       for (const o of offs.values()) o();
-      for (const r of roots.values()) (r.monitor.dispose(), r.unwatch());
+      for (const r of roots.values()) {
+        r.monitor.dispose();
+        r.unwatch();
+      }
       await close();
     },
   };
