@@ -5,6 +5,7 @@
  * that only wrote its next iteration is ended without asking again), the row
  * then shows the countdown and the verdict, and --readonly writes nothing.
  */
+import { makeOmcInstall } from '../../src/store/omc-install.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,9 +35,7 @@ function mount(opts: { readonly?: boolean; rules?: '5.5.0' | '4.4.4' } = {}) {
     root: p.root,
     watch: 'poll',
     readonly: opts.readonly ?? false,
-    omc: opts.rules
-      ? { version: opts.rules, source: '--omc-version', assumed: false, rules: opts.rules, candidates: [] }
-      : undefined,
+    omc: opts.rules ? makeOmcInstall(opts.rules, '--omc-version') : undefined,
   });
   store.start();
   const app = mountStore(store, { columns: 100, rows: 24 });
