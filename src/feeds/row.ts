@@ -13,6 +13,7 @@ import { modeSummary, promptText } from '../store/sessions/summary.js';
 
 export const SESSION_STATUSES = [
   'enforced',
+  'paused',
   'not-enforced',
   'pending',
   'stale',

@@ -3,6 +3,7 @@
  * rows, detail and --json show). The differential tests prove the engine against the real hooks;
  * these pin what a user sees for each case.
  */
+import { makeOmcInstall } from '../../src/store/omc-install.js';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
@@ -22,13 +23,7 @@ afterEach(async () => {
   p = store = null;
 });
 
-const omc = (rules: '5.5.0' | '4.4.4'): OmcInstall => ({
-  version: rules,
-  source: 'test',
-  assumed: false,
-  rules,
-  candidates: [],
-});
+const omc = (rules: '5.5.0' | '4.4.4'): OmcInstall => makeOmcInstall(rules, 'test');
 
 function open(files: Record<string, unknown>, rules: '5.5.0' | '4.4.4' = '5.5.0') {
   p = makeProject();
