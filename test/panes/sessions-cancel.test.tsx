@@ -145,10 +145,10 @@ describe('sessions pane: cancel and pause keys', () => {
   });
 
   it('in the detail view ] picks one mode, and p pauses only that one', async () => {
-    const { until, key, frame } = mount();
+    const { until, key, frame } = mount({ rules: '5.5.0' });
     await until(/▸ enforced\s+88727f43/);
     key('\r');
-    await until('fields:');
+    await until('▌ralph');
     key(']');
     key('p');
     await until(`Pause ultrawork of session ${S}?`);
