@@ -117,6 +117,8 @@ export function deriveSession(
   recs: FileRec[],
   now: number,
   book: VerdictBook,
+  /** This session's state files that sit in other sessions' directories (FileRecords.ownedElsewhere). */
+  borrowed: readonly FileRec[] = [],
 ): SessionView | null {
   const kind: 'session' | 'legacy' = key === LEGACY ? 'legacy' : 'session';
   const dir = kind === 'legacy' ? 'state' : `state/sessions/${key}`;
@@ -127,7 +129,7 @@ export function deriveSession(
   const cancels: { rec: FileRec; value: unknown }[] = [];
   const modeRecs: { mode: string; rec: FileRec }[] = [];
 
-  for (const rec of recs) {
+  for (const rec of borrowed.length > 0 ? [...recs, ...borrowed] : recs) {
     const k = keyOf(rec.rel);
     if (!k) continue;
     // Read for the verdict only: not modes, and their troubles are not the user's.
@@ -162,7 +164,8 @@ export function deriveSession(
 
   // Only ended-session markers and nothing else: not a row of its own.
   const hasDir = recs.some((r) => keyOf(r.rel)?.scope !== 'ended');
-  if (!hasDir && kind === 'session') {
+  // A session whose only state sits in another session's directory still has a hook that reads it.
+  if (!hasDir && kind === 'session' && borrowed.length === 0) {
     const st = statSync(root, dir);
     if (!st || !st.isDirectory()) return null;
   }

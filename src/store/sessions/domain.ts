@@ -583,7 +583,7 @@ export class SessionsDomain implements Domain {
       });
       for (const key of this.dirty) {
         const old = this.views.get(key);
-        const view = deriveSession(this.root, key, this.recs.recsOf(key), now, book);
+        const view = deriveSession(this.root, key, this.recs.recsOf(key), now, book, this.recs.ownedElsewhere(key));
         if (old === view) {
           if (view) this.due.push(key, view); // its due entry may just have been taken
           continue;
