@@ -31,6 +31,7 @@ import { readRegistry, type RegistryEntry } from './claude/registry.js';
 import { cleanLine } from '../io/sanitize.js';
 import { bookFor, type BookChoice } from './omc-books.js';
 import { RULE_BOOKS, type RulesVersion } from './verdict/types.js';
+import { type Obj, obj } from '../io/json.js';
 
 export type { RulesVersion } from './verdict/types.js';
 
@@ -52,9 +53,6 @@ export const SUPPORTED_RULES = RULE_BOOKS;
 
 const PLUGIN_NAME = 'oh-my-claudecode';
 const NPM_NAME = 'oh-my-claude-sisyphus';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 
 /** The book that judges an OMC version (omc-books.ts); the newest for an unknown one. */
 export function rulesFor(version: string | null): RulesVersion {
