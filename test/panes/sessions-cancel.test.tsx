@@ -134,6 +134,18 @@ describe('sessions pane: cancel and pause keys', () => {
     expect(fs.existsSync(abs(ralphRel))).toBe(false);
   });
 
+  it('version unknown: the pause dialog says which OMC versions honour it', async () => {
+    const { until, key, frame } = mount();
+    await until(/▸ enforced\s+88727f43/);
+    key('p');
+    await until('y: pause');
+    expect(frame().replace(/[│\s]+/g, ' ')).toContain(
+      'The OMC version was not found: OMC 4.6.1 and later honour this pause',
+    );
+    key('n');
+    await until('pause not confirmed: nothing was written');
+  });
+
   it('n keeps everything and says so', async () => {
     const { until, key } = mount();
     await until(/▸ enforced\s+88727f43/);
