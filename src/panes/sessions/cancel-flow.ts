@@ -58,7 +58,7 @@ function versionLines(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, sid:
   if (!install.assumed) return [];
   return plan.request.pauseOnly
     ? [
-        '⚠ The OMC version was not found: OMC 4.6.1 and later honour this pause (4.x only where flock is installed); OMC 4.6.0 and older never read cancel signals, and their Stop hook keeps the loop going (start omc-top with --omc-version to be sure).',
+        '⚠ The OMC version was not found: OMC 4.6.1 and later honour this pause (4.15 only where flock is installed); OMC 4.6.0 and older never read cancel signals, and their Stop hook keeps the loop going (start omc-top with --omc-version to be sure).',
       ]
     : [];
 }
