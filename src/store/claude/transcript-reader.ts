@@ -40,8 +40,14 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
  */
 const scratch = Buffer.allocUnsafe(STEP_BYTES);
 
-export interface ReaderState {
-  facts: TranscriptFacts;
+/** What folds a transcript's lines into facts (FactsBuilder for a session; subagents.ts for a subagent's file). */
+export interface LineFolder<F> {
+  readonly facts: F;
+  add(line: Record<string, unknown>, raw: string): void;
+}
+
+export interface ReaderState<F = TranscriptFacts> {
+  facts: F;
   /** Offset of the next unread byte (after the last complete line). */
   offset: number;
   size: number;
@@ -51,8 +57,8 @@ export interface ReaderState {
   problem: string | null;
 }
 
-export class TranscriptReader {
-  private builder = new FactsBuilder();
+export class TranscriptReader<F = TranscriptFacts> {
+  private builder: LineFolder<F>;
   private ino = -1;
   private offset = 0;
   private size = 0;
@@ -70,7 +76,10 @@ export class TranscriptReader {
   constructor(
     private readonly configDir: string,
     readonly rel: string,
-  ) {}
+    private readonly newFolder: () => LineFolder<F> = () => new FactsBuilder() as unknown as LineFolder<F>,
+  ) {
+    this.builder = newFolder();
+  }
 
   /** True while bytes remain beyond `offset` (a refresh step stopped early). */
   get behind(): boolean {
@@ -85,7 +94,7 @@ export class TranscriptReader {
     return this.tail.length === 0 ? null : transcriptPercent(this.tail.toString('utf8'));
   }
 
-  state(): ReaderState {
+  state(): ReaderState<F> {
     return {
       facts: this.builder.facts,
       offset: this.offset,
@@ -139,7 +148,7 @@ export class TranscriptReader {
       return 0;
     }
     if (restart) {
-      this.builder = new FactsBuilder();
+      this.builder = this.newFolder();
       this.tail = Buffer.alloc(0);
       this.ino = r.ino;
       this.offset = r.from;
