@@ -125,7 +125,9 @@ describe('the 4.15.10 book against the real 4.15.10 Stop hook (committed fixture
     const wrong: string[] = [];
     let stops = 0;
     for (const seq of fx.sequences ?? []) {
-      const base = path.join('/tmp', 'omc415-seq', '4.15.10', seq.name.replace(/[^A-Za-z0-9_.+-]+/g, '_'));
+      // Where the sequence ran: the research runner's fixed layout, or the regenerating script's (seq_base).
+      const seqBase = String(fx.provenance.seq_base ?? path.join('/tmp', 'omc415-seq', '4.15.10'));
+      const base = path.join(seqBase, seq.name.replace(/[^A-Za-z0-9_.+-]+/g, '_'));
       const cwd = path.join(base, 'project');
       const home = path.join(base, 'home');
       const files = new Map<string, string>();
