@@ -68,7 +68,24 @@ try {
           t: r.t,
           op: r.op,
           s: r.s ?? null,
-          input: JSON.parse(ph(JSON.stringify(r.input))) as unknown,
+          // A Stop's whole payload, as the hook got it (the runner records only the step's own fields).
+          input: JSON.parse(
+            ph(
+              JSON.stringify(
+                r.op === 'stop' && r.s
+                  ? {
+                      payload: {
+                        session_id: SESSIONS[r.s] ?? r.s,
+                        cwd,
+                        hook_event_name: 'Stop',
+                        stop_hook_active: false,
+                        ...((r.input.payload as Record<string, unknown> | undefined) ?? {}),
+                      },
+                    }
+                  : r.input,
+              ),
+            ),
+          ) as unknown,
           effect: { changed, removed },
           ...(r.stop ? { stop: { decision: r.stop.decision, mode: r.stop.mode } } : {}),
         };
