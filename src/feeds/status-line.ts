@@ -24,7 +24,8 @@ export function loopValues(sessions: SessionsSnapshot): Pick<StatusValues, 'loop
   const loops: string[] = [];
   for (const s of sessions.sessions) {
     for (const m of s.modes) {
-      if (m.status !== 'enforced' && m.status !== 'pending') continue;
+      // Paused loops too: the Stop hook holds them again once the pause ends.
+      if (m.status !== 'enforced' && m.status !== 'pending' && m.status !== 'paused') continue;
       const progress = m.iteration === null ? '' : m.max ? ` ${m.iteration}/${m.max}` : ` ${m.iteration}`;
       loops.push(`${m.mode}${progress}`);
     }
