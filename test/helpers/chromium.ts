@@ -35,7 +35,8 @@ export async function launchChromium(): Promise<Browser> {
       '--remote-debugging-pipe',
       'about:blank',
     ],
-    { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
+    // Its own process group: closing kills the browser's helper processes too (they write in the profile).
+    { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], detached: true },
   );
   const toBrowser = child.stdio[3] as Writable;
   const fromBrowser = child.stdio[4] as Readable;
@@ -75,9 +76,14 @@ export async function launchChromium(): Promise<Browser> {
       await send('Page.navigate', { url }, sessionId);
     },
     async close() {
-      child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
-      fs.rmSync(profile, { recursive: true, force: true });
+      const exited = new Promise((r) => child.once('exit', r));
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      await exited;
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
     },
   };
 }

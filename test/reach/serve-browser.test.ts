@@ -7,11 +7,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
 import { startServer } from '../../src/commands/serve/server.js';
 import { singleSource } from '../../src/commands/serve/source.js';
-import { makeProject, writeOmcJson } from '../helpers/fixtures.js';
+import { makeProject, REPO, writeOmcJson } from '../helpers/fixtures.js';
+
+const run = promisify(execFile);
+const BUNDLE = path.join(REPO, 'dist', 'omc-top.mjs');
 import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -29,13 +34,14 @@ async function serve() {
   const store = new OmcStore({ root: p.root, readonly: false, watch: 'auto', projectDir: p.dir });
   store.start();
   const source = singleSource(store, 'shop', { XDG_STATE_HOME: state });
+  await new Promise((r) => setImmediate(r));
   const token = 'test-token-0123456789';
   const served = await startServer({ source, token, listen: '127.0.0.1', port: 0, readonly: false });
   cleanups.push(
     () => source.close(),
     () => served.close(),
   );
-  return { p, base: `http://127.0.0.1:${served.port}`, token };
+  return { p, state, base: `http://127.0.0.1:${served.port}`, token };
 }
 
 describe.skipIf(!fs.existsSync(CHROMIUM))('serve in headless Chromium', () => {
@@ -57,6 +63,37 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('serve in headless Chromium', () => {
     const took = Date.now() - t0;
     expect(text).toMatch(/ralph 4\/100/);
     expect(took).toBeLessThan(1000);
+  });
+
+  it('acknowledging an item on the page drops the count on the page and in status --tmux', async () => {
+    const { p, state, base, token } = await serve();
+    const browser = await launchChromium();
+    cleanups.push(() => browser.close());
+    await browser.navigate(`${base}/#${token}`);
+    const count = `(document.getElementById('count') || {}).textContent || ''`;
+    let before = '';
+    const deadline = Date.now() + 15_000;
+    while (!/needs you: \d+/.test(before) && Date.now() < deadline) before = await browser.evaluate<string>(count);
+    const n = Number(/needs you: (\d+)/.exec(before)?.[1]);
+    expect(n).toBeGreaterThan(0);
+    const tmux = () =>
+      run(process.execPath, [BUNDLE, 'status', '--tmux', '--root', p.root], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: state,
+          XDG_STATE_HOME: state,
+          CLAUDE_CONFIG_DIR: path.join(state, 'no-claude'),
+        },
+      }).then((r) => r.stdout);
+    const tmuxBefore = await tmux();
+    expect(tmuxBefore).toContain(String(n));
+    await browser.evaluate(`document.querySelector('[data-need] button').click()`);
+    let after = before;
+    const t0 = Date.now();
+    while (after === before && Date.now() - t0 < 5000) after = await browser.evaluate<string>(count);
+    expect(after).toBe(n - 1 > 0 ? `needs you: ${n - 1}` : 'nothing needs you');
+    const tmuxAfter = await tmux();
+    expect(tmuxAfter).not.toBe(tmuxBefore);
   });
 
   it('refuses actions without the token, from another origin, and under another Host', async () => {
