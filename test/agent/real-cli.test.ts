@@ -139,7 +139,8 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     expect(peek.stop_hooks.map((h: Json) => [h.iteration, h.max])).toEqual([[2, 100]]);
     expect(peek.stop_hooks[0].text).toMatch(/^\[RALPH LOOP - ITERATION 2\/100\]/);
     const its = row.agent.analytics.iterations as Json[];
-    expect(its.map((i) => i.iteration)).toEqual([null, 2]);
+    // OMC calls the work before its first block iteration 1.
+    expect(its.map((i) => i.iteration)).toEqual([1, 2]);
     // Per-iteration tokens add up to the session's, which equal the CLI's own totals.
     expect(its.reduce((a, i) => a + i.input, 0)).toBe(row.tokens.input);
     expect(row.tokens).toEqual(cliTotals(r.stdout));
