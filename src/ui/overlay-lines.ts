@@ -35,16 +35,16 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['stale', 'still active on disk, but no Stop-hook timestamp in the last 2 h: the loop is probably dead'],
   ['finished', 'not active, a terminal phase, or completed less than 24 h ago (a tombstone)'],
   ['idle', 'nothing left in the session directory'],
-  [
-    'cancel 12s / pause 12s / ended 12s',
-    "a cancel signal is in force: countdown until OMC's Stop hook stops honouring it",
-  ],
+  ['cancel 12s / pause 12s', "a cancel signal is in force: countdown until OMC's Stop hook stops honouring it"],
   ['stopping 46s', 'omc-top ended the loop on disk and Claude is still in its turn: time since the cancel'],
   [
     'stopped / cancelled / not taken',
     "after omc-top's cancel: Claude was seen to stop (✓ in Ns) / the loop ended while Claude was not in a turn / the loop kept running",
   ],
-  ['ended', 'the loop ended on disk; no Claude process could be seen, so its stop was not observed'],
+  [
+    'ended / ended 12s',
+    'the loop ended on disk; no Claude process could be seen, so its stop was not observed (12s: signal still in force)',
+  ],
   ['pause over', 'a pause expired and the loop carries on'],
   ['active / inactive', "session detail: OMC's registry view of the file (what state_list_active reports) and why"],
   ['running/blocked/waiting/done', "teams and workers: the status OMC's HUD mission board gives them"],

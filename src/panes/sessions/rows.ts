@@ -84,11 +84,11 @@ export function columnsFor(width: number): Columns {
 }
 
 /**
- * The process cell's width: "!waiting 12m" and a space from 80 columns on, the
+ * The process cell's width: "!waiting 12m" or "!exited 14:02" and a space from 80 columns on, the
  * word alone ("!waiting") in a 60-column pane, nothing below 50 (the modes keep room).
  */
 export function procColumn(width: number): number {
-  if (width >= 80) return 13;
+  if (width >= 80) return 14;
   if (width >= 50) return 9;
   return 0;
 }

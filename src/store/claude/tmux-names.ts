@@ -129,7 +129,10 @@ export class TmuxNames {
     this.list((out) => {
       this.inFlight = false;
       this.unavailable = out === null;
-      const next = out === null ? null : parseWindows(out);
+      // A listing that failed (tmux slow under load, timed out) keeps the last good names: the registry's
+      // window ids did not change because one look at them failed.
+      if (out === null) return;
+      const next = parseWindows(out);
       if (sameWindows(this.windows, next)) return;
       this.windows = next;
       this.onChange();
