@@ -126,7 +126,7 @@ describe('real Claude Code 2.1.332 samples', () => {
     const view: ClaudeSessionView = {
       sessionId: last.sessionId,
       process: null,
-      transcript: { rel: 'x', facts: f, size: 0, partialFrom: 0, problem: null },
+      transcript: { rel: 'x', facts: f, subagents: null, size: 0, partialFrom: 0, problem: null },
       waiting: null,
     };
     expect(lifeOf(view)).toMatchObject({ status: 'exited', sinceMs: last.startTime + last.totalDuration });
