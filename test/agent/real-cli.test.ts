@@ -114,10 +114,11 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     // The CLI's own cost, from the cost-state line it writes at exit (never estimated by omc-top).
     expect(row.agent.cost).toMatchObject({ usd: (JSON.parse(r.stdout) as Json).total_cost_usd });
 
-    // On screen: the exited CLI's cell says when (never "unknown"), and P shows the CLI's own totals.
+    // On screen: the exited CLI's cell says when (never "unknown"; "!": its ralph is left active, orphaned),
+    // and P shows the CLI's own totals.
     const app = await mountOnRun(run);
     try {
-      expect(await showSession(app, sid)).toMatch(new RegExp(` exited ${clockHm(exitedAt)}$`));
+      expect(await showSession(app, sid)).toMatch(new RegExp(` !exited ${clockHm(exitedAt)}$`));
       await app.press('P');
       const t = cliTotals(r.stdout);
       const peek = await app.waitForText(`Peek ${sid}`);
