@@ -40,7 +40,15 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['finished', 'not active, a terminal phase, or completed less than 24 h ago (a tombstone)'],
   ['idle', 'nothing left in the session directory'],
   ['cancel 12s / pause 12s', "a cancel signal is in force: countdown until OMC's Stop hook stops honouring it"],
-  ['cancelled / not taken', 'what omc-top saw after its cancel: the loop ended, or it kept running'],
+  ['stopping 46s', 'omc-top ended the loop on disk and Claude is still in its turn: time since the cancel'],
+  [
+    'stopped / cancelled / not taken',
+    "after omc-top's cancel: Claude was seen to stop (✓ in Ns) / the loop ended while Claude was not in a turn / the loop kept running",
+  ],
+  [
+    'ended / ended 12s',
+    'the loop ended on disk; no Claude process could be seen, so its stop was not observed (12s: signal still in force)',
+  ],
   ['pause over', 'a pause expired and the loop carries on'],
   ['active / inactive', "session detail: OMC's registry view of the file (what state_list_active reports) and why"],
   ['running/blocked/waiting/done', "teams and workers: the status OMC's HUD mission board gives them"],
@@ -54,10 +62,14 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ],
   ['⏻', 'teams: a shutdown was asked of the worker'],
   ['busy / idle / waiting 3m', 'CLAUDE column: what the Claude Code process behind the session does, and for how long'],
+  [
+    'exited 14:02',
+    "CLAUDE column: the process exited then (UTC): omc-top saw it, or Claude Code's exit figures say so",
+  ],
   ['gone / unknown / ?', 'CLAUDE column: its process died (the entry outlived it) / no registry entry, never guessed'],
   [
     '!gone / !waiting / !idle',
-    'needs you: orphaned loop (c cleans up) / permission prompt / idle with a loop (see detail)',
+    'needs you: orphaned loop (c cleans up, J to its pane) / a prompt, with the call it is about / idle with a loop',
   ],
   ['$0.0110 est.', 'an estimated cost: only for a model whose price is known (built in, or prices in the config file)'],
   ['n more above / below', 'the list goes on: scroll with j/k, PgUp/PgDn, g/G or the mouse wheel'],
