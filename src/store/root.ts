@@ -167,79 +167,100 @@ export function projectIdentifier(
   return `${sanitizeIdPart(path.basename(primary))}-${sha16(source)}`;
 }
 
-export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
-  const env = opts.env ?? process.env;
-  const home = opts.home ?? os.homedir();
-  const tmpdir = opts.tmpdir ?? os.tmpdir();
-  const git = opts.git ?? realGit;
-  const cwd = path.resolve(opts.cwd);
-  const looked: string[] = [];
-  const notices: string[] = [];
+/** What every rule of the resolution reads, and what they note on the way. */
+interface Lookup {
+  env: NodeJS.ProcessEnv;
+  home: string;
+  tmpdir: string;
+  git: GitProbe;
+  cwd: string;
+  looked: string[];
+  notices: string[];
+}
 
+/** OMC's rules in its order: --root, OMC_STATE_DIR, a workspace marker, the git top level, then without git. */
+export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
+  const at: Lookup = {
+    env: opts.env ?? process.env,
+    home: opts.home ?? os.homedir(),
+    tmpdir: opts.tmpdir ?? os.tmpdir(),
+    git: opts.git ?? realGit,
+    cwd: path.resolve(opts.cwd),
+    looked: [],
+    notices: [],
+  };
   if (opts.rootOverride) {
-    const root = path.resolve(cwd, opts.rootOverride);
+    const root = path.resolve(at.cwd, opts.rootOverride);
     return {
       root,
       rule: 'override',
       explain: '--root',
       exists: isDir(root),
       looked: [root],
-      notices,
-      projectDir: git.topLevel(cwd) ?? cwd,
+      notices: at.notices,
+      projectDir: at.git.topLevel(at.cwd) ?? at.cwd,
     };
   }
+  const stateDir = at.env.OMC_STATE_DIR;
+  if (stateDir) return fromStateDir(at, stateDir);
+  return fromMarker(at) ?? fromGitTop(at) ?? withoutGit(at);
+}
 
-  const stateDir = env.OMC_STATE_DIR;
-  if (stateDir) {
-    const base = path.resolve(cwd, stateDir);
-    const projectRoot = git.topLevel(cwd) ?? cwd;
-    const id55 = projectIdentifier(projectRoot, home, env, git, '5.5');
-    const root55 = path.join(base, id55);
-    looked.push(root55);
-    const local = path.join(gitAnchor(cwd, git) ?? cwd, '.omc');
-    if (isDir(root55)) {
-      if (isDir(local)) notices.push(`a project-local ${local} also exists; OMC uses the OMC_STATE_DIR location`);
-      return {
-        root: root55,
-        rule: 'state-dir',
-        explain: `OMC_STATE_DIR/${id55}`,
-        exists: true,
-        looked,
-        notices,
-        projectId: id55,
-        projectDir: projectRoot,
-      };
-    }
-    const id4 = projectIdentifier(projectRoot, home, env, git, '4.x');
-    if (id4 !== id55) {
-      const root4 = path.join(base, id4);
-      looked.push(root4);
-      if (isDir(root4)) {
-        notices.push(`using the OMC 4.x project id ${id4}; OMC 5.5.0 would use ${id55}`);
-        return {
-          root: root4,
-          rule: 'state-dir',
-          explain: `OMC_STATE_DIR/${id4} (4.x id)`,
-          exists: true,
-          looked,
-          notices,
-          projectId: id4,
-          projectDir: projectRoot,
-        };
-      }
-    }
+/** OMC_STATE_DIR: the centralised layout, by 5.5.0's project id, else 4.x's. */
+function fromStateDir(at: Lookup, stateDir: string): RootResolution {
+  const { env, home, git, cwd, looked, notices } = at;
+  const base = path.resolve(cwd, stateDir);
+  const projectRoot = git.topLevel(cwd) ?? cwd;
+  const id55 = projectIdentifier(projectRoot, home, env, git, '5.5');
+  const root55 = path.join(base, id55);
+  looked.push(root55);
+  const local = path.join(gitAnchor(cwd, git) ?? cwd, '.omc');
+  if (isDir(root55)) {
+    if (isDir(local)) notices.push(`a project-local ${local} also exists; OMC uses the OMC_STATE_DIR location`);
     return {
       root: root55,
       rule: 'state-dir',
       explain: `OMC_STATE_DIR/${id55}`,
-      exists: false,
+      exists: true,
       looked,
       notices,
       projectId: id55,
       projectDir: projectRoot,
     };
   }
+  const id4 = projectIdentifier(projectRoot, home, env, git, '4.x');
+  if (id4 !== id55) {
+    const root4 = path.join(base, id4);
+    looked.push(root4);
+    if (isDir(root4)) {
+      notices.push(`using the OMC 4.x project id ${id4}; OMC 5.5.0 would use ${id55}`);
+      return {
+        root: root4,
+        rule: 'state-dir',
+        explain: `OMC_STATE_DIR/${id4} (4.x id)`,
+        exists: true,
+        looked,
+        notices,
+        projectId: id4,
+        projectDir: projectRoot,
+      };
+    }
+  }
+  return {
+    root: root55,
+    rule: 'state-dir',
+    explain: `OMC_STATE_DIR/${id55}`,
+    exists: false,
+    looked,
+    notices,
+    projectId: id55,
+    projectDir: projectRoot,
+  };
+}
 
+/** A workspace marker above cwd, unless it sits somewhere OMC 5.5.0 ignores markers. */
+function fromMarker(at: Lookup): RootResolution | null {
+  const { env, home, tmpdir, cwd, looked, notices } = at;
   const marker = findWorkspaceMarker(cwd, home, env);
   if (marker) {
     const root = path.join(marker, '.omc');
@@ -259,7 +280,12 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       `ignored ${WORKSPACE_MARKER} at ${marker}: OMC 5.5.0 ignores markers under temp, home and dot-directories`,
     );
   }
+  return null;
+}
 
+/** The git top level (the outermost superproject), or OMC 5.6's walk for a .git entry when git is missing. */
+function fromGitTop(at: Lookup): RootResolution | null {
+  const { env, git, cwd, looked, notices } = at;
   // OMC 5.6 finds the top level by its .git entry when the git binary is missing.
   const fromGit = gitAnchor(cwd, git);
   // Whether git can be found is a fact of the PATH git is run with: the given env's when it has one.
@@ -281,7 +307,12 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     const explain = walked ? 'git is not on PATH: top level found by its .git entry (OMC 5.6)' : 'git top-level';
     return { root, rule: 'git', explain, exists: isDir(root), looked, notices, projectDir: anchor };
   }
+  return null;
+}
 
+/** Not in git: OMC 5.6's nearest ancestor .omc, 5.5.0's $HOME/.omc, or 4.x's ./.omc. */
+function withoutGit(at: Lookup): RootResolution {
+  const { home, tmpdir, git, cwd, looked, notices } = at;
   // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc. When git could not run at all
   // (rather than answering "not a repository"), say so: OMC falls back the same way, but the user
   // is likely in a repository and should know why its .omc was not used.
