@@ -63,6 +63,7 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
   const omc = ctx.store.omc;
   const rulesLine = `Judged with OMC ${ctx.store.sessions.rules}'s Stop-hook rules (${omc ? (omc.assumed ? 'no OMC install found: assumed' : `OMC ${omc.version ?? '?'} from ${omc.source}`) : 'default'}).`;
   ctx.app.confirm({
+    id: 'cancel',
     title: changed ? `Changed on disk. ${text.title}` : text.title,
     lines: changed
       ? [
