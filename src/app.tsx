@@ -156,6 +156,7 @@ export function App(props: AppProps) {
           hints={footerFor(overlay, pane, paneState, store.readonly)}
           status={status}
           width={width}
+          typing={!overlay && (pane.typing?.active(paneState) ?? false)}
         />
       </Box>
     </ThemeContext.Provider>
