@@ -121,7 +121,14 @@ export function App(props: AppProps) {
     body = (
       <TextOverlayView
         overlay={overlay}
-        inputs={{ panes, globals: GLOBAL_BINDINGS, problems, log: uiState.log, readonly: store.readonly }}
+        inputs={{
+          panes,
+          globals: GLOBAL_BINDINGS,
+          problems,
+          log: uiState.log,
+          readonly: store.readonly,
+          current: pane.id,
+        }}
         width={width}
         height={paneHeight}
       />

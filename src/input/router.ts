@@ -49,6 +49,7 @@ function overlayInputs(env: RouterEnv): OverlayInputs {
     ),
     log: env.ui.state.log,
     readonly: env.store.readonly,
+    current: env.ui.state.pane,
   };
 }
 

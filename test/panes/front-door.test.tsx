@@ -1,0 +1,41 @@
+/**
+ * What a newcomer sees first, at the sizes people run omc-top in: the `?` help
+ * opens at the keys of the pane it was pressed in.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeProject, READERS_CAPTURED_AT, type TempProject } from '../helpers/fixtures.js';
+import { mountApp, type MountedApp } from '../helpers/mount-app.js';
+
+let p: TempProject | null = null;
+let app: MountedApp | null = null;
+afterEach(async () => {
+  await app?.unmount();
+  p?.cleanup();
+  app = p = null;
+});
+
+async function open(): Promise<MountedApp> {
+  p = makeProject({ withFixture: true });
+  app = await mountApp({ root: p.root, columns: 80, rows: 24, clock: () => READERS_CAPTURED_AT });
+  return app;
+}
+
+describe('the front door', () => {
+  for (const [hotkey, title] of [
+    ['n', 'Notepad'],
+    ['w', 'Wiki'],
+    ['s', 'Sessions'],
+  ] as const) {
+    it(`? in the ${title} pane opens at the ${title} keys, then the keys that work everywhere`, async () => {
+      const a = await open();
+      await a.press(hotkey);
+      await a.press('?');
+      await a.waitForText('omc-top keys');
+      const lines = a.lines();
+      const head = lines.findIndex((l) => l.includes('omc-top keys'));
+      const firstSection = lines.slice(head + 1).find((l) => l.trim() !== '');
+      expect(firstSection?.trim()).toBe(title);
+      expect(a.text().indexOf(title)).toBeLessThan(a.text().indexOf('Everywhere') >>> 0);
+    });
+  }
+});
