@@ -14,13 +14,31 @@ afterEach(async () => {
   app = p = null;
 });
 
-async function open(): Promise<MountedApp> {
+async function open(columns = 80, rows = 24): Promise<MountedApp> {
   p = makeProject({ withFixture: true });
-  app = await mountApp({ root: p.root, columns: 80, rows: 24, clock: () => READERS_CAPTURED_AT });
+  app = await mountApp({ root: p.root, columns, rows, clock: () => READERS_CAPTURED_AT });
   return app;
 }
 
+const titlesOf = (a: MountedApp) => a.lines().find((l) => l.includes('STATUS')) ?? '';
+
 describe('the front door', () => {
+  for (const columns of [80, 60]) {
+    it(`at ${columns} columns the list's note (more rows, the sort, the hidden count) never covers a column title`, async () => {
+      const a = await open(columns, 10);
+      await a.waitForText(/↓\d+ more/);
+      const wholeTitles = columns >= 80 ? /STATUS +SESSION +MODES .*AGE +CLAUDE$/ : /STATUS +SESSION +MODES .*AGE/;
+      expect(titlesOf(a)).toMatch(wholeTitles);
+      await a.press('S');
+      await a.waitForText(/by recent|↓\d+/);
+      expect(titlesOf(a)).toMatch(wholeTitles);
+      await a.press('H');
+      await a.waitForText(/hidden|↓\d+/);
+      expect(titlesOf(a)).toMatch(wholeTitles);
+      for (const l of a.lines()) expect(l.length).toBeLessThanOrEqual(columns);
+    });
+  }
+
   for (const [hotkey, title] of [
     ['n', 'Notepad'],
     ['w', 'Wiki'],
