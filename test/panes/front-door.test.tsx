@@ -5,6 +5,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, READERS_CAPTURED_AT, type TempProject } from '../helpers/fixtures.js';
 import { mountApp, type MountedApp } from '../helpers/mount-app.js';
+import { EMPTY_FLEET } from '../../src/fleet/model.js';
+import { headerText } from '../../src/panes/fleet/layout.js';
+import { LocalFleet } from '../../src/fleet/local.js';
+import { mountFleet } from '../helpers/mount-app.js';
+import { makeMachine } from '../fleet/fleet-tree.js';
 
 let p: TempProject | null = null;
 let app: MountedApp | null = null;
@@ -56,4 +61,38 @@ describe('the front door', () => {
       expect(a.text().indexOf(title)).toBeLessThan(a.text().indexOf('Everywhere') >>> 0);
     });
   }
+});
+
+describe('the fleet title', () => {
+  it('`--host` alone is titled `omc-top --host`, with no count of local roots; `--all` keeps its title', () => {
+    const hostOnly = headerText({ ...EMPTY_FLEET, local: false, localClaude: 2 }, 1);
+    expect(hostOnly).toMatch(/^omc-top --host · 2 Claude sessions on this machine · 1 host/);
+    expect(hostOnly).not.toMatch(/root/);
+    expect(headerText({ ...EMPTY_FLEET, roots: 3 }, 0)).toMatch(/^omc-top --all · .* · 3 roots/);
+  });
+});
+
+describe('the fleet footer', () => {
+  it('on a local row offers Enter, not c / p / r (they act on --host sessions only)', async () => {
+    const m = makeMachine();
+    const fleet = new LocalFleet({
+      env: m.env,
+      home: m.home,
+      watch: 'none',
+      limits: { watches: 1e6, instances: 1024 },
+    });
+    try {
+      m.project('alpha', 1);
+      fleet.start();
+      const a = await mountFleet(fleet, { columns: 110, rows: 30 });
+      await a.waitForText(/alpha {2}\(2 sessions\)/);
+      const footer = a.lines().filter(Boolean).at(-1) ?? '';
+      expect(footer).toContain('Enter open');
+      expect(footer).not.toMatch(/c cancel|p pause|r reconnect/);
+      a.unmountOnly();
+    } finally {
+      await fleet.close();
+      m.cleanup();
+    }
+  });
 });
