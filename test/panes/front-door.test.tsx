@@ -2,35 +2,26 @@
  * What a newcomer sees first, at the sizes people run omc-top in: the `?` help
  * opens at the keys of the pane it was pressed in.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, READERS_CAPTURED_AT, type TempProject } from '../helpers/fixtures.js';
-import { mountApp, type MountedApp } from '../helpers/mount-app.js';
+import { READERS_CAPTURED_AT } from '../helpers/fixtures.js';
+import { describe, expect, it, type Fixtures } from '../helpers/it.js';
+import type { MountedApp } from '../helpers/mount-app.js';
 import { EMPTY_FLEET } from '../../src/fleet/model.js';
 import { headerText } from '../../src/panes/fleet/layout.js';
 import { LocalFleet } from '../../src/fleet/local.js';
 import { mountFleet } from '../helpers/mount-app.js';
 import { makeMachine } from '../fleet/fleet-tree.js';
 
-let p: TempProject | null = null;
-let app: MountedApp | null = null;
-afterEach(async () => {
-  await app?.unmount();
-  p?.cleanup();
-  app = p = null;
-});
-
-async function open(columns = 80, rows = 24): Promise<MountedApp> {
-  p = makeProject({ withFixture: true });
-  app = await mountApp({ root: p.root, columns, rows, clock: () => READERS_CAPTURED_AT });
-  return app;
-}
+const open = (app: Fixtures['app'], columns = 80, rows = 24) =>
+  app({ columns, rows, clock: () => READERS_CAPTURED_AT });
 
 const titlesOf = (a: MountedApp) => a.lines().find((l) => l.includes('STATUS')) ?? '';
 
 describe('the front door', () => {
   for (const columns of [80, 60]) {
-    it(`at ${columns} columns the list's note (more rows, the sort, the hidden count) never covers a column title`, async () => {
-      const a = await open(columns, 10);
+    it(`at ${columns} columns the list's note (more rows, the sort, the hidden count) never covers a column title`, async ({
+      app,
+    }) => {
+      const a = await open(app, columns, 10);
       await a.waitForText(/↓\d+ more/);
       const wholeTitles = columns >= 80 ? /STATUS +SESSION +MODES .*AGE +CLAUDE$/ : /STATUS +SESSION +MODES .*AGE/;
       expect(titlesOf(a)).toMatch(wholeTitles);
@@ -49,8 +40,8 @@ describe('the front door', () => {
     ['w', 'Wiki'],
     ['s', 'Sessions'],
   ] as const) {
-    it(`? in the ${title} pane opens at the ${title} keys, then the keys that work everywhere`, async () => {
-      const a = await open();
+    it(`? in the ${title} pane opens at the ${title} keys, then the keys that work everywhere`, async ({ app }) => {
+      const a = await open(app);
       await a.press(hotkey);
       await a.press('?');
       await a.waitForText('omc-top keys');
