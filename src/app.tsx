@@ -20,6 +20,7 @@ import { ProblemsView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
 import type { UiState, UiStore } from './kit/ui-store.js';
 import { withNeeds, type AttentionControl } from './feeds/attention/control.js';
+import { quotaHeaderText } from './ui/quota-text.js';
 
 export interface AppProps {
   store: OmcStore;
@@ -78,7 +79,7 @@ export function App(props: AppProps) {
   const sizeRef = useRef(size);
   sizeRef.current = size;
   const uiState = useSyncExternalStore(ui.subscribe, ui.getSnapshot);
-  const { sessions, status, problems, needs } = useStoreFacts(store, props.attention ?? null);
+  const { sessions, status, problems, needs, quota } = useStoreFacts(store, props.attention ?? null);
   const attention = props.attention ?? null;
   const pane = paneById(panes, uiState.pane);
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
@@ -148,6 +149,7 @@ export function App(props: AppProps) {
           omc={store.omc}
           needs={needs}
           notifyOff={attention ? !attention.notifier.isEnabled() : false}
+          quota={quotaHeaderText(quota, now)}
         />
         {/* No overflow="hidden": Ink would re-slice every line of every frame to
             clip it (the biggest cost of a 200x60 frame). Views render exactly the
@@ -175,10 +177,11 @@ function useStoreFacts(store: OmcStore, attention: AttentionControl | null) {
   const sessions = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
   const fileProblems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
   const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
+  const quota = useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
   const problems = useMemo(() => shownProblems(status, fileProblems), [status, fileProblems]);
   const needCell = attention?.monitor.count ?? NO_COUNT;
   const needs = useSyncExternalStore(needCell.subscribe, needCell.getSnapshot);
-  return { sessions, status, problems, needs };
+  return { sessions, status, problems, needs, quota };
 }
 
 /** What panes may ask of the app: messages, dialogs, effects, switching panes, suspending for $EDITOR. */
