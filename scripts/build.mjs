@@ -1,5 +1,5 @@
 // Bundles src/cli.tsx into one ESM file so the first frame does not pay for
-// Node's module loader walking ~600 small files (research/perf-floor.md §5).
+// Node's module loader walking ~600 small files (BENCHMARKS.md: where the first frame's time goes).
 import { build } from 'esbuild';
 import { esbuildInkPatches } from './ink-patches/index.mjs';
 import { readFile, chmod, mkdir, writeFile, rename } from 'node:fs/promises';

@@ -32,7 +32,7 @@ Prints one JSON line per transition (session appeared / ended, mode active / not
 iteration, cancel in force / expired, cancel verdict, team, worker, problem) until
 interrupted. --snapshot first prints the current state (type "snapshot") and a
 "ready" line. --rows adds each session's row as the fleet view shows it
-(type "row"), at start and whenever it changes. The line schema is in the README ("omc-top watch --json").
+(type "row"), at start and whenever it changes. The line schema is in docs/scripting.md ("omc-top watch --json").
 Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or no .omc.`;
 
 export interface WatchIo {

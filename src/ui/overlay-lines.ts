@@ -19,6 +19,8 @@ export interface OverlayInputs {
   problems: ReadonlyArray<{ path: string; message: string; severity: string }>;
   log: readonly Flash[];
   readonly: boolean;
+  /** The pane the help was opened from: its keys come first. */
+  current?: string;
 }
 
 /**
@@ -96,6 +98,9 @@ function keyRows(rows: ReadonlyArray<{ keys: string; help: string }>, width: num
 
 export function helpLines(inp: OverlayInputs, width: number): OverlayLine[] {
   const out: OverlayLine[] = [{ text: 'omc-top keys  ·  Esc closes, q quits', tone: 'title' }];
+  // The keys of the pane the user is in first: that is what `?` was pressed for.
+  const here = inp.panes.find((p) => p.id === inp.current);
+  if (here) bindingsSection(here.title, here.bindings, inp.readonly, width, out);
   out.push({ text: '' }, { text: 'Everywhere (when no text field is open)', tone: 'title' });
   keyRows(
     [
@@ -105,7 +110,7 @@ export function helpLines(inp: OverlayInputs, width: number): OverlayLine[] {
     width,
     out,
   );
-  for (const p of inp.panes) bindingsSection(p.title, p.bindings, inp.readonly, width, out);
+  for (const p of inp.panes) if (p !== here) bindingsSection(p.title, p.bindings, inp.readonly, width, out);
   legendSection(width, out);
   return out;
 }

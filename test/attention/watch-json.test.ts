@@ -1,6 +1,6 @@
 /**
  * `omc-top watch --json` as scripts run it: the bundle, pipes, no terminal.
- * Every line must match the schema table in the README; a change on disk is
+ * Every line must match the schema table in docs/scripting.md; a change on disk is
  * one transition line; SIGTERM ends it with status 0.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,7 +23,7 @@ interface Row {
   in: string;
 }
 function schema(): Row[] {
-  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(REPO, 'docs', 'scripting.md'), 'utf8');
   const at = readme.indexOf('<!-- watch-json-schema');
   expect(at).toBeGreaterThan(0);
   const rows: Row[] = [];

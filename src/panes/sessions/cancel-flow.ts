@@ -84,6 +84,7 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
   const omc = sid === null ? ctx.store.sessions.omc : ctx.store.sessions.installOf(sid);
   const rulesLine = `Judged with OMC ${omc.rules}'s Stop-hook rules (${omc.assumed ? 'no OMC install found: assumed' : `OMC ${omc.version ?? '?'} from ${omc.source}`}).`;
   ctx.app.confirm({
+    id: 'cancel',
     title: changed ? `Changed on disk. ${text.title}` : text.title,
     lines: changed
       ? [

@@ -191,6 +191,33 @@ export function rowText(
   };
 }
 
+/**
+ * The column titles with the list's note (sort, hidden count, "↓3 more") in
+ * the blank run before AGE, right-aligned there: the note never covers a
+ * title. What does not fit is left out, least useful first (the sort label,
+ * then the hidden count, then the long form of the scroll note).
+ */
+export function withListNote(
+  titles: string,
+  note: { sort: string; hidden: string; scroll: string; scrollShort: string },
+): string {
+  const gap = /^(.*\S)( +)(AGE.*)$/.exec(titles);
+  if (!gap) return titles;
+  const [, left, spaces, right] = gap as unknown as [string, string, string, string];
+  const room = spaces.length - 4;
+  const join = (...parts: string[]) => parts.filter(Boolean).join(' · ');
+  const candidates = [
+    join(note.sort, note.hidden, note.scroll),
+    join(note.hidden, note.scroll),
+    join(note.hidden, note.scrollShort),
+    note.scroll,
+    note.scrollShort,
+  ];
+  const text = candidates.find((c) => c !== '' && textWidth(c) <= room);
+  if (!text) return titles;
+  return `${left}${' '.repeat(spaces.length - textWidth(text) - 2)}${text}  ${right}`;
+}
+
 export function headerText(width: number): string {
   const c = columnsFor(width);
   return (

@@ -13,6 +13,7 @@ import { detailLayout, listLayout } from './layout.js';
 import { isDone, keyLabel, rowByKey, type SessionsPaneState } from './reducer.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreAbove, moreBelow } from '../../kit/list.js';
+import { withListNote } from './rows.js';
 import { columnsFor, headerText, rowCancel, rowText, statusLabel, trackedTone, waitsText } from './rows.js';
 import { FilterLine } from '../../ui/filter-line.js';
 import { rowExtras, runFactDetail, withRunFacts } from './run-facts.js';
@@ -164,11 +165,12 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
       ? ''
       : `${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`;
   const hidden = state.hideDone ? snap.sessions.filter(isDone).length : 0;
-  const more = [state.sort === 'attention' ? '' : `by ${state.sort}`, hidden ? `${hidden} done hidden` : '', scroll]
-    .filter(Boolean)
-    .join(' · ');
-  const header =
-    more === '' ? headerText(width) : fit(headerText(width), Math.max(0, width - more.length - 2)) + '  ' + more;
+  const header = withListNote(headerText(width), {
+    sort: state.sort === 'attention' ? '' : `by ${state.sort}`,
+    hidden: hidden ? `${hidden} done hidden` : '',
+    scroll,
+    scrollShort: below ? `↓${below}` : above ? `↑${above}` : '',
+  });
 
   return (
     <Box flexDirection="column" height={height}>
