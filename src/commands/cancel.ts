@@ -142,8 +142,8 @@ function human(done: CancelDone): string {
   lines.push(
     `  wrote    ${done.signal.rel} (${done.signal.form} signal, in force until ${iso(done.signal.expiresMs)})`,
   );
-  for (const s of done.steps)
-    lines.push(`  ${(s.ok ? s.detail : 'FAILED').padEnd(8).slice(0, 8)} ${s.rel}${s.ok ? '' : `: ${s.detail}`}`);
+  // One word for the column, then the whole detail whenever it says more than the word.
+  for (const s of done.steps) lines.push(`  ${s.word.padEnd(8)} ${s.rel}${s.detail === s.word ? '' : `: ${s.detail}`}`);
   for (const s of done.plan.skipped) lines.push(`  skipped  ${s.rel}: ${s.reason}`);
   for (const w of done.plan.warnings) lines.push(`  note: ${w}`);
   if (done.plan.request.pauseOnly) lines.push(`  signal: ${done.signalReason}`);
