@@ -15,6 +15,7 @@ import {
 import { formatDoctorReport } from '../../src/commands/doctor.js';
 import { makeProject, REPO, type TempProject } from '../helpers/fixtures.js';
 import { inUserNs, shq, userNsSupport } from '../helpers/fault-userns.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const BUNDLE = path.join(REPO, 'dist', 'omc-top.mjs');
 const cleanups: Array<() => void> = [];
@@ -87,7 +88,7 @@ function writeConfig(env: NodeJS.ProcessEnv, text: string): string {
   return file;
 }
 
-describe('omc-top doctor', { timeout: 120_000 }, () => {
+describe('omc-top doctor', { timeout: scaled(120_000) }, () => {
   it('on a healthy tree: nothing broken, file events, the registry counted, exit 0', async () => {
     const p = project();
     const env = baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() });
