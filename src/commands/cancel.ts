@@ -16,6 +16,7 @@ import { diskTree } from '../store/verdict/disk-tree.js';
 import { stopVerdict, type SessionVerdict } from '../store/verdict/index.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
+import { processSink } from '../io/output.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
 import { parseArgs, UsageError } from './args.js';
 
@@ -98,12 +99,7 @@ export function verifyByVerdict(
   };
 }
 
-const defaultIo: Io = {
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
-  cwd: process.cwd(),
-  now: Date.now,
-};
+const defaultIo: Io = { ...processSink, cwd: process.cwd(), now: Date.now };
 
 function fail(io: Io, json: boolean, code: number, error: string, message: string): number {
   if (json) io.out(terminalSafeJson({ ok: false, error, message }) + '\n');
