@@ -28,7 +28,7 @@ let m: Machine | null = null;
 let fleet: LocalFleet | null = null;
 let remote: RemoteFleet | null = null;
 afterEach(async () => {
-  remote?.stop();
+  await remote?.stop();
   remote = null;
   await fleet?.close();
   fleet = null;

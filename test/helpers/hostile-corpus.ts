@@ -2089,3 +2089,13 @@ export function raceCases(): HostileCase[] {
   });
   return out;
 }
+
+// ---------------------------------------------------------------------------
+// Round three: hostile inputs that are not OMC files (each driven by its own test).
+
+/**
+ * A child that will not end on SIGTERM (test/faults/stubborn-children.test.ts): a shell that records its
+ * pid, ignores TERM and never exits by itself. Stands in for ssh, git and tmux.
+ */
+export const STUBBORN_CHILD = (pidFile: string): string =>
+  `echo $$ > '${pidFile}'; trap '' TERM; while :; do sleep 1; done`;
