@@ -4,7 +4,7 @@
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { ModeView, SessionView } from '../../store/sessions/model.js';
-import { modeSummary, promptText } from '../../store/sessions/summary.js';
+import { modeSummary, promptText, sessionLabel } from '../../store/sessions/summary.js';
 import { fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
 
@@ -156,7 +156,7 @@ export function rowText(
     marker: selected ? '▸ ' : '  ',
     status: fit(statusLabel(s, now, tracked), c.status),
     proc: c.proc > 0 ? fit(` ${proc ? cellText(proc, c.proc - 1) : ''}`, c.proc) : '',
-    id: fit(shortId(s.id, c.id), c.id),
+    id: fit(shortId(sessionLabel(s), c.id), c.id),
     modes: fit(modesText(s, c.modes - 1, tracked), c.modes),
     prompt: c.prompt > 0 ? fit(promptText(s), c.prompt) : '',
     age: fit(formatAge(s.updatedMs, now).padStart(c.age - 1), c.age),
