@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/fixtures.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const CHILD = path.join(REPO, 'test', 'helpers', 'hostile-child.ts');
 
@@ -259,7 +260,7 @@ describe('the run ledger that is not a file (round three, class 1)', () => {
   const cancel = (root: string) => {
     const r = spawnSync(process.execPath, [BUNDLE, 'cancel', SID, '--root', root], {
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: scaled(30_000),
       killSignal: 'SIGKILL',
     });
     if (r.signal) throw new Error(`omc-top cancel hung: still running after 30 s (killed)\n${r.stderr}`);

@@ -20,6 +20,7 @@ import { TERMINAL_UNSAFE, rawControlBytes } from '../helpers/hostile-bytes.js';
 import { modeState } from '../helpers/hostile-corpus.js';
 import { writeOmcJson } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /** Retitles the terminal when printed raw; the second one reorders what follows it. */
 const TITLE_NAME = 'x \u001b]0;TITLE\u0007';
@@ -49,7 +50,7 @@ function run(args: string[], cwd: string, home: string) {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
   delete env.OMC_STATE_DIR;
   delete env.CLAUDE_CONFIG_DIR;
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: 'utf8', timeout: scaled(60_000) });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -131,7 +132,7 @@ describe('every JSON output escapes the same characters', () => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + scaled(60_000);
     while (!/"type":"ready"/.test(out)) {
       if (Date.now() > deadline) throw new Error(`no ready line: ${out}`);
       await new Promise((r) => setTimeout(r, 20));

@@ -80,7 +80,7 @@ describe('a session directory swapped for a symlink to outside, in a loop, by an
       swapper.stdout!.on('data', (d: Buffer) => (swaps += d.toString()));
       const exited = new Promise<void>((r) => swapper!.on('exit', () => r()));
       // Race only once the swapper is swapping (on a loaded machine its start can lag well behind ours).
-      const startBy = Date.now() + 60_000;
+      const startBy = Date.now() + scaled(60_000);
       while (!fs.existsSync(`${stop}.started`)) {
         if (Date.now() > startBy) throw new Error('the swapper never started');
         await new Promise((r) => setTimeout(r, 10));

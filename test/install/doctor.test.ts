@@ -67,7 +67,7 @@ function runDoctor(args: string[], env: NodeJS.ProcessEnv, cwd = os.tmpdir()) {
     env,
     cwd,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: scaled(60_000),
   });
   return { status: r.status, report: JSON.parse(r.stdout) as DoctorReport, stderr: r.stderr };
 }
@@ -160,7 +160,7 @@ describe('omc-top doctor', { timeout: scaled(120_000) }, () => {
       const { file, args } = inUserNs(
         `echo 3 > /proc/sys/user/max_inotify_watches && exec ${shq(process.execPath)} ${shq(BUNDLE)} doctor --json --cwd ${shq(p.dir)}`,
       );
-      const r = spawnSync(file, args, { env, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(file, args, { env, encoding: 'utf8', timeout: scaled(60_000) });
       const report = JSON.parse(r.stdout) as DoctorReport;
       const watch = check(report, 'watch');
       expect(watch.status).toBe('warn');
@@ -211,7 +211,7 @@ describe('omc-top doctor', { timeout: scaled(120_000) }, () => {
         env,
         cwd: world,
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: scaled(60_000),
       },
     );
     const report = JSON.parse(r.stdout) as DoctorReport;
