@@ -25,7 +25,7 @@ import { type OmcInstall } from './store/omc-install.js';
 import { resolveRootAndOmc } from './store/omc-root.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
 import type { RootResolution } from './store/root.js';
-import { cleanBlock, terminalSafeJson } from './io/sanitize.js';
+import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
 import { runFullScreen, type FullScreenControls } from './terminal/full-screen.js';
@@ -129,7 +129,7 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
   addClaudeToReport(doc, store.sessions.getSnapshot().sessions, store.claude.getSnapshot(), store.clock());
   addCostToReport(doc, store, configuredPrices(), store.clock());
   await store.close();
-  process.stdout.write(terminalSafeJson(doc) + '\n');
+  printJson(doc);
   return 0;
 }
 
@@ -152,7 +152,7 @@ interface Watched {
 function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   const { stdout, stdin } = process;
   if (!stdout.isTTY || !stdin.isTTY) {
-    process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
+    printErr('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
     return Promise.resolve(2);
   }
   const ui = new UiStore();
@@ -219,7 +219,7 @@ function watchRoot(
   store.start({ progressive: true });
   const attention = startAttentionTerminal({
     store,
-    write: (t) => process.stdout.write(t),
+    write: writeControl,
     project,
     ...opts.attention,
   });
@@ -278,11 +278,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   const hosts = takeRepeated(argv, 'host');
   const args = parseArgs(hosts.rest, MAIN_FLAGS, { h: 'help', v: 'version', V: 'version' });
   if (args.flags.has('help')) {
-    process.stdout.write(USAGE + '\n');
+    printOut(USAGE + '\n');
     return 0;
   }
   if (args.flags.has('version')) {
-    process.stdout.write(`omc-top ${VERSION}\n`);
+    printOut(`omc-top ${VERSION}\n`);
     return 0;
   }
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
@@ -311,7 +311,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (!res.exists && (args.flags.has('json') || !interactive)) {
     const found = res.projectDir ? nestedNotice(findNestedRoots(res.projectDir, res.root)) : null;
     if (found) res.notices.push(found);
-    process.stderr.write(cleanBlock(notFoundMessage(res)) + '\n');
+    printErr(notFoundMessage(res) + '\n');
     return 2;
   }
   // Nested .omc roots (hooks started in a subdirectory): a notice, and --json lists them.
@@ -341,7 +341,7 @@ const isEntry = (() => {
 
 /** process.exit() right after a large write to a pipe truncates it; exit once stdout has flushed. */
 function exitAfterFlush(code: number): void {
-  process.stdout.write('', () => process.exit(code));
+  afterFlush(() => process.exit(code));
 }
 
 // Every import (Yoga included) has been evaluated by now.
@@ -352,10 +352,10 @@ if (isEntry) {
     (code) => exitAfterFlush(code),
     (err: unknown) => {
       if (err instanceof UsageError) {
-        process.stderr.write(`omc-top: ${cleanBlock(err.message)}\nTry omc-top --help.\n`);
+        printErr(`omc-top: ${err.message}\nTry omc-top --help.\n`);
         process.exit(2);
       }
-      process.stderr.write(`omc-top: ${cleanBlock((err as Error)?.stack ?? String(err))}\n`);
+      printErr(`omc-top: ${(err as Error)?.stack ?? String(err)}\n`);
       process.exit(1);
     },
   );

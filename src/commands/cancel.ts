@@ -18,6 +18,7 @@ import { resolveRootAndOmc } from '../store/omc-root.js';
 import { diskTree } from '../store/verdict/disk-tree.js';
 import { RULE_BOOKS, stopVerdict, type SessionVerdict } from '../store/verdict/index.js';
 import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
+import { processSink } from '../io/output.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
 import { claudeAtSignal, claudeWords, followClaude, type ClaudeSide } from '../store/cancel/tracker.js';
 import { AgentPoller } from '../store/claude/agent-poller.js';
@@ -145,12 +146,7 @@ const BOOK_RANGES: Record<RulesVersion, string> = {
   '4.4.4': 'OMC 4.6.0 and older',
 };
 
-const defaultIo: Io = {
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
-  cwd: process.cwd(),
-  now: Date.now,
-};
+const defaultIo: Io = { ...processSink, cwd: process.cwd(), now: Date.now };
 
 function fail(io: Io, json: boolean, code: number, error: string, message: string): number {
   if (json) io.out(terminalSafeJson({ ok: false, error, message }) + '\n');
@@ -237,8 +233,8 @@ function human(done: CancelDone, claude: ClaudeSide | null): string {
   lines.push(
     `  wrote    ${done.signal.rel} (${done.signal.form} signal, in force until ${iso(done.signal.expiresMs)})`,
   );
-  for (const s of done.steps)
-    lines.push(`  ${(s.ok ? s.detail : 'FAILED').padEnd(8).slice(0, 8)} ${s.rel}${s.ok ? '' : `: ${s.detail}`}`);
+  // One word for the column, then the whole detail whenever it says more than the word.
+  for (const s of done.steps) lines.push(`  ${s.word.padEnd(8)} ${s.rel}${s.detail === s.word ? '' : `: ${s.detail}`}`);
   for (const s of done.plan.skipped) lines.push(`  skipped  ${s.rel}: ${s.reason}`);
   for (const w of done.plan.warnings) lines.push(`  note: ${w}`);
   if (done.plan.request.pauseOnly) lines.push(`  signal: ${done.signalReason}`);

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { statusValues, checkFormat, DEFAULT_FORMAT, renderStatus } from '../feeds/status-line.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
+import { processSink } from '../io/output.js';
 import { parseArgs, UsageError } from './args.js';
 
 const FLAGS = { tmux: 'bool', format: 'value', cwd: 'value', root: 'value', help: 'bool' } as const;
@@ -28,11 +29,7 @@ export interface StatusIo {
   cwd: string;
 }
 
-const defaultIo: StatusIo = {
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
-  cwd: process.cwd(),
-};
+const defaultIo: StatusIo = { ...processSink, cwd: process.cwd() };
 
 export function runStatusCommand(argv: readonly string[], io: StatusIo = defaultIo): number {
   const args = parseArgs(argv, FLAGS);

@@ -8,10 +8,11 @@
  */
 import path from 'node:path';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
-import { readyLine, snapshotLine, transitionLine } from '../feeds/json-line.js';
+import { laggedLine, readyLine, snapshotLine, transitionLine } from '../feeds/json-line.js';
 import { startRowFeed } from '../feeds/row-feed.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
+import { LineStream, onStopSignal, printErr, printOut, STREAM_MAX_BUFFERED_BYTES } from '../io/output.js';
 import { parseArgs, UsageError } from './args.js';
 
 export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
@@ -42,22 +43,44 @@ export interface WatchIo {
   now(): number;
   /** Resolves when the watch should stop (signals, stdout closed; tests pass their own). */
   stopped: Promise<void>;
+  /** Room for more output now, and a call when there is again (the row feed waits instead of piling up). */
+  hasRoom?(): boolean;
+  onRoom?(cb: () => void): void;
 }
 
+/** OMC_TOP_WATCH_BUFFER_BYTES: what a stalled reader may cost (default 1 MiB; at least 4 KiB). */
+function bufferBytes(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.OMC_TOP_WATCH_BUFFER_BYTES);
+  return Number.isSafeInteger(n) && n >= 4096 ? n : STREAM_MAX_BUFFERED_BYTES;
+}
+
+/** SIGINT, SIGTERM or a closed stdout: answered at once, even while a reader has stopped reading. */
 function processStop(): Promise<void> {
   return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+    onStopSignal(resolve);
     process.stdout.once('error', () => resolve());
   });
 }
 
 export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Promise<number> {
   const args = parseArgs(argv, FLAGS);
-  const out = io?.out ?? ((s: string) => void process.stdout.write(s));
-  const err = io?.err ?? ((s: string) => void process.stderr.write(s));
+  const err = io?.err ?? printErr;
+  // The process's stdout is a bounded stream: a stalled reader costs at most STREAM_MAX_BUFFERED_BYTES.
+  let project = '';
+  const stream = io
+    ? null
+    : new LineStream(process.stdout, {
+        lagged: (n) => laggedLine(project, Date.now(), n) + '\n',
+        maxBufferedBytes: bufferBytes(process.env),
+      });
+  // Events may be dropped (counted) for a reader that stopped reading; state lines never are.
+  const out = io?.out ?? ((s: string) => (stream as LineStream).line(s));
+  const state = io?.out ?? ((s: string) => (stream as LineStream).always(s));
+  const room = io
+    ? { has: io.hasRoom ?? (() => true), on: io.onRoom ?? ((cb: () => void) => cb()) }
+    : { has: () => (stream as LineStream).hasRoom, on: (cb: () => void) => (stream as LineStream).onRoom(cb) };
   if (args.flags.has('help')) {
-    out(WATCH_USAGE + '\n');
+    (io?.out ?? printOut)(WATCH_USAGE + '\n');
     return WATCH_EXIT.ok;
   }
   if (!args.flags.has('json')) throw new UsageError('watch needs --json (the only output format)');
@@ -69,7 +92,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     err(`omc-top watch: no .omc directory found (${res.explain})\n`);
     return WATCH_EXIT.usage;
   }
-  const project = path.basename(res.projectDir ?? path.dirname(res.root));
+  project = path.basename(res.projectDir ?? path.dirname(res.root));
   const store = new OmcStore({
     root: res.root,
     readonly: true,
@@ -91,13 +114,13 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   });
   monitor.sync();
   // Rows before "ready": a fleet that sees "ready" has every session's row.
-  const stopRows = args.flags.has('rows') ? startRowFeed(store, project, out, now) : () => undefined;
+  const stopRows = args.flags.has('rows') ? startRowFeed(store, project, state, now, room) : () => undefined;
   if (args.flags.has('snapshot')) {
     const at = now();
     for (const [kind, map] of monitor.current().byKind) {
-      for (const [key, fact] of map) out(snapshotLine(kind, key, fact, project, at) + '\n');
+      for (const [key, fact] of map) state(snapshotLine(kind, key, fact, project, at) + '\n');
     }
-    out(readyLine(project, at, monitor.needsYou().length) + '\n');
+    state(readyLine(project, at, monitor.needsYou().length) + '\n');
   }
   monitor.onTransitions((batch) => {
     const at = now();

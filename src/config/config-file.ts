@@ -7,7 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseHostSpec } from './host-spec.js';
+import { checkHostSpec } from './host-spec.js';
 import { readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
 
@@ -62,7 +62,10 @@ const ConfigSchema = z.strictObject({
       z
         .string()
         .max(600)
-        .refine((s) => parseHostSpec(s) !== null, 'not user@box or user@box:/dir'),
+        .superRefine((s, ctx) => {
+          const r = checkHostSpec(s);
+          if (typeof r === 'string') ctx.addIssue({ code: 'custom', message: r });
+        }),
     )
     .max(32)
     .optional(),

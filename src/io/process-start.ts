@@ -7,6 +7,7 @@
  */
 import { readTextSync } from './safe-fs/index.js';
 import { spawnSync } from 'node:child_process';
+import { SYNC_KILL } from './child-end.js';
 
 /** 'absent' = no such process; null = cannot tell on this platform. */
 export type StartIdentity = string | 'absent' | null;
@@ -36,6 +37,7 @@ export function processStartIdentity(pid: number, platform: NodeJS.Platform = pr
     const r = spawnSync('ps', ['-p', String(pid), '-o', 'lstart='], {
       encoding: 'utf8',
       timeout: 2000,
+      killSignal: SYNC_KILL,
       env: { ...process.env, LC_ALL: 'C' },
     });
     if (r.status === 0 && r.stdout.trim()) {

@@ -125,6 +125,18 @@ describe('omc-top cancel', () => {
     );
   });
 
+  it('an autopilot: each step line has its whole word and says what was done (no "set acti")', async () => {
+    p = makeProject({ withFixture: true });
+    const r = await cli(SESSION.autopilot);
+    expect(r.code, r.err).toBe(CANCEL_EXIT.ok);
+    const rel = `state/sessions/${SESSION.autopilot}/autopilot-state.json`;
+    expect(r.out).toContain(`  inactive ${rel}: set active:false (progress kept for resume)\n`);
+    // Every step line: two spaces, a whole word from the list, the path.
+    for (const line of r.out.split('\n').filter((l) => /^ {2}[a-zA-Z]+ +state\//.test(l)))
+      expect(line).toMatch(/^ {2}(removed |gone {4}|inactive|paused {2}|kept {4}|FAILED {2}|wrote {3}|skipped ) \S/);
+    expect(r.out).not.toMatch(/set acti(?!ve)/);
+  });
+
   it('--readonly refuses with a message and writes nothing', async () => {
     p = makeProject({ withFixture: true });
     const r = await cli(SESSION.ralph, '--readonly');

@@ -12,6 +12,7 @@ import { execFile } from 'node:child_process';
 import type { Transition } from '../attention/engine.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Channel, OmcTopConfig } from '../../config/config-file.js';
+import { SYNC_KILL, trackChild } from '../../io/child-end.js';
 
 export interface NotifierOptions {
   channels: readonly Channel[];
@@ -132,9 +133,16 @@ export class Notifier {
     const [cmd, ...pre] = this.opts.tmux ?? ['tmux'];
     const target = this.env.TMUX_PANE ? ['-t', this.env.TMUX_PANE] : [];
     // display-message expands #{…} formats: double every '#' so the text is shown as is.
-    execFile(cmd as string, [...pre, 'display-message', ...target, `omc-top: ${text.replace(/#/g, '##')}`], () => {
-      // A tmux that is gone or refuses is not worth a crash or a message; the bell and OSC still went out.
-    });
+    const child = execFile(
+      cmd as string,
+      [...pre, 'display-message', ...target, `omc-top: ${text.replace(/#/g, '##')}`],
+      // A tmux that hangs is ended for good (KILL: one that ignores TERM would outlive omc-top).
+      { timeout: 3_000, killSignal: SYNC_KILL },
+      () => {
+        // A tmux that is gone or refuses is not worth a crash or a message; the bell and OSC still went out.
+      },
+    );
+    trackChild(child);
   }
 
   dispose(): void {

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import type { SaveOutcome } from '../../store/notepad/domain.js';
+import { NOTEPAD_MAX_BYTES, type SaveOutcome } from '../../store/notepad/domain.js';
+import { atomicWriteSync, readTextSync } from '../../io/safe-fs/index.js';
 import { checkOp, type NotepadOp } from '../../store/notepad/edits.js';
 import { SECTION_TITLES, type EntrySection } from '../../store/notepad/format.js';
 import { isDue, type NotepadEntry } from '../../store/notepad/model.js';
@@ -240,17 +241,21 @@ export async function runExternalEditor(
   initial: string,
 ): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-edit-'));
-  const file = path.join(dir, 'NOTEPAD_EDITMSG.md');
+  const name = 'NOTEPAD_EDITMSG.md';
+  const file = path.join(dir, name);
   const editor = editorCommand();
   try {
-    fs.writeFileSync(file, initial === '' ? '' : `${initial}\n`, { mode: 0o600 });
+    atomicWriteSync(dir, name, initial === '' ? '' : `${initial}\n`);
     const res = await ctx.app.suspend(async () =>
       spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'omc-top-editor', file], { stdio: 'inherit' }),
     );
     if (res.error) return { ok: false, message: `could not start ${editor}: ${res.error.message}` };
     if (res.status !== 0)
       return { ok: false, message: `${editor} exited with status ${res.status ?? res.signal}: nothing was saved` };
-    return { ok: true, text: fs.readFileSync(file, 'utf8') };
+    // What the editor left there is read like any file omc-top did not write: it may have been replaced.
+    const r = readTextSync(dir, name, NOTEPAD_MAX_BYTES);
+    if (!r.ok) return { ok: false, message: `${editor} left ${name} unreadable (${r.message}): nothing was saved` };
+    return { ok: true, text: r.text };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

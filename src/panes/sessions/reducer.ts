@@ -4,6 +4,7 @@
  * selected, and rows that did not change never jump.
  */
 import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.js';
+import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../kit/list.js';
 
 export interface SessionsPaneState {
@@ -129,8 +130,8 @@ export const LEGACY_ROW = ':legacy';
 export const rowKey = (s: SessionView): string => (s.kind === 'legacy' ? LEGACY_ROW : s.id);
 export const rowByKey = (rows: readonly SessionView[], key: string | undefined): SessionView | undefined =>
   key === undefined ? undefined : rows.find((r) => rowKey(r) === key);
-/** The id a user reads for a row key ("legacy" for the session-less state). */
-export const keyLabel = (key: string): string => (key === LEGACY_ROW ? 'legacy' : key);
+/** The id a user reads for a row key ("(legacy)" for the session-less state). */
+export const keyLabel = (key: string): string => (key === LEGACY_ROW ? LEGACY_LABEL : key);
 
 const idsMemo = new WeakMap<readonly SessionView[], string[]>();
 export function idsOf(rows: readonly SessionView[]): string[] {

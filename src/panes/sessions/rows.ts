@@ -4,7 +4,7 @@
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { ModeView, SessionView } from '../../store/sessions/model.js';
-import { modeSummary, promptText } from '../../store/sessions/summary.js';
+import { modeSummary, promptText, sessionLabel } from '../../store/sessions/summary.js';
 import { fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
 
@@ -178,7 +178,7 @@ export function rowText(
     marker: selected ? '▸ ' : '  ',
     status: fit(statusLabel(s, now, tracked), c.status),
     proc: c.proc > 0 ? fit(` ${proc ? cellText(proc, c.proc - 1) : ''}`, c.proc) : '',
-    id: fit(shortId(s.id, c.id), c.id),
+    id: fit(shortId(sessionLabel(s), c.id), c.id),
     // What Claude waits on comes first: it is what the user acts on, and it must survive a narrow column.
     modes: fit(
       waits

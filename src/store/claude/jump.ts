@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { ProcessView } from './model.js';
 import { splitTmuxField } from './tmux-names.js';
+import { SYNC_KILL } from '../../io/child-end.js';
 
 export type JumpPlan =
   { ok: true; pane: string; via: 'registry' | 'tty' | 'pane-left'; argv: string[] } | { ok: false; reason: string };
@@ -16,7 +17,7 @@ type Run = (args: string[]) => { status: number | null; stdout: string };
 const tmuxRunner =
   (socket: string): Run =>
   (args) => {
-    const r = spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 3000 });
+    const r = spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 3000, killSignal: SYNC_KILL });
     return { status: r.status, stdout: r.stdout ?? '' };
   };
 
@@ -89,6 +90,6 @@ export function planJump(p: ProcessView, env: NodeJS.ProcessEnv = process.env, r
 export function executeJump(plan: JumpPlan): string | null {
   if (!plan.ok) return plan.reason;
   const [cmd, ...args] = plan.argv as [string, ...string[]];
-  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 3000 });
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 3000, killSignal: SYNC_KILL });
   return r.status === 0 ? null : `tmux said: ${(r.stderr ?? '').trim() || `exit ${r.status}`}`;
 }
