@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import type { SessionsDomain } from '../sessions/domain.js';
+import { compareSessions } from '../sessions/derive.js';
+import { deltaSince, type SessionView, type SessionsSnapshot } from '../sessions/model.js';
 import type { Clock, Domain, Problem } from '../types.js';
 import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';
 import type { ClaudeSessionView, ClaudeSnapshot, ProcessView } from './model.js';
@@ -87,12 +89,15 @@ export class ClaudeDomain implements Domain {
   problems = (): readonly Problem[] => {
     const snap = this.cell.getSnapshot();
     const sessions = this.opts.sessions.getSnapshot();
-    if (this.attentionMemo?.snap !== snap || this.attentionMemo.sessions !== sessions)
+    if (this.attentionMemo?.snap !== snap || this.attentionMemo.sessions !== sessions) {
+      const attention = attentionProblems(sessions.sessions, snap);
+      // No attention lines (no Claude data): the snapshot's own list, so the store sees nothing moved.
       this.attentionMemo = {
         snap,
         sessions,
-        problems: [...snap.problems, ...attentionProblems(sessions.sessions, snap)],
+        problems: attention.length === 0 ? snap.problems : [...snap.problems, ...attention],
       };
+    }
     return this.attentionMemo.problems;
   };
 
@@ -133,19 +138,58 @@ export class ClaudeDomain implements Domain {
   private wantedTranscripts(): Map<string, string> {
     const want = new Map<string, string>();
     for (const e of this.entries) if (e.cwd) want.set(e.sessionId, transcriptRel(e.cwd, e.sessionId));
-    const omc = this.opts.sessions.getSnapshot().sessions;
-    for (const s of omc) {
+    const snap = this.opts.sessions.getSnapshot();
+    let boundary: SessionView | null = null;
+    for (const s of snap.sessions) {
       if (s.kind !== 'session' || want.has(s.id)) continue;
-      const cwd = s.cwd ?? this.opts.projectDir;
-      if (cwd && path.isAbsolute(cwd)) want.set(s.id, transcriptRel(cwd, s.id));
-      if (want.size >= MAX_TRANSCRIPTS) break;
+      const rel = this.omcTranscriptRel(s);
+      if (rel) want.set(s.id, rel);
+      if (want.size >= MAX_TRANSCRIPTS) {
+        boundary = s;
+        break;
+      }
     }
+    this.wantedFrom = { snap, boundary };
     return want;
+  }
+
+  private omcTranscriptRel(s: SessionView): string | null {
+    const cwd = s.cwd ?? this.opts.projectDir;
+    return cwd && path.isAbsolute(cwd) ? transcriptRel(cwd, s.id) : null;
+  }
+
+  /** The sessions snapshot the wanted transcripts were last judged on, and the last OMC session the cap let in. */
+  private wantedFrom: { snap: SessionsSnapshot; boundary: SessionView | null } | null = null;
+
+  /**
+   * After an OMC state change: whether the sessions' delta leaves the wanted transcripts as they are, so a change
+   * costs that change and not a pass over the first MAX_TRANSCRIPTS sessions. It does when every changed session
+   * keeps its transcript (or stays past the cap), and no session that went had one; anything else, judge again.
+   */
+  private wantedStillHold(): boolean {
+    const w = this.wantedFrom;
+    const snap = this.opts.sessions.getSnapshot();
+    const delta = w ? deltaSince(w.snap, snap) : null;
+    if (!w || !delta) return false;
+    const { boundary } = w;
+    for (const v of delta.removed) if (this.readers.has(v.id) || v === boundary) return false;
+    for (const v of delta.changed) {
+      if (v.kind !== 'session') continue; // the session-less row has no transcript
+      if (boundary && v.id === boundary.id) return false;
+      const rel = this.omcTranscriptRel(v);
+      const had = this.readers.get(v.id)?.rel;
+      // Past the cap before and after: still not followed.
+      if (boundary && had === undefined && compareSessions(v, boundary) > 0) continue;
+      if (had === undefined || had !== rel || (boundary && compareSessions(v, boundary) > 0)) return false;
+    }
+    this.wantedFrom = { snap, boundary };
+    return true;
   }
 
   /** `fullRead`: re-read every transcript (scans, registry changes), not only newly wanted ones. */
   private syncTranscripts(fullRead = true): void {
     if (this.disposed) return;
+    if (!fullRead && this.live && this.wantedStillHold()) return;
     const want = this.wantedTranscripts();
     let removed = false;
     for (const [sid, r] of this.readers)
