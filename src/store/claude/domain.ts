@@ -125,6 +125,7 @@ export class ClaudeDomain implements Domain {
       this.registryProblems.length === 0;
     this.entries = r.entries;
     this.registryMissing = r.missing;
+    this.probe.holds?.retain(new Set(r.entries.map((e) => e.pid)));
     const moved = this.judgeAll();
     this.registryProblems = r.problems.map((p) => ({
       path: `${this.label}/${p.rel}`,
@@ -243,7 +244,27 @@ export class ClaudeDomain implements Domain {
       });
   }
 
+  /**
+   * The view of each registered process last judged running, while its /proc entry is held open: the liveness
+   * tick asks such a process with one read of that descriptor and keeps its view (nothing read by path, nothing
+   * parsed or allocated), so an idle tick costs one system call per process. The entry objects are the
+   * registry's last read: a registry event brings new ones, judged afresh.
+   */
+  private readonly runningViews = new WeakMap<RegistryEntry, ProcessView>();
+
   private processView(e: RegistryEntry): ProcessView {
+    const kept = this.runningViews.get(e);
+    if (kept && e.procStart !== null && this.probe.holds?.stillRunning(e.pid, e.procStart) === true) return kept;
+    const view = this.judgedView(e);
+    // Held only once seen running with the start the entry records (checked again on the held descriptor): from
+    // then on the verdict depends on the entry alone until that process is gone.
+    if (view.status !== 'gone' && e.procStart !== null && this.probe.holds?.hold(e.pid, e.procStart))
+      this.runningViews.set(e, view);
+    else this.runningViews.delete(e);
+    return view;
+  }
+
+  private judgedView(e: RegistryEntry): ProcessView {
     const v = judgeProcess(e, this.probe);
     let since = e.statusUpdatedAt ?? e.updatedAt ?? e.startedAt ?? e.mtimeMs;
     const key = `${e.pid}:${e.procStart}`;
@@ -381,7 +402,18 @@ export class ClaudeDomain implements Domain {
     // moved. Transcripts are not looked at (their directory watches announce growth), nor are the readers'
     // directories walked unless one of them still lacks its watch.
     this.watchProjectDirs();
+    if (this.heldStillRunning()) return;
     if (this.judgeAll()) this.publish();
+  }
+
+  /** Every registered process was judged running and its held descriptor says it still is: nothing can have moved. */
+  private heldStillRunning(): boolean {
+    const holds = this.probe.holds;
+    if (!holds) return false;
+    for (const e of this.entries)
+      if (!this.runningViews.has(e) || e.procStart === null || holds.stillRunning(e.pid, e.procStart) !== true)
+        return false;
+    return true;
   }
 
   private watchProjectDirs(): void {
@@ -434,6 +466,7 @@ export class ClaudeDomain implements Domain {
 
   dispose(): void {
     this.disposed = true;
+    this.probe.holds?.retain(new Set());
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
     if (this.timer) clearInterval(this.timer);
