@@ -3,7 +3,10 @@
 // then profiles one window of a scenario and prints, per size, the CPU per event and the functions whose
 // share grew the most between the smallest and the largest size (self time, and inclusive time for ours).
 //   node bench/profile.mjs [--sizes 200,10000] [--scenario changes|idle] [--seconds 10] [--rate 20] [--top 25]
-//                          [--keep DIR]
+//                          [--keep DIR] [--claude none,registry,transcripts] [--mb 10]
+// - `--claude a,b`: instead of two sizes, the 200-session real OMC tree without Claude data (none), with a live
+//   registry entry per session (registry: a sleeping process each), or with a `--mb` MB transcript as well
+//   (transcripts); the first against the last.
 // - changes: `--rate` writes per second over visible sessions (OMC's temp + rename), for `--seconds`;
 // - idle: nothing written for `--seconds`.
 // Samples outside the window (start-up, exit) are dropped: the window's bounds are taken on the same monotonic
@@ -12,7 +15,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundle } from '../scripts/build.mjs';
-import { REPO, generatedTree, machine, omcWrite, procStats, sleep, startMonitor } from './lib.mjs';
+import { REPO, generatedTree, machine, omcWrite, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
+import { claudeData } from './claude/data.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,9 +33,13 @@ const bin = path.join(REPO, '.bench-tmp', 'unminified', 'omc-top.mjs');
 await bundle(path.join(REPO, 'src', 'cli.tsx'), bin, { minify: false });
 const monoUs = () => Number(process.hrtime.bigint() / 1000n);
 
-async function profileOne(n) {
-  const tree = generatedTree(n); // the same shape at every size: only N differs
-  const dir = KEEP ? path.resolve(KEEP, String(n)) : fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-prof-'));
+const CLAUDE = arg('claude', null)?.split(',') ?? null;
+const MB = Number(arg('mb', '10'));
+
+async function profileOne(n, claude = null) {
+  const tree = claude ? tree200() : generatedTree(n); // the same shape at every size: only N differs
+  const cfg = claude ? claudeData(tree, claude, MB) : null;
+  const dir = KEEP ? path.resolve(KEEP, String(claude ?? n)) : fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-prof-'));
   fs.mkdirSync(dir, { recursive: true });
   const m = startMonitor({
     args: ['--root', tree.root],
@@ -39,15 +47,18 @@ async function profileOne(n) {
     rows: 24,
     bin,
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '250'],
+    env: cfg ? { CLAUDE_CONFIG_DIR: cfg.dir } : {},
   });
   try {
     await m.waitScreen(/ live\s*$/m, 180_000);
-    await sleep(3000);
+    await sleep(claude ? 20_000 : 3000); // Claude data: every transcript read first
     await m.settle();
     const ids = [...new Set([...m.screen().matchAll(/\b([0-9a-f]{8})\b/g)].map((x) => x[1]))];
     const sessions = path.join(tree.root, 'state', 'sessions');
     const dirs = fs.readdirSync(sessions);
-    const targets = ids.map((h) => dirs.find((d) => d.startsWith(h))).filter(Boolean);
+    const targets = ids
+      .map((h) => dirs.find((d) => d.startsWith(h)))
+      .filter((d) => d && fs.existsSync(path.join(sessions, d, 'ralph-state.json')));
     const c0 = procStats(m.pid);
     const t0 = monoUs();
     let events = 0;
@@ -75,9 +86,16 @@ async function profileOne(n) {
     }
     if (!file) throw new Error(`no profile written at ${n}`);
     const prof = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-    return { n, events, windowMs: (t1 - t0) / 1000, cpuMs: c1.cpuMs - c0.cpuMs, ...summarise(prof, t0, t1) };
+    return {
+      n: claude ?? n,
+      events,
+      windowMs: (t1 - t0) / 1000,
+      cpuMs: c1.cpuMs - c0.cpuMs,
+      ...summarise(prof, t0, t1),
+    };
   } finally {
     m.kill();
+    cfg?.cleanup();
     tree.cleanup();
     if (!KEEP) fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -120,7 +138,8 @@ function summarise(prof, t0, t1) {
 
 console.log(JSON.stringify({ machine: machine(), scenario: SCENARIO, seconds: SECONDS, rate: RATE }));
 const runs = [];
-for (const n of SIZES) runs.push(await profileOne(n));
+if (CLAUDE) for (const c of CLAUDE) runs.push(await profileOne(200, c));
+else for (const n of SIZES) runs.push(await profileOne(n));
 const per = (r) => Math.max(1, r.events); // idle: per window
 for (const r of runs) {
   console.log(
