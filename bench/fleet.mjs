@@ -8,7 +8,9 @@
 // The local run also starts omc-top on one of the 20 projects alone (same tree shape, same Claude registry), in the
 // same run, for the issue-30 targets as ratios: the fleet's idle ÷ the sum of its projects' idle (20 × one), the
 // fleet's change→screen p95 ÷ one project's, and the fleet's time to live against 7.5 s.
-//   npx tsx bench/fleet.mjs [--local-only | --remote-only] [--idle 10] [--changes 20]
+//   npx tsx bench/fleet.mjs [--local-only | --remote-only] [--idle 10] [--changes 20] [--cpu-prof DIR]
+// `--cpu-prof DIR`: a V8 CPU profile of the `--all` process into DIR (an unminified bundle names functions:
+// `--bin .bench-tmp/unminified/omc-top.mjs` after bench/profile.mjs built it).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +25,8 @@ const arg = (name, dflt) => {
 };
 const idleSeconds = Number(arg('idle', '10'));
 const changes = Number(arg('changes', '20'));
+const CPU_PROF = arg('cpu-prof', null);
+const FLEET_BIN = arg('bin', null);
 const ID = /\b([0-9a-f]{8})-[0-9a-f]{4}\b/g;
 
 const startTicks = (pid) => {
@@ -107,7 +111,14 @@ async function local() {
     }
     const env = { HOME: home, CLAUDE_CONFIG_DIR: config, XDG_STATE_HOME: path.join(base, 'state') };
     const index = indexSessions(roots);
-    const m = startMonitor({ args: ['--all'], cols: 160, rows: 40, env });
+    const m = startMonitor({
+      args: ['--all'],
+      cols: 160,
+      rows: 40,
+      env,
+      ...(FLEET_BIN ? { bin: path.resolve(FLEET_BIN) } : {}),
+      nodeArgs: CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [],
+    });
     let fleet;
     try {
       fleet = await measure(m, {
@@ -120,7 +131,13 @@ async function local() {
       await sleep(500);
     }
     // One of those projects alone, same viewport, same registry: what the fleet is held against.
-    const one = startMonitor({ args: ['--root', roots[0]], cols: 160, rows: 40, env });
+    const one = startMonitor({
+      args: ['--root', roots[0]],
+      cols: 160,
+      rows: 40,
+      env,
+      ...(FLEET_BIN ? { bin: path.resolve(FLEET_BIN) } : {}),
+    });
     try {
       fleet.oneProject = await measure(one, {
         firstRe: /STATUS\s+SESSION/,
