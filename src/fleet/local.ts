@@ -54,6 +54,7 @@ export class LocalFleet {
   private readonly config: ClaudeConfigDir;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
+  private readonly groups = new Map<string, { mark: string; group: string; label: string }>();
   private liveClaude = 0;
   private problems: string[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -108,6 +109,7 @@ export class LocalFleet {
       git: this.opts.git,
       probe: this.opts.probe,
       cache: this.resolved,
+      groups: this.groups,
     });
     // An idle machine re-reads the registry every few seconds: rebuild only when something it says changed.
     const same =
