@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { statSync } from '../../io/safe-fs/index.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import type { SessionsDomain } from '../sessions/domain.js';
 import { compareSessions } from '../sessions/derive.js';
@@ -63,6 +64,13 @@ export class ClaudeDomain implements Domain {
   private readerDirs: Map<string, Set<string>> | null = null;
   /** Every directory in `readerDirs` has its watch: the tick has no watch to retry. */
   private allDirsWatched = false;
+  /**
+   * When some transcript directory is missing (a project Claude Code has not written to yet): `projects/`'s
+   * change time at the last try. Every transcript directory is an entry of `projects/`, so none can have appeared
+   * while that time stays the same: the tick stats one directory instead of trying a watch per missing one
+   * (an exception each, every 2 s, per project of a fleet).
+   */
+  private projectsTried: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private catchUp: NodeJS.Immediate | null = null;
   /** Transcripts with unread bytes left by a slice that ran out of budget. */
@@ -418,6 +426,9 @@ export class ClaudeDomain implements Domain {
 
   private watchProjectDirs(): void {
     if (this.readerDirs && this.allDirsWatched) return;
+    const projects = statSync(this.dir, 'projects')?.ctimeMs ?? -1;
+    if (this.readerDirs && projects === this.projectsTried) return;
+    this.projectsTried = projects;
     let dirs = this.readerDirs;
     if (!dirs) {
       dirs = new Map<string, Set<string>>();
@@ -456,6 +467,7 @@ export class ClaudeDomain implements Domain {
         w.close();
         this.watchers.delete(rel);
         this.allDirsWatched = false; // the tick sets it up again
+        this.projectsTried = null;
       });
       this.watchers.set(rel, w);
       return true;
