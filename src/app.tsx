@@ -20,6 +20,7 @@ import { ProblemsView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
 import type { UiStore } from './kit/ui-store.js';
 import { withNeeds, type AttentionControl } from './feeds/attention/control.js';
+import { quotaHeaderText } from './ui/quota-text.js';
 
 export interface AppProps {
   store: OmcStore;
@@ -81,6 +82,7 @@ export function App(props: AppProps) {
   const sessions = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
   const fileProblems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
   const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
+  const quota = useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
   const problems = useMemo(() => shownProblems(status, fileProblems), [status, fileProblems]);
   const attention = props.attention ?? null;
   const needCell = attention?.monitor.count ?? NO_COUNT;
@@ -174,6 +176,7 @@ export function App(props: AppProps) {
           omc={store.omc}
           needs={needs}
           notifyOff={attention ? !attention.notifier.isEnabled() : false}
+          quota={quotaHeaderText(quota, now)}
         />
         {/* No overflow="hidden": Ink would re-slice every line of every frame to
             clip it (the biggest cost of a 200x60 frame). Views render exactly the

@@ -68,7 +68,7 @@ export class LocalFleet {
    */
   private readonly rowsByRoot = new Map<
     string,
-    { sessions: SessionsSnapshot; claude: ClaudeSnapshot; rows: FleetRow[] }
+    { sessions: SessionsSnapshot; claude: ClaudeSnapshot; minute: number; rows: FleetRow[] }
   >();
   /** Extra groups from elsewhere (remote hosts), merged into every snapshot. */
   private extra: () => FleetGroup[] = () => [];
@@ -167,6 +167,7 @@ export class LocalFleet {
   /** The snapshot now (tests call it directly after a synchronous start). */
   build(): FleetSnapshot {
     const groups = new Map<string, FleetGroup & { rootCount: number; parts: FleetRow[][] }>();
+    const now = this.opts.clock?.() ?? Date.now();
     let ready = true;
     for (const [id, r] of this.roots) {
       const status = r.store.status.getSnapshot();
@@ -192,7 +193,7 @@ export class LocalFleet {
         g.notes.push(why);
         g.tone = 'warn';
       }
-      g.parts.push(this.rowsOf(id, r));
+      g.parts.push(this.rowsOf(id, r, now));
     }
     const all: FleetGroup[] = [];
     for (const g of groups.values()) {
@@ -214,21 +215,23 @@ export class LocalFleet {
   }
 
   /** A root's rows, sorted: rebuilt only when its sessions or Claude snapshot is a new one. */
-  private rowsOf(id: string, r: LocalRoot): FleetRow[] {
+  private rowsOf(id: string, r: LocalRoot, now: number): FleetRow[] {
     const sessions = r.store.sessions.getSnapshot();
     const claudeSnap = r.store.claude.getSnapshot();
+    // A row's spend (today's, the burn rate) moves with the clock: rows are rebuilt in a new minute too.
+    const minute = Math.floor(now / 60_000);
     const kept = this.rowsByRoot.get(id);
-    if (kept && kept.sessions === sessions && kept.claude === claudeSnap) return kept.rows;
+    if (kept && kept.sessions === sessions && kept.claude === claudeSnap && kept.minute === minute) return kept.rows;
     const claude = claudeSnap.bySession;
     const rows: FleetRow[] = sessions.sessions.map((s) => ({
-      ...rowOf(s, claude.get(s.id)),
+      ...rowOf(s, claude.get(s.id), now),
       key: `local|${id}|${s.id}`,
       host: null,
       rootId: id,
       rootLabel: r.info.label,
     }));
     rows.sort(byAttention);
-    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, rows });
+    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, minute, rows });
     return rows;
   }
 

@@ -27,6 +27,9 @@ import {
 } from '../io/watch/tree-watcher.js';
 import type { Clock, Domain, Problem, WatchEvent } from './types.js';
 import { WikiDomain } from './wiki/domain.js';
+import { BgJobsDomain } from './claude/bg-jobs.js';
+import { QuotaDomain, type QuotaDomainOptions } from './cost/quota-domain.js';
+import { UltragoalDomain } from './ultragoal/domain.js';
 
 /** The progressive start's read slices (ms): the first one is the first frame's rows, so it is short. */
 const FIRST_SLICE_MS = 15;
@@ -69,6 +72,16 @@ export interface OmcStoreOptions {
   runs?: Omit<RunsDomainOptions, 'root' | 'clock'>;
   /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
   omc?: OmcInstall;
+  /** The quota files (OMC's usage cache, its wait daemon): test seams for the pid probe. */
+  quota?: Pick<QuotaDomainOptions, 'pidAlive'>;
+}
+
+/** The sessions of the run history (newest first, each once): their transcripts give ended runs a cost. */
+function historySessionIds(runs: readonly { sessionId: string | null }[]): string[] {
+  const out = new Set<string>();
+  for (const r of runs)
+    if (r.sessionId !== null && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(r.sessionId)) out.add(r.sessionId);
+  return [...out];
 }
 
 export class OmcStore {
@@ -92,6 +105,12 @@ export class OmcStore {
   readonly prd: PrdDomain;
   /** Run history: OMC 5.6's run ledger and the ended-session summaries. */
   readonly runs: RunsDomain;
+  /** Ultragoal plans (`ultragoal/goals.json`, `ultragoal/plans/<id>/`): goals as progress. */
+  readonly ultragoal: UltragoalDomain;
+  /** Claude Code's background jobs (`<config>/jobs/<id>/state.json`) of this project. */
+  readonly bgJobs: BgJobsDomain;
+  /** The plan quota and the rate-limit wait daemon, from OMC's files outside the root. */
+  readonly quota: QuotaDomain;
   readonly status = new SnapshotCell<StoreStatus>({ watchMode: 'starting', watchDetail: 'starting' });
   /** Every domain's problems, one list, kept current. */
   readonly problems = new SnapshotCell<readonly Problem[]>([]);
@@ -141,6 +160,8 @@ export class OmcStore {
       projectDir: this.projectDir,
       clock: this.clock,
       live: opts.claude?.live ?? true,
+      // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
+      history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
     });
     this.prd = new PrdDomain({
       root: this.root,
@@ -155,7 +176,28 @@ export class OmcStore {
       parsed: this.sessions,
       sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
     });
-    this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams, this.claude, this.prd, this.runs];
+    this.runs.subscribe(this.claude.historyChanged);
+    this.ultragoal = new UltragoalDomain({ root: this.root });
+    const claudeConfig = findClaudeConfigDir(opts.claude?.env);
+    this.bgJobs = new BgJobsDomain({
+      config: claudeConfig,
+      projectDir: this.projectDir,
+      live: opts.claude?.live ?? true,
+    });
+    this.quota = new QuotaDomain({ env: opts.claude?.env, live: opts.claude?.live ?? true, ...opts.quota });
+    this.domains = [
+      this.sessions,
+      this.notepad,
+      this.memory,
+      this.wiki,
+      this.teams,
+      this.claude,
+      this.prd,
+      this.runs,
+      this.ultragoal,
+      this.bgJobs,
+      this.quota,
+    ];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }
 

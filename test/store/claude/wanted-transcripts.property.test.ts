@@ -113,5 +113,5 @@ describe('the transcripts followed after a sessions delta == a fresh judgement',
       }),
       { numRuns: 60 },
     );
-  });
+  }, 120_000); // 60 runs of up to 30 steps: ~30 s on a loaded 2-core machine
 });
