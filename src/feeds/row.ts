@@ -15,6 +15,7 @@ import { sessionSpend } from '../store/cost/spend.js';
 
 export const SESSION_STATUSES = [
   'enforced',
+  'paused',
   'not-enforced',
   'pending',
   'stale',

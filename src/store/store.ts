@@ -16,7 +16,7 @@ import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
 import { PrdDomain } from './prd/domain.js';
 import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
-import type { OmcInstall, RulesVersion } from './omc-install.js';
+import type { OmcInstall } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
 import {
@@ -72,6 +72,11 @@ export interface OmcStoreOptions {
   runs?: Omit<RunsDomainOptions, 'root' | 'clock'>;
   /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
   omc?: OmcInstall;
+  /**
+   * The user's home: OMC's Stop hooks fall back to a session's `~/.omc/state` copies, so the verdicts
+   * read them there. Unset: not read (tests never see a developer's own ~/.omc).
+   */
+  home?: string | null;
   /** The quota files (OMC's usage cache, its wait daemon): test seams for the pid probe. */
   quota?: Pick<QuotaDomainOptions, 'pidAlive'>;
 }
@@ -136,7 +141,8 @@ export class OmcStore {
     const common = { root: this.root, clock: this.clock };
     this.sessions = new SessionsDomain({
       ...common,
-      rules: opts.omc ? (opts.omc.rules as RulesVersion) : undefined,
+      omc: opts.omc,
+      home: opts.home ?? null,
       projectDir: this.projectDir,
       ...opts.sessions,
     });
@@ -152,6 +158,7 @@ export class OmcStore {
     });
     this.cancels = new CancelTracker(this.root, this.clock, this.sessions, {
       rules: this.sessions.rules,
+      rulesOf: (sid) => this.sessions.installOf(sid).rules,
       projectDir: this.projectDir ?? path.dirname(this.root),
     });
     this.claude = new ClaudeDomain({

@@ -30,6 +30,10 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
     'enforced',
     "OMC's Stop hook will hold the agent for this mode at its next Stop (next iteration, reinforcement, stage)",
   ],
+  [
+    'paused',
+    "the mode's rule holds, but at its next Stop OMC's Stop hook lets the agent stop anyway: a cancel signal is in force, the hook already blocked once this turn (stop_hook_active), or a background task runs",
+  ],
   ['not enforced', 'the file says active, but the Stop hook will let the agent stop (the detail view says which rule)'],
   ['pending', 'OMC is awaiting confirmation (set less than 2 minutes ago): not enforced yet'],
   ['stale', 'still active on disk, but no Stop-hook timestamp in the last 2 h: the loop is probably dead'],

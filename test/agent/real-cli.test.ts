@@ -16,6 +16,7 @@ import { planInterrupt, sendInterrupt } from '../../src/store/claude/interrupt.j
 import { planJump } from '../../src/store/claude/jump.js';
 import { processStartIdentity } from '../../src/io/process-start.js';
 import { OmcStore } from '../../src/store/store.js';
+import { detectOmcInstall } from '../../src/store/omc-install.js';
 import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, type Run } from './harness.js';
 import { KEY } from '../helpers/mount-app.js';
 import { mountOnRun, showSession, thousands } from './ui.js';
@@ -165,9 +166,21 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     });
     let row = sessionRow(omcTopJson(run), entry.sessionId);
     expect(row.process).toMatchObject({ pid, status: 'busy', entrypoint: 'sdk-cli', version: '2.1.332' });
-    let app = await mountOnRun(run);
+    // No plugin is installed or enabled: only the process's own --plugin-dir names the OMC it runs.
+    expect(row.omc).toMatchObject({ version: '5.5.0', sourceTag: '--plugin-dir', rules: '5.5.0', exact: true });
+    const projectOmc = detectOmcInstall({
+      env: { CLAUDE_CONFIG_DIR: run.configDir, HOME: run.home },
+      projectDir: run.project,
+      processes: false,
+    });
+    expect(projectOmc.assumed).toBe(true);
+    let app = await mountOnRun(run, undefined, projectOmc);
     try {
       expect(await showSession(app, entry.sessionId)).toMatch(/ busy \d+[smh]$/);
+      expect(app.lines()[0]).toContain('OMC 5.5.0 (--plugin-dir)');
+      await app.press(KEY.enter);
+      await app.waitForText(`OMC 5.5.0: --plugin-dir ${OMC_PLUGIN} (claude pid ${pid})`);
+      await app.press(KEY.esc);
     } finally {
       await app.unmount();
     }

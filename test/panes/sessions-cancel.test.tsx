@@ -5,6 +5,7 @@
  * that only wrote its next iteration is ended without asking again), the row
  * then shows the countdown and the verdict, and --readonly writes nothing.
  */
+import { makeOmcInstall } from '../../src/store/omc-install.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,9 +35,7 @@ function mount(opts: { readonly?: boolean; rules?: '5.5.0' | '4.4.4' } = {}) {
     root: p.root,
     watch: 'poll',
     readonly: opts.readonly ?? false,
-    omc: opts.rules
-      ? { version: opts.rules, source: '--omc-version', assumed: false, rules: opts.rules, candidates: [] }
-      : undefined,
+    omc: opts.rules ? makeOmcInstall(opts.rules, '--omc-version') : undefined,
   });
   store.start();
   const app = mountStore(store, { columns: 100, rows: 24 });
@@ -135,6 +134,18 @@ describe('sessions pane: cancel and pause keys', () => {
     expect(fs.existsSync(abs(ralphRel))).toBe(false);
   });
 
+  it('version unknown: the pause dialog says which OMC versions honour it', async () => {
+    const { until, key, frame } = mount();
+    await until(/▸ enforced\s+88727f43/);
+    key('p');
+    await until('y: pause');
+    expect(frame().replace(/[│\s]+/g, ' ')).toContain(
+      'The OMC version was not found: OMC 4.6.1 and later honour this pause',
+    );
+    key('n');
+    await until('pause not confirmed: nothing was written');
+  });
+
   it('n keeps everything and says so', async () => {
     const { until, key } = mount();
     await until(/▸ enforced\s+88727f43/);
@@ -146,10 +157,10 @@ describe('sessions pane: cancel and pause keys', () => {
   });
 
   it('in the detail view ] picks one mode, and p pauses only that one', async () => {
-    const { until, key, frame } = mount();
+    const { until, key, frame } = mount({ rules: '5.5.0' });
     await until(/▸ enforced\s+88727f43/);
     key('\r');
-    await until('fields:');
+    await until('▌ralph');
     key(']');
     key('p');
     await until(`Pause ultrawork of session ${S}?`);

@@ -65,11 +65,33 @@ export function detailLines(
   push(
     `status: ${statusWords(s.status)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAge(s.updatedMs, now)} ago`,
   );
-  if (s.verdict)
+  if (s.verdict) {
     push(
       `next Stop (OMC ${s.verdict.rules} rules): ${s.verdict.decision === 'block' ? `blocks for ${s.verdict.mode ?? '?'}` : 'lets the agent stop'} — ${s.verdict.detail}`,
       s.verdict.decision === 'block' ? 'ok' : 'dim',
     );
+    if (s.verdict.unless.length > 0)
+      push(`  unless the Stop payload carries ${s.verdict.unless.join(', or ')} (omc-top cannot see these)`, 'dim');
+    if (s.verdict.readings)
+      push(
+        `  the OMC version is not known and the rule books disagree: ${s.verdict.readings
+          .map(
+            (r) =>
+              `${r.rules.join(', ')} rules ${r.decision === 'block' ? `block for ${r.mode ?? '?'}` : 'let the agent stop'}`,
+          )
+          .join('; ')}`,
+        'warn',
+      );
+  }
+  if (s.omc) {
+    push(
+      s.omc.assumed
+        ? `OMC: not found (${s.omc.source}); judged by the ${s.omc.rules} rules`
+        : `OMC ${s.omc.version ?? '?'}: ${s.omc.source}; judged by the ${s.omc.rules} rules${s.omc.exact ? '' : ' (not its own book)'}`,
+      s.omc.assumed || !s.omc.exact ? 'warn' : 'dim',
+    );
+    for (const d of s.omc.differences ?? []) push(`  known difference: ${d}`, 'dim');
+  }
   push(`dir: ${s.dir}`, 'dim');
   if (s.cwd) push(`cwd: ${s.cwd}`, 'dim');
   if (s.ended) push(`ended: ${s.ended.endedAt ?? '?'}${s.ended.reason ? ` (${s.ended.reason})` : ''}`, 'dim');
@@ -89,7 +111,7 @@ export function detailLines(
     push(`▌${m.mode}${m.retired ? '  (retired in OMC 5.5)' : ''}`, 'title', i);
     push(
       `  status: ${statusWords(m.status)}  —  ${m.verdict.detail}`,
-      m.status === 'enforced'
+      m.status === 'enforced' || m.status === 'paused'
         ? 'ok'
         : m.status === 'stale' || m.status === 'pending' || m.status === 'not-enforced'
           ? 'warn'

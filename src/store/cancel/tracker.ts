@@ -70,6 +70,8 @@ const secondsLeft = (expiresMs: number, now: number) => Math.max(0, Math.ceil((e
 export interface JudgeRules {
   rules: RulesVersion;
   projectDir: string;
+  /** The rules of one session's OMC, when sessions of the project run different versions. */
+  rulesOf?: (sid: string) => RulesVersion;
 }
 
 /** The ended modes the Stop hook, re-reading disk now, still enforces for the session. */
@@ -81,9 +83,10 @@ function stillEnforced(root: string, result: CancelDone, now: number, r: JudgeRu
     started.ok && typeof (started.value as Obj | null)?.cwd === 'string'
       ? String((started.value as Obj).cwd)
       : r.projectDir;
-  const v = stopVerdict(diskTree(root), { rules: r.rules, sessionId: sid, cwd, now });
+  const v = stopVerdict(diskTree(root), { rules: r.rulesOf?.(sid) ?? r.rules, sessionId: sid, cwd, now });
   const ended = new Set([...result.plan.modes, ...result.plan.linked]);
-  return v.modes.filter((m) => m.enforced && ended.has(m.mode));
+  // The gate, not the verdict: the cancel's own signal pauses the hook now, but not once it expires.
+  return v.modes.filter((m) => m.gateHolds && ended.has(m.mode));
 }
 
 /** Pure verdict for one cancel at `now` (reads the few files it is about). */

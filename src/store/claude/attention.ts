@@ -17,9 +17,9 @@ export interface AttentionFact {
   text: string;
 }
 
-/** A mode OMC's Stop hook would keep enforcing. */
+/** A mode OMC's Stop hook would keep enforcing (held now, or only paused at this Stop). */
 export function activeLoop(s: SessionView) {
-  return s.modes.find((m) => m.enforced) ?? null;
+  return s.modes.find((m) => m.enforced || m.status === 'paused') ?? null;
 }
 
 export function attentionFor(s: SessionView, proc: ProcessView | null, facts: TranscriptFacts | null): AttentionFact[] {

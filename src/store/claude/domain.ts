@@ -18,6 +18,8 @@ import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.
 import { readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
 import { attentionProblems } from './attention-problems.js';
+import { installForProcess, type OmcInstall } from '../omc-install.js';
+import type { StopFacts } from '../verdict/index.js';
 import { SubagentTracker } from './subagents.js';
 
 /** How often live pids are re-checked: a SIGKILL changes no file, so only this notices it. */
@@ -155,12 +157,53 @@ export class ClaudeDomain implements Domain {
     this.registryMissing = r.missing;
     this.probe.holds?.retain(new Set(r.entries.map((e) => e.pid)));
     const moved = this.judgeAll();
+    this.findInstalls();
     this.registryProblems = r.problems.map((p) => ({
       path: `${this.label}/${p.rel}`,
       message: p.message,
       severity: 'warning',
     }));
     return moved || !same;
+  }
+
+  /** The OMC each live process loaded with --plugin-dir, read once per process (pid + start time). */
+  private installCache = new Map<string, OmcInstall | null>();
+
+  /**
+   * Sessions whose own Claude process names its OMC (`--plugin-dir`): their verdicts use that version.
+   * A command line cannot change, so each process's is read once.
+   */
+  private findInstalls(): void {
+    const found = new Map<string, OmcInstall>();
+    const live = new Set<string>();
+    for (const e of this.entries) {
+      const pv = this.procViews.get(e.sessionId);
+      if (!pv || pv.pid !== e.pid || pv.status === 'gone') continue;
+      const key = `${e.pid}:${e.procStart}`;
+      live.add(key);
+      if (!this.installCache.has(key)) this.installCache.set(key, installForProcess(e));
+      const i = this.installCache.get(key);
+      if (i) found.set(e.sessionId, i);
+    }
+    for (const k of this.installCache.keys()) if (!live.has(k)) this.installCache.delete(k);
+    this.opts.sessions.setSessionInstalls(found);
+  }
+
+  /**
+   * What each followed transcript says of the session's next Stop payload: `stop_hook_active` is true
+   * on every Stop after a Stop-hook block in the same turn (a turn still open that saw a block), and
+   * the context use the hook reads off the transcript's tail. Unknown while a transcript is still
+   * being read.
+   */
+  private pushStopFacts(): void {
+    const facts = new Map<string, StopFacts>();
+    for (const [sid, r] of this.readers) {
+      if (r.behind) continue;
+      const f = r.state().facts;
+      if (f.lastLineMs === null) continue;
+      facts.set(sid, { stopHookActive: f.turnOpen && f.turnBlocks > 0, transcriptPercent: r.contextPercent() });
+    }
+    this.opts.sessions.setStopFacts(facts);
   }
 
   /** Which transcripts to follow: every registered session, and every OMC session of this project. */
@@ -361,6 +404,7 @@ export class ClaudeDomain implements Domain {
   }
 
   private publish(): void {
+    this.pushStopFacts();
     const by = new Map<string, ClaudeSessionView>();
     for (const [sid, pv] of this.procViews) by.set(sid, { sessionId: sid, process: pv, transcript: null });
     const problems = [...this.registryProblems];
