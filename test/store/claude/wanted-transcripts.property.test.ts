@@ -30,6 +30,8 @@ class Rows {
     return () => this.listeners.delete(l);
   };
   getSnapshot = () => this.snap;
+  /** The Claude domain hands the sessions domain its Stop-hook facts; nothing here judges with them. */
+  setStopFacts(): void {}
   publish(views: SessionView[], how: 'with' | 'none' | 'missed'): void {
     const before = this.snap.sessions;
     const sessions = [...views].sort(compareSessions);
