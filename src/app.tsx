@@ -84,12 +84,13 @@ export function App(props: AppProps) {
   const pane = paneById(panes, uiState.pane);
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
   const now = store.clock();
+  const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length);
 
   useTicker(
     () => {
       const t = store.clock();
       const clockTick = 60_000 - (t % 60_000);
-      return Math.min(clockTick, pane.nextTick?.(paneState, store, t) ?? Infinity);
+      return Math.min(clockTick, pane.nextTick?.(paneState, store, t, bodySize) ?? Infinity);
     },
     () => pane.liveCountdown?.(paneState, store, store.clock()) ?? false,
     store.clock,
@@ -107,7 +108,6 @@ export function App(props: AppProps) {
     back: props.back,
   });
 
-  const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length);
   const paneHeight = bodySize.rows;
   const overlay = uiState.overlay;
   useSettledPane(pane, ui, store, bodySize);

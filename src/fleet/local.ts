@@ -17,6 +17,8 @@ import type { Clock } from '../store/types.js';
 import { discoverRoots, type FleetRoot } from './discover.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
 import { rowOf } from '../feeds/row.js';
+import type { SessionsSnapshot } from '../store/sessions/model.js';
+import type { ClaudeSnapshot } from '../store/claude/model.js';
 import { planWatches, type PlannedWatch } from './watch-plan.js';
 
 /** How often the registry is re-read for new roots and the machine's session count. */
@@ -52,12 +54,22 @@ export class LocalFleet {
   private readonly config: ClaudeConfigDir;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
+  private readonly groups = new Map<string, { mark: string; group: string; label: string }>();
   private liveClaude = 0;
   private problems: string[] = [];
   private timer: NodeJS.Timeout | null = null;
   private scheduled = false;
   private version = 0;
   private closed = false;
+  /**
+   * Each root's rows, sorted, with the snapshots they were built from: a change in one project rebuilds that
+   * project's rows only, so its cost does not grow with the rest of the fleet. Rows are never mutated once built
+   * (snapshots share them).
+   */
+  private readonly rowsByRoot = new Map<
+    string,
+    { sessions: SessionsSnapshot; claude: ClaudeSnapshot; minute: number; rows: FleetRow[] }
+  >();
   /** Extra groups from elsewhere (remote hosts), merged into every snapshot. */
   private extra: () => FleetGroup[] = () => [];
 
@@ -97,6 +109,7 @@ export class LocalFleet {
       git: this.opts.git,
       probe: this.opts.probe,
       cache: this.resolved,
+      groups: this.groups,
     });
     // An idle machine re-reads the registry every few seconds: rebuild only when something it says changed.
     const same =
@@ -153,7 +166,8 @@ export class LocalFleet {
 
   /** The snapshot now (tests call it directly after a synchronous start). */
   build(): FleetSnapshot {
-    const groups = new Map<string, FleetGroup & { rootCount: number }>();
+    const groups = new Map<string, FleetGroup & { rootCount: number; parts: FleetRow[][] }>();
+    const now = this.opts.clock?.() ?? Date.now();
     let ready = true;
     for (const [id, r] of this.roots) {
       const status = r.store.status.getSnapshot();
@@ -169,6 +183,7 @@ export class LocalFleet {
           detail: null,
           rows: [],
           rootCount: 0,
+          parts: [],
         };
         groups.set(r.info.group, g);
       }
@@ -178,23 +193,14 @@ export class LocalFleet {
         g.notes.push(why);
         g.tone = 'warn';
       }
-      const claude = r.store.claude.getSnapshot().bySession;
-      for (const s of r.store.sessions.getSnapshot().sessions) {
-        const row: FleetRow = {
-          ...rowOf(s, claude.get(s.id), this.opts.clock?.() ?? Date.now()),
-          key: `local|${id}|${s.id}`,
-          host: null,
-          rootId: id,
-          rootLabel: r.info.label,
-        };
-        g.rows.push(row);
-      }
+      g.parts.push(this.rowsOf(id, r, now));
     }
     const all: FleetGroup[] = [];
     for (const g of groups.values()) {
-      g.rows.sort(byAttention);
+      // One root: its rows as kept (already sorted); worktrees of one project: merged and sorted again.
+      g.rows = g.parts.length === 1 ? (g.parts[0] as FleetRow[]) : g.parts.flat().sort(byAttention);
       if (g.rootCount > 1) g.notes.unshift(`${g.rootCount} worktrees`);
-      const { rootCount: _n, ...group } = g;
+      const { rootCount: _n, parts: _p, ...group } = g;
       all.push(group);
     }
     all.push(...this.extra());
@@ -207,6 +213,27 @@ export class LocalFleet {
       problems: this.problems,
       ready,
     };
+  }
+
+  /** A root's rows, sorted: rebuilt only when its sessions or Claude snapshot is a new one. */
+  private rowsOf(id: string, r: LocalRoot, now: number): FleetRow[] {
+    const sessions = r.store.sessions.getSnapshot();
+    const claudeSnap = r.store.claude.getSnapshot();
+    // A row's spend (today's, the burn rate) moves with the clock: rows are rebuilt in a new minute too.
+    const minute = Math.floor(now / 60_000);
+    const kept = this.rowsByRoot.get(id);
+    if (kept && kept.sessions === sessions && kept.claude === claudeSnap && kept.minute === minute) return kept.rows;
+    const claude = claudeSnap.bySession;
+    const rows: FleetRow[] = sessions.sessions.map((s) => ({
+      ...rowOf(s, claude.get(s.id), now),
+      key: `local|${id}|${s.id}`,
+      host: null,
+      rootId: id,
+      rootLabel: r.info.label,
+    }));
+    rows.sort(byAttention);
+    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, minute, rows });
+    return rows;
   }
 
   async close(): Promise<void> {

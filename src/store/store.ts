@@ -217,9 +217,15 @@ export class OmcStore {
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }
 
+  /** Each domain's problem list as last collected: a publish that kept every list costs no pass over them. */
+  private problemParts: (readonly Problem[] | undefined)[] = [];
+
   private collectProblems(): void {
+    const parts = this.domains.map((d) => d.problems?.());
+    if (parts.length === this.problemParts.length && parts.every((p, i) => p === this.problemParts[i])) return;
+    this.problemParts = parts;
     const all: Problem[] = [];
-    for (const d of this.domains) if (d.problems) all.push(...d.problems());
+    for (const p of parts) if (p) all.push(...p);
     const prev = this.problems.getSnapshot();
     const same =
       prev.length === all.length && prev.every((p, i) => p.path === all[i]?.path && p.message === all[i]?.message);

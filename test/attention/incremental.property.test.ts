@@ -2,14 +2,22 @@
 // sequences of pictures — sessions added, changed, removed, re-ordered, left as the same object; cancels
 // omc-top made appearing and going; signals flipping to omc-top's; problems changing — its facts, its
 // "needs you" set and its transitions must be exactly what the full recomputation (factsOf + diffFacts)
-// says for the same two pictures.
+// says for the same two pictures, whether the sessions snapshot carries its delta (what the sessions domain
+// publishes) or not.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffFacts, factsOf, needsYou, type Facts, type Transition } from '../../src/feeds/attention/engine.js';
+import {
+  diffFacts,
+  factsOf,
+  needsYou,
+  type Facts,
+  type NeedItem,
+  type Transition,
+} from '../../src/feeds/attention/engine.js';
 import { IncrementalFacts } from '../../src/feeds/attention/incremental.js';
-import type { AttentionInput } from '../../src/feeds/attention/kinds.js';
+import { KINDS, type AttentionInput } from '../../src/feeds/attention/kinds.js';
 import type { TrackedCancel } from '../../src/store/cancel/tracker.js';
-import type { SessionView } from '../../src/store/sessions/model.js';
+import type { SessionView, SessionsDelta } from '../../src/store/sessions/model.js';
 import { EMPTY_TEAMS } from '../../src/store/teams/model.js';
 import type { Problem } from '../../src/store/types.js';
 
@@ -46,20 +54,27 @@ const viewArb = (id: string) =>
         }) as unknown as SessionView,
     );
 
+type Delta = 'with' | 'none' | 'missed';
 type Step =
-  | { op: 'set'; id: string; view: SessionView }
-  | { op: 'drop'; id: string }
+  | { op: 'set'; id: string; view: SessionView; delta: Delta }
+  | { op: 'drop'; id: string; delta: Delta }
   | { op: 'tracker'; id: string; on: boolean }
   | { op: 'problem'; on: boolean }
-  | { op: 'shuffle'; seed: number }
+  | { op: 'shuffle'; seed: number; delta: Delta }
   | { op: 'same' };
 
+const deltaArb = fc.constantFrom<Delta>('with', 'with', 'with', 'none', 'missed');
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 5,
-    arbitrary: fc.constantFrom(...IDS).chain((id) => viewArb(id).map((view) => ({ op: 'set', id, view }) as Step)),
+    arbitrary: fc
+      .tuple(fc.constantFrom(...IDS), deltaArb)
+      .chain(([id, delta]) => viewArb(id).map((view) => ({ op: 'set', id, view, delta }) as Step)),
   },
-  { weight: 2, arbitrary: fc.constantFrom(...IDS).map((id) => ({ op: 'drop', id }) as Step) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.constantFrom(...IDS), deltaArb).map(([id, delta]) => ({ op: 'drop', id, delta }) as Step),
+  },
   {
     weight: 2,
     arbitrary: fc
@@ -67,12 +82,25 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       .map((r) => ({ op: 'tracker', ...r }) as Step),
   },
   { weight: 1, arbitrary: fc.boolean().map((on) => ({ op: 'problem', on }) as Step) },
-  { weight: 1, arbitrary: fc.integer().map((seed) => ({ op: 'shuffle', seed }) as Step) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.integer(), deltaArb).map(([seed, delta]) => ({ op: 'shuffle', seed, delta }) as Step),
+  },
   { weight: 1, arbitrary: fc.constant({ op: 'same' } as Step) },
 );
 
 const tracked = (key: string) => ({ key, phase: 'verifying', modes: ['ralph'] }) as unknown as TrackedCancel;
 const PROBLEM: Problem = { path: 'state/x.json', message: 'bad JSON', severity: 'error' };
+
+/** What the sessions domain says changed from `before` to `after` (views are kept while unchanged). */
+function deltaOf(before: readonly SessionView[], after: readonly SessionView[], from: number): SessionsDelta {
+  const ids = new Set(after.map((v) => v.id));
+  return {
+    from,
+    changed: after.filter((v) => !before.includes(v)),
+    removed: before.filter((v) => !ids.has(v.id)),
+  };
+}
 
 /** Facts as comparable data, independent of map order. */
 const flat = (f: Facts) =>
@@ -104,7 +132,13 @@ describe('incremental attention facts == full recomputation', () => {
             order = [...order].sort((a, b) => ((a.charCodeAt(2) * st.seed) % 7) - ((b.charCodeAt(2) * st.seed) % 7));
           if (st.op === 'set' || st.op === 'drop' || st.op === 'shuffle') {
             const list = order.flatMap((id) => (views.has(id) ? [views.get(id) as SessionView] : []));
-            sessions = { version: sessions.version + 1, sessions: list, problems: [], derivedAt: 0 };
+            // As the sessions domain publishes: with the delta from the snapshot before (applied instead of a
+            // pass over every session), without one (a snapshot made elsewhere), or with one from a snapshot the
+            // monitor never saw (it must then pass over every session).
+            const seenBefore = sessions;
+            const from = st.delta === 'missed' ? sessions.version + 1 : sessions.version;
+            sessions = { version: from + 1, sessions: list, problems: [], derivedAt: 0 };
+            if (st.delta !== 'none') sessions = { ...sessions, delta: deltaOf(seenBefore.sessions, list, from) };
           }
           if (st.op === 'tracker') {
             cancels = new Map(cancels);
@@ -134,6 +168,12 @@ describe('incremental attention facts == full recomputation', () => {
               .sort(),
           );
           expect(inc.needCount()).toBe(needsYou(full).length);
+          // The list kept in order as needs come and go is the list sorted afresh: in KINDS order, and within a
+          // kind in the order the needs came.
+          const kinds = KINDS.map((k) => k.kind);
+          const needs = (inc as unknown as { needs: Map<string, NeedItem> }).needs;
+          const fresh = [...needs.values()].sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind));
+          expect(inc.needsYou()).toEqual(fresh);
         }
       }),
       { numRuns: 400 },

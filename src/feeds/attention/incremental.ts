@@ -10,7 +10,7 @@
  * recomputation: test/attention/incremental.property.test.ts checks it over
  * random change sequences.
  */
-import type { SessionView } from '../../store/sessions/model.js';
+import { deltaSince, type SessionView, type SessionsSnapshot } from '../../store/sessions/model.js';
 import type { Facts, NeedItem, Transition } from './engine.js';
 import { KINDS, sessionName, signalIsOurs, type AttentionInput, type Fact, type TransitionKind } from './kinds.js';
 
@@ -41,6 +41,8 @@ interface KindChanges {
 }
 
 const needKey = (kind: string, key: string) => `${kind}\u0000${key}`;
+/** The needs' order: by kind (KINDS order); within a kind, as they came (the sort is stable). */
+const needOrder = (a: NeedItem, b: NeedItem) => (KIND_ORDER.get(a.kind) ?? 0) - (KIND_ORDER.get(b.kind) ?? 0);
 
 export class IncrementalFacts {
   /** The facts of the kinds that are not per session (teams, problems, …); session kinds live in `sessions`. */
@@ -52,6 +54,8 @@ export class IncrementalFacts {
   private readonly needs = new Map<string, NeedItem>();
   private needList: NeedItem[] | null = [];
   private last: AttentionInput | null = null;
+  /** The sessions snapshot the entries were last brought up to date with (its delta applies to the next). */
+  private sessionsSeen: SessionsSnapshot | null = null;
   private generation = 0;
 
   /**
@@ -74,14 +78,59 @@ export class IncrementalFacts {
 
   /** The facts that need the user, in KINDS order. */
   needsYou(): readonly NeedItem[] {
-    this.needList ??= [...this.needs.values()].sort(
-      (a, b) => (KIND_ORDER.get(a.kind) ?? 0) - (KIND_ORDER.get(b.kind) ?? 0),
-    );
+    this.needList ??= [...this.needs.values()].sort(needOrder);
+    this.needListOwned = false;
+    this.needEdits = 0;
     return this.needList;
   }
 
   needCount(): number {
     return this.needs.size;
+  }
+
+  /**
+   * `needList` kept in order as needs come, change and go, instead of sorted again: thousands can need the user
+   * (every loop that will stop), and a stale-line crossing or a loop writing at its max is one need. A list
+   * handed out by needsYou() is never changed: the first edit after copies it (a memcpy), later ones edit the
+   * copy. Past a few dozen edits, sorting once is cheaper.
+   */
+  private needListOwned = false;
+  private needEdits = 0;
+
+  private editNeeds(): NeedItem[] | null {
+    if (!this.needList || ++this.needEdits > 64) {
+      this.needList = null;
+      return null;
+    }
+    if (!this.needListOwned) {
+      this.needList = this.needList.slice();
+      this.needListOwned = true;
+    }
+    return this.needList as NeedItem[];
+  }
+
+  /** A new need goes last among its equals (a map puts a new key last, the sort is stable). */
+  private insertNeed(item: NeedItem): void {
+    const list = this.editNeeds();
+    if (!list) return;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (needOrder(list[mid] as NeedItem, item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, item);
+  }
+
+  /** `had` replaced by `item` in its place, or taken out (`item` null). */
+  private replaceNeed(had: NeedItem, item: NeedItem | null): void {
+    const list = this.editNeeds();
+    if (!list) return;
+    const at = list.indexOf(had);
+    if (at === -1) this.needList = null;
+    else if (item) list[at] = item;
+    else list.splice(at, 1);
   }
 
   /** Applies a new picture; returns its transitions from the previous one. */
@@ -105,20 +154,29 @@ export class IncrementalFacts {
 
   private updateSessions(input: AttentionInput, changes: Map<string, KindChanges>): void {
     const gen = ++this.generation;
+    // The sessions snapshot says what changed since the one we saw: a change costs that change, not a pass over
+    // every session (`seen` is only kept up to date by the pass, and only the pass reads it).
+    const delta = deltaSince(this.sessionsSeen, input.sessions);
+    this.sessionsSeen = input.sessions;
     const changedViews: SessionView[] = [];
-    let seen = 0;
-    for (const s of input.sessions.sessions) {
-      const id = sessionName(s);
-      const e = this.sessions.get(id);
-      seen += 1;
-      if (e) e.seen = gen;
-      if (e?.view === s) continue;
-      changedViews.push(s);
-    }
     const removed: string[] = [];
-    // Every listed session is in the map once its facts are set below, so only a size mismatch means removals.
-    if (this.sessions.size + changedViews.filter((s) => !this.sessions.has(sessionName(s))).length !== seen) {
-      for (const [id, e] of this.sessions) if (e.seen !== gen) removed.push(id);
+    if (delta) {
+      for (const s of delta.changed) if (this.sessions.get(sessionName(s))?.view !== s) changedViews.push(s);
+      for (const s of delta.removed) if (this.sessions.has(sessionName(s))) removed.push(sessionName(s));
+    } else {
+      let seen = 0;
+      for (const s of input.sessions.sessions) {
+        const id = sessionName(s);
+        const e = this.sessions.get(id);
+        seen += 1;
+        if (e) e.seen = gen;
+        if (e?.view === s) continue;
+        changedViews.push(s);
+      }
+      // Every listed session is in the map once its facts are set below, so only a size mismatch means removals.
+      if (this.sessions.size + changedViews.filter((s) => !this.sessions.has(sessionName(s))).length !== seen) {
+        for (const [id, e] of this.sessions) if (e.seen !== gen) removed.push(id);
+      }
     }
     for (const s of changedViews) {
       const id = sessionName(s);
@@ -206,11 +264,15 @@ export class IncrementalFacts {
     const had = this.needs.get(nk);
     if (fact?.needs) {
       if (had?.fact === fact) return;
-      this.needs.set(nk, { kind, key, reason: fact.needs, fact });
-      this.needList = null;
+      const item = { kind, key, reason: fact.needs, fact };
+      this.needs.set(nk, item);
+      // The same need with a new fact keeps its place (a map keeps a key's place, the sort is stable).
+      if (!had) this.insertNeed(item);
+      else if (needOrder(had, item) === 0) this.replaceNeed(had, item);
+      else this.needList = null;
     } else if (had) {
       this.needs.delete(nk);
-      this.needList = null;
+      this.replaceNeed(had, null);
     }
   }
 }

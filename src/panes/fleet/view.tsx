@@ -16,7 +16,7 @@ import { ScrollLines } from '../../ui/scroll-lines.js';
 import { useTheme } from '../../ui/theme.js';
 import { FLEET_BINDINGS, REMOTE_ONLY_HINTS, fleetHelpLines } from './keys.js';
 import { columnsHeader, groupLine, headerText, listHeight, rowLine } from './layout.js';
-import { filtering, rowCounts, selectedRow, shownLines, type FleetUiState } from './reducer.js';
+import { filtering, rowCounts, selectedRow, shownIds, shownLines, type FleetUiState } from './reducer.js';
 
 export function FleetView({
   snap,
@@ -41,7 +41,7 @@ export function FleetView({
   const withFilter = filtering(ui);
   const height = listHeight(rows, withFilter);
   const lines = shownLines(snap, ui.filter);
-  const view = listView(ui.list, lines.map(lineId), height);
+  const view = listView(ui.list, shownIds(snap, ui.filter), height);
   const above = moreAbove(view);
   const below = moreBelow(view, height, lines.length);
   // c, p and r act on a remote session; on a local row (Enter opens its panes) the footer does not offer them.

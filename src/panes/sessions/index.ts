@@ -40,7 +40,11 @@ import { watchForEscalation } from './escalation.js';
 const anyCancelling = new WeakMap<SessionsSnapshot, boolean>();
 function hasCancelling(snap: SessionsSnapshot): boolean {
   let c = anyCancelling.get(snap);
-  if (c === undefined) anyCancelling.set(snap, (c = snap.sessions.some((s) => s.status === 'cancelling')));
+  if (c === undefined)
+    anyCancelling.set(
+      snap,
+      (c = snap.cancelling !== undefined ? snap.cancelling > 0 : snap.sessions.some((s) => s.status === 'cancelling')),
+    );
   return c;
 }
 
@@ -275,18 +279,23 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
       if (!t.final && (t.expiresMs > now || t.phase === 'ended')) return true;
     return false;
   },
-  nextTick(state, store, now) {
+  nextTick(state, store, now, body) {
     const snap = store.sessions.getSnapshot();
     let next = Infinity;
-    // Only rows that can be on screen repaint for passing time: the list window (no terminal is taller
-    // than MAX_SHOWN_ROWS), or the one session the detail shows. A pass over 10,000 sessions per frame,
-    // and repaints for ages nobody can see, cost idle CPU for nothing.
-    const rows = state.detail ? null : visibleSessions(snap, state);
-    // The window is clamped to the list's end when drawn: start where it can start at the latest.
-    const from = rows ? Math.max(0, Math.min(state.list.top, rows.length - MAX_SHOWN_ROWS)) : 0;
-    const shown = rows
-      ? rows.slice(from, from + MAX_SHOWN_ROWS)
-      : snap.sessions.filter((s) => rowKey(s) === state.detail?.id);
+    // Only rows that can be on screen repaint for passing time: the list window drawn (without the frame's
+    // size, no terminal is taller than MAX_SHOWN_ROWS), or the one session the detail shows. A pass over
+    // 10,000 sessions per frame, and repaints for ages nobody can see, cost idle CPU for nothing.
+    let shown: readonly SessionView[];
+    if (state.detail) shown = snap.sessions.filter((s) => rowKey(s) === state.detail?.id);
+    else if (body) {
+      const l = listLayout(state, snap, body);
+      shown = l.rows.slice(l.view.top, l.view.top + l.height);
+    } else {
+      const rows = visibleSessions(snap, state);
+      // The window is clamped to the list's end when drawn: start where it can start at the latest.
+      const from = Math.max(0, Math.min(state.list.top, rows.length - MAX_SHOWN_ROWS));
+      shown = rows.slice(from, from + MAX_SHOWN_ROWS);
+    }
     const claude = store.claude.getSnapshot().bySession;
     for (const s of shown) {
       next = Math.min(next, ageTickMs(s.updatedMs, now));

@@ -94,7 +94,11 @@ const memo = new WeakMap<SessionsSnapshot, Map<string, SessionView[]>>();
 export function visibleSessions(snap: SessionsSnapshot, q: RowQuery | string): SessionView[] {
   const { filter, sort = 'attention', hideDone = false } = typeof q === 'string' ? { filter: q } : q;
   const f = filter.trim().toLowerCase();
-  if (f === '' && sort === 'attention' && !hideDone) return snap.sessions as SessionView[];
+  if (f === '' && sort === 'attention' && !hideDone) {
+    // The store's own rows: their keys come with them (built as sessions change, not a pass per snapshot).
+    if (snap.keys && !idsMemo.has(snap.sessions)) idsMemo.set(snap.sessions, snap.keys);
+    return snap.sessions as SessionView[];
+  }
   let byQuery = memo.get(snap);
   if (!byQuery) memo.set(snap, (byQuery = new Map()));
   const key = `${sort}\u0000${hideDone}\u0000${f}`;
@@ -133,8 +137,8 @@ export const rowByKey = (rows: readonly SessionView[], key: string | undefined):
 /** The id a user reads for a row key ("(legacy)" for the session-less state). */
 export const keyLabel = (key: string): string => (key === LEGACY_ROW ? LEGACY_LABEL : key);
 
-const idsMemo = new WeakMap<readonly SessionView[], string[]>();
-export function idsOf(rows: readonly SessionView[]): string[] {
+const idsMemo = new WeakMap<readonly SessionView[], readonly string[]>();
+export function idsOf(rows: readonly SessionView[]): readonly string[] {
   let ids = idsMemo.get(rows);
   if (!ids) idsMemo.set(rows, (ids = rows.map(rowKey)));
   return ids;

@@ -6,8 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { statSync } from '../../io/safe-fs/index.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import type { SessionsDomain } from '../sessions/domain.js';
+import { compareSessions } from '../sessions/derive.js';
+import { deltaSince, type SessionView, type SessionsSnapshot } from '../sessions/model.js';
 import type { Clock, Domain, Problem } from '../types.js';
 import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';
 import type { ClaudeSessionView, ClaudeSnapshot, ProcessView } from './model.js';
@@ -80,6 +83,13 @@ export class ClaudeDomain implements Domain {
   private readerDirs: Map<string, Set<string>> | null = null;
   /** Every directory in `readerDirs` has its watch: the tick has no watch to retry. */
   private allDirsWatched = false;
+  /**
+   * When some transcript directory is missing (a project Claude Code has not written to yet): `projects/`'s
+   * change time at the last try. Every transcript directory is an entry of `projects/`, so none can have appeared
+   * while that time stays the same: the tick stats one directory instead of trying a watch per missing one
+   * (an exception each, every 2 s, per project of a fleet).
+   */
+  private projectsTried: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private catchUp: NodeJS.Immediate | null = null;
   /** Transcripts with unread bytes left by a slice that ran out of budget. */
@@ -120,17 +130,22 @@ export class ClaudeDomain implements Domain {
    * one-shot: the runs domain scans after this one, so its first list arrives here.
    */
   historyChanged = (): void => {
+    // The sessions' delta says nothing about the history: judge the wanted transcripts again.
+    this.wantedFrom = null;
     this.syncTranscripts(false);
   };
   problems = (): readonly Problem[] => {
     const snap = this.cell.getSnapshot();
     const sessions = this.opts.sessions.getSnapshot();
-    if (this.attentionMemo?.snap !== snap || this.attentionMemo.sessions !== sessions)
+    if (this.attentionMemo?.snap !== snap || this.attentionMemo.sessions !== sessions) {
+      const attention = attentionProblems(sessions.sessions, snap);
+      // No attention lines (no Claude data): the snapshot's own list, so the store sees nothing moved.
       this.attentionMemo = {
         snap,
         sessions,
-        problems: [...snap.problems, ...attentionProblems(sessions.sessions, snap)],
+        problems: attention.length === 0 ? snap.problems : [...snap.problems, ...attention],
       };
+    }
     return this.attentionMemo.problems;
   };
 
@@ -160,6 +175,7 @@ export class ClaudeDomain implements Domain {
     this.entries = r.entries;
     this.registryMissing = r.missing;
     this.tmuxNames.want(r.entries.flatMap((e) => (e.tmux ? [e.tmux] : [])));
+    this.probe.holds?.retain(new Set(r.entries.map((e) => e.pid)));
     const moved = this.judgeAll();
     this.findInstalls();
     this.registryProblems = r.problems.map((p) => ({
@@ -244,12 +260,16 @@ export class ClaudeDomain implements Domain {
     // An exited process's transcript holds its final figures (written as it exited).
     for (const [sid, p] of this.departed)
       if (p.cwd && !want.has(sid) && want.size < MAX_TRANSCRIPTS) want.set(sid, transcriptRel(p.cwd, sid));
-    const omc = this.opts.sessions.getSnapshot().sessions;
-    for (const s of omc) {
+    const snap = this.opts.sessions.getSnapshot();
+    let boundary: SessionView | null = null;
+    for (const s of snap.sessions) {
       if (s.kind !== 'session' || want.has(s.id)) continue;
-      const cwd = s.cwd ?? this.opts.projectDir;
-      if (cwd && path.isAbsolute(cwd)) want.set(s.id, transcriptRel(cwd, s.id));
-      if (want.size >= MAX_TRANSCRIPTS) break;
+      const rel = this.omcTranscriptRel(s);
+      if (rel) want.set(s.id, rel);
+      if (want.size >= MAX_TRANSCRIPTS) {
+        boundary = s;
+        break;
+      }
     }
     const dir = this.opts.projectDir;
     if (this.opts.history && dir && path.isAbsolute(dir))
@@ -257,12 +277,47 @@ export class ClaudeDomain implements Domain {
         if (want.size >= MAX_TRANSCRIPTS) break;
         if (!want.has(sid)) want.set(sid, transcriptRel(dir, sid));
       }
+    this.wantedFrom = { snap, boundary };
     return want;
+  }
+
+  private omcTranscriptRel(s: SessionView): string | null {
+    const cwd = s.cwd ?? this.opts.projectDir;
+    return cwd && path.isAbsolute(cwd) ? transcriptRel(cwd, s.id) : null;
+  }
+
+  /** The sessions snapshot the wanted transcripts were last judged on, and the last OMC session the cap let in. */
+  private wantedFrom: { snap: SessionsSnapshot; boundary: SessionView | null } | null = null;
+
+  /**
+   * After an OMC state change: whether the sessions' delta leaves the wanted transcripts as they are, so a change
+   * costs that change and not a pass over the first MAX_TRANSCRIPTS sessions. It does when every changed session
+   * keeps its transcript (or stays past the cap), and no session that went had one; anything else, judge again.
+   */
+  private wantedStillHold(): boolean {
+    const w = this.wantedFrom;
+    const snap = this.opts.sessions.getSnapshot();
+    const delta = w ? deltaSince(w.snap, snap) : null;
+    if (!w || !delta) return false;
+    const { boundary } = w;
+    for (const v of delta.removed) if (this.readers.has(v.id) || v === boundary) return false;
+    for (const v of delta.changed) {
+      if (v.kind !== 'session') continue; // the session-less row has no transcript
+      if (boundary && v.id === boundary.id) return false;
+      const rel = this.omcTranscriptRel(v);
+      const had = this.readers.get(v.id)?.rel;
+      // Past the cap before and after: still not followed.
+      if (boundary && had === undefined && compareSessions(v, boundary) > 0) continue;
+      if (had === undefined || had !== rel || (boundary && compareSessions(v, boundary) > 0)) return false;
+    }
+    this.wantedFrom = { snap, boundary };
+    return true;
   }
 
   /** `fullRead`: re-read every transcript (scans, registry changes), not only newly wanted ones. */
   private syncTranscripts(fullRead = true): void {
     if (this.disposed) return;
+    if (!fullRead && this.live && this.wantedStillHold()) return;
     const want = this.wantedTranscripts();
     let removed = false;
     for (const [sid, r] of this.readers)
@@ -321,7 +376,27 @@ export class ClaudeDomain implements Domain {
       });
   }
 
+  /**
+   * The view of each registered process last judged running, while its /proc entry is held open: the liveness
+   * tick asks such a process with one read of that descriptor and keeps its view (nothing read by path, nothing
+   * parsed or allocated), so an idle tick costs one system call per process. The entry objects are the
+   * registry's last read: a registry event brings new ones, judged afresh.
+   */
+  private readonly runningViews = new WeakMap<RegistryEntry, ProcessView>();
+
   private processView(e: RegistryEntry): ProcessView {
+    const kept = this.runningViews.get(e);
+    if (kept && e.procStart !== null && this.probe.holds?.stillRunning(e.pid, e.procStart) === true) return kept;
+    const view = this.judgedView(e);
+    // Held only once seen running with the start the entry records (checked again on the held descriptor): from
+    // then on the verdict depends on the entry alone until that process is gone.
+    if (view.status !== 'gone' && e.procStart !== null && this.probe.holds?.hold(e.pid, e.procStart))
+      this.runningViews.set(e, view);
+    else this.runningViews.delete(e);
+    return view;
+  }
+
+  private judgedView(e: RegistryEntry): ProcessView {
     const v = judgeProcess(e, this.probe);
     let since = e.statusUpdatedAt ?? e.updatedAt ?? e.startedAt ?? e.mtimeMs;
     const key = `${e.pid}:${e.procStart}`;
@@ -486,11 +561,25 @@ export class ClaudeDomain implements Domain {
     // moved. Transcripts are not looked at (their directory watches announce growth), nor are the readers'
     // directories walked unless one of them still lacks its watch.
     this.watchProjectDirs();
+    if (this.heldStillRunning()) return;
     if (this.judgeAll()) this.publish();
+  }
+
+  /** Every registered process was judged running and its held descriptor says it still is: nothing can have moved. */
+  private heldStillRunning(): boolean {
+    const holds = this.probe.holds;
+    if (!holds) return false;
+    for (const e of this.entries)
+      if (!this.runningViews.has(e) || e.procStart === null || holds.stillRunning(e.pid, e.procStart) !== true)
+        return false;
+    return true;
   }
 
   private watchProjectDirs(): void {
     if (this.readerDirs && this.allDirsWatched) return;
+    const projects = statSync(this.dir, 'projects')?.ctimeMs ?? -1;
+    if (this.readerDirs && projects === this.projectsTried) return;
+    this.projectsTried = projects;
     let dirs = this.readerDirs;
     if (!dirs) {
       dirs = new Map<string, Set<string>>();
@@ -529,6 +618,7 @@ export class ClaudeDomain implements Domain {
         w.close();
         this.watchers.delete(rel);
         this.allDirsWatched = false; // the tick sets it up again
+        this.projectsTried = null;
       });
       this.watchers.set(rel, w);
       return true;
@@ -539,6 +629,7 @@ export class ClaudeDomain implements Domain {
 
   dispose(): void {
     this.disposed = true;
+    this.probe.holds?.retain(new Set());
     this.subagents.dispose();
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
