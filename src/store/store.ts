@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CancelTracker } from './cancel/tracker.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
 import { ClaudeDomain } from './claude/domain.js';
+import { GraphDomain } from './graph/domain.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
@@ -92,6 +93,8 @@ export class OmcStore {
   readonly prd: PrdDomain;
   /** Run history: OMC 5.6's run ledger and the ended-session summaries. */
   readonly runs: RunsDomain;
+  /** OMC 5.5.0 graph runs: their human gates and progress (graph-runs/). */
+  readonly graph: GraphDomain;
   readonly status = new SnapshotCell<StoreStatus>({ watchMode: 'starting', watchDetail: 'starting' });
   /** Every domain's problems, one list, kept current. */
   readonly problems = new SnapshotCell<readonly Problem[]>([]);
@@ -155,7 +158,18 @@ export class OmcStore {
       parsed: this.sessions,
       sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
     });
-    this.domains = [this.sessions, this.notepad, this.memory, this.wiki, this.teams, this.claude, this.prd, this.runs];
+    this.graph = new GraphDomain({ root: this.root, clock: this.clock, live: this.watchKind !== 'none' });
+    this.domains = [
+      this.sessions,
+      this.notepad,
+      this.memory,
+      this.wiki,
+      this.teams,
+      this.claude,
+      this.prd,
+      this.runs,
+      this.graph,
+    ];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }
 

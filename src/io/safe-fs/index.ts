@@ -26,3 +26,4 @@ export {
 export { atomicWriteSync, discardTemp, unlinkUnder, appendUnderSync } from './write.js';
 export { readRangeSync, readLogTailSync, type RangeResult, type LogTailResult } from './tail.js';
 export { formatBytes, describeWriteError } from './errors.js';
+export { readBytesSync, type BytesResult } from './bytes.js';
