@@ -1,6 +1,7 @@
 /** Script-facing subcommands: `omc-top cancel …`, `omc-top wiki …` and `omc-top doctor`. */
 import { runCancelCommand } from './cancel.js';
 import { runDoctorCommand } from './doctor.js';
+import { runHooksCommand } from './hooks.js';
 import { runStatusCommand } from './status.js';
 import { runWatchCommand } from './watch.js';
 import { runWikiCommand } from './wiki.js';
@@ -10,5 +11,6 @@ export async function runSubcommand(name: string, argv: readonly string[]): Prom
   if (name === 'doctor') return runDoctorCommand(argv);
   if (name === 'watch') return runWatchCommand(argv);
   if (name === 'status') return runStatusCommand(argv);
+  if (name === 'hooks') return runHooksCommand(argv);
   return runWikiCommand(argv);
 }

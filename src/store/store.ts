@@ -12,6 +12,8 @@ import { CancelTracker } from './cancel/tracker.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
 import { ClaudeDomain } from './claude/domain.js';
 import { GraphDomain } from './graph/domain.js';
+import { PermissionsDomain } from './permissions/domain.js';
+import { stateDir } from './permissions/protocol.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
@@ -70,6 +72,12 @@ export interface OmcStoreOptions {
   runs?: Omit<RunsDomainOptions, 'root' | 'clock'>;
   /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
   omc?: OmcInstall;
+  /**
+   * The permission bridge (docs/answering.md): where omc-top's state directory is (default $XDG_STATE_HOME/omc-top),
+   * whether this store registers as a monitor that answers (`listen`: the full-screen app, not --readonly), and
+   * whether it follows the requests live (default: when watching).
+   */
+  answers?: { stateDir?: string; listen?: boolean; live?: boolean };
 }
 
 export class OmcStore {
@@ -95,6 +103,8 @@ export class OmcStore {
   readonly runs: RunsDomain;
   /** OMC 5.5.0 graph runs: their human gates and progress (graph-runs/). */
   readonly graph: GraphDomain;
+  /** Permission requests the hook hands to omc-top (omc-top's own state directory). */
+  readonly permissions: PermissionsDomain;
   readonly status = new SnapshotCell<StoreStatus>({ watchMode: 'starting', watchDetail: 'starting' });
   /** Every domain's problems, one list, kept current. */
   readonly problems = new SnapshotCell<readonly Problem[]>([]);
@@ -159,6 +169,13 @@ export class OmcStore {
       sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
     });
     this.graph = new GraphDomain({ root: this.root, clock: this.clock, live: this.watchKind !== 'none' });
+    this.permissions = new PermissionsDomain({
+      stateDir: opts.answers?.stateDir ?? stateDir(),
+      projectDir: this.projectDir ?? path.dirname(this.root),
+      clock: this.clock,
+      live: opts.answers?.live ?? this.watchKind !== 'none',
+      listen: (opts.answers?.listen ?? false) && !this.readonly,
+    });
     this.domains = [
       this.sessions,
       this.notepad,
@@ -169,6 +186,7 @@ export class OmcStore {
       this.prd,
       this.runs,
       this.graph,
+      this.permissions,
     ];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }
