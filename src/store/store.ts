@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CancelTracker } from './cancel/tracker.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
 import { ClaudeDomain } from './claude/domain.js';
+import { NoteTracker } from './claude/notes.js';
 import { GraphDomain } from './graph/domain.js';
 import { PermissionsDomain } from './permissions/domain.js';
 import { stateDir } from './permissions/protocol.js';
@@ -97,6 +98,8 @@ export class OmcStore {
   readonly cancels: CancelTracker;
   /** The Claude Code process and transcript behind each session (joined by session id). */
   readonly claude: ClaudeDomain;
+  /** Notes omc-top sent to Claude sessions, followed until their transcripts show them. */
+  readonly notes: NoteTracker;
   /** Ralph's PRD story progress per session, counted as the running OMC version counts it. */
   readonly prd: PrdDomain;
   /** Run history: OMC 5.6's run ledger and the ended-session summaries. */
@@ -155,6 +158,7 @@ export class OmcStore {
       clock: this.clock,
       live: opts.claude?.live ?? true,
     });
+    this.notes = new NoteTracker(this.claude, this.clock);
     this.prd = new PrdDomain({
       root: this.root,
       projectDir: this.projectDir,

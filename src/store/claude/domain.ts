@@ -218,6 +218,7 @@ export class ClaudeDomain implements Domain {
       kind: e.kind,
       name: e.name,
       tmux: e.tmux,
+      messagingSocketPath: e.messagingSocketPath,
       cwd: e.cwd,
       waitingFor: e.waitingFor,
       procStart: e.procStart,

@@ -15,6 +15,8 @@ export interface ProcessView {
   kind: string | null;
   name: string | null;
   tmux: string | null;
+  /** The session's inbox socket (registry `messagingSocketPath`); null or absent when none is registered. */
+  messagingSocketPath?: string | null;
   cwd: string | null;
   waitingFor: string | null;
   procStart: string | null;
