@@ -13,8 +13,12 @@ import { runHooksCommand } from '../../src/commands/hooks.js';
 import { readRegistry } from '../../src/store/claude/registry.js';
 import { transcriptRel } from '../../src/store/claude/config-dir.js';
 import { answerPermission } from '../../src/store/permissions/answer.js';
+import { planNote, sendNote } from '../../src/store/claude/note.js';
+import { planPaneTyping, readPromptDraft, typeIntoPane } from '../../src/store/claude/pane-typing.js';
+import { executeResume, planResume, resumeVerdict } from '../../src/store/claude/resume.js';
+import { attentionFor } from '../../src/store/claude/attention.js';
 import { OmcStore } from '../../src/store/store.js';
-import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, type Run } from './harness.js';
+import { OMC_PLUGIN, REPO, claudeBin, skipReason, startRun, waitFor, type Run } from './harness.js';
 
 const reason = skipReason();
 if (reason) console.warn(`[real Claude Code answering suite skipped] ${reason}`);
@@ -107,7 +111,8 @@ async function startClaude(s: Scene, args: string) {
     () => readRegistry(s.run.configDir).entries.find((e) => e.status === 'idle'),
     90_000,
   );
-  await waitFor('the prompt box', () => s.screen().includes('? for shortcuts'), 60_000);
+  // The footer differs by mode ("? for shortcuts", "accept edits on"): wait for the input box itself.
+  await waitFor('the prompt box', () => readPromptDraft(s.screen()).ok, 60_000);
   return entry;
 }
 
@@ -209,5 +214,146 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     await escapeDialog();
     expect(fs.existsSync(path.join(s.run.project, 'four.txt'))).toBe(false);
     expect(hooks('uninstall')).toBe(0);
+  }, 400_000);
+
+  it('a note reaches the session through its inbox socket, idle and busy; typing into the pane only with no draft there', async () => {
+    const s = await scene('note');
+    const entry = await startClaude(s, '--permission-mode acceptEdits --allowedTools Bash');
+    const sid = entry.sessionId;
+    const store = s.store();
+    const idle = () => readRegistry(s.run.configDir).entries.find((e) => e.pid === entry.pid)?.status === 'idle';
+
+    // Idle, with the command: "sent" at once, "delivered ✓" when the transcript shows it; a turn starts.
+    const out = execFileSync(
+      process.execPath,
+      [BUNDLE, 'send', sid.slice(0, 8), 'NOTE idle from omc-top', '--wait', '90'],
+      { env: { ...s.env, CI: '' }, encoding: 'utf8' },
+    );
+    expect(out).toMatch(/sent to .*session [0-9a-f]{8}, pid \d+/);
+    expect(out).toMatch(/delivered ✓/);
+    const idleLine = s.transcript(sid).find((l) => l.type === 'user' && l.origin?.kind === 'peer');
+    expect(idleLine).toMatchObject({ origin: { kind: 'peer', from: 'omc-top', verifiedLocal: true } });
+    expect(idleLine?.message.content).toContain('NOTE idle from omc-top');
+    await waitFor('the turn the note started to end', idle, 90_000);
+
+    // Busy: sent while a tool runs; Claude takes it in between tool calls, and omc-top sees that in the transcript.
+    await s.type('busy [[bash:timeout 8 tail -f /dev/null]] [[bash:echo second]] [[text:after busy]]');
+    await waitFor('the long tool to run', () => s.run.mockCalls().some((c) => c.tool === 'Bash'), 90_000);
+    await waitFor('busy', () => store.claude.getSnapshot().bySession.get(sid)?.process?.status === 'busy', 30_000);
+    const proc = store.claude.getSnapshot().bySession.get(sid)?.process ?? null;
+    const plan = planNote(s.run.configDir, proc);
+    expect(plan).toMatchObject({ ok: true, pid: entry.pid, token: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(await sendNote(plan, 'NOTE while busy from omc-top')).toMatchObject({ ok: true });
+    const note = store.notes.add(sid, 'NOTE while busy from omc-top', 'socket', entry.pid);
+    expect(note.deliveredMs).toBeNull();
+    await waitFor(
+      'the note delivered',
+      () => store.notes.getSnapshot().find((n) => n.id === note.id)?.deliveredMs,
+      90_000,
+    );
+    const absorbed = s.transcript(sid).find((l) => l.type === 'attachment' && l.attachment?.type === 'queued_command');
+    expect(absorbed?.attachment).toMatchObject({
+      prompt: 'NOTE while busy from omc-top',
+      origin: { kind: 'peer', from: 'omc-top' },
+    });
+    await waitFor('the busy turn to end', idle, 90_000);
+
+    // The pane, as an explicit second choice: refused while a draft is typed there; typed (and sent) once it is empty.
+    const serverPid = s.tmux('display-message', '-p', '#{pid}').stdout.trim();
+    const inTmux = { TMUX: `${path.join(s.run.dir, 'tmux.sock')},${serverPid},0` };
+    s.tmux('send-keys', '-t', 'main', '-l', 'half typed draft');
+    await waitFor('the draft on screen', () => s.screen().includes('half typed draft'), 30_000);
+    const live = store.claude.getSnapshot().bySession.get(sid)?.process ?? null;
+    expect(planPaneTyping(live!, inTmux)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/half-typed draft/),
+    });
+    s.tmux('send-keys', '-t', 'main', 'C-u');
+    await waitFor('the draft gone', () => !s.screen().includes('half typed draft'), 30_000);
+    const typed = typeIntoPane(planPaneTyping(live!, inTmux), 'typed into the pane by omc-top [[text:typed ok]]');
+    expect(typed).toMatchObject({ ok: true, message: expect.stringMatching(/^typed into pane %\d+/) });
+    await waitFor(
+      'the typed prompt in the transcript',
+      () =>
+        s
+          .transcript(sid)
+          .some((l) => l.type === 'user' && l.message?.content === 'typed into the pane by omc-top [[text:typed ok]]'),
+      60_000,
+    );
+  }, 400_000);
+
+  it('resume: a ralph whose CLI was killed, resumed from omc-top; the real OMC 5.5.0 Stop hook continues the loop', async () => {
+    // tmux runs a new window's command with the PATH of the client that asked (omc-top's): name the CLI exactly.
+    const claudeCommand = `${claudeBin()} --plugin-dir ${OMC_PLUGIN} --permission-mode acceptEdits --allowedTools Bash`;
+    const s = await scene('resume', { answers: { claudeCommand } });
+    const entry = await startClaude(s, `--plugin-dir ${OMC_PLUGIN} --permission-mode acceptEdits --allowedTools Bash`);
+    const sid = entry.sessionId;
+    await s.type('ralph: long job [[bash:timeout 300 tail -f /dev/null]]');
+    const ralphFile = path.join(s.run.project, '.omc', 'state', 'sessions', sid, 'ralph-state.json');
+    const ralph = (): Json | null => {
+      try {
+        return JSON.parse(fs.readFileSync(ralphFile, 'utf8')) as Json;
+      } catch {
+        return null;
+      }
+    };
+    await waitFor(
+      'ralph confirmed by the Skill call',
+      () => ralph()?.active === true && !ralph()?.awaiting_confirmation,
+      90_000,
+    );
+    await waitFor('the long tool to run', () => s.run.mockCalls().some((c) => c.tool === 'Bash'), 90_000);
+    const before = ralph()?.iteration as number;
+    // omc-top's own window: the server (and the user's tmux session) outlive the killed CLI's window.
+    s.tmux('new-window', '-d', '-n', 'monitor', 'sleep 3600');
+    process.kill(entry.pid, 'SIGKILL');
+
+    const store = s.store();
+    const session = () => store.sessions.getSnapshot().sessions.find((x) => x.id === sid);
+    const proc = () => store.claude.getSnapshot().bySession.get(sid)?.process ?? null;
+    await waitFor('the process gone', () => proc()?.status === 'gone', 30_000);
+    expect(attentionFor(session()!, proc(), null).map((a) => a.kind)).toContain('orphaned-loop');
+    expect(resumeVerdict(session()!)).toMatchObject({
+      continues: true,
+      text: expect.stringMatching(/^OMC would continue ralph/),
+    });
+
+    const serverPid = s.tmux('display-message', '-p', '#{pid}').stdout.trim();
+    const env = { TMUX: `${path.join(s.run.dir, 'tmux.sock')},${serverPid},0` };
+    const plan = planResume(session()!, proc(), { env, claudeCommand });
+    expect(plan).toMatchObject({ ok: true, cwd: s.run.project });
+    const r = executeResume(plan);
+    expect(r, r.message).toMatchObject({ ok: true, pane: expect.stringMatching(/^%\d+$/) });
+
+    // The row follows the new process: same session id, a new pid, alive.
+    const resumed = await waitFor(
+      'the resumed CLI to register',
+      () => {
+        const p = proc();
+        return p && p.pid !== entry.pid && p.status !== 'gone' ? p : null;
+      },
+      90_000,
+    );
+    expect(resumed.sessionId).toBe(sid);
+    // OMC's Stop hook blocks again: the loop goes on (a new iteration).
+    await waitFor('the next ralph iteration', () => (ralph()?.iteration as number) > before, 120_000);
+    expect(ralph()).toMatchObject({ active: true, session_id: sid });
+    // …and Claude is fed it: the hook's block reaches the transcript of the resumed session.
+    await waitFor(
+      "the Stop hook's block in the transcript",
+      () =>
+        s
+          .transcript(sid)
+          .some(
+            (l) =>
+              l.attachment?.type === 'hook_blocking_error' &&
+              JSON.stringify(l).includes(`RALPH LOOP - ITERATION ${ralph()?.iteration as number}`),
+          ),
+      60_000,
+    );
+    expect(planResume(session()!, proc(), { env })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/running/),
+    });
   }, 400_000);
 });
