@@ -67,7 +67,7 @@ export function formatAge(ms: number): string {
 
 /** The message after a bounded wait: who holds the lock, since when, what happens next. */
 export function describeHolder(lockRel: string, h: LockHolder, staleMs = LOCK_STALE_MS): string {
-  const kept = 'Nothing was changed; your draft is kept.';
+  const kept = 'Nothing was changed.';
   const takeover = (age: number) =>
     age >= staleMs
       ? 'it will be taken over on the next try'

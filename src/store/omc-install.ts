@@ -19,6 +19,7 @@ import path from 'node:path';
 import { readJsonSync } from '../io/safe-fs/index.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
 import { cleanLine } from '../io/sanitize.js';
+import { type Obj, obj } from '../io/json.js';
 
 export interface OmcInstall {
   version: string | null;
@@ -34,9 +35,6 @@ export type RulesVersion = (typeof SUPPORTED_RULES)[number];
 
 const PLUGIN_NAME = 'oh-my-claudecode';
 const NPM_NAME = 'oh-my-claude-sisyphus';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 
 /**
  * The rule set for an OMC version: 4.4.x and older wire `persistent-mode.cjs` (no cancel

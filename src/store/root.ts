@@ -13,6 +13,7 @@ import { readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
 import { realGit, type GitProbe } from '../io/git.js';
 import { findAncestorOmcDir, findGitTopByWalk, gitBinaryMissing } from './omc56/root-56.js';
+import { isObj } from '../io/json.js';
 
 export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-ancestor' | 'non-git-home' | 'cwd-4x';
 
@@ -94,8 +95,8 @@ function readMarkerId(anchor: string): string | null {
   try {
     if (text.trim() === '') return null;
     const v = JSON.parse(text) as unknown;
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const id = (v as { id?: unknown }).id;
+    if (isObj(v)) {
+      const id = v.id;
       if (typeof id === 'string' && id.trim() !== '') return id.trim();
     }
   } catch {

@@ -73,7 +73,7 @@ describe.skipIf(!support.ok)('saving onto a real full / read-only filesystem', (
     expect(before.strays).toBe('');
 
     r.write(CTRL_S);
-    await r.waitForText(/disk full \(ENOSPC\): nothing was changed; your draft is kept/);
+    await r.waitForText(/disk full \(ENOSPC\) \(your draft is kept\)/);
     expect(r.text()).toContain('New Working Memory entry');
     expect(r.text()).toContain('typed while the disk filled up');
     expect(state(sh, root)).toEqual(before);
@@ -127,7 +127,7 @@ describe.skipIf(!support.ok)('saving onto a real full / read-only filesystem', (
     await r.waitForText('New MANUAL entry');
     r.write('written on a read-only mount');
     r.write(CTRL_S);
-    await r.waitForText(/read-only filesystem \(EROFS\): nothing was changed; your draft is kept/);
+    await r.waitForText(/read-only filesystem \(EROFS\) \(your draft is kept\)/);
     expect(r.text()).toContain('written on a read-only mount');
 
     r.write(KEYS.esc);

@@ -149,6 +149,8 @@ describe.each(FAULTS)('$name ($code at $step)', (f) => {
     await a.press(CTRL_S);
     await expectRefusedCleanly(a, f, before, hit);
     expect(a.text()).toMatch(/your draft is kept/);
+    // Said once: the cause (describeWriteError) says nothing of drafts, the editor says it.
+    expect(a.text()).not.toMatch(/your draft is kept[^]*your draft is kept/);
     expect(a.text()).toContain('New Working Memory entry');
     expect(a.text()).toContain('lost-nothing draft 42');
 
@@ -169,6 +171,8 @@ describe.each(FAULTS)('$name ($code at $step)', (f) => {
     await a.press(KEYS.enter);
     await expectRefusedCleanly(a, f, before, hit);
     expect(a.text()).toMatch(/your draft is kept/);
+    // Said once: the cause (describeWriteError) says nothing of drafts, the editor says it.
+    expect(a.text()).not.toMatch(/your draft is kept[^]*your draft is kept/);
     expect(a.text()).toContain('Keep the fault suite green');
     expect(a.text()).not.toContain('directive added');
 

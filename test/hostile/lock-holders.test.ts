@@ -3,8 +3,8 @@
  * A `<file>.lock` whose holder is dead — the pid is gone, or the pid now
  * belongs to a process that started after the lock was written — is stale and
  * is taken over once OMC's rule allows (30 s); a live holder is named with how
- * long it has held the lock; the wait is bounded and the message says the
- * draft is kept. OMC's own notepad writer then agrees the lock is gone.
+ * long it has held the lock; the wait is bounded and the message says
+ * nothing was changed (an editor adds that its draft is kept). OMC's own notepad writer then agrees the lock is gone.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -54,7 +54,7 @@ describe('notepad.md.lock holders', () => {
     const e = await failure(p.root);
     expect(e.message).toMatch(
       new RegExp(
-        `^notepad\\.md\\.lock was left by pid ${pid}, which is no longer running; OMC's rule lets it be taken over in (29|30) s\\. Nothing was changed; your draft is kept\\.$`,
+        `^notepad\\.md\\.lock was left by pid ${pid}, which is no longer running; OMC's rule lets it be taken over in (29|30) s\\. Nothing was changed\\.$`,
       ),
     );
     expect(e.message).not.toMatch(/OMC is writing/);
@@ -83,7 +83,7 @@ describe('notepad.md.lock holders', () => {
     writeLock(p.root, process.pid, Date.now() - 2_000);
     expect((await failure(p.root)).message).toMatch(
       new RegExp(
-        `held by pid ${process.pid}; OMC is writing this file right now\\. Nothing was changed; your draft is kept\\. The lock was taken [23] s ago by a running process`,
+        `held by pid ${process.pid}; OMC is writing this file right now\\. Nothing was changed\\. The lock was taken [23] s ago by a running process`,
       ),
     );
     // Our own process started before this lock was written: alive, and (past the stale age) holding it far

@@ -214,6 +214,33 @@ describe('the tree changing shape under a running monitor', () => {
     await waitFor(() => iterationOf(s) === 6, { what: 'live after re-creation' });
   });
 
+  it('the .omc root deleted and re-created at once, 8 times: each time the new tree is shown and then followed live', async () => {
+    // `rm -rf .omc && mkdir .omc` in one go: the parent's events arrive after both, and ext4 hands the new
+    // directory the inode the old one just freed, so (device, inode) alone sees "the same root".
+    const s = open();
+    const file = () => path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json');
+    writeOmcJson(file(), ralph(1));
+    await ready(s);
+    await waitFor(() => iterationOf(s) === 1);
+    for (let round = 1; round <= 8; round++) {
+      fs.rmSync(p!.root, { recursive: true });
+      writeOmcJson(file(), ralph(round * 10));
+      await waitFor(() => iterationOf(s) === round * 10, {
+        what: `round ${round}: the re-created tree`,
+        timeoutMs: 15_000,
+      });
+      await waitFor(() => s.status.getSnapshot().watchMode === 'events', {
+        what: `round ${round}: live again`,
+        timeoutMs: 15_000,
+      });
+      writeOmcJson(file(), ralph(round * 10 + 1));
+      await waitFor(() => iterationOf(s) === round * 10 + 1, {
+        what: `round ${round}: a change after it, live`,
+        timeoutMs: 15_000,
+      });
+    }
+  }, 180_000);
+
   it('state/sessions replaced by a file: a specific problem line, and recovery when it is a directory again', async () => {
     const s = open();
     writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(2));

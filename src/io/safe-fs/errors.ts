@@ -66,23 +66,26 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** Human-readable reason for a failed write, with the errno a user can search for. */
+/**
+ * Human-readable reason for a failed write, with the errno a user can search for: the cause only. What it means
+ * for the user's work (a draft kept, a loop still running) is for the caller to say.
+ */
 export function describeWriteError(e: unknown): string {
   const err = e as NodeJS.ErrnoException & { missingDir?: string };
   const missing = err?.missingDir ? quotePath(err.missingDir) : undefined;
   switch (err?.code) {
     case 'ENOSPC':
-      return 'disk full (ENOSPC): nothing was changed; your draft is kept';
+      return 'disk full (ENOSPC)';
     case 'EROFS':
-      return 'read-only filesystem (EROFS): nothing was changed; your draft is kept';
+      return 'read-only filesystem (EROFS)';
     case 'EACCES':
     case 'EPERM':
-      return `permission denied (${err.code}): nothing was changed; your draft is kept`;
+      return `permission denied (${err.code})`;
     case 'EDQUOT':
-      return 'disk quota exceeded (EDQUOT): nothing was changed; your draft is kept';
+      return 'disk quota exceeded (EDQUOT)';
     case 'ENOENT':
       // The directory was deleted under us (rm -rf .omc, a branch switch); say which one.
-      return `directory gone (ENOENT: ${missing ?? (err.path ? path.dirname(err.path) : 'no such file or directory')}): nothing was changed; your draft is kept`;
+      return `directory gone (ENOENT: ${missing ?? (err.path ? path.dirname(err.path) : 'no such file or directory')})`;
     default:
       return err instanceof Error ? err.message : String(e);
   }

@@ -6,6 +6,7 @@
 import { directiveKey, type DirectiveOp } from '../../store/memory/rules.js';
 import { DirectiveInputSchema } from '../../store/memory/schema.js';
 import type { DirectiveRow } from '../../store/memory/model.js';
+import { describeWriteError } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { clip } from '../../ui/format.js';
 import type { KeyContext } from '../../kit/pane.js';
@@ -29,8 +30,17 @@ function refuseIfBlocked(ctx: Ctx): boolean {
 
 function runSave(ctx: Ctx, op: DirectiveOp, agreed: string[], done: string): void {
   const domain = ctx.store.memory;
+  // An add or edit from the form leaves it open with what was typed when the save fails.
+  const kept = op.kind !== 'remove' && ctx.state.form ? ' (your draft is kept)' : '';
   ctx.app.run('save directive', async () => {
-    const res = await domain.save(op, agreed);
+    let res: Awaited<ReturnType<typeof domain.save>>;
+    try {
+      res = await domain.save(op, agreed);
+    } catch (e) {
+      // The cause alone says nothing of drafts.
+      ctx.app.flash(`save directive: ${describeWriteError(e)}${kept}`, 'error');
+      return;
+    }
     ctx.set((s) => {
       const next = op.kind === 'remove' ? s : closeForm(s);
       return res.changed ? select(next, directiveKey(res.changed)) : next;

@@ -12,6 +12,7 @@ import { checkOp, type NotepadOp } from '../../store/notepad/edits.js';
 import { SECTION_TITLES, type EntrySection } from '../../store/notepad/format.js';
 import { isDue, type NotepadEntry } from '../../store/notepad/model.js';
 import { normalizeDraft } from '../../store/notepad/validate.js';
+import { describeWriteError } from '../../io/safe-fs/index.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 import { formatAge } from '../../ui/format.js';
 import type { KeyContext } from '../../kit/pane.js';
@@ -113,6 +114,9 @@ export function saveEditor(ctx: Ctx): void {
   ctx.app.run('save', async () => {
     try {
       settle(ctx, ed, await d.save(op, ed.baseRevision));
+    } catch (e) {
+      // The editor stays open with the draft: say so (the cause alone says nothing of drafts).
+      ctx.app.flash(`save: ${describeWriteError(e)} (your draft is kept)`, 'error');
     } finally {
       ctx.set((s) => setSaving(s, false));
     }

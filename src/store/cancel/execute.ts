@@ -20,6 +20,7 @@ import { autopilotEnforceable, hasNamedWorkflowMarkers, signalVerdict } from './
 import { withStateLock } from './mutation-lock.js';
 import { describeChange, onlyProgressed, planCancel, type CancelPlan, type PlannedStep } from './plan.js';
 import { autopilotSignal, genericSignal, serializeSignal, sha256, type CancelSignal } from './signal.js';
+import { objOrEmpty, parseObj } from '../../io/json.js';
 
 export interface StepResult {
   rel: string;
@@ -73,21 +74,6 @@ export interface ExecuteOptions {
   now(): number;
   /** --readonly: refuse before anything is written. */
   readonly?: boolean;
-}
-
-type Obj = Record<string, unknown>;
-
-function parseObj(text: string): Obj | null {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null;
-  } catch {
-    return null;
-  }
-}
-
-function errText(e: unknown): string {
-  return describeWriteError(e).replace(/; your draft is kept$/, '');
 }
 
 /** Writes one signal body made for moment `t` and says what was written. */
@@ -163,7 +149,7 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
       }
       if (hasNamedWorkflowMarkers(cur))
         return { ...base, ok: false, detail: 'became a named workflow run; left to OMC' };
-      const meta = cur._meta && typeof cur._meta === 'object' && !Array.isArray(cur._meta) ? (cur._meta as Obj) : {};
+      const meta = objOrEmpty(cur._meta);
       const next = {
         ...cur,
         active: false,
@@ -174,7 +160,7 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
       return { ...base, ok: true, detail: 'set active:false (progress kept for resume)' };
     });
   } catch (e) {
-    return { ...base, ok: false, detail: errText(e) };
+    return { ...base, ok: false, detail: describeWriteError(e) };
   }
 }
 
@@ -251,7 +237,7 @@ export async function executeCancel(
     signal = await writeSignal(root, plan, opts.now);
   } catch (e) {
     // The reason first: the message line is cut to the terminal width, and a session path is long.
-    const reason = errText(e);
+    const reason = describeWriteError(e);
     const nothing = /nothing was changed/i.test(reason) ? '' : '; nothing was changed';
     return { kind: 'refused', message: `${reason}${nothing} (could not write ${plan.signal.rel})` };
   }
@@ -271,7 +257,7 @@ export async function executeCancel(
           detail: unlinkUnder(root, rel) ? 'removed' : 'already gone',
         });
       } catch (e) {
-        steps.push({ rel, what: 'remove-artifact', mode: null, ok: false, detail: errText(e) });
+        steps.push({ rel, what: 'remove-artifact', mode: null, ok: false, detail: describeWriteError(e) });
       }
     }
     for (const s of autopilot) steps.push(await runStep(root, plan, s, opts.now));
@@ -284,7 +270,13 @@ export async function executeCancel(
           );
           steps.push({ rel: sa.rel, what: 'remove-skill-active', mode: null, ok: true, detail });
         } catch (e) {
-          steps.push({ rel: sa.rel, what: 'remove-skill-active', mode: null, ok: false, detail: errText(e) });
+          steps.push({
+            rel: sa.rel,
+            what: 'remove-skill-active',
+            mode: null,
+            ok: false,
+            detail: describeWriteError(e),
+          });
         }
       } else {
         steps.push({

@@ -15,9 +15,7 @@ import {
   genericCancelVerdict,
 } from '../sessions/omc-rules.js';
 import { autopilotDigest } from './signal.js';
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
+import { type Obj, obj } from '../../io/json.js';
 
 export const NAMED_WORKFLOW_MARKERS = ['workflow', 'workflowRunId', 'pipelineTracking'] as const;
 

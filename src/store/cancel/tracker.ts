@@ -22,6 +22,7 @@ import { stopVerdict, type ModeVerdict } from '../verdict/index.js';
 import type { Clock, Subscribable } from '../types.js';
 import { judgeSignal, type CancelDone } from './execute.js';
 import { sha256 } from './signal.js';
+import { type Obj, obj } from '../../io/json.js';
 
 export type TrackedPhase = 'ended' | 'waiting' | 'paused' | 'cancelled' | 'not-taken' | 'pause-over';
 
@@ -53,13 +54,11 @@ export interface TrackerSnapshot {
 export const LEGACY_KEY = ':legacy';
 export const trackerKey = (sessionId: string | null) => sessionId ?? LEGACY_KEY;
 
-type Obj = Record<string, unknown>;
 function activeOnDisk(root: string, rel: string): { active: boolean; sha: string | null } {
   const r = readTextSync(root, rel);
   if (!r.ok) return { active: false, sha: null };
   try {
-    const v = JSON.parse(r.text) as Obj | null;
-    return { active: !!v && typeof v === 'object' && v.active === true, sha: sha256(r.text) };
+    return { active: obj(JSON.parse(r.text))?.active === true, sha: sha256(r.text) };
   } catch {
     return { active: false, sha: sha256(r.text) };
   }

@@ -7,6 +7,7 @@
  */
 import { cleanBlock, cleanLine, truncate } from '../../io/sanitize.js';
 import { timeMs } from '../sessions/omc-rules.js';
+import { type Obj, obj } from '../../io/json.js';
 
 export interface Tokens {
   input: number;
@@ -118,8 +119,6 @@ export function emptyFacts(): TranscriptFacts {
   };
 }
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
 const short = (v: unknown, max: number) => truncate(cleanLine(v).trim(), max);
 const push = <T>(list: T[], item: T, keep: number) => {

@@ -16,6 +16,7 @@ import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { buildModel, type MemoryModel } from './model.js';
 import { applyOp, directiveKey, type DirectiveOp, type OpResult } from './rules.js';
 import { DirectiveSchema, describeIssue, type Directive } from './schema.js';
+import { isObj } from '../../io/json.js';
 
 export const MEMORY_FILE = 'project-memory.json';
 
@@ -63,13 +64,11 @@ interface Reading {
   mtimeMs: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
-
 /** Invalid UTF-8 and a byte-order mark are kept as facts about a usable reading: they block saves, not display. */
 function readingOf(r: ReadOk): Parsed<Reading> {
   const parsed = parseJsonText(r.text, r);
   if (!parsed.ok) return { ok: false, problem: parsed.message };
-  if (!isObject(parsed.value)) return { ok: false, problem: 'is not a JSON object' };
+  if (!isObj(parsed.value)) return { ok: false, problem: 'is not a JSON object' };
   return { ok: true, value: { raw: parsed.value, invalidUtf8: r.invalidUtf8, bom: r.bom, mtimeMs: r.mtimeMs } };
 }
 
@@ -210,7 +209,7 @@ export class MemoryDomain implements Domain {
           );
         const parsed = parseJsonText(r.text, r);
         if (!parsed.ok) throw new SaveRefused(`project-memory.json: ${parsed.message}; nothing was written`);
-        if (!isObject(parsed.value))
+        if (!isObj(parsed.value))
           throw new SaveRefused('project-memory.json is not a JSON object; nothing was written');
         const raw = parsed.value;
         const block = contentBlock(raw);

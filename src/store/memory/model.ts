@@ -32,6 +32,7 @@ import {
   type InjectionState,
   type SummaryInput,
 } from './summary.js';
+import { arr, objOrEmpty, strOrNull } from '../../io/json.js';
 
 export interface DirectiveRow {
   key: string;
@@ -78,11 +79,6 @@ export interface MemoryModel {
   schemaIssues: string[];
 }
 
-const obj = (v: unknown): Record<string, unknown> =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
 /** Keeps the entries of a list that have the shape OMC's code reads, so one bad entry does not blank the pane. */
 function validEntries<T>(
   list: unknown,
@@ -97,8 +93,8 @@ function validEntries<T>(
 }
 
 export function summaryInputOf(raw: Record<string, unknown>): SummaryInput {
-  const tech = obj(raw.techStack);
-  const build = obj(raw.build);
+  const tech = objOrEmpty(raw.techStack);
+  const build = objOrEmpty(raw.build);
   return {
     languages: validEntries(tech.languages, LanguageSchema),
     frameworks: validEntries(tech.frameworks, FrameworkSchema),
@@ -161,7 +157,7 @@ export function buildModel(
       malformed.push({
         index,
         problem: describeIssue(r.error.issues[0] ?? { path: [], message: 'invalid' }),
-        text: cleanLine(obj(v).directive ?? ''),
+        text: cleanLine(objOrEmpty(v).directive ?? ''),
       });
   });
   if (raw.userDirectives !== undefined && !Array.isArray(raw.userDirectives)) {
@@ -189,7 +185,7 @@ export function buildModel(
   if (input.buildCommand) cmds.push(`build ${input.buildCommand}`);
   if (input.testCommand) cmds.push(`test ${input.testCommand}`);
   if (input.lintCommand) cmds.push(`lint ${input.lintCommand}`);
-  const devCommand = strOrNull(obj(raw.build).devCommand);
+  const devCommand = strOrNull(objOrEmpty(raw.build).devCommand);
   if (devCommand) cmds.push(`dev ${devCommand}`);
   const stackParts = [
     primaryLanguage(input),

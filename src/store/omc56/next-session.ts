@@ -12,6 +12,7 @@ import { listDirSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
 import type { LedgerEntry } from '../runs/ledger.js';
 import { WATCHED_RUN_MODES } from '../runs/ledger.js';
 import type { Problem } from '../types.js';
+import { isObj } from '../../io/json.js';
 
 export interface NextSessionFact {
   kind: 'stale-run' | 'no-closeout';
@@ -92,8 +93,7 @@ export function staleRuns(root: string, now: number, env: NodeJS.ProcessEnv): Ne
       const st = statSync(root, rel);
       if (!st || !st.isFile()) continue;
       const r = readJsonSync(root, rel);
-      if (r.ok && r.value && typeof r.value === 'object' && !Array.isArray(r.value))
-        out.push({ rel, value: r.value as Record<string, unknown>, mtimeMs: st.mtimeMs });
+      if (r.ok && isObj(r.value)) out.push({ rel, value: r.value, mtimeMs: st.mtimeMs });
     }
     return out;
   };

@@ -10,6 +10,7 @@
  * This file restates those rules; it does not import OMC.
  */
 import { createHash } from 'node:crypto';
+import { isObj } from '../../io/json.js';
 
 export type PrdRules = '5.5' | '4.x';
 
@@ -38,8 +39,6 @@ export interface StoryProgress {
 
 export type PrdVerdict = { ok: true; progress: StoryProgress } | { ok: false; reason: string };
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
 interface Amendment {

@@ -13,6 +13,7 @@ import { Omc56Presence } from '../omc56/present-files.js';
 import { latestBudgetByMode, pauseBudgetWarning, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
 import { factsAsProblems, missingCloseouts, staleRuns, type NextSessionFact } from '../omc56/next-session.js';
 import { StaleRunTracker, type ParsedFilesSource } from '../omc56/stale-runs.js';
+import { obj } from '../../io/json.js';
 
 export interface RunsDomainOptions {
   root: string;
@@ -221,9 +222,7 @@ export class RunsDomain implements Domain {
   private liveState(mode: string, sessionId: string | null): Record<string, unknown> | null {
     if (sessionId !== null && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,255}$/.test(sessionId)) return null;
     const r = readJsonSync(this.opts.root, stateRel(mode, sessionId));
-    return r.ok && r.value && typeof r.value === 'object' && !Array.isArray(r.value)
-      ? (r.value as Record<string, unknown>)
-      : null;
+    return r.ok ? obj(r.value) : null;
   }
 }
 

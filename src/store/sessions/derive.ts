@@ -19,9 +19,9 @@ import {
   modeProgress,
   modeStatus,
   stateOwner,
-  str,
   timeMs,
 } from './omc-rules.js';
+import { str } from '../../io/json.js';
 import type { CancelView, ModeView, SessionStatus, SessionView } from './model.js';
 import { LEGACY, STATE_FILE_RE, isHookInput, keyOf } from './paths.js';
 import { judgeMode, type VerdictBook } from './verdicts.js';

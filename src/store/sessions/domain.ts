@@ -19,6 +19,7 @@ import { insertSorted } from './sorted-views.js';
 import { EMPTY_SESSIONS, type SessionView, type SessionsSnapshot } from './model.js';
 import { MODE_ORDER, isValidSessionId } from './omc-rules.js';
 import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
+import { SlicedScan } from '../../io/sliced-scan.js';
 
 export { compareSessions } from './derive.js';
 
@@ -188,19 +189,9 @@ export class SessionsDomain implements Domain {
   watchLeaves: ((rel: string) => boolean) | null = null;
 
   scan(): void {
-    // A full scan while the sliced first read is under way (a skeleton event, the root replaced): finish
+    // A full scan while the sliced first read is under way (a skeleton event, the root replaced) finishes
     // that read first, so its end does not forget what this scan finds.
-    if (this.stepper) {
-      const it = this.stepper;
-      this.stepper = null;
-      while (!it.next().done) {
-        /* run to completion */
-      }
-    }
-    const it = this.scanIter();
-    while (!it.next().done) {
-      /* run to completion */
-    }
+    this.scans.full();
   }
 
   /**
@@ -211,12 +202,8 @@ export class SessionsDomain implements Domain {
    */
   scanStep(deadline: number): boolean {
     if (this.firstReadDone) return true;
-    this.stepper ??= this.scanIter(true);
-    let r = this.stepper.next();
     const floor = this.lastStepPublish === null ? this.firstStepMinRows : 0;
-    while (!r.done && (performance.now() < deadline || (this.progress?.done ?? 0) < floor)) r = this.stepper.next();
-    if (r.done) {
-      this.stepper = null;
+    if (this.scans.step(deadline, () => (this.progress?.done ?? 0) < floor)) {
       this.firstReadDone = true;
       return true;
     }
@@ -235,7 +222,8 @@ export class SessionsDomain implements Domain {
   private readonly stepPublishMs: number;
   private readonly firstStepMinRows: number;
 
-  private stepper: Generator<void, void> | null = null;
+  /** Whole scans, and the sliced first read (only it shows "reading n/N"). */
+  private readonly scans = new SlicedScan((sliced) => this.scanIter(sliced));
   private firstReadDone = false;
   /**
    * The pass under way: files read (by it, or by events while it runs: they count as seen, so its end does

@@ -1,35 +1,74 @@
 /**
  * The last good parse of every file the sessions domain tracks, keyed by path
- * and grouped by session. A read that fails keeps the last good value; a
- * failure seen on a leading-edge read is held as pending and shown only when
- * the trailing re-read confirms it (a non-atomic writer caught mid-write).
+ * and grouped by session. Each file follows the one last-good rule
+ * (io/last-good.ts): a read that fails keeps the last good value; a failure
+ * seen on a leading-edge read is pending and shown only when the trailing
+ * re-read confirms it (a non-atomic writer caught mid-write).
  */
-import { createHash } from 'node:crypto';
-import { parseJsonText, readTextSync, statSync } from '../../io/safe-fs/index.js';
+import { LastGoodFile, type Parsed } from '../../io/last-good.js';
+import { parseJsonText, statSync, type ReadOk } from '../../io/safe-fs/index.js';
 import { BOM_MESSAGE } from './omc-rules.js';
 import { MAX_FILES_PER_SESSION, keyOf } from './paths.js';
 
-/** A digest of what was read: enough to tell "unchanged", without keeping 4,000 file texts in memory. */
-const digest = (text: string) => createHash('sha1').update(text).digest('base64');
+/** Set by the last parse (what OMC's hooks would make of the bytes); NOT_READ when no bytes were parsed. */
+const NOT_READ = Symbol('not read');
+let lastHook: unknown = NOT_READ;
 
-export interface FileRec {
-  rel: string;
-  /** sha1 of the last good text. */
-  text: string;
-  value: unknown;
-  mtimeMs: number;
-  size: number;
-  ino: number;
-  /** Shown to the user. */
-  problem: string | null;
-  /** Seen on a leading-edge read; shown only if the trailing re-read confirms it. */
-  pendingProblem: string | null;
+/** A state file as the domains take it: a JSON object (OMC's readers reject a byte-order mark). */
+function parseStateFile(r: ReadOk): Parsed<Record<string, unknown>> {
+  const parsed = parseJsonText(r.text, r);
+  lastHook = parsed.ok && !r.bom ? parsed.value : null;
+  if (!parsed.ok) return { ok: false, problem: parsed.message };
+  if (r.bom) return { ok: false, problem: BOM_MESSAGE };
+  const v = parsed.value;
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    return {
+      ok: false,
+      problem: `expected a JSON object, found ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}`,
+    };
+  return {
+    ok: true,
+    value: v as Record<string, unknown>,
+    warning: r.invalidUtf8 ? 'contains bytes that are not valid UTF-8 (shown as �)' : null,
+  };
+}
+
+const STATE_FILE = {
+  parse: parseStateFile,
+  onReadFailure: (r: { message: string }): Parsed<Record<string, unknown>> => {
+    lastHook = null;
+    return { ok: false, problem: r.message };
+  },
+};
+
+/** One tracked file: its last good value (the rule), and what OMC's hooks see in it now. */
+export class FileRec extends LastGoodFile<Record<string, unknown>> {
   /**
    * The file as OMC's hooks see it right now (`JSON.parse` of the raw text, any JSON type;
    * null when unreadable, unparseable or BOM-prefixed), for the verdict engine. Unlike `value`,
    * it is not the last good value, except while a leading-edge failure awaits confirmation.
    */
-  hook: unknown;
+  hook: unknown = null;
+
+  constructor(root: string, rel: string) {
+    super(root, rel, STATE_FILE);
+  }
+
+  /** Reads the file: 'missing', 'same' (the bytes behind what is shown; the stamp may have moved) or 'read'. */
+  load(edge: 'leading' | 'trailing' | 'scan'): 'missing' | 'same' | 'read' {
+    lastHook = NOT_READ;
+    this.read(edge);
+    if (this.missing) {
+      this.hook = null;
+      return 'missing';
+    }
+    const hook = lastHook;
+    lastHook = NOT_READ;
+    if (hook === NOT_READ) return 'same';
+    // A leading-edge failure keeps what the hooks saw until the trailing read decides.
+    if (!(hook === null && edge === 'leading' && this.pending !== null)) this.hook = hook;
+    return 'read';
+  }
 }
 
 /** Session-less files the 5.5.0 Stop hook reads for every session: a change re-derives them all. */
@@ -147,9 +186,10 @@ export class FileRecords {
   /** Re-read only when the file's identity, size or mtime moved (scan/poll path). */
   readIfChanged(rel: string): void {
     const prev = this.files.get(rel);
-    if (prev) {
+    if (prev && prev.stamp && prev.pending === null) {
       const st = statSync(this.root, rel);
-      if (st && st.isFile() && st.mtimeMs === prev.mtimeMs && st.size === prev.size && st.ino === prev.ino) return;
+      const s = prev.stamp;
+      if (st && st.isFile() && st.mtimeMs === s.mtimeMs && st.size === s.size && st.ino === s.ino) return;
     }
     this.read(rel, 'scan');
   }
@@ -158,68 +198,32 @@ export class FileRecords {
   read(rel: string, edge: 'leading' | 'trailing' | 'scan'): boolean {
     const k = keyOf(rel);
     if (!k) return false;
-    const prev = this.files.get(rel);
+    let rec = this.files.get(rel);
     // Every change re-derives the whole session: 50,000 state files in one directory made each change
     // cost seconds. OMC writes one file per mode; past the cap the rest are not read.
-    if (!prev && k.scope === 'session' && (this.byKey.get(k.key)?.size ?? 0) >= MAX_FILES_PER_SESSION)
+    if (!rec && k.scope === 'session' && (this.byKey.get(k.key)?.size ?? 0) >= MAX_FILES_PER_SESSION)
       return this.overCap(k.key);
-    const r = readTextSync(this.root, rel);
-    if (!r.ok && r.code === 'missing') return this.drop(rel);
-    let problem: string | null = null;
-    let value: unknown;
-    let hook: unknown = null;
-    let text = prev?.text ?? '';
-    if (!r.ok) {
-      problem = r.message;
-    } else {
-      const h = digest(r.text);
-      if (prev && prev.text === h && !prev.problem && !prev.pendingProblem && !r.bom) {
-        // Same bytes: nothing shown changes, but OMC's stale-run watchdog reads the mtime.
-        if (prev.mtimeMs !== r.mtimeMs) this.logChange(rel);
-        prev.mtimeMs = r.mtimeMs;
-        prev.size = r.bytes;
-        prev.ino = r.ino;
-        return false;
-      }
-      const parsed = parseJsonText(r.text, r);
-      if (parsed.ok && !r.bom) hook = parsed.value;
-      if (!parsed.ok) problem = parsed.message;
-      else if (r.bom) problem = BOM_MESSAGE;
-      else if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
-        problem = `expected a JSON object, found ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}`;
-      } else {
-        value = parsed.value;
-        text = h;
-        if (r.invalidUtf8) problem = 'contains bytes that are not valid UTF-8 (shown as �)';
-      }
-    }
-    const stamp = r.ok ? { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino } : { mtimeMs: -1, size: -1, ino: -1 };
-    const hasValue = value !== undefined;
-    const rec: FileRec = {
-      rel,
-      text,
-      value: hasValue ? value : prev?.value,
-      ...stamp,
-      problem: null,
-      pendingProblem: null,
-      hook,
-    };
-    if (problem && (!hasValue || problem.startsWith('contains bytes'))) {
-      // A leading-edge read may catch a non-atomic writer mid-write; the
-      // trailing re-read ~60 ms later decides whether this is a real problem.
-      if (edge === 'leading') {
-        rec.pendingProblem = problem;
-        if (hook === null) rec.hook = prev?.hook ?? null;
-      } else rec.problem = problem;
+    const known = rec !== undefined;
+    rec ??= new FileRec(this.root, rel);
+    const mtimeBefore = rec.mtimeMs;
+    const hookBefore = rec.hook;
+    const outcome = rec.load(edge);
+    if (outcome === 'missing') return known ? this.drop(rel) : false;
+    if (outcome === 'same') {
+      // Same bytes: nothing shown changes, but OMC's stale-run watchdog reads the mtime.
+      if (rec.mtimeMs !== mtimeBefore) this.logChange(rel);
+      return false;
     }
     this.generation += 1;
     this.logChange(rel);
     this.noteStranded(rel, k.key, k.scope, rec.hook);
-    this.touchOthers(rel, k.key, k.scope, prev?.hook, rec.hook);
-    this.files.set(rel, rec);
-    let set = this.byKey.get(k.key);
-    if (!set) this.byKey.set(k.key, (set = new Set()));
-    set.add(rel);
+    this.touchOthers(rel, k.key, k.scope, hookBefore, rec.hook);
+    if (!known) {
+      this.files.set(rel, rec);
+      let set = this.byKey.get(k.key);
+      if (!set) this.byKey.set(k.key, (set = new Set()));
+      set.add(rel);
+    }
     this.markDirty(k.key);
     return true;
   }

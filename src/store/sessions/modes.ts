@@ -1,3 +1,4 @@
+import { type Obj } from '../../io/json.js';
 /**
  * The one place that declares each OMC mode omc-top knows: its state file, the
  * fields that carry its progress, phase and prompt, the modes it links to, how
@@ -9,8 +10,6 @@
  * and the two wired Stop hooks (5.5.0 scripts/persistent-mode.mjs, 4.4.4
  * scripts/persistent-mode.cjs).
  */
-
-type Obj = Record<string, unknown>;
 
 export interface ModeSpec {
   mode: string;

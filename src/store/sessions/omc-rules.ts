@@ -5,6 +5,7 @@
  */
 
 import { MODE_TABLE, firstString, modeSpec } from './modes.js';
+import { num, type Obj, obj, str } from '../../io/json.js';
 
 /** OMC's session id allow-list (worktree-paths.ts: SESSION_ID_REGEX). */
 export const SESSION_ID_RE = /^[a-zA-Z0-9][a-zA-Z0-9_-]{0,255}$/;
@@ -70,17 +71,6 @@ export type ModeStatus = 'enforced' | 'not-enforced' | 'pending' | 'stale' | 'fi
 /** OMC's registry view of a file (state_list_active), before any Stop-hook rule. */
 export type RegistryStatus = 'active' | 'pending' | 'stale' | 'finished' | 'tombstoned';
 
-/** state_write may deliver numbers as strings ("3"); OMC's readers cope, so do we. */
-export function num(v: unknown): number | null {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
-  return null;
-}
-
-export function str(v: unknown): string | null {
-  return typeof v === 'string' && v.trim() !== '' ? v : null;
-}
-
 /**
  * The last moment of year 9999. A time from a file beyond it is not a time: 1e308 is a finite
  * number, but `new Date(1e308).toISOString()` throws, and so would every view and --json that
@@ -102,9 +92,6 @@ export function isoOrNull(ms: number | null | undefined): string | null {
     ? new Date(ms).toISOString()
     : null;
 }
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 
 export interface Progress {
   iteration: number | null;

@@ -12,6 +12,7 @@ import type { FileRecords } from './file-records.js';
 import { modeSpec } from './modes.js';
 import type { ModeStatus } from './omc-rules.js';
 import { isValidSessionId } from './omc-rules.js';
+import { isObjectLike } from '../../io/json.js';
 
 export interface ModeJudgement {
   status: ModeStatus;
@@ -84,7 +85,7 @@ export function judgeMode(
   value: unknown,
 ): ModeJudgement {
   const spec = modeSpec(mode);
-  const obj = value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  const obj = isObjectLike(value) ? value : null;
   if (!obj) return judged(false, 'unreadable', 'OMC cannot parse this file: to its hooks it does not exist');
   if (!spec.readBy[book.rules]) {
     if (!obj.active) return judged(false, 'inactive', 'not active');

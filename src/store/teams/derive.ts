@@ -4,7 +4,8 @@
  * directory listings and the events tail. Every string is sanitised here.
  */
 import { cleanLine, truncate } from '../../io/sanitize.js';
-import { isValidSessionId, num, str, timeMs } from '../sessions/omc-rules.js';
+import { isValidSessionId, timeMs } from '../sessions/omc-rules.js';
+import { isObj, num, type Obj, str } from '../../io/json.js';
 import type { Problem } from '../types.js';
 import type { EventsTail } from './events-tail.js';
 import type { JsonRec } from './json-cache.js';
@@ -25,8 +26,6 @@ import {
   type ParsedTask,
 } from './omc-team-rules.js';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 const line = (v: unknown, max = 200) => truncate(cleanLine(v), max);
 
 /** A session's team / omc-teams mode state that names a team. */

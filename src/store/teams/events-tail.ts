@@ -9,7 +9,8 @@
  */
 import { LogTail } from '../../io/log-tail.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
-import { str, timeMs } from '../sessions/omc-rules.js';
+import { timeMs } from '../sessions/omc-rules.js';
+import { str } from '../../io/json.js';
 import { EVENTS_KEPT, type EventView } from './model.js';
 
 /** On first sight (or after a rewrite) only this much of the end of the file is read. */

@@ -3,7 +3,8 @@
  * Pure functions, no I/O: the domain reads files, these decide what they mean
  * the same way OMC's own status readers do, so counts and phases agree.
  */
-import { num, str, timeMs } from '../sessions/omc-rules.js';
+import { timeMs } from '../sessions/omc-rules.js';
+import { isObj, num, str } from '../../io/json.js';
 import {
   TASK_STATUSES,
   type BoardStatus,
@@ -36,8 +37,6 @@ export function resolveHeartbeatStaleMs(env: NodeJS.ProcessEnv = process.env): n
   const n = raw === undefined ? null : num(raw.trim());
   return n !== null && n >= 5_000 && n <= 3_600_000 ? n : HEARTBEAT_STALE_MS;
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 export interface ParsedTask {
   id: string;

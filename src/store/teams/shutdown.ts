@@ -89,7 +89,7 @@ export class ShutdownWriteError extends Error {
     cause: unknown,
     teamDir: string,
   ) {
-    const reason = describeWriteError(cause).replace(/: nothing was changed; your draft is kept$/, '');
+    const reason = describeWriteError(cause);
     const short = (rel: string) => (rel.startsWith(`${teamDir}/`) ? rel.slice(teamDir.length + 1) : rel);
     super(
       written.length === 0

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { get, gt, le, lt, or, plusOne } from './js-coerce.js';
 import type { CancelVerdict, HookContext, HookTree, ModeVerdict, SessionVerdict } from './types.js';
+import { isObjectLike } from '../../io/json.js';
 
 export const STALE_MS = 2 * 60 * 60 * 1000;
 const AWAIT_MS = 120_000;
@@ -60,10 +61,8 @@ const WAKEUP_DONE = new Set(['completed', 'complete', 'cancelled', 'canceled', '
 const WAKEUP_FILES = ['scheduled-wakeup-state.json', 'schedule-wakeup-state.json', 'wakeup-state.json'];
 const MARKERS = ['workflow', 'workflowRunId', 'pipelineTracking'];
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object';
-const own = (v: unknown, k: string) => isObj(v) && Object.prototype.hasOwnProperty.call(v, k);
-const hasMarkers = (s: unknown) => isObj(s) && MARKERS.some((k) => own(s, k));
+const own = (v: unknown, k: string) => isObjectLike(v) && Object.prototype.hasOwnProperty.call(v, k);
+const hasMarkers = (s: unknown) => isObjectLike(s) && MARKERS.some((k) => own(s, k));
 
 /** Collects the moments at which a time threshold flips some rule. */
 class Horizon {
@@ -130,7 +129,7 @@ function autopilotPhase(s: unknown): string {
 }
 
 function teamPhase(s: unknown): string | null {
-  if (!isObj(s)) return null;
+  if (!isObjectLike(s)) return null;
   const raw = s.current_phase ?? s.phase ?? s.stage;
   if (typeof raw !== 'string') return null;
   const p = raw.trim().toLowerCase();
@@ -230,7 +229,7 @@ function signalCheck(
   h: Horizon,
 ): { inForce: boolean; until: number | null; reason: string } {
   const no = (reason: string) => ({ inForce: false, until: null, reason });
-  if (!isObj(sig) || Array.isArray(sig) || sig.active !== true) return no('not an object with active: true');
+  if (!isObjectLike(sig) || Array.isArray(sig) || sig.active !== true) return no('not an object with active: true');
   const req = typeof sig.requested_at === 'string' ? new Date(sig.requested_at).getTime() : NaN;
   const exp = typeof sig.expires_at === 'string' ? new Date(sig.expires_at).getTime() : NaN;
   if (!Number.isFinite(req)) return no('requested_at missing or not a date');
@@ -528,7 +527,7 @@ function normPhase(v: unknown): string {
 }
 
 function isOrphanEcho(s: unknown): boolean {
-  if (!isObj(s) || hasMarkers(s)) return false;
+  if (!isObjectLike(s) || hasMarkers(s)) return false;
   if (autopilotPhase(s) !== 'unspecified') return false;
   const text = [s.originalIdea, s.original_idea, s.original_prompt, s.prompt, s.task_description]
     .filter((v) => typeof v === 'string')

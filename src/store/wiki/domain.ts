@@ -13,6 +13,7 @@ import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { lintWiki, type LintReport } from './lint.js';
 import { buildPage, entryProblemPage, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
 import { rankWiki, searchWiki, TokenPositions, type Ranking, type SearchOptions, type SearchResult } from './search.js';
+import { SlicedScan } from '../../io/sliced-scan.js';
 
 export const WIKI_DIR = 'wiki';
 /** Characters of page text that may wait unfolded for the warm-up (see WikiDomain.boundUnfolded). */
@@ -102,19 +103,9 @@ export class WikiDomain implements Domain {
   }
 
   scan(): void {
-    // A full scan while the sliced first read is under way (the wiki directory itself changed): finish that
+    // A full scan while the sliced first read is under way (the wiki directory itself changed) finishes that
     // read first, so its end does not forget what this scan finds.
-    if (this.stepper) {
-      const it = this.stepper;
-      this.stepper = null;
-      while (!it.next().done) {
-        /* run to completion */
-      }
-    }
-    const it = this.scanIter();
-    while (!it.next().done) {
-      /* run to completion */
-    }
+    this.scans.full();
   }
 
   /**
@@ -122,11 +113,7 @@ export class WikiDomain implements Domain {
    * to read and index, and keys typed meanwhile should not wait for all of it.
    */
   scanStep(deadline: number): boolean {
-    this.stepper ??= this.scanIter();
-    let r = this.stepper.next();
-    while (!r.done && performance.now() < deadline) r = this.stepper.next();
-    if (r.done) {
-      this.stepper = null;
+    if (this.scans.step(deadline)) {
       this.warmIndex();
       return true;
     }
@@ -172,7 +159,7 @@ export class WikiDomain implements Domain {
     else page.foldBody();
   }
 
-  private stepper: Generator<void, void> | null = null;
+  private readonly scans = new SlicedScan(() => this.scanIter());
   /**
    * The names the pass under way has seen: listed by it, or read by an event while it runs (the watcher is
    * live during the progressive start), so its end does not drop a page created after its listing.
