@@ -20,6 +20,7 @@ import { ProblemsView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
 import type { UiStore } from './kit/ui-store.js';
 import { withNeeds, type AttentionControl } from './feeds/attention/control.js';
+import { answerInputOf, withAnswers } from './feeds/answers/items.js';
 
 export interface AppProps {
   store: OmcStore;
@@ -81,6 +82,9 @@ export function App(props: AppProps) {
   const sessions = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
   const fileProblems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
   const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
+  // What can be answered from the `!` list: the hook's permission requests and OMC's gates.
+  useSyncExternalStore(store.permissions.subscribe, store.permissions.getSnapshot);
+  useSyncExternalStore(store.graph.subscribe, store.graph.getSnapshot);
   const problems = useMemo(() => shownProblems(status, fileProblems), [status, fileProblems]);
   const attention = props.attention ?? null;
   const needCell = attention?.monitor.count ?? NO_COUNT;
@@ -148,7 +152,12 @@ export function App(props: AppProps) {
   if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'problems')
     body = (
-      <ProblemsView problems={withNeeds(problems, attention)} list={overlay.list} width={width} height={paneHeight} />
+      <ProblemsView
+        problems={withAnswers(withNeeds(problems, attention), answerInputOf(store))}
+        list={overlay.list}
+        width={width}
+        height={paneHeight}
+      />
     );
   else if (overlay)
     body = (

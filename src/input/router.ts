@@ -14,6 +14,8 @@ import { paneOfProblem, problemsLayout } from '../ui/problems-view.js';
 import type { Overlay, PaneId, TextOverlay, UiStore } from '../kit/ui-store.js';
 import { dispatch, matchKey, type KeySpec } from '../kit/bindings.js';
 import { withNeeds } from '../feeds/attention/control.js';
+import { answerInputOf, isAnswerLine, withAnswers } from '../feeds/answers/items.js';
+import { routeAnswerKey } from './answer-keys.js';
 import { isCtrl, type InputEvent } from '../terminal/keys.js';
 
 export interface RouterEnv {
@@ -42,9 +44,9 @@ function overlayInputs(env: RouterEnv): OverlayInputs {
   return {
     panes: env.panes,
     globals: GLOBAL_BINDINGS,
-    problems: withNeeds(
-      shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot()),
-      env.app.attention,
+    problems: withAnswers(
+      withNeeds(shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot()), env.app.attention),
+      answerInputOf(env.store),
     ),
     log: env.ui.state.log,
     readonly: env.store.readonly,
@@ -241,6 +243,11 @@ function routeProblems(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): bo
   else if (is('pageup', 'ctrl+u')) move({ page: -1 });
   else if (is('g', 'home')) move('first');
   else if (is('G', 'end')) move('last');
+  else if (
+    isAnswerLine(problems[lay.view.index] ?? { path: '' }) &&
+    routeAnswerKey(ev, problems[lay.view.index] as never, env)
+  )
+    return true;
   else if (is('enter', 'right', 'l')) {
     const p = problems[lay.view.index];
     const target = p ? paneOfProblem(p.path) : null;

@@ -16,6 +16,8 @@ export interface ProblemLike {
   path: string;
   message: string;
   severity: string;
+  /** The selected item's own lines, when it has more to say than its path and message (an OMC gate's run). */
+  detail?: readonly string[];
 }
 
 const NEEDS = 'needs you';
@@ -42,13 +44,15 @@ export function problemsLayout(
   const w = Math.max(10, body.columns - 2);
   // An OMC 5.6 file says what it is: these files are new to most users (known-files.ts).
   const known = sel ? explainOmc56Path(sel.path) : null;
-  const detail = sel
-    ? [
-        ...wrapText(sel.path, w),
-        ...wrapText(`  ${sel.message}`, w),
-        ...(known ? wrapText(`  (${sel.path}: ${known.what})`, w) : []),
-      ].slice(0, 10)
-    : [];
+  const detail = sel?.detail
+    ? sel.detail.flatMap((l) => wrapText(l, w)).slice(0, 10)
+    : sel
+      ? [
+          ...wrapText(sel.path, w),
+          ...wrapText(`  ${sel.message}`, w),
+          ...(known ? wrapText(`  (${sel.path}: ${known.what})`, w) : []),
+        ].slice(0, 10)
+      : [];
   const height = Math.max(1, body.rows - 2 - (detail.length ? detail.length + 1 : 0));
   return { ids, height, detail, view: listView(l, ids, height) };
 }
@@ -106,7 +110,7 @@ export function ProblemsView({
           color={p.severity === 'error' ? theme.error : theme.warn}
         >
           {clip(
-            `${top + i === index ? '▸' : ' '} ${p.severity === NEEDS ? `» ${p.message} — ${p.path}` : `⚠ ${p.path}: ${p.message}`}`,
+            `${top + i === index ? '▸' : ' '} ${p.severity === NEEDS ? (p.path.startsWith('answer:') ? `» ${p.message}` : `» ${p.message} — ${p.path}`) : `⚠ ${p.path}: ${p.message}`}`,
             width,
           )}
         </Text>
