@@ -21,6 +21,7 @@ import { ThemeContext, type Theme } from './ui/theme.js';
 import type { UiStore } from './kit/ui-store.js';
 import { withNeeds, type AttentionControl } from './feeds/attention/control.js';
 import { answerInputOf, withAnswers } from './feeds/answers/items.js';
+import { HELP_SECTIONS, answerHints } from './input/answer-keys.js';
 
 export interface AppProps {
   store: OmcStore;
@@ -134,9 +135,11 @@ export function App(props: AppProps) {
     back: props.back,
   });
 
-  const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length);
-  const paneHeight = bodySize.rows;
   const overlay = uiState.overlay;
+  const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length);
+  const answerable =
+    overlay?.kind === 'problems' ? withAnswers(withNeeds(problems, attention), answerInputOf(store)) : [];
+  const paneHeight = bodySize.rows;
 
   // Pin list selections to what is on screen (identity, scroll window) after
   // each frame and whenever the pane's data changes (a re-sort, an append).
@@ -151,19 +154,19 @@ export function App(props: AppProps) {
   let body: React.ReactNode;
   if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'problems')
-    body = (
-      <ProblemsView
-        problems={withAnswers(withNeeds(problems, attention), answerInputOf(store))}
-        list={overlay.list}
-        width={width}
-        height={paneHeight}
-      />
-    );
+    body = <ProblemsView problems={answerable} list={overlay.list} width={width} height={paneHeight} />;
   else if (overlay)
     body = (
       <TextOverlayView
         overlay={overlay}
-        inputs={{ panes, globals: GLOBAL_BINDINGS, problems, log: uiState.log, readonly: store.readonly }}
+        inputs={{
+          panes,
+          globals: GLOBAL_BINDINGS,
+          sections: HELP_SECTIONS,
+          problems,
+          log: uiState.log,
+          readonly: store.readonly,
+        }}
         width={width}
         height={paneHeight}
       />
@@ -204,10 +207,22 @@ export function App(props: AppProps) {
                 ]
               : overlay
                 ? [
+                    ...(overlay.kind === 'problems'
+                      ? answerHints(answerable, overlay.list, bodySize, store, actions)
+                      : []),
                     ['Esc', 'close'],
                     ['↑↓', 'scroll'],
                   ]
-                : footerHints(pane.bindings, paneState, store.readonly)
+                : footerHints(pane.bindings, paneState, store.readonly, {
+                    // The footer's view of a key context: enough to ask which keys are offered now.
+                    state: paneState,
+                    set: () => undefined,
+                    store,
+                    ui,
+                    app: actions,
+                    size,
+                    body: bodySize,
+                  })
           }
           status={status}
           width={width}

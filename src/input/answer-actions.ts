@@ -6,6 +6,7 @@
  */
 import { answerPermission } from '../store/permissions/answer.js';
 import type { PermissionDecision } from '../store/permissions/protocol.js';
+import type { PermissionRequestView } from '../store/permissions/model.js';
 import { decideGate, findOmcCli } from '../store/graph/decide.js';
 import type { GateDecision } from '../store/graph/files.js';
 import type { OmcStore } from '../store/store.js';
@@ -41,7 +42,16 @@ export function answerPermissionItem(
   item: Extract<AnswerItem, { kind: 'permission' }>,
   decision: PermissionDecision,
 ): void {
-  const req = item.request;
+  answerPermissionRequest(store, app, item.request, decision);
+}
+
+/** Answers one request: "sent" at once, then what the hook's receipt says it told Claude. */
+export function answerPermissionRequest(
+  store: OmcStore,
+  app: AppActions,
+  req: PermissionRequestView,
+  decision: PermissionDecision,
+): void {
   const r = answerPermission(store.permissions.stateDir, req, decision, {
     claudeEnv: { CLAUDE_CONFIG_DIR: store.claude.getSnapshot().configDir },
   });

@@ -14,8 +14,8 @@ import { paneOfProblem, problemsLayout } from '../ui/problems-view.js';
 import type { Overlay, PaneId, TextOverlay, UiStore } from '../kit/ui-store.js';
 import { dispatch, matchKey, type KeySpec } from '../kit/bindings.js';
 import { withNeeds } from '../feeds/attention/control.js';
-import { answerInputOf, isAnswerLine, withAnswers } from '../feeds/answers/items.js';
-import { routeAnswerKey } from './answer-keys.js';
+import { answerInputOf, isAnswerLine, withAnswers, type AnswerLine } from '../feeds/answers/items.js';
+import { HELP_SECTIONS, routeAnswerKey } from './answer-keys.js';
 import { isCtrl, type InputEvent } from '../terminal/keys.js';
 
 export interface RouterEnv {
@@ -44,6 +44,7 @@ function overlayInputs(env: RouterEnv): OverlayInputs {
   return {
     panes: env.panes,
     globals: GLOBAL_BINDINGS,
+    sections: HELP_SECTIONS,
     problems: withAnswers(
       withNeeds(shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot()), env.app.attention),
       answerInputOf(env.store),
@@ -243,25 +244,30 @@ function routeProblems(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): bo
   else if (is('pageup', 'ctrl+u')) move({ page: -1 });
   else if (is('g', 'home')) move('first');
   else if (is('G', 'end')) move('last');
-  else if (
-    isAnswerLine(problems[lay.view.index] ?? { path: '' }) &&
-    routeAnswerKey(ev, problems[lay.view.index] as never, env)
-  )
-    return true;
+  else if (isAnswerLine(problems[lay.view.index] ?? { path: '' }))
+    return (
+      routeAnswerKey(ev, problems[lay.view.index] as AnswerLine, { ...env, open: (path) => openPath(env, path) }) ||
+      false
+    );
   else if (is('enter', 'right', 'l')) {
     const p = problems[lay.view.index];
-    const target = p ? paneOfProblem(p.path) : null;
     if (!p) return false;
-    if (!target) {
-      env.ui.flash(`no pane shows ${p.path}`, 'info');
-      return true;
-    }
-    env.ui.setOverlay(null);
-    env.ui.setPane(target.pane);
-    const pane = paneById(env.panes, target.pane);
-    if (pane.reveal) env.ui.setPaneState(target.pane, (st: unknown) => pane.reveal?.(st, p.path) ?? st, pane.init);
+    openPath(env, p.path);
   } else return false;
   return true;
+}
+
+/** Closes the overlay and opens the pane (and item) that shows the file at `path`. */
+function openPath(env: RouterEnv, path: string): void {
+  const target = paneOfProblem(path);
+  if (!target) {
+    env.ui.flash(`no pane shows ${path}`, 'info');
+    return;
+  }
+  env.ui.setOverlay(null);
+  env.ui.setPane(target.pane);
+  const pane = paneById(env.panes, target.pane);
+  if (pane.reveal) env.ui.setPaneState(target.pane, (st: unknown) => pane.reveal?.(st, path) ?? st, pane.init);
 }
 
 export function routeInput(ev: InputEvent, env: RouterEnv): void {

@@ -21,7 +21,7 @@ export function answerLines(store: OmcStore, s: SessionView): DetailLine[] {
     if (r.sessionId !== s.id) continue;
     out.push({ text: `! Claude asks permission: ${r.toolName} ${r.subject}`, tone: 'warn' });
     out.push({
-      text: `  answer it in the inbox (!): y allow · n deny${r.alwaysOffered ? ' · A always for this command' : ''}; the hook waits until ${formatClock(r.expiresMs)}, then Claude's own prompt only`,
+      text: `  y allow · n deny${r.alwaysOffered ? ' · A always for this command' : ''} (here or in the ! list); the hook waits until ${formatClock(r.expiresMs)}, then Claude's own prompt only`,
       tone: 'dim',
     });
   }

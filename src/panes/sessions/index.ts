@@ -34,6 +34,7 @@ import { detailExtras } from './answer-lines.js';
 import { backspaceNote, endNote, startNote, typeNote } from './note-state.js';
 import { sendNoteFlow } from './note-flow.js';
 import { requestResume, resumeUnavailable } from './resume-flow.js';
+import { permissionBindings } from './permission-keys.js';
 import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
 import { agentBindings } from './agent-keys.js';
@@ -255,6 +256,7 @@ const bindings: Binding<S>[] = [
   ...agentBindings({ LIST, DETAIL, PEEK }, (ctx) => (ctx.state.detail ? detailSession(ctx) : selected(ctx))),
   resumeBinding(LIST, selected),
   resumeBinding(DETAIL, detailSession),
+  ...permissionBindings(DETAIL, detailSession),
   ...navBindings(
     DETAIL,
     'scroll',
