@@ -33,7 +33,7 @@ import { requestCancel } from './cancel-flow.js';
 import { detailExtras } from './answer-lines.js';
 import { backspaceNote, endNote, startNote, typeNote } from './note-state.js';
 import { sendNoteFlow } from './note-flow.js';
-import { requestResume, resumeUnavailable } from './resume-flow.js';
+import { requestResume, resumeOffered, resumeUnavailable } from './resume-flow.js';
 import { permissionBindings } from './permission-keys.js';
 import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
@@ -150,6 +150,10 @@ const resumeBinding = (when: typeof LIST, which: (ctx: Ctx) => SessionView | und
     const s = which(ctx);
     return legacyOnly(s) ?? (s ? resumeUnavailable(ctx.store, s) : null);
   },
+  offered: (ctx) => {
+    const s = which(ctx);
+    return !!s && resumeOffered(ctx.store, s);
+  },
   run: (ctx) => {
     const s = which(ctx);
     if (s) requestResume(ctx.store, ctx.app, s);
@@ -194,6 +198,8 @@ const noteBindings: Binding<S>[] = [
 
 const bindings: Binding<S>[] = [
   ...noteBindings,
+  // First in the detail's footer while a request waits: the session is blocked on it.
+  ...permissionBindings(DETAIL, detailSession),
   ...filterBindings(FILTER, {
     keep: endFilter,
     clear: clearFilter,
@@ -239,6 +245,8 @@ const bindings: Binding<S>[] = [
     disabled: nothingSelected,
     run: (ctx) => cancelFromList(ctx, true),
   },
+  // Before sort and hide: while a loop's Claude is gone, its resume hint is what the footer should still fit.
+  resumeBinding(LIST, selected),
   {
     keys: ['S'],
     help: 'sort rows: attention (what needs you first) → most recently updated → furthest along → id',
@@ -254,9 +262,7 @@ const bindings: Binding<S>[] = [
     run: (ctx) => ctx.set(toggleHideDone),
   },
   ...agentBindings({ LIST, DETAIL, PEEK }, (ctx) => (ctx.state.detail ? detailSession(ctx) : selected(ctx))),
-  resumeBinding(LIST, selected),
   resumeBinding(DETAIL, detailSession),
-  ...permissionBindings(DETAIL, detailSession),
   ...navBindings(
     DETAIL,
     'scroll',

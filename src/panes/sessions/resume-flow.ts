@@ -4,6 +4,7 @@
  * when the new process registers under the session's id (the row then follows it).
  */
 import { loadConfig } from '../../config/config-file.js';
+import { activeLoop } from '../../store/claude/attention.js';
 import { executeResume, planResume, resumeVerdict } from '../../store/claude/resume.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import type { OmcStore } from '../../store/store.js';
@@ -18,6 +19,13 @@ export function resumeUnavailable(store: OmcStore, s: SessionView): string | nul
   const p = store.claude.getSnapshot().bySession.get(s.id)?.process ?? null;
   if (p && p.status !== 'gone') return `its Claude process (pid ${p.pid}) is ${p.status}: nothing to resume`;
   return null;
+}
+
+/** Whether r is worth offering in the footer: the loop's Claude is gone (or never registered while a loop is on). */
+export function resumeOffered(store: OmcStore, s: SessionView): boolean {
+  if (s.kind !== 'session') return false;
+  const p = store.claude.getSnapshot().bySession.get(s.id)?.process ?? null;
+  return p ? p.status === 'gone' : activeLoop(s) !== null;
 }
 
 export function requestResume(
