@@ -35,6 +35,7 @@ describe.skipIf(process.platform !== 'linux')('the ! list: OMC graph gates', () 
     await a.waitForText(/» OMC gate: Deploy the build to staging\? — run two-gates, Deploy gate — y approve · n deny/);
     // The selected gate's detail: the run's progress.
     await a.waitForText(/run two-gates · revision rev-1 · waiting for a gate/);
+    expect(a.text()).toMatch(/waiting since \d\d:\d\d:\d\d UTC/);
     expect(a.text()).toMatch(/nodes: build completed → gate-deploy ready → stage not reached/);
     expect(footer()).toMatch(/y allow \/ approve/);
     expect(footer()).not.toMatch(/A always/);

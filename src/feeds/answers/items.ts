@@ -92,6 +92,7 @@ export function answerItems(input: AnswerInput): AnswerItem[] {
       text: `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId} — y approve · n deny${decided}`,
       detail: [
         `OMC graph gate ${g.nodeId}${g.title ? ` (${g.title})` : ''}, activation ${g.activationId}: ${g.prompt}`,
+        `  waiting since ${g.createdMs !== null ? formatClock(g.createdMs) : 'an unknown time'} UTC`,
         ...(run ? runProgressLines(run) : [`  run ${g.runId}`]),
       ],
       gate: g,
