@@ -84,7 +84,9 @@ export function ProblemsView({
   const theme = useTheme();
   const lay = problemsLayout(problems, list, { columns: width, rows: height });
   // The attention monitor's items (notify/attention-control.ts) come last, marked apart from file problems.
-  const needs = problems.filter((p) => p.severity === NEEDS).length;
+  // Items to answer (a permission request, an OMC gate) come first; other needs after the file problems.
+  const answers = problems.filter((p) => p.path.startsWith('answer:')).length;
+  const needs = problems.filter((p) => p.severity === NEEDS).length - answers;
   const { index, top } = lay.view;
   const shown = problems.slice(top, top + lay.height);
   const more = [
@@ -97,7 +99,7 @@ export function ProblemsView({
     <Box flexDirection="column" height={height}>
       <Text bold color={theme.accent} wrap="truncate">
         {clip(
-          `Problems found in .omc (${problems.length - needs})${needs ? ` · needs you (${needs}, listed last)` : ''}${more ? `  ${more} more` : ''}  ·  Enter opens the pane  ·  Esc closes`,
+          `${answers ? `To answer (${answers}, listed first) · ` : ''}Problems found in .omc (${problems.length - needs - answers})${needs ? ` · needs you (${needs}, listed last)` : ''}${more ? `  ${more} more` : ''}  ·  Enter opens the pane  ·  Esc closes`,
           width,
         )}
       </Text>

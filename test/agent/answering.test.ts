@@ -8,16 +8,18 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runHooksCommand } from '../../src/commands/hooks.js';
 import { readRegistry } from '../../src/store/claude/registry.js';
 import { transcriptRel } from '../../src/store/claude/config-dir.js';
 import { answerPermission } from '../../src/store/permissions/answer.js';
 import { planNote, sendNote } from '../../src/store/claude/note.js';
 import { planPaneTyping, readPromptDraft, typeIntoPane } from '../../src/store/claude/pane-typing.js';
-import { executeResume, planResume, resumeVerdict } from '../../src/store/claude/resume.js';
+import { planResume, resumeVerdict } from '../../src/store/claude/resume.js';
 import { attentionFor } from '../../src/store/claude/attention.js';
 import { OmcStore } from '../../src/store/store.js';
+import { mountStore } from '../helpers/mount-app.js';
+import { showSession } from './ui.js';
 import { OMC_PLUGIN, REPO, claudeBin, skipReason, startRun, waitFor, type Run } from './harness.js';
 
 const reason = skipReason();
@@ -163,8 +165,12 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     await escapeDialog();
     expect(fs.existsSync(path.join(s.run.project, 'one.txt'))).toBe(false);
 
-    // omc-top running: the request shows the command; y (allow) → the tool ran.
+    // omc-top running: its ! list shows the command (this plain session has no OMC row); y there → the tool ran.
     const store = s.store();
+    const app = mountStore(store, { columns: 180, rows: 40 });
+    cleanups.push(() => app.unmountOnly());
+    await app.ready;
+    await app.press('!');
     const pending = () => {
       store.permissions.reread();
       return store.permissions.getSnapshot().requests[0];
@@ -172,7 +178,9 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     await s.type('two [[bash:touch two.txt]]');
     let req = await waitFor('the request in omc-top', pending, 60_000);
     expect(req).toMatchObject({ sessionId: sid, toolName: 'Bash', subject: 'touch two.txt', alwaysOffered: true });
-    expect(answerPermission(s.stateDir, req, 'allow', { claudeEnv: s.run.env })).toMatchObject({ ok: true });
+    await app.waitForText(new RegExp(`» permission: Bash touch two\\.txt — .*${sid.slice(0, 8)}`));
+    await app.press('y');
+    await app.waitForText('the hook told Claude: allow ✓');
     const ran = await waitFor('the tool result', () => toolResult(s, sid, 'touch two.txt'), 60_000);
     expect(ran.is_error).not.toBe(true);
     expect(ran.permissionDecision).toMatchObject({ decision: 'accept', source: 'hook' });
@@ -186,7 +194,9 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     );
     await s.type('three [[bash:touch three.txt]]');
     req = await waitFor('the request in omc-top', pending, 60_000);
-    expect(answerPermission(s.stateDir, req, 'deny', { claudeEnv: s.run.env })).toMatchObject({ ok: true });
+    await app.waitForText(new RegExp(`» permission: Bash touch three\\.txt — .*${sid.slice(0, 8)}`));
+    await app.press('n');
+    await app.waitForText('the hook told Claude: deny ✓');
     const denied = await waitFor('the tool result', () => toolResult(s, sid, 'touch three.txt'), 60_000);
     expect(denied).toMatchObject({ is_error: true, content: 'Denied from omc-top by the operator' });
     expect(fs.existsSync(path.join(s.run.project, 'three.txt'))).toBe(false);
@@ -318,12 +328,22 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
       text: expect.stringMatching(/^OMC would continue ralph/),
     });
 
+    // From omc-top's keys, as if it ran in that tmux: r on the row, what OMC would do, y → the new window.
     const serverPid = s.tmux('display-message', '-p', '#{pid}').stdout.trim();
     const env = { TMUX: `${path.join(s.run.dir, 'tmux.sock')},${serverPid},0` };
-    const plan = planResume(session()!, proc(), { env, claudeCommand });
-    expect(plan).toMatchObject({ ok: true, cwd: s.run.project });
-    const r = executeResume(plan);
-    expect(r, r.message).toMatchObject({ ok: true, pane: expect.stringMatching(/^%\d+$/) });
+    vi.stubEnv('TMUX', env.TMUX);
+    vi.stubEnv('XDG_CONFIG_HOME', s.env.XDG_CONFIG_HOME as string);
+    cleanups.push(() => void vi.unstubAllEnvs());
+    const app = mountStore(store, { columns: 180, rows: 40 });
+    cleanups.push(() => app.unmountOnly());
+    await app.ready;
+    await showSession(app, sid);
+    await app.waitForText(/r resume/);
+    await app.press('r');
+    await app.waitForText(`Resume session ${sid.slice(0, 8)} in a new tmux window?`);
+    expect(app.text()).toMatch(/If resumed: OMC would continue ralph/);
+    expect(app.text()).toContain(`In ${s.run.project}, a new window runs:`);
+    await app.press('y');
 
     // The row follows the new process: same session id, a new pid, alive.
     const resumed = await waitFor(
@@ -335,6 +355,8 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
       90_000,
     );
     expect(resumed.sessionId).toBe(sid);
+    await app.waitForText(new RegExp(`resumed ✓: pid ${resumed.pid} registered for session ${sid.slice(0, 8)}`));
+    expect(s.tmux('list-windows', '-F', '#{window_name}').stdout).toContain(`resume-${sid.slice(0, 8)}`);
     // OMC's Stop hook blocks again: the loop goes on (a new iteration).
     await waitFor('the next ralph iteration', () => (ralph()?.iteration as number) > before, 120_000);
     expect(ralph()).toMatchObject({ active: true, session_id: sid });

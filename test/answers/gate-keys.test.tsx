@@ -32,6 +32,7 @@ describe.skipIf(process.platform !== 'linux')('the ! list: OMC graph gates', () 
     await a.ready;
 
     await a.step('!');
+    await a.waitForText('To answer (1, listed first)');
     await a.waitForText(/» OMC gate: Deploy the build to staging\? — run two-gates, Deploy gate — y approve · n deny/);
     // The selected gate's detail: the run's progress.
     await a.waitForText(/run two-gates · revision rev-1 · waiting for a gate/);
