@@ -22,6 +22,7 @@ import type { UiStore } from './kit/ui-store.js';
 import { withNeeds, type AttentionControl } from './feeds/attention/control.js';
 import { answerInputOf, withAnswers } from './feeds/answers/items.js';
 import { HELP_SECTIONS, answerHints } from './input/answer-keys.js';
+import { quotaHeaderText } from './ui/quota-text.js';
 
 export interface AppProps {
   store: OmcStore;
@@ -86,6 +87,7 @@ export function App(props: AppProps) {
   // What can be answered from the `!` list: the hook's permission requests and OMC's gates.
   useSyncExternalStore(store.permissions.subscribe, store.permissions.getSnapshot);
   useSyncExternalStore(store.graph.subscribe, store.graph.getSnapshot);
+  const quota = useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
   const problems = useMemo(() => shownProblems(status, fileProblems), [status, fileProblems]);
   const attention = props.attention ?? null;
   const needCell = attention?.monitor.count ?? NO_COUNT;
@@ -186,6 +188,7 @@ export function App(props: AppProps) {
           omc={store.omc}
           needs={needs}
           notifyOff={attention ? !attention.notifier.isEnabled() : false}
+          quota={quotaHeaderText(quota, now)}
         />
         {/* No overflow="hidden": Ink would re-slice every line of every frame to
             clip it (the biggest cost of a 200x60 frame). Views render exactly the

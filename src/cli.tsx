@@ -18,6 +18,8 @@ import type { RootChoice } from './kit/pane.js';
 import { addClaudeToReport } from './store/claude/report.js';
 import { enableIterationSamples } from './feeds/iteration-sampling.js';
 import { buildJsonReport } from './feeds/json-report.js';
+import { addCostToReport } from './feeds/cost-report.js';
+import { configuredPrices } from './store/claude/price-config.js';
 import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
 import { resolveOmcRoot, type RootResolution } from './store/root.js';
@@ -124,6 +126,7 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
     storiesFor: (sid) => store.prd.storiesJson(sid),
   });
   addClaudeToReport(doc, store.sessions.getSnapshot().sessions, store.claude.getSnapshot(), store.clock());
+  addCostToReport(doc, store, configuredPrices(), store.clock());
   await store.close();
   process.stdout.write(terminalSafeJson(doc) + '\n');
   return 0;

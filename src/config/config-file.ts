@@ -36,6 +36,10 @@ const PriceSchema = z.strictObject({
   output: usdPerMillion,
   cacheRead: usdPerMillion,
   cacheWrite: usdPerMillion,
+  /** The 1-hour cache write (default: the 5-minute rate). */
+  cacheWrite1h: usdPerMillion.optional(),
+  /** USD per web search request (default 0). */
+  webSearch: usdPerMillion.optional(),
 });
 const ConfigSchema = z.strictObject({
   notify: z

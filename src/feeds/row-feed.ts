@@ -21,7 +21,7 @@ export function startRowFeed(
     const seen = new Set<string>();
     for (const s of store.sessions.getSnapshot().sessions) {
       seen.add(s.id);
-      const row = rowOf(s, claude.get(s.id));
+      const row = rowOf(s, claude.get(s.id), at);
       const json = JSON.stringify(row);
       if (last.get(s.id) === json) continue;
       last.set(s.id, json);

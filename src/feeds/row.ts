@@ -10,6 +10,8 @@ import type { ClaudeSessionView } from '../store/claude/model.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import type { SessionView } from '../store/sessions/model.js';
 import { modeSummary, promptText } from '../store/sessions/summary.js';
+import { configuredPrices } from '../store/claude/price-config.js';
+import { sessionSpend } from '../store/cost/spend.js';
 
 export const SESSION_STATUSES = [
   'enforced',
@@ -37,6 +39,15 @@ export interface RowModel {
   /** The Claude Code process behind the session; null when no registry entry names it. */
   process: (typeof PROCESS_STATUSES)[number] | null;
   processWhy: string | null;
+  /**
+   * What the session spent, estimated (store/cost/spend.ts: subagents included): the priced part in USD
+   * (null: no transcript, or nothing priced) and how many models had no price. Absent from older senders.
+   */
+  costUsd?: number | null;
+  unpricedModels?: number;
+  /** The part spent on the sender's UTC day. */
+  todayUsd?: number | null;
+  burnPerMin?: number | null;
 }
 
 const MAX_TEXT = 400;
@@ -53,6 +64,10 @@ export const ROW_SCHEMA = z.object({
   rank: z.number().finite().min(-1e6).max(1e6),
   process: z.enum(PROCESS_STATUSES).nullable(),
   processWhy: text(200).nullable(),
+  costUsd: z.number().finite().min(0).max(1e9).nullable().optional(),
+  unpricedModels: z.number().int().min(0).max(1000).optional(),
+  todayUsd: z.number().finite().min(0).max(1e9).nullable().optional(),
+  burnPerMin: z.number().finite().min(0).max(1e12).nullable().optional(),
 });
 
 const clean = (s: string, max: number) => truncate(cleanLine(s), max);
@@ -69,8 +84,10 @@ export function cleanRow(r: z.infer<typeof ROW_SCHEMA>): RowModel {
 }
 
 /** The row of one local session (text already cleaned by the sessions domain). */
-export function rowOf(s: SessionView, claude: ClaudeSessionView | undefined): RowModel {
+export function rowOf(s: SessionView, claude: ClaudeSessionView | undefined, now = Date.now()): RowModel {
   const p = claude?.process ?? null;
+  const sp = s.kind === 'session' ? sessionSpend(claude, configuredPrices(), now) : null;
+  const priced = (e: { priced: unknown[]; usd: number } | undefined) => (e && e.priced.length > 0 ? e.usd : null);
   return {
     session: s.id,
     status: s.status,
@@ -81,5 +98,9 @@ export function rowOf(s: SessionView, claude: ClaudeSessionView | undefined): Ro
     rank: s.rank,
     process: p?.status ?? null,
     processWhy: p?.reason ?? null,
+    costUsd: priced(sp?.estimate),
+    unpricedModels: sp?.estimate.unpriced.length ?? 0,
+    todayUsd: priced(sp?.today),
+    burnPerMin: sp?.burnPerMin ?? null,
   };
 }

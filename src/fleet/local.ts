@@ -181,7 +181,7 @@ export class LocalFleet {
       const claude = r.store.claude.getSnapshot().bySession;
       for (const s of r.store.sessions.getSnapshot().sessions) {
         const row: FleetRow = {
-          ...rowOf(s, claude.get(s.id)),
+          ...rowOf(s, claude.get(s.id), this.opts.clock?.() ?? Date.now()),
           key: `local|${id}|${s.id}`,
           host: null,
           rootId: id,

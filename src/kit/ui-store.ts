@@ -8,7 +8,7 @@
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import type { ListState } from './list.js';
 
-export type PaneId = 'sessions' | 'notepad' | 'memory' | 'wiki' | 'teams' | 'history';
+export type PaneId = 'sessions' | 'notepad' | 'memory' | 'wiki' | 'teams' | 'history' | 'cost';
 
 export type FlashKind = 'info' | 'success' | 'error';
 export interface Flash {

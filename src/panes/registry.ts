@@ -1,4 +1,5 @@
 /** Every pane, in footer order. Each brings its own reducer, key map and view. */
+import { costPane } from './cost/index.js';
 import { historyPane } from './history/index.js';
 import { memoryPane } from './memory/index.js';
 import { notepadPane } from './notepad/index.js';
@@ -11,6 +12,7 @@ export const PANES: ReadonlyArray<AnyPaneModule> = [
   sessionsPane,
   teamsPane,
   historyPane,
+  costPane,
   notepadPane,
   memoryPane,
   wikiPane,

@@ -31,6 +31,9 @@ import {
 } from '../io/watch/tree-watcher.js';
 import type { Clock, Domain, Problem, WatchEvent } from './types.js';
 import { WikiDomain } from './wiki/domain.js';
+import { BgJobsDomain } from './claude/bg-jobs.js';
+import { QuotaDomain, type QuotaDomainOptions } from './cost/quota-domain.js';
+import { UltragoalDomain } from './ultragoal/domain.js';
 
 /** The progressive start's read slices (ms): the first one is the first frame's rows, so it is short. */
 const FIRST_SLICE_MS = 15;
@@ -79,6 +82,16 @@ export interface OmcStoreOptions {
    * whether it follows the requests live (default: when watching).
    */
   answers?: { stateDir?: string; listen?: boolean; live?: boolean };
+  /** The quota files (OMC's usage cache, its wait daemon): test seams for the pid probe. */
+  quota?: Pick<QuotaDomainOptions, 'pidAlive'>;
+}
+
+/** The sessions of the run history (newest first, each once): their transcripts give ended runs a cost. */
+function historySessionIds(runs: readonly { sessionId: string | null }[]): string[] {
+  const out = new Set<string>();
+  for (const r of runs)
+    if (r.sessionId !== null && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(r.sessionId)) out.add(r.sessionId);
+  return [...out];
 }
 
 export class OmcStore {
@@ -108,6 +121,12 @@ export class OmcStore {
   readonly graph: GraphDomain;
   /** Permission requests the hook hands to omc-top (omc-top's own state directory). */
   readonly permissions: PermissionsDomain;
+  /** Ultragoal plans (`ultragoal/goals.json`, `ultragoal/plans/<id>/`): goals as progress. */
+  readonly ultragoal: UltragoalDomain;
+  /** Claude Code's background jobs (`<config>/jobs/<id>/state.json`) of this project. */
+  readonly bgJobs: BgJobsDomain;
+  /** The plan quota and the rate-limit wait daemon, from OMC's files outside the root. */
+  readonly quota: QuotaDomain;
   readonly status = new SnapshotCell<StoreStatus>({ watchMode: 'starting', watchDetail: 'starting' });
   /** Every domain's problems, one list, kept current. */
   readonly problems = new SnapshotCell<readonly Problem[]>([]);
@@ -157,6 +176,8 @@ export class OmcStore {
       projectDir: this.projectDir,
       clock: this.clock,
       live: opts.claude?.live ?? true,
+      // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
+      history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
     });
     this.notes = new NoteTracker(this.claude, this.clock);
     this.prd = new PrdDomain({
@@ -180,6 +201,15 @@ export class OmcStore {
       live: opts.answers?.live ?? this.watchKind !== 'none',
       listen: (opts.answers?.listen ?? false) && !this.readonly,
     });
+    this.runs.subscribe(this.claude.historyChanged);
+    this.ultragoal = new UltragoalDomain({ root: this.root });
+    const claudeConfig = findClaudeConfigDir(opts.claude?.env);
+    this.bgJobs = new BgJobsDomain({
+      config: claudeConfig,
+      projectDir: this.projectDir,
+      live: opts.claude?.live ?? true,
+    });
+    this.quota = new QuotaDomain({ env: opts.claude?.env, live: opts.claude?.live ?? true, ...opts.quota });
     this.domains = [
       this.sessions,
       this.notepad,
@@ -191,6 +221,9 @@ export class OmcStore {
       this.runs,
       this.graph,
       this.permissions,
+      this.ultragoal,
+      this.bgJobs,
+      this.quota,
     ];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }

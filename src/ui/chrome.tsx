@@ -53,6 +53,7 @@ export function Header({
   omc,
   needs,
   notifyOff,
+  quota,
 }: {
   root: string;
   rule: string;
@@ -66,6 +67,8 @@ export function Header({
   needs?: number | null;
   /** The notifications are switched off (the N key). */
   notifyOff?: boolean;
+  /** The plan quota (ui/quota-text.ts): shown first in the right part when the root path still fits. */
+  quota?: string | null;
 }) {
   const theme = useTheme();
   const { running, stale } = sessionCounts(sessions);
@@ -106,6 +109,12 @@ export function Header({
       cut.find(([c]) => room(c) >= PATH_MIN) ?? ['', false];
     showRule = ruleText !== '' && rule;
     right = pick;
+  }
+  // The quota goes in front of the counts only while the whole root path (and the rest) still fit.
+  if (quota) {
+    const withQuota = `${quota}  ${right}`;
+    const room = width - left.length - lead.length - withQuota.length - 2;
+    if (room >= shortenPath(cleanLine(root), 1_000).length + (showRule ? ruleText.length : 0)) right = withQuota;
   }
   const rightAll = lead + right;
   const pathRoom = Math.max(8, width - left.length - rightAll.length - 2);

@@ -2,12 +2,21 @@
 // A mock of the Anthropic Messages API for Claude Code end-to-end tests. Written for omc-top;
 // it listens on loopback only and is steered by directives in the latest user text:
 //   [[bash:CMD]] [[write:PATH]] [[skill:NAME]] [[text:WORDS]] [[slow:MS]]
+//   [[agent:TYPE]] or [[agent:TYPE/MODEL]] -> an Agent tool call (MODEL = sonnet|opus|haiku) whose prompt
+//   carries the [[sub:...]] directives, written {bash:..} {write:..} {text:..} (default {bash:echo from-sub});
+//   the subagent's requests are a conversation of their own (keyed by its first user text), with their own
+//   call count, message ids and tool ids.
+//   [[tool:NAME {json}]] -> any tool call with that input (e.g. CronCreate, ScheduleWakeup; the JSON has no ']').
+// A request without tools (Claude Code's side requests: the /goal evaluator, the background-job classifier)
+// is answered apart, with its own call count: {"ok":false,…} when the request holds [[goalno]], {"ok":true,…}
+// with [[goalok]], else a fixed text.
 // Directives run one tool call per response, in order; then a closing text. When the request
 // carries OMC's "Skill routing detected: NAME" hint, the model obeys it once per session.
 // Usage is deterministic per session call n: input 100+n, output 10+n, cache write 5, cache read 1000n.
 // argv: port logFile readyFile
 import http from 'node:http';
 import fs from 'node:fs';
+import crypto from 'node:crypto';
 
 const [port, logFile, readyFile] = process.argv.slice(2);
 const sessions = new Map();
@@ -25,27 +34,34 @@ function textOf(content) {
     .join('\n');
 }
 
-const DIRECTIVE = /\[\[(bash|write|skill|text|slow):([^\]]*)\]\]/g;
+const DIRECTIVE = /\[\[(bash|write|skill|text|slow|agent|sub|tool):([^\]]*)\]\]/g;
+const SUBDIRECTIVE = /\{(bash|write|text|slow):([^}]*)\}/g;
+const SUBAGENT = 'SUBAGENT-TASK';
 
 /** The newest user text that carries directives: the human prompt, wherever the CLI put it. */
-function directivePrompt(messages) {
+function directivePrompt(messages, sub) {
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]?.role !== 'user') continue;
     const t = textOf(messages[i].content);
     // Hook feedback and skill bodies quote the task; they are not a new prompt.
     if (t.includes('Stop hook feedback') || t.startsWith('Base directory for this skill')) continue;
-    if (/\[\[(bash|write|skill|text|slow):/.test(t)) return t;
+    if (sub ? /\{(bash|write|text|slow):/.test(t) : /\[\[(bash|write|skill|text|slow|agent|tool):/.test(t)) return t;
   }
   return null;
 }
 
+/** A subagent's conversation starts with the prompt the Agent call gave it. */
+const isSubagent = (messages) => textOf(messages[0]?.content ?? '').includes(SUBAGENT);
+
 function plan(session, body) {
   const messages = body.messages ?? [];
-  const prompt = directivePrompt(messages);
+  if (isSubagent(messages)) return planSub(session, messages);
+  const prompt = directivePrompt(messages, false);
   if (prompt !== null && prompt !== session.prompt) {
     const directives = [...prompt.matchAll(DIRECTIVE)].map((m) => ({ kind: m[1], arg: m[2] }));
     session.prompt = prompt;
-    session.queue = directives.filter((d) => d.kind === 'bash' || d.kind === 'write' || d.kind === 'skill');
+    session.queue = directives.filter((d) => ['bash', 'write', 'skill', 'agent', 'tool'].includes(d.kind));
+    session.subSpec = directives.find((d) => d.kind === 'sub')?.arg ?? '{bash:echo from-sub}';
     session.slow = Number(directives.find((d) => d.kind === 'slow')?.arg ?? 0);
     session.closing = directives.find((d) => d.kind === 'text')?.arg ?? null;
   }
@@ -60,7 +76,46 @@ function plan(session, body) {
   if (next?.kind === 'write')
     return { tool: { name: 'Write', input: { file_path: next.arg, content: 'written by the mock\n' } }, text: null };
   if (next?.kind === 'skill') return { tool: { name: 'Skill', input: { skill: next.arg } }, text: null };
+  if (next?.kind === 'agent') {
+    const [type, model] = (next.arg || 'general-purpose').split('/');
+    const input = { description: 'mock subagent task', prompt: `${SUBAGENT} ${session.subSpec}`, subagent_type: type };
+    return { tool: { name: 'Agent', input: model ? { ...input, model } : input }, text: 'Delegating.' };
+  }
+  if (next?.kind === 'tool') {
+    const sp = next.arg.indexOf(' ');
+    try {
+      return { tool: { name: next.arg.slice(0, sp), input: JSON.parse(next.arg.slice(sp + 1)) }, text: null };
+    } catch {
+      return { tool: null, text: `mock: bad JSON in a tool directive (call ${session.calls}).` };
+    }
+  }
   return { tool: null, text: `${session.closing ?? 'Done'} (call ${session.calls}).` };
+}
+
+function planSub(conv, messages) {
+  const prompt = directivePrompt(messages, true);
+  if (prompt !== null && prompt !== conv.prompt) {
+    const directives = [...prompt.matchAll(SUBDIRECTIVE)].map((m) => ({ kind: m[1], arg: m[2] }));
+    conv.prompt = prompt;
+    conv.queue = directives.filter((d) => d.kind === 'bash' || d.kind === 'write');
+    conv.slow = Number(directives.find((d) => d.kind === 'slow')?.arg ?? 0);
+    conv.closing = directives.find((d) => d.kind === 'text')?.arg ?? 'subagent done';
+  }
+  const next = conv.queue.shift();
+  if (next?.kind === 'bash')
+    return { tool: { name: 'Bash', input: { command: next.arg, description: 'mock command' } }, text: 'Running it.' };
+  if (next?.kind === 'write')
+    return { tool: { name: 'Write', input: { file_path: next.arg, content: 'written by the mock\n' } }, text: null };
+  return { tool: null, text: `${conv.closing} (call ${conv.calls}).` };
+}
+
+/** A side request's answer: the /goal evaluator's verdict when the request carries one, else a fixed text. */
+function sidePlan(body) {
+  const all = JSON.stringify(body);
+  if (all.includes('[[goalok]]')) return { tool: null, text: '{"ok": true, "reason": "mock says the goal is met"}' };
+  if (all.includes('[[goalno]]'))
+    return { tool: null, text: '{"ok": false, "reason": "mock says the goal is not met yet"}' };
+  return { tool: null, text: 'side answer' };
 }
 
 function sse(res, event, data) {
@@ -71,7 +126,14 @@ const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function respond(req, res, body) {
   const sid = String(req.headers['x-claude-code-session-id'] ?? 'none');
-  const session = sessions.get(sid) ?? {
+  const messages = body.messages ?? [];
+  // A subagent shares its session's header: its conversation is keyed by its first user text too.
+  const conv = isSubagent(messages)
+    ? `s${crypto.createHash('sha1').update(textOf(messages[0].content)).digest('hex').slice(0, 6)}`
+    : '';
+  const side = !(Array.isArray(body.tools) && body.tools.length > 0);
+  const key = side ? `${sid}:side` : conv ? `${sid}:${conv}` : sid;
+  const session = sessions.get(key) ?? {
     calls: 0,
     skilled: new Set(),
     prompt: null,
@@ -79,19 +141,23 @@ async function respond(req, res, body) {
     slow: 0,
     closing: null,
   };
-  sessions.set(sid, session);
+  sessions.set(key, session);
   session.calls += 1;
   const n = session.calls;
-  const p = plan(session, body);
+  const p = side ? sidePlan(body) : plan(session, body);
   const usage = {
     input_tokens: 100 + n,
     output_tokens: 10 + n,
     cache_creation_input_tokens: 5,
     cache_read_input_tokens: 1000 * n,
   };
-  const id = `msg_${sid.slice(0, 8)}_${n}`;
+  const tag = side ? `${sid.slice(0, 8)}_side` : conv ? `${sid.slice(0, 8)}_${conv}` : sid.slice(0, 8);
+  const id = `msg_${tag}_${n}`;
   log({
     session: sid,
+    ...(conv ? { conv } : {}),
+    ...(side ? { side: true } : {}),
+    model: body.model ?? null,
     call: n,
     path: req.url,
     tool: p.tool?.name ?? null,
@@ -102,7 +168,7 @@ async function respond(req, res, body) {
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
-    'request-id': `req_${sid.slice(0, 8)}_${n}`,
+    'request-id': `req_${tag}_${n}`,
   });
   const pause = () => (session.slow > 0 ? wait(session.slow) : Promise.resolve());
   sse(res, 'message_start', {
@@ -128,7 +194,7 @@ async function respond(req, res, body) {
   if (p.tool) {
     sse(res, 'content_block_start', {
       index,
-      content_block: { type: 'tool_use', id: `toolu_${sid.slice(0, 8)}_${n}`, name: p.tool.name, input: {} },
+      content_block: { type: 'tool_use', id: `toolu_${tag}_${n}`, name: p.tool.name, input: {} },
     });
     await pause();
     sse(res, 'content_block_delta', {

@@ -175,10 +175,16 @@ describe('sessions pane: the Claude process behind each session', () => {
     expect(t).toContain(`pid ${busyPid} · Claude 2.1.332 · cli · name cart-fix · tmux main:@1.%3`);
     // m1..m3 once each, though m1 and m3 have two block lines each.
     expect(t).toContain('tokens: in 306 · out 36 · cache read 6,000 · cache write 15');
-    expect(t).toContain('cost: no price known for claude-opus-5-5');
+    // The pinned CLI's own price for its default model: 306×4 + 36×20 + 6000×0.2 + 15×5 = 3,219 µ$.
+    expect(t).toContain('cost $0.0032 est.');
+    expect(t).toContain('claude-opus-5-5: 3 responses · 6,357 tokens · $0.0032 est. (built-in price)');
     // The Stop hook's "ITERATION 3/10" block starts iteration 3: m3 and its Write belong to it.
-    expect(t).toContain('iteration 2: in 102 · out 12 · cache read 2,000 · cache write 5 · 0 files written');
-    expect(t).toContain('iteration 3: in 103 · out 13 · cache read 3,000 · cache write 5 · 1 file written');
+    expect(t).toContain(
+      'iteration 2: in 102 · out 12 · cache read 2,000 · cache write 5 · $0.0011 est. · 0 files written',
+    );
+    expect(t).toContain(
+      'iteration 3: in 103 · out 13 · cache read 3,000 · cache write 5 · $0.0013 est. · 1 file written',
+    );
     expect(t).toMatch(/s\/iteration \S+ last 20s · ETA to 10 iterations 2m/);
   });
 
@@ -202,7 +208,8 @@ describe('sessions pane: the Claude process behind each session', () => {
       await app.press(KEY.enter);
       await app.press('G');
       // 306×10 + 36×50 + 6000×1 + 15×12.5 = 11,047.5 µ$
-      const t = await app.waitForText('cost $0.0110 est. (claude-opus-5-5, config price)');
+      const t = await app.waitForText('claude-opus-5-5: 3 responses · 6,357 tokens · $0.0110 est. (config price)');
+      expect(t).toContain('cost $0.0110 est.');
       // iteration 3 = m3: 103×10 + 13×50 + 3000×1 + 5×12.5 = 4,742.5 µ$
       expect(t).toMatch(/iteration 3: .* · \$0\.0047 est\. · 1 file written/);
     } finally {

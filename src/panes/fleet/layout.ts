@@ -5,6 +5,7 @@
  */
 import { SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
 import { fit, formatAge } from '../../ui/format.js';
+import { formatUsd } from '../../store/claude/prices.js';
 import { shortId, statusWords } from '../sessions/rows.js';
 
 /** Header, column header, message line, footer. */
@@ -32,6 +33,8 @@ export interface FleetColumns {
   where: number;
   id: number;
   claude: number;
+  /** The session's estimated spend ("$0.42", "unpriced"); 0 = left out (narrow). */
+  cost: number;
   modes: number;
   age: number;
 }
@@ -42,7 +45,16 @@ export function fleetColumns(width: number): FleetColumns {
   const id = width >= 120 ? 14 : 9;
   const claude = 8;
   const age = 5;
-  return { status, where, id, claude, age, modes: Math.max(6, width - 2 - status - where - id - claude - age) };
+  const cost = width >= 100 ? 10 : 0;
+  return {
+    status,
+    where,
+    id,
+    claude,
+    cost,
+    age,
+    modes: Math.max(6, width - 2 - status - where - id - claude - cost - age),
+  };
 }
 
 export function columnsHeader(width: number): string {
@@ -53,6 +65,7 @@ export function columnsHeader(width: number): string {
       fit('WHERE', c.where) +
       fit('SESSION', c.id) +
       fit('CLAUDE', c.claude) +
+      (c.cost ? fit('SPENT EST', c.cost) : '') +
       fit('MODES', c.modes) +
       fit('  AGE', c.age),
     width,
@@ -78,14 +91,45 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
       ' ' +
       fit(shortId(r.session, c.id), c.id) +
       fit(r.process ?? '—', c.claude) +
+      (c.cost ? fit(rowCost(r), c.cost) : '') +
       fit(r.modes || (r.prompt ? r.prompt : 'no modes'), c.modes) +
       fit(formatAge(r.updatedMs, now).padStart(c.age - 1), c.age),
     width,
   );
 }
 
+/** A row's spend cell: "$0.42", "$0.42+?" (a model unpriced too), "unpriced", "—". */
+export function rowCost(r: FleetRow): string {
+  if (r.costUsd === null || r.costUsd === undefined) return r.unpricedModels ? 'unpriced' : '—';
+  return `${formatUsd(r.costUsd)}${r.unpricedModels ? '+?' : ''}`;
+}
+
+/**
+ * The project's spend: the sum of its rows (each the session's own estimate), so it equals the project total
+ * the monitor and --json show for that root. null when no row has a priced spend.
+ */
+export function groupSpend(g: FleetGroup): { usd: number; today: number; unpriced: boolean } | null {
+  let usd = 0;
+  let today = 0;
+  let any = false;
+  let unpriced = false;
+  for (const r of g.rows) {
+    if (r.unpricedModels) unpriced = true;
+    if (r.costUsd === null || r.costUsd === undefined) continue;
+    any = true;
+    usd += r.costUsd;
+    today += r.todayUsd ?? 0;
+  }
+  return any ? { usd, today, unpriced } : null;
+}
+
 export function groupLine(g: FleetGroup, width: number, selected: boolean): string {
   const count = `${g.rows.length} session${g.rows.length === 1 ? '' : 's'}`;
   const host = g.host !== null ? `@${g.host}  ` : '';
-  return fit(`${selected ? '▸ ' : '  '}${host}${g.label}  (${[count, ...g.notes].join(' · ')})`, width);
+  const sp = groupSpend(g);
+  const spend = sp ? `${formatUsd(sp.usd)} est.${sp.unpriced ? ' + unpriced' : ''} · today ${formatUsd(sp.today)}` : '';
+  return fit(
+    `${selected ? '▸ ' : '  '}${host}${g.label}  (${[count, spend, ...g.notes].filter(Boolean).join(' · ')})`,
+    width,
+  );
 }

@@ -9,6 +9,8 @@ import { explainOmc56Path } from '../../store/omc56/known-files.js';
 import type { NextSessionFact } from '../../store/omc56/next-session.js';
 import type { BudgetReading } from '../../store/omc56/budget-log.js';
 import type { RunLine, RunOutcome } from '../../store/runs/history.js';
+import type { RunSpent } from '../../store/cost/rollup.js';
+import { estimateText } from '../../store/claude/prices.js';
 import { formatTimestamp, wrapText } from '../../ui/format.js';
 import type { ToneLine } from '../../ui/scroll-lines.js';
 import { closeoutText, formatDuration, formatTokens, sessionTokens } from './rows.js';
@@ -27,6 +29,8 @@ export interface RunDetailInputs {
   /** What OMC 5.6 will say next session about this run's mode and session. */
   facts: readonly NextSessionFact[];
   budget: BudgetReading | null;
+  /** What the run's window spent (store/cost/rollup.ts); null without a transcript. */
+  spend?: RunSpent | null;
 }
 
 export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInputs): ToneLine[] {
@@ -50,6 +54,17 @@ export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInput
       : 'tokens: unknown (no Claude Code transcript found for this session)',
     t ? undefined : 'dim',
   );
+  if (inputs.spend) {
+    const res = Math.round(inputs.spend.resolutionMs / 60_000);
+    push(
+      `spent in the run's window: ${estimateText(inputs.spend.estimate)} · ${formatTokens(inputs.spend.tokens)} tokens, subagents included (exact to ${res} minute${res === 1 ? '' : 's'} at each end)`,
+    );
+    for (const u of inputs.spend.estimate.unpriced)
+      push(
+        `  ${u.model}: ${formatTokens(u.tokens)} tokens unpriced (add it under "prices" in the config file)`,
+        'warn',
+      );
+  }
   if (inputs.budget)
     push(
       `budget guard (state/enforcement/shadow.jsonl, ${formatTimestamp(inputs.budget.tsMs)}): ~${inputs.budget.spend.toLocaleString('en-US')}/${inputs.budget.budget.toLocaleString('en-US')} tokens (${inputs.budget.pct}%)${inputs.budget.outcome ? `, ${inputs.budget.outcome}` : ''}`,

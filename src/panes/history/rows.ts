@@ -4,7 +4,9 @@
  * do not fit are dropped whole (least needed first), never cut mid-value.
  */
 import type { ClaudeSnapshot } from '../../store/claude/model.js';
-import { tokenTotal, type Tokens } from '../../store/claude/transcript-facts.js';
+import type { Tokens } from '../../store/claude/transcript-facts.js';
+import { formatUsd } from '../../store/claude/prices.js';
+import type { RunSpent } from '../../store/cost/rollup.js';
 import type { RunLine } from '../../store/runs/history.js';
 import { fit } from '../../ui/format.js';
 
@@ -18,6 +20,7 @@ export interface HistoryColumns {
   closeout: number;
   iterations: number;
   tokens: number;
+  cost: number;
   /** Who ended it / OMC's reason: the rest of a wide row. */
   note: number;
 }
@@ -36,6 +39,7 @@ export function historyColumns(width: number): HistoryColumns {
     closeout: 9,
     iterations: 5,
     tokens: 0,
+    cost: 0,
     note: 0,
   };
   let room = width - MARKER - (c.mode + c.session + c.duration + c.outcome + c.closeout + c.iterations);
@@ -44,6 +48,7 @@ export function historyColumns(width: number): HistoryColumns {
   c.started = room >= 12 ? 12 : room >= 6 ? 6 : 0;
   room -= c.started;
   for (const [k, w] of [
+    ['cost', 10],
     ['tokens', 8],
     ['ended', 12],
   ] as const) {
@@ -100,11 +105,19 @@ export function runNote(r: RunLine): string {
     .join(' · ');
 }
 
+/** A run's cost cell: "$0.42", "unpriced", "—" (no transcript, or nothing in the run's window). */
+export function costCell(spend: RunSpent | null): string {
+  if (!spend) return '—';
+  const e = spend.estimate;
+  if (e.priced.length === 0) return e.unpriced.length > 0 ? 'unpriced' : '—';
+  return `${formatUsd(e.usd)}${e.unpriced.length > 0 ? '+?' : ''}`;
+}
+
 export function historyRowText(
   r: RunLine,
   width: number,
   selected: boolean,
-  tokens: Tokens | null,
+  spend: RunSpent | null,
 ): { marker: string; cells: string } {
   const c = historyColumns(width);
   const cells = [
@@ -115,7 +128,8 @@ export function historyRowText(
     fit(formatDuration(r.durationMs), c.duration),
     fit(closeoutText(r), c.closeout),
     fit(r.iterations === null ? '—' : String(r.iterations), c.iterations),
-    c.tokens ? fit(formatTokens(tokens ? tokenTotal(tokens) : null), c.tokens) : '',
+    c.cost ? fit(costCell(spend), c.cost) : '',
+    c.tokens ? fit(formatTokens(spend ? spend.tokens : null), c.tokens) : '',
     c.ended ? fit(shortTime(r.endedMs), c.ended) : '',
     c.note ? fit(runNote(r), c.note) : '',
   ].join('');
@@ -133,6 +147,7 @@ export function historyHeader(width: number): string {
     fit('TOOK', c.duration) +
     fit('CLOSEOUT', c.closeout) +
     fit('ITER', c.iterations) +
+    (c.cost ? fit('COST EST', c.cost) : '') +
     (c.tokens ? fit('TOKENS', c.tokens) : '') +
     (c.ended ? fit('ENDED', c.ended) : '') +
     (c.note ? fit('NOTE', c.note) : '')

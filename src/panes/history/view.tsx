@@ -10,13 +10,27 @@ import type { ViewProps } from '../../kit/pane.js';
 import { runDetailLines } from './detail.js';
 import { filterSummary, historyLayout } from './layout.js';
 import { runId, type HistoryPaneState } from './reducer.js';
-import { historyHeader, historyRowText, sessionTokens } from './rows.js';
+import { historyHeader, historyRowText } from './rows.js';
+import { configuredPrices } from '../../store/claude/price-config.js';
+import { costRollupMemo, runKey } from '../../store/cost/rollup.js';
+
+/** The project's rollup (memoised on the snapshots and the minute): a run's spend is its window's. */
+export function runSpends(store: OmcStore) {
+  return costRollupMemo(
+    store.sessions.getSnapshot().sessions,
+    store.runs.runs(),
+    store.claude.getSnapshot(),
+    configuredPrices(),
+    store.clock(),
+  ).runs;
+}
 
 export function detailInputs(store: OmcStore, r: RunLine) {
   return {
     claude: store.claude.getSnapshot(),
     facts: store.runs.nextSession().filter((f) => f.mode === r.mode && f.sessionId === r.sessionId),
     budget: store.runs.budgetFor(r.mode),
+    spend: runSpends(store).get(runKey(r)) ?? null,
   };
 }
 
@@ -50,7 +64,7 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
   const lay = historyLayout(state, runs, { columns: width, rows: height });
   const { rows, view } = lay;
   const shown = rows.slice(view.top, view.top + lay.height);
-  const claude = store.claude.getSnapshot();
+  const spends = runSpends(store);
   const summary = filterSummary(state);
   return (
     <Box flexDirection="column" height={height}>
@@ -82,7 +96,7 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
       ) : (
         shown.map((r, i) => {
           const selected = view.top + i === view.index;
-          const t = historyRowText(r, width, selected, sessionTokens(claude, r));
+          const t = historyRowText(r, width, selected, spends.get(runKey(r)) ?? null);
           const color =
             r.outcome === 'crashed' || r.outcome === 'failed'
               ? theme.warn

@@ -9,12 +9,13 @@
 import { loopAnalytics } from '../../store/claude/analytics.js';
 import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
-import { estimateUsd, formatUsdEst, priceFor, type ModelPrice } from '../../store/claude/prices.js';
+import { estimate, estimateText, type ModelPrice } from '../../store/claude/prices.js';
 import type { Tokens } from '../../store/claude/transcript-facts.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { formatAge, formatTimestamp } from '../../ui/format.js';
 import type { DetailLine } from './detail.js';
 import { sparkline } from './peek-lines.js';
+import { costLines } from './cost-lines.js';
 
 const n = (v: number) => v.toLocaleString('en-US');
 const tokenText = (t: Tokens) =>
@@ -91,16 +92,11 @@ export function agentDetailLines(
   out.push({ text: `  tokens: ${tokenText(f.tokens)}${partial}` });
   const loop = activeLoop(s);
   const a = loopAnalytics(f, loop, now);
-  const priced = priceFor(f.model, prices);
-  const cost = priced
-    ? `cost ${formatUsdEst(estimateUsd(f.tokens, priced.price))} (${priced.model}, ${priced.source} price)`
-    : `cost: no price known for ${f.model ?? 'an unnamed model'} (add it under "prices" in the config file)`;
-  const burn = a.burnPerMin === null ? '' : `burn ${n(a.burnPerMin)} tokens/min · `;
-  out.push({ text: `  ${burn}${cost}`, tone: 'dim' });
+  out.push(...costLines(s, c, now, prices));
   if (f.cliCost) out.push({ text: `  Claude Code's own figure at exit: $${f.cliCost.usd.toFixed(4)}`, tone: 'dim' });
   const its = f.iterations.filter((i) => i.iteration !== null).slice(-5);
   for (const it of its) {
-    const usd = priced ? ` · ${formatUsdEst(estimateUsd(it.tokens, priced.price))}` : '';
+    const usd = ` · ${estimateText(estimate(it.byModel, prices))}`;
     out.push({
       text: `  iteration ${it.iteration}: ${tokenText(it.tokens)}${usd} · ${it.filesWritten} file${it.filesWritten === 1 ? '' : 's'} written`,
       tone: 'dim',

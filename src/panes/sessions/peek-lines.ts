@@ -7,7 +7,8 @@ import { loopAnalytics } from '../../store/claude/analytics.js';
 import { activeLoop, attentionFor } from '../../store/claude/attention.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import type { SessionView } from '../../store/sessions/model.js';
-import { estimateUsd, formatUsdEst, priceFor, type ModelPrice } from '../../store/claude/prices.js';
+import { estimateText, formatUsd, type ModelPrice } from '../../store/claude/prices.js';
+import { sessionSpend } from '../../store/cost/spend.js';
 import type { Size } from '../../kit/pane.js';
 import { formatAge, wrapText } from '../../ui/format.js';
 
@@ -59,15 +60,21 @@ export function peekLines(
   });
   const loop = activeLoop(s);
   const a = loopAnalytics(f, loop, now);
-  const priced = priceFor(f.model, prices);
-  if (priced)
+  const sp = sessionSpend(c ?? undefined, prices, now);
+  if (sp) out.push({ text: `cost ${estimateText(sp.estimate)}`, tone: 'dim' });
+  const subs = c?.transcript?.subagents;
+  if (subs && subs.agents.length > 0)
     out.push({
-      text: `cost ${formatUsdEst(estimateUsd(f.tokens, priced.price))} (${priced.model}, ${priced.source} price)`,
+      text: `incl. ${subs.agents.length} subagent${subs.agents.length === 1 ? '' : 's'}: ${subs.byType.map((t) => `${t.type} ×${t.count}`).join(', ')}`,
       tone: 'dim',
     });
   if (f.cliCost)
     out.push({ text: `cost $${f.cliCost.usd.toFixed(4)} (Claude Code's own figure, at exit)`, tone: 'dim' });
-  if (a.burnPerMin !== null) out.push({ text: `burn ${n(a.burnPerMin)} tokens/min`, tone: 'dim' });
+  if (a.burnPerMin !== null)
+    out.push({
+      text: `burn ${n(a.burnPerMin)} tokens/min${sp?.burnUsdPerHour != null ? ` ≈ ${formatUsd(sp.burnUsdPerHour)}/h est.` : ''}`,
+      tone: 'dim',
+    });
   if (f.lastAssistantText) {
     out.push({ text: 'Last text', tone: 'section' });
     out.push({ text: f.lastAssistantText });

@@ -18,6 +18,7 @@ import { modesText } from './rows.js';
 import { modeSummary } from '../../store/sessions/summary.js';
 import type { DetailLine } from './detail.js';
 import type { DetailExtra } from './layout.js';
+import { loopExtras, loopFactDetail } from './loop-facts.js';
 
 const sessionKey = (s: SessionView) => (s.kind === 'legacy' ? null : s.id);
 const hasRalph = (s: SessionView) => s.modes.some((m) => m.mode === 'ralph');
@@ -172,12 +173,14 @@ export function runFactDetail(store: OmcStore, s: SessionView, width: number): D
   const wrap = (lines: readonly DetailLine[]) =>
     lines.flatMap((l) => (l.text === '' ? [''] : wrapText(l.text, w)).map((text) => ({ text, tone: l.tone })));
   return {
-    top: wrap([...storyLines(sessionPrd(store, s)), ...nextSessionLines(store, s)]),
+    top: wrap([...loopFactDetail(store, s), ...storyLines(sessionPrd(store, s)), ...nextSessionLines(store, s)]),
     bottom: wrap(fileLines(store, s)),
   };
 }
 
 /** The row extras in the order they are appended: badges, then stories. */
 export function rowExtras(store: OmcStore, s: SessionView): string[] {
-  return [factBadges(sessionFacts(store, s)), storyCell(sessionPrd(store, s))].filter((x): x is string => x !== null);
+  return [factBadges(sessionFacts(store, s)), storyCell(sessionPrd(store, s)), ...loopExtras(store, s)].filter(
+    (x): x is string => x !== null,
+  );
 }

@@ -139,6 +139,9 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
   // Stories and next-session facts come from the prd and runs domains: repaint when they change.
   useSyncExternalStore(store.runs.subscribe, store.runs.runs);
   useSyncExternalStore(store.prd.subscribe, store.prd.version);
+  // Goals, quota (rate-limited badges): repaint when they change.
+  useSyncExternalStore(store.ultragoal.subscribe, store.ultragoal.plansNow);
+  useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
   const claude = useSyncExternalStore(store.claude.subscribe, store.claude.getSnapshot).bySession;
   // The detail's answering lines: permission requests and notes.
   useSyncExternalStore(store.permissions.subscribe, store.permissions.getSnapshot);

@@ -15,6 +15,7 @@ import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.
 import { readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
 import { attentionProblems } from './attention-problems.js';
+import { SubagentTracker } from './subagents.js';
 
 /** How often live pids are re-checked: a SIGKILL changes no file, so only this notices it. */
 export const LIVENESS_MS = 2_000;
@@ -31,6 +32,11 @@ export interface ClaudeDomainOptions {
   /** false for one-shot --json: no watches, no timers, transcripts read to the end at once. */
   live?: boolean;
   probe?: LivenessProbe;
+  /**
+   * Sessions the run history names (ended runs whose state is gone): their transcripts are followed too, in
+   * the project directory, so a run's cost is known after its session ended (store/cost/rollup.ts).
+   */
+  history?: { ids(): Iterable<string> };
 }
 
 const EMPTY = (c: ClaudeConfigDir): ClaudeSnapshot => ({
@@ -71,6 +77,8 @@ export class ClaudeDomain implements Domain {
   private attentionMemo: { snap: ClaudeSnapshot; sessions: unknown; problems: readonly Problem[] } | null = null;
   private viewCache = new Map<string, { key: string; view: ClaudeSessionView }>();
   private disposed = false;
+  /** Each followed session's subagent files (subagents.ts), read with its transcript. */
+  private readonly subagents: SubagentTracker;
 
   constructor(private readonly opts: ClaudeDomainOptions) {
     this.dir = opts.config.dir;
@@ -79,11 +87,21 @@ export class ClaudeDomain implements Domain {
     this.live = opts.live ?? true;
     this.probe = opts.probe ?? systemProbe();
     this.cell = new SnapshotCell(EMPTY(opts.config));
+    this.subagents = new SubagentTracker(this.dir, this.live, (sid) => {
+      if (!this.disposed && this.readers.has(sid)) this.readTranscripts(new Set([sid]));
+    });
     if (this.live) opts.sessions.subscribe(() => this.syncTranscripts(false));
   }
 
   subscribe = (l: () => void) => this.cell.subscribe(l);
   getSnapshot = () => this.cell.getSnapshot();
+  /**
+   * The run history changed: follow the transcripts it names now (only newly wanted ones are read). Also
+   * one-shot: the runs domain scans after this one, so its first list arrives here.
+   */
+  historyChanged = (): void => {
+    this.syncTranscripts(false);
+  };
   problems = (): readonly Problem[] => {
     const snap = this.cell.getSnapshot();
     const sessions = this.opts.sessions.getSnapshot();
@@ -140,6 +158,12 @@ export class ClaudeDomain implements Domain {
       if (cwd && path.isAbsolute(cwd)) want.set(s.id, transcriptRel(cwd, s.id));
       if (want.size >= MAX_TRANSCRIPTS) break;
     }
+    const dir = this.opts.projectDir;
+    if (this.opts.history && dir && path.isAbsolute(dir))
+      for (const sid of this.opts.history.ids()) {
+        if (want.size >= MAX_TRANSCRIPTS) break;
+        if (!want.has(sid)) want.set(sid, transcriptRel(dir, sid));
+      }
     return want;
   }
 
@@ -159,7 +183,10 @@ export class ClaudeDomain implements Domain {
         this.readers.set(sid, new TranscriptReader(this.dir, rel));
         added.push(sid);
       }
-    if (removed || added.length > 0) this.readerDirs = null;
+    if (removed || added.length > 0) {
+      this.readerDirs = null;
+      this.subagents.follow(this.readers);
+    }
     // Live, the directory watches announce growth: an OMC state change (a ralph iteration) must
     // not reopen every transcript, only read the ones it made us want.
     if (fullRead || !this.live) this.readTranscripts();
@@ -185,7 +212,9 @@ export class ClaudeDomain implements Domain {
       const before = r.state().offset;
       r.refresh(budget);
       budget -= Math.max(0, r.state().offset - before);
-      if (r.behind) this.behind.add(sid);
+      const sub = this.subagents.read(sid, budget);
+      budget -= sub.bytes;
+      if (r.behind || sub.behind) this.behind.add(sid);
       else this.behind.delete(sid);
     }
     this.publish();
@@ -267,7 +296,14 @@ export class ClaudeDomain implements Domain {
       const cur = by.get(sid) ?? { sessionId: sid, process: null, transcript: null };
       by.set(sid, {
         ...cur,
-        transcript: { rel: r.rel, facts: st.facts, size: st.size, partialFrom: st.partialFrom, problem: st.problem },
+        transcript: {
+          rel: r.rel,
+          facts: this.subagents.facts(sid, st.facts, r.version),
+          subagents: this.subagents.summary(sid),
+          size: st.size,
+          partialFrom: st.partialFrom,
+          problem: st.problem,
+        },
       });
       if (st.problem) problems.push({ path: `${this.label}/${r.rel}`, message: st.problem, severity: 'warning' });
     }
@@ -275,7 +311,9 @@ export class ClaudeDomain implements Domain {
     const key = [...by.values()]
       .map((v) => {
         const p = v.process;
-        const rv = v.transcript ? this.readers.get(v.sessionId)?.version : -1;
+        const rv = v.transcript
+          ? `${this.readers.get(v.sessionId)?.version}.${this.subagents.version(v.sessionId)}`
+          : -1;
         return `${v.sessionId}|${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${rv}`;
       })
       .join('\n')
@@ -286,7 +324,7 @@ export class ClaudeDomain implements Domain {
     const kept = new Map<string, { key: string; view: ClaudeSessionView }>();
     for (const [sid, v] of by) {
       const p = v.process;
-      const k = `${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmux}|${p?.name}|${v.transcript ? this.readers.get(sid)?.version : -1}|${v.transcript?.problem}`;
+      const k = `${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmux}|${p?.name}|${v.transcript ? `${this.readers.get(sid)?.version}.${this.subagents.version(sid)}` : -1}|${v.transcript?.problem}`;
       const prev = this.viewCache.get(sid);
       if (prev && prev.key === k) by.set(sid, prev.view);
       kept.set(sid, prev && prev.key === k ? prev : { key: k, view: v });
@@ -391,6 +429,7 @@ export class ClaudeDomain implements Domain {
 
   dispose(): void {
     this.disposed = true;
+    this.subagents.dispose();
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
     if (this.timer) clearInterval(this.timer);

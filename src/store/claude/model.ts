@@ -1,6 +1,7 @@
 /** Immutable snapshot shapes of the Claude domain (what panes and --json read). */
 import type { Problem } from '../types.js';
 import type { ProcessStatus } from './process-status.js';
+import type { SubagentsSummary } from './subagents.js';
 import type { TranscriptFacts } from './transcript-facts.js';
 
 export interface ProcessView {
@@ -28,7 +29,10 @@ export interface ProcessView {
 export interface TranscriptView {
   /** Relative to the config dir. */
   rel: string;
+  /** The session's facts, its subagents' usage folded in (subagents.ts). */
   facts: TranscriptFacts;
+  /** The subagents' own figures (per agent, per type); null when it has none. */
+  subagents: SubagentsSummary | null;
   size: number;
   /** The summary covers bytes from here on; 0 = the whole file. */
   partialFrom: number;

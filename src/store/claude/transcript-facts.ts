@@ -8,6 +8,8 @@
 import { cleanBlock, cleanLine, truncate } from '../../io/sanitize.js';
 import { timeMs } from '../sessions/omc-rules.js';
 import { type Obj, obj } from '../../io/json.js';
+import { emptyNativeLoops, NativeLoopFolder, type NativeLoopFacts } from './native-loops.js';
+import { addResponse, modelKey, SpendTimeline, usagePart, type UsageByModel } from './usage.js';
 
 export interface Tokens {
   input: number;
@@ -38,6 +40,8 @@ export interface IterationFacts {
   iteration: number | null;
   startedMs: number | null;
   tokens: Tokens;
+  /** The same usage per model (priced per model: usage.ts, prices.ts). */
+  byModel: UsageByModel;
   filesWritten: number;
   errors: number;
 }
@@ -67,6 +71,12 @@ export interface TranscriptFacts {
   /** (time, tokens) per API response, newest last, for a burn rate. */
   usageSamples: { atMs: number; tokens: number }[];
   lastLineMs: number | null;
+  /** Usage per model, for a cost per model (usage.ts, prices.ts). */
+  byModel: UsageByModel;
+  /** The same usage in time buckets: a run's window, a mode, a day. */
+  timeline: SpendTimeline;
+  /** Claude Code's own loops: /goal, /loop jobs (native-loops.ts). */
+  native: NativeLoopFacts;
   /** Claude Code's own cost figure (its `cost-state` line, written when a session exits); never estimated here. */
   cliCost: { usd: number; unknownModelCost: boolean } | null;
   /**
@@ -114,6 +124,9 @@ export function emptyFacts(): TranscriptFacts {
     iterations: [],
     usageSamples: [],
     lastLineMs: null,
+    byModel: new Map(),
+    timeline: new SpendTimeline(),
+    native: emptyNativeLoops(),
     cliCost: null,
     peerNotes: [],
   };
@@ -150,13 +163,18 @@ function toolArg(name: string, input: Obj | null): string {
  */
 export class FactsBuilder {
   facts: TranscriptFacts = emptyFacts();
+  private native = new NativeLoopFolder();
+
+  constructor() {
+    this.facts.native = this.native.facts;
+  }
   private recentIds: string[] = [];
   private recentIdSet = new Set<string>();
 
   private current(): IterationFacts {
     let it = this.facts.iterations[this.facts.iterations.length - 1];
     if (!it) {
-      it = { iteration: null, startedMs: null, tokens: zeroTokens(), filesWritten: 0, errors: 0 };
+      it = { iteration: null, startedMs: null, tokens: zeroTokens(), byModel: new Map(), filesWritten: 0, errors: 0 };
       this.facts.iterations.push(it);
     }
     return it;
@@ -223,6 +241,11 @@ export class FactsBuilder {
       }
       f.messages += 1;
       if (at !== null) push(f.usageSamples, { atMs: at, tokens: tokenTotal(t) }, KEEP_USAGE_SAMPLES);
+      const part = usagePart(usage);
+      const model = modelKey(msg.model, usage);
+      addResponse(f.byModel, model, part);
+      addResponse(this.current().byModel, model, part);
+      f.timeline.add(at, model, part);
     }
     if (typeof msg.model === 'string' && msg.model !== '<synthetic>') f.model = short(msg.model, 60);
     const content = Array.isArray(msg.content) ? msg.content : [];
@@ -235,6 +258,7 @@ export class FactsBuilder {
         const name = short(b.name, 60);
         const input = obj(b.input);
         push(f.lastToolCalls, { name, arg: toolArg(name, input), atMs: at }, KEEP_TOOL_CALLS);
+        this.native.toolUse(b.id, name, input);
         const file = input?.file_path ?? input?.notebook_path;
         if (WRITE_TOOLS.has(name) && typeof file === 'string') this.fileWritten(short(file, 300));
       }
@@ -262,6 +286,7 @@ export class FactsBuilder {
     if (!msg) return;
     if (line.origin !== undefined) this.peerNote(line.origin, msg.content, at);
     if (typeof msg.content === 'string') {
+      this.native.userText(msg.content, line.isMeta === true);
       // A typed prompt (not a meta line the CLI injects) begins a turn.
       if (line.isMeta !== true) {
         f.turnOpen = true;
@@ -274,6 +299,9 @@ export class FactsBuilder {
     if (!Array.isArray(msg.content)) return;
     for (const block of msg.content) {
       const b = obj(block);
+      if (b?.type === 'tool_result') {
+        this.native.toolResult(b.tool_use_id, b.is_error === true, obj(line.toolUseResult), at);
+      }
       if (b?.type !== 'tool_result' || b.is_error !== true) continue;
       const text = short(resultText(b.content), 300) || 'tool error';
       f.lastError = { text, atMs: at };
@@ -291,6 +319,10 @@ export class FactsBuilder {
 
   private attachment(line: Obj, at: number | null): void {
     const a = obj(line.attachment);
+    if (a?.type === 'goal_status') {
+      this.native.goalStatus(a, at);
+      return;
+    }
     if (a?.type === 'queued_command') return this.peerNote(a.origin, a.prompt, at);
     if (a?.type !== 'hook_blocking_error') return;
     const be = a.blockingError;
@@ -306,13 +338,14 @@ export class FactsBuilder {
     if (iteration !== null)
       push(
         f.iterations,
-        { iteration, startedMs: at, tokens: zeroTokens(), filesWritten: 0, errors: 0 },
+        { iteration, startedMs: at, tokens: zeroTokens(), byModel: new Map(), filesWritten: 0, errors: 0 },
         KEEP_ITERATIONS,
       );
   }
 
   private system(line: Obj, at: number | null): void {
     const f = this.facts;
+    this.native.system(line, at);
     if (line.subtype === 'turn_duration') {
       const d = line.durationMs;
       if (typeof d === 'number' && Number.isFinite(d) && d >= 0) push(f.turnDurationsMs, d, KEEP_TURN_DURATIONS);

@@ -36,8 +36,14 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
  */
 const scratch = Buffer.allocUnsafe(STEP_BYTES);
 
-export interface ReaderState {
-  facts: TranscriptFacts;
+/** What folds a transcript's lines into facts (FactsBuilder for a session; subagents.ts for a subagent's file). */
+export interface LineFolder<F> {
+  readonly facts: F;
+  add(line: Record<string, unknown>, raw: string): void;
+}
+
+export interface ReaderState<F = TranscriptFacts> {
+  facts: F;
   /** Offset of the next unread byte (after the last complete line). */
   offset: number;
   size: number;
@@ -47,8 +53,8 @@ export interface ReaderState {
   problem: string | null;
 }
 
-export class TranscriptReader {
-  private builder = new FactsBuilder();
+export class TranscriptReader<F = TranscriptFacts> {
+  private builder: LineFolder<F>;
   private ino = -1;
   private offset = 0;
   private size = 0;
@@ -64,14 +70,17 @@ export class TranscriptReader {
   constructor(
     private readonly configDir: string,
     readonly rel: string,
-  ) {}
+    private readonly newFolder: () => LineFolder<F> = () => new FactsBuilder() as unknown as LineFolder<F>,
+  ) {
+    this.builder = newFolder();
+  }
 
   /** True while bytes remain beyond `offset` (a refresh step stopped early). */
   get behind(): boolean {
     return this.size > this.offset + (this.carry?.length ?? 0);
   }
 
-  state(): ReaderState {
+  state(): ReaderState<F> {
     return {
       facts: this.builder.facts,
       offset: this.offset,
@@ -125,7 +134,7 @@ export class TranscriptReader {
       return 0;
     }
     if (restart) {
-      this.builder = new FactsBuilder();
+      this.builder = this.newFolder();
       this.ino = r.ino;
       this.offset = r.from;
       this.partialFrom = r.from;

@@ -1,0 +1,252 @@
+/**
+ * The --json fields of "what it costs" (issue 26), from the same functions the
+ * TUI draws with, so the figures are the same on every surface: per session
+ * `agent.spend` (per model, priced or "unpriced"), `agent.subagents` (per
+ * type), `agent.native_loops`; per run `usd_est`; and a top-level `cost`
+ * (price source, the project's spend per mode and per day, the loops with
+ * their burn rates, the plan quota, the wait daemon, the budget guard).
+ */
+import type { ClaudeSessionView } from '../store/claude/model.js';
+import { PRICE_SOURCE, type Estimate } from '../store/claude/prices.js';
+import type { UsageByModel } from '../store/claude/usage.js';
+import { nextRunMs } from '../store/claude/native-loops.js';
+import { costRollup, runKey, type Spent } from '../store/cost/rollup.js';
+import { competingStopHooks, projectLoops, rateLimitFor } from '../store/cost/loops.js';
+import { judgeUsage, type Window } from '../store/cost/quota.js';
+import { sessionSpend } from '../store/cost/spend.js';
+import type { OmcStore } from '../store/store.js';
+import type { ModelPrice } from '../store/claude/prices.js';
+
+const iso = (ms: number | null | undefined) =>
+  ms === null || ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString();
+const usd = (n: number) => Math.round(n * 1e9) / 1e9;
+
+export function estimateJson(e: Estimate): Record<string, unknown> {
+  return {
+    // null (not 0) when nothing was priced: unpriced usage is never a zero cost.
+    usd_est: e.priced.length === 0 && e.unpriced.length > 0 ? null : usd(e.usd),
+    unpriced_models: e.unpriced.map((u) => ({ model: u.model, tokens: u.tokens })),
+  };
+}
+
+const spentJson = (s: Spent) => ({ tokens: s.tokens, ...estimateJson(s.estimate) });
+
+function byModelJson(by: UsageByModel, e: Estimate) {
+  return [...by.entries()].map(([model, u]) => {
+    const p = e.priced.find((x) => x.model === model);
+    return {
+      model,
+      responses: u.responses,
+      input: u.input,
+      output: u.output,
+      cache_read: u.cacheRead,
+      cache_write: u.cacheWrite,
+      cache_write_1h: u.cacheWrite1h,
+      web_searches: u.webSearches,
+      usd_est: p ? usd(p.usd) : null,
+      price: p ? p.source : 'unpriced',
+    };
+  });
+}
+
+function sessionCostJson(c: ClaudeSessionView | undefined, prices: Readonly<Record<string, ModelPrice>>, now: number) {
+  const f = c?.transcript?.facts;
+  const sp = sessionSpend(c, prices, now);
+  const subs = c?.transcript?.subagents ?? null;
+  return {
+    spend: sp &&
+      f && {
+        tokens: sp.tokens,
+        ...estimateJson(sp.estimate),
+        today_tokens: sp.todayTokens,
+        today_usd_est: estimateJson(sp.today).usd_est,
+        burn_tokens_per_min: sp.burnPerMin,
+        burn_usd_per_hour_est: sp.burnUsdPerHour === null ? null : usd(sp.burnUsdPerHour),
+        by_model: byModelJson(f.byModel, sp.estimate),
+      },
+    subagents: subs && {
+      count: subs.agents.length,
+      not_counted: subs.notCounted,
+      input: subs.tokens.input,
+      output: subs.tokens.output,
+      cache_read: subs.tokens.cacheRead,
+      cache_write: subs.tokens.cacheWrite,
+      by_type: subs.byType.map((t) => ({
+        type: t.type,
+        count: t.count,
+        input: t.tokens.input,
+        output: t.tokens.output,
+        cache_read: t.tokens.cacheRead,
+        cache_write: t.tokens.cacheWrite,
+        models: [...t.byModel.keys()],
+      })),
+      agents: subs.agents.map((a) => ({
+        id: a.id,
+        type: a.meta.type,
+        model: a.meta.model,
+        description: a.meta.description,
+        finished: a.meta.finished,
+        responses: a.facts.messages,
+        input: a.facts.tokens.input,
+        output: a.facts.tokens.output,
+        cache_read: a.facts.tokens.cacheRead,
+        cache_write: a.facts.tokens.cacheWrite,
+        started_at: iso(a.facts.firstMs),
+        last_at: iso(a.facts.lastMs),
+        problem: a.problem,
+      })),
+    },
+    native_loops: f && {
+      goal: f.native.goal && {
+        condition: f.native.goal.condition,
+        state: f.native.goal.state,
+        paused: f.native.goal.paused,
+        set_at: iso(f.native.goal.setMs),
+        unmet_checks: f.native.goal.checks,
+        last_check_at: iso(f.native.goal.lastCheckMs),
+        reason: f.native.goal.reason,
+        summary: f.native.goal.summary && {
+          iterations: f.native.goal.summary.iterations,
+          duration_ms: f.native.goal.summary.durationMs,
+          tokens: f.native.goal.summary.tokens,
+        },
+      },
+      jobs: f.native.jobs.map((j) => ({
+        id: j.id,
+        kind: j.kind,
+        cron: j.cron,
+        schedule: j.human,
+        prompt: j.prompt,
+        recurring: j.recurring,
+        fires: j.fires,
+        last_fire_at: iso(j.lastFireMs),
+        next_run_at: iso(nextRunMs(j, now)),
+        deleted: j.deleted,
+        alive_with_process: c?.process ? c.process.status !== 'gone' : null,
+      })),
+    },
+  };
+}
+
+function budgetJson(s: { modes: { mode: string }[] } | undefined, store: OmcStore) {
+  for (const m of s?.modes ?? []) {
+    const b = store.runs.budgetFor(m.mode);
+    if (b) return { mode: m.mode, spend: b.spend, budget: b.budget, pct: b.pct, outcome: b.outcome, at: iso(b.tsMs) };
+  }
+  return null;
+}
+
+const windowJson = (w: Window | null) => w && { percent: w.percent, resets_at: iso(w.resetsMs) };
+
+/** Adds the cost fields to a --json document built by buildJsonReport (+ addClaudeToReport). */
+export function addCostToReport(
+  doc: Record<string, unknown>,
+  store: OmcStore,
+  prices: Readonly<Record<string, ModelPrice>>,
+  now: number,
+): void {
+  const sessions = store.sessions.getSnapshot().sessions;
+  const claude = store.claude.getSnapshot();
+  const quota = store.quota.getSnapshot();
+  const byId = new Map(sessions.map((s) => [s.id, s]));
+  for (const row of doc.sessions as Record<string, unknown>[]) {
+    const s = byId.get(row.id as string);
+    if (!s || s.kind !== 'session') continue;
+    const c = claude.bySession.get(s.id);
+    const agent = (row.agent ?? null) as Record<string, unknown> | null;
+    if (!agent) continue;
+    Object.assign(agent, sessionCostJson(c, prices, now));
+    const competing = competingStopHooks(s, c);
+    agent.competing_stop_hooks = competing;
+    const lim = s.modes.some((m) => m.enforced) ? rateLimitFor(quota, c?.process ?? null, now) : null;
+    agent.rate_limited = lim && {
+      until: iso(lim.untilMs),
+      by: lim.by,
+      wait_daemon_alive: lim.daemonAlive,
+      wait_daemon_resumes_it: lim.daemonResumes,
+    };
+  }
+  const runs = store.runs.runs();
+  const rollup = costRollup(sessions, runs, claude, prices, now);
+  if (Array.isArray(doc.runs))
+    (doc.runs as Record<string, unknown>[]).forEach((r, i) => {
+      const run = runs[i];
+      const sp = run ? rollup.runs.get(runKey(run)) : undefined;
+      Object.assign(r, {
+        tokens: sp ? sp.tokens : null,
+        ...(sp ? estimateJson(sp.estimate) : { usd_est: null, unpriced_models: [] }),
+        resolution_ms: sp ? sp.resolutionMs : null,
+      });
+    });
+  const loops = projectLoops({
+    sessions,
+    claude,
+    jobs: store.bgJobs.getSnapshot().jobs,
+    quota,
+    prices,
+    projectDir: store.projectDir,
+    now,
+  });
+  const judged = quota.cache ? judgeUsage(quota.cache, now, quota.pollMs) : null;
+  const d = quota.daemon;
+  const env = process.env;
+  doc.cost = {
+    prices: { built_in: PRICE_SOURCE, config_overrides: Object.keys(prices) },
+    project: { sessions: rollup.project.sessions, ...spentJson(rollup.project) },
+    by_mode: rollup.byMode.map((m) => ({ mode: m.mode, ...spentJson(m) })),
+    by_day: rollup.byDay.map((x) => ({ day: x.day, ...spentJson(x) })),
+    loops: loops.map((l) => ({
+      kind: l.kind,
+      session: l.sessionId,
+      label: l.label,
+      detail: l.detail,
+      state: l.state,
+      ended: l.ended,
+      next_run_at: iso(l.nextMs),
+      process: l.process?.status ?? null,
+      competing_stop_hooks: l.competing,
+      rate_limited_until: iso(l.rateLimit?.untilMs),
+      burn_tokens_per_min: l.spend?.burnPerMin ?? null,
+      burn_usd_per_hour_est: l.spend?.burnUsdPerHour === null || !l.spend ? null : usd(l.spend.burnUsdPerHour),
+      tokens: l.spend?.tokens ?? null,
+      ...(l.spend ? estimateJson(l.spend.estimate) : { usd_est: null, unpriced_models: [] }),
+      budget: budgetJson(l.kind === 'omc' && l.sessionId ? byId.get(l.sessionId) : undefined, store),
+    })),
+    quota: judged && {
+      file: `${quota.configDir}/${judged.cache.rel}`,
+      source: judged.cache.source,
+      written_at: iso(judged.cache.writtenMs),
+      age_ms: judged.ageMs,
+      last_success_at: iso(judged.cache.lastSuccessMs),
+      data_age_ms: judged.dataAgeMs,
+      // OMC serves the data only while its last success is under 15 minutes old: null past that.
+      five_hour: windowJson(judged.data?.fiveHour ?? null),
+      weekly: windowJson(judged.data?.weekly ?? null),
+      monthly: windowJson(judged.data?.monthly ?? null),
+      scoped: (judged.data?.scoped ?? []).map((s) => ({ label: s.label, ...windowJson(s.window) })),
+      extra_usage: judged.data?.extraUsage
+        ? { spent_usd: judged.data.extraUsage.spentUsd, limit_usd: judged.data.extraUsage.limitUsd }
+        : null,
+      error: judged.cache.error,
+      served_stale: judged.servedStale,
+      not_refreshed: judged.notRefreshed,
+      usage_api_backoff_until: iso(judged.cache.apiBackoffUntilMs),
+      limited_until: iso(judged.limitedUntilMs),
+    },
+    wait_daemon: d && {
+      dir: d.dir,
+      pid: d.pid,
+      alive: d.alive,
+      last_poll_at: iso(d.state?.lastPollMs),
+      limited: d.state?.limited ?? null,
+      next_reset_at: iso(d.state?.nextResetMs),
+      blocked_panes: d.state?.blockedPanes.map((p) => ({ id: p.id, session: p.session })) ?? [],
+      note: 'blockedPanes is one poll old at best and usually empty (OMC 5.5.0 drops a static limit screen after one poll)',
+    },
+    budget_guard: {
+      // OMC 5.6's guard is configured only through the hooks' environment; this is omc-top's.
+      run_budget_tokens: Number(env.OMC_RUN_BUDGET_TOKENS) > 0 ? Number(env.OMC_RUN_BUDGET_TOKENS) : null,
+      enforce: env.OMC_BUDGET_ENFORCE ?? (Number(env.OMC_RUN_BUDGET_TOKENS) > 0 ? 'shadow' : null),
+    },
+  };
+}

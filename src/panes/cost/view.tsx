@@ -1,0 +1,17 @@
+import React, { useSyncExternalStore } from 'react';
+import type { ViewProps } from '../../kit/pane.js';
+import { configuredPrices } from '../../store/claude/price-config.js';
+import { ScrollLines } from '../../ui/scroll-lines.js';
+import { costPaneLines } from './lines.js';
+import type { CostPaneState } from './state.js';
+
+/** Only reads: sessions, Claude, runs, quota and background jobs, each subscribed so the page follows them. */
+export function CostView({ state, store, width, height, now }: ViewProps<CostPaneState>) {
+  useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
+  useSyncExternalStore(store.claude.subscribe, store.claude.getSnapshot);
+  useSyncExternalStore(store.runs.subscribe, store.runs.runs);
+  useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
+  useSyncExternalStore(store.bgJobs.subscribe, store.bgJobs.getSnapshot);
+  const lines = costPaneLines(store, configuredPrices(), now, width);
+  return <ScrollLines lines={lines} scroll={state.scroll} width={width} height={height} />;
+}

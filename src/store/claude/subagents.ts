@@ -1,0 +1,423 @@
+/**
+ * Subagents: Claude Code 2.1.332 writes each Task/Agent subagent's turns to
+ * its own file beside the session's transcript,
+ * `projects/<cwd>/<session>/subagents/agent-<id>.jsonl`, with
+ * `agent-<id>.meta.json` naming its type and model; the parent transcript never
+ * repeats their usage (observed: /work/notes/claude-2.1.332-protocols.md §3).
+ * Each file is read incrementally by byte offset (TranscriptReader), its usage
+ * counted once per API response (message.id) per model, and the session's
+ * figures are the parent's plus every subagent's (`withSubagents`): a
+ * subagent's usage counts in the iteration in which it started.
+ */
+import { type Obj, obj } from '../../io/json.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { listDirSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
+import { cleanLine, truncate } from '../../io/sanitize.js';
+import { timeMs } from '../sessions/omc-rules.js';
+import type { IterationFacts, Tokens, TranscriptFacts } from './transcript-facts.js';
+import { KEEP_USAGE_SAMPLES, tokenTotal, zeroTokens } from './transcript-facts.js';
+import { TranscriptReader, type LineFolder } from './transcript-reader.js';
+import { addResponse, addUsage, copyUsage, modelKey, SpendTimeline, usagePart, type UsageByModel } from './usage.js';
+
+/** Subagent files followed per session (a delegation-heavy session beyond this is counted up to it, and says so). */
+export const MAX_SUBAGENTS = 300;
+/** Subagent directories with their own fs.watch (the rest are re-read when their session's transcript moves). */
+export const MAX_SUBAGENT_WATCHES = 64;
+const RECENT_IDS = 128;
+const KEEP_SAMPLES = 50;
+
+export interface SubagentFacts {
+  tokens: Tokens;
+  messages: number;
+  byModel: UsageByModel;
+  timeline: SpendTimeline;
+  firstMs: number | null;
+  lastMs: number | null;
+  usageSamples: { atMs: number; tokens: number }[];
+}
+
+/** Folds a subagent's file: only usage (its lines are side-chain lines by definition). */
+export class SubagentFolder implements LineFolder<SubagentFacts> {
+  readonly facts: SubagentFacts = {
+    tokens: zeroTokens(),
+    messages: 0,
+    byModel: new Map(),
+    timeline: new SpendTimeline(),
+    firstMs: null,
+    lastMs: null,
+    usageSamples: [],
+  };
+  private recent: string[] = [];
+  private recentSet = new Set<string>();
+
+  add(line: Obj): void {
+    const f = this.facts;
+    const at = timeMs(line.timestamp);
+    if (at !== null) {
+      f.firstMs ??= at;
+      f.lastMs = at;
+    }
+    if (line.type !== 'assistant') return;
+    const msg = obj(line.message);
+    const usage = obj(msg?.usage);
+    if (!msg || !usage) return;
+    const id = typeof msg.id === 'string' ? msg.id : typeof line.requestId === 'string' ? line.requestId : null;
+    if (id !== null) {
+      if (this.recentSet.has(id)) return;
+      this.recent.push(id);
+      this.recentSet.add(id);
+      if (this.recent.length > RECENT_IDS) this.recentSet.delete(this.recent.shift() as string);
+    }
+    const part = usagePart(usage);
+    const model = modelKey(msg.model, usage);
+    f.tokens.input += part.input;
+    f.tokens.output += part.output;
+    f.tokens.cacheRead += part.cacheRead;
+    f.tokens.cacheWrite += part.cacheWrite;
+    f.messages += 1;
+    addResponse(f.byModel, model, part);
+    f.timeline.add(at, model, part);
+    if (at !== null) {
+      f.usageSamples.push({ atMs: at, tokens: part.input + part.output + part.cacheRead + part.cacheWrite });
+      if (f.usageSamples.length > KEEP_SAMPLES) f.usageSamples.shift();
+    }
+  }
+}
+
+/** What `agent-<id>.meta.json` says (all optional: an older CLI writes none). */
+export interface SubagentMeta {
+  type: string | null;
+  /** The model the Agent call named (an alias such as "haiku") or resolved to. */
+  model: string | null;
+  description: string | null;
+  finished: boolean;
+}
+
+export interface SubagentView {
+  id: string;
+  meta: SubagentMeta;
+  facts: SubagentFacts;
+  /** Its file could not be read (the reason). */
+  problem: string | null;
+}
+
+export interface SubagentTypeTotal {
+  type: string;
+  count: number;
+  tokens: Tokens;
+  byModel: UsageByModel;
+}
+
+export interface SubagentsSummary {
+  agents: SubagentView[];
+  /** Per agent type (meta.json's agentType; "unknown type" without one), most tokens first. */
+  byType: SubagentTypeTotal[];
+  tokens: Tokens;
+  messages: number;
+  byModel: UsageByModel;
+  /** More files than MAX_SUBAGENTS: the rest were not counted. */
+  notCounted: number;
+}
+
+const AGENT_FILE = /^agent-([A-Za-z0-9_-]{1,64})\.jsonl$/;
+const text = (v: unknown, max: number) =>
+  typeof v === 'string' && v.trim() !== '' ? truncate(cleanLine(v).trim(), max) : null;
+
+/** One session's subagent directory. */
+export class SubagentSet {
+  readonly dirRel: string;
+  private readers = new Map<string, TranscriptReader<SubagentFacts>>();
+  private metas = new Map<string, { stamp: string; meta: SubagentMeta }>();
+  private dirStamp = '';
+  private skipped = 0;
+  /** Files whose change an fs.watch announced (null = read every file). */
+  private dirty: Set<string> | null = null;
+  private behindIds = new Set<string>();
+  version = 0;
+  private memo: { version: number; summary: SubagentsSummary | null } = { version: -1, summary: null };
+
+  constructor(
+    private readonly configDir: string,
+    transcriptRel: string,
+  ) {
+    this.dirRel = `${transcriptRel.replace(/\.jsonl$/, '')}/subagents`;
+  }
+
+  get size(): number {
+    return this.readers.size;
+  }
+
+  get behind(): boolean {
+    return this.behindIds.size > 0;
+  }
+
+  /** An fs.watch said this name changed (null: something in the directory). */
+  touched(name: string | null): void {
+    if (name === null) this.dirty = null;
+    else if (this.dirty) this.dirty.add(name);
+  }
+
+  /** Lists the directory when it changed (one lstat otherwise). Returns true when the set of agents changed. */
+  private sync(): boolean {
+    const st = statSync(this.configDir, this.dirRel);
+    if (!st || !st.isDirectory()) {
+      const had = this.readers.size > 0 || this.dirStamp !== '';
+      this.readers.clear();
+      this.metas.clear();
+      this.dirStamp = '';
+      return had;
+    }
+    const stamp = `${st.ino}:${st.mtimeMs}`;
+    if (stamp === this.dirStamp) return false;
+    this.dirStamp = stamp;
+    const list = listDirSync(this.configDir, this.dirRel);
+    if (!list.ok) return false;
+    let changed = false;
+    const names = list.entries.filter((e) => e.kind === 'file' && !e.invalidName).map((e) => e.name);
+    const ids = names.flatMap((n) => AGENT_FILE.exec(n)?.[1] ?? []).sort();
+    this.skipped = Math.max(0, ids.length - MAX_SUBAGENTS);
+    for (const id of ids.slice(0, MAX_SUBAGENTS))
+      if (!this.readers.has(id)) {
+        this.readers.set(
+          id,
+          new TranscriptReader(this.configDir, `${this.dirRel}/agent-${id}.jsonl`, () => new SubagentFolder()),
+        );
+        this.behindIds.add(id);
+        changed = true;
+      }
+    for (const id of [...this.readers.keys()])
+      if (!ids.includes(id)) {
+        this.readers.delete(id);
+        this.metas.delete(id);
+        changed = true;
+      }
+    return changed;
+  }
+
+  private readMeta(id: string): boolean {
+    const rel = `${this.dirRel}/agent-${id}.meta.json`;
+    const st = statSync(this.configDir, rel);
+    const stamp = st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'missing';
+    if (this.metas.get(id)?.stamp === stamp) return false;
+    let meta: SubagentMeta = { type: null, model: null, description: null, finished: false };
+    if (st) {
+      const r = readJsonSync(this.configDir, rel, 64 * 1024);
+      const o = r.ok ? obj(r.value) : null;
+      if (o)
+        meta = {
+          type: text(o.agentType, 60),
+          model: text(o.model, 60),
+          description: text(o.description, 120),
+          finished: o.finished === true,
+        };
+    }
+    this.metas.set(id, { stamp, meta });
+    return true;
+  }
+
+  /**
+   * Reads what changed, within `budget` bytes. Returns the bytes read and whether anything a view
+   * shows changed.
+   */
+  refresh(budget: number, watched: boolean): { bytes: number; changed: boolean } {
+    let changed = this.sync();
+    // Without a watch nothing says which file moved: every file is looked at (one fstat each when unchanged).
+    const dirty = watched ? this.dirty : null;
+    this.dirty = new Set();
+    let bytes = 0;
+    for (const [id, r] of this.readers) {
+      const wanted =
+        dirty === null ||
+        this.behindIds.has(id) ||
+        dirty.has(`agent-${id}.jsonl`) ||
+        dirty.has(`agent-${id}.meta.json`);
+      if (!wanted) continue;
+      if (this.readMeta(id)) changed = true;
+      if (budget - bytes <= 0) {
+        this.behindIds.add(id);
+        continue;
+      }
+      const before = r.state().offset;
+      const v = r.version;
+      r.refresh(budget - bytes);
+      bytes += Math.max(0, r.state().offset - before);
+      if (r.version !== v) changed = true;
+      if (r.behind) this.behindIds.add(id);
+      else this.behindIds.delete(id);
+    }
+    if (changed) this.version += 1;
+    return { bytes, changed };
+  }
+
+  summary(): SubagentsSummary | null {
+    if (this.memo.version === this.version) return this.memo.summary;
+    let summary: SubagentsSummary | null = null;
+    if (this.readers.size > 0) {
+      const agents: SubagentView[] = [];
+      const byModel: UsageByModel = new Map();
+      const tokens = zeroTokens();
+      let messages = 0;
+      const types = new Map<string, SubagentTypeTotal>();
+      for (const [id, r] of this.readers) {
+        const st = r.state();
+        const meta = this.metas.get(id)?.meta ?? { type: null, model: null, description: null, finished: false };
+        agents.push({ id, meta, facts: st.facts, problem: st.problem });
+        addTokens(tokens, st.facts.tokens);
+        messages += st.facts.messages;
+        addUsage(byModel, st.facts.byModel);
+        const type = meta.type ?? 'unknown type';
+        const t = types.get(type) ?? { type, count: 0, tokens: zeroTokens(), byModel: new Map() };
+        t.count += 1;
+        addTokens(t.tokens, st.facts.tokens);
+        addUsage(t.byModel, st.facts.byModel);
+        types.set(type, t);
+      }
+      agents.sort((a, b) => (a.facts.firstMs ?? 0) - (b.facts.firstMs ?? 0) || (a.id < b.id ? -1 : 1));
+      summary = {
+        agents,
+        byType: [...types.values()].sort(
+          (a, b) => tokenTotal(b.tokens) - tokenTotal(a.tokens) || (a.type < b.type ? -1 : 1),
+        ),
+        tokens,
+        messages,
+        byModel,
+        notCounted: this.skipped,
+      };
+    }
+    this.memo = { version: this.version, summary };
+    return summary;
+  }
+}
+
+function addTokens(into: Tokens, t: Tokens): void {
+  into.input += t.input;
+  into.output += t.output;
+  into.cacheRead += t.cacheRead;
+  into.cacheWrite += t.cacheWrite;
+}
+
+/**
+ * The session's facts with its subagents folded in: tokens, responses, usage per model, the spend
+ * timeline, the burn-rate samples and each iteration (a subagent counts in the iteration in which it
+ * started: the last one whose start is not after its first line). A new object; the parent's stays as it is.
+ */
+export function withSubagents(parent: TranscriptFacts, subs: SubagentsSummary | null): TranscriptFacts {
+  if (!subs || subs.agents.length === 0) return parent;
+  const tokens = { ...parent.tokens };
+  addTokens(tokens, subs.tokens);
+  const byModel = copyUsage(parent.byModel);
+  addUsage(byModel, subs.byModel);
+  const timeline = parent.timeline.clone();
+  for (const a of subs.agents) timeline.merge(a.facts.timeline);
+  const iterations: IterationFacts[] = parent.iterations.map((it) => ({
+    ...it,
+    tokens: { ...it.tokens },
+    byModel: copyUsage(it.byModel),
+  }));
+  for (const a of subs.agents) {
+    const at = a.facts.firstMs;
+    if (at === null) continue;
+    let target: IterationFacts | undefined;
+    for (const it of iterations) if (it.startedMs === null || it.startedMs <= at) target = it;
+    if (!target) continue;
+    addTokens(target.tokens, a.facts.tokens);
+    addUsage(target.byModel, a.facts.byModel);
+  }
+  const usageSamples = [...parent.usageSamples, ...subs.agents.flatMap((a) => a.facts.usageSamples)]
+    .sort((a, b) => a.atMs - b.atMs)
+    .slice(-KEEP_USAGE_SAMPLES);
+  return { ...parent, tokens, messages: parent.messages + subs.messages, byModel, timeline, iterations, usageSamples };
+}
+
+/**
+ * Every session's subagent set for the Claude domain: created with the session's transcript reader,
+ * read with it (within the same byte budget), and one fs.watch per subagent directory up to
+ * MAX_SUBAGENT_WATCHES so a background subagent's progress shows while its session is quiet.
+ */
+export class SubagentTracker {
+  private sets = new Map<string, SubagentSet>();
+  private watchers = new Map<string, fs.FSWatcher>();
+  private combined = new Map<string, { key: string; facts: TranscriptFacts }>();
+  private disposed = false;
+
+  constructor(
+    private readonly configDir: string,
+    private readonly live: boolean,
+    private readonly onChange: (sessionId: string) => void,
+  ) {}
+
+  /** Keeps a set for exactly the sessions whose transcripts are followed. */
+  follow(sessions: ReadonlyMap<string, { rel: string }>): void {
+    for (const [sid, set] of this.sets)
+      if (sessions.get(sid)?.rel.replace(/\.jsonl$/, '/subagents') !== set.dirRel) this.drop(sid);
+    for (const [sid, r] of sessions)
+      if (!this.sets.has(sid)) this.sets.set(sid, new SubagentSet(this.configDir, r.rel));
+  }
+
+  private drop(sid: string): void {
+    this.sets.delete(sid);
+    this.combined.delete(sid);
+    this.watchers.get(sid)?.close();
+    this.watchers.delete(sid);
+  }
+
+  /** Reads the session's subagents within `budget`; returns the bytes read and whether they are behind. */
+  read(sid: string, budget: number): { bytes: number; behind: boolean; changed: boolean } {
+    const set = this.sets.get(sid);
+    if (!set) return { bytes: 0, behind: false, changed: false };
+    const wasWatched = this.watchers.has(sid);
+    let r = set.refresh(budget, wasWatched);
+    if (this.live && set.size > 0 && !wasWatched && this.watch(sid, set)) {
+      // Lines written between that read and the watch: read once more now that the watch is up.
+      const again = set.refresh(Math.max(0, budget - r.bytes), false);
+      r = { bytes: r.bytes + again.bytes, changed: r.changed || again.changed };
+    }
+    return { ...r, behind: set.behind };
+  }
+
+  version(sid: string): number {
+    return this.sets.get(sid)?.version ?? 0;
+  }
+
+  summary(sid: string): SubagentsSummary | null {
+    return this.sets.get(sid)?.summary() ?? null;
+  }
+
+  /** The session's facts with its subagents in, memoised on both versions. */
+  facts(sid: string, parent: TranscriptFacts, parentVersion: number): TranscriptFacts {
+    const set = this.sets.get(sid);
+    if (!set || set.size === 0) return parent;
+    const key = `${parentVersion}:${set.version}`;
+    const hit = this.combined.get(sid);
+    if (hit && hit.key === key) return hit.facts;
+    const facts = withSubagents(parent, set.summary());
+    this.combined.set(sid, { key, facts });
+    return facts;
+  }
+
+  /** Returns true when a new watch was set up. */
+  private watch(sid: string, set: SubagentSet): boolean {
+    if (this.watchers.has(sid) || this.watchers.size >= MAX_SUBAGENT_WATCHES || this.disposed) return false;
+    try {
+      const w = fs.watch(path.join(this.configDir, set.dirRel), { persistent: false }, (_t, f) => {
+        set.touched(f ? String(f) : null);
+        this.onChange(sid);
+      });
+      w.on('error', () => {
+        w.close();
+        this.watchers.delete(sid);
+      });
+      this.watchers.set(sid, w);
+      return true;
+    } catch {
+      return false; // gone meanwhile: the next read of its session tries again
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+  }
+}

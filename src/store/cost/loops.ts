@@ -1,0 +1,224 @@
+/**
+ * Every loop of a project in one list, OMC's and Claude Code's own side by
+ * side, with what each really costs: OMC mode loops (active mode files),
+ * `/goal` (a session-scoped Stop hook), `/loop` jobs (CronCreate /
+ * ScheduleWakeup, alive only with their process), background jobs
+ * (`claude --bg`). Two facts cut across them: a session where two Stop hooks
+ * compete (an enforced OMC loop and an active /goal: "why didn't it stop" has
+ * two answers), and a loop held by the plan's rate limit (OMC's wait daemon or
+ * its usage cache say until when). Pure: from the store's snapshots.
+ */
+import type { BgJob } from '../claude/bg-jobs.js';
+import { encodeProjectDir } from '../claude/config-dir.js';
+import type { ClaudeSessionView, ClaudeSnapshot, ProcessView } from '../claude/model.js';
+import { liveJobs, nextRunMs, type GoalFacts, type ScheduledJob } from '../claude/native-loops.js';
+import type { ModelPrice } from '../claude/prices.js';
+import type { SessionView } from '../sessions/model.js';
+import { modeSummary } from '../sessions/summary.js';
+import type { QuotaSnapshot } from './quota-domain.js';
+import { judgeUsage } from './quota.js';
+import { sessionSpend, type SessionSpend } from './spend.js';
+
+/** A goal or job that ended this recently still shows (what just happened), then leaves the list. */
+export const RECENT_END_MS = 30 * 60_000;
+
+export type LoopKind = 'omc' | 'goal' | 'loop' | 'bg';
+
+export interface LoopRow {
+  key: string;
+  kind: LoopKind;
+  sessionId: string | null;
+  /** "ralph 3/100 · ultrawork", "/goal", "/loop", "bg job". */
+  label: string;
+  /** What keeps it going: the condition, the prompt, the job's words. */
+  detail: string;
+  /** Its state in a word or two: enforced, active, paused, met, failed, cleared, next 14:05, working, stopped… */
+  state: string;
+  /** When it runs next (a /loop job), epoch ms. */
+  nextMs: number | null;
+  process: ProcessView | null;
+  spend: SessionSpend | null;
+  /** The session also has the other kind of Stop hook active. */
+  competing: boolean;
+  rateLimit: RateLimitNote | null;
+  /** It is over (met, failed, stopped, ended with its process): shown a while, dimmed. */
+  ended: boolean;
+}
+
+export interface RateLimitNote {
+  untilMs: number;
+  /** Who says so. */
+  by: 'wait daemon' | 'usage cache';
+  /** OMC's wait daemon is alive and its last poll listed this loop's tmux pane: it will send it "1 Enter". */
+  daemonResumes: boolean;
+  /** OMC's wait daemon is alive (it resumes only panes it saw blocked). */
+  daemonAlive: boolean;
+}
+
+/** The plan is rate-limited now (a window at 100 %), and until when, from OMC's files; null when not known to be. */
+export function planLimit(q: QuotaSnapshot | null, now: number): { untilMs: number; by: RateLimitNote['by'] } | null {
+  const d = q?.daemon;
+  if (d?.alive && d.state?.limited && d.state.nextResetMs !== null && d.state.nextResetMs > now)
+    return { untilMs: d.state.nextResetMs, by: 'wait daemon' };
+  if (q?.cache) {
+    const j = judgeUsage(q.cache, now, q.pollMs);
+    if (j.limitedUntilMs !== null) return { untilMs: j.limitedUntilMs, by: 'usage cache' };
+  }
+  return null;
+}
+
+/** The note for a loop whose process is not busy while the plan is limited. */
+export function rateLimitFor(q: QuotaSnapshot | null, p: ProcessView | null, now: number): RateLimitNote | null {
+  if (p?.status === 'busy' || p?.status === 'gone') return null;
+  const lim = planLimit(q, now);
+  if (!lim) return null;
+  const d = q?.daemon;
+  const pane = p?.tmux ? /\.(%\d+)$/.exec(p.tmux)?.[1] : undefined;
+  return {
+    ...lim,
+    daemonAlive: d?.alive === true,
+    daemonResumes:
+      d?.alive === true && pane !== undefined && (d.state?.blockedPanes.some((b) => b.id === pane) ?? false),
+  };
+}
+
+const activeGoal = (g: GoalFacts | null) => g !== null && g.state === 'active';
+
+/** An enforced OMC loop and an active /goal in one session: two Stop hooks that can each keep it going. */
+export function competingStopHooks(s: SessionView | null, c: ClaudeSessionView | undefined): string | null {
+  const goal = c?.transcript?.facts.native.goal ?? null;
+  const omc = s?.modes.find((m) => m.enforced);
+  return omc && activeGoal(goal) ? `${omc.mode} (OMC) and /goal "${goal?.condition}"` : null;
+}
+
+function goalState(g: GoalFacts): string {
+  if (g.state !== 'active') return g.state;
+  return g.paused ? 'paused (block cap)' : g.checks > 0 ? `active · ${g.checks} unmet` : 'active';
+}
+
+function jobState(j: ScheduledJob, now: number): { state: string; next: number | null } {
+  const next = nextRunMs(j, now);
+  if (j.deleted) return { state: 'deleted', next: null };
+  return { state: next === null ? 'due' : 'scheduled', next };
+}
+
+export interface LoopInputs {
+  sessions: readonly SessionView[];
+  claude: ClaudeSnapshot;
+  jobs: readonly BgJob[];
+  quota: QuotaSnapshot | null;
+  prices: Readonly<Record<string, ModelPrice>> | undefined;
+  projectDir: string | null;
+  now: number;
+}
+
+/** The Claude sessions of this project: OMC's, and any whose process or transcript is in the project. */
+export function projectClaudeSessions(i: LoopInputs): [string, ClaudeSessionView][] {
+  const omc = new Set(i.sessions.filter((s) => s.kind === 'session').map((s) => s.id));
+  const prefix = i.projectDir ? `projects/${encodeProjectDir(i.projectDir)}/` : null;
+  const out: [string, ClaudeSessionView][] = [];
+  for (const [sid, c] of i.claude.bySession) {
+    const cwd = c.process?.cwd ?? null;
+    const mine =
+      omc.has(sid) ||
+      (i.projectDir !== null && cwd !== null && (cwd === i.projectDir || cwd.startsWith(`${i.projectDir}/`))) ||
+      (prefix !== null && c.transcript?.rel.startsWith(prefix) === true);
+    if (mine) out.push([sid, c]);
+  }
+  return out;
+}
+
+/** Every loop of the project, live ones first (OMC's, then Claude Code's), then those that ended lately. */
+export function projectLoops(i: LoopInputs): LoopRow[] {
+  const rows: LoopRow[] = [];
+  const byId = new Map(i.sessions.map((s) => [s.id, s]));
+  for (const s of i.sessions) {
+    const modes = s.modes.filter((m) => m.active);
+    if (modes.length === 0) continue;
+    const c = s.kind === 'session' ? i.claude.bySession.get(s.id) : undefined;
+    const p = c?.process ?? null;
+    const enforced = modes.some((m) => m.enforced);
+    rows.push({
+      key: `omc|${s.id}`,
+      kind: 'omc',
+      sessionId: s.kind === 'session' ? s.id : null,
+      label: modes.map((m) => modeSummary(m, false)).join(' · '),
+      detail: modes.find((m) => m.prompt)?.prompt ?? '',
+      state: enforced ? 'enforced' : s.status,
+      nextMs: null,
+      process: p,
+      spend: sessionSpend(c, i.prices, i.now),
+      competing: competingStopHooks(s, c) !== null,
+      rateLimit: enforced ? rateLimitFor(i.quota, p, i.now) : null,
+      ended: false,
+    });
+  }
+  for (const [sid, c] of projectClaudeSessions(i)) {
+    const f = c.transcript?.facts;
+    if (!f) continue;
+    const p = c.process;
+    const alive = p !== null && p.status !== 'gone';
+    const s = byId.get(sid) ?? null;
+    const g = f.native.goal;
+    if (g) {
+      const endMs = g.lastCheckMs ?? g.setMs;
+      const live = g.state === 'active' && (alive || p === null);
+      const recent = endMs !== null && i.now - endMs < RECENT_END_MS;
+      if (live || recent)
+        rows.push({
+          key: `goal|${sid}`,
+          kind: 'goal',
+          sessionId: sid,
+          label: '/goal',
+          detail: g.condition,
+          state: live ? goalState(g) : g.state === 'active' ? 'ended with its process' : g.state,
+          nextMs: null,
+          process: p,
+          spend: sessionSpend(c, i.prices, i.now),
+          competing: competingStopHooks(s, c) !== null,
+          rateLimit: live ? rateLimitFor(i.quota, p, i.now) : null,
+          ended: !live,
+        });
+    }
+    const jobs = alive ? liveJobs(f.native, i.now) : [];
+    for (const j of jobs) {
+      const st = jobState(j, i.now);
+      rows.push({
+        key: `loop|${sid}|${j.id}`,
+        kind: 'loop',
+        sessionId: sid,
+        label: j.kind === 'wakeup' ? '/loop (dynamic)' : '/loop',
+        detail: `${j.cron ?? j.human ?? ''}${j.prompt ? ` → ${j.prompt}` : ''}`.trim(),
+        state: `${st.state}${j.fires > 0 ? ` · fired ${j.fires}×` : ''}`,
+        nextMs: st.next,
+        process: p,
+        spend: sessionSpend(c, i.prices, i.now),
+        competing: false,
+        rateLimit: rateLimitFor(i.quota, p, i.now),
+        ended: false,
+      });
+    }
+  }
+  for (const j of i.jobs) {
+    const c = j.sessionId ? i.claude.bySession.get(j.sessionId) : undefined;
+    const over = j.state === 'stopped' || j.state === 'done' || j.state === 'failed';
+    const endMs = j.endedMs ?? j.updatedMs;
+    if (over && (endMs === null || i.now - endMs >= RECENT_END_MS)) continue;
+    rows.push({
+      key: `bg|${j.id}`,
+      kind: 'bg',
+      sessionId: j.sessionId,
+      label: `bg job ${j.id}`,
+      detail: j.prompt,
+      state: `${j.state}${j.detail && j.detail !== j.state ? ` · ${j.detail}` : ''}`,
+      nextMs: null,
+      process: c?.process ?? null,
+      spend: sessionSpend(c, i.prices, i.now),
+      competing: false,
+      rateLimit: over ? null : rateLimitFor(i.quota, c?.process ?? null, i.now),
+      ended: over,
+    });
+  }
+  const order: Record<LoopKind, number> = { omc: 0, goal: 1, loop: 2, bg: 3 };
+  return rows.sort((a, b) => Number(a.ended) - Number(b.ended) || order[a.kind] - order[b.kind]);
+}

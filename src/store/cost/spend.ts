@@ -1,0 +1,75 @@
+/**
+ * What a session's usage cost: its estimate over every model (the parent's
+ * and its subagents' usage, subagents.ts), today's part, and a burn rate in
+ * tokens and USD per hour. One function for every surface (sessions detail,
+ * History, the Cost pane, --json, fleet rows), memoised on the Claude domain's
+ * per-session view object, which it keeps while the session's facts are unchanged.
+ */
+import { burnRate } from '../claude/analytics.js';
+import type { ClaudeSessionView } from '../claude/model.js';
+import { estimate, type Estimate, type ModelPrice } from '../claude/prices.js';
+import { addUsage, usageTokens, type UsageByModel } from '../claude/usage.js';
+
+export const DAY_MS = 24 * 3600_000;
+
+/** "2026-12-01": the UTC day (the app's one time zone). */
+export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export interface SessionSpend {
+  estimate: Estimate;
+  tokens: number;
+  /** The part spent on the UTC day of `now`. */
+  today: Estimate;
+  todayTokens: number;
+  /** Tokens per minute over the last 10 minutes (null with fewer than 2 responses there). */
+  burnPerMin: number | null;
+  /** The burn in USD per hour at the session's own mix of models and token kinds; null when unknown. */
+  burnUsdPerHour: number | null;
+}
+
+/** Usage in the timeline's buckets that start on `day` (buckets never straddle a UTC day). */
+export function usageOnDay(c: ClaudeSessionView, day: string): UsageByModel {
+  const out: UsageByModel = new Map();
+  const f = c.transcript?.facts;
+  if (!f) return out;
+  for (const b of f.timeline.list()) if (utcDay(b.startMs) === day) addUsage(out, b.byModel);
+  return out;
+}
+
+const memo = new WeakMap<
+  ClaudeSessionView,
+  { key: string; prices: Readonly<Record<string, ModelPrice>> | undefined; spend: SessionSpend }
+>();
+
+/** null when the session has no transcript. */
+export function sessionSpend(
+  c: ClaudeSessionView | undefined,
+  prices: Readonly<Record<string, ModelPrice>> | undefined,
+  now: number,
+): SessionSpend | null {
+  const f = c?.transcript?.facts;
+  if (!c || !f) return null;
+  const burnPerMin = burnRate(f, now);
+  const key = `${utcDay(now)}|${burnPerMin}`;
+  const hit = memo.get(c);
+  if (hit && hit.key === key && hit.prices === prices) return hit.spend;
+  const est = estimate(f.byModel, prices);
+  const tokens = usageTokens(f.byModel);
+  const todayUsage = usageOnDay(c, utcDay(now));
+  const todayEst = estimate(todayUsage, prices);
+  const pricedTokens = est.priced.reduce((n, p) => n + p.tokens, 0);
+  const burnUsdPerHour =
+    burnPerMin === null || pricedTokens === 0 || est.unpriced.length > 0
+      ? null
+      : (burnPerMin * 60 * est.usd) / pricedTokens;
+  const spend: SessionSpend = {
+    estimate: est,
+    tokens,
+    today: todayEst,
+    todayTokens: usageTokens(todayUsage),
+    burnPerMin,
+    burnUsdPerHour,
+  };
+  memo.set(c, { key, prices, spend });
+  return spend;
+}

@@ -1,0 +1,200 @@
+/**
+ * Issue 26 on screen, in the real App over a real store: the plan quota in the header and the Cost
+ * pane from OMC's own usage cache and wait-daemon files (written by OMC 5.5.0's real writers:
+ * test/fixtures/omc-5.5-cost), "rate-limited, resumes HH:MM" on a loop the daemon holds, an
+ * ultragoal row's goals from OMC's own plan files, and a run's cost in History.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { forgetConfiguredPrices } from '../../src/store/claude/price-config.js';
+import { OmcStore } from '../../src/store/store.js';
+import { writeRegistry, writeTranscript } from '../helpers/claude-files.js';
+import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
+import { assistant, prompt } from '../store/claude/lines.js';
+import * as omc56 from '../helpers/omc56.js';
+
+const FIX = path.resolve(__dirname, '../fixtures/omc-5.5-cost');
+const SID = 'aaaaaaaa-1111-4222-8333-000000000001';
+const GOAL = 'bbbbbbbb-1111-4222-8333-000000000002';
+/** Half a minute after OMC's HUD wrote the usage cache (02-success) and after the wait daemon's first poll. */
+const CACHE_AT = 1796165336253;
+const NOW = CACHE_AT + 30_000;
+
+let p: TempProject | null = null;
+let app: MountedApp | null = null;
+let child: ChildProcess | null = null;
+afterEach(async () => {
+  await app?.unmount();
+  app = null;
+  child?.kill('SIGKILL');
+  child = null;
+  p?.cleanup();
+  p = null;
+  delete process.env.XDG_CONFIG_HOME;
+  forgetConfiguredPrices();
+});
+
+function startIdleCli(cwd: string): Promise<ChildProcess> {
+  const c = spawn(process.execPath, ['-e', 'console.log("ready");setInterval(()=>{},1000)'], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  child = c;
+  return new Promise((resolve) => c.stdout?.once('data', () => resolve(c)));
+}
+
+async function setup(opts: { daemon?: string } = {}) {
+  p = makeProject();
+  const home = path.join(p.dir, 'home');
+  const cfg = path.join(home, '.claude');
+  process.env.XDG_CONFIG_HOME = path.join(p.dir, 'xdg');
+  forgetConfiguredPrices();
+  const at = new Date(NOW).toISOString();
+  writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
+    active: true,
+    iteration: 3,
+    max_iterations: 10,
+    started_at: new Date(NOW - 20 * 60_000).toISOString(),
+    last_checked_at: at,
+    session_id: SID,
+    project_path: p.dir,
+    prompt: 'ralph: make the tests pass',
+  });
+  // The ultragoal mode state as OMC's keyword detector writes it, and a plan written by OMC's CLI.
+  writeOmcJson(path.join(p.root, 'state', 'sessions', GOAL, 'ultragoal-state.json'), {
+    active: true,
+    started_at: at,
+    current_phase: 'executing',
+    original_prompt: '$ultragoal ship the search feature',
+    session_id: GOAL,
+    project_path: p.dir,
+    reinforcement_count: 2,
+    max_reinforcements: 50,
+    awaiting_confirmation: false,
+    last_checked_at: at,
+  });
+  fs.cpSync(path.join(FIX, 'ultragoal', '12-review-blockers-G002'), path.join(p.root, 'ultragoal'), {
+    recursive: true,
+  });
+  fs.mkdirSync(path.join(cfg, 'plugins', 'oh-my-claudecode'), { recursive: true });
+  fs.copyFileSync(
+    path.join(FIX, 'usage-cache', '02-success', '.usage-cache-anthropic.json'),
+    path.join(cfg, 'plugins', 'oh-my-claudecode', '.usage-cache-anthropic.json'),
+  );
+  const cli = await startIdleCli(p.dir);
+  writeRegistry(cfg, cli.pid as number, SID, { status: 'idle', cwd: p.dir, tmux: 'main:@0.%0' });
+  writeTranscript(cfg, p.dir, SID, [
+    prompt(SID, new Date(NOW - 10 * 60_000).toISOString(), 'ralph: make the tests pass'),
+    ...assistant(SID, new Date(NOW - 9 * 60_000).toISOString(), 'm1', 1, [{ type: 'text', text: 'working' }]),
+    ...assistant(SID, new Date(NOW - 8 * 60_000).toISOString(), 'm2', 2, [{ type: 'text', text: 'more' }]),
+  ]);
+  if (opts.daemon) {
+    const dir = path.join(home, '.local', 'state', 'omc');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.copyFileSync(
+      path.join(FIX, 'rate-limit-daemon', opts.daemon, 'rate-limit-daemon.json'),
+      path.join(dir, 'rate-limit-daemon.json'),
+    );
+    // Alive by its pid: this test's own process stands for it.
+    fs.writeFileSync(path.join(dir, 'rate-limit-daemon.pid'), String(process.pid));
+  }
+  const store = new OmcStore({
+    root: p.root,
+    watch: 'none',
+    projectDir: p.dir,
+    clock: () => NOW,
+    claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg, HOME: home } },
+  });
+  store.start();
+  return store;
+}
+
+describe('cost on screen', () => {
+  it("the header shows the plan quota from OMC's usage cache; $ opens the Cost pane with the quota, the loops and the rollups", async () => {
+    const store = await setup();
+    const m = mountStore(store, { columns: 160, rows: 50 });
+    app = m;
+    await m.ready;
+    const head = (await app.waitForText('CLAUDE')).split('\n')[0] as string;
+    expect(head).toContain('5h 38% ↻1h59 · wk 61% ↻2d23h');
+    await app.press('$');
+    const t = await app.waitForText('▌Plan quota (OMC)');
+    // 101×4 + 11×20 + 1000×0.2 + 5×5 + 102×4 + 12×20 + 2000×0.2 + 5×5 = 1,922 µ$: the pinned CLI's price.
+    expect(t).toContain('Spent in this project: $0.0019 est.');
+    expect(t).toContain('.usage-cache-anthropic.json · written 30s ago');
+    expect(t).toContain('wait daemon: not set up');
+    expect(t).toMatch(/ralph 3\/10\s+aaaaaaaa\s+idle\s+enforced/);
+    expect(t).toMatch(/▌By mode[^]*ralph\s+\$0\.0019 est\./);
+    expect(t).toMatch(/▌By day \(UTC\)[^]*2026-12-01\s+\$0\.0019 est\./);
+  });
+
+  it('a loop the wait daemon holds: the row says rate-limited until the reset, the detail says the daemon will resume its pane', async () => {
+    const store = await setup({ daemon: 'static-limit-screen/01-first-poll-limited' });
+    const m = mountStore(store, { columns: 160, rows: 50 });
+    app = m;
+    await m.ready;
+    await app.press('/', SID.slice(0, 8), KEY.enter);
+    const row = await app.waitForText(/▸ .*aaaaaaaa/);
+    // nextResetAt 2026-12-01T23:24:50Z.
+    expect(row).toContain('[rate-limited ↻23:24]');
+    await app.press(KEY.enter);
+    const t = (await app.waitForText('rate-limited, resumes 23:24 UTC')).replace(/\s+/g, ' ');
+    expect(t).toContain("OMC's wait daemon says the plan is at 100 %");
+    expect(t).toContain("the wait daemon saw this pane blocked and will send it '1 Enter' then");
+  });
+
+  it("an ultragoal row shows its plan's goals like ralph's stories; the detail lists them", async () => {
+    const store = await setup();
+    const m = mountStore(store, { columns: 160, rows: 50 });
+    app = m;
+    await m.ready;
+    await app.press('/', GOAL.slice(0, 8), KEY.enter);
+    const row = await app.waitForText(/▸ .*bbbbbbbb/);
+    expect(row).toContain('goals 2/4 ⚠1 review-blocked');
+    await app.press(KEY.enter);
+    const t = await app.waitForText('▌goals (ultragoal/goals.json): 2/4 complete');
+    expect(t).toContain('⚠ G002-wire-the-search-endpoint — review blocked (attempt 2)');
+    expect(t).toContain('· G004-resolve-final-code-review-blockers — pending');
+  });
+
+  it("History: a run's cost is what its window spent (before and after it excluded); its detail says so", async () => {
+    p = makeProject();
+    const cfg = path.join(p.dir, 'cfg');
+    process.env.XDG_CONFIG_HOME = path.join(p.dir, 'xdg');
+    forgetConfiguredPrices();
+    const T0 = Date.parse('2026-11-30T10:00:00.000Z');
+    const at = (min: number) => new Date(T0 + min * 60_000).toISOString();
+    // A ralph run from 10:00 to 10:30 (OMC 5.6's ledger, restated in test/helpers/omc56.ts).
+    omc56.start(p.root, 'ralph', SID, at(0));
+    omc56.observeClear(p.root, 'ralph', SID, { active: true, started_at: at(0), current_phase: 'complete' }, at(30));
+    writeTranscript(cfg, p.dir, SID, [
+      ...assistant(SID, at(-5), 'before', 1, [{ type: 'text', text: 'before the run' }]),
+      ...assistant(SID, at(10), 'in1', 2, [{ type: 'text', text: 'in the run' }]),
+      ...assistant(SID, at(20), 'in2', 3, [{ type: 'text', text: 'in the run' }]),
+      ...assistant(SID, at(45), 'after', 4, [{ type: 'text', text: 'after the run' }]),
+    ]);
+    const store = new OmcStore({
+      root: p.root,
+      watch: 'none',
+      projectDir: p.dir,
+      clock: () => T0 + 90 * 60_000,
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg } },
+    });
+    store.start();
+    const m = mountStore(store, { columns: 140, rows: 30 });
+    app = m;
+    await m.ready;
+    await app.press('R');
+    const t = await app.waitForText('COST EST');
+    // in1 + in2 only: (102+103)×4 + (12+13)×20 + 5000×0.2 + 10×5 = 2,370 µ$; 5,235 tokens.
+    expect(t).toMatch(/ralph\s+aaaaaaaa\s+.*completed\s+30m\s+\S+\s+\S+\s+\$0\.0024\s+5\.2k/);
+    await app.press(KEY.enter);
+    const d = await app.waitForText("spent in the run's window");
+    expect(d.replace(/\s+/g, ' ')).toContain(
+      "spent in the run's window: $0.0024 est. · 5.2k tokens, subagents included (exact to 1 minute at each end)",
+    );
+  });
+});
