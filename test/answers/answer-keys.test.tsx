@@ -14,12 +14,12 @@ import { helpLines } from '../../src/ui/overlay-lines.js';
 import { PANES } from '../../src/panes/registry.js';
 import { GLOBAL_BINDINGS } from '../../src/input/router.js';
 import { HELP_SECTIONS } from '../../src/input/answer-keys.js';
-import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
+import { KEY, mountStore } from '../helpers/mount-app.js';
 import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
 const S = SESSION.ralph;
 let p: TempProject | null = null;
-let app: MountedApp | null = null;
+let app: ReturnType<typeof mountStore> | null = null;
 afterEach(async () => {
   await app?.unmount();
   app = null;
@@ -82,7 +82,11 @@ function scene(opts: { readonly?: boolean } = {}) {
     }));
     return done;
   };
-  const footer = () => a.lines().findLast((l) => l.includes('s:Sessions')) ?? '';
+  const footer = () =>
+    a
+      .lines()
+      .filter((l) => l.includes('s:Sessions'))
+      .at(-1) ?? '';
   return { a, ask, footer, store };
 }
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
-import { mountStore, type MountedApp } from '../helpers/mount-app.js';
+import { mountStore } from '../helpers/mount-app.js';
 import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { listPending, parseDecision, startTwoGateRun } from '../helpers/omc-graph.mjs';
 
@@ -26,9 +26,13 @@ describe.skipIf(process.platform !== 'linux')('the ! list: OMC graph gates', () 
     await waitFor(() => fs.existsSync(run.pendingPath('gate-deploy-act0')), { timeoutMs: 20_000 });
     const store = new OmcStore({ root: p.root, watch: 'poll', projectDir: p.dir, claude: { live: false, env: {} } });
     store.start();
-    const a: MountedApp = mountStore(store, { columns: 150, rows: 36 });
+    const a = mountStore(store, { columns: 150, rows: 36 });
     cleanups.push(() => a.unmount());
-    const footer = () => a.lines().findLast((l) => l.includes('s:Sessions')) ?? '';
+    const footer = () =>
+      a
+        .lines()
+        .filter((l) => l.includes('s:Sessions'))
+        .at(-1) ?? '';
     await a.ready;
 
     await a.step('!');

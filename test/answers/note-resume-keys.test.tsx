@@ -13,7 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
-import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
+import { KEY, mountStore } from '../helpers/mount-app.js';
 import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { DEAD_PID, writeRegistry, writeTranscript } from '../helpers/claude-files.js';
 
@@ -43,7 +43,7 @@ function scene() {
       answers: { stateDir: path.join(p.dir, 'xdg-state', 'omc-top'), listen: false, live: false },
     });
     store.start();
-    const app: MountedApp = mountStore(store, { columns: 150, rows: 34 });
+    const app = mountStore(store, { columns: 150, rows: 34 });
     cleanups.push(() => app.unmount());
     return app;
   };
