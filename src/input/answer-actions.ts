@@ -81,6 +81,8 @@ export function decideGateItem(
   app: AppActions,
   item: Extract<AnswerItem, { kind: 'gate' }>,
   decision: GateDecision,
+  /** Where to go once the dialog closes either way (back to the list the gate was picked from). */
+  back: () => void = () => undefined,
 ): void {
   const g = item.gate;
   const cli = findOmcCli(store.omc);
@@ -100,7 +102,9 @@ export function decideGateItem(
         : 'The run goes on past the gate.',
     ],
     prompt: `y: ${decision === 'approved' ? 'approve' : 'deny'}   n/Esc: not now`,
-    onConfirm: () =>
+    onDecline: back,
+    onConfirm: () => {
+      back();
       app.run('gate', async () => {
         const r = await decideGate({
           root: store.root,
@@ -129,6 +133,7 @@ export function decideGateItem(
             );
           return true;
         });
-      }),
+      });
+    },
   });
 }

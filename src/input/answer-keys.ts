@@ -21,6 +21,8 @@ export interface AnswerEnv {
   app: AppActions;
   /** Closes the list and opens the pane and item that show the file at `path` (relative to the .omc root). */
   open(path: string): void;
+  /** Opens the list again (after a gate's dialog). */
+  reopen(): void;
 }
 
 export interface AnswerContext extends BindingContext<AnswerLine | null> {
@@ -62,7 +64,7 @@ function answerKey(
     run: (ctx) => {
       const a = itemOf(ctx);
       if (a?.kind === 'permission' && perm) answerPermissionItem(ctx.env.store, ctx.env.app, a, perm);
-      else if (a?.kind === 'gate' && gate) decideGateItem(ctx.env.store, ctx.env.app, a, gate);
+      else if (a?.kind === 'gate' && gate) decideGateItem(ctx.env.store, ctx.env.app, a, gate, ctx.env.reopen);
     },
   };
 }
@@ -115,7 +117,7 @@ export function answerHints(
 ): Array<[string, string]> {
   const sel = lines[problemsLayout(lines, list, body).view.index];
   if (!sel || !isAnswerLine(sel)) return [];
-  const ctx = answerContext(sel, { store, app, open: () => undefined });
+  const ctx = answerContext(sel, { store, app, open: () => undefined, reopen: () => undefined });
   return footerHints(ANSWER_BINDINGS, sel, app.readonly, ctx);
 }
 

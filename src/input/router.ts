@@ -246,8 +246,11 @@ function routeProblems(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): bo
   else if (is('G', 'end')) move('last');
   else if (isAnswerLine(problems[lay.view.index] ?? { path: '' }))
     return (
-      routeAnswerKey(ev, problems[lay.view.index] as AnswerLine, { ...env, open: (path) => openPath(env, path) }) ||
-      false
+      routeAnswerKey(ev, problems[lay.view.index] as AnswerLine, {
+        ...env,
+        open: (path) => openPath(env, path),
+        reopen: () => env.ui.setOverlay(overlay),
+      }) || false
     );
   else if (is('enter', 'right', 'l')) {
     const p = problems[lay.view.index];
