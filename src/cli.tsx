@@ -7,6 +7,7 @@
 import './terminal/young-gen.js';
 import { restoreFetch } from './terminal/yoga-without-fetch.js';
 import React from 'react';
+import os from 'node:os';
 import path from 'node:path';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
@@ -20,9 +21,10 @@ import { enableIterationSamples } from './feeds/iteration-sampling.js';
 import { buildJsonReport } from './feeds/json-report.js';
 import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
-import { detectOmcInstall, type OmcInstall } from './store/omc-install.js';
+import { type OmcInstall } from './store/omc-install.js';
+import { resolveRootAndOmc } from './store/omc-root.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
-import { resolveOmcRoot, type RootResolution } from './store/root.js';
+import type { RootResolution } from './store/root.js';
 import { cleanBlock, terminalSafeJson } from './io/sanitize.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
@@ -98,6 +100,7 @@ function notFoundMessage(r: RootResolution): string {
 async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, nested: NestedSearch): Promise<number> {
   const store = new OmcStore({
     omc,
+    home: os.homedir(),
     root: res.root,
     watch: 'none',
     claude: { live: false },
@@ -155,6 +158,7 @@ function runTui(
   const watchRoot = (root: string, projectDir: string | undefined, rule: string) => {
     const s = new OmcStore({
       omc: opts.omc,
+      home: os.homedir(),
       root,
       readonly: opts.readonly,
       watch: opts.poll ? 'poll' : 'auto',
@@ -244,10 +248,10 @@ function runTui(
 }
 
 /** `--omc-version X` must name a version; anything else is a usage error, not a silent default. */
-export function omcInstallFor(override: string | undefined, projectDir: string | null): OmcInstall {
+export function checkOmcVersionFlag(override: string | undefined): string | undefined {
   if (override !== undefined && !/^v?\d+\.\d+\.\d+$/.test(override.trim()))
     throw new UsageError(`--omc-version needs a version like 5.5.0 or 4.4.4, not ${JSON.stringify(override)}`);
-  return detectOmcInstall({ env: process.env, projectDir, override });
+  return override;
 }
 
 const SUBCOMMANDS = new Set(['cancel', 'wiki', 'doctor', 'watch', 'status', 'hooks', 'send']);
@@ -282,7 +286,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     return runFleet({ ...flags, ...fleet, local: args.flags.has('all') }, runFullScreen);
   }
   const cwd = (args.flags.get('cwd') as string | undefined) ?? process.cwd();
-  const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
+  // Which OMC runs the hooks decides where its state is: both are found together.
+  const { res, omc } = resolveRootAndOmc({
+    cwd,
+    rootOverride: args.flags.get('root') as string | undefined,
+    override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
+  });
   const readonly = args.flags.has('readonly');
   // --json answers now; the monitor waits for a .omc that does not exist yet (and says where it looks).
   const interactive = process.stdout.isTTY && process.stdin.isTTY;
@@ -297,7 +306,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     res.exists && res.projectDir ? findNestedRoots(res.projectDir, res.root) : { roots: [], truncated: false };
   const notice = nestedNotice(nested);
   if (notice) res.notices.unshift(notice);
-  const omc = omcInstallFor(args.flags.get('omc-version') as string | undefined, res.projectDir);
   const notify = args.flags.get('notify');
   if (typeof notify === 'string' && typeof parseChannels(notify) === 'string') {
     throw new UsageError(parseChannels(notify) as string);

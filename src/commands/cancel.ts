@@ -11,19 +11,25 @@
 import { executeCancel, type CancelDone } from '../store/cancel/execute.js';
 import { planCancel, type CancelRequest } from '../store/cancel/plan.js';
 import { listDirSync, readJsonSync, statSync } from '../io/safe-fs/index.js';
-import { detectOmcInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
+import os from 'node:os';
+import { sessionInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
+import { bookWords } from '../store/omc-books.js';
+import { resolveRootAndOmc } from '../store/omc-root.js';
 import { diskTree } from '../store/verdict/disk-tree.js';
-import { stopVerdict, type SessionVerdict } from '../store/verdict/index.js';
-import { resolveOmcRoot } from '../store/root.js';
+import { RULE_BOOKS, stopVerdict, type SessionVerdict } from '../store/verdict/index.js';
 import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
+import { claudeAtSignal, claudeWords, followClaude, type ClaudeSide } from '../store/cancel/tracker.js';
+import { AgentPoller } from '../store/claude/agent-poller.js';
+import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { parseArgs, UsageError } from './args.js';
 
-export const CANCEL_EXIT = { ok: 0, notTaken: 1, usage: 2, readonly: 3, nothing: 4 } as const;
+export const CANCEL_EXIT = { ok: 0, notTaken: 1, usage: 2, readonly: 3, nothing: 4, notStopped: 5 } as const;
 
 const FLAGS = {
   mode: 'value',
   'signal-only': 'bool',
+  wait: 'value',
   json: 'bool',
   cwd: 'value',
   root: 'value',
@@ -32,20 +38,24 @@ const FLAGS = {
   help: 'bool',
 } as const;
 
-export const CANCEL_USAGE = `Usage: omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json] [--cwd DIR | --root DIR] [--omc-version X]
+export const CANCEL_USAGE = `Usage: omc-top cancel <session-id> [--mode MODE] [--signal-only] [--wait SECONDS] [--json] [--cwd DIR | --root DIR] [--omc-version X]
 
 Ends a session's OMC loop the way OMC's own cancel does and checks that it took:
 writes state/sessions/<id>/cancel-signal-state.json (OMC's 30 s cancel signal),
 removes the mode files (and linked modes), sets an autopilot inactive (progress kept).
+Then says what the session's Claude process was doing: a Claude in a turn stops only
+when the turn ends and OMC's Stop hook lets it; "stopped ✓" only once that is seen.
   --mode MODE     only this mode (and the modes linked to it)
   --signal-only   pause: write the signal only; nothing is removed (30 s)
+  --wait SECONDS  wait up to SECONDS for Claude to be seen stopping (registry, transcript, exit)
   --json          one JSON document on stdout
   --omc-version X judge with OMC X's Stop-hook rules (default: the OMC running the hooks);
                   OMC 4.4.4 ignores cancel signals, so --signal-only is refused there
 A unique prefix of a session id is enough (as with git); an ambiguous one lists the candidates.
 "legacy" as the id means the session-less state in .omc/state/; "session:ID" names only a session
 directory (e.g. "session:legacy" for a directory that is itself named legacy).
-Exit: 0 took effect on disk, 1 did not, 2 usage, 3 --readonly, 4 nothing to cancel.`;
+Exit: 0 took effect on disk, 1 did not, 2 usage, 3 --readonly, 4 nothing to cancel,
+5 (--wait only) it took effect on disk but Claude was not seen to stop in time.`;
 
 /** Names a session directory only, never the session-less state. */
 const SESSION_PREFIX = 'session:';
@@ -59,7 +69,13 @@ interface Io {
   env?: NodeJS.ProcessEnv;
 }
 
-const omcJson = (o: OmcInstall) => ({ version: o.version, source: o.source, assumed: o.assumed, rules: o.rules });
+const omcJson = (o: OmcInstall) => ({
+  version: o.version,
+  source: o.source,
+  assumed: o.assumed,
+  rules: o.rules,
+  exact: o.book.exact,
+});
 
 /**
  * The verdict engine on a fresh read of disk: for a cancel, none of the modes it ended may still
@@ -71,6 +87,7 @@ export function verifyByVerdict(
   rules: RulesVersion,
   projectDir: string,
   now: number,
+  home: string | null = null,
 ): { ok: boolean; why: string; line: string; verdict: SessionVerdict | null } {
   const sid = done.plan.request.sessionId;
   if (sid === null) return { ok: true, why: '', line: 'session-less state: no one session to judge', verdict: null };
@@ -79,7 +96,7 @@ export function verifyByVerdict(
     started.ok && typeof (started.value as Record<string, unknown> | null)?.cwd === 'string'
       ? String((started.value as Record<string, unknown>).cwd)
       : projectDir;
-  const v = stopVerdict(diskTree(root), { rules, sessionId: sid, cwd, now });
+  const v = stopVerdict(diskTree(root, { home }), { rules, sessionId: sid, cwd, now });
   const line =
     v.decision === 'block'
       ? `blocks at the next Stop for ${v.mode ?? '?'} (${v.detail})`
@@ -89,7 +106,8 @@ export function verifyByVerdict(
     const ok = v.rule === 'cancel-signal' || v.decision === 'stop';
     return { ok, why: `the Stop hook still blocks: ${line}`, line, verdict: v };
   }
-  const still = v.modes.filter((m) => m.enforced && ended.has(m.mode));
+  // The gate, not the decision: the cancel's own signal lets the agent stop for 30 s, its files must not.
+  const still = v.modes.filter((m) => m.gateHolds && ended.has(m.mode));
   return {
     ok: still.length === 0,
     why: `the Stop hook still enforces ${still.map((m) => m.mode).join(', ')}`,
@@ -97,6 +115,35 @@ export function verifyByVerdict(
     verdict: v,
   };
 }
+
+/**
+ * With the OMC version unknown: the same check under every rule book, grouped by outcome, so the
+ * report says which versions the result holds for. null when every book agrees.
+ */
+function verifyUnderEveryBook(
+  root: string,
+  done: CancelDone,
+  projectDir: string,
+  now: number,
+  home: string | null,
+): Array<{ rules: RulesVersion[]; ok: boolean; line: string }> | null {
+  const out: Array<{ rules: RulesVersion[]; ok: boolean; line: string }> = [];
+  for (const rules of RULE_BOOKS) {
+    const r = verifyByVerdict(root, done, rules, projectDir, now, home);
+    const line = r.ok ? r.line : r.why;
+    const same = out.find((x) => x.ok === r.ok && x.line === line);
+    if (same) same.rules.push(rules);
+    else out.push({ rules: [rules], ok: r.ok, line });
+  }
+  return out.some((x) => !x.ok) && out.some((x) => x.ok) ? out : null;
+}
+
+/** The releases each book judges, for "depends on the version" messages. */
+const BOOK_RANGES: Record<RulesVersion, string> = {
+  '5.5.0': 'OMC 5.x',
+  '4.15.10': 'OMC 4.6.1–4.15',
+  '4.4.4': 'OMC 4.6.0 and older',
+};
 
 const defaultIo: Io = {
   out: (s) => process.stdout.write(s),
@@ -112,6 +159,40 @@ function fail(io: Io, json: boolean, code: number, error: string, message: strin
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** How often --wait looks again: the registry and the transcript are small reads. */
+const WAIT_STEP_MS = 200;
+
+const inTurnAtCancel = (c: ClaudeSide) => c.atCancel === 'busy' || c.atCancel === 'waiting';
+
+/**
+ * The session's Claude process right after the signal, and (with --wait) until it is seen to stop or the
+ * time is up. The session-less state has no one process.
+ */
+async function watchClaude(
+  done: CancelDone,
+  root: string,
+  projectDir: string,
+  waitMs: number,
+  io: Io,
+): Promise<ClaudeSide | null> {
+  const sid = done.plan.request.sessionId;
+  if (sid === null) return null;
+  const started = readJsonSync(root, `state/sessions/${sid}/session-started.json`);
+  const cwd =
+    started.ok && typeof (started.value as Record<string, unknown> | null)?.cwd === 'string'
+      ? String((started.value as Record<string, unknown>).cwd)
+      : projectDir;
+  const poller = new AgentPoller(findClaudeConfigDir(io.env ?? process.env).dir, sid, cwd, io.now);
+  const requested = done.signal.requestedMs;
+  let side = claudeAtSignal(poller.look(), requested);
+  const end = io.now() + waitMs;
+  while (inTurnAtCancel(side) && side.stoppedMs === null && io.now() < end) {
+    await new Promise((r) => setTimeout(r, Math.min(WAIT_STEP_MS, Math.max(1, end - io.now()))));
+    side = followClaude(side, poller.look(), requested);
+  }
+  return side;
+}
 
 function report(done: CancelDone): Record<string, unknown> {
   const p = done.plan;
@@ -137,8 +218,22 @@ function report(done: CancelDone): Record<string, unknown> {
   };
 }
 
-function human(done: CancelDone): string {
+function claudeJson(c: ClaudeSide | null, requestedMs: number): Record<string, unknown> | null {
+  if (!c) return null;
+  return {
+    at_cancel: c.atCancel,
+    pid: c.pid,
+    status: c.status,
+    stopped_at: c.stoppedMs === null ? null : iso(c.stoppedMs),
+    stopped_after_ms: c.stoppedMs === null ? null : Math.max(0, c.stoppedMs - requestedMs),
+    seen: c.seen,
+    text: claudeWords(c, requestedMs),
+  };
+}
+
+function human(done: CancelDone, claude: ClaudeSide | null): string {
   const lines = [`${done.ok ? '' : 'omc-top cancel: '}${done.summary}`];
+  if (claude) lines.push(`  Claude:  ${claudeWords(claude, done.signal.requestedMs)}`);
   lines.push(
     `  wrote    ${done.signal.rel} (${done.signal.form} signal, in force until ${iso(done.signal.expiresMs)})`,
   );
@@ -186,29 +281,24 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       '--readonly: cancel writes OMC state, so it is refused. Nothing was written.',
     );
   }
-  const res = resolveOmcRoot({
-    cwd: (args.flags.get('cwd') as string | undefined) ?? io.cwd,
-    rootOverride: args.flags.get('root') as string | undefined,
-  });
-  if (!res.exists) return fail(io, json, CANCEL_EXIT.nothing, 'no-root', `no .omc directory found (${res.explain})`);
-
   const override = args.flags.get('omc-version') as string | undefined;
   if (override !== undefined && !/^v?\d+\.\d+\.\d+$/.test(override.trim()))
     throw new UsageError(
       `--omc-version needs a version like 5.5.0 or 4.4.4, not ${JSON.stringify(cleanLine(override))}`,
     );
-  const omc = detectOmcInstall({ env: io.env ?? process.env, projectDir: res.projectDir, override });
-  const rules = omc.rules as RulesVersion;
+  const env = io.env ?? process.env;
+  const home = typeof env.HOME === 'string' && env.HOME !== '' ? env.HOME : os.homedir();
+  // Which OMC runs the hooks decides where its state is (4.x ignores OMC_STATE_DIR…): found together.
+  const found = resolveRootAndOmc({
+    cwd: (args.flags.get('cwd') as string | undefined) ?? io.cwd,
+    rootOverride: args.flags.get('root') as string | undefined,
+    override,
+    env,
+    home,
+  });
+  const res = found.res;
+  if (!res.exists) return fail(io, json, CANCEL_EXIT.nothing, 'no-root', `no .omc directory found (${res.explain})`);
   const pauseOnly = args.flags.has('signal-only');
-  if (pauseOnly && rules === '4.4.4') {
-    return fail(
-      io,
-      json,
-      CANCEL_EXIT.notTaken,
-      'pause-unsupported',
-      `OMC ${omc.version ?? rules} (${omc.source}) runs this project's hooks, and its Stop hook (scripts/persistent-mode.cjs) never reads cancel signals: a pause would pause nothing. Cancel without --signal-only to end the loop (its files are removed). Nothing was written.`,
-    );
-  }
 
   const legacy = id === 'legacy' && !dirOnly;
   let sessionId: string | null = legacy ? null : id;
@@ -234,9 +324,25 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
           .join(', ')}${hits.length > 20 ? ', …' : ''}`,
       );
   }
+  const waitArg = args.flags.get('wait') as string | undefined;
+  if (waitArg !== undefined && !/^\d{1,5}(\.\d+)?$/.test(waitArg.trim()))
+    throw new UsageError(`--wait needs a number of seconds, not ${JSON.stringify(cleanLine(waitArg))}`);
+  const waitMs = waitArg === undefined ? 0 : Math.round(Number(waitArg) * 1000);
   const req: CancelRequest = { sessionId, mode, pauseOnly };
+  // The session's own Claude process may run another OMC than the project's (its --plugin-dir).
+  const omc = (override === undefined && sessionId !== null ? sessionInstall(env, sessionId) : null) ?? found.omc;
+  const rules = omc.rules;
+  if (pauseOnly && rules === '4.4.4' && !omc.assumed) {
+    return fail(
+      io,
+      json,
+      CANCEL_EXIT.notTaken,
+      'pause-unsupported',
+      `OMC ${omc.version ?? rules} (${omc.source}) runs this project's hooks, and its Stop hook (judged by the ${bookWords(omc.book)}) never reads cancel signals: a pause would pause nothing. Cancel without --signal-only to end the loop (its files are removed). Nothing was written.`,
+    );
+  }
 
-  const first = planCancel(res.root, req, io.now());
+  const first = planCancel(res.root, req, io.now(), { rules: omc.assumed ? null : rules });
   if (!first.ok)
     return fail(
       io,
@@ -251,12 +357,34 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
     const outcome = await executeCancel(res.root, plan, { now: io.now });
     if (outcome.kind === 'done') {
       // "Verified" only when the Stop hook, re-reading disk now, no longer holds the agent for these modes.
-      const after = verifyByVerdict(res.root, outcome, rules, res.projectDir, io.now());
-      const ok = outcome.ok && after.ok;
-      const done = ok === outcome.ok ? outcome : { ...outcome, ok, summary: `${outcome.summary}; but ${after.why}` };
-      if (json) io.out(terminalSafeJson({ ...report(done), omc_version: omcJson(omc), verdict: after.verdict }) + '\n');
-      else (done.ok ? io.out : io.err)(human(done) + `  Stop hook (OMC ${rules} rules): ${after.line}\n`);
-      return done.ok ? CANCEL_EXIT.ok : CANCEL_EXIT.notTaken;
+      const after = verifyByVerdict(res.root, outcome, rules, res.projectDir, io.now(), home);
+      // Not knowing the version, a result that holds for one release and not another is no result.
+      const books = omc.assumed ? verifyUnderEveryBook(res.root, outcome, res.projectDir, io.now(), home) : null;
+      const depends = books
+        ? `it depends on the OMC version, which was not found (use --omc-version): ${books
+            .map(
+              (b) =>
+                `${b.rules.map((r) => BOOK_RANGES[r]).join(', ')}: ${b.ok ? (pauseOnly ? 'paused' : 'ended') : 'not taken'} (${b.line})`,
+            )
+            .join('; ')}`
+        : null;
+      const ok = outcome.ok && after.ok && depends === null;
+      const why = depends ?? after.why;
+      const done = ok === outcome.ok ? outcome : { ...outcome, ok, summary: `${outcome.summary}; but ${why}` };
+      const claude = done.ok ? await watchClaude(done, res.root, res.projectDir, waitMs, io) : null;
+      const unstopped = waitMs > 0 && claude !== null && inTurnAtCancel(claude) && claude.stoppedMs === null;
+      if (json)
+        io.out(
+          terminalSafeJson({
+            ...report(done),
+            omc_version: omcJson(omc),
+            verdict: after.verdict,
+            depends_on_version: books && books.map((b) => ({ rules: b.rules, ok: b.ok, detail: b.line })),
+            claude: claudeJson(claude, done.signal.requestedMs),
+          }) + '\n',
+        );
+      else (done.ok ? io.out : io.err)(human(done, claude) + `  Stop hook (OMC ${rules} rules): ${after.line}\n`);
+      return !done.ok ? CANCEL_EXIT.notTaken : unstopped ? CANCEL_EXIT.notStopped : CANCEL_EXIT.ok;
     }
     // Lost a race (a concurrent cancel, the session ending): nothing to cancel is exit 4, as the README says.
     if (outcome.kind === 'refused')

@@ -53,6 +53,8 @@ function viewOf(e: RegistryEntry): ProcessView {
     kind: e.kind,
     name: e.name,
     tmux: e.tmux,
+    // The registry's text: send needs the pane, not its name.
+    tmuxWhere: e.tmux,
     messagingSocketPath: e.messagingSocketPath,
     cwd: e.cwd,
     waitingFor: e.waitingFor,

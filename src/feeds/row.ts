@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { ClaudeSessionView } from '../store/claude/model.js';
+import { lifeOf } from '../store/claude/life.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import type { SessionView } from '../store/sessions/model.js';
 import { modeSummary, promptText } from '../store/sessions/summary.js';
@@ -15,6 +16,7 @@ import { sessionSpend } from '../store/cost/spend.js';
 
 export const SESSION_STATUSES = [
   'enforced',
+  'paused',
   'not-enforced',
   'pending',
   'stale',
@@ -22,7 +24,7 @@ export const SESSION_STATUSES = [
   'cancelling',
   'idle',
 ] as const;
-export const PROCESS_STATUSES = ['busy', 'idle', 'waiting', 'gone', 'unknown'] as const;
+export const PROCESS_STATUSES = ['busy', 'idle', 'waiting', 'gone', 'exited', 'unknown'] as const;
 
 /** The row model `watch --json --rows` sends and the fleet view draws. */
 export interface RowModel {
@@ -86,6 +88,7 @@ export function cleanRow(r: z.infer<typeof ROW_SCHEMA>): RowModel {
 /** The row of one local session (text already cleaned by the sessions domain). */
 export function rowOf(s: SessionView, claude: ClaudeSessionView | undefined, now = Date.now()): RowModel {
   const p = claude?.process ?? null;
+  const life = lifeOf(claude);
   const sp = s.kind === 'session' ? sessionSpend(claude, configuredPrices(), now) : null;
   const priced = (e: { priced: unknown[]; usd: number } | undefined) => (e && e.priced.length > 0 ? e.usd : null);
   return {
@@ -96,8 +99,9 @@ export function rowOf(s: SessionView, claude: ClaudeSessionView | undefined, now
     prompt: truncate(promptText(s), MAX_TEXT),
     updatedMs: s.updatedMs,
     rank: s.rank,
-    process: p?.status ?? null,
-    processWhy: p?.reason ?? null,
+    // A session no process was ever seen for has none; one whose transcript ends with Claude Code's exit has exited.
+    process: p || life.exit ? life.status : null,
+    processWhy: p?.reason ?? (life.exit ? 'the transcript ends with the figures Claude Code writes at exit' : null),
     costUsd: priced(sp?.estimate),
     unpricedModels: sp?.estimate.unpriced.length ?? 0,
     todayUsd: priced(sp?.today),

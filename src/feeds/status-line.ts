@@ -23,7 +23,7 @@ export function statusValues(input: AttentionInput, project: string): StatusValu
   for (const s of input.sessions.sessions) {
     for (const m of s.modes) {
       // The loops the Stop hook holds the agent for (or will, once armed): what a status bar should count.
-      if (m.status !== 'enforced' && m.status !== 'pending') continue;
+      if (m.status !== 'enforced' && m.status !== 'pending' && m.status !== 'paused') continue;
       const progress = m.iteration === null ? '' : m.max ? ` ${m.iteration}/${m.max}` : ` ${m.iteration}`;
       loops.push(`${m.mode}${progress}`);
     }

@@ -1,6 +1,6 @@
 /**
- * Which OMC runs this project's hooks, found the way Claude Code loads it, so
- * the verdict engine applies that version's Stop-hook rules.
+ * Which OMC runs this project's hooks, found the way Claude Code loads it, so the verdict engine
+ * applies that version's Stop-hook rules (omc-books.ts says which book judges which version).
  *
  * Formats, as the real Claude Code CLI 2.1.332 writes them (`claude plugin
  * marketplace add`, `plugin install [--scope project]`, `plugin disable`):
@@ -9,44 +9,54 @@
  *   ["projectPath"]}]}}`;
  * - `enabledPlugins: {"<name>@<marketplace>": true|false}` in `<config>/settings.json` (user),
  *   `<project>/.claude/settings.json` (project) and `.claude/settings.local.json` (local); the
- *   narrower scope wins.
+ *   narrower scope wins;
+ * - `claude --plugin-dir <dir>` loads a plugin no file names: only the process's command line
+ *   (/proc/<pid>/cmdline) says so;
+ * - OMC's setup writes `<!-- OMC:VERSION:x.y.z -->` into the CLAUDE.md it manages (the user's
+ *   `<config>/CLAUDE.md`, or the project's `.claude/CLAUDE.md` for a local setup).
  *
- * Precedence: `--omc-version` > `CLAUDE_PLUGIN_ROOT` (a hook's own environment) > the enabled
- * plugin in the registry > a global npm install (the legacy, non-plugin setup). Unknown → the
- * newest supported rules, marked assumed. Every file is read through fsx.
+ * Precedence: `--omc-version` > `CLAUDE_PLUGIN_ROOT` (a hook's own environment) > a live Claude
+ * process of this project started with `--plugin-dir <OMC>` > the enabled plugin in the registry >
+ * the `OMC:VERSION` marker > a global npm install (the legacy, non-plugin setup). Unknown → the
+ * newest book, marked assumed (and the statuses say where the books disagree). Every file is read
+ * through fsx. A session whose own Claude process says more (its `--plugin-dir`) is judged by
+ * that: `installForProcess`.
  */
 import path from 'node:path';
-import { readJsonSync } from '../io/safe-fs/index.js';
+import { readJsonSync, readTextSync } from '../io/safe-fs/index.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
+import { pluginDirsOf } from './claude/plugin-dir.js';
+import { judgeProcess, systemProbe, type LivenessProbe } from './claude/process-status.js';
+import { readRegistry, type RegistryEntry } from './claude/registry.js';
 import { cleanLine } from '../io/sanitize.js';
+import { bookFor, type BookChoice } from './omc-books.js';
+import { RULE_BOOKS, type RulesVersion } from './verdict/types.js';
 import { type Obj, obj } from '../io/json.js';
+
+export type { RulesVersion } from './verdict/types.js';
 
 export interface OmcInstall {
   version: string | null;
+  /** Where the version was found, in words. */
   source: string;
+  /** The same, in a word or two for the header: "--plugin-dir", "plugin", "CLAUDE.md", "npm"… */
+  sourceTag: string;
   assumed: boolean;
-  rules: string;
+  rules: RulesVersion;
+  /** Which book judges this version, how exactly, and what is known to differ. */
+  book: BookChoice;
   candidates: ReadonlyArray<{ version: string | null; source: string; path: string }>;
 }
 
-/** The rule sets the verdict engine has, newest first. */
-export const SUPPORTED_RULES = ['5.5.0', '4.4.4'] as const;
-export type RulesVersion = (typeof SUPPORTED_RULES)[number];
+/** The rule books the verdict engine has, newest first. */
+export const SUPPORTED_RULES = RULE_BOOKS;
 
 const PLUGIN_NAME = 'oh-my-claudecode';
 const NPM_NAME = 'oh-my-claude-sisyphus';
 
-/**
- * The rule set for an OMC version: 4.4.x and older wire `persistent-mode.cjs` (no cancel
- * signals, ultrawork/ultraqa enforced); 4.5 and later wire the `.mjs` hook whose rules 5.5.0
- * carries (4.15.10's contract differs only in still enforcing ultrawork/ultraqa).
- */
+/** The book that judges an OMC version (omc-books.ts); the newest for an unknown one. */
 export function rulesFor(version: string | null): RulesVersion {
-  const m = version === null ? null : /^v?(\d+)\.(\d+)/.exec(version.trim());
-  if (!m) return '5.5.0';
-  const major = Number(m[1]);
-  const minor = Number(m[2]);
-  return major < 4 || (major === 4 && minor <= 4) ? '4.4.4' : '5.5.0';
+  return bookFor(version).rules;
 }
 
 const VERSION_RE = /^v?\d+\.\d+\.\d+[0-9A-Za-z.+-]{0,40}$/;
@@ -59,6 +69,22 @@ function versionAt(dir: string): string | null {
     const r = readJsonSync(dir, rel, 1024 * 1024);
     if (r.ok) {
       const v = cleanVersion(obj(r.value)?.version);
+      if (v) return v;
+    }
+  }
+  return null;
+}
+
+/** The version of the OMC package or plugin in `dir`; null when `dir` holds some other plugin. */
+export function omcVersionAt(dir: string): string | null {
+  for (const [rel, name] of [
+    ['package.json', NPM_NAME],
+    ['.claude-plugin/plugin.json', PLUGIN_NAME],
+  ] as const) {
+    const r = readJsonSync(dir, rel, 1024 * 1024);
+    const o = r.ok ? obj(r.value) : null;
+    if (o?.name === name) {
+      const v = cleanVersion(o.version);
       if (v) return v;
     }
   }
@@ -79,21 +105,93 @@ function enabledIn(settings: Obj | null): Map<string, boolean> {
   return out;
 }
 
+/** `<!-- OMC:VERSION:x.y.z -->` in a CLAUDE.md OMC manages. */
+function markerVersion(dir: string, rel: string): string | null {
+  const r = readTextSync(dir, rel, 1024 * 1024);
+  if (!r.ok) return null;
+  return cleanVersion(/<!--\s*OMC:VERSION:([^\s]+)\s*-->/i.exec(r.text)?.[1]);
+}
+
+/** An install as found elsewhere (a test, a remote's report): the book follows from the version. */
+export const makeOmcInstall = (
+  version: string | null,
+  source: string,
+  sourceTag = source,
+  assumed = version === null,
+): OmcInstall => installOf(version, source, sourceTag, [], assumed);
+
+function installOf(
+  version: string | null,
+  source: string,
+  sourceTag: string,
+  candidates: OmcInstall['candidates'],
+  assumed = false,
+): OmcInstall {
+  const book = bookFor(version);
+  return { version, source, sourceTag, assumed, rules: book.rules, book, candidates };
+}
+
+/**
+ * What a live Claude Code process says about the OMC its hooks run: the OMC among its
+ * `--plugin-dir` directories, or null (none, or the command line cannot be read).
+ */
+export function installForProcess(e: RegistryEntry): OmcInstall | null {
+  const dirs = pluginDirsOf(e.pid, e.cwd);
+  for (const d of dirs ?? []) {
+    const version = omcVersionAt(d);
+    if (version)
+      return installOf(version, `--plugin-dir ${cleanLine(d)} (claude pid ${e.pid})`, '--plugin-dir', [
+        { version, source: '--plugin-dir', path: d },
+      ]);
+  }
+  return null;
+}
+
+/** The OMC a session's own live Claude process loaded (its --plugin-dir), or null. */
+export function sessionInstall(env: NodeJS.ProcessEnv, sessionId: string, probe?: LivenessProbe): OmcInstall | null {
+  const p = probe ?? systemProbe();
+  for (const e of readRegistry(findClaudeConfigDir(env).dir).entries) {
+    if (e.sessionId !== sessionId || judgeProcess(e, p).status === 'gone') continue;
+    const found = installForProcess(e);
+    if (found) return found;
+  }
+  return null;
+}
+
+const inside = (dir: string, p: string) => {
+  const rel = path.relative(dir, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
+
 export function detectOmcInstall(opts: {
   env: NodeJS.ProcessEnv;
   projectDir: string | null;
   override?: string;
+  /** Look at the live Claude processes of this project (their --plugin-dir); default true. */
+  processes?: boolean;
+  probe?: LivenessProbe;
 }): OmcInstall {
-  const candidates: Array<{ version: string | null; source: string; path: string }> = [];
+  const candidates: Array<{ version: string | null; source: string; path: string; tag: string }> = [];
   const { env, projectDir } = opts;
 
   // Candidates are collected in precedence order; the first with a version decides.
   const pluginRoot = env.CLAUDE_PLUGIN_ROOT;
   if (typeof pluginRoot === 'string' && pluginRoot.trim() !== '' && path.isAbsolute(pluginRoot)) {
-    candidates.push({ version: versionAt(pluginRoot), source: 'CLAUDE_PLUGIN_ROOT', path: pluginRoot });
+    candidates.push({ version: versionAt(pluginRoot), source: 'CLAUDE_PLUGIN_ROOT', path: pluginRoot, tag: 'env' });
   }
 
   const config = findClaudeConfigDir(env).dir;
+  if (opts.processes !== false && projectDir !== null) {
+    // Running Claude processes of this project: what they were started with is what their hooks run.
+    const probe = opts.probe ?? systemProbe();
+    for (const e of readRegistry(config).entries) {
+      if (!e.cwd || !inside(projectDir, e.cwd)) continue;
+      if (judgeProcess(e, probe).status === 'gone') continue;
+      const found = installForProcess(e);
+      if (found) candidates.push({ version: found.version, source: found.source, path: '', tag: '--plugin-dir' });
+    }
+  }
+
   const registry = obj(readObj(config, 'plugins/installed_plugins.json')?.plugins);
   // Narrowest scope first: local > project > user (Claude Code's settings precedence).
   const layers: Array<{ scope: string; map: Map<string, boolean> }> = [];
@@ -119,7 +217,28 @@ export function detectOmcInstall(opts: {
       version,
       source: `plugin ${cleanLine(key)} (enabled in ${scope} settings)`,
       path: installPath ?? path.join(config, 'plugins', 'installed_plugins.json'),
+      tag: 'plugin',
     });
+  }
+
+  // The marker OMC's setup writes into the CLAUDE.md it manages: the project's (local setup) first.
+  for (const [dir, rel, where] of [
+    ...(projectDir !== null
+      ? ([
+          [projectDir, '.claude/CLAUDE.md', "the project's .claude/CLAUDE.md"],
+          [projectDir, 'CLAUDE.md', "the project's CLAUDE.md"],
+        ] as const)
+      : []),
+    [config, 'CLAUDE.md', `${cleanLine(config)}/CLAUDE.md`],
+  ] as const) {
+    const version = markerVersion(dir, rel);
+    if (version)
+      candidates.push({
+        version,
+        source: `OMC:VERSION marker in ${where}`,
+        path: path.join(dir, rel),
+        tag: 'CLAUDE.md',
+      });
   }
 
   // A global npm install (hooks copied into settings by `omc setup`): npm's prefix, as npm picks it
@@ -129,19 +248,13 @@ export function detectOmcInstall(opts: {
     path.resolve(path.dirname(process.execPath), '..');
   const globalDir = path.join(prefix, 'lib', 'node_modules', NPM_NAME);
   const globalVersion = versionAt(globalDir);
-  if (globalVersion) candidates.push({ version: globalVersion, source: 'global npm install', path: globalDir });
+  if (globalVersion)
+    candidates.push({ version: globalVersion, source: 'global npm install', path: globalDir, tag: 'npm' });
 
+  const listed = candidates.map(({ version, source, path: p }) => ({ version, source, path: p }));
   const override = opts.override === undefined ? null : cleanVersion(opts.override);
-  if (override !== null)
-    return { version: override, source: '--omc-version', assumed: false, rules: rulesFor(override), candidates };
+  if (override !== null) return installOf(override, '--omc-version', '--omc-version', listed);
   const found = candidates.find((c) => c.version !== null);
-  if (found)
-    return { version: found.version, source: found.source, assumed: false, rules: rulesFor(found.version), candidates };
-  return {
-    version: null,
-    source: 'not found: assuming the newest supported rules',
-    assumed: true,
-    rules: SUPPORTED_RULES[0],
-    candidates,
-  };
+  if (found) return installOf(found.version, found.source, found.tag, listed);
+  return installOf(null, 'not found: assuming the newest rules', 'assumed', listed, true);
 }

@@ -2,8 +2,11 @@
  * Finds the .omc root the way OMC does (research/omc-contract.md §1 and the
  * 5.5.0 addendum §1): OMC_STATE_DIR/<project id> > .omc-workspace marker >
  * git top-level (submodules climb to the outermost superproject) > fallback.
- * Where 4.x and 5.5.0 disagree we follow 5.5.0 and, if only the 4.x location
- * exists on disk, use it and say so, so trees from both releases open.
+ * The rules changed between releases (omc-books.ts `rootFlavor`): when the OMC
+ * version is known its own rules apply, with a notice wherever the user's setting
+ * is one that version ignores (OMC_STATE_DIR before 4.15, a marker…). Unknown:
+ * the newest rules, and where 4.x and 5.x disagree, an existing 4.x location is
+ * used and said so, so trees from every release open.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +16,7 @@ import { readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
 import { realGit, type GitProbe } from '../io/git.js';
 import { findAncestorOmcDir, findGitTopByWalk, gitBinaryMissing } from './omc56/root-56.js';
+import type { RootFlavor } from './omc-books.js';
 import { isObj } from '../io/json.js';
 
 export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-ancestor' | 'non-git-home' | 'cwd-4x';
@@ -44,6 +48,10 @@ export interface ResolveOptions {
   git?: GitProbe;
   /** --root: use this .omc directory as is. */
   rootOverride?: string;
+  /** How the OMC that runs the hooks finds its root (null/absent: not known, the newest rules). */
+  flavor?: RootFlavor | null;
+  /** That OMC in words, for notices: "OMC 4.4.4 (plugin oh-my-claudecode@omc …)". */
+  omcWords?: string;
 }
 
 export const WORKSPACE_MARKER = '.omc-workspace';
@@ -189,6 +197,10 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     };
   }
 
+  const flavor = opts.flavor ?? null;
+  const who = opts.omcWords ?? 'this OMC';
+  if (flavor === 'cwd') return resolveCwdFlavor(cwd, env, home, git, who, looked, notices);
+
   const stateDir = env.OMC_STATE_DIR;
   if (stateDir) {
     const base = path.resolve(cwd, stateDir);
@@ -243,7 +255,8 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   const marker = findWorkspaceMarker(cwd, home, env);
   if (marker) {
     const root = path.join(marker, '.omc');
-    if (!isSensitiveLocation(marker, home, tmpdir)) {
+    // 4.15 had no sensitivity veto; 5.5 added it.
+    if (flavor === '4.15' || !isSensitiveLocation(marker, home, tmpdir)) {
       looked.push(root);
       return {
         root,
@@ -260,14 +273,46 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     );
   }
 
-  // OMC 5.6 finds the top level by its .git entry when the git binary is missing.
+  // OMC 5.6 finds the top level by its .git entry when the git binary is missing; 5.5 cannot (it falls
+  // to $HOME/.omc below), 4.15 keeps the hook's cwd as it is.
   const fromGit = gitAnchor(cwd, git);
   // Whether git can be found is a fact of the PATH git is run with: the given env's when it has one.
-  const walked = fromGit
-    ? null
-    : gitBinaryMissing(env.PATH === undefined ? process.env : env)
-      ? findGitTopByWalk(cwd)
-      : null;
+  const noGitBinary = !fromGit && gitBinaryMissing(env.PATH === undefined ? process.env : env);
+  const byWalk = noGitBinary ? findGitTopByWalk(cwd) : null;
+  if (byWalk && flavor === '5.5') {
+    const homeRoot = path.join(home, '.omc');
+    looked.push(homeRoot);
+    notices.push(
+      `git is not on PATH: ${who} then keeps this project's state in ${homeRoot} (OMC 5.6 would use ${path.join(byWalk, '.omc')})`,
+    );
+    return {
+      root: homeRoot,
+      rule: 'non-git-home',
+      explain: `git not on PATH: $HOME/.omc (OMC 5.5)`,
+      exists: isDir(homeRoot),
+      looked,
+      notices,
+      projectDir: byWalk,
+    };
+  }
+  if (byWalk && flavor === '4.15') {
+    const root = path.join(cwd, '.omc');
+    looked.push(root);
+    return {
+      root,
+      rule: 'git',
+      explain: 'git is not on PATH: the hooks keep their cwd (OMC 4.15)',
+      exists: isDir(root),
+      looked,
+      notices,
+      projectDir: cwd,
+    };
+  }
+  if (byWalk && flavor === null)
+    notices.push(
+      `git is not on PATH: OMC 5.6 keeps state in ${path.join(byWalk, '.omc')} (shown), OMC 5.0–5.5 in ${path.join(home, '.omc')}; the OMC version was not found (use --omc-version or --root)`,
+    );
+  const walked = byWalk;
   const anchor = fromGit ?? walked;
   if (anchor) {
     const root = path.join(anchor, '.omc');
@@ -290,8 +335,22 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     notices.push(
       `git could not answer in ${cleanLine(cwd)}: ${gitFailed}. The root came from a no-git rule instead (use --root to choose)`,
     );
-  // OMC 5.6 adopts the nearest non-sensitive ancestor with a .omc/ directory before $HOME/.omc.
-  const ancestor = findAncestorOmcDir(cwd, home, (d) => isSensitiveLocation(d, home, tmpdir));
+  // 4.15 keeps the hook's cwd outside git.
+  if (flavor === '4.15') {
+    const root = path.join(cwd, '.omc');
+    looked.push(root);
+    return {
+      root,
+      rule: 'cwd-4x',
+      explain: 'not a git repo: ./.omc (OMC 4.15)',
+      exists: isDir(root),
+      looked,
+      notices,
+      projectDir: cwd,
+    };
+  }
+  // OMC 5.6 adopts the nearest non-sensitive ancestor with a .omc/ directory before $HOME/.omc (5.5 does not).
+  const ancestor = flavor === '5.5' ? null : findAncestorOmcDir(cwd, home, (d) => isSensitiveLocation(d, home, tmpdir));
   if (ancestor) {
     const root = path.join(ancestor, '.omc');
     looked.push(root);
@@ -326,7 +385,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     };
   }
   looked.push(cwdRoot);
-  if (isDir(cwdRoot)) {
+  if (isDir(cwdRoot) && flavor === null) {
     notices.push(`${noGit}: using ${cwdRoot} as OMC 4.x did (OMC 5.5.0 keeps non-git state in ${homeRoot})`);
     return {
       root: cwdRoot,
@@ -346,5 +405,49 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     looked,
     notices,
     projectDir: cwd,
+  };
+}
+
+/**
+ * OMC up to 4.14: every hook uses `<cwd>/.omc` as it runs (no OMC_STATE_DIR, no marker, no climb out
+ * of a submodule, no $HOME/.omc). omc-top runs at the project top, where Claude Code is started.
+ */
+function resolveCwdFlavor(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  home: string,
+  git: GitProbe,
+  who: string,
+  looked: string[],
+  notices: string[],
+): RootResolution {
+  const top = git.topLevel(cwd);
+  const anchor = top ?? cwd;
+  const root = path.join(anchor, '.omc');
+  looked.push(root);
+  if (env.OMC_STATE_DIR)
+    notices.push(
+      `OMC_STATE_DIR is set, but ${who} ignores it: its hooks keep state in ${root} (shown); OMC 4.15 and later use OMC_STATE_DIR`,
+    );
+  const marker = findWorkspaceMarker(cwd, home, env);
+  if (marker) notices.push(`ignored ${WORKSPACE_MARKER} at ${marker}: ${who} does not read it`);
+  const sup = top ? git.superproject(top) : null;
+  if (sup)
+    notices.push(
+      `this is a submodule of ${sup}: ${who} keeps its state here in ${root} (OMC 4.15 and later use ${path.join(sup, '.omc')})`,
+    );
+  const sub = path.join(cwd, '.omc');
+  if (cwd !== anchor && isDir(sub))
+    notices.push(`${sub} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`);
+  return {
+    root,
+    rule: top ? 'git' : 'cwd-4x',
+    explain: top
+      ? `${sup ? 'submodule' : 'git'} top-level (OMC 4.x: no OMC_STATE_DIR)`
+      : 'not a git repo: ./.omc (OMC 4.x)',
+    exists: isDir(root),
+    looked,
+    notices,
+    projectDir: anchor,
   };
 }

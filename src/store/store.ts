@@ -15,12 +15,13 @@ import { NoteTracker } from './claude/notes.js';
 import { GraphDomain } from './graph/domain.js';
 import { PermissionsDomain } from './permissions/domain.js';
 import { stateDir } from './permissions/protocol.js';
+import { agentWatchOf } from './claude/agent-watch.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
 import { PrdDomain } from './prd/domain.js';
 import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
-import type { OmcInstall, RulesVersion } from './omc-install.js';
+import type { OmcInstall } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
 import {
@@ -82,6 +83,11 @@ export interface OmcStoreOptions {
    * whether it follows the requests live (default: when watching).
    */
   answers?: { stateDir?: string; listen?: boolean; live?: boolean };
+  /**
+   * The user's home: OMC's Stop hooks fall back to a session's `~/.omc/state` copies, so the verdicts
+   * read them there. Unset: not read (tests never see a developer's own ~/.omc).
+   */
+  home?: string | null;
   /** The quota files (OMC's usage cache, its wait daemon): test seams for the pid probe. */
   quota?: Pick<QuotaDomainOptions, 'pidAlive'>;
 }
@@ -152,7 +158,8 @@ export class OmcStore {
     const common = { root: this.root, clock: this.clock };
     this.sessions = new SessionsDomain({
       ...common,
-      rules: opts.omc ? (opts.omc.rules as RulesVersion) : undefined,
+      omc: opts.omc,
+      home: opts.home ?? null,
       projectDir: this.projectDir,
       ...opts.sessions,
     });
@@ -166,20 +173,29 @@ export class OmcStore {
       rootRule: this.rootRule,
       ...opts.teams,
     });
-    this.cancels = new CancelTracker(this.root, this.clock, this.sessions, {
-      rules: this.sessions.rules,
-      projectDir: this.projectDir ?? path.dirname(this.root),
-    });
     this.claude = new ClaudeDomain({
       config: findClaudeConfigDir(opts.claude?.env),
       sessions: this.sessions,
       projectDir: this.projectDir,
       clock: this.clock,
       live: opts.claude?.live ?? true,
+      env: opts.claude?.env,
       // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
       history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
     });
     this.notes = new NoteTracker(this.claude, this.clock);
+    // A cancel is "stopped ✓" only once the claude domain shows the session's Claude stop.
+    this.cancels = new CancelTracker(
+      this.root,
+      this.clock,
+      this.sessions,
+      {
+        rules: this.sessions.rules,
+        rulesOf: (sid) => this.sessions.installOf(sid).rules,
+        projectDir: this.projectDir ?? path.dirname(this.root),
+      },
+      agentWatchOf(this.claude),
+    );
     this.prd = new PrdDomain({
       root: this.root,
       projectDir: this.projectDir,

@@ -3,7 +3,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { AnyPaneModule } from '../kit/pane.js';
 import type { OmcInstall } from '../store/omc-install.js';
-import type { SessionsSnapshot } from '../store/sessions/model.js';
+import type { SessionOmc, SessionsSnapshot } from '../store/sessions/model.js';
 import { sessionCountOf } from '../store/sessions/derive.js';
 import type { StoreStatus } from '../store/store.js';
 import type { Problem } from '../store/types.js';
@@ -81,7 +81,7 @@ export function Header({
   const attn = attentionText(needs, notifyOff);
   const lead = attn ? `${attn}  ` : '';
   // The OMC version only when the root path still fits beside it: where we look matters more.
-  const withOmc = omc ? `${counts}  ${omcLabel(omc)}  ${clock}` : '';
+  const withOmc = omc ? `${counts}  ${omcLabel(omc, sessions.omcSeen)}  ${clock}` : '';
   const fitsWithOmc =
     omc !== null &&
     omc !== undefined &&
@@ -137,9 +137,23 @@ export function Header({
   );
 }
 
-/** "OMC 5.5.0", or "OMC ? (5.5.0 rules)" when no install was found and the newest rules are assumed. */
-export function omcLabel(omc: OmcInstall): string {
-  return omc.assumed || omc.version === null ? `OMC ? (${omc.rules} rules)` : `OMC ${omc.version}`;
+/**
+ * Which OMC judges the statuses, and where it was found: "OMC 5.5.0 (plugin)", "OMC 5.5.0 (--plugin-dir)"
+ * (a session's own Claude process), "OMC 4.9.2 (npm · 4.15.10 rules)" (a version judged by another
+ * version's book), "OMC 4.4.4/5.5.0 (per session)", or "OMC ? (5.5.0 rules, assumed)" when none was found.
+ */
+export function omcLabel(omc: OmcInstall, seen: readonly SessionOmc[] = []): string {
+  const own = seen.filter((x) => x.sourceTag === '--plugin-dir');
+  if (own.length > 0) {
+    const versions = [...new Set(own.map((x) => x.version ?? '?'))];
+    const project = omc.assumed || omc.version === null ? [] : [omc.version];
+    const all = [...new Set([...project, ...versions])];
+    if (all.length === 1) return `OMC ${versions[0]} (--plugin-dir${own[0]?.exact ? '' : ` · ${own[0]?.rules} rules`})`;
+    return `OMC ${all.join('/')} (per session)`;
+  }
+  if (omc.assumed || omc.version === null) return `OMC ? (${omc.rules} rules, assumed)`;
+  const tag = omc.sourceTag === 'env' ? 'CLAUDE_PLUGIN_ROOT' : omc.sourceTag;
+  return `OMC ${omc.version} (${tag}${omc.book.exact ? '' : ` · ${omc.rules} rules`})`;
 }
 
 export function ProblemLines({ problems, width, max }: { problems: readonly Problem[]; width: number; max: number }) {

@@ -26,6 +26,7 @@ const colorTheme: Theme = {
   muted: 'gray',
   status: {
     enforced: 'green',
+    paused: 'cyan',
     'not-enforced': 'yellow',
     pending: 'yellow',
     stale: 'yellow',
@@ -40,6 +41,7 @@ const monoTheme: Theme = {
   dim: false,
   status: {
     enforced: undefined,
+    paused: undefined,
     'not-enforced': undefined,
     pending: undefined,
     stale: undefined,

@@ -5,12 +5,14 @@
  * key races a frame).
  */
 import path from 'node:path';
+import type { OmcInstall } from '../../src/store/omc-install.js';
 import { OmcStore } from '../../src/store/store.js';
 import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
 import type { Run } from './harness.js';
 
-export async function mountOnRun(run: Run, size = { columns: 200, rows: 50 }): Promise<MountedApp> {
+export async function mountOnRun(run: Run, size = { columns: 200, rows: 50 }, omc?: OmcInstall): Promise<MountedApp> {
   const store = new OmcStore({
+    omc,
     root: path.join(run.project, '.omc'),
     watch: 'none',
     projectDir: run.project,

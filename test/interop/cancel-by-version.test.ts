@@ -7,15 +7,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCancelCommand } from '../../src/commands/cancel.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { hookDecision, spawnStopHook, type HookVersion } from '../helpers/stop-hook.js';
+import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
 
 const S = '0b5e9c1e-1111-4222-8333-444455556666';
 let p: TempProject | null = null;
 let home: string | null = null;
+let claude: ChildProcess | null = null;
 afterEach(() => {
+  claude?.kill('SIGKILL');
+  claude = null;
   p?.cleanup();
   if (home) fs.rmSync(home, { recursive: true, force: true });
   p = home = null;
@@ -53,6 +58,30 @@ async function cancel(...args: string[]): Promise<{ code: number; out: string; j
     /* human output */
   }
   return { code, out, json };
+}
+
+/**
+ * A live process standing in for \`claude --plugin-dir <dir>\` of session S: only its command line
+ * and its registry entry (<config>/sessions/<pid>.json, as Claude Code 2.1.332 writes it) matter.
+ */
+async function claudeWithPluginDir(dir: string): Promise<void> {
+  const child = spawn('/bin/sh', ['-c', 'sleep 60; :', 'claude', '--plugin-dir', dir], { stdio: 'ignore' });
+  claude = child;
+  const pid = child.pid as number;
+  // The command line is in place once /proc shows it (the fork may still be exec'ing).
+  for (let i = 0; i < 500 && !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--plugin-dir'); i++)
+    await new Promise((r) => setTimeout(r, 10));
+  const procStart = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[19] ?? null;
+  writeOmcJson(path.join(home as string, '.claude', 'sessions', `${pid}.json`), {
+    pid,
+    sessionId: S,
+    cwd: (p as TempProject).dir,
+    startedAt: Date.now(),
+    procStart,
+    kind: 'interactive',
+    status: 'idle',
+    updatedAt: Date.now(),
+  });
 }
 
 const hook = (v: HookVersion) =>
@@ -106,5 +135,65 @@ describe('cancel and pause by OMC version', () => {
     expect(amb.out).toContain('matches 2 sessions: 0b5e9c1e-1111-4222-8333-444455556666, 0b5e9c1e-2222');
     const one = await cancel('0b5e9c1e-1', '--omc-version', '5.5.0', '--json');
     expect([one.code, one.json.session]).toEqual([0, S]);
+  });
+
+  it('version unknown: --signal-only says the pause depends on the version (4.x ignores it), exit 1', async () => {
+    ralphProject({ max_iterations: 100 });
+    const r = await cancel(S, '--signal-only', '--json');
+    expect(r.json.omc_version).toMatchObject({ version: null, assumed: true });
+    expect(r.code).toBe(1);
+    expect(r.json.ok).toBe(false);
+    const byBook = Object.fromEntries(
+      (r.json.depends_on_version as Array<{ rules: string[]; ok: boolean }>).flatMap((b) =>
+        b.rules.map((x) => [x, b.ok]),
+      ),
+    );
+    expect(byBook).toMatchObject({ '5.5.0': true, '4.4.4': false });
+    expect(r.json.summary).toContain('depends on the OMC version');
+    // What the message says, each real hook does.
+    expect(hook('5.5.0').decision).toBe('stop');
+    expect(hook('4.4.4')).toMatchObject({ decision: 'block', mode: 'ralph' });
+  });
+
+  it("the session's own Claude process names its OMC (--plugin-dir): 5.5.0 there, so the pause is in force", async () => {
+    ralphProject();
+    await claudeWithPluginDir(OMC55);
+    const r = await cancel(S, '--signal-only', '--json');
+    expect(r.json.omc_version).toMatchObject({ version: '5.5.0', assumed: false });
+    expect(r.json.omc_version.source).toContain('--plugin-dir');
+    expect([r.code, r.json.ok, r.json.verdict.rule]).toEqual([0, true, 'cancel-signal']);
+    expect(hook('5.5.0').decision).toBe('stop');
+  });
+
+  it('--plugin-dir naming OMC 4.4.4: the pause is refused, as 4.4.4 never reads signals', async () => {
+    ralphProject();
+    await claudeWithPluginDir(OMC444);
+    const r = await cancel(S, '--signal-only', '--json');
+    expect([r.code, r.json.error]).toEqual([1, 'pause-unsupported']);
+    expect(r.json.message).toContain('4.4.4');
+  });
+
+  it('4.4.4: cancel --mode ralph also ends the ultrawork its keyword hook started with it (no link field)', async () => {
+    p = makeProject({ prefix: 'omc-top-cbv-' });
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-cbv-home-'));
+    // The pair exactly as 4.4.4's keyword detector writes it for "ralph …" (test/fixtures/omc-4.15.10
+    // PROVENANCE: seq-4.4.4 activate/ralph): same started_at and prompt, no linked_* fields.
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const state = {
+      active: true,
+      started_at: at,
+      original_prompt: 'ralph fix the failing tests in src/parser',
+      session_id: S,
+      reinforcement_count: 0,
+      last_checked_at: at,
+    };
+    for (const f of ['ralph-state.json', 'ultrawork-state.json'])
+      writeOmcJson(path.join(p.root, 'state', 'sessions', S, f), state);
+    expect(hook('4.4.4')).toMatchObject({ decision: 'block', mode: 'ralph' });
+    const r = await cancel(S, '--mode', 'ralph', '--omc-version', '4.4.4', '--json');
+    expect([r.code, r.json.ok]).toEqual([0, true]);
+    expect(fs.existsSync(path.join(p.root, 'state', 'sessions', S, 'ultrawork-state.json'))).toBe(false);
+    // The real hook: nothing left to enforce (before, it answered ULTRAWORK #1/50).
+    expect(hook('4.4.4').decision).toBe('stop');
   });
 });

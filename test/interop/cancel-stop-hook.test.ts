@@ -71,7 +71,7 @@ function project(mode: 'ralph' | 'autopilot'): void {
  * (the same code, without another 0.5 s node start per case).
  */
 async function omcTopCancel(...args: string[]): Promise<{ code: number; json: any }> {
-  const argv = [S, '--cwd', (p as TempProject).dir, '--json', ...args];
+  const argv = [S, '--cwd', (p as TempProject).dir, '--json', '--omc-version', '5.5.0', ...args];
   let out = '';
   const code = await runCancelCommand(argv, {
     out: (t) => void (out += t),

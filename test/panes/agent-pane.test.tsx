@@ -156,7 +156,7 @@ describe('sessions pane: the Claude process behind each session', () => {
     const t = (await app.waitForText('orphaned ralph')).replace(/\s+/g, ' ');
     expect(t).toContain(`state/sessions/${GONE}`);
     expect(t).toContain(`its Claude process (pid ${DEAD_PID}) is gone`);
-    expect(t).toContain('select the session and press c');
+    expect(t).toContain('select the session: c cleans it up, J goes to its tmux pane when it is still open');
     expect(t).toContain('Claude is waiting for you: permission: Bash');
   });
 

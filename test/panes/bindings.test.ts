@@ -94,7 +94,9 @@ describe('bindings tables', () => {
       ended: false,
       waiting: false,
       paused: false,
+      stopped: true,
       cancelled: true,
+      unobserved: true,
       'not-taken': true,
       'pause-over': true,
     };

@@ -1,17 +1,12 @@
 /** The header names the OMC whose rules the statuses use, when the root path still fits beside it. */
+import { makeOmcInstall } from '../../src/store/omc-install.js';
 import React from 'react';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { Header } from '../../src/ui/chrome.js';
 import { EMPTY_SESSIONS } from '../../src/store/sessions/model.js';
 
-const omc = (version: string | null) => ({
-  version,
-  source: 'test',
-  assumed: version === null,
-  rules: version ?? '5.5.0',
-  candidates: [],
-});
+const omc = (version: string | null) => makeOmcInstall(version, 'test');
 
 const frame = (width: number, root: string, o: ReturnType<typeof omc>) =>
   render(
@@ -29,7 +24,40 @@ const frame = (width: number, root: string, o: ReturnType<typeof omc>) =>
 describe('header: which OMC', () => {
   it('shows the version, or the assumed rules', () => {
     expect(frame(100, '/p/.omc', omc('4.4.4'))).toContain('OMC 4.4.4');
-    expect(frame(100, '/p/.omc', omc(null))).toContain('OMC ? (5.5.0 rules)');
+    expect(frame(100, '/p/.omc', omc(null))).toContain('OMC ? (5.5.0 rules, assumed)');
+  });
+  it('names where the version was found, and the book a version without its own is judged by', () => {
+    expect(frame(100, '/p/.omc', makeOmcInstall('4.4.4', 'plugin oh-my-claudecode@omc', 'plugin'))).toContain(
+      'OMC 4.4.4 (plugin)',
+    );
+    expect(frame(110, '/p/.omc', makeOmcInstall('4.9.2', 'npm', 'npm'))).toContain('OMC 4.9.2 (npm · 4.15.10 rules)');
+  });
+  it("a session's own --plugin-dir names the version in the header, even when the project has none", () => {
+    const seen = [
+      {
+        version: '5.5.0',
+        source: '--plugin-dir /x',
+        sourceTag: '--plugin-dir',
+        rules: '5.5.0' as const,
+        exact: true,
+        assumed: false,
+        differences: [],
+      },
+    ];
+    const f =
+      render(
+        <Header
+          root="/p/.omc"
+          rule="git top-level"
+          sessions={{ ...EMPTY_SESSIONS, omcSeen: seen }}
+          width={100}
+          now={0}
+          readonly={false}
+          omc={omc(null)}
+        />,
+      ).lastFrame() ?? '';
+    expect(f).toContain('OMC 5.5.0 (--plugin-dir)');
+    expect(f).not.toContain('assumed');
   });
   it('gives way to the root path when both do not fit', () => {
     const root = '/tmp/a-rather-long-project-directory-name/with/more/parts/.omc';

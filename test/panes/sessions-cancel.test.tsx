@@ -5,6 +5,7 @@
  * that only wrote its next iteration is ended without asking again), the row
  * then shows the countdown and the verdict, and --readonly writes nothing.
  */
+import { makeOmcInstall } from '../../src/store/omc-install.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,9 +35,7 @@ function mount(opts: { readonly?: boolean; rules?: '5.5.0' | '4.4.4' } = {}) {
     root: p.root,
     watch: 'poll',
     readonly: opts.readonly ?? false,
-    omc: opts.rules
-      ? { version: opts.rules, source: '--omc-version', assumed: false, rules: opts.rules, candidates: [] }
-      : undefined,
+    omc: opts.rules ? makeOmcInstall(opts.rules, '--omc-version') : undefined,
   });
   store.start();
   const app = mountStore(store, { columns: 100, rows: 24 });
@@ -67,9 +66,11 @@ describe('sessions pane: cancel and pause keys', () => {
     // A Stop event writes the next iteration while the user reads the dialog: same files, same loop.
     writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), iteration: 4 });
     key('y');
-    await until(/cancel [23]\ds\s+88727f43 cancelled ✓ ralph, ultrawork/);
+    // No Claude process can be seen here: the loop ended on disk, and nothing claims Claude stopped.
+    await until(/ended \d+s\s+88727f43 ralph, ultrawork ended on disk · Claude's stop not obs/);
     expect(frame()).not.toContain('Changed on disk');
-    expect(frame()).toContain(`✓ cancelled ralph, ultrawork in ${S}: verified on disk`);
+    expect(frame()).toContain(`ralph, ultrawork ended on disk in ${S}: no targeted mode is active`);
+    expect(frame()).not.toContain('✓');
     expect(fs.existsSync(abs(ralphRel))).toBe(false);
     expect(readJson(`state/sessions/${S}/cancel-signal-state.json`)).toMatchObject({
       source: 'omc-top',
@@ -83,7 +84,7 @@ describe('sessions pane: cancel and pause keys', () => {
     key('c');
     await until('y: cancel the loop');
     key('y');
-    await until(`✓ cancelled ralph, ultrawork in ${S}: verified on disk`);
+    await until(`ralph, ultrawork ended on disk in ${S}: no targeted mode is active`);
     // Issue 11, observed: a Stop event already under way writes ralph back, fresh and owned.
     writeOmcJson(abs(ralphRel), {
       active: true,
@@ -130,9 +131,21 @@ describe('sessions pane: cancel and pause keys', () => {
     expect(fs.existsSync(abs(ralphRel))).toBe(true);
 
     key('y');
-    await until(/cancel [23]\ds\s+88727f43 cancelled ✓/);
+    await until(/ended \d+s\s+88727f43 ralph, ultraqa, ultrawork ended on disk/);
     expect(fs.existsSync(abs(qaRel))).toBe(false);
     expect(fs.existsSync(abs(ralphRel))).toBe(false);
+  });
+
+  it('version unknown: the pause dialog says which OMC versions honour it', async () => {
+    const { until, key, frame } = mount();
+    await until(/▸ enforced\s+88727f43/);
+    key('p');
+    await until('y: pause');
+    expect(frame().replace(/[│\s]+/g, ' ')).toContain(
+      'The OMC version was not found: OMC 4.6.1 and later honour this pause',
+    );
+    key('n');
+    await until('pause not confirmed: nothing was written');
   });
 
   it('n keeps everything and says so', async () => {
@@ -146,16 +159,19 @@ describe('sessions pane: cancel and pause keys', () => {
   });
 
   it('in the detail view ] picks one mode, and p pauses only that one', async () => {
-    const { until, key, frame } = mount();
+    const { until, key, frame } = mount({ rules: '5.5.0' });
     await until(/▸ enforced\s+88727f43/);
     key('\r');
-    await until('fields:');
+    await until('▌ralph');
     key(']');
     key('p');
     await until(`Pause ultrawork of session ${S}?`);
     expect(frame()).toContain('Nothing is removed: ultrawork keeps its state for a later resume.');
     key('y');
-    await until(/omc-top pause: paused ultrawork\s+\(\d+s of signal left\)/);
+    await until(/omc-top pause: paused ultrawork · Claude's stop not observed\s+\(\d+s of signal left\)/);
+    // A pause is not the loop ending: once the watcher sees the signal, the status says paused, never "cancelling".
+    await until(/status: paused \(cancel signal in force/);
+    expect(frame()).not.toContain('cancelling');
     expect(readJson(ralphRel).active).toBe(true);
   });
 

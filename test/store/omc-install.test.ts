@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { bookFor } from '../../src/store/omc-books.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detectOmcInstall, rulesFor } from '../../src/store/omc-install.js';
 import { REPO } from '../helpers/fixtures.js';
@@ -98,13 +99,26 @@ describe('which OMC runs the hooks', () => {
     });
   });
 
-  it('maps versions to rule sets', () => {
-    expect([rulesFor('4.4.4'), rulesFor('4.2.0'), rulesFor('4.15.10'), rulesFor('5.6.1'), rulesFor(null)]).toEqual([
-      '4.4.4',
-      '4.4.4',
-      '5.5.0',
-      '5.5.0',
-      '5.5.0',
+  it('maps versions to rule books (issue 27: every 4.x after 4.6.0 by the 4.15.10 book, not 5.5.0)', () => {
+    const books = ['4.2.0', '4.4.4', '4.5.2', '4.6.1', '4.9.2', '4.15.10', '5.2.0', '5.5.0', '5.6.1', null].map((v) => {
+      const b = bookFor(v);
+      return `${v} ${b.rules}${b.exact ? '' : ' approx'}`;
+    });
+    expect(books).toEqual([
+      '4.2.0 4.4.4 approx',
+      '4.4.4 4.4.4',
+      '4.5.2 4.4.4 approx',
+      '4.6.1 4.15.10 approx',
+      '4.9.2 4.15.10 approx',
+      '4.15.10 4.15.10',
+      '5.2.0 5.5.0 approx',
+      '5.5.0 5.5.0',
+      '5.6.1 5.5.0 approx',
+      'null 5.5.0 approx',
     ]);
+    expect(rulesFor('4.15.10')).toBe('4.15.10');
+    // A version with no book of its own says what is known to differ.
+    expect(bookFor('4.8.0').differences.join('\n')).toContain('no awaiting-confirmation window');
+    expect(bookFor('5.6.1').differences.join('\n')).toContain('budget-guard');
   });
 });

@@ -104,6 +104,25 @@ describe('PRD stories as OMC 5.5.0 counts them', () => {
     ]);
   });
 
+  it('a PRD with a byte-order mark: OMC cannot read it, so no story progress and a problem line', () => {
+    p = makeProject();
+    const prd = {
+      project: 'x',
+      branchName: 'm',
+      description: 'd',
+      userStories: STORIES.map((s, i) => ({ ...s, priority: i + 1, passes: i === 0 })),
+    };
+    fs.mkdirSync(p.root, { recursive: true });
+    fs.writeFileSync(path.join(p.root, 'prd.json'), '\ufeff' + JSON.stringify(prd, null, 2));
+    // OMC's own reader gets nothing from it.
+    expect(omc55.readPrd(p.dir)).toBeNull();
+    const d = domain();
+    expect(d.storiesJson(null)).toBeNull();
+    expect(d.problems()).toEqual([
+      expect.objectContaining({ path: 'prd.json', message: expect.stringContaining('byte-order mark') }),
+    ]);
+  });
+
   it('an invalid session PRD is a problem at the first scan', () => {
     p = makeProject();
     fs.mkdirSync(path.join(p.root, 'state', 'sessions', SID), { recursive: true });

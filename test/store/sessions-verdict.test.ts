@@ -3,6 +3,7 @@
  * rows, detail and --json show). The differential tests prove the engine against the real hooks;
  * these pin what a user sees for each case.
  */
+import { makeOmcInstall } from '../../src/store/omc-install.js';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
@@ -22,13 +23,7 @@ afterEach(async () => {
   p = store = null;
 });
 
-const omc = (rules: '5.5.0' | '4.4.4'): OmcInstall => ({
-  version: rules,
-  source: 'test',
-  assumed: false,
-  rules,
-  candidates: [],
-});
+const omc = (rules: '5.5.0' | '4.4.4'): OmcInstall => makeOmcInstall(rules, 'test');
 
 function open(files: Record<string, unknown>, rules: '5.5.0' | '4.4.4' = '5.5.0') {
   p = makeProject();
@@ -58,6 +53,42 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
       verdict: { rule: 'reinforced-max', detail: 'reinforced 20/20: the hook lets it stop' },
     });
     expect(session(S).verdict).toMatchObject({ decision: 'stop' });
+  });
+
+  it('autopilot after 19 reinforcements is still held: the hook blocks at the 20th Stop', () => {
+    const { session } = open({
+      [`state/sessions/${S}/autopilot-state.json`]: {
+        active: true,
+        phase: 'execution',
+        reinforcement_count: 19,
+        session_id: S,
+        ...fresh,
+      },
+    });
+    expect(session(S).modes[0]).toMatchObject({ status: 'enforced' });
+    expect(session(S).verdict).toMatchObject({ decision: 'block', mode: 'autopilot' });
+  });
+
+  it("a session whose only state file sits in another session's directory gets a row of its own", () => {
+    const { snap, session } = open({
+      [`state/sessions/${T}/session-started.json`]: { session_id: T, started_at: iso(120_000) },
+      [`state/sessions/${T}/ralph-state.json`]: { active: true, iteration: 2, session_id: S, ...fresh },
+    });
+    // The hook of S finds its ralph there (an owned copy) and blocks; T's own hook ignores it.
+    expect(snap.sessions.map((x) => x.id)).toContain(S);
+    expect(session(S).verdict).toMatchObject({ decision: 'block', mode: 'ralph' });
+    expect(session(T).verdict).toMatchObject({ decision: 'stop' });
+  });
+
+  it('stop_hook_active: a ralph the hook already blocked this turn is paused, not enforced (5.5.0)', () => {
+    p = makeProject();
+    writeOmcJson(path.join(p.root, `state/sessions/${S}/ralph-state.json`), { active: true, session_id: S, ...fresh });
+    store = new OmcStore({ root: p.root, watch: 'none', clock: () => NOW, projectDir: p.dir, omc: omc('5.5.0') });
+    store.start();
+    store.sessions.setStopFacts(new Map([[S, { stopHookActive: true, transcriptPercent: 10 }]]));
+    const s = store.sessions.getSnapshot().sessions.find((x) => x.id === S)!;
+    expect(s.verdict).toMatchObject({ decision: 'stop', rule: 'stop-hook-active' });
+    expect(s.modes[0]).toMatchObject({ status: 'paused', enforced: false });
   });
 
   it('a legacy (session-less) cancel signal pauses every session, and each of them shows it', () => {

@@ -3,6 +3,7 @@
  * which modes are active per session (mode registry), and the progress
  * numbers OMC's HUD readers report.
  */
+import { makeOmcInstall } from '../../src/store/omc-install.js';
 import { describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
 import { buildJsonReport } from '../../src/feeds/json-report.js';
@@ -17,7 +18,7 @@ function snapshotAt(now: number, rules: '5.5.0' | '4.4.4' = '5.5.0') {
     watch: 'none',
     clock: () => now,
     projectDir: CAPTURED_PROJECT,
-    omc: { version: rules, source: 'test', assumed: false, rules, candidates: [] },
+    omc: makeOmcInstall(rules, 'test'),
   });
   store.start();
   const doc = buildJsonReport({

@@ -12,6 +12,7 @@ export {
   readJsonSync,
   parseJsonText,
   type JsonResult,
+  type ReadOptions,
 } from './read.js';
 export { toRel, isInside, resolveUnder, OutsideRootError } from './paths.js';
 export { listDirSync, statSync } from './list.js';

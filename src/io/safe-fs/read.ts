@@ -25,11 +25,25 @@ function readBuffer(size: number): Buffer {
 /** Default cap for JSON state files; OMC's own state_write payload limit is 1 MiB. */
 export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
+/** How a read treats its bytes. */
+export interface ReadOptions {
+  /**
+   * NUL bytes separate fields (a process's /proc/<pid>/cmdline): the text keeps them, for the caller
+   * to split on. Otherwise a NUL means binary data and the file is refused.
+   */
+  nulSeparated?: boolean;
+}
+
 /**
  * Reads a text file under `root`. Follows a symlink only when its target is
  * still inside the root. Never throws.
  */
-export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MAX_BYTES): ReadResult {
+export function readTextSync(
+  root: string,
+  rel: string,
+  maxBytes = STATE_FILE_MAX_BYTES,
+  opts: ReadOptions = {},
+): ReadResult {
   const at = containedPath(root, rel, 'the .omc root');
   if (!at.ok) return at;
   let real = at.path;
@@ -60,7 +74,7 @@ export function readTextSync(root: string, rel: string, maxBytes = STATE_FILE_MA
       return { ok: false, ...describeErrno(e) };
     }
   }
-  return readOpenFile(fd, maxBytes);
+  return readOpenFile(fd, maxBytes, opts);
 }
 
 function readToEnd(fd: number, first: Buffer, maxBytes: number): Buffer {
@@ -81,7 +95,7 @@ function readToEnd(fd: number, first: Buffer, maxBytes: number): Buffer {
  * FIFO, socket or device swapped in after any path check is still refused),
  * at most `maxBytes`, decoded as UTF-8. Closes the descriptor.
  */
-function readOpenFile(fd: number, maxBytes: number): ReadResult {
+function readOpenFile(fd: number, maxBytes: number, opts: ReadOptions = {}): ReadResult {
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) {
@@ -123,7 +137,7 @@ function readOpenFile(fd: number, maxBytes: number): ReadResult {
       };
     }
     const bytes = buf.subarray(0, got);
-    if (bytes.includes(0)) {
+    if (!opts.nulSeparated && bytes.includes(0)) {
       return { ok: false, code: 'binary', message: 'contains NUL bytes (binary data, not text); not read' };
     }
     let text: string;

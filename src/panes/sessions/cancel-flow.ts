@@ -10,8 +10,15 @@ import { executeCancel } from '../../store/cancel/execute.js';
 import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
 import { isValidSessionId } from '../../store/sessions/omc-rules.js';
 import type { SessionView } from '../../store/sessions/model.js';
+import { claudeWords, type TrackedPhase } from '../../store/cancel/tracker.js';
 import type { KeyContext } from '../../kit/pane.js';
 import type { SessionsPaneState } from './reducer.js';
+
+/** A flash's tone: ✓ (success) only for what omc-top saw happen. */
+function phaseTone(p: TrackedPhase): 'success' | 'info' | 'error' {
+  if (p === 'not-taken' || p === 'waiting') return 'error';
+  return p === 'stopped' || p === 'cancelled' ? 'success' : 'info';
+}
 
 export function requestCancel(
   ctx: KeyContext<SessionsPaneState>,
@@ -24,8 +31,10 @@ export function requestCancel(
     ctx.app.flash(`--readonly: ${verb} is disabled (nothing is written)`, 'error');
     return;
   }
-  const rules = ctx.store.sessions.rules;
-  if (pauseOnly && rules === '4.4.4') {
+  // The session's own OMC (its Claude process's --plugin-dir), else the project's.
+  const install = s.kind === 'legacy' ? ctx.store.sessions.omc : ctx.store.sessions.installOf(s.id);
+  const rules = install.rules;
+  if (pauseOnly && rules === '4.4.4' && !install.assumed) {
     // 4.4.4's wired Stop hook (persistent-mode.cjs) has no cancel-signal check: a pause would pause nothing.
     ctx.app.flash(
       `pause: OMC 4.4.4's Stop hook never reads cancel signals, so a pause would not stop the loop; press c to cancel it (its files are removed). Nothing was written.`,
@@ -41,12 +50,24 @@ export function requestCancel(
     ctx.store.root,
     { sessionId: s.kind === 'legacy' ? null : s.id, mode, pauseOnly },
     ctx.app.now(),
+    { rules: install.assumed ? null : rules },
   );
   if (!planned.ok) {
     ctx.app.flash(`${verb}: ${planned.message}`, 'error');
     return;
   }
-  ask(ctx, planned.plan, null);
+  ask(ctx, planned.plan, null, s.kind === 'legacy' ? null : s.id);
+}
+
+/** Where the outcome depends on an OMC version that was not found, in words (the cancel command says the same). */
+function versionLines(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, sid: string | null): string[] {
+  const install = sid === null ? ctx.store.sessions.omc : ctx.store.sessions.installOf(sid);
+  if (!install.assumed) return [];
+  return plan.request.pauseOnly
+    ? [
+        '⚠ The OMC version was not found: OMC 4.6.1 and later honour this pause (4.15 only where flock is installed); OMC 4.6.0 and older never read cancel signals, and their Stop hook keeps the loop going (start omc-top with --omc-version to be sure).',
+      ]
+    : [];
 }
 
 /** A pause leaves the loop active: OMC 5.6's budget guard may still block a stop of a loop at its budget. */
@@ -56,12 +77,12 @@ function budgetLines(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan): stri
   return w.length === 0 ? [] : ['', ...w.map((x) => `⚠ budget: ${x}`)];
 }
 
-function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: string | null): void {
+function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: string | null, sid: string | null): void {
   const verb = plan.request.pauseOnly ? 'pause' : 'cancel';
   const text = describePlan(plan);
-  const budget = budgetLines(ctx, plan);
-  const omc = ctx.store.omc;
-  const rulesLine = `Judged with OMC ${ctx.store.sessions.rules}'s Stop-hook rules (${omc ? (omc.assumed ? 'no OMC install found: assumed' : `OMC ${omc.version ?? '?'} from ${omc.source}`) : 'default'}).`;
+  const budget = [...budgetLines(ctx, plan), ...versionLines(ctx, plan, sid)];
+  const omc = sid === null ? ctx.store.sessions.omc : ctx.store.sessions.installOf(sid);
+  const rulesLine = `Judged with OMC ${omc.rules}'s Stop-hook rules (${omc.assumed ? 'no OMC install found: assumed' : `OMC ${omc.version ?? '?'} from ${omc.source}`}).`;
   ctx.app.confirm({
     title: changed ? `Changed on disk. ${text.title}` : text.title,
     lines: changed
@@ -76,7 +97,7 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
       ctx.app.run(verb, async () => {
         const out = await executeCancel(ctx.store.root, plan, { now: ctx.app.now, readonly: ctx.app.readonly });
         if (out.kind === 'changed') {
-          ask(ctx, out.plan, out.what);
+          ask(ctx, out.plan, out.what, sid);
           return;
         }
         if (out.kind === 'refused') {
@@ -85,27 +106,25 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
         }
         const tracker = ctx.store.cancels;
         const entry = tracker.track(out);
-        // The message says what the tracker (the verdict engine on a fresh read) says, and follows it
-        // until it is final: a loop re-armed inside the window turns "cancelled ✓" into "not ended yet".
-        const say = (text: string, ok: boolean) =>
-          ctx.app.flash(
-            out.movedOn ? `${text} (it moved on while you confirmed: ${out.movedOn})` : text,
-            ok ? 'success' : 'error',
-          );
-        const okPhase = (p: string) => p === 'ended' || p === 'cancelled' || p === 'paused' || p === 'pause-over';
+        // The message says what the tracker (the verdict engine on a fresh read, and Claude as omc-top sees
+        // it) says, and follows it until it is final: a loop re-armed inside the window turns into "not ended
+        // yet"; a ✓ only once omc-top saw what it marks (Claude stopped, or was not in a turn).
+        const say = (text: string, tone: 'success' | 'info' | 'error') =>
+          ctx.app.flash(out.movedOn ? `${text} (it moved on while you confirmed: ${out.movedOn})` : text, tone);
         let last = entry.text;
         // execute's summary when the verdict agrees; else what the verdict says instead.
-        say(
-          out.ok && okPhase(entry.phase) ? out.summary : out.ok ? entry.text : out.summary,
-          out.ok && okPhase(entry.phase),
-        );
+        if (!out.ok) say(out.summary, 'error');
+        else if (phaseTone(entry.phase) === 'error') say(entry.text, 'error');
+        else if (phaseTone(entry.phase) === 'success') say(entry.text.replace(/ ✓/g, ''), 'success');
+        else say(`${out.summary}; ${claudeWords(entry.claude, entry.requestedMs)}`, 'info');
         if (!entry.final) {
           const stop = tracker.subscribe(() => {
             const e = tracker.get(entry.key);
             if (!e || e.result !== out) return stop();
             if (e.text !== last) {
               last = e.text;
-              say(e.text, okPhase(e.phase));
+              const tone = phaseTone(e.phase);
+              say(tone === 'success' ? e.text.replace(/ ✓/g, '') : e.text, tone);
             }
             if (e.final) stop();
           });

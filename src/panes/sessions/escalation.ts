@@ -73,12 +73,13 @@ export function watchForEscalation(ctx: Ctx, s: SessionView): void {
 /** Is any mode of the session still enforced by the Stop hook, re-reading the disk now? */
 function loopStillOnDisk(store: OmcStore, s: SessionView, now: number): string | null {
   const v = stopVerdict(diskTree(store.root), {
-    rules: store.sessions.rules,
+    rules: store.sessions.installOf(s.id).rules,
     sessionId: s.id,
     cwd: s.cwd ?? projectOf(store),
     now,
   });
-  return v.modes.find((m) => m.enforced)?.mode ?? null;
+  // Its gate: a cancel's own signal lets the agent stop now, the loop is still on disk.
+  return v.modes.find((m) => m.gateHolds)?.mode ?? null;
 }
 
 export function requestInterrupt(ctx: Ctx, s: SessionView): void {

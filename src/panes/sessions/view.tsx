@@ -13,7 +13,7 @@ import { detailLayout, listLayout } from './layout.js';
 import { isDone, keyLabel, rowByKey, type SessionsPaneState } from './reducer.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreAbove, moreBelow } from '../../kit/list.js';
-import { columnsFor, headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
+import { columnsFor, headerText, rowCancel, rowText, statusLabel, trackedTone, waitsText } from './rows.js';
 import { FilterLine } from '../../ui/filter-line.js';
 import { rowExtras, withRunFacts } from './run-facts.js';
 import { detailExtras } from './answer-lines.js';
@@ -50,7 +50,7 @@ const Row = memo(function Row({ s, now, width, selected, tracked, claude, extras
   const theme = useTheme();
   const cell = processCell(s, claude, now);
   const t = rowText(s, now, width, selected, tracked, cell);
-  if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked);
+  if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked, waitsText(cell));
   const tone = tracked ? trackedTone(tracked) : null;
   const statusColor =
     tone === null

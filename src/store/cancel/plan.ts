@@ -28,6 +28,7 @@ import {
 } from '../sessions/omc-rules.js';
 import { modeSpec } from '../sessions/modes.js';
 import { autopilotEnforceable, checkLockOwnerText, hasNamedWorkflowMarkers } from './hook-rules.js';
+import type { RulesVersion } from '../verdict/types.js';
 import { dependentsOf, runtimeArtifactNames } from './recipe.js';
 import { SIGNAL_FILE, sha256, signalRel } from './signal.js';
 
@@ -191,7 +192,16 @@ function describeExistingSignal(text: string, now: number): string | null {
   return `from ${typeof src === 'string' ? cleanLine(src).slice(0, 30) : 'unknown source'}, ${left} s left`;
 }
 
-export function planCancel(root: string, req: CancelRequest, now: number): PlanResult {
+/**
+ * @param opts.rules the rule book of the OMC that runs the session's hooks, when known: a plan then
+ *   says which of the modes left running that version still enforces.
+ */
+export function planCancel(
+  root: string,
+  req: CancelRequest,
+  now: number,
+  opts: { rules?: RulesVersion | null } = {},
+): PlanResult {
   const sid = req.sessionId;
   if (sid !== null && !isValidSessionId(sid)) {
     return {
@@ -408,6 +418,15 @@ export function planCancel(root: string, req: CancelRequest, now: number): PlanR
   for (const m of ending) {
     if (RETIRED_IN_55.has(m) && !req.pauseOnly)
       warnings.push(`${m} is retired in OMC 5.5 (not enforced there); removed because OMC 4.x still enforces it`);
+  }
+  // A mode left running that the session's OMC still enforces keeps the agent working after the 30 s signal.
+  if (req.mode !== null && !req.pauseOnly && opts.rules !== '5.5.0') {
+    for (const f of activeFiles) {
+      if (ending.includes(f.mode) || !RETIRED_IN_55.has(f.mode)) continue;
+      warnings.push(
+        `${f.mode} (${f.rel}) stays: it was not started together with ${req.mode}, and ${opts.rules ? `OMC ${opts.rules === '4.4.4' ? '4.4' : '4.15'}'s` : 'an OMC 4.x'} Stop hook enforces it, so it keeps the agent working once the 30 s signal has passed (cancel it too: --mode ${f.mode}, or the whole session)`,
+      );
+    }
   }
 
   const fingerprint = sha256(

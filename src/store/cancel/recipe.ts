@@ -11,12 +11,35 @@ export function runtimeArtifactNames(mode: string): string[] {
 }
 
 const yes = (v: unknown) => v === true || v === 'true';
+const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : null);
+
+/**
+ * OMC 4.x's keyword hook answers a "ralph" prompt with two states written together: ralph and an
+ * ultrawork with the same `started_at` and the same prompt. 4.15 marks the pair (`linked_ultrawork`);
+ * 4.4.4 writes no link field at all, and its hook then enforces the ultrawork on its own (issue 27).
+ */
+export function startedTogether(
+  ralph: Record<string, unknown>,
+  ultrawork: Record<string, unknown> | undefined,
+): boolean {
+  if (!ultrawork) return false;
+  const at = text(ralph.started_at);
+  const prompt = text(ralph.original_prompt) ?? text(ralph.prompt);
+  return (
+    at !== null &&
+    at === text(ultrawork.started_at) &&
+    prompt !== null &&
+    prompt === (text(ultrawork.original_prompt) ?? text(ultrawork.prompt)) &&
+    ralph.session_id === ultrawork.session_id
+  );
+}
 
 /**
  * Modes that go with `mode` when it is cancelled. The links are one-way, as in
  * OMC's cancel: a loop takes the helpers it started, never its parent.
- * - ralph takes its ultrawork (ralph `linked_ultrawork`, or ultrawork `linked_to_ralph`).
- *   Retired in 5.5, but OMC 4.x still enforces a linked ultrawork, so it goes too.
+ * - ralph takes its ultrawork (ralph `linked_ultrawork`, ultrawork `linked_to_ralph`, or the two
+ *   written together by one "ralph" prompt: 4.4.4 links them by nothing else). Retired in 5.5, but
+ *   OMC 4.x still enforces that ultrawork, so it goes too.
  * - team takes its ralph (team `linked_ralph`, or ralph `linked_team`): the
  *   cancel skill clears linked ralph after team.
  * - autopilot takes ralph and (retired) ultraqa, plus the nested ralplan of a
@@ -30,7 +53,12 @@ export function dependentsOf(mode: string, states: ReadonlyMap<string, Record<st
   const add = (m: string) => {
     if (m !== mode && !out.includes(m)) out.push(m);
   };
-  if (mode === 'ralph' && (yes(own.linked_ultrawork) || yes(states.get('ultrawork')?.linked_to_ralph)))
+  if (
+    mode === 'ralph' &&
+    (yes(own.linked_ultrawork) ||
+      yes(states.get('ultrawork')?.linked_to_ralph) ||
+      startedTogether(own, states.get('ultrawork')))
+  )
     add('ultrawork');
   if (mode === 'team' && (yes(own.linked_ralph) || yes(states.get('ralph')?.linked_team))) add('ralph');
   if (mode === 'autopilot') {

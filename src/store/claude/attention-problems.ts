@@ -9,8 +9,8 @@ import { attentionFor, type AttentionFact } from './attention.js';
 import type { ClaudeSnapshot } from './model.js';
 
 const ACTION: Record<AttentionFact['kind'], string> = {
-  'orphaned-loop': 'select the session and press c',
-  'waiting-for-you': 'answer it in its terminal (J in the sessions pane jumps there)',
+  'orphaned-loop': 'select the session: c cleans it up, J goes to its tmux pane when it is still open',
+  'waiting-for-you': 'answer it in its terminal: J in the sessions pane jumps there',
   'idle-while-active': 'the session detail explains it',
 };
 
@@ -20,7 +20,8 @@ export function attentionProblems(sessions: readonly SessionView[], snap: Claude
   for (const s of sessions) {
     if (s.kind !== 'session') continue;
     const c = snap.bySession.get(s.id);
-    if (!c?.process) continue;
+    // No registry entry and no exit in the transcript: nothing is known of its Claude (never "orphaned").
+    if (!c?.process && !c?.transcript?.facts.exit) continue;
     for (const a of attentionFor(s, c.process, c.transcript?.facts ?? null))
       out.push({
         path: s.dir,

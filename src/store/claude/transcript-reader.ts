@@ -8,6 +8,10 @@
  */
 import { readRangeSync } from '../../io/safe-fs/index.js';
 import { FactsBuilder, type TranscriptFacts } from './transcript-facts.js';
+import { transcriptPercent } from '../verdict/payload.js';
+
+/** OMC's persistent-mode reads this much of a transcript's end for its context check. */
+const TAIL_BYTES = 4096;
 
 /** Bytes read per step; a step is synchronous, so this bounds one pause. */
 export const STEP_BYTES = 1024 * 1024;
@@ -64,6 +68,8 @@ export class TranscriptReader<F = TranscriptFacts> {
   /** Bytes of a line whose end has not arrived in the bytes read so far. */
   private carry: Buffer | null = null;
   private skippingLongLine = false;
+  /** The file's last bytes read so far (at most TAIL_BYTES): OMC's Stop hook reads its context use off them. */
+  private tail: Buffer = Buffer.alloc(0);
   /** Bumped whenever the facts change, so the domain can republish cheaply. */
   version = 0;
 
@@ -78,6 +84,14 @@ export class TranscriptReader<F = TranscriptFacts> {
   /** True while bytes remain beyond `offset` (a refresh step stopped early). */
   get behind(): boolean {
     return this.size > this.offset + (this.carry?.length ?? 0);
+  }
+
+  /**
+   * The context use OMC's .mjs Stop hook reads off this transcript's last 4 KiB (0 when the tail names
+   * no context_window, as Claude Code 2.1.332's lines never do); null before anything was read.
+   */
+  contextPercent(): number | null {
+    return this.tail.length === 0 ? null : transcriptPercent(this.tail.toString('utf8'));
   }
 
   state(): ReaderState<F> {
@@ -135,6 +149,7 @@ export class TranscriptReader<F = TranscriptFacts> {
     }
     if (restart) {
       this.builder = this.newFolder();
+      this.tail = Buffer.alloc(0);
       this.ino = r.ino;
       this.offset = r.from;
       this.partialFrom = r.from;
@@ -147,6 +162,9 @@ export class TranscriptReader<F = TranscriptFacts> {
     }
     this.size = r.size;
     if (r.bytes.length === 0) return 0;
+    const t = r.bytes.length >= TAIL_BYTES ? r.bytes.subarray(r.bytes.length - TAIL_BYTES) : r.bytes;
+    const kept = Math.max(0, TAIL_BYTES - t.length);
+    this.tail = Buffer.concat([this.tail.subarray(Math.max(0, this.tail.length - kept)), t]);
     this.consume(r.bytes);
     return r.bytes.length;
   }

@@ -4,7 +4,7 @@
  * until something can have changed it (a PRD event, a scan, the project's own
  * prd.json moving), so drawing a ralph row costs no file system call at all.
  */
-import { listDirSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
+import { listDirSync, parseJsonText, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Domain, Problem, WatchEvent } from '../types.js';
 import { countStories, type PrdRules, type PrdVerdict, type StoryProgress } from './count.js';
@@ -233,14 +233,25 @@ export class PrdDomain implements Domain {
     const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
     const hit = this.cache.get(id);
     if (hit && hit.key === key) return hit.verdict;
-    const r = readJsonSync(base, c.rel);
-    const verdict: PrdVerdict = r.ok ? countStories(r.value, this.rules) : { ok: false, reason: r.message };
+    const verdict = prdVerdict(base, c.rel, this.rules);
     const clean: PrdVerdict = verdict.ok
       ? { ok: true, progress: cleanProgress(verdict.progress) }
       : { ok: false, reason: cleanLine(verdict.reason) };
     this.cache.set(id, { key, verdict: clean });
     return clean;
   }
+}
+
+/**
+ * One PRD file as OMC's ralph reads it: `JSON.parse` of the raw text. A leading byte-order mark (which
+ * fsx's decoding drops) makes OMC's parse fail, so such a PRD has no progress for OMC either.
+ */
+function prdVerdict(base: string, rel: string, rules: PrdRules): PrdVerdict {
+  const r = readTextSync(base, rel);
+  if (!r.ok) return { ok: false, reason: r.message };
+  if (r.bom) return { ok: false, reason: "it starts with a byte-order mark, which OMC's JSON.parse rejects" };
+  const j = parseJsonText(r.text, r);
+  return j.ok ? countStories(j.value, rules) : { ok: false, reason: j.message };
 }
 
 /** Story text is file content: no escape sequence reaches a view or --json. */

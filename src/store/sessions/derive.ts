@@ -35,6 +35,9 @@ export const STATUS_RANK: Record<SessionStatus, number> = {
   cancelling: 0,
   pending: 1,
   enforced: 2,
+  // A loop whose gate holds while something else lets this Stop through: it keeps its place (a ralph
+  // flips between the two every turn under Claude Code's stop_hook_active).
+  paused: 2,
   // Looks like a loop but nothing holds the agent: worth a look before stale leftovers.
   'not-enforced': 3,
   stale: 4,
@@ -54,6 +57,7 @@ class LazyFieldsMode implements ModeView {
   readonly active: ModeView['active'];
   readonly status: ModeView['status'];
   readonly enforced: ModeView['enforced'];
+  readonly pausedBy: ModeView['pausedBy'];
   readonly verdict: ModeView['verdict'];
   readonly reason: ModeView['reason'];
   readonly iteration: ModeView['iteration'];
@@ -79,6 +83,7 @@ class LazyFieldsMode implements ModeView {
     this.active = parts.active;
     this.status = parts.status;
     this.enforced = parts.enforced;
+    this.pausedBy = parts.pausedBy;
     this.verdict = parts.verdict;
     this.reason = parts.reason;
     this.iteration = parts.iteration;
@@ -100,9 +105,10 @@ class LazyFieldsMode implements ModeView {
   }
 }
 
+/** Retired for the OMC that runs the session: 5.5.0's book no longer reads it (4.x and 4.15 still do). */
 const retiredUnder = (mode: string, rules: string) => {
   const r = modeSpec(mode).retiredIn;
-  return r !== null && rules >= r;
+  return r !== null && !modeSpec(mode).readBy[rules as '5.5.0'];
 };
 
 export function deriveSession(
@@ -111,6 +117,8 @@ export function deriveSession(
   recs: FileRec[],
   now: number,
   book: VerdictBook,
+  /** This session's state files that sit in other sessions' directories (FileRecords.ownedElsewhere). */
+  borrowed: readonly FileRec[] = [],
 ): SessionView | null {
   const kind: 'session' | 'legacy' = key === LEGACY ? 'legacy' : 'session';
   const dir = kind === 'legacy' ? 'state' : `state/sessions/${key}`;
@@ -121,7 +129,7 @@ export function deriveSession(
   const cancels: { rec: FileRec; value: unknown }[] = [];
   const modeRecs: { mode: string; rec: FileRec }[] = [];
 
-  for (const rec of recs) {
+  for (const rec of borrowed.length > 0 ? [...recs, ...borrowed] : recs) {
     const k = keyOf(rec.rel);
     if (!k) continue;
     // Read for the verdict only: not modes, and their troubles are not the user's.
@@ -156,7 +164,8 @@ export function deriveSession(
 
   // Only ended-session markers and nothing else: not a row of its own.
   const hasDir = recs.some((r) => keyOf(r.rel)?.scope !== 'ended');
-  if (!hasDir && kind === 'session') {
+  // A session whose only state sits in another session's directory still has a hook that reads it.
+  if (!hasDir && kind === 'session' && borrowed.length === 0) {
     const st = statSync(root, dir);
     if (!st || !st.isDirectory()) return null;
   }
@@ -179,6 +188,7 @@ export function deriveSession(
       const verdict = modeStatus(mode, s, now, tombstone(mode));
       soonest(verdict.nextChangeAt);
       const judgement = judgeMode(book, kind === 'legacy' ? null : key, mode, rec.rel, rec.hook);
+      const rules = book.rulesOf(kind === 'legacy' ? null : (stateOwner(s) ?? key));
       const typeProblem = wrongTypedFields(mode, s);
       if (typeProblem) problems.push({ path: rec.rel, message: typeProblem, severity: 'warning' });
       const p = modeProgress(mode, s);
@@ -189,9 +199,10 @@ export function deriveSession(
         path: rec.rel,
         // OMC's registry rule of the version in use: 5.5.0 dropped the retired modes from its registry,
         // so state_list_active no longer lists them.
-        active: verdict.registryActive && !retiredUnder(mode, book.rules),
+        active: verdict.registryActive && !retiredUnder(mode, rules),
         status: judgement.status,
         enforced: judgement.enforced,
+        pausedBy: judgement.pausedBy,
         // The rule's words may quote a session id from the file.
         verdict: { rule: judgement.rule, detail: cleanLine(judgement.detail) },
         // Reasons quote values from the file ("active is …", "phase … is terminal").
@@ -230,8 +241,9 @@ export function deriveSession(
     const v = genericCancelVerdict(shown.value, now);
     const raw = (shown.value ?? {}) as Record<string, unknown>;
     const checked = sv?.cancels.find((c) => c.path === shown.rel) ?? null;
-    // The legacy row: the generic rule is what every session's 5.5.0 hook applies to it.
-    const legacyInForce = kind === 'legacy' && book.rules !== '4.4.4' && v.inForce;
+    // The legacy row: the generic rule is what every session's 5.5.0 / 4.15 hook applies to it.
+    const rowRules = book.rulesOf(kind === 'legacy' ? null : key);
+    const legacyInForce = kind === 'legacy' && rowRules !== '4.4.4' && v.inForce;
     cancel = {
       path: shown.rel,
       mode: str(raw.mode) === null ? null : cleanLine(raw.mode),
@@ -242,7 +254,7 @@ export function deriveSession(
       untilMs: checked?.until ?? (legacyInForce ? v.expiresMs : null),
       targeted: v.targeted,
       reason:
-        book.rules === '4.4.4'
+        rowRules === '4.4.4'
           ? "OMC 4.4.4's Stop hook does not read cancel signals: only removing the mode's files ends it"
           : checked
             ? checked.inForce
@@ -299,19 +311,36 @@ export function deriveSession(
       mode: sv.mode,
       rule: sv.rule,
       detail: cleanLine(sv.detail),
+      unless: sv.unless,
+      readings: sv.readings,
     },
+    omc: kind === 'legacy' ? null : sessionOmc(book, key),
     nextChangeAt,
   };
 }
 
-/** Attention first, then newest session first, then id: rows only move when their status changes. */
+/** The OMC that runs a session's hooks (its own Claude process's, else the project's), and where it was found. */
+function sessionOmc(book: VerdictBook, key: string): SessionView['omc'] {
+  const i = book.installOf(key);
+  return {
+    version: i.version,
+    source: cleanLine(i.source),
+    sourceTag: i.sourceTag,
+    rules: i.rules,
+    exact: i.book.exact,
+    assumed: i.assumed,
+    differences: i.book.differences,
+  };
+}
+
 /**
  * What one session adds to the header's counts: running = a loop still running (the Stop hook holds
  * the agent, or will once a pending loop is armed), else stale. A cancelled session whose modes are
  * all gone is not running, even while its cancel signal is still in force.
  */
 export function sessionCountOf(s: SessionView): { running: number; stale: number } {
-  if (s.modes.some((m) => m.status === 'enforced' || m.status === 'pending')) return { running: 1, stale: 0 };
+  if (s.modes.some((m) => m.status === 'enforced' || m.status === 'pending' || m.status === 'paused'))
+    return { running: 1, stale: 0 };
   return { running: 0, stale: s.status === 'stale' ? 1 : 0 };
 }
 

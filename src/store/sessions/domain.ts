@@ -7,9 +7,10 @@
  */
 import path from 'node:path';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
-import { SUPPORTED_RULES, type RulesVersion } from '../omc-install.js';
+import { makeOmcInstall, type OmcInstall, type RulesVersion } from '../omc-install.js';
+import type { StopFacts } from '../verdict/index.js';
 import { VerdictBook } from './verdicts.js';
-import { listDirSync, statSync } from '../../io/safe-fs/index.js';
+import { listDirSync, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { compareSessions, deriveSession, sessionCountOf } from './derive.js';
@@ -40,8 +41,14 @@ const NOTED_FILES = ['prd.json', 'feedback-baseline.json'];
 export interface SessionsDomainOptions {
   root: string;
   clock?: Clock;
-  /** Which OMC version's Stop-hook rules decide the statuses (detectOmcInstall().rules). */
+  /** Which OMC runs this project's hooks (detectOmcInstall): its rules decide the statuses. */
+  omc?: OmcInstall;
+  /** Shorthand for tests: an install of exactly this version. */
   rules?: RulesVersion;
+  /** The user's home: OMC's hooks fall back to `~/.omc/state` copies a session owns (null: not read). */
+  home?: string | null;
+  /** flock is installed (4.15's cancel-signal check needs it); default: looked up once. */
+  flock?: boolean;
   /** Where the hooks run when a session does not say (its session-started.json cwd). */
   projectDir?: string | null;
   /** During the sliced first read, publish at most this often (ms; tests pass 0 to see every step). */
@@ -56,8 +63,16 @@ export class SessionsDomain implements Domain {
   private readonly root: string;
   private readonly clock: Clock;
   private readonly recs: FileRecords;
+  /** The project's OMC rules (a session's own Claude process may say otherwise: installOf). */
   readonly rules: RulesVersion;
+  readonly omc: OmcInstall;
   private readonly projectDir: string;
+  private readonly home: string | null;
+  private readonly flock: boolean;
+  /** Installs found for single sessions (their Claude process's --plugin-dir), by session id. */
+  private sessionInstalls = new Map<string, OmcInstall>();
+  /** What each session's transcript says of its next Stop payload. */
+  private stopFacts = new Map<string, StopFacts>();
   /** Structural problems (bad directory names, files where dirs belong) keyed by path. */
   private structural = new Map<string, Problem>();
   private views = new Map<string, SessionView>();
@@ -74,8 +89,11 @@ export class SessionsDomain implements Domain {
   constructor(opts: SessionsDomainOptions) {
     this.root = opts.root;
     this.clock = opts.clock ?? Date.now;
-    this.rules = opts.rules ?? SUPPORTED_RULES[0];
+    this.omc = opts.omc ?? (opts.rules ? makeOmcInstall(opts.rules, 'test') : makeOmcInstall(null, 'not given'));
+    this.rules = this.omc.rules;
     this.projectDir = opts.projectDir ?? path.dirname(this.root);
+    this.home = opts.home ?? null;
+    this.flock = opts.flock ?? flockInstalled();
     this.stepPublishMs = opts.stepPublishMs ?? STEP_PUBLISH_MS;
     this.firstStepMinRows = opts.firstStepMinRows ?? FIRST_STEP_MIN_ROWS;
     this.recs = new FileRecords(
@@ -101,6 +119,57 @@ export class SessionsDomain implements Domain {
   subscribe = this.cell.subscribe;
   getSnapshot = this.cell.getSnapshot;
   problems = () => this.cell.getSnapshot().problems;
+
+  /** The OMC a session's hooks run: its own Claude process's, else the project's. */
+  installOf = (sid: string): OmcInstall => this.sessionInstalls.get(sid) ?? this.omc;
+
+  /**
+   * What the Claude side found per session (the OMC of its process's --plugin-dir): the sessions whose
+   * install changed are judged again.
+   */
+  setSessionInstalls(found: ReadonlyMap<string, OmcInstall>): void {
+    const key = (i: OmcInstall | undefined) => (i ? `${i.version}\u0000${i.source}` : '');
+    const changed = new Set<string>();
+    for (const [sid, i] of found) if (key(this.sessionInstalls.get(sid)) !== key(i)) changed.add(sid);
+    for (const sid of this.sessionInstalls.keys()) if (!found.has(sid)) changed.add(sid);
+    if (changed.size === 0) return;
+    this.sessionInstalls = new Map(found);
+    this.omcSeenCache = null;
+    for (const sid of changed) this.dirty.add(sid);
+    this.publish();
+  }
+
+  /** What each session's transcript says of its next Stop (stop_hook_active…): changed sessions are judged again. */
+  setStopFacts(facts: ReadonlyMap<string, StopFacts>): void {
+    const key = (f: StopFacts | undefined) => (f ? `${f.stopHookActive ?? ''}\u0000${f.transcriptPercent ?? ''}` : '');
+    const changed = new Set<string>();
+    for (const [sid, f] of facts) if (key(this.stopFacts.get(sid)) !== key(f)) changed.add(sid);
+    for (const sid of this.stopFacts.keys()) if (!facts.has(sid)) changed.add(sid);
+    if (changed.size === 0) return;
+    this.stopFacts = new Map(facts);
+    for (const sid of changed) if (this.views.has(sid)) this.dirty.add(sid);
+    if (this.dirty.size > 0) this.publish();
+  }
+
+  private omcSeenCache: SessionsSnapshot['omcSeen'] | null = null;
+  private omcSeen(): SessionsSnapshot['omcSeen'] {
+    if (this.omcSeenCache) return this.omcSeenCache;
+    const seen = new Map<string, NonNullable<SessionsSnapshot['omcSeen']>[number]>();
+    for (const i of this.sessionInstalls.values()) {
+      const k = `${i.version}\u0000${i.sourceTag}`;
+      if (!seen.has(k))
+        seen.set(k, {
+          version: i.version,
+          source: cleanLine(i.source),
+          sourceTag: i.sourceTag,
+          rules: i.rules,
+          exact: i.book.exact,
+          assumed: i.assumed,
+          differences: i.book.differences,
+        });
+    }
+    return (this.omcSeenCache = [...seen.values()]);
+  }
 
   /**
    * The last good parse of one state file name in `state/` and in every
@@ -487,10 +556,22 @@ export class SessionsDomain implements Domain {
     const fresh: SessionView[] = [];
     if (this.dirty.size > 0) {
       // Verdicts are computed here, on change only, and shared by the rows of this publish.
-      const book = new VerdictBook(this.recs, this.rules, this.projectDir, now);
+      const globals = new Map<string, unknown>();
+      const book = new VerdictBook(this.recs, {
+        installOf: this.installOf,
+        factsOf: (sid) => this.stopFacts.get(sid),
+        readGlobal: (rel) => {
+          if (this.home === null) return null;
+          if (!globals.has(rel)) globals.set(rel, hookView(path.join(this.home, '.omc'), rel));
+          return globals.get(rel);
+        },
+        flock: this.flock,
+        projectDir: this.projectDir,
+        now,
+      });
       for (const key of this.dirty) {
         const old = this.views.get(key);
-        const view = deriveSession(this.root, key, this.recs.recsOf(key), now, book);
+        const view = deriveSession(this.root, key, this.recs.recsOf(key), now, book, this.recs.ownedElsewhere(key));
         if (old === view) {
           if (view) this.due.push(key, view); // its due entry may just have been taken
           continue;
@@ -527,6 +608,7 @@ export class SessionsDomain implements Domain {
       derivedAt: now,
       scanning: this.progress,
       counts: { ...this.counts },
+      omcSeen: this.omcSeen(),
     });
     this.armTimer(now);
   }
@@ -551,4 +633,23 @@ export class SessionsDomain implements Domain {
       this.publish();
     }, delay);
   }
+}
+
+/** A file as OMC's readJsonFile sees it: JSON.parse of the raw text; null when missing, unreadable or BOM-prefixed. */
+function hookView(root: string, rel: string): unknown {
+  const r = readTextSync(root, rel);
+  if (!r.ok || r.bom) return null;
+  try {
+    return JSON.parse(r.text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+let flockCache: boolean | null = null;
+/** 4.15's lock helper looks for flock at exactly these two paths. */
+export function flockInstalled(): boolean {
+  if (flockCache === null)
+    flockCache = ['/usr/bin/flock', '/bin/flock'].some((p) => statSync('/', p.slice(1)) !== null);
+  return flockCache;
 }

@@ -174,6 +174,26 @@ export class FileRecords {
   }
 
   /** The current records of one session key. */
+  /**
+   * State files in other sessions' directories that name `sid` as owner, where `sid` has no file of
+   * that name of its own: its Stop hook reads them (the owned-copy fallback), so its row shows them.
+   * The first by path, as ownedCopy picks it.
+   */
+  ownedElsewhere(sid: string): FileRec[] {
+    if (this.strandedRels.size === 0) return [];
+    const out: FileRec[] = [];
+    const seen = new Set<string>();
+    for (const rel of [...this.strandedRels].sort()) {
+      const rec = this.files.get(rel);
+      const k = keyOf(rel);
+      if (!rec || k?.scope !== 'session' || namedOwner(rec.hook) !== sid) continue;
+      if (seen.has(k.file) || this.files.has(`state/sessions/${sid}/${k.file}`)) continue;
+      seen.add(k.file);
+      out.push(rec);
+    }
+    return out;
+  }
+
   recsOf(key: string): FileRec[] {
     const out: FileRec[] = [];
     for (const rel of this.byKey.get(key) ?? []) {

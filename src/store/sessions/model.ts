@@ -8,8 +8,10 @@ export interface ModeView {
   /** `active === true` and not tombstoned (OMC's registry rule). */
   active: boolean;
   status: ModeStatus;
-  /** The Stop hook (of the OMC version running this project's hooks) would hold the agent for it. */
+  /** The Stop hook (of the OMC version running this session's hooks) holds the agent for it at the next Stop. */
   enforced: boolean;
+  /** Why the hook lets the agent stop although this mode's gate holds (cancel-signal, stop-hook-active…), or null. */
+  pausedBy: string | null;
   /** The rule that decided, as a stable id and in words. */
   verdict: { rule: string; detail: string };
   /** OMC's registry reading of the file (active / finished / tombstoned…), in words. */
@@ -49,6 +51,20 @@ export interface CancelView {
 
 export type SessionStatus = ModeStatus | 'cancelling' | 'idle';
 
+/** Which OMC a session runs, and where that was found. */
+export interface SessionOmc {
+  version: string | null;
+  source: string;
+  sourceTag: string;
+  rules: string;
+  /** The book was taken from this version's own hook. */
+  exact: boolean;
+  /** Not found anywhere: the newest book is assumed. */
+  assumed?: boolean;
+  /** What is known to differ from the book for this version. */
+  differences?: readonly string[];
+}
+
 export interface SessionView {
   /** Directory name, or "legacy" for session-less state. */
   id: string;
@@ -72,7 +88,13 @@ export interface SessionView {
     mode: string | null;
     rule: string;
     detail: string;
+    /** For a block: what the Stop payload could carry (unseen by omc-top) that would let the agent stop. */
+    unless: readonly string[];
+    /** The OMC version is unknown and the rule books disagree: each book's decision. */
+    readings: ReadonlyArray<{ rules: readonly string[]; decision: 'block' | 'stop'; mode: string | null }> | null;
   } | null;
+  /** The OMC that runs this session's hooks (its own Claude process's, else the project's); null for legacy. */
+  omc?: SessionOmc | null;
   /** Time-driven re-evaluation point (pending expiry, stale threshold, cancel expiry). */
   nextChangeAt: number | null;
 }
@@ -87,6 +109,8 @@ export interface SessionsSnapshot {
   scanning?: { done: number; total: number } | null;
   /** The header's counts (sessionCountOf summed), kept by the domain as sessions change. */
   counts?: { running: number; stale: number };
+  /** The OMC installs found per session (their Claude processes), distinct, for the header. */
+  omcSeen?: readonly SessionOmc[];
 }
 
 export const EMPTY_SESSIONS: SessionsSnapshot = { version: 0, sessions: [], problems: [], derivedAt: 0 };

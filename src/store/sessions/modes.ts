@@ -7,7 +7,7 @@ import { type Obj } from '../../io/json.js';
  * adding a mode is one entry here.
  *
  * Sources: omc-contract.md §2.2/§2.5 (4.15.10), omc-contract-5.5.md §2.2/§2.5,
- * and the two wired Stop hooks (5.5.0 scripts/persistent-mode.mjs, 4.4.4
+ * and the three wired Stop hooks (5.5.0 and 4.15.10 scripts/persistent-mode.mjs, 4.4.4
  * scripts/persistent-mode.cjs).
  */
 
@@ -33,7 +33,7 @@ export interface ModeSpec {
   /** The OMC version whose Stop hook stopped reading it, or null. */
   retiredIn: string | null;
   /** Whether each supported version's wired Stop hook reads this file at all. */
-  readBy: { '5.5.0': boolean; '4.4.4': boolean };
+  readBy: { '5.5.0': boolean; '4.15.10': boolean; '4.4.4': boolean };
 }
 
 const PROMPTS = [
@@ -60,7 +60,7 @@ function spec(mode: string, over: Partial<ModeSpec>): ModeSpec {
     links: [],
     cancel: 'remove',
     retiredIn: null,
-    readBy: { '5.5.0': false, '4.4.4': false },
+    readBy: { '5.5.0': false, '4.15.10': false, '4.4.4': false },
     ...over,
   };
 }
@@ -73,39 +73,39 @@ export const MODE_TABLE: readonly ModeSpec[] = [
       { field: 'linked_ultrawork', mode: 'ultrawork' },
       { field: 'linked_team', mode: 'team' },
     ],
-    readBy: { '5.5.0': true, '4.4.4': true },
+    readBy: { '5.5.0': true, '4.15.10': true, '4.4.4': true },
   }),
   spec('ultragoal', {
     iteration: ['reinforcement_count'],
     max: ['max_reinforcements'],
     defaultMax: 50,
-    readBy: { '5.5.0': true, '4.4.4': false },
+    readBy: { '5.5.0': true, '4.15.10': true, '4.4.4': false },
   }),
   spec('autopilot', {
     phase: ['phase', 'current_phase'],
     phaseInRow: true,
     cancel: 'deactivate',
-    readBy: { '5.5.0': true, '4.4.4': true },
+    readBy: { '5.5.0': true, '4.15.10': true, '4.4.4': true },
   }),
-  spec('ultrapilot', { readBy: { '5.5.0': true, '4.4.4': true } }),
-  spec('pipeline', { readBy: { '5.5.0': true, '4.4.4': true } }),
+  spec('ultrapilot', { readBy: { '5.5.0': true, '4.15.10': true, '4.4.4': true } }),
+  spec('pipeline', { readBy: { '5.5.0': true, '4.15.10': true, '4.4.4': true } }),
   spec('team', {
     phase: ['current_phase', 'phase', 'stage'],
     phaseInRow: true,
     links: [{ field: 'linked_ralph', mode: 'ralph' }],
-    readBy: { '5.5.0': true, '4.4.4': false },
+    readBy: { '5.5.0': true, '4.15.10': true, '4.4.4': false },
   }),
   spec('omc-teams', {
     phase: ['current_phase', 'phase', 'stage'],
     phaseInRow: true,
-    readBy: { '5.5.0': true, '4.4.4': false },
+    readBy: { '5.5.0': true, '4.15.10': true, '4.4.4': false },
   }),
   spec('ultraqa', {
     iteration: ['cycle'],
     max: ['max_cycles'],
     defaultMax: 10,
     retiredIn: '5.5.0',
-    readBy: { '5.5.0': false, '4.4.4': true },
+    readBy: { '5.5.0': false, '4.15.10': true, '4.4.4': true },
   }),
   spec('ultrawork', {
     iteration: ['reinforcement_count'],
@@ -113,7 +113,7 @@ export const MODE_TABLE: readonly ModeSpec[] = [
     defaultMax: 50,
     links: [{ field: 'linked_to_ralph', mode: 'ralph' }],
     retiredIn: '5.5.0',
-    readBy: { '5.5.0': false, '4.4.4': true },
+    readBy: { '5.5.0': false, '4.15.10': true, '4.4.4': true },
   }),
   spec('autoresearch', {}),
   spec('ralplan', {}),

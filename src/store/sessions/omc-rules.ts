@@ -65,8 +65,12 @@ const TERMINAL_PHASES = new Set([
   'aborted',
 ]);
 
-/** A mode's status, from the verdict engine (what the Stop hook will do with it). */
-export type ModeStatus = 'enforced' | 'not-enforced' | 'pending' | 'stale' | 'finished';
+/**
+ * A mode's status, from the verdict engine (what the Stop hook will do with it). `paused`: its gate
+ * holds, but at the next Stop the hook lets the agent stop for a reason outside the mode (a cancel
+ * signal in force, stop_hook_active in an open turn, a running background task).
+ */
+export type ModeStatus = 'enforced' | 'paused' | 'not-enforced' | 'pending' | 'stale' | 'finished';
 
 /** OMC's registry view of a file (state_list_active), before any Stop-hook rule. */
 export type RegistryStatus = 'active' | 'pending' | 'stale' | 'finished' | 'tombstoned';

@@ -5,9 +5,9 @@
  * each file is judged by the verdict of the session whose hook would read it.
  */
 import path from 'node:path';
-import type { RulesVersion } from '../omc-install.js';
-import type { HookTree, SessionVerdict } from '../verdict/index.js';
-import { stopVerdict } from '../verdict/index.js';
+import type { OmcInstall } from '../omc-install.js';
+import type { HookTree, RulesVersion, SessionVerdict, StopFacts } from '../verdict/index.js';
+import { GLOBAL_PREFIX, RULE_BOOKS, stopVerdict } from '../verdict/index.js';
 import type { FileRecords } from './file-records.js';
 import { modeSpec } from './modes.js';
 import type { ModeStatus } from './omc-rules.js';
@@ -19,23 +19,63 @@ export interface ModeJudgement {
   enforced: boolean;
   rule: string;
   detail: string;
+  /** The session-wide rule that lets the agent stop although this mode's gate holds, or null. */
+  pausedBy: string | null;
+}
+
+/** One book's reading of a session whose OMC version is not known, where the books disagree. */
+export interface Reading {
+  rules: RulesVersion[];
+  decision: 'block' | 'stop';
+  mode: string | null;
+  rule: string;
+}
+
+/** A session's verdict plus, when its OMC version is unknown and the books disagree, every book's reading. */
+export type BookVerdict = SessionVerdict & { readings: Reading[] | null };
+
+/** What the verdicts of one publish need besides the files. */
+export interface VerdictInputs {
+  /** The OMC whose hooks a session runs (its Claude process's --plugin-dir, else the project's). */
+  installOf(sid: string): OmcInstall;
+  /** What is known of the session's next Stop payload (its transcript). */
+  factsOf(sid: string): StopFacts | undefined;
+  /** `~/.omc/<rel>` as the hooks read it (their global fallback), or null. */
+  readGlobal(rel: string): unknown;
+  /** flock is installed (4.15's cancel-signal check needs it). */
+  flock: boolean;
+  projectDir: string;
+  now: number;
 }
 
 /** Verdicts of one publish, computed on demand and shared by every row that needs them. */
 export class VerdictBook {
-  private readonly memo = new Map<string, SessionVerdict>();
+  private readonly memo = new Map<string, BookVerdict>();
   readonly tree: HookTree;
 
   constructor(
     private readonly recs: FileRecords,
-    readonly rules: RulesVersion,
-    private readonly projectDir: string,
-    private readonly now: number,
+    private readonly inputs: VerdictInputs,
   ) {
     this.tree = {
-      read: (rel) => recs.files.get(rel)?.hook ?? null,
+      read: (rel) =>
+        rel.startsWith(GLOBAL_PREFIX)
+          ? inputs.readGlobal(rel.slice(GLOBAL_PREFIX.length))
+          : (recs.files.get(rel)?.hook ?? null),
       findOwnedCopy: (file, sid) => recs.ownedCopy(file, sid),
     };
+  }
+
+  get now(): number {
+    return this.inputs.now;
+  }
+
+  rulesOf(sid: string | null): RulesVersion {
+    return this.installOf(sid).rules;
+  }
+
+  installOf(sid: string | null): OmcInstall {
+    return this.inputs.installOf(sid ?? '');
   }
 
   /** The hook runs in the session's cwd (session-started.json), else the project directory. */
@@ -43,34 +83,67 @@ export class VerdictBook {
     const started = this.recs.files.get(`state/sessions/${sid}/session-started.json`)?.hook as
       Record<string, unknown> | null | undefined;
     const cwd = started?.cwd;
-    return typeof cwd === 'string' && path.isAbsolute(cwd) ? cwd : this.projectDir;
+    return typeof cwd === 'string' && path.isAbsolute(cwd) ? cwd : this.inputs.projectDir;
   }
 
-  of(sid: string): SessionVerdict {
+  private judge(sid: string, rules: RulesVersion): SessionVerdict {
+    return stopVerdict(this.tree, {
+      rules,
+      sessionId: sid,
+      cwd: this.cwdOf(sid),
+      now: this.inputs.now,
+      stop: this.inputs.factsOf(sid),
+      flock: this.inputs.flock,
+    });
+  }
+
+  of(sid: string): BookVerdict {
     let v = this.memo.get(sid);
     if (!v) {
-      v = stopVerdict(this.tree, { rules: this.rules, sessionId: sid, cwd: this.cwdOf(sid), now: this.now });
+      const install = this.installOf(sid);
+      const own = this.judge(sid, install.rules);
+      v = { ...own, readings: install.assumed ? this.readings(sid, own) : null };
       this.memo.set(sid, v);
     }
     return v;
+  }
+
+  /** With the version unknown: every book's decision, grouped; null when they all agree. */
+  private readings(sid: string, own: SessionVerdict): Reading[] | null {
+    const all = RULE_BOOKS.map((rules) => (rules === own.rules ? own : this.judge(sid, rules)));
+    const out: Reading[] = [];
+    for (const v of all) {
+      const same = out.find((r) => r.decision === v.decision && r.mode === (v.decision === 'block' ? v.mode : null));
+      if (same) same.rules.push(v.rules);
+      else
+        out.push({
+          rules: [v.rules],
+          decision: v.decision,
+          mode: v.decision === 'block' ? v.mode : null,
+          rule: v.rule,
+        });
+    }
+    return out.length > 1 ? out : null;
   }
 }
 
 const FINISHED_RULES = new Set(['inactive', 'terminal', 'tombstoned', 'absent']);
 
-function statusOf(enforced: boolean, rule: string): ModeStatus {
+function statusOf(enforced: boolean, rule: string, pausedBy: string | null = null): ModeStatus {
   if (enforced) return 'enforced';
+  if (pausedBy !== null && pausedBy !== 'not-reached') return 'paused';
   if (rule === 'awaiting-confirmation') return 'pending';
   if (rule === 'stale') return 'stale';
   if (FINISHED_RULES.has(rule)) return 'finished';
   return 'not-enforced';
 }
 
-const judged = (enforced: boolean, rule: string, detail: string): ModeJudgement => ({
-  status: statusOf(enforced, rule),
+const judged = (enforced: boolean, rule: string, detail: string, pausedBy: string | null = null): ModeJudgement => ({
+  status: statusOf(enforced, rule, pausedBy),
   enforced,
   rule,
   detail,
+  pausedBy,
 });
 
 /**
@@ -87,19 +160,20 @@ export function judgeMode(
   const spec = modeSpec(mode);
   const obj = isObjectLike(value) ? value : null;
   if (!obj) return judged(false, 'unreadable', 'OMC cannot parse this file: to its hooks it does not exist');
-  if (!spec.readBy[book.rules]) {
-    if (!obj.active) return judged(false, 'inactive', 'not active');
-    return spec.retiredIn !== null && book.rules >= spec.retiredIn
-      ? judged(false, 'retired', `retired in ${spec.retiredIn}: the Stop hook does not read it`)
-      : judged(false, 'not-read', `OMC ${book.rules}'s Stop hook does not enforce ${mode}`);
-  }
   const named = typeof obj.session_id === 'string' && isValidSessionId(obj.session_id) ? obj.session_id : null;
   const owner = rowKey === null ? named : named !== null && named !== rowKey ? named : rowKey;
+  const rules = book.rulesOf(owner);
+  if (!spec.readBy[rules]) {
+    if (!obj.active) return judged(false, 'inactive', 'not active');
+    return spec.retiredIn !== null && rules >= spec.retiredIn
+      ? judged(false, 'retired', `retired in ${spec.retiredIn}: the Stop hook does not read it`)
+      : judged(false, 'not-read', `OMC ${rules}'s Stop hook does not enforce ${mode}`);
+  }
   if (owner === null) {
     return judged(
       false,
       'session-less',
-      book.rules === '4.4.4'
+      rules === '4.4.4'
         ? "session-less state: 4.4.4's Stop hook never reads it when Claude Code passes a session id"
         : 'session-less state without a session_id: the Stop hook reads it for no session',
     );
@@ -114,8 +188,8 @@ export function judgeMode(
       'not-this-copy',
       used
         ? `${forOther}the Stop hook reads ${used.path} instead`
-        : `${forOther}the Stop hook does not read this copy (${book.rules === '4.4.4' ? "4.4.4 reads only the session's own directory" : 'the session has its own file'})`,
+        : `${forOther}the Stop hook does not read this copy (${rules === '4.4.4' ? "4.4.4 reads only the session's own directory" : 'the session has its own file'})`,
     );
   }
-  return judged(mv.enforced, mv.rule, forOther + mv.detail);
+  return judged(mv.enforced, mv.rule, forOther + mv.detail, mv.pausedBy);
 }

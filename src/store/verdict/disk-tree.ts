@@ -4,9 +4,10 @@
  * and what the differential tests feed the engine. The live monitor builds the same view
  * from the sessions domain's records instead (no extra reads).
  */
+import path from 'node:path';
 import { listDirSync, readTextSync } from '../../io/safe-fs/index.js';
 import { SESSION_ID_RE } from '../sessions/omc-rules.js';
-import type { HookTree } from './types.js';
+import { GLOBAL_PREFIX, type HookTree } from './types.js';
 
 /** A file as OMC's `readJsonFile` sees it: JSON.parse of the raw text, null on any failure. */
 function hookRead(root: string, rel: string): unknown {
@@ -21,10 +22,22 @@ function hookRead(root: string, rel: string): unknown {
   }
 }
 
-export function diskTree(root: string): HookTree {
+/**
+ * @param opts.home the user's home: `~/.omc/…` paths (the hooks' global fallback) are read there;
+ *   without it they read as absent.
+ */
+export function diskTree(root: string, opts: { home?: string | null } = {}): HookTree {
   const cache = new Map<string, unknown>();
+  const globalRoot = opts.home ? path.join(opts.home, '.omc') : null;
   const read = (rel: string) => {
-    if (!cache.has(rel)) cache.set(rel, hookRead(root, rel));
+    if (!cache.has(rel)) {
+      const global = rel.startsWith(GLOBAL_PREFIX);
+      // The project's root may itself be ~/.omc (5.5.0 outside git): the same file either way.
+      cache.set(
+        rel,
+        global ? (globalRoot ? hookRead(globalRoot, rel.slice(GLOBAL_PREFIX.length)) : null) : hookRead(root, rel),
+      );
+    }
     return cache.get(rel);
   };
   let dirs: string[] | null = null;

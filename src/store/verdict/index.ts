@@ -3,13 +3,30 @@
  * project's hooks will do at the next Stop, per mode and overall, and which cancel signals
  * pause it until when.
  */
-import type { RulesVersion } from '../omc-install.js';
+import { verdict415 } from './rules-415.js';
 import { verdict444 } from './rules-444.js';
 import { verdict555 } from './rules-555.js';
 import type { HookContext, HookTree, SessionVerdict } from './types.js';
 
-export type { CancelVerdict, Decision, HookContext, HookTree, ModeVerdict, SessionVerdict } from './types.js';
+export { GLOBAL_PREFIX, RULE_BOOKS } from './types.js';
+export type {
+  CancelVerdict,
+  Decision,
+  HookContext,
+  HookTree,
+  ModeVerdict,
+  RulesVersion,
+  SessionVerdict,
+  StopFacts,
+} from './types.js';
 
-export function stopVerdict(tree: HookTree, ctx: HookContext & { rules: RulesVersion }): SessionVerdict {
-  return ctx.rules === '4.4.4' ? verdict444(tree, ctx) : verdict555(tree, ctx);
+export function stopVerdict(tree: HookTree, ctx: HookContext): SessionVerdict {
+  switch (ctx.rules) {
+    case '4.4.4':
+      return verdict444(tree, ctx);
+    case '4.15.10':
+      return verdict415(tree, ctx);
+    default:
+      return verdict555(tree, ctx);
+  }
 }

@@ -6,10 +6,15 @@
  * `started_at` of any type (an unparseable one makes the state never stale). Checked against
  * the real hook on generated trees (test/interop/verdict-differential.test.ts).
  *
- * Assumed, as for a normal end of turn: a valid session id, no stop reason, no swarm marker.
+ * It reads `stop_hook_active` nowhere (it blocks a second Stop in one turn too; Claude Code's own
+ * block cap ends such a turn), and of the payload only a context-limit reason and a user abort.
+ *
+ * Assumed: a valid session id, no swarm marker; stop reasons omc-top cannot see are listed in `unless`.
  */
 import path from 'node:path';
 import { dateMs, get, gt, le, lt, or, plusOne } from './js-coerce.js';
+import { payloadEscape, unobservedEscapes } from './payload.js';
+import { settleModes } from './rules-555.js';
 import type { HookContext, HookTree, ModeVerdict, SessionVerdict } from './types.js';
 
 const STALE_MS = 2 * 60 * 60 * 1000;
@@ -41,7 +46,15 @@ export function verdict444(tree: HookTree, ctx: HookContext): SessionVerdict {
   let decided: { mode: string; gate: Gate } | null = null;
   const gate = (mode: string, state: unknown, g: Gate) => {
     if (!state) return;
-    modes.push({ mode, path: rel(`${mode}-state.json`), enforced: g.enforced, rule: g.rule, detail: g.detail });
+    modes.push({
+      mode,
+      path: rel(`${mode}-state.json`),
+      enforced: g.enforced,
+      gateHolds: g.enforced,
+      pausedBy: null,
+      rule: g.rule,
+      detail: g.detail,
+    });
     if (!decided && (g.enforced || g.endsHook)) decided = { mode, gate: g };
   };
   /** The checks every 4.4.4 mode starts with: active, not stale, session_id === S. */
@@ -146,14 +159,36 @@ export function verdict444(tree: HookTree, ctx: HookContext): SessionVerdict {
   if (uwGate) gate('ultrawork', uw, uwGate);
 
   const d = decided as { mode: string; gate: Gate } | null;
-  return {
-    rules: '4.4.4',
-    decision: d?.gate.enforced ? 'block' : 'stop',
-    mode: d?.gate.enforced ? d.mode : d ? d.mode : null,
-    rule: d ? d.gate.rule : 'nothing-enforced',
-    detail: d ? d.gate.detail : 'no mode the Stop hook enforces',
-    modes,
-    cancels: [],
-    nextChangeAt: next,
-  };
+  // The payload is checked before any state is read: a context-limit stop or a user abort ends the hook.
+  const escape = payloadEscape('4.4.4', ctx.stop);
+  if (escape)
+    return settleModes(
+      {
+        rules: '4.4.4',
+        decision: 'stop',
+        mode: null,
+        rule: escape.rule,
+        detail: escape.detail,
+        modes,
+        cancels: [],
+        nextChangeAt: next,
+        unless: [],
+      },
+      null,
+    );
+  const block = d?.gate.enforced === true;
+  return settleModes(
+    {
+      rules: '4.4.4',
+      decision: block ? 'block' : 'stop',
+      mode: d ? d.mode : null,
+      rule: d ? d.gate.rule : 'nothing-enforced',
+      detail: d ? d.gate.detail : 'no mode the Stop hook enforces',
+      modes,
+      cancels: [],
+      nextChangeAt: next,
+      unless: block ? unobservedEscapes('4.4.4', ctx.stop) : [],
+    },
+    d && !block ? { mode: d.mode, rule: d.gate.rule } : null,
+  );
 }

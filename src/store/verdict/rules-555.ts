@@ -1,18 +1,27 @@
 /**
  * OMC 5.5.0's wired Stop hook (`scripts/persistent-mode.mjs`, run by hooks.json through
- * `run.cjs`), restated as a pure function of the tree and the clock: the same cascade, in
- * the same order, over the same fields. Checked against the real hook on generated trees
- * (test/interop/verdict-differential.test.ts).
+ * `run.cjs`), restated as a pure function of the tree, the clock and what is known of the Stop
+ * payload: the same cascade, in the same order, over the same fields. 4.15's hook is the same
+ * script plus two gates and a lock requirement (rules-415.ts), so the cascade takes a variant.
+ * Checked against the real hooks on generated trees and driven sequences (test/interop/verdict-*).
  *
- * Assumed, as when Claude Code runs the hook for a normal end of turn: a valid session id,
- * `stop_hook_active` false, no stop reason, a transcript under 95 % context, no
- * `OMC_SKIP_HOOKS`/`DISABLE_OMC`, no swarm marker, no ultragoal goals.json, no global
- * `~/.omc/state` copies, and a lock backend that works (production: always).
+ * Assumed, as when Claude Code runs the hook: a valid session id, no `OMC_SKIP_HOOKS`/`DISABLE_OMC`,
+ * no swarm marker, no ultragoal goals.json, a lock backend that works (5.5.0: always). Payload
+ * fields omc-top cannot see are judged as a normal end of turn and listed in `unless`.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { get, gt, le, lt, or, plusOne } from './js-coerce.js';
-import type { CancelVerdict, HookContext, HookTree, ModeVerdict, SessionVerdict } from './types.js';
+import { payloadEscape, unobservedEscapes } from './payload.js';
+import {
+  GLOBAL_PREFIX,
+  type CancelVerdict,
+  type HookContext,
+  type HookTree,
+  type ModeVerdict,
+  type RulesVersion,
+  type SessionVerdict,
+} from './types.js';
 import { isObjectLike } from '../../io/json.js';
 
 export const STALE_MS = 2 * 60 * 60 * 1000;
@@ -65,7 +74,7 @@ const own = (v: unknown, k: string) => isObjectLike(v) && Object.prototype.hasOw
 const hasMarkers = (s: unknown) => isObjectLike(s) && MARKERS.some((k) => own(s, k));
 
 /** Collects the moments at which a time threshold flips some rule. */
-class Horizon {
+export class Horizon {
   next: number | null = null;
   constructor(private readonly now: number) {}
   at(t: number): void {
@@ -87,7 +96,7 @@ function freshTs(v: unknown, ttl: number, now: number, h: Horizon): boolean {
 }
 
 /** isStaleState: newest of the *string* last_checked_at / updated_at / started_at, older than 2 h. */
-function stale(s: unknown, now: number, h: Horizon): boolean {
+export function stale(s: unknown, now: number, h: Horizon): boolean {
   if (!s) return true;
   let newest = 0;
   for (const k of ['last_checked_at', 'updated_at', 'started_at']) {
@@ -101,7 +110,7 @@ function stale(s: unknown, now: number, h: Horizon): boolean {
   return now - newest > STALE_MS;
 }
 
-function awaiting(s: unknown, now: number, h: Horizon): boolean {
+export function awaiting(s: unknown, now: number, h: Horizon): boolean {
   if (!s || get(s, 'awaiting_confirmation') !== true) return false;
   const pref = get(s, 'awaiting_confirmation_set_at');
   const started = get(s, 'started_at');
@@ -116,10 +125,11 @@ function awaiting(s: unknown, now: number, h: Horizon): boolean {
 }
 
 const norm = (p: string) => path.resolve(p).replace(/[/\\]+$/, '');
-function forProject(s: unknown, cwd: string): boolean {
+/** isStateForCurrentProject: no project_path is fine, except for a global (~/.omc/state) copy. */
+function forProject(s: unknown, cwd: string, isGlobal = false): boolean {
   if (!s) return true;
   const pp = get(s, 'project_path');
-  if (!pp) return true;
+  if (!pp) return !isGlobal;
   return norm(String(pp)) === norm(cwd);
 }
 
@@ -141,24 +151,32 @@ function safeCount(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
 }
 
-interface Loaded {
+export interface Loaded {
   state: unknown;
   rel: string;
+  /** Read from the user's ~/.omc/state (project_path then becomes mandatory). */
+  isGlobal: boolean;
 }
 
-/** readStateFileWithSession: own session dir, else a copy in another session dir owned by S, else state/ if owned by S. */
-function load(tree: HookTree, file: string, sid: string): Loaded {
+/**
+ * readStateFileWithSession: own session dir, else a copy in another session dir owned by S, else
+ * `state/<file>` (or, when that is missing or unparseable, `~/.omc/state/<file>`) if owned by S.
+ */
+export function load(tree: HookTree, file: string, sid: string): Loaded {
   const own = `state/sessions/${sid}/${file}`;
   const mine = tree.read(own);
-  if (mine) return { state: mine, rel: own };
+  if (mine) return { state: mine, rel: own, isGlobal: false };
   const copy = tree.findOwnedCopy(file, sid);
-  if (copy) return { state: copy.value, rel: copy.rel };
+  if (copy) return { state: copy.value, rel: copy.rel, isGlobal: false };
   const legacy = tree.read(`state/${file}`);
-  if (legacy && get(legacy, 'session_id') === sid) return { state: legacy, rel: `state/${file}` };
-  return { state: null, rel: own };
+  const globalRel = `${GLOBAL_PREFIX}state/${file}`;
+  const fallback = legacy ? { state: legacy, rel: `state/${file}`, isGlobal: false } : null;
+  const found = fallback ?? { state: tree.read(globalRel), rel: globalRel, isGlobal: true };
+  if (found.state && get(found.state, 'session_id') === sid) return found;
+  return { state: null, rel: own, isGlobal: false };
 }
 
-function tombstoned(tree: HookTree, mode: string, sid: string, now: number, h: Horizon): boolean {
+export function tombstoned(tree: HookTree, mode: string, sid: string, now: number, h: Horizon): boolean {
   const slot = get(get(tree.read(`state/sessions/${sid}/skill-active-state.json`), 'active_skills'), mode);
   if (!slot || typeof slot !== 'object') return false;
   const c = get(slot, 'completed_at');
@@ -214,9 +232,9 @@ function pendingAsyncWork(tree: HookTree, sid: string, now: number, h: Horizon):
   return null;
 }
 
-function enforceableAutopilot(s: unknown, ctx: HookContext, h: Horizon): boolean {
+function enforceableAutopilot(s: unknown, isGlobal: boolean, ctx: HookContext, h: Horizon): boolean {
   if (!get(s, 'active') || awaiting(s, ctx.now, h) || (stale(s, ctx.now, h) && !hasMarkers(s))) return false;
-  if (!forProject(s, ctx.cwd)) return false;
+  if (!forProject(s, ctx.cwd, isGlobal)) return false;
   if (get(s, 'session_id') !== ctx.sessionId) return false;
   return autopilotPhase(s) !== 'complete';
 }
@@ -275,22 +293,90 @@ function signalCheck(
 const NO_SID = 'written without session_id: the Stop hook ignores it';
 const OTHER_SID = 'its session_id names another session: the Stop hook ignores it here';
 
+/** The gate a tail mode (4.15's ultraqa, ultrawork) reports to the cascade. */
+export interface GateResult {
+  enforced: boolean;
+  rule: string;
+  detail: string;
+  endsHook?: boolean;
+}
+
+/** What the cascade hands a variant's extra gates: the loaders and checks the script shares. */
+export interface CascadeApi {
+  tree: HookTree;
+  ctx: HookContext;
+  h: Horizon;
+  load(file: string): Loaded;
+  /** The checks a mode passes before its own rule, in the hook's order; null when all pass. */
+  common(
+    mode: string,
+    l: Loaded,
+    opts: { tomb?: boolean; await?: boolean; staleOk?: boolean },
+  ): { rule: string; detail: string } | null;
+  gate(mode: string, l: Loaded, res: GateResult): void;
+}
+
+/** How a version's `.mjs` hook differs from 5.5.0's. */
+export interface MjsVariant {
+  rules: RulesVersion;
+  /** Gates after omc-teams, in order (4.15: ultraqa, ultrawork). */
+  tailGates?: (api: CascadeApi) => void;
+  /** Cancel signals are honoured only when this says so (4.15: flock present). */
+  signalsHonoured?: (ctx: HookContext) => { ok: boolean; why: string };
+}
+
+/** The session-wide rules that let the agent stop although a mode's gate holds: the modes are paused, not ended. */
+const PAUSES = new Set(['cancel-signal', 'stop-hook-active', 'payload-escape', 'async-work']);
+
+/**
+ * After the hook's decision: a gate that holds but never gets to block (a pause, or an earlier mode
+ * that ends the hook) does not hold the agent at the next Stop.
+ */
+export function settleModes(v: SessionVerdict, early: { mode: string; rule: string } | null): SessionVerdict {
+  if (v.decision === 'block') return v;
+  const paused = PAUSES.has(v.rule);
+  for (const m of v.modes) {
+    if (!m.gateHolds) continue;
+    if (paused) {
+      m.enforced = false;
+      m.pausedBy = v.rule;
+      m.detail = `${m.detail}; but at the next Stop: ${v.detail}`;
+    } else if (early && m.mode !== early.mode) {
+      m.enforced = false;
+      m.pausedBy = 'not-reached';
+      m.rule = 'not-reached';
+      m.detail = `the hook ends at ${early.mode} (${early.rule}) before it reaches ${m.mode}`;
+    }
+  }
+  return v;
+}
+
 /** The 5.5.0 cascade for session `ctx.sessionId`. */
 export function verdict555(tree: HookTree, ctx: HookContext): SessionVerdict {
+  return mjsCascade(tree, ctx, { rules: '5.5.0' });
+}
+
+/** The `.mjs` Stop hook's cascade (5.5.0, and 4.15 through its variant). */
+export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant): SessionVerdict {
   const { sessionId: sid, now, cwd } = ctx;
   const h = new Horizon(now);
   const modes: ModeVerdict[] = [];
   const cancels: CancelVerdict[] = [];
-  const out = (decision: 'block' | 'stop', mode: string | null, rule: string, detail: string): SessionVerdict => ({
-    rules: '5.5.0',
-    decision,
-    mode,
-    rule,
-    detail,
-    modes,
-    cancels,
-    nextChangeAt: h.next,
-  });
+  const out = (decision: 'block' | 'stop', mode: string | null, rule: string, detail: string): SessionVerdict =>
+    settleModes(
+      {
+        rules: variant.rules,
+        decision,
+        mode,
+        rule,
+        detail,
+        modes,
+        cancels,
+        nextChangeAt: h.next,
+        unless: decision === 'block' ? unobservedEscapes(variant.rules, ctx.stop) : [],
+      },
+      earlyStop,
+    );
 
   const ralph = load(tree, 'ralph-state.json', sid);
   const goal = load(tree, 'ultragoal-state.json', sid);
@@ -325,14 +411,21 @@ export function verdict555(tree: HookTree, ctx: HookContext): SessionVerdict {
         rule: 'stale',
         detail: 'no last_checked_at / updated_at / started_at in the last 2 h: the hook treats it as stale',
       };
-    if (!forProject(s, cwd))
-      return { rule: 'other-project', detail: "project_path is not the session's directory: ignored" };
+    if (!forProject(s, cwd, l.isGlobal))
+      return {
+        rule: 'other-project',
+        detail: l.isGlobal
+          ? 'a global ~/.omc/state copy without this project_path: ignored'
+          : "project_path is not the session's directory: ignored",
+      };
     const sr = sessionRule(s);
     if (!sr.ok) return sr;
     return null;
   };
   const push = (mode: string, l: Loaded, enforced: boolean, rule: string, detail: string) =>
-    void (l.state ? modes.push({ mode, path: l.rel, enforced, rule, detail }) : undefined);
+    void (l.state
+      ? modes.push({ mode, path: l.rel, enforced, gateHolds: enforced, pausedBy: null, rule, detail })
+      : undefined);
 
   let firstBlock: { mode: string; rule: string; detail: string } | null = null;
   /** A gate that ends the hook with "let stop" before later modes (ultragoal over its cap, an orphan echo). */
@@ -391,7 +484,7 @@ export function verdict555(tree: HookTree, ctx: HookContext): SessionVerdict {
   {
     const s = ap.state;
     const named = s && hasMarkers(s);
-    if (s && isOrphanEcho(s) && get(s, 'session_id') === sid && forProject(s, cwd))
+    if (s && isOrphanEcho(s) && get(s, 'session_id') === sid && forProject(s, cwd, ap.isGlobal))
       gate('autopilot', ap, {
         enforced: false,
         rule: 'routing-echo',
@@ -480,12 +573,18 @@ export function verdict555(tree: HookTree, ctx: HookContext): SessionVerdict {
     else gate(mode, l, { enforced: true, rule: 'reinforce', detail: 'the Stop hook reinforces it' });
   }
 
-  // Now the hook's own order: pending async work, a named-workflow integrity stop, cancel signals, the modes.
+  variant.tailGates?.({ tree, ctx, h, load: (file) => load(tree, file, sid), common, gate });
+
+  // Now the hook's own order: the payload's escapes, pending async work, a named-workflow integrity
+  // stop, cancel signals, the modes.
+  const escape = payloadEscape(variant.rules, ctx.stop);
+  if (escape) return out('stop', null, escape.rule, escape.detail);
   const async = pendingAsyncWork(tree, sid, now, h);
   if (async) return out('stop', null, 'async-work', `${async}: the hook lets the agent stop`);
 
   const apState = ap.state;
-  const current = apState && forProject(apState, cwd) && get(apState, 'session_id') === sid ? apState : null;
+  const current =
+    apState && forProject(apState, cwd, ap.isGlobal) && get(apState, 'session_id') === sid ? apState : null;
   if (current && hasMarkers(current))
     return out('block', 'autopilot', 'named-workflow', 'a named workflow run: the hook drives (or refuses) its stages');
 
@@ -493,15 +592,19 @@ export function verdict555(tree: HookTree, ctx: HookContext): SessionVerdict {
   const signalRels = [`${apDir}/cancel-signal-state.json`];
   for (const r of [`state/sessions/${sid}/cancel-signal-state.json`, 'state/cancel-signal-state.json'])
     if (!signalRels.includes(r)) signalRels.push(r);
-  const target = enforceableAutopilot(tree.read(ap.rel), ctx, h) ? tree.read(ap.rel) : null;
+  const target = enforceableAutopilot(tree.read(ap.rel), ap.isGlobal, ctx, h) ? tree.read(ap.rel) : null;
+  const honoured = variant.signalsHonoured?.(ctx) ?? { ok: true, why: '' };
   let paused: CancelVerdict | null = null;
   for (const rel of signalRels) {
     const sig = tree.read(rel);
     if (sig === null || sig === undefined) continue;
     const v = signalCheck(sig, target, now, h);
-    const cv = { path: rel, ...v };
+    const cv =
+      honoured.ok || !v.inForce
+        ? { path: rel, ...v }
+        : { path: rel, inForce: false, until: null, reason: honoured.why };
     cancels.push(cv);
-    if (v.inForce && !paused) paused = cv;
+    if (cv.inForce && !paused) paused = cv;
   }
   if (paused)
     return out(

@@ -3,7 +3,9 @@
  * session, and why: the verdict engine's output. Statuses, `--json` and
  * cancel read these, never the raw files.
  */
-import type { RulesVersion } from '../omc-install.js';
+/** The Stop-hook rule books the engine has, newest first (see src/store/omc-books.ts for which versions each judges). */
+export const RULE_BOOKS = ['5.5.0', '4.15.10', '4.4.4'] as const;
+export type RulesVersion = (typeof RULE_BOOKS)[number];
 
 /** What the hook prints: `{"decision":"block",…}` or `{"continue":true,…}`. */
 export type Decision = 'block' | 'stop';
@@ -13,6 +15,10 @@ export type Decision = 'block' | 'stop';
  * `readJsonFile` sees it (the parsed value; null when missing, unreadable or not JSON).
  */
 export interface HookTree {
+  /**
+   * A file relative to the .omc root, or under the user's global `~/.omc/` when `rel` starts with
+   * GLOBAL_PREFIX (5.5.0 and 4.15 fall back to `~/.omc/state/<file>` for a state the session owns).
+   */
   read(rel: string): unknown;
   /**
    * 5.5.0 looks for a session's state in *other* session directories (state/sessions/<d>/<file>
@@ -21,20 +27,55 @@ export interface HookTree {
   findOwnedCopy(file: string, sessionId: string): { rel: string; value: unknown } | null;
 }
 
+/** `~/.omc/…` in a HookTree path: the user's global OMC directory, not the project's root. */
+export const GLOBAL_PREFIX = '~/.omc/';
+
+/**
+ * What omc-top knows of the payload Claude Code will give the next Stop hook. Claude Code 2.1.332
+ * sends `stop_hook_active` (true on every Stop after a block in the same turn) and no stop reason;
+ * the transcript tells the first, nothing tells the reasons. Unknown fields are judged as a normal
+ * end of turn, and the verdict lists what would change it (`unless`).
+ */
+export interface StopFacts {
+  /** This turn's Stop hook already blocked once, so the next Stop carries stop_hook_active: true. */
+  stopHookActive?: boolean | null;
+  /** The context use the hook reads off the transcript's last 4 KiB (`"context_window"` / `"input_tokens"`). */
+  transcriptPercent?: number | null;
+  /** A whole Stop payload as a hook would get it (the differential tests: every field is then known). */
+  payload?: Record<string, unknown> | null;
+}
+
 export interface HookContext {
   rules: RulesVersion;
   sessionId: string;
   /** The directory the hook runs in (the session's cwd): project_path is compared with it. */
   cwd: string;
   now: number;
+  stop?: StopFacts;
+  /**
+   * 4.15's cancel-signal check takes an exclusive lock that needs `flock` (/usr/bin/flock or /bin/flock):
+   * without it no signal is honoured. Default: present.
+   */
+  flock?: boolean;
 }
 
 export interface ModeVerdict {
   mode: string;
   /** The file the hook loaded, relative to the .omc root. */
   path: string;
-  /** This mode's own gate would hold the agent (block) at the next Stop. */
+  /**
+   * The hook holds the agent for this mode at the next Stop (in its turn: an earlier mode may block
+   * first). False when the gate holds but the hook lets the agent stop anyway (`pausedBy`).
+   */
   enforced: boolean;
+  /** The mode's own gate holds (what `enforced` was before any session-wide escape). */
+  gateHolds: boolean;
+  /**
+   * Why the hook lets the agent stop although the gate holds: a session-wide rule that passes
+   * (cancel-signal, stop-hook-active, payload-escape, async-work), or `not-reached` (an earlier
+   * mode ends the hook first). null otherwise.
+   */
+  pausedBy: string | null;
   /** A short, stable rule id (tests and --json), e.g. "no-session-id", "reinforced-max". */
   rule: string;
   /** The rule in words, for the status and detail. */
@@ -63,4 +104,9 @@ export interface SessionVerdict {
   cancels: CancelVerdict[];
   /** When the verdict can next change with no file changing (a threshold passes), or null. */
   nextChangeAt: number | null;
+  /**
+   * For a block: what the Stop payload could carry that omc-top cannot see and that would make this
+   * version's hook let the agent stop instead (a context-limit or user-abort stop reason…). Empty for a stop.
+   */
+  unless: string[];
 }
