@@ -9,6 +9,8 @@ import path from 'node:path';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const outfile = path.join(root, 'dist', 'omc-top.mjs');
+/** The hook Claude Code runs (`omc-top hooks install`): its own small bundle, so it starts fast (no React, no Ink). */
+export const hookOutfile = path.join(root, 'dist', 'omc-top-hook.mjs');
 
 /** ink imports react-devtools-core statically; it is only used with DEV=true. */
 const devtoolsStub = {
@@ -57,5 +59,7 @@ export async function bundle(entry, out, { minify = true } = {}) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await bundle(path.join(root, 'src', 'cli.tsx'), outfile, { minify: !process.argv.includes('--no-minify') });
+  const minify = !process.argv.includes('--no-minify');
+  await bundle(path.join(root, 'src', 'cli.tsx'), outfile, { minify });
+  await bundle(path.join(root, 'src', 'commands', 'hook-main.ts'), hookOutfile, { minify });
 }

@@ -86,6 +86,8 @@ function replaceGlobalLinkToClone() {
 }
 
 if (!canResolve('esbuild')) installDevDependencies();
-const { bundle } = await import('./build.mjs');
+const { bundle, hookOutfile } = await import('./build.mjs');
 await bundle(path.join(root, 'src', 'cli.tsx'), path.join(root, 'dist', 'omc-top.mjs'));
+// The permission hook's own small bundle (package.json `files`): `omc-top hooks install` points Claude Code at it.
+await bundle(path.join(root, 'src', 'commands', 'hook-main.ts'), hookOutfile);
 replaceGlobalLinkToClone();

@@ -20,6 +20,8 @@ import { ProblemsView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
 import type { UiState, UiStore } from './kit/ui-store.js';
 import { withNeeds, type AttentionControl } from './feeds/attention/control.js';
+import { answerInputOf, withAnswers } from './feeds/answers/items.js';
+import { HELP_SECTIONS, answerHints } from './input/answer-keys.js';
 import { quotaHeaderText } from './ui/quota-text.js';
 
 export interface AppProps {
@@ -111,13 +113,14 @@ export function App(props: AppProps) {
   const paneHeight = bodySize.rows;
   const overlay = uiState.overlay;
   useSettledPane(pane, ui, store, bodySize);
+  // What can be answered from the `!` list: the hook's permission requests and OMC's gates.
+  const answerable =
+    overlay?.kind === 'problems' ? withAnswers(withNeeds(problems, attention), answerInputOf(store)) : [];
 
   let body: React.ReactNode;
   if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'problems')
-    body = (
-      <ProblemsView problems={withNeeds(problems, attention)} list={overlay.list} width={width} height={paneHeight} />
-    );
+    body = <ProblemsView problems={answerable} list={overlay.list} width={width} height={paneHeight} />;
   else if (overlay)
     body = (
       <TextOverlayView
@@ -129,6 +132,7 @@ export function App(props: AppProps) {
           log: uiState.log,
           readonly: store.readonly,
           current: pane.id,
+          sections: HELP_SECTIONS,
         }}
         width={width}
         height={paneHeight}
@@ -162,7 +166,15 @@ export function App(props: AppProps) {
         <Footer
           panes={panes}
           current={pane.id}
-          hints={footerFor(overlay, pane, paneState, store.readonly)}
+          hints={footerFor(
+            overlay,
+            pane,
+            paneState,
+            store.readonly,
+            overlay?.kind === 'problems' ? answerHints(answerable, overlay.list, bodySize, store, actions) : [],
+            // The footer's view of a key context: enough to ask which keys are offered now.
+            { state: paneState, set: () => undefined, store, ui, app: actions, size, body: bodySize },
+          )}
           status={status}
           width={width}
           typing={!overlay && (pane.typing?.active(paneState) ?? false)}
@@ -178,6 +190,9 @@ function useStoreFacts(store: OmcStore, attention: AttentionControl | null) {
   const fileProblems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
   const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
   const quota = useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
+  // What can be answered from the `!` list: the hook's permission requests and OMC's gates.
+  useSyncExternalStore(store.permissions.subscribe, store.permissions.getSnapshot);
+  useSyncExternalStore(store.graph.subscribe, store.graph.getSnapshot);
   const problems = useMemo(() => shownProblems(status, fileProblems), [status, fileProblems]);
   const needCell = attention?.monitor.count ?? NO_COUNT;
   const needs = useSyncExternalStore(needCell.subscribe, needCell.getSnapshot);
@@ -233,6 +248,9 @@ function footerFor(
   pane: AnyPaneModule,
   paneState: unknown,
   readonly: boolean,
+  answerHintsNow: Array<[string, string]>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  ctx: any,
 ): Array<[string, string]> {
   if (overlay?.kind === 'confirm')
     return [
@@ -240,10 +258,6 @@ function footerFor(
       ['n/Esc', 'no'],
       ['↑↓', 'scroll'],
     ];
-  if (overlay)
-    return [
-      ['Esc', 'close'],
-      ['↑↓', 'scroll'],
-    ];
-  return footerHints(pane.bindings, paneState, readonly);
+  if (overlay) return [...(overlay.kind === 'problems' ? answerHintsNow : []), ['Esc', 'close'], ['↑↓', 'scroll']];
+  return footerHints(pane.bindings, paneState, readonly, ctx);
 }

@@ -44,6 +44,8 @@ Usage:
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]
   omc-top watch --json [--snapshot] [--cwd DIR | --root DIR]
   omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR]
+  omc-top hooks install | uninstall | status [--cwd DIR]   (answer permission prompts from omc-top)
+  omc-top send <session> TEXT [--pane] [--wait SECONDS]     (a note to a running Claude session)
 
 Options:
   --cwd DIR     find the .omc root starting from DIR (default: the current directory)
@@ -214,6 +216,8 @@ function watchRoot(
     watch: opts.poll ? 'poll' : 'auto',
     projectDir,
     rootRule: rule,
+    // The permission hook (if the user installed it) asks this monitor; --readonly never answers.
+    answers: { listen: !opts.readonly },
   });
   enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
   store.start({ progressive: true });
@@ -269,9 +273,11 @@ export function checkOmcVersionFlag(override: string | undefined): string | unde
   return override;
 }
 
+const SUBCOMMANDS = new Set(['cancel', 'wiki', 'doctor', 'watch', 'status', 'hooks', 'send']);
+
 export async function main(argv: readonly string[]): Promise<number> {
   const sub = argv[0];
-  if (sub === 'cancel' || sub === 'wiki' || sub === 'doctor' || sub === 'watch' || sub === 'status') {
+  if (sub !== undefined && SUBCOMMANDS.has(sub)) {
     const { runSubcommand } = await import('./commands/subcommands.js');
     return runSubcommand(sub, argv.slice(1));
   }

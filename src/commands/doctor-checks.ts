@@ -11,6 +11,7 @@ import { listDirSync } from '../io/safe-fs/index.js';
 import { detectOmcInstall } from '../store/omc-install.js';
 import { resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { configCheck } from './doctor-config.js';
+import { hooksCheck } from './doctor-hooks.js';
 import { nodeCheck, terminalCheck, tmuxCheck } from './doctor-host.js';
 import type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor-types.js';
 import { watchCheck } from './doctor-watch-check.js';
@@ -146,6 +147,7 @@ export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorRe
     omcCheck(opts.env, res.projectDir),
     claudeCheck(opts.env),
     configCheck(opts.env),
+    hooksCheck(res.projectDir, opts.env),
     watchCheck(probe, opts.poll, opts.procRoot ?? '/proc'),
     tmuxCheck(opts.env),
     terminalCheck(opts.terminal, opts.env),

@@ -1,6 +1,8 @@
 /** Script-facing subcommands: `omc-top cancel …`, `omc-top wiki …` and `omc-top doctor`. */
 import { runCancelCommand } from './cancel.js';
 import { runDoctorCommand } from './doctor.js';
+import { runHooksCommand } from './hooks.js';
+import { runSendCommand } from './send.js';
 import { runStatusCommand } from './status.js';
 import { runWatchCommand } from './watch.js';
 import { runWikiCommand } from './wiki.js';
@@ -10,5 +12,7 @@ export async function runSubcommand(name: string, argv: readonly string[]): Prom
   if (name === 'doctor') return runDoctorCommand(argv);
   if (name === 'watch') return runWatchCommand(argv);
   if (name === 'status') return runStatusCommand(argv);
+  if (name === 'hooks') return runHooksCommand(argv);
+  if (name === 'send') return runSendCommand(argv);
   return runWikiCommand(argv);
 }

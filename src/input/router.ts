@@ -13,8 +13,10 @@ import { initList, moveList, scrollTo, type Move } from '../kit/list.js';
 import { mode, navBindings, scrollDelta } from '../kit/nav.js';
 import { paneOfProblem, problemsLayout } from '../ui/problems-view.js';
 import type { ConfirmOverlay, Overlay, PaneId, TextOverlay, UiStore } from '../kit/ui-store.js';
-import { dispatch, matchKey, type Binding } from '../kit/bindings.js';
+import { dispatch, matchKey, type Binding, type KeySpec } from '../kit/bindings.js';
 import { withNeeds } from '../feeds/attention/control.js';
+import { answerInputOf, isAnswerLine, withAnswers } from '../feeds/answers/items.js';
+import { HELP_SECTIONS, routeAnswerKey } from './answer-keys.js';
 import { isCtrl, type InputEvent } from '../terminal/keys.js';
 
 export interface RouterEnv {
@@ -43,9 +45,10 @@ function overlayInputs(env: RouterEnv): OverlayInputs {
   return {
     panes: env.panes,
     globals: GLOBAL_BINDINGS,
-    problems: withNeeds(
-      shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot()),
-      env.app.attention,
+    sections: HELP_SECTIONS,
+    problems: withAnswers(
+      withNeeds(shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot()), env.app.attention),
+      answerInputOf(env.store),
     ),
     log: env.ui.state.log,
     readonly: env.store.readonly,
@@ -275,7 +278,40 @@ function routeOverlay(ev: InputEvent, overlay: Overlay, env: RouterEnv): void {
       }),
   });
   if (overlay.kind === 'confirm') dispatch(CONFIRM_BINDINGS, ev, ctx(overlay));
-  else dispatch(TEXT_OVERLAY_BINDINGS, ev, ctx(overlay));
+  else if (!(overlay.kind === 'problems' && routeAnswerLine(ev, overlay, env)))
+    dispatch(TEXT_OVERLAY_BINDINGS, ev, ctx(overlay));
+}
+
+/** Keys that move through the `!` list whatever line is selected; the rest go to an answer line first. */
+const LIST_MOVES: readonly KeySpec[] = [
+  'j',
+  'down',
+  'wheeldown',
+  'k',
+  'up',
+  'wheelup',
+  'pagedown',
+  ' ',
+  'ctrl+d',
+  'pageup',
+  'ctrl+u',
+  'g',
+  'home',
+  'G',
+  'end',
+];
+
+/** On a line that can be answered (a permission request, an OMC gate), its own keys act first. */
+function routeAnswerLine(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): boolean {
+  if (LIST_MOVES.some((k) => matchKey(k, ev))) return false;
+  const problems = overlayInputs(env).problems;
+  const line = problems[problemsLayout(problems, overlay.list, bodyOf(env)).view.index];
+  if (!line || !isAnswerLine(line)) return false;
+  return routeAnswerKey(ev, line, {
+    ...env,
+    open: (path) => openPath(env, path),
+    reopen: () => env.ui.setOverlay(overlay),
+  });
 }
 
 function contextFor(env: RouterEnv, pane: AnyPaneModule): KeyContext<unknown> {
@@ -300,15 +336,20 @@ function openProblem(env: RouterEnv, overlay: TextOverlay): void {
     env.ui.setOverlay(null);
     return;
   }
-  const target = paneOfProblem(p.path);
+  openPath(env, p.path);
+}
+
+/** Closes the overlay and opens the pane (and item) that shows the file at `path`. */
+function openPath(env: RouterEnv, path: string): void {
+  const target = paneOfProblem(path);
   if (!target) {
-    env.ui.flash(`no pane shows ${p.path}`, 'info');
+    env.ui.flash(`no pane shows ${path}`, 'info');
     return;
   }
   env.ui.setOverlay(null);
   env.ui.setPane(target.pane);
   const pane = paneById(env.panes, target.pane);
-  if (pane.reveal) env.ui.setPaneState(target.pane, (st: unknown) => pane.reveal?.(st, p.path) ?? st, pane.init);
+  if (pane.reveal) env.ui.setPaneState(target.pane, (st: unknown) => pane.reveal?.(st, path) ?? st, pane.init);
 }
 
 export function routeInput(ev: InputEvent, env: RouterEnv): void {

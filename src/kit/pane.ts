@@ -148,5 +148,10 @@ export interface Binding<S, C extends BindingContext<S> = KeyContext<S>> {
   readonlyText?: string;
   /** Why it cannot run right now (e.g. "no entry selected"), or null. */
   disabled?(ctx: C): string | null;
+  /**
+   * Whether the key does something for what is on screen now; false keeps its hint out of the footer (y / n on a
+   * session only while its Claude waits on a permission request). Absent = always offered.
+   */
+  offered?(ctx: C): boolean;
   run(ctx: C, ev: InputEvent): void;
 }

@@ -17,6 +17,9 @@ export interface OverlayInputs {
   panes: ReadonlyArray<AnyPaneModule>;
   globals?: ReadonlyArray<{ keys: readonly KeySpec[]; help: string }>;
   problems: ReadonlyArray<{ path: string; message: string; severity: string }>;
+  /** Key tables of views that are not panes (the `!` list's answering keys), after the panes' in the help. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  sections?: ReadonlyArray<{ title: string; bindings: readonly Binding<any, any>[] }>;
   log: readonly Flash[];
   readonly: boolean;
   /** The pane the help was opened from: its keys come first. */
@@ -111,6 +114,7 @@ export function helpLines(inp: OverlayInputs, width: number): OverlayLine[] {
     out,
   );
   for (const p of inp.panes) if (p !== here) bindingsSection(p.title, p.bindings, inp.readonly, width, out);
+  for (const x of inp.sections ?? []) bindingsSection(x.title, x.bindings, inp.readonly, width, out);
   legendSection(width, out);
   return out;
 }

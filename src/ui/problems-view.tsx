@@ -16,6 +16,8 @@ export interface ProblemLike {
   path: string;
   message: string;
   severity: string;
+  /** The selected item's own lines, when it has more to say than its path and message (an OMC gate's run). */
+  detail?: readonly string[];
 }
 
 const NEEDS = 'needs you';
@@ -42,13 +44,15 @@ export function problemsLayout(
   const w = Math.max(10, body.columns - 2);
   // An OMC 5.6 file says what it is: these files are new to most users (known-files.ts).
   const known = sel ? explainOmc56Path(sel.path) : null;
-  const detail = sel
-    ? [
-        ...wrapText(sel.path, w),
-        ...wrapText(`  ${sel.message}`, w),
-        ...(known ? wrapText(`  (${sel.path}: ${known.what})`, w) : []),
-      ].slice(0, 10)
-    : [];
+  const detail = sel?.detail
+    ? sel.detail.flatMap((l) => wrapText(l, w)).slice(0, 10)
+    : sel
+      ? [
+          ...wrapText(sel.path, w),
+          ...wrapText(`  ${sel.message}`, w),
+          ...(known ? wrapText(`  (${sel.path}: ${known.what})`, w) : []),
+        ].slice(0, 10)
+      : [];
   const height = Math.max(1, body.rows - 2 - (detail.length ? detail.length + 1 : 0));
   return { ids, height, detail, view: listView(l, ids, height) };
 }
@@ -80,7 +84,9 @@ export function ProblemsView({
   const theme = useTheme();
   const lay = problemsLayout(problems, list, { columns: width, rows: height });
   // The attention monitor's items (notify/attention-control.ts) come last, marked apart from file problems.
-  const needs = problems.filter((p) => p.severity === NEEDS).length;
+  // Items to answer (a permission request, an OMC gate) come first; other needs after the file problems.
+  const answers = problems.filter((p) => p.path.startsWith('answer:')).length;
+  const needs = problems.filter((p) => p.severity === NEEDS).length - answers;
   const { index, top } = lay.view;
   const shown = problems.slice(top, top + lay.height);
   const more = [
@@ -93,7 +99,7 @@ export function ProblemsView({
     <Box flexDirection="column" height={height}>
       <Text bold color={theme.accent} wrap="truncate">
         {clip(
-          `Problems found in .omc (${problems.length - needs})${needs ? ` · needs you (${needs}, listed last)` : ''}${more ? `  ${more} more` : ''}  ·  Enter opens the pane  ·  Esc closes`,
+          `${answers ? `To answer (${answers}, listed first) · ` : ''}Problems found in .omc (${problems.length - needs - answers})${needs ? ` · needs you (${needs}, listed last)` : ''}${more ? `  ${more} more` : ''}  ·  Enter opens the pane  ·  Esc closes`,
           width,
         )}
       </Text>
@@ -106,7 +112,7 @@ export function ProblemsView({
           color={p.severity === 'error' ? theme.error : theme.warn}
         >
           {clip(
-            `${top + i === index ? '▸' : ' '} ${p.severity === NEEDS ? `» ${p.message} — ${p.path}` : `⚠ ${p.path}: ${p.message}`}`,
+            `${top + i === index ? '▸' : ' '} ${p.severity === NEEDS ? (p.path.startsWith('answer:') ? `» ${p.message}` : `» ${p.message} — ${p.path}`) : `⚠ ${p.path}: ${p.message}`}`,
             width,
           )}
         </Text>

@@ -136,6 +136,7 @@ describe('npm pack', () => {
     expect(packed.files.map((f) => f.path).sort()).toEqual([
       'LICENSE',
       'README.md',
+      'dist/omc-top-hook.mjs',
       'dist/omc-top.mjs',
       'package.json',
     ]);
@@ -151,6 +152,7 @@ describe('npm pack', () => {
     expect(files.sort()).toEqual([
       'package/LICENSE',
       'package/README.md',
+      'package/dist/omc-top-hook.mjs',
       'package/dist/omc-top.mjs',
       'package/package.json',
     ]);

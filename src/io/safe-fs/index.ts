@@ -28,3 +28,4 @@ export { atomicWriteSync, discardTemp, unlinkUnder, appendUnderSync } from './wr
 export { readRangeSync, readLogTailSync, type RangeResult, type LogTailResult } from './tail.js';
 export { holdFileSync, type HeldFile } from './held.js';
 export { formatBytes, describeWriteError } from './errors.js';
+export { readBytesSync, type BytesResult } from './bytes.js';

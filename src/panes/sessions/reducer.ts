@@ -19,6 +19,8 @@ export interface SessionsPaneState {
   detail: { id: string; scroll: number; modeIndex: number } | null;
   /** The peek at the Claude process behind one session (P), over the list or the detail. */
   peek: { id: string; scroll: number } | null;
+  /** A note being typed for a session (m in the detail; note-state.ts); null when no note field is open. */
+  note?: { id: string; text: string } | null;
 }
 
 export const SORTS = ['attention', 'recent', 'progress', 'id'] as const;

@@ -415,6 +415,7 @@ export class ClaudeDomain implements Domain {
       kind: e.kind,
       name: e.name,
       tmux: e.tmux,
+      messagingSocketPath: e.messagingSocketPath,
       tmuxWhere: tmuxWhere(e.tmux, this.tmuxNames.current()),
       cwd: e.cwd,
       waitingFor: e.waitingFor,

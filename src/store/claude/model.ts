@@ -18,6 +18,8 @@ export interface ProcessView {
   name: string | null;
   /** The registry's "session:@window.%pane" when the CLI runs under tmux. */
   tmux: string | null;
+  /** The session's inbox socket (registry `messagingSocketPath`); null or absent when none is registered. */
+  messagingSocketPath?: string | null;
   /** The same place in names ("main:2 claude") when tmux could tell, else the registry's text; null outside tmux. */
   tmuxWhere: string | null;
   cwd: string | null;

@@ -5,7 +5,7 @@
  * tool calls, files written this turn, last error, turn durations) and the
  * Stop-hook timeline that marks ralph's iterations. Pure: no I/O.
  */
-import { cleanLine, truncate } from '../../io/sanitize.js';
+import { cleanBlock, cleanLine, truncate } from '../../io/sanitize.js';
 import { timeMs } from '../sessions/omc-rules.js';
 import { type Obj, obj } from '../../io/json.js';
 import { emptyNativeLoops, NativeLoopFolder, type NativeLoopFacts } from './native-loops.js';
@@ -112,10 +112,23 @@ export interface TranscriptFacts {
   /** Claude Code's own cost figure (its `cost-state` line, written when a session exits); never estimated here. */
   cliCost: { usd: number; unknownModelCost: boolean } | null;
   /**
+   * Notes another process put into the session's inbox socket, as the CLI recorded them reaching the model: a
+   * `user` line (idle: a new turn) or a queued command absorbed mid-turn, with `origin.kind: "peer"`. Newest last.
+   */
+  peerNotes: PeerNote[];
+  /**
    * The last `cost-state` line, while nothing of a conversation follows it: the session's last process
    * exited cleanly and nothing resumed it since (a resume appends new turns after it). null otherwise.
    */
   exit: ExitFigures | null;
+}
+
+export interface PeerNote {
+  /** `origin.from` as the sender gave it. */
+  from: string | null;
+  /** The text as recorded (the CLI wraps an idle note in its own preamble); control bytes removed. */
+  text: string;
+  atMs: number | null;
 }
 
 export const KEEP_TOOL_CALLS = 8;
@@ -125,6 +138,8 @@ export const KEEP_TURN_DURATIONS = 20;
 export const KEEP_ERRORS = 10;
 export const KEEP_TURN_FILES = 50;
 export const KEEP_USAGE_SAMPLES = 200;
+export const KEEP_PEER_NOTES = 20;
+const PEER_NOTE_CHARS = 8_000;
 export const KEEP_PENDING_CALLS = 16;
 const RECENT_IDS = 256;
 
@@ -152,6 +167,7 @@ export function emptyFacts(): TranscriptFacts {
     timeline: new SpendTimeline(),
     native: emptyNativeLoops(),
     cliCost: null,
+    peerNotes: [],
     exit: null,
   };
 }
@@ -307,11 +323,26 @@ export class FactsBuilder {
     }
   }
 
+  private peerNote(origin: unknown, text: unknown, at: number | null): void {
+    const o = obj(origin);
+    if (o?.kind !== 'peer' || typeof text !== 'string') return;
+    push(
+      this.facts.peerNotes,
+      {
+        from: typeof o.from === 'string' ? short(o.from, 200) : null,
+        text: cleanBlock(text.slice(0, PEER_NOTE_CHARS)),
+        atMs: at,
+      },
+      KEEP_PEER_NOTES,
+    );
+  }
+
   private user(line: Obj, at: number | null): void {
     if (line.isSidechain === true) return;
     const f = this.facts;
     const msg = obj(line.message);
     if (!msg) return;
+    if (line.origin !== undefined) this.peerNote(line.origin, msg.content, at);
     if (typeof msg.content === 'string') {
       this.native.userText(msg.content, line.isMeta === true);
       // A typed prompt (not a meta line the CLI injects) begins a turn.
@@ -354,6 +385,7 @@ export class FactsBuilder {
       this.native.goalStatus(a, at);
       return;
     }
+    if (a?.type === 'queued_command') return this.peerNote(a.origin, a.prompt, at);
     if (a?.type !== 'hook_blocking_error') return;
     const be = a.blockingError;
     const reason = typeof be === 'string' ? be : obj(be)?.blockingError;
