@@ -39,7 +39,7 @@ Usage:
   omc-top [--cwd DIR | --root DIR] [--readonly] [--poll] [--no-mouse] [--omc-version X]
   omc-top --all [--host USER@BOX[:DIR]]... [--readonly] [--poll]
   omc-top --json [--cwd DIR | --root DIR] [--omc-version X]
-  omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
+  omc-top cancel <session-id> [--mode MODE] [--signal-only] [--wait SECONDS] [--json]
   omc-top wiki search QUERY [--limit N] [--json]
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]
   omc-top watch --json [--snapshot] [--cwd DIR | --root DIR]
