@@ -44,8 +44,8 @@ Usage:
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll]
   omc-top watch --json [--snapshot] [--cwd DIR | --root DIR]
   omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR]
-  omc-top hooks install | uninstall | status [--cwd DIR]   (answer permission prompts from omc-top)
-  omc-top send <session> TEXT [--pane] [--wait SECONDS]     (a note to a running Claude session)
+  omc-top hooks install | uninstall | status [--cwd DIR]
+  omc-top send <session> TEXT [--pane] [--wait SECONDS]
 
 Options:
   --cwd DIR     find the .omc root starting from DIR (default: the current directory)
@@ -53,9 +53,9 @@ Options:
   --json        print one JSON snapshot of every session and exit
   --readonly    never write anything (cancel and edits are disabled)
   --poll        poll every second instead of watching files (NFS, no inotify)
-  --omc-version X  judge with OMC X's Stop-hook rules (default: the OMC that runs this
-                project's hooks: CLAUDE_PLUGIN_ROOT, Claude Code's enabled plugin, a global
-                npm install; else the newest supported rules, marked assumed)
+  --omc-version X  judge with OMC X's Stop-hook rules (default: the OMC that runs each
+                session: its Claude process's --plugin-dir, Claude Code's enabled plugin,
+                the OMC:VERSION marker, a global npm install; else every book, marked assumed)
   --no-color    no colours (also: NO_COLOR=1)
   --no-mouse    do not take the mouse (the wheel scrolls lists; without it the terminal selects text)
   --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)

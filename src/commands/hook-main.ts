@@ -4,6 +4,7 @@
  * it exits 0, and prints nothing but a valid reply (Claude Code then keeps its own prompt).
  */
 import { runPermissionHook, systemHookDeps } from './hook-permission.js';
+import { afterFlush } from '../io/output.js';
 
 const STDIN_MAX = 1024 * 1024;
 
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   // Claude Code ends a hook past its timeout with SIGTERM: clean up and leave the prompt to the terminal.
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, deps.stop);
   await runPermissionHook(await readStdin(), deps);
-  await new Promise<void>((r) => process.stdout.write('', () => r()));
+  await new Promise<void>((r) => afterFlush(r));
 }
 
 main().then(

@@ -33,6 +33,7 @@ import {
   type HookOutcome,
   type PermissionRequestFile,
 } from '../store/permissions/protocol.js';
+import { printOut } from '../io/output.js';
 
 export interface HookDeps {
   env: NodeJS.ProcessEnv;
@@ -172,7 +173,7 @@ export function systemHookDeps(): HookDeps & { stop(): void } {
     env: process.env,
     now: Date.now,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-    print: (t) => process.stdout.write(`${t}\n`),
+    print: (t) => printOut(`${t}\n`),
     startIdentity: processStartIdentity,
     stopped: () => stop,
     stop: () => {

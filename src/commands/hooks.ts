@@ -11,6 +11,7 @@ import { DEFAULT_WAIT_SECONDS, stateDir } from '../store/permissions/protocol.js
 import { hookStatus, installHook, uninstallHook } from '../store/permissions/settings-hook.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
+import { processSink } from '../io/output.js';
 
 export const HOOKS_USAGE = `Usage: omc-top hooks install | uninstall | status [--cwd DIR] [--json]
 
@@ -42,8 +43,7 @@ export interface HooksIo {
 }
 
 const defaultIo = (): HooksIo => ({
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
+  ...processSink,
   cwd: process.cwd(),
   env: process.env,
 });

@@ -14,6 +14,7 @@ import { TranscriptReader } from '../store/claude/transcript-reader.js';
 import { NOTE_FROM } from '../store/claude/note.js';
 import { cleanLine } from '../io/sanitize.js';
 import { parseArgs, UsageError } from './args.js';
+import { processSink } from '../io/output.js';
 
 export const SEND_USAGE = `Usage: omc-top send <session> TEXT [--pane] [--wait SECONDS]
 
@@ -35,8 +36,7 @@ export interface SendIo {
 }
 
 const defaultIo = (): SendIo => ({
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
+  ...processSink,
   env: process.env,
 });
 
