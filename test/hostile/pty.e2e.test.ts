@@ -235,7 +235,7 @@ describe('a FIFO as the run ledger, in a real terminal (round three, class 1)', 
     await h.waitForText('y: cancel the loop');
     h.write('y');
     // Before the fix the monitor froze here in open(2): no frame, no key, no signal answered.
-    await h.waitForText(/cancelled ralph.*the run ledger line was not written/);
+    await h.waitForText(/ralph ended on disk.*the run ledger line was not written/);
     expect(fs.existsSync(path.join(s.root, 'state/sessions', sid, 'ralph-state.json'))).toBe(false);
     expect(fs.readdirSync(path.join(s.root, 'state/sessions', sid)).filter((n) => n.endsWith('.lock'))).toEqual([]);
     await quit(h);
