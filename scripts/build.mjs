@@ -1,5 +1,5 @@
 // Bundles src/cli.tsx into one ESM file (dist/omc-top-app.mjs) so the first frame does not pay for
-// Node's module loader walking ~600 small files (research/perf-floor.md §5), and src/entry.ts into the
+// Node's module loader walking ~600 small files (BENCHMARKS.md: where the first frame's time goes), and src/entry.ts into the
 // bin (dist/omc-top.mjs): a few small modules that answer `status --tmux` (from a live monitor's cache)
 // and `--version` without loading the 1.4 MB app bundle, and load it for everything else.
 import { build } from 'esbuild';

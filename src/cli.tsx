@@ -12,7 +12,7 @@ import path from 'node:path';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
 import { takeRepeated } from './commands/fleet-args.js';
-import { startAttentionTerminal } from './feeds/notify/attention-terminal.js';
+import { startAttentionTerminal, type AttentionTerminal } from './feeds/notify/attention-terminal.js';
 import { loadConfig, parseChannels } from './config/config-file.js';
 import { PANES } from './panes/registry.js';
 import type { RootChoice } from './kit/pane.js';
@@ -135,18 +135,23 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
   return 0;
 }
 
-function runTui(
-  res: RootResolution,
-  opts: {
-    readonly: boolean;
-    poll: boolean;
-    mouse: boolean;
-    omc: OmcInstall;
-    attention?: { notify?: string; noTitle?: boolean };
-    /** Nested .omc roots found under the project (O switches to them). */
-    nested?: NestedSearch;
-  },
-): Promise<number> {
+interface TuiOptions {
+  readonly: boolean;
+  poll: boolean;
+  mouse: boolean;
+  omc: OmcInstall;
+  attention?: { notify?: string; noTitle?: boolean };
+  /** Nested .omc roots found under the project (O switches to them). */
+  nested?: NestedSearch;
+}
+
+/** The store on one root and what follows it (iteration samples, the attention layer). */
+interface Watched {
+  store: OmcStore;
+  attention: AttentionTerminal;
+}
+
+function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   const { stdout, stdin } = process;
   if (!stdout.isTTY || !stdin.isTTY) {
     process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
@@ -154,101 +159,110 @@ function runTui(
   }
   const ui = new UiStore();
   const project = path.basename(res.projectDir ?? path.dirname(res.root));
-  /** The store on one root, with what follows it (iteration samples, the attention layer). */
-  const watchRoot = (root: string, projectDir: string | undefined, rule: string) => {
-    const s = new OmcStore({
-      omc: opts.omc,
-      home: os.homedir(),
-      root,
-      readonly: opts.readonly,
-      watch: opts.poll ? 'poll' : 'auto',
-      projectDir,
-      rootRule: rule,
-    });
-    enableIterationSamples(s); // omc-top's own samples of live loops, in $XDG_STATE_HOME
-    s.start({ progressive: true });
-    const a = startAttentionTerminal({
-      store: s,
-      write: (t) => stdout.write(t),
-      project,
-      onNews: (text) => ui.flash(text, 'info'),
-      ...opts.attention,
-    });
-    if (a.configError) ui.flash(a.configError, 'error');
-    return { store: s, attention: a };
-  };
-  let { store, attention } = watchRoot(res.root, res.projectDir, res.rule);
-  let rootExplain = res.explain;
+  const watch = (root: string, projectDir: string | undefined, rule: string) =>
+    watchRoot(root, projectDir, rule, opts, ui, project);
+  const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
   if (!res.exists) ui.flash(`no .omc yet: waiting for ${res.root} (${res.explain})`, 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = pickTheme();
-  const nested = opts.nested?.roots ?? [];
-  const rootsOf = (): RootChoice['roots'] => {
-    const base = res.projectDir ?? path.dirname(res.root);
-    const sessions = listDirSync(res.root, 'state/sessions');
-    return [
-      {
-        rel: path.relative(base, res.root) || res.root,
-        abs: res.root,
-        sessions: sessions.ok ? sessions.entries.filter((e) => e.kind === 'dir').length : 0,
-      },
-      ...nested,
-    ];
-  };
-  // O: the same screen on another root of the project. The old store and its watcher close; the new one starts.
-  let closing = false;
   let controls: FullScreenControls | null = null;
-  const roots: RootChoice | undefined =
-    nested.length > 0
-      ? {
-          roots: rootsOf(),
-          switchTo: (abs) => {
-            if (closing || abs === store.root) return;
-            const main = abs === res.root;
-            const old = { store, attention };
-            old.attention.dispose();
-            void old.store.close();
-            rootExplain = main ? res.explain : 'a nested root (O switches back)';
-            ({ store, attention } = watchRoot(
-              abs,
-              main ? res.projectDir : path.dirname(abs),
-              main ? res.rule : 'nested',
-            ));
-            ui.flash(`watching ${abs}`, 'info');
-            controls?.redraw(); // a fresh instance on a cleared screen, rendered from the new store
-          },
-        }
-      : undefined;
+  const roots = rootSwitcher(res, opts.nested?.roots ?? [], live, watch, ui, () => controls?.redraw());
   return runFullScreen(
     opts.mouse,
     (ctl) => {
       controls = ctl;
       return (
         <App
-          store={store}
+          store={live.store}
           ui={ui}
           panes={PANES}
-          rootExplain={rootExplain}
+          rootExplain={live.rootExplain}
           theme={theme}
           exit={ctl.exit}
           redraw={ctl.redraw}
           suspend={ctl.suspend}
           roots={roots}
-          attention={attention}
+          attention={live.attention}
         />
       );
     },
     {
       beforeRestore: () => {
-        closing = true;
-        attention.dispose();
+        live.closing = true;
+        live.attention.dispose();
       },
       afterRestore: () => {
         ui.dispose();
-        return store.close();
+        return live.store.close();
       },
     },
   );
+}
+
+/** Starts the store on one root, with omc-top's own iteration samples and the attention layer. */
+function watchRoot(
+  root: string,
+  projectDir: string | undefined,
+  rule: string,
+  opts: TuiOptions,
+  ui: UiStore,
+  project: string,
+): Watched {
+  const store = new OmcStore({
+    omc: opts.omc,
+    home: os.homedir(),
+    root,
+    readonly: opts.readonly,
+    watch: opts.poll ? 'poll' : 'auto',
+    projectDir,
+    rootRule: rule,
+  });
+  enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
+  store.start({ progressive: true });
+  const attention = startAttentionTerminal({
+    store,
+    write: (t) => process.stdout.write(t),
+    project,
+    onNews: (text) => ui.flash(text, 'info'),
+    ...opts.attention,
+  });
+  if (attention.configError) ui.flash(attention.configError, 'error');
+  return { store, attention };
+}
+
+/**
+ * `O`: the same screen on another root of the project (none when there are no nested roots). The old store and
+ * its watcher close; the new one starts, and the screen is drawn afresh from it.
+ */
+function rootSwitcher(
+  res: RootResolution,
+  nested: RootChoice['roots'],
+  live: Watched & { rootExplain: string; closing: boolean },
+  watch: (root: string, projectDir: string | undefined, rule: string) => Watched,
+  ui: UiStore,
+  redraw: () => void,
+): RootChoice | undefined {
+  if (nested.length === 0) return undefined;
+  const base = res.projectDir ?? path.dirname(res.root);
+  const sessions = listDirSync(res.root, 'state/sessions');
+  const main = {
+    rel: path.relative(base, res.root) || res.root,
+    abs: res.root,
+    sessions: sessions.ok ? sessions.entries.filter((e) => e.kind === 'dir').length : 0,
+  };
+  return {
+    roots: [main, ...nested],
+    switchTo: (abs) => {
+      if (live.closing || abs === live.store.root) return;
+      const isMain = abs === res.root;
+      live.attention.dispose();
+      void live.store.close();
+      live.rootExplain = isMain ? res.explain : 'a nested root (O switches back)';
+      Object.assign(live, watch(abs, isMain ? res.projectDir : path.dirname(abs), isMain ? res.rule : 'nested'));
+      ui.flash(`watching ${abs}`, 'info');
+      redraw(); // a fresh instance on a cleared screen, rendered from the new store
+    },
+  };
 }
 
 /** `--omc-version X` must name a version; anything else is a usage error, not a silent default. */

@@ -39,7 +39,8 @@ problem) and one "attention" line whenever what needs you changes (the monitor's
 "needs you" count), until interrupted. --snapshot first prints the current state
 (type "snapshot"), the attention line and a "ready" line. --rows adds each
 session's row as the fleet view shows it (type "row"), at start and whenever it
-changes. The line schema is in docs/attention.md ("watch --json").
+changes. The line schema is in docs/scripting.md ("omc-top watch --json");
+the attention lines in docs/attention.md.
 Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or no .omc.`;
 
 export interface WatchIo {

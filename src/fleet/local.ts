@@ -217,6 +217,7 @@ export class LocalFleet {
       version: ++this.version,
       groups: sortGroups(all),
       localClaude: this.liveClaude,
+      local: this.opts.local !== false,
       roots: this.roots.size,
       problems: this.problems,
       ready,

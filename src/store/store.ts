@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CancelTracker } from './cancel/tracker.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
 import { ClaudeDomain } from './claude/domain.js';
+import { agentWatchOf } from './claude/agent-watch.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
@@ -156,11 +157,6 @@ export class OmcStore {
       rootRule: this.rootRule,
       ...opts.teams,
     });
-    this.cancels = new CancelTracker(this.root, this.clock, this.sessions, {
-      rules: this.sessions.rules,
-      rulesOf: (sid) => this.sessions.installOf(sid).rules,
-      projectDir: this.projectDir ?? path.dirname(this.root),
-    });
     this.claude = new ClaudeDomain({
       config: findClaudeConfigDir(opts.claude?.env),
       sessions: this.sessions,
@@ -168,9 +164,22 @@ export class OmcStore {
       clock: this.clock,
       live: opts.claude?.live ?? true,
       transcripts: opts.claude?.transcripts,
+      env: opts.claude?.env,
       // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
       history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
     });
+    // A cancel is "stopped ✓" only once the claude domain shows the session's Claude stop.
+    this.cancels = new CancelTracker(
+      this.root,
+      this.clock,
+      this.sessions,
+      {
+        rules: this.sessions.rules,
+        rulesOf: (sid) => this.sessions.installOf(sid).rules,
+        projectDir: this.projectDir ?? path.dirname(this.root),
+      },
+      agentWatchOf(this.claude),
+    );
     this.prd = new PrdDomain({
       root: this.root,
       projectDir: this.projectDir,

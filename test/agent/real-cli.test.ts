@@ -14,6 +14,7 @@ import { transcriptRel } from '../../src/store/claude/config-dir.js';
 import { TranscriptReader } from '../../src/store/claude/transcript-reader.js';
 import { planInterrupt, sendInterrupt } from '../../src/store/claude/interrupt.js';
 import { planJump } from '../../src/store/claude/jump.js';
+import { clockHm } from '../../src/store/claude/life.js';
 import { processStartIdentity } from '../../src/io/process-start.js';
 import { OmcStore } from '../../src/store/store.js';
 import { detectOmcInstall } from '../../src/store/omc-install.js';
@@ -88,8 +89,18 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     const row = sessionRow(omcTopJson(run), sid);
     expect(row).toBeDefined();
     expect(row.tokens).toEqual(cliTotals(r.stdout));
-    // The CLI exited cleanly: its registry entry is gone, so the process is unknown, never guessed.
+    // The CLI exited cleanly: its registry entry is gone, and its transcript ends with its exit figures.
     expect(row.process).toBeNull();
+    const costState = JSON.parse(
+      fs
+        .readFileSync(path.join(run.configDir, transcriptRel(run.project, sid)), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"type":"cost-state"'))
+        .pop() as string,
+    ) as Json;
+    const exitedAt = costState.startTime + costState.totalDuration;
+    expect(row.life).toEqual({ status: 'exited', since: new Date(exitedAt).toISOString() });
+    expect(row.agent.analytics.burn_tokens_per_min).toBeNull();
     const peek = row.agent.peek;
     expect(peek.last_tool_calls.map((c: Json) => [c.name, c.arg])).toEqual(
       expect.arrayContaining([
@@ -104,10 +115,11 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     // The CLI's own cost, from the cost-state line it writes at exit (never estimated by omc-top).
     expect(row.agent.cost).toMatchObject({ usd: (JSON.parse(r.stdout) as Json).total_cost_usd });
 
-    // On screen: the exited CLI's cell says unknown (no guess), and P shows the CLI's own totals.
+    // On screen: the exited CLI's cell says when (never "unknown"; "!": its ralph is left active, orphaned),
+    // and P shows the CLI's own totals.
     const app = await mountOnRun(run);
     try {
-      expect(await showSession(app, sid)).toMatch(/ unknown$/);
+      expect(await showSession(app, sid)).toMatch(new RegExp(` !exited ${clockHm(exitedAt)}$`));
       await app.press('P');
       const t = cliTotals(r.stdout);
       const peek = await app.waitForText(`Peek ${sid}`);
@@ -140,7 +152,8 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     expect(peek.stop_hooks.map((h: Json) => [h.iteration, h.max])).toEqual([[2, 100]]);
     expect(peek.stop_hooks[0].text).toMatch(/^\[RALPH LOOP - ITERATION 2\/100\]/);
     const its = row.agent.analytics.iterations as Json[];
-    expect(its.map((i) => i.iteration)).toEqual([null, 2]);
+    // OMC calls the work before its first block iteration 1.
+    expect(its.map((i) => i.iteration)).toEqual([1, 2]);
     // Per-iteration tokens add up to the session's, which equal the CLI's own totals.
     expect(its.reduce((a, i) => a + i.input, 0)).toBe(row.tokens.input);
     expect(row.tokens).toEqual(cliTotals(r.stdout));
@@ -190,6 +203,9 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
     row = sessionRow(omcTopJson(run), entry.sessionId);
     expect(row.process).toMatchObject({ pid, status: 'gone' });
     expect(row.agent.attention).toContainEqual(expect.objectContaining({ kind: 'orphaned-loop' }));
+    // Dead: it burns nothing and reaches nothing, whatever its last minutes looked like.
+    expect(row.agent.analytics.burn_tokens_per_min).toBeNull();
+    expect(row.agent.analytics.eta).toBeNull();
     // On screen: "!gone" on the row, the orphaned loop in the inbox (its full text when selected).
     app = await mountOnRun(run);
     try {

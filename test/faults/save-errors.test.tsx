@@ -24,7 +24,7 @@ import {
   type InjectedFault,
 } from '../helpers/fault-fs.js';
 import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { mountApp, type MountedApp } from '../helpers/knowledge-app.js';
+import { mountApp, type MountedApp } from '../helpers/mount-app.js';
 import { omcMemoryStorage } from '../helpers/omc-knowledge.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
 import { KEYS } from '../helpers/pty.js';

@@ -179,14 +179,5 @@ export class TerminalHarness {
   }
 }
 
-export const KEYS = {
-  up: '\u001b[A',
-  down: '\u001b[B',
-  right: '\u001b[C',
-  left: '\u001b[D',
-  enter: '\r',
-  esc: '\u001b',
-  tab: '\t',
-  backspace: '\u007f',
-  ctrlC: '\u0003',
-} as const;
+/** The one key table (keys.ts), under the name the pty tests use. */
+export { KEY as KEYS } from './keys.js';

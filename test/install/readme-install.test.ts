@@ -13,9 +13,9 @@ import { FIXTURE_TREE, REPO } from '../helpers/fixtures.js';
 const PKG = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
 const BIG = 600_000;
 
-/** The commands of the first ```bash block under "## Install". */
+/** The commands of the first ```bash block under "## Install" of docs/install.md (the README links there). */
 function installCommands(): string[] {
-  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(REPO, 'docs', 'install.md'), 'utf8');
   const section = readme.slice(readme.indexOf('\n## Install\n'));
   const block = /```bash\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
   return block.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));

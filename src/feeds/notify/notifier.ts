@@ -59,7 +59,9 @@ export function describe(t: Transition, project: string): string {
     f.worker ? `worker ${f.worker}` : null,
     f.mode,
   ].filter(Boolean);
-  const where = who.length > 0 ? ` ${who.join(' ')}` : f.path ? ` ${f.path}` : '';
+  // A session directory reads as the session's short id, not a path with a 36-character id in it.
+  const dir = f.path ? /^state\/sessions\/([^/]+)$/.exec(f.path)?.[1] : undefined;
+  const where = who.length > 0 ? ` ${who.join(' ')}` : dir ? ` ${short(dir)}` : f.path ? ` ${f.path}` : '';
   const what = n ? (n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason) : (t.news ?? '');
   return cleanLine(`${project}${where}: ${what}${n ? ` · ${ACTION_HINT[n.action]}` : ''}`);
 }

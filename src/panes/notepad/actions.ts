@@ -132,6 +132,7 @@ export function cancelEditor(ctx: Ctx): void {
     return;
   }
   ctx.app.confirm({
+    id: 'notepad-discard',
     title: 'Discard your draft?',
     lines: [
       `${ed.buf.text.length} characters typed in this ${ed.kind === 'priority' ? 'Priority Context' : `${SECTION_TITLES[ed.section]} entry`} will be lost.`,
@@ -149,6 +150,7 @@ export function requestDelete(ctx: Ctx, section: EntrySection, entry: NotepadEnt
   const d = ctx.store.notepad;
   const ref = refOf(section, entry, d.getSnapshot().sections[section].entries);
   ctx.app.confirm({
+    id: 'notepad-delete',
     title: `Delete this ${SECTION_TITLES[section]} entry?`,
     lines: [
       preview(entry, ctx.app.now()),
@@ -175,6 +177,7 @@ export function requestClearPriority(ctx: Ctx): void {
   }
   const base = snap.sections.priority.text;
   ctx.app.confirm({
+    id: 'priority-clear',
     title: 'Clear Priority Context?',
     lines: [
       truncate(cleanLine(snap.sections.priority.display), 300),
@@ -204,6 +207,7 @@ export function requestPrune(ctx: Ctx): void {
   }
   const kept = entries.length - due.length;
   ctx.app.confirm({
+    id: 'notepad-prune',
     title: `Prune ${due.length} Working Memory ${due.length === 1 ? 'entry' : 'entries'} older than 7 days?`,
     lines: [
       ...due.map((e) => preview(e, now)),

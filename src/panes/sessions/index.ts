@@ -306,7 +306,8 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
   View: SessionsView,
   liveCountdown(_state, store, now) {
     if (hasCancelling(store.sessions.getSnapshot())) return true;
-    for (const t of store.cancels.getSnapshot().entries.values()) if (!t.final && t.expiresMs > now) return true;
+    for (const t of store.cancels.getSnapshot().entries.values())
+      if (!t.final && (t.expiresMs > now || t.phase === 'ended')) return true;
     return false;
   },
   nextTick(state, store, now) {
@@ -332,7 +333,11 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     // omc-top's own cancels: the per-second countdown, then the moment a settled verdict leaves the row.
     for (const t of store.cancels.getSnapshot().entries.values()) {
       if (!t.final && t.expiresMs > now) next = Math.min(next, (t.expiresMs - now) % 1000 || 1000);
-      else if (t.settledMs !== null) {
+      // "stopping 46s" counts up from the cancel until Claude is seen to stop: seconds, then minutes.
+      else if (!t.final && t.phase === 'ended') {
+        const since = now - t.requestedMs;
+        next = Math.min(next, since < 120_000 ? 1000 - (since % 1000) : 60_000 - (since % 60_000));
+      } else if (t.settledMs !== null) {
         const hideAt = t.settledMs + (t.phase === 'pause-over' ? PAUSE_OVER_SHOW_MS : SETTLED_SHOW_MS);
         if (hideAt > now) next = Math.min(next, hideAt - now);
       }

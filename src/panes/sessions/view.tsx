@@ -13,7 +13,8 @@ import { detailLayout, listLayout } from './layout.js';
 import { isDone, keyLabel, rowByKey, type SessionsPaneState } from './reducer.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreAbove, moreBelow } from '../../kit/list.js';
-import { columnsFor, headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
+import { withListNote } from './rows.js';
+import { columnsFor, headerText, rowCancel, rowText, statusLabel, trackedTone, waitsText } from './rows.js';
 import { FilterLine } from '../../ui/filter-line.js';
 import { rowExtras, runFactDetail, withRunFacts } from './run-facts.js';
 import type { OmcStore } from '../../store/store.js';
@@ -49,7 +50,7 @@ const Row = memo(function Row({ s, now, width, selected, tracked, claude, extras
   const theme = useTheme();
   const cell = processCell(s, claude, now);
   const t = rowText(s, now, width, selected, tracked, cell);
-  if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked);
+  if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked, waitsText(cell));
   const tone = tracked ? trackedTone(tracked) : null;
   const statusColor =
     tone === null
@@ -164,11 +165,12 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
       ? ''
       : `${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`;
   const hidden = state.hideDone ? snap.sessions.filter(isDone).length : 0;
-  const more = [state.sort === 'attention' ? '' : `by ${state.sort}`, hidden ? `${hidden} done hidden` : '', scroll]
-    .filter(Boolean)
-    .join(' · ');
-  const header =
-    more === '' ? headerText(width) : fit(headerText(width), Math.max(0, width - more.length - 2)) + '  ' + more;
+  const header = withListNote(headerText(width), {
+    sort: state.sort === 'attention' ? '' : `by ${state.sort}`,
+    hidden: hidden ? `${hidden} done hidden` : '',
+    scroll,
+    scrollShort: below ? `↓${below}` : above ? `↑${above}` : '',
+  });
 
   return (
     <Box flexDirection="column" height={height}>

@@ -302,8 +302,9 @@ export async function executeCancel(
       : `pause did not take: ${judged.reason}`;
   } else {
     ok = stillActive.length === 0;
+    // What the disk says, no more: whether Claude stops is for whoever can watch it (the tracker, cancel --wait).
     summary = ok
-      ? `cancelled ${ended} in ${plan.label}: verified on disk, no targeted mode is active`
+      ? `${ended} ended on disk in ${plan.label}: no targeted mode is active`
       : `cancel did not take: ${stillActive.map((s) => `${s.rel} ${s.why}`).join('; ')}`;
   }
   return {

@@ -16,6 +16,8 @@ import { readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
 import { installForProcess, type OmcInstall } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
+import { waitingFact } from './life.js';
+import { asyncLister, syncLister, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
 import { SubagentTracker } from './subagents.js';
 
 /** How often live pids are re-checked: a SIGKILL changes no file, so only this notices it. */
@@ -24,6 +26,8 @@ export const LIVENESS_MS = 2_000;
 export const SLICE_BYTES = 4 * 1024 * 1024;
 /** Transcripts tracked at most (the newest sessions first). */
 export const MAX_TRANSCRIPTS = 500;
+/** Processes omc-top saw exit, remembered at most (the oldest forgotten first). */
+export const MAX_DEPARTED = 2000;
 
 export interface ClaudeDomainOptions {
   config: ClaudeConfigDir;
@@ -35,6 +39,10 @@ export interface ClaudeDomainOptions {
   /** false: the registry only (`status`: whether a Claude process waits, idles or died, not what it said). */
   transcripts?: boolean;
   probe?: LivenessProbe;
+  /** Lists tmux's windows (to name the registry's `session:@window`); default: the tmux of `env`. */
+  tmux?: WindowLister;
+  /** Where $TMUX is read for the default lister. */
+  env?: NodeJS.ProcessEnv;
   /**
    * Sessions the run history names (ended runs whose state is gone): their transcripts are followed too, in
    * the project directory, so a run's cost is known after its session ended (store/cost/rollup.ts).
@@ -65,6 +73,9 @@ export class ClaudeDomain implements Domain {
   private registryMissing = true;
   private readers = new Map<string, TranscriptReader>();
   private goneSince = new Map<string, number>();
+  /** The last view of each process whose registry entry omc-top saw removed (by session id). */
+  private departed = new Map<string, ProcessView>();
+  private readonly tmuxNames: TmuxNames;
   private watchers = new Map<string, fs.FSWatcher>();
   /** The readers' directories (sessions by directory), kept until the set of readers changes. */
   private readerDirs: Map<string, Set<string>> | null = null;
@@ -89,6 +100,13 @@ export class ClaudeDomain implements Domain {
     this.live = opts.live ?? true;
     this.probe = opts.probe ?? systemProbe();
     this.cell = new SnapshotCell(EMPTY(opts.config));
+    const env = opts.env ?? process.env;
+    // A listing that names windows differently re-judges (the views carry the names) and republishes.
+    this.tmuxNames = new TmuxNames(opts.tmux ?? (this.live ? asyncLister(env) : syncLister(env)), this.clock, () => {
+      if (this.disposed) return;
+      this.judgeAll();
+      this.publish();
+    });
     this.subagents = new SubagentTracker(this.dir, this.live, (sid) => {
       if (!this.disposed && this.readers.has(sid)) this.readTranscripts(new Set([sid]));
     });
@@ -129,8 +147,10 @@ export class ClaudeDomain implements Domain {
       r.missing === this.registryMissing &&
       r.problems.length === 0 &&
       this.registryProblems.length === 0;
+    this.noteDepartures(r.entries);
     this.entries = r.entries;
     this.registryMissing = r.missing;
+    this.tmuxNames.want(r.entries.flatMap((e) => (e.tmux ? [e.tmux] : [])));
     const moved = this.judgeAll();
     this.findInstalls();
     this.registryProblems = r.problems.map((p) => ({
@@ -181,11 +201,41 @@ export class ClaudeDomain implements Domain {
     this.opts.sessions.setStopFacts(facts);
   }
 
+  /**
+   * Entries that were there at the last read and are not now: the CLI removes its entry on a clean exit
+   * (a SIGKILL leaves it). Their last view is kept as "exited" (or still "gone" when it was already).
+   */
+  private noteDepartures(next: readonly RegistryEntry[]): void {
+    if (this.entries.length === 0) return;
+    const still = new Set(next.map((e) => e.rel));
+    const now = this.clock();
+    for (const e of this.entries) {
+      if (still.has(e.rel)) continue;
+      const last = this.procViews.get(e.sessionId);
+      if (!last || last.pid !== e.pid) continue;
+      const gone = last.status === 'gone';
+      this.departed.delete(e.sessionId);
+      this.departed.set(e.sessionId, {
+        ...last,
+        status: gone ? 'gone' : 'exited',
+        since: gone ? last.since : now,
+        reason: gone
+          ? last.reason
+          : `pid ${e.pid} exited (omc-top saw its registry entry removed, as the CLI does on a clean exit)`,
+        waitingFor: null,
+      });
+      if (this.departed.size > MAX_DEPARTED) this.departed.delete(this.departed.keys().next().value as string);
+    }
+  }
+
   /** Which transcripts to follow: every registered session, and every OMC session of this project. */
   private wantedTranscripts(): Map<string, string> {
     const want = new Map<string, string>();
     if (this.opts.transcripts === false) return want;
     for (const e of this.entries) if (e.cwd) want.set(e.sessionId, transcriptRel(e.cwd, e.sessionId));
+    // An exited process's transcript holds its final figures (written as it exited).
+    for (const [sid, p] of this.departed)
+      if (p.cwd && !want.has(sid) && want.size < MAX_TRANSCRIPTS) want.set(sid, transcriptRel(p.cwd, sid));
     const omc = this.opts.sessions.getSnapshot().sessions;
     for (const s of omc) {
       if (s.kind !== 'session' || want.has(s.id)) continue;
@@ -282,6 +332,7 @@ export class ClaudeDomain implements Domain {
       kind: e.kind,
       name: e.name,
       tmux: e.tmux,
+      tmuxWhere: tmuxWhere(e.tmux, this.tmuxNames.current()),
       cwd: e.cwd,
       waitingFor: e.waitingFor,
       procStart: e.procStart,
@@ -308,13 +359,25 @@ export class ClaudeDomain implements Domain {
         continue;
       by.set(e.sessionId, pv);
     }
+    // A session whose process exited, unless another process of it (a resume) is registered now.
+    for (const [sid, pv] of this.departed) {
+      if (by.has(sid)) continue;
+      by.set(sid, { ...pv, tmuxWhere: tmuxWhere(pv.tmux, this.tmuxNames.current()) });
+    }
     const prev = this.procViews;
     this.procViews = by;
     if (prev.size !== by.size) return true;
     for (const [sid, pv] of by) {
       const old = prev.get(sid);
       // What the probe and the clock can move between two registry reads; the rest comes from the entry.
-      if (!old || old.status !== pv.status || old.reason !== pv.reason || old.since !== pv.since || old.pid !== pv.pid)
+      if (
+        !old ||
+        old.status !== pv.status ||
+        old.reason !== pv.reason ||
+        old.since !== pv.since ||
+        old.pid !== pv.pid ||
+        old.tmuxWhere !== pv.tmuxWhere
+      )
         return true;
     }
     return false;
@@ -323,12 +386,13 @@ export class ClaudeDomain implements Domain {
   private publish(): void {
     this.pushStopFacts();
     const by = new Map<string, ClaudeSessionView>();
-    for (const [sid, pv] of this.procViews) by.set(sid, { sessionId: sid, process: pv, transcript: null });
+    for (const [sid, pv] of this.procViews)
+      by.set(sid, { sessionId: sid, process: pv, transcript: null, waiting: null });
     const problems = [...this.registryProblems];
     for (const [sid, r] of this.readers) {
       const st = r.state();
       if (st.size === 0 && st.offset === 0 && st.facts.lastLineMs === null && st.problem === null) continue;
-      const cur = by.get(sid) ?? { sessionId: sid, process: null, transcript: null };
+      const cur = by.get(sid) ?? { sessionId: sid, process: null, transcript: null, waiting: null };
       by.set(sid, {
         ...cur,
         transcript: {
@@ -342,6 +406,9 @@ export class ClaudeDomain implements Domain {
       });
       if (st.problem) problems.push({ path: `${this.label}/${r.rel}`, message: st.problem, severity: 'warning' });
     }
+    for (const [sid, v] of by)
+      if (v.process?.status === 'waiting')
+        by.set(sid, { ...v, waiting: waitingFact(v.process, v.transcript?.facts ?? null) });
     // Republish only on change: the liveness timer runs every 2 s and must not repaint an idle screen.
     const key = [...by.values()]
       .map((v) => {
@@ -349,7 +416,7 @@ export class ClaudeDomain implements Domain {
         const rv = v.transcript
           ? `${this.readers.get(v.sessionId)?.version}.${this.subagents.version(v.sessionId)}`
           : -1;
-        return `${v.sessionId}|${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${rv}`;
+        return `${v.sessionId}|${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmuxWhere}|${rv}`;
       })
       .join('\n')
       .concat('#', problems.map((p) => p.path + p.message).join('\n'), String(this.registryMissing));
@@ -359,7 +426,7 @@ export class ClaudeDomain implements Domain {
     const kept = new Map<string, { key: string; view: ClaudeSessionView }>();
     for (const [sid, v] of by) {
       const p = v.process;
-      const k = `${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmux}|${p?.name}|${v.transcript ? `${this.readers.get(sid)?.version}.${this.subagents.version(sid)}` : -1}|${v.transcript?.problem}`;
+      const k = `${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmux}|${p?.tmuxWhere}|${p?.name}|${v.transcript ? `${this.readers.get(sid)?.version}.${this.subagents.version(sid)}` : -1}|${v.transcript?.problem}`;
       const prev = this.viewCache.get(sid);
       if (prev && prev.key === k) by.set(sid, prev.view);
       kept.set(sid, prev && prev.key === k ? prev : { key: k, view: v });
@@ -473,5 +540,5 @@ export class ClaudeDomain implements Domain {
   }
 }
 
-const RANK: Record<string, number> = { waiting: 0, busy: 0, idle: 0, unknown: 1, gone: 2 };
+const RANK: Record<string, number> = { waiting: 0, busy: 0, idle: 0, unknown: 1, gone: 2, exited: 2 };
 const rankOf = (p: ProcessView) => RANK[p.status] ?? 3;

@@ -11,7 +11,11 @@ import { readTextSync } from '../../io/safe-fs/index.js';
 import { processStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import type { RegistryEntry } from './registry.js';
 
-export type ProcessStatus = 'busy' | 'idle' | 'waiting' | 'gone' | 'unknown';
+/**
+ * `gone`: the registry entry is there but its process is not (SIGKILL); `exited`: omc-top saw the entry
+ * removed (the CLI removes it on a clean exit), or the transcript ends with Claude Code's exit figures.
+ */
+export type ProcessStatus = 'busy' | 'idle' | 'waiting' | 'gone' | 'exited' | 'unknown';
 
 export interface ProcessVerdict {
   status: ProcessStatus;
