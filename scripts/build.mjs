@@ -1,5 +1,7 @@
-// Bundles src/cli.tsx into one ESM file so the first frame does not pay for
-// Node's module loader walking ~600 small files (BENCHMARKS.md: where the first frame's time goes).
+// Bundles src/cli.tsx into one ESM file (dist/omc-top-app.mjs) so the first frame does not pay for
+// Node's module loader walking ~600 small files (BENCHMARKS.md: where the first frame's time goes), and src/entry.ts into the
+// bin (dist/omc-top.mjs): a few small modules that answer `status --tmux` (from a live monitor's cache)
+// and `--version` without loading the 1.4 MB app bundle, and load it for everything else.
 import { build } from 'esbuild';
 import { esbuildInkPatches } from './ink-patches/index.mjs';
 import { readFile, chmod, mkdir, writeFile, rename } from 'node:fs/promises';
@@ -8,7 +10,11 @@ import path from 'node:path';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const outfile = path.join(root, 'dist', 'omc-top.mjs');
+/** The bin, and the app bundle it loads from beside itself (src/entry.ts). */
+export const BIN_OUT = path.join(root, 'dist', 'omc-top.mjs');
+export const APP_OUT = path.join(root, 'dist', 'omc-top-app.mjs');
+/** `status` computed from the files (no live monitor's cache): the store's readers without React. */
+export const STATUS_OUT = path.join(root, 'dist', 'omc-top-status.mjs');
 /** The hook Claude Code runs (`omc-top hooks install`): its own small bundle, so it starts fast (no React, no Ink). */
 export const hookOutfile = path.join(root, 'dist', 'omc-top-hook.mjs');
 
@@ -58,8 +64,14 @@ export async function bundle(entry, out, { minify = true } = {}) {
   await rename(tmp, out);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const minify = !process.argv.includes('--no-minify');
-  await bundle(path.join(root, 'src', 'cli.tsx'), outfile, { minify });
+/** Every file: the bundles the bin loads first, so a bin that exists always finds them. */
+export async function buildAll({ minify = true } = {}) {
+  await bundle(path.join(root, 'src', 'cli.tsx'), APP_OUT, { minify });
+  await bundle(path.join(root, 'src', 'commands', 'status-main.ts'), STATUS_OUT, { minify });
   await bundle(path.join(root, 'src', 'commands', 'hook-main.ts'), hookOutfile, { minify });
+  await bundle(path.join(root, 'src', 'entry.ts'), BIN_OUT, { minify });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildAll({ minify: !process.argv.includes('--no-minify') });
 }

@@ -1,4 +1,4 @@
-// `prepare`: builds dist/omc-top.mjs when npm packs this directory (`npm pack`,
+// `prepare`: builds dist/omc-top.mjs (and the app bundle beside it) when npm packs this directory (`npm pack`,
 // `npm publish`) or installs it from git (`npm install -g git+<url>`).
 //
 // A global install from git runs this script in npm's temporary clone without
@@ -86,8 +86,6 @@ function replaceGlobalLinkToClone() {
 }
 
 if (!canResolve('esbuild')) installDevDependencies();
-const { bundle, hookOutfile } = await import('./build.mjs');
-await bundle(path.join(root, 'src', 'cli.tsx'), path.join(root, 'dist', 'omc-top.mjs'));
-// The permission hook's own small bundle (package.json `files`): `omc-top hooks install` points Claude Code at it.
-await bundle(path.join(root, 'src', 'commands', 'hook-main.ts'), hookOutfile);
+const { buildAll } = await import('./build.mjs');
+await buildAll();
 replaceGlobalLinkToClone();

@@ -8,6 +8,8 @@ import React, { useEffect, useMemo, useReducer, useRef, useSyncExternalStore } f
 import { Box } from 'ink';
 import { footerHints } from './kit/bindings.js';
 import { GLOBAL_BINDINGS, paneById } from './input/router.js';
+import { INBOX_BINDINGS } from './input/inbox.js';
+import { inboxRowsOf } from './input/env.js';
 import { useInputRouter } from './input/use-router.js';
 import type { AppActions, AnyPaneModule, RootChoice } from './kit/pane.js';
 import { describeWriteError } from './io/safe-fs/index.js';
@@ -16,12 +18,14 @@ import { useTerminalSize } from './terminal/use-size.js';
 import { Footer, FlashLine, Header, ProblemLines } from './ui/chrome.js';
 import { frameLayout, shownProblems } from './ui/layout.js';
 import { ConfirmView, TextOverlayView } from './ui/overlays.js';
-import { ProblemsView } from './ui/problems-view.js';
+import { InboxView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
 import type { UiState, UiStore } from './kit/ui-store.js';
-import { withNeeds, type AttentionControl } from './feeds/attention/control.js';
-import { answerInputOf, withAnswers } from './feeds/answers/items.js';
+import type { AttentionControl } from './feeds/attention/control.js';
+import { EMPTY_VIEW } from './feeds/attention/view.js';
+import { isAnswerLine } from './feeds/answers/items.js';
 import { HELP_SECTIONS, answerHints } from './input/answer-keys.js';
+import { inboxLayout } from './ui/inbox-layout.js';
 import { quotaHeaderText } from './ui/quota-text.js';
 
 export interface AppProps {
@@ -42,6 +46,7 @@ export interface AppProps {
 }
 
 const NO_COUNT = { subscribe: () => () => undefined, getSnapshot: () => null };
+const NO_VIEW = { subscribe: () => () => undefined, getSnapshot: () => EMPTY_VIEW };
 
 /** Repaints for passing time land on this grid, so 50 rows crossing minute marks cost 12 frames a minute, not 50. */
 const TICK_GRID_MS = 5_000;
@@ -113,14 +118,15 @@ export function App(props: AppProps) {
   const paneHeight = bodySize.rows;
   const overlay = uiState.overlay;
   useSettledPane(pane, ui, store, bodySize);
-  // What can be answered from the `!` list: the hook's permission requests and OMC's gates.
-  const answerable =
-    overlay?.kind === 'problems' ? withAnswers(withNeeds(problems, attention), answerInputOf(store)) : [];
+  // The inbox's rows, and the keys of its selected line when that can be answered (a permission request, a gate).
+  const inboxRows = overlay?.kind === 'problems' ? inboxRowsOf({ store, app: actions }) : [];
+  const inboxSel = overlay?.kind === 'problems' ? inboxLayout(inboxRows, overlay.list, bodySize, now).selected : null;
+  const answerable = inboxSel?.kind === 'problem' && isAnswerLine(inboxSel.problem) ? inboxSel.problem : null;
 
   let body: React.ReactNode;
   if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'problems')
-    body = <ProblemsView problems={answerable} list={overlay.list} width={width} height={paneHeight} />;
+    body = <InboxView rows={inboxRows} list={overlay.list} width={width} height={paneHeight} now={now} />;
   else if (overlay)
     body = (
       <TextOverlayView
@@ -128,7 +134,7 @@ export function App(props: AppProps) {
         inputs={{
           panes,
           globals: GLOBAL_BINDINGS,
-          problems,
+          inbox: INBOX_BINDINGS,
           log: uiState.log,
           readonly: store.readonly,
           current: pane.id,
@@ -152,7 +158,7 @@ export function App(props: AppProps) {
           readonly={store.readonly}
           omc={store.omc}
           needs={needs}
-          notifyOff={attention ? !attention.notifier.isEnabled() : false}
+          notifyOff={attention?.notifier ? !attention.notifier.isEnabled() : false}
           quota={quotaHeaderText(quota, now)}
         />
         {/* No overflow="hidden": Ink would re-slice every line of every frame to
@@ -171,7 +177,7 @@ export function App(props: AppProps) {
             pane,
             paneState,
             store.readonly,
-            overlay?.kind === 'problems' ? answerHints(answerable, overlay.list, bodySize, store, actions) : [],
+            overlay?.kind === 'problems' ? answerHints(answerable, store, actions) : [],
             // The footer's view of a key context: enough to ask which keys are offered now.
             { state: paneState, set: () => undefined, store, ui, app: actions, size, body: bodySize },
           )}
@@ -196,6 +202,9 @@ function useStoreFacts(store: OmcStore, attention: AttentionControl | null) {
   const problems = useMemo(() => shownProblems(status, fileProblems), [status, fileProblems]);
   const needCell = attention?.monitor.count ?? NO_COUNT;
   const needs = useSyncExternalStore(needCell.subscribe, needCell.getSnapshot);
+  // The inbox redraws when what needs you changes (an item acknowledged, a condition over).
+  const viewCell = attention?.monitor.view ?? NO_VIEW;
+  useSyncExternalStore(viewCell.subscribe, viewCell.getSnapshot);
   return { sessions, status, problems, needs, quota };
 }
 
@@ -242,7 +251,7 @@ function useSettledPane(
   }, [pane, ui, store]);
 }
 
-/** The footer's key hints: the overlay's own, else the pane's (generated from its bindings). */
+/** The footer's key hints: the overlay's own (the inbox's from its bindings), else the pane's (generated from its bindings). */
 function footerFor(
   overlay: UiState['overlay'],
   pane: AnyPaneModule,
@@ -258,6 +267,11 @@ function footerFor(
       ['n/Esc', 'no'],
       ['↑↓', 'scroll'],
     ];
-  if (overlay) return [...(overlay.kind === 'problems' ? answerHintsNow : []), ['Esc', 'close'], ['↑↓', 'scroll']];
+  if (overlay?.kind === 'problems') return [...answerHintsNow, ...footerHints(INBOX_BINDINGS, overlay.list, readonly)];
+  if (overlay)
+    return [
+      ['Esc', 'close'],
+      ['↑↓', 'scroll'],
+    ];
   return footerHints(pane.bindings, paneState, readonly, ctx);
 }

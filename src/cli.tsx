@@ -19,6 +19,7 @@ import type { RootChoice } from './kit/pane.js';
 import { addClaudeToReport } from './store/claude/report.js';
 import { enableIterationSamples } from './feeds/iteration-sampling.js';
 import { buildJsonReport } from './feeds/json-report.js';
+import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall } from './store/omc-install.js';
@@ -129,6 +130,7 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
     storiesFor: (sid) => store.prd.storiesJson(sid),
   });
   addClaudeToReport(doc, store.sessions.getSnapshot().sessions, store.claude.getSnapshot(), store.clock());
+  doc.attention = attentionReport(store);
   addCostToReport(doc, store, configuredPrices(), store.clock());
   await store.close();
   printJson(doc);
@@ -225,6 +227,7 @@ function watchRoot(
     store,
     write: writeControl,
     project,
+    onNews: (text) => ui.flash(text, 'info'),
     ...opts.attention,
   });
   if (attention.configError) ui.flash(attention.configError, 'error');
@@ -342,7 +345,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 const isEntry = (() => {
   const arg = process.argv[1] ?? '';
-  return /omc-top(\.m?js)?$|cli\.tsx?$/.test(arg) || process.env.OMC_TOP_FORCE_MAIN === '1';
+  return /omc-top(-app)?(\.m?js)?$|cli\.tsx?$/.test(arg) || process.env.OMC_TOP_FORCE_MAIN === '1';
 })();
 
 /** process.exit() right after a large write to a pipe truncates it; exit once stdout has flushed. */

@@ -60,6 +60,8 @@ export function FleetShell(props: FleetShellProps) {
         redraw={props.redraw}
         suspend={props.suspend}
         back={() => fleetUi.open(null)}
+        // The root's count and inbox; the fleet notifies nothing itself (N says so).
+        attention={{ monitor: open.monitor, notifier: null }}
       />
     );
   }

@@ -1,70 +1,92 @@
 /**
  * `omc-top status [--tmux] [--format F]`: one short line for tmux
  * `status-right` (or any prompt): running loops with progress and the
- * needs-you count. One read of the sessions and teams state, no watcher, no
- * write, so tmux can call it every few seconds.
+ * needs-you count, the same count as the monitor's header. While a monitor
+ * runs on this root its status cache answers (status-fast.ts: one small file,
+ * no tree read); otherwise one read of the sessions, the teams and Claude
+ * Code's registry, no watcher, no write, so tmux can call it every few seconds.
+ * The bin loads this from its own small bundle (dist/omc-top-status.mjs): no
+ * React, no file watcher.
  *
  * Exit codes: 0 printed; 2 usage or no .omc found (then the line is empty,
  * so a status bar shows nothing rather than an error).
  */
-import path from 'node:path';
-import { statusValues, checkFormat, DEFAULT_FORMAT, renderStatus } from '../feeds/status-line.js';
-import { resolveOmcRoot } from '../store/root.js';
-import { OmcStore } from '../store/store.js';
+import { AckFile } from '../feeds/attention/acks.js';
+import { attentionOf } from '../feeds/attention/view.js';
+import { loopValues, type StatusValues } from '../feeds/status-line.js';
+import { ownStateDir } from '../io/state-dir.js';
+import { findClaudeConfigDir } from '../store/claude/config-dir.js';
+import { ClaudeDomain } from '../store/claude/domain.js';
+import { detectOmcInstall, type RulesVersion } from '../store/omc-install.js';
+import { SessionsDomain } from '../store/sessions/domain.js';
+import { TeamsDomain } from '../store/teams/domain.js';
+import type { RootRule } from '../store/root.js';
+import { UsageError } from './args.js';
+import { parseStatusArgs, printStatus, type StatusIo } from './status-fast.js';
 import { processSink } from '../io/output.js';
-import { parseArgs, UsageError } from './args.js';
 
-const FLAGS = { tmux: 'bool', format: 'value', cwd: 'value', root: 'value', help: 'bool' } as const;
+export { STATUS_USAGE, type StatusIo } from './status-fast.js';
 
-export const STATUS_USAGE = `Usage: omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR]
+const defaultIo: StatusIo = { ...processSink, cwd: process.cwd(), env: process.env };
 
-One line: the running loops with their progress and how many things need you.
-  --format   fields {loops} {active} {needs} {project}; default "${DEFAULT_FORMAT}"
-  --tmux     for status-right: "#" doubled so tmux prints it as is
-Exit: 0 printed, 2 usage or no .omc.`;
-
-export interface StatusIo {
-  out(s: string): void;
-  err(s: string): void;
-  cwd: string;
-}
-
-const defaultIo: StatusIo = { ...processSink, cwd: process.cwd() };
-
-export function runStatusCommand(argv: readonly string[], io: StatusIo = defaultIo): number {
-  const args = parseArgs(argv, FLAGS);
-  if (args.flags.has('help')) {
-    io.out(STATUS_USAGE + '\n');
-    return 0;
-  }
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
-  const format = (args.flags.get('format') as string | undefined) ?? DEFAULT_FORMAT;
-  const bad = checkFormat(format);
-  if (bad) throw new UsageError(bad);
-  const cwd = (args.flags.get('cwd') as string | undefined) ?? io.cwd;
-  const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
-  if (!res.exists) {
-    io.err(`omc-top status: no .omc directory found (${res.explain})\n`);
-    return 2;
-  }
-  const store = new OmcStore({
+/**
+ * The status values computed from the files: the attention model over one read of what it needs (the
+ * sessions, the teams, the registry), judged by the Stop-hook rules of the OMC that runs the hooks, as the
+ * monitor judges them. No tracker: a cancel's verdict lives in the monitor that made it.
+ */
+export function computeStatus(
+  res: { root: string; projectDir?: string; rule: RootRule },
+  project: string,
+  env: NodeJS.ProcessEnv,
+): StatusValues {
+  const omc = detectOmcInstall({ env, projectDir: res.projectDir ?? null });
+  const sessions = new SessionsDomain({
     root: res.root,
-    readonly: true,
-    watch: 'none',
-    projectDir: res.projectDir,
+    rules: omc.rules as RulesVersion,
+    projectDir: res.projectDir ?? null,
+  });
+  const teams = new TeamsDomain({
+    root: res.root,
+    sessions,
+    projectDir: res.projectDir ?? null,
     rootRule: res.rule,
   });
-  // Only what the line needs: sessions, then teams (it reads the sessions parse). No notepad, memory or wiki.
-  store.sessions.scan();
-  store.teams.scan();
-  const input = {
-    sessions: store.sessions.getSnapshot(),
-    teams: store.teams.getSnapshot(),
-    cancels: store.cancels.getSnapshot(),
-    problems: [...store.sessions.problems(), ...store.teams.problems()],
-  };
-  const project = path.basename(res.projectDir ?? path.dirname(res.root));
-  io.out(renderStatus(format, statusValues(input, project), args.flags.has('tmux')) + '\n');
-  void store.close();
+  // Only the registry: which Claude processes wait, idle or died. Transcripts say what is waited on, not whether.
+  const claude = new ClaudeDomain({
+    config: findClaudeConfigDir(env),
+    sessions,
+    projectDir: res.projectDir ?? null,
+    live: false,
+    transcripts: false,
+  });
+  try {
+    sessions.scan();
+    teams.scan();
+    claude.scan();
+    const acks = new AckFile(ownStateDir(env), res.root);
+    const view = attentionOf(
+      {
+        sessions: sessions.getSnapshot(),
+        teams: teams.getSnapshot(),
+        cancels: { version: 0, entries: new Map() },
+        problems: [],
+        claude: claude.getSnapshot(),
+      },
+      (id) => acks.has(id),
+    );
+    return { ...loopValues(sessions.getSnapshot()), needs: view.count, project };
+  } finally {
+    for (const d of [claude, teams, sessions]) d.dispose?.();
+  }
+}
+
+export function runStatusCommand(argv: readonly string[], io: StatusIo = defaultIo): number {
+  const args = parseStatusArgs(argv, io);
+  if (typeof args === 'number') return args;
+  // The live monitor's cache first (the bin did this already when it ran; a direct call may not have).
+  const cached = printStatus(args, io);
+  if (cached !== null) return cached;
+  if (!args.res.exists) throw new UsageError('no .omc directory found');
+  io.out(args.render(computeStatus(args.res, args.project, io.env)) + '\n');
   return 0;
 }

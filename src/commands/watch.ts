@@ -7,10 +7,15 @@
  * 2 usage, or no .omc directory found.
  */
 import path from 'node:path';
+import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
-import { laggedLine, readyLine, snapshotLine, transitionLine } from '../feeds/json-line.js';
+import { publishStatusCache } from '../feeds/attention/status-publisher.js';
+import type { AttentionView } from '../feeds/attention/view.js';
+import { attentionLine, laggedLine, readyLine, snapshotLine, transitionLine } from '../feeds/json-line.js';
+import { ownStateDir } from '../io/state-dir.js';
 import { startRowFeed } from '../feeds/row-feed.js';
 import { resolveOmcRoot } from '../store/root.js';
+import { detectOmcInstall } from '../store/omc-install.js';
 import { OmcStore } from '../store/store.js';
 import { LineStream, onStopSignal, printErr, printOut, STREAM_MAX_BUFFERED_BYTES } from '../io/output.js';
 import { parseArgs, UsageError } from './args.js';
@@ -30,16 +35,21 @@ const FLAGS = {
 export const WATCH_USAGE = `Usage: omc-top watch --json [--snapshot] [--rows] [--poll] [--cwd DIR | --root DIR]
 
 Prints one JSON line per transition (session appeared / ended, mode active / not,
-iteration, cancel in force / expired, cancel verdict, team, worker, problem) until
-interrupted. --snapshot first prints the current state (type "snapshot") and a
-"ready" line. --rows adds each session's row as the fleet view shows it
-(type "row"), at start and whenever it changes. The line schema is in docs/scripting.md ("omc-top watch --json").
+iteration, cancel in force / expired, cancel verdict, Claude process, team, worker,
+problem) and one "attention" line whenever what needs you changes (the monitor's
+"needs you" count), until interrupted. --snapshot first prints the current state
+(type "snapshot"), the attention line and a "ready" line. --rows adds each
+session's row as the fleet view shows it (type "row"), at start and whenever it
+changes. The line schema is in docs/scripting.md ("omc-top watch --json");
+the attention lines in docs/attention.md.
 Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or no .omc.`;
 
 export interface WatchIo {
   out(s: string): void;
   err(s: string): void;
   cwd: string;
+  /** omc-top's state directory (acknowledgements, the status cache) is found from it. */
+  env?: NodeJS.ProcessEnv;
   now(): number;
   /** Resolves when the watch should stop (signals, stdout closed; tests pass their own). */
   stopped: Promise<void>;
@@ -99,9 +109,15 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     watch: args.flags.has('poll') ? 'poll' : 'auto',
     projectDir: res.projectDir,
     rootRule: res.rule,
+    // The Stop-hook rules of the OMC that runs the hooks, as the monitor and --json judge: the same count.
+    omc: detectOmcInstall({ env: process.env, projectDir: res.projectDir }),
   });
   store.start();
-  const monitor = new AttentionMonitor(store);
+  const env = io?.env ?? process.env;
+  const dir = ownStateDir(env);
+  const acks = new AckFile(dir, store.root);
+  const unwatchAcks = acks.watch();
+  const monitor = new AttentionMonitor(store, { acks });
   // "ready" promises that every later change is reported: wait for the watcher to be up.
   await new Promise<void>((resolve) => {
     const check = () => {
@@ -114,21 +130,41 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   });
   monitor.sync();
   // Rows before "ready": a fleet that sees "ready" has every session's row.
-  const stopRows = args.flags.has('rows') ? startRowFeed(store, project, state, now, room) : () => undefined;
+  const stopRows = args.flags.has('rows') ? startRowFeed(store, project, state, now, room, monitor) : () => undefined;
+  let shown: AttentionView = monitor.view.getSnapshot();
   if (args.flags.has('snapshot')) {
     const at = now();
     for (const [kind, map] of monitor.current().byKind) {
-      for (const [key, fact] of map) state(snapshotLine(kind, key, fact, project, at) + '\n');
+      for (const [key, fact] of map) state(snapshotLine(kind, key, fact, project, at, monitor.isAcked) + '\n');
     }
-    state(readyLine(project, at, monitor.needsYou().length) + '\n');
+    state(attentionLine(project, at, shown) + '\n');
+    state(readyLine(project, at, shown.count) + '\n');
   }
   monitor.onTransitions((batch) => {
     const at = now();
-    for (const t of batch) out(transitionLine(t, project, at) + '\n');
+    for (const t of batch) out(transitionLine(t, project, at, monitor.isAcked) + '\n');
   });
+  // After the transitions that changed it (the cell notifies on the next turn): the count at that moment.
+  const offView = monitor.view.subscribe(() => {
+    const view = monitor.view.getSnapshot();
+    if (sameView(view, shown)) return;
+    shown = view;
+    state(attentionLine(project, now(), view) + '\n');
+  });
+  // A live monitor: `status --tmux` may answer from it (nothing is written under .omc).
+  const unpublish = publishStatusCache({ store, monitor, project, dir });
   await (io?.stopped ?? processStop());
   stopRows();
+  offView();
+  unpublish();
+  unwatchAcks();
   monitor.dispose();
   await store.close();
   return WATCH_EXIT.ok;
+}
+
+/** The same items, acknowledged the same way: nothing a script needs to hear again. */
+function sameView(a: AttentionView, b: AttentionView): boolean {
+  const ids = (v: AttentionView) => [...v.open.map((n) => n.id), '|', ...v.acked.map((n) => n.id)].join('\n');
+  return a.count === b.count && ids(a) === ids(b);
 }

@@ -14,18 +14,27 @@ import { cleanLine } from '../io/sanitize.js';
 export const CHANNELS = ['bell', 'osc', 'tmux'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-/** The reasons the engine gives (src/store/attention/kinds.ts); "problem" stands for every "problem: …". */
-export const REASONS = [
-  'loop finished',
-  'loop stopped',
-  'loop will stop',
-  'max iterations reached',
-  'loop cancelled',
+/**
+ * The reasons the attention model gives (src/feeds/attention/needs.ts and kinds.ts). Needs-you reasons notify
+ * on the default channels unless turned off here; news reasons notify only when turned on here. The last four
+ * are no longer raised (a config file that names them still loads).
+ */
+export const NEED_REASONS = [
+  'waiting for you',
+  'orphaned loop',
+  'idle loop',
   'cancel did not take',
-  'pause over',
   'team failed',
   'stalled: no live worker',
   'dead worker',
+] as const;
+export const NEWS_REASONS = ['loop finished', 'loop stopped', 'max iterations reached'] as const;
+export const REASONS = [
+  ...NEED_REASONS,
+  ...NEWS_REASONS,
+  'loop will stop',
+  'loop cancelled',
+  'pause over',
   'problem',
 ] as const;
 

@@ -5,6 +5,7 @@
  */
 import type { Fact } from './attention/kinds.js';
 import type { Transition } from './attention/engine.js';
+import { needJson, type AttentionView, type IsAcked } from './attention/view.js';
 import type { RowModel } from './row.js';
 import { terminalSafeJson } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
@@ -23,7 +24,15 @@ const where = (f: Fact) => ({
   ...(f.iteration !== undefined ? { iteration: f.iteration, max: f.max ?? null } : {}),
 });
 
-export function transitionLine(t: Transition, project: string, atMs: number): string {
+/** The condition a fact holds, as `need` says it; null when it has none. */
+const needOf = (f: Fact, isAcked: IsAcked) => (f.need ? needJson(f.need, isAcked(f.need.id)) : null);
+
+/**
+ * `needs`: set when this transition raises a new occurrence of a condition that needs you (not one already
+ * acknowledged); `news`: set when it is news. Neither is set for what the user did in omc-top.
+ */
+export function transitionLine(t: Transition, project: string, atMs: number, isAcked: IsAcked): string {
+  const need = needOf(t.fact, isAcked);
   return safeJson({
     v: LINE_VERSION,
     type: 'transition',
@@ -33,12 +42,23 @@ export function transitionLine(t: Transition, project: string, atMs: number): st
     key: t.key,
     from: t.from,
     to: t.to,
-    needs: t.needs,
+    needs: t.needs !== null && need && !need.acknowledged ? t.needs : null,
+    news: t.news,
+    need: t.to === null ? null : need,
     ...where(t.fact),
   });
 }
 
-export function snapshotLine(kind: string, key: string, f: Fact, project: string, atMs: number): string {
+/** `needs`: the reason while the fact's condition needs you and is not acknowledged. */
+export function snapshotLine(
+  kind: string,
+  key: string,
+  f: Fact,
+  project: string,
+  atMs: number,
+  isAcked: IsAcked,
+): string {
+  const need = needOf(f, isAcked);
   return safeJson({
     v: LINE_VERSION,
     type: 'snapshot',
@@ -47,7 +67,8 @@ export function snapshotLine(kind: string, key: string, f: Fact, project: string
     kind,
     key,
     value: f.value,
-    needs: f.needs,
+    needs: need && !need.acknowledged ? need.reason : null,
+    need,
     ...where(f),
   });
 }
@@ -70,6 +91,18 @@ export function readyLine(project: string, atMs: number, needsYou: number): stri
  */
 export function laggedLine(project: string, atMs: number, dropped: number): string {
   return safeJson({ v: LINE_VERSION, type: 'lagged', at: new Date(atMs).toISOString(), project, dropped });
+}
+
+/** The attention view: at start and whenever what needs you changes (the count the monitor's header shows). */
+export function attentionLine(project: string, atMs: number, view: AttentionView): string {
+  return safeJson({
+    v: LINE_VERSION,
+    type: 'attention',
+    at: new Date(atMs).toISOString(),
+    project,
+    needsYou: view.count,
+    items: [...view.open.map((n) => needJson(n, false)), ...view.acked.map((n) => needJson(n, true))],
+  });
 }
 
 /** `--rows`: a session's row as the fleet view draws it; `row: null` when the session is gone. */

@@ -8,7 +8,8 @@
  */
 import { rowLine } from './json-line.js';
 import type { OmcStore } from '../store/store.js';
-import { rowOf } from './row.js';
+import type { AttentionMonitor } from './attention/monitor.js';
+import { needsBySession, rowOf } from './row.js';
 
 export function startRowFeed(
   store: OmcStore,
@@ -17,6 +18,7 @@ export function startRowFeed(
   now: () => number,
   /** Back-pressure: while the reader is behind, rows wait (never dropped) and go out as they are by then. */
   room: { has(): boolean; on(cb: () => void): void } = { has: () => true, on: (cb) => cb() },
+  monitor?: AttentionMonitor,
 ): () => void {
   const last = new Map<string, string>();
   let stopped = false;
@@ -36,10 +38,11 @@ export function startRowFeed(
     if (stopped) return;
     const at = now();
     const claude = store.claude.getSnapshot().bySession;
+    const needs = needsBySession(monitor?.view.getSnapshot().open ?? []);
     const seen = new Set<string>();
     for (const s of store.sessions.getSnapshot().sessions) {
       seen.add(s.id);
-      const row = rowOf(s, claude.get(s.id), at);
+      const row = rowOf(s, claude.get(s.id), at, needs.get(s.id));
       const json = JSON.stringify(row);
       if (last.get(s.id) === json) continue;
       if (full()) return;
@@ -65,6 +68,7 @@ export function startRowFeed(
   };
   emit();
   const unsubs = [store.sessions.subscribe(schedule), store.claude.subscribe(schedule)];
+  if (monitor) unsubs.push(monitor.view.subscribe(schedule));
   return () => {
     stopped = true;
     unsubs.forEach((u) => u());

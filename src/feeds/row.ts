@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { ClaudeSessionView } from '../store/claude/model.js';
+import type { NeedItem } from './attention/needs.js';
 import { lifeOf } from '../store/claude/life.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import type { SessionView } from '../store/sessions/model.js';
@@ -41,6 +42,8 @@ export interface RowModel {
   /** The Claude Code process behind the session; null when no registry entry names it. */
   process: (typeof PROCESS_STATUSES)[number] | null;
   processWhy: string | null;
+  /** What needs the user in this session (the attention model's oldest open item), or null. */
+  needs: string | null;
   /**
    * What the session spent, estimated (store/cost/spend.ts: subagents included): the priced part in USD
    * (null: no transcript, or nothing priced) and how many models had no price. Absent from older senders.
@@ -66,6 +69,8 @@ export const ROW_SCHEMA = z.object({
   rank: z.number().finite().min(-1e6).max(1e6),
   process: z.enum(PROCESS_STATUSES).nullable(),
   processWhy: text(200).nullable(),
+  // An omc-top from before the attention model sends no `needs`: nothing is known to need the user there.
+  needs: text(MAX_TEXT).nullable().optional(),
   costUsd: z.number().finite().min(0).max(1e9).nullable().optional(),
   unpricedModels: z.number().int().min(0).max(1000).optional(),
   todayUsd: z.number().finite().min(0).max(1e9).nullable().optional(),
@@ -82,11 +87,21 @@ export function cleanRow(r: z.infer<typeof ROW_SCHEMA>): RowModel {
     modes: clean(r.modes, MAX_TEXT),
     prompt: clean(r.prompt, MAX_TEXT),
     processWhy: r.processWhy === null ? null : clean(r.processWhy, 200),
+    needs: r.needs === null || r.needs === undefined ? null : clean(r.needs, MAX_TEXT),
   };
 }
 
+/** A need as a row says it: the reason and what is waited on. */
+export const needText = (n: NeedItem | null | undefined): string | null =>
+  n ? truncate(n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason, MAX_TEXT) : null;
+
 /** The row of one local session (text already cleaned by the sessions domain). */
-export function rowOf(s: SessionView, claude: ClaudeSessionView | undefined, now = Date.now()): RowModel {
+export function rowOf(
+  s: SessionView,
+  claude: ClaudeSessionView | undefined,
+  now = Date.now(),
+  need?: NeedItem | null,
+): RowModel {
   const p = claude?.process ?? null;
   const life = lifeOf(claude);
   const sp = s.kind === 'session' ? sessionSpend(claude, configuredPrices(), now) : null;
@@ -102,9 +117,17 @@ export function rowOf(s: SessionView, claude: ClaudeSessionView | undefined, now
     // A session no process was ever seen for has none; one whose transcript ends with Claude Code's exit has exited.
     process: p || life.exit ? life.status : null,
     processWhy: p?.reason ?? (life.exit ? 'the transcript ends with the figures Claude Code writes at exit' : null),
+    needs: needText(need),
     costUsd: priced(sp?.estimate),
     unpricedModels: sp?.estimate.unpriced.length ?? 0,
     todayUsd: priced(sp?.today),
     burnPerMin: sp?.burnPerMin ?? null,
   };
+}
+
+/** The oldest open item per session of an attention view (what a session's row says needs you). */
+export function needsBySession(open: readonly NeedItem[]): Map<string, NeedItem> {
+  const out = new Map<string, NeedItem>();
+  for (const n of open) if (n.session !== null && !out.has(n.session)) out.set(n.session, n);
+  return out;
 }

@@ -1,10 +1,11 @@
 /**
  * The one-line summary for `omc-top status`: the running loops with their
- * progress and the needs-you count, filled into a user format. Pure.
+ * progress and the needs-you count (the attention view's, view.ts), filled
+ * into a user format. Pure, and light: the cheap `status --tmux` path
+ * (commands/status-fast.ts) renders with it without loading the store.
  */
 import { cleanLine } from '../io/sanitize.js';
-import { factsOf, needsYou } from './attention/engine.js';
-import type { AttentionInput } from './attention/kinds.js';
+import type { SessionsSnapshot } from '../store/sessions/model.js';
 
 export const DEFAULT_FORMAT = '{loops} · needs you: {needs}';
 export const FORMAT_FIELDS = ['loops', 'active', 'needs', 'project'] as const;
@@ -18,11 +19,12 @@ export interface StatusValues {
   project: string;
 }
 
-export function statusValues(input: AttentionInput, project: string): StatusValues {
+/** The loops the Stop hook holds the agent for (or will, once armed): what a status bar should count. */
+export function loopValues(sessions: SessionsSnapshot): Pick<StatusValues, 'loops' | 'active'> {
   const loops: string[] = [];
-  for (const s of input.sessions.sessions) {
+  for (const s of sessions.sessions) {
     for (const m of s.modes) {
-      // The loops the Stop hook holds the agent for (or will, once armed): what a status bar should count.
+      // Paused loops too: the Stop hook holds them again once the pause ends.
       if (m.status !== 'enforced' && m.status !== 'pending' && m.status !== 'paused') continue;
       const progress = m.iteration === null ? '' : m.max ? ` ${m.iteration}/${m.max}` : ` ${m.iteration}`;
       loops.push(`${m.mode}${progress}`);
@@ -35,9 +37,20 @@ export function statusValues(input: AttentionInput, project: string): StatusValu
         ? 'no loops'
         : loops.slice(0, SHOWN_LOOPS).join(' ') + (loops.length > SHOWN_LOOPS ? ` +${loops.length - SHOWN_LOOPS}` : ''),
     active: loops.length,
-    needs: needsYou(factsOf(input)).length,
-    project,
   };
+}
+
+export function isStatusValues(v: unknown): v is StatusValues {
+  const o = v as Partial<StatusValues> | null;
+  return (
+    !!o &&
+    typeof o.loops === 'string' &&
+    o.loops.length <= 2000 &&
+    typeof o.project === 'string' &&
+    o.project.length <= 2000 &&
+    Number.isSafeInteger(o.active) &&
+    Number.isSafeInteger(o.needs)
+  );
 }
 
 /** Unknown `{names}` are an error (a typo should not print silently). */

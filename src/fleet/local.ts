@@ -16,9 +16,13 @@ import { OmcStore } from '../store/store.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, type FleetRoot } from './discover.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
-import { rowOf } from '../feeds/row.js';
+import { needsBySession, rowOf } from '../feeds/row.js';
+import { AckFile } from '../feeds/attention/acks.js';
+import { AttentionMonitor } from '../feeds/attention/monitor.js';
+import { ownStateDir } from '../io/state-dir.js';
 import type { SessionsSnapshot } from '../store/sessions/model.js';
 import type { ClaudeSnapshot } from '../store/claude/model.js';
+import type { AttentionView } from '../feeds/attention/view.js';
 import { planWatches, type PlannedWatch } from './watch-plan.js';
 
 /** How often the registry is re-read for new roots and the machine's session count. */
@@ -45,6 +49,8 @@ export interface LocalRoot {
   info: FleetRoot;
   store: OmcStore;
   plan: PlannedWatch;
+  /** What needs the user in this root: its rows say it, and its panes (Enter) count it. */
+  monitor: AttentionMonitor;
 }
 
 export class LocalFleet {
@@ -68,7 +74,7 @@ export class LocalFleet {
    */
   private readonly rowsByRoot = new Map<
     string,
-    { sessions: SessionsSnapshot; claude: ClaudeSnapshot; minute: number; rows: FleetRow[] }
+    { sessions: SessionsSnapshot; claude: ClaudeSnapshot; view: AttentionView; minute: number; rows: FleetRow[] }
   >();
   /** Extra groups from elsewhere (remote hosts), merged into every snapshot. */
   private extra: () => FleetGroup[] = () => [];
@@ -147,9 +153,18 @@ export class LocalFleet {
       omc: detectOmcInstall({ env: this.opts.env ?? process.env, projectDir: info.projectDir }),
       claude: { live: this.opts.claudeLive ?? this.opts.watch !== 'none', env: this.opts.env },
     });
-    this.roots.set(info.id, { info, store, plan });
+    const acks = new AckFile(ownStateDir(this.opts.env ?? process.env), info.root);
+    const monitor = new AttentionMonitor(store, { acks });
+    this.roots.set(info.id, { info, store, plan, monitor });
     const on = () => this.changed();
-    this.unsubs.push(store.sessions.subscribe(on), store.claude.subscribe(on), store.status.subscribe(on));
+    this.unsubs.push(
+      store.sessions.subscribe(on),
+      store.claude.subscribe(on),
+      store.status.subscribe(on),
+      monitor.view.subscribe(on),
+      acks.watch(),
+      () => monitor.dispose(),
+    );
     if (this.opts.watch === 'none') store.start();
     else store.start({ progressive: true });
   }
@@ -221,18 +236,27 @@ export class LocalFleet {
     const claudeSnap = r.store.claude.getSnapshot();
     // A row's spend (today's, the burn rate) moves with the clock: rows are rebuilt in a new minute too.
     const minute = Math.floor(now / 60_000);
+    const view = r.monitor.view.getSnapshot();
     const kept = this.rowsByRoot.get(id);
-    if (kept && kept.sessions === sessions && kept.claude === claudeSnap && kept.minute === minute) return kept.rows;
+    if (
+      kept &&
+      kept.sessions === sessions &&
+      kept.claude === claudeSnap &&
+      kept.view === view &&
+      kept.minute === minute
+    )
+      return kept.rows;
     const claude = claudeSnap.bySession;
+    const needs = needsBySession(view.open);
     const rows: FleetRow[] = sessions.sessions.map((s) => ({
-      ...rowOf(s, claude.get(s.id), now),
+      ...rowOf(s, claude.get(s.id), now, needs.get(s.id)),
       key: `local|${id}|${s.id}`,
       host: null,
       rootId: id,
       rootLabel: r.info.label,
     }));
     rows.sort(byAttention);
-    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, minute, rows });
+    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, minute, rows });
     return rows;
   }
 

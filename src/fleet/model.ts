@@ -55,15 +55,23 @@ export const EMPTY_FLEET: FleetSnapshot = {
 /** OMC 5.6 slows sibling sessions down above this many on one machine. */
 export const SIBLING_SLOWDOWN = 8;
 
+/** What needs the user first, then the sessions pane's rank, the newest, the key. */
 export function byAttention(a: FleetRow, b: FleetRow): number {
-  return a.rank - b.rank || (b.updatedMs ?? 0) - (a.updatedMs ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return (
+    Number(a.needs === null) - Number(b.needs === null) ||
+    a.rank - b.rank ||
+    (b.updatedMs ?? 0) - (a.updatedMs ?? 0) ||
+    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+  );
 }
 
-/** Groups needing attention first (their best row), local before remote, then by name. */
+/** Groups with a row that needs the user first, then by their best row, local before remote, then by name. */
 export function sortGroups(groups: FleetGroup[]): FleetGroup[] {
   const best = (g: FleetGroup) => g.rows[0]?.rank ?? Infinity;
+  const needs = (g: FleetGroup) => Number(!g.rows.some((r) => r.needs !== null));
   return groups.sort(
     (a, b) =>
+      needs(a) - needs(b) ||
       best(a) - best(b) ||
       Number(a.host !== null) - Number(b.host !== null) ||
       a.label.localeCompare(b.label) ||

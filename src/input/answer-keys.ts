@@ -5,13 +5,11 @@
  * request opens its session. Under --readonly nothing is answered.
  */
 import { dispatch, footerHints, type Binding, type BindingContext } from '../kit/bindings.js';
-import type { ListState } from '../kit/list.js';
-import { problemsLayout } from '../ui/problems-view.js';
 import { isAnswerLine, type AnswerLine } from '../feeds/answers/items.js';
 import type { InputEvent } from '../terminal/keys.js';
 import { answerPermissionItem, decideGateItem } from './answer-actions.js';
 import type { OmcStore } from '../store/store.js';
-import type { AppActions, Size } from '../kit/pane.js';
+import type { AppActions } from '../kit/pane.js';
 import type { PermissionDecision } from '../store/permissions/protocol.js';
 import type { GateDecision } from '../store/graph/files.js';
 
@@ -109,13 +107,10 @@ export function routeAnswerKey(ev: InputEvent, line: AnswerLine, env: AnswerEnv)
 
 /** The footer's hints for the `!` list's selected line: the answering keys it offers, none for a file problem. */
 export function answerHints(
-  lines: ReadonlyArray<{ path: string; message: string; severity: string }>,
-  list: ListState | undefined,
-  body: Size,
+  sel: { path: string; message: string; severity: string } | null,
   store: OmcStore,
   app: AppActions,
 ): Array<[string, string]> {
-  const sel = lines[problemsLayout(lines, list, body).view.index];
   if (!sel || !isAnswerLine(sel)) return [];
   const ctx = answerContext(sel, { store, app, open: () => undefined, reopen: () => undefined });
   return footerHints(ANSWER_BINDINGS, sel, app.readonly, ctx);

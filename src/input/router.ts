@@ -5,51 +5,28 @@
  * switching, ?, q) — which are off while a pane has a text field open, so
  * typing "q" into a filter or the notepad never quits.
  */
-import type { AppActions, AnyPaneModule, BindingContext, KeyContext, Size } from '../kit/pane.js';
-import type { OmcStore } from '../store/store.js';
-import { frameLayout, shownProblems } from '../ui/layout.js';
+import type { BindingContext } from '../kit/pane.js';
 import { overlayShape, type OverlayInputs } from '../ui/overlay-lines.js';
-import { initList, moveList, scrollTo, type Move } from '../kit/list.js';
+import { scrollTo, type Move } from '../kit/list.js';
 import { mode, navBindings, scrollDelta } from '../kit/nav.js';
-import { paneOfProblem, problemsLayout } from '../ui/problems-view.js';
-import type { ConfirmOverlay, Overlay, PaneId, TextOverlay, UiStore } from '../kit/ui-store.js';
+import type { ConfirmOverlay, Overlay, TextOverlay } from '../kit/ui-store.js';
 import { dispatch, matchKey, type Binding, type KeySpec } from '../kit/bindings.js';
-import { withNeeds } from '../feeds/attention/control.js';
-import { answerInputOf, isAnswerLine, withAnswers } from '../feeds/answers/items.js';
+import { isAnswerLine } from '../feeds/answers/items.js';
 import { HELP_SECTIONS, routeAnswerKey } from './answer-keys.js';
+import { inboxLayout } from '../ui/inbox-layout.js';
 import { isCtrl, type InputEvent } from '../terminal/keys.js';
+import { bodyOf, contextFor, inboxRowsOf, paneById, type RouterEnv } from './env.js';
+import { paneOfProblem } from '../ui/problems-view.js';
+import { INBOX_BINDINGS, routeInbox } from './inbox.js';
 
-export interface RouterEnv {
-  ui: UiStore;
-  store: OmcStore;
-  panes: ReadonlyArray<AnyPaneModule>;
-  app: AppActions;
-  size(): Size;
-  exit(): void;
-  redraw(): void;
-  /** Opened from the fleet (`--all`): an Esc nothing else wanted goes back to it. */
-  back?(): void;
-}
-
-export function paneById(panes: ReadonlyArray<AnyPaneModule>, id: PaneId): AnyPaneModule {
-  return panes.find((p) => p.id === id) ?? (panes[0] as AnyPaneModule);
-}
-
-/** The pane's own area right now, as the app lays it out. */
-export function bodyOf(env: Pick<RouterEnv, 'store' | 'size'>): Size {
-  const problems = shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot());
-  return frameLayout(env.size(), problems.length).body;
-}
+export { bodyOf, paneById, type RouterEnv } from './env.js';
 
 function overlayInputs(env: RouterEnv): OverlayInputs {
   return {
     panes: env.panes,
     globals: GLOBAL_BINDINGS,
     sections: HELP_SECTIONS,
-    problems: withAnswers(
-      withNeeds(shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot()), env.app.attention),
-      answerInputOf(env.store),
-    ),
+    inbox: INBOX_BINDINGS,
     log: env.ui.state.log,
     readonly: env.store.readonly,
     current: env.ui.state.pane,
@@ -121,7 +98,7 @@ export const GLOBAL_BINDINGS: readonly Binding<null, RouterContext<null>>[] = [
   { keys: ['backtab'], help: 'previous pane', run: ({ env: e }) => cyclePane(e, -1) },
   {
     keys: ['!'],
-    help: 'list what needs you (the header\'s "needs you" count) and every problem found in .omc',
+    help: "the inbox: what needs you (the header's count), oldest first, to open, jump to, cancel or acknowledge; then the problems with files",
     run: ({ env: e }) => open(e, 'problems'),
   },
   {
@@ -173,13 +150,13 @@ function chooseRoot(env: RouterEnv): void {
 
 /** The notifier's switch; the header says "notify off" while it is off. */
 function toggleNotifications(env: RouterEnv): void {
-  const a = env.app.attention;
+  const a = env.app.attention?.notifier;
   if (!a) {
     env.ui.flash('notifications are not running here (they run in the full-screen monitor only)', 'info');
     return;
   }
-  const on = !a.notifier.isEnabled();
-  a.notifier.setEnabled(on);
+  const on = !a.isEnabled();
+  a.setEnabled(on);
   env.ui.flash(
     on
       ? 'notifications on: a loop that needs you rings the bell / notifies again (N turns them off)'
@@ -198,7 +175,6 @@ interface OverlayContext<O extends Overlay> extends RouterContext<O> {
 }
 
 const ALWAYS = mode<Overlay>('', () => true);
-const IS_PROBLEMS = mode<Overlay>('problems', (o) => o.kind === 'problems');
 
 /** Scrolling, the same keys as every list (kit/nav.ts), and Space for a page as in a pager. */
 function scrollBindings<O extends Overlay>(): Binding<O, OverlayContext<O>>[] {
@@ -236,28 +212,9 @@ export const CONFIRM_BINDINGS: readonly Binding<ConfirmOverlay, OverlayContext<C
   ...scrollBindings<ConfirmOverlay>(),
 ];
 
-/** The problems view's list: the move keys move the selection, Enter opens the pane (and session) of the file. */
-function problemsBindings(): Binding<TextOverlay, OverlayContext<TextOverlay>>[] {
-  const moveTo = (c: OverlayContext<TextOverlay>, to: Move) => {
-    const lay = problemsLayout(overlayInputs(c.env).problems, c.state.list, bodyOf(c.env));
-    c.set({ ...c.state, list: moveList(c.state.list ?? initList(), lay.ids, to, lay.height) });
-  };
-  return [
-    ...navBindings<TextOverlay, OverlayContext<TextOverlay>>(IS_PROBLEMS, 'problems', moveTo, { hint: false }),
-    { keys: [' '], help: 'problems: a page down', when: IS_PROBLEMS, run: (c) => moveTo(c, { page: 1 }) },
-    {
-      keys: ['enter', 'right', 'l'],
-      help: 'open the pane that shows the file',
-      when: IS_PROBLEMS,
-      run: (c) => openProblem(c.env, c.state),
-    },
-  ];
-}
-
-/** The help, the problems and the message log: q quits, Esc (or the key that opened it) closes, the rest scrolls. */
+/** The help and the message log: q quits, Esc (or the key that opened it) closes, the rest scrolls. */
 export const TEXT_OVERLAY_BINDINGS: readonly Binding<TextOverlay, OverlayContext<TextOverlay>>[] = [
   QUIT as Binding<TextOverlay, OverlayContext<TextOverlay>>,
-  ...problemsBindings(),
   {
     keys: ['escape', 'enter', '?', '!', 'M'],
     help: 'close',
@@ -278,11 +235,15 @@ function routeOverlay(ev: InputEvent, overlay: Overlay, env: RouterEnv): void {
       }),
   });
   if (overlay.kind === 'confirm') dispatch(CONFIRM_BINDINGS, ev, ctx(overlay));
-  else if (!(overlay.kind === 'problems' && routeAnswerLine(ev, overlay, env)))
-    dispatch(TEXT_OVERLAY_BINDINGS, ev, ctx(overlay));
+  // The inbox has its own keys (input/inbox.ts); q quits there too. A line that can be answered (a permission
+  // request, an OMC gate) takes its own keys first.
+  else if (overlay.kind === 'problems') {
+    if (matchKey('q', ev)) requestExit(env);
+    else if (!routeAnswerLine(ev, overlay, env)) routeInbox(ev, overlay, env);
+  } else dispatch(TEXT_OVERLAY_BINDINGS, ev, ctx(overlay));
 }
 
-/** Keys that move through the `!` list whatever line is selected; the rest go to an answer line first. */
+/** Keys that move through the inbox whatever line is selected; the rest go to an answer line first. */
 const LIST_MOVES: readonly KeySpec[] = [
   'j',
   'down',
@@ -301,42 +262,15 @@ const LIST_MOVES: readonly KeySpec[] = [
   'end',
 ];
 
-/** On a line that can be answered (a permission request, an OMC gate), its own keys act first. */
 function routeAnswerLine(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): boolean {
   if (LIST_MOVES.some((k) => matchKey(k, ev))) return false;
-  const problems = overlayInputs(env).problems;
-  const line = problems[problemsLayout(problems, overlay.list, bodyOf(env)).view.index];
-  if (!line || !isAnswerLine(line)) return false;
-  return routeAnswerKey(ev, line, {
+  const sel = inboxLayout(inboxRowsOf(env), overlay.list, bodyOf(env), env.app.now()).selected;
+  if (sel?.kind !== 'problem' || !isAnswerLine(sel.problem)) return false;
+  return routeAnswerKey(ev, sel.problem, {
     ...env,
     open: (path) => openPath(env, path),
     reopen: () => env.ui.setOverlay(overlay),
   });
-}
-
-function contextFor(env: RouterEnv, pane: AnyPaneModule): KeyContext<unknown> {
-  const { ui } = env;
-  return {
-    state: ui.paneState(pane.id, pane.init),
-    set: (next: unknown) => ui.setPaneState(pane.id, next as never, pane.init),
-    store: env.store,
-    ui,
-    app: env.app,
-    size: env.size(),
-    body: bodyOf(env),
-  };
-}
-
-/** Enter on a problem: the pane (and session) that shows its file; the view closes. */
-function openProblem(env: RouterEnv, overlay: TextOverlay): void {
-  const problems = overlayInputs(env).problems;
-  const lay = problemsLayout(problems, overlay.list, bodyOf(env));
-  const p = problems[lay.view.index];
-  if (!p) {
-    env.ui.setOverlay(null);
-    return;
-  }
-  openPath(env, p.path);
 }
 
 /** Closes the overlay and opens the pane (and item) that shows the file at `path`. */
@@ -349,7 +283,8 @@ function openPath(env: RouterEnv, path: string): void {
   env.ui.setOverlay(null);
   env.ui.setPane(target.pane);
   const pane = paneById(env.panes, target.pane);
-  if (pane.reveal) env.ui.setPaneState(target.pane, (st: unknown) => pane.reveal?.(st, path) ?? st, pane.init);
+  if (pane.reveal)
+    env.ui.setPaneState(target.pane, (st: unknown) => pane.reveal?.(st, path, env.store) ?? st, pane.init);
 }
 
 export function routeInput(ev: InputEvent, env: RouterEnv): void {

@@ -84,8 +84,11 @@ export interface PaneModule<S> {
    */
   /** Runs before each key reaches the bindings (the teams pane follows the sessions selection here). */
   beforeKey?(ctx: KeyContext<S>): void;
-  /** Shows what the file at `path` (relative to the root) belongs to: Enter on a problem line opens its item. */
-  reveal?(state: S, path: string): S;
+  /**
+   * Shows what the file at `path` (relative to the root) belongs to: Enter on a problem line or an inbox item
+   * opens its item (with the store, a session's mode file also picks that mode).
+   */
+  reveal?(state: S, path: string, store?: OmcStore): S;
   settle?(state: S, store: OmcStore, body: Size, now: number): S;
   /** What the pane's lists come from: `settle` runs again when one of these changes (not only on a frame of the app). */
   sources?(store: OmcStore): ReadonlyArray<(listener: () => void) => () => void>;

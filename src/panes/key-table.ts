@@ -5,6 +5,7 @@
  */
 import { helpRows, keysLabel } from '../kit/bindings.js';
 import { GLOBAL_BINDINGS } from '../input/router.js';
+import { INBOX_BINDINGS } from '../input/inbox.js';
 import { LEGEND } from '../ui/overlay-lines.js';
 import { FLEET_BINDINGS, FLEET_TITLE } from './fleet/keys.js';
 import type { AnyPaneModule } from '../kit/pane.js';
@@ -30,6 +31,10 @@ export function keyTableMarkdown(panes: ReadonlyArray<AnyPaneModule>): string {
     for (const r of helpRows(p.bindings, false))
       out.push(`| ${cell(r.mode)} | ${cell(code(r.keys))} | ${cell(r.help)} |`);
   }
+  // The inbox (`!`) has a table of its own, like a pane's.
+  out.push('', '#### Inbox (`!`)', '', '| where | key | what |', '|---|---|---|');
+  for (const r of helpRows(INBOX_BINDINGS, false))
+    out.push(`| ${cell(r.mode)} | ${cell(code(r.keys))} | ${cell(r.help)} |`);
   // The fleet view (`omc-top --all`) has one table of its own: no pane hotkeys, no global keys.
   out.push('', `#### ${FLEET_TITLE}`, '', '| where | key | what |', '|---|---|---|');
   for (const r of helpRows(FLEET_BINDINGS, false))

@@ -72,7 +72,7 @@ export interface OmcStoreOptions {
    * Claude Code's side (registry, transcripts). `live: false` for one-shot reads (--json): no watches
    * or timers of its own; `env` picks the config dir (tests point it at a scratch CLAUDE_CONFIG_DIR).
    */
-  claude?: { live?: boolean; env?: NodeJS.ProcessEnv };
+  claude?: { live?: boolean; env?: NodeJS.ProcessEnv; transcripts?: boolean };
   /** Run history: where OMC_STALE_RUN_HOURS / OMC_BUDGET_ENFORCE are read (tests pass their own). */
   runs?: Omit<RunsDomainOptions, 'root' | 'clock'>;
   /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
@@ -179,6 +179,7 @@ export class OmcStore {
       projectDir: this.projectDir,
       clock: this.clock,
       live: opts.claude?.live ?? true,
+      transcripts: opts.claude?.transcripts,
       env: opts.claude?.env,
       // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
       history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },

@@ -1,5 +1,5 @@
 /**
- * The text of every overlay (help, problems, message log, confirm dialog),
+ * The text of every overlay (help, message log, confirm dialog; the inbox is a list of its own),
  * laid out once: the overlay view draws these lines and the router scrolls
  * them by the same count, so `G` lands on the last line and `k` moves from it.
  */
@@ -16,10 +16,12 @@ export interface OverlayLine {
 export interface OverlayInputs {
   panes: ReadonlyArray<AnyPaneModule>;
   globals?: ReadonlyArray<{ keys: readonly KeySpec[]; help: string }>;
-  problems: ReadonlyArray<{ path: string; message: string; severity: string }>;
   /** Key tables of views that are not panes (the `!` list's answering keys), after the panes' in the help. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   sections?: ReadonlyArray<{ title: string; bindings: readonly Binding<any, any>[] }>;
+  /** The inbox's keys (input/inbox.ts), listed in the help after the panes'. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  inbox?: readonly Binding<any, any>[];
   log: readonly Flash[];
   readonly: boolean;
   /** The pane the help was opened from: its keys come first. */
@@ -74,8 +76,9 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['gone / unknown / ?', 'CLAUDE column: its process died (the entry outlived it) / no registry entry, never guessed'],
   [
     '!gone / !waiting / !idle',
-    'needs you: orphaned loop (c cleans up, J to its pane) / a prompt, with the call it is about / idle with a loop',
+    'needs you (counted, listed in the ! inbox): orphaned loop (c cleans up, J to its pane) / a prompt, with the call it is about / idle with a loop',
   ],
+  ['needs you: N', 'header, title, status --tmux: conditions that need your hand now and are not acknowledged (a)'],
   ['$0.0110 est.', 'an estimated cost: only for a model whose price is known (built in, or prices in the config file)'],
   ['n more above / below', 'the list goes on: scroll with j/k, PgUp/PgDn, g/G or the mouse wheel'],
   [
@@ -115,6 +118,7 @@ export function helpLines(inp: OverlayInputs, width: number): OverlayLine[] {
   );
   for (const p of inp.panes) if (p !== here) bindingsSection(p.title, p.bindings, inp.readonly, width, out);
   for (const x of inp.sections ?? []) bindingsSection(x.title, x.bindings, inp.readonly, width, out);
+  if (inp.inbox) bindingsSection('Inbox (!)', inp.inbox, inp.readonly, width, out);
   legendSection(width, out);
   return out;
 }
@@ -194,7 +198,7 @@ export function confirmLines(lines: readonly string[], width: number): OverlayLi
 export function overlayShape(o: Overlay, inp: OverlayInputs, body: Size): { total: number; height: number } {
   const w = body.columns;
   if (o.kind === 'confirm') return { total: confirmLines(o.lines, w).length, height: Math.max(1, body.rows - 4) };
-  // The problems view is a list with its own layout (problems-view.tsx): the router moves it, not this.
+  // The inbox is a list with its own layout (inbox-layout.ts): its bindings move it, not this.
   const lines = o.kind === 'help' ? helpLines(inp, w) : messageLines(inp, w);
   return { total: lines.length, height: body.rows };
 }

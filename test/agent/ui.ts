@@ -5,6 +5,7 @@
  * key races a frame).
  */
 import path from 'node:path';
+import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import type { OmcInstall } from '../../src/store/omc-install.js';
 import { OmcStore } from '../../src/store/store.js';
 import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
@@ -19,10 +20,14 @@ export async function mountOnRun(run: Run, size = { columns: 200, rows: 50 }, om
     claude: { live: false, env: { CLAUDE_CONFIG_DIR: run.configDir } },
   });
   store.start();
-  const app = mountStore(store, size);
+  // The attention layer too: the inbox (!) lists what the attention model says needs you.
+  const monitor = new AttentionMonitor(store);
+  const notifier = { isEnabled: () => true, setEnabled: () => undefined };
+  const app = mountStore(store, { ...size, attention: { monitor, notifier } });
   await app.ready;
   await app.waitForText('CLAUDE');
-  return app;
+  const unmount = app.unmount;
+  return { ...app, unmount: async () => (monitor.dispose(), await unmount()) };
 }
 
 /** Filters the list to one session and returns its (selected) row. */

@@ -123,7 +123,7 @@ describe('answering a permission request from the session detail', () => {
 
     // The `?` help, as the overlay lays it out (generated from the same bindings).
     const help = helpLines(
-      { panes: PANES, globals: GLOBAL_BINDINGS, sections: HELP_SECTIONS, problems: [], log: [], readonly: false },
+      { panes: PANES, globals: GLOBAL_BINDINGS, sections: HELP_SECTIONS, log: [], readonly: false },
       200,
     ).map((l) => l.text);
     expect(help.join('\n')).toMatch(/y +allow the tool call the session's Claude asks permission for/);

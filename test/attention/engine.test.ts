@@ -1,8 +1,9 @@
 /**
  * The transition engine over real store snapshots of the real-OMC fixture:
  * each kind gives exactly one transition per change, nothing for the state
- * already there, nothing twice, and omc-top's own cancel is news only as its
- * verdict.
+ * already there, nothing twice; what happened (a loop at its max, a loop
+ * stopped by someone else) is news and never counted; the user's own cancel
+ * raises nothing; what needs the user is a condition that holds now.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -60,7 +61,7 @@ describe('transition engine', () => {
     expect(diffFacts(a, factsOf(attentionInput(s)))).toEqual([]);
   });
 
-  it('an iteration step is one transition; reaching max needs you once', async () => {
+  it('an iteration step is one transition; reaching max is news once, never counted', async () => {
     const s = await open();
     const a = factsOf(attentionInput(s));
     const v = JSON.parse(fs.readFileSync(ralphFile(), 'utf8'));
@@ -68,31 +69,37 @@ describe('transition engine', () => {
     await rescan(s);
     const b = factsOf(attentionInput(s));
     const step = diffFacts(a, b);
-    expect(only(step, 'iteration')).toMatchObject([{ key: `${SESSION.ralph}/ralph`, from: '3', to: '4', needs: null }]);
+    expect(only(step, 'iteration')).toMatchObject([
+      { key: `${SESSION.ralph}/ralph`, from: '3', to: '4', needs: null, news: null },
+    ]);
     writeOmcJson(ralphFile(), { ...v, iteration: 10 });
     await rescan(s);
     const c = factsOf(attentionInput(s));
-    const max = diffFacts(b, c).filter((t) => t.needs);
-    expect(max).toMatchObject([{ kind: 'iteration', needs: 'max iterations reached', fact: { mode: 'ralph' } }]);
-    expect(needsYou(c).some((n) => n.reason === 'max iterations reached')).toBe(true);
+    const max = diffFacts(b, c).filter((t) => t.news);
+    expect(max).toMatchObject([
+      { kind: 'iteration', news: 'max iterations reached', needs: null, fact: { mode: 'ralph' } },
+    ]);
+    expect(needsYou(c)).toEqual(needsYou(b));
     // The same state again (OMC rewrites updatedAt): nothing.
     writeOmcJson(ralphFile(), { ...v, iteration: 10, _meta: { ...v._meta, updatedAt: new Date(now).toISOString() } });
     await rescan(s);
-    expect(diffFacts(c, factsOf(attentionInput(s))).filter((t) => t.kind === 'iteration' || t.needs)).toEqual([]);
+    expect(diffFacts(c, factsOf(attentionInput(s))).filter((t) => t.kind === 'iteration' || t.news)).toEqual([]);
   });
 
-  it('a loop whose file is removed by someone else stopped: needs you', async () => {
+  it('a loop whose file is removed by someone else stopped: news, not a need', async () => {
     const s = await open();
     const a = factsOf(attentionInput(s));
     fs.rmSync(ralphFile());
     await rescan(s);
-    const t = diffFacts(a, factsOf(attentionInput(s))).filter((x) => x.needs);
+    const b = factsOf(attentionInput(s));
+    const t = diffFacts(a, b).filter((x) => x.news || x.needs);
     expect(t).toMatchObject([
-      { kind: 'mode', key: `${SESSION.ralph}/ralph`, from: 'active', to: null, needs: 'loop stopped' },
+      { kind: 'mode', key: `${SESSION.ralph}/ralph`, from: 'active', to: null, news: 'loop stopped', needs: null },
     ]);
+    expect(needsYou(b)).toEqual(needsYou(a));
   });
 
-  it("omc-top's own cancel is news only as its confirmation", async () => {
+  it("omc-top's own cancel raises nothing: no news, no need, not even its verdict", async () => {
     const s = await open(Date.now());
     const a = factsOf(attentionInput(s));
     const planned = planCancel(s.root, { sessionId: SESSION.ralph, mode: null, pauseOnly: false }, now);
@@ -104,18 +111,20 @@ describe('transition engine', () => {
     const b = factsOf(attentionInput(s));
     const removed = diffFacts(a, b);
     expect(only(removed, 'mode').length).toBeGreaterThan(0);
-    expect(removed.filter((t) => t.needs)).toEqual([]);
+    expect(removed.filter((t) => t.needs || t.news)).toEqual([]);
     s.cancels.track(out as Parameters<typeof s.cancels.track>[0]);
     now += 31_000;
     s.cancels.evaluate();
     await rescan(s);
     const c = factsOf(attentionInput(s));
-    expect(diffFacts(b, c).filter((t) => t.needs)).toMatchObject([
-      { kind: 'cancel-verdict', key: SESSION.ralph, needs: 'loop cancelled' },
-    ]);
+    const verdict = diffFacts(b, c);
+    // No Claude process here to see stop: the state ended on disk, the verdict says so (`unobserved`, never a ✓).
+    expect(only(verdict, 'cancel-verdict')).toMatchObject([{ key: SESSION.ralph, to: 'unobserved' }]);
+    expect(verdict.filter((t) => t.needs || t.news)).toEqual([]);
+    expect(needsYou(c)).toEqual(needsYou(a));
   });
 
-  it('a file OMC needs turning unreadable is a problem that needs you; fixing it clears it', async () => {
+  it('a file OMC needs turning unreadable is a problem line (a transition), not counted; fixing it clears it', async () => {
     const s = await open();
     const a = factsOf(attentionInput(s));
     fs.writeFileSync(ralphFile(), '{ "active": true, ');
@@ -123,41 +132,53 @@ describe('transition engine', () => {
     const b = factsOf(attentionInput(s));
     const bad = diffFacts(a, b).filter((t) => t.kind === 'problem');
     expect(bad, JSON.stringify(bad)).toHaveLength(1);
-    expect(bad[0]?.needs).toMatch(/^problem: /);
+    expect(bad[0]).toMatchObject({ needs: null, news: null });
     expect(bad[0]?.fact.path).toContain('ralph-state.json');
+    expect(needsYou(b)).toEqual(needsYou(a));
     fs.writeFileSync(ralphFile(), fs.readFileSync(path.join(FIXTURE_RALPH), 'utf8'));
     await rescan(s);
     const cleared = diffFacts(b, factsOf(attentionInput(s))).filter((t) => t.kind === 'problem');
     expect(cleared).toMatchObject([{ to: null, needs: null }]);
   });
 
-  it('a worker whose process died is a dead worker, once', async () => {
+  it('a worker whose process died is a dead worker, once; a team with none alive is one stalled item', async () => {
     p = makeProject({ withFixture: true });
-    let alive: boolean | null = true;
+    let alive = true;
+    let clock = READERS_CAPTURED_AT;
     store = new OmcStore({
       root: p.root,
       watch: 'none',
-      clock: () => READERS_CAPTURED_AT,
-      teams: { pidAlive: () => alive, pidRecheckMs: 0 },
+      clock: () => clock,
+      teams: { pidAlive: () => alive, pidRecheckMs: 0, heartbeatStaleMs: 60_000 },
     });
     store.start();
     await tick();
-    const a = factsOf(attentionInput(store));
-    const workers = [...(a.byKind.get('worker')?.values() ?? [])];
-    expect(workers.length).toBeGreaterThan(0);
+    const s = store;
+    const a = factsOf(attentionInput(s));
+    const workers = s.teams.getSnapshot().teams.flatMap((t) => t.workers);
+    expect(workers.length).toBeGreaterThan(1);
+    expect(needsYou(a)).toEqual([]);
+    // The fixture's workers share one pid (one driver wrote them): it dies; their heartbeats are still fresh.
     alive = false;
     // Nothing on disk changed: the domain's pid re-check timer (every turn here) is what notices, so wait
     // for it rather than for a fixed number of turns (on a loaded machine two turns may pass before it runs).
-    const s = store;
     await rescan(s);
     const b = await waitFor(() => {
       const now = factsOf(attentionInput(s));
       return diffFacts(a, now).some((t) => t.kind === 'worker' && t.needs === 'dead worker') ? now : null;
     });
-    const dead = diffFacts(a, b).filter((t) => t.kind === 'worker' && t.needs === 'dead worker');
-    expect(dead.length).toBeGreaterThan(0);
-    await rescan(store);
-    expect(diffFacts(b, factsOf(attentionInput(store)))).toEqual([]);
+    expect(diffFacts(a, b).filter((t) => t.needs)).toHaveLength(workers.length);
+    expect(needsYou(b).map((n) => n.kind)).toEqual(workers.map(() => 'worker-dead'));
+    await rescan(s);
+    expect(diffFacts(b, factsOf(attentionInput(s)))).toEqual([]);
+    // No heartbeat for longer than the threshold either: the team is stalled, one item (not one per worker).
+    clock += 10 * 60_000;
+    await rescan(s);
+    const c = await waitFor(() => {
+      const now = factsOf(attentionInput(s));
+      return needsYou(now).some((n) => n.kind === 'team-stalled') ? now : null;
+    });
+    expect(needsYou(c).map((n) => n.kind)).toEqual(['team-stalled']);
   });
 
   it('the monitor reports the first read as baseline and each later change once', async () => {
@@ -177,16 +198,9 @@ describe('transition engine', () => {
     expect(before).toBe(m.needsYou().length);
     writeOmcJson(ralphFile(), { ...v, iteration: 10 });
     await rescan(s);
-    // The fixture's ralph is written without a top-level session_id (the Stop hook ignores it: already
-    // "loop will stop"); at its max the reason becomes the iteration kind's, and the count follows the list.
-    await waitFor(
-      () =>
-        m.needsYou().some((n) => n.kind === 'iteration' && n.reason === 'max iterations reached') &&
-        m.count.getSnapshot() === m.needsYou().length
-          ? true
-          : null,
-      { what: `max iterations reached among the needs (${before} before): ${JSON.stringify(m.needsYou())}` },
-    );
+    // At its max the loop is news (a transition with `news`), and the count does not move.
+    await waitFor(() => seen.some((t) => t.news === 'max iterations reached'), { what: 'max reached news' });
+    expect(m.count.getSnapshot()).toBe(before);
     m.dispose();
   });
 });

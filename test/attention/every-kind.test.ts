@@ -1,6 +1,7 @@
 /**
  * Every kind of the table: one change on disk → exactly one transition of
- * that kind, and each one that needs you → exactly one notification.
+ * that kind; news notifies exactly once when the config asks for it, and
+ * never by default.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,7 +36,7 @@ interface Step {
   kind: string;
   change(root: string, clock: { now: number }): void;
   key: string;
-  needs?: string;
+  news?: string;
 }
 
 const steps: Step[] = [
@@ -55,7 +56,7 @@ const steps: Step[] = [
   {
     kind: 'iteration',
     key: `${SESSION.ralph}/ralph`,
-    needs: 'max iterations reached',
+    news: 'max iterations reached',
     change: (root) => {
       const f = path.join(root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
       writeOmcJson(f, { ...JSON.parse(fs.readFileSync(f, 'utf8')), iteration: 10 });
@@ -77,7 +78,7 @@ const steps: Step[] = [
     kind: 'mode',
     // ralph, not the session's ultrawork: OMC 5.5.0 retired ultrawork, so its file going away stops nothing.
     key: `${SESSION.ralph}/ralph`,
-    needs: 'loop stopped',
+    news: 'loop stopped',
     change: (root) => fs.rmSync(path.join(root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json')),
   },
 ];
@@ -108,14 +109,14 @@ describe('every transition kind', () => {
     m.dispose();
   });
 
-  it('the table has the kinds docs/scripting.md documents', () => {
-    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'scripting.md'), 'utf8');
-    const row = readme.split('\n').find((l) => l.startsWith('| `kind` |')) ?? '';
+  it('the table has the kinds docs/attention.md documents', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'attention.md'), 'utf8');
+    const row = doc.split('\n').find((l) => l.startsWith('| `kind` |')) ?? '';
     for (const k of KINDS) expect(row).toContain(`\`${k.kind}\``);
   });
 
   for (const step of steps) {
-    it(`${step.kind}: one change → one ${step.kind} transition${step.needs ? ` and one notification (${step.needs})` : ''}`, async () => {
+    it(`${step.kind}: one change → one ${step.kind} transition${step.news ? ` (news: ${step.news}, one notification when asked for)` : ''}`, async () => {
       p = makeProject({ withFixture: true });
       const clock = { now: READERS_CAPTURED_AT };
       store = new OmcStore({ root: p.root, watch: 'none', clock: () => clock.now, teams: { pidAlive: () => null } });
@@ -130,19 +131,25 @@ describe('every transition kind', () => {
       const ts = diffFacts(before, factsOf(attentionInput(store)));
       const mine = ts.filter((t: Transition) => t.kind === step.kind && t.key === step.key);
       expect(mine, JSON.stringify(ts.map((t) => [t.kind, t.key, t.from, t.to]))).toHaveLength(1);
-      const n = new Notifier({
-        channels: ['bell'],
-        project: 'p',
-        write: () => {},
-        env: {},
-        config: { notify: { debounceMs: 0 } },
-      });
-      n.handle(ts);
-      n.flush();
-      n.handle(ts);
-      n.flush();
-      n.dispose();
-      expect(n.sent).toEqual(step.needs ? [expect.stringContaining(step.needs)] : []);
+      expect(ts.filter((t) => t.needs)).toEqual([]);
+      const sent = (asked: boolean) => {
+        const reasons = asked && step.news ? { [step.news]: true } : {};
+        const n = new Notifier({
+          channels: ['bell'],
+          project: 'p',
+          write: () => {},
+          env: {},
+          config: { notify: { debounceMs: 0, reasons } },
+        });
+        n.handle(ts);
+        n.flush();
+        n.handle(ts);
+        n.flush();
+        n.dispose();
+        return n.sent;
+      };
+      expect(sent(false)).toEqual([]);
+      expect(sent(true)).toEqual(step.news ? [expect.stringContaining(step.news)] : []);
     });
   }
 });

@@ -48,6 +48,7 @@ describe('incremental attention facts in memory', () => {
       teams: EMPTY_TEAMS,
       cancels: { version: 1, entries: new Map() },
       problems: [],
+      claude: { version: 0, configDir: '/c', rule: 'test', bySession: new Map(), problems: [], registryMissing: true },
     };
     const inc = new IncrementalFacts();
     const before = heapUsed();

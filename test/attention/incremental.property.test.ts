@@ -1,23 +1,17 @@
 // The live monitor keeps its facts incrementally (src/store/attention/incremental.ts). Over random
 // sequences of pictures — sessions added, changed, removed, re-ordered, left as the same object; cancels
-// omc-top made appearing and going; signals flipping to omc-top's; problems changing — its facts, its
+// omc-top made appearing and going (some judged not taken); signals flipping to omc-top's; the Claude process
+// behind a session waiting, idling, dying, going away; problems changing — its facts, its
 // "needs you" set and its transitions must be exactly what the full recomputation (factsOf + diffFacts)
-// says for the same two pictures, whether the sessions snapshot carries its delta (what the sessions domain
-// publishes) or not.
+// says for the same two pictures.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  diffFacts,
-  factsOf,
-  needsYou,
-  type Facts,
-  type NeedItem,
-  type Transition,
-} from '../../src/feeds/attention/engine.js';
+import { diffFacts, factsOf, needsYou, type Facts, type Transition } from '../../src/feeds/attention/engine.js';
 import { IncrementalFacts } from '../../src/feeds/attention/incremental.js';
-import { KINDS, type AttentionInput } from '../../src/feeds/attention/kinds.js';
+import type { AttentionInput } from '../../src/feeds/attention/kinds.js';
 import type { TrackedCancel } from '../../src/store/cancel/tracker.js';
-import type { SessionView, SessionsDelta } from '../../src/store/sessions/model.js';
+import type { ClaudeSessionView, ClaudeSnapshot } from '../../src/store/claude/model.js';
+import type { SessionView } from '../../src/store/sessions/model.js';
 import { EMPTY_TEAMS } from '../../src/store/teams/model.js';
 import type { Problem } from '../../src/store/types.js';
 
@@ -27,6 +21,7 @@ const MODES = ['ralph', 'ultrawork', 'autopilot'];
 const modeArb = fc.record({
   mode: fc.constantFrom(...MODES),
   active: fc.boolean(),
+  enforced: fc.boolean(),
   status: fc.constantFrom('active', 'finished', 'not-enforced', 'inactive'),
   iteration: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
   max: fc.option(fc.constantFrom(0, 3, 5), { nil: null }),
@@ -54,53 +49,61 @@ const viewArb = (id: string) =>
         }) as unknown as SessionView,
     );
 
-type Delta = 'with' | 'none' | 'missed';
 type Step =
-  | { op: 'set'; id: string; view: SessionView; delta: Delta }
-  | { op: 'drop'; id: string; delta: Delta }
-  | { op: 'tracker'; id: string; on: boolean }
+  | { op: 'set'; id: string; view: SessionView }
+  | { op: 'drop'; id: string }
+  | { op: 'tracker'; id: string; on: boolean; taken: boolean }
+  | { op: 'claude'; id: string; status: string | null; since: number }
   | { op: 'problem'; on: boolean }
-  | { op: 'shuffle'; seed: number; delta: Delta }
+  | { op: 'shuffle'; seed: number }
   | { op: 'same' };
 
-const deltaArb = fc.constantFrom<Delta>('with', 'with', 'with', 'none', 'missed');
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 5,
-    arbitrary: fc
-      .tuple(fc.constantFrom(...IDS), deltaArb)
-      .chain(([id, delta]) => viewArb(id).map((view) => ({ op: 'set', id, view, delta }) as Step)),
+    arbitrary: fc.constantFrom(...IDS).chain((id) => viewArb(id).map((view) => ({ op: 'set', id, view }) as Step)),
   },
-  {
-    weight: 2,
-    arbitrary: fc.tuple(fc.constantFrom(...IDS), deltaArb).map(([id, delta]) => ({ op: 'drop', id, delta }) as Step),
-  },
+  { weight: 2, arbitrary: fc.constantFrom(...IDS).map((id) => ({ op: 'drop', id }) as Step) },
   {
     weight: 2,
     arbitrary: fc
-      .record({ id: fc.constantFrom(...IDS), on: fc.boolean() })
+      .record({ id: fc.constantFrom(...IDS), on: fc.boolean(), taken: fc.boolean() })
       .map((r) => ({ op: 'tracker', ...r }) as Step),
   },
-  { weight: 1, arbitrary: fc.boolean().map((on) => ({ op: 'problem', on }) as Step) },
   {
-    weight: 1,
-    arbitrary: fc.tuple(fc.integer(), deltaArb).map(([seed, delta]) => ({ op: 'shuffle', seed, delta }) as Step),
+    weight: 3,
+    arbitrary: fc
+      .record({
+        id: fc.constantFrom(...IDS),
+        status: fc.constantFrom(null, 'busy', 'idle', 'waiting', 'gone', 'unknown'),
+        since: fc.constantFrom(1000, 2000),
+      })
+      .map((r) => ({ op: 'claude', ...r }) as Step),
   },
+  { weight: 1, arbitrary: fc.boolean().map((on) => ({ op: 'problem', on }) as Step) },
+  { weight: 1, arbitrary: fc.integer().map((seed) => ({ op: 'shuffle', seed }) as Step) },
   { weight: 1, arbitrary: fc.constant({ op: 'same' } as Step) },
 );
 
-const tracked = (key: string) => ({ key, phase: 'verifying', modes: ['ralph'] }) as unknown as TrackedCancel;
+const tracked = (key: string, taken: boolean) =>
+  ({
+    key,
+    phase: taken ? 'cancelled' : 'not-taken',
+    pauseOnly: false,
+    modes: ['ralph'],
+    requestedMs: 5,
+    settledMs: 6,
+    text: 'cancel did not take',
+  }) as unknown as TrackedCancel;
+const claudeView = (id: string, status: string, since: number): ClaudeSessionView =>
+  ({
+    sessionId: id,
+    transcript: null,
+    process: { pid: 42, procStart: '7', status, since, name: 'n', tmux: 'main:@1.%2', waitingFor: 'permission prompt' },
+  }) as unknown as ClaudeSessionView;
+const claudeSnap = (by: Map<string, ClaudeSessionView>, version: number): ClaudeSnapshot =>
+  ({ version, configDir: '/c', rule: 'test', bySession: by, problems: [], registryMissing: false }) as ClaudeSnapshot;
 const PROBLEM: Problem = { path: 'state/x.json', message: 'bad JSON', severity: 'error' };
-
-/** What the sessions domain says changed from `before` to `after` (views are kept while unchanged). */
-function deltaOf(before: readonly SessionView[], after: readonly SessionView[], from: number): SessionsDelta {
-  const ids = new Set(after.map((v) => v.id));
-  return {
-    from,
-    changed: after.filter((v) => !before.includes(v)),
-    removed: before.filter((v) => !ids.has(v.id)),
-  };
-}
 
 /** Facts as comparable data, independent of map order. */
 const flat = (f: Facts) =>
@@ -118,38 +121,41 @@ describe('incremental attention facts == full recomputation', () => {
         let cancels = new Map<string, TrackedCancel>();
         let problems: Problem[] = [];
         let prev: AttentionInput | null = null;
+        let claudeBy = new Map<string, ClaudeSessionView>();
         let input: AttentionInput = {
           sessions: { version: 0, sessions: [], problems: [], derivedAt: 0 },
           teams: EMPTY_TEAMS,
           cancels: { version: 0, entries: cancels },
           problems,
+          claude: claudeSnap(claudeBy, 0),
         };
         for (const st of steps) {
-          let { sessions, cancels: cancelSnap } = input;
+          let { sessions, cancels: cancelSnap, claude } = input;
+          if (st.op === 'claude') {
+            claudeBy = new Map(claudeBy);
+            // Unchanged views keep their object, as the Claude domain keeps them.
+            if (st.status === null) claudeBy.delete(st.id);
+            else claudeBy.set(st.id, claudeView(st.id, st.status, st.since));
+            claude = claudeSnap(claudeBy, claude.version + 1);
+          }
           if (st.op === 'set') views.set(st.id, st.view);
           if (st.op === 'drop') views.delete(st.id);
           if (st.op === 'shuffle')
             order = [...order].sort((a, b) => ((a.charCodeAt(2) * st.seed) % 7) - ((b.charCodeAt(2) * st.seed) % 7));
           if (st.op === 'set' || st.op === 'drop' || st.op === 'shuffle') {
             const list = order.flatMap((id) => (views.has(id) ? [views.get(id) as SessionView] : []));
-            // As the sessions domain publishes: with the delta from the snapshot before (applied instead of a
-            // pass over every session), without one (a snapshot made elsewhere), or with one from a snapshot the
-            // monitor never saw (it must then pass over every session).
-            const seenBefore = sessions;
-            const from = st.delta === 'missed' ? sessions.version + 1 : sessions.version;
-            sessions = { version: from + 1, sessions: list, problems: [], derivedAt: 0 };
-            if (st.delta !== 'none') sessions = { ...sessions, delta: deltaOf(seenBefore.sessions, list, from) };
+            sessions = { version: sessions.version + 1, sessions: list, problems: [], derivedAt: 0 };
           }
           if (st.op === 'tracker') {
             cancels = new Map(cancels);
             const key = st.id === 'legacy' ? ':legacy' : st.id;
-            if (st.on) cancels.set(key, tracked(key));
+            if (st.on) cancels.set(key, tracked(key, st.taken));
             else cancels.delete(key);
             cancelSnap = { version: cancelSnap.version + 1, entries: cancels };
           }
           if (st.op === 'problem') problems = st.on ? [PROBLEM] : [];
           prev = input;
-          input = { sessions, teams: EMPTY_TEAMS, cancels: cancelSnap, problems };
+          input = { sessions, teams: EMPTY_TEAMS, cancels: cancelSnap, problems, claude };
           const got = inc.update(input);
           const full = factsOf(input);
           expect(flat(inc.facts())).toEqual(flat(full));
@@ -168,12 +174,8 @@ describe('incremental attention facts == full recomputation', () => {
               .sort(),
           );
           expect(inc.needCount()).toBe(needsYou(full).length);
-          // The list kept in order as needs come and go is the list sorted afresh: in KINDS order, and within a
-          // kind in the order the needs came.
-          const kinds = KINDS.map((k) => k.kind);
-          const needs = (inc as unknown as { needs: Map<string, NeedItem> }).needs;
-          const fresh = [...needs.values()].sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind));
-          expect(inc.needsYou()).toEqual(fresh);
+          // And in the same order (oldest first), which every surface lists.
+          expect(inc.needsYou().map((n) => n.id)).toEqual(needsYou(full).map((n) => n.id));
         }
       }),
       { numRuns: 400 },

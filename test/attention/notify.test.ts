@@ -1,7 +1,8 @@
 /**
- * Notifications: once per transition, batched, per-reason choices from a
- * validated config file, and `tmux display-message` read back from a private
- * `tmux -L` server with a real attached client.
+ * Notifications: once per new occurrence of what needs you (never one already
+ * acknowledged), news only when the config asks for it, batched, per-reason
+ * choices from a validated config file, and `tmux display-message` read back
+ * from a private `tmux -L` server with a real attached client.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { spawn as ptySpawn, type IPty } from '@lydell/node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Transition } from '../../src/feeds/attention/engine.js';
+import type { NeedItem } from '../../src/feeds/attention/needs.js';
 import { loadConfig, parseChannels } from '../../src/config/config-file.js';
 import { Notifier, oscSequence } from '../../src/feeds/notify/notifier.js';
 import { waitFor } from '../helpers/fixtures.js';
@@ -19,14 +21,66 @@ afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });
 
-const T = (needs: string | null, key = 's1/ralph', kind = 'iteration'): Transition => ({
+/** A transition that is news (or nothing). */
+const T = (news: string | null, key = 's1/ralph', kind = 'iteration'): Transition => ({
   kind,
   key,
   from: '9',
   to: '10',
-  needs,
-  fact: { value: '10', session: 'sess-1', mode: 'ralph', team: null, worker: null, path: 'state/x.json', needs },
+  needs: null,
+  news,
+  fact: {
+    value: '10',
+    session: 'sess-1',
+    mode: 'ralph',
+    team: null,
+    worker: null,
+    path: 'state/x.json',
+    need: null,
+    needs: null,
+    news,
+  },
 });
+
+/** A transition that raises a need. */
+const N = (reason: string, over: Partial<NeedItem> = {}, key = 'sess-1', kind = 'agent'): Transition => {
+  const need: NeedItem = {
+    id: `${kind}:${key}@1`,
+    kind: 'waiting',
+    reason,
+    text: reason,
+    since: 1,
+    session: 'sess-1',
+    mode: 'ralph',
+    team: null,
+    worker: null,
+    path: 'state/sessions/sess-1/',
+    waitingOn: null,
+    name: null,
+    tmux: null,
+    action: 'jump',
+    ...over,
+  };
+  return {
+    kind,
+    key,
+    from: 'busy',
+    to: 'waiting',
+    needs: reason,
+    news: null,
+    fact: {
+      value: 'waiting',
+      session: 'sess-1',
+      mode: 'ralph',
+      team: null,
+      worker: null,
+      path: null,
+      need,
+      needs: reason,
+      news: null,
+    },
+  };
+};
 
 function notifier(extra: Partial<ConstructorParameters<typeof Notifier>[0]> = {}) {
   let out = '';
@@ -43,26 +97,55 @@ function notifier(extra: Partial<ConstructorParameters<typeof Notifier>[0]> = {}
 }
 
 describe('notifier', () => {
-  it('one transition that needs you: one bell and one OSC 9 naming project, session, mode and reason', () => {
+  it('what needs you: one bell and one OSC 9 naming the session, its tmux window, what it waits for and the key', () => {
     const { n, out } = notifier();
-    n.handle([T(null), T('max iterations reached')]);
+    const waiting = N('waiting for you', {
+      name: 'fix-login',
+      tmux: 'main:@3',
+      waitingOn: 'permission prompt: Bash rm -rf ./cache',
+    });
+    n.handle([T(null), waiting]);
     n.flush();
-    expect(out()).toBe('\x07\x1b]9;shop sess-1 ralph: max iterations reached\x07');
-    n.handle([T('max iterations reached')]);
+    expect(out()).toBe(
+      '\x07\x1b]9;shop fix-login (main:@3) ralph: waiting for you: permission prompt: Bash rm -rf ./cache · ! then J jumps there\x07',
+    );
+    n.handle([waiting]);
     n.flush();
     expect(n.sent).toHaveLength(1);
   });
 
+  it('an occurrence already acknowledged (in another omc-top) does not notify', () => {
+    const { n } = notifier();
+    n.handle([N('orphaned loop', { action: 'cancel' })], (id) => id === 'agent:sess-1@1');
+    n.flush();
+    expect(n.sent).toEqual([]);
+  });
+
+  it('news is quiet unless the config asks for its reason', () => {
+    const quiet = notifier();
+    quiet.n.handle([T('max iterations reached'), T('loop finished', 'a/ralph')]);
+    quiet.n.flush();
+    expect(quiet.n.sent).toEqual([]);
+    const asked = notifier({ config: { notify: { debounceMs: 0, reasons: { 'loop finished': true } } } });
+    asked.n.handle([T('max iterations reached'), T('loop finished', 'a/ralph')]);
+    asked.n.flush();
+    expect(asked.n.sent).toEqual(['shop sess-1 ralph: loop finished']);
+  });
+
   it('a burst is one notification; a reason turned off in the config is silent', () => {
     const { n } = notifier({ config: { notify: { debounceMs: 0, reasons: { 'dead worker': false } } } });
-    n.handle([T('loop finished', 'a/ralph'), T('dead worker', 't/w1', 'worker'), T('loop stopped', 'b/ultrawork')]);
+    n.handle([
+      N('orphaned loop', { action: 'cancel' }, 'a'),
+      N('dead worker', { action: 'detail', session: null, mode: null, team: 't', worker: 'w1' }, 't/w1', 'worker'),
+      N('waiting for you', {}, 'b'),
+    ]);
     n.flush();
-    expect(n.sent).toEqual(['shop sess-1 ralph: loop finished (+1 more)']);
+    expect(n.sent).toEqual(['shop sess-1 ralph: orphaned loop · ! then c cleans it up (+1 more)']);
   });
 
   it('control bytes in names never reach the terminal; OSC 777 on VTE, wrapped inside tmux', () => {
     const { n, out } = notifier();
-    const t = T('loop finished');
+    const t = N('waiting for you', { name: 'x\x1b]2;pwn\x07y' });
     n.handle([{ ...t, fact: { ...t.fact, session: 'x\x1b]2;pwn\x07y' } }]);
     n.flush();
     expect(out().slice(1, -1)).not.toMatch(/\x07|\x1b\]2/);
@@ -130,9 +213,10 @@ describe('tmux display-message', () => {
       tmux: ['tmux', '-L', sock],
       env: { TMUX: `/tmp/${sock},1,0`, TMUX_PANE: pane },
     });
-    n.handle([T('cancel did not take', 's1', 'cancel-verdict')]);
+    const t = N('cancel did not take', { kind: 'cancel-not-taken', action: 'cancel' }, 's1', 'cancel-verdict');
+    n.handle([t]);
     n.flush();
-    n.handle([T('cancel did not take', 's1', 'cancel-verdict')]);
+    n.handle([t]);
     n.flush();
     const messages = () =>
       tmux('show-messages', '-t', name)
@@ -140,7 +224,7 @@ describe('tmux display-message', () => {
         .filter((l) => l.includes(' message: omc-top:'));
     await waitFor(() => messages().length > 0, { timeoutMs: 20_000, what: 'display-message in the log' });
     expect(messages()).toHaveLength(1);
-    expect(messages()[0]).toContain('message: omc-top: shop sess-1 ralph: cancel did not take');
+    expect(messages()[0]).toContain('message: omc-top: shop sess-1 ralph: cancel did not take · ! then c cleans it up');
     expect(out()).toBe('');
   });
 });

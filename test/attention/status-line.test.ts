@@ -28,18 +28,24 @@ function ralph(iteration: number, max: number): void {
 
 function status(...argv: string[]): { code: number; out: string } {
   let out = '';
-  const code = runStatusCommand(argv, { out: (s) => void (out += s), err: () => {}, cwd: (p as TempProject).dir });
+  const code = runStatusCommand(argv, {
+    out: (s) => void (out += s),
+    err: () => {},
+    cwd: (p as TempProject).dir,
+    // A scratch state directory: no monitor's cache, no acknowledgements from this machine.
+    env: { ...process.env, XDG_STATE_HOME: path.join((p as TempProject).dir, 'xdg-state') },
+  });
   return { code, out };
 }
 
 describe('omc-top status', () => {
-  it('shows the running loop with its progress, and counts what needs you', () => {
+  it('shows the running loop with its progress; a loop at its max is news, not counted', () => {
     p = makeProject();
     expect(status('--tmux').out).toBe('no loops · needs you: 0\n');
     ralph(2, 5);
     expect(status('--tmux').out).toBe('ralph 2/5 · needs you: 0\n');
     ralph(5, 5);
-    expect(status('--tmux')).toEqual({ code: 0, out: 'ralph 5/5 · needs you: 1\n' });
+    expect(status('--tmux')).toEqual({ code: 0, out: 'ralph 5/5 · needs you: 0\n' });
   });
 
   it('fills a format; with --tmux a "#" is doubled; control bytes never pass', () => {

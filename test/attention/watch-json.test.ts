@@ -1,7 +1,8 @@
 /**
  * `omc-top watch --json` as scripts run it: the bundle, pipes, no terminal.
- * Every line must match the schema table in docs/scripting.md; a change on disk is
- * one transition line; SIGTERM ends it with status 0.
+ * Every line must match the schema table in docs/attention.md; a change on
+ * disk is one transition line; a loop at its max is news, not counted;
+ * SIGTERM ends it with status 0.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,7 +24,7 @@ interface Row {
   in: string;
 }
 function schema(): Row[] {
-  const readme = fs.readFileSync(path.join(REPO, 'docs', 'scripting.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(REPO, 'docs', 'attention.md'), 'utf8');
   const at = readme.indexOf('<!-- watch-json-schema');
   expect(at).toBeGreaterThan(0);
   const rows: Row[] = [];
@@ -42,7 +43,7 @@ function expected(rows: Row[], line: Record<string, unknown>): string[] {
       (r) =>
         r.in === 'all' || r.in.split(', ').includes(String(line.type)) || r.in.includes(`\`${String(line.kind)}\``),
     )
-    .filter((r) => !(r.in.includes('kinds') && line.type === 'ready'))
+    .filter((r) => !(r.in.includes('kinds') && (line.type === 'ready' || line.type === 'attention')))
     .map((r) => r.field)
     .sort();
 }
@@ -54,7 +55,7 @@ describe('omc-top watch --json', () => {
     child = spawn(process.execPath, [path.join(REPO, 'dist', 'omc-top.mjs'), 'watch', '--json', '--snapshot'], {
       cwd: p.dir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(p.dir, 'xdg-state') },
     });
     let out = '';
     let err = '';
@@ -83,10 +84,13 @@ describe('omc-top watch --json', () => {
     });
     writeOmcJson(file, { ...v, iteration: 4, prompt: 'same loop, other text' });
     writeOmcJson(file, { ...v, iteration: 10 });
-    await waitFor(() => lines().some((l) => l.needs === 'max iterations reached'), {
+    await waitFor(() => lines().some((l) => l.news === 'max iterations reached'), {
       timeoutMs: 30_000,
       what: 'max reached',
     });
+    const ready = snap.find((l) => l.type === 'ready') as Record<string, unknown>;
+    const attention = snap.find((l) => l.type === 'attention') as Record<string, unknown>;
+    expect(attention.needsYou).toBe(ready.needsYou);
     const exit = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
@@ -97,7 +101,9 @@ describe('omc-top watch --json', () => {
       ['3', '4'],
       ['4', '10'],
     ]);
-    expect(all.filter((l) => l.needs === 'max iterations reached' && l.type === 'transition')).toHaveLength(1);
+    expect(all.filter((l) => l.news === 'max iterations reached' && l.type === 'transition')).toHaveLength(1);
+    // News is never counted: no attention line moved for it.
+    expect(all.filter((l) => l.type === 'attention').map((l) => l.needsYou)).toEqual([ready.needsYou]);
     for (const l of all) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
     // No raw control byte anywhere in the stream.
 

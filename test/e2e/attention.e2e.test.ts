@@ -1,7 +1,8 @@
 /**
  * The full-screen app in a real pty: no notification for the state already
- * there at start, exactly one bell and one OSC 9 for a loop reaching its max,
- * the title says how many things need you and the old title is restored on q.
+ * there at start; a loop reaching its max is news, which notifies exactly once
+ * (one bell and one OSC 9) when the config asks for it and never counts; the
+ * title says how many things need you and the old title is restored on q.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,11 +25,26 @@ afterEach(() => {
 
 const OSC = /\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g;
 const count = (s: string, needle: string) => s.split(needle).length - 1;
+/** The pid in the fixture team's worker heartbeats. */
+const FIXTURE_WORKER_PID = 9860;
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 describe('notifications in the full-screen app', () => {
-  it('one bell and one OSC 9 per transition that needs you, none at start; title set and restored', async () => {
+  it('news asked for: one bell and one OSC 9, none at start, the count unmoved; title set and restored', async () => {
     p = makeProject({ withFixture: true });
     cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-xdg-'));
+    fs.mkdirSync(path.join(cfg, 'omc-top'));
+    fs.writeFileSync(
+      path.join(cfg, 'omc-top', 'config.json'),
+      JSON.stringify({ notify: { reasons: { 'max iterations reached': true } } }),
+    );
     h = new TerminalHarness({
       cwd: p.dir,
       cols: 100,
@@ -39,7 +55,11 @@ describe('notifications in the full-screen app', () => {
     await h.waitForText('ralph 3/10');
     await h.waitForText(/ live\s*$/m, 30_000);
     expect(h.output).toContain('\x1b[22;0t');
-    expect(h.output).toMatch(/\x1b\]2;omc-top omc-top-test-[^\x07]*needs you: \d+\x07/);
+    // The title says the count once the first picture is complete: the fixture's stalled team, unless its
+    // workers' pid (from the fixture's heartbeats) happens to be alive on this machine.
+    const lastTitle = (o: string) => [...o.matchAll(/\x1b\]2;([^\x07]*)\x07/g)].map((m) => m[1]).at(-1);
+    const before = `omc-top ${path.basename(p.dir)}${pidAlive(FIXTURE_WORKER_PID) ? '' : ' · needs you: 1'}`;
+    await waitFor(() => lastTitle(h?.output ?? '') === before, { timeoutMs: 20_000, what: `the title ${before}` });
     expect(h.output).not.toContain('\x1b]9;');
     expect(count(h.output.replace(OSC, ''), '\x07')).toBe(0);
 
@@ -57,6 +77,8 @@ describe('notifications in the full-screen app', () => {
     expect(count(out, '\x1b]9;')).toBe(1);
     expect(out).toMatch(/\x1b\]9;omc-top-test-\S+ 88727f43 ralph: max iterations reached\x07/);
     expect(count(out.replace(OSC, ''), '\x07')).toBe(1);
+    // News never counts: the title says what it said before.
+    expect(lastTitle(out)).toBe(before);
     expect(out.lastIndexOf('\x1b[23;0t')).toBeGreaterThan(out.lastIndexOf('\x1b]2;'));
   });
 });

@@ -4,6 +4,7 @@
  * Claude session count and OMC 5.6's sibling warning, the inotify budget's
  * polling fallback per group, and Enter / Esc into a project's panes and back.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalFleet } from '../../src/fleet/local.js';
@@ -63,6 +64,30 @@ describe('omc-top --all: the fleet view', () => {
     expect(app.text()).not.toContain('Esc back to the fleet');
     await app.press('q');
     expect(app.exited()).toBe(true);
+    app.unmountOnly();
+  });
+
+  it('a row that needs you says so (the attention model of its root): "!" and what for, sorted first', async () => {
+    m = makeMachine();
+    const quiet = m.project('aaa-quiet', 1);
+    const asking = m.project('zzz-asking', 0);
+    // Its Claude process now waits on a permission prompt (the registry entry rewritten as the CLI does).
+    const file = fs
+      .readdirSync(path.join(m.home, '.claude', 'sessions'))
+      .map((f) => path.join(m!.home, '.claude', 'sessions', f))
+      .find((f) => fs.readFileSync(f, 'utf8').includes(asking.live)) as string;
+    const entry = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...entry, status: 'waiting', waitingFor: 'permission prompt' }));
+    fleet = new LocalFleet({ env: m.env, home: m.home, watch: 'none', limits: BIG });
+    fleet.start();
+    const app = await mountFleet(fleet, { columns: 140, rows: 24 });
+    const t = await app.waitForText('needs you: waiting for you: permission prompt');
+    const lines = t.split('\n');
+    const row = lines.findIndex((l) => l.includes(asking.live.slice(0, 8)));
+    // (The cost column, "—" here, sits between the Claude cell and the modes.)
+    expect(lines[row]).toMatch(/!waiting +(?:— +)?needs you: waiting for you: permission prompt · ralph/);
+    // Its group comes first, though its name sorts last.
+    expect(row).toBeLessThan(lines.findIndex((l) => l.includes(quiet.live.slice(0, 8))));
     app.unmountOnly();
   });
 

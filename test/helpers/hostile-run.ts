@@ -117,7 +117,7 @@ async function walk(app: MountedApp, v: Visit): Promise<void> {
 /** The problems overlay (!), paged until `want` shows (or to the end): what it listed, as one string. */
 async function problemsOverlay(app: MountedApp, want: string | null): Promise<string> {
   await app.step('!');
-  await app.waitForText('Problems found in .omc', 'the problems overlay');
+  await app.waitForText('Problems with files', 'the problems overlay');
   let all = app.text();
   for (let i = 0; i < 40; i++) {
     if (want !== null && squash(all).includes(want)) break;

@@ -241,7 +241,7 @@ describe('file content quoted inside reasons and problem messages', () => {
     const team = app.store.teams.getSnapshot().teams[0];
     for (const t of team?.tasks ?? []) expect(t.problem ?? '').not.toMatch(CONTROL);
     await app.step('!');
-    await app.waitForText('Problems found in .omc');
+    await app.waitForText('Problems with files');
     for (const f of app.frames()) expect(terminalViolations(f)).toEqual([]);
   });
 });

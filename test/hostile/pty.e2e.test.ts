@@ -164,7 +164,7 @@ describe('hostile files in a real terminal', () => {
     await h.waitForText(/STATUS\s+SESSION/);
     // One problem per trap, each named; ! lists them.
     h.write('!');
-    await h.waitForText('Problems found in .omc');
+    await h.waitForText('Problems with files');
     await h.waitForText(/state\/sessions\s*\n?\s*directory is a symlink to outside the \.omc root/);
     // The list fills in as the progressive start reads each domain (notepad after sessions): wait for each.
     await h.waitForText(/notepad\.md/);
@@ -172,7 +172,7 @@ describe('hostile files in a real terminal', () => {
     await h.waitForText(/ralph-state\.json/);
     await assertClean(h);
     h.write(KEYS.esc);
-    await h.waitForNoText('Problems found in .omc');
+    await h.waitForNoText('Problems with files');
     for (const [key, marker] of [
       ['t', /TEAM\s+PHASE/],
       ['n', /notepad/i],

@@ -52,10 +52,11 @@ describe('real permission denial (mode 000)', () => {
     () => {
       const s = makeSandbox();
       try {
-        // The bundle is one self-contained file: a copy beside the tree runs wherever the checkout
-        // lives (a clone in a mode-0700 temp dir is out of the unprivileged user's reach).
+        // The bin and the bundles it loads from beside itself: a copy beside the tree runs wherever the
+        // checkout lives (a clone in a mode-0700 temp dir is out of the unprivileged user's reach).
         const bin = path.join(s.dir, 'omc-top.mjs');
-        fs.copyFileSync(path.join(REPO, 'dist', 'omc-top.mjs'), bin);
+        for (const f of fs.readdirSync(path.join(REPO, 'dist')).filter((x) => x.endsWith('.mjs')))
+          fs.copyFileSync(path.join(REPO, 'dist', f), path.join(s.dir, f));
         // Let the unprivileged user walk the tree; deny only the chosen files.
         execFileSync('chmod', ['-R', 'a+rX', s.dir]);
         for (const rel of DENIED) fs.chmodSync(path.join(s.root, rel), 0o000);

@@ -191,7 +191,9 @@ describe('omc-top doctor', { timeout: scaled(120_000) }, () => {
     const world = tempDir('omc-top-doctor-perm-');
     fs.chmodSync(world, 0o755);
     const bundle = path.join(world, 'omc-top.mjs');
-    fs.copyFileSync(BUNDLE, bundle);
+    // The bin loads its bundles from beside itself: copy them all.
+    for (const f of fs.readdirSync(path.dirname(BUNDLE)).filter((x) => x.endsWith('.mjs')))
+      fs.copyFileSync(path.join(path.dirname(BUNDLE), f), path.join(world, f));
     const home = path.join(world, 'home');
     fs.cpSync(path.join(REPO, 'test', 'fixtures', 'real-omc', 'tree'), path.join(home, '.omc'), { recursive: true });
     spawnSync('chmod', ['-R', 'a+rX', home]);

@@ -32,8 +32,8 @@ describe('Ink patches', () => {
     expect(writes.at(-1)).toContain('\u001b[3A');
   });
 
-  it('the bundle carries the same patches', () => {
-    const bundle = fs.readFileSync(path.join(REPO, 'dist', 'omc-top.mjs'), 'utf8');
+  it('the app bundle carries the same patches', () => {
+    const bundle = fs.readFileSync(path.join(REPO, 'dist', 'omc-top-app.mjs'), 'utf8');
     for (const p of INK_PATCHES) expect(bundle).toContain(`.add(${JSON.stringify(p.name)})`);
   });
 

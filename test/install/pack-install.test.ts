@@ -132,18 +132,20 @@ describe('a clean clone', () => {
 });
 
 describe('npm pack', () => {
-  it('`npm pack --dry-run` lists exactly the bundle, README, LICENSE and package.json', () => {
+  it('`npm pack --dry-run` lists exactly the bin, the bundles it loads, README, LICENSE and package.json', () => {
     expect(packed.files.map((f) => f.path).sort()).toEqual([
       'LICENSE',
       'README.md',
+      'dist/omc-top-app.mjs',
       'dist/omc-top-hook.mjs',
+      'dist/omc-top-status.mjs',
       'dist/omc-top.mjs',
       'package.json',
     ]);
     expect((packed.files.find((f) => f.path === 'dist/omc-top.mjs')?.mode ?? 0) & 0o111).toBe(0o111);
   });
 
-  it('the tarball holds exactly those: the bundle executable, with its shebang', () => {
+  it('the tarball holds exactly those: the bin executable, with its shebang', () => {
     const listing = ok(spawnSync('tar', ['tvzf', tarball], { encoding: 'utf8' }));
     const files = listing
       .trim()
@@ -152,7 +154,9 @@ describe('npm pack', () => {
     expect(files.sort()).toEqual([
       'package/LICENSE',
       'package/README.md',
+      'package/dist/omc-top-app.mjs',
       'package/dist/omc-top-hook.mjs',
+      'package/dist/omc-top-status.mjs',
       'package/dist/omc-top.mjs',
       'package/package.json',
     ]);

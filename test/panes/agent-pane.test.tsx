@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgetConfiguredPrices } from '../../src/store/claude/price-config.js';
+import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import { OmcStore } from '../../src/store/store.js';
 import { LEGEND } from '../../src/ui/overlay-lines.js';
 import { DEAD_PID, writeRegistry, writeTranscript } from '../helpers/claude-files.js';
@@ -106,10 +107,14 @@ async function setup(opts: { readonly?: boolean } = {}): Promise<{ cfg: string; 
   return { cfg, busyPid: busy.pid as number, store };
 }
 
+/** The App with its attention layer (the inbox lists what the attention model says needs you). */
 async function mounted(store: OmcStore, size: { columns: number; rows: number }): Promise<MountedApp> {
-  const m = mountStore(store, size);
+  const monitor = new AttentionMonitor(store);
+  const notifier = { isEnabled: () => true, setEnabled: () => undefined };
+  const m = mountStore(store, { ...size, attention: { monitor, notifier } });
   await m.ready;
-  return m;
+  const unmount = m.unmount;
+  return { ...m, unmount: async () => (monitor.dispose(), await unmount()) };
 }
 
 const rowOf = (a: MountedApp, id: string) => a.lines().find((l) => l.includes(id.slice(0, 8))) ?? '';
@@ -148,16 +153,19 @@ describe('sessions pane: the Claude process behind each session', () => {
     expect(rowOf(app, BUSY)).toMatch(/ busy( \d+s)?$/);
   });
 
-  it('the problems view lists the orphaned loop and the open permission prompt, with what to do', async () => {
+  it('the inbox lists the orphaned loop and the open permission prompt; the selected one says what to do', async () => {
     const { store } = await setup();
     app = await mounted(store, { columns: 120, rows: 30 });
     await app.waitForText('CLAUDE');
     await app.press('!');
-    const t = (await app.waitForText('orphaned ralph')).replace(/\s+/g, ' ');
-    expect(t).toContain(`state/sessions/${GONE}`);
-    expect(t).toContain(`its Claude process (pid ${DEAD_PID}) is gone`);
-    expect(t).toContain('select the session: c cleans it up, J goes to its tmux pane when it is still open');
-    expect(t).toContain('Claude is waiting for you: permission: Bash');
+    const t = await app.waitForText('orphaned loop');
+    expect(t).toContain('waiting for you: permission: Bash');
+    // Each item's full text below the list when it is selected: the orphaned loop's says c cleans it up.
+    const a = app;
+    for (let i = 0; i < 3 && !a.text().includes('is gone'); i++) await a.press('j');
+    const d = (await app.waitForText(`its Claude process (pid ${DEAD_PID}) is gone`)).replace(/\s+/g, ' ');
+    expect(d).toContain('cancel cleans it up');
+    expect(d).toContain(`state/sessions/${GONE}/ralph-state.json`);
   });
 
   it('the detail: pid, version, entrypoint, name, tmux, tokens per message.id, per iteration, s/iteration, ETA', async () => {
@@ -310,7 +318,7 @@ describe('sessions pane: the Claude process behind each session', () => {
     await app.waitForText(`Peek ${WAIT}`);
     frames.push(app.raw());
     await app.press(KEY.esc, '!');
-    await app.waitForText('Claude is waiting for you');
+    await app.waitForText('waiting for you: permission');
     frames.push(app.raw());
     for (const f of frames) {
       // Ink's own SGR and cursor codes are all a frame may carry.

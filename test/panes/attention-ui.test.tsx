@@ -1,15 +1,20 @@
 /**
  * The attention layer on screen, in the real App over a real store on the
- * OMC fixture: the header's "needs you: N" (the attention monitor's count) at
- * 80 and 60 columns, the items behind it in the problems view, and the N
- * key that switches the notifier off and on with a visible state.
+ * OMC fixture: the header's "needs you: N" (the attention view's count) at 80
+ * and 60 columns, the inbox (`!`) listing what needs you under its heading
+ * with the problems with files apart, the acknowledge key taking an item out
+ * of the count (and into the file omc-top keeps), and the N key that switches
+ * the notifier off and on with a visible state.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AckFile } from '../../src/feeds/attention/acks.js';
 import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import { Notifier } from '../../src/feeds/notify/notifier.js';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, NO_CLAUDE_DIR, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, NO_CLAUDE_DIR, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { mountStore, type MountedApp } from '../helpers/mount-app.js';
 
 let p: TempProject | null = null;
@@ -22,47 +27,95 @@ afterEach(async () => {
   app = monitor = p = null;
 });
 
-async function mount(columns: number, rows = 24, withAttention = true) {
+async function mount(columns: number, rows = 24, withAttention = true, readonly = false) {
   p = makeProject({ withFixture: true });
   const store = new OmcStore({
     root: p.root,
     watch: 'none',
+    readonly,
     claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
+    // The fixture team's worker pids are the generator's: none is alive here, whatever runs on this machine.
+    teams: { pidAlive: () => false },
   });
   store.start();
-  monitor = new AttentionMonitor(store);
+  const stateDir = path.join(p.dir, 'xdg-state', 'omc-top');
+  const acks = new AckFile(stateDir, store.root);
+  monitor = new AttentionMonitor(store, { acks });
   const notifier = new Notifier({ channels: ['bell'], project: 'proj', write: () => undefined });
-  const a = mountStore(store, { columns, rows, attention: withAttention ? { monitor, notifier } : undefined });
+  const a = mountStore(store, {
+    columns,
+    rows,
+    readonly,
+    attention: withAttention ? { monitor, notifier } : undefined,
+  });
   app = a;
   await a.ready;
-  return { a, notifier, monitor };
+  return { a, notifier, monitor, acks, stateDir };
 }
 
+const fits = (a: MountedApp, w: number) => {
+  for (const l of a.lines()) expect(stringWidth(l), l).toBeLessThanOrEqual(w);
+};
+
 describe('attention on screen', () => {
-  it('the header shows "needs you: N" from the monitor, and the problems view lists the items', async () => {
+  it('the header counts what needs you; the inbox lists it apart from the problems with files', async () => {
     const { a, monitor } = await mount(80);
-    const n = monitor.needsYou().length;
-    expect(n).toBeGreaterThan(0); // the fixture has finished / cancelled / orphaned loops
-    const text = await a.waitForText(`needs you: ${n}`);
-    expect(a.lines()[0]).toMatch(/^omc-top {2}\S.* needs you: \d+ {2}\d+ sess · /);
-    for (const l of a.lines()) expect(stringWidth(l)).toBeLessThanOrEqual(80);
-    expect(text).toContain('omc-top');
-    await a.press('!', 'G');
-    const items = monitor.needsYou().filter((x) => x.kind !== 'problem');
-    const last = items[items.length - 1]!;
-    const problems = await a.waitForText(`needs you (${items.length}, listed last)`);
-    const selected = problems.split('\n').find((l) => l.startsWith('▸ »'));
-    expect(selected).toContain(`needs you: ${last.reason}`);
+    // Only the stalled team holds now: the finished loop of 28 hours ago is not counted (old news is no news).
+    await waitFor(() => monitor.count.getSnapshot() === 1 || null, { what: 'the count' });
+    await a.waitForText('needs you: 1');
+    expect(a.lines()[0]).toMatch(/^omc-top {2}\S.* needs you: 1 {2}\d+ sess · /);
+    fits(a, 80);
+    await a.press('!');
+    const inbox = await a.waitForText('Needs you (1)');
+    expect(inbox).toMatch(/▸ » +\d+[smhd] stalled: no live worker — \S+ team fix-ts-errors/);
+    expect(inbox).toMatch(/Problems with files( \(\d+\)|: none)/);
+    // The footer is the inbox's bindings table, the keys that act on the item first.
+    expect(a.lines().at(-1)).toMatch(/a ack {2}J jump {2}c cancel/);
+    fits(a, 80);
   });
 
-  it('fits a 60-column pane: the clock and counts give way, the count and some of the path stay', async () => {
-    const { a, monitor } = await mount(60);
-    const n = monitor.needsYou().length;
-    await a.waitForText(`needs you: ${n}`);
+  it('a acknowledges: the count drops everywhere, the item moves under "Acknowledged", the file keeps it', async () => {
+    const { a, monitor, acks, stateDir } = await mount(80);
+    await a.waitForText('needs you: 1');
+    const id = monitor.view.getSnapshot().open[0]?.id as string;
+    await a.press('!');
+    await a.waitForText('Needs you (1)');
+    await a.press('a');
+    await a.waitForText('acknowledged: stalled: no live worker');
+    await a.waitForText('Acknowledged, still holding (1)');
+    expect(a.text()).toContain('Needs you: nothing');
+    expect(a.lines()[0]).not.toContain('needs you');
+    expect(monitor.count.getSnapshot()).toBe(0);
+    // Written where a one-shot `status --tmux` or a second omc-top finds it.
+    const file = JSON.parse(fs.readFileSync(path.join(stateDir, acks.file), 'utf8'));
+    expect(Object.keys(file.acks)).toEqual([id]);
+    // An acknowledged item cannot be acknowledged again (G: the last row, the headings stepped over).
+    await a.press('G');
+    await a.press('a');
+    await a.waitForText('already acknowledged');
+  });
+
+  it('fits 60 columns and 24 rows: header, inbox rows, detail and footer', async () => {
+    const { a } = await mount(60);
+    await a.waitForText('needs you: 1');
     const head = a.lines()[0]!;
-    expect(stringWidth(head)).toBeLessThanOrEqual(60);
     expect(head).toMatch(/^omc-top {2}\S{8,}/);
-    for (const l of a.lines()) expect(stringWidth(l)).toBeLessThanOrEqual(60);
+    fits(a, 60);
+    await a.press('!');
+    await a.waitForText('Needs you (1)');
+    fits(a, 60);
+    expect(a.lines().length).toBeLessThanOrEqual(24);
+  });
+
+  it('--readonly: a is disabled and says why; nothing is written', async () => {
+    const { a, stateDir } = await mount(80, 24, true, true);
+    await a.waitForText('needs you: 1');
+    await a.press('!');
+    await a.waitForText('Needs you (1)');
+    await a.press('a');
+    await a.waitForText('--readonly: nothing is written, so nothing can be acknowledged');
+    expect(fs.existsSync(stateDir)).toBe(false);
+    expect(a.lines()[0]).toContain('needs you: 1');
   });
 
   it('N switches notifications off and on, says so, and the header shows the state', async () => {
@@ -84,5 +137,7 @@ describe('attention on screen', () => {
     await a.press('N');
     await a.waitForText('notifications are not running here');
     expect(a.lines()[0]).not.toContain('needs you');
+    await a.press('!');
+    await a.waitForText('Needs you: not followed here');
   });
 });

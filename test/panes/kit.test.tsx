@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { GLOBAL_BINDINGS } from '../../src/input/router.js';
+import { INBOX_BINDINGS } from '../../src/input/inbox.js';
 import { PANES } from '../../src/panes/registry.js';
 import { helpLines } from '../../src/ui/overlay-lines.js';
 import { width as cells } from '../../src/ui/format.js';
@@ -53,7 +54,7 @@ describe('the pane kit', () => {
 
   it('the help never cuts a key name at 80 columns and fits every line', () => {
     for (const readonly of [false, true]) {
-      const lines = helpLines({ panes: PANES, globals: GLOBAL_BINDINGS, problems: [], log: [], readonly }, 80);
+      const lines = helpLines({ panes: PANES, globals: GLOBAL_BINDINGS, inbox: INBOX_BINDINGS, log: [], readonly }, 80);
       for (const l of lines) {
         expect(cells(l.text)).toBeLessThanOrEqual(80);
         expect(l.text).not.toContain('…');
@@ -61,6 +62,7 @@ describe('the pane kit', () => {
       // Every key of every binding is on some line, whole.
       const all = lines.map((l) => l.text).join('\n');
       for (const pane of PANES) for (const b of pane.bindings) expect(all).toContain(b.help.split(' ')[0]);
+      for (const b of INBOX_BINDINGS) expect(all).toContain(b.help.split(' ')[0]);
     }
   });
 
@@ -73,7 +75,10 @@ describe('the pane kit', () => {
     await a.waitForText('--readonly: cancel is disabled (nothing is written)');
     await a.press('?');
     await a.waitForText('omc-top keys');
-    const help = helpLines({ panes: PANES, globals: GLOBAL_BINDINGS, problems: [], log: [], readonly: true }, 200);
+    const help = helpLines(
+      { panes: PANES, globals: GLOBAL_BINDINGS, inbox: INBOX_BINDINGS, log: [], readonly: true },
+      200,
+    );
     expect(help.some((l) => /cancel the session.*\(disabled: read-only \(--readonly\)/.test(l.text))).toBe(true);
   });
 
@@ -170,8 +175,8 @@ describe('sessions list', () => {
   });
 });
 
-describe('problems view', () => {
-  it('! lists problems like any list: move, read the full text, Enter opens the session whose file it is', async () => {
+describe('the inbox', () => {
+  it('! lists the problems with files like any list: move, read the full text, Enter opens the session whose file it is', async () => {
     p = makeProject();
     writeFinishedSessions(p.root, 3);
     for (const n of [7, 8]) {
@@ -182,7 +187,7 @@ describe('problems view', () => {
     app = await mountApp({ root: p.root });
     await app.waitForText(sessionId(1).slice(0, 8));
     await app.press('!');
-    await app.waitForText('Problems found in .omc (2)');
+    await app.waitForText('Problems with files (2)');
     await app.press('j');
     await waitFor(() => (selectedRow(app!).includes(sessionId(8)) ? true : null), { what: 'second problem selected' });
     await app.press(KEY.enter);

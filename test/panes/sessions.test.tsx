@@ -104,7 +104,7 @@ describe('sessions pane', () => {
     expect(selected()).toBe(sel);
   });
 
-  it('? shows help for every pane; ! lists problems', async () => {
+  it('? shows help for every pane; ! opens the inbox', async () => {
     const a = start();
     await a.waitForFrame('ralph 3/10');
     a.press('?');
@@ -112,7 +112,7 @@ describe('sessions pane', () => {
     a.press(ESC);
     await a.waitForFrame(/STATUS\s+SESSION/);
     a.press('!');
-    await a.waitForFrame('Problems found in .omc (0)');
+    await a.waitForFrame('Problems with files: none');
   });
 });
 

@@ -1,53 +1,46 @@
 /**
  * What the full-screen app needs of the attention layer (attention-terminal.ts
- * starts it next to the app): the "needs you" count for the header, the items
- * behind it for the problems view, and the notifier's on/off switch for the
- * toggle key. Optional everywhere: `--json`, scripts and most tests run
+ * starts it next to the app): the attention view for the header's count and
+ * the inbox, a way to acknowledge items, and the notifier's on/off switch for
+ * the toggle key. Optional everywhere: `--json`, scripts and most tests run
  * without it.
  */
-import type { NeedItem } from './engine.js';
 import type { Subscribable } from '../../store/types.js';
+import type { NeedItem } from './needs.js';
+import type { AttentionView } from './view.js';
 
 export interface AttentionControl {
-  monitor: { count: Subscribable<number>; needsYou(): readonly NeedItem[] };
-  notifier: { isEnabled(): boolean; setEnabled(on: boolean): void };
+  monitor: {
+    count: Subscribable<number>;
+    view: Subscribable<AttentionView>;
+    /** omc-top's acknowledgements file; null where nothing can be acknowledged. */
+    acks: { ack(ids: readonly string[], now: number): Promise<void>; problem: string | null } | null;
+  };
+  /** null where nothing notifies (a project opened from the fleet view: the fleet has no notifier). */
+  notifier: { isEnabled(): boolean; setEnabled(on: boolean): void } | null;
 }
 
-export interface NeedLine {
-  path: string;
-  message: string;
-  severity: 'needs you';
-}
-
-/** A session's, team's or file's item as a line of the problems view: Enter then opens what it names. */
-export function needLines(items: readonly NeedItem[]): NeedLine[] {
-  return items.map((n) => {
-    const f = n.fact;
-    const path =
-      f.path ??
-      (f.session
-        ? `state/sessions/${f.session}/`
-        : f.team
-          ? `state/team/${f.team}/`
-          : n.kind === 'problem'
-            ? '.omc'
-            : '.omc');
-    const who = [f.session ? f.session.slice(0, 8) : null, f.team ? `team ${f.team}` : null, f.worker, f.mode]
-      .filter(Boolean)
-      .join(' ');
-    return { path, severity: 'needs you', message: `needs you: ${n.reason}${who ? ` (${who})` : ''}` };
-  });
+/** The items not yet acknowledged that belong to a session (the sessions list's acknowledge key). */
+export function openNeedsOf(attention: AttentionControl | null | undefined, session: string): NeedItem[] {
+  return attention ? attention.monitor.view.getSnapshot().open.filter((n) => n.session === session) : [];
 }
 
 /**
- * The problems view's list: the file problems, then what needs the user (`G` reaches them; the title
- * counts them). A new problem with a file is one of the needs-you reasons, but it is already a line
- * above, so it is not listed twice.
+ * Acknowledges items: they leave the count (here, in every other omc-top and in `status --tmux`) until
+ * their condition arises anew. Resolves to the message to show.
  */
-export function withNeeds<P extends { path: string; message: string; severity: string }>(
-  problems: readonly P[],
+export async function acknowledge(
   attention: AttentionControl | null | undefined,
-): ReadonlyArray<P | NeedLine> {
-  const items = attention ? attention.monitor.needsYou().filter((n) => n.kind !== 'problem') : [];
-  return items.length === 0 ? problems : [...problems, ...needLines(items)];
+  items: readonly NeedItem[],
+  now: number,
+): Promise<string> {
+  const acks = attention?.monitor.acks;
+  if (!acks) return 'nothing to acknowledge here (acknowledgements are kept by the full-screen monitor)';
+  if (items.length === 0) return 'nothing here needs you';
+  await acks.ack(
+    items.map((n) => n.id),
+    now,
+  );
+  const what = items.length === 1 ? (items[0] as NeedItem).reason : `${items.length} items`;
+  return `acknowledged: ${what} (back in the count only if it arises anew)`;
 }

@@ -1,10 +1,12 @@
 /**
  * The transition engine: pure functions over consecutive store snapshots.
  * `factsOf` flattens one snapshot through the KINDS table; `diffFacts`
- * compares two flattenings into transitions; `needsYou` is the set of facts
- * that currently need the user. Nothing here reads a file or a clock.
+ * compares two flattenings into transitions; `needsYou` is the set of
+ * conditions that currently need the user (acknowledged or not: the
+ * attention view, view.ts, splits them). Nothing here reads a file or a clock.
  */
 import { KINDS, sessionsCancelledByUs, type AttentionInput, type Fact } from './kinds.js';
+import { byAge, type NeedItem } from './needs.js';
 
 export interface Facts {
   /** kind → key → fact. */
@@ -21,15 +23,10 @@ export interface Transition {
   /** null: the fact is gone. */
   to: string | null;
   fact: Fact;
-  /** Set when this transition newly needs the user (a notification is due). */
+  /** Set when this transition raises a new occurrence of a condition that needs the user (its short reason). */
   needs: string | null;
-}
-
-export interface NeedItem {
-  kind: string;
-  key: string;
-  reason: string;
-  fact: Fact;
+  /** Set when this transition is news (something happened; never counted). */
+  news: string | null;
 }
 
 /**
@@ -46,10 +43,18 @@ export function factsOf(input: AttentionInput, reuse?: { input: AttentionInput; 
   return { byKind, ours: sessionsCancelledByUs(input) };
 }
 
+/** The transition from `old` (undefined: the fact appeared) to `fact`, or null when nothing changed. */
+export function changeOf(kind: string, key: string, old: Fact | undefined, fact: Fact): Transition | null {
+  const needId = fact.need?.id ?? null;
+  if (old && old.value === fact.value && (old.need?.id ?? null) === needId) return null;
+  // A condition is raised once per occurrence; news once per appearance of the state it tells of.
+  const needs = needId !== null && needId !== (old?.need?.id ?? null) ? fact.needs : null;
+  const news = fact.news !== null && fact.news !== old?.news ? fact.news : null;
+  return { kind, key, from: old?.value ?? null, to: fact.value, fact, needs, news };
+}
+
 /**
- * Every change between two flattenings, in KINDS order. A transition needs
- * the user only when its new fact needs them for a reason the old one did not
- * (so a loop stays "finished" without re-notifying on every write).
+ * Every change between two flattenings, in KINDS order (within a kind, changes before disappearances).
  */
 export function diffFacts(prev: Facts, next: Facts): Transition[] {
   const out: Transition[] = [];
@@ -59,14 +64,12 @@ export function diffFacts(prev: Facts, next: Facts): Transition[] {
     const prevMap = prev.byKind.get(kind) ?? new Map<string, Fact>();
     if (prevMap === nextMap) continue; // reused by factsOf: nothing it reads changed
     for (const [key, fact] of nextMap) {
-      const old = prevMap.get(key);
-      if (old && old.value === fact.value) continue;
-      const needs = fact.needs !== null && fact.needs !== old?.needs ? fact.needs : null;
-      out.push({ kind, key, from: old?.value ?? null, to: fact.value, fact, needs });
+      const t = changeOf(kind, key, prevMap.get(key), fact);
+      if (t) out.push(t);
     }
     for (const [key, fact] of prevMap) {
       if (nextMap.has(key)) continue;
-      out.push({ kind, key, from: fact.value, to: null, fact, needs: k.gone?.(fact, next.ours) ?? null });
+      out.push({ kind, key, from: fact.value, to: null, fact, needs: null, news: k.gone?.(fact, next.ours) ?? null });
     }
   }
   return out;
@@ -74,13 +77,12 @@ export function diffFacts(prev: Facts, next: Facts): Transition[] {
 
 export const EMPTY_FACTS: Facts = { byKind: new Map(), ours: new Set() };
 
+/** Every condition that needs the user now, oldest first. */
 export function needsYou(facts: Facts): NeedItem[] {
   const out: NeedItem[] = [];
-  for (const [kind, map] of facts.byKind) {
-    for (const [key, fact] of map) if (fact.needs !== null) out.push({ kind, key, reason: fact.needs, fact });
-  }
-  return out;
+  for (const map of facts.byKind.values()) for (const fact of map.values()) if (fact.need) out.push(fact.need);
+  return out.sort(byAge);
 }
 
 export { KINDS };
-export type { AttentionInput, Fact };
+export type { AttentionInput, Fact, NeedItem };

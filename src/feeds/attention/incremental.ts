@@ -3,20 +3,22 @@
  * `factsOf` + `diffFacts` (engine.ts) re-walk every session on every picture:
  * at 10,000 sessions that is ~50,000 facts per change. Here a session's facts
  * are recomputed only when its SessionView object is new (the sessions domain
- * keeps an unchanged session's view identical) or when whether omc-top
+ * keeps an unchanged session's view identical), when its Claude view is new
+ * (the Claude domain keeps those identical too) or when whether omc-top
  * cancelled it flipped; every other kind is recollected only when its input
  * changed, as before. The result is the same facts and the same transitions
  * (in KINDS order; within a kind, changes before disappearances) as the full
  * recomputation: test/attention/incremental.property.test.ts checks it over
  * random change sequences.
  */
-import { deltaSince, type SessionView, type SessionsSnapshot } from '../../store/sessions/model.js';
-import type { Facts, NeedItem, Transition } from './engine.js';
+import type { ClaudeSessionView } from '../../store/claude/model.js';
+import type { SessionView } from '../../store/sessions/model.js';
+import { changeOf, type Facts, type Transition } from './engine.js';
 import { KINDS, sessionName, signalIsOurs, type AttentionInput, type Fact, type TransitionKind } from './kinds.js';
+import { byAge, type NeedItem } from './needs.js';
 
 const SESSION_KINDS = KINDS.filter((k) => k.perSession !== undefined);
 const OTHER_KINDS = KINDS.filter((k) => k.perSession === undefined);
-const KIND_ORDER = new Map(KINDS.map((k, i) => [k.kind, i]));
 
 /**
  * What is kept per session: its view and whether omc-top cancelled it. Its facts are a pure function of the two
@@ -27,13 +29,14 @@ const KIND_ORDER = new Map(KINDS.map((k, i) => [k.kind, i]));
 interface SessionEntry {
   view: SessionView;
   ours: boolean;
+  claude: ClaudeSessionView | undefined;
   seen: number;
 }
 
 const perSessionOf = (k: TransitionKind) => k.perSession as NonNullable<TransitionKind['perSession']>;
 /** One session's facts, one list per SESSION_KINDS entry. */
-const sessionFacts = (view: SessionView, ours: boolean): [string, Fact][][] =>
-  SESSION_KINDS.map((k) => perSessionOf(k)(view, ours));
+const sessionFacts = (e: Pick<SessionEntry, 'view' | 'ours' | 'claude'>): [string, Fact][][] =>
+  SESSION_KINDS.map((k) => perSessionOf(k)(e.view, e.ours, e.claude));
 
 interface KindChanges {
   changed: Transition[];
@@ -41,21 +44,19 @@ interface KindChanges {
 }
 
 const needKey = (kind: string, key: string) => `${kind}\u0000${key}`;
-/** The needs' order: by kind (KINDS order); within a kind, as they came (the sort is stable). */
-const needOrder = (a: NeedItem, b: NeedItem) => (KIND_ORDER.get(a.kind) ?? 0) - (KIND_ORDER.get(b.kind) ?? 0);
 
 export class IncrementalFacts {
   /** The facts of the kinds that are not per session (teams, problems, …); session kinds live in `sessions`. */
   private readonly byKind = new Map<string, Map<string, Fact>>(OTHER_KINDS.map((k) => [k.kind, new Map()]));
   private readonly sessions = new Map<string, SessionEntry>();
+  /** Sessions whose entry has a Claude view: a Claude-only change looks at these and the new views, not at all. */
+  private readonly withClaude = new Set<string>();
   /** Sessions whose in-force cancel signal names omc-top as its writer. */
   private readonly signalOurs = new Set<string>();
   private ours: ReadonlySet<string> = new Set();
   private readonly needs = new Map<string, NeedItem>();
   private needList: NeedItem[] | null = [];
   private last: AttentionInput | null = null;
-  /** The sessions snapshot the entries were last brought up to date with (its delta applies to the next). */
-  private sessionsSeen: SessionsSnapshot | null = null;
   private generation = 0;
 
   /**
@@ -65,7 +66,7 @@ export class IncrementalFacts {
   facts(): Facts {
     const session = SESSION_KINDS.map(() => new Map<string, Fact>());
     for (const e of this.sessions.values())
-      sessionFacts(e.view, e.ours).forEach((list, i) => {
+      sessionFacts(e).forEach((list, i) => {
         for (const [key, fact] of list) session[i]?.set(key, fact);
       });
     const byKind = new Map<string, Map<string, Fact>>();
@@ -76,61 +77,14 @@ export class IncrementalFacts {
     return { byKind, ours: this.ours };
   }
 
-  /** The facts that need the user, in KINDS order. */
+  /** Every condition that needs the user now (acknowledged or not), oldest first. */
   needsYou(): readonly NeedItem[] {
-    this.needList ??= [...this.needs.values()].sort(needOrder);
-    this.needListOwned = false;
-    this.needEdits = 0;
+    this.needList ??= [...this.needs.values()].sort(byAge);
     return this.needList;
   }
 
   needCount(): number {
     return this.needs.size;
-  }
-
-  /**
-   * `needList` kept in order as needs come, change and go, instead of sorted again: thousands can need the user
-   * (every loop that will stop), and a stale-line crossing or a loop writing at its max is one need. A list
-   * handed out by needsYou() is never changed: the first edit after copies it (a memcpy), later ones edit the
-   * copy. Past a few dozen edits, sorting once is cheaper.
-   */
-  private needListOwned = false;
-  private needEdits = 0;
-
-  private editNeeds(): NeedItem[] | null {
-    if (!this.needList || ++this.needEdits > 64) {
-      this.needList = null;
-      return null;
-    }
-    if (!this.needListOwned) {
-      this.needList = this.needList.slice();
-      this.needListOwned = true;
-    }
-    return this.needList as NeedItem[];
-  }
-
-  /** A new need goes last among its equals (a map puts a new key last, the sort is stable). */
-  private insertNeed(item: NeedItem): void {
-    const list = this.editNeeds();
-    if (!list) return;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (needOrder(list[mid] as NeedItem, item) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    list.splice(lo, 0, item);
-  }
-
-  /** `had` replaced by `item` in its place, or taken out (`item` null). */
-  private replaceNeed(had: NeedItem, item: NeedItem | null): void {
-    const list = this.editNeeds();
-    if (!list) return;
-    const at = list.indexOf(had);
-    if (at === -1) this.needList = null;
-    else if (item) list[at] = item;
-    else list.splice(at, 1);
   }
 
   /** Applies a new picture; returns its transitions from the previous one. */
@@ -140,6 +94,7 @@ export class IncrementalFacts {
     const changes = new Map<string, KindChanges>(KINDS.map((k) => [k.kind, { changed: [], gone: [] }]));
     if (!last || last.sessions !== input.sessions || last.cancels !== input.cancels)
       this.updateSessions(input, changes);
+    else if (last.claude !== input.claude) this.updateClaude(input, changes);
     for (const k of OTHER_KINDS) {
       if (last && k.reads.every((r) => last[r] === input[r])) continue;
       this.replaceKind(k, k.collect(input), changes.get(k.kind) as KindChanges);
@@ -154,29 +109,21 @@ export class IncrementalFacts {
 
   private updateSessions(input: AttentionInput, changes: Map<string, KindChanges>): void {
     const gen = ++this.generation;
-    // The sessions snapshot says what changed since the one we saw: a change costs that change, not a pass over
-    // every session (`seen` is only kept up to date by the pass, and only the pass reads it).
-    const delta = deltaSince(this.sessionsSeen, input.sessions);
-    this.sessionsSeen = input.sessions;
     const changedViews: SessionView[] = [];
+    const claude = input.claude.bySession;
+    let seen = 0;
+    for (const s of input.sessions.sessions) {
+      const id = sessionName(s);
+      const e = this.sessions.get(id);
+      seen += 1;
+      if (e) e.seen = gen;
+      if (e?.view === s && e.claude === claude.get(s.id)) continue;
+      changedViews.push(s);
+    }
     const removed: string[] = [];
-    if (delta) {
-      for (const s of delta.changed) if (this.sessions.get(sessionName(s))?.view !== s) changedViews.push(s);
-      for (const s of delta.removed) if (this.sessions.has(sessionName(s))) removed.push(sessionName(s));
-    } else {
-      let seen = 0;
-      for (const s of input.sessions.sessions) {
-        const id = sessionName(s);
-        const e = this.sessions.get(id);
-        seen += 1;
-        if (e) e.seen = gen;
-        if (e?.view === s) continue;
-        changedViews.push(s);
-      }
-      // Every listed session is in the map once its facts are set below, so only a size mismatch means removals.
-      if (this.sessions.size + changedViews.filter((s) => !this.sessions.has(sessionName(s))).length !== seen) {
-        for (const [id, e] of this.sessions) if (e.seen !== gen) removed.push(id);
-      }
+    // Every listed session is in the map once its facts are set below, so only a size mismatch means removals.
+    if (this.sessions.size + changedViews.filter((s) => !this.sessions.has(sessionName(s))).length !== seen) {
+      for (const [id, e] of this.sessions) if (e.seen !== gen) removed.push(id);
     }
     for (const s of changedViews) {
       const id = sessionName(s);
@@ -194,7 +141,8 @@ export class IncrementalFacts {
     for (const id of removed) {
       const e = this.sessions.get(id) as SessionEntry;
       this.sessions.delete(id);
-      const before = sessionFacts(e.view, e.ours);
+      this.withClaude.delete(id);
+      const before = sessionFacts(e);
       SESSION_KINDS.forEach((k, i) => this.applySession(k, before[i] ?? [], [], changes.get(k.kind) as KindChanges));
     }
     const redo = new Map<string, SessionView>();
@@ -204,16 +152,33 @@ export class IncrementalFacts {
       if (!oldOurs.has(id) && this.sessions.has(id) && !redo.has(id)) redo.set(id, this.sessions.get(id)!.view);
     for (const id of oldOurs)
       if (!ours.has(id) && this.sessions.has(id) && !redo.has(id)) redo.set(id, this.sessions.get(id)!.view);
-    for (const [id, s] of redo) {
-      const prev = this.sessions.get(id);
-      const isOurs = ours.has(id);
-      const before = prev ? sessionFacts(prev.view, prev.ours) : null;
-      const after = sessionFacts(s, isOurs);
-      SESSION_KINDS.forEach((k, i) =>
-        this.applySession(k, before?.[i] ?? [], after[i] ?? [], changes.get(k.kind) as KindChanges),
-      );
-      this.sessions.set(id, { view: s, ours: isOurs, seen: gen });
+    for (const [id, s] of redo)
+      this.resetSession(id, { view: s, ours: ours.has(id), claude: claude.get(s.id), seen: gen }, changes);
+  }
+
+  /** Only the Claude views changed: the sessions that have one now or had one before. */
+  private updateClaude(input: AttentionInput, changes: Map<string, KindChanges>): void {
+    const claude = input.claude.bySession;
+    const ids = new Set(this.withClaude);
+    for (const sid of claude.keys()) if (this.sessions.has(sid)) ids.add(sid);
+    for (const id of ids) {
+      const e = this.sessions.get(id);
+      if (!e || e.claude === claude.get(e.view.id)) continue;
+      this.resetSession(id, { ...e, claude: claude.get(e.view.id) }, changes);
     }
+  }
+
+  /** Replaces a session's entry, with the transitions from its old facts to its new ones. */
+  private resetSession(id: string, next: SessionEntry, changes: Map<string, KindChanges>): void {
+    const prev = this.sessions.get(id);
+    const before = prev ? sessionFacts(prev) : null;
+    const after = sessionFacts(next);
+    SESSION_KINDS.forEach((k, i) =>
+      this.applySession(k, before?.[i] ?? [], after[i] ?? [], changes.get(k.kind) as KindChanges),
+    );
+    this.sessions.set(id, next);
+    if (next.claude) this.withClaude.add(id);
+    else this.withClaude.delete(id);
   }
 
   /** One session's facts of one kind, from `before` to `after`: the same rule as diffFacts. */
@@ -246,33 +211,40 @@ export class IncrementalFacts {
     }
   }
 
-  /** `fact` replaces `old` (undefined: new) under `key`: a transition when its value changed. */
+  /** `fact` replaces `old` (undefined: new) under `key`: a transition when its value or its need changed. */
   private setFact(k: TransitionKind, key: string, old: Fact | undefined, fact: Fact, c: KindChanges): void {
     this.setNeed(k.kind, key, fact);
-    if (old && old.value === fact.value) return;
-    const needs = fact.needs !== null && fact.needs !== old?.needs ? fact.needs : null;
-    c.changed.push({ kind: k.kind, key, from: old?.value ?? null, to: fact.value, fact, needs });
+    const t = changeOf(k.kind, key, old, fact);
+    if (t) c.changed.push(t);
   }
 
   private dropFact(k: TransitionKind, key: string, fact: Fact, c: KindChanges): void {
     this.setNeed(k.kind, key, null);
-    c.gone.push({ kind: k.kind, key, from: fact.value, to: null, fact, needs: k.gone?.(fact, this.ours) ?? null });
+    c.gone.push({
+      kind: k.kind,
+      key,
+      from: fact.value,
+      to: null,
+      fact,
+      needs: null,
+      news: k.gone?.(fact, this.ours) ?? null,
+    });
   }
 
   private setNeed(kind: string, key: string, fact: Fact | null): void {
     const nk = needKey(kind, key);
     const had = this.needs.get(nk);
-    if (fact?.needs) {
-      if (had?.fact === fact) return;
-      const item = { kind, key, reason: fact.needs, fact };
-      this.needs.set(nk, item);
-      // The same need with a new fact keeps its place (a map keeps a key's place, the sort is stable).
-      if (!had) this.insertNeed(item);
-      else if (needOrder(had, item) === 0) this.replaceNeed(had, item);
-      else this.needList = null;
+    if (fact?.need) {
+      if (had === fact.need || had?.id === fact.need.id) {
+        if (had !== fact.need) this.needs.set(nk, fact.need); // same occurrence, fresher words (the pending call)
+        if (had !== fact.need) this.needList = null;
+        return;
+      }
+      this.needs.set(nk, fact.need);
+      this.needList = null;
     } else if (had) {
       this.needs.delete(nk);
-      this.replaceNeed(had, null);
+      this.needList = null;
     }
   }
 }

@@ -1,16 +1,18 @@
 /**
  * The table of transition kinds. Each kind turns one store snapshot into a
  * map of keyed facts; the engine (engine.ts) diffs two such maps. A fact's
- * `value` is what is compared (a change of value is a transition) and its
- * `needs` is the reason it needs the user, or null. New facts (the verdict
- * engine's enforced / not enforced, the process cell's busy / waiting / gone)
- * are one more entry in KINDS.
+ * `value` is what is compared (a change of value is a transition); its
+ * `need` is the condition that needs the user while the fact holds (needs.ts),
+ * and its `news` what is worth telling when the fact newly appears (a loop
+ * finished): news is never counted. New facts are one more entry in KINDS.
  */
 import { SIGNAL_SOURCE } from '../../store/cancel/signal.js';
 import type { TrackerSnapshot } from '../../store/cancel/tracker.js';
+import type { ClaudeSessionView, ClaudeSnapshot } from '../../store/claude/model.js';
 import type { SessionsSnapshot, SessionView } from '../../store/sessions/model.js';
 import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
+import { agentNeeds, cancelNeed, teamNeeds, type NeedItem } from './needs.js';
 
 /** One consistent picture of the store: the same snapshots the screen shows. */
 export interface AttentionInput {
@@ -18,6 +20,8 @@ export interface AttentionInput {
   teams: TeamsSnapshot;
   cancels: TrackerSnapshot;
   problems: readonly Problem[];
+  /** The Claude Code process behind each session (by session id). */
+  claude: ClaudeSnapshot;
 }
 
 export interface Fact {
@@ -28,8 +32,12 @@ export interface Fact {
   team: string | null;
   worker: string | null;
   path: string | null;
-  /** Why this fact needs the user (one short phrase), or null. */
+  /** The condition that needs the user while this fact holds, or null. */
+  need: NeedItem | null;
+  /** `need`'s short phrase (the `needs` of `watch --json`), or null. */
   needs: string | null;
+  /** What is worth telling when this fact newly appears (never counted), or null. */
+  news: string | null;
   /** Extra numbers a script may want (iteration / max). */
   iteration?: number | null;
   max?: number | null;
@@ -45,8 +53,8 @@ export interface TransitionKind {
    * cancelled it. `collect` is then every session's `perSession` in snapshot order, and the
    * attention monitor re-runs it only for the sessions that changed (incremental.ts).
    */
-  perSession?(s: SessionView, ours: boolean): [string, Fact][];
-  /** Why a fact's disappearance needs the user (e.g. an active loop's file removed), or null. */
+  perSession?(s: SessionView, ours: boolean, claude: ClaudeSessionView | undefined): [string, Fact][];
+  /** The news in a fact's disappearance (an active loop's file removed by someone else), or null. */
   gone?(fact: Fact, oursNow: ReadonlySet<string>): string | null;
 }
 
@@ -56,9 +64,13 @@ const base = (over: Partial<Fact> & { value: string }): Fact => ({
   team: null,
   worker: null,
   path: null,
+  need: null,
   needs: null,
+  news: null,
   ...over,
 });
+
+const withNeed = (need: NeedItem | null) => ({ need, needs: need?.reason ?? null });
 
 export const sessionName = (s: SessionView) => (s.kind === 'legacy' ? 'legacy' : s.id);
 
@@ -80,19 +92,24 @@ export const signalIsOurs = (s: SessionView): boolean =>
 /** A session kind: `collect` is `perSession` over every session, so both paths give the same facts. */
 function sessionKind(
   kind: string,
-  readsCancels: boolean,
-  perSession: (s: SessionView, ours: boolean) => [string, Fact][],
+  reads: { cancels?: boolean; claude?: boolean },
+  perSession: (s: SessionView, ours: boolean, claude: ClaudeSessionView | undefined) => [string, Fact][],
   gone?: TransitionKind['gone'],
 ): TransitionKind {
   return {
     kind,
-    reads: readsCancels ? ['sessions', 'cancels'] : ['sessions'],
+    reads: [
+      'sessions',
+      ...(reads.cancels ? (['cancels'] as const) : []),
+      ...(reads.claude ? (['claude'] as const) : []),
+    ],
     perSession,
     collect(input) {
       const out = new Map<string, Fact>();
-      const ours = readsCancels ? sessionsCancelledByUs(input) : new Set<string>();
+      const ours = reads.cancels ? sessionsCancelledByUs(input) : new Set<string>();
+      const by = input.claude.bySession;
       for (const s of input.sessions.sessions)
-        for (const [k, f] of perSession(s, ours.has(sessionName(s)))) out.set(k, f);
+        for (const [k, f] of perSession(s, ours.has(sessionName(s)), by.get(s.id))) out.set(k, f);
       return out;
     },
     ...(gone ? { gone } : {}),
@@ -103,13 +120,13 @@ const maxReached = (iteration: number | null, max: number | null) =>
   iteration !== null && max !== null && max > 0 && iteration >= max;
 
 export const KINDS: readonly TransitionKind[] = [
-  sessionKind('session', false, (s) => {
+  sessionKind('session', {}, (s) => {
     const id = sessionName(s);
     return [[id, base({ value: s.ended ? 'ended' : 'present', session: id, path: s.dir })]];
   }),
   sessionKind(
     'mode',
-    true,
+    { cancels: true },
     (s, ours) => {
       const id = sessionName(s);
       return s.modes.map((m): [string, Fact] => [
@@ -119,7 +136,7 @@ export const KINDS: readonly TransitionKind[] = [
           session: id,
           mode: m.mode,
           path: m.path,
-          needs: m.status === 'finished' && !ours ? 'loop finished' : null,
+          news: m.status === 'finished' && !ours ? 'loop finished' : null,
           iteration: m.iteration,
           max: m.max,
         }),
@@ -128,17 +145,15 @@ export const KINDS: readonly TransitionKind[] = [
     (fact, oursNow) =>
       fact.value === 'active' && fact.session !== null && !oursNow.has(fact.session) ? 'loop stopped' : null,
   ),
-  // The verdict engine's word: a loop the Stop hook no longer enforces will stop at the next Stop.
-  sessionKind('mode-status', false, (s) => {
+  // The verdict engine's word (enforced, not enforced, stale, …): a transition for scripts, neither news nor a need.
+  sessionKind('mode-status', {}, (s) => {
     const id = sessionName(s);
-    return s.modes.map((m): [string, Fact] => {
-      // A loop at its max is the iteration kind's news ("max iterations reached"): said once, not twice.
-      const atMax = m.max !== null && m.iteration !== null && m.iteration >= m.max;
-      const needs = m.status === 'not-enforced' && m.active && !atMax ? 'loop will stop' : null;
-      return [`${id}/${m.mode}`, base({ value: m.status, session: id, mode: m.mode, path: m.path, needs })];
-    });
+    return s.modes.map((m): [string, Fact] => [
+      `${id}/${m.mode}`,
+      base({ value: m.status, session: id, mode: m.mode, path: m.path }),
+    ]);
   }),
-  sessionKind('iteration', true, (s, ours) => {
+  sessionKind('iteration', { cancels: true }, (s, ours) => {
     const id = sessionName(s);
     const out: [string, Fact][] = [];
     for (const m of s.modes) {
@@ -152,13 +167,13 @@ export const KINDS: readonly TransitionKind[] = [
           path: m.path,
           iteration: m.iteration,
           max: m.max,
-          needs: maxReached(m.iteration, m.max) && !ours ? 'max iterations reached' : null,
+          news: maxReached(m.iteration, m.max) && !ours ? 'max iterations reached' : null,
         }),
       ]);
     }
     return out;
   }),
-  sessionKind('cancel-signal', false, (s) => {
+  sessionKind('cancel-signal', {}, (s) => {
     if (!s.cancel) return [];
     const id = sessionName(s);
     return [
@@ -173,23 +188,33 @@ export const KINDS: readonly TransitionKind[] = [
       ],
     ];
   }),
+  // The Claude Code process behind the session: waiting for you, an orphaned loop, idle while its loop waits.
+  sessionKind('agent', { claude: true }, (s, _ours, c) => {
+    if (s.kind === 'legacy' || !c) return [];
+    // One fact per session; the most pressing condition is its need (a waiting prompt before an idle loop).
+    const need = agentNeeds(s, c)[0] ?? null;
+    const p = c.process;
+    if (!p && !need) return [];
+    const id = sessionName(s);
+    const value = p?.status ?? 'ended';
+    return [[id, base({ value, session: id, mode: need?.mode ?? null, path: s.dir, ...withNeed(need) })]];
+  }),
   {
-    // The verdict on a cancel omc-top made: the one change of its own that is news.
+    // The verdict on a cancel omc-top made. The user's own action is never news to them; a cancel that did
+    // not take, while the loop still runs, needs them.
     kind: 'cancel-verdict',
-    reads: ['cancels'],
+    reads: ['cancels', 'sessions'],
     collect(input) {
       const out = new Map<string, Fact>();
+      let byId: Map<string, SessionView> | null = null;
       for (const [key, e] of input.cancels.entries) {
         const session = key === ':legacy' ? 'legacy' : key;
-        const needs =
-          e.phase === 'cancelled'
-            ? 'loop cancelled'
-            : e.phase === 'not-taken'
-              ? 'cancel did not take'
-              : e.phase === 'pause-over'
-                ? 'pause over'
-                : null;
-        out.set(key, base({ value: e.phase, session, mode: e.modes.join(',') || null, needs }));
+        let need: NeedItem | null = null;
+        if (e.phase === 'not-taken' && !e.pauseOnly) {
+          byId ??= new Map(input.sessions.sessions.map((s) => [sessionName(s), s]));
+          need = cancelNeed(e, byId.get(session));
+        }
+        out.set(key, base({ value: e.phase, session, mode: e.modes.join(',') || null, ...withNeed(need) }));
       }
       return out;
     },
@@ -201,16 +226,15 @@ export const KINDS: readonly TransitionKind[] = [
       const out = new Map<string, Fact>();
       for (const t of input.teams.teams) {
         // The teams domain's rule (no live pid, every heartbeat past the threshold), as the Teams pane shows it.
-        const stalled = t.stalled;
-        const needs = t.phase === 'failed' ? 'team failed' : stalled ? 'stalled: no live worker' : null;
+        const need = teamNeeds(t).find((n) => n.worker === null) ?? null;
         out.set(
           t.key,
           base({
-            value: stalled ? 'stalled' : t.phase,
+            value: t.stalled ? 'stalled' : t.phase,
             session: t.owner?.sessionId ?? null,
             team: t.name,
             path: t.dir,
-            needs,
+            ...withNeed(need),
           }),
         );
       }
@@ -223,6 +247,8 @@ export const KINDS: readonly TransitionKind[] = [
     collect(input) {
       const out = new Map<string, Fact>();
       for (const t of input.teams.teams) {
+        // A stalled or failed team is one item (teamNeeds): its dead workers are not counted again.
+        const needs = new Map(teamNeeds(t).map((n) => [n.worker, n]));
         for (const w of t.workers) {
           const dead = w.pidAlive === false && w.state !== 'done' && t.phase !== 'completed';
           out.set(
@@ -233,7 +259,7 @@ export const KINDS: readonly TransitionKind[] = [
               team: t.name,
               worker: w.name,
               path: t.dir,
-              needs: dead ? 'dead worker' : null,
+              ...withNeed(needs.get(w.name) ?? null),
             }),
           );
         }
@@ -249,13 +275,8 @@ export const KINDS: readonly TransitionKind[] = [
       for (const p of input.problems) {
         out.set(
           `${p.path}\u0000${p.message}`,
-          base({
-            value: p.severity,
-            path: p.path,
-            // Every file omc-top reports on is one OMC reads; one it cannot parse (even while omc-top
-            // shows the last good value: a warning) is invisible to OMC's hooks. Info lines are not news.
-            needs: p.severity === 'info' ? null : `problem: ${p.message}`,
-          }),
+          // A file problem is a line of its own (the problem lines, the inbox's problems section), not counted.
+          base({ value: p.severity, path: p.path }),
         );
       }
       return out;

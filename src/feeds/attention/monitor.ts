@@ -1,16 +1,21 @@
 /**
- * Follows a live OmcStore and turns each new picture of it into transitions.
- * It reads the same snapshot cells the screen reads, so what it reports is
- * what the user sees. Until the store has finished its first read (and the
- * watcher is up) every picture only becomes the baseline: old state never
- * fires at start-up. Each change is diffed once, so a transition is reported
- * once, and costs what changed: the facts are kept incrementally (incremental.ts).
+ * Follows a live OmcStore and turns each new picture of it into transitions
+ * and the attention view (view.ts). It reads the same snapshot cells the
+ * screen reads, so what it reports is what the user sees. Until the store has
+ * finished its first read (and the watcher is up) every picture only becomes
+ * the baseline: old state is never news. Conditions that hold at start do
+ * need the user (they are in the view from the first settled picture on).
+ * Each change is diffed once, so a transition is reported once, and costs
+ * what changed: the facts are kept incrementally (incremental.ts).
  */
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import type { OmcStore } from '../../store/store.js';
-import type { Facts, NeedItem, Transition } from './engine.js';
+import type { AckFile } from './acks.js';
+import type { Facts, Transition } from './engine.js';
 import { IncrementalFacts } from './incremental.js';
 import type { AttentionInput } from './kinds.js';
+import type { NeedItem } from './needs.js';
+import { EMPTY_VIEW, splitAcked, type AttentionView } from './view.js';
 
 export function attentionInput(store: OmcStore): AttentionInput {
   return {
@@ -18,6 +23,7 @@ export function attentionInput(store: OmcStore): AttentionInput {
     teams: store.teams.getSnapshot(),
     cancels: store.cancels.getSnapshot(),
     problems: store.problems.getSnapshot(),
+    claude: store.claude.getSnapshot(),
   };
 }
 
@@ -29,25 +35,42 @@ function settled(store: OmcStore): boolean {
   return !s.scanning && !status.reading && status.watchMode !== 'starting';
 }
 
-export type TransitionListener = (batch: readonly Transition[], needs: readonly NeedItem[]) => void;
+export type TransitionListener = (batch: readonly Transition[], view: AttentionView) => void;
+
+export interface AttentionMonitorOptions {
+  /** omc-top's acknowledgements for this root (acks.ts); without it nothing is acknowledged. */
+  acks?: AckFile | null;
+}
 
 export class AttentionMonitor {
   private readonly facts = new IncrementalFacts();
   private last: AttentionInput | null = null;
   private readonly listeners = new Set<TransitionListener>();
   private readonly unsubs: (() => void)[] = [];
+  private needsSeen: readonly NeedItem[] | null = null;
+  readonly acks: AckFile | null;
+  /** The attention view: what needs the user, acknowledged apart. */
+  readonly view = new SnapshotCell<AttentionView>(EMPTY_VIEW);
   /** The "needs you: N" count, for a header (useSyncExternalStore) or the terminal title. */
   readonly count = new SnapshotCell<number>(0);
+  /** True from the first settled picture on (the view is complete). */
+  ready = false;
 
-  constructor(private readonly store: OmcStore) {
+  constructor(
+    private readonly store: OmcStore,
+    opts: AttentionMonitorOptions = {},
+  ) {
+    this.acks = opts.acks ?? null;
     const on = () => this.sync();
     this.unsubs.push(
       store.sessions.cell.subscribe(on),
       store.teams.cell.subscribe(on),
       store.cancels.subscribe(on),
       store.problems.subscribe(on),
+      store.claude.cell.subscribe(on),
       store.status.subscribe(on),
     );
+    if (this.acks) this.unsubs.push(this.acks.subscribe(() => this.publishView(true)));
     this.sync();
   }
 
@@ -56,9 +79,12 @@ export class AttentionMonitor {
     return this.facts.facts();
   }
 
+  /** Every condition that needs the user now, acknowledged or not, oldest first. */
   needsYou(): readonly NeedItem[] {
     return this.facts.needsYou();
   }
+
+  isAcked = (id: string): boolean => this.acks?.has(id) ?? false;
 
   onTransitions(l: TransitionListener): () => void {
     this.listeners.add(l);
@@ -80,18 +106,29 @@ export class AttentionMonitor {
       last.sessions === input.sessions &&
       last.teams === input.teams &&
       last.cancels === input.cancels &&
-      last.problems === input.problems
+      last.problems === input.problems &&
+      last.claude === input.claude
     ) {
       return;
     }
     this.last = input;
     const transitions = this.facts.update(input);
+    this.ready = true;
     // The first settled picture is the baseline: what is already there when omc-top starts is never news.
     const batch = last ? transitions : [];
-    this.count.set(this.facts.needCount());
+    this.publishView(false);
     if (batch.length === 0) return;
+    const view = this.view.getSnapshot();
+    for (const l of [...this.listeners]) l(batch, view);
+  }
+
+  private publishView(acksChanged: boolean): void {
     const needs = this.facts.needsYou();
-    for (const l of [...this.listeners]) l(batch, needs);
+    if (!acksChanged && needs === this.needsSeen) return;
+    this.needsSeen = needs;
+    const view = splitAcked(needs, this.isAcked);
+    this.view.set(view);
+    this.count.set(view.count);
   }
 
   dispose(): void {

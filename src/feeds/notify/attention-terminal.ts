@@ -1,16 +1,20 @@
 /**
  * The full-screen app's attention layer, outside React: follows the store
- * with an AttentionMonitor, hands each batch to the Notifier, and keeps the
- * terminal title (OSC 2) at "needs you: N". The title the terminal had is
- * pushed on its title stack at start (XTWINOPS 22) and popped back at exit
- * (23); terminals without the stack ignore both. Title text is cleaned of
- * control bytes.
+ * with an AttentionMonitor (acknowledgements from omc-top's state directory),
+ * hands each batch to the Notifier, keeps the status cache `status --tmux`
+ * reads, and keeps the terminal title at "needs you: N" (the same count as the
+ * header). The title the terminal had is pushed on its title stack at start
+ * (XTWINOPS 22) and popped back at exit (23); terminals without the stack
+ * ignore both. Title text is cleaned of control bytes.
  */
+import { AckFile } from '../attention/acks.js';
 import { AttentionMonitor } from '../attention/monitor.js';
+import { publishStatusCache } from '../attention/status-publisher.js';
 import type { OmcStore } from '../../store/store.js';
 import { cleanLine } from '../../io/sanitize.js';
+import { ownStateDir } from '../../io/state-dir.js';
 import { loadConfig, parseChannels, type Channel } from '../../config/config-file.js';
-import { Notifier } from './notifier.js';
+import { describe, Notifier } from './notifier.js';
 
 export const DEFAULT_CHANNELS: readonly Channel[] = ['bell', 'tmux'];
 const PUSH_TITLE = '\x1b[22;0t';
@@ -33,7 +37,10 @@ export function startAttentionTerminal(opts: {
   /** `--no-title`. */
   noTitle?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** News (a loop finished, hit its max, was stopped by someone else): the message line and log. Never counted. */
+  onNews?(text: string): void;
 }): AttentionTerminal {
+  const env = opts.env ?? process.env;
   const loaded = loadConfig();
   const flag = opts.notify === undefined ? null : parseChannels(opts.notify);
   const channels = Array.isArray(flag) ? flag : (loaded.config.notify?.channels ?? DEFAULT_CHANNELS);
@@ -42,13 +49,20 @@ export function startAttentionTerminal(opts: {
     project: opts.project,
     config: loaded.config,
     write: opts.write,
-    env: opts.env,
+    env,
   });
-  const monitor = new AttentionMonitor(opts.store);
+  const dir = ownStateDir(env);
+  const acks = new AckFile(dir, opts.store.root);
+  const unwatchAcks = acks.watch();
+  const monitor = new AttentionMonitor(opts.store, { acks });
+  // --readonly writes nothing at all: `status --tmux` then computes the line itself.
+  const unpublish = opts.store.readonly
+    ? () => undefined
+    : publishStatusCache({ store: opts.store, monitor, project: opts.project, dir });
   const titled = !opts.noTitle && loaded.config.title !== false;
   let shown = -1;
   const title = () => {
-    const n = monitor.needsYou().length;
+    const n = monitor.count.getSnapshot();
     if (!titled || n === shown) return;
     shown = n;
     opts.write(`\x1b]2;${cleanLine(`omc-top ${opts.project}${n > 0 ? ` · needs you: ${n}` : ''}`)}\x07`);
@@ -56,21 +70,19 @@ export function startAttentionTerminal(opts: {
   if (titled) opts.write(PUSH_TITLE);
   title();
   const offTransitions = monitor.onTransitions((batch) => {
-    notifier.handle(batch);
-    title();
+    notifier.handle(batch, monitor.isAcked);
+    for (const t of batch) if (t.news) opts.onNews?.(describe(t, opts.project));
   });
-  // The count also changes without a transition (the progressive start's first read settling): follow it.
   const offCount = monitor.count.subscribe(title);
-  const off = () => {
-    offTransitions();
-    offCount();
-  };
   return {
     notifier,
     monitor,
     configError: typeof flag === 'string' ? flag : loaded.error,
     dispose() {
-      off();
+      offTransitions();
+      offCount();
+      unpublish();
+      unwatchAcks();
       monitor.dispose();
       notifier.dispose();
       if (titled) opts.write(POP_TITLE);

@@ -1,15 +1,20 @@
 /**
- * Turns transitions that need the user into notifications: the terminal
- * bell, a desktop notification by OSC 9 or OSC 777, and `tmux
- * display-message` (shown in tmux's status line; it never switches window or
- * pane). Transitions arriving within `debounceMs` of the first one become
- * one notification naming project, session, mode and reason (plus "+N
- * more"). The engine reports each transition once; the notifier also drops a
- * repeat of the same fact and reason within `repeatMs` (a file that flaps).
- * Every text is cleaned of control bytes before it is written.
+ * Turns transitions into notifications: the terminal bell, a desktop
+ * notification by OSC 9 or OSC 777, and `tmux display-message` (shown in
+ * tmux's status line; it never switches window or pane). A new occurrence of
+ * a condition that needs the user notifies on the default channels (unless
+ * it is already acknowledged, or the config turns its reason off); news (a
+ * loop finished) notifies only when the config turns its reason on.
+ * Transitions arriving within `debounceMs` of the first one become one
+ * notification naming project, session, what it waits for and the key that
+ * acts (plus "+N more"). The engine reports each transition once; the
+ * notifier also drops a repeat of the same fact and reason within `repeatMs`
+ * (a file that flaps). Every text is cleaned of control bytes before it is
+ * written.
  */
 import { execFile } from 'node:child_process';
 import type { Transition } from '../attention/engine.js';
+import type { NeedItem } from '../attention/needs.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Channel, OmcTopConfig } from '../../config/config-file.js';
 import { SYNC_KILL, trackChild } from '../../io/child-end.js';
@@ -34,13 +39,23 @@ interface Pending {
 export const DEFAULT_DEBOUNCE_MS = 1500;
 const REPEAT_MS = 60_000;
 
-const reasonKey = (needs: string) => (needs.startsWith('problem: ') ? 'problem' : needs);
 const short = (session: string) => (session.length > 12 ? session.slice(0, 8) : session);
+
+/** What the inbox key does for an item, in a notification ("! then J jumps there"). */
+const ACTION_HINT: Record<NeedItem['action'], string> = {
+  jump: '! then J jumps there',
+  cancel: '! then c cleans it up',
+  detail: '! lists it',
+};
 
 export function describe(t: Transition, project: string): string {
   const f = t.fact;
+  const n = t.needs ? f.need : null;
+  // The session by the name Claude Code gives it and its tmux window, when known; else its short id.
+  const session = n?.name ?? (f.session ? short(f.session) : null);
   const who = [
-    f.session ? short(f.session) : null,
+    session,
+    n?.tmux ? `(${n.tmux})` : null,
     f.team ? `team ${f.team}` : null,
     f.worker ? `worker ${f.worker}` : null,
     f.mode,
@@ -48,7 +63,8 @@ export function describe(t: Transition, project: string): string {
   // A session directory reads as the session's short id, not a path with a 36-character id in it.
   const dir = f.path ? /^state\/sessions\/([^/]+)$/.exec(f.path)?.[1] : undefined;
   const where = who.length > 0 ? ` ${who.join(' ')}` : dir ? ` ${short(dir)}` : f.path ? ` ${f.path}` : '';
-  return cleanLine(`${project}${where}: ${t.needs ?? ''}`);
+  const what = n ? (n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason) : (t.news ?? '');
+  return cleanLine(`${project}${where}: ${what}${n ? ` · ${ACTION_HINT[n.action]}` : ''}`);
 }
 
 /** OSC 777 for VTE and rxvt terminals, OSC 9 (iTerm2, kitty, WezTerm, foot, …) otherwise. */
@@ -87,22 +103,27 @@ export class Notifier {
     return this.enabled;
   }
 
-  private channelsFor(needs: string): Channel[] {
-    const rule = this.opts.config?.notify?.reasons?.[reasonKey(needs) as never] as boolean | Channel[] | undefined;
-    if (rule === false) return [];
+  /** A need notifies unless its reason is turned off; news only when its reason is turned on. */
+  private channelsFor(reason: string, isNews: boolean): Channel[] {
+    const rule = this.opts.config?.notify?.reasons?.[reason as never] as boolean | Channel[] | undefined;
+    if (rule === false || (isNews && rule === undefined)) return [];
     if (Array.isArray(rule)) return rule;
     return [...this.opts.channels];
   }
 
-  handle(batch: readonly Transition[]): void {
+  /** `isAcked`: an occurrence the user already acknowledged (in another omc-top, say) does not notify. */
+  handle(batch: readonly Transition[], isAcked: (id: string) => boolean = () => false): void {
     if (!this.enabled) return;
     const now = this.clock();
     for (const t of batch) {
-      if (!t.needs) continue;
-      const id = `${t.kind}\u0000${t.key}\u0000${t.needs}`;
+      const need = t.needs ? t.fact.need : null;
+      if (need && isAcked(need.id)) continue;
+      const reason = need ? need.reason : t.news;
+      if (!reason) continue;
+      const id = `${t.kind}\u0000${t.key}\u0000${reason}`;
       const last = this.recent.get(id);
       if (last !== undefined && now - last < REPEAT_MS) continue;
-      const channels = this.channelsFor(t.needs);
+      const channels = this.channelsFor(reason, need === null);
       if (channels.length === 0) continue;
       this.recent.set(id, now);
       this.pending.push({ text: describe(t, this.opts.project), channels: new Set(channels) });

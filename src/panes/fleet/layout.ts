@@ -45,7 +45,8 @@ export function fleetColumns(width: number): FleetColumns {
   const status = 13;
   const where = width >= 100 ? 16 : 11;
   const id = width >= 120 ? 14 : 9;
-  const claude = 8;
+  // "!waiting" and a space: the sessions pane's words, with the "!" of what needs the user.
+  const claude = 9;
   const age = 5;
   const cost = width >= 100 ? 10 : 0;
   return {
@@ -92,9 +93,13 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
       fit(whereText(r), c.where - 1) +
       ' ' +
       fit(shortId(r.session, c.id), c.id) +
-      fit(r.process ?? '—', c.claude) +
+      // "!" as on the sessions row: the attention model says this session needs the user, and what for.
+      fit(r.needs !== null ? `!${r.process ?? '?'}` : (r.process ?? '—'), c.claude) +
       (c.cost ? fit(rowCost(r), c.cost) : '') +
-      fit(r.modes || (r.prompt ? r.prompt : 'no modes'), c.modes) +
+      fit(
+        (r.needs !== null ? `needs you: ${r.needs} · ` : '') + (r.modes || (r.prompt ? r.prompt : 'no modes')),
+        c.modes,
+      ) +
       fit(formatAge(r.updatedMs, now).padStart(c.age - 1), c.age),
     width,
   );

@@ -38,6 +38,7 @@ import { permissionBindings } from './permission-keys.js';
 import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
 import { agentBindings } from './agent-keys.js';
+import { acknowledge, openNeedsOf } from '../../feeds/attention/control.js';
 import { watchForEscalation } from './escalation.js';
 
 /** Whether a snapshot holds a session in OMC's cancel window: asked on every frame, answered once per snapshot. */
@@ -123,6 +124,33 @@ function cancelFromList(ctx: Ctx, pauseOnly: boolean): void {
   if (!pauseOnly) watchForEscalation(ctx, sel);
   requestCancel(ctx, sel, null, pauseOnly);
 }
+
+/** a: what needs the user in this session leaves the count until it arises anew (as `a` in the inbox). */
+function ackSession(ctx: Ctx, s: SessionView | undefined): void {
+  if (!s) return;
+  const app = ctx.app;
+  void acknowledge(app.attention, openNeedsOf(app.attention, rowKey(s)), app.now()).then(
+    (text) => app.flash(text, 'success'),
+    (e: unknown) => app.flash(`acknowledge: ${(e as Error).message}`, 'error'),
+  );
+}
+const ACK_HELP =
+  'acknowledge what needs you in this session: it leaves the count (here, status --tmux, every omc-top) until it arises anew';
+const ackBinding = (when: typeof LIST, which: (ctx: Ctx) => SessionView | undefined, hint?: string): Binding<S> => ({
+  keys: ['a'],
+  help: ACK_HELP,
+  hint,
+  when,
+  // omc-top's own state directory, not .omc: still a write, and --readonly writes nothing.
+  writes: true,
+  readonlyText: '--readonly: nothing is written, so nothing can be acknowledged',
+  disabled: (ctx) => {
+    const s = which(ctx);
+    if (!s) return 'no session selected';
+    return openNeedsOf(ctx.app.attention, rowKey(s)).length === 0 ? 'nothing in this session needs you' : null;
+  },
+  run: (ctx) => ackSession(ctx, which(ctx)),
+});
 
 const CANCEL_HELP =
   "cancel the session's loop like OMC's /cancel: shows the exact files first, then a 30 s countdown and whether it took";
@@ -267,6 +295,8 @@ const bindings: Binding<S>[] = [
   },
   ...agentBindings({ LIST, DETAIL, PEEK }, (ctx) => (ctx.state.detail ? detailSession(ctx) : selected(ctx))),
   resumeBinding(DETAIL, detailSession),
+  ackBinding(LIST, selected),
+  ackBinding(DETAIL, detailSession),
   ...navBindings(
     DETAIL,
     'scroll',
@@ -336,11 +366,16 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
   },
   sources: (store) => [store.sessions.subscribe],
   unsaved: (s) => (s.note && s.note.text.trim() !== '' ? 'a note being typed (not sent)' : null),
-  reveal(state, path) {
+  reveal(state, path, store) {
     // A session's file opens that session; a session-less state file opens the "legacy" row (its own key,
-    // never a directory that happens to be named legacy).
+    // never a directory that happens to be named legacy). A mode's own file picks that mode (c then cancels it).
     const m = /^state\/sessions\/([^/]+)\//.exec(path);
-    if (m?.[1]) return openDetail(state, m[1]);
+    if (m?.[1]) {
+      const next = openDetail(state, m[1]);
+      const s = store?.sessions.getSnapshot().sessions.find((x) => x.kind === 'session' && x.id === m[1]);
+      const i = s ? s.modes.findIndex((x) => x.path === path) : -1;
+      return i > 0 && next.detail ? { ...next, detail: { ...next.detail, modeIndex: i } } : next;
+    }
     if (/^state\/[^/]+-state\.json$/.test(path)) return openDetail(state, LEGACY_ROW);
     return state;
   },

@@ -17,7 +17,6 @@ import type { ClaudeSessionView, ClaudeSnapshot, ProcessView } from './model.js'
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
-import { attentionProblems } from './attention-problems.js';
 import { installForProcess, type OmcInstall } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
 import { waitingFact } from './life.js';
@@ -40,6 +39,8 @@ export interface ClaudeDomainOptions {
   clock?: Clock;
   /** false for one-shot --json: no watches, no timers, transcripts read to the end at once. */
   live?: boolean;
+  /** false: the registry only (`status`: whether a Claude process waits, idles or died, not what it said). */
+  transcripts?: boolean;
   probe?: LivenessProbe;
   /** Lists tmux's windows (to name the registry's `session:@window`); default: the tmux of `env`. */
   tmux?: WindowLister;
@@ -97,7 +98,6 @@ export class ClaudeDomain implements Domain {
   private registryTimer: NodeJS.Timeout | null = null;
   private version = 0;
   private lastKey = '';
-  private attentionMemo: { snap: ClaudeSnapshot; sessions: unknown; problems: readonly Problem[] } | null = null;
   private viewCache = new Map<string, { key: string; view: ClaudeSessionView }>();
   private disposed = false;
   /** Each followed session's subagent files (subagents.ts), read with its transcript. */
@@ -134,20 +134,8 @@ export class ClaudeDomain implements Domain {
     this.wantedFrom = null;
     this.syncTranscripts(false);
   };
-  problems = (): readonly Problem[] => {
-    const snap = this.cell.getSnapshot();
-    const sessions = this.opts.sessions.getSnapshot();
-    if (this.attentionMemo?.snap !== snap || this.attentionMemo.sessions !== sessions) {
-      const attention = attentionProblems(sessions.sessions, snap);
-      // No attention lines (no Claude data): the snapshot's own list, so the store sees nothing moved.
-      this.attentionMemo = {
-        snap,
-        sessions,
-        problems: attention.length === 0 ? snap.problems : [...snap.problems, ...attention],
-      };
-    }
-    return this.attentionMemo.problems;
-  };
+  /** Problems with Claude Code's files. What needs the user (a prompt, an orphaned loop) is the attention model's. */
+  problems = (): readonly Problem[] => this.cell.getSnapshot().problems;
 
   /** Claude's files live outside the .omc root: the tree watcher never sees them. */
   wants(): boolean {
@@ -256,6 +244,7 @@ export class ClaudeDomain implements Domain {
   /** Which transcripts to follow: every registered session, and every OMC session of this project. */
   private wantedTranscripts(): Map<string, string> {
     const want = new Map<string, string>();
+    if (this.opts.transcripts === false) return want;
     for (const e of this.entries) if (e.cwd) want.set(e.sessionId, transcriptRel(e.cwd, e.sessionId));
     // An exited process's transcript holds its final figures (written as it exited).
     for (const [sid, p] of this.departed)

@@ -1,0 +1,49 @@
+/**
+ * The bin (dist/omc-top.mjs). tmux runs `omc-top status --tmux` every few
+ * seconds all day, and scripts ask `--version`: those answer from here, with
+ * only a few small modules loaded. A status line that must be computed from
+ * the files (no monitor keeps it ready) loads the status bundle beside this
+ * file (dist/omc-top-status.mjs: the store's readers, no React); everything
+ * else loads the app bundle (dist/omc-top-app.mjs, built from cli.tsx), which
+ * runs as if it had been started itself.
+ */
+import { parseStatusArgs, printStatus, type StatusIo } from './commands/status-fast.js';
+import { VERSION } from './version.js';
+
+const APP = './omc-top-app.mjs';
+const STATUS = './omc-top-status.mjs';
+
+/** Exit once stdout has flushed (a pipe would otherwise lose the line). */
+const exit = (code: number) => process.stdout.write('', () => process.exit(code));
+
+function cheap(argv: readonly string[]): number | null {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
+    process.stdout.write(`omc-top ${VERSION}\n`);
+    return 0;
+  }
+  if (argv[0] !== 'status') return null;
+  const io: StatusIo = {
+    out: (s) => process.stdout.write(s),
+    err: (s) => process.stderr.write(s),
+    cwd: process.cwd(),
+    env: process.env,
+  };
+  try {
+    const args = parseStatusArgs(argv.slice(1), io);
+    return typeof args === 'number' ? args : printStatus(args, io);
+  } catch {
+    // A usage error (or anything else): the app says it the way it says every error.
+    return null;
+  }
+}
+
+/** Computed specifiers: the bundler leaves them to Node, which loads the bundle from beside this file. */
+const beside = (file: string) => new URL(file, import.meta.url).href;
+
+const argv = process.argv.slice(2);
+const code = cheap(argv);
+if (code !== null) exit(code);
+else if (argv[0] === 'status') {
+  const m = (await import(beside(STATUS))) as { statusMain(argv: readonly string[]): number };
+  exit(m.statusMain(argv.slice(1)));
+} else await import(beside(APP));

@@ -1,0 +1,230 @@
+/**
+ * What "needs you" means: a condition that holds now and needs a human hand.
+ * Each one is a NeedItem with a stable identity made only of facts on disk
+ * (the registry's status time, a pid and its start time, a heartbeat), so
+ * every omc-top process (the monitor, `status --tmux`, `--json`, a second
+ * monitor) names the same occurrence the same way, and an acknowledgement of
+ * one occurrence does not hide the next (a new waiting episode is a new id).
+ * Pure: no I/O, no clock.
+ */
+import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
+import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
+import type { TrackedCancel } from '../../store/cancel/tracker.js';
+import type { SessionView } from '../../store/sessions/model.js';
+import type { TeamView } from '../../store/teams/model.js';
+
+export type NeedKind =
+  'waiting' | 'orphaned' | 'idle-loop' | 'cancel-not-taken' | 'team-stalled' | 'team-failed' | 'worker-dead';
+
+/** What the inbox offers first for an item (every item can also be acknowledged and opened). */
+export type NeedAction = 'jump' | 'cancel' | 'detail';
+
+export interface NeedItem {
+  /** This occurrence of the condition: `<kind>:<subject>@<occurrence>`, the same in every omc-top process. */
+  id: string;
+  kind: NeedKind;
+  /** One short phrase (notification rules, `needs` in `watch --json`): "waiting for you", "orphaned loop", … */
+  reason: string;
+  /** One line: what is wrong and what to do. */
+  text: string;
+  /** When the condition arose (as well as the files tell), epoch ms; the inbox lists the oldest first. */
+  since: number | null;
+  session: string | null;
+  mode: string | null;
+  team: string | null;
+  worker: string | null;
+  /** The file or directory it is about, relative to the .omc root (Enter opens what shows it). */
+  path: string | null;
+  /** What Claude waits for: the pending call when the transcript names it, else the registry's words. */
+  waitingOn: string | null;
+  /** The name Claude Code gives the session, when it has one. */
+  name: string | null;
+  /** `session:window` of the tmux pane the session runs in, when known. */
+  tmux: string | null;
+  action: NeedAction;
+}
+
+const sessionId = (s: SessionView) => (s.kind === 'legacy' ? 'legacy' : s.id);
+
+/** "main:@3.%7" → "main:@3": the window is what a user switches to. */
+export function tmuxWindow(tmux: string | null): string | null {
+  if (!tmux) return null;
+  const dot = tmux.lastIndexOf('.');
+  return dot > 0 ? tmux.slice(0, dot) : tmux;
+}
+
+/**
+ * What Claude waits for, in one line: the Claude domain's waiting fact (`waiting.text`, e.g. "permission prompt:
+ * Bash rm -rf ./cache", the pending call when the transcript names it); otherwise the registry's words.
+ */
+export function waitedOn(fact: AttentionFact, p: ProcessView | null): string {
+  return fact.waiting?.text || (p?.waitingFor ?? 'a prompt');
+}
+
+/** Where the session runs, as a user switches to it: tmux's own names ("main:2 claude") when tmux could tell. */
+export function tmuxPlace(p: ProcessView | null): string | null {
+  if (!p) return null;
+  return p.tmuxWhere && p.tmuxWhere !== p.tmux ? p.tmuxWhere : tmuxWindow(p.tmux);
+}
+
+/**
+ * The conditions the Claude process behind a session raises: the Claude domain's attention facts (the row's
+ * "!" marks the same ones), each with the identity of its occurrence.
+ */
+export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined): NeedItem[] {
+  if (s.kind === 'legacy' || !c) return [];
+  const p = c.process ?? null;
+  const facts = c.transcript?.facts ?? null;
+  const id = sessionId(s);
+  const loop = activeLoop(s);
+  const common = {
+    session: id,
+    team: null,
+    worker: null,
+    // The loop's own file when there is one: opening it picks that mode in the session detail (c cancels it).
+    path: loop?.path ?? `${s.dir}/`,
+    name: p?.name ?? null,
+    tmux: tmuxPlace(p),
+    waitingOn: null,
+    since: p?.since ?? null,
+  };
+  const out: NeedItem[] = [];
+  for (const a of attentionFor(s, p, facts)) {
+    if (a.kind === 'waiting-for-you') {
+      const on = waitedOn(a, p);
+      out.push({
+        ...common,
+        // One waiting episode: the registry's status time (a new prompt rewrites it).
+        id: `waiting:${id}@${p?.since ?? p?.pid ?? ''}`,
+        kind: 'waiting',
+        reason: 'waiting for you',
+        text: a.text,
+        mode: loop?.mode ?? null,
+        waitingOn: on,
+        action: 'jump',
+      });
+    } else if (a.kind === 'orphaned-loop' && loop) {
+      out.push({
+        ...common,
+        // The process that ended names the occurrence: a resumed session that dies again is a new one.
+        id: `orphaned:${id}/${loop.mode}@${p ? `${p.pid}:${p.procStart ?? ''}` : 'exit'}`,
+        kind: 'orphaned',
+        reason: 'orphaned loop',
+        text: a.text,
+        mode: loop.mode,
+        action: 'cancel',
+      });
+    } else if (a.kind === 'idle-while-active' && loop) {
+      out.push({
+        ...common,
+        id: `idle-loop:${id}/${loop.mode}@${p?.since ?? p?.pid ?? ''}`,
+        kind: 'idle-loop',
+        reason: 'idle loop',
+        text: a.text,
+        mode: loop.mode,
+        action: 'jump',
+      });
+    }
+  }
+  return out;
+}
+
+/** A cancel omc-top made that the verdict engine judged not taken, while the loop still runs. */
+export function cancelNeed(e: TrackedCancel, s: SessionView | undefined): NeedItem | null {
+  if (e.pauseOnly || e.phase !== 'not-taken') return null;
+  const still = s?.modes.find((m) => m.enforced && e.modes.includes(m.mode));
+  if (!still) return null;
+  const id = e.key === ':legacy' ? 'legacy' : e.key;
+  return {
+    id: `cancel-not-taken:${id}@${e.requestedMs}`,
+    kind: 'cancel-not-taken',
+    reason: 'cancel did not take',
+    text: e.text,
+    since: e.settledMs ?? e.requestedMs,
+    session: id,
+    mode: still.mode,
+    team: null,
+    worker: null,
+    path: still.path,
+    waitingOn: null,
+    name: null,
+    tmux: null,
+    action: 'cancel',
+  };
+}
+
+const lastBeat = (t: TeamView): number | null => {
+  let best: number | null = null;
+  for (const w of t.workers) {
+    const b = w.heartbeat?.lastBeatMs ?? null;
+    if (b !== null && (best === null || b > best)) best = b;
+  }
+  return best;
+};
+
+const teamBase = (t: TeamView) => ({
+  session: t.owner?.sessionId ?? null,
+  mode: null,
+  team: t.name,
+  path: t.dir,
+  waitingOn: null,
+  name: null,
+  tmux: null,
+});
+
+/** A failed or stalled team is one item; a dead worker of a team that still has a live one is its own. */
+export function teamNeeds(t: TeamView): NeedItem[] {
+  if (t.phase === 'failed') {
+    const at = t.phaseHistory.at(-1)?.atMs ?? null;
+    return [
+      {
+        ...teamBase(t),
+        id: `team-failed:${t.key}@${at ?? ''}`,
+        kind: 'team-failed',
+        reason: 'team failed',
+        text: `team ${t.name} failed`,
+        since: at,
+        worker: null,
+        action: 'detail',
+      },
+    ];
+  }
+  if (t.stalled) {
+    const beat = lastBeat(t);
+    return [
+      {
+        ...teamBase(t),
+        id: `team-stalled:${t.key}@${beat ?? ''}`,
+        kind: 'team-stalled',
+        reason: 'stalled: no live worker',
+        text: `team ${t.name} is stalled: no live worker (${t.workers.length} listed); clean it up or restart it`,
+        since: beat,
+        worker: null,
+        action: 'detail',
+      },
+    ];
+  }
+  if (t.phase === 'completed') return [];
+  const out: NeedItem[] = [];
+  for (const w of t.workers) {
+    if (w.pidAlive !== false || w.state === 'done') continue;
+    out.push({
+      ...teamBase(t),
+      id: `worker-dead:${t.key}/${w.name}@${w.heartbeat?.pid ?? ''}`,
+      kind: 'worker-dead',
+      reason: 'dead worker',
+      text: `worker ${w.name} of team ${t.name} is dead (its process is gone)`,
+      since: w.heartbeat?.lastBeatMs ?? null,
+      worker: w.name,
+      action: 'detail',
+    });
+  }
+  return out;
+}
+
+/** Oldest first (unknown times last), then by identity so every surface lists them in one order. */
+export function byAge(a: NeedItem, b: NeedItem): number {
+  const x = a.since ?? Infinity;
+  const y = b.since ?? Infinity;
+  return x - y || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}

@@ -1,0 +1,98 @@
+/**
+ * The status cache: what a live monitor shows for its root (the status-line
+ * values, needs-you count included), kept in omc-top's state directory so
+ * `omc-top status --tmux`, which tmux runs every few seconds all day, can
+ * answer from one small file instead of reading the whole tree. Light on
+ * purpose (no store, no React): the cheap status path loads only this.
+ *
+ * The file is trusted only while it proves itself: its writer (pid and start
+ * identity) is still running, it names this root, and omc-top's
+ * acknowledgements file is as the writer last read it. Anything else (no
+ * monitor, a crashed one, an acknowledgement made since, a damaged file) and
+ * the caller computes the line itself.
+ */
+import { ownStartIdentity, processStartIdentity } from '../../io/process-start.js';
+import { atomicWriteSync, ensureOwnDir, readTextSync, statSync, unlinkUnder } from '../../io/safe-fs/index.js';
+import { rootFileName } from '../../io/state-dir.js';
+import { isStatusValues, type StatusValues } from '../status-line.js';
+import { ackFileName, type AckStamp } from './acks.js';
+
+const CACHE_VERSION = 1;
+const CACHE_MAX_BYTES = 64 * 1024;
+
+export const statusCacheName = (root: string) => rootFileName('status', root);
+
+export interface StatusCache {
+  version: number;
+  root: string;
+  pid: number;
+  start: string;
+  /** When the writer computed it (epoch ms). */
+  at: number;
+  values: StatusValues;
+  /** The acknowledgements file as the writer last read it (null: none). */
+  acks: AckStamp | null;
+}
+
+/** Writes the cache for `root` (false: this platform cannot prove the writer is alive, so nothing is written). */
+export function writeStatusCache(
+  dir: string,
+  root: string,
+  values: StatusValues,
+  acks: AckStamp | null,
+  at: number,
+): boolean {
+  const start = ownStartIdentity();
+  if (typeof start !== 'string' || start === 'absent') return false;
+  const doc: StatusCache = { version: CACHE_VERSION, root, pid: process.pid, start, at, values, acks };
+  ensureOwnDir(dir);
+  atomicWriteSync(dir, statusCacheName(root), JSON.stringify(doc));
+  return true;
+}
+
+/** Removes the cache if this process wrote it (a monitor that exits). */
+export function removeStatusCache(dir: string, root: string): void {
+  const c = readStatusCache(dir, root);
+  if (c.cache?.pid === process.pid) unlinkUnder(dir, statusCacheName(root));
+}
+
+export type CacheRead = { cache: StatusCache; why: null } | { cache: null; why: string };
+
+/** The cache for `root` as written, or why there is none to use (missing, damaged, another root). */
+export function readStatusCache(dir: string, root: string): CacheRead {
+  const r = readTextSync(dir, statusCacheName(root), CACHE_MAX_BYTES);
+  if (!r.ok) return { cache: null, why: r.code === 'missing' ? 'no monitor has written one' : r.message };
+  let v: Partial<StatusCache>;
+  try {
+    v = JSON.parse(r.text) as Partial<StatusCache>;
+  } catch {
+    return { cache: null, why: 'not JSON' };
+  }
+  if (!v || typeof v !== 'object' || v.version !== CACHE_VERSION) return { cache: null, why: 'another version' };
+  if (v.root !== root) return { cache: null, why: 'written for another root' };
+  if (!Number.isSafeInteger(v.pid) || typeof v.start !== 'string' || typeof v.at !== 'number')
+    return { cache: null, why: 'no writer identity' };
+  if (!isStatusValues(v.values)) return { cache: null, why: 'no status values' };
+  const a = v.acks;
+  const acks =
+    a && typeof a === 'object' && typeof a.mtimeMs === 'number' && typeof a.size === 'number'
+      ? { mtimeMs: a.mtimeMs, size: a.size }
+      : null;
+  return {
+    cache: { version: CACHE_VERSION, root, pid: v.pid as number, start: v.start, at: v.at, values: v.values, acks },
+    why: null,
+  };
+}
+
+/** The cache if it is what a live monitor shows now, else why not. */
+export function liveStatusCache(dir: string, root: string): CacheRead {
+  const r = readStatusCache(dir, root);
+  if (!r.cache) return r;
+  const c = r.cache;
+  if (processStartIdentity(c.pid) !== c.start) return { cache: null, why: 'its monitor is not running' };
+  const st = statSync(dir, ackFileName(root));
+  const now = st ? { mtimeMs: st.mtimeMs, size: st.size } : null;
+  if ((now?.mtimeMs ?? null) !== (c.acks?.mtimeMs ?? null) || (now?.size ?? null) !== (c.acks?.size ?? null))
+    return { cache: null, why: 'acknowledgements changed since it was written' };
+  return r;
+}

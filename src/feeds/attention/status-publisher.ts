@@ -1,0 +1,73 @@
+/**
+ * Keeps the status cache (status-cache.ts) equal to what a live monitor
+ * shows: rewritten soon after the needs-you count or omc-top's
+ * acknowledgements file moved, and at most once a second for the loops'
+ * progress (each write is an atomic replace with its fsyncs, and 2,000 live
+ * loops iterate all the time); removed when the monitor stops. A write that
+ * fails (a full disk) only means `status --tmux` computes the line itself.
+ */
+import type { OmcStore } from '../../store/store.js';
+import { loopValues } from '../status-line.js';
+import type { AttentionMonitor } from './monitor.js';
+import { removeStatusCache, writeStatusCache } from './status-cache.js';
+
+/** After the count (or the acknowledgements) changed: changes closer together than this are one write. */
+export const STATUS_CACHE_COUNT_MS = 100;
+/** After a loop's progress changed: at most one write per this long. */
+export const STATUS_CACHE_LOOPS_MS = 1000;
+
+export function publishStatusCache(opts: {
+  store: OmcStore;
+  monitor: AttentionMonitor;
+  project: string;
+  /** omc-top's state directory (io/state-dir.ts). */
+  dir: string;
+}): () => void {
+  const { store, monitor, project, dir } = opts;
+  let timer: NodeJS.Timeout | null = null;
+  let due = Infinity;
+  let last = '';
+  let stopped = false;
+  let wrote = false;
+  const write = () => {
+    timer = null;
+    due = Infinity;
+    if (stopped || !monitor.ready) return;
+    const values = { ...loopValues(store.sessions.getSnapshot()), needs: monitor.count.getSnapshot(), project };
+    const acks = monitor.acks?.stamp() ?? null;
+    const key = JSON.stringify([values, acks]);
+    if (key === last) return;
+    try {
+      if (writeStatusCache(dir, store.root, values, acks, Date.now())) {
+        last = key;
+        wrote = true;
+      }
+    } catch {
+      /* the cache is a shortcut: without it `status --tmux` computes the line itself */
+    }
+  };
+  /** Writes within `ms`, or sooner if a write is already due sooner. */
+  const schedule = (ms: number) => {
+    if (stopped || Date.now() + ms >= due) return;
+    if (timer) clearTimeout(timer);
+    due = Date.now() + ms;
+    timer = setTimeout(write, ms);
+    timer.unref?.();
+  };
+  const unsubs = [
+    monitor.view.subscribe(() => schedule(STATUS_CACHE_COUNT_MS)),
+    store.sessions.subscribe(() => schedule(STATUS_CACHE_LOOPS_MS)),
+  ];
+  schedule(STATUS_CACHE_COUNT_MS);
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    unsubs.forEach((u) => u());
+    if (!wrote) return;
+    try {
+      removeStatusCache(dir, store.root);
+    } catch {
+      /* a stale cache is refused anyway: its writer is gone */
+    }
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * The inbox's keys (`!`), as a bindings table like every pane's: the router
+ * dispatches from it, and the footer and the `?` help are generated from it.
+ * Acting on an item goes through the pane that shows it: Enter opens the
+ * session (or the pane of a file), J and c open the session and press the
+ * Sessions pane's own jump and cancel (the same checks and confirmation).
+ */
+import { dispatch, type Binding, type BindingContext } from '../kit/bindings.js';
+import type { ListState, Move } from '../kit/list.js';
+import { mode, navBindings } from '../kit/nav.js';
+import type { InputEvent } from '../terminal/keys.js';
+import { acknowledge } from '../feeds/attention/control.js';
+import type { NeedItem } from '../feeds/attention/needs.js';
+import { inboxLayout, moveInbox, type InboxLayout, type InboxRow } from '../ui/inbox-layout.js';
+import { paneOfProblem } from '../ui/problems-view.js';
+import type { TextOverlay } from '../kit/ui-store.js';
+import { bodyOf, contextFor, inboxRowsOf, paneById, type RouterEnv } from './env.js';
+
+export interface InboxContext extends BindingContext<ListState | undefined> {
+  env: RouterEnv;
+  lay: InboxLayout;
+}
+
+type B = Binding<ListState | undefined, InboxContext>;
+
+const rowOf = (ctx: InboxContext): InboxRow | null => ctx.lay.selected;
+const needOf = (ctx: InboxContext): NeedItem | null => {
+  const r = rowOf(ctx);
+  return r?.kind === 'need' ? r.item : null;
+};
+const sessionPath = (n: NeedItem) => n.path ?? `state/sessions/${n.session}/`;
+
+/** Closes the inbox and opens what `path` belongs to (a session's file opens that session, its mode picked). */
+function openPath(env: RouterEnv, path: string): boolean {
+  const target = paneOfProblem(path);
+  if (!target) {
+    env.app.flash(`no pane shows ${path}`, 'info');
+    return false;
+  }
+  env.ui.setOverlay(null);
+  env.ui.setPane(target.pane);
+  const pane = paneById(env.panes, target.pane);
+  if (pane.reveal)
+    env.ui.setPaneState(target.pane, (st: unknown) => pane.reveal?.(st, path, env.store) ?? st, pane.init);
+  return true;
+}
+
+/** Opens the item's session and presses `key` there: the Sessions pane's own binding does the work. */
+function pressInSession(env: RouterEnv, n: NeedItem, key: string): void {
+  if (!openPath(env, sessionPath(n))) return;
+  const pane = paneById(env.panes, 'sessions');
+  const ev: InputEvent = { kind: 'key', key: { name: 'char', ch: key, ctrl: false, meta: false, shift: false } };
+  dispatch(pane.bindings, ev, contextFor(env, pane));
+}
+
+const noSession = (ctx: InboxContext) => {
+  const n = needOf(ctx);
+  return !n
+    ? 'select an item that needs you'
+    : !n.session || n.session === 'legacy'
+      ? 'this item has no session'
+      : null;
+};
+
+const ALWAYS = mode<ListState | undefined>('', () => true);
+const move = (to: Move) => (ctx: InboxContext) => ctx.set(moveInbox(ctx.lay, ctx.state, to));
+
+export const INBOX_BINDINGS: readonly B[] = [
+  // The same move keys as every list (kit/nav.ts), and Space for a page as in a pager.
+  ...navBindings<ListState | undefined, InboxContext>(ALWAYS, 'selection', (ctx, to) => move(to)(ctx), { hint: false }),
+  { keys: [' '], help: 'selection: a page down', run: move({ page: 1 }) },
+  // The footer shows the hints in this order, as many as fit: the ones that act on the item first.
+  {
+    keys: ['a'],
+    help: 'acknowledge: the item leaves the count (here, in status --tmux and every omc-top) until it arises anew',
+    hint: 'ack',
+    // Not a write to .omc, but to omc-top's own state directory: --readonly writes nothing at all.
+    writes: true,
+    readonlyText: '--readonly: nothing is written, so nothing can be acknowledged',
+    disabled: (ctx) => {
+      const r = rowOf(ctx);
+      if (r?.kind !== 'need') return 'select an item that needs you (problems with files clear when the file is fixed)';
+      return r.acked ? 'already acknowledged' : null;
+    },
+    run: (ctx) => {
+      const n = needOf(ctx);
+      if (!n) return;
+      const app = ctx.env.app;
+      void acknowledge(app.attention, [n], app.now()).then(
+        (text) => app.flash(text, 'success'),
+        (e: unknown) => app.flash(`acknowledge: ${(e as Error).message}`, 'error'),
+      );
+    },
+  },
+  {
+    keys: ['J'],
+    help: "jump: switch tmux to the pane of the item's Claude session (as J in the Sessions pane)",
+    hint: 'jump',
+    disabled: noSession,
+    run: (ctx) => {
+      const n = needOf(ctx);
+      if (n) pressInSession(ctx.env, n, 'J');
+    },
+  },
+  {
+    keys: ['c'],
+    help: "cancel the item's loop (cleans up an orphaned one): the Sessions pane's cancel, with its confirmation",
+    hint: 'cancel',
+    writes: true,
+    disabled: (ctx) => noSession(ctx) ?? (needOf(ctx)?.mode ? null : 'no loop to cancel for this item'),
+    run: (ctx) => {
+      const n = needOf(ctx);
+      if (n) pressInSession(ctx.env, n, 'c');
+    },
+  },
+  {
+    keys: ['enter', 'right', 'l'],
+    help: 'open what the item is about: its session (the mode it names picked), its team, the pane of the file',
+    hint: 'open',
+    disabled: (ctx) => (rowOf(ctx) ? null : 'nothing selected'),
+    run: (ctx) => {
+      const r = rowOf(ctx);
+      if (r?.kind === 'need') openPath(ctx.env, r.item.team ? `state/team/${r.item.team}/` : sessionPath(r.item));
+      else if (r?.kind === 'problem') openPath(ctx.env, r.problem.path);
+    },
+  },
+  // No hint: the inbox's title line says "Esc closes".
+  { keys: ['escape', '!'], help: 'close the inbox', run: (ctx) => ctx.env.ui.setOverlay(null) },
+];
+
+/** The inbox's context for a key (or for the footer: the same layout the view draws). */
+export function inboxContext(env: RouterEnv, overlay: TextOverlay): InboxContext {
+  const lay = inboxLayout(inboxRowsOf(env), overlay.list, bodyOf(env), env.app.now());
+  return {
+    env,
+    lay,
+    state: overlay.list,
+    set: (next) => {
+      const cur = env.ui.state.overlay;
+      if (cur?.kind !== 'problems') return;
+      const list = typeof next === 'function' ? next(cur.list) : next;
+      env.ui.setOverlay({ ...cur, list });
+    },
+    app: env.app,
+  };
+}
+
+export function routeInbox(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): boolean {
+  return dispatch(INBOX_BINDINGS, ev, inboxContext(env, overlay));
+}

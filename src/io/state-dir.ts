@@ -1,0 +1,20 @@
+/**
+ * omc-top's own state directory: `$XDG_STATE_HOME/omc-top/` (default
+ * `~/.local/state/omc-top/`), outside every .omc tree. Files that belong to
+ * one .omc root carry a short digest of its absolute path in their name, so
+ * every omc-top process on this machine finds the same file for a root.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+
+export function ownStateDir(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
+  const base =
+    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
+  return path.join(base, 'omc-top');
+}
+
+/** `<prefix>-<16 hex of sha256(root)>.json`. */
+export function rootFileName(prefix: string, root: string): string {
+  return `${prefix}-${createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 16)}.json`;
+}

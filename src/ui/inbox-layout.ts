@@ -1,0 +1,151 @@
+/**
+ * The inbox (`!`) as rows: what needs you (oldest first), then what was
+ * acknowledged and still holds, then the problems with files, each section
+ * under its own heading. Headings are rows the selection steps over. Laid
+ * out once: the view draws these rows and the router moves the selection by
+ * the same ids and window.
+ */
+import type { NeedItem } from '../feeds/attention/needs.js';
+import type { AttentionView } from '../feeds/attention/view.js';
+import type { Size } from '../kit/pane.js';
+import { initList, listView, moveList, type ListState, type ListView, type Move } from '../kit/list.js';
+import { explainOmc56Path } from '../store/omc56/known-files.js';
+import { formatAge, wrapText } from './format.js';
+import { isAnswerLine } from '../feeds/answers/items.js';
+
+export interface ProblemLike {
+  path: string;
+  message: string;
+  severity: string;
+  /** The item's own lines, when it has more to say than its path and message (an OMC gate's run). */
+  detail?: readonly string[];
+}
+
+export type InboxRow =
+  | { kind: 'heading'; id: string; text: string }
+  | { kind: 'need'; id: string; item: NeedItem; acked: boolean }
+  | { kind: 'problem'; id: string; problem: ProblemLike };
+
+export const problemId = (p: ProblemLike) => `problem:${p.path}\u0000${p.message}`;
+
+export function inboxRows(view: AttentionView | null, problems: readonly ProblemLike[]): InboxRow[] {
+  const rows: InboxRow[] = [];
+  const open = view?.open ?? [];
+  rows.push({
+    kind: 'heading',
+    id: 'h:needs',
+    text:
+      view === null
+        ? 'Needs you: not followed here'
+        : open.length
+          ? `Needs you (${open.length})`
+          : 'Needs you: nothing',
+  });
+  for (const n of open) rows.push({ kind: 'need', id: `need:${n.id}`, item: n, acked: false });
+  if (view && view.acked.length > 0) {
+    rows.push({ kind: 'heading', id: 'h:acked', text: `Acknowledged, still holding (${view.acked.length})` });
+    for (const n of view.acked) rows.push({ kind: 'need', id: `need:${n.id}`, item: n, acked: true });
+  }
+  // A permission request or an OMC gate waiting for a decision: its own section, before the files' problems.
+  const answers = problems.filter(isAnswerLine);
+  const files = problems.filter((p) => !isAnswerLine(p));
+  if (answers.length > 0) {
+    rows.push({ kind: 'heading', id: 'h:answer', text: `To answer (${answers.length})` });
+    for (const p of answers) rows.push({ kind: 'problem', id: problemId(p), problem: p });
+  }
+  rows.push({
+    kind: 'heading',
+    id: 'h:problems',
+    text: files.length ? `Problems with files (${files.length})` : 'Problems with files: none',
+  });
+  for (const p of files) rows.push({ kind: 'problem', id: problemId(p), problem: p });
+  return rows;
+}
+
+/** Who an item is about, shortest useful form: the Claude session's name and tmux window, else the short id. */
+export function whoOf(n: NeedItem): string {
+  const session = n.name ?? (n.session ? (n.session.length > 12 ? n.session.slice(0, 8) : n.session) : null);
+  return [session, n.tmux, n.team ? `team ${n.team}` : null, n.worker, n.mode].filter(Boolean).join(' ');
+}
+
+/** One row's text (the view cuts it to the width). */
+export function rowText(r: InboxRow, now: number): string {
+  if (r.kind === 'heading') return r.text;
+  if (r.kind === 'problem') return `⚠ ${r.problem.path}: ${r.problem.message}`;
+  const n = r.item;
+  const what = n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason;
+  return `${r.acked ? '·' : '»'} ${formatAge(n.since, now).padStart(3)} ${what} — ${whoOf(n)}`;
+}
+
+const selectable = (r: InboxRow | undefined) => r !== undefined && r.kind !== 'heading';
+
+export interface InboxLayout {
+  rows: InboxRow[];
+  ids: string[];
+  /** Rows for the list; the selected row's full text takes the rest. */
+  height: number;
+  detail: string[];
+  view: ListView;
+  selected: InboxRow | null;
+}
+
+/** Where the selection is, stepping off a heading (down, else up) so a row is always selected when there is one. */
+function settleIndex(rows: readonly InboxRow[], index: number): number {
+  if (selectable(rows[index])) return index;
+  for (let i = index + 1; i < rows.length; i++) if (selectable(rows[i])) return i;
+  for (let i = index - 1; i >= 0; i--) if (selectable(rows[i])) return i;
+  return -1;
+}
+
+function detailOf(r: InboxRow | null, w: number, now: number): string[] {
+  if (!r || r.kind === 'heading') return [];
+  if (r.kind === 'problem') {
+    if (r.problem.detail) return r.problem.detail.flatMap((l) => wrapText(l, w));
+    // An OMC 5.6 file says what it is: these files are new to most users (known-files.ts).
+    const known = explainOmc56Path(r.problem.path);
+    return [
+      ...wrapText(r.problem.path, w),
+      ...wrapText(`  ${r.problem.message}`, w),
+      ...(known ? wrapText(`  (${r.problem.path}: ${known.what})`, w) : []),
+    ];
+  }
+  const n = r.item;
+  const since = n.since === null ? '' : ` · since ${formatAge(n.since, now)} ago`;
+  return [
+    ...wrapText(`${n.text}${since}`, w),
+    ...wrapText(`  ${[whoOf(n), n.session && n.name ? n.session : null, n.path].filter(Boolean).join(' · ')}`, w),
+    ...(r.acked ? wrapText('  acknowledged: not counted until it arises anew', w) : []),
+  ];
+}
+
+export function inboxLayout(rows: InboxRow[], list: ListState | undefined, body: Size, now: number): InboxLayout {
+  const ids = rows.map((r) => r.id);
+  const l = list ?? initList();
+  const first = listView(l, ids, Number.MAX_SAFE_INTEGER);
+  const index = first.index < 0 ? -1 : settleIndex(rows, first.index);
+  const selected = index >= 0 ? (rows[index] ?? null) : null;
+  const w = Math.max(10, body.columns - 2);
+  const detail = detailOf(selected, w, now).slice(0, Math.max(0, Math.floor(body.rows / 3)));
+  // The title line and, with a detail, a blank line above it.
+  const height = Math.max(1, body.rows - 1 - (detail.length ? detail.length + 1 : 0));
+  const at = { ...l, id: selected?.id ?? l.id, index: index < 0 ? l.index : index };
+  return { rows, ids, height, detail, view: listView(at, ids, height), selected };
+}
+
+const goesDown = (to: Move) =>
+  to === 'first' ? true : to === 'last' ? false : typeof to === 'number' ? to > 0 : to.page > 0;
+
+/** A move that lands on a heading goes one row further the same way (or the other way, at an end). */
+export function moveInbox(lay: InboxLayout, list: ListState | undefined, to: Move): ListState {
+  const l = { ...(list ?? initList()), id: lay.selected?.id ?? null, index: Math.max(0, lay.view.index) };
+  const next = moveList(l, lay.ids, to, lay.height);
+  const i = lay.ids.indexOf(next.id ?? '');
+  if (i < 0 || selectable(lay.rows[i])) return next;
+  let j = -1;
+  if (goesDown(to)) j = settleIndex(lay.rows, i);
+  else {
+    for (let k = i - 1; k >= 0 && j < 0; k--) if (selectable(lay.rows[k])) j = k;
+    if (j < 0) j = settleIndex(lay.rows, i);
+  }
+  return j >= 0 ? moveList(next, lay.ids, j - i, lay.height) : next;
+}

@@ -1,0 +1,111 @@
+/**
+ * omc-top's own state for the attention inbox: the acknowledgements file (a
+ * second reader sees an ack at once; two writers merge; a damaged file is a
+ * problem line and the acknowledgements read before still hold, never a
+ * crash) and the status cache (used only while its monitor is alive, for its
+ * own root, with the acknowledgements as it read them).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AckFile } from '../../src/feeds/attention/acks.js';
+import { liveStatusCache, statusCacheName, writeStatusCache } from '../../src/feeds/attention/status-cache.js';
+import { waitFor } from '../helpers/fixtures.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+function scratch(): { dir: string; root: string } {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-acks-'));
+  dirs.push(base);
+  return { dir: path.join(base, 'state', 'omc-top'), root: path.join(base, 'proj', '.omc') };
+}
+
+describe('acknowledgements', () => {
+  it('an ack is on disk for every other reader; two writers merge', async () => {
+    const { dir, root } = scratch();
+    const a = new AckFile(dir, root);
+    const b = new AckFile(dir, root);
+    expect(a.has('x')).toBe(false);
+    await a.ack(['x'], 1);
+    await b.ack(['y'], 2);
+    const c = new AckFile(dir, root);
+    expect([c.has('x'), c.has('y')]).toEqual([true, true]);
+    expect(b.has('x')).toBe(true);
+    expect(a.load()).toBe(true);
+    expect(a.has('y')).toBe(true);
+    // Another root's file is another file.
+    expect(new AckFile(dir, `${root}2`).has('x')).toBe(false);
+  });
+
+  it('a damaged file: a problem line, the acks read before still hold, nothing throws; the next ack repairs it', async () => {
+    const { dir, root } = scratch();
+    const a = new AckFile(dir, root);
+    await a.ack(['x'], 1);
+    for (const bad of ['{ "version": 1, "acks": ', '[]', '{"version":2,"acks":{}}', '{"version":1,"acks":[1]}']) {
+      fs.writeFileSync(path.join(dir, a.file), bad);
+      expect(() => a.load()).not.toThrow();
+      expect(a.problem).toMatch(
+        /acknowledgements \(attention-[0-9a-f]{16}\.json\) .*; the ones read before still hold/,
+      );
+      expect(a.has('x')).toBe(true);
+    }
+    // A fresh reader has no last good value: nothing acknowledged, the same problem, no crash.
+    const fresh = new AckFile(dir, root);
+    expect(fresh.has('x')).toBe(false);
+    expect(fresh.problem).not.toBeNull();
+    await a.ack(['y'], 2);
+    expect(a.problem).toBeNull();
+    expect([a.has('x'), a.has('y')]).toEqual([true, true]);
+  });
+
+  it('entries that are not id → time are skipped, the rest hold', () => {
+    const { dir, root } = scratch();
+    const a = new AckFile(dir, root);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, a.file), JSON.stringify({ version: 1, acks: { good: 5, bad: 'x', '': 3 } }));
+    a.load();
+    expect([a.has('good'), a.has('bad'), a.size()]).toEqual([true, false, 1]);
+  });
+});
+
+describe('status cache', () => {
+  const values = { loops: 'ralph 2/5', active: 1, needs: 3, project: 'p' };
+
+  it('is used while its writer runs, for its root, with the acknowledgements as it read them', async () => {
+    const { dir, root } = scratch();
+    expect(liveStatusCache(dir, root).why).toMatch(/no monitor/);
+    expect(writeStatusCache(dir, root, values, null, 1)).toBe(true);
+    expect(liveStatusCache(dir, root).cache?.values).toEqual(values);
+    expect(liveStatusCache(dir, `${root}x`).cache).toBeNull();
+    // An acknowledgement made since (by anyone): the cache no longer says what the monitor will show.
+    await new AckFile(dir, root).ack(['x'], 1);
+    expect(liveStatusCache(dir, root).why).toMatch(/acknowledgements changed/);
+  });
+
+  it('a writer that is gone, or a damaged file, is not used', async () => {
+    const { dir, root } = scratch();
+    fs.mkdirSync(dir, { recursive: true });
+    // A process that wrote a cache and exited.
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('${path.resolve('src/feeds/attention/status-cache.ts')}').then((m) => m.writeStatusCache(${JSON.stringify(dir)}, ${JSON.stringify(root)}, ${JSON.stringify(values)}, null, 1))`,
+      ],
+      { stdio: 'ignore' },
+    );
+    await new Promise((r) => child.on('exit', r));
+    await waitFor(() => fs.existsSync(path.join(dir, statusCacheName(root))) || null, { what: 'the cache' });
+    expect(liveStatusCache(dir, root).why).toMatch(/not running/);
+    fs.writeFileSync(path.join(dir, statusCacheName(root)), '{"version":1,"root":');
+    expect(liveStatusCache(dir, root).cache).toBeNull();
+    fs.writeFileSync(path.join(dir, statusCacheName(root)), JSON.stringify({ version: 1, root, pid: process.pid }));
+    expect(liveStatusCache(dir, root).cache).toBeNull();
+  });
+});
