@@ -31,6 +31,13 @@ export const problemId = (p: ProblemLike) => `problem:${p.path}\u0000${p.message
 export function inboxRows(view: AttentionView | null, problems: readonly ProblemLike[]): InboxRow[] {
   const rows: InboxRow[] = [];
   const open = view?.open ?? [];
+  // A permission request or an OMC gate waiting for a decision: answered here, so listed first.
+  const answers = problems.filter(isAnswerLine);
+  const files = problems.filter((p) => !isAnswerLine(p));
+  if (answers.length > 0) {
+    rows.push({ kind: 'heading', id: 'h:answer', text: `To answer (${answers.length}, listed first)` });
+    for (const p of answers) rows.push({ kind: 'problem', id: problemId(p), problem: p });
+  }
   rows.push({
     kind: 'heading',
     id: 'h:needs',
@@ -45,13 +52,6 @@ export function inboxRows(view: AttentionView | null, problems: readonly Problem
   if (view && view.acked.length > 0) {
     rows.push({ kind: 'heading', id: 'h:acked', text: `Acknowledged, still holding (${view.acked.length})` });
     for (const n of view.acked) rows.push({ kind: 'need', id: `need:${n.id}`, item: n, acked: true });
-  }
-  // A permission request or an OMC gate waiting for a decision: its own section, before the files' problems.
-  const answers = problems.filter(isAnswerLine);
-  const files = problems.filter((p) => !isAnswerLine(p));
-  if (answers.length > 0) {
-    rows.push({ kind: 'heading', id: 'h:answer', text: `To answer (${answers.length})` });
-    for (const p of answers) rows.push({ kind: 'problem', id: problemId(p), problem: p });
   }
   rows.push({
     kind: 'heading',
@@ -71,7 +71,8 @@ export function whoOf(n: NeedItem): string {
 /** One row's text (the view cuts it to the width). */
 export function rowText(r: InboxRow, now: number): string {
   if (r.kind === 'heading') return r.text;
-  if (r.kind === 'problem') return `⚠ ${r.problem.path}: ${r.problem.message}`;
+  if (r.kind === 'problem')
+    return isAnswerLine(r.problem) ? `» ${r.problem.message}` : `⚠ ${r.problem.path}: ${r.problem.message}`;
   const n = r.item;
   const what = n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason;
   return `${r.acked ? '·' : '»'} ${formatAge(n.since, now).padStart(3)} ${what} — ${whoOf(n)}`;
