@@ -1,6 +1,15 @@
 import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { viteInkPatches } from './scripts/ink-patches/index.mjs';
+import { measureTimeScale, TIME_SCALE_ENV } from './test/helpers/time-scale.js';
+
+/**
+ * How long tests may wait, for this machine now (test/helpers/time-scale.ts): measured once here and
+ * exported, so every worker and every helper uses the same factor.
+ */
+const time = measureTimeScale();
+process.env[TIME_SCALE_ENV] = String(time.scale);
+if (time.scale !== 1) console.log(`[omc-top tests] waits scaled x${time.scale}: ${time.why}`);
 
 /** Ink ships source maps that name sources it does not ship; inlined, each would print a warning. */
 const dropShippedSourceMaps = {
@@ -20,8 +29,8 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // node-pty and child processes are happier in forked workers than in threads.
     pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: Math.round(30_000 * time.scale),
+    hookTimeout: Math.round(60_000 * time.scale),
     // pty e2e tests are CPU-heavy on a 2-core box; keep a little headroom.
     maxWorkers: 2,
     // Vite transforms (so patches) only what it inlines. ink-testing-library goes

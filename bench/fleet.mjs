@@ -5,12 +5,18 @@
 // change→screen (a visible row's iteration written on disk → the bytes that show it).
 // The RSS / CPU are the fleet process's own; ssh clients and the remote omc-tops are separate processes
 // (their RSS is printed too).
-//   npx tsx bench/fleet.mjs [--local-only | --remote-only] [--idle 10] [--changes 20]
+// The local run also starts omc-top on one of the 20 projects alone (same tree shape, same Claude registry), in the
+// same run, for the issue-30 targets as ratios: the fleet's idle ÷ the sum of its projects' idle (20 × one), the
+// fleet's change→screen p95 ÷ one project's, and the fleet's time to live against 7.5 s.
+//   npx tsx bench/fleet.mjs [--local-only | --remote-only] [--idle 10] [--changes 20] [--cpu-prof DIR]
+// `--cpu-prof DIR`: a V8 CPU profile of the `--all` process into DIR (an unminified bundle names functions:
+// `--bin .bench-tmp/unminified/omc-top.mjs` after bench/profile.mjs built it).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generatedTree, machine, now, omcWrite, pct, procStats, sleep, startMonitor } from './lib.mjs';
+import { hostLine, ratioLine } from './targets-lib.mjs';
 import { sshSkipReason, startSshRig } from '../test/fleet/sshd-harness.ts';
 
 const arg = (name, dflt) => {
@@ -19,6 +25,8 @@ const arg = (name, dflt) => {
 };
 const idleSeconds = Number(arg('idle', '10'));
 const changes = Number(arg('changes', '20'));
+const CPU_PROF = arg('cpu-prof', null);
+const FLEET_BIN = arg('bin', null);
 const ID = /\b([0-9a-f]{8})-[0-9a-f]{4}\b/g;
 
 const startTicks = (pid) => {
@@ -44,9 +52,9 @@ function bump(root, sid, iteration) {
   omcWrite(file, { ...s, active: true, iteration, last_checked_at: new Date().toISOString() });
 }
 
-async function measure(m, { liveRe, index, label }) {
+async function measure(m, { liveRe, index, label, firstRe = /omc-top --all/ }) {
   const r = { run: label };
-  r.firstFrameMs = Math.round((await m.waitScreen(/omc-top --all/, 60_000)) - m.spawnedAt);
+  r.firstFrameMs = Math.round((await m.waitScreen(firstRe, 60_000)) - m.spawnedAt);
   r.liveMs = Math.round((await m.waitScreen(liveRe, 180_000)) - m.spawnedAt);
   await sleep(1500);
   r.rssMb = Math.round(procStats(m.pid).rssMb);
@@ -102,17 +110,46 @@ async function local() {
       );
     }
     const env = { HOME: home, CLAUDE_CONFIG_DIR: config, XDG_STATE_HOME: path.join(base, 'state') };
-    const m = startMonitor({ args: ['--all'], cols: 160, rows: 40, env });
+    const index = indexSessions(roots);
+    const m = startMonitor({
+      args: ['--all'],
+      cols: 160,
+      rows: 40,
+      env,
+      ...(FLEET_BIN ? { bin: path.resolve(FLEET_BIN) } : {}),
+      nodeArgs: CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [],
+    });
+    let fleet;
     try {
-      return await measure(m, {
+      fleet = await measure(m, {
         liveRe: /20 roots(?![^\n]*reading)/,
-        index: indexSessions(roots),
+        index,
         label: '--all: 20 projects × 200 sessions',
       });
     } finally {
       m.pty.kill('SIGTERM');
       await sleep(500);
     }
+    // One of those projects alone, same viewport, same registry: what the fleet is held against.
+    const one = startMonitor({
+      args: ['--root', roots[0]],
+      cols: 160,
+      rows: 40,
+      env,
+      ...(FLEET_BIN ? { bin: path.resolve(FLEET_BIN) } : {}),
+    });
+    try {
+      fleet.oneProject = await measure(one, {
+        firstRe: /STATUS\s+SESSION/,
+        liveRe: / live\s*$/m,
+        index: indexSessions([roots[0]]),
+        label: 'one of those projects alone (--root)',
+      });
+    } finally {
+      one.pty.kill('SIGTERM');
+      await sleep(500);
+    }
+    return fleet;
   } finally {
     for (const c of sleepers) c.kill('SIGKILL');
     for (const r of roots) fs.rmSync(path.dirname(r), { recursive: true, force: true });
@@ -168,4 +205,33 @@ const out = { machine: machine(), idleSeconds, changes, results: [] };
 if (!process.argv.includes('--remote-only')) out.results.push(await local());
 if (!process.argv.includes('--local-only')) out.results.push(await remote());
 console.log(JSON.stringify(out, null, 2));
+const fleet = out.results.find((r) => r.oneProject);
+if (fleet) {
+  const one = fleet.oneProject;
+  console.log(
+    ratioLine({
+      target: "fleet `--all` (20 projects × 200) idle ÷ the sum of its projects' idle (20 × one alone)",
+      value: fleet.idleCpuPct / (20 * one.idleCpuPct),
+      limit: 1,
+      figures: `${fleet.idleCpuPct} % ÷ 20 × ${one.idleCpuPct} % of a core over ${idleSeconds} s`,
+    }),
+  );
+  console.log(
+    ratioLine({
+      target: "fleet change→screen p95 ÷ one project's",
+      value: fleet.changeToScreenMs.p95 / one.changeToScreenMs.p95,
+      limit: 1.5,
+      figures: `${fleet.changeToScreenMs.p95} / ${one.changeToScreenMs.p95} ms (p50 ${fleet.changeToScreenMs.p50} / ${one.changeToScreenMs.p50}), ${changes} changes each`,
+    }),
+  );
+  console.log(
+    ratioLine({
+      target: 'fleet time to live ÷ 7.5 s',
+      value: fleet.liveMs / 7500,
+      limit: 1,
+      figures: `live after ${fleet.liveMs} ms (one project alone: ${one.liveMs} ms); first frame ${fleet.firstFrameMs} ms`,
+    }),
+  );
+}
+console.log(hostLine(out.machine));
 process.exit(0);

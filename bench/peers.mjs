@@ -4,13 +4,15 @@
 // Stop hook writes it, on the trees BENCHMARKS.md names (the 200-session real-OMC
 // load tree, 2,000 generated sessions). Prints one JSON line per contender and
 // tree, then one line of ratios (omc-top watching / omc hud --watch) per tree.
-//   node bench/peers.mjs [--changes 20] [--idle 20] [--trees 200,2000]
+//   node bench/peers.mjs [--changes 20] [--idle 20] [--trees 200,2000] [--no-poll]
+// Then one table row per tree for the issue-30 target: `hud --watch` change→screen p95 ÷ omc-top's ≥ 50×.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { spawn as ptySpawn } from '@lydell/node-pty';
-import { generatedTree, now, omcWrite, pct, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
+import { generatedTree, machine, now, omcWrite, pct, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
 import { OMC55 } from '../test/helpers/omc-packages.mjs';
+import { hostLine, ratioLine } from './targets-lib.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -141,11 +143,15 @@ async function omcTop(n, extraArgs, label) {
   }
 }
 
+const host = machine();
+console.log(JSON.stringify({ machine: host }));
+const rows = [];
 for (const n of TREES) {
   const tree = n === 200 ? '200 sessions (real OMC load tree)' : `${n} sessions (generated)`;
   const hud = { tree, ...(await omcHudWatch(n)) };
   console.log(JSON.stringify(hud));
-  console.log(JSON.stringify({ tree, ...(await omcTop(n, ['--poll'], 'omc-top --poll (polling baseline, 1 s)')) }));
+  if (!process.argv.includes('--no-poll'))
+    console.log(JSON.stringify({ tree, ...(await omcTop(n, ['--poll'], 'omc-top --poll (polling baseline, 1 s)')) }));
   const top = { tree, ...(await omcTop(n, [], 'omc-top (watching)')) };
   console.log(JSON.stringify(top));
   const ratio = (k) => +(top.changeToScreenMs[k] / hud.changeToScreenMs[k]).toFixed(3);
@@ -157,4 +163,16 @@ for (const n of TREES) {
       idleCpu: +(top.idleCpuPct / hud.idleCpuPct).toFixed(3),
     }),
   );
+  rows.push(
+    ratioLine({
+      target: `omc-top speed-up over \`omc hud --watch\` (OMC 5.5.0), change→screen p95, ${n.toLocaleString('en')} sessions`,
+      value: hud.changeToScreenMs.p95 / top.changeToScreenMs.p95,
+      limit: 50,
+      atLeast: true,
+      figures: `${hud.changeToScreenMs.p95} / ${top.changeToScreenMs.p95} ms, ${CHANGES} changes each`,
+    }),
+  );
 }
+for (const r of rows) console.log(r);
+console.log(hostLine(host));
+process.exit(0);

@@ -12,12 +12,30 @@
 //   run: it gives back the start-up read's garbage about 8–10 s after the last burst);
 // `--first-frame-only` stops each start at its first frame (many starts for a first-frame p95: no change, no
 // wait for live);
+// Beside them, interleaved in the same rounds, the floors the issue-30 targets are held against (spawned the same way,
+// in a pty, timed from spawn to exit): a bare `node -e 0`, and `bench/baseline/read-tree.mjs` (a fresh Node that
+// lists the tree and reads every file once, parsing the JSON). Printed last as table rows: first frame p95 ÷ bare
+// node p95 (≤ 3×) and time to live ÷ list-and-parse (p50, ≤ 2×), with the host.
 // `--bins` runs several builds alternately on the same trees (before/after pairs); `--young-gen` adds the
 // earlier comparison of the shipped young-generation setting against V8's default.
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, generatedTree, machine, now, omcWrite, pct, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
+import {
+  BIN,
+  REPO,
+  generatedTree,
+  machine,
+  now,
+  omcWrite,
+  pct,
+  procStats,
+  sleep,
+  startMonitor,
+  tree200,
+} from './lib.mjs';
 import { generateWiki } from './wiki/generate.mjs';
+import { spawn as ptySpawn } from '@lydell/node-pty';
+import { hostLine, ratioLine } from './targets-lib.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,7 +64,27 @@ if (process.argv.includes('--young-gen'))
 const FIRST_FRAME_ONLY = process.argv.includes('--first-frame-only');
 const SETTLED_RSS = process.argv.includes('--settled-rss');
 
-console.log(JSON.stringify({ machine: machine() }));
+const host = machine();
+console.log(JSON.stringify({ machine: host }));
+
+/** Spawn → exit of `node args`, through a pty like omc-top's starts. */
+function timedNode(args) {
+  return new Promise((resolve) => {
+    const t = now();
+    const p = ptySpawn(process.execPath, args, {
+      name: 'xterm-256color',
+      cols: 80,
+      rows: 24,
+      cwd: REPO,
+      env: process.env,
+    });
+    p.onData(() => {});
+    p.onExit(() => resolve(now() - t));
+  });
+}
+const bare = [];
+const readTree = new Map();
+const READ_TREE = path.join(REPO, 'bench', 'baseline', 'read-tree.mjs');
 
 function makeTree(spec) {
   const [n, pages] = spec.split('+').map(Number);
@@ -124,7 +162,12 @@ const res = new Map();
 const trees = SIZES.map(makeTree);
 try {
   for (let round = 0; round < ROUNDS; round++) {
+    bare.push(await timedNode(['-e', '0']));
     for (const tree of trees) {
+      if (!FIRST_FRAME_ONLY) {
+        if (!readTree.has(tree.spec)) readTree.set(tree.spec, []);
+        readTree.get(tree.spec).push(await timedNode([READ_TREE, tree.root]));
+      }
       for (const [cols, rows] of VIEWPORTS) {
         const bins = round % 2 ? [...BINS].reverse() : BINS;
         for (const bin of bins) {
@@ -143,6 +186,7 @@ try {
 } finally {
   for (const t of trees) t.cleanup();
 }
+const targetRows = [];
 const q = (xs, ps = [50, 95]) =>
   Object.fromEntries(ps.map((p) => [`p${p}`, xs.length ? Math.round(pct(xs, p) * 10) / 10 : null]));
 for (const r of res.values()) {
@@ -160,6 +204,7 @@ for (const r of res.values()) {
         firstFrameMs: { ...q(ff, [25, 50, 75, 95]), max: Math.round(Math.max(...ff)) },
       }),
     );
+    firstFrameRow(r, ff);
     continue;
   }
   console.log(
@@ -200,4 +245,37 @@ for (const r of res.values()) {
     }),
   );
 }
+
+function firstFrameRow(r, ff) {
+  if (!ff.length || !bare.length) return;
+  targetRows.push(
+    ratioLine({
+      target: `first frame p95 ÷ a bare \`node -e 0\` p95, ${r.tree} sessions, ${r.viewport}${BINS.length > 1 ? ` [${r.bin}]` : ''}`,
+      value: pct(ff, 95) / pct(bare, 95),
+      limit: 3,
+      figures: `${pct(ff, 95).toFixed(0)} / ${pct(bare, 95).toFixed(0)} ms (p50 ${pct(ff, 50).toFixed(0)} / ${pct(bare, 50).toFixed(0)}), ${ff.length} starts`,
+    }),
+  );
+}
+for (const r of res.values()) {
+  const ok = r.runs.filter((x) => !x.error && x.live !== null);
+  if (!FIRST_FRAME_ONLY)
+    firstFrameRow(
+      r,
+      ok.map((x) => x.ff),
+    );
+  const floor = readTree.get(r.tree) ?? [];
+  if (!ok.length || !floor.length || !r.tree.includes('+')) continue;
+  const live = ok.map((x) => x.live);
+  targetRows.push(
+    ratioLine({
+      target: `time to live ÷ listing and parsing the tree once, ${r.tree} sessions+pages, ${r.viewport}${BINS.length > 1 ? ` [${r.bin}]` : ''}`,
+      value: pct(live, 50) / pct(floor, 50),
+      limit: 2,
+      figures: `${pct(live, 50).toFixed(0)} / ${pct(floor, 50).toFixed(0)} ms (p50 of ${live.length} / ${floor.length} starts)`,
+    }),
+  );
+}
+for (const l of targetRows) console.log(l);
+console.log(hostLine(host));
 process.exit(0);

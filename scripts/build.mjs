@@ -1,5 +1,5 @@
 // Bundles src/cli.tsx into one ESM file (dist/omc-top-app.mjs) so the first frame does not pay for
-// Node's module loader walking ~600 small files (research/perf-floor.md §5), and src/entry.ts into the
+// Node's module loader walking ~600 small files (BENCHMARKS.md: where the first frame's time goes), and src/entry.ts into the
 // bin (dist/omc-top.mjs): a few small modules that answer `status --tmux` (from a live monitor's cache)
 // and `--version` without loading the 1.4 MB app bundle, and load it for everything else.
 import { build } from 'esbuild';
@@ -15,6 +15,8 @@ export const BIN_OUT = path.join(root, 'dist', 'omc-top.mjs');
 export const APP_OUT = path.join(root, 'dist', 'omc-top-app.mjs');
 /** `status` computed from the files (no live monitor's cache): the store's readers without React. */
 export const STATUS_OUT = path.join(root, 'dist', 'omc-top-status.mjs');
+/** The hook Claude Code runs (`omc-top hooks install`): its own small bundle, so it starts fast (no React, no Ink). */
+export const hookOutfile = path.join(root, 'dist', 'omc-top-hook.mjs');
 
 /** ink imports react-devtools-core statically; it is only used with DEV=true. */
 const devtoolsStub = {
@@ -66,6 +68,7 @@ export async function bundle(entry, out, { minify = true } = {}) {
 export async function buildAll({ minify = true } = {}) {
   await bundle(path.join(root, 'src', 'cli.tsx'), APP_OUT, { minify });
   await bundle(path.join(root, 'src', 'commands', 'status-main.ts'), STATUS_OUT, { minify });
+  await bundle(path.join(root, 'src', 'commands', 'hook-main.ts'), hookOutfile, { minify });
   await bundle(path.join(root, 'src', 'entry.ts'), BIN_OUT, { minify });
 }
 

@@ -1,5 +1,6 @@
-// Writes README.md's key table and legend from the panes' bindings tables
-// (src/panes/key-table.ts). test/unit/readme-keys.test.ts fails when they differ.
+// Writes docs/keys.md's key table and legend from the panes' bindings tables,
+// and README.md's status table from the legend (src/panes/key-table.ts).
+// test/panes/bindings.test.ts and test/unit/readme-claims.test.ts fail when they differ.
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ try {
   await build({
     stdin: {
       contents:
-        "export { keyTableMarkdown, withKeyTable } from './src/panes/key-table.ts';\nexport { PANES } from './src/panes/registry.ts';",
+        "export { keyTableMarkdown, withKeyTable, statusTableMarkdown, withBlock, STATUSES_START, STATUSES_END } from './src/panes/key-table.ts';\nexport { PANES } from './src/panes/registry.ts';",
       resolveDir: root,
       loader: 'ts',
     },
@@ -23,12 +24,18 @@ try {
     packages: 'external',
     logLevel: 'warning',
   });
-  const { keyTableMarkdown, withKeyTable, PANES } = await import(pathToFileURL(out).href);
-  const readmePath = path.join(root, 'README.md');
+  const { keyTableMarkdown, withKeyTable, statusTableMarkdown, withBlock, STATUSES_START, STATUSES_END, PANES } =
+    await import(pathToFileURL(out).href);
+  const readmePath = path.join(root, 'docs', 'keys.md');
   const next = withKeyTable(fs.readFileSync(readmePath, 'utf8'), keyTableMarkdown(PANES));
-  if (next === null) throw new Error('README.md has no keys:start / keys:end markers');
+  if (next === null) throw new Error('docs/keys.md has no keys:start / keys:end markers');
   fs.writeFileSync(readmePath, next);
-  console.log('README.md key table written');
+  console.log('docs/keys.md key table written');
+  const readme = path.join(root, 'README.md');
+  const withStatuses = withBlock(fs.readFileSync(readme, 'utf8'), STATUSES_START, STATUSES_END, statusTableMarkdown());
+  if (withStatuses === null) throw new Error('README.md has no statuses:start / statuses:end markers');
+  fs.writeFileSync(readme, withStatuses);
+  console.log('README.md status table written');
 } finally {
   fs.rmSync(out, { force: true });
 }

@@ -20,9 +20,12 @@ import { frameLayout, shownProblems } from './ui/layout.js';
 import { ConfirmView, TextOverlayView } from './ui/overlays.js';
 import { InboxView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
-import type { UiStore } from './kit/ui-store.js';
+import type { UiState, UiStore } from './kit/ui-store.js';
 import type { AttentionControl } from './feeds/attention/control.js';
 import { EMPTY_VIEW } from './feeds/attention/view.js';
+import { isAnswerLine } from './feeds/answers/items.js';
+import { HELP_SECTIONS, answerHints } from './input/answer-keys.js';
+import { inboxLayout } from './ui/inbox-layout.js';
 import { quotaHeaderText } from './ui/quota-text.js';
 
 export interface AppProps {
@@ -83,51 +86,24 @@ export function App(props: AppProps) {
   const sizeRef = useRef(size);
   sizeRef.current = size;
   const uiState = useSyncExternalStore(ui.subscribe, ui.getSnapshot);
-  const sessions = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
-  const fileProblems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
-  const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
-  const quota = useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
-  const problems = useMemo(() => shownProblems(status, fileProblems), [status, fileProblems]);
+  const { sessions, status, problems, needs, quota } = useStoreFacts(store, props.attention ?? null);
   const attention = props.attention ?? null;
-  const needCell = attention?.monitor.count ?? NO_COUNT;
-  const needs = useSyncExternalStore(needCell.subscribe, needCell.getSnapshot);
-  // The inbox redraws when what needs you changes (an item acknowledged, a condition over).
-  const viewCell = attention?.monitor.view ?? NO_VIEW;
-  useSyncExternalStore(viewCell.subscribe, viewCell.getSnapshot);
   const pane = paneById(panes, uiState.pane);
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
   const now = store.clock();
+  const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length);
 
   useTicker(
     () => {
       const t = store.clock();
       const clockTick = 60_000 - (t % 60_000);
-      return Math.min(clockTick, pane.nextTick?.(paneState, store, t) ?? Infinity);
+      return Math.min(clockTick, pane.nextTick?.(paneState, store, t, bodySize) ?? Infinity);
     },
     () => pane.liveCountdown?.(paneState, store, store.clock()) ?? false,
     store.clock,
   );
 
-  const actions: AppActions = useMemo(
-    () => ({
-      flash: (text, kind) => ui.flash(text, kind),
-      confirm: (c) => ui.setOverlay({ kind: 'confirm', ...c }),
-      run: (label, effect) => {
-        Promise.resolve()
-          .then(effect)
-          .catch((e: unknown) => ui.flash(`${label}: ${describeWriteError(e)}`, 'error'));
-      },
-      openPane: (id) => ui.setPane(id),
-      suspend: (fn) => props.suspend(fn),
-      readonly: store.readonly,
-      now: () => store.clock(),
-      roots: props.roots,
-      attention,
-    }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [ui, store],
-  );
-
+  const actions = useAppActions(props, attention);
   useInputRouter({
     ui,
     store,
@@ -139,37 +115,31 @@ export function App(props: AppProps) {
     back: props.back,
   });
 
-  const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length);
   const paneHeight = bodySize.rows;
   const overlay = uiState.overlay;
-
-  // Pin list selections to what is on screen (identity, scroll window) after
-  // each frame and whenever the pane's data changes (a re-sort, an append).
-  const bodyRef = useRef(bodySize);
-  bodyRef.current = bodySize;
-  useEffect(() => settlePane(pane, ui, store, bodyRef.current));
-  useEffect(() => {
-    const unsubs = (pane.sources?.(store) ?? []).map((sub) => sub(() => settlePane(pane, ui, store, bodyRef.current)));
-    return () => unsubs.forEach((u) => u());
-  }, [pane, ui, store]);
+  useSettledPane(pane, ui, store, bodySize);
+  // The inbox's rows, and the keys of its selected line when that can be answered (a permission request, a gate).
+  const inboxRows = overlay?.kind === 'problems' ? inboxRowsOf({ store, app: actions }) : [];
+  const inboxSel = overlay?.kind === 'problems' ? inboxLayout(inboxRows, overlay.list, bodySize, now).selected : null;
+  const answerable = inboxSel?.kind === 'problem' && isAnswerLine(inboxSel.problem) ? inboxSel.problem : null;
 
   let body: React.ReactNode;
   if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'problems')
-    body = (
-      <InboxView
-        rows={inboxRowsOf({ store, app: actions })}
-        list={overlay.list}
-        width={width}
-        height={paneHeight}
-        now={now}
-      />
-    );
+    body = <InboxView rows={inboxRows} list={overlay.list} width={width} height={paneHeight} now={now} />;
   else if (overlay)
     body = (
       <TextOverlayView
         overlay={overlay}
-        inputs={{ panes, globals: GLOBAL_BINDINGS, inbox: INBOX_BINDINGS, log: uiState.log, readonly: store.readonly }}
+        inputs={{
+          panes,
+          globals: GLOBAL_BINDINGS,
+          inbox: INBOX_BINDINGS,
+          log: uiState.log,
+          readonly: store.readonly,
+          current: pane.id,
+          sections: HELP_SECTIONS,
+        }}
         width={width}
         height={paneHeight}
       />
@@ -202,26 +172,106 @@ export function App(props: AppProps) {
         <Footer
           panes={panes}
           current={pane.id}
-          hints={
-            overlay?.kind === 'confirm'
-              ? [
-                  ['y', 'yes'],
-                  ['n/Esc', 'no'],
-                  ['↑↓', 'scroll'],
-                ]
-              : overlay?.kind === 'problems'
-                ? footerHints(INBOX_BINDINGS, overlay.list, store.readonly)
-                : overlay
-                  ? [
-                      ['Esc', 'close'],
-                      ['↑↓', 'scroll'],
-                    ]
-                  : footerHints(pane.bindings, paneState, store.readonly)
-          }
+          hints={footerFor(
+            overlay,
+            pane,
+            paneState,
+            store.readonly,
+            overlay?.kind === 'problems' ? answerHints(answerable, store, actions) : [],
+            // The footer's view of a key context: enough to ask which keys are offered now.
+            { state: paneState, set: () => undefined, store, ui, app: actions, size, body: bodySize },
+          )}
           status={status}
           width={width}
+          typing={!overlay && (pane.typing?.active(paneState) ?? false)}
         />
       </Box>
     </ThemeContext.Provider>
   );
+}
+
+/** What the frame shows from the store: the sessions (header), watch status, problem lines, the "needs you" count. */
+function useStoreFacts(store: OmcStore, attention: AttentionControl | null) {
+  const sessions = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
+  const fileProblems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
+  const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
+  const quota = useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
+  // What can be answered from the `!` list: the hook's permission requests and OMC's gates.
+  useSyncExternalStore(store.permissions.subscribe, store.permissions.getSnapshot);
+  useSyncExternalStore(store.graph.subscribe, store.graph.getSnapshot);
+  const problems = useMemo(() => shownProblems(status, fileProblems), [status, fileProblems]);
+  const needCell = attention?.monitor.count ?? NO_COUNT;
+  const needs = useSyncExternalStore(needCell.subscribe, needCell.getSnapshot);
+  // The inbox redraws when what needs you changes (an item acknowledged, a condition over).
+  const viewCell = attention?.monitor.view ?? NO_VIEW;
+  useSyncExternalStore(viewCell.subscribe, viewCell.getSnapshot);
+  return { sessions, status, problems, needs, quota };
+}
+
+/** What panes may ask of the app: messages, dialogs, effects, switching panes, suspending for $EDITOR. */
+function useAppActions(props: AppProps, attention: AttentionControl | null): AppActions {
+  const { ui, store } = props;
+  return useMemo(
+    () => ({
+      flash: (text, kind) => ui.flash(text, kind),
+      confirm: (c) => ui.setOverlay({ kind: 'confirm', ...c }),
+      run: (label, effect) => {
+        Promise.resolve()
+          .then(effect)
+          .catch((e: unknown) => ui.flash(`${label}: ${describeWriteError(e)}`, 'error'));
+      },
+      openPane: (id) => ui.setPane(id),
+      suspend: (fn) => props.suspend(fn),
+      readonly: store.readonly,
+      now: () => store.clock(),
+      roots: props.roots,
+      attention,
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [ui, store],
+  );
+}
+
+/**
+ * Pins list selections to what is on screen (identity, scroll window) after each frame and whenever the pane's
+ * data changes (a re-sort, an append).
+ */
+function useSettledPane(
+  pane: AnyPaneModule,
+  ui: UiStore,
+  store: OmcStore,
+  bodySize: { columns: number; rows: number },
+): void {
+  const bodyRef = useRef(bodySize);
+  bodyRef.current = bodySize;
+  useEffect(() => settlePane(pane, ui, store, bodyRef.current));
+  useEffect(() => {
+    const unsubs = (pane.sources?.(store) ?? []).map((sub) => sub(() => settlePane(pane, ui, store, bodyRef.current)));
+    return () => unsubs.forEach((u) => u());
+  }, [pane, ui, store]);
+}
+
+/** The footer's key hints: the overlay's own (the inbox's from its bindings), else the pane's (generated from its bindings). */
+function footerFor(
+  overlay: UiState['overlay'],
+  pane: AnyPaneModule,
+  paneState: unknown,
+  readonly: boolean,
+  answerHintsNow: Array<[string, string]>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  ctx: any,
+): Array<[string, string]> {
+  if (overlay?.kind === 'confirm')
+    return [
+      ['y', 'yes'],
+      ['n/Esc', 'no'],
+      ['↑↓', 'scroll'],
+    ];
+  if (overlay?.kind === 'problems') return [...answerHintsNow, ...footerHints(INBOX_BINDINGS, overlay.list, readonly)];
+  if (overlay)
+    return [
+      ['Esc', 'close'],
+      ['↑↓', 'scroll'],
+    ];
+  return footerHints(pane.bindings, paneState, readonly, ctx);
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
 import { takeRepeated } from './commands/fleet-args.js';
-import { startAttentionTerminal } from './feeds/notify/attention-terminal.js';
+import { startAttentionTerminal, type AttentionTerminal } from './feeds/notify/attention-terminal.js';
 import { loadConfig, parseChannels } from './config/config-file.js';
 import { PANES } from './panes/registry.js';
 import type { RootChoice } from './kit/pane.js';
@@ -26,7 +26,7 @@ import { type OmcInstall } from './store/omc-install.js';
 import { resolveRootAndOmc } from './store/omc-root.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
 import type { RootResolution } from './store/root.js';
-import { cleanBlock, terminalSafeJson } from './io/sanitize.js';
+import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
 import { runFullScreen, type FullScreenControls } from './terminal/full-screen.js';
@@ -40,12 +40,14 @@ Usage:
   omc-top [--cwd DIR | --root DIR] [--readonly] [--poll] [--no-mouse] [--omc-version X]
   omc-top --all [--host USER@BOX[:DIR]]... [--readonly] [--poll]
   omc-top --json [--cwd DIR | --root DIR] [--omc-version X]
-  omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json]
+  omc-top cancel <session-id> [--mode MODE] [--signal-only] [--wait SECONDS] [--json]
   omc-top wiki search QUERY [--limit N] [--json]
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
-  omc-top serve [--port N] [--listen ADDR] [--all] [--host USER@BOX]... (a web page; docs/reach.md)
+  omc-top serve [--port N] [--listen ADDR] [--all] [--host USER@BOX]...
   omc-top watch --json [--snapshot] [--cwd DIR | --root DIR]
   omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR]
+  omc-top hooks install | uninstall | status [--cwd DIR]
+  omc-top send <session> TEXT [--pane] [--wait SECONDS]
 
 Options:
   --cwd DIR     find the .omc root starting from DIR (default: the current directory)
@@ -53,9 +55,9 @@ Options:
   --json        print one JSON snapshot of every session and exit
   --readonly    never write anything (cancel and edits are disabled)
   --poll        poll every second instead of watching files (NFS, no inotify)
-  --omc-version X  judge with OMC X's Stop-hook rules (default: the OMC that runs this
-                project's hooks: CLAUDE_PLUGIN_ROOT, Claude Code's enabled plugin, a global
-                npm install; else the newest supported rules, marked assumed)
+  --omc-version X  judge with OMC X's Stop-hook rules (default: the OMC that runs each
+                session: its Claude process's --plugin-dir, Claude Code's enabled plugin,
+                the OMC:VERSION marker, a global npm install; else every book, marked assumed)
   --no-color    no colours (also: NO_COLOR=1)
   --no-mouse    do not take the mouse (the wheel scrolls lists; without it the terminal selects text)
   --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
@@ -132,125 +134,141 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
   doc.attention = attentionReport(store);
   addCostToReport(doc, store, configuredPrices(), store.clock());
   await store.close();
-  process.stdout.write(terminalSafeJson(doc) + '\n');
+  printJson(doc);
   return 0;
 }
 
-function runTui(
-  res: RootResolution,
-  opts: {
-    readonly: boolean;
-    poll: boolean;
-    mouse: boolean;
-    omc: OmcInstall;
-    attention?: { notify?: string; noTitle?: boolean };
-    /** Nested .omc roots found under the project (O switches to them). */
-    nested?: NestedSearch;
-  },
-): Promise<number> {
+interface TuiOptions {
+  readonly: boolean;
+  poll: boolean;
+  mouse: boolean;
+  omc: OmcInstall;
+  attention?: { notify?: string; noTitle?: boolean };
+  /** Nested .omc roots found under the project (O switches to them). */
+  nested?: NestedSearch;
+}
+
+/** The store on one root and what follows it (iteration samples, the attention layer). */
+interface Watched {
+  store: OmcStore;
+  attention: AttentionTerminal;
+}
+
+function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   const { stdout, stdin } = process;
   if (!stdout.isTTY || !stdin.isTTY) {
-    process.stderr.write('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
+    printErr('omc-top: the monitor needs a terminal on stdin and stdout; use --json for scripts.\n');
     return Promise.resolve(2);
   }
   const ui = new UiStore();
   const project = path.basename(res.projectDir ?? path.dirname(res.root));
-  /** The store on one root, with what follows it (iteration samples, the attention layer). */
-  const watchRoot = (root: string, projectDir: string | undefined, rule: string) => {
-    const s = new OmcStore({
-      omc: opts.omc,
-      home: os.homedir(),
-      root,
-      readonly: opts.readonly,
-      watch: opts.poll ? 'poll' : 'auto',
-      projectDir,
-      rootRule: rule,
-    });
-    enableIterationSamples(s); // omc-top's own samples of live loops, in $XDG_STATE_HOME
-    s.start({ progressive: true });
-    const a = startAttentionTerminal({
-      store: s,
-      write: (t) => stdout.write(t),
-      project,
-      onProblem: (line) => ui.flash(line, 'error'),
-      onNews: (text) => ui.flash(text, 'info'),
-      ...opts.attention,
-    });
-    if (a.configError) ui.flash(a.configError, 'error');
-    return { store: s, attention: a };
-  };
-  let { store, attention } = watchRoot(res.root, res.projectDir, res.rule);
-  let rootExplain = res.explain;
+  const watch = (root: string, projectDir: string | undefined, rule: string) =>
+    watchRoot(root, projectDir, rule, opts, ui, project);
+  const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
   if (!res.exists) ui.flash(`no .omc yet: waiting for ${res.root} (${res.explain})`, 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = pickTheme();
-  const nested = opts.nested?.roots ?? [];
-  const rootsOf = (): RootChoice['roots'] => {
-    const base = res.projectDir ?? path.dirname(res.root);
-    const sessions = listDirSync(res.root, 'state/sessions');
-    return [
-      {
-        rel: path.relative(base, res.root) || res.root,
-        abs: res.root,
-        sessions: sessions.ok ? sessions.entries.filter((e) => e.kind === 'dir').length : 0,
-      },
-      ...nested,
-    ];
-  };
-  // O: the same screen on another root of the project. The old store and its watcher close; the new one starts.
-  let closing = false;
   let controls: FullScreenControls | null = null;
-  const roots: RootChoice | undefined =
-    nested.length > 0
-      ? {
-          roots: rootsOf(),
-          switchTo: (abs) => {
-            if (closing || abs === store.root) return;
-            const main = abs === res.root;
-            const old = { store, attention };
-            old.attention.dispose();
-            void old.store.close();
-            rootExplain = main ? res.explain : 'a nested root (O switches back)';
-            ({ store, attention } = watchRoot(
-              abs,
-              main ? res.projectDir : path.dirname(abs),
-              main ? res.rule : 'nested',
-            ));
-            ui.flash(`watching ${abs}`, 'info');
-            controls?.redraw(); // a fresh instance on a cleared screen, rendered from the new store
-          },
-        }
-      : undefined;
+  const roots = rootSwitcher(res, opts.nested?.roots ?? [], live, watch, ui, () => controls?.redraw());
   return runFullScreen(
     opts.mouse,
     (ctl) => {
       controls = ctl;
       return (
         <App
-          store={store}
+          store={live.store}
           ui={ui}
           panes={PANES}
-          rootExplain={rootExplain}
+          rootExplain={live.rootExplain}
           theme={theme}
           exit={ctl.exit}
           redraw={ctl.redraw}
           suspend={ctl.suspend}
           roots={roots}
-          attention={attention}
+          attention={live.attention}
         />
       );
     },
     {
       beforeRestore: () => {
-        closing = true;
-        attention.dispose();
+        live.closing = true;
+        live.attention.dispose();
       },
       afterRestore: () => {
         ui.dispose();
-        return store.close();
+        return live.store.close();
       },
     },
   );
+}
+
+/** Starts the store on one root, with omc-top's own iteration samples and the attention layer. */
+function watchRoot(
+  root: string,
+  projectDir: string | undefined,
+  rule: string,
+  opts: TuiOptions,
+  ui: UiStore,
+  project: string,
+): Watched {
+  const store = new OmcStore({
+    omc: opts.omc,
+    home: os.homedir(),
+    root,
+    readonly: opts.readonly,
+    watch: opts.poll ? 'poll' : 'auto',
+    projectDir,
+    rootRule: rule,
+    // The permission hook (if the user installed it) asks this monitor; --readonly never answers.
+    answers: { listen: !opts.readonly },
+  });
+  enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
+  store.start({ progressive: true });
+  const attention = startAttentionTerminal({
+    store,
+    write: writeControl,
+    project,
+    onProblem: (line) => ui.flash(line, 'error'),
+    onNews: (text) => ui.flash(text, 'info'),
+    ...opts.attention,
+  });
+  if (attention.configError) ui.flash(attention.configError, 'error');
+  return { store, attention };
+}
+
+/**
+ * `O`: the same screen on another root of the project (none when there are no nested roots). The old store and
+ * its watcher close; the new one starts, and the screen is drawn afresh from it.
+ */
+function rootSwitcher(
+  res: RootResolution,
+  nested: RootChoice['roots'],
+  live: Watched & { rootExplain: string; closing: boolean },
+  watch: (root: string, projectDir: string | undefined, rule: string) => Watched,
+  ui: UiStore,
+  redraw: () => void,
+): RootChoice | undefined {
+  if (nested.length === 0) return undefined;
+  const base = res.projectDir ?? path.dirname(res.root);
+  const sessions = listDirSync(res.root, 'state/sessions');
+  const main = {
+    rel: path.relative(base, res.root) || res.root,
+    abs: res.root,
+    sessions: sessions.ok ? sessions.entries.filter((e) => e.kind === 'dir').length : 0,
+  };
+  return {
+    roots: [main, ...nested],
+    switchTo: (abs) => {
+      if (live.closing || abs === live.store.root) return;
+      const isMain = abs === res.root;
+      live.attention.dispose();
+      void live.store.close();
+      live.rootExplain = isMain ? res.explain : 'a nested root (O switches back)';
+      Object.assign(live, watch(abs, isMain ? res.projectDir : path.dirname(abs), isMain ? res.rule : 'nested'));
+      ui.flash(`watching ${abs}`, 'info');
+      redraw(); // a fresh instance on a cleared screen, rendered from the new store
+    },
+  };
 }
 
 /** `--omc-version X` must name a version; anything else is a usage error, not a silent default. */
@@ -260,27 +278,22 @@ export function checkOmcVersionFlag(override: string | undefined): string | unde
   return override;
 }
 
+const SUBCOMMANDS = new Set(['cancel', 'wiki', 'doctor', 'watch', 'status', 'hooks', 'send', 'serve']);
+
 export async function main(argv: readonly string[]): Promise<number> {
   const sub = argv[0];
-  if (
-    sub === 'cancel' ||
-    sub === 'wiki' ||
-    sub === 'doctor' ||
-    sub === 'watch' ||
-    sub === 'status' ||
-    sub === 'serve'
-  ) {
+  if (sub !== undefined && SUBCOMMANDS.has(sub)) {
     const { runSubcommand } = await import('./commands/subcommands.js');
     return runSubcommand(sub, argv.slice(1));
   }
   const hosts = takeRepeated(argv, 'host');
   const args = parseArgs(hosts.rest, MAIN_FLAGS, { h: 'help', v: 'version', V: 'version' });
   if (args.flags.has('help')) {
-    process.stdout.write(USAGE + '\n');
+    printOut(USAGE + '\n');
     return 0;
   }
   if (args.flags.has('version')) {
-    process.stdout.write(`omc-top ${VERSION}\n`);
+    printOut(`omc-top ${VERSION}\n`);
     return 0;
   }
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
@@ -309,7 +322,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (!res.exists && (args.flags.has('json') || !interactive)) {
     const found = res.projectDir ? nestedNotice(findNestedRoots(res.projectDir, res.root)) : null;
     if (found) res.notices.push(found);
-    process.stderr.write(cleanBlock(notFoundMessage(res)) + '\n');
+    printErr(notFoundMessage(res) + '\n');
     return 2;
   }
   // Nested .omc roots (hooks started in a subdirectory): a notice, and --json lists them.
@@ -339,7 +352,7 @@ const isEntry = (() => {
 
 /** process.exit() right after a large write to a pipe truncates it; exit once stdout has flushed. */
 function exitAfterFlush(code: number): void {
-  process.stdout.write('', () => process.exit(code));
+  afterFlush(() => process.exit(code));
 }
 
 // Every import (Yoga included) has been evaluated by now.
@@ -350,10 +363,10 @@ if (isEntry) {
     (code) => exitAfterFlush(code),
     (err: unknown) => {
       if (err instanceof UsageError) {
-        process.stderr.write(`omc-top: ${cleanBlock(err.message)}\nTry omc-top --help.\n`);
+        printErr(`omc-top: ${err.message}\nTry omc-top --help.\n`);
         process.exit(2);
       }
-      process.stderr.write(`omc-top: ${cleanBlock((err as Error)?.stack ?? String(err))}\n`);
+      printErr(`omc-top: ${(err as Error)?.stack ?? String(err)}\n`);
       process.exit(1);
     },
   );

@@ -9,22 +9,22 @@
  */
 import { parseStatusArgs, printStatus, type StatusIo } from './commands/status-fast.js';
 import { VERSION } from './version.js';
+import { afterFlush, printOut, processSink } from './io/output.js';
 
 const APP = './omc-top-app.mjs';
 const STATUS = './omc-top-status.mjs';
 
 /** Exit once stdout has flushed (a pipe would otherwise lose the line). */
-const exit = (code: number) => process.stdout.write('', () => process.exit(code));
+const exit = (code: number) => afterFlush(() => process.exit(code));
 
 function cheap(argv: readonly string[]): number | null {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
-    process.stdout.write(`omc-top ${VERSION}\n`);
+    printOut(`omc-top ${VERSION}\n`);
     return 0;
   }
   if (argv[0] !== 'status') return null;
   const io: StatusIo = {
-    out: (s) => process.stdout.write(s),
-    err: (s) => process.stderr.write(s),
+    ...processSink,
     cwd: process.cwd(),
     env: process.env,
   };

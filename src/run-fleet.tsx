@@ -8,8 +8,9 @@ import { FleetShell } from './fleet-app.js';
 import { FleetUi } from './panes/fleet/reducer.js';
 import { pickTheme } from './ui/theme.js';
 import { UsageError } from './commands/args.js';
-import { cleanLine } from './io/sanitize.js';
-import { parseHostSpec, type HostSpec } from './config/host-spec.js';
+import { cleanLine, terminalSafeJson } from './io/sanitize.js';
+import { printErr } from './io/output.js';
+import { checkHostSpec, type HostSpec } from './config/host-spec.js';
 import { LocalFleet } from './fleet/local.js';
 import { RemoteFleet } from './fleet/remotes.js';
 
@@ -35,14 +36,13 @@ type RunFullScreen = (
 export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): Promise<number> {
   const specs: HostSpec[] = [];
   for (const h of [...opts.hosts, ...(opts.configHosts ?? [])]) {
-    const spec = parseHostSpec(h);
-    if (!spec) throw new UsageError(`--host needs user@box or user@box:/dir, not ${JSON.stringify(cleanLine(h))}`);
+    const spec = checkHostSpec(h);
+    if (typeof spec === 'string')
+      throw new UsageError(`--host needs user@box or user@box:/dir, not ${terminalSafeJson(cleanLine(h), 0)}: ${spec}`);
     specs.push(spec);
   }
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
-    process.stderr.write(
-      'omc-top: the fleet view needs a terminal on stdin and stdout; use watch --json for scripts.\n',
-    );
+    printErr('omc-top: the fleet view needs a terminal on stdin and stdout; use watch --json for scripts.\n');
     return Promise.resolve(2);
   }
   const fleet = new LocalFleet({ readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto', local: opts.local });
@@ -70,6 +70,12 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
         suspend={ctl.suspend}
       />
     ),
-    { beforeRestore: () => undefined, afterRestore: () => (remote?.stop(), fleet.close()) },
+    {
+      beforeRestore: () => undefined,
+      // No ssh outlives omc-top: each is ended for good (TERM, then KILL) before the process exits.
+      afterRestore: async () => {
+        await Promise.all([remote?.stop(), fleet.close()]);
+      },
+    },
   );
 }

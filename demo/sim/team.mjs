@@ -1,4 +1,4 @@
-// Team runtimes as OMC writes them under state/team/<team>/ (research/omc-contract.md §5):
+// Team runtimes as OMC writes them under state/team/<team>/ (OMC's src/team/state-paths.ts):
 // "demo-team" (the team sessions.mjs's team-state.json names, so its session links here)
 // whose workers heartbeat every turn, claim tasks whose dependencies are done, finish or
 // fail them and append events to events.jsonl — and answer shutdown requests the way

@@ -3,7 +3,7 @@
 // Ink builds every frame as a grid of cell objects (width × height), writes
 // each text line into it, then turns every row back into an ANSI string. For
 // a monitor whose rows are one text node each and barely change between
-// frames, that is the dominant cost of a frame (research/perf-floor.md §4).
+// frames, that is the dominant cost of a frame (BENCHMARKS.md).
 // When every row is written by at most one text line and nothing is clipped,
 // a row's final string depends only on (x, width, line), so we compute it the
 // same way Ink does and remember it. Anything else (clipping, overlapping

@@ -18,14 +18,19 @@ import { resolveRootAndOmc } from '../store/omc-root.js';
 import { diskTree } from '../store/verdict/disk-tree.js';
 import { RULE_BOOKS, stopVerdict, type SessionVerdict } from '../store/verdict/index.js';
 import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
+import { processSink } from '../io/output.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
+import { claudeAtSignal, claudeWords, followClaude, type ClaudeSide } from '../store/cancel/tracker.js';
+import { AgentPoller } from '../store/claude/agent-poller.js';
+import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { parseArgs, UsageError } from './args.js';
 
-export const CANCEL_EXIT = { ok: 0, notTaken: 1, usage: 2, readonly: 3, nothing: 4 } as const;
+export const CANCEL_EXIT = { ok: 0, notTaken: 1, usage: 2, readonly: 3, nothing: 4, notStopped: 5 } as const;
 
 const FLAGS = {
   mode: 'value',
   'signal-only': 'bool',
+  wait: 'value',
   json: 'bool',
   cwd: 'value',
   root: 'value',
@@ -34,20 +39,24 @@ const FLAGS = {
   help: 'bool',
 } as const;
 
-export const CANCEL_USAGE = `Usage: omc-top cancel <session-id> [--mode MODE] [--signal-only] [--json] [--cwd DIR | --root DIR] [--omc-version X]
+export const CANCEL_USAGE = `Usage: omc-top cancel <session-id> [--mode MODE] [--signal-only] [--wait SECONDS] [--json] [--cwd DIR | --root DIR] [--omc-version X]
 
 Ends a session's OMC loop the way OMC's own cancel does and checks that it took:
 writes state/sessions/<id>/cancel-signal-state.json (OMC's 30 s cancel signal),
 removes the mode files (and linked modes), sets an autopilot inactive (progress kept).
+Then says what the session's Claude process was doing: a Claude in a turn stops only
+when the turn ends and OMC's Stop hook lets it; "stopped ✓" only once that is seen.
   --mode MODE     only this mode (and the modes linked to it)
   --signal-only   pause: write the signal only; nothing is removed (30 s)
+  --wait SECONDS  wait up to SECONDS for Claude to be seen stopping (registry, transcript, exit)
   --json          one JSON document on stdout
   --omc-version X judge with OMC X's Stop-hook rules (default: the OMC running the hooks);
                   OMC 4.4.4 ignores cancel signals, so --signal-only is refused there
 A unique prefix of a session id is enough (as with git); an ambiguous one lists the candidates.
 "legacy" as the id means the session-less state in .omc/state/; "session:ID" names only a session
 directory (e.g. "session:legacy" for a directory that is itself named legacy).
-Exit: 0 took effect on disk, 1 did not, 2 usage, 3 --readonly, 4 nothing to cancel.`;
+Exit: 0 took effect on disk, 1 did not, 2 usage, 3 --readonly, 4 nothing to cancel,
+5 (--wait only) it took effect on disk but Claude was not seen to stop in time.`;
 
 /** Names a session directory only, never the session-less state. */
 const SESSION_PREFIX = 'session:';
@@ -137,12 +146,7 @@ const BOOK_RANGES: Record<RulesVersion, string> = {
   '4.4.4': 'OMC 4.6.0 and older',
 };
 
-const defaultIo: Io = {
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
-  cwd: process.cwd(),
-  now: Date.now,
-};
+const defaultIo: Io = { ...processSink, cwd: process.cwd(), now: Date.now };
 
 function fail(io: Io, json: boolean, code: number, error: string, message: string): number {
   if (json) io.out(terminalSafeJson({ ok: false, error, message }) + '\n');
@@ -151,6 +155,40 @@ function fail(io: Io, json: boolean, code: number, error: string, message: strin
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** How often --wait looks again: the registry and the transcript are small reads. */
+const WAIT_STEP_MS = 200;
+
+const inTurnAtCancel = (c: ClaudeSide) => c.atCancel === 'busy' || c.atCancel === 'waiting';
+
+/**
+ * The session's Claude process right after the signal, and (with --wait) until it is seen to stop or the
+ * time is up. The session-less state has no one process.
+ */
+async function watchClaude(
+  done: CancelDone,
+  root: string,
+  projectDir: string,
+  waitMs: number,
+  io: Io,
+): Promise<ClaudeSide | null> {
+  const sid = done.plan.request.sessionId;
+  if (sid === null) return null;
+  const started = readJsonSync(root, `state/sessions/${sid}/session-started.json`);
+  const cwd =
+    started.ok && typeof (started.value as Record<string, unknown> | null)?.cwd === 'string'
+      ? String((started.value as Record<string, unknown>).cwd)
+      : projectDir;
+  const poller = new AgentPoller(findClaudeConfigDir(io.env ?? process.env).dir, sid, cwd, io.now);
+  const requested = done.signal.requestedMs;
+  let side = claudeAtSignal(poller.look(), requested);
+  const end = io.now() + waitMs;
+  while (inTurnAtCancel(side) && side.stoppedMs === null && io.now() < end) {
+    await new Promise((r) => setTimeout(r, Math.min(WAIT_STEP_MS, Math.max(1, end - io.now()))));
+    side = followClaude(side, poller.look(), requested);
+  }
+  return side;
+}
 
 function report(done: CancelDone): Record<string, unknown> {
   const p = done.plan;
@@ -176,13 +214,27 @@ function report(done: CancelDone): Record<string, unknown> {
   };
 }
 
-function human(done: CancelDone): string {
+function claudeJson(c: ClaudeSide | null, requestedMs: number): Record<string, unknown> | null {
+  if (!c) return null;
+  return {
+    at_cancel: c.atCancel,
+    pid: c.pid,
+    status: c.status,
+    stopped_at: c.stoppedMs === null ? null : iso(c.stoppedMs),
+    stopped_after_ms: c.stoppedMs === null ? null : Math.max(0, c.stoppedMs - requestedMs),
+    seen: c.seen,
+    text: claudeWords(c, requestedMs),
+  };
+}
+
+function human(done: CancelDone, claude: ClaudeSide | null): string {
   const lines = [`${done.ok ? '' : 'omc-top cancel: '}${done.summary}`];
+  if (claude) lines.push(`  Claude:  ${claudeWords(claude, done.signal.requestedMs)}`);
   lines.push(
     `  wrote    ${done.signal.rel} (${done.signal.form} signal, in force until ${iso(done.signal.expiresMs)})`,
   );
-  for (const s of done.steps)
-    lines.push(`  ${(s.ok ? s.detail : 'FAILED').padEnd(8).slice(0, 8)} ${s.rel}${s.ok ? '' : `: ${s.detail}`}`);
+  // One word for the column, then the whole detail whenever it says more than the word.
+  for (const s of done.steps) lines.push(`  ${s.word.padEnd(8)} ${s.rel}${s.detail === s.word ? '' : `: ${s.detail}`}`);
   for (const s of done.plan.skipped) lines.push(`  skipped  ${s.rel}: ${s.reason}`);
   for (const w of done.plan.warnings) lines.push(`  note: ${w}`);
   if (done.plan.request.pauseOnly) lines.push(`  signal: ${done.signalReason}`);
@@ -268,6 +320,10 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
           .join(', ')}${hits.length > 20 ? ', …' : ''}`,
       );
   }
+  const waitArg = args.flags.get('wait') as string | undefined;
+  if (waitArg !== undefined && !/^\d{1,5}(\.\d+)?$/.test(waitArg.trim()))
+    throw new UsageError(`--wait needs a number of seconds, not ${JSON.stringify(cleanLine(waitArg))}`);
+  const waitMs = waitArg === undefined ? 0 : Math.round(Number(waitArg) * 1000);
   const req: CancelRequest = { sessionId, mode, pauseOnly };
   // The session's own Claude process may run another OMC than the project's (its --plugin-dir).
   const omc = (override === undefined && sessionId !== null ? sessionInstall(env, sessionId) : null) ?? found.omc;
@@ -311,6 +367,8 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       const ok = outcome.ok && after.ok && depends === null;
       const why = depends ?? after.why;
       const done = ok === outcome.ok ? outcome : { ...outcome, ok, summary: `${outcome.summary}; but ${why}` };
+      const claude = done.ok ? await watchClaude(done, res.root, res.projectDir, waitMs, io) : null;
+      const unstopped = waitMs > 0 && claude !== null && inTurnAtCancel(claude) && claude.stoppedMs === null;
       if (json)
         io.out(
           terminalSafeJson({
@@ -318,10 +376,11 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
             omc_version: omcJson(omc),
             verdict: after.verdict,
             depends_on_version: books && books.map((b) => ({ rules: b.rules, ok: b.ok, detail: b.line })),
+            claude: claudeJson(claude, done.signal.requestedMs),
           }) + '\n',
         );
-      else (done.ok ? io.out : io.err)(human(done) + `  Stop hook (OMC ${rules} rules): ${after.line}\n`);
-      return done.ok ? CANCEL_EXIT.ok : CANCEL_EXIT.notTaken;
+      else (done.ok ? io.out : io.err)(human(done, claude) + `  Stop hook (OMC ${rules} rules): ${after.line}\n`);
+      return !done.ok ? CANCEL_EXIT.notTaken : unstopped ? CANCEL_EXIT.notStopped : CANCEL_EXIT.ok;
     }
     // Lost a race (a concurrent cancel, the session ending): nothing to cancel is exit 4, as the README says.
     if (outcome.kind === 'refused')

@@ -12,6 +12,7 @@ import { detectOmcInstall } from '../store/omc-install.js';
 import { resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { configCheck } from './doctor-config.js';
 import { pushCheck } from './doctor-push.js';
+import { hooksCheck } from './doctor-hooks.js';
 import { nodeCheck, terminalCheck, tmuxCheck } from './doctor-host.js';
 import type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor-types.js';
 import { watchCheck } from './doctor-watch-check.js';
@@ -148,6 +149,7 @@ export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorRe
     claudeCheck(opts.env),
     configCheck(opts.env),
     await pushCheck(opts.env, opts.testPush === true),
+    hooksCheck(res.projectDir, opts.env),
     watchCheck(probe, opts.poll, opts.procRoot ?? '/proc'),
     tmuxCheck(opts.env),
     terminalCheck(opts.terminal, opts.env),

@@ -2,7 +2,7 @@
 export type CheckStatus = 'ok' | 'warn' | 'broken' | 'info';
 
 export interface DoctorCheck {
-  id: 'node' | 'root' | 'omc' | 'claude' | 'config' | 'push' | 'watch' | 'tmux' | 'terminal';
+  id: 'node' | 'root' | 'omc' | 'claude' | 'config' | 'push' | 'watch' | 'tmux' | 'terminal' | 'hooks';
   title: string;
   status: CheckStatus;
   /** One line: the answer. */

@@ -3,10 +3,10 @@
  * set-up omc-top sees and exits 1 when something in it is broken.
  */
 import { cleanLine } from '../io/sanitize.js';
+import { printJson, printOut } from '../io/output.js';
 import { VERSION } from '../version.js';
 import { parseArgs, UsageError } from './args.js';
 import { collectDoctorReport, type DoctorReport } from './doctor-checks.js';
-import { terminalSafeJson } from './wiki.js';
 
 export const DOCTOR_USAGE = `Usage: omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
 
@@ -39,7 +39,7 @@ export function formatDoctorReport(report: DoctorReport): string {
 export async function runDoctorCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, FLAGS);
   if (args.flags.has('help')) {
-    process.stdout.write(DOCTOR_USAGE + '\n');
+    printOut(DOCTOR_USAGE + '\n');
     return 0;
   }
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
@@ -60,6 +60,7 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
       colorDepth: out.isTTY ? out.getColorDepth(process.env) : null,
     },
   });
-  process.stdout.write((args.flags.has('json') ? terminalSafeJson(report) : formatDoctorReport(report)) + '\n');
+  if (args.flags.has('json')) printJson(report);
+  else printOut(formatDoctorReport(report) + '\n');
   return report.ok ? 0 : 1;
 }

@@ -3,7 +3,7 @@
  * computed from the files (no live monitor keeps it ready). Errors are said
  * the way the app says them.
  */
-import { cleanBlock } from '../io/sanitize.js';
+import { printErr } from '../io/output.js';
 import { UsageError } from './args.js';
 import { runStatusCommand } from './status.js';
 
@@ -12,10 +12,10 @@ export function statusMain(argv: readonly string[]): number {
     return runStatusCommand(argv);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`omc-top: ${cleanBlock(err.message)}\nTry omc-top --help.\n`);
+      printErr(`omc-top: ${err.message}\nTry omc-top --help.\n`);
       return 2;
     }
-    process.stderr.write(`omc-top: ${cleanBlock((err as Error)?.stack ?? String(err))}\n`);
+    printErr(`omc-top: ${(err as Error)?.stack ?? String(err)}\n`);
     return 1;
   }
 }

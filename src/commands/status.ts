@@ -23,15 +23,11 @@ import { TeamsDomain } from '../store/teams/domain.js';
 import type { RootRule } from '../store/root.js';
 import { UsageError } from './args.js';
 import { parseStatusArgs, printStatus, type StatusIo } from './status-fast.js';
+import { processSink } from '../io/output.js';
 
 export { STATUS_USAGE, type StatusIo } from './status-fast.js';
 
-const defaultIo: StatusIo = {
-  out: (s) => process.stdout.write(s),
-  err: (s) => process.stderr.write(s),
-  cwd: process.cwd(),
-  env: process.env,
-};
+const defaultIo: StatusIo = { ...processSink, cwd: process.cwd(), env: process.env };
 
 /**
  * The status values computed from the files: the attention model over one read of what it needs (the

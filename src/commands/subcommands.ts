@@ -2,6 +2,8 @@
 import { runCancelCommand } from './cancel.js';
 import { runDoctorCommand } from './doctor.js';
 import { runServeCommand } from './serve/command.js';
+import { runHooksCommand } from './hooks.js';
+import { runSendCommand } from './send.js';
 import { runStatusCommand } from './status.js';
 import { runWatchCommand } from './watch.js';
 import { runWikiCommand } from './wiki.js';
@@ -12,5 +14,7 @@ export async function runSubcommand(name: string, argv: readonly string[]): Prom
   if (name === 'watch') return runWatchCommand(argv);
   if (name === 'serve') return runServeCommand(argv);
   if (name === 'status') return runStatusCommand(argv);
+  if (name === 'hooks') return runHooksCommand(argv);
+  if (name === 'send') return runSendCommand(argv);
   return runWikiCommand(argv);
 }

@@ -11,12 +11,13 @@ import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
 import { publishStatusCache } from '../feeds/attention/status-publisher.js';
 import type { AttentionView } from '../feeds/attention/view.js';
-import { attentionLine, readyLine, snapshotLine, transitionLine } from '../feeds/json-line.js';
+import { attentionLine, laggedLine, readyLine, snapshotLine, transitionLine } from '../feeds/json-line.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { startRowFeed } from '../feeds/row-feed.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { detectOmcInstall } from '../store/omc-install.js';
 import { OmcStore } from '../store/store.js';
+import { LineStream, onStopSignal, printErr, printOut, STREAM_MAX_BUFFERED_BYTES } from '../io/output.js';
 import { parseArgs, UsageError } from './args.js';
 
 export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
@@ -39,7 +40,8 @@ problem) and one "attention" line whenever what needs you changes (the monitor's
 "needs you" count), until interrupted. --snapshot first prints the current state
 (type "snapshot"), the attention line and a "ready" line. --rows adds each
 session's row as the fleet view shows it (type "row"), at start and whenever it
-changes. The line schema is in docs/attention.md ("watch --json").
+changes. The line schema is in docs/scripting.md ("omc-top watch --json");
+the attention lines in docs/attention.md.
 Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or no .omc.`;
 
 export interface WatchIo {
@@ -51,22 +53,44 @@ export interface WatchIo {
   now(): number;
   /** Resolves when the watch should stop (signals, stdout closed; tests pass their own). */
   stopped: Promise<void>;
+  /** Room for more output now, and a call when there is again (the row feed waits instead of piling up). */
+  hasRoom?(): boolean;
+  onRoom?(cb: () => void): void;
 }
 
+/** OMC_TOP_WATCH_BUFFER_BYTES: what a stalled reader may cost (default 1 MiB; at least 4 KiB). */
+function bufferBytes(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.OMC_TOP_WATCH_BUFFER_BYTES);
+  return Number.isSafeInteger(n) && n >= 4096 ? n : STREAM_MAX_BUFFERED_BYTES;
+}
+
+/** SIGINT, SIGTERM or a closed stdout: answered at once, even while a reader has stopped reading. */
 function processStop(): Promise<void> {
   return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+    onStopSignal(resolve);
     process.stdout.once('error', () => resolve());
   });
 }
 
 export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Promise<number> {
   const args = parseArgs(argv, FLAGS);
-  const out = io?.out ?? ((s: string) => void process.stdout.write(s));
-  const err = io?.err ?? ((s: string) => void process.stderr.write(s));
+  const err = io?.err ?? printErr;
+  // The process's stdout is a bounded stream: a stalled reader costs at most STREAM_MAX_BUFFERED_BYTES.
+  let project = '';
+  const stream = io
+    ? null
+    : new LineStream(process.stdout, {
+        lagged: (n) => laggedLine(project, Date.now(), n) + '\n',
+        maxBufferedBytes: bufferBytes(process.env),
+      });
+  // Events may be dropped (counted) for a reader that stopped reading; state lines never are.
+  const out = io?.out ?? ((s: string) => (stream as LineStream).line(s));
+  const state = io?.out ?? ((s: string) => (stream as LineStream).always(s));
+  const room = io
+    ? { has: io.hasRoom ?? (() => true), on: io.onRoom ?? ((cb: () => void) => cb()) }
+    : { has: () => (stream as LineStream).hasRoom, on: (cb: () => void) => (stream as LineStream).onRoom(cb) };
   if (args.flags.has('help')) {
-    out(WATCH_USAGE + '\n');
+    (io?.out ?? printOut)(WATCH_USAGE + '\n');
     return WATCH_EXIT.ok;
   }
   if (!args.flags.has('json')) throw new UsageError('watch needs --json (the only output format)');
@@ -78,7 +102,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     err(`omc-top watch: no .omc directory found (${res.explain})\n`);
     return WATCH_EXIT.usage;
   }
-  const project = path.basename(res.projectDir ?? path.dirname(res.root));
+  project = path.basename(res.projectDir ?? path.dirname(res.root));
   const store = new OmcStore({
     root: res.root,
     readonly: true,
@@ -106,15 +130,15 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   });
   monitor.sync();
   // Rows before "ready": a fleet that sees "ready" has every session's row.
-  const stopRows = args.flags.has('rows') ? startRowFeed(store, project, out, now, monitor) : () => undefined;
+  const stopRows = args.flags.has('rows') ? startRowFeed(store, project, state, now, room, monitor) : () => undefined;
   let shown: AttentionView = monitor.view.getSnapshot();
   if (args.flags.has('snapshot')) {
     const at = now();
     for (const [kind, map] of monitor.current().byKind) {
-      for (const [key, fact] of map) out(snapshotLine(kind, key, fact, project, at, monitor.isAcked) + '\n');
+      for (const [key, fact] of map) state(snapshotLine(kind, key, fact, project, at, monitor.isAcked) + '\n');
     }
-    out(attentionLine(project, at, shown) + '\n');
-    out(readyLine(project, at, shown.count) + '\n');
+    state(attentionLine(project, at, shown) + '\n');
+    state(readyLine(project, at, shown.count) + '\n');
   }
   monitor.onTransitions((batch) => {
     const at = now();
@@ -125,7 +149,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     const view = monitor.view.getSnapshot();
     if (sameView(view, shown)) return;
     shown = view;
-    out(attentionLine(project, now(), view) + '\n');
+    state(attentionLine(project, now(), view) + '\n');
   });
   // A live monitor: `status --tmux` may answer from it (nothing is written under .omc).
   const unpublish = publishStatusCache({ store, monitor, project, dir });

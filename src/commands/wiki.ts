@@ -3,9 +3,9 @@
  * from a script, over the same index the wiki pane uses. Unlike OMC's own
  * query it writes nothing (OMC appends every query to wiki/log.md).
  */
-import { terminalSafeJson } from '../io/sanitize.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { cleanLine } from '../io/sanitize.js';
+import { printErr, printJson, printOut } from '../io/output.js';
 import { WikiDomain } from '../store/wiki/domain.js';
 import { parseArgs, UsageError } from './args.js';
 
@@ -29,9 +29,6 @@ const FLAGS = {
   help: 'bool',
 } as const;
 
-/** Moved to src/store/sanitize.ts (one place for terminal-safe JSON); re-exported for its callers. */
-export { terminalSafeJson };
-
 function parseLimit(v: string | true | undefined): number {
   if (v === undefined) return 20;
   const n = Number(v);
@@ -45,7 +42,7 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, FLAGS, { h: 'help', n: 'limit' });
   const [sub, ...words] = args.positionals;
   if (args.flags.has('help') || sub === 'help') {
-    process.stdout.write(WIKI_USAGE + '\n');
+    printOut(WIKI_USAGE + '\n');
     return 0;
   }
   if (sub !== 'search') {
@@ -75,7 +72,7 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
     rootOverride: args.flags.get('root') as string | undefined,
   });
   if (!res.exists) {
-    process.stderr.write(`omc-top: no .omc directory found (${res.explain}); looked in: ${res.looked.join(', ')}\n`);
+    printErr(`omc-top: no .omc directory found (${res.explain}); looked in: ${res.looked.join(', ')}\n`);
     return 2;
   }
   const wiki = new WikiDomain({ root: res.root });
@@ -84,7 +81,7 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
   const result = wiki.search(query, { limit, tags, category });
 
   if (snap.dir !== 'ok')
-    process.stderr.write(
+    printErr(
       `omc-top: ${snap.dir === 'missing' ? `no wiki yet at ${res.root}/wiki` : `${res.root}/wiki: ${snap.dirMessage}`}\n`,
     );
   const unreadable = snap.pages.filter((p) => !p.searchable);
@@ -93,7 +90,7 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
       .slice(0, 5)
       .map((p) => `${cleanLine(p.filename)} (${p.issues[0]?.message ?? 'unreadable'})`)
       .join('; ');
-    process.stderr.write(
+    printErr(
       `omc-top: ${unreadable.length} wiki page(s) not searched, as OMC skips them too: ${list}${unreadable.length > 5 ? '; …' : ''}\n`,
     );
   }
@@ -105,11 +102,11 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
       score: h.score,
       snippet: h.snippet,
     }));
-    process.stdout.write(terminalSafeJson(rows) + '\n');
+    printJson(rows);
     return 0;
   }
   if (result.hits.length === 0) {
-    process.stdout.write(
+    printOut(
       `No wiki pages match ${JSON.stringify(cleanLine(query))} (searched ${snap.searchable.length} page(s) in ${res.root}/wiki).\n`,
     );
     return 0;
@@ -125,6 +122,6 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
   });
   if (result.total > result.hits.length)
     lines.push(`(${result.hits.length} of ${result.total} matches; --limit N for more)`);
-  process.stdout.write(lines.join('\n') + '\n');
+  printOut(lines.join('\n') + '\n');
   return 0;
 }

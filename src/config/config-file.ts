@@ -4,10 +4,10 @@
  * stops omc-top: the defaults apply and the error names the file and the
  * field. Read through the safe read path (fsx.ts) like every other file.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseHostSpec } from './host-spec.js';
+import { checkHostSpec } from './host-spec.js';
+import { configPath } from './config-path.js';
 import { PushSchema } from './push-config.js';
 import { readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
@@ -68,26 +68,34 @@ const ConfigSchema = z.strictObject({
   title: z.boolean().optional(),
   /** Model prices in USD per million tokens, for the "est." cost (src/store/claude/prices.ts); a key is a model id or its prefix. */
   prices: z.record(z.string().min(1).max(200), PriceSchema).optional(),
+  /** Answering loops from the monitor (docs/answering.md). */
+  answers: z
+    .strictObject({
+      /** How long the permission hook waits for an answer before Claude's own prompt is all there is. */
+      permissionWaitSeconds: z.number().int().min(5).max(600).optional(),
+      /** Where "always" keeps the rule: this session only (default) or the project's .claude/settings.local.json. */
+      alwaysDestination: z.enum(['session', 'localSettings']).optional(),
+      /** The command resume runs in a new tmux window, before `--resume <session>` (default "claude"). */
+      claudeCommand: z.string().min(1).max(1000).optional(),
+    })
+    .optional(),
   /** Machines the fleet view (`--all` / `--host`) also shows: "user@box" or "user@box:/dir", as for --host. */
   hosts: z
     .array(
       z
         .string()
         .max(600)
-        .refine((s) => parseHostSpec(s) !== null, 'not user@box or user@box:/dir'),
+        .superRefine((s, ctx) => {
+          const r = checkHostSpec(s);
+          if (typeof r === 'string') ctx.addIssue({ code: 'custom', message: r });
+        }),
     )
     .max(32)
     .optional(),
 });
 export type OmcTopConfig = z.infer<typeof ConfigSchema>;
 
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base =
-    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)
-      ? env.XDG_CONFIG_HOME
-      : path.join(os.homedir(), '.config');
-  return path.join(base, 'omc-top', 'config.json');
-}
+export { configPath } from './config-path.js';
 
 export interface LoadedConfig {
   config: OmcTopConfig;

@@ -5,7 +5,14 @@
  * leading "-" (it would be an ssh option), no spaces, quotes or control
  * characters in the destination, an absolute or ~ directory without control
  * characters. The directory is single-quoted for the remote shell.
+ *
+ * The spec is also drawn (the fleet's group header, messages): a directory
+ * holding anything the one sanitiser would change (bidi controls that reorder
+ * the header, line separators, Hangul fillers and other characters whose
+ * width terminals dispute) is refused with the reason, never drawn.
  */
+import { cleanLine } from '../io/sanitize.js';
+
 export interface HostSpec {
   /** As given, for marks and messages. */
   label: string;
@@ -17,14 +24,24 @@ export interface HostSpec {
 const DEST = /^(?:[A-Za-z0-9._%+-]{1,64}@)?[A-Za-z0-9._-]{1,253}$/;
 
 export function parseHostSpec(raw: string): HostSpec | null {
-  if (typeof raw !== 'string' || raw.length > 600) return null;
+  const r = checkHostSpec(raw);
+  return typeof r === 'string' ? null : r;
+}
+
+/** The spec, or why it is not one (in words for the usage error and the config file's problem line). */
+export function checkHostSpec(raw: string): HostSpec | string {
+  const usage = 'not user@box or user@box:/dir';
+  if (typeof raw !== 'string' || raw.length > 600) return usage;
   const colon = raw.indexOf(':');
   const destination = colon === -1 ? raw : raw.slice(0, colon);
   const dir = colon === -1 ? null : raw.slice(colon + 1);
-  if (destination.startsWith('-') || !DEST.test(destination)) return null;
+  if (destination.startsWith('-') || !DEST.test(destination)) return usage;
   if (dir !== null) {
-    if (dir === '' || !(dir.startsWith('/') || dir === '~' || dir.startsWith('~/'))) return null;
-    if (/[\u0000-\u001f\u007f-\u009f]/.test(dir)) return null;
+    if (dir === '' || !(dir.startsWith('/') || dir === '~' || dir.startsWith('~/')))
+      return 'the directory after ":" must be absolute or start with ~';
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(dir)) return 'the directory holds control characters';
+    if (cleanLine(dir) !== dir)
+      return 'the directory holds bidi controls, line separators or characters whose width terminals dispute (Hangul fillers, zero-width marks)';
   }
   return { label: raw, destination, dir };
 }

@@ -1,5 +1,5 @@
 import type { OmcStore } from '../store/store.js';
-import type { SessionView } from '../store/sessions/model.js';
+import { deltaSince, type SessionView, type SessionsSnapshot } from '../store/sessions/model.js';
 import { IterationSamples, samplesDir } from '../store/runs/samples.js';
 import { WATCHED_RUN_MODES } from '../store/runs/ledger.js';
 
@@ -13,7 +13,8 @@ export const SAMPLES_FLUSH_MS = 1000;
  * (which writes what is pending).
  *
  * A snapshot costs the sessions that changed: the sessions domain keeps an unchanged session's
- * SessionView object, so only views not seen in the previous snapshot are sampled (a loop's
+ * SessionView object and says which views are new (its delta), so only views not seen in the previous snapshot
+ * are sampled (a loop's
  * "last seen" is when its state was last seen changing).
  */
 export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv = process.env): () => void {
@@ -39,12 +40,16 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
       /* samples are a convenience: a full disk must not disturb the monitor */
     }
   };
+  let taken: SessionsSnapshot | null = null;
   const take = () => {
     const snap = store.sessions.getSnapshot();
+    // After the snapshot seen last, only its delta's views can be new: a change costs that change.
+    const delta = deltaSince(taken, snap);
+    taken = snap;
     let recorded = false;
     // Bounded: sessions that went away leave their entries; forgetting them all costs one re-sample each.
     if (lastSampled.size > 2 * snap.sessions.length + 256) lastSampled.clear();
-    for (const s of snap.sessions) {
+    for (const s of delta ? delta.changed : snap.sessions) {
       if (seen.has(s)) continue;
       seen.add(s);
       const sid = s.kind === 'legacy' ? null : s.id;

@@ -1,21 +1,19 @@
 /**
- * The JSON lines of `omc-top watch --json`. JSON.stringify already escapes
- * C0 controls; C1 controls (U+0080–U+009F, which some terminals read as CSI
- * and friends), DEL and the line separators are escaped too, so a line piped
- * to a terminal can carry no control byte at all.
+ * The JSON lines of `omc-top watch --json`, written by the one terminal-safe JSON writer
+ * (io/sanitize.ts terminalSafeJson), so a line piped to a terminal carries no control byte, no bidi
+ * control and no line separator, exactly as every other JSON output.
  */
 import type { Fact } from './attention/kinds.js';
 import type { Transition } from './attention/engine.js';
 import { needJson, type AttentionView, type IsAcked } from './attention/view.js';
 import type { RowModel } from './row.js';
+import { terminalSafeJson } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
 
 export const LINE_VERSION = 1;
 
-const UNSAFE = /[\u007f-\u009f\u2028\u2029]/g;
-export function safeJson(value: unknown): string {
-  return JSON.stringify(value).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** One JSON line: the one JSON writer, on one line. */
+export const safeJson = (value: unknown): string => terminalSafeJson(value, 0);
 
 const where = (f: Fact) => ({
   session: f.session,
@@ -85,6 +83,14 @@ export function readyLine(project: string, atMs: number, needsYou: number): stri
     needsYou,
     version: VERSION,
   });
+}
+
+/**
+ * The reader fell behind (a paused pager, a stalled pipe) and `dropped` lines were not written, so that
+ * omc-top's memory stays bounded: transitions in that time are lost; rows are sent again as they are.
+ */
+export function laggedLine(project: string, atMs: number, dropped: number): string {
+  return safeJson({ v: LINE_VERSION, type: 'lagged', at: new Date(atMs).toISOString(), project, dropped });
 }
 
 /** The attention view: at start and whenever what needs you changes (the count the monitor's header shows). */

@@ -3,6 +3,8 @@
  * whenever it changes (a session that goes gets `row: null`). Rows are
  * compared by their JSON, so a rebuilt snapshot with nothing new prints
  * nothing. Rebuilt once per turn of the loop however many cells changed.
+ * A reader that falls behind is never sent a pile of stale rows: the feed
+ * waits for room and then sends each row as it is by then.
  */
 import { rowLine } from './json-line.js';
 import type { OmcStore } from '../store/store.js';
@@ -14,10 +16,26 @@ export function startRowFeed(
   project: string,
   out: (line: string) => void,
   now: () => number,
+  /** Back-pressure: while the reader is behind, rows wait (never dropped) and go out as they are by then. */
+  room: { has(): boolean; on(cb: () => void): void } = { has: () => true, on: (cb) => cb() },
   monitor?: AttentionMonitor,
 ): () => void {
   const last = new Map<string, string>();
+  let stopped = false;
+  /** Back-pressure: stop where the reader fell behind; the next emit carries on from the state then. */
+  let first = true;
+  const full = (): boolean => {
+    // The first rows go out whole: "ready" follows them and promises every session's row.
+    if (first || room.has()) return false;
+    scheduled = true;
+    room.on(() => {
+      scheduled = false;
+      emit();
+    });
+    return true;
+  };
   const emit = () => {
+    if (stopped) return;
     const at = now();
     const claude = store.claude.getSnapshot().bySession;
     const needs = needsBySession(monitor?.view.getSnapshot().open ?? []);
@@ -27,14 +45,17 @@ export function startRowFeed(
       const row = rowOf(s, claude.get(s.id), at, needs.get(s.id));
       const json = JSON.stringify(row);
       if (last.get(s.id) === json) continue;
+      if (full()) return;
       last.set(s.id, json);
       out(rowLine(project, s.id, row, at) + '\n');
     }
     for (const id of [...last.keys()]) {
       if (seen.has(id)) continue;
+      if (full()) return;
       last.delete(id);
       out(rowLine(project, id, null, at) + '\n');
     }
+    first = false;
   };
   let scheduled = false;
   const schedule = () => {
@@ -48,5 +69,8 @@ export function startRowFeed(
   emit();
   const unsubs = [store.sessions.subscribe(schedule), store.claude.subscribe(schedule)];
   if (monitor) unsubs.push(monitor.view.subscribe(schedule));
-  return () => unsubs.forEach((u) => u());
+  return () => {
+    stopped = true;
+    unsubs.forEach((u) => u());
+  };
 }

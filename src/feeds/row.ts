@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { ClaudeSessionView } from '../store/claude/model.js';
 import type { NeedItem } from './attention/needs.js';
+import { lifeOf } from '../store/claude/life.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import type { SessionView } from '../store/sessions/model.js';
 import { modeSummary, promptText } from '../store/sessions/summary.js';
@@ -24,7 +25,7 @@ export const SESSION_STATUSES = [
   'cancelling',
   'idle',
 ] as const;
-export const PROCESS_STATUSES = ['busy', 'idle', 'waiting', 'gone', 'unknown'] as const;
+export const PROCESS_STATUSES = ['busy', 'idle', 'waiting', 'gone', 'exited', 'unknown'] as const;
 
 /** The row model `watch --json --rows` sends and the fleet view draws. */
 export interface RowModel {
@@ -102,6 +103,7 @@ export function rowOf(
   need?: NeedItem | null,
 ): RowModel {
   const p = claude?.process ?? null;
+  const life = lifeOf(claude);
   const sp = s.kind === 'session' ? sessionSpend(claude, configuredPrices(), now) : null;
   const priced = (e: { priced: unknown[]; usd: number } | undefined) => (e && e.priced.length > 0 ? e.usd : null);
   return {
@@ -112,8 +114,9 @@ export function rowOf(
     prompt: truncate(promptText(s), MAX_TEXT),
     updatedMs: s.updatedMs,
     rank: s.rank,
-    process: p?.status ?? null,
-    processWhy: p?.reason ?? null,
+    // A session no process was ever seen for has none; one whose transcript ends with Claude Code's exit has exited.
+    process: p || life.exit ? life.status : null,
+    processWhy: p?.reason ?? (life.exit ? 'the transcript ends with the figures Claude Code writes at exit' : null),
     needs: needText(need),
     costUsd: priced(sp?.estimate),
     unpricedModels: sp?.estimate.unpriced.length ?? 0,

@@ -54,6 +54,12 @@ export interface DiscoverOptions {
    * re-reads the registry every few seconds; a cwd is resolved once (its root is then watched).
    */
   cache?: Map<string, RootResolution>;
+  /**
+   * Repository groups from earlier discoveries, by project dir: finding one runs git twice, and an idle fleet
+   * re-reads the registry every few seconds (40 git processes every 3 s at 20 projects, the event loop blocked
+   * meanwhile). Kept while the project's `.git` entry is the same file or directory.
+   */
+  groups?: Map<string, { mark: string; group: string; label: string }>;
 }
 
 /** More roots than this are not opened (one store each); the rest get one problem line. */
@@ -76,7 +82,30 @@ export function liveEntries(entries: readonly RegistryEntry[], probe: LivenessPr
 /** OMC_STATE_DIR keeps one directory per project id: `<name>-<16 hex>` (or "non-git"). */
 const stateDirLabel = (name: string) => name.replace(/-[0-9a-f]{16}$/, '');
 
-function groupOf(projectDir: string, git: GitProbe): { group: string; label: string } {
+/** Which `.git` a project dir has now (its identity, "none" without one): a new one means a new grouping. */
+function gitMark(projectDir: string): string {
+  try {
+    const st = fs.statSync(path.join(projectDir, '.git'));
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return 'none';
+  }
+}
+
+function groupOf(
+  projectDir: string,
+  git: GitProbe,
+  cache: DiscoverOptions['groups'],
+): { group: string; label: string } {
+  const mark = cache ? gitMark(projectDir) : '';
+  const kept = cache?.get(projectDir);
+  if (kept && kept.mark === mark) return kept;
+  const g = findGroup(projectDir, git);
+  cache?.set(projectDir, { mark, ...g });
+  return g;
+}
+
+function findGroup(projectDir: string, git: GitProbe): { group: string; label: string } {
   const common = git.topLevel(projectDir) ? git.commonDir(projectDir) : null;
   if (common) {
     const repo = path.basename(common) === '.git' ? path.dirname(common) : common;
@@ -106,7 +135,7 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
         problems.push(`more than ${MAX_ROOTS} .omc roots: only the first ${MAX_ROOTS} are shown`);
       return;
     }
-    const g = group ?? groupOf(res.projectDir, git);
+    const g = group ?? groupOf(res.projectDir, git, opts.groups);
     byId.set(id, {
       id,
       root: res.root,

@@ -20,6 +20,9 @@ import { needsBySession, rowOf } from '../feeds/row.js';
 import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
 import { ownStateDir } from '../io/state-dir.js';
+import type { SessionsSnapshot } from '../store/sessions/model.js';
+import type { ClaudeSnapshot } from '../store/claude/model.js';
+import type { AttentionView } from '../feeds/attention/view.js';
 import { planWatches, type PlannedWatch } from './watch-plan.js';
 
 /** How often the registry is re-read for new roots and the machine's session count. */
@@ -57,12 +60,22 @@ export class LocalFleet {
   private readonly config: ClaudeConfigDir;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
+  private readonly groups = new Map<string, { mark: string; group: string; label: string }>();
   private liveClaude = 0;
   private problems: string[] = [];
   private timer: NodeJS.Timeout | null = null;
   private scheduled = false;
   private version = 0;
   private closed = false;
+  /**
+   * Each root's rows, sorted, with the snapshots they were built from: a change in one project rebuilds that
+   * project's rows only, so its cost does not grow with the rest of the fleet. Rows are never mutated once built
+   * (snapshots share them).
+   */
+  private readonly rowsByRoot = new Map<
+    string,
+    { sessions: SessionsSnapshot; claude: ClaudeSnapshot; view: AttentionView; minute: number; rows: FleetRow[] }
+  >();
   /** Extra groups from elsewhere (remote hosts), merged into every snapshot. */
   private extra: () => FleetGroup[] = () => [];
 
@@ -102,6 +115,7 @@ export class LocalFleet {
       git: this.opts.git,
       probe: this.opts.probe,
       cache: this.resolved,
+      groups: this.groups,
     });
     // An idle machine re-reads the registry every few seconds: rebuild only when something it says changed.
     const same =
@@ -167,7 +181,8 @@ export class LocalFleet {
 
   /** The snapshot now (tests call it directly after a synchronous start). */
   build(): FleetSnapshot {
-    const groups = new Map<string, FleetGroup & { rootCount: number }>();
+    const groups = new Map<string, FleetGroup & { rootCount: number; parts: FleetRow[][] }>();
+    const now = this.opts.clock?.() ?? Date.now();
     let ready = true;
     for (const [id, r] of this.roots) {
       const status = r.store.status.getSnapshot();
@@ -183,6 +198,7 @@ export class LocalFleet {
           detail: null,
           rows: [],
           rootCount: 0,
+          parts: [],
         };
         groups.set(r.info.group, g);
       }
@@ -192,24 +208,14 @@ export class LocalFleet {
         g.notes.push(why);
         g.tone = 'warn';
       }
-      const claude = r.store.claude.getSnapshot().bySession;
-      const needs = needsBySession(r.monitor.view.getSnapshot().open);
-      for (const s of r.store.sessions.getSnapshot().sessions) {
-        const row: FleetRow = {
-          ...rowOf(s, claude.get(s.id), this.opts.clock?.() ?? Date.now(), needs.get(s.id)),
-          key: `local|${id}|${s.id}`,
-          host: null,
-          rootId: id,
-          rootLabel: r.info.label,
-        };
-        g.rows.push(row);
-      }
+      g.parts.push(this.rowsOf(id, r, now));
     }
     const all: FleetGroup[] = [];
     for (const g of groups.values()) {
-      g.rows.sort(byAttention);
+      // One root: its rows as kept (already sorted); worktrees of one project: merged and sorted again.
+      g.rows = g.parts.length === 1 ? (g.parts[0] as FleetRow[]) : g.parts.flat().sort(byAttention);
       if (g.rootCount > 1) g.notes.unshift(`${g.rootCount} worktrees`);
-      const { rootCount: _n, ...group } = g;
+      const { rootCount: _n, parts: _p, ...group } = g;
       all.push(group);
     }
     all.push(...this.extra());
@@ -217,10 +223,41 @@ export class LocalFleet {
       version: ++this.version,
       groups: sortGroups(all),
       localClaude: this.liveClaude,
+      local: this.opts.local !== false,
       roots: this.roots.size,
       problems: this.problems,
       ready,
     };
+  }
+
+  /** A root's rows, sorted: rebuilt only when its sessions or Claude snapshot is a new one. */
+  private rowsOf(id: string, r: LocalRoot, now: number): FleetRow[] {
+    const sessions = r.store.sessions.getSnapshot();
+    const claudeSnap = r.store.claude.getSnapshot();
+    // A row's spend (today's, the burn rate) moves with the clock: rows are rebuilt in a new minute too.
+    const minute = Math.floor(now / 60_000);
+    const view = r.monitor.view.getSnapshot();
+    const kept = this.rowsByRoot.get(id);
+    if (
+      kept &&
+      kept.sessions === sessions &&
+      kept.claude === claudeSnap &&
+      kept.view === view &&
+      kept.minute === minute
+    )
+      return kept.rows;
+    const claude = claudeSnap.bySession;
+    const needs = needsBySession(view.open);
+    const rows: FleetRow[] = sessions.sessions.map((s) => ({
+      ...rowOf(s, claude.get(s.id), now, needs.get(s.id)),
+      key: `local|${id}|${s.id}`,
+      host: null,
+      rootId: id,
+      rootLabel: r.info.label,
+    }));
+    rows.sort(byAttention);
+    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, minute, rows });
+    return rows;
   }
 
   async close(): Promise<void> {

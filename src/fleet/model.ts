@@ -35,6 +35,8 @@ export interface FleetSnapshot {
   groups: FleetGroup[];
   /** Claude Code sessions running on this machine (registry, live or unverifiable). */
   localClaude: number;
+  /** This machine's roots are shown (`--all`); false for `--host` alone. */
+  local?: boolean;
   roots: number;
   problems: string[];
   /** The first read of every root is done (for "time to live"). */

@@ -9,6 +9,7 @@
  * there, whose exit code says whether it took.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { endChild, trackChild } from '../io/child-end.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanLine, truncate } from '../io/sanitize.js';
@@ -110,12 +111,10 @@ export class RemoteHost {
     this.clearRetry();
     if (this.phase !== 'lost') this.phase = 'connecting';
     this.stderr = '';
-    const child = spawn(
-      this.ssh.bin,
-      this.sshArgs(`omc-top watch --json --snapshot --rows${remoteCwdArgs(this.spec)}`),
-      {
+    const child = this.own(
+      spawn(this.ssh.bin, this.sshArgs(`omc-top watch --json --snapshot --rows${remoteCwdArgs(this.spec)}`), {
         stdio: ['ignore', 'pipe', 'pipe'],
-      },
+      }),
     );
     this.child = child;
     const split = new LineSplitter(
@@ -150,7 +149,7 @@ export class RemoteHost {
       if (l.version === null || older(l.version, MIN_REMOTE_VERSION)) {
         this.phase = 'too-old';
         this.message = `omc-top ${l.version ?? 'without a version'} on ${this.spec.destination} is too old for the fleet (needs ${MIN_REMOTE_VERSION}+, this is ${VERSION}): ${installHint(this.spec.destination)}`;
-        this.child?.kill('SIGTERM');
+        if (this.child) void endChild(this.child);
       } else {
         this.phase = 'live';
         this.message = '';
@@ -274,7 +273,7 @@ export class RemoteHost {
   cancel(session: string, pause: boolean): Promise<{ ok: boolean; text: string }> {
     const cmd = `omc-top cancel ${session}${pause ? ' --signal-only' : ''}${remoteCwdArgs(this.spec)}`;
     return new Promise((resolve) => {
-      const child = spawn(this.ssh.bin, this.sshArgs(cmd), { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = this.own(spawn(this.ssh.bin, this.sshArgs(cmd), { stdio: ['ignore', 'pipe', 'pipe'] }));
       let out = '';
       const take = (d: Buffer) => (out = (out + d.toString('utf8')).slice(-8192));
       child.stdout?.on('data', take);
@@ -305,10 +304,21 @@ export class RemoteHost {
     });
   }
 
-  stop(): void {
+  /** Every ssh this host started and that has not exited (the stream, cancels under way). */
+  private readonly children = new Set<ChildProcess>();
+
+  private own(child: ChildProcess): ChildProcess {
+    this.children.add(trackChild(child));
+    child.once('exit', () => this.children.delete(child));
+    child.once('error', () => this.children.delete(child));
+    return child;
+  }
+
+  /** Ends every ssh of this host for good (TERM, then KILL after a bound); resolves once all have exited. */
+  stop(): Promise<void> {
     this.stopped = true;
     this.clearRetry();
-    this.child?.kill('SIGTERM');
     this.child = null;
+    return Promise.all([...this.children].map((c) => endChild(c))).then(() => undefined);
   }
 }

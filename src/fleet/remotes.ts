@@ -78,9 +78,10 @@ export class RemoteFleet implements RemoteActions {
     this.hostOf(host)?.reconnect();
   }
 
-  stop(): void {
+  /** Ends every host's ssh for good; resolves once they have all exited. */
+  stop(): Promise<void> {
     if (this.tick) clearInterval(this.tick);
     this.tick = null;
-    for (const h of this.hostsList) h.stop();
+    return Promise.all(this.hostsList.map((h) => h.stop())).then(() => undefined);
   }
 }

@@ -8,6 +8,7 @@ import type { PaneId, UiStore } from '../kit/ui-store.js';
 import type { Problem } from '../store/types.js';
 import { frameLayout, shownProblems } from '../ui/layout.js';
 import { inboxRows, type InboxRow } from '../ui/inbox-layout.js';
+import { answerInputOf, withAnswers } from '../feeds/answers/items.js';
 
 export interface RouterEnv {
   ui: UiStore;
@@ -57,5 +58,9 @@ export function inboxProblems(
 /** The inbox's rows as the app draws them now. */
 export function inboxRowsOf(env: Pick<RouterEnv, 'store' | 'app'>): InboxRow[] {
   const attention = env.app.attention;
-  return inboxRows(attention ? attention.monitor.view.getSnapshot() : null, inboxProblems(env.store, attention));
+  // What can be answered (the hook's permission requests, OMC's gates) sits in the inbox with its own keys.
+  return inboxRows(
+    attention ? attention.monitor.view.getSnapshot() : null,
+    withAnswers(inboxProblems(env.store, attention), answerInputOf(env.store)),
+  );
 }

@@ -7,6 +7,7 @@
  */
 import { dispatch, type Binding, type BindingContext } from '../kit/bindings.js';
 import type { ListState, Move } from '../kit/list.js';
+import { mode, navBindings } from '../kit/nav.js';
 import type { InputEvent } from '../terminal/keys.js';
 import { acknowledge } from '../feeds/attention/control.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
@@ -61,15 +62,13 @@ const noSession = (ctx: InboxContext) => {
       : null;
 };
 
+const ALWAYS = mode<ListState | undefined>('', () => true);
 const move = (to: Move) => (ctx: InboxContext) => ctx.set(moveInbox(ctx.lay, ctx.state, to));
 
 export const INBOX_BINDINGS: readonly B[] = [
-  { keys: ['j', 'down', 'wheeldown'], help: 'selection: down', run: move(1) },
-  { keys: ['k', 'up', 'wheelup'], help: 'selection: up', run: move(-1) },
-  { keys: ['pagedown', ' ', 'ctrl+d'], help: 'selection: a page down', run: move({ page: 1 }) },
-  { keys: ['pageup', 'ctrl+u'], help: 'selection: a page up', run: move({ page: -1 }) },
-  { keys: ['g', 'home'], help: 'selection: first', run: move('first') },
-  { keys: ['G', 'end'], help: 'selection: last', run: move('last') },
+  // The same move keys as every list (kit/nav.ts), and Space for a page as in a pager.
+  ...navBindings<ListState | undefined, InboxContext>(ALWAYS, 'selection', (ctx, to) => move(to)(ctx), { hint: false }),
+  { keys: [' '], help: 'selection: a page down', run: move({ page: 1 }) },
   // The footer shows the hints in this order, as many as fit: the ones that act on the item first.
   {
     keys: ['a'],

@@ -5,12 +5,18 @@
  * switching, ?, q) — which are off while a pane has a text field open, so
  * typing "q" into a filter or the notepad never quits.
  */
+import type { BindingContext } from '../kit/pane.js';
 import { overlayShape, type OverlayInputs } from '../ui/overlay-lines.js';
-import { scrollTo } from '../kit/list.js';
-import type { Overlay } from '../kit/ui-store.js';
-import { dispatch, matchKey, type KeySpec } from '../kit/bindings.js';
+import { scrollTo, type Move } from '../kit/list.js';
+import { mode, navBindings, scrollDelta } from '../kit/nav.js';
+import type { ConfirmOverlay, Overlay, TextOverlay } from '../kit/ui-store.js';
+import { dispatch, matchKey, type Binding, type KeySpec } from '../kit/bindings.js';
+import { isAnswerLine } from '../feeds/answers/items.js';
+import { HELP_SECTIONS, routeAnswerKey } from './answer-keys.js';
+import { inboxLayout } from '../ui/inbox-layout.js';
 import { isCtrl, type InputEvent } from '../terminal/keys.js';
-import { bodyOf, contextFor, paneById, type RouterEnv } from './env.js';
+import { bodyOf, contextFor, inboxRowsOf, paneById, type RouterEnv } from './env.js';
+import { paneOfProblem } from '../ui/problems-view.js';
 import { INBOX_BINDINGS, routeInbox } from './inbox.js';
 
 export { bodyOf, paneById, type RouterEnv } from './env.js';
@@ -19,9 +25,11 @@ function overlayInputs(env: RouterEnv): OverlayInputs {
   return {
     panes: env.panes,
     globals: GLOBAL_BINDINGS,
+    sections: HELP_SECTIONS,
     inbox: INBOX_BINDINGS,
     log: env.ui.state.log,
     readonly: env.store.readonly,
+    current: env.ui.state.pane,
   };
 }
 
@@ -40,12 +48,13 @@ function unsavedWork(env: RouterEnv): string[] {
 function requestExit(env: RouterEnv): void {
   const lost = unsavedWork(env);
   const overlay = env.ui.state.overlay;
-  if (lost.length === 0 || (overlay?.kind === 'confirm' && overlay.title.startsWith('Quit'))) {
+  if (lost.length === 0 || (overlay?.kind === 'confirm' && overlay.id === 'quit')) {
     env.exit();
     return;
   }
   env.ui.setOverlay({
     kind: 'confirm',
+    id: 'quit',
     title: 'Quit and discard unsaved work?',
     lines: [...lost, '', 'Nothing has been written for these. Press n or Esc to go back and save (Ctrl-S).'],
     prompt: 'y / Ctrl-C: quit and discard    n / Esc: go back',
@@ -59,42 +68,54 @@ function cyclePane(env: RouterEnv, delta: number): void {
   if (next) env.ui.setPane(next.id);
 }
 
-export interface GlobalBinding {
-  keys: readonly KeySpec[];
-  help: string;
-  run(env: RouterEnv): void;
+/** The context of the app's own keys (global keys, overlays): the state they act on, and the router's env. */
+export interface RouterContext<S> extends BindingContext<S> {
+  env: RouterEnv;
+}
+
+function routerContext<S>(env: RouterEnv, state: S, set: (next: S) => void): RouterContext<S> {
+  return {
+    state,
+    set: (next) => set(typeof next === 'function' ? (next as (s: S) => S)(state) : next),
+    app: env.app,
+    env,
+  };
 }
 
 /** Keys that work from every pane whenever no text field is open (the pane hotkeys come from the registry). */
-export const GLOBAL_BINDINGS: readonly GlobalBinding[] = [
+export const GLOBAL_BINDINGS: readonly Binding<null, RouterContext<null>>[] = [
   {
     keys: ['?', 'f1'],
     help: 'this help, with the legend of statuses and symbols (Esc closes)',
-    run: (e) => open(e, 'help'),
+    run: ({ env: e }) => open(e, 'help'),
   },
   {
     keys: ['q', 'ctrl+c'],
     help: 'quit (asks first if a draft would be lost; the terminal is restored)',
-    run: requestExit,
+    run: ({ env }) => requestExit(env),
   },
-  { keys: ['tab'], help: 'next pane', run: (e) => cyclePane(e, 1) },
-  { keys: ['backtab'], help: 'previous pane', run: (e) => cyclePane(e, -1) },
+  { keys: ['tab'], help: 'next pane', run: ({ env: e }) => cyclePane(e, 1) },
+  { keys: ['backtab'], help: 'previous pane', run: ({ env: e }) => cyclePane(e, -1) },
   {
     keys: ['!'],
     help: "the inbox: what needs you (the header's count), oldest first, to open, jump to, cancel or acknowledge; then the problems with files",
-    run: (e) => open(e, 'problems'),
+    run: ({ env: e }) => open(e, 'problems'),
   },
-  { keys: ['N'], help: 'turn notifications (bell, desktop, tmux) off / on', run: toggleNotifications },
+  {
+    keys: ['N'],
+    help: 'turn notifications (bell, desktop, tmux) off / on',
+    run: ({ env }) => toggleNotifications(env),
+  },
   {
     keys: ['M'],
     help: 'message log: every message shown, with its time and full text',
-    run: (e) => open(e, 'messages'),
+    run: ({ env: e }) => open(e, 'messages'),
   },
-  { keys: ['ctrl+l'], help: 'redraw the screen', run: (e) => e.redraw() },
+  { keys: ['ctrl+l'], help: 'redraw the screen', run: ({ env: e }) => e.redraw() },
   {
     keys: ['O'],
     help: 'watch the next .omc root of this project (hooks started in a subdirectory keep their own; asks first)',
-    run: (e) => chooseRoot(e),
+    run: ({ env: e }) => chooseRoot(e),
   },
 ];
 
@@ -115,6 +136,7 @@ function chooseRoot(env: RouterEnv): void {
   const here = roots.findIndex((r) => r.abs === env.store.root);
   const next = roots[(here + 1) % roots.length] as (typeof roots)[number];
   env.app.confirm({
+    id: 'switch-root',
     title: `Watch ${next.rel} instead?`,
     lines: [
       `${next.abs}: ${next.sessions} session${next.sessions === 1 ? '' : 's'}.`,
@@ -147,49 +169,122 @@ function open(env: RouterEnv, kind: 'help' | 'problems' | 'messages'): void {
   env.ui.setOverlay({ kind, scroll: 0 });
 }
 
-/** Scroll keys shared by every overlay; returns the new offset or null when the key is not a scroll key. */
-function overlayScroll(ev: InputEvent, offset: number, page: number): number | null {
-  const is = (...keys: KeySpec[]) => keys.some((k) => matchKey(k, ev));
-  if (is('j', 'down', 'wheeldown')) return offset + 1;
-  if (is('k', 'up', 'wheelup')) return offset - 1;
-  if (is('pagedown', ' ', 'ctrl+d')) return offset + page;
-  if (is('pageup', 'ctrl+u')) return offset - page;
-  if (is('g', 'home')) return -Infinity;
-  if (is('G', 'end')) return Infinity;
-  return null;
+/** An overlay's keys act on the overlay, scroll it by its own shape, and may quit. */
+interface OverlayContext<O extends Overlay> extends RouterContext<O> {
+  scroll(move: Move): void;
 }
+
+const ALWAYS = mode<Overlay>('', () => true);
+
+/** Scrolling, the same keys as every list (kit/nav.ts), and Space for a page as in a pager. */
+function scrollBindings<O extends Overlay>(): Binding<O, OverlayContext<O>>[] {
+  return [
+    ...navBindings<O, OverlayContext<O>>(ALWAYS, 'scroll', (c, move) => c.scroll(move), { hint: false }),
+    { keys: [' '], help: 'scroll: a page down', run: (c) => c.scroll({ page: 1 }) },
+  ];
+}
+
+const QUIT: Binding<Overlay, OverlayContext<Overlay>> = {
+  keys: ['q'],
+  help: 'quit (asks first if a draft would be lost)',
+  run: (c) => requestExit(c.env),
+};
+
+/** A confirm dialog: y does it, n or Esc does not, q quits; long dialogs scroll. */
+export const CONFIRM_BINDINGS: readonly Binding<ConfirmOverlay, OverlayContext<ConfirmOverlay>>[] = [
+  {
+    keys: ['y', 'Y'],
+    help: 'yes',
+    run: (c) => {
+      c.env.ui.setOverlay(null);
+      c.state.onConfirm();
+    },
+  },
+  {
+    keys: ['n', 'N', 'escape'],
+    help: 'no',
+    run: (c) => {
+      c.env.ui.setOverlay(null);
+      c.state.onDecline?.();
+    },
+  },
+  QUIT as Binding<ConfirmOverlay, OverlayContext<ConfirmOverlay>>,
+  ...scrollBindings<ConfirmOverlay>(),
+];
+
+/** The help and the message log: q quits, Esc (or the key that opened it) closes, the rest scrolls. */
+export const TEXT_OVERLAY_BINDINGS: readonly Binding<TextOverlay, OverlayContext<TextOverlay>>[] = [
+  QUIT as Binding<TextOverlay, OverlayContext<TextOverlay>>,
+  {
+    keys: ['escape', 'enter', '?', '!', 'M'],
+    help: 'close',
+    run: (c) => c.env.ui.setOverlay(null),
+  },
+  ...scrollBindings<TextOverlay>(),
+];
 
 function routeOverlay(ev: InputEvent, overlay: Overlay, env: RouterEnv): void {
   const { ui } = env;
-  const body = bodyOf(env);
-  const shape = overlayShape(overlay, overlayInputs(env), body);
-  const scroll = (to: number) => scrollTo(0, to, shape.total, shape.height);
-  const page = Math.max(1, shape.height - 1);
-  if (overlay.kind === 'confirm') {
-    if (matchKey('y', ev) || matchKey('Y', ev)) {
-      ui.setOverlay(null);
-      overlay.onConfirm();
-    } else if (matchKey('n', ev) || matchKey('N', ev) || matchKey('escape', ev)) {
-      ui.setOverlay(null);
-      overlay.onDecline?.();
-    } else if (matchKey('q', ev)) requestExit(env);
-    else {
-      const to = overlayScroll(ev, overlay.scroll ?? 0, page);
-      if (to !== null) ui.setOverlay({ ...overlay, scroll: scroll(to) });
-    }
+  const shape = overlayShape(overlay, overlayInputs(env), bodyOf(env));
+  const ctx = <O extends Overlay>(o: O): OverlayContext<O> => ({
+    ...routerContext<O>(env, o, (next) => ui.setOverlay(next)),
+    scroll: (move) =>
+      ui.setOverlay({
+        ...o,
+        scroll: scrollTo(0, (o.scroll ?? 0) + scrollDelta(move, shape.height), shape.total, shape.height),
+      }),
+  });
+  if (overlay.kind === 'confirm') dispatch(CONFIRM_BINDINGS, ev, ctx(overlay));
+  // The inbox has its own keys (input/inbox.ts); q quits there too. A line that can be answered (a permission
+  // request, an OMC gate) takes its own keys first.
+  else if (overlay.kind === 'problems') {
+    if (matchKey('q', ev)) requestExit(env);
+    else if (!routeAnswerLine(ev, overlay, env)) routeInbox(ev, overlay, env);
+  } else dispatch(TEXT_OVERLAY_BINDINGS, ev, ctx(overlay));
+}
+
+/** Keys that move through the inbox whatever line is selected; the rest go to an answer line first. */
+const LIST_MOVES: readonly KeySpec[] = [
+  'j',
+  'down',
+  'wheeldown',
+  'k',
+  'up',
+  'wheelup',
+  'pagedown',
+  ' ',
+  'ctrl+d',
+  'pageup',
+  'ctrl+u',
+  'g',
+  'home',
+  'G',
+  'end',
+];
+
+function routeAnswerLine(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): boolean {
+  if (LIST_MOVES.some((k) => matchKey(k, ev))) return false;
+  const sel = inboxLayout(inboxRowsOf(env), overlay.list, bodyOf(env), env.app.now()).selected;
+  if (sel?.kind !== 'problem' || !isAnswerLine(sel.problem)) return false;
+  return routeAnswerKey(ev, sel.problem, {
+    ...env,
+    open: (path) => openPath(env, path),
+    reopen: () => env.ui.setOverlay(overlay),
+  });
+}
+
+/** Closes the overlay and opens the pane (and item) that shows the file at `path`. */
+function openPath(env: RouterEnv, path: string): void {
+  const target = paneOfProblem(path);
+  if (!target) {
+    env.ui.flash(`no pane shows ${path}`, 'info');
     return;
   }
-  if (matchKey('q', ev)) return requestExit(env);
-  if (overlay.kind === 'problems') {
-    routeInbox(ev, overlay, env);
-    return;
-  }
-  if (matchKey('escape', ev) || matchKey('enter', ev) || matchKey('?', ev) || matchKey('!', ev) || matchKey('M', ev)) {
-    ui.setOverlay(null);
-    return;
-  }
-  const to = overlayScroll(ev, overlay.scroll, page);
-  if (to !== null) ui.setOverlay({ ...overlay, scroll: scroll(to) });
+  env.ui.setOverlay(null);
+  env.ui.setPane(target.pane);
+  const pane = paneById(env.panes, target.pane);
+  if (pane.reveal)
+    env.ui.setPaneState(target.pane, (st: unknown) => pane.reveal?.(st, path, env.store) ?? st, pane.init);
 }
 
 export function routeInput(ev: InputEvent, env: RouterEnv): void {
@@ -234,12 +329,14 @@ export function routeInput(ev: InputEvent, env: RouterEnv): void {
     env.back();
     return;
   }
-  for (const g of GLOBAL_BINDINGS) {
-    if (g.keys.some((k) => matchKey(k, ev))) {
-      g.run(env);
-      return;
-    }
-  }
+  if (
+    dispatch(
+      GLOBAL_BINDINGS,
+      ev,
+      routerContext<null>(env, null, () => undefined),
+    )
+  )
+    return;
   for (const p of env.panes) {
     if (matchKey(p.hotkey, ev)) {
       ui.setPane(p.id);

@@ -1,6 +1,6 @@
 /**
  * OMC's advisory lock for notepad.md, project-memory.json and the wiki
- * (src/lib/file-lock.ts; research/omc-contract.md §9.2), spoken exactly:
+ * (OMC's src/lib/file-lock.ts), spoken exactly:
  * lock path = data path + ".lock", created O_CREAT|O_EXCL mode 0600 holding
  * compact {"pid":<pid>,"timestamp":<epoch ms>}. A held lock is stale only when
  * its mtime is ≥30 s old AND its owner is unknowable or dead. OMC waits up to

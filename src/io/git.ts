@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { cleanLine } from './sanitize.js';
+import { SYNC_KILL } from './child-end.js';
 
 export interface GitProbe {
   topLevel(dir: string): string | null;
@@ -54,6 +55,8 @@ function git(dir: string, args: string[]): string | null {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 5_000,
+      // A git that ignores SIGTERM would keep execFileSync (and so omc-top) waiting for good.
+      killSignal: SYNC_KILL,
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
     }).trim();
     failures.delete(dir);

@@ -20,6 +20,8 @@ const CONTROLS_BLOCK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const CONTROLS_LINE = /[\u0000-\u001f\u007f-\u009f]/g;
 // Bidi embedding/override/isolate controls (Trojan-Source style reordering).
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+// The Unicode line and paragraph separators: some terminals break the line there, some draw nothing.
+const SEPARATORS = /[\u2028\u2029]/g;
 
 function stripSequences(s: string): string {
   return s.replace(STRING_SEQ, '').replace(CSI, '').replace(ESC_PAIR, '').replace(BIDI, '');
@@ -34,7 +36,7 @@ export function cleanLine(value: unknown): string {
   const s = typeof value === 'string' ? value : value == null ? '' : String(value);
   return agreeWidth(
     stripSequences(s)
-      .replace(/[\r\n\t]+/g, ' ')
+      .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
       .replace(CONTROLS_LINE, ''),
   );
 }
@@ -42,7 +44,11 @@ export function cleanLine(value: unknown): string {
 /** For multi-line display: keeps \n, expands tabs, drops \r and every other control. */
 export function cleanBlock(value: unknown): string {
   const s = typeof value === 'string' ? value : value == null ? '' : String(value);
-  return stripSequences(s).replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(CONTROLS_BLOCK, '');
+  return stripSequences(s)
+    .replace(/\r\n?/g, '\n')
+    .replace(SEPARATORS, '\n')
+    .replace(/\t/g, '  ')
+    .replace(CONTROLS_BLOCK, '');
 }
 
 /** Recursively sanitises every string (keys included) in a parsed JSON value for display. */
@@ -86,18 +92,22 @@ export function truncate(s: string, max: number): string {
 export function cleanPaste(text: string): string {
   // Line ends stay as the terminal sent them (\r or \n): the fields decide what a pasted line end means.
   return stripSequences(text)
+    .replace(SEPARATORS, '\n')
     .replace(/\t/g, '  ')
     .replace(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '');
 }
 
-// What JSON.stringify leaves raw and a terminal would act on or reorder: DEL, C1, bidi, line separators.
-const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * What JSON.stringify leaves raw and a terminal would act on, reorder or lay out in dispute: DEL, C1,
+ * the bidi controls, the line and paragraph separators, and the Hangul fillers (0, 1 or 2 cells).
+ */
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\u115f\u1160\u3164\uffa0]/g;
 
 /**
- * JSON for a terminal or a pipe: C0 controls are escaped by JSON.stringify
- * itself; C1 controls, DEL and bidi controls are escaped here as \uXXXX. A
- * JSON parser reads back exactly the same value; a terminal it is printed on
- * sees no control byte.
+ * JSON for a terminal or a pipe, the one JSON writer of every output (`--json`, `watch --json` lines,
+ * the subcommands' documents): C0 controls are escaped by JSON.stringify itself; the characters of
+ * JSON_UNSAFE are escaped here as \uXXXX. A JSON parser reads back exactly the same value; a terminal
+ * it is printed on sees no control byte. `indent` 0 is one line (the JSON-lines streams).
  */
 export function terminalSafeJson(value: unknown, indent = 2): string {
   return JSON.stringify(value, null, indent).replace(

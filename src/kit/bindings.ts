@@ -79,15 +79,20 @@ export function dispatch<S, C extends BindingContext<S>>(
   return true;
 }
 
-/** Footer hints for the current state: the bindings with a hint that apply and are not disabled by --readonly. */
+/**
+ * Footer hints for the current state: the bindings with a hint that apply and are not disabled by --readonly,
+ * and (given the key context) that are offered for what is on screen.
+ */
 export function footerHints<S, C extends BindingContext<S>>(
   bindings: readonly Binding<S, C>[],
   s: S,
   readonly: boolean,
+  ctx?: C,
 ): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const b of bindings) {
     if (!b.hint || !applies(b, s) || (b.writes && readonly)) continue;
+    if (b.offered && ctx && !b.offered(ctx)) continue;
     out.push([b.hintKeys ?? keyLabel(b.keys[0] as string), b.hint]);
   }
   return out;

@@ -36,7 +36,8 @@ export interface ListView {
 /** Where the selection and the window are now, for these ids in this many rows. */
 export function listView(l: ListState, ids: readonly string[], height: number): ListView {
   if (ids.length === 0) return { index: -1, top: 0 };
-  let i = l.id === null ? -1 : ids.indexOf(l.id);
+  // Where it was last is where it usually still is (a change elsewhere moves no row above it): no search then.
+  let i = l.id === null ? -1 : ids[l.index] === l.id ? l.index : ids.indexOf(l.id);
   if (i === -1) i = Math.max(0, Math.min(ids.length - 1, l.id === null ? 0 : l.index));
   return { index: i, top: clampTop(l.top, i, height, ids.length) };
 }

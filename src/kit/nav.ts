@@ -7,6 +7,9 @@ import type { Binding, BindingContext, Mode } from './bindings.js';
 import type { Move } from './list.js';
 import type { KeyContext } from './pane.js';
 
+/** The footer hint of the move keys: the footer shows it after the pane's own actions. */
+export const MOVE_HINT = 'move';
+
 export function navBindings<S, C extends BindingContext<S> = KeyContext<S>>(
   when: Mode<S>,
   what: string,
@@ -17,7 +20,7 @@ export function navBindings<S, C extends BindingContext<S> = KeyContext<S>>(
     {
       keys: ['j', 'down', 'wheeldown'],
       help: `${what}: down`,
-      hint: opts.hint === false ? undefined : 'move',
+      hint: opts.hint === false ? undefined : MOVE_HINT,
       hintKeys: '↑↓ jk',
       when,
       run: (ctx) => to(ctx, 1),

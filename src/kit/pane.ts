@@ -100,8 +100,11 @@ export interface PaneModule<S> {
    * cancel countdown). Otherwise time-driven repaints are batched on a 5 s grid.
    */
   liveCountdown?(state: S, store: OmcStore, now: number): boolean;
-  /** Next time the view's time-derived text changes (ages, countdowns), for the repaint ticker. */
-  nextTick?(state: S, store: OmcStore, now: number): number;
+  /**
+   * Next time the view's time-derived text changes (ages, countdowns), for the repaint ticker. `body` is the
+   * pane's size in the frame just drawn (absent outside a frame): only what fits there can be on screen.
+   */
+  nextTick?(state: S, store: OmcStore, now: number, body?: Size): number;
 }
 
 /** The registry holds panes whose state types differ; each pane's own code stays fully typed. */
@@ -148,5 +151,10 @@ export interface Binding<S, C extends BindingContext<S> = KeyContext<S>> {
   readonlyText?: string;
   /** Why it cannot run right now (e.g. "no entry selected"), or null. */
   disabled?(ctx: C): string | null;
+  /**
+   * Whether the key does something for what is on screen now; false keeps its hint out of the footer (y / n on a
+   * session only while its Claude waits on a permission request). Absent = always offered.
+   */
+  offered?(ctx: C): boolean;
   run(ctx: C, ev: InputEvent): void;
 }

@@ -19,6 +19,8 @@ export interface Flash {
 
 export interface ConfirmOverlay {
   kind: 'confirm';
+  /** Which dialog this is ('quit', 'cancel', …): what code recognises it by, never its title. */
+  id: string;
   title: string;
   lines: string[];
   /** Shown on the button line, e.g. "y: cancel the loop   n/Esc: keep it". */

@@ -1,6 +1,6 @@
 /**
- * Finds the .omc root the way OMC does (research/omc-contract.md §1 and the
- * 5.5.0 addendum §1): OMC_STATE_DIR/<project id> > .omc-workspace marker >
+ * Finds the .omc root the way OMC does (getOmcRoot in OMC's
+ * src/lib/worktree-paths.ts, 4.15.10 and 5.5.0): OMC_STATE_DIR/<project id> > .omc-workspace marker >
  * git top-level (submodules climb to the outermost superproject) > fallback.
  * The rules changed between releases (omc-books.ts `rootFlavor`): when the OMC
  * version is known its own rules apply, with a notice wherever the user's setting

@@ -11,6 +11,11 @@ import path from 'node:path';
 import { CancelTracker } from './cancel/tracker.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
 import { ClaudeDomain } from './claude/domain.js';
+import { NoteTracker } from './claude/notes.js';
+import { GraphDomain } from './graph/domain.js';
+import { PermissionsDomain } from './permissions/domain.js';
+import { stateDir } from './permissions/protocol.js';
+import { agentWatchOf } from './claude/agent-watch.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
@@ -73,6 +78,12 @@ export interface OmcStoreOptions {
   /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
   omc?: OmcInstall;
   /**
+   * The permission bridge (docs/answering.md): where omc-top's state directory is (default $XDG_STATE_HOME/omc-top),
+   * whether this store registers as a monitor that answers (`listen`: the full-screen app, not --readonly), and
+   * whether it follows the requests live (default: when watching).
+   */
+  answers?: { stateDir?: string; listen?: boolean; live?: boolean };
+  /**
    * The user's home: OMC's Stop hooks fall back to a session's `~/.omc/state` copies, so the verdicts
    * read them there. Unset: not read (tests never see a developer's own ~/.omc).
    */
@@ -106,10 +117,16 @@ export class OmcStore {
   readonly cancels: CancelTracker;
   /** The Claude Code process and transcript behind each session (joined by session id). */
   readonly claude: ClaudeDomain;
+  /** Notes omc-top sent to Claude sessions, followed until their transcripts show them. */
+  readonly notes: NoteTracker;
   /** Ralph's PRD story progress per session, counted as the running OMC version counts it. */
   readonly prd: PrdDomain;
   /** Run history: OMC 5.6's run ledger and the ended-session summaries. */
   readonly runs: RunsDomain;
+  /** OMC 5.5.0 graph runs: their human gates and progress (graph-runs/). */
+  readonly graph: GraphDomain;
+  /** Permission requests the hook hands to omc-top (omc-top's own state directory). */
+  readonly permissions: PermissionsDomain;
   /** Ultragoal plans (`ultragoal/goals.json`, `ultragoal/plans/<id>/`): goals as progress. */
   readonly ultragoal: UltragoalDomain;
   /** Claude Code's background jobs (`<config>/jobs/<id>/state.json`) of this project. */
@@ -156,11 +173,6 @@ export class OmcStore {
       rootRule: this.rootRule,
       ...opts.teams,
     });
-    this.cancels = new CancelTracker(this.root, this.clock, this.sessions, {
-      rules: this.sessions.rules,
-      rulesOf: (sid) => this.sessions.installOf(sid).rules,
-      projectDir: this.projectDir ?? path.dirname(this.root),
-    });
     this.claude = new ClaudeDomain({
       config: findClaudeConfigDir(opts.claude?.env),
       sessions: this.sessions,
@@ -168,9 +180,23 @@ export class OmcStore {
       clock: this.clock,
       live: opts.claude?.live ?? true,
       transcripts: opts.claude?.transcripts,
+      env: opts.claude?.env,
       // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
       history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
     });
+    this.notes = new NoteTracker(this.claude, this.clock);
+    // A cancel is "stopped ✓" only once the claude domain shows the session's Claude stop.
+    this.cancels = new CancelTracker(
+      this.root,
+      this.clock,
+      this.sessions,
+      {
+        rules: this.sessions.rules,
+        rulesOf: (sid) => this.sessions.installOf(sid).rules,
+        projectDir: this.projectDir ?? path.dirname(this.root),
+      },
+      agentWatchOf(this.claude),
+    );
     this.prd = new PrdDomain({
       root: this.root,
       projectDir: this.projectDir,
@@ -183,6 +209,14 @@ export class OmcStore {
       clock: this.clock,
       parsed: this.sessions,
       sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
+    });
+    this.graph = new GraphDomain({ root: this.root, clock: this.clock, live: this.watchKind !== 'none' });
+    this.permissions = new PermissionsDomain({
+      stateDir: opts.answers?.stateDir ?? stateDir(),
+      projectDir: this.projectDir ?? path.dirname(this.root),
+      clock: this.clock,
+      live: opts.answers?.live ?? this.watchKind !== 'none',
+      listen: (opts.answers?.listen ?? false) && !this.readonly,
     });
     this.runs.subscribe(this.claude.historyChanged);
     this.ultragoal = new UltragoalDomain({ root: this.root });
@@ -202,6 +236,8 @@ export class OmcStore {
       this.claude,
       this.prd,
       this.runs,
+      this.graph,
+      this.permissions,
       this.ultragoal,
       this.bgJobs,
       this.quota,
@@ -209,9 +245,15 @@ export class OmcStore {
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }
 
+  /** Each domain's problem list as last collected: a publish that kept every list costs no pass over them. */
+  private problemParts: (readonly Problem[] | undefined)[] = [];
+
   private collectProblems(): void {
+    const parts = this.domains.map((d) => d.problems?.());
+    if (parts.length === this.problemParts.length && parts.every((p, i) => p === this.problemParts[i])) return;
+    this.problemParts = parts;
     const all: Problem[] = [];
-    for (const d of this.domains) if (d.problems) all.push(...d.problems());
+    for (const p of parts) if (p) all.push(...p);
     const prev = this.problems.getSnapshot();
     const same =
       prev.length === all.length && prev.every((p, i) => p.path === all[i]?.path && p.message === all[i]?.message);

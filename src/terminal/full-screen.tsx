@@ -4,6 +4,7 @@
  */
 import type React from 'react';
 import { render, type Instance } from 'ink';
+import { printErr } from '../io/output.js';
 import { releaseHungUpStdio, stdioTerminals } from './hangup.js';
 import { installJobControl } from './job-control.js';
 import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ, MOUSE_ON } from './screen.js';
@@ -38,7 +39,7 @@ export function runFullScreen(
       term.restore();
       if (error !== undefined) {
         const e = error as Error;
-        process.stderr.write(
+        printErr(
           `omc-top crashed: ${e?.stack ?? String(error)}\nThe terminal was restored. Please report this with the lines above.\n`,
         );
       }

@@ -4,7 +4,7 @@
  * saw at start-up when the process exits, and aborts on that EIO ("Assertion
  * failed … ResetStdio", then SIGSEGV while printing the stack: a crash report
  * or core file for every closed pane). Fixed in later Node (nodejs/node#58200,
- * issue #51519); until then we close the stdio descriptors whose terminal is
+ * nodejs/node#51519); until then we close the stdio descriptors whose terminal is
  * gone, right before exiting, and Node skips descriptors that are closed.
  */
 import fs from 'node:fs';

@@ -3,7 +3,7 @@
  *
  * Ink 6 hands a whole run of typed (or pasted) text to its input callback as
  * one string, so "\txy\r" arrives as one event and components built on
- * useInput see neither the Tab nor the Enter (research/ink-anchors.md §2.6).
+ * useInput see neither the Tab nor the Enter (seen with Ink 6.8 in tmux).
  * This decoder splits every chunk into one event per key, recognises the
  * escape sequences terminals send for arrows, Home/End, PgUp/PgDn, Delete,
  * Shift-Tab and F-keys, and gathers bracketed paste (ESC[200~ … ESC[201~)

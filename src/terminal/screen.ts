@@ -1,7 +1,7 @@
 /**
  * Full-screen mode for Ink 6 (which has no alternateScreen option): we enter
  * the alternate screen and bracketed paste ourselves, and put the terminal
- * back on every way out. The order matters (research/ink-anchors.md §2.4):
+ * back on every way out. The order matters (found by running Ink 6.8 in tmux):
  * unmount Ink first, then cooked mode, then leave the alternate screen and
  * show the cursor; leaving first lets Ink repaint its last frame onto the
  * user's shell screen.

@@ -10,6 +10,7 @@ import type { Problem } from '../store/types.js';
 import { clip, fit, formatClock, width as textWidth } from './format.js';
 import { useTheme } from './theme.js';
 import type { Flash, PaneId } from '../kit/ui-store.js';
+import { MOVE_HINT } from '../kit/nav.js';
 import { cleanLine } from '../io/sanitize.js';
 
 export function shortenPath(p: string, max: number, home = process.env.HOME ?? ''): string {
@@ -192,12 +193,15 @@ export function Footer({
   hints,
   status,
   width,
+  typing = false,
 }: {
   panes: ReadonlyArray<AnyPaneModule>;
   current: PaneId;
   hints: Array<[string, string]>;
   status: StoreStatus;
   width: number;
+  /** A text field is open: every key is text there, so `?` and `q` are not offered. */
+  typing?: boolean;
 }) {
   const theme = useTheme();
   const watch =
@@ -220,10 +224,10 @@ export function Footer({
   // While the first read is under way the watcher may already be live: say both. A bare `live` at the end
   // still means "everything read and watched" (what the benchmarks and tests wait for).
   const watchText = status.reading ? `${watch} · ${status.reading}` : watch;
-  const right = `? help  q quit  ${watchText}`;
+  const help = typing ? '' : '? help  ';
   const tabsWidth = tabs.reduce((n, t) => n + t.text.length + 1, 0);
-  const room = Math.max(0, width - tabsWidth - right.length - 2);
-  const hintText = hintsThatFit(hints, room);
+  const room = Math.max(0, width - tabsWidth - help.length - watchText.length - 2);
+  const hintText = hintsThatFit(footerOrder(hints, typing), room);
   const alarm = status.watchMode === 'polling' || status.watchMode === 'waiting';
   return (
     <Text wrap="truncate">
@@ -235,12 +239,24 @@ export function Footer({
       ))}
       <Text> </Text>
       <Text>{fit(hintText, room)}</Text>
-      <Text color={theme.muted}>{' ? help  q quit  '}</Text>
+      <Text color={theme.muted}>{` ${help}`}</Text>
       <Text color={alarm ? theme.warn : theme.muted} bold={alarm}>
         {watchText}
       </Text>
     </Text>
   );
+}
+
+/**
+ * What the footer offers, most useful first: the pane's own actions, then how
+ * to move (arrow keys: everyone knows them), then `q quit`, which is left out while
+ * a text field is open (q is a letter there).
+ */
+export function footerOrder(hints: Array<[string, string]>, typing: boolean): Array<[string, string]> {
+  const isNav = ([keys, what]: [string, string]) => what === MOVE_HINT || /^[←→↑↓]/.test(keys);
+  const nav = hints.filter(isNav);
+  const actions = hints.filter((h) => !isNav(h));
+  return typing ? [...actions, ...nav] : [...actions, ...nav, ['q', 'quit']];
 }
 
 /**

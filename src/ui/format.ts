@@ -1,5 +1,6 @@
 /** Small, pure text helpers shared by the views. */
 import stringWidth from 'string-width';
+import { cleanLine } from '../io/sanitize.js';
 
 /**
  * "10s", "5m", "3h", "2d": short enough for a 60-column pane. Future times
@@ -77,7 +78,12 @@ function cellWidth(ch: string): number {
   return stringWidth(ch);
 }
 
-/** Cut or pad to exactly `w` terminal cells. */
+/**
+ * Cut or pad to exactly `w` terminal cells. Every cell of every row is fitted here, so text that is
+ * not plain is also passed through the one sanitiser on its way: a value that reached a view without
+ * being cleaned where it was read (a host spec, a name) still carries no control byte, bidi control or
+ * disputed-width character to the terminal. Clean text comes out as it went in.
+ */
 export function fit(s: string, w: number): string {
   if (w <= 0) return '';
   // One cell per UTF-16 unit: a wiki row's tags (' · ') and the list's '↓ more' took the per-character loop below
@@ -86,6 +92,7 @@ export function fit(s: string, w: number): string {
     if (s.length <= w) return s + ' '.repeat(w - s.length);
     return s.slice(0, w - 1) + '…';
   }
+  s = cleanLine(s);
   let out = '';
   let used = 0;
   for (const ch of s) {

@@ -11,11 +11,14 @@ import type { Size } from '../kit/pane.js';
 import { initList, listView, moveList, type ListState, type ListView, type Move } from '../kit/list.js';
 import { explainOmc56Path } from '../store/omc56/known-files.js';
 import { formatAge, wrapText } from './format.js';
+import { isAnswerLine } from '../feeds/answers/items.js';
 
 export interface ProblemLike {
   path: string;
   message: string;
   severity: string;
+  /** The item's own lines, when it has more to say than its path and message (an OMC gate's run). */
+  detail?: readonly string[];
 }
 
 export type InboxRow =
@@ -28,6 +31,13 @@ export const problemId = (p: ProblemLike) => `problem:${p.path}\u0000${p.message
 export function inboxRows(view: AttentionView | null, problems: readonly ProblemLike[]): InboxRow[] {
   const rows: InboxRow[] = [];
   const open = view?.open ?? [];
+  // A permission request or an OMC gate waiting for a decision: answered here, so listed first.
+  const answers = problems.filter(isAnswerLine);
+  const files = problems.filter((p) => !isAnswerLine(p));
+  if (answers.length > 0) {
+    rows.push({ kind: 'heading', id: 'h:answer', text: `To answer (${answers.length}, listed first)` });
+    for (const p of answers) rows.push({ kind: 'problem', id: problemId(p), problem: p });
+  }
   rows.push({
     kind: 'heading',
     id: 'h:needs',
@@ -46,9 +56,9 @@ export function inboxRows(view: AttentionView | null, problems: readonly Problem
   rows.push({
     kind: 'heading',
     id: 'h:problems',
-    text: problems.length ? `Problems with files (${problems.length})` : 'Problems with files: none',
+    text: files.length ? `Problems with files (${files.length})` : 'Problems with files: none',
   });
-  for (const p of problems) rows.push({ kind: 'problem', id: problemId(p), problem: p });
+  for (const p of files) rows.push({ kind: 'problem', id: problemId(p), problem: p });
   return rows;
 }
 
@@ -61,7 +71,8 @@ export function whoOf(n: NeedItem): string {
 /** One row's text (the view cuts it to the width). */
 export function rowText(r: InboxRow, now: number): string {
   if (r.kind === 'heading') return r.text;
-  if (r.kind === 'problem') return `⚠ ${r.problem.path}: ${r.problem.message}`;
+  if (r.kind === 'problem')
+    return isAnswerLine(r.problem) ? `» ${r.problem.message}` : `⚠ ${r.problem.path}: ${r.problem.message}`;
   const n = r.item;
   const what = n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason;
   return `${r.acked ? '·' : '»'} ${formatAge(n.since, now).padStart(3)} ${what} — ${whoOf(n)}`;
@@ -90,6 +101,7 @@ function settleIndex(rows: readonly InboxRow[], index: number): number {
 function detailOf(r: InboxRow | null, w: number, now: number): string[] {
   if (!r || r.kind === 'heading') return [];
   if (r.kind === 'problem') {
+    if (r.problem.detail) return r.problem.detail.flatMap((l) => wrapText(l, w));
     // An OMC 5.6 file says what it is: these files are new to most users (known-files.ts).
     const known = explainOmc56Path(r.problem.path);
     return [

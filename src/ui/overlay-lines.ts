@@ -16,11 +16,16 @@ export interface OverlayLine {
 export interface OverlayInputs {
   panes: ReadonlyArray<AnyPaneModule>;
   globals?: ReadonlyArray<{ keys: readonly KeySpec[]; help: string }>;
+  /** Key tables of views that are not panes (the `!` list's answering keys), after the panes' in the help. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  sections?: ReadonlyArray<{ title: string; bindings: readonly Binding<any, any>[] }>;
   /** The inbox's keys (input/inbox.ts), listed in the help after the panes'. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   inbox?: readonly Binding<any, any>[];
   log: readonly Flash[];
   readonly: boolean;
+  /** The pane the help was opened from: its keys come first. */
+  current?: string;
 }
 
 /**
@@ -42,7 +47,15 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['finished', 'not active, a terminal phase, or completed less than 24 h ago (a tombstone)'],
   ['idle', 'nothing left in the session directory'],
   ['cancel 12s / pause 12s', "a cancel signal is in force: countdown until OMC's Stop hook stops honouring it"],
-  ['cancelled / not taken', 'what omc-top saw after its cancel: the loop ended, or it kept running'],
+  ['stopping 46s', 'omc-top ended the loop on disk and Claude is still in its turn: time since the cancel'],
+  [
+    'stopped / cancelled / not taken',
+    "after omc-top's cancel: Claude was seen to stop (✓ in Ns) / the loop ended while Claude was not in a turn / the loop kept running",
+  ],
+  [
+    'ended / ended 12s',
+    'the loop ended on disk; no Claude process could be seen, so its stop was not observed (12s: signal still in force)',
+  ],
   ['pause over', 'a pause expired and the loop carries on'],
   ['active / inactive', "session detail: OMC's registry view of the file (what state_list_active reports) and why"],
   ['running/blocked/waiting/done', "teams and workers: the status OMC's HUD mission board gives them"],
@@ -56,10 +69,14 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ],
   ['⏻', 'teams: a shutdown was asked of the worker'],
   ['busy / idle / waiting 3m', 'CLAUDE column: what the Claude Code process behind the session does, and for how long'],
+  [
+    'exited 14:02',
+    "CLAUDE column: the process exited then (UTC): omc-top saw it, or Claude Code's exit figures say so",
+  ],
   ['gone / unknown / ?', 'CLAUDE column: its process died (the entry outlived it) / no registry entry, never guessed'],
   [
     '!gone / !waiting / !idle',
-    'needs you (counted, listed in the ! inbox): orphaned loop (c cleans up) / Claude waits for you / idle with a loop',
+    'needs you (counted, listed in the ! inbox): orphaned loop (c cleans up, J to its pane) / a prompt, with the call it is about / idle with a loop',
   ],
   ['needs you: N', 'header, title, status --tmux: conditions that need your hand now and are not acknowledged (a)'],
   ['$0.0110 est.', 'an estimated cost: only for a model whose price is known (built in, or prices in the config file)'],
@@ -87,6 +104,9 @@ function keyRows(rows: ReadonlyArray<{ keys: string; help: string }>, width: num
 
 export function helpLines(inp: OverlayInputs, width: number): OverlayLine[] {
   const out: OverlayLine[] = [{ text: 'omc-top keys  ·  Esc closes, q quits', tone: 'title' }];
+  // The keys of the pane the user is in first: that is what `?` was pressed for.
+  const here = inp.panes.find((p) => p.id === inp.current);
+  if (here) bindingsSection(here.title, here.bindings, inp.readonly, width, out);
   out.push({ text: '' }, { text: 'Everywhere (when no text field is open)', tone: 'title' });
   keyRows(
     [
@@ -96,7 +116,8 @@ export function helpLines(inp: OverlayInputs, width: number): OverlayLine[] {
     width,
     out,
   );
-  for (const p of inp.panes) bindingsSection(p.title, p.bindings, inp.readonly, width, out);
+  for (const p of inp.panes) if (p !== here) bindingsSection(p.title, p.bindings, inp.readonly, width, out);
+  for (const x of inp.sections ?? []) bindingsSection(x.title, x.bindings, inp.readonly, width, out);
   if (inp.inbox) bindingsSection('Inbox (!)', inp.inbox, inp.readonly, width, out);
   legendSection(width, out);
   return out;

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OMC55 } from '../helpers/omc-packages.mjs';
+import { scaled } from '../helpers/time-scale.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(HERE, '..', '..');
@@ -48,11 +49,11 @@ export function skipReason(): string | null {
  * (10 ms) it polls every 100 ms: conditions here spawn tmux or list the registry.
  */
 export async function waitFor<T>(what: string, fn: () => T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
+  const end = Date.now() + scaled(timeoutMs);
   for (;;) {
     const v = fn();
     if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out after ${scaled(timeoutMs)} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -160,7 +161,7 @@ export async function startRun(name: string): Promise<Run> {
       const t = setTimeout(() => {
         child.kill('SIGKILL');
         reject(new Error(`claude ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stderr}`));
-      }, timeoutMs);
+      }, scaled(timeoutMs));
       child.on('close', (code) => {
         clearTimeout(t);
         resolve({ code, stdout, stderr });

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, type Run } from './harness.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const reason = skipReason();
 if (reason) console.warn(`[real Claude Code watch-stream test skipped] ${reason}`);
@@ -28,7 +29,7 @@ afterEach(async () => {
 });
 
 describe.skipIf(reason !== null)('omc-top watch --json on a real Claude Code + OMC 5.5.0 ralph loop', () => {
-  it('the transition lines say, in order, what happened to the loop', async () => {
+  it('the transition lines say, in order, what happened to the loop', { timeout: scaled(240_000) }, async () => {
     const run: Run = await startRun('watch');
     cleanups.push(() => run.close());
     const root = path.join(run.project, '.omc');
@@ -133,5 +134,5 @@ describe.skipIf(reason !== null)('omc-top watch --json on a real Claude Code + O
     chain('agent');
     const seenLines = story.filter((x) => x.kind !== 'agent').map((x) => `${x.kind}:${x.from}:${x.to}`);
     expect(new Set(seenLines).size).toBe(seenLines.length);
-  }, 240_000);
+  });
 });

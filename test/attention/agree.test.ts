@@ -185,12 +185,15 @@ describe('one count on every surface', () => {
       timeoutMs: 20_000,
       what: 'the cancel to remove the state',
     });
-    // Until the cancel's verdict is in (its 30 s window): nothing of it may notify or count.
-    await waitFor(() => [...m.store.cancels.getSnapshot().entries.values()].some((e) => e.final) || null, {
-      timeoutMs: 60_000,
-      what: 'the verdict',
-    });
+    // Until the cancel's verdict is in: nothing of it may notify or count. The busy Claude is never seen to stop
+    // here (observed, not assumed), so the verdict is "ended on disk, not stopped yet"; what the removals raised
+    // is flushed from the notifier's debounce before it is read.
+    await waitFor(
+      () => [...m.store.cancels.getSnapshot().entries.values()].some((e) => e.final || e.phase === 'ended') || null,
+      { timeoutMs: 60_000, what: 'the verdict' },
+    );
     await new Promise((r) => setImmediate(r));
+    m.terminal.notifier.flush();
     expect(m.terminal.notifier.sent).toEqual([]);
     expect(m.terminal.monitor.count.getSnapshot()).toBe(3);
     expect(m.app.ui.state.log.map((l) => l.text).filter((t) => /loop (stopped|finished)/.test(t))).toEqual([]);

@@ -118,7 +118,8 @@ describe('transition engine', () => {
     await rescan(s);
     const c = factsOf(attentionInput(s));
     const verdict = diffFacts(b, c);
-    expect(only(verdict, 'cancel-verdict')).toMatchObject([{ key: SESSION.ralph, to: 'cancelled' }]);
+    // No Claude process here to see stop: the state ended on disk, the verdict says so (`unobserved`, never a ✓).
+    expect(only(verdict, 'cancel-verdict')).toMatchObject([{ key: SESSION.ralph, to: 'unobserved' }]);
     expect(verdict.filter((t) => t.needs || t.news)).toEqual([]);
     expect(needsYou(c)).toEqual(needsYou(a));
   });

@@ -7,13 +7,17 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/commands/args.js';
 import { CANCEL_EXIT, runCancelCommand } from '../../src/commands/cancel.js';
-import { makeProject, SESSION, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, SESSION, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { writeRegistry } from '../helpers/claude-files.js';
 
 let p: TempProject | null = null;
 afterEach(() => {
   p?.cleanup();
   p = null;
 });
+
+/** Claude Code's config dir for the command: empty unless a test registers a process in it. */
+const claudeDir = () => path.join((p as TempProject).dir, 'claude-config');
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -23,6 +27,7 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
     err: (t) => void (err += t),
     cwd: (p as TempProject).dir,
     now: Date.now,
+    env: { ...process.env, CLAUDE_CONFIG_DIR: claudeDir() },
   });
   return { code, out, err };
 }
@@ -35,11 +40,47 @@ describe('omc-top cancel', () => {
     p = makeProject({ withFixture: true });
     const r = await cli(SESSION.ralph);
     expect(r.code).toBe(CANCEL_EXIT.ok);
-    expect(r.out.split('\n')[0]).toBe(
-      `cancelled ralph, ultrawork in ${SESSION.ralph}: verified on disk, no targeted mode is active`,
+    expect(r.out.split('\n')[0]).toBe(`ralph, ultrawork ended on disk in ${SESSION.ralph}: no targeted mode is active`);
+    // No Claude process or transcript to look at: said so, and no mark claims a stop nobody saw.
+    expect(r.out.split('\n')[1]).toBe(
+      "  Claude:  no Claude process or transcript of this session can be seen: the loop ended on disk, Claude's stop was not observed",
     );
+    expect(r.out).not.toContain('✓');
     expect(r.out).toContain(`removed  state/sessions/${SESSION.ralph}/ralph-state.json`);
     expect(r.err).toBe('');
+  });
+
+  it('a busy Claude: no ✓ at once; --wait shows "stopped ✓" when its registry turns idle, exit 5 when it never does', async () => {
+    p = makeProject({ withFixture: true });
+    const S = SESSION.ralph;
+    // This test's own process stands in for the CLI: a live pid whose start time the entry records.
+    writeRegistry(claudeDir(), process.pid, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 5_000 });
+    let r = await cli(S, '--mode', 'ralph');
+    expect(r.code).toBe(CANCEL_EXIT.ok);
+    expect(r.out).toContain(
+      `  Claude:  Claude (pid ${process.pid}) is busy: it stops when its turn ends and OMC's Stop hook lets it; its stop was not observed yet`,
+    );
+    expect(r.out).not.toContain('✓');
+
+    p.cleanup();
+    p = makeProject({ withFixture: true });
+    writeRegistry(claudeDir(), process.pid, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 5_000 });
+    // The Stop hook lets it stop a moment after the signal: the CLI rewrites its entry as idle.
+    const done = cli(S, '--mode', 'ralph', '--wait', '30', '--json');
+    await waitFor(() => fs.existsSync(signalPath(S)), { what: 'the signal written' });
+    writeRegistry(claudeDir(), process.pid, S, { status: 'idle', cwd: p.dir, statusUpdatedAt: Date.now() });
+    r = await done;
+    expect(r.code).toBe(CANCEL_EXIT.ok);
+    const doc = JSON.parse(r.out);
+    expect(doc.claude).toMatchObject({ at_cancel: 'busy', pid: process.pid, status: 'idle', seen: 'idle' });
+    expect(doc.claude.text).toMatch(/^stopped ✓ in \d+(\.\d)?s: its registry entry turned idle$/);
+
+    p.cleanup();
+    p = makeProject({ withFixture: true });
+    writeRegistry(claudeDir(), process.pid, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 5_000 });
+    r = await cli(S, '--mode', 'ralph', '--wait', '0.5');
+    expect(r.code).toBe(CANCEL_EXIT.notStopped);
+    expect(r.out).toContain('its stop was not observed yet');
   });
 
   it('--json: one document with the signal, every step and the verdict', async () => {
@@ -82,6 +123,18 @@ describe('omc-top cancel', () => {
     expect(r.err).toMatch(
       /^omc-top cancel: cancel did not take: state\/sessions\/.*\/ralph-state\.json .*is not a valid OMC lock record/,
     );
+  });
+
+  it('an autopilot: each step line has its whole word and says what was done (no "set acti")', async () => {
+    p = makeProject({ withFixture: true });
+    const r = await cli(SESSION.autopilot);
+    expect(r.code, r.err).toBe(CANCEL_EXIT.ok);
+    const rel = `state/sessions/${SESSION.autopilot}/autopilot-state.json`;
+    expect(r.out).toContain(`  inactive ${rel}: set active:false (progress kept for resume)\n`);
+    // Every step line: two spaces, a whole word from the list, the path.
+    for (const line of r.out.split('\n').filter((l) => /^ {2}[a-zA-Z]+ +state\//.test(l)))
+      expect(line).toMatch(/^ {2}(removed |gone {4}|inactive|paused {2}|kept {4}|FAILED {2}|wrote {3}|skipped ) \S/);
+    expect(r.out).not.toMatch(/set acti(?!ve)/);
   });
 
   it('--readonly refuses with a message and writes nothing', async () => {

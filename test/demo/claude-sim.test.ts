@@ -15,6 +15,7 @@ import { attentionFor } from '../../src/store/claude/attention.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, type TempProject } from '../helpers/fixtures.js';
 import { waitFor } from '../agent/harness.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let p: TempProject | null = null;
 const stops: Array<() => void> = [];
@@ -25,44 +26,48 @@ afterEach(() => {
 });
 
 describe('demo/sim/claude.mjs', () => {
-  it('writes registry entries and transcripts that show gone, live and unknown processes', async () => {
-    p = makeProject();
-    const ctx = makeContext(p.root, p.dir);
-    stops.push(startSessions(ctx), startClaude(ctx));
-    const cfg = demoConfigDir(p.dir) as string;
-    const read = () => {
-      const store = new OmcStore({
-        root: p!.root,
-        watch: 'none',
-        projectDir: p!.dir,
-        claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg } },
-      });
-      const claude = store.claude;
-      store.start();
-      const out = { sessions: store.sessions.getSnapshot().sessions, snap: claude.getSnapshot() };
-      void store.close();
-      return out;
-    };
-    const seen = await waitFor(
-      'gone, live and tokens',
-      () => {
-        const { sessions, snap } = read();
-        const procs = [...snap.bySession.values()].map((v) => v.process?.status);
-        const tokens = [...snap.bySession.values()].some((v) => (v.transcript?.facts.tokens.input ?? 0) > 0);
-        const orphan = sessions.some((s) =>
-          attentionFor(s, snap.bySession.get(s.id)?.process ?? null, null).some((a) => a.kind === 'orphaned-loop'),
-        );
-        return procs.includes('gone') &&
-          procs.some((x) => x === 'busy' || x === 'waiting' || x === 'idle') &&
-          tokens &&
-          orphan
-          ? { sessions, snap }
-          : null;
-      },
-      30_000,
-    );
-    // At least one OMC session has no registry entry at all: shown as unknown, never guessed.
-    expect(seen.sessions.some((s) => !seen.snap.bySession.get(s.id)?.process)).toBe(true);
-    expect(path.isAbsolute(cfg)).toBe(true);
-  }, 60_000);
+  it(
+    'writes registry entries and transcripts that show gone, live and unknown processes',
+    { timeout: scaled(60_000) },
+    async () => {
+      p = makeProject();
+      const ctx = makeContext(p.root, p.dir);
+      stops.push(startSessions(ctx), startClaude(ctx));
+      const cfg = demoConfigDir(p.dir) as string;
+      const read = () => {
+        const store = new OmcStore({
+          root: p!.root,
+          watch: 'none',
+          projectDir: p!.dir,
+          claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg } },
+        });
+        const claude = store.claude;
+        store.start();
+        const out = { sessions: store.sessions.getSnapshot().sessions, snap: claude.getSnapshot() };
+        void store.close();
+        return out;
+      };
+      const seen = await waitFor(
+        'gone, live and tokens',
+        () => {
+          const { sessions, snap } = read();
+          const procs = [...snap.bySession.values()].map((v) => v.process?.status);
+          const tokens = [...snap.bySession.values()].some((v) => (v.transcript?.facts.tokens.input ?? 0) > 0);
+          const orphan = sessions.some((s) =>
+            attentionFor(s, snap.bySession.get(s.id)?.process ?? null, null).some((a) => a.kind === 'orphaned-loop'),
+          );
+          return procs.includes('gone') &&
+            procs.some((x) => x === 'busy' || x === 'waiting' || x === 'idle') &&
+            tokens &&
+            orphan
+            ? { sessions, snap }
+            : null;
+        },
+        30_000,
+      );
+      // At least one OMC session has no registry entry at all: shown as unknown, never guessed.
+      expect(seen.sessions.some((s) => !seen.snap.bySession.get(s.id)?.process)).toBe(true);
+      expect(path.isAbsolute(cfg)).toBe(true);
+    },
+  );
 });

@@ -12,6 +12,7 @@ import { makeProject, type TempProject } from '../helpers/fixtures.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
 import { KEYS, TerminalHarness } from '../helpers/pty.js';
 import { makeLive, sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const CTRL_S = '\u0013';
 
@@ -63,7 +64,7 @@ async function notepadWith(
 
 /** Waits until these texts appear on screen top to bottom in this order. */
 async function waitForOrder(t: TerminalHarness, texts: string[]): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + scaled(30_000);
   for (;;) {
     await t.settle();
     const screen = t.screen();
@@ -76,7 +77,7 @@ async function waitForOrder(t: TerminalHarness, texts: string[]): Promise<void> 
 
 async function waitForCursor(t: TerminalHarness, match: RegExp, what: string): Promise<{ row: number; text: string }> {
   // Generous: a loaded 2-core machine can take seconds per frame.
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + scaled(30_000);
   for (;;) {
     await t.settle();
     const c = cursor(t);

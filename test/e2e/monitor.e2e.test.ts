@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let h: TerminalHarness | null = null;
 let p: TempProject | null = null;
@@ -69,7 +70,7 @@ describe('omc-top in a real terminal', () => {
 });
 
 async function waitChange(read: () => string, from: string): Promise<string> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + scaled(5000);
   for (;;) {
     const v = read();
     if (v !== from) return v;

@@ -31,6 +31,7 @@ import { makeProject, REPO, waitFor, writeOmcJson, type TempProject } from '../h
 import { omcMemoryStorage } from '../helpers/omc-knowledge.js';
 import { loadOmcNotepad } from '../helpers/omc-notepad.js';
 import { OMC55 } from '../helpers/omc-packages.mjs';
+import { scaled } from '../helpers/time-scale.js';
 
 const EDITS = 500;
 /** Between two of our saves: a fast user, and room for OMC's 50 ms lock retries (a tight loop would starve them). */
@@ -183,126 +184,135 @@ async function directiveStorm(m: MemoryDomain): Promise<{ expected: Map<string, 
 }
 
 describe('concurrent writers through OMC locks', () => {
-  it(`OMC appends and rewrites at a high rate while omc-top makes ${EDITS} notepad and ${EDITS} directive edits: nothing lost, nothing torn`, async () => {
-    p = makeProject({ withFixture: true });
-    const dir = p.dir;
-    for (const sid of SESSIONS) {
-      const now = new Date().toISOString();
-      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), {
-        active: true,
-        iteration: 0,
-        max_iterations: 1_000_000,
-        started_at: now,
-        last_checked_at: now,
-        session_id: sid,
-        prompt: `storm 0 ${sum(`${sid} 0`)}`,
+  it(
+    `OMC appends and rewrites at a high rate while omc-top makes ${EDITS} notepad and ${EDITS} directive edits: nothing lost, nothing torn`,
+    { timeout: scaled(90_000) },
+    async () => {
+      p = makeProject({ withFixture: true });
+      const dir = p.dir;
+      for (const sid of SESSIONS) {
+        const now = new Date().toISOString();
+        writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), {
+          active: true,
+          iteration: 0,
+          max_iterations: 1_000_000,
+          started_at: now,
+          last_checked_at: now,
+          session_id: sid,
+          prompt: `storm 0 ${sum(`${sid} 0`)}`,
+        });
+      }
+      const omc = await loadOmcNotepad();
+      const originalDirectives = JSON.parse(
+        fs.readFileSync(path.join(p.root, 'project-memory.json'), 'utf8'),
+      ).userDirectives;
+
+      store = new OmcStore({ root: p.root, watch: 'auto' });
+      store.start();
+      await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'live watcher' });
+      const notepad = store.notepad;
+      const memory = store.memory;
+      // Every problem line omc-top shows while the storm runs (the fixture's own are the baseline).
+      const key = (x: Problem) => `${x.path}: ${x.message}`;
+      const baseline = new Set(store.problems.getSnapshot().map(key));
+      const shown = new Set<string>();
+      const unsubscribe = store.problems.subscribe(() => {
+        for (const x of store!.problems.getSnapshot()) if (!baseline.has(key(x))) shown.add(key(x));
       });
-    }
-    const omc = await loadOmcNotepad();
-    const originalDirectives = JSON.parse(
-      fs.readFileSync(path.join(p.root, 'project-memory.json'), 'utf8'),
-    ).userDirectives;
 
-    store = new OmcStore({ root: p.root, watch: 'auto' });
-    store.start();
-    await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'live watcher' });
-    const notepad = store.notepad;
-    const memory = store.memory;
-    // Every problem line omc-top shows while the storm runs (the fixture's own are the baseline).
-    const key = (x: Problem) => `${x.path}: ${x.message}`;
-    const baseline = new Set(store.problems.getSnapshot().map(key));
-    const shown = new Set<string>();
-    const unsubscribe = store.problems.subscribe(() => {
-      for (const x of store!.problems.getSnapshot()) if (!baseline.has(key(x))) shown.add(key(x));
-    });
+      const reader = await startChild<ReaderReport>('fault-omc-reader.mjs', [dir, SESSIONS.join(',')]);
+      const writer = await startChild<WriterReport>('fault-omc-writer.mjs', [
+        dir,
+        SESSIONS.join(','),
+        '1',
+        'notepad,memory',
+      ]);
+      const stateWriter = await startChild<WriterReport>('fault-omc-writer.mjs', [
+        dir,
+        SESSIONS.join(','),
+        '0',
+        'state',
+      ]);
+      const t0 = Date.now();
+      const [np, dm] = await Promise.all([notepadStorm(notepad), directiveStorm(memory)]);
+      const stormMs = Date.now() - t0;
+      const w = await writer.stop();
+      const sw = await stateWriter.stop();
+      const r = await reader.stop();
+      unsubscribe();
+      console.log(
+        `storm ${stormMs} ms: omc-top ${EDITS} notepad + ${EDITS} directive edits (${np.merged} merged over OMC writes); ` +
+          `OMC ${w.ops} ops in ${w.ms} ms (${w.working} + ${w.manual} notepad entries, ${Object.values(w.hot).reduce((a, b) => a + b, 0)} hot-path updates, ` +
+          `${sw.stateLocked} locked + ${sw.stateUnlocked} unlocked state rewrites); OMC readers: ${r.notepadReads} notepad, ${r.memoryReads} memory, ${r.stateReads} state reads`,
+      );
 
-    const reader = await startChild<ReaderReport>('fault-omc-reader.mjs', [dir, SESSIONS.join(',')]);
-    const writer = await startChild<WriterReport>('fault-omc-writer.mjs', [
-      dir,
-      SESSIONS.join(','),
-      '1',
-      'notepad,memory',
-    ]);
-    const stateWriter = await startChild<WriterReport>('fault-omc-writer.mjs', [dir, SESSIONS.join(','), '0', 'state']);
-    const t0 = Date.now();
-    const [np, dm] = await Promise.all([notepadStorm(notepad), directiveStorm(memory)]);
-    const stormMs = Date.now() - t0;
-    const w = await writer.stop();
-    const sw = await stateWriter.stop();
-    const r = await reader.stop();
-    unsubscribe();
-    console.log(
-      `storm ${stormMs} ms: omc-top ${EDITS} notepad + ${EDITS} directive edits (${np.merged} merged over OMC writes); ` +
-        `OMC ${w.ops} ops in ${w.ms} ms (${w.working} + ${w.manual} notepad entries, ${Object.values(w.hot).reduce((a, b) => a + b, 0)} hot-path updates, ` +
-        `${sw.stateLocked} locked + ${sw.stateUnlocked} unlocked state rewrites); OMC readers: ${r.notepadReads} notepad, ${r.memoryReads} memory, ${r.stateReads} state reads`,
-    );
+      // Both sides really raced: OMC wrote a lot, and many of our saves landed on top of its writes.
+      expect(w.working + w.manual).toBeGreaterThan(200);
+      expect(np.merged).toBeGreaterThan(50);
+      expect(r.notepadReads).toBeGreaterThan(100);
 
-    // Both sides really raced: OMC wrote a lot, and many of our saves landed on top of its writes.
-    expect(w.working + w.manual).toBeGreaterThan(200);
-    expect(np.merged).toBeGreaterThan(50);
-    expect(r.notepadReads).toBeGreaterThan(100);
+      // Every save went through on both sides: no lock timeouts, no refusals.
+      expect(np.outcomes.filter((o) => o !== 'saved')).toEqual([]);
+      expect(dm.failures).toEqual([]);
+      expect(w.notepadFailures).toBe(0);
+      expect(sw.stateFailures).toBe(0);
+      expect(sw.stateLocked + sw.stateUnlocked).toBeGreaterThan(500);
 
-    // Every save went through on both sides: no lock timeouts, no refusals.
-    expect(np.outcomes.filter((o) => o !== 'saved')).toEqual([]);
-    expect(dm.failures).toEqual([]);
-    expect(w.notepadFailures).toBe(0);
-    expect(sw.stateFailures).toBe(0);
-    expect(sw.stateLocked + sw.stateUnlocked).toBeGreaterThan(500);
+      // No torn file was ever read by OMC's readers, and nothing they count ever went down.
+      expect(r.torn).toEqual([]);
+      expect(r.wentDown).toEqual([]);
 
-    // No torn file was ever read by OMC's readers, and nothing they count ever went down.
-    expect(r.torn).toEqual([]);
-    expect(r.wentDown).toEqual([]);
+      // Zero lost entries, as OMC's own readers see the final files.
+      const entries = (section: string | null) =>
+        new Set((section ?? '').split('\n').filter((l) => /^(omc|top) /.test(l)));
+      const working = entries(omc.getWorkingMemory(dir));
+      const manual = entries(omc.getManualSection(dir));
+      const omcLines = (section: string, n: number) =>
+        Array.from({ length: n }, (_, i) => `omc ${section} ${i + 1} ${sum(`omc ${section} ${i + 1}`)}`);
+      const ourLines = (section: string) =>
+        [...np.expected].filter(([id]) => id.startsWith(section)).map(([, body]) => body);
+      expect(working).toEqual(new Set([...omcLines('working', w.working), ...ourLines('working')]));
+      expect(manual).toEqual(new Set([...omcLines('manual', w.manual), ...ourLines('manual')]));
+      // …each exactly once (a Set hides duplicates; the raw section must not have any).
+      const raw = `${omc.getWorkingMemory(dir)}\n${omc.getManualSection(dir)}`
+        .split('\n')
+        .filter((l) => /^(omc|top) /.test(l));
+      expect(raw.length).toBe(working.size + manual.size);
 
-    // Zero lost entries, as OMC's own readers see the final files.
-    const entries = (section: string | null) =>
-      new Set((section ?? '').split('\n').filter((l) => /^(omc|top) /.test(l)));
-    const working = entries(omc.getWorkingMemory(dir));
-    const manual = entries(omc.getManualSection(dir));
-    const omcLines = (section: string, n: number) =>
-      Array.from({ length: n }, (_, i) => `omc ${section} ${i + 1} ${sum(`omc ${section} ${i + 1}`)}`);
-    const ourLines = (section: string) =>
-      [...np.expected].filter(([id]) => id.startsWith(section)).map(([, body]) => body);
-    expect(working).toEqual(new Set([...omcLines('working', w.working), ...ourLines('working')]));
-    expect(manual).toEqual(new Set([...omcLines('manual', w.manual), ...ourLines('manual')]));
-    // …each exactly once (a Set hides duplicates; the raw section must not have any).
-    const raw = `${omc.getWorkingMemory(dir)}\n${omc.getManualSection(dir)}`
-      .split('\n')
-      .filter((l) => /^(omc|top) /.test(l));
-    expect(raw.length).toBe(working.size + manual.size);
+      const mem = await (await omcMemoryStorage()).loadProjectMemory(dir);
+      const hot = Object.fromEntries(
+        mem.hotPaths
+          .filter((h: { path: string }) => h.path.startsWith('src/storm/'))
+          .map((h: { path: string; accessCount: number }) => [h.path, h.accessCount]),
+      );
+      expect(hot).toEqual(w.hot);
+      const ourDirectives = new Map(
+        mem.userDirectives
+          .filter((d: { directive: string }) => d.directive.startsWith('top directive '))
+          .map((d: { directive: string; context: string }) => [d.directive, d.context]),
+      );
+      expect(ourDirectives).toEqual(dm.expected);
+      expect(
+        mem.userDirectives.filter((d: { directive: string }) => !d.directive.startsWith('top directive ')),
+      ).toEqual(originalDirectives);
 
-    const mem = await (await omcMemoryStorage()).loadProjectMemory(dir);
-    const hot = Object.fromEntries(
-      mem.hotPaths
-        .filter((h: { path: string }) => h.path.startsWith('src/storm/'))
-        .map((h: { path: string; accessCount: number }) => [h.path, h.accessCount]),
-    );
-    expect(hot).toEqual(w.hot);
-    const ourDirectives = new Map(
-      mem.userDirectives
-        .filter((d: { directive: string }) => d.directive.startsWith('top directive '))
-        .map((d: { directive: string; context: string }) => [d.directive, d.context]),
-    );
-    expect(ourDirectives).toEqual(dm.expected);
-    expect(mem.userDirectives.filter((d: { directive: string }) => !d.directive.startsWith('top directive '))).toEqual(
-      originalDirectives,
-    );
+      const stateIo = await import(path.join(OMC55, 'dist', 'lib', 'mode-state-io.js'));
+      for (const sid of SESSIONS)
+        expect(stateIo.readModeState('ralph', dir, sid)?.iteration).toBe(sw.stateWrites[sid] ?? 0);
 
-    const stateIo = await import(path.join(OMC55, 'dist', 'lib', 'mode-state-io.js'));
-    for (const sid of SESSIONS)
-      expect(stateIo.readModeState('ralph', dir, sid)?.iteration).toBe(sw.stateWrites[sid] ?? 0);
-
-    // omc-top's own view caught up with the last write, and it never flagged a file being rewritten under it.
-    await waitFor(
-      () =>
-        SESSIONS.every(
-          (sid) =>
-            store!.sessions.getSnapshot().sessions.find((s) => s.id === sid)?.modes[0]?.iteration ===
-            (sw.stateWrites[sid] ?? 0),
-        ),
-      {
-        what: 'omc-top showing the final iterations',
-      },
-    );
-    expect([...shown]).toEqual([]);
-  }, 90_000);
+      // omc-top's own view caught up with the last write, and it never flagged a file being rewritten under it.
+      await waitFor(
+        () =>
+          SESSIONS.every(
+            (sid) =>
+              store!.sessions.getSnapshot().sessions.find((s) => s.id === sid)?.modes[0]?.iteration ===
+              (sw.stateWrites[sid] ?? 0),
+          ),
+        {
+          what: 'omc-top showing the final iterations',
+        },
+      );
+      expect([...shown]).toEqual([]);
+    },
+  );
 });

@@ -9,22 +9,31 @@
  */
 import { describe, expect, it } from 'vitest';
 import { leakVerdict, runLeakCheck } from '../../bench/soak/leak.mjs';
+import { scaled } from '../helpers/time-scale.js';
 
 const log = (l: string) => console.log(`leak: ${l}`);
 
 describe('leak check', () => {
-  it('30 cycles of 20 changes on 200 sessions: heap, listeners, timers, watchers and descriptors come back', async () => {
-    const r = await runLeakCheck({ cycles: 30, log });
-    expect(r.changes).toBeGreaterThanOrEqual(30 * 20);
-    expect(leakVerdict(r)).toEqual([]);
-  }, 240_000);
+  it(
+    '30 cycles of 20 changes on 200 sessions: heap, listeners, timers, watchers and descriptors come back',
+    { timeout: scaled(240_000) },
+    async () => {
+      const r = await runLeakCheck({ cycles: 30, log });
+      expect(r.changes).toBeGreaterThanOrEqual(30 * 20);
+      expect(leakVerdict(r)).toEqual([]);
+    },
+  );
 
-  it('a real leak (8 KB kept per file open, a descriptor and a listener every 25th) is caught', async () => {
-    // 60 cycles: the injected leak grows with the cycles (~0.3 MB each), healthy noise does not.
-    const r = await runLeakCheck({ cycles: 60, leak: true, log });
-    const bad = leakVerdict(r).join('\n');
-    expect(bad).toMatch(/post-GC heap rose/);
-    expect(bad).toMatch(/^fds: /m);
-    expect(bad).toMatch(/^processListeners: /m);
-  }, 240_000);
+  it(
+    'a real leak (8 KB kept per file open, a descriptor and a listener every 25th) is caught',
+    { timeout: scaled(240_000) },
+    async () => {
+      // 60 cycles: the injected leak grows with the cycles (~0.3 MB each), healthy noise does not.
+      const r = await runLeakCheck({ cycles: 60, leak: true, log });
+      const bad = leakVerdict(r).join('\n');
+      expect(bad).toMatch(/post-GC heap rose/);
+      expect(bad).toMatch(/^fds: /m);
+      expect(bad).toMatch(/^processListeners: /m);
+    },
+  );
 });

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { TerminalHarness } from '../helpers/pty.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let h: TerminalHarness | null = null;
 let p: TempProject | null = null;
@@ -35,28 +36,32 @@ const ralph = (iteration: number) => ({
 const stateFile = (root: string) => path.join(root, 'state', 'sessions', SID, 'ralph-state.json');
 
 describe('the root replaced in one rename under the running monitor', () => {
-  it('6 replacements: each restarts every watch, and the change after it reaches the screen', async () => {
-    p = makeProject({ withFixture: true });
-    writeOmcJson(stateFile(p.root), ralph(1));
-    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 30 });
-    await h.waitForText('ralph 1/50');
-    await h.waitForText(/ live\s*$/m);
-    for (let round = 2; round <= 7; round++) {
-      // A prepared copy of the tree, renamed over the root: never absent, a different inode.
-      const copy = `${p.root}.restore`;
-      fs.cpSync(p.root, copy, { recursive: true });
-      writeOmcJson(stateFile(copy), ralph(round * 10));
-      const aside = `${p.root}.old`;
-      fs.renameSync(p.root, aside);
-      fs.renameSync(copy, p.root);
-      fs.rmSync(aside, { recursive: true, force: true });
-      await h.waitForText(`ralph ${round * 10}/50`, 20_000);
-      await h.waitForText(/ live\s*$/m, 20_000);
-      // The watches are on the new tree: a plain change now shows up by itself.
-      writeOmcJson(stateFile(p.root), ralph(round * 10 + 1));
-      await h.waitForText(`ralph ${round * 10 + 1}/50`, 20_000);
-    }
-    h.write('q');
-    expect(await h.waitForExit()).toBe(0);
-  }, 240_000);
+  it(
+    '6 replacements: each restarts every watch, and the change after it reaches the screen',
+    { timeout: scaled(240_000) },
+    async () => {
+      p = makeProject({ withFixture: true });
+      writeOmcJson(stateFile(p.root), ralph(1));
+      h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 30 });
+      await h.waitForText('ralph 1/50');
+      await h.waitForText(/ live\s*$/m);
+      for (let round = 2; round <= 7; round++) {
+        // A prepared copy of the tree, renamed over the root: never absent, a different inode.
+        const copy = `${p.root}.restore`;
+        fs.cpSync(p.root, copy, { recursive: true });
+        writeOmcJson(stateFile(copy), ralph(round * 10));
+        const aside = `${p.root}.old`;
+        fs.renameSync(p.root, aside);
+        fs.renameSync(copy, p.root);
+        fs.rmSync(aside, { recursive: true, force: true });
+        await h.waitForText(`ralph ${round * 10}/50`, 20_000);
+        await h.waitForText(/ live\s*$/m, 20_000);
+        // The watches are on the new tree: a plain change now shows up by itself.
+        writeOmcJson(stateFile(p.root), ralph(round * 10 + 1));
+        await h.waitForText(`ralph ${round * 10 + 1}/50`, 20_000);
+      }
+      h.write('q');
+      expect(await h.waitForExit()).toBe(0);
+    },
+  );
 });

@@ -20,6 +20,7 @@ import { omcTopCommand, PtyRun, findOmcTop, alive, shq } from '../helpers/fault-
 import { makeProject, REPO, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 import { execFileSync } from 'node:child_process';
+import { scaled } from '../helpers/time-scale.js';
 
 let run: PtyRun | null = null;
 let p: TempProject | null = null;
@@ -145,7 +146,7 @@ describe('stdout is a pipe the reader closes', () => {
     const t0 = Date.now();
     const res = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 5_000))]);
     expect(res, 'omc-top --json did not exit after its reader went away').not.toBeNull();
-    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(Date.now() - t0).toBeLessThan(scaled(5_000));
     expect(res!.signal).toBeNull();
     expect(stderr).not.toMatch(/EPIPE|Error:|at /);
   });

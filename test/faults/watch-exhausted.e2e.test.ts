@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { omcTopCommand, PtyRun } from '../helpers/fault-pty.js';
 import { inUserNs, nsExec, userNsSupport } from '../helpers/fault-userns.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const support = userNsSupport().inotify;
 if (!support.ok) console.warn(`watch-exhausted: skipped, ${support.why}`);
@@ -71,7 +72,7 @@ describe.skipIf(!support.ok)('inotify exhausted for real (user namespace limits)
     );
     // The healthy sessions are all still there.
     expect(r.text()).toContain('ralph 3/10');
-    for (const i of [1, 2, 3]) expect(await changeReachesScreen(r, i)).toBeLessThan(2_000);
+    for (const i of [1, 2, 3]) expect(await changeReachesScreen(r, i)).toBeLessThan(scaled(2_000));
   });
 
   it('limit reached while running (new session directories need more watches): live → POLLING, watches released, changes keep coming', async () => {
@@ -89,7 +90,7 @@ describe.skipIf(!support.ok)('inotify exhausted for real (user namespace limits)
     // chokidar's watches are given back (only the parent-directory watch for a deleted root stays).
     await waitFor(() => inotifyWatches(pid) <= 1, { what: 'watches released' });
     for (const i of [4, 5])
-      expect(await changeReachesScreen(r, i, 'f0000000-0000-4000-8000-000000000105')).toBeLessThan(2_000);
+      expect(await changeReachesScreen(r, i, 'f0000000-0000-4000-8000-000000000105')).toBeLessThan(scaled(2_000));
   });
 
   it('no inotify instance at all (EMFILE): POLLING, changes on screen within 2 s', async () => {
@@ -97,6 +98,6 @@ describe.skipIf(!support.ok)('inotify exhausted for real (user namespace limits)
     await r.waitForText(/POLLING\s*$/m);
     expect(r.text()).toMatch(/⚠ \.omc: file watching failed \(EMFILE\): polling every 1 s/);
     expect(inotifyWatches(r.pid)).toBe(0);
-    for (const i of [6, 7]) expect(await changeReachesScreen(r, i)).toBeLessThan(2_000);
+    for (const i of [6, 7]) expect(await changeReachesScreen(r, i)).toBeLessThan(scaled(2_000));
   });
 });

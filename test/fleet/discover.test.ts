@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discoverRoots } from '../../src/fleet/discover.js';
+import { discoverRoots, type DiscoverOptions } from '../../src/fleet/discover.js';
+import { realGit, type GitProbe } from '../../src/io/git.js';
+import type { RootResolution } from '../../src/store/root.js';
 import { findClaudeConfigDir } from '../../src/store/claude/config-dir.js';
 import { makeMachine, type Machine } from './fleet-tree.js';
 
@@ -36,5 +38,37 @@ describe('discoverRoots', () => {
     const without = discoverRoots({ env: m.env, home: m.home, config: findClaudeConfigDir(m.env) });
     expect(without.roots.map((r) => r.groupLabel).sort()).toEqual(['app', '~/.omc']);
     expect(without.roots.find((r) => r.groupLabel === 'app')?.sources).toEqual(['claude']);
+  });
+
+  it('runs git for a project once across rediscoveries, and again when its .git is replaced', () => {
+    m = makeMachine();
+    const p = m.project('app', 0);
+    const calls: string[] = [];
+    const counting: GitProbe = {
+      ...realGit,
+      topLevel: (d) => (calls.push(`topLevel ${d}`), realGit.topLevel(d)),
+      commonDir: (d) => (calls.push(`commonDir ${d}`), realGit.commonDir(d)),
+    };
+    const opts: DiscoverOptions = {
+      env: m.env,
+      home: m.home,
+      config: findClaudeConfigDir(m.env),
+      git: counting,
+      cache: new Map<string, RootResolution>(),
+      groups: new Map(),
+    };
+    const first = discoverRoots(opts);
+    expect(first.roots.find((r) => r.groupLabel === 'app')).toBeTruthy();
+    const grouped = calls.filter((c) => c.startsWith('commonDir')).length;
+    expect(grouped).toBeGreaterThan(0);
+    calls.length = 0;
+    for (let i = 0; i < 3; i++) expect(discoverRoots(opts).roots).toEqual(first.roots);
+    expect(calls, 'git run by the rediscoveries').toEqual([]);
+
+    // The project's .git replaced (re-cloned in place): grouped again.
+    fs.renameSync(path.join(p.dir, '.git'), path.join(m.base, 'old-git'));
+    fs.cpSync(path.join(m.base, 'old-git'), path.join(p.dir, '.git'), { recursive: true });
+    discoverRoots(opts);
+    expect(calls.some((c) => c.startsWith('commonDir'))).toBe(true);
   });
 });

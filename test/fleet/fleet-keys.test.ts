@@ -94,7 +94,7 @@ describe('omc-top --all: the fleet keys are a bindings table', () => {
 
   it('--readonly: the footer leaves cancel and pause out, c says why, the help marks them', async () => {
     const { app, footer } = await twoProjects({ readonly: true });
-    expect(footer()).toContain('r reconnect');
+    expect(footer()).toContain('Enter open');
     expect(footer()).not.toContain('c cancel');
     await app.step('c');
     await app.waitForText('--readonly: remote cancel and pause are disabled (nothing is written)');

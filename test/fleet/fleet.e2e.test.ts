@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeOmcJson } from '../helpers/fixtures.js';
 import { KEYS, TerminalHarness } from '../helpers/pty.js';
 import { makeMachine, type Machine } from './fleet-tree.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let h: TerminalHarness | null = null;
 let m: Machine | null = null;
@@ -39,7 +40,7 @@ describe('omc-top --all in a real terminal', () => {
     for (let i = 0; i < 12 && !selected().includes('ralph 7/10'); i++) {
       const before = h.screen().findIndex((l) => l.startsWith('▸'));
       h.write('j');
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + scaled(10_000);
       while (h.screen().findIndex((l) => l.startsWith('▸')) === before && Date.now() < deadline) {
         await h.settle();
         await new Promise((r) => setTimeout(r, 15));

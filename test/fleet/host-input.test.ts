@@ -124,7 +124,7 @@ describe('a remote host (its "ssh" a shell printing a stream)', () => {
       expect(host.problemLines()[0]).toBe('more than 3 sessions: the rest are not shown');
       expect(changes).toBeGreaterThan(0);
     } finally {
-      host.stop();
+      await host.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -18,6 +18,7 @@ import { makeMachine, type Machine } from './fleet-tree.js';
 import { sshSkipReason, startSshRig, type HostKey, type SshRig } from './sshd-harness.js';
 import { execFileSync } from 'node:child_process';
 import { TerminalHarness } from '../helpers/pty.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const skip = sshSkipReason();
 if (skip) console.warn(`remote-ssh tests skipped: ${skip}`);
@@ -27,7 +28,7 @@ let m: Machine | null = null;
 let fleet: LocalFleet | null = null;
 let remote: RemoteFleet | null = null;
 afterEach(async () => {
-  remote?.stop();
+  await remote?.stop();
   remote = null;
   await fleet?.close();
   fleet = null;
@@ -73,7 +74,7 @@ async function mountHosts(hosts: HostKey[], specs: string[], cols = 160) {
   return app;
 }
 
-describe.skipIf(skip !== null)('--host over a real sshd', { timeout: 120_000 }, () => {
+describe.skipIf(skip !== null)('--host over a real sshd', { timeout: scaled(120_000) }, () => {
   it('shows the sessions of two hosts marked by host; a remote cancel is confirmed and verified there', async () => {
     const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-'));
     try {
@@ -253,7 +254,7 @@ describe.skipIf(skip !== null)('--host over a real sshd', { timeout: 120_000 }, 
   });
 });
 
-describe.skipIf(skip !== null)('omc-top --host in a real terminal', { timeout: 120_000 }, () => {
+describe.skipIf(skip !== null)('omc-top --host in a real terminal', { timeout: scaled(120_000) }, () => {
   it('runs the user’s ssh from PATH, shows the host live, and q restores the terminal', async () => {
     const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-'));
     let h: TerminalHarness | null = null;

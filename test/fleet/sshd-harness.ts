@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO, waitFor } from '../helpers/fixtures.js';
+import { scaled } from '../helpers/time-scale.js';
 
 export const SSHD = '/usr/sbin/sshd';
 const PORT = 2222;
@@ -203,7 +204,7 @@ export async function startSshRig(hosts: HostKey[]): Promise<SshRig> {
             [ns, '--', 'ssh', '-F', path.join(dir, 'ssh_config'), '-T', '-o', 'BatchMode=yes', hosts[0]!.alias, 'true'],
             {
               encoding: 'utf8',
-              timeout: 10_000,
+              timeout: scaled(10_000),
             },
           );
           return nc.status === 0;

@@ -9,6 +9,7 @@ import { spawn, type IPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { REPO, waitFor } from './fixtures.js';
 import { BIN } from './pty.js';
+import { scaled } from './time-scale.js';
 
 const { Terminal } = xterm as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
 
@@ -79,7 +80,7 @@ export class PtyRun {
   }
 
   async waitForText(match: string | RegExp, timeoutMs = 10_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + scaled(timeoutMs);
     for (;;) {
       await this.pending;
       const t = this.text();

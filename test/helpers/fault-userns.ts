@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { shq } from './fault-pty.js';
+import { scaled } from './time-scale.js';
 
 export interface Support {
   ok: boolean;
@@ -24,7 +25,7 @@ export interface Support {
 let cached: { inotify: Support; mounts: Support } | null = null;
 
 function probe(args: string[]): Support {
-  const r = spawnSync('unshare', args, { encoding: 'utf8', timeout: 10_000 });
+  const r = spawnSync('unshare', args, { encoding: 'utf8', timeout: scaled(10_000) });
   if (r.error) return { ok: false, why: `unshare not runnable: ${r.error.message}` };
   if (r.status !== 0)
     return {
@@ -78,7 +79,7 @@ export function nsExec(pid: number, script: string, opts: { mount?: boolean } = 
     ['-t', String(pid), '-U', ...(opts.mount ? ['-m'] : []), '--preserve-credentials', 'sh', '-c', script],
     {
       encoding: 'utf8',
-      timeout: 10_000,
+      timeout: scaled(10_000),
     },
   );
 }

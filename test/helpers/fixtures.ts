@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { scaled } from './time-scale.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURE = path.join(REPO, 'test', 'fixtures', 'real-omc');
@@ -62,12 +63,15 @@ export function writeOmcJson(file: string, value: unknown): void {
   fs.renameSync(tmp, file);
 }
 
-/** Polls `fn` until it returns a truthy value (no fixed sleeps standing in for a condition). */
+/**
+ * Polls `fn` until it returns a truthy value (no fixed sleeps standing in for a condition). The ceiling
+ * is a quiet machine's, scaled to this one (test/helpers/time-scale.ts).
+ */
 export async function waitFor<T>(
   fn: () => T | undefined | null | false,
   opts: { timeoutMs?: number; what?: string } = {},
 ): Promise<T> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 5_000);
+  const deadline = Date.now() + scaled(opts.timeoutMs ?? 5_000);
   let last: unknown;
   for (;;) {
     try {

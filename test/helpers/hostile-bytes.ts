@@ -11,8 +11,14 @@
 
 /** SGR only: ESC [ digits/semicolons/colons m. */
 const SGR = /\u001b\[[0-9;:]*m/g;
-/** After SGR is removed: any C0 but LF, DEL, C1, or a bidi override (text that renders in another order than stored). */
-const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * After SGR is removed: any C0 but LF, DEL, C1, a bidi control (text that renders in another order than
+ * stored), a line or paragraph separator, or a Hangul filler (0, 1 or 2 cells, by terminal).
+ */
+const FORBIDDEN =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u2028\u2029\u115f\u1160\u3164\uffa0]/g;
+/** The same characters, as one test (for outputs that are not frames). */
+export const TERMINAL_UNSAFE = new RegExp(FORBIDDEN.source);
 
 export interface Violation {
   index: number;
@@ -53,7 +59,7 @@ export function controlStringsIn(value: unknown, at = '$', out: string[] = []): 
 /** Raw bytes in a JSON text that a terminal would act on (JSON.stringify leaves DEL and C1 unescaped). */
 export function rawControlBytes(text: string): Violation[] {
   const out: Violation[] = [];
-  for (const m of text.matchAll(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g)) {
+  for (const m of text.matchAll(FORBIDDEN)) {
     const i = m.index ?? 0;
     out.push({ index: i, around: JSON.stringify(text.slice(Math.max(0, i - 20), i + 20)) });
     if (out.length >= 5) break;

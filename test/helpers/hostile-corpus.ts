@@ -823,6 +823,83 @@ export function sessionCases(): HostileCase[] {
   out.push(...escapeCases(sessionStartedKind, ['c1csi']));
   out.push(...modeTypeCases());
   out.push(...sessionStructureCases());
+  out.push(...specialFileCases());
+  return out;
+}
+
+/**
+ * Round three: the files that had no special-file cases yet, OMC 5.6's run ledger (which omc-top's
+ * cancel also appends to: test/hostile/blocking-opens.test.ts drives that write) and ralph's session
+ * PRD (the project's prd.json is read by the same code). A FIFO, a link to /dev/zero or a directory in their
+ * place is a problem line in bounded time, never a hang or a read of a device.
+ */
+function specialFileCases(): HostileCase[] {
+  const ledger = 'state/runs/ledger.jsonl';
+  const prd = `state/sessions/${SESSION.ralph}/prd.json`;
+  const kinds: Array<{
+    label: string;
+    rel: string;
+    problemPath: string;
+    touches: string[];
+    visit: Visit[];
+    says: { fifo: RegExp; devZero: RegExp; dir: RegExp };
+  }> = [
+    {
+      label: 'run ledger state/runs/ledger.jsonl',
+      rel: ledger,
+      problemPath: ledger,
+      touches: [],
+      visit: [],
+      says: {
+        fifo: /^run ledger not read: is not a regular file/,
+        devZero: /^run ledger not read: is a symlink; not followed/,
+        dir: /^run ledger not read: is not a regular file/,
+      },
+    },
+    {
+      label: "ralph's session prd.json",
+      rel: prd,
+      problemPath: prd,
+      touches: [SESSION.ralph],
+      visit: [{ pane: 'sessions', id: SESSION.ralph }],
+      says: {
+        fifo: /^invalid PRD: is not a regular file \(a FIFO, a named pipe\)/,
+        devZero: /^invalid PRD: symlink points outside the \.omc root \(to \/dev\/zero\); not read/,
+        dir: /^invalid PRD: is a directory where a file was expected/,
+      },
+    },
+  ];
+  const out: HostileCase[] = [];
+  for (const k of kinds) {
+    const inDir = (s: Sandbox) => path.join(s.root, path.dirname(k.rel));
+    const common = { group: 'sessions' as const, rel: k.rel, touches: k.touches, visit: k.visit };
+    out.push({
+      ...common,
+      name: `${k.label} · named pipe (FIFO) where the file should be`,
+      apply: (s) => {
+        fs.mkdirSync(inDir(s), { recursive: true });
+        execFileSync('mkfifo', [path.join(inDir(s), path.basename(k.rel))]);
+      },
+      problem: { path: k.problemPath, message: k.says.fifo },
+    });
+    out.push({
+      ...common,
+      name: `${k.label} · symlink to /dev/zero`,
+      apply: (s) => {
+        fs.mkdirSync(inDir(s), { recursive: true });
+        fs.symlinkSync('/dev/zero', path.join(inDir(s), path.basename(k.rel)));
+      },
+      problem: { path: k.problemPath, message: k.says.devZero },
+    });
+    out.push({
+      ...common,
+      name: `${k.label} · a directory where the file should be`,
+      apply: (s) => {
+        fs.mkdirSync(path.join(inDir(s), path.basename(k.rel)), { recursive: true });
+      },
+      problem: { path: k.problemPath, message: k.says.dir },
+    });
+  }
   return out;
 }
 
@@ -2012,3 +2089,13 @@ export function raceCases(): HostileCase[] {
   });
   return out;
 }
+
+// ---------------------------------------------------------------------------
+// Round three: hostile inputs that are not OMC files (each driven by its own test).
+
+/**
+ * A child that will not end on SIGTERM (test/faults/stubborn-children.test.ts): a shell that records its
+ * pid, ignores TERM and never exits by itself. Stands in for ssh, git and tmux.
+ */
+export const STUBBORN_CHILD = (pidFile: string): string =>
+  `echo $$ > '${pidFile}'; trap '' TERM; while :; do sleep 1; done`;

@@ -41,7 +41,7 @@ export async function mountHostile(opts: { root: string; clock: () => number }):
 /** What a poll tick does: every domain re-reads what moved on disk. Returns the errors domains threw (none expected). */
 export function rescanDomains(store: OmcStore): Error[] {
   const errors: Error[] = [];
-  for (const domain of [store.sessions, store.notepad, store.memory, store.wiki, store.teams]) {
+  for (const domain of [store.sessions, store.notepad, store.memory, store.wiki, store.teams, store.prd, store.runs]) {
     try {
       domain.scan();
     } catch (e) {

@@ -43,7 +43,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Files of every kind omc-top reads that the real tree has no example of,
- * written in OMC's shapes (research/omc-contract.md §2.7, §5), so that a case
+ * written in OMC's shapes (as its hooks and team runtime write them), so that a case
  * can damage an existing file of each kind.
  */
 function addMissingKinds(root: string): void {

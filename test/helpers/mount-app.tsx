@@ -3,8 +3,8 @@
  * router) over a real OmcStore, rendered into an in-memory terminal of any
  * size. Keys go in as raw terminal bytes through Ink's stdin, the path a
  * user's keys take; frames come out as text. Every in-process UI test uses
- * this (the older helper names in ink-app.tsx, render-app.tsx and
- * knowledge-app.tsx are thin adapters over it).
+ * this; test/helpers/it.ts gives it as a fixture with automatic teardown
+ * (render-app.tsx is the last thin adapter over it, for sessions.test.tsx).
  */
 import React from 'react';
 import { render, type Instance } from 'ink';
@@ -25,25 +25,7 @@ import { waitFor } from './fixtures.js';
 // Ink's own styling and cursor codes; anything else in a frame would have come from a file.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
-/** Named keys as a terminal sends them. */
-export const KEY = {
-  enter: '\r',
-  esc: '\u001b',
-  tab: '\t',
-  backtab: '\u001b[Z',
-  up: '\u001b[A',
-  down: '\u001b[B',
-  right: '\u001b[C',
-  left: '\u001b[D',
-  home: '\u001b[H',
-  end: '\u001b[F',
-  pageup: '\u001b[5~',
-  pagedown: '\u001b[6~',
-  backspace: '\u007f',
-  wheelup: '\u001b[<64;10;10M',
-  wheeldown: '\u001b[<65;10;10M',
-  ctrl: (c: string) => String.fromCharCode(c.toLowerCase().charCodeAt(0) - 96),
-} as const;
+export { KEY } from './keys.js';
 
 export interface MountOptions {
   columns?: number;

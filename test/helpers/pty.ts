@@ -10,6 +10,7 @@ import path from 'node:path';
 import { spawn, type IPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { REPO } from './fixtures.js';
+import { scaled } from './time-scale.js';
 
 const { Terminal } = xterm as unknown as { Terminal: typeof import('@xterm/headless').Terminal };
 
@@ -110,7 +111,7 @@ export class TerminalHarness {
 
   /** Waits until the screen matches; fails with the screen contents if it never does. */
   async waitForText(match: string | RegExp, timeoutMs = 8_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + scaled(timeoutMs);
     for (;;) {
       await this.pending;
       const t = this.text();
@@ -125,7 +126,7 @@ export class TerminalHarness {
   }
 
   async waitForNoText(match: string | RegExp, timeoutMs = 8_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + scaled(timeoutMs);
     for (;;) {
       await this.pending;
       const t = this.text();
@@ -147,7 +148,10 @@ export class TerminalHarness {
   waitForExit(timeoutMs = 8_000): Promise<number> {
     if (this.exitCode !== null) return Promise.resolve(this.exitCode);
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`process did not exit.\nScreen:\n${this.text()}`)), timeoutMs);
+      const t = setTimeout(
+        () => reject(new Error(`process did not exit.\nScreen:\n${this.text()}`)),
+        scaled(timeoutMs),
+      );
       this.exitWaiters.push((c) => {
         clearTimeout(t);
         resolve(c);
@@ -179,14 +183,5 @@ export class TerminalHarness {
   }
 }
 
-export const KEYS = {
-  up: '\u001b[A',
-  down: '\u001b[B',
-  right: '\u001b[C',
-  left: '\u001b[D',
-  enter: '\r',
-  esc: '\u001b',
-  tab: '\t',
-  backspace: '\u007f',
-  ctrlC: '\u0003',
-} as const;
+/** The one key table (keys.ts), under the name the pty tests use. */
+export { KEY as KEYS } from './keys.js';

@@ -9,6 +9,7 @@ import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { REPO } from './fixtures.js';
 import { OMC444, OMC55 } from './omc-packages.mjs';
+import { scaled } from './time-scale.js';
 
 export type HookVersion = '5.5.0' | '4.4.4';
 
@@ -69,7 +70,7 @@ export function spawnStopHook(version: HookVersion, r: HookRun): string {
       env,
       input: stopPayload(r),
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: scaled(60_000),
     },
   );
   // A hook that did not finish is a failure, never read as "let stop".

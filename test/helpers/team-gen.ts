@@ -1,6 +1,6 @@
 /**
- * Writes an OMC-shaped team runtime (the layout of research/omc-contract.md
- * §5.1, the shapes OMC's writers produce in the real fixture): config.json
+ * Writes an OMC-shaped team runtime (the layout of OMC's src/team/state-paths.ts,
+ * the shapes OMC's writers produce in the real fixture): config.json
  * built from the fixture's (which OMC's saveTeamConfig wrote), task files,
  * worker heartbeat/status files, phase-state.json and events.jsonl. OMC's own
  * strict readers accept the result, which the tests check.

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/fixtures.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const CHILD = path.join(REPO, 'test', 'helpers', 'hostile-child.ts');
 
@@ -230,5 +231,84 @@ describe('a team events.jsonl that is not a plain growing file', () => {
     const r = runInChild({ op: 'events-tail', root, rel: REL });
     expect(r.value).toMatchObject({ events: ['the newest event'] });
     expect(r.maxRssMb).toBeLessThan(400);
+  });
+});
+
+describe('the run ledger that is not a file (round three, class 1)', () => {
+  const BUNDLE = path.join(REPO, 'dist', 'omc-top.mjs');
+  const SID = 'hx-ledger-1';
+  const STATE = `state/sessions/${SID}/ralph-state.json`;
+  /** A project with one live ralph and OMC 5.6's ledger directory; `ledger` puts something at ledger.jsonl. */
+  const project = (ledger: (abs: string) => void | Promise<void>) => {
+    const { dir, root } = tmp();
+    execFileSync('git', ['init', '-q', dir]);
+    fs.mkdirSync(path.join(root, 'state', 'sessions', SID), { recursive: true });
+    fs.mkdirSync(path.join(root, 'state', 'runs'));
+    fs.writeFileSync(
+      path.join(root, STATE),
+      JSON.stringify({
+        active: true,
+        iteration: 2,
+        max_iterations: 10,
+        session_id: SID,
+        started_at: '2026-01-01T00:00:00Z',
+      }),
+    );
+    return { dir, root, ledger: path.join(root, 'state', 'runs', 'ledger.jsonl'), done: ledger };
+  };
+  /** `omc-top cancel` through the real bundle, bounded: a run still going after the bound is the hang. */
+  const cancel = (root: string) => {
+    const r = spawnSync(process.execPath, [BUNDLE, 'cancel', SID, '--root', root], {
+      encoding: 'utf8',
+      timeout: scaled(30_000),
+      killSignal: 'SIGKILL',
+    });
+    if (r.signal) throw new Error(`omc-top cancel hung: still running after 30 s (killed)\n${r.stderr}`);
+    return r;
+  };
+  const leftLocks = (root: string) =>
+    fs.readdirSync(path.join(root, 'state', 'sessions', SID)).filter((n) => n.endsWith('.lock'));
+
+  const kinds: Array<[string, (abs: string) => void | Promise<void>, RegExp]> = [
+    ['a FIFO with no reader', (abs) => mkfifo(abs), /not a regular file/],
+    ['a symlink to /dev/zero', (abs) => fs.symlinkSync('/dev/zero', abs), /it is a symlink/],
+    ['a Unix socket', (abs) => socketAt(abs), /not a regular file/],
+    ['a directory', (abs) => fs.mkdirSync(abs), /it is a directory/],
+  ];
+  for (const [kind, make, why] of kinds) {
+    it(`${kind} as state/runs/ledger.jsonl: the cancel finishes, says the ledger line was not written, leaves no lock`, async () => {
+      const p = project(make);
+      await make(p.ledger);
+      const r = cancel(p.root);
+      expect(r.status, r.stderr).toBe(0);
+      expect(fs.existsSync(path.join(p.root, STATE))).toBe(false);
+      expect(leftLocks(p.root)).toEqual([]);
+      expect(r.stdout).toMatch(
+        new RegExp(`run ledger line not written: refusing to append to state/runs/ledger\\.jsonl: ${why.source}`),
+      );
+    });
+  }
+
+  it('a FIFO that has a reader: refused on the descriptor, nothing is written into the pipe', async () => {
+    const p = project(() => undefined);
+    mkfifo(p.ledger);
+    // A reader holding the FIFO open: an O_NONBLOCK open for writing then succeeds, and only the
+    // descriptor check stands between the append and the pipe.
+    const reader = fs.openSync(p.ledger, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    try {
+      const r = cancel(p.root);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/run ledger line not written: .*not a regular file \(a FIFO, a named pipe\)/);
+      const buf = Buffer.alloc(4096);
+      let n = 0;
+      try {
+        n = fs.readSync(reader, buf, 0, buf.length, null);
+      } catch (e) {
+        expect((e as NodeJS.ErrnoException).code).toBe('EAGAIN');
+      }
+      expect(n).toBe(0);
+    } finally {
+      fs.closeSync(reader);
+    }
   });
 });

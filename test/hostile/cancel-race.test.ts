@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCancelCommand } from '../../src/commands/cancel.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const S = 'race0000-0000-4000-8000-000000000001';
 let p: TempProject | null = null;
@@ -68,31 +69,35 @@ describe('a cancel that loses the race, made deterministic', () => {
 });
 
 describe('two concurrent cancels of one session', () => {
-  it('ten rounds: one exits 0, the other 0 or 4 (nothing to cancel), never 1', async () => {
-    const seen: number[] = [];
-    for (let round = 0; round < 10; round++) {
-      p = makeProject({ prefix: 'omc-top-race-' });
-      const now = Date.now();
-      writeOmcJson(path.join(p.root, 'state', 'sessions', S, 'ralph-state.json'), {
-        active: true,
-        iteration: 3,
-        max_iterations: 100,
-        started_at: new Date(now - 60_000).toISOString(),
-        last_checked_at: new Date(now - 5_000).toISOString(),
-        prompt: 'race',
-        session_id: S,
-        project_path: p.dir,
-      });
-      const results = await Promise.all([cancel(p.dir), cancel(p.dir)]);
-      const codes = results.map((r) => r.code).sort();
-      seen.push(...codes);
-      expect(codes[0], JSON.stringify(results)).toBe(0);
-      expect([0, 4], JSON.stringify(results)).toContain(codes[1]);
-      for (const r of results)
-        if (r.code === 4) expect(r.json.error).toMatch(/^(nothing-active|nothing-to-cancel|not-found)$/);
-      p.cleanup();
-      p = null;
-    }
-    console.log(`cancel race exit codes over 10 rounds: ${seen.join(' ')}`);
-  }, 240_000);
+  it(
+    'ten rounds: one exits 0, the other 0 or 4 (nothing to cancel), never 1',
+    { timeout: scaled(240_000) },
+    async () => {
+      const seen: number[] = [];
+      for (let round = 0; round < 10; round++) {
+        p = makeProject({ prefix: 'omc-top-race-' });
+        const now = Date.now();
+        writeOmcJson(path.join(p.root, 'state', 'sessions', S, 'ralph-state.json'), {
+          active: true,
+          iteration: 3,
+          max_iterations: 100,
+          started_at: new Date(now - 60_000).toISOString(),
+          last_checked_at: new Date(now - 5_000).toISOString(),
+          prompt: 'race',
+          session_id: S,
+          project_path: p.dir,
+        });
+        const results = await Promise.all([cancel(p.dir), cancel(p.dir)]);
+        const codes = results.map((r) => r.code).sort();
+        seen.push(...codes);
+        expect(codes[0], JSON.stringify(results)).toBe(0);
+        expect([0, 4], JSON.stringify(results)).toContain(codes[1]);
+        for (const r of results)
+          if (r.code === 4) expect(r.json.error).toMatch(/^(nothing-active|nothing-to-cancel|not-found)$/);
+        p.cleanup();
+        p = null;
+      }
+      console.log(`cancel race exit codes over 10 rounds: ${seen.join(' ')}`);
+    },
+  );
 });

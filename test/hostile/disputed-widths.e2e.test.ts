@@ -83,12 +83,12 @@ describe('disputed widths in a real terminal', () => {
     h.write('\r');
     // The whole detail frame (its header on the first line), not only its first chunk: a loaded machine
     // can hand the pty a frame in several reads.
-    await h.waitForText(/^omc-top [^\n]*\n[\s\S]*phase: phase[\s\S]*q quit/, 20_000);
+    await h.waitForText(/^omc-top [^\n]*\n[\s\S]*phase: phase[\s\S]*\? help/, 20_000);
     await h.settle();
     const detail = h.screen();
     expect(detail[0]).toMatch(/^omc-top /);
     expect(detail.filter((l) => /progress: .*phase: phase/.test(l))).toHaveLength(1);
-    expect(detail.filter((l) => /q quit/.test(l))).toHaveLength(1);
+    expect(detail.filter((l) => /\? help/.test(l))).toHaveLength(1);
     h.write('q');
     expect(await h.waitForExit()).toBe(0);
   });

@@ -17,6 +17,7 @@ import { REPO } from '../helpers/fixtures.js';
 import { controlStringsIn, rawControlBytes } from '../helpers/hostile-bytes.js';
 import { allCases, type HostileCase } from '../helpers/hostile-corpus.js';
 import { fingerprint, fingerprintDiff, makeSandbox, type Sandbox } from '../helpers/hostile-sandbox.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const BIN = path.join(REPO, 'dist', 'omc-top.mjs');
 const DRIVER = path.join(REPO, 'test', 'helpers', 'hostile-json-driver.mjs');
@@ -64,7 +65,7 @@ describe('--json of the real bundle on every hostile tree', () => {
         fs.writeFileSync(path.join(tmp, 'roots.json'), JSON.stringify(boxes.map((b) => b.s.root)));
         execFileSync(process.execPath, [DRIVER, BIN, path.join(tmp, 'roots.json'), path.join(tmp, 'out.json')], {
           stdio: ['ignore', 'ignore', 'inherit'],
-          timeout: 120_000,
+          timeout: scaled(120_000),
         });
         const runs = JSON.parse(fs.readFileSync(path.join(tmp, 'out.json'), 'utf8')) as Run[];
         expect(runs).toHaveLength(boxes.length);

@@ -15,6 +15,7 @@ import { ownStartIdentity } from '../../src/io/process-start.js';
 import { acquireFileLock, LockBusyError } from '../../src/io/file-lock.js';
 import { FIXTURE_TREE, makeProject, type TempProject } from '../helpers/fixtures.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let omc: OmcNotepad;
 beforeAll(async () => {
@@ -72,7 +73,7 @@ describe('notepad.md.lock holders', () => {
       expect(fs.existsSync(lockAt(p.root))).toBe(false);
       const t0 = Date.now();
       expect(omc.addWorkingMemoryEntry(p.dir, 'after the take-over')).toBe(true);
-      expect(Date.now() - t0).toBeLessThan(2_000);
+      expect(Date.now() - t0).toBeLessThan(scaled(2_000));
     } finally {
       sleeper.kill('SIGKILL');
     }
@@ -100,7 +101,7 @@ describe('notepad.md.lock holders', () => {
     writeLock(p.root, process.pid, Date.now());
     const t0 = Date.now();
     await failure(p.root);
-    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(Date.now() - t0).toBeLessThan(scaled(5_000));
   });
 });
 

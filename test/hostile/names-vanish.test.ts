@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCancelCommand } from '../../src/commands/cancel.js';
-import { LEGACY_ROW, idsOf, rowByKey, rowKey } from '../../src/panes/sessions/reducer.js';
+import { LEGACY_ROW, idsOf, keyLabel, rowByKey, rowKey } from '../../src/panes/sessions/reducer.js';
+import { rowText } from '../../src/panes/sessions/rows.js';
 import { MAX_FILES_PER_SESSION } from '../../src/store/sessions/paths.js';
 import { cleanDeep } from '../../src/io/sanitize.js';
 import { OmcStore } from '../../src/store/store.js';
@@ -179,6 +180,18 @@ describe('a session directory named "legacy"', () => {
     const dirRow = rows.find((s) => s.kind === 'session') as (typeof rows)[number];
     expect(rowByKey(rows, rowKey(dirRow))).toBe(dirRow);
     expect(rowByKey(rows, LEGACY_ROW)?.kind).toBe('legacy');
+    await store.close();
+  });
+
+  it('the two rows read differently: the session-less one is "(legacy)", which no session id can be', async () => {
+    p = makeProject();
+    twoLegacies(p.root);
+    const store = new OmcStore({ root: p.root, watch: 'none' });
+    store.start();
+    const rows = store.sessions.getSnapshot().sessions.filter((s) => s.id === 'legacy');
+    const cells = rows.map((s) => rowText(s, Date.now(), 120, false).id.trim());
+    expect(cells.sort()).toEqual(['(legacy)', 'legacy']);
+    expect(keyLabel(LEGACY_ROW)).toBe('(legacy)');
     await store.close();
   });
 

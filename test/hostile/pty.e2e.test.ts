@@ -213,3 +213,31 @@ describe('hostile files in a real terminal', () => {
     await quit(h);
   });
 });
+
+describe('a FIFO as the run ledger, in a real terminal (round three, class 1)', () => {
+  it('c y ends the loop and says the ledger line was not written; q still quits and the screen is restored', async () => {
+    s = makeSandbox();
+    const sid = 'hx-pty-ledger';
+    writeOmcJson(path.join(s.root, 'state/sessions', sid, 'ralph-state.json'), {
+      ...modeState('ralph', sid, 'ledger trap'),
+      last_checked_at: new Date().toISOString(),
+    });
+    fs.mkdirSync(path.join(s.root, 'state/runs'), { recursive: true });
+    execFileSync('mkfifo', [path.join(s.root, 'state/runs/ledger.jsonl')]);
+    // Wide enough for the whole message line.
+    h = start(s.root, 240, 30);
+    await h.waitForText(/STATUS\s+SESSION/);
+    h.write('/');
+    h.write(sid);
+    h.write(KEYS.enter);
+    await h.waitForText(/▸ .*hx-pty-l/);
+    h.write('c');
+    await h.waitForText('y: cancel the loop');
+    h.write('y');
+    // Before the fix the monitor froze here in open(2): no frame, no key, no signal answered.
+    await h.waitForText(/ralph ended on disk.*the run ledger line was not written/);
+    expect(fs.existsSync(path.join(s.root, 'state/sessions', sid, 'ralph-state.json'))).toBe(false);
+    expect(fs.readdirSync(path.join(s.root, 'state/sessions', sid)).filter((n) => n.endsWith('.lock'))).toEqual([]);
+    await quit(h);
+  });
+});

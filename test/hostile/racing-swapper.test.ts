@@ -15,6 +15,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { acquireStateLock } from '../../src/store/cancel/mutation-lock.js';
 import { atomicWriteSync, ensureDirUnder, unlinkUnder } from '../../src/io/safe-fs/index.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const TRIALS = 1_000;
 const SID = '6d3c2f1a-0000-4000-8000-000000000001';
@@ -58,65 +59,69 @@ function listAll(dir: string): string[] {
 }
 
 describe('a session directory swapped for a symlink to outside, in a loop, by another process', () => {
-  it(`${TRIALS} trials of write, unlink, mkdir -p and the mutation lock: 0 writes or deletes outside the root`, async () => {
-    base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-swapper-'));
-    const root = path.join(base, '.omc');
-    const sessions = path.join(root, 'state', 'sessions');
-    const dir = path.join(sessions, SID);
-    const outside = path.join(base, 'outside');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.mkdirSync(outside);
-    // The same names outside: what a write or a delete through the symlink would hit.
-    for (const name of ['ralph-state.json', 'cancel-signal-state.json', 'victim.json'])
-      fs.writeFileSync(path.join(outside, name), 'outside, must not change\n');
-    const outsideBefore = listAll(outside);
-    const stop = path.join(base, 'stop');
-    let swaps = '';
-    swapper = spawn(process.execPath, ['-e', SWAPPER, dir, path.join(sessions, '.aside'), outside, stop]);
-    swapper.stdout!.on('data', (d: Buffer) => (swaps += d.toString()));
-    const exited = new Promise<void>((r) => swapper!.on('exit', () => r()));
-    // Race only once the swapper is swapping (on a loaded machine its start can lag well behind ours).
-    const startBy = Date.now() + 60_000;
-    while (!fs.existsSync(`${stop}.started`)) {
-      if (Date.now() > startBy) throw new Error('the swapper never started');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-
-    const rel = (name: string) => `state/sessions/${SID}/${name}`;
-    let done = 0;
-    let refused = 0;
-    const attempt = async (fn: () => unknown) => {
-      try {
-        await fn();
-        done++;
-      } catch {
-        refused++; // refused (outside the root), or the directory was away at that moment
+  it(
+    `${TRIALS} trials of write, unlink, mkdir -p and the mutation lock: 0 writes or deletes outside the root`,
+    { timeout: scaled(240_000) },
+    async () => {
+      base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-swapper-'));
+      const root = path.join(base, '.omc');
+      const sessions = path.join(root, 'state', 'sessions');
+      const dir = path.join(sessions, SID);
+      const outside = path.join(base, 'outside');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.mkdirSync(outside);
+      // The same names outside: what a write or a delete through the symlink would hit.
+      for (const name of ['ralph-state.json', 'cancel-signal-state.json', 'victim.json'])
+        fs.writeFileSync(path.join(outside, name), 'outside, must not change\n');
+      const outsideBefore = listAll(outside);
+      const stop = path.join(base, 'stop');
+      let swaps = '';
+      swapper = spawn(process.execPath, ['-e', SWAPPER, dir, path.join(sessions, '.aside'), outside, stop]);
+      swapper.stdout!.on('data', (d: Buffer) => (swaps += d.toString()));
+      const exited = new Promise<void>((r) => swapper!.on('exit', () => r()));
+      // Race only once the swapper is swapping (on a loaded machine its start can lag well behind ours).
+      const startBy = Date.now() + scaled(60_000);
+      while (!fs.existsSync(`${stop}.started`)) {
+        if (Date.now() > startBy) throw new Error('the swapper never started');
+        await new Promise((r) => setTimeout(r, 10));
       }
-    };
-    // At least TRIALS rounds, and on until both outcomes were seen (a write that landed, one refused): how the
-    // two processes interleave is the scheduler's choice, so the count of rounds is not fixed (bounded: 90 s).
-    const until = Date.now() + 90_000;
-    for (let i = 0; i < TRIALS || ((done === 0 || refused === 0) && Date.now() < until); i++) {
-      await attempt(() => atomicWriteSync(root, rel('cancel-signal-state.json'), `{"trial":${i}}\n`));
-      await attempt(() => atomicWriteSync(root, rel('victim.json'), `{"trial":${i}}\n`));
-      await attempt(() => unlinkUnder(root, rel('victim.json')));
-      await attempt(() => ensureDirUnder(root, rel(`workers/w${i % 3}`)));
-      await attempt(async () =>
-        (await acquireStateLock(root, rel('ralph-state.json'), { attempts: 2, retryMs: 1 })).release(),
-      );
-    }
-    fs.writeFileSync(stop, '');
-    await exited;
 
-    // The swapper really raced us, and both outcomes happened.
-    expect(Number(swaps)).toBeGreaterThan(0);
-    expect(done).toBeGreaterThan(0);
-    expect(refused).toBeGreaterThan(0);
-    // Outside: exactly the files it started with, byte for byte; no temp, lock or directory of ours.
-    expect(listAll(outside)).toEqual(outsideBefore);
-    for (const name of outsideBefore)
-      expect(fs.readFileSync(path.join(outside, name), 'utf8')).toBe('outside, must not change\n');
-    // Inside: no temp file or lock record left behind either.
-    expect(listAll(dir).filter((f) => /\.tmp|\.lock|reclaim/.test(f))).toEqual([]);
-  }, 240_000);
+      const rel = (name: string) => `state/sessions/${SID}/${name}`;
+      let done = 0;
+      let refused = 0;
+      const attempt = async (fn: () => unknown) => {
+        try {
+          await fn();
+          done++;
+        } catch {
+          refused++; // refused (outside the root), or the directory was away at that moment
+        }
+      };
+      // At least TRIALS rounds, and on until both outcomes were seen (a write that landed, one refused): how the
+      // two processes interleave is the scheduler's choice, so the count of rounds is not fixed (bounded: 90 s).
+      const until = Date.now() + 90_000;
+      for (let i = 0; i < TRIALS || ((done === 0 || refused === 0) && Date.now() < until); i++) {
+        await attempt(() => atomicWriteSync(root, rel('cancel-signal-state.json'), `{"trial":${i}}\n`));
+        await attempt(() => atomicWriteSync(root, rel('victim.json'), `{"trial":${i}}\n`));
+        await attempt(() => unlinkUnder(root, rel('victim.json')));
+        await attempt(() => ensureDirUnder(root, rel(`workers/w${i % 3}`)));
+        await attempt(async () =>
+          (await acquireStateLock(root, rel('ralph-state.json'), { attempts: 2, retryMs: 1 })).release(),
+        );
+      }
+      fs.writeFileSync(stop, '');
+      await exited;
+
+      // The swapper really raced us, and both outcomes happened.
+      expect(Number(swaps)).toBeGreaterThan(0);
+      expect(done).toBeGreaterThan(0);
+      expect(refused).toBeGreaterThan(0);
+      // Outside: exactly the files it started with, byte for byte; no temp, lock or directory of ours.
+      expect(listAll(outside)).toEqual(outsideBefore);
+      for (const name of outsideBefore)
+        expect(fs.readFileSync(path.join(outside, name), 'utf8')).toBe('outside, must not change\n');
+      // Inside: no temp file or lock record left behind either.
+      expect(listAll(dir).filter((f) => /\.tmp|\.lock|reclaim/.test(f))).toEqual([]);
+    },
+  );
 });

@@ -15,6 +15,7 @@ import {
 import { formatDoctorReport } from '../../src/commands/doctor.js';
 import { makeProject, REPO, type TempProject } from '../helpers/fixtures.js';
 import { inUserNs, shq, userNsSupport } from '../helpers/fault-userns.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const BUNDLE = path.join(REPO, 'dist', 'omc-top.mjs');
 const cleanups: Array<() => void> = [];
@@ -66,7 +67,7 @@ function runDoctor(args: string[], env: NodeJS.ProcessEnv, cwd = os.tmpdir()) {
     env,
     cwd,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: scaled(60_000),
   });
   return { status: r.status, report: JSON.parse(r.stdout) as DoctorReport, stderr: r.stderr };
 }
@@ -87,7 +88,7 @@ function writeConfig(env: NodeJS.ProcessEnv, text: string): string {
   return file;
 }
 
-describe('omc-top doctor', { timeout: 120_000 }, () => {
+describe('omc-top doctor', { timeout: scaled(120_000) }, () => {
   it('on a healthy tree: nothing broken, file events, the registry counted, exit 0', async () => {
     const p = project();
     const env = baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() });
@@ -159,7 +160,7 @@ describe('omc-top doctor', { timeout: 120_000 }, () => {
       const { file, args } = inUserNs(
         `echo 3 > /proc/sys/user/max_inotify_watches && exec ${shq(process.execPath)} ${shq(BUNDLE)} doctor --json --cwd ${shq(p.dir)}`,
       );
-      const r = spawnSync(file, args, { env, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(file, args, { env, encoding: 'utf8', timeout: scaled(60_000) });
       const report = JSON.parse(r.stdout) as DoctorReport;
       const watch = check(report, 'watch');
       expect(watch.status).toBe('warn');
@@ -212,7 +213,7 @@ describe('omc-top doctor', { timeout: 120_000 }, () => {
         env,
         cwd: world,
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: scaled(60_000),
       },
     );
     const report = JSON.parse(r.stdout) as DoctorReport;

@@ -18,15 +18,16 @@ import path from 'node:path';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_TREE, REPO, SESSION } from '../helpers/fixtures.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const PKG = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
-const BIG = 600_000;
+const BIG = scaled(600_000);
 
 /** `unshare` flags we may use here: a user namespace with no network (-n) and our own mounts (-m). */
 function isolationSupport(): { ok: boolean; why: string } {
   const r = spawnSync('unshare', ['-U', '-r', '-n', '-m', 'sh', '-c', `mount -t tmpfs none ${REPO}`], {
     encoding: 'utf8',
-    timeout: 10_000,
+    timeout: scaled(10_000),
   });
   if (r.error) return { ok: false, why: r.error.message };
   return r.status === 0 ? { ok: true, why: '' } : { ok: false, why: (r.stderr || `status ${r.status}`).trim() };
@@ -52,7 +53,7 @@ function isolated(cmd: string, args: string[], extraEnv: NodeJS.ProcessEnv = {})
     cwd: scratch,
     env: { ...env, ...extraEnv },
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout: scaled(120_000),
   });
 }
 
@@ -74,7 +75,7 @@ let userEnv: NodeJS.ProcessEnv;
 
 /** Runs npm in the clone (or with `cwd`) as the user would. */
 function npmAsUser(args: string[], cwd = clone): SpawnSyncReturns<string> {
-  return spawnSync('npm', args, { cwd, env: userEnv, encoding: 'utf8', timeout: 300_000 });
+  return spawnSync('npm', args, { cwd, env: userEnv, encoding: 'utf8', timeout: scaled(300_000) });
 }
 
 beforeAll(() => {
@@ -98,7 +99,7 @@ beforeAll(() => {
   fs.mkdirSync(env.HOME as string);
 
   clone = path.join(scratch, 'omc-top');
-  ok(spawnSync('git', ['clone', '-q', REPO, clone], { encoding: 'utf8', timeout: 120_000 }));
+  ok(spawnSync('git', ['clone', '-q', REPO, clone], { encoding: 'utf8', timeout: scaled(120_000) }));
   cloneInstall = npmAsUser(['install']);
   ok(cloneInstall);
   // Plain `npm pack`, as typed: it prints the tarball's name last.
@@ -136,6 +137,7 @@ describe('npm pack', () => {
       'LICENSE',
       'README.md',
       'dist/omc-top-app.mjs',
+      'dist/omc-top-hook.mjs',
       'dist/omc-top-status.mjs',
       'dist/omc-top.mjs',
       'package.json',
@@ -153,6 +155,7 @@ describe('npm pack', () => {
       'package/LICENSE',
       'package/README.md',
       'package/dist/omc-top-app.mjs',
+      'package/dist/omc-top-hook.mjs',
       'package/dist/omc-top-status.mjs',
       'package/dist/omc-top.mjs',
       'package/package.json',
@@ -229,7 +232,7 @@ describe('npx --package <tarball>', () => {
 /** `omc-top --version`, and `--json` on the fixture tree, from the bin a global install put in `prefix`. */
 function expectWorkingBin(prefix: string) {
   const bin = path.join(prefix, 'bin', 'omc-top');
-  expect(ok(spawnSync(bin, ['--version'], { cwd: scratch, env, encoding: 'utf8', timeout: 60_000 }))).toBe(
+  expect(ok(spawnSync(bin, ['--version'], { cwd: scratch, env, encoding: 'utf8', timeout: scaled(60_000) }))).toBe(
     `omc-top ${PKG.version}\n`,
   );
   const doc = JSON.parse(
@@ -238,7 +241,7 @@ function expectWorkingBin(prefix: string) {
         cwd: scratch,
         env,
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: scaled(60_000),
       }),
     ),
   );

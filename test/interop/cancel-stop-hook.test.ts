@@ -15,6 +15,7 @@ import { judgeSignal, type WrittenSignal } from '../../src/store/cancel/execute.
 import { FIXTURE_TREE, makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 import { OMC55 } from '../helpers/omc-packages.mjs';
+import { scaled } from '../helpers/time-scale.js';
 
 const PKG = OMC55;
 const S = '0b5e9c1e-1111-4222-8333-444455556666';
@@ -111,7 +112,7 @@ function stopHook(): any {
         CLAUDE_PLUGIN_ROOT: PKG,
       },
       encoding: 'utf8',
-      timeout: 15_000,
+      timeout: scaled(15_000),
     },
   );
   return JSON.parse(out.trim().split('\n').pop() as string);

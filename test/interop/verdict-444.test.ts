@@ -5,20 +5,25 @@
 import { describe, expect, it } from 'vitest';
 import { runDifferential, runnerMatchesSpawn } from './verdict-differential.js';
 import { runNamed } from './verdict-named.js';
+import { scaled } from '../helpers/time-scale.js';
 
 describe('verdict engine vs OMC 4.4.4 scripts/persistent-mode.cjs', () => {
-  it('the in-process hook runner decides as real hook processes do', async () => {
+  it('the in-process hook runner decides as real hook processes do', { timeout: scaled(120_000) }, async () => {
     await runnerMatchesSpawn('4.4.4', 8);
-  }, 120_000);
+  });
 
-  it("issue 11's observed cases: the real hook and the engine both decide as reported", async () => {
-    await runNamed('4.4.4');
-  }, 120_000);
+  it(
+    "issue 11's observed cases: the real hook and the engine both decide as reported",
+    { timeout: scaled(120_000) },
+    async () => {
+      await runNamed('4.4.4');
+    },
+  );
 
-  it('agrees with the real hook on 1,000 generated state trees', async () => {
+  it('agrees with the real hook on 1,000 generated state trees', { timeout: scaled(300_000) }, async () => {
     const r = await runDifferential('4.4.4', 1000);
     console.log(`4.4.4: 1000 cases in ${(r.ms / 1000).toFixed(1)} s, ${r.blocks} blocked`);
     // A generator that never makes the hook block would prove little.
     expect(r.blocks).toBeGreaterThan(150);
-  }, 300_000);
+  });
 });

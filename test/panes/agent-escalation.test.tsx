@@ -79,7 +79,7 @@ describe('stop escalation', () => {
       await a.press('c');
       await a.waitForText('y: cancel the loop');
       await a.press('y');
-      await a.waitForText(/cancelled ✓|not ended yet/);
+      await a.waitForText(/ended on disk|not ended yet/);
       rearm();
       await a.waitForText('not ended yet: ralph active again');
       // The 30 s window ends with ralph still running: the verdict is final.

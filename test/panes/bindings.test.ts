@@ -19,7 +19,8 @@ import { STATUS_RANK } from '../../src/store/sessions/derive.js';
 import type { SessionView } from '../../src/store/sessions/model.js';
 import type { BoardStatus } from '../../src/store/teams/model.js';
 
-const README = path.resolve(__dirname, '../../README.md');
+const KEYS_DOC = path.resolve(__dirname, '../../docs/keys.md');
+const FLEET_DOC = path.resolve(__dirname, '../../docs/fleet.md');
 
 /** Every table the app dispatches from: the panes' and the fleet view's (`--all`). */
 const TABLES: ReadonlyArray<{
@@ -28,22 +29,22 @@ const TABLES: ReadonlyArray<{
 }> = [...PANES.map((p) => ({ id: p.id, bindings: p.bindings })), { id: 'fleet', bindings: FLEET_BINDINGS }];
 
 describe('bindings tables', () => {
-  it('README.md carries exactly the key table generated from the tables (run node scripts/readme-keys.mjs)', () => {
-    const readme = fs.readFileSync(README, 'utf8');
+  it('docs/keys.md carries exactly the key table generated from the tables (run node scripts/readme-keys.mjs)', () => {
+    const readme = fs.readFileSync(KEYS_DOC, 'utf8');
     const a = readme.indexOf(KEYS_START);
     const b = readme.indexOf(KEYS_END);
     expect(a).toBeGreaterThan(-1);
     expect(readme.slice(a, b + KEYS_END.length)).toBe(keyTableMarkdown(PANES));
   });
 
-  it("README's generated table has the fleet's keys (`--all`), and its Fleet section points there", () => {
-    const readme = fs.readFileSync(README, 'utf8');
+  it("docs/keys.md's generated table has the fleet's keys (`--all`), and docs/fleet.md points there", () => {
+    const readme = fs.readFileSync(KEYS_DOC, 'utf8');
     const table = readme.slice(readme.indexOf(KEYS_START), readme.indexOf(KEYS_END));
     const fleet = table.slice(table.indexOf('#### Fleet (`--all`)'));
     expect(table).toContain('#### Fleet (`--all`)');
     for (const key of ['`?`', '`/`', '`q`', '`c`', '`r`', '`Ctrl-L`']) expect(fleet).toContain(`| ${key}`);
-    const section = readme.slice(readme.indexOf('## Fleet: every project, every machine'));
-    expect(section.slice(0, 2000)).toContain('**Fleet (`--all`)** table under [Keys](#keys)');
+    const section = fs.readFileSync(FLEET_DOC, 'utf8');
+    expect(section.slice(0, 2000)).toContain('**Fleet (`--all`)** table under [Keys](keys.md)');
   });
 
   it('every binding has keys and says what it does', () => {
@@ -94,7 +95,9 @@ describe('bindings tables', () => {
       ended: false,
       waiting: false,
       paused: false,
+      stopped: true,
       cancelled: true,
+      unobserved: true,
       'not-taken': true,
       'pause-over': true,
     };

@@ -1,34 +1,63 @@
-/** The footer at the widths people run omc-top in: whole hints only, `? help` and the watch state always there. */
+/**
+ * The footer at the widths people run omc-top in: whole hints only, the pane's
+ * own actions before how to move and `q quit`, `? help` and the watch state
+ * always there — except in a text field, where `?` and `q` are letters.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
 import { READERS_CAPTURED_AT, makeProject, type TempProject } from '../helpers/fixtures.js';
-import { renderApp, type AppHarness } from '../helpers/ink-app.js';
+import { mountStore, type MountedApp } from '../helpers/mount-app.js';
 
 let p: TempProject | null = null;
-let store: OmcStore | null = null;
-let h: AppHarness | null = null;
+let app: MountedApp | null = null;
 afterEach(async () => {
-  h?.unmount();
-  await store?.close();
+  await app?.unmount();
   p?.cleanup();
-  h = p = store = null;
+  app = p = null;
 });
+
+async function footerAt(columns: number): Promise<MountedApp> {
+  p = makeProject({ withFixture: true });
+  const store = new OmcStore({ root: p.root, clock: () => READERS_CAPTURED_AT });
+  store.start();
+  app = mountStore(store, { columns, rows: 24 });
+  await app.waitForText(/ live$/m, 'the footer with the watch state');
+  return app;
+}
+
+const footerOf = (a: MountedApp) => a.lines().at(-1) ?? '';
 
 describe('footer', () => {
   for (const columns of [60, 80, 100, 140]) {
-    it(`at ${columns} columns shows whole key hints, never one cut mid-word, and ? help / q quit / live`, async () => {
-      p = makeProject({ withFixture: true });
-      store = new OmcStore({ root: p.root, clock: () => READERS_CAPTURED_AT });
-      store.start();
-      h = renderApp(store, { columns, rows: 24 });
-      await h.waitForText(/ live$/m, 'the footer with the watch state');
-      const footer = h.screen().at(-1)!;
+    it(`at ${columns} columns shows whole key hints, never one cut mid-word, then ? help and live`, async () => {
+      const a = await footerAt(columns);
+      const footer = footerOf(a);
       expect(footer.length).toBeLessThanOrEqual(columns);
-      expect(footer).toMatch(/\? help {2}q quit {2}live$/);
+      expect(footer).toMatch(/\? help {2}live$/);
       expect(footer).not.toContain('…');
-      // The first hint (how to move) always fits; wider terminals show more of them.
-      expect(footer).toMatch(/↑↓ jk move/);
-      if (columns >= 100) expect(footer).toMatch(/c cancel/);
+      // The sessions pane's own actions come before how to move: from 80 columns cancel and pause fit.
+      expect(footer).toMatch(/Enter detail/);
+      if (columns >= 80) expect(footer).toMatch(/c cancel {2}p pause/);
     });
   }
+
+  it("at 80 columns the notepad's footer offers add, edit and delete", async () => {
+    const a = await footerAt(80);
+    await a.press('n');
+    await a.waitForText(/Working Memory|Priority Context/, 'the notepad');
+    const footer = footerOf(a);
+    for (const hint of ['a add', 'i/e edit', 'd del']) expect(footer).toContain(hint);
+  });
+
+  it('in the notepad editor the footer offers neither ? help nor q quit (both are typed there)', async () => {
+    const a = await footerAt(80);
+    await a.press('n');
+    await a.waitForText(/Working Memory|Priority Context/, 'the notepad');
+    await a.press('a');
+    await a.waitForText(/Ctrl-S/, 'the editor');
+    const footer = footerOf(a);
+    expect(footer).not.toMatch(/\? help/);
+    expect(footer).not.toMatch(/q quit/);
+    expect(footer).toMatch(/live$/);
+  });
 });

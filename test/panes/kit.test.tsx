@@ -69,7 +69,7 @@ describe('the pane kit', () => {
   it('--readonly: write keys leave the footer, the help marks them disabled with the reason, pressing one says why', async () => {
     const a = await open({ readonly: true });
     const footer = a.lines().at(-1) ?? '';
-    expect(footer).toContain('move');
+    expect(footer).toContain('Enter detail');
     expect(footer).not.toMatch(/c cancel|p pause/);
     await a.press('c');
     await a.waitForText('--readonly: cancel is disabled (nothing is written)');

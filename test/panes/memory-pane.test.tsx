@@ -15,7 +15,7 @@ import {
   writeOmcJson,
   type TempProject,
 } from '../helpers/fixtures.js';
-import { mountApp, type MountedApp } from '../helpers/knowledge-app.js';
+import { mountApp, type MountedApp } from '../helpers/mount-app.js';
 import { omcMemoryStorage } from '../helpers/omc-knowledge.js';
 import { KEYS } from '../helpers/pty.js';
 

@@ -66,9 +66,11 @@ describe('sessions pane: cancel and pause keys', () => {
     // A Stop event writes the next iteration while the user reads the dialog: same files, same loop.
     writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), iteration: 4 });
     key('y');
-    await until(/cancel [23]\ds\s+88727f43 cancelled ✓ ralph, ultrawork/);
+    // No Claude process can be seen here: the loop ended on disk, and nothing claims Claude stopped.
+    await until(/ended \d+s\s+88727f43 ralph, ultrawork ended on disk · Claude's stop not obs/);
     expect(frame()).not.toContain('Changed on disk');
-    expect(frame()).toContain(`✓ cancelled ralph, ultrawork in ${S}: verified on disk`);
+    expect(frame()).toContain(`ralph, ultrawork ended on disk in ${S}: no targeted mode is active`);
+    expect(frame()).not.toContain('✓');
     expect(fs.existsSync(abs(ralphRel))).toBe(false);
     expect(readJson(`state/sessions/${S}/cancel-signal-state.json`)).toMatchObject({
       source: 'omc-top',
@@ -82,7 +84,7 @@ describe('sessions pane: cancel and pause keys', () => {
     key('c');
     await until('y: cancel the loop');
     key('y');
-    await until(`✓ cancelled ralph, ultrawork in ${S}: verified on disk`);
+    await until(`ralph, ultrawork ended on disk in ${S}: no targeted mode is active`);
     // Issue 11, observed: a Stop event already under way writes ralph back, fresh and owned.
     writeOmcJson(abs(ralphRel), {
       active: true,
@@ -129,7 +131,7 @@ describe('sessions pane: cancel and pause keys', () => {
     expect(fs.existsSync(abs(ralphRel))).toBe(true);
 
     key('y');
-    await until(/cancel [23]\ds\s+88727f43 cancelled ✓/);
+    await until(/ended \d+s\s+88727f43 ralph, ultraqa, ultrawork ended on disk/);
     expect(fs.existsSync(abs(qaRel))).toBe(false);
     expect(fs.existsSync(abs(ralphRel))).toBe(false);
   });
@@ -166,7 +168,10 @@ describe('sessions pane: cancel and pause keys', () => {
     await until(`Pause ultrawork of session ${S}?`);
     expect(frame()).toContain('Nothing is removed: ultrawork keeps its state for a later resume.');
     key('y');
-    await until(/omc-top pause: paused ultrawork\s+\(\d+s of signal left\)/);
+    await until(/omc-top pause: paused ultrawork · Claude's stop not observed\s+\(\d+s of signal left\)/);
+    // A pause is not the loop ending: once the watcher sees the signal, the status says paused, never "cancelling".
+    await until(/status: paused \(cancel signal in force/);
+    expect(frame()).not.toContain('cancelling');
     expect(readJson(ralphRel).active).toBe(true);
   });
 

@@ -33,7 +33,7 @@ describe('sessions pane', () => {
     expect(rowOf('88727f43')).toBeLessThan(rowOf('8e17b2c5'));
     expect(rowOf('8e17b2c5')).toBeLessThan(rowOf('c37fb212'));
     expect(lines[rowOf('88727f43')]).toContain('not enforced');
-    expect(f).toMatch(/legacy\s+ultrawork 0\/50/);
+    expect(f).toMatch(/\(legacy\)\s+ultrawork 0\/50/);
     // Autopilot shows its tasks done/total next to its iteration (README: "+ tasks done/total").
     expect(f).toMatch(/autopilot 2\/10 tasks 4\/9 execution/);
     expect(f).toMatch(/ultraqa 2\/5/);

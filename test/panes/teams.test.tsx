@@ -17,17 +17,16 @@ import {
   writeOmcJson,
   type TempProject,
 } from '../helpers/fixtures.js';
-import { renderApp, type AppHarness } from '../helpers/ink-app.js';
+import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
 import { generateTeam } from '../helpers/team-gen.js';
 
-const KEY = { enter: '\r', esc: '\u001b', tab: '\t', down: '\u001b[B' };
 const NOW = READERS_CAPTURED_AT;
 
 let p: TempProject | null = null;
 let store: OmcStore | null = null;
-let h: AppHarness | null = null;
+let h: MountedApp | null = null;
 afterEach(async () => {
-  h?.unmount();
+  h?.unmountOnly();
   await store?.close();
   p?.cleanup();
   h = null;
@@ -60,18 +59,18 @@ function start(
     teams: { pidAlive: () => true },
   });
   store.start();
-  h = renderApp(store, { columns: opts.columns, rows: opts.rows });
+  h = mountStore(store, { columns: opts.columns, rows: opts.rows });
   return h;
 }
 
 /** Moves the sessions-pane selection with j until `id` is selected, as a user would. */
-async function selectSession(app: AppHarness, id: string) {
+async function selectSession(app: MountedApp, id: string) {
   for (let i = 0; i < 20; i++) {
     const s = app.ui.state.panes.sessions as SessionsPaneState | undefined;
-    const row = app.screen().find((l) => l.startsWith('▸')) ?? '';
+    const row = app.lines().find((l) => l.startsWith('▸')) ?? '';
     if ((s?.list.id ?? null) === id || row.includes(id.slice(0, 8))) return;
-    app.press('j');
-    await waitFor(() => (app.screen().find((l) => l.startsWith('▸')) ?? '') !== row, { what: 'selection moved' });
+    app.send('j');
+    await waitFor(() => (app.lines().find((l) => l.startsWith('▸')) ?? '') !== row, { what: 'selection moved' });
   }
   throw new Error(`could not select ${id}`);
 }
@@ -79,9 +78,9 @@ async function selectSession(app: AppHarness, id: string) {
 describe('Teams pane', () => {
   it('lists the team with phase, history, owner, counts and a progress bar, at 80x24', async () => {
     const app = start();
-    app.press('t');
+    app.send('t');
     await app.waitForText('fix-ts-errors');
-    const screen = app.screen();
+    const screen = app.lines();
     const row = screen.findIndex((l) => l.includes('fix-ts-errors'));
     expect(screen[row]).toMatch(/^▸ fix-ts-errors\s+executing \(team-exec\)\s+\[[█▒░]+\] 2\/6\s+3w ⚠1/);
     expect(screen[row + 1]).toContain('session ee515cfb · fix 0/3');
@@ -92,9 +91,9 @@ describe('Teams pane', () => {
 
   it('opens a team: workers with heartbeat age and the not-beating flag, tasks with blockers, live events', async () => {
     const app = start();
-    app.press('t');
+    app.send('t');
     await app.waitForText('fix-ts-errors');
-    app.press(KEY.enter);
+    app.send(KEY.enter);
     await app.waitForText('WORKERS 3 · 2 alive · 1 flagged · beat within 3m');
     const s = app.text();
     expect(s).toMatch(/worker-2\s+claude\s+working\s+2m\s+#6 Update API client/);
@@ -117,57 +116,57 @@ describe('Teams pane', () => {
     await app.waitForText(/18:15:10 task_completed\s+worker-2\s+task 6/);
 
     // ] to tasks, filter them with /.
-    app.press(']', '/', 'p', 'e', 'n', 'd');
+    app.send(']', '/', 'p', 'e', 'n', 'd');
     await app.waitForText('/pend▏ 1 of 6 match');
     expect(app.text()).not.toContain('#1 ');
-    app.press(KEY.esc);
+    app.send(KEY.esc);
     await app.waitForText(/TASKS 6\n/);
-    app.press(KEY.esc);
+    app.send(KEY.esc);
     await app.waitForText(/TEAM\s+PHASE\s+PROGRESS/);
   });
 
   it('Enter on a task opens it: owner, blockers, and the whole error of a failed task (cut off in the list)', async () => {
     const app = start({ columns: 60 });
-    app.press('t', KEY.enter);
+    app.send('t', KEY.enter);
     await app.waitForText('WORKERS 3');
-    app.press(']', 'j');
+    app.send(']', 'j');
     await app.waitForText(/▸ #2 /);
     expect(app.text()).not.toContain('needs leader decision');
-    app.press(KEY.enter);
+    app.send(KEY.enter);
     await app.waitForText('Task #2 of team fix-ts-errors');
     expect(app.text()).toContain('owner: worker-2');
     expect(app.text().replace(/\s+/g, ' ')).toContain(
       'formatCents signature change breaks 4 call sites; needs leader decision',
     );
-    app.press(KEY.esc);
+    app.send(KEY.esc);
     await app.waitForText('WORKERS 3');
   });
 
   it('a long task list keeps its window: G then k moves the cursor up, the first shown task stays', async () => {
     const app = start({ bigTeam: true });
-    app.press('t');
+    app.send('t');
     await app.waitForText('aaa-big');
-    app.press('/', 'a', 'a', 'a', KEY.enter, KEY.enter);
+    app.send('/', 'a', 'a', 'a', KEY.enter, KEY.enter);
     await app.waitForText(/TASKS 30/);
-    app.press(']', 'G');
+    app.send(']', 'G');
     await app.waitForText(/▸ #30 /);
-    const firstTask = () => app.screen().find((l) => /^[ ▸] #\d+ /.test(l)) ?? '';
+    const firstTask = () => app.lines().find((l) => /^[ ▸] #\d+ /.test(l)) ?? '';
     const before = firstTask();
-    app.press('k', 'k', 'k');
+    app.send('k', 'k', 'k');
     await app.waitForText(/▸ #27 /);
     expect(firstTask()).toBe(before);
   });
 
   it('asks a worker to shut down after confirmation, writes the request, and shows the ack when it arrives', async () => {
     const app = start();
-    app.press('t', KEY.enter);
+    app.send('t', KEY.enter);
     await app.waitForText('WORKERS 3');
-    app.press('j', 'x');
+    app.send('j', 'x');
     await app.waitForText('Ask worker-2 of fix-ts-errors to shut down?');
     expect(app.text()).toContain('y: ask it to shut down');
     const req = path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-2/shutdown-request.json');
     expect(fs.existsSync(req)).toBe(false);
-    app.press('y');
+    app.send('y');
     await app.waitForText('asked worker-2 to shut down; waiting for its acknowledgement');
     expect(JSON.parse(fs.readFileSync(req, 'utf8'))).toEqual({
       from: 'omc-top',
@@ -185,20 +184,20 @@ describe('Teams pane', () => {
 
   it('declining the confirmation writes nothing; --readonly refuses with a message', async () => {
     let app = start({ readonly: true });
-    app.press('t', KEY.enter);
+    app.send('t', KEY.enter);
     await app.waitForText('WORKERS 3');
-    app.press('x');
+    app.send('x');
     await app.waitForText('--readonly: shutdown requests are disabled (nothing is written)');
-    app.press('X');
+    app.send('X');
     expect(fs.existsSync(path.join(p!.root, 'state/team/fix-ts-errors/shutdown.json'))).toBe(false);
-    h?.unmount();
+    h?.unmountOnly();
     await store?.close();
     p?.cleanup();
 
     app = start();
-    app.press('t', 'X');
+    app.send('t', 'X');
     await app.waitForText('Ask all 3 workers of fix-ts-errors to shut down?');
-    app.press('n');
+    app.send('n');
     await app.waitForText(/TEAM\s+PHASE/);
     expect(fs.readdirSync(path.join(p!.root, 'state/team/fix-ts-errors/workers/worker-1'))).toEqual([
       'heartbeat.json',
@@ -210,29 +209,29 @@ describe('Teams pane', () => {
     const app = start({ extraTeam: true, rows: 30 });
     await app.waitForText(SESSION.ralph.slice(0, 8));
     await selectSession(app, SESSION.ralph);
-    app.press('t');
+    app.send('t');
     await app.waitForText(/▸ zeta-team/);
-    app.press('s');
+    app.send('s');
     await app.waitForText(/STATUS\s+SESSION/);
     await selectSession(app, SESSION.team);
-    app.press('t');
+    app.send('t');
     await app.waitForText(/▸ fix-ts-errors/);
     // Moving in the teams pane sticks while the sessions selection stays put.
-    app.press('j');
+    app.send('j');
     await app.waitForText(/▸ zeta-team/);
-    app.press('s', 't');
+    app.send('s', 't');
     await app.waitForText(/▸ zeta-team/);
   });
 
   it('fits a 60-column tmux pane: every line cut to 60 cells, list and detail', async () => {
     const app = start({ columns: 60, rows: 20 });
-    app.press('t');
+    app.send('t');
     await app.waitForText('fix-ts-errors');
-    expect(app.screen().every((l) => stringWidth(l) <= 60)).toBe(true);
-    expect(app.screen().length).toBeLessThanOrEqual(19);
-    app.press(KEY.enter);
+    expect(app.lines().every((l) => stringWidth(l) <= 60)).toBe(true);
+    expect(app.lines().length).toBeLessThanOrEqual(19);
+    app.send(KEY.enter);
     await app.waitForText('WORKERS 3');
-    const s = app.screen();
+    const s = app.lines();
     expect(s.every((l) => stringWidth(l) <= 60)).toBe(true);
     expect(s.length).toBeLessThanOrEqual(19);
     expect(s.join('\n')).toMatch(/worker-3\s+working\s+25m/);
@@ -248,8 +247,8 @@ describe('Teams pane', () => {
     });
     store = new OmcStore({ root: p.root, clock: () => NOW, watch: 'none', teams: { pidAlive: () => true } });
     store.start();
-    h = renderApp(store, { columns: 100, rows: 30 });
-    h.press('t', KEY.enter);
+    h = mountStore(store, { columns: 100, rows: 30 });
+    h.send('t', KEY.enter);
     await h.waitForText('Fix title red');
     const visible = h.raw().replace(/\u001b\[[0-9;]*m/g, '');
     expect(visible).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
@@ -259,8 +258,8 @@ describe('Teams pane', () => {
     p = makeProject();
     store = new OmcStore({ root: p.root, clock: () => NOW, watch: 'none' });
     store.start();
-    h = renderApp(store);
-    h.press('t');
+    h = mountStore(store);
+    h.send('t');
     await h.waitForText('No team runs yet: start /team in Claude');
   });
 });

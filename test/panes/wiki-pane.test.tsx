@@ -9,7 +9,7 @@ import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serializeWikiPage } from '../../src/store/wiki/frontmatter.js';
 import { makeProject, READERS_CAPTURED_AT, waitFor, type TempProject } from '../helpers/fixtures.js';
-import { mountApp, type MountedApp } from '../helpers/knowledge-app.js';
+import { mountApp, type MountedApp } from '../helpers/mount-app.js';
 import { KEYS } from '../helpers/pty.js';
 
 let p: TempProject | null = null;

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { serializeWikiPage } from '../../src/store/wiki/frontmatter.js';
 import { searchWiki } from '../../src/store/wiki/search.js';
 import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
-import { mountApp, type MountedApp } from '../helpers/knowledge-app.js';
+import { mountApp, type MountedApp } from '../helpers/mount-app.js';
 import { KEYS } from '../helpers/pty.js';
 import { frontmatter } from '../helpers/wiki-frontmatter.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { executeCancel, type CancelDone } from '../../src/store/cancel/execute.js';
 import { planCancel, type CancelRequest } from '../../src/store/cancel/plan.js';
-import { CancelTracker } from '../../src/store/cancel/tracker.js';
+import { CancelTracker, type AgentView, type AgentWatch } from '../../src/store/cancel/tracker.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
@@ -43,10 +43,14 @@ function setup(): { tracker: CancelTracker } {
 }
 
 describe('cancel tracker', () => {
-  it('counts down while watching, then settles on "cancelled" when nothing came back', async () => {
+  it('counts down while watching; with no Claude to see it settles on "ended on disk", never a ✓', async () => {
     const { tracker } = setup();
     const e = tracker.track(await cancel({ sessionId: SESSION.ralph, mode: null, pauseOnly: false }));
-    expect(e).toMatchObject({ phase: 'ended', final: false, text: 'cancelled ✓ ralph, ultrawork' });
+    expect(e).toMatchObject({
+      phase: 'ended',
+      final: false,
+      text: "ralph, ultrawork ended on disk · Claude's stop not observed",
+    });
     expect(tracker.secondsLeft(SESSION.ralph, now)).toBe(30);
     now += 12_000;
     tracker.evaluate();
@@ -54,11 +58,13 @@ describe('cancel tracker', () => {
     now += 18_001;
     tracker.evaluate();
     expect(tracker.get(SESSION.ralph)).toMatchObject({
-      phase: 'cancelled',
+      phase: 'unobserved',
       final: true,
       settledMs: now,
-      reason: expect.stringMatching(/^verified/),
+      text: "ralph, ultrawork ended on disk · Claude's stop not observed",
+      reason: expect.stringMatching(/^ended on disk: the signal window is over.*Claude's stop was not observed$/),
     });
+    expect(tracker.get(SESSION.ralph)?.text).not.toContain('✓');
   });
 
   it('a loop re-armed inside the window (a Stop event already under way) ends as "cancel did not take"', async () => {
@@ -88,7 +94,10 @@ describe('cancel tracker', () => {
     const { tracker } = setup();
     const S = SESSION.ralph;
     tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: true }));
-    expect(tracker.get(S)).toMatchObject({ phase: 'paused', text: 'paused ralph, ultrawork' });
+    expect(tracker.get(S)).toMatchObject({
+      phase: 'paused',
+      text: "paused ralph, ultrawork · Claude's stop not observed",
+    });
     now += 30_001;
     tracker.evaluate();
     expect(tracker.get(S)).toMatchObject({ phase: 'pause-over', final: true });
@@ -122,7 +131,7 @@ describe('cancel tracker', () => {
     fs.unlinkSync(abs(done.signal.rel));
     now += 3_000;
     tracker.evaluate();
-    expect(tracker.get(S)).toMatchObject({ phase: 'cancelled', final: true });
+    expect(tracker.get(S)).toMatchObject({ phase: 'unobserved', final: true });
   });
 
   it('one tracker per store, re-judging on disk changes the sessions domain sees', async () => {
@@ -140,5 +149,129 @@ describe('cancel tracker', () => {
     expect(t.get(S)?.phase).toBe('waiting');
     t.dispose();
     await store.close();
+  });
+});
+
+/** The claude domain's answer for one session, scripted: what the process does, and when its turns end. */
+function scriptedAgent(initial: AgentView): AgentWatch & { set(v: Partial<AgentView>): void } {
+  let view = initial;
+  const listeners = new Set<() => void>();
+  return {
+    view: () => view,
+    subscribe: (l) => (listeners.add(l), () => listeners.delete(l)),
+    set(v) {
+      view = { ...view, ...v };
+      for (const l of listeners) l();
+    },
+  };
+}
+
+function setupWithAgent(initial: AgentView) {
+  now = Date.now();
+  p = makeProject({ withFixture: true });
+  const agent = scriptedAgent(initial);
+  tracker = new CancelTracker(p.root, clock, null, undefined, agent);
+  return { tracker, agent };
+}
+
+describe('cancel tracker: Claude seen to stop', () => {
+  const busy = (sinceMs: number): AgentView => ({ status: 'busy', pid: 4242, sinceMs, lastTurnEndMs: null });
+
+  it('a busy Claude: no ✓ while it works, past the signal window too; "stopped ✓ in 46s" when its registry turns idle', async () => {
+    const { tracker, agent } = setupWithAgent(busy(Date.now() - 5_000));
+    const S = SESSION.ralph;
+    const e = tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: false }));
+    expect(e).toMatchObject({
+      phase: 'ended',
+      final: false,
+      text: 'ralph, ultrawork ended on disk · Claude busy, not stopped yet',
+    });
+    expect(e.claude).toMatchObject({ atCancel: 'busy', pid: 4242, stoppedMs: null });
+    // The 30 s window closes with Claude still in its 40 s tool call: still no mark, still watching.
+    now += 31_000;
+    tracker.evaluate();
+    expect(tracker.get(S)).toMatchObject({ phase: 'ended', final: false });
+    expect(tracker.get(S)?.text).not.toContain('✓');
+    // The Stop hook ran and let it stop: the registry turns idle (statusUpdatedAt is the moment).
+    now += 15_000;
+    agent.set({ status: 'idle', sinceMs: e.requestedMs + 46_000 });
+    expect(tracker.get(S)).toMatchObject({
+      phase: 'stopped',
+      final: true,
+      text: 'stopped ✓ in 46s ralph, ultrawork',
+      claude: { seen: 'idle', stoppedMs: e.requestedMs + 46_000 },
+    });
+    expect(tracker.get(S)?.reason).toContain(
+      'Claude (pid 4242) stopped 46s after the signal: its registry entry turned idle',
+    );
+  });
+
+  it("the transcript's end of turn counts as the stop, whichever sign comes first", async () => {
+    const { tracker, agent } = setupWithAgent(busy(Date.now() - 1_000));
+    const S = SESSION.ralph;
+    const e = tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: false }));
+    agent.set({ lastTurnEndMs: e.requestedMs + 2_400 });
+    expect(tracker.get(S)).toMatchObject({ phase: 'stopped', text: 'stopped ✓ in 2.4s ralph, ultrawork' });
+  });
+
+  it('a turn that ended before the signal, or a kill, are told apart from a stop the cancel caused', async () => {
+    const { tracker, agent } = setupWithAgent(busy(Date.now() - 1_000));
+    const S = SESSION.ralph;
+    const e = tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: false }));
+    agent.set({ lastTurnEndMs: e.requestedMs - 500 });
+    expect(tracker.get(S)?.phase).toBe('ended');
+    // SIGKILL: the liveness probe finds the pid gone; "gone" is when omc-top first saw it.
+    now += 3_000;
+    agent.set({ status: 'gone', sinceMs: now });
+    expect(tracker.get(S)).toMatchObject({ phase: 'stopped', claude: { seen: 'gone' } });
+    expect(tracker.get(S)?.reason).toContain('its process is gone');
+  });
+
+  it('idle at the cancel (the picture lagging the registry included): "cancelled ✓ · Claude idle", settled at the window\'s end', async () => {
+    // The claude domain still said busy, but the registry turned idle before the signal was written.
+    const { tracker, agent } = setupWithAgent(busy(Date.now() - 9_000));
+    const S = SESSION.ralph;
+    const e = tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: false }));
+    agent.set({ status: 'idle', sinceMs: e.requestedMs - 200 });
+    expect(tracker.get(S)).toMatchObject({
+      phase: 'ended',
+      text: 'cancelled ✓ ralph, ultrawork · Claude idle',
+      claude: { atCancel: 'idle', stoppedMs: null },
+    });
+    now += 30_001;
+    tracker.evaluate();
+    expect(tracker.get(S)).toMatchObject({ phase: 'cancelled', final: true });
+  });
+
+  it('a pause: "paused" with Claude busy, then the stop it caused, then "pause over"', async () => {
+    const { tracker, agent } = setupWithAgent(busy(Date.now() - 1_000));
+    const S = SESSION.ralph;
+    const e = tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: true }));
+    expect(tracker.get(S)).toMatchObject({
+      phase: 'paused',
+      text: 'paused ralph, ultrawork · Claude busy, not stopped yet',
+    });
+    agent.set({ status: 'idle', sinceMs: e.requestedMs + 3_000 });
+    expect(tracker.get(S)).toMatchObject({
+      phase: 'paused',
+      final: false,
+      text: 'paused ralph, ultrawork · Claude stopped ✓ in 3s',
+    });
+    now += 30_001;
+    tracker.evaluate();
+    expect(tracker.get(S)).toMatchObject({
+      phase: 'pause-over',
+      final: true,
+      text: 'pause over: loop enforced again · Claude stopped ✓ in 3s',
+    });
+  });
+
+  it('a pause Claude did not stop for says so when it is over', async () => {
+    const { tracker } = setupWithAgent(busy(Date.now() - 1_000));
+    const S = SESSION.ralph;
+    tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: true }));
+    now += 30_001;
+    tracker.evaluate();
+    expect(tracker.get(S)?.text).toBe('pause over: loop enforced again · Claude did not stop while it lasted');
   });
 });

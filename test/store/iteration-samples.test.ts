@@ -8,6 +8,7 @@ import { enableIterationSamples } from '../../src/feeds/iteration-sampling.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import * as omc56 from '../helpers/omc56.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let p: TempProject | null = null;
 const dirs: string[] = [];
@@ -77,34 +78,39 @@ describe('iteration samples', () => {
     await next.close();
   });
 
-  it('iterations faster than one write a second: every one is sampled, the last is on disk after stop', async () => {
-    p = makeProject();
-    const state = tmp();
-    const sid = 'abcdef01-0000-4000-8000-00000000000a';
-    const started = new Date(Date.now() - 60_000).toISOString();
-    const file = path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json');
-    const write = (iteration: number) =>
-      writeOmcJson(file, { active: true, session_id: sid, started_at: started, last_checked_at: started, iteration });
-    write(1);
-    const store = new OmcStore({ root: p.root, watch: 'auto', projectDir: p.dir, rootRule: 'git' });
-    const stop = enableIterationSamples(store, { XDG_STATE_HOME: state });
-    try {
-      store.start();
-      const shown = (n: number) =>
-        store.sessions.getSnapshot().sessions.some((s) => s.modes.some((m) => m.iteration === n));
-      for (let i = 2; i <= 6; i++) {
-        write(i);
-        await waitFor(() => shown(i), { timeoutMs: 20_000, what: `iteration ${i} read` });
+  // Five reads in a row, each waited for (not slept): the test's own ceiling covers them all, scaled to the machine.
+  it(
+    'iterations faster than one write a second: every one is sampled, the last is on disk after stop',
+    { timeout: scaled(120_000) },
+    async () => {
+      p = makeProject();
+      const state = tmp();
+      const sid = 'abcdef01-0000-4000-8000-00000000000a';
+      const started = new Date(Date.now() - 60_000).toISOString();
+      const file = path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json');
+      const write = (iteration: number) =>
+        writeOmcJson(file, { active: true, session_id: sid, started_at: started, last_checked_at: started, iteration });
+      write(1);
+      const store = new OmcStore({ root: p.root, watch: 'auto', projectDir: p.dir, rootRule: 'git' });
+      const stop = enableIterationSamples(store, { XDG_STATE_HOME: state });
+      try {
+        store.start();
+        const shown = (n: number) =>
+          store.sessions.getSnapshot().sessions.some((s) => s.modes.some((m) => m.iteration === n));
+        for (let i = 2; i <= 6; i++) {
+          write(i);
+          await waitFor(() => shown(i), { timeoutMs: 20_000, what: `iteration ${i} read` });
+        }
+      } finally {
+        stop();
+        await store.close();
       }
-    } finally {
-      stop();
-      await store.close();
-    }
-    const again = new IterationSamples(path.join(state, 'omc-top'), p.root);
-    const run = again.all().find((r) => r.sessionId === sid);
-    expect(run?.maxIteration).toBe(6);
-    expect(run?.times.map(([it]) => it)).toEqual([1, 2, 3, 4, 5, 6]);
-  });
+      const again = new IterationSamples(path.join(state, 'omc-top'), p.root);
+      const run = again.all().find((r) => r.sessionId === sid);
+      expect(run?.maxIteration).toBe(6);
+      expect(run?.times.map(([it]) => it)).toEqual([1, 2, 3, 4, 5, 6]);
+    },
+  );
 
   it('more live loops than the samples keep: a view that changed without a new iteration writes nothing', async () => {
     p = makeProject();

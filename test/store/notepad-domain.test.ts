@@ -13,6 +13,7 @@ import { NOTEPAD_TEMPLATE } from '../../src/store/notepad/format.js';
 import { OmcStore } from '../../src/store/store.js';
 import { FIXTURE_TREE, makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { OMC_NOTEPAD_MODULE, loadOmcNotepad } from '../helpers/omc-notepad.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let p: TempProject | null = null;
 let store: OmcStore | null = null;
@@ -76,7 +77,7 @@ describe("saving through OMC's notepad.md.lock", () => {
     const held = await acquireFileLock(p!.root, 'notepad.md');
     const t0 = Date.now();
     const out = await d.save({ kind: 'add', section: 'working', body: 'z'.repeat(4001) }, null);
-    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(Date.now() - t0).toBeLessThan(scaled(1000));
     expect(out).toMatchObject({ kind: 'invalid', message: expect.stringMatching(/4,000 characters/) });
     held.release();
   });

@@ -11,6 +11,7 @@ import { RunsDomain } from '../../src/store/runs/domain.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import * as omc56 from '../helpers/omc56.js';
 import { importOmc, OMC55 } from '../helpers/omc-packages.mjs';
+import { scaled } from '../helpers/time-scale.js';
 
 const sessionEnd: {
   recordSessionMetrics(dir: string, input: { session_id: string; reason: string }): Record<string, unknown>;
@@ -185,7 +186,7 @@ describe('run history', () => {
     expect(d.runs()).toHaveLength(125);
     expect(JSON.stringify(d.report())).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]|\\u001b|\\u0007/);
     // Generous for a loaded 2-core machine; a full re-parse per frame would not be caught here, but a hang would.
-    expect(took).toBeLessThan(2_000);
+    expect(took).toBeLessThan(scaled(2_000));
     // Unchanged file: a second poll reads nothing and derives nothing.
     const before = d.runs();
     d.refresh([{ type: 'change', rel: 'state/runs/ledger.jsonl' }], 'trailing');

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, NO_CLAUDE_DIR, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { sessionId } from '../helpers/sessions-gen.js';
+import { scaled } from '../helpers/time-scale.js';
 
 let p: TempProject | null = null;
 let store: OmcStore | null = null;
@@ -135,45 +136,49 @@ describe('state/sessions as a plain watched leaf', () => {
 });
 
 describe('the watcher ready while the sliced read is under way', () => {
-  it('does not attach and announce the session directories the read has not reached (the read watches each itself)', async () => {
-    p = makeProject();
-    const root = p.root;
-    const N = 200;
-    for (let i = 1; i <= N; i++)
-      writeOmcJson(path.join(root, 'state', 'sessions', sessionId(i), 'ralph-state.json'), ralph(sessionId(i), 1));
-    const s = new OmcStore({
-      root,
-      readonly: true,
-      claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
-    });
-    store = s;
-    // Hold the read at 50 directories until the watcher is ready (or 30 s: then the test fails, never hangs).
-    const step = s.sessions.scanStep.bind(s.sessions);
-    const since = Date.now();
-    s.sessions.scanStep = (deadline: number) => {
-      const held = (s.sessions.getSnapshot().scanning?.done ?? 0) >= 50;
-      if (held && s.status.getSnapshot().watchMode !== 'events' && Date.now() - since < 30_000) return false;
-      return step(held ? deadline : 0);
-    };
-    const announced: string[] = [];
-    const refresh = s.sessions.refresh.bind(s.sessions);
-    s.sessions.refresh = (events, edge) => {
-      for (const e of events) if (e.type === 'addDir') announced.push(e.rel);
-      refresh(events, edge);
-    };
-    s.start({ progressive: true });
-    await waitFor(() => s.status.getSnapshot().watchMode === 'events' && !s.status.getSnapshot().reading, {
-      what: 'live',
-      timeoutMs: 60_000,
-    });
-    expect(s.sessions.getSnapshot().sessions).toHaveLength(N);
-    expect(announced).toEqual([]);
-    // And the directories read after `ready` are watched all the same.
-    const last = sessionId(N);
-    writeOmcJson(path.join(root, 'state', 'sessions', last, 'ralph-state.json'), ralph(last, 8));
-    await waitFor(() => s.sessions.getSnapshot().sessions.find((x) => x.id === last)?.modes[0]?.iteration === 8, {
-      what: 'a change to the last session read',
-      timeoutMs: 30_000,
-    });
-  }, 120_000);
+  it(
+    'does not attach and announce the session directories the read has not reached (the read watches each itself)',
+    { timeout: scaled(120_000) },
+    async () => {
+      p = makeProject();
+      const root = p.root;
+      const N = 200;
+      for (let i = 1; i <= N; i++)
+        writeOmcJson(path.join(root, 'state', 'sessions', sessionId(i), 'ralph-state.json'), ralph(sessionId(i), 1));
+      const s = new OmcStore({
+        root,
+        readonly: true,
+        claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
+      });
+      store = s;
+      // Hold the read at 50 directories until the watcher is ready (or 30 s: then the test fails, never hangs).
+      const step = s.sessions.scanStep.bind(s.sessions);
+      const since = Date.now();
+      s.sessions.scanStep = (deadline: number) => {
+        const held = (s.sessions.getSnapshot().scanning?.done ?? 0) >= 50;
+        if (held && s.status.getSnapshot().watchMode !== 'events' && Date.now() - since < 30_000) return false;
+        return step(held ? deadline : 0);
+      };
+      const announced: string[] = [];
+      const refresh = s.sessions.refresh.bind(s.sessions);
+      s.sessions.refresh = (events, edge) => {
+        for (const e of events) if (e.type === 'addDir') announced.push(e.rel);
+        refresh(events, edge);
+      };
+      s.start({ progressive: true });
+      await waitFor(() => s.status.getSnapshot().watchMode === 'events' && !s.status.getSnapshot().reading, {
+        what: 'live',
+        timeoutMs: 60_000,
+      });
+      expect(s.sessions.getSnapshot().sessions).toHaveLength(N);
+      expect(announced).toEqual([]);
+      // And the directories read after `ready` are watched all the same.
+      const last = sessionId(N);
+      writeOmcJson(path.join(root, 'state', 'sessions', last, 'ralph-state.json'), ralph(last, 8));
+      await waitFor(() => s.sessions.getSnapshot().sessions.find((x) => x.id === last)?.modes[0]?.iteration === 8, {
+        what: 'a change to the last session read',
+        timeoutMs: 30_000,
+      });
+    },
+  );
 });

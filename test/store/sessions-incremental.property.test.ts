@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SessionsDomain } from '../../src/store/sessions/domain.js';
 import { sessionCountOf } from '../../src/store/sessions/derive.js';
 import { DueHeap } from '../../src/store/sessions/due-heap.js';
-import type { SessionView } from '../../src/store/sessions/model.js';
+import { LEGACY_KEY, deltaSince, type SessionView } from '../../src/store/sessions/model.js';
 import type { WatchEvent } from '../../src/store/types.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
@@ -25,6 +25,7 @@ afterAll(() => {
 type Op =
   | { op: 'write'; sid: string; mode: 'ralph' | 'ultrawork'; active: boolean; startedMin: number; iteration: number }
   | { op: 'broken'; sid: string }
+  | { op: 'cancel'; sid: string }
   | { op: 'remove'; sid: string; mode: 'ralph' | 'ultrawork' }
   | { op: 'rmdir'; sid: string };
 
@@ -43,6 +44,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       .map((r) => ({ op: 'write', ...r }) as Op),
   },
   { weight: 1, arbitrary: fc.constantFrom(...SIDS).map((sid) => ({ op: 'broken', sid }) as Op) },
+  // OMC's generic cancel signal, in force: the session shows as cancelling.
+  { weight: 1, arbitrary: fc.constantFrom(...SIDS).map((sid) => ({ op: 'cancel', sid }) as Op) },
   {
     weight: 2,
     arbitrary: fc
@@ -51,6 +54,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.constantFrom(...SIDS).map((sid) => ({ op: 'rmdir', sid }) as Op) },
 );
+
+const keyOf = (v: SessionView) => (v.kind === 'legacy' ? LEGACY_KEY : v.id);
 
 const picture = (d: SessionsDomain) => {
   const s = d.getSnapshot();
@@ -93,6 +98,24 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
                   }),
             );
             events.push({ type: existed ? 'change' : 'add', rel: `state/sessions/${o.sid}/${mode}-state.json` });
+          } else if (o.op === 'cancel') {
+            const file = path.join(dir, 'cancel-signal-state.json');
+            const existed = fs.existsSync(file);
+            if (!fs.existsSync(dir)) {
+              fs.mkdirSync(dir, { recursive: true });
+              events.push({ type: 'addDir', rel: `state/sessions/${o.sid}` });
+            }
+            fs.writeFileSync(
+              file,
+              JSON.stringify({
+                active: true,
+                requested_at: new Date(NOW - 1000).toISOString(),
+                expires_at: new Date(NOW + 29_000).toISOString(),
+                mode: 'ralph',
+                source: 'omc-top',
+              }),
+            );
+            events.push({ type: existed ? 'change' : 'add', rel: `state/sessions/${o.sid}/cancel-signal-state.json` });
           } else if (o.op === 'remove') {
             const file = path.join(dir, `${o.mode}-state.json`);
             if (!fs.existsSync(file)) continue;
@@ -103,7 +126,23 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
             fs.rmSync(dir, { recursive: true });
             events.push({ type: 'unlinkDir', rel: `state/sessions/${o.sid}` });
           }
+          const before = live.getSnapshot();
           live.refresh(events, 'trailing');
+          const after = live.getSnapshot();
+          // The delta names exactly what changed: the previous rows with the removed taken out and the changed
+          // put in (by key) are the new rows.
+          const delta = deltaSince(before, after);
+          expect(delta).not.toBeNull();
+          const byKey = new Map(before.sessions.map((v, i) => [before.keys?.[i], v]));
+          for (const v of delta!.removed) expect(byKey.delete(keyOf(v))).toBe(true);
+          for (const v of delta!.changed) {
+            expect(before.sessions).not.toContain(v);
+            byKey.set(keyOf(v), v);
+          }
+          expect(new Set(byKey.values())).toEqual(new Set(after.sessions));
+          // The keys ride along in row order, and the cancelling count is the rows' own.
+          expect(after.keys).toEqual(after.sessions.map(keyOf));
+          expect(after.cancelling).toBe(after.sessions.filter((v) => v.status === 'cancelling').length);
           const fresh = new SessionsDomain({ root, clock: () => NOW, projectDir: root });
           fresh.scan();
           expect(picture(live)).toEqual(picture(fresh));

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
 import type { OmcInstall } from '../../src/store/omc-install.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const S = 'a1b2c3d4-0000-4000-8000-000000000001';
 const T = 'a1b2c3d4-0000-4000-8000-000000000002';
@@ -192,40 +193,49 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
 });
 
 describe("the sessions domain's view of the tree is the disk's", () => {
-  it('on 200 generated trees, the verdict from the domain records equals the verdict from a fresh disk read', async () => {
-    const fc = (await import('fast-check')).default;
-    const { caseArb, caseFiles, S: GS, NOW: GNOW } = await import('../helpers/verdict-arb.js');
-    const { stopVerdict } = await import('../../src/store/verdict/index.js');
-    const { diskTree } = await import('../../src/store/verdict/disk-tree.js');
-    const fs = await import('node:fs');
-    for (const [i, g] of fc.sample(caseArb('/__CASE_CWD__'), { seed: 7, numRuns: 200 }).entries()) {
-      const proj = makeProject();
-      try {
-        for (const [rel, text] of caseFiles(g)) {
-          const abs = path.join(proj.root, rel.replaceAll('/__CASE_CWD__', proj.dir));
-          fs.mkdirSync(path.dirname(abs), { recursive: true });
-          fs.writeFileSync(abs, text.replaceAll('/__CASE_CWD__', proj.dir));
+  it(
+    'on 200 generated trees, the verdict from the domain records equals the verdict from a fresh disk read',
+    { timeout: scaled(120_000) },
+    async () => {
+      const fc = (await import('fast-check')).default;
+      const { caseArb, caseFiles, S: GS, NOW: GNOW } = await import('../helpers/verdict-arb.js');
+      const { stopVerdict } = await import('../../src/store/verdict/index.js');
+      const { diskTree } = await import('../../src/store/verdict/disk-tree.js');
+      const fs = await import('node:fs');
+      for (const [i, g] of fc.sample(caseArb('/__CASE_CWD__'), { seed: 7, numRuns: 200 }).entries()) {
+        const proj = makeProject();
+        try {
+          for (const [rel, text] of caseFiles(g)) {
+            const abs = path.join(proj.root, rel.replaceAll('/__CASE_CWD__', proj.dir));
+            fs.mkdirSync(path.dirname(abs), { recursive: true });
+            fs.writeFileSync(abs, text.replaceAll('/__CASE_CWD__', proj.dir));
+          }
+          const st = new OmcStore({
+            root: proj.root,
+            watch: 'none',
+            clock: () => GNOW,
+            projectDir: proj.dir,
+            omc: omc('5.5.0'),
+          });
+          st.start();
+          const fromDomain = st.sessions.getSnapshot().sessions.find((s) => s.id === GS)?.verdict;
+          await st.close();
+          const fromDisk = stopVerdict(diskTree(proj.root), {
+            rules: '5.5.0',
+            sessionId: GS,
+            cwd: proj.dir,
+            now: GNOW,
+          });
+          expect([i, fromDomain?.decision, fromDomain?.mode, fromDomain?.rule]).toEqual([
+            i,
+            fromDisk.decision,
+            fromDisk.mode,
+            fromDisk.rule,
+          ]);
+        } finally {
+          proj.cleanup();
         }
-        const st = new OmcStore({
-          root: proj.root,
-          watch: 'none',
-          clock: () => GNOW,
-          projectDir: proj.dir,
-          omc: omc('5.5.0'),
-        });
-        st.start();
-        const fromDomain = st.sessions.getSnapshot().sessions.find((s) => s.id === GS)?.verdict;
-        await st.close();
-        const fromDisk = stopVerdict(diskTree(proj.root), { rules: '5.5.0', sessionId: GS, cwd: proj.dir, now: GNOW });
-        expect([i, fromDomain?.decision, fromDomain?.mode, fromDomain?.rule]).toEqual([
-          i,
-          fromDisk.decision,
-          fromDisk.mode,
-          fromDisk.rule,
-        ]);
-      } finally {
-        proj.cleanup();
       }
-    }
-  }, 120_000);
+    },
+  );
 });

@@ -37,7 +37,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc
-      .constantFrom(1, 60_000, 30 * 60_000, H, 2 * H - 1, 2 * H, 2 * H + 1, 3 * H, 6 * 60_000)
+      // Minutes too: a stale run's age is said in tenths of an hour, which move every 6 minutes.
+      .constantFrom(1, 60_000, 30 * 60_000, H, 2 * H - 1, 2 * H, 2 * H + 1, 3 * H, 6 * 60_000, 3 * 60_000, 179_999)
       .map((ms) => ({ op: 'clock', ms }) as Op),
   },
   { weight: 1, arbitrary: fc.constantFrom(undefined, '1', '3', '0.5').map((hours) => ({ op: 'hours', hours }) as Op) },

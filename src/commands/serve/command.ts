@@ -21,6 +21,7 @@ import { takeRepeated } from '../fleet-args.js';
 import { newToken } from './guard.js';
 import { startServer } from './server.js';
 import { fleetSource, singleSource, type ServeRoot, type ServeSource } from './source.js';
+import { printErr, printOut } from '../../io/output.js';
 
 export const SERVE_USAGE = `Usage: omc-top serve [--port N] [--listen ADDR] [--all] [--host user@box]… [--cwd DIR | --root DIR] [--readonly]
 
@@ -84,7 +85,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   const hosts = takeRepeated(argv, 'host');
   const args = parseArgs(hosts.rest, FLAGS);
   if (args.flags.has('help')) {
-    process.stdout.write(SERVE_USAGE + '\n');
+    printOut(SERVE_USAGE + '\n');
     return 0;
   }
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
@@ -117,7 +118,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       rootOverride: args.flags.get('root') as string | undefined,
     });
     if (!res.exists) {
-      process.stderr.write(`omc-top serve: no .omc directory found (${cleanLine(res.explain)})\n`);
+      printErr(`omc-top serve: no .omc directory found (${cleanLine(res.explain)})\n`);
       return 2;
     }
     const store = new OmcStore({ root: res.root, readonly, watch, projectDir: res.projectDir, rootRule: res.rule });
@@ -125,7 +126,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     source = singleSource(store, path.basename(res.projectDir ?? path.dirname(res.root)));
   }
   const token = newToken();
-  const err = (s: string) => process.stderr.write(cleanLine(s) + '\n');
+  const err = (s: string) => printErr(cleanLine(s) + '\n');
   let served;
   try {
     served = await startServer({ source, token, listen, port: Number(portText), readonly });
@@ -141,8 +142,8 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     );
   }
   const host = listen.includes(':') ? `[${listen}]` : listen;
-  process.stdout.write(`omc-top serve: http://${host}:${served.port}/#${token}\n`);
-  process.stdout.write(
+  printOut(`omc-top serve: http://${host}:${served.port}/#${token}\n`);
+  printOut(
     `  from another machine: ssh -L ${served.port}:127.0.0.1:${served.port} <this host>, then open the same URL there\n`,
   );
   return new Promise<number>((resolve) => {

@@ -54,12 +54,17 @@ export function tmuxWindow(tmux: string | null): string | null {
 }
 
 /**
- * What Claude waits for, in one line. The Claude domain's attention fact says it when it knows the pending
- * call (`waiting.text`, e.g. "permission prompt: Bash rm -rf ./cache"); otherwise the registry's words.
+ * What Claude waits for, in one line: the Claude domain's waiting fact (`waiting.text`, e.g. "permission prompt:
+ * Bash rm -rf ./cache", the pending call when the transcript names it); otherwise the registry's words.
  */
 export function waitedOn(fact: AttentionFact, p: ProcessView | null): string {
-  const known = (fact as AttentionFact & { waiting?: { text?: unknown } }).waiting?.text;
-  return typeof known === 'string' && known !== '' ? known : (p?.waitingFor ?? 'a prompt');
+  return fact.waiting?.text || (p?.waitingFor ?? 'a prompt');
+}
+
+/** Where the session runs, as a user switches to it: tmux's own names ("main:2 claude") when tmux could tell. */
+export function tmuxPlace(p: ProcessView | null): string | null {
+  if (!p) return null;
+  return p.tmuxWhere && p.tmuxWhere !== p.tmux ? p.tmuxWhere : tmuxWindow(p.tmux);
 }
 
 /**
@@ -79,7 +84,7 @@ export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined): Ne
     // The loop's own file when there is one: opening it picks that mode in the session detail (c cancels it).
     path: loop?.path ?? `${s.dir}/`,
     name: p?.name ?? null,
-    tmux: tmuxWindow(p?.tmux ?? null),
+    tmux: tmuxPlace(p),
     waitingOn: null,
     since: p?.since ?? null,
   };

@@ -18,6 +18,7 @@ import type { NeedItem } from '../attention/needs.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Channel, OmcTopConfig } from '../../config/config-file.js';
 import type { PushMessage } from './push/channel.js';
+import { SYNC_KILL, trackChild } from '../../io/child-end.js';
 
 export interface NotifierOptions {
   channels: readonly Channel[];
@@ -85,7 +86,9 @@ export function describe(t: Transition, project: string): string {
     f.worker ? `worker ${f.worker}` : null,
     f.mode,
   ].filter(Boolean);
-  const where = who.length > 0 ? ` ${who.join(' ')}` : f.path ? ` ${f.path}` : '';
+  // A session directory reads as the session's short id, not a path with a 36-character id in it.
+  const dir = f.path ? /^state\/sessions\/([^/]+)$/.exec(f.path)?.[1] : undefined;
+  const where = who.length > 0 ? ` ${who.join(' ')}` : dir ? ` ${short(dir)}` : f.path ? ` ${f.path}` : '';
   const what = n ? (n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason) : (t.news ?? '');
   return cleanLine(`${project}${where}: ${what}${n ? ` · ${ACTION_HINT[n.action]}` : ''}`);
 }
@@ -201,9 +204,16 @@ export class Notifier {
     const [cmd, ...pre] = this.opts.tmux ?? ['tmux'];
     const target = this.env.TMUX_PANE ? ['-t', this.env.TMUX_PANE] : [];
     // display-message expands #{…} formats: double every '#' so the text is shown as is.
-    execFile(cmd as string, [...pre, 'display-message', ...target, `omc-top: ${text.replace(/#/g, '##')}`], () => {
-      // A tmux that is gone or refuses is not worth a crash or a message; the bell and OSC still went out.
-    });
+    const child = execFile(
+      cmd as string,
+      [...pre, 'display-message', ...target, `omc-top: ${text.replace(/#/g, '##')}`],
+      // A tmux that hangs is ended for good (KILL: one that ignores TERM would outlive omc-top).
+      { timeout: 3_000, killSignal: SYNC_KILL },
+      () => {
+        // A tmux that is gone or refuses is not worth a crash or a message; the bell and OSC still went out.
+      },
+    );
+    trackChild(child);
   }
 
   dispose(): void {

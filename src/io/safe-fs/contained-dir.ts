@@ -79,7 +79,12 @@ const PROC_FD = (() => {
     return false;
   }
 })();
-const DIR_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+// O_NONBLOCK: O_DIRECTORY already refuses a FIFO before it could wait for a writer; this says so in the flags too.
+const DIR_FLAGS =
+  fs.constants.O_RDONLY |
+  (fs.constants.O_DIRECTORY ?? 0) |
+  (fs.constants.O_NOFOLLOW ?? 0) |
+  (fs.constants.O_NONBLOCK ?? 0);
 /** How many symlinked components (inside the root) one open may resolve before giving up. */
 const MAX_DIR_LINKS = 16;
 
@@ -210,11 +215,15 @@ export function ensureDirUnder(root: string, relDir: string): string {
   return abs;
 }
 
+/** A name that must not exist yet (O_EXCL), made 0600, never through a symlink. */
+const EXCL_FLAGS =
+  fs.constants.O_WRONLY |
+  fs.constants.O_CREAT |
+  fs.constants.O_EXCL |
+  (fs.constants.O_NOFOLLOW ?? 0) |
+  (fs.constants.O_NONBLOCK ?? 0);
+
 /** Creates a new file `name` (O_EXCL, no-follow, 0600) in `dir`; returns its descriptor. */
 export function createExclusive(dir: ContainedDir, name: string): number {
-  return fs.openSync(
-    dir.at(name),
-    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
-    0o600,
-  );
+  return fs.openSync(dir.at(name), EXCL_FLAGS, 0o600);
 }

@@ -26,4 +26,6 @@ export {
 } from './contained-dir.js';
 export { atomicWriteSync, discardTemp, unlinkUnder, appendUnderSync } from './write.js';
 export { readRangeSync, readLogTailSync, type RangeResult, type LogTailResult } from './tail.js';
+export { holdFileSync, type HeldFile } from './held.js';
 export { formatBytes, describeWriteError } from './errors.js';
+export { readBytesSync, type BytesResult } from './bytes.js';

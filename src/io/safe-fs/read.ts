@@ -25,6 +25,9 @@ function readBuffer(size: number): Buffer {
 /** Default cap for JSON state files; OMC's own state_write payload limit is 1 MiB. */
 export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
+/** Read-only, never waiting on a FIFO or a device (O_NONBLOCK), never through a symlink as the last part. */
+const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+
 /** How a read treats its bytes. */
 export interface ReadOptions {
   /**
@@ -47,10 +50,9 @@ export function readTextSync(
   const at = containedPath(root, rel, 'the .omc root');
   if (!at.ok) return at;
   let real = at.path;
-  const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
   let fd: number;
   try {
-    fd = fs.openSync(real, flags | (fs.constants.O_NOFOLLOW ?? 0));
+    fd = fs.openSync(real, READ_FLAGS);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ELOOP') return { ok: false, ...describeErrno(err) };
     // The file itself is a symlink: follow it only if it stays inside the root.
@@ -69,7 +71,7 @@ export function readTextSync(
     }
     try {
       // The resolved path has no symlink left in it: one there now was swapped in after realpath.
-      fd = fs.openSync(real, flags | (fs.constants.O_NOFOLLOW ?? 0));
+      fd = fs.openSync(real, READ_FLAGS);
     } catch (e) {
       return { ok: false, ...describeErrno(e) };
     }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createExclusive, withDirUnder, type ContainedDir } from './contained-dir.js';
+import { fileKind } from './errors.js';
 import { quotePath, resolveUnder, toRel } from './paths.js';
 
 /** The target of a write must not be a symlink (we would replace the link) or a directory. */
@@ -98,23 +99,65 @@ export function unlinkUnder(root: string, rel: string): boolean {
  * descriptor, as OMC's appendFileSync does (no lock: concurrent appenders of
  * one short line do not interleave). The directory must already exist and be
  * inside the real root; a symlinked target is refused. Throws on failure.
+ *
+ * The log is a file omc-top did not create, so it is checked before it is opened and again on the
+ * descriptor: a FIFO there would otherwise hold open(2) for good (until a reader comes), with the
+ * event loop stopped, so q, Ctrl-C and SIGTERM would do nothing. O_NONBLOCK makes that open answer at
+ * once (ENXIO without a reader), and the descriptor check refuses whatever was swapped in meanwhile.
  */
 export function appendUnderSync(root: string, rel: string, text: string): void {
   const abs = resolveUnder(root, rel);
+  const shown = quotePath(toRel(root, abs));
   // The directory is held open (ContainedDir), so a parent swapped for a symlink cannot redirect the append.
   withDirUnder(root, toRel(root, path.dirname(abs)), (dir) => {
-    const fd = fs.openSync(
-      dir.at(path.basename(abs)),
-      fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0),
-      0o600,
-    );
+    const at = dir.at(path.basename(abs));
+    const before = lstatOrNull(at);
+    if (before && !before.isFile()) throw notAppendable(shown, before);
+    let fd: number;
     try {
-      if (!fs.fstatSync(fd).isFile()) throw new Error(`refusing to append to ${toRel(root, abs)}: not a regular file`);
+      fd = fs.openSync(at, APPEND_FLAGS, 0o600);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // ELOOP: a symlink as the last component (O_NOFOLLOW); ENXIO: a FIFO with no reader, or a socket.
+      if (code === 'ELOOP') throw new Error(`refusing to append to ${shown}: it is a symlink`, { cause: e });
+      if (code === 'ENXIO')
+        throw new Error(`refusing to append to ${shown}: not a regular file (a FIFO or a socket)`, { cause: e });
+      throw e;
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) throw notAppendable(shown, st);
       const data = Buffer.from(text, 'utf8');
       const n = fs.writeSync(fd, data, 0, data.length);
-      if (n !== data.length) throw new Error(`short append to ${toRel(root, abs)} (${n} of ${data.length} bytes)`);
+      if (n !== data.length) throw new Error(`short append to ${shown} (${n} of ${data.length} bytes)`);
     } finally {
       fs.closeSync(fd);
     }
   });
+}
+
+/** Write-only, append, create 0600; never through a symlink, never waiting on a FIFO or a device. */
+const APPEND_FLAGS =
+  fs.constants.O_WRONLY |
+  fs.constants.O_APPEND |
+  fs.constants.O_CREAT |
+  (fs.constants.O_NOFOLLOW ?? 0) |
+  (fs.constants.O_NONBLOCK ?? 0);
+
+function lstatOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+function notAppendable(shown: string, st: fs.Stats): Error {
+  const what = st.isSymbolicLink()
+    ? 'it is a symlink'
+    : st.isDirectory()
+      ? 'it is a directory'
+      : `not a regular file (${fileKind(st)})`;
+  return new Error(`refusing to append to ${shown}: ${what}`);
 }

@@ -112,6 +112,9 @@ function hostOf(ctx: Ctx): string | null {
   return selectedRow(line)?.host ?? (line?.kind === 'group' ? line.group.host : null);
 }
 
+/** The footer hints of keys that act only on a remote (`--host`) session: not offered on a local row. */
+export const REMOTE_ONLY_HINTS: ReadonlySet<string> = new Set(['cancel', 'pause', 'reconnect']);
+
 const noSession = (ctx: Ctx) => (selectedRow(lineOf(ctx)) ? null : 'no session selected');
 const CANCEL_READONLY = '--readonly: remote cancel and pause are disabled (nothing is written)';
 

@@ -17,10 +17,12 @@ export const listHeight = (rows: number, filterLine = false) =>
 
 export function headerText(snap: FleetSnapshot, hosts: number, hostsLive = hosts): string {
   const n = snap.localClaude;
+  const local = snap.local !== false;
+  // `--host` alone shows only other machines: the title says so, and this machine has no roots to count.
   const parts = [
-    `omc-top --all`,
+    local ? `omc-top --all` : `omc-top --host`,
     `${n} Claude session${n === 1 ? '' : 's'} on this machine${n > SIBLING_SLOWDOWN ? ` (over ${SIBLING_SLOWDOWN}: OMC 5.6 slows sibling sessions down)` : ''}`,
-    `${snap.roots} root${snap.roots === 1 ? '' : 's'}`,
+    ...(local ? [`${snap.roots} root${snap.roots === 1 ? '' : 's'}`] : []),
   ];
   if (hosts > 0)
     parts.push(`${hosts} host${hosts === 1 ? '' : 's'}${hostsLive < hosts ? ` (${hosts - hostsLive} not live)` : ''}`);

@@ -14,9 +14,9 @@ import { fit } from '../../ui/format.js';
 import { listView, moreAbove, moreBelow } from '../../kit/list.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { useTheme } from '../../ui/theme.js';
-import { FLEET_BINDINGS, fleetHelpLines } from './keys.js';
+import { FLEET_BINDINGS, REMOTE_ONLY_HINTS, fleetHelpLines } from './keys.js';
 import { columnsHeader, groupLine, headerText, listHeight, rowLine } from './layout.js';
-import { filtering, rowCounts, shownLines, type FleetUiState } from './reducer.js';
+import { filtering, rowCounts, selectedRow, shownIds, shownLines, type FleetUiState } from './reducer.js';
 
 export function FleetView({
   snap,
@@ -41,9 +41,16 @@ export function FleetView({
   const withFilter = filtering(ui);
   const height = listHeight(rows, withFilter);
   const lines = shownLines(snap, ui.filter);
-  const view = listView(ui.list, lines.map(lineId), height);
+  const view = listView(ui.list, shownIds(snap, ui.filter), height);
   const above = moreAbove(view);
   const below = moreBelow(view, height, lines.length);
+  // c, p and r act on a remote session; on a local row (Enter opens its panes) the footer does not offer them.
+  const line = lines[view.index] ?? null;
+  const host = selectedRow(line)?.host ?? (line?.kind === 'group' ? line.group.host : null);
+  const onRemote = hosts > 0 && host !== null;
+  const hints = footerHints(FLEET_BINDINGS, ui, readonly).filter(
+    ([, what]) => onRemote || !REMOTE_ONLY_HINTS.has(what),
+  );
   const more =
     above + below > 0
       ? `  ${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`
@@ -139,7 +146,7 @@ export function FleetView({
         {fit(ui.flash?.text ?? snap.problems[0] ?? '', width)}
       </Text>
       <Text color={theme.muted} wrap="truncate">
-        {fit(hintsThatFit(footerHints(FLEET_BINDINGS, ui, readonly), width), width)}
+        {fit(hintsThatFit(hints, width), width)}
       </Text>
     </Box>
   );

@@ -79,6 +79,7 @@ export function submitForm(ctx: Ctx): void {
   }
   const keys = preview.dropped.map(directiveKey);
   ctx.app.confirm({
+    id: 'directives-pushed-out',
     title: `Saving pushes ${preview.dropped.length} directive${preview.dropped.length === 1 ? '' : 's'} out`,
     lines: [
       `OMC keeps at most 20 directives: high priority first, then newest. After this save these are gone from project-memory.json:`,
@@ -107,6 +108,7 @@ export function togglePriorityOf(ctx: Ctx, row: DirectiveRow): void {
 export function confirmRemove(ctx: Ctx, row: DirectiveRow): void {
   if (refuseIfBlocked(ctx)) return;
   ctx.app.confirm({
+    id: 'directive-remove',
     title: 'Remove this directive?',
     lines: [
       `${row.directive.priority === 'high' ? 'critical' : 'note'}: ${row.display.text}`,

@@ -87,6 +87,7 @@ function escapeForm(ctx: Ctx): void {
   if (!formDirty(form)) ctx.set(closeForm);
   else {
     ctx.app.confirm({
+      id: 'directive-discard',
       title: 'Discard this draft?',
       lines: ['Nothing has been written to project-memory.json yet.'],
       prompt: 'y: discard    n / Esc: keep editing',

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import type { SaveOutcome } from '../../store/notepad/domain.js';
+import { NOTEPAD_MAX_BYTES, type SaveOutcome } from '../../store/notepad/domain.js';
+import { atomicWriteSync, readTextSync } from '../../io/safe-fs/index.js';
 import { checkOp, type NotepadOp } from '../../store/notepad/edits.js';
 import { SECTION_TITLES, type EntrySection } from '../../store/notepad/format.js';
 import { isDue, type NotepadEntry } from '../../store/notepad/model.js';
@@ -132,6 +133,7 @@ export function cancelEditor(ctx: Ctx): void {
     return;
   }
   ctx.app.confirm({
+    id: 'notepad-discard',
     title: 'Discard your draft?',
     lines: [
       `${ed.buf.text.length} characters typed in this ${ed.kind === 'priority' ? 'Priority Context' : `${SECTION_TITLES[ed.section]} entry`} will be lost.`,
@@ -149,6 +151,7 @@ export function requestDelete(ctx: Ctx, section: EntrySection, entry: NotepadEnt
   const d = ctx.store.notepad;
   const ref = refOf(section, entry, d.getSnapshot().sections[section].entries);
   ctx.app.confirm({
+    id: 'notepad-delete',
     title: `Delete this ${SECTION_TITLES[section]} entry?`,
     lines: [
       preview(entry, ctx.app.now()),
@@ -175,6 +178,7 @@ export function requestClearPriority(ctx: Ctx): void {
   }
   const base = snap.sections.priority.text;
   ctx.app.confirm({
+    id: 'priority-clear',
     title: 'Clear Priority Context?',
     lines: [
       truncate(cleanLine(snap.sections.priority.display), 300),
@@ -204,6 +208,7 @@ export function requestPrune(ctx: Ctx): void {
   }
   const kept = entries.length - due.length;
   ctx.app.confirm({
+    id: 'notepad-prune',
     title: `Prune ${due.length} Working Memory ${due.length === 1 ? 'entry' : 'entries'} older than 7 days?`,
     lines: [
       ...due.map((e) => preview(e, now)),
@@ -236,17 +241,21 @@ export async function runExternalEditor(
   initial: string,
 ): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-edit-'));
-  const file = path.join(dir, 'NOTEPAD_EDITMSG.md');
+  const name = 'NOTEPAD_EDITMSG.md';
+  const file = path.join(dir, name);
   const editor = editorCommand();
   try {
-    fs.writeFileSync(file, initial === '' ? '' : `${initial}\n`, { mode: 0o600 });
+    atomicWriteSync(dir, name, initial === '' ? '' : `${initial}\n`);
     const res = await ctx.app.suspend(async () =>
       spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'omc-top-editor', file], { stdio: 'inherit' }),
     );
     if (res.error) return { ok: false, message: `could not start ${editor}: ${res.error.message}` };
     if (res.status !== 0)
       return { ok: false, message: `${editor} exited with status ${res.status ?? res.signal}: nothing was saved` };
-    return { ok: true, text: fs.readFileSync(file, 'utf8') };
+    // What the editor left there is read like any file omc-top did not write: it may have been replaced.
+    const r = readTextSync(dir, name, NOTEPAD_MAX_BYTES);
+    if (!r.ok) return { ok: false, message: `${editor} left ${name} unreadable (${r.message}): nothing was saved` };
+    return { ok: true, text: r.text };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -6,6 +6,7 @@
  * its tests read the same strings.
  */
 import { attentionFor, type AttentionFact } from '../../store/claude/attention.js';
+import { clockHm, lifeOf } from '../../store/claude/life.js';
 import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { formatAge, width as textWidth } from '../../ui/format.js';
@@ -30,12 +31,17 @@ export function processCell(s: SessionView, c: ClaudeSessionView | undefined, no
   if (s.kind === 'legacy') return { variants: ['—'], tone: 'muted', attention: [] };
   const p = c?.process ?? null;
   const attention = attentionFor(s, p, c?.transcript?.facts ?? null);
-  const word = p?.status ?? 'unknown';
+  const life = lifeOf(c);
+  const word = life.status;
   const mark = attention.length > 0 ? '!' : '';
-  const variants =
-    p && p.since !== null && p.status !== 'unknown'
-      ? [`${mark}${word} ${formatAge(p.since, now)}`, `${mark}${word}`, word]
-      : [`${mark}${word}`, word];
+  // An exit is a moment, not a state that ages: "exited 14:02" (UTC, as every clock in the app).
+  const when =
+    life.sinceMs === null || word === 'unknown'
+      ? null
+      : word === 'exited'
+        ? clockHm(life.sinceMs)
+        : formatAge(life.sinceMs, now);
+  const variants = when ? [`${mark}${word} ${when}`, `${mark}${word}`, word] : [`${mark}${word}`, word];
   // "unknown" does not fit a narrow column; "?" says the same without guessing.
   if (word === 'unknown') variants.push('?');
   return { variants, tone: toneOf(p, attention), attention };

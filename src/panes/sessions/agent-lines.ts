@@ -6,28 +6,25 @@
  * iteration, ETA to max_iterations, stall badges). Pure: text from the store's
  * snapshots, already sanitised.
  */
-import { loopAnalytics } from '../../store/claude/analytics.js';
+import { loopAnalytics, numberedIterations } from '../../store/claude/analytics.js';
 import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
+import { isDead, lifeOf } from '../../store/claude/life.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { estimate, estimateText, type ModelPrice } from '../../store/claude/prices.js';
-import type { Tokens } from '../../store/claude/transcript-facts.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { formatAge, formatTimestamp } from '../../ui/format.js';
 import type { DetailLine } from './detail.js';
 import { sparkline } from './peek-lines.js';
+import { exitLines, lifeWords, tokenText } from './life-lines.js';
 import { costLines } from './cost-lines.js';
-
-const n = (v: number) => v.toLocaleString('en-US');
-const tokenText = (t: Tokens) =>
-  `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}`;
 
 /** What the user can do about an attention fact, in the words of the keys that do it. */
 export function attentionAction(a: AttentionFact): string {
   switch (a.kind) {
     case 'orphaned-loop':
-      return 'press c to clean it up (the cancel plan, shown before anything is written)';
+      return 'press c to clean it up (the cancel plan, shown before anything is written), or J to its tmux pane to resume it';
     case 'waiting-for-you':
-      return 'answer the prompt in its terminal (J jumps to its tmux pane)';
+      return 'answer it in its terminal (J jumps to its tmux pane)';
     default:
       return a.reason === 'one-iteration-per-turn'
         ? 'send a prompt to run the next iteration, or c to end the loop'
@@ -50,10 +47,11 @@ export function agentDetail(
   if (s.kind === 'legacy') return { head: [], tail: [] };
   const head: DetailLine[] = [];
   const p = c?.process ?? null;
-  if (p)
+  const life = lifeOf(c);
+  if (p || life.exit)
     head.push({
-      text: `Claude: ${p.status} for ${formatAge(p.since, now)} · pid ${p.pid} · v${p.version ?? '?'} (process, tokens and cost below)`,
-      tone: p.status === 'gone' ? 'error' : p.status === 'waiting' ? 'warn' : 'dim',
+      text: `Claude: ${lifeWords(life.status, life.sinceMs, now)}${p ? ` · pid ${p.pid} · v${p.version ?? '?'}` : ''} (process, tokens and cost below)`,
+      tone: life.status === 'gone' ? 'error' : life.status === 'waiting' ? 'warn' : 'dim',
     });
   for (const a of attentionFor(s, p, c?.transcript?.facts ?? null))
     head.push({ text: `! ${a.text}: ${attentionAction(a)}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
@@ -70,18 +68,30 @@ export function agentDetailLines(
   const out: DetailLine[] = [{ text: '' }, { text: '▌Claude process', tone: 'title' }];
   const p = c?.process ?? null;
   const f = c?.transcript?.facts ?? null;
-  if (!p) out.push({ text: '  unknown: no registry entry (an older CLI, an SDK session, or it exited)', tone: 'dim' });
+  const life = lifeOf(c);
+  if (!p && life.exit)
+    out.push({
+      text: `  exited${life.sinceMs !== null ? ` ${formatTimestamp(life.sinceMs)}` : ''}: the transcript ends with the figures Claude Code writes at exit`,
+      tone: 'dim',
+    });
+  else if (!p)
+    out.push({ text: '  unknown: no registry entry (an older CLI, an SDK session, or it exited)', tone: 'dim' });
   else {
     const tone: DetailLine['tone'] =
       p.status === 'gone' ? 'error' : p.status === 'waiting' ? 'warn' : p.status === 'busy' ? 'ok' : 'dim';
-    out.push({ text: `  ${p.status} for ${formatAge(p.since, now)}: ${p.reason}`, tone });
+    out.push({ text: `  ${lifeWords(p.status, p.since, now)}: ${p.reason}`, tone });
     out.push({
-      text: `  pid ${p.pid} · Claude ${p.version ?? '?'} · ${p.entrypoint ?? '?'} · name ${p.name ?? '—'} · tmux ${p.tmux ?? '—'}`,
+      text: `  pid ${p.pid} · Claude ${p.version ?? '?'} · ${p.entrypoint ?? '?'} · name ${p.name ?? '—'} · tmux ${p.tmuxWhere ?? '—'}`,
     });
     if (p.startedAt !== null) out.push({ text: `  started ${formatTimestamp(p.startedAt)}`, tone: 'dim' });
   }
   for (const a of attentionFor(s, p, f)) {
     out.push({ text: `  ! ${a.text}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
+    if (a.waiting?.sinceMs != null)
+      out.push({
+        text: `    waiting since ${formatTimestamp(a.waiting.sinceMs)} (${formatAge(a.waiting.sinceMs, now)})${a.waiting.call?.atMs != null ? ` · call made ${formatTimestamp(a.waiting.call.atMs)}` : ''}`,
+        tone: 'dim',
+      });
     out.push({ text: `    ${attentionAction(a)}`, tone: 'dim' });
   }
   if (!f) {
@@ -91,10 +101,14 @@ export function agentDetailLines(
   const partial = c?.transcript?.partialFrom ? ' (last 64 MB of the transcript only)' : '';
   out.push({ text: `  tokens: ${tokenText(f.tokens)}${partial}` });
   const loop = activeLoop(s);
-  const a = loopAnalytics(f, loop, now);
+  const a = loopAnalytics(f, loop, now, isDead(life.status));
   out.push(...costLines(s, c, now, prices));
-  if (f.cliCost) out.push({ text: `  Claude Code's own figure at exit: $${f.cliCost.usd.toFixed(4)}`, tone: 'dim' });
-  const its = f.iterations.filter((i) => i.iteration !== null).slice(-5);
+  if (life.exit) out.push(...exitLines(life.exit));
+  else if (f.cliCost)
+    out.push({ text: `  Claude Code's own figure at its last exit: $${f.cliCost.usd.toFixed(4)}`, tone: 'dim' });
+  const its = numberedIterations(f, loop)
+    .filter((i) => i.iteration !== null)
+    .slice(-5);
   for (const it of its) {
     const usd = ` · ${estimateText(estimate(it.byModel, prices))}`;
     out.push({

@@ -10,8 +10,15 @@ import { executeCancel } from '../../store/cancel/execute.js';
 import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
 import { isValidSessionId } from '../../store/sessions/omc-rules.js';
 import type { SessionView } from '../../store/sessions/model.js';
+import { claudeWords, type TrackedPhase } from '../../store/cancel/tracker.js';
 import type { KeyContext } from '../../kit/pane.js';
 import type { SessionsPaneState } from './reducer.js';
+
+/** A flash's tone: ✓ (success) only for what omc-top saw happen. */
+function phaseTone(p: TrackedPhase): 'success' | 'info' | 'error' {
+  if (p === 'not-taken' || p === 'waiting') return 'error';
+  return p === 'stopped' || p === 'cancelled' ? 'success' : 'info';
+}
 
 export function requestCancel(
   ctx: KeyContext<SessionsPaneState>,
@@ -77,6 +84,7 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
   const omc = sid === null ? ctx.store.sessions.omc : ctx.store.sessions.installOf(sid);
   const rulesLine = `Judged with OMC ${omc.rules}'s Stop-hook rules (${omc.assumed ? 'no OMC install found: assumed' : `OMC ${omc.version ?? '?'} from ${omc.source}`}).`;
   ctx.app.confirm({
+    id: 'cancel',
     title: changed ? `Changed on disk. ${text.title}` : text.title,
     lines: changed
       ? [
@@ -99,27 +107,25 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
         }
         const tracker = ctx.store.cancels;
         const entry = tracker.track(out);
-        // The message says what the tracker (the verdict engine on a fresh read) says, and follows it
-        // until it is final: a loop re-armed inside the window turns "cancelled ✓" into "not ended yet".
-        const say = (text: string, ok: boolean) =>
-          ctx.app.flash(
-            out.movedOn ? `${text} (it moved on while you confirmed: ${out.movedOn})` : text,
-            ok ? 'success' : 'error',
-          );
-        const okPhase = (p: string) => p === 'ended' || p === 'cancelled' || p === 'paused' || p === 'pause-over';
+        // The message says what the tracker (the verdict engine on a fresh read, and Claude as omc-top sees
+        // it) says, and follows it until it is final: a loop re-armed inside the window turns into "not ended
+        // yet"; a ✓ only once omc-top saw what it marks (Claude stopped, or was not in a turn).
+        const say = (text: string, tone: 'success' | 'info' | 'error') =>
+          ctx.app.flash(out.movedOn ? `${text} (it moved on while you confirmed: ${out.movedOn})` : text, tone);
         let last = entry.text;
         // execute's summary when the verdict agrees; else what the verdict says instead.
-        say(
-          out.ok && okPhase(entry.phase) ? out.summary : out.ok ? entry.text : out.summary,
-          out.ok && okPhase(entry.phase),
-        );
+        if (!out.ok) say(out.summary, 'error');
+        else if (phaseTone(entry.phase) === 'error') say(entry.text, 'error');
+        else if (phaseTone(entry.phase) === 'success') say(entry.text.replace(/ ✓/g, ''), 'success');
+        else say(`${out.summary}; ${claudeWords(entry.claude, entry.requestedMs)}`, 'info');
         if (!entry.final) {
           const stop = tracker.subscribe(() => {
             const e = tracker.get(entry.key);
             if (!e || e.result !== out) return stop();
             if (e.text !== last) {
               last = e.text;
-              say(e.text, okPhase(e.phase));
+              const tone = phaseTone(e.phase);
+              say(tone === 'success' ? e.text.replace(/ ✓/g, '') : e.text, tone);
             }
             if (e.final) stop();
           });

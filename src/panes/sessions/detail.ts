@@ -2,7 +2,7 @@
  * The lines of the session detail view: every mode's fields, shown safely
  * (all text already sanitised by the store), wrapped to the pane width.
  */
-import type { TrackedCancel } from '../../store/cancel/tracker.js';
+import { tookText, type TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { statusWords } from './rows.js';
 import { progressText } from '../../store/sessions/summary.js';
@@ -24,6 +24,18 @@ function fieldValue(v: unknown): string {
   }
 }
 
+/** Claude's side of omc-top's cancel: what it was doing then, and its stop when omc-top saw it. */
+function claudeLine(t: TrackedCancel): string | null {
+  const c = t.claude;
+  if (!c) return null;
+  const who = c.pid !== null ? `Claude (pid ${c.pid})` : 'Claude';
+  if (c.atCancel === 'none') return 'Claude: no process or transcript of this session can be seen';
+  const at = `${who} was ${c.atCancel} at the signal (${formatTimestamp(t.requestedMs)})`;
+  if (c.stoppedMs !== null)
+    return `${at}; seen to stop ${formatTimestamp(c.stoppedMs)} (${tookText(c.stoppedMs - t.requestedMs)} later)`;
+  return `${at}; now ${c.status}`;
+}
+
 /** What omc-top's own cancel / pause of this session did, and the verdict so far. */
 function trackedLines(t: TrackedCancel, now: number, push: (text: string, tone?: DetailLine['tone']) => void): void {
   const left = Math.max(0, Math.ceil((t.expiresMs - now) / 1000));
@@ -32,12 +44,18 @@ function trackedLines(t: TrackedCancel, now: number, push: (text: string, tone?:
       ? 'error'
       : t.phase === 'waiting'
         ? 'warn'
-        : t.phase === 'ended' || t.phase === 'cancelled'
+        : t.phase === 'stopped' || t.phase === 'cancelled'
           ? 'ok'
           : undefined;
-  const when = t.final ? `settled ${formatTimestamp(t.settledMs)}` : `${left}s of signal left`;
+  const when = t.final
+    ? `settled ${formatTimestamp(t.settledMs)}`
+    : left > 0
+      ? `${left}s of signal left`
+      : `${tookText(now - t.requestedMs)} since the signal`;
   push(`omc-top ${t.pauseOnly ? 'pause' : 'cancel'}: ${t.text}  (${when})`, tone);
   push(`  ${t.reason}`, 'dim');
+  const claude = claudeLine(t);
+  if (claude) push(`  ${claude}`, 'dim');
   const sig = t.result.signal;
   push(
     `  wrote ${sig.rel} (${sig.form} signal${sig.autopilotRel ? ` bound to ${sig.autopilotRel}` : ''}), ${formatTimestamp(sig.requestedMs)} → ${formatTimestamp(sig.expiresMs)}`,
@@ -46,6 +64,18 @@ function trackedLines(t: TrackedCancel, now: number, push: (text: string, tone?:
   for (const st of t.result.steps)
     push(`  ${st.ok ? st.detail : `FAILED: ${st.detail}`}: ${st.rel}`, st.ok ? 'dim' : 'error');
   for (const sk of t.result.plan.skipped) push(`  left alone: ${sk.rel}: ${sk.reason}`, 'dim');
+}
+
+/**
+ * The session's status in words. A cancel signal in force is a pause when the loop keeps its state (omc-top's
+ * own pause, or any signal with modes still active): "cancelling" would say the loop is being ended.
+ */
+export function detailStatus(s: SessionView, tracked?: TrackedCancel): string {
+  if (s.status !== 'cancelling') return statusWords(s.status);
+  const paused = tracked ? tracked.pauseOnly : s.modes.some((m) => m.active);
+  return paused
+    ? 'paused (cancel signal in force: the Stop hook lets the agent stop; the loop keeps its state)'
+    : 'ending (cancel signal in force)';
 }
 
 export function detailLines(
@@ -63,7 +93,7 @@ export function detailLines(
   };
   push(`${s.kind === 'legacy' ? 'Legacy (session-less) state' : `Session ${s.id}`}`, 'title');
   push(
-    `status: ${statusWords(s.status)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAge(s.updatedMs, now)} ago`,
+    `status: ${detailStatus(s, tracked)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAge(s.updatedMs, now)} ago`,
   );
   if (s.verdict) {
     push(

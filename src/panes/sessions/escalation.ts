@@ -95,6 +95,7 @@ export function requestInterrupt(ctx: Ctx, s: SessionView): void {
     return;
   }
   ctx.app.confirm({
+    id: 'interrupt',
     title: `Interrupt Claude (pid ${plan.pid}) running session ${s.id}?`,
     lines: [
       `omc-top's cancel did not take ${failedCancelsOf(ctx.store.cancels).count(keyOf(s))} times: the loop keeps being re-armed.`,

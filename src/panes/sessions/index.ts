@@ -30,7 +30,11 @@ import {
 import { trackerKey } from '../../store/cancel/tracker.js';
 import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.js';
 import { requestCancel } from './cancel-flow.js';
-import { runFactDetail } from './run-facts.js';
+import { detailExtras } from './answer-lines.js';
+import { backspaceNote, endNote, startNote, typeNote } from './note-state.js';
+import { sendNoteFlow } from './note-flow.js';
+import { requestResume, resumeOffered, resumeUnavailable } from './resume-flow.js';
+import { permissionBindings } from './permission-keys.js';
 import { PAUSE_OVER_SHOW_MS, SETTLED_SHOW_MS } from './rows.js';
 import { SessionsView } from './view.js';
 import { agentBindings } from './agent-keys.js';
@@ -41,7 +45,11 @@ import { watchForEscalation } from './escalation.js';
 const anyCancelling = new WeakMap<SessionsSnapshot, boolean>();
 function hasCancelling(snap: SessionsSnapshot): boolean {
   let c = anyCancelling.get(snap);
-  if (c === undefined) anyCancelling.set(snap, (c = snap.sessions.some((s) => s.status === 'cancelling')));
+  if (c === undefined)
+    anyCancelling.set(
+      snap,
+      (c = snap.cancelling !== undefined ? snap.cancelling > 0 : snap.sessions.some((s) => s.status === 'cancelling')),
+    );
   return c;
 }
 
@@ -59,10 +67,12 @@ const MAX_SHOWN_ROWS = 400;
 type Ctx = KeyContext<SessionsPaneState>;
 type S = SessionsPaneState;
 
+const noting = (s: S) => (s.note ?? null) !== null;
 const FILTER = mode<S>('typing a filter', (s) => s.filterEditing);
-const LIST = mode<S>('list', (s) => !s.filterEditing && s.detail === null && s.peek === null);
-const DETAIL = mode<S>('session detail', (s) => !s.filterEditing && s.detail !== null && s.peek === null);
-const PEEK = mode<S>('peek', (s) => !s.filterEditing && s.peek !== null);
+const NOTE = mode<S>('typing a note', (s) => !s.filterEditing && noting(s));
+const LIST = mode<S>('list', (s) => !s.filterEditing && !noting(s) && s.detail === null && s.peek === null);
+const DETAIL = mode<S>('session detail', (s) => !s.filterEditing && !noting(s) && s.detail !== null && s.peek === null);
+const PEEK = mode<S>('peek', (s) => !s.filterEditing && !noting(s) && s.peek !== null);
 
 const list = (ctx: Ctx) => listLayout(ctx.state, ctx.store.sessions.getSnapshot(), ctx.body);
 const selected = (ctx: Ctx): SessionView | undefined => {
@@ -80,7 +90,7 @@ const detail = (ctx: Ctx) => {
         ctx.app.now(),
         trackedOf(ctx, s),
         ctx.store.claude.getSnapshot().bySession.get(s.id),
-        runFactDetail(ctx.store, s, ctx.body.columns - 1),
+        detailExtras(ctx.store, s, ctx.body.columns - 1),
       )
     : null;
 };
@@ -153,7 +163,75 @@ const moveRows = (ctx: Ctx, to: Move) => {
   ctx.set((s) => moveSelection(s, l.rows, to, l.height));
 };
 
+const NOTE_HELP =
+  "a note to the session's Claude, through its own inbox socket: it arrives between tool calls, or starts a turn when idle";
+const RESUME_HELP =
+  'resume a loop whose Claude process is gone: says what OMC would do, then claude --resume in a new tmux window';
+const legacyOnly = (s: SessionView | undefined) =>
+  !s ? 'no session selected' : s.kind === 'legacy' ? 'the session-less (legacy) state has no Claude session' : null;
+
+const resumeBinding = (when: typeof LIST, which: (ctx: Ctx) => SessionView | undefined): Binding<S> => ({
+  keys: ['r'],
+  help: RESUME_HELP,
+  hint: 'resume',
+  when,
+  // Not a write to .omc, but it starts a process: --readonly leaves everything alone.
+  writes: true,
+  readonlyText: '--readonly: resume is disabled (nothing is started)',
+  disabled: (ctx) => {
+    const s = which(ctx);
+    return legacyOnly(s) ?? (s ? resumeUnavailable(ctx.store, s) : null);
+  },
+  offered: (ctx) => {
+    const s = which(ctx);
+    return !!s && resumeOffered(ctx.store, s);
+  },
+  run: (ctx) => {
+    const s = which(ctx);
+    if (s) requestResume(ctx.store, ctx.app, s);
+  },
+});
+
+const noteBindings: Binding<S>[] = [
+  {
+    keys: ['m'],
+    help: NOTE_HELP,
+    hint: 'note',
+    when: DETAIL,
+    writes: true,
+    readonlyText: '--readonly: notes are disabled (nothing is sent)',
+    disabled: (ctx) => legacyOnly(detailSession(ctx)),
+    run: (ctx) => {
+      const s = detailSession(ctx);
+      if (s) ctx.set((st) => startNote(st, s.id));
+    },
+  },
+  {
+    keys: ['enter'],
+    help: 'send the note',
+    hint: 'send',
+    when: NOTE,
+    run: (ctx) => {
+      const text = ctx.state.note?.text ?? '';
+      const s = detailSession(ctx);
+      ctx.set(endNote);
+      if (s) sendNoteFlow(ctx.store, ctx.app, s, text);
+    },
+  },
+  {
+    keys: ['escape'],
+    help: 'drop the note (nothing is sent)',
+    hint: 'cancel',
+    when: NOTE,
+    run: (ctx) => ctx.set(endNote),
+  },
+  { keys: ['backspace'], help: 'delete the last character', when: NOTE, run: (ctx) => ctx.set(backspaceNote) },
+];
+
 const bindings: Binding<S>[] = [
+  ...noteBindings,
+  // First in the detail's footer while a request waits: the session is blocked on it.
+  ...permissionBindings(DETAIL, detailSession),
   ...filterBindings(FILTER, {
     keep: endFilter,
     clear: clearFilter,
@@ -199,6 +277,8 @@ const bindings: Binding<S>[] = [
     disabled: nothingSelected,
     run: (ctx) => cancelFromList(ctx, true),
   },
+  // Before sort and hide: while a loop's Claude is gone, its resume hint is what the footer should still fit.
+  resumeBinding(LIST, selected),
   {
     keys: ['S'],
     help: 'sort rows: attention (what needs you first) → most recently updated → furthest along → id',
@@ -214,6 +294,7 @@ const bindings: Binding<S>[] = [
     run: (ctx) => ctx.set(toggleHideDone),
   },
   ...agentBindings({ LIST, DETAIL, PEEK }, (ctx) => (ctx.state.detail ? detailSession(ctx) : selected(ctx))),
+  resumeBinding(DETAIL, detailSession),
   ackBinding(LIST, selected),
   ackBinding(DETAIL, detailSession),
   ...navBindings(
@@ -275,10 +356,16 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
   init: initSessionsPane,
   bindings,
   typing: {
-    active: (s) => s.filterEditing,
-    type: (ctx, text) => ctx.set((s) => typeFilter(s, text.replace(/\s+/g, ' '))),
+    active: (s) => s.filterEditing || noting(s),
+    type: (ctx, text) =>
+      ctx.set((s) =>
+        noting(s) && !s.filterEditing
+          ? typeNote(s, text.replace(/[\r\n]+/g, ' '))
+          : typeFilter(s, text.replace(/\s+/g, ' ')),
+      ),
   },
   sources: (store) => [store.sessions.subscribe],
+  unsaved: (s) => (s.note && s.note.text.trim() !== '' ? 'a note being typed (not sent)' : null),
   reveal(state, path, store) {
     // A session's file opens that session; a session-less state file opens the "legacy" row (its own key,
     // never a directory that happens to be named legacy). A mode's own file picks that mode (c then cancels it).
@@ -306,21 +393,27 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
   View: SessionsView,
   liveCountdown(_state, store, now) {
     if (hasCancelling(store.sessions.getSnapshot())) return true;
-    for (const t of store.cancels.getSnapshot().entries.values()) if (!t.final && t.expiresMs > now) return true;
+    for (const t of store.cancels.getSnapshot().entries.values())
+      if (!t.final && (t.expiresMs > now || t.phase === 'ended')) return true;
     return false;
   },
-  nextTick(state, store, now) {
+  nextTick(state, store, now, body) {
     const snap = store.sessions.getSnapshot();
     let next = Infinity;
-    // Only rows that can be on screen repaint for passing time: the list window (no terminal is taller
-    // than MAX_SHOWN_ROWS), or the one session the detail shows. A pass over 10,000 sessions per frame,
-    // and repaints for ages nobody can see, cost idle CPU for nothing.
-    const rows = state.detail ? null : visibleSessions(snap, state);
-    // The window is clamped to the list's end when drawn: start where it can start at the latest.
-    const from = rows ? Math.max(0, Math.min(state.list.top, rows.length - MAX_SHOWN_ROWS)) : 0;
-    const shown = rows
-      ? rows.slice(from, from + MAX_SHOWN_ROWS)
-      : snap.sessions.filter((s) => rowKey(s) === state.detail?.id);
+    // Only rows that can be on screen repaint for passing time: the list window drawn (without the frame's
+    // size, no terminal is taller than MAX_SHOWN_ROWS), or the one session the detail shows. A pass over
+    // 10,000 sessions per frame, and repaints for ages nobody can see, cost idle CPU for nothing.
+    let shown: readonly SessionView[];
+    if (state.detail) shown = snap.sessions.filter((s) => rowKey(s) === state.detail?.id);
+    else if (body) {
+      const l = listLayout(state, snap, body);
+      shown = l.rows.slice(l.view.top, l.view.top + l.height);
+    } else {
+      const rows = visibleSessions(snap, state);
+      // The window is clamped to the list's end when drawn: start where it can start at the latest.
+      const from = Math.max(0, Math.min(state.list.top, rows.length - MAX_SHOWN_ROWS));
+      shown = rows.slice(from, from + MAX_SHOWN_ROWS);
+    }
     const claude = store.claude.getSnapshot().bySession;
     for (const s of shown) {
       next = Math.min(next, ageTickMs(s.updatedMs, now));
@@ -332,7 +425,11 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     // omc-top's own cancels: the per-second countdown, then the moment a settled verdict leaves the row.
     for (const t of store.cancels.getSnapshot().entries.values()) {
       if (!t.final && t.expiresMs > now) next = Math.min(next, (t.expiresMs - now) % 1000 || 1000);
-      else if (t.settledMs !== null) {
+      // "stopping 46s" counts up from the cancel until Claude is seen to stop: seconds, then minutes.
+      else if (!t.final && t.phase === 'ended') {
+        const since = now - t.requestedMs;
+        next = Math.min(next, since < 120_000 ? 1000 - (since % 1000) : 60_000 - (since % 60_000));
+      } else if (t.settledMs !== null) {
         const hideAt = t.settledMs + (t.phase === 'pause-over' ? PAUSE_OVER_SHOW_MS : SETTLED_SHOW_MS);
         if (hideAt > now) next = Math.min(next, hideAt - now);
       }

@@ -25,5 +25,10 @@ export function jumpTo(
   }
   const err = executeJump(plan);
   if (err) app.flash(`jump: ${err}`, 'error');
+  else if (plan.via === 'pane-left')
+    app.flash(
+      `jumped to tmux pane ${plan.pane} (${what}): its Claude process (pid ${p.pid}) ${p.status === 'gone' ? 'is gone' : 'exited'}; the pane is where it ran`,
+      'success',
+    );
   else app.flash(`jumped to tmux pane ${plan.pane} (${what}, pid ${p.pid}, found via ${plan.via})`, 'success');
 }

@@ -14,7 +14,7 @@ import { idsOf, visibleSessions, type SessionsPaneState } from './reducer.js';
 
 export interface ListLayout {
   rows: SessionView[];
-  ids: string[];
+  ids: readonly string[];
   showFilter: boolean;
   /** Rows for sessions (the pane less the column header and the filter line). */
   height: number;

@@ -5,7 +5,10 @@
  */
 import { loopAnalytics } from '../../store/claude/analytics.js';
 import { activeLoop, attentionFor } from '../../store/claude/attention.js';
+import { isDead, lifeOf } from '../../store/claude/life.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
+import type { ToolCall } from '../../store/claude/transcript-facts.js';
+import { exitLines, lifeWords } from './life-lines.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { estimateText, formatUsd, type ModelPrice } from '../../store/claude/prices.js';
 import { sessionSpend } from '../../store/cost/spend.js';
@@ -37,15 +40,25 @@ export function peekLines(
   const out: PeekLine[] = [];
   const p = c?.process ?? null;
   const f = c?.transcript?.facts ?? null;
+  const life = lifeOf(c);
   out.push({ text: 'Claude process', tone: 'section' });
-  if (!p) out.push({ text: 'unknown: no registry entry (an older CLI, an SDK session, or it exited)', tone: 'dim' });
+  if (!p && life.exit) out.push({ text: lifeWords(life.status, life.sinceMs, now), tone: 'dim' });
+  else if (!p)
+    out.push({ text: 'unknown: no registry entry (an older CLI, an SDK session, or it exited)', tone: 'dim' });
   else {
     out.push({
-      text: `${p.status} ${formatAge(p.since, now)} · pid ${p.pid} · ${p.entrypoint ?? '?'} · v${p.version ?? '?'}`,
-      tone: p.status === 'gone' ? 'error' : p.status === 'waiting' ? 'warn' : p.status === 'unknown' ? 'dim' : 'ok',
+      text: `${p.status === 'exited' ? lifeWords(p.status, p.since, now) : `${p.status} ${formatAge(p.since, now)}`} · pid ${p.pid} · ${p.entrypoint ?? '?'} · v${p.version ?? '?'}`,
+      tone:
+        p.status === 'gone'
+          ? 'error'
+          : p.status === 'waiting'
+            ? 'warn'
+            : p.status === 'unknown' || p.status === 'exited'
+              ? 'dim'
+              : 'ok',
     });
     out.push({ text: p.reason, tone: 'dim' });
-    if (p.name || p.tmux) out.push({ text: `name ${p.name ?? '—'} · tmux ${p.tmux ?? '—'}`, tone: 'dim' });
+    if (p.name || p.tmux) out.push({ text: `name ${p.name ?? '—'} · tmux ${p.tmuxWhere ?? '—'}`, tone: 'dim' });
   }
   for (const a of attentionFor(s, p, f))
     out.push({ text: `! ${a.text}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
@@ -59,7 +72,7 @@ export function peekLines(
     text: `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}${c?.transcript?.partialFrom ? ' (last 64 MB only)' : ''}`,
   });
   const loop = activeLoop(s);
-  const a = loopAnalytics(f, loop, now);
+  const a = loopAnalytics(f, loop, now, isDead(life.status));
   const sp = sessionSpend(c ?? undefined, prices, now);
   if (sp) out.push({ text: `cost ${estimateText(sp.estimate)}`, tone: 'dim' });
   const subs = c?.transcript?.subagents;
@@ -68,8 +81,9 @@ export function peekLines(
       text: `incl. ${subs.agents.length} subagent${subs.agents.length === 1 ? '' : 's'}: ${subs.byType.map((t) => `${t.type} ×${t.count}`).join(', ')}`,
       tone: 'dim',
     });
-  if (f.cliCost)
-    out.push({ text: `cost $${f.cliCost.usd.toFixed(4)} (Claude Code's own figure, at exit)`, tone: 'dim' });
+  if (life.exit) for (const l of exitLines(life.exit)) out.push({ text: l.text.trim(), tone: 'dim' });
+  else if (f.cliCost)
+    out.push({ text: `cost $${f.cliCost.usd.toFixed(4)} (Claude Code's own figure, at its last exit)`, tone: 'dim' });
   if (a.burnPerMin !== null)
     out.push({
       text: `burn ${n(a.burnPerMin)} tokens/min${sp?.burnUsdPerHour != null ? ` ≈ ${formatUsd(sp.burnUsdPerHour)}/h est.` : ''}`,
@@ -81,7 +95,7 @@ export function peekLines(
   }
   if (f.lastToolCalls.length > 0) {
     out.push({ text: 'Last tool calls', tone: 'section' });
-    for (const x of f.lastToolCalls.slice(-5)) out.push({ text: `${x.name} ${x.arg}` });
+    for (const x of f.lastToolCalls.slice(-5)) out.push(callLine(x, f.pendingCalls, p?.status ?? null, now));
   }
   if (f.turnFiles.length > 0) {
     out.push({ text: 'Files written this turn', tone: 'section' });
@@ -102,6 +116,19 @@ export function peekLines(
   if (a.noFileIn3) out.push({ text: 'no file written in the last 3 iterations', tone: 'warn' });
   if (a.sameError3) out.push({ text: `the same error 3 times: ${a.sameError3}`, tone: 'warn' });
   return out;
+}
+
+/**
+ * A call the transcript has no result for is not a finished one: it is marked, and said to be waited on
+ * when the process waits (a permission dialog), else still running.
+ */
+function callLine(x: ToolCall, pending: readonly ToolCall[], status: string | null, now: number): PeekLine {
+  const text = `${x.name} ${x.arg}`;
+  if (!pending.includes(x)) return { text };
+  const since = x.atMs !== null ? ` since ${formatAge(x.atMs, now)}` : '';
+  if (status === 'waiting') return { text: `pending ${text}  (no result yet: waiting for you${since})`, tone: 'warn' };
+  if (status === 'busy') return { text: `pending ${text}  (no result yet: running${since})` };
+  return { text: `pending ${text}  (no result: it never finished)`, tone: 'dim' };
 }
 
 export interface PeekLayout {

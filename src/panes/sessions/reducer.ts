@@ -4,6 +4,7 @@
  * selected, and rows that did not change never jump.
  */
 import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.js';
+import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../kit/list.js';
 
 export interface SessionsPaneState {
@@ -18,6 +19,8 @@ export interface SessionsPaneState {
   detail: { id: string; scroll: number; modeIndex: number } | null;
   /** The peek at the Claude process behind one session (P), over the list or the detail. */
   peek: { id: string; scroll: number } | null;
+  /** A note being typed for a session (m in the detail; note-state.ts); null when no note field is open. */
+  note?: { id: string; text: string } | null;
 }
 
 export const SORTS = ['attention', 'recent', 'progress', 'id'] as const;
@@ -93,7 +96,11 @@ const memo = new WeakMap<SessionsSnapshot, Map<string, SessionView[]>>();
 export function visibleSessions(snap: SessionsSnapshot, q: RowQuery | string): SessionView[] {
   const { filter, sort = 'attention', hideDone = false } = typeof q === 'string' ? { filter: q } : q;
   const f = filter.trim().toLowerCase();
-  if (f === '' && sort === 'attention' && !hideDone) return snap.sessions as SessionView[];
+  if (f === '' && sort === 'attention' && !hideDone) {
+    // The store's own rows: their keys come with them (built as sessions change, not a pass per snapshot).
+    if (snap.keys && !idsMemo.has(snap.sessions)) idsMemo.set(snap.sessions, snap.keys);
+    return snap.sessions as SessionView[];
+  }
   let byQuery = memo.get(snap);
   if (!byQuery) memo.set(snap, (byQuery = new Map()));
   const key = `${sort}\u0000${hideDone}\u0000${f}`;
@@ -129,11 +136,11 @@ export const LEGACY_ROW = ':legacy';
 export const rowKey = (s: SessionView): string => (s.kind === 'legacy' ? LEGACY_ROW : s.id);
 export const rowByKey = (rows: readonly SessionView[], key: string | undefined): SessionView | undefined =>
   key === undefined ? undefined : rows.find((r) => rowKey(r) === key);
-/** The id a user reads for a row key ("legacy" for the session-less state). */
-export const keyLabel = (key: string): string => (key === LEGACY_ROW ? 'legacy' : key);
+/** The id a user reads for a row key ("(legacy)" for the session-less state). */
+export const keyLabel = (key: string): string => (key === LEGACY_ROW ? LEGACY_LABEL : key);
 
-const idsMemo = new WeakMap<readonly SessionView[], string[]>();
-export function idsOf(rows: readonly SessionView[]): string[] {
+const idsMemo = new WeakMap<readonly SessionView[], readonly string[]>();
+export function idsOf(rows: readonly SessionView[]): readonly string[] {
   let ids = idsMemo.get(rows);
   if (!ids) idsMemo.set(rows, (ids = rows.map(rowKey)));
   return ids;

@@ -4,7 +4,7 @@
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { ModeView, SessionView } from '../../store/sessions/model.js';
-import { modeSummary, promptText } from '../../store/sessions/summary.js';
+import { modeSummary, promptText, sessionLabel } from '../../store/sessions/summary.js';
 import { fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
 
@@ -21,10 +21,12 @@ export function rowCancel(t: TrackedCancel | undefined, now: number): TrackedCan
 }
 
 const TRACKED_LABEL: Record<TrackedCancel['phase'], string> = {
-  ended: 'cancel',
+  ended: 'stopping',
   waiting: 'cancel',
   paused: 'pause',
+  stopped: 'stopped',
   cancelled: 'cancelled',
+  unobserved: 'ended',
   'not-taken': 'not taken',
   'pause-over': 'pause over',
 };
@@ -32,9 +34,11 @@ const TRACKED_LABEL: Record<TrackedCancel['phase'], string> = {
 /** Tone of a tracked cancel, for the status colour. */
 export function trackedTone(t: TrackedCancel): 'ok' | 'warn' | 'error' | 'muted' | 'cancelling' {
   switch (t.phase) {
-    case 'ended':
+    case 'stopped':
     case 'cancelled':
       return 'ok';
+    case 'unobserved':
+      return 'muted';
     case 'waiting':
       return 'warn';
     case 'not-taken':
@@ -80,19 +84,23 @@ export function columnsFor(width: number): Columns {
 }
 
 /**
- * The process cell's width: "!waiting 12m" and a space from 80 columns on, the
+ * The process cell's width: "!waiting 12m" or "!exited 14:02" and a space from 80 columns on, the
  * word alone ("!waiting") in a 60-column pane, nothing below 50 (the modes keep room).
  */
 export function procColumn(width: number): number {
-  if (width >= 80) return 13;
+  if (width >= 80) return 14;
   if (width >= 50) return 9;
   return 0;
 }
 export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel): string {
   if (tracked) {
     const label = TRACKED_LABEL[tracked.phase];
+    if (tracked.final) return label;
+    // Claude's stop takes as long as its turn does: count up from the cancel, not down to the signal's end.
+    if (tracked.phase === 'ended' && tracked.claude && tracked.claude.atCancel !== 'none')
+      return `${label} ${elapsed(now - tracked.requestedMs)}`;
     // The live countdown of the signal omc-top wrote: OMC honours it for exactly 30 s.
-    return tracked.final ? label : `${label} ${Math.max(0, Math.ceil((tracked.expiresMs - now) / 1000))}s`;
+    return `${tracked.phase === 'ended' ? 'ended' : label} ${Math.max(0, Math.ceil((tracked.expiresMs - now) / 1000))}s`;
   }
   if (s.status === 'cancelling' && s.cancel?.untilMs != null) {
     // Counts down to when the Stop hook stops honouring the signal (not just its expires_at).
@@ -100,6 +108,12 @@ export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel
     return `cancel ${left}s`;
   }
   return statusWords(s.status);
+}
+
+/** "12s", "3m": seconds under two minutes (the row counts them), whole minutes after. */
+function elapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return s < 120 ? `${s}s` : `${Math.floor(s / 60)}m`;
 }
 
 /** Status values are identifiers ("not-enforced"); the screen says them in words. */
@@ -133,6 +147,13 @@ export function modesText(s: SessionView, width: number, tracked?: TrackedCancel
   return summarise(s.modes, width);
 }
 
+/** "waits: Bash rm -rf ./cache" (the call Claude asks about), "waits: permission prompt" without one. */
+export function waitsText(cell: ProcessCell): string {
+  const w = cell.attention.find((a) => a.waiting)?.waiting;
+  if (!w) return '';
+  return `waits: ${w.call ? `${w.call.name}${w.call.arg ? ` ${w.call.arg}` : ''}` : w.for}`;
+}
+
 export interface RowText {
   marker: string;
   status: string;
@@ -152,15 +173,49 @@ export function rowText(
   proc?: ProcessCell,
 ): RowText {
   const c = columnsFor(width);
+  const waits = proc ? waitsText(proc) : '';
   return {
     marker: selected ? '▸ ' : '  ',
     status: fit(statusLabel(s, now, tracked), c.status),
     proc: c.proc > 0 ? fit(` ${proc ? cellText(proc, c.proc - 1) : ''}`, c.proc) : '',
-    id: fit(shortId(s.id, c.id), c.id),
-    modes: fit(modesText(s, c.modes - 1, tracked), c.modes),
+    id: fit(shortId(sessionLabel(s), c.id), c.id),
+    // What Claude waits on comes first: it is what the user acts on, and it must survive a narrow column.
+    modes: fit(
+      waits
+        ? `${waits} · ${modesText(s, Math.max(0, c.modes - 1 - textWidth(waits) - 3), tracked)}`
+        : modesText(s, c.modes - 1, tracked),
+      c.modes,
+    ),
     prompt: c.prompt > 0 ? fit(promptText(s), c.prompt) : '',
     age: fit(formatAge(s.updatedMs, now).padStart(c.age - 1), c.age),
   };
+}
+
+/**
+ * The column titles with the list's note (sort, hidden count, "↓3 more") in
+ * the blank run before AGE, right-aligned there: the note never covers a
+ * title. What does not fit is left out, least useful first (the sort label,
+ * then the hidden count, then the long form of the scroll note).
+ */
+export function withListNote(
+  titles: string,
+  note: { sort: string; hidden: string; scroll: string; scrollShort: string },
+): string {
+  const gap = /^(.*\S)( +)(AGE.*)$/.exec(titles);
+  if (!gap) return titles;
+  const [, left, spaces, right] = gap as unknown as [string, string, string, string];
+  const room = spaces.length - 4;
+  const join = (...parts: string[]) => parts.filter(Boolean).join(' · ');
+  const candidates = [
+    join(note.sort, note.hidden, note.scroll),
+    join(note.hidden, note.scroll),
+    join(note.hidden, note.scrollShort),
+    note.scroll,
+    note.scrollShort,
+  ];
+  const text = candidates.find((c) => c !== '' && textWidth(c) <= room);
+  if (!text) return titles;
+  return `${left}${' '.repeat(spaces.length - textWidth(text) - 2)}${text}  ${right}`;
 }
 
 export function headerText(width: number): string {

@@ -69,15 +69,17 @@ export function withRunFacts(
   w: number,
   extras: readonly string[],
   tracked?: TrackedCancel,
+  /** Text that leads the cell (what Claude waits on: rows.ts waitsText). */
+  lead = '',
 ): string {
   const first = s.modes[0] ? modeSummary(s.modes[0], false) : '';
-  const keep = Math.max(12, textWidth(first) + 1);
+  const keep = Math.max(12, textWidth(first) + 1) + (lead ? textWidth(lead) + 3 : 0);
   const tries = extras.length > 1 ? [extras, ...extras.map((x) => [x])] : [extras];
   for (const xs of tries) {
     const tail = ` · ${xs.join(' · ')}`;
     const room = w - 1 - textWidth(tail);
     if (room < keep) continue;
-    const base = modesText(s, room, tracked);
+    const base = lead ? `${lead} · ${modesText(s, room - textWidth(lead) - 3, tracked)}` : modesText(s, room, tracked);
     return fit((textWidth(base) <= room ? base : clip(base, room)) + tail, w);
   }
   return cell;

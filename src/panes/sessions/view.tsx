@@ -13,9 +13,11 @@ import { detailLayout, listLayout } from './layout.js';
 import { isDone, keyLabel, rowByKey, type SessionsPaneState } from './reducer.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreAbove, moreBelow } from '../../kit/list.js';
-import { columnsFor, headerText, rowCancel, rowText, statusLabel, trackedTone } from './rows.js';
+import { withListNote } from './rows.js';
+import { columnsFor, headerText, rowCancel, rowText, statusLabel, trackedTone, waitsText } from './rows.js';
 import { FilterLine } from '../../ui/filter-line.js';
-import { rowExtras, runFactDetail, withRunFacts } from './run-facts.js';
+import { rowExtras, withRunFacts } from './run-facts.js';
+import { detailExtras } from './answer-lines.js';
 import type { OmcStore } from '../../store/store.js';
 
 /** The tracker entry for a row's session (legacy state has its own key). */
@@ -49,7 +51,7 @@ const Row = memo(function Row({ s, now, width, selected, tracked, claude, extras
   const theme = useTheme();
   const cell = processCell(s, claude, now);
   const t = rowText(s, now, width, selected, tracked, cell);
-  if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked);
+  if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked, waitsText(cell));
   const tone = tracked ? trackedTone(tracked) : null;
   const statusColor =
     tone === null
@@ -95,14 +97,39 @@ function Detail({
   claude?: ClaudeSessionView;
   store: OmcStore;
 }) {
-  const l = detailLayout(s, { columns: width, rows: height }, now, tracked, claude, runFactDetail(store, s, width - 1));
+  // The note field (m) takes the last line; the detail scrolls above it.
+  const note = state.note && state.note.id === s.id ? state.note : null;
+  const rows = note ? Math.max(1, height - 1) : height;
+  const l = detailLayout(s, { columns: width, rows }, now, tracked, claude, detailExtras(store, s, width - 1));
   const modeIndex = state.detail?.modeIndex ?? 0;
   const lines = l.lines.map((x) => ({
     text: x.text,
     tone: x.tone,
     inverse: x.tone === 'title' && x.mode !== undefined && x.mode === modeIndex && s.modes.length > 1,
   }));
-  return <ScrollLines lines={lines} scroll={state.detail?.scroll ?? 0} width={width} height={height} />;
+  const scroll = <ScrollLines lines={lines} scroll={state.detail?.scroll ?? 0} width={width} height={rows} />;
+  if (!note) return scroll;
+  return (
+    <Box flexDirection="column" height={height}>
+      {scroll}
+      <NoteLine text={note.text} width={width} />
+    </Box>
+  );
+}
+
+/** The note being typed (m): the text with a block cursor, and the keys. */
+function NoteLine({ text, width }: { text: string; width: number }) {
+  const theme = useTheme();
+  const keys = '  (Enter sends, Esc cancels)';
+  const room = Math.max(1, width - keys.length - 8);
+  return (
+    <Text wrap="truncate">
+      <Text color={theme.accent}>note: </Text>
+      {[...text].slice(-room).join('')}
+      <Text inverse> </Text>
+      <Text color={theme.muted}>{keys}</Text>
+    </Text>
+  );
 }
 
 export function SessionsView({ state, store, width, height, now }: ViewProps<SessionsPaneState>) {
@@ -117,6 +144,9 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
   useSyncExternalStore(store.ultragoal.subscribe, store.ultragoal.plansNow);
   useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
   const claude = useSyncExternalStore(store.claude.subscribe, store.claude.getSnapshot).bySession;
+  // The detail's answering lines: permission requests and notes.
+  useSyncExternalStore(store.permissions.subscribe, store.permissions.getSnapshot);
+  useSyncExternalStore(store.notes.subscribe, store.notes.getSnapshot);
   if (state.peek) {
     const s = rowByKey(snap.sessions, state.peek.id);
     if (!s)
@@ -164,11 +194,12 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
       ? ''
       : `${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`;
   const hidden = state.hideDone ? snap.sessions.filter(isDone).length : 0;
-  const more = [state.sort === 'attention' ? '' : `by ${state.sort}`, hidden ? `${hidden} done hidden` : '', scroll]
-    .filter(Boolean)
-    .join(' · ');
-  const header =
-    more === '' ? headerText(width) : fit(headerText(width), Math.max(0, width - more.length - 2)) + '  ' + more;
+  const header = withListNote(headerText(width), {
+    sort: state.sort === 'attention' ? '' : `by ${state.sort}`,
+    hidden: hidden ? `${hidden} done hidden` : '',
+    scroll,
+    scrollShort: below ? `↓${below}` : above ? `↑${above}` : '',
+  });
 
   return (
     <Box flexDirection="column" height={height}>

@@ -40,6 +40,7 @@ export function askWorkerShutdown(ctx: KeyContext<TeamsPaneState>, team: TeamVie
       ? ['A shutdown request is already on file; this replaces it with a new one.']
       : [];
   ctx.app.confirm({
+    id: 'worker-shutdown',
     title: `Ask ${worker.name} of ${team.name} to shut down?`,
     lines: [
       `Writes ${dir}/shutdown-request.json and adds a shutdown note to ${dir}/inbox.md (OMC's shutdown protocol).`,
@@ -72,6 +73,7 @@ export function askTeamShutdown(ctx: KeyContext<TeamsPaneState>, team: TeamView)
     return;
   }
   ctx.app.confirm({
+    id: 'team-shutdown',
     title: `Ask all ${workers.length} workers of ${team.name} to shut down?`,
     lines: [
       `Writes shutdown-request.json and an inbox note for ${workers.join(', ')}, and ${team.dir}/shutdown.json (OMC's shutdown protocol).`,

@@ -26,6 +26,7 @@ export function workerProcess(store: OmcStore, w: WorkerView): ProcessView | nul
     kind: null,
     name: null,
     tmux: null,
+    tmuxWhere: null,
     cwd: null,
     waitingFor: null,
     procStart: null,

@@ -65,7 +65,7 @@ export function describePlan(plan: CancelPlan): Confirmation {
   lines.push(
     pause
       ? 'The pause lasts 30 s: the agent may stop at its next Stop event; after that the loop is enforced again. omc-top shows the countdown and whether OMC honours the signal.'
-      : 'omc-top then shows a 30 s countdown and checks on disk that the loop stays ended.',
+      : 'omc-top then checks on disk for 30 s that the loop stays ended, and shows "stopped ✓" only when it sees Claude stop.',
   );
   const who = plan.request.sessionId === null ? 'session-less (legacy) state' : `session ${plan.label}`;
   return {

@@ -20,15 +20,19 @@ import { autopilotEnforceable, hasNamedWorkflowMarkers, signalVerdict } from './
 import { withStateLock } from './mutation-lock.js';
 import { describeChange, onlyProgressed, planCancel, type CancelPlan, type PlannedStep } from './plan.js';
 import { autopilotSignal, genericSignal, serializeSignal, sha256, type CancelSignal } from './signal.js';
-import { objOrEmpty, parseObj } from '../../io/json.js';
+import { objOrEmpty, parseObj, type Obj } from '../../io/json.js';
 
 export interface StepResult {
   rel: string;
   what: PlannedStep['action'] | 'remove-artifact' | 'remove-skill-active';
   mode: string | null;
   ok: boolean;
+  /** What happened, one word of at most 8 letters for a column: removed, gone, inactive, paused, kept, FAILED. */
+  word: StepWord;
   detail: string;
 }
+
+export type StepWord = 'removed' | 'gone' | 'inactive' | 'paused' | 'kept' | 'FAILED';
 
 export interface WrittenSignal {
   rel: string;
@@ -118,8 +122,8 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
     return await withStateLock(root, step.rel, (): StepResult => {
       const r = readTextSync(root, step.rel);
       if (!r.ok) {
-        if (r.code === 'missing') return { ...base, ok: true, detail: 'already gone' };
-        return { ...base, ok: false, detail: r.message };
+        if (r.code === 'missing') return { ...base, ok: true, word: 'gone', detail: 'already gone' };
+        return { ...base, ok: false, word: 'FAILED', detail: r.message };
       }
       const cur = parseObj(r.text);
       if (step.action === 'remove') {
@@ -128,27 +132,33 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
           return {
             ...base,
             ok: false,
+            word: 'FAILED',
             detail: 'changed while cancelling (a Stop event or OMC wrote it); left in place',
           };
         unlinkUnder(root, step.rel);
-        recordRunEnd(root, step.rel, cur, now()); // OMC 5.6: the run ledger sees a cancel, not a crash
-        return { ...base, ok: true, detail: 'removed' };
+        // OMC 5.6: the run ledger sees a cancel, not a crash.
+        return { ...base, ok: true, word: 'removed', detail: withLedger('removed', root, step.rel, cur, now()) };
       }
-      if (!cur) return { ...base, ok: false, detail: 'is not a JSON object any more; left in place' };
+      if (!cur) return { ...base, ok: false, word: 'FAILED', detail: 'is not a JSON object any more; left in place' };
       const sid = plan.request.sessionId;
       const owner = stateOwner(cur);
       if (sid !== null && owner !== null && owner !== sid)
-        return { ...base, ok: false, detail: `now owned by session ${owner}; left in place` };
-      if (cur.active !== true) return { ...base, ok: true, detail: 'already inactive' };
+        return { ...base, ok: false, word: 'FAILED', detail: `now owned by session ${owner}; left in place` };
+      if (cur.active !== true) return { ...base, ok: true, word: 'inactive', detail: 'already inactive' };
       if (step.action === 'pause-named') {
         // The exact documented pause of a named run: active:false on the very state that was confirmed, nothing else.
         if (sha256(r.text) !== step.sha)
-          return { ...base, ok: false, detail: 'the named workflow run changed since it was confirmed; not paused' };
+          return {
+            ...base,
+            ok: false,
+            word: 'FAILED',
+            detail: 'the named workflow run changed since it was confirmed; not paused',
+          };
         atomicWriteSync(root, step.rel, JSON.stringify({ ...cur, active: false }, null, 2));
-        return { ...base, ok: true, detail: 'paused (active:false); the run can resume' };
+        return { ...base, ok: true, word: 'paused', detail: 'paused (active:false); the run can resume' };
       }
       if (hasNamedWorkflowMarkers(cur))
-        return { ...base, ok: false, detail: 'became a named workflow run; left to OMC' };
+        return { ...base, ok: false, word: 'FAILED', detail: 'became a named workflow run; left to OMC' };
       const meta = objOrEmpty(cur._meta);
       const next = {
         ...cur,
@@ -156,12 +166,24 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
         _meta: { ...meta, updatedAt: new Date(now()).toISOString(), updatedBy: 'omc-top' },
       };
       atomicWriteSync(root, step.rel, JSON.stringify(next, null, 2));
-      recordRunEnd(root, step.rel, cur, now()); // OMC 5.6: the run ledger sees a cancel, not a crash
-      return { ...base, ok: true, detail: 'set active:false (progress kept for resume)' };
+      const detail = withLedger('set active:false (progress kept for resume)', root, step.rel, cur, now());
+      return { ...base, ok: true, word: 'inactive', detail };
     });
   } catch (e) {
-    return { ...base, ok: false, detail: describeWriteError(e) };
+    return { ...base, ok: false, word: 'FAILED', detail: describeWriteError(e) };
   }
+}
+
+/**
+ * The ledger's end line for a run just ended, and the step's words with what became of it: a ledger
+ * that could not be appended to (a FIFO, a link, a full disk) fails neither the step nor the cancel,
+ * as in OMC, but the user is told the line is missing (OMC's next start will read the run as crashed).
+ */
+const LEDGER_NOTE = /; run ledger line not written: (.*)$/;
+
+function withLedger(detail: string, root: string, rel: string, cur: Obj | null, nowMs: number): string {
+  const r = recordRunEnd(root, rel, cur, nowMs);
+  return !r.written && r.failed ? `${detail}; run ledger line not written: ${r.why}` : detail;
 }
 
 /** Re-reads every targeted file: gone or no longer `active: true` = ended. */
@@ -253,11 +275,19 @@ export async function executeCancel(
           rel,
           what: 'remove-artifact',
           mode: null,
-          ok: true,
-          detail: unlinkUnder(root, rel) ? 'removed' : 'already gone',
+          ...(unlinkUnder(root, rel)
+            ? { ok: true, word: 'removed', detail: 'removed' }
+            : { ok: true, word: 'gone', detail: 'already gone' }),
         });
       } catch (e) {
-        steps.push({ rel, what: 'remove-artifact', mode: null, ok: false, detail: describeWriteError(e) });
+        steps.push({
+          rel,
+          what: 'remove-artifact',
+          mode: null,
+          ok: false,
+          word: 'FAILED',
+          detail: describeWriteError(e),
+        });
       }
     }
     for (const s of autopilot) steps.push(await runStep(root, plan, s, opts.now));
@@ -265,16 +295,21 @@ export async function executeCancel(
     if (sa) {
       if (steps.every((s) => s.ok)) {
         try {
-          const detail = await withStateLock(root, sa.rel, () =>
-            unlinkUnder(root, sa.rel) ? 'removed' : 'already gone',
-          );
-          steps.push({ rel: sa.rel, what: 'remove-skill-active', mode: null, ok: true, detail });
+          const removed = await withStateLock(root, sa.rel, () => unlinkUnder(root, sa.rel));
+          steps.push({
+            rel: sa.rel,
+            what: 'remove-skill-active',
+            mode: null,
+            ok: true,
+            ...(removed ? { word: 'removed', detail: 'removed' } : { word: 'gone', detail: 'already gone' }),
+          });
         } catch (e) {
           steps.push({
             rel: sa.rel,
             what: 'remove-skill-active',
             mode: null,
             ok: false,
+            word: 'FAILED',
             detail: describeWriteError(e),
           });
         }
@@ -284,7 +319,8 @@ export async function executeCancel(
           what: 'remove-skill-active',
           mode: null,
           ok: false,
-          detail: "kept: an earlier step failed (as OMC's cancel does)",
+          word: 'kept',
+          detail: "an earlier step failed, so it is kept (as OMC's cancel does)",
         });
       }
     }
@@ -302,9 +338,12 @@ export async function executeCancel(
       : `pause did not take: ${judged.reason}`;
   } else {
     ok = stillActive.length === 0;
+    // What the disk says, no more: whether Claude stops is for whoever can watch it (the tracker, cancel --wait).
     summary = ok
-      ? `cancelled ${ended} in ${plan.label}: verified on disk, no targeted mode is active`
+      ? `${ended} ended on disk in ${plan.label}: no targeted mode is active`
       : `cancel did not take: ${stillActive.map((s) => `${s.rel} ${s.why}`).join('; ')}`;
+    const ledger = steps.map((s) => LEDGER_NOTE.exec(s.detail)?.[1]).find((x) => x !== undefined);
+    if (ledger) summary += `; the run ledger line was not written (${ledger})`;
   }
   return {
     kind: 'done',

@@ -1,6 +1,6 @@
 /**
  * The Stop hook's rules that decide whether a cancel signal is honoured,
- * restated from research/omc-contract.md §3.3 (A) and the 5.5.0 addendum
+ * restated from OMC 4.15.10 and 5.5.0's Stop hook
  * (scripts/persistent-mode.mjs: isSessionCancelInProgress,
  * isEnforceableAutopilotCancellationTarget). Pure functions of
  * (parsed files, now), so the tracker and the CLI can say *why* a signal is or

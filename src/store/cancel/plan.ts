@@ -192,6 +192,9 @@ function describeExistingSignal(text: string, now: number): string | null {
   return `from ${typeof src === 'string' ? cleanLine(src).slice(0, 30) : 'unknown source'}, ${left} s left`;
 }
 
+type Skipped = Array<{ rel: string; reason: string }>;
+type Refusal = { ok: false; code: PlanFailure; message: string };
+
 /**
  * @param opts.rules the rule book of the OMC that runs the session's hooks, when known: a plan then
  *   says which of the modes left running that version still enforces.
@@ -202,256 +205,21 @@ export function planCancel(
   now: number,
   opts: { rules?: RulesVersion | null } = {},
 ): PlanResult {
-  const sid = req.sessionId;
-  if (sid !== null && !isValidSessionId(sid)) {
-    return {
-      ok: false,
-      code: 'invalid-id',
-      message: `${JSON.stringify(cleanLine(sid))} is not a valid OMC session id (letters, digits, "-" and "_", at most 256)`,
-    };
-  }
-  const dir = sid === null ? 'state' : `state/sessions/${sid}`;
-  const label = sid ?? 'legacy';
-  if (sid !== null) {
-    const st = statSync(root, dir);
-    if (!st || !st.isDirectory()) {
-      return {
-        ok: false,
-        code: 'not-found',
-        message: `no session ${sid} under ${root} (${dir} is ${st ? 'not a directory' : 'missing'})`,
-      };
-    }
-  }
-
-  // Every state file that may belong to the target, and who owns it.
-  const skipped: Array<{ rel: string; reason: string }> = [];
-  const own: StateFile[] =
-    sid === null
-      ? [...modeFilesIn(root, 'state', skipped), ...modeFilesIn(root, '', skipped)]
-      : modeFilesIn(root, dir, skipped);
-  const mine: StateFile[] = [];
-  for (const f of own) {
-    if (sid !== null && f.owner !== null && f.owner !== sid) {
-      if (f.value.active === true)
-        skipped.push({
-          rel: f.rel,
-          reason: `owned by session ${cleanLine(f.owner)} (stranded here); cancel that session instead`,
-        });
-      continue;
-    }
-    mine.push(f);
-  }
-  const elsewhere: StateFile[] = [];
-  if (sid !== null) {
-    const sessions = listDirSync(root, 'state/sessions');
-    if (sessions.ok) {
-      for (const e of sessions.entries) {
-        if (e.kind !== 'dir' || e.name === sid || !isValidSessionId(e.name)) continue;
-        for (const f of modeFilesIn(root, `state/sessions/${e.name}`, [], sid)) if (f.owner === sid) elsewhere.push(f);
-      }
-    }
-    for (const f of [...modeFilesIn(root, 'state', [], sid), ...modeFilesIn(root, '', [], sid)])
-      if (f.owner === sid) elsewhere.push(f);
-  }
-  const all = [...mine, ...elsewhere];
-  const activeFiles = all.filter((f) => f.value.active === true);
-  const states = new Map<string, Record<string, unknown>>();
-  for (const f of [...elsewhere, ...mine]) states.set(f.mode, f.value); // the session's own copy wins
-
-  // Which modes end: the one asked for (or every active one), then what goes with them.
-  let modes: string[];
-  if (req.mode !== null) {
-    if (!activeFiles.some((f) => f.mode === req.mode)) {
-      const present = all.find((f) => f.mode === req.mode);
-      return {
-        ok: false,
-        code: 'mode-not-active',
-        message: present
-          ? `${req.mode} in ${label} is not active (active is ${JSON.stringify(present.value.active)}): nothing to ${req.pauseOnly ? 'pause' : 'cancel'}`
-          : `no ${cleanLine(req.mode)} state in ${label}`,
-      };
-    }
-    modes = [req.mode];
-  } else {
-    modes = [...new Set(activeFiles.map((f) => f.mode))].sort((a, b) => order(a) - order(b));
-    if (modes.length === 0) {
-      const extra = skipped.length ? ` (${skipped.map((s) => `${s.rel}: ${s.reason}`).join('; ')})` : '';
-      return {
-        ok: false,
-        code: 'nothing-active',
-        message: `no active mode in ${label}: nothing to ${req.pauseOnly ? 'pause' : 'cancel'}${extra}`,
-      };
-    }
-  }
-  const linked: string[] = [];
-  const queue = [...modes];
-  while (queue.length > 0) {
-    const m = queue.shift() as string;
-    for (const d of dependentsOf(m, states)) {
-      if (modes.includes(d) || linked.includes(d) || !activeFiles.some((f) => f.mode === d)) continue;
-      linked.push(d);
-      queue.push(d);
-    }
-  }
+  const target = checkTarget(root, req.sessionId);
+  if (!target.ok) return target;
+  const { sid, dir, label } = target;
+  const files = gatherStateFiles(root, sid, dir);
+  const { skipped } = files;
+  const chosen = chooseModes(req, label, files);
+  if (!chosen.ok) return chosen;
+  const { modes, linked } = chosen;
   const ending = [...modes, ...linked];
-
-  // Signal form: the hook demands the digest-bound form while the session's autopilot is enforceable.
-  const warnings: string[] = [];
-  let autopilot: StateFile | null = null;
-  if (sid !== null) {
-    // The hook's lookup: the session's own file, else a copy elsewhere whose top-level session_id is S.
-    autopilot =
-      readState(root, `${dir}/autopilot-state.json`, 'autopilot') ??
-      elsewhere.find((f) => f.mode === 'autopilot' && f.value.session_id === sid) ??
-      null;
-  }
-  const started = sid === null ? null : readState(root, `${dir}/session-started.json`, 'session-started');
-  const sessionCwd = typeof started?.value.cwd === 'string' ? started.value.cwd : null;
-  const enforce = autopilot && sid !== null ? autopilotEnforceable(autopilot.value, sid, now, sessionCwd) : null;
-  const genericMode = ending.find((m) => m !== 'autopilot') ?? 'skill-active';
-  const signal: PlannedSignal = enforce?.enforceable
-    ? {
-        rel: signalRel(sid),
-        form: 'autopilot',
-        mode: 'autopilot',
-        autopilotRel: (autopilot as StateFile).rel,
-        autopilotSha: (autopilot as StateFile).sha,
-        why: `autopilot form: bound to the SHA-256 of ${(autopilot as StateFile).rel} (the session has an active autopilot, so OMC ignores a generic signal)`,
-      }
-    : {
-        rel: signalRel(sid),
-        form: 'generic',
-        mode: genericMode,
-        autopilotRel: null,
-        autopilotSha: null,
-        why:
-          autopilot && enforce
-            ? `generic form (the autopilot is ${enforce.reason}, so OMC applies the generic rule)`
-            : 'generic form',
-      };
-
-  // What changes, in the order it will run: helpers first, the autopilot last,
-  // so a digest-bound signal keeps covering the session until the very end.
-  const steps: PlannedStep[] = [];
-  if (!req.pauseOnly) {
-    const targets = activeFiles.filter((f) => ending.includes(f.mode));
-    targets.sort(
-      (a, b) =>
-        Number(a.mode === 'autopilot') - Number(b.mode === 'autopilot') ||
-        ending.indexOf(a.mode) - ending.indexOf(b.mode),
-    );
-    for (const f of targets) {
-      const whose = f.owner === null ? 'unowned' : f.owner === sid ? null : `owned by ${cleanLine(f.owner)}`;
-      const bits = [
-        progressNote(f),
-        linked.includes(f.mode) ? `linked` : null,
-        RETIRED_IN_55.has(f.mode) ? 'retired in OMC 5.5' : null,
-        whose,
-        f.rel.startsWith(`${dir}/`) ? null : 'copy outside the session directory',
-      ];
-      const note = bits.filter(Boolean).join('; ');
-      if (hasNamedWorkflowMarkers(f.value)) {
-        if (f.mode === 'autopilot' && typeof f.value.workflowRunId === 'string' && (sid === null || f.owner === sid)) {
-          steps.push({
-            rel: f.rel,
-            mode: f.mode,
-            action: 'pause-named',
-            sha: f.sha,
-            note: [note, `named workflow run ${cleanLine(f.value.workflowRunId)}`].filter(Boolean).join('; '),
-          });
-        } else {
-          skipped.push({
-            rel: f.rel,
-            reason:
-              'named-workflow state (workflow/workflowRunId/pipelineTracking): OMC owns it and only its exact pause is allowed, which needs an owned autopilot run',
-          });
-        }
-        continue;
-      }
-      steps.push({
-        rel: f.rel,
-        mode: f.mode,
-        action: modeSpec(f.mode).cancel === 'deactivate' ? 'deactivate' : 'remove',
-        sha: f.sha,
-        note,
-      });
-    }
-  }
-
-  const artifacts: string[] = [];
-  if (!req.pauseOnly) {
-    const dirs = sid === null ? ['state'] : [dir, 'state'];
-    for (const m of ending) {
-      for (const d of dirs) {
-        for (const name of runtimeArtifactNames(m)) {
-          const rel = `${d}/${name}`;
-          if (statSync(root, rel)?.isFile()) artifacts.push(rel);
-        }
-      }
-    }
-  }
-
-  // The cancel skill ends with the session's skill-active clear; only on a whole-session
-  // cancel (a lone mode keeps the ledger: removing it could lift another mode's tombstone).
-  let skillActive: CancelPlan['skillActive'] = null;
-  if (!req.pauseOnly && req.mode === null && sid !== null) {
-    const r = readTextSync(root, `${dir}/skill-active-state.json`);
-    if (r.ok) skillActive = { rel: `${dir}/skill-active-state.json`, sha: sha256(r.text) };
-  }
-
-  // Things that would make OMC ignore or outlive the cancel.
-  const sigLock = readTextSync(root, `${signal.rel}.mutation.lock`);
-  if (sigLock.ok && !checkLockOwnerText(sigLock.text).ok) {
-    warnings.push(
-      `${signal.rel}.mutation.lock is malformed: OMC ignores every cancel signal here until that file is deleted`,
-    );
-  }
-  const existing = readTextSync(root, signal.rel);
-  if (existing.ok) {
-    const v = describeExistingSignal(existing.text, now);
-    if (v) warnings.push(`replaces the current ${SIGNAL_FILE} (${v})`);
-  }
-  if (sid === null)
-    warnings.push(
-      `${signal.rel} is read by the Stop hook of every session of this project: any of them may stop at its next Stop event in the next 30 s`,
-    );
-  for (const m of ending) {
-    if (RETIRED_IN_55.has(m) && !req.pauseOnly)
-      warnings.push(`${m} is retired in OMC 5.5 (not enforced there); removed because OMC 4.x still enforces it`);
-  }
-  // A mode left running that the session's OMC still enforces keeps the agent working after the 30 s signal.
-  if (req.mode !== null && !req.pauseOnly && opts.rules !== '5.5.0') {
-    for (const f of activeFiles) {
-      if (ending.includes(f.mode) || !RETIRED_IN_55.has(f.mode)) continue;
-      warnings.push(
-        `${f.mode} (${f.rel}) stays: it was not started together with ${req.mode}, and ${opts.rules ? `OMC ${opts.rules === '4.4.4' ? '4.4' : '4.15'}'s` : 'an OMC 4.x'} Stop hook enforces it, so it keeps the agent working once the 30 s signal has passed (cancel it too: --mode ${f.mode}, or the whole session)`,
-      );
-    }
-  }
-
-  const fingerprint = sha256(
-    JSON.stringify({
-      req,
-      ending,
-      signal: [signal.form, signal.autopilotRel, signal.autopilotSha],
-      steps: steps.map((s) => [s.rel, s.action, s.sha]),
-      artifacts,
-      skillActive,
-      skipped,
-    }),
-  );
-  // The same plan but for file contents: what the user agreed to do, not the bytes it will do it to.
-  const shape = sha256(
-    JSON.stringify({
-      req,
-      ending,
-      signal: [signal.form, signal.autopilotRel],
-      steps: steps.map((s) => [s.rel, s.action, s.mode]),
-      artifacts,
-      skillActive: skillActive?.rel ?? null,
-      skipped,
-    }),
-  );
+  const signal = chooseSignal(root, sid, dir, files.elsewhere, ending, now);
+  const steps = req.pauseOnly ? [] : planSteps(sid, dir, files.active, ending, linked, skipped);
+  const artifacts = req.pauseOnly ? [] : runtimeArtifacts(root, sid, dir, ending);
+  const skillActive = skillActiveClear(root, req, dir);
+  const warnings = planWarnings(root, req, signal, ending, now, files.active, opts.rules ?? null);
+  const { fingerprint, shape } = fingerprints(req, ending, signal, steps, artifacts, skillActive, skipped);
   return {
     ok: true,
     plan: {
@@ -470,6 +238,333 @@ export function planCancel(
       shape,
     },
   };
+}
+
+/** The session id passes OMC's allow-list and names a real directory (or is null: the session-less state). */
+function checkTarget(
+  root: string,
+  sid: string | null,
+): Refusal | { ok: true; sid: string | null; dir: string; label: string } {
+  if (sid !== null && !isValidSessionId(sid)) {
+    return {
+      ok: false,
+      code: 'invalid-id',
+      message: `${JSON.stringify(cleanLine(sid))} is not a valid OMC session id (letters, digits, "-" and "_", at most 256)`,
+    };
+  }
+  const dir = sid === null ? 'state' : `state/sessions/${sid}`;
+  if (sid !== null) {
+    const st = statSync(root, dir);
+    if (!st || !st.isDirectory()) {
+      return {
+        ok: false,
+        code: 'not-found',
+        message: `no session ${sid} under ${root} (${dir} is ${st ? 'not a directory' : 'missing'})`,
+      };
+    }
+  }
+  return { ok: true, sid, dir, label: sid ?? 'legacy' };
+}
+
+interface TargetFiles {
+  /** Files in the target's own place (its directory; `state/` and the root for legacy) that are its own. */
+  mine: StateFile[];
+  /** Copies elsewhere under the root that name the session as owner. */
+  elsewhere: StateFile[];
+  all: StateFile[];
+  active: StateFile[];
+  /** Each mode's state: the session's own copy wins. */
+  states: Map<string, Record<string, unknown>>;
+  skipped: Skipped;
+}
+
+/** Every state file that may belong to the target, and who owns it. */
+function gatherStateFiles(root: string, sid: string | null, dir: string): TargetFiles {
+  const skipped: Skipped = [];
+  const own: StateFile[] =
+    sid === null
+      ? [...modeFilesIn(root, 'state', skipped), ...modeFilesIn(root, '', skipped)]
+      : modeFilesIn(root, dir, skipped);
+  const mine: StateFile[] = [];
+  for (const f of own) {
+    if (sid !== null && f.owner !== null && f.owner !== sid) {
+      if (f.value.active === true)
+        skipped.push({
+          rel: f.rel,
+          reason: `owned by session ${cleanLine(f.owner)} (stranded here); cancel that session instead`,
+        });
+      continue;
+    }
+    mine.push(f);
+  }
+  const elsewhere = sid === null ? [] : copiesOwnedElsewhere(root, sid);
+  const all = [...mine, ...elsewhere];
+  const states = new Map<string, Record<string, unknown>>();
+  for (const f of [...elsewhere, ...mine]) states.set(f.mode, f.value);
+  return { mine, elsewhere, all, active: all.filter((f) => f.value.active === true), states, skipped };
+}
+
+/** State files in other session directories, `state/` and the root whose owner is `sid`. */
+function copiesOwnedElsewhere(root: string, sid: string): StateFile[] {
+  const out: StateFile[] = [];
+  const sessions = listDirSync(root, 'state/sessions');
+  if (sessions.ok) {
+    for (const e of sessions.entries) {
+      if (e.kind !== 'dir' || e.name === sid || !isValidSessionId(e.name)) continue;
+      for (const f of modeFilesIn(root, `state/sessions/${e.name}`, [], sid)) if (f.owner === sid) out.push(f);
+    }
+  }
+  for (const f of [...modeFilesIn(root, 'state', [], sid), ...modeFilesIn(root, '', [], sid)])
+    if (f.owner === sid) out.push(f);
+  return out;
+}
+
+/** Which modes end: the one asked for (or every active one), then the active modes linked to them. */
+function chooseModes(
+  req: CancelRequest,
+  label: string,
+  files: TargetFiles,
+): Refusal | { ok: true; modes: string[]; linked: string[] } {
+  const { all, active, skipped } = files;
+  let modes: string[];
+  if (req.mode !== null) {
+    if (!active.some((f) => f.mode === req.mode)) {
+      const present = all.find((f) => f.mode === req.mode);
+      return {
+        ok: false,
+        code: 'mode-not-active',
+        message: present
+          ? `${req.mode} in ${label} is not active (active is ${JSON.stringify(present.value.active)}): nothing to ${req.pauseOnly ? 'pause' : 'cancel'}`
+          : `no ${cleanLine(req.mode)} state in ${label}`,
+      };
+    }
+    modes = [req.mode];
+  } else {
+    modes = [...new Set(active.map((f) => f.mode))].sort((a, b) => order(a) - order(b));
+    if (modes.length === 0) {
+      const extra = skipped.length ? ` (${skipped.map((s) => `${s.rel}: ${s.reason}`).join('; ')})` : '';
+      return {
+        ok: false,
+        code: 'nothing-active',
+        message: `no active mode in ${label}: nothing to ${req.pauseOnly ? 'pause' : 'cancel'}${extra}`,
+      };
+    }
+  }
+  const linked: string[] = [];
+  const queue = [...modes];
+  while (queue.length > 0) {
+    const m = queue.shift() as string;
+    for (const d of dependentsOf(m, files.states)) {
+      if (modes.includes(d) || linked.includes(d) || !active.some((f) => f.mode === d)) continue;
+      linked.push(d);
+      queue.push(d);
+    }
+  }
+  return { ok: true, modes, linked };
+}
+
+/** The signal form: the hook demands the digest-bound form while the session's autopilot is enforceable. */
+function chooseSignal(
+  root: string,
+  sid: string | null,
+  dir: string,
+  elsewhere: StateFile[],
+  ending: string[],
+  now: number,
+): PlannedSignal {
+  // The hook's lookup: the session's own file, else a copy elsewhere whose top-level session_id is S.
+  const autopilot =
+    sid === null
+      ? null
+      : (readState(root, `${dir}/autopilot-state.json`, 'autopilot') ??
+        elsewhere.find((f) => f.mode === 'autopilot' && f.value.session_id === sid) ??
+        null);
+  const started = sid === null ? null : readState(root, `${dir}/session-started.json`, 'session-started');
+  const sessionCwd = typeof started?.value.cwd === 'string' ? started.value.cwd : null;
+  const enforce = autopilot && sid !== null ? autopilotEnforceable(autopilot.value, sid, now, sessionCwd) : null;
+  if (autopilot && enforce?.enforceable)
+    return {
+      rel: signalRel(sid),
+      form: 'autopilot',
+      mode: 'autopilot',
+      autopilotRel: autopilot.rel,
+      autopilotSha: autopilot.sha,
+      why: `autopilot form: bound to the SHA-256 of ${autopilot.rel} (the session has an active autopilot, so OMC ignores a generic signal)`,
+    };
+  return {
+    rel: signalRel(sid),
+    form: 'generic',
+    mode: ending.find((m) => m !== 'autopilot') ?? 'skill-active',
+    autopilotRel: null,
+    autopilotSha: null,
+    why:
+      autopilot && enforce
+        ? `generic form (the autopilot is ${enforce.reason}, so OMC applies the generic rule)`
+        : 'generic form',
+  };
+}
+
+/**
+ * What changes, in the order it will run: helpers first, the autopilot last, so a digest-bound signal keeps
+ * covering the session until the very end. Named-workflow state is only ever paused exactly (else skipped).
+ */
+function planSteps(
+  sid: string | null,
+  dir: string,
+  active: StateFile[],
+  ending: string[],
+  linked: string[],
+  skipped: Skipped,
+): PlannedStep[] {
+  const steps: PlannedStep[] = [];
+  const targets = active.filter((f) => ending.includes(f.mode));
+  targets.sort(
+    (a, b) =>
+      Number(a.mode === 'autopilot') - Number(b.mode === 'autopilot') ||
+      ending.indexOf(a.mode) - ending.indexOf(b.mode),
+  );
+  for (const f of targets) {
+    const whose = f.owner === null ? 'unowned' : f.owner === sid ? null : `owned by ${cleanLine(f.owner)}`;
+    const bits = [
+      progressNote(f),
+      linked.includes(f.mode) ? `linked` : null,
+      RETIRED_IN_55.has(f.mode) ? 'retired in OMC 5.5' : null,
+      whose,
+      f.rel.startsWith(`${dir}/`) ? null : 'copy outside the session directory',
+    ];
+    const note = bits.filter(Boolean).join('; ');
+    if (hasNamedWorkflowMarkers(f.value)) {
+      if (f.mode === 'autopilot' && typeof f.value.workflowRunId === 'string' && (sid === null || f.owner === sid)) {
+        steps.push({
+          rel: f.rel,
+          mode: f.mode,
+          action: 'pause-named',
+          sha: f.sha,
+          note: [note, `named workflow run ${cleanLine(f.value.workflowRunId)}`].filter(Boolean).join('; '),
+        });
+      } else {
+        skipped.push({
+          rel: f.rel,
+          reason:
+            'named-workflow state (workflow/workflowRunId/pipelineTracking): OMC owns it and only its exact pause is allowed, which needs an owned autopilot run',
+        });
+      }
+      continue;
+    }
+    steps.push({
+      rel: f.rel,
+      mode: f.mode,
+      action: modeSpec(f.mode).cancel === 'deactivate' ? 'deactivate' : 'remove',
+      sha: f.sha,
+      note,
+    });
+  }
+  return steps;
+}
+
+/** The ending modes' runtime artifacts that exist, in the session directory and in `state/`. */
+function runtimeArtifacts(root: string, sid: string | null, dir: string, ending: string[]): string[] {
+  const artifacts: string[] = [];
+  const dirs = sid === null ? ['state'] : [dir, 'state'];
+  for (const m of ending) {
+    for (const d of dirs) {
+      for (const name of runtimeArtifactNames(m)) {
+        const rel = `${d}/${name}`;
+        if (statSync(root, rel)?.isFile()) artifacts.push(rel);
+      }
+    }
+  }
+  return artifacts;
+}
+
+/**
+ * The cancel skill ends with the session's skill-active clear; only on a whole-session cancel (a lone mode
+ * keeps the ledger: removing it could lift another mode's tombstone).
+ */
+function skillActiveClear(root: string, req: CancelRequest, dir: string): CancelPlan['skillActive'] {
+  if (req.pauseOnly || req.mode !== null || req.sessionId === null) return null;
+  const r = readTextSync(root, `${dir}/skill-active-state.json`);
+  return r.ok ? { rel: `${dir}/skill-active-state.json`, sha: sha256(r.text) } : null;
+}
+
+/** Things that would make OMC ignore or outlive the cancel. */
+function planWarnings(
+  root: string,
+  req: CancelRequest,
+  signal: PlannedSignal,
+  ending: string[],
+  now: number,
+  active: StateFile[],
+  rules: RulesVersion | null,
+): string[] {
+  const warnings: string[] = [];
+  const sigLock = readTextSync(root, `${signal.rel}.mutation.lock`);
+  if (sigLock.ok && !checkLockOwnerText(sigLock.text).ok) {
+    warnings.push(
+      `${signal.rel}.mutation.lock is malformed: OMC ignores every cancel signal here until that file is deleted`,
+    );
+  }
+  const existing = readTextSync(root, signal.rel);
+  if (existing.ok) {
+    const v = describeExistingSignal(existing.text, now);
+    if (v) warnings.push(`replaces the current ${SIGNAL_FILE} (${v})`);
+  }
+  if (req.sessionId === null)
+    warnings.push(
+      `${signal.rel} is read by the Stop hook of every session of this project: any of them may stop at its next Stop event in the next 30 s`,
+    );
+  for (const m of ending) {
+    if (RETIRED_IN_55.has(m) && !req.pauseOnly)
+      warnings.push(`${m} is retired in OMC 5.5 (not enforced there); removed because OMC 4.x still enforces it`);
+  }
+  // A mode left running that the session's OMC still enforces keeps the agent working after the 30 s signal.
+  if (req.mode !== null && !req.pauseOnly && rules !== '5.5.0') {
+    for (const f of active) {
+      if (ending.includes(f.mode) || !RETIRED_IN_55.has(f.mode)) continue;
+      warnings.push(
+        `${f.mode} (${f.rel}) stays: it was not started together with ${req.mode}, and ${rules ? `OMC ${rules === '4.4.4' ? '4.4' : '4.15'}'s` : 'an OMC 4.x'} Stop hook enforces it, so it keeps the agent working once the 30 s signal has passed (cancel it too: --mode ${f.mode}, or the whole session)`,
+      );
+    }
+  }
+  return warnings;
+}
+
+/**
+ * The plan's fingerprint (what it will do, and to which bytes), and its shape: the same but for file contents
+ * (what the user agreed to do, not the bytes it will do it to; see onlyProgressed).
+ */
+function fingerprints(
+  req: CancelRequest,
+  ending: string[],
+  signal: PlannedSignal,
+  steps: PlannedStep[],
+  artifacts: string[],
+  skillActive: CancelPlan['skillActive'],
+  skipped: Skipped,
+): { fingerprint: string; shape: string } {
+  const fingerprint = sha256(
+    JSON.stringify({
+      req,
+      ending,
+      signal: [signal.form, signal.autopilotRel, signal.autopilotSha],
+      steps: steps.map((s) => [s.rel, s.action, s.sha]),
+      artifacts,
+      skillActive,
+      skipped,
+    }),
+  );
+  const shape = sha256(
+    JSON.stringify({
+      req,
+      ending,
+      signal: [signal.form, signal.autopilotRel],
+      steps: steps.map((s) => [s.rel, s.action, s.mode]),
+      artifacts,
+      skillActive: skillActive?.rel ?? null,
+      skipped,
+    }),
+  );
+  return { fingerprint, shape };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Which files OMC's own cancel touches for a mode (research/omc-contract.md
- * §3.4/§3.7/§4.3 and the 5.5 addendum §3.4/§3.7), as data: the linked modes
+ * Which files OMC's own cancel touches for a mode (OMC's skills/cancel/SKILL.md
+ * and state_clear in src/tools/state-tools.ts, 4.15.10 and 5.5.0), as data: the linked modes
  * that go with a mode, and the per-mode runtime artifacts state_clear removes.
  */
 import { hasNamedWorkflowMarkers } from './hook-rules.js';

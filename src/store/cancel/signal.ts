@@ -1,7 +1,7 @@
 /**
  * The cancel signal omc-top writes: `cancel-signal-state.json`, in the exact
- * shapes OMC's Stop hook honours (research/omc-contract.md §3.2–3.3, unchanged
- * in 5.5.0). Two forms:
+ * shapes OMC's Stop hook honours (OMC 4.15.10's src/tools/state-tools.ts writes
+ * them, scripts/persistent-mode.mjs reads them; unchanged in 5.5.0). Two forms:
  *
  * - generic: `{active, requested_at, expires_at, mode, source}`. Lets the agent
  *   stop for 30 s in any session without an enforceable autopilot. It must

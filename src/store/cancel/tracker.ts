@@ -1,15 +1,21 @@
 /**
- * Follows each cancel omc-top made until it is proven: while the 30 s signal
- * window is open it watches the disk (every sessions-domain change, plus a
- * timer at expiry), and then settles on one verdict:
+ * Follows each cancel omc-top made until it is proven, and says only what it
+ * observed. Two things are watched: the disk (every sessions-domain change,
+ * plus a timer at the signal's expiry) and the session's Claude process (the
+ * claude domain, through `AgentWatch`). A check mark means omc-top saw it:
  *
- * - cancel: "cancelled" when no targeted mode is active on disk once the
- *   signal has expired (a Stop event that was already running can re-arm a
- *   loop inside the window; that is what the window watches for), else
- *   "cancel did not take: <why>";
+ * - cancel: "ended" while the loop is ended on disk and Claude is still to be
+ *   seen stopping; "stopped ✓ in Ns" once it is (the registry turns idle, the
+ *   transcript's turn ends, the process exits or is gone) with the loop still
+ *   ended on disk; "cancelled ✓" at the window's end when Claude was not in a
+ *   turn at the cancel (idle, or no longer running); "ended on disk" without a
+ *   mark when no Claude process or transcript can be seen; else "cancel did
+ *   not take: <why>" (a Stop event already under way can re-arm a loop inside
+ *   the window; that is what the window watches for);
  * - pause: "paused" while OMC's Stop hook would honour the signal (the
- *   autopilot digest still matches, nothing replaced it), then "pause over";
- *   "pause did not take: <why>" as soon as OMC would stop honouring it.
+ *   autopilot digest still matches, nothing replaced it), with Claude's stop
+ *   when seen; then "pause over"; "pause did not take: <why>" as soon as OMC
+ *   would stop honouring it.
  *
  * One tracker per OmcStore: `store.cancels`.
  */
@@ -24,7 +30,83 @@ import { judgeSignal, type CancelDone } from './execute.js';
 import { sha256 } from './signal.js';
 import { type Obj, obj } from '../../io/json.js';
 
-export type TrackedPhase = 'ended' | 'waiting' | 'paused' | 'cancelled' | 'not-taken' | 'pause-over';
+/**
+ * ended: on disk, Claude's stop not seen yet · stopped: Claude seen to stop after the cancel (final) ·
+ * cancelled: Claude was not in a turn at the cancel (final) · unobserved: ended on disk, no Claude to see
+ * (final) · waiting / not-taken: the loop is (again) active · paused / pause-over: a pause.
+ */
+export type TrackedPhase =
+  'ended' | 'waiting' | 'paused' | 'stopped' | 'cancelled' | 'unobserved' | 'not-taken' | 'pause-over';
+
+/** The session's Claude process as the claude domain sees it ("none": no registry entry or transcript). */
+export type AgentStatus = 'busy' | 'idle' | 'waiting' | 'gone' | 'exited' | 'unknown' | 'none';
+
+export interface AgentView {
+  status: AgentStatus;
+  pid: number | null;
+  /** When the status began (epoch ms: the registry's statusUpdatedAt, or when omc-top saw the process go). */
+  sinceMs: number | null;
+  /** When the transcript's last turn ended (its turn_duration line), epoch ms. */
+  lastTurnEndMs: number | null;
+}
+
+/** What omc-top sees of each session's Claude process (the store wires the claude domain in). */
+export interface AgentWatch {
+  view(sessionId: string): AgentView | null;
+  subscribe(l: () => void): () => void;
+}
+
+/** How omc-top saw Claude stop. */
+export type StopSeen = 'idle' | 'turn-end' | 'exited' | 'gone';
+
+export interface ClaudeSide {
+  /** What the process was doing when the signal was written. */
+  atCancel: AgentStatus;
+  pid: number | null;
+  /** Its status at the last look. */
+  status: AgentStatus;
+  /** When omc-top saw it stop after the cancel (epoch ms, the observed moment), else null. */
+  stoppedMs: number | null;
+  seen: StopSeen | null;
+}
+
+const NO_AGENT: AgentView = { status: 'none', pid: null, sinceMs: null, lastTurnEndMs: null };
+
+/** In a turn: the Stop hook has yet to run and let it stop. */
+const inTurn = (s: AgentStatus) => s === 'busy' || s === 'waiting';
+
+/**
+ * The earliest sign, at or after `fromMs`, that Claude's turn ended: the transcript's end of turn, the
+ * registry turning idle, the process exiting, or the process gone (SIGKILL).
+ */
+export function stopSeenSince(v: AgentView, fromMs: number): { atMs: number; seen: StopSeen } | null {
+  const signs: { atMs: number; seen: StopSeen }[] = [];
+  if (v.lastTurnEndMs !== null && v.lastTurnEndMs >= fromMs) signs.push({ atMs: v.lastTurnEndMs, seen: 'turn-end' });
+  if (v.sinceMs !== null && v.sinceMs >= fromMs) {
+    if (v.status === 'idle') signs.push({ atMs: v.sinceMs, seen: 'idle' });
+    if (v.status === 'exited') signs.push({ atMs: v.sinceMs, seen: 'exited' });
+  }
+  // "gone" is noticed by a liveness probe, not stamped by the CLI: when first seen is the best omc-top knows.
+  if (v.status === 'gone') signs.push({ atMs: Math.max(fromMs, v.sinceMs ?? fromMs), seen: 'gone' });
+  if (signs.length === 0) return null;
+  return signs.reduce((a, b) => (b.atMs < a.atMs ? b : a));
+}
+
+/** "2.4s" under ten seconds, else whole seconds ("46s"), minutes past two ("3m 05s"). */
+export function tookText(ms: number): string {
+  const s = Math.max(0, ms) / 1000;
+  if (s < 10) return `${Math.round(s * 10) / 10}s`;
+  if (s < 120) return `${Math.round(s)}s`;
+  const m = Math.floor(s / 60);
+  return `${m}m ${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
+}
+
+const SEEN_WORDS: Record<StopSeen, string> = {
+  idle: 'its registry entry turned idle',
+  'turn-end': 'its transcript recorded the end of the turn',
+  exited: 'it exited',
+  gone: 'its process is gone',
+};
 
 export interface TrackedCancel {
   /** Session id, or ":legacy" for session-less state. */
@@ -44,6 +126,8 @@ export interface TrackedCancel {
   /** When the verdict became final (clock ms), else null. */
   settledMs: number | null;
   result: CancelDone;
+  /** The session's Claude process: what it did at the cancel, and its stop when omc-top saw it. */
+  claude: ClaudeSide;
 }
 
 export interface TrackerSnapshot {
@@ -89,12 +173,25 @@ function stillEnforced(root: string, result: CancelDone, now: number, r: JudgeRu
   return v.modes.filter((m) => m.gateHolds && ended.has(m.mode));
 }
 
-/** Pure verdict for one cancel at `now` (reads the few files it is about). */
+/** A cancel that no Claude process could be looked at for (tests, the one-shot command). */
+export const unseenClaude = (): ClaudeSide => ({
+  atCancel: 'none',
+  pid: null,
+  status: 'none',
+  stoppedMs: null,
+  seen: null,
+});
+
+/**
+ * Pure verdict for one cancel at `now` (reads the few files it is about), given what was seen of the
+ * session's Claude process.
+ */
 export function judge(
   root: string,
   result: CancelDone,
   now: number,
   rules: JudgeRules = { rules: '5.5.0', projectDir: path.dirname(root) },
+  claude: ClaudeSide = unseenClaude(),
 ): Pick<TrackedCancel, 'phase' | 'final' | 'text' | 'reason'> {
   const { plan, signal } = result;
   const sig = judgeSignal(root, signal, plan.request.sessionId, now);
@@ -103,28 +200,46 @@ export function judge(
   const what = [...plan.modes, ...plan.linked].join(', ');
 
   const lost = sig.ours ? null : readTextSync(root, signal.rel).ok ? 'another writer replaced the signal' : sig.reason;
+  const requested = result.signal.requestedMs;
+  const stop = claude.stoppedMs !== null && claude.seen !== null ? claude : null;
+  const took = stop ? tookText((stop.stoppedMs as number) - requested) : '';
+  const who = claude.pid !== null ? `Claude (pid ${claude.pid})` : 'Claude';
+  const stopWords = stop ? `${who} stopped ${took} after the signal: ${SEEN_WORDS[stop.seen as StopSeen]}` : '';
   if (plan.request.pauseOnly) {
+    // What the pause did to Claude, in a few words for the row and a sentence for the detail.
+    const claudeNote = stop
+      ? `Claude stopped ✓ in ${took}`
+      : inTurn(claude.atCancel)
+        ? `Claude ${claude.status === 'waiting' ? 'waiting' : 'busy'}, not stopped yet`
+        : claude.atCancel === 'none' || claude.atCancel === 'unknown'
+          ? "Claude's stop not observed"
+          : `Claude ${claude.atCancel}`;
     if (open && sig.inForce) {
       return {
         phase: 'paused',
         final: false,
-        text: `paused ${what}`,
-        reason: `${sig.reason}; the loop keeps its state`,
+        text: `paused ${what} · ${claudeNote}`,
+        reason: `${sig.reason}; the loop keeps its state${stop ? `; ${stopWords}` : ''}`,
       };
     }
     if (open) return { phase: 'not-taken', final: true, text: `pause did not take: ${sig.reason}`, reason: sig.reason };
+    const overNote = stop
+      ? `Claude stopped ✓ in ${took}`
+      : inTurn(claude.atCancel)
+        ? 'Claude did not stop while it lasted'
+        : claudeNote;
     if (early)
       return {
         phase: 'pause-over',
         final: true,
-        text: 'pause ended early',
-        reason: `${lost}; the loop is enforced again at its next Stop event`,
+        text: `pause ended early · ${overNote}`,
+        reason: `${lost}; the loop is enforced again at its next Stop event${stop ? `; ${stopWords}` : ''}`,
       };
     return {
       phase: 'pause-over',
       final: true,
-      text: 'pause over: loop enforced again',
-      reason: 'the 30 s signal expired; the loop kept its state and the Stop hook enforces it again',
+      text: `pause over: loop enforced again · ${overNote}`,
+      reason: `the 30 s signal expired; the loop kept its state and the Stop hook enforces it again${stop ? `; ${stopWords}` : ''}`,
     };
   }
 
@@ -144,26 +259,84 @@ export function judge(
     if (!still.some((w) => w.startsWith(`${m.mode} `))) still.push(`${m.mode} is enforced again (${m.detail})`);
   if (still.length > 0 && signal.form === 'autopilot' && !sig.inForce && sig.reason.includes('digest'))
     still.push(sig.reason);
-  if (open) {
-    return still.length === 0
-      ? {
-          phase: 'ended',
-          final: false,
-          text: `cancelled ✓ ${what}`,
-          reason: 'ended on disk; watching until the signal expires that nothing re-arms it',
-        }
-      : { phase: 'waiting', final: false, text: `not ended yet: ${still[0]}`, reason: still.join('; ') };
-  }
-  if (still.length === 0) {
+  if (still.length > 0)
+    return open
+      ? { phase: 'waiting', final: false, text: `not ended yet: ${still[0]}`, reason: still.join('; ') }
+      : { phase: 'not-taken', final: true, text: `cancel did not take: ${still[0]}`, reason: still.join('; ') };
+  const onDisk = open
+    ? 'ended on disk (the Stop hook, re-reading it, enforces none of these modes); watching until the signal expires that nothing re-arms it'
+    : 'ended on disk: the signal window is over, and the Stop hook (re-reading disk) no longer enforces any of these modes';
+  // Claude seen to stop after the signal, with the loop still ended: nothing is left to re-arm it.
+  if (stop)
+    return { phase: 'stopped', final: true, text: `stopped ✓ in ${took} ${what}`, reason: `${onDisk}; ${stopWords}` };
+  if (inTurn(claude.atCancel))
     return {
-      phase: 'cancelled',
-      final: true,
-      text: `cancelled ✓ ${what}`,
-      reason:
-        'verified: the signal window is over, and the Stop hook (re-reading disk) no longer enforces any of these modes',
+      phase: 'ended',
+      final: false,
+      text: `${what} ended on disk · Claude ${claude.status === 'waiting' ? 'waiting' : 'busy'}, not stopped yet`,
+      reason: `${onDisk}; ${who} was ${claude.atCancel} at the cancel: it stops when its turn ends and OMC's Stop hook lets it (omc-top marks ✓ when it sees that)`,
+    };
+  if (claude.atCancel === 'none' || claude.atCancel === 'unknown') {
+    const unseen =
+      claude.atCancel === 'none'
+        ? "no Claude process or transcript of this session can be seen, so Claude's stop was not observed"
+        : `${who} could not be checked (${claude.atCancel}), so its stop was not observed`;
+    return {
+      phase: open ? 'ended' : 'unobserved',
+      final: !open,
+      text: `${what} ended on disk · Claude's stop not observed`,
+      reason: `${onDisk}; ${unseen}`,
     };
   }
-  return { phase: 'not-taken', final: true, text: `cancel did not take: ${still[0]}`, reason: still.join('; ') };
+  // Not in a turn at the cancel (idle, exited, gone): nothing was running for the Stop hook to stop.
+  const was = claude.atCancel === 'idle' ? 'idle' : 'no longer running';
+  return {
+    phase: open ? 'ended' : 'cancelled',
+    final: !open,
+    text: `cancelled ✓ ${what} · Claude ${was}`,
+    reason: `${onDisk}; ${who} was ${claude.atCancel} at the cancel, not in a turn`,
+  };
+}
+
+/** Claude's side of a cancel in one line: a ✓ only for a stop omc-top saw. */
+export function claudeWords(c: ClaudeSide, requestedMs: number): string {
+  const who = c.pid !== null ? `Claude (pid ${c.pid})` : 'Claude';
+  if (c.stoppedMs !== null && c.seen !== null)
+    return `stopped ✓ in ${tookText(c.stoppedMs - requestedMs)}: ${SEEN_WORDS[c.seen]}`;
+  if (inTurn(c.atCancel))
+    return `${who} is ${c.status === 'waiting' ? 'waiting for the user' : 'busy'}: it stops when its turn ends and OMC's Stop hook lets it; its stop was not observed yet`;
+  if (c.atCancel === 'none')
+    return "no Claude process or transcript of this session can be seen: the loop ended on disk, Claude's stop was not observed";
+  if (c.atCancel === 'unknown') return `${who} could not be checked: its stop was not observed`;
+  return `${who} was ${c.atCancel === 'idle' ? 'idle' : c.atCancel} at the cancel: not in a turn, nothing to stop`;
+}
+
+/** Claude's side when the signal was written (what omc-top sees of it then). */
+export function claudeAtSignal(v: AgentView, requestedMs: number): ClaudeSide {
+  // First looked at just after the signal: a turn that ended since, or an exit since, means it was running
+  // when the signal was written (the status changed after it); the stop is then already seen.
+  const endedSince = stopSeenSince(v, requestedMs) !== null && v.status !== 'gone';
+  const atCancel: AgentStatus = endedSince ? 'busy' : v.status;
+  const side: ClaudeSide = { atCancel, pid: v.pid, status: v.status, stoppedMs: null, seen: null };
+  return followClaude(side, v, requestedMs);
+}
+
+/** Claude's side now: a stop, once seen, is kept (the first sign is the moment). */
+export function followClaude(side: ClaudeSide, v: AgentView, requestedMs: number): ClaudeSide {
+  let next = side;
+  if (v.status !== side.status || v.pid !== side.pid) next = { ...next, status: v.status, pid: v.pid ?? side.pid };
+  // The picture may lag the cancel by a registry read: a status that began before the signal says what
+  // Claude was really doing at the cancel.
+  if (next.stoppedMs === null && v.sinceMs !== null && v.sinceMs < requestedMs && v.status !== 'none') {
+    const was = v.status === 'gone' ? next.atCancel : v.status;
+    if (was !== next.atCancel && (inTurn(was) || inTurn(next.atCancel))) next = { ...next, atCancel: was };
+  }
+  // Only a process that was in a turn at the cancel can be seen to stop because of it.
+  if (next.stoppedMs === null && inTurn(next.atCancel)) {
+    const seen = stopSeenSince(v, requestedMs);
+    if (seen) next = { ...next, stoppedMs: seen.atMs, seen: seen.seen };
+  }
+  return next;
 }
 
 export class CancelTracker {
@@ -173,13 +346,31 @@ export class CancelTracker {
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
 
+  private unsubscribeAgent: (() => void) | null = null;
+
   constructor(
     private readonly root: string,
     private readonly clock: Clock,
     /** Disk changes worth a re-check (the sessions domain sees every state and signal file). */
     private readonly changes: Subscribable<unknown> | null,
     private readonly rules: JudgeRules = { rules: '5.5.0', projectDir: path.dirname(root) },
+    /** The sessions' Claude processes (null: none can be seen, as in the tracker's own tests). */
+    private readonly agent: AgentWatch | null = null,
   ) {}
+
+  private agentView(key: string): AgentView {
+    if (key === LEGACY_KEY || !this.agent) return NO_AGENT;
+    return this.agent.view(key) ?? NO_AGENT;
+  }
+
+  /** Claude's side at the cancel. */
+  private claudeAtCancel(key: string, requestedMs: number): ClaudeSide {
+    return claudeAtSignal(this.agentView(key), requestedMs);
+  }
+
+  private follow(side: ClaudeSide, v: AgentView, requestedMs: number): ClaudeSide {
+    return followClaude(side, v, requestedMs);
+  }
 
   subscribe = this.cell.subscribe;
   getSnapshot = this.cell.getSnapshot;
@@ -192,6 +383,7 @@ export class CancelTracker {
   track(result: CancelDone): TrackedCancel {
     const key = trackerKey(result.plan.request.sessionId);
     const now = this.clock();
+    const claude = this.claudeAtCancel(key, result.signal.requestedMs);
     const entry: TrackedCancel = {
       key,
       label: result.plan.label,
@@ -201,7 +393,8 @@ export class CancelTracker {
       expiresMs: result.signal.expiresMs,
       settledMs: null,
       result,
-      ...judge(this.root, result, now, this.rules),
+      claude,
+      ...judge(this.root, result, now, this.rules, claude),
     };
     if (entry.final) entry.settledMs = now;
     this.entries.set(key, entry);
@@ -216,9 +409,10 @@ export class CancelTracker {
     let changed = false;
     for (const [key, e] of this.entries) {
       if (e.final) continue;
-      const v = judge(this.root, e.result, now, this.rules);
-      if (v.phase !== e.phase || v.text !== e.text || v.final !== e.final) {
-        this.entries.set(key, { ...e, ...v, settledMs: v.final ? now : null });
+      const claude = this.follow(e.claude, this.agentView(key), e.requestedMs);
+      const v = judge(this.root, e.result, now, this.rules, claude);
+      if (v.phase !== e.phase || v.text !== e.text || v.final !== e.final || claude !== e.claude) {
+        this.entries.set(key, { ...e, ...v, claude, settledMs: v.final ? now : null });
         changed = true;
       }
     }
@@ -237,6 +431,8 @@ export class CancelTracker {
     this.timer = null;
     this.unsubscribe?.();
     this.unsubscribe = null;
+    this.unsubscribeAgent?.();
+    this.unsubscribeAgent = null;
   }
 
   private publish(): void {
@@ -251,11 +447,19 @@ export class CancelTracker {
     if (open.length === 0) {
       this.unsubscribe?.();
       this.unsubscribe = null;
+      this.unsubscribeAgent?.();
+      this.unsubscribeAgent = null;
       return;
     }
     if (!this.unsubscribe && this.changes) this.unsubscribe = this.changes.subscribe(() => this.evaluate());
-    const next = Math.min(...open.map((e) => e.expiresMs));
-    const delay = Math.max(0, next - this.clock()) + 5;
+    // Claude's stop can come long after the window (a 40 s tool call): the claude domain's changes tell.
+    if (!this.unsubscribeAgent && this.agent) this.unsubscribeAgent = this.agent.subscribe(() => this.evaluate());
+    const now = this.clock();
+    // Only a window still to close needs the clock; after it, Claude's changes and the disk's drive the verdict.
+    const pending = open.map((e) => e.expiresMs).filter((t) => t > now);
+    if (pending.length === 0) return;
+    const next = Math.min(...pending);
+    const delay = Math.max(0, next - now) + 5;
     this.timer = setTimeout(
       () => {
         this.timer = null;

@@ -3,7 +3,7 @@
  * iteration took, when the loop would reach max_iterations at that pace, and
  * two stall badges. Pure functions of facts and the mode's state.
  */
-import { tokenTotal, type TranscriptFacts } from './transcript-facts.js';
+import { tokenTotal, type IterationFacts, type TranscriptFacts } from './transcript-facts.js';
 
 export interface LoopAnalytics {
   /** Seconds between consecutive iteration starts, oldest first (the last 12), for a sparkline. */
@@ -28,10 +28,15 @@ export function burnRate(facts: TranscriptFacts, now: number): number | null {
   return Math.round((sum / span) * 60_000);
 }
 
+/**
+ * `dead`: no process runs the session any more (gone, exited): it burns nothing and reaches nothing, so
+ * there is no burn rate and no ETA, whatever its last ten minutes looked like.
+ */
 export function loopAnalytics(
   facts: TranscriptFacts,
   loop: { iteration: number | null; max: number | null } | null,
   now: number,
+  dead = false,
 ): LoopAnalytics {
   const starts = facts.iterations.filter((i) => i.iteration !== null && i.startedMs !== null);
   const secs: number[] = [];
@@ -41,7 +46,7 @@ export function loopAnalytics(
   }
   const recent = secs.slice(-5);
   let etaMs: number | null = null;
-  if (loop?.iteration != null && loop.max != null && recent.length > 0 && loop.max >= loop.iteration) {
+  if (!dead && loop?.iteration != null && loop.max != null && recent.length > 0 && loop.max >= loop.iteration) {
     const mean = recent.reduce((a, b) => a + b, 0) / recent.length;
     etaMs = Math.round(now + mean * 1000 * (loop.max - loop.iteration));
   }
@@ -52,11 +57,27 @@ export function loopAnalytics(
     etaMs,
     noFileIn3: last3.length === 3 && last3.every((i) => i.filesWritten === 0),
     sameError3: errs.length === 3 && errs.every((e) => e === errs[0]) ? (errs[0] as string) : null,
-    burnPerMin: burnRate(facts, now),
+    burnPerMin: dead ? null : burnRate(facts, now),
   };
 }
 
 /** Tokens spent in each recent iteration (total of all four kinds). */
 export function tokensPerIteration(facts: TranscriptFacts): { iteration: number | null; tokens: number }[] {
   return facts.iterations.map((i) => ({ iteration: i.iteration, tokens: tokenTotal(i.tokens) }));
+}
+
+/**
+ * The iterations with OMC's numbers: before any Stop-hook block the transcript cannot number the work, but
+ * a loop whose state says iteration 1 is in its first iteration (OMC's ralph starts at 1; its first block
+ * says "ITERATION 2"). Once a block arrived the transcript numbers the work before it itself.
+ */
+export function numberedIterations(
+  facts: TranscriptFacts,
+  loop: { iteration: number | null } | null,
+): IterationFacts[] {
+  const its = facts.iterations;
+  const first = its[0];
+  if (its.length === 1 && first && first.iteration === null && loop?.iteration === 1)
+    return [{ ...first, iteration: 1 }];
+  return its;
 }

@@ -1,11 +1,13 @@
 /**
  * What needs the user, from the join of OMC's state and the Claude process:
  * an orphaned loop (OMC would enforce it, no live CLI has the session), a
- * permission prompt, or a CLI idle while its loop is active, with the reason
- * the facts support.
+ * permission prompt or question (with the call it is about and where the
+ * session runs), or a CLI idle while its loop is active, with the reason the
+ * facts support.
  */
 import type { SessionView } from '../sessions/model.js';
-import type { ProcessView } from './model.js';
+import { clockHm, waitingFact, whereText } from './life.js';
+import type { ProcessView, WaitingFact } from './model.js';
 import type { TranscriptFacts } from './transcript-facts.js';
 
 export type AttentionKind = 'orphaned-loop' | 'waiting-for-you' | 'idle-while-active';
@@ -15,6 +17,29 @@ export interface AttentionFact {
   kind: AttentionKind;
   reason: IdleReason | null;
   text: string;
+  /**
+   * One line for a notification: the session by the names a user finds it by (Claude's name, the tmux
+   * window; the short id when neither is known), what it needs, and the key that acts.
+   */
+  notice: string;
+  /** waiting-for-you: what is waited on and where (the same fact the claude snapshot carries). */
+  waiting?: WaitingFact;
+}
+
+/** "proj-87 (tmux main:2 claude)", else the session id's first 8 characters. */
+export function sessionLabel(s: SessionView, proc: ProcessView | null): string {
+  const id = s.id.length > 12 ? s.id.slice(0, 8) : s.id;
+  const name = proc?.name ?? id;
+  return proc?.tmuxWhere ? `${name} (tmux ${proc.tmuxWhere})` : name;
+}
+
+/** What a waiting process asks, in a notification's words. */
+function asks(w: WaitingFact): string {
+  const call = w.call ? `${w.call.name}${w.call.arg ? ` ${w.call.arg}` : ''}` : null;
+  const more = w.more > 0 ? ` (+${w.more} more)` : '';
+  if (w.for === 'permission prompt') return call ? `asks permission: ${call}${more}` : 'asks permission';
+  if (w.for === 'input needed') return w.call?.arg ? `asks: ${w.call.arg}` : 'asks a question';
+  return call ? `waits (${w.for}): ${call}${more}` : `waits (${w.for})`;
 }
 
 /** A mode OMC's Stop hook would keep enforcing (held now, or only paused at this Stop). */
@@ -22,21 +47,41 @@ export function activeLoop(s: SessionView) {
   return s.modes.find((m) => m.enforced || m.status === 'paused') ?? null;
 }
 
+/** "pid 7 is gone" / "pid 7 exited at 14:02" / "exited at 14:02" (by the transcript's own exit figures). */
+function endOfProcess(proc: ProcessView | null, facts: TranscriptFacts | null): string | null {
+  if (proc?.status === 'gone') return `its Claude process (pid ${proc.pid}) is gone`;
+  if (proc?.status === 'exited')
+    return `its Claude process (pid ${proc.pid}) exited${proc.since !== null ? ` at ${clockHm(proc.since)}` : ''}`;
+  if ((!proc || proc.status === 'unknown') && facts?.exit)
+    return `its Claude process exited${facts.exit.endMs !== null ? ` at ${clockHm(facts.exit.endMs)}` : ''} (Claude Code's exit figures end its transcript)`;
+  return null;
+}
+
 export function attentionFor(s: SessionView, proc: ProcessView | null, facts: TranscriptFacts | null): AttentionFact[] {
   const out: AttentionFact[] = [];
   const loop = activeLoop(s);
-  if (proc?.status === 'waiting')
+  const waiting = waitingFact(proc, facts);
+  const label = sessionLabel(s, proc);
+  if (waiting) {
+    const where = whereText(proc);
     out.push({
       kind: 'waiting-for-you',
       reason: null,
-      text: `Claude is waiting for you: ${proc.waitingFor ?? 'a prompt'}`,
+      text: `Claude is waiting for you: ${waiting.text}${where ? ` (${where})` : ''}`,
+      notice: `${label} ${asks(waiting)} · J jumps there`,
+      waiting,
     });
-  if (loop && proc?.status === 'gone')
+  }
+  const ended = loop ? endOfProcess(proc, facts) : null;
+  if (loop && ended) {
+    const where = whereText(proc);
     out.push({
       kind: 'orphaned-loop',
       reason: null,
-      text: `orphaned ${loop.mode}: its Claude process (pid ${proc.pid}) is gone; cancel cleans it up`,
+      text: `orphaned ${loop.mode}: ${ended}${where ? ` (${where})` : ''}; cancel cleans it up`,
+      notice: `${label}: ${loop.mode} orphaned, its Claude ${proc?.status === 'gone' ? 'is gone' : 'exited'} · c cleans up${proc?.tmux ? ', J to its pane' : ''}`,
     });
+  }
   if (loop && proc?.status === 'idle') {
     let reason: IdleReason = 'hook-did-not-block';
     let text = `Claude is idle while ${loop.mode} is active: the Stop hook did not block this turn`;
@@ -47,7 +92,12 @@ export function attentionFor(s: SessionView, proc: ProcessView | null, facts: Tr
       reason = 'one-iteration-per-turn';
       text = `${loop.mode} advances once per prompt: OMC's Stop hook does not block again while stop_hook_active is true`;
     }
-    out.push({ kind: 'idle-while-active', reason, text });
+    out.push({
+      kind: 'idle-while-active',
+      reason,
+      text,
+      notice: `${label}: Claude idle while ${loop.mode} is active · ${reason === 'one-iteration-per-turn' ? 'a prompt runs the next iteration' : 'Enter shows why'}, c ends it`,
+    });
   }
   return out;
 }

@@ -6,8 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { statSync } from '../../io/safe-fs/index.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import type { SessionsDomain } from '../sessions/domain.js';
+import { compareSessions } from '../sessions/derive.js';
+import { deltaSince, type SessionView, type SessionsSnapshot } from '../sessions/model.js';
 import type { Clock, Domain, Problem } from '../types.js';
 import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';
 import type { ClaudeSessionView, ClaudeSnapshot, ProcessView } from './model.js';
@@ -16,6 +19,8 @@ import { readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
 import { installForProcess, type OmcInstall } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
+import { waitingFact } from './life.js';
+import { asyncLister, syncLister, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
 import { SubagentTracker } from './subagents.js';
 
 /** How often live pids are re-checked: a SIGKILL changes no file, so only this notices it. */
@@ -24,6 +29,8 @@ export const LIVENESS_MS = 2_000;
 export const SLICE_BYTES = 4 * 1024 * 1024;
 /** Transcripts tracked at most (the newest sessions first). */
 export const MAX_TRANSCRIPTS = 500;
+/** Processes omc-top saw exit, remembered at most (the oldest forgotten first). */
+export const MAX_DEPARTED = 2000;
 
 export interface ClaudeDomainOptions {
   config: ClaudeConfigDir;
@@ -35,6 +42,10 @@ export interface ClaudeDomainOptions {
   /** false: the registry only (`status`: whether a Claude process waits, idles or died, not what it said). */
   transcripts?: boolean;
   probe?: LivenessProbe;
+  /** Lists tmux's windows (to name the registry's `session:@window`); default: the tmux of `env`. */
+  tmux?: WindowLister;
+  /** Where $TMUX is read for the default lister. */
+  env?: NodeJS.ProcessEnv;
   /**
    * Sessions the run history names (ended runs whose state is gone): their transcripts are followed too, in
    * the project directory, so a run's cost is known after its session ended (store/cost/rollup.ts).
@@ -65,11 +76,21 @@ export class ClaudeDomain implements Domain {
   private registryMissing = true;
   private readers = new Map<string, TranscriptReader>();
   private goneSince = new Map<string, number>();
+  /** The last view of each process whose registry entry omc-top saw removed (by session id). */
+  private departed = new Map<string, ProcessView>();
+  private readonly tmuxNames: TmuxNames;
   private watchers = new Map<string, fs.FSWatcher>();
   /** The readers' directories (sessions by directory), kept until the set of readers changes. */
   private readerDirs: Map<string, Set<string>> | null = null;
   /** Every directory in `readerDirs` has its watch: the tick has no watch to retry. */
   private allDirsWatched = false;
+  /**
+   * When some transcript directory is missing (a project Claude Code has not written to yet): `projects/`'s
+   * change time at the last try. Every transcript directory is an entry of `projects/`, so none can have appeared
+   * while that time stays the same: the tick stats one directory instead of trying a watch per missing one
+   * (an exception each, every 2 s, per project of a fleet).
+   */
+  private projectsTried: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private catchUp: NodeJS.Immediate | null = null;
   /** Transcripts with unread bytes left by a slice that ran out of budget. */
@@ -89,6 +110,13 @@ export class ClaudeDomain implements Domain {
     this.live = opts.live ?? true;
     this.probe = opts.probe ?? systemProbe();
     this.cell = new SnapshotCell(EMPTY(opts.config));
+    const env = opts.env ?? process.env;
+    // A listing that names windows differently re-judges (the views carry the names) and republishes.
+    this.tmuxNames = new TmuxNames(opts.tmux ?? (this.live ? asyncLister(env) : syncLister(env)), this.clock, () => {
+      if (this.disposed) return;
+      this.judgeAll();
+      this.publish();
+    });
     this.subagents = new SubagentTracker(this.dir, this.live, (sid) => {
       if (!this.disposed && this.readers.has(sid)) this.readTranscripts(new Set([sid]));
     });
@@ -102,6 +130,8 @@ export class ClaudeDomain implements Domain {
    * one-shot: the runs domain scans after this one, so its first list arrives here.
    */
   historyChanged = (): void => {
+    // The sessions' delta says nothing about the history: judge the wanted transcripts again.
+    this.wantedFrom = null;
     this.syncTranscripts(false);
   };
   /** Problems with Claude Code's files. What needs the user (a prompt, an orphaned loop) is the attention model's. */
@@ -129,8 +159,11 @@ export class ClaudeDomain implements Domain {
       r.missing === this.registryMissing &&
       r.problems.length === 0 &&
       this.registryProblems.length === 0;
+    this.noteDepartures(r.entries);
     this.entries = r.entries;
     this.registryMissing = r.missing;
+    this.tmuxNames.want(r.entries.flatMap((e) => (e.tmux ? [e.tmux] : [])));
+    this.probe.holds?.retain(new Set(r.entries.map((e) => e.pid)));
     const moved = this.judgeAll();
     this.findInstalls();
     this.registryProblems = r.problems.map((p) => ({
@@ -181,17 +214,51 @@ export class ClaudeDomain implements Domain {
     this.opts.sessions.setStopFacts(facts);
   }
 
+  /**
+   * Entries that were there at the last read and are not now: the CLI removes its entry on a clean exit
+   * (a SIGKILL leaves it). Their last view is kept as "exited" (or still "gone" when it was already).
+   */
+  private noteDepartures(next: readonly RegistryEntry[]): void {
+    if (this.entries.length === 0) return;
+    const still = new Set(next.map((e) => e.rel));
+    const now = this.clock();
+    for (const e of this.entries) {
+      if (still.has(e.rel)) continue;
+      const last = this.procViews.get(e.sessionId);
+      if (!last || last.pid !== e.pid) continue;
+      const gone = last.status === 'gone';
+      this.departed.delete(e.sessionId);
+      this.departed.set(e.sessionId, {
+        ...last,
+        status: gone ? 'gone' : 'exited',
+        since: gone ? last.since : now,
+        reason: gone
+          ? last.reason
+          : `pid ${e.pid} exited (omc-top saw its registry entry removed, as the CLI does on a clean exit)`,
+        waitingFor: null,
+      });
+      if (this.departed.size > MAX_DEPARTED) this.departed.delete(this.departed.keys().next().value as string);
+    }
+  }
+
   /** Which transcripts to follow: every registered session, and every OMC session of this project. */
   private wantedTranscripts(): Map<string, string> {
     const want = new Map<string, string>();
     if (this.opts.transcripts === false) return want;
     for (const e of this.entries) if (e.cwd) want.set(e.sessionId, transcriptRel(e.cwd, e.sessionId));
-    const omc = this.opts.sessions.getSnapshot().sessions;
-    for (const s of omc) {
+    // An exited process's transcript holds its final figures (written as it exited).
+    for (const [sid, p] of this.departed)
+      if (p.cwd && !want.has(sid) && want.size < MAX_TRANSCRIPTS) want.set(sid, transcriptRel(p.cwd, sid));
+    const snap = this.opts.sessions.getSnapshot();
+    let boundary: SessionView | null = null;
+    for (const s of snap.sessions) {
       if (s.kind !== 'session' || want.has(s.id)) continue;
-      const cwd = s.cwd ?? this.opts.projectDir;
-      if (cwd && path.isAbsolute(cwd)) want.set(s.id, transcriptRel(cwd, s.id));
-      if (want.size >= MAX_TRANSCRIPTS) break;
+      const rel = this.omcTranscriptRel(s);
+      if (rel) want.set(s.id, rel);
+      if (want.size >= MAX_TRANSCRIPTS) {
+        boundary = s;
+        break;
+      }
     }
     const dir = this.opts.projectDir;
     if (this.opts.history && dir && path.isAbsolute(dir))
@@ -199,12 +266,47 @@ export class ClaudeDomain implements Domain {
         if (want.size >= MAX_TRANSCRIPTS) break;
         if (!want.has(sid)) want.set(sid, transcriptRel(dir, sid));
       }
+    this.wantedFrom = { snap, boundary };
     return want;
+  }
+
+  private omcTranscriptRel(s: SessionView): string | null {
+    const cwd = s.cwd ?? this.opts.projectDir;
+    return cwd && path.isAbsolute(cwd) ? transcriptRel(cwd, s.id) : null;
+  }
+
+  /** The sessions snapshot the wanted transcripts were last judged on, and the last OMC session the cap let in. */
+  private wantedFrom: { snap: SessionsSnapshot; boundary: SessionView | null } | null = null;
+
+  /**
+   * After an OMC state change: whether the sessions' delta leaves the wanted transcripts as they are, so a change
+   * costs that change and not a pass over the first MAX_TRANSCRIPTS sessions. It does when every changed session
+   * keeps its transcript (or stays past the cap), and no session that went had one; anything else, judge again.
+   */
+  private wantedStillHold(): boolean {
+    const w = this.wantedFrom;
+    const snap = this.opts.sessions.getSnapshot();
+    const delta = w ? deltaSince(w.snap, snap) : null;
+    if (!w || !delta) return false;
+    const { boundary } = w;
+    for (const v of delta.removed) if (this.readers.has(v.id) || v === boundary) return false;
+    for (const v of delta.changed) {
+      if (v.kind !== 'session') continue; // the session-less row has no transcript
+      if (boundary && v.id === boundary.id) return false;
+      const rel = this.omcTranscriptRel(v);
+      const had = this.readers.get(v.id)?.rel;
+      // Past the cap before and after: still not followed.
+      if (boundary && had === undefined && compareSessions(v, boundary) > 0) continue;
+      if (had === undefined || had !== rel || (boundary && compareSessions(v, boundary) > 0)) return false;
+    }
+    this.wantedFrom = { snap, boundary };
+    return true;
   }
 
   /** `fullRead`: re-read every transcript (scans, registry changes), not only newly wanted ones. */
   private syncTranscripts(fullRead = true): void {
     if (this.disposed) return;
+    if (!fullRead && this.live && this.wantedStillHold()) return;
     const want = this.wantedTranscripts();
     let removed = false;
     for (const [sid, r] of this.readers)
@@ -263,7 +365,27 @@ export class ClaudeDomain implements Domain {
       });
   }
 
+  /**
+   * The view of each registered process last judged running, while its /proc entry is held open: the liveness
+   * tick asks such a process with one read of that descriptor and keeps its view (nothing read by path, nothing
+   * parsed or allocated), so an idle tick costs one system call per process. The entry objects are the
+   * registry's last read: a registry event brings new ones, judged afresh.
+   */
+  private readonly runningViews = new WeakMap<RegistryEntry, ProcessView>();
+
   private processView(e: RegistryEntry): ProcessView {
+    const kept = this.runningViews.get(e);
+    if (kept && e.procStart !== null && this.probe.holds?.stillRunning(e.pid, e.procStart) === true) return kept;
+    const view = this.judgedView(e);
+    // Held only once seen running with the start the entry records (checked again on the held descriptor): from
+    // then on the verdict depends on the entry alone until that process is gone.
+    if (view.status !== 'gone' && e.procStart !== null && this.probe.holds?.hold(e.pid, e.procStart))
+      this.runningViews.set(e, view);
+    else this.runningViews.delete(e);
+    return view;
+  }
+
+  private judgedView(e: RegistryEntry): ProcessView {
     const v = judgeProcess(e, this.probe);
     let since = e.statusUpdatedAt ?? e.updatedAt ?? e.startedAt ?? e.mtimeMs;
     const key = `${e.pid}:${e.procStart}`;
@@ -282,6 +404,8 @@ export class ClaudeDomain implements Domain {
       kind: e.kind,
       name: e.name,
       tmux: e.tmux,
+      messagingSocketPath: e.messagingSocketPath,
+      tmuxWhere: tmuxWhere(e.tmux, this.tmuxNames.current()),
       cwd: e.cwd,
       waitingFor: e.waitingFor,
       procStart: e.procStart,
@@ -308,13 +432,25 @@ export class ClaudeDomain implements Domain {
         continue;
       by.set(e.sessionId, pv);
     }
+    // A session whose process exited, unless another process of it (a resume) is registered now.
+    for (const [sid, pv] of this.departed) {
+      if (by.has(sid)) continue;
+      by.set(sid, { ...pv, tmuxWhere: tmuxWhere(pv.tmux, this.tmuxNames.current()) });
+    }
     const prev = this.procViews;
     this.procViews = by;
     if (prev.size !== by.size) return true;
     for (const [sid, pv] of by) {
       const old = prev.get(sid);
       // What the probe and the clock can move between two registry reads; the rest comes from the entry.
-      if (!old || old.status !== pv.status || old.reason !== pv.reason || old.since !== pv.since || old.pid !== pv.pid)
+      if (
+        !old ||
+        old.status !== pv.status ||
+        old.reason !== pv.reason ||
+        old.since !== pv.since ||
+        old.pid !== pv.pid ||
+        old.tmuxWhere !== pv.tmuxWhere
+      )
         return true;
     }
     return false;
@@ -323,12 +459,13 @@ export class ClaudeDomain implements Domain {
   private publish(): void {
     this.pushStopFacts();
     const by = new Map<string, ClaudeSessionView>();
-    for (const [sid, pv] of this.procViews) by.set(sid, { sessionId: sid, process: pv, transcript: null });
+    for (const [sid, pv] of this.procViews)
+      by.set(sid, { sessionId: sid, process: pv, transcript: null, waiting: null });
     const problems = [...this.registryProblems];
     for (const [sid, r] of this.readers) {
       const st = r.state();
       if (st.size === 0 && st.offset === 0 && st.facts.lastLineMs === null && st.problem === null) continue;
-      const cur = by.get(sid) ?? { sessionId: sid, process: null, transcript: null };
+      const cur = by.get(sid) ?? { sessionId: sid, process: null, transcript: null, waiting: null };
       by.set(sid, {
         ...cur,
         transcript: {
@@ -342,6 +479,9 @@ export class ClaudeDomain implements Domain {
       });
       if (st.problem) problems.push({ path: `${this.label}/${r.rel}`, message: st.problem, severity: 'warning' });
     }
+    for (const [sid, v] of by)
+      if (v.process?.status === 'waiting')
+        by.set(sid, { ...v, waiting: waitingFact(v.process, v.transcript?.facts ?? null) });
     // Republish only on change: the liveness timer runs every 2 s and must not repaint an idle screen.
     const key = [...by.values()]
       .map((v) => {
@@ -349,7 +489,7 @@ export class ClaudeDomain implements Domain {
         const rv = v.transcript
           ? `${this.readers.get(v.sessionId)?.version}.${this.subagents.version(v.sessionId)}`
           : -1;
-        return `${v.sessionId}|${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${rv}`;
+        return `${v.sessionId}|${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmuxWhere}|${rv}`;
       })
       .join('\n')
       .concat('#', problems.map((p) => p.path + p.message).join('\n'), String(this.registryMissing));
@@ -359,7 +499,7 @@ export class ClaudeDomain implements Domain {
     const kept = new Map<string, { key: string; view: ClaudeSessionView }>();
     for (const [sid, v] of by) {
       const p = v.process;
-      const k = `${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmux}|${p?.name}|${v.transcript ? `${this.readers.get(sid)?.version}.${this.subagents.version(sid)}` : -1}|${v.transcript?.problem}`;
+      const k = `${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmux}|${p?.tmuxWhere}|${p?.name}|${v.transcript ? `${this.readers.get(sid)?.version}.${this.subagents.version(sid)}` : -1}|${v.transcript?.problem}`;
       const prev = this.viewCache.get(sid);
       if (prev && prev.key === k) by.set(sid, prev.view);
       kept.set(sid, prev && prev.key === k ? prev : { key: k, view: v });
@@ -411,11 +551,25 @@ export class ClaudeDomain implements Domain {
     // moved. Transcripts are not looked at (their directory watches announce growth), nor are the readers'
     // directories walked unless one of them still lacks its watch.
     this.watchProjectDirs();
+    if (this.heldStillRunning()) return;
     if (this.judgeAll()) this.publish();
+  }
+
+  /** Every registered process was judged running and its held descriptor says it still is: nothing can have moved. */
+  private heldStillRunning(): boolean {
+    const holds = this.probe.holds;
+    if (!holds) return false;
+    for (const e of this.entries)
+      if (!this.runningViews.has(e) || e.procStart === null || holds.stillRunning(e.pid, e.procStart) !== true)
+        return false;
+    return true;
   }
 
   private watchProjectDirs(): void {
     if (this.readerDirs && this.allDirsWatched) return;
+    const projects = statSync(this.dir, 'projects')?.ctimeMs ?? -1;
+    if (this.readerDirs && projects === this.projectsTried) return;
+    this.projectsTried = projects;
     let dirs = this.readerDirs;
     if (!dirs) {
       dirs = new Map<string, Set<string>>();
@@ -454,6 +608,7 @@ export class ClaudeDomain implements Domain {
         w.close();
         this.watchers.delete(rel);
         this.allDirsWatched = false; // the tick sets it up again
+        this.projectsTried = null;
       });
       this.watchers.set(rel, w);
       return true;
@@ -464,6 +619,7 @@ export class ClaudeDomain implements Domain {
 
   dispose(): void {
     this.disposed = true;
+    this.probe.holds?.retain(new Set());
     this.subagents.dispose();
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
@@ -473,5 +629,5 @@ export class ClaudeDomain implements Domain {
   }
 }
 
-const RANK: Record<string, number> = { waiting: 0, busy: 0, idle: 0, unknown: 1, gone: 2 };
+const RANK: Record<string, number> = { waiting: 0, busy: 0, idle: 0, unknown: 1, gone: 2, exited: 2 };
 const rankOf = (p: ProcessView) => RANK[p.status] ?? 3;

@@ -7,15 +7,17 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { ProcessView } from './model.js';
+import { splitTmuxField } from './tmux-names.js';
+import { SYNC_KILL } from '../../io/child-end.js';
 
 export type JumpPlan =
-  { ok: true; pane: string; via: 'registry' | 'tty'; argv: string[] } | { ok: false; reason: string };
+  { ok: true; pane: string; via: 'registry' | 'tty' | 'pane-left'; argv: string[] } | { ok: false; reason: string };
 
 type Run = (args: string[]) => { status: number | null; stdout: string };
 const tmuxRunner =
   (socket: string): Run =>
   (args) => {
-    const r = spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 3000 });
+    const r = spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', timeout: 3000, killSignal: SYNC_KILL });
     return { status: r.status, stdout: r.stdout ?? '' };
   };
 
@@ -32,12 +34,31 @@ export function ttyOf(pid: number): string | null {
   return null;
 }
 
+/**
+ * A process that is gone (killed) or exited has no terminal to match, but the pane it ran in may still be
+ * open: that is where the user resumes the session. The registry's pane is trusted only when it still sits
+ * in the window and session the registry names (pane ids repeat across tmux servers and are reused).
+ */
+function planLeftPane(p: ProcessView, socket: string, tmux: Run): JumpPlan {
+  const dead = p.status === 'gone' ? `pid ${p.pid} is gone` : `pid ${p.pid} exited`;
+  const f = p.tmux ? splitTmuxField(p.tmux) : null;
+  if (!f) return { ok: false, reason: `${dead} and the registry names no tmux pane: there is no pane to jump to` };
+  const r = tmux(['display-message', '-p', '-t', f.pane, '#{session_name}\t#{window_id}']);
+  const [session, window] = r.stdout.trim().split('\t');
+  if (r.status !== 0 || session !== f.session || window !== f.window)
+    return {
+      ok: false,
+      reason: `${dead} and its pane ${f.pane} (${f.session}:${f.window}) is closed or not on tmux server ${socket}`,
+    };
+  return { ok: true, pane: f.pane, via: 'pane-left', argv: ['tmux', '-S', socket, 'switch-client', '-t', f.pane] };
+}
+
 export function planJump(p: ProcessView, env: NodeJS.ProcessEnv = process.env, run?: Run): JumpPlan {
-  if (p.status === 'gone') return { ok: false, reason: `pid ${p.pid} is gone: there is no pane to jump to` };
   const tmuxEnv = env.TMUX;
   if (!tmuxEnv) return { ok: false, reason: 'not in tmux: run omc-top inside tmux to jump to a pane' };
   const socket = tmuxEnv.split(',')[0] as string;
   const tmux = run ?? tmuxRunner(socket);
+  if (p.status === 'gone' || p.status === 'exited') return planLeftPane(p, socket, tmux);
   const tty = ttyOf(p.pid);
   const argv = (pane: string) => ['tmux', '-S', socket, 'switch-client', '-t', pane];
   const paneId = p.tmux ? (/%\d+$/.exec(p.tmux)?.[0] ?? null) : null;
@@ -69,6 +90,6 @@ export function planJump(p: ProcessView, env: NodeJS.ProcessEnv = process.env, r
 export function executeJump(plan: JumpPlan): string | null {
   if (!plan.ok) return plan.reason;
   const [cmd, ...args] = plan.argv as [string, ...string[]];
-  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 3000 });
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 3000, killSignal: SYNC_KILL });
   return r.status === 0 ? null : `tmux said: ${(r.stderr ?? '').trim() || `exit ${r.status}`}`;
 }

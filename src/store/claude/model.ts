@@ -2,7 +2,7 @@
 import type { Problem } from '../types.js';
 import type { ProcessStatus } from './process-status.js';
 import type { SubagentsSummary } from './subagents.js';
-import type { TranscriptFacts } from './transcript-facts.js';
+import type { ToolCall, TranscriptFacts } from './transcript-facts.js';
 
 export interface ProcessView {
   pid: number;
@@ -14,8 +14,14 @@ export interface ProcessView {
   entrypoint: string | null;
   version: string | null;
   kind: string | null;
+  /** Claude Code's name for the session (registry `name`: derived "proj-87", or the user's /rename). */
   name: string | null;
+  /** The registry's "session:@window.%pane" when the CLI runs under tmux. */
   tmux: string | null;
+  /** The session's inbox socket (registry `messagingSocketPath`); null or absent when none is registered. */
+  messagingSocketPath?: string | null;
+  /** The same place in names ("main:2 claude") when tmux could tell, else the registry's text; null outside tmux. */
+  tmuxWhere: string | null;
   cwd: string | null;
   waitingFor: string | null;
   procStart: string | null;
@@ -37,10 +43,34 @@ export interface TranscriptView {
   problem: string | null;
 }
 
+/** What a waiting Claude process waits on, and where to answer it. */
+export interface WaitingFact {
+  /** The registry's words ("permission prompt", "input needed", …). */
+  for: string;
+  /** When it began waiting (the registry's statusUpdatedAt). */
+  sinceMs: number | null;
+  /** The tool call without a result that the dialog is about; null when the transcript shows none. */
+  call: ToolCall | null;
+  /** Further calls without a result. */
+  more: number;
+  /** Claude Code's name for the session. */
+  name: string | null;
+  /** tmux session:window (ProcessView.tmuxWhere). */
+  where: string | null;
+  /** One line: `permission prompt: Bash rm -rf ./cache`. */
+  text: string;
+}
+
 export interface ClaudeSessionView {
   sessionId: string;
+  /**
+   * The session's Claude process. `status: "exited"` when omc-top saw its registry entry go (a clean exit):
+   * the last entry's fields, `since` = when. Never set for a process omc-top did not see.
+   */
   process: ProcessView | null;
   transcript: TranscriptView | null;
+  /** Set while the process waits for the user. */
+  waiting: WaitingFact | null;
 }
 
 export interface ClaudeSnapshot {

@@ -8,10 +8,14 @@
  */
 import fs from 'node:fs';
 import { readTextSync } from '../../io/safe-fs/index.js';
-import { processStartIdentity, type StartIdentity } from '../../io/process-start.js';
+import { ProcessHolds, processStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import type { RegistryEntry } from './registry.js';
 
-export type ProcessStatus = 'busy' | 'idle' | 'waiting' | 'gone' | 'unknown';
+/**
+ * `gone`: the registry entry is there but its process is not (SIGKILL); `exited`: omc-top saw the entry
+ * removed (the CLI removes it on a clean exit), or the transcript ends with Claude Code's exit figures.
+ */
+export type ProcessStatus = 'busy' | 'idle' | 'waiting' | 'gone' | 'exited' | 'unknown';
 
 export interface ProcessVerdict {
   status: ProcessStatus;
@@ -35,9 +39,15 @@ export function ownPidDomain(): string | null {
 export interface LivenessProbe {
   startIdentity(pid: number): StartIdentity;
   pidDomain: string | null;
+  /** Processes seen running, held open so that asking again is one read (absent: every check reads by path). */
+  holds?: ProcessHolds;
 }
 
-export const systemProbe = (): LivenessProbe => ({ startIdentity: processStartIdentity, pidDomain: ownPidDomain() });
+export const systemProbe = (): LivenessProbe => ({
+  startIdentity: processStartIdentity,
+  pidDomain: ownPidDomain(),
+  holds: new ProcessHolds(),
+});
 
 export function judgeProcess(e: RegistryEntry, probe: LivenessProbe): ProcessVerdict {
   // A pid from another machine or pid namespace names some other process here.

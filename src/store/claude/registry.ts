@@ -34,6 +34,8 @@ export interface RegistryEntry {
   name: string | null;
   /** "session:@window.%pane" when the CLI runs under tmux. */
   tmux: string | null;
+  /** The session's inbox socket (Claude Code ≥ 2.1.224): notes from other processes go in here. */
+  messagingSocketPath: string | null;
   mtimeMs: number;
 }
 
@@ -78,6 +80,14 @@ export function parseRegistryEntry(rel: string, value: unknown, mtimeMs: number)
       updatedAt: epoch(v.updatedAt),
       name: text(v.name, 120),
       tmux: typeof v.tmux === 'string' && /^[^\s:]{1,200}:@\d+\.%\d+$/.test(v.tmux) ? cleanLine(v.tmux) : null,
+      // Connected to, so kept exact: an absolute path with nothing a terminal or a shell would read differently.
+      messagingSocketPath:
+        typeof v.messagingSocketPath === 'string' &&
+        v.messagingSocketPath.startsWith('/') &&
+        v.messagingSocketPath.length <= 4096 &&
+        cleanLine(v.messagingSocketPath) === v.messagingSocketPath
+          ? v.messagingSocketPath
+          : null,
       mtimeMs,
     },
   };

@@ -4,10 +4,11 @@
  * peek facts, attention and analytics (additive).
  */
 import type { SessionView } from '../sessions/model.js';
-import { loopAnalytics } from './analytics.js';
+import { loopAnalytics, numberedIterations } from './analytics.js';
 import { activeLoop, attentionFor } from './attention.js';
+import { isDead, lifeOf } from './life.js';
 import type { ClaudeSnapshot } from './model.js';
-import type { TranscriptFacts } from './transcript-facts.js';
+import type { ToolCall, TranscriptFacts } from './transcript-facts.js';
 
 const iso = (ms: number | null) => (ms === null || !Number.isFinite(ms) ? null : new Date(ms).toISOString());
 
@@ -17,6 +18,7 @@ export function sessionJsonExtras(s: SessionView, snap: ClaudeSnapshot, now: num
   const t = c?.transcript ?? null;
   const f = t?.facts ?? null;
   const loop = activeLoop(s);
+  const life = lifeOf(c);
   return {
     process: p && {
       pid: p.pid,
@@ -25,6 +27,8 @@ export function sessionJsonExtras(s: SessionView, snap: ClaudeSnapshot, now: num
       entrypoint: p.entrypoint,
       version: p.version,
     },
+    // The process's life from everything known (a clean exit read from the transcript too); null = nothing known.
+    life: c ? { status: life.status, since: iso(life.sinceMs) } : null,
     tokens: f && {
       input: f.tokens.input,
       output: f.tokens.output,
@@ -37,6 +41,7 @@ export function sessionJsonExtras(s: SessionView, snap: ClaudeSnapshot, now: num
             reason: p.reason,
             name: p.name,
             tmux: p.tmux,
+            tmux_where: p.tmuxWhere,
             kind: p.kind,
             waiting_for: p.waitingFor,
             registry: `${snap.configDir}/${p.registryRel}`,
@@ -48,11 +53,28 @@ export function sessionJsonExtras(s: SessionView, snap: ClaudeSnapshot, now: num
             problem: t.problem,
           },
           attention: attentionFor(s, p, f).map((a) => ({ kind: a.kind, reason: a.reason, text: a.text })),
+          waiting: c.waiting && {
+            for: c.waiting.for,
+            since: iso(c.waiting.sinceMs),
+            tool: c.waiting.call?.name ?? null,
+            arg: c.waiting.call?.arg ?? null,
+            call_at: iso(c.waiting.call?.atMs ?? null),
+            more: c.waiting.more,
+            name: c.waiting.name,
+            where: c.waiting.where,
+            text: c.waiting.text,
+          },
           peek: f && {
             model: f.model,
             messages: f.messages,
             last_text: f.lastAssistantText,
-            last_tool_calls: f.lastToolCalls.map((x) => ({ name: x.name, arg: x.arg, at: iso(x.atMs) })),
+            last_tool_calls: f.lastToolCalls.map((x) => ({
+              name: x.name,
+              arg: x.arg,
+              at: iso(x.atMs),
+              pending: (f.pendingCalls as readonly ToolCall[]).includes(x),
+            })),
+            pending_calls: f.pendingCalls.map((x) => ({ name: x.name, arg: x.arg, at: iso(x.atMs) })),
             files_written_this_turn: f.turnFiles,
             last_error: f.lastError && { text: f.lastError.text, at: iso(f.lastError.atMs) },
             turn_durations_ms: f.turnDurationsMs,
@@ -63,21 +85,45 @@ export function sessionJsonExtras(s: SessionView, snap: ClaudeSnapshot, now: num
           cost: f?.cliCost
             ? { usd: f.cliCost.usd, unknown_model_cost: f.cliCost.unknownModelCost, source: 'claude-code-at-exit' }
             : null,
-          analytics: f && analyticsJson(f, loop, now),
+          exit: life.exit && {
+            at: iso(life.exit.endMs),
+            usd: life.exit.usd,
+            unknown_model_cost: life.exit.unknownModelCost,
+            duration_ms: life.exit.durationMs,
+            api_duration_ms: life.exit.apiDurationMs,
+            tool_duration_ms: life.exit.toolDurationMs,
+            lines_added: life.exit.linesAdded,
+            lines_removed: life.exit.linesRemoved,
+            models: life.exit.models.map((m) => ({
+              model: m.model,
+              input: m.tokens.input,
+              output: m.tokens.output,
+              cache_read: m.tokens.cacheRead,
+              cache_write: m.tokens.cacheWrite,
+              usd: m.usd,
+            })),
+            source: 'claude-code-cost-state',
+          },
+          analytics: f && analyticsJson(f, loop, now, isDead(life.status)),
         }
       : null,
   };
 }
 
-function analyticsJson(f: TranscriptFacts, loop: { iteration: number | null; max: number | null } | null, now: number) {
-  const a = loopAnalytics(f, loop, now);
+function analyticsJson(
+  f: TranscriptFacts,
+  loop: { iteration: number | null; max: number | null } | null,
+  now: number,
+  dead: boolean,
+) {
+  const a = loopAnalytics(f, loop, now, dead);
   return {
     seconds_per_iteration: a.secondsPerIteration,
     eta: iso(a.etaMs),
     no_file_in_last_3_iterations: a.noFileIn3,
     same_error_3_times: a.sameError3,
     burn_tokens_per_min: a.burnPerMin,
-    iterations: f.iterations.map((i) => ({
+    iterations: numberedIterations(f, loop).map((i) => ({
       iteration: i.iteration,
       started_at: iso(i.startedMs),
       input: i.tokens.input,

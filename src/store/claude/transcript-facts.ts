@@ -5,7 +5,7 @@
  * tool calls, files written this turn, last error, turn durations) and the
  * Stop-hook timeline that marks ralph's iterations. Pure: no I/O.
  */
-import { cleanLine, truncate } from '../../io/sanitize.js';
+import { cleanBlock, cleanLine, truncate } from '../../io/sanitize.js';
 import { timeMs } from '../sessions/omc-rules.js';
 import { type Obj, obj } from '../../io/json.js';
 import { emptyNativeLoops, NativeLoopFolder, type NativeLoopFacts } from './native-loops.js';
@@ -27,6 +27,33 @@ export interface ToolCall {
   atMs: number | null;
 }
 
+/** A tool call the transcript shows no result for yet (a permission dialog, or a command still running). */
+export interface PendingCall extends ToolCall {
+  /** The call's `tool_use` id: its result names it. */
+  id: string;
+}
+
+/**
+ * Claude Code's own final figures: the `cost-state` line it writes when a session exits (2.1.332 writes it
+ * twice at /exit, the second differing only in totalDuration; the last one read wins).
+ */
+export interface ExitFigures {
+  usd: number;
+  unknownModelCost: boolean;
+  /** Epoch ms the process started (`startTime`). */
+  startMs: number | null;
+  /** Wall time of the process (`totalDuration`, ms). */
+  durationMs: number | null;
+  /** When it exited by its own account: startTime + totalDuration; null when either is missing. */
+  endMs: number | null;
+  apiDurationMs: number | null;
+  toolDurationMs: number | null;
+  linesAdded: number | null;
+  linesRemoved: number | null;
+  /** Per model, subagents included (the CLI's own totals). */
+  models: { model: string; tokens: Tokens; usd: number | null }[];
+}
+
 export interface StopHookMessage {
   atMs: number | null;
   text: string;
@@ -36,7 +63,10 @@ export interface StopHookMessage {
 }
 
 export interface IterationFacts {
-  /** null = the work before the first Stop-hook block. */
+  /**
+   * null = work before the first Stop-hook block whose number is not known yet; once a ralph block
+   * "ITERATION n" arrives, the work before it is iteration n-1 (OMC calls the first one iteration 1).
+   */
   iteration: number | null;
   startedMs: number | null;
   tokens: Tokens;
@@ -53,6 +83,8 @@ export interface TranscriptFacts {
   model: string | null;
   lastAssistantText: string | null;
   lastToolCalls: ToolCall[];
+  /** Calls with no tool_result yet, oldest first (a typed prompt abandons them). */
+  pendingCalls: PendingCall[];
   /** Files written (Write/Edit/NotebookEdit, or created by a command) since the current turn began. */
   turnFiles: string[];
   lastError: { text: string; atMs: number | null } | null;
@@ -79,6 +111,24 @@ export interface TranscriptFacts {
   native: NativeLoopFacts;
   /** Claude Code's own cost figure (its `cost-state` line, written when a session exits); never estimated here. */
   cliCost: { usd: number; unknownModelCost: boolean } | null;
+  /**
+   * Notes another process put into the session's inbox socket, as the CLI recorded them reaching the model: a
+   * `user` line (idle: a new turn) or a queued command absorbed mid-turn, with `origin.kind: "peer"`. Newest last.
+   */
+  peerNotes: PeerNote[];
+  /**
+   * The last `cost-state` line, while nothing of a conversation follows it: the session's last process
+   * exited cleanly and nothing resumed it since (a resume appends new turns after it). null otherwise.
+   */
+  exit: ExitFigures | null;
+}
+
+export interface PeerNote {
+  /** `origin.from` as the sender gave it. */
+  from: string | null;
+  /** The text as recorded (the CLI wraps an idle note in its own preamble); control bytes removed. */
+  text: string;
+  atMs: number | null;
 }
 
 export const KEEP_TOOL_CALLS = 8;
@@ -88,6 +138,9 @@ export const KEEP_TURN_DURATIONS = 20;
 export const KEEP_ERRORS = 10;
 export const KEEP_TURN_FILES = 50;
 export const KEEP_USAGE_SAMPLES = 200;
+export const KEEP_PEER_NOTES = 20;
+const PEER_NOTE_CHARS = 8_000;
+export const KEEP_PENDING_CALLS = 16;
 const RECENT_IDS = 256;
 
 export function emptyFacts(): TranscriptFacts {
@@ -97,6 +150,7 @@ export function emptyFacts(): TranscriptFacts {
     model: null,
     lastAssistantText: null,
     lastToolCalls: [],
+    pendingCalls: [],
     turnFiles: [],
     lastError: null,
     recentErrors: [],
@@ -113,6 +167,8 @@ export function emptyFacts(): TranscriptFacts {
     timeline: new SpendTimeline(),
     native: emptyNativeLoops(),
     cliCost: null,
+    peerNotes: [],
+    exit: null,
   };
 }
 
@@ -124,12 +180,19 @@ const push = <T>(list: T[], item: T, keep: number) => {
 };
 
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+/** Line types of a conversation (not the CLI's bookkeeping lines written around an exit or a resume). */
+const CONVERSATION = new Set(['user', 'assistant', 'system', 'attachment']);
 const RALPH_ITERATION = /ITERATION\s+(\d+)\s*\/\s*(\d+)/;
 /** Claude Code's notice when it ends a turn a Stop hook kept blocking (2.1.332 wording). */
 const BLOCK_CAP_NOTICE = /blocked the turn from ending \d+ consecutive times/;
 
 function toolArg(name: string, input: Obj | null): string {
   if (!input) return '';
+  // AskUserQuestion: the (first) question is what Claude waits on.
+  if (Array.isArray(input.questions)) {
+    const q = obj(input.questions[0])?.question;
+    if (typeof q === 'string') return short(q, 120);
+  }
   const pick =
     input.file_path ??
     input.notebook_path ??
@@ -185,6 +248,8 @@ export class FactsBuilder {
     // Wherever the CLI puts the notice (a system line in 2.1.332), it is short text.
     if (raw.length < 16_384 && raw.includes('consecutive times') && BLOCK_CAP_NOTICE.test(raw))
       f.blockCapOverride = { atMs: at };
+    // Anything of a conversation after the exit figures: the session was resumed after that exit.
+    if (f.exit && CONVERSATION.has(line.type as string)) f.exit = null;
     switch (line.type) {
       case 'assistant':
         return this.assistant(line, at);
@@ -195,8 +260,10 @@ export class FactsBuilder {
       case 'system':
         return this.system(line, at);
       case 'cost-state':
-        if (typeof line.totalCostUSD === 'number' && Number.isFinite(line.totalCostUSD) && line.totalCostUSD >= 0)
+        if (typeof line.totalCostUSD === 'number' && Number.isFinite(line.totalCostUSD) && line.totalCostUSD >= 0) {
           f.cliCost = { usd: line.totalCostUSD, unknownModelCost: line.hasUnknownModelCost === true };
+          f.exit = exitFigures(line, line.totalCostUSD);
+        }
         return;
       default:
         return;
@@ -241,7 +308,14 @@ export class FactsBuilder {
       if (b.type === 'tool_use' && typeof b.name === 'string') {
         const name = short(b.name, 60);
         const input = obj(b.input);
-        push(f.lastToolCalls, { name, arg: toolArg(name, input), atMs: at }, KEEP_TOOL_CALLS);
+        const arg = toolArg(name, input);
+        // Ids are short ("toolu_…"); a huge or missing one cannot name a result: not followed.
+        const id = typeof b.id === 'string' && b.id !== '' && b.id.length <= 200 ? b.id : null;
+        if (id !== null && f.pendingCalls.some((p) => p.id === id)) continue;
+        // One object in both lists: the peek marks a listed call as pending by identity.
+        const call: ToolCall = id !== null ? ({ id, name, arg, atMs: at } as PendingCall) : { name, arg, atMs: at };
+        push(f.lastToolCalls, call, KEEP_TOOL_CALLS);
+        if (id !== null) push(f.pendingCalls, call as PendingCall, KEEP_PENDING_CALLS);
         this.native.toolUse(b.id, name, input);
         const file = input?.file_path ?? input?.notebook_path;
         if (WRITE_TOOLS.has(name) && typeof file === 'string') this.fileWritten(short(file, 300));
@@ -249,11 +323,26 @@ export class FactsBuilder {
     }
   }
 
+  private peerNote(origin: unknown, text: unknown, at: number | null): void {
+    const o = obj(origin);
+    if (o?.kind !== 'peer' || typeof text !== 'string') return;
+    push(
+      this.facts.peerNotes,
+      {
+        from: typeof o.from === 'string' ? short(o.from, 200) : null,
+        text: cleanBlock(text.slice(0, PEER_NOTE_CHARS)),
+        atMs: at,
+      },
+      KEEP_PEER_NOTES,
+    );
+  }
+
   private user(line: Obj, at: number | null): void {
     if (line.isSidechain === true) return;
     const f = this.facts;
     const msg = obj(line.message);
     if (!msg) return;
+    if (line.origin !== undefined) this.peerNote(line.origin, msg.content, at);
     if (typeof msg.content === 'string') {
       this.native.userText(msg.content, line.isMeta === true);
       // A typed prompt (not a meta line the CLI injects) begins a turn.
@@ -262,12 +351,16 @@ export class FactsBuilder {
         f.turnFiles = [];
         f.turnBlocks = 0;
         f.blockCapOverride = null;
+        // A new prompt is only typed once nothing is pending: a call left open was abandoned (interrupted).
+        if (f.pendingCalls.length > 0) f.pendingCalls = [];
       }
       return;
     }
     if (!Array.isArray(msg.content)) return;
     for (const block of msg.content) {
       const b = obj(block);
+      if (b?.type === 'tool_result' && typeof b.tool_use_id === 'string' && f.pendingCalls.length > 0)
+        f.pendingCalls = f.pendingCalls.filter((p) => p.id !== b.tool_use_id);
       if (b?.type === 'tool_result') {
         this.native.toolResult(b.tool_use_id, b.is_error === true, obj(line.toolUseResult), at);
       }
@@ -292,6 +385,7 @@ export class FactsBuilder {
       this.native.goalStatus(a, at);
       return;
     }
+    if (a?.type === 'queued_command') return this.peerNote(a.origin, a.prompt, at);
     if (a?.type !== 'hook_blocking_error') return;
     const be = a.blockingError;
     const reason = typeof be === 'string' ? be : obj(be)?.blockingError;
@@ -303,6 +397,9 @@ export class FactsBuilder {
     const f = this.facts;
     f.turnBlocks += 1;
     push(f.stopHooks, { atMs: at, text, iteration, max }, KEEP_STOP_HOOKS);
+    const before = f.iterations[f.iterations.length - 1];
+    // The work before OMC's block "ITERATION n" was iteration n-1 (the first block names 2: ralph starts at 1).
+    if (iteration !== null && before && before.iteration === null && iteration > 1) before.iteration = iteration - 1;
     if (iteration !== null)
       push(
         f.iterations,
@@ -321,6 +418,42 @@ export class FactsBuilder {
       f.lastTurnEndMs = at;
     }
   }
+}
+
+const ms = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 && v < 253_402_300_799_999 ? v : null;
+
+function exitFigures(line: Obj, usd: number): ExitFigures {
+  const startMs = ms(line.startTime);
+  const durationMs = ms(line.totalDuration);
+  const models: ExitFigures['models'] = [];
+  const usage = obj(line.modelUsage);
+  for (const [model, v] of Object.entries(usage ?? {}).slice(0, 16)) {
+    const u = obj(v);
+    if (!u) continue;
+    models.push({
+      model: short(model, 60),
+      tokens: {
+        input: count(u.inputTokens),
+        output: count(u.outputTokens),
+        cacheRead: count(u.cacheReadInputTokens),
+        cacheWrite: count(u.cacheCreationInputTokens),
+      },
+      usd: typeof u.costUSD === 'number' && Number.isFinite(u.costUSD) && u.costUSD >= 0 ? u.costUSD : null,
+    });
+  }
+  return {
+    usd,
+    unknownModelCost: line.hasUnknownModelCost === true,
+    startMs,
+    durationMs,
+    endMs: startMs !== null && durationMs !== null ? startMs + durationMs : null,
+    apiDurationMs: ms(line.totalAPIDuration),
+    toolDurationMs: ms(line.totalToolDuration),
+    linesAdded: ms(line.totalLinesAdded),
+    linesRemoved: ms(line.totalLinesRemoved),
+    models,
+  };
 }
 
 function resultText(content: unknown): string {

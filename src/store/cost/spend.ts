@@ -6,6 +6,7 @@
  * per-session view object, which it keeps while the session's facts are unchanged.
  */
 import { burnRate } from '../claude/analytics.js';
+import { isDead, lifeOf } from '../claude/life.js';
 import type { ClaudeSessionView } from '../claude/model.js';
 import { estimate, type Estimate, type ModelPrice } from '../claude/prices.js';
 import { addUsage, usageTokens, type UsageByModel } from '../claude/usage.js';
@@ -49,7 +50,8 @@ export function sessionSpend(
 ): SessionSpend | null {
   const f = c?.transcript?.facts;
   if (!c || !f) return null;
-  const burnPerMin = burnRate(f, now);
+  // A gone or exited session burns nothing, whatever its last ten minutes looked like.
+  const burnPerMin = isDead(lifeOf(c).status) ? null : burnRate(f, now);
   const key = `${utcDay(now)}|${burnPerMin}`;
   const hit = memo.get(c);
   if (hit && hit.key === key && hit.prices === prices) return hit.spend;

@@ -1,6 +1,6 @@
 /**
  * Files OMC 5.6 added under .omc, recognised so they are explained instead of
- * reported as unknown (research/omc-5.6.md §1.2, each with its upstream file).
+ * reported as unknown (each entry names its upstream file).
  */
 export interface KnownFile {
   /** Matches a path relative to the .omc root. */

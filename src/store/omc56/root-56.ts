@@ -1,5 +1,5 @@
 /**
- * Root resolution rules OMC 5.6 added (research/omc-5.6.md §1.2 #14, #15):
+ * Root resolution rules OMC 5.6 added (upstream, cited per rule below):
  *  - a non-git directory adopts the nearest non-sensitive ancestor that already
  *    has a `.omc/` *directory* (a file named .omc does not count) before
  *    $HOME/.omc (upstream worktree-paths-nongit-anchor.test.ts @ 83ec18f4);

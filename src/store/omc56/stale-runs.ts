@@ -32,41 +32,78 @@ export class StaleRunTracker {
   private seq = -1;
   /** The earliest time a run judged fresh turns stale (a full judgement is due then). */
   private dueAt = Infinity;
+  /** The earliest time a stale fact's age in words (tenths of an hour) moves: the stale ones are re-judged then. */
+  private ageDueAt = Infinity;
   private hours = NaN;
   private list: NextSessionFact[] = [];
 
   constructor(private readonly src: ParsedFilesSource) {}
 
-  /** The facts at `now`; `full` judges every file again (a scan). */
+  /**
+   * The facts at `now`; `full` judges every file again (a scan). A change re-judges the files it changed; the
+   * runs already stale are re-judged only when one's age in words moves (every 6 minutes), not on every change:
+   * at 10,000 sessions thousands can be stale. The same facts keep the same list.
+   */
   update(now: number, env: NodeJS.ProcessEnv, full = false): NextSessionFact[] {
     const hours = staleRunHours(env);
     const ch = this.src.parsedChangesSince(this.seq);
+    let moved = false;
     if (full || ch.rels === null || this.seq < 0 || hours !== this.hours || now >= this.dueAt) {
       this.judgeAll(now, hours);
+      moved = true;
     } else {
-      const again = new Set<string>(this.stale.keys());
+      const again = new Set<string>();
+      if (now >= this.ageDueAt) {
+        this.ageDueAt = Infinity;
+        for (const rel of this.stale.keys()) again.add(rel);
+      }
       for (const rel of ch.rels) if (WATCHED_REL.test(rel) && WATCHED.has(MODE_OF.exec(rel)?.[1] ?? '')) again.add(rel);
-      for (const rel of again) this.judge(rel, this.src.parsedFile(rel), now, hours);
+      for (const rel of again) moved = this.judge(rel, this.src.parsedFile(rel), now, hours) || moved;
     }
     this.seq = ch.seq;
     this.hours = hours;
-    this.list = sortStaleRuns([...this.stale.values()]);
+    if (moved) this.list = sortStaleRuns([...this.stale.values()]);
     return this.list;
   }
 
   private judgeAll(now: number, hours: number): void {
     this.stale.clear();
     this.dueAt = Infinity;
+    this.ageDueAt = Infinity;
     for (const mode of WATCHED_RUN_MODES)
       for (const f of this.src.parsedFiles(`${mode}-state.json`)) this.judge(f.rel, f, now, hours);
   }
 
-  private judge(rel: string, f: ParsedStateFile | null, now: number, hours: number): void {
+  /** Returns whether the facts changed. */
+  private judge(rel: string, f: ParsedStateFile | null, now: number, hours: number): boolean {
     const mode = MODE_OF.exec(rel)?.[1] ?? '';
     const fact = f ? staleRunFact(mode, f, now, hours) : null;
-    if (fact) this.stale.set(rel, fact);
-    else this.stale.delete(rel);
+    const old = this.stale.get(rel);
+    let moved = true;
+    if (fact && f) {
+      if (old && sameFact(old, fact)) moved = false;
+      else this.stale.set(rel, fact);
+      this.ageDueAt = Math.min(this.ageDueAt, nextAgeStep(f.mtimeMs, now));
+    } else moved = this.stale.delete(rel);
     // A live run judged fresh: due for judgement the moment after its file is `hours` old.
     if (!fact && f && f.value.active === true) this.dueAt = Math.min(this.dueAt, f.mtimeMs + hours * 3_600_000 + 1);
+    return moved;
   }
 }
+
+const AGE_STEP_MS = 360_000;
+
+/**
+ * The first moment after `now` at which a file changed at `mtimeMs` shows another age: staleRunFact rounds the
+ * age to tenths of an hour, so the words move when the age crosses (k + ½) tenths.
+ */
+function nextAgeStep(mtimeMs: number, now: number): number {
+  const age = Math.max(0, now - mtimeMs);
+  const k = Math.floor(age / AGE_STEP_MS - 0.5) + 1;
+  // A millisecond early: the division there and here may round differently at the very step (judging early is
+  // harmless, judging late would show an old age).
+  return mtimeMs + Math.max(0.5, k + 0.5) * AGE_STEP_MS - 1;
+}
+
+const sameFact = (a: NextSessionFact, b: NextSessionFact) =>
+  a.path === b.path && a.message === b.message && a.action === b.action && a.ageHours === b.ageHours;

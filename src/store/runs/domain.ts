@@ -47,6 +47,11 @@ export class RunsDomain implements Domain {
   private runList: RunLine[] = [];
   private problemList: Problem[] = [];
   private facts: NextSessionFact[] = [];
+  /** The parts `facts` and `problemList` were made of, to tell a change from the same again cheaply. */
+  private staleList: readonly NextSessionFact[] = [];
+  private closeouts: readonly NextSessionFact[] = [];
+  private factProblems: Problem[] = [];
+  private ownProblems: Problem[] = [];
   private readonly staleTracker: StaleRunTracker | null;
   private fullScan = false;
   private readonly shadow: LogTail;
@@ -198,24 +203,32 @@ export class RunsDomain implements Domain {
           : (this.opts.sampledIterations?.(r.mode, r.sessionId, r.startedMs) ?? null);
     }
     const now = (this.opts.clock ?? Date.now)();
-    const facts = [
-      ...(this.staleTracker
-        ? this.staleTracker.update(now, this.opts.env ?? process.env, this.fullScan)
-        : staleRuns(this.opts.root, now, this.opts.env ?? process.env)),
-      ...missingCloseouts(this.ledger.mainEntries(), now),
-    ];
+    const stale = this.staleTracker
+      ? this.staleTracker.update(now, this.opts.env ?? process.env, this.fullScan)
+      : staleRuns(this.opts.root, now, this.opts.env ?? process.env);
+    const closeouts = missingCloseouts(this.ledger.mainEntries(), now);
     this.fullScan = false;
-    const problems = [...this.ledger.problems(), ...this.summaries.problems(), ...factsAsProblems(facts)];
+    // The stale runs can be thousands (every loop left running for hours): the tracker keeps their list while
+    // they stay the same, and so do the facts and their problem lines here, so a change costs what it changed.
+    const factsMoved = stale !== this.staleList || !sameList(closeouts, this.closeouts, factKey);
+    const facts = factsMoved ? [...stale, ...closeouts] : this.facts;
+    const factProblems = factsMoved ? factsAsProblems(facts) : this.factProblems;
+    const ownProblems = [...this.ledger.problems(), ...this.summaries.problems()];
     // Every scan re-judges (staleness moves with the clock), but views repaint only when something they
     // show changed: the same history keeps its array, so a poll tick costs the sessions pane nothing.
     const same =
       sameList(runs, this.runList, runKey) &&
-      sameList(facts, this.facts, (f) => `${f.kind}|${f.path}|${f.message}`) &&
-      sameList(problems, this.problemList, (p) => `${p.severity}|${p.path}|${p.message}`);
+      (!factsMoved || sameList(facts, this.facts, factKey)) &&
+      sameList(ownProblems, this.ownProblems, problemKey) &&
+      (!factsMoved || sameList(factProblems, this.factProblems, problemKey));
+    this.staleList = stale;
+    this.closeouts = closeouts;
     if (same) return;
     this.runList = runs;
     this.facts = facts;
-    this.problemList = problems;
+    this.factProblems = factProblems;
+    this.ownProblems = ownProblems;
+    this.problemList = [...ownProblems, ...factProblems];
     for (const l of this.listeners) l();
   }
 
@@ -239,6 +252,9 @@ const runKey = (r: RunLine) =>
     r.reason,
     r.where.join(','),
   ].join('|');
+
+const factKey = (f: NextSessionFact) => `${f.kind}|${f.path}|${f.message}`;
+const problemKey = (p: Problem) => `${p.severity}|${p.path}|${p.message}`;
 
 function sameList<T>(a: readonly T[], b: readonly T[], key: (x: T) => string): boolean {
   if (a.length !== b.length) return false;

@@ -25,7 +25,8 @@ export function closeoutWrittenFor(root: string, mode: string, startedAt: unknow
   });
 }
 
-export type LedgerEndResult = { written: true; line: string } | { written: false; why: string };
+/** `failed`: the ledger is there and the append failed (not merely "nothing to record here"). */
+export type LedgerEndResult = { written: true; line: string } | { written: false; why: string; failed?: true };
 
 /**
  * Appends the end edge for a state file omc-top just removed or set inactive.
@@ -58,6 +59,6 @@ export function recordRunEnd(
     appendUnderSync(root, 'state/runs/ledger.jsonl', line + '\n');
     return { written: true, line };
   } catch (e) {
-    return { written: false, why: (e as Error).message };
+    return { written: false, why: (e as Error).message, failed: true };
   }
 }

@@ -6,6 +6,7 @@
 import { statSync } from '../../io/safe-fs/index.js';
 import { cleanDeep, cleanLine, truncate } from '../../io/sanitize.js';
 import type { Problem } from '../types.js';
+import type { SessionVerdict } from '../verdict/types.js';
 import type { FileRec } from './file-records.js';
 import { wrongTypedFields } from './field-types.js';
 import { modeSpec, promptOf } from './modes.js';
@@ -111,6 +112,24 @@ const retiredUnder = (mode: string, rules: string) => {
   return r !== null && !modeSpec(mode).readBy[rules as '5.5.0'];
 };
 
+/** The soonest moment after `now` at which something shown changes by itself (a deadline, an expiry). */
+class NextChange {
+  at: number | null = null;
+  constructor(private readonly now: number) {}
+  see(t: number | null): void {
+    if (t !== null && t > this.now && (this.at === null || t < this.at)) this.at = t;
+  }
+}
+
+interface SortedRecords {
+  problems: Problem[];
+  skillActive: Record<string, unknown> | null;
+  started: Record<string, unknown> | null;
+  ended: Record<string, unknown> | null;
+  cancels: { rec: FileRec; value: unknown }[];
+  modeRecs: { mode: string; rec: FileRec }[];
+}
+
 export function deriveSession(
   root: string,
   key: string,
@@ -122,45 +141,8 @@ export function deriveSession(
 ): SessionView | null {
   const kind: 'session' | 'legacy' = key === LEGACY ? 'legacy' : 'session';
   const dir = kind === 'legacy' ? 'state' : `state/sessions/${key}`;
-  const problems: Problem[] = [];
-  let skillActive: Record<string, unknown> | null = null;
-  let started: Record<string, unknown> | null = null;
-  let endedRec: Record<string, unknown> | null = null;
-  const cancels: { rec: FileRec; value: unknown }[] = [];
-  const modeRecs: { mode: string; rec: FileRec }[] = [];
-
-  for (const rec of borrowed.length > 0 ? [...recs, ...borrowed] : recs) {
-    const k = keyOf(rec.rel);
-    if (!k) continue;
-    // Read for the verdict only: not modes, and their troubles are not the user's.
-    if (isHookInput(k.scope, k.file)) continue;
-    if (rec.problem)
-      problems.push({ path: rec.rel, message: rec.problem, severity: rec.value === undefined ? 'error' : 'warning' });
-    if (k.scope === 'ended') {
-      endedRec = (rec.value as Record<string, unknown>) ?? null;
-      continue;
-    }
-    if (k.file === 'session-started.json') {
-      started = (rec.value as Record<string, unknown>) ?? null;
-      continue;
-    }
-    const name = (STATE_FILE_RE.exec(k.file)?.[1] ?? '') as string;
-    if (name === 'skill-active') {
-      if (k.scope !== 'root') skillActive = (rec.value as Record<string, unknown>) ?? null;
-      continue;
-    }
-    if (name === 'cancel-signal') {
-      if (rec.value !== undefined) cancels.push({ rec, value: rec.value });
-      continue;
-    }
-    if (rec.value === undefined) continue;
-    if (!KNOWN_MODES.has(name)) {
-      // Unknown *-state.json: a mode only if it looks like one.
-      const v = rec.value as Record<string, unknown>;
-      if (typeof v.active !== 'boolean') continue;
-    }
-    modeRecs.push({ mode: name, rec });
-  }
+  const files = sortRecords(borrowed.length > 0 ? [...recs, ...borrowed] : recs);
+  const { problems, started } = files;
 
   // Only ended-session markers and nothing else: not a row of its own.
   const hasDir = recs.some((r) => keyOf(r.rel)?.scope !== 'ended');
@@ -169,123 +151,22 @@ export function deriveSession(
     const st = statSync(root, dir);
     if (!st || !st.isDirectory()) return null;
   }
-  if (kind === 'legacy' && modeRecs.length === 0 && cancels.length === 0 && problems.length === 0) return null;
+  if (kind === 'legacy' && files.modeRecs.length === 0 && files.cancels.length === 0 && problems.length === 0)
+    return null;
 
-  const slots = (skillActive?.active_skills ?? null) as Record<string, unknown> | null;
-  const tombstone = (mode: string): number | null => {
-    const slot = slots && typeof slots === 'object' ? (slots[mode] as Record<string, unknown> | undefined) : undefined;
-    return slot ? timeMs(slot.completed_at) : null;
-  };
-
-  let nextChangeAt: number | null = null;
-  const soonest = (t: number | null) => {
-    if (t !== null && t > now && (nextChangeAt === null || t < nextChangeAt)) nextChangeAt = t;
-  };
-
-  const modes: ModeView[] = modeRecs
-    .map(({ mode, rec }) => {
-      const s = rec.value as Record<string, unknown>;
-      const verdict = modeStatus(mode, s, now, tombstone(mode));
-      soonest(verdict.nextChangeAt);
-      const judgement = judgeMode(book, kind === 'legacy' ? null : key, mode, rec.rel, rec.hook);
-      const rules = book.rulesOf(kind === 'legacy' ? null : (stateOwner(s) ?? key));
-      const typeProblem = wrongTypedFields(mode, s);
-      if (typeProblem) problems.push({ path: rec.rel, message: typeProblem, severity: 'warning' });
-      const p = modeProgress(mode, s);
-      const owner = stateOwner(s);
-      const promptRaw = promptOf(mode, s);
-      const parts: Omit<ModeView, 'fields'> = {
-        mode: cleanLine(mode),
-        path: rec.rel,
-        // OMC's registry rule of the version in use: 5.5.0 dropped the retired modes from its registry,
-        // so state_list_active no longer lists them.
-        active: verdict.registryActive && !retiredUnder(mode, rules),
-        status: judgement.status,
-        enforced: judgement.enforced,
-        pausedBy: judgement.pausedBy,
-        // The rule's words may quote a session id from the file.
-        verdict: { rule: judgement.rule, detail: cleanLine(judgement.detail) },
-        // Reasons quote values from the file ("active is …", "phase … is terminal").
-        reason: cleanLine(verdict.reason),
-        iteration: p.iteration,
-        max: p.max,
-        phase: p.phase === null ? null : truncate(cleanLine(p.phase), 60),
-        extras: p.extras.map((e) => truncate(cleanLine(e), 60)),
-        startedMs: timeMs(s.started_at),
-        updatedMs: lastUpdateMs(s, rec.mtimeMs > 0 ? rec.mtimeMs : null),
-        owner: owner === null ? null : cleanLine(owner),
-        stranded: kind === 'session' && owner !== null && owner !== key,
-        linked: linkedModes(s),
-        retired: RETIRED_IN_55.has(mode),
-        prompt: promptRaw === null ? null : truncate(cleanLine(promptRaw), 500),
-        problem: rec.problem,
-      };
-      return new LazyFieldsMode(parts, s);
-    })
+  const next = new NextChange(now);
+  const tombstone = tombstones(files.skillActive);
+  const modes: ModeView[] = files.modeRecs
+    .map(({ mode, rec }) => modeView(kind, key, mode, rec, now, book, tombstone(mode), problems, next))
     .sort((a, b) => modeSortKey(a.mode) - modeSortKey(b.mode) || a.path.localeCompare(b.path));
 
   // The session's verdict: what its Stop hook does next, and which signal (if any) pauses it.
   const sv = kind === 'session' ? book.of(key) : null;
-  if (sv) soonest(sv.nextChangeAt);
-  const inForce = sv?.rule === 'cancel-signal' ? (sv.cancels.find((c) => c.inForce) ?? null) : null;
-
-  // The signal the hook honours for this session, else the session's own, else the legacy one.
-  const shown =
-    (inForce && { rel: inForce.path, value: book.tree.read(inForce.path) }) ??
-    cancels
-      .map(({ rec, value }) => ({ rel: rec.rel, value }))
-      .sort((a, b) => (a.rel.includes('/sessions/') ? -1 : 1) - (b.rel.includes('/sessions/') ? -1 : 1))[0] ??
-    null;
-  let cancel: CancelView | null = null;
-  if (shown) {
-    const v = genericCancelVerdict(shown.value, now);
-    const raw = (shown.value ?? {}) as Record<string, unknown>;
-    const checked = sv?.cancels.find((c) => c.path === shown.rel) ?? null;
-    // The legacy row: the generic rule is what every session's 5.5.0 / 4.15 hook applies to it.
-    const rowRules = book.rulesOf(kind === 'legacy' ? null : key);
-    const legacyInForce = kind === 'legacy' && rowRules !== '4.4.4' && v.inForce;
-    cancel = {
-      path: shown.rel,
-      mode: str(raw.mode) === null ? null : cleanLine(raw.mode),
-      source: str(raw.source) === null ? null : cleanLine(raw.source),
-      requestedMs: v.requestedMs,
-      expiresMs: v.expiresMs,
-      inForce: checked?.inForce ?? legacyInForce,
-      untilMs: checked?.until ?? (legacyInForce ? v.expiresMs : null),
-      targeted: v.targeted,
-      reason:
-        rowRules === '4.4.4'
-          ? "OMC 4.4.4's Stop hook does not read cancel signals: only removing the mode's files ends it"
-          : checked
-            ? checked.inForce
-              ? 'in force: the Stop hook lets the agent stop'
-              : checked.reason
-            : kind === 'legacy'
-              ? `${v.reason} (read by the Stop hook of every session)`
-              : sv?.rule === 'async-work' || sv?.rule === 'named-workflow'
-                ? `not checked: ${sv.detail}`
-                : v.reason,
-    };
-    if (v.expiresMs !== null) soonest(v.expiresMs);
-    if (v.requestedMs !== null) soonest(v.requestedMs + 30_000 + 1);
-  }
-
-  let status: SessionStatus = 'idle';
-  for (const m of modes) if (STATUS_RANK[m.status] < STATUS_RANK[status]) status = m.status;
-  if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now) status = 'cancelling';
-  let rank = STATUS_RANK[status];
-  if (problems.length > 0) rank = Math.min(rank, 1);
-
-  const startedMs =
-    timeMs(started?.started_at) ??
-    modes.reduce<number | null>(
-      (acc, m) => (m.startedMs !== null && (acc === null || m.startedMs < acc) ? m.startedMs : acc),
-      null,
-    );
-  const updatedMs = modes.reduce<number | null>(
-    (acc, m) => (m.updatedMs !== null && (acc === null || m.updatedMs > acc) ? m.updatedMs : acc),
-    null,
-  );
+  if (sv) next.see(sv.nextChangeAt);
+  const cancel = cancelView(kind, key, files.cancels, sv, book, now, next);
+  const status = sessionStatus(modes, cancel, now);
+  const rank = problems.length > 0 ? Math.min(STATUS_RANK[status], 1) : STATUS_RANK[status];
+  const ended = files.ended;
 
   return {
     id: kind === 'legacy' ? 'legacy' : cleanLine(key),
@@ -295,12 +176,20 @@ export function deriveSession(
     cancel,
     status,
     rank,
-    startedMs,
-    updatedMs,
-    ended: endedRec
+    startedMs:
+      timeMs(started?.started_at) ??
+      modes.reduce<number | null>(
+        (acc, m) => (m.startedMs !== null && (acc === null || m.startedMs < acc) ? m.startedMs : acc),
+        null,
+      ),
+    updatedMs: modes.reduce<number | null>(
+      (acc, m) => (m.updatedMs !== null && (acc === null || m.updatedMs > acc) ? m.updatedMs : acc),
+      null,
+    ),
+    ended: ended
       ? {
-          endedAt: str(endedRec.ended_at) === null ? null : cleanLine(endedRec.ended_at),
-          reason: str(endedRec.reason) === null ? null : cleanLine(endedRec.reason),
+          endedAt: str(ended.ended_at) === null ? null : cleanLine(ended.ended_at),
+          reason: str(ended.reason) === null ? null : cleanLine(ended.reason),
         }
       : null,
     cwd: str(started?.cwd) === null ? null : cleanLine(started?.cwd),
@@ -315,7 +204,7 @@ export function deriveSession(
       readings: sv.readings,
     },
     omc: kind === 'legacy' ? null : sessionOmc(book, key),
-    nextChangeAt,
+    nextChangeAt: next.at,
   };
 }
 
@@ -333,6 +222,165 @@ function sessionOmc(book: VerdictBook, key: string): SessionView['omc'] {
   };
 }
 
+/** A session's files by what they are: modes, cancel signals, its start and end markers, read problems. */
+function sortRecords(recs: FileRec[]): SortedRecords {
+  const out: SortedRecords = { problems: [], skillActive: null, started: null, ended: null, cancels: [], modeRecs: [] };
+  for (const rec of recs) {
+    const k = keyOf(rec.rel);
+    if (!k) continue;
+    // Read for the verdict only: not modes, and their troubles are not the user's.
+    if (isHookInput(k.scope, k.file)) continue;
+    if (rec.problem)
+      out.problems.push({
+        path: rec.rel,
+        message: rec.problem,
+        severity: rec.value === undefined ? 'error' : 'warning',
+      });
+    if (k.scope === 'ended') {
+      out.ended = rec.value ?? null;
+      continue;
+    }
+    if (k.file === 'session-started.json') {
+      out.started = rec.value ?? null;
+      continue;
+    }
+    const name = (STATE_FILE_RE.exec(k.file)?.[1] ?? '') as string;
+    if (name === 'skill-active') {
+      if (k.scope !== 'root') out.skillActive = rec.value ?? null;
+      continue;
+    }
+    if (name === 'cancel-signal') {
+      if (rec.value !== undefined) out.cancels.push({ rec, value: rec.value });
+      continue;
+    }
+    if (rec.value === undefined) continue;
+    // Unknown *-state.json: a mode only if it looks like one.
+    if (!KNOWN_MODES.has(name) && typeof rec.value.active !== 'boolean') continue;
+    out.modeRecs.push({ mode: name, rec });
+  }
+  return out;
+}
+
+/** When each mode's workflow slot was completed (the skill-active ledger's tombstones). */
+function tombstones(skillActive: Record<string, unknown> | null): (mode: string) => number | null {
+  const slots = (skillActive?.active_skills ?? null) as Record<string, unknown> | null;
+  return (mode) => {
+    const slot = slots && typeof slots === 'object' ? (slots[mode] as Record<string, unknown> | undefined) : undefined;
+    return slot ? timeMs(slot.completed_at) : null;
+  };
+}
+
+/** One mode's row: its registry status, the Stop hook's judgement, progress, owner and prompt. */
+function modeView(
+  kind: 'session' | 'legacy',
+  key: string,
+  mode: string,
+  rec: FileRec,
+  now: number,
+  book: VerdictBook,
+  tombstoneAt: number | null,
+  problems: Problem[],
+  next: NextChange,
+): ModeView {
+  const s = rec.value as Record<string, unknown>;
+  const verdict = modeStatus(mode, s, now, tombstoneAt);
+  next.see(verdict.nextChangeAt);
+  const judgement = judgeMode(book, kind === 'legacy' ? null : key, mode, rec.rel, rec.hook);
+  const rules = book.rulesOf(kind === 'legacy' ? null : (stateOwner(s) ?? key));
+  const typeProblem = wrongTypedFields(mode, s);
+  if (typeProblem) problems.push({ path: rec.rel, message: typeProblem, severity: 'warning' });
+  const p = modeProgress(mode, s);
+  const owner = stateOwner(s);
+  const promptRaw = promptOf(mode, s);
+  const parts: Omit<ModeView, 'fields'> = {
+    mode: cleanLine(mode),
+    path: rec.rel,
+    // OMC's registry rule of the version in use: 5.5.0 dropped the retired modes from its registry,
+    // so state_list_active no longer lists them.
+    active: verdict.registryActive && !retiredUnder(mode, rules),
+    status: judgement.status,
+    enforced: judgement.enforced,
+    pausedBy: judgement.pausedBy,
+    // The rule's words may quote a session id from the file.
+    verdict: { rule: judgement.rule, detail: cleanLine(judgement.detail) },
+    // Reasons quote values from the file ("active is …", "phase … is terminal").
+    reason: cleanLine(verdict.reason),
+    iteration: p.iteration,
+    max: p.max,
+    phase: p.phase === null ? null : truncate(cleanLine(p.phase), 60),
+    extras: p.extras.map((e) => truncate(cleanLine(e), 60)),
+    startedMs: timeMs(s.started_at),
+    updatedMs: lastUpdateMs(s, rec.mtimeMs > 0 ? rec.mtimeMs : null),
+    owner: owner === null ? null : cleanLine(owner),
+    stranded: kind === 'session' && owner !== null && owner !== key,
+    linked: linkedModes(s),
+    retired: RETIRED_IN_55.has(mode),
+    prompt: promptRaw === null ? null : truncate(cleanLine(promptRaw), 500),
+    problem: rec.problem,
+  };
+  return new LazyFieldsMode(parts, s);
+}
+
+/** The signal the hook honours for this session, else the session's own, else the legacy one. */
+function cancelView(
+  kind: 'session' | 'legacy',
+  key: string,
+  cancels: SortedRecords['cancels'],
+  sv: SessionVerdict | null,
+  book: VerdictBook,
+  now: number,
+  next: NextChange,
+): CancelView | null {
+  const inForce = sv?.rule === 'cancel-signal' ? (sv.cancels.find((c) => c.inForce) ?? null) : null;
+  const shown =
+    (inForce && { rel: inForce.path, value: book.tree.read(inForce.path) }) ??
+    cancels
+      .map(({ rec, value }) => ({ rel: rec.rel, value }))
+      .sort((a, b) => (a.rel.includes('/sessions/') ? -1 : 1) - (b.rel.includes('/sessions/') ? -1 : 1))[0] ??
+    null;
+  if (!shown) return null;
+  const v = genericCancelVerdict(shown.value, now);
+  const raw = (shown.value ?? {}) as Record<string, unknown>;
+  const checked = sv?.cancels.find((c) => c.path === shown.rel) ?? null;
+  // The legacy row: the generic rule is what every session's 5.5.0 / 4.15 hook applies to it.
+  const rowRules = book.rulesOf(kind === 'legacy' ? null : key);
+  const legacyInForce = kind === 'legacy' && rowRules !== '4.4.4' && v.inForce;
+  const cancel: CancelView = {
+    path: shown.rel,
+    mode: str(raw.mode) === null ? null : cleanLine(raw.mode),
+    source: str(raw.source) === null ? null : cleanLine(raw.source),
+    requestedMs: v.requestedMs,
+    expiresMs: v.expiresMs,
+    inForce: checked?.inForce ?? legacyInForce,
+    untilMs: checked?.until ?? (legacyInForce ? v.expiresMs : null),
+    targeted: v.targeted,
+    reason:
+      rowRules === '4.4.4'
+        ? "OMC 4.4.4's Stop hook does not read cancel signals: only removing the mode's files ends it"
+        : checked
+          ? checked.inForce
+            ? 'in force: the Stop hook lets the agent stop'
+            : checked.reason
+          : kind === 'legacy'
+            ? `${v.reason} (read by the Stop hook of every session)`
+            : sv?.rule === 'async-work' || sv?.rule === 'named-workflow'
+              ? `not checked: ${sv.detail}`
+              : v.reason,
+  };
+  if (v.expiresMs !== null) next.see(v.expiresMs);
+  if (v.requestedMs !== null) next.see(v.requestedMs + 30_000 + 1);
+  return cancel;
+}
+
+/** The session's status: its most urgent mode's, or cancelling while a signal it honours is in force. */
+function sessionStatus(modes: ModeView[], cancel: CancelView | null, now: number): SessionStatus {
+  let status: SessionStatus = 'idle';
+  for (const m of modes) if (STATUS_RANK[m.status] < STATUS_RANK[status]) status = m.status;
+  if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now) status = 'cancelling';
+  return status;
+}
+
+/** Attention first, then newest session first, then id: rows only move when their status changes. */
 /**
  * What one session adds to the header's counts: running = a loop still running (the Stop hook holds
  * the agent, or will once a pending loop is armed), else stale. A cancelled session whose modes are

@@ -16,13 +16,16 @@ import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { compareSessions, deriveSession, sessionCountOf } from './derive.js';
 import { FileRecords } from './file-records.js';
 import { DueHeap } from './due-heap.js';
-import { insertSorted } from './sorted-views.js';
+import { replaceSorted } from './sorted-views.js';
 import { EMPTY_SESSIONS, type SessionView, type SessionsSnapshot } from './model.js';
 import { MODE_ORDER, isValidSessionId } from './omc-rules.js';
 import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
 
 export { compareSessions } from './derive.js';
+
+/** A view's key in `views` (and the snapshot's `keys`): its directory name, LEGACY for the session-less row. */
+const keyOfView = (v: SessionView): string => (v.kind === 'legacy' ? LEGACY : v.id);
 
 /** During the sliced first read, the snapshot is published at most this often (see scanStep). */
 const STEP_PUBLISH_MS = 200;
@@ -78,6 +81,9 @@ export class SessionsDomain implements Domain {
   private views = new Map<string, SessionView>();
   /** The last published order (compareSessions), kept so a change re-places only what changed. */
   private sorted: SessionView[] = [];
+  /** Each sorted view's key, in the same order (the snapshot's `keys`). */
+  private sortedKeys: string[] = [];
+  private cancelling = 0;
   /** Sessions whose view carries problem lines: usually none, so collecting them costs nothing. */
   private withProblems = new Set<string>();
   private readonly due = new DueHeap((key) => this.views.get(key));
@@ -554,6 +560,7 @@ export class SessionsDomain implements Domain {
     const now = this.clock();
     const gone = new Set<SessionView>();
     const fresh: SessionView[] = [];
+    const removed: SessionView[] = [];
     if (this.dirty.size > 0) {
       // Verdicts are computed here, on change only, and shared by the rows of this publish.
       const globals = new Map<string, unknown>();
@@ -583,31 +590,44 @@ export class SessionsDomain implements Domain {
           this.views.set(key, view);
           fresh.push(view);
           this.due.push(key, view);
-        } else this.views.delete(key);
+        } else {
+          this.views.delete(key);
+          if (old) removed.push(old);
+        }
         if (view && view.problems.length > 0) this.withProblems.add(key);
         else this.withProblems.delete(key);
       }
       this.dirty.clear();
       this.due.compact(this.views);
     }
-    const sessions =
-      gone.size + fresh.length > 64 || this.sorted.length === 0
-        ? [...this.views.values()].sort(compareSessions)
-        : insertSorted(this.sorted, gone, fresh, compareSessions);
-    this.sorted = sessions;
-    const problems: Problem[] = [...this.structural.values()];
+    if (gone.size + fresh.length > 64 || this.sorted.length === 0) {
+      this.sorted = [...this.views.values()].sort(compareSessions);
+      this.sortedKeys = this.sorted.map(keyOfView);
+    } else if (gone.size + fresh.length > 0) {
+      const next = replaceSorted(this.sorted, this.sortedKeys, gone, fresh, compareSessions, keyOfView);
+      this.sorted = next.views;
+      this.sortedKeys = next.keys;
+    }
+    let problems: readonly Problem[] = [...this.structural.values()];
     if (this.withProblems.size > 0) {
       const having = [...this.withProblems].map((k) => this.views.get(k) as SessionView).sort(compareSessions);
-      for (const s of having) problems.push(...s.problems);
+      for (const s of having) (problems as Problem[]).push(...s.problems);
     }
+    // The same lines keep their list, so the store's collection of every domain's lines can tell nothing moved.
+    const prev = this.cell.getSnapshot().problems;
+    if (prev.length === problems.length && problems.every((p, i) => p === prev[i])) problems = prev;
+    const from = this.version;
     this.version += 1;
     this.cell.set({
       version: this.version,
-      sessions,
+      sessions: this.sorted,
+      keys: this.sortedKeys,
       problems,
       derivedAt: now,
       scanning: this.progress,
       counts: { ...this.counts },
+      cancelling: this.cancelling,
+      delta: { from, changed: fresh, removed },
       omcSeen: this.omcSeen(),
     });
     this.armTimer(now);
@@ -618,6 +638,7 @@ export class SessionsDomain implements Domain {
     const c = sessionCountOf(view);
     this.counts.running += sign * c.running;
     this.counts.stale += sign * c.stale;
+    if (view.status === 'cancelling') this.cancelling += sign;
   }
 
   private armTimer(now: number): void {

@@ -109,8 +109,37 @@ export interface SessionsSnapshot {
   scanning?: { done: number; total: number } | null;
   /** The header's counts (sessionCountOf summed), kept by the domain as sessions change. */
   counts?: { running: number; stale: number };
+  /** Sessions whose status is `cancelling`, kept by the domain as sessions change (0 almost always). */
+  cancelling?: number;
+  /** Each row's key, in the order of `sessions`: the directory name, LEGACY_KEY for the session-less row. */
+  keys?: readonly string[];
+  /**
+   * What changed since the snapshot published just before this one (version `from`): the views new in this one
+   * (sessions added or changed) and the last views of the sessions that went. A consumer that saw version `from`
+   * applies these instead of passing over every session, so the work of a change is that change.
+   */
+  delta?: SessionsDelta | null;
   /** The OMC installs found per session (their Claude processes), distinct, for the header. */
   omcSeen?: readonly SessionOmc[];
+}
+
+export interface SessionsDelta {
+  from: number;
+  changed: readonly SessionView[];
+  removed: readonly SessionView[];
+}
+
+/** The key of the session-less row in `keys` (the domain's key for it; the sessions pane's row key). */
+export const LEGACY_KEY = ':legacy';
+
+/**
+ * The delta from the snapshot at version `seen` to `next`, or null when `next` does not follow it directly (a
+ * consumer that missed a picture, or a snapshot made elsewhere): then only a pass over every session will do.
+ */
+export function deltaSince(seen: SessionsSnapshot | null, next: SessionsSnapshot): SessionsDelta | null {
+  if (!seen) return null;
+  if (seen === next) return { from: seen.version, changed: [], removed: [] };
+  return next.delta && next.delta.from === seen.version ? next.delta : null;
 }
 
 export const EMPTY_SESSIONS: SessionsSnapshot = { version: 0, sessions: [], problems: [], derivedAt: 0 };

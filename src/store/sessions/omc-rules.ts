@@ -1,6 +1,6 @@
 /**
- * OMC's rules about mode state, restated from research/omc-contract.md §2
- * (and the 5.5.0 addendum). Pure functions of (parsed file, now): the same
+ * OMC's rules about mode state, restated from OMC 4.15.10 and 5.5.0
+ * (src/hooks/mode-registry, scripts/persistent-mode.mjs, src/hud/omc-state.ts). Pure functions of (parsed file, now): the same
  * inputs always give the same status, which is what the tests pin.
  */
 

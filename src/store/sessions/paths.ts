@@ -2,6 +2,7 @@
  * Which files under the .omc root belong to the sessions domain, and to which
  * session: the path rules, nothing else.
  */
+import { LEGACY_KEY } from './model.js';
 import { NON_MODE_STATE_FILES } from './omc-rules.js';
 
 export type FileScope = 'session' | 'state' | 'root' | 'ended';
@@ -9,7 +10,7 @@ export type FileScope = 'session' | 'state' | 'root' | 'ended';
 export const STATE_FILE_RE = /^([a-z0-9][a-z0-9_-]*)-state\.json$/;
 export const ENDED_RE = /^([a-zA-Z0-9][a-zA-Z0-9_-]{0,255})\.json$/;
 /** Internal key for session-less state; ":" cannot occur in a session id, so it never collides. */
-export const LEGACY = ':legacy';
+export const LEGACY = LEGACY_KEY;
 export const STRUCTURAL = new Set(['', 'state', 'state/sessions', 'sessions']);
 
 /** Which session a file belongs to, or null when we do not track it. */

@@ -28,3 +28,12 @@ export function modeSummary(m: ModeView, withPhase: boolean): string {
 export function promptText(s: SessionView): string {
   return s.modes.find((m) => m.prompt)?.prompt ?? '';
 }
+
+/**
+ * What a user reads for a session's identity. The session-less (legacy) state has no id, and a session
+ * directory may itself be named `legacy` (a valid OMC session id): the parentheses cannot occur in a
+ * session id, so the two rows never read the same.
+ */
+export const LEGACY_LABEL = '(legacy)';
+export const sessionLabel = (s: Pick<SessionView, 'kind' | 'id'>): string =>
+  s.kind === 'legacy' ? LEGACY_LABEL : s.id;

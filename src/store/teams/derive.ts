@@ -75,14 +75,72 @@ export function isStalled(t: Pick<TeamView, 'board' | 'workers'>, now: number, s
   return t.board !== 'done' && t.workers.length > 0 && !t.workers.some((w) => workerLive(w, now, staleMs));
 }
 
+/** Adds one problem line for a file of the team. */
+type NoteProblem = (rel: string, message: string, severity?: Problem['severity']) => void;
+
 export function deriveTeam(inp: TeamInputs): TeamView {
   const base = `state/team/${inp.name}`;
   const problems: Problem[] = [...inp.structural];
   // Messages quote values from the files (a task's "status", a worker's name): JSON.stringify
   // leaves DEL and C1 controls raw, so every message is cleaned on its way out.
-  const problem = (rel: string, message: string, severity: Problem['severity'] = 'warning') =>
+  const problem: NoteProblem = (rel, message, severity = 'warning') =>
     problems.push({ path: inp.pathPrefix + rel, message: cleanLine(message), severity });
 
+  const files = readRuntimeFiles(inp, base, problem);
+  const { config, manifest, phaseState, roster } = files;
+  const tasks = deriveTasks(inp, base, problem);
+  const workers = deriveWorkers(inp, base, roster, files.rosterRel, tasks.parsed, problem);
+  const owner = findOwner(inp, config, manifest);
+  const mode = owner?.modePath
+    ? ([...inp.modeLinks, ...inp.modeOfSession(owner.sessionId)].find((l) => l.path === owner?.modePath)?.state ?? null)
+    : null;
+  const nums = modeNumbers(mode);
+
+  const pipelinePhase = str(phaseState?.current_phase) ?? modePhase(mode);
+  const history = phaseHistory(phaseState, mode).map((s) => ({
+    phase: line(s.phase, 40),
+    atMs: s.atMs,
+    reason: s.reason === null ? null : line(s.reason),
+  }));
+
+  const tail = inp.tail;
+  if (tail?.problem) problem(`${base}/events.jsonl`, tail.problem, 'warning');
+  const board = boardTeamStatus(
+    tasks.counts,
+    workers.map((w) => w.board),
+  );
+  return {
+    key: inp.key,
+    name: line(inp.name, 64),
+    location: inp.location,
+    dir: inp.hasRuntimeDir ? base : `state/team-bridge/${inp.name}`,
+    kind: inp.hasRuntimeDir ? 'runtime' : 'bridge',
+    task: str(roster?.task) === null ? null : line(roster?.task, 500),
+    phase: inferTeamPhase(tasks.parsed),
+    pipelinePhase: pipelinePhase === null ? null : line(pipelinePhase, 40),
+    phaseHistory: history,
+    iteration: nums.iteration,
+    maxIterations: nums.max,
+    fixAttempt: num(phaseState?.current_fix_attempt) ?? nums.fix,
+    maxFixAttempts: num(phaseState?.max_fix_attempts) ?? nums.maxFix,
+    owner,
+    lifecycle: str(config?.lifecycle_state) === null ? null : line(config?.lifecycle_state, 40),
+    counts: tasks.counts,
+    board,
+    stalled: isStalled({ board, workers }, inp.now ?? Date.now(), inp.heartbeatStaleMs ?? 180_000),
+    workers,
+    tasks: tasks.views,
+    events: tail ? tail.events.slice() : [],
+    eventsSeen: tail?.seen ?? 0,
+    teamShutdownMs: timeMs(files.shutdown?.requestedAt),
+    createdMs: timeMs(config?.created_at) ?? timeMs(manifest?.created_at),
+    updatedMs: lastUpdate(workers, phaseState, tail),
+    problems: [...problems, ...workers.flatMap((w) => w.problems)],
+  };
+}
+
+/** The runtime directory's own files (config, manifest, phase state, shutdown request) and the roster. */
+function readRuntimeFiles(inp: TeamInputs, base: string, problem: NoteProblem) {
   /** The file's last good object, noting its read problem (and a non-object value). */
   const obj = (rel: string): Obj | null => {
     const rec = inp.file(rel);
@@ -108,7 +166,7 @@ export function deriveTeam(inp: TeamInputs): TeamView {
   const manifestRel = inp.file(`${base}/manifest.json`) ? `${base}/manifest.json` : `${base}/manifest.v2.json`;
   const manifest = inp.hasRuntimeDir ? obj(manifestRel) : null;
   const phaseState = inp.hasRuntimeDir ? obj(`${base}/phase-state.json`) : null;
-  const shutdownFile = inp.hasRuntimeDir ? obj(`${base}/shutdown.json`) : null;
+  const shutdown = inp.hasRuntimeDir ? obj(`${base}/shutdown.json`) : null;
   if (inp.hasRuntimeDir && !config && !inp.file(`${base}/config.json`)) {
     problem(
       `${base}/config.json`,
@@ -121,10 +179,13 @@ export function deriveTeam(inp: TeamInputs): TeamView {
   const roster = config ?? manifest;
   const rosterRel = config ? `${base}/config.json` : manifestRel;
   if (roster) checkRoster(roster, rosterRel, inp.name, problem);
+  return { config, manifest, phaseState, shutdown, roster, rosterRel };
+}
 
-  // Tasks, sorted by numeric id like OMC's list-tasks.
+/** Tasks, sorted by numeric id like OMC's list-tasks; a file that breaks OMC's schema is a row and a problem. */
+function deriveTasks(inp: TeamInputs, base: string, problem: NoteProblem) {
   const parsed: ParsedTask[] = [];
-  const taskViews: TaskView[] = [];
+  const views: TaskView[] = [];
   let invalidTasks = 0;
   for (const [id, fileName] of inp.taskFiles) {
     const rel = `${base}/tasks/${fileName}`;
@@ -135,7 +196,7 @@ export function deriveTeam(inp: TeamInputs): TeamView {
     if (verdict && 'task' in verdict) {
       parsed.push(verdict.task);
       if (readProblem) problem(rel, `${readProblem} (showing the last good version)`);
-      taskViews.push(taskView(verdict.task, rel, readProblem));
+      views.push(taskView(verdict.task, rel, readProblem));
     } else {
       invalidTasks++;
       const why =
@@ -143,7 +204,7 @@ export function deriveTeam(inp: TeamInputs): TeamView {
           ? `does not follow OMC's task schema: ${verdict.error}`
           : (readProblem ?? 'unreadable');
       problem(rel, why, 'error');
-      taskViews.push({
+      views.push({
         id: line(id, 24),
         subject: '(unreadable task)',
         status: 'pending',
@@ -167,12 +228,22 @@ export function deriveTeam(inp: TeamInputs): TeamView {
   }
   const order = (a: { id: string }, b: { id: string }) => Number(a.id) - Number(b.id) || a.id.localeCompare(b.id);
   parsed.sort(order);
-  taskViews.sort(order);
+  views.sort(order);
   const byId = new Map(parsed.map((t) => [t.id, t]));
-  for (const tv of taskViews) tv.openBlockers = tv.blockedBy.filter((b) => byId.get(b)?.status !== 'completed');
-  const counts = countTasks(parsed);
+  for (const tv of views) tv.openBlockers = tv.blockedBy.filter((b) => byId.get(b)?.status !== 'completed');
+  return { parsed, views, counts: countTasks(parsed) };
+}
 
-  // Workers: the roster's order, then directories on disk the roster does not list, then bridge workers.
+/** Workers: the roster's order, then directories on disk the roster does not list, then bridge workers. */
+function deriveWorkers(
+  inp: TeamInputs,
+  base: string,
+  roster: Obj | null,
+  rosterRel: string,
+  parsed: ParsedTask[],
+  problem: NoteProblem,
+): WorkerView[] {
+  const byId = new Map(parsed.map((t) => [t.id, t]));
   const rosterWorkers = roster && Array.isArray(roster.workers) ? roster.workers.filter(isObj) : [];
   const seen = new Set<string>();
   const workers: WorkerView[] = [];
@@ -197,10 +268,11 @@ export function deriveTeam(inp: TeamInputs): TeamView {
     seen.add(name);
     workers.push(bridgeWorker(inp, name));
   }
+  return workers;
+}
 
-  // Owner: 5.5's config.leader_session_id, then a session's mode state naming the team, then 4.x's manifest.
-  const modeLink = pickModeLink(inp.modeLinks);
-  let owner: OwnerView | null = null;
+/** Owner: 5.5's config.leader_session_id, then a session's mode state naming the team, then 4.x's manifest. */
+function findOwner(inp: TeamInputs, config: Obj | null, manifest: Obj | null): OwnerView | null {
   const leader = str(config?.leader_session_id);
   const manifestLeader = isObj(manifest?.leader) ? str(manifest.leader.session_id) : null;
   // The owner's own mode state: one naming this team, else one naming no team at all (the pipeline shape).
@@ -210,43 +282,35 @@ export function deriveTeam(inp: TeamInputs): TeamView {
   };
   if (leader && isValidSessionId(leader)) {
     const l = linkFor(leader);
-    owner = {
+    return {
       sessionId: line(leader, 256),
       source: 'config.leader_session_id',
       modePath: l?.path ?? null,
       modeActive: l?.active ?? null,
     };
-  } else if (modeLink) {
-    owner = {
+  }
+  const modeLink = pickModeLink(inp.modeLinks);
+  if (modeLink)
+    return {
       sessionId: line(modeLink.sessionId, 256),
       source: modeLink.file,
       modePath: modeLink.path,
       modeActive: modeLink.active,
     };
-  } else if (manifestLeader && isValidSessionId(manifestLeader) && inp.sessionExists(manifestLeader)) {
+  if (manifestLeader && isValidSessionId(manifestLeader) && inp.sessionExists(manifestLeader)) {
     const l = linkFor(manifestLeader);
-    owner = {
+    return {
       sessionId: line(manifestLeader, 256),
       source: 'manifest.leader.session_id',
       modePath: l?.path ?? null,
       modeActive: l?.active ?? null,
     };
   }
-  const mode = owner?.modePath
-    ? ([...inp.modeLinks, ...inp.modeOfSession(owner.sessionId)].find((l) => l.path === owner?.modePath)?.state ?? null)
-    : null;
-  const nums = modeNumbers(mode);
+  return null;
+}
 
-  const pipelinePhase = str(phaseState?.current_phase) ?? modePhase(mode);
-  const history = phaseHistory(phaseState, mode).map((s) => ({
-    phase: line(s.phase, 40),
-    atMs: s.atMs,
-    reason: s.reason === null ? null : line(s.reason),
-  }));
-
-  const tail = inp.tail;
-  if (tail?.problem) problem(`${base}/events.jsonl`, tail.problem, 'warning');
-
+/** The latest of the workers' heartbeats, the phase state's update and the last event. */
+function lastUpdate(workers: WorkerView[], phaseState: Obj | null, tail: EventsTail | null): number | null {
   let updatedMs: number | null = null;
   const bump = (t: number | null | undefined) => {
     if (t !== null && t !== undefined && (updatedMs === null || t > updatedMs)) updatedMs = t;
@@ -254,49 +318,11 @@ export function deriveTeam(inp: TeamInputs): TeamView {
   for (const w of workers) bump(w.heartbeat?.lastBeatMs);
   bump(timeMs(phaseState?.updated_at));
   bump(tail?.events.at(-1)?.atMs);
-  const createdMs = timeMs(config?.created_at) ?? timeMs(manifest?.created_at);
-
-  const board = boardTeamStatus(
-    counts,
-    workers.map((w) => w.board),
-  );
-  return {
-    key: inp.key,
-    name: line(inp.name, 64),
-    location: inp.location,
-    dir: inp.hasRuntimeDir ? base : `state/team-bridge/${inp.name}`,
-    kind: inp.hasRuntimeDir ? 'runtime' : 'bridge',
-    task: str(roster?.task) === null ? null : line(roster?.task, 500),
-    phase: inferTeamPhase(parsed),
-    pipelinePhase: pipelinePhase === null ? null : line(pipelinePhase, 40),
-    phaseHistory: history,
-    iteration: nums.iteration,
-    maxIterations: nums.max,
-    fixAttempt: num(phaseState?.current_fix_attempt) ?? nums.fix,
-    maxFixAttempts: num(phaseState?.max_fix_attempts) ?? nums.maxFix,
-    owner,
-    lifecycle: str(config?.lifecycle_state) === null ? null : line(config?.lifecycle_state, 40),
-    counts,
-    board,
-    stalled: isStalled({ board, workers }, inp.now ?? Date.now(), inp.heartbeatStaleMs ?? 180_000),
-    workers,
-    tasks: taskViews,
-    events: tail ? tail.events.slice() : [],
-    eventsSeen: tail?.seen ?? 0,
-    teamShutdownMs: timeMs(shutdownFile?.requestedAt),
-    createdMs,
-    updatedMs,
-    problems: [...problems, ...workers.flatMap((w) => w.problems)],
-  };
+  return updatedMs;
 }
 
 /** What OMC's strict config check rejects (invalid_persisted_state), said in words. */
-function checkRoster(
-  roster: Obj,
-  rel: string,
-  dirName: string,
-  problem: (rel: string, m: string, s?: Problem['severity']) => void,
-): void {
+function checkRoster(roster: Obj, rel: string, dirName: string, problem: NoteProblem): void {
   if (roster.name !== undefined && roster.name !== dirName)
     problem(rel, `"name" is ${JSON.stringify(line(roster.name, 60))} but the directory is ${dirName}`);
   if (!Array.isArray(roster.workers)) {

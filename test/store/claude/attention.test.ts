@@ -32,7 +32,11 @@ describe('attention', () => {
 
   it('waiting for you', () => {
     expect(attentionFor(session(false), proc('waiting'), null)).toEqual([
-      { kind: 'waiting-for-you', reason: null, text: 'Claude is waiting for you: permission prompt' },
+      expect.objectContaining({
+        kind: 'waiting-for-you',
+        reason: null,
+        text: 'Claude is waiting for you: permission prompt',
+      }),
     ]);
   });
 

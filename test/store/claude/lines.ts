@@ -1,4 +1,4 @@
-/** Transcript lines in the shapes Claude Code 2.1.332 writes (see research/claude-code-offline.md §6). */
+/** Transcript lines in the shapes Claude Code 2.1.332 writes (seen in transcripts the real CLI wrote). */
 let n = 0;
 const env = (sid: string, at: string) => ({
   parentUuid: null,

@@ -10,6 +10,7 @@ import { planInterrupt, sendInterrupt, shouldOfferInterrupt } from '../../../src
 import { OmcStore } from '../../../src/store/store.js';
 import { makeProject, waitFor as waitUntil, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
 import { assistant, prompt } from './lines.js';
+import { scaled } from '../../helpers/time-scale.js';
 
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
 let p: TempProject;
@@ -68,43 +69,47 @@ const register = (pid: number, status: string) =>
   );
 
 describe('Claude domain, live', () => {
-  it('follows status changes, notices a killed CLI without any file change, and follows the transcript', async () => {
-    child = await startChild(p.dir);
-    const pid = child.pid as number;
-    register(pid, 'busy');
-    store = new OmcStore({
-      root: p.root,
-      watch: 'none',
-      projectDir: p.dir,
-      claude: { env: { CLAUDE_CONFIG_DIR: cfg } },
-    });
-    const claude = store.claude;
-    store.start();
-    const proc = () => claude.getSnapshot().bySession.get(SID)?.process;
-    expect(proc()?.status).toBe('busy');
-    register(pid, 'waiting');
-    await waitUntil(() => proc()?.status === 'waiting', { what: 'waiting', timeoutMs: 20_000 });
+  it(
+    'follows status changes, notices a killed CLI without any file change, and follows the transcript',
+    { timeout: scaled(60_000) },
+    async () => {
+      child = await startChild(p.dir);
+      const pid = child.pid as number;
+      register(pid, 'busy');
+      store = new OmcStore({
+        root: p.root,
+        watch: 'none',
+        projectDir: p.dir,
+        claude: { env: { CLAUDE_CONFIG_DIR: cfg } },
+      });
+      const claude = store.claude;
+      store.start();
+      const proc = () => claude.getSnapshot().bySession.get(SID)?.process;
+      expect(proc()?.status).toBe('busy');
+      register(pid, 'waiting');
+      await waitUntil(() => proc()?.status === 'waiting', { what: 'waiting', timeoutMs: 20_000 });
 
-    const t = path.join(cfg, transcriptRel(p.dir, SID));
-    fs.mkdirSync(path.dirname(t), { recursive: true });
-    fs.writeFileSync(t, prompt(SID, '2026-12-01T09:00:00Z', 'hi') + '\n');
-    await waitUntil(() => claude.getSnapshot().bySession.get(SID)?.transcript, {
-      what: 'the transcript',
-      timeoutMs: 20_000,
-    });
-    fs.appendFileSync(
-      t,
-      assistant(SID, '2026-12-01T09:00:01Z', 'm1', 1, [{ type: 'text', text: 'ok' }]).join('\n') + '\n',
-    );
-    await waitUntil(() => claude.getSnapshot().bySession.get(SID)?.transcript?.facts.tokens.input === 101, {
-      what: 'tokens',
-      timeoutMs: 20_000,
-    });
+      const t = path.join(cfg, transcriptRel(p.dir, SID));
+      fs.mkdirSync(path.dirname(t), { recursive: true });
+      fs.writeFileSync(t, prompt(SID, '2026-12-01T09:00:00Z', 'hi') + '\n');
+      await waitUntil(() => claude.getSnapshot().bySession.get(SID)?.transcript, {
+        what: 'the transcript',
+        timeoutMs: 20_000,
+      });
+      fs.appendFileSync(
+        t,
+        assistant(SID, '2026-12-01T09:00:01Z', 'm1', 1, [{ type: 'text', text: 'ok' }]).join('\n') + '\n',
+      );
+      await waitUntil(() => claude.getSnapshot().bySession.get(SID)?.transcript?.facts.tokens.input === 101, {
+        what: 'tokens',
+        timeoutMs: 20_000,
+      });
 
-    child.kill('SIGKILL');
-    await waitUntil(() => proc()?.status === 'gone', { what: 'gone', timeoutMs: 20_000 });
-    expect(store.claude).toBe(claude);
-  }, 60_000);
+      child.kill('SIGKILL');
+      await waitUntil(() => proc()?.status === 'gone', { what: 'gone', timeoutMs: 20_000 });
+      expect(store.claude).toBe(claude);
+    },
+  );
 
   it('interrupts only the verified process working in this project', async () => {
     child = await startChild(p.dir);

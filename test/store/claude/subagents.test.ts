@@ -114,7 +114,8 @@ describe('subagents', () => {
     // Each subagent counts in the iteration in which it started; the iterations add up to the session.
     const its = t?.facts.iterations ?? [];
     expect(its.map((i) => [i.iteration, i.tokens.input])).toEqual([
-      [null, 101 + sub.input],
+      // The work before the first Stop-hook block is OMC's iteration 1.
+      [1, 101 + sub.input],
       [2, 102 + sub.input],
     ]);
     expect(its.reduce((n, i) => n + i.tokens.input, 0)).toBe(t?.facts.tokens.input);

@@ -126,8 +126,9 @@ describe('transcript reader', () => {
       [2, 100],
       [3, 100],
     ]);
+    // The work before OMC's first block ("ITERATION 2") is iteration 1, as OMC counts.
     expect(f.iterations.map((i) => [i.iteration, i.filesWritten, i.errors, i.tokens.input])).toEqual([
-      [null, 1, 0, 101],
+      [1, 1, 0, 101],
       [2, 0, 1, 102],
       [3, 0, 0, 0],
     ]);

@@ -1,0 +1,86 @@
+/**
+ * `omc-top hooks install | uninstall | status [--cwd DIR] [--json]`: the opt-in permission hook
+ * (docs/answering.md). Nothing of Claude Code's settings is touched unless `install` or `uninstall` is run.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readAnswersConfig } from '../config/answers-config.js';
+import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
+import { DEFAULT_WAIT_SECONDS, stateDir } from '../store/permissions/protocol.js';
+import { hookStatus, installHook, uninstallHook } from '../store/permissions/settings-hook.js';
+import { resolveOmcRoot } from '../store/root.js';
+import { parseArgs, UsageError } from './args.js';
+import { processSink } from '../io/output.js';
+
+export const HOOKS_USAGE = `Usage: omc-top hooks install | uninstall | status [--cwd DIR] [--json]
+
+Answer Claude Code's permission prompts from omc-top (opt-in, reversible):
+  install    add one PermissionRequest hook to <project>/.claude/settings.local.json
+             (your other hooks and permissions are kept)
+  uninstall  remove exactly what install added
+  status     say whether it is installed, and what it runs
+The hook asks a running omc-top and waits at most answers.permissionWaitSeconds
+(config file; default ${DEFAULT_WAIT_SECONDS} s). With no answer, or no omc-top running, Claude shows
+its own prompt as always. See docs/answering.md.`;
+
+const FLAGS = { cwd: 'value', json: 'bool', help: 'bool' } as const;
+
+/** dist/omc-top-hook.mjs: next to the running bundle, or the repository's build when run from source. */
+export function hookScriptPath(): string | null {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const c of [path.join(here, 'omc-top-hook.mjs'), path.resolve(here, '..', '..', 'dist', 'omc-top-hook.mjs')])
+    if (fs.existsSync(c)) return c;
+  return null;
+}
+
+export interface HooksIo {
+  out(s: string): void;
+  err(s: string): void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  script?: string | null;
+}
+
+const defaultIo = (): HooksIo => ({
+  ...processSink,
+  cwd: process.cwd(),
+  env: process.env,
+});
+
+export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo()): number {
+  const args = parseArgs(argv, FLAGS);
+  const verb = args.positionals[0];
+  if (args.flags.has('help') || verb === undefined) {
+    io.out(HOOKS_USAGE + '\n');
+    return verb === undefined && !args.flags.has('help') ? 2 : 0;
+  }
+  if (args.positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[1])}`);
+  if (verb !== 'install' && verb !== 'uninstall' && verb !== 'status')
+    throw new UsageError(`hooks: unknown action ${JSON.stringify(cleanLine(verb))} (install, uninstall or status)`);
+  const cwd = path.resolve((args.flags.get('cwd') as string | undefined) ?? io.cwd);
+  const projectDir = resolveOmcRoot({ cwd, env: io.env }).projectDir;
+  const dir = stateDir(io.env);
+  const say = (ok: boolean, message: string, extra: Record<string, unknown> = {}) => {
+    if (args.flags.has('json')) io.out(terminalSafeJson({ ok, message, ...extra }) + '\n');
+    else (ok ? io.out : io.err)(`omc-top hooks: ${cleanLine(message)}\n`);
+    return ok ? 0 : 1;
+  };
+  if (verb === 'status') {
+    const st = hookStatus(projectDir, io.env);
+    const message = st.installed
+      ? `installed in ${st.settingsPath}${st.problem ? `, but ${st.problem}` : ''}`
+      : `not installed in ${st.settingsPath}${st.problem ? ` (${st.problem})` : ''}`;
+    return say(st.problem === null, message, { status: st });
+  }
+  if (verb === 'uninstall') {
+    const r = uninstallHook(projectDir, dir);
+    return say(r.ok, r.message);
+  }
+  const script = io.script === undefined ? hookScriptPath() : io.script;
+  if (!script)
+    return say(false, 'the hook script (dist/omc-top-hook.mjs) is missing from this install; nothing was changed');
+  const waitSeconds = readAnswersConfig(io.env).permissionWaitSeconds ?? DEFAULT_WAIT_SECONDS;
+  const r = installHook({ projectDir, script, node: process.execPath, waitSeconds }, dir);
+  return say(r.ok, r.message);
+}

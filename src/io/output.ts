@@ -1,0 +1,196 @@
+/**
+ * The one exit point for what omc-top prints outside the full-screen app: the subcommands' text and
+ * JSON, usage, errors on stderr. Every byte of text passes the one sanitiser here (io/sanitize.ts), so
+ * a project directory, a file name or a message that quotes either cannot retitle, recolour or reorder
+ * the user's terminal, whichever message carries it; every JSON document escapes the same characters.
+ * A test (test/hostile/one-exit.test.ts) keeps every other write to stdout or stderr out of src/.
+ *
+ * The full-screen app writes through Ink and the terminal lifecycle (src/terminal/), and the attention
+ * layer writes its own title and notification sequences; those are control sequences omc-top makes
+ * itself, around text cleaned where it is built. They reach the terminal through `writeControl`.
+ */
+import { cleanBlock, terminalSafeJson } from './sanitize.js';
+
+/** Where text goes: tests pass their own; the default is the process's stdout and stderr. */
+export interface TextSink {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** Text for stdout: control bytes, escape sequences, bidi controls and line separators removed. */
+export function printOut(text: string): void {
+  write(process.stdout, cleanBlock(text));
+}
+
+/** Text for stderr, cleaned the same way. */
+export function printErr(text: string): void {
+  write(process.stderr, cleanBlock(text));
+}
+
+/** One JSON document on stdout (terminal-safe: nothing a terminal acts on, whatever the values hold). */
+export function printJson(value: unknown, indent = 2): void {
+  write(process.stdout, terminalSafeJson(value, indent) + '\n');
+}
+
+/** The process's own sink, every write cleaned. */
+export const processSink: TextSink = { out: printOut, err: printErr };
+
+/**
+ * Bytes omc-top composed itself for the terminal it runs in (the alternate screen, mouse modes, the
+ * title stack, a bell): never text from a file, which is cleaned where these sequences are built.
+ */
+export function writeControl(bytes: string): void {
+  write(process.stdout, bytes);
+}
+
+function write(stream: NodeJS.WriteStream, text: string): void {
+  try {
+    stream.write(text);
+  } catch {
+    /* the terminal or pipe is gone: nothing more can be said there */
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Stopping: SIGINT and SIGTERM are answered at once, whatever a reader is doing.
+
+let stopSignal: NodeJS.Signals | null = null;
+const stopWaiters = new Set<() => void>();
+let listening = false;
+
+function onSignal(sig: NodeJS.Signals): void {
+  stopSignal ??= sig;
+  for (const w of [...stopWaiters]) w();
+}
+
+function listen(): void {
+  if (listening) return;
+  listening = true;
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+/** Calls `cb` on the first SIGINT or SIGTERM (at once if one came already); returns the unsubscribe. */
+export function onStopSignal(cb: () => void): () => void {
+  listen();
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    stopWaiters.delete(once);
+    cb();
+  };
+  stopWaiters.add(once);
+  if (stopSignal !== null) once();
+  return () => stopWaiters.delete(once);
+}
+
+/**
+ * Runs `then` once everything written to stdout has been handed to the kernel (process.exit right
+ * after a large write to a pipe would cut it), or at once on SIGINT / SIGTERM, before or during the
+ * wait: a reader that stopped reading must not keep omc-top from exiting when it is asked to.
+ */
+export function afterFlush(then: () => void): void {
+  let done = false;
+  let off: () => void = () => undefined;
+  const once = () => {
+    if (done) return;
+    done = true;
+    off();
+    then();
+  };
+  // A signal that came already (it stopped a `watch`) calls `once` right here.
+  off = onStopSignal(once);
+  if (done) return;
+  try {
+    process.stdout.write('', once);
+  } catch {
+    once();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// JSON-lines streams with a reader that may stop reading.
+
+/** What a stream holds for a slow reader before lines are dropped (counted) or producers wait. */
+export const STREAM_MAX_BUFFERED_BYTES = 1024 * 1024;
+
+interface LineSink {
+  write(chunk: string): boolean;
+  readonly writableLength: number;
+  once(event: 'drain', cb: () => void): unknown;
+}
+
+/**
+ * A JSON-lines stream (`watch --json`) whose memory is bounded whatever the reader does. While more
+ * than `maxBufferedBytes` wait for the reader (a paused pager, a stalled pipe), event lines are dropped
+ * and counted, and state-based producers wait for room (`hasRoom`, `onRoom`) and then send the state as
+ * it is by then. When the reader catches up, one `lagged` line says how many lines were dropped.
+ */
+export class LineStream {
+  private dropped = 0;
+  private waiting = false;
+  private readonly roomWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly sink: LineSink,
+    private readonly opts: { lagged(dropped: number): string; maxBufferedBytes?: number },
+  ) {}
+
+  get hasRoom(): boolean {
+    return this.sink.writableLength < (this.opts.maxBufferedBytes ?? STREAM_MAX_BUFFERED_BYTES);
+  }
+
+  /**
+   * A line that is state, not an event (the snapshot, "ready", the first rows): always written. What
+   * these add is bounded by the size of the state, not by how long the reader stays away.
+   */
+  always(text: string): void {
+    this.flushLagged();
+    this.put(text);
+  }
+
+  /** One event line (with its newline): written, or dropped and counted while the reader is behind. */
+  line(text: string): void {
+    if (!this.hasRoom) {
+      this.dropped++;
+      this.waitForRoom();
+      return;
+    }
+    this.flushLagged();
+    this.put(text);
+  }
+
+  /** Runs `cb` once the reader has caught up (at once when there is room now). */
+  onRoom(cb: () => void): void {
+    if (this.hasRoom) return cb();
+    this.roomWaiters.push(cb);
+    this.waitForRoom();
+  }
+
+  private flushLagged(): void {
+    if (this.dropped === 0) return;
+    const n = this.dropped;
+    this.dropped = 0;
+    this.put(this.opts.lagged(n));
+  }
+
+  private waitForRoom(): void {
+    if (this.waiting) return;
+    this.waiting = true;
+    this.sink.once('drain', () => {
+      this.waiting = false;
+      if (!this.hasRoom) return this.waitForRoom();
+      this.flushLagged();
+      for (const cb of this.roomWaiters.splice(0)) cb();
+    });
+  }
+
+  private put(text: string): void {
+    try {
+      this.sink.write(text);
+    } catch {
+      /* the reader is gone: the stream's 'error' ends the run */
+    }
+  }
+}

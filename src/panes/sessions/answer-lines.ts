@@ -1,0 +1,60 @@
+/**
+ * The session detail's lines about answering the session from omc-top: a permission request its Claude is
+ * waiting on (answered in the inbox), the notes sent to it and whether its transcript shows them, and, when its
+ * Claude process is gone, what OMC would do if it were resumed.
+ */
+import type { OmcStore } from '../../store/store.js';
+import type { SessionView } from '../../store/sessions/model.js';
+import { activeLoop } from '../../store/claude/attention.js';
+import { resumeVerdict } from '../../store/claude/resume.js';
+import { formatClock, wrapText } from '../../ui/format.js';
+import type { DetailLine } from './detail.js';
+import type { DetailExtra } from './layout.js';
+import { runFactDetail } from './run-facts.js';
+
+const NOTES_SHOWN = 3;
+
+export function answerLines(store: OmcStore, s: SessionView): DetailLine[] {
+  if (s.kind !== 'session') return [];
+  const out: DetailLine[] = [];
+  for (const r of store.permissions.getSnapshot().requests) {
+    if (r.sessionId !== s.id) continue;
+    out.push({ text: `! Claude asks permission: ${r.toolName} ${r.subject}`, tone: 'warn' });
+    out.push({
+      text: `  y allow · n deny${r.alwaysOffered ? ' · A always for this command' : ''} (here or in the ! list); the hook waits until ${formatClock(r.expiresMs)}, then Claude's own prompt only`,
+      tone: 'dim',
+    });
+  }
+  const proc = store.claude.getSnapshot().bySession.get(s.id)?.process ?? null;
+  if (proc?.status === 'gone' && activeLoop(s)) {
+    const v = resumeVerdict(s);
+    out.push({ text: `If resumed: ${v.text}`, tone: v.continues ? 'warn' : 'dim' });
+    out.push({
+      text: '  r resumes it (claude --resume in a new tmux window); c cancels the loop instead',
+      tone: 'dim',
+    });
+  }
+  const notes = store.notes.getSnapshot().filter((n) => n.sessionId === s.id);
+  for (const n of notes.slice(-NOTES_SHOWN)) {
+    const state =
+      n.via === 'pane'
+        ? 'typed into its tmux pane'
+        : n.deliveredMs !== null
+          ? `delivered ✓ ${formatClock(n.deliveredMs)} (in its transcript)`
+          : 'sent; not in its transcript yet';
+    out.push({
+      text: `note ${formatClock(n.sentMs)}: "${n.text}" — ${state}`,
+      tone: n.deliveredMs !== null ? 'ok' : 'dim',
+    });
+  }
+  return out;
+}
+
+/** Every other domain's lines of the detail: the run facts, then answering. */
+export function detailExtras(store: OmcStore, s: SessionView, width: number): DetailExtra {
+  const runs = runFactDetail(store, s, width);
+  const w = Math.max(20, width);
+  const wrap = (lines: readonly DetailLine[]) =>
+    lines.flatMap((l) => wrapText(l.text, w).map((text) => ({ text, tone: l.tone })));
+  return { top: [...wrap(answerLines(store, s)), ...runs.top], bottom: runs.bottom };
+}

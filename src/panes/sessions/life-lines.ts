@@ -1,0 +1,36 @@
+/**
+ * A Claude process's life in words, shared by the session detail and the peek: "busy for 3m", "exited
+ * 14:02", and Claude Code's own final figures (its cost-state line at exit) as it wrote them.
+ */
+import { clockHm } from '../../store/claude/life.js';
+import type { ExitFigures, Tokens } from '../../store/claude/transcript-facts.js';
+import { formatAge } from '../../ui/format.js';
+import type { DetailLine } from './detail.js';
+
+const n = (v: number) => v.toLocaleString('en-US');
+export const tokenText = (t: Tokens) =>
+  `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}`;
+
+/** "busy for 3m", "exited 14:02", "unknown". */
+export function lifeWords(status: string, sinceMs: number | null, now: number): string {
+  if (sinceMs === null || status === 'unknown') return status;
+  return status === 'exited' ? `exited ${clockHm(sinceMs)}` : `${status} for ${formatAge(sinceMs, now)}`;
+}
+
+const secs = (ms: number | null) => (ms === null ? '?' : `${Math.round(ms / 100) / 10}s`);
+
+/** Claude Code's own final figures (its cost-state line at exit), as it wrote them. */
+export function exitLines(x: ExitFigures): DetailLine[] {
+  const out: DetailLine[] = [
+    {
+      text: `  Claude Code's own figures at exit: $${x.usd.toFixed(4)}${x.unknownModelCost ? ' (some model had no known price)' : ''} · ran ${secs(x.durationMs)} (API ${secs(x.apiDurationMs)}, tools ${secs(x.toolDurationMs)}) · lines +${x.linesAdded ?? '?'} −${x.linesRemoved ?? '?'}`,
+      tone: 'dim',
+    },
+  ];
+  for (const m of x.models)
+    out.push({
+      text: `    ${m.model}: ${tokenText(m.tokens)}${m.usd !== null ? ` · $${m.usd.toFixed(4)}` : ''}`,
+      tone: 'dim',
+    });
+  return out;
+}

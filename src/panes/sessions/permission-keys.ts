@@ -1,0 +1,62 @@
+/**
+ * The session detail's keys for a permission request its Claude is waiting on (handed over by the opt-in
+ * PermissionRequest hook): y allows, n denies, A allows this exact command always. The same answer as the `!`
+ * list's (input/answer-actions.ts): bound to the request shown, refused when stale. In the detail only, where the
+ * request's lines are on screen: in the list, n and m stay the notepad and memory hotkeys.
+ */
+import type { Binding, Mode } from '../../kit/bindings.js';
+import type { KeyContext } from '../../kit/pane.js';
+import type { PermissionDecision } from '../../store/permissions/protocol.js';
+import type { PermissionRequestView } from '../../store/permissions/model.js';
+import type { SessionView } from '../../store/sessions/model.js';
+import { answerPermissionRequest } from '../../input/answer-actions.js';
+import type { SessionsPaneState } from './reducer.js';
+
+type S = SessionsPaneState;
+type Ctx = KeyContext<S>;
+
+/** The oldest request the session's Claude waits on (Claude asks one at a time; a second would wait behind it). */
+export function pendingRequest(ctx: Ctx, s: SessionView | undefined): PermissionRequestView | null {
+  if (!s || s.kind !== 'session') return null;
+  return ctx.store.permissions.getSnapshot().requests.find((r) => r.sessionId === s.id) ?? null;
+}
+
+const NONE = 'no permission request from this session waits here (omc-top hooks install hands them over)';
+
+export function permissionBindings(when: Mode<S>, current: (ctx: Ctx) => SessionView | undefined): Binding<S>[] {
+  const answer = (
+    keys: string[],
+    decision: PermissionDecision,
+    hint: string,
+    help: string,
+    extra?: (r: PermissionRequestView) => string | null,
+  ): Binding<S> => ({
+    keys,
+    help,
+    hint,
+    when,
+    // Not a write to .omc, but an answer file in omc-top's state dir that lets a tool run: --readonly answers nothing.
+    writes: true,
+    readonlyText: '--readonly: nothing is answered (nothing is written)',
+    offered: (ctx) => pendingRequest(ctx, current(ctx)) !== null,
+    disabled: (ctx) => {
+      const r = pendingRequest(ctx, current(ctx));
+      return r ? (extra?.(r) ?? null) : NONE;
+    },
+    run: (ctx) => {
+      const r = pendingRequest(ctx, current(ctx));
+      if (r) answerPermissionRequest(ctx.store, ctx.app, r, decision);
+    },
+  });
+  return [
+    answer(['y'], 'allow', 'allow', "allow the tool call the session's Claude asks permission for (this once)"),
+    answer(['n'], 'deny', 'deny', "deny the tool call the session's Claude asks permission for"),
+    answer(
+      ['A'],
+      'always',
+      'always',
+      'allow it and always allow this exact Bash command (a rule for the session, or local settings as configured)',
+      (r) => (r.alwaysOffered ? null : '"always" is offered for Bash commands only: y or n'),
+    ),
+  ];
+}

@@ -1,0 +1,75 @@
+/**
+ * Where a session's Claude process is in its life, from everything omc-top
+ * has on it: a registry entry (live, or left behind by a kill), the entry's
+ * removal omc-top saw (a clean exit), or Claude Code's own exit figures at
+ * the end of the transcript. "unknown" only when none of these says anything
+ * (the CLI never registered: an SDK session, an older CLI, or it exited before
+ * omc-top looked and left no figures).
+ */
+import type { ClaudeSessionView, WaitingFact } from './model.js';
+import type { ProcessStatus } from './process-status.js';
+import type { ExitFigures, PendingCall, TranscriptFacts } from './transcript-facts.js';
+import type { ProcessView } from './model.js';
+
+export interface Life {
+  status: ProcessStatus;
+  /** Since when (epoch ms); null when not known. */
+  sinceMs: number | null;
+  /** Claude Code's final figures, when the transcript ends with them (a clean exit). */
+  exit: ExitFigures | null;
+}
+
+export function lifeOf(c: ClaudeSessionView | null | undefined): Life {
+  const p = c?.process ?? null;
+  const exit = c?.transcript?.facts.exit ?? null;
+  if (p && p.status !== 'unknown')
+    return { status: p.status, sinceMs: p.since, exit: p.status === 'exited' ? exit : null };
+  // An entry omc-top cannot judge (another pid namespace) still loses to the CLI's own exit record, unless
+  // it started after that exit (a resume that has not written its status yet).
+  const newer = p?.startedAt != null && exit?.endMs != null && p.startedAt > exit.endMs;
+  if (exit && !newer) return { status: 'exited', sinceMs: exit.endMs, exit };
+  return { status: 'unknown', sinceMs: p?.since ?? null, exit: null };
+}
+
+/** No process runs the session any more: no burn rate, no "busy for". */
+export const isDead = (status: ProcessStatus) => status === 'gone' || status === 'exited';
+
+/**
+ * The call a waiting process waits on: the oldest call without a result (Claude Code asks about one call
+ * at a time, in the order they were made). Calls made after the wait began are not it.
+ */
+export function waitedCall(facts: TranscriptFacts | null, sinceMs: number | null): PendingCall | null {
+  if (!facts || facts.pendingCalls.length === 0) return null;
+  const before = facts.pendingCalls.filter((c) => sinceMs === null || c.atMs === null || c.atMs <= sinceMs + 1000);
+  return before[0] ?? null;
+}
+
+export function waitingFact(p: ProcessView | null, facts: TranscriptFacts | null): WaitingFact | null {
+  if (p?.status !== 'waiting') return null;
+  const what = p.waitingFor ?? 'a prompt';
+  const call = waitedCall(facts, p.since);
+  const more = call && facts ? facts.pendingCalls.length - 1 : 0;
+  const callText = call ? `${call.name}${call.arg ? ` ${call.arg}` : ''}` : null;
+  return {
+    for: what,
+    sinceMs: p.since,
+    call: call && { name: call.name, arg: call.arg, atMs: call.atMs },
+    more,
+    name: p.name,
+    where: p.tmuxWhere,
+    text: callText ? `${what}: ${callText}${more > 0 ? ` (+${more} more)` : ''}` : what,
+  };
+}
+
+/** "session proj-87 · tmux main:2 claude": the names a user finds the session by; "" when none is known. */
+export function whereText(p: { name: string | null; tmuxWhere: string | null } | null): string {
+  if (!p) return '';
+  return [p.name ? `session ${p.name}` : null, p.tmuxWhere ? `tmux ${p.tmuxWhere}` : null].filter(Boolean).join(' · ');
+}
+
+/** "14:02" in UTC, the app's one time zone (the header's clock, OMC's stamps). */
+export function clockHm(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getUTCHours())}:${p(d.getUTCMinutes())}`;
+}

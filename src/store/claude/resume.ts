@@ -1,0 +1,82 @@
+/**
+ * Resuming an orphaned loop: its Claude process is gone, OMC's state still says the loop is on. What OMC would
+ * do if Claude came back (the verdict engine's answer for the session's next Stop: continue the loop, or let
+ * Claude stop because it is stale, at its max, cancelled…), and `claude --resume <session>` in a new tmux window
+ * in the session's directory, with a first prompt so a turn starts and the Stop hook gets its say. The resumed
+ * CLI registers a new pid under the same session id; the row follows it (the claude domain prefers the live one).
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { statSync } from '../../io/safe-fs/index.js';
+import { cleanLine } from '../../io/sanitize.js';
+import type { SessionView } from '../sessions/model.js';
+import type { ProcessView } from './model.js';
+
+/** The first prompt of the resumed session: plain words (a mode's name would be OMC's keyword and restart it). */
+export const RESUME_PROMPT = 'Continue where you left off.';
+
+export interface ResumeVerdict {
+  continues: boolean;
+  text: string;
+}
+
+/** What OMC's Stop hook would do at the resumed session's first Stop. */
+export function resumeVerdict(s: SessionView): ResumeVerdict {
+  const v = s.verdict;
+  if (!v) return { continues: false, text: 'no OMC loop state: resuming gives a plain Claude session' };
+  if (v.decision === 'block') {
+    const m = s.modes.find((x) => x.mode === v.mode);
+    const at =
+      m?.iteration !== null && m?.iteration !== undefined
+        ? ` (iteration ${m.iteration}${m.max ? `/${m.max}` : ''})`
+        : '';
+    return { continues: true, text: `OMC would continue ${v.mode ?? 'the loop'}${at} at its next Stop` };
+  }
+  return { continues: false, text: `OMC would let Claude stop: ${cleanLine(v.detail)}` };
+}
+
+/** POSIX shell quoting for the window's command line. */
+const q = (s: string) => (/^[A-Za-z0-9_/.,:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+export type ResumePlan =
+  { ok: true; socket: string; cwd: string; command: string; argv: string[] } | { ok: false; reason: string };
+
+export function planResume(
+  s: SessionView,
+  proc: ProcessView | null,
+  opts: { env?: NodeJS.ProcessEnv; claudeCommand?: string; prompt?: string } = {},
+): ResumePlan {
+  if (s.kind !== 'session')
+    return { ok: false, reason: 'the session-less (legacy) state has no Claude session to resume' };
+  if (proc && proc.status !== 'gone' && proc.status !== 'unknown')
+    return { ok: false, reason: `its Claude process (pid ${proc.pid}) is running: nothing to resume` };
+  const cwd = proc?.cwd ?? s.cwd;
+  if (!cwd || !path.isAbsolute(cwd)) return { ok: false, reason: 'the session records no directory to resume it in' };
+  if (!statSync('/', cwd.slice(1))?.isDirectory()) return { ok: false, reason: `its directory ${cwd} is gone` };
+  const env = opts.env ?? process.env;
+  if (!env.TMUX) return { ok: false, reason: 'not in tmux: run omc-top inside tmux to resume in a new window' };
+  const socket = env.TMUX.split(',')[0] as string;
+  const claude = (opts.claudeCommand ?? 'claude').trim() || 'claude';
+  const command = `${claude} --resume ${q(s.id)} ${q(opts.prompt ?? RESUME_PROMPT)}`;
+  const name = `resume-${s.id.slice(0, 8)}`;
+  return {
+    ok: true,
+    socket,
+    cwd,
+    command,
+    argv: ['-S', socket, 'new-window', '-P', '-F', '#{window_id} #{pane_id}', '-c', cwd, '-n', name, command],
+  };
+}
+
+export function executeResume(plan: ResumePlan): { ok: boolean; message: string; pane: string | null } {
+  if (!plan.ok) return { ok: false, message: plan.reason, pane: null };
+  const r = spawnSync('tmux', plan.argv, { encoding: 'utf8', timeout: 5000 });
+  if (r.status !== 0)
+    return { ok: false, message: `tmux said: ${cleanLine((r.stderr ?? '').trim()) || `exit ${r.status}`}`, pane: null };
+  const [win, pane] = (r.stdout ?? '').trim().split(' ');
+  return {
+    ok: true,
+    message: `resuming in tmux window ${win ?? '?'} (${cleanLine(plan.command)}); the row follows the new process`,
+    pane: pane ?? null,
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Where a Claude process runs, in the names a tmux user types: the registry
+ * records `session:@window.%pane` (ids), and a user looks for `main:2` or the
+ * window's name. One `tmux list-windows -a` answers for every session at once;
+ * a window is only named when the server's window of that id sits in the
+ * session the registry names (ids repeat across tmux servers). Otherwise the
+ * registry's text is shown as given. All names are sanitised: a window name
+ * is any text a program set.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { cleanLine, truncate } from '../../io/sanitize.js';
+
+export interface TmuxWindow {
+  session: string;
+  index: string;
+  name: string;
+}
+
+/** The registry's `session:@window.%pane`, split; null when it is not that shape. */
+export function splitTmuxField(field: string): { session: string; window: string; pane: string } | null {
+  const m = /^(.+):(@\d+)\.(%\d+)$/.exec(field);
+  return m ? { session: m[1] as string, window: m[2] as string, pane: m[3] as string } : null;
+}
+
+const FORMAT = '#{session_name}\t#{window_id}\t#{window_index}\t#{window_name}';
+
+/** Parses `list-windows -a -F FORMAT` output into window id → names. */
+export function parseWindows(out: string): Map<string, TmuxWindow> {
+  const map = new Map<string, TmuxWindow>();
+  for (const line of out.split('\n')) {
+    const [session, id, index, ...name] = line.split('\t');
+    if (!session || !id || !/^@\d+$/.test(id) || !index || !/^\d+$/.test(index)) continue;
+    map.set(id, {
+      session: truncate(cleanLine(session), 60),
+      index,
+      name: truncate(cleanLine(name.join('\t')), 40),
+    });
+  }
+  return map;
+}
+
+/** "main:2 claude" when tmux named the window, else the registry's own text ("main:@2.%5"). */
+export function tmuxWhere(field: string | null, windows: ReadonlyMap<string, TmuxWindow> | null): string | null {
+  if (field === null) return null;
+  const f = splitTmuxField(field);
+  if (!f) return field;
+  const w = windows?.get(f.window);
+  // The same window id on another server names another window: only a matching session name is trusted.
+  if (!w || w.session !== f.session) return field;
+  return w.name ? `${w.session}:${w.index} ${w.name}` : `${w.session}:${w.index}`;
+}
+
+/** tmux's arguments for the server omc-top is in ($TMUX's socket), else the default server. */
+export function tmuxServerArgs(env: NodeJS.ProcessEnv): string[] {
+  const sock = env.TMUX?.split(',')[0];
+  return sock ? ['-S', sock] : [];
+}
+
+export type WindowLister = (done: (out: string | null) => void) => void;
+
+const TIMEOUT_MS = 2000;
+
+export const asyncLister =
+  (env: NodeJS.ProcessEnv): WindowLister =>
+  (done) => {
+    try {
+      execFile(
+        'tmux',
+        [...tmuxServerArgs(env), 'list-windows', '-a', '-F', FORMAT],
+        { encoding: 'utf8', timeout: TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 },
+        (err, stdout) => done(err ? null : stdout),
+      );
+    } catch {
+      done(null);
+    }
+  };
+
+export const syncLister =
+  (env: NodeJS.ProcessEnv): WindowLister =>
+  (done) => {
+    const r = spawnSync('tmux', [...tmuxServerArgs(env), 'list-windows', '-a', '-F', FORMAT], {
+      encoding: 'utf8',
+      timeout: TIMEOUT_MS,
+      maxBuffer: 4 * 1024 * 1024,
+    });
+    done(r.status === 0 ? r.stdout : null);
+  };
+
+/** Windows change names rarely; a listing younger than this is reused unless an unknown window shows up. */
+export const TMUX_NAMES_MAX_AGE_MS = 10_000;
+
+/**
+ * Keeps the last window listing. `want(ids)` asks for a fresh one when a window id is not in it (or it is
+ * old); `onChange` is called when a listing arrives that names something differently.
+ */
+export class TmuxNames {
+  private windows: Map<string, TmuxWindow> | null = null;
+  private listedAt = -Infinity;
+  private inFlight = false;
+  private unavailable = false;
+
+  constructor(
+    private readonly list: WindowLister,
+    private readonly clock: () => number,
+    private readonly onChange: () => void,
+  ) {}
+
+  current(): ReadonlyMap<string, TmuxWindow> | null {
+    return this.windows;
+  }
+
+  /** The registry's tmux fields in view: lists again when one names a window the last listing lacks. */
+  want(fields: Iterable<string>): void {
+    if (this.inFlight) return;
+    const now = this.clock();
+    let unknown = false;
+    let any = false;
+    for (const f of fields) {
+      any = true;
+      const w = splitTmuxField(f)?.window;
+      if (w && !this.windows?.has(w)) unknown = true;
+    }
+    if (!any) return;
+    const old = now - this.listedAt > TMUX_NAMES_MAX_AGE_MS;
+    // No tmux (or no server): ask again only as often as a stale listing would be refreshed.
+    if (!old && (!unknown || this.unavailable)) return;
+    this.inFlight = true;
+    this.listedAt = now;
+    this.list((out) => {
+      this.inFlight = false;
+      this.unavailable = out === null;
+      // A listing that failed (tmux slow under load, timed out) keeps the last good names: the registry's
+      // window ids did not change because one look at them failed.
+      if (out === null) return;
+      const next = parseWindows(out);
+      if (sameWindows(this.windows, next)) return;
+      this.windows = next;
+      this.onChange();
+    });
+  }
+}
+
+function sameWindows(a: Map<string, TmuxWindow> | null, b: Map<string, TmuxWindow> | null): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.size !== b.size) return false;
+  for (const [k, v] of a) {
+    const w = b.get(k);
+    if (!w || w.session !== v.session || w.index !== v.index || w.name !== v.name) return false;
+  }
+  return true;
+}

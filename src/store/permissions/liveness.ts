@@ -1,0 +1,47 @@
+/**
+ * Is anyone there? The two checks the permission bridge makes on both sides: a monitor that answers for a
+ * project is running (its listener file, pid and start time), and Claude has moved on from a request (its
+ * registry status changed after the request was made: the prompt was answered in the terminal).
+ */
+import { listDirSync, readJsonSync } from '../../io/safe-fs/index.js';
+import type { StartIdentity } from '../../io/process-start.js';
+import { findClaudeConfigDir } from '../claude/config-dir.js';
+import { parseRegistryEntry } from '../claude/registry.js';
+import { LISTENERS, ListenerSchema, inProject, type PermissionRequestFile } from './protocol.js';
+
+/** The pid runs, and is the process that wrote `start` (when recorded and checkable). */
+export function isLive(startIdentity: (pid: number) => StartIdentity, pid: number, start: string | null): boolean {
+  const id = startIdentity(pid);
+  return id !== 'absent' && (start === null || id === null || id === start);
+}
+
+/** A monitor that can answer for this cwd is running. */
+export function liveListener(dir: string, cwd: string, startIdentity: (pid: number) => StartIdentity): boolean {
+  const list = listDirSync(dir, LISTENERS);
+  if (!list.ok) return false;
+  for (const e of list.entries) {
+    if (e.kind !== 'file' || !/^\d{1,10}\.json$/.test(e.name)) continue;
+    const r = readJsonSync(dir, `${LISTENERS}/${e.name}`, 4096);
+    if (!r.ok) continue;
+    const l = ListenerSchema.safeParse(r.value);
+    if (!l.success || `${l.data.pid}.json` !== e.name) continue;
+    if (inProject(l.data.project_dir, cwd) && isLive(startIdentity, l.data.pid, l.data.proc_start)) return true;
+  }
+  return false;
+}
+
+/** Claude moved on (answered in its terminal, the turn ended, the CLI exited) after the request was made. */
+export function answeredElsewhere(
+  env: NodeJS.ProcessEnv,
+  req: Pick<PermissionRequestFile, 'claude_pid' | 'session_id' | 'created_at'>,
+): boolean {
+  if (req.claude_pid === null) return false;
+  const config = findClaudeConfigDir(env).dir;
+  const rel = `sessions/${req.claude_pid}.json`;
+  const r = readJsonSync(config, rel, 64 * 1024);
+  if (!r.ok) return r.code === 'missing';
+  const p = parseRegistryEntry(rel, r.value, r.read.mtimeMs);
+  if (!p.ok || p.entry.sessionId !== req.session_id) return false;
+  const { status, statusUpdatedAt } = p.entry;
+  return status !== 'waiting' && statusUpdatedAt !== null && statusUpdatedAt > req.created_at;
+}

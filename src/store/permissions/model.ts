@@ -1,0 +1,47 @@
+/** Snapshot shapes of the permission bridge as the monitor sees it. */
+import type { Problem } from '../types.js';
+import type { HookOutcome, PermissionRequestFile } from './protocol.js';
+
+export interface PermissionRequestView {
+  id: string;
+  sessionId: string;
+  cwd: string;
+  toolName: string;
+  /** The command (Bash), the path (file tools) or the input, one sanitised line. */
+  subject: string;
+  createdMs: number;
+  expiresMs: number;
+  claudePid: number | null;
+  /** "always for this command" is possible (Bash with a command). */
+  alwaysOffered: boolean;
+  /** The hook that asked is still running (pid and start time). */
+  hookAlive: boolean;
+  /** The validated file, as the hook wrote it (the answer is bound to it). */
+  file: PermissionRequestFile;
+}
+
+export interface ReceiptView {
+  id: string;
+  outcome: HookOutcome;
+  detail: string;
+  atMs: number;
+}
+
+export interface PermissionsSnapshot {
+  version: number;
+  /** Requests for this project, oldest first. */
+  requests: readonly PermissionRequestView[];
+  /** What the hook did for recent requests (by id). */
+  receipts: ReadonlyMap<string, ReceiptView>;
+  problems: readonly Problem[];
+  /** This monitor registered as a listener (the hook asks it). */
+  listening: boolean;
+}
+
+export const EMPTY_PERMISSIONS: PermissionsSnapshot = {
+  version: 0,
+  requests: [],
+  receipts: new Map(),
+  problems: [],
+  listening: false,
+};

@@ -1,0 +1,284 @@
+/**
+ * `omc-top hooks install` / `uninstall` / status: the one change omc-top makes to Claude Code's settings, and
+ * only when asked. Install adds one PermissionRequest hook entry to the project's `.claude/settings.local.json`
+ * (merged: every other hook, permission and key is kept); uninstall removes exactly that entry, and what install
+ * created around it (the file, the `hooks` key, the event key). The entry is recognised by its marker argument;
+ * what the file looked like before is recorded in omc-top's own state directory, so an uninstall with nothing
+ * else changed meanwhile gives back the very bytes that were there. Writes go through the contained write path,
+ * atomically, refusing (not guessing) when the file is not JSON or not the shape Claude Code reads.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import fs from 'node:fs';
+import {
+  atomicWriteSync,
+  ensureOwnDir,
+  readJsonSync,
+  readTextSync,
+  statSync,
+  unlinkUnder,
+  withDirUnder,
+} from '../../io/safe-fs/index.js';
+import { cleanLine } from '../../io/sanitize.js';
+import { readAnswersConfig } from '../../config/answers-config.js';
+import { DEFAULT_WAIT_SECONDS, HOOK_TIMEOUT_MARGIN_SECONDS, PERMISSIONS_DIR } from './protocol.js';
+
+export const SETTINGS_REL = '.claude/settings.local.json';
+/** The argument that marks omc-top's entry (never a user's). */
+export const HOOK_MARKER = '--omc-top-hook';
+const EVENT = 'PermissionRequest';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** POSIX shell quoting: Claude Code runs a hook command through the shell. */
+export const shellQuote = (s: string) => (/^[A-Za-z0-9_/.,:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+export interface HookPlan {
+  projectDir: string;
+  /** Absolute path of dist/omc-top-hook.mjs. */
+  script: string;
+  node: string;
+  waitSeconds: number;
+}
+
+/** The words of a command as the shell splits it (plain words and single quotes: what hookCommand writes). */
+export function shellWords(cmd: string): string[] {
+  const out: string[] = [];
+  let cur: string | null = null;
+  for (let i = 0; i < cmd.length; i++) {
+    const c = cmd[i] as string;
+    if (c === "'") {
+      const end = cmd.indexOf("'", i + 1);
+      if (end < 0) return out; // unbalanced: not ours
+      cur = (cur ?? '') + cmd.slice(i + 1, end);
+      i = end;
+    } else if (c === '\\' && i + 1 < cmd.length) {
+      cur = (cur ?? '') + cmd[++i];
+    } else if (/\s/.test(c)) {
+      if (cur !== null) out.push(cur);
+      cur = null;
+    } else cur = (cur ?? '') + c;
+  }
+  if (cur !== null) out.push(cur);
+  return out;
+}
+
+export const hookCommand = (p: Pick<HookPlan, 'node' | 'script'>) =>
+  `${shellQuote(p.node)} ${shellQuote(p.script)} permission ${HOOK_MARKER}`;
+export const hookTimeout = (waitSeconds: number) => waitSeconds + HOOK_TIMEOUT_MARGIN_SECONDS;
+
+const isOurs = (h: unknown) => isObj(h) && typeof h.command === 'string' && h.command.includes(HOOK_MARKER);
+
+interface Record_ {
+  settings: string;
+  /** install made `.claude/` itself: uninstall removes it again when it is left empty. */
+  dir_existed: boolean;
+  file_existed: boolean;
+  hooks_existed: boolean;
+  event_existed: boolean;
+  /** The bytes before install (when the file existed): given back if nothing else changed. */
+  before: string | null;
+  /** The file as install wrote it: if it is still exactly this, uninstall restores `before`. */
+  after: string;
+}
+
+const recordRel = (settingsAbs: string) =>
+  `${PERMISSIONS_DIR}/installed-${createHash('sha256').update(settingsAbs).digest('hex').slice(0, 16)}.json`;
+
+type Loaded = { ok: true; text: string | null; doc: Obj } | { ok: false; message: string };
+
+function load(projectDir: string): Loaded {
+  const r = readTextSync(projectDir, SETTINGS_REL, 4 * 1024 * 1024);
+  if (!r.ok) {
+    if (r.code === 'missing') return { ok: true, text: null, doc: {} };
+    return { ok: false, message: `${SETTINGS_REL}: ${r.message}` };
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(r.text);
+  } catch {
+    return { ok: false, message: `${SETTINGS_REL} is not valid JSON: fix it first (nothing was changed)` };
+  }
+  if (!isObj(v)) return { ok: false, message: `${SETTINGS_REL} is not a JSON object (nothing was changed)` };
+  if (v.hooks !== undefined && !isObj(v.hooks))
+    return { ok: false, message: `${SETTINGS_REL}: "hooks" is not an object (nothing was changed)` };
+  const ev = isObj(v.hooks) ? v.hooks[EVENT] : undefined;
+  if (ev !== undefined && !Array.isArray(ev))
+    return { ok: false, message: `${SETTINGS_REL}: "hooks.${EVENT}" is not a list (nothing was changed)` };
+  return { ok: true, text: r.text, doc: v };
+}
+
+const render = (doc: Obj) => `${JSON.stringify(doc, null, 2)}\n`;
+
+/** Our hook entries removed from a parsed settings object (a user's hooks in a shared entry stay). */
+function without(doc: Obj): { doc: Obj; removed: number } {
+  if (!isObj(doc.hooks) || !Array.isArray(doc.hooks[EVENT])) return { doc, removed: 0 };
+  let removed = 0;
+  const entries: unknown[] = [];
+  for (const e of doc.hooks[EVENT] as unknown[]) {
+    if (!isObj(e) || !Array.isArray(e.hooks)) {
+      entries.push(e);
+      continue;
+    }
+    const kept = e.hooks.filter((h) => !isOurs(h));
+    removed += e.hooks.length - kept.length;
+    if (kept.length > 0) entries.push(kept.length === e.hooks.length ? e : { ...e, hooks: kept });
+  }
+  return { doc: { ...doc, hooks: { ...doc.hooks, [EVENT]: entries } }, removed };
+}
+
+export interface HookStatus {
+  installed: boolean;
+  settingsPath: string;
+  command: string | null;
+  timeout: number | null;
+  /** The hook script the command names exists. */
+  scriptFound: boolean | null;
+  waitSeconds: number;
+  /** A problem with the installed entry, or with the file. */
+  problem: string | null;
+}
+
+export function hookStatus(projectDir: string, env: NodeJS.ProcessEnv = process.env): HookStatus {
+  const waitSeconds = readAnswersConfig(env).permissionWaitSeconds ?? DEFAULT_WAIT_SECONDS;
+  const settingsPath = path.join(projectDir, SETTINGS_REL);
+  const base = { settingsPath, waitSeconds, command: null, timeout: null, scriptFound: null };
+  const l = load(projectDir);
+  if (!l.ok) return { ...base, installed: false, problem: l.message };
+  const hooks = isObj(l.doc.hooks) && Array.isArray(l.doc.hooks[EVENT]) ? (l.doc.hooks[EVENT] as unknown[]) : [];
+  const ours = hooks.flatMap((e) => (isObj(e) && Array.isArray(e.hooks) ? e.hooks.filter(isOurs) : [])) as Obj[];
+  const h = ours[0];
+  if (!h) return { ...base, installed: false, problem: null };
+  const command = cleanLine(h.command);
+  const timeout = typeof h.timeout === 'number' ? h.timeout : null;
+  const script = shellWords(String(h.command)).find((w) => w.endsWith('omc-top-hook.mjs')) ?? null;
+  const scriptFound =
+    script !== null && path.isAbsolute(script) ? statSync('/', script.slice(1))?.isFile() === true : false;
+  let problem: string | null = null;
+  if (!scriptFound)
+    problem = `the hook script it runs is missing (${script ?? 'no path'}): run \`omc-top hooks install\` again`;
+  else if (timeout === null || timeout <= waitSeconds)
+    problem = `its timeout (${timeout ?? 'none'} s) is not above the wait (${waitSeconds} s): run \`omc-top hooks install\` again`;
+  else if (ours.length > 1) problem = `${ours.length} omc-top entries: run \`omc-top hooks install\` again to keep one`;
+  return { installed: true, settingsPath, command, timeout, scriptFound, waitSeconds, problem };
+}
+
+export type InstallResult = { ok: boolean; message: string };
+
+export function installHook(plan: HookPlan, stateDir: string): InstallResult {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const l = load(plan.projectDir);
+    if (!l.ok) return { ok: false, message: l.message };
+    const stripped = without(l.doc);
+    const hooks = isObj(l.doc.hooks) ? l.doc.hooks : undefined;
+    const entry = {
+      matcher: '*',
+      hooks: [{ type: 'command', command: hookCommand(plan), timeout: hookTimeout(plan.waitSeconds) }],
+    };
+    const existing = isObj(stripped.doc.hooks) ? (stripped.doc.hooks[EVENT] as unknown[]) : [];
+    const next: Obj = { ...l.doc, hooks: { ...(hooks ?? {}), [EVENT]: [...existing, entry] } };
+    const text = render(next);
+    const dirExisted = statSync(plan.projectDir, '.claude') !== null;
+    // Claude Code rewrites this file itself ("always allow" to local settings): write only over what was read.
+    const again = readTextSync(plan.projectDir, SETTINGS_REL, 4 * 1024 * 1024);
+    if ((again.ok ? again.text : null) !== l.text) continue;
+    try {
+      atomicWriteSync(plan.projectDir, SETTINGS_REL, text, { mkdir: true });
+    } catch (e) {
+      return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine((e as Error).message)}` };
+    }
+    const settings = path.join(plan.projectDir, SETTINGS_REL);
+    // The record of what was there keeps its first install's view: a re-install must not forget the original.
+    const prev = readRecord(stateDir, settings);
+    const record: Record_ = prev
+      ? { ...prev, after: text }
+      : {
+          settings,
+          dir_existed: dirExisted,
+          file_existed: l.text !== null,
+          hooks_existed: hooks !== undefined,
+          event_existed: hooks !== undefined && hooks[EVENT] !== undefined,
+          before: l.text,
+          after: text,
+        };
+    try {
+      ensureOwnDir(stateDir);
+      atomicWriteSync(stateDir, recordRel(settings), JSON.stringify(record), { mkdir: true });
+    } catch {
+      /* uninstall still finds the entry by its marker */
+    }
+    return {
+      ok: true,
+      message: `${stripped.removed > 0 ? 'updated' : 'added'} the PermissionRequest hook in ${settings} (waits ${plan.waitSeconds} s, Claude's timeout ${hookTimeout(plan.waitSeconds)} s)`,
+    };
+  }
+  return { ok: false, message: `${SETTINGS_REL} kept changing while it was being written; try again` };
+}
+
+function readRecord(stateDir: string, settings: string): Record_ | null {
+  const r = readJsonSync(stateDir, recordRel(settings), 4 * 1024 * 1024);
+  if (!r.ok || !isObj(r.value)) return null;
+  const v = r.value;
+  if (
+    v.settings !== settings ||
+    typeof v.dir_existed !== 'boolean' ||
+    typeof v.file_existed !== 'boolean' ||
+    typeof v.hooks_existed !== 'boolean' ||
+    typeof v.event_existed !== 'boolean' ||
+    !(v.before === null || typeof v.before === 'string') ||
+    typeof v.after !== 'string'
+  )
+    return null;
+  return v as unknown as Record_;
+}
+
+/** `.claude/` made by install, now empty again: removed inside the project directory held open. */
+function removeEmptyClaudeDir(projectDir: string): void {
+  try {
+    withDirUnder(projectDir, '.', (dir) => fs.rmdirSync(dir.at('.claude')));
+  } catch {
+    /* not empty (Claude Code wrote there meanwhile), or gone: leave it */
+  }
+}
+
+export function uninstallHook(projectDir: string, stateDir: string): InstallResult {
+  const settings = path.join(projectDir, SETTINGS_REL);
+  const l = load(projectDir);
+  if (!l.ok) return { ok: false, message: l.message };
+  const rec = readRecord(stateDir, settings);
+  const forget = () => {
+    try {
+      unlinkUnder(stateDir, recordRel(settings));
+    } catch {
+      /* best effort */
+    }
+  };
+  const { doc, removed } = without(l.doc);
+  if (removed === 0) {
+    forget();
+    return { ok: true, message: `no omc-top hook in ${settings}: nothing to remove` };
+  }
+  try {
+    // Nothing else changed since install: the original bytes (or no file at all) come back exactly.
+    if (rec && l.text === rec.after) {
+      if (rec.before === null) unlinkUnder(projectDir, SETTINGS_REL);
+      else atomicWriteSync(projectDir, SETTINGS_REL, rec.before);
+    } else {
+      const hooks = doc.hooks as Obj;
+      const next: Obj = { ...doc };
+      const event = hooks[EVENT] as unknown[];
+      const nextHooks: Obj = { ...hooks };
+      if (event.length === 0 && !(rec?.event_existed ?? false)) delete nextHooks[EVENT];
+      if (Object.keys(nextHooks).length === 0 && !(rec?.hooks_existed ?? false)) delete next.hooks;
+      else next.hooks = nextHooks;
+      if (Object.keys(next).length === 0 && rec !== null && !rec.file_existed) unlinkUnder(projectDir, SETTINGS_REL);
+      else atomicWriteSync(projectDir, SETTINGS_REL, render(next));
+    }
+  } catch (e) {
+    return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine((e as Error).message)}` };
+  }
+  forget();
+  if (rec && !rec.dir_existed) removeEmptyClaudeDir(projectDir);
+  return { ok: true, message: `removed the omc-top PermissionRequest hook from ${settings}` };
+}

@@ -1,0 +1,174 @@
+/**
+ * Answering from the monitor's own keys, in the real App (ink, a real OmcStore, keys on stdin): a permission
+ * request handed over by the hook (its logic in process, as Claude Code would run it) answered with y / n / A in
+ * the session detail and in the `!` list; the footer offers those keys only while a request waits, and the `?`
+ * help lists them (both generated from the bindings). What is asserted is what the hook tells Claude.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runPermissionHook, type HookDeps } from '../../src/commands/hook-permission.js';
+import { processStartIdentity } from '../../src/io/process-start.js';
+import { OmcStore } from '../../src/store/store.js';
+import { helpLines } from '../../src/ui/overlay-lines.js';
+import { PANES } from '../../src/panes/registry.js';
+import { GLOBAL_BINDINGS } from '../../src/input/router.js';
+import { HELP_SECTIONS } from '../../src/input/answer-keys.js';
+import { KEY, mountStore } from '../helpers/mount-app.js';
+import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+
+const S = SESSION.ralph;
+let p: TempProject | null = null;
+let app: ReturnType<typeof mountStore> | null = null;
+afterEach(async () => {
+  await app?.unmount();
+  app = null;
+  p?.cleanup();
+  p = null;
+});
+
+function scene(opts: { readonly?: boolean } = {}) {
+  p = makeProject({ withFixture: true });
+  const ralph = path.join(p.root, `state/sessions/${S}/ralph-state.json`);
+  writeOmcJson(ralph, {
+    ...JSON.parse(fs.readFileSync(ralph, 'utf8')),
+    session_id: S,
+    last_checked_at: new Date().toISOString(),
+  });
+  const env: NodeJS.ProcessEnv = {
+    XDG_STATE_HOME: path.join(p.dir, 'xdg-state'),
+    XDG_CONFIG_HOME: path.join(p.dir, 'xdg-config'),
+    CLAUDE_CONFIG_DIR: path.join(p.dir, 'claude'),
+    HOME: p.dir,
+    PATH: process.env.PATH,
+  };
+  const store = new OmcStore({
+    root: p.root,
+    watch: 'poll',
+    readonly: opts.readonly ?? false,
+    projectDir: p.dir,
+    claude: { live: false, env: { CLAUDE_CONFIG_DIR: env.CLAUDE_CONFIG_DIR } },
+    answers: { stateDir: path.join(p.dir, 'xdg-state', 'omc-top'), listen: true, live: true },
+  });
+  store.start();
+  app = mountStore(store, { columns: 140, rows: 30 });
+  const a = app;
+  /** Claude asks permission for `command` in the session: the hook, in process, waits for the monitor. */
+  const ask = (command: string) => {
+    const printed: string[] = [];
+    const deps: HookDeps = {
+      env,
+      now: Date.now,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      print: (t) => printed.push(t),
+      startIdentity: processStartIdentity,
+      stopped: () => false,
+      pollMs: 20,
+    };
+    const payload = JSON.stringify({
+      session_id: S,
+      transcript_path: '/tmp/t.jsonl',
+      cwd: (p as TempProject).dir,
+      prompt_id: 'p-1',
+      permission_mode: 'default',
+      hook_event_name: 'PermissionRequest',
+      tool_name: 'Bash',
+      tool_input: { command, description: 'a command' },
+      permission_suggestions: [],
+    });
+    const done = runPermissionHook(payload, deps).then((r) => ({
+      outcome: r.outcome,
+      replies: printed.map((x) => JSON.parse(x) as { hookSpecificOutput: { decision: Record<string, unknown> } }),
+    }));
+    return done;
+  };
+  const footer = () =>
+    a
+      .lines()
+      .filter((l) => l.includes('s:Sessions'))
+      .at(-1) ?? '';
+  return { a, ask, footer, store };
+}
+
+describe('answering a permission request from the session detail', () => {
+  it('y allows, n denies: the footer offers them only while the request waits, the help lists them', async () => {
+    const { a, ask, footer } = scene();
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    await a.step(KEY.enter);
+    await a.waitForText(`Session ${S}`);
+    // Nothing waits: no answering hints, and y says why it does nothing.
+    expect(footer()).not.toMatch(/y allow/);
+    await a.step('y');
+    await a.waitForText('no permission request from this session waits here');
+
+    const first = ask('touch allowed.txt');
+    await a.waitForText('! Claude asks permission: Bash touch allowed.txt');
+    await a.waitForText(/y allow .*n deny .*A always/);
+    expect(footer()).toMatch(/y allow/);
+    await a.step('y');
+    const allowed = await first;
+    expect(allowed.outcome).toBe('allow');
+    expect(allowed.replies.map((r) => r.hookSpecificOutput.decision)).toEqual([{ behavior: 'allow' }]);
+    await a.waitForText('the hook told Claude: allow ✓');
+
+    const second = ask('rm -rf ./cache');
+    await a.waitForText('! Claude asks permission: Bash rm -rf ./cache');
+    await a.step('n');
+    const denied = await second;
+    expect(denied.outcome).toBe('deny');
+    expect(denied.replies[0]?.hookSpecificOutput.decision).toMatchObject({ behavior: 'deny' });
+    await a.waitForText('the hook told Claude: deny ✓');
+    expect(footer()).not.toMatch(/y allow/);
+
+    // The `?` help, as the overlay lays it out (generated from the same bindings).
+    const help = helpLines(
+      { panes: PANES, globals: GLOBAL_BINDINGS, sections: HELP_SECTIONS, log: [], readonly: false },
+      200,
+    ).map((l) => l.text);
+    expect(help.join('\n')).toMatch(/y +allow the tool call the session's Claude asks permission for/);
+    expect(help).toContain('The ! list: a permission request or an OMC gate selected');
+    expect(help.join('\n')).toMatch(/A +permission request: allow it and always allow this exact Bash command/);
+  });
+
+  it('A answers "always" with this exact command as a rule', async () => {
+    const { a, ask } = scene();
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    await a.step(KEY.enter);
+    const hook = ask('npm test');
+    await a.waitForText('! Claude asks permission: Bash npm test');
+    await a.step('A');
+    const r = await hook;
+    expect(r.outcome).toBe('always');
+    expect(r.replies[0]?.hookSpecificOutput.decision).toMatchObject({
+      behavior: 'allow',
+      updatedPermissions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test' }] }],
+    });
+  });
+});
+
+describe('answering in the ! list', () => {
+  it('the request is listed with its command and session; n denies it there, Enter opens the session', async () => {
+    const { a, ask, footer } = scene();
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    const hook = ask('curl http://127.0.0.1:9/x');
+    await a.step('!');
+    await a.waitForText(/» permission: Bash curl http:\/\/127\.0\.0\.1:9\/x — 88727f43/);
+    expect(footer()).toMatch(/y allow \/ approve/);
+    expect(footer()).toMatch(/A always/);
+    await a.step('n');
+    const r = await hook;
+    expect(r.outcome).toBe('deny');
+    await a.waitForText('the hook told Claude: deny ✓');
+
+    const next = ask('ls');
+    await a.waitForText(/» permission: Bash ls/);
+    await a.step(KEY.enter);
+    await a.waitForText(`Session ${S}`);
+    await a.waitForText('! Claude asks permission: Bash ls');
+    await a.step('y');
+    expect((await next).outcome).toBe('allow');
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * `omc-top hooks install / uninstall / status`: the one change omc-top makes to Claude Code's settings, only
+ * when asked, merged with what is there, and removed exactly. And the other side: with the hook not installed,
+ * running omc-top (the monitor, --json, doctor, status) touches nothing of Claude Code's settings.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runHooksCommand } from '../../src/commands/hooks.js';
+import { hookStatus, shellWords, HOOK_MARKER } from '../../src/store/permissions/settings-hook.js';
+import { REPO, makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { TerminalHarness } from '../helpers/pty.js';
+
+const HOOK = path.join(REPO, 'dist', 'omc-top-hook.mjs');
+const projects: TempProject[] = [];
+const bases: string[] = [];
+afterEach(() => {
+  for (const p of projects.splice(0)) p.cleanup();
+  for (const b of bases.splice(0)) fs.rmSync(b, { recursive: true, force: true });
+});
+
+function setup() {
+  const p = makeProject({ prefix: 'omc-top-hooks-' });
+  projects.push(p);
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-hooks-home-'));
+  bases.push(base);
+  const env: NodeJS.ProcessEnv = {
+    HOME: base,
+    XDG_STATE_HOME: path.join(base, 'state'),
+    XDG_CONFIG_HOME: path.join(base, 'config'),
+    CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+    PATH: process.env.PATH,
+  };
+  const out: string[] = [];
+  const run = (...argv: string[]) =>
+    runHooksCommand([...argv, '--cwd', p.dir], {
+      out: (s) => out.push(s),
+      err: (s) => out.push(s),
+      cwd: p.dir,
+      env,
+      script: HOOK,
+    });
+  const settings = path.join(p.dir, '.claude', 'settings.local.json');
+  return { p, env, out, run, settings, base };
+}
+
+const USER_SETTINGS = `{
+    "permissions": { "allow": ["Bash(npm test:*)"], "deny": [] },
+    "hooks": {
+        "PermissionRequest": [{ "matcher": "Write", "hooks": [{ "type": "command", "command": "/usr/local/bin/my-guard" }] }],
+        "PreToolUse": [{ "matcher": "*", "hooks": [{ "type": "command", "command": "echo pre" }] }]
+    },
+    "enabledPlugins": { "oh-my-claudecode@omc": true }
+}
+`;
+
+describe('omc-top hooks', () => {
+  it('install merges one PermissionRequest entry; uninstall gives back the very bytes that were there', () => {
+    const s = setup();
+    fs.mkdirSync(path.dirname(s.settings));
+    fs.writeFileSync(s.settings, USER_SETTINGS);
+    expect(s.run('install')).toBe(0);
+    const doc = JSON.parse(fs.readFileSync(s.settings, 'utf8'));
+    // Everything of the user's is kept.
+    expect(doc.permissions).toEqual({ allow: ['Bash(npm test:*)'], deny: [] });
+    expect(doc.enabledPlugins).toEqual({ 'oh-my-claudecode@omc': true });
+    expect(doc.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: 'echo pre' }] }]);
+    expect(doc.hooks.PermissionRequest).toHaveLength(2);
+    expect(doc.hooks.PermissionRequest[0]).toEqual({
+      matcher: 'Write',
+      hooks: [{ type: 'command', command: '/usr/local/bin/my-guard' }],
+    });
+    // Ours: node, the hook bundle, the marker; Claude's timeout above the 60 s default wait.
+    const ours = doc.hooks.PermissionRequest[1];
+    expect(ours.matcher).toBe('*');
+    expect(ours.hooks).toHaveLength(1);
+    expect(shellWords(ours.hooks[0].command)).toEqual([process.execPath, HOOK, 'permission', HOOK_MARKER]);
+    expect(ours.hooks[0].timeout).toBe(65);
+    expect(hookStatus(s.p.dir, s.env)).toMatchObject({ installed: true, scriptFound: true, problem: null });
+    // Installing again updates the entry; it never adds a second one.
+    expect(s.run('install')).toBe(0);
+    expect(JSON.parse(fs.readFileSync(s.settings, 'utf8')).hooks.PermissionRequest).toHaveLength(2);
+    expect(s.run('uninstall')).toBe(0);
+    expect(fs.readFileSync(s.settings, 'utf8')).toBe(USER_SETTINGS);
+    expect(hookStatus(s.p.dir, s.env).installed).toBe(false);
+  });
+
+  it('with no settings file: install creates it, uninstall removes it and the .claude directory it made', () => {
+    const s = setup();
+    expect(fs.existsSync(path.join(s.p.dir, '.claude'))).toBe(false);
+    expect(s.run('install')).toBe(0);
+    expect(Object.keys(JSON.parse(fs.readFileSync(s.settings, 'utf8')))).toEqual(['hooks']);
+    expect(s.run('uninstall')).toBe(0);
+    expect(fs.existsSync(path.join(s.p.dir, '.claude'))).toBe(false);
+  });
+
+  it('changed since install (Claude added an "always" rule): only the hook entry and the keys install made go', () => {
+    const s = setup();
+    expect(s.run('install')).toBe(0);
+    const doc = JSON.parse(fs.readFileSync(s.settings, 'utf8'));
+    doc.permissions = { allow: ['Bash(mkdir:*)'] };
+    fs.writeFileSync(s.settings, JSON.stringify(doc, null, 2));
+    expect(s.run('uninstall')).toBe(0);
+    expect(JSON.parse(fs.readFileSync(s.settings, 'utf8'))).toEqual({ permissions: { allow: ['Bash(mkdir:*)'] } });
+  });
+
+  it('the wait comes from the config file, and Claude’s timeout stays above it', () => {
+    const s = setup();
+    fs.mkdirSync(path.join(s.env.XDG_CONFIG_HOME as string, 'omc-top'), { recursive: true });
+    fs.writeFileSync(
+      path.join(s.env.XDG_CONFIG_HOME as string, 'omc-top', 'config.json'),
+      JSON.stringify({ answers: { permissionWaitSeconds: 20 } }),
+    );
+    expect(s.run('install')).toBe(0);
+    expect(JSON.parse(fs.readFileSync(s.settings, 'utf8')).hooks.PermissionRequest[0].hooks[0].timeout).toBe(25);
+    // The wait raised later without a re-install: status says the timeout is no longer above it.
+    fs.writeFileSync(
+      path.join(s.env.XDG_CONFIG_HOME as string, 'omc-top', 'config.json'),
+      JSON.stringify({ answers: { permissionWaitSeconds: 120 } }),
+    );
+    expect(hookStatus(s.p.dir, s.env).problem).toMatch(/timeout \(25 s\) is not above the wait \(120 s\)/);
+    expect(s.run('status')).toBe(1);
+  });
+
+  it('refuses, changing nothing, a settings file that is not JSON or not the shape Claude Code reads', () => {
+    const s = setup();
+    fs.mkdirSync(path.dirname(s.settings));
+    for (const bad of ['{ "hooks": ', '[]', '{"hooks": []}', '{"hooks": {"PermissionRequest": {}}}']) {
+      fs.writeFileSync(s.settings, bad);
+      expect(s.run('install')).toBe(1);
+      expect(fs.readFileSync(s.settings, 'utf8')).toBe(bad);
+    }
+    expect(s.out.join('')).toMatch(/nothing was changed/);
+  });
+
+  it('refuses to write through a .claude that is a symlink out of the project', () => {
+    const s = setup();
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-outside-'));
+    bases.push(outside);
+    fs.symlinkSync(outside, path.join(s.p.dir, '.claude'));
+    expect(s.run('install')).toBe(1);
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+});
+
+/** Every file under a directory with its bytes and mtime. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const abs = path.join(e.parentPath, e.name);
+    const st = fs.lstatSync(abs);
+    out[path.relative(dir, abs)] = st.isFile() ? `${st.mtimeMs}:${fs.readFileSync(abs, 'base64')}` : `${st.mode}`;
+  }
+  return out;
+}
+
+describe('with the hook not installed', () => {
+  it('the monitor, --json, doctor and status touch nothing of Claude Code’s settings', async () => {
+    const s = setup();
+    const claudeDir = path.join(s.p.dir, '.claude');
+    fs.mkdirSync(claudeDir);
+    fs.writeFileSync(path.join(claudeDir, 'settings.json'), '{"permissions":{"allow":[]}}\n');
+    const before = { project: snapshot(claudeDir), config: snapshot(s.env.CLAUDE_CONFIG_DIR as string) };
+    const env = { ...s.env } as Record<string, string>;
+    const bin = path.join(REPO, 'dist', 'omc-top.mjs');
+    for (const args of [['--json'], ['doctor'], ['status'], ['hooks', 'status']])
+      try {
+        execFileSync(process.execPath, [bin, ...args, '--cwd', s.p.dir], { env, stdio: 'pipe' });
+      } catch {
+        /* doctor may exit 1 on this scratch set-up: only what it wrote matters */
+      }
+    // The monitor, which registers in its own state directory as the one the hook would ask.
+    const t = new TerminalHarness({ args: ['--cwd', s.p.dir], env, cwd: s.p.dir, cols: 100, rows: 30 });
+    try {
+      const listeners = path.join(s.env.XDG_STATE_HOME as string, 'omc-top', 'permissions', 'listeners');
+      await waitFor(() => fs.existsSync(listeners) && fs.readdirSync(listeners).length === 1, { timeoutMs: 20_000 });
+      t.write('q');
+      await t.waitForExit(20_000);
+    } finally {
+      t.kill();
+    }
+    expect(snapshot(claudeDir)).toEqual(before.project);
+    expect(snapshot(s.env.CLAUDE_CONFIG_DIR as string)).toEqual(before.config);
+    expect(fs.existsSync(path.join(claudeDir, 'settings.local.json'))).toBe(false);
+  }, 60_000);
+});

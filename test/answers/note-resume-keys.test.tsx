@@ -1,0 +1,207 @@
+/**
+ * m (a note) and r (resume) in the real App (ink, a real OmcStore, keys on stdin). The note goes to the inbox
+ * socket the session's registry entry names, with the key file's token, in the shape Claude Code 2.1.332 reads;
+ * the test's socket plays the CLI: it records the note into the transcript as the real CLI does (a peer `user`
+ * line, cc-lab samples q2-transcript-note-idle.jsonl), and omc-top then says "delivered ✓". Resume runs the
+ * configured command in a new window of a private tmux server; a stand-in CLI there registers under the session's
+ * id, and the row follows the new process.
+ */
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OmcStore } from '../../src/store/store.js';
+import { KEY, mountStore } from '../helpers/mount-app.js';
+import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { DEAD_PID, writeRegistry, writeTranscript } from '../helpers/claude-files.js';
+
+const S = SESSION.ralph;
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function scene() {
+  const p: TempProject = makeProject({ withFixture: true });
+  cleanups.push(() => p.cleanup());
+  const ralph = path.join(p.root, `state/sessions/${S}/ralph-state.json`);
+  writeOmcJson(ralph, {
+    ...JSON.parse(fs.readFileSync(ralph, 'utf8')),
+    session_id: S,
+    last_checked_at: new Date().toISOString(),
+  });
+  const cfg = path.join(p.dir, 'claude');
+  const mount = () => {
+    const store = new OmcStore({
+      root: p.root,
+      watch: 'poll',
+      projectDir: p.dir,
+      claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg } },
+      answers: { stateDir: path.join(p.dir, 'xdg-state', 'omc-top'), listen: false, live: false },
+    });
+    store.start();
+    const app = mountStore(store, { columns: 150, rows: 34 });
+    cleanups.push(() => app.unmount());
+    return app;
+  };
+  return { p, cfg, mount };
+}
+
+describe('m: a note to the session through its inbox socket', () => {
+  it('Enter sends it with the token; "sent" at once, "delivered ✓" when the transcript shows it', async () => {
+    const { p, cfg, mount } = scene();
+    // The CLI's socket lives in a private directory (0700), as Claude Code makes it.
+    const sockDir = fs.mkdtempSync(path.join('/tmp', 'omc-top-inbox-'));
+    fs.chmodSync(sockDir, 0o700);
+    cleanups.push(() => fs.rmSync(sockDir, { recursive: true, force: true }));
+    const sock = path.join(sockDir, 'inbox.sock');
+    const received: string[] = [];
+    const transcript = writeTranscript(cfg, p.dir, S, [
+      JSON.stringify({ type: 'user', message: { role: 'user', content: 'go' }, timestamp: new Date().toISOString() }),
+    ]);
+    const server = net.createServer((c) => {
+      let buf = '';
+      c.on('data', (d) => (buf += d.toString('utf8')));
+      c.on('end', () => {
+        received.push(buf);
+        c.end();
+        // What the CLI then records (its preamble around the text, origin peer, from as sent).
+        const user = buf
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { type: string; message?: { content: string }; from?: string })
+          .find((l) => l.type === 'user');
+        if (!user) return;
+        fs.appendFileSync(
+          transcript,
+          JSON.stringify({
+            type: 'user',
+            isMeta: true,
+            message: {
+              role: 'user',
+              content: `Another Claude session sent a message:\n${user.message?.content}\n\nThis came from another Claude session`,
+            },
+            timestamp: new Date().toISOString(),
+            origin: { kind: 'peer', from: user.from, verifiedLocal: true },
+            turnOrigin: 'peer',
+          }) + '\n',
+        );
+      });
+    });
+    await new Promise<void>((r) => server.listen(sock, r));
+    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    writeRegistry(cfg, process.pid, S, { status: 'idle', cwd: p.dir });
+    const entry = path.join(cfg, 'sessions', `${process.pid}.json`);
+    fs.writeFileSync(
+      entry,
+      JSON.stringify({ ...JSON.parse(fs.readFileSync(entry, 'utf8')), messagingSocketPath: sock }),
+    );
+    const token = 'a1'.repeat(16);
+    const keyName = `${process.pid}.${createHash('sha256').update(sock).digest('hex')}.key`;
+    fs.writeFileSync(path.join(cfg, 'sessions', keyName), JSON.stringify({ peerToken: token }));
+
+    const a = mount();
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    await a.step(KEY.enter);
+    await a.waitForText(`Session ${S}`);
+    await a.waitForText(/m note/);
+    await a.step('m');
+    await a.waitForText('note: ');
+    await a.step(...'please also run the linter'.split(''));
+    await a.waitForText('note: please also run the linter');
+    await a.step(KEY.enter);
+    await waitFor(() => received.length > 0, { what: 'the note on the socket' });
+    const lines = (received[0] as string)
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toEqual([
+      { type: 'auth', token },
+      {
+        type: 'user',
+        message: { role: 'user', content: 'please also run the linter' },
+        from: 'omc-top',
+        session_id: S,
+      },
+    ]);
+    await a.waitForText(/note delivered ✓ to .*its transcript shows it/);
+    await a.waitForText(/note \d\d:\d\d:\d\d: "please also run the linter" — delivered ✓/);
+  });
+
+  it('no socket registered: says so and sends nothing; Esc drops a note being typed', async () => {
+    const { p, cfg, mount } = scene();
+    writeRegistry(cfg, process.pid, S, { status: 'idle', cwd: p.dir });
+    const a = mount();
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    await a.step(KEY.enter);
+    await a.waitForText(`Session ${S}`);
+    await a.step('m', 'h', 'i', KEY.esc);
+    await a.waitForText(/s:Sessions.*c cancel/);
+    expect(a.text()).not.toContain('note: hi');
+    await a.step('m', 'h', 'i', KEY.enter);
+    await a.waitForText('note not sent to 88727f43: this session registers no inbox socket');
+  });
+});
+
+describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('r: resume a loop whose Claude process is gone', () => {
+  it('says what OMC would do, runs the command in a new tmux window in its directory, and follows the new pid', async () => {
+    const { p, cfg, mount } = scene();
+    writeRegistry(cfg, DEAD_PID, S, { status: 'busy', cwd: p.dir, procStart: '1' });
+    writeTranscript(cfg, p.dir, S, [JSON.stringify({ type: 'user', message: { role: 'user', content: 'go' } })]);
+    // A stand-in for claude: registers under the session id it was asked to resume, in the directory it runs in.
+    const fake = path.join(p.dir, 'fake-claude.mjs');
+    fs.writeFileSync(
+      fake,
+      `import fs from 'node:fs';
+const sid = process.argv[process.argv.indexOf('--resume') + 1];
+const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+const dir = process.env.FAKE_CFG + '/sessions';
+fs.writeFileSync(dir + '/' + process.pid + '.json', JSON.stringify({ pid: process.pid, sessionId: sid, cwd: process.cwd(),
+  procStart: start, pidDomain: process.env.FAKE_DOMAIN, version: '2.1.332', kind: 'interactive', entrypoint: 'cli',
+  startedAt: Date.now(), status: 'busy', statusUpdatedAt: Date.now(), args: process.argv.slice(2) }));
+setInterval(() => {}, 1000);
+`,
+    );
+    const xdg = path.join(p.dir, 'xdg-config');
+    fs.mkdirSync(path.join(xdg, 'omc-top'), { recursive: true });
+    const { ownPidDomain } = await import('../../src/store/claude/process-status.js');
+    fs.writeFileSync(
+      path.join(xdg, 'omc-top', 'config.json'),
+      JSON.stringify({
+        answers: { claudeCommand: `env FAKE_CFG=${cfg} FAKE_DOMAIN='${ownPidDomain()}' ${process.execPath} ${fake}` },
+      }),
+    );
+    const sock = path.join(p.dir, 'tmux.sock');
+    const tmux = (...args: string[]) =>
+      spawnSync('tmux', ['-S', sock, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    expect(tmux('new-session', '-d', '-s', 'main', '-x', '100', '-y', '20').status).toBe(0);
+    cleanups.push(() => void tmux('kill-server'));
+    vi.stubEnv('TMUX', `${sock},1,0`);
+    vi.stubEnv('XDG_CONFIG_HOME', xdg);
+
+    const a = mount();
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43.*gone/);
+    await a.waitForText(/r resume/);
+    await a.step('r');
+    await a.waitForText(`Resume session 88727f43 in a new tmux window?`);
+    expect(a.text()).toMatch(/If resumed: OMC would continue ralph \(iteration 3\/10\) at its next Stop/);
+    expect(a.text()).toContain(`In ${p.dir}, a new window runs:`);
+    await a.step('y');
+    await a.waitForText(/resumed ✓: pid \d+ registered for session 88727f43 \(the row follows it\)/);
+    await a.waitForText(/▸ enforced\s+88727f43.*busy/);
+    const windows = tmux('list-windows', '-F', '#{window_name} #{pane_current_path}').stdout;
+    expect(windows).toContain(`resume-88727f43 ${fs.realpathSync(p.dir)}`);
+    const resumed = fs
+      .readdirSync(path.join(cfg, 'sessions'))
+      .filter((f) => f.endsWith('.json') && f !== `${DEAD_PID}.json`)
+      .map((f) => JSON.parse(fs.readFileSync(path.join(cfg, 'sessions', f), 'utf8')) as { args: string[] });
+    expect(resumed[0]?.args).toEqual(['--resume', S, 'Continue where you left off.']);
+  });
+});

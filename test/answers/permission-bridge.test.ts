@@ -1,0 +1,330 @@
+/**
+ * The permission bridge between Claude Code's PermissionRequest hook and the monitor, without Claude: the hook's
+ * logic in process (a fake clock where the bound matters) and the real hook bundle as Claude Code runs it (a
+ * child process, JSON on stdin). What is asserted is what Claude would get (stdout) and what lands on disk.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runPermissionHook, type HookDeps } from '../../src/commands/hook-permission.js';
+import { answerPermission } from '../../src/store/permissions/answer.js';
+import { PermissionsDomain } from '../../src/store/permissions/domain.js';
+import { ANSWERS, REQUESTS, type PermissionRequestFile } from '../../src/store/permissions/protocol.js';
+import { processStartIdentity } from '../../src/io/process-start.js';
+import { REPO, waitFor } from '../helpers/fixtures.js';
+
+const HOOK = path.join(REPO, 'dist', 'omc-top-hook.mjs');
+const dirs: string[] = [];
+const domains: PermissionsDomain[] = [];
+afterEach(() => {
+  for (const d of domains.splice(0)) d.dispose();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function world() {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-bridge-'));
+  dirs.push(base);
+  const project = path.join(base, 'proj');
+  fs.mkdirSync(project);
+  const env: NodeJS.ProcessEnv = {
+    XDG_STATE_HOME: path.join(base, 'state'),
+    XDG_CONFIG_HOME: path.join(base, 'config'),
+    CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+    HOME: base,
+    PATH: process.env.PATH,
+  };
+  const stateDir = path.join(base, 'state', 'omc-top');
+  return { base, project, env, stateDir };
+}
+
+const payload = (cwd: string, over: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    session_id: 'a1b2c3d4-0000-4000-8000-000000000001',
+    transcript_path: '/tmp/t.jsonl',
+    cwd,
+    prompt_id: 'p-1',
+    permission_mode: 'default',
+    hook_event_name: 'PermissionRequest',
+    tool_name: 'Bash',
+    tool_input: { command: 'touch made.txt', description: 'mock command' },
+    permission_suggestions: [],
+    ...over,
+  });
+
+function listen(w: ReturnType<typeof world>, projectDir = w.project) {
+  const d = new PermissionsDomain({ stateDir: w.stateDir, projectDir, live: false, listen: true });
+  domains.push(d);
+  d.scan();
+  return d;
+}
+
+function deps(w: ReturnType<typeof world>, over: Partial<HookDeps> = {}) {
+  const printed: string[] = [];
+  const d: HookDeps = {
+    env: w.env,
+    now: Date.now,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    print: (t) => printed.push(t),
+    startIdentity: processStartIdentity,
+    stopped: () => false,
+    pollMs: 20,
+    ...over,
+  };
+  return { d, printed };
+}
+
+async function pending(dom: PermissionsDomain) {
+  return waitFor(
+    () => {
+      dom.reread();
+      return dom.getSnapshot().requests[0];
+    },
+    { timeoutMs: 10_000, what: 'the request' },
+  );
+}
+
+const tree = (dir: string): string[] =>
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+    : [];
+
+describe('the permission hook, in process', () => {
+  it('with no monitor running it writes nothing and says nothing: Claude keeps its prompt', async () => {
+    const w = world();
+    const { d, printed } = deps(w);
+    const r = await runPermissionHook(payload(w.project), d);
+    expect(r.outcome).toBe('no-listener');
+    expect(printed).toEqual([]);
+    expect(fs.existsSync(w.stateDir)).toBe(false);
+  });
+
+  it('a monitor for another project is not asked', async () => {
+    const w = world();
+    listen(w, path.join(w.base, 'elsewhere'));
+    const { d, printed } = deps(w);
+    expect((await runPermissionHook(payload(w.project), d)).outcome).toBe('no-listener');
+    expect(printed).toEqual([]);
+  });
+
+  it('allow, deny and always reach Claude in its reply format, bound to the request shown', async () => {
+    const w = world();
+    const dom = listen(w);
+    for (const [decision, reply] of [
+      ['allow', { behavior: 'allow' }],
+      ['deny', { behavior: 'deny', message: 'Denied from omc-top by the operator' }],
+      [
+        'always',
+        {
+          behavior: 'allow',
+          updatedPermissions: [
+            {
+              type: 'addRules',
+              rules: [{ toolName: 'Bash', ruleContent: 'touch made.txt' }],
+              behavior: 'allow',
+              destination: 'session',
+            },
+          ],
+        },
+      ],
+    ] as const) {
+      const { d, printed } = deps(w);
+      const hook = runPermissionHook(payload(w.project), d);
+      const req = await pending(dom);
+      expect(req).toMatchObject({ toolName: 'Bash', subject: 'touch made.txt', alwaysOffered: true });
+      expect(answerPermission(w.stateDir, req, decision, { claudeEnv: w.env })).toMatchObject({ ok: true });
+      const r = await hook;
+      expect(r.outcome).toBe(decision);
+      expect(printed.map((p) => JSON.parse(p))).toEqual([
+        { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: reply } },
+      ]);
+      // The request and its answer are gone; the receipt says what was done.
+      dom.reread();
+      expect(dom.getSnapshot().requests).toEqual([]);
+      expect(dom.getSnapshot().receipts.get(req.id)).toMatchObject({ outcome: decision });
+      expect(tree(path.join(w.stateDir, REQUESTS))).toEqual([]);
+      expect(tree(path.join(w.stateDir, ANSWERS))).toEqual([]);
+    }
+  });
+
+  it('"always" keeps the rule in local settings when the config says so, and is refused for a tool that is not Bash', async () => {
+    const w = world();
+    fs.mkdirSync(path.join(w.env.XDG_CONFIG_HOME as string, 'omc-top'), { recursive: true });
+    fs.writeFileSync(
+      path.join(w.env.XDG_CONFIG_HOME as string, 'omc-top', 'config.json'),
+      JSON.stringify({ answers: { alwaysDestination: 'localSettings' } }),
+    );
+    const dom = listen(w);
+    let { d, printed } = deps(w);
+    let hook = runPermissionHook(payload(w.project), d);
+    let req = await pending(dom);
+    answerPermission(w.stateDir, req, 'always', { claudeEnv: w.env });
+    expect(await hook).toMatchObject({ outcome: 'always', detail: 'always (localSettings)' });
+    expect(JSON.parse(printed[0] as string).hookSpecificOutput.decision.updatedPermissions[0].destination).toBe(
+      'localSettings',
+    );
+    ({ d, printed } = deps(w));
+    hook = runPermissionHook(
+      payload(w.project, { tool_name: 'Write', tool_input: { file_path: '/tmp/x', content: 'y' } }),
+      d,
+    );
+    req = await pending(dom);
+    expect(req).toMatchObject({ subject: '/tmp/x', alwaysOffered: false });
+    expect(answerPermission(w.stateDir, req, 'always', { claudeEnv: w.env })).toMatchObject({ ok: false });
+    expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env })).toMatchObject({ ok: true });
+    expect((await hook).outcome).toBe('allow');
+  });
+
+  it('an answer that is not exactly right is refused: nothing is printed (Claude keeps its prompt)', async () => {
+    const w = world();
+    const dom = listen(w);
+    const bad: Array<(f: PermissionRequestFile) => unknown> = [
+      () => 'not json',
+      (f) => ({ v: 1, id: f.id, digest: '0'.repeat(64), decision: 'allow', answered_at: Date.now(), by: 'omc-top' }),
+      (f) => ({ v: 1, id: f.id, digest: f.digest, decision: 'yes', answered_at: Date.now(), by: 'omc-top' }),
+      (f) => ({ v: 1, id: f.id, digest: f.digest, decision: 'allow', answered_at: Date.now(), by: 'omc-top', x: 1 }),
+      (f) => ({ v: 1, id: f.id, digest: f.digest, decision: 'allow', answered_at: f.expires_at + 1, by: 'omc-top' }),
+    ];
+    for (const make of bad) {
+      const { d, printed } = deps(w);
+      const hook = runPermissionHook(payload(w.project), d);
+      const req = await pending(dom);
+      const v = make(req.file);
+      fs.mkdirSync(path.join(w.stateDir, ANSWERS), { recursive: true });
+      fs.writeFileSync(path.join(w.stateDir, ANSWERS, `${req.id}.json`), typeof v === 'string' ? v : JSON.stringify(v));
+      expect((await hook).outcome).toBe('refused');
+      expect(printed).toEqual([]);
+    }
+  });
+
+  it('no answer within the bound: nothing is printed, and a late answer is refused as stale', async () => {
+    const w = world();
+    const dom = listen(w);
+    let t = Date.now();
+    const { d, printed } = deps(w, { now: () => t, sleep: async () => void (t += 1_000), waitSeconds: 5 });
+    const r = await runPermissionHook(payload(w.project), d);
+    expect(r).toMatchObject({ outcome: 'timeout', detail: 'no answer within 5 s' });
+    expect(printed).toEqual([]);
+    dom.reread();
+    expect(dom.getSnapshot().requests).toEqual([]);
+  });
+
+  it('answered in the terminal first (the registry moved on): the hook ends and the monitor refuses the request as stale', async () => {
+    const w = world();
+    const dom = listen(w);
+    const claudePid = process.pid;
+    const reg = path.join(w.env.CLAUDE_CONFIG_DIR as string, 'sessions', `${claudePid}.json`);
+    fs.mkdirSync(path.dirname(reg), { recursive: true });
+    const entry = (status: string, at: number) =>
+      JSON.stringify({
+        pid: claudePid,
+        sessionId: 'a1b2c3d4-0000-4000-8000-000000000001',
+        status,
+        statusUpdatedAt: at,
+      });
+    fs.writeFileSync(reg, entry('waiting', Date.now()));
+    const { d, printed } = deps(w, { env: { ...w.env, CLAUDE_PID: String(claudePid) } });
+    const hook = runPermissionHook(payload(w.project), d);
+    const req = await pending(dom);
+    fs.writeFileSync(reg, entry('busy', Date.now() + 5));
+    expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env })).toEqual({
+      ok: false,
+      message: 'stale: Claude already moved on (the prompt was answered in its terminal)',
+    });
+    expect((await hook).outcome).toBe('answered-elsewhere');
+    expect(printed).toEqual([]);
+  });
+
+  it('the monitor quits while the hook waits: the hook gives up at once', async () => {
+    const w = world();
+    const dom = listen(w);
+    const { d, printed } = deps(w);
+    const hook = runPermissionHook(payload(w.project), d);
+    await pending(dom);
+    dom.dispose();
+    expect((await hook).outcome).toBe('monitor-gone');
+    expect(printed).toEqual([]);
+  });
+
+  it('a question (AskUserQuestion) and a payload that is not a PermissionRequest are left alone', async () => {
+    const w = world();
+    listen(w);
+    const { d } = deps(w);
+    expect((await runPermissionHook(payload(w.project, { tool_name: 'AskUserQuestion' }), d)).outcome).toBe('ignored');
+    expect((await runPermissionHook(payload(w.project, { hook_event_name: 'PreToolUse' }), d)).outcome).toBe('ignored');
+    expect((await runPermissionHook('{"broken', d)).outcome).toBe('ignored');
+    expect(tree(path.join(w.stateDir, REQUESTS))).toEqual([]);
+  });
+
+  it('a request file that was tampered with, or carries escape sequences, never reaches the screen as is', async () => {
+    const w = world();
+    const dom = listen(w);
+    const { d } = deps(w);
+    const hook = runPermissionHook(
+      payload(w.project, { tool_input: { command: 'echo \u001b]0;pwned\u0007hi\u001b[31m red\nnext' } }),
+      d,
+    );
+    const req = await pending(dom);
+    expect(req.subject).toBe('echo hi red next');
+    const file = path.join(w.stateDir, REQUESTS, `${req.id}.json`);
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...doc, tool_input: { command: 'rm -rf /' } }));
+    dom.reread();
+    expect(dom.getSnapshot().requests).toEqual([]);
+    expect(dom.getSnapshot().problems[0]?.message).toMatch(/digest does not match/);
+    // The hook still waits on its own request; a forged answer bound to the tampered content is refused.
+    expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env })).toMatchObject({ ok: false });
+    dom.dispose();
+    expect((await hook).outcome).toBe('monitor-gone');
+  });
+});
+
+function runBundle(w: ReturnType<typeof world>, stdin: string, env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(process.execPath, [HOOK, 'permission', '--omc-top-hook'], {
+    env: { ...w.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdin.end(stdin);
+  const done = new Promise<{ code: number | null; out: string }>((res) =>
+    child.on('close', (code) => res({ code, out })),
+  );
+  return { child, done };
+}
+
+describe('the hook bundle as Claude Code runs it', () => {
+  it('no monitor: exits 0 with no output', async () => {
+    const w = world();
+    expect(await runBundle(w, payload(w.project)).done).toEqual({ code: 0, out: '' });
+  });
+
+  it('answered from the monitor: prints the reply and exits 0', async () => {
+    const w = world();
+    const dom = listen(w);
+    const run = runBundle(w, payload(w.project));
+    const req = await pending(dom);
+    expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env })).toMatchObject({ ok: true });
+    const r = await run.done;
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    });
+  });
+
+  it("ended by Claude Code's timeout (SIGTERM): exits 0 with no output and leaves no request behind", async () => {
+    const w = world();
+    const dom = listen(w);
+    const run = runBundle(w, payload(w.project));
+    const req = await pending(dom);
+    run.child.kill('SIGTERM');
+    expect(await run.done).toEqual({ code: 0, out: '' });
+    expect(fs.existsSync(path.join(w.stateDir, REQUESTS, `${req.id}.json`))).toBe(false);
+    dom.reread();
+    expect(dom.getSnapshot().receipts.get(req.id)).toMatchObject({ outcome: 'terminated' });
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The liveness tick with real processes: a CLI seen running is held open (/proc/<pid>/oom_score_adj), so an idle tick asks
+ * it with one read of that descriptor and reads nothing by path; a SIGKILL (no file changes) is still noticed on
+ * the next tick, and a new registry entry for a new process is judged afresh. Linux only (procfs).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { processStartIdentity } from '../../../src/io/process-start.js';
+import { ClaudeDomain, LIVENESS_MS } from '../../../src/store/claude/domain.js';
+import { systemProbe } from '../../../src/store/claude/process-status.js';
+import { SessionsDomain } from '../../../src/store/sessions/domain.js';
+import { makeProject, waitFor, type TempProject } from '../../helpers/fixtures.js';
+
+const SIDS = ['cccccccc-1111-4222-8333-000000000001', 'cccccccc-1111-4222-8333-000000000002'];
+
+let p: TempProject | null = null;
+let claude: ClaudeDomain | null = null;
+const children: ChildProcess[] = [];
+afterEach(() => {
+  claude?.dispose();
+  claude = null;
+  vi.useRealTimers();
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+  p?.cleanup();
+  p = null;
+});
+
+function sleeper(): Promise<ChildProcess> {
+  const c = spawn('sleep', ['600'], { stdio: 'ignore' });
+  children.push(c);
+  return new Promise((resolve, reject) => {
+    c.once('spawn', () => resolve(c));
+    c.once('error', reject);
+  });
+}
+
+function register(cfg: string, c: ChildProcess, sid: string): void {
+  const pid = c.pid as number;
+  const procStart = processStartIdentity(pid);
+  fs.writeFileSync(
+    path.join(cfg, 'sessions', `${pid}.json`),
+    JSON.stringify({ pid, sessionId: sid, cwd: p?.dir, procStart, status: 'idle', kind: 'interactive' }),
+  );
+}
+
+describe.skipIf(process.platform !== 'linux')('Claude domain: liveness of held processes', () => {
+  it('an idle tick reads no /proc file by path; a SIGKILL is noticed on the next tick', async () => {
+    p = makeProject();
+    const cfg = path.join(p.dir, 'claude-config');
+    fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
+    const [a, b] = [await sleeper(), await sleeper()];
+    register(cfg, a, SIDS[0] as string);
+    register(cfg, b, SIDS[1] as string);
+    const system = systemProbe();
+    const byPath = vi.fn((pid: number) => system.startIdentity(pid));
+    const sessions = new SessionsDomain({ root: p.root, projectDir: p.dir });
+    sessions.scan();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    claude = new ClaudeDomain({
+      config: { dir: cfg, rule: 'CLAUDE_CONFIG_DIR' },
+      sessions,
+      projectDir: p.dir,
+      probe: { ...system, startIdentity: byPath },
+    });
+    claude.scan();
+    const d = claude;
+    const status = (sid: string) => d.getSnapshot().bySession.get(sid)?.process?.status;
+    expect([status(SIDS[0] as string), status(SIDS[1] as string)]).toEqual(['idle', 'idle']);
+
+    byPath.mockClear();
+    const version = d.getSnapshot().version;
+    vi.advanceTimersByTime(LIVENESS_MS * 5);
+    expect(byPath, '/proc read by path during five idle ticks').not.toHaveBeenCalled();
+    expect(d.getSnapshot().version).toBe(version);
+
+    // SIGKILL changes no file: the held descriptor says so on the next tick.
+    a.kill('SIGKILL');
+    await new Promise((r) => a.once('exit', r));
+    await waitFor(() => !fs.existsSync(`/proc/${a.pid}/stat`) || processStartIdentity(a.pid as number) === 'absent', {
+      timeoutMs: 10_000,
+      what: 'the killed process reaped',
+    });
+    vi.advanceTimersByTime(LIVENESS_MS);
+    expect(status(SIDS[0] as string)).toBe('gone');
+    expect(status(SIDS[1] as string)).toBe('idle');
+    expect(d.getSnapshot().version).toBeGreaterThan(version);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * A transcript directory Claude Code has not created yet (a project it never wrote to): the idle tick does not
+ * try a watch on it every 2 s; it looks at `projects/` once per tick, and when the directory appears there the
+ * next tick watches it and reads the transcript in it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { transcriptRel } from '../../../src/store/claude/config-dir.js';
+import { ClaudeDomain, LIVENESS_MS } from '../../../src/store/claude/domain.js';
+import type { LivenessProbe } from '../../../src/store/claude/process-status.js';
+import { SessionsDomain } from '../../../src/store/sessions/domain.js';
+import { makeProject, waitFor, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
+import { prompt } from './lines.js';
+
+const SID = 'bbbbbbbb-1111-4222-8333-000000000001';
+const PID = 434343;
+
+let p: TempProject | null = null;
+let claude: ClaudeDomain | null = null;
+afterEach(() => {
+  claude?.dispose();
+  claude = null;
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  p?.cleanup();
+  p = null;
+});
+
+describe('Claude domain: a transcript directory that does not exist yet', () => {
+  it('is not retried per tick while projects/ is unchanged, and is watched once it appears', async () => {
+    p = makeProject();
+    const cfg = path.join(p.dir, 'claude-config');
+    fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
+    fs.mkdirSync(path.join(cfg, 'projects'), { recursive: true });
+    const now = new Date().toISOString();
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
+      active: true,
+      iteration: 1,
+      max_iterations: 10,
+      started_at: now,
+      last_checked_at: now,
+      session_id: SID,
+      project_path: p.dir,
+      prompt: 'ralph: x',
+    });
+    fs.writeFileSync(
+      path.join(cfg, 'sessions', `${PID}.json`),
+      JSON.stringify({ pid: PID, sessionId: SID, cwd: p.dir, procStart: '777', status: 'busy', kind: 'interactive' }),
+    );
+    const probe: LivenessProbe = { startIdentity: () => '777', pidDomain: null };
+    const sessions = new SessionsDomain({ root: p.root, projectDir: p.dir });
+    sessions.scan();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    claude = new ClaudeDomain({ config: { dir: cfg, rule: 'CLAUDE_CONFIG_DIR' }, sessions, projectDir: p.dir, probe });
+    claude.scan();
+    const d = claude;
+    vi.advanceTimersByTime(LIVENESS_MS); // the first tick tries the missing directory once
+
+    const transcript = path.join(cfg, transcriptRel(p.dir, SID));
+    const watched = vi.spyOn(fs, 'watch');
+    vi.advanceTimersByTime(LIVENESS_MS * 5);
+    expect(
+      watched.mock.calls.filter(([dir]) => String(dir) === path.dirname(transcript)),
+      'watches tried on the missing directory by five idle ticks',
+    ).toEqual([]);
+
+    // Claude Code writes its first line: the directory appears in projects/, the next tick watches and reads it.
+    fs.mkdirSync(path.dirname(transcript));
+    fs.writeFileSync(transcript, `${prompt(SID, now, 'first task')}\n`);
+    vi.advanceTimersByTime(LIVENESS_MS);
+    expect(watched.mock.calls.some(([dir]) => String(dir) === path.dirname(transcript))).toBe(true);
+    await waitFor(() => d.getSnapshot().bySession.get(SID)?.transcript?.facts.lastLineMs != null, {
+      timeoutMs: 10_000,
+      what: 'the new transcript read',
+    });
+  });
+});
