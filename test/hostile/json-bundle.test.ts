@@ -20,6 +20,8 @@ import { fingerprint, fingerprintDiff, makeSandbox, type Sandbox } from '../help
 import { scaled } from '../helpers/time-scale.js';
 
 const BIN = path.join(REPO, 'dist', 'omc-top.mjs');
+/** The app bundle the bin loads (its main() is what the driver calls in one process for many roots). */
+const APP = path.join(REPO, 'dist', 'omc-top-app.mjs');
 const DRIVER = path.join(REPO, 'test', 'helpers', 'hostile-json-driver.mjs');
 const BATCH = 40;
 
@@ -63,7 +65,7 @@ describe('--json of the real bundle on every hostile tree', () => {
           boxes.push({ c, s, before: fingerprint(s.dir) });
         }
         fs.writeFileSync(path.join(tmp, 'roots.json'), JSON.stringify(boxes.map((b) => b.s.root)));
-        execFileSync(process.execPath, [DRIVER, BIN, path.join(tmp, 'roots.json'), path.join(tmp, 'out.json')], {
+        execFileSync(process.execPath, [DRIVER, APP, path.join(tmp, 'roots.json'), path.join(tmp, 'out.json')], {
           stdio: ['ignore', 'ignore', 'inherit'],
           timeout: scaled(120_000),
         });
