@@ -39,6 +39,40 @@ function inotifyWatches(pid: number): number {
   return n;
 }
 
+/** The inodes of `root`, its parent and everything below it: the tree watcher's share of a process's watches. */
+function treeInodes(root: string): Set<string> {
+  const out = new Set<string>();
+  const walk = (dir: string) => {
+    out.add(fs.statSync(dir).ino.toString(16));
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const f = path.join(dir, e.name);
+      if (e.isDirectory()) walk(f);
+      else out.add(fs.statSync(f).ino.toString(16));
+    }
+  };
+  walk(root);
+  out.add(fs.statSync(path.dirname(root)).ino.toString(16));
+  return out;
+}
+
+/**
+ * The process's inotify watches on the .omc tree (and its parent), by inode: other domains watch files outside
+ * the tree (Claude Code's config dir, omc-top's own state dir), and those stay when the tree falls back to polling.
+ */
+function treeWatches(pid: number, root: string): number {
+  const inodes = treeInodes(root);
+  let n = 0;
+  for (const fd of fs.readdirSync(`/proc/${pid}/fdinfo`)) {
+    try {
+      for (const m of fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8').matchAll(/^inotify wd:\S+ ino:(\S+)/gm))
+        if (inodes.has(m[1] as string)) n += 1;
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return n;
+}
+
 function start(limits: string): PtyRun {
   p = makeProject({ withFixture: true });
   const { file, args } = inUserNs(`${limits} exec ${omcTopCommand(['--root', p.root])}`);
@@ -87,8 +121,8 @@ describe.skipIf(!support.ok)('inotify exhausted for real (user namespace limits)
       fs.mkdirSync(path.join(p!.root, 'state', 'sessions', `f0000000-0000-4000-8000-00000000010${i}`));
     await r.waitForText(/POLLING\s*$/m);
     expect(r.text()).toContain('inotify watch limit reached (ENOSPC)');
-    // chokidar's watches are given back (only the parent-directory watch for a deleted root stays).
-    await waitFor(() => inotifyWatches(pid) <= 1, { what: 'watches released' });
+    // The tree's watches are given back (only the parent-directory watch for a deleted root stays).
+    await waitFor(() => treeWatches(pid, p!.root) <= 1, { what: 'watches on the .omc tree released' });
     for (const i of [4, 5])
       expect(await changeReachesScreen(r, i, 'f0000000-0000-4000-8000-000000000105')).toBeLessThan(scaled(2_000));
   });
