@@ -351,8 +351,12 @@ function cancelView(
     source: str(raw.source) === null ? null : cleanLine(raw.source),
     requestedMs: v.requestedMs,
     expiresMs: v.expiresMs,
-    inForce: checked?.inForce ?? legacyInForce,
-    untilMs: checked?.until ?? (legacyInForce ? v.expiresMs : null),
+    // Not checked by the verdict (the Stop hook lets the agent stop before it reads signals: a payload escape,
+    // async work): the signal is still in force for its own 30 s, never "expired" while it is fresh.
+    inForce: checked?.inForce ?? (kind === 'legacy' ? legacyInForce : rowRules !== '4.4.4' && v.inForce),
+    untilMs:
+      checked?.until ??
+      (legacyInForce || (kind === 'session' && rowRules !== '4.4.4' && v.inForce) ? v.expiresMs : null),
     targeted: v.targeted,
     reason:
       rowRules === '4.4.4'
