@@ -179,6 +179,8 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     let req = await waitFor('the request in omc-top', pending, 60_000);
     expect(req).toMatchObject({ sessionId: sid, toolName: 'Bash', subject: 'touch two.txt', alwaysOffered: true });
     await app.waitForText(new RegExp(`» permission: Bash touch two\\.txt — .*${sid.slice(0, 8)}`));
+    // The inbox keeps the selection on the item it was on; what can be answered is listed first (g goes there).
+    await app.press('g');
     await app.press('y');
     await app.waitForText('the hook told Claude: allow ✓');
     const ran = await waitFor('the tool result', () => toolResult(s, sid, 'touch two.txt'), 60_000);
@@ -195,6 +197,7 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     await s.type('three [[bash:touch three.txt]]');
     req = await waitFor('the request in omc-top', pending, 60_000);
     await app.waitForText(new RegExp(`» permission: Bash touch three\\.txt — .*${sid.slice(0, 8)}`));
+    await app.press('g');
     await app.press('n');
     await app.waitForText('the hook told Claude: deny ✓');
     const denied = await waitFor('the tool result', () => toolResult(s, sid, 'touch three.txt'), 60_000);
