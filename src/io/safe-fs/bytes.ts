@@ -5,24 +5,18 @@
  */
 import fs from 'node:fs';
 import { describeErrno } from './errors.js';
-import { containedPath } from './paths.js';
+import { openRegularSync } from './open.js';
 import type { ReadFailureCode } from './types.js';
 
 export type BytesResult = { ok: true; bytes: Buffer } | { ok: false; code: ReadFailureCode; message: string };
 
 export function readBytesSync(root: string, rel: string, maxBytes: number): BytesResult {
-  const at = containedPath(root, rel, 'the root');
-  if (!at.ok) return at;
-  let fd: number;
+  const o = openRegularSync(root, rel, {
+    symlink: { code: 'not-a-file', message: 'is a symlink where a file was expected; not read' },
+  });
+  if (!o.ok) return o;
+  const { fd } = o;
   try {
-    fd = fs.openSync(at.path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
-      return { ok: false, code: 'not-a-file', message: 'is a symlink where a file was expected; not read' };
-    return { ok: false, ...describeErrno(err) };
-  }
-  try {
-    if (!fs.fstatSync(fd).isFile()) return { ok: false, code: 'not-a-file', message: 'is not a regular file' };
     const buf = Buffer.allocUnsafe(maxBytes + 1);
     let got = 0;
     while (got < buf.length) {

@@ -6,8 +6,8 @@
  * root, no symlink at the end, non-blocking, regular files only, checked on the descriptor). Never throws.
  */
 import fs from 'node:fs';
-import { describeErrno, fileKind } from './errors.js';
-import { containedPath } from './paths.js';
+import { fileKind } from './errors.js';
+import { openRegularSync } from './open.js';
 import type { ReadFailure } from './types.js';
 
 export interface HeldFile {
@@ -19,24 +19,9 @@ export interface HeldFile {
 const one = Buffer.alloc(1);
 
 export function holdFileSync(root: string, rel: string): { ok: true; file: HeldFile } | ReadFailure {
-  const at = containedPath(root, rel, 'the root');
-  if (!at.ok) return at;
-  let fd: number;
-  try {
-    fd = fs.openSync(at.path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
-  } catch (err) {
-    return { ok: false, ...describeErrno(err) };
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) {
-      fs.closeSync(fd);
-      return { ok: false, code: 'not-a-file', message: `is not a regular file (${fileKind(st)})` };
-    }
-  } catch (err) {
-    fs.closeSync(fd);
-    return { ok: false, ...describeErrno(err) };
-  }
+  const o = openRegularSync(root, rel, { notFile: (st) => `is not a regular file (${fileKind(st)})` });
+  if (!o.ok) return o;
+  const { fd } = o;
   let open = true;
   const file: HeldFile = {
     readable() {

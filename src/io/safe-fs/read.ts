@@ -8,6 +8,7 @@ import { describeErrno, describeLinkChain, fileKind, formatBytes } from './error
 import { containedPath, isInside, quotePath, realRoot } from './paths.js';
 import type { ReadFailureCode, ReadOk, ReadResult } from './types.js';
 import { fatalDecoder, lenientDecoder } from './utf8.js';
+import { READ_FLAGS } from './open.js';
 
 /**
  * One reusable read buffer: every read is synchronous and decoded into a JS
@@ -24,9 +25,6 @@ function readBuffer(size: number): Buffer {
 
 /** Default cap for JSON state files; OMC's own state_write payload limit is 1 MiB. */
 export const STATE_FILE_MAX_BYTES = 4 * 1024 * 1024;
-
-/** Read-only, never waiting on a FIFO or a device (O_NONBLOCK), never through a symlink as the last part. */
-const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
 
 /** How a read treats its bytes. */
 export interface ReadOptions {

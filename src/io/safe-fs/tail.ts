@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { describeErrno } from './errors.js';
-import { containedPath } from './paths.js';
+import { openRegularSync } from './open.js';
 import type { ReadFailure, ReadFailureCode } from './types.js';
 import { fatalDecoder, lenientDecoder } from './utf8.js';
 
@@ -27,20 +27,11 @@ export function readRangeSync(
   /** Read into this buffer (reused by the caller; the result is only valid until its next read). */
   into?: Buffer,
 ): RangeResult {
-  const at = containedPath(root, rel, 'the root');
-  if (!at.ok) return at;
-  let fd: number;
+  // A symlinked log is refused outright: following it is never needed for a file a program appends to.
+  const o = openRegularSync(root, rel, { symlink: { code: 'outside-root', message: 'is a symlink; not followed' } });
+  if (!o.ok) return o;
+  const { fd, st } = o;
   try {
-    // A symlinked log is refused outright: following it is never needed for a file a program appends to.
-    fd = fs.openSync(at.path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP')
-      return { ok: false, code: 'outside-root', message: 'is a symlink; not followed' };
-    return { ok: false, ...describeErrno(err) };
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { ok: false, code: 'not-a-file', message: 'is not a regular file' };
     const from = Math.max(0, Math.min(st.size, Math.floor(pickStart(st.size, st.ino))));
     const len = Math.max(0, Math.min(maxBytes, st.size - from, into ? into.length : Infinity));
     const buf = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
