@@ -137,6 +137,14 @@ describe('incremental attention facts == full recomputation', () => {
             if (st.status === null) claudeBy.delete(st.id);
             else claudeBy.set(st.id, claudeView(st.id, st.status, st.since));
             claude = claudeSnap(claudeBy, claude.version + 1);
+            // Sometimes a sessions picture with nothing of its own changed arrives in the same update (the
+            // monitor batches): the Claude change must still be seen on the sessions' delta path.
+            if (st.since === 2000)
+              sessions = {
+                ...sessions,
+                version: sessions.version + 1,
+                delta: { from: sessions.version, changed: [], removed: [] },
+              };
           }
           if (st.op === 'set') views.set(st.id, st.view);
           if (st.op === 'drop') views.delete(st.id);
@@ -144,7 +152,19 @@ describe('incremental attention facts == full recomputation', () => {
             order = [...order].sort((a, b) => ((a.charCodeAt(2) * st.seed) % 7) - ((b.charCodeAt(2) * st.seed) % 7));
           if (st.op === 'set' || st.op === 'drop' || st.op === 'shuffle') {
             const list = order.flatMap((id) => (views.has(id) ? [views.get(id) as SessionView] : []));
-            sessions = { version: sessions.version + 1, sessions: list, problems: [], derivedAt: 0 };
+            // The delta from the last picture, as the sessions domain carries it (every other picture has one, so
+            // both the delta path and the pass are checked against the full recomputation).
+            const was = new Set(sessions.sessions);
+            const now = new Set(list);
+            const delta =
+              sessions.version % 2 === 0
+                ? {
+                    from: sessions.version,
+                    changed: list.filter((v) => !was.has(v)),
+                    removed: sessions.sessions.filter((v) => !now.has(v)),
+                  }
+                : undefined;
+            sessions = { version: sessions.version + 1, sessions: list, problems: [], derivedAt: 0, delta };
           }
           if (st.op === 'tracker') {
             cancels = new Map(cancels);

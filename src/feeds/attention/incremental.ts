@@ -12,7 +12,7 @@
  * random change sequences.
  */
 import type { ClaudeSessionView } from '../../store/claude/model.js';
-import type { SessionView } from '../../store/sessions/model.js';
+import { deltaSince, type SessionView, type SessionsDelta, type SessionsSnapshot } from '../../store/sessions/model.js';
 import { changeOf, type Facts, type Transition } from './engine.js';
 import { KINDS, sessionName, signalIsOurs, type AttentionInput, type Fact, type TransitionKind } from './kinds.js';
 import { byAge, type NeedItem } from './needs.js';
@@ -58,6 +58,8 @@ export class IncrementalFacts {
   private needList: NeedItem[] | null = [];
   private last: AttentionInput | null = null;
   private generation = 0;
+  /** The sessions snapshot the facts were last brought up to (its delta says what changed since). */
+  private sessionsSeen: SessionsSnapshot | null = null;
 
   /**
    * The current facts, in KINDS order (the session kinds rebuilt from the sessions kept: this is for
@@ -109,22 +111,14 @@ export class IncrementalFacts {
 
   private updateSessions(input: AttentionInput, changes: Map<string, KindChanges>): void {
     const gen = ++this.generation;
-    const changedViews: SessionView[] = [];
     const claude = input.claude.bySession;
-    let seen = 0;
-    for (const s of input.sessions.sessions) {
-      const id = sessionName(s);
-      const e = this.sessions.get(id);
-      seen += 1;
-      if (e) e.seen = gen;
-      if (e?.view === s && e.claude === claude.get(s.id)) continue;
-      changedViews.push(s);
-    }
-    const removed: string[] = [];
-    // Every listed session is in the map once its facts are set below, so only a size mismatch means removals.
-    if (this.sessions.size + changedViews.filter((s) => !this.sessions.has(sessionName(s))).length !== seen) {
-      for (const [id, e] of this.sessions) if (e.seen !== gen) removed.push(id);
-    }
+    // The sessions snapshot says what changed since the one seen here: a change costs that change, not a pass
+    // over every session. Without a delta (a missed picture, the first one), the pass.
+    const delta = deltaSince(this.sessionsSeen, input.sessions);
+    this.sessionsSeen = input.sessions;
+    const { changedViews, removed } = delta
+      ? this.changedByDelta(delta, claude)
+      : this.changedByPass(input.sessions.sessions, claude, gen);
     for (const s of changedViews) {
       const id = sessionName(s);
       if (signalIsOurs(s)) this.signalOurs.add(id);
@@ -154,6 +148,59 @@ export class IncrementalFacts {
       if (!ours.has(id) && this.sessions.has(id) && !redo.has(id)) redo.set(id, this.sessions.get(id)!.view);
     for (const [id, s] of redo)
       this.resetSession(id, { view: s, ours: ours.has(id), claude: claude.get(s.id), seen: gen }, changes);
+  }
+
+  /** The sessions the delta names, and those whose Claude view moved (sessions with one now or before). */
+  private changedByDelta(
+    delta: SessionsDelta,
+    claude: ReadonlyMap<string, ClaudeSessionView>,
+  ): { changedViews: SessionView[]; removed: string[] } {
+    const changedViews: SessionView[] = [];
+    const ids = new Set<string>();
+    for (const s of delta.changed) {
+      const id = sessionName(s);
+      ids.add(id);
+      const e = this.sessions.get(id);
+      if (e?.view !== s || e.claude !== claude.get(s.id)) changedViews.push(s);
+    }
+    const removed: string[] = [];
+    for (const s of delta.removed) {
+      const id = sessionName(s);
+      if (!ids.has(id) && this.sessions.has(id)) removed.push(id);
+    }
+    const gone = new Set(removed);
+    const withClaude = new Set(this.withClaude);
+    for (const sid of claude.keys()) if (this.sessions.has(sid)) withClaude.add(sid);
+    for (const id of withClaude) {
+      const e = this.sessions.get(id);
+      if (!e || ids.has(id) || gone.has(id) || e.claude === claude.get(e.view.id)) continue;
+      changedViews.push(e.view);
+    }
+    return { changedViews, removed };
+  }
+
+  /** Every session, compared with what was seen: new or changed views (or Claude views), and the ones gone. */
+  private changedByPass(
+    sessions: readonly SessionView[],
+    claude: ReadonlyMap<string, ClaudeSessionView>,
+    gen: number,
+  ): { changedViews: SessionView[]; removed: string[] } {
+    const changedViews: SessionView[] = [];
+    let seen = 0;
+    for (const s of sessions) {
+      const id = sessionName(s);
+      const e = this.sessions.get(id);
+      seen += 1;
+      if (e) e.seen = gen;
+      if (e?.view === s && e.claude === claude.get(s.id)) continue;
+      changedViews.push(s);
+    }
+    const removed: string[] = [];
+    // Every listed session is in the map once its facts are set below, so only a size mismatch means removals.
+    if (this.sessions.size + changedViews.filter((s) => !this.sessions.has(sessionName(s))).length !== seen) {
+      for (const [id, e] of this.sessions) if (e.seen !== gen) removed.push(id);
+    }
+    return { changedViews, removed };
   }
 
   /** Only the Claude views changed: the sessions that have one now or had one before. */
