@@ -11,7 +11,7 @@
  *   prints nothing and exits 0: Claude Code keeps its normal prompt (fail open to the terminal, never "allow").
  */
 import { readAnswersConfig } from '../config/answers-config.js';
-import { ownStartIdentity, processStartIdentity, type StartIdentity } from '../io/process-start.js';
+import { ownStartIdentity, runningStartIdentity, type StartIdentity } from '../io/process-start.js';
 import { atomicWriteSync, ensureOwnDir, readTextSync, unlinkUnder } from '../io/safe-fs/index.js';
 import { answeredElsewhere, liveListener } from '../store/permissions/liveness.js';
 import {
@@ -174,7 +174,7 @@ export function systemHookDeps(): HookDeps & { stop(): void } {
     now: Date.now,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     print: (t) => printOut(`${t}\n`),
-    startIdentity: processStartIdentity,
+    startIdentity: runningStartIdentity,
     stopped: () => stop,
     stop: () => {
       stop = true;

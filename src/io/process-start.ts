@@ -12,25 +12,53 @@ import { SYNC_KILL } from './child-end.js';
 /** 'absent' = no such process; null = cannot tell on this platform. */
 export type StartIdentity = string | 'absent' | null;
 
-/** Field 22 of a /proc/<pid>/stat line. The command name (field 2) may contain spaces and ')'. */
-export function startTicksFromStat(stat: string): string | null {
+/** The fields after the command name (field 2, which may contain spaces and ')'): [0] is field 3, the state. */
+function fieldsAfterName(stat: string): string[] | null {
   const end = stat.lastIndexOf(')');
   if (end < 0) return null;
-  const fields = stat
+  return stat
     .slice(end + 2)
     .trim()
     .split(/\s+/);
+}
+
+/** Field 22 of a /proc/<pid>/stat line. The command name (field 2) may contain spaces and ')'. */
+export function startTicksFromStat(stat: string): string | null {
   // fields[0] is field 3 (state), so field 22 is fields[19].
-  const v = fields[19];
+  const v = fieldsAfterName(stat)?.[19];
   return v !== undefined && /^\d+$/.test(v) ? v : null;
 }
 
+/**
+ * Whether a /proc/<pid>/stat line is of a process that has ended and waits only for its parent to collect its
+ * exit status (Z, a zombie; X, dead). Such a process runs nothing: a SIGKILLed CLI stays one for as long as its
+ * parent does not reap it (tmux was seen to miss the SIGCHLD and keep one for minutes).
+ */
+export function endedFromStat(stat: string): boolean {
+  const state = fieldsAfterName(stat)?.[0];
+  return state === 'Z' || state === 'X' || state === 'x';
+}
+
+/**
+ * The start identity in OMC's exact form: a zombie keeps its identity, as OMC's own check sees it (its state
+ * locks compare this). To ask whether a process still runs, use runningStartIdentity.
+ */
 export function processStartIdentity(pid: number, platform: NodeJS.Platform = process.platform): StartIdentity {
+  return identityOf(pid, platform, false);
+}
+
+/** The start identity of a process that still runs: 'absent' for one that has ended, reaped or not (Linux). */
+export function runningStartIdentity(pid: number, platform: NodeJS.Platform = process.platform): StartIdentity {
+  return identityOf(pid, platform, true);
+}
+
+function identityOf(pid: number, platform: NodeJS.Platform, running: boolean): StartIdentity {
   if (!Number.isSafeInteger(pid) || pid <= 0) return null;
   if (platform === 'linux') {
     // Through the one safe read path, like every other file omc-top opens (procfs reports size 0: fsx reads on).
     const r = readTextSync('/proc', pid === process.pid ? 'self/stat' : `${pid}/stat`, 4096);
     if (!r.ok) return r.code === 'missing' ? 'absent' : null;
+    if (running && endedFromStat(r.text)) return 'absent';
     return startTicksFromStat(r.text);
   }
   if (platform === 'darwin') {
@@ -66,9 +94,11 @@ export const MAX_HELD_PROCESSES = 512;
 /**
  * Liveness without a lookup per check: a small /proc file of a process whose start identity was seen is held
  * open, and a positioned one-byte read of that descriptor says whether that very process still runs (procfs ties
- * the descriptor to the process it was opened for: once it is gone the read fails, even after its pid is reused).
- * A check costs one read system call, nothing allocated. The file is `oom_score_adj`, not `stat`: the kernel
- * formats one number for it, where `stat` costs five times as much. Linux only; elsewhere nothing is held.
+ * the descriptor to the process it was opened for: once it is reaped the read fails, even after its pid is
+ * reused). A check costs one read system call, nothing allocated. The file is `statm`, not `stat`: the kernel
+ * formats seven counters for it, where `stat` costs two and a half times as much (bench: 2.4 against 6.2 µs), and
+ * its first field, the size of the address space, is 0 once the process has ended but is not yet reaped (a
+ * zombie), which `oom_score_adj` (1.4 µs) does not tell. Linux only; elsewhere nothing is held.
  */
 export class ProcessHolds {
   private readonly held = new Map<number, { identity: string; file: HeldFile }>();
@@ -86,12 +116,12 @@ export class ProcessHolds {
     had?.file.close();
     this.held.delete(pid);
     if (this.held.size >= MAX_HELD_PROCESSES) return false;
-    const h = holdFileSync('/proc', `${pid}/oom_score_adj`);
+    const h = holdFileSync('/proc', `${pid}/statm`);
     if (!h.ok) return false;
     // The identity is read after the descriptor was opened, and the descriptor read after that: if the process it
     // was opened for had ended before the identity was read, that last read fails. So a pass means the process
     // held is the one with `identity`.
-    if (processStartIdentity(pid, this.platform) !== identity || h.file.readable() !== true) {
+    if (runningStartIdentity(pid, this.platform) !== identity || runs(h.file) !== true) {
       h.file.close();
       return false;
     }
@@ -103,7 +133,7 @@ export class ProcessHolds {
   stillRunning(pid: number, identity: string): boolean | null {
     const h = this.held.get(pid);
     if (!h || h.identity !== identity) return null;
-    const r = h.file.readable();
+    const r = runs(h.file);
     if (r === false) this.release(pid);
     return r;
   }
@@ -121,4 +151,12 @@ export class ProcessHolds {
   get size(): number {
     return this.held.size;
   }
+}
+
+/** A held `statm`: its first byte is the address space's size, a digit other than 0 while the process runs. */
+function runs(file: HeldFile): boolean | null {
+  const b = file.firstByte();
+  if (b === 'gone') return false;
+  if (b === null || b < 0x30 || b > 0x39) return null;
+  return b !== 0x30;
 }

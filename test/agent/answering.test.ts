@@ -319,12 +319,31 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     const before = ralph()?.iteration as number;
     // omc-top's own window: the server (and the user's tmux session) outlive the killed CLI's window.
     s.tmux('new-window', '-d', '-n', 'monitor', 'sleep 3600');
-    process.kill(entry.pid, 'SIGKILL');
-
+    // omc-top is watching when the CLI is killed (as it is for a user): it has seen the process at work.
     const store = s.store();
     const session = () => store.sessions.getSnapshot().sessions.find((x) => x.id === sid);
     const proc = () => store.claude.getSnapshot().bySession.get(sid)?.process ?? null;
-    await waitFor('the process gone', () => proc()?.status === 'gone', 30_000);
+    await waitFor(
+      'omc-top to see the CLI at work',
+      () => proc()?.status === 'busy',
+      30_000,
+      () => JSON.stringify(proc()),
+    );
+    process.kill(entry.pid, 'SIGKILL');
+    // Killed, it may stay a zombie while tmux has not reaped it (seen for minutes): it runs nothing all the same.
+    const procState = () => {
+      try {
+        return `state ${fs.readFileSync(`/proc/${entry.pid}/stat`, 'utf8').split(') ')[1]?.[0]}`;
+      } catch {
+        return 'no entry';
+      }
+    };
+    await waitFor(
+      'the process gone',
+      () => proc()?.status === 'gone',
+      30_000,
+      () => `${JSON.stringify(proc())}; /proc/${entry.pid}: ${procState()}`,
+    );
     expect(attentionFor(session()!, proc(), null).map((a) => a.kind)).toContain('orphaned-loop');
     expect(resumeVerdict(session()!)).toMatchObject({
       continues: true,

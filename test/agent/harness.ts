@@ -48,12 +48,26 @@ export function skipReason(): string | null {
  * Waits for a condition with a generous bound; never a fixed sleep. Unlike the fixtures' waitFor
  * (10 ms) it polls every 100 ms: conditions here spawn tmux or list the registry.
  */
-export async function waitFor<T>(what: string, fn: () => T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => T | null | undefined | false,
+  timeoutMs = 60_000,
+  /** What was last seen, said with a timeout (so a failure on a loaded machine explains itself). */
+  seen?: () => string,
+): Promise<T> {
   const end = Date.now() + scaled(timeoutMs);
   for (;;) {
     const v = fn();
     if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${scaled(timeoutMs)} ms waiting for ${what}`);
+    if (Date.now() > end) {
+      // The deadline may have passed while this worker was starved: let due timers run, then look once more.
+      await new Promise((r) => setTimeout(r, 0));
+      const last = fn();
+      if (last) return last;
+      throw new Error(
+        `timed out after ${scaled(timeoutMs)} ms waiting for ${what}${seen ? `; last seen: ${seen()}` : ''}`,
+      );
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }

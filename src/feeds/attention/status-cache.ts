@@ -11,7 +11,7 @@
  * monitor, a crashed one, an acknowledgement made since, a damaged file) and
  * the caller computes the line itself.
  */
-import { ownStartIdentity, processStartIdentity } from '../../io/process-start.js';
+import { ownStartIdentity, runningStartIdentity } from '../../io/process-start.js';
 import { atomicWriteSync, ensureOwnDir, readTextSync, statSync, unlinkUnder } from '../../io/safe-fs/index.js';
 import { rootFileName } from '../../io/state-dir.js';
 import { isStatusValues, type StatusValues } from '../status-line.js';
@@ -89,7 +89,7 @@ export function liveStatusCache(dir: string, root: string): CacheRead {
   const r = readStatusCache(dir, root);
   if (!r.cache) return r;
   const c = r.cache;
-  if (processStartIdentity(c.pid) !== c.start) return { cache: null, why: 'its monitor is not running' };
+  if (runningStartIdentity(c.pid) !== c.start) return { cache: null, why: 'its monitor is not running' };
   const st = statSync(dir, ackFileName(root));
   const now = st ? { mtimeMs: st.mtimeMs, size: st.size } : null;
   if ((now?.mtimeMs ?? null) !== (c.acks?.mtimeMs ?? null) || (now?.size ?? null) !== (c.acks?.size ?? null))

@@ -1,7 +1,7 @@
 /**
  * A file held open to be read again and again without looking its path up each time: one positioned read of an
  * open descriptor instead of path resolution, open, fstat and close. For procfs, where a held descriptor stays
- * tied to the process it was opened for: `/proc/<pid>/…` held open reads ESRCH once that process is gone,
+ * tied to the process it was opened for: `/proc/<pid>/…` held open reads ESRCH once that process is reaped,
  * even when its pid has been given to another one since. Opened like every other read (contained under the
  * root, no symlink at the end, non-blocking, regular files only, checked on the descriptor). Never throws.
  */
@@ -11,8 +11,8 @@ import { openRegularSync } from './open.js';
 import type { ReadFailure } from './types.js';
 
 export interface HeldFile {
-  /** Whether it can still be read (one byte): false when what it was opened for is gone, null when unsure. */
-  readable(): boolean | null;
+  /** Its first byte, read again (-1 when empty); 'gone' when what it was opened for is gone; null when unsure. */
+  firstByte(): number | 'gone' | null;
   close(): void;
 }
 
@@ -24,14 +24,13 @@ export function holdFileSync(root: string, rel: string): { ok: true; file: HeldF
   const { fd } = o;
   let open = true;
   const file: HeldFile = {
-    readable() {
-      if (!open) return false;
+    firstByte() {
+      if (!open) return 'gone';
       try {
-        fs.readSync(fd, one, 0, 1, 0);
-        return true;
+        return fs.readSync(fd, one, 0, 1, 0) === 1 ? (one[0] as number) : -1;
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        return code === 'ESRCH' || code === 'ENOENT' ? false : null;
+        return code === 'ESRCH' || code === 'ENOENT' ? 'gone' : null;
       }
     },
     close() {

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { trackerKey } from '../../store/cancel/tracker.js';
-import { processStartIdentity } from '../../io/process-start.js';
+import { runningStartIdentity } from '../../io/process-start.js';
 import { failedCancelsOf } from '../../store/claude/failed-cancels.js';
 import {
   CANCEL_ATTEMPTS_BEFORE_INTERRUPT,
@@ -113,10 +113,10 @@ export function requestInterrupt(ctx: Ctx, s: SessionView): void {
         }
         ctx.app.flash(`SIGINT sent to pid ${plan.pid}; checking that it stopped…`, 'info');
         const deadline = Date.now() + INTERRUPT_VERIFY_MS;
-        let alive = processStartIdentity(plan.pid) === plan.procStart;
+        let alive = runningStartIdentity(plan.pid) === plan.procStart;
         while (alive && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, POLL_MS));
-          alive = processStartIdentity(plan.pid) === plan.procStart;
+          alive = runningStartIdentity(plan.pid) === plan.procStart;
         }
         // The registry and the disk, read again now (the watcher may not have seen them yet).
         ctx.store.claude.scan();

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { processStartIdentity, type StartIdentity } from '../../io/process-start.js';
+import { runningStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import type { ProcessView } from './model.js';
 
 /** Cancels that must have failed before the offer appears. */
@@ -41,7 +41,7 @@ const procCwd = (pid: number): string | null => {
 export function planInterrupt(p: ProcessView, projectDir: string, deps: InterruptDeps = {}): InterruptPlan {
   if (p.procStart === null)
     return { ok: false, reason: 'the registry records no procStart: cannot verify the process' };
-  const live = (deps.startIdentity ?? processStartIdentity)(p.pid);
+  const live = (deps.startIdentity ?? runningStartIdentity)(p.pid);
   if (live === 'absent') return { ok: false, reason: `pid ${p.pid} is not running` };
   if (live === null) return { ok: false, reason: `cannot verify pid ${p.pid} on this system` };
   if (live !== p.procStart) return { ok: false, reason: `pid ${p.pid} is now another process; not signalled` };
@@ -56,7 +56,7 @@ export function planInterrupt(p: ProcessView, projectDir: string, deps: Interrup
 /** Sends SIGINT once, re-checking the identity right before (the window for pid reuse stays tiny). */
 export function sendInterrupt(plan: InterruptPlan, deps: InterruptDeps = {}): string | null {
   if (!plan.ok) return plan.reason;
-  if ((deps.startIdentity ?? processStartIdentity)(plan.pid) !== plan.procStart)
+  if ((deps.startIdentity ?? runningStartIdentity)(plan.pid) !== plan.procStart)
     return `pid ${plan.pid} changed; not signalled`;
   try {
     process.kill(plan.pid, 'SIGINT');

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import { readTextSync } from '../../io/safe-fs/index.js';
-import { ProcessHolds, processStartIdentity, type StartIdentity } from '../../io/process-start.js';
+import { ProcessHolds, runningStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import type { RegistryEntry } from './registry.js';
 
 /**
@@ -44,7 +44,7 @@ export interface LivenessProbe {
 }
 
 export const systemProbe = (): LivenessProbe => ({
-  startIdentity: processStartIdentity,
+  startIdentity: runningStartIdentity,
   pidDomain: ownPidDomain(),
   holds: new ProcessHolds(),
 });

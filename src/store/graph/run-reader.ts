@@ -6,7 +6,7 @@
 import { listDirSync, readJsonSync, readRangeSync } from '../../io/safe-fs/index.js';
 import { cleanBlock, cleanLine, truncate } from '../../io/sanitize.js';
 import { processArgv } from '../../io/process-argv.js';
-import { processStartIdentity, type StartIdentity } from '../../io/process-start.js';
+import { runningStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import type { Problem } from '../types.js';
 import {
   ACTIVATION_STATES,
@@ -36,7 +36,7 @@ export interface GraphProbe {
   startIdentity(pid: number): StartIdentity;
   argv(pid: number): string[] | null;
 }
-export const systemGraphProbe: GraphProbe = { startIdentity: processStartIdentity, argv: processArgv };
+export const systemGraphProbe: GraphProbe = { startIdentity: runningStartIdentity, argv: processArgv };
 
 const timeOf = (iso: string | undefined): number | null => {
   if (typeof iso !== 'string') return null;

@@ -3,7 +3,7 @@
  * and digest), written only while that request is live. A stale request (the hook's wait is over, the hook has
  * ended, or Claude already moved on because the prompt was answered in its terminal) is refused with a message.
  */
-import { processStartIdentity, type StartIdentity } from '../../io/process-start.js';
+import { runningStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import { atomicWriteSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { answeredElsewhere, isLive } from './liveness.js';
@@ -41,7 +41,7 @@ export function staleReason(stateDir: string, req: PermissionRequestView, deps: 
   if (requestDigest(rest) !== digest) return 'refused: the request on disk was changed after the hook wrote it';
   if (now >= f.data.expires_at - ANSWER_MARGIN_MS)
     return "stale: the hook's wait is over; Claude's own prompt is in its terminal";
-  if (!isLive(deps.startIdentity ?? processStartIdentity, f.data.hook_pid, f.data.hook_start))
+  if (!isLive(deps.startIdentity ?? runningStartIdentity, f.data.hook_pid, f.data.hook_start))
     return 'stale: the hook has ended';
   if (answeredElsewhere(deps.claudeEnv ?? process.env, f.data))
     return 'stale: Claude already moved on (the prompt was answered in its terminal)';

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { processStartIdentity, ownStartIdentity, type StartIdentity } from '../../io/process-start.js';
+import { runningStartIdentity, ownStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import {
   atomicWriteSync,
   ensureDirUnder,
@@ -66,7 +66,7 @@ export class PermissionsDomain implements Domain {
 
   constructor(private readonly opts: PermissionsDomainOptions) {
     this.clock = opts.clock ?? Date.now;
-    this.startIdentity = opts.startIdentity ?? processStartIdentity;
+    this.startIdentity = opts.startIdentity ?? runningStartIdentity;
   }
 
   get stateDir(): string {

@@ -1,5 +1,5 @@
 /**
- * The liveness tick with real processes: a CLI seen running is held open (/proc/<pid>/oom_score_adj), so an idle tick asks
+ * The liveness tick with real processes: a CLI seen running is held open (/proc/<pid>/statm), so an idle tick asks
  * it with one read of that descriptor and reads nothing by path; a SIGKILL (no file changes) is still noticed on
  * the next tick, and a new registry entry for a new process is judged afresh. Linux only (procfs).
  */
