@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { TerminalHarness } from '../helpers/pty.js';
+import { KEY } from '../helpers/keys.js';
 
 let h: TerminalHarness | null = null;
 let p: TempProject | null = null;
@@ -31,14 +32,14 @@ describe('wiki and memory panes in a real terminal', () => {
     h.write('checkout');
     await h.waitForText('3 matches in 10 pages');
     expect(h.screen().find((l) => l.startsWith('▸'))).toMatch(/8\s+architecture\s+Checkout Flow Architecture/);
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText('links ([ ] pick');
     h.write(']');
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText(/^Cart State Management/m);
-    h.write(KEYS.backspace);
+    h.write(KEY.backspace);
     await h.waitForText(/^Checkout Flow Architecture/m);
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForText('3 matches in 10 pages');
     h.write('q');
     expect(await h.waitForExit()).toBe(0);
@@ -58,7 +59,7 @@ describe('wiki and memory panes in a real terminal', () => {
     await h.waitForText('Add a directive');
     h.write('Always run the e2e suite before a release');
     await h.waitForText('41/500');
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText('directive added');
     expect(directives().at(-1)).toMatchObject({
       directive: 'Always run the e2e suite before a release',

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { TerminalHarness } from '../helpers/pty.js';
 import { scaled } from '../helpers/time-scale.js';
+import { KEY } from '../helpers/keys.js';
 
 let h: TerminalHarness | null = null;
 let p: TempProject | null = null;
@@ -60,9 +61,9 @@ describe('omc-top in a real terminal', () => {
     h.write('j');
     await h.waitForText(/▸/);
     await waitChange(() => selectedRow(), first);
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText('fields:');
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForText(/STATUS\s+SESSION/);
     h.write('q');
     expect(await h.waitForExit()).toBe(0);

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { TerminalHarness } from '../helpers/pty.js';
+import { KEY } from '../helpers/keys.js';
 
 let h: TerminalHarness | null = null;
 let p: TempProject | null = null;
@@ -26,7 +27,7 @@ describe('Teams pane in a real terminal', () => {
     await h.waitForText('ralph 3/10');
     h.write('t');
     await h.waitForText(/▸ fix-ts-errors\s+executing \(team-exec\)/);
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText('WORKERS 3');
     expect(h.screen().every((l) => l.length <= 80)).toBe(true);
 
@@ -57,7 +58,7 @@ describe('Teams pane in a real terminal', () => {
     });
     await h.waitForText(/worker-2 .*⏻ rejected: busy/);
 
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForText(/TEAM\s+PHASE\s+PROGRESS/);
     h.write('q');
     expect(await h.waitForExit()).toBe(0);

@@ -7,9 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeOmcJson } from '../helpers/fixtures.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { TerminalHarness } from '../helpers/pty.js';
 import { makeMachine, type Machine } from './fleet-tree.js';
 import { scaled } from '../helpers/time-scale.js';
+import { KEY } from '../helpers/keys.js';
 
 let h: TerminalHarness | null = null;
 let m: Machine | null = null;
@@ -47,11 +48,11 @@ describe('omc-top --all in a real terminal', () => {
       }
     }
     expect(selected()).toContain('ralph 7/10');
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText('Esc back to the fleet', 20_000);
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForText(/omc-top .*ralph|SESSION/, 20_000);
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForText('Claude sessions on this machine', 20_000);
     h.write('q');
     expect(await h.waitForExit()).toBe(0);
