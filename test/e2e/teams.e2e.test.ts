@@ -5,25 +5,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { TerminalHarness } from '../helpers/pty.js';
+import { describe, expect, it } from '../helpers/it.js';
+import { writeOmcJson } from '../helpers/fixtures.js';
 import { KEY } from '../helpers/keys.js';
 
-let h: TerminalHarness | null = null;
-let p: TempProject | null = null;
-afterEach(() => {
-  h?.dispose();
-  p?.cleanup();
-  h = null;
-  p = null;
-});
-
 describe('Teams pane in a real terminal', () => {
-  it('opens a team, follows events live, and carries a shutdown request through to its ack', async () => {
-    p = makeProject({ withFixture: true });
+  it('opens a team, follows events live, and carries a shutdown request through to its ack', async ({
+    project: p,
+    pty,
+  }) => {
     const team = path.join(p.root, 'state/team/fix-ts-errors');
-    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
+    const h = pty({ cwd: p.dir, cols: 80, rows: 24 });
     await h.waitForText('ralph 3/10');
     h.write('t');
     await h.waitForText(/▸ fix-ts-errors\s+executing \(team-exec\)/);
