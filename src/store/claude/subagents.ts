@@ -184,6 +184,8 @@ export class SubagentSet {
       const had = this.readers.size > 0 || this.dirStamp !== '';
       this.readers.clear();
       this.metas.clear();
+      // Nothing left to read: a file that was behind must not keep its session "still being read".
+      this.behindIds.clear();
       this.dirStamp = '';
       return had;
     }
@@ -209,6 +211,7 @@ export class SubagentSet {
       if (!ids.includes(id)) {
         this.readers.delete(id);
         this.metas.delete(id);
+        this.behindIds.delete(id);
         changed = true;
       }
     return changed;

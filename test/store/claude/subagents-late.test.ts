@@ -141,6 +141,36 @@ describe('subagent files after live', () => {
     expect(done.json).toMatchObject({ subagents_reading: false });
   });
 
+  it('subagent files removed while still being read: the session is no longer marked (nothing left to read)', async () => {
+    writeParent();
+    writeBigSubagents();
+    store = new OmcStore({
+      root: p.root,
+      projectDir: p.dir,
+      claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
+    });
+    const s = store;
+    let removed = false;
+    const stop = s.status.subscribe(() => {
+      const st = s.status.getSnapshot();
+      if (removed || st.reading || st.watchMode === 'starting') return;
+      // Live, the first slice of the subagent files read and the rest not: they go now.
+      expect(s.claude.getSnapshot().bySession.get(SID)?.transcript?.subagentsReading).toBe(true);
+      fs.rmSync(subDir(), { recursive: true, force: true });
+      removed = true;
+    });
+    s.start({ progressive: true });
+    await waitFor(() => removed, { what: 'the monitor live', timeoutMs: 30_000 });
+    stop();
+    // The parent's transcript moves: its session is read again, and finds no subagent left to read.
+    fs.appendFileSync(parentFile(), prompt(SID, '2026-12-01T22:52:00Z', 'next') + '\n');
+    await waitFor(() => s.claude.getSnapshot().bySession.get(SID)?.transcript?.subagentsReading === false, {
+      what: 'the mark gone',
+      timeoutMs: 30_000,
+    });
+    expect(s.claude.getSnapshot().bySession.get(SID)?.transcript?.facts.tokens.input).toBe(101);
+  });
+
   it('one-shot --json reads every subagent file before it prints: complete, no mark', () => {
     writeParent();
     writeBigSubagents();
