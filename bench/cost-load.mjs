@@ -82,6 +82,9 @@ async function one(bin) {
     rows: 40,
     bin: bin.file,
     env: { CLAUDE_CONFIG_DIR: cfg },
+    // The project directory is the cwd: from the repository, no transcript written here would be found (they
+    // are written under the tree's project directory's encoded name).
+    cwd: projectDir,
   });
   try {
     const liveAt = await m.waitScreen(/ live\s*$/m, 300_000);
