@@ -5,13 +5,14 @@
  * registry and the disk said afterwards. The clock is the store's own, moved
  * past each 30 s signal window; every wait is for a condition.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { describe, expect, it } from '../helpers/it.js';
 import { OmcStore } from '../../src/store/store.js';
 import { writeRegistry } from '../helpers/claude-files.js';
-import { waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { startClaudeStandIn } from '../helpers/claude-stand-in.js';
+import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
 const SID = 'eeeeeeee-1111-4222-8333-000000000005';
 let child: ChildProcess | null = null;
@@ -21,14 +22,7 @@ afterEach(async () => {
   child = null;
 });
 
-function startCli(cwd: string): Promise<ChildProcess> {
-  const c = spawn(
-    process.execPath,
-    ['-e', 'process.on("SIGINT",()=>process.exit(42));console.log("ready");setInterval(()=>{},1000)'],
-    { cwd, stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  return new Promise((resolve) => c.stdout?.once('data', () => resolve(c)));
-}
+const startCli = (cwd: string) => startClaudeStandIn(cwd);
 
 describe('stop escalation', () => {
   it('after two cancels that did not take, I sends SIGINT to the checked process and says what the disk says', async ({
@@ -47,7 +41,7 @@ describe('stop escalation', () => {
         started_at: new Date(now - 60_000).toISOString(),
         last_checked_at: new Date(now).toISOString(),
         session_id: SID,
-        project_path: (p as TempProject).dir,
+        project_path: p.dir,
       });
     rearm();
     child = await startCli(p.dir);
@@ -98,7 +92,11 @@ describe('stop escalation', () => {
 
     await a.press('I');
     const dialog = await a.waitForText(`Interrupt Claude (pid ${child.pid}) running session ${SID}?`);
-    expect(dialog.replace(/[│\s]+/g, ' ')).toContain(`works in ${p.dir}`);
+    const said = dialog.replace(/[│\s]+/g, ' ');
+    expect(said).toContain(`works in ${p.dir}`);
+    // The script's long path may wrap: the words around it say what was proven.
+    expect(said).toMatch(/runs as you, node running \/.*@anthropic-ai\/claude-code\/cli\.js, works in/);
+    expect(said).toContain(`registry sessions/${child.pid}.json owned by you and writable only by you`);
     await a.press('y');
     expect(await exited).toBe(42);
     // Its registry file is left behind (the stand-in cannot remove it as the CLI does); ralph stays on disk.
