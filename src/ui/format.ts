@@ -112,6 +112,15 @@ export function fit(s: string, w: number): string {
   return out + ' '.repeat(w - used);
 }
 
+/**
+ * One cell of a column of `w` cells: the text cut (with `…`) to leave the
+ * column's last cell blank, then padded. Every column of every list is laid
+ * out with it, so a cut never runs into the next column (`sta…ralph:`).
+ */
+export function cell(s: string, w: number): string {
+  return w <= 0 ? '' : fit(s, w - 1) + ' ';
+}
+
 /** Cut to at most `w` cells without padding. */
 export function clip(s: string, w: number): string {
   return fit(s, w).replace(/\s+$/, '');
