@@ -37,8 +37,14 @@ describe('wrapText', () => {
     const text = 'the Stop hook stopped at 12:34:56 and the run ended 2026-12-02 05:59:07Z (2m ago)';
     for (let w = 20; w <= 60; w++) {
       const lines = wrapText(text, w);
-      expect(lines.some((l) => l.includes('12:34:56')), `at ${w}: ${JSON.stringify(lines)}`).toBe(true);
-      expect(lines.some((l) => l.includes('2026-12-02 05:59:07Z')), `at ${w}: ${JSON.stringify(lines)}`).toBe(true);
+      expect(
+        lines.some((l) => l.includes('12:34:56')),
+        `at ${w}: ${JSON.stringify(lines)}`,
+      ).toBe(true);
+      expect(
+        lines.some((l) => l.includes('2026-12-02 05:59:07Z')),
+        `at ${w}: ${JSON.stringify(lines)}`,
+      ).toBe(true);
       expect(lines.join(' ').replace(/\s+/g, ' ')).toBe(text);
     }
   });
