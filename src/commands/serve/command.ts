@@ -14,7 +14,7 @@ import { startPush } from '../../feeds/notify/push/index.js';
 import { LocalFleet } from '../../fleet/local.js';
 import { RemoteFleet } from '../../fleet/remotes.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { resolveOmcRoot } from '../../store/root.js';
+import { noRootMessage, resolveOmcRoot } from '../../store/root.js';
 import { OmcStore } from '../../store/store.js';
 import { parseArgs, UsageError } from '../args.js';
 import { takeRepeated } from '../fleet-args.js';
@@ -118,7 +118,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       rootOverride: args.flags.get('root') as string | undefined,
     });
     if (!res.exists) {
-      printErr(`omc-top serve: no .omc directory found (${cleanLine(res.explain)})\n`);
+      printErr(`omc-top serve: ${cleanLine(noRootMessage(res))}\n`);
       return 2;
     }
     const store = new OmcStore({ root: res.root, readonly, watch, projectDir: res.projectDir, rootRule: res.rule });
