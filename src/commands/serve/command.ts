@@ -103,7 +103,8 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   const watch = args.flags.has('poll') ? 'poll' : 'auto';
   let source: ServeSource;
   if (args.flags.has('all') || specs.length > 0) {
-    const fleet = new LocalFleet({ readonly, watch, local: args.flags.has('all') });
+    // The page answers permission requests, so each local store registers as a monitor the hook asks.
+    const fleet = new LocalFleet({ readonly, watch, local: args.flags.has('all'), listenForAnswers: !readonly });
     const remote = specs.length > 0 ? new RemoteFleet(specs, () => fleet.changed()) : undefined;
     if (remote) fleet.setExtra(() => remote.groups());
     fleet.start();
@@ -121,7 +122,15 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       printErr(`omc-top serve: no .omc directory found (${cleanLine(res.explain)})\n`);
       return 2;
     }
-    const store = new OmcStore({ root: res.root, readonly, watch, projectDir: res.projectDir, rootRule: res.rule });
+    const store = new OmcStore({
+      root: res.root,
+      readonly,
+      watch,
+      projectDir: res.projectDir,
+      rootRule: res.rule,
+      // The page answers permission requests: register as a monitor the hook asks (never under --readonly).
+      answers: { listen: true },
+    });
     store.start();
     source = singleSource(store, path.basename(res.projectDir ?? path.dirname(res.root)));
   }
