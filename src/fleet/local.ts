@@ -97,6 +97,11 @@ export class LocalFleet {
     return this.roots.get(id);
   }
 
+  /** Every local root opened so far. */
+  localRoots(): LocalRoot[] {
+    return [...this.roots.values()];
+  }
+
   /** Remote groups (or anything else) shown with the local ones; call `changed()` when they change. */
   setExtra(extra: () => FleetGroup[]): void {
     this.extra = extra;
