@@ -1,8 +1,10 @@
 // Issue 26 benchmark: the monitor with every session's cost read. The real OMC load tree (200 sessions), each
 // with a `--mb` MB Claude Code-shaped transcript and `--subagents` subagent files beside it (with their
-// .meta.json). Start-up (spawn → the footer's bare `live`, i.e. every transcript and subagent file read), idle
-// CPU after start-up settled, and RSS, for each build in `--bins`, run alternately on the same files (paired
-// rounds: the machine is shared, so the ratio within one run is the figure to trust, not the absolute times).
+// .meta.json). Start-up (spawn → the footer's bare `live`: every .omc domain read and the watches up; transcripts
+// may still be being read, subagent files are read after it), the bytes read by then and once settled
+// (/proc/<pid>/io rchar), idle CPU after start-up settled, and RSS, for each build in `--bins`, run alternately on
+// the same files (paired rounds: the machine is shared, so the ratio within one run is the figure to trust, not
+// the absolute times).
 //   node bench/cost-load.mjs [--bins base=/path/to/main/dist/omc-top.mjs,cost=dist/omc-top.mjs]
 //                            [--mb 10] [--subagents 2] [--sub-mb 1] [--rounds 2] [--settle 20] [--idle 20]
 import fs from 'node:fs';
@@ -64,6 +66,15 @@ console.log(
   }),
 );
 
+function readMb(pid) {
+  try {
+    const rchar = /rchar:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1];
+    return rchar === undefined ? null : Math.round(Number(rchar) / 1048576);
+  } catch {
+    return null;
+  }
+}
+
 async function one(bin) {
   const m = startMonitor({
     args: ['--root', tree.root],
@@ -71,10 +82,15 @@ async function one(bin) {
     rows: 40,
     bin: bin.file,
     env: { CLAUDE_CONFIG_DIR: cfg },
+    // The project directory is the cwd: from the repository, no transcript written here would be found (they
+    // are written under the tree's project directory's encoded name).
+    cwd: projectDir,
   });
   try {
     const liveAt = await m.waitScreen(/ live\s*$/m, 300_000);
     const rssAtLive = procStats(m.pid).rssMb;
+    // What the monitor had read when it said live (the kernel's count of bytes read, /proc/<pid>/io rchar).
+    const readAtLive = readMb(m.pid);
     await sleep(SETTLE * 1000);
     const a = procStats(m.pid);
     await sleep(IDLE * 1000);
@@ -83,6 +99,8 @@ async function one(bin) {
       bin: bin.label,
       liveMs: Math.round(liveAt - m.spawnedAt),
       rssAtLiveMb: Math.round(rssAtLive),
+      readMbAtLive: readAtLive,
+      readMbSettled: readMb(m.pid),
       idleCpuPct: +(((b.cpuMs - a.cpuMs) / (IDLE * 1000)) * 100).toFixed(3),
       settledRssMb: Math.round(b.rssMb),
     };
@@ -110,6 +128,7 @@ try {
       idleCpuPct: median(xs.map((x) => x.idleCpuPct)),
       rssAtLiveMb: median(xs.map((x) => x.rssAtLiveMb)),
       settledRssMb: median(xs.map((x) => x.settledRssMb)),
+      readMbAtLive: median(xs.map((x) => x.readMbAtLive ?? 0)),
     };
   if (BINS.length === 2) {
     const [base, cur] = BINS.map((b) => summary[b.label]);

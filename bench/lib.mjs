@@ -128,7 +128,7 @@ export function procStats(pid) {
  * omc-top (the bundle) in a real pseudo-terminal. Every output chunk is kept
  * with its arrival time, and a headless xterm keeps the screen.
  */
-export function startMonitor({ args, cols, rows, env = {}, nodeArgs = [], wrap = [], bin = BIN }) {
+export function startMonitor({ args, cols, rows, env = {}, nodeArgs = [], wrap = [], bin = BIN, cwd = REPO }) {
   const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
   const childEnv = { ...process.env, TERM: 'xterm-256color', ...env };
   delete childEnv.CI;
@@ -139,7 +139,8 @@ export function startMonitor({ args, cols, rows, env = {}, nodeArgs = [], wrap =
     name: 'xterm-256color',
     cols,
     rows,
-    cwd: REPO,
+    // omc-top takes the project directory (where Claude Code's transcripts are looked for) from its cwd.
+    cwd,
     env: childEnv,
   });
   const chunks = [];

@@ -25,7 +25,7 @@ import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall } from './store/omc-install.js';
 import { resolveRootAndOmc } from './store/omc-root.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
-import type { RootResolution } from './store/root.js';
+import { noRootMessage, type RootResolution } from './store/root.js';
 import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
@@ -92,6 +92,7 @@ const MAIN_FLAGS = {
 } as const;
 
 function notFoundMessage(r: RootResolution): string {
+  if (r.rule === 'unusable-path') return `omc-top: ${noRootMessage(r)}.`;
   const lines = [`omc-top: no .omc directory found (${r.explain}).`, 'Looked in:'];
   for (const l of r.looked) lines.push(`  ${l}`);
   for (const n of r.notices) lines.push(`note: ${n}`);

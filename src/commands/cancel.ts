@@ -15,6 +15,7 @@ import os from 'node:os';
 import { sessionInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
 import { bookWords } from '../store/omc-books.js';
 import { resolveRootAndOmc } from '../store/omc-root.js';
+import { noRootMessage } from '../store/root.js';
 import { diskTree } from '../store/verdict/disk-tree.js';
 import { RULE_BOOKS, stopVerdict, type SessionVerdict } from '../store/verdict/index.js';
 import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
@@ -293,7 +294,7 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
     home,
   });
   const res = found.res;
-  if (!res.exists) return fail(io, json, CANCEL_EXIT.nothing, 'no-root', `no .omc directory found (${res.explain})`);
+  if (!res.exists) return fail(io, json, CANCEL_EXIT.nothing, 'no-root', noRootMessage(res));
   const pauseOnly = args.flags.has('signal-only');
 
   const legacy = id === 'legacy' && !dirOnly;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { liveStatusCache } from '../feeds/attention/status-cache.js';
 import { checkFormat, DEFAULT_FORMAT, renderStatus, type StatusValues } from '../feeds/status-line.js';
 import { ownStateDir } from '../io/state-dir.js';
-import { resolveOmcRoot, type RootResolution } from '../store/root.js';
+import { noRootMessage, resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
 
 const FLAGS = {
@@ -70,7 +70,7 @@ export function parseStatusArgs(argv: readonly string[], io: StatusIo): StatusAr
 /** Prints the line when it needs no read of the tree (a live monitor's cache, or no .omc); null otherwise. */
 export function printStatus(args: StatusArgs, io: StatusIo): number | null {
   if (!args.res.exists) {
-    io.err(`omc-top status: no .omc directory found (${args.res.explain})\n`);
+    io.err(`omc-top status: ${noRootMessage(args.res)}\n`);
     return 2;
   }
   if (args.fresh) return null;

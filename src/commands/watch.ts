@@ -14,7 +14,7 @@ import type { AttentionView } from '../feeds/attention/view.js';
 import { attentionLine, laggedLine, readyLine, snapshotLine, transitionLine } from '../feeds/json-line.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { startRowFeed } from '../feeds/row-feed.js';
-import { resolveOmcRoot } from '../store/root.js';
+import { noRootMessage, resolveOmcRoot } from '../store/root.js';
 import { detectOmcInstall } from '../store/omc-install.js';
 import { OmcStore } from '../store/store.js';
 import { LineStream, onStopSignal, printErr, printOut, STREAM_MAX_BUFFERED_BYTES } from '../io/output.js';
@@ -99,7 +99,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   const cwd = (args.flags.get('cwd') as string | undefined) ?? io?.cwd ?? process.cwd();
   const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
   if (!res.exists) {
-    err(`omc-top watch: no .omc directory found (${res.explain})\n`);
+    err(`omc-top watch: ${noRootMessage(res)}\n`);
     return WATCH_EXIT.usage;
   }
   project = path.basename(res.projectDir ?? path.dirname(res.root));

@@ -3,7 +3,7 @@
  * from a script, over the same index the wiki pane uses. Unlike OMC's own
  * query it writes nothing (OMC appends every query to wiki/log.md).
  */
-import { resolveOmcRoot } from '../store/root.js';
+import { noRootMessage, resolveOmcRoot } from '../store/root.js';
 import { cleanLine } from '../io/sanitize.js';
 import { printErr, printJson, printOut } from '../io/output.js';
 import { WikiDomain } from '../store/wiki/domain.js';
@@ -72,7 +72,7 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
     rootOverride: args.flags.get('root') as string | undefined,
   });
   if (!res.exists) {
-    printErr(`omc-top: no .omc directory found (${res.explain}); looked in: ${res.looked.join(', ')}\n`);
+    printErr(`omc-top: ${noRootMessage(res)}; looked in: ${res.looked.join(', ')}\n`);
     return 2;
   }
   const wiki = new WikiDomain({ root: res.root });

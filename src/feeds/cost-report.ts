@@ -62,6 +62,8 @@ function sessionCostJson(c: ClaudeSessionView | undefined, prices: Readonly<Reco
         today_usd_est: estimateJson(sp.today).usd_est,
         burn_tokens_per_min: sp.burnPerMin,
         burn_usd_per_hour_est: sp.burnUsdPerHour === null ? null : usd(sp.burnUsdPerHour),
+        // true while subagent files are still being read (a live monitor reads them after start-up): a lower bound.
+        subagents_reading: sp.partial,
         by_model: byModelJson(f.byModel, sp.estimate),
       },
     subagents: subs && {

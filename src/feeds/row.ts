@@ -53,6 +53,8 @@ export interface RowModel {
   /** The part spent on the sender's UTC day. */
   todayUsd?: number | null;
   burnPerMin?: number | null;
+  /** The session's subagent files are still being read: the spend is a lower bound (store/cost/spend.ts). */
+  costPartial?: boolean;
 }
 
 const MAX_TEXT = 400;
@@ -75,6 +77,7 @@ export const ROW_SCHEMA = z.object({
   unpricedModels: z.number().int().min(0).max(1000).optional(),
   todayUsd: z.number().finite().min(0).max(1e9).nullable().optional(),
   burnPerMin: z.number().finite().min(0).max(1e12).nullable().optional(),
+  costPartial: z.boolean().optional(),
 });
 
 const clean = (s: string, max: number) => truncate(cleanLine(s), max);
@@ -122,6 +125,7 @@ export function rowOf(
     unpricedModels: sp?.estimate.unpriced.length ?? 0,
     todayUsd: priced(sp?.today),
     burnPerMin: sp?.burnPerMin ?? null,
+    costPartial: sp?.partial ?? false,
   };
 }
 

@@ -7,6 +7,7 @@
  * root resolution can say what failed instead of calling it "not a git repo".
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { cleanLine } from './sanitize.js';
 import { SYNC_KILL } from './child-end.js';
@@ -62,7 +63,11 @@ function git(dir: string, args: string[]): string | null {
     failures.delete(dir);
     return out === '' ? null : out;
   } catch (e) {
-    const why = describeGitFailure(e);
+    // spawn says ENOENT for a missing working directory as for a missing git: tell them apart.
+    const why =
+      (e as NodeJS.ErrnoException).code === 'ENOENT' && !fs.existsSync(dir)
+        ? `git could not run in ${cleanLine(dir)}: that directory does not exist`
+        : describeGitFailure(e);
     if (why === null) failures.delete(dir);
     else failures.set(dir, why);
     return null;

@@ -15,11 +15,21 @@ import { createHash } from 'node:crypto';
 import { readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
 import { realGit, type GitProbe } from '../io/git.js';
+import { notUtf8Message, notUtf8Path } from '../io/not-utf8-path.js';
 import { findAncestorOmcDir, findGitTopByWalk, gitBinaryMissing } from './omc56/root-56.js';
 import type { RootFlavor } from './omc-books.js';
 import { isObj } from '../io/json.js';
 
-export type RootRule = 'override' | 'state-dir' | 'marker' | 'git' | 'non-git-ancestor' | 'non-git-home' | 'cwd-4x';
+export type RootRule =
+  | 'override'
+  | 'state-dir'
+  | 'marker'
+  | 'git'
+  | 'non-git-ancestor'
+  | 'non-git-home'
+  | 'cwd-4x'
+  /** The start path (current directory, --cwd, --root) is not valid UTF-8: nothing can be opened through it. */
+  | 'unusable-path';
 
 export interface RootResolution {
   /** Absolute path of the .omc root (it may not exist; see `exists`). */
@@ -183,6 +193,22 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   const cwd = path.resolve(opts.cwd);
   const looked: string[] = [];
   const notices: string[] = [];
+
+  // Before anything is run or opened there: a path Node decoded lossily names no file (git would fail with ENOENT).
+  const start = opts.rootOverride ? path.resolve(cwd, opts.rootOverride) : cwd;
+  const shown = notUtf8Path(start);
+  if (shown !== null) {
+    const explain = notUtf8Message(opts.rootOverride ? 'the --root path' : 'the directory', cleanLine(shown));
+    return {
+      root: start,
+      rule: 'unusable-path',
+      explain,
+      exists: false,
+      looked: [cleanLine(shown)],
+      notices,
+      projectDir: cwd,
+    };
+  }
 
   if (opts.rootOverride) {
     const root = path.resolve(cwd, opts.rootOverride);
@@ -450,4 +476,9 @@ function resolveCwdFlavor(
     notices,
     projectDir: anchor,
   };
+}
+
+/** Why there is no root to show, in one line: "no .omc directory found (how it was looked for)", or the path's fault. */
+export function noRootMessage(r: RootResolution): string {
+  return r.rule === 'unusable-path' ? r.explain : `no .omc directory found (${r.explain})`;
 }

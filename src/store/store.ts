@@ -181,6 +181,8 @@ export class OmcStore {
       live: opts.claude?.live ?? true,
       transcripts: opts.claude?.transcripts,
       env: opts.claude?.env,
+      // Subagent files wait until the monitor is live (pushStatus): they can be most of the bytes (issue 26).
+      subagentsAfterStart: true,
       // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
       history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
     });
@@ -349,6 +351,8 @@ export class OmcStore {
   private pushStatus(): void {
     // `reading` only while there is something to say: once read, the status is what it always was.
     const next: StoreStatus = this.reading ? { ...this.watchState, reading: this.reading } : { ...this.watchState };
+    // Everything read once and the watches up (or none wanted): the subagent files are read now, after `live`.
+    if (!this.reading && next.watchMode !== 'starting') this.claude.startSubagentReads();
     const prev = this.status.getSnapshot();
     if (
       prev.watchMode === next.watchMode &&

@@ -309,9 +309,16 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
       store.start();
       const proc = store.claude.getSnapshot().bySession.get(entry.sessionId)?.process;
       await store.close();
-      expect(planInterrupt(proc!, path.join(run.dir, 'elsewhere'))).toMatchObject({ ok: false });
-      const plan = planInterrupt(proc!, run.project);
-      expect(plan).toEqual({ ok: true, pid: entry.pid, procStart: entry.procStart });
+      const here = { projectDir: run.project, configDir: run.configDir };
+      expect(planInterrupt(proc!, { ...here, projectDir: path.join(run.dir, 'elsewhere') })).toMatchObject({
+        ok: false,
+      });
+      const plan = planInterrupt(proc!, here);
+      expect(plan).toMatchObject({ ok: true, pid: entry.pid, procStart: entry.procStart });
+      // The native binary, proven by its executable; its registry file is the user's.
+      expect(plan.ok && plan.checked).toMatch(
+        /executable \S+\/claude\.exe, works in .*, registry sessions\/\d+\.json owned by you/,
+      );
       expect(sendInterrupt(plan)).toBeNull();
       await waitFor(
         'the entry to go',

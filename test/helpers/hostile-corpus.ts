@@ -2099,3 +2099,61 @@ export function raceCases(): HostileCase[] {
  */
 export const STUBBORN_CHILD = (pidFile: string): string =>
   `echo $$ > '${pidFile}'; trap '' TERM; while :; do sleep 1; done`;
+
+/**
+ * Forged Claude Code registry entries (test/hostile/forged-registry.test.ts): a `sessions/<pid>.json` that names a
+ * process with the right start time, in the project, but that is not the Claude Code CLI of that session or was
+ * written where others could write. Each must be refused with its reason and the process never signalled.
+ * `accept` cases pin what must still pass (a group-writable file no one else can reach: Claude Code 2.1.332 under
+ * umask 002 writes its entry 0664 inside a 0700 `sessions/`).
+ */
+export interface ForgedRegistryCase {
+  name: string;
+  /** What the entry's pid runs: any program (`sleep`), node without Claude's cli.js, or the CLI stand-in. */
+  runs: 'sleep' | 'node -e' | 'stand-in';
+  /** Modes and owners of the registry file and its directory (after the entry is written). */
+  file?: { mode?: number; uid?: number };
+  dir?: { mode?: number };
+  /** Needs root (to give the file to another user). */
+  root?: true;
+  refused: RegExp | null;
+}
+
+export const FORGED_REGISTRY_CASES: readonly ForgedRegistryCase[] = [
+  { name: 'names a sleep in the project', runs: 'sleep', refused: /runs "\S*\/sleep", which is not Claude Code/ },
+  { name: 'names node running another script', runs: 'node -e', refused: /with no script, not Claude Code's cli\.js/ },
+  {
+    name: 'a group-writable file others can reach',
+    runs: 'stand-in',
+    file: { mode: 0o664 },
+    dir: { mode: 0o755 },
+    refused: /registry file sessions\/\d+\.json is writable by its group \(mode 664\)/,
+  },
+  {
+    name: 'a world-writable file others can reach',
+    runs: 'stand-in',
+    file: { mode: 0o666 },
+    dir: { mode: 0o711 },
+    refused: /writable by anyone \(mode 666\)/,
+  },
+  {
+    name: 'a directory others can write',
+    runs: 'stand-in',
+    dir: { mode: 0o777 },
+    refused: /registry directory sessions is writable by others \(mode 777\)/,
+  },
+  {
+    name: 'a file owned by another user',
+    runs: 'stand-in',
+    file: { uid: 65534 },
+    root: true,
+    refused: /owned by uid 65534, not by you/,
+  },
+  {
+    name: 'accepted: group-writable in a directory only the user can enter (umask 002)',
+    runs: 'stand-in',
+    file: { mode: 0o664 },
+    dir: { mode: 0o700 },
+    refused: null,
+  },
+];

@@ -71,7 +71,18 @@ describe('a directory that is a symlink to outside the root', () => {
 
 describe('JSON cut mid-write', () => {
   it('is called truncated wherever the cut falls, not "invalid JSON"', () => {
-    const ok = { ok: true as const, text: '', bytes: 0, mtimeMs: 0, ino: 0, invalidUtf8: false, bom: false };
+    const ok = {
+      ok: true as const,
+      text: '',
+      bytes: 0,
+      mtimeMs: 0,
+      ino: 0,
+      invalidUtf8: false,
+      bom: false,
+      uid: 0,
+      mode: 0o100600,
+      nlink: 1,
+    };
     const full = JSON.stringify({ active: true, iteration: 2, prompt: 'x', nested: { a: [1, 2] } }, null, 2);
     for (let cut = 1; cut < full.length - 1; cut++) {
       const text = full.slice(0, cut);

@@ -5,11 +5,12 @@
  * registry and the disk said afterwards. The clock is the store's own, moved
  * past each 30 s signal window; every wait is for a condition.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
 import { writeRegistry } from '../helpers/claude-files.js';
+import { startClaudeStandIn } from '../helpers/claude-stand-in.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { mountStore, type MountedApp } from '../helpers/mount-app.js';
 
@@ -27,14 +28,7 @@ afterEach(async () => {
   p = null;
 });
 
-function startCli(cwd: string): Promise<ChildProcess> {
-  const c = spawn(
-    process.execPath,
-    ['-e', 'process.on("SIGINT",()=>process.exit(42));console.log("ready");setInterval(()=>{},1000)'],
-    { cwd, stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  return new Promise((resolve) => c.stdout?.once('data', () => resolve(c)));
-}
+const startCli = (cwd: string) => startClaudeStandIn(cwd);
 
 describe('stop escalation', () => {
   it('after two cancels that did not take, I sends SIGINT to the checked process and says what the disk says', async () => {
@@ -103,7 +97,11 @@ describe('stop escalation', () => {
 
     await a.press('I');
     const dialog = await a.waitForText(`Interrupt Claude (pid ${child.pid}) running session ${SID}?`);
-    expect(dialog.replace(/[│\s]+/g, ' ')).toContain(`works in ${p.dir}`);
+    const said = dialog.replace(/[│\s]+/g, ' ');
+    expect(said).toContain(`works in ${p.dir}`);
+    // The script's long path may wrap: the words around it say what was proven.
+    expect(said).toMatch(/runs as you, node running \/.*@anthropic-ai\/claude-code\/cli\.js, works in/);
+    expect(said).toContain(`registry sessions/${child.pid}.json owned by you and writable only by you`);
     await a.press('y');
     expect(await exited).toBe(42);
     // Its registry file is left behind (the stand-in cannot remove it as the CLI does); ralph stays on disk.

@@ -13,7 +13,7 @@ import { pushForRoots } from '../../feeds/notify/push-roots.js';
 import { LocalFleet } from '../../fleet/local.js';
 import { RemoteFleet } from '../../fleet/remotes.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { resolveOmcRoot } from '../../store/root.js';
+import { noRootMessage, resolveOmcRoot } from '../../store/root.js';
 import { OmcStore } from '../../store/store.js';
 import { parseArgs, UsageError } from '../args.js';
 import { takeRepeated } from '../fleet-args.js';
@@ -96,7 +96,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       rootOverride: args.flags.get('root') as string | undefined,
     });
     if (!res.exists) {
-      printErr(`omc-top serve: no .omc directory found (${cleanLine(res.explain)})\n`);
+      printErr(`omc-top serve: ${cleanLine(noRootMessage(res))}\n`);
       return 2;
     }
     const store = new OmcStore({

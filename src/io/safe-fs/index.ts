@@ -29,3 +29,4 @@ export { readRangeSync, readLogTailSync, type RangeResult, type LogTailResult } 
 export { holdFileSync, type HeldFile } from './held.js';
 export { formatBytes, describeWriteError } from './errors.js';
 export { readBytesSync, type BytesResult } from './bytes.js';
+export { readLinkSync, dirOwnershipSync, type LinkTarget, type Ownership } from './link.js';

@@ -153,7 +153,18 @@ function readOpenFile(fd: number, maxBytes: number, opts: ReadOptions = {}): Rea
       text = text.slice(1);
       bom = true;
     }
-    return { ok: true, text, bytes: got, mtimeMs: st.mtimeMs, ino: st.ino, invalidUtf8, bom };
+    return {
+      ok: true,
+      text,
+      bytes: got,
+      mtimeMs: st.mtimeMs,
+      ino: st.ino,
+      invalidUtf8,
+      bom,
+      uid: st.uid,
+      mode: st.mode,
+      nlink: st.nlink,
+    };
   } catch (err) {
     return { ok: false, ...describeErrno(err) };
   } finally {

@@ -12,6 +12,10 @@ export interface ReadOk {
   invalidUtf8: boolean;
   /** A leading byte-order mark was removed. */
   bom: boolean;
+  /** Owner, permission bits and link count, from the descriptor that was read (who could have written it). */
+  uid: number;
+  mode: number;
+  nlink: number;
 }
 export interface ReadFailure {
   ok: false;

@@ -8,6 +8,7 @@
 import { estimateText, formatUsd, PRICE_SOURCE, type ModelPrice } from '../../store/claude/prices.js';
 import { projectLoops, planLimit, type LoopRow } from '../../store/cost/loops.js';
 import { judgeUsage } from '../../store/cost/quota.js';
+import { SUBAGENTS_READING } from '../../store/cost/spend.js';
 import { costRollupMemo, NO_LOOP } from '../../store/cost/rollup.js';
 import type { OmcStore } from '../../store/store.js';
 import { fit, formatAge, formatClock, formatTimestamp, wrapText } from '../../ui/format.js';
@@ -23,7 +24,10 @@ function loopLine(l: LoopRow, now: number, width: number): ToneLine[] {
     l.spend?.burnPerMin == null
       ? '—'
       : `${formatTokens(l.spend.burnPerMin)}/min${l.spend.burnUsdPerHour !== null ? ` ${formatUsd(l.spend.burnUsdPerHour)}/h` : ''}`;
-  const spent = l.spend ? estimateText(l.spend.estimate).replace(' est.', '') : '—';
+  // `$1.20+subagents…` does not fit the column: the short mark, explained under the project's line.
+  const spent = l.spend
+    ? `${estimateText(l.spend.estimate).replace(' est.', '')}${l.spend.partial ? '+sub…' : ''}`
+    : '—';
   const proc = l.process ? l.process.status : '—';
   const state = `${l.state}${l.nextMs !== null ? ` · next ${formatClock(l.nextMs).slice(0, 5)}` : ''}`;
   const head =
@@ -66,6 +70,12 @@ export function costPaneLines(
     `Spent in this project: ${estimateText(r.project.estimate)} · ${formatTokens(r.project.tokens)} tokens over ${r.project.sessions} session${r.project.sessions === 1 ? '' : 's'} (subagents included) · today (UTC) ${today ? estimateText(today.estimate) : '$0 est.'}`,
     'title',
   );
+  const reading = sessions.filter((s) => claude.bySession.get(s.id)?.transcript?.subagentsReading === true).length;
+  if (reading > 0)
+    push(
+      `  ${SUBAGENTS_READING} ${reading} session${reading === 1 ? "'s" : "s'"} subagent files are still being read: these figures are a lower bound until then (+sub… on a loop)`,
+      'warn',
+    );
   for (const u of r.project.estimate.unpriced)
     push(
       `  ${u.model}: ${formatTokens(u.tokens)} tokens with no price: add it under "prices" in the config file`,

@@ -6,6 +6,7 @@
 import { SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
 import { fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
+import { SUBAGENTS_READING } from '../../store/cost/spend.js';
 import { shortId, statusWords } from '../sessions/rows.js';
 
 /** Header, column header, message line, footer. */
@@ -105,36 +106,44 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
   );
 }
 
-/** A row's spend cell: "$0.42", "$0.42+?" (a model unpriced too), "unpriced", "—". */
+/**
+ * A row's spend cell: "$0.42", "$0.42+?" (a model unpriced too), "$0.42+sub…" (subagent files still being
+ * read), "unpriced", "—".
+ */
 export function rowCost(r: FleetRow): string {
-  if (r.costUsd === null || r.costUsd === undefined) return r.unpricedModels ? 'unpriced' : '—';
-  return `${formatUsd(r.costUsd)}${r.unpricedModels ? '+?' : ''}`;
+  const reading = r.costPartial ? '+sub…' : '';
+  if (r.costUsd === null || r.costUsd === undefined) return r.unpricedModels ? 'unpriced' : reading ? '…' : '—';
+  return `${formatUsd(r.costUsd)}${r.unpricedModels ? '+?' : ''}${reading}`;
 }
 
 /**
  * The project's spend: the sum of its rows (each the session's own estimate), so it equals the project total
  * the monitor and --json show for that root. null when no row has a priced spend.
  */
-export function groupSpend(g: FleetGroup): { usd: number; today: number; unpriced: boolean } | null {
+export function groupSpend(g: FleetGroup): { usd: number; today: number; unpriced: boolean; reading: boolean } | null {
   let usd = 0;
   let today = 0;
   let any = false;
   let unpriced = false;
+  let reading = false;
   for (const r of g.rows) {
     if (r.unpricedModels) unpriced = true;
+    if (r.costPartial) reading = true;
     if (r.costUsd === null || r.costUsd === undefined) continue;
     any = true;
     usd += r.costUsd;
     today += r.todayUsd ?? 0;
   }
-  return any ? { usd, today, unpriced } : null;
+  return any ? { usd, today, unpriced, reading } : null;
 }
 
 export function groupLine(g: FleetGroup, width: number, selected: boolean): string {
   const count = `${g.rows.length} session${g.rows.length === 1 ? '' : 's'}`;
   const host = g.host !== null ? `@${g.host}  ` : '';
   const sp = groupSpend(g);
-  const spend = sp ? `${formatUsd(sp.usd)} est.${sp.unpriced ? ' + unpriced' : ''} · today ${formatUsd(sp.today)}` : '';
+  const spend = sp
+    ? `${formatUsd(sp.usd)} est.${sp.unpriced ? ' + unpriced' : ''}${sp.reading ? ` ${SUBAGENTS_READING}` : ''} · today ${formatUsd(sp.today)}`
+    : '';
   return fit(
     `${selected ? '▸ ' : '  '}${host}${g.label}  (${[count, spend, ...g.notes].filter(Boolean).join(' · ')})`,
     width,

@@ -1,8 +1,8 @@
 /**
  * Stop escalation: when omc-top's cancel of a session has been judged "did not
  * take" CANCEL_ATTEMPTS_BEFORE_INTERRUPT times and a live Claude process runs
- * it, I offers to interrupt that process with SIGINT. The plan checks pid,
- * procStart and that its cwd is this project; the dialog says so; after the
+ * it, I offers to interrupt that process with SIGINT. The plan proves it is the
+ * Claude Code CLI of that session (store/claude/interrupt.ts); the dialog says what was checked; after the
  * signal the registry and the disk are read again and the message says what
  * happened (the process stopped or not, the loop still on disk or not).
  * Kept apart from cancel-flow.ts: a cancel never signals anything.
@@ -63,7 +63,7 @@ export function watchForEscalation(ctx: Ctx, s: SessionView): void {
     // After the cancel flow's own "did not take" message (the same tracker change), not under it.
     setImmediate(() =>
       ctx.app.flash(
-        `cancel did not take ${n} times: press I to interrupt Claude (SIGINT to pid ${p.pid}, after checking it is still the same process in this project)`,
+        `cancel did not take ${n} times: press I to interrupt Claude (SIGINT to pid ${p.pid}, after checking it is still that Claude Code process in this project)`,
         'error',
       ),
     );
@@ -89,7 +89,10 @@ export function requestInterrupt(ctx: Ctx, s: SessionView): void {
     ctx.app.flash(`interrupt: ${why ?? 'no process'}`, 'error');
     return;
   }
-  const plan = planInterrupt(p, projectOf(ctx.store));
+  const plan = planInterrupt(p, {
+    projectDir: projectOf(ctx.store),
+    configDir: ctx.store.claude.getSnapshot().configDir,
+  });
   if (!plan.ok) {
     ctx.app.flash(`interrupt: ${plan.reason}; nothing was signalled`, 'error');
     return;
@@ -99,7 +102,7 @@ export function requestInterrupt(ctx: Ctx, s: SessionView): void {
     title: `Interrupt Claude (pid ${plan.pid}) running session ${s.id}?`,
     lines: [
       `omc-top's cancel did not take ${failedCancelsOf(ctx.store.cancels).count(keyOf(s))} times: the loop keeps being re-armed.`,
-      `Checked: pid ${plan.pid} still has start time ${plan.procStart} (the registry's procStart) and works in ${projectOf(ctx.store)}.`,
+      `Checked: ${plan.checked}.`,
       'SIGINT is what Ctrl-C sends: a busy CLI ends its turn and exits; its registry entry goes.',
       'The identity is checked again right before the signal; afterwards the registry and the disk are read again.',
     ],

@@ -51,6 +51,11 @@ export interface ClaudeDomainOptions {
    * the project directory, so a run's cost is known after its session ended (store/cost/rollup.ts).
    */
   history?: { ids(): Iterable<string> };
+  /**
+   * Live: subagent files are not read until `startSubagentReads()` (the store calls it once the monitor is live),
+   * so start-up does not wait for them; until then a session's view says its subagents are still being read.
+   */
+  subagentsAfterStart?: boolean;
 }
 
 const EMPTY = (c: ClaudeConfigDir): ClaudeSnapshot => ({
@@ -117,9 +122,14 @@ export class ClaudeDomain implements Domain {
       this.judgeAll();
       this.publish();
     });
-    this.subagents = new SubagentTracker(this.dir, this.live, (sid) => {
-      if (!this.disposed && this.readers.has(sid)) this.readTranscripts(new Set([sid]));
-    });
+    this.subagents = new SubagentTracker(
+      this.dir,
+      this.live,
+      (sid) => {
+        if (!this.disposed && this.readers.has(sid)) this.readTranscripts(new Set([sid]));
+      },
+      this.live && opts.subagentsAfterStart === true,
+    );
     if (this.live) opts.sessions.subscribe(() => this.syncTranscripts(false));
   }
 
@@ -134,6 +144,14 @@ export class ClaudeDomain implements Domain {
     this.wantedFrom = null;
     this.syncTranscripts(false);
   };
+  /**
+   * The monitor is live: read the subagent files now (in slices, with the transcripts' byte budget). Only the
+   * first call does anything.
+   */
+  startSubagentReads(): void {
+    if (this.disposed || !this.subagents.start()) return;
+    this.readTranscripts();
+  }
   /** Problems with Claude Code's files. What needs the user (a prompt, an orphaned loop) is the attention model's. */
   problems = (): readonly Problem[] => this.cell.getSnapshot().problems;
 
@@ -472,6 +490,7 @@ export class ClaudeDomain implements Domain {
           rel: r.rel,
           facts: this.subagents.facts(sid, st.facts, r.version),
           subagents: this.subagents.summary(sid),
+          subagentsReading: this.subagents.reading(sid),
           size: st.size,
           partialFrom: st.partialFrom,
           problem: st.problem,

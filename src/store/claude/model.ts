@@ -37,6 +37,11 @@ export interface TranscriptView {
   facts: TranscriptFacts;
   /** The subagents' own figures (per agent, per type); null when it has none. */
   subagents: SubagentsSummary | null;
+  /**
+   * The session has subagent files not read to their end yet (the monitor reads them after it is live): `facts`
+   * and `subagents` are then a lower bound, and every surface that shows cost says so.
+   */
+  subagentsReading?: boolean;
   size: number;
   /** The summary covers bytes from here on; 0 = the whole file. */
   partialFrom: number;

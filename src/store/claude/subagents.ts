@@ -134,6 +134,10 @@ export class SubagentSet {
   /** Files whose change an fs.watch announced (null = read every file). */
   private dirty: Set<string> | null = null;
   private behindIds = new Set<string>();
+  /** The directory has been listed and its files read once (or found absent). */
+  private readOnce = false;
+  /** Before the first read: whether the directory was there at the last look (probe). */
+  private dirSeen = false;
   version = 0;
   private memo: { version: number; summary: SubagentsSummary | null } = { version: -1, summary: null };
 
@@ -152,6 +156,21 @@ export class SubagentSet {
     return this.behindIds.size > 0;
   }
 
+  /** Some of the session's subagent files are not read to their end: the figures are a lower bound. */
+  get reading(): boolean {
+    return this.readOnce ? this.behindIds.size > 0 : this.dirSeen;
+  }
+
+  /** Before the first read: one lstat says whether there are subagents still to read. True when `reading` moved. */
+  probe(): boolean {
+    const st = statSync(this.configDir, this.dirRel);
+    const seen = st !== null && st.isDirectory();
+    if (seen === this.dirSeen) return false;
+    this.dirSeen = seen;
+    this.version += 1;
+    return true;
+  }
+
   /** An fs.watch said this name changed (null: something in the directory). */
   touched(name: string | null): void {
     if (name === null) this.dirty = null;
@@ -165,6 +184,8 @@ export class SubagentSet {
       const had = this.readers.size > 0 || this.dirStamp !== '';
       this.readers.clear();
       this.metas.clear();
+      // Nothing left to read: a file that was behind must not keep its session "still being read".
+      this.behindIds.clear();
       this.dirStamp = '';
       return had;
     }
@@ -190,6 +211,7 @@ export class SubagentSet {
       if (!ids.includes(id)) {
         this.readers.delete(id);
         this.metas.delete(id);
+        this.behindIds.delete(id);
         changed = true;
       }
     return changed;
@@ -221,6 +243,7 @@ export class SubagentSet {
    * shows changed.
    */
   refresh(budget: number, watched: boolean): { bytes: number; changed: boolean } {
+    const wasReading = this.reading;
     let changed = this.sync();
     // Without a watch nothing says which file moved: every file is looked at (one fstat each when unchanged).
     const dirty = watched ? this.dirty : null;
@@ -246,6 +269,8 @@ export class SubagentSet {
       if (r.behind) this.behindIds.add(id);
       else this.behindIds.delete(id);
     }
+    this.readOnce = true;
+    if (this.reading !== wasReading) changed = true;
     if (changed) this.version += 1;
     return { bytes, changed };
   }
@@ -340,12 +365,29 @@ export class SubagentTracker {
   private watchers = new Map<string, fs.FSWatcher>();
   private combined = new Map<string, { key: string; facts: TranscriptFacts }>();
   private disposed = false;
+  /** Files are read (false until start() when deferred: only each directory's presence is looked at). */
+  private started: boolean;
 
   constructor(
     private readonly configDir: string,
     private readonly live: boolean,
     private readonly onChange: (sessionId: string) => void,
-  ) {}
+    deferred = false,
+  ) {
+    this.started = !deferred;
+  }
+
+  /** From now on files are read. Returns false when they already were. */
+  start(): boolean {
+    if (this.started) return false;
+    this.started = true;
+    return true;
+  }
+
+  /** Whether the session's subagent files are still being read (its figures are a lower bound). */
+  reading(sid: string): boolean {
+    return this.sets.get(sid)?.reading ?? false;
+  }
 
   /** Keeps a set for exactly the sessions whose transcripts are followed. */
   follow(sessions: ReadonlyMap<string, { rel: string }>): void {
@@ -366,6 +408,8 @@ export class SubagentTracker {
   read(sid: string, budget: number): { bytes: number; behind: boolean; changed: boolean } {
     const set = this.sets.get(sid);
     if (!set) return { bytes: 0, behind: false, changed: false };
+    // Deferred: not read yet, but the view must say whether there is anything still to read.
+    if (!this.started) return { bytes: 0, behind: false, changed: set.probe() };
     const wasWatched = this.watchers.has(sid);
     let r = set.refresh(budget, wasWatched);
     if (this.live && set.size > 0 && !wasWatched && this.watch(sid, set)) {

@@ -13,6 +13,14 @@ import { addUsage, usageTokens, type UsageByModel } from '../claude/usage.js';
 
 export const DAY_MS = 24 * 3600_000;
 
+/**
+ * Said after a figure whose session still has subagent files being read (the monitor reads them after it is
+ * live): the figure is what was read so far, a lower bound, never shown as the whole.
+ */
+export const SUBAGENTS_READING = '+subagents…';
+/** The longer words for a detail line. */
+export const SUBAGENTS_READING_WHY = 'its subagent files are still being read: a lower bound';
+
 /** "2026-12-01": the UTC day (the app's one time zone). */
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -26,6 +34,8 @@ export interface SessionSpend {
   burnPerMin: number | null;
   /** The burn in USD per hour at the session's own mix of models and token kinds; null when unknown. */
   burnUsdPerHour: number | null;
+  /** Subagent files still being read: every figure here is a lower bound. */
+  partial: boolean;
 }
 
 /** Usage in the timeline's buckets that start on `day` (buckets never straddle a UTC day). */
@@ -71,6 +81,7 @@ export function sessionSpend(
     todayTokens: usageTokens(todayUsage),
     burnPerMin,
     burnUsdPerHour,
+    partial: c.transcript?.subagentsReading === true,
   };
   memo.set(c, { key, prices, spend });
   return spend;

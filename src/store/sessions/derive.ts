@@ -6,6 +6,7 @@
 import { statSync } from '../../io/safe-fs/index.js';
 import { cleanDeep, cleanLine, truncate } from '../../io/sanitize.js';
 import type { Problem } from '../types.js';
+import type { OmcInstall } from '../omc-install.js';
 import type { SessionVerdict } from '../verdict/types.js';
 import type { FileRec } from './file-records.js';
 import { wrongTypedFields } from './field-types.js';
@@ -210,7 +211,11 @@ export function deriveSession(
 
 /** The OMC that runs a session's hooks (its own Claude process's, else the project's), and where it was found. */
 function sessionOmc(book: VerdictBook, key: string): SessionView['omc'] {
-  const i = book.installOf(key);
+  return omcViewOf(book.installOf(key));
+}
+
+/** An OMC install as the views show it: version, where it was found (cleaned for a terminal) and its rules. */
+export function omcViewOf(i: OmcInstall): NonNullable<SessionView['omc']> {
   return {
     version: i.version,
     source: cleanLine(i.source),

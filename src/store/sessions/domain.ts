@@ -13,7 +13,7 @@ import { VerdictBook } from './verdicts.js';
 import { listDirSync, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
-import { compareSessions, deriveSession, sessionCountOf } from './derive.js';
+import { compareSessions, deriveSession, omcViewOf, sessionCountOf } from './derive.js';
 import { FileRecords } from './file-records.js';
 import { DueHeap } from './due-heap.js';
 import { replaceSorted } from './sorted-views.js';
@@ -163,16 +163,7 @@ export class SessionsDomain implements Domain {
     const seen = new Map<string, NonNullable<SessionsSnapshot['omcSeen']>[number]>();
     for (const i of this.sessionInstalls.values()) {
       const k = `${i.version}\u0000${i.sourceTag}`;
-      if (!seen.has(k))
-        seen.set(k, {
-          version: i.version,
-          source: cleanLine(i.source),
-          sourceTag: i.sourceTag,
-          rules: i.rules,
-          exact: i.book.exact,
-          assumed: i.assumed,
-          differences: i.book.differences,
-        });
+      if (!seen.has(k)) seen.set(k, omcViewOf(i));
     }
     return (this.omcSeenCache = [...seen.values()]);
   }

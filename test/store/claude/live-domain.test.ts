@@ -1,5 +1,5 @@
 /** The Claude domain live: one watch on the registry, the liveness tick, transcripts followed as they grow. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { OmcStore } from '../../../src/store/store.js';
 import { makeProject, waitFor as waitUntil, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
 import { assistant, prompt } from './lines.js';
 import { scaled } from '../../helpers/time-scale.js';
+import { startClaudeStandIn } from '../../helpers/claude-stand-in.js';
 
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
 let p: TempProject;
@@ -41,15 +42,7 @@ afterEach(async () => {
   p.cleanup();
 });
 
-function startChild(cwd: string): Promise<ChildProcess> {
-  const c = spawn(
-    process.execPath,
-    ['-e', 'process.on("SIGINT",()=>process.exit(42));console.log("ready");setInterval(()=>{},1000)'],
-    { cwd, stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  // Ready once its SIGINT handler is installed (it says so), not after a guessed delay.
-  return new Promise((resolve) => c.stdout?.once('data', () => resolve(c)));
-}
+const startChild = (cwd: string) => startClaudeStandIn(cwd);
 
 const register = (pid: number, status: string) =>
   fs.writeFileSync(
@@ -127,13 +120,15 @@ describe('Claude domain, live', () => {
     expect(proc).toBeDefined();
     expect(shouldOfferInterrupt(1, proc!)).toBe(false);
     expect(shouldOfferInterrupt(2, proc!)).toBe(true);
-    expect(planInterrupt({ ...proc!, procStart: '1' }, p.dir)).toMatchObject({ ok: false, reason: /another process/ });
-    expect(planInterrupt(proc!, path.join(p.dir, 'elsewhere'))).toMatchObject({
+    const here = { projectDir: p.dir, configDir: cfg };
+    expect(planInterrupt({ ...proc!, procStart: '1' }, here)).toMatchObject({ ok: false, reason: /another process/ });
+    expect(planInterrupt(proc!, { ...here, projectDir: path.join(p.dir, 'elsewhere') })).toMatchObject({
       ok: false,
       reason: /not in this project/,
     });
-    const plan = planInterrupt(proc!, p.dir);
-    expect(plan).toEqual({ ok: true, pid, procStart: proc!.procStart });
+    const plan = planInterrupt(proc!, here);
+    expect(plan).toMatchObject({ ok: true, pid, procStart: proc!.procStart });
+    expect(plan.ok && plan.checked).toMatch(/runs as you, node running \S+\/@anthropic-ai\/claude-code\/cli\.js/);
     const exited = new Promise<number | null>((r) => child!.on('exit', (code) => r(code)));
     expect(sendInterrupt(plan)).toBeNull();
     expect(await exited).toBe(42);

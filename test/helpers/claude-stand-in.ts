@@ -1,0 +1,33 @@
+/**
+ * A stand-in for a Claude Code CLI that omc-top may signal: node running a script at
+ * `…/node_modules/@anthropic-ai/claude-code/cli.js`, the shape the JS CLI had when npm installed it (node + its
+ * cli.js). It exits 42 on SIGINT and says "ready" once that handler is in place. The real CLI (the native binary)
+ * is driven in test/agent/real-cli.test.ts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const BODY = 'process.on("SIGINT",()=>process.exit(42));console.log("ready");setInterval(()=>{},1000);\n';
+
+/** Starts the stand-in with `cwd` as its working directory; its script lives under `under` (cleaned by the caller). */
+export function startClaudeStandIn(cwd: string, under: string = cwd): Promise<ChildProcess> {
+  const script = path.join(under, 'node_modules', '@anthropic-ai', 'claude-code', 'cli.js');
+  fs.mkdirSync(path.dirname(script), { recursive: true });
+  fs.writeFileSync(script, BODY);
+  const c = spawn(process.execPath, [script], { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+  // Ready once its SIGINT handler is installed (it says so), not after a guessed delay.
+  return new Promise((resolve, reject) => {
+    c.once('error', reject);
+    c.stdout?.once('data', () => resolve(c));
+  });
+}
+
+/** Any other program of the user's, started in `cwd`: `sleep` (what a forged registry entry might name). */
+export function startOtherProgram(cwd: string): Promise<ChildProcess> {
+  const c = spawn('sleep', ['600'], { cwd, stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    c.once('error', reject);
+    c.once('spawn', () => resolve(c));
+  });
+}

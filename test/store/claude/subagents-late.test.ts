@@ -1,0 +1,212 @@
+/**
+ * Subagent files are read after the monitor is live (issue 26: they can be a quarter of the bytes of 200 sessions,
+ * and start-up must not wait for them). Until a session's are read, every surface that shows its cost says the
+ * figure is a lower bound (`+subagents…`), then the full figures arrive. The store is started as the app starts it
+ * (progressive, watching); what each surface says is taken at the moment the status first reads live.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { transcriptRel } from '../../../src/store/claude/config-dir.js';
+import { SLICE_BYTES } from '../../../src/store/claude/domain.js';
+import { OmcStore } from '../../../src/store/store.js';
+import { SUBAGENTS_READING } from '../../../src/store/cost/spend.js';
+import { rowOf } from '../../../src/feeds/row.js';
+import { addCostToReport } from '../../../src/feeds/cost-report.js';
+import { addClaudeToReport } from '../../../src/store/claude/report.js';
+import { costLines } from '../../../src/panes/sessions/cost-lines.js';
+import { costPaneLines } from '../../../src/panes/cost/lines.js';
+import { makeProject, waitFor, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
+import { assistant, bigShape, prompt } from './lines.js';
+
+const SID = 'cc6fc808-6688-476c-8026-1eb9c6137698';
+let p: TempProject;
+let cfg: string;
+let store: OmcStore | null = null;
+
+beforeEach(() => {
+  p = makeProject();
+  cfg = path.join(p.dir, 'claude-config');
+  writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
+    active: true,
+    iteration: 1,
+    max_iterations: 10,
+    started_at: new Date().toISOString(),
+    last_checked_at: new Date().toISOString(),
+    session_id: SID,
+    project_path: p.dir,
+    prompt: 'ralph: delegate',
+  });
+});
+afterEach(async () => {
+  await store?.close();
+  store = null;
+  p.cleanup();
+});
+
+const parentFile = () => path.join(cfg, transcriptRel(p.dir, SID));
+const subDir = () => path.join(cfg, transcriptRel(p.dir, SID).replace(/\.jsonl$/, ''), 'subagents');
+
+/** The parent: one response (input 101). */
+function writeParent() {
+  fs.mkdirSync(path.dirname(parentFile()), { recursive: true });
+  const lines = [
+    prompt(SID, '2026-12-01T22:51:00Z', 'ralph: delegate'),
+    ...assistant(SID, '2026-12-01T22:51:01Z', 'msg_p1', 1, [{ type: 'text', text: 'Delegating.' }]),
+  ];
+  fs.writeFileSync(parentFile(), lines.join('\n') + '\n');
+}
+
+/**
+ * Two subagents, each larger than one read slice: a response at the start, padding (lines a subagent's
+ * folder skips), a response at the end. Input 101 + 102 each.
+ */
+function writeBigSubagents() {
+  fs.mkdirSync(subDir(), { recursive: true });
+  const padKb = 512;
+  const pads = Math.ceil(SLICE_BYTES / (padKb * 1024)) + 1;
+  for (const id of ['a0000000000000001', 'a0000000000000002']) {
+    const lines = [
+      ...assistant(SID, '2026-12-01T22:51:02Z', `msg_${id}_1`, 1, [{ type: 'text', text: 'first' }]),
+      ...Array.from({ length: pads }, () => bigShape(padKb)),
+      ...assistant(SID, '2026-12-01T22:51:09Z', `msg_${id}_2`, 2, [{ type: 'text', text: 'last' }]),
+    ];
+    fs.writeFileSync(path.join(subDir(), `agent-${id}.jsonl`), lines.join('\n') + '\n');
+    fs.writeFileSync(path.join(subDir(), `agent-${id}.meta.json`), JSON.stringify({ agentType: 'Explore' }));
+  }
+}
+
+const FULL_INPUT = 101 + 2 * (101 + 102);
+
+/** What every cost surface says of the session now. */
+function surfaces(s: OmcStore) {
+  const now = Date.now();
+  const view = s.sessions.getSnapshot().sessions.find((v) => v.id === SID);
+  const c = s.claude.getSnapshot().bySession.get(SID);
+  const doc: Record<string, unknown> = { sessions: [{ id: SID }], runs: [] };
+  addClaudeToReport(doc, s.sessions.getSnapshot().sessions, s.claude.getSnapshot(), now);
+  addCostToReport(doc, s, {}, now);
+  return {
+    row: view ? rowOf(view, c, now) : null,
+    input: c?.transcript?.facts.tokens.input ?? null,
+    reading: c?.transcript?.subagentsReading ?? null,
+    detail: view ? costLines(view, c, now, {}).map((l) => l.text) : [],
+    pane: costPaneLines(s, {}, now, 140).map((l) => l.text),
+    json: (doc.sessions as Record<string, any>[])[0]?.agent?.spend ?? null,
+  };
+}
+
+describe('subagent files after live', () => {
+  it('live comes before the subagent files are read; the cost says +subagents… until the full figures arrive', async () => {
+    writeParent();
+    writeBigSubagents();
+    store = new OmcStore({
+      root: p.root,
+      projectDir: p.dir,
+      claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
+    });
+    const s = store;
+    let atLive: ReturnType<typeof surfaces> | null = null;
+    const stop = s.status.subscribe(() => {
+      const st = s.status.getSnapshot();
+      // The status the footer turns into a bare `live`: everything but the subagent files read, the watches up.
+      if (atLive === null && !st.reading && st.watchMode !== 'starting') atLive = surfaces(s);
+    });
+    s.start({ progressive: true });
+    await waitFor(() => atLive, { what: 'the monitor live', timeoutMs: 30_000 });
+    stop();
+    const live = atLive as unknown as ReturnType<typeof surfaces>;
+    // The session's row is there, its own transcript read, its subagents not all read: a lower bound, said so.
+    expect(live.row?.session).toBe(SID);
+    expect(live.reading).toBe(true);
+    expect(live.input).toBeGreaterThanOrEqual(101);
+    expect(live.input).toBeLessThan(FULL_INPUT);
+    expect(live.row?.costPartial).toBe(true);
+    expect(live.detail.find((t) => t.startsWith('  cost '))).toContain(SUBAGENTS_READING);
+    expect(live.pane.join('\n')).toContain(`${SUBAGENTS_READING} 1 session's subagent files are still being read`);
+    expect(live.pane.find((t) => t.includes(SID.slice(0, 8)))).toContain('+sub…');
+    expect(live.json).toMatchObject({ subagents_reading: true });
+
+    // Then the full figures, and no mark anywhere.
+    await waitFor(() => s.claude.getSnapshot().bySession.get(SID)?.transcript?.subagentsReading === false, {
+      what: 'the subagent files read',
+      timeoutMs: 30_000,
+    });
+    const done = surfaces(s);
+    expect(done.input).toBe(FULL_INPUT);
+    expect(done.row?.costPartial).toBe(false);
+    expect(done.detail.join('\n')).not.toContain(SUBAGENTS_READING);
+    expect(done.pane.join('\n')).not.toContain(SUBAGENTS_READING);
+    expect(done.pane.join('\n')).not.toContain('+sub…');
+    expect(done.json).toMatchObject({ subagents_reading: false });
+  });
+
+  it('subagent files removed while still being read: the session is no longer marked (nothing left to read)', async () => {
+    writeParent();
+    writeBigSubagents();
+    store = new OmcStore({
+      root: p.root,
+      projectDir: p.dir,
+      claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
+    });
+    const s = store;
+    let removed = false;
+    const stop = s.status.subscribe(() => {
+      const st = s.status.getSnapshot();
+      if (removed || st.reading || st.watchMode === 'starting') return;
+      // Live, the first slice of the subagent files read and the rest not: they go now.
+      expect(s.claude.getSnapshot().bySession.get(SID)?.transcript?.subagentsReading).toBe(true);
+      fs.rmSync(subDir(), { recursive: true, force: true });
+      removed = true;
+    });
+    s.start({ progressive: true });
+    await waitFor(() => removed, { what: 'the monitor live', timeoutMs: 30_000 });
+    stop();
+    // The parent's transcript moves: its session is read again, and finds no subagent left to read.
+    fs.appendFileSync(parentFile(), prompt(SID, '2026-12-01T22:52:00Z', 'next') + '\n');
+    await waitFor(() => s.claude.getSnapshot().bySession.get(SID)?.transcript?.subagentsReading === false, {
+      what: 'the mark gone',
+      timeoutMs: 30_000,
+    });
+    expect(s.claude.getSnapshot().bySession.get(SID)?.transcript?.facts.tokens.input).toBe(101);
+  });
+
+  it('one-shot --json reads every subagent file before it prints: complete, no mark', () => {
+    writeParent();
+    writeBigSubagents();
+    store = new OmcStore({
+      root: p.root,
+      watch: 'none',
+      projectDir: p.dir,
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
+    });
+    store.start();
+    const x = surfaces(store);
+    expect(x.input).toBe(FULL_INPUT);
+    expect(x.json).toMatchObject({ subagents_reading: false });
+    expect(x.detail.join('\n')).not.toContain(SUBAGENTS_READING);
+  });
+
+  it('a session without subagent files is complete at live: no mark', async () => {
+    writeParent();
+    store = new OmcStore({
+      root: p.root,
+      projectDir: p.dir,
+      claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
+    });
+    const s = store;
+    let atLive: ReturnType<typeof surfaces> | null = null;
+    const stop = s.status.subscribe(() => {
+      const st = s.status.getSnapshot();
+      if (atLive === null && !st.reading && st.watchMode !== 'starting') atLive = surfaces(s);
+    });
+    s.start({ progressive: true });
+    await waitFor(() => atLive, { what: 'the monitor live', timeoutMs: 30_000 });
+    stop();
+    const live = atLive as unknown as ReturnType<typeof surfaces>;
+    expect(live.input).toBe(101);
+    expect(live.reading).toBe(false);
+    expect(live.row?.costPartial).toBe(false);
+    expect(live.detail.join('\n')).not.toContain(SUBAGENTS_READING);
+  });
+});
