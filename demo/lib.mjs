@@ -26,6 +26,12 @@ export function makeContext(root, projectDir) {
     /** Pretty JSON, 2-space indent, no trailing newline: OMC's atomicWriteJsonSync. */
     writeJson: (rel, value) => writeText(rel, JSON.stringify(value, null, 2)),
     writeText,
+    /** One JSON line appended, as OMC 5.6 appends to its run ledger (state/runs/ledger.jsonl). */
+    appendJsonLine: (rel, value) => {
+      const file = abs(rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      fs.appendFileSync(file, JSON.stringify(value) + '\n', { mode: 0o600 });
+    },
     readJson: (rel) => {
       try {
         return JSON.parse(fs.readFileSync(abs(rel), 'utf8'));

@@ -91,7 +91,7 @@ export function App(props: AppProps) {
   const pane = paneById(panes, uiState.pane);
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
   const now = store.clock();
-  const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length);
+  const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length, uiState.flash);
 
   useTicker(
     () => {
@@ -168,7 +168,7 @@ export function App(props: AppProps) {
           {body}
         </Box>
         <ProblemLines problems={problems} width={width} max={problemRows} />
-        <FlashLine flash={uiState.flash} width={width} />
+        <FlashLine flash={uiState.flash} width={width} height={height} />
         <Footer
           panes={panes}
           current={pane.id}

@@ -13,6 +13,8 @@ import { printErr } from './io/output.js';
 import { checkHostSpec, type HostSpec } from './config/host-spec.js';
 import { LocalFleet } from './fleet/local.js';
 import { RemoteFleet } from './fleet/remotes.js';
+import { pushFromFleet } from './fleet/push.js';
+import { loadConfig } from './config/config-file.js';
 
 export interface FleetRunOptions {
   readonly: boolean;
@@ -51,10 +53,16 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
   const fleetUi = new FleetUi();
   if (opts.configError) fleetUi.flash(opts.configError, 'error');
   const theme = pickTheme();
+  let stopPush: () => void = () => undefined;
   // The first frame first: discovery runs git per project, so it starts after the empty fleet is drawn.
   setImmediate(() => {
     fleet.start();
     remote?.start();
+    stopPush = pushFromFleet(fleet, {
+      config: loadConfig().config,
+      readonly: opts.readonly,
+      onProblem: (line) => fleetUi.flash(line, 'error'),
+    });
   });
   return runFullScreen(
     opts.mouse,
@@ -74,6 +82,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
       beforeRestore: () => undefined,
       // No ssh outlives omc-top: each is ended for good (TERM, then KILL) before the process exits.
       afterRestore: async () => {
+        stopPush();
         await Promise.all([remote?.stop(), fleet.close()]);
       },
     },

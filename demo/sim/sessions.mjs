@@ -1,10 +1,13 @@
 // Mode loops as OMC writes them: a ralph loop whose Stop hook bumps the
-// iteration, an ultrawork reinforcing, an autopilot walking its phases, a
-// team-mode state moving through its pipeline, sessions that start (pending
-// confirmation first), go stale and finish.
+// iteration, an ultrawork left by OMC 4.x (nothing reinforces it under 5.5.0),
+// an autopilot walking its phases, a team-mode state moving through its
+// pipeline, sessions that start (pending confirmation first), go stale and
+// finish, and OMC 5.6's run ledger lines for the ralph runs (History).
 import { cancelInForce, every } from '../lib.mjs';
 
 export const name = 'sessions';
+
+const LEDGER = 'state/runs/ledger.jsonl';
 
 const AUTOPILOT_PHASES = ['expansion', 'planning', 'execution', 'qa', 'validation', 'complete'];
 // The pipeline keeps cycling exec → verify → fix while the simulated team runtime works, so the
@@ -22,6 +25,21 @@ export function start(ctx) {
   const project = ctx.projectDir;
   const sessionDir = (sid) => `state/sessions/${sid}`;
   const stops = [];
+  // OMC 5.6's run ledger: a start line when a watched loop starts, an end line with its outcome when it ends.
+  const ledger = (sid, event, extra = {}, ms = Date.now()) =>
+    ctx.appendJsonLine(LEDGER, { ts: ctx.iso(ms), run: 'ralph', sessionId: sid, event, ...extra });
+  // A few runs from earlier today, so History has rows from the start.
+  const HOUR = 3600_000;
+  for (const [ago, took, outcome, closeout] of [
+    [5 * HOUR, 40 * 60_000, 'completed', true],
+    [4 * HOUR, 12 * 60_000, 'cancelled', false],
+    [3 * HOUR, 25 * 60_000, 'failed', false],
+    [2 * HOUR, 55 * 60_000, 'completed', true],
+  ]) {
+    const sid = ctx.uuid();
+    ledger(sid, 'start', {}, Date.now() - ago);
+    ledger(sid, 'end', { outcome, closeoutWritten: closeout }, Date.now() - ago + took);
+  }
   const marker = (sid, ms) =>
     ctx.writeJson(`${sessionDir(sid)}/session-started.json`, {
       session_id: sid,
@@ -45,6 +63,7 @@ export function start(ctx) {
       ...(pending ? { awaiting_confirmation: true, awaiting_confirmation_set_at: ctx.iso(t) } : {}),
       last_checked_at: ctx.iso(t),
     });
+    ledger(sid, 'start');
   };
   const tickRalph = (sid) => {
     const rel = `${sessionDir(sid)}/ralph-state.json`;
@@ -60,6 +79,7 @@ export function start(ctx) {
     }
     if (s.iteration >= s.max_iterations) {
       ctx.writeJson(rel, { ...s, active: false, current_phase: 'complete', completed_at: now, last_checked_at: now });
+      ledger(sid, 'end', { outcome: 'completed', closeoutWritten: false });
       return false;
     }
     ctx.writeJson(rel, { ...s, iteration: s.iteration + 1, last_checked_at: now });

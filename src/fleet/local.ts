@@ -23,6 +23,7 @@ import { ownStateDir } from '../io/state-dir.js';
 import type { SessionsSnapshot } from '../store/sessions/model.js';
 import type { ClaudeSnapshot } from '../store/claude/model.js';
 import type { AttentionView } from '../feeds/attention/view.js';
+import { stateDir as permissionsStateDir } from '../store/permissions/protocol.js';
 import { planWatches, type PlannedWatch } from './watch-plan.js';
 
 /** How often the registry is re-read for new roots and the machine's session count. */
@@ -43,6 +44,11 @@ export interface LocalFleetOptions {
   claudeLive?: boolean;
   /** false: `--host` without `--all`, no local roots (the machine's Claude count is still shown). */
   local?: boolean;
+  /**
+   * Each store registers as a monitor that answers permission requests (`serve --all`, whose page answers them);
+   * the fleet TUI does not (it has no inbox to answer from), so the hook leaves those prompts to Claude.
+   */
+  listenForAnswers?: boolean;
 }
 
 export interface LocalRoot {
@@ -89,6 +95,11 @@ export class LocalFleet {
 
   root(id: string): LocalRoot | undefined {
     return this.roots.get(id);
+  }
+
+  /** Every local root opened so far. */
+  localRoots(): LocalRoot[] {
+    return [...this.roots.values()];
   }
 
   /** Remote groups (or anything else) shown with the local ones; call `changed()` when they change. */
@@ -152,6 +163,7 @@ export class LocalFleet {
       watch: this.opts.watch === 'none' ? 'none' : plan.watch,
       omc: detectOmcInstall({ env: this.opts.env ?? process.env, projectDir: info.projectDir }),
       claude: { live: this.opts.claudeLive ?? this.opts.watch !== 'none', env: this.opts.env },
+      answers: { stateDir: permissionsStateDir(this.opts.env ?? process.env), listen: this.opts.listenForAnswers },
     });
     const acks = new AckFile(ownStateDir(this.opts.env ?? process.env), info.root);
     const monitor = new AttentionMonitor(store, { acks });

@@ -27,9 +27,9 @@ export function paneById(panes: ReadonlyArray<AnyPaneModule>, id: PaneId): AnyPa
 }
 
 /** The pane's own area right now, as the app lays it out. */
-export function bodyOf(env: Pick<RouterEnv, 'store' | 'size'>): Size {
+export function bodyOf(env: Pick<RouterEnv, 'store' | 'size' | 'ui'>): Size {
   const problems = shownProblems(env.store.status.getSnapshot(), env.store.problems.getSnapshot());
-  return frameLayout(env.size(), problems.length).body;
+  return frameLayout(env.size(), problems.length, env.ui.getSnapshot().flash).body;
 }
 
 export function contextFor(env: RouterEnv, pane: AnyPaneModule): KeyContext<unknown> {

@@ -9,6 +9,7 @@ import type { StoreStatus } from '../store/store.js';
 import type { Problem } from '../store/types.js';
 import { clip, fit, formatClock, width as textWidth } from './format.js';
 import { useTheme } from './theme.js';
+import { messageLines } from './layout.js';
 import type { Flash, PaneId } from '../kit/ui-store.js';
 import { MOVE_HINT } from '../kit/nav.js';
 import { cleanLine } from '../io/sanitize.js';
@@ -176,14 +177,18 @@ export function ProblemLines({ problems, width, max }: { problems: readonly Prob
   );
 }
 
-export function FlashLine({ flash, width }: { flash: Flash | null; width: number }) {
+export function FlashLine({ flash, width, height }: { flash: Flash | null; width: number; height: number }) {
   const theme = useTheme();
   if (!flash) return <Text> </Text>;
   const color = flash.kind === 'error' ? theme.error : flash.kind === 'success' ? theme.ok : theme.accent;
   return (
-    <Text wrap="truncate" color={color} bold={flash.kind === 'error'}>
-      {clip(`${flash.kind === 'error' ? '✗ ' : flash.kind === 'success' ? '✓ ' : ''}${flash.text}`, width)}
-    </Text>
+    <Box flexDirection="column">
+      {messageLines(flash, width, height).map((l, i) => (
+        <Text key={i} wrap="truncate" color={color} bold={flash.kind === 'error'}>
+          {clip(l, width)}
+        </Text>
+      ))}
+    </Box>
   );
 }
 

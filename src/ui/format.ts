@@ -112,19 +112,65 @@ export function fit(s: string, w: number): string {
   return out + ' '.repeat(w - used);
 }
 
+/**
+ * One cell of a column of `w` cells: the text cut (with `…`) to leave the
+ * column's last cell blank, then padded. Every column of every list is laid
+ * out with it, so a cut never runs into the next column (`sta…ralph:`).
+ */
+export function cell(s: string, w: number): string {
+  return w <= 0 ? '' : fit(s, w - 1) + ' ';
+}
+
 /** Cut to at most `w` cells without padding. */
 export function clip(s: string, w: number): string {
   return fit(s, w).replace(/\s+$/, '');
 }
 
-/** A long word breaks after one of these (paths, JSON, URLs, key=value) before it breaks mid-word. */
+/** A long word breaks after one of these (JSON, URLs, key=value) before it breaks mid-word. */
 const BREAK_AFTER = /(?<=[/\\,:;=&._\-\]}])/;
 
+/** A date and its time ("2026-12-02 05:59:07Z") wrap as one word: a time is never left on its own line. */
+const STAMP = /\b(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z?)\b/g;
+const GLUE = '\u00a0';
+
+/** A word that names a file or directory: it is kept on one line, shortened in its middle when longer. */
+const PATH_LIKE = /^[^\s]*[/\\][^\s]*$/;
+
+/** Cuts `s` to `w` cells with one `…` in its middle, keeping its start and its end (a path's file name). */
+export function shortenMiddle(s: string, w: number): string {
+  if (stringWidth(s) <= w) return s;
+  if (w <= 1) return '…'.slice(0, w);
+  const chars = Array.from(s);
+  const tailRoom = Math.ceil((w - 1) / 2);
+  let headRoom = w - 1 - tailRoom;
+  let tail = '';
+  let used = 0;
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const cw = stringWidth(chars[i] as string);
+    if (used + cw > tailRoom) break;
+    tail = (chars[i] as string) + tail;
+    used += cw;
+  }
+  headRoom += tailRoom - used;
+  let head = '';
+  used = 0;
+  for (const ch of chars) {
+    const cw = stringWidth(ch);
+    if (used + cw > headRoom) break;
+    head += ch;
+    used += cw;
+  }
+  return `${head}…${tail}`;
+}
+
 /**
- * Wraps plain text to `w` cells per line. A line's leading indent carries onto
- * its continuation lines (up to half the width), words move whole to the next
- * line, and a word longer than a line breaks after a separator (/ , : ; = & . _ -
- * ] }) — only a run with none of them is cut mid-word.
+ * Wraps plain text to `w` cells per line: the one wrapping rule of every view.
+ * A line's leading indent carries onto its continuation lines (up to half the
+ * width) and words move whole to the next line: a timestamp (date and time
+ * together) or a path is never split across lines. A path longer than a whole
+ * line is shortened once in its middle with `…`; any other word longer than a
+ * line breaks after a separator (/ , : ; = & . _ - ] }), and only a run with
+ * none of them is cut mid-word.
  */
 export function wrapText(text: string, w: number): string[] {
   const width = Math.max(1, w);
@@ -141,7 +187,7 @@ export function wrapText(text: string, w: number): string[] {
     let lw = stringWidth(line);
     let fresh = true; // nothing but indent on this line yet
     const breakLine = () => {
-      out.push(line.replace(/\s+$/, ''));
+      out.push(line.replace(/\s+$/, '').replaceAll(GLUE, ' '));
       line = indent;
       lw = iw;
       fresh = true;
@@ -151,13 +197,26 @@ export function wrapText(text: string, w: number): string[] {
       lw += pw;
       fresh = false;
     };
-    for (const token of para.slice(lead.length).split(/(\s+)/)) {
+    const body = para.slice(lead.length).replace(STAMP, `$1${GLUE}$2`);
+    for (const token of body.split(/([ \t\r\f\v]+)/)) {
       if (token === '') continue;
       const tw = stringWidth(token);
       if (/^\s+$/.test(token)) {
         if (fresh) continue;
         if (lw + tw <= width) add(token, tw);
         else breakLine();
+        continue;
+      }
+      // A word that fits on a line of its own goes there whole rather than being split.
+      if (lw + tw > width && !fresh && tw <= width - iw) breakLine();
+      if (lw + tw <= width) {
+        add(token, tw);
+        continue;
+      }
+      if (PATH_LIKE.test(token)) {
+        if (!fresh) breakLine();
+        const short = shortenMiddle(token, Math.max(1, width - lw));
+        add(short, stringWidth(short));
         continue;
       }
       for (const piece of token.split(BREAK_AFTER)) {
@@ -174,7 +233,7 @@ export function wrapText(text: string, w: number): string[] {
         }
       }
     }
-    out.push(line.replace(/\s+$/, ''));
+    out.push(line.replace(/\s+$/, '').replaceAll(GLUE, ' '));
   }
   return out;
 }

@@ -4,23 +4,46 @@
  * rows, not a formula of their own).
  */
 import type { Size } from '../kit/pane.js';
+import type { Flash } from '../kit/ui-store.js';
+import { width as cells, wrapText } from './format.js';
 
 export interface FrameLayout {
   width: number;
   /** Rows the root box uses: one less than the terminal (Ink 6 repaints everything otherwise). */
   height: number;
   problemRows: number;
+  /** Rows the message line takes (a long message wraps). */
+  messageRows: number;
   /** The pane's own area. */
   body: Size;
 }
 
-export function frameLayout(terminal: Size, problemCount: number): FrameLayout {
+export function frameLayout(terminal: Size, problemCount: number, flash: Flash | null = null): FrameLayout {
   const height = Math.max(3, terminal.rows - 1);
   const width = Math.max(20, terminal.columns);
   const problemRows = problemCount === 0 ? 0 : height >= 20 ? 2 : 1;
-  // header, message line, footer
-  const rows = Math.max(1, height - 3 - problemRows);
-  return { width, height, problemRows, body: { columns: width, rows } };
+  const messageRows = messageLines(flash, width, height).length;
+  // header, message lines, footer
+  const rows = Math.max(1, height - 2 - messageRows - problemRows);
+  return { width, height, problemRows, messageRows, body: { columns: width, rows } };
+}
+
+/**
+ * The message line's rows: a message longer than the line wraps onto the rows
+ * above the footer (a cancel's reason is read whole, not cut to `…`), up to a
+ * sixth of the screen; beyond that its last row says where the rest is (`M`,
+ * the message log, keeps every message in full).
+ */
+export function messageLines(flash: Flash | null, width: number, height: number): string[] {
+  if (!flash) return [' '];
+  const mark = flash.kind === 'error' ? '✗ ' : flash.kind === 'success' ? '✓ ' : '';
+  const lines = wrapText(`${mark}${flash.text}`, width);
+  const max = Math.max(1, Math.min(6, Math.floor(height / 4)));
+  if (lines.length <= max) return lines;
+  const more = ' … M: full message';
+  const last = Array.from(lines[max - 1] as string);
+  while (last.length > 0 && cells(last.join('')) > width - more.length) last.pop();
+  return [...lines.slice(0, max - 1), last.join('').trimEnd() + more];
 }
 
 /** Not watching live (polling fallback, no .omc yet) is itself a problem line the user must see. */

@@ -2,18 +2,24 @@
  * `omc-top serve` in Debian's headless Chromium: the page shows a loop's
  * iteration change within a second of the file write (server-sent events),
  * and the server refuses an action without the token, from another origin,
- * and under an unexpected Host header (DNS rebinding).
+ * and under an unexpected Host header (DNS rebinding). Answering from the
+ * page: a permission request made by omc-top's real hook bundle (run as
+ * Claude Code runs it) answered with the page's buttons is what the hook
+ * tells Claude; an OMC 5.5.0 graph run's gates approved and denied on the
+ * page are read by OMC's own parser and acted on by its own runner.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
 import { startServer } from '../../src/commands/serve/server.js';
 import { singleSource } from '../../src/commands/serve/source.js';
-import { makeProject, REPO, writeOmcJson } from '../helpers/fixtures.js';
+import { makeProject, REPO, waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { listPending, parseDecision, startTwoGateRun, writeDecision } from '../helpers/omc-graph.mjs';
+import { scaled } from '../helpers/time-scale.js';
 
 const run = promisify(execFile);
 const BUNDLE = path.join(REPO, 'dist', 'omc-top.mjs');
@@ -26,22 +32,86 @@ afterEach(async () => {
 
 const SESSION = 'befb1f7b-e9bc-4db9-97a3-f31e7239cd2c';
 
-async function serve() {
+async function serve(opts: { answers?: boolean; readonly?: boolean } = {}) {
   const p = makeProject({ withFixture: true, prefix: 'omc-top-serve-' });
   cleanups.push(() => p.cleanup());
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-serve-state-'));
   cleanups.push(() => fs.rmSync(state, { recursive: true, force: true }));
-  const store = new OmcStore({ root: p.root, readonly: false, watch: 'auto', projectDir: p.dir });
+  const store = new OmcStore({
+    root: p.root,
+    readonly: false,
+    watch: 'auto',
+    projectDir: p.dir,
+    // As `serve` runs it: a monitor the permission hook asks (in this test's own state dir).
+    ...(opts.answers
+      ? {
+          claude: { live: false, env: { CLAUDE_CONFIG_DIR: path.join(state, 'claude') } },
+          answers: { stateDir: path.join(state, 'omc-top'), listen: true, live: true },
+        }
+      : {}),
+  });
   store.start();
   const source = singleSource(store, 'shop', { XDG_STATE_HOME: state });
   await new Promise((r) => setImmediate(r));
   const token = 'test-token-0123456789';
-  const served = await startServer({ source, token, listen: '127.0.0.1', port: 0, readonly: false });
+  const served = await startServer({ source, token, listen: '127.0.0.1', port: 0, readonly: opts.readonly ?? false });
   cleanups.push(
     () => source.close(),
     () => served.close(),
   );
-  return { p, state, base: `http://127.0.0.1:${served.port}`, token };
+  return { p, state, store, base: `http://127.0.0.1:${served.port}`, token };
+}
+
+/** Polls an expression in the page until `ok` says yes (a condition, not a sleep); returns its last value. */
+async function pageWait<T>(
+  browser: Awaited<ReturnType<typeof launchChromium>>,
+  expression: string,
+  ok: (v: T) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + scaled(timeoutMs);
+  let v = await browser.evaluate<T>(expression);
+  while (!ok(v)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the page showed: ${JSON.stringify(v)}`);
+    v = await browser.evaluate<T>(expression);
+  }
+  return v;
+}
+
+const HOOK = path.join(REPO, 'dist', 'omc-top-hook.mjs');
+
+/** Claude Code asks permission: omc-top's hook bundle, spawned as Claude Code spawns it, JSON on stdin. */
+function askPermission(state: string, cwd: string, tool: { name: string; input: Record<string, unknown> }) {
+  const child = spawn(process.execPath, [HOOK, 'permission', '--omc-top-hook'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: state,
+      XDG_STATE_HOME: state,
+      XDG_CONFIG_HOME: path.join(state, 'config'),
+      CLAUDE_CONFIG_DIR: path.join(state, 'claude'),
+    },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  cleanups.push(() => void child.kill('SIGKILL'));
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdin.end(
+    JSON.stringify({
+      session_id: SESSION,
+      transcript_path: '/tmp/t.jsonl',
+      cwd,
+      prompt_id: 'p-1',
+      permission_mode: 'default',
+      hook_event_name: 'PermissionRequest',
+      tool_name: tool.name,
+      tool_input: tool.input,
+      permission_suggestions: [],
+    }),
+  );
+  return new Promise<{ code: number | null; reply: unknown }>((resolve) =>
+    child.on('close', (code) => resolve({ code, reply: out.trim() ? JSON.parse(out) : null })),
+  );
 }
 
 describe.skipIf(!fs.existsSync(CHROMIUM))('serve in headless Chromium', () => {
@@ -124,5 +194,132 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('serve in headless Chromium', () => {
         .on('error', () => resolve(-1));
     });
     expect(code).toBe(421);
+  });
+
+  it('answers a permission request from the page: the hook tells Claude what was clicked', async () => {
+    const { p, state, store, base, token } = await serve({ answers: true });
+    await waitFor(() => store.permissions.getSnapshot().listening, { what: 'serve registered as a listener' });
+    const browser = await launchChromium();
+    cleanups.push(() => browser.close());
+    await browser.navigate(`${base}/#${token}`);
+    const answers = `[...document.querySelectorAll('[data-answer]')].map((e) => e.textContent).join('\\n')`;
+    const buttons = `[...document.querySelectorAll('[data-answer] button')].map((b) => b.dataset.decision).join(',')`;
+    const outcomes = `[...document.querySelectorAll('.outcomes li')].map((e) => e.textContent).join('\\n')`;
+
+    const allowed = askPermission(state, p.dir, { name: 'Bash', input: { command: 'touch allowed.txt' } });
+    await pageWait<string>(browser, answers, (t) => t.includes('permission: Bash touch allowed.txt'), 'the request');
+    // "always" only where the TUI offers A: a Bash command.
+    expect(await browser.evaluate<string>(buttons)).toBe('allow,deny,always');
+    await browser.evaluate(`document.querySelector('[data-answer] [data-decision="allow"]').click()`);
+    expect(await allowed).toEqual({
+      code: 0,
+      reply: { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } },
+    });
+    await pageWait<string>(browser, outcomes, (t) => t.includes('the hook told Claude: allow ✓'), 'allow ✓');
+    await pageWait<string>(browser, answers, (t) => t === '', 'the answered request to leave the page');
+
+    const denied = askPermission(state, p.dir, { name: 'Write', input: { file_path: 'notes.txt', content: 'x' } });
+    await pageWait<string>(browser, answers, (t) => t.includes('permission: Write'), 'the second request');
+    expect(await browser.evaluate<string>(buttons)).toBe('allow,deny');
+    await browser.evaluate(`document.querySelector('[data-answer] [data-decision="deny"]').click()`);
+    const d = await denied;
+    expect(d.code).toBe(0);
+    expect(d.reply).toMatchObject({ hookSpecificOutput: { decision: { behavior: 'deny' } } });
+    await pageWait<string>(browser, outcomes, (t) => t.includes('the hook told Claude: deny ✓'), 'deny ✓');
+  }, 120_000);
+
+  it.skipIf(process.platform !== 'linux')(
+    "decides OMC 5.5.0 gates from the page: OMC's parser reads them, its runner acts on them",
+    async () => {
+      const { p, base, token } = await serve();
+      const runsRoot = path.join(p.root, 'graph-runs');
+      const run = startTwoGateRun({ runsRoot, runId: 'two-gates' });
+      // A failed test must not leave OMC's runner waiting: deny each gate that waits (OMC's own writer) until it ends.
+      let ended = false;
+      void run.done.finally(() => (ended = true)).catch(() => undefined);
+      cleanups.push(async () => {
+        const deadline = Date.now() + scaled(30_000);
+        while (!ended && Date.now() < deadline) {
+          for (const g of listPending(runsRoot))
+            if (!fs.existsSync(path.join(runsRoot, g.run_id, 'approvals', 'decisions', `${g.activation_id}.json`)))
+              writeDecision(runsRoot, g.run_id, g.activation_id, 'denied', 'test cleanup');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      });
+      await waitFor(() => fs.existsSync(run.pendingPath('gate-deploy-act0')), { timeoutMs: 20_000 });
+      const browser = await launchChromium();
+      cleanups.push(() => browser.close());
+      await browser.navigate(`${base}/#${token}`);
+      const answers = `[...document.querySelectorAll('[data-answer]')].map((e) => e.textContent).join('\\n')`;
+      const outcomes = `[...document.querySelectorAll('.outcomes li')].map((e) => e.textContent).join('\\n')`;
+      const dialog = `document.getElementById('confirm').hidden ? '' : document.getElementById('confirm').textContent`;
+
+      await pageWait<string>(browser, answers, (t) => t.includes('OMC gate: Deploy the build to staging?'), 'gate 1');
+      await browser.evaluate(`document.querySelector('[data-answer] [data-decision="approved"]').click()`);
+      const shown = await pageWait<string>(browser, dialog, (t) => t !== '', 'the confirmation');
+      expect(shown).toContain('Approve OMC gate gate-deploy of run two-gates?');
+      expect(shown).toContain('The run goes on past the gate.');
+      // Nothing is written before Confirm.
+      expect(fs.existsSync(path.join(runsRoot, 'two-gates', 'approvals', 'decisions', 'gate-deploy-act0.json'))).toBe(
+        false,
+      );
+      await browser.evaluate(`document.getElementById('confirm-yes').click()`);
+      await pageWait<string>(
+        browser,
+        outcomes,
+        (t) => /OMC took the decision ✓: gate gate-deploy of run two-gates approved/.test(t),
+        'OMC to take the approval',
+        30_000,
+      );
+
+      await waitFor(() => fs.existsSync(run.pendingPath('gate-release-act0')), { timeoutMs: 30_000 });
+      await pageWait<string>(browser, answers, (t) => t.includes('Release gate'), 'gate 2');
+      await browser.evaluate(`document.querySelector('[data-answer] [data-decision="denied"]').click()`);
+      expect(await pageWait<string>(browser, dialog, (t) => t !== '', 'the confirmation')).toContain(
+        'Deny OMC gate gate-release of run two-gates?',
+      );
+      await browser.evaluate(`document.getElementById('confirm-yes').click()`);
+      expect(await run.done).toMatchObject({ terminal: 'failed', exit_code: 1 });
+      await pageWait<string>(
+        browser,
+        outcomes,
+        (t) => /OMC took the decision ✓: gate gate-release of run two-gates denied/.test(t),
+        'OMC to take the denial',
+        30_000,
+      );
+
+      const decisions = path.join(runsRoot, 'two-gates', 'approvals', 'decisions');
+      expect(parseDecision(fs.readFileSync(path.join(decisions, 'gate-deploy-act0.json'), 'utf8'))).toMatchObject({
+        decision: 'approved',
+      });
+      expect(parseDecision(fs.readFileSync(path.join(decisions, 'gate-release-act0.json'), 'utf8'))).toMatchObject({
+        decision: 'denied',
+      });
+      expect(listPending(runsRoot)).toEqual([]);
+    },
+    120_000,
+  );
+
+  it('refuses answers under --readonly and answers bound to another request', async () => {
+    const { base, token } = await serve();
+    const post = (route: string, body: unknown) =>
+      fetch(`${base}${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-omc-top-token': token },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: string } }));
+    expect(
+      await post('/api/permission', { root: 'local', request: 'x', digest: 'y', decision: 'maybe' }),
+    ).toMatchObject({
+      status: 400,
+    });
+    expect(
+      await post('/api/permission', { root: 'local', request: 'x', digest: 'y', decision: 'allow' }),
+    ).toMatchObject({
+      status: 409,
+    });
+    expect(
+      await post('/api/gate/plan', { root: 'local', run: 'r', activation: 'a', decision: 'approved' }),
+    ).toMatchObject({ status: 409 });
   });
 });

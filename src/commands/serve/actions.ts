@@ -3,6 +3,11 @@
  * or pause is planned first (the page shows what would be done, as the TUI's
  * dialog does), then executed only for that plan (a plan that changed in
  * between is refused and shown again), and verified on disk by executeCancel.
+ * Answers go through the TUI's own code (feeds/answers/answer.ts): a
+ * permission request is answered at once, as the TUI's y / n / A, bound to
+ * the request and digest the page was shown; an OMC gate is planned, then
+ * decided on confirm. What follows (the hook's receipt, OMC's journal) lands
+ * in the root's outcome lines, which the page shows.
  */
 import crypto from 'node:crypto';
 import { executeCancel } from '../../store/cancel/execute.js';
@@ -10,13 +15,21 @@ import { describePlan } from '../../store/cancel/describe.js';
 import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
 import { isValidSessionId } from '../../store/sessions/omc-rules.js';
 import { cleanLine } from '../../io/sanitize.js';
-import type { ServeSource } from './source.js';
+import { decideGateAndFollow, planGate, sendPermissionAnswer } from '../../feeds/answers/answer.js';
+import { answerInputOf } from '../../feeds/answers/items.js';
+import type { PermissionDecision } from '../../store/permissions/protocol.js';
+import type { GateDecision } from '../../store/graph/files.js';
+import type { GateView } from '../../store/graph/model.js';
+import type { ServeRoot, ServeSource } from './source.js';
 
-interface Planned {
-  rootId: string;
-  plan: CancelPlan;
-  at: number;
-}
+type Planned =
+  | { kind: 'cancel'; rootId: string; plan: CancelPlan; at: number }
+  | { kind: 'gate'; rootId: string; gate: GateView; decision: GateDecision; cli: string | null; at: number };
+
+const PERMISSION_DECISIONS: readonly PermissionDecision[] = ['allow', 'deny', 'always'];
+const GATE_DECISIONS: readonly GateDecision[] = ['approved', 'denied'];
+const READONLY: ActionResult = { status: 403, body: { error: '--readonly: nothing can be changed' } };
+const NO_ROOT: ActionResult = { status: 404, body: { error: 'no such project here' } };
 
 const PLAN_TTL_MS = 120_000;
 
@@ -54,7 +67,7 @@ export class Actions {
   }
 
   plan(body: Record<string, unknown>): ActionResult {
-    if (this.readonly) return { status: 403, body: { error: '--readonly: nothing can be changed' } };
+    if (this.readonly) return READONLY;
     const root = typeof body.root === 'string' ? this.source.root(body.root) : undefined;
     const session = body.session;
     if (!root) return { status: 404, body: { error: 'no such project here' } };
@@ -68,14 +81,62 @@ export class Actions {
       this.now(),
     );
     if (!r.ok) return { status: 409, body: { error: cleanLine(r.message) } };
-    for (const [id, p] of this.plans) if (this.now() - p.at > PLAN_TTL_MS) this.plans.delete(id);
-    const id = crypto.randomBytes(12).toString('base64url');
-    this.plans.set(id, { rootId: root.id, plan: r.plan, at: this.now() });
     const c = describePlan(r.plan);
+    return this.keep({ kind: 'cancel', rootId: root.id, plan: r.plan, at: this.now() }, c);
+  }
+
+  /** Keeps a plan for its confirmation and returns what the page shows before it. */
+  private keep(p: Planned, c: { title: string; lines: string[]; prompt: string }): ActionResult {
+    for (const [id, old] of this.plans) if (this.now() - old.at > PLAN_TTL_MS) this.plans.delete(id);
+    const id = crypto.randomBytes(12).toString('base64url');
+    this.plans.set(id, p);
     return {
       status: 200,
       body: { plan: id, title: cleanLine(c.title), lines: c.lines.map(cleanLine), prompt: cleanLine(c.prompt) },
     };
+  }
+
+  private rootOf(body: Record<string, unknown>): ServeRoot | undefined {
+    return typeof body.root === 'string' ? this.source.root(body.root) : undefined;
+  }
+
+  /**
+   * Answers a permission request, as the TUI's y / n / A: only the request the page was shown (its id and
+   * digest) while it is still listed; the answer file is then written and checked by the TUI's own code.
+   */
+  answerPermission(body: Record<string, unknown>): ActionResult {
+    if (this.readonly) return READONLY;
+    const root = this.rootOf(body);
+    if (!root) return NO_ROOT;
+    const decision = PERMISSION_DECISIONS.find((d) => d === body.decision);
+    if (!decision) return { status: 400, body: { error: 'decision: allow, deny or always' } };
+    const req = root.store.permissions.getSnapshot().requests.find((r) => r.id === body.request);
+    if (!req)
+      return { status: 409, body: { error: 'that request no longer waits here (answered, or its wait ended)' } };
+    if (req.file.digest !== body.digest)
+      return { status: 409, body: { error: 'that request changed since the page showed it: look again' } };
+    if (decision === 'always' && !req.alwaysOffered)
+      return { status: 400, body: { error: '"always" is offered for Bash commands only' } };
+    const r = sendPermissionAnswer(root.store, req, decision, (text, kind) => root.outcomes.add(text, kind));
+    return r.ok
+      ? { status: 200, body: { message: cleanLine(r.message) } }
+      : { status: 409, body: { error: cleanLine(r.message) } };
+  }
+
+  /** Plans an OMC gate decision: the TUI's dialog words; nothing is written before the confirmation. */
+  planGate(body: Record<string, unknown>): ActionResult {
+    if (this.readonly) return READONLY;
+    const root = this.rootOf(body);
+    if (!root) return NO_ROOT;
+    const decision = GATE_DECISIONS.find((d) => d === body.decision);
+    if (!decision) return { status: 400, body: { error: 'decision: approved or denied' } };
+    const input = answerInputOf(root.store);
+    const gate = input.gates.find((g) => g.runId === body.run && g.activationId === body.activation);
+    if (!gate)
+      return { status: 409, body: { error: 'that gate no longer waits (decided, timed out, or the run ended)' } };
+    const run = input.runs.find((r) => r.runId === gate.runId) ?? null;
+    const plan = planGate(root.store, gate, run, decision, { yes: 'Confirm', no: 'Back' });
+    return this.keep({ kind: 'gate', rootId: root.id, gate, decision, cli: plan.cli, at: this.now() }, plan);
   }
 
   async confirm(body: Record<string, unknown>): Promise<ActionResult> {
@@ -83,8 +144,18 @@ export class Actions {
     const p = this.plans.get(id);
     if (!p) return { status: 404, body: { error: 'that confirmation expired: ask again' } };
     this.plans.delete(id);
+    if (this.now() - p.at > PLAN_TTL_MS)
+      return { status: 404, body: { error: 'that confirmation expired: ask again' } };
     const root = this.source.root(p.rootId);
     if (!root) return { status: 404, body: { error: 'the project is gone' } };
+    if (p.kind === 'gate') {
+      const report = (text: string, kind: 'info' | 'success' | 'error') => root.outcomes.add(text, kind);
+      const r = await decideGateAndFollow(root.store, p.gate, p.decision, p, report);
+      if (!r.ok) report(r.message, 'error');
+      return r.ok
+        ? { status: 200, body: { ok: true, summary: cleanLine(r.message) } }
+        : { status: 409, body: { error: cleanLine(r.message) } };
+    }
     const out = await executeCancel(root.root, p.plan, { now: this.now, readonly: this.readonly });
     if (out.kind === 'refused') return { status: 409, body: { error: cleanLine(out.message) } };
     if (out.kind === 'changed')

@@ -9,8 +9,7 @@
 import path from 'node:path';
 import { loadConfig } from '../../config/config-file.js';
 import { parseHostSpec, type HostSpec } from '../../config/host-spec.js';
-import { Notifier } from '../../feeds/notify/notifier.js';
-import { startPush } from '../../feeds/notify/push/index.js';
+import { pushForRoots } from '../../feeds/notify/push-roots.js';
 import { LocalFleet } from '../../fleet/local.js';
 import { RemoteFleet } from '../../fleet/remotes.js';
 import { cleanLine } from '../../io/sanitize.js';
@@ -20,7 +19,7 @@ import { parseArgs, UsageError } from '../args.js';
 import { takeRepeated } from '../fleet-args.js';
 import { newToken } from './guard.js';
 import { startServer } from './server.js';
-import { fleetSource, singleSource, type ServeRoot, type ServeSource } from './source.js';
+import { fleetSource, singleSource, type ServeSource } from './source.js';
 import { printErr, printOut } from '../../io/output.js';
 
 export const SERVE_USAGE = `Usage: omc-top serve [--port N] [--listen ADDR] [--all] [--host user@box]… [--cwd DIR | --root DIR] [--readonly]
@@ -48,37 +47,15 @@ export const DEFAULT_PORT = 8377;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-/** Push from serve: one notifier per local root, no terminal channel. */
-function pushFrom(source: ServeSource, err: (s: string) => void): () => void {
-  const config = loadConfig();
-  const push = startPush(config.config, { onProblem: (l) => err(`omc-top serve: ${l}\n`) });
-  for (const p of push.problems) err(`omc-top serve: ${p}\n`);
-  const sender = push.sender;
-  if (!sender) return () => undefined;
-  const attached = new Map<string, () => void>();
-  const attach = (r: ServeRoot) => {
-    if (attached.has(r.id)) return;
-    const n = new Notifier({
-      channels: [],
-      project: r.project,
-      config: config.config,
-      write: () => undefined,
-      env: {},
-      push: (m) => sender.send(m),
-    });
-    const off = r.monitor.onTransitions((batch) => n.handle(batch, r.monitor.isAcked));
-    attached.set(r.id, () => {
-      off();
-      n.dispose();
-    });
-  };
-  source.roots().forEach(attach);
-  const offRoots = source.subscribe(() => source.roots().forEach(attach));
-  return () => {
-    offRoots();
-    for (const d of attached.values()) d();
-    sender.dispose();
-  };
+/** Push from serve: one notifier per local root, no terminal channel, under each project's push lease. */
+function pushFrom(source: ServeSource, readonly: boolean, err: (s: string) => void): () => void {
+  return pushForRoots({
+    roots: () => source.roots(),
+    subscribe: (l) => source.subscribe(l),
+    config: loadConfig().config,
+    readonly,
+    onProblem: (l) => err(`omc-top serve: ${l}\n`),
+  });
 }
 
 export async function runServeCommand(argv: readonly string[]): Promise<number> {
@@ -103,7 +80,8 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   const watch = args.flags.has('poll') ? 'poll' : 'auto';
   let source: ServeSource;
   if (args.flags.has('all') || specs.length > 0) {
-    const fleet = new LocalFleet({ readonly, watch, local: args.flags.has('all') });
+    // The page answers permission requests, so each local store registers as a monitor the hook asks.
+    const fleet = new LocalFleet({ readonly, watch, local: args.flags.has('all'), listenForAnswers: !readonly });
     const remote = specs.length > 0 ? new RemoteFleet(specs, () => fleet.changed()) : undefined;
     if (remote) fleet.setExtra(() => remote.groups());
     fleet.start();
@@ -121,7 +99,15 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       printErr(`omc-top serve: ${cleanLine(noRootMessage(res))}\n`);
       return 2;
     }
-    const store = new OmcStore({ root: res.root, readonly, watch, projectDir: res.projectDir, rootRule: res.rule });
+    const store = new OmcStore({
+      root: res.root,
+      readonly,
+      watch,
+      projectDir: res.projectDir,
+      rootRule: res.rule,
+      // The page answers permission requests: register as a monitor the hook asks (never under --readonly).
+      answers: { listen: true },
+    });
     store.start();
     source = singleSource(store, path.basename(res.projectDir ?? path.dirname(res.root)));
   }
@@ -135,7 +121,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     err(`omc-top serve: cannot listen on ${listen}:${portText}: ${(e as Error).message}`);
     return 1;
   }
-  const stopPush = pushFrom(source, (s) => err(s.trimEnd()));
+  const stopPush = pushFrom(source, readonly, (s) => err(s.trimEnd()));
   if (!LOOPBACK.has(listen)) {
     err(
       `omc-top serve: WARNING: listening on ${listen}, not only this machine: anyone who can reach it can see the page's address and try the token. Prefer the default (127.0.0.1) and an ssh tunnel.`,

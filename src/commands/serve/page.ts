@@ -38,6 +38,10 @@ main,#message,#confirm{padding:0 1em}#message{min-height:1.2em;color:#9cf}
 .acked{color:#888;font-size:.9em}.need{list-style:none;padding:0;margin:0}.need li{padding:.3em 0;color:#fb4}
 .row{display:grid;grid-template-columns:1fr auto;gap:.2em .8em;padding:.4em 0;border-bottom:1px solid #222}
 .row .modes{grid-column:1/3;color:#aaa;font-size:.9em}.status{color:#8c8}
+h3{font-size:.95em;margin:.6em 0 .2em;color:#fb4}.answers{list-style:none;padding:0;margin:0}
+.answers li{padding:.4em 0;border-bottom:1px solid #332}.asks{color:#fb4}.detail{color:#999;font-size:.85em;white-space:pre-wrap}
+.acts{margin-top:.3em}.outcomes{list-style:none;padding:0;margin:.3em 0;font-size:.9em}
+.outcomes .success{color:#8c8}.outcomes .error{color:#f88}.outcomes .info{color:#9cf}
 button{font:inherit;padding:.2em .7em;margin:0 .2em;background:#333;color:#eee;border:1px solid #555;border-radius:4px}
 @media (min-width:700px){.row{grid-template-columns:14em 8em 1fr auto}.row .modes{grid-column:auto}}
 `;
@@ -68,8 +72,9 @@ export const PAGE_JS = `'use strict';
     var s = Math.max(0, Math.round((Date.now() - ms) / 1000));
     return s < 60 ? s + ' s ago' : s < 3600 ? Math.round(s / 60) + ' min ago' : Math.round(s / 3600) + ' h ago';
   }
-  function askCancel(root, session, pause) {
-    post('/api/cancel/plan', { root: root, session: session, pause: pause }).then(function (r) {
+  // A plan shown first (what would be done, the TUI's dialog words), then done only for that plan on Confirm.
+  function askPlan(path, body) {
+    post(path, body).then(function (r) {
       if (r.status !== 200) return say(r.body.error || 'refused');
       $('confirm-title').textContent = r.body.title;
       var ul = $('confirm-lines');
@@ -79,12 +84,66 @@ export const PAGE_JS = `'use strict';
       $('confirm').hidden = false;
       $('confirm-yes').onclick = function () {
         $('confirm').hidden = true;
-        post('/api/cancel/confirm', { plan: r.body.plan }).then(function (d) {
+        say('working…');
+        post('/api/confirm', { plan: r.body.plan }).then(function (d) {
           say(d.body.summary || d.body.error || 'done');
         });
       };
       $('confirm-no').onclick = function () { $('confirm').hidden = true; say('nothing was changed'); };
     });
+  }
+  function askCancel(root, session, pause) {
+    askPlan('/api/cancel/plan', { root: root, session: session, pause: pause });
+  }
+  function button(text, decision, onclick) {
+    var b = el('button', text);
+    b.dataset.decision = decision;
+    b.onclick = onclick;
+    return b;
+  }
+  // Permission requests answer at once (the TUI's y / n / A), bound to the request and digest shown;
+  // an OMC gate is planned, then decided on Confirm (the TUI's dialog).
+  function renderAnswers(r, sec) {
+    if (r.answers.length === 0) return;
+    sec.appendChild(el('h3', 'To answer'));
+    var ul = el('ul', null, 'answers');
+    r.answers.forEach(function (a) {
+      var li = el('li');
+      li.dataset.answer = a.id;
+      li.appendChild(el('div', a.text, 'asks'));
+      a.detail.forEach(function (d) { li.appendChild(el('div', d, 'detail')); });
+      var acts = el('div', null, 'acts');
+      if (r.local && a.kind === 'permission') {
+        var answer = function (decision) {
+          return function () {
+            post('/api/permission', { root: r.id, request: a.request, digest: a.digest, decision: decision }).then(function (d) {
+              say(d.body.message || d.body.error);
+            });
+          };
+        };
+        acts.appendChild(button('Allow once', 'allow', answer('allow')));
+        acts.appendChild(button('Deny', 'deny', answer('deny')));
+        if (a.always) acts.appendChild(button('Always allow this command', 'always', answer('always')));
+      } else if (r.local && a.kind === 'gate') {
+        var decide = function (decision) {
+          return function () { askPlan('/api/gate/plan', { root: r.id, run: a.run, activation: a.activation, decision: decision }); };
+        };
+        acts.appendChild(button('Approve…', 'approved', decide('approved')));
+        acts.appendChild(button('Deny…', 'denied', decide('denied')));
+      }
+      li.appendChild(acts);
+      ul.appendChild(li);
+    });
+    sec.appendChild(ul);
+  }
+  function renderOutcomes(r, sec) {
+    if (r.outcomes.length === 0) return;
+    var ul = el('ul', null, 'outcomes');
+    r.outcomes.forEach(function (o) {
+      var li = el('li', new Date(o.at).toISOString().slice(11, 19) + ' ' + o.text, o.kind);
+      ul.appendChild(li);
+    });
+    sec.appendChild(ul);
   }
   function render(p) {
     var c = $('count');
@@ -96,6 +155,8 @@ export const PAGE_JS = `'use strict';
       var sec = el('section', null, 'root');
       sec.dataset.root = r.id;
       sec.appendChild(el('h2', r.project + (r.host ? ' @ ' + r.host : '')));
+      renderAnswers(r, sec);
+      renderOutcomes(r, sec);
       var needs = el('ul', null, 'need');
       r.needs.forEach(function (n) {
         var who = n.name || (n.session ? n.session.slice(0, 8) : n.team ? 'team ' + n.team : '');

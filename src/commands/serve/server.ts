@@ -118,7 +118,15 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
         const r = actions.plan(body);
         return json(res, r.status, r.body);
       }
-      if (route === 'POST /api/cancel/confirm') {
+      if (route === 'POST /api/permission') {
+        const r = actions.answerPermission(body);
+        return json(res, r.status, r.body);
+      }
+      if (route === 'POST /api/gate/plan') {
+        const r = actions.planGate(body);
+        return json(res, r.status, r.body);
+      }
+      if (route === 'POST /api/confirm') {
         const r = await actions.confirm(body);
         return json(res, r.status, r.body);
       }

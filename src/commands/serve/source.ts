@@ -7,11 +7,14 @@
  * same attention model as the TUI.
  */
 import path from 'node:path';
+import { cleanLine } from '../../io/sanitize.js';
 import { AckFile } from '../../feeds/attention/acks.js';
 import { AttentionMonitor } from '../../feeds/attention/monitor.js';
 import type { NeedItem } from '../../feeds/attention/needs.js';
 import { ownStateDir } from '../../io/state-dir.js';
 import { rowOf, type RowModel } from '../../feeds/row.js';
+import { answerInputOf, answerItems, type AnswerItem } from '../../feeds/answers/items.js';
+import type { ReportKind } from '../../feeds/answers/answer.js';
 import type { OmcStore } from '../../store/store.js';
 import type { LocalFleet } from '../../fleet/local.js';
 import type { FleetGroup } from '../../fleet/model.js';
@@ -22,15 +25,94 @@ export interface ServeRoot {
   root: string;
   store: OmcStore;
   monitor: AttentionMonitor;
+  /** What the page's answers led to, as observed (the TUI's flash lines): the page lists the last few. */
+  outcomes: OutcomeLog;
   /** Stops following the acknowledgements file. */
   unwatch(): void;
+}
+
+export interface OutcomeJson {
+  at: number;
+  text: string;
+  kind: ReportKind;
+}
+
+/** The last few outcomes of answers given from the page, newest last. */
+export class OutcomeLog {
+  private static readonly KEEP = 8;
+  private items: OutcomeJson[] = [];
+  private readonly listeners = new Set<() => void>();
+  constructor(private readonly now: () => number = Date.now) {}
+  add(text: string, kind: ReportKind): void {
+    this.items = [...this.items, { at: this.now(), text: cleanLine(text), kind }].slice(-OutcomeLog.KEEP);
+    for (const l of [...this.listeners]) l();
+  }
+  list(): readonly OutcomeJson[] {
+    return this.items;
+  }
+  subscribe = (l: () => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
 }
 
 /** A root's attention monitor with omc-top's acknowledgements file (the TUI's, `status --tmux`'s). */
 function attend(id: string, project: string, store: OmcStore, env: NodeJS.ProcessEnv): ServeRoot {
   const acks = new AckFile(ownStateDir(env), store.root);
   const unwatch = acks.watch();
-  return { id, project, root: store.root, store, monitor: new AttentionMonitor(store, { acks }), unwatch };
+  const monitor = new AttentionMonitor(store, { acks });
+  return { id, project, root: store.root, store, monitor, outcomes: new OutcomeLog(), unwatch };
+}
+
+/** An item the page can answer: a permission request (bound to its id and digest) or an OMC gate. */
+export type AnswerJson =
+  | {
+      kind: 'permission';
+      id: string;
+      text: string;
+      detail: string[];
+      request: string;
+      digest: string;
+      session: string;
+      /** "always for this command" is offered (where the TUI offers A). */
+      always: boolean;
+      expiresMs: number;
+    }
+  | {
+      kind: 'gate';
+      id: string;
+      text: string;
+      detail: string[];
+      run: string;
+      activation: string;
+      node: string;
+      /** A decision file is already there; OMC has not taken it yet. */
+      decided: string | null;
+    };
+
+function answerJson(a: AnswerItem): AnswerJson {
+  if (a.kind === 'permission')
+    return {
+      kind: 'permission',
+      id: a.id,
+      text: a.summary,
+      detail: a.detail.filter((l) => !l.startsWith('  y allow')),
+      request: a.request.id,
+      digest: a.request.file.digest,
+      session: a.request.sessionId,
+      always: a.request.alwaysOffered,
+      expiresMs: a.request.expiresMs,
+    };
+  return {
+    kind: 'gate',
+    id: a.id,
+    text: a.summary,
+    detail: a.detail,
+    run: a.gate.runId,
+    activation: a.gate.activationId,
+    node: a.gate.nodeId,
+    decided: a.gate.decided?.decision ?? null,
+  };
 }
 
 export interface NeedJson {
@@ -58,6 +140,10 @@ export interface RootJson {
   needs: NeedJson[];
   /** Acknowledged and still holding (listed, never counted). */
   acked: NeedJson[];
+  /** Permission requests and OMC gates to answer (the TUI's `!` list's "To answer"), oldest first. */
+  answers: AnswerJson[];
+  /** What answers given from the page led to, newest last. */
+  outcomes: readonly OutcomeJson[];
 }
 
 export interface Picture {
@@ -101,11 +187,20 @@ function rootJson(r: ServeRoot, now: number): RootJson {
     rows,
     needs: view.open.map(needJson),
     acked: view.acked.map(needJson),
+    answers: answerItems(answerInputOf(r.store)).map(answerJson),
+    outcomes: r.outcomes.list(),
   };
 }
 
 function watchRoot(r: ServeRoot, on: () => void): () => void {
-  const offs = [r.store.sessions.subscribe(on), r.store.claude.subscribe(on), r.monitor.view.subscribe(on)];
+  const offs = [
+    r.store.sessions.subscribe(on),
+    r.store.claude.subscribe(on),
+    r.monitor.view.subscribe(on),
+    r.store.permissions.subscribe(on),
+    r.store.graph.subscribe(on),
+    r.outcomes.subscribe(on),
+  ];
   return () => offs.forEach((o) => o());
 }
 
@@ -136,6 +231,8 @@ function remoteJson(g: FleetGroup): RootJson {
     rows: g.rows.map((row) => ({ ...row, key: row.key })),
     needs: [],
     acked: [],
+    answers: [],
+    outcomes: [],
   };
 }
 

@@ -16,6 +16,8 @@ export type AnswerItem =
       since: number;
       /** One line: what is asked, by whom, and the keys. */
       text: string;
+      /** The same without the keys (a surface with buttons). */
+      summary: string;
       detail: string[];
       request: PermissionRequestView;
     }
@@ -24,6 +26,7 @@ export type AnswerItem =
       id: string;
       since: number | null;
       text: string;
+      summary: string;
       detail: string[];
       gate: GateView;
       run: GraphRunView | null;
@@ -72,6 +75,7 @@ export function answerItems(input: AnswerInput): AnswerItem[] {
       id: `perm:${r.id}`,
       since: r.createdMs,
       text: `permission: ${r.toolName} ${r.subject} — ${who} — ${keys} (until ${until})`,
+      summary: `permission: ${r.toolName} ${r.subject} — ${who} (until ${until})`,
       detail: [
         `Claude asks to run ${r.toolName}: ${r.subject}`,
         `  session ${r.sessionId}${p?.name ? ` (${p.name})` : ''} in ${r.cwd}`,
@@ -90,6 +94,7 @@ export function answerItems(input: AnswerInput): AnswerItem[] {
       id: `gate:${g.runId}/${g.activationId}`,
       since: g.createdMs,
       text: `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId} — y approve · n deny${decided}`,
+      summary: `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId}${decided}`,
       detail: [
         `OMC graph gate ${g.nodeId}${g.title ? ` (${g.title})` : ''}, activation ${g.activationId}: ${g.prompt}`,
         `  waiting since ${g.createdMs !== null ? formatClock(g.createdMs) : 'an unknown time'} UTC`,

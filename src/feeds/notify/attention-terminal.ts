@@ -16,6 +16,7 @@ import { ownStateDir } from '../../io/state-dir.js';
 import { loadConfig, parseChannels, type Channel } from '../../config/config-file.js';
 import { describe, Notifier } from './notifier.js';
 import { startPush } from './push/index.js';
+import { PushLease } from './push/lease.js';
 
 export const DEFAULT_CHANNELS: readonly Channel[] = ['bell', 'tmux'];
 const PUSH_TITLE = '\x1b[22;0t';
@@ -49,15 +50,23 @@ export function startAttentionTerminal(opts: {
   for (const p of push.problems) opts.onProblem?.(p);
   const flag = opts.notify === undefined ? null : parseChannels(opts.notify);
   const channels = Array.isArray(flag) ? flag : (loaded.config.notify?.channels ?? DEFAULT_CHANNELS);
+  const dir = ownStateDir(env);
+  // One omc-top pushes for a project (serve or the fleet view may run on it too): the lease holder.
+  const lease = push.sender ? new PushLease(dir, opts.store.root, { readonly: opts.store.readonly }) : null;
   const notifier = new Notifier({
     channels,
     project: opts.project,
     config: loaded.config,
     write: opts.write,
     env,
-    ...(push.sender ? { push: (m) => push.sender?.send(m) } : {}),
+    ...(push.sender
+      ? {
+          push: (m) => {
+            if (lease?.mayPush()) push.sender?.send(m);
+          },
+        }
+      : {}),
   });
-  const dir = ownStateDir(env);
   const acks = new AckFile(dir, opts.store.root);
   const unwatchAcks = acks.watch();
   const monitor = new AttentionMonitor(opts.store, { acks });
@@ -92,6 +101,7 @@ export function startAttentionTerminal(opts: {
       monitor.dispose();
       notifier.dispose();
       push.sender?.dispose();
+      lease?.release();
       if (titled) opts.write(POP_TITLE);
     },
   };

@@ -11,7 +11,7 @@ import { judgeUsage } from '../../store/cost/quota.js';
 import { SUBAGENTS_READING } from '../../store/cost/spend.js';
 import { costRollupMemo, NO_LOOP } from '../../store/cost/rollup.js';
 import type { OmcStore } from '../../store/store.js';
-import { fit, formatAge, formatClock, formatTimestamp, wrapText } from '../../ui/format.js';
+import { cell, fit, formatAge, formatClock, formatTimestamp, wrapText } from '../../ui/format.js';
 import { countdown, quotaHeaderText } from '../../ui/quota-text.js';
 import type { ToneLine } from '../../ui/scroll-lines.js';
 import { formatTokens } from '../history/rows.js';
@@ -34,11 +34,11 @@ function loopLine(l: LoopRow, now: number, width: number): ToneLine[] {
     '  ' +
     fit(l.label, 22) +
     ' ' +
-    fit(short(l.sessionId), 9) +
-    fit(proc, 8) +
-    fit(state, 26) +
-    fit(burn, 18) +
-    fit(spent, 12) +
+    cell(short(l.sessionId), 9) +
+    cell(proc, 8) +
+    cell(state, 26) +
+    cell(burn, 18) +
+    cell(spent, 12) +
     (width > 110 ? fit(l.detail, width - 99) : '');
   const out: ToneLine[] = [{ text: head, tone: l.ended ? 'dim' : undefined }];
   if (width <= 110 && l.detail) out.push({ text: `      ${l.detail}`, tone: 'dim' });

@@ -4,7 +4,7 @@
  * numbers, so paging moves exactly a screenful.
  */
 import { SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
-import { fit, formatAge } from '../../ui/format.js';
+import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
 import { SUBAGENTS_READING } from '../../store/cost/spend.js';
 import { shortId, statusWords } from '../sessions/rows.js';
@@ -90,14 +90,14 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
   const c = fleetColumns(width);
   return fit(
     (selected ? '▸ ' : '  ') +
-      fit(statusText(r, now), c.status) +
+      cell(statusText(r, now), c.status) +
       fit(whereText(r), c.where - 1) +
       ' ' +
       fit(shortId(r.session, c.id), c.id) +
       // "!" as on the sessions row: the attention model says this session needs the user, and what for.
-      fit(r.needs !== null ? `!${r.process ?? '?'}` : (r.process ?? '—'), c.claude) +
-      (c.cost ? fit(rowCost(r), c.cost) : '') +
-      fit(
+      cell(r.needs !== null ? `!${r.process ?? '?'}` : (r.process ?? '—'), c.claude) +
+      (c.cost ? cell(rowCost(r), c.cost) : '') +
+      cell(
         (r.needs !== null ? `needs you: ${r.needs} · ` : '') + (r.modes || (r.prompt ? r.prompt : 'no modes')),
         c.modes,
       ) +

@@ -8,7 +8,7 @@ import type { Tokens } from '../../store/claude/transcript-facts.js';
 import { formatUsd } from '../../store/claude/prices.js';
 import type { RunSpent } from '../../store/cost/rollup.js';
 import type { RunLine } from '../../store/runs/history.js';
-import { fit } from '../../ui/format.js';
+import { cell, fit } from '../../ui/format.js';
 
 export interface HistoryColumns {
   mode: number;
@@ -121,17 +121,17 @@ export function historyRowText(
 ): { marker: string; cells: string } {
   const c = historyColumns(width);
   const cells = [
-    fit(r.mode, c.mode),
-    fit(r.sessionId === null ? 'legacy' : r.sessionId.slice(0, c.session - 1), c.session),
-    c.started ? fit(shortTime(r.startedMs, c.started), c.started) : '',
-    fit(r.outcome, c.outcome),
-    fit(formatDuration(r.durationMs), c.duration),
-    fit(closeoutText(r), c.closeout),
-    fit(r.iterations === null ? '—' : String(r.iterations), c.iterations),
-    c.cost ? fit(costCell(spend), c.cost) : '',
-    c.tokens ? fit(formatTokens(spend ? spend.tokens : null), c.tokens) : '',
-    c.ended ? fit(shortTime(r.endedMs), c.ended) : '',
-    c.note ? fit(runNote(r), c.note) : '',
+    cell(r.mode, c.mode),
+    cell(r.sessionId === null ? 'legacy' : r.sessionId.slice(0, c.session - 1), c.session),
+    c.started ? cell(shortTime(r.startedMs, c.started), c.started) : '',
+    cell(r.outcome, c.outcome),
+    cell(formatDuration(r.durationMs), c.duration),
+    cell(closeoutText(r), c.closeout),
+    cell(r.iterations === null ? '—' : String(r.iterations), c.iterations),
+    c.cost ? cell(costCell(spend), c.cost) : '',
+    c.tokens ? cell(formatTokens(spend ? spend.tokens : null), c.tokens) : '',
+    c.ended ? cell(shortTime(r.endedMs), c.ended) : '',
+    c.note ? cell(runNote(r), c.note) : '',
   ].join('');
   return { marker: selected ? '▸ ' : '  ', cells };
 }

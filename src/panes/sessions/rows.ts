@@ -5,7 +5,7 @@
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { ModeView, SessionView } from '../../store/sessions/model.js';
 import { modeSummary, promptText, sessionLabel } from '../../store/sessions/summary.js';
-import { fit, formatAge, width as textWidth } from '../../ui/format.js';
+import { cell, fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
 
 /** How long a settled verdict ("cancelled", "not taken") stays on the row; the detail view keeps it. */
@@ -176,17 +176,17 @@ export function rowText(
   const waits = proc ? waitsText(proc) : '';
   return {
     marker: selected ? '▸ ' : '  ',
-    status: fit(statusLabel(s, now, tracked), c.status),
+    status: cell(statusLabel(s, now, tracked), c.status),
     proc: c.proc > 0 ? fit(` ${proc ? cellText(proc, c.proc - 1) : ''}`, c.proc) : '',
     id: fit(shortId(sessionLabel(s), c.id), c.id),
     // What Claude waits on comes first: it is what the user acts on, and it must survive a narrow column.
-    modes: fit(
+    modes: cell(
       waits
         ? `${waits} · ${modesText(s, Math.max(0, c.modes - 1 - textWidth(waits) - 3), tracked)}`
         : modesText(s, c.modes - 1, tracked),
       c.modes,
     ),
-    prompt: c.prompt > 0 ? fit(promptText(s), c.prompt) : '',
+    prompt: c.prompt > 0 ? cell(promptText(s), c.prompt) : '',
     age: fit(formatAge(s.updatedMs, now).padStart(c.age - 1), c.age),
   };
 }

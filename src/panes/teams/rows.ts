@@ -5,7 +5,7 @@
  */
 import type { EventView, ShutdownView, TaskView, TeamView, WorkerView } from '../../store/teams/model.js';
 import { workerLiveness, type Liveness } from '../../store/teams/omc-team-rules.js';
-import { clip, fit, formatAge, formatClock } from '../../ui/format.js';
+import { clip, fit, formatAge, formatClock, width as textWidth } from '../../ui/format.js';
 
 /** `[██████░░░░]`: completed cells, failed cells (▒), the rest. */
 export function progressBar(done: number, failed: number, total: number, cells: number): string {
@@ -89,7 +89,7 @@ export function teamLines(
     ' ' +
     fit(narrow ? t.phase : phaseText(t), phaseW) +
     ' ';
-  const mid = fit(prog, Math.max(0, width - head.length - right.length - 1));
+  const mid = fit(prog, Math.max(0, width - textWidth(head) - textWidth(right) - 1));
   const l1 = fit(head + mid + ' ' + right, width);
   const sd = shutdownSummary(t);
   const probs = t.problems.filter((p) => p.severity !== 'info').length;
@@ -153,7 +153,7 @@ export function workerLine(w: WorkerView, now: number, width: number, staleMs: n
     fit(w.state, 8) +
     ' ' +
     fit(beat.padStart(4), 5);
-  const rest = Math.max(0, width - fixed.length - 1);
+  const rest = Math.max(0, width - textWidth(fixed) - 1);
   const tailW = Math.min(rest, Math.max(narrow ? 14 : 18, tail.length));
   const taskW = Math.max(0, rest - tailW - 1);
   return fit(fixed + ' ' + (taskW > 0 ? fit(task, taskW) + ' ' : '') + tail, width);

@@ -1,0 +1,64 @@
+/**
+ * Push for many projects at once (`serve`, the fleet view): each root's attention monitor feeds a notifier with
+ * no terminal channel (the same transitions, debounce and redaction as the monitor's), and a root's messages go
+ * out only while this process holds that project's push lease, so a monitor or another omc-top already pushing
+ * for it is not doubled.
+ */
+import type { OmcTopConfig } from '../../config/config-file.js';
+import { ownStateDir } from '../../io/state-dir.js';
+import type { AttentionMonitor } from '../attention/monitor.js';
+import { Notifier } from './notifier.js';
+import { startPush } from './push/index.js';
+import { PushLease } from './push/lease.js';
+
+export interface PushRoot {
+  id: string;
+  project: string;
+  root: string;
+  monitor: AttentionMonitor;
+}
+
+export function pushForRoots(opts: {
+  roots(): readonly PushRoot[];
+  /** Called when roots may have been added. */
+  subscribe(l: () => void): () => void;
+  config: OmcTopConfig;
+  readonly: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** A channel failed, or a set-up problem (one redacted line). */
+  onProblem(line: string): void;
+}): () => void {
+  const push = startPush(opts.config, { env: opts.env, onProblem: opts.onProblem });
+  for (const p of push.problems) opts.onProblem(p);
+  const sender = push.sender;
+  if (!sender) return () => undefined;
+  const dir = ownStateDir(opts.env ?? process.env);
+  const attached = new Map<string, () => void>();
+  const attach = (r: PushRoot) => {
+    if (attached.has(r.id)) return;
+    const lease = new PushLease(dir, r.root, { readonly: opts.readonly });
+    const n = new Notifier({
+      channels: [],
+      project: r.project,
+      config: opts.config,
+      write: () => undefined,
+      env: {},
+      push: (m) => {
+        if (lease.mayPush()) sender.send(m);
+      },
+    });
+    const off = r.monitor.onTransitions((batch) => n.handle(batch, r.monitor.isAcked));
+    attached.set(r.id, () => {
+      off();
+      n.dispose();
+      lease.release();
+    });
+  };
+  opts.roots().forEach(attach);
+  const offRoots = opts.subscribe(() => opts.roots().forEach(attach));
+  return () => {
+    offRoots();
+    for (const d of attached.values()) d();
+    sender.dispose();
+  };
+}
