@@ -5,28 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { diffFacts, factsOf, KINDS, type Transition } from '../../src/feeds/attention/engine.js';
 import { attentionInput, AttentionMonitor } from '../../src/feeds/attention/monitor.js';
-import { OmcStore } from '../../src/store/store.js';
 import { Notifier } from '../../src/feeds/notify/notifier.js';
-import {
-  makeProject,
-  READERS_CAPTURED_AT,
-  SESSION,
-  writeOmcJson,
-  type TempProject,
-  waitFor,
-} from '../helpers/fixtures.js';
-
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  store = null;
-  p?.cleanup();
-  p = null;
-});
+import { READERS_CAPTURED_AT, SESSION, writeOmcJson, waitFor } from '../helpers/fixtures.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 const NEW_SID = '22222222-3333-4444-8555-666666666666';
@@ -84,8 +67,10 @@ const steps: Step[] = [
 ];
 
 describe('every transition kind', () => {
-  it('cancel-signal: a signal that runs out is one in-force → expired transition, no notification', async () => {
-    p = makeProject({ withFixture: true });
+  it('cancel-signal: a signal that runs out is one in-force → expired transition, no notification', async ({
+    project: p,
+    newStore,
+  }) => {
     const t0 = Date.now();
     writeOmcJson(path.join(p.root, 'state', 'sessions', SESSION.ultrawork, 'cancel-signal-state.json'), {
       active: true,
@@ -94,7 +79,7 @@ describe('every transition kind', () => {
       mode: 'ultrawork',
       source: 'user',
     });
-    store = new OmcStore({ root: p.root, watch: 'none', teams: { pidAlive: () => null } });
+    const store = newStore({ root: p.root, watch: 'none', teams: { pidAlive: () => null } });
     store.start();
     await tick();
     const m = new AttentionMonitor(store);
@@ -116,10 +101,12 @@ describe('every transition kind', () => {
   });
 
   for (const step of steps) {
-    it(`${step.kind}: one change → one ${step.kind} transition${step.news ? ` (news: ${step.news}, one notification when asked for)` : ''}`, async () => {
-      p = makeProject({ withFixture: true });
+    it(`${step.kind}: one change → one ${step.kind} transition${step.news ? ` (news: ${step.news}, one notification when asked for)` : ''}`, async ({
+      project: p,
+      newStore,
+    }) => {
       const clock = { now: READERS_CAPTURED_AT };
-      store = new OmcStore({ root: p.root, watch: 'none', clock: () => clock.now, teams: { pidAlive: () => null } });
+      const store = newStore({ root: p.root, watch: 'none', clock: () => clock.now, teams: { pidAlive: () => null } });
       store.start();
       await tick();
       const before = factsOf(attentionInput(store));

@@ -7,16 +7,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, REPO, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
+import { REPO, SESSION, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
-let p: TempProject | null = null;
 let child: ChildProcess | null = null;
 afterEach(() => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
   child = null;
-  p?.cleanup();
-  p = null;
 });
 
 interface Row {
@@ -49,8 +47,7 @@ function expected(rows: Row[], line: Record<string, unknown>): string[] {
 }
 
 describe('omc-top watch --json', () => {
-  it('prints the documented lines, one transition per change, and exits 0 on SIGTERM', async () => {
-    p = makeProject({ withFixture: true });
+  it('prints the documented lines, one transition per change, and exits 0 on SIGTERM', async ({ project: p }) => {
     const rows = schema();
     child = spawn(process.execPath, [path.join(REPO, 'dist', 'omc-top.mjs'), 'watch', '--json', '--snapshot'], {
       cwd: p.dir,

@@ -6,19 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, readReader, type TempProject } from '../helpers/fixtures.js';
+import { describe, expect, it } from '../helpers/it.js';
+import { readReader } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
-
 describe('omc-top --json: wiki and project_memory', () => {
-  it('reports directives in OMC ranking with their fate, and the wiki index with lint counts and unreadable pages', () => {
-    p = makeProject({ withFixture: true });
+  it('reports directives in OMC ranking with their fate, and the wiki index with lint counts and unreadable pages', ({
+    project: p,
+  }) => {
     fs.writeFileSync(path.join(p.root, 'wiki', 'broken.md'), 'no frontmatter');
     const r = spawnSync(process.execPath, [BIN, '--json', '--root', p.root], { encoding: 'utf8' });
     expect(r.status).toBe(0);

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURE_TREE, makeProject, type TempProject } from '../helpers/fixtures.js';
+import { describe, expect, it } from '../helpers/it.js';
+import { FIXTURE_TREE } from '../helpers/fixtures.js';
 import { omcWikiQuery } from '../helpers/omc-knowledge.js';
 import { BIN } from '../helpers/pty.js';
 
@@ -18,15 +18,10 @@ function run(args: string[], cwd = process.cwd()) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
-
 describe('omc-top wiki search', () => {
-  it('--json prints [{slug,title,score,snippet}] in OMC queryWiki order, from --cwd, and leaves log.md alone', async () => {
-    p = makeProject({ withFixture: true });
+  it('--json prints [{slug,title,score,snippet}] in OMC queryWiki order, from --cwd, and leaves log.md alone', async ({
+    project: p,
+  }) => {
     const log = path.join(p.root, 'wiki', 'log.md');
     const before = fs.readFileSync(log, 'utf8');
     const r = run(['wiki', 'search', 'checkout', '--json', '--cwd', p.dir]);
@@ -80,8 +75,7 @@ describe('omc-top wiki search', () => {
     ]);
   });
 
-  it('keeps control bytes from page text off the terminal in text and JSON output', () => {
-    p = makeProject();
+  it('keeps control bytes from page text off the terminal in text and JSON output', ({ emptyProject: p }) => {
     fs.mkdirSync(path.join(p.root, 'wiki'));
     fs.writeFileSync(
       path.join(p.root, 'wiki', 'evil.md'),
@@ -96,8 +90,7 @@ describe('omc-top wiki search', () => {
     expect(JSON.parse(json.stdout)[0].snippet).toContain('\u009b31m');
   });
 
-  it('reports unreadable pages on stderr and still searches the rest', () => {
-    p = makeProject({ withFixture: true });
+  it('reports unreadable pages on stderr and still searches the rest', ({ project: p }) => {
     fs.writeFileSync(path.join(p.root, 'wiki', 'broken.md'), 'checkout without frontmatter');
     const r = run(['wiki', 'search', 'checkout', '--json', '--root', p.root]);
     expect(r.code).toBe(0);
@@ -105,7 +98,7 @@ describe('omc-top wiki search', () => {
     expect(r.stderr).toMatch(/1 wiki page\(s\) not searched.*broken\.md \(no frontmatter/);
   });
 
-  it('usage errors exit 2 with a reason; a missing .omc exits 2 and says where it looked', () => {
+  it('usage errors exit 2 with a reason; a missing .omc exits 2 and says where it looked', ({ emptyProject: p }) => {
     for (const [args, msg] of [
       [['wiki'], /needs a subcommand/],
       [['wiki', 'find', 'x'], /unknown wiki subcommand "find"/],
@@ -117,7 +110,6 @@ describe('omc-top wiki search', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(msg);
     }
-    p = makeProject();
     const missing = run(['wiki', 'search', 'x', '--root', path.join(p.dir, 'nope')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no \.omc directory found/);

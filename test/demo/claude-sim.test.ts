@@ -4,7 +4,8 @@
  * a session without any registry entry (unknown), and tokens from transcripts.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 // @ts-expect-error plain ESM without types
 import { makeContext } from '../../demo/lib.mjs';
 // @ts-expect-error plain ESM without types
@@ -13,32 +14,27 @@ import { start as startSessions } from '../../demo/sim/sessions.mjs';
 import { demoConfigDir, start as startClaude } from '../../demo/sim/claude.mjs';
 import { attentionFor } from '../../src/store/claude/attention.js';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, type TempProject } from '../helpers/fixtures.js';
 import { waitFor } from '../agent/harness.js';
 import { scaled } from '../helpers/time-scale.js';
 
-let p: TempProject | null = null;
 const stops: Array<() => void> = [];
 afterEach(() => {
   stops.splice(0).forEach((s) => s());
-  p?.cleanup();
-  p = null;
 });
 
 describe('demo/sim/claude.mjs', () => {
   it(
     'writes registry entries and transcripts that show gone, live and unknown processes',
     { timeout: scaled(60_000) },
-    async () => {
-      p = makeProject();
+    async ({ emptyProject: p }) => {
       const ctx = makeContext(p.root, p.dir);
       stops.push(startSessions(ctx), startClaude(ctx));
       const cfg = demoConfigDir(p.dir) as string;
       const read = () => {
         const store = new OmcStore({
-          root: p!.root,
+          root: p.root,
           watch: 'none',
-          projectDir: p!.dir,
+          projectDir: p.dir,
           claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg } },
         });
         const claude = store.claude;

@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { MemoryDomain } from '../../src/store/memory/domain.js';
 import { WikiDomain } from '../../src/store/wiki/domain.js';
-import { makeProject, type TempProject } from '../helpers/fixtures.js';
 import { omcMemoryStorage, omcWikiLint, omcWikiStorage } from '../helpers/omc-knowledge.js';
 // @ts-expect-error plain ESM without types
 import { makeContext } from '../../demo/lib.mjs';
@@ -17,21 +17,19 @@ import * as memorySim from '../../demo/sim/memory.mjs';
 // @ts-expect-error plain ESM without types
 import * as wikiSim from '../../demo/sim/wiki.mjs';
 
-let p: TempProject | null = null;
 afterEach(() => {
   vi.useRealTimers();
-  p?.cleanup();
-  p = null;
 });
 
 describe('demo simulator: project memory and wiki', () => {
-  it('writes OMC-shaped files that OMC reads and omc-top shows without problems, and keeps writing', async () => {
+  it('writes OMC-shaped files that OMC reads and omc-top shows without problems, and keeps writing', async ({
+    emptyProject: p,
+  }) => {
     delete process.env.OMC_STATE_DIR;
-    p = makeProject();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const ctx = makeContext(p.root, p.dir);
     const stops = [memorySim.start(ctx), wikiSim.start(ctx)];
-    const memory = () => JSON.parse(fs.readFileSync(path.join(p!.root, 'project-memory.json'), 'utf8'));
+    const memory = () => JSON.parse(fs.readFileSync(path.join(p.root, 'project-memory.json'), 'utf8'));
     const before = {
       directives: memory().userDirectives.length,
       pages: fs.readdirSync(path.join(p.root, 'wiki')).length,

@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 // @ts-expect-error plain ESM without types
 import { makeContext } from '../../demo/lib.mjs';
 // @ts-expect-error plain ESM without types
@@ -17,21 +18,19 @@ import type { TeamsDomain } from '../../src/store/teams/domain.js';
 import type { TeamView } from '../../src/store/teams/model.js';
 import { workerLiveness } from '../../src/store/teams/omc-team-rules.js';
 import { requestWorkerShutdown } from '../../src/store/teams/shutdown.js';
-import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { waitFor } from '../helpers/fixtures.js';
 import { omcTeam } from '../helpers/omc-team.js';
 import { teamsDomain } from '../helpers/teams-domain.js';
 
-let p: TempProject | null = null;
 const stops: Array<() => void> = [];
 afterEach(() => {
   stops.splice(0).forEach((s) => s());
-  p?.cleanup();
-  p = null;
 });
 
 describe('demo/sim/team.mjs', () => {
-  it('runs a team whose workers heartbeat, claim and finish tasks, and a team that went silent', async () => {
-    p = makeProject();
+  it('runs a team whose workers heartbeat, claim and finish tasks, and a team that went silent', async ({
+    emptyProject: p,
+  }) => {
     const ctx = makeContext(p.root, p.dir);
     const t0 = Date.parse('2026-12-01T09:00:00.000Z');
     const sim = createTeam(ctx, { team: 'demo-team', workers: 4, tasks: 12 });
@@ -39,7 +38,7 @@ describe('demo/sim/team.mjs', () => {
     seedSilentTeam(ctx, t0);
     let now = t0;
     const domain = () => {
-      const d = teamsDomain({ root: p!.root, clock: () => now });
+      const d = teamsDomain({ root: p.root, clock: () => now });
       d.scan();
       return d;
     };
@@ -88,8 +87,7 @@ describe('demo/sim/team.mjs', () => {
     ]);
   });
 
-  it('answers a shutdown request with an ack OMC accepts, and stops beating', async () => {
-    p = makeProject();
+  it('answers a shutdown request with an ack OMC accepts, and stops beating', async ({ emptyProject: p }) => {
     const ctx = makeContext(p.root, p.dir);
     let now = Date.parse('2026-12-01T09:00:00.000Z');
     const sim = createTeam(ctx, { team: 'demo-team', workers: 2, tasks: 4 });
@@ -115,8 +113,7 @@ describe('demo/sim/team.mjs', () => {
     ).toMatchObject({ status: 'accept' });
   });
 
-  it('runs on timers next to sessions.mjs, whose team session owns demo-team', async () => {
-    p = makeProject();
+  it('runs on timers next to sessions.mjs, whose team session owns demo-team', async ({ emptyProject: p }) => {
     const ctx = makeContext(p.root, p.dir);
     stops.push(startSessions(ctx), startTeam(ctx));
     const hb = path.join(p.root, 'state/team/demo-team/workers/worker-1/heartbeat.json');

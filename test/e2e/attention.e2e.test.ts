@@ -7,19 +7,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { TerminalHarness } from '../helpers/pty.js';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
+import { SESSION, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
-let h: TerminalHarness | null = null;
-let p: TempProject | null = null;
 let cfg: string | null = null;
 afterEach(() => {
-  h?.dispose();
-  p?.cleanup();
   if (cfg) fs.rmSync(cfg, { recursive: true, force: true });
-  h = null;
-  p = null;
   cfg = null;
 });
 
@@ -37,15 +31,17 @@ function pidAlive(pid: number): boolean {
 }
 
 describe('notifications in the full-screen app', () => {
-  it('news asked for: one bell and one OSC 9, none at start, the count unmoved; title set and restored', async () => {
-    p = makeProject({ withFixture: true });
+  it('news asked for: one bell and one OSC 9, none at start, the count unmoved; title set and restored', async ({
+    project: p,
+    pty,
+  }) => {
     cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-xdg-'));
     fs.mkdirSync(path.join(cfg, 'omc-top'));
     fs.writeFileSync(
       path.join(cfg, 'omc-top', 'config.json'),
       JSON.stringify({ notify: { reasons: { 'max iterations reached': true } } }),
     );
-    h = new TerminalHarness({
+    const h = pty({
       cwd: p.dir,
       cols: 100,
       rows: 24,

@@ -2,22 +2,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURE, makeProject, SESSION, type TempProject } from '../helpers/fixtures.js';
+import { describe, expect, it } from '../helpers/it.js';
+import { FIXTURE, SESSION } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
-
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
 
 const run = (args: string[], cwd: string, env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
 
 describe('omc-top CLI', () => {
-  it('--json prints one document with the fixed field names and exits 0', () => {
-    p = makeProject({ withFixture: true });
+  it('--json prints one document with the fixed field names and exits 0', ({ project: p }) => {
     const r = run(['--json'], p.dir);
     expect(r.status).toBe(0);
     const doc = JSON.parse(r.stdout);
@@ -37,10 +30,11 @@ describe('omc-top CLI', () => {
     expect(Array.isArray(doc.problems)).toBe(true);
   });
 
-  it('--omc-version picks the rules: a 4.x ultrawork is retired under 5.5.0 and judged (stale) under 4.4.4', () => {
-    p = makeProject({ withFixture: true });
+  it('--omc-version picks the rules: a 4.x ultrawork is retired under 5.5.0 and judged (stale) under 4.4.4', ({
+    project: p,
+  }) => {
     const env = { CLAUDE_CONFIG_DIR: path.join(p.dir, 'no-claude'), CLAUDE_PLUGIN_ROOT: '' };
-    const at = (v: string) => JSON.parse(run(['--json', '--omc-version', v], p!.dir, env).stdout);
+    const at = (v: string) => JSON.parse(run(['--json', '--omc-version', v], p.dir, env).stdout);
     const d55 = at('5.5.0');
     const d444 = at('4.4.4');
     expect(d444.omc_version).toMatchObject({
@@ -57,15 +51,15 @@ describe('omc-top CLI', () => {
     expect(bad.stderr).toContain('--omc-version needs a version like 5.5.0');
   });
 
-  it('with no OMC install found, --json says which rules it assumed', () => {
-    p = makeProject({ withFixture: true });
+  it('with no OMC install found, --json says which rules it assumed', ({ project: p }) => {
     const env = { CLAUDE_CONFIG_DIR: path.join(p.dir, 'no-claude'), CLAUDE_PLUGIN_ROOT: '', NPM_CONFIG_PREFIX: p.dir };
     const doc = JSON.parse(run(['--json'], p.dir, env).stdout);
     expect(doc.omc_version).toMatchObject({ version: null, assumed: true, rules: '5.5.0' });
   });
 
-  it('--json on the 200-session real-OMC load tree is complete through a pipe (no truncation at exit)', () => {
-    p = makeProject();
+  it('--json on the 200-session real-OMC load tree is complete through a pipe (no truncation at exit)', ({
+    emptyProject: p,
+  }) => {
     fs.rmSync(p.root, { recursive: true });
     spawnSync('tar', ['-xzf', path.join(FIXTURE, 'large-tree.tar.gz'), '-C', p.dir]);
     const r = run(['--json', '--root', p.root], '/');
@@ -75,16 +69,16 @@ describe('omc-top CLI', () => {
     expect(doc.sessions.filter((s: any) => s.kind === 'session')).toHaveLength(200);
   });
 
-  it('--json --cwd from elsewhere finds the same root; a subdirectory resolves to the git top-level', () => {
-    p = makeProject({ withFixture: true });
+  it('--json --cwd from elsewhere finds the same root; a subdirectory resolves to the git top-level', ({
+    project: p,
+  }) => {
     fs.mkdirSync(path.join(p.dir, 'src', 'deep'), { recursive: true });
     const a = JSON.parse(run(['--json', '--cwd', p.dir], '/').stdout);
     const b = JSON.parse(run(['--json'], path.join(p.dir, 'src', 'deep')).stdout);
     expect(a.root).toBe(b.root);
   });
 
-  it('no .omc: a clear message saying where it looked, exit 2', () => {
-    p = makeProject();
+  it('no .omc: a clear message saying where it looked, exit 2', ({ emptyProject: p }) => {
     fs.rmSync(p.root, { recursive: true });
     const r = run(['--json'], p.dir);
     expect(r.status).toBe(2);
@@ -107,8 +101,7 @@ describe('omc-top CLI', () => {
     expect(r.stderr).toMatch(/unknown option --jsno/);
   });
 
-  it('without a terminal the monitor refuses politely and points at --json', () => {
-    p = makeProject({ withFixture: true });
+  it('without a terminal the monitor refuses politely and points at --json', ({ project: p }) => {
     const r = run([], p.dir);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/needs a terminal.*--json/);
@@ -116,8 +109,9 @@ describe('omc-top CLI', () => {
 });
 
 describe('nested .omc roots (hooks started in a subdirectory)', () => {
-  it('--json lists them with a --root hint and a notice; a missing top-level .omc says where state is', () => {
-    p = makeProject();
+  it('--json lists them with a --root hint and a notice; a missing top-level .omc says where state is', ({
+    emptyProject: p,
+  }) => {
     const sub = path.join(
       p.dir,
       'packages',

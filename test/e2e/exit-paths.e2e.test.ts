@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, type TempProject } from '../helpers/fixtures.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { TerminalHarness } from '../helpers/pty.js';
+import { KEY } from '../helpers/keys.js';
 
 let h: TerminalHarness | null = null;
 let p: TempProject | null = null;
@@ -37,7 +38,7 @@ async function expectRestored(t: TerminalHarness, code: number): Promise<void> {
 describe('terminal restore on every exit path', () => {
   it('Ctrl-C', async () => {
     const t = await started();
-    t.write(KEYS.ctrlC);
+    t.write(KEY.ctrlC);
     await expectRestored(t, 0);
   });
 

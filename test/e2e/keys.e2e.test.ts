@@ -1,21 +1,12 @@
 /** Keys sent faster than a frame: none may be lost or mis-routed. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, type TempProject } from '../helpers/fixtures.js';
-import { TerminalHarness } from '../helpers/pty.js';
-
-let h: TerminalHarness | null = null;
-let p: TempProject | null = null;
-afterEach(() => {
-  h?.dispose();
-  p?.cleanup();
-  h = null;
-  p = null;
-});
+import { describe, expect, it } from '../helpers/it.js';
 
 describe('input router under bursts', () => {
-  it('a whole filter typed in one write (as a paste without bracketed paste arrives) is applied key by key', async () => {
-    p = makeProject({ withFixture: true });
-    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24 });
+  it('a whole filter typed in one write (as a paste without bracketed paste arrives) is applied key by key', async ({
+    project: p,
+    pty,
+  }) => {
+    const h = pty({ cwd: p.dir, cols: 100, rows: 24 });
     await h.waitForText('ralph 3/10');
     h.write('/autopilot execution');
     await h.waitForText('/autopilot execution');
@@ -26,9 +17,8 @@ describe('input router under bursts', () => {
     expect(await h.waitForExit()).toBe(0);
   });
 
-  it('36 characters written one at a time with no gap all arrive, in order', async () => {
-    p = makeProject({ withFixture: true });
-    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24 });
+  it('36 characters written one at a time with no gap all arrive, in order', async ({ project: p, pty }) => {
+    const h = pty({ cwd: p.dir, cols: 100, rows: 24 });
     await h.waitForText('ralph 3/10');
     h.write('/');
     await h.waitForText('match');

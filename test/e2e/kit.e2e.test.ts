@@ -10,9 +10,10 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NOTEPAD_TEMPLATE, entryStamp, replaceSection } from '../../src/store/notepad/format.js';
 import { makeProject, type TempProject } from '../helpers/fixtures.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { TerminalHarness } from '../helpers/pty.js';
 import { makeLive, sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
 import { scaled } from '../helpers/time-scale.js';
+import { KEY } from '../helpers/keys.js';
 
 const CTRL_S = '\u0013';
 
@@ -268,7 +269,7 @@ describe('the pane kit in a real terminal', () => {
     expect(end).toMatch(/old note number (001|164)|Investigated cart rounding/);
     h.write('n');
     await h.waitForText('Working 169');
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
   });
 });
 

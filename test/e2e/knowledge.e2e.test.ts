@@ -5,25 +5,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
-
-let h: TerminalHarness | null = null;
-let p: TempProject | null = null;
-afterEach(() => {
-  h?.dispose();
-  p?.cleanup();
-  h = null;
-  p = null;
-});
+import { describe, expect, it } from '../helpers/it.js';
+import { waitFor } from '../helpers/fixtures.js';
+import { KEY } from '../helpers/keys.js';
 
 describe('wiki and memory panes in a real terminal', () => {
-  it('w: search as you type, open a page, follow a link, go back, quit; log.md untouched', async () => {
-    p = makeProject({ withFixture: true });
+  it('w: search as you type, open a page, follow a link, go back, quit; log.md untouched', async ({
+    project: p,
+    pty,
+  }) => {
     const log = path.join(p.root, 'wiki', 'log.md');
     const before = fs.readFileSync(log, 'utf8');
-    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
+    const h = pty({ cwd: p.dir, cols: 80, rows: 24 });
     await h.waitForText('ralph 3/10');
     h.write('w');
     await h.waitForText('10 of 10 pages');
@@ -31,26 +24,28 @@ describe('wiki and memory panes in a real terminal', () => {
     h.write('checkout');
     await h.waitForText('3 matches in 10 pages');
     expect(h.screen().find((l) => l.startsWith('▸'))).toMatch(/8\s+architecture\s+Checkout Flow Architecture/);
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText('links ([ ] pick');
     h.write(']');
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText(/^Cart State Management/m);
-    h.write(KEYS.backspace);
+    h.write(KEY.backspace);
     await h.waitForText(/^Checkout Flow Architecture/m);
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForText('3 matches in 10 pages');
     h.write('q');
     expect(await h.waitForExit()).toBe(0);
     expect(fs.readFileSync(log, 'utf8')).toBe(before);
   });
 
-  it('m: add a directive, switch its priority, remove it (confirmed), in a 60-column pane', async () => {
-    p = makeProject({ withFixture: true });
+  it('m: add a directive, switch its priority, remove it (confirmed), in a 60-column pane', async ({
+    project: p,
+    pty,
+  }) => {
     const file = path.join(p.root, 'project-memory.json');
     const directives = () =>
       JSON.parse(fs.readFileSync(file, 'utf8')).userDirectives as Array<{ directive: string; priority: string }>;
-    h = new TerminalHarness({ cwd: p.dir, cols: 60, rows: 20 });
+    const h = pty({ cwd: p.dir, cols: 60, rows: 20 });
     await h.waitForText('ralph 3/10');
     h.write('m');
     await h.waitForText('PRIORITY');
@@ -58,7 +53,7 @@ describe('wiki and memory panes in a real terminal', () => {
     await h.waitForText('Add a directive');
     h.write('Always run the e2e suite before a release');
     await h.waitForText('41/500');
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText('directive added');
     expect(directives().at(-1)).toMatchObject({
       directive: 'Always run the e2e suite before a release',

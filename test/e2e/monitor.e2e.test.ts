@@ -1,23 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { describe, expect, it } from '../helpers/it.js';
+import { SESSION, writeOmcJson } from '../helpers/fixtures.js';
 import { scaled } from '../helpers/time-scale.js';
-
-let h: TerminalHarness | null = null;
-let p: TempProject | null = null;
-afterEach(() => {
-  h?.dispose();
-  p?.cleanup();
-  h = null;
-  p = null;
-});
+import { KEY } from '../helpers/keys.js';
 
 describe('omc-top in a real terminal', () => {
-  it('shows a session, follows a state change live, reflows on resize and restores the terminal on q', async () => {
-    p = makeProject({ withFixture: true });
-    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24, checkStty: true });
+  it('shows a session, follows a state change live, reflows on resize and restores the terminal on q', async ({
+    project: p,
+    pty,
+  }) => {
+    const h = pty({ cwd: p.dir, cols: 100, rows: 24, checkStty: true });
     await h.waitForText('ralph 3/10');
     expect(h.altScreen).toBe(true);
     expect(h.text()).toContain(p.root.replace(process.env.HOME ?? '\0', '~'));
@@ -51,18 +44,17 @@ describe('omc-top in a real terminal', () => {
     expect(stty?.after).toBe(stty?.before);
   });
 
-  it('moves with j/k, opens a detail view with Enter and comes back with Esc', async () => {
-    p = makeProject({ withFixture: true });
-    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 30 });
+  it('moves with j/k, opens a detail view with Enter and comes back with Esc', async ({ project: p, pty }) => {
+    const h = pty({ cwd: p.dir, cols: 100, rows: 30 });
     await h.waitForText('ralph 3/10');
-    const selectedRow = () => h!.screen().find((l) => l.startsWith('▸')) ?? '';
+    const selectedRow = () => h.screen().find((l) => l.startsWith('▸')) ?? '';
     const first = selectedRow();
     h.write('j');
     await h.waitForText(/▸/);
     await waitChange(() => selectedRow(), first);
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText('fields:');
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForText(/STATUS\s+SESSION/);
     h.write('q');
     expect(await h.waitForExit()).toBe(0);

@@ -13,7 +13,8 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_TREE, makeProject, type TempProject } from '../helpers/fixtures.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { TerminalHarness } from '../helpers/pty.js';
+import { KEY } from '../helpers/keys.js';
 
 const FIXTURE_TEXT = fs.readFileSync(path.join(FIXTURE_TREE, 'notepad.md'), 'utf8');
 const CTRL_S = '\u0013';
@@ -117,7 +118,7 @@ describe('Notepad in a real terminal', () => {
     t.write('a');
     await t.waitForText('New Working Memory entry');
     t.write('throwaway');
-    t.write(KEYS.esc);
+    t.write(KEY.esc);
     await t.waitForText('Discard your draft?');
     t.write('y');
     await t.waitForText('Working Memory · 5 entries');

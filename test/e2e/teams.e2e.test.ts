@@ -5,28 +5,21 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
-
-let h: TerminalHarness | null = null;
-let p: TempProject | null = null;
-afterEach(() => {
-  h?.dispose();
-  p?.cleanup();
-  h = null;
-  p = null;
-});
+import { describe, expect, it } from '../helpers/it.js';
+import { writeOmcJson } from '../helpers/fixtures.js';
+import { KEY } from '../helpers/keys.js';
 
 describe('Teams pane in a real terminal', () => {
-  it('opens a team, follows events live, and carries a shutdown request through to its ack', async () => {
-    p = makeProject({ withFixture: true });
+  it('opens a team, follows events live, and carries a shutdown request through to its ack', async ({
+    project: p,
+    pty,
+  }) => {
     const team = path.join(p.root, 'state/team/fix-ts-errors');
-    h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
+    const h = pty({ cwd: p.dir, cols: 80, rows: 24 });
     await h.waitForText('ralph 3/10');
     h.write('t');
     await h.waitForText(/▸ fix-ts-errors\s+executing \(team-exec\)/);
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText('WORKERS 3');
     expect(h.screen().every((l) => l.length <= 80)).toBe(true);
 
@@ -57,7 +50,7 @@ describe('Teams pane in a real terminal', () => {
     });
     await h.waitForText(/worker-2 .*⏻ rejected: busy/);
 
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForText(/TEAM\s+PHASE\s+PROGRESS/);
     h.write('q');
     expect(await h.waitForExit()).toBe(0);

@@ -10,19 +10,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { TerminalHarness } from '../helpers/pty.js';
+import { describe, expect, it } from '../helpers/it.js';
+import { writeOmcJson } from '../helpers/fixtures.js';
 import { scaled } from '../helpers/time-scale.js';
-
-let h: TerminalHarness | null = null;
-let p: TempProject | null = null;
-afterEach(() => {
-  h?.dispose();
-  p?.cleanup();
-  h = null;
-  p = null;
-});
 
 const SID = 'c0ffee00-0000-4000-8000-0000000000aa';
 const ralph = (iteration: number) => ({
@@ -39,10 +29,9 @@ describe('the root replaced in one rename under the running monitor', () => {
   it(
     '6 replacements: each restarts every watch, and the change after it reaches the screen',
     { timeout: scaled(240_000) },
-    async () => {
-      p = makeProject({ withFixture: true });
+    async ({ project: p, pty }) => {
       writeOmcJson(stateFile(p.root), ralph(1));
-      h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 30 });
+      const h = pty({ cwd: p.dir, cols: 100, rows: 30 });
       await h.waitForText('ralph 1/50');
       await h.waitForText(/ live\s*$/m);
       for (let round = 2; round <= 7; round++) {

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { omcTopCommand, PtyRun, shq } from '../helpers/fault-pty.js';
 import { inUserNs, nsExec, userNsSupport } from '../helpers/fault-userns.js';
 import { FIXTURE_TREE } from '../helpers/fixtures.js';
-import { KEYS } from '../helpers/pty.js';
+import { KEY } from '../helpers/keys.js';
 
 const CTRL_S = '\u0013';
 const support = userNsSupport().mounts;
@@ -79,7 +79,7 @@ describe.skipIf(!support.ok)('saving onto a real full / read-only filesystem', (
     expect(state(sh, root)).toEqual(before);
 
     // Leave the draft in the editor, try a directive too: same story.
-    r.write(KEYS.esc);
+    r.write(KEY.esc);
     await r.waitForText('Discard your draft?');
     r.write('n');
     await r.waitForText('New Working Memory entry');
@@ -100,12 +100,12 @@ describe.skipIf(!support.ok)('saving onto a real full / read-only filesystem', (
     await r.waitForText('Never lose a draft');
     sh(`dd if=/dev/zero of=${shq(`${mnt}/filler`)} bs=64k 2>/dev/null; true`);
     const full = state(sh, root);
-    r.write(KEYS.enter);
+    r.write(KEY.enter);
     await r.waitForText(/save directive: disk full \(ENOSPC\)/);
     expect(r.text()).toContain('Never lose a draft');
     expect(state(sh, root)).toEqual(full);
     sh(`rm ${shq(`${mnt}/filler`)}`);
-    r.write(KEYS.enter);
+    r.write(KEY.enter);
     await r.waitForText('directive added');
     expect(
       JSON.parse(sh(`cat ${shq(`${root}/project-memory.json`)}`)).userDirectives.map(
@@ -130,14 +130,14 @@ describe.skipIf(!support.ok)('saving onto a real full / read-only filesystem', (
     await r.waitForText(/read-only filesystem \(EROFS\) \(your draft is kept\)/);
     expect(r.text()).toContain('written on a read-only mount');
 
-    r.write(KEYS.esc);
+    r.write(KEY.esc);
     await r.waitForText('Discard your draft?');
     r.write('y');
     r.write('m');
     await r.waitForText('PRIORITY');
     r.write('a');
     r.write('Directive on a read-only mount');
-    r.write(KEYS.enter);
+    r.write(KEY.enter);
     await r.waitForText(/save directive: read-only filesystem \(EROFS\)/);
     expect(r.text()).toContain('Directive on a read-only mount');
     expect(state(sh, root)).toEqual(before);

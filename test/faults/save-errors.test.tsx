@@ -27,7 +27,7 @@ import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers
 import { mountApp, type MountedApp } from '../helpers/mount-app.js';
 import { omcMemoryStorage } from '../helpers/omc-knowledge.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
-import { KEYS } from '../helpers/pty.js';
+import { KEY } from '../helpers/keys.js';
 
 const CTRL_S = '\u0013';
 
@@ -168,7 +168,7 @@ describe.each(FAULTS)('$name ($code at $step)', (f) => {
     await a.waitForText('Keep the fault suite green');
     const before = snapshotTree(p!.root);
     const hit = inject(f);
-    await a.press(KEYS.enter);
+    await a.press(KEY.enter);
     await expectRefusedCleanly(a, f, before, hit);
     expect(a.text()).toMatch(/your draft is kept/);
     // Said once: the cause (describeWriteError) says nothing of drafts, the editor says it.
@@ -177,7 +177,7 @@ describe.each(FAULTS)('$name ($code at $step)', (f) => {
     expect(a.text()).not.toContain('directive added');
 
     hit.restore();
-    await a.press(KEYS.enter);
+    await a.press(KEY.enter);
     await a.waitForText('directive added');
     const loaded = await (await omcMemoryStorage()).loadProjectMemory(p!.dir);
     expect(loaded.userDirectives.map((d: { directive: string }) => d.directive)).toContain(
@@ -211,7 +211,7 @@ describe.each(FAULTS)('$name ($code at $step)', (f) => {
   it('team shutdown: nothing half-written, the message says so; x, y again asks the worker', async () => {
     const a = await open('teams');
     await a.waitForText('fix-ts-errors');
-    await a.press(KEYS.enter);
+    await a.press(KEY.enter);
     await a.waitForText('WORKERS 3');
     await a.press('j', 'x');
     await a.waitForText('Ask worker-2 of fix-ts-errors to shut down?');
@@ -241,7 +241,7 @@ describe('a fault between two files of one request says exactly what was written
   async function openWorkers(): Promise<MountedApp> {
     const a = await open('teams', 200);
     await a.waitForText('fix-ts-errors');
-    await a.press(KEYS.enter);
+    await a.press(KEY.enter);
     await a.waitForText('WORKERS 3');
     return a;
   }

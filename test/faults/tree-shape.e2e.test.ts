@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_TREE, makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { loadOmcNotepad } from '../helpers/omc-notepad.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { TerminalHarness } from '../helpers/pty.js';
+import { KEY } from '../helpers/keys.js';
 
 const CTRL_S = '\u0013';
 
@@ -71,7 +72,7 @@ describe('the tree changes shape under the running monitor', () => {
     await t.waitForText(/✗ save: directory gone \(ENOENT: \S*\.omc\)/);
     expect(t.text()).toContain('written while .omc was gone');
     expect(fs.existsSync(p!.root)).toBe(false);
-    t.write(KEYS.esc);
+    t.write(KEY.esc);
     await t.waitForText('Discard your draft?');
     t.write('y');
 

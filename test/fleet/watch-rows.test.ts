@@ -6,22 +6,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { ROW_SCHEMA } from '../../src/feeds/row.js';
-import { makeProject, REPO, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { REPO, SESSION, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
-let p: TempProject | null = null;
 let child: ChildProcess | null = null;
 afterEach(() => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
   child = null;
-  p?.cleanup();
-  p = null;
 });
 
 describe('omc-top watch --json --rows', () => {
-  it('sends each session row before ready, and again when it changes or goes', async () => {
-    p = makeProject({ withFixture: true });
+  it('sends each session row before ready, and again when it changes or goes', async ({ project: p }) => {
     child = spawn(
       process.execPath,
       [path.join(REPO, 'dist', 'omc-top.mjs'), 'watch', '--json', '--snapshot', '--rows'],

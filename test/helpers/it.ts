@@ -1,38 +1,76 @@
 /**
  * The one way a test gets its world, torn down for it: a temp project (the
- * real-OMC fixture tree by default), a Claude Code config dir to write a
- * registry into, the whole app mounted on the one rig, and the built bundle in
- * a pseudo-terminal. A test asks for what it uses by name:
+ * real-OMC fixture tree by default), more projects and scratch dirs, a Claude
+ * Code config dir to write a registry into, a real store, the whole app
+ * mounted on the one rig, and the built bundle in a pseudo-terminal. A test
+ * asks for what it uses by name:
  *
  *   it('shows the loop', async ({ app }) => {
  *     const a = await app({ columns: 80 });
  *     await a.waitForText('ralph');
  *   });
  *
- * Everything a fixture made is closed and removed after the test, pass or fail.
+ * Everything a fixture made is closed and removed after the test, pass or
+ * fail. Anything else a test starts (a child process, a server) it stops with
+ * vitest's `onTestFinished`, re-exported here.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'vitest';
+import { OmcStore, type OmcStoreOptions } from '../../src/store/store.js';
 import { makeProject, type TempProject } from './fixtures.js';
-import { mountApp, type MountedApp, type MountOptions } from './mount-app.js';
+import { mountApp, mountStore, type MountedApp, type MountOptions } from './mount-app.js';
 import { TerminalHarness, type StartOptions } from './pty.js';
 
 export { KEY } from './keys.js';
-export { describe, expect } from 'vitest';
+export { describe, expect, onTestFinished } from 'vitest';
 
 export interface Fixtures {
   /** A git project whose `.omc` is a copy of the real-OMC fixture tree. */
   project: TempProject;
   /** An empty project (`.omc/state/sessions` only). */
   emptyProject: TempProject;
+  /** Makes another project (options as makeProject's: `withFixture`, `prefix`), removed after the test. */
+  newProject: (opts?: Parameters<typeof makeProject>[0]) => TempProject;
+  /** Makes a scratch dir `<base>/<prefix>XXXXXX` (base: the OS temp dir), removed after the test. */
+  tempDir: (prefix?: string, base?: string) => string;
   /** A Claude Code config dir (CLAUDE_CONFIG_DIR) for registry entries and transcripts (helpers/claude-files.ts). */
   claudeDir: string;
+  /** A real store on these options (not started: the test starts it), closed after the test. */
+  newStore: (opts: OmcStoreOptions) => OmcStore;
   /** Mounts the app over `project` (options as mountApp's; `root` defaults to the project's). */
   app: (opts?: MountOptions & { root?: string }) => Promise<MountedApp>;
-  /** Starts the bundle in a pty on `project` (`--root` is added unless args are given). */
+  /** Mounts the app over a store the test built (mountStore); unmounted, and the store closed, after the test. */
+  mount: (store: OmcStore, opts?: MountOptions) => MountedApp & { ready: Promise<void> };
+  /** Starts the bundle in a pty with these options (TerminalHarness's), killed after the test. */
   pty: (opts?: StartOptions) => TerminalHarness;
+}
+
+/** Runs `finish` on everything `make` made, after the test, in reverse order. */
+function tracked<A extends unknown[], T>(
+  make: (...args: A) => T,
+  finish: (made: T) => unknown,
+): { make: (...args: A) => T; finishAll: () => Promise<void> } {
+  const made: T[] = [];
+  return {
+    make: (...args) => {
+      const m = make(...args);
+      made.push(m);
+      return m;
+    },
+    finishAll: async () => {
+      for (const m of made.reverse()) await finish(m);
+    },
+  };
+}
+
+/** A store closes once, whoever asks first (the test, an unmount, the fixture). */
+function closeOnce(store: OmcStore): OmcStore {
+  const close = store.close.bind(store);
+  let closing: Promise<void> | null = null;
+  store.close = () => (closing ??= close());
+  return store;
 }
 
 export const it = test.extend<Fixtures>({
@@ -55,6 +93,27 @@ export const it = test.extend<Fixtures>({
     }
   },
   // eslint-disable-next-line no-empty-pattern
+  newProject: async ({}, provide) => {
+    const t = tracked(makeProject, (p) => p.cleanup());
+    try {
+      await provide(t.make);
+    } finally {
+      await t.finishAll();
+    }
+  },
+  // eslint-disable-next-line no-empty-pattern
+  tempDir: async ({}, provide) => {
+    const t = tracked(
+      (prefix: string = 'omc-top-tmp-', base: string = os.tmpdir()) => fs.mkdtempSync(path.join(base, prefix)),
+      (dir) => fs.rmSync(dir, { recursive: true, force: true }),
+    );
+    try {
+      await provide(t.make);
+    } finally {
+      await t.finishAll();
+    }
+  },
+  // eslint-disable-next-line no-empty-pattern
   claudeDir: async ({}, provide) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-claude-'));
     try {
@@ -63,28 +122,55 @@ export const it = test.extend<Fixtures>({
       fs.rmSync(dir, { recursive: true, force: true });
     }
   },
-  app: async ({ project }, provide) => {
-    const mounted: MountedApp[] = [];
+  // eslint-disable-next-line no-empty-pattern
+  newStore: async ({}, provide) => {
+    const t = tracked(
+      (opts: OmcStoreOptions) => closeOnce(new OmcStore(opts)),
+      (s) => s.close(),
+    );
     try {
-      await provide(async (opts = {}) => {
-        const a = await mountApp({ ...opts, root: opts.root ?? project.root });
-        mounted.push(a);
-        return a;
-      });
+      await provide(t.make);
     } finally {
-      for (const a of mounted) await a.unmount();
+      await t.finishAll();
     }
   },
-  pty: async ({ project }, provide) => {
-    const started: TerminalHarness[] = [];
+  app: async ({ project }, provide) => {
+    const t = tracked(
+      (opts: MountOptions & { root?: string } = {}) => mountApp({ ...opts, root: opts.root ?? project.root }),
+      (a) =>
+        a.then(
+          (m) => m.unmount(),
+          () => undefined,
+        ),
+    );
     try {
-      await provide((opts = {}) => {
-        const h = new TerminalHarness({ ...opts, args: opts.args ?? ['--root', project.root] });
-        started.push(h);
-        return h;
-      });
+      await provide(t.make);
     } finally {
-      for (const h of started) h.dispose();
+      await t.finishAll();
+    }
+  },
+  // eslint-disable-next-line no-empty-pattern
+  mount: async ({}, provide) => {
+    const t = tracked(
+      (store: OmcStore, opts: MountOptions = {}) => mountStore(closeOnce(store), opts),
+      (a) => a.unmount(),
+    );
+    try {
+      await provide(t.make);
+    } finally {
+      await t.finishAll();
+    }
+  },
+  // eslint-disable-next-line no-empty-pattern
+  pty: async ({}, provide) => {
+    const t = tracked(
+      (opts: StartOptions = {}) => new TerminalHarness(opts),
+      (h) => h.dispose(),
+    );
+    try {
+      await provide(t.make);
+    } finally {
+      await t.finishAll();
     }
   },
 });

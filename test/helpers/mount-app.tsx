@@ -3,8 +3,7 @@
  * router) over a real OmcStore, rendered into an in-memory terminal of any
  * size. Keys go in as raw terminal bytes through Ink's stdin, the path a
  * user's keys take; frames come out as text. Every in-process UI test uses
- * this; test/helpers/it.ts gives it as a fixture with automatic teardown
- * (render-app.tsx is the last thin adapter over it, for sessions.test.tsx).
+ * this, through the fixtures in test/helpers/it.ts (automatic teardown).
  */
 import React from 'react';
 import { render, type Instance } from 'ink';

@@ -182,6 +182,3 @@ export class TerminalHarness {
     if (this.sttyDir) fs.rmSync(this.sttyDir, { recursive: true, force: true });
   }
 }
-
-/** The one key table (keys.ts), under the name the pty tests use. */
-export { KEY as KEYS } from './keys.js';

@@ -8,18 +8,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { runCancelCommand } from '../../src/commands/cancel.js';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { writeOmcJson } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 import { scaled } from '../helpers/time-scale.js';
 
 const S = 'race0000-0000-4000-8000-000000000001';
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
 
 function cancel(dir: string): Promise<{ code: number; json: { ok?: boolean; error?: string } }> {
   return new Promise((resolve) => {
@@ -47,8 +42,8 @@ function freshRalph(dir: string, root: string): string {
 }
 
 describe('a cancel that loses the race, made deterministic', () => {
-  it('the other cancel wins between our plan and our write: "nothing to cancel", exit 4', async () => {
-    p = makeProject({ prefix: 'omc-top-race-' });
+  it('the other cancel wins between our plan and our write: "nothing to cancel", exit 4', async ({ newProject }) => {
+    const p = newProject({ prefix: 'omc-top-race-' });
     const file = freshRalph(p.dir, p.root);
     let calls = 0;
     let out = '';
@@ -72,10 +67,10 @@ describe('two concurrent cancels of one session', () => {
   it(
     'ten rounds: one exits 0, the other 0 or 4 (nothing to cancel), never 1',
     { timeout: scaled(240_000) },
-    async () => {
+    async ({ newProject }) => {
       const seen: number[] = [];
       for (let round = 0; round < 10; round++) {
-        p = makeProject({ prefix: 'omc-top-race-' });
+        const p = newProject({ prefix: 'omc-top-race-' });
         const now = Date.now();
         writeOmcJson(path.join(p.root, 'state', 'sessions', S, 'ralph-state.json'), {
           active: true,
@@ -95,7 +90,6 @@ describe('two concurrent cancels of one session', () => {
         for (const r of results)
           if (r.code === 4) expect(r.json.error).toMatch(/^(nothing-active|nothing-to-cancel|not-found)$/);
         p.cleanup();
-        p = null;
       }
       console.log(`cancel race exit codes over 10 rounds: ${seen.join(' ')}`);
     },

@@ -9,22 +9,18 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { acquireStateLock } from '../../src/store/cancel/mutation-lock.js';
 import { ownStartIdentity } from '../../src/io/process-start.js';
 import { acquireFileLock, LockBusyError } from '../../src/io/file-lock.js';
-import { FIXTURE_TREE, makeProject, type TempProject } from '../helpers/fixtures.js';
+import { FIXTURE_TREE } from '../helpers/fixtures.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
 import { scaled } from '../helpers/time-scale.js';
 
 let omc: OmcNotepad;
 beforeAll(async () => {
   omc = await loadOmcNotepad();
-});
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
 });
 
 const HOUR = 3_600_000;
@@ -48,8 +44,9 @@ async function failure(root: string, staleMs?: number): Promise<LockBusyError> {
 }
 
 describe('notepad.md.lock holders', () => {
-  it('a fresh lock of a dead pid: named dead, with when it can be taken over; not "OMC is writing"', async () => {
-    p = makeProject();
+  it('a fresh lock of a dead pid: named dead, with when it can be taken over; not "OMC is writing"', async ({
+    emptyProject: p,
+  }) => {
     const pid = deadPid();
     writeLock(p.root, pid, Date.now());
     const e = await failure(p.root);
@@ -61,8 +58,9 @@ describe('notepad.md.lock holders', () => {
     expect(e.message).not.toMatch(/OMC is writing/);
   });
 
-  it('a 3-hour-old lock whose pid now belongs to a newer process is taken over, and OMC agrees', async () => {
-    p = makeProject();
+  it('a 3-hour-old lock whose pid now belongs to a newer process is taken over, and OMC agrees', async ({
+    emptyProject: p,
+  }) => {
     fs.copyFileSync(path.join(FIXTURE_TREE, 'notepad.md'), path.join(p.root, 'notepad.md'));
     const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {
@@ -79,8 +77,7 @@ describe('notepad.md.lock holders', () => {
     }
   });
 
-  it('a live holder is named with its age, and an old one is called stuck', async () => {
-    p = makeProject();
+  it('a live holder is named with its age, and an old one is called stuck', async ({ emptyProject: p }) => {
     writeLock(p.root, process.pid, Date.now() - 2_000);
     expect((await failure(p.root)).message).toMatch(
       new RegExp(
@@ -96,8 +93,7 @@ describe('notepad.md.lock holders', () => {
     );
   });
 
-  it('the wait is bounded: 200 ms asked, well under 5 s taken', async () => {
-    p = makeProject();
+  it('the wait is bounded: 200 ms asked, well under 5 s taken', async ({ emptyProject: p }) => {
     writeLock(p.root, process.pid, Date.now());
     const t0 = Date.now();
     await failure(p.root);
@@ -106,8 +102,7 @@ describe('notepad.md.lock holders', () => {
 });
 
 describe('<file>.mutation.lock holders', () => {
-  it('a live holder is named with how long ago it took the lock', async () => {
-    p = makeProject();
+  it('a live holder is named with how long ago it took the lock', async ({ emptyProject: p }) => {
     const dir = path.join(p.root, 'state', 'sessions', 's1');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(

@@ -15,7 +15,8 @@ import { writeOmcJson } from '../helpers/fixtures.js';
 import { ESCAPES, foreignTitles, rawControlBytes, withoutOwnTitle } from '../helpers/hostile-bytes.js';
 import { modeState } from '../helpers/hostile-corpus.js';
 import { makeSandbox, type Sandbox } from '../helpers/hostile-sandbox.js';
-import { BIN, KEYS, TerminalHarness } from '../helpers/pty.js';
+import { BIN, TerminalHarness } from '../helpers/pty.js';
+import { KEY } from '../helpers/keys.js';
 
 let h: TerminalHarness | null = null;
 let s: Sandbox | null = null;
@@ -55,7 +56,7 @@ describe('names and pastes in a real terminal', () => {
     h.write('/');
     h.write(`\u001b[200~${ESCAPES.osc52.text}${ESCAPES.title.text}\u001b[201~`);
     await h.waitForText(/copy/);
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     // q right behind Esc in the same read would be Alt-q: wait until the filter has closed.
     await h.waitForNoText('Esc clear');
     h.write('q');

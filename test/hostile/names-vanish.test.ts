@@ -7,20 +7,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { runCancelCommand } from '../../src/commands/cancel.js';
 import { LEGACY_ROW, idsOf, keyLabel, rowByKey, rowKey } from '../../src/panes/sessions/reducer.js';
 import { rowText } from '../../src/panes/sessions/rows.js';
 import { MAX_FILES_PER_SESSION } from '../../src/store/sessions/paths.js';
 import { cleanDeep } from '../../src/io/sanitize.js';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
+import { writeOmcJson } from '../helpers/fixtures.js';
 
 describe('a __proto__ key', () => {
   it('cleanDeep keeps it as an own key, and no prototype changes', () => {
@@ -32,8 +26,7 @@ describe('a __proto__ key', () => {
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 
-  it("is listed in the session's mode fields (what the detail view shows)", async () => {
-    p = makeProject();
+  it("is listed in the session's mode fields (what the detail view shows)", async ({ emptyProject: p }) => {
     const sid = 'b0b0b0b0-0000-4000-8000-000000000001';
     const now = new Date().toISOString();
     writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), {
@@ -56,8 +49,9 @@ describe('a __proto__ key', () => {
 });
 
 describe('an autopilot state nested 100,000 deep', () => {
-  it('a cancel says why in words (OMC could not hash it either), not "Maximum call stack size exceeded"', async () => {
-    p = makeProject();
+  it('a cancel says why in words (OMC could not hash it either), not "Maximum call stack size exceeded"', async ({
+    emptyProject: p,
+  }) => {
     const sid = 'deep0000-0000-4000-8000-000000000001';
     const now = new Date().toISOString();
     const file = path.join(p.root, 'state', 'sessions', sid, 'autopilot-state.json');
@@ -87,8 +81,9 @@ describe('an autopilot state nested 100,000 deep', () => {
 });
 
 describe('a session directory with 5,000 state files (class 6)', () => {
-  it('reads OMC modes first and at most MAX_FILES_PER_SESSION files, with a problem line; a change re-derives a bounded session', async () => {
-    p = makeProject();
+  it('reads OMC modes first and at most MAX_FILES_PER_SESSION files, with a problem line; a change re-derives a bounded session', async ({
+    emptyProject: p,
+  }) => {
     const sid = 'many0000-0000-4000-8000-000000000001';
     const dir = path.join(p.root, 'state', 'sessions', sid);
     fs.mkdirSync(dir, { recursive: true });
@@ -116,8 +111,7 @@ describe('a session directory with 5,000 state files (class 6)', () => {
 });
 
 describe('a wiki page whose file name is not UTF-8', () => {
-  it('is a problem line naming it, not a page that silently vanishes', async () => {
-    p = makeProject({ withFixture: true });
+  it('is a problem line naming it, not a page that silently vanishes', async ({ project: p }) => {
     const wiki = path.join(p.root, 'wiki');
     const good = fs.readdirSync(wiki).find((f) => f.endsWith('.md') && f !== 'index.md' && f !== 'log.md')!;
     const name = Buffer.concat([Buffer.from(`${wiki}/caf`), Buffer.from([0xe9]), Buffer.from('-notes.md')]);
@@ -168,8 +162,7 @@ describe('a session directory named "legacy"', () => {
     }).then((code) => ({ code, out }));
   };
 
-  it('two rows with two identities: the list never selects or opens one for the other', async () => {
-    p = makeProject();
+  it('two rows with two identities: the list never selects or opens one for the other', async ({ emptyProject: p }) => {
     twoLegacies(p.root);
     const store = new OmcStore({ root: p.root, watch: 'none' });
     store.start();
@@ -183,8 +176,9 @@ describe('a session directory named "legacy"', () => {
     await store.close();
   });
 
-  it('the two rows read differently: the session-less one is "(legacy)", which no session id can be', async () => {
-    p = makeProject();
+  it('the two rows read differently: the session-less one is "(legacy)", which no session id can be', async ({
+    emptyProject: p,
+  }) => {
     twoLegacies(p.root);
     const store = new OmcStore({ root: p.root, watch: 'none' });
     store.start();
@@ -195,8 +189,9 @@ describe('a session directory named "legacy"', () => {
     await store.close();
   });
 
-  it('`cancel legacy` ends the session-less state; `cancel session:legacy` ends the directory', async () => {
-    p = makeProject();
+  it('`cancel legacy` ends the session-less state; `cancel session:legacy` ends the directory', async ({
+    emptyProject: p,
+  }) => {
     const { dirFile, stateFile } = twoLegacies(p.root);
     const first = await cancel(p.dir, 'legacy');
     expect(first.code, first.out).toBe(0);

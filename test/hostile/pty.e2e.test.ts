@@ -13,7 +13,8 @@ import { SESSION, writeOmcJson } from '../helpers/fixtures.js';
 import { ALL_ESCAPES, ESCAPES, foreignTitles, withoutOwnTitle } from '../helpers/hostile-bytes.js';
 import { DEEP_ARRAY, HUGE_BYTES, modeState, put } from '../helpers/hostile-corpus.js';
 import { makeSandbox, OUTSIDE_SECRET, TEAM, type Sandbox } from '../helpers/hostile-sandbox.js';
-import { KEYS, TerminalHarness } from '../helpers/pty.js';
+import { TerminalHarness } from '../helpers/pty.js';
+import { KEY } from '../helpers/keys.js';
 
 let h: TerminalHarness | null = null;
 let s: Sandbox | null = null;
@@ -113,20 +114,20 @@ describe('hostile files in a real terminal', () => {
     await h.waitForText(/STATUS\s+SESSION/);
     h.write('/');
     h.write(sid);
-    h.write(KEYS.enter);
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
+    h.write(KEY.enter);
     await h.waitForText('PROMPT');
     await assertClean(h);
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForText(/STATUS\s+SESSION/);
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForText('legacy');
     h.write('w');
     await h.waitForText('Evil');
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText('file: wiki/aaa-evil.md');
     await assertClean(h);
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     // A key right behind Esc in the same read would be Alt-<key>: wait for the list first.
     await h.waitForText(/SCORE/);
     h.write('n');
@@ -135,10 +136,10 @@ describe('hostile files in a real terminal', () => {
     await h.waitForText('NOTE');
     h.write('t');
     await h.waitForText(/TEAM\s+PHASE/);
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     h.write(']'); // next section (Tab switches panes)
     await h.waitForText('TASK');
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForText(/TEAM\s+PHASE/);
     h.write('m');
     await h.waitForText('DIRECTIVE name end');
@@ -171,7 +172,7 @@ describe('hostile files in a real terminal', () => {
     await h.waitForText(/over the 16\.0 MB limit/);
     await h.waitForText(/ralph-state\.json/);
     await assertClean(h);
-    h.write(KEYS.esc);
+    h.write(KEY.esc);
     await h.waitForNoText('Problems with files');
     for (const [key, marker] of [
       ['t', /TEAM\s+PHASE/],
@@ -229,7 +230,7 @@ describe('a FIFO as the run ledger, in a real terminal (round three, class 1)', 
     await h.waitForText(/STATUS\s+SESSION/);
     h.write('/');
     h.write(sid);
-    h.write(KEYS.enter);
+    h.write(KEY.enter);
     await h.waitForText(/▸ .*hx-pty-l/);
     h.write('c');
     await h.waitForText('y: cancel the loop');

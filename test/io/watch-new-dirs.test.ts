@@ -7,32 +7,26 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { RunsDomain } from '../../src/store/runs/domain.js';
-import { OmcStore } from '../../src/store/store.js';
-import { makeProject, NO_CLAUDE_DIR, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { NO_CLAUDE_DIR, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
 const SID = '7035aa0f-9c5c-4c55-9733-982b01e37d28';
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  p?.cleanup();
-  store = p = null;
-});
 
 describe('new directories while watching', () => {
-  it("a fresh project's first session directory is watched: its mode files show up live", async () => {
-    p = makeProject();
+  it("a fresh project's first session directory is watched: its mode files show up live", async ({
+    emptyProject: p,
+    newStore,
+  }) => {
     fs.rmSync(path.join(p.root, 'state', 'sessions'), { recursive: true });
-    store = new OmcStore({
+    const store = newStore({
       root: p.root,
       watch: 'auto',
       readonly: true,
       claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
     });
     store.start();
-    await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'the watcher up' });
+    await waitFor(() => store.status.getSnapshot().watchMode === 'events', { what: 'the watcher up' });
     // state/sessions arrives with the session directory already in it (one rename: what a `mkdir -p` that
     // beats the watch looks like, made certain), so no directory event ever names the session directory.
     const staged = path.join(p.dir, 'staged-sessions');
@@ -43,7 +37,7 @@ describe('new directories while watching', () => {
     // What Claude Code + OMC write first: the session's start marker. The session shows up (its directory
     // was found by the walk of the new state/sessions); its later files must too.
     writeOmcJson(path.join(dir, 'session-started.json'), { session_id: SID, started_at: now });
-    await waitFor(() => store!.sessions.getSnapshot().sessions.some((s) => s.id === SID), { what: 'the session' });
+    await waitFor(() => store.sessions.getSnapshot().sessions.some((s) => s.id === SID), { what: 'the session' });
     writeOmcJson(path.join(dir, 'ralph-state.json'), {
       active: true,
       iteration: 1,
@@ -52,7 +46,7 @@ describe('new directories while watching', () => {
       started_at: now,
       last_checked_at: now,
     });
-    const ralph = () => store!.sessions.getSnapshot().sessions.find((s) => s.id === SID)?.modes[0];
+    const ralph = () => store.sessions.getSnapshot().sessions.find((s) => s.id === SID)?.modes[0];
     await waitFor(() => ralph()?.iteration === 1, { what: 'ralph 1/100 in the new session', timeoutMs: 20_000 });
     writeOmcJson(path.join(dir, 'ralph-state.json'), {
       active: true,
@@ -65,8 +59,9 @@ describe('new directories while watching', () => {
     await waitFor(() => ralph()?.iteration === 2, { what: 'the next iteration, live', timeoutMs: 20_000 });
   });
 
-  it('an ended-session summary caught empty is pending on the leading edge, a problem only if the trailing read fails', () => {
-    p = makeProject();
+  it('an ended-session summary caught empty is pending on the leading edge, a problem only if the trailing read fails', ({
+    emptyProject: p,
+  }) => {
     const d = new RunsDomain({ root: p.root, env: {} });
     d.scan();
     fs.mkdirSync(path.join(p.root, 'sessions'));

@@ -7,32 +7,28 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { OmcStore } from '../../src/store/store.js';
 import { writeRegistry } from '../helpers/claude-files.js';
 import { startClaudeStandIn } from '../helpers/claude-stand-in.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { mountStore, type MountedApp } from '../helpers/mount-app.js';
+import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
 const SID = 'eeeeeeee-1111-4222-8333-000000000005';
-let p: TempProject | null = null;
-let app: MountedApp | null = null;
 let child: ChildProcess | null = null;
 
 afterEach(async () => {
-  await app?.unmount();
-  app = null;
   child?.kill('SIGKILL');
   child = null;
-  p?.cleanup();
-  p = null;
 });
 
 const startCli = (cwd: string) => startClaudeStandIn(cwd);
 
 describe('stop escalation', () => {
-  it('after two cancels that did not take, I sends SIGINT to the checked process and says what the disk says', async () => {
-    p = makeProject();
+  it('after two cancels that did not take, I sends SIGINT to the checked process and says what the disk says', async ({
+    emptyProject: p,
+    mount,
+  }) => {
     let now = Date.now();
     const ralphFile = path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json');
     let iteration = 3;
@@ -45,7 +41,7 @@ describe('stop escalation', () => {
         started_at: new Date(now - 60_000).toISOString(),
         last_checked_at: new Date(now).toISOString(),
         session_id: SID,
-        project_path: (p as TempProject).dir,
+        project_path: p.dir,
       });
     rearm();
     child = await startCli(p.dir);
@@ -60,8 +56,7 @@ describe('stop escalation', () => {
       claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg } },
     });
     store.start();
-    const a = mountStore(store, { columns: 120, rows: 30 });
-    app = a;
+    const a = mount(store, { columns: 120, rows: 30 });
     await a.ready;
     await a.waitForText(/▸ enforced\s+eeeeeeee\S* ralph 3\/10 .* busy/);
 

@@ -9,26 +9,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import stringWidth from 'string-width';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
+import { describe, expect, it, type Fixtures } from '../helpers/it.js';
 import { AckFile } from '../../src/feeds/attention/acks.js';
 import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import { Notifier } from '../../src/feeds/notify/notifier.js';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, NO_CLAUDE_DIR, waitFor, type TempProject } from '../helpers/fixtures.js';
-import { mountStore, type MountedApp } from '../helpers/mount-app.js';
+import { NO_CLAUDE_DIR, waitFor } from '../helpers/fixtures.js';
+import type { MountedApp } from '../helpers/mount-app.js';
 
-let p: TempProject | null = null;
-let app: MountedApp | null = null;
 let monitor: AttentionMonitor | null = null;
 afterEach(async () => {
   monitor?.dispose();
-  await app?.unmount();
-  p?.cleanup();
-  app = monitor = p = null;
+  monitor = null;
 });
 
-async function mount(columns: number, rows = 24, withAttention = true, readonly = false) {
-  p = makeProject({ withFixture: true });
+/** The fixture project with an attention layer (monitor, notifier, acks under the project). */
+async function start(
+  { project: p, mount }: Pick<Fixtures, 'project' | 'mount'>,
+  columns: number,
+  rows = 24,
+  withAttention = true,
+  readonly = false,
+) {
   const store = new OmcStore({
     root: p.root,
     watch: 'none',
@@ -42,13 +45,12 @@ async function mount(columns: number, rows = 24, withAttention = true, readonly 
   const acks = new AckFile(stateDir, store.root);
   monitor = new AttentionMonitor(store, { acks });
   const notifier = new Notifier({ channels: ['bell'], project: 'proj', write: () => undefined });
-  const a = mountStore(store, {
+  const a = mount(store, {
     columns,
     rows,
     readonly,
     attention: withAttention ? { monitor, notifier } : undefined,
   });
-  app = a;
   await a.ready;
   return { a, notifier, monitor, acks, stateDir };
 }
@@ -58,8 +60,11 @@ const fits = (a: MountedApp, w: number) => {
 };
 
 describe('attention on screen', () => {
-  it('the header counts what needs you; the inbox lists it apart from the problems with files', async () => {
-    const { a, monitor } = await mount(80);
+  it('the header counts what needs you; the inbox lists it apart from the problems with files', async ({
+    project,
+    mount,
+  }) => {
+    const { a, monitor } = await start({ project, mount }, 80);
     // Only the stalled team holds now: the finished loop of 28 hours ago is not counted (old news is no news).
     await waitFor(() => monitor.count.getSnapshot() === 1 || null, { what: 'the count' });
     await a.waitForText('needs you: 1');
@@ -74,8 +79,11 @@ describe('attention on screen', () => {
     fits(a, 80);
   });
 
-  it('a acknowledges: the count drops everywhere, the item moves under "Acknowledged", the file keeps it', async () => {
-    const { a, monitor, acks, stateDir } = await mount(80);
+  it('a acknowledges: the count drops everywhere, the item moves under "Acknowledged", the file keeps it', async ({
+    project,
+    mount,
+  }) => {
+    const { a, monitor, acks, stateDir } = await start({ project, mount }, 80);
     await a.waitForText('needs you: 1');
     const id = monitor.view.getSnapshot().open[0]?.id as string;
     await a.press('!');
@@ -95,8 +103,8 @@ describe('attention on screen', () => {
     await a.waitForText('already acknowledged');
   });
 
-  it('fits 60 columns and 24 rows: header, inbox rows, detail and footer', async () => {
-    const { a } = await mount(60);
+  it('fits 60 columns and 24 rows: header, inbox rows, detail and footer', async ({ project, mount }) => {
+    const { a } = await start({ project, mount }, 60);
     await a.waitForText('needs you: 1');
     const head = a.lines()[0]!;
     expect(head).toMatch(/^omc-top {2}\S{8,}/);
@@ -107,8 +115,8 @@ describe('attention on screen', () => {
     expect(a.lines().length).toBeLessThanOrEqual(24);
   });
 
-  it('--readonly: a is disabled and says why; nothing is written', async () => {
-    const { a, stateDir } = await mount(80, 24, true, true);
+  it('--readonly: a is disabled and says why; nothing is written', async ({ project, mount }) => {
+    const { a, stateDir } = await start({ project, mount }, 80, 24, true, true);
     await a.waitForText('needs you: 1');
     await a.press('!');
     await a.waitForText('Needs you (1)');
@@ -118,8 +126,8 @@ describe('attention on screen', () => {
     expect(a.lines()[0]).toContain('needs you: 1');
   });
 
-  it('N switches notifications off and on, says so, and the header shows the state', async () => {
-    const { a, notifier } = await mount(100);
+  it('N switches notifications off and on, says so, and the header shows the state', async ({ project, mount }) => {
+    const { a, notifier } = await start({ project, mount }, 100);
     await a.waitForText('needs you:');
     await a.press('N');
     await a.waitForText('notifications off');
@@ -131,8 +139,11 @@ describe('attention on screen', () => {
     expect(a.lines()[0]).not.toContain('notify off');
   });
 
-  it('without an attention layer N says notifications are not running, and the header has no count', async () => {
-    const { a } = await mount(80, 24, false);
+  it('without an attention layer N says notifications are not running, and the header has no count', async ({
+    project,
+    mount,
+  }) => {
+    const { a } = await start({ project, mount }, 80, 24, false);
     await a.waitForText('sess');
     await a.press('N');
     await a.waitForText('notifications are not running here');

@@ -7,12 +7,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { forgetConfiguredPrices } from '../../src/store/claude/price-config.js';
 import { OmcStore } from '../../src/store/store.js';
 import { writeRegistry, writeTranscript } from '../helpers/claude-files.js';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
+import { writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { KEY } from '../helpers/keys.js';
 import { assistant, prompt } from '../store/claude/lines.js';
 import * as omc56 from '../helpers/omc56.js';
 
@@ -23,16 +24,10 @@ const GOAL = 'bbbbbbbb-1111-4222-8333-000000000002';
 const CACHE_AT = 1796165336253;
 const NOW = CACHE_AT + 30_000;
 
-let p: TempProject | null = null;
-let app: MountedApp | null = null;
 let child: ChildProcess | null = null;
 afterEach(async () => {
-  await app?.unmount();
-  app = null;
   child?.kill('SIGKILL');
   child = null;
-  p?.cleanup();
-  p = null;
   delete process.env.XDG_CONFIG_HOME;
   forgetConfiguredPrices();
 });
@@ -46,8 +41,7 @@ function startIdleCli(cwd: string): Promise<ChildProcess> {
   return new Promise((resolve) => c.stdout?.once('data', () => resolve(c)));
 }
 
-async function setup(opts: { daemon?: string } = {}) {
-  p = makeProject();
+async function setup(p: TempProject, opts: { daemon?: string } = {}) {
   const home = path.join(p.dir, 'home');
   const cfg = path.join(home, '.claude');
   process.env.XDG_CONFIG_HOME = path.join(p.dir, 'xdg');
@@ -113,11 +107,13 @@ async function setup(opts: { daemon?: string } = {}) {
 }
 
 describe('cost on screen', () => {
-  it("the header shows the plan quota from OMC's usage cache; $ opens the Cost pane with the quota, the loops and the rollups", async () => {
-    const store = await setup();
-    const m = mountStore(store, { columns: 160, rows: 50 });
-    app = m;
-    await m.ready;
+  it("the header shows the plan quota from OMC's usage cache; $ opens the Cost pane with the quota, the loops and the rollups", async ({
+    emptyProject,
+    mount,
+  }) => {
+    const store = await setup(emptyProject);
+    const app = mount(store, { columns: 160, rows: 50 });
+    await app.ready;
     const head = (await app.waitForText('CLAUDE')).split('\n')[0] as string;
     expect(head).toContain('5h 38% ↻1h59 · wk 61% ↻2d23h');
     await app.press('$');
@@ -131,11 +127,13 @@ describe('cost on screen', () => {
     expect(t).toMatch(/▌By day \(UTC\)[^]*2026-12-01\s+\$0\.0019 est\./);
   });
 
-  it('a loop the wait daemon holds: the row says rate-limited until the reset, the detail says the daemon will resume its pane', async () => {
-    const store = await setup({ daemon: 'static-limit-screen/01-first-poll-limited' });
-    const m = mountStore(store, { columns: 160, rows: 50 });
-    app = m;
-    await m.ready;
+  it('a loop the wait daemon holds: the row says rate-limited until the reset, the detail says the daemon will resume its pane', async ({
+    emptyProject,
+    mount,
+  }) => {
+    const store = await setup(emptyProject, { daemon: 'static-limit-screen/01-first-poll-limited' });
+    const app = mount(store, { columns: 160, rows: 50 });
+    await app.ready;
     await app.press('/', SID.slice(0, 8), KEY.enter);
     const row = await app.waitForText(/▸ .*aaaaaaaa/);
     // nextResetAt 2026-12-01T23:24:50Z.
@@ -146,11 +144,13 @@ describe('cost on screen', () => {
     expect(t).toContain("the wait daemon saw this pane blocked and will send it '1 Enter' then");
   });
 
-  it("an ultragoal row shows its plan's goals like ralph's stories; the detail lists them", async () => {
-    const store = await setup();
-    const m = mountStore(store, { columns: 160, rows: 50 });
-    app = m;
-    await m.ready;
+  it("an ultragoal row shows its plan's goals like ralph's stories; the detail lists them", async ({
+    emptyProject,
+    mount,
+  }) => {
+    const store = await setup(emptyProject);
+    const app = mount(store, { columns: 160, rows: 50 });
+    await app.ready;
     await app.press('/', GOAL.slice(0, 8), KEY.enter);
     const row = await app.waitForText(/▸ .*bbbbbbbb/);
     expect(row).toContain('goals 2/4 ⚠1 review-blocked');
@@ -160,8 +160,10 @@ describe('cost on screen', () => {
     expect(t).toContain('· G004-resolve-final-code-review-blockers — pending');
   });
 
-  it("History: a run's cost is what its window spent (before and after it excluded); its detail says so", async () => {
-    p = makeProject();
+  it("History: a run's cost is what its window spent (before and after it excluded); its detail says so", async ({
+    emptyProject: p,
+    mount,
+  }) => {
     const cfg = path.join(p.dir, 'cfg');
     process.env.XDG_CONFIG_HOME = path.join(p.dir, 'xdg');
     forgetConfiguredPrices();
@@ -184,9 +186,8 @@ describe('cost on screen', () => {
       claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg } },
     });
     store.start();
-    const m = mountStore(store, { columns: 140, rows: 30 });
-    app = m;
-    await m.ready;
+    const app = mount(store, { columns: 140, rows: 30 });
+    await app.ready;
     await app.press('R');
     const t = await app.waitForText('COST EST');
     // in1 + in2 only: (102+103)×4 + (12+13)×20 + 5000×0.2 + 10×5 = 2,370 µ$; 5,235 tokens.

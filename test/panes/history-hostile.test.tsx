@@ -6,20 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, type TempProject } from '../helpers/fixtures.js';
-import { mountApp, type MountedApp } from '../helpers/mount-app.js';
+import { describe, expect, it } from '../helpers/it.js';
 
 const T0 = Date.parse('2026-11-30T10:00:00.000Z');
 const at = (min: number) => new Date(T0 + min * 60_000).toISOString();
-
-let p: TempProject | null = null;
-let app: MountedApp | null = null;
-afterEach(async () => {
-  await app?.unmount();
-  p?.cleanup();
-  app = p = null;
-});
 
 function hostileLedger(root: string): void {
   const lines: string[] = [];
@@ -51,10 +41,12 @@ function hostileLedger(root: string): void {
 const CONTROL = /\u001b(?!\[[0-9;?]*[A-Za-z])|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]/;
 
 describe('a hostile ledger on screen', () => {
-  it('one counted problem line; the sessions pane is as it was; History lists the readable runs, cleaned', async () => {
-    p = makeProject({ withFixture: true });
+  it('one counted problem line; the sessions pane is as it was; History lists the readable runs, cleaned', async ({
+    project: p,
+    app: mountApp,
+  }) => {
     hostileLedger(p.root);
-    app = await mountApp({ root: p.root, columns: 100, rows: 30 });
+    const app = await mountApp({ root: p.root, columns: 100, rows: 30 });
     const text = await app.waitForText('ledger lines skipped');
     expect(text).toContain('88727f43'); // the sessions pane still lists the fixture's sessions
     expect(text).toMatch(/⚠ state\/runs\/ledger\.jsonl: \d{3} ledger lines skipped \(line \d+: /);

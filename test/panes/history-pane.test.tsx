@@ -6,9 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import stringWidth from 'string-width';
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { KEY, mountApp, type MountedApp } from '../helpers/mount-app.js';
+import { describe, expect, it, KEY, type Fixtures } from '../helpers/it.js';
+import { writeOmcJson } from '../helpers/fixtures.js';
 import * as omc56 from '../helpers/omc56.js';
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
@@ -18,15 +17,6 @@ const D = 'dddddddd-0000-4000-8000-000000000004';
 const T0 = Date.parse('2026-11-30T10:00:00.000Z');
 const at = (min: number) => new Date(T0 + min * 60_000).toISOString();
 const NOW = T0 + 90 * 60_000;
-
-let p: TempProject | null = null;
-let app: MountedApp | null = null;
-afterEach(async () => {
-  await app?.unmount();
-  p?.cleanup();
-  app = null;
-  p = null;
-});
 
 /** completed ralph (closeout written), cancelled autopilot (none), crashed team, running ultragoal. */
 function history(root: string): void {
@@ -46,62 +36,76 @@ function history(root: string): void {
   });
 }
 
-async function open(columns: number, rows: number, pane: 'sessions' | 'notepad' | 'teams' = 'sessions') {
-  p = makeProject();
+/** The history above in an empty project, the app opened on History; the app and the pane's text. */
+async function open(
+  { emptyProject: p, app: mountApp }: Pick<Fixtures, 'emptyProject' | 'app'>,
+  columns: number,
+  rows: number,
+  pane: 'sessions' | 'notepad' | 'teams' = 'sessions',
+) {
   history(p.root);
-  app = await mountApp({ root: p.root, columns, rows, clock: () => NOW, pane });
+  const app = await mountApp({ root: p.root, columns, rows, clock: () => NOW, pane });
   await app.press('R');
-  return app.waitForText('OUTCOME', 'the History pane');
+  return { app, text: await app.waitForText('OUTCOME', 'the History pane') };
 }
 
 const rowOf = (text: string, mode: string) =>
   text.split('\n').find((l) => l.replace(/^[\s▸]+/, '').startsWith(`${mode} `)) ?? '';
 
 describe('History pane', () => {
-  it('one line per run at 80x24: mode, session, start, outcome, duration, closeout, iterations', async () => {
-    const text = await open(80, 24);
+  it('one line per run at 80x24: mode, session, start, outcome, duration, closeout, iterations', async ({
+    emptyProject,
+    app: mountApp,
+  }) => {
+    const { app, text } = await open({ emptyProject, app: mountApp }, 80, 24);
     expect(text).toContain('MODE');
     expect(rowOf(text, 'ultragoal')).toMatch(/^▸ ultragoal\s+dddddddd\s+11-30 11:10\s+running\s+—\s+—\s+4\b/);
     expect(rowOf(text, 'team')).toMatch(/team\s+cccccccc\s+11-30 11:00\s+crashed/);
     expect(rowOf(text, 'autopilot')).toMatch(/autopilot\s+bbbbbbbb\s+11-30 10:40\s+cancelled\s+10m\s+missing/);
     expect(rowOf(text, 'ralph')).toMatch(/ralph\s+aaaaaaaa\s+11-30 10:00\s+completed\s+30m\s+written/);
-    for (const l of app!.lines()) expect(stringWidth(l)).toBeLessThanOrEqual(80);
+    for (const l of app.lines()) expect(stringWidth(l)).toBeLessThanOrEqual(80);
   });
 
-  it('fits a 60-column pane: the time of day, no cell cut', async () => {
-    const text = await open(60, 24);
+  it('fits a 60-column pane: the time of day, no cell cut', async ({ emptyProject, app: mountApp }) => {
+    const { app, text } = await open({ emptyProject, app: mountApp }, 60, 24);
     expect(rowOf(text, 'autopilot')).toMatch(/autopilot\s+bbbbbbbb\s+10:40\s+cancelled\s+10m\s+missing/);
-    for (const l of app!.lines()) expect(stringWidth(l)).toBeLessThanOrEqual(60);
+    for (const l of app.lines()) expect(stringWidth(l)).toBeLessThanOrEqual(60);
   });
 
-  it('the hotkey opens it from every pane, including a pane where h and r mean something', async () => {
-    await open(80, 24, 'notepad');
-    expect(app!.text()).toContain('R:History');
+  it('the hotkey opens it from every pane, including a pane where h and r mean something', async ({
+    emptyProject,
+    app: mountApp,
+  }) => {
+    const { app } = await open({ emptyProject, app: mountApp }, 80, 24, 'notepad');
+    expect(app.text()).toContain('R:History');
   });
 
-  it('o and f filter by outcome and mode; / by words; Esc clears', async () => {
-    await open(80, 24);
-    await app!.press('o'); // running
-    await app!.waitForText('outcome running');
-    await app!.press('o', 'o', 'o'); // completed → cancelled → crashed
-    let text = await app!.waitForText('outcome crashed');
+  it('o and f filter by outcome and mode; / by words; Esc clears', async ({ emptyProject, app: mountApp }) => {
+    const { app } = await open({ emptyProject, app: mountApp }, 80, 24);
+    await app.press('o'); // running
+    await app.waitForText('outcome running');
+    await app.press('o', 'o', 'o'); // completed → cancelled → crashed
+    let text = await app.waitForText('outcome crashed');
     expect(rowOf(text, 'team')).toContain('crashed');
     expect(text).not.toMatch(/^\s*▸?\s*ralph/m);
-    await app!.press(KEY.esc);
-    text = await app!.waitForText(/ralph\s+aaaaaaaa/);
-    await app!.press('f'); // autopilot (modes sorted)
-    text = await app!.waitForText('mode autopilot');
+    await app.press(KEY.esc);
+    text = await app.waitForText(/ralph\s+aaaaaaaa/);
+    await app.press('f'); // autopilot (modes sorted)
+    text = await app.waitForText('mode autopilot');
     expect(text).toContain('1 of 4 runs');
-    await app!.press(KEY.esc, '/', 'c', 'r', 'a', 's', 'h', KEY.enter);
-    text = await app!.waitForText('1 of 4 runs');
+    await app.press(KEY.esc, '/', 'c', 'r', 'a', 's', 'h', KEY.enter);
+    text = await app.waitForText('1 of 4 runs');
     expect(rowOf(text, 'team')).toMatch(/^▸ team.*crashed/);
   });
 
-  it('Enter shows the run: what its outcome means, the closeout, what OMC will say next session and the fix', async () => {
-    await open(80, 30);
-    await app!.press('j', 'j'); // autopilot
-    await app!.press(KEY.enter);
-    const text = await app!.waitForText('autopilot run');
+  it('Enter shows the run: what its outcome means, the closeout, what OMC will say next session and the fix', async ({
+    emptyProject,
+    app: mountApp,
+  }) => {
+    const { app } = await open({ emptyProject, app: mountApp }, 80, 30);
+    await app.press('j', 'j'); // autopilot
+    await app.press(KEY.enter);
+    const text = await app.waitForText('autopilot run');
     expect(text).toContain(`session ${B}`);
     expect(text).toContain('outcome: cancelled');
     expect(text).toContain('closeout: missing');
@@ -109,18 +113,21 @@ describe('History pane', () => {
     expect(text).toContain('file: notepads/autopilot/problems.md');
     expect(text).toMatch(/fix: write what the run learned/);
     expect(text).toContain('state/runs/ledger.jsonl:');
-    await app!.press(KEY.esc);
-    await app!.waitForText('OUTCOME');
+    await app.press(KEY.esc);
+    await app.waitForText('OUTCOME');
   });
 
-  it('the problems view explains the 5.6 file behind a next-session fact, and Enter on it opens History', async () => {
-    await open(100, 30, 'sessions');
-    await app!.press(KEY.esc, 's', '!');
-    const text = await app!.waitForText('notepads/autopilot/problems.md');
+  it('the problems view explains the 5.6 file behind a next-session fact, and Enter on it opens History', async ({
+    emptyProject,
+    app: mountApp,
+  }) => {
+    const { app } = await open({ emptyProject, app: mountApp }, 100, 30, 'sessions');
+    await app.press(KEY.esc, 's', '!');
+    const text = await app.waitForText('notepads/autopilot/problems.md');
     expect(text.replace(/\s+/g, ' ')).toMatch(
       /\(notepads\/autopilot\/problems\.md: OMC 5\.6 per-mode notepads: a run writes its closeout here/,
     );
-    await app!.press(KEY.enter);
-    await app!.waitForText('OUTCOME');
+    await app.press(KEY.enter);
+    await app.waitForText('OUTCOME');
   });
 });

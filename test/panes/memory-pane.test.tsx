@@ -17,7 +17,7 @@ import {
 } from '../helpers/fixtures.js';
 import { mountApp, type MountedApp } from '../helpers/mount-app.js';
 import { omcMemoryStorage } from '../helpers/omc-knowledge.js';
-import { KEYS } from '../helpers/pty.js';
+import { KEY } from '../helpers/keys.js';
 
 let p: TempProject | null = null;
 let app: MountedApp | null = null;
@@ -84,7 +84,7 @@ describe('memory pane: what it shows', () => {
     expect(text).toContain('summary 650/650 (cut) · 3 of 7 directives');
     expect(text).toContain('── cut off by the 650-character limit (not injected) ──');
     expect(text).toContain('build runs tsc -b first');
-    await a.press(KEYS.esc);
+    await a.press(KEY.esc);
     await a.waitForText('PRIORITY');
   });
 
@@ -102,7 +102,7 @@ describe('memory pane: what it shows', () => {
     await a.press('v');
     await a.waitForText('SessionStart adds');
     check();
-    await a.press(KEYS.esc, 'a');
+    await a.press(KEY.esc, 'a');
     await a.waitForText('Add a directive');
     check();
   });
@@ -113,9 +113,9 @@ describe('memory pane: editing from the keyboard', () => {
     const a = await open();
     await a.press('a', ...'Run pnpm typecheck before pushing');
     await a.waitForText('33/500');
-    await a.press(KEYS.tab, ...'CI is slow', KEYS.tab, ' ');
+    await a.press(KEY.tab, ...'CI is slow', KEY.tab, ' ');
     await a.waitForText('CI is slow');
-    await a.press(KEYS.enter);
+    await a.press(KEY.enter);
     await a.waitForText('✓ directive added');
     const added = onDisk().userDirectives.at(-1);
     expect(added).toEqual({
@@ -136,11 +136,11 @@ describe('memory pane: editing from the keyboard', () => {
     await a.press('G', 'e');
     await a.waitForText('Edit directive');
     await a.press('\u0015', ...'Use pnpm only');
-    await a.press(KEYS.esc);
+    await a.press(KEY.esc);
     await a.waitForText('Discard this draft?');
     await a.press('n');
     await a.waitForText('Edit directive');
-    await a.press(KEYS.enter);
+    await a.press(KEY.enter);
     await a.waitForText('✓ directive saved');
     expect(texts()).toContain('Use pnpm only');
     expect(texts()).not.toContain('Use pnpm, not npm or yarn');
@@ -183,7 +183,7 @@ describe('memory pane: editing from the keyboard', () => {
     }));
     const a = await open({ memory: (m) => ({ ...m, userDirectives: twenty }) });
     const before = fs.readFileSync(memFile(), 'utf8');
-    await a.press('a', ...'A normal rule', KEYS.enter);
+    await a.press('a', ...'A normal rule', KEY.enter);
     await a.waitForText('Saving pushes 1 directive out');
     // The new normal directive itself is the one OMC would drop.
     expect(a.text()).toContain('✗ note: A normal rule');
@@ -191,7 +191,7 @@ describe('memory pane: editing from the keyboard', () => {
     await a.waitForText('Add a directive');
     expect(fs.readFileSync(memFile(), 'utf8')).toBe(before);
     // As high priority it pushes out the oldest high one instead.
-    await a.press(KEYS.tab, KEYS.tab, ' ', KEYS.enter);
+    await a.press(KEY.tab, KEY.tab, ' ', KEY.enter);
     await a.waitForText('✗ critical: High rule 1');
     await a.press('y');
     await a.waitForText("OMC's cap pushed out 1");
@@ -203,13 +203,13 @@ describe('memory pane: editing from the keyboard', () => {
   it('refuses duplicates (ignoring case) and over-long text, keeping the draft and the file', async () => {
     const a = await open();
     const before = fs.readFileSync(memFile(), 'utf8');
-    await a.press('a', ...'USE PNPM, NOT NPM OR YARN', KEYS.enter);
+    await a.press('a', ...'USE PNPM, NOT NPM OR YARN', KEY.enter);
     await a.waitForText('already a directive (OMC de-duplicates ignoring case)');
     expect(a.text()).toContain('USE PNPM, NOT NPM OR YARN');
     await a.press('\u0015');
     await a.press('\u001b[200~' + 'x'.repeat(501) + '\u001b[201~');
     await a.waitForText('501/500');
-    await a.press(KEYS.enter);
+    await a.press(KEY.enter);
     await a.waitForText('a directive is at most 500 characters');
     expect(fs.readFileSync(memFile(), 'utf8')).toBe(before);
   });
@@ -232,7 +232,7 @@ describe('memory pane: editing from the keyboard', () => {
     await a.press('/', ...'branch');
     await a.waitForText('1 of 7 match');
     expect(a.lines().filter((l) => /^[▸ ] \d /.test(l))).toHaveLength(1);
-    await a.press(KEYS.esc);
+    await a.press(KEY.esc);
     await waitFor(() => a.lines().filter((l) => /^[▸ ] \d /.test(l)).length === 7, { what: 'filter cleared' });
     await a.press('w');
     await waitFor(() => a.ui.state.pane === 'wiki', { what: 'wiki pane' });

@@ -1,23 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { transcriptRel } from '../../src/store/claude/config-dir.js';
 import { PeekView } from '../../src/panes/sessions/peek.js';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { writeOmcJson } from '../helpers/fixtures.js';
 import { assistant, prompt, stopBlock, toolResult } from '../store/claude/lines.js';
 
 const SID = 'bbbbbbbb-1111-4222-8333-444444444444';
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
 
 describe('peek view', () => {
-  it('shows a gone process, the orphaned loop, tokens, tool calls, the error and the Stop-hook timeline', async () => {
-    p = makeProject();
+  it('shows a gone process, the orphaned loop, tokens, tool calls, the error and the Stop-hook timeline', async ({
+    emptyProject: p,
+  }) => {
     const cfg = path.join(p.dir, 'cfg');
     writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
       active: true,

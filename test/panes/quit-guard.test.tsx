@@ -1,45 +1,35 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
-import { renderApp, type RenderedApp } from '../helpers/render-app.js';
-
-let app: RenderedApp | null = null;
-let p: TempProject | null = null;
-afterEach(async () => {
-  await app?.cleanup();
-  p?.cleanup();
-  app = null;
-  p = null;
-});
+import { waitFor } from '../helpers/fixtures.js';
+import { describe, expect, it } from '../helpers/it.js';
 
 describe('quitting never silently drops a draft', () => {
-  it('Ctrl-C with an unsaved notepad draft asks; n goes back to the draft; Ctrl-C twice quits', async () => {
-    p = makeProject({ withFixture: true });
-    app = renderApp({ root: p.root });
-    await app.waitForFrame('ralph 3/10');
-    app.press('n');
-    await app.waitForFrame(/Working/);
-    app.press('a');
-    await app.waitForFrame(/save/i);
-    app.press('d', 'r', 'a', 'f', 't');
-    await app.waitForFrame('draft');
-    app.press('\u0003');
-    await app.waitForFrame('Quit and discard unsaved work?');
-    expect(app.frame()).toMatch(/Notepad: an unsaved Working Memory draft \(5 characters\)/);
+  it('Ctrl-C with an unsaved notepad draft asks; n goes back to the draft; Ctrl-C twice quits', async ({
+    app: mount,
+  }) => {
+    const app = await mount({ columns: 100, rows: 24 });
+    await app.waitForText('ralph 3/10');
+    app.send('n');
+    await app.waitForText(/Working/);
+    app.send('a');
+    await app.waitForText(/save/i);
+    app.send('d', 'r', 'a', 'f', 't');
+    await app.waitForText('draft');
+    app.send('\u0003');
+    await app.waitForText('Quit and discard unsaved work?');
+    expect(app.text()).toMatch(/Notepad: an unsaved Working Memory draft \(5 characters\)/);
     expect(app.exited()).toBe(false);
-    app.press('n');
-    await waitFor(() => !/Quit and discard/.test(app!.frame()), { what: 'dialog closed' });
-    expect(app.frame()).toContain('draft');
-    app.press('\u0003');
-    await app.waitForFrame('Quit and discard unsaved work?');
-    app.press('\u0003');
+    app.send('n');
+    await waitFor(() => !/Quit and discard/.test(app.text()), { what: 'dialog closed' });
+    expect(app.text()).toContain('draft');
+    app.send('\u0003');
+    await app.waitForText('Quit and discard unsaved work?');
+    app.send('\u0003');
     expect(app.exited()).toBe(true);
   });
 
-  it('without unsaved work q quits at once', async () => {
-    p = makeProject({ withFixture: true });
-    app = renderApp({ root: p.root });
-    await app.waitForFrame('ralph 3/10');
-    app.press('q');
+  it('without unsaved work q quits at once', async ({ app: mount }) => {
+    const app = await mount({ columns: 100, rows: 24 });
+    await app.waitForText('ralph 3/10');
+    app.send('q');
     expect(app.exited()).toBe(true);
   });
 });

@@ -8,20 +8,11 @@
  * until the test releases it, and every wait is on a condition.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, KEY, type Fixtures } from '../helpers/it.js';
 import { OmcStore } from '../../src/store/store.js';
-import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
-import { NO_CLAUDE_DIR, makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import type { MountedApp } from '../helpers/mount-app.js';
+import { NO_CLAUDE_DIR, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { sessionId } from '../helpers/sessions-gen.js';
-
-let p: TempProject | null = null;
-let app: MountedApp | null = null;
-afterEach(async () => {
-  await app?.unmount();
-  p?.cleanup();
-  app = null;
-  p = null;
-});
 
 const N = 40;
 const file = (root: string, sid: string) => path.join(root, 'state', 'sessions', sid, 'ralph-state.json');
@@ -35,8 +26,7 @@ const ralph = (sid: string, atMs: number) => ({
 });
 
 /** N running ralph sessions, each a second older than the one before: newest first is a known order. */
-function tree(): TempProject {
-  const proj = makeProject();
+function tree(proj: TempProject): TempProject {
   const t0 = Date.now() - 10 * 60_000;
   for (let i = 1; i <= N; i++) writeOmcJson(file(proj.root, sessionId(i)), ralph(sessionId(i), t0 + i * 1000));
   return proj;
@@ -79,14 +69,17 @@ const short = (sid: string) => sid.slice(0, 8);
 const firstReadDone = (s: OmcStore) => !s.sessions.getSnapshot().scanning && !s.status.getSnapshot().reading;
 
 /** A tree whose first read is held after a few directories, mounted; resolves at the first frame. */
-async function mountHeld(): Promise<{ h: ReturnType<typeof heldStart>; shown: string[]; a: MountedApp; root: string }> {
-  const t = tree();
-  p = t;
+async function mountHeld({ emptyProject, mount }: Pick<Fixtures, 'emptyProject' | 'mount'>): Promise<{
+  h: ReturnType<typeof heldStart>;
+  shown: string[];
+  a: MountedApp;
+  root: string;
+}> {
+  const t = tree(emptyProject);
   const h = heldStart(t.root, 5);
-  const mounted = mountStore(h.store, { columns: 100, rows: 30 });
-  app = mounted;
+  const mounted = mount(h.store, { columns: 100, rows: 30 });
   await mounted.ready;
-  await waitFor(() => h.held() && selectedLine(app!) !== '', {
+  await waitFor(() => h.held() && selectedLine(mounted) !== '', {
     what: 'the first frame, read held',
     timeoutMs: 60_000,
   });
@@ -94,8 +87,11 @@ async function mountHeld(): Promise<{ h: ReturnType<typeof heldStart>; shown: st
 }
 
 describe('sessions: the selection during the first read', () => {
-  it('stays on the top row while rows read later sort above the first frame, until the user moves', async () => {
-    const { h, shown, a, root } = await mountHeld();
+  it('stays on the top row while rows read later sort above the first frame, until the user moves', async ({
+    emptyProject,
+    mount,
+  }) => {
+    const { h, shown, a, root } = await mountHeld({ emptyProject, mount });
     expect(shown.length).toBeLessThan(N);
     expect(selectedLine(a)).toContain(short(shown[0]!));
     // A session not read yet becomes the newest: when its directory is read, it sorts to the top.
@@ -108,8 +104,11 @@ describe('sessions: the selection during the first read', () => {
     expect(selectedLine(a)).toContain(short(unread));
   });
 
-  it('once the user has moved, the selection is that session while more rows arrive above it', async () => {
-    const { h, shown, a, root } = await mountHeld();
+  it('once the user has moved, the selection is that session while more rows arrive above it', async ({
+    emptyProject,
+    mount,
+  }) => {
+    const { h, shown, a, root } = await mountHeld({ emptyProject, mount });
     await a.step(KEY.down);
     expect(selectedLine(a)).toContain(short(shown[1]!));
     const unread = Array.from({ length: N }, (_, i) => sessionId(i + 1)).find((sid) => !shown.includes(sid))!;

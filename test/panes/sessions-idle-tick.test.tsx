@@ -3,10 +3,9 @@
 // exactly as they were. Rows are cached at several levels (memoised React rows, Ink's row and width caches,
 // rows built from styled runs): a stale cache would show the old age or disturb a neighbour.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, NO_CLAUDE_DIR, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { mountStore } from '../helpers/mount-app.js';
+import { NO_CLAUDE_DIR, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { sessionId } from '../helpers/sessions-gen.js';
 
 // 150 ms before a half-minute of the wall clock: minute ages turn over on that grid.
@@ -19,15 +18,6 @@ const STEADY = [
   { n: 3, ageMs: 70 * 60_000 },
   { n: 4, ageMs: 12 * 60_000 + 2_000 },
 ];
-
-let p: TempProject | null = null;
-let unmount: (() => Promise<void>) | null = null;
-afterEach(async () => {
-  await unmount?.();
-  p?.cleanup();
-  p = null;
-  unmount = null;
-});
 
 function writeLoop(root: string, n: number, ageMs: number) {
   const at = new Date(T0 - ageMs).toISOString();
@@ -44,8 +34,10 @@ function writeLoop(root: string, n: number, ageMs: number) {
 }
 
 describe('sessions pane: an idle tick', () => {
-  it('redraws the one row whose age text changed, and leaves the rest of the screen as it was', async () => {
-    p = makeProject();
+  it('redraws the one row whose age text changed, and leaves the rest of the screen as it was', async ({
+    emptyProject: p,
+    mount,
+  }) => {
     for (const s of [TURNING, ...STEADY]) writeLoop(p.root, s.n, s.ageMs);
     let now = T0;
     const store = new OmcStore({
@@ -55,8 +47,7 @@ describe('sessions pane: an idle tick', () => {
       claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
     });
     store.start();
-    const m = mountStore(store, { columns: 200, rows: 30, color: true });
-    unmount = m.unmount;
+    const m = mount(store, { columns: 200, rows: 30, color: true });
     const short = (n: number) => sessionId(n).slice(0, 8);
     const rowOf = (lines: string[], n: number) => lines.findIndex((l) => l.includes(short(n)));
     await m.waitForText(new RegExp(`${short(TURNING.n)}.*\\s4m\\b`));

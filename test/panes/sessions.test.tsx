@@ -1,31 +1,17 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
 import { columnsFor, rowText } from '../../src/panes/sessions/rows.js';
-import { makeProject, READERS_CAPTURED_AT, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { renderApp, type RenderedApp } from '../helpers/render-app.js';
+import { READERS_CAPTURED_AT, SESSION, writeOmcJson } from '../helpers/fixtures.js';
+import { describe, expect, it, KEY, type Fixtures } from '../helpers/it.js';
 
-let app: RenderedApp | null = null;
-let p: TempProject | null = null;
-afterEach(async () => {
-  await app?.cleanup();
-  p?.cleanup();
-  app = null;
-  p = null;
-});
-
-const DOWN = '\u001b[B';
-const ESC = '\u001b';
-
-function start(clock = () => READERS_CAPTURED_AT) {
-  p = makeProject({ withFixture: true });
-  app = renderApp({ root: p.root, clock });
-  return app;
+/** The app over the fixture project at the 100 columns these tests were written for. */
+function start(app: Fixtures['app'], clock = () => READERS_CAPTURED_AT) {
+  return app({ columns: 100, rows: 24, clock });
 }
 
 describe('sessions pane', () => {
-  it('lists every session with OMC progress, attention first, legacy included', async () => {
-    const a = start();
-    const f = await a.waitForFrame('ralph 3/10');
+  it('lists every session with OMC progress, attention first, legacy included', async ({ app }) => {
+    const a = await start(app);
+    const f = await a.waitForText('ralph 3/10');
     const lines = f.split('\n');
     const rowOf = (needle: string) => lines.findIndex((l) => l.includes(needle));
     // Not enforced (state_write's ralph without session_id) before finished; the session whose
@@ -39,80 +25,82 @@ describe('sessions pane', () => {
     expect(f).toMatch(/ultraqa 2\/5/);
   });
 
-  it('j moves the selection, Enter opens the detail view with every field, Esc returns', async () => {
-    const a = start();
-    await a.waitForFrame('▸');
+  it('j moves the selection, Enter opens the detail view with every field, Esc returns', async ({ app }) => {
+    const a = await start(app);
+    await a.waitForText('▸');
     const before = a
-      .frame()
+      .text()
       .split('\n')
       .find((l) => l.startsWith('▸'));
-    a.press('j');
-    await a.waitForFrame(before ? new RegExp(`^(?!${escape(before)}).*▸`, 'm') : /▸/);
+    a.send('j');
+    await a.waitForText(before ? new RegExp(`^(?!${escape(before)}).*▸`, 'm') : /▸/);
     const selected = a
-      .frame()
+      .text()
       .split('\n')
       .find((l) => l.startsWith('▸'))!;
     expect(selected).not.toBe(before);
     const id = idOf(selected);
-    a.press('\r');
-    const detail = await a.waitForFrame('fields:');
+    a.send('\r');
+    const detail = await a.waitForText('fields:');
     expect(detail).toContain(id === 'legacy' ? 'Legacy (session-less) state' : `Session ${id}`);
-    a.press(ESC);
-    await a.waitForFrame(/STATUS\s+SESSION/);
+    a.send(KEY.esc);
+    await a.waitForText(/STATUS\s+SESSION/);
   });
 
-  it('/ filters as you type (every word must match) and Esc clears', async () => {
-    const a = start();
-    await a.waitForFrame('ralph 3/10');
-    a.press('/', 'a', 'u', 't', 'o');
-    const f = await a.waitForFrame('1 of 10 match');
+  it('/ filters as you type (every word must match) and Esc clears', async ({ app }) => {
+    const a = await start(app);
+    await a.waitForText('ralph 3/10');
+    a.send('/', 'a', 'u', 't', 'o');
+    const f = await a.waitForText('1 of 10 match');
     expect(f).toContain('autopilot 2/10');
     expect(f).not.toContain('ralph 3/10');
     // q is typed into the filter, not a quit.
-    a.press('q');
-    await a.waitForFrame('/autoq');
+    a.send('q');
+    await a.waitForText('/autoq');
     expect(a.exited()).toBe(false);
-    a.press(ESC);
-    await a.waitForFrame('ralph 3/10');
+    a.send(KEY.esc);
+    await a.waitForText('ralph 3/10');
   });
 
-  it('follows a change on disk (watched store) and keeps the selection on the same session', async () => {
-    p = makeProject({ withFixture: true });
-    app = renderApp({ root: p.root, watch: 'auto' });
-    await app.waitForFrame('ralph 3/10');
-    app.press(DOWN, DOWN);
+  it('follows a change on disk (watched store) and keeps the selection on the same session', async ({
+    project,
+    app,
+  }) => {
+    const a = await app({ columns: 100, rows: 24, watch: 'auto' });
+    await a.waitForText('ralph 3/10');
+    a.send(KEY.down, KEY.down);
     // Wait until both keys were handled (the selection state is the third row) before reading the screen.
-    const third = app.store.sessions.getSnapshot().sessions[2]!.id;
-    await app.waitForFrame(new RegExp(`^▸.*${third.slice(0, 8)}`, 'm'));
+    const third = a.store.sessions.getSnapshot().sessions[2]!.id;
+    await a.waitForText(new RegExp(`^▸.*${third.slice(0, 8)}`, 'm'));
     const selected = () =>
       idOf(
-        app!
-          .frame()
+        a
+          .text()
           .split('\n')
           .find((l) => l.startsWith('▸'))!,
       );
     const sel = selected();
     expect(sel).toBe(third.slice(0, 8));
-    const file = path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
+    const file = path.join(project.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
     const { readFileSync } = await import('node:fs');
     writeOmcJson(file, {
       ...JSON.parse(readFileSync(file, 'utf8')),
       iteration: 9,
       last_checked_at: new Date().toISOString(),
     });
-    await app.waitForFrame('ralph 9/10');
+    await a.waitForText('ralph 9/10');
     expect(selected()).toBe(sel);
   });
 
-  it('? shows help for every pane; ! opens the inbox', async () => {
-    const a = start();
-    await a.waitForFrame('ralph 3/10');
-    a.press('?');
-    await a.waitForFrame('omc-top keys');
-    a.press(ESC);
-    await a.waitForFrame(/STATUS\s+SESSION/);
-    a.press('!');
-    await a.waitForFrame('Problems with files: none');
+  it('? shows help for every pane; ! opens the inbox', async ({ app }) => {
+    const a = await start(app);
+    await a.waitForText('ralph 3/10');
+    a.send('?');
+    await a.waitForText('omc-top keys');
+    a.send(KEY.esc);
+    await a.waitForText(/STATUS\s+SESSION/);
+    a.send('!');
+    await a.waitForText('Problems with files: none');
   });
 });
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { serializeWikiPage } from '../../src/store/wiki/frontmatter.js';
 import { makeProject, READERS_CAPTURED_AT, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { mountApp, type MountedApp } from '../helpers/mount-app.js';
-import { KEYS } from '../helpers/pty.js';
+import { KEY } from '../helpers/keys.js';
 
 let p: TempProject | null = null;
 let app: MountedApp | null = null;
@@ -67,7 +67,7 @@ describe('wiki pane: search as you type', () => {
     await a.press(' ', 'q', 'm', 's');
     await a.waitForText('/ checkout qms');
     expect(a.ui.state.pane).toBe('wiki');
-    await a.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.backspace);
+    await a.press(KEY.backspace, KEY.backspace, KEY.backspace, KEY.backspace);
     await a.waitForText('3 matches');
   });
 
@@ -94,7 +94,7 @@ describe('wiki pane: search as you type', () => {
       '9 Checkout Flow Architecture',
       '6 Currency Formatting (通貨フォーマット) & i18n',
     ]);
-    await a.press(KEYS.esc);
+    await a.press(KEY.esc);
     await a.waitForText('10 of 10 pages');
     expect(fs.readFileSync(log, 'utf8')).toBe(before);
   });
@@ -103,7 +103,7 @@ describe('wiki pane: search as you type', () => {
 describe('wiki pane: pages and links', () => {
   it('Enter opens the selected result: frontmatter summary, body, links; ] + Enter follows a link; Backspace goes back', async () => {
     const a = await open();
-    await a.press('/', ...'checkout', KEYS.enter);
+    await a.press('/', ...'checkout', KEY.enter);
     await a.waitForText('links ([ ] pick');
     const t = a.text();
     expect(t).toMatch(/^Checkout Flow Architecture/m);
@@ -111,16 +111,16 @@ describe('wiki pane: pages and links', () => {
     expect(t).toContain('tags: checkout, architecture, react');
     expect(t).toContain('[1] Cart State Management (cart-state-management.md)');
     expect(t).toContain('The checkout flow is split into three steps');
-    await a.press(']', ']', KEYS.enter);
+    await a.press(']', ']', KEY.enter);
     await a.waitForText(/^API Client Conventions/m);
     // A broken link is shown as such and following it says why nothing opens.
     expect(a.text()).toContain('✗ no page error-handling-strategy.md');
     expect(a.text()).toContain('lint broken-ref: Broken link to "error-handling-strategy.md"');
     await a.press('1');
     await a.waitForText('this link is broken');
-    await a.press(KEYS.backspace);
+    await a.press(KEY.backspace);
     await a.waitForText(/^Checkout Flow Architecture/m);
-    await a.press(KEYS.esc);
+    await a.press(KEY.esc);
     await a.waitForText('/ checkout');
   });
 
@@ -145,7 +145,7 @@ describe('wiki pane: pages and links', () => {
       ),
     );
     a.store.wiki.scan();
-    await a.press('/', ...'long page', KEYS.enter);
+    await a.press('/', ...'long page', KEY.enter);
     await a.waitForText(/↓\d+ more/);
     expect(a.text()).not.toContain('line number 40');
     await a.press('G');
@@ -162,7 +162,7 @@ describe('wiki pane: filters, lint, bad pages', () => {
     expect(a.text()).toContain('2 of 10 pages');
     await a.press('x', '#', ...'vit');
     await a.waitForText(/▸ vitest\s+1/);
-    await a.press(KEYS.enter);
+    await a.press(KEY.enter);
     await a.waitForText('tag vitest (#)');
     expect(a.text()).toContain('1 of 10 pages');
     expect(a.text()).toContain('Vitest Flaky Test Debugging');
@@ -184,9 +184,9 @@ describe('wiki pane: filters, lint, bad pages', () => {
       /ERROR broken-ref\s+Broken link to "error-handling-strategy.md" from "API Client Conventions"/,
     );
     expect(a.text()).toContain('1 broken-ref · 0 stale · 0 oversized · 1 low-confidence · 4 orphan · 0 contradiction');
-    await a.press(KEYS.enter);
+    await a.press(KEY.enter);
     await a.waitForText(/^API Client Conventions/m);
-    await a.press(KEYS.esc);
+    await a.press(KEY.esc);
     await a.waitForText('Wiki health');
   });
 
@@ -200,10 +200,10 @@ describe('wiki pane: filters, lint, bad pages', () => {
     const row = a.lines().find((l) => l.includes('broken-notes'));
     expect(row).toMatch(/⚠unreadable/);
     // OMC lists pages by file name: adr-…, api-…, broken-notes.md.
-    await a.press('j', 'j', KEYS.enter);
+    await a.press('j', 'j', KEY.enter);
     await a.waitForText('no frontmatter: the file must start with a "---" line; OMC skips the page');
     expect(a.text()).toContain('no frontmatter here, checkout');
-    await a.press(KEYS.esc, '/', ...'checkout');
+    await a.press(KEY.esc, '/', ...'checkout');
     await a.waitForText('1 page OMC cannot read is not searched');
   });
 
@@ -244,10 +244,10 @@ describe('wiki pane: layout and hostile text', () => {
     await a.press('/', ...'checkout');
     await a.waitForText('3 matches');
     expectFits(a, columns, rows);
-    await a.press(KEYS.enter);
+    await a.press(KEY.enter);
     await a.waitForText('links');
     expectFits(a, columns, rows);
-    await a.press(KEYS.esc, KEYS.esc, 'L');
+    await a.press(KEY.esc, KEY.esc, 'L');
     await a.waitForText('Wiki health');
     expectFits(a, columns, rows);
   });
@@ -259,7 +259,7 @@ describe('wiki pane: layout and hostile text', () => {
       '---\ntitle: "Evil \u001b]0;owned\u0007 \u009b2J page"\ntags: ["x\u001b[31m"]\ncategory: reference\n---\n\nbody \u001b]52;c;ZXZpbA==\u0007 text \u001bc end\n',
     );
     app = await mountApp({ root: p.root, pane: 'wiki', clock: () => READERS_CAPTURED_AT });
-    await app.press('/', ...'body', KEYS.enter);
+    await app.press('/', ...'body', KEY.enter);
     await app.waitForText('Evil');
     const frame = app.text();
     expect(frame).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);

@@ -12,8 +12,8 @@ import { serializeWikiPage } from '../../src/store/wiki/frontmatter.js';
 import { searchWiki } from '../../src/store/wiki/search.js';
 import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { mountApp, type MountedApp } from '../helpers/mount-app.js';
-import { KEYS } from '../helpers/pty.js';
 import { frontmatter } from '../helpers/wiki-frontmatter.js';
+import { KEY } from '../helpers/keys.js';
 
 let p: TempProject | null = null;
 let app: MountedApp | null = null;
@@ -81,11 +81,11 @@ describe('wiki search box: no frame shows results of another query', () => {
     a.send(...'che');
     await a.press('c', 'k');
     a.send('o', 'u', 't', ' f');
-    await a.press('l', KEYS.backspace, 'a', 'k', KEYS.backspace, KEYS.backspace);
+    await a.press('l', KEY.backspace, 'a', 'k', KEY.backspace, KEY.backspace);
     a.send('l', 'o', 'w');
     await a.press(' t');
     a.send('o', 'k');
-    await a.press(KEYS.backspace);
+    await a.press(KEY.backspace);
     a.send('k', 'e', 'n');
     await a.waitForText(/\/ checkout flow token +\d+ match/);
     const pages = a.store.wiki.getSnapshot().searchable;
@@ -121,7 +121,7 @@ describe('wiki search box: no frame shows results of another query', () => {
     await a.press('/');
     await a.waitForText(/^\/ +240 of 240 pages/m);
     const before = a.frames().length;
-    const keys = [...'checkout', KEYS.backspace, 't'];
+    const keys = [...'checkout', KEY.backspace, 't'];
     await a.step(...keys);
     await a.waitForText(/\/ checkout +\d+ match/);
     const drawn = a.frames().length - before;
@@ -131,7 +131,7 @@ describe('wiki search box: no frame shows results of another query', () => {
     // The selection is still pinned to the row shown first: Enter opens it.
     const first = parseFrame(a.raw())?.rows[0]?.[1];
     expect(first).toBeTruthy();
-    await a.press(KEYS.enter);
+    await a.press(KEY.enter);
     await a.waitForText(new RegExp(`^${first}`, 'm'));
   });
 });

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import {
   autopilotEnforceable,
   autopilotSignalVerdict,
@@ -22,7 +22,7 @@ import {
   serializeSignal,
   signalRel,
 } from '../../src/store/cancel/signal.js';
-import { FIXTURE, FIXTURE_TREE, makeProject, readReader, SESSION, type TempProject } from '../helpers/fixtures.js';
+import { FIXTURE, FIXTURE_TREE, readReader, SESSION } from '../helpers/fixtures.js';
 import { OMC55 } from '../helpers/omc-packages.mjs';
 
 const signalFixture = (name: string) => fs.readFileSync(path.join(FIXTURE, 'cancel-signals', name), 'utf8');
@@ -31,12 +31,6 @@ const AUTOPILOT_TEXT = fs.readFileSync(
   'utf8',
 );
 const OMC_STATE_TOOLS = path.join(OMC55, 'dist', 'tools', 'state-tools.js');
-
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
 
 describe('generic signal (cancel and pause of ralph, team, …)', () => {
   it('is byte-identical to the lab signal OMC honoured (C2: omc-top shape, pretty, no trailing newline)', () => {
@@ -99,8 +93,7 @@ describe('autopilot signal and digest', () => {
     expect(autopilotDigest(reordered)).not.toBe(compact);
   });
 
-  it("equals the digest OMC's own state_clear (5.5.0 dist) writes for the same state", async () => {
-    p = makeProject();
+  it("equals the digest OMC's own state_clear (5.5.0 dist) writes for the same state", async ({ emptyProject: p }) => {
     const S = '0b5e9c1e-1111-4222-8333-444455556666';
     const state = {
       ...JSON.parse(AUTOPILOT_TEXT),

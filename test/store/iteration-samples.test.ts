@@ -2,19 +2,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { IterationSamples, MAX_RUNS, MAX_TIMES, samplesDir } from '../../src/store/runs/samples.js';
 import { enableIterationSamples } from '../../src/feeds/iteration-sampling.js';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import * as omc56 from '../helpers/omc56.js';
 import { scaled } from '../helpers/time-scale.js';
 
-let p: TempProject | null = null;
 const dirs: string[] = [];
 afterEach(() => {
-  p?.cleanup();
-  p = null;
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 const tmp = () => {
@@ -46,8 +44,7 @@ describe('iteration samples', () => {
     expect(new IterationSamples(dir, '/proj/.omc').all()).toEqual([]);
   });
 
-  it('an ended run shows the iterations omc-top saw while it was live', async () => {
-    p = makeProject();
+  it('an ended run shows the iterations omc-top saw while it was live', async ({ emptyProject: p }) => {
     const state = tmp();
     const sid = 'abcdef01-0000-4000-8000-000000000009';
     const started = new Date(Date.now() - 60_000).toISOString();
@@ -82,8 +79,7 @@ describe('iteration samples', () => {
   it(
     'iterations faster than one write a second: every one is sampled, the last is on disk after stop',
     { timeout: scaled(120_000) },
-    async () => {
-      p = makeProject();
+    async ({ emptyProject: p }) => {
       const state = tmp();
       const sid = 'abcdef01-0000-4000-8000-00000000000a';
       const started = new Date(Date.now() - 60_000).toISOString();
@@ -112,12 +108,13 @@ describe('iteration samples', () => {
     },
   );
 
-  it('more live loops than the samples keep: a view that changed without a new iteration writes nothing', async () => {
-    p = makeProject();
+  it('more live loops than the samples keep: a view that changed without a new iteration writes nothing', async ({
+    emptyProject: p,
+  }) => {
     const state = tmp();
     const started = new Date(Date.now() - 60_000).toISOString();
     const sidOf = (i: number) => `abcdef01-0000-4000-8000-${String(i).padStart(12, '0')}`;
-    const fileOf = (i: number) => path.join(p!.root, 'state', 'sessions', sidOf(i), 'ralph-state.json');
+    const fileOf = (i: number) => path.join(p.root, 'state', 'sessions', sidOf(i), 'ralph-state.json');
     const write = (i: number, prompt: string) =>
       writeOmcJson(fileOf(i), {
         active: true,
@@ -164,8 +161,7 @@ describe('iteration samples', () => {
     }
   });
 
-  it('a read-only monitor writes no samples', () => {
-    p = makeProject();
+  it('a read-only monitor writes no samples', ({ emptyProject: p }) => {
     const state = tmp();
     const store = new OmcStore({ root: p.root, watch: 'none', readonly: true, projectDir: p.dir });
     enableIterationSamples(store, { XDG_STATE_HOME: state });

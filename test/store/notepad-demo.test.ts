@@ -1,21 +1,16 @@
 /** The demo simulator writes a notepad OMC itself reads, so the pane is alive in `npm run demo`. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { isDue } from '../../src/store/notepad/model.js';
-import { REPO, makeProject, type TempProject } from '../helpers/fixtures.js';
+import { REPO } from '../helpers/fixtures.js';
 import { loadOmcNotepad } from '../helpers/omc-notepad.js';
 
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
-
 describe('demo/sim/notepad.mjs', () => {
-  it("writes OMC's template, Priority, MANUAL and Working entries (one due for pruning) under the lock", async () => {
-    p = makeProject();
+  it("writes OMC's template, Priority, MANUAL and Working entries (one due for pruning) under the lock", async ({
+    emptyProject: p,
+  }) => {
     const { makeContext } = await import(path.join(REPO, 'demo', 'lib.mjs'));
     const sim = await import(path.join(REPO, 'demo', 'sim', 'notepad.mjs'));
     const stop = sim.start(makeContext(p.root, p.dir));

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { latestBudgetByMode, pauseBudgetWarning } from '../../src/store/omc56/budget-log.js';
 import { explainOmc56Path } from '../../src/store/omc56/known-files.js';
 import { staleRuns } from '../../src/store/omc56/next-session.js';
@@ -14,14 +15,11 @@ import { RunsDomain } from '../../src/store/runs/domain.js';
 import { resolveOmcRoot } from '../../src/store/root.js';
 import type { GitProbe } from '../../src/io/git.js';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import * as omc56 from '../helpers/omc56.js';
 
-let p: TempProject | null = null;
 const dirs: string[] = [];
 afterEach(() => {
-  p?.cleanup();
-  p = null;
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
@@ -31,9 +29,8 @@ const age = (file: string, hours: number) => {
 };
 
 describe('stale-run watchdog, as OMC 5.6 will report it', () => {
-  it('same findings as the watchdog, with OMC_STALE_RUN_HOURS honoured', () => {
-    p = makeProject();
-    const s = (sid: string, mode: string) => path.join(p!.root, 'state', 'sessions', sid, `${mode}-state.json`);
+  it('same findings as the watchdog, with OMC_STALE_RUN_HOURS honoured', ({ emptyProject: p }) => {
+    const s = (sid: string, mode: string) => path.join(p.root, 'state', 'sessions', sid, `${mode}-state.json`);
     writeOmcJson(s('s1', 'ralph'), { active: true });
     age(s('s1', 'ralph'), 3);
     writeOmcJson(s('s2', 'autopilot'), { active: true });
@@ -45,7 +42,7 @@ describe('stale-run watchdog, as OMC 5.6 will report it', () => {
     writeOmcJson(path.join(p.root, 'state', 'ralph-state.json'), { active: true }); // fresh
     const now = Date.now();
     const ours = (env: NodeJS.ProcessEnv) =>
-      staleRuns(p!.root, now, env).map((f) => ({ mode: f.mode, sessionId: f.sessionId, ageHours: f.ageHours }));
+      staleRuns(p.root, now, env).map((f) => ({ mode: f.mode, sessionId: f.sessionId, ageHours: f.ageHours }));
     expect(ours({})).toEqual(omc56.findStale(p.root, now, 2));
     expect(ours({}).map((f) => f.mode)).toEqual(['autopilot', 'ralph']);
     expect(ours({ OMC_STALE_RUN_HOURS: '4' })).toEqual(omc56.findStale(p.root, now, 4));
@@ -60,9 +57,10 @@ describe('stale-run watchdog, as OMC 5.6 will report it', () => {
     expect(d.problems()[0]!.message).toMatch(/STALE RUN.*~5h.*fix: cancel/);
   });
 
-  it('in a live monitor: a rewrite with the same bytes (a new mtime) makes a stale run fresh, a fresh run turns stale', async () => {
-    p = makeProject();
-    const s = (sid: string) => path.join(p!.root, 'state', 'sessions', sid, 'ralph-state.json');
+  it('in a live monitor: a rewrite with the same bytes (a new mtime) makes a stale run fresh, a fresh run turns stale', async ({
+    emptyProject: p,
+  }) => {
+    const s = (sid: string) => path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json');
     const content = { active: true, iteration: 3 };
     writeOmcJson(s('s1'), content);
     age(s('s1'), 3);
@@ -98,8 +96,7 @@ describe('stale-run watchdog, as OMC 5.6 will report it', () => {
     }
   });
 
-  it('a run ended without its closeout is a next-session fact, as the reconciler finds', () => {
-    p = makeProject();
+  it('a run ended without its closeout is a next-session fact, as the reconciler finds', ({ emptyProject: p }) => {
     const ts = new Date(Date.now() - 3_600_000).toISOString();
     omc56.start(p.root, 'ralph', 'sA', ts);
     omc56.observeClear(p.root, 'ralph', 'sA', { active: true, started_at: ts }, new Date().toISOString());
@@ -125,8 +122,7 @@ describe('budget guard log', () => {
       latencyMs: 3,
     });
 
-  it('spend against budget, newest per mode, read from the log through the runs domain', () => {
-    p = makeProject();
+  it('spend against budget, newest per mode, read from the log through the runs domain', ({ emptyProject: p }) => {
     fs.mkdirSync(path.join(p.root, 'state', 'enforcement'), { recursive: true });
     fs.writeFileSync(
       path.join(p.root, 'state', 'enforcement', 'shadow.jsonl'),
@@ -139,8 +135,9 @@ describe('budget guard log', () => {
     expect(d.budgetFor('autopilot')).toBeNull();
   });
 
-  it("only the budget guard's lines count (other guards share the log), as upstream's budget-guard writes them", () => {
-    p = makeProject();
+  it("only the budget guard's lines count (other guards share the log), as upstream's budget-guard writes them", ({
+    emptyProject: p,
+  }) => {
     omc56.logBudget(p.root, { mode: 'ralph', spend: 95_000, budget: 100_000 });
     omc56.logBudget(p.root, { mode: 'ralph', spend: 999_000, budget: 100_000, rule: 'git-guardrails' });
     const d = new RunsDomain({ root: p.root, env: {} });

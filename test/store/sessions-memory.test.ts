@@ -7,28 +7,20 @@
  */
 import path from 'node:path';
 import v8 from 'node:v8';
-import { afterEach, describe, expect, it } from 'vitest';
-import { OmcStore } from '../../src/store/store.js';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { describe, expect, it } from '../helpers/it.js';
+import { writeOmcJson } from '../helpers/fixtures.js';
 
 v8.setFlagsFromString('--allow-natives-syntax');
 // Compiled after the flag is set, so the native call parses.
 const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
 
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  p?.cleanup();
-  store = null;
-  p = null;
-});
-
 const sid = (i: number) => `a1b2c3d4-0000-4000-8000-${String(i).padStart(12, '0')}`;
 
 describe('session views in memory', () => {
-  it('every session view and mode view is a fast-mode object; fields are read lazily and sanitised', () => {
-    p = makeProject();
+  it('every session view and mode view is a fast-mode object; fields are read lazily and sanitised', ({
+    emptyProject: p,
+    newStore,
+  }) => {
     const now = new Date().toISOString();
     for (let i = 0; i < 20; i++) {
       const dir = path.join(p.root, 'state', 'sessions', sid(i));
@@ -43,7 +35,7 @@ describe('session views in memory', () => {
       });
       writeOmcJson(path.join(dir, 'ultrawork-state.json'), { active: true, started_at: now, session_id: sid(i) });
     }
-    store = new OmcStore({ root: p.root, watch: 'none' });
+    const store = newStore({ root: p.root, watch: 'none' });
     store.start();
     const sessions = store.sessions.getSnapshot().sessions;
     expect(sessions).toHaveLength(20);

@@ -4,33 +4,32 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
+import { describe, expect, it } from '../../helpers/it.js';
 import { transcriptRel } from '../../../src/store/claude/config-dir.js';
 import { ClaudeDomain, LIVENESS_MS } from '../../../src/store/claude/domain.js';
 import type { LivenessProbe } from '../../../src/store/claude/process-status.js';
 import { TranscriptReader } from '../../../src/store/claude/transcript-reader.js';
 import { SessionsDomain } from '../../../src/store/sessions/domain.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
+import { waitFor, writeOmcJson } from '../../helpers/fixtures.js';
 import { prompt } from './lines.js';
 
 const SESSIONS = 60;
 const sid = (i: number) => `aaaaaaaa-1111-4222-8333-${String(i).padStart(12, '0')}`;
 const PID = 424242;
 
-let p: TempProject | null = null;
 let claude: ClaudeDomain | null = null;
 afterEach(() => {
   claude?.dispose();
   claude = null;
   vi.useRealTimers();
   vi.restoreAllMocks();
-  p?.cleanup();
-  p = null;
 });
 
 describe('Claude domain: the idle liveness tick', () => {
-  it('touches no transcript reader while nothing moves, and still marks a killed CLI gone', async () => {
-    p = makeProject();
+  it('touches no transcript reader while nothing moves, and still marks a killed CLI gone', async ({
+    emptyProject: p,
+  }) => {
     const cfg = path.join(p.dir, 'claude-config');
     fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
     const now = new Date().toISOString();

@@ -2,24 +2,20 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../../helpers/it.js';
 import { processStartIdentity } from '../../../src/io/process-start.js';
 import { transcriptRel } from '../../../src/store/claude/config-dir.js';
 import { ownPidDomain } from '../../../src/store/claude/process-status.js';
-import { makeProject, REPO, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
+import { REPO, writeOmcJson } from '../../helpers/fixtures.js';
 import { assistant, prompt } from './lines.js';
 
 const SID = 'cccccccc-1111-4222-8333-444444444444';
 const OTHER = 'dddddddd-1111-4222-8333-444444444444';
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
 
 describe('--json process and tokens', () => {
-  it('adds "process" and "tokens" per session: waiting for a live CLI, null when there is no entry', () => {
-    p = makeProject();
+  it('adds "process" and "tokens" per session: waiting for a live CLI, null when there is no entry', ({
+    emptyProject: p,
+  }) => {
     const cfg = path.join(p.dir, 'cfg');
     for (const sid of [SID, OTHER])
       writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), {

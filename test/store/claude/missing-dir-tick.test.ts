@@ -5,31 +5,30 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
+import { describe, expect, it } from '../../helpers/it.js';
 import { transcriptRel } from '../../../src/store/claude/config-dir.js';
 import { ClaudeDomain, LIVENESS_MS } from '../../../src/store/claude/domain.js';
 import type { LivenessProbe } from '../../../src/store/claude/process-status.js';
 import { SessionsDomain } from '../../../src/store/sessions/domain.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
+import { waitFor, writeOmcJson } from '../../helpers/fixtures.js';
 import { prompt } from './lines.js';
 
 const SID = 'bbbbbbbb-1111-4222-8333-000000000001';
 const PID = 434343;
 
-let p: TempProject | null = null;
 let claude: ClaudeDomain | null = null;
 afterEach(() => {
   claude?.dispose();
   claude = null;
   vi.useRealTimers();
   vi.restoreAllMocks();
-  p?.cleanup();
-  p = null;
 });
 
 describe('Claude domain: a transcript directory that does not exist yet', () => {
-  it('is not retried per tick while projects/ is unchanged, and is watched once it appears', async () => {
-    p = makeProject();
+  it('is not retried per tick while projects/ is unchanged, and is watched once it appears', async ({
+    emptyProject: p,
+  }) => {
     const cfg = path.join(p.dir, 'claude-config');
     fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
     fs.mkdirSync(path.join(cfg, 'projects'), { recursive: true });
