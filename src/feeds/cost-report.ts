@@ -11,7 +11,7 @@ import { PRICE_SOURCE, type Estimate } from '../store/claude/prices.js';
 import type { UsageByModel } from '../store/claude/usage.js';
 import { nextRunMs } from '../store/claude/native-loops.js';
 import { costRollup, runKey, type Spent } from '../store/cost/rollup.js';
-import { competingStopHooks, projectLoops, rateLimitFor } from '../store/cost/loops.js';
+import { competingStopHooks, projectLoops, rateLimitFor, type LoopRow } from '../store/cost/loops.js';
 import { judgeUsage, type Window } from '../store/cost/quota.js';
 import { sessionSpend } from '../store/cost/spend.js';
 import type { OmcStore } from '../store/store.js';
@@ -141,6 +141,19 @@ function budgetJson(s: { modes: { mode: string }[] } | undefined, store: OmcStor
 const windowJson = (w: Window | null) => w && { percent: w.percent, resets_at: iso(w.resetsMs) };
 
 /** Adds the cost fields to a --json document built by buildJsonReport (+ addClaudeToReport). */
+/** Every loop of the store's project (OMC's, Claude Code's own, background jobs), as the Cost pane and `--json` list them. */
+export function storeLoops(store: OmcStore, prices: Readonly<Record<string, ModelPrice>>, now: number): LoopRow[] {
+  return projectLoops({
+    sessions: store.sessions.getSnapshot().sessions,
+    claude: store.claude.getSnapshot(),
+    jobs: store.bgJobs.getSnapshot().jobs,
+    quota: store.quota.getSnapshot(),
+    prices,
+    projectDir: store.projectDir,
+    now,
+  });
+}
+
 export function addCostToReport(
   doc: Record<string, unknown>,
   store: OmcStore,
@@ -180,15 +193,7 @@ export function addCostToReport(
         resolution_ms: sp ? sp.resolutionMs : null,
       });
     });
-  const loops = projectLoops({
-    sessions,
-    claude,
-    jobs: store.bgJobs.getSnapshot().jobs,
-    quota,
-    prices,
-    projectDir: store.projectDir,
-    now,
-  });
+  const loops = storeLoops(store, prices, now);
   const judged = quota.cache ? judgeUsage(quota.cache, now, quota.pollMs) : null;
   const d = quota.daemon;
   const env = process.env;

@@ -6,7 +6,8 @@
  * come from. Wrapped to the pane so the view and the scroll keys agree.
  */
 import { estimateText, formatUsd, PRICE_SOURCE, type ModelPrice } from '../../store/claude/prices.js';
-import { projectLoops, planLimit, type LoopRow } from '../../store/cost/loops.js';
+import { planLimit, type LoopRow } from '../../store/cost/loops.js';
+import { storeLoops } from '../../feeds/cost-report.js';
 import { judgeUsage } from '../../store/cost/quota.js';
 import { SUBAGENTS_READING } from '../../store/cost/spend.js';
 import { costRollupMemo, NO_LOOP } from '../../store/cost/rollup.js';
@@ -123,15 +124,7 @@ export function costPaneLines(
   if (lim) push(`  ⚠ the plan is rate-limited until ${formatClock(lim.untilMs).slice(0, 5)} UTC (${lim.by})`, 'warn');
 
   // Every loop.
-  const loops = projectLoops({
-    sessions,
-    claude,
-    jobs: store.bgJobs.getSnapshot().jobs,
-    quota,
-    prices,
-    projectDir: store.projectDir,
-    now,
-  });
+  const loops = storeLoops(store, prices, now);
   out.push({ text: '' });
   out.push({ text: `▌Loops (${loops.filter((l) => !l.ended).length} live)`, tone: 'title' });
   if (loops.length === 0) push('  none: no active OMC mode, /goal, /loop job or background job in this project', 'dim');
