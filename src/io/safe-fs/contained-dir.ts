@@ -80,7 +80,7 @@ const PROC_FD = (() => {
   }
 })();
 // O_NONBLOCK: O_DIRECTORY already refuses a FIFO before it could wait for a writer; this says so in the flags too.
-const DIR_FLAGS =
+export const DIR_FLAGS =
   fs.constants.O_RDONLY |
   (fs.constants.O_DIRECTORY ?? 0) |
   (fs.constants.O_NOFOLLOW ?? 0) |

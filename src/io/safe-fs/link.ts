@@ -4,6 +4,7 @@
  * reported instead of silently turned into another name.
  */
 import fs from 'node:fs';
+import { DIR_FLAGS } from './contained-dir.js';
 import { describeErrno } from './errors.js';
 import { containedPath } from './paths.js';
 import type { ReadFailure } from './types.js';
@@ -49,13 +50,7 @@ export function dirOwnershipSync(root: string, rel: string): ({ ok: true } & Own
   if (!at.ok) return at;
   let fd: number;
   try {
-    fd = fs.openSync(
-      at.path,
-      fs.constants.O_RDONLY |
-        (fs.constants.O_DIRECTORY ?? 0) |
-        (fs.constants.O_NOFOLLOW ?? 0) |
-        (fs.constants.O_NONBLOCK ?? 0),
-    );
+    fd = fs.openSync(at.path, DIR_FLAGS);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') return { ok: false, code: 'not-a-file', message: 'is not a directory' };
