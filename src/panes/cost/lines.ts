@@ -25,7 +25,8 @@ function loopLine(l: LoopRow, now: number, width: number): ToneLine[] {
     l.spend?.burnPerMin == null
       ? '—'
       : `${formatTokens(l.spend.burnPerMin)}/min${l.spend.burnUsdPerHour !== null ? ` ${formatUsd(l.spend.burnUsdPerHour)}/h` : ''}`;
-  // `$1.20+subagents…` does not fit the column: the short mark, explained under the project's line.
+  // `$1.20+subagents…` does not fit the column: the short mark, explained under the project's line. The column
+  // holds `$0.0036+sub…` whole (a cell keeps its last place blank).
   const spent = l.spend
     ? `${estimateText(l.spend.estimate).replace(' est.', '')}${l.spend.partial ? '+sub…' : ''}`
     : '—';
@@ -39,8 +40,8 @@ function loopLine(l: LoopRow, now: number, width: number): ToneLine[] {
     cell(proc, 8) +
     cell(state, 26) +
     cell(burn, 18) +
-    cell(spent, 12) +
-    (width > 110 ? fit(l.detail, width - 99) : '');
+    cell(spent, 13) +
+    (width > 110 ? fit(l.detail, width - 100) : '');
   const out: ToneLine[] = [{ text: head, tone: l.ended ? 'dim' : undefined }];
   if (width <= 110 && l.detail) out.push({ text: `      ${l.detail}`, tone: 'dim' });
   if (l.competing)
@@ -138,7 +139,7 @@ export function costPaneLines(
         fit('CLAUDE', 8) +
         fit('STATE', 26) +
         fit('BURN', 18) +
-        fit('SPENT EST', 12) +
+        fit('SPENT EST', 13) +
         (width > 110 ? 'WHAT' : ''),
       tone: 'label',
     });

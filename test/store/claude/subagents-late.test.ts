@@ -7,7 +7,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { transcriptRel } from '../../../src/store/claude/config-dir.js';
 import { SLICE_BYTES } from '../../../src/store/claude/domain.js';
 import { OmcStore } from '../../../src/store/store.js';
 import { SUBAGENTS_READING } from '../../../src/store/cost/spend.js';
@@ -16,7 +15,8 @@ import { addCostToReport } from '../../../src/feeds/cost-report.js';
 import { addClaudeToReport } from '../../../src/store/claude/report.js';
 import { costLines } from '../../../src/panes/sessions/cost-lines.js';
 import { costPaneLines } from '../../../src/panes/cost/lines.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
+import { makeProject, waitFor, type TempProject } from '../../helpers/fixtures.js';
+import { sessionFiles, writeLiveRalph } from './ralph-session.js';
 import { assistant, bigShape, prompt } from './lines.js';
 
 const SID = 'cc6fc808-6688-476c-8026-1eb9c6137698';
@@ -27,16 +27,7 @@ let store: OmcStore | null = null;
 beforeEach(() => {
   p = makeProject();
   cfg = path.join(p.dir, 'claude-config');
-  writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
-    active: true,
-    iteration: 1,
-    max_iterations: 10,
-    started_at: new Date().toISOString(),
-    last_checked_at: new Date().toISOString(),
-    session_id: SID,
-    project_path: p.dir,
-    prompt: 'ralph: delegate',
-  });
+  writeLiveRalph(p, SID, 1);
 });
 afterEach(async () => {
   await store?.close();
@@ -44,8 +35,8 @@ afterEach(async () => {
   p.cleanup();
 });
 
-const parentFile = () => path.join(cfg, transcriptRel(p.dir, SID));
-const subDir = () => path.join(cfg, transcriptRel(p.dir, SID).replace(/\.jsonl$/, ''), 'subagents');
+const parentFile = () => sessionFiles(cfg, p.dir, SID).parent;
+const subDir = () => sessionFiles(cfg, p.dir, SID).subDir;
 
 /** The parent: one response (input 101). */
 function writeParent() {
@@ -107,14 +98,17 @@ describe('subagent files after live', () => {
     });
     const s = store;
     let atLive: ReturnType<typeof surfaces> | null = null;
-    const stop = s.status.subscribe(() => {
+    // The status the footer turns into a bare `live`: everything but the subagent files read, the watches up. Taken
+    // at the first notification of either cell after the status became so (the store starts the subagent reads just
+    // before it says live, and reads their first slice at once).
+    const capture = () => {
       const st = s.status.getSnapshot();
-      // The status the footer turns into a bare `live`: everything but the subagent files read, the watches up.
       if (atLive === null && !st.reading && st.watchMode !== 'starting') atLive = surfaces(s);
-    });
+    };
+    const stops = [s.status.subscribe(capture), s.claude.subscribe(capture)];
     s.start({ progressive: true });
     await waitFor(() => atLive, { what: 'the monitor live', timeoutMs: 30_000 });
-    stop();
+    for (const stop of stops) stop();
     const live = atLive as unknown as ReturnType<typeof surfaces>;
     // The session's row is there, its own transcript read, its subagents not all read: a lower bound, said so.
     expect(live.row?.session).toBe(SID);
@@ -151,17 +145,20 @@ describe('subagent files after live', () => {
     });
     const s = store;
     let removed = false;
-    const stop = s.status.subscribe(() => {
+    // The moment to remove them: the subagent reads have begun (the status is live: the store starts them just
+    // before it says so, and reads the first slice at once) and have not finished (the session is still marked).
+    // Checked on every Claude and status notification, so the first one after the first slice does it.
+    const removeMidRead = () => {
       const st = s.status.getSnapshot();
       if (removed || st.reading || st.watchMode === 'starting') return;
-      // Live, the first slice of the subagent files read and the rest not: they go now.
-      expect(s.claude.getSnapshot().bySession.get(SID)?.transcript?.subagentsReading).toBe(true);
+      if (s.claude.getSnapshot().bySession.get(SID)?.transcript?.subagentsReading !== true) return;
       fs.rmSync(subDir(), { recursive: true, force: true });
       removed = true;
-    });
+    };
+    const stops = [s.status.subscribe(removeMidRead), s.claude.subscribe(removeMidRead)];
     s.start({ progressive: true });
-    await waitFor(() => removed, { what: 'the monitor live', timeoutMs: 30_000 });
-    stop();
+    await waitFor(() => removed, { what: 'live with the subagent files part read', timeoutMs: 30_000 });
+    for (const stop of stops) stop();
     // The parent's transcript moves: its session is read again, and finds no subagent left to read.
     fs.appendFileSync(parentFile(), prompt(SID, '2026-12-01T22:52:00Z', 'next') + '\n');
     await waitFor(() => s.claude.getSnapshot().bySession.get(SID)?.transcript?.subagentsReading === false, {

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { transcriptRel } from '../../../src/store/claude/config-dir.js';
 import { OmcStore } from '../../../src/store/store.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
+import { makeProject, waitFor, type TempProject } from '../../helpers/fixtures.js';
+import { sessionFiles, writeLiveRalph } from './ralph-session.js';
 import { assistant, prompt, stopBlock } from './lines.js';
 
 const FIX = path.resolve(__dirname, '../../fixtures/claude-2.1.332');
@@ -22,16 +22,7 @@ let store: OmcStore | null = null;
 beforeEach(() => {
   p = makeProject();
   cfg = path.join(p.dir, 'claude-config');
-  writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
-    active: true,
-    iteration: 2,
-    max_iterations: 10,
-    started_at: new Date().toISOString(),
-    last_checked_at: new Date().toISOString(),
-    session_id: SID,
-    project_path: p.dir,
-    prompt: 'ralph: delegate',
-  });
+  writeLiveRalph(p, SID, 2);
 });
 afterEach(async () => {
   await store?.close();
@@ -39,8 +30,8 @@ afterEach(async () => {
   p.cleanup();
 });
 
-const parentFile = () => path.join(cfg, transcriptRel(p.dir, SID));
-const subDir = () => path.join(cfg, transcriptRel(p.dir, SID).replace(/\.jsonl$/, ''), 'subagents');
+const parentFile = () => sessionFiles(cfg, p.dir, SID).parent;
+const subDir = () => sessionFiles(cfg, p.dir, SID).subDir;
 const realLines = () =>
   fs.readFileSync(path.join(FIX, `q3-subagent-transcript-agent-${REAL_AGENT}.user-assistant-lines.jsonl`), 'utf8');
 
