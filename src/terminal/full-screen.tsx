@@ -47,6 +47,13 @@ export function runFullScreen(
     };
 
     const mount = () => {
+      // Raw (no echo) before the first frame, not in Ink's first effect after it: keys typed while that frame is
+      // on screen would otherwise be echoed by the tty as text (an escape sequence as `^[…`) and held as a line.
+      try {
+        if (stdin.isTTY) stdin.setRawMode(true);
+      } catch {
+        /* not a tty any more: Ink's own call says the same */
+      }
       instance = render(element({ exit: () => finish(0), redraw, suspend }), {
         exitOnCtrlC: false,
         patchConsole: false,
