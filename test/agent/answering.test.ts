@@ -125,7 +125,9 @@ function toolResult(s: Scene, sid: string, command: string): Json | null {
     .flatMap((l) => (l.type === 'assistant' ? (l.message?.content ?? []) : []))
     .find((b: Json) => b.type === 'tool_use' && b.input?.command === command);
   if (!use) return null;
-  for (const l of lines)
+  // The user line holds the result and how it was decided; the CLI also writes the same block earlier in an
+  // api-request-blob line (the request it sent), which says nothing of the decision.
+  for (const l of lines.filter((x) => x.type === 'user'))
     for (const b of Array.isArray(l.message?.content) ? l.message.content : [])
       if (b.type === 'tool_result' && b.tool_use_id === use.id)
         return { ...b, permissionDecision: l.permissionDecision };

@@ -89,6 +89,19 @@ export interface Run {
   close(): Promise<void>;
 }
 
+/** What a process is and where it waits (command, state, kernel wait channel), for a timeout's message. */
+function procState(pid: number | undefined): string {
+  const read = (f: string) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/${f}`, 'utf8').trim();
+    } catch {
+      return '?';
+    }
+  };
+  const stat = read('stat');
+  return `${read('comm')} ${stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3)} in ${read('wchan')}`;
+}
+
 const PORT = 8787;
 
 export async function startRun(name: string): Promise<Run> {
@@ -155,7 +168,18 @@ export async function startRun(name: string): Promise<Run> {
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const holderPid = holder.pid as number;
-  await waitFor('the mock API to listen', () => fs.existsSync(ready), 30_000);
+  // A new network namespace can wait on the kernel's clean-up of the ones earlier runs left (net_mutex), which
+  // takes seconds on a loaded machine: a generous bound, and a holder that died is said at once with its status.
+  await waitFor(
+    'the mock API to listen',
+    () => {
+      if (holder.exitCode !== null || holder.signalCode !== null)
+        throw new Error(`the mock API's holder (unshare --net) ended: ${holder.exitCode ?? holder.signalCode}`);
+      return fs.existsSync(ready);
+    },
+    90_000,
+    () => `holder pid ${holder.pid} state ${procState(holder.pid)}`,
+  );
   const nsArgs = [`--net=/proc/${holderPid}/ns/net`, '--'];
 
   const spawnInNs: Run['spawnInNs'] = (cmd, args, opts = {}) =>
