@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
-import { remoteCwdArgs, type HostSpec } from '../config/host-spec.js';
+import { remoteCwdArgs, shellQuote, type HostSpec } from '../config/host-spec.js';
 import type { FleetGroup, FleetRow } from './model.js';
 import { byAttention } from './model.js';
 import { LineSplitter, parseRemoteLine } from './remote-lines.js';
@@ -341,39 +341,79 @@ export class RemoteHost {
     return this.problems;
   }
 
-  /** Runs `omc-top cancel <id> [--signal-only]` there; its documented exit code says what happened. */
-  cancel(session: string, pause: boolean): Promise<{ ok: boolean; text: string }> {
-    const cmd = `omc-top cancel ${session}${pause ? ' --signal-only' : ''}${remoteCwdArgs(this.spec)}`;
+  /** Runs one omc-top command there: its exit code (null: ssh could not run, `said` says why) and first line. */
+  private run(cmd: string): Promise<{ code: number | null; said: string }> {
     return new Promise((resolve) => {
       const child = this.own(spawn(this.ssh.bin, this.sshArgs(cmd), { stdio: ['ignore', 'pipe', 'pipe'] }));
       let out = '';
       const take = (d: Buffer) => (out = (out + d.toString('utf8')).slice(-8192));
       child.stdout?.on('data', take);
       child.stderr?.on('data', take);
-      child.on('error', (e) => resolve({ ok: false, text: `ssh could not run: ${cleanLine(e.message)}` }));
-      child.on('close', (code) => {
-        const said = truncate(cleanLine(out.trim().split('\n').filter(Boolean)[0] ?? ''), 200);
-        const where = `on ${this.spec.label}`;
-        const what = pause ? 'pause' : 'cancel';
-        switch (code) {
-          case 0:
-            return resolve({ ok: true, text: `${what} ${where} took effect (checked there): ${said}` });
-          case 1:
-            return resolve({ ok: false, text: `${what} ${where} did not take: ${said}` });
-          case 3:
-            return resolve({ ok: false, text: `${what} ${where} refused (--readonly there): ${said}` });
-          case 4:
-            return resolve({ ok: false, text: `nothing to ${what} ${where}: ${said}` });
-          case 127:
-            return resolve({
-              ok: false,
-              text: `omc-top is not installed on ${this.spec.destination}: ${installHint(this.spec.destination)}`,
-            });
-          default:
-            return resolve({ ok: false, text: `${what} ${where} failed (exit ${code ?? 'signal'}): ${said}` });
-        }
-      });
+      child.on('error', (e) => resolve({ code: null, said: `ssh could not run: ${cleanLine(e.message)}` }));
+      child.on('close', (code) =>
+        resolve({ code: code ?? -1, said: truncate(cleanLine(out.trim().split('\n').filter(Boolean)[0] ?? ''), 200) }),
+      );
     });
+  }
+
+  /**
+   * Acknowledges items there (`omc-top ack`, into that machine's acknowledgements file), then waits (bounded) for
+   * the stream to list them as acknowledged: "seen there" only once it does.
+   */
+  async ack(ids: readonly string[], waitMs = 10_000): Promise<{ ok: boolean; text: string }> {
+    const where = `on ${this.spec.label}`;
+    const quoted = ids.map((id) => shellQuote(id)).join(' ');
+    const r = await this.run(`omc-top ack ${quoted}${remoteCwdArgs(this.spec)}`);
+    if (r.code === null) return { ok: false, text: r.said };
+    if (r.code === 127)
+      return {
+        ok: false,
+        text: `omc-top is not installed on ${this.spec.destination}: ${installHint(this.spec.destination)}`,
+      };
+    // An omc-top there from before `ack` takes it for a project directory (usage: exit 2).
+    if (r.code === 2)
+      return { ok: false, text: `acknowledging ${where} refused (omc-top there too old for ack?): ${r.said}` };
+    if (r.code !== 0) return { ok: false, text: `acknowledging ${where} failed (exit ${r.code}): ${r.said}` };
+    const seen = () => ids.every((id) => this.acked.some((n) => n.id === id));
+    const deadline = this.clock() + waitMs;
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (seen() || this.stopped || this.clock() >= deadline) return resolve();
+        setTimeout(check, 100).unref?.();
+      };
+      check();
+    });
+    const what = ids.length === 1 ? '1 item' : `${ids.length} items`;
+    return seen()
+      ? { ok: true, text: `acknowledged ${what} ${where} (seen there; back in the count only if it arises anew)` }
+      : { ok: true, text: `acknowledged ${what} ${where} (recorded there; its stream has not shown it yet)` };
+  }
+
+  /** Runs `omc-top cancel <id> [--signal-only]` there; its documented exit code says what happened. */
+  async cancel(session: string, pause: boolean): Promise<{ ok: boolean; text: string }> {
+    const { code, said } = await this.run(
+      `omc-top cancel ${session}${pause ? ' --signal-only' : ''}${remoteCwdArgs(this.spec)}`,
+    );
+    if (code === null) return { ok: false, text: said };
+    const where = `on ${this.spec.label}`;
+    const what = pause ? 'pause' : 'cancel';
+    switch (code) {
+      case 0:
+        return { ok: true, text: `${what} ${where} took effect (checked there): ${said}` };
+      case 1:
+        return { ok: false, text: `${what} ${where} did not take: ${said}` };
+      case 3:
+        return { ok: false, text: `${what} ${where} refused (--readonly there): ${said}` };
+      case 4:
+        return { ok: false, text: `nothing to ${what} ${where}: ${said}` };
+      case 127:
+        return {
+          ok: false,
+          text: `omc-top is not installed on ${this.spec.destination}: ${installHint(this.spec.destination)}`,
+        };
+      default:
+        return { ok: false, text: `${what} ${where} failed (exit ${code < 0 ? 'signal' : code}): ${said}` };
+    }
   }
 
   /** Every ssh this host started and that has not exited (the stream, cancels under way). */
