@@ -117,6 +117,32 @@ describe.skipIf(skip !== null)('push for --host projects over a real sshd', { ti
     });
   });
 
+  it('an omc-top there from before --push-lease: streamed without it, its items pushed from here', async () => {
+    const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-push-'));
+    cleanups.push(() => fs.rmSync(base, { recursive: true, force: true }));
+    const loop = sessionId(914);
+    const dir = remoteProject(base, 'old', [loop]);
+    // That omc-top refuses the flag as an older one does (its words and exit code), and runs anything else.
+    const older =
+      'case "$SSH_ORIGINAL_COMMAND" in *--push-lease*) echo "omc-top: unknown option --push-lease" >&2; exit 2;; esac; exec sh -c "$SSH_ORIGINAL_COMMAND"';
+    const rig = await startSshRig([{ alias: 'boxa' }, { alias: 'oldbox', command: older }]);
+    cleanups.push(() => rig.close());
+    await rig.startSshd();
+    const ntfy = await loopbackServer(200);
+    cleanups.push(() => ntfy.close());
+    const { host, problems } = await fleetPushing(rig, `oldbox:${dir}`, ntfy, base);
+    await waitFor(() => host.phase === 'live', {
+      timeoutMs: 30_000,
+      what: `the stream live without --push-lease (${host.phase} ${host.message})`,
+    });
+    expect(host.pusher).toBe('unknown');
+    expect(host.mayPush()).toBe(true);
+    writeRegistry(rig.remoteClaudeDir, DEAD_PID, loop, { status: 'busy', cwd: dir, procStart: '12345' });
+    await waitFor(() => ntfy.received.length >= 1, { timeoutMs: 30_000, what: 'the push for the orphaned loop' });
+    expect(ntfy.received.map((r) => r.body)).toEqual([`old @ oldbox · ${loop.slice(0, 8)}: orphaned loop`]);
+    expect(problems).toEqual([]);
+  });
+
   it('stays quiet while a live omc-top there holds the lease; pushes once that one is gone', async () => {
     const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-push-'));
     cleanups.push(() => fs.rmSync(base, { recursive: true, force: true }));
