@@ -8,6 +8,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeProject, NO_CLAUDE_DIR, REPO, SESSION, waitFor, type TempProject } from '../helpers/fixtures.js';
@@ -18,34 +19,38 @@ const BIN = path.join(REPO, 'dist', 'omc-top.mjs');
 let p: TempProject | null = null;
 let bad: Buffer | null = null;
 let h: TerminalHarness | null = null;
+/** A directory of this test's own, holding only the project (other tests and users share the temp dir). */
+let parent: string | null = null;
 
 afterEach(() => {
   h?.dispose();
   h = null;
-  if (bad) fs.rmSync(bad, { recursive: true, force: true });
+  if (parent) fs.rmSync(parent, { recursive: true, force: true });
+  parent = null;
   bad = null;
   p?.cleanup();
   p = null;
 });
 
-/** The fixture project moved to `<dir>-\xff-proj`; returns the shell's way to that name ($0 is `<dir>`). */
+/** The fixture project moved to `<parent>/proj-\xff`; returns the shell's way to that name ($0 is `<parent>`). */
 function badProject(): string {
   p = makeProject({ withFixture: true });
-  bad = Buffer.concat([Buffer.from(`${p.dir}-`), Buffer.from([0xff]), Buffer.from('-proj')]);
+  parent = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-bytes-'));
+  bad = Buffer.concat([Buffer.from(`${parent}/proj-`), Buffer.from([0xff])]);
   fs.renameSync(p.dir, bad);
-  return `"$(printf '%s-\\377-proj' "$0")"`;
+  return `"$(printf '%s/proj-\\377' "$0")"`;
 }
 
 /** The project's path as omc-top must show it: the byte as the four characters \xff. */
-const shown = () => `${(p as TempProject).dir}-\\xff-proj`;
+const shown = () => `${parent as string}/proj-\\xff`;
 /** A path under the project's .omc, as bytes. */
 const under = (rel: string) => Buffer.concat([bad as Buffer, Buffer.from(`/.omc/${rel}`)]);
 
 const ENV = { ...process.env, BIN, CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR };
 
-/** Runs `script` in sh with $0 = the project's old name; `node "$BIN"` is omc-top. */
+/** Runs `script` in sh with $0 = the project's parent; `node "$BIN"` is omc-top. */
 function sh(script: string) {
-  const r = spawnSync('sh', ['-c', script, (p as TempProject).dir], {
+  const r = spawnSync('sh', ['-c', script, parent ?? (p as TempProject).dir], {
     encoding: 'utf8',
     env: ENV,
     timeout: scaled(30_000),
@@ -103,20 +108,23 @@ describe('a project path that is not UTF-8 is monitored', () => {
     { timeout: scaled(60_000) },
     async () => {
       const dir = badProject();
-      const child = spawn(
-        'sh',
-        ['-c', `exec node "$BIN" watch --json --snapshot --cwd ${dir}`, (p as TempProject).dir],
-        {
-          env: ENV,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      const child = spawn('sh', ['-c', `exec node "$BIN" watch --json --snapshot --cwd ${dir}`, parent as string], {
+        env: ENV,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
       child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+      let exited: number | null = null;
+      child.on('exit', (code) => (exited = code ?? -1));
       try {
-        await waitFor(() => out.includes(`"session":"${SESSION.ralph}"`), { timeoutMs: 20_000, what: 'snapshot' });
+        // An exit (the old refusal) ends the wait at once.
+        await waitFor(() => out.includes(`"session":"${SESSION.ralph}"`) || exited !== null, {
+          timeoutMs: 20_000,
+          what: 'snapshot',
+        });
+        expect(exited, err).toBeNull();
         // A change made by its bytes is seen through the held directory's watches.
         fs.rmSync(under(RALPH_STATE));
         await waitFor(() => /"type":"transition"[^\n]*"session":"88727f43/.test(out), {
@@ -137,8 +145,7 @@ describe('a project path that is not UTF-8 is monitored', () => {
 
   it('cancel lands inside that directory and nowhere else', { timeout: scaled(60_000) }, () => {
     const dir = badProject();
-    const parent = path.dirname((p as TempProject).dir);
-    const siblings = () => fs.readdirSync(parent, { encoding: 'buffer' }).map((b) => b.toString('latin1'));
+    const siblings = () => fs.readdirSync(parent as string, { encoding: 'buffer' }).map((b) => b.toString('latin1'));
     const before = siblings();
     const r = sh(`exec node "$BIN" cancel ${SESSION.ralph} --cwd ${dir}`);
     expect(r.err).toBe('');
@@ -158,7 +165,7 @@ describe('a project path that is not UTF-8 is monitored', () => {
     'the monitor, started in that directory and with --cwd: the ralph row and the path with \\xff',
     { timeout: scaled(90_000) },
     async () => {
-      // The sh of the harness's wrap has node as its $0: the old name comes in $P0.
+      // The sh of the harness's wrap has node as its $0: the parent comes in $P0.
       const dir = badProject().replace('"$0"', '"$P0"');
       for (const tail of ['', ` --cwd ${dir}`]) {
         const into = tail === '' ? `cd ${dir} && ` : '';
@@ -166,7 +173,7 @@ describe('a project path that is not UTF-8 is monitored', () => {
         h = new TerminalHarness({
           cols: 120,
           rows: 30,
-          env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR, P0: (p as TempProject).dir },
+          env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR, P0: parent as string },
           wrap: ['sh', '-c', `${into}exec "$0" "$@"${tail}`],
         });
         const screen = await h.waitForText(SESSION.ralph.slice(0, 8), 30_000);
@@ -186,9 +193,9 @@ describe('a project path that is not UTF-8 is monitored', () => {
 
   it('a path whose bytes name nothing is refused in true words, with \\xff', () => {
     badProject();
-    const r = sh(`exec node "$BIN" status --cwd "$(printf '%s-\\377-gone' "$0")"`);
+    const r = sh(`exec node "$BIN" status --cwd "$(printf '%s/gone-\\377' "$0")"`);
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`the directory ${(p as TempProject).dir}-\\xff-gone is not valid UTF-8`);
+    expect(r.err).toContain(`the directory ${parent as string}/gone-\\xff is not valid UTF-8`);
     expect(r.err).not.toMatch(/git (is not installed|failed)|no \.omc directory found/);
   });
 
