@@ -10,6 +10,8 @@ import { expect } from 'vitest';
 import { describe, it } from '../helpers/it.js';
 import { parentPath, pathForBytes, realpathText, showPaths } from '../../src/io/safe-fs/byte-paths.js';
 import { cleanLine, terminalSafeJson } from '../../src/io/sanitize.js';
+import { rootFileName } from '../../src/io/state-dir.js';
+import { createHash } from 'node:crypto';
 import { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { MemoryDomain } from '../../src/store/memory/domain.js';
 import { FIXTURE_TREE, READERS_CAPTURED_AT } from '../helpers/fixtures.js';
@@ -39,6 +41,11 @@ describe('a directory held by its bytes', () => {
     expect(showPaths(`${held}/.omc`)).toBe(shown);
     expect(cleanLine(`root ${held}/.omc`)).toBe(`root ${shown}`);
     expect(JSON.parse(terminalSafeJson({ root: `${held}/.omc` }))).toEqual({ root: shown });
+    // omc-top's own files for the root (status cache for `status --tmux`, acknowledgements) are named by its
+    // bytes, the same in every process, not by the fd number this process happens to hold it under.
+    const bytes = Buffer.concat([fs.realpathSync.native(raw, { encoding: 'buffer' }), Buffer.from('/.omc')]);
+    const digest = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+    expect(rootFileName('status', `${held}/.omc`)).toBe(`status-${digest}.json`);
   });
 
   it('the notepad and project-memory saves land inside it, under their locks', async ({ tempDir }) => {
