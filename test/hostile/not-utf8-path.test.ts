@@ -7,6 +7,7 @@
  * --cwd, --cwd=, --root; `--json`, `status`, `status --tmux`, `watch --json`, `cancel` and the monitor in a pty.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -167,13 +168,23 @@ describe('a project path that is not UTF-8 is monitored', () => {
     async () => {
       // The sh of the harness's wrap has node as its $0: the parent comes in $P0.
       const dir = badProject().replace('"$0"', '"$P0"');
-      for (const tail of ['', ` --cwd ${dir}`]) {
+      const stateHome = path.join(parent as string, 'state');
+      // omc-top's status cache for this root (what `status --tmux` reads in another process): named by the bytes.
+      const digest = createHash('sha256')
+        .update(Buffer.concat([bad as Buffer, Buffer.from('/.omc')]))
+        .digest('hex')
+        .slice(0, 16);
+      const cache = path.join(stateHome, 'omc-top', `status-${digest}.json`);
+      for (const [tail, iteration] of [
+        ['', 8],
+        [` --cwd ${dir}`, 9],
+      ] as const) {
         const into = tail === '' ? `cd ${dir} && ` : '';
         // node-pty takes text arguments only: sh makes the bytes.
         h = new TerminalHarness({
           cols: 120,
           rows: 30,
-          env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR, P0: parent as string },
+          env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR, P0: parent as string, XDG_STATE_HOME: stateHome },
           wrap: ['sh', '-c', `${into}exec "$0" "$@"${tail}`],
         });
         const screen = await h.waitForText(SESSION.ralph.slice(0, 8), 30_000);
@@ -181,8 +192,16 @@ describe('a project path that is not UTF-8 is monitored', () => {
         await h.waitForText(path.basename(shown()), 10_000);
         // A change by the bytes reaches the screen: the watches hold through /proc/self/fd.
         const state = JSON.parse(fs.readFileSync(under(RALPH_STATE), 'utf8')) as Record<string, unknown>;
-        fs.writeFileSync(under(RALPH_STATE), JSON.stringify({ ...state, iteration: 9 }, null, 2));
-        await h.waitForText(/88727f43-cac5-4a ralph 9\/10/, 20_000);
+        fs.writeFileSync(under(RALPH_STATE), JSON.stringify({ ...state, iteration }, null, 2));
+        await h.waitForText(new RegExp(`88727f43-cac5-4a ralph ${iteration}/10`), 20_000);
+        const cached = await waitFor(
+          () => fs.existsSync(cache) && (JSON.parse(fs.readFileSync(cache, 'utf8')) as { root: string }),
+          {
+            timeoutMs: 20_000,
+            what: 'the status cache',
+          },
+        );
+        expect(cached.root).toBe(`${shown()}/.omc`);
         h.write('q');
         await h.waitForExit(20_000);
         h.dispose();
