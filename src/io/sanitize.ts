@@ -25,8 +25,7 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 const SEPARATORS = /[\u2028\u2029]/g;
 
 function stripSequences(s: string): string {
-  // A directory held by its bytes (its name is not UTF-8) is named by its real path, bad bytes as \xNN.
-  return showPaths(s).replace(STRING_SEQ, '').replace(CSI, '').replace(ESC_PAIR, '').replace(BIDI, '');
+  return s.replace(STRING_SEQ, '').replace(CSI, '').replace(ESC_PAIR, '').replace(BIDI, '');
 }
 
 /**
@@ -37,7 +36,8 @@ function stripSequences(s: string): string {
 export function cleanLine(value: unknown): string {
   const s = typeof value === 'string' ? value : value == null ? '' : String(value);
   return agreeWidth(
-    stripSequences(s)
+    // A directory held by its bytes (its name is not UTF-8) is named by its real path, bad bytes as \xNN.
+    stripSequences(showPaths(s))
       .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
       .replace(CONTROLS_LINE, ''),
   );
@@ -46,7 +46,7 @@ export function cleanLine(value: unknown): string {
 /** For multi-line display: keeps \n, expands tabs, drops \r and every other control. */
 export function cleanBlock(value: unknown): string {
   const s = typeof value === 'string' ? value : value == null ? '' : String(value);
-  return stripSequences(s)
+  return stripSequences(showPaths(s))
     .replace(/\r\n?/g, '\n')
     .replace(SEPARATORS, '\n')
     .replace(/\t/g, '  ')
