@@ -220,7 +220,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   const cwd = usableCwd.path;
   if (cwd !== lossyCwd || usableStart.path !== lossyStart)
     notices.push(
-      `the path is not valid UTF-8 (shown with its bytes as \\xNN): omc-top does not match Claude Code's working directories against it, so Claude processes and transcripts may be missing from its rows`,
+      `the path is not valid UTF-8 (shown with its bytes as \\xNN): Claude Code does not start in such a directory (2.1.332 says "Can't access working directory"), so no Claude process or transcript is shown for it`,
     );
 
   if (opts.rootOverride) {
