@@ -33,6 +33,7 @@ import { runFullScreen, type FullScreenControls } from './terminal/full-screen.j
 import { pickTheme } from './ui/theme.js';
 import { UiStore } from './kit/ui-store.js';
 import { VERSION } from './version.js';
+import { shownBasename } from './io/safe-fs/byte-paths.js';
 
 export const USAGE = `omc-top ${VERSION}: a live monitor for oh-my-claudecode (.omc) sessions
 
@@ -163,7 +164,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     return Promise.resolve(2);
   }
   const ui = new UiStore();
-  const project = path.basename(res.projectDir ?? path.dirname(res.root));
+  const project = shownBasename(res.projectDir ?? path.dirname(res.root));
   const watch = (root: string, projectDir: string | undefined, rule: string) =>
     watchRoot(root, projectDir, rule, opts, ui, project);
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };

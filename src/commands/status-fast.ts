@@ -11,6 +11,7 @@ import { checkFormat, DEFAULT_FORMAT, renderStatus, type StatusValues } from '..
 import { ownStateDir } from '../io/state-dir.js';
 import { noRootMessage, resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
+import { shownBasename } from '../io/safe-fs/byte-paths.js';
 
 const FLAGS = {
   tmux: 'bool',
@@ -61,7 +62,7 @@ export function parseStatusArgs(argv: readonly string[], io: StatusIo): StatusAr
   const tmux = args.flags.has('tmux');
   return {
     res,
-    project: path.basename(res.projectDir ?? path.dirname(res.root)),
+    project: shownBasename(res.projectDir ?? path.dirname(res.root)),
     fresh: args.flags.has('fresh'),
     render: (v) => renderStatus(format, v, tmux),
   };

@@ -27,6 +27,7 @@ import { detectOmcInstall } from '../store/omc-install.js';
 import { OmcStore } from '../store/store.js';
 import { LineStream, onStopSignal, printErr, printOut, STREAM_MAX_BUFFERED_BYTES } from '../io/output.js';
 import { parseArgs, UsageError } from './args.js';
+import { shownBasename } from '../io/safe-fs/byte-paths.js';
 
 export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
 
@@ -122,7 +123,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     err(`omc-top watch: ${noRootMessage(res)}\n`);
     return WATCH_EXIT.usage;
   }
-  project = path.basename(res.projectDir ?? path.dirname(res.root));
+  project = shownBasename(res.projectDir ?? path.dirname(res.root));
   const store = new OmcStore({
     root: res.root,
     readonly: true,

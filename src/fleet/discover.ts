@@ -17,6 +17,7 @@ import { listDirSync } from '../io/safe-fs/index.js';
 import { realGit, type GitProbe } from '../io/git.js';
 import { resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { cleanLine } from '../io/sanitize.js';
+import { shownBasename } from '../io/safe-fs/byte-paths.js';
 
 export type RootSource = 'claude' | 'state-dir' | 'home';
 
@@ -111,7 +112,7 @@ function findGroup(projectDir: string, git: GitProbe): { group: string; label: s
     const repo = path.basename(common) === '.git' ? path.dirname(common) : common;
     return { group: common, label: path.basename(repo) };
   }
-  return { group: projectDir, label: path.basename(projectDir) || projectDir };
+  return { group: projectDir, label: shownBasename(projectDir) || projectDir };
 }
 
 export function discoverRoots(opts: DiscoverOptions): Discovery {
@@ -145,7 +146,7 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
       sources: [source],
       group: g.group,
       groupLabel: cleanLine(g.label),
-      label: cleanLine(path.basename(res.projectDir) || res.projectDir),
+      label: cleanLine(shownBasename(res.projectDir) || res.projectDir),
     });
   };
 

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cleanLine } from './sanitize.js';
 import { SYNC_KILL } from './child-end.js';
+import { bytesOfPath, pathForBytes } from './safe-fs/byte-paths.js';
 
 export interface GitProbe {
   topLevel(dir: string): string | null;
@@ -49,23 +50,28 @@ export function describeGitFailure(e: unknown): string | null {
 
 const failures = new Map<string, string>();
 
-function git(dir: string, args: string[]): string | null {
+/** git's answer as bytes (a path it prints is bytes; it is not valid UTF-8 when a directory name is not). */
+function gitBytes(dir: string, args: string[]): Buffer | null {
   try {
     const out = execFileSync('git', args, {
       cwd: dir,
-      encoding: 'utf8',
+      encoding: 'buffer',
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 5_000,
       // A git that ignores SIGTERM would keep execFileSync (and so omc-top) waiting for good.
       killSignal: SYNC_KILL,
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
-    }).trim();
+    });
     failures.delete(dir);
-    return out === '' ? null : out;
+    let end = out.length;
+    while (end > 0 && (out[end - 1] === 0x0a || out[end - 1] === 0x0d)) end--;
+    return end === 0 ? null : out.subarray(0, end);
   } catch (e) {
+    const err = e as NodeJS.ErrnoException & { stderr?: Buffer | string };
+    if (Buffer.isBuffer(err.stderr)) err.stderr = err.stderr.toString('utf8');
     // spawn says ENOENT for a missing working directory as for a missing git: tell them apart.
     const why =
-      (e as NodeJS.ErrnoException).code === 'ENOENT' && !fs.existsSync(dir)
+      err.code === 'ENOENT' && !fs.existsSync(dir)
         ? `git could not run in ${cleanLine(dir)}: that directory does not exist`
         : describeGitFailure(e);
     if (why === null) failures.delete(dir);
@@ -74,13 +80,28 @@ function git(dir: string, args: string[]): string | null {
   }
 }
 
+function git(dir: string, args: string[]): string | null {
+  const out = gitBytes(dir, args);
+  return out === null ? null : out.toString('utf8').trim() || null;
+}
+
+/**
+ * A directory git names, taken as bytes: a name that is not UTF-8 is held open by its bytes (safe-fs/byte-paths.ts)
+ * instead of being trusted as the lossy text Node would decode it to.
+ */
+function gitPath(dir: string, args: string[]): string | null {
+  const out = gitBytes(dir, args);
+  if (out === null) return null;
+  const raw = out[0] === 0x2f ? out : Buffer.concat([bytesOfPath(path.resolve(dir)), Buffer.from('/'), out]);
+  return pathForBytes(raw);
+}
+
 export const realGit: GitProbe = {
-  topLevel: (dir) => git(dir, ['rev-parse', '--show-toplevel']),
-  superproject: (dir) => git(dir, ['rev-parse', '--show-superproject-working-tree']),
+  topLevel: (dir) => gitPath(dir, ['rev-parse', '--show-toplevel']),
+  superproject: (dir) => gitPath(dir, ['rev-parse', '--show-superproject-working-tree']),
   remoteOrigin: (dir) => git(dir, ['remote', 'get-url', 'origin']),
   commonDir: (dir) => {
-    const out = git(dir, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-    return out ? path.resolve(dir, out) : null;
+    return gitPath(dir, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
   },
   failure: (dir) => failures.get(dir) ?? null,
 };

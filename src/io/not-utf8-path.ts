@@ -1,37 +1,19 @@
 /**
  * Paths are bytes on Linux; Node hands them to us as text. A directory whose name is not valid UTF-8 (a byte 0xff,
  * say) comes back from process.cwd() and process.argv with U+FFFD in place of its bad bytes, and that text names no
- * file: every open, git run and watch of it fails. omc-top cannot monitor such a path yet (its reads are by path
- * text); this says so in true words, with the bytes shown as \xNN, instead of a failure further down (git "not
- * installed", "no .omc found"). The evidence is the bytes themselves: /proc/self/cwd and /proc/self/cmdline.
+ * file. The bytes themselves are still there: /proc/self/cwd (a link the kernel answers in bytes) and
+ * /proc/self/cmdline (the arguments as they were given). `usablePath` recovers them and opens the directory by its
+ * bytes (safe-fs/byte-paths.ts), so the project can be monitored; only when that fails is the path refused, in true
+ * words with its bytes shown as \xNN, instead of a failure further down (git "not installed", "no .omc found").
  */
 import fs from 'node:fs';
 import { readBytesSync, readLinkSync } from './safe-fs/index.js';
+import { pathForBytes, showBytes } from './safe-fs/byte-paths.js';
 import { fatalDecoder, lenientDecoder } from './safe-fs/utf8.js';
 
-const CMDLINE_MAX_BYTES = 256 * 1024;
+export { showBytes };
 
-/** The bytes as text, every byte that is not part of valid UTF-8 written as \xNN. */
-export function showBytes(raw: Buffer): string {
-  let out = '';
-  let i = 0;
-  while (i < raw.length) {
-    const b = raw[i] as number;
-    const len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-    if (len > 0 && i + len <= raw.length) {
-      try {
-        out += fatalDecoder.decode(raw.subarray(i, i + len));
-        i += len;
-        continue;
-      } catch {
-        /* not a whole character: shown as a byte below */
-      }
-    }
-    out += `\\x${b.toString(16).padStart(2, '0')}`;
-    i++;
-  }
-  return out;
-}
+const CMDLINE_MAX_BYTES = 256 * 1024;
 
 function invalid(raw: Buffer): boolean {
   try {
@@ -62,24 +44,46 @@ function lossySources(): Buffer[] {
 }
 
 /**
- * When `p` (a path as Node gave it to us) stands for a name that is not valid UTF-8: that name with its bad bytes
- * as \xNN. Null for every path that is what it says (no U+FFFD, or a file by that very name exists).
+ * The bytes `p` (a path as Node gave it to us) stands for, when it is the lossy text of a name that is not valid
+ * UTF-8: each lossy text of the current directory or an argument found in it is put back as its bytes. Null for
+ * every path that is what it says (no U+FFFD, or a file by that very name exists) and when nothing matches.
  */
-export function notUtf8Path(p: string): string | null {
+export function recoverBytes(p: string): Buffer | null {
   if (!p.includes('\ufffd') || fs.existsSync(p)) return null;
+  let pieces: Array<string | Buffer> = [p];
+  let found = false;
   for (const raw of lossySources()) {
     // An argument `--cwd=<path>` holds the path after its first "=".
     const eq = raw[0] === 0x2d ? raw.indexOf(0x3d) : -1;
     for (const part of eq > 0 ? [raw, raw.subarray(eq + 1)] : [raw]) {
       const lossy = lenientDecoder.decode(part);
+      if (lossy === '') continue;
       // A relative argument was resolved against the current directory: its text is inside the path.
-      if (lossy !== '' && p.includes(lossy)) return p.replace(lossy, showBytes(part));
+      const i = pieces.findIndex((x) => typeof x === 'string' && x.includes(lossy));
+      if (i < 0) continue;
+      const text = pieces[i] as string;
+      const at = text.indexOf(lossy);
+      pieces = [...pieces.slice(0, i), text.slice(0, at), part, text.slice(at + lossy.length), ...pieces.slice(i + 1)];
+      found = true;
+      break;
     }
   }
-  return null;
+  return found ? Buffer.concat(pieces.map((x) => (typeof x === 'string' ? Buffer.from(x) : x))) : null;
+}
+
+/**
+ * `p` as a path omc-top can open: itself, or (a name that is not UTF-8) the directory held open by its bytes and
+ * named /proc/self/fd/N. `refused` (the path with its bytes as \xNN) when the bytes cannot be recovered or opened.
+ */
+export function usablePath(p: string): { ok: true; path: string } | { ok: false; shown: string } {
+  if (!p.includes('\ufffd') || fs.existsSync(p)) return { ok: true, path: p };
+  const raw = recoverBytes(p);
+  if (raw === null) return { ok: true, path: p };
+  const held = pathForBytes(raw);
+  return held !== null ? { ok: true, path: held } : { ok: false, shown: showBytes(raw) };
 }
 
 /** The message for such a path: what it is, why it cannot be monitored, what to do. */
 export function notUtf8Message(what: string, shown: string): string {
-  return `${what} ${shown} is not valid UTF-8 (the bytes shown as \\xNN): omc-top cannot open such a path yet; rename the directory to a UTF-8 name`;
+  return `${what} ${shown} is not valid UTF-8 (the bytes shown as \\xNN): omc-top could not open it by its bytes`;
 }

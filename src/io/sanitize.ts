@@ -8,6 +8,7 @@
  */
 
 import { agreeWidth } from './agreed-width.js';
+import { showPaths } from './safe-fs/byte-paths.js';
 
 // CSI: ESC [ params intermediates final. Also the 8-bit CSI (U+009B).
 const CSI = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?/g;
@@ -35,7 +36,8 @@ function stripSequences(s: string): string {
 export function cleanLine(value: unknown): string {
   const s = typeof value === 'string' ? value : value == null ? '' : String(value);
   return agreeWidth(
-    stripSequences(s)
+    // A directory held by its bytes (its name is not UTF-8) is named by its real path, bad bytes as \xNN.
+    stripSequences(showPaths(s))
       .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
       .replace(CONTROLS_LINE, ''),
   );
@@ -44,7 +46,7 @@ export function cleanLine(value: unknown): string {
 /** For multi-line display: keeps \n, expands tabs, drops \r and every other control. */
 export function cleanBlock(value: unknown): string {
   const s = typeof value === 'string' ? value : value == null ? '' : String(value);
-  return stripSequences(s)
+  return stripSequences(showPaths(s))
     .replace(/\r\n?/g, '\n')
     .replace(SEPARATORS, '\n')
     .replace(/\t/g, '  ')
@@ -110,7 +112,7 @@ const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u
  * it is printed on sees no control byte. `indent` 0 is one line (the JSON-lines streams).
  */
 export function terminalSafeJson(value: unknown, indent = 2): string {
-  return JSON.stringify(value, null, indent).replace(
+  return showPaths(JSON.stringify(value, null, indent), true).replace(
     JSON_UNSAFE,
     (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
   );

@@ -7,6 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { bytesOfPath } from './safe-fs/byte-paths.js';
 
 export function ownStateDir(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
   const base =
@@ -16,5 +17,9 @@ export function ownStateDir(env: NodeJS.ProcessEnv = process.env, home = os.home
 
 /** `<prefix>-<16 hex of sha256(root)>.json`. */
 export function rootFileName(prefix: string, root: string): string {
-  return `${prefix}-${createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 16)}.json`;
+  // The path's bytes: a directory held by them (not UTF-8) has a /proc/self/fd/N name that differs per process.
+  return `${prefix}-${createHash('sha256')
+    .update(bytesOfPath(path.resolve(root)))
+    .digest('hex')
+    .slice(0, 16)}.json`;
 }

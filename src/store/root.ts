@@ -15,7 +15,8 @@ import { createHash } from 'node:crypto';
 import { readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
 import { realGit, type GitProbe } from '../io/git.js';
-import { notUtf8Message, notUtf8Path } from '../io/not-utf8-path.js';
+import { notUtf8Message, usablePath } from '../io/not-utf8-path.js';
+import { lossyText, parentPath } from '../io/safe-fs/byte-paths.js';
 import { findAncestorOmcDir, findGitTopByWalk, gitBinaryMissing } from './omc56/root-56.js';
 import type { RootFlavor } from './omc-books.js';
 import { isObj } from '../io/json.js';
@@ -95,7 +96,7 @@ export function findWorkspaceMarker(start: string, home: string, env: NodeJS.Pro
   for (;;) {
     if (cur === homeAbs) return null;
     if (exists(path.join(cur, WORKSPACE_MARKER))) return cur;
-    const parent = path.dirname(cur);
+    const parent = parentPath(cur);
     if (parent === cur) return null;
     cur = parent;
   }
@@ -131,7 +132,8 @@ const SENSITIVE_NAMES = new Set(
 
 /** 5.5.0 ignores workspace markers at "sensitive" places (addendum §1.1). */
 export function isSensitiveLocation(anchor: string, home: string, tmpdir: string): boolean {
-  const abs = path.resolve(anchor);
+  // OMC judges the text Node gives it: for a held directory (a name not UTF-8), that lossy text.
+  const abs = path.resolve(lossyText(anchor));
   if (abs === path.resolve(home)) return true;
   if (abs === '/' || abs === '/tmp' || abs === '/private/tmp') return true;
   for (const part of abs.split(path.sep).filter(Boolean)) {
@@ -172,7 +174,8 @@ export function projectIdentifier(
       const safe = sanitizeIdPart(id);
       return `${safe}-${sha16(safe)}`;
     }
-    return `${sanitizeIdPart(path.basename(marker))}-${sha16(marker)}`;
+    // OMC hashes the text Node gives it: a held directory's lossy text.
+    return `${sanitizeIdPart(path.basename(lossyText(marker)))}-${sha16(lossyText(marker))}`;
   }
   const top = git.topLevel(root);
   if (!top && flavor === '5.5') return 'non-git';
@@ -181,8 +184,8 @@ export function projectIdentifier(
   if (common && path.basename(common) === '.git' && !common.includes(`${path.sep}.git${path.sep}modules`)) {
     primary = path.dirname(common);
   }
-  const source = git.remoteOrigin(root) ?? (flavor === '5.5' ? primary : root);
-  return `${sanitizeIdPart(path.basename(primary))}-${sha16(source)}`;
+  const source = git.remoteOrigin(root) ?? lossyText(flavor === '5.5' ? primary : root);
+  return `${sanitizeIdPart(path.basename(lossyText(primary)))}-${sha16(source)}`;
 }
 
 export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
@@ -190,28 +193,38 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   const home = opts.home ?? os.homedir();
   const tmpdir = opts.tmpdir ?? os.tmpdir();
   const git = opts.git ?? realGit;
-  const cwd = path.resolve(opts.cwd);
   const looked: string[] = [];
   const notices: string[] = [];
 
-  // Before anything is run or opened there: a path Node decoded lossily names no file (git would fail with ENOENT).
-  const start = opts.rootOverride ? path.resolve(cwd, opts.rootOverride) : cwd;
-  const shown = notUtf8Path(start);
-  if (shown !== null) {
-    const explain = notUtf8Message(opts.rootOverride ? 'the --root path' : 'the directory', cleanLine(shown));
+  // Before anything is run or opened there: a path Node decoded lossily names no file (git would fail with
+  // ENOENT). Its bytes are recovered and the directory held open by them (io/not-utf8-path.ts); the text paths
+  // from here on are /proc/self/fd/N/…, shown with the bad bytes as \xNN by the one sanitiser.
+  const lossyCwd = path.resolve(opts.cwd);
+  const usableCwd = usablePath(lossyCwd);
+  const lossyStart = opts.rootOverride ? path.resolve(lossyCwd, opts.rootOverride) : lossyCwd;
+  const usableStart = opts.rootOverride ? usablePath(lossyStart) : usableCwd;
+  if (!usableCwd.ok || !usableStart.ok) {
+    const bad = !usableStart.ok ? usableStart : (usableCwd as { ok: false; shown: string });
+    const what = !usableStart.ok && opts.rootOverride ? 'the --root path' : 'the directory';
+    const explain = notUtf8Message(what, cleanLine(bad.shown));
     return {
-      root: start,
+      root: lossyStart,
       rule: 'unusable-path',
       explain,
       exists: false,
-      looked: [cleanLine(shown)],
+      looked: [cleanLine(bad.shown)],
       notices,
-      projectDir: cwd,
+      projectDir: lossyCwd,
     };
   }
+  const cwd = usableCwd.path;
+  if (cwd !== lossyCwd || usableStart.path !== lossyStart)
+    notices.push(
+      `the path is not valid UTF-8 (shown with its bytes as \\xNN): Claude Code does not start in such a directory (2.1.332 says "Can't access working directory"), so no Claude process or transcript is shown for it`,
+    );
 
   if (opts.rootOverride) {
-    const root = path.resolve(cwd, opts.rootOverride);
+    const root = usableStart.path;
     return {
       root,
       rule: 'override',

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import { withFileLock } from '../../io/file-lock.js';
 import { atomicWriteSync, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { rootFileName } from '../../io/state-dir.js';
+import { showPaths } from '../../io/safe-fs/byte-paths.js';
 
 /** The newest this many are kept: an item acknowledged long ago that still holds stays acknowledged. */
 export const MAX_ACKS = 2000;
@@ -53,7 +54,8 @@ export function parseAcks(text: string): Parsed {
 
 export function serializeAcks(root: string, acks: ReadonlyMap<string, number>): string {
   const newest = [...acks].sort((a, b) => a[1] - b[1]).slice(-MAX_ACKS);
-  return JSON.stringify({ version: FILE_VERSION, root, acks: Object.fromEntries(newest) });
+  // A root held by its bytes is recorded by its real path (bad bytes as \xNN), not this process's /proc/self/fd/N.
+  return JSON.stringify({ version: FILE_VERSION, root: showPaths(root), acks: Object.fromEntries(newest) });
 }
 
 export class AckFile {

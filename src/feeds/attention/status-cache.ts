@@ -16,11 +16,17 @@ import { atomicWriteSync, ensureOwnDir, readTextSync, statSync, unlinkUnder } fr
 import { rootFileName } from '../../io/state-dir.js';
 import { isStatusValues, type StatusValues } from '../status-line.js';
 import { ackFileName, type AckStamp } from './acks.js';
+import { showPaths } from '../../io/safe-fs/byte-paths.js';
 
 const CACHE_VERSION = 1;
 const CACHE_MAX_BYTES = 64 * 1024;
 
 export const statusCacheName = (root: string) => rootFileName('status', root);
+/**
+ * The root as every process names it: a directory held by its bytes (not UTF-8) is /proc/self/fd/N here, with an
+ * N of this process's own, so its real path (bad bytes as \xNN) is what the cache records and compares.
+ */
+const rootText = (root: string) => showPaths(root);
 
 export interface StatusCache {
   version: number;
@@ -44,7 +50,7 @@ export function writeStatusCache(
 ): boolean {
   const start = ownStartIdentity();
   if (typeof start !== 'string' || start === 'absent') return false;
-  const doc: StatusCache = { version: CACHE_VERSION, root, pid: process.pid, start, at, values, acks };
+  const doc: StatusCache = { version: CACHE_VERSION, root: rootText(root), pid: process.pid, start, at, values, acks };
   ensureOwnDir(dir);
   atomicWriteSync(dir, statusCacheName(root), JSON.stringify(doc));
   return true;
@@ -69,7 +75,7 @@ export function readStatusCache(dir: string, root: string): CacheRead {
     return { cache: null, why: 'not JSON' };
   }
   if (!v || typeof v !== 'object' || v.version !== CACHE_VERSION) return { cache: null, why: 'another version' };
-  if (v.root !== root) return { cache: null, why: 'written for another root' };
+  if (v.root !== rootText(root)) return { cache: null, why: 'written for another root' };
   if (!Number.isSafeInteger(v.pid) || typeof v.start !== 'string' || typeof v.at !== 'number')
     return { cache: null, why: 'no writer identity' };
   if (!isStatusValues(v.values)) return { cache: null, why: 'no status values' };

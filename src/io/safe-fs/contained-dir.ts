@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isHeldDir, realpathText } from './byte-paths.js';
 import { isInside, OutsideRootError, quotePath, resolveUnder, toRel } from './paths.js';
 
 /**
@@ -32,11 +33,11 @@ export class ContainedDir {
     if (PROC_FD) return `/proc/self/fd/${this.fd}/${name}`;
     let st: fs.Stats;
     try {
-      st = fs.statSync(fs.realpathSync.native(this.real));
+      st = fs.statSync(realpathText(this.real));
     } catch {
       throw new OutsideRootError(this.real);
     }
-    if (st.ino !== this.ino || fs.realpathSync.native(this.real) !== this.real) throw new OutsideRootError(this.real);
+    if (st.ino !== this.ino || realpathText(this.real) !== this.real) throw new OutsideRootError(this.real);
     return path.join(this.real, name);
   }
 
@@ -89,7 +90,9 @@ export const DIR_FLAGS =
 const MAX_DIR_LINKS = 16;
 
 function openDirFd(p: string): number {
-  const fd = fs.openSync(p, DIR_FLAGS);
+  // A held directory (byte-paths.ts) is the magic link /proc/self/fd/N itself, which O_NOFOLLOW would refuse:
+  // open it as "N/.", the link then a step on the way, as for every path under it.
+  const fd = fs.openSync(isHeldDir(p) ? `${p}/.` : p, DIR_FLAGS);
   if (!PROC_FD) {
     // Without O_DIRECTORY semantics guaranteed, check what we got.
     if (!fs.fstatSync(fd).isDirectory()) {
@@ -110,7 +113,7 @@ export function openDirUnder(root: string, relDir: string, opts: { create?: bool
   const abs = resolveUnder(root, relDir);
   let rr: string;
   try {
-    rr = fs.realpathSync.native(root);
+    rr = realpathText(root);
   } catch (e) {
     throw dirGone(e, path.resolve(root));
   }
@@ -151,7 +154,7 @@ export function openDirUnder(root: string, relDir: string, opts: { create?: bool
             );
           let target: string;
           try {
-            target = fs.realpathSync.native(here);
+            target = realpathText(here);
           } catch {
             throw new OutsideRootError(relDir);
           }

@@ -2,9 +2,9 @@
  * Containment: where a relative path lands under a root, and whether a real path is inside it. Nothing outside
  * the resolved root is read or written: symlinked directories on the way are resolved and checked.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { cleanLine } from '../sanitize.js';
+import { realpathText } from './byte-paths.js';
 import type { ReadFailureCode } from './types.js';
 
 /** POSIX-style relative path (what we show and put in --json), whatever the platform. */
@@ -60,7 +60,7 @@ export function realDir(dir: string, fresh = false): string | null {
   if (!fresh && hit && hit.real !== null && now - hit.at < DIR_CACHE_MS) return hit.real;
   let real: string | null;
   try {
-    real = fs.realpathSync.native(dir);
+    real = realpathText(dir);
   } catch {
     real = null;
   }

@@ -9,6 +9,7 @@ import { containedPath, isInside, quotePath, realRoot } from './paths.js';
 import type { ReadFailureCode, ReadOk, ReadResult } from './types.js';
 import { fatalDecoder, lenientDecoder } from './utf8.js';
 import { READ_FLAGS } from './open.js';
+import { realpathText } from './byte-paths.js';
 
 /**
  * One reusable read buffer: every read is synchronous and decoded into a JS
@@ -55,7 +56,7 @@ export function readTextSync(
     if ((err as NodeJS.ErrnoException).code !== 'ELOOP') return { ok: false, ...describeErrno(err) };
     // The file itself is a symlink: follow it only if it stays inside the root.
     try {
-      real = fs.realpathSync.native(real);
+      real = realpathText(real);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ELOOP') return { ok: false, ...describeLinkChain(real) };
       return { ok: false, ...describeErrno(e) };

@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { parentPath } from '../../io/safe-fs/byte-paths.js';
 
 const isDir = (p: string) => {
   try {
@@ -45,7 +46,7 @@ export function findGitTopByWalk(start: string): string | null {
     } catch {
       /* keep climbing */
     }
-    const parent = path.dirname(cur);
+    const parent = parentPath(cur);
     if (parent === cur) return null;
     cur = parent;
   }
@@ -61,7 +62,7 @@ export function findAncestorOmcDir(start: string, home: string, isSensitive: (di
   for (;;) {
     if (cur === homeAbs) return null;
     if (!isSensitive(cur) && isDir(path.join(cur, '.omc'))) return cur;
-    const parent = path.dirname(cur);
+    const parent = parentPath(cur);
     if (parent === cur) return null;
     cur = parent;
   }

@@ -8,6 +8,7 @@
  * atomically, refusing (not guessing) when the file is not JSON or not the shape Claude Code reads.
  */
 import { createHash } from 'node:crypto';
+import { bytesOfPath } from '../../io/safe-fs/byte-paths.js';
 import path from 'node:path';
 import fs from 'node:fs';
 import {
@@ -84,7 +85,7 @@ interface Record_ {
 }
 
 const recordRel = (settingsAbs: string) =>
-  `${PERMISSIONS_DIR}/installed-${createHash('sha256').update(settingsAbs).digest('hex').slice(0, 16)}.json`;
+  `${PERMISSIONS_DIR}/installed-${createHash('sha256').update(bytesOfPath(settingsAbs)).digest('hex').slice(0, 16)}.json`;
 
 type Loaded = { ok: true; text: string | null; doc: Obj } | { ok: false; message: string };
 

@@ -9,6 +9,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { bytesOfPath } from '../../io/safe-fs/byte-paths.js';
 import { atomicWriteSync, ensureOwnDir, readJsonSync, statSync } from '../../io/safe-fs/index.js';
 
 export const MAX_RUNS = 200;
@@ -43,7 +44,10 @@ export class IterationSamples {
     readonly dir: string,
     omcRoot: string,
   ) {
-    this.file = `iterations-${createHash('sha256').update(path.resolve(omcRoot)).digest('hex').slice(0, 16)}.json`;
+    this.file = `iterations-${createHash('sha256')
+      .update(bytesOfPath(path.resolve(omcRoot)))
+      .digest('hex')
+      .slice(0, 16)}.json`;
     this.load();
   }
 
