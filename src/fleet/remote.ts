@@ -18,7 +18,8 @@ import { remoteCwdArgs, type HostSpec } from '../config/host-spec.js';
 import type { FleetGroup, FleetRow } from './model.js';
 import { byAttention } from './model.js';
 import { LineSplitter, parseRemoteLine } from './remote-lines.js';
-import type { RowModel } from '../feeds/row.js';
+import { rowIdentity, type RowModel } from '../feeds/row.js';
+import { cancelTargetOf } from '../store/cancel/target.js';
 
 /** Retry delays after a drop: 1 s doubling to 30 s; back to 1 s once a connection went live. */
 export const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000] as const;
@@ -160,9 +161,11 @@ export class RemoteHost {
       return;
     }
     this.project = l.project;
-    if (l.row === null) this.rows.delete(l.session);
-    else if (this.rows.has(l.session) || this.rows.size < (this.opts.maxRows ?? MAX_REMOTE_ROWS))
-      this.rows.set(l.session, l.row);
+    // By identity: the session-less state and a directory named legacy are two rows (an older sender's
+    // "legacy", which does not say which, stays one).
+    const key = rowIdentity({ session: l.session, sessionless: l.sessionless ?? undefined });
+    if (l.row === null) this.rows.delete(key);
+    else if (this.rows.has(key) || this.rows.size < (this.opts.maxRows ?? MAX_REMOTE_ROWS)) this.rows.set(key, l.row);
     // A stream can name any number of sessions; memory here cannot grow with it.
     else return this.problem(`more than ${this.opts.maxRows ?? MAX_REMOTE_ROWS} sessions: the rest are not shown`);
     this.opts.onChange();
@@ -247,7 +250,7 @@ export class RemoteHost {
     }
     const rows: FleetRow[] = [...this.rows.values()].map((r) => ({
       ...r,
-      key: `remote|${label}|${r.session}`,
+      key: `remote|${label}|${rowIdentity(r)}`,
       host: label,
       rootId: `remote|${label}`,
       rootLabel: this.project,
@@ -269,9 +272,14 @@ export class RemoteHost {
     return this.problems;
   }
 
-  /** Runs `omc-top cancel <id> [--signal-only]` there; its documented exit code says what happened. */
-  cancel(session: string, pause: boolean): Promise<{ ok: boolean; text: string }> {
-    const cmd = `omc-top cancel ${session}${pause ? ' --signal-only' : ''}${remoteCwdArgs(this.spec)}`;
+  /** The command `c` / `p` runs there for a row: `omc-top cancel <target> [--signal-only] [--cwd …]`. */
+  cancelCommand(row: Pick<RowModel, 'session' | 'sessionless'>, pause: boolean): string {
+    return `omc-top cancel ${cancelTargetOf(row)}${pause ? ' --signal-only' : ''}${remoteCwdArgs(this.spec)}`;
+  }
+
+  /** Runs `omc-top cancel <target> [--signal-only]` there; its documented exit code says what happened. */
+  cancel(row: Pick<RowModel, 'session' | 'sessionless'>, pause: boolean): Promise<{ ok: boolean; text: string }> {
+    const cmd = this.cancelCommand(row, pause);
     return new Promise((resolve) => {
       const child = this.own(spawn(this.ssh.bin, this.sshArgs(cmd), { stdio: ['ignore', 'pipe', 'pipe'] }));
       let out = '';
