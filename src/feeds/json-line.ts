@@ -106,6 +106,14 @@ export function attentionLine(project: string, atMs: number, view: AttentionView
 }
 
 /**
+ * `--push-lease`: who pushes this project's items on the watch's machine: `fleet` (the watch holds the push
+ * lease for its reader, which pushes them) or `other` (an omc-top there does; the reader stays quiet).
+ */
+export function pushLeaseLine(project: string, atMs: number, pusher: 'fleet' | 'other'): string {
+  return safeJson({ v: LINE_VERSION, type: 'push-lease', at: new Date(atMs).toISOString(), project, pusher });
+}
+
+/**
  * `--rows`: a session's row as the fleet view draws it; `row: null` when the session is gone. `sessionless`
  * tells the session-less state ("legacy") from a session directory that is itself named legacy, also on the
  * line that says a row went.
