@@ -10,6 +10,7 @@ import React, { useEffect, useMemo, useReducer, useSyncExternalStore } from 'rea
 import { App } from './app.js';
 import type { LocalFleet } from './fleet/local.js';
 import type { FleetRow, RemoteActions } from './fleet/model.js';
+import { rowIdentity } from './feeds/row.js';
 import { dispatch } from './kit/bindings.js';
 import type { InputEvent } from './terminal/keys.js';
 import { useKeyEvents } from './input/use-router.js';
@@ -95,7 +96,7 @@ function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) 
       }
       const init = PANES.find((p) => p.id === 'sessions')!.init as () => SessionsPaneState;
       u.setPane('sessions');
-      u.setPaneState('sessions', (st: SessionsPaneState) => openDetail(st, row.session), init);
+      u.setPaneState('sessions', (st: SessionsPaneState) => openDetail(st, rowIdentity(row)), init);
     }
     fleetUi.open(row.rootId);
   };

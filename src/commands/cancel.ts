@@ -21,6 +21,7 @@ import { RULE_BOOKS, stopVerdict, type SessionVerdict } from '../store/verdict/i
 import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
 import { processSink } from '../io/output.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
+import { SESSION_PREFIX } from '../store/cancel/target.js';
 import { claudeAtSignal, claudeWords, followClaude, type ClaudeSide } from '../store/cancel/tracker.js';
 import { AgentPoller } from '../store/claude/agent-poller.js';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
@@ -58,9 +59,6 @@ A unique prefix of a session id is enough (as with git); an ambiguous one lists 
 directory (e.g. "session:legacy" for a directory that is itself named legacy).
 Exit: 0 took effect on disk, 1 did not, 2 usage, 3 --readonly, 4 nothing to cancel,
 5 (--wait only) it took effect on disk but Claude was not seen to stop in time.`;
-
-/** Names a session directory only, never the session-less state. */
-const SESSION_PREFIX = 'session:';
 
 interface Io {
   out(s: string): void;

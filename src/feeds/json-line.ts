@@ -113,7 +113,25 @@ export function pushLeaseLine(project: string, atMs: number, pusher: 'fleet' | '
   return safeJson({ v: LINE_VERSION, type: 'push-lease', at: new Date(atMs).toISOString(), project, pusher });
 }
 
-/** `--rows`: a session's row as the fleet view draws it; `row: null` when the session is gone. */
-export function rowLine(project: string, session: string, row: RowModel | null, atMs: number): string {
-  return safeJson({ v: LINE_VERSION, type: 'row', at: new Date(atMs).toISOString(), project, session, row });
+/**
+ * `--rows`: a session's row as the fleet view draws it; `row: null` when the session is gone. `sessionless`
+ * tells the session-less state ("legacy") from a session directory that is itself named legacy, also on the
+ * line that says a row went.
+ */
+export function rowLine(
+  project: string,
+  session: string,
+  sessionless: boolean,
+  row: RowModel | null,
+  atMs: number,
+): string {
+  return safeJson({
+    v: LINE_VERSION,
+    type: 'row',
+    at: new Date(atMs).toISOString(),
+    project,
+    session,
+    sessionless,
+    row,
+  });
 }

@@ -9,7 +9,8 @@
 import { rowLine } from './json-line.js';
 import type { OmcStore } from '../store/store.js';
 import type { AttentionMonitor } from './attention/monitor.js';
-import { needsBySession, rowOf } from './row.js';
+import { needsBySession, rowIdentity, rowOf } from './row.js';
+import { LEGACY_KEY } from '../store/sessions/model.js';
 
 export function startRowFeed(
   store: OmcStore,
@@ -39,21 +40,24 @@ export function startRowFeed(
     const at = now();
     const claude = store.claude.getSnapshot().bySession;
     const needs = needsBySession(monitor?.view.getSnapshot().open ?? []);
+    // Keyed by the row's identity: the session-less state and a directory named legacy are two rows.
     const seen = new Set<string>();
     for (const s of store.sessions.getSnapshot().sessions) {
-      seen.add(s.id);
       const row = rowOf(s, claude.get(s.id), at, needs.get(s.id));
+      const key = rowIdentity(row);
+      seen.add(key);
       const json = JSON.stringify(row);
-      if (last.get(s.id) === json) continue;
+      if (last.get(key) === json) continue;
       if (full()) return;
-      last.set(s.id, json);
-      out(rowLine(project, s.id, row, at) + '\n');
+      last.set(key, json);
+      out(rowLine(project, s.id, row.sessionless === true, row, at) + '\n');
     }
-    for (const id of [...last.keys()]) {
-      if (seen.has(id)) continue;
+    for (const key of [...last.keys()]) {
+      if (seen.has(key)) continue;
       if (full()) return;
-      last.delete(id);
-      out(rowLine(project, id, null, at) + '\n');
+      last.delete(key);
+      const sessionless = key === LEGACY_KEY;
+      out(rowLine(project, sessionless ? 'legacy' : key, sessionless, null, at) + '\n');
     }
     first = false;
   };

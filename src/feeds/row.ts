@@ -11,7 +11,8 @@ import type { NeedItem } from './attention/needs.js';
 import { lifeOf } from '../store/claude/life.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import type { SessionView } from '../store/sessions/model.js';
-import { modeSummary, promptText } from '../store/sessions/summary.js';
+import { LEGACY_LABEL, modeSummary, promptText } from '../store/sessions/summary.js';
+import { LEGACY_KEY } from '../store/sessions/model.js';
 import { configuredPrices } from '../store/claude/price-config.js';
 import { sessionSpend } from '../store/cost/spend.js';
 
@@ -29,7 +30,13 @@ export const PROCESS_STATUSES = ['busy', 'idle', 'waiting', 'gone', 'exited', 'u
 
 /** The row model `watch --json --rows` sends and the fleet view draws. */
 export interface RowModel {
+  /** The session id; "legacy" for the session-less state (which a session directory may also be named). */
   session: string;
+  /**
+   * The session-less state (OMC's files in state/ and the root), not a session directory. Absent from an
+   * older sender: its "legacy" row is then either one (it sent both the same way).
+   */
+  sessionless?: boolean;
   status: (typeof SESSION_STATUSES)[number];
   /** While an OMC cancel signal is in force: when the Stop hook stops honouring it (epoch ms). */
   cancelUntilMs: number | null;
@@ -63,6 +70,7 @@ const text = (max: number) => z.string().max(max * 4);
 
 export const ROW_SCHEMA = z.object({
   session: z.string().min(1).max(200),
+  sessionless: z.boolean().optional(),
   status: z.enum(SESSION_STATUSES),
   cancelUntilMs: epoch,
   modes: text(MAX_TEXT),
@@ -94,6 +102,17 @@ export function cleanRow(r: z.infer<typeof ROW_SCHEMA>): RowModel {
   };
 }
 
+/**
+ * A row's identity among its project's rows (the fleet's row keys, the wire's map): LEGACY_KEY for the
+ * session-less state, else the session id, so a directory named legacy is a row of its own.
+ */
+export const rowIdentity = (r: Pick<RowModel, 'session' | 'sessionless'>): string =>
+  r.sessionless === true ? LEGACY_KEY : r.session;
+
+/** The id a user reads for a row: "(legacy)" for the session-less state, as the sessions pane writes it. */
+export const rowLabel = (r: Pick<RowModel, 'session' | 'sessionless'>): string =>
+  r.sessionless === true ? LEGACY_LABEL : r.session;
+
 /** A need as a row says it: the reason and what is waited on. */
 export const needText = (n: NeedItem | null | undefined): string | null =>
   n ? truncate(n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason, MAX_TEXT) : null;
@@ -111,6 +130,7 @@ export function rowOf(
   const priced = (e: { priced: unknown[]; usd: number } | undefined) => (e && e.priced.length > 0 ? e.usd : null);
   return {
     session: s.id,
+    sessionless: s.kind === 'legacy',
     status: s.status,
     cancelUntilMs: s.status === 'cancelling' ? (s.cancel?.untilMs ?? null) : null,
     modes: truncate(s.modes.map((m) => modeSummary(m, true)).join(' · '), MAX_TEXT),

@@ -16,7 +16,7 @@ import { OmcStore } from '../store/store.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, type FleetRoot } from './discover.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
-import { needsBySession, rowOf } from '../feeds/row.js';
+import { needsBySession, rowIdentity, rowOf } from '../feeds/row.js';
 import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
 import { ownStateDir } from '../io/state-dir.js';
@@ -260,13 +260,10 @@ export class LocalFleet {
       return kept.rows;
     const claude = claudeSnap.bySession;
     const needs = needsBySession(view.open);
-    const rows: FleetRow[] = sessions.sessions.map((s) => ({
-      ...rowOf(s, claude.get(s.id), now, needs.get(s.id)),
-      key: `local|${id}|${s.id}`,
-      host: null,
-      rootId: id,
-      rootLabel: r.info.label,
-    }));
+    const rows: FleetRow[] = sessions.sessions.map((s) => {
+      const row = rowOf(s, claude.get(s.id), now, needs.get(s.id));
+      return { ...row, key: `local|${id}|${rowIdentity(row)}`, host: null, rootId: id, rootLabel: r.info.label };
+    });
     rows.sort(byAttention);
     this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, minute, rows });
     return rows;

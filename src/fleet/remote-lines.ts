@@ -26,6 +26,8 @@ const ROW = z.object({
   type: z.literal('row'),
   project: z.string().max(1000),
   session: z.string().max(200),
+  // Absent from an older omc-top, which sent the session-less state and a directory named legacy alike.
+  sessionless: z.boolean().optional(),
   row: ROW_SCHEMA.nullable(),
 });
 /** Items kept from one attention line; a remote naming more is cut there (the count still says how many). */
@@ -74,7 +76,14 @@ const ANY = z.object({ v: z.number(), type: z.string().max(40) });
 
 export type RemoteLine =
   | { kind: 'ready'; project: string; version: string | null }
-  | { kind: 'row'; project: string; session: string; row: RowModel | null }
+  | {
+      kind: 'row';
+      project: string;
+      session: string;
+      /** The session-less state (true), a session directory (false), or not said (null: an older sender). */
+      sessionless: boolean | null;
+      row: RowModel | null;
+    }
   /** What needs the user there: open items first, then the acknowledged ones (the attention view). */
   | { kind: 'attention'; project: string; open: NeedItem[]; acked: NeedItem[] }
   /** Who pushes for the project there (`--push-lease`). */
@@ -116,11 +125,18 @@ export function parseRemoteLine(text: string): RemoteLine {
   // The id goes into `ssh box omc-top cancel <id>`: only a real session id is ever accepted.
   if (!isValidSessionId(r.data.session) || (r.data.row !== null && r.data.row.session !== r.data.session))
     return { kind: 'bad', problem: 'bad row line (session: not a valid session id)' };
+  const said = [r.data.sessionless, r.data.row?.sessionless].filter((x): x is boolean => x !== undefined);
+  const sessionless = said[0] ?? null;
+  // The session-less state is "legacy" on the wire; the line and its row must say the same.
+  if (said.some((x) => x !== sessionless) || (sessionless === true && r.data.session !== 'legacy'))
+    return { kind: 'bad', problem: 'bad row line (sessionless: does not match the session)' };
+  const row = r.data.row === null ? null : cleanRow(r.data.row);
   return {
     kind: 'row',
     project: truncate(cleanLine(r.data.project), 120),
     session: r.data.session,
-    row: r.data.row === null ? null : cleanRow(r.data.row),
+    sessionless,
+    row: row && sessionless !== null ? { ...row, sessionless } : row,
   };
 }
 

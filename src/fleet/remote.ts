@@ -18,7 +18,8 @@ import { remoteCwdArgs, shellQuote, type HostSpec } from '../config/host-spec.js
 import type { FleetGroup, FleetRow } from './model.js';
 import { byAttention } from './model.js';
 import { LineSplitter, parseRemoteLine } from './remote-lines.js';
-import type { RowModel } from '../feeds/row.js';
+import { rowIdentity, type RowModel } from '../feeds/row.js';
+import { cancelTargetOf } from '../store/cancel/target.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
 
 /** Who pushes for a remote project: this side (`fleet`), an omc-top there (`other`), or not said (yet). */
@@ -191,9 +192,11 @@ export class RemoteHost {
       return;
     }
     this.project = l.project;
-    if (l.row === null) this.rows.delete(l.session);
-    else if (this.rows.has(l.session) || this.rows.size < (this.opts.maxRows ?? MAX_REMOTE_ROWS))
-      this.rows.set(l.session, l.row);
+    // By identity: the session-less state and a directory named legacy are two rows (an older sender's
+    // "legacy", which does not say which, stays one).
+    const key = rowIdentity({ session: l.session, sessionless: l.sessionless ?? undefined });
+    if (l.row === null) this.rows.delete(key);
+    else if (this.rows.has(key) || this.rows.size < (this.opts.maxRows ?? MAX_REMOTE_ROWS)) this.rows.set(key, l.row);
     // A stream can name any number of sessions; memory here cannot grow with it.
     else return this.problem(`more than ${this.opts.maxRows ?? MAX_REMOTE_ROWS} sessions: the rest are not shown`);
     this.opts.onChange();
@@ -319,7 +322,7 @@ export class RemoteHost {
     }
     const rows: FleetRow[] = [...this.rows.values()].map((r) => ({
       ...r,
-      key: `remote|${label}|${r.session}`,
+      key: `remote|${label}|${rowIdentity(r)}`,
       host: label,
       rootId: `remote|${label}`,
       rootLabel: this.project,
@@ -339,6 +342,11 @@ export class RemoteHost {
   /** Every problem line kept (newest last), for tests and the message line. */
   problemLines(): readonly string[] {
     return this.problems;
+  }
+
+  /** The command `c` / `p` runs there for a row: `omc-top cancel <target> [--signal-only] [--cwd …]`. */
+  cancelCommand(row: Pick<RowModel, 'session' | 'sessionless'>, pause: boolean): string {
+    return `omc-top cancel ${cancelTargetOf(row)}${pause ? ' --signal-only' : ''}${remoteCwdArgs(this.spec)}`;
   }
 
   /** Runs one omc-top command there: its exit code (null: ssh could not run, `said` says why) and first line. */
@@ -389,11 +397,9 @@ export class RemoteHost {
       : { ok: true, text: `acknowledged ${what} ${where} (recorded there; its stream has not shown it yet)` };
   }
 
-  /** Runs `omc-top cancel <id> [--signal-only]` there; its documented exit code says what happened. */
-  async cancel(session: string, pause: boolean): Promise<{ ok: boolean; text: string }> {
-    const { code, said } = await this.run(
-      `omc-top cancel ${session}${pause ? ' --signal-only' : ''}${remoteCwdArgs(this.spec)}`,
-    );
+  /** Runs `omc-top cancel <target> [--signal-only]` there; its documented exit code says what happened. */
+  async cancel(row: Pick<RowModel, 'session' | 'sessionless'>, pause: boolean): Promise<{ ok: boolean; text: string }> {
+    const { code, said } = await this.run(this.cancelCommand(row, pause));
     if (code === null) return { ok: false, text: said };
     const where = `on ${this.spec.label}`;
     const what = pause ? 'pause' : 'cancel';

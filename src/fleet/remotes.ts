@@ -4,9 +4,10 @@
  * While a host is not live, its header's "lost 12 s ago, retrying in 8 s"
  * moves every second; once all are live nothing ticks.
  */
-import { remoteCwdArgs, type HostSpec } from '../config/host-spec.js';
+import type { HostSpec } from '../config/host-spec.js';
 import type { FleetGroup, FleetRow, RemoteActions } from './model.js';
 import { RemoteHost, type SshCommand } from './remote.js';
+import { cancelTargetOf } from '../store/cancel/target.js';
 
 export class RemoteFleet implements RemoteActions {
   readonly hostsList: RemoteHost[];
@@ -67,12 +68,21 @@ export class RemoteFleet implements RemoteActions {
 
   describeCancel(row: FleetRow, pause: boolean): string[] {
     const h = row.host ? this.hostOf(row.host) : undefined;
-    const cmd = `ssh ${h?.spec.destination ?? row.host} omc-top cancel ${row.session}${pause ? ' --signal-only' : ''}${h ? remoteCwdArgs(h.spec) : ''}`;
+    const cmd = `ssh ${h?.spec.destination ?? row.host} ${
+      h ? h.cancelCommand(row, pause) : `omc-top cancel ${cancelTargetOf(row)}${pause ? ' --signal-only' : ''}`
+    }`;
+    const what = row.sessionless === true ? 'The session-less (legacy) state' : `Session ${row.session}`;
     return [
-      `Session ${row.session} (${row.modes || 'no modes'}) in ${row.rootLabel || 'its project'} on ${row.host}.`,
+      `${what} (${row.modes || 'no modes'}) in ${row.rootLabel || 'its project'} on ${row.host}.`,
       pause
         ? "Writes OMC's 30 s cancel signal there; nothing is removed."
         : "Cancels its loop there the way OMC's /cancel does, then checks on that machine that it took.",
+      // An older omc-top there sends a directory named legacy and the session-less state alike.
+      ...(row.sessionless === undefined && row.session === 'legacy'
+        ? [
+            `The omc-top on ${row.host} is older and does not say whether this row is its session-less state or a session directory named legacy: "cancel legacy" there acts on the session-less state.`,
+          ]
+        : []),
       '',
       `Runs: ${cmd}`,
     ];
@@ -81,7 +91,7 @@ export class RemoteFleet implements RemoteActions {
   cancel(row: FleetRow, pause: boolean): Promise<{ ok: boolean; text: string }> {
     const h = row.host ? this.hostOf(row.host) : undefined;
     if (!h) return Promise.resolve({ ok: false, text: `no host ${row.host ?? ''}` });
-    return h.cancel(row.session, pause);
+    return h.cancel(row, pause);
   }
 
   reconnect(host: string): void {

@@ -13,7 +13,7 @@ import { LocalFleet } from '../../src/fleet/local.js';
 import { RemoteFleet } from '../../src/fleet/remotes.js';
 import { KEY, mountFleet } from '../helpers/mount-app.js';
 import { makeLive, sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
-import { waitFor } from '../helpers/fixtures.js';
+import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { makeMachine, type Machine } from './fleet-tree.js';
 import { sshSkipReason, startSshRig, type HostKey, type SshRig } from './sshd-harness.js';
 import { execFileSync } from 'node:child_process';
@@ -177,6 +177,114 @@ describe.skipIf(skip !== null)('--host over a real sshd', { timeout: scaled(120_
         },
         { timeoutMs: 60_000, what: `live again\n${app.text()}` },
       );
+      app.unmountOnly();
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it('shows the session-less state and a session directory named legacy as two rows; each cancel lands on its own file', async () => {
+    const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-'));
+    try {
+      const dir = remoteProject(base, 'shop', 1, sessionId(907));
+      const root = path.join(dir, '.omc');
+      const now = new Date().toISOString();
+      const ralph = (sid: string | null) => ({
+        active: true,
+        iteration: 2,
+        max_iterations: 10,
+        started_at: now,
+        last_checked_at: now,
+        prompt: sid ? 'the directory named legacy' : 'the session-less loop',
+        ...(sid ? { session_id: sid } : {}),
+      });
+      const dirFile = path.join(root, 'state', 'sessions', 'legacy', 'ralph-state.json');
+      const stateFile = path.join(root, 'state', 'ralph-state.json');
+      writeOmcJson(dirFile, ralph('legacy'));
+      writeOmcJson(stateFile, ralph(null));
+      const active = (f: string) => fs.existsSync(f) && JSON.parse(fs.readFileSync(f, 'utf8')).active === true;
+
+      const app = await mountHosts([{ alias: 'boxa' }], [`boxa:${dir}`]);
+      await app.waitForText(`@boxa:${dir}  shop  (4 sessions)`, 'every remote row');
+      // Two rows with two identities: the session-less state reads "(legacy)", the directory "legacy".
+      const rows = fleet!.getSnapshot().groups.flatMap((g) => g.rows);
+      const legacyRows = rows.filter((r) => r.session === 'legacy');
+      expect(legacyRows.map((r) => r.sessionless).sort()).toEqual([false, true]);
+      expect(new Set(rows.map((r) => r.key)).size).toBe(rows.length);
+      const lineOf = (dirRow: boolean) =>
+        app.lines().find((l) => (dirRow ? /\slegacy\s/.test(l) && !l.includes('(legacy)') : l.includes('(legacy)')));
+      expect(lineOf(true), app.text()).toBeTruthy();
+      expect(lineOf(false), app.text()).toBeTruthy();
+
+      const select = async (dirRow: boolean) => {
+        await app.press('g');
+        const want = lineOf(dirRow);
+        for (let i = 0; i < 10 && app.lines().find((l) => l.startsWith('▸')) !== want?.replace(/^ {2}/, '▸ '); i++)
+          await app.press('j');
+        expect(app.lines().find((l) => l.startsWith('▸'))).toBe(want?.replace(/^ {2}/, '▸ '));
+      };
+
+      // The directory: `session:legacy` there, so the session-less state is left alone.
+      await select(true);
+      await app.press('c');
+      await app.waitForText('Runs: ssh boxa omc-top cancel session:legacy');
+      await app.press('y');
+      await app.waitForText(/cancel on boxa:\S+ took effect \(checked there\)/, 'the directory cancel verdict');
+      expect(active(dirFile)).toBe(false);
+      expect(active(stateFile)).toBe(true);
+
+      // The session-less state: `legacy` there.
+      await select(false);
+      await app.press('c');
+      await app.waitForText('The session-less (legacy) state');
+      await app.waitForText(/Runs: ssh boxa omc-top cancel legacy --cwd/);
+      await app.press('y');
+      await waitFor(() => !active(stateFile), { timeoutMs: 30_000, what: `the session-less cancel\n${app.text()}` });
+      await app.waitForText(/cancel on boxa:\S+ took effect \(checked there\)/, 'the session-less cancel verdict');
+      app.unmountOnly();
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it('an older omc-top there (no sessionless on the wire): its one "legacy" row is cancelled as its session-less state, and the dialog says so', async () => {
+    const base = fs.mkdtempSync(path.join('/tmp', 'omc-top-remote-'));
+    try {
+      const at = new Date().toISOString();
+      const oldRow = {
+        v: 1,
+        type: 'row',
+        at,
+        project: 'old-shop',
+        session: 'legacy',
+        row: {
+          session: 'legacy',
+          status: 'enforced',
+          cancelUntilMs: null,
+          modes: 'ralph 2/10',
+          prompt: 'x',
+          updatedMs: Date.now(),
+          rank: 1,
+          process: null,
+          processWhy: null,
+        },
+      };
+      const ready = { v: 1, type: 'ready', at, project: 'old-shop', needsYou: 0, version: '0.1.0' };
+      const file = path.join(base, 'old.jsonl');
+      fs.writeFileSync(file, [JSON.stringify(oldRow), JSON.stringify(ready)].join('\n') + '\n');
+      const app = await mountHosts(
+        [{ alias: 'boxa' }, { alias: 'old', command: `cat ${file}; exec sleep 100000` }],
+        ['old'],
+      );
+      await app.waitForText('old-shop  (1 session)', 'the older host live');
+      const row = fleet!.getSnapshot().groups.flatMap((g) => g.rows)[0];
+      expect(row?.sessionless).toBeUndefined();
+      expect(row?.key).toBe('remote|old|legacy');
+      await app.press('g', 'j');
+      await app.press('c');
+      await app.waitForText('does not say whether this row is its session-less state');
+      await app.waitForText('Runs: ssh old omc-top cancel legacy');
+      await app.press(KEY.esc);
       app.unmountOnly();
     } finally {
       fs.rmSync(base, { recursive: true, force: true });

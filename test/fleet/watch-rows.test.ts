@@ -43,9 +43,13 @@ describe('omc-top watch --json --rows', () => {
     const rows = first.slice(0, readyAt).filter((l) => l.type === 'row');
     expect(rows.length).toBeGreaterThan(1);
     for (const r of rows) {
-      expect(Object.keys(r).sort()).toEqual(['at', 'project', 'row', 'session', 'type', 'v']);
+      expect(Object.keys(r).sort()).toEqual(['at', 'project', 'row', 'session', 'sessionless', 'type', 'v']);
       expect(ROW_SCHEMA.safeParse(r.row).success, JSON.stringify(r.row)).toBe(true);
+      // The line and its row say the same; the session-less state (the fixture's state/ files) reads "legacy".
+      expect(r.row.sessionless).toBe(r.sessionless);
+      if (r.sessionless) expect(r.session).toBe('legacy');
     }
+    expect(rows.filter((r) => r.sessionless === true)).toHaveLength(1);
     const ralph = rows.find((r) => r.session === SESSION.ralph);
     expect(ralph?.row.modes).toContain('ralph 3/10');
 

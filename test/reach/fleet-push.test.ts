@@ -73,6 +73,27 @@ function project(base: string, name: string) {
 }
 
 describe('push for several projects (the fleet view, serve)', () => {
+  it("records its lease in omc-top's state directory even when nothing else made that directory yet", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-fleet-push-'));
+    cleanups.push(() => fs.rmSync(base, { recursive: true, force: true }));
+    const env = { XDG_STATE_HOME: path.join(base, 'fresh-state') };
+    const ntfy = await loopbackServer(200);
+    cleanups.push(() => ntfy.close());
+    const shop = project(base, 'shop');
+    const stop = pushForRoots({
+      roots: () => [shop.root],
+      subscribe: () => () => undefined,
+      config: { push: { channels: [{ type: 'ntfy', url: `${ntfy.base}/topic` }], retries: 0 } },
+      readonly: false,
+      env,
+      onProblem: () => undefined,
+    });
+    cleanups.push(stop);
+    // Without it another omc-top on shop finds no holder, takes the lease and pushes beside this one.
+    const lease = path.join(ownStateDir(env), rootFileName('push-lease', shop.root.root));
+    expect(JSON.parse(fs.readFileSync(lease, 'utf8'))).toMatchObject({ pid: process.pid });
+  });
+
   it('one message per entering item; none for a project another live omc-top pushes for, until it is gone', async () => {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-fleet-push-'));
     cleanups.push(() => fs.rmSync(base, { recursive: true, force: true }));

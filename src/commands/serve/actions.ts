@@ -23,7 +23,7 @@ import crypto from 'node:crypto';
 import { executeCancel } from '../../store/cancel/execute.js';
 import { describePlan } from '../../store/cancel/describe.js';
 import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
-import { isValidSessionId } from '../../store/sessions/omc-rules.js';
+import { cancelTargetOf, parseCancelTarget } from '../../store/cancel/target.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { decideGateAndFollow, planGate, sendPermissionAnswer } from '../../feeds/answers/answer.js';
 import { answerInputOf } from '../../feeds/answers/items.js';
@@ -105,10 +105,11 @@ export class Actions {
   private planRemote(rootId: string, body: Record<string, unknown>): ActionResult {
     const found = this.remoteHost(rootId);
     if (!found) return NO_ROOT;
+    // The row as a cancel names it (row.target): "legacy" the session-less state, "session:legacy" a directory.
     const session = body.session;
-    if (typeof session !== 'string' || !isValidSessionId(session))
+    if (typeof session !== 'string' || !parseCancelTarget(session))
       return { status: 400, body: { error: 'not a session id' } };
-    const row = found.host.group().rows.find((r) => r.session === session);
+    const row = found.host.group().rows.find((r) => cancelTargetOf(r) === session);
     if (!row) return { status: 409, body: { error: `no session ${session} on ${found.host.spec.label} now` } };
     if (found.host.phase !== 'live')
       return { status: 409, body: { error: `${found.host.spec.label} is not connected now: ask again once it is` } };
@@ -127,17 +128,12 @@ export class Actions {
     if (this.readonly) return READONLY;
     if (isRemoteId(body.root)) return this.planRemote(body.root, body);
     const root = typeof body.root === 'string' ? this.source.root(body.root) : undefined;
-    const session = body.session;
     if (!root) return { status: 404, body: { error: 'no such project here' } };
-    if (typeof session !== 'string' || (session !== 'legacy' && !isValidSessionId(session))) {
-      return { status: 400, body: { error: 'not a session id' } };
-    }
+    // As omc-top cancel names it: "legacy" the session-less state, "session:legacy" a directory named so.
+    const target = typeof body.session === 'string' ? parseCancelTarget(body.session) : null;
+    if (!target) return { status: 400, body: { error: 'not a session id' } };
     const pauseOnly = body.pause === true;
-    const r = planCancel(
-      root.root,
-      { sessionId: session === 'legacy' ? null : session, mode: null, pauseOnly },
-      this.now(),
-    );
+    const r = planCancel(root.root, { sessionId: target.sessionId, mode: null, pauseOnly }, this.now());
     if (!r.ok) return { status: 409, body: { error: cleanLine(r.message) } };
     const c = describePlan(r.plan);
     return this.keep({ kind: 'cancel', rootId: root.id, plan: r.plan, at: this.now() }, c);

@@ -176,16 +176,16 @@ export const PAGE_JS = `'use strict';
       r.rows.forEach(function (row) {
         var d = el('div', null, 'row');
         d.dataset.session = row.session;
-        d.appendChild(el('span', row.session.slice(0, 12), 'sid'));
+        d.appendChild(el('span', (row.sessionless ? '(legacy)' : row.session).slice(0, 12), 'sid'));
         d.appendChild(el('span', row.status + (row.process ? ' · ' + row.process : ''), 'status'));
         d.appendChild(el('span', row.modes + ' ' + ago(row.updatedMs), 'modes'));
         var acts = el('span');
         // A loop omc-top could cancel or pause (planCancel says what, or omc-top cancel on its host).
         if (LOOP_STATUSES.indexOf(row.status) >= 0) {
           var pause = el('button', 'Pause');
-          pause.onclick = function () { askCancel(r.id, row.session, true); };
+          pause.onclick = function () { askCancel(r.id, row.target, true); };
           var cancel = el('button', 'Cancel');
-          cancel.onclick = function () { askCancel(r.id, row.session, false); };
+          cancel.onclick = function () { askCancel(r.id, row.target, false); };
           acts.appendChild(pause);
           acts.appendChild(cancel);
         }

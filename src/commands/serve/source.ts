@@ -13,7 +13,8 @@ import { AckFile } from '../../feeds/attention/acks.js';
 import { AttentionMonitor } from '../../feeds/attention/monitor.js';
 import type { NeedItem } from '../../feeds/attention/needs.js';
 import { ownStateDir } from '../../io/state-dir.js';
-import { rowOf, type RowModel } from '../../feeds/row.js';
+import { rowIdentity, rowOf, type RowModel } from '../../feeds/row.js';
+import { cancelTargetOf } from '../../store/cancel/target.js';
 import { answerInputOf, answerItems, type AnswerItem } from '../../feeds/answers/items.js';
 import type { ReportKind } from '../../feeds/answers/answer.js';
 import type { OmcStore } from '../../store/store.js';
@@ -137,7 +138,8 @@ export interface RootJson {
   host: string | null;
   /** A root on this machine; false: a `--host` project (cancel and pause run there over ssh; nothing is answered). */
   local: boolean;
-  rows: Array<RowModel & { key: string }>;
+  /** `key`: the row's identity in its project; `target`: how a cancel names it (store/cancel/target.ts). */
+  rows: Array<RowModel & { key: string; target: string }>;
   /** Not acknowledged: what the count counts. */
   needs: NeedJson[];
   /** Acknowledged and still holding (listed, never counted). */
@@ -180,7 +182,10 @@ function rootJson(r: ServeRoot, now: number): RootJson {
   const claude = r.store.claude.getSnapshot().bySession;
   const rows = r.store.sessions
     .getSnapshot()
-    .sessions.map((s) => ({ key: s.id, ...rowOf(s, claude.get(s.id), now) }))
+    .sessions.map((s) => {
+      const row = rowOf(s, claude.get(s.id), now);
+      return { key: rowIdentity(row), target: cancelTargetOf(row), ...row };
+    })
     .sort((a, b) => a.rank - b.rank || (b.updatedMs ?? 0) - (a.updatedMs ?? 0));
   const view = r.monitor.view.getSnapshot();
   return {
@@ -234,7 +239,7 @@ function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined): RootJson {
     project: g.label,
     host: g.host,
     local: false,
-    rows: g.rows.map((row) => ({ ...row, key: row.key })),
+    rows: g.rows.map((row) => ({ ...row, key: row.key, target: cancelTargetOf(row) })),
     needs: needs.open.map(needJson),
     acked: needs.acked.map(needJson),
     answers: [],

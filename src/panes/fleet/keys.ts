@@ -11,6 +11,7 @@ import { tableHelpLines } from '../../ui/overlay-lines.js';
 import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
 import type { Size } from '../../kit/pane.js';
 import { listHeight } from './layout.js';
+import { rowLabel } from '../../feeds/row.js';
 import {
   backspaceFilter,
   clearFilter,
@@ -77,7 +78,7 @@ function openSelected(ctx: Ctx): void {
   }
   if (row.host !== null) {
     ctx.app.flash(
-      `${row.session.slice(0, 8)} runs on ${row.host}: c cancels, p pauses it there (its panes: ssh ${row.host} omc-top)`,
+      `${rowLabel(row).slice(0, 8)} runs on ${row.host}: c cancels, p pauses it there (its panes: ssh ${row.host} omc-top)`,
       'info',
     );
     return;
@@ -96,10 +97,10 @@ function askCancel(ctx: Ctx, pause: boolean): void {
   ctx.set((s) => ({
     ...s,
     confirm: {
-      title: `${pause ? 'Pause' : 'Cancel'} ${row.session} on ${row.host}?`,
+      title: `${pause ? 'Pause' : 'Cancel'} ${rowLabel(row)} on ${row.host}?`,
       lines: remote.describeCancel(row, pause),
       onYes: () => {
-        ctx.app.flash(`${pause ? 'pausing' : 'cancelling'} ${row.session.slice(0, 8)} on ${row.host}…`, 'info');
+        ctx.app.flash(`${pause ? 'pausing' : 'cancelling'} ${rowLabel(row).slice(0, 8)} on ${row.host}…`, 'info');
         void remote.cancel(row, pause).then((r) => ctx.app.flash(r.text, r.ok ? 'info' : 'error'));
       },
     },

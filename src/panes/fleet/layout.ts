@@ -8,6 +8,7 @@ import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
 import { SUBAGENTS_READING } from '../../store/cost/spend.js';
 import { shortId, statusWords } from '../sessions/rows.js';
+import { rowLabel } from '../../feeds/row.js';
 
 /** Header, column header, message line, footer. */
 export const FLEET_CHROME_ROWS = 4;
@@ -93,7 +94,7 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
       cell(statusText(r, now), c.status) +
       fit(whereText(r), c.where - 1) +
       ' ' +
-      fit(shortId(r.session, c.id), c.id) +
+      fit(shortId(rowLabel(r), c.id), c.id) +
       // "!" as on the sessions row: the attention model says this session needs the user, and what for.
       cell(r.needs !== null ? `!${r.process ?? '?'}` : (r.process ?? '—'), c.claude) +
       (c.cost ? cell(rowCost(r), c.cost) : '') +

@@ -8,6 +8,7 @@ import { fleetLines, lineId, type FleetLine, type FleetRow, type FleetSnapshot }
 import { initList, listView, moveList, settleList, type ListState, type Move } from '../../kit/list.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { statusWords } from '../sessions/rows.js';
+import { rowLabel } from '../../feeds/row.js';
 
 export interface FleetConfirm {
   title: string;
@@ -73,7 +74,7 @@ export class FleetUi {
 }
 
 const haystack = (l: FleetLine & { kind: 'row' }) =>
-  [l.group.label, l.row.rootLabel, l.row.session, l.row.host ?? '', l.row.modes, statusWords(l.row.status)]
+  [l.group.label, l.row.rootLabel, rowLabel(l.row), l.row.host ?? '', l.row.modes, statusWords(l.row.status)]
     .join(' ')
     .toLowerCase();
 

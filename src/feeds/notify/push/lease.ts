@@ -53,7 +53,8 @@ export class PushLease {
     if (h && isLive(this.startIdentity, h.pid, h.start)) return false;
     if (this.opts.readonly) return true;
     try {
-      // omc-top's state directory may not exist yet (a machine where nothing was acknowledged so far).
+      // omc-top's state directory is the root of the contained write, which cannot create its own root: a process
+      // that had written nothing there yet (the fleet view) recorded no lease and pushed beside the monitor.
       ensureOwnDir(this.dir);
       atomicWriteSync(this.dir, this.name, JSON.stringify({ pid: this.pid, start: this.start, at: Date.now() }), {
         mkdir: true,
