@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, type TempProject, waitFor, writeLiveRalph, writeOmcJson } from '../helpers/fixtures.js';
 
 let p: TempProject | null = null;
 let store: OmcStore | null = null;
@@ -29,14 +29,7 @@ describe('files noted from session listings', () => {
     async (progressive) => {
       p = makeProject();
       const now = new Date().toISOString();
-      writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
-        active: true,
-        iteration: 1,
-        max_iterations: 10,
-        started_at: now,
-        last_checked_at: now,
-        session_id: SID,
-      });
+      writeLiveRalph(p, { sessionId: SID, iteration: 1, max: 10, startedAt: now, checkedAt: now });
       store = new OmcStore({ root: p.root, watch: 'auto' });
       store.start({ progressive });
       const s = store;

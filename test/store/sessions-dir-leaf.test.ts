@@ -9,7 +9,7 @@ import path from 'node:path';
 import { watch } from 'chokidar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, NO_CLAUDE_DIR, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { liveRalph, makeProject, NO_CLAUDE_DIR, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { sessionId } from '../helpers/sessions-gen.js';
 import { scaled } from '../helpers/time-scale.js';
 
@@ -22,14 +22,7 @@ afterEach(async () => {
   p = null;
 });
 
-const ralph = (sid: string, iteration: number) => ({
-  active: true,
-  iteration,
-  max_iterations: 100,
-  started_at: new Date().toISOString(),
-  last_checked_at: new Date().toISOString(),
-  session_id: sid,
-});
+const ralph = (sid: string, iteration: number) => liveRalph({ sessionId: sid, iteration, max: 100 });
 
 describe('state/sessions as a plain watched leaf', () => {
   it.each([true, false])(

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { liveRalph, makeProject, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
 let p: TempProject | null = null;
 let store: OmcStore | null = null;
@@ -20,14 +20,7 @@ afterEach(async () => {
 });
 
 const SID = 'a1b2c3d4-0000-4000-8000-000000000001';
-const ralph = (iteration: number) => ({
-  active: true,
-  iteration,
-  max_iterations: 10,
-  started_at: new Date().toISOString(),
-  last_checked_at: new Date().toISOString(),
-  session_id: SID,
-});
+const ralph = (iteration: number) => liveRalph({ sessionId: SID, iteration, max: 10 });
 
 function open(mode: 'auto' | 'poll' = 'auto'): OmcStore {
   p = makeProject();
