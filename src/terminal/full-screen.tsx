@@ -2,7 +2,7 @@
  * The full-screen lifecycle shared by the monitor and the fleet (`--all`): alternate screen, mouse, job
  * control, signals, crash handling, hang-up.
  */
-import type React from 'react';
+import React from 'react';
 import { render, type Instance } from 'ink';
 import { printErr } from '../io/output.js';
 import { releaseHungUpStdio, stdioTerminals } from './hangup.js';
@@ -25,6 +25,7 @@ export function runFullScreen(
   return new Promise<number>((resolve) => {
     const opts = { mouse };
     let instance: Instance | null = null;
+    let shown: React.ReactElement | null = null;
     let finished = false;
     const term = enterFullScreen(stdout, stdin, () => {
       instance?.unmount();
@@ -54,7 +55,8 @@ export function runFullScreen(
       } catch {
         /* not a tty any more: Ink's own call says the same */
       }
-      instance = render(element({ exit: () => finish(0), redraw, suspend }), {
+      shown = element({ exit: () => finish(0), redraw, suspend });
+      instance = render(shown, {
         exitOnCtrlC: false,
         patchConsole: false,
         maxFps: 30,
@@ -82,6 +84,16 @@ export function runFullScreen(
         }
       }
     }
+
+    // Ink draws the tree it holds the moment the terminal resizes (its own 'resize' listener). That tree is still
+    // cut for the old width: in a narrower terminal every full-width row wraps onto two, the screen scrolls, and
+    // every later frame lands rows too low, leaving the old footer and problem lines on screen. So, before Ink's
+    // listener, the tree is rendered again at the new size (Ink's rerender is synchronous; the size is read as it
+    // renders, terminal/use-size.ts), and Ink's resize draws the right frame.
+    const renderAtNewSize = () => {
+      if (instance && shown) instance.rerender(React.cloneElement(shown));
+    };
+    stdout.prependListener('resize', renderAtNewSize);
 
     installJobControl({
       leave: () => {

@@ -7,37 +7,25 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { executeCancel } from '../../src/store/cancel/execute.js';
 import { planCancel } from '../../src/store/cancel/plan.js';
 import { diffFacts, factsOf, needsYou, type Transition } from '../../src/feeds/attention/engine.js';
 import { attentionInput, AttentionMonitor } from '../../src/feeds/attention/monitor.js';
-import { OmcStore } from '../../src/store/store.js';
-import {
-  makeProject,
-  READERS_CAPTURED_AT,
-  SESSION,
-  waitFor,
-  writeOmcJson,
-  type TempProject,
-} from '../helpers/fixtures.js';
-
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  store = null;
-  p?.cleanup();
-  p = null;
-});
+import type { OmcStore, OmcStoreOptions } from '../../src/store/store.js';
+import { READERS_CAPTURED_AT, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 let now = READERS_CAPTURED_AT;
 
-async function open(at = READERS_CAPTURED_AT): Promise<OmcStore> {
-  p = makeProject({ withFixture: true });
+/** The app's store over the real-OMC `project`, its clock at `at`. */
+async function open(
+  p: TempProject,
+  newStore: (o: OmcStoreOptions) => OmcStore,
+  at = READERS_CAPTURED_AT,
+): Promise<OmcStore> {
   now = at;
-  store = new OmcStore({ root: p.root, watch: 'none', clock: () => now, teams: { pidAlive: () => null } });
+  const store = newStore({ root: p.root, watch: 'none', clock: () => now, teams: { pidAlive: () => null } });
   store.start();
   await tick();
   return store;
@@ -50,29 +38,35 @@ async function rescan(s: OmcStore): Promise<void> {
   await tick();
 }
 
-const ralphFile = () => path.join((p as TempProject).root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
+const ralphFile = (p: TempProject) => path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
 const only = (ts: Transition[], kind: string) => ts.filter((t) => t.kind === kind);
 
 describe('transition engine', () => {
-  it('finds nothing between two pictures of the same state (old state is never news)', async () => {
-    const s = await open();
+  it('finds nothing between two pictures of the same state (old state is never news)', async ({
+    project: p,
+    newStore,
+  }) => {
+    const s = await open(p, newStore);
     const a = factsOf(attentionInput(s));
     await rescan(s);
     expect(diffFacts(a, factsOf(attentionInput(s)))).toEqual([]);
   });
 
-  it('an iteration step is one transition; reaching max is news once, never counted', async () => {
-    const s = await open();
+  it('an iteration step is one transition; reaching max is news once, never counted', async ({
+    project: p,
+    newStore,
+  }) => {
+    const s = await open(p, newStore);
     const a = factsOf(attentionInput(s));
-    const v = JSON.parse(fs.readFileSync(ralphFile(), 'utf8'));
-    writeOmcJson(ralphFile(), { ...v, iteration: 4 });
+    const v = JSON.parse(fs.readFileSync(ralphFile(p), 'utf8'));
+    writeOmcJson(ralphFile(p), { ...v, iteration: 4 });
     await rescan(s);
     const b = factsOf(attentionInput(s));
     const step = diffFacts(a, b);
     expect(only(step, 'iteration')).toMatchObject([
       { key: `${SESSION.ralph}/ralph`, from: '3', to: '4', needs: null, news: null },
     ]);
-    writeOmcJson(ralphFile(), { ...v, iteration: 10 });
+    writeOmcJson(ralphFile(p), { ...v, iteration: 10 });
     await rescan(s);
     const c = factsOf(attentionInput(s));
     const max = diffFacts(b, c).filter((t) => t.news);
@@ -81,15 +75,15 @@ describe('transition engine', () => {
     ]);
     expect(needsYou(c)).toEqual(needsYou(b));
     // The same state again (OMC rewrites updatedAt): nothing.
-    writeOmcJson(ralphFile(), { ...v, iteration: 10, _meta: { ...v._meta, updatedAt: new Date(now).toISOString() } });
+    writeOmcJson(ralphFile(p), { ...v, iteration: 10, _meta: { ...v._meta, updatedAt: new Date(now).toISOString() } });
     await rescan(s);
     expect(diffFacts(c, factsOf(attentionInput(s))).filter((t) => t.kind === 'iteration' || t.news)).toEqual([]);
   });
 
-  it('a loop whose file is removed by someone else stopped: news, not a need', async () => {
-    const s = await open();
+  it('a loop whose file is removed by someone else stopped: news, not a need', async ({ project: p, newStore }) => {
+    const s = await open(p, newStore);
     const a = factsOf(attentionInput(s));
-    fs.rmSync(ralphFile());
+    fs.rmSync(ralphFile(p));
     await rescan(s);
     const b = factsOf(attentionInput(s));
     const t = diffFacts(a, b).filter((x) => x.news || x.needs);
@@ -99,8 +93,11 @@ describe('transition engine', () => {
     expect(needsYou(b)).toEqual(needsYou(a));
   });
 
-  it("omc-top's own cancel raises nothing: no news, no need, not even its verdict", async () => {
-    const s = await open(Date.now());
+  it("omc-top's own cancel raises nothing: no news, no need, not even its verdict", async ({
+    project: p,
+    newStore,
+  }) => {
+    const s = await open(p, newStore, Date.now());
     const a = factsOf(attentionInput(s));
     const planned = planCancel(s.root, { sessionId: SESSION.ralph, mode: null, pauseOnly: false }, now);
     if (!planned.ok) throw new Error(planned.message);
@@ -124,10 +121,13 @@ describe('transition engine', () => {
     expect(needsYou(c)).toEqual(needsYou(a));
   });
 
-  it('a file OMC needs turning unreadable is a problem line (a transition), not counted; fixing it clears it', async () => {
-    const s = await open();
+  it('a file OMC needs turning unreadable is a problem line (a transition), not counted; fixing it clears it', async ({
+    project: p,
+    newStore,
+  }) => {
+    const s = await open(p, newStore);
     const a = factsOf(attentionInput(s));
-    fs.writeFileSync(ralphFile(), '{ "active": true, ');
+    fs.writeFileSync(ralphFile(p), '{ "active": true, ');
     await rescan(s);
     const b = factsOf(attentionInput(s));
     const bad = diffFacts(a, b).filter((t) => t.kind === 'problem');
@@ -135,17 +135,19 @@ describe('transition engine', () => {
     expect(bad[0]).toMatchObject({ needs: null, news: null });
     expect(bad[0]?.fact.path).toContain('ralph-state.json');
     expect(needsYou(b)).toEqual(needsYou(a));
-    fs.writeFileSync(ralphFile(), fs.readFileSync(path.join(FIXTURE_RALPH), 'utf8'));
+    fs.writeFileSync(ralphFile(p), fs.readFileSync(path.join(FIXTURE_RALPH), 'utf8'));
     await rescan(s);
     const cleared = diffFacts(b, factsOf(attentionInput(s))).filter((t) => t.kind === 'problem');
     expect(cleared).toMatchObject([{ to: null, needs: null }]);
   });
 
-  it('a worker whose process died is a dead worker, once; a team with none alive is one stalled item', async () => {
-    p = makeProject({ withFixture: true });
+  it('a worker whose process died is a dead worker, once; a team with none alive is one stalled item', async ({
+    project: p,
+    newStore,
+  }) => {
     let alive = true;
     let clock = READERS_CAPTURED_AT;
-    store = new OmcStore({
+    const store = newStore({
       root: p.root,
       watch: 'none',
       clock: () => clock,
@@ -181,22 +183,22 @@ describe('transition engine', () => {
     expect(needsYou(c).map((n) => n.kind)).toEqual(['team-stalled']);
   });
 
-  it('the monitor reports the first read as baseline and each later change once', async () => {
-    const s = await open();
+  it('the monitor reports the first read as baseline and each later change once', async ({ project: p, newStore }) => {
+    const s = await open(p, newStore);
     const m = new AttentionMonitor(s);
     const seen: Transition[] = [];
     m.onTransitions((batch) => seen.push(...batch));
     await rescan(s);
     expect(seen).toEqual([]);
-    const v = JSON.parse(fs.readFileSync(ralphFile(), 'utf8'));
-    writeOmcJson(ralphFile(), { ...v, iteration: 4 });
+    const v = JSON.parse(fs.readFileSync(ralphFile(p), 'utf8'));
+    writeOmcJson(ralphFile(p), { ...v, iteration: 4 });
     await rescan(s);
     await waitFor(() => seen.some((t) => t.kind === 'iteration'), { what: 'iteration transition' });
     await rescan(s);
     expect(seen.filter((t) => t.kind === 'iteration')).toHaveLength(1);
     const before = m.count.getSnapshot();
     expect(before).toBe(m.needsYou().length);
-    writeOmcJson(ralphFile(), { ...v, iteration: 10 });
+    writeOmcJson(ralphFile(p), { ...v, iteration: 10 });
     await rescan(s);
     // At its max the loop is news (a transition with `news`), and the count does not move.
     await waitFor(() => seen.some((t) => t.news === 'max iterations reached'), { what: 'max reached news' });

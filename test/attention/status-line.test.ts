@@ -1,20 +1,14 @@
 /** `omc-top status --tmux`: the line tmux shows, from one read of a real-shaped tree. */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/commands/args.js';
 import { runStatusCommand } from '../../src/commands/status.js';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
+import { writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { describe, expect, it } from '../helpers/it.js';
 
 const SID = '11111111-2222-4333-8444-555555555555';
-function ralph(iteration: number, max: number): void {
+function ralph(p: TempProject, iteration: number, max: number): void {
   const now = new Date().toISOString();
-  writeOmcJson(path.join((p as TempProject).root, 'state', 'sessions', SID, 'ralph-state.json'), {
+  writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
     active: true,
     // Top-level session_id, as OMC's keyword detector writes it: the Stop hook enforces this loop.
     session_id: SID,
@@ -26,33 +20,31 @@ function ralph(iteration: number, max: number): void {
   });
 }
 
-function status(...argv: string[]): { code: number; out: string } {
+function status(p: TempProject, ...argv: string[]): { code: number; out: string } {
   let out = '';
   const code = runStatusCommand(argv, {
     out: (s) => void (out += s),
     err: () => {},
-    cwd: (p as TempProject).dir,
+    cwd: p.dir,
     // A scratch state directory: no monitor's cache, no acknowledgements from this machine.
-    env: { ...process.env, XDG_STATE_HOME: path.join((p as TempProject).dir, 'xdg-state') },
+    env: { ...process.env, XDG_STATE_HOME: path.join(p.dir, 'xdg-state') },
   });
   return { code, out };
 }
 
 describe('omc-top status', () => {
-  it('shows the running loop with its progress; a loop at its max is news, not counted', () => {
-    p = makeProject();
-    expect(status('--tmux').out).toBe('no loops · needs you: 0\n');
-    ralph(2, 5);
-    expect(status('--tmux').out).toBe('ralph 2/5 · needs you: 0\n');
-    ralph(5, 5);
-    expect(status('--tmux')).toEqual({ code: 0, out: 'ralph 5/5 · needs you: 0\n' });
+  it('shows the running loop with its progress; a loop at its max is news, not counted', ({ emptyProject: p }) => {
+    expect(status(p, '--tmux').out).toBe('no loops · needs you: 0\n');
+    ralph(p, 2, 5);
+    expect(status(p, '--tmux').out).toBe('ralph 2/5 · needs you: 0\n');
+    ralph(p, 5, 5);
+    expect(status(p, '--tmux')).toEqual({ code: 0, out: 'ralph 5/5 · needs you: 0\n' });
   });
 
-  it('fills a format; with --tmux a "#" is doubled; control bytes never pass', () => {
-    p = makeProject();
-    ralph(1, 3);
-    expect(status('--tmux', '--format', '#[fg=red]{active} {needs}\u001b]2;x\u0007').out).toBe('##[fg=red]1 0\n');
-    expect(status('--format', '#{active}').out).toBe('#1\n');
-    expect(() => status('--format', '{lops}')).toThrow(UsageError);
+  it('fills a format; with --tmux a "#" is doubled; control bytes never pass', ({ emptyProject: p }) => {
+    ralph(p, 1, 3);
+    expect(status(p, '--tmux', '--format', '#[fg=red]{active} {needs}\u001b]2;x\u0007').out).toBe('##[fg=red]1 0\n');
+    expect(status(p, '--format', '#{active}').out).toBe('#1\n');
+    expect(() => status(p, '--format', '{lops}')).toThrow(UsageError);
   });
 });

@@ -4,41 +4,34 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { UsageError } from '../../src/commands/args.js';
 import { CANCEL_EXIT, runCancelCommand } from '../../src/commands/cancel.js';
-import { makeProject, SESSION, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { SESSION, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { writeRegistry } from '../helpers/claude-files.js';
 
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
-
 /** Claude Code's config dir for the command: empty unless a test registers a process in it. */
-const claudeDir = () => path.join((p as TempProject).dir, 'claude-config');
+const claudeDir = (p: TempProject) => path.join(p.dir, 'claude-config');
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+async function cli(p: TempProject, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const code = await runCancelCommand(argv, {
     out: (t) => void (out += t),
     err: (t) => void (err += t),
-    cwd: (p as TempProject).dir,
+    cwd: p.dir,
     now: Date.now,
-    env: { ...process.env, CLAUDE_CONFIG_DIR: claudeDir() },
+    env: { ...process.env, CLAUDE_CONFIG_DIR: claudeDir(p) },
   });
   return { code, out, err };
 }
 
-const signalPath = (sid: string) =>
-  path.join((p as TempProject).root, 'state', 'sessions', sid, 'cancel-signal-state.json');
+const signalPath = (p: TempProject, sid: string) =>
+  path.join(p.root, 'state', 'sessions', sid, 'cancel-signal-state.json');
 
 describe('omc-top cancel', () => {
-  it('cancels, says what it did, and exits 0 only after checking the disk', async () => {
-    p = makeProject({ withFixture: true });
-    const r = await cli(SESSION.ralph);
+  it('cancels, says what it did, and exits 0 only after checking the disk', async ({ project: p }) => {
+    const r = await cli(p, SESSION.ralph);
     expect(r.code).toBe(CANCEL_EXIT.ok);
     expect(r.out.split('\n')[0]).toBe(`ralph, ultrawork ended on disk in ${SESSION.ralph}: no targeted mode is active`);
     // No Claude process or transcript to look at: said so, and no mark claims a stop nobody saw.
@@ -50,12 +43,14 @@ describe('omc-top cancel', () => {
     expect(r.err).toBe('');
   });
 
-  it('a busy Claude: no ✓ at once; --wait shows "stopped ✓" when its registry turns idle, exit 5 when it never does', async () => {
-    p = makeProject({ withFixture: true });
+  it('a busy Claude: no ✓ at once; --wait shows "stopped ✓" when its registry turns idle, exit 5 when it never does', async ({
+    newProject,
+  }) => {
+    let p = newProject({ withFixture: true });
     const S = SESSION.ralph;
     // This test's own process stands in for the CLI: a live pid whose start time the entry records.
-    writeRegistry(claudeDir(), process.pid, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 5_000 });
-    let r = await cli(S, '--mode', 'ralph');
+    writeRegistry(claudeDir(p), process.pid, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 5_000 });
+    let r = await cli(p, S, '--mode', 'ralph');
     expect(r.code).toBe(CANCEL_EXIT.ok);
     expect(r.out).toContain(
       `  Claude:  Claude (pid ${process.pid}) is busy: it stops when its turn ends and OMC's Stop hook lets it; its stop was not observed yet`,
@@ -63,12 +58,12 @@ describe('omc-top cancel', () => {
     expect(r.out).not.toContain('✓');
 
     p.cleanup();
-    p = makeProject({ withFixture: true });
-    writeRegistry(claudeDir(), process.pid, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 5_000 });
+    p = newProject({ withFixture: true });
+    writeRegistry(claudeDir(p), process.pid, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 5_000 });
     // The Stop hook lets it stop a moment after the signal: the CLI rewrites its entry as idle.
-    const done = cli(S, '--mode', 'ralph', '--wait', '30', '--json');
-    await waitFor(() => fs.existsSync(signalPath(S)), { what: 'the signal written' });
-    writeRegistry(claudeDir(), process.pid, S, { status: 'idle', cwd: p.dir, statusUpdatedAt: Date.now() });
+    const done = cli(p, S, '--mode', 'ralph', '--wait', '30', '--json');
+    await waitFor(() => fs.existsSync(signalPath(p, S)), { what: 'the signal written' });
+    writeRegistry(claudeDir(p), process.pid, S, { status: 'idle', cwd: p.dir, statusUpdatedAt: Date.now() });
     r = await done;
     expect(r.code).toBe(CANCEL_EXIT.ok);
     const doc = JSON.parse(r.out);
@@ -76,16 +71,15 @@ describe('omc-top cancel', () => {
     expect(doc.claude.text).toMatch(/^stopped ✓ in \d+(\.\d)?s: its registry entry turned idle$/);
 
     p.cleanup();
-    p = makeProject({ withFixture: true });
-    writeRegistry(claudeDir(), process.pid, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 5_000 });
-    r = await cli(S, '--mode', 'ralph', '--wait', '0.5');
+    p = newProject({ withFixture: true });
+    writeRegistry(claudeDir(p), process.pid, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 5_000 });
+    r = await cli(p, S, '--mode', 'ralph', '--wait', '0.5');
     expect(r.code).toBe(CANCEL_EXIT.notStopped);
     expect(r.out).toContain('its stop was not observed yet');
   });
 
-  it('--json: one document with the signal, every step and the verdict', async () => {
-    p = makeProject({ withFixture: true });
-    const r = await cli(SESSION.hookRalph, '--mode', 'ralph', '--json');
+  it('--json: one document with the signal, every step and the verdict', async ({ project: p }) => {
+    const r = await cli(p, SESSION.hookRalph, '--mode', 'ralph', '--json');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out);
     expect(doc).toMatchObject({
@@ -104,30 +98,29 @@ describe('omc-top cancel', () => {
     ]);
   });
 
-  it('--signal-only: exit 0 when the Stop hook honours the signal; nothing removed', async () => {
-    p = makeProject({ withFixture: true });
-    const r = await cli(SESSION.ralph, '--signal-only', '--json');
+  it('--signal-only: exit 0 when the Stop hook honours the signal; nothing removed', async ({ project: p }) => {
+    const r = await cli(p, SESSION.ralph, '--signal-only', '--json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ ok: true, pause: true, steps: [], signal: { in_force: true } });
     expect(fs.existsSync(path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json'))).toBe(true);
   });
 
-  it('exit 1 with the reason when the cancel did not take', async () => {
-    p = makeProject({ withFixture: true });
+  it('exit 1 with the reason when the cancel did not take', async ({ project: p }) => {
     fs.writeFileSync(
       path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json.mutation.lock'),
       'garbage',
     );
-    const r = await cli(SESSION.ralph);
+    const r = await cli(p, SESSION.ralph);
     expect(r.code).toBe(CANCEL_EXIT.notTaken);
     expect(r.err).toMatch(
       /^omc-top cancel: cancel did not take: state\/sessions\/.*\/ralph-state\.json .*is not a valid OMC lock record/,
     );
   });
 
-  it('an autopilot: each step line has its whole word and says what was done (no "set acti")', async () => {
-    p = makeProject({ withFixture: true });
-    const r = await cli(SESSION.autopilot);
+  it('an autopilot: each step line has its whole word and says what was done (no "set acti")', async ({
+    project: p,
+  }) => {
+    const r = await cli(p, SESSION.autopilot);
     expect(r.code, r.err).toBe(CANCEL_EXIT.ok);
     const rel = `state/sessions/${SESSION.autopilot}/autopilot-state.json`;
     expect(r.out).toContain(`  inactive ${rel}: set active:false (progress kept for resume)\n`);
@@ -137,42 +130,37 @@ describe('omc-top cancel', () => {
     expect(r.out).not.toMatch(/set acti(?!ve)/);
   });
 
-  it('--readonly refuses with a message and writes nothing', async () => {
-    p = makeProject({ withFixture: true });
-    const r = await cli(SESSION.ralph, '--readonly');
+  it('--readonly refuses with a message and writes nothing', async ({ project: p }) => {
+    const r = await cli(p, SESSION.ralph, '--readonly');
     expect(r.code).toBe(CANCEL_EXIT.readonly);
     expect(r.err).toBe('omc-top cancel: --readonly: cancel writes OMC state, so it is refused. Nothing was written.\n');
-    expect(fs.existsSync(signalPath(SESSION.ralph))).toBe(false);
+    expect(fs.existsSync(signalPath(p, SESSION.ralph))).toBe(false);
   });
 
-  it("refuses ids outside OMC's allow-list and escapes nothing to the terminal", async () => {
-    p = makeProject({ withFixture: true });
-    const r = await cli('../../etc\u001b[2J');
+  it("refuses ids outside OMC's allow-list and escapes nothing to the terminal", async ({ project: p }) => {
+    const r = await cli(p, '../../etc\u001b[2J');
     expect(r.code).toBe(CANCEL_EXIT.usage);
     expect(r.err).toMatch(/is not a valid OMC session id/);
     expect(r.err).not.toContain('\u001b');
   });
 
-  it('exit 4 when there is nothing to cancel', async () => {
-    p = makeProject({ withFixture: true });
-    expect((await cli(SESSION.finished)).code).toBe(CANCEL_EXIT.nothing);
-    expect((await cli('0b5e9c1e-1111-4222-8333-444455556666', '--json')).out).toMatch(/"error": "not-found"/);
-    expect((await cli(SESSION.ralph, '--mode', 'autopilot')).err).toBe(
+  it('exit 4 when there is nothing to cancel', async ({ project: p }) => {
+    expect((await cli(p, SESSION.finished)).code).toBe(CANCEL_EXIT.nothing);
+    expect((await cli(p, '0b5e9c1e-1111-4222-8333-444455556666', '--json')).out).toMatch(/"error": "not-found"/);
+    expect((await cli(p, SESSION.ralph, '--mode', 'autopilot')).err).toBe(
       `omc-top cancel: no autopilot state in ${SESSION.ralph}\n`,
     );
   });
 
-  it('"legacy" names the session-less state', async () => {
-    p = makeProject({ withFixture: true });
-    const r = await cli('legacy', '--json');
+  it('"legacy" names the session-less state', async ({ project: p }) => {
+    const r = await cli(p, 'legacy', '--json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ session: 'legacy', signal: { path: 'state/cancel-signal-state.json' } });
     expect(fs.existsSync(path.join(p.root, 'state', 'ultrawork-state.json'))).toBe(false);
   });
 
-  it('usage errors for a missing id or unknown flags', async () => {
-    p = makeProject({ withFixture: true });
-    await expect(cli()).rejects.toBeInstanceOf(UsageError);
-    await expect(cli(SESSION.ralph, '--force')).rejects.toThrow(/unknown option --force/);
+  it('usage errors for a missing id or unknown flags', async ({ project: p }) => {
+    await expect(cli(p)).rejects.toBeInstanceOf(UsageError);
+    await expect(cli(p, SESSION.ralph, '--force')).rejects.toThrow(/unknown option --force/);
   });
 });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { spawn as ptySpawn, type IPty } from '@lydell/node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeRegistry } from '../helpers/claude-files.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { liveRalph, makeProject, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { generateTeam } from '../helpers/team-gen.js';
 import { BIN } from '../helpers/pty.js';
 
@@ -51,15 +51,7 @@ function server(sock: string) {
   };
 }
 
-const ralph = (sid: string, dir: string) => ({
-  active: true,
-  iteration: 2,
-  max_iterations: 10,
-  started_at: new Date().toISOString(),
-  last_checked_at: new Date().toISOString(),
-  session_id: sid,
-  project_path: dir,
-});
+const ralph = (sid: string, dir: string) => liveRalph({ sessionId: sid, iteration: 2, max: 10, projectPath: dir });
 
 describe('jump (J) in a real tmux server', () => {
   it('switches the attached client to the session pane, by registry field or by tty; another server is named', async () => {

@@ -4,9 +4,8 @@
  * footer says `live`. Every session's last value ends on screen. Nothing here depends on timing: the writer
  * is a workload, every wait is on a condition with a generous bound.
  */
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, type TempProject, writeLiveRalph } from '../helpers/fixtures.js';
 import { TerminalHarness } from '../helpers/pty.js';
 import { writeFinishedSessions } from '../helpers/sessions-gen.js';
 import { scaled } from '../helpers/time-scale.js';
@@ -39,15 +38,16 @@ describe('start-up in a real terminal', () => {
       writeFinishedSessions(root, 2_500, started - 3_600_000);
       const iteration = new Map(LIVE.map((sid) => [sid, 1]));
       const write = (sid: string) =>
-        writeOmcJson(path.join(root, 'state', 'sessions', sid, 'ralph-state.json'), {
-          active: true,
-          iteration: iteration.get(sid),
-          max_iterations: 1000,
-          started_at: new Date(started - 60_000).toISOString(),
-          last_checked_at: new Date().toISOString(),
-          session_id: sid,
-          prompt: 'kept busy through start-up',
-        });
+        writeLiveRalph(
+          { root },
+          {
+            sessionId: sid,
+            iteration: iteration.get(sid),
+            max: 1000,
+            startedAt: started - 60_000,
+            prompt: 'kept busy through start-up',
+          },
+        );
       for (const sid of LIVE) write(sid);
 
       // The writer: one rewrite every 0–30 ms, until it has gone on for a while after `live`.
@@ -100,14 +100,7 @@ describe('start-up in a real terminal', () => {
       writeFinishedSessions(root, 300);
       const sid = LIVE[0] as string;
       const write = (iteration: number) =>
-        writeOmcJson(path.join(root, 'state', 'sessions', sid, 'ralph-state.json'), {
-          active: true,
-          iteration,
-          max_iterations: 1000,
-          started_at: new Date(Date.now() - 60_000).toISOString(),
-          last_checked_at: new Date().toISOString(),
-          session_id: sid,
-        });
+        writeLiveRalph({ root }, { sessionId: sid, iteration, max: 1000, startedAt: Date.now() - 60_000 });
       write(1);
       h = new TerminalHarness({ cwd: p.dir, cols: 120, rows: 30, args: ['--poll'] });
       await h.waitForText(/POLLING\s*$/m, 60_000);

@@ -27,7 +27,7 @@ import { directiveKey } from '../../src/store/memory/rules.js';
 import type { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { OmcStore } from '../../src/store/store.js';
 import type { Problem } from '../../src/store/types.js';
-import { makeProject, REPO, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, REPO, type TempProject, waitFor, writeLiveRalph } from '../helpers/fixtures.js';
 import { omcMemoryStorage } from '../helpers/omc-knowledge.js';
 import { loadOmcNotepad } from '../helpers/omc-notepad.js';
 import { OMC55 } from '../helpers/omc-packages.mjs';
@@ -192,13 +192,12 @@ describe('concurrent writers through OMC locks', () => {
       const dir = p.dir;
       for (const sid of SESSIONS) {
         const now = new Date().toISOString();
-        writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), {
-          active: true,
+        writeLiveRalph(p, {
+          sessionId: sid,
           iteration: 0,
-          max_iterations: 1_000_000,
-          started_at: now,
-          last_checked_at: now,
-          session_id: sid,
+          max: 1_000_000,
+          startedAt: now,
+          checkedAt: now,
           prompt: `storm 0 ${sum(`${sid} 0`)}`,
         });
       }

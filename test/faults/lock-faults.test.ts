@@ -7,13 +7,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { acquireFileLock } from '../../src/io/file-lock.js';
 import { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { injectFault, type InjectedFault } from '../helpers/fault-fs.js';
 import { executeCancel } from '../../src/store/cancel/execute.js';
 import { planCancel } from '../../src/store/cancel/plan.js';
-import { FIXTURE_TREE, makeProject, SESSION, type TempProject } from '../helpers/fixtures.js';
+import { FIXTURE_TREE, SESSION } from '../helpers/fixtures.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
 import { scaled } from '../helpers/time-scale.js';
 
@@ -22,26 +23,23 @@ beforeAll(async () => {
   omc = await loadOmcNotepad();
 });
 
-let p: TempProject | null = null;
 let fault: InjectedFault | null = null;
 afterEach(() => {
   fault?.restore();
   fault = null;
-  p?.cleanup();
-  p = null;
 });
 
 describe.each(['ENOSPC', 'EDQUOT'] as const)('%s while the lock record is written', (code) => {
-  it('acquireFileLock throws the errno and leaves no lock file behind', async () => {
-    p = makeProject();
+  it('acquireFileLock throws the errno and leaves no lock file behind', async ({ emptyProject: p }) => {
     fault = injectFault({ code, step: 'write', path: /notepad\.md\.lock$/ });
     await expect(acquireFileLock(p.root, 'notepad.md', { timeoutMs: 200 })).rejects.toMatchObject({ code });
     expect(fault.hits).toEqual([path.join(p.root, 'notepad.md.lock')]);
     expect(fs.existsSync(path.join(p.root, 'notepad.md.lock'))).toBe(false);
   });
 
-  it("a failed notepad save does not block OMC's own writer, which gets the lock at once", async () => {
-    p = makeProject();
+  it("a failed notepad save does not block OMC's own writer, which gets the lock at once", async ({
+    emptyProject: p,
+  }) => {
     fs.copyFileSync(path.join(FIXTURE_TREE, 'notepad.md'), path.join(p.root, 'notepad.md'));
     const d = new NotepadDomain({ root: p.root });
     d.scan();
@@ -68,10 +66,9 @@ describe('a cancel step that fails holds no mutation lock afterwards (round thre
       .filter((n) => n.endsWith('.mutation.lock'))
       .sort();
 
-  it.each(['rename', 'create', 'write'] as const)(
+  it.for(['rename', 'create', 'write'] as const)(
     'the autopilot set-inactive write fails at %s: the step says why, its lock is released',
-    async (step) => {
-      p = makeProject({ withFixture: true });
+    async (step, { project: p }) => {
       const planned = planCancel(p.root, { sessionId: SESSION.autopilot, mode: null, pauseOnly: false }, Date.now());
       if (!planned.ok) throw new Error(planned.message);
       fault = injectFault({ code: 'ENOSPC', step, path: /autopilot-state\.json$|\.autopilot-state\.json\.tmp\./ });

@@ -11,18 +11,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
-import { writeOmcJson } from '../helpers/fixtures.js';
+import { liveRalph, writeOmcJson } from '../helpers/fixtures.js';
 import { scaled } from '../helpers/time-scale.js';
 
 const SID = 'c0ffee00-0000-4000-8000-0000000000aa';
-const ralph = (iteration: number) => ({
-  active: true,
-  iteration,
-  max_iterations: 50,
-  started_at: new Date().toISOString(),
-  last_checked_at: new Date().toISOString(),
-  session_id: SID,
-});
+const ralph = (iteration: number) => liveRalph({ sessionId: SID, iteration, max: 50 });
 const stateFile = (root: string) => path.join(root, 'state', 'sessions', SID, 'ralph-state.json');
 
 describe('the root replaced in one rename under the running monitor', () => {

@@ -14,7 +14,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, type TempProject, waitFor, writeLiveRalph } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 import { scaled } from '../helpers/time-scale.js';
 
@@ -34,15 +34,16 @@ afterEach(() => {
 });
 
 function writeState(root: string, i: number, iteration: number): void {
-  writeOmcJson(path.join(root, 'state', 'sessions', sid(i), 'ralph-state.json'), {
-    active: true,
-    iteration,
-    max_iterations: 1000,
-    session_id: sid(i),
-    started_at: new Date(Date.now() - 60_000).toISOString(),
-    last_checked_at: new Date().toISOString(),
-    prompt: `keep going on task ${i}: ${'a long prompt that makes each row line a few hundred bytes '.repeat(3)}`,
-  });
+  writeLiveRalph(
+    { root },
+    {
+      sessionId: sid(i),
+      iteration,
+      max: 1000,
+      startedAt: Date.now() - 60_000,
+      prompt: `keep going on task ${i}: ${'a long prompt that makes each row line a few hundred bytes '.repeat(3)}`,
+    },
+  );
 }
 
 /** Loops that keep moving: every session's next iteration, again and again. */

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURE_TREE, makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { FIXTURE_TREE, liveRalph, makeProject, type TempProject, writeOmcJson } from '../helpers/fixtures.js';
 import { loadOmcNotepad } from '../helpers/omc-notepad.js';
 import { TerminalHarness } from '../helpers/pty.js';
 import { KEY } from '../helpers/keys.js';
@@ -34,14 +34,7 @@ async function started(): Promise<TerminalHarness> {
 }
 
 const SID = 'c0ffee00-0000-4000-8000-000000000001';
-const ralph = (iteration: number) => ({
-  active: true,
-  iteration,
-  max_iterations: 10,
-  started_at: new Date().toISOString(),
-  last_checked_at: new Date().toISOString(),
-  session_id: SID,
-});
+const ralph = (iteration: number) => liveRalph({ sessionId: SID, iteration, max: 10 });
 
 describe('the tree changes shape under the running monitor', () => {
   it('.omc deleted: says so, every pane still opens, a save is refused with the draft kept; re-created: back live by itself', async () => {

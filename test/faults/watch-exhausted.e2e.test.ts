@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { omcTopCommand, PtyRun } from '../helpers/fault-pty.js';
 import { inUserNs, nsExec, userNsSupport } from '../helpers/fault-userns.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, type TempProject, waitFor, writeLiveRalph } from '../helpers/fixtures.js';
 import { scaled } from '../helpers/time-scale.js';
 
 const support = userNsSupport().inotify;
@@ -85,14 +85,7 @@ const SID = 'f0000000-0000-4000-8000-00000000000a';
 /** An OMC-style rewrite of a new session's state; resolves with how long until the screen shows it. */
 async function changeReachesScreen(r: PtyRun, iteration: number, sid = SID): Promise<number> {
   const t0 = Date.now();
-  writeOmcJson(path.join(p!.root, 'state', 'sessions', sid, 'ralph-state.json'), {
-    active: true,
-    iteration,
-    max_iterations: 10,
-    started_at: new Date().toISOString(),
-    last_checked_at: new Date().toISOString(),
-    session_id: sid,
-  });
+  writeLiveRalph(p!, { sessionId: sid, iteration, max: 10 });
   await r.waitForText(new RegExp(`${sid.slice(0, 8)} ralph ${iteration}/10`), 5_000);
   return Date.now() - t0;
 }

@@ -64,6 +64,52 @@ export function writeOmcJson(file: string, value: unknown): void {
 }
 
 /**
+ * A live ralph loop as OMC's ralph skill and Stop hook keep it: active, owned by its session (top-level
+ * `session_id`, which the Stop hook needs to enforce it) and fresh. `project_path` and `prompt` are written only
+ * when given. Times are ISO text or epoch ms; both default to now.
+ */
+export interface LiveRalph {
+  sessionId: string;
+  /** `iteration`; 1 when not given. */
+  iteration?: number | undefined;
+  /** `max_iterations`; 10 when not given. */
+  max?: number;
+  startedAt?: string | number;
+  checkedAt?: string | number;
+  projectPath?: string;
+  prompt?: string;
+}
+
+const isoTime = (t: string | number | undefined): string =>
+  typeof t === 'string' ? t : new Date(t ?? Date.now()).toISOString();
+
+/** The ralph-state.json value of a live loop (for a test that writes it its own way). */
+export function liveRalph(r: LiveRalph): Record<string, unknown> {
+  return {
+    active: true,
+    iteration: r.iteration ?? 1,
+    max_iterations: r.max ?? 10,
+    started_at: isoTime(r.startedAt),
+    last_checked_at: isoTime(r.checkedAt),
+    session_id: r.sessionId,
+    ...(r.projectPath !== undefined && { project_path: r.projectPath }),
+    ...(r.prompt !== undefined && { prompt: r.prompt }),
+  };
+}
+
+/** Where a session's ralph state lives under an `.omc` root. */
+export function ralphStateFile(root: string, sessionId: string): string {
+  return path.join(root, 'state', 'sessions', sessionId, 'ralph-state.json');
+}
+
+/** Writes a live ralph loop into `project`'s `.omc` the way OMC does (writeOmcJson); returns the file. */
+export function writeLiveRalph(project: { root: string }, r: LiveRalph): string {
+  const file = ralphStateFile(project.root, r.sessionId);
+  writeOmcJson(file, liveRalph(r));
+  return file;
+}
+
+/**
  * Polls `fn` until it returns a truthy value (no fixed sleeps standing in for a condition). The ceiling
  * is a quiet machine's, scaled to this one (test/helpers/time-scale.ts).
  */

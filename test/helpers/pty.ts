@@ -81,12 +81,15 @@ export class TerminalHarness {
     return this.raw;
   }
 
-  /** The visible screen, one string per row, trailing spaces trimmed. */
+  /**
+   * The visible screen, one string per row, trailing spaces trimmed. Only the terminal's columns: after a narrowing
+   * resize xterm keeps each row's old cells past the right edge, which no one sees (a real terminal drops them).
+   */
   screen(): string[] {
     const buf = this.term.buffer.active;
     const out: string[] = [];
     for (let i = 0; i < this.term.rows; i++)
-      out.push((buf.getLine(buf.viewportY + i)?.translateToString(true) ?? '').replace(/\s+$/, ''));
+      out.push((buf.getLine(buf.viewportY + i)?.translateToString(true, 0, this.term.cols) ?? '').replace(/\s+$/, ''));
     return out;
   }
 

@@ -1,6 +1,6 @@
 /** Writes N finished ralph sessions (distinct start times, newest first in the list) into a temp project. */
 import path from 'node:path';
-import { writeOmcJson } from './fixtures.js';
+import { writeLiveRalph, writeOmcJson } from './fixtures.js';
 
 export const sessionId = (n: number) => `${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`;
 
@@ -27,13 +27,8 @@ export function writeFinishedSessions(root: string, count: number, now = Date.no
 
 /** Makes session `id` a live ralph loop, which sorts it above every finished one. */
 export function makeLive(root: string, id: string, now = Date.now()): void {
-  writeOmcJson(path.join(root, 'state', 'sessions', id, 'ralph-state.json'), {
-    active: true,
-    iteration: 4,
-    max_iterations: 10,
-    started_at: new Date(now - 30_000).toISOString(),
-    last_checked_at: new Date(now).toISOString(),
-    session_id: id,
-    prompt: 'now running',
-  });
+  writeLiveRalph(
+    { root },
+    { sessionId: id, iteration: 4, max: 10, startedAt: now - 30_000, checkedAt: now, prompt: 'now running' },
+  );
 }

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
 import { runCancelCommand } from '../../src/commands/cancel.js';
-import { writeOmcJson } from '../helpers/fixtures.js';
+import { writeLiveRalph, writeOmcJson } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 import { scaled } from '../helpers/time-scale.js';
 
@@ -72,15 +72,14 @@ describe('two concurrent cancels of one session', () => {
       for (let round = 0; round < 10; round++) {
         const p = newProject({ prefix: 'omc-top-race-' });
         const now = Date.now();
-        writeOmcJson(path.join(p.root, 'state', 'sessions', S, 'ralph-state.json'), {
-          active: true,
+        writeLiveRalph(p, {
+          sessionId: S,
           iteration: 3,
-          max_iterations: 100,
-          started_at: new Date(now - 60_000).toISOString(),
-          last_checked_at: new Date(now - 5_000).toISOString(),
+          max: 100,
+          startedAt: now - 60_000,
+          checkedAt: now - 5_000,
+          projectPath: p.dir,
           prompt: 'race',
-          session_id: S,
-          project_path: p.dir,
         });
         const results = await Promise.all([cancel(p.dir), cancel(p.dir)]);
         const codes = results.map((r) => r.code).sort();

@@ -9,25 +9,22 @@ import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { planInterrupt, sendInterrupt } from '../../src/store/claude/interrupt.js';
 import type { ProcessView } from '../../src/store/claude/model.js';
 import { processStartIdentity } from '../../src/io/process-start.js';
 import { writeRegistry } from '../helpers/claude-files.js';
 import { startClaudeStandIn, startOtherProgram } from '../helpers/claude-stand-in.js';
-import { makeProject, type TempProject } from '../helpers/fixtures.js';
 import { FORGED_REGISTRY_CASES, type ForgedRegistryCase } from '../helpers/hostile-corpus.js';
 
 const SID = 'ffffffff-1111-4222-8333-000000000028';
 const isRoot = process.getuid?.() === 0;
-let p: TempProject | null = null;
 let child: ChildProcess | null = null;
 
 afterEach(() => {
   child?.kill('SIGKILL');
   child = null;
-  p?.cleanup();
-  p = null;
 });
 
 function start(c: ForgedRegistryCase, cwd: string): Promise<ChildProcess> {
@@ -61,8 +58,7 @@ const view = (pid: number, cwd: string): ProcessView => ({
 
 describe('forged registry entries: refused, never signalled', () => {
   for (const c of FORGED_REGISTRY_CASES)
-    it.skipIf(c.root && !isRoot)(c.name, async () => {
-      p = makeProject();
+    it.skipIf(c.root && !isRoot)(c.name, async ({ emptyProject: p }) => {
       const cfg = path.join(p.dir, 'claude-config');
       const proc = await start(c, p.dir);
       child = proc;

@@ -14,7 +14,7 @@ import { rowText } from '../../src/panes/sessions/rows.js';
 import { MAX_FILES_PER_SESSION } from '../../src/store/sessions/paths.js';
 import { cleanDeep } from '../../src/io/sanitize.js';
 import { OmcStore } from '../../src/store/store.js';
-import { writeOmcJson } from '../helpers/fixtures.js';
+import { writeLiveRalph, writeOmcJson } from '../helpers/fixtures.js';
 
 describe('a __proto__ key', () => {
   it('cleanDeep keeps it as an own key, and no prototype changes', () => {
@@ -29,14 +29,7 @@ describe('a __proto__ key', () => {
   it("is listed in the session's mode fields (what the detail view shows)", async ({ emptyProject: p }) => {
     const sid = 'b0b0b0b0-0000-4000-8000-000000000001';
     const now = new Date().toISOString();
-    writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), {
-      active: true,
-      iteration: 1,
-      max_iterations: 5,
-      started_at: now,
-      last_checked_at: now,
-      session_id: sid,
-    });
+    writeLiveRalph(p, { sessionId: sid, iteration: 1, max: 5, startedAt: now, checkedAt: now });
     // An object literal cannot carry an own __proto__ key through JSON.stringify: add it as raw text.
     const file = path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('{', '{"__proto__": {"x": 1},'));

@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCancelCommand } from '../../src/commands/cancel.js';
 import { judgeSignal, type WrittenSignal } from '../../src/store/cancel/execute.js';
-import { FIXTURE_TREE, makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { FIXTURE_TREE, liveRalph, makeProject, SESSION, type TempProject, writeOmcJson } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 import { OMC55 } from '../helpers/omc-packages.mjs';
 import { scaled } from '../helpers/time-scale.js';
@@ -40,16 +40,18 @@ function project(mode: 'ralph' | 'autopilot'): void {
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-hook-home-'));
   const now = Date.now();
   if (mode === 'ralph') {
-    writeOmcJson(abs(sessionRel('ralph-state.json')), {
-      active: true,
-      iteration: 3,
-      max_iterations: 100,
-      started_at: new Date(now - 60_000).toISOString(),
-      last_checked_at: new Date(now - 5_000).toISOString(),
-      prompt: 'scratch task',
-      session_id: S,
-      project_path: p.dir,
-    });
+    writeOmcJson(
+      abs(sessionRel('ralph-state.json')),
+      liveRalph({
+        sessionId: S,
+        iteration: 3,
+        max: 100,
+        startedAt: now - 60_000,
+        checkedAt: now - 5_000,
+        projectPath: p.dir,
+        prompt: 'scratch task',
+      }),
+    );
   } else {
     // The autopilot OMC's own initAutopilot/transitionPhase wrote in the fixture, moved into this project and session.
     const real = JSON.parse(

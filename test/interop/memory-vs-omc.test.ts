@@ -8,13 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { MemoryDomain } from '../../src/store/memory/domain.js';
 import { summaryInputOf } from '../../src/store/memory/model.js';
 import { applyOp, directiveKey } from '../../src/store/memory/rules.js';
 import { DirectiveInputSchema, type Directive } from '../../src/store/memory/schema.js';
 import { formatSummary } from '../../src/store/memory/summary.js';
-import { FIXTURE_TREE, READERS_CAPTURED_AT, makeProject, readReader, type TempProject } from '../helpers/fixtures.js';
+import { FIXTURE_TREE, READERS_CAPTURED_AT, readReader, type TempProject } from '../helpers/fixtures.js';
 import {
   omcDirectiveDetector,
   omcMemoryFormatter,
@@ -24,12 +24,6 @@ import {
 
 const fixtureMemory = () =>
   JSON.parse(fs.readFileSync(path.join(FIXTURE_TREE, 'project-memory.json'), 'utf8')) as Record<string, unknown>;
-
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
 
 describe("SessionStart summary equals OMC's formatContextSummary", () => {
   it('on the real fixture, at the time OMC produced it (readers/project_memory_read.json)', () => {
@@ -220,8 +214,7 @@ describe("directive rules equal OMC's addDirective", () => {
 });
 
 describe('what omc-top writes, OMC reads and keeps', () => {
-  function project(extra: Record<string, unknown> = {}) {
-    p = makeProject({ withFixture: true });
+  function project(p: TempProject, extra: Record<string, unknown> = {}) {
     const file = path.join(p.root, 'project-memory.json');
     if (Object.keys(extra).length > 0)
       fs.writeFileSync(file, JSON.stringify({ ...fixtureMemory(), ...extra }, null, 2));
@@ -230,8 +223,8 @@ describe('what omc-top writes, OMC reads and keeps', () => {
     return { file, d, dir: p.dir };
   }
 
-  it('an edit and its undo give back the exact bytes OMC wrote; other keys never move', async () => {
-    const { file, d } = project();
+  it('an edit and its undo give back the exact bytes OMC wrote; other keys never move', async ({ project: p }) => {
+    const { file, d } = project(p);
     const original = fs.readFileSync(file, 'utf8');
     const target = d.model()!.directives.find((r) => r.directive.directive === 'Use pnpm, not npm or yarn')!;
     await d.save({
@@ -255,8 +248,10 @@ describe('what omc-top writes, OMC reads and keeps', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(original);
   });
 
-  it("adds, edits and removes round-trip through OMC's loader, its add tool and its merge write, unknown keys included", async () => {
-    const { file, d, dir } = project({ customTeamKey: { nested: [1, { deep: 'kept' }] }, zzz_unknown: 'also kept' });
+  it("adds, edits and removes round-trip through OMC's loader, its add tool and its merge write, unknown keys included", async ({
+    project: p,
+  }) => {
+    const { file, d, dir } = project(p, { customTeamKey: { nested: [1, { deep: 'kept' }] }, zzz_unknown: 'also kept' });
     await d.save({
       kind: 'add',
       input: { directive: 'Run pnpm typecheck before pushing', context: 'CI is slow', priority: 'high' },
@@ -309,8 +304,9 @@ describe('what omc-top writes, OMC reads and keeps', () => {
     expect(after.customNotes.at(-1).content).toBe('merged note');
   });
 
-  it('on the large tree (50 directives from an uncapped merge) an add keeps what OMC would keep and says what goes', async () => {
-    p = makeProject();
+  it('on the large tree (50 directives from an uncapped merge) an add keeps what OMC would keep and says what goes', async ({
+    emptyProject: p,
+  }) => {
     fs.rmSync(p.root, { recursive: true, force: true });
     fs.mkdirSync(p.root);
     const { execFileSync } = await import('node:child_process');

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
 import { RunsDomain } from '../../src/store/runs/domain.js';
-import { NO_CLAUDE_DIR, waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { liveRalph, NO_CLAUDE_DIR, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
 const SID = '7035aa0f-9c5c-4c55-9733-982b01e37d28';
 
@@ -38,24 +38,16 @@ describe('new directories while watching', () => {
     // was found by the walk of the new state/sessions); its later files must too.
     writeOmcJson(path.join(dir, 'session-started.json'), { session_id: SID, started_at: now });
     await waitFor(() => store.sessions.getSnapshot().sessions.some((s) => s.id === SID), { what: 'the session' });
-    writeOmcJson(path.join(dir, 'ralph-state.json'), {
-      active: true,
-      iteration: 1,
-      max_iterations: 100,
-      session_id: SID,
-      started_at: now,
-      last_checked_at: now,
-    });
+    writeOmcJson(
+      path.join(dir, 'ralph-state.json'),
+      liveRalph({ sessionId: SID, iteration: 1, max: 100, startedAt: now, checkedAt: now }),
+    );
     const ralph = () => store.sessions.getSnapshot().sessions.find((s) => s.id === SID)?.modes[0];
     await waitFor(() => ralph()?.iteration === 1, { what: 'ralph 1/100 in the new session', timeoutMs: 20_000 });
-    writeOmcJson(path.join(dir, 'ralph-state.json'), {
-      active: true,
-      iteration: 2,
-      max_iterations: 100,
-      session_id: SID,
-      started_at: now,
-      last_checked_at: new Date().toISOString(),
-    });
+    writeOmcJson(
+      path.join(dir, 'ralph-state.json'),
+      liveRalph({ sessionId: SID, iteration: 2, max: 100, startedAt: now }),
+    );
     await waitFor(() => ralph()?.iteration === 2, { what: 'the next iteration, live', timeoutMs: 20_000 });
   });
 

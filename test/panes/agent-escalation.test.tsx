@@ -12,7 +12,7 @@ import { describe, expect, it } from '../helpers/it.js';
 import { OmcStore } from '../../src/store/store.js';
 import { writeRegistry } from '../helpers/claude-files.js';
 import { startClaudeStandIn } from '../helpers/claude-stand-in.js';
-import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { liveRalph, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
 const SID = 'eeeeeeee-1111-4222-8333-000000000005';
 let child: ChildProcess | null = null;
@@ -34,15 +34,17 @@ describe('stop escalation', () => {
     let iteration = 3;
     // What OMC's hooks do in a loop that keeps going: write ralph back, fresh and owned.
     const rearm = () =>
-      writeOmcJson(ralphFile, {
-        active: true,
-        iteration: iteration++,
-        max_iterations: 10,
-        started_at: new Date(now - 60_000).toISOString(),
-        last_checked_at: new Date(now).toISOString(),
-        session_id: SID,
-        project_path: p.dir,
-      });
+      writeOmcJson(
+        ralphFile,
+        liveRalph({
+          sessionId: SID,
+          iteration: iteration++,
+          max: 10,
+          startedAt: now - 60_000,
+          checkedAt: now,
+          projectPath: p.dir,
+        }),
+      );
     rearm();
     child = await startCli(p.dir);
     const exited = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)));

@@ -14,7 +14,7 @@ import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import { OmcStore } from '../../src/store/store.js';
 import { LEGEND } from '../../src/ui/overlay-lines.js';
 import { DEAD_PID, writeRegistry, writeTranscript } from '../helpers/claude-files.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { liveRalph, makeProject, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
 import { assistant, prompt, stopBlock, toolResult } from '../store/claude/lines.js';
 
@@ -50,16 +50,14 @@ export function startCli(cwd: string): Promise<ChildProcess> {
   return new Promise((resolve) => c.stdout?.once('data', () => resolve(c)));
 }
 
-const ralph = (sid: string, iteration: number) => ({
-  active: true,
-  iteration,
-  max_iterations: 10,
-  started_at: new Date().toISOString(),
-  last_checked_at: new Date().toISOString(),
-  session_id: sid,
-  project_path: (p as TempProject).dir,
-  prompt: 'ralph: make the tests pass',
-});
+const ralph = (sid: string, iteration: number) =>
+  liveRalph({
+    sessionId: sid,
+    iteration,
+    max: 10,
+    projectPath: (p as TempProject).dir,
+    prompt: 'ralph: make the tests pass',
+  });
 
 const at = (sec: number) => new Date(Date.now() - 120_000 + sec * 1000).toISOString();
 

@@ -12,7 +12,7 @@ import { describe, expect, it } from '../helpers/it.js';
 import { forgetConfiguredPrices } from '../../src/store/claude/price-config.js';
 import { OmcStore } from '../../src/store/store.js';
 import { writeRegistry, writeTranscript } from '../helpers/claude-files.js';
-import { writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { type TempProject, writeLiveRalph, writeOmcJson } from '../helpers/fixtures.js';
 import { KEY } from '../helpers/keys.js';
 import { assistant, prompt } from '../store/claude/lines.js';
 import * as omc56 from '../helpers/omc56.js';
@@ -47,14 +47,13 @@ async function setup(p: TempProject, opts: { daemon?: string } = {}) {
   process.env.XDG_CONFIG_HOME = path.join(p.dir, 'xdg');
   forgetConfiguredPrices();
   const at = new Date(NOW).toISOString();
-  writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
-    active: true,
+  writeLiveRalph(p, {
+    sessionId: SID,
     iteration: 3,
-    max_iterations: 10,
-    started_at: new Date(NOW - 20 * 60_000).toISOString(),
-    last_checked_at: at,
-    session_id: SID,
-    project_path: p.dir,
+    max: 10,
+    startedAt: NOW - 20 * 60_000,
+    checkedAt: at,
+    projectPath: p.dir,
     prompt: 'ralph: make the tests pass',
   });
   // The ultragoal mode state as OMC's keyword detector writes it, and a plan written by OMC's CLI.

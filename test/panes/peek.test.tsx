@@ -5,7 +5,7 @@ import { describe, expect, it } from '../helpers/it.js';
 import { transcriptRel } from '../../src/store/claude/config-dir.js';
 import { PeekView } from '../../src/panes/sessions/peek.js';
 import { OmcStore } from '../../src/store/store.js';
-import { writeOmcJson } from '../helpers/fixtures.js';
+import { writeLiveRalph } from '../helpers/fixtures.js';
 import { assistant, prompt, stopBlock, toolResult } from '../store/claude/lines.js';
 
 const SID = 'bbbbbbbb-1111-4222-8333-444444444444';
@@ -15,15 +15,7 @@ describe('peek view', () => {
     emptyProject: p,
   }) => {
     const cfg = path.join(p.dir, 'cfg');
-    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
-      active: true,
-      iteration: 2,
-      max_iterations: 10,
-      started_at: new Date().toISOString(),
-      last_checked_at: new Date().toISOString(),
-      session_id: SID,
-      project_path: p.dir,
-    });
+    writeLiveRalph(p, { sessionId: SID, iteration: 2, max: 10, projectPath: p.dir });
     fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
     // A pid that cannot be running: the entry outlived its CLI.
     fs.writeFileSync(

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
 import { mountStore } from '../helpers/mount-app.js';
-import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { liveRalph, makeProject, SESSION, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
 let p: TempProject | null = null;
 let cleanup: (() => Promise<void>) | null = null;
@@ -86,14 +86,7 @@ describe('sessions pane: cancel and pause keys', () => {
     key('y');
     await until(`ralph, ultrawork ended on disk in ${S}: no targeted mode is active`);
     // Issue 11, observed: a Stop event already under way writes ralph back, fresh and owned.
-    writeOmcJson(abs(ralphRel), {
-      active: true,
-      iteration: 5,
-      max_iterations: 10,
-      session_id: S,
-      started_at: new Date().toISOString(),
-      last_checked_at: new Date().toISOString(),
-    });
+    writeOmcJson(abs(ralphRel), liveRalph({ sessionId: S, iteration: 5, max: 10 }));
     // The row and the message line both say so; the message no longer claims the cancel was verified.
     await until(/not ended yet: ralph active again[^]*not ended yet: ralph active again/);
     expect(frame()).not.toContain('verified on disk');

@@ -11,19 +11,13 @@ import path from 'node:path';
 import { describe, expect, it, KEY, type Fixtures } from '../helpers/it.js';
 import { OmcStore } from '../../src/store/store.js';
 import type { MountedApp } from '../helpers/mount-app.js';
-import { NO_CLAUDE_DIR, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { liveRalph, NO_CLAUDE_DIR, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { sessionId } from '../helpers/sessions-gen.js';
 
 const N = 40;
 const file = (root: string, sid: string) => path.join(root, 'state', 'sessions', sid, 'ralph-state.json');
-const ralph = (sid: string, atMs: number) => ({
-  active: true,
-  iteration: 1,
-  max_iterations: 1000,
-  started_at: new Date(atMs).toISOString(),
-  last_checked_at: new Date(atMs).toISOString(),
-  session_id: sid,
-});
+const ralph = (sid: string, atMs: number) =>
+  liveRalph({ sessionId: sid, iteration: 1, max: 1000, startedAt: atMs, checkedAt: atMs });
 
 /** N running ralph sessions, each a second older than the one before: newest first is a known order. */
 function tree(proj: TempProject): TempProject {

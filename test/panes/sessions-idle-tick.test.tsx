@@ -2,10 +2,9 @@
 // That row must show its new age, with its colours, and every other row, the header and the footer must stay
 // exactly as they were. Rows are cached at several levels (memoised React rows, Ink's row and width caches,
 // rows built from styled runs): a stale cache would show the old age or disturb a neighbour.
-import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
 import { OmcStore } from '../../src/store/store.js';
-import { NO_CLAUDE_DIR, waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { NO_CLAUDE_DIR, waitFor, writeLiveRalph } from '../helpers/fixtures.js';
 import { sessionId } from '../helpers/sessions-gen.js';
 
 // 150 ms before a half-minute of the wall clock: minute ages turn over on that grid.
@@ -22,15 +21,10 @@ const STEADY = [
 function writeLoop(root: string, n: number, ageMs: number) {
   const at = new Date(T0 - ageMs).toISOString();
   const id = sessionId(n);
-  writeOmcJson(path.join(root, 'state', 'sessions', id, 'ralph-state.json'), {
-    active: true,
-    iteration: n,
-    max_iterations: 10,
-    started_at: at,
-    last_checked_at: at,
-    session_id: id,
-    prompt: `idle tick task ${n}`,
-  });
+  writeLiveRalph(
+    { root },
+    { sessionId: id, iteration: n, max: 10, startedAt: at, checkedAt: at, prompt: `idle tick task ${n}` },
+  );
 }
 
 describe('sessions pane: an idle tick', () => {

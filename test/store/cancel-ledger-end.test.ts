@@ -5,42 +5,35 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { executeCancel } from '../../src/store/cancel/execute.js';
 import { planCancel, type CancelRequest } from '../../src/store/cancel/plan.js';
 import { RunsDomain } from '../../src/store/runs/domain.js';
-import { makeProject, SESSION, type TempProject } from '../helpers/fixtures.js';
+import { SESSION, type TempProject } from '../helpers/fixtures.js';
 import * as omc56 from '../helpers/omc56.js';
 
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
+const ledger = (p: TempProject) => path.join(p.root, 'state', 'runs', 'ledger.jsonl');
 
-const ledger = () => path.join(p!.root, 'state', 'runs', 'ledger.jsonl');
-
-async function cancel(req: CancelRequest) {
-  const r = planCancel(p!.root, req, Date.now());
+async function cancel(p: TempProject, req: CancelRequest) {
+  const r = planCancel(p.root, req, Date.now());
   if (!r.ok) throw new Error(r.message);
-  const out = await executeCancel(p!.root, r.plan, { now: Date.now });
+  const out = await executeCancel(p.root, r.plan, { now: Date.now });
   if (out.kind !== 'done') throw new Error(`expected done, got ${out.kind}`);
   return out;
 }
 
 describe("cancel writes the ledger's end line", () => {
-  it('a ralph run cancelled from omc-top reads as cancelled to OMC 5.6, not as a crash', async () => {
-    p = makeProject({ withFixture: true });
+  it('a ralph run cancelled from omc-top reads as cancelled to OMC 5.6, not as a crash', async ({ project: p }) => {
     const S = SESSION.ralph;
     const startedAt = JSON.parse(fs.readFileSync(path.join(p.root, 'state', 'sessions', S, 'ralph-state.json'), 'utf8'))
       .started_at as string;
     omc56.start(p.root, 'ralph', S, startedAt);
     expect(omc56.reconcile(p.root, Date.now()).neverEnded).toEqual([`ralph:${S}`]);
 
-    const done = await cancel({ sessionId: S, mode: null, pauseOnly: false });
+    const done = await cancel(p, { sessionId: S, mode: null, pauseOnly: false });
     expect(done.ok).toBe(true);
 
-    const lines = fs.readFileSync(ledger(), 'utf8').trimEnd().split('\n');
+    const lines = fs.readFileSync(ledger(p), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(JSON.parse(lines[1]!)).toMatchObject({
       run: 'ralph',
@@ -64,31 +57,28 @@ describe("cancel writes the ledger's end line", () => {
     });
   });
 
-  it('closeoutWritten follows OMC’s notepad rule', async () => {
-    p = makeProject({ withFixture: true });
+  it('closeoutWritten follows OMC’s notepad rule', async ({ project: p }) => {
     const S = SESSION.ralph;
     omc56.start(p.root, 'ralph', S, new Date().toISOString());
     fs.mkdirSync(path.join(p.root, 'notepads', 'ralph'), { recursive: true });
     fs.writeFileSync(path.join(p.root, 'notepads', 'ralph', 'issues.md'), '- closeout\n');
-    await cancel({ sessionId: S, mode: null, pauseOnly: false });
-    const last = JSON.parse(fs.readFileSync(ledger(), 'utf8').trimEnd().split('\n').pop()!);
+    await cancel(p, { sessionId: S, mode: null, pauseOnly: false });
+    const last = JSON.parse(fs.readFileSync(ledger(p), 'utf8').trimEnd().split('\n').pop()!);
     expect(last.closeoutWritten).toBe(true);
     expect(omc56.reconcile(p.root, Date.now()).findings).toEqual([]);
   });
 
-  it('no ledger directory (OMC before 5.6): nothing is created', async () => {
-    p = makeProject({ withFixture: true });
-    await cancel({ sessionId: SESSION.ralph, mode: null, pauseOnly: false });
+  it('no ledger directory (OMC before 5.6): nothing is created', async ({ project: p }) => {
+    await cancel(p, { sessionId: SESSION.ralph, mode: null, pauseOnly: false });
     expect(fs.existsSync(path.join(p.root, 'state', 'runs'))).toBe(false);
   });
 
-  it('a ledger symlinked out of the root is not written; the cancel still takes', async () => {
-    p = makeProject({ withFixture: true });
+  it('a ledger symlinked out of the root is not written; the cancel still takes', async ({ project: p }) => {
     const outside = path.join(p.dir, 'outside.jsonl');
     fs.writeFileSync(outside, '');
     fs.mkdirSync(path.join(p.root, 'state', 'runs'), { recursive: true });
-    fs.symlinkSync(outside, ledger());
-    const done = await cancel({ sessionId: SESSION.ralph, mode: null, pauseOnly: false });
+    fs.symlinkSync(outside, ledger(p));
+    const done = await cancel(p, { sessionId: SESSION.ralph, mode: null, pauseOnly: false });
     expect(done.ok).toBe(true);
     expect(fs.readFileSync(outside, 'utf8')).toBe('');
   });

@@ -6,46 +6,39 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from '../helpers/it.js';
 import { executeCancel, type CancelDone } from '../../src/store/cancel/execute.js';
 import { planCancel, type CancelRequest } from '../../src/store/cancel/plan.js';
 import { CancelTracker, type AgentView, type AgentWatch } from '../../src/store/cancel/tracker.js';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-
-let p: TempProject | null = null;
-let tracker: CancelTracker | null = null;
-afterEach(() => {
-  tracker?.dispose();
-  tracker = null;
-  p?.cleanup();
-  p = null;
-});
+import { SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
 let now = Date.now();
 const clock = () => now;
-const abs = (rel: string) => path.join((p as TempProject).root, rel);
-const readJson = (rel: string) => JSON.parse(fs.readFileSync(abs(rel), 'utf8'));
+const abs = (p: TempProject, rel: string) => path.join(p.root, rel);
+const readJson = (p: TempProject, rel: string) => JSON.parse(fs.readFileSync(abs(p, rel), 'utf8'));
 
-async function cancel(req: CancelRequest): Promise<CancelDone> {
-  const r = planCancel((p as TempProject).root, req, clock());
+async function cancel(p: TempProject, req: CancelRequest): Promise<CancelDone> {
+  const r = planCancel(p.root, req, clock());
   if (!r.ok) throw new Error(r.message);
-  const out = await executeCancel((p as TempProject).root, r.plan, { now: clock });
+  const out = await executeCancel(p.root, r.plan, { now: clock });
   if (out.kind !== 'done') throw new Error(out.kind);
   return out;
 }
 
-function setup(): { tracker: CancelTracker } {
+function setup(p: TempProject): { tracker: CancelTracker } {
   now = Date.now();
-  p = makeProject({ withFixture: true });
-  tracker = new CancelTracker(p.root, clock, null);
+  const tracker = new CancelTracker(p.root, clock, null);
+  onTestFinished(() => tracker.dispose());
   return { tracker };
 }
 
 describe('cancel tracker', () => {
-  it('counts down while watching; with no Claude to see it settles on "ended on disk", never a ✓', async () => {
-    const { tracker } = setup();
-    const e = tracker.track(await cancel({ sessionId: SESSION.ralph, mode: null, pauseOnly: false }));
+  it('counts down while watching; with no Claude to see it settles on "ended on disk", never a ✓', async ({
+    project: p,
+  }) => {
+    const { tracker } = setup(p);
+    const e = tracker.track(await cancel(p, { sessionId: SESSION.ralph, mode: null, pauseOnly: false }));
     expect(e).toMatchObject({
       phase: 'ended',
       final: false,
@@ -67,13 +60,15 @@ describe('cancel tracker', () => {
     expect(tracker.get(SESSION.ralph)?.text).not.toContain('✓');
   });
 
-  it('a loop re-armed inside the window (a Stop event already under way) ends as "cancel did not take"', async () => {
-    const { tracker } = setup();
+  it('a loop re-armed inside the window (a Stop event already under way) ends as "cancel did not take"', async ({
+    project: p,
+  }) => {
+    const { tracker } = setup(p);
     const S = SESSION.ralph;
     const rel = `state/sessions/${S}/ralph-state.json`;
-    const original = readJson(rel);
-    tracker.track(await cancel({ sessionId: S, mode: 'ralph', pauseOnly: false }));
-    writeOmcJson(abs(rel), { ...original, iteration: 4, last_checked_at: new Date(now).toISOString() });
+    const original = readJson(p, rel);
+    tracker.track(await cancel(p, { sessionId: S, mode: 'ralph', pauseOnly: false }));
+    writeOmcJson(abs(p, rel), { ...original, iteration: 4, last_checked_at: new Date(now).toISOString() });
     now += 1_000;
     tracker.evaluate();
     expect(tracker.get(S)).toMatchObject({
@@ -90,10 +85,12 @@ describe('cancel tracker', () => {
     });
   });
 
-  it('a pause stays "paused" while OMC honours it and reports "pause over" at expiry, the loop untouched', async () => {
-    const { tracker } = setup();
+  it('a pause stays "paused" while OMC honours it and reports "pause over" at expiry, the loop untouched', async ({
+    project: p,
+  }) => {
+    const { tracker } = setup(p);
     const S = SESSION.ralph;
-    tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: true }));
+    tracker.track(await cancel(p, { sessionId: S, mode: null, pauseOnly: true }));
     expect(tracker.get(S)).toMatchObject({
       phase: 'paused',
       text: "paused ralph, ultrawork · Claude's stop not observed",
@@ -101,19 +98,21 @@ describe('cancel tracker', () => {
     now += 30_001;
     tracker.evaluate();
     expect(tracker.get(S)).toMatchObject({ phase: 'pause-over', final: true });
-    expect(readJson(`state/sessions/${S}/ralph-state.json`).active).toBe(true);
+    expect(readJson(p, `state/sessions/${S}/ralph-state.json`).active).toBe(true);
   });
 
-  it('a paused autopilot whose state moves under the signal is reported at once: the digest no longer matches', async () => {
-    const { tracker } = setup();
+  it('a paused autopilot whose state moves under the signal is reported at once: the digest no longer matches', async ({
+    project: p,
+  }) => {
+    const { tracker } = setup(p);
     const S = SESSION.autopilot;
     const rel = `state/sessions/${S}/autopilot-state.json`;
-    writeOmcJson(abs(rel), { ...readJson(rel), last_checked_at: new Date(now).toISOString() });
-    const done = await cancel({ sessionId: S, mode: null, pauseOnly: true });
+    writeOmcJson(abs(p, rel), { ...readJson(p, rel), last_checked_at: new Date(now).toISOString() });
+    const done = await cancel(p, { sessionId: S, mode: null, pauseOnly: true });
     expect(done).toMatchObject({ ok: true, signalInForce: true });
     tracker.track(done);
     expect(tracker.get(S)?.phase).toBe('paused');
-    writeOmcJson(abs(rel), { ...readJson(rel), reinforcement_count: 1 });
+    writeOmcJson(abs(p, rel), { ...readJson(p, rel), reinforcement_count: 1 });
     now += 2_000;
     tracker.evaluate();
     expect(tracker.get(S)).toMatchObject({
@@ -123,27 +122,29 @@ describe('cancel tracker', () => {
     });
   });
 
-  it('a signal removed before it expires (session end, another cancel) closes the window early', async () => {
-    const { tracker } = setup();
+  it('a signal removed before it expires (session end, another cancel) closes the window early', async ({
+    project: p,
+  }) => {
+    const { tracker } = setup(p);
     const S = SESSION.ralph;
-    const done = await cancel({ sessionId: S, mode: null, pauseOnly: false });
+    const done = await cancel(p, { sessionId: S, mode: null, pauseOnly: false });
     tracker.track(done);
-    fs.unlinkSync(abs(done.signal.rel));
+    fs.unlinkSync(abs(p, done.signal.rel));
     now += 3_000;
     tracker.evaluate();
     expect(tracker.get(S)).toMatchObject({ phase: 'unobserved', final: true });
   });
 
-  it('one tracker per store, re-judging on disk changes the sessions domain sees', async () => {
-    setup();
-    const store = new OmcStore({ root: (p as TempProject).root, watch: 'none', clock });
+  it('one tracker per store, re-judging on disk changes the sessions domain sees', async ({ project: p }) => {
+    setup(p);
+    const store = new OmcStore({ root: p.root, watch: 'none', clock });
     store.start();
     const t = store.cancels;
     const S = SESSION.ralph;
     const rel = `state/sessions/${S}/ralph-state.json`;
-    const original = readJson(rel);
-    t.track(await cancel({ sessionId: S, mode: 'ralph', pauseOnly: false }));
-    writeOmcJson(abs(rel), { ...original, last_checked_at: new Date(now).toISOString() });
+    const original = readJson(p, rel);
+    t.track(await cancel(p, { sessionId: S, mode: 'ralph', pauseOnly: false }));
+    writeOmcJson(abs(p, rel), { ...original, last_checked_at: new Date(now).toISOString() });
     store.sessions.scan(); // what the watcher does on a change
     await new Promise((r) => setImmediate(r)); // SnapshotCell notifies on the next macrotask
     expect(t.get(S)?.phase).toBe('waiting');
@@ -166,21 +167,23 @@ function scriptedAgent(initial: AgentView): AgentWatch & { set(v: Partial<AgentV
   };
 }
 
-function setupWithAgent(initial: AgentView) {
+function setupWithAgent(p: TempProject, initial: AgentView) {
   now = Date.now();
-  p = makeProject({ withFixture: true });
   const agent = scriptedAgent(initial);
-  tracker = new CancelTracker(p.root, clock, null, undefined, agent);
+  const tracker = new CancelTracker(p.root, clock, null, undefined, agent);
+  onTestFinished(() => tracker.dispose());
   return { tracker, agent };
 }
 
 describe('cancel tracker: Claude seen to stop', () => {
   const busy = (sinceMs: number): AgentView => ({ status: 'busy', pid: 4242, sinceMs, lastTurnEndMs: null });
 
-  it('a busy Claude: no ✓ while it works, past the signal window too; "stopped ✓ in 46s" when its registry turns idle', async () => {
-    const { tracker, agent } = setupWithAgent(busy(Date.now() - 5_000));
+  it('a busy Claude: no ✓ while it works, past the signal window too; "stopped ✓ in 46s" when its registry turns idle', async ({
+    project: p,
+  }) => {
+    const { tracker, agent } = setupWithAgent(p, busy(Date.now() - 5_000));
     const S = SESSION.ralph;
-    const e = tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: false }));
+    const e = tracker.track(await cancel(p, { sessionId: S, mode: null, pauseOnly: false }));
     expect(e).toMatchObject({
       phase: 'ended',
       final: false,
@@ -206,18 +209,20 @@ describe('cancel tracker: Claude seen to stop', () => {
     );
   });
 
-  it("the transcript's end of turn counts as the stop, whichever sign comes first", async () => {
-    const { tracker, agent } = setupWithAgent(busy(Date.now() - 1_000));
+  it("the transcript's end of turn counts as the stop, whichever sign comes first", async ({ project: p }) => {
+    const { tracker, agent } = setupWithAgent(p, busy(Date.now() - 1_000));
     const S = SESSION.ralph;
-    const e = tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: false }));
+    const e = tracker.track(await cancel(p, { sessionId: S, mode: null, pauseOnly: false }));
     agent.set({ lastTurnEndMs: e.requestedMs + 2_400 });
     expect(tracker.get(S)).toMatchObject({ phase: 'stopped', text: 'stopped ✓ in 2.4s ralph, ultrawork' });
   });
 
-  it('a turn that ended before the signal, or a kill, are told apart from a stop the cancel caused', async () => {
-    const { tracker, agent } = setupWithAgent(busy(Date.now() - 1_000));
+  it('a turn that ended before the signal, or a kill, are told apart from a stop the cancel caused', async ({
+    project: p,
+  }) => {
+    const { tracker, agent } = setupWithAgent(p, busy(Date.now() - 1_000));
     const S = SESSION.ralph;
-    const e = tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: false }));
+    const e = tracker.track(await cancel(p, { sessionId: S, mode: null, pauseOnly: false }));
     agent.set({ lastTurnEndMs: e.requestedMs - 500 });
     expect(tracker.get(S)?.phase).toBe('ended');
     // SIGKILL: the liveness probe finds the pid gone; "gone" is when omc-top first saw it.
@@ -227,11 +232,13 @@ describe('cancel tracker: Claude seen to stop', () => {
     expect(tracker.get(S)?.reason).toContain('its process is gone');
   });
 
-  it('idle at the cancel (the picture lagging the registry included): "cancelled ✓ · Claude idle", settled at the window\'s end', async () => {
+  it('idle at the cancel (the picture lagging the registry included): "cancelled ✓ · Claude idle", settled at the window\'s end', async ({
+    project: p,
+  }) => {
     // The claude domain still said busy, but the registry turned idle before the signal was written.
-    const { tracker, agent } = setupWithAgent(busy(Date.now() - 9_000));
+    const { tracker, agent } = setupWithAgent(p, busy(Date.now() - 9_000));
     const S = SESSION.ralph;
-    const e = tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: false }));
+    const e = tracker.track(await cancel(p, { sessionId: S, mode: null, pauseOnly: false }));
     agent.set({ status: 'idle', sinceMs: e.requestedMs - 200 });
     expect(tracker.get(S)).toMatchObject({
       phase: 'ended',
@@ -243,10 +250,10 @@ describe('cancel tracker: Claude seen to stop', () => {
     expect(tracker.get(S)).toMatchObject({ phase: 'cancelled', final: true });
   });
 
-  it('a pause: "paused" with Claude busy, then the stop it caused, then "pause over"', async () => {
-    const { tracker, agent } = setupWithAgent(busy(Date.now() - 1_000));
+  it('a pause: "paused" with Claude busy, then the stop it caused, then "pause over"', async ({ project: p }) => {
+    const { tracker, agent } = setupWithAgent(p, busy(Date.now() - 1_000));
     const S = SESSION.ralph;
-    const e = tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: true }));
+    const e = tracker.track(await cancel(p, { sessionId: S, mode: null, pauseOnly: true }));
     expect(tracker.get(S)).toMatchObject({
       phase: 'paused',
       text: 'paused ralph, ultrawork · Claude busy, not stopped yet',
@@ -266,10 +273,10 @@ describe('cancel tracker: Claude seen to stop', () => {
     });
   });
 
-  it('a pause Claude did not stop for says so when it is over', async () => {
-    const { tracker } = setupWithAgent(busy(Date.now() - 1_000));
+  it('a pause Claude did not stop for says so when it is over', async ({ project: p }) => {
+    const { tracker } = setupWithAgent(p, busy(Date.now() - 1_000));
     const S = SESSION.ralph;
-    tracker.track(await cancel({ sessionId: S, mode: null, pauseOnly: true }));
+    tracker.track(await cancel(p, { sessionId: S, mode: null, pauseOnly: true }));
     now += 30_001;
     tracker.evaluate();
     expect(tracker.get(S)?.text).toBe('pause over: loop enforced again · Claude did not stop while it lasted');

@@ -6,22 +6,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { vi } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { MemoryDomain } from '../../src/store/memory/domain.js';
-import { OmcStore } from '../../src/store/store.js';
-import { READERS_CAPTURED_AT, makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { READERS_CAPTURED_AT, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  store = null;
-  p?.cleanup();
-  p = null;
-});
-
-function setup(opts: { readonly?: boolean; lockTimeoutMs?: number } = {}) {
-  p = makeProject({ withFixture: true });
+function setup(p: TempProject, opts: { readonly?: boolean; lockTimeoutMs?: number } = {}) {
   const file = path.join(p.root, 'project-memory.json');
   const d = new MemoryDomain({ root: p.root, clock: () => READERS_CAPTURED_AT, ...opts });
   d.scan();
@@ -29,8 +19,8 @@ function setup(opts: { readonly?: boolean; lockTimeoutMs?: number } = {}) {
 }
 
 describe('reading', () => {
-  it('shows the directives in OMC ranking with their fate, and the compact summary', () => {
-    const { d } = setup();
+  it('shows the directives in OMC ranking with their fate, and the compact summary', ({ project: p }) => {
+    const { d } = setup(p);
     const m = d.model(READERS_CAPTURED_AT)!;
     expect(m.directives.map((r) => [r.rank, r.directive.priority, r.injection])).toEqual([
       [1, 'high', 'injected'],
@@ -50,8 +40,8 @@ describe('reading', () => {
     expect(d.getSnapshot().writeBlock).toBeNull();
   });
 
-  it('a later session start rescans a day-old memory: the preview drops hot paths and says so', () => {
-    const { d } = setup();
+  it('a later session start rescans a day-old memory: the preview drops hot paths and says so', ({ project: p }) => {
+    const { d } = setup(p);
     const later = READERS_CAPTURED_AT + 25 * 3_600_000;
     const m = d.model(later)!;
     expect(m.rescanDue).toBe(true);
@@ -59,12 +49,12 @@ describe('reading', () => {
     expect(m.injectionNote).toMatch(/over 24 h old.*drops hot paths/);
   });
 
-  it.each([
+  it.for([
     ['truncated JSON', '{"version": "1.0.0", "userDirec', /truncated JSON/],
     ['not an object', '[1, 2, 3]', /not a JSON object/],
     ['empty file', '', /file is empty/],
-  ])('%s: a specific problem, the last good value kept', (_n, text, msg) => {
-    const { d, file } = setup();
+  ] as const)('%s: a specific problem, the last good value kept', ([, text, msg], { project: p }) => {
+    const { d, file } = setup(p);
     const before = d.model()!.directives.length;
     fs.writeFileSync(file, text);
     d.refresh([{ type: 'change', rel: 'project-memory.json' }], 'leading');
@@ -77,8 +67,8 @@ describe('reading', () => {
     expect(d.getSnapshot().writeBlock).toMatch(/currently unreadable/);
   });
 
-  it('a file that appears half-written is not called broken until the trailing read confirms it', () => {
-    const { d, file } = setup();
+  it('a file that appears half-written is not called broken until the trailing read confirms it', ({ project: p }) => {
+    const { d, file } = setup(p);
     fs.rmSync(file);
     d.scan();
     expect(d.getSnapshot().file).toBe('missing');
@@ -91,8 +81,10 @@ describe('reading', () => {
     expect(d.getSnapshot().file).toBe('unreadable');
   });
 
-  it('wrong types, missing keys OMC requires, malformed directives, BOM, non-UTF-8, a directory, hostile text', () => {
-    const { d, file, memory } = setup();
+  it('wrong types, missing keys OMC requires, malformed directives, BOM, non-UTF-8, a directory, hostile text', ({
+    project: p,
+  }) => {
+    const { d, file, memory } = setup(p);
     const m = memory();
     const check = (value: string | Buffer, expected: RegExp) => {
       fs.rmSync(file, { recursive: true, force: true });
@@ -150,12 +142,11 @@ describe('reading', () => {
     expect(row.display.context).toBe('ctx');
   });
 
-  it('follows the file live through the real watcher', async () => {
-    p = makeProject({ withFixture: true });
-    store = new OmcStore({ root: p.root });
+  it('follows the file live through the real watcher', async ({ project: p, newStore }) => {
+    const store = newStore({ root: p.root });
     const d = store.memory;
     store.start();
-    await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
+    await waitFor(() => store.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
     const file = path.join(p.root, 'project-memory.json');
     const m = JSON.parse(fs.readFileSync(file, 'utf8'));
     m.userDirectives.push({
@@ -179,8 +170,8 @@ describe('saving', () => {
     priority,
   });
 
-  it('holds project-memory.json.lock while writing and never leaves it behind', async () => {
-    const { d, root } = setup();
+  it('holds project-memory.json.lock while writing and never leaves it behind', async ({ project: p }) => {
+    const { d, root } = setup(p);
     const lock = path.join(root, 'project-memory.json.lock');
     let sawLock = false;
     const rename = fs.renameSync.bind(fs);
@@ -196,8 +187,8 @@ describe('saving', () => {
     expect(fs.existsSync(lock)).toBe(false);
   });
 
-  it("waits for OMC's lock and gives up with a clear message when it is held", async () => {
-    const { d, root, memory } = setup({ lockTimeoutMs: 150 });
+  it("waits for OMC's lock and gives up with a clear message when it is held", async ({ project: p }) => {
+    const { d, root, memory } = setup(p, { lockTimeoutMs: 150 });
     const lock = path.join(root, 'project-memory.json.lock');
     fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, timestamp: Date.now() }));
     const before = memory();
@@ -210,8 +201,8 @@ describe('saving', () => {
     expect(memory().userDirectives.at(-1).directive).toBe('Unblocked');
   });
 
-  it('merges with what OMC wrote after the pane last read the file', async () => {
-    const { d, file, memory } = setup();
+  it('merges with what OMC wrote after the pane last read the file', async ({ project: p }) => {
+    const { d, file, memory } = setup(p);
     const target = d.model()!.directives.find((r) => r.directive.directive === 'Use pnpm, not npm or yarn')!;
     // OMC (learner / add tool) writes between our read and our save.
     const m = memory();
@@ -236,8 +227,8 @@ describe('saving', () => {
     });
   });
 
-  it('refuses, writing nothing, when the directive it edits was removed meanwhile', async () => {
-    const { d, file, memory } = setup();
+  it('refuses, writing nothing, when the directive it edits was removed meanwhile', async ({ project: p }) => {
+    const { d, file, memory } = setup(p);
     const target = d.model()!.directives[0]!;
     const m = memory();
     m.userDirectives = m.userDirectives.filter(
@@ -251,8 +242,8 @@ describe('saving', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(bytes);
   });
 
-  it('refuses duplicates ignoring case, over-long text, and files OMC would not load', async () => {
-    const { d, file, memory } = setup();
+  it('refuses duplicates ignoring case, over-long text, and files OMC would not load', async ({ project: p }) => {
+    const { d, file, memory } = setup(p);
     await expect(d.save({ kind: 'add', input: input('use PNPM, NOT npm or yarn'), timestamp: 1 })).rejects.toThrow(
       /already a directive.*ignoring case/,
     );
@@ -261,8 +252,8 @@ describe('saving', () => {
     await expect(d.save({ kind: 'add', input: input('x y z'), timestamp: 1 })).rejects.toThrow(/OMC ignores this file/);
   });
 
-  it('--readonly: every save is a no-op with a message', async () => {
-    const { d, file } = setup({ readonly: true });
+  it('--readonly: every save is a no-op with a message', async ({ project: p }) => {
+    const { d, file } = setup(p, { readonly: true });
     const bytes = fs.readFileSync(file, 'utf8');
     expect(d.getSnapshot().writeBlock).toMatch(/read-only/);
     await expect(d.save({ kind: 'add', input: input('nope'), timestamp: 1 })).rejects.toThrow(
@@ -272,8 +263,8 @@ describe('saving', () => {
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
   });
 
-  it('refuses when there is no project-memory.json (OMC creates it at session start)', async () => {
-    const { d, file } = setup();
+  it('refuses when there is no project-memory.json (OMC creates it at session start)', async ({ project: p }) => {
+    const { d, file } = setup(p);
     fs.rmSync(file);
     d.scan();
     expect(d.getSnapshot().file).toBe('missing');

@@ -6,38 +6,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { OmcStore } from '../../src/store/store.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  p?.cleanup();
-  store = null;
-  p = null;
-});
+import { describe, expect, it } from '../helpers/it.js';
+import { waitFor, writeLiveRalph, writeOmcJson } from '../helpers/fixtures.js';
 
 const SID = 'a1b2c3d4-0000-4000-8000-00000000000a';
 const BASELINE = `state/sessions/${SID}/feedback-baseline.json`;
 const PRD = `state/sessions/${SID}/prd.json`;
 
 describe('files noted from session listings', () => {
-  it.each([false, true])(
+  it.for([false, true])(
     'a baseline or PRD written after the listing survives the next scans, and one removed is gone (progressive %s)',
-    async (progressive) => {
-      p = makeProject();
+    async (progressive, { emptyProject: p, newStore }) => {
       const now = new Date().toISOString();
-      writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
-        active: true,
-        iteration: 1,
-        max_iterations: 10,
-        started_at: now,
-        last_checked_at: now,
-        session_id: SID,
-      });
-      store = new OmcStore({ root: p.root, watch: 'auto' });
+      writeLiveRalph(p, { sessionId: SID, iteration: 1, max: 10, startedAt: now, checkedAt: now });
+      const store = newStore({ root: p.root, watch: 'auto' });
       store.start({ progressive });
       const s = store;
       await waitFor(() => s.status.getSnapshot().watchMode === 'events' && !s.status.getSnapshot().reading, {

@@ -6,75 +6,68 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { acquireFileLock, LockBusyError } from '../../src/io/file-lock.js';
 import { NotepadDomain } from '../../src/store/notepad/domain.js';
 import { NOTEPAD_TEMPLATE } from '../../src/store/notepad/format.js';
-import { OmcStore } from '../../src/store/store.js';
-import { FIXTURE_TREE, makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { FIXTURE_TREE, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { OMC_NOTEPAD_MODULE, loadOmcNotepad } from '../helpers/omc-notepad.js';
 import { scaled } from '../helpers/time-scale.js';
 
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  store = null;
-  p?.cleanup();
-  p = null;
-});
+const notepadFile = (p: TempProject) => path.join(p.root, 'notepad.md');
+const lockFile = (p: TempProject) => `${notepadFile(p)}.lock`;
 
-const notepadFile = () => path.join(p!.root, 'notepad.md');
-const lockFile = () => `${notepadFile()}.lock`;
-
-function freshDomain(opts: { readonly?: boolean; lockTimeoutMs?: number } = {}): NotepadDomain {
-  p = makeProject();
-  fs.copyFileSync(path.join(FIXTURE_TREE, 'notepad.md'), notepadFile());
+function freshDomain(p: TempProject, opts: { readonly?: boolean; lockTimeoutMs?: number } = {}): NotepadDomain {
+  fs.copyFileSync(path.join(FIXTURE_TREE, 'notepad.md'), notepadFile(p));
   const d = new NotepadDomain({ root: p.root, ...opts });
   d.scan();
   return d;
 }
 
 describe("saving through OMC's notepad.md.lock", () => {
-  it('writes atomically, releases the lock and publishes the new reading at once', async () => {
-    const d = freshDomain();
-    const ino = fs.statSync(notepadFile()).ino;
+  it('writes atomically, releases the lock and publishes the new reading at once', async ({ emptyProject: p }) => {
+    const d = freshDomain(p);
+    const ino = fs.statSync(notepadFile(p)).ino;
     const out = await d.save({ kind: 'add', section: 'manual', body: 'from omc-top' }, d.getSnapshot().revision);
     expect(out).toMatchObject({ kind: 'saved', merged: false });
-    expect(fs.existsSync(lockFile())).toBe(false);
+    expect(fs.existsSync(lockFile(p))).toBe(false);
     // A rename replaced the file (readers never see a half-written one).
-    expect(fs.statSync(notepadFile()).ino).not.toBe(ino);
-    expect(fs.readdirSync(p!.root).filter((f) => f.includes('.tmp.'))).toEqual([]);
+    expect(fs.statSync(notepadFile(p)).ino).not.toBe(ino);
+    expect(fs.readdirSync(p.root).filter((f) => f.includes('.tmp.'))).toEqual([]);
     expect(d.getSnapshot().sections.manual.entries.at(-1)?.body).toBe('from omc-top');
   });
 
-  it('waits for a lock OMC holds and writes once it is released', async () => {
-    const d = freshDomain({ lockTimeoutMs: 3000 });
-    const held = await acquireFileLock(p!.root, 'notepad.md');
+  it('waits for a lock OMC holds and writes once it is released', async ({ emptyProject: p }) => {
+    const d = freshDomain(p, { lockTimeoutMs: 3000 });
+    const held = await acquireFileLock(p.root, 'notepad.md');
     const saving = d.save({ kind: 'add', section: 'working', body: 'queued behind OMC' }, null);
-    await waitFor(() => fs.existsSync(lockFile()));
-    expect(fs.readFileSync(notepadFile(), 'utf8')).not.toContain('queued behind OMC');
+    await waitFor(() => fs.existsSync(lockFile(p)));
+    expect(fs.readFileSync(notepadFile(p), 'utf8')).not.toContain('queued behind OMC');
     held.release();
     expect((await saving).kind).toBe('saved');
-    expect(fs.readFileSync(notepadFile(), 'utf8')).toContain('queued behind OMC');
+    expect(fs.readFileSync(notepadFile(p), 'utf8')).toContain('queued behind OMC');
   });
 
-  it('gives up with a clear message when the lock stays held, leaving the file and the lock alone', async () => {
-    const d = freshDomain({ lockTimeoutMs: 200 });
-    const before = fs.readFileSync(notepadFile());
-    const held = await acquireFileLock(p!.root, 'notepad.md');
+  it('gives up with a clear message when the lock stays held, leaving the file and the lock alone', async ({
+    emptyProject: p,
+  }) => {
+    const d = freshDomain(p, { lockTimeoutMs: 200 });
+    const before = fs.readFileSync(notepadFile(p));
+    const held = await acquireFileLock(p.root, 'notepad.md');
     await expect(d.save({ kind: 'add', section: 'working', body: 'x' }, null)).rejects.toThrow(LockBusyError);
     await expect(d.save({ kind: 'add', section: 'working', body: 'x' }, null)).rejects.toThrow(
       /notepad\.md\.lock is held by pid \d+.*Nothing was changed/,
     );
-    expect(fs.readFileSync(notepadFile()).equals(before)).toBe(true);
-    expect(fs.existsSync(lockFile())).toBe(true);
+    expect(fs.readFileSync(notepadFile(p)).equals(before)).toBe(true);
+    expect(fs.existsSync(lockFile(p))).toBe(true);
     held.release();
   });
 
-  it('refuses over-limit text before touching the lock (no wait even while OMC holds it)', async () => {
-    const d = freshDomain({ lockTimeoutMs: 5000 });
-    const held = await acquireFileLock(p!.root, 'notepad.md');
+  it('refuses over-limit text before touching the lock (no wait even while OMC holds it)', async ({
+    emptyProject: p,
+  }) => {
+    const d = freshDomain(p, { lockTimeoutMs: 5000 });
+    const held = await acquireFileLock(p.root, 'notepad.md');
     const t0 = Date.now();
     const out = await d.save({ kind: 'add', section: 'working', body: 'z'.repeat(4001) }, null);
     expect(Date.now() - t0).toBeLessThan(scaled(1000));
@@ -82,22 +75,21 @@ describe("saving through OMC's notepad.md.lock", () => {
     held.release();
   });
 
-  it('--readonly: nothing is written and no lock is taken', async () => {
-    const d = freshDomain({ readonly: true });
-    const before = fs.readFileSync(notepadFile());
+  it('--readonly: nothing is written and no lock is taken', async ({ emptyProject: p }) => {
+    const d = freshDomain(p, { readonly: true });
+    const before = fs.readFileSync(notepadFile(p));
     const out = await d.save({ kind: 'add', section: 'working', body: 'x' }, null);
     expect(out).toMatchObject({ kind: 'refused', message: expect.stringMatching(/--readonly/) });
-    expect(fs.readFileSync(notepadFile()).equals(before)).toBe(true);
-    expect(fs.existsSync(lockFile())).toBe(false);
+    expect(fs.readFileSync(notepadFile(p)).equals(before)).toBe(true);
+    expect(fs.existsSync(lockFile(p))).toBe(false);
   });
 
-  it("creates notepad.md with OMC's template when there is none", async () => {
-    p = makeProject();
+  it("creates notepad.md with OMC's template when there is none", async ({ emptyProject: p }) => {
     const d = new NotepadDomain({ root: p.root, clock: () => Date.parse('2026-11-30T18:42:10Z') });
     d.scan();
     expect(d.getSnapshot().status).toBe('missing');
     await d.save({ kind: 'add', section: 'working', body: 'first note' }, null);
-    expect(fs.readFileSync(notepadFile(), 'utf8')).toBe(
+    expect(fs.readFileSync(notepadFile(p), 'utf8')).toBe(
       NOTEPAD_TEMPLATE.replace(
         '<!-- Session notes. Auto-pruned after 7 days. -->\n\n',
         '<!-- Session notes. Auto-pruned after 7 days. -->\n### 2026-11-30 18:42\nfirst note\n\n\n',
@@ -107,8 +99,8 @@ describe("saving through OMC's notepad.md.lock", () => {
 });
 
 describe('race: OMC appends from another process while omc-top saves', () => {
-  it('loses nothing from either side', async () => {
-    const d = freshDomain({ lockTimeoutMs: 10_000 });
+  it('loses nothing from either side', async ({ emptyProject: p }) => {
+    const d = freshDomain(p, { lockTimeoutMs: 10_000 });
     const base = d.getSnapshot().revision;
     const omcCount = 120;
     // A child node process running OMC's own addWorkingMemoryEntry (sync lock, 5 s timeout).
@@ -124,7 +116,7 @@ describe('race: OMC appends from another process while omc-top saves', () => {
       }
       process.stdout.write('failed=' + failed + '\\n');
     `;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, p!.dir], {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, p.dir], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -134,7 +126,7 @@ describe('race: OMC appends from another process while omc-top saves', () => {
 
     const ours: string[] = [];
     const outcomes: string[] = [];
-    const omcWritten = () => (fs.readFileSync(notepadFile(), 'utf8').match(/^omc entry \d+$/gm) ?? []).length;
+    const omcWritten = () => (fs.readFileSync(notepadFile(p), 'utf8').match(/^omc entry \d+$/gm) ?? []).length;
     const omcDone = () => out.includes('failed=');
     let i = 0;
     // Save while OMC is appending; between our saves, wait until OMC got the lock
@@ -157,25 +149,24 @@ describe('race: OMC appends from another process while omc-top saves', () => {
     expect(outcomes.filter((o) => o === 'merged').length).toBeGreaterThan(0);
 
     const omc = await loadOmcNotepad();
-    const working = omc.getWorkingMemory(p!.dir) ?? '';
-    const manual = omc.getManualSection(p!.dir) ?? '';
+    const working = omc.getWorkingMemory(p.dir) ?? '';
+    const manual = omc.getManualSection(p.dir) ?? '';
     const workingLines = new Set(working.split('\n'));
     const manualLines = new Set(manual.split('\n'));
     const lostOmc = Array.from({ length: omcCount }, (_, k) => `omc entry ${k}`).filter((b) => !workingLines.has(b));
     const lostOurs = ours.filter((b, k) => !(k % 2 === 0 ? workingLines : manualLines).has(b));
     expect({ lostOmc, lostOurs }).toEqual({ lostOmc: [], lostOurs: [] });
     expect(ours.length).toBeGreaterThanOrEqual(10);
-    expect(fs.existsSync(lockFile())).toBe(false);
+    expect(fs.existsSync(lockFile(p))).toBe(false);
   });
 });
 
 describe('live updates', () => {
-  it("shows OMC's writes as they happen and notices the file going away", async () => {
-    p = makeProject();
-    store = new OmcStore({ root: p.root, watch: 'auto' });
+  it("shows OMC's writes as they happen and notices the file going away", async ({ emptyProject: p, newStore }) => {
+    const store = newStore({ root: p.root, watch: 'auto' });
     const d = store.notepad;
     store.start();
-    await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
+    await waitFor(() => store.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
     const omc = await loadOmcNotepad();
     omc.addWorkingMemoryEntry(p.dir, 'live one');
     await waitFor(() => d.getSnapshot().sections.working.entries.some((e) => e.body === 'live one'), {
@@ -191,7 +182,7 @@ describe('live updates', () => {
       orphan_blocks: 0,
       editable: true,
     });
-    fs.rmSync(notepadFile());
+    fs.rmSync(notepadFile(p));
     await waitFor(() => d.getSnapshot().status === 'missing', { what: 'missing' });
   });
 });

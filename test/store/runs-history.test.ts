@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { filterChoices, filterRuns, type RunLine } from '../../src/store/runs/history.js';
 import { RunsDomain } from '../../src/store/runs/domain.js';
-import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import * as omc56 from '../helpers/omc56.js';
 import { importOmc, OMC55 } from '../helpers/omc-packages.mjs';
 import { scaled } from '../helpers/time-scale.js';
@@ -26,14 +26,8 @@ const E = 'eeeeeeee-0000-4000-8000-000000000005';
 const T0 = Date.parse('2026-11-30T10:00:00.000Z');
 const at = (min: number) => new Date(T0 + min * 60_000).toISOString();
 
-let p: TempProject | null = null;
-afterEach(() => {
-  p?.cleanup();
-  p = null;
-});
-
-function domain(): RunsDomain {
-  const d = new RunsDomain({ root: p!.root });
+function domain(p: TempProject): RunsDomain {
+  const d = new RunsDomain({ root: p.root });
   d.scan();
   return d;
 }
@@ -41,8 +35,9 @@ function domain(): RunsDomain {
 const pick = (r: RunLine) => ({ mode: r.mode, sessionId: r.sessionId, outcome: r.outcome });
 
 describe('run history', () => {
-  it('a scan that finds nothing new keeps the same history and tells no view (a poll tick repaints nothing)', () => {
-    p = makeProject();
+  it('a scan that finds nothing new keeps the same history and tells no view (a poll tick repaints nothing)', ({
+    emptyProject: p,
+  }) => {
     omc56.start(p.root, 'ralph', A, at(0));
     const d = new RunsDomain({ root: p.root });
     d.scan();
@@ -59,8 +54,7 @@ describe('run history', () => {
     expect(d.runs()[0]!.outcome).toBe('completed');
   });
 
-  it('one line per run: completed, cancelled, crashed (a start with no end) and running', () => {
-    p = makeProject();
+  it('one line per run: completed, cancelled, crashed (a start with no end) and running', ({ emptyProject: p }) => {
     const root = p.root;
     omc56.start(root, 'ralph', A, at(0));
     fs.mkdirSync(path.join(root, 'notepads', 'ralph'), { recursive: true });
@@ -75,7 +69,7 @@ describe('run history', () => {
       session_id: D,
       iteration: 4,
     });
-    const runs = domain().runs();
+    const runs = domain(p).runs();
     expect(runs.map(pick)).toEqual([
       { mode: 'ultragoal', sessionId: D, outcome: 'running' },
       { mode: 'team', sessionId: C, outcome: 'crashed' },
@@ -90,7 +84,7 @@ describe('run history', () => {
     expect(filterRuns(runs, { outcome: 'crashed' }).map((r) => r.mode)).toEqual(['team']);
     expect(filterRuns(runs, { mode: 'ralph' })).toHaveLength(1);
     expect(filterChoices(runs).outcomes).toEqual(['running', 'completed', 'cancelled', 'crashed']);
-    expect((domain().report().runs as unknown[])[3]).toMatchObject({
+    expect((domain(p).report().runs as unknown[])[3]).toMatchObject({
       mode: 'ralph',
       session: A,
       started_at: at(0),
@@ -101,8 +95,7 @@ describe('run history', () => {
     });
   });
 
-  it("sessions without ledger lines come from OMC's own ended-session summaries", () => {
-    p = makeProject();
+  it("sessions without ledger lines come from OMC's own ended-session summaries", ({ emptyProject: p }) => {
     writeOmcJson(path.join(p.root, 'state', 'ralph-state.json'), {
       active: true,
       session_id: E,
@@ -111,7 +104,7 @@ describe('run history', () => {
     const metrics = sessionEnd.recordSessionMetrics(p.dir, { session_id: E, reason: 'prompt_input_exit' });
     sessionEnd.exportSessionSummary(p.dir, metrics);
     expect(fs.existsSync(path.join(p.root, 'sessions', `${E}.json`))).toBe(true);
-    const runs = domain().runs();
+    const runs = domain(p).runs();
     expect(runs.map((r) => ({ ...pick(r), reason: r.reason, source: r.source }))).toEqual(
       (metrics.modes_used as string[]).map((mode) => ({
         mode,
@@ -124,8 +117,7 @@ describe('run history', () => {
     expect(runs.length).toBeGreaterThan(0);
   });
 
-  it('reads across the rotation into ledger.jsonl.1 and follows new lines incrementally', () => {
-    p = makeProject();
+  it('reads across the rotation into ledger.jsonl.1 and follows new lines incrementally', ({ emptyProject: p }) => {
     const root = p.root;
     // 1,001 lines: the 1,001st append rotates the first 1,000 into .1.
     for (let i = 0; i < 500; i++) {
@@ -134,7 +126,7 @@ describe('run history', () => {
     }
     omc56.start(root, 'team', 'late', at(600));
     expect(fs.existsSync(path.join(root, 'state', 'runs', 'ledger.jsonl.1'))).toBe(true);
-    const d = domain();
+    const d = domain(p);
     expect(d.runs()).toHaveLength(501);
     expect(d.runs()[0]).toMatchObject({ mode: 'team', outcome: 'crashed' });
     omc56.observeClear(root, 'team', 'late', { active: true, current_phase: 'x' }, at(601));
@@ -144,8 +136,9 @@ describe('run history', () => {
     expect(d.problems().filter((x) => x.severity !== 'info')).toEqual([]);
   });
 
-  it('a 1,000-line ledger of hostile lines: one problem line, no crash, no control byte, quick', () => {
-    p = makeProject();
+  it('a 1,000-line ledger of hostile lines: one problem line, no crash, no control byte, quick', ({
+    emptyProject: p,
+  }) => {
     const lines: string[] = [];
     for (let i = 0; i < 1000; i++) {
       switch (i % 8) {
@@ -179,7 +172,7 @@ describe('run history', () => {
     fs.mkdirSync(path.join(p.root, 'state', 'runs'), { recursive: true });
     fs.writeFileSync(path.join(p.root, 'state', 'runs', 'ledger.jsonl'), lines.join('\n') + '\n');
     const t = performance.now();
-    const d = domain();
+    const d = domain(p);
     const took = performance.now() - t;
     expect(d.problems()).toHaveLength(1);
     expect(d.problems()[0]!.message).toMatch(/^875 ledger lines skipped \(line 2: not JSON; line 3: line is 5000/);
@@ -193,13 +186,12 @@ describe('run history', () => {
     expect(d.runs()).toBe(before);
   });
 
-  it('a ledger that is a symlink out of the root is refused with a problem', () => {
-    p = makeProject();
+  it('a ledger that is a symlink out of the root is refused with a problem', ({ emptyProject: p }) => {
     const outside = path.join(p.dir, 'elsewhere.jsonl');
     fs.writeFileSync(outside, JSON.stringify({ ts: at(0), run: 'ralph', event: 'start' }) + '\n');
     fs.mkdirSync(path.join(p.root, 'state', 'runs'), { recursive: true });
     fs.symlinkSync(outside, path.join(p.root, 'state', 'runs', 'ledger.jsonl'));
-    const d = domain();
+    const d = domain(p);
     expect(d.runs()).toEqual([]);
     expect(d.problems()[0]!.message).toMatch(/symlink/);
   });

@@ -7,41 +7,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
-import { afterEach, describe, expect, it } from 'vitest';
-import { OmcStore } from '../../src/store/store.js';
-import { makeProject, NO_CLAUDE_DIR, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { describe, expect, it } from '../helpers/it.js';
+import { liveRalph, NO_CLAUDE_DIR, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { sessionId } from '../helpers/sessions-gen.js';
 import { scaled } from '../helpers/time-scale.js';
 
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  p?.cleanup();
-  store = null;
-  p = null;
-});
-
-const ralph = (sid: string, iteration: number) => ({
-  active: true,
-  iteration,
-  max_iterations: 100,
-  started_at: new Date().toISOString(),
-  last_checked_at: new Date().toISOString(),
-  session_id: sid,
-});
+const ralph = (sid: string, iteration: number) => liveRalph({ sessionId: sid, iteration, max: 100 });
 
 describe('state/sessions as a plain watched leaf', () => {
-  it.each([true, false])(
+  it.for([true, false])(
     'chokidar is never asked about session directories; every change there still shows (progressive %s)',
-    async (progressive) => {
-      p = makeProject();
+    { timeout: 180_000 },
+    async (progressive, { emptyProject: p, newStore }) => {
       const root = p.root;
       const sessions = path.join(root, 'state', 'sessions');
       for (let i = 1; i <= 30; i++)
         writeOmcJson(path.join(sessions, sessionId(i), 'ralph-state.json'), ralph(sessionId(i), 1));
       const offered: string[] = [];
-      const s = new OmcStore({
+      const s = newStore({
         root,
         readonly: true,
         claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
@@ -54,7 +37,6 @@ describe('state/sessions as a plain watched leaf', () => {
             },
           })) as typeof watch,
       });
-      store = s;
       s.start({ progressive });
       await waitFor(() => s.status.getSnapshot().watchMode === 'events' && !s.status.getSnapshot().reading, {
         what: 'live',
@@ -131,7 +113,6 @@ describe('state/sessions as a plain watched leaf', () => {
       await waitFor(() => iteration(sessionId(60)) === 11, { what: 'back and live', timeoutMs: 30_000 });
       expect(offered.filter((q) => q.startsWith(`${sessions}${path.sep}`))).toEqual([]);
     },
-    180_000,
   );
 });
 
@@ -139,18 +120,16 @@ describe('the watcher ready while the sliced read is under way', () => {
   it(
     'does not attach and announce the session directories the read has not reached (the read watches each itself)',
     { timeout: scaled(120_000) },
-    async () => {
-      p = makeProject();
+    async ({ emptyProject: p, newStore }) => {
       const root = p.root;
       const N = 200;
       for (let i = 1; i <= N; i++)
         writeOmcJson(path.join(root, 'state', 'sessions', sessionId(i), 'ralph-state.json'), ralph(sessionId(i), 1));
-      const s = new OmcStore({
+      const s = newStore({
         root,
         readonly: true,
         claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
       });
-      store = s;
       // Hold the read at 50 directories until the watcher is ready (or 30 s: then the test fails, never hangs).
       const step = s.sessions.scanStep.bind(s.sessions);
       const since = Date.now();

@@ -6,32 +6,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EventEmitter } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
-import { OmcStore } from '../../src/store/store.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  p?.cleanup();
-  store = null;
-  p = null;
-});
+import { describe, expect, it } from '../helpers/it.js';
+import { OmcStore, type OmcStoreOptions } from '../../src/store/store.js';
+import { liveRalph, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
 const SID = 'a1b2c3d4-0000-4000-8000-000000000001';
-const ralph = (iteration: number) => ({
-  active: true,
-  iteration,
-  max_iterations: 10,
-  started_at: new Date().toISOString(),
-  last_checked_at: new Date().toISOString(),
-  session_id: SID,
-});
+const ralph = (iteration: number) => liveRalph({ sessionId: SID, iteration, max: 10 });
 
-function open(mode: 'auto' | 'poll' = 'auto'): OmcStore {
-  p = makeProject();
-  store = new OmcStore({ root: p.root, watch: mode });
+function open(p: TempProject, newStore: (o: OmcStoreOptions) => OmcStore, mode: 'auto' | 'poll' = 'auto'): OmcStore {
+  const store = newStore({ root: p.root, watch: mode });
   store.start();
   return store;
 }
@@ -44,16 +27,19 @@ const ready = (s: OmcStore) =>
   });
 
 describe('live sessions', () => {
-  it('picks up a new session directory and its state file', async () => {
-    const s = open();
+  it('picks up a new session directory and its state file', async ({ emptyProject: p, newStore }) => {
+    const s = open(p, newStore);
     await ready(s);
-    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(1));
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(1));
     await waitFor(() => iterationOf(s) === 1, { what: 'new session' });
   });
 
-  it('shows the final value of two writes 5 ms apart (chokidar drops the second; the trailing re-read catches it)', async () => {
-    const s = open();
-    const file = path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json');
+  it('shows the final value of two writes 5 ms apart (chokidar drops the second; the trailing re-read catches it)', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const s = open(p, newStore);
+    const file = path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json');
     writeOmcJson(file, ralph(1));
     await ready(s);
     await waitFor(() => iterationOf(s) === 1);
@@ -68,18 +54,21 @@ describe('live sessions', () => {
     }
   });
 
-  it('removes a session whose directory is deleted', async () => {
-    const s = open();
-    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(1));
+  it('removes a session whose directory is deleted', async ({ emptyProject: p, newStore }) => {
+    const s = open(p, newStore);
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(1));
     await ready(s);
     await waitFor(() => iterationOf(s) === 1);
-    fs.rmSync(path.join(p!.root, 'state', 'sessions', SID), { recursive: true });
+    fs.rmSync(path.join(p.root, 'state', 'sessions', SID), { recursive: true });
     await waitFor(() => !s.sessions.getSnapshot().sessions.some((x) => x.id === SID), { what: 'session gone' });
   });
 
-  it('keeps the last good value and shows a problem only when a broken file stays broken', async () => {
-    const s = open();
-    const file = path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json');
+  it('keeps the last good value and shows a problem only when a broken file stays broken', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const s = open(p, newStore);
+    const file = path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json');
     writeOmcJson(file, ralph(3));
     await ready(s);
     await waitFor(() => iterationOf(s) === 3);
@@ -94,9 +83,11 @@ describe('live sessions', () => {
     await waitFor(() => iterationOf(s) === 5 && s.sessions.getSnapshot().problems.length === 0, { what: 'recovered' });
   });
 
-  it('a rescan that finds nothing new publishes nothing (idle polling costs no re-render)', () => {
-    p = makeProject({ withFixture: true });
-    store = new OmcStore({ root: p.root, watch: 'none' });
+  it('a rescan that finds nothing new publishes nothing (idle polling costs no re-render)', ({
+    project: p,
+    newStore,
+  }) => {
+    const store = newStore({ root: p.root, watch: 'none' });
     store.start();
     const before = store.sessions.getSnapshot();
     store.sessions.scan();
@@ -107,15 +98,14 @@ describe('live sessions', () => {
     expect(store.sessions.getSnapshot().version).toBe(before.version + 1);
   });
 
-  it('polls when asked to, and says so', async () => {
-    const s = open('poll');
+  it('polls when asked to, and says so', async ({ emptyProject: p, newStore }) => {
+    const s = open(p, newStore, 'poll');
     expect(s.status.getSnapshot().watchMode).toBe('polling');
-    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(7));
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(7));
     await waitFor(() => iterationOf(s) === 7, { what: 'polled change', timeoutMs: 3000 });
   });
 
-  it('falls back to polling and announces it when the kernel refuses watches (ENOSPC)', async () => {
-    p = makeProject();
+  it('falls back to polling and announces it when the kernel refuses watches (ENOSPC)', async ({ emptyProject: p }) => {
     const fake = () => {
       const em = new EventEmitter() as EventEmitter & { close(): Promise<void> };
       em.close = async () => undefined;
@@ -140,8 +130,10 @@ describe('live sessions', () => {
 });
 
 describe('hostile session trees', () => {
-  it('names bad session directories, files-as-directories and binary files without losing healthy sessions', () => {
-    p = makeProject();
+  it('names bad session directories, files-as-directories and binary files without losing healthy sessions', ({
+    emptyProject: p,
+    newStore,
+  }) => {
     const sessions = path.join(p.root, 'state', 'sessions');
     writeOmcJson(path.join(sessions, SID, 'ralph-state.json'), ralph(2));
     fs.mkdirSync(path.join(sessions, 'bad id with spaces'));
@@ -156,7 +148,7 @@ describe('hostile session trees', () => {
       Buffer.from([0x7b, 0, 0x7d]),
     );
     fs.writeFileSync(path.join(sessions, 'd0000000-0000-4000-8000-000000000004'), 'not a dir');
-    store = new OmcStore({ root: p.root, watch: 'none' });
+    const store = newStore({ root: p.root, watch: 'none' });
     store.start();
     const snap = store.sessions.getSnapshot();
     expect(iterationOf(store)).toBe(2);
@@ -175,8 +167,10 @@ describe('hostile session trees', () => {
     expect(snap.sessions.some((s) => s.id.includes('bad id'))).toBe(false);
   });
 
-  it('reads wrong types defensively: string numbers coerced, objects ignored, never a crash', () => {
-    p = makeProject();
+  it('reads wrong types defensively: string numbers coerced, objects ignored, never a crash', ({
+    emptyProject: p,
+    newStore,
+  }) => {
     writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
       active: true,
       iteration: '4',
@@ -186,7 +180,7 @@ describe('hostile session trees', () => {
       prompt: '\u001b]52;c;cHduZWQ=\u0007steal clipboard',
     });
     writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'autopilot-state.json'), null);
-    store = new OmcStore({ root: p.root, watch: 'none' });
+    const store = newStore({ root: p.root, watch: 'none' });
     store.start();
     const s = store.sessions.getSnapshot().sessions.find((x) => x.id === SID)!;
     const m = s.modes.find((x) => x.mode === 'ralph')!;
@@ -197,33 +191,39 @@ describe('hostile session trees', () => {
 });
 
 describe('the tree changing shape under a running monitor', () => {
-  it('the .omc root deleted and re-created: sessions vanish, the status says so, then everything comes back', async () => {
-    const s = open();
-    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(2));
+  it('the .omc root deleted and re-created: sessions vanish, the status says so, then everything comes back', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const s = open(p, newStore);
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(2));
     await ready(s);
     await waitFor(() => iterationOf(s) === 2);
-    fs.rmSync(p!.root, { recursive: true });
+    fs.rmSync(p.root, { recursive: true });
     await waitFor(() => s.sessions.getSnapshot().sessions.length === 0, { what: 'sessions cleared' });
     await waitFor(() => s.status.getSnapshot().watchMode === 'waiting', { what: 'waiting status' });
     expect(s.status.getSnapshot().watchDetail).toMatch(/was removed; waiting for it to come back/);
-    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(5));
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(5));
     await waitFor(() => iterationOf(s) === 5, { what: 'session back after re-creation' });
     await waitFor(() => s.status.getSnapshot().watchMode === 'events', { what: 'live again' });
     // And it is really live again, not just rescanned once.
-    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(6));
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(6));
     await waitFor(() => iterationOf(s) === 6, { what: 'live after re-creation' });
   });
 
-  it('the .omc root deleted and re-created at once, 8 times: each time the new tree is shown and then followed live', async () => {
+  it('the .omc root deleted and re-created at once, 8 times: each time the new tree is shown and then followed live', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
     // `rm -rf .omc && mkdir .omc` in one go: the parent's events arrive after both, and ext4 hands the new
     // directory the inode the old one just freed, so (device, inode) alone sees "the same root".
-    const s = open();
-    const file = () => path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json');
+    const s = open(p, newStore);
+    const file = () => path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json');
     writeOmcJson(file(), ralph(1));
     await ready(s);
     await waitFor(() => iterationOf(s) === 1);
     for (let round = 1; round <= 8; round++) {
-      fs.rmSync(p!.root, { recursive: true });
+      fs.rmSync(p.root, { recursive: true });
       writeOmcJson(file(), ralph(round * 10));
       await waitFor(() => iterationOf(s) === round * 10, {
         what: `round ${round}: the re-created tree`,
@@ -241,26 +241,32 @@ describe('the tree changing shape under a running monitor', () => {
     }
   }, 180_000);
 
-  it('state/sessions replaced by a file: a specific problem line, and recovery when it is a directory again', async () => {
-    const s = open();
-    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(2));
+  it('state/sessions replaced by a file: a specific problem line, and recovery when it is a directory again', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const s = open(p, newStore);
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(2));
     await ready(s);
     await waitFor(() => iterationOf(s) === 2);
-    fs.rmSync(path.join(p!.root, 'state', 'sessions'), { recursive: true });
-    fs.writeFileSync(path.join(p!.root, 'state', 'sessions'), 'oops');
+    fs.rmSync(path.join(p.root, 'state', 'sessions'), { recursive: true });
+    fs.writeFileSync(path.join(p.root, 'state', 'sessions'), 'oops');
     const problem = await waitFor(() => s.sessions.getSnapshot().problems.find((x) => x.path === 'state/sessions'), {
       what: 'problem line',
     });
     expect(problem.message).toBe('is a file where a directory was expected');
-    fs.rmSync(path.join(p!.root, 'state', 'sessions'));
-    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(3));
+    fs.rmSync(path.join(p.root, 'state', 'sessions'));
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(3));
     await waitFor(() => iterationOf(s) === 3 && s.sessions.getSnapshot().problems.length === 0, { what: 'recovered' });
   });
 
-  it('a hostile session directory appearing live is named as a problem without a restart', async () => {
-    const s = open();
+  it('a hostile session directory appearing live is named as a problem without a restart', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const s = open(p, newStore);
     await ready(s);
-    fs.mkdirSync(path.join(p!.root, 'state', 'sessions', '../..\u001b]0;x\u0007'.replace(/[/]/g, '_')));
+    fs.mkdirSync(path.join(p.root, 'state', 'sessions', '../..\u001b]0;x\u0007'.replace(/[/]/g, '_')));
     const problem = await waitFor(() => s.sessions.getSnapshot().problems[0], { what: 'problem line' });
     expect(problem.message).toMatch(/not a valid OMC session id/);
     expect(problem.path).not.toMatch(/\u001b|\u0007/);
@@ -268,8 +274,9 @@ describe('the tree changing shape under a running monitor', () => {
 });
 
 describe('sliced first scan', () => {
-  it('reads a big tree in slices, says how far it got, and ends with exactly what a full scan sees', () => {
-    p = makeProject();
+  it('reads a big tree in slices, says how far it got, and ends with exactly what a full scan sees', ({
+    emptyProject: p,
+  }) => {
     for (let i = 0; i < 120; i++) {
       const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
       writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { ...ralph(i), session_id: sid });
@@ -295,8 +302,9 @@ describe('sliced first scan', () => {
     void sliced.close();
   });
 
-  it('the first step lists a screenful of sessions even when its time is up (its rows are the first frame)', () => {
-    p = makeProject();
+  it('the first step lists a screenful of sessions even when its time is up (its rows are the first frame)', ({
+    emptyProject: p,
+  }) => {
     for (let i = 0; i < 120; i++) {
       const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
       writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { ...ralph(i), session_id: sid });

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import v8 from 'node:v8';
 import { describe, expect, it } from '../helpers/it.js';
-import { writeOmcJson } from '../helpers/fixtures.js';
+import { liveRalph, writeOmcJson } from '../helpers/fixtures.js';
 
 v8.setFlagsFromString('--allow-natives-syntax');
 // Compiled after the flag is set, so the native call parses.
@@ -24,15 +24,17 @@ describe('session views in memory', () => {
     const now = new Date().toISOString();
     for (let i = 0; i < 20; i++) {
       const dir = path.join(p.root, 'state', 'sessions', sid(i));
-      writeOmcJson(path.join(dir, 'ralph-state.json'), {
-        active: true,
-        iteration: 2,
-        max_iterations: 10,
-        started_at: now,
-        last_checked_at: now,
-        prompt: `task ${i} — keep it green \u001b[31mred\u001b[0m`,
-        session_id: sid(i),
-      });
+      writeOmcJson(
+        path.join(dir, 'ralph-state.json'),
+        liveRalph({
+          sessionId: sid(i),
+          iteration: 2,
+          max: 10,
+          startedAt: now,
+          checkedAt: now,
+          prompt: `task ${i} — keep it green \u001b[31mred\u001b[0m`,
+        }),
+      );
       writeOmcJson(path.join(dir, 'ultrawork-state.json'), { active: true, started_at: now, session_id: sid(i) });
     }
     const store = newStore({ root: p.root, watch: 'none' });

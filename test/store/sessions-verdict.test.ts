@@ -5,8 +5,8 @@
  */
 import { makeOmcInstall } from '../../src/store/omc-install.js';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { OmcStore } from '../../src/store/store.js';
+import { describe, expect, it } from '../helpers/it.js';
+import { OmcStore, type OmcStoreOptions } from '../../src/store/store.js';
 import type { OmcInstall } from '../../src/store/omc-install.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { scaled } from '../helpers/time-scale.js';
@@ -16,20 +16,16 @@ const T = 'a1b2c3d4-0000-4000-8000-000000000002';
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 const iso = (ago: number) => new Date(NOW - ago).toISOString();
 
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  p?.cleanup();
-  p = store = null;
-});
-
 const omc = (rules: '5.5.0' | '4.4.4'): OmcInstall => makeOmcInstall(rules, 'test');
 
-function open(files: Record<string, unknown>, rules: '5.5.0' | '4.4.4' = '5.5.0') {
-  p = makeProject();
+function open(
+  p: TempProject,
+  newStore: (o: OmcStoreOptions) => OmcStore,
+  files: Record<string, unknown>,
+  rules: '5.5.0' | '4.4.4' = '5.5.0',
+) {
   for (const [rel, v] of Object.entries(files)) writeOmcJson(path.join(p.root, rel), v);
-  store = new OmcStore({ root: p.root, watch: 'none', clock: () => NOW, projectDir: p.dir, omc: omc(rules) });
+  const store = newStore({ root: p.root, watch: 'none', clock: () => NOW, projectDir: p.dir, omc: omc(rules) });
   store.start();
   const snap = store.sessions.getSnapshot();
   return { snap, session: (id: string) => snap.sessions.find((s) => s.id === id)! };
@@ -38,8 +34,8 @@ function open(files: Record<string, unknown>, rules: '5.5.0' | '4.4.4' = '5.5.0'
 const fresh = { started_at: iso(60_000), last_checked_at: iso(5_000) };
 
 describe('statuses say what the Stop hook will do (issue 11)', () => {
-  it('autopilot after 20 reinforcements: "reinforced 20/20", not enforced', () => {
-    const { session } = open({
+  it('autopilot after 20 reinforcements: "reinforced 20/20", not enforced', ({ emptyProject: p, newStore }) => {
+    const { session } = open(p, newStore, {
       [`state/sessions/${S}/autopilot-state.json`]: {
         active: true,
         phase: 'execution',
@@ -56,8 +52,11 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
     expect(session(S).verdict).toMatchObject({ decision: 'stop' });
   });
 
-  it('autopilot after 19 reinforcements is still held: the hook blocks at the 20th Stop', () => {
-    const { session } = open({
+  it('autopilot after 19 reinforcements is still held: the hook blocks at the 20th Stop', ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const { session } = open(p, newStore, {
       [`state/sessions/${S}/autopilot-state.json`]: {
         active: true,
         phase: 'execution',
@@ -70,8 +69,11 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
     expect(session(S).verdict).toMatchObject({ decision: 'block', mode: 'autopilot' });
   });
 
-  it("a session whose only state file sits in another session's directory gets a row of its own", () => {
-    const { snap, session } = open({
+  it("a session whose only state file sits in another session's directory gets a row of its own", ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const { snap, session } = open(p, newStore, {
       [`state/sessions/${T}/session-started.json`]: { session_id: T, started_at: iso(120_000) },
       [`state/sessions/${T}/ralph-state.json`]: { active: true, iteration: 2, session_id: S, ...fresh },
     });
@@ -81,10 +83,12 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
     expect(session(T).verdict).toMatchObject({ decision: 'stop' });
   });
 
-  it('stop_hook_active: a ralph the hook already blocked this turn is paused, not enforced (5.5.0)', () => {
-    p = makeProject();
+  it('stop_hook_active: a ralph the hook already blocked this turn is paused, not enforced (5.5.0)', ({
+    emptyProject: p,
+    newStore,
+  }) => {
     writeOmcJson(path.join(p.root, `state/sessions/${S}/ralph-state.json`), { active: true, session_id: S, ...fresh });
-    store = new OmcStore({ root: p.root, watch: 'none', clock: () => NOW, projectDir: p.dir, omc: omc('5.5.0') });
+    const store = newStore({ root: p.root, watch: 'none', clock: () => NOW, projectDir: p.dir, omc: omc('5.5.0') });
     store.start();
     store.sessions.setStopFacts(new Map([[S, { stopHookActive: true, transcriptPercent: 10 }]]));
     const s = store.sessions.getSnapshot().sessions.find((x) => x.id === S)!;
@@ -92,8 +96,11 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
     expect(s.modes[0]).toMatchObject({ status: 'paused', enforced: false });
   });
 
-  it('a legacy (session-less) cancel signal pauses every session, and each of them shows it', () => {
-    const { session } = open({
+  it('a legacy (session-less) cancel signal pauses every session, and each of them shows it', ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const { session } = open(p, newStore, {
       [`state/sessions/${S}/ralph-state.json`]: { active: true, session_id: S, ...fresh },
       [`state/sessions/${T}/ralph-state.json`]: { active: true, session_id: T, ...fresh },
       'state/cancel-signal-state.json': {
@@ -114,8 +121,11 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
     }
   });
 
-  it('an autopilot pause whose digest no longer matches is not in force (no countdown)', () => {
-    const { session } = open({
+  it('an autopilot pause whose digest no longer matches is not in force (no countdown)', ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const { session } = open(p, newStore, {
       [`state/sessions/${S}/autopilot-state.json`]: { active: true, phase: 'qa', session_id: S, ...fresh },
       [`state/sessions/${S}/cancel-signal-state.json`]: {
         active: true,
@@ -131,8 +141,13 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
     expect(session(S).cancel?.reason).toContain('digest');
   });
 
-  it('OMC 4.4.4: a signal pauses nothing (the hook has no cancel check), and ralph without max shows 4/100', () => {
+  it('OMC 4.4.4: a signal pauses nothing (the hook has no cancel check), and ralph without max shows 4/100', ({
+    emptyProject: p,
+    newStore,
+  }) => {
     const { session } = open(
+      p,
+      newStore,
       {
         [`state/sessions/${S}/ralph-state.json`]: { active: true, iteration: 4, session_id: S, ...fresh },
         [`state/sessions/${S}/cancel-signal-state.json`]: {
@@ -150,10 +165,13 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
     expect([session(S).modes[0]?.iteration, session(S).modes[0]?.max]).toEqual([4, 100]);
   });
 
-  it('wrong-typed fields: one problem line per file naming each field, the type and the value; the mode still shows', () => {
+  it('wrong-typed fields: one problem line per file naming each field, the type and the value; the mode still shows', ({
+    emptyProject: p,
+    newStore,
+  }) => {
     let deep: unknown = 1;
     for (let i = 0; i < 200; i++) deep = [deep];
-    const { snap, session } = open({
+    const { snap, session } = open(p, newStore, {
       [`state/sessions/${S}/ralph-state.json`]: {
         active: 'yes',
         phase: { x: 1 },
@@ -177,8 +195,11 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
     ]);
   });
 
-  it('a team whose workers are all gone is still "enforced" by the hook when its state is fresh; a stale one is stale', () => {
-    const { session } = open({
+  it('a team whose workers are all gone is still "enforced" by the hook when its state is fresh; a stale one is stale', ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const { session } = open(p, newStore, {
       [`state/sessions/${S}/team-state.json`]: { active: true, current_phase: 'team-exec', session_id: S, ...fresh },
       [`state/sessions/${T}/team-state.json`]: {
         active: true,

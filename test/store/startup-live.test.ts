@@ -11,7 +11,7 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { liveRalph, makeProject, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { sessionId } from '../helpers/sessions-gen.js';
 
 let p: TempProject | null = null;
@@ -24,14 +24,7 @@ afterEach(async () => {
 });
 
 const N = 300;
-const ralph = (sid: string, iteration: number) => ({
-  active: true,
-  iteration,
-  max_iterations: 1000,
-  started_at: new Date().toISOString(),
-  last_checked_at: new Date().toISOString(),
-  session_id: sid,
-});
+const ralph = (sid: string, iteration: number) => liveRalph({ sessionId: sid, iteration, max: 1000 });
 const file = (root: string, sid: string, name = 'ralph-state.json') => path.join(root, 'state', 'sessions', sid, name);
 
 function tree(): TempProject {

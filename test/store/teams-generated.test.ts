@@ -6,33 +6,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
-import { OmcStore } from '../../src/store/store.js';
+import { describe, expect, it } from '../helpers/it.js';
+import type { OmcStore, OmcStoreOptions } from '../../src/store/store.js';
 import type { TeamView } from '../../src/store/teams/model.js';
 import { inferTeamPhase, parseTask, workerLiveness } from '../../src/store/teams/omc-team-rules.js';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { omcTeam } from '../helpers/omc-team.js';
 import { generateTeam, type Status } from '../helpers/team-gen.js';
 
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  p?.cleanup();
-  store = null;
-  p = null;
-});
-
-function open(root: string, watch: 'none' | 'auto' = 'none', clock?: () => number) {
-  store = new OmcStore({ root, watch, clock, teams: { pidAlive: () => true } });
-  const teams = store.teams;
+function open(
+  newStore: (o: OmcStoreOptions) => OmcStore,
+  root: string,
+  watch: 'none' | 'auto' = 'none',
+  clock?: () => number,
+) {
+  const store = newStore({ root, watch, clock, teams: { pidAlive: () => true } });
   store.start();
-  return teams;
+  return { teams: store.teams, store };
 }
 
 describe('a generated team of 8 workers and 200 tasks', () => {
-  it("matches OMC's getTeamSummary, list-tasks + inferPhase and the mission board", async () => {
-    p = makeProject();
+  it("matches OMC's getTeamSummary, list-tasks + inferPhase and the mission board", async ({
+    emptyProject: p,
+    newStore,
+  }) => {
     const now = Date.now();
     generateTeam({
       root: p.root,
@@ -52,7 +49,7 @@ describe('a generated team of 8 workers and 200 tasks', () => {
     );
     const mission = board.missions.find((m: any) => m.teamName === 'big-team');
 
-    const teams = open(p.root);
+    const { teams } = open(newStore, p.root);
     const team = teams.getSnapshot().teams.find((t) => t.name === 'big-team') as TeamView;
     expect(team.problems).toEqual([]);
     expect(team.counts).toEqual(summary.tasks);
@@ -70,14 +67,16 @@ describe('a generated team of 8 workers and 200 tasks', () => {
     expect(team.workers.slice(0, 7).every((w) => workerLiveness(w, now, teams.heartbeatStaleMs).alive)).toBe(true);
   });
 
-  it('follows task claims, completions and new events live, and reads events.jsonl incrementally', async () => {
-    p = makeProject();
+  it('follows task claims, completions and new events live, and reads events.jsonl incrementally', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
     const now = Date.now();
     const { dir } = generateTeam({ root: p.root, name: 'live-team', workers: 8, tasks: 200, now, events: 2_000 });
-    const teams = open(p.root, 'auto');
+    const { teams, store } = open(newStore, p.root, 'auto');
     const first = teams.getSnapshot().teams[0] as TeamView;
     expect(first.eventsSeen).toBeGreaterThan(0);
-    await waitFor(() => store?.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
+    await waitFor(() => store.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
 
     // A worker claims pending task 4 and finishes task 3.
     const t4 = JSON.parse(fs.readFileSync(path.join(dir, 'tasks/task-4.json'), 'utf8'));

@@ -6,11 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OmcStore } from '../../src/store/store.js';
+import { afterEach, vi } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { WikiDomain } from '../../src/store/wiki/domain.js';
 import { serializeWikiPage, type WikiFrontmatter } from '../../src/store/wiki/frontmatter.js';
-import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { waitFor, type TempProject } from '../helpers/fixtures.js';
 import { frontmatter } from '../helpers/wiki-frontmatter.js';
 
 const fm = (title: string, over: Partial<WikiFrontmatter> = {}) =>
@@ -22,22 +22,15 @@ const fm = (title: string, over: Partial<WikiFrontmatter> = {}) =>
     ...over,
   });
 
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
 afterEach(async () => {
   vi.restoreAllMocks();
-  await store?.close();
-  store = null;
-  p?.cleanup();
-  p = null;
 });
 
-function wikiProject(): {
+function wikiProject(p: TempProject): {
   p: TempProject;
   wiki: string;
   page(name: string, title: string, body?: string, over?: Partial<WikiFrontmatter>): string;
 } {
-  p = makeProject();
   const wiki = path.join(p.root, 'wiki');
   fs.mkdirSync(wiki, { recursive: true });
   return {
@@ -52,8 +45,10 @@ function wikiProject(): {
 }
 
 describe('bad pages are listed with a problem badge and the rest keeps working', () => {
-  it('malformed frontmatter, CRLF, huge, non-UTF-8, NUL bytes, a directory, a symlink out of the root, hostile names', () => {
-    const w = wikiProject();
+  it('malformed frontmatter, CRLF, huge, non-UTF-8, NUL bytes, a directory, a symlink out of the root, hostile names', ({
+    emptyProject: p,
+  }) => {
+    const w = wikiProject(p);
     w.page('good.md', 'Good page', '\n# Good page\n\nsearchable needle\n');
     fs.writeFileSync(path.join(w.wiki, 'no-fm.md'), '# no frontmatter\nneedle\n');
     fs.writeFileSync(path.join(w.wiki, 'unclosed.md'), '---\ntitle: "x"\nneedle\n');
@@ -146,8 +141,7 @@ describe('bad pages are listed with a problem badge and the rest keeps working',
     for (const x of problems) expect(x.path + x.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 
-  it('a file where the wiki directory belongs is one specific problem, not a crash', () => {
-    p = makeProject();
+  it('a file where the wiki directory belongs is one specific problem, not a crash', ({ emptyProject: p }) => {
     fs.writeFileSync(path.join(p.root, 'wiki'), 'oops');
     const d = new WikiDomain({ root: p.root });
     d.scan();
@@ -159,8 +153,10 @@ describe('bad pages are listed with a problem badge and the rest keeps working',
 });
 
 describe('incremental index', () => {
-  it('search and lint read nothing; a change event reads one file; an unchanged rescan reads none', () => {
-    const w = wikiProject();
+  it('search and lint read nothing; a change event reads one file; an unchanged rescan reads none', ({
+    emptyProject: p,
+  }) => {
+    const w = wikiProject(p);
     for (let i = 0; i < 50; i++)
       w.page(`p${String(i).padStart(2, '0')}.md`, `Page ${i}`, `\n# Page ${i}\n\ntoken${i % 5} shared words\n`);
     const d = new WikiDomain({ root: w.p.root });
@@ -180,8 +176,10 @@ describe('incremental index', () => {
     expect(opens).not.toHaveBeenCalled();
   });
 
-  it('keeps the last good page when a leading-edge read catches a half-written file; the trailing read decides', () => {
-    const w = wikiProject();
+  it('keeps the last good page when a leading-edge read catches a half-written file; the trailing read decides', ({
+    emptyProject: p,
+  }) => {
+    const w = wikiProject(p);
     const file = w.page('a.md', 'Alpha', '\n# Alpha\n\nfirst version\n');
     const d = new WikiDomain({ root: w.p.root });
     d.scan();
@@ -196,13 +194,13 @@ describe('incremental index', () => {
 });
 
 describe('live: pages appear, change and disappear without a restart', () => {
-  it('through the real watcher', async () => {
-    const w = wikiProject();
+  it('through the real watcher', async ({ emptyProject: p, newStore }) => {
+    const w = wikiProject(p);
     w.page('first.md', 'First');
-    store = new OmcStore({ root: w.p.root });
+    const store = newStore({ root: w.p.root });
     const d = store.wiki;
     store.start();
-    await waitFor(() => store!.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
+    await waitFor(() => store.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
     expect(d.getSnapshot().pages.map((x) => x.filename)).toEqual(['first.md']);
 
     w.page('second.md', 'Second', '\n# Second\n\nfresh zebra\n');

@@ -6,16 +6,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
+import { describe, expect, it } from '../../helpers/it.js';
 import { processStartIdentity } from '../../../src/io/process-start.js';
 import { ClaudeDomain, LIVENESS_MS } from '../../../src/store/claude/domain.js';
 import { systemProbe } from '../../../src/store/claude/process-status.js';
 import { SessionsDomain } from '../../../src/store/sessions/domain.js';
-import { makeProject, waitFor, type TempProject } from '../../helpers/fixtures.js';
+import { type TempProject, waitFor } from '../../helpers/fixtures.js';
 
 const SIDS = ['cccccccc-1111-4222-8333-000000000001', 'cccccccc-1111-4222-8333-000000000002'];
 
-let p: TempProject | null = null;
 let claude: ClaudeDomain | null = null;
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -23,8 +23,6 @@ afterEach(() => {
   claude = null;
   vi.useRealTimers();
   for (const c of children.splice(0)) c.kill('SIGKILL');
-  p?.cleanup();
-  p = null;
 });
 
 function sleeper(): Promise<ChildProcess> {
@@ -36,23 +34,22 @@ function sleeper(): Promise<ChildProcess> {
   });
 }
 
-function register(cfg: string, c: ChildProcess, sid: string): void {
+function register(p: TempProject, cfg: string, c: ChildProcess, sid: string): void {
   const pid = c.pid as number;
   const procStart = processStartIdentity(pid);
   fs.writeFileSync(
     path.join(cfg, 'sessions', `${pid}.json`),
-    JSON.stringify({ pid, sessionId: sid, cwd: p?.dir, procStart, status: 'idle', kind: 'interactive' }),
+    JSON.stringify({ pid, sessionId: sid, cwd: p.dir, procStart, status: 'idle', kind: 'interactive' }),
   );
 }
 
 describe.skipIf(process.platform !== 'linux')('Claude domain: liveness of held processes', () => {
-  it('an idle tick reads no /proc file by path; a SIGKILL is noticed on the next tick', async () => {
-    p = makeProject();
+  it('an idle tick reads no /proc file by path; a SIGKILL is noticed on the next tick', async ({ emptyProject: p }) => {
     const cfg = path.join(p.dir, 'claude-config');
     fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
     const [a, b] = [await sleeper(), await sleeper()];
-    register(cfg, a, SIDS[0] as string);
-    register(cfg, b, SIDS[1] as string);
+    register(p, cfg, a, SIDS[0] as string);
+    register(p, cfg, b, SIDS[1] as string);
     const system = systemProbe();
     const byPath = vi.fn((pid: number) => system.startIdentity(pid));
     const sessions = new SessionsDomain({ root: p.root, projectDir: p.dir });

@@ -11,7 +11,7 @@ import { ClaudeDomain, LIVENESS_MS } from '../../../src/store/claude/domain.js';
 import type { LivenessProbe } from '../../../src/store/claude/process-status.js';
 import { TranscriptReader } from '../../../src/store/claude/transcript-reader.js';
 import { SessionsDomain } from '../../../src/store/sessions/domain.js';
-import { waitFor, writeOmcJson } from '../../helpers/fixtures.js';
+import { waitFor, writeLiveRalph } from '../../helpers/fixtures.js';
 import { prompt } from './lines.js';
 
 const SESSIONS = 60;
@@ -34,14 +34,13 @@ describe('Claude domain: the idle liveness tick', () => {
     fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
     const now = new Date().toISOString();
     for (let i = 0; i < SESSIONS; i++) {
-      writeOmcJson(path.join(p.root, 'state', 'sessions', sid(i), 'ralph-state.json'), {
-        active: true,
+      writeLiveRalph(p, {
+        sessionId: sid(i),
         iteration: 1,
-        max_iterations: 10,
-        started_at: now,
-        last_checked_at: now,
-        session_id: sid(i),
-        project_path: p.dir,
+        max: 10,
+        startedAt: now,
+        checkedAt: now,
+        projectPath: p.dir,
         prompt: 'ralph: x',
       });
       const t = path.join(cfg, transcriptRel(p.dir, sid(i)));

@@ -6,7 +6,7 @@ import { describe, expect, it } from '../../helpers/it.js';
 import { processStartIdentity } from '../../../src/io/process-start.js';
 import { transcriptRel } from '../../../src/store/claude/config-dir.js';
 import { ownPidDomain } from '../../../src/store/claude/process-status.js';
-import { REPO, writeOmcJson } from '../../helpers/fixtures.js';
+import { REPO, writeLiveRalph } from '../../helpers/fixtures.js';
 import { assistant, prompt } from './lines.js';
 
 const SID = 'cccccccc-1111-4222-8333-444444444444';
@@ -17,16 +17,7 @@ describe('--json process and tokens', () => {
     emptyProject: p,
   }) => {
     const cfg = path.join(p.dir, 'cfg');
-    for (const sid of [SID, OTHER])
-      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), {
-        active: true,
-        iteration: 1,
-        max_iterations: 5,
-        started_at: new Date().toISOString(),
-        last_checked_at: new Date().toISOString(),
-        session_id: sid,
-        project_path: p.dir,
-      });
+    for (const sid of [SID, OTHER]) writeLiveRalph(p, { sessionId: sid, iteration: 1, max: 5, projectPath: p.dir });
     fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
     // This test's own process stands in for the CLI: a live pid with its real start time.
     fs.writeFileSync(

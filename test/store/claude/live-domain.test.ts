@@ -8,7 +8,7 @@ import { transcriptRel } from '../../../src/store/claude/config-dir.js';
 import { ownPidDomain } from '../../../src/store/claude/process-status.js';
 import { planInterrupt, sendInterrupt, shouldOfferInterrupt } from '../../../src/store/claude/interrupt.js';
 import { OmcStore } from '../../../src/store/store.js';
-import { makeProject, waitFor as waitUntil, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
+import { makeProject, type TempProject, waitFor as waitUntil, writeLiveRalph } from '../../helpers/fixtures.js';
 import { assistant, prompt } from './lines.js';
 import { scaled } from '../../helpers/time-scale.js';
 import { startClaudeStandIn } from '../../helpers/claude-stand-in.js';
@@ -23,16 +23,7 @@ beforeEach(() => {
   p = makeProject();
   cfg = path.join(p.dir, 'claude-config');
   fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
-  writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
-    active: true,
-    iteration: 3,
-    max_iterations: 10,
-    started_at: new Date().toISOString(),
-    last_checked_at: new Date().toISOString(),
-    session_id: SID,
-    project_path: p.dir,
-    prompt: 'ralph: x',
-  });
+  writeLiveRalph(p, { sessionId: SID, iteration: 3, max: 10, projectPath: p.dir, prompt: 'ralph: x' });
 });
 afterEach(async () => {
   child?.kill('SIGKILL');

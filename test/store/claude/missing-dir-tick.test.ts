@@ -11,7 +11,7 @@ import { transcriptRel } from '../../../src/store/claude/config-dir.js';
 import { ClaudeDomain, LIVENESS_MS } from '../../../src/store/claude/domain.js';
 import type { LivenessProbe } from '../../../src/store/claude/process-status.js';
 import { SessionsDomain } from '../../../src/store/sessions/domain.js';
-import { waitFor, writeOmcJson } from '../../helpers/fixtures.js';
+import { waitFor, writeLiveRalph } from '../../helpers/fixtures.js';
 import { prompt } from './lines.js';
 
 const SID = 'bbbbbbbb-1111-4222-8333-000000000001';
@@ -33,14 +33,13 @@ describe('Claude domain: a transcript directory that does not exist yet', () => 
     fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
     fs.mkdirSync(path.join(cfg, 'projects'), { recursive: true });
     const now = new Date().toISOString();
-    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), {
-      active: true,
+    writeLiveRalph(p, {
+      sessionId: SID,
       iteration: 1,
-      max_iterations: 10,
-      started_at: now,
-      last_checked_at: now,
-      session_id: SID,
-      project_path: p.dir,
+      max: 10,
+      startedAt: now,
+      checkedAt: now,
+      projectPath: p.dir,
       prompt: 'ralph: x',
     });
     fs.writeFileSync(

@@ -15,8 +15,8 @@ import { addCostToReport } from '../../../src/feeds/cost-report.js';
 import { addClaudeToReport } from '../../../src/store/claude/report.js';
 import { costLines } from '../../../src/panes/sessions/cost-lines.js';
 import { costPaneLines } from '../../../src/panes/cost/lines.js';
-import { makeProject, waitFor, type TempProject } from '../../helpers/fixtures.js';
-import { sessionFiles, writeLiveRalph } from './ralph-session.js';
+import { makeProject, type TempProject, waitFor, writeLiveRalph } from '../../helpers/fixtures.js';
+import { sessionFiles } from './ralph-session.js';
 import { assistant, bigShape, prompt } from './lines.js';
 
 const SID = 'cc6fc808-6688-476c-8026-1eb9c6137698';
@@ -27,7 +27,7 @@ let store: OmcStore | null = null;
 beforeEach(() => {
   p = makeProject();
   cfg = path.join(p.dir, 'claude-config');
-  writeLiveRalph(p, SID, 1);
+  writeLiveRalph(p, { sessionId: SID, iteration: 1, projectPath: p.dir, prompt: 'ralph: delegate' });
 });
 afterEach(async () => {
   await store?.close();

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../../src/store/store.js';
-import { makeProject, waitFor, type TempProject } from '../../helpers/fixtures.js';
-import { sessionFiles, writeLiveRalph } from './ralph-session.js';
+import { makeProject, type TempProject, waitFor, writeLiveRalph } from '../../helpers/fixtures.js';
+import { sessionFiles } from './ralph-session.js';
 import { assistant, prompt, stopBlock } from './lines.js';
 
 const FIX = path.resolve(__dirname, '../../fixtures/claude-2.1.332');
@@ -22,7 +22,7 @@ let store: OmcStore | null = null;
 beforeEach(() => {
   p = makeProject();
   cfg = path.join(p.dir, 'claude-config');
-  writeLiveRalph(p, SID, 2);
+  writeLiveRalph(p, { sessionId: SID, iteration: 2, projectPath: p.dir, prompt: 'ralph: delegate' });
 });
 afterEach(async () => {
   await store?.close();

@@ -14,7 +14,7 @@ import { addCostToReport } from '../../../src/feeds/cost-report.js';
 import { groupSpend } from '../../../src/panes/fleet/layout.js';
 import type { FleetGroup, FleetRow } from '../../../src/fleet/model.js';
 import { OmcStore } from '../../../src/store/store.js';
-import { makeProject, writeOmcJson, type TempProject } from '../../helpers/fixtures.js';
+import { makeProject, type TempProject, writeLiveRalph, writeOmcJson } from '../../helpers/fixtures.js';
 import { assistant, prompt } from '../claude/lines.js';
 import { forgetConfiguredPrices } from '../../../src/store/claude/price-config.js';
 
@@ -31,14 +31,13 @@ beforeEach(() => {
   process.env.XDG_CONFIG_HOME = path.join(p.dir, 'no-config');
   forgetConfiguredPrices();
   // A: ralph started at 10:15 on day 1 and still active.
-  writeOmcJson(path.join(p.root, 'state', 'sessions', A, 'ralph-state.json'), {
-    active: true,
+  writeLiveRalph(p, {
+    sessionId: A,
     iteration: 3,
-    max_iterations: 10,
-    started_at: '2026-12-01T10:15:00.000Z',
-    last_checked_at: new Date(NOW).toISOString(),
-    session_id: A,
-    project_path: p.dir,
+    max: 10,
+    startedAt: '2026-12-01T10:15:00.000Z',
+    checkedAt: NOW,
+    projectPath: p.dir,
     prompt: 'ralph: x',
   });
   writeOmcJson(path.join(p.root, 'state', 'sessions', B, 'ultrawork-state.json'), {
