@@ -12,7 +12,8 @@ import { cleanLine } from '../../io/sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { lintWiki, type LintReport } from './lint.js';
 import { buildPage, entryProblemPage, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
-import { rankWiki, searchWiki, TokenPositions, type Ranking, type SearchOptions, type SearchResult } from './search.js';
+import { rankWiki, searchWiki, type Ranking, type SearchOptions, type SearchResult } from './search.js';
+import { WikiSearchIndex } from './search-index.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
 
 export const WIKI_DIR = 'wiki';
@@ -74,8 +75,8 @@ export class WikiDomain implements Domain {
   private dirty = false;
   private version = 0;
   private lintCache: { version: number; hour: number; report: LintReport } | null = null;
-  /** Body positions per token for the current pages, reused across keystrokes (reset when a page changes). */
-  private readonly positions = new TokenPositions();
+  /** Which pages hold which tokens, kept in step with the published pages (see search-index.ts). */
+  private readonly index = new WikiSearchIndex();
 
   constructor(opts: WikiDomainOptions) {
     this.root = opts.root;
@@ -122,17 +123,15 @@ export class WikiDomain implements Domain {
 
   private warming: NodeJS.Immediate | null = null;
   /**
-   * After the sliced first read: build every searchable page's index (see buildPage) in small slices, so
-   * the first keystroke of a search does not pay for it and the monitor stays responsive meanwhile.
+   * After the sliced first read: build the search index (and fold each body, see page.ts) in 8 ms slices, so
+   * the first keystroke of a search does not pay for it and the monitor stays responsive meanwhile. Each
+   * slice follows the newest pages; a keystroke before the end finishes the index itself.
    */
   private warmIndex(): void {
-    const pages = this.cell.getSnapshot().searchable;
-    let i = 0;
     const step = () => {
       this.warming = null;
-      const deadline = performance.now() + 8;
-      while (i < pages.length && performance.now() < deadline) void (pages[i++] as WikiPage).filter;
-      if (i < pages.length) this.warming = setImmediate(step);
+      if (!this.index.sync(this.cell.getSnapshot().searchable, performance.now() + 8))
+        this.warming = setImmediate(step);
     };
     this.warming = setImmediate(step);
   }
@@ -247,12 +246,12 @@ export class WikiDomain implements Domain {
 
   /** OMC's wiki_query over the current index; reads nothing from disk and writes nothing. */
   search(query: string, opts?: SearchOptions): SearchResult {
-    return searchWiki(this.cell.getSnapshot().searchable, query, opts, this.positions);
+    return searchWiki(this.cell.getSnapshot().searchable, query, opts, this.index);
   }
 
   /** Every match of `query`, best first, in typed arrays (the pane draws a few of them). */
   rank(query: string, opts?: Omit<SearchOptions, 'limit'>): Ranking {
-    return rankWiki(this.cell.getSnapshot().searchable, query, opts, this.positions);
+    return rankWiki(this.cell.getSnapshot().searchable, query, opts, this.index);
   }
 
   /** The `wiki` key of `omc-top --json`: what is indexed, what OMC cannot read, and the lint counts. */
@@ -273,9 +272,9 @@ export class WikiDomain implements Domain {
     };
   }
 
-  /** Drops the remembered per-token positions (for benchmarks: time a query typed from scratch). */
+  /** Drops the remembered token answers (for benchmarks: time a query typed from scratch). */
   forgetSearches(): void {
-    this.positions.clear();
+    this.index.forget();
   }
 
   /** OMC's wiki_lint findings for the current index (recomputed when a page changes or an hour passes). */

@@ -1,0 +1,173 @@
+/**
+ * Which pages' text (one field: the lower-cased body, title or joined tags)
+ * contains a search token, answered from an inverted index instead of by
+ * searching every page's text. Exact, not a filter:
+ *
+ * - A token of one or two code units is in a text exactly when it is one of the
+ *   text's characters or adjacent pairs: each character and pair maps to the
+ *   pages that have it.
+ * - A longer token is made of characters of one class only (tokenize.ts: Latin
+ *   letters and digits; CJK; or neither of those nor white space), so where it
+ *   occurs in a text it lies inside one maximal run of that class: a "word" of
+ *   the text. It is in a text exactly when it is inside one of the text's
+ *   words. Each word maps to its pages; the words are found by their first
+ *   three code units, then `includes`.
+ *
+ * Pages are numbered by slots (reused when a page goes), so one page changing
+ * costs that page's text, not the wiki's.
+ */
+import { SlotSet } from './slot-set.js';
+
+/** The run class of a code unit: 0 white space, 1 Latin letter or digit, 2 CJK, 3 anything else. */
+function classOf(c: number): number {
+  if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (c >= 0xc0 && c <= 0x24f)) return 1;
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) ? 0 : 3;
+  if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af)) return 2;
+  // JavaScript's \s beyond ASCII (String.prototype.split(/\s+/) in OMC's tokenizer).
+  if (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  )
+    return 0;
+  return 3;
+}
+
+/** classOf for each ASCII code unit. */
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) => classOf(c));
+
+/** Characters and pairs of ASCII characters: a table, not a map (they are most of any text). */
+const ASCII_GRAMS = 128 + 128 * 128;
+
+interface Word {
+  text: string;
+  pages: SlotSet;
+}
+
+export class FieldIndex {
+  private readonly asciiGrams: Array<SlotSet | undefined> = new Array<SlotSet | undefined>(ASCII_GRAMS);
+  /** The epoch each ASCII gram was last touched in (see visit). */
+  private readonly asciiStamps = new Int32Array(ASCII_GRAMS);
+  private readonly otherGrams = new Map<number, SlotSet>();
+  private readonly words = new Map<string, Word>();
+  private readonly wordList: Word[] = [];
+  /** Words of three or more code units by their first three (and every later three), as indices into wordList. */
+  private readonly byTrigram = new Map<number, number[]>();
+  /** Counts pages added and removed: a gram or word already touched for this page has this epoch. */
+  private epoch = 0;
+
+  /** `words`: the width of a full bit set of slots, in 32-bit words. */
+  constructor(private readonly width: () => number) {}
+
+  private gram(key: number): SlotSet | undefined {
+    return key < ASCII_GRAMS ? this.asciiGrams[key] : this.otherGrams.get(key);
+  }
+
+  private static gramKey(a: number, b: number): number {
+    if (b < 0) return a < 128 ? a : 65536 + a;
+    return a < 128 && b < 128 ? 128 + a * 128 + b : 65536 * 2 + a * 65536 + b;
+  }
+
+  private static trigramKey(s: string, at: number): number {
+    return s.charCodeAt(at) * 4294967296 + s.charCodeAt(at + 1) * 65536 + s.charCodeAt(at + 2);
+  }
+
+  private word(text: string): Word {
+    let w = this.words.get(text);
+    if (!w) {
+      w = { text, pages: new SlotSet() };
+      const id = this.wordList.length;
+      this.words.set(text, w);
+      this.wordList.push(w);
+      for (let i = 0; i + 3 <= text.length; i++) {
+        const key = FieldIndex.trigramKey(text, i);
+        let ids = this.byTrigram.get(key);
+        if (!ids) this.byTrigram.set(key, (ids = []));
+        if (ids[ids.length - 1] !== id) ids.push(id);
+      }
+    }
+    return w;
+  }
+
+  /** Adds `slot` to (or takes it out of) the set of every distinct character, pair and word of `text`. */
+  private visit(text: string, slot: number, adding: boolean): void {
+    const epoch = ++this.epoch;
+    const width = this.width();
+    let runStart = 0;
+    let runClass = -1;
+    let prev = -1;
+    for (let i = 0, n = text.length; i <= n; i++) {
+      const c = i < n ? text.charCodeAt(i) : -1;
+      const cls = c < 0 ? -1 : c < 128 ? (ASCII_CLASS[c] as number) : classOf(c);
+      if (cls !== runClass) {
+        // A run of three or more code units is a word (shorter tokens are found by their characters and pairs).
+        if (runClass > 0 && i - runStart >= 3) {
+          const t = text.slice(runStart, i);
+          const set = adding ? this.word(t).pages : this.words.get(t)?.pages;
+          if (set && set.epoch !== epoch) {
+            set.epoch = epoch;
+            if (adding) set.add(slot, width);
+            else set.remove(slot);
+          }
+        }
+        runStart = i;
+        runClass = cls;
+      }
+      if (c < 0) break;
+      this.touch(FieldIndex.gramKey(c, -1), slot, adding, width, epoch);
+      if (prev >= 0) this.touch(FieldIndex.gramKey(prev, c), slot, adding, width, epoch);
+      prev = c;
+    }
+  }
+
+  /** One gram of the page being added or removed, once per page (most are ASCII: stamped in a table). */
+  private touch(key: number, slot: number, adding: boolean, width: number, epoch: number): void {
+    let set: SlotSet | undefined;
+    if (key < ASCII_GRAMS) {
+      if (this.asciiStamps[key] === epoch) return;
+      this.asciiStamps[key] = epoch;
+      set = this.asciiGrams[key];
+      if (!set && adding) this.asciiGrams[key] = set = new SlotSet();
+    } else {
+      set = this.otherGrams.get(key);
+      if (!set && adding) this.otherGrams.set(key, (set = new SlotSet()));
+      if (!set || set.epoch === epoch) return;
+      set.epoch = epoch;
+    }
+    if (!set) return;
+    if (adding) set.add(slot, width);
+    else set.remove(slot);
+  }
+
+  add(slot: number, text: string): void {
+    this.visit(text, slot, true);
+  }
+
+  /** `text` must be what was added for this slot. */
+  remove(slot: number, text: string): void {
+    this.visit(text, slot, false);
+  }
+
+  /** The slots whose text contains `token` (not empty), as a bit set of the index's current width. */
+  lookup(token: string): Uint32Array {
+    const out = new Uint32Array(this.width());
+    if (token.length <= 2) {
+      const key = FieldIndex.gramKey(token.charCodeAt(0), token.length === 2 ? token.charCodeAt(1) : -1);
+      this.gram(key)?.orInto(out);
+      return out;
+    }
+    const ids = this.byTrigram.get(FieldIndex.trigramKey(token, 0));
+    if (!ids) return out;
+    for (const id of ids) {
+      const w = this.wordList[id] as Word;
+      if (w.pages.size > 0 && w.text.includes(token)) w.pages.orInto(out);
+    }
+    return out;
+  }
+}
