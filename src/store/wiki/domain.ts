@@ -76,7 +76,7 @@ export class WikiDomain implements Domain {
   private version = 0;
   private lintCache: { version: number; hour: number; report: LintReport } | null = null;
   /** Which pages hold which tokens, kept in step with the published pages (see search-index.ts). */
-  private readonly index = new WikiSearchIndex();
+  private readonly index = new WikiSearchIndex(64, 4);
 
   constructor(opts: WikiDomainOptions) {
     this.root = opts.root;
@@ -114,20 +114,20 @@ export class WikiDomain implements Domain {
    * to read and index, and keys typed meanwhile should not wait for all of it.
    */
   scanStep(deadline: number): boolean {
-    if (this.scans.step(deadline)) {
-      this.warmIndex();
-      return true;
-    }
-    return false;
+    return this.scans.step(deadline);
   }
 
   private warming: NodeJS.Immediate | null = null;
+  private warmed = false;
   /**
-   * After the sliced first read: build the search index (and fold each body, see page.ts) in 8 ms slices, so
-   * the first keystroke of a search does not pay for it and the monitor stays responsive meanwhile. Each
-   * slice follows the newest pages; a keystroke before the end finishes the index itself.
+   * Once the store is live (OmcStore calls it then, once): build the search index (and fold each body, see
+   * page.ts) in 8 ms slices, so the first keystroke of a search does not pay for it, the first read of the
+   * rest of `.omc` does not wait for it, and the monitor stays responsive meanwhile. Each slice follows the
+   * newest pages; a keystroke before the end finishes the index itself.
    */
-  private warmIndex(): void {
+  warmSearch(): void {
+    if (this.warmed) return;
+    this.warmed = true;
     const step = () => {
       this.warming = null;
       if (!this.index.sync(this.cell.getSnapshot().searchable, performance.now() + 8))
@@ -145,8 +145,8 @@ export class WikiDomain implements Domain {
   private unfolded = 0;
 
   /**
-   * Folding a body (the search index's lower-cased text, fold.ts) waits for the warm-up after the first
-   * read, so the read is not slowed by it; but until then each page keeps its file's whole text. Past
+   * Folding a body (the search index's lower-cased text, fold.ts) waits for the warm-up (warmSearch, once
+   * the store is live), so the read is not slowed by it; but until then each page keeps its file's whole text. Past
    * UNFOLDED_MAX characters in one pass, pages are folded as they are read: a big wiki's texts never all
    * pile up in the old generation at once (20,000 pages: ~40 MB less RSS for good), a wiki of up to
    * ~6,000 average pages reads as fast as before.

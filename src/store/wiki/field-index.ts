@@ -47,7 +47,21 @@ const ASCII_GRAMS = 128 + 128 * 128;
 
 interface Word {
   text: string;
+  hash: number;
   pages: SlotSet;
+}
+
+/** FNV-1a over text[from, to): the word table's hash, computed without slicing the text. */
+function hashOf(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+function sameText(w: string, text: string, from: number, to: number): boolean {
+  if (w.length !== to - from) return false;
+  for (let i = from; i < to; i++) if (w.charCodeAt(i - from) !== text.charCodeAt(i)) return false;
+  return true;
 }
 
 export class FieldIndex {
@@ -55,7 +69,11 @@ export class FieldIndex {
   /** The epoch each ASCII gram was last touched in (see visit). */
   private readonly asciiStamps = new Int32Array(ASCII_GRAMS);
   private readonly otherGrams = new Map<number, SlotSet>();
-  private readonly words = new Map<string, Word>();
+  /**
+   * Word ids + 1 by hash (open addressing; 0 = empty): a word occurrence is looked up in place, without
+   * slicing a string per occurrence (most of the index's build time while it was a Map of slices).
+   */
+  private table = new Int32Array(1024);
   private readonly wordList: Word[] = [];
   /** Words of three or more code units by their first three (and every later three), as indices into wordList. */
   private readonly byTrigram = new Map<number, number[]>();
@@ -78,48 +96,77 @@ export class FieldIndex {
     return s.charCodeAt(at) * 4294967296 + s.charCodeAt(at + 1) * 65536 + s.charCodeAt(at + 2);
   }
 
-  private word(text: string): Word {
-    let w = this.words.get(text);
-    if (!w) {
-      w = { text, pages: new SlotSet() };
-      const id = this.wordList.length;
-      this.words.set(text, w);
-      this.wordList.push(w);
-      for (let i = 0; i + 3 <= text.length; i++) {
-        const key = FieldIndex.trigramKey(text, i);
-        let ids = this.byTrigram.get(key);
-        if (!ids) this.byTrigram.set(key, (ids = []));
-        if (ids[ids.length - 1] !== id) ids.push(id);
-      }
+  /** The word text[from, to), if known; created when `create`. */
+  private word(text: string, from: number, to: number, create: boolean): Word | undefined {
+    const hash = hashOf(text, from, to);
+    const mask = this.table.length - 1;
+    let at = hash & mask;
+    for (let id = this.table[at] as number; id !== 0; id = this.table[at] as number) {
+      const w = this.wordList[id - 1] as Word;
+      if (w.hash === hash && sameText(w.text, text, from, to)) return w;
+      at = (at + 1) & mask;
+    }
+    if (!create) return undefined;
+    const w: Word = { text: text.slice(from, to), hash, pages: new SlotSet() };
+    const id = this.wordList.length;
+    this.wordList.push(w);
+    this.table[at] = id + 1;
+    if (this.wordList.length * 2 > this.table.length) this.grow();
+    for (let i = 0; i + 3 <= w.text.length; i++) {
+      const key = FieldIndex.trigramKey(w.text, i);
+      let ids = this.byTrigram.get(key);
+      if (!ids) this.byTrigram.set(key, (ids = []));
+      if (ids[ids.length - 1] !== id) ids.push(id);
     }
     return w;
   }
 
-  /** Adds `slot` to (or takes it out of) the set of every distinct character, pair and word of `text`. */
+  private grow(): void {
+    const table = new Int32Array(this.table.length * 2);
+    const mask = table.length - 1;
+    for (let id = 0; id < this.wordList.length; id++) {
+      let at = (this.wordList[id] as Word).hash & mask;
+      while (table[at] !== 0) at = (at + 1) & mask;
+      table[at] = id + 1;
+    }
+    this.table = table;
+  }
+
+  /**
+   * Adds `slot` to (or takes it out of) the set of every distinct character, pair and word of `text`. Only
+   * inside runs: a token never holds white space nor two classes, so a pair across a run's edge is never
+   * looked up. A word seen before in this text is skipped whole (its characters and pairs are in already).
+   */
   private visit(text: string, slot: number, adding: boolean): void {
     const epoch = ++this.epoch;
     const width = this.width();
     let runStart = 0;
-    let runClass = -1;
-    let prev = -1;
+    let runClass = 0;
     for (let i = 0, n = text.length; i <= n; i++) {
       const c = i < n ? text.charCodeAt(i) : -1;
       const cls = c < 0 ? -1 : c < 128 ? (ASCII_CLASS[c] as number) : classOf(c);
-      if (cls !== runClass) {
-        // A run of three or more code units is a word (shorter tokens are found by their characters and pairs).
-        if (runClass > 0 && i - runStart >= 3) {
-          const t = text.slice(runStart, i);
-          const set = adding ? this.word(t).pages : this.words.get(t)?.pages;
+      if (cls === runClass) continue;
+      if (runClass > 0) {
+        if (i - runStart >= 3) {
+          const set = this.word(text, runStart, i, adding)?.pages;
           if (set && set.epoch !== epoch) {
             set.epoch = epoch;
             if (adding) set.add(slot, width);
             else set.remove(slot);
+            this.grams(text, runStart, i, slot, adding, width, epoch);
           }
-        }
-        runStart = i;
-        runClass = cls;
+        } else this.grams(text, runStart, i, slot, adding, width, epoch);
       }
-      if (c < 0) break;
+      runStart = i;
+      runClass = cls;
+    }
+  }
+
+  /** The characters and pairs of text[from, to). */
+  private grams(text: string, from: number, to: number, slot: number, adding: boolean, width: number, epoch: number) {
+    let prev = -1;
+    for (let i = from; i < to; i++) {
+      const c = text.charCodeAt(i);
       this.touch(FieldIndex.gramKey(c, -1), slot, adding, width, epoch);
       if (prev >= 0) this.touch(FieldIndex.gramKey(prev, c), slot, adding, width, epoch);
       prev = c;

@@ -253,7 +253,7 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
   }
   // The body's lower-cased text and the search index (search-index.ts) are built on first use, not
   // here: the first read of a big wiki does not wait for them, and the domain builds them after the read
-  // (WikiDomain.warmIndex), before anyone types.
+  // (WikiDomain.warmSearch, once the store is live), before anyone types.
   // The frontmatter's strings are slices of the file's text, and a V8 slice keeps its whole parent alive:
   // copied, they let the file's text go once the body is folded.
   const frontmatter = internFrontmatter(structuredClone(parsed.frontmatter));

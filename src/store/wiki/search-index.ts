@@ -28,10 +28,26 @@ export class WikiSearchIndex {
   /** The pages array the index was last brought in step with, and each position's slot. */
   private synced: readonly WikiPage[] | null = null;
   private slots = new Int32Array(0);
+  /** A pages array being brought in step over several calls, and the position to go on from. */
+  private pending: readonly WikiPage[] | null = null;
+  private next = 0;
   /** Answers for the tokens of recent keystrokes, for the synced pages (most recent last). */
   private readonly cache = new Map<string, TokenPages>();
 
-  constructor(private readonly cacheSize = 64) {}
+  constructor(
+    private readonly cacheSize = 64,
+    /**
+     * How long one search may spend bringing the index in step before it ranks by the plain scan instead
+     * (the domain's: a few ms, so a key typed while the warm-up is still building the index never waits
+     * for the rest of it; each such search still builds that much more).
+     */
+    private readonly budgetMs = Infinity,
+  ) {}
+
+  /** Whether the index is in step with `pages` after at most `budgetMs` of work on it. */
+  ready(pages: readonly WikiPage[]): boolean {
+    return this.sync(pages, this.budgetMs === Infinity ? Infinity : performance.now() + this.budgetMs);
+  }
 
   private add(page: WikiPage): void {
     let slot = this.freeSlots.pop();
@@ -60,22 +76,32 @@ export class WikiSearchIndex {
    */
   sync(pages: readonly WikiPage[], deadline = Infinity): boolean {
     if (pages === this.synced) return true;
-    this.synced = null;
-    this.cache.clear();
-    if (this.slotOf.size > 0) {
-      const keep = new Set(pages);
-      for (const [page, slot] of this.slotOf) if (!keep.has(page)) this.remove(page, slot);
+    if (pages !== this.pending) {
+      // Pages that went (or changed: a new object) leave first; then the new ones are added from `next` on,
+      // over as many calls as it takes (a warm-up slice, a keystroke's budget).
+      this.synced = null;
+      this.cache.clear();
+      if (this.slotOf.size > 0) {
+        const keep = new Set(pages);
+        for (const [page, slot] of this.slotOf) if (!keep.has(page)) this.remove(page, slot);
+      }
+      this.pending = pages;
+      this.next = 0;
     }
-    let n = 0;
-    for (const page of pages) {
+    for (let n = 0; this.next < pages.length; this.next++) {
+      const page = pages[this.next] as WikiPage;
       if (this.slotOf.has(page)) continue;
       this.add(page);
-      if ((++n & 7) === 0 && performance.now() > deadline) return false;
+      if ((++n & 7) === 0 && performance.now() > deadline) {
+        this.next += 1;
+        return false;
+      }
     }
     const slots = new Int32Array(pages.length);
     for (let i = 0; i < pages.length; i++) slots[i] = this.slotOf.get(pages[i] as WikiPage) as number;
     this.slots = slots;
     this.synced = pages;
+    this.pending = null;
     return true;
   }
 

@@ -184,8 +184,9 @@ export function rankWiki(
   index?: WikiSearchIndex,
 ): Ranking {
   const tokens = tokenize(query);
-  // Without a token, or with filter tags, a page can score without holding any token: searched plainly.
-  if (index && tokens.length > 0 && (opts.tags ?? []).length === 0)
+  // Without a token, or with filter tags, a page can score without holding any token: searched plainly. So is
+  // a query typed while the index is still being built (it ranks the same).
+  if (index && tokens.length > 0 && (opts.tags ?? []).length === 0 && index.ready(pages))
     return rankIndexed(pages, query, tokens, opts, index);
   return rankPlain(pages, query, tokens, opts);
 }
