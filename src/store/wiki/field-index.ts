@@ -45,6 +45,11 @@ const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) => classOf(c));
 /** Characters and pairs of ASCII characters: a table, not a map (they are most of any text). */
 const ASCII_GRAMS = 128 + 128 * 128;
 
+export interface Compaction {
+  after: number;
+  share: number;
+}
+
 interface Word {
   text: string;
   hash: number;
@@ -74,14 +79,24 @@ export class FieldIndex {
    * slicing a string per occurrence (most of the index's build time while it was a Map of slices).
    */
   private table = new Int32Array(1024);
-  private readonly wordList: Word[] = [];
+  private wordList: Word[] = [];
   /** Words of three or more code units by their first three (and every later three), as indices into wordList. */
-  private readonly byTrigram = new Map<number, number[]>();
+  private byTrigram = new Map<number, number[]>();
+  /** Words left on no page since the last compaction (an upper bound: a word may come back). */
+  private emptied = 0;
   /** Counts pages added and removed: a gram or word already touched for this page has this epoch. */
   private epoch = 0;
 
   /** `words`: the width of a full bit set of slots, in 32-bit words. */
-  constructor(private readonly width: () => number) {}
+  /**
+   * `width`: the width of a full bit set of slots, in 32-bit words. Words left on no page (a page rewritten
+   * with new timestamps and hashes leaves its old ones) are dropped once there are `compaction.after` of them
+   * and they are at least `compaction.share` of the words.
+   */
+  constructor(
+    private readonly width: () => number,
+    private readonly compaction: Compaction = { after: 4096, share: 0.5 },
+  ) {}
 
   private gram(key: number): SlotSet | undefined {
     return key < ASCII_GRAMS ? this.asciiGrams[key] : this.otherGrams.get(key);
@@ -108,21 +123,39 @@ export class FieldIndex {
     }
     if (!create) return undefined;
     const w: Word = { text: text.slice(from, to), hash, pages: new SlotSet() };
-    const id = this.wordList.length;
     this.wordList.push(w);
-    this.table[at] = id + 1;
-    if (this.wordList.length * 2 > this.table.length) this.grow();
-    for (let i = 0; i + 3 <= w.text.length; i++) {
-      const key = FieldIndex.trigramKey(w.text, i);
+    this.table[at] = this.wordList.length;
+    if (this.wordList.length * 2 > this.table.length) this.rehash(this.table.length * 2);
+    this.trigrams(this.wordList.length - 1);
+    return w;
+  }
+
+  private trigrams(id: number): void {
+    const text = (this.wordList[id] as Word).text;
+    for (let i = 0; i + 3 <= text.length; i++) {
+      const key = FieldIndex.trigramKey(text, i);
       let ids = this.byTrigram.get(key);
       if (!ids) this.byTrigram.set(key, (ids = []));
       if (ids[ids.length - 1] !== id) ids.push(id);
     }
-    return w;
   }
 
-  private grow(): void {
-    const table = new Int32Array(this.table.length * 2);
+  /** Drops the words on no page once there are many (see the constructor): the vocabulary is the pages' of now. */
+  private compact(): void {
+    const live = this.wordList.filter((w) => w.pages.size > 0);
+    // Counted again only after as many more words left their last page: a pass over the words stays rare.
+    this.emptied = 0;
+    if (this.wordList.length - live.length < this.wordList.length * this.compaction.share) return;
+    this.wordList = live;
+    this.byTrigram = new Map();
+    let size = 1024;
+    while (size < live.length * 2) size *= 2;
+    this.rehash(size);
+    for (let id = 0; id < live.length; id++) this.trigrams(id);
+  }
+
+  private rehash(size: number): void {
+    const table = new Int32Array(size);
     const mask = table.length - 1;
     for (let id = 0; id < this.wordList.length; id++) {
       let at = (this.wordList[id] as Word).hash & mask;
@@ -152,7 +185,10 @@ export class FieldIndex {
           if (set && set.epoch !== epoch) {
             set.epoch = epoch;
             if (adding) set.add(slot, width);
-            else set.remove(slot);
+            else {
+              set.remove(slot);
+              if (set.size === 0) this.emptied += 1;
+            }
             this.grams(text, runStart, i, slot, adding, width, epoch);
           }
         } else this.grams(text, runStart, i, slot, adding, width, epoch);
@@ -199,6 +235,7 @@ export class FieldIndex {
   /** `text` must be what was added for this slot. */
   remove(slot: number, text: string): void {
     this.visit(text, slot, false);
+    if (this.emptied >= this.compaction.after) this.compact();
   }
 
   /** The slots whose text contains `token` (not empty), as a bit set of the index's current width. */

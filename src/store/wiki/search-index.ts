@@ -7,7 +7,7 @@
  * keystroke then asks the index which pages hold each token: bit sets, no
  * page text read (see rankWiki).
  */
-import { FieldIndex } from './field-index.js';
+import { FieldIndex, type Compaction } from './field-index.js';
 import type { WikiPage } from './page.js';
 
 export interface TokenPages {
@@ -22,9 +22,9 @@ export class WikiSearchIndex {
   private slotCount = 0;
   private words = 1;
   private readonly width = () => this.words;
-  private readonly body = new FieldIndex(this.width);
-  private readonly title = new FieldIndex(this.width);
-  private readonly tag = new FieldIndex(this.width);
+  private readonly body: FieldIndex;
+  private readonly title: FieldIndex;
+  private readonly tag: FieldIndex;
   /** The pages array the index was last brought in step with, and each position's slot. */
   private synced: readonly WikiPage[] | null = null;
   private slots = new Int32Array(0);
@@ -42,7 +42,13 @@ export class WikiSearchIndex {
      * for the rest of it; each such search still builds that much more).
      */
     private readonly budgetMs = Infinity,
-  ) {}
+    /** See FieldIndex: when words left on no page are dropped (tests drop them at once). */
+    compaction?: Compaction,
+  ) {
+    this.body = new FieldIndex(this.width, compaction);
+    this.title = new FieldIndex(this.width, compaction);
+    this.tag = new FieldIndex(this.width, compaction);
+  }
 
   /** Whether the index is in step with `pages` after at most `budgetMs` of work on it. */
   ready(pages: readonly WikiPage[]): boolean {
