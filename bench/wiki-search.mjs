@@ -91,7 +91,6 @@ function rereadSearch(root, q, { parseWikiPage, searchWiki }) {
       tagsLower,
       tagsJoined: tagsLower.join('\n'),
       contentLower: content.toLowerCase(),
-      filter: null,
     });
   }
   return searchWiki(pages, q, { limit: 20 });

@@ -18,6 +18,16 @@ export interface ListState {
 
 export const initList = (): ListState => ({ id: null, index: 0, top: 0 });
 
+/**
+ * The identities of a list's rows, in order: an array, or a list that names a row only when asked (the wiki's
+ * ranking of 20,000 pages: a keystroke reads the first row's name, not 20,000 of them).
+ */
+export interface Ids {
+  readonly length: number;
+  at(index: number): string | undefined;
+  indexOf(id: string): number;
+}
+
 /** Keeps `top` so that row `index` is inside a window of `height` rows (and the window is not past the end). */
 export function clampTop(top: number, index: number, height: number, total: number): number {
   if (height <= 0) return 0;
@@ -34,23 +44,23 @@ export interface ListView {
 }
 
 /** Where the selection and the window are now, for these ids in this many rows. */
-export function listView(l: ListState, ids: readonly string[], height: number): ListView {
+export function listView(l: ListState, ids: Ids, height: number): ListView {
   if (ids.length === 0) return { index: -1, top: 0 };
   // Where it was last is where it usually still is (a change elsewhere moves no row above it): no search then.
-  let i = l.id === null ? -1 : ids[l.index] === l.id ? l.index : ids.indexOf(l.id);
+  let i = l.id === null ? -1 : ids.at(l.index) === l.id ? l.index : ids.indexOf(l.id);
   if (i === -1) i = Math.max(0, Math.min(ids.length - 1, l.id === null ? 0 : l.index));
   return { index: i, top: clampTop(l.top, i, height, ids.length) };
 }
 
-export const selectedId = (l: ListState, ids: readonly string[]): string | null => {
+export const selectedId = (l: ListState, ids: Ids): string | null => {
   const v = listView(l, ids, Number.MAX_SAFE_INTEGER);
-  return v.index < 0 ? null : (ids[v.index] ?? null);
+  return v.index < 0 ? null : (ids.at(v.index) ?? null);
 };
 
 export type Move = number | 'first' | 'last' | { page: 1 | -1 };
 
 /** Moves the selection (by rows, a page, or to an end) and scrolls only as far as needed. */
-export function moveList(l: ListState, ids: readonly string[], to: Move, height: number): ListState {
+export function moveList(l: ListState, ids: Ids, to: Move, height: number): ListState {
   if (ids.length === 0) return l;
   const cur = listView(l, ids, height);
   const page = Math.max(1, height - 1);
@@ -63,11 +73,11 @@ export function moveList(l: ListState, ids: readonly string[], to: Move, height:
           ? cur.index + to
           : cur.index + to.page * page;
   const index = Math.max(0, Math.min(ids.length - 1, target));
-  return { id: ids[index] ?? null, index, top: clampTop(cur.top, index, height, ids.length) };
+  return { id: ids.at(index) ?? null, index, top: clampTop(cur.top, index, height, ids.length) };
 }
 
 /** Selects an item by identity (e.g. the entry just saved), keeping the window where it is if it can. */
-export function selectItem(l: ListState, ids: readonly string[], id: string, height: number): ListState {
+export function selectItem(l: ListState, ids: Ids, id: string, height: number): ListState {
   const index = ids.indexOf(id);
   if (index === -1) return { ...l, id };
   return { id, index, top: clampTop(l.top, index, height, ids.length) };
@@ -79,10 +89,10 @@ export function selectItem(l: ListState, ids: readonly string[], id: string, hei
  * cursor), the fallback index and the window follow the item. Returns `l`
  * itself when nothing changed, so settling twice is free.
  */
-export function settleList(l: ListState, ids: readonly string[], height: number): ListState {
+export function settleList(l: ListState, ids: Ids, height: number): ListState {
   if (ids.length === 0) return l;
   const v = listView(l, ids, height);
-  const id = ids[v.index] ?? null;
+  const id = ids.at(v.index) ?? null;
   if (id === l.id && v.index === l.index && v.top === l.top) return l;
   return { id, index: v.index, top: v.top };
 }

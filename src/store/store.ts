@@ -296,6 +296,7 @@ export class OmcStore {
    *   small domains (notepad, memory, teams, …) by their own stat-gated scan.
    */
   private startProgressively(): void {
+    this.progressive = true;
     const queue = [...this.domains];
     this.reading = 'reading .omc';
     this.pushStatus();
@@ -336,6 +337,8 @@ export class OmcStore {
     slice();
   }
 
+  /** Started by the full-screen app (progressively): a one-shot read (--json) builds no search index ahead. */
+  private progressive = false;
   /** Progressive start: the next slice is queued (at most one at a time). */
   private queueSlice: () => void = () => undefined;
   private sliceQueued = false;
@@ -352,7 +355,11 @@ export class OmcStore {
     // `reading` only while there is something to say: once read, the status is what it always was.
     const next: StoreStatus = this.reading ? { ...this.watchState, reading: this.reading } : { ...this.watchState };
     // Everything read once and the watches up (or none wanted): the subagent files are read now, after `live`.
-    if (!this.reading && next.watchMode !== 'starting') this.claude.startSubagentReads();
+    // So is the wiki's search index (built in slices; the first read of the rest of .omc does not wait for it).
+    if (!this.reading && next.watchMode !== 'starting') {
+      this.claude.startSubagentReads();
+      if (this.progressive) this.wiki.warmSearch();
+    }
     const prev = this.status.getSnapshot();
     if (
       prev.watchMode === next.watchMode &&

@@ -37,9 +37,9 @@ async function omcs(projectDir: string, query: string): Promise<Row[]> {
 const rows = (d: WikiDomain, q: string): Row[] =>
   d.search(q, { limit: 50 }).hits.map((h) => ({ file: h.page.filename, score: h.score, snippet: h.snippet }));
 
-/** Builds every page's search index, as the domain does after its first read. */
+/** Folds every page's body, as the domain's warm-up after its first read does. */
 const warm = (d: WikiDomain) => {
-  for (const p of d.getSnapshot().searchable) void p.filter;
+  for (const p of d.getSnapshot().searchable) p.foldBody();
 };
 
 const BODIES: Record<string, [string, string[], string]> = {

@@ -97,7 +97,7 @@ const settled =
 
 function openSelected(ctx: Ctx): void {
   const l = results(ctx);
-  const name = l ? l.names[l.view.index] : undefined;
+  const name = l ? l.names.at(l.view.index) : undefined;
   if (name) ctx.set((s) => openPage(endSearch(s), name));
   else ctx.set(endSearch);
 }

@@ -4,7 +4,7 @@
  */
 import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
 import type { LintReport } from '../../store/wiki/lint.js';
-import { listView, type ListView } from '../../kit/list.js';
+import { listView, type Ids, type ListView } from '../../kit/list.js';
 import type { Size } from '../../kit/pane.js';
 import { lintItems, type LintItem } from './lint-lines.js';
 import { pageLines, type PageLine } from './page-lines.js';
@@ -13,7 +13,7 @@ import { wikiRows, type WikiRow, type WikiRows } from './rows.js';
 
 export interface ResultsLayout {
   rows: WikiRows;
-  names: readonly string[];
+  names: Ids;
   unsearchable: number;
   searching: boolean;
   note: string | null;

@@ -1,4 +1,4 @@
-import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../kit/list.js';
+import { initList, listView, moveList, scrollTo, type Ids, type ListState, type Move } from '../../kit/list.js';
 
 /**
  * Wiki pane state and its pure transitions. The list selection is kept by
@@ -82,11 +82,11 @@ export const endSearch = (s: WikiPaneState): WikiPaneState => ({ ...s, editing: 
 
 // --- list -------------------------------------------------------------------
 
-export function selectedIndex(s: WikiPaneState, names: readonly string[]): number {
+export function selectedIndex(s: WikiPaneState, names: Ids): number {
   return listView(s.list, names, Number.MAX_SAFE_INTEGER).index;
 }
 
-export function moveSelection(s: WikiPaneState, names: readonly string[], to: Move, height: number): WikiPaneState {
+export function moveSelection(s: WikiPaneState, names: Ids, to: Move, height: number): WikiPaneState {
   const list = moveList(s.list, names, to, height);
   return list === s.list ? s : { ...s, list };
 }

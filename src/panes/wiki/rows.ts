@@ -9,6 +9,7 @@ import { firstLineSnippet, type Ranking } from '../../store/wiki/search.js';
 import type { WikiDomain, WikiSnapshot } from '../../store/wiki/domain.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { fit, width as cells } from '../../ui/format.js';
+import type { Ids } from '../../kit/list.js';
 import type { WikiPaneState } from './reducer.js';
 
 export interface WikiRow {
@@ -33,8 +34,8 @@ export interface WikiRows {
   readonly count: number;
   /** Row `i` (0-based), built on first use and the same object after (the view memoises rows by it). */
   row(i: number): WikiRow;
-  /** Every row's page file name, in list order: the list's identities (built on first use). */
-  readonly names: readonly string[];
+  /** Every row's page file name, in list order: the list's identities (a ranking names a row when asked). */
+  readonly names: Ids;
   /** Pages OMC cannot read, hidden from search results (they cannot match). */
   unsearchable: number;
   searching: boolean;
@@ -70,9 +71,8 @@ class BrowseRows implements WikiRows {
 }
 
 /** A query: OMC's ranking (every match), optionally narrowed to the ranks whose page has the tag. */
-class RankedRows implements WikiRows {
+class RankedRows implements WikiRows, Ids {
   readonly searching = true;
-  private nameList: string[] | null = null;
   constructor(
     private readonly ranking: Ranking,
     /** Ranks shown, in order; null = all of them. */
@@ -85,13 +85,24 @@ class RankedRows implements WikiRows {
   private rankAt(i: number): number {
     return this.ranks ? (this.ranks[i] as number) : i;
   }
-  get names(): readonly string[] {
-    if (!this.nameList) {
-      const out = new Array<string>(this.count);
-      for (let i = 0; i < out.length; i++) out[i] = this.ranking.page(this.rankAt(i)).filename;
-      this.nameList = out;
-    }
-    return this.nameList;
+  /**
+   * The rows' names without a list of them: a keystroke reads the first row's name (the selection it pins),
+   * not one name per match (a list of 5,000 names per key was a third of a keystroke's work and its garbage).
+   */
+  get names(): Ids {
+    return this;
+  }
+  get length(): number {
+    return this.count;
+  }
+  at(i: number): string | undefined {
+    const k = i < 0 ? this.count + i : i;
+    return k >= 0 && k < this.count ? this.ranking.page(this.rankAt(k)).filename : undefined;
+  }
+  /** Where a page is in the list: only when the selection is no longer where it was (a page changed). */
+  indexOf(name: string): number {
+    for (let i = 0, n = this.count; i < n; i++) if (this.ranking.page(this.rankAt(i)).filename === name) return i;
+    return -1;
   }
   row(i: number): WikiRow {
     return this.ranking.hit(this.rankAt(i));

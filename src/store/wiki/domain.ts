@@ -12,7 +12,8 @@ import { cleanLine } from '../../io/sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { lintWiki, type LintReport } from './lint.js';
 import { buildPage, entryProblemPage, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
-import { rankWiki, searchWiki, TokenPositions, type Ranking, type SearchOptions, type SearchResult } from './search.js';
+import { rankWiki, searchWiki, type Ranking, type SearchOptions, type SearchResult } from './search.js';
+import { WikiSearchIndex } from './search-index.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
 
 export const WIKI_DIR = 'wiki';
@@ -74,8 +75,8 @@ export class WikiDomain implements Domain {
   private dirty = false;
   private version = 0;
   private lintCache: { version: number; hour: number; report: LintReport } | null = null;
-  /** Body positions per token for the current pages, reused across keystrokes (reset when a page changes). */
-  private readonly positions = new TokenPositions();
+  /** Which pages hold which tokens, kept in step with the published pages (see search-index.ts). */
+  private readonly index = new WikiSearchIndex(64, 4);
 
   constructor(opts: WikiDomainOptions) {
     this.root = opts.root;
@@ -113,26 +114,24 @@ export class WikiDomain implements Domain {
    * to read and index, and keys typed meanwhile should not wait for all of it.
    */
   scanStep(deadline: number): boolean {
-    if (this.scans.step(deadline)) {
-      this.warmIndex();
-      return true;
-    }
-    return false;
+    return this.scans.step(deadline);
   }
 
   private warming: NodeJS.Immediate | null = null;
+  private warmed = false;
   /**
-   * After the sliced first read: build every searchable page's index (see buildPage) in small slices, so
-   * the first keystroke of a search does not pay for it and the monitor stays responsive meanwhile.
+   * Once the store is live (OmcStore calls it then, once): build the search index (and fold each body, see
+   * page.ts) in 8 ms slices, so the first keystroke of a search does not pay for it, the first read of the
+   * rest of `.omc` does not wait for it, and the monitor stays responsive meanwhile. Each slice follows the
+   * newest pages; a keystroke before the end finishes the index itself.
    */
-  private warmIndex(): void {
-    const pages = this.cell.getSnapshot().searchable;
-    let i = 0;
+  warmSearch(): void {
+    if (this.warmed) return;
+    this.warmed = true;
     const step = () => {
       this.warming = null;
-      const deadline = performance.now() + 8;
-      while (i < pages.length && performance.now() < deadline) void (pages[i++] as WikiPage).filter;
-      if (i < pages.length) this.warming = setImmediate(step);
+      if (!this.index.sync(this.cell.getSnapshot().searchable, performance.now() + 8))
+        this.warming = setImmediate(step);
     };
     this.warming = setImmediate(step);
   }
@@ -146,8 +145,8 @@ export class WikiDomain implements Domain {
   private unfolded = 0;
 
   /**
-   * Folding a body (the search index's lower-cased text, fold.ts) waits for the warm-up after the first
-   * read, so the read is not slowed by it; but until then each page keeps its file's whole text. Past
+   * Folding a body (the search index's lower-cased text, fold.ts) waits for the warm-up (warmSearch, once
+   * the store is live), so the read is not slowed by it; but until then each page keeps its file's whole text. Past
    * UNFOLDED_MAX characters in one pass, pages are folded as they are read: a big wiki's texts never all
    * pile up in the old generation at once (20,000 pages: ~40 MB less RSS for good), a wiki of up to
    * ~6,000 average pages reads as fast as before.
@@ -247,12 +246,12 @@ export class WikiDomain implements Domain {
 
   /** OMC's wiki_query over the current index; reads nothing from disk and writes nothing. */
   search(query: string, opts?: SearchOptions): SearchResult {
-    return searchWiki(this.cell.getSnapshot().searchable, query, opts, this.positions);
+    return searchWiki(this.cell.getSnapshot().searchable, query, opts, this.index);
   }
 
   /** Every match of `query`, best first, in typed arrays (the pane draws a few of them). */
   rank(query: string, opts?: Omit<SearchOptions, 'limit'>): Ranking {
-    return rankWiki(this.cell.getSnapshot().searchable, query, opts, this.positions);
+    return rankWiki(this.cell.getSnapshot().searchable, query, opts, this.index);
   }
 
   /** The `wiki` key of `omc-top --json`: what is indexed, what OMC cannot read, and the lint counts. */
@@ -273,9 +272,9 @@ export class WikiDomain implements Domain {
     };
   }
 
-  /** Drops the remembered per-token positions (for benchmarks: time a query typed from scratch). */
+  /** Drops the remembered token answers (for benchmarks: time a query typed from scratch). */
   forgetSearches(): void {
-    this.positions.clear();
+    this.index.forget();
   }
 
   /** OMC's wiki_lint findings for the current index (recomputed when a page changes or an hour passes). */

@@ -7,7 +7,6 @@
 import type { ReadResult } from '../../io/safe-fs/index.js';
 import { formatBytes } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { buildCharFilter, type CharFilter } from './bloom.js';
 import { foldText, originalSlice, type FoldedText } from './fold.js';
 import { explainUnparseable, parseWikiPage, type WikiFrontmatter } from './frontmatter.js';
 import { wikiLinkTargets } from './slug.js';
@@ -54,7 +53,6 @@ export interface WikiPage {
    */
   readonly tagsJoined: string;
   readonly contentLower: string;
-  readonly filter: CharFilter | null;
   readonly bodyBytes: number;
   readonly updatedMs: number;
   /** `[[Name]]` references in the body, as file names (followable from the page view). */
@@ -136,7 +134,6 @@ class IndexedPage implements WikiPage {
   /** The original body, until it is folded. */
   private text: string | null;
   private folded: FoldedText | null = null;
-  private charFilter: CharFilter | null = null;
 
   constructor(f: PageFields, body: string) {
     this.filename = f.filename;
@@ -184,11 +181,6 @@ class IndexedPage implements WikiPage {
 
   get contentLower(): string {
     return this.fold().lower;
-  }
-
-  get filter(): CharFilter | null {
-    if (!this.searchable) return null;
-    return (this.charFilter ??= buildCharFilter(this.contentLower));
   }
 
   bodySlice(start: number, end: number): string {
@@ -259,9 +251,9 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
     issues.unshift({ kind: 'unparseable', severity: 'warning', message: explainUnparseable(r.text) });
     return emptyPage(filename, stamp, issues, rawCut(r.text));
   }
-  // The search index of the body (lower-cased text, character-pair filter) is built on first use, not
-  // here: the first read of a big wiki does not wait for it, and the domain builds it after the read
-  // (WikiDomain.warmIndex), before anyone types.
+  // The body's lower-cased text and the search index (search-index.ts) are built on first use, not
+  // here: the first read of a big wiki does not wait for them, and the domain builds them after the read
+  // (WikiDomain.warmSearch, once the store is live), before anyone types.
   // The frontmatter's strings are slices of the file's text, and a V8 slice keeps its whole parent alive:
   // copied, they let the file's text go once the body is folded.
   const frontmatter = internFrontmatter(structuredClone(parsed.frontmatter));

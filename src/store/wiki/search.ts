@@ -15,8 +15,9 @@
  * - snippet around the body hit of the first token (in query order) that
  *   has one, else the first non-empty body line.
  */
-import { mayContain } from './bloom.js';
 import type { WikiPage } from './page.js';
+import { hasSlot } from './slot-set.js';
+import type { TokenPages, WikiSearchIndex } from './search-index.js';
 import { tokenize } from './tokenize.js';
 
 export interface SearchOptions {
@@ -105,121 +106,6 @@ export class Ranking {
   }
 }
 
-/** What one token does in every page: first body position (-1: absent), and whether the title / a tag contains it. */
-interface TokenIndex {
-  body: Int32Array;
-  title: Uint8Array;
-  tag: Uint8Array;
-}
-
-/**
- * Where each token occurs in each page, remembered across keystrokes for one
- * set of pages. Typing grows the last token one character at a time: the new
- * token can only occur where its prefix occurs (in a body at or after the
- * prefix's first position; in a title or tag only if the prefix is there), so
- * each keystroke looks again only where the prefix matched, instead of in
- * every page. Untouched tokens are looked up, not searched.
- */
-export class TokenPositions {
-  private pages: readonly WikiPage[] | null = null;
-  private readonly tokens = new Map<string, TokenIndex>();
-  /** Whole lower-cased queries in titles (OMC's +5), grown the same way. */
-  private readonly phrases = new Map<string, Uint8Array>();
-  /**
-   * At most `capacity` tokens (and as many phrases) are remembered, fewer for a big wiki: each costs 6
-   * bytes a page (a phrase 1), and typing needs only the prefixes of the words in the box.
-   */
-  constructor(
-    private readonly capacity = 64,
-    private readonly maxBytes = 4 * 1024 * 1024,
-  ) {}
-
-  private limit(pages: readonly WikiPage[]): number {
-    return Math.max(8, Math.min(this.capacity, Math.floor(this.maxBytes / (6 * Math.max(1, pages.length)))));
-  }
-
-  /** Forgets every remembered position (benchmarks use it to time a query typed from scratch). */
-  clear(): void {
-    this.tokens.clear();
-    this.phrases.clear();
-  }
-
-  private use(pages: readonly WikiPage[]): void {
-    if (pages !== this.pages) {
-      this.pages = pages;
-      this.clear();
-    }
-  }
-
-  /** The longest remembered proper prefix of `s` in `map`. */
-  private static base<V>(map: Map<string, V>, s: string): V | undefined {
-    let base: V | undefined;
-    for (let k = s.length - 1; k >= 1 && !base; k--) base = map.get(s.slice(0, k));
-    return base;
-  }
-
-  private static remember<V>(map: Map<string, V>, key: string, value: V, capacity: number): V {
-    map.set(key, value);
-    if (map.size > capacity) map.delete(map.keys().next().value as string);
-    return value;
-  }
-
-  /** Body position, title and tag containment of `token` in every page, for this exact pages array. */
-  token(pages: readonly WikiPage[], token: string): TokenIndex {
-    this.use(pages);
-    const hit = this.tokens.get(token);
-    if (hit) {
-      // Re-insert: Map order doubles as least-recently-used order.
-      this.tokens.delete(token);
-      this.tokens.set(token, hit);
-      return hit;
-    }
-    const base = TokenPositions.base(this.tokens, token);
-    const n = pages.length;
-    const out: TokenIndex = { body: new Int32Array(n), title: new Uint8Array(n), tag: new Uint8Array(n) };
-    for (let i = 0; i < n; i++) {
-      const p = pages[i] as WikiPage;
-      if (base) {
-        const from = base.body[i] as number;
-        out.body[i] = from < 0 ? -1 : grownAt(p, token, from);
-        out.title[i] = base.title[i] === 1 && p.titleLower.includes(token) ? 1 : 0;
-        out.tag[i] = base.tag[i] === 1 && anyTagHas(p, token) ? 1 : 0;
-      } else {
-        out.body[i] = p.filter && !mayContain(p.filter, token) ? -1 : p.contentLower.indexOf(token);
-        out.title[i] = p.titleLower.includes(token) ? 1 : 0;
-        out.tag[i] = anyTagHas(p, token) ? 1 : 0;
-      }
-    }
-    return TokenPositions.remember(this.tokens, token, out, this.limit(pages));
-  }
-
-  /** Whether each page title contains the whole lower-cased query. */
-  titleHas(pages: readonly WikiPage[], phrase: string): Uint8Array {
-    this.use(pages);
-    const hit = this.phrases.get(phrase);
-    if (hit) return hit;
-    const base = TokenPositions.base(this.phrases, phrase);
-    const out = new Uint8Array(pages.length);
-    for (let i = 0; i < pages.length; i++) {
-      if (base && base[i] === 0) continue;
-      out[i] = (pages[i] as WikiPage).titleLower.includes(phrase) ? 1 : 0;
-    }
-    return TokenPositions.remember(this.phrases, phrase, out, this.limit(pages));
-  }
-}
-
-/**
- * The first position of `token` in the body, given that its prefix first occurs at `from`: while typing,
- * the grown token is usually right there (one comparison); otherwise the filter, then a search from there
- * (where the prefix occurs but the token does not, indexOf would read the rest of the body).
- */
-function grownAt(p: WikiPage, token: string, from: number): number {
-  const lower = p.contentLower;
-  if (lower.startsWith(token, from)) return from;
-  if (p.filter && !mayContain(p.filter, token)) return -1;
-  return lower.indexOf(token, from + 1);
-}
-
 /** Whether some tag of the page contains `token` (never white space: see WikiPage.tagsJoined). */
 function anyTagHas(page: WikiPage, token: string): boolean {
   return page.tagsJoined.includes(token);
@@ -275,16 +161,17 @@ function sliceEnd(length: number, end: number): number {
 
 /**
  * Ranks `pages` (the searchable pages in OMC's order: file names sorted by
- * UTF-16 code units) for `query`. `positions` (optional) remembers body
- * positions between calls over the same pages array.
+ * UTF-16 code units) for `query`. With `index` (search-index.ts), the pages
+ * holding each token come from the index; without it every page's text is
+ * searched, as OMC does (the reference the index is tested against).
  */
 export function searchWiki(
   pages: readonly WikiPage[],
   query: string,
   opts: SearchOptions = {},
-  positions?: TokenPositions,
+  index?: WikiSearchIndex,
 ): SearchResult {
-  const ranking = rankWiki(pages, query, opts, positions);
+  const ranking = rankWiki(pages, query, opts, index);
   const limit = opts.limit ?? 20;
   return { hits: ranking.hits(limit), total: ranking.total, tokens: ranking.tokens };
 }
@@ -294,77 +181,118 @@ export function rankWiki(
   pages: readonly WikiPage[],
   query: string,
   opts: Omit<SearchOptions, 'limit'> = {},
-  positions?: TokenPositions,
+  index?: WikiSearchIndex,
+): Ranking {
+  const tokens = tokenize(query);
+  // Without a token, or with filter tags, a page can score without holding any token: searched plainly. So is
+  // a query typed while the index is still being built (it ranks the same).
+  if (index && tokens.length > 0 && (opts.tags ?? []).length === 0 && index.ready(pages))
+    return rankIndexed(pages, query, tokens, opts, index);
+  return rankPlain(pages, query, tokens, opts);
+}
+
+/** Every page's text searched for every token: OMC's own procedure. */
+function rankPlain(
+  pages: readonly WikiPage[],
+  query: string,
+  tokens: string[],
+  opts: Omit<SearchOptions, 'limit'>,
 ): Ranking {
   const queryLower = query.toLowerCase();
-  const tokens = tokenize(query);
   const filterTags = (opts.tags ?? []).map((t) => t.toLowerCase());
   const n = pages.length;
   const scores = new Int32Array(n);
   let matched = 0;
   let maxScore = 0;
-  let snippetAt: (page: number) => readonly [number, number];
-  const count = (i: number, score: number) => {
-    scores[i] = score;
-    matched += 1;
-    if (score > maxScore) maxScore = score;
-  };
-  if (positions) {
-    const idx = tokens.map((t) => positions.token(pages, t));
-    // A one-word query is its own phrase: reuse that token's title matches.
-    const titleHas =
-      idx.length === 1 && tokens[0] === queryLower
-        ? (idx[0] as TokenIndex).title
-        : positions.titleHas(pages, queryLower);
-    for (let i = 0; i < n; i++) {
-      const page = pages[i] as WikiPage;
-      if (!page.searchable) continue;
-      if (opts.category && page.frontmatter?.category !== opts.category) continue;
-      let score = 0;
-      for (const ft of filterTags) if (page.tagsLower.includes(ft)) score += 3;
-      let titleTokens = 0;
-      for (let k = 0; k < idx.length; k++) {
-        const t = idx[k] as TokenIndex;
-        if (t.tag[i] === 1) score += 2;
-        if (t.title[i] === 1) titleTokens += 2;
-        if ((t.body[i] as number) !== -1) score += 1;
+  const firstAt = new Int32Array(n).fill(-1);
+  const firstLen = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const page = pages[i] as WikiPage;
+    if (!page.searchable) continue;
+    if (opts.category && page.frontmatter?.category !== opts.category) continue;
+    let score = 0;
+    for (const ft of filterTags) if (page.tagsLower.includes(ft)) score += 3;
+    for (const t of tokens) if (anyTagHas(page, t)) score += 2;
+    if (page.titleLower.includes(queryLower)) score += 5;
+    else for (const t of tokens) if (page.titleLower.includes(t)) score += 2;
+    for (const t of tokens) {
+      const bodyAt = page.contentLower.indexOf(t);
+      if (bodyAt === -1) continue;
+      score += 1;
+      if (firstAt[i] === -1) {
+        firstAt[i] = bodyAt;
+        firstLen[i] = t.length;
       }
-      score += titleHas[i] === 1 ? 5 : titleTokens;
-      if (score > 0) count(i, score);
     }
-    // The snippet's token: the first (in query order) with a body hit. Looked up again for the rows drawn.
-    snippetAt = (i) => {
-      for (let k = 0; k < idx.length; k++) {
-        const at = (idx[k] as TokenIndex).body[i] as number;
-        if (at !== -1) return [at, (tokens[k] as string).length];
-      }
-      return [-1, 0];
-    };
-  } else {
-    const firstAt = new Int32Array(n).fill(-1);
-    const firstLen = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const page = pages[i] as WikiPage;
-      if (!page.searchable) continue;
-      if (opts.category && page.frontmatter?.category !== opts.category) continue;
-      let score = 0;
-      for (const ft of filterTags) if (page.tagsLower.includes(ft)) score += 3;
-      for (const t of tokens) if (anyTagHas(page, t)) score += 2;
-      if (page.titleLower.includes(queryLower)) score += 5;
-      else for (const t of tokens) if (page.titleLower.includes(t)) score += 2;
-      for (const t of tokens) {
-        const bodyAt = page.filter && !mayContain(page.filter, t) ? -1 : page.contentLower.indexOf(t);
-        if (bodyAt === -1) continue;
-        score += 1;
-        if (firstAt[i] === -1) {
-          firstAt[i] = bodyAt;
-          firstLen[i] = t.length;
-        }
-      }
-      if (score > 0) count(i, score);
+    if (score > 0) {
+      scores[i] = score;
+      matched += 1;
+      if (score > maxScore) maxScore = score;
     }
-    snippetAt = (i) => [firstAt[i] as number, firstLen[i] as number];
   }
+  const snippetAt = (i: number) => [firstAt[i] as number, firstLen[i] as number] as const;
+  return new Ranking(pages, byScore(scores, matched, maxScore), scores, snippetAt, tokens);
+}
+
+/**
+ * The same ranking from the index: each token's pages are bit sets (body, title, tags), a page's score is
+ * counted from its bits, and only a page that holds some token is looked at. A title is read only to
+ * check the whole query (+5), and only where it holds every token (the query contains each of its tokens,
+ * so a title without one cannot contain the query). Snippet positions are found for the rows drawn.
+ */
+function rankIndexed(
+  pages: readonly WikiPage[],
+  query: string,
+  tokens: string[],
+  opts: Omit<SearchOptions, 'limit'>,
+  index: WikiSearchIndex,
+): Ranking {
+  const queryLower = query.toLowerCase();
+  const found: TokenPages[] = tokens.map((t) => index.token(pages, t));
+  const slots = index.slotsOf(pages);
+  // A one-word query is its own phrase: the title holds the phrase exactly when it holds the token.
+  const phraseIsToken = tokens.length === 1 && tokens[0] === queryLower;
+  const any = new Uint32Array((found[0] as TokenPages).body.length);
+  for (const f of found) {
+    for (let w = 0; w < any.length; w++) any[w]! |= f.body[w]! | f.title[w]! | f.tag[w]!;
+  }
+  const n = pages.length;
+  const scores = new Int32Array(n);
+  let matched = 0;
+  let maxScore = 0;
+  for (let i = 0; i < n; i++) {
+    const slot = slots[i] as number;
+    if (!hasSlot(any, slot)) continue;
+    const page = pages[i] as WikiPage;
+    if (opts.category && page.frontmatter?.category !== opts.category) continue;
+    let score = 0;
+    let titleTokens = 0;
+    let titleAll = true;
+    for (let k = 0; k < found.length; k++) {
+      const f = found[k] as TokenPages;
+      if (hasSlot(f.tag, slot)) score += 2;
+      if (hasSlot(f.title, slot)) titleTokens += 2;
+      else titleAll = false;
+      if (hasSlot(f.body, slot)) score += 1;
+    }
+    const phrase = phraseIsToken ? titleAll : titleAll && page.titleLower.includes(queryLower);
+    score += phrase ? 5 : titleTokens;
+    if (score > 0) {
+      scores[i] = score;
+      matched += 1;
+      if (score > maxScore) maxScore = score;
+    }
+  }
+  // The snippet's token: the first (in query order) the body holds; its position found for the rows drawn.
+  const snippetAt = (i: number): readonly [number, number] => {
+    const slot = slots[i] as number;
+    for (let k = 0; k < found.length; k++) {
+      if (!hasSlot((found[k] as TokenPages).body, slot)) continue;
+      const t = tokens[k] as string;
+      return [(pages[i] as WikiPage).contentLower.indexOf(t), t.length];
+    }
+    return [-1, 0];
+  };
   return new Ranking(pages, byScore(scores, matched, maxScore), scores, snippetAt, tokens);
 }
 
