@@ -6,7 +6,7 @@
 import { SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
 import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
-import { SUBAGENTS_READING } from '../../store/cost/spend.js';
+import { spendCell, SUBAGENTS_READING } from '../../store/cost/spend.js';
 import { shortId, statusWords } from '../sessions/rows.js';
 
 /** Header, column header, message line, footer. */
@@ -106,14 +106,9 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
   );
 }
 
-/**
- * A row's spend cell: "$0.42", "$0.42+?" (a model unpriced too), "$0.42+sub…" (subagent files still being
- * read), "unpriced", "—".
- */
+/** A row's spend cell: the one list rule (spendCell: "$0.42", "$0.42+?", "$0.42+sub…", "unpriced", "…", "—"). */
 export function rowCost(r: FleetRow): string {
-  const reading = r.costPartial ? '+sub…' : '';
-  if (r.costUsd === null || r.costUsd === undefined) return r.unpricedModels ? 'unpriced' : reading ? '…' : '—';
-  return `${formatUsd(r.costUsd)}${r.unpricedModels ? '+?' : ''}${reading}`;
+  return spendCell(r.costUsd ?? null, !!r.unpricedModels, r.costPartial === true);
 }
 
 /**
