@@ -7,6 +7,11 @@
 // the absolute times).
 //   node bench/cost-load.mjs [--bins base=/path/to/main/dist/omc-top.mjs,cost=dist/omc-top.mjs]
 //                            [--mb 10] [--subagents 2] [--sub-mb 1] [--rounds 2] [--settle 20] [--idle 20]
+//                            [--keep DIR] [--cpu-prof DIR]
+// `--keep DIR`: the tree and the Claude files are written into DIR once and left there; a later run with the same
+// DIR (and the same sizes) reads them again instead of writing 3 GB. `--cpu-prof DIR`: a V8 CPU profile of each
+// monitor into DIR (written when it exits on the run's SIGTERM; an unminified bundle names functions:
+// `node scripts/build.mjs --no-minify`).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +28,8 @@ const SUB_MB = Number(arg('sub-mb', '1'));
 const ROUNDS = Number(arg('rounds', '2'));
 const SETTLE = Number(arg('settle', '20'));
 const IDLE = Number(arg('idle', '20'));
+const KEEP = arg('keep', null);
+const CPU_PROF = arg('cpu-prof', null);
 const BINS = String(arg('bins', `current=${BIN}`))
   .split(',')
   .map((b) => {
@@ -31,16 +38,33 @@ const BINS = String(arg('bins', `current=${BIN}`))
   });
 
 console.log(JSON.stringify({ machine: machine() }));
-const tree = tree200();
+// What a kept directory was written with: reused only for the same sizes.
+const shape = JSON.stringify({ mb: MB, subagents: SUBAGENTS, subMb: SUB_MB });
+const kept =
+  KEEP && fs.existsSync(path.join(KEEP, 'ready.json'))
+    ? fs.readFileSync(path.join(KEEP, 'ready.json'), 'utf8') === shape
+    : false;
+if (KEEP && fs.existsSync(path.join(KEEP, 'ready.json')) && !kept) throw new Error(`${KEEP} holds other sizes`);
+let tree;
+if (KEEP) {
+  const dir = path.resolve(KEEP, 'tree');
+  if (!kept) {
+    fs.rmSync(KEEP, { recursive: true, force: true });
+    const t = tree200();
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    fs.renameSync(path.dirname(t.root), dir);
+  }
+  tree = { root: path.join(dir, '.omc'), cleanup: () => {} };
+} else tree = tree200();
 const projectDir = path.dirname(tree.root);
-const cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-bench-cost-'));
+const cfg = KEEP ? path.resolve(KEEP, 'claude') : fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-bench-cost-'));
 const enc = projectDir.replace(/[^a-zA-Z0-9]/g, '-');
 const projects = path.join(cfg, 'projects', enc);
 fs.mkdirSync(projects, { recursive: true });
 const sids = fs.readdirSync(path.join(tree.root, 'state', 'sessions'));
 let bytes = 0;
 const tWrite = now();
-for (const sid of sids) {
+for (const sid of kept ? [] : sids) {
   bytes += writeTranscript(path.join(projects, `${sid}.jsonl`), sid, MB).bytes;
   // Subagent files as Claude Code 2.1.332 lays them out: <session>/subagents/agent-<id>.jsonl + .meta.json.
   const subDir = path.join(projects, sid, 'subagents');
@@ -54,9 +78,11 @@ for (const sid of sids) {
     );
   }
 }
+if (KEEP && !kept) fs.writeFileSync(path.join(KEEP, 'ready.json'), shape);
 console.log(
   JSON.stringify({
     setup: {
+      kept,
       sessions: sids.length,
       transcripts: sids.length,
       subagentFiles: sids.length * SUBAGENTS,
@@ -81,6 +107,7 @@ async function one(bin) {
     cols: 120,
     rows: 40,
     bin: bin.file,
+    nodeArgs: CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF, bin.label)] : [],
     env: { CLAUDE_CONFIG_DIR: cfg },
     // The project directory is the cwd: from the repository, no transcript written here would be found (they
     // are written under the tree's project directory's encoded name).
@@ -139,5 +166,5 @@ try {
   console.log(JSON.stringify({ medians: summary }));
 } finally {
   tree.cleanup();
-  fs.rmSync(cfg, { recursive: true, force: true });
+  if (!KEEP) fs.rmSync(cfg, { recursive: true, force: true });
 }
