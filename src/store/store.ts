@@ -181,8 +181,9 @@ export class OmcStore {
       live: opts.claude?.live ?? true,
       transcripts: opts.claude?.transcripts,
       env: opts.claude?.env,
-      // Subagent files wait until the monitor is live (pushStatus): they can be most of the bytes (issue 26).
-      subagentsAfterStart: true,
+      // Subagent files and the transcripts' catch-up wait until the monitor is live (pushStatus): they are most of
+      // the bytes of a big project, and reading them before delayed live (issue 26).
+      deferUntilLive: true,
       // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
       history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
     });
@@ -351,8 +352,9 @@ export class OmcStore {
   private pushStatus(): void {
     // `reading` only while there is something to say: once read, the status is what it always was.
     const next: StoreStatus = this.reading ? { ...this.watchState, reading: this.reading } : { ...this.watchState };
-    // Everything read once and the watches up (or none wanted): the subagent files are read now, after `live`.
-    if (!this.reading && next.watchMode !== 'starting') this.claude.startSubagentReads();
+    // Everything read once and the watches up (or none wanted): the rest of the transcripts and the subagent files
+    // are read now, after `live`.
+    if (!this.reading && next.watchMode !== 'starting') this.claude.startDeferredReads();
     const prev = this.status.getSnapshot();
     if (
       prev.watchMode === next.watchMode &&
