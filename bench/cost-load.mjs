@@ -1,7 +1,8 @@
 // Issue 26 benchmark: the monitor with every session's cost read. The real OMC load tree (200 sessions), each
 // with a `--mb` MB Claude Code-shaped transcript and `--subagents` subagent files beside it (with their
 // .meta.json). Start-up (spawn → the footer's bare `live`: every .omc domain read and the watches up; transcripts
-// may still be being read, subagent files are read after it), the bytes read by then and once settled
+// may still be being read, subagent files are read after it), when the reading ended (readDoneMs: the last quarter
+// second with a megabyte read, within --settle), the bytes read by then and once settled
 // (/proc/<pid>/io rchar), idle CPU after start-up settled, and RSS, for each build in `--bins`, run alternately on
 // the same files (paired rounds: the machine is shared, so the ratio within one run is the figure to trust, not
 // the absolute times).
@@ -118,13 +119,25 @@ async function one(bin) {
     const rssAtLive = procStats(m.pid).rssMb;
     // What the monitor had read when it said live (the kernel's count of bytes read, /proc/<pid>/io rchar).
     const readAtLive = readMb(m.pid);
-    await sleep(SETTLE * 1000);
+    // When the reading ended: the last quarter second in which the monitor read a megabyte or more (within the
+    // settle window: a longer read shows as null).
+    let readDoneMs = null;
+    let prev = readAtLive ?? 0;
+    const settleEnd = now() + SETTLE * 1000;
+    while (now() < settleEnd) {
+      await sleep(250);
+      const mb = readMb(m.pid) ?? prev;
+      if (mb - prev >= 1) readDoneMs = Math.round(now() - m.spawnedAt);
+      prev = mb;
+    }
+    if (readDoneMs !== null && readDoneMs > SETTLE * 1000 + liveAt - m.spawnedAt - 1000) readDoneMs = null;
     const a = procStats(m.pid);
     await sleep(IDLE * 1000);
     const b = procStats(m.pid);
     return {
       bin: bin.label,
       liveMs: Math.round(liveAt - m.spawnedAt),
+      readDoneMs,
       rssAtLiveMb: Math.round(rssAtLive),
       readMbAtLive: readAtLive,
       readMbSettled: readMb(m.pid),
@@ -152,6 +165,7 @@ try {
   for (const [label, xs] of results)
     summary[label] = {
       liveMs: median(xs.map((x) => x.liveMs)),
+      readDoneMs: xs.some((x) => x.readDoneMs === null) ? null : median(xs.map((x) => x.readDoneMs)),
       idleCpuPct: median(xs.map((x) => x.idleCpuPct)),
       rssAtLiveMb: median(xs.map((x) => x.rssAtLiveMb)),
       settledRssMb: median(xs.map((x) => x.settledRssMb)),
@@ -160,7 +174,7 @@ try {
   if (BINS.length === 2) {
     const [base, cur] = BINS.map((b) => summary[b.label]);
     summary.ratio = Object.fromEntries(
-      Object.keys(base).map((k) => [k, base[k] ? +(cur[k] / base[k]).toFixed(2) : null]),
+      Object.keys(base).map((k) => [k, base[k] && cur[k] !== null ? +(cur[k] / base[k]).toFixed(2) : null]),
     );
   }
   console.log(JSON.stringify({ medians: summary }));
