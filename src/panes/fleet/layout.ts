@@ -49,7 +49,8 @@ export function fleetColumns(width: number): FleetColumns {
   // "!waiting" and a space: the sessions pane's words, with the "!" of what needs the user.
   const claude = 9;
   const age = 5;
-  const cost = width >= 100 ? 10 : 0;
+  // `$0.0036+sub…` whole (a cell keeps its last place blank), as History's and the Cost pane's spend columns.
+  const cost = width >= 100 ? 13 : 0;
   return {
     status,
     where,

@@ -19,6 +19,7 @@ import { historyRowText } from '../../../src/panes/history/rows.js';
 import { runDetailLines } from '../../../src/panes/history/detail.js';
 import { detailInputs, runSpends } from '../../../src/panes/history/view.js';
 import { runKey } from '../../../src/store/cost/rollup.js';
+import { rowLine } from '../../../src/panes/fleet/layout.js';
 import { makeProject, waitFor, type TempProject } from '../../helpers/fixtures.js';
 import * as omc56 from '../../helpers/omc56.js';
 import { sessionFiles, writeLiveRalph } from './ralph-session.js';
@@ -87,8 +88,11 @@ function surfaces(s: OmcStore) {
   addCostToReport(doc, s, {}, now);
   const run = runs.find((r) => r.sessionId === SID);
   const claude = s.claude.getSnapshot();
+  const row = view ? rowOf(view, c, now) : null;
   return {
-    row: view ? rowOf(view, c, now) : null,
+    row,
+    // The fleet view's line for that row (120 columns: its spend column shown).
+    fleet: row ? rowLine({ ...row, key: SID, host: null, rootId: 'root', rootLabel: 'proj' }, now, 120, false) : null,
     input: c?.transcript?.facts.tokens.input ?? null,
     reading: c?.transcript?.subagentsReading ?? null,
     detail: view ? costLines(view, c, now, {}).map((l) => l.text) : [],
@@ -132,6 +136,7 @@ describe('subagent files after live', () => {
     expect(live.input).toBeGreaterThanOrEqual(101);
     expect(live.input).toBeLessThan(FULL_INPUT);
     expect(live.row?.costPartial).toBe(true);
+    expect(live.fleet).toMatch(/ \$\d+\.\d+\+sub… /);
     expect(live.detail.find((t) => t.startsWith('  cost '))).toContain(SUBAGENTS_READING);
     expect(live.pane.join('\n')).toContain(`${SUBAGENTS_READING} 1 session's subagent files are still being read`);
     expect(live.pane.find((t) => t.includes(SID.slice(0, 8)))).toContain('+sub…');
