@@ -41,6 +41,7 @@ Usage:
   omc-top --all [--host USER@BOX[:DIR]]... [--readonly] [--poll]
   omc-top --json [--cwd DIR | --root DIR] [--omc-version X]
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--wait SECONDS] [--json]
+  omc-top ack <item-id>... [--cwd DIR | --root DIR]
   omc-top wiki search QUERY [--limit N] [--json]
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
   omc-top serve [--port N] [--listen ADDR] [--all] [--host USER@BOX]...
@@ -279,7 +280,7 @@ export function checkOmcVersionFlag(override: string | undefined): string | unde
   return override;
 }
 
-const SUBCOMMANDS = new Set(['cancel', 'wiki', 'doctor', 'watch', 'status', 'hooks', 'send', 'serve']);
+const SUBCOMMANDS = new Set(['ack', 'cancel', 'wiki', 'doctor', 'watch', 'status', 'hooks', 'send', 'serve']);
 
 export async function main(argv: readonly string[]): Promise<number> {
   const sub = argv[0];

@@ -15,6 +15,7 @@ import { LocalFleet } from './fleet/local.js';
 import { RemoteFleet } from './fleet/remotes.js';
 import { pushFromFleet } from './fleet/push.js';
 import { loadConfig } from './config/config-file.js';
+import { pushChannels } from './feeds/notify/push/index.js';
 
 export interface FleetRunOptions {
   readonly: boolean;
@@ -48,7 +49,12 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
     return Promise.resolve(2);
   }
   const fleet = new LocalFleet({ readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto', local: opts.local });
-  const remote = specs.length > 0 ? new RemoteFleet(specs, () => fleet.changed()) : undefined;
+  const config = loadConfig().config;
+  // With push channels, each host's stream takes its project's push lease there for us (fleet/push.ts).
+  const remote =
+    specs.length > 0
+      ? new RemoteFleet(specs, () => fleet.changed(), { pushLease: pushChannels(config).channels.length > 0 })
+      : undefined;
   if (remote) fleet.setExtra(() => remote.groups());
   const fleetUi = new FleetUi();
   if (opts.configError) fleetUi.flash(opts.configError, 'error');
@@ -59,8 +65,9 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
     fleet.start();
     remote?.start();
     stopPush = pushFromFleet(fleet, {
-      config: loadConfig().config,
+      config,
       readonly: opts.readonly,
+      remote,
       onProblem: (line) => fleetUi.flash(line, 'error'),
     });
   });

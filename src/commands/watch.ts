@@ -11,7 +11,15 @@ import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
 import { publishStatusCache } from '../feeds/attention/status-publisher.js';
 import type { AttentionView } from '../feeds/attention/view.js';
-import { attentionLine, laggedLine, readyLine, snapshotLine, transitionLine } from '../feeds/json-line.js';
+import {
+  attentionLine,
+  laggedLine,
+  pushLeaseLine,
+  readyLine,
+  snapshotLine,
+  transitionLine,
+} from '../feeds/json-line.js';
+import { holdLeaseForFleet } from '../feeds/notify/push/fleet-lease.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { startRowFeed } from '../feeds/row-feed.js';
 import { noRootMessage, resolveOmcRoot } from '../store/root.js';
@@ -26,13 +34,14 @@ const FLAGS = {
   json: 'bool',
   snapshot: 'bool',
   rows: 'bool',
+  'push-lease': 'bool',
   poll: 'bool',
   cwd: 'value',
   root: 'value',
   help: 'bool',
 } as const;
 
-export const WATCH_USAGE = `Usage: omc-top watch --json [--snapshot] [--rows] [--poll] [--cwd DIR | --root DIR]
+export const WATCH_USAGE = `Usage: omc-top watch --json [--snapshot] [--rows] [--push-lease] [--poll] [--cwd DIR | --root DIR]
 
 Prints one JSON line per transition (session appeared / ended, mode active / not,
 iteration, cancel in force / expired, cancel verdict, Claude process, team, worker,
@@ -40,7 +49,9 @@ problem) and one "attention" line whenever what needs you changes (the monitor's
 "needs you" count), until interrupted. --snapshot first prints the current state
 (type "snapshot"), the attention line and a "ready" line. --rows adds each
 session's row as the fleet view shows it (type "row"), at start and whenever it
-changes. The line schema is in docs/scripting.md ("omc-top watch --json");
+changes. --push-lease (a fleet that pushes asks it) takes this project's push
+lease here for the reader, says who pushes (type "push-lease") and stops when
+stdin ends. The line schema is in docs/scripting.md ("omc-top watch --json");
 the attention lines in docs/attention.md.
 Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or no .omc.`;
 
@@ -64,11 +75,20 @@ function bufferBytes(env: NodeJS.ProcessEnv): number {
   return Number.isSafeInteger(n) && n >= 4096 ? n : STREAM_MAX_BUFFERED_BYTES;
 }
 
-/** SIGINT, SIGTERM or a closed stdout: answered at once, even while a reader has stopped reading. */
-function processStop(): Promise<void> {
+/**
+ * SIGINT, SIGTERM or a closed stdout: answered at once, even while a reader has stopped reading. With
+ * `stdinEnds`, the end of stdin too: a fleet that holds its ssh's stdin open is gone when it ends, even while
+ * nothing is written (an idle stream would not notice its closed stdout), so the lease it held is freed.
+ */
+function processStop(stdinEnds: boolean): Promise<void> {
   return new Promise((resolve) => {
     onStopSignal(resolve);
     process.stdout.once('error', () => resolve());
+    if (stdinEnds) {
+      process.stdin.once('end', () => resolve());
+      process.stdin.once('error', () => resolve());
+      process.stdin.resume();
+    }
   });
 }
 
@@ -129,6 +149,10 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     check();
   });
   monitor.sync();
+  // Who pushes here, before any item: the fleet reading this decides from it (fleet/remote.ts).
+  const stopLease = args.flags.has('push-lease')
+    ? holdLeaseForFleet(dir, store.root, (pusher) => state(pushLeaseLine(project, now(), pusher) + '\n'))
+    : () => undefined;
   // Rows before "ready": a fleet that sees "ready" has every session's row.
   const stopRows = args.flags.has('rows') ? startRowFeed(store, project, state, now, room, monitor) : () => undefined;
   let shown: AttentionView = monitor.view.getSnapshot();
@@ -153,7 +177,8 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   });
   // A live monitor: `status --tmux` may answer from it (nothing is written under .omc).
   const unpublish = publishStatusCache({ store, monitor, project, dir });
-  await (io?.stopped ?? processStop());
+  await (io?.stopped ?? processStop(args.flags.has('push-lease')));
+  stopLease();
   stopRows();
   offView();
   unpublish();

@@ -105,6 +105,14 @@ export function attentionLine(project: string, atMs: number, view: AttentionView
   });
 }
 
+/**
+ * `--push-lease`: who pushes this project's items on the watch's machine: `fleet` (the watch holds the push
+ * lease for its reader, which pushes them) or `other` (an omc-top there does; the reader stays quiet).
+ */
+export function pushLeaseLine(project: string, atMs: number, pusher: 'fleet' | 'other'): string {
+  return safeJson({ v: LINE_VERSION, type: 'push-lease', at: new Date(atMs).toISOString(), project, pusher });
+}
+
 /** `--rows`: a session's row as the fleet view draws it; `row: null` when the session is gone. */
 export function rowLine(project: string, session: string, row: RowModel | null, atMs: number): string {
   return safeJson({ v: LINE_VERSION, type: 'row', at: new Date(atMs).toISOString(), project, session, row });

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
 import { cleanRow, ROW_SCHEMA, type RowModel } from '../feeds/row.js';
+import type { NeedItem, NeedKind } from '../feeds/attention/needs.js';
 
 /** A row line is well under 2 KB; a line past this is not one of ours. */
 export const MAX_LINE_BYTES = 64 * 1024;
@@ -27,11 +28,57 @@ const ROW = z.object({
   session: z.string().max(200),
   row: ROW_SCHEMA.nullable(),
 });
+/** Items kept from one attention line; a remote naming more is cut there (the count still says how many). */
+export const MAX_REMOTE_ITEMS = 500;
+const NEED_KINDS: readonly NeedKind[] = [
+  'waiting',
+  'orphaned',
+  'idle-loop',
+  'cancel-not-taken',
+  'team-stalled',
+  'team-failed',
+  'worker-dead',
+];
+const opt = (max: number) => z.string().max(max).nullable();
+const ITEM = z.object({
+  id: z.string().min(1).max(600),
+  kind: z.string().max(40),
+  reason: z.string().max(200),
+  text: z.string().max(2000),
+  since: opt(40),
+  session: opt(200),
+  name: opt(400),
+  tmux: opt(400),
+  mode: opt(100),
+  team: opt(200),
+  worker: opt(200),
+  path: opt(1000),
+  waiting_on: opt(2000),
+  action: z.enum(['jump', 'cancel', 'detail']),
+  acknowledged: z.boolean(),
+});
+const ATTENTION = z.object({
+  v: z.literal(1),
+  type: z.literal('attention'),
+  project: z.string().max(1000),
+  needsYou: z.number().int().min(0).max(1e9),
+  items: z.array(ITEM).max(MAX_REMOTE_ITEMS),
+});
+const PUSH_LEASE = z.object({
+  v: z.literal(1),
+  type: z.literal('push-lease'),
+  project: z.string().max(1000),
+  pusher: z.enum(['fleet', 'other']),
+});
 const ANY = z.object({ v: z.number(), type: z.string().max(40) });
 
 export type RemoteLine =
   | { kind: 'ready'; project: string; version: string | null }
   | { kind: 'row'; project: string; session: string; row: RowModel | null }
+  /** What needs the user there: open items first, then the acknowledged ones (the attention view). */
+  | { kind: 'attention'; project: string; open: NeedItem[]; acked: NeedItem[] }
+  /** Who pushes for the project there (`--push-lease`). */
+  | { kind: 'push-lease'; project: string; pusher: 'fleet' | 'other' }
   | { kind: 'skip' }
   | { kind: 'bad'; problem: string };
 
@@ -57,6 +104,12 @@ export function parseRemoteLine(text: string): RemoteLine {
       version: r.data.version === undefined ? null : truncate(cleanLine(r.data.version), 40),
     };
   }
+  if (head.data.type === 'attention') return attentionOf(raw);
+  if (head.data.type === 'push-lease') {
+    const r = PUSH_LEASE.safeParse(raw);
+    if (!r.success) return { kind: 'bad', problem: `bad push-lease line (${why(r.error)})` };
+    return { kind: 'push-lease', project: truncate(cleanLine(r.data.project), 120), pusher: r.data.pusher };
+  }
   if (head.data.type !== 'row') return { kind: 'skip' };
   const r = ROW.safeParse(raw);
   if (!r.success) return { kind: 'bad', problem: `bad row line (${why(r.error)})` };
@@ -69,6 +122,41 @@ export function parseRemoteLine(text: string): RemoteLine {
     session: r.data.session,
     row: r.data.row === null ? null : cleanRow(r.data.row),
   };
+}
+
+const cleanOpt = (s: string | null, max: number) => (s === null ? null : truncate(cleanLine(s), max));
+
+/** An attention line's items as need items, every string cleaned here; an item kind not known here is skipped. */
+function attentionOf(raw: unknown): RemoteLine {
+  const r = ATTENTION.safeParse(raw);
+  if (!r.success) return { kind: 'bad', problem: `bad attention line (${why(r.error)})` };
+  const open: NeedItem[] = [];
+  const acked: NeedItem[] = [];
+  for (const i of r.data.items) {
+    const kind = NEED_KINDS.find((k) => k === i.kind);
+    if (!kind) continue;
+    // A session id may reach `ssh box omc-top cancel <id>`: anything else is no session.
+    const session = i.session !== null && (i.session === 'legacy' || isValidSessionId(i.session)) ? i.session : null;
+    const since = i.since === null ? null : Date.parse(i.since);
+    const item: NeedItem = {
+      id: truncate(cleanLine(i.id), 600),
+      kind,
+      reason: truncate(cleanLine(i.reason), 120),
+      text: truncate(cleanLine(i.text), 400),
+      since: since !== null && Number.isFinite(since) ? since : null,
+      session,
+      name: cleanOpt(i.name, 120),
+      tmux: cleanOpt(i.tmux, 120),
+      mode: cleanOpt(i.mode, 60),
+      team: cleanOpt(i.team, 120),
+      worker: cleanOpt(i.worker, 120),
+      path: cleanOpt(i.path, 400),
+      waitingOn: cleanOpt(i.waiting_on, 400),
+      action: i.action,
+    };
+    (i.acknowledged ? acked : open).push(item);
+  }
+  return { kind: 'attention', project: truncate(cleanLine(r.data.project), 120), open, acked };
 }
 
 /** Splits a byte stream into lines of at most `max` bytes; a longer line is reported once and skipped. */

@@ -14,11 +14,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
-import { remoteCwdArgs, type HostSpec } from '../config/host-spec.js';
+import { remoteCwdArgs, shellQuote, type HostSpec } from '../config/host-spec.js';
 import type { FleetGroup, FleetRow } from './model.js';
 import { byAttention } from './model.js';
 import { LineSplitter, parseRemoteLine } from './remote-lines.js';
 import type { RowModel } from '../feeds/row.js';
+import type { NeedItem } from '../feeds/attention/needs.js';
+
+/** Who pushes for a remote project: this side (`fleet`), an omc-top there (`other`), or not said (yet). */
+export type RemotePusher = 'fleet' | 'other' | 'unknown';
 
 /** Retry delays after a drop: 1 s doubling to 30 s; back to 1 s once a connection went live. */
 export const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000] as const;
@@ -44,6 +48,11 @@ export interface RemoteHostOptions {
   clock?: () => number;
   /** Sessions kept (default MAX_REMOTE_ROWS; tests lower it). */
   maxRows?: number;
+  /**
+   * This side pushes (it has push channels): the stream is asked to take the project's push lease there
+   * (`watch --push-lease`, fleet-lease.ts) and says whether an omc-top there pushes instead.
+   */
+  pushLease?: boolean;
   onChange(): void;
 }
 
@@ -95,6 +104,16 @@ export class RemoteHost {
   private stopped = false;
   private readonly ssh: SshCommand;
   private readonly clock: () => number;
+  /** What needs the user there now, as the host's attention lines last said. */
+  private open: NeedItem[] = [];
+  private acked: NeedItem[] = [];
+  /** Every item id seen since the first attention line (null before it): an id not in it is entering. */
+  private known: Set<string> | null = null;
+  private readonly needListeners = new Set<(entering: NeedItem[]) => void>();
+  /** Who pushes for the project there, as the stream last said (`--push-lease`). */
+  pusher: RemotePusher = 'unknown';
+  /** The remote omc-top knows `--push-lease` (false once it said it does not: an older omc-top). */
+  private leaseKnown = true;
 
   constructor(private readonly opts: RemoteHostOptions) {
     this.spec = opts.spec;
@@ -111,10 +130,17 @@ export class RemoteHost {
     this.clearRetry();
     if (this.phase !== 'lost') this.phase = 'connecting';
     this.stderr = '';
+    this.pusher = 'unknown';
+    const lease = this.opts.pushLease === true && this.leaseKnown;
     const child = this.own(
-      spawn(this.ssh.bin, this.sshArgs(`omc-top watch --json --snapshot --rows${remoteCwdArgs(this.spec)}`), {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
+      spawn(
+        this.ssh.bin,
+        this.sshArgs(
+          `omc-top watch --json --snapshot --rows${lease ? ' --push-lease' : ''}${remoteCwdArgs(this.spec)}`,
+        ),
+        // With the lease, stdin stays open and is never written: its end tells the watch there that we are gone.
+        { stdio: [lease ? 'pipe' : 'ignore', 'pipe', 'pipe'] },
+      ),
     );
     this.child = child;
     const split = new LineSplitter(
@@ -143,6 +169,11 @@ export class RemoteHost {
     const l = parseRemoteLine(text);
     if (l.kind === 'bad') return this.problem(l.problem);
     if (l.kind === 'skip') return;
+    if (l.kind === 'push-lease') {
+      this.pusher = l.pusher;
+      return this.opts.onChange();
+    }
+    if (l.kind === 'attention') return this.onAttention(l.open, l.acked);
     if (l.kind === 'ready') {
       this.version = l.version;
       this.project = l.project;
@@ -168,6 +199,39 @@ export class RemoteHost {
     this.opts.onChange();
   }
 
+  /**
+   * The host's attention view: items not seen before are entering (the first line is only the baseline, as a
+   * monitor's first picture is; after a reconnect, what arose while the stream was down is entering too).
+   */
+  private onAttention(open: NeedItem[], acked: NeedItem[]): void {
+    this.open = open;
+    this.acked = acked;
+    const known = this.known;
+    this.known = new Set([...open, ...acked].map((n) => n.id));
+    const entering = known === null ? [] : open.filter((n) => !known.has(n.id));
+    if (entering.length > 0) for (const l of [...this.needListeners]) l(entering);
+    this.opts.onChange();
+  }
+
+  /** Called with the items that newly need the user there (not acknowledged there). */
+  onNeeds(l: (entering: NeedItem[]) => void): () => void {
+    this.needListeners.add(l);
+    return () => this.needListeners.delete(l);
+  }
+
+  /** What needs the user there now: open items (the count) and acknowledged ones still holding. */
+  needs(): { open: readonly NeedItem[]; acked: readonly NeedItem[] } {
+    return { open: this.open, acked: this.acked };
+  }
+
+  /**
+   * This side may push the host's items now: the stream holds the project's lease there for us. An omc-top there
+   * too old for `--push-lease` cannot say: we push (it may push too, its own way).
+   */
+  mayPush(): boolean {
+    return this.pusher === 'fleet' || !this.leaseKnown;
+  }
+
   private problem(p: string): void {
     this.problemCount++;
     this.problems.push(p);
@@ -183,6 +247,14 @@ export class RemoteHost {
     } else if (code === 127 || /omc-top: (command )?not found|omc-top: No such file/.test(this.stderr)) {
       this.phase = 'missing';
       this.message = `omc-top is not installed on ${this.spec.destination} (or not on a non-interactive ssh's PATH): ${installHint(this.spec.destination)}`;
+    } else if (code === 2 && /unknown option --push-lease/.test(this.stderr) && this.leaseKnown) {
+      // An omc-top there from before --push-lease: stream without it (it cannot say who pushes).
+      this.leaseKnown = false;
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.start();
+      }, 0);
+      return;
     } else if (code === 2 && /unknown option --rows/.test(this.stderr)) {
       this.phase = 'too-old';
       this.message = `omc-top on ${this.spec.destination} is too old for the fleet (no watch --rows; needs ${MIN_REMOTE_VERSION}+): ${installHint(this.spec.destination)}`;
@@ -269,39 +341,79 @@ export class RemoteHost {
     return this.problems;
   }
 
-  /** Runs `omc-top cancel <id> [--signal-only]` there; its documented exit code says what happened. */
-  cancel(session: string, pause: boolean): Promise<{ ok: boolean; text: string }> {
-    const cmd = `omc-top cancel ${session}${pause ? ' --signal-only' : ''}${remoteCwdArgs(this.spec)}`;
+  /** Runs one omc-top command there: its exit code (null: ssh could not run, `said` says why) and first line. */
+  private run(cmd: string): Promise<{ code: number | null; said: string }> {
     return new Promise((resolve) => {
       const child = this.own(spawn(this.ssh.bin, this.sshArgs(cmd), { stdio: ['ignore', 'pipe', 'pipe'] }));
       let out = '';
       const take = (d: Buffer) => (out = (out + d.toString('utf8')).slice(-8192));
       child.stdout?.on('data', take);
       child.stderr?.on('data', take);
-      child.on('error', (e) => resolve({ ok: false, text: `ssh could not run: ${cleanLine(e.message)}` }));
-      child.on('close', (code) => {
-        const said = truncate(cleanLine(out.trim().split('\n').filter(Boolean)[0] ?? ''), 200);
-        const where = `on ${this.spec.label}`;
-        const what = pause ? 'pause' : 'cancel';
-        switch (code) {
-          case 0:
-            return resolve({ ok: true, text: `${what} ${where} took effect (checked there): ${said}` });
-          case 1:
-            return resolve({ ok: false, text: `${what} ${where} did not take: ${said}` });
-          case 3:
-            return resolve({ ok: false, text: `${what} ${where} refused (--readonly there): ${said}` });
-          case 4:
-            return resolve({ ok: false, text: `nothing to ${what} ${where}: ${said}` });
-          case 127:
-            return resolve({
-              ok: false,
-              text: `omc-top is not installed on ${this.spec.destination}: ${installHint(this.spec.destination)}`,
-            });
-          default:
-            return resolve({ ok: false, text: `${what} ${where} failed (exit ${code ?? 'signal'}): ${said}` });
-        }
-      });
+      child.on('error', (e) => resolve({ code: null, said: `ssh could not run: ${cleanLine(e.message)}` }));
+      child.on('close', (code) =>
+        resolve({ code: code ?? -1, said: truncate(cleanLine(out.trim().split('\n').filter(Boolean)[0] ?? ''), 200) }),
+      );
     });
+  }
+
+  /**
+   * Acknowledges items there (`omc-top ack`, into that machine's acknowledgements file), then waits (bounded) for
+   * the stream to list them as acknowledged: "seen there" only once it does.
+   */
+  async ack(ids: readonly string[], waitMs = 10_000): Promise<{ ok: boolean; text: string }> {
+    const where = `on ${this.spec.label}`;
+    const quoted = ids.map((id) => shellQuote(id)).join(' ');
+    const r = await this.run(`omc-top ack ${quoted}${remoteCwdArgs(this.spec)}`);
+    if (r.code === null) return { ok: false, text: r.said };
+    if (r.code === 127)
+      return {
+        ok: false,
+        text: `omc-top is not installed on ${this.spec.destination}: ${installHint(this.spec.destination)}`,
+      };
+    // An omc-top there from before `ack` takes it for a project directory (usage: exit 2).
+    if (r.code === 2)
+      return { ok: false, text: `acknowledging ${where} refused (omc-top there too old for ack?): ${r.said}` };
+    if (r.code !== 0) return { ok: false, text: `acknowledging ${where} failed (exit ${r.code}): ${r.said}` };
+    const seen = () => ids.every((id) => this.acked.some((n) => n.id === id));
+    const deadline = this.clock() + waitMs;
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (seen() || this.stopped || this.clock() >= deadline) return resolve();
+        setTimeout(check, 100).unref?.();
+      };
+      check();
+    });
+    const what = ids.length === 1 ? '1 item' : `${ids.length} items`;
+    return seen()
+      ? { ok: true, text: `acknowledged ${what} ${where} (seen there; back in the count only if it arises anew)` }
+      : { ok: true, text: `acknowledged ${what} ${where} (recorded there; its stream has not shown it yet)` };
+  }
+
+  /** Runs `omc-top cancel <id> [--signal-only]` there; its documented exit code says what happened. */
+  async cancel(session: string, pause: boolean): Promise<{ ok: boolean; text: string }> {
+    const { code, said } = await this.run(
+      `omc-top cancel ${session}${pause ? ' --signal-only' : ''}${remoteCwdArgs(this.spec)}`,
+    );
+    if (code === null) return { ok: false, text: said };
+    const where = `on ${this.spec.label}`;
+    const what = pause ? 'pause' : 'cancel';
+    switch (code) {
+      case 0:
+        return { ok: true, text: `${what} ${where} took effect (checked there): ${said}` };
+      case 1:
+        return { ok: false, text: `${what} ${where} did not take: ${said}` };
+      case 3:
+        return { ok: false, text: `${what} ${where} refused (--readonly there): ${said}` };
+      case 4:
+        return { ok: false, text: `nothing to ${what} ${where}: ${said}` };
+      case 127:
+        return {
+          ok: false,
+          text: `omc-top is not installed on ${this.spec.destination}: ${installHint(this.spec.destination)}`,
+        };
+      default:
+        return { ok: false, text: `${what} ${where} failed (exit ${code < 0 ? 'signal' : code}): ${said}` };
+    }
   }
 
   /** Every ssh this host started and that has not exited (the stream, cancels under way). */

@@ -15,12 +15,22 @@ export class RemoteFleet implements RemoteActions {
   constructor(
     specs: readonly HostSpec[],
     private readonly onChange: () => void,
-    opts: { ssh?: SshCommand; clock?: () => number } = {},
+    /** `pushLease`: this side pushes, so each host's stream takes its project's push lease there (remote.ts). */
+    opts: { ssh?: SshCommand; clock?: () => number; pushLease?: boolean } = {},
   ) {
     const seen = new Set<string>();
     this.hostsList = specs
       .filter((s) => (seen.has(s.label) ? false : (seen.add(s.label), true)))
-      .map((spec) => new RemoteHost({ spec, ssh: opts.ssh, clock: opts.clock, onChange: () => this.changed() }));
+      .map(
+        (spec) =>
+          new RemoteHost({
+            spec,
+            ssh: opts.ssh,
+            clock: opts.clock,
+            pushLease: opts.pushLease,
+            onChange: () => this.changed(),
+          }),
+      );
   }
 
   start(): void {
@@ -51,7 +61,7 @@ export class RemoteFleet implements RemoteActions {
     return this.hostsList.filter((h) => h.phase === 'live').length;
   }
 
-  private hostOf(label: string): RemoteHost | undefined {
+  hostOf(label: string): RemoteHost | undefined {
     return this.hostsList.find((h) => h.spec.label === label);
   }
 

@@ -4,7 +4,8 @@
  * the test's socket plays the CLI: it records the note into the transcript as the real CLI does (a peer `user`
  * line, cc-lab samples q2-transcript-note-idle.jsonl), and omc-top then says "delivered ✓". Resume runs the
  * configured command in a new window of a private tmux server; a stand-in CLI there registers under the session's
- * id, and the row follows the new process.
+ * id, and the row follows the new process. With no socket, typing the note into the tmux pane is asked for first and
+ * refused while a draft sits in the pane's prompt (a stand-in draws Claude's input box there).
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -203,5 +204,62 @@ setInterval(() => {}, 1000);
       .filter((f) => f.endsWith('.json') && f !== `${DEAD_PID}.json`)
       .map((f) => JSON.parse(fs.readFileSync(path.join(cfg, 'sessions', f), 'utf8')) as { args: string[] });
     expect(resumed[0]?.args).toEqual(['--resume', S, 'Continue where you left off.']);
+  });
+});
+
+describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('m with no inbox socket: typing the note into the pane', () => {
+  it('asks first; a half-typed draft in the pane refuses; with the prompt empty, the note arrives as typed', async () => {
+    const { p, cfg, mount } = scene();
+    // A stand-in for an interactive claude without an inbox socket: draws the input box (with a draft until
+    // SIGUSR1 clears it) and records every line typed into it.
+    const got = path.join(p.dir, 'typed.txt');
+    const standIn = path.join(p.dir, 'pane-claude.mjs');
+    fs.writeFileSync(
+      standIn,
+      `import fs from 'node:fs';
+const rule = '─'.repeat(40);
+const draw = (draft) => process.stdout.write('\\x1b[2J\\x1b[H' + rule + '\\n❯ ' + draft + '\\n' + rule + '\\n');
+draw('half typed');
+process.on('SIGUSR1', () => draw(''));
+process.stdin.on('data', (b) => fs.appendFileSync(${JSON.stringify(got)}, b));
+`,
+    );
+    const sock = path.join(p.dir, 'tmux.sock');
+    const tmux = (...args: string[]) =>
+      spawnSync('tmux', ['-S', sock, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+    const started = tmux(
+      ...['new-session', '-d', '-s', 'main', '-x', '100', '-y', '20'],
+      `exec ${process.execPath} ${standIn}`,
+    );
+    expect(started.status).toBe(0);
+    cleanups.push(() => void tmux('kill-server'));
+    const screen = () => tmux('capture-pane', '-p', '-t', 'main').stdout;
+    await waitFor(() => screen().includes('❯ half typed'));
+    const [pid, place] = tmux('list-panes', '-t', 'main', '-F', '#{pane_pid} #{session_name}:#{window_id}.#{pane_id}')
+      .stdout.trim()
+      .split(' ');
+    writeRegistry(cfg, Number(pid), S, { status: 'idle', cwd: p.dir, tmux: place });
+    vi.stubEnv('TMUX', `${sock},1,0`);
+
+    const a = mount();
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    await a.step(KEY.enter);
+    await a.waitForText(`Session ${S}`);
+    const send = async (note: string) => {
+      await a.step('m', ...note.split(''), KEY.enter);
+      await a.waitForText(/No inbox socket for .*88727f43.*: type the note into its tmux pane instead\?/);
+      await a.step('y');
+    };
+
+    await send('first note');
+    await a.waitForText(/not typed: pane %\d+ holds a half-typed draft \("half typed"\)/);
+    expect(fs.existsSync(got)).toBe(false);
+
+    process.kill(Number(pid), 'SIGUSR1');
+    await waitFor(() => /^❯\s*$/m.test(screen()));
+    await send('second note');
+    await a.waitForText(/typed into pane %\d+ \(as a prompt: Claude's transcript shows it as typed\)/);
+    await waitFor(() => fs.existsSync(got) && fs.readFileSync(got, 'utf8') === 'second note\n');
   });
 });

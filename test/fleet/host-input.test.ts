@@ -80,6 +80,54 @@ describe('the remote stream reader', () => {
       expect(parseRemoteLine(bad).kind, bad).toBe('bad');
     expect(parseRemoteLine('{"v":1,"type":"transition"}').kind).toBe('skip');
   });
+
+  it("reads a host's attention items cleaned: no control byte, no session id that is not one, unknown kinds skipped", () => {
+    const item = (over: Record<string, unknown>) => ({
+      id: 'orphaned:88727f43-0000-4000-8000-000000000001/ralph@exit',
+      kind: 'orphaned',
+      reason: 'orphaned loop',
+      text: 'its Claude is gone',
+      since: '2026-01-01T00:00:00.000Z',
+      session: '88727f43-0000-4000-8000-000000000001',
+      name: null,
+      tmux: null,
+      mode: 'ralph',
+      team: null,
+      worker: null,
+      path: null,
+      waiting_on: null,
+      action: 'cancel',
+      acknowledged: false,
+      ...over,
+    });
+    const line = JSON.stringify({
+      v: 1,
+      type: 'attention',
+      project: 'shop',
+      needsYou: 2,
+      items: [
+        item({ name: 'fix\u001b]0;owned\u0007-login', waiting_on: 'Bash \u009b2J rm' }),
+        item({ id: 'waiting:x@1', kind: 'waiting', session: '; rm -rf ~', acknowledged: true }),
+        item({ id: 'new-kind:x@1', kind: 'new-kind' }),
+      ],
+    });
+    const r = parseRemoteLine(line);
+    if (r.kind !== 'attention') throw new Error(`not read: ${JSON.stringify(r)}`);
+    expect(r.open).toHaveLength(1);
+    expect(r.open[0]?.name).toBe('fix-login');
+    expect(r.open[0]?.waitingOn).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(r.open[0]?.since).toBe(Date.parse('2026-01-01T00:00:00.000Z'));
+    expect(r.acked.map((n) => n.session)).toEqual([null]);
+    expect(parseRemoteLine('{"v":1,"type":"push-lease","project":"shop","pusher":"fleet"}')).toEqual({
+      kind: 'push-lease',
+      project: 'shop',
+      pusher: 'fleet',
+    });
+    expect(parseRemoteLine('{"v":1,"type":"push-lease","project":"shop","pusher":"me"}').kind).toBe('bad');
+    expect(
+      parseRemoteLine(JSON.stringify({ v: 1, type: 'attention', project: 'p', needsYou: 1, items: [{}] })).kind,
+    ).toBe('bad');
+  });
 });
 
 describe('a remote host (its "ssh" a shell printing a stream)', () => {

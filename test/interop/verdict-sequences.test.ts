@@ -3,7 +3,8 @@
  * the keyword detector, the skill's hooks, N Stop calls, cancels from omc-top and from OMC's own
  * state tools (state_clear, the cancel skill's flow), legacy and session signals, two sessions at once
  * (test/interop/omc-runs/sequence-defs.ts). Before every Stop, omc-top's verdict on the tree as it
- * is then must be the hook's decision and blocking mode. (4.15.10's answers to the same sequences are
+ * is then must be the hook's decision and blocking mode, and the modes `--json` says are active must be those OMC's own
+ * reader (state_list_active, asked just before) lists. (4.15.10's answers to the same sequences are
  * committed fixtures: verdict-415.test.ts.)
  */
 import path from 'node:path';
@@ -13,6 +14,35 @@ import { diskTree } from '../../src/store/verdict/disk-tree.js';
 import { OmcRunner, type OmcVersion } from './omc-runs/omc.js';
 import { buildSequences } from './omc-runs/sequence-defs.js';
 import { runSequence } from './omc-runs/sequences.js';
+import { OmcStore } from '../../src/store/store.js';
+import { makeOmcInstall } from '../../src/store/omc-install.js';
+import { buildJsonReport } from '../../src/feeds/json-report.js';
+
+/** The modes `--json` says are active (OMC's registry rule) for one session of the tree as it is at `now`. */
+function jsonActive(c: { cwd: string; home: string; now: number; sessionId: string }, version: OmcVersion): string[] {
+  const root = path.join(c.cwd, '.omc');
+  const store = new OmcStore({
+    root,
+    watch: 'none',
+    clock: () => c.now,
+    projectDir: c.cwd,
+    home: c.home,
+    omc: makeOmcInstall(version as '5.5.0' | '4.4.4', 'test'),
+  });
+  store.start();
+  const doc = buildJsonReport({ root, rootRule: 'test', notices: [], sessions: store.sessions.getSnapshot() }) as {
+    sessions: Array<{ id: string; modes: Array<{ mode: string; active: boolean }> }>;
+  };
+  void store.close();
+  const row = doc.sessions.find((s) => s.id === c.sessionId);
+  return (row?.modes ?? [])
+    .filter((m) => m.active)
+    .map((m) => m.mode)
+    .sort();
+}
+
+/** The modes OMC's own reader (the state_list_active tool) lists: its `- **mode**` lines. */
+const listedActive = (text: string) => [...text.matchAll(/^- \*\*([^*]+)\*\*$/gm)].map((m) => m[1] as string).sort();
 
 const runner = new OmcRunner();
 afterAll(() => runner.close());
@@ -20,11 +50,13 @@ afterAll(() => runner.close());
 const SEQUENCES = buildSequences();
 
 describe.each(['5.5.0', '4.4.4'] as OmcVersion[])('driven sequences vs OMC %s (live hooks)', (version) => {
-  it(`omc-top's verdict is the hook's at every Stop of ${SEQUENCES.length} sequences`, async () => {
+  it(`omc-top's verdict is the hook's, and its active modes what OMC's reader lists, at every Stop of ${SEQUENCES.length} sequences`, async () => {
     const wrong: string[] = [];
     let stops = 0;
+    const unlisted: string[] = [];
+    let listings = 0;
     for (const seq of SEQUENCES) {
-      const said: Array<{ decision: string; mode: string | null; rule: string }> = [];
+      const said: Array<{ decision: string; mode: string | null; rule: string; active: string[] }> = [];
       const records = await runSequence(version, seq, runner, {
         beforeStop: (c) => {
           const v = stopVerdict(diskTree(path.join(c.cwd, '.omc'), { home: c.home }), {
@@ -34,7 +66,12 @@ describe.each(['5.5.0', '4.4.4'] as OmcVersion[])('driven sequences vs OMC %s (l
             now: c.now,
             stop: { payload: c.payload, transcriptPercent: c.transcriptPercent ?? 0 },
           });
-          said.push({ decision: v.decision, mode: v.decision === 'block' ? v.mode : null, rule: v.rule });
+          said.push({
+            decision: v.decision,
+            mode: v.decision === 'block' ? v.mode : null,
+            rule: v.rule,
+            active: jsonActive(c, version),
+          });
         },
       });
       let i = 0;
@@ -46,10 +83,17 @@ describe.each(['5.5.0', '4.4.4'] as OmcVersion[])('driven sequences vs OMC %s (l
           wrong.push(
             `${seq.name} t=${r.t} ${r.s}: hook ${r.stop.decision}/${r.stop.mode}, omc-top ${e?.decision}/${e?.mode} (${e?.rule})`,
           );
+        // OMC's own reader, asked just before this Stop, lists the same active modes as `--json`.
+        const listed = listedActive(r.stop.readers[r.s ?? 'A'] ?? '');
+        if (e && listed.join() !== e.active.join())
+          unlisted.push(`${seq.name} t=${r.t} ${r.s}: state_list_active [${listed}], --json [${e.active}]`);
+        if (listed.length > 0) listings += 1;
       }
     }
     expect(SEQUENCES.length).toBeGreaterThanOrEqual(100);
     expect(stops).toBeGreaterThanOrEqual(300);
     expect(wrong).toEqual([]);
+    expect(listings).toBeGreaterThanOrEqual(100);
+    expect(unlisted).toEqual([]);
   }, 1_800_000);
 });

@@ -166,6 +166,37 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('serve in headless Chromium', () => {
     expect(tmuxAfter).not.toBe(tmuxBefore);
   });
 
+  it("cancels a loop from the page: its row's Cancel shows the plan, Confirm removes the loop on disk", async () => {
+    const { p, base, token } = await serve();
+    const browser = await launchChromium();
+    cleanups.push(() => browser.close());
+    await browser.navigate(`${base}/#${token}`);
+    const row = `[data-session="${SESSION}"]`;
+    const buttons = await pageWait<string[]>(
+      browser,
+      `[...document.querySelectorAll('${row} button')].map((b) => b.textContent)`,
+      (b) => b.includes('Cancel'),
+      'the Cancel button on the loop row',
+    );
+    expect(buttons).toEqual(['Pause', 'Cancel']);
+    await browser.evaluate(
+      `[...document.querySelectorAll('${row} button')].find((b) => b.textContent === 'Cancel').click()`,
+    );
+    const shown = await pageWait<boolean>(browser, `!document.getElementById('confirm').hidden`, (v) => v, 'the plan');
+    expect(shown).toBe(true);
+    const file = path.join(p.root, 'state', 'sessions', SESSION, 'ralph-state.json');
+    // Nothing is done before Confirm.
+    expect(fs.existsSync(file)).toBe(true);
+    await browser.evaluate(`document.getElementById('confirm-yes').click()`);
+    await pageWait<string>(
+      browser,
+      `document.getElementById('message').textContent`,
+      (t) => t !== '' && t !== 'working…',
+      'the cancel summary',
+    );
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
   it('refuses actions without the token, from another origin, and under another Host', async () => {
     const { base, token } = await serve();
     const post = (headers: Record<string, string>) =>

@@ -1,3 +1,13 @@
+/** A `--host` root's id on the page (source.ts: the host's group key). */
+const isRemoteId = (id: unknown): id is string => typeof id === 'string' && id.startsWith('remote|');
+const NOT_ANSWERED_REMOTELY: ActionResult = {
+  status: 501,
+  body: {
+    error:
+      "permission prompts and OMC gates of a --host project are answered on that machine (omc-top there: ! lists them); this page answers this machine's only",
+  },
+};
+
 /**
  * The page's actions, with the TUI's confirmation and verification: cancel
  * or pause is planned first (the page shows what would be done, as the TUI's
@@ -21,9 +31,11 @@ import type { PermissionDecision } from '../../store/permissions/protocol.js';
 import type { GateDecision } from '../../store/graph/files.js';
 import type { GateView } from '../../store/graph/model.js';
 import type { ServeRoot, ServeSource } from './source.js';
+import type { FleetRow } from '../../fleet/model.js';
 
 type Planned =
   | { kind: 'cancel'; rootId: string; plan: CancelPlan; at: number }
+  | { kind: 'remote-cancel'; rootId: string; row: FleetRow; pause: boolean; at: number }
   | { kind: 'gate'; rootId: string; gate: GateView; decision: GateDecision; cli: string | null; at: number };
 
 const PERMISSION_DECISIONS: readonly PermissionDecision[] = ['allow', 'deny', 'always'];
@@ -47,6 +59,7 @@ export class Actions {
   /** Acknowledges items of one root: only ids that are open there now (no arbitrary strings reach the file). */
   async ack(body: Record<string, unknown>): Promise<ActionResult> {
     if (this.readonly) return { status: 403, body: { error: '--readonly: nothing can be changed' } };
+    if (isRemoteId(body.root)) return this.ackRemote(body.root, body);
     const root = typeof body.root === 'string' ? this.source.root(body.root) : undefined;
     if (!root) return { status: 404, body: { error: 'no such project here' } };
     const acks = root.monitor.acks;
@@ -66,8 +79,53 @@ export class Actions {
     };
   }
 
+  /**
+   * A `--host` item: acknowledged on its machine (`omc-top ack` there over ssh: the acknowledgement lives in that
+   * machine's file, which every omc-top there reads), only for an item that host's stream lists as open now.
+   */
+  private async ackRemote(rootId: string, body: Record<string, unknown>): Promise<ActionResult> {
+    const found = this.remoteHost(rootId);
+    if (!found) return NO_ROOT;
+    const asked = new Set(Array.isArray(body.ids) ? body.ids.filter((i): i is string => typeof i === 'string') : []);
+    const items = found.host.needs().open.filter((n) => asked.has(n.id));
+    if (items.length === 0) return { status: 409, body: { error: 'nothing of that needs you there now' } };
+    const r = await found.host.ack(items.map((n) => n.id));
+    return r.ok
+      ? { status: 200, body: { message: cleanLine(r.text) } }
+      : { status: 409, body: { error: cleanLine(r.text) } };
+  }
+
+  private remoteHost(rootId: string) {
+    const remote = this.source.remote;
+    const host = remote?.hostsList.find((h) => `remote|${h.spec.label}` === rootId);
+    return remote && host ? { remote, host } : null;
+  }
+
+  /** Cancel or pause of a `--host` session: the fleet view's c / p (the same words, the same ssh command). */
+  private planRemote(rootId: string, body: Record<string, unknown>): ActionResult {
+    const found = this.remoteHost(rootId);
+    if (!found) return NO_ROOT;
+    const session = body.session;
+    if (typeof session !== 'string' || !isValidSessionId(session))
+      return { status: 400, body: { error: 'not a session id' } };
+    const row = found.host.group().rows.find((r) => r.session === session);
+    if (!row) return { status: 409, body: { error: `no session ${session} on ${found.host.spec.label} now` } };
+    if (found.host.phase !== 'live')
+      return { status: 409, body: { error: `${found.host.spec.label} is not connected now: ask again once it is` } };
+    const pause = body.pause === true;
+    return this.keep(
+      { kind: 'remote-cancel', rootId, row, pause, at: this.now() },
+      {
+        title: `${pause ? 'Pause' : 'Cancel'} ${session} on ${row.host}?`,
+        lines: found.remote.describeCancel(row, pause),
+        prompt: 'Confirm runs it there; omc-top there checks that it took.',
+      },
+    );
+  }
+
   plan(body: Record<string, unknown>): ActionResult {
     if (this.readonly) return READONLY;
+    if (isRemoteId(body.root)) return this.planRemote(body.root, body);
     const root = typeof body.root === 'string' ? this.source.root(body.root) : undefined;
     const session = body.session;
     if (!root) return { status: 404, body: { error: 'no such project here' } };
@@ -106,6 +164,7 @@ export class Actions {
    */
   answerPermission(body: Record<string, unknown>): ActionResult {
     if (this.readonly) return READONLY;
+    if (isRemoteId(body.root)) return NOT_ANSWERED_REMOTELY;
     const root = this.rootOf(body);
     if (!root) return NO_ROOT;
     const decision = PERMISSION_DECISIONS.find((d) => d === body.decision);
@@ -126,6 +185,7 @@ export class Actions {
   /** Plans an OMC gate decision: the TUI's dialog words; nothing is written before the confirmation. */
   planGate(body: Record<string, unknown>): ActionResult {
     if (this.readonly) return READONLY;
+    if (isRemoteId(body.root)) return NOT_ANSWERED_REMOTELY;
     const root = this.rootOf(body);
     if (!root) return NO_ROOT;
     const decision = GATE_DECISIONS.find((d) => d === body.decision);
@@ -146,6 +206,13 @@ export class Actions {
     this.plans.delete(id);
     if (this.now() - p.at > PLAN_TTL_MS)
       return { status: 404, body: { error: 'that confirmation expired: ask again' } };
+    if (p.kind === 'remote-cancel') {
+      const found = this.remoteHost(p.rootId);
+      if (!found) return { status: 404, body: { error: 'that host is gone' } };
+      // omc-top cancel there plans, executes and verifies on that machine's disk; its exit code is the verdict.
+      const r = await found.remote.cancel(p.row, p.pause);
+      return { status: r.ok ? 200 : 409, body: { ok: r.ok, summary: cleanLine(r.text) } };
+    }
     const root = this.source.root(p.rootId);
     if (!root) return { status: 404, body: { error: 'the project is gone' } };
     if (p.kind === 'gate') {

@@ -7,7 +7,9 @@
  * root's attention monitor feeds a notifier with no terminal channel).
  */
 import path from 'node:path';
-import { loadConfig } from '../../config/config-file.js';
+import { loadConfig, type OmcTopConfig } from '../../config/config-file.js';
+import { pushChannels } from '../../feeds/notify/push/index.js';
+import { remoteFeeds } from '../../fleet/push.js';
 import { parseHostSpec, type HostSpec } from '../../config/host-spec.js';
 import { pushForRoots } from '../../feeds/notify/push-roots.js';
 import { LocalFleet } from '../../fleet/local.js';
@@ -47,12 +49,16 @@ export const DEFAULT_PORT = 8377;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-/** Push from serve: one notifier per local root, no terminal channel, under each project's push lease. */
-function pushFrom(source: ServeSource, readonly: boolean, err: (s: string) => void): () => void {
+/**
+ * Push from serve: one notifier per local root, no terminal channel, under each project's push lease; a
+ * `--host` project's items as the fleet view pushes them (fleet/push.ts: the lease is held on that machine).
+ */
+function pushFrom(source: ServeSource, config: OmcTopConfig, readonly: boolean, err: (s: string) => void): () => void {
   return pushForRoots({
     roots: () => source.roots(),
+    feeds: remoteFeeds(source.remote),
     subscribe: (l) => source.subscribe(l),
-    config: loadConfig().config,
+    config,
     readonly,
     onProblem: (l) => err(`omc-top serve: ${l}\n`),
   });
@@ -79,16 +85,20 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   const readonly = args.flags.has('readonly');
   const watch = args.flags.has('poll') ? 'poll' : 'auto';
   let source: ServeSource;
+  const config = loadConfig().config;
   if (args.flags.has('all') || specs.length > 0) {
     // The page answers permission requests, so each local store registers as a monitor the hook asks.
     const fleet = new LocalFleet({ readonly, watch, local: args.flags.has('all'), listenForAnswers: !readonly });
-    const remote = specs.length > 0 ? new RemoteFleet(specs, () => fleet.changed()) : undefined;
+    // With push channels, each host's stream takes its project's push lease there for us (fleet/push.ts).
+    const remote =
+      specs.length > 0
+        ? new RemoteFleet(specs, () => fleet.changed(), { pushLease: pushChannels(config).channels.length > 0 })
+        : undefined;
     if (remote) fleet.setExtra(() => remote.groups());
     fleet.start();
     remote?.start();
-    source = fleetSource(fleet, async () => {
-      remote?.stop();
-      await fleet.close();
+    source = fleetSource(fleet, remote, async () => {
+      await Promise.all([remote?.stop(), fleet.close()]);
     });
   } else {
     const res = resolveOmcRoot({
@@ -121,7 +131,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     err(`omc-top serve: cannot listen on ${listen}:${portText}: ${(e as Error).message}`);
     return 1;
   }
-  const stopPush = pushFrom(source, readonly, (s) => err(s.trimEnd()));
+  const stopPush = pushFrom(source, config, readonly, (s) => err(s.trimEnd()));
   if (!LOOPBACK.has(listen)) {
     err(
       `omc-top serve: WARNING: listening on ${listen}, not only this machine: anyone who can reach it can see the page's address and try the token. Prefer the default (127.0.0.1) and an ssh tunnel.`,

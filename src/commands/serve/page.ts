@@ -58,6 +58,7 @@ export const PAGE_JS = `'use strict';
     return e;
   };
   var say = function (text) { $('message').textContent = text; };
+  var LOOP_STATUSES = ['enforced', 'not-enforced', 'pending', 'stale', 'paused'];
   function post(path, body) {
     return fetch(path, {
       method: 'POST',
@@ -155,6 +156,7 @@ export const PAGE_JS = `'use strict';
       var sec = el('section', null, 'root');
       sec.dataset.root = r.id;
       sec.appendChild(el('h2', r.project + (r.host ? ' @ ' + r.host : '')));
+      if (!r.local) sec.appendChild(el('p', 'on ' + r.host + ': cancel, pause and acknowledge run there over ssh; its permission prompts and OMC gates are answered there', 'acked'));
       renderAnswers(r, sec);
       renderOutcomes(r, sec);
       var needs = el('ul', null, 'need');
@@ -178,7 +180,8 @@ export const PAGE_JS = `'use strict';
         d.appendChild(el('span', row.status + (row.process ? ' · ' + row.process : ''), 'status'));
         d.appendChild(el('span', row.modes + ' ' + ago(row.updatedMs), 'modes'));
         var acts = el('span');
-        if (r.local && row.status === 'active') {
+        // A loop omc-top could cancel or pause (planCancel says what, or omc-top cancel on its host).
+        if (LOOP_STATUSES.indexOf(row.status) >= 0) {
           var pause = el('button', 'Pause');
           pause.onclick = function () { askCancel(r.id, row.session, true); };
           var cancel = el('button', 'Cancel');

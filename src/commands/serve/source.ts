@@ -1,8 +1,9 @@
 /**
  * What `omc-top serve` shows: one project (a store and its attention
- * monitor), or with `--all` / `--host` the fleet (every local root gets a
- * store from LocalFleet and an attention monitor here; remote hosts' rows
- * come over ssh as in the fleet view and are shown, not acted on). The
+ * monitor), or with `--all` / `--host` the fleet (every local root's store
+ * and attention monitor are LocalFleet's own, shared with its rows; remote
+ * hosts' rows and attention items come over ssh as in the fleet view, and
+ * their cancel and pause run there as the fleet view's c / p do). The
  * picture is plain JSON made from the same row model (feeds/row.ts) and the
  * same attention model as the TUI.
  */
@@ -18,6 +19,7 @@ import type { ReportKind } from '../../feeds/answers/answer.js';
 import type { OmcStore } from '../../store/store.js';
 import type { LocalFleet } from '../../fleet/local.js';
 import type { FleetGroup } from '../../fleet/model.js';
+import type { RemoteFleet } from '../../fleet/remotes.js';
 
 export interface ServeRoot {
   id: string;
@@ -133,7 +135,7 @@ export interface RootJson {
   id: string;
   project: string;
   host: string | null;
-  /** Actions apply (a local root); remote rows are shown only. */
+  /** A root on this machine; false: a `--host` project (cancel and pause run there over ssh; nothing is answered). */
   local: boolean;
   rows: Array<RowModel & { key: string }>;
   /** Not acknowledged: what the count counts. */
@@ -154,6 +156,8 @@ export interface Picture {
 export interface ServeSource {
   roots(): ServeRoot[];
   root(id: string): ServeRoot | undefined;
+  /** The `--host` hosts (none for one project). */
+  remote?: RemoteFleet;
   picture(now: number): Picture;
   subscribe(l: () => void): () => void;
   close(): Promise<void>;
@@ -222,15 +226,17 @@ export function singleSource(store: OmcStore, project: string, env: NodeJS.Proce
   };
 }
 
-function remoteJson(g: FleetGroup): RootJson {
+/** A host's group with what needs the user there (its attention lines: the count, the acknowledged ones). */
+function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined): RootJson {
+  const needs = (g.host ? remote?.hostOf(g.host)?.needs() : undefined) ?? { open: [], acked: [] };
   return {
     id: g.key,
     project: g.label,
     host: g.host,
     local: false,
     rows: g.rows.map((row) => ({ ...row, key: row.key })),
-    needs: [],
-    acked: [],
+    needs: needs.open.map(needJson),
+    acked: needs.acked.map(needJson),
     answers: [],
     outcomes: [],
   };
@@ -238,8 +244,8 @@ function remoteJson(g: FleetGroup): RootJson {
 
 export function fleetSource(
   fleet: LocalFleet,
+  remote: RemoteFleet | undefined,
   close: () => Promise<void>,
-  env: NodeJS.ProcessEnv = process.env,
 ): ServeSource {
   const roots = new Map<string, ServeRoot>();
   const listeners = new Set<() => void>();
@@ -247,18 +253,26 @@ export function fleetSource(
   const notify = () => {
     for (const l of [...listeners]) l();
   };
-  /** Every local root the fleet has opened gets its attention monitor (once). */
+  /**
+   * Every local root the fleet has opened, with the fleet's own attention monitor and acknowledgements (one per
+   * root: the rows' "needs" and the page's items are the same monitor's, and it is not built twice).
+   */
   const sync = () => {
-    for (const g of fleet.getSnapshot().groups) {
-      if (g.host !== null) continue;
-      for (const row of g.rows) {
-        if (roots.has(row.rootId)) continue;
-        const lr = fleet.root(row.rootId);
-        if (!lr) continue;
-        const r = attend(row.rootId, path.basename(lr.info.projectDir), lr.store, env);
-        roots.set(r.id, r);
-        offs.set(r.id, watchRoot(r, notify));
-      }
+    for (const lr of fleet.localRoots()) {
+      const id = lr.info.id;
+      if (roots.has(id)) continue;
+      const r: ServeRoot = {
+        id,
+        project: path.basename(lr.info.projectDir),
+        root: lr.store.root,
+        store: lr.store,
+        monitor: lr.monitor,
+        outcomes: new OutcomeLog(),
+        // The fleet follows the acknowledgements file and disposes the monitor itself.
+        unwatch: () => undefined,
+      };
+      roots.set(id, r);
+      offs.set(id, watchRoot(r, notify));
     }
     notify();
   };
@@ -267,13 +281,14 @@ export function fleetSource(
   return {
     roots: () => [...roots.values()],
     root: (id) => roots.get(id),
+    remote,
     picture(now) {
       const local = [...roots.values()].map((r) => rootJson(r, now));
-      const remote = fleet
+      const hosts = fleet
         .getSnapshot()
         .groups.filter((g) => g.host !== null)
-        .map(remoteJson);
-      const all = [...local, ...remote];
+        .map((g) => remoteJson(g, remote));
+      const all = [...local, ...hosts];
       return { count: all.reduce((n, r) => n + r.needs.length, 0), roots: all };
     },
     subscribe(l) {
@@ -283,10 +298,6 @@ export function fleetSource(
     async close() {
       offFleet();
       for (const o of offs.values()) o();
-      for (const r of roots.values()) {
-        r.monitor.dispose();
-        r.unwatch();
-      }
       await close();
     },
   };

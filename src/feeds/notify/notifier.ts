@@ -67,6 +67,32 @@ export function pushMessageOf(t: Transition, project: string): PushMessage | nul
   };
 }
 
+/**
+ * An item that newly needs the user, known only as an item (a remote host's attention line): the transition
+ * that raised it, so it takes the same path (debounce, repeat guard, reason rules, message) as a local one.
+ */
+export function raisedBy(n: NeedItem): Transition {
+  return {
+    kind: `need:${n.kind}`,
+    key: n.id,
+    from: null,
+    to: n.id,
+    needs: n.reason,
+    news: null,
+    fact: {
+      value: n.id,
+      session: n.session,
+      mode: n.mode,
+      team: n.team,
+      worker: n.worker,
+      path: n.path,
+      need: n,
+      needs: n.reason,
+      news: null,
+    },
+  };
+}
+
 /** What the inbox key does for an item, in a notification ("! then J jumps there"). */
 const ACTION_HINT: Record<NeedItem['action'], string> = {
   jump: '! then J jumps there',

@@ -7,7 +7,8 @@
 import type { OmcTopConfig } from '../../config/config-file.js';
 import { ownStateDir } from '../../io/state-dir.js';
 import type { AttentionMonitor } from '../attention/monitor.js';
-import { Notifier } from './notifier.js';
+import type { NeedItem } from '../attention/needs.js';
+import { Notifier, raisedBy } from './notifier.js';
 import { startPush } from './push/index.js';
 import { PushLease } from './push/lease.js';
 
@@ -18,8 +19,22 @@ export interface PushRoot {
   monitor: AttentionMonitor;
 }
 
+/**
+ * A project whose items come from elsewhere (a `--host` stream): the items that newly need the user there, and
+ * whether this process pushes for it now (the project's push lease is on that machine: fleet/remote.ts).
+ */
+export interface PushFeed {
+  id: string;
+  /** Asked per message: a host says its project's name once its stream is up. */
+  project(): string;
+  onNeeds(l: (entering: NeedItem[]) => void): () => void;
+  mayPush(): boolean;
+}
+
 export function pushForRoots(opts: {
   roots(): readonly PushRoot[];
+  /** Remote projects (`--host`): fixed for the life of the process. */
+  feeds?: readonly PushFeed[];
   /** Called when roots may have been added. */
   subscribe(l: () => void): () => void;
   config: OmcTopConfig;
@@ -54,6 +69,26 @@ export function pushForRoots(opts: {
       lease.release();
     });
   };
+  for (const f of opts.feeds ?? []) {
+    const n = new Notifier({
+      channels: [],
+      get project() {
+        return f.project();
+      },
+      config: opts.config,
+      write: () => undefined,
+      env: {},
+      push: (m) => {
+        // Asked when the message goes out (after the debounce), as a local root's lease is.
+        if (f.mayPush()) sender.send(m);
+      },
+    });
+    const off = f.onNeeds((items) => n.handle(items.map(raisedBy)));
+    attached.set(`feed|${f.id}`, () => {
+      off();
+      n.dispose();
+    });
+  }
   opts.roots().forEach(attach);
   const offRoots = opts.subscribe(() => opts.roots().forEach(attach));
   return () => {

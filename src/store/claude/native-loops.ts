@@ -252,9 +252,34 @@ export function nextRunMs(j: ScheduledJob, now: number): number | null {
     (j.lastFireMs === null || j.lastFireMs < j.announcedNextMs)
   )
     return j.announcedNextMs;
-  if (j.kind === 'cron' && j.recurring && j.cron) return nextCronMs(j.cron, now);
+  if (j.kind === 'cron' && j.recurring && j.cron) return nextDelayedCronMs(j.cron, j.id, now);
   if (j.kind === 'cron' && !j.recurring && j.fires === 0) return j.announcedNextMs;
   return null;
+}
+
+/**
+ * Claude Code runs a recurring job after each cron time by a delay of its own (observed with 2.1.332: the
+ * CronCreate result's nextFireAt): a fraction taken from the job id's first eight hex digits, times half the
+ * interval to the following cron time, at most 30 minutes. So an every-minute job runs up to 30 s after the
+ * minute, at the same second each time.
+ */
+const MAX_DELAY_MS = 30 * 60_000;
+const idFraction = (id: string) => {
+  const f = parseInt(id.slice(0, 8), 16) / 2 ** 32;
+  return Number.isFinite(f) ? f : 0;
+};
+
+/** The first run after `now` of a recurring job, its delay included; cron times older than the longest delay cannot be it. */
+export function nextDelayedCronMs(cron: string, id: string, now: number): number | null {
+  const frac = idFraction(id);
+  let at = nextCronMs(cron, now - MAX_DELAY_MS - 60_000);
+  for (let i = 0; at !== null && i < 64; i++) {
+    const following = nextCronMs(cron, at);
+    const run = following === null ? at : at + Math.min(frac * 0.5 * (following - at), MAX_DELAY_MS);
+    if (run > now) return run;
+    at = following;
+  }
+  return at === null ? null : nextCronMs(cron, now);
 }
 
 /** The jobs still scheduled (not deleted, not expired, not a spent one-shot). */

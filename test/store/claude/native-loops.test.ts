@@ -62,15 +62,17 @@ describe('/goal', () => {
 });
 
 describe('/loop', () => {
-  it('CronCreate: the job, its schedule and next run; a fire moves "next" to the cron\'s next minute', () => {
+  it('CronCreate: the job, its schedule and next run; a fire moves "next" to the cron\'s next minute plus the job\'s delay', () => {
     const n = read(['q5-loop-CronCreate-tool_result-line.jsonl']);
     const job = n.jobs[0]!;
     expect(job).toMatchObject({ id: '579da6d3', kind: 'cron', human: 'Every minute', recurring: true, fires: 0 });
     const created = Date.parse('2026-12-01T22:56:36.269Z');
     expect(nextRunMs(job, created)).toBe(1796165830267.4797);
-    // After that time, a recurring job's next run is its cron's next minute (when the cron is known).
-    expect(nextRunMs({ ...job, cron: '*/1 * * * *' }, 1796165830267.4797 + 1)).toBe(
-      nextCronMs('*/1 * * * *', 1796165830267.4797 + 1),
+    // After that time, a recurring job's next run is its cron's next minute plus the same delay the CLI added
+    // to the first (10.27 s here, from the job id): one minute after the announced run.
+    expect(nextRunMs({ ...job, cron: '*/1 * * * *' }, 1796165830267.4797 + 1)).toBeCloseTo(
+      1796165830267.4797 + 60_000,
+      3,
     );
     expect(job.expiresMs).toBe(created + 2592000000);
   });
@@ -82,7 +84,10 @@ describe('/loop', () => {
     ]);
     const fired = Date.parse('2026-12-01T22:57:05.642Z');
     expect(n.jobs[0]!.lastFireMs).toBe(fired);
-    expect(nextRunMs(n.jobs[0]!, fired)).toBe(nextCronMs('*/1 * * * *', fired));
+    // The CLI fired it 5.6 s after the minute (its delay for this id is 5.0 s): the next run is a minute on.
+    const next = nextRunMs(n.jobs[0]!, fired)!;
+    expect(next).toBeCloseTo(Date.parse('2026-12-01T22:58:05.005Z'), -1);
+    expect(next - Date.parse('2026-12-01T22:58:00Z')).toBeCloseTo((0x2ab20d1a / 2 ** 32) * 30_000, 3);
   });
 
   it('ScheduleWakeup: the next wakeup, then fired (not re-armed yet)', () => {

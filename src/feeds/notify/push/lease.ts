@@ -6,7 +6,7 @@
  * Under --readonly nothing is written: such a process pushes only while no live process holds the lease.
  */
 import { ownStartIdentity, runningStartIdentity, type StartIdentity } from '../../../io/process-start.js';
-import { atomicWriteSync, readJsonSync, unlinkUnder } from '../../../io/safe-fs/index.js';
+import { atomicWriteSync, ensureOwnDir, readJsonSync, unlinkUnder } from '../../../io/safe-fs/index.js';
 import { rootFileName } from '../../../io/state-dir.js';
 import { isLive } from '../../../store/permissions/liveness.js';
 
@@ -53,6 +53,8 @@ export class PushLease {
     if (h && isLive(this.startIdentity, h.pid, h.start)) return false;
     if (this.opts.readonly) return true;
     try {
+      // omc-top's state directory may not exist yet (a machine where nothing was acknowledged so far).
+      ensureOwnDir(this.dir);
       atomicWriteSync(this.dir, this.name, JSON.stringify({ pid: this.pid, start: this.start, at: Date.now() }), {
         mkdir: true,
       });
