@@ -13,7 +13,7 @@ import { nextRunMs } from '../store/claude/native-loops.js';
 import { costRollup, runKey, type Spent } from '../store/cost/rollup.js';
 import { competingStopHooks, projectLoops, rateLimitFor, type LoopRow } from '../store/cost/loops.js';
 import { judgeUsage, type Window } from '../store/cost/quota.js';
-import { sessionSpend } from '../store/cost/spend.js';
+import { sessionSpend, subagentsReading } from '../store/cost/spend.js';
 import type { OmcStore } from '../store/store.js';
 import type { ModelPrice } from '../store/claude/prices.js';
 
@@ -191,6 +191,8 @@ export function addCostToReport(
         tokens: sp ? sp.tokens : null,
         ...(sp ? estimateJson(sp.estimate) : { usd_est: null, unpriced_models: [] }),
         resolution_ms: sp ? sp.resolutionMs : null,
+        // The run's session's subagent files still being read (agent.spend.subagents_reading): a lower bound.
+        subagents_reading: run ? subagentsReading(claude, run.sessionId) : false,
       });
     });
   const loops = storeLoops(store, prices, now);

@@ -181,8 +181,9 @@ export class OmcStore {
       live: opts.claude?.live ?? true,
       transcripts: opts.claude?.transcripts,
       env: opts.claude?.env,
-      // Subagent files wait until the monitor is live (pushStatus): they can be most of the bytes (issue 26).
-      subagentsAfterStart: true,
+      // Subagent files and the transcripts' catch-up wait until the monitor is live (pushStatus): they are most of
+      // the bytes of a big project, and reading them before delayed live (issue 26).
+      deferUntilLive: true,
       // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
       history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
     });
@@ -354,10 +355,11 @@ export class OmcStore {
   private pushStatus(): void {
     // `reading` only while there is something to say: once read, the status is what it always was.
     const next: StoreStatus = this.reading ? { ...this.watchState, reading: this.reading } : { ...this.watchState };
-    // Everything read once and the watches up (or none wanted): the subagent files are read now, after `live`.
-    // So is the wiki's search index (built in slices; the first read of the rest of .omc does not wait for it).
+    // Everything read once and the watches up (or none wanted): the rest of the transcripts and the subagent files
+    // are read now, after `live`. So is the wiki's search index (built in slices; the first read of the rest of
+    // .omc does not wait for it).
     if (!this.reading && next.watchMode !== 'starting') {
-      this.claude.startSubagentReads();
+      this.claude.startDeferredReads();
       if (this.progressive) this.wiki.warmSearch();
     }
     const prev = this.status.getSnapshot();

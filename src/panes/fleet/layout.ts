@@ -6,7 +6,7 @@
 import { SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
 import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
-import { SUBAGENTS_READING } from '../../store/cost/spend.js';
+import { spendCell, SUBAGENTS_READING } from '../../store/cost/spend.js';
 import { shortId, statusWords } from '../sessions/rows.js';
 import { rowLabel } from '../../feeds/row.js';
 
@@ -50,7 +50,8 @@ export function fleetColumns(width: number): FleetColumns {
   // "!waiting" and a space: the sessions pane's words, with the "!" of what needs the user.
   const claude = 9;
   const age = 5;
-  const cost = width >= 100 ? 10 : 0;
+  // `$0.0036+sub…` whole (a cell keeps its last place blank), as History's and the Cost pane's spend columns.
+  const cost = width >= 100 ? 13 : 0;
   return {
     status,
     where,
@@ -107,14 +108,9 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
   );
 }
 
-/**
- * A row's spend cell: "$0.42", "$0.42+?" (a model unpriced too), "$0.42+sub…" (subagent files still being
- * read), "unpriced", "—".
- */
+/** A row's spend cell: the one list rule (spendCell: "$0.42", "$0.42+?", "$0.42+sub…", "unpriced", "…", "—"). */
 export function rowCost(r: FleetRow): string {
-  const reading = r.costPartial ? '+sub…' : '';
-  if (r.costUsd === null || r.costUsd === undefined) return r.unpricedModels ? 'unpriced' : reading ? '…' : '—';
-  return `${formatUsd(r.costUsd)}${r.unpricedModels ? '+?' : ''}${reading}`;
+  return spendCell(r.costUsd ?? null, !!r.unpricedModels, r.costPartial === true);
 }
 
 /**

@@ -5,8 +5,8 @@
  */
 import type { ClaudeSnapshot } from '../../store/claude/model.js';
 import type { Tokens } from '../../store/claude/transcript-facts.js';
-import { formatUsd } from '../../store/claude/prices.js';
 import type { RunSpent } from '../../store/cost/rollup.js';
+import { spendCell } from '../../store/cost/spend.js';
 import type { RunLine } from '../../store/runs/history.js';
 import { cell, fit } from '../../ui/format.js';
 
@@ -48,7 +48,8 @@ export function historyColumns(width: number): HistoryColumns {
   c.started = room >= 12 ? 12 : room >= 6 ? 6 : 0;
   room -= c.started;
   for (const [k, w] of [
-    ['cost', 10],
+    // `$0.0036+sub…` whole (a cell keeps its last place blank), as the Cost pane's spend column.
+    ['cost', 13],
     ['tokens', 8],
     ['ended', 12],
   ] as const) {
@@ -105,12 +106,14 @@ export function runNote(r: RunLine): string {
     .join(' · ');
 }
 
-/** A run's cost cell: "$0.42", "unpriced", "—" (no transcript, or nothing in the run's window). */
-export function costCell(spend: RunSpent | null): string {
-  if (!spend) return '—';
-  const e = spend.estimate;
-  if (e.priced.length === 0) return e.unpriced.length > 0 ? 'unpriced' : '—';
-  return `${formatUsd(e.usd)}${e.unpriced.length > 0 ? '+?' : ''}`;
+/**
+ * A run's cost cell, the fleet row's rule (spendCell): "$0.42", "$0.42+sub…" while its session's subagent files
+ * are still being read (a lower bound), "unpriced", "…" (nothing yet, still reading), "—" (no transcript, or
+ * nothing in the run's window).
+ */
+export function costCell(spend: RunSpent | null, reading = false): string {
+  const e = spend?.estimate;
+  return spendCell(e && e.priced.length > 0 ? e.usd : null, (e?.unpriced.length ?? 0) > 0, reading);
 }
 
 export function historyRowText(
@@ -118,6 +121,8 @@ export function historyRowText(
   width: number,
   selected: boolean,
   spend: RunSpent | null,
+  /** The run's session's subagent files are still being read (subagentsReading). */
+  reading = false,
 ): { marker: string; cells: string } {
   const c = historyColumns(width);
   const cells = [
@@ -128,7 +133,7 @@ export function historyRowText(
     cell(formatDuration(r.durationMs), c.duration),
     cell(closeoutText(r), c.closeout),
     cell(r.iterations === null ? '—' : String(r.iterations), c.iterations),
-    c.cost ? cell(costCell(spend), c.cost) : '',
+    c.cost ? cell(costCell(spend, reading), c.cost) : '',
     c.tokens ? cell(formatTokens(spend ? spend.tokens : null), c.tokens) : '',
     c.ended ? cell(shortTime(r.endedMs), c.ended) : '',
     c.note ? cell(runNote(r), c.note) : '',

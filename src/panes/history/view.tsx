@@ -13,6 +13,7 @@ import { runId, type HistoryPaneState } from './reducer.js';
 import { historyHeader, historyRowText } from './rows.js';
 import { configuredPrices } from '../../store/claude/price-config.js';
 import { costRollupMemo, runKey } from '../../store/cost/rollup.js';
+import { subagentsReading } from '../../store/cost/spend.js';
 
 /** The project's rollup (memoised on the snapshots and the minute): a run's spend is its window's. */
 export function runSpends(store: OmcStore) {
@@ -65,6 +66,7 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
   const { rows, view } = lay;
   const shown = rows.slice(view.top, view.top + lay.height);
   const spends = runSpends(store);
+  const claude = store.claude.getSnapshot();
   const summary = filterSummary(state);
   return (
     <Box flexDirection="column" height={height}>
@@ -96,7 +98,13 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
       ) : (
         shown.map((r, i) => {
           const selected = view.top + i === view.index;
-          const t = historyRowText(r, width, selected, spends.get(runKey(r)) ?? null);
+          const t = historyRowText(
+            r,
+            width,
+            selected,
+            spends.get(runKey(r)) ?? null,
+            subagentsReading(claude, r.sessionId),
+          );
           const color =
             r.outcome === 'crashed' || r.outcome === 'failed'
               ? theme.warn

@@ -27,6 +27,11 @@ import { SubagentTracker } from './subagents.js';
 export const LIVENESS_MS = 2_000;
 /** Bytes of transcript read per slice while catching up (the UI stays responsive). */
 export const SLICE_BYTES = 4 * 1024 * 1024;
+/**
+ * Transcript bytes read before the monitor is live (`deferUntilLive`), at most: a small project's transcripts are
+ * all read by then, as before; a big one's rest is read after (200 sessions of 10 MB: 2 GB).
+ */
+export const BEFORE_LIVE_BYTES = 4 * SLICE_BYTES;
 /** Transcripts tracked at most (the newest sessions first). */
 export const MAX_TRANSCRIPTS = 500;
 /** Processes omc-top saw exit, remembered at most (the oldest forgotten first). */
@@ -52,10 +57,11 @@ export interface ClaudeDomainOptions {
    */
   history?: { ids(): Iterable<string> };
   /**
-   * Live: subagent files are not read until `startSubagentReads()` (the store calls it once the monitor is live),
-   * so start-up does not wait for them; until then a session's view says its subagents are still being read.
+   * Live: until `startDeferredReads()` (the store calls it once the monitor is live) subagent files are not read,
+   * and a transcript is read no further than the slice that first wanted it (no catch-up slices), so start-up
+   * does not wait for them (issue 26); until then a session's view says its subagents are still being read.
    */
-  subagentsAfterStart?: boolean;
+  deferUntilLive?: boolean;
 }
 
 const EMPTY = (c: ClaudeConfigDir): ClaudeSnapshot => ({
@@ -100,6 +106,13 @@ export class ClaudeDomain implements Domain {
   private catchUp: NodeJS.Immediate | null = null;
   /** Transcripts with unread bytes left by a slice that ran out of budget. */
   private behind = new Set<string>();
+  /**
+   * Until `startDeferredReads()`, transcripts are read within BEFORE_LIVE_BYTES in all: every slice read before
+   * live, and the publish and repaint it caused, was taken from the read of `.omc` and the watcher's walk, which
+   * `live` waits for (1.4× the start-up of the build before the cost work, 200 sessions of 10 MB).
+   */
+  private catchUpHeld: boolean;
+  private beforeLiveLeft = BEFORE_LIVE_BYTES;
   private registryTimer: NodeJS.Timeout | null = null;
   private version = 0;
   private lastKey = '';
@@ -128,8 +141,9 @@ export class ClaudeDomain implements Domain {
       (sid) => {
         if (!this.disposed && this.readers.has(sid)) this.readTranscripts(new Set([sid]));
       },
-      this.live && opts.subagentsAfterStart === true,
+      this.live && opts.deferUntilLive === true,
     );
+    this.catchUpHeld = this.live && opts.deferUntilLive === true;
     if (this.live) opts.sessions.subscribe(() => this.syncTranscripts(false));
   }
 
@@ -145,12 +159,18 @@ export class ClaudeDomain implements Domain {
     this.syncTranscripts(false);
   };
   /**
-   * The monitor is live: read the subagent files now (in slices, with the transcripts' byte budget). Only the
-   * first call does anything.
+   * The monitor is live: read the rest of the transcripts and the subagent files now (in slices, within one byte
+   * budget). Only the first call does anything.
    */
-  startSubagentReads(): void {
-    if (this.disposed || !this.subagents.start()) return;
-    this.readTranscripts();
+  startDeferredReads(): void {
+    const held = this.catchUpHeld;
+    this.catchUpHeld = false;
+    const subagents = this.subagents.start();
+    if (this.disposed || (!held && !subagents)) return;
+    // On the next turn, as a catch-up slice: the store says live first (it calls this just before), and the
+    // screen shows it without waiting for a slice.
+    for (const sid of this.readers.keys()) this.behind.add(sid);
+    this.queueCatchUp();
   }
   /** Problems with Claude Code's files. What needs the user (a prompt, an orphaned loop) is the attention model's. */
   problems = (): readonly Problem[] => this.cell.getSnapshot().problems;
@@ -357,6 +377,8 @@ export class ClaudeDomain implements Domain {
   private readTranscripts(only?: Iterable<string>): void {
     const ids = only ? [...only] : [...this.readers.keys()];
     let budget = this.live ? SLICE_BYTES : Number.MAX_SAFE_INTEGER;
+    if (this.catchUpHeld) budget = Math.min(budget, this.beforeLiveLeft);
+    const given = budget;
     for (const sid of ids) {
       const r = this.readers.get(sid);
       if (!r) continue;
@@ -372,15 +394,21 @@ export class ClaudeDomain implements Domain {
       if (r.behind || sub.behind) this.behind.add(sid);
       else this.behind.delete(sid);
     }
+    if (this.catchUpHeld) this.beforeLiveLeft -= given - budget;
     this.publish();
-    if (this.behind.size > 0 && this.live && !this.catchUp)
-      this.catchUp = setImmediate(() => {
-        this.catchUp = null;
-        if (this.disposed) return;
-        const next = [...this.behind];
-        this.behind.clear();
-        this.readTranscripts(next);
-      });
+    if (!(this.catchUpHeld && this.beforeLiveLeft <= 0)) this.queueCatchUp();
+  }
+
+  /** The next slice of what is behind, on the next turn of the event loop (one queued at a time). */
+  private queueCatchUp(): void {
+    if (this.behind.size === 0 || !this.live || this.catchUp) return;
+    this.catchUp = setImmediate(() => {
+      this.catchUp = null;
+      if (this.disposed) return;
+      const next = [...this.behind];
+      this.behind.clear();
+      this.readTranscripts(next);
+    });
   }
 
   /**

@@ -7,8 +7,8 @@
  */
 import { burnRate } from '../claude/analytics.js';
 import { isDead, lifeOf } from '../claude/life.js';
-import type { ClaudeSessionView } from '../claude/model.js';
-import { estimate, type Estimate, type ModelPrice } from '../claude/prices.js';
+import type { ClaudeSessionView, ClaudeSnapshot } from '../claude/model.js';
+import { estimate, formatUsd, type Estimate, type ModelPrice } from '../claude/prices.js';
 import { addUsage, usageTokens, type UsageByModel } from '../claude/usage.js';
 
 export const DAY_MS = 24 * 3600_000;
@@ -20,6 +20,23 @@ export const DAY_MS = 24 * 3600_000;
 export const SUBAGENTS_READING = '+subagents…';
 /** The longer words for a detail line. */
 export const SUBAGENTS_READING_WHY = 'its subagent files are still being read: a lower bound';
+/** The same mark where a column has no room for the whole words (a list's spend cell). */
+export const SUBAGENTS_READING_SHORT = '+sub…';
+
+/**
+ * A list's spend cell, the same on every list (fleet rows, History runs): "$0.42", "$0.42+?" (a model unpriced
+ * too), "$0.42+sub…" (subagent files still being read), "unpriced", "…" (nothing yet, subagent files still being
+ * read), "—". `usd` is null when nothing was priced.
+ */
+export function spendCell(usd: number | null, unpriced: boolean, reading: boolean): string {
+  const mark = reading ? SUBAGENTS_READING_SHORT : '';
+  if (usd === null) return unpriced ? 'unpriced' : reading ? '…' : '—';
+  return `${formatUsd(usd)}${unpriced ? '+?' : ''}${mark}`;
+}
+
+/** Whether a session's subagent files are still being read (the fact behind every mark above). */
+export const subagentsReading = (claude: ClaudeSnapshot, sessionId: string | null): boolean =>
+  sessionId !== null && claude.bySession.get(sessionId)?.transcript?.subagentsReading === true;
 
 /** "2026-12-01": the UTC day (the app's one time zone). */
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

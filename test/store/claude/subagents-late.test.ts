@@ -9,13 +9,19 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SLICE_BYTES } from '../../../src/store/claude/domain.js';
 import { OmcStore } from '../../../src/store/store.js';
-import { SUBAGENTS_READING } from '../../../src/store/cost/spend.js';
+import { SUBAGENTS_READING, SUBAGENTS_READING_WHY, subagentsReading } from '../../../src/store/cost/spend.js';
 import { rowOf } from '../../../src/feeds/row.js';
 import { addCostToReport } from '../../../src/feeds/cost-report.js';
 import { addClaudeToReport } from '../../../src/store/claude/report.js';
 import { costLines } from '../../../src/panes/sessions/cost-lines.js';
 import { costPaneLines } from '../../../src/panes/cost/lines.js';
+import { historyRowText } from '../../../src/panes/history/rows.js';
+import { runDetailLines } from '../../../src/panes/history/detail.js';
+import { detailInputs, runSpends } from '../../../src/panes/history/view.js';
+import { runKey } from '../../../src/store/cost/rollup.js';
+import { rowLine } from '../../../src/panes/fleet/layout.js';
 import { makeProject, type TempProject, waitFor, writeLiveRalph } from '../../helpers/fixtures.js';
+import * as omc56 from '../../helpers/omc56.js';
 import { sessionFiles } from './ralph-session.js';
 import { assistant, bigShape, prompt } from './lines.js';
 
@@ -28,6 +34,8 @@ beforeEach(() => {
   p = makeProject();
   cfg = path.join(p.dir, 'claude-config');
   writeLiveRalph(p, { sessionId: SID, iteration: 1, projectPath: p.dir, prompt: 'ralph: delegate' });
+  // The loop's run in OMC 5.6's ledger, begun before every response below: History's row for it.
+  omc56.start(p.root, 'ralph', SID, '2026-12-01T22:50:00Z');
 });
 afterEach(async () => {
   await store?.close();
@@ -74,16 +82,28 @@ function surfaces(s: OmcStore) {
   const now = Date.now();
   const view = s.sessions.getSnapshot().sessions.find((v) => v.id === SID);
   const c = s.claude.getSnapshot().bySession.get(SID);
-  const doc: Record<string, unknown> = { sessions: [{ id: SID }], runs: [] };
+  const runs = s.runs.runs();
+  const doc: Record<string, unknown> = { sessions: [{ id: SID }], runs: runs.map((r) => ({ mode: r.mode })) };
   addClaudeToReport(doc, s.sessions.getSnapshot().sessions, s.claude.getSnapshot(), now);
   addCostToReport(doc, s, {}, now);
+  const run = runs.find((r) => r.sessionId === SID);
+  const claude = s.claude.getSnapshot();
+  const row = view ? rowOf(view, c, now) : null;
   return {
-    row: view ? rowOf(view, c, now) : null,
+    row,
+    // The fleet view's line for that row (120 columns: its spend column shown).
+    fleet: row ? rowLine({ ...row, key: SID, host: null, rootId: 'root', rootLabel: 'proj' }, now, 120, false) : null,
     input: c?.transcript?.facts.tokens.input ?? null,
     reading: c?.transcript?.subagentsReading ?? null,
     detail: view ? costLines(view, c, now, {}).map((l) => l.text) : [],
     pane: costPaneLines(s, {}, now, 140).map((l) => l.text),
     json: (doc.sessions as Record<string, any>[])[0]?.agent?.spend ?? null,
+    // History: the run's row as the pane draws it, its detail, and the run in --json.
+    history: run
+      ? historyRowText(run, 140, false, runSpends(s).get(runKey(run)) ?? null, subagentsReading(claude, SID)).cells
+      : null,
+    runDetail: run ? runDetailLines(run, 140, detailInputs(s, run)).map((l) => l.text) : [],
+    runJson: (doc.runs as Record<string, unknown>[])[runs.findIndex((r) => r.sessionId === SID)] ?? null,
   };
 }
 
@@ -116,10 +136,18 @@ describe('subagent files after live', () => {
     expect(live.input).toBeGreaterThanOrEqual(101);
     expect(live.input).toBeLessThan(FULL_INPUT);
     expect(live.row?.costPartial).toBe(true);
+    expect(live.fleet).toMatch(/ \$\d+\.\d+\+sub… /);
     expect(live.detail.find((t) => t.startsWith('  cost '))).toContain(SUBAGENTS_READING);
     expect(live.pane.join('\n')).toContain(`${SUBAGENTS_READING} 1 session's subagent files are still being read`);
     expect(live.pane.find((t) => t.includes(SID.slice(0, 8)))).toContain('+sub…');
     expect(live.json).toMatchObject({ subagents_reading: true });
+    // History says it of the run too: the same mark on its cost, the same words in its detail and in --json.
+    expect(live.history).toMatch(/^ralph\s.*\$\d+\.\d+\+sub… /);
+    expect(live.runDetail.find((t) => t.startsWith("spent in the run's window:"))).toContain(
+      `${SUBAGENTS_READING} (${SUBAGENTS_READING_WHY})`,
+    );
+    expect(live.runJson).toMatchObject({ subagents_reading: true });
+    expect(live.runJson?.usd_est).toEqual(expect.any(Number));
 
     // Then the full figures, and no mark anywhere.
     await waitFor(() => s.claude.getSnapshot().bySession.get(SID)?.transcript?.subagentsReading === false, {
@@ -133,6 +161,13 @@ describe('subagent files after live', () => {
     expect(done.pane.join('\n')).not.toContain(SUBAGENTS_READING);
     expect(done.pane.join('\n')).not.toContain('+sub…');
     expect(done.json).toMatchObject({ subagents_reading: false });
+    expect(done.history).toMatch(/^ralph\s.*\$\d+\.\d+ /);
+    expect(done.history).not.toContain('+sub…');
+    expect(done.runDetail.join('\n')).not.toContain(SUBAGENTS_READING);
+    expect(done.runDetail.join('\n')).toContain('subagents included');
+    expect(done.runJson).toMatchObject({ subagents_reading: false });
+    // The full figure is more than the lower bound shown at live.
+    expect(done.runJson?.usd_est as number).toBeGreaterThan(live.runJson?.usd_est as number);
   });
 
   it('subagent files removed while still being read: the session is no longer marked (nothing left to read)', async () => {
@@ -182,6 +217,8 @@ describe('subagent files after live', () => {
     expect(x.input).toBe(FULL_INPUT);
     expect(x.json).toMatchObject({ subagents_reading: false });
     expect(x.detail.join('\n')).not.toContain(SUBAGENTS_READING);
+    expect(x.runJson).toMatchObject({ subagents_reading: false });
+    expect(x.history).not.toContain('+sub…');
   });
 
   it('a session without subagent files is complete at live: no mark', async () => {
