@@ -24,7 +24,7 @@ export {
   ensureDirUnder,
   createExclusive,
 } from './contained-dir.js';
-export { atomicWriteSync, discardTemp, unlinkUnder, appendUnderSync } from './write.js';
+export { atomicWriteSync, discardTemp, unlinkUnder, appendUnderSync, createMarkerUnder } from './write.js';
 export { readRangeSync, readLogTailSync, type RangeResult, type LogTailResult } from './tail.js';
 export { holdFileSync, type HeldFile } from './held.js';
 export { formatBytes, describeWriteError } from './errors.js';

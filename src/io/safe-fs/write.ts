@@ -95,6 +95,23 @@ export function unlinkUnder(root: string, rel: string): boolean {
 }
 
 /**
+ * Makes an empty marker file under root that must not exist yet (O_EXCL, 0600, never through a symlink): true when
+ * this call made it, false when the name is already taken. Two processes racing for it: exactly one gets true.
+ */
+export function createMarkerUnder(root: string, rel: string): boolean {
+  const abs = resolveUnder(root, rel);
+  try {
+    withDirUnder(root, path.dirname(toRel(root, abs)) || '.', (dir) => {
+      fs.closeSync(createExclusive(dir, path.basename(abs)));
+    });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+}
+
+/**
  * Appends one record to a log under root in a single write(2) on an O_APPEND
  * descriptor, as OMC's appendFileSync does (no lock: concurrent appenders of
  * one short line do not interleave). The directory must already exist and be
