@@ -7,6 +7,7 @@ import type { Fact } from './attention/kinds.js';
 import type { Transition } from './attention/engine.js';
 import { needJson, type AttentionView, type IsAcked } from './attention/view.js';
 import type { RowModel } from './row.js';
+import { sessionJson } from './attention/needs.js';
 import { terminalSafeJson } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
 
@@ -16,7 +17,7 @@ export const LINE_VERSION = 1;
 export const safeJson = (value: unknown): string => terminalSafeJson(value, 0);
 
 const where = (f: Fact) => ({
-  session: f.session,
+  ...sessionJson(f.session),
   mode: f.mode,
   team: f.team,
   worker: f.worker,

@@ -10,7 +10,7 @@ import { rowLine } from './json-line.js';
 import type { OmcStore } from '../store/store.js';
 import type { AttentionMonitor } from './attention/monitor.js';
 import { needsBySession, rowIdentity, rowOf } from './row.js';
-import { LEGACY_KEY } from '../store/sessions/model.js';
+import { LEGACY_KEY, sessionKey } from '../store/sessions/model.js';
 
 export function startRowFeed(
   store: OmcStore,
@@ -43,7 +43,7 @@ export function startRowFeed(
     // Keyed by the row's identity: the session-less state and a directory named legacy are two rows.
     const seen = new Set<string>();
     for (const s of store.sessions.getSnapshot().sessions) {
-      const row = rowOf(s, claude.get(s.id), at, needs.get(s.id));
+      const row = rowOf(s, claude.get(s.id), at, needs.get(sessionKey(s)));
       const key = rowIdentity(row);
       seen.add(key);
       const json = JSON.stringify(row);

@@ -20,7 +20,7 @@ import { needsBySession, rowIdentity, rowOf } from '../feeds/row.js';
 import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
 import { ownStateDir } from '../io/state-dir.js';
-import type { SessionsSnapshot } from '../store/sessions/model.js';
+import { sessionKey, type SessionsSnapshot } from '../store/sessions/model.js';
 import type { ClaudeSnapshot } from '../store/claude/model.js';
 import type { AttentionView } from '../feeds/attention/view.js';
 import { stateDir as permissionsStateDir } from '../store/permissions/protocol.js';
@@ -261,7 +261,7 @@ export class LocalFleet {
     const claude = claudeSnap.bySession;
     const needs = needsBySession(view.open);
     const rows: FleetRow[] = sessions.sessions.map((s) => {
-      const row = rowOf(s, claude.get(s.id), now, needs.get(s.id));
+      const row = rowOf(s, claude.get(s.id), now, needs.get(sessionKey(s)));
       return { ...row, key: `local|${id}|${rowIdentity(row)}`, host: null, rootId: id, rootLabel: r.info.label };
     });
     rows.sort(byAttention);

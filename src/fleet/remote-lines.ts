@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
+import { LEGACY_KEY } from '../store/sessions/model.js';
 import { cleanRow, ROW_SCHEMA, type RowModel } from '../feeds/row.js';
 import type { NeedItem, NeedKind } from '../feeds/attention/needs.js';
 
@@ -49,6 +50,8 @@ const ITEM = z.object({
   text: z.string().max(2000),
   since: opt(40),
   session: opt(200),
+  /** The session-less state (true) rather than a directory named legacy; not sent by older omc-top. */
+  sessionless: z.boolean().optional(),
   name: opt(400),
   tmux: opt(400),
   mode: opt(100),
@@ -152,7 +155,15 @@ function attentionOf(raw: unknown): RemoteLine {
     const kind = NEED_KINDS.find((k) => k === i.kind);
     if (!kind) continue;
     // A session id may reach `ssh box omc-top cancel <id>`: anything else is no session.
-    const session = i.session !== null && (i.session === 'legacy' || isValidSessionId(i.session)) ? i.session : null;
+    // The session-less state is the sessions domain's key for it, as for a local item.
+    const session =
+      i.session === null
+        ? null
+        : i.sessionless === true
+          ? LEGACY_KEY
+          : i.session === 'legacy' || isValidSessionId(i.session)
+            ? i.session
+            : null;
     const since = i.since === null ? null : Date.parse(i.since);
     const item: NeedItem = {
       id: truncate(cleanLine(i.id), 600),

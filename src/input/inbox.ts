@@ -11,6 +11,7 @@ import { mode, navBindings } from '../kit/nav.js';
 import type { InputEvent } from '../terminal/keys.js';
 import { acknowledge } from '../feeds/attention/control.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
+import { LEGACY_KEY } from '../store/sessions/model.js';
 import { inboxLayout, moveInbox, type InboxLayout, type InboxRow } from '../ui/inbox-layout.js';
 import { paneOfProblem } from '../ui/problems-view.js';
 import type { TextOverlay } from '../kit/ui-store.js';
@@ -57,7 +58,7 @@ const noSession = (ctx: InboxContext) => {
   const n = needOf(ctx);
   return !n
     ? 'select an item that needs you'
-    : !n.session || n.session === 'legacy'
+    : !n.session || n.session === LEGACY_KEY
       ? 'this item has no session'
       : null;
 };

@@ -5,7 +5,7 @@
  * out once: the view draws these rows and the router moves the selection by
  * the same ids and window.
  */
-import type { NeedItem } from '../feeds/attention/needs.js';
+import { shownSession, type NeedItem } from '../feeds/attention/needs.js';
 import type { AttentionView } from '../feeds/attention/view.js';
 import type { Size } from '../kit/pane.js';
 import { initList, listView, moveList, type ListState, type ListView, type Move } from '../kit/list.js';
@@ -64,7 +64,8 @@ export function inboxRows(view: AttentionView | null, problems: readonly Problem
 
 /** Who an item is about, shortest useful form: the Claude session's name and tmux window, else the short id. */
 export function whoOf(n: NeedItem): string {
-  const session = n.name ?? (n.session ? (n.session.length > 12 ? n.session.slice(0, 8) : n.session) : null);
+  const session =
+    n.name ?? (n.session ? (n.session.length > 12 ? n.session.slice(0, 8) : shownSession(n.session)) : null);
   return [session, n.tmux, n.team ? `team ${n.team}` : null, n.worker, n.mode].filter(Boolean).join(' ');
 }
 
@@ -114,7 +115,10 @@ function detailOf(r: InboxRow | null, w: number, now: number): string[] {
   const since = n.since === null ? '' : ` · since ${formatAge(n.since, now)} ago`;
   return [
     ...wrapText(`${n.text}${since}`, w),
-    ...wrapText(`  ${[whoOf(n), n.session && n.name ? n.session : null, n.path].filter(Boolean).join(' · ')}`, w),
+    ...wrapText(
+      `  ${[whoOf(n), n.session && n.name ? shownSession(n.session) : null, n.path].filter(Boolean).join(' · ')}`,
+      w,
+    ),
     ...(r.acked ? wrapText('  acknowledged: not counted until it arises anew', w) : []),
   ];
 }

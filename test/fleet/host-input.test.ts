@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHostSpec, remoteCwdArgs } from '../../src/config/host-spec.js';
 import { LineSplitter, parseRemoteLine } from '../../src/fleet/remote-lines.js';
+import { LEGACY_KEY } from '../../src/store/sessions/model.js';
 import { loadConfig } from '../../src/config/config-file.js';
 import { waitFor } from '../helpers/fixtures.js';
 
@@ -127,6 +128,39 @@ describe('the remote stream reader', () => {
     expect(
       parseRemoteLine(JSON.stringify({ v: 1, type: 'attention', project: 'p', needsYou: 1, items: [{}] })).kind,
     ).toBe('bad');
+  });
+
+  it("tells a host's session-less items from those of a session directory named legacy", () => {
+    const item = (id: string, over: Record<string, unknown>) => ({
+      id,
+      kind: 'cancel-not-taken',
+      reason: 'cancel did not take',
+      text: 'ralph still enforced',
+      since: null,
+      session: 'legacy',
+      name: null,
+      tmux: null,
+      mode: 'ralph',
+      team: null,
+      worker: null,
+      path: null,
+      waiting_on: null,
+      action: 'cancel',
+      acknowledged: false,
+      ...over,
+    });
+    const r = parseRemoteLine(
+      JSON.stringify({
+        v: 1,
+        type: 'attention',
+        project: 'shop',
+        needsYou: 3,
+        items: [item('a', { sessionless: true }), item('b', { sessionless: false }), item('c', {})],
+      }),
+    );
+    if (r.kind !== 'attention') throw new Error(`not read: ${JSON.stringify(r)}`);
+    // The session-less one takes the sessions domain's key, as a local item does; an older sender's stays `legacy`.
+    expect(r.open.map((n) => n.session)).toEqual([LEGACY_KEY, 'legacy', 'legacy']);
   });
 });
 

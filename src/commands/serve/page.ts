@@ -161,7 +161,7 @@ export const PAGE_JS = `'use strict';
       renderOutcomes(r, sec);
       var needs = el('ul', null, 'need');
       r.needs.forEach(function (n) {
-        var who = n.name || (n.session ? n.session.slice(0, 8) : n.team ? 'team ' + n.team : '');
+        var who = n.name || (n.sessionless ? '(legacy)' : n.session ? n.session.slice(0, 8) : n.team ? 'team ' + n.team : '');
         var li = el('li', '! ' + who + (n.tmux ? ' (' + n.tmux + ')' : '') + ': ' + n.reason + (n.waitingOn ? ' · ' + n.waitingOn : ''));
         li.dataset.need = n.id;
         var ack = el('button', 'Acknowledge');

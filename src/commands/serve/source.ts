@@ -11,7 +11,7 @@ import path from 'node:path';
 import { cleanLine } from '../../io/sanitize.js';
 import { AckFile } from '../../feeds/attention/acks.js';
 import { AttentionMonitor } from '../../feeds/attention/monitor.js';
-import type { NeedItem } from '../../feeds/attention/needs.js';
+import { sessionJson, type NeedItem } from '../../feeds/attention/needs.js';
 import { ownStateDir } from '../../io/state-dir.js';
 import { rowIdentity, rowOf, type RowModel } from '../../feeds/row.js';
 import { cancelTargetOf } from '../../store/cancel/target.js';
@@ -123,6 +123,8 @@ export interface NeedJson {
   reason: string;
   text: string;
   session: string | null;
+  /** The session-less state ("legacy") rather than a session directory named legacy. */
+  sessionless: boolean;
   /** Claude's name for the session and its tmux window, when known. */
   name: string | null;
   tmux: string | null;
@@ -169,7 +171,7 @@ const needJson = (n: NeedItem): NeedJson => ({
   id: n.id,
   reason: n.reason,
   text: n.text,
-  session: n.session,
+  ...sessionJson(n.session),
   name: n.name,
   tmux: n.tmux,
   mode: n.mode,

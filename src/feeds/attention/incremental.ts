@@ -127,7 +127,7 @@ export class IncrementalFacts {
     for (const id of removed) this.signalOurs.delete(id);
 
     const oldOurs = this.ours;
-    const ours = new Set([...input.cancels.entries.keys()].map((k) => (k === ':legacy' ? 'legacy' : k)));
+    const ours = new Set(input.cancels.entries.keys());
     for (const id of this.signalOurs) ours.add(id);
     this.ours = ours;
 

@@ -9,7 +9,7 @@
 import { SIGNAL_SOURCE } from '../../store/cancel/signal.js';
 import type { TrackerSnapshot } from '../../store/cancel/tracker.js';
 import type { ClaudeSessionView, ClaudeSnapshot } from '../../store/claude/model.js';
-import type { SessionsSnapshot, SessionView } from '../../store/sessions/model.js';
+import { sessionKey, type SessionsSnapshot, type SessionView } from '../../store/sessions/model.js';
 import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
 import { agentNeeds, cancelNeed, teamNeeds, type NeedItem } from './needs.js';
@@ -72,11 +72,16 @@ const base = (over: Partial<Fact> & { value: string }): Fact => ({
 
 const withNeed = (need: NeedItem | null) => ({ need, needs: need?.reason ?? null });
 
-export const sessionName = (s: SessionView) => (s.kind === 'legacy' ? 'legacy' : s.id);
+/**
+ * A session's key in the attention model: the sessions domain's own key, so the session-less state (LEGACY_KEY, a
+ * key no session id can be) and a session directory named `legacy` are two sessions here too, as they are for the
+ * cancel tracker and on the rows.
+ */
+export const sessionName = (s: SessionView) => sessionKey(s);
 
 /** Sessions omc-top itself cancelled: their removals are not news (the tracker's verdict is). */
 export function sessionsCancelledByUs(input: AttentionInput): Set<string> {
-  const out = new Set([...input.cancels.entries.keys()].map((k) => (k === ':legacy' ? 'legacy' : k)));
+  const out = new Set(input.cancels.entries.keys());
   // The signal is written before any file is removed, so a removal the watcher reports before the
   // tracker has the cancel is still known to be ours by the signal's source.
   for (const s of input.sessions.sessions) {
@@ -208,7 +213,7 @@ export const KINDS: readonly TransitionKind[] = [
       const out = new Map<string, Fact>();
       let byId: Map<string, SessionView> | null = null;
       for (const [key, e] of input.cancels.entries) {
-        const session = key === ':legacy' ? 'legacy' : key;
+        const session = key;
         let need: NeedItem | null = null;
         if (e.phase === 'not-taken' && !e.pauseOnly) {
           byId ??= new Map(input.sessions.sessions.map((s) => [sessionName(s), s]));

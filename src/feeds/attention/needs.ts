@@ -10,7 +10,8 @@
 import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
 import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
-import type { SessionView } from '../../store/sessions/model.js';
+import { LEGACY_KEY, sessionKey, type SessionView } from '../../store/sessions/model.js';
+import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import type { TeamView } from '../../store/teams/model.js';
 
 export type NeedKind =
@@ -44,7 +45,17 @@ export interface NeedItem {
   action: NeedAction;
 }
 
-const sessionId = (s: SessionView) => (s.kind === 'legacy' ? 'legacy' : s.id);
+const sessionId = (s: SessionView) => sessionKey(s);
+
+/** An item's session as a user reads it: "(legacy)" for the session-less state, as its row says. */
+export const shownSession = (session: string): string => (session === LEGACY_KEY ? LEGACY_LABEL : session);
+
+/**
+ * An item's session on the JSON surfaces: `legacy` with `sessionless: true` for the session-less state, so a
+ * script (and a fleet reading a remote's lines) tells it from a session directory that is itself named legacy.
+ */
+export const sessionJson = (session: string | null) =>
+  session === LEGACY_KEY ? { session: 'legacy', sessionless: true } : { session, sessionless: false };
 
 /** "main:@3.%7" → "main:@3": the window is what a user switches to. */
 export function tmuxWindow(tmux: string | null): string | null {
@@ -134,7 +145,7 @@ export function cancelNeed(e: TrackedCancel, s: SessionView | undefined): NeedIt
   if (e.pauseOnly || e.phase !== 'not-taken') return null;
   const still = s?.modes.find((m) => m.enforced && e.modes.includes(m.mode));
   if (!still) return null;
-  const id = e.key === ':legacy' ? 'legacy' : e.key;
+  const id = e.key;
   return {
     id: `cancel-not-taken:${id}@${e.requestedMs}`,
     kind: 'cancel-not-taken',

@@ -5,7 +5,7 @@
  * ones acknowledged that still hold (listed apart in the inbox, never counted).
  */
 import { factsOf, needsYou, type AttentionInput } from './engine.js';
-import type { NeedItem } from './needs.js';
+import { sessionJson, type NeedItem } from './needs.js';
 
 export interface AttentionView {
   /** Not acknowledged, oldest first: what the count counts. */
@@ -41,7 +41,7 @@ export function needJson(n: NeedItem, acked: boolean) {
     reason: n.reason,
     text: n.text,
     since: n.since === null ? null : new Date(n.since).toISOString(),
-    session: n.session,
+    ...sessionJson(n.session),
     name: n.name,
     tmux: n.tmux,
     mode: n.mode,

@@ -14,7 +14,7 @@
  */
 import { execFile } from 'node:child_process';
 import type { Transition } from '../attention/engine.js';
-import type { NeedItem } from '../attention/needs.js';
+import { shownSession, type NeedItem } from '../attention/needs.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Channel, OmcTopConfig } from '../../config/config-file.js';
 import type { PushMessage } from './push/channel.js';
@@ -49,7 +49,7 @@ const PUSH_MAX = 5;
 export const DEFAULT_DEBOUNCE_MS = 1500;
 const REPEAT_MS = 60_000;
 
-const short = (session: string) => (session.length > 12 ? session.slice(0, 8) : session);
+const short = (session: string) => (session.length > 12 ? session.slice(0, 8) : shownSession(session));
 
 /** The push message of an item that newly needs the user: project, session, what is waited on; nothing else. */
 export function pushMessageOf(t: Transition, project: string): PushMessage | null {

@@ -132,6 +132,9 @@ export interface SessionsDelta {
 /** The key of the session-less row in `keys` (the domain's key for it; the sessions pane's row key). */
 export const LEGACY_KEY = ':legacy';
 
+/** A session's key (as in `keys`): LEGACY_KEY for the session-less state, else its directory name. */
+export const sessionKey = (s: Pick<SessionView, 'kind' | 'id'>): string => (s.kind === 'legacy' ? LEGACY_KEY : s.id);
+
 /**
  * The delta from the snapshot at version `seen` to `next`, or null when `next` does not follow it directly (a
  * consumer that missed a picture, or a snapshot made elsewhere): then only a pass over every session will do.
