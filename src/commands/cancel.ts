@@ -55,8 +55,8 @@ when the turn ends and OMC's Stop hook lets it; "stopped ✓" only once that is 
   --omc-version X judge with OMC X's Stop-hook rules (default: the OMC running the hooks);
                   OMC 4.4.4 ignores cancel signals, so --signal-only is refused there
 A unique prefix of a session id is enough (as with git); an ambiguous one lists the candidates.
-"legacy" as the id means the session-less state in .omc/state/; "session:ID" names only a session
-directory (e.g. "session:legacy" for a directory that is itself named legacy).
+"legacy" as the id means the session-less state in .omc/state/; "session:ID" names exactly one session
+directory, never a prefix (e.g. "session:legacy" for a directory that is itself named legacy).
 Exit: 0 took effect on disk, 1 did not, 2 usage, 3 --readonly, 4 nothing to cancel,
 5 (--wait only) it took effect on disk but Claude was not seen to stop in time.`;
 
@@ -297,8 +297,9 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
 
   const legacy = id === 'legacy' && !dirOnly;
   let sessionId: string | null = legacy ? null : id;
-  if (sessionId !== null && !statSync(res.root, `state/sessions/${sessionId}`)?.isDirectory()) {
-    // A prefix, as git takes one: unique → that session; ambiguous → say which.
+  // A prefix, as git takes one: unique → that session; ambiguous → say which. Not for "session:ID", which the fleet
+  // and the page send for a row they saw: that directory gone must not make the id a prefix of another one.
+  if (sessionId !== null && !dirOnly && !statSync(res.root, `state/sessions/${sessionId}`)?.isDirectory()) {
     const list = listDirSync(res.root, 'state/sessions');
     const hits = list.ok
       ? list.entries

@@ -108,7 +108,7 @@ describe.skipIf(skip !== null)('--host over a real sshd', { timeout: scaled(120_
         await app.press('j');
       expect(app.lines().find((l) => l.startsWith('▸'))).toContain(liveA.slice(0, 8));
       await app.press('c');
-      await app.waitForText(`Runs: ssh boxa omc-top cancel ${liveA}`);
+      await app.waitForText(`Runs: ssh boxa omc-top cancel session:${liveA}`);
       await app.press('y');
       await app.waitForText(/cancel on boxa:\S+ took effect \(checked there\)/, 'the cancel verdict');
       // On that machine's disk the loop is gone, and the row the stream sends says so.

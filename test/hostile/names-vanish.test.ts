@@ -194,4 +194,18 @@ describe('a session directory named "legacy"', () => {
     expect(second.code, second.out).toBe(0);
     expect(fs.existsSync(dirFile) && JSON.parse(fs.readFileSync(dirFile, 'utf8')).active === true).toBe(false);
   });
+
+  it('`cancel session:ID` names exactly that directory: once it is gone, a longer id it prefixes is left alone', async ({
+    emptyProject: p,
+  }) => {
+    // The fleet view and the page send `session:ID` for a row they saw; the directory may have gone since.
+    const other = writeLiveRalph(p, { sessionId: 'abc12345-more' });
+    const gone = await cancel(p.dir, 'session:abc12345');
+    expect(gone.code, gone.out).toBe(4);
+    expect(JSON.parse(fs.readFileSync(other, 'utf8')).active).toBe(true);
+    // Typed by a person, the same words without `session:` are a prefix, as with git.
+    const typed = await cancel(p.dir, 'abc12345');
+    expect(typed.code, typed.out).toBe(0);
+    expect(fs.existsSync(other) && JSON.parse(fs.readFileSync(other, 'utf8')).active === true).toBe(false);
+  });
 });

@@ -112,7 +112,7 @@ describe.skipIf(skip !== null)(
       // Cancel from the page: the fleet view's confirmation words, then omc-top cancel there, checked there.
       await browser.evaluate(click(row, 'Cancel'));
       const lines = await pageWait<string>(browser, text('#confirm-lines'), (t) => t.includes('Runs:'), 'the plan');
-      expect(lines).toContain(`Runs: ssh boxa omc-top cancel ${loop} --cwd '${dir}'`);
+      expect(lines).toContain(`Runs: ssh boxa omc-top cancel session:${loop} --cwd '${dir}'`);
       await browser.evaluate(`document.getElementById('confirm-yes').click()`);
       const said = await pageWait<string>(
         browser,

@@ -9,11 +9,14 @@ import { isValidSessionId } from '../sessions/omc-rules.js';
 export const SESSION_PREFIX = 'session:';
 export const SESSIONLESS_TARGET = 'legacy';
 
-/** The words for a row: its session id, and whether it is the session-less state (unknown: an older sender). */
+/**
+ * The words for a row: its session id, and whether it is the session-less state (unknown: an older sender, which
+ * may not know "session:ID"). A row known to be a directory is named "session:ID": exactly that directory, so
+ * "legacy" is not taken for the session-less state and an id whose directory just went is not taken as a prefix.
+ */
 export function cancelTargetOf(row: { session: string; sessionless?: boolean }): string {
   if (row.sessionless === true) return SESSIONLESS_TARGET;
-  // Known to be a directory: "legacy" alone would name the session-less state there.
-  if (row.sessionless === false && row.session === SESSIONLESS_TARGET) return `${SESSION_PREFIX}${row.session}`;
+  if (row.sessionless === false) return `${SESSION_PREFIX}${row.session}`;
   return row.session;
 }
 
