@@ -9,6 +9,7 @@
 import React, { useEffect, useMemo, useReducer, useSyncExternalStore } from 'react';
 import { App } from './app.js';
 import type { LocalFleet } from './fleet/local.js';
+import { ackLocalRow } from './fleet/ack.js';
 import type { FleetRow, RemoteActions } from './fleet/model.js';
 import { rowIdentity } from './feeds/row.js';
 import { dispatch } from './kit/bindings.js';
@@ -115,6 +116,10 @@ function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) 
     exit: props.exit,
     redraw: props.redraw,
     openProject,
+    ackRow: (row) =>
+      row.host
+        ? (remote?.ack(row) ?? Promise.resolve({ ok: false, text: 'no --host given' }))
+        : ackLocalRow(fleet.root(row.rootId), row, Date.now()),
   });
 
   const onKey = (ev: InputEvent): void => {

@@ -165,7 +165,7 @@ export class LocalFleet {
       claude: { live: this.opts.claudeLive ?? this.opts.watch !== 'none', env: this.opts.env },
       answers: { stateDir: permissionsStateDir(this.opts.env ?? process.env), listen: this.opts.listenForAnswers },
     });
-    const acks = new AckFile(ownStateDir(this.opts.env ?? process.env), info.root);
+    const acks = new AckFile(ownStateDir(this.opts.env ?? process.env, this.opts.home), info.root);
     const monitor = new AttentionMonitor(store, { acks });
     this.roots.set(info.id, { info, store, plan, monitor });
     const on = () => this.changed();

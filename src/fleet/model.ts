@@ -107,5 +107,7 @@ export interface RemoteActions {
   describeCancel(row: FleetRow, pause: boolean): string[];
   /** Runs `omc-top cancel` on the row's host; resolves to the message to show. */
   cancel(row: FleetRow, pause: boolean): Promise<{ ok: boolean; text: string }>;
+  /** Acknowledges on the row's host what needs the user in its session there; resolves to the message to show. */
+  ack(row: FleetRow): Promise<{ ok: boolean; text: string }>;
   reconnect(host: string): void;
 }

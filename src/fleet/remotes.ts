@@ -7,6 +7,7 @@
 import type { HostSpec } from '../config/host-spec.js';
 import type { FleetGroup, FleetRow, RemoteActions } from './model.js';
 import { RemoteHost, type SshCommand } from './remote.js';
+import { rowItems } from './ack.js';
 import { cancelTargetOf } from '../store/cancel/target.js';
 
 export class RemoteFleet implements RemoteActions {
@@ -92,6 +93,15 @@ export class RemoteFleet implements RemoteActions {
     const h = row.host ? this.hostOf(row.host) : undefined;
     if (!h) return Promise.resolve({ ok: false, text: `no host ${row.host ?? ''}` });
     return h.cancel(row, pause);
+  }
+
+  ack(row: FleetRow): Promise<{ ok: boolean; text: string }> {
+    const h = row.host ? this.hostOf(row.host) : undefined;
+    if (!h) return Promise.resolve({ ok: false, text: `no host ${row.host ?? ''}` });
+    const items = rowItems(h.needs().open, row);
+    if (items.length === 0)
+      return Promise.resolve({ ok: false, text: `nothing in this session needs you on ${row.host}` });
+    return h.ack(items.map((n) => n.id));
   }
 
   reconnect(host: string): void {

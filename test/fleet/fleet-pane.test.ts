@@ -91,6 +91,34 @@ describe('omc-top --all: the fleet view', () => {
     app.unmountOnly();
   });
 
+  it('a acknowledges what needs you in the selected session: it leaves the row and the count, and is kept', async () => {
+    m = makeMachine();
+    m.env.XDG_STATE_HOME = path.join(m.home, 'state');
+    m.project('aaa-quiet', 1);
+    const asking = m.project('zzz-asking', 0);
+    const file = fs
+      .readdirSync(path.join(m.home, '.claude', 'sessions'))
+      .map((f) => path.join(m!.home, '.claude', 'sessions', f))
+      .find((f) => fs.readFileSync(f, 'utf8').includes(asking.live)) as string;
+    const entry = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...entry, status: 'waiting', waitingFor: 'permission prompt' }));
+    fleet = new LocalFleet({ env: m.env, home: m.home, watch: 'none', limits: BIG });
+    fleet.start();
+    const app = await mountFleet(fleet, { columns: 140, rows: 24 });
+    await app.waitForText('needs you: waiting for you: permission prompt');
+    const selected = () => app.lines().find((l) => l.startsWith('▸')) ?? '';
+    while (!selected().includes(asking.live.slice(0, 8))) await app.press('j');
+    await app.press('a');
+    await app.waitForText('acknowledged: waiting for you');
+    await waitFor(() => !app.text().includes('needs you: waiting for you'), { what: 'the row no longer needing you' });
+    // Kept where every omc-top on this machine reads it.
+    expect(fs.readdirSync(path.join(m.home, 'state', 'omc-top')).some((f) => f.startsWith('attention-'))).toBe(true);
+    // Once acknowledged, nothing there needs you: `a` says so.
+    await app.press('a');
+    await app.waitForText('nothing in this session needs you');
+    app.unmountOnly();
+  });
+
   it('says when more than 8 Claude sessions run on this machine (OMC 5.6 slows siblings down)', async () => {
     m = makeMachine();
     const p = m.project('many', 0);

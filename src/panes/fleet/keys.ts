@@ -36,6 +36,8 @@ export interface FleetKeyContext extends BindingContext<FleetUiState> {
   redraw(): void;
   /** Shows a local root's panes; on a session line, at that session's detail. */
   openProject(row: FleetRow, atSession: boolean): void;
+  /** Acknowledges what needs the user in the row's session (here, or on its host); resolves to the message. */
+  ackRow(row: FleetRow): Promise<{ ok: boolean; text: string }>;
 }
 
 type S = FleetUiState;
@@ -144,6 +146,28 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
     'filter rows (every word must match project, worktree, session, host, modes or status)',
     { start: startFilter, clear: clearFilter, filtered: (s) => s.filter !== '' },
   ),
+  {
+    keys: ['a'],
+    help: "acknowledge what needs you in the selected session: it leaves the count until it arises anew (a --host row's on that machine, through omc-top ack there)",
+    hint: 'ack',
+    when: LIST,
+    // Not a write to .omc, but to omc-top's own state directory (or the host's): --readonly writes nothing at all.
+    writes: true,
+    readonlyText: '--readonly: nothing is written, so nothing can be acknowledged',
+    disabled: (ctx) => {
+      const row = selectedRow(lineOf(ctx));
+      return !row ? 'select a session row' : row.needs === null ? 'nothing in this session needs you' : null;
+    },
+    run: (ctx) => {
+      const row = selectedRow(lineOf(ctx));
+      if (!row) return;
+      if (row.host) ctx.app.flash(`acknowledging on ${row.host}…`, 'info');
+      void ctx.ackRow(row).then(
+        (r) => ctx.app.flash(r.text, r.ok ? 'success' : 'error'),
+        (e: unknown) => ctx.app.flash(`acknowledge: ${(e as Error).message}`, 'error'),
+      );
+    },
+  },
   {
     keys: ['c'],
     help: 'cancel the remote session (--host): runs omc-top cancel on its host, after asking',
