@@ -13,8 +13,11 @@ import { LEGACY_KEY } from '../store/sessions/model.js';
 import { cleanRow, ROW_SCHEMA, type RowModel } from '../feeds/row.js';
 import type { NeedItem, NeedKind } from '../feeds/attention/needs.js';
 
-/** A row line is well under 2 KB; a line past this is not one of ours. */
-export const MAX_LINE_BYTES = 64 * 1024;
+/**
+ * A row line is well under 2 KB, but an attention line lists every item that holds there (a few hundred bytes
+ * each, MAX_REMOTE_ITEMS of them kept): a line past this is not one of ours.
+ */
+export const MAX_LINE_BYTES = 1024 * 1024;
 
 const READY = z.object({
   v: z.literal(1),
@@ -67,7 +70,7 @@ const ATTENTION = z.object({
   type: z.literal('attention'),
   project: z.string().max(1000),
   needsYou: z.number().int().min(0).max(1e9),
-  items: z.array(ITEM).max(MAX_REMOTE_ITEMS),
+  items: z.array(ITEM),
 });
 const PUSH_LEASE = z.object({
   v: z.literal(1),
@@ -147,7 +150,13 @@ const cleanOpt = (s: string | null, max: number) => (s === null ? null : truncat
 
 /** An attention line's items as need items, every string cleaned here; an item kind not known here is skipped. */
 function attentionOf(raw: unknown): RemoteLine {
-  const r = ATTENTION.safeParse(raw);
+  const items = (raw as { items?: unknown }).items;
+  // Cut before the check, so a remote naming more than MAX_REMOTE_ITEMS still shows the first ones.
+  const r = ATTENTION.safeParse(
+    Array.isArray(items) && items.length > MAX_REMOTE_ITEMS
+      ? { ...(raw as object), items: items.slice(0, MAX_REMOTE_ITEMS) }
+      : raw,
+  );
   if (!r.success) return { kind: 'bad', problem: `bad attention line (${why(r.error)})` };
   const open: NeedItem[] = [];
   const acked: NeedItem[] = [];

@@ -17,7 +17,8 @@ import { VERSION } from '../version.js';
 import { remoteCwdArgs, shellQuote, type HostSpec } from '../config/host-spec.js';
 import type { FleetGroup, FleetRow } from './model.js';
 import { byAttention } from './model.js';
-import { LineSplitter, parseRemoteLine } from './remote-lines.js';
+import { LineSplitter, MAX_LINE_BYTES, parseRemoteLine } from './remote-lines.js';
+import { formatBytes } from '../io/safe-fs/index.js';
 import { rowIdentity, type RowModel } from '../feeds/row.js';
 import { cancelTargetOf } from '../store/cancel/target.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
@@ -146,7 +147,7 @@ export class RemoteHost {
     this.child = child;
     const split = new LineSplitter(
       (line) => this.onLine(line),
-      () => this.problem('a line over 64 KB was skipped'),
+      () => this.problem(`a line over ${formatBytes(MAX_LINE_BYTES)} was skipped`),
     );
     child.stdout?.on('data', (d: Buffer) => split.push(d));
     child.stderr?.on('data', (d: Buffer) => {

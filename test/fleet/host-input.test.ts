@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseHostSpec, remoteCwdArgs } from '../../src/config/host-spec.js';
-import { LineSplitter, parseRemoteLine } from '../../src/fleet/remote-lines.js';
+import { LineSplitter, MAX_REMOTE_ITEMS, parseRemoteLine } from '../../src/fleet/remote-lines.js';
 import { LEGACY_KEY } from '../../src/store/sessions/model.js';
 import { loadConfig } from '../../src/config/config-file.js';
 import { waitFor } from '../helpers/fixtures.js';
@@ -128,6 +128,41 @@ describe('the remote stream reader', () => {
     expect(
       parseRemoteLine(JSON.stringify({ v: 1, type: 'attention', project: 'p', needsYou: 1, items: [{}] })).kind,
     ).toBe('bad');
+  });
+
+  it('reads a busy host whole: an attention line of 600 items (~250 KB) is read, its first 500 items kept', () => {
+    const items = Array.from({ length: 600 }, (_, i) => ({
+      id: `orphaned:s${i}/ralph@exit`,
+      kind: 'orphaned',
+      reason: 'orphaned loop',
+      text: `its Claude is gone ${'·'.repeat(100)}`,
+      since: null,
+      session: `s${i}`,
+      sessionless: false,
+      name: `fix-${i}`,
+      tmux: null,
+      mode: 'ralph',
+      team: null,
+      worker: null,
+      path: `state/sessions/s${i}/ralph-state.json`,
+      waiting_on: null,
+      action: 'cancel',
+      acknowledged: false,
+    }));
+    const line = JSON.stringify({ v: 1, type: 'attention', project: 'shop', needsYou: 600, items });
+    expect(Buffer.byteLength(line)).toBeGreaterThan(200_000);
+    const got: string[] = [];
+    let over = 0;
+    const split = new LineSplitter(
+      (l) => got.push(l),
+      () => over++,
+    );
+    split.push(Buffer.from(line + '\n'));
+    expect(over).toBe(0);
+    const r = parseRemoteLine(got[0]!);
+    if (r.kind !== 'attention') throw new Error(`not read: ${JSON.stringify(r).slice(0, 300)}`);
+    expect(r.open).toHaveLength(MAX_REMOTE_ITEMS);
+    expect(r.open[0]?.session).toBe('s0');
   });
 
   it("tells a host's session-less items from those of a session directory named legacy", () => {
