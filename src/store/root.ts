@@ -403,7 +403,8 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       projectDir: ancestor,
     };
   }
-  const noGit = gitFailed ? 'git failed' : 'not a git repo';
+  // Why git gave no answer, in its own words ("git did not answer within 5 s"), not only that it failed.
+  const noGit = gitFailed ?? 'not a git repo';
   const homeRoot = path.join(home, '.omc');
   const cwdRoot = path.join(cwd, '.omc');
   looked.push(homeRoot);
