@@ -24,6 +24,24 @@ afterEach(async () => {
 
 const BIG = { watches: 1_000_000, instances: 1024 };
 
+/** Two projects; the Claude process of the second (its name sorts last) waits on a permission prompt. */
+function askingMachine() {
+  const made = makeMachine();
+  m = made;
+  made.env.XDG_STATE_HOME = path.join(made.home, 'state');
+  const quiet = made.project('aaa-quiet', 1);
+  const asking = made.project('zzz-asking', 0);
+  // The registry entry rewritten as the CLI does when it starts waiting.
+  const dir = path.join(made.home, '.claude', 'sessions');
+  const file = fs
+    .readdirSync(dir)
+    .map((f) => path.join(dir, f))
+    .find((f) => fs.readFileSync(f, 'utf8').includes(asking.live)) as string;
+  const entry = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.writeFileSync(file, JSON.stringify({ ...entry, status: 'waiting', waitingFor: 'permission prompt' }));
+  return { quiet, asking, machine: made };
+}
+
 describe('omc-top --all: the fleet view', () => {
   it('groups sessions by repository with worktrees under it; Enter opens the project, Esc comes back', async () => {
     m = makeMachine();
@@ -68,17 +86,8 @@ describe('omc-top --all: the fleet view', () => {
   });
 
   it('a row that needs you says so (the attention model of its root): "!" and what for, sorted first', async () => {
-    m = makeMachine();
-    const quiet = m.project('aaa-quiet', 1);
-    const asking = m.project('zzz-asking', 0);
-    // Its Claude process now waits on a permission prompt (the registry entry rewritten as the CLI does).
-    const file = fs
-      .readdirSync(path.join(m.home, '.claude', 'sessions'))
-      .map((f) => path.join(m!.home, '.claude', 'sessions', f))
-      .find((f) => fs.readFileSync(f, 'utf8').includes(asking.live)) as string;
-    const entry = JSON.parse(fs.readFileSync(file, 'utf8'));
-    fs.writeFileSync(file, JSON.stringify({ ...entry, status: 'waiting', waitingFor: 'permission prompt' }));
-    fleet = new LocalFleet({ env: m.env, home: m.home, watch: 'none', limits: BIG });
+    const { quiet, asking, machine } = askingMachine();
+    fleet = new LocalFleet({ env: machine.env, home: machine.home, watch: 'none', limits: BIG });
     fleet.start();
     const app = await mountFleet(fleet, { columns: 140, rows: 24 });
     const t = await app.waitForText('needs you: waiting for you: permission prompt');
@@ -92,17 +101,8 @@ describe('omc-top --all: the fleet view', () => {
   });
 
   it('a acknowledges what needs you in the selected session: it leaves the row and the count, and is kept', async () => {
-    m = makeMachine();
-    m.env.XDG_STATE_HOME = path.join(m.home, 'state');
-    m.project('aaa-quiet', 1);
-    const asking = m.project('zzz-asking', 0);
-    const file = fs
-      .readdirSync(path.join(m.home, '.claude', 'sessions'))
-      .map((f) => path.join(m!.home, '.claude', 'sessions', f))
-      .find((f) => fs.readFileSync(f, 'utf8').includes(asking.live)) as string;
-    const entry = JSON.parse(fs.readFileSync(file, 'utf8'));
-    fs.writeFileSync(file, JSON.stringify({ ...entry, status: 'waiting', waitingFor: 'permission prompt' }));
-    fleet = new LocalFleet({ env: m.env, home: m.home, watch: 'none', limits: BIG });
+    const { asking, machine } = askingMachine();
+    fleet = new LocalFleet({ env: machine.env, home: machine.home, watch: 'none', limits: BIG });
     fleet.start();
     const app = await mountFleet(fleet, { columns: 140, rows: 24 });
     await app.waitForText('needs you: waiting for you: permission prompt');
@@ -112,7 +112,9 @@ describe('omc-top --all: the fleet view', () => {
     await app.waitForText('acknowledged: waiting for you');
     await waitFor(() => !app.text().includes('needs you: waiting for you'), { what: 'the row no longer needing you' });
     // Kept where every omc-top on this machine reads it.
-    expect(fs.readdirSync(path.join(m.home, 'state', 'omc-top')).some((f) => f.startsWith('attention-'))).toBe(true);
+    expect(fs.readdirSync(path.join(machine.home, 'state', 'omc-top')).some((f) => f.startsWith('attention-'))).toBe(
+      true,
+    );
     // Once acknowledged, nothing there needs you: `a` says so.
     await app.press('a');
     await app.waitForText('nothing in this session needs you');

@@ -53,6 +53,26 @@ describe('--host specs', () => {
   });
 });
 
+/** One item of a remote's attention line, as `watch --json` writes it. */
+const remoteItem = (over: Record<string, unknown>) => ({
+  id: 'orphaned:88727f43-0000-4000-8000-000000000001/ralph@exit',
+  kind: 'orphaned',
+  reason: 'orphaned loop',
+  text: 'its Claude is gone',
+  since: null,
+  session: '88727f43-0000-4000-8000-000000000001',
+  name: null,
+  tmux: null,
+  mode: 'ralph',
+  team: null,
+  worker: null,
+  path: null,
+  waiting_on: null,
+  action: 'cancel',
+  acknowledged: false,
+  ...over,
+});
+
 describe('the remote stream reader', () => {
   it('splits lines across chunks and skips an oversize one once, up to its newline', () => {
     const lines: string[] = [];
@@ -83,24 +103,7 @@ describe('the remote stream reader', () => {
   });
 
   it("reads a host's attention items cleaned: no control byte, no session id that is not one, unknown kinds skipped", () => {
-    const item = (over: Record<string, unknown>) => ({
-      id: 'orphaned:88727f43-0000-4000-8000-000000000001/ralph@exit',
-      kind: 'orphaned',
-      reason: 'orphaned loop',
-      text: 'its Claude is gone',
-      since: '2026-01-01T00:00:00.000Z',
-      session: '88727f43-0000-4000-8000-000000000001',
-      name: null,
-      tmux: null,
-      mode: 'ralph',
-      team: null,
-      worker: null,
-      path: null,
-      waiting_on: null,
-      action: 'cancel',
-      acknowledged: false,
-      ...over,
-    });
+    const item = (over: Record<string, unknown>) => remoteItem({ since: '2026-01-01T00:00:00.000Z', ...over });
     const line = JSON.stringify({
       v: 1,
       type: 'attention',
@@ -131,24 +134,16 @@ describe('the remote stream reader', () => {
   });
 
   it('reads a busy host whole: an attention line of 600 items (~250 KB) is read, its first 500 items kept', () => {
-    const items = Array.from({ length: 600 }, (_, i) => ({
-      id: `orphaned:s${i}/ralph@exit`,
-      kind: 'orphaned',
-      reason: 'orphaned loop',
-      text: `its Claude is gone ${'·'.repeat(100)}`,
-      since: null,
-      session: `s${i}`,
-      sessionless: false,
-      name: `fix-${i}`,
-      tmux: null,
-      mode: 'ralph',
-      team: null,
-      worker: null,
-      path: `state/sessions/s${i}/ralph-state.json`,
-      waiting_on: null,
-      action: 'cancel',
-      acknowledged: false,
-    }));
+    const items = Array.from({ length: 600 }, (_, i) =>
+      remoteItem({
+        id: `orphaned:s${i}/ralph@exit`,
+        text: `its Claude is gone ${'·'.repeat(100)}`,
+        session: `s${i}`,
+        sessionless: false,
+        name: `fix-${i}`,
+        path: `state/sessions/s${i}/ralph-state.json`,
+      }),
+    );
     const line = JSON.stringify({ v: 1, type: 'attention', project: 'shop', needsYou: 600, items });
     expect(Buffer.byteLength(line)).toBeGreaterThan(200_000);
     const got: string[] = [];
@@ -166,24 +161,8 @@ describe('the remote stream reader', () => {
   });
 
   it("tells a host's session-less items from those of a session directory named legacy", () => {
-    const item = (id: string, over: Record<string, unknown>) => ({
-      id,
-      kind: 'cancel-not-taken',
-      reason: 'cancel did not take',
-      text: 'ralph still enforced',
-      since: null,
-      session: 'legacy',
-      name: null,
-      tmux: null,
-      mode: 'ralph',
-      team: null,
-      worker: null,
-      path: null,
-      waiting_on: null,
-      action: 'cancel',
-      acknowledged: false,
-      ...over,
-    });
+    const item = (id: string, over: Record<string, unknown>) =>
+      remoteItem({ id, kind: 'cancel-not-taken', reason: 'cancel did not take', session: 'legacy', ...over });
     const r = parseRemoteLine(
       JSON.stringify({
         v: 1,
