@@ -17,6 +17,7 @@ import { loopValues, type StatusValues } from '../feeds/status-line.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { ClaudeDomain } from '../store/claude/domain.js';
+import { withExitsFromTails } from '../store/claude/exit-tail.js';
 import { detectOmcInstall, type RulesVersion } from '../store/omc-install.js';
 import { SessionsDomain } from '../store/sessions/domain.js';
 import { TeamsDomain } from '../store/teams/domain.js';
@@ -70,7 +71,7 @@ export function computeStatus(
         teams: teams.getSnapshot(),
         cancels: { version: 0, entries: new Map() },
         problems: [],
-        claude: claude.getSnapshot(),
+        claude: withExitsFromTails(claude.getSnapshot(), sessions.getSnapshot(), res.projectDir ?? null),
       },
       (id) => acks.has(id),
     );

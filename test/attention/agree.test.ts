@@ -9,15 +9,22 @@
  * anew counts again. (test/agent/attention-scene.test.ts plays the same scene
  * with the real Claude Code CLI.)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import { startAttentionTerminal, type AttentionTerminal } from '../../src/feeds/notify/attention-terminal.js';
 import { OmcStore } from '../../src/store/store.js';
-import { headerCount, jsonAttention, statusCount, titleCount, WatchStream } from '../helpers/attention-surfaces.js';
-import { DEAD_PID, writeRegistry } from '../helpers/claude-files.js';
+import {
+  BUNDLE,
+  headerCount,
+  jsonAttention,
+  statusCount,
+  titleCount,
+  WatchStream,
+} from '../helpers/attention-surfaces.js';
+import { DEAD_PID, writeRegistry, writeTranscript } from '../helpers/claude-files.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
 
@@ -26,6 +33,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'claude');
 const sid = (n: number) => `${n}${n}${n}${n}${n}${n}${n}${n}-2222-4333-8444-555555555555`;
 const WAITING = sid(1);
 const ORPHANED = sid(2);
@@ -171,6 +179,46 @@ describe('one count on every surface', () => {
     });
     await expectEverywhere(again, s, watch, 3);
   }, 180_000);
+
+  it('a loop whose Claude exited cleanly (its registry entry gone, its transcript ending with the exit figures) is orphaned on every surface, status without a monitor too', async () => {
+    const p = makeProject();
+    cleanups.push(() => p.cleanup());
+    const cfg = path.join(p.dir, 'claude-config');
+    const env = { CLAUDE_CONFIG_DIR: cfg, XDG_STATE_HOME: path.join(p.dir, 'xdg-state') };
+    const EXITED = sid(5);
+    ralph(p, EXITED);
+    // A real Claude Code 2.1.332 transcript that ends with its exit figures, after three earlier runs of the same
+    // conversation (each resumed after its exit): over 64 KB, so the exit is read from the transcript's end only.
+    const real = fs.readFileSync(path.join(FIXTURES, 'busy-ralph-cancel-then-exit.jsonl'), 'utf8').trim().split('\n');
+    writeTranscript(cfg, p.dir, EXITED, [...real, ...real, ...real, ...real]);
+    // No monitor runs: status reads the files itself; --json reads the transcripts whole. Both run in the project,
+    // as a user types them (the transcript's folder is named after the project's directory).
+    const inProject = (...args: string[]) =>
+      execFileSync(process.execPath, [BUNDLE, ...args], {
+        cwd: p.dir,
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+      });
+    const freshStatus = () => Number(/needs you: (\d+)/.exec(inProject('status', '--tmux', '--fresh'))?.[1] ?? 0);
+    expect(freshStatus()).toBe(1);
+    const json = (
+      JSON.parse(inProject('--json')) as { attention: { needs_you: number; items: Record<string, unknown>[] } }
+    ).attention;
+    expect(json.needs_you).toBe(1);
+    expect(json.items.map((i) => [i.kind, i.session])).toEqual([['orphaned', EXITED]]);
+    const m = await monitor({ p, cfg, env, pids: {} });
+    await waitFor(() => m.terminal.monitor.count.getSnapshot() === 1 || null, {
+      timeoutMs: 20_000,
+      what: 'the monitor: 1',
+    });
+    // Resumed after that exit: a conversation line after the figures, and nothing is orphaned any more.
+    writeTranscript(cfg, p.dir, EXITED, [...real, real.find((l) => l.includes('"type":"user"')) as string]);
+    await waitFor(() => m.terminal.monitor.count.getSnapshot() === 0 || null, {
+      timeoutMs: 20_000,
+      what: 'the monitor: 0',
+    });
+    expect(freshStatus()).toBe(0);
+  }, 120_000);
 
   it("the user's own cancel raises nothing: no notification, no news, the count does not move", async () => {
     const s = scene();
