@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { atomicWriteSync, listDirSync, readJsonSync, readTextSync, unlinkUnder } from '../../src/io/safe-fs/index.js';
+import {
+  atomicWriteSync,
+  isMissingSync,
+  listDirSync,
+  readJsonSync,
+  readTextSync,
+  unlinkUnder,
+} from '../../src/io/safe-fs/index.js';
 
 let base: string;
 let root: string;
@@ -99,5 +106,22 @@ describe('atomic writes never leave the root', () => {
     expect(fs.readFileSync(path.join(base, 'target.json'), 'utf8')).toBe('keep');
     expect(() => atomicWriteSync(root, '../escape.json', 'x')).toThrow(/outside the \.omc root/);
     expect(fs.existsSync(path.join(base, 'escape.json'))).toBe(false);
+  });
+});
+
+describe('isMissingSync: only a path that is not there counts as missing', () => {
+  it('is true for a missing path and false for anything present, linked or unreachable', () => {
+    fs.mkdirSync(path.join(root, 'dir'));
+    fs.writeFileSync(path.join(root, 'file'), 'x');
+    fs.symlinkSync('nowhere', path.join(root, 'dangling'));
+    expect(isMissingSync(root, 'absent')).toBe(true);
+    expect(isMissingSync(root, 'absent/deeper')).toBe(true);
+    expect(isMissingSync(root, 'dir')).toBe(false);
+    expect(isMissingSync(root, 'file')).toBe(false);
+    // A dangling link is there (the work it would skip must still say what the link is).
+    expect(isMissingSync(root, 'dangling')).toBe(false);
+    // A file where a directory is expected is not "missing": ENOTDIR, not ENOENT.
+    expect(isMissingSync(root, 'file/child')).toBe(false);
+    expect(isMissingSync(root, '../escape')).toBe(false);
   });
 });

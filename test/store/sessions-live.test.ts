@@ -321,4 +321,30 @@ describe('sliced first scan', () => {
     expect(sliced.sessions['progress']?.done).toBe(before + 1);
     void sliced.close();
   });
+
+  it('publishes the sliced read per CPU time it spent, not per wall-clock time: waiting on a loaded machine adds no picture', ({
+    emptyProject: p,
+  }) => {
+    for (let i = 0; i < 40; i++) {
+      const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { ...ralph(i), session_id: sid });
+    }
+    const sliced = new OmcStore({ root: p.root, watch: 'none', sessions: { firstStepMinRows: 0 } });
+    // Each publish is a new snapshot (listeners are told later, on a microtask: count the snapshots).
+    const versions = new Set<number>();
+    const off = new Int32Array(new SharedArrayBuffer(4));
+    let steps = 0;
+    // One directory per step, and between steps 250 ms in which this process runs nothing (another process has
+    // the core): more than the 200 ms cadence on the wall clock, a few ms of CPU time.
+    while (!sliced.sessions.scanStep(performance.now())) {
+      versions.add(sliced.sessions.getSnapshot().version);
+      steps += 1;
+      if (steps <= 10) Atomics.wait(off, 0, 0, 250);
+    }
+    expect(steps).toBeGreaterThan(30);
+    // The first step's picture, then none until 200 ms of CPU time (a wall-clock cadence gave one after each wait).
+    expect(versions.size).toBeLessThanOrEqual(3);
+    expect(sliced.sessions.getSnapshot().sessions).toHaveLength(40);
+    void sliced.close();
+  });
 });

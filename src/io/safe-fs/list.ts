@@ -82,3 +82,21 @@ export function statSync(root: string, rel: string): fs.Stats | null {
     return null;
   }
 }
+
+/**
+ * True only when the path is not there (ENOENT): one lstat, no exception. Any other answer (present, a link, no
+ * permission to look) is false, so a caller that skips work for a missing path skips nothing it would have seen.
+ */
+export function isMissingSync(root: string, rel: string): boolean {
+  let abs: string;
+  try {
+    abs = resolveUnder(root, rel);
+  } catch {
+    return false;
+  }
+  try {
+    return fs.lstatSync(abs, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
+}

@@ -23,7 +23,11 @@ export function encodeProjectDir(cwd: string): string {
   return cwd.replace(/[^a-zA-Z0-9]/g, '-');
 }
 
+/** The last cwd encoded: a project's sessions share one cwd, and the wanted transcripts are judged per publish. */
+let lastCwd: { cwd: string; dir: string } | null = null;
+
 /** The transcript of a session, relative to the config dir. */
 export function transcriptRel(cwd: string, sessionId: string): string {
-  return `projects/${encodeProjectDir(cwd)}/${sessionId}.jsonl`;
+  if (lastCwd?.cwd !== cwd) lastCwd = { cwd, dir: encodeProjectDir(cwd) };
+  return `projects/${lastCwd.dir}/${sessionId}.jsonl`;
 }

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { statSync } from '../../io/safe-fs/index.js';
+import { isMissingSync, statSync } from '../../io/safe-fs/index.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import type { SessionsDomain } from '../sessions/domain.js';
 import { compareSessions } from '../sessions/derive.js';
@@ -379,6 +379,15 @@ export class ClaudeDomain implements Domain {
     let budget = this.live ? SLICE_BYTES : Number.MAX_SAFE_INTEGER;
     if (this.catchUpHeld) budget = Math.min(budget, this.beforeLiveLeft);
     const given = budget;
+    // A project folder that is not there holds no transcript: one lstat per folder instead of a failed open (and
+    // its exception) per session. At start-up every OMC session of a project without Claude data is such a reader.
+    const missing = new Map<string, boolean>();
+    const folderMissing = (rel: string): boolean => {
+      const dir = path.posix.dirname(rel);
+      let m = missing.get(dir);
+      if (m === undefined) missing.set(dir, (m = isMissingSync(this.dir, dir)));
+      return m;
+    };
     for (const sid of ids) {
       const r = this.readers.get(sid);
       if (!r) continue;
@@ -387,9 +396,11 @@ export class ClaudeDomain implements Domain {
         continue;
       }
       const before = r.state().offset;
-      r.refresh(budget);
+      // A missing file changes nothing in a reader (refresh returns 'missing'): not opening it is the same.
+      const gone = folderMissing(r.rel);
+      if (!gone) r.refresh(budget);
       budget -= Math.max(0, r.state().offset - before);
-      const sub = this.subagents.read(sid, budget);
+      const sub = this.subagents.read(sid, budget, gone);
       budget -= sub.bytes;
       if (r.behind || sub.behind) this.behind.add(sid);
       else this.behind.delete(sid);

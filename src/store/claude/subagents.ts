@@ -161,9 +161,12 @@ export class SubagentSet {
     return this.readOnce ? this.behindIds.size > 0 : this.dirSeen;
   }
 
-  /** Before the first read: one lstat says whether there are subagents still to read. True when `reading` moved. */
-  probe(): boolean {
-    const st = statSync(this.configDir, this.dirRel);
+  /**
+   * Before the first read: one lstat says whether there are subagents still to read. True when `reading` moved.
+   * `folderMissing`: the transcript's project folder is known not to be there, so neither is this directory.
+   */
+  probe(folderMissing = false): boolean {
+    const st = folderMissing ? null : statSync(this.configDir, this.dirRel);
     const seen = st !== null && st.isDirectory();
     if (seen === this.dirSeen) return false;
     this.dirSeen = seen;
@@ -405,11 +408,11 @@ export class SubagentTracker {
   }
 
   /** Reads the session's subagents within `budget`; returns the bytes read and whether they are behind. */
-  read(sid: string, budget: number): { bytes: number; behind: boolean; changed: boolean } {
+  read(sid: string, budget: number, folderMissing = false): { bytes: number; behind: boolean; changed: boolean } {
     const set = this.sets.get(sid);
     if (!set) return { bytes: 0, behind: false, changed: false };
     // Deferred: not read yet, but the view must say whether there is anything still to read.
-    if (!this.started) return { bytes: 0, behind: false, changed: set.probe() };
+    if (!this.started) return { bytes: 0, behind: false, changed: set.probe(folderMissing) };
     const wasWatched = this.watchers.has(sid);
     let r = set.refresh(budget, wasWatched);
     if (this.live && set.size > 0 && !wasWatched && this.watch(sid, set)) {

@@ -27,8 +27,19 @@ export { compareSessions } from './derive.js';
 /** A view's key in `views` (and the snapshot's `keys`): its directory name, LEGACY for the session-less row. */
 const keyOfView = (v: SessionView): string => (v.kind === 'legacy' ? LEGACY : v.id);
 
-/** During the sliced first read, the snapshot is published at most this often (see scanStep). */
+/**
+ * During the sliced first read, the snapshot is published at most once per this much of the process's own CPU time
+ * (see scanStep). CPU time, not wall time: on a loaded machine the read's slices take longer on the wall clock, and a
+ * wall-clock cadence made it publish (a frame, a verdict pass, a round of subscribers) two to four times as often
+ * for the same read, so the pictures took a growing share of it.
+ */
 const STEP_PUBLISH_MS = 200;
+
+/** This process's CPU time (ms, every thread): what the sliced read's publish cadence counts. */
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 /**
  * The first step of the sliced read lists at least this many session directories whatever its deadline: its rows
  * are the first frame, and a first frame without a screenful of them (a short first slice on a loaded machine)
@@ -54,7 +65,7 @@ export interface SessionsDomainOptions {
   flock?: boolean;
   /** Where the hooks run when a session does not say (its session-started.json cwd). */
   projectDir?: string | null;
-  /** During the sliced first read, publish at most this often (ms; tests pass 0 to see every step). */
+  /** During the sliced first read, publish at most once per this much CPU time (ms; tests pass 0 to see every step). */
   stepPublishMs?: number;
   /** The first step's floor of session directories (FIRST_STEP_MIN_ROWS; tests pass 0 to step one at a time). */
   firstStepMinRows?: number;
@@ -276,7 +287,7 @@ export class SessionsDomain implements Domain {
     // The first step's rows are the first frame; after that, one picture every so often is enough for
     // "reading n/N" (each publish is a frame, a verdict pass and a round of subscribers). A change seen by
     // the watcher meanwhile is published at once by refresh().
-    const t = performance.now();
+    const t = cpuMs();
     if (this.lastStepPublish === null || t - this.lastStepPublish >= this.stepPublishMs) {
       this.lastStepPublish = t;
       this.publish();

@@ -117,8 +117,21 @@ export interface Escape {
   detail: string;
 }
 
+/**
+ * With nothing known of a session's Stop payload (most sessions: no transcript facts) the answer depends on the book
+ * alone, and one publish judges every session by up to three books: worked out once per book.
+ */
+const NO_FACTS_ESCAPE = new Map<RulesVersion, Escape | null>();
+
 /** The first escape the book's hook takes on what is known of the payload, or null. */
 export function payloadEscape(rules: RulesVersion, facts: StopFacts | undefined): Escape | null {
+  if (facts !== undefined) return escapeOf(rules, facts);
+  let e = NO_FACTS_ESCAPE.get(rules);
+  if (e === undefined) NO_FACTS_ESCAPE.set(rules, (e = escapeOf(rules, undefined)));
+  return e;
+}
+
+function escapeOf(rules: RulesVersion, facts: StopFacts | undefined): Escape | null {
   const p: Obj = facts?.payload ?? {};
   const mjs = rules !== '4.4.4';
   const active = facts?.payload ? p.stop_hook_active === true : facts?.stopHookActive === true;
@@ -145,8 +158,18 @@ export function payloadEscape(rules: RulesVersion, facts: StopFacts | undefined)
   return null;
 }
 
+/** The escapes of a session with no transcript facts, per book: one frozen list shared by every such verdict. */
+const NO_FACTS_UNLESS = new Map<RulesVersion, readonly string[]>();
+
 /** What the payload could still carry that would turn this book's block into a stop, in words. */
-export function unobservedEscapes(rules: RulesVersion, facts: StopFacts | undefined): string[] {
+export function unobservedEscapes(rules: RulesVersion, facts: StopFacts | undefined): readonly string[] {
+  if (facts !== undefined) return escapesOf(rules, facts);
+  let u = NO_FACTS_UNLESS.get(rules);
+  if (u === undefined) NO_FACTS_UNLESS.set(rules, (u = Object.freeze(escapesOf(rules, undefined))));
+  return u;
+}
+
+function escapesOf(rules: RulesVersion, facts: StopFacts | undefined): string[] {
   if (facts?.payload) return [];
   const out: string[] = [];
   if (rules !== '4.4.4' && (facts?.stopHookActive === undefined || facts.stopHookActive === null))

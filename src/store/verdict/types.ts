@@ -108,5 +108,5 @@ export interface SessionVerdict {
    * For a block: what the Stop payload could carry that omc-top cannot see and that would make this
    * version's hook let the agent stop instead (a context-limit or user-abort stop reason…). Empty for a stop.
    */
-  unless: string[];
+  unless: readonly string[];
 }
