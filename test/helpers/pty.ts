@@ -47,6 +47,8 @@ export class TerminalHarness {
     }
     // history: the monitor samples live loops into $XDG_STATE_HOME/omc-top; keep tests out of the user's.
     if (opts.env?.XDG_STATE_HOME === undefined) env.XDG_STATE_HOME = path.join(os.tmpdir(), 'omc-top-test-state');
+    // …and the bin keeps V8's compiled code in $XDG_CACHE_HOME/omc-top (io/code-cache.ts).
+    if (opts.env?.XDG_CACHE_HOME === undefined) env.XDG_CACHE_HOME = path.join(os.tmpdir(), 'omc-top-test-cache');
     // Ink renders no live frames when CI is set (any value but 0/false).
     delete env.CI;
     delete env.NO_COLOR;
