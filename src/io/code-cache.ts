@@ -9,7 +9,7 @@
  * that V8 may already have dropped the start-up functions' bytecode, so a cache is never taken at a late exit.
  *
  * The cache lives in `$XDG_CACHE_HOME/omc-top/` (default `~/.cache/omc-top/`), one file per bundle content and
- * Node version, written through the contained write path. Its own checksum is checked before V8 sees it (V8
+ * Node version (the newest KEEP of them), written through the contained write path. Its own checksum is checked before V8 sees it (V8
  * checks its version, flags and the source's length, not every byte); a foreign, stale or damaged file is
  * ignored and replaced, never an error. Nothing is written with --readonly; OMC_TOP_CODE_CACHE=0 turns it off.
  */
@@ -18,7 +18,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { createHash } from 'node:crypto';
 import { readBytesSync } from './safe-fs/bytes.js';
-import { listDirSync } from './safe-fs/list.js';
+import { listDirSync, statSync } from './safe-fs/list.js';
 import { atomicWriteSync, unlinkUnder } from './safe-fs/write.js';
 import { ensureOwnDir } from './safe-fs/contained-dir.js';
 
@@ -124,19 +124,26 @@ function readCache(dir: string, name: string): CacheData | null {
   }
 }
 
-/** The code this run compiled, for the next start; this Node's caches of other bundles go. Never throws. */
+/** The code this run compiled, for the next start; beyond KEEP caches, the oldest go. Never throws. */
 function writeCache(dir: string, name: string, script: vm.Script, full: boolean): void {
   try {
     ensureOwnDir(dir);
     atomicWriteSync(dir, name, wrapCache({ data: script.createCachedData(), full }));
-    const listed = listDirSync(dir, '.');
-    if (!listed.ok) return;
-    const suffix = `-${process.version}-${process.arch}.v8cache`;
-    for (const e of listed.entries) {
-      const older = e.name.startsWith('app-') && e.name.endsWith(suffix) && e.name !== name;
-      if (e.kind === 'file' && older) unlinkUnder(dir, e.name);
-    }
+    pruneCaches(dir);
   } catch {
     /* a cache that cannot be written: the next start compiles the bundle as this one did */
   }
+}
+
+/** Caches kept: an upgrade leaves old ones behind, and two builds used in turn must not delete each other's. */
+export const KEEP = 4;
+
+function pruneCaches(dir: string): void {
+  const listed = listDirSync(dir, '.');
+  if (!listed.ok) return;
+  const caches = listed.entries
+    .filter((e) => e.kind === 'file' && /^app-[0-9a-f]{16}-.*\.v8cache$/.test(e.name))
+    .map((e) => ({ name: e.name, at: statSync(dir, e.name)?.mtimeMs ?? 0 }))
+    .sort((a, b) => b.at - a.at);
+  for (const old of caches.slice(KEEP)) unlinkUnder(dir, old.name);
 }
