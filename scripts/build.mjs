@@ -5,6 +5,7 @@
 import { build } from 'esbuild';
 import { esbuildInkPatches } from './ink-patches/index.mjs';
 import { readFile, chmod, mkdir, writeFile, rename } from 'node:fs/promises';
+import { builtinModules, createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -30,11 +31,91 @@ const devtoolsStub = {
   },
 };
 
-/** The Ink patches (one table, shared with vitest: scripts/ink-patches/index.mjs) and the devtools stub. */
-export const inkPlugins = [esbuildInkPatches, devtoolsStub];
+/**
+ * string-width builds its RGI emoji set (about 30 ms: V8 expands the property of strings when the expression is
+ * made) as it is loaded; the first frame measures no emoji (the rows' text is ASCII and symbols the patched Ink
+ * measures without it), so it is built at string-width's first emoji test instead. Its only use is `.test`.
+ */
+const LAZY_EMOJI = {
+  find: 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+  replace:
+    "let rgiEmojiSet;\nconst rgiEmojiRegex = { test: (s) => (rgiEmojiSet ??= new RegExp('^\\\\p{RGI_Emoji}$', 'v')).test(s) };",
+};
+const lazyEmojiTable = {
+  name: 'lazy-emoji-table',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/ }, async (args) => {
+      const src = await readFile(args.path, 'utf8');
+      // Older string-width (wrap-ansi's own) has no such set.
+      if (!src.includes('RGI_Emoji}$/v')) return undefined;
+      if (src.split(LAZY_EMOJI.find).length !== 2)
+        throw new Error(`${args.path} changed: ${LAZY_EMOJI.find} not found once`);
+      // A function, so `$'` in the replacement is text, not a replacement pattern.
+      return { contents: src.replace(LAZY_EMOJI.find, () => LAZY_EMOJI.replace), loader: 'js' };
+    });
+  },
+};
 
-/** Bundles `entry` into one minified ESM file, written atomically. */
-export async function bundle(entry, out, { minify = true } = {}) {
+/** The Ink patches (one table, shared with vitest: scripts/ink-patches/index.mjs), the devtools stub, the lazy emoji set. */
+export const inkPlugins = [esbuildInkPatches, devtoolsStub, lazyEmojiTable];
+
+/**
+ * The app bundle is one function the bin compiles itself (src/io/code-cache.ts), so V8 can keep its compiled code
+ * between starts: Node 20 has no code cache for ES modules, only for scripts. The file stays an ES module
+ * (`export default (async function (…) {…})`, which the hostile --json driver imports); the bin compiles the
+ * function after APP_PREFIX. A script has no `import`, so Node's built-in modules come from `require` (each
+ * through a small shim module with the names Node's ES-module facade would give), `import.meta.url` is a
+ * parameter, and the module's exports are the function's return value.
+ */
+export const APP_PREFIX = 'export default ';
+const APP_PARAMS = '__omcTopRequire, require, __omcTopUrl';
+const nodeRequire = createRequire(import.meta.url);
+
+/** `node:fs` and the like as modules of the bundle, each `require`d once at its place in the evaluation order. */
+const builtinShims = {
+  name: 'builtin-shims',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?[a-z_][a-z0-9_/]*$/ }, (a) => {
+      const name = a.path.replace(/^node:/, '');
+      return builtinModules.includes(name) ? { path: name, namespace: 'builtin-shim' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'builtin-shim' }, (a) => {
+      const m = nodeRequire(`node:${a.path}`);
+      // Node's own ES-module facade of a built-in exports its enumerable keys; read once, as that facade does.
+      const names = Object.keys(m).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default');
+      const req = `__omcTopRequire(${JSON.stringify(`node:${a.path}`)})`;
+      const named = names.length ? `export const { ${names.join(', ')} } = m;\n` : '';
+      return { contents: `const m = ${req};\nexport default m;\n${named}`, loader: 'js' };
+    });
+  },
+};
+
+/** `\u` escapes for the few non-ASCII characters esbuild leaves in regular expressions: a one-byte source decodes and parses faster. */
+function asciiOnly(js) {
+  return js.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The bundle's ES-module text as the app function (see APP_PREFIX); fails the build on anything it cannot carry over. */
+function asAppFunction(js) {
+  const exp = /export\s*\{([^}]*)\};?\s*$/.exec(js);
+  if (!exp) throw new Error('app bundle: no export statement at its end');
+  const body = js.slice(0, exp.index);
+  if (/\bimport\.meta\b/.test(body)) throw new Error('app bundle: import.meta left in the script');
+  if (/^\s*import[\s{*]/m.test(body) || /[;}]import[\s{*][^(]/.test(body))
+    throw new Error('app bundle: a static import left in the script');
+  const fields = exp[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const [local, as = local] = s.split(/\s+as\s+/);
+      return `${as}: ${local}`;
+    });
+  return `${APP_PREFIX}(async function (${APP_PARAMS}) {"use strict";\n${body}\nreturn { ${fields.join(', ')} };\n});\n`;
+}
+
+/** Bundles `entry` into one minified ESM file, written atomically (`app`: as the app function, see APP_PREFIX). */
+export async function bundle(entry, out, { minify = true, app = false } = {}) {
   const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
   await mkdir(path.dirname(out), { recursive: true });
   const result = await build({
@@ -50,23 +131,28 @@ export async function bundle(entry, out, { minify = true } = {}) {
     define: {
       'process.env.NODE_ENV': '"production"',
       __OMC_TOP_VERSION__: JSON.stringify(pkg.version),
+      ...(app ? { 'import.meta.url': '__omcTopUrl' } : {}),
     },
-    banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __omcTopCreateRequire } from 'node:module'; const require = __omcTopCreateRequire(import.meta.url);",
-    },
-    plugins: inkPlugins,
+    banner: app
+      ? {}
+      : {
+          js: "#!/usr/bin/env node\nimport { createRequire as __omcTopCreateRequire } from 'node:module'; const require = __omcTopCreateRequire(import.meta.url);",
+        },
+    plugins: app ? [builtinShims, ...inkPlugins] : inkPlugins,
     logLevel: 'warning',
   });
+  const text = result.outputFiles[0].text;
+  const contents = app ? asAppFunction(asciiOnly(text)) : text;
   // Write to a temp file and rename, so a test run reading the bundle never sees half of it.
   const tmp = `${out}.${process.pid}.tmp`;
-  await writeFile(tmp, result.outputFiles[0].contents, { mode: 0o755 });
+  await writeFile(tmp, contents, { mode: 0o755 });
   await chmod(tmp, 0o755);
   await rename(tmp, out);
 }
 
 /** Every file: the bundles the bin loads first, so a bin that exists always finds them. */
 export async function buildAll({ minify = true } = {}) {
-  await bundle(path.join(root, 'src', 'cli.tsx'), APP_OUT, { minify });
+  await bundle(path.join(root, 'src', 'cli.tsx'), APP_OUT, { minify, app: true });
   await bundle(path.join(root, 'src', 'commands', 'status-main.ts'), STATUS_OUT, { minify });
   await bundle(path.join(root, 'src', 'commands', 'hook-main.ts'), hookOutfile, { minify });
   await bundle(path.join(root, 'src', 'entry.ts'), BIN_OUT, { minify });

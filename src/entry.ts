@@ -5,8 +5,14 @@
  * the files (no monitor keeps it ready) loads the status bundle beside this
  * file (dist/omc-top-status.mjs: the store's readers, no React); everything
  * else loads the app bundle (dist/omc-top-app.mjs, built from cli.tsx), which
- * runs as if it had been started itself.
+ * runs as if it had been started itself: compiled with V8's code cache from the
+ * last start (io/code-cache.ts).
  */
+// First: V8's code cache is only taken by a V8 with the flags it was made under, and the app sets this one.
+import './terminal/young-gen.js';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { codeCacheDir, loadAppFunction } from './io/code-cache.js';
 import { parseStatusArgs, printStatus, type StatusIo } from './commands/status-fast.js';
 import { VERSION } from './version.js';
 import { afterFlush, printOut, processSink } from './io/output.js';
@@ -40,10 +46,26 @@ function cheap(argv: readonly string[]): number | null {
 /** Computed specifiers: the bundler leaves them to Node, which loads the bundle from beside this file. */
 const beside = (file: string) => new URL(file, import.meta.url).href;
 
+/** The app bundle's one function (scripts/build.mjs): given `require` and its URL, it runs omc-top. */
+type AppFunction = (nodeRequire: NodeJS.Require, require: NodeJS.Require, url: string) => Promise<unknown>;
+
+async function runApp(argv: readonly string[]): Promise<void> {
+  const url = beside(APP);
+  const req = createRequire(url);
+  const cache = {
+    dir: process.env.OMC_TOP_CODE_CACHE === '0' ? null : codeCacheDir(),
+    write: !argv.includes('--readonly'),
+  };
+  const loaded = loadAppFunction<AppFunction>(fileURLToPath(url), cache);
+  // Not readable as the script (a symlinked bundle, say): the same function, from Node's module loader.
+  const app = loaded?.value ?? ((await import(url)) as { default: AppFunction }).default;
+  await app(req, req, url);
+}
+
 const argv = process.argv.slice(2);
 const code = cheap(argv);
 if (code !== null) exit(code);
 else if (argv[0] === 'status') {
   const m = (await import(beside(STATUS))) as { statusMain(argv: readonly string[]): number };
   exit(m.statusMain(argv.slice(1)));
-} else await import(beside(APP));
+} else await runApp(argv);

@@ -7,15 +7,19 @@
 
 export const MAX_TEXTS = 20_000;
 
-/** Symbols the panes draw between words; each is kept only if string-width itself says it is one column. */
-const NARROW_CANDIDATES = '·—–…↑↓←→▸•│';
+/**
+ * Symbols the panes draw between words, one column each by string-width (test/input/ink-fast-output.test.ts
+ * checks every one against the string-width the bundle ships; asking it here at start-up built its emoji
+ * tables before the first frame, which needs none of them).
+ */
+export const NARROW_SYMBOLS = '·—–…↑↓←→▸•│';
 
 /**
  * Blocks of two-column characters wiki titles are written in (5 % CJK and 2 % Korean in the generated wiki, any
  * share in a real one): CJK ideographs, hiragana and katakana without their combining sound marks (U+3099–309C),
  * Hangul syllables. A row holding one of them went to grapheme segmentation whole, at every new keystroke's rows.
- * Each block is used only if string-width says its first and last character are two columns; that every
- * character in them is, is checked by test/input/ink-fast-output.test.ts. A combining mark, joiner or selector
+ * That every character in them is two columns by string-width is checked by test/input/ink-fast-output.test.ts.
+ * A combining mark, joiner or selector
  * after one is none of these, so such a text still goes to `widestLine`.
  */
 export const WIDE_BLOCKS = [
@@ -28,17 +32,14 @@ export const WIDE_BLOCKS = [
 
 /**
  * `widestLine`, answered without grapheme segmentation when every character's
- * width is certain (printable ASCII or a checked narrow symbol: one column; a
- * checked wide block: two; no combining marks, no joiners) and every escape is
+ * width is certain (printable ASCII or a narrow symbol: one column; a wide
+ * block: two; no combining marks, no joiners) and every escape is
  * an SGR sequence; anything else is `widestLine`'s own answer.
  */
 export function createFastWidth(widestLine) {
-  const narrow = new Set([...NARROW_CANDIDATES].filter((c) => widestLine(c) === 1));
-  const wide = WIDE_BLOCKS.filter(
-    ([from, to]) => widestLine(String.fromCharCode(from)) === 2 && widestLine(String.fromCharCode(to)) === 2,
-  );
+  const narrow = new Set(NARROW_SYMBOLS);
   const isWide = (c) => {
-    for (const [from, to] of wide) if (c >= from && c <= to) return true;
+    for (const [from, to] of WIDE_BLOCKS) if (c >= from && c <= to) return true;
     return false;
   };
   return function fastWidestLine(text) {

@@ -10,6 +10,31 @@ const run = (args: string[], cwd: string, env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
 
 describe('omc-top CLI', () => {
+  it('a first start writes a code cache, a second start from it reads the same sessions; --readonly writes none', ({
+    project: p,
+    tempDir,
+  }) => {
+    const cacheHome = tempDir('xdg-cache-');
+    const env = { XDG_CACHE_HOME: cacheHome, OMC_TOP_CODE_CACHE: '' };
+    const caches = () =>
+      fs.existsSync(path.join(cacheHome, 'omc-top')) ? fs.readdirSync(path.join(cacheHome, 'omc-top')) : [];
+    const readonly = run(['--json', '--readonly'], p.dir, env);
+    expect(readonly.status).toBe(0);
+    expect(caches()).toEqual([]);
+    const first = run(['--json'], p.dir, env);
+    expect(first.status).toBe(0);
+    expect(caches()).toEqual([expect.stringMatching(/^app-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.v8cache$/)]);
+    const second = run(['--json'], p.dir, env);
+    expect(second.status).toBe(0);
+    // What the tree holds (a judgement that ages with the clock may differ between two runs a moment apart).
+    const held = (out: string) =>
+      (
+        JSON.parse(out) as { sessions: { id: string; modes: { mode: string; iteration: number | null }[] }[] }
+      ).sessions.map((x) => [x.id, x.modes.map((m) => [m.mode, m.iteration])]);
+    expect(held(second.stdout)).toEqual(held(first.stdout));
+    expect(held(first.stdout).length).toBeGreaterThan(0);
+  });
+
   it('--json prints one document with the fixed field names and exits 0', ({ project: p }) => {
     const r = run(['--json'], p.dir);
     expect(r.status).toBe(0);

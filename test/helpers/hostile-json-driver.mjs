@@ -3,10 +3,14 @@
 // records for each: the exit code, a thrown error, and the exact stdout text.
 // Usage: node hostile-json-driver.mjs <bundle> <roots.json> <out.json>
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 const [bundle, listFile, outFile] = process.argv.slice(2);
-const { main } = await import(pathToFileURL(bundle).href);
+// The bundle is one function (scripts/build.mjs): given `require` and its URL, it evaluates and returns main.
+const url = pathToFileURL(bundle).href;
+const req = createRequire(url);
+const { main } = await (await import(url)).default(req, req, url);
 const roots = JSON.parse(fs.readFileSync(listFile, 'utf8'));
 const realWrite = process.stdout.write.bind(process.stdout);
 const results = [];

@@ -47,6 +47,11 @@ export class TerminalHarness {
     }
     // history: the monitor samples live loops into $XDG_STATE_HOME/omc-top; keep tests out of the user's.
     if (opts.env?.XDG_STATE_HOME === undefined) env.XDG_STATE_HOME = path.join(os.tmpdir(), 'omc-top-test-state');
+    // V8's code cache (io/code-cache.ts) is off unless a test asks: a start without a full cache makes one two
+    // seconds in, a pause of tens of milliseconds a screen assertion could land in. test/io/code-cache.test.ts and
+    // the CLI e2e test it; every start here still compiles the app the way the bin does.
+    if (opts.env?.OMC_TOP_CODE_CACHE === undefined) env.OMC_TOP_CODE_CACHE = '0';
+    if (opts.env?.XDG_CACHE_HOME === undefined) env.XDG_CACHE_HOME = path.join(os.tmpdir(), 'omc-top-test-cache');
     // Ink renders no live frames when CI is set (any value but 0/false).
     delete env.CI;
     delete env.NO_COLOR;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { styledCharsToString } from '@alcalzone/ansi-tokenize';
 import widestLine from 'widest-line';
 import { createFastGet, rowByRuns } from '../../scripts/ink-patches/fast-output.mjs';
-import { createFastWidth, WIDE_BLOCKS } from '../../scripts/ink-patches/width-cache.mjs';
+import { createFastWidth, NARROW_SYMBOLS, WIDE_BLOCKS } from '../../scripts/ink-patches/width-cache.mjs';
 import { REPO } from '../helpers/fixtures.js';
 
 const { default: Output } = (await import(path.join(REPO, 'node_modules', 'ink', 'build', 'output.js'))) as {
@@ -167,6 +167,13 @@ describe('fast text widths agree with string-width', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('for every narrow symbol, alone and between ASCII', () => {
+    for (const ch of NARROW_SYMBOLS) {
+      expect(fastWidth(ch)).toBe(widestLine(ch));
+      expect(fastWidth(`a${ch}b`)).toBe(widestLine(`a${ch}b`));
+    }
   });
 
   it('for every character of the wide blocks, alone and between ASCII', () => {

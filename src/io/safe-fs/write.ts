@@ -29,10 +29,15 @@ function assertReplaceable(dir: ContainedDir, name: string, rel: string): void {
  * and every watcher that already ignores OMC's temps also ignore ours. The
  * temp, the rename and the cleanup all happen in the one directory held open.
  */
-export function atomicWriteSync(root: string, rel: string, content: string, opts: { mkdir?: boolean } = {}): void {
+export function atomicWriteSync(
+  root: string,
+  rel: string,
+  content: string | Uint8Array,
+  opts: { mkdir?: boolean } = {},
+): void {
   const abs = resolveUnder(root, rel);
   const name = path.basename(abs);
-  const data = Buffer.from(content, 'utf8');
+  const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   withDirUnder(
     root,
     path.dirname(toRel(root, abs)) || '.',
