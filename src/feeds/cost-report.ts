@@ -13,7 +13,7 @@ import { nextRunMs } from '../store/claude/native-loops.js';
 import { costRollup, runKey, type Spent } from '../store/cost/rollup.js';
 import { competingStopHooks, projectLoops, rateLimitFor, type LoopRow } from '../store/cost/loops.js';
 import { judgeUsage, type Window } from '../store/cost/quota.js';
-import { sessionSpend, subagentsReading } from '../store/cost/spend.js';
+import { sessionSpend } from '../store/cost/spend.js';
 import type { OmcStore } from '../store/store.js';
 import type { ModelPrice } from '../store/claude/prices.js';
 
@@ -30,6 +30,21 @@ export function estimateJson(e: Estimate): Record<string, unknown> {
 }
 
 const spentJson = (s: Spent) => ({ tokens: s.tokens, ...estimateJson(s.estimate) });
+
+/** What of a session is still being read, both facts (agent.spend's fields). */
+interface ReadingFlags {
+  subagents: boolean;
+  transcript: boolean;
+}
+const NOT_READING: Readonly<ReadingFlags> = { subagents: false, transcript: false };
+const readingFlags = (c: ClaudeSessionView | undefined): ReadingFlags => ({
+  subagents: c?.transcript?.subagentsReading === true,
+  transcript: c?.transcript?.transcriptReading === true,
+});
+const readingJson = (r: Readonly<ReadingFlags>) => ({
+  subagents_reading: r.subagents,
+  transcript_reading: r.transcript,
+});
 
 function byModelJson(by: UsageByModel, e: Estimate) {
   return [...by.entries()].map(([model, u]) => {
@@ -62,8 +77,10 @@ function sessionCostJson(c: ClaudeSessionView | undefined, prices: Readonly<Reco
         today_usd_est: estimateJson(sp.today).usd_est,
         burn_tokens_per_min: sp.burnPerMin,
         burn_usd_per_hour_est: sp.burnUsdPerHour === null ? null : usd(sp.burnUsdPerHour),
-        // true while subagent files are still being read (a live monitor reads them after start-up): a lower bound.
-        subagents_reading: sp.partial,
+        // true while subagent files, or the rest of the transcript, are still being read (a live monitor reads them
+        // after start-up): a lower bound.
+        subagents_reading: c?.transcript?.subagentsReading === true,
+        transcript_reading: c?.transcript?.transcriptReading === true,
         by_model: byModelJson(f.byModel, sp.estimate),
       },
     subagents: subs && {
@@ -191,19 +208,27 @@ export function addCostToReport(
         tokens: sp ? sp.tokens : null,
         ...(sp ? estimateJson(sp.estimate) : { usd_est: null, unpriced_models: [] }),
         resolution_ms: sp ? sp.resolutionMs : null,
-        // The run's session's subagent files still being read (agent.spend.subagents_reading): a lower bound.
-        subagents_reading: run ? subagentsReading(claude, run.sessionId) : false,
+        // The run's session's subagent files or transcript still being read (as agent.spend says): a lower bound.
+        ...readingJson(run ? readingFlags(claude.bySession.get(run.sessionId ?? '')) : NOT_READING),
       });
     });
+  // A rollup row is a sum that any session still being read may add to, on any day or mode (its unread lines are
+  // not placed yet): while one is, every row says so.
+  const reading = { ...NOT_READING };
+  for (const s of sessions) {
+    const r = readingFlags(claude.bySession.get(s.id));
+    reading.subagents ||= r.subagents;
+    reading.transcript ||= r.transcript;
+  }
   const loops = storeLoops(store, prices, now);
   const judged = quota.cache ? judgeUsage(quota.cache, now, quota.pollMs) : null;
   const d = quota.daemon;
   const env = process.env;
   doc.cost = {
     prices: { built_in: PRICE_SOURCE, config_overrides: Object.keys(prices) },
-    project: { sessions: rollup.project.sessions, ...spentJson(rollup.project) },
-    by_mode: rollup.byMode.map((m) => ({ mode: m.mode, ...spentJson(m) })),
-    by_day: rollup.byDay.map((x) => ({ day: x.day, ...spentJson(x) })),
+    project: { sessions: rollup.project.sessions, ...spentJson(rollup.project), ...readingJson(reading) },
+    by_mode: rollup.byMode.map((m) => ({ mode: m.mode, ...spentJson(m), ...readingJson(reading) })),
+    by_day: rollup.byDay.map((x) => ({ day: x.day, ...spentJson(x), ...readingJson(reading) })),
     loops: loops.map((l) => ({
       kind: l.kind,
       session: l.sessionId,

@@ -60,8 +60,10 @@ export interface RowModel {
   /** The part spent on the sender's UTC day. */
   todayUsd?: number | null;
   burnPerMin?: number | null;
-  /** The session's subagent files are still being read: the spend is a lower bound (store/cost/spend.ts). */
+  /** The session's subagent files or its transcript are still being read: the spend is a lower bound (store/cost/spend.ts). */
   costPartial?: boolean;
+  /** Which of them: its list cell's mark says ("+…" the transcript, "+sub…" subagent files). */
+  costReading?: 'transcript' | 'subagents' | null;
 }
 
 const MAX_TEXT = 400;
@@ -86,6 +88,7 @@ export const ROW_SCHEMA = z.object({
   todayUsd: z.number().finite().min(0).max(1e9).nullable().optional(),
   burnPerMin: z.number().finite().min(0).max(1e12).nullable().optional(),
   costPartial: z.boolean().optional(),
+  costReading: z.enum(['transcript', 'subagents']).nullable().optional(),
 });
 
 const clean = (s: string, max: number) => truncate(cleanLine(s), max);
@@ -146,6 +149,7 @@ export function rowOf(
     todayUsd: priced(sp?.today),
     burnPerMin: sp?.burnPerMin ?? null,
     costPartial: sp?.partial ?? false,
+    costReading: sp?.reading ?? null,
   };
 }
 

@@ -9,7 +9,13 @@ import { estimateText, formatUsd, PRICE_SOURCE, type ModelPrice } from '../../st
 import { planLimit, type LoopRow } from '../../store/cost/loops.js';
 import { storeLoops } from '../../feeds/cost-report.js';
 import { judgeUsage } from '../../store/cost/quota.js';
-import { SUBAGENTS_READING } from '../../store/cost/spend.js';
+import {
+  readingOf,
+  SUBAGENTS_READING,
+  SUBAGENTS_READING_SHORT,
+  TRANSCRIPT_READING,
+  TRANSCRIPT_READING_SHORT,
+} from '../../store/cost/spend.js';
 import { costRollupMemo, NO_LOOP } from '../../store/cost/rollup.js';
 import type { OmcStore } from '../../store/store.js';
 import { cell, fit, formatAge, formatClock, formatTimestamp, wrapText } from '../../ui/format.js';
@@ -28,7 +34,7 @@ function loopLine(l: LoopRow, now: number, width: number): ToneLine[] {
   // `$1.20+subagents…` does not fit the column: the short mark, explained under the project's line. The column
   // holds `$0.0036+sub…` whole (a cell keeps its last place blank).
   const spent = l.spend
-    ? `${estimateText(l.spend.estimate).replace(' est.', '')}${l.spend.partial ? '+sub…' : ''}`
+    ? `${estimateText(l.spend.estimate).replace(' est.', '')}${l.spend.reading === 'transcript' ? TRANSCRIPT_READING_SHORT : l.spend.partial ? SUBAGENTS_READING_SHORT : ''}`
     : '—';
   const proc = l.process ? l.process.status : '—';
   const state = `${l.state}${l.nextMs !== null ? ` · next ${formatClock(l.nextMs).slice(0, 5)}` : ''}`;
@@ -76,6 +82,12 @@ export function costPaneLines(
   if (reading > 0)
     push(
       `  ${SUBAGENTS_READING} ${reading} session${reading === 1 ? "'s" : "s'"} subagent files are still being read: these figures are a lower bound until then (+sub… on a loop)`,
+      'warn',
+    );
+  const readingTranscripts = sessions.filter((s) => readingOf(claude.bySession.get(s.id)) === 'transcript').length;
+  if (readingTranscripts > 0)
+    push(
+      `  ${TRANSCRIPT_READING} ${readingTranscripts} session${readingTranscripts === 1 ? "'s" : "s'"} transcript${readingTranscripts === 1 ? ' is' : 's are'} still being read: these figures are a lower bound until then (+… on a loop)`,
       'warn',
     );
   for (const u of r.project.estimate.unpriced)

@@ -6,7 +6,7 @@
 import { SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
 import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
-import { spendCell, SUBAGENTS_READING } from '../../store/cost/spend.js';
+import { readingMark, spendCell, type Reading } from '../../store/cost/spend.js';
 import { shortId, statusWords } from '../sessions/rows.js';
 import { rowLabel } from '../../feeds/row.js';
 
@@ -110,22 +110,24 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
 
 /** A row's spend cell: the one list rule (spendCell: "$0.42", "$0.42+?", "$0.42+sub…", "unpriced", "…", "—"). */
 export function rowCost(r: FleetRow): string {
-  return spendCell(r.costUsd ?? null, !!r.unpricedModels, r.costPartial === true);
+  return spendCell(r.costUsd ?? null, !!r.unpricedModels, r.costReading ?? r.costPartial === true);
 }
 
 /**
  * The project's spend: the sum of its rows (each the session's own estimate), so it equals the project total
  * the monitor and --json show for that root. null when no row has a priced spend.
  */
-export function groupSpend(g: FleetGroup): { usd: number; today: number; unpriced: boolean; reading: boolean } | null {
+export function groupSpend(g: FleetGroup): { usd: number; today: number; unpriced: boolean; reading: Reading } | null {
   let usd = 0;
   let today = 0;
   let any = false;
   let unpriced = false;
-  let reading = false;
+  let reading: Reading = null;
   for (const r of g.rows) {
     if (r.unpricedModels) unpriced = true;
-    if (r.costPartial) reading = true;
+    // The transcript's mark first, as a session's own (readingOf).
+    if (r.costPartial)
+      reading = reading === 'transcript' || r.costReading === 'transcript' ? 'transcript' : 'subagents';
     if (r.costUsd === null || r.costUsd === undefined) continue;
     any = true;
     usd += r.costUsd;
@@ -139,7 +141,7 @@ export function groupLine(g: FleetGroup, width: number, selected: boolean): stri
   const host = g.host !== null ? `@${g.host}  ` : '';
   const sp = groupSpend(g);
   const spend = sp
-    ? `${formatUsd(sp.usd)} est.${sp.unpriced ? ' + unpriced' : ''}${sp.reading ? ` ${SUBAGENTS_READING}` : ''} · today ${formatUsd(sp.today)}`
+    ? `${formatUsd(sp.usd)} est.${sp.unpriced ? ' + unpriced' : ''}${readingMark(sp.reading)} · today ${formatUsd(sp.today)}`
     : '';
   return fit(
     `${selected ? '▸ ' : '  '}${host}${g.label}  (${[count, spend, ...g.notes].filter(Boolean).join(' · ')})`,

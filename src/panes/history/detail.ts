@@ -11,7 +11,7 @@ import type { BudgetReading } from '../../store/omc56/budget-log.js';
 import type { RunLine, RunOutcome } from '../../store/runs/history.js';
 import type { RunSpent } from '../../store/cost/rollup.js';
 import { estimateText } from '../../store/claude/prices.js';
-import { subagentsReading, SUBAGENTS_READING, SUBAGENTS_READING_WHY } from '../../store/cost/spend.js';
+import { readingMark, readingWhy, stillReading } from '../../store/cost/spend.js';
 import { formatTimestamp, wrapText } from '../../ui/format.js';
 import type { ToneLine } from '../../ui/scroll-lines.js';
 import { closeoutText, formatDuration, formatTokens, sessionTokens } from './rows.js';
@@ -49,10 +49,10 @@ export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInput
     r.closeoutWritten === false ? 'warn' : undefined,
   );
   const t = sessionTokens(inputs.claude, r);
-  // The session's subagent files still being read (a live monitor reads them after start-up): every figure below
-  // is what was read so far, said as the session's detail says it.
-  const reading = inputs.claude !== null && subagentsReading(inputs.claude, r.sessionId);
-  const mark = reading ? ` ${SUBAGENTS_READING}` : '';
+  // The session's transcript or subagent files still being read (a live monitor reads most of them after
+  // start-up): every figure below is what was read so far, said as the session's detail says it.
+  const reading = inputs.claude !== null ? stillReading(inputs.claude, r.sessionId) : null;
+  const mark = readingMark(reading);
   push(
     t
       ? `tokens (the whole Claude Code session): ${formatTokens(tokenTotal(t))}${mark} — in ${formatTokens(t.input)}, out ${formatTokens(t.output)}, cache read ${formatTokens(t.cacheRead)}, cache write ${formatTokens(t.cacheWrite)}`
@@ -62,7 +62,7 @@ export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInput
   if (inputs.spend) {
     const res = Math.round(inputs.spend.resolutionMs / 60_000);
     push(
-      `spent in the run's window: ${estimateText(inputs.spend.estimate)}${reading ? `${mark} (${SUBAGENTS_READING_WHY})` : ''} · ${formatTokens(inputs.spend.tokens)} tokens, subagents ${reading ? 'read so far' : 'included'} (exact to ${res} minute${res === 1 ? '' : 's'} at each end)`,
+      `spent in the run's window: ${estimateText(inputs.spend.estimate)}${readingWhy(reading)} · ${formatTokens(inputs.spend.tokens)} tokens, subagents ${reading === 'subagents' ? 'read so far' : 'included'} (exact to ${res} minute${res === 1 ? '' : 's'} at each end)`,
       reading ? 'warn' : undefined,
     );
     for (const u of inputs.spend.estimate.unpriced)
@@ -70,7 +70,7 @@ export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInput
         `  ${u.model}: ${formatTokens(u.tokens)} tokens unpriced (add it under "prices" in the config file)`,
         'warn',
       );
-  } else if (reading) push(`spent in the run's window: nothing read yet${mark} (${SUBAGENTS_READING_WHY})`, 'warn');
+  } else if (reading) push(`spent in the run's window: nothing read yet${readingWhy(reading)}`, 'warn');
   if (inputs.budget)
     push(
       `budget guard (state/enforcement/shadow.jsonl, ${formatTimestamp(inputs.budget.tsMs)}): ~${inputs.budget.spend.toLocaleString('en-US')}/${inputs.budget.budget.toLocaleString('en-US')} tokens (${inputs.budget.pct}%)${inputs.budget.outcome ? `, ${inputs.budget.outcome}` : ''}`,

@@ -6,7 +6,7 @@
 import type { ClaudeSnapshot } from '../../store/claude/model.js';
 import type { Tokens } from '../../store/claude/transcript-facts.js';
 import type { RunSpent } from '../../store/cost/rollup.js';
-import { spendCell } from '../../store/cost/spend.js';
+import { spendCell, type Reading } from '../../store/cost/spend.js';
 import type { RunLine } from '../../store/runs/history.js';
 import { cell, fit } from '../../ui/format.js';
 
@@ -108,10 +108,10 @@ export function runNote(r: RunLine): string {
 
 /**
  * A run's cost cell, the fleet row's rule (spendCell): "$0.42", "$0.42+sub…" while its session's subagent files
- * are still being read (a lower bound), "unpriced", "…" (nothing yet, still reading), "—" (no transcript, or
+ * are still being read (a lower bound), "$0.42+…" while the rest of its transcript is, "unpriced", "…" (nothing yet, still reading), "—" (no transcript, or
  * nothing in the run's window).
  */
-export function costCell(spend: RunSpent | null, reading = false): string {
+export function costCell(spend: RunSpent | null, reading: Reading | boolean = false): string {
   const e = spend?.estimate;
   return spendCell(e && e.priced.length > 0 ? e.usd : null, (e?.unpriced.length ?? 0) > 0, reading);
 }
@@ -121,8 +121,8 @@ export function historyRowText(
   width: number,
   selected: boolean,
   spend: RunSpent | null,
-  /** The run's session's subagent files are still being read (subagentsReading). */
-  reading = false,
+  /** What of the run's session is still being read (stillReading; true: its subagent files). */
+  reading: Reading | boolean = false,
 ): { marker: string; cells: string } {
   const c = historyColumns(width);
   const cells = [

@@ -13,7 +13,7 @@ import { runId, type HistoryPaneState } from './reducer.js';
 import { historyHeader, historyRowText } from './rows.js';
 import { configuredPrices } from '../../store/claude/price-config.js';
 import { costRollupMemo, runKey } from '../../store/cost/rollup.js';
-import { subagentsReading } from '../../store/cost/spend.js';
+import { stillReading } from '../../store/cost/spend.js';
 
 /** The project's rollup (memoised on the snapshots and the minute): a run's spend is its window's. */
 export function runSpends(store: OmcStore) {
@@ -103,7 +103,7 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
             width,
             selected,
             spends.get(runKey(r)) ?? null,
-            subagentsReading(claude, r.sessionId),
+            stillReading(claude, r.sessionId),
           );
           const color =
             r.outcome === 'crashed' || r.outcome === 'failed'

@@ -17,7 +17,7 @@ import type { DetailLine } from './detail.js';
 import { sparkline } from './peek-lines.js';
 import { exitLines, lifeWords, tokenText } from './life-lines.js';
 import { costLines } from './cost-lines.js';
-import { SUBAGENTS_READING } from '../../store/cost/spend.js';
+import { readingMark, readingOf } from '../../store/cost/spend.js';
 
 /** What the user can do about an attention fact, in the words of the keys that do it. */
 export function attentionAction(a: AttentionFact): string {
@@ -100,7 +100,7 @@ export function agentDetailLines(
     return out;
   }
   const partial = c?.transcript?.partialFrom ? ' (last 64 MB of the transcript only)' : '';
-  const reading = c?.transcript?.subagentsReading ? ` ${SUBAGENTS_READING}` : '';
+  const reading = readingMark(readingOf(c));
   out.push({ text: `  tokens: ${tokenText(f.tokens)}${reading}${partial}` });
   const loop = activeLoop(s);
   const a = loopAnalytics(f, loop, now, isDead(life.status));

@@ -9,7 +9,7 @@ import { nextRunMs } from '../../store/claude/native-loops.js';
 import { estimateText, formatUsd, formatUsdEst, type ModelPrice } from '../../store/claude/prices.js';
 import { competingStopHooks, rateLimitFor, type RateLimitNote } from '../../store/cost/loops.js';
 import type { QuotaSnapshot } from '../../store/cost/quota-domain.js';
-import { sessionSpend, SUBAGENTS_READING, SUBAGENTS_READING_WHY } from '../../store/cost/spend.js';
+import { readingWhy, sessionSpend } from '../../store/cost/spend.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import type { PlanProgress } from '../../store/ultragoal/plans.js';
 import { formatAge, formatClock, formatTimestamp } from '../../ui/format.js';
@@ -46,7 +46,7 @@ export function costLines(
     sp.burnPerMin === null
       ? ''
       : ` · burn ${n(sp.burnPerMin)} tokens/min${sp.burnUsdPerHour === null ? '' : ` ≈ ${formatUsd(sp.burnUsdPerHour)}/h est.`}`;
-  const reading = sp.partial ? ` ${SUBAGENTS_READING} (${SUBAGENTS_READING_WHY})` : '';
+  const reading = readingWhy(sp.reading);
   out.push({ text: `  cost ${estimateText(sp.estimate)}${reading}${burn}`, tone: sp.partial ? 'warn' : undefined });
   for (const [model, u] of f.byModel) {
     const p = sp.estimate.priced.find((x) => x.model === model);

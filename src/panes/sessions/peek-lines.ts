@@ -11,7 +11,7 @@ import type { ToolCall } from '../../store/claude/transcript-facts.js';
 import { exitLines, lifeWords } from './life-lines.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { estimateText, formatUsd, type ModelPrice } from '../../store/claude/prices.js';
-import { sessionSpend, SUBAGENTS_READING } from '../../store/cost/spend.js';
+import { readingMark, readingOf, sessionSpend } from '../../store/cost/spend.js';
 import type { Size } from '../../kit/pane.js';
 import { formatAge, wrapText } from '../../ui/format.js';
 
@@ -69,13 +69,12 @@ export function peekLines(
   const t = f.tokens;
   out.push({ text: 'Tokens', tone: 'section' });
   out.push({
-    text: `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}${c?.transcript?.subagentsReading ? ` ${SUBAGENTS_READING}` : ''}${c?.transcript?.partialFrom ? ' (last 64 MB only)' : ''}`,
+    text: `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}${readingMark(readingOf(c))}${c?.transcript?.partialFrom ? ' (last 64 MB only)' : ''}`,
   });
   const loop = activeLoop(s);
   const a = loopAnalytics(f, loop, now, isDead(life.status));
   const sp = sessionSpend(c ?? undefined, prices, now);
-  if (sp)
-    out.push({ text: `cost ${estimateText(sp.estimate)}${sp.partial ? ` ${SUBAGENTS_READING}` : ''}`, tone: 'dim' });
+  if (sp) out.push({ text: `cost ${estimateText(sp.estimate)}${readingMark(sp.reading)}`, tone: 'dim' });
   const subs = c?.transcript?.subagents;
   if (subs && subs.agents.length > 0)
     out.push({

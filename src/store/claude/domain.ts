@@ -530,6 +530,7 @@ export class ClaudeDomain implements Domain {
           facts: this.subagents.facts(sid, st.facts, r.version),
           subagents: this.subagents.summary(sid),
           subagentsReading: this.subagents.reading(sid),
+          transcriptReading: r.behind,
           size: st.size,
           partialFrom: st.partialFrom,
           problem: st.problem,
@@ -544,9 +545,7 @@ export class ClaudeDomain implements Domain {
     const key = [...by.values()]
       .map((v) => {
         const p = v.process;
-        const rv = v.transcript
-          ? `${this.readers.get(v.sessionId)?.version}.${this.subagents.version(v.sessionId)}`
-          : -1;
+        const rv = v.transcript ? this.readKey(v.sessionId) : -1;
         return `${v.sessionId}|${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmuxWhere}|${rv}`;
       })
       .join('\n')
@@ -557,7 +556,7 @@ export class ClaudeDomain implements Domain {
     const kept = new Map<string, { key: string; view: ClaudeSessionView }>();
     for (const [sid, v] of by) {
       const p = v.process;
-      const k = `${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmux}|${p?.tmuxWhere}|${p?.name}|${v.transcript ? `${this.readers.get(sid)?.version}.${this.subagents.version(sid)}` : -1}|${v.transcript?.problem}`;
+      const k = `${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmux}|${p?.tmuxWhere}|${p?.name}|${v.transcript ? this.readKey(sid) : -1}|${v.transcript?.problem}`;
       const prev = this.viewCache.get(sid);
       if (prev && prev.key === k) by.set(sid, prev.view);
       kept.set(sid, prev && prev.key === k ? prev : { key: k, view: v });
@@ -572,6 +571,15 @@ export class ClaudeDomain implements Domain {
       problems,
       registryMissing: this.registryMissing,
     });
+  }
+
+  /**
+   * What a session's transcript view depends on: its reader's and its subagents' versions, and whether the
+   * transcript is still behind (a last slice of skipped lines changes no fact, only that).
+   */
+  private readKey(sid: string): string {
+    const r = this.readers.get(sid);
+    return `${r?.version}.${this.subagents.version(sid)}.${r?.behind ? 'behind' : ''}`;
   }
 
   private ensureWatching(): void {

@@ -42,6 +42,11 @@ export interface TranscriptView {
    * and `subagents` are then a lower bound, and every surface that shows cost says so.
    */
   subagentsReading?: boolean;
+  /**
+   * The session's own transcript is not read to its end yet (a big one is read mostly after the monitor is live):
+   * a lower bound too, said on every surface (store/cost/spend.ts `readingOf`).
+   */
+  transcriptReading?: boolean;
   size: number;
   /** The summary covers bytes from here on; 0 = the whole file. */
   partialFrom: number;

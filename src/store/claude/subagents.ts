@@ -205,7 +205,7 @@ export class SubagentSet {
       if (!this.readers.has(id)) {
         this.readers.set(
           id,
-          new TranscriptReader(this.configDir, `${this.dirRel}/agent-${id}.jsonl`, () => new SubagentFolder()),
+          new TranscriptReader(this.configDir, `${this.dirRel}/agent-${id}.jsonl`, () => new SubagentFolder(), false),
         );
         this.behindIds.add(id);
         changed = true;

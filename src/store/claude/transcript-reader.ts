@@ -33,6 +33,13 @@ const SKIP_MARKERS = [
 ].map((m) => Buffer.from(m));
 const HEAD_BYTES = 512;
 
+/** A line (or a line's start) whose head names a type we skip. */
+function skipped(line: Buffer): boolean {
+  const head = line.subarray(0, HEAD_BYTES);
+  for (const m of SKIP_MARKERS) if (head.indexOf(m) !== -1) return true;
+  return false;
+}
+
 const decoder = new TextDecoder('utf-8', { fatal: false });
 /**
  * One read buffer for every transcript: each step is consumed (lines parsed, a partial line
@@ -68,8 +75,13 @@ export class TranscriptReader<F = TranscriptFacts> {
   /** Bytes of a line whose end has not arrived in the bytes read so far. */
   private carry: Buffer | null = null;
   private skippingLongLine = false;
-  /** The file's last bytes read so far (at most TAIL_BYTES): OMC's Stop hook reads its context use off them. */
-  private tail: Buffer = Buffer.alloc(0);
+  /**
+   * The file's last bytes read so far (the last `tailLength` of TAIL_BYTES, allocated once: a fresh buffer per
+   * step was garbage outside the heap that, read by the gigabyte, kept the process's memory grown after reading
+   * ended). OMC's Stop hook reads its context use off them; null for a reader that does not keep them.
+   */
+  private readonly tail: Buffer | null;
+  private tailLength = 0;
   /** Bumped whenever the facts change, so the domain can republish cheaply. */
   version = 0;
 
@@ -77,8 +89,11 @@ export class TranscriptReader<F = TranscriptFacts> {
     private readonly configDir: string,
     readonly rel: string,
     private readonly newFolder: () => LineFolder<F> = () => new FactsBuilder() as unknown as LineFolder<F>,
+    /** Keep the file's last TAIL_BYTES for `contextPercent` (a session's transcript; a subagent's file needs none). */
+    keepTail = true,
   ) {
     this.builder = newFolder();
+    this.tail = keepTail ? Buffer.allocUnsafeSlow(TAIL_BYTES) : null;
   }
 
   /** True while bytes remain beyond `offset` (a refresh step stopped early). */
@@ -91,7 +106,9 @@ export class TranscriptReader<F = TranscriptFacts> {
    * no context_window, as Claude Code 2.1.332's lines never do); null before anything was read.
    */
   contextPercent(): number | null {
-    return this.tail.length === 0 ? null : transcriptPercent(this.tail.toString('utf8'));
+    return this.tail === null || this.tailLength === 0
+      ? null
+      : transcriptPercent(this.tail.toString('utf8', TAIL_BYTES - this.tailLength));
   }
 
   state(): ReaderState<F> {
@@ -149,7 +166,7 @@ export class TranscriptReader<F = TranscriptFacts> {
     }
     if (restart) {
       this.builder = this.newFolder();
-      this.tail = Buffer.alloc(0);
+      this.tailLength = 0;
       this.ino = r.ino;
       this.offset = r.from;
       this.partialFrom = r.from;
@@ -162,11 +179,20 @@ export class TranscriptReader<F = TranscriptFacts> {
     }
     this.size = r.size;
     if (r.bytes.length === 0) return 0;
-    const t = r.bytes.length >= TAIL_BYTES ? r.bytes.subarray(r.bytes.length - TAIL_BYTES) : r.bytes;
-    const kept = Math.max(0, TAIL_BYTES - t.length);
-    this.tail = Buffer.concat([this.tail.subarray(Math.max(0, this.tail.length - kept)), t]);
+    this.keepTail(r.bytes);
     this.consume(r.bytes);
     return r.bytes.length;
+  }
+
+  /** The tail buffer holds its bytes at its end: shift what stays left, copy the new bytes in after it. */
+  private keepTail(bytes: Buffer): void {
+    const tail = this.tail;
+    if (!tail) return;
+    const t = bytes.length >= TAIL_BYTES ? bytes.subarray(bytes.length - TAIL_BYTES) : bytes;
+    const kept = Math.min(this.tailLength, TAIL_BYTES - t.length);
+    tail.copyWithin(TAIL_BYTES - t.length - kept, TAIL_BYTES - kept, TAIL_BYTES);
+    t.copy(tail, TAIL_BYTES - t.length);
+    this.tailLength = kept + t.length;
   }
 
   private consume(bytes: Buffer): void {
@@ -195,6 +221,13 @@ export class TranscriptReader<F = TranscriptFacts> {
       return;
     }
     const carried = (this.carry?.length ?? 0) + rest.length;
+    // The start of a line we skip anyway (a request shape, 40–60 KB; most steps end inside one): skipped to its
+    // end without buffering it, so catching up copies no partial line out of the read buffer.
+    if (!this.carry && skipped(rest)) {
+      this.offset += rest.length;
+      this.skippingLongLine = true;
+      return;
+    }
     if (carried > MAX_PARSED_LINE) {
       // A huge line: drop what we have and skip to its end without buffering it.
       this.offset += carried;
@@ -206,9 +239,7 @@ export class TranscriptReader<F = TranscriptFacts> {
   }
 
   private line(buf: Buffer): void {
-    if (buf.length === 0) return;
-    const head = buf.subarray(0, HEAD_BYTES);
-    for (const m of SKIP_MARKERS) if (head.indexOf(m) !== -1) return;
+    if (buf.length === 0 || skipped(buf)) return;
     if (buf.includes(0)) {
       this.bad('a line contains NUL bytes');
       return;

@@ -22,21 +22,58 @@ export const SUBAGENTS_READING = '+subagents…';
 export const SUBAGENTS_READING_WHY = 'its subagent files are still being read: a lower bound';
 /** The same mark where a column has no room for the whole words (a list's spend cell). */
 export const SUBAGENTS_READING_SHORT = '+sub…';
+/**
+ * Said after a figure whose session's own transcript is not read to its end yet (a big one is read mostly after
+ * the monitor is live): the same kind of lower bound, its words and its short form.
+ */
+export const TRANSCRIPT_READING = '+transcript…';
+export const TRANSCRIPT_READING_WHY = 'the rest of its transcript is still being read: a lower bound';
+export const TRANSCRIPT_READING_SHORT = '+…';
+
+/** What of a session is still being read: the rest of its own transcript, its subagent files, or nothing. */
+export type Reading = 'transcript' | 'subagents' | null;
+
+/** The session's transcript first (its figures are the most incomplete), then its subagent files. */
+export function readingOf(c: ClaudeSessionView | null | undefined): Reading {
+  const t = c?.transcript;
+  return t?.transcriptReading === true ? 'transcript' : t?.subagentsReading === true ? 'subagents' : null;
+}
+
+/** " +transcript…" / " +subagents…" (with its leading space), or "" when nothing is being read. */
+export const readingMark = (r: Reading): string =>
+  r === 'transcript' ? ` ${TRANSCRIPT_READING}` : r === 'subagents' ? ` ${SUBAGENTS_READING}` : '';
+/** The mark with its reason: " +transcript… (the rest of its transcript is still being read: a lower bound)". */
+export const readingWhy = (r: Reading): string =>
+  r === 'transcript'
+    ? ` ${TRANSCRIPT_READING} (${TRANSCRIPT_READING_WHY})`
+    : r === 'subagents'
+      ? ` ${SUBAGENTS_READING} (${SUBAGENTS_READING_WHY})`
+      : '';
 
 /**
  * A list's spend cell, the same on every list (fleet rows, History runs): "$0.42", "$0.42+?" (a model unpriced
- * too), "$0.42+sub…" (subagent files still being read), "unpriced", "…" (nothing yet, subagent files still being
- * read), "—". `usd` is null when nothing was priced.
+ * too), "$0.42+sub…" (subagent files still being read), "$0.42+…" (the rest of the transcript still being read),
+ * "unpriced", "…" (nothing yet, still being read), "—". `usd` is null when nothing was priced. `reading` true is
+ * subagent files (a fleet row from a sender that says no more).
  */
-export function spendCell(usd: number | null, unpriced: boolean, reading: boolean): string {
-  const mark = reading ? SUBAGENTS_READING_SHORT : '';
+export function spendCell(usd: number | null, unpriced: boolean, reading: Reading | boolean): string {
+  const mark =
+    reading === 'transcript'
+      ? TRANSCRIPT_READING_SHORT
+      : reading === false || reading === null
+        ? ''
+        : SUBAGENTS_READING_SHORT;
   if (usd === null) return unpriced ? 'unpriced' : reading ? '…' : '—';
   return `${formatUsd(usd)}${unpriced ? '+?' : ''}${mark}`;
 }
 
-/** Whether a session's subagent files are still being read (the fact behind every mark above). */
+/** Whether a session's subagent files are still being read (the fact behind the subagents' marks). */
 export const subagentsReading = (claude: ClaudeSnapshot, sessionId: string | null): boolean =>
   sessionId !== null && claude.bySession.get(sessionId)?.transcript?.subagentsReading === true;
+
+/** What of a session is still being read (readingOf), by its id. */
+export const stillReading = (claude: ClaudeSnapshot, sessionId: string | null): Reading =>
+  sessionId === null ? null : readingOf(claude.bySession.get(sessionId));
 
 /** "2026-12-01": the UTC day (the app's one time zone). */
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -51,8 +88,10 @@ export interface SessionSpend {
   burnPerMin: number | null;
   /** The burn in USD per hour at the session's own mix of models and token kinds; null when unknown. */
   burnUsdPerHour: number | null;
-  /** Subagent files still being read: every figure here is a lower bound. */
+  /** Its transcript or its subagent files still being read: every figure here is a lower bound. */
   partial: boolean;
+  /** Which of them (readingOf). */
+  reading: Reading;
 }
 
 /** Usage in the timeline's buckets that start on `day` (buckets never straddle a UTC day). */
@@ -98,7 +137,8 @@ export function sessionSpend(
     todayTokens: usageTokens(todayUsage),
     burnPerMin,
     burnUsdPerHour,
-    partial: c.transcript?.subagentsReading === true,
+    partial: readingOf(c) !== null,
+    reading: readingOf(c),
   };
   memo.set(c, { key, prices, spend });
   return spend;

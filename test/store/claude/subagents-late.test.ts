@@ -7,9 +7,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SLICE_BYTES } from '../../../src/store/claude/domain.js';
+import { BEFORE_LIVE_BYTES, SLICE_BYTES } from '../../../src/store/claude/domain.js';
 import { OmcStore } from '../../../src/store/store.js';
-import { SUBAGENTS_READING, SUBAGENTS_READING_WHY, subagentsReading } from '../../../src/store/cost/spend.js';
+import {
+  stillReading,
+  SUBAGENTS_READING,
+  SUBAGENTS_READING_WHY,
+  TRANSCRIPT_READING,
+  TRANSCRIPT_READING_WHY,
+} from '../../../src/store/cost/spend.js';
 import { rowOf } from '../../../src/feeds/row.js';
 import { addCostToReport } from '../../../src/feeds/cost-report.js';
 import { addClaudeToReport } from '../../../src/store/claude/report.js';
@@ -77,6 +83,8 @@ function writeBigSubagents() {
 
 const FULL_INPUT = 101 + 2 * (101 + 102);
 
+const cost = (doc: Record<string, unknown>) => doc.cost as { project: object; by_mode: object[]; by_day: object[] };
+
 /** What every cost surface says of the session now. */
 function surfaces(s: OmcStore) {
   const now = Date.now();
@@ -95,12 +103,15 @@ function surfaces(s: OmcStore) {
     fleet: row ? rowLine({ ...row, key: SID, host: null, rootId: 'root', rootLabel: 'proj' }, now, 120, false) : null,
     input: c?.transcript?.facts.tokens.input ?? null,
     reading: c?.transcript?.subagentsReading ?? null,
+    transcriptReading: c?.transcript?.transcriptReading ?? null,
     detail: view ? costLines(view, c, now, {}).map((l) => l.text) : [],
     pane: costPaneLines(s, {}, now, 140).map((l) => l.text),
     json: (doc.sessions as Record<string, any>[])[0]?.agent?.spend ?? null,
+    // The project's rollups in --json: the project line, each mode's and each day's.
+    rollups: [cost(doc).project, ...cost(doc).by_mode, ...cost(doc).by_day],
     // History: the run's row as the pane draws it, its detail, and the run in --json.
     history: run
-      ? historyRowText(run, 140, false, runSpends(s).get(runKey(run)) ?? null, subagentsReading(claude, SID)).cells
+      ? historyRowText(run, 140, false, runSpends(s).get(runKey(run)) ?? null, stillReading(claude, SID)).cells
       : null,
     runDetail: run ? runDetailLines(run, 140, detailInputs(s, run)).map((l) => l.text) : [],
     runJson: (doc.runs as Record<string, unknown>[])[runs.findIndex((r) => r.sessionId === SID)] ?? null,
@@ -148,6 +159,9 @@ describe('subagent files after live', () => {
     );
     expect(live.runJson).toMatchObject({ subagents_reading: true });
     expect(live.runJson?.usd_est).toEqual(expect.any(Number));
+    // The rollups in --json say it too: every row is a sum the unread files may still add to.
+    expect(live.rollups.length).toBeGreaterThanOrEqual(3);
+    for (const r of live.rollups) expect(r).toMatchObject({ subagents_reading: true, transcript_reading: false });
 
     // Then the full figures, and no mark anywhere.
     await waitFor(() => s.claude.getSnapshot().bySession.get(SID)?.transcript?.subagentsReading === false, {
@@ -166,8 +180,72 @@ describe('subagent files after live', () => {
     expect(done.runDetail.join('\n')).not.toContain(SUBAGENTS_READING);
     expect(done.runDetail.join('\n')).toContain('subagents included');
     expect(done.runJson).toMatchObject({ subagents_reading: false });
+    for (const r of done.rollups) expect(r).toMatchObject({ subagents_reading: false, transcript_reading: false });
     // The full figure is more than the lower bound shown at live.
     expect(done.runJson?.usd_est as number).toBeGreaterThan(live.runJson?.usd_est as number);
+  });
+
+  it('a transcript still being read at live: its cost says +transcript… on every surface until the rest is read', async () => {
+    // The parent: a response (input 101), more than is read before live of lines nothing is taken from, a response.
+    fs.mkdirSync(path.dirname(parentFile()), { recursive: true });
+    const padKb = 512;
+    const pads = Math.ceil((BEFORE_LIVE_BYTES + 4 * SLICE_BYTES) / (padKb * 1024));
+    const lines = [
+      prompt(SID, '2026-12-01T22:51:00Z', 'ralph: go'),
+      ...assistant(SID, '2026-12-01T22:51:01Z', 'msg_first', 1, [{ type: 'text', text: 'first' }]),
+      ...Array.from({ length: pads }, () => bigShape(padKb)),
+      ...assistant(SID, '2026-12-01T22:59:01Z', 'msg_last', 2, [{ type: 'text', text: 'last' }]),
+    ];
+    fs.writeFileSync(parentFile(), lines.join('\n') + '\n');
+    store = new OmcStore({
+      root: p.root,
+      projectDir: p.dir,
+      claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
+    });
+    const s = store;
+    let atLive: ReturnType<typeof surfaces> | null = null;
+    const capture = () => {
+      const st = s.status.getSnapshot();
+      if (atLive === null && !st.reading && st.watchMode !== 'starting') atLive = surfaces(s);
+    };
+    const stops = [s.status.subscribe(capture), s.claude.subscribe(capture)];
+    s.start({ progressive: true });
+    await waitFor(() => atLive, { what: 'the monitor live', timeoutMs: 30_000 });
+    for (const stop of stops) stop();
+    const live = atLive as unknown as ReturnType<typeof surfaces>;
+    // Before this, only unread subagent files were marked: this partial figure showed as the whole.
+    expect(live.input).toBe(101);
+    expect(live.transcriptReading).toBe(true);
+    expect(live.row?.costPartial).toBe(true);
+    expect(live.row?.costReading).toBe('transcript');
+    expect(live.fleet).toMatch(/ \$\d+\.\d+\+… /);
+    expect(live.detail.find((t) => t.startsWith('  cost '))).toContain(
+      `${TRANSCRIPT_READING} (${TRANSCRIPT_READING_WHY})`,
+    );
+    expect(live.pane.join('\n')).toContain(`${TRANSCRIPT_READING} 1 session's transcript is still being read`);
+    expect(live.json).toMatchObject({ transcript_reading: true, subagents_reading: false });
+    expect(live.history).toMatch(/^ralph\s.*\$\d+\.\d+\+… /);
+    expect(live.runDetail.find((t) => t.startsWith("spent in the run's window:"))).toContain(
+      `${TRANSCRIPT_READING} (${TRANSCRIPT_READING_WHY})`,
+    );
+    expect(live.runJson).toMatchObject({ transcript_reading: true });
+    for (const r of live.rollups) expect(r).toMatchObject({ transcript_reading: true });
+
+    await waitFor(() => s.claude.getSnapshot().bySession.get(SID)?.transcript?.transcriptReading === false, {
+      what: 'the transcript read',
+      timeoutMs: 60_000,
+    });
+    const done = surfaces(s);
+    expect(done.input).toBe(203);
+    expect(done.row?.costPartial).toBe(false);
+    expect(done.fleet).not.toContain('+…');
+    expect(done.detail.join('\n')).not.toContain(TRANSCRIPT_READING);
+    expect(done.pane.join('\n')).not.toContain(TRANSCRIPT_READING);
+    expect(done.json).toMatchObject({ transcript_reading: false });
+    expect(done.history).not.toContain('+…');
+    expect(done.runDetail.join('\n')).not.toContain(TRANSCRIPT_READING);
+    expect(done.runJson).toMatchObject({ transcript_reading: false });
+    for (const r of done.rollups) expect(r).toMatchObject({ transcript_reading: false, subagents_reading: false });
   });
 
   it('subagent files removed while still being read: the session is no longer marked (nothing left to read)', async () => {

@@ -65,6 +65,58 @@ describe('transcript reader', () => {
     expect(s.problem).toBeNull();
   });
 
+  it('counts the same whatever the reads stop inside: a request-shape line cut by a read is skipped whole', () => {
+    const lines: string[] = [];
+    for (let k = 0; k < 6; k++)
+      lines.push(
+        bigShape(20 + k),
+        ...assistant(SID, `2026-12-01T09:00:0${k}Z`, `msg_${k}`, k, [{ type: 'text', text: `step ${k}` }]),
+      );
+    append(lines);
+    const whole = new TranscriptReader(dir, rel);
+    whole.refresh();
+    // Reads of 7 KB end inside nearly every shape line, and some inside the head that names its type.
+    const cut = new TranscriptReader(dir, rel);
+    let reads = 0;
+    do cut.refresh(7 * 1024 + (reads % 3) * 50);
+    while (++reads < 1000 && cut.behind);
+    expect(reads).toBeGreaterThan(10);
+    expect(cut.state().facts.tokens).toEqual(whole.state().facts.tokens);
+    expect(cut.state().facts.messages).toBe(6);
+    expect(cut.state().facts.lastAssistantText).toBe('step 5');
+    expect(cut.state().offset).toBe(fs.statSync(file()).size);
+    expect(cut.behind).toBe(false);
+    // A shape line the CLI is still writing: nothing is counted from it, the line after it is.
+    const shape = bigShape(30);
+    fs.appendFileSync(file(), shape.slice(0, 9000));
+    expect(cut.refresh()).toBe(false);
+    fs.appendFileSync(file(), shape.slice(9000) + '\n');
+    append(assistant(SID, '2026-12-01T09:00:09Z', 'msg_9', 9, [{ type: 'text', text: 'after the shape' }]));
+    cut.refresh();
+    expect(cut.state().facts.messages).toBe(7);
+    expect(cut.state().facts.lastAssistantText).toBe('after the shape');
+    expect(cut.state().problem).toBeNull();
+  });
+
+  it("reads the context use off the file's last 4 KiB however the reads were split", () => {
+    const line = (input: number) =>
+      JSON.stringify({ type: 'note', usage: { input_tokens: input }, context_window: 1000 });
+    append([line(100), 'z'.repeat(3000), line(250), 'w'.repeat(500)]);
+    const r = new TranscriptReader(dir, rel);
+    expect(r.contextPercent()).toBeNull();
+    do r.refresh(1500);
+    while (r.behind);
+    expect(r.contextPercent()).toBe(25);
+    // The last 4 KiB no longer hold the line naming 250: the newer one wins, the old one is gone.
+    append([line(700), 'q'.repeat(4200)]);
+    r.refresh(100);
+    r.refresh();
+    expect(r.contextPercent()).toBe(0);
+    append([line(900)]);
+    r.refresh();
+    expect(r.contextPercent()).toBe(90);
+  });
+
   it('starts over when the file is replaced or truncated', () => {
     append(assistant(SID, '2026-12-01T09:00:01Z', 'msg_1', 1, [{ type: 'text', text: 'one' }]));
     const r = new TranscriptReader(dir, rel);
