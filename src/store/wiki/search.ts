@@ -260,11 +260,13 @@ function rankIndexed(
   const scores = new Int32Array(n);
   let matched = 0;
   let maxScore = 0;
+  // Read once: the loop below runs per page per keystroke, and the options object's shape varies by caller.
+  const category = opts.category;
   for (let i = 0; i < n; i++) {
     const slot = slots[i] as number;
     if (!hasSlot(any, slot)) continue;
     const page = pages[i] as WikiPage;
-    if (opts.category && page.frontmatter?.category !== opts.category) continue;
+    if (category && page.frontmatter?.category !== category) continue;
     let score = 0;
     let titleTokens = 0;
     let titleAll = true;
