@@ -4,7 +4,8 @@
 // alone: decoding the key, the reducer, the search, the rows, React, Ink and the bytes on the pty.
 //
 //   node bench/keys.mjs [--wiki 5000:80x24,5000:200x60,20000:80x24] [--sessions 2000:80x24,2000:200x60]
-//                       [--rounds 1] [--json] [--bin dist/omc-top.mjs] [--cpu-prof <dir>] [--settle 1500]
+//                       [--rounds 1] [--json] [--bin dist/omc-top.mjs] [--cpu-prof <dir>] [--cpu-prof-interval <µs>]
+//                       [--settle 1500]
 // --settle: ms between the wiki pane's first frame and the first key (the search index is built in the background
 // once omc-top is live: ~0.5 s of CPU at 5,000 pages, ~1.3 s at 20,000; keys typed before then rank by the plain scan).
 // --bin runs another build (the base commit's, bundled elsewhere) for before/after pairs.
@@ -43,6 +44,7 @@ const ROUNDS = Number(arg('rounds', '1'));
 const SESSIONS_FOR_WIKI = Number(arg('wiki-sessions', '200'));
 const bin = path.resolve(arg('bin', BIN));
 const CPU_PROF = arg('cpu-prof', null);
+const CPU_PROF_INTERVAL = arg('cpu-prof-interval', null);
 const SETTLE_MS = Number(arg('settle', '1500'));
 
 const WIKI_QUERIES = ['checkout flow', 'payments module', 'flaky test', 'auth token refresh', 'database migrations'];
@@ -50,8 +52,11 @@ const FILTERS = ['ralph 3', 'ultra', 'not enf', '4/10'];
 const END = '\u001b[?2026l';
 const CURSOR = '\u001b[7m';
 
-/** Time of the end of the first frame after `mark` that shows `needle`, or null. */
-async function frameShowing(m, needle, mark, timeoutMs = 5000) {
+/**
+ * Time of the end of the first frame after `mark` that shows `needle` (and then `then`, when given, before
+ * the frame ends), or null.
+ */
+async function frameShowing(m, needle, mark, timeoutMs = 5000, then = '') {
   const deadline = now() + timeoutMs;
   let acc = '';
   let i = mark;
@@ -60,7 +65,9 @@ async function frameShowing(m, needle, mark, timeoutMs = 5000) {
     for (; i < m.chunks.length; i++) {
       acc += m.chunks[i].d;
       if (seenAt < 0) seenAt = acc.indexOf(needle);
-      if (seenAt >= 0 && acc.indexOf(END, seenAt) >= 0) return m.chunks[i].t;
+      if (seenAt < 0) continue;
+      const end = acc.indexOf(END, seenAt);
+      if (end >= 0 && (then === '' || acc.slice(seenAt + needle.length, end).includes(then))) return m.chunks[i].t;
     }
     if (now() > deadline) return null;
     await sleep(1);
@@ -85,13 +92,18 @@ async function pageFrames(m, count, missed) {
 }
 const summary = (xs) => ({ n: xs.length, p50: +pct(xs, 50).toFixed(1), p95: +pct(xs, 95).toFixed(1) });
 
-async function typeQuery(m, text, lat, short, missed) {
+/**
+ * `results`: text the frame must also show after the echoed query: the wiki's search line ends with the
+ * ranking's count ("N matches in M pages"), drawn in the same frame as the ranked rows, so the frame timed
+ * is the one with the results for the typed query, not only the echo.
+ */
+async function typeQuery(m, text, lat, short, missed, results = '') {
   for (let k = 1; k <= text.length; k++) {
     const typed = text.slice(0, k);
     const mark = m.chunks.length;
     const t = now();
     m.pty.write(text[k - 1]);
-    const r = await frameShowing(m, `${typed}${CURSOR}`, mark);
+    const r = await frameShowing(m, `${typed}${CURSOR}`, mark, 5000, results);
     if (process.env.KEYS_DEBUG) console.error(JSON.stringify(typed), r === null ? 'missed' : (r - t).toFixed(1));
     if (r === null) missed.n += 1;
     else if (typed.trim().length <= 2) short.push(r - t);
@@ -108,7 +120,14 @@ async function wikiRun({ n, cols, rows }) {
     cols,
     rows,
     bin,
-    nodeArgs: CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [],
+    nodeArgs: CPU_PROF
+      ? [
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          path.resolve(CPU_PROF),
+          ...(CPU_PROF_INTERVAL ? ['--cpu-prof-interval', CPU_PROF_INTERVAL] : []),
+        ]
+      : [],
     env: { XDG_STATE_HOME: path.join(tree.root, '..', 'xdg') },
   });
   try {
@@ -125,7 +144,7 @@ async function wikiRun({ n, cols, rows }) {
       for (const q of WIKI_QUERIES) {
         m.pty.write('/');
         await sleep(300);
-        await typeQuery(m, q, lat, short, missed);
+        await typeQuery(m, q, lat, short, missed, 'match');
         m.pty.write('\u001b'); // Esc: back to every page between queries
         await sleep(400);
       }

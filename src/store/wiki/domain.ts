@@ -14,11 +14,14 @@ import { lintWiki, type LintReport } from './lint.js';
 import { buildPage, entryProblemPage, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
 import { rankWiki, searchWiki, type Ranking, type SearchOptions, type SearchResult } from './search.js';
 import { WikiSearchIndex } from './search-index.js';
+import { warmUpQueries } from './warm-up.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
 
 export const WIKI_DIR = 'wiki';
 /** Characters of page text that may wait unfolded for the warm-up (see WikiDomain.boundUnfolded). */
 const UNFOLDED_MAX = 16 * 1024 * 1024;
+/** Rows whose snippets the warm-up reads per query: about what one screen of results shows. */
+const WARM_ROWS = 20;
 /** OMC's reserved files: never pages (index.md and log.md are OMC's bookkeeping, environment.md is fed from project memory). */
 export const RESERVED = new Set(['index.md', 'log.md', 'environment.md']);
 
@@ -123,17 +126,40 @@ export class WikiDomain implements Domain {
    * Once the store is live (OmcStore calls it then, once): build the search index (and fold each body, see
    * page.ts) in 8 ms slices, so the first keystroke of a search does not pay for it, the first read of the
    * rest of `.omc` does not wait for it, and the monitor stays responsive meanwhile. Each slice follows the
-   * newest pages; a keystroke before the end finishes the index itself.
+   * newest pages; a keystroke before the end finishes the index itself. Then a few queries run through the
+   * ranking once, so the first keys a user types do not run it cold (warm-up.ts).
    */
   warmSearch(): void {
     if (this.warmed) return;
     this.warmed = true;
+    let queries: string[] | null = null;
     const step = () => {
       this.warming = null;
-      if (!this.index.sync(this.cell.getSnapshot().searchable, performance.now() + 8))
+      const pages = this.cell.getSnapshot().searchable;
+      const deadline = performance.now() + 8;
+      if (!this.index.sync(pages, deadline)) {
         this.warming = setImmediate(step);
+        return;
+      }
+      // Then the ranking and snippet code a keystroke runs, once, on this wiki (see warm-up.ts).
+      queries ??= warmUpQueries(pages);
+      while (queries.length > 0 && performance.now() < deadline) {
+        const ranking = rankWiki(pages, queries.shift() as string, {}, this.index);
+        for (let r = 0; r < Math.min(WARM_ROWS, ranking.total); r++) void ranking.hit(r).snippet;
+      }
+      if (queries.length > 0) this.warming = setImmediate(step);
+      else {
+        this.index.forget();
+        this.warmDone = true;
+      }
     };
     this.warming = setImmediate(step);
+  }
+
+  private warmDone = false;
+  /** Whether the warm-up (warmSearch) is done: the index built and the ranking run once. */
+  get warmedUp(): boolean {
+    return this.warmDone;
   }
 
   dispose(): void {

@@ -67,8 +67,8 @@ export class Ranking {
     private readonly pages: readonly WikiPage[],
     /** Indices into `pages`, best first (score descending, ties in file-name order). */
     readonly order: Int32Array,
-    /** Score of each page by index into `pages` (0: no match). */
-    private readonly scores: Int32Array,
+    /** `firstRank[s]`: the first rank scoring `s` or less (scores are small integers; see byScore). */
+    private readonly firstRank: Int32Array,
     /** Body position of each page's snippet token (-1: none), and that token's length. */
     private readonly snippetAt: (page: number) => readonly [number, number],
     readonly tokens: string[],
@@ -82,8 +82,11 @@ export class Ranking {
     return this.pages[this.order[rank] as number] as WikiPage;
   }
 
+  /** The score at `rank`, from the ranks where each score begins: no score per page is kept. */
   score(rank: number): number {
-    return this.scores[this.order[rank] as number] as number;
+    let s = 1;
+    while (s + 1 < this.firstRank.length && (this.firstRank[s] as number) > rank) s += 1;
+    return s;
   }
 
   /** The hit at `rank` (the same object each time it is asked for). */
@@ -92,7 +95,7 @@ export class Ranking {
     if (!h) {
       const i = this.order[rank] as number;
       const [at, len] = this.snippetAt(i);
-      h = new Hit(this.pages[i] as WikiPage, this.scores[i] as number, at, len);
+      h = new Hit(this.pages[i] as WikiPage, this.score(rank), at, len);
       this.built.set(rank, h);
     }
     return h;
@@ -231,7 +234,8 @@ function rankPlain(
     }
   }
   const snippetAt = (i: number) => [firstAt[i] as number, firstLen[i] as number] as const;
-  return new Ranking(pages, byScore(scores, matched, maxScore), scores, snippetAt, tokens);
+  const { order, firstRank } = byScore(scores, n, matched, maxScore);
+  return new Ranking(pages, order, firstRank, snippetAt, tokens);
 }
 
 /**
@@ -257,14 +261,16 @@ function rankIndexed(
     for (let w = 0; w < any.length; w++) any[w]! |= f.body[w]! | f.title[w]! | f.tag[w]!;
   }
   const n = pages.length;
-  const scores = new Int32Array(n);
+  const scores = scratchScores(n);
   let matched = 0;
   let maxScore = 0;
+  // Read once: the loop below runs per page per keystroke, and the options object's shape varies by caller.
+  const category = opts.category;
   for (let i = 0; i < n; i++) {
     const slot = slots[i] as number;
     if (!hasSlot(any, slot)) continue;
     const page = pages[i] as WikiPage;
-    if (opts.category && page.frontmatter?.category !== opts.category) continue;
+    if (category && page.frontmatter?.category !== category) continue;
     let score = 0;
     let titleTokens = 0;
     let titleAll = true;
@@ -293,20 +299,27 @@ function rankIndexed(
     }
     return [-1, 0];
   };
-  return new Ranking(pages, byScore(scores, matched, maxScore), scores, snippetAt, tokens);
+  const { order, firstRank } = byScore(scores, n, matched, maxScore);
+  return new Ranking(pages, order, firstRank, snippetAt, tokens);
 }
 
 /**
  * Page indices by score descending, ties in page order (file-name order, as OMC's stable sort leaves
  * them): a counting sort, since scores are small integers. 19,000 matches at 20,000 pages cost two
- * passes and no comparison.
+ * passes and no comparison. Also where each score's ranks begin (`firstRank[s]`: the first rank scoring
+ * `s` or less), from which a rank's score is read back (Ranking.score). Only the first `n` scores count.
  */
-function byScore(scores: Int32Array, matched: number, maxScore: number): Int32Array {
+function byScore(
+  scores: Int32Array,
+  n: number,
+  matched: number,
+  maxScore: number,
+): { order: Int32Array; firstRank: Int32Array } {
   const order = new Int32Array(matched);
-  if (matched === 0) return order;
+  if (matched === 0) return { order, firstRank: new Int32Array(1) };
   // starts[s]: where the pages scoring s begin in `order` (higher scores first).
-  const starts = new Int32Array(maxScore + 2);
-  for (let i = 0; i < scores.length; i++) {
+  const starts = new Int32Array(maxScore + 1);
+  for (let i = 0; i < n; i++) {
     const sc = scores[i] as number;
     if (sc > 0) starts[sc] = (starts[sc] as number) + 1;
   }
@@ -316,12 +329,25 @@ function byScore(scores: Int32Array, matched: number, maxScore: number): Int32Ar
     starts[sc] = at;
     at += c;
   }
-  for (let i = 0; i < scores.length; i++) {
+  const firstRank = starts.slice();
+  for (let i = 0; i < n; i++) {
     const sc = scores[i] as number;
     if (sc > 0) {
       order[starts[sc] as number] = i;
       starts[sc] = (starts[sc] as number) + 1;
     }
   }
-  return order;
+  return { order, firstRank };
+}
+
+/**
+ * The indexed ranking's per-page scores, kept between keystrokes: a ranking keeps only its order and where
+ * each score begins, so this is needed only while one query is ranked (20,000 pages: 80 KB a key not
+ * allocated, and not collected).
+ */
+let scratch = new Int32Array(0);
+function scratchScores(n: number): Int32Array {
+  if (scratch.length < n) scratch = new Int32Array(Math.max(n, Math.ceil(scratch.length * 1.5)));
+  else scratch.fill(0, 0, n);
+  return scratch;
 }
