@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ClaudeConfigDir } from '../store/claude/config-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from '../store/claude/process-status.js';
-import { readRegistry, type RegistryEntry } from '../store/claude/registry.js';
+import { readRegistry, type RegistryEntry, type RegistryRead } from '../store/claude/registry.js';
 import { listDirSync } from '../io/safe-fs/index.js';
 import { realGit, type GitProbe } from '../io/git.js';
 import { resolveOmcRoot, type RootResolution } from '../store/root.js';
@@ -50,6 +50,8 @@ export interface DiscoverOptions {
   config: ClaudeConfigDir;
   git?: GitProbe;
   probe?: LivenessProbe;
+  /** The registry as last read (the fleet's shared reader); read here when absent. */
+  registry?: RegistryRead;
   /**
    * Resolutions from earlier discoveries, by cwd: resolving runs git several times, and the fleet
    * re-reads the registry every few seconds; a cwd is resolved once (its root is then watched).
@@ -150,7 +152,7 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
     });
   };
 
-  const registry = readRegistry(opts.config.dir);
+  const registry = opts.registry ?? readRegistry(opts.config.dir);
   for (const p of registry.problems) problems.push(`${opts.config.dir}/${p.rel}: ${p.message}`);
   const liveClaude = liveEntries(registry.entries, probe);
   // Many sessions share a cwd: resolve each directory once (each resolution runs git).

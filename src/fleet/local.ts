@@ -7,6 +7,7 @@
  */
 import { findClaudeConfigDir, type ClaudeConfigDir } from '../store/claude/config-dir.js';
 import type { LivenessProbe } from '../store/claude/process-status.js';
+import { SharedRegistry } from '../store/claude/shared-registry.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import type { GitProbe } from '../io/git.js';
 import { countDirectories, inotifyLimits, type InotifyLimits } from '../io/watch/inotify-limits.js';
@@ -26,7 +27,10 @@ import type { AttentionView } from '../feeds/attention/view.js';
 import { stateDir as permissionsStateDir } from '../store/permissions/protocol.js';
 import { planWatches, type PlannedWatch } from './watch-plan.js';
 
-/** How often the registry is re-read for new roots and the machine's session count. */
+/**
+ * How often roots are looked for again where no event says so ($OMC_STATE_DIR, ~/.omc; a registry change
+ * rediscovers at once), and the machine's Claude session count is re-judged.
+ */
 export const REDISCOVER_MS = 3_000;
 
 export interface LocalFleetOptions {
@@ -64,6 +68,9 @@ export class LocalFleet {
   private readonly roots = new Map<string, LocalRoot>();
   private readonly unsubs: Array<() => void> = [];
   private readonly config: ClaudeConfigDir;
+  /** The one registry reader of every root's Claude domain, and of discovery. */
+  private readonly registry: SharedRegistry;
+  private unfollow: () => void = () => undefined;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
   private readonly groups = new Map<string, { mark: string; group: string; label: string }>();
@@ -87,6 +94,7 @@ export class LocalFleet {
 
   constructor(private readonly opts: LocalFleetOptions = {}) {
     this.config = findClaudeConfigDir(opts.env);
+    this.registry = new SharedRegistry(this.config, { probe: opts.probe });
     this.limits = opts.limits ?? inotifyLimits();
   }
 
@@ -111,6 +119,8 @@ export class LocalFleet {
   start(): void {
     this.discover();
     if (this.opts.watch !== 'none') {
+      // A new Claude session is a new root at once; the timer is for the roots no registry entry names.
+      this.unfollow = this.registry.follow({ registry: () => this.discover(), tick: () => undefined });
       this.timer = setInterval(() => this.discover(), REDISCOVER_MS);
       this.timer.unref?.();
     }
@@ -124,7 +134,10 @@ export class LocalFleet {
       home: this.opts.home,
       config: this.config,
       git: this.opts.git,
-      probe: this.opts.probe,
+      // Tests that drive reads themselves (no watch) see the registry as it is at each call.
+      ...(this.opts.watch === 'none'
+        ? { probe: this.opts.probe }
+        : { probe: this.registry.probe, registry: this.registry.current() }),
       cache: this.resolved,
       groups: this.groups,
     });
@@ -154,6 +167,7 @@ export class LocalFleet {
   }
 
   private open(info: FleetRoot, plan: PlannedWatch): void {
+    const claudeLive = this.opts.claudeLive ?? this.opts.watch !== 'none';
     const store = new OmcStore({
       root: info.root,
       projectDir: info.projectDir,
@@ -162,7 +176,7 @@ export class LocalFleet {
       clock: this.opts.clock,
       watch: this.opts.watch === 'none' ? 'none' : plan.watch,
       omc: detectOmcInstall({ env: this.opts.env ?? process.env, projectDir: info.projectDir }),
-      claude: { live: this.opts.claudeLive ?? this.opts.watch !== 'none', env: this.opts.env },
+      claude: { live: claudeLive, env: this.opts.env, registry: claudeLive ? this.registry : undefined },
       answers: { stateDir: permissionsStateDir(this.opts.env ?? process.env), listen: this.opts.listenForAnswers },
     });
     const acks = new AckFile(ownStateDir(this.opts.env ?? process.env), info.root);
@@ -273,6 +287,8 @@ export class LocalFleet {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.unsubs.splice(0).forEach((u) => u());
+    this.unfollow();
     await Promise.all([...this.roots.values()].map((r) => r.store.close()));
+    this.registry.close();
   }
 }
