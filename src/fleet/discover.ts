@@ -117,10 +117,30 @@ function findGroup(projectDir: string, git: GitProbe): { group: string; label: s
   return { group: projectDir, label: shownBasename(projectDir) || projectDir };
 }
 
+/**
+ * Git's answers for one discovery: resolving a root and finding its repository ask the same directory the same
+ * questions (the top level twice), and every answer is a git process run while the event loop waits.
+ */
+function onePass(git: GitProbe): GitProbe {
+  const memo = new Map<string, string | null>();
+  const once = (q: string, dir: string, ask: (dir: string) => string | null) => {
+    const key = `${q}\0${dir}`;
+    if (!memo.has(key)) memo.set(key, ask(dir));
+    return memo.get(key) ?? null;
+  };
+  return {
+    topLevel: (d) => once('top', d, (x) => git.topLevel(x)),
+    superproject: (d) => once('super', d, (x) => git.superproject(x)),
+    remoteOrigin: (d) => once('origin', d, (x) => git.remoteOrigin(x)),
+    commonDir: (d) => once('common', d, (x) => git.commonDir(x)),
+    ...(git.failure ? { failure: (d: string) => git.failure?.(d) ?? null } : {}),
+  };
+}
+
 export function discoverRoots(opts: DiscoverOptions): Discovery {
   const env = opts.env ?? process.env;
   const home = opts.home ?? env.HOME ?? os.homedir();
-  const git = opts.git ?? realGit;
+  const git = onePass(opts.git ?? realGit);
   const probe = opts.probe ?? systemProbe();
   const problems: string[] = [];
   const byId = new Map<string, FleetRoot>();

@@ -148,9 +148,10 @@ export class LocalFleet {
       found.problems.every((p, i) => p === this.problems[i]);
     this.liveClaude = found.liveClaude.length;
     this.problems = found.problems;
-    const fresh = this.opts.local === false ? [] : found.roots.filter((r) => !this.roots.has(r.id));
+    const fresh =
+      this.opts.local === false ? [] : found.roots.filter((r) => !this.roots.has(r.id) && !this.toOpen.has(r.id));
     if (fresh.length > 0) {
-      const planned = [...this.roots.values()].reduce(
+      const planned = [...this.roots.values(), ...this.toOpen.values()].reduce(
         (n, r) => n + (r.plan.watch === 'auto' ? r.plan.directories : 0),
         0,
       );
@@ -161,9 +162,32 @@ export class LocalFleet {
         this.opts.watch === 'poll',
         planned,
       );
-      for (const info of fresh) this.open(info, plan.get(info.id)!);
+      for (const info of fresh) this.queueOpen(info, plan.get(info.id)!);
     }
     if (!same || fresh.length > 0 || this.cell.getSnapshot().version === 0) this.changed();
+  }
+
+  /**
+   * Roots found and not opened yet: live, one is opened per turn of the event loop, so the first roots' rows are
+   * drawn (and their watches walk) while the rest are still opening, and keys are never held up for all of them.
+   */
+  private readonly toOpen = new Map<string, { info: FleetRoot; plan: PlannedWatch }>();
+  private opening: NodeJS.Immediate | null = null;
+
+  private queueOpen(info: FleetRoot, plan: PlannedWatch): void {
+    if (this.opts.watch === 'none') return this.open(info, plan); // tests read synchronously
+    this.toOpen.set(info.id, { info, plan });
+    const next = () => {
+      this.opening = null;
+      if (this.closed) return;
+      const first = this.toOpen.values().next();
+      if (first.done) return;
+      this.toOpen.delete(first.value.info.id);
+      this.open(first.value.info, first.value.plan);
+      this.changed();
+      if (this.toOpen.size > 0) this.opening = setImmediate(next);
+    };
+    this.opening ??= setImmediate(next);
   }
 
   private open(info: FleetRoot, plan: PlannedWatch): void {
@@ -209,7 +233,7 @@ export class LocalFleet {
   build(): FleetSnapshot {
     const groups = new Map<string, FleetGroup & { rootCount: number; parts: FleetRow[][] }>();
     const now = this.opts.clock?.() ?? Date.now();
-    let ready = true;
+    let ready = this.toOpen.size === 0;
     for (const [id, r] of this.roots) {
       const status = r.store.status.getSnapshot();
       if (status.watchMode === 'starting') ready = false;
@@ -250,7 +274,7 @@ export class LocalFleet {
       groups: sortGroups(all),
       localClaude: this.liveClaude,
       local: this.opts.local !== false,
-      roots: this.roots.size,
+      roots: this.roots.size + this.toOpen.size,
       problems: this.problems,
       ready,
     };
@@ -286,6 +310,8 @@ export class LocalFleet {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.opening) clearImmediate(this.opening);
+    this.toOpen.clear();
     this.unsubs.splice(0).forEach((u) => u());
     this.unfollow();
     await Promise.all([...this.roots.values()].map((r) => r.store.close()));

@@ -75,6 +75,17 @@ export function listDirSync(
 }
 
 /** lstat that never throws. */
+/** Whether nothing is at `rel` (no such entry, or a parent is not a directory); false when it cannot be told. */
+export function isMissingSync(root: string, rel: string): boolean {
+  try {
+    fs.lstatSync(resolveUnder(root, rel));
+    return false;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
 export function statSync(root: string, rel: string): fs.Stats | null {
   try {
     return fs.lstatSync(resolveUnder(root, rel));

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { statSync } from '../../io/safe-fs/index.js';
+import { isMissingSync, statSync } from '../../io/safe-fs/index.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import type { SessionsDomain } from '../sessions/domain.js';
 import { compareSessions } from '../sessions/derive.js';
@@ -386,9 +386,23 @@ export class ClaudeDomain implements Domain {
     let budget = this.live ? SLICE_BYTES : Number.MAX_SAFE_INTEGER;
     if (this.catchUpHeld) budget = Math.min(budget, this.beforeLiveLeft);
     const given = budget;
+    // A project's transcripts share a directory: when it is not there, none of them can be (a project Claude Code
+    // never ran in, the OMC sessions of a fleet's idle projects). One lstat instead of an open per transcript;
+    // the directory's watch (watchProjectDirs) reads them once it appears.
+    const missingDirs = new Map<string, boolean>();
+    const inMissingDir = (rel: string) => {
+      const d = path.posix.dirname(rel);
+      let m = missingDirs.get(d);
+      if (m === undefined) missingDirs.set(d, (m = isMissingSync(this.dir, d)));
+      return m;
+    };
     for (const sid of ids) {
       const r = this.readers.get(sid);
       if (!r) continue;
+      if (r.state().offset === 0 && inMissingDir(r.rel)) {
+        this.behind.delete(sid);
+        continue;
+      }
       if (budget <= 0) {
         this.behind.add(sid);
         continue;
