@@ -89,6 +89,8 @@ export class LocalFleet {
     string,
     { sessions: SessionsSnapshot; claude: ClaudeSnapshot; view: AttentionView; minute: number; rows: FleetRow[] }
   >();
+  /** The local groups of the last snapshot, with the rows of each root they were built from. */
+  private keptGroups = new Map<string, { group: FleetGroup; parts: FleetRow[][] }>();
   /** Extra groups from elsewhere (remote hosts), merged into every snapshot. */
   private extra: () => FleetGroup[] = () => [];
 
@@ -261,13 +263,32 @@ export class LocalFleet {
       g.parts.push(this.rowsOf(id, r, now));
     }
     const all: FleetGroup[] = [];
+    const kept = new Map<string, { group: FleetGroup; parts: FleetRow[][] }>();
     for (const g of groups.values()) {
+      if (g.rootCount > 1) g.notes.unshift(`${g.rootCount} worktrees`);
+      // A group whose roots kept their rows and whose header says the same is the same object: the view keeps its
+      // lines, so a change in one project costs that project's group, not a pass over the fleet's rows.
+      const prev = this.keptGroups.get(g.key);
+      if (
+        prev &&
+        prev.parts.length === g.parts.length &&
+        prev.parts.every((p, i) => p === g.parts[i]) &&
+        prev.group.label === g.label &&
+        prev.group.tone === g.tone &&
+        prev.group.notes.length === g.notes.length &&
+        prev.group.notes.every((n, i) => n === g.notes[i])
+      ) {
+        all.push(prev.group);
+        kept.set(g.key, prev);
+        continue;
+      }
       // One root: its rows as kept (already sorted); worktrees of one project: merged and sorted again.
       g.rows = g.parts.length === 1 ? (g.parts[0] as FleetRow[]) : g.parts.flat().sort(byAttention);
-      if (g.rootCount > 1) g.notes.unshift(`${g.rootCount} worktrees`);
-      const { rootCount: _n, parts: _p, ...group } = g;
+      const { rootCount: _n, parts, ...group } = g;
       all.push(group);
+      kept.set(g.key, { group, parts });
     }
+    this.keptGroups = kept;
     all.push(...this.extra());
     return {
       version: ++this.version,
