@@ -9,6 +9,9 @@
 // same run, for the issue-30 targets as ratios: the fleet's idle ÷ the sum of its projects' idle (20 × one), the
 // fleet's change→screen p95 ÷ one project's, and the fleet's time to live against 7.5 s.
 //   npx tsx bench/fleet.mjs [--local-only | --remote-only] [--idle 10] [--changes 20] [--cpu-prof DIR]
+//                           [--bins base=path/omc-top.mjs,new=dist/omc-top.mjs] [--rounds 1]
+// `--bins`: the local run for each build alternately (order reversed every round) on the same trees and registry,
+// so a before/after pair shares the machine's load; each build's ratio lines, then new ÷ base per figure.
 // `--cpu-prof DIR`: a V8 CPU profile of the `--all` process into DIR (an unminified bundle names functions:
 // `--bin .bench-tmp/unminified/omc-top.mjs` after bench/profile.mjs built it).
 import { execFileSync, spawn } from 'node:child_process';
@@ -27,6 +30,13 @@ const idleSeconds = Number(arg('idle', '10'));
 const changes = Number(arg('changes', '20'));
 const CPU_PROF = arg('cpu-prof', null);
 const FLEET_BIN = arg('bin', null);
+const ROUNDS = Number(arg('rounds', '1'));
+const BINS = arg('bins', null)
+  ?.split(',')
+  .map((b) => {
+    const [label, file] = b.includes('=') ? b.split('=') : [path.basename(b), b];
+    return { label, file: path.resolve(file) };
+  }) ?? [{ label: FLEET_BIN ? path.basename(FLEET_BIN) : 'current', file: FLEET_BIN ? path.resolve(FLEET_BIN) : null }];
 const ID = /\b([0-9a-f]{8})-[0-9a-f]{4}\b/g;
 
 const startTicks = (pid) => {
@@ -111,50 +121,57 @@ async function local() {
     }
     const env = { HOME: home, CLAUDE_CONFIG_DIR: config, XDG_STATE_HOME: path.join(base, 'state') };
     const index = indexSessions(roots);
-    const m = startMonitor({
-      args: ['--all'],
-      cols: 160,
-      rows: 40,
-      env,
-      ...(FLEET_BIN ? { bin: path.resolve(FLEET_BIN) } : {}),
-      nodeArgs: CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [],
-    });
-    let fleet;
-    try {
-      fleet = await measure(m, {
-        liveRe: /20 roots(?![^\n]*reading)/,
-        index,
-        label: '--all: 20 projects × 200 sessions',
-      });
-    } finally {
-      m.pty.kill('SIGTERM');
-      await sleep(500);
-    }
-    // One of those projects alone, same viewport, same registry: what the fleet is held against.
-    const one = startMonitor({
-      args: ['--root', roots[0]],
-      cols: 160,
-      rows: 40,
-      env,
-      ...(FLEET_BIN ? { bin: path.resolve(FLEET_BIN) } : {}),
-    });
-    try {
-      fleet.oneProject = await measure(one, {
-        firstRe: /STATUS\s+SESSION/,
-        liveRe: / live\s*$/m,
-        index: indexSessions([roots[0]]),
-        label: 'one of those projects alone (--root)',
-      });
-    } finally {
-      one.pty.kill('SIGTERM');
-      await sleep(500);
-    }
-    return fleet;
+    const runs = [];
+    for (let round = 0; round < ROUNDS; round++)
+      for (const bin of round % 2 ? [...BINS].reverse() : BINS) {
+        const fleet = await localOnce(bin, env, roots, index);
+        fleet.bin = bin.label;
+        fleet.round = round;
+        runs.push(fleet);
+      }
+    return runs;
   } finally {
     for (const c of sleepers) c.kill('SIGKILL');
     for (const r of roots) fs.rmSync(path.dirname(r), { recursive: true, force: true });
     fs.rmSync(base, { recursive: true, force: true });
   }
+}
+
+async function localOnce(bin, env, roots, index) {
+  const binOpt = bin.file ? { bin: bin.file } : {};
+  const m = startMonitor({
+    args: ['--all'],
+    cols: 160,
+    rows: 40,
+    env,
+    ...binOpt,
+    nodeArgs: CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [],
+  });
+  let fleet;
+  try {
+    fleet = await measure(m, {
+      liveRe: /20 roots(?![^\n]*reading)/,
+      index,
+      label: '--all: 20 projects × 200 sessions',
+    });
+  } finally {
+    m.pty.kill('SIGTERM');
+    await sleep(500);
+  }
+  // One of those projects alone, same viewport, same registry: what the fleet is held against.
+  const one = startMonitor({ args: ['--root', roots[0]], cols: 160, rows: 40, env, ...binOpt });
+  try {
+    fleet.oneProject = await measure(one, {
+      firstRe: /STATUS\s+SESSION/,
+      liveRe: / live\s*$/m,
+      index: indexSessions([roots[0]]),
+      label: 'one of those projects alone (--root)',
+    });
+  } finally {
+    one.pty.kill('SIGTERM');
+    await sleep(500);
+  }
+  return fleet;
 }
 
 async function remote() {
@@ -202,36 +219,73 @@ async function remote() {
 }
 
 const out = { machine: machine(), idleSeconds, changes, results: [] };
-if (!process.argv.includes('--remote-only')) out.results.push(await local());
+if (!process.argv.includes('--remote-only')) out.results.push(...(await local()));
 if (!process.argv.includes('--local-only')) out.results.push(await remote());
 console.log(JSON.stringify(out, null, 2));
-const fleet = out.results.find((r) => r.oneProject);
-if (fleet) {
-  const one = fleet.oneProject;
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const byBin = new Map();
+for (const r of out.results.filter((x) => x.oneProject)) (byBin.get(r.bin) ?? byBin.set(r.bin, []).get(r.bin)).push(r);
+/** Each figure's median over the rounds (one round: the figure). */
+const summary = new Map();
+for (const [label, rs] of byBin) {
+  const f = {
+    idle: median(rs.map((r) => r.idleCpuPct)),
+    oneIdle: median(rs.map((r) => r.oneProject.idleCpuPct)),
+    p95: median(rs.map((r) => r.changeToScreenMs.p95)),
+    p50: median(rs.map((r) => r.changeToScreenMs.p50)),
+    oneP95: median(rs.map((r) => r.oneProject.changeToScreenMs.p95)),
+    oneP50: median(rs.map((r) => r.oneProject.changeToScreenMs.p50)),
+    live: median(rs.map((r) => r.liveMs)),
+    oneLive: median(rs.map((r) => r.oneProject.liveMs)),
+    first: median(rs.map((r) => r.firstFrameMs)),
+    rss: median(rs.map((r) => r.rssMb)),
+  };
+  summary.set(label, f);
+  const of = byBin.size > 1 ? ` [${label}; median of ${rs.length}]` : rs.length > 1 ? ` [median of ${rs.length}]` : '';
   console.log(
     ratioLine({
-      target: "fleet `--all` (20 projects × 200) idle ÷ the sum of its projects' idle (20 × one alone)",
-      value: fleet.idleCpuPct / (20 * one.idleCpuPct),
+      target: `fleet \`--all\` (20 projects × 200) idle ÷ the sum of its projects' idle (20 × one alone)${of}`,
+      value: f.idle / (20 * f.oneIdle),
       limit: 1,
-      figures: `${fleet.idleCpuPct} % ÷ 20 × ${one.idleCpuPct} % of a core over ${idleSeconds} s`,
+      figures: `${f.idle} % ÷ 20 × ${f.oneIdle} % of a core over ${idleSeconds} s`,
     }),
   );
   console.log(
     ratioLine({
-      target: "fleet change→screen p95 ÷ one project's",
-      value: fleet.changeToScreenMs.p95 / one.changeToScreenMs.p95,
+      target: `fleet change→screen p95 ÷ one project's${of}`,
+      value: f.p95 / f.oneP95,
       limit: 1.5,
-      figures: `${fleet.changeToScreenMs.p95} / ${one.changeToScreenMs.p95} ms (p50 ${fleet.changeToScreenMs.p50} / ${one.changeToScreenMs.p50}), ${changes} changes each`,
+      figures: `${f.p95} / ${f.oneP95} ms (p50 ${f.p50} / ${f.oneP50}), ${changes} changes each`,
     }),
   );
   console.log(
     ratioLine({
-      target: 'fleet time to live ÷ 7.5 s',
-      value: fleet.liveMs / 7500,
+      target: `fleet time to live ÷ 7.5 s${of}`,
+      value: f.live / 7500,
       limit: 1,
-      figures: `live after ${fleet.liveMs} ms (one project alone: ${one.liveMs} ms); first frame ${fleet.firstFrameMs} ms`,
+      figures: `live after ${f.live} ms (one project alone: ${f.oneLive} ms); first frame ${f.first} ms`,
     }),
   );
+  console.log(
+    ratioLine({
+      target: `fleet time to live ÷ 20 × one project's (the same machine, the same moment)${of}`,
+      value: f.live / (20 * f.oneLive),
+      limit: 1,
+      figures: `${f.live} ms ÷ 20 × ${f.oneLive} ms`,
+    }),
+  );
+}
+if (summary.size > 1) {
+  const [[baseLabel, b], ...rest] = summary;
+  for (const [label, n] of rest)
+    console.log(
+      `${label} ÷ ${baseLabel}: idle ${(n.idle / b.idle).toFixed(2)}×, p95 ${(n.p95 / b.p95).toFixed(2)}×, p50 ${(n.p50 / b.p50).toFixed(2)}×, ` +
+        `time to live ${(n.live / b.live).toFixed(2)}×, first frame ${(n.first / b.first).toFixed(2)}×, RSS ${(n.rss / b.rss).toFixed(2)}× ` +
+        `(one project alone: idle ${(n.oneIdle / b.oneIdle).toFixed(2)}×, p95 ${(n.oneP95 / b.oneP95).toFixed(2)}×, live ${(n.oneLive / b.oneLive).toFixed(2)}×)`,
+    );
 }
 console.log(hostLine(out.machine));
 process.exit(0);

@@ -22,7 +22,7 @@ import { ThemeContext, type Theme } from './ui/theme.js';
 import { UiStore } from './kit/ui-store.js';
 import { FLEET_BINDINGS, heightOf, type FleetKeyContext } from './panes/fleet/keys.js';
 import { FleetUi, typeFilter } from './panes/fleet/reducer.js';
-import { FleetView } from './panes/fleet/view.js';
+import { FleetView, nextClockChangeMs } from './panes/fleet/view.js';
 
 export interface FleetShellProps {
   fleet: LocalFleet;
@@ -35,9 +35,6 @@ export interface FleetShellProps {
   redraw(): void;
   suspend<T>(fn: () => Promise<T>): Promise<T>;
 }
-
-/** Time-derived text (ages, a cancel countdown) moves on this grid; nothing else re-renders an idle fleet. */
-const FLEET_TICK_MS = 5_000;
 
 export function FleetShell(props: FleetShellProps) {
   const { fleet, fleetUi } = props;
@@ -81,8 +78,12 @@ function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) 
   const size = useTerminalSize();
   const height = heightOf({ size, state: ui });
   const [, tick] = useReducer((n: number) => n + 1, 0);
+  // Time-derived text (ages, a cancel countdown) is redrawn when a row on screen would read differently, and only
+  // then: nothing else re-renders an idle fleet.
   useEffect(() => {
-    const t = setTimeout(tick, FLEET_TICK_MS - (Date.now() % FLEET_TICK_MS) + 2);
+    const wait = nextClockChangeMs(snap, ui, size.rows, Date.now());
+    if (!Number.isFinite(wait)) return;
+    const t = setTimeout(tick, wait + 2);
     return () => clearTimeout(t);
   });
   useEffect(() => fleetUi.settle(snap, height));

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ClaudeConfigDir } from '../store/claude/config-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from '../store/claude/process-status.js';
-import { readRegistry, type RegistryEntry } from '../store/claude/registry.js';
+import { readRegistry, type RegistryEntry, type RegistryRead } from '../store/claude/registry.js';
 import { listDirSync } from '../io/safe-fs/index.js';
 import { realGit, type GitProbe } from '../io/git.js';
 import { resolveOmcRoot, type RootResolution } from '../store/root.js';
@@ -50,6 +50,8 @@ export interface DiscoverOptions {
   config: ClaudeConfigDir;
   git?: GitProbe;
   probe?: LivenessProbe;
+  /** The registry as last read (the fleet's shared reader); read here when absent. */
+  registry?: RegistryRead;
   /**
    * Resolutions from earlier discoveries, by cwd: resolving runs git several times, and the fleet
    * re-reads the registry every few seconds; a cwd is resolved once (its root is then watched).
@@ -115,10 +117,30 @@ function findGroup(projectDir: string, git: GitProbe): { group: string; label: s
   return { group: projectDir, label: shownBasename(projectDir) || projectDir };
 }
 
+/**
+ * Git's answers for one discovery: resolving a root and finding its repository ask the same directory the same
+ * questions (the top level twice), and every answer is a git process run while the event loop waits.
+ */
+function onePass(git: GitProbe): GitProbe {
+  const memo = new Map<string, string | null>();
+  const once = (q: string, dir: string, ask: (dir: string) => string | null) => {
+    const key = `${q}\0${dir}`;
+    if (!memo.has(key)) memo.set(key, ask(dir));
+    return memo.get(key) ?? null;
+  };
+  return {
+    topLevel: (d) => once('top', d, (x) => git.topLevel(x)),
+    superproject: (d) => once('super', d, (x) => git.superproject(x)),
+    remoteOrigin: (d) => once('origin', d, (x) => git.remoteOrigin(x)),
+    commonDir: (d) => once('common', d, (x) => git.commonDir(x)),
+    ...(git.failure ? { failure: (d: string) => git.failure?.(d) ?? null } : {}),
+  };
+}
+
 export function discoverRoots(opts: DiscoverOptions): Discovery {
   const env = opts.env ?? process.env;
   const home = opts.home ?? env.HOME ?? os.homedir();
-  const git = opts.git ?? realGit;
+  const git = onePass(opts.git ?? realGit);
   const probe = opts.probe ?? systemProbe();
   const problems: string[] = [];
   const byId = new Map<string, FleetRoot>();
@@ -150,7 +172,7 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
     });
   };
 
-  const registry = readRegistry(opts.config.dir);
+  const registry = opts.registry ?? readRegistry(opts.config.dir);
   for (const p of registry.problems) problems.push(`${opts.config.dir}/${p.rel}: ${p.message}`);
   const liveClaude = liveEntries(registry.entries, probe);
   // Many sessions share a cwd: resolve each directory once (each resolution runs git).

@@ -7,6 +7,7 @@
  */
 import { findClaudeConfigDir, type ClaudeConfigDir } from '../store/claude/config-dir.js';
 import type { LivenessProbe } from '../store/claude/process-status.js';
+import { SharedRegistry } from '../store/claude/shared-registry.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import type { GitProbe } from '../io/git.js';
 import { countDirectories, inotifyLimits, type InotifyLimits } from '../io/watch/inotify-limits.js';
@@ -26,7 +27,10 @@ import type { AttentionView } from '../feeds/attention/view.js';
 import { stateDir as permissionsStateDir } from '../store/permissions/protocol.js';
 import { planWatches, type PlannedWatch } from './watch-plan.js';
 
-/** How often the registry is re-read for new roots and the machine's session count. */
+/**
+ * How often roots are looked for again where no event says so ($OMC_STATE_DIR, ~/.omc; a registry change
+ * rediscovers at once), and the machine's Claude session count is re-judged.
+ */
 export const REDISCOVER_MS = 3_000;
 
 export interface LocalFleetOptions {
@@ -64,6 +68,9 @@ export class LocalFleet {
   private readonly roots = new Map<string, LocalRoot>();
   private readonly unsubs: Array<() => void> = [];
   private readonly config: ClaudeConfigDir;
+  /** The one registry reader of every root's Claude domain, and of discovery. */
+  private readonly registry: SharedRegistry;
+  private unfollow: () => void = () => undefined;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
   private readonly groups = new Map<string, { mark: string; group: string; label: string }>();
@@ -82,11 +89,14 @@ export class LocalFleet {
     string,
     { sessions: SessionsSnapshot; claude: ClaudeSnapshot; view: AttentionView; minute: number; rows: FleetRow[] }
   >();
+  /** The local groups of the last snapshot, with the rows of each root they were built from. */
+  private keptGroups = new Map<string, { group: FleetGroup; parts: FleetRow[][] }>();
   /** Extra groups from elsewhere (remote hosts), merged into every snapshot. */
   private extra: () => FleetGroup[] = () => [];
 
   constructor(private readonly opts: LocalFleetOptions = {}) {
     this.config = findClaudeConfigDir(opts.env);
+    this.registry = new SharedRegistry(this.config, { probe: opts.probe });
     this.limits = opts.limits ?? inotifyLimits();
   }
 
@@ -111,6 +121,8 @@ export class LocalFleet {
   start(): void {
     this.discover();
     if (this.opts.watch !== 'none') {
+      // A new Claude session is a new root at once; the timer is for the roots no registry entry names.
+      this.unfollow = this.registry.follow({ registry: () => this.discover(), tick: () => undefined });
       this.timer = setInterval(() => this.discover(), REDISCOVER_MS);
       this.timer.unref?.();
     }
@@ -124,7 +136,10 @@ export class LocalFleet {
       home: this.opts.home,
       config: this.config,
       git: this.opts.git,
-      probe: this.opts.probe,
+      // Tests that drive reads themselves (no watch) see the registry as it is at each call.
+      ...(this.opts.watch === 'none'
+        ? { probe: this.opts.probe }
+        : { probe: this.registry.probe, registry: this.registry.current() }),
       cache: this.resolved,
       groups: this.groups,
     });
@@ -135,9 +150,10 @@ export class LocalFleet {
       found.problems.every((p, i) => p === this.problems[i]);
     this.liveClaude = found.liveClaude.length;
     this.problems = found.problems;
-    const fresh = this.opts.local === false ? [] : found.roots.filter((r) => !this.roots.has(r.id));
+    const fresh =
+      this.opts.local === false ? [] : found.roots.filter((r) => !this.roots.has(r.id) && !this.toOpen.has(r.id));
     if (fresh.length > 0) {
-      const planned = [...this.roots.values()].reduce(
+      const planned = [...this.roots.values(), ...this.toOpen.values()].reduce(
         (n, r) => n + (r.plan.watch === 'auto' ? r.plan.directories : 0),
         0,
       );
@@ -148,12 +164,36 @@ export class LocalFleet {
         this.opts.watch === 'poll',
         planned,
       );
-      for (const info of fresh) this.open(info, plan.get(info.id)!);
+      for (const info of fresh) this.queueOpen(info, plan.get(info.id)!);
     }
     if (!same || fresh.length > 0 || this.cell.getSnapshot().version === 0) this.changed();
   }
 
+  /**
+   * Roots found and not opened yet: live, one is opened per turn of the event loop, so the first roots' rows are
+   * drawn (and their watches walk) while the rest are still opening, and keys are never held up for all of them.
+   */
+  private readonly toOpen = new Map<string, { info: FleetRoot; plan: PlannedWatch }>();
+  private opening: NodeJS.Immediate | null = null;
+
+  private queueOpen(info: FleetRoot, plan: PlannedWatch): void {
+    if (this.opts.watch === 'none') return this.open(info, plan); // tests read synchronously
+    this.toOpen.set(info.id, { info, plan });
+    const next = () => {
+      this.opening = null;
+      if (this.closed) return;
+      const first = this.toOpen.values().next();
+      if (first.done) return;
+      this.toOpen.delete(first.value.info.id);
+      this.open(first.value.info, first.value.plan);
+      this.changed();
+      if (this.toOpen.size > 0) this.opening = setImmediate(next);
+    };
+    this.opening ??= setImmediate(next);
+  }
+
   private open(info: FleetRoot, plan: PlannedWatch): void {
+    const claudeLive = this.opts.claudeLive ?? this.opts.watch !== 'none';
     const store = new OmcStore({
       root: info.root,
       projectDir: info.projectDir,
@@ -162,7 +202,7 @@ export class LocalFleet {
       clock: this.opts.clock,
       watch: this.opts.watch === 'none' ? 'none' : plan.watch,
       omc: detectOmcInstall({ env: this.opts.env ?? process.env, projectDir: info.projectDir }),
-      claude: { live: this.opts.claudeLive ?? this.opts.watch !== 'none', env: this.opts.env },
+      claude: { live: claudeLive, env: this.opts.env, registry: claudeLive ? this.registry : undefined },
       answers: { stateDir: permissionsStateDir(this.opts.env ?? process.env), listen: this.opts.listenForAnswers },
     });
     const acks = new AckFile(ownStateDir(this.opts.env ?? process.env, this.opts.home), info.root);
@@ -195,7 +235,7 @@ export class LocalFleet {
   build(): FleetSnapshot {
     const groups = new Map<string, FleetGroup & { rootCount: number; parts: FleetRow[][] }>();
     const now = this.opts.clock?.() ?? Date.now();
-    let ready = true;
+    let ready = this.toOpen.size === 0;
     for (const [id, r] of this.roots) {
       const status = r.store.status.getSnapshot();
       if (status.watchMode === 'starting') ready = false;
@@ -223,20 +263,39 @@ export class LocalFleet {
       g.parts.push(this.rowsOf(id, r, now));
     }
     const all: FleetGroup[] = [];
+    const kept = new Map<string, { group: FleetGroup; parts: FleetRow[][] }>();
     for (const g of groups.values()) {
+      if (g.rootCount > 1) g.notes.unshift(`${g.rootCount} worktrees`);
+      // A group whose roots kept their rows and whose header says the same is the same object: the view keeps its
+      // lines, so a change in one project costs that project's group, not a pass over the fleet's rows.
+      const prev = this.keptGroups.get(g.key);
+      if (
+        prev &&
+        prev.parts.length === g.parts.length &&
+        prev.parts.every((p, i) => p === g.parts[i]) &&
+        prev.group.label === g.label &&
+        prev.group.tone === g.tone &&
+        prev.group.notes.length === g.notes.length &&
+        prev.group.notes.every((n, i) => n === g.notes[i])
+      ) {
+        all.push(prev.group);
+        kept.set(g.key, prev);
+        continue;
+      }
       // One root: its rows as kept (already sorted); worktrees of one project: merged and sorted again.
       g.rows = g.parts.length === 1 ? (g.parts[0] as FleetRow[]) : g.parts.flat().sort(byAttention);
-      if (g.rootCount > 1) g.notes.unshift(`${g.rootCount} worktrees`);
-      const { rootCount: _n, parts: _p, ...group } = g;
+      const { rootCount: _n, parts, ...group } = g;
       all.push(group);
+      kept.set(g.key, { group, parts });
     }
+    this.keptGroups = kept;
     all.push(...this.extra());
     return {
       version: ++this.version,
       groups: sortGroups(all),
       localClaude: this.liveClaude,
       local: this.opts.local !== false,
-      roots: this.roots.size,
+      roots: this.roots.size + this.toOpen.size,
       problems: this.problems,
       ready,
     };
@@ -272,7 +331,11 @@ export class LocalFleet {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.opening) clearImmediate(this.opening);
+    this.toOpen.clear();
     this.unsubs.splice(0).forEach((u) => u());
+    this.unfollow();
     await Promise.all([...this.roots.values()].map((r) => r.store.close()));
+    this.registry.close();
   }
 }

@@ -12,6 +12,7 @@ import { CancelTracker } from './cancel/tracker.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
 import { ClaudeDomain } from './claude/domain.js';
 import { NoteTracker } from './claude/notes.js';
+import type { SharedRegistry } from './claude/shared-registry.js';
 import { GraphDomain } from './graph/domain.js';
 import { PermissionsDomain } from './permissions/domain.js';
 import { stateDir } from './permissions/protocol.js';
@@ -70,9 +71,10 @@ export interface OmcStoreOptions {
   memory?: Pick<MemoryDomainOptions, 'lockTimeoutMs'>;
   /**
    * Claude Code's side (registry, transcripts). `live: false` for one-shot reads (--json): no watches
-   * or timers of its own; `env` picks the config dir (tests point it at a scratch CLAUDE_CONFIG_DIR).
+   * or timers of its own; `env` picks the config dir (tests point it at a scratch CLAUDE_CONFIG_DIR); `registry`:
+   * the registry reader the stores of a fleet share (one watch, one liveness tick for all of them).
    */
-  claude?: { live?: boolean; env?: NodeJS.ProcessEnv; transcripts?: boolean };
+  claude?: { live?: boolean; env?: NodeJS.ProcessEnv; transcripts?: boolean; registry?: SharedRegistry };
   /** Run history: where OMC_STALE_RUN_HOURS / OMC_BUDGET_ENFORCE are read (tests pass their own). */
   runs?: Omit<RunsDomainOptions, 'root' | 'clock'>;
   /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
@@ -181,6 +183,7 @@ export class OmcStore {
       live: opts.claude?.live ?? true,
       transcripts: opts.claude?.transcripts,
       env: opts.claude?.env,
+      registry: opts.claude?.registry,
       // Subagent files and the transcripts' catch-up wait until the monitor is live (pushStatus): they are most of
       // the bytes of a big project, and reading them before delayed live (issue 26).
       deferUntilLive: true,

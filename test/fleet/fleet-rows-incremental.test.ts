@@ -2,13 +2,13 @@
  * The fleet snapshot keeps each root's rows while that root's snapshots stay the same: a change in one project
  * rebuilds that project's rows only. Checked against a full recomputation (a fresh LocalFleet over the same
  * machine) after every step of a random sequence of changes across projects and a worktree; the groups of roots
- * that did not change keep the very same rows.
+ * that did not change keep the very same rows, and are the very same group (the view keeps their lines).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalFleet } from '../../src/fleet/local.js';
-import type { FleetSnapshot } from '../../src/fleet/model.js';
+import { groupLines, type FleetSnapshot } from '../../src/fleet/model.js';
 import { makeLive, sessionId } from '../helpers/sessions-gen.js';
 import { makeMachine, type Machine } from './fleet-tree.js';
 
@@ -90,6 +90,9 @@ describe('fleet rows, kept per root', () => {
         const at = `group ${g.key} untouched at step ${step}`;
         g.rows.forEach((r, i) => expect(r, at).toBe(prev.rows[i]));
         if (new Set(g.rows.map((r) => r.rootId)).size === 1) expect(g.rows, at).toBe(prev.rows);
+        // The whole group is the one the view already drew (its lines and ids are kept with it).
+        expect(g, at).toBe(prev);
+        expect(groupLines(g), at).toBe(groupLines(prev));
       }
       before = after;
     }

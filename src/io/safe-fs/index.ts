@@ -15,7 +15,7 @@ export {
   type ReadOptions,
 } from './read.js';
 export { toRel, isInside, resolveUnder, OutsideRootError } from './paths.js';
-export { listDirSync, statSync, isMissingSync } from './list.js';
+export { isMissingSync, listDirSync, statSync } from './list.js';
 export {
   ContainedDir,
   openDirUnder,

@@ -4,7 +4,15 @@
  * state. Which root is open, the list selection (by line identity), a
  * confirmation being asked, the help being read, the row filter, the last message.
  */
-import { fleetLines, lineId, type FleetLine, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
+import {
+  fleetLines,
+  groupLines,
+  lineId,
+  type FleetGroup,
+  type FleetLine,
+  type FleetRow,
+  type FleetSnapshot,
+} from '../../fleet/model.js';
 import { initList, listView, moveList, settleList, type ListState, type Move } from '../../kit/list.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { statusWords } from '../sessions/rows.js';
@@ -96,8 +104,25 @@ export const shownIds = (snap: FleetSnapshot, filter: string): readonly string[]
  */
 let last: { snap: FleetSnapshot; filter: string; lines: FleetLine[]; ids: string[]; rows: number } | null = null;
 
+/** Each kept group's line ids (see groupLines). */
+const idsOfGroup = new WeakMap<FleetGroup, string[]>();
+
 function shown(snap: FleetSnapshot, filter: string) {
   if (last && last.snap === snap && last.filter === filter) return last;
+  if (filter.trim() === '') {
+    // No filter: every group whole, its lines and ids as kept while the group is (a change costs its group).
+    const lines = fleetLines(snap);
+    const ids: string[] = [];
+    let rows = 0;
+    for (const g of snap.groups) {
+      let gi = idsOfGroup.get(g);
+      if (!gi) idsOfGroup.set(g, (gi = groupLines(g).map(lineId)));
+      for (const id of gi) ids.push(id);
+      rows += g.rows.length;
+    }
+    last = { snap, filter, lines, ids, rows };
+    return last;
+  }
   const lines = computeShownLines(snap, filter);
   last = { snap, filter, lines, ids: lines.map(lineId), rows: lines.filter((l) => l.kind === 'row').length };
   return last;

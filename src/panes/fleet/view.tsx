@@ -10,13 +10,42 @@ import { lineId, type FleetSnapshot } from '../../fleet/model.js';
 import { footerHints } from '../../kit/bindings.js';
 import { hintsThatFit } from '../../ui/chrome.js';
 import { FilterLine } from '../../ui/filter-line.js';
-import { fit } from '../../ui/format.js';
+import { ageTickMs, fit } from '../../ui/format.js';
 import { listView, moreAbove, moreBelow } from '../../kit/list.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { useTheme } from '../../ui/theme.js';
 import { FLEET_BINDINGS, REMOTE_ONLY_HINTS, fleetHelpLines } from './keys.js';
 import { columnsHeader, groupLine, headerText, listHeight, rowLine } from './layout.js';
 import { filtering, rowCounts, selectedRow, shownIds, shownLines, type FleetUiState } from './reducer.js';
+
+/**
+ * Milliseconds until the text of a row on screen moves with the clock alone (an age turns over, a cancel counts
+ * down a second); Infinity when none will (the help, a confirmation, no rows). An idle fleet of old sessions
+ * redraws on the ages' minute grid instead of every few seconds, as the sessions pane does.
+ */
+const YOUNG_GRID_MS = 5_000;
+
+export function nextClockChangeMs(snap: FleetSnapshot, ui: FleetUiState, rows: number, now: number): number {
+  if (ui.help || ui.confirm) return Infinity;
+  const height = listHeight(rows, filtering(ui));
+  const lines = shownLines(snap, ui.filter);
+  const view = listView(ui.list, shownIds(snap, ui.filter), height);
+  let next = Infinity;
+  for (let i = view.top; i < Math.min(lines.length, view.top + height); i++) {
+    const l = lines[i];
+    if (l?.kind !== 'row') continue;
+    const age = l.row.updatedMs === null ? null : now - l.row.updatedMs;
+    // Seconds-old rows turn over together on the wall clock's 5 s grid (one frame for all), older ones on the
+    // minute grids ageTickMs keeps.
+    next = Math.min(
+      next,
+      age !== null && age < 60_000 ? YOUNG_GRID_MS - (now % YOUNG_GRID_MS) : ageTickMs(l.row.updatedMs, now),
+    );
+    const until = l.row.status === 'cancelling' ? l.row.cancelUntilMs : null;
+    if (until !== null && until > now) next = Math.min(next, (until - now) % 1000 || 1000);
+  }
+  return next;
+}
 
 export function FleetView({
   snap,

@@ -23,8 +23,8 @@ import { waitingFact } from './life.js';
 import { asyncLister, syncLister, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
 import { SubagentTracker } from './subagents.js';
 
-/** How often live pids are re-checked: a SIGKILL changes no file, so only this notices it. */
-export const LIVENESS_MS = 2_000;
+import { LIVENESS_MS, type SharedRegistry } from './shared-registry.js';
+export { LIVENESS_MS };
 /** Bytes of transcript read per slice while catching up (the UI stays responsive). */
 export const SLICE_BYTES = 4 * 1024 * 1024;
 /**
@@ -47,6 +47,11 @@ export interface ClaudeDomainOptions {
   /** false: the registry only (`status`: whether a Claude process waits, idles or died, not what it said). */
   transcripts?: boolean;
   probe?: LivenessProbe;
+  /**
+   * The registry read once for many domains (the projects of a fleet): this domain then sets no watch and no
+   * liveness tick of its own, and judges with the reader's probe (each process asked once per tick for all).
+   */
+  registry?: SharedRegistry;
   /** Lists tmux's windows (to name the registry's `session:@window`); default: the tmux of `env`. */
   tmux?: WindowLister;
   /** Where $TMUX is read for the default lister. */
@@ -126,7 +131,7 @@ export class ClaudeDomain implements Domain {
     this.label = opts.config.rule === 'CLAUDE_CONFIG_DIR' ? '$CLAUDE_CONFIG_DIR' : '~/.claude';
     this.clock = opts.clock ?? Date.now;
     this.live = opts.live ?? true;
-    this.probe = opts.probe ?? systemProbe();
+    this.probe = opts.registry?.probe ?? opts.probe ?? systemProbe();
     this.cell = new SnapshotCell(EMPTY(opts.config));
     const env = opts.env ?? process.env;
     // A listing that names windows differently re-judges (the views carry the names) and republishes.
@@ -190,7 +195,8 @@ export class ClaudeDomain implements Domain {
 
   /** Returns false only when the read changed nothing a view shows (still no registry, say). */
   private readRegistryNow(): boolean {
-    const r = readRegistry(this.dir);
+    const shared = this.opts.registry;
+    const r = shared ? shared.current() : readRegistry(this.dir);
     const same =
       r.entries.length === 0 &&
       this.entries.length === 0 &&
@@ -201,7 +207,7 @@ export class ClaudeDomain implements Domain {
     this.entries = r.entries;
     this.registryMissing = r.missing;
     this.tmuxNames.want(r.entries.flatMap((e) => (e.tmux ? [e.tmux] : [])));
-    this.probe.holds?.retain(new Set(r.entries.map((e) => e.pid)));
+    if (!shared) this.probe.holds?.retain(new Set(r.entries.map((e) => e.pid)));
     const moved = this.judgeAll();
     this.findInstalls();
     this.registryProblems = r.problems.map((p) => ({
@@ -227,7 +233,8 @@ export class ClaudeDomain implements Domain {
       if (!pv || pv.pid !== e.pid || pv.status === 'gone') continue;
       const key = `${e.pid}:${e.procStart}`;
       live.add(key);
-      if (!this.installCache.has(key)) this.installCache.set(key, installForProcess(e));
+      if (!this.installCache.has(key))
+        this.installCache.set(key, this.opts.registry ? this.opts.registry.installFor(e) : installForProcess(e));
       const i = this.installCache.get(key);
       if (i) found.set(e.sessionId, i);
     }
@@ -380,7 +387,9 @@ export class ClaudeDomain implements Domain {
     if (this.catchUpHeld) budget = Math.min(budget, this.beforeLiveLeft);
     const given = budget;
     // A project folder that is not there holds no transcript: one lstat per folder instead of a failed open (and
-    // its exception) per session. At start-up every OMC session of a project without Claude data is such a reader.
+    // its exception) per session. At start-up every OMC session of a project without Claude data is such a reader
+    // (a project Claude Code never ran in, the OMC sessions of a fleet's idle projects); the folder's watch
+    // (watchProjectDirs) reads them once it appears.
     const missing = new Map<string, boolean>();
     const folderMissing = (rel: string): boolean => {
       const dir = path.posix.dirname(rel);
@@ -391,6 +400,10 @@ export class ClaudeDomain implements Domain {
     for (const sid of ids) {
       const r = this.readers.get(sid);
       if (!r) continue;
+      if (r.state().offset === 0 && folderMissing(r.rel)) {
+        this.behind.delete(sid);
+        continue;
+      }
       if (budget <= 0) {
         this.behind.add(sid);
         continue;
@@ -582,7 +595,22 @@ export class ClaudeDomain implements Domain {
     return `${r?.version}.${this.subagents.version(sid)}.${r?.behind ? 'behind' : ''}`;
   }
 
+  /** Following the shared registry (its reads and ticks); null when this domain reads and ticks itself. */
+  private unfollow: (() => void) | null = null;
+
   private ensureWatching(): void {
+    const shared = this.opts.registry;
+    if (shared) {
+      this.unfollow ??= shared.follow({
+        registry: () => {
+          if (this.disposed) return;
+          this.readRegistryNow();
+          this.syncTranscripts();
+        },
+        tick: () => this.tick(),
+      });
+      return;
+    }
     this.watch('sessions', () => {
       // Coalesce a burst (a status change rewrites the file: several events).
       if (this.registryTimer) return;
@@ -601,8 +629,8 @@ export class ClaudeDomain implements Domain {
 
   private tick(): void {
     if (this.disposed) return;
-    // The sessions/ dir may appear later (first CLI start): watch it then.
-    if (!this.watchers.has('sessions')) {
+    // The sessions/ dir may appear later (first CLI start): watch it then (a shared reader does that itself).
+    if (!this.opts.registry && !this.watchers.has('sessions')) {
       const moved = this.readRegistryNow();
       this.ensureWatching();
       // Only when the registry directory has just appeared: re-reading every wanted transcript every tick
@@ -685,7 +713,8 @@ export class ClaudeDomain implements Domain {
 
   dispose(): void {
     this.disposed = true;
-    this.probe.holds?.retain(new Set());
+    this.unfollow?.();
+    if (!this.opts.registry) this.probe.holds?.retain(new Set());
     this.subagents.dispose();
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();

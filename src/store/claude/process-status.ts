@@ -40,7 +40,7 @@ export interface LivenessProbe {
   startIdentity(pid: number): StartIdentity;
   pidDomain: string | null;
   /** Processes seen running, held open so that asking again is one read (absent: every check reads by path). */
-  holds?: ProcessHolds;
+  holds?: Pick<ProcessHolds, 'hold' | 'stillRunning' | 'retain'>;
 }
 
 export const systemProbe = (): LivenessProbe => ({

@@ -1,7 +1,7 @@
 /**
  * A transcript directory Claude Code has not created yet (a project it never wrote to): the idle tick does not
  * try a watch on it every 2 s; it looks at `projects/` once per tick, and when the directory appears there the
- * next tick watches it and reads the transcript in it.
+ * next tick watches it and reads the transcript in it. While it is missing no transcript in it is even opened.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { transcriptRel } from '../../../src/store/claude/config-dir.js';
 import { ClaudeDomain, LIVENESS_MS } from '../../../src/store/claude/domain.js';
 import type { LivenessProbe } from '../../../src/store/claude/process-status.js';
 import { SessionsDomain } from '../../../src/store/sessions/domain.js';
+import { TranscriptReader } from '../../../src/store/claude/transcript-reader.js';
 import { waitFor, writeLiveRalph } from '../../helpers/fixtures.js';
 import { prompt } from './lines.js';
 
@@ -50,10 +51,12 @@ describe('Claude domain: a transcript directory that does not exist yet', () => 
     const sessions = new SessionsDomain({ root: p.root, projectDir: p.dir });
     sessions.scan();
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const opened = vi.spyOn(TranscriptReader.prototype, 'refresh');
     claude = new ClaudeDomain({ config: { dir: cfg, rule: 'CLAUDE_CONFIG_DIR' }, sessions, projectDir: p.dir, probe });
     claude.scan();
     const d = claude;
     vi.advanceTimersByTime(LIVENESS_MS); // the first tick tries the missing directory once
+    expect(opened, 'transcripts opened in a directory that is not there').not.toHaveBeenCalled();
 
     const transcript = path.join(cfg, transcriptRel(p.dir, SID));
     const watched = vi.spyOn(fs, 'watch');
