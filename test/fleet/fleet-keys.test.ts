@@ -6,29 +6,19 @@
  * and `q` quits from the list and the help — but is a letter while a filter
  * is typed. All on the one rig (mountFleet) over a real LocalFleet.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { LocalFleet } from '../../src/fleet/local.js';
+import { describe, expect, it } from 'vitest';
 import { KEY, mountFleet } from '../helpers/mount-app.js';
 import { waitFor } from '../helpers/fixtures.js';
-import { makeMachine, type Machine } from './fleet-tree.js';
+import { fleetRigPerTest } from './fleet-tree.js';
 
-let m: Machine | null = null;
-let fleet: LocalFleet | null = null;
-afterEach(async () => {
-  await fleet?.close();
-  fleet = null;
-  m?.cleanup();
-  m = null;
-});
-
-const BIG = { watches: 1_000_000, instances: 1024 };
+const rig = fleetRigPerTest();
 
 /** Two projects, each with one live loop and one finished session: four rows. */
 async function twoProjects(opts: { readonly?: boolean; rows?: number } = {}) {
-  m = makeMachine();
+  const m = rig.machine();
   m.project('alpha', 1);
   m.project('beta', 1);
-  fleet = new LocalFleet({ env: m.env, home: m.home, watch: 'none', limits: BIG });
+  const fleet = rig.fleet(m, { watch: 'none' });
   fleet.start();
   const app = await mountFleet(fleet, { columns: 110, rows: opts.rows ?? 30, readonly: opts.readonly });
   await app.waitForText(/beta {2}\(2 sessions\)/);

@@ -4,24 +4,16 @@
  * project's panes, never the other's. On the one rig (mountFleet) over a real LocalFleet.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { LocalFleet } from '../../src/fleet/local.js';
+import { describe, expect, it } from 'vitest';
 import { KEY, mountFleet } from '../helpers/mount-app.js';
 import { writeOmcJson } from '../helpers/fixtures.js';
-import { makeMachine, type Machine } from './fleet-tree.js';
+import { fleetRigPerTest } from './fleet-tree.js';
 
-let m: Machine | null = null;
-let fleet: LocalFleet | null = null;
-afterEach(async () => {
-  await fleet?.close();
-  fleet = null;
-  m?.cleanup();
-  m = null;
-});
+const rig = fleetRigPerTest();
 
 describe('omc-top --all: the session-less state beside a directory named legacy', () => {
   it('two rows with two keys; Enter opens each one’s own detail', async () => {
-    m = makeMachine();
+    const m = rig.machine();
     const p = m.project('alpha', 0);
     const now = new Date().toISOString();
     const ralph = (sid: string | null, prompt: string) => ({
@@ -35,7 +27,7 @@ describe('omc-top --all: the session-less state beside a directory named legacy'
     });
     writeOmcJson(path.join(p.root, 'state', 'sessions', 'legacy', 'ralph-state.json'), ralph('legacy', 'dir loop'));
     writeOmcJson(path.join(p.root, 'state', 'ralph-state.json'), ralph(null, 'stateless loop'));
-    fleet = new LocalFleet({ env: m.env, home: m.home, watch: 'none', limits: { watches: 1e6, instances: 1024 } });
+    const fleet = rig.fleet(m, { watch: 'none' });
     fleet.start();
     const app = await mountFleet(fleet, { columns: 120, rows: 30 });
     await app.waitForText(/alpha {2}\(3 sessions\)/);

@@ -3,30 +3,19 @@
  * later projects are still to open (the header counts every root found), and the fleet is live only once every
  * root is open and watched.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { LocalFleet } from '../../src/fleet/local.js';
+import { describe, expect, it } from 'vitest';
 import type { FleetSnapshot } from '../../src/fleet/model.js';
 import { waitFor } from '../helpers/fixtures.js';
-import { makeMachine, type Machine } from './fleet-tree.js';
+import { fleetRigPerTest } from './fleet-tree.js';
 
-let m: Machine | null = null;
-let fleet: LocalFleet | null = null;
-afterEach(async () => {
-  await fleet?.close();
-  fleet = null;
-  m?.cleanup();
-  m = null;
-});
-
-const BIG = { watches: 1_000_000, instances: 1024 };
+const rig = fleetRigPerTest();
 
 describe('omc-top --all: start-up', () => {
   it('shows the first roots while the rest open; live once every root is open', async () => {
-    m = makeMachine();
+    const m = rig.machine();
     const names = ['alpha', 'beta', 'gamma', 'delta'];
     for (const n of names) m.project(n, 2);
-    const f = new LocalFleet({ env: m.env, home: m.home, watch: 'auto', limits: BIG, claudeLive: false });
-    fleet = f;
+    const f = rig.fleet(m, { watch: 'auto', claudeLive: false });
     const seen: FleetSnapshot[] = [];
     f.subscribe(() => seen.push(f.getSnapshot()));
     f.start();

@@ -6,28 +6,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { LocalFleet } from '../../src/fleet/local.js';
+import { describe, expect, it } from 'vitest';
 import { makeLive, sessionId } from '../helpers/sessions-gen.js';
 import { KEY, mountFleet } from '../helpers/mount-app.js';
 import { waitFor } from '../helpers/fixtures.js';
-import { makeMachine, type Machine } from './fleet-tree.js';
+import { fleetRigPerTest } from './fleet-tree.js';
 
-let m: Machine | null = null;
-let fleet: LocalFleet | null = null;
-afterEach(async () => {
-  await fleet?.close();
-  fleet = null;
-  m?.cleanup();
-  m = null;
-});
-
-const BIG = { watches: 1_000_000, instances: 1024 };
+const rig = fleetRigPerTest();
 
 /** Two projects; the Claude process of the second (its name sorts last) waits on a permission prompt. */
 function askingMachine() {
-  const made = makeMachine();
-  m = made;
+  const made = rig.machine();
   made.env.XDG_STATE_HOME = path.join(made.home, 'state');
   const quiet = made.project('aaa-quiet', 1);
   const asking = made.project('zzz-asking', 0);
@@ -44,14 +33,14 @@ function askingMachine() {
 
 describe('omc-top --all: the fleet view', () => {
   it('groups sessions by repository with worktrees under it; Enter opens the project, Esc comes back', async () => {
-    m = makeMachine();
+    const m = rig.machine();
     const alpha = m.project('alpha', 2);
     m.project('beta', 1);
     const wt = m.worktree(alpha.dir, 'alpha-feature');
     const wtLive = sessionId(77);
     makeLive(path.join(wt, '.omc'), wtLive);
     m.register(wtLive, wt);
-    fleet = new LocalFleet({ env: m.env, home: m.home, watch: 'none', limits: BIG });
+    const fleet = rig.fleet(m, { watch: 'none' });
     fleet.start();
     const app = await mountFleet(fleet, { columns: 120, rows: 30 });
     const t = await app.waitForText('3 Claude sessions on this machine');
@@ -87,7 +76,7 @@ describe('omc-top --all: the fleet view', () => {
 
   it('a row that needs you says so (the attention model of its root): "!" and what for, sorted first', async () => {
     const { quiet, asking, machine } = askingMachine();
-    fleet = new LocalFleet({ env: machine.env, home: machine.home, watch: 'none', limits: BIG });
+    const fleet = rig.fleet(machine, { watch: 'none' });
     fleet.start();
     const app = await mountFleet(fleet, { columns: 140, rows: 24 });
     const t = await app.waitForText('needs you: waiting for you: permission prompt');
@@ -102,7 +91,7 @@ describe('omc-top --all: the fleet view', () => {
 
   it('a acknowledges what needs you in the selected session: it leaves the row and the count, and is kept', async () => {
     const { asking, machine } = askingMachine();
-    fleet = new LocalFleet({ env: machine.env, home: machine.home, watch: 'none', limits: BIG });
+    const fleet = rig.fleet(machine, { watch: 'none' });
     fleet.start();
     const app = await mountFleet(fleet, { columns: 140, rows: 24 });
     await app.waitForText('needs you: waiting for you: permission prompt');
@@ -122,10 +111,10 @@ describe('omc-top --all: the fleet view', () => {
   });
 
   it('says when more than 8 Claude sessions run on this machine (OMC 5.6 slows siblings down)', async () => {
-    m = makeMachine();
+    const m = rig.machine();
     const p = m.project('many', 0);
     for (let i = 0; i < 8; i++) m.register(sessionId(500 + i), p.dir);
-    fleet = new LocalFleet({ env: m.env, home: m.home, watch: 'none', limits: BIG });
+    const fleet = rig.fleet(m, { watch: 'none' });
     fleet.start();
     const app = await mountFleet(fleet, { columns: 160, rows: 24 });
     await app.waitForText('9 Claude sessions on this machine (over 8: OMC 5.6 slows sibling sessions down)');
@@ -133,22 +122,16 @@ describe('omc-top --all: the fleet view', () => {
   });
 
   it('polls a root that would go over the inotify budget, and says so in its group header', async () => {
-    m = makeMachine();
+    const m = rig.machine();
     m.project('small', 1);
     m.project('other', 1);
     // Half of 12 watches: the first root (a handful of directories) fits, the second does not.
-    fleet = new LocalFleet({
-      env: m.env,
-      home: m.home,
-      watch: 'auto',
-      limits: { watches: 12, instances: 128 },
-      claudeLive: false,
-    });
+    const fleet = rig.fleet(m, { watch: 'auto', limits: { watches: 12, instances: 128 }, claudeLive: false });
     fleet.start();
     const app = await mountFleet(fleet, { columns: 200, rows: 24 });
     const t = await app.waitForText('polling: over the inotify budget', 'a polled group');
     expect(t.split('\n').filter((l) => l.includes('over the inotify budget'))).toHaveLength(1);
-    await waitFor(() => fleet!.getSnapshot().ready, { what: 'every root read', timeoutMs: 20_000 });
+    await waitFor(() => fleet.getSnapshot().ready, { what: 'every root read', timeoutMs: 20_000 });
     app.unmountOnly();
   });
 });

@@ -6,28 +6,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { LocalFleet } from '../../src/fleet/local.js';
+import { describe, expect, it } from 'vitest';
+import type { LocalFleet } from '../../src/fleet/local.js';
 import { groupLines, type FleetSnapshot } from '../../src/fleet/model.js';
 import { makeLive, sessionId } from '../helpers/sessions-gen.js';
-import { makeMachine, type Machine } from './fleet-tree.js';
+import { fleetRigPerTest, type Machine } from './fleet-tree.js';
 
-let m: Machine | null = null;
-const fleets: LocalFleet[] = [];
-afterEach(async () => {
-  await Promise.all(fleets.splice(0).map((f) => f.close()));
-  m?.cleanup();
-  m = null;
-});
-
-const BIG = { watches: 1_000_000, instances: 1024 };
+const rig = fleetRigPerTest();
 
 // One instant for every fleet here: rows carry spend figures that move with the clock (rebuilt each minute).
 const NOW = Date.now();
 
 function fleetOn(machine: Machine): LocalFleet {
-  const f = new LocalFleet({ env: machine.env, home: machine.home, watch: 'none', limits: BIG, clock: () => NOW });
-  fleets.push(f);
+  const f = rig.fleet(machine, { watch: 'none', clock: () => NOW });
   f.start();
   return f;
 }
@@ -46,7 +37,7 @@ function rng(seed: number): () => number {
 
 describe('fleet rows, kept per root', () => {
   it('equal a full recomputation after every change, and unchanged groups keep their rows', async () => {
-    m = makeMachine();
+    const m = rig.machine();
     const alpha = m.project('alpha', 3);
     const beta = m.project('beta', 2);
     const gamma = m.project('gamma', 2);

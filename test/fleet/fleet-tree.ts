@@ -8,6 +8,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
+import { LocalFleet, type LocalFleetOptions } from '../../src/fleet/local.js';
 import { processStartIdentity } from '../../src/io/process-start.js';
 import { ownPidDomain } from '../../src/store/claude/process-status.js';
 import { makeLive, sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
@@ -96,6 +98,41 @@ export function makeMachine(): Machine {
     cleanup() {
       for (const c of children) c.kill('SIGKILL');
       fs.rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An inotify budget no fleet here runs short of (the fallback to polling has tests of its own that set one). */
+export const AMPLE_WATCHES = { watches: 1_000_000, instances: 1024 };
+
+export interface FleetRig {
+  /** A new scratch machine, removed after the test. */
+  machine(): Machine;
+  /** A local fleet over `machine` (not started), with AMPLE_WATCHES unless `opts` says otherwise; closed after the test. */
+  fleet(machine: Machine, opts?: LocalFleetOptions): LocalFleet;
+}
+
+/**
+ * The machines and fleets each test of a file makes, closed (fleets first, then machines) after every test. Call it
+ * once at the top of the file: it registers that afterEach.
+ */
+export function fleetRigPerTest(): FleetRig {
+  const machines: Machine[] = [];
+  const fleets: LocalFleet[] = [];
+  afterEach(async () => {
+    await Promise.all(fleets.splice(0).map((f) => f.close()));
+    for (const m of machines.splice(0)) m.cleanup();
+  });
+  return {
+    machine() {
+      const m = makeMachine();
+      machines.push(m);
+      return m;
+    },
+    fleet(machine, opts = {}) {
+      const f = new LocalFleet({ env: machine.env, home: machine.home, limits: AMPLE_WATCHES, ...opts });
+      fleets.push(f);
+      return f;
     },
   };
 }
