@@ -47,6 +47,17 @@ export function writeRegistry(cfg: string, pid: number, sessionId: string, f: Re
   );
 }
 
+/**
+ * A registry entry of six fields only (pid, session, cwd, the process's start time read now, status, kind) for `pid`
+ * under `<cfg>/sessions`, which must exist (writeRegistry writes the CLI's full entry); returns the file.
+ */
+export function writeBareRegistry(cfg: string, pid: number, sessionId: string, cwd: string, status: string): string {
+  const file = path.join(cfg, 'sessions', `${pid}.json`);
+  const procStart = processStartIdentity(pid);
+  fs.writeFileSync(file, JSON.stringify({ pid, sessionId, cwd, procStart, status, kind: 'interactive' }));
+  return file;
+}
+
 export function writeTranscript(cfg: string, cwd: string, sessionId: string, lines: readonly string[]): string {
   const file = path.join(cfg, transcriptRel(cwd, sessionId));
   fs.mkdirSync(path.dirname(file), { recursive: true });

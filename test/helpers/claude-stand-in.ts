@@ -25,9 +25,34 @@ export function startClaudeStandIn(cwd: string, under: string = cwd): Promise<Ch
 
 /** Any other program of the user's, started in `cwd`: `sleep` (what a forged registry entry might name). */
 export function startOtherProgram(cwd: string): Promise<ChildProcess> {
-  const c = spawn('sleep', ['600'], { cwd, stdio: 'ignore' });
+  return spawned(spawn('sleep', ['600'], { cwd, stdio: 'ignore' }));
+}
+
+/** Resolves with `c` once it runs (its pid and start time are then real), rejects if it could not start. */
+function spawned(c: ChildProcess): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     c.once('error', reject);
     c.once('spawn', () => resolve(c));
   });
+}
+
+export interface SleeperPool {
+  /** A sleeping process standing for a Claude CLI (for liveness: a real pid and start time, nothing else). */
+  start(): Promise<ChildProcess>;
+  /** SIGKILLs every process started so far (call it in afterEach). */
+  killAll(): void;
+}
+
+export function sleeperPool(): SleeperPool {
+  const started: ChildProcess[] = [];
+  return {
+    start() {
+      const c = spawn('sleep', ['600'], { stdio: 'ignore' });
+      started.push(c);
+      return spawned(c);
+    },
+    killAll() {
+      for (const c of started.splice(0)) c.kill('SIGKILL');
+    },
+  };
 }

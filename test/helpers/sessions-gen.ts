@@ -1,6 +1,6 @@
 /** Writes N finished ralph sessions (distinct start times, newest first in the list) into a temp project. */
 import path from 'node:path';
-import { writeLiveRalph, writeOmcJson } from './fixtures.js';
+import { liveRalph, ralphStateFile, writeLiveRalph, writeOmcJson } from './fixtures.js';
 
 export const sessionId = (n: number) => `${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`;
 
@@ -31,4 +31,12 @@ export function makeLive(root: string, id: string, now = Date.now()): void {
     { root },
     { sessionId: id, iteration: 4, max: 10, startedAt: now - 30_000, checkedAt: now, prompt: 'now running' },
   );
+}
+
+/** Writes `count` live ralph loops, loop i at iteration i with id `s<i, four digits>-0000-4000-8000-000000000000`. */
+export function writeLiveLoops(root: string, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+    writeOmcJson(ralphStateFile(root, sid), liveRalph({ sessionId: sid, iteration: i, max: 10 }));
+  }
 }

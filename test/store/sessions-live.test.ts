@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from '../helpers/it.js';
 import { OmcStore, type OmcStoreOptions } from '../../src/store/store.js';
 import { liveRalph, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { writeLiveLoops } from '../helpers/sessions-gen.js';
 
 const SID = 'a1b2c3d4-0000-4000-8000-000000000001';
 const ralph = (iteration: number) => liveRalph({ sessionId: SID, iteration, max: 10 });
@@ -277,10 +278,7 @@ describe('sliced first scan', () => {
   it('reads a big tree in slices, says how far it got, and ends with exactly what a full scan sees', ({
     emptyProject: p,
   }) => {
-    for (let i = 0; i < 120; i++) {
-      const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
-      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { ...ralph(i), session_id: sid });
-    }
+    writeLiveLoops(p.root, 120);
     const sliced = new OmcStore({ root: p.root, watch: 'none', sessions: { stepPublishMs: 0, firstStepMinRows: 0 } });
     let steps = 0;
     const seen: Array<{ done: number; total: number } | null | undefined> = [];
@@ -305,10 +303,7 @@ describe('sliced first scan', () => {
   it('the first step lists a screenful of sessions even when its time is up (its rows are the first frame)', ({
     emptyProject: p,
   }) => {
-    for (let i = 0; i < 120; i++) {
-      const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
-      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { ...ralph(i), session_id: sid });
-    }
+    writeLiveLoops(p.root, 120);
     const sliced = new OmcStore({ root: p.root, watch: 'none' });
     // A deadline already past: a loaded machine, or a slow first listing.
     expect(sliced.sessions.scanStep(performance.now() - 1)).toBe(false);
@@ -325,10 +320,7 @@ describe('sliced first scan', () => {
   it('publishes the sliced read per CPU time it spent, not per wall-clock time: waiting on a loaded machine adds no picture', ({
     emptyProject: p,
   }) => {
-    for (let i = 0; i < 40; i++) {
-      const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
-      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { ...ralph(i), session_id: sid });
-    }
+    writeLiveLoops(p.root, 40);
     const sliced = new OmcStore({ root: p.root, watch: 'none', sessions: { firstStepMinRows: 0 } });
     // Each publish is a new snapshot (listeners are told later, on a microtask: count the snapshots).
     const versions = new Set<number>();

@@ -3,7 +3,6 @@
  * it with one read of that descriptor and reads nothing by path; a SIGKILL (no file changes) is still noticed on
  * the next tick, and a new registry entry for a new process is judged afresh. Linux only (procfs).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, vi } from 'vitest';
@@ -12,44 +11,28 @@ import { processStartIdentity } from '../../../src/io/process-start.js';
 import { ClaudeDomain, LIVENESS_MS } from '../../../src/store/claude/domain.js';
 import { systemProbe } from '../../../src/store/claude/process-status.js';
 import { SessionsDomain } from '../../../src/store/sessions/domain.js';
-import { type TempProject, waitFor } from '../../helpers/fixtures.js';
+import { waitFor } from '../../helpers/fixtures.js';
+import { writeBareRegistry } from '../../helpers/claude-files.js';
+import { sleeperPool } from '../../helpers/claude-stand-in.js';
 
 const SIDS = ['cccccccc-1111-4222-8333-000000000001', 'cccccccc-1111-4222-8333-000000000002'];
 
 let claude: ClaudeDomain | null = null;
-const children: ChildProcess[] = [];
+const sleepers = sleeperPool();
 afterEach(() => {
   claude?.dispose();
   claude = null;
   vi.useRealTimers();
-  for (const c of children.splice(0)) c.kill('SIGKILL');
+  sleepers.killAll();
 });
-
-function sleeper(): Promise<ChildProcess> {
-  const c = spawn('sleep', ['600'], { stdio: 'ignore' });
-  children.push(c);
-  return new Promise((resolve, reject) => {
-    c.once('spawn', () => resolve(c));
-    c.once('error', reject);
-  });
-}
-
-function register(p: TempProject, cfg: string, c: ChildProcess, sid: string): void {
-  const pid = c.pid as number;
-  const procStart = processStartIdentity(pid);
-  fs.writeFileSync(
-    path.join(cfg, 'sessions', `${pid}.json`),
-    JSON.stringify({ pid, sessionId: sid, cwd: p.dir, procStart, status: 'idle', kind: 'interactive' }),
-  );
-}
 
 describe.skipIf(process.platform !== 'linux')('Claude domain: liveness of held processes', () => {
   it('an idle tick reads no /proc file by path; a SIGKILL is noticed on the next tick', async ({ emptyProject: p }) => {
     const cfg = path.join(p.dir, 'claude-config');
     fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
-    const [a, b] = [await sleeper(), await sleeper()];
-    register(p, cfg, a, SIDS[0] as string);
-    register(p, cfg, b, SIDS[1] as string);
+    const [a, b] = [await sleepers.start(), await sleepers.start()];
+    writeBareRegistry(cfg, a.pid as number, SIDS[0] as string, p.dir, 'idle');
+    writeBareRegistry(cfg, b.pid as number, SIDS[1] as string, p.dir, 'idle');
     const system = systemProbe();
     const byPath = vi.fn((pid: number) => system.startIdentity(pid));
     const sessions = new SessionsDomain({ root: p.root, projectDir: p.dir });

@@ -4,7 +4,6 @@
  * and a process that ends (SIGKILL: no file changes; a clean exit: its entry removed) is seen by both.
  * Linux only (procfs).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, vi } from 'vitest';
@@ -15,33 +14,18 @@ import { systemProbe } from '../../../src/store/claude/process-status.js';
 import { SharedRegistry } from '../../../src/store/claude/shared-registry.js';
 import { SessionsDomain } from '../../../src/store/sessions/domain.js';
 import { makeProject, type TempProject, waitFor } from '../../helpers/fixtures.js';
+import { writeBareRegistry } from '../../helpers/claude-files.js';
+import { sleeperPool } from '../../helpers/claude-stand-in.js';
 
 const SIDS = ['dddddddd-1111-4222-8333-000000000001', 'dddddddd-1111-4222-8333-000000000002'];
 
 const cleanups: Array<() => void> = [];
-const children: ChildProcess[] = [];
+const sleepers = sleeperPool();
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
   vi.useRealTimers();
-  for (const c of children.splice(0)) c.kill('SIGKILL');
+  sleepers.killAll();
 });
-
-function sleeper(): Promise<ChildProcess> {
-  const c = spawn('sleep', ['600'], { stdio: 'ignore' });
-  children.push(c);
-  return new Promise((resolve, reject) => {
-    c.once('spawn', () => resolve(c));
-    c.once('error', reject);
-  });
-}
-
-function register(cfg: string, cwd: string, c: ChildProcess, sid: string, status: string): string {
-  const pid = c.pid as number;
-  const file = path.join(cfg, 'sessions', `${pid}.json`);
-  const procStart = processStartIdentity(pid);
-  fs.writeFileSync(file, JSON.stringify({ pid, sessionId: sid, cwd, procStart, status, kind: 'interactive' }));
-  return file;
-}
 
 function domainOn(p: TempProject, cfg: string, registry: SharedRegistry): ClaudeDomain {
   const sessions = new SessionsDomain({ root: p.root, projectDir: p.dir });
@@ -65,9 +49,9 @@ describe.skipIf(process.platform !== 'linux')('Claude domains sharing one regist
     cleanups.push(() => b.cleanup());
     const cfg = path.join(a.dir, 'claude-config');
     fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
-    const [one, two] = [await sleeper(), await sleeper()];
-    register(cfg, a.dir, one, SIDS[0] as string, 'idle');
-    const twoFile = register(cfg, b.dir, two, SIDS[1] as string, 'busy');
+    const [one, two] = [await sleepers.start(), await sleepers.start()];
+    writeBareRegistry(cfg, one.pid as number, SIDS[0] as string, a.dir, 'idle');
+    const twoFile = writeBareRegistry(cfg, two.pid as number, SIDS[1] as string, b.dir, 'busy');
 
     const system = systemProbe();
     const asked = vi.fn((pid: number, identity: string) => system.holds?.stillRunning(pid, identity) ?? null);
@@ -95,7 +79,7 @@ describe.skipIf(process.platform !== 'linux')('Claude domains sharing one regist
     expect(byPath).not.toHaveBeenCalled();
 
     // The CLI writes a status: one read of the registry brings it to both projects.
-    register(cfg, b.dir, two, SIDS[1] as string, 'waiting');
+    writeBareRegistry(cfg, two.pid as number, SIDS[1] as string, b.dir, 'waiting');
     await waitFor(() => both(SIDS[1] as string).every((s) => s === 'waiting'), {
       timeoutMs: 20_000,
       what: 'both projects see the new status',

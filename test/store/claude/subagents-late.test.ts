@@ -27,6 +27,7 @@ import { detailInputs, runSpends } from '../../../src/panes/history/view.js';
 import { runKey } from '../../../src/store/cost/rollup.js';
 import { rowLine } from '../../../src/panes/fleet/layout.js';
 import { makeProject, type TempProject, waitFor, writeLiveRalph } from '../../helpers/fixtures.js';
+import { takeAtLive } from '../../helpers/at-live.js';
 import * as omc56 from '../../helpers/omc56.js';
 import { sessionFiles } from './ralph-session.js';
 import { assistant, bigShape, prompt } from './lines.js';
@@ -48,6 +49,16 @@ afterEach(async () => {
   store = null;
   p.cleanup();
 });
+
+/** The store as the app opens it (watching, Claude live), its Claude side on the scratch config dir; not started. */
+function liveStore(): OmcStore {
+  store = new OmcStore({
+    root: p.root,
+    projectDir: p.dir,
+    claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
+  });
+  return store;
+}
 
 const parentFile = () => sessionFiles(cfg, p.dir, SID).parent;
 const subDir = () => sessionFiles(cfg, p.dir, SID).subDir;
@@ -122,25 +133,11 @@ describe('subagent files after live', () => {
   it('live comes before the subagent files are read; the cost says +subagents… until the full figures arrive', async () => {
     writeParent();
     writeBigSubagents();
-    store = new OmcStore({
-      root: p.root,
-      projectDir: p.dir,
-      claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
-    });
-    const s = store;
-    let atLive: ReturnType<typeof surfaces> | null = null;
+    const s = liveStore();
     // The status the footer turns into a bare `live`: everything but the subagent files read, the watches up. Taken
     // at the first notification of either cell after the status became so (the store starts the subagent reads just
     // before it says live, and reads their first slice at once).
-    const capture = () => {
-      const st = s.status.getSnapshot();
-      if (atLive === null && !st.reading && st.watchMode !== 'starting') atLive = surfaces(s);
-    };
-    const stops = [s.status.subscribe(capture), s.claude.subscribe(capture)];
-    s.start({ progressive: true });
-    await waitFor(() => atLive, { what: 'the monitor live', timeoutMs: 30_000 });
-    for (const stop of stops) stop();
-    const live = atLive as unknown as ReturnType<typeof surfaces>;
+    const live = await takeAtLive(s, () => surfaces(s), { alsoOnClaude: true });
     // The session's row is there, its own transcript read, its subagents not all read: a lower bound, said so.
     expect(live.row?.session).toBe(SID);
     expect(live.reading).toBe(true);
@@ -197,22 +194,8 @@ describe('subagent files after live', () => {
       ...assistant(SID, '2026-12-01T22:59:01Z', 'msg_last', 2, [{ type: 'text', text: 'last' }]),
     ];
     fs.writeFileSync(parentFile(), lines.join('\n') + '\n');
-    store = new OmcStore({
-      root: p.root,
-      projectDir: p.dir,
-      claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
-    });
-    const s = store;
-    let atLive: ReturnType<typeof surfaces> | null = null;
-    const capture = () => {
-      const st = s.status.getSnapshot();
-      if (atLive === null && !st.reading && st.watchMode !== 'starting') atLive = surfaces(s);
-    };
-    const stops = [s.status.subscribe(capture), s.claude.subscribe(capture)];
-    s.start({ progressive: true });
-    await waitFor(() => atLive, { what: 'the monitor live', timeoutMs: 30_000 });
-    for (const stop of stops) stop();
-    const live = atLive as unknown as ReturnType<typeof surfaces>;
+    const s = liveStore();
+    const live = await takeAtLive(s, () => surfaces(s), { alsoOnClaude: true });
     // Before this, only unread subagent files were marked: this partial figure showed as the whole.
     expect(live.input).toBe(101);
     expect(live.transcriptReading).toBe(true);
@@ -251,12 +234,7 @@ describe('subagent files after live', () => {
   it('subagent files removed while still being read: the session is no longer marked (nothing left to read)', async () => {
     writeParent();
     writeBigSubagents();
-    store = new OmcStore({
-      root: p.root,
-      projectDir: p.dir,
-      claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
-    });
-    const s = store;
+    const s = liveStore();
     let removed = false;
     // The moment to remove them: the subagent reads have begun (the status is live: the store starts them just
     // before it says so, and reads the first slice at once) and have not finished (the session is still marked).
@@ -301,21 +279,8 @@ describe('subagent files after live', () => {
 
   it('a session without subagent files is complete at live: no mark', async () => {
     writeParent();
-    store = new OmcStore({
-      root: p.root,
-      projectDir: p.dir,
-      claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
-    });
-    const s = store;
-    let atLive: ReturnType<typeof surfaces> | null = null;
-    const stop = s.status.subscribe(() => {
-      const st = s.status.getSnapshot();
-      if (atLive === null && !st.reading && st.watchMode !== 'starting') atLive = surfaces(s);
-    });
-    s.start({ progressive: true });
-    await waitFor(() => atLive, { what: 'the monitor live', timeoutMs: 30_000 });
-    stop();
-    const live = atLive as unknown as ReturnType<typeof surfaces>;
+    const s = liveStore();
+    const live = await takeAtLive(s, () => surfaces(s));
     expect(live.input).toBe(101);
     expect(live.reading).toBe(false);
     expect(live.row?.costPartial).toBe(false);

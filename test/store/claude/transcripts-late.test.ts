@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BEFORE_LIVE_BYTES, SLICE_BYTES } from '../../../src/store/claude/domain.js';
 import { OmcStore } from '../../../src/store/store.js';
 import { makeProject, type TempProject, waitFor, writeLiveRalph } from '../../helpers/fixtures.js';
+import { takeAtLive } from '../../helpers/at-live.js';
 import { sessionFiles } from './ralph-session.js';
 import { assistant, bigShape, prompt } from './lines.js';
 
@@ -51,16 +52,10 @@ async function inputAtLive(): Promise<{ input: number | null; status: unknown }>
     claude: { live: true, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
   });
   const s = store;
-  let atLive: { input: number | null; status: unknown } | null = null;
-  const stop = s.status.subscribe(() => {
-    const st = s.status.getSnapshot();
-    if (atLive === null && !st.reading && st.watchMode !== 'starting')
-      atLive = { input: s.claude.getSnapshot().bySession.get(SID)?.transcript?.facts.tokens.input ?? null, status: st };
-  });
-  s.start({ progressive: true });
-  await waitFor(() => atLive, { what: 'the monitor live', timeoutMs: 30_000 });
-  stop();
-  return atLive as unknown as { input: number | null; status: unknown };
+  return takeAtLive(s, () => ({
+    input: s.claude.getSnapshot().bySession.get(SID)?.transcript?.facts.tokens.input ?? null,
+    status: s.status.getSnapshot(),
+  }));
 }
 
 describe('transcripts after live', () => {
