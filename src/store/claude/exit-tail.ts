@@ -5,34 +5,25 @@
  * as the monitor does — orphaned — where the registry no longer names that process.
  */
 import path from 'node:path';
-import { readLogTailSync } from '../../io/safe-fs/index.js';
 import type { SessionsSnapshot } from '../sessions/model.js';
 import { activeLoop } from './attention.js';
 import { transcriptRel } from './config-dir.js';
 import type { ClaudeSessionView, ClaudeSnapshot } from './model.js';
 import { emptyFacts, FactsBuilder, type ExitFigures } from './transcript-facts.js';
+import { TranscriptReader } from './transcript-reader.js';
 
 /** Enough for the exit figures and the few lines after them; a transcript is read no further back. */
 const TAIL_BYTES = 64 * 1024;
 
+/**
+ * The exit figures in the transcript's last TAIL_BYTES, read by the monitor's own reader (its line split and parse,
+ * the line types it skips, a first piece that starts inside a line dropped): so `status` and the monitor judge the
+ * same lines the same way.
+ */
 export function exitInTail(configDir: string, rel: string): ExitFigures | null {
-  const r = readLogTailSync(configDir, rel, 0, TAIL_BYTES);
-  if (!r.ok || r.text === '') return null;
-  const lines = r.text.split('\n');
-  // A tail that starts inside a line: that first piece is not a line.
-  if (r.start > 0) lines.shift();
-  const b = new FactsBuilder();
-  for (const text of lines) {
-    if (text === '' || text.length > TAIL_BYTES) continue;
-    let v: unknown;
-    try {
-      v = JSON.parse(text);
-    } catch {
-      continue;
-    }
-    if (v && typeof v === 'object' && !Array.isArray(v)) b.add(v as Record<string, unknown>, text);
-  }
-  return b.facts.exit;
+  const reader = new TranscriptReader(configDir, rel, () => new FactsBuilder(), false, TAIL_BYTES);
+  if (reader.refresh(TAIL_BYTES) === 'missing') return null;
+  return reader.state().facts.exit;
 }
 
 /**

@@ -91,6 +91,8 @@ export class TranscriptReader<F = TranscriptFacts> {
     private readonly newFolder: () => LineFolder<F> = () => new FactsBuilder() as unknown as LineFolder<F>,
     /** Keep the file's last TAIL_BYTES for `contextPercent` (a session's transcript; a subagent's file needs none). */
     keepTail = true,
+    /** A first read (or a read after the file was replaced) starts this far from the file's end at the most. */
+    private readonly firstReadMax = FULL_READ_MAX,
   ) {
     this.builder = newFolder();
     this.tail = keepTail ? Buffer.allocUnsafeSlow(TAIL_BYTES) : null;
@@ -149,7 +151,7 @@ export class TranscriptReader<F = TranscriptFacts> {
       (size, ino) => {
         if (ino !== this.ino || size < this.offset + (this.carry?.length ?? 0)) {
           restart = true;
-          return Math.max(0, size - FULL_READ_MAX);
+          return Math.max(0, size - this.firstReadMax);
         }
         return this.offset + (this.carry?.length ?? 0);
       },
