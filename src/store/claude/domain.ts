@@ -54,6 +54,11 @@ export interface ClaudeDomainOptions {
   registry?: SharedRegistry;
   /** Lists tmux's windows (to name the registry's `session:@window`); default: the tmux of `env`. */
   tmux?: WindowLister;
+  /**
+   * The window names read once for many domains (the fleet's, with its shared registry): this domain then lists
+   * nothing itself and `tmux` is not used.
+   */
+  tmuxNames?: TmuxNames;
   /** Where $TMUX is read for the default lister. */
   env?: NodeJS.ProcessEnv;
   /**
@@ -95,6 +100,7 @@ export class ClaudeDomain implements Domain {
   /** The last view of each process whose registry entry omc-top saw removed (by session id). */
   private departed = new Map<string, ProcessView>();
   private readonly tmuxNames: TmuxNames;
+  private readonly unfollowTmux: () => void;
   private watchers = new Map<string, fs.FSWatcher>();
   /** The readers' directories (sessions by directory), kept until the set of readers changes. */
   private readerDirs: Map<string, Set<string>> | null = null;
@@ -135,8 +141,12 @@ export class ClaudeDomain implements Domain {
     this.cell = new SnapshotCell(EMPTY(opts.config));
     const env = opts.env ?? process.env;
     // A listing that names windows differently re-judges (the views carry the names) and republishes.
-    this.tmuxNames = new TmuxNames(opts.tmux ?? (this.live ? asyncLister(env) : syncLister(env)), this.clock, () => {
+    this.tmuxNames =
+      opts.tmuxNames ?? new TmuxNames(opts.tmux ?? (this.live ? asyncLister(env) : syncLister(env)), this.clock);
+    this.unfollowTmux = this.tmuxNames.onChange(() => {
       if (this.disposed) return;
+      // A kept view carries the names of the listing it was judged with: judge every process afresh once.
+      this.runningViews = new WeakMap();
       this.judgeAll();
       this.publish();
     });
@@ -441,7 +451,7 @@ export class ClaudeDomain implements Domain {
    * parsed or allocated), so an idle tick costs one system call per process. The entry objects are the
    * registry's last read: a registry event brings new ones, judged afresh.
    */
-  private readonly runningViews = new WeakMap<RegistryEntry, ProcessView>();
+  private runningViews = new WeakMap<RegistryEntry, ProcessView>();
 
   private processView(e: RegistryEntry): ProcessView {
     const kept = this.runningViews.get(e);
@@ -713,6 +723,7 @@ export class ClaudeDomain implements Domain {
 
   dispose(): void {
     this.disposed = true;
+    this.unfollowTmux();
     this.unfollow?.();
     if (!this.opts.registry) this.probe.holds?.retain(new Set());
     this.subagents.dispose();

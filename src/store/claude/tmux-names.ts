@@ -91,19 +91,27 @@ export const TMUX_NAMES_MAX_AGE_MS = 10_000;
 
 /**
  * Keeps the last window listing. `want(ids)` asks for a fresh one when a window id is not in it (or it is
- * old); `onChange` is called when a listing arrives that names something differently.
+ * old); every `onChange` listener is called when a listing arrives that names something differently. One
+ * instance can serve every Claude domain of a machine (the fleet's: tmux's windows are the machine's, so one
+ * listing answers for all its projects).
  */
 export class TmuxNames {
   private windows: Map<string, TmuxWindow> | null = null;
   private listedAt = -Infinity;
   private inFlight = false;
   private unavailable = false;
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly list: WindowLister,
     private readonly clock: () => number,
-    private readonly onChange: () => void,
   ) {}
+
+  /** Calls `l` whenever a listing names something differently; returns the way to stop. */
+  onChange(l: () => void): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
 
   current(): ReadonlyMap<string, TmuxWindow> | null {
     return this.windows;
@@ -135,7 +143,7 @@ export class TmuxNames {
       const next = parseWindows(out);
       if (sameWindows(this.windows, next)) return;
       this.windows = next;
-      this.onChange();
+      for (const l of [...this.listeners]) l();
     });
   }
 }

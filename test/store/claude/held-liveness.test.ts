@@ -12,7 +12,7 @@ import { ClaudeDomain, LIVENESS_MS } from '../../../src/store/claude/domain.js';
 import { systemProbe } from '../../../src/store/claude/process-status.js';
 import { SessionsDomain } from '../../../src/store/sessions/domain.js';
 import { waitFor } from '../../helpers/fixtures.js';
-import { writeBareRegistry } from '../../helpers/claude-files.js';
+import { writeBareRegistry, writeRegistry } from '../../helpers/claude-files.js';
 import { sleeperPool } from '../../helpers/claude-stand-in.js';
 
 const SIDS = ['cccccccc-1111-4222-8333-000000000001', 'cccccccc-1111-4222-8333-000000000002'];
@@ -66,5 +66,31 @@ describe.skipIf(process.platform !== 'linux')('Claude domain: liveness of held p
     expect(status(SIDS[0] as string)).toBe('gone');
     expect(status(SIDS[1] as string)).toBe('idle');
     expect(d.getSnapshot().version).toBeGreaterThan(version);
+  });
+
+  it("a tmux listing that arrives after the registry read names a held process's window", async ({
+    emptyProject: p,
+  }) => {
+    const cfg = path.join(p.dir, 'claude-config');
+    const c = await sleepers.start();
+    writeRegistry(cfg, c.pid as number, SIDS[0] as string, { status: 'idle', cwd: p.dir, tmux: 'main:@1.%1' });
+    const sessions = new SessionsDomain({ root: p.root, projectDir: p.dir });
+    sessions.scan();
+    // tmux answers later, as `list-windows` does: after the registry was read and the process judged (and held).
+    const asked: Array<(out: string | null) => void> = [];
+    claude = new ClaudeDomain({
+      config: { dir: cfg, rule: 'CLAUDE_CONFIG_DIR' },
+      sessions,
+      projectDir: p.dir,
+      tmux: (done) => asked.push(done),
+    });
+    claude.scan();
+    const d = claude;
+    const where = () => d.getSnapshot().bySession.get(SIDS[0] as string)?.process?.tmuxWhere;
+    expect(d.getSnapshot().bySession.get(SIDS[0] as string)?.process?.status).toBe('idle');
+    expect(where(), 'before the listing: the registry text').toBe('main:@1.%1');
+    expect(asked).toHaveLength(1);
+    asked[0]?.('main\t@1\t2\tclaude');
+    expect(where(), 'the names a user types').toBe('main:2 claude');
   });
 });
