@@ -8,6 +8,7 @@
 import { findClaudeConfigDir, type ClaudeConfigDir } from '../store/claude/config-dir.js';
 import type { LivenessProbe } from '../store/claude/process-status.js';
 import { SharedRegistry } from '../store/claude/shared-registry.js';
+import { asyncLister, syncLister, TmuxNames, type WindowLister } from '../store/claude/tmux-names.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import type { GitProbe } from '../io/git.js';
 import { countDirectories, inotifyLimits, type InotifyLimits } from '../io/watch/inotify-limits.js';
@@ -40,10 +41,11 @@ export interface LocalFleetOptions {
   /** 'none' for tests that drive reads themselves. */
   watch?: 'auto' | 'poll' | 'none';
   clock?: Clock;
-  /** Test seams: the inotify limits (default /proc), git, the liveness probe. */
+  /** Test seams: the inotify limits (default /proc), git, the liveness probe, tmux's window listing. */
   limits?: InotifyLimits;
   git?: GitProbe;
   probe?: LivenessProbe;
+  tmux?: WindowLister;
   /** Claude Code's side of each store (tests point it at a scratch config dir). */
   claudeLive?: boolean;
   /** false: `--host` without `--all`, no local roots (the machine's Claude count is still shown). */
@@ -70,6 +72,8 @@ export class LocalFleet {
   private readonly config: ClaudeConfigDir;
   /** The one registry reader of every root's Claude domain, and of discovery. */
   private readonly registry: SharedRegistry;
+  /** tmux's windows are the machine's: one listing names the registry's tmux fields for every root. */
+  private readonly tmuxNames: TmuxNames;
   private unfollow: () => void = () => undefined;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
@@ -97,6 +101,9 @@ export class LocalFleet {
   constructor(private readonly opts: LocalFleetOptions = {}) {
     this.config = findClaudeConfigDir(opts.env);
     this.registry = new SharedRegistry(this.config, { probe: opts.probe });
+    const env = opts.env ?? process.env;
+    const lister = opts.tmux ?? (this.claudeLive() ? asyncLister(env) : syncLister(env));
+    this.tmuxNames = new TmuxNames(lister, opts.clock ?? Date.now);
     this.limits = opts.limits ?? inotifyLimits();
   }
 
@@ -193,7 +200,7 @@ export class LocalFleet {
   }
 
   private open(info: FleetRoot, plan: PlannedWatch): void {
-    const claudeLive = this.opts.claudeLive ?? this.opts.watch !== 'none';
+    const claudeLive = this.claudeLive();
     const store = new OmcStore({
       root: info.root,
       projectDir: info.projectDir,
@@ -202,7 +209,12 @@ export class LocalFleet {
       clock: this.opts.clock,
       watch: this.opts.watch === 'none' ? 'none' : plan.watch,
       omc: detectOmcInstall({ env: this.opts.env ?? process.env, projectDir: info.projectDir }),
-      claude: { live: claudeLive, env: this.opts.env, registry: claudeLive ? this.registry : undefined },
+      claude: {
+        live: claudeLive,
+        env: this.opts.env,
+        registry: claudeLive ? this.registry : undefined,
+        tmuxNames: this.tmuxNames,
+      },
       answers: { stateDir: permissionsStateDir(this.opts.env ?? process.env), listen: this.opts.listenForAnswers },
     });
     const acks = new AckFile(ownStateDir(this.opts.env ?? process.env, this.opts.home), info.root);
@@ -219,6 +231,10 @@ export class LocalFleet {
     );
     if (this.opts.watch === 'none') store.start();
     else store.start({ progressive: true });
+  }
+
+  private claudeLive(): boolean {
+    return this.opts.claudeLive ?? this.opts.watch !== 'none';
   }
 
   /** Rebuilds the snapshot once per turn of the event loop, however many cells changed. */

@@ -13,6 +13,7 @@ import { findClaudeConfigDir } from './claude/config-dir.js';
 import { ClaudeDomain } from './claude/domain.js';
 import { NoteTracker } from './claude/notes.js';
 import type { SharedRegistry } from './claude/shared-registry.js';
+import type { TmuxNames } from './claude/tmux-names.js';
 import { GraphDomain } from './graph/domain.js';
 import { PermissionsDomain } from './permissions/domain.js';
 import { stateDir } from './permissions/protocol.js';
@@ -72,9 +73,16 @@ export interface OmcStoreOptions {
   /**
    * Claude Code's side (registry, transcripts). `live: false` for one-shot reads (--json): no watches
    * or timers of its own; `env` picks the config dir (tests point it at a scratch CLAUDE_CONFIG_DIR); `registry`:
-   * the registry reader the stores of a fleet share (one watch, one liveness tick for all of them).
+   * the registry reader the stores of a fleet share (one watch, one liveness tick for all of them); `tmuxNames`:
+   * their one tmux window listing.
    */
-  claude?: { live?: boolean; env?: NodeJS.ProcessEnv; transcripts?: boolean; registry?: SharedRegistry };
+  claude?: {
+    live?: boolean;
+    env?: NodeJS.ProcessEnv;
+    transcripts?: boolean;
+    registry?: SharedRegistry;
+    tmuxNames?: TmuxNames;
+  };
   /** Run history: where OMC_STALE_RUN_HOURS / OMC_BUDGET_ENFORCE are read (tests pass their own). */
   runs?: Omit<RunsDomainOptions, 'root' | 'clock'>;
   /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
@@ -184,6 +192,7 @@ export class OmcStore {
       transcripts: opts.claude?.transcripts,
       env: opts.claude?.env,
       registry: opts.claude?.registry,
+      tmuxNames: opts.claude?.tmuxNames,
       // Subagent files and the transcripts' catch-up wait until the monitor is live (pushStatus): they are most of
       // the bytes of a big project, and reading them before delayed live (issue 26).
       deferUntilLive: true,

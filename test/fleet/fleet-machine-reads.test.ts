@@ -1,0 +1,85 @@
+/**
+ * What belongs to the machine, not to a project, is read once for the whole fleet: tmux's windows (one
+ * `list-windows -a` names the registry's tmux fields of every project). Each project in the fleet shows the same
+ * values as that project opened alone.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TmuxNames, type WindowLister } from '../../src/store/claude/tmux-names.js';
+import { OmcStore } from '../../src/store/store.js';
+import { waitFor } from '../helpers/fixtures.js';
+import { fleetRigPerTest, type Machine } from './fleet-tree.js';
+
+const rig = fleetRigPerTest();
+const PROJECTS = ['alpha', 'beta', 'gamma'];
+
+/** A tmux server with one window per project (named after it), answering a turn later as tmux would. */
+function fakeTmux(): { list: WindowLister; calls: () => number } {
+  let calls = 0;
+  const out = PROJECTS.map((name, i) => `main\t@${i + 1}\t${i}\t${name}-win`).join('\n');
+  return {
+    list: (done) => {
+      calls += 1;
+      setImmediate(() => done(out));
+    },
+    calls: () => calls,
+  };
+}
+
+/** The machine's projects, each Claude process registered in its own tmux window (`main:@<n>.%<n>`). */
+function projectsInTmux(m: Machine) {
+  const made = PROJECTS.map((name) => m.project(name, 1));
+  const dir = path.join(m.config, 'sessions');
+  for (const f of fs.readdirSync(dir)) {
+    const file = path.join(dir, f);
+    const entry = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const n = made.findIndex((p) => p.live === entry.sessionId) + 1;
+    fs.writeFileSync(file, JSON.stringify({ ...entry, tmux: `main:@${n}.%${n}` }));
+  }
+  return made;
+}
+
+const whereOf = (s: OmcStore, sid: string) => s.claude.getSnapshot().bySession.get(sid)?.process?.tmuxWhere;
+
+describe('omc-top --all: per-machine reads', () => {
+  it("tmux's windows are listed once for every project, and name each one's window as the project alone does", async () => {
+    const m = rig.machine();
+    const projects = projectsInTmux(m);
+
+    const alone: OmcStore[] = [];
+    const aloneTmux = fakeTmux();
+    try {
+      for (const p of projects) {
+        const s = new OmcStore({
+          root: p.root,
+          projectDir: p.dir,
+          watch: 'none',
+          claude: { live: false, env: m.env, tmuxNames: new TmuxNames(aloneTmux.list, Date.now) },
+        });
+        alone.push(s);
+        s.start();
+      }
+      await waitFor(() => projects.every((p, i) => whereOf(alone[i] as OmcStore, p.live)?.includes('-win')), {
+        what: 'each project alone names its window',
+      });
+
+      const fleetTmux = fakeTmux();
+      const fleet = rig.fleet(m, { watch: 'none', claudeLive: true, tmux: fleetTmux.list });
+      fleet.start();
+      const inFleet = (p: { root: string }) => fleet.localRoots().find((r) => r.info.root === p.root)?.store;
+      await waitFor(() => projects.every((p) => whereOf(inFleet(p) as OmcStore, p.live)?.includes('-win')), {
+        what: 'every project in the fleet names its window',
+      });
+      projects.forEach((p, i) => {
+        expect(whereOf(inFleet(p) as OmcStore, p.live)).toBe(`main:${i} ${PROJECTS[i]}-win`);
+        expect(whereOf(inFleet(p) as OmcStore, p.live)).toBe(whereOf(alone[i] as OmcStore, p.live));
+      });
+      // Alone, each project lists tmux's windows itself; the fleet lists them once for all three.
+      expect(aloneTmux.calls()).toBe(PROJECTS.length);
+      expect(fleetTmux.calls()).toBe(1);
+    } finally {
+      await Promise.all(alone.map((s) => s.close()));
+    }
+  });
+});
