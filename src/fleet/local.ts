@@ -15,6 +15,7 @@ import { countDirectories, inotifyLimits, type InotifyLimits } from '../io/watch
 import { detectOmcInstall } from '../store/omc-install.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
+import { QuotaDomain } from '../store/cost/quota-domain.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, type FleetRoot } from './discover.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
@@ -74,6 +75,8 @@ export class LocalFleet {
   private readonly registry: SharedRegistry;
   /** tmux's windows are the machine's: one listing names the registry's tmux fields for every root. */
   private readonly tmuxNames: TmuxNames;
+  /** OMC's usage cache and wait daemon are the machine's too: one reader (one poll) for every root. */
+  private readonly quota: QuotaDomain;
   private unfollow: () => void = () => undefined;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
@@ -104,6 +107,7 @@ export class LocalFleet {
     const env = opts.env ?? process.env;
     const lister = opts.tmux ?? (this.claudeLive() ? asyncLister(env) : syncLister(env));
     this.tmuxNames = new TmuxNames(lister, opts.clock ?? Date.now);
+    this.quota = new QuotaDomain({ env: opts.env, live: this.claudeLive() });
     this.limits = opts.limits ?? inotifyLimits();
   }
 
@@ -126,6 +130,8 @@ export class LocalFleet {
   }
 
   start(): void {
+    // Read before any root opens: every root shows it from its first frame, as a project alone does.
+    this.quota.scan();
     this.discover();
     if (this.opts.watch !== 'none') {
       // A new Claude session is a new root at once; the timer is for the roots no registry entry names.
@@ -215,6 +221,7 @@ export class LocalFleet {
         registry: claudeLive ? this.registry : undefined,
         tmuxNames: this.tmuxNames,
       },
+      sharedQuota: this.quota,
       answers: { stateDir: permissionsStateDir(this.opts.env ?? process.env), listen: this.opts.listenForAnswers },
     });
     const acks = new AckFile(ownStateDir(this.opts.env ?? process.env, this.opts.home), info.root);
@@ -353,5 +360,6 @@ export class LocalFleet {
     this.unfollow();
     await Promise.all([...this.roots.values()].map((r) => r.store.close()));
     this.registry.close();
+    this.quota.dispose();
   }
 }

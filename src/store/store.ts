@@ -36,6 +36,7 @@ import type { Clock, Domain, Problem, WatchEvent } from './types.js';
 import { WikiDomain } from './wiki/domain.js';
 import { BgJobsDomain } from './claude/bg-jobs.js';
 import { QuotaDomain, type QuotaDomainOptions } from './cost/quota-domain.js';
+import { borrowed } from './borrowed-domain.js';
 import { UltragoalDomain } from './ultragoal/domain.js';
 
 /** The progressive start's read slices (ms): the first one is the first frame's rows, so it is short. */
@@ -100,6 +101,11 @@ export interface OmcStoreOptions {
   home?: string | null;
   /** The quota files (OMC's usage cache, its wait daemon): test seams for the pid probe. */
   quota?: Pick<QuotaDomainOptions, 'pidAlive'>;
+  /**
+   * The quota domain the stores of a fleet share (those files are the machine's): its owner starts and disposes
+   * it; this store shows it and lists its problems. `quota` is then not used.
+   */
+  sharedQuota?: QuotaDomain;
 }
 
 /** The sessions of the run history (newest first, each once): their transcripts give ended runs a cost. */
@@ -241,7 +247,8 @@ export class OmcStore {
       projectDir: this.projectDir,
       live: opts.claude?.live ?? true,
     });
-    this.quota = new QuotaDomain({ env: opts.claude?.env, live: opts.claude?.live ?? true, ...opts.quota });
+    this.quota =
+      opts.sharedQuota ?? new QuotaDomain({ env: opts.claude?.env, live: opts.claude?.live ?? true, ...opts.quota });
     this.domains = [
       this.sessions,
       this.notepad,
@@ -255,7 +262,7 @@ export class OmcStore {
       this.permissions,
       this.ultragoal,
       this.bgJobs,
-      this.quota,
+      opts.sharedQuota ? borrowed(opts.sharedQuota) : this.quota,
     ];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }

@@ -1,7 +1,7 @@
 /**
  * What belongs to the machine, not to a project, is read once for the whole fleet: tmux's windows (one
- * `list-windows -a` names the registry's tmux fields of every project). Each project in the fleet shows the same
- * values as that project opened alone.
+ * `list-windows -a` names the registry's tmux fields of every project) and OMC's usage cache (the plan quota).
+ * Each project in the fleet shows the same values as that project opened alone.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,6 +39,8 @@ function projectsInTmux(m: Machine) {
   }
   return made;
 }
+
+const FIX = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'omc-5.5-cost');
 
 const whereOf = (s: OmcStore, sid: string) => s.claude.getSnapshot().bySession.get(sid)?.process?.tmuxWhere;
 
@@ -80,6 +82,39 @@ describe('omc-top --all: per-machine reads', () => {
       expect(fleetTmux.calls()).toBe(1);
     } finally {
       await Promise.all(alone.map((s) => s.close()));
+    }
+  });
+
+  it("OMC's usage cache is read by one reader for every project, and each shows what the project alone shows", async () => {
+    const m = rig.machine();
+    const projects = PROJECTS.map((name) => m.project(name, 1));
+    const cache = path.join(m.config, 'plugins', 'oh-my-claudecode', '.usage-cache-anthropic.json');
+    fs.mkdirSync(path.dirname(cache), { recursive: true });
+    fs.copyFileSync(path.join(FIX, 'usage-cache', '02-success', '.usage-cache-anthropic.json'), cache);
+
+    const fleet = rig.fleet(m, { watch: 'none' });
+    fleet.start();
+    const roots = projects.map((p) => fleet.localRoots().find((r) => r.info.root === p.root)?.store as OmcStore);
+    expect(roots.every(Boolean)).toBe(true);
+    // One reader: the same domain object in every root.
+    for (const s of roots) expect(s.quota).toBe(roots[0]?.quota);
+    const { version: _v, ...inFleet } = roots[0]?.quota.getSnapshot() ?? { version: 0 };
+    expect(inFleet).toMatchObject({ cache: { rel: 'plugins/oh-my-claudecode/.usage-cache-anthropic.json' } });
+
+    for (const p of projects) {
+      const alone = new OmcStore({
+        root: p.root,
+        projectDir: p.dir,
+        watch: 'none',
+        claude: { live: false, env: m.env },
+      });
+      try {
+        alone.start();
+        const { version: _w, ...shown } = alone.quota.getSnapshot();
+        expect(shown).toEqual(inFleet);
+      } finally {
+        await alone.close();
+      }
     }
   });
 });
