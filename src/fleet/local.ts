@@ -16,6 +16,7 @@ import { detectOmcInstall } from '../store/omc-install.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
 import { QuotaDomain } from '../store/cost/quota-domain.js';
+import { BgJobsReader } from '../store/claude/bg-jobs-reader.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, type FleetRoot } from './discover.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
@@ -77,6 +78,8 @@ export class LocalFleet {
   private readonly tmuxNames: TmuxNames;
   /** OMC's usage cache and wait daemon are the machine's too: one reader (one poll) for every root. */
   private readonly quota: QuotaDomain;
+  /** So is Claude's jobs/ directory (every project's background jobs): one listing and one set of watches. */
+  private readonly bgJobs: BgJobsReader;
   private unfollow: () => void = () => undefined;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
@@ -108,6 +111,7 @@ export class LocalFleet {
     const lister = opts.tmux ?? (this.claudeLive() ? asyncLister(env) : syncLister(env));
     this.tmuxNames = new TmuxNames(lister, opts.clock ?? Date.now);
     this.quota = new QuotaDomain({ env: opts.env, live: this.claudeLive() });
+    this.bgJobs = new BgJobsReader({ config: this.config, live: this.claudeLive() });
     this.limits = opts.limits ?? inotifyLimits();
   }
 
@@ -132,6 +136,7 @@ export class LocalFleet {
   start(): void {
     // Read before any root opens: every root shows it from its first frame, as a project alone does.
     this.quota.scan();
+    this.bgJobs.read(null);
     this.discover();
     if (this.opts.watch !== 'none') {
       // A new Claude session is a new root at once; the timer is for the roots no registry entry names.
@@ -220,6 +225,7 @@ export class LocalFleet {
         env: this.opts.env,
         registry: claudeLive ? this.registry : undefined,
         tmuxNames: this.tmuxNames,
+        bgJobs: this.bgJobs,
       },
       sharedQuota: this.quota,
       answers: { stateDir: permissionsStateDir(this.opts.env ?? process.env), listen: this.opts.listenForAnswers },
@@ -361,5 +367,6 @@ export class LocalFleet {
     await Promise.all([...this.roots.values()].map((r) => r.store.close()));
     this.registry.close();
     this.quota.dispose();
+    this.bgJobs.dispose();
   }
 }

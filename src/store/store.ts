@@ -35,6 +35,7 @@ import {
 import type { Clock, Domain, Problem, WatchEvent } from './types.js';
 import { WikiDomain } from './wiki/domain.js';
 import { BgJobsDomain } from './claude/bg-jobs.js';
+import type { BgJobsReader } from './claude/bg-jobs-reader.js';
 import { QuotaDomain, type QuotaDomainOptions } from './cost/quota-domain.js';
 import { borrowed } from './borrowed-domain.js';
 import { UltragoalDomain } from './ultragoal/domain.js';
@@ -75,7 +76,7 @@ export interface OmcStoreOptions {
    * Claude Code's side (registry, transcripts). `live: false` for one-shot reads (--json): no watches
    * or timers of its own; `env` picks the config dir (tests point it at a scratch CLAUDE_CONFIG_DIR); `registry`:
    * the registry reader the stores of a fleet share (one watch, one liveness tick for all of them); `tmuxNames`:
-   * their one tmux window listing.
+   * their one tmux window listing; `bgJobs`: their one reader of the background jobs' directory.
    */
   claude?: {
     live?: boolean;
@@ -83,6 +84,7 @@ export interface OmcStoreOptions {
     transcripts?: boolean;
     registry?: SharedRegistry;
     tmuxNames?: TmuxNames;
+    bgJobs?: BgJobsReader;
   };
   /** Run history: where OMC_STALE_RUN_HOURS / OMC_BUDGET_ENFORCE are read (tests pass their own). */
   runs?: Omit<RunsDomainOptions, 'root' | 'clock'>;
@@ -246,6 +248,7 @@ export class OmcStore {
       config: claudeConfig,
       projectDir: this.projectDir,
       live: opts.claude?.live ?? true,
+      shared: opts.claude?.bgJobs,
     });
     this.quota =
       opts.sharedQuota ?? new QuotaDomain({ env: opts.claude?.env, live: opts.claude?.live ?? true, ...opts.quota });

@@ -1,6 +1,7 @@
 /**
  * What belongs to the machine, not to a project, is read once for the whole fleet: tmux's windows (one
- * `list-windows -a` names the registry's tmux fields of every project) and OMC's usage cache (the plan quota).
+ * `list-windows -a` names the registry's tmux fields of every project), OMC's usage cache (the plan quota) and
+ * Claude's background jobs (one `jobs/` directory holds every project's).
  * Each project in the fleet shows the same values as that project opened alone.
  */
 import fs from 'node:fs';
@@ -116,5 +117,54 @@ describe('omc-top --all: per-machine reads', () => {
         await alone.close();
       }
     }
+  });
+
+  it("Claude's background jobs are read by one reader for every project, and each shows its own as alone", async () => {
+    const m = rig.machine();
+    const projects = PROJECTS.map((name) => m.project(name, 1));
+    // One job per project, and one of a directory no project holds.
+    const cwds = [...projects.map((p) => p.dir), path.join(m.base, 'elsewhere')];
+    cwds.forEach((cwd, i) => {
+      const dir = path.join(m.config, 'jobs', `job${i}`);
+      fs.mkdirSync(dir, { recursive: true });
+      const at = new Date(Date.now() - i * 60_000).toISOString();
+      const state = { state: 'working', detail: `step ${i}`, intent: `task ${i}`, cwd, createdAt: at, updatedAt: at };
+      fs.writeFileSync(path.join(dir, 'state.json'), JSON.stringify(state));
+    });
+
+    // Claude's side live (as `omc-top --all` runs it): the shared reader watches jobs/.
+    const fleet = rig.fleet(m, { watch: 'none', claudeLive: true });
+    fleet.start();
+    const roots = projects.map((p) => fleet.localRoots().find((r) => r.info.root === p.root)?.store as OmcStore);
+    expect(roots.every(Boolean)).toBe(true);
+    for (const s of roots) expect(s.bgJobs.reader).toBe(roots[0]?.bgJobs.reader);
+
+    for (const [i, p] of projects.entries()) {
+      const inFleet = (roots[i] as OmcStore).bgJobs.getSnapshot();
+      expect(inFleet.jobs.map((j) => j.prompt)).toEqual([`task ${i}`]);
+      const alone = new OmcStore({
+        root: p.root,
+        projectDir: p.dir,
+        watch: 'none',
+        claude: { live: false, env: m.env },
+      });
+      try {
+        alone.start();
+        expect(alone.bgJobs.reader).not.toBe(roots[0]?.bgJobs.reader);
+        expect(inFleet.jobs).toEqual(alone.bgJobs.getSnapshot().jobs);
+        expect(inFleet.problems).toEqual(alone.bgJobs.getSnapshot().problems);
+      } finally {
+        await alone.close();
+      }
+    }
+    // A job that moves on reaches its own project's view, and no other's.
+    const beta = path.join(m.config, 'jobs', 'job1', 'state.json');
+    fs.writeFileSync(beta, JSON.stringify({ ...JSON.parse(fs.readFileSync(beta, 'utf8')), state: 'done' }));
+    await waitFor(() => roots[1]?.bgJobs.getSnapshot().jobs[0]?.state === 'done', { what: "beta's job done" });
+    expect(roots.map((s) => s.bgJobs.getSnapshot().jobs.map((j) => j.state))).toEqual([
+      ['working'],
+      ['done'],
+      ['working'],
+    ]);
   });
 });
