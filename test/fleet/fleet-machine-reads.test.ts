@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { LocalFleet } from '../../src/fleet/local.js';
 import { TmuxNames, type WindowLister } from '../../src/store/claude/tmux-names.js';
 import { OmcStore } from '../../src/store/store.js';
 import { waitFor } from '../helpers/fixtures.js';
@@ -42,6 +43,24 @@ function projectsInTmux(m: Machine) {
 }
 
 const FIX = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'omc-5.5-cost');
+
+/** Each project's store in the fleet, in the order of `projects`. */
+function storesIn(fleet: LocalFleet, projects: readonly { root: string }[]): OmcStore[] {
+  const stores = projects.map((p) => fleet.localRoots().find((r) => r.info.root === p.root)?.store);
+  expect(stores.every(Boolean), 'every project open in the fleet').toBe(true);
+  return stores as OmcStore[];
+}
+
+/** What `look` sees of the project opened alone (read once, Claude's side not live), closed after. */
+async function alone<T>(m: Machine, p: { root: string; dir: string }, look: (s: OmcStore) => T): Promise<T> {
+  const s = new OmcStore({ root: p.root, projectDir: p.dir, watch: 'none', claude: { live: false, env: m.env } });
+  try {
+    s.start();
+    return look(s);
+  } finally {
+    await s.close();
+  }
+}
 
 const whereOf = (s: OmcStore, sid: string) => s.claude.getSnapshot().bySession.get(sid)?.process?.tmuxWhere;
 
@@ -95,27 +114,15 @@ describe('omc-top --all: per-machine reads', () => {
 
     const fleet = rig.fleet(m, { watch: 'none' });
     fleet.start();
-    const roots = projects.map((p) => fleet.localRoots().find((r) => r.info.root === p.root)?.store as OmcStore);
-    expect(roots.every(Boolean)).toBe(true);
+    const roots = storesIn(fleet, projects);
     // One reader: the same domain object in every root.
     for (const s of roots) expect(s.quota).toBe(roots[0]?.quota);
     const { version: _v, ...inFleet } = roots[0]?.quota.getSnapshot() ?? { version: 0 };
     expect(inFleet).toMatchObject({ cache: { rel: 'plugins/oh-my-claudecode/.usage-cache-anthropic.json' } });
 
     for (const p of projects) {
-      const alone = new OmcStore({
-        root: p.root,
-        projectDir: p.dir,
-        watch: 'none',
-        claude: { live: false, env: m.env },
-      });
-      try {
-        alone.start();
-        const { version: _w, ...shown } = alone.quota.getSnapshot();
-        expect(shown).toEqual(inFleet);
-      } finally {
-        await alone.close();
-      }
+      const { version: _w, ...shown } = await alone(m, p, (s) => s.quota.getSnapshot());
+      expect(shown).toEqual(inFleet);
     }
   });
 
@@ -135,27 +142,19 @@ describe('omc-top --all: per-machine reads', () => {
     // Claude's side live (as `omc-top --all` runs it): the shared reader watches jobs/.
     const fleet = rig.fleet(m, { watch: 'none', claudeLive: true });
     fleet.start();
-    const roots = projects.map((p) => fleet.localRoots().find((r) => r.info.root === p.root)?.store as OmcStore);
-    expect(roots.every(Boolean)).toBe(true);
+    const roots = storesIn(fleet, projects);
     for (const s of roots) expect(s.bgJobs.reader).toBe(roots[0]?.bgJobs.reader);
 
     for (const [i, p] of projects.entries()) {
       const inFleet = (roots[i] as OmcStore).bgJobs.getSnapshot();
       expect(inFleet.jobs.map((j) => j.prompt)).toEqual([`task ${i}`]);
-      const alone = new OmcStore({
-        root: p.root,
-        projectDir: p.dir,
-        watch: 'none',
-        claude: { live: false, env: m.env },
-      });
-      try {
-        alone.start();
-        expect(alone.bgJobs.reader).not.toBe(roots[0]?.bgJobs.reader);
-        expect(inFleet.jobs).toEqual(alone.bgJobs.getSnapshot().jobs);
-        expect(inFleet.problems).toEqual(alone.bgJobs.getSnapshot().problems);
-      } finally {
-        await alone.close();
-      }
+      const shown = await alone(m, p, (s) => ({
+        own: s.bgJobs.reader !== roots[0]?.bgJobs.reader,
+        ...s.bgJobs.getSnapshot(),
+      }));
+      expect(shown.own, 'alone, its own reader').toBe(true);
+      expect(inFleet.jobs).toEqual(shown.jobs);
+      expect(inFleet.problems).toEqual(shown.problems);
     }
     // A job that moves on reaches its own project's view, and no other's.
     const beta = path.join(m.config, 'jobs', 'job1', 'state.json');
