@@ -125,7 +125,6 @@ class IndexedPage implements WikiPage {
   readonly bodyLength: number;
   readonly bodyBytes: number;
   readonly updatedMs: number;
-  readonly display: WikiPage['display'];
   readonly filename: string;
   readonly frontmatter: WikiFrontmatter | null;
   readonly issues: readonly PageIssue[];
@@ -133,8 +132,9 @@ class IndexedPage implements WikiPage {
   /** The original body, until it is folded. */
   private text: string | null;
   private folded: FoldedText | null = null;
-  /** bodyLinks, once asked for. */
+  /** bodyLinks and display, once asked for. */
   private links: readonly string[] | null = null;
+  private shown: WikiPage['display'] | null = null;
 
   constructor(f: PageFields, body: string) {
     this.filename = f.filename;
@@ -153,7 +153,6 @@ class IndexedPage implements WikiPage {
     this.bodyLength = body.length;
     this.bodyBytes = fm ? Buffer.byteLength(body, 'utf8') : 0;
     this.updatedMs = fm ? new Date(fm.updated).getTime() : Number.NaN;
-    this.display = displayOf(f.filename, fm);
   }
 
   private fold(): FoldedText {
@@ -170,6 +169,11 @@ class IndexedPage implements WikiPage {
    */
   get bodyLinks(): readonly string[] {
     return (this.links ??= this.searchable ? wikiLinkTargets(this.content) : []);
+  }
+
+  /** Sanitised when first drawn (a row on screen, the page view), not for every page at the first read. */
+  get display(): WikiPage['display'] {
+    return (this.shown ??= displayOf(this.filename, this.frontmatter));
   }
 
   /** Built when asked (problem lines, the page view): not a string per page held for good. */
