@@ -23,6 +23,9 @@ const CONTROLS_LINE = /[\u0000-\u001f\u007f-\u009f]/g;
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 // The Unicode line and paragraph separators: some terminals break the line there, some draw nothing.
 const SEPARATORS = /[\u2028\u2029]/g;
+// Every character cleanLine's steps act on: C0 and C1 controls (ESC and the 8-bit introducers among them), DEL,
+// the separators and the bidi controls. A text without any is left as it is by all of them.
+const LINE_WORK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
 
 function stripSequences(s: string): string {
   return s.replace(STRING_SEQ, '').replace(CSI, '').replace(ESC_PAIR, '').replace(BIDI, '');
@@ -35,9 +38,20 @@ function stripSequences(s: string): string {
  */
 export function cleanLine(value: unknown): string {
   const s = typeof value === 'string' ? value : value == null ? '' : String(value);
+  // A directory held by its bytes (its name is not UTF-8) is named by its real path, bad bytes as \xNN.
+  const shown = showPaths(s);
+  // Nothing any step below removes or replaces: the common case (a prompt, a mode name), one scan instead of seven.
+  return LINE_WORK.test(shown) ? lineSteps(shown) : agreeWidth(shown);
+}
+
+/** cleanLine without its shortcut (exported so a test can hold the shortcut to it). */
+export function cleanLineFull(value: string): string {
+  return lineSteps(showPaths(value));
+}
+
+function lineSteps(shown: string): string {
   return agreeWidth(
-    // A directory held by its bytes (its name is not UTF-8) is named by its real path, bad bytes as \xNN.
-    stripSequences(showPaths(s))
+    stripSequences(shown)
       .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
       .replace(CONTROLS_LINE, ''),
   );

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanBlock, cleanDeep, cleanLine } from '../../src/io/sanitize.js';
+import { cleanBlock, cleanDeep, cleanLine, cleanLineFull } from '../../src/io/sanitize.js';
 
 // Anything a terminal would interpret: C0 (except \n in blocks), ESC, DEL, C1.
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
@@ -58,5 +58,60 @@ describe('fit: exact terminal cell widths', () => {
   ])('%s', (_n, s, w) => {
     const out = fit(s, w);
     expect(stringWidth(out)).toBe(w);
+  });
+});
+
+describe('cleanLine: the shortcut for text with nothing to clean', () => {
+  // Every character class a step of cleanLine acts on, and neighbours of each range's edges that it leaves alone.
+  const special = [
+    'a',
+    ' ',
+    '—',
+    '語',
+    '🎉',
+    '\u001b',
+    '\u001b[31m',
+    '\u001b]0;title\u0007',
+    '\u009b',
+    '\u009c',
+    '\u0090',
+    '\u007f',
+    '\u00a0',
+    '\u0000',
+    '\u001f',
+    '\r',
+    '\n',
+    '\t',
+    '\u2028',
+    '\u2029',
+    '\u202a',
+    '\u202e',
+    '\u202f',
+    '\u2066',
+    '\u2069',
+    '\u200e',
+    '\u200f',
+    '\u061c',
+    '\u0301',
+    '\u200d',
+  ];
+  const text = fc.array(fc.oneof(fc.constantFrom(...special), fc.string({ unit: 'binary', maxLength: 3 })), {
+    maxLength: 40,
+  });
+
+  it('gives the answer of every step for any text', () => {
+    fc.assert(
+      fc.property(text, (parts) => {
+        const s = parts.join('');
+        expect(cleanLine(s)).toBe(cleanLineFull(s));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('returns plain text as it is', () => {
+    const prompt = 'ralph: make the checkout flow e2e tests pass — and keep the bundle under budget';
+    expect(cleanLine(prompt)).toBe(prompt);
+    expect(cleanLine('a\u001b[31mb\tc')).toBe('ab c');
   });
 });

@@ -27,6 +27,7 @@ import { str } from '../../io/json.js';
 import type { CancelView, ModeView, SessionStatus, SessionView } from './model.js';
 import { LEGACY, STATE_FILE_RE, isHookInput, keyOf } from './paths.js';
 import { judgeMode, type VerdictBook } from './verdicts.js';
+import { VerdictView } from './verdict-view.js';
 
 function modeSortKey(mode: string): number {
   const i = (MODE_ORDER as readonly string[]).indexOf(mode);
@@ -195,15 +196,8 @@ export function deriveSession(
       : null,
     cwd: str(started?.cwd) === null ? null : cleanLine(started?.cwd),
     problems,
-    verdict: sv && {
-      rules: sv.rules,
-      decision: sv.decision,
-      mode: sv.mode,
-      rule: sv.rule,
-      detail: cleanLine(sv.detail),
-      unless: sv.unless,
-      readings: sv.readings,
-    },
+    verdict:
+      sv && new VerdictView(sv.rules, sv.decision, sv.mode, sv.rule, cleanLine(sv.detail), sv.unless, sv.readings),
     omc: kind === 'legacy' ? null : sessionOmc(book, key),
     nextChangeAt: next.at,
   };

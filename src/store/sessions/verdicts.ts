@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { OmcInstall } from '../omc-install.js';
-import type { HookTree, RulesVersion, SessionVerdict, StopFacts } from '../verdict/index.js';
+import type { HookContext, HookTree, RulesVersion, SessionVerdict, StopFacts } from '../verdict/index.js';
 import { GLOBAL_PREFIX, RULE_BOOKS, stopVerdict } from '../verdict/index.js';
 import type { FileRecords } from './file-records.js';
 import { modeSpec } from './modes.js';
@@ -31,8 +31,56 @@ export interface Reading {
   rule: string;
 }
 
-/** A session's verdict plus, when its OMC version is unknown and the books disagree, every book's reading. */
-export type BookVerdict = SessionVerdict & { readings: Reading[] | null };
+/** A session's verdict plus, when its OMC version is unknown, every book's reading (worked out when asked for). */
+export type BookVerdict = SessionVerdict & { readings: LaterReadings | null };
+
+/**
+ * Every book's reading of a session whose OMC version is not known, worked out on first use. Only the detail
+ * view and --json show them; evaluating the two other books for every session at each publish was a third of
+ * the verdicts' start-up CPU (2,000 loops of an unknown version). Asked for, all three books are evaluated
+ * together on the files as they are then, at the publish's clock, so the readings agree with each other; a
+ * file that changed since is already marking this session for the next publish, which brings a new view.
+ * Holds the publish's hook tree and the session's inputs, not the publish's verdicts.
+ */
+export class LaterReadings {
+  #judge: ((rules: RulesVersion) => SessionVerdict) | null;
+  #value: Reading[] | null | undefined = undefined;
+
+  constructor(judge: (rules: RulesVersion) => SessionVerdict) {
+    this.#judge = judge;
+  }
+
+  /** The books' decisions, grouped; null when they all agree. */
+  get value(): Reading[] | null {
+    if (this.#value === undefined && this.#judge) {
+      this.#value = groupReadings(RULE_BOOKS.map(this.#judge));
+      this.#judge = null;
+    }
+    return this.#value ?? null;
+  }
+}
+
+/** Each book's decision, books that agree grouped together; null when all agree. */
+function groupReadings(all: readonly SessionVerdict[]): Reading[] | null {
+  const out: Reading[] = [];
+  for (const v of all) {
+    const same = out.find((r) => r.decision === v.decision && r.mode === (v.decision === 'block' ? v.mode : null));
+    if (same) same.rules.push(v.rules);
+    else
+      out.push({
+        rules: [v.rules],
+        decision: v.decision,
+        mode: v.decision === 'block' ? v.mode : null,
+        rule: v.rule,
+      });
+  }
+  return out.length > 1 ? out : null;
+}
+
+/** One session's Stop under any book, from inputs fixed now (a closure of its own: it keeps no verdict alive). */
+function judgeLater(tree: HookTree, ctx: Omit<HookContext, 'rules'>): (rules: RulesVersion) => SessionVerdict {
+  return (rules) => stopVerdict(tree, { ...ctx, rules });
+}
 
 /** What the verdicts of one publish need besides the files. */
 export interface VerdictInputs {
@@ -86,44 +134,21 @@ export class VerdictBook {
     return typeof cwd === 'string' && path.isAbsolute(cwd) ? cwd : this.inputs.projectDir;
   }
 
-  private judge(sid: string, rules: RulesVersion): SessionVerdict {
-    return stopVerdict(this.tree, {
-      rules,
-      sessionId: sid,
-      cwd: this.cwdOf(sid),
-      now: this.inputs.now,
-      stop: this.inputs.factsOf(sid),
-      flock: this.inputs.flock,
-    });
-  }
-
   of(sid: string): BookVerdict {
     let v = this.memo.get(sid);
     if (!v) {
       const install = this.installOf(sid);
-      const own = this.judge(sid, install.rules);
-      v = { ...own, readings: install.assumed ? this.readings(sid, own) : null };
+      const judge = judgeLater(this.tree, {
+        sessionId: sid,
+        cwd: this.cwdOf(sid),
+        now: this.inputs.now,
+        stop: this.inputs.factsOf(sid),
+        flock: this.inputs.flock,
+      });
+      v = { ...judge(install.rules), readings: install.assumed ? new LaterReadings(judge) : null };
       this.memo.set(sid, v);
     }
     return v;
-  }
-
-  /** With the version unknown: every book's decision, grouped; null when they all agree. */
-  private readings(sid: string, own: SessionVerdict): Reading[] | null {
-    const all = RULE_BOOKS.map((rules) => (rules === own.rules ? own : this.judge(sid, rules)));
-    const out: Reading[] = [];
-    for (const v of all) {
-      const same = out.find((r) => r.decision === v.decision && r.mode === (v.decision === 'block' ? v.mode : null));
-      if (same) same.rules.push(v.rules);
-      else
-        out.push({
-          rules: [v.rules],
-          decision: v.decision,
-          mode: v.decision === 'block' ? v.mode : null,
-          rule: v.rule,
-        });
-    }
-    return out.length > 1 ? out : null;
   }
 }
 
