@@ -21,11 +21,10 @@ export interface LoopAnalytics {
 export const BURN_WINDOW_MS = 10 * 60 * 1000;
 
 export function burnRate(facts: TranscriptFacts, now: number): number | null {
-  const recent = facts.usageSamples.filter((s) => s.atMs >= now - BURN_WINDOW_MS && s.atMs <= now + 60_000);
-  if (recent.length < 2) return null;
-  const span = Math.max(60_000, now - (recent[0] as { atMs: number }).atMs);
-  const sum = recent.reduce((a, s) => a + s.tokens, 0);
-  return Math.round((sum / span) * 60_000);
+  const recent = facts.usageSamples.window(now - BURN_WINDOW_MS, now + 60_000);
+  if (recent.count < 2 || recent.firstMs === null) return null;
+  const span = Math.max(60_000, now - recent.firstMs);
+  return Math.round((recent.tokens / span) * 60_000);
 }
 
 /**

@@ -13,7 +13,8 @@ import { compareSessions } from '../sessions/derive.js';
 import { deltaSince, type SessionView, type SessionsSnapshot } from '../sessions/model.js';
 import type { Clock, Domain, Problem } from '../types.js';
 import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';
-import type { ClaudeSessionView, ClaudeSnapshot, ProcessView } from './model.js';
+import type { ClaudeSessionView, ClaudeSnapshot, ProcessView, TranscriptView } from './model.js';
+import { sameListing, sameView, type PublishedView, type ReadState } from './published-views.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
@@ -27,6 +28,8 @@ import { LIVENESS_MS, type SharedRegistry } from './shared-registry.js';
 export { LIVENESS_MS };
 /** Bytes of transcript read per slice while catching up (the UI stays responsive). */
 export const SLICE_BYTES = 4 * 1024 * 1024;
+/** The screen's frame interval (Ink's maxFps 30, terminal/full-screen.tsx): catch-up slices publish no more often. */
+const FRAME_MS = 1000 / 30;
 /**
  * Transcript bytes read before the monitor is live (`deferUntilLive`), at most: a small project's transcripts are
  * all read by then, as before; a big one's rest is read after (200 sessions of 10 MB: 2 GB).
@@ -126,8 +129,16 @@ export class ClaudeDomain implements Domain {
   private beforeLiveLeft = BEFORE_LIVE_BYTES;
   private registryTimer: NodeJS.Timeout | null = null;
   private version = 0;
-  private lastKey = '';
-  private viewCache = new Map<string, { key: string; view: ClaudeSessionView }>();
+  /** What each listed session's view was last published from (published-views.ts), and the listing's order. */
+  private published = new Map<string, PublishedView>();
+  private publishedOrder: string[] = [];
+  private publishRound = 0;
+  /** performance.now() of the last publish by a catch-up slice (readTranscripts). */
+  private lastSlicePublish = -Infinity;
+  private lastProblems: Problem[] = [];
+  /** A value no snapshot has: the first publish always goes out (as the empty snapshot's key did before). */
+  private lastRegistryMissing: boolean | null = null;
+  private readonly scratchRead: ReadState = { version: 0, subagentsVersion: 0, behind: false, problem: null };
   private disposed = false;
   /** Each followed session's subagent files (subagents.ts), read with its transcript. */
   private readonly subagents: SubagentTracker;
@@ -391,7 +402,7 @@ export class ClaudeDomain implements Domain {
    * transcripts of 10 MB is 2 GB: it continues on the next turns of the event loop, so keys
    * and frames are never held up for more than one slice).
    */
-  private readTranscripts(only?: Iterable<string>): void {
+  private readTranscripts(only?: Iterable<string>, slice = false): void {
     const ids = only ? [...only] : [...this.readers.keys()];
     let budget = this.live ? SLICE_BYTES : Number.MAX_SAFE_INTEGER;
     if (this.catchUpHeld) budget = Math.min(budget, this.beforeLiveLeft);
@@ -429,7 +440,16 @@ export class ClaudeDomain implements Domain {
       else this.behind.delete(sid);
     }
     if (this.catchUpHeld) this.beforeLiveLeft -= given - budget;
-    this.publish();
+    // A catch-up slice that another slice follows publishes at most once per frame: the screen shows no more
+    // (Ink draws at most 30 frames a second) and a slice takes a few ms, so publishing each one rebuilt the
+    // snapshot and re-rendered the list several times per frame, garbage that outlived the slice's scavenges
+    // and fragmented the old generation. The last slice always publishes.
+    const more = slice && this.behind.size > 0 && !this.catchUpHeld;
+    const now = performance.now();
+    if (!more || now - this.lastSlicePublish >= FRAME_MS) {
+      this.lastSlicePublish = now;
+      this.publish();
+    }
     if (!(this.catchUpHeld && this.beforeLiveLeft <= 0)) this.queueCatchUp();
   }
 
@@ -441,7 +461,7 @@ export class ClaudeDomain implements Domain {
       if (this.disposed) return;
       const next = [...this.behind];
       this.behind.clear();
-      this.readTranscripts(next);
+      this.readTranscripts(next, true);
     });
   }
 
@@ -536,55 +556,75 @@ export class ClaudeDomain implements Domain {
     return false;
   }
 
+  /** A reader the views list: something read, or a problem to say (else the session has no transcript view). */
+  private listed(r: TranscriptReader): boolean {
+    return !(r.nothingRead && r.facts.lastLineMs === null && r.problemText === null);
+  }
+
+  /**
+   * Each session the snapshot lists, in its order (registered processes first, then sessions known only by their
+   * transcript), with its transcript reader when that is listed.
+   */
+  private eachSession(fn: (sid: string, pv: ProcessView | null, r: TranscriptReader | null) => void): void {
+    for (const [sid, pv] of this.procViews) {
+      const r = this.readers.get(sid);
+      fn(sid, pv, r && this.listed(r) ? r : null);
+    }
+    for (const [sid, r] of this.readers) if (!this.procViews.has(sid) && this.listed(r)) fn(sid, null, r);
+  }
+
+  /** Fills the scratch read state for `r` (null: no transcript in the view). */
+  private readState(sid: string, r: TranscriptReader | null): ReadState | null {
+    if (!r) return null;
+    const s = this.scratchRead;
+    s.version = r.version;
+    s.subagentsVersion = this.subagents.version(sid);
+    s.behind = r.behind;
+    s.problem = r.problemText;
+    return s;
+  }
+
   private publish(): void {
     this.pushStopFacts();
-    const by = new Map<string, ClaudeSessionView>();
-    for (const [sid, pv] of this.procViews)
-      by.set(sid, { sessionId: sid, process: pv, transcript: null, waiting: null });
     const problems = [...this.registryProblems];
-    for (const [sid, r] of this.readers) {
-      const st = r.state();
-      if (st.size === 0 && st.offset === 0 && st.facts.lastLineMs === null && st.problem === null) continue;
-      const cur = by.get(sid) ?? { sessionId: sid, process: null, transcript: null, waiting: null };
-      by.set(sid, {
-        ...cur,
-        transcript: {
-          rel: r.rel,
-          facts: this.subagents.facts(sid, st.facts, r.version),
-          subagents: this.subagents.summary(sid),
-          subagentsReading: this.subagents.reading(sid),
-          transcriptReading: r.behind,
-          size: st.size,
-          partialFrom: st.partialFrom,
-          problem: st.problem,
-        },
+    for (const r of this.readers.values()) {
+      const message = r.problemText;
+      if (message) problems.push({ path: `${this.label}/${r.rel}`, message, severity: 'warning' });
+    }
+    // Republish only on change: the liveness timer runs every 2 s and must not repaint an idle screen. Compared
+    // field by field against what was last published (published-views.ts: no key string, no view per session).
+    let changed =
+      this.registryMissing !== this.lastRegistryMissing ||
+      problems.length !== this.lastProblems.length ||
+      problems.some((p, i) => p.path !== this.lastProblems[i]?.path || p.message !== this.lastProblems[i]?.message);
+    let at = 0;
+    if (!changed)
+      this.eachSession((sid, pv, r) => {
+        if (changed) return;
+        const prev = this.published.get(sid);
+        changed = this.publishedOrder[at] !== sid || !prev || !sameListing(prev, pv, this.readState(sid, r));
+        at += 1;
       });
-      if (st.problem) problems.push({ path: `${this.label}/${r.rel}`, message: st.problem, severity: 'warning' });
-    }
-    for (const [sid, v] of by)
-      if (v.process?.status === 'waiting')
-        by.set(sid, { ...v, waiting: waitingFact(v.process, v.transcript?.facts ?? null) });
-    // Republish only on change: the liveness timer runs every 2 s and must not repaint an idle screen.
-    const key = [...by.values()]
-      .map((v) => {
-        const p = v.process;
-        const rv = v.transcript ? this.readKey(v.sessionId) : -1;
-        return `${v.sessionId}|${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmuxWhere}|${rv}`;
-      })
-      .join('\n')
-      .concat('#', problems.map((p) => p.path + p.message).join('\n'), String(this.registryMissing));
-    if (key === this.lastKey) return;
-    this.lastKey = key;
-    // A session whose facts did not change keeps its object, so its row is not re-rendered.
-    const kept = new Map<string, { key: string; view: ClaudeSessionView }>();
-    for (const [sid, v] of by) {
-      const p = v.process;
-      const k = `${p?.status}|${p?.since}|${p?.pid}|${p?.reason}|${p?.tmux}|${p?.tmuxWhere}|${p?.name}|${v.transcript ? this.readKey(sid) : -1}|${v.transcript?.problem}`;
-      const prev = this.viewCache.get(sid);
-      if (prev && prev.key === k) by.set(sid, prev.view);
-      kept.set(sid, prev && prev.key === k ? prev : { key: k, view: v });
-    }
-    this.viewCache = kept;
+    if (!changed && at === this.publishedOrder.length) return;
+    // A session whose view did not change keeps its object, so its row is not re-rendered.
+    const round = (this.publishRound += 1);
+    const by = new Map<string, ClaudeSessionView>();
+    const order: string[] = [];
+    this.eachSession((sid, pv, r) => {
+      const read = this.readState(sid, r);
+      let entry = this.published.get(sid);
+      if (!entry || !sameView(entry, pv, read)) {
+        entry = { view: this.freshView(sid, pv, r), process: pv, read: read && { ...read }, round };
+        this.published.set(sid, entry);
+      }
+      entry.round = round;
+      by.set(sid, entry.view);
+      order.push(sid);
+    });
+    for (const [sid, entry] of this.published) if (entry.round !== round) this.published.delete(sid);
+    this.publishedOrder = order;
+    this.lastProblems = problems;
+    this.lastRegistryMissing = this.registryMissing;
     this.version += 1;
     this.cell.set({
       version: this.version,
@@ -596,13 +636,23 @@ export class ClaudeDomain implements Domain {
     });
   }
 
-  /**
-   * What a session's transcript view depends on: its reader's and its subagents' versions, and whether the
-   * transcript is still behind (a last slice of skipped lines changes no fact, only that).
-   */
-  private readKey(sid: string): string {
-    const r = this.readers.get(sid);
-    return `${r?.version}.${this.subagents.version(sid)}.${r?.behind ? 'behind' : ''}`;
+  private freshView(sid: string, pv: ProcessView | null, r: TranscriptReader | null): ClaudeSessionView {
+    let transcript: TranscriptView | null = null;
+    if (r) {
+      const st = r.state();
+      transcript = {
+        rel: r.rel,
+        facts: this.subagents.facts(sid, st.facts, r.version),
+        subagents: this.subagents.summary(sid),
+        subagentsReading: this.subagents.reading(sid),
+        transcriptReading: r.behind,
+        size: st.size,
+        partialFrom: st.partialFrom,
+        problem: st.problem,
+      };
+    }
+    const waiting = pv?.status === 'waiting' ? waitingFact(pv, transcript?.facts ?? null) : null;
+    return { sessionId: sid, process: pv, transcript, waiting };
   }
 
   /** Following the shared registry (its reads and ticks); null when this domain reads and ticks itself. */

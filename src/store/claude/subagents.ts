@@ -19,6 +19,7 @@ import type { IterationFacts, Tokens, TranscriptFacts } from './transcript-facts
 import { KEEP_USAGE_SAMPLES, tokenTotal, zeroTokens } from './transcript-facts.js';
 import { TranscriptReader, type LineFolder } from './transcript-reader.js';
 import { addResponse, addUsage, copyUsage, modelKey, SpendTimeline, usagePart, type UsageByModel } from './usage.js';
+import { UsageSamples } from './usage-samples.js';
 
 /** Subagent files followed per session (a delegation-heavy session beyond this is counted up to it, and says so). */
 export const MAX_SUBAGENTS = 300;
@@ -34,7 +35,7 @@ export interface SubagentFacts {
   timeline: SpendTimeline;
   firstMs: number | null;
   lastMs: number | null;
-  usageSamples: { atMs: number; tokens: number }[];
+  usageSamples: UsageSamples;
 }
 
 /** Folds a subagent's file: only usage (its lines are side-chain lines by definition). */
@@ -46,7 +47,7 @@ export class SubagentFolder implements LineFolder<SubagentFacts> {
     timeline: new SpendTimeline(),
     firstMs: null,
     lastMs: null,
-    usageSamples: [],
+    usageSamples: new UsageSamples(KEEP_SAMPLES),
   };
   private recent: string[] = [];
   private recentSet = new Set<string>();
@@ -78,10 +79,7 @@ export class SubagentFolder implements LineFolder<SubagentFacts> {
     f.messages += 1;
     addResponse(f.byModel, model, part);
     f.timeline.add(at, model, part);
-    if (at !== null) {
-      f.usageSamples.push({ atMs: at, tokens: part.input + part.output + part.cacheRead + part.cacheWrite });
-      if (f.usageSamples.length > KEEP_SAMPLES) f.usageSamples.shift();
-    }
+    if (at !== null) f.usageSamples.push(at, part.input + part.output + part.cacheRead + part.cacheWrite);
   }
 }
 
@@ -352,9 +350,10 @@ export function withSubagents(parent: TranscriptFacts, subs: SubagentsSummary | 
     addTokens(target.tokens, a.facts.tokens);
     addUsage(target.byModel, a.facts.byModel);
   }
-  const usageSamples = [...parent.usageSamples, ...subs.agents.flatMap((a) => a.facts.usageSamples)]
-    .sort((a, b) => a.atMs - b.atMs)
-    .slice(-KEEP_USAGE_SAMPLES);
+  const usageSamples = UsageSamples.merged(
+    [parent.usageSamples, ...subs.agents.map((a) => a.facts.usageSamples)],
+    KEEP_USAGE_SAMPLES,
+  );
   return { ...parent, tokens, messages: parent.messages + subs.messages, byModel, timeline, iterations, usageSamples };
 }
 

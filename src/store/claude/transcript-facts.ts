@@ -10,6 +10,7 @@ import { timeMs } from '../sessions/omc-rules.js';
 import { type Obj, obj } from '../../io/json.js';
 import { emptyNativeLoops, NativeLoopFolder, type NativeLoopFacts } from './native-loops.js';
 import { addResponse, modelKey, SpendTimeline, usagePart, type UsageByModel } from './usage.js';
+import { UsageSamples } from './usage-samples.js';
 
 export interface Tokens {
   input: number;
@@ -101,7 +102,7 @@ export interface TranscriptFacts {
   blockCapOverride: { atMs: number | null } | null;
   iterations: IterationFacts[];
   /** (time, tokens) per API response, newest last, for a burn rate. */
-  usageSamples: { atMs: number; tokens: number }[];
+  usageSamples: UsageSamples;
   lastLineMs: number | null;
   /** Usage per model, for a cost per model (usage.ts, prices.ts). */
   byModel: UsageByModel;
@@ -161,7 +162,7 @@ export function emptyFacts(): TranscriptFacts {
     stopHooks: [],
     blockCapOverride: null,
     iterations: [],
-    usageSamples: [],
+    usageSamples: new UsageSamples(KEEP_USAGE_SAMPLES),
     lastLineMs: null,
     byModel: new Map(),
     timeline: new SpendTimeline(),
@@ -291,7 +292,7 @@ export class FactsBuilder {
         target.cacheWrite += t.cacheWrite;
       }
       f.messages += 1;
-      if (at !== null) push(f.usageSamples, { atMs: at, tokens: tokenTotal(t) }, KEEP_USAGE_SAMPLES);
+      if (at !== null) f.usageSamples.push(at, tokenTotal(t));
       const part = usagePart(usage);
       const model = modelKey(msg.model, usage);
       addResponse(f.byModel, model, part);

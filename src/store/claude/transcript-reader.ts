@@ -113,6 +113,18 @@ export class TranscriptReader<F = TranscriptFacts> {
       : transcriptPercent(this.tail.toString('utf8', TAIL_BYTES - this.tailLength));
   }
 
+  /** The pieces of `state()` the domain asks every reader on every publish, without building the state object. */
+  get facts(): F {
+    return this.builder.facts;
+  }
+  get problemText(): string | null {
+    return this.problem;
+  }
+  /** Nothing read yet: no file, or an empty one. */
+  get nothingRead(): boolean {
+    return this.size === 0 && this.offset === 0;
+  }
+
   state(): ReaderState<F> {
     return {
       facts: this.builder.facts,
