@@ -9,7 +9,7 @@
 // --settle: ms between the wiki pane's first frame and the first key (the search index is built in the background
 // once omc-top is live: ~0.5 s of CPU at 5,000 pages, ~1.3 s at 20,000; keys typed before then rank by the plain scan).
 // --bin runs another build (the base commit's, bundled elsewhere) for before/after pairs.
-// --cpu-prof writes a V8 CPU profile of each wiki run's omc-top into <dir> (it is written when omc-top exits
+// --cpu-prof writes a V8 CPU profile of each run's omc-top (wiki and sessions) into <dir> (it is written when omc-top exits
 // on the SIGTERM that ends the run; an unminified bundle, `node scripts/build.mjs --no-minify`, names functions).
 //
 // Wiki: per keystroke of each query typed into the search box (one- and two-letter prefixes reported
@@ -112,6 +112,17 @@ async function typeQuery(m, text, lat, short, missed, results = '') {
   }
 }
 
+/** `--cpu-prof`: node's flags that write a V8 CPU profile of the omc-top under test into the given directory. */
+const profArgs = () =>
+  CPU_PROF
+    ? [
+        '--cpu-prof',
+        '--cpu-prof-dir',
+        path.resolve(CPU_PROF),
+        ...(CPU_PROF_INTERVAL ? ['--cpu-prof-interval', CPU_PROF_INTERVAL] : []),
+      ]
+    : [];
+
 async function wikiRun({ n, cols, rows }) {
   const tree = generatedTree(SESSIONS_FOR_WIKI);
   generateWiki(path.join(tree.root, 'wiki'), n);
@@ -120,14 +131,7 @@ async function wikiRun({ n, cols, rows }) {
     cols,
     rows,
     bin,
-    nodeArgs: CPU_PROF
-      ? [
-          '--cpu-prof',
-          '--cpu-prof-dir',
-          path.resolve(CPU_PROF),
-          ...(CPU_PROF_INTERVAL ? ['--cpu-prof-interval', CPU_PROF_INTERVAL] : []),
-        ]
-      : [],
+    nodeArgs: profArgs(),
     env: { XDG_STATE_HOME: path.join(tree.root, '..', 'xdg') },
   });
   try {
@@ -183,6 +187,7 @@ async function sessionsRun({ n, cols, rows }) {
     cols,
     rows,
     bin,
+    nodeArgs: profArgs(),
     env: { XDG_STATE_HOME: path.join(tree.root, '..', 'xdg') },
   });
   try {

@@ -50,7 +50,7 @@ function haystack(s: SessionView): string {
 
 /** Builds every row's search text ahead of the first keystroke (those already built cost a lookup). */
 export function warmFilter(snap: SessionsSnapshot): void {
-  for (const s of snap.sessions) haystack(s);
+  hayOf(snap.sessions);
 }
 
 function buildHaystack(s: SessionView): string {
@@ -86,7 +86,37 @@ export interface RowQuery {
   hideDone?: boolean;
 }
 
-const memo = new WeakMap<SessionsSnapshot, Map<string, SessionView[]>>();
+/** One query's rows, with each row's search text beside it (a longer query filters these, not every session). */
+interface Filtered {
+  rows: SessionView[];
+  hay: string[];
+}
+
+const memo = new WeakMap<SessionsSnapshot, Map<string, Filtered>>();
+
+/** Every session's search text, in the snapshot's order: built once per list, then read without a lookup per row. */
+const hayOfLists = new WeakMap<readonly SessionView[], string[]>();
+function hayOf(sessions: readonly SessionView[]): string[] {
+  let hay = hayOfLists.get(sessions);
+  if (!hay) hayOfLists.set(sessions, (hay = sessions.map(haystack)));
+  return hay;
+}
+
+/**
+ * The cached rows of the longest shorter query that `f` extends (same sort and hiding), or null. Every row `f`
+ * keeps is among them: each of its terms holds a term of the shorter query (the last one lengthened, or a
+ * word added), so filtering those rows gives what filtering every session would, in the same order (a
+ * stable sort of a subset keeps the subset's order).
+ */
+function narrowestCached(byQuery: Map<string, Filtered>, head: string, f: string): Filtered | null {
+  for (let k = f.length - 1; k > 0; k--) {
+    const shorter = f.slice(0, k).trimEnd();
+    if (shorter === '') break;
+    const hit = byQuery.get(head + shorter);
+    if (hit) return hit;
+  }
+  return null;
+}
 
 /**
  * Rows shown: every whitespace-separated filter term must appear somewhere in
@@ -103,20 +133,46 @@ export function visibleSessions(snap: SessionsSnapshot, q: RowQuery | string): S
   }
   let byQuery = memo.get(snap);
   if (!byQuery) memo.set(snap, (byQuery = new Map()));
-  const key = `${sort}\u0000${hideDone}\u0000${f}`;
-  const hit = byQuery.get(key);
-  if (hit) return hit;
+  const head = `${sort}\u0000${hideDone}\u0000`;
+  const hit = byQuery.get(head + f);
+  if (hit) return hit.rows;
   const terms = f === '' ? [] : f.split(/\s+/);
-  const rows = snap.sessions.filter((s) => {
-    if (hideDone && isDone(s)) return false;
-    if (terms.length === 0) return true;
-    const h = haystack(s);
-    return terms.every((t) => h.includes(t));
-  });
+  // A longer query narrows the rows of the query it extends (typing `/` letter by letter); else every session.
+  const from = f === '' ? null : narrowestCached(byQuery, head, f);
+  const srcRows = from ? from.rows : snap.sessions;
+  const srcHay = from ? from.hay : hayOf(snap.sessions);
+  const rows: SessionView[] = [];
+  const hay: string[] = [];
+  for (let i = 0; i < srcRows.length; i++) {
+    const s = srcRows[i] as SessionView;
+    if (hideDone && !from && isDone(s)) continue;
+    const h = srcHay[i] as string;
+    let all = true;
+    for (const t of terms)
+      if (!h.includes(t)) {
+        all = false;
+        break;
+      }
+    if (!all) continue;
+    rows.push(s);
+    hay.push(h);
+  }
   const order = ORDER[sort];
-  if (order) rows.sort(order);
-  byQuery.set(key, rows);
+  // The narrowed rows are in order already (see narrowestCached); a sort moves the haystacks with their rows.
+  if (order && !from) sortTogether(rows, hay, order);
+  byQuery.set(head + f, { rows, hay });
   return rows;
+}
+
+/** Sorts `rows` (stably) and keeps `hay[i]` beside `rows[i]`. */
+function sortTogether(rows: SessionView[], hay: string[], order: (a: SessionView, b: SessionView) => number): void {
+  const at = rows.map((_, i) => i).sort((a, b) => order(rows[a] as SessionView, rows[b] as SessionView) || a - b);
+  const r = at.map((i) => rows[i] as SessionView);
+  const h = at.map((i) => hay[i] as string);
+  for (let i = 0; i < r.length; i++) {
+    rows[i] = r[i] as SessionView;
+    hay[i] = h[i] as string;
+  }
 }
 
 export function cycleSort(state: SessionsPaneState): SessionsPaneState {

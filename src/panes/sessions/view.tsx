@@ -216,9 +216,12 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
               : '  No session matches the filter.'}
         </Text>
       ) : (
+        // Keyed by screen position, as the wiki's rows are: a `/` keystroke or a page move brings other sessions
+        // into most slots, and a session key made React unmount those rows and mount new ones (new Ink and Yoga
+        // nodes, and their garbage); by position the same Ink nodes take the new text. Rows hold no state.
         visible.map((s, i) => (
           <Row
-            key={s.id}
+            key={i}
             s={s}
             now={now}
             width={width}

@@ -25,17 +25,26 @@ const toneColor = (theme: Theme, tone?: string) =>
           ? theme.accent
           : undefined;
 
-const Row = memo(function Row({
-  row,
-  lint,
-  width,
-  selected,
-}: {
+interface RowProps {
   row: WikiRow;
   lint: LintReport;
   width: number;
   selected: boolean;
-}) {
+}
+
+/**
+ * A row shows its page, score and snippet: a keystroke that lengthens the query makes a new ranking (new row
+ * objects) that mostly puts the same pages in the same slots with the same score and snippet. Compared by what
+ * is shown, those rows are not laid out, rendered or handed to Ink again; only the rows that changed are.
+ * (The snippet is read here, not built twice: a row computes it once and the render below reuses it.)
+ */
+const sameRow = (a: RowProps, b: RowProps) =>
+  a.lint === b.lint &&
+  a.width === b.width &&
+  a.selected === b.selected &&
+  (a.row === b.row || (a.row.page === b.row.page && a.row.score === b.row.score && a.row.snippet === b.row.snippet));
+
+const Row = memo(function Row({ row, lint, width, selected }: RowProps) {
   const theme = useTheme();
   const t = rowLayout(row, badgesFor(row.page, lint), width);
   // Two lines straight in the list's column, no wrapping <Box>: a keystroke that changes every visible row
@@ -62,7 +71,7 @@ const Row = memo(function Row({
       </Text>
     </>
   );
-});
+}, sameRow);
 
 function SearchLine({
   state,

@@ -1,0 +1,78 @@
+// The `/` filter narrows the rows of the query it extends instead of scanning every session again. That is
+// only an optimisation: whatever was typed before, each query must give exactly the rows (and the order) a
+// fresh scan of every session gives, for every sort and with finished rows hidden or not.
+import { describe, expect, it } from 'vitest';
+import { SORTS, visibleSessions, type RowQuery } from '../../src/panes/sessions/reducer.js';
+import type { ModeView, SessionView, SessionsSnapshot } from '../../src/store/sessions/model.js';
+
+const STATUSES = ['active', 'finished', 'stale', 'idle', 'pending', 'cancelling'] as const;
+const MODES = ['ralph', 'ultrawork', 'autopilot', 'team'];
+
+function session(i: number): SessionView {
+  const mode = {
+    mode: MODES[i % MODES.length],
+    status: i % 3 === 0 ? 'not-enforced' : 'running',
+    phase: i % 5 === 0 ? 'verify' : null,
+    prompt: `fix the ${i % 7 === 0 ? 'flaky test' : 'checkout flow'} ${i}`,
+    extras: [`${i % 10}/10`],
+    active: i % 2 === 0,
+    iteration: i % 10,
+    max: 10,
+  } as unknown as ModeView;
+  return {
+    id: `s-${String(i).padStart(4, '0')}`,
+    kind: 'session',
+    status: STATUSES[i % STATUSES.length],
+    // Ties on purpose (the sort must keep the store's order between them).
+    updatedMs: 1_000 * (i % 13),
+    rank: 3,
+    modes: [mode],
+    cancel: i % 11 === 0 ? { source: 'omc-top' } : null,
+    problems: [],
+  } as unknown as SessionView;
+}
+
+const snapshotOf = (sessions: SessionView[]): SessionsSnapshot =>
+  ({ version: 1, sessions, problems: [], derivedAt: 0 }) as SessionsSnapshot;
+
+/** What a snapshot that has seen no other query answers (the memo is per snapshot). */
+const fresh = (sessions: SessionView[], q: RowQuery) => visibleSessions(snapshotOf(sessions), q).map((s) => s.id);
+
+describe('sessions `/` filter: typing narrows the previous rows', () => {
+  const sessions = Array.from({ length: 400 }, (_, i) => session(i));
+
+  for (const sort of SORTS)
+    for (const hideDone of [false, true])
+      it(`gives a fresh scan's rows at every keystroke (sort ${sort}${hideDone ? ', done hidden' : ''})`, () => {
+        const typing = snapshotOf(sessions);
+        // Another query first; then typed, backspaced and typed again, with a second word and a trailing space.
+        const keystrokes = [
+          'r',
+          'ra',
+          'ral',
+          'ralph',
+          'ralph ',
+          'ralph 3',
+          'ralph ',
+          'ralph v',
+          'ralph ve',
+          'ralph',
+          'u',
+        ];
+        for (const filter of ['team', ...keystrokes, 'not enf', '4/10', 'flaky test 7', 'checkout  flow ']) {
+          const q = { filter, sort, hideDone };
+          expect(
+            visibleSessions(typing, q).map((s) => s.id),
+            filter,
+          ).toEqual(fresh(sessions, q));
+        }
+      });
+
+  it('a query that shares no prefix with the cached ones scans every session', () => {
+    const typing = snapshotOf(sessions);
+    visibleSessions(typing, 'ralph');
+    // "alph" is inside "ralph" but does not extend it: its rows are not a subset of anything cached.
+    expect(visibleSessions(typing, 'alph').map((s) => s.id)).toEqual(fresh(sessions, { filter: 'alph' }));
+    expect(visibleSessions(typing, 'alph').length).toBe(sessions.filter((s) => s.modes[0]?.mode === 'ralph').length);
+  });
+});
