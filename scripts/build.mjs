@@ -4,6 +4,7 @@
 // and `--version` without loading the 1.4 MB app bundle, and load it for everything else.
 import { build } from 'esbuild';
 import { esbuildInkPatches } from './ink-patches/index.mjs';
+import { startupEdits } from './lazy-segmenter/index.mjs';
 import { readFile, chmod, mkdir, writeFile, rename } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -32,32 +33,10 @@ const devtoolsStub = {
 };
 
 /**
- * string-width builds its RGI emoji set (about 30 ms: V8 expands the property of strings when the expression is
- * made) as it is loaded; the first frame measures no emoji (the rows' text is ASCII and symbols the patched Ink
- * measures without it), so it is built at string-width's first emoji test instead. Its only use is `.test`.
+ * The Ink patches (one table, shared with vitest: scripts/ink-patches/index.mjs), the devtools stub, and the edits
+ * that keep the start from loading what its first frame does not use (scripts/lazy-segmenter/index.mjs).
  */
-const LAZY_EMOJI = {
-  find: 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
-  replace:
-    "let rgiEmojiSet;\nconst rgiEmojiRegex = { test: (s) => (rgiEmojiSet ??= new RegExp('^\\\\p{RGI_Emoji}$', 'v')).test(s) };",
-};
-const lazyEmojiTable = {
-  name: 'lazy-emoji-table',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/ }, async (args) => {
-      const src = await readFile(args.path, 'utf8');
-      // Older string-width (wrap-ansi's own) has no such set.
-      if (!src.includes('RGI_Emoji}$/v')) return undefined;
-      if (src.split(LAZY_EMOJI.find).length !== 2)
-        throw new Error(`${args.path} changed: ${LAZY_EMOJI.find} not found once`);
-      // A function, so `$'` in the replacement is text, not a replacement pattern.
-      return { contents: src.replace(LAZY_EMOJI.find, () => LAZY_EMOJI.replace), loader: 'js' };
-    });
-  },
-};
-
-/** The Ink patches (one table, shared with vitest: scripts/ink-patches/index.mjs), the devtools stub, the lazy emoji set. */
-export const inkPlugins = [esbuildInkPatches, devtoolsStub, lazyEmojiTable];
+export const inkPlugins = [esbuildInkPatches, devtoolsStub, startupEdits];
 
 /**
  * The app bundle is one function the bin compiles itself (src/io/code-cache.ts), so V8 can keep its compiled code

@@ -34,6 +34,7 @@ import { pickTheme } from './ui/theme.js';
 import { UiStore } from './kit/ui-store.js';
 import { VERSION } from './version.js';
 import { shownBasename } from './io/safe-fs/byte-paths.js';
+import { earlyGitSettled } from './io/git-early.js';
 
 export const USAGE = `omc-top ${VERSION}: a live monitor for oh-my-claudecode (.omc) sessions
 
@@ -313,6 +314,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     return runFleet({ ...flags, ...fleet, local: args.flags.has('all') }, runFullScreen);
   }
   const cwd = (args.flags.get('cwd') as string | undefined) ?? process.cwd();
+  // The bin may have asked git the first question already (io/git-early.ts): its answer is taken below.
+  await earlyGitSettled();
   // Which OMC runs the hooks decides where its state is: both are found together.
   const { res, omc } = resolveRootAndOmc({
     cwd,

@@ -16,6 +16,9 @@ import { codeCacheDir, loadAppFunction } from './io/code-cache.js';
 import { parseStatusArgs, printStatus, type StatusIo } from './commands/status-fast.js';
 import { VERSION } from './version.js';
 import { afterFlush, printOut, processSink } from './io/output.js';
+import { askGitEarly, TOP_LEVEL_ARGS } from './io/git-early.js';
+import { asksTopLevelFirst } from './commands/monitor-argv.js';
+import path from 'node:path';
 
 const APP = './omc-top-app.mjs';
 const STATUS = './omc-top-status.mjs';
@@ -50,6 +53,8 @@ const beside = (file: string) => new URL(file, import.meta.url).href;
 type AppFunction = (nodeRequire: NodeJS.Require, require: NodeJS.Require, url: string) => Promise<unknown>;
 
 async function runApp(argv: readonly string[]): Promise<void> {
+  // Started before the bundle compiles, git answers on the other core meanwhile (io/git-early.ts).
+  if (asksTopLevelFirst(argv)) askGitEarly(path.resolve(process.cwd()), TOP_LEVEL_ARGS);
   const url = beside(APP);
   const req = createRequire(url);
   const cache = {

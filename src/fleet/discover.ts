@@ -14,7 +14,7 @@ import type { ClaudeConfigDir } from '../store/claude/config-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from '../store/claude/process-status.js';
 import { readRegistry, type RegistryEntry, type RegistryRead } from '../store/claude/registry.js';
 import { listDirSync } from '../io/safe-fs/index.js';
-import { realGit, type GitProbe } from '../io/git.js';
+import { gitOnePass, realGit, type GitProbe } from '../io/git.js';
 import { resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { cleanLine } from '../io/sanitize.js';
 import { shownBasename } from '../io/safe-fs/byte-paths.js';
@@ -117,30 +117,10 @@ function findGroup(projectDir: string, git: GitProbe): { group: string; label: s
   return { group: projectDir, label: shownBasename(projectDir) || projectDir };
 }
 
-/**
- * Git's answers for one discovery: resolving a root and finding its repository ask the same directory the same
- * questions (the top level twice), and every answer is a git process run while the event loop waits.
- */
-function onePass(git: GitProbe): GitProbe {
-  const memo = new Map<string, string | null>();
-  const once = (q: string, dir: string, ask: (dir: string) => string | null) => {
-    const key = `${q}\0${dir}`;
-    if (!memo.has(key)) memo.set(key, ask(dir));
-    return memo.get(key) ?? null;
-  };
-  return {
-    topLevel: (d) => once('top', d, (x) => git.topLevel(x)),
-    superproject: (d) => once('super', d, (x) => git.superproject(x)),
-    remoteOrigin: (d) => once('origin', d, (x) => git.remoteOrigin(x)),
-    commonDir: (d) => once('common', d, (x) => git.commonDir(x)),
-    ...(git.failure ? { failure: (d: string) => git.failure?.(d) ?? null } : {}),
-  };
-}
-
 export function discoverRoots(opts: DiscoverOptions): Discovery {
   const env = opts.env ?? process.env;
   const home = opts.home ?? env.HOME ?? os.homedir();
-  const git = onePass(opts.git ?? realGit);
+  const git = gitOnePass(opts.git ?? realGit);
   const probe = opts.probe ?? systemProbe();
   const problems: string[] = [];
   const byId = new Map<string, FleetRoot>();

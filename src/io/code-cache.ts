@@ -3,10 +3,11 @@
  * way to the first frame is a large share of a start; Node 20 keeps no compiled code between starts for an ES
  * module, but V8 will for a script given the bytes of an earlier compile. So the app is one function in a
  * script (scripts/build.mjs, APP_PREFIX), compiled here with the cache from the last start. The first start (or
- * the first after an upgrade) writes the cache FULL_AFTER_MS after it began, when a monitor has drawn its first
- * frames (V8's cache holds every function compiled by then), or at its exit if that comes first (`--json`,
- * `--help`): such a partial cache is used, and replaced by the next run that gets to FULL_AFTER_MS. Later than
- * that V8 may already have dropped the start-up functions' bytecode, so a cache is never taken at a late exit.
+ * the first after an upgrade) writes the cache once FULL_AFTER_MS have passed, when a monitor has drawn its first
+ * frames (V8's cache holds every function compiled by then), at the first quiet moment from then (taking it is a
+ * pause the screen must not show), or at its exit if that comes first (`--json`, `--help`): such a partial cache
+ * is used, and replaced by the next run that gets that far. Much later V8 may already have dropped the start-up
+ * functions' bytecode, so a busy run takes it at FULL_LATEST_MS anyway, and a cache is never taken at a late exit.
  *
  * The cache lives in `$XDG_CACHE_HOME/omc-top/` (default `~/.cache/omc-top/`), one file per bundle content and
  * Node version (the newest KEEP of them), written through the contained write path. Its own checksum is checked before V8 sees it (V8
@@ -17,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { readBytesSync } from './safe-fs/bytes.js';
 import { listDirSync, statSync } from './safe-fs/list.js';
 import { atomicWriteSync, unlinkUnder } from './safe-fs/write.js';
@@ -29,6 +31,15 @@ const SUM_BYTES = 32;
 const HEAD_BYTES = MAGIC.length + 1 + SUM_BYTES;
 /** When a run's compiled code makes a full cache: after a monitor's first frames, before V8 ages start-up code out. */
 export const FULL_AFTER_MS = 2000;
+/**
+ * Taking the cache stops the process for 40–60 ms (V8 serialises the code; the write follows): from
+ * FULL_AFTER_MS on it waits for a quiet moment, a check interval in which the event loop was busy less than
+ * QUIET_SHARE of the time (the start-up read over, no frame being drawn), so the pause falls where nothing moves on
+ * screen. A run never quiet by FULL_LATEST_MS takes it then, before start-up code ages out.
+ */
+const QUIET_CHECK_MS = 100;
+const QUIET_SHARE = 0.1;
+export const FULL_LATEST_MS = 5000;
 /** Far above the bundle (1.7 MB) and its cache (about 2 MB); a bigger file is not ours. */
 const MAX_BYTES = 64 << 20;
 
@@ -38,8 +49,11 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env, home = os.hom
   return path.join(base, 'omc-top');
 }
 
-/** One file per bundle content and Node: two Node versions side by side would otherwise replace each other's. */
-export function cacheFileName(source: string): string {
+/**
+ * One file per bundle content and Node: two Node versions side by side would otherwise replace each other's.
+ * `source` as text or as its bytes (the bundle is ASCII: the same name either way, without encoding 1.7 MB again).
+ */
+export function cacheFileName(source: string | Uint8Array): string {
   const sum = createHash('sha256').update(source).digest('hex').slice(0, 16);
   return `app-${sum}-${process.version}-${process.arch}.v8cache`;
 }
@@ -77,6 +91,8 @@ export interface CodeCacheOptions {
   write: boolean;
   /** Milliseconds before a full cache is taken (tests shorten it). */
   fullAfterMs?: number;
+  /** Whether the process is quiet enough now for the pause of taking a full cache (tests decide it themselves). */
+  quiet?: () => boolean;
 }
 
 /**
@@ -90,7 +106,7 @@ export function loadAppFunction<T>(file: string, opts: CodeCacheOptions): Loaded
   const text = read.bytes.toString('latin1');
   if (!text.startsWith(APP_PREFIX)) return null;
   const source = text.slice(APP_PREFIX.length);
-  const name = opts.dir === null ? null : cacheFileName(source);
+  const name = opts.dir === null ? null : cacheFileName(read.bytes.subarray(APP_PREFIX.length));
   const cached = opts.dir !== null && name !== null ? readCache(opts.dir, name) : null;
   const script = new vm.Script(source, {
     filename: file,
@@ -100,19 +116,44 @@ export function loadAppFunction<T>(file: string, opts: CodeCacheOptions): Loaded
   });
   const cacheUsed = cached !== null && !script.cachedDataRejected;
   if (opts.write && opts.dir !== null && name !== null && !(cacheUsed && cached.full))
-    scheduleWrite(opts.dir, name, script, cacheUsed, opts.fullAfterMs ?? FULL_AFTER_MS);
+    scheduleWrite(opts.dir, name, script, cacheUsed, opts.fullAfterMs ?? FULL_AFTER_MS, opts.quiet ?? loopQuiet());
   return { value: script.runInThisContext() as T, cacheUsed };
 }
 
-/** A full cache once the run has gone on long enough; a partial one at an earlier exit when there was none. */
-function scheduleWrite(dir: string, name: string, script: vm.Script, hadPartial: boolean, fullAfterMs: number): void {
+/**
+ * A full cache once the run has gone on long enough, at its first quiet moment from then (FULL_LATEST_MS at the
+ * latest); a partial one at an earlier exit when there was none.
+ */
+function scheduleWrite(
+  dir: string,
+  name: string,
+  script: vm.Script,
+  hadPartial: boolean,
+  fullAfterMs: number,
+  quiet: () => boolean,
+): void {
   const atExit = () => writeCache(dir, name, script, false);
-  const timer = setTimeout(() => {
-    process.off('exit', atExit);
-    writeCache(dir, name, script, true);
-  }, fullAfterMs);
-  timer.unref();
+  const latest = performance.now() + Math.max(fullAfterMs, FULL_LATEST_MS);
+  const check = (wait: number) => {
+    setTimeout(() => {
+      if (!quiet() && performance.now() < latest) return check(QUIET_CHECK_MS);
+      process.off('exit', atExit);
+      writeCache(dir, name, script, true);
+    }, wait).unref();
+  };
+  check(fullAfterMs);
   if (!hadPartial) process.once('exit', atExit);
+}
+
+/** Quiet: the event loop was busy less than QUIET_SHARE of the time since the last question. */
+function loopQuiet(): () => boolean {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    return busy < QUIET_SHARE;
+  };
 }
 
 function readCache(dir: string, name: string): CacheData | null {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { cleanLine } from './sanitize.js';
 import { SYNC_KILL } from './child-end.js';
 import { bytesOfPath, pathForBytes } from './safe-fs/byte-paths.js';
+import { GIT_TIMEOUT_MS, TOP_LEVEL_ARGS, gitEnv, takeEarlyAnswer } from './git-early.js';
 
 export interface GitProbe {
   topLevel(dir: string): string | null;
@@ -50,18 +51,28 @@ export function describeGitFailure(e: unknown): string | null {
 
 const failures = new Map<string, string>();
 
+/** git's output, or what execFileSync throws: from the bin's early run of this very question when there is one (io/git-early.ts). */
+function runGit(dir: string, args: readonly string[]): Buffer {
+  const early = takeEarlyAnswer(dir, args);
+  if (early !== null) {
+    if ('stdout' in early) return early.stdout;
+    throw early.error;
+  }
+  return execFileSync('git', [...args], {
+    cwd: dir,
+    encoding: 'buffer',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: GIT_TIMEOUT_MS,
+    // A git that ignores SIGTERM would keep execFileSync (and so omc-top) waiting for good.
+    killSignal: SYNC_KILL,
+    env: gitEnv(),
+  });
+}
+
 /** git's answer as bytes (a path it prints is bytes; it is not valid UTF-8 when a directory name is not). */
-function gitBytes(dir: string, args: string[]): Buffer | null {
+function gitBytes(dir: string, args: readonly string[]): Buffer | null {
   try {
-    const out = execFileSync('git', args, {
-      cwd: dir,
-      encoding: 'buffer',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 5_000,
-      // A git that ignores SIGTERM would keep execFileSync (and so omc-top) waiting for good.
-      killSignal: SYNC_KILL,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
-    });
+    const out = runGit(dir, args);
     failures.delete(dir);
     let end = out.length;
     while (end > 0 && (out[end - 1] === 0x0a || out[end - 1] === 0x0d)) end--;
@@ -89,7 +100,7 @@ function git(dir: string, args: string[]): string | null {
  * A directory git names, taken as bytes: a name that is not UTF-8 is held open by its bytes (safe-fs/byte-paths.ts)
  * instead of being trusted as the lossy text Node would decode it to.
  */
-function gitPath(dir: string, args: string[]): string | null {
+function gitPath(dir: string, args: readonly string[]): string | null {
   const out = gitBytes(dir, args);
   if (out === null) return null;
   const raw = out[0] === 0x2f ? out : Buffer.concat([bytesOfPath(path.resolve(dir)), Buffer.from('/'), out]);
@@ -97,7 +108,7 @@ function gitPath(dir: string, args: string[]): string | null {
 }
 
 export const realGit: GitProbe = {
-  topLevel: (dir) => gitPath(dir, ['rev-parse', '--show-toplevel']),
+  topLevel: (dir) => gitPath(dir, TOP_LEVEL_ARGS),
   superproject: (dir) => gitPath(dir, ['rev-parse', '--show-superproject-working-tree']),
   remoteOrigin: (dir) => git(dir, ['remote', 'get-url', 'origin']),
   commonDir: (dir) => {
@@ -105,3 +116,23 @@ export const realGit: GitProbe = {
   },
   failure: (dir) => failures.get(dir) ?? null,
 };
+
+/**
+ * Git's answers for one pass (a root resolution, a discovery): the same directory is asked the same question more
+ * than once on the way (the top level twice), and each answer is a git process run while the event loop waits.
+ */
+export function gitOnePass(git: GitProbe): GitProbe {
+  const memo = new Map<string, string | null>();
+  const once = (q: string, dir: string, ask: (dir: string) => string | null) => {
+    const key = `${q}\0${dir}`;
+    if (!memo.has(key)) memo.set(key, ask(dir));
+    return memo.get(key) ?? null;
+  };
+  return {
+    topLevel: (d) => once('top', d, (x) => git.topLevel(x)),
+    superproject: (d) => once('super', d, (x) => git.superproject(x)),
+    remoteOrigin: (d) => once('origin', d, (x) => git.remoteOrigin(x)),
+    commonDir: (d) => once('common', d, (x) => git.commonDir(x)),
+    ...(git.failure ? { failure: (d: string) => git.failure?.(d) ?? null } : {}),
+  };
+}

@@ -7,7 +7,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { realGit, type GitProbe } from '../io/git.js';
+import { gitOnePass, realGit, type GitProbe } from '../io/git.js';
 import { detectOmcInstall, type OmcInstall } from './omc-install.js';
 import { resolveOmcRoot, type RootResolution } from './root.js';
 
@@ -24,7 +24,8 @@ export function resolveRootAndOmc(opts: {
   git?: GitProbe;
 }): { res: RootResolution; omc: OmcInstall } {
   const env = opts.env ?? process.env;
-  const git = opts.git ?? realGit;
+  // One answer per question: the install and the root both start from the top level of the working directory.
+  const git = gitOnePass(opts.git ?? realGit);
   const cwd = path.resolve(opts.cwd);
   const guess = git.topLevel(cwd) ?? cwd;
   const first = detectOmcInstall({ env, projectDir: guess, override: opts.override });

@@ -40,8 +40,13 @@ import { QuotaDomain, type QuotaDomainOptions } from './cost/quota-domain.js';
 import { borrowed } from './borrowed-domain.js';
 import { UltragoalDomain } from './ultragoal/domain.js';
 
-/** The progressive start's read slices (ms): the first one is the first frame's rows, so it is short. */
-const FIRST_SLICE_MS = 15;
+/**
+ * The progressive start's read slices (ms). The first one is the first frame's rows: it reads the screenful the
+ * sessions domain always lists first (FIRST_STEP_MIN_ROWS, 64 rows fill a 200x60 terminal) and no more, since each
+ * row read and published beyond the screen delays that frame (15 ms of reading and publishing more rows on a
+ * quiet machine) and the next slices read the rest.
+ */
+const FIRST_SLICE_MS = 0;
 const SLICE_MS = 40;
 
 export interface StoreStatus {

@@ -38,7 +38,7 @@ let starts = 0;
 async function start(file: string, opts: CodeCacheOptions) {
   const copy = path.join(path.dirname(file), `start-${++starts}.mjs`);
   fs.copyFileSync(file, copy);
-  const loaded = loadAppFunction<Fn>(copy, { fullAfterMs: 0, ...opts });
+  const loaded = loadAppFunction<Fn>(copy, { fullAfterMs: 0, quiet: () => true, ...opts });
   if (!loaded) throw new Error('not loaded');
   return { used: loaded.cacheUsed, result: await loaded.value(1) };
 }
@@ -103,6 +103,26 @@ describe('code cache', () => {
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setTimeout(r, 0));
     expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it('the full cache waits for a quiet moment: nothing is taken while the process is busy', async ({ tempDir }) => {
+    const app = writeApp(tempDir('app-'), 9);
+    const dir = path.join(tempDir('cache-'), 'omc-top');
+    let quiet = false;
+    let asked = 0;
+    const first = await start(app, { dir, write: true, quiet: () => (asked++, quiet) });
+    expect(first).toEqual({ used: false, result: { answer: 10 } });
+    await waitFor(() => asked >= 3, { what: 'three checks for a quiet moment' });
+    expect(fs.existsSync(cacheFile(dir, app))).toBe(false);
+    quiet = true;
+    await waitFor(() => fs.existsSync(cacheFile(dir, app)), { what: 'the cache file' });
+    expect(unwrapCache(fs.readFileSync(cacheFile(dir, app)))?.full).toBe(true);
+    expect(await start(app, { dir, write: true })).toEqual({ used: true, result: { answer: 10 } });
+  });
+
+  it('names the cache the same from the bundle text or its bytes', () => {
+    const text = 'export default (async function () {});\n';
+    expect(cacheFileName(Buffer.from(text, 'latin1'))).toBe(cacheFileName(text));
   });
 
   it('a file that is not the app script is left to the module loader', ({ tempDir }) => {

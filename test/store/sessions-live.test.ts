@@ -317,6 +317,24 @@ describe('sliced first scan', () => {
     void sliced.close();
   });
 
+  it("the progressive start's first slice reads a screenful and no more (its rows are the first frame)", async ({
+    emptyProject: p,
+  }) => {
+    for (let i = 0; i < 200; i++) {
+      const sid = `s${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`;
+      writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json'), { ...ralph(i), session_id: sid });
+    }
+    const store = new OmcStore({ root: p.root, watch: 'none' });
+    store.start({ progressive: true }); // the first slice runs before start() returns
+    const first = store.sessions.getSnapshot();
+    expect(first.sessions).toHaveLength(64);
+    expect(first.scanning).toEqual({ done: 64, total: 200 });
+    expect(store.status.getSnapshot().reading).toBe('reading 64/200');
+    // The rest follows in later slices.
+    await waitFor(() => store.sessions.getSnapshot().sessions.length === 200, { what: 'every session read' });
+    await store.close();
+  });
+
   it('publishes the sliced read per CPU time it spent, not per wall-clock time: waiting on a loaded machine adds no picture', ({
     emptyProject: p,
   }) => {

@@ -1,0 +1,129 @@
+/**
+ * A git question asked before anyone waits for it. The monitor's root resolution starts by asking git for the
+ * top level of its working directory, and that run (a child process, 10–40 ms) used to start only once the app
+ * bundle had compiled and loaded, with the event loop stopped until git answered. The bin asks the same question
+ * as it starts (entry.ts), so git runs on the other core while the bundle compiles; the first identical question
+ * (same directory, same arguments) takes that answer instead of running git again. Only that first one: a later
+ * question runs git then, as it always did.
+ *
+ * The answer is given back in the shape execFileSync gives (its output, or an error with the same code, status,
+ * signal and stderr), so io/git.ts describes a failure in the same words whichever way git was run.
+ *
+ * The bin and the app are separate bundles, each with its own copy of this module: the questions live on one
+ * process-wide registry (a global under a Symbol.for key) that both copies see.
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { SYNC_KILL } from './child-end.js';
+
+/** The question the monitor's root resolution asks first (store/omc-root.ts): `git rev-parse --show-toplevel`. */
+export const TOP_LEVEL_ARGS: readonly string[] = ['rev-parse', '--show-toplevel'];
+
+/** As long as a synchronous git run may take (io/git.ts). */
+export const GIT_TIMEOUT_MS = 5_000;
+/** execFileSync's default output limit: beyond it a run fails (ENOBUFS), so an early run gives no answer. */
+const MAX_OUTPUT = 1024 * 1024;
+
+/** The environment git runs in: never a prompt for credentials. */
+export const gitEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GIT_TERMINAL_PROMPT: '0' });
+
+/** What execFileSync throws for a run that gave no answer: the fields io/git.ts reads. */
+export interface GitRunError extends Error {
+  code?: string;
+  status?: number | null;
+  signal?: NodeJS.Signals | null;
+  stderr?: Buffer | string;
+}
+
+export type EarlyAnswer = { stdout: Buffer } | { error: GitRunError };
+
+interface Question {
+  settled: Promise<void>;
+  answer: EarlyAnswer | null;
+}
+
+const REGISTRY = Symbol.for('omc-top.git-early');
+function questions(): Map<string, Question> {
+  const g = globalThis as { [REGISTRY]?: Map<string, Question> };
+  return (g[REGISTRY] ??= new Map());
+}
+
+const keyOf = (dir: string, args: readonly string[]) => [dir, ...args].join('\0');
+
+function runError(message: string, fields: Omit<GitRunError, 'name' | 'message'>): GitRunError {
+  return Object.assign(new Error(message), fields);
+}
+
+function startGit(dir: string, args: readonly string[]): ChildProcessByStdio<null, Readable, Readable> | null {
+  try {
+    return spawn('git', [...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv() });
+  } catch {
+    return null;
+  }
+}
+
+/** Starts `git args` in `dir` now; its answer waits for the first identical question (takeEarlyAnswer). */
+export function askGitEarly(dir: string, args: readonly string[]): void {
+  const key = keyOf(dir, args);
+  if (questions().has(key)) return;
+  const q: Question = { settled: Promise.resolve(), answer: null };
+  q.settled = new Promise<void>((resolve) => {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let timedOut = false;
+    let done = false;
+    const child = startGit(dir, args);
+    if (child === null) {
+      resolve(); // not startable here (a bad cwd string, say): the question is asked the ordinary way
+      return;
+    }
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill(SYNC_KILL);
+    }, GIT_TIMEOUT_MS);
+    const finish = (answer: EarlyAnswer | null) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      q.answer = answer;
+      resolve();
+    };
+    const collect = (into: Buffer[]) => (b: Buffer) => {
+      size += b.length;
+      if (size > MAX_OUTPUT) {
+        child.kill(SYNC_KILL);
+        finish(null); // the synchronous run says what such output means
+        return;
+      }
+      into.push(b);
+    };
+    child.stdout.on('data', collect(out));
+    child.stderr.on('data', collect(err));
+    child.once('error', (e: NodeJS.ErrnoException) =>
+      finish({ error: runError(e.message, { code: e.code, status: null, signal: null, stderr: Buffer.alloc(0) }) }),
+    );
+    child.once('close', (status: number | null, signal: NodeJS.Signals | null) => {
+      const stderr = Buffer.concat(err);
+      if (timedOut)
+        finish({ error: runError('git timed out', { code: 'ETIMEDOUT', status: null, signal: SYNC_KILL, stderr }) });
+      else if (status === 0) finish({ stdout: Buffer.concat(out) });
+      else finish({ error: runError(`git ${args.join(' ')} failed`, { status, signal, stderr }) });
+    });
+  });
+  questions().set(key, q);
+}
+
+/** Resolves once every question asked early has its answer (at once when none was asked). */
+export function earlyGitSettled(): Promise<void> {
+  return Promise.all([...questions().values()].map((q) => q.settled)).then(() => undefined);
+}
+
+/** The early answer to exactly this question, once; null when none was asked or it has no answer yet. */
+export function takeEarlyAnswer(dir: string, args: readonly string[]): EarlyAnswer | null {
+  const key = keyOf(dir, args);
+  const q = questions().get(key);
+  if (q?.answer == null) return null;
+  questions().delete(key);
+  return q.answer;
+}
