@@ -13,6 +13,7 @@ import { PANES } from '../src/panes/registry.js';
 import { OmcStore } from '../src/store/store.js';
 import { pickTheme } from '../src/ui/theme.js';
 import { UiStore } from '../src/kit/ui-store.js';
+import { fakeStdin } from './fake-stdin.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -39,16 +40,7 @@ class FakeTty extends EventEmitter {
 }
 const stdout = new FakeTty();
 const queue: string[] = [];
-const stdin = Object.assign(new EventEmitter(), {
-  isTTY: true,
-  setRawMode() {},
-  setEncoding() {},
-  ref() {},
-  unref() {},
-  read: () => queue.shift() ?? null,
-  resume() {},
-  pause() {},
-});
+const stdin = fakeStdin(() => queue.shift() ?? null);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Writes `key` to stdin and resolves with the ms until the end of the next frame (null: no frame in 2 s). */

@@ -9,6 +9,7 @@ import { PANES } from '../src/panes/registry.js';
 import { OmcStore } from '../src/store/store.js';
 import { pickTheme } from '../src/ui/theme.js';
 import { UiStore } from '../src/kit/ui-store.js';
+import { fakeStdin } from './fake-stdin.js';
 
 const [root, cols = '80', rows = '24', frames = '200'] = process.argv.slice(2);
 class FakeTty extends EventEmitter {
@@ -22,16 +23,7 @@ class FakeTty extends EventEmitter {
   }
 }
 const stdout = new FakeTty();
-const stdin = Object.assign(new EventEmitter(), {
-  isTTY: true,
-  setRawMode() {},
-  setEncoding() {},
-  ref() {},
-  unref() {},
-  read: () => null,
-  resume() {},
-  pause() {},
-});
+const stdin = fakeStdin(() => null);
 const store = new OmcStore({ root: root!, watch: 'none' });
 store.start();
 const ui = new UiStore();

@@ -13,6 +13,7 @@ import { serializeWikiPage } from '../../src/store/wiki/frontmatter.js';
 import { rankWiki } from '../../src/store/wiki/search.js';
 import { WikiSearchIndex } from '../../src/store/wiki/search-index.js';
 import { frontmatter } from '../helpers/wiki-frontmatter.js';
+import { readOk } from '../helpers/read-ok.js';
 
 const NOW = '2026-12-01T00:00:00.000Z';
 
@@ -80,19 +81,7 @@ const pageSpec = fc.record({
 
 function page(s: PageSpec): WikiPage {
   const raw = serializeWikiPage(frontmatter({ title: s.title, tags: s.tags, category: s.category }), `\n${s.body}\n`);
-  const r = {
-    ok: true as const,
-    text: raw,
-    bytes: Buffer.byteLength(raw),
-    mtimeMs: 1,
-    ino: 1,
-    invalidUtf8: false,
-    bom: false,
-    uid: 0,
-    mode: 0o644,
-    nlink: 1,
-  };
-  return buildPage(s.name, r, NOW);
+  return buildPage(s.name, readOk(raw), NOW);
 }
 
 /** A wiki as the domain publishes it: searchable pages in file-name order, one object per page version. */
