@@ -1,6 +1,6 @@
 // Builds bench/keys-inproc.tsx with the same Ink patches as the shipped bundle and runs it (see that file).
 //   node bench/keys-inproc.mjs <root> wiki|sessions [cols] [rows] [--prof-out file.cpuprofile] [--entry other.tsx]
-// --entry: the same harness in another checkout (a base commit's source, with this folder's keys-inproc.tsx and fake-stdin.ts copied into its bench/), for before/after pairs.
+// --entry: the same harness in another checkout (a base commit's source, with this folder's keys-inproc.tsx and in-process-app.tsx copied into its bench/), for before/after pairs.
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -3,17 +3,12 @@
 // typing session. No pty and no second process, so a CPU profile (`--prof-out`) holds the keystrokes' work only.
 // Built with the shipped bundle's Ink patches by bench/keys-inproc.mjs:
 //   node bench/keys-inproc.mjs <root> wiki|sessions [cols] [rows] [--prof-out file.cpuprofile]
-import React from 'react';
 import fs from 'node:fs';
 import { EventEmitter } from 'node:events';
 import { Session } from 'node:inspector/promises';
-import { render } from 'ink';
-import { App } from '../src/app.js';
-import { PANES } from '../src/panes/registry.js';
 import { OmcStore } from '../src/store/store.js';
-import { pickTheme } from '../src/ui/theme.js';
 import { UiStore } from '../src/kit/ui-store.js';
-import { fakeStdin } from './fake-stdin.js';
+import { fakeStdin, renderApp } from './in-process-app.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -63,27 +58,10 @@ function press(key: string): Promise<number | null> {
 const store = new OmcStore({ root: root!, watch: 'none' });
 store.start({ progressive: true });
 const ui = new UiStore();
-render(
-  <App
-    store={store}
-    ui={ui}
-    panes={PANES}
-    rootExplain="bench"
-    theme={pickTheme({})}
-    exit={() => undefined}
-    redraw={() => undefined}
-    suspend={(f) => f()}
-  />,
-  {
-    stdout: stdout as never,
-    stdin: stdin as never,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    // As the app renders (src/terminal/full-screen.tsx); keys below come further apart than one frame at 30 fps.
-    maxFps: 30,
-    incrementalRendering: true,
-  },
-);
+renderApp(store, ui, stdout, stdin, {
+  // As the app renders (src/terminal/full-screen.tsx); keys below come further apart than one frame at 30 fps.
+  maxFps: 30,
+});
 await sleep(3000);
 if (pane === 'wiki') await press('w');
 await sleep(pane === 'wiki' ? 4000 : 1500);

@@ -1,15 +1,10 @@
 // In-process frame cost: how long Ink + React take to produce one frame of
 // the sessions pane (no pty, no watcher), at a given size and tree.
 //   npx tsx bench/render.tsx <root> [cols] [rows] [frames]
-import React from 'react';
 import { EventEmitter } from 'node:events';
-import { render } from 'ink';
-import { App } from '../src/app.js';
-import { PANES } from '../src/panes/registry.js';
 import { OmcStore } from '../src/store/store.js';
-import { pickTheme } from '../src/ui/theme.js';
 import { UiStore } from '../src/kit/ui-store.js';
-import { fakeStdin } from './fake-stdin.js';
+import { fakeStdin, renderApp } from './in-process-app.js';
 
 const [root, cols = '80', rows = '24', frames = '200'] = process.argv.slice(2);
 class FakeTty extends EventEmitter {
@@ -26,29 +21,12 @@ const stdout = new FakeTty();
 const stdin = fakeStdin(() => null);
 const store = new OmcStore({ root: root!, watch: 'none' });
 store.start();
-const ui = new UiStore();
 const times: number[] = [];
-render(
-  <App
-    store={store}
-    ui={ui}
-    panes={PANES}
-    rootExplain="bench"
-    theme={pickTheme({})}
-    exit={() => undefined}
-    redraw={() => undefined}
-    suspend={(f) => f()}
-  />,
-  {
-    stdout: stdout as never,
-    stdin: stdin as never,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    maxFps: 1000,
-    incrementalRendering: true,
-    onRender: ({ renderTime }) => times.push(renderTime),
-  },
-);
+const ui = new UiStore();
+renderApp(store, ui, stdout, stdin, {
+  maxFps: 1000,
+  onRender: ({ renderTime }) => times.push(renderTime),
+});
 await new Promise((r) => setTimeout(r, 300));
 times.length = 0;
 const t0 = performance.now();
