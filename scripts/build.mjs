@@ -50,22 +50,42 @@ export const APP_PREFIX = 'export default ';
 const APP_PARAMS = '__omcTopRequire, require, __omcTopUrl';
 const nodeRequire = createRequire(import.meta.url);
 
-/** `node:fs` and the like as modules of the bundle, each `require`d once at its place in the evaluation order. */
+/**
+ * `node:fs` and the like as modules of the bundle, each `require`d once at its place in the evaluation order:
+ * - imported (`import … from 'node:fs'`): a module with the names Node's ES-module facade would give, except the
+ *   ones Node computes when first read (getters such as `fs.promises`, `crypto.webcrypto`, `process.stdin`, which
+ *   load more of Node or build a stream: the facade reads them all, and so did this shim, 5–10 ms before the first
+ *   frame). Such a name imported by name fails the build ("No matching export"), read off a namespace too
+ *   (`import-is-undefined` is an error), so none is ever silently missing; code reads them off the module object;
+ * - required (`require('events')`, in the CommonJS dependencies): Node's own module object, as `require` gives it;
+ * - imported dynamically: every name, getters too, as the facade gives them.
+ */
 const builtinShims = {
   name: 'builtin-shims',
   setup(b) {
     b.onResolve({ filter: /^(node:)?[a-z_][a-z0-9_/]*$/ }, (a) => {
       const name = a.path.replace(/^node:/, '');
-      return builtinModules.includes(name) ? { path: name, namespace: 'builtin-shim' } : undefined;
+      if (!builtinModules.includes(name)) return undefined;
+      const namespace =
+        a.kind === 'require-call' ? 'builtin-require' : a.kind === 'dynamic-import' ? 'builtin-all' : 'builtin-shim';
+      return { path: name, namespace };
     });
-    b.onLoad({ filter: /.*/, namespace: 'builtin-shim' }, (a) => {
+    const req = (name) => `__omcTopRequire(${JSON.stringify(`node:${name}`)})`;
+    b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (a) => ({
+      contents: `module.exports = ${req(a.path)};\n`,
+      loader: 'js',
+    }));
+    const esm = (a, getters) => {
       const m = nodeRequire(`node:${a.path}`);
-      // Node's own ES-module facade of a built-in exports its enumerable keys; read once, as that facade does.
-      const names = Object.keys(m).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default');
-      const req = `__omcTopRequire(${JSON.stringify(`node:${a.path}`)})`;
+      const names = Object.keys(m).filter(
+        (k) =>
+          /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default' && (getters || !Object.getOwnPropertyDescriptor(m, k)?.get),
+      );
       const named = names.length ? `export const { ${names.join(', ')} } = m;\n` : '';
-      return { contents: `const m = ${req};\nexport default m;\n${named}`, loader: 'js' };
-    });
+      return { contents: `const m = ${req(a.path)};\nexport default m;\n${named}`, loader: 'js' };
+    };
+    b.onLoad({ filter: /.*/, namespace: 'builtin-shim' }, (a) => esm(a, false));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-all' }, (a) => esm(a, true));
   },
 };
 
@@ -93,8 +113,11 @@ function asAppFunction(js) {
   return `${APP_PREFIX}(async function (${APP_PARAMS}) {"use strict";\n${body}\nreturn { ${fields.join(', ')} };\n});\n`;
 }
 
-/** Bundles `entry` into one minified ESM file, written atomically (`app`: as the app function, see APP_PREFIX). */
-export async function bundle(entry, out, { minify = true, app = false } = {}) {
+/**
+ * Bundles `entry` into one minified ESM file, written atomically (`app`: as the app function, see APP_PREFIX;
+ * `shims`: an ES module whose built-ins come from `require`, as the app's do).
+ */
+export async function bundle(entry, out, { minify = true, app = false, shims = false } = {}) {
   const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
   await mkdir(path.dirname(out), { recursive: true });
   const result = await build({
@@ -115,9 +138,11 @@ export async function bundle(entry, out, { minify = true, app = false } = {}) {
     banner: app
       ? {}
       : {
-          js: "#!/usr/bin/env node\nimport { createRequire as __omcTopCreateRequire } from 'node:module'; const require = __omcTopCreateRequire(import.meta.url);",
+          js: `#!/usr/bin/env node\nimport { createRequire as __omcTopCreateRequire } from 'node:module'; const require = __omcTopCreateRequire(import.meta.url);${shims ? ' const __omcTopRequire = require;' : ''}`,
         },
-    plugins: app ? [builtinShims, ...inkPlugins] : inkPlugins,
+    // A built-in imported by name that the shims do not give (see builtinShims) must fail here, not be undefined.
+    logOverride: { 'import-is-undefined': 'error' },
+    plugins: app || shims ? [builtinShims, ...inkPlugins] : inkPlugins,
     logLevel: 'warning',
   });
   const text = result.outputFiles[0].text;
@@ -134,7 +159,8 @@ export async function buildAll({ minify = true } = {}) {
   await bundle(path.join(root, 'src', 'cli.tsx'), APP_OUT, { minify, app: true });
   await bundle(path.join(root, 'src', 'commands', 'status-main.ts'), STATUS_OUT, { minify });
   await bundle(path.join(root, 'src', 'commands', 'hook-main.ts'), hookOutfile, { minify });
-  await bundle(path.join(root, 'src', 'entry.ts'), BIN_OUT, { minify });
+  // The bin takes Node's built-ins through the shims too: Node's ES-module facade of each reads every getter.
+  await bundle(path.join(root, 'src', 'entry.ts'), BIN_OUT, { minify, shims: true });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
