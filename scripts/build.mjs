@@ -60,7 +60,7 @@ const nodeRequire = createRequire(import.meta.url);
  * - required (`require('events')`, in the CommonJS dependencies): Node's own module object, as `require` gives it;
  * - imported dynamically: every name, getters too, as the facade gives them.
  */
-const builtinShims = {
+export const builtinShims = {
   name: 'builtin-shims',
   setup(b) {
     b.onResolve({ filter: /^(node:)?[a-z_][a-z0-9_/]*$/ }, (a) => {
