@@ -53,9 +53,9 @@ const nodeRequire = createRequire(import.meta.url);
 /**
  * `node:fs` and the like as modules of the bundle, each `require`d once at its place in the evaluation order:
  * - imported (`import … from 'node:fs'`): a module with the names Node's ES-module facade would give, except the
- *   ones Node computes when first read (getters such as `fs.promises`, `crypto.webcrypto`, `process.stdin`, which
- *   load more of Node or build a stream: the facade reads them all, and so did this shim, 5–10 ms before the first
- *   frame). Such a name imported by name fails the build ("No matching export"), read off a namespace too
+ *   ones Node computes when first read (getters such as `crypto.webcrypto`, `process.report`, `net.BlockList`,
+ *   which load more of Node: reading them all as the app loaded took 11 of Node's modules and a few ms before the
+ *   first frame). Such a name imported by name fails the build ("No matching export"), read off a namespace too
  *   (`import-is-undefined` is an error), so none is ever silently missing; code reads them off the module object;
  * - required (`require('events')`, in the CommonJS dependencies): Node's own module object, as `require` gives it;
  * - imported dynamically: every name, getters too, as the facade gives them.
@@ -113,11 +113,8 @@ function asAppFunction(js) {
   return `${APP_PREFIX}(async function (${APP_PARAMS}) {"use strict";\n${body}\nreturn { ${fields.join(', ')} };\n});\n`;
 }
 
-/**
- * Bundles `entry` into one minified ESM file, written atomically (`app`: as the app function, see APP_PREFIX;
- * `shims`: an ES module whose built-ins come from `require`, as the app's do).
- */
-export async function bundle(entry, out, { minify = true, app = false, shims = false } = {}) {
+/** Bundles `entry` into one minified ESM file, written atomically (`app`: as the app function, see APP_PREFIX). */
+export async function bundle(entry, out, { minify = true, app = false } = {}) {
   const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
   await mkdir(path.dirname(out), { recursive: true });
   const result = await build({
@@ -138,11 +135,11 @@ export async function bundle(entry, out, { minify = true, app = false, shims = f
     banner: app
       ? {}
       : {
-          js: `#!/usr/bin/env node\nimport { createRequire as __omcTopCreateRequire } from 'node:module'; const require = __omcTopCreateRequire(import.meta.url);${shims ? ' const __omcTopRequire = require;' : ''}`,
+          js: "#!/usr/bin/env node\nimport { createRequire as __omcTopCreateRequire } from 'node:module'; const require = __omcTopCreateRequire(import.meta.url);",
         },
     // A built-in imported by name that the shims do not give (see builtinShims) must fail here, not be undefined.
     logOverride: { 'import-is-undefined': 'error' },
-    plugins: app || shims ? [builtinShims, ...inkPlugins] : inkPlugins,
+    plugins: app ? [builtinShims, ...inkPlugins] : inkPlugins,
     logLevel: 'warning',
   });
   const text = result.outputFiles[0].text;
@@ -159,8 +156,7 @@ export async function buildAll({ minify = true } = {}) {
   await bundle(path.join(root, 'src', 'cli.tsx'), APP_OUT, { minify, app: true });
   await bundle(path.join(root, 'src', 'commands', 'status-main.ts'), STATUS_OUT, { minify });
   await bundle(path.join(root, 'src', 'commands', 'hook-main.ts'), hookOutfile, { minify });
-  // The bin takes Node's built-ins through the shims too: Node's ES-module facade of each reads every getter.
-  await bundle(path.join(root, 'src', 'entry.ts'), BIN_OUT, { minify, shims: true });
+  await bundle(path.join(root, 'src', 'entry.ts'), BIN_OUT, { minify });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
