@@ -50,22 +50,42 @@ export const APP_PREFIX = 'export default ';
 const APP_PARAMS = '__omcTopRequire, require, __omcTopUrl';
 const nodeRequire = createRequire(import.meta.url);
 
-/** `node:fs` and the like as modules of the bundle, each `require`d once at its place in the evaluation order. */
-const builtinShims = {
+/**
+ * `node:fs` and the like as modules of the bundle, each `require`d once at its place in the evaluation order:
+ * - imported (`import … from 'node:fs'`): a module with the names Node's ES-module facade would give, except the
+ *   ones Node computes when first read (getters such as `crypto.webcrypto`, `process.report`, `net.BlockList`,
+ *   which load more of Node: reading them all as the app loaded took 11 of Node's modules and a few ms before the
+ *   first frame). Such a name imported by name fails the build ("No matching export"), read off a namespace too
+ *   (`import-is-undefined` is an error), so none is ever silently missing; code reads them off the module object;
+ * - required (`require('events')`, in the CommonJS dependencies): Node's own module object, as `require` gives it;
+ * - imported dynamically: every name, getters too, as the facade gives them.
+ */
+export const builtinShims = {
   name: 'builtin-shims',
   setup(b) {
     b.onResolve({ filter: /^(node:)?[a-z_][a-z0-9_/]*$/ }, (a) => {
       const name = a.path.replace(/^node:/, '');
-      return builtinModules.includes(name) ? { path: name, namespace: 'builtin-shim' } : undefined;
+      if (!builtinModules.includes(name)) return undefined;
+      const namespace =
+        a.kind === 'require-call' ? 'builtin-require' : a.kind === 'dynamic-import' ? 'builtin-all' : 'builtin-shim';
+      return { path: name, namespace };
     });
-    b.onLoad({ filter: /.*/, namespace: 'builtin-shim' }, (a) => {
+    const req = (name) => `__omcTopRequire(${JSON.stringify(`node:${name}`)})`;
+    b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (a) => ({
+      contents: `module.exports = ${req(a.path)};\n`,
+      loader: 'js',
+    }));
+    const esm = (a, getters) => {
       const m = nodeRequire(`node:${a.path}`);
-      // Node's own ES-module facade of a built-in exports its enumerable keys; read once, as that facade does.
-      const names = Object.keys(m).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default');
-      const req = `__omcTopRequire(${JSON.stringify(`node:${a.path}`)})`;
+      const names = Object.keys(m).filter(
+        (k) =>
+          /^[A-Za-z_$][\w$]*$/.test(k) && k !== 'default' && (getters || !Object.getOwnPropertyDescriptor(m, k)?.get),
+      );
       const named = names.length ? `export const { ${names.join(', ')} } = m;\n` : '';
-      return { contents: `const m = ${req};\nexport default m;\n${named}`, loader: 'js' };
-    });
+      return { contents: `const m = ${req(a.path)};\nexport default m;\n${named}`, loader: 'js' };
+    };
+    b.onLoad({ filter: /.*/, namespace: 'builtin-shim' }, (a) => esm(a, false));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-all' }, (a) => esm(a, true));
   },
 };
 
@@ -117,6 +137,8 @@ export async function bundle(entry, out, { minify = true, app = false } = {}) {
       : {
           js: "#!/usr/bin/env node\nimport { createRequire as __omcTopCreateRequire } from 'node:module'; const require = __omcTopCreateRequire(import.meta.url);",
         },
+    // A built-in imported by name that the shims do not give (see builtinShims) must fail here, not be undefined.
+    logOverride: { 'import-is-undefined': 'error' },
     plugins: app ? [builtinShims, ...inkPlugins] : inkPlugins,
     logLevel: 'warning',
   });

@@ -28,6 +28,17 @@ const EMOJI = {
 /** Per file: the edits, each found exactly once (an `optional` one may be absent). */
 export const STARTUP_EDITS = [
   {
+    file: /[\\/]node_modules[\\/]signal-exit[\\/]index\.js$/,
+    edits: [
+      { find: "  var assert = require('assert')\n", replace: '' },
+      {
+        find: "    assert.equal(typeof cb, 'function', 'a callback must be provided for exit handler')",
+        replace:
+          "    if (typeof cb !== 'function') require('assert').equal(typeof cb, 'function', 'a callback must be provided for exit handler')",
+      },
+    ],
+  },
+  {
     file: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/,
     edits: [lazy('const segmenter = new Intl.Segmenter();'), EMOJI],
   },

@@ -11,6 +11,7 @@ import { configPath } from './config-path.js';
 import { PushSchema } from './push-config.js';
 import { readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
+import { lazyObject } from '../io/lazy-object.js';
 
 export const CHANNELS = ['bell', 'osc', 'tmux'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -39,60 +40,64 @@ export const REASONS = [
   'problem',
 ] as const;
 
-const channelList = z.array(z.enum(CHANNELS));
-const usdPerMillion = z.number().finite().min(0).max(10_000);
-const PriceSchema = z.strictObject({
-  input: usdPerMillion,
-  output: usdPerMillion,
-  cacheRead: usdPerMillion,
-  cacheWrite: usdPerMillion,
-  /** The 1-hour cache write (default: the 5-minute rate). */
-  cacheWrite1h: usdPerMillion.optional(),
-  /** USD per web search request (default 0). */
-  webSearch: usdPerMillion.optional(),
-});
-const ConfigSchema = z.strictObject({
-  notify: z
-    .strictObject({
-      /** Which channels are on by default (the `--notify` flag overrides). */
-      channels: channelList.optional(),
-      /** Transitions closer together than this become one notification. */
-      debounceMs: z.number().int().min(0).max(60_000).optional(),
-      /** Per reason: false (never), true (the default channels) or its own channels. */
-      reasons: z.partialRecord(z.enum(REASONS), z.union([z.boolean(), channelList])).optional(),
-    })
-    .optional(),
-  /** Push to the user's phone: ntfy, a JSON webhook, Telegram, Discord (push-config.ts). */
-  push: PushSchema.optional(),
-  /** The "needs you: N" terminal title (OSC 2). */
-  title: z.boolean().optional(),
-  /** Model prices in USD per million tokens, for the "est." cost (src/store/claude/prices.ts); a key is a model id or its prefix. */
-  prices: z.record(z.string().min(1).max(200), PriceSchema).optional(),
-  /** Answering loops from the monitor (docs/answering.md). */
-  answers: z
-    .strictObject({
-      /** How long the permission hook waits for an answer before Claude's own prompt is all there is. */
-      permissionWaitSeconds: z.number().int().min(5).max(600).optional(),
-      /** Where "always" keeps the rule: this session only (default) or the project's .claude/settings.local.json. */
-      alwaysDestination: z.enum(['session', 'localSettings']).optional(),
-      /** The command resume runs in a new tmux window, before `--resume <session>` (default "claude"). */
-      claudeCommand: z.string().min(1).max(1000).optional(),
-    })
-    .optional(),
-  /** Machines the fleet view (`--all` / `--host`) also shows: "user@box" or "user@box:/dir", as for --host. */
-  hosts: z
-    .array(
-      z
-        .string()
-        .max(600)
-        .superRefine((s, ctx) => {
-          const r = checkHostSpec(s);
-          if (typeof r === 'string') ctx.addIssue({ code: 'custom', message: r });
-        }),
-    )
-    .max(32)
-    .optional(),
-});
+const channelList = lazyObject(() => z.array(z.enum(CHANNELS)));
+const usdPerMillion = lazyObject(() => z.number().finite().min(0).max(10_000));
+const PriceSchema = lazyObject(() =>
+  z.strictObject({
+    input: usdPerMillion,
+    output: usdPerMillion,
+    cacheRead: usdPerMillion,
+    cacheWrite: usdPerMillion,
+    /** The 1-hour cache write (default: the 5-minute rate). */
+    cacheWrite1h: usdPerMillion.optional(),
+    /** USD per web search request (default 0). */
+    webSearch: usdPerMillion.optional(),
+  }),
+);
+const ConfigSchema = lazyObject(() =>
+  z.strictObject({
+    notify: z
+      .strictObject({
+        /** Which channels are on by default (the `--notify` flag overrides). */
+        channels: channelList.optional(),
+        /** Transitions closer together than this become one notification. */
+        debounceMs: z.number().int().min(0).max(60_000).optional(),
+        /** Per reason: false (never), true (the default channels) or its own channels. */
+        reasons: z.partialRecord(z.enum(REASONS), z.union([z.boolean(), channelList])).optional(),
+      })
+      .optional(),
+    /** Push to the user's phone: ntfy, a JSON webhook, Telegram, Discord (push-config.ts). */
+    push: PushSchema.optional(),
+    /** The "needs you: N" terminal title (OSC 2). */
+    title: z.boolean().optional(),
+    /** Model prices in USD per million tokens, for the "est." cost (src/store/claude/prices.ts); a key is a model id or its prefix. */
+    prices: z.record(z.string().min(1).max(200), PriceSchema).optional(),
+    /** Answering loops from the monitor (docs/answering.md). */
+    answers: z
+      .strictObject({
+        /** How long the permission hook waits for an answer before Claude's own prompt is all there is. */
+        permissionWaitSeconds: z.number().int().min(5).max(600).optional(),
+        /** Where "always" keeps the rule: this session only (default) or the project's .claude/settings.local.json. */
+        alwaysDestination: z.enum(['session', 'localSettings']).optional(),
+        /** The command resume runs in a new tmux window, before `--resume <session>` (default "claude"). */
+        claudeCommand: z.string().min(1).max(1000).optional(),
+      })
+      .optional(),
+    /** Machines the fleet view (`--all` / `--host`) also shows: "user@box" or "user@box:/dir", as for --host. */
+    hosts: z
+      .array(
+        z
+          .string()
+          .max(600)
+          .superRefine((s, ctx) => {
+            const r = checkHostSpec(s);
+            if (typeof r === 'string') ctx.addIssue({ code: 'custom', message: r });
+          }),
+      )
+      .max(32)
+      .optional(),
+  }),
+);
 export type OmcTopConfig = z.infer<typeof ConfigSchema>;
 
 export { configPath } from './config-path.js';

@@ -39,6 +39,7 @@ import type { BgJobsReader } from './claude/bg-jobs-reader.js';
 import { QuotaDomain, type QuotaDomainOptions } from './cost/quota-domain.js';
 import { borrowed } from './borrowed-domain.js';
 import { UltragoalDomain } from './ultragoal/domain.js';
+import { groupDigits } from '../io/group-digits.js';
 
 /**
  * The progressive start's read slices (ms). The first one is the first frame's rows: it reads the screenful the
@@ -352,7 +353,7 @@ export class OmcStore {
         queue.length === 0
           ? null
           : progress
-            ? `reading ${progress.done.toLocaleString('en-US')}/${progress.total.toLocaleString('en-US')}`
+            ? `reading ${groupDigits(progress.done)}/${groupDigits(progress.total)}`
             : `reading ${queue[0]?.name ?? ''}`;
       this.pushStatus();
       if (queue.length > 0) this.queueSlice();

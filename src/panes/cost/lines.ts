@@ -23,6 +23,7 @@ import { countdown, quotaHeaderText } from '../../ui/quota-text.js';
 import type { ToneLine } from '../../ui/scroll-lines.js';
 import { formatTokens } from '../history/rows.js';
 import { rateLimitText } from '../sessions/cost-lines.js';
+import { groupDigits } from '../../io/group-digits.js';
 
 const short = (sid: string | null) => (sid === null ? 'legacy' : sid.slice(0, 8));
 
@@ -174,7 +175,7 @@ export function costPaneLines(
       );
     for (const { m, b } of readings)
       push(
-        `  ${m}: ~${b.spend.toLocaleString('en-US')}/${b.budget.toLocaleString('en-US')} tokens (${b.pct}%)${b.outcome ? `, ${b.outcome}` : ''} at ${formatTimestamp(b.tsMs)} (state/enforcement/shadow.jsonl)`,
+        `  ${m}: ~${groupDigits(b.spend)}/${groupDigits(b.budget)} tokens (${b.pct}%)${b.outcome ? `, ${b.outcome}` : ''} at ${formatTimestamp(b.tsMs)} (state/enforcement/shadow.jsonl)`,
         b.pct >= 100 ? 'warn' : undefined,
       );
   }

@@ -15,6 +15,7 @@ import { readingMark, readingWhy, stillReading } from '../../store/cost/spend.js
 import { formatTimestamp, wrapText } from '../../ui/format.js';
 import type { ToneLine } from '../../ui/scroll-lines.js';
 import { closeoutText, formatDuration, formatTokens, sessionTokens } from './rows.js';
+import { groupDigits } from '../../io/group-digits.js';
 
 const OUTCOME_MEANS: Record<RunOutcome, string> = {
   running: 'started, no end line yet, and its state file is still active',
@@ -73,7 +74,7 @@ export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInput
   } else if (reading) push(`spent in the run's window: nothing read yet${readingWhy(reading)}`, 'warn');
   if (inputs.budget)
     push(
-      `budget guard (state/enforcement/shadow.jsonl, ${formatTimestamp(inputs.budget.tsMs)}): ~${inputs.budget.spend.toLocaleString('en-US')}/${inputs.budget.budget.toLocaleString('en-US')} tokens (${inputs.budget.pct}%)${inputs.budget.outcome ? `, ${inputs.budget.outcome}` : ''}`,
+      `budget guard (state/enforcement/shadow.jsonl, ${formatTimestamp(inputs.budget.tsMs)}): ~${groupDigits(inputs.budget.spend)}/${groupDigits(inputs.budget.budget)} tokens (${inputs.budget.pct}%)${inputs.budget.outcome ? `, ${inputs.budget.outcome}` : ''}`,
       inputs.budget.pct >= 100 ? 'warn' : undefined,
     );
   if (r.endedBy) push(`end line written by: ${r.endedBy}`, 'dim');

@@ -19,8 +19,9 @@ import { entryListLayout, textLayout } from './layout.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreText, withNote } from '../../kit/list.js';
 import { FilterLine } from '../../ui/filter-line.js';
+import { groupDigits } from '../../io/group-digits.js';
 
-const n = (x: number) => x.toLocaleString('en-US');
+const n = groupDigits;
 export function useNotepad(domain: NotepadDomain): NotepadSnapshot {
   return useSyncExternalStore(domain.subscribe, domain.getSnapshot);
 }

@@ -14,8 +14,9 @@ import type { SessionView } from '../../store/sessions/model.js';
 import type { PlanProgress } from '../../store/ultragoal/plans.js';
 import { formatAge, formatClock, formatTimestamp } from '../../ui/format.js';
 import type { DetailLine } from './detail.js';
+import { groupDigits } from '../../io/group-digits.js';
 
-const n = (v: number) => v.toLocaleString('en-US');
+const n = groupDigits;
 const k = (v: number) =>
   v < 10_000 ? n(v) : v < 1_000_000 ? `${(v / 1000).toFixed(v < 100_000 ? 1 : 0)}k` : `${(v / 1e6).toFixed(1)}M`;
 

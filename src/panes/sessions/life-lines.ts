@@ -6,8 +6,9 @@ import { clockHm } from '../../store/claude/life.js';
 import type { ExitFigures, Tokens } from '../../store/claude/transcript-facts.js';
 import { formatAge } from '../../ui/format.js';
 import type { DetailLine } from './detail.js';
+import { groupDigits } from '../../io/group-digits.js';
 
-const n = (v: number) => v.toLocaleString('en-US');
+const n = groupDigits;
 export const tokenText = (t: Tokens) =>
   `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}`;
 

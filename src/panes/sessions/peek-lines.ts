@@ -14,6 +14,7 @@ import { estimateText, formatUsd, type ModelPrice } from '../../store/claude/pri
 import { readingMark, readingOf, sessionSpend } from '../../store/cost/spend.js';
 import type { Size } from '../../kit/pane.js';
 import { formatAge, wrapText } from '../../ui/format.js';
+import { groupDigits } from '../../io/group-digits.js';
 
 export type PeekTone = 'section' | 'warn' | 'error' | 'ok' | 'dim' | undefined;
 export interface PeekLine {
@@ -29,7 +30,7 @@ export function sparkline(values: readonly number[]): string {
   return values.map((v) => SPARK[max === min ? 3 : Math.round(((v - min) / (max - min)) * 7)]).join('');
 }
 
-const n = (v: number) => v.toLocaleString('en-US');
+const n = groupDigits;
 
 export function peekLines(
   s: SessionView,

@@ -19,6 +19,7 @@ import { modeSummary } from '../../store/sessions/summary.js';
 import type { DetailLine } from './detail.js';
 import type { DetailExtra } from './layout.js';
 import { loopExtras, loopFactDetail } from './loop-facts.js';
+import { groupDigits } from '../../io/group-digits.js';
 
 const sessionKey = (s: SessionView) => (s.kind === 'legacy' ? null : s.id);
 const hasRalph = (s: SessionView) => s.modes.some((m) => m.mode === 'ralph');
@@ -159,7 +160,7 @@ export function fileLines(store: OmcStore, s: SessionView): DetailLine[] {
           const b = store.runs.budgetFor(m.mode);
           if (b)
             out.push({
-              text: `    ${m.mode}: ~${b.spend.toLocaleString('en-US')}/${b.budget.toLocaleString('en-US')} tokens (${b.pct}%)${b.outcome ? `, ${b.outcome}` : ''}`,
+              text: `    ${m.mode}: ~${groupDigits(b.spend)}/${groupDigits(b.budget)} tokens (${b.pct}%)${b.outcome ? `, ${b.outcome}` : ''}`,
               tone: b.pct >= 100 ? 'warn' : undefined,
             });
         }

@@ -5,6 +5,7 @@
  * so a rewrite by omc-top preserves them. Timestamps are epoch milliseconds.
  */
 import { z } from 'zod';
+import { lazyObject } from '../../io/lazy-object.js';
 
 export const SCHEMA_VERSION = '1.0.0';
 /** project_memory_add_directive's limits (dist/tools/memory-tools.js). */
@@ -13,42 +14,52 @@ export const CONTEXT_MAX_CHARS = 500;
 /** addDirective keeps at most this many (directive-detector.js). */
 export const MAX_DIRECTIVES = 20;
 
-const nullableString = z.string().nullable();
+const nullableString = lazyObject(() => z.string().nullable());
 
-export const LanguageSchema = z.looseObject({
-  name: z.string(),
-  version: nullableString,
-  confidence: z.enum(['high', 'medium', 'low']),
-  markers: z.array(z.string()),
-});
+export const LanguageSchema = lazyObject(() =>
+  z.looseObject({
+    name: z.string(),
+    version: nullableString,
+    confidence: z.enum(['high', 'medium', 'low']),
+    markers: z.array(z.string()),
+  }),
+);
 
-export const FrameworkSchema = z.looseObject({
-  name: z.string(),
-  version: nullableString,
-  category: z.enum(['frontend', 'backend', 'fullstack', 'testing', 'build']),
-});
+export const FrameworkSchema = lazyObject(() =>
+  z.looseObject({
+    name: z.string(),
+    version: nullableString,
+    category: z.enum(['frontend', 'backend', 'fullstack', 'testing', 'build']),
+  }),
+);
 
-export const CustomNoteSchema = z.looseObject({
-  timestamp: z.number(),
-  source: z.enum(['manual', 'learned']),
-  category: z.string(),
-  content: z.string(),
-});
+export const CustomNoteSchema = lazyObject(() =>
+  z.looseObject({
+    timestamp: z.number(),
+    source: z.enum(['manual', 'learned']),
+    category: z.string(),
+    content: z.string(),
+  }),
+);
 
-export const HotPathSchema = z.looseObject({
-  path: z.string(),
-  accessCount: z.number(),
-  lastAccessed: z.number(),
-  type: z.enum(['file', 'directory']),
-});
+export const HotPathSchema = lazyObject(() =>
+  z.looseObject({
+    path: z.string(),
+    accessCount: z.number(),
+    lastAccessed: z.number(),
+    type: z.enum(['file', 'directory']),
+  }),
+);
 
-export const DirectiveSchema = z.looseObject({
-  timestamp: z.number(),
-  directive: z.string(),
-  context: z.string(),
-  source: z.enum(['explicit', 'inferred']),
-  priority: z.enum(['high', 'normal']),
-});
+export const DirectiveSchema = lazyObject(() =>
+  z.looseObject({
+    timestamp: z.number(),
+    directive: z.string(),
+    context: z.string(),
+    source: z.enum(['explicit', 'inferred']),
+    priority: z.enum(['high', 'normal']),
+  }),
+);
 
 /**
  * OMC's tool checks lengths with zod 3, which counts UTF-16 code units (an
@@ -60,56 +71,60 @@ const maxUnits = (max: number, what: string) =>
   });
 
 /** What a user may type for a new or edited directive (the tool's own limits). */
-export const DirectiveInputSchema = z.object({
-  directive: z.string().trim().min(1, 'the directive is empty').pipe(maxUnits(DIRECTIVE_MAX_CHARS, 'a directive')),
-  context: maxUnits(CONTEXT_MAX_CHARS, 'the context'),
-  priority: z.enum(['high', 'normal']),
-});
+export const DirectiveInputSchema = lazyObject(() =>
+  z.object({
+    directive: z.string().trim().min(1, 'the directive is empty').pipe(maxUnits(DIRECTIVE_MAX_CHARS, 'a directive')),
+    context: maxUnits(CONTEXT_MAX_CHARS, 'the context'),
+    priority: z.enum(['high', 'normal']),
+  }),
+);
 
-export const ProjectMemorySchema = z.looseObject({
-  version: z.string(),
-  lastScanned: z.number(),
-  projectRoot: z.string(),
-  techStack: z.looseObject({
-    languages: z.array(LanguageSchema),
-    frameworks: z.array(FrameworkSchema),
-    packageManager: nullableString,
-    runtime: nullableString,
-  }),
-  build: z.looseObject({
-    buildCommand: nullableString,
-    testCommand: nullableString,
-    lintCommand: nullableString,
-    devCommand: nullableString,
-    scripts: z.record(z.string(), z.string()),
-  }),
-  conventions: z.looseObject({
-    namingStyle: nullableString,
-    importStyle: nullableString,
-    testPattern: nullableString,
-    fileOrganization: nullableString,
-  }),
-  structure: z.looseObject({
-    isMonorepo: z.boolean(),
-    workspaces: z.array(z.string()),
-    mainDirectories: z.array(z.string()),
-    gitBranches: z.looseObject({ defaultBranch: z.string(), branchingStrategy: nullableString }).nullable(),
-  }),
-  // OMC normalises a missing list to [] when it loads the file.
-  customNotes: z.array(CustomNoteSchema).default([]),
-  directoryMap: z.record(
-    z.string(),
-    z.looseObject({
-      path: z.string(),
-      purpose: nullableString,
-      fileCount: z.number(),
-      lastAccessed: z.number(),
-      keyFiles: z.array(z.string()),
+export const ProjectMemorySchema = lazyObject(() =>
+  z.looseObject({
+    version: z.string(),
+    lastScanned: z.number(),
+    projectRoot: z.string(),
+    techStack: z.looseObject({
+      languages: z.array(LanguageSchema),
+      frameworks: z.array(FrameworkSchema),
+      packageManager: nullableString,
+      runtime: nullableString,
     }),
-  ),
-  hotPaths: z.array(HotPathSchema).default([]),
-  userDirectives: z.array(DirectiveSchema).default([]),
-});
+    build: z.looseObject({
+      buildCommand: nullableString,
+      testCommand: nullableString,
+      lintCommand: nullableString,
+      devCommand: nullableString,
+      scripts: z.record(z.string(), z.string()),
+    }),
+    conventions: z.looseObject({
+      namingStyle: nullableString,
+      importStyle: nullableString,
+      testPattern: nullableString,
+      fileOrganization: nullableString,
+    }),
+    structure: z.looseObject({
+      isMonorepo: z.boolean(),
+      workspaces: z.array(z.string()),
+      mainDirectories: z.array(z.string()),
+      gitBranches: z.looseObject({ defaultBranch: z.string(), branchingStrategy: nullableString }).nullable(),
+    }),
+    // OMC normalises a missing list to [] when it loads the file.
+    customNotes: z.array(CustomNoteSchema).default([]),
+    directoryMap: z.record(
+      z.string(),
+      z.looseObject({
+        path: z.string(),
+        purpose: nullableString,
+        fileCount: z.number(),
+        lastAccessed: z.number(),
+        keyFiles: z.array(z.string()),
+      }),
+    ),
+    hotPaths: z.array(HotPathSchema).default([]),
+    userDirectives: z.array(DirectiveSchema).default([]),
+  }),
+);
 
 export type Directive = z.infer<typeof DirectiveSchema>;
 export type DirectiveInput = z.infer<typeof DirectiveInputSchema>;

@@ -4,6 +4,7 @@
  * refusal names the rule (and the limit) so the user can fix the draft.
  */
 import { ENTRY_HEADING_RE, LIMITS, SECTION_TITLES, type SectionId } from './format.js';
+import { groupDigits } from '../../io/group-digits.js';
 
 export interface Verdict {
   ok: boolean;
@@ -13,7 +14,7 @@ export interface Verdict {
   warning?: string;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = groupDigits;
 
 /**
  * Draft → the text we store: CRLF/CR become LF, tabs become two spaces (how

@@ -8,6 +8,7 @@
  * guards share the log: only lines of that rule (or with no rule) count.
  */
 import { cleanLine } from '../../io/sanitize.js';
+import { groupDigits } from '../../io/group-digits.js';
 
 export const SHADOW_LOG_REL = 'state/enforcement/shadow.jsonl';
 /** The budget guard's rule name in the log. */
@@ -68,7 +69,7 @@ export function pauseBudgetWarning(env: NodeJS.ProcessEnv, reading: BudgetReadin
   if (!reading) return null;
   const budgetSet = Number(env.OMC_RUN_BUDGET_TOKENS) > 0;
   const enforce = env.OMC_BUDGET_ENFORCE ?? 'shadow';
-  const spent = `~${reading.spend.toLocaleString('en-US')}/${reading.budget.toLocaleString('en-US')} tokens (${reading.pct}%)`;
+  const spent = `~${groupDigits(reading.spend)}/${groupDigits(reading.budget)} tokens (${reading.pct}%)`;
   if (reading.pct < 100) return null;
   if (budgetSet && enforce === 'active')
     return `this loop is at or over its token budget (${spent}) and OMC_BUDGET_ENFORCE=active: a pause keeps it active, so OMC's budget guard may block one more stop; cancel instead to end it`;

@@ -16,6 +16,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { samplesDir } from '../runs/samples.js';
+import { lazyObject } from '../../io/lazy-object.js';
 
 export const PERMISSIONS_DIR = 'permissions';
 export const REQUESTS = `${PERMISSIONS_DIR}/requests`;
@@ -42,40 +43,44 @@ const DIGEST = /^[0-9a-f]{64}$/;
 export const newNonce = () => randomBytes(16).toString('hex');
 export const isNonce = (s: unknown): s is string => typeof s === 'string' && NONCE.test(s);
 
-const ms = z.int().check(z.gt(0), z.lte(253_402_300_799_999));
-const pid = z.int().check(z.gt(0), z.lte(2 ** 31));
+const ms = lazyObject(() => z.int().check(z.gt(0), z.lte(253_402_300_799_999)));
+const pid = lazyObject(() => z.int().check(z.gt(0), z.lte(2 ** 31)));
 
 /** What Claude Code 2.1.332 sends a PermissionRequest hook on stdin (the fields the bridge uses). */
-export const HookInputSchema = z.object({
-  hook_event_name: z.literal('PermissionRequest'),
-  session_id: z.string().check(z.minLength(1), z.maxLength(200)),
-  cwd: z.string().check(z.minLength(1), z.maxLength(4096)),
-  tool_name: z.string().check(z.minLength(1), z.maxLength(200)),
-  tool_input: z.record(z.string(), z.unknown()),
-  prompt_id: z.optional(z.string().check(z.maxLength(200))),
-  transcript_path: z.optional(z.string().check(z.maxLength(4096))),
-  permission_mode: z.optional(z.string().check(z.maxLength(60))),
-});
+export const HookInputSchema = lazyObject(() =>
+  z.object({
+    hook_event_name: z.literal('PermissionRequest'),
+    session_id: z.string().check(z.minLength(1), z.maxLength(200)),
+    cwd: z.string().check(z.minLength(1), z.maxLength(4096)),
+    tool_name: z.string().check(z.minLength(1), z.maxLength(200)),
+    tool_input: z.record(z.string(), z.unknown()),
+    prompt_id: z.optional(z.string().check(z.maxLength(200))),
+    transcript_path: z.optional(z.string().check(z.maxLength(4096))),
+    permission_mode: z.optional(z.string().check(z.maxLength(60))),
+  }),
+);
 export type HookInput = z.infer<typeof HookInputSchema>;
 
-export const RequestSchema = z.strictObject({
-  v: z.literal(1),
-  id: z.string().check(z.regex(NONCE)),
-  session_id: z.string().check(z.minLength(1), z.maxLength(200)),
-  cwd: z.string().check(z.minLength(1), z.maxLength(4096)),
-  prompt_id: z.nullable(z.string().check(z.maxLength(200))),
-  tool_name: z.string().check(z.minLength(1), z.maxLength(200)),
-  tool_input: z.record(z.string(), z.unknown()),
-  transcript_path: z.nullable(z.string().check(z.maxLength(4096))),
-  /** The CLI that asked (CLAUDE_PID): its registry entry tells whether the prompt was answered in the terminal. */
-  claude_pid: z.nullable(pid),
-  hook_pid: pid,
-  /** The hook's start identity (/proc/<pid>/stat field 22): a reused pid is not this hook. */
-  hook_start: z.nullable(z.string().check(z.regex(/^\d{1,20}$/))),
-  created_at: ms,
-  expires_at: ms,
-  digest: z.string().check(z.regex(DIGEST)),
-});
+export const RequestSchema = lazyObject(() =>
+  z.strictObject({
+    v: z.literal(1),
+    id: z.string().check(z.regex(NONCE)),
+    session_id: z.string().check(z.minLength(1), z.maxLength(200)),
+    cwd: z.string().check(z.minLength(1), z.maxLength(4096)),
+    prompt_id: z.nullable(z.string().check(z.maxLength(200))),
+    tool_name: z.string().check(z.minLength(1), z.maxLength(200)),
+    tool_input: z.record(z.string(), z.unknown()),
+    transcript_path: z.nullable(z.string().check(z.maxLength(4096))),
+    /** The CLI that asked (CLAUDE_PID): its registry entry tells whether the prompt was answered in the terminal. */
+    claude_pid: z.nullable(pid),
+    hook_pid: pid,
+    /** The hook's start identity (/proc/<pid>/stat field 22): a reused pid is not this hook. */
+    hook_start: z.nullable(z.string().check(z.regex(/^\d{1,20}$/))),
+    created_at: ms,
+    expires_at: ms,
+    digest: z.string().check(z.regex(DIGEST)),
+  }),
+);
 export type PermissionRequestFile = z.infer<typeof RequestSchema>;
 
 export const ALWAYS_DESTINATIONS = ['session', 'localSettings'] as const;
@@ -83,16 +88,18 @@ export type AlwaysDestination = (typeof ALWAYS_DESTINATIONS)[number];
 export const DECISIONS = ['allow', 'deny', 'always'] as const;
 export type PermissionDecision = (typeof DECISIONS)[number];
 
-export const AnswerSchema = z.strictObject({
-  v: z.literal(1),
-  id: z.string().check(z.regex(NONCE)),
-  digest: z.string().check(z.regex(DIGEST)),
-  decision: z.enum(DECISIONS),
-  /** For "always": where Claude Code keeps the rule (this session only, or the project's local settings). */
-  destination: z.optional(z.enum(ALWAYS_DESTINATIONS)),
-  answered_at: ms,
-  by: z.literal('omc-top'),
-});
+export const AnswerSchema = lazyObject(() =>
+  z.strictObject({
+    v: z.literal(1),
+    id: z.string().check(z.regex(NONCE)),
+    digest: z.string().check(z.regex(DIGEST)),
+    decision: z.enum(DECISIONS),
+    /** For "always": where Claude Code keeps the rule (this session only, or the project's local settings). */
+    destination: z.optional(z.enum(ALWAYS_DESTINATIONS)),
+    answered_at: ms,
+    by: z.literal('omc-top'),
+  }),
+);
 export type PermissionAnswerFile = z.infer<typeof AnswerSchema>;
 
 export const OUTCOMES = [
@@ -106,22 +113,26 @@ export const OUTCOMES = [
   'terminated',
 ] as const;
 export type HookOutcome = (typeof OUTCOMES)[number];
-export const ReceiptSchema = z.strictObject({
-  v: z.literal(1),
-  id: z.string().check(z.regex(NONCE)),
-  outcome: z.enum(OUTCOMES),
-  detail: z.string().check(z.maxLength(500)),
-  at: ms,
-});
+export const ReceiptSchema = lazyObject(() =>
+  z.strictObject({
+    v: z.literal(1),
+    id: z.string().check(z.regex(NONCE)),
+    outcome: z.enum(OUTCOMES),
+    detail: z.string().check(z.maxLength(500)),
+    at: ms,
+  }),
+);
 export type ReceiptFile = z.infer<typeof ReceiptSchema>;
 
-export const ListenerSchema = z.strictObject({
-  v: z.literal(1),
-  pid,
-  proc_start: z.nullable(z.string().check(z.regex(/^\d{1,20}$/))),
-  project_dir: z.string().check(z.minLength(1), z.maxLength(4096)),
-  started_at: ms,
-});
+export const ListenerSchema = lazyObject(() =>
+  z.strictObject({
+    v: z.literal(1),
+    pid,
+    proc_start: z.nullable(z.string().check(z.regex(/^\d{1,20}$/))),
+    project_dir: z.string().check(z.minLength(1), z.maxLength(4096)),
+    started_at: ms,
+  }),
+);
 export type ListenerFile = z.infer<typeof ListenerSchema>;
 
 /** JSON with sorted keys at every level: the same value always gives the same bytes. */
