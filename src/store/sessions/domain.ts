@@ -93,7 +93,7 @@ export class SessionsDomain implements Domain {
   /** The last published order (compareSessions), kept so a change re-places only what changed. */
   private sorted: SessionView[] = [];
   /** Each sorted view's key, in the same order (the snapshot's `keys`). */
-  private sortedKeys: string[] = [];
+  private sortedKeys: readonly string[] = [];
   private cancelling = 0;
   /** Sessions whose view carries problem lines: usually none, so collecting them costs nothing. */
   private withProblems = new Set<string>();
