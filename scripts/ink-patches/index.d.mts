@@ -2,12 +2,14 @@ export interface InkPatch {
   name: string;
   file: RegExp;
   module: string;
+  /** The name its module is imported under (default `__omcTop`); two patches of one file need two. */
+  binding?: string;
   edits: ReadonlyArray<{ find: string; replace: string }>;
   wiring: string;
 }
 export const APPLIED_KEY: string;
 export const INK_PATCHES: readonly InkPatch[];
-export function inkPatchFor(file: string): InkPatch | null;
+export function inkPatchesFor(file: string): InkPatch[];
 export function applyInkPatch(file: string, src: string): string;
 export const esbuildInkPatches: { name: string; setup(build: unknown): void };
 export const viteInkPatches: {

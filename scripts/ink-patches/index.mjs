@@ -88,30 +88,51 @@ export const INK_PATCHES = [
     ],
     wiring: '',
   },
+  {
+    // Renders at most once per frame interval, a waiting one as soon as the interval is over (frame-throttle.mjs).
+    // ink.js also carries dirty-once-layout: a second patch of one file imports its module under its own binding.
+    name: 'frame-throttle',
+    file: /[\\/]ink[\\/]build[\\/]ink\.js$/,
+    module: 'frame-throttle.mjs',
+    binding: '__omcTopFrames',
+    edits: [
+      {
+        find: 'const throttled = throttle(this.onRender, renderThrottleMs, {\n                leading: true,\n                trailing: true,\n            });',
+        replace: 'const throttled = __omcTopFrames.frameThrottle(this.onRender, renderThrottleMs);',
+      },
+    ],
+    wiring: '',
+  },
 ];
 
-/** The patch for a file path, if any. */
-export function inkPatchFor(file) {
-  return INK_PATCHES.find((p) => p.file.test(file)) ?? null;
+/** The patches for a file path, in table order (none: an empty list). */
+export function inkPatchesFor(file) {
+  return INK_PATCHES.filter((p) => p.file.test(file));
 }
 
-/** Ink's source `src` of `file` with its patch applied (unchanged when it has none). */
+/** Ink's source `src` of `file` with its patches applied (unchanged when it has none). */
 export function applyInkPatch(file, src) {
-  const patch = inkPatchFor(file);
-  if (!patch) return src;
   let out = src;
-  for (const { find, replace } of patch.edits) {
-    const at = out.indexOf(find);
-    if (at === -1 || out.indexOf(find, at + 1) !== -1) {
-      throw new Error(
-        `${path.basename(file)} changed: the ink patch "${patch.name}" no longer applies (${JSON.stringify(find)})`,
-      );
+  const bindings = new Set();
+  for (const patch of inkPatchesFor(file)) {
+    const binding = patch.binding ?? '__omcTop';
+    if (bindings.has(binding))
+      throw new Error(`two ink patches of ${path.basename(file)} share the binding ${binding}`);
+    bindings.add(binding);
+    for (const { find, replace } of patch.edits) {
+      const at = out.indexOf(find);
+      if (at === -1 || out.indexOf(find, at + 1) !== -1) {
+        throw new Error(
+          `${path.basename(file)} changed: the ink patch "${patch.name}" no longer applies (${JSON.stringify(find)})`,
+        );
+      }
+      out = out.slice(0, at) + replace + out.slice(at + find.length);
     }
-    out = out.slice(0, at) + replace + out.slice(at + find.length);
+    const mod = JSON.stringify(path.join(here, patch.module));
+    const mark = `(globalThis[Symbol.for(${JSON.stringify(APPLIED_KEY)})] ??= new Set()).add(${JSON.stringify(patch.name)});\n`;
+    out = `import * as ${binding} from ${mod};\n${out}\n${patch.wiring}${mark}`;
   }
-  const mod = JSON.stringify(path.join(here, patch.module));
-  const mark = `(globalThis[Symbol.for(${JSON.stringify(APPLIED_KEY)})] ??= new Set()).add(${JSON.stringify(patch.name)});\n`;
-  return `import * as __omcTop from ${mod};\n${out}\n${patch.wiring}${mark}`;
+  return out;
 }
 
 /** esbuild plugin: the table above, at bundle time. */
@@ -119,7 +140,7 @@ export const esbuildInkPatches = {
   name: 'ink-patches',
   setup(build) {
     build.onLoad({ filter: /[\\/]ink[\\/]build[\\/][a-z-]+\.js$/ }, async (args) => {
-      if (!inkPatchFor(args.path)) return undefined;
+      if (inkPatchesFor(args.path).length === 0) return undefined;
       return { contents: applyInkPatch(args.path, await readFile(args.path, 'utf8')), loader: 'js' };
     });
   },
@@ -131,7 +152,7 @@ export const viteInkPatches = {
   enforce: 'pre',
   transform(code, id) {
     const file = id.split('?')[0];
-    if (!inkPatchFor(file)) return null;
+    if (inkPatchesFor(file).length === 0) return null;
     return { code: applyInkPatch(file, code), map: null };
   },
 };

@@ -5,7 +5,7 @@
  * (commands/status-fast.ts) renders with it without loading the store.
  */
 import { cleanLine } from '../io/sanitize.js';
-import type { SessionsSnapshot } from '../store/sessions/model.js';
+import { holdsAgent, type SessionsSnapshot } from '../store/sessions/model.js';
 
 export const DEFAULT_FORMAT = '{loops} · needs you: {needs}';
 export const FORMAT_FIELDS = ['loops', 'active', 'needs', 'project'] as const;
@@ -21,22 +21,27 @@ export interface StatusValues {
 
 /** The loops the Stop hook holds the agent for (or will, once armed): what a status bar should count. */
 export function loopValues(sessions: SessionsSnapshot): Pick<StatusValues, 'loops' | 'active'> {
-  const loops: string[] = [];
+  // The live monitor asks this once a second. With the domain's count of running loops the scan stops at the
+  // fourth loop instead of passing over 10,000 sessions; only the shown loops get their text either way.
+  const known = sessions.counts?.loops;
+  const shown: string[] = [];
+  let active = 0;
   for (const s of sessions.sessions) {
+    if (known !== undefined && active > SHOWN_LOOPS) break;
     for (const m of s.modes) {
       // Paused loops too: the Stop hook holds them again once the pause ends.
-      if (m.status !== 'enforced' && m.status !== 'pending' && m.status !== 'paused') continue;
+      if (!holdsAgent(m)) continue;
+      active += 1;
+      if (shown.length === SHOWN_LOOPS) continue;
       const progress = m.iteration === null ? '' : m.max ? ` ${m.iteration}/${m.max}` : ` ${m.iteration}`;
-      loops.push(`${m.mode}${progress}`);
+      shown.push(`${m.mode}${progress}`);
     }
   }
+  if (known !== undefined) active = known;
   return {
     // A status bar has room for a few: the first ones (the sessions domain's attention order) and a count.
-    loops:
-      loops.length === 0
-        ? 'no loops'
-        : loops.slice(0, SHOWN_LOOPS).join(' ') + (loops.length > SHOWN_LOOPS ? ` +${loops.length - SHOWN_LOOPS}` : ''),
-    active: loops.length,
+    loops: active === 0 ? 'no loops' : shown.join(' ') + (active > SHOWN_LOOPS ? ` +${active - SHOWN_LOOPS}` : ''),
+    active,
   };
 }
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionsDomain } from '../../src/store/sessions/domain.js';
-import { sessionCountOf } from '../../src/store/sessions/derive.js';
+import { loopCountOf, sessionCountOf } from '../../src/store/sessions/derive.js';
 import { DueHeap } from '../../src/store/sessions/due-heap.js';
 import { LEGACY_KEY, deltaSince, type SessionView } from '../../src/store/sessions/model.js';
 import type { WatchEvent } from '../../src/store/types.js';
@@ -149,14 +149,14 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
           // No structural problems in these trees: the problem lines are every session's, in row order.
           const snap = live.getSnapshot();
           expect(snap.problems).toEqual(snap.sessions.flatMap((v) => v.problems));
-          // The header's counts, kept as sessions change, are the sum over every row.
+          // The header's counts and the running loops, kept as sessions change, are the sum over every row.
           expect(snap.counts).toEqual(
             snap.sessions
-              .map(sessionCountOf)
-              .reduce((a, c) => ({ running: a.running + c.running, stale: a.stale + c.stale }), {
-                running: 0,
-                stale: 0,
-              }),
+              .map((v) => ({ ...sessionCountOf(v), loops: loopCountOf(v) }))
+              .reduce(
+                (a, c) => ({ running: a.running + c.running, stale: a.stale + c.stale, loops: a.loops + c.loops }),
+                { running: 0, stale: 0, loops: 0 },
+              ),
           );
           live.dispose();
           fresh.dispose();

@@ -24,7 +24,7 @@ import {
   timeMs,
 } from './omc-rules.js';
 import { str } from '../../io/json.js';
-import type { CancelView, ModeView, SessionStatus, SessionView } from './model.js';
+import { holdsAgent, type CancelView, type ModeView, type SessionStatus, type SessionView } from './model.js';
 import { LEGACY, STATE_FILE_RE, isHookInput, keyOf } from './paths.js';
 import { judgeMode, type VerdictBook } from './verdicts.js';
 import { VerdictView } from './verdict-view.js';
@@ -390,9 +390,15 @@ function sessionStatus(modes: ModeView[], cancel: CancelView | null, now: number
  * all gone is not running, even while its cancel signal is still in force.
  */
 export function sessionCountOf(s: SessionView): { running: number; stale: number } {
-  if (s.modes.some((m) => m.status === 'enforced' || m.status === 'pending' || m.status === 'paused'))
-    return { running: 1, stale: 0 };
+  if (s.modes.some(holdsAgent)) return { running: 1, stale: 0 };
   return { running: 0, stale: s.status === 'stale' ? 1 : 0 };
+}
+
+/** How many running loops one session has (the status line's count: feeds/status-line.ts). */
+export function loopCountOf(s: SessionView): number {
+  let n = 0;
+  for (const m of s.modes) if (holdsAgent(m)) n += 1;
+  return n;
 }
 
 export function compareSessions(a: SessionView, b: SessionView): number {

@@ -13,7 +13,7 @@ import { VerdictBook } from './verdicts.js';
 import { listDirSync, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
-import { compareSessions, deriveSession, omcViewOf, sessionCountOf } from './derive.js';
+import { compareSessions, deriveSession, loopCountOf, omcViewOf, sessionCountOf } from './derive.js';
 import { FileRecords } from './file-records.js';
 import { DueHeap } from './due-heap.js';
 import { replaceSorted } from './sorted-views.js';
@@ -93,12 +93,12 @@ export class SessionsDomain implements Domain {
   /** The last published order (compareSessions), kept so a change re-places only what changed. */
   private sorted: SessionView[] = [];
   /** Each sorted view's key, in the same order (the snapshot's `keys`). */
-  private sortedKeys: string[] = [];
+  private sortedKeys: readonly string[] = [];
   private cancelling = 0;
   /** Sessions whose view carries problem lines: usually none, so collecting them costs nothing. */
   private withProblems = new Set<string>();
   private readonly due = new DueHeap((key) => this.views.get(key));
-  private counts = { running: 0, stale: 0 };
+  private counts = { running: 0, stale: 0, loops: 0 };
   private dirty = new Set<string>();
   private version = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -640,6 +640,7 @@ export class SessionsDomain implements Domain {
     const c = sessionCountOf(view);
     this.counts.running += sign * c.running;
     this.counts.stale += sign * c.stale;
+    this.counts.loops += sign * loopCountOf(view);
     if (view.status === 'cancelling') this.cancelling += sign;
   }
 

@@ -107,8 +107,11 @@ export interface SessionsSnapshot {
   derivedAt: number;
   /** While the first scan is still reading session directories: how far it got. */
   scanning?: { done: number; total: number } | null;
-  /** The header's counts (sessionCountOf summed), kept by the domain as sessions change. */
-  counts?: { running: number; stale: number };
+  /**
+   * The header's counts (sessionCountOf summed) and the running loops (loopCountOf summed: the status line's
+   * count), kept by the domain as sessions change.
+   */
+  counts?: { running: number; stale: number; loops?: number };
   /** Sessions whose status is `cancelling`, kept by the domain as sessions change (0 almost always). */
   cancelling?: number;
   /** Each row's key, in the order of `sessions`: the directory name, LEGACY_KEY for the session-less row. */
@@ -144,5 +147,9 @@ export function deltaSince(seen: SessionsSnapshot | null, next: SessionsSnapshot
   if (seen === next) return { from: seen.version, changed: [], removed: [] };
   return next.delta && next.delta.from === seen.version ? next.delta : null;
 }
+
+/** A running loop: the Stop hook holds the agent for it (or will, once a pending loop is armed or a pause ends). */
+export const holdsAgent = (m: Pick<ModeView, 'status'>): boolean =>
+  m.status === 'enforced' || m.status === 'pending' || m.status === 'paused';
 
 export const EMPTY_SESSIONS: SessionsSnapshot = { version: 0, sessions: [], problems: [], derivedAt: 0 };

@@ -1,10 +1,54 @@
 /**
  * The previous sorted list with `gone` views taken out and `fresh` ones put in, both found by binary search: a
  * new array (snapshots are immutable), equal to sorting everything again when `cmp` is a total order. Each view's
- * key rides along in a second array in the same order. The cost is two copies of the arrays (a memcpy) plus
- * log N comparisons per change, not a pass over every view.
+ * key rides along in a second array in the same order. The cost is a copy of the arrays (a memcpy) plus log N
+ * comparisons per change, not a pass over every view.
+ *
+ * The usual change (a loop's next iteration) replaces a view by its next one in the same place: then only the
+ * views are copied and the keys array is the previous one, unchanged. At 10,000 sessions each array is 80 KB, and
+ * the copies are most of what a change allocates: short-lived, but the young generation is kept small
+ * (terminal/young-gen.ts), so each copy is a share of a scavenge and the live ones are promoted.
  */
 export function replaceSorted<T>(
+  prev: readonly T[],
+  prevKeys: readonly string[],
+  gone: Iterable<T>,
+  fresh: readonly T[],
+  cmp: (a: T, b: T) => number,
+  keyOf: (v: T) => string,
+): { views: T[]; keys: readonly string[] } {
+  return inPlace(prev, prevKeys, gone, fresh, cmp, keyOf) ?? moved(prev, prevKeys, gone, fresh, cmp, keyOf);
+}
+
+/** Each fresh view where its gone one was, if every one of them sorts there still (else null: some moved). */
+function inPlace<T>(
+  prev: readonly T[],
+  prevKeys: readonly string[],
+  gone: Iterable<T>,
+  fresh: readonly T[],
+  cmp: (a: T, b: T) => number,
+  keyOf: (v: T) => string,
+): { views: T[]; keys: readonly string[] } | null {
+  const goneByKey = new Map<string, T>();
+  for (const g of gone) goneByKey.set(keyOf(g), g);
+  if (goneByKey.size !== fresh.length) return null;
+  let views: T[] | null = null;
+  for (const v of fresh) {
+    const g = goneByKey.get(keyOf(v));
+    if (g === undefined) return null;
+    const at = indexOfView(views ?? prev, g, cmp);
+    if (at === -1) return null;
+    const list = (views ??= prev.slice());
+    // A total order: the neighbours are strictly before and after it, or it belongs elsewhere.
+    if (at > 0 && cmp(list[at - 1] as T, v) >= 0) return null;
+    if (at < list.length - 1 && cmp(v, list[at + 1] as T) >= 0) return null;
+    list[at] = v;
+  }
+  return { views: views ?? prev.slice(), keys: prevKeys };
+}
+
+/** Removes and inserts by binary search, moving the keys alongside. */
+function moved<T>(
   prev: readonly T[],
   prevKeys: readonly string[],
   gone: Iterable<T>,
@@ -15,9 +59,7 @@ export function replaceSorted<T>(
   const views = prev.slice();
   const keys = prevKeys.slice();
   for (const v of gone) {
-    let at = lowerBound(views, v, cmp);
-    // A view is where its order puts it; should a caller hand a view that sorts elsewhere, find it the slow way.
-    if (views[at] !== v) at = views.indexOf(v);
+    const at = indexOfView(views, v, cmp);
     if (at === -1) continue;
     views.splice(at, 1);
     keys.splice(at, 1);
@@ -28,6 +70,12 @@ export function replaceSorted<T>(
     keys.splice(at, 0, keyOf(v));
   }
   return { views, keys };
+}
+
+/** Where `v` itself is: where its order puts it; should a caller hand a view that sorts elsewhere, the slow way. */
+function indexOfView<T>(xs: readonly T[], v: T, cmp: (a: T, b: T) => number): number {
+  const at = lowerBound(xs, v, cmp);
+  return xs[at] === v ? at : xs.indexOf(v);
 }
 
 /** The first index whose element is not before `v`. */

@@ -1,0 +1,71 @@
+// The status line's loops (feeds/status-line.ts loopValues): the first three running loops in the sessions' order
+// with their progress, then a count of the rest; `active` counts every one. A snapshot that carries the domain's
+// count of running loops gives the same line without a pass over every session.
+import { describe, expect, it } from 'vitest';
+import { loopValues } from '../../src/feeds/status-line.js';
+import { loopCountOf } from '../../src/store/sessions/derive.js';
+import type { ModeView, SessionView, SessionsSnapshot } from '../../src/store/sessions/model.js';
+
+const mode = (m: Partial<ModeView>): ModeView =>
+  ({ mode: 'ralph', status: 'enforced', iteration: null, max: null, ...m }) as ModeView;
+const snap = (...modes: ModeView[][]): SessionsSnapshot => ({
+  version: 1,
+  derivedAt: 0,
+  problems: [],
+  sessions: modes.map((ms, i) => ({ id: `s${i}`, kind: 'session', modes: ms }) as unknown as SessionView),
+});
+/** The same snapshot with the domain's counts, as the live store publishes it. */
+const counted = (s: SessionsSnapshot): SessionsSnapshot => ({
+  ...s,
+  counts: {
+    running: 0,
+    stale: 0,
+    loops: s.sessions.reduce((n, v) => n + loopCountOf(v), 0),
+  },
+});
+
+describe('loopValues', () => {
+  it('no running loop', () => {
+    expect(loopValues(snap([mode({ status: 'finished' as ModeView['status'] })]))).toEqual({
+      loops: 'no loops',
+      active: 0,
+    });
+  });
+
+  it('up to three loops are all shown, in order, with their progress', () => {
+    const v = loopValues(
+      snap(
+        [mode({ iteration: 2, max: 5 })],
+        [mode({ mode: 'ultrawork', status: 'pending' })],
+        [mode({ iteration: 7 })],
+      ),
+    );
+    expect(v).toEqual({ loops: 'ralph 2/5 ultrawork ralph 7', active: 3 });
+  });
+
+  it('past three: the first three and a count of the others; paused loops count, others do not', () => {
+    const v = loopValues(
+      snap(
+        [mode({ iteration: 1, max: 9 }), mode({ mode: 'ultrawork', status: 'paused' })],
+        [mode({ status: 'stale' as ModeView['status'] })],
+        [mode({ mode: 'autopilot', iteration: 3 })],
+        [mode({ iteration: 4, max: 4 })],
+        [mode({ mode: 'team', status: 'pending' })],
+      ),
+    );
+    expect(v).toEqual({ loops: 'ralph 1/9 ultrawork autopilot 3 +2', active: 5 });
+  });
+
+  it("with the domain's count of running loops: the same line, and the count is the one given", () => {
+    const many = snap(
+      ...Array.from({ length: 50 }, (_, i) => [mode({ iteration: i, max: 60 }), mode({ mode: 'ultrawork' })]),
+    );
+    expect(loopValues(counted(many))).toEqual(loopValues(many));
+    expect(loopValues(counted(many))).toEqual({ loops: 'ralph 0/60 ultrawork ralph 1/60 +97', active: 100 });
+    // The count is the domain's: the rows after the shown loops are not walked again to recount them.
+    expect(loopValues({ ...many, counts: { running: 0, stale: 0, loops: 7 } })).toEqual({
+      loops: 'ralph 0/60 ultrawork ralph 1/60 +4',
+      active: 7,
+    });
+  });
+});
