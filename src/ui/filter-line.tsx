@@ -5,8 +5,18 @@
  */
 import React from 'react';
 import { Text } from 'ink';
-import { clip } from './format.js';
+import { cleanLine } from '../io/sanitize.js';
+import { clip, width as cells } from './format.js';
 import { useTheme } from './theme.js';
+
+/**
+ * The filter as typed, in at most `w` cells: a trailing space stays on the line (the match ignores it, but a
+ * space that drew nothing looked like a key not taken); a filter too wide is cut with `…` as any text is.
+ */
+export function typedFilter(filter: string, w: number): string {
+  const clean = cleanLine(filter);
+  return cells(clean) <= w ? clean : clip(filter, w);
+}
 
 export function FilterLine(props: {
   /** The list's filter state: its text, and whether it is being typed. */
@@ -21,7 +31,7 @@ export function FilterLine(props: {
   return (
     <Text wrap="truncate">
       <Text color={theme.accent}>/</Text>
-      {clip(filter, Math.max(1, props.width - 30))}
+      {typedFilter(filter, Math.max(1, props.width - 30))}
       {editing ? <Text inverse> </Text> : null}
       <Text color={theme.muted}>{`  ${props.shown} of ${props.total} match${keys}`}</Text>
     </Text>

@@ -62,6 +62,27 @@ describe('sessions pane', () => {
     await a.waitForText('ralph 3/10');
   });
 
+  it('/ shows a typed space at once (the match ignores it, the filter line does not)', async ({ app }) => {
+    const a = await start(app);
+    await a.waitForText('ralph 3/10');
+    const filterLine = () =>
+      a
+        .text()
+        .split('\n')
+        .find((l) => l.startsWith('/'));
+    a.send('/', 'a', 'u', 't', 'o');
+    await a.waitForText('1 of 10 match');
+    const before = filterLine();
+    // The cursor is the cell after the text: '/auto', the cursor, then the count.
+    expect(before).toMatch(/^\/auto {3}1 of 10 match/);
+    a.send(' ');
+    // The space is drawn before any letter follows it, between the text and the cursor; the rows still match 'auto'.
+    await a.waitForText(/^\/auto {4}1 of 10 match/m);
+    expect(a.text()).toContain('autopilot 2/10');
+    a.send('2');
+    await a.waitForText(/^\/auto 2 {3}\d+ of 10 match/m);
+  });
+
   it('follows a change on disk (watched store) and keeps the selection on the same session', async ({
     project,
     app,
