@@ -55,3 +55,12 @@ export interface Domain {
 }
 
 export type Clock = () => number;
+
+/**
+ * What a burst of reading (the start-up read, the transcripts' catch-up) may ask of the engine around it: the
+ * app passes terminal/young-gen.ts's policy (a young generation with room while the burst runs). `roomy()` is
+ * called when the burst starts; what it returns, once when it ends.
+ */
+export interface ReadBursts {
+  roomy(): () => void;
+}
