@@ -113,7 +113,7 @@ export interface OmcStoreOptions {
    * it; this store shows it and lists its problems. `quota` is then not used.
    */
   sharedQuota?: QuotaDomain;
-  /** Told when the progressive start-up read and the transcripts' catch-up run (ReadBursts); unset: nothing is. */
+  /** Told when the progressive start-up read runs (ReadBursts); unset: nothing is. */
   readBursts?: ReadBursts;
 }
 
@@ -213,7 +213,6 @@ export class OmcStore {
       // Subagent files and the transcripts' catch-up wait until the monitor is live (pushStatus): they are most of
       // the bytes of a big project, and reading them before delayed live (issue 26).
       deferUntilLive: true,
-      readBursts: opts.readBursts,
       // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
       history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
     });
@@ -372,7 +371,7 @@ export class OmcStore {
     slice();
   }
 
-  /** Ends the progressive start-up read's burst (ReadBursts), once; after pushStatus started the catch-up's own. */
+  /** Ends the progressive start-up read's burst (ReadBursts), once: when .omc is read, or the store closes. */
   private endBurst: (() => void) | null = null;
   private finishBurst(): void {
     this.endBurst?.();

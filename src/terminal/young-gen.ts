@@ -24,7 +24,7 @@ const ROOMY = '--semi-space-growth-factor=2';
 /**
  * The most a burst grows the young generation to (both semi-spaces): 4 MB each instead of 1. Uncapped they
  * reach 16 MB each, and a monitor that goes idle after the burst scavenges so rarely that V8 keeps them for
- * minutes (RSS +44 MB after a 2 GB transcript catch-up).
+ * minutes (RSS +44 MB, measured after a 2 GB transcript read).
  */
 export const BURST_NEW_SPACE_BYTES = 8 * 1024 * 1024;
 /** How often a burst checks the young generation's size against the cap. */
@@ -32,7 +32,7 @@ const CAP_CHECK_MS = 50;
 
 /**
  * Lets the young generation grow while a burst of reading runs and holds it again after. A big read (the
- * start-up read of .omc, the catch-up on gigabytes of transcripts) makes short-lived garbage faster than a
+ * start-up read of .omc: 2,000 sessions and 5,000 wiki pages) makes short-lived garbage faster than a
  * 1 MB semi-space holds it: whatever is alive at two scavenges in a row is promoted, and the old generation
  * pays for it with mark-compacts. With room, more of that garbage dies young. Holds are counted: the factor
  * is set back to 1 when the young generation reaches the cap or the last burst ends (V8 gives the grown

@@ -11,7 +11,7 @@ import { SnapshotCell } from '../../io/snapshot-cell.js';
 import type { SessionsDomain } from '../sessions/domain.js';
 import { compareSessions } from '../sessions/derive.js';
 import { deltaSince, type SessionView, type SessionsSnapshot } from '../sessions/model.js';
-import type { Clock, Domain, Problem, ReadBursts } from '../types.js';
+import type { Clock, Domain, Problem } from '../types.js';
 import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';
 import type { ClaudeSessionView, ClaudeSnapshot, ProcessView, TranscriptView } from './model.js';
 import { sameListing, sameView, type PublishedView, type ReadState } from './published-views.js';
@@ -75,8 +75,6 @@ export interface ClaudeDomainOptions {
    * does not wait for them (issue 26); until then a session's view says its subagents are still being read.
    */
   deferUntilLive?: boolean;
-  /** Told when the catch-up after live starts and ends (the store's ReadBursts). */
-  readBursts?: ReadBursts;
 }
 
 const EMPTY = (c: ClaudeConfigDir): ClaudeSnapshot => ({
@@ -120,8 +118,6 @@ export class ClaudeDomain implements Domain {
   private projectsTried: number | null = null;
   private timer: NodeJS.Timeout | null = null;
   private catchUp: NodeJS.Immediate | null = null;
-  /** Set while the catch-up after live runs (startDeferredReads → nothing behind). */
-  private endBurst: (() => void) | null = null;
   /** Transcripts with unread bytes left by a slice that ran out of budget. */
   private behind = new Set<string>();
   /**
@@ -200,7 +196,6 @@ export class ClaudeDomain implements Domain {
     // On the next turn, as a catch-up slice: the store says live first (it calls this just before), and the
     // screen shows it without waiting for a slice.
     for (const sid of this.readers.keys()) this.behind.add(sid);
-    if (this.behind.size > 0) this.endBurst = this.opts.readBursts?.roomy() ?? null;
     this.queueCatchUp();
   }
   /** Problems with Claude Code's files. What needs the user (a prompt, an orphaned loop) is the attention model's. */
@@ -456,13 +451,6 @@ export class ClaudeDomain implements Domain {
       this.publish();
     }
     if (!(this.catchUpHeld && this.beforeLiveLeft <= 0)) this.queueCatchUp();
-    if (this.behind.size === 0) this.finishBurst();
-  }
-
-  /** Ends the catch-up's burst (ReadBursts), once: every transcript and subagent file is read to its end. */
-  private finishBurst(): void {
-    this.endBurst?.();
-    this.endBurst = null;
   }
 
   /** The next slice of what is behind, on the next turn of the event loop (one queued at a time). */
@@ -794,7 +782,6 @@ export class ClaudeDomain implements Domain {
     if (this.timer) clearInterval(this.timer);
     if (this.registryTimer) clearTimeout(this.registryTimer);
     if (this.catchUp) clearImmediate(this.catchUp);
-    this.finishBurst();
   }
 }
 
