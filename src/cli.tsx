@@ -4,7 +4,7 @@
  * screen, signals, crash handling, suspend for $EDITOR).
  */
 // Before Ink and React: memory settings, and no `fetch` while Yoga loads (each file says why).
-import { youngGen } from './terminal/young-gen.js';
+import './terminal/young-gen.js';
 import { restoreFetch } from './terminal/yoga-without-fetch.js';
 import React from 'react';
 import os from 'node:os';
@@ -225,8 +225,6 @@ function watchRoot(
     rootRule: rule,
     // The permission hook (if the user installed it) asks this monitor; --readonly never answers.
     answers: { listen: !opts.readonly },
-    // The start-up read and the transcripts' catch-up get a young generation with room (terminal/young-gen.ts).
-    readBursts: youngGen,
   });
   enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
   store.start({ progressive: true });

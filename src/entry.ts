@@ -9,7 +9,7 @@
  * last start (io/code-cache.ts).
  */
 // First: V8's code cache is only taken by a V8 with the flags it was made under, and the app sets this one.
-import { youngGen } from './terminal/young-gen.js';
+import './terminal/young-gen.js';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { codeCacheDir, loadAppFunction } from './io/code-cache.js';
@@ -60,7 +60,6 @@ async function runApp(argv: readonly string[]): Promise<void> {
   const cache = {
     dir: process.env.OMC_TOP_CODE_CACHE === '0' ? null : codeCacheDir(),
     write: !argv.includes('--readonly'),
-    asStarted: (take: () => void) => youngGen.asStarted(take),
   };
   const loaded = loadAppFunction<AppFunction>(fileURLToPath(url), cache);
   // Not readable as the script (a symlinked bundle, say): the same function, from Node's module loader.

@@ -93,8 +93,6 @@ export interface CodeCacheOptions {
   fullAfterMs?: number;
   /** Whether the process is quiet enough now for the pause of taking a full cache (tests decide it themselves). */
   quiet?: () => boolean;
-  /** Runs the cache's taking under the flags the process started with (terminal/young-gen.ts); unset: as is. */
-  asStarted?: (take: () => void) => void;
 }
 
 /**
@@ -118,15 +116,7 @@ export function loadAppFunction<T>(file: string, opts: CodeCacheOptions): Loaded
   });
   const cacheUsed = cached !== null && !script.cachedDataRejected;
   if (opts.write && opts.dir !== null && name !== null && !(cacheUsed && cached.full))
-    scheduleWrite(
-      opts.dir,
-      name,
-      script,
-      cacheUsed,
-      opts.fullAfterMs ?? FULL_AFTER_MS,
-      opts.quiet ?? loopQuiet(),
-      opts.asStarted ?? ((take) => take()),
-    );
+    scheduleWrite(opts.dir, name, script, cacheUsed, opts.fullAfterMs ?? FULL_AFTER_MS, opts.quiet ?? loopQuiet());
   return { value: script.runInThisContext() as T, cacheUsed };
 }
 
@@ -141,15 +131,14 @@ function scheduleWrite(
   hadPartial: boolean,
   fullAfterMs: number,
   quiet: () => boolean,
-  asStarted: (take: () => void) => void,
 ): void {
-  const atExit = () => asStarted(() => writeCache(dir, name, script, false));
+  const atExit = () => writeCache(dir, name, script, false);
   const latest = performance.now() + Math.max(fullAfterMs, FULL_LATEST_MS);
   const check = (wait: number) => {
     setTimeout(() => {
       if (!quiet() && performance.now() < latest) return check(QUIET_CHECK_MS);
       process.off('exit', atExit);
-      asStarted(() => writeCache(dir, name, script, true));
+      writeCache(dir, name, script, true);
     }, wait).unref();
   };
   check(fullAfterMs);

@@ -32,7 +32,7 @@ import {
   type TreeWatcherOptions,
   type WatchMode,
 } from '../io/watch/tree-watcher.js';
-import type { Clock, Domain, Problem, ReadBursts, WatchEvent } from './types.js';
+import type { Clock, Domain, Problem, WatchEvent } from './types.js';
 import { WikiDomain } from './wiki/domain.js';
 import { BgJobsDomain } from './claude/bg-jobs.js';
 import type { BgJobsReader } from './claude/bg-jobs-reader.js';
@@ -113,8 +113,6 @@ export interface OmcStoreOptions {
    * it; this store shows it and lists its problems. `quota` is then not used.
    */
   sharedQuota?: QuotaDomain;
-  /** Told when the progressive start-up read runs (ReadBursts); unset: nothing is. */
-  readBursts?: ReadBursts;
 }
 
 /** The sessions of the run history (newest first, each once): their transcripts give ended runs a cost. */
@@ -169,14 +167,12 @@ export class OmcStore {
   private watcher: TreeWatcher | null = null;
   private readonly watchKind: 'auto' | 'poll' | 'none';
   private readonly watchImpl: TreeWatcherOptions['watchImpl'];
-  private readonly readBursts: ReadBursts | undefined;
   private closed = false;
 
   constructor(opts: OmcStoreOptions) {
     this.root = opts.root;
     this.projectDir = opts.projectDir ?? null;
     this.rootRule = opts.rootRule ?? 'unknown';
-    this.readBursts = opts.readBursts;
     this.omc = opts.omc ?? null;
     this.readonly = opts.readonly ?? false;
     this.clock = opts.clock ?? Date.now;
@@ -329,7 +325,6 @@ export class OmcStore {
    */
   private startProgressively(): void {
     this.progressive = true;
-    this.endBurst = this.readBursts?.roomy() ?? null;
     const queue = [...this.domains];
     this.reading = 'reading .omc';
     this.pushStatus();
@@ -361,7 +356,6 @@ export class OmcStore {
             : `reading ${queue[0]?.name ?? ''}`;
       this.pushStatus();
       if (queue.length > 0) this.queueSlice();
-      else this.finishBurst();
     };
     this.queueSlice = () => {
       if (this.sliceQueued || this.closed) return;
@@ -369,13 +363,6 @@ export class OmcStore {
       setImmediate(slice);
     };
     slice();
-  }
-
-  /** Ends the progressive start-up read's burst (ReadBursts), once: when .omc is read, or the store closes. */
-  private endBurst: (() => void) | null = null;
-  private finishBurst(): void {
-    this.endBurst?.();
-    this.endBurst = null;
   }
 
   /** Started by the full-screen app (progressively): a one-shot read (--json) builds no search index ahead. */
@@ -484,7 +471,6 @@ export class OmcStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.finishBurst();
     await this.watcher?.close();
     this.watcher = null;
     for (const d of this.domains) d.dispose?.();

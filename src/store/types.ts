@@ -55,16 +55,3 @@ export interface Domain {
 }
 
 export type Clock = () => number;
-
-/**
- * What a burst of reading (the progressive start-up read of .omc) may ask of the engine around it: the app
- * passes terminal/young-gen.ts's policy (a young generation with room while the burst runs). `roomy()` is
- * called when the burst starts; what it returns, once when it ends.
- *
- * The transcripts' catch-up after live is not a burst: measured with room (2 GB of transcripts), it still
- * promoted ~20 MB, V8's memory-reducing collection still came, and it came later, into the idle after the
- * catch-up (issue 26's idle window: 1.25 % in one of two rounds) with RSS higher until then.
- */
-export interface ReadBursts {
-  roomy(): () => void;
-}

@@ -1,8 +1,7 @@
 /**
  * The app's code cache (io/code-cache.ts) on a small script of the same shape as the app bundle: a start
  * without a cache writes one, the next start runs from it, and a damaged, foreign or stale cache is ignored
- * and replaced, never an error; --readonly (write: false) writes nothing; the cache is taken inside the
- * caller's `asStarted` (terminal/young-gen.ts: V8 stamps a cache with its flags).
+ * and replaced, never an error; --readonly (write: false) writes nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -119,21 +118,6 @@ describe('code cache', () => {
     await waitFor(() => fs.existsSync(cacheFile(dir, app)), { what: 'the cache file' });
     expect(unwrapCache(fs.readFileSync(cacheFile(dir, app)))?.full).toBe(true);
     expect(await start(app, { dir, write: true })).toEqual({ used: true, result: { answer: 10 } });
-  });
-
-  it('the cache is taken inside `asStarted` (under the flags the process started with)', async ({ tempDir }) => {
-    const app = writeApp(tempDir('app-'), 20);
-    const dir = path.join(tempDir('cache-'), 'omc-top');
-    const seen: boolean[] = [];
-    const asStarted = (take: () => void) => {
-      seen.push(fs.existsSync(cacheFile(dir, app)));
-      take();
-      seen.push(fs.existsSync(cacheFile(dir, app)));
-    };
-    await start(app, { dir, write: true, asStarted });
-    await waitFor(() => seen.length === 2, { what: 'the cache taken' });
-    expect(seen).toEqual([false, true]);
-    expect(await start(app, { dir, write: true })).toEqual({ used: true, result: { answer: 21 } });
   });
 
   it('names the cache the same from the bundle text or its bytes', () => {
