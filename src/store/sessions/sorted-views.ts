@@ -17,18 +17,25 @@ export function replaceSorted<T>(
   cmp: (a: T, b: T) => number,
   keyOf: (v: T) => string,
 ): { views: T[]; keys: readonly string[] } {
-  return inPlace(prev, prevKeys, gone, fresh, cmp, keyOf) ?? moved(prev, prevKeys, gone, fresh, cmp, keyOf);
+  const change = { prev, prevKeys, gone, fresh, cmp, keyOf };
+  return inPlace(change) ?? moved(change);
+}
+
+/** One replacement's inputs, as replaceSorted takes them. */
+interface Change<T> {
+  prev: readonly T[];
+  prevKeys: readonly string[];
+  gone: Iterable<T>;
+  fresh: readonly T[];
+  cmp: (a: T, b: T) => number;
+  keyOf: (v: T) => string;
 }
 
 /** Each fresh view where its gone one was, if every one of them sorts there still (else null: some moved). */
-function inPlace<T>(
-  prev: readonly T[],
-  prevKeys: readonly string[],
-  gone: Iterable<T>,
-  fresh: readonly T[],
-  cmp: (a: T, b: T) => number,
-  keyOf: (v: T) => string,
-): { views: T[]; keys: readonly string[] } | null {
+function inPlace<T>({ prev, prevKeys, gone, fresh, cmp, keyOf }: Change<T>): {
+  views: T[];
+  keys: readonly string[];
+} | null {
   const goneByKey = new Map<string, T>();
   for (const g of gone) goneByKey.set(keyOf(g), g);
   if (goneByKey.size !== fresh.length) return null;
@@ -48,14 +55,7 @@ function inPlace<T>(
 }
 
 /** Removes and inserts by binary search, moving the keys alongside. */
-function moved<T>(
-  prev: readonly T[],
-  prevKeys: readonly string[],
-  gone: Iterable<T>,
-  fresh: readonly T[],
-  cmp: (a: T, b: T) => number,
-  keyOf: (v: T) => string,
-): { views: T[]; keys: string[] } {
+function moved<T>({ prev, prevKeys, gone, fresh, cmp, keyOf }: Change<T>): { views: T[]; keys: string[] } {
   const views = prev.slice();
   const keys = prevKeys.slice();
   for (const v of gone) {
