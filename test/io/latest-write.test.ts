@@ -112,4 +112,17 @@ describe('LatestFileWrite', () => {
     expect(onDisk()).toBe('b');
     expect(temps()).toEqual([]);
   });
+
+  it('drop (an owner about to remove the file): the write in flight never lands, nothing is left to write', async () => {
+    const w = new LatestFileWrite(dir, 'f.json');
+    w.write('first');
+    await w.idle();
+    w.write('second');
+    w.drop();
+    fs.rmSync(path.join(dir, 'f.json'));
+    await w.idle();
+    expect(fs.existsSync(path.join(dir, 'f.json'))).toBe(false);
+    expect(w.unconfirmed).toBe(false);
+    expect(temps()).toEqual([]);
+  });
 });

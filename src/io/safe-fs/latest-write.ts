@@ -45,13 +45,7 @@ export class LatestFileWrite {
   flushSync(content?: string): boolean {
     if (content !== undefined) this.newest = content;
     this.generation++;
-    if (this.tempRel !== null) {
-      try {
-        unlinkUnder(this.root, this.tempRel);
-      } catch {
-        /* the write in flight removes it itself when it is refused the rename */
-      }
-    }
+    this.removeTemp();
     if (this.newest === null) return false;
     atomicWriteSync(this.root, this.rel, this.newest);
     this.newest = null;
@@ -59,9 +53,30 @@ export class LatestFileWrite {
     return true;
   }
 
+  /**
+   * Forgets what is not yet written and drops the write in flight (its temp removed, its rename refused): for an
+   * owner about to remove the file, which must not come back after.
+   */
+  drop(): void {
+    this.generation++;
+    this.removeTemp();
+    this.newest = null;
+    this.queued = false;
+  }
+
   /** Resolves when no write is in flight (tests, and a caller that can wait). */
   async idle(): Promise<void> {
     while (this.inFlight) await this.inFlight;
+  }
+
+  /** The temp of the write in flight, now: an exit will not wait for that write to remove it. */
+  private removeTemp(): void {
+    if (this.tempRel === null) return;
+    try {
+      unlinkUnder(this.root, this.tempRel);
+    } catch {
+      /* the write in flight removes it itself when it is refused the rename */
+    }
   }
 
   private startNext(): void {
