@@ -1,8 +1,9 @@
 /**
- * One file of omc-top's own that is rewritten often (the iteration samples, up to once a second): the write
- * leaves the main thread (atomicWrite), at most one is in flight, and contents handed in meanwhile replace each
- * other, so the newest is written as soon as the one in flight ends and no two writes race for the file. An exit
- * cannot wait for the pool: flushSync writes the newest content synchronously and drops the write in flight.
+ * One file of omc-top's own that is rewritten often (the iteration samples and the status cache, each up to once
+ * a second while loops run): the write leaves the main thread (atomicWrite), at most one is in flight, and
+ * contents handed in meanwhile replace each other, so the newest is written as soon as the one in flight ends and
+ * no two writes race for the file. An exit cannot wait for the pool: flushSync writes the newest content
+ * synchronously and drops the write in flight.
  */
 import { atomicWrite, atomicWriteSync, unlinkUnder } from './write.js';
 
@@ -85,7 +86,7 @@ export class LatestFileWrite {
     this.queued = false;
     const generation = this.generation;
     this.inFlight = this.writeInPool(this.root, this.rel, content, {
-      // Renamed from here on (the directory's fsync follows): an exit now need not write it again.
+      // Asked right before the rename (the directory's fsync follows it): from here an exit need not write it again.
       commit: () => {
         if (generation !== this.generation) return false;
         if (!this.queued && this.newest === content) this.newest = null;
