@@ -3,7 +3,11 @@ import { deltaSince, type SessionView, type SessionsSnapshot } from '../store/se
 import { IterationSamples, samplesDir } from '../store/runs/samples.js';
 import { WATCHED_RUN_MODES } from '../store/runs/ledger.js';
 
-/** At most one samples write (an fsync) per second however fast loops iterate; the last one is never lost. */
+/**
+ * At most one samples write (an fsync) per second however fast loops iterate; the last one is never lost. The
+ * write runs off the main thread (a change arriving meanwhile is not kept from the screen); the one at exit or
+ * stop is synchronous, since nothing waits for the pool then.
+ */
 export const SAMPLES_FLUSH_MS = 1000;
 
 /**
@@ -30,12 +34,14 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
   const lastSampled = new Map<string, string>();
   let lastFlush = 0;
   let timer: NodeJS.Timeout | null = null;
-  const flush = () => {
+  /** `now`: the synchronous write (exit, stop); otherwise handed to the background writer. */
+  const flush = (now: boolean) => {
     if (timer) clearTimeout(timer);
     timer = null;
     lastFlush = Date.now();
     try {
-      samples.flush();
+      if (now) samples.flush();
+      else samples.flushSoon();
     } catch {
       /* samples are a convenience: a full disk must not disturb the monitor */
     }
@@ -64,19 +70,17 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
     }
     if (!recorded || timer) return;
     const wait = lastFlush + SAMPLES_FLUSH_MS - Date.now();
-    if (wait <= 0) flush();
-    else (timer = setTimeout(flush, wait)).unref();
+    if (wait <= 0) flush(false);
+    else (timer = setTimeout(() => flush(false), wait)).unref();
   };
   take();
   const unsub = store.sessions.subscribe(take);
-  // The process may end with a write pending (q, a signal): write it on the way out.
-  const onExit = () => {
-    if (timer) flush();
-  };
+  // The process may end with a write pending or still in the pool (q, a signal): write it on the way out.
+  const onExit = () => flush(true);
   process.on('exit', onExit);
   return () => {
     unsub();
     process.off('exit', onExit);
-    if (timer) flush();
+    flush(true);
   };
 }

@@ -5,7 +5,7 @@
  * (commands/status-fast.ts) renders with it without loading the store.
  */
 import { cleanLine } from '../io/sanitize.js';
-import { holdsAgent, type SessionsSnapshot } from '../store/sessions/model.js';
+import { holdsAgent, LAST_HOLDING_RANK, type SessionsSnapshot } from '../store/sessions/model.js';
 
 export const DEFAULT_FORMAT = '{loops} · needs you: {needs}';
 export const FORMAT_FIELDS = ['loops', 'active', 'needs', 'project'] as const;
@@ -22,12 +22,13 @@ export interface StatusValues {
 /** The loops the Stop hook holds the agent for (or will, once armed): what a status bar should count. */
 export function loopValues(sessions: SessionsSnapshot): Pick<StatusValues, 'loops' | 'active'> {
   // The live monitor asks this once a second. With the domain's count of running loops the scan stops at the
-  // fourth loop instead of passing over 10,000 sessions; only the shown loops get their text either way.
+  // fourth loop instead of passing over 10,000 sessions; with fewer loops it stops at the first session ranked
+  // after every one that can hold a loop (the stale ones). Only the shown loops get their text either way.
   const known = sessions.counts?.loops;
   const shown: string[] = [];
   let active = 0;
   for (const s of sessions.sessions) {
-    if (known !== undefined && active > SHOWN_LOOPS) break;
+    if (known !== undefined && (active > SHOWN_LOOPS || s.rank > LAST_HOLDING_RANK)) break;
     for (const m of s.modes) {
       // Paused loops too: the Stop hook holds them again once the pause ends.
       if (!holdsAgent(m)) continue;

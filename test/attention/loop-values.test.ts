@@ -3,7 +3,8 @@
 // count of running loops gives the same line without a pass over every session.
 import { describe, expect, it } from 'vitest';
 import { loopValues } from '../../src/feeds/status-line.js';
-import { loopCountOf } from '../../src/store/sessions/derive.js';
+import { loopCountOf, STATUS_RANK } from '../../src/store/sessions/derive.js';
+import { holdsAgent, LAST_HOLDING_RANK } from '../../src/store/sessions/model.js';
 import type { ModeView, SessionView, SessionsSnapshot } from '../../src/store/sessions/model.js';
 
 const mode = (m: Partial<ModeView>): ModeView =>
@@ -67,5 +68,41 @@ describe('loopValues', () => {
       loops: 'ralph 0/60 ultrawork ralph 1/60 +4',
       active: 7,
     });
+  });
+
+  it("a walk with the domain's count stops at the first session ranked after any that can hold a loop", () => {
+    let read = 0;
+    /** A stale row (rank 4) that counts the reads of its modes. */
+    const stale = (i: number) =>
+      ({
+        id: `stale${i}`,
+        kind: 'session',
+        rank: 4,
+        get modes() {
+          read += 1;
+          return [mode({ status: 'stale' as ModeView['status'] })];
+        },
+      }) as unknown as SessionView;
+    const running = {
+      id: 'run',
+      kind: 'session',
+      rank: 2,
+      modes: [mode({ iteration: 2, max: 5 })],
+    } as unknown as SessionView;
+    const all: SessionsSnapshot = {
+      ...snap(),
+      sessions: [running, ...Array.from({ length: 10_000 }, (_, i) => stale(i))],
+      counts: { running: 1, stale: 10_000, loops: 1 },
+    };
+    expect(loopValues(all)).toEqual({ loops: 'ralph 2/5', active: 1 });
+    expect(read, 'stale rows walked').toBe(0);
+  });
+
+  it('no rank past LAST_HOLDING_RANK can hold a loop', () => {
+    const holding = (Object.keys(STATUS_RANK) as Array<keyof typeof STATUS_RANK>).filter((status) =>
+      holdsAgent({ status: status as ModeView['status'] }),
+    );
+    expect(holding.length).toBeGreaterThan(0);
+    expect(Math.max(...holding.map((s) => STATUS_RANK[s]), STATUS_RANK.cancelling)).toBe(LAST_HOLDING_RANK);
   });
 });

@@ -44,6 +44,37 @@ describe('iteration samples', () => {
     expect(new IterationSamples(dir, '/proj/.omc').all()).toEqual([]);
   });
 
+  it('written in the background: after a burst of records the newest state is on disk, and no temp is left', async () => {
+    const dir = path.join(tmp(), 'omc-top');
+    const s = new IterationSamples(dir, '/proj/.omc');
+    for (let i = 1; i <= 40; i++) {
+      s.record('ralph', 'a', 5, i, 1000 + i);
+      s.flushSoon();
+    }
+    await s.settled();
+    const again = new IterationSamples(dir, '/proj/.omc');
+    expect(again.iterationsOf('ralph', 'a', 5)).toBe(40);
+    expect(fs.readdirSync(dir)).toEqual([s.file]);
+    expect(s.flush(), 'nothing left for the exit to write').toBe(false);
+  });
+
+  it('a failed background write keeps the values, leaves no temp, and the exit flush writes them', async () => {
+    const dir = path.join(tmp(), 'omc-top');
+    const s = new IterationSamples(dir, '/proj/.omc');
+    s.record('ralph', 'a', 5, 1, 1000);
+    expect(s.flush()).toBe(true);
+    fs.rmSync(path.join(dir, s.file));
+    fs.mkdirSync(path.join(dir, s.file)); // a directory where the file goes: the write is refused
+    s.record('ralph', 'a', 5, 2, 2000);
+    expect(s.flushSoon()).toBe(true); // no throw: the failure arrives in the background
+    await s.settled();
+    expect(s.iterationsOf('ralph', 'a', 5)).toBe(2);
+    expect(fs.readdirSync(dir)).toEqual([s.file]);
+    fs.rmdirSync(path.join(dir, s.file));
+    expect(s.flush()).toBe(true);
+    expect(new IterationSamples(dir, '/proj/.omc').iterationsOf('ralph', 'a', 5)).toBe(2);
+  });
+
   it('an ended run shows the iterations omc-top saw while it was live', async ({ emptyProject: p }) => {
     const state = tmp();
     const sid = 'abcdef01-0000-4000-8000-000000000009';
@@ -127,18 +158,23 @@ describe('iteration samples', () => {
     for (let i = 0; i < MAX_RUNS + 20; i++) write(i, 'ralph: x');
     const store = new OmcStore({ root: p.root, watch: 'auto', projectDir: p.dir, rootRule: 'git' });
     const stop = enableIterationSamples(store, { XDG_STATE_HOME: state });
-    const samplesFile = () => fs.readdirSync(path.join(state, 'omc-top')).map((f) => path.join(state, 'omc-top', f));
+    // The write runs in the background: its temp file is there while it is written, and is not the samples file.
+    const listed = () => fs.readdirSync(path.join(state, 'omc-top'));
+    const samplesFile = () =>
+      listed().some((f) => f.includes('.tmp.')) ? [] : listed().map((f) => path.join(state, 'omc-top', f));
     try {
       store.start();
       await waitFor(() => store.sessions.getSnapshot().sessions.length === MAX_RUNS + 20, {
         timeoutMs: 30_000,
         what: 'every session',
       });
-      await waitFor(() => fs.existsSync(path.join(state, 'omc-top')) && samplesFile().length > 0, {
-        timeoutMs: 20_000,
-        what: 'the first samples written',
-      });
-      const [file] = samplesFile();
+      const [file] = await waitFor(
+        () => fs.existsSync(path.join(state, 'omc-top')) && samplesFile().length > 0 && samplesFile(),
+        {
+          timeoutMs: 20_000,
+          what: 'the first samples written',
+        },
+      );
       const before = fs.statSync(file!).mtimeMs;
       const ino = fs.statSync(file!).ino;
       // The first session listed is the run the bound dropped first; its view changes, its iteration does not.

@@ -12,7 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SessionsDomain } from '../../src/store/sessions/domain.js';
 import { loopCountOf, sessionCountOf } from '../../src/store/sessions/derive.js';
 import { DueHeap } from '../../src/store/sessions/due-heap.js';
-import { LEGACY_KEY, deltaSince, type SessionView } from '../../src/store/sessions/model.js';
+import { loopValues } from '../../src/feeds/status-line.js';
+import { LEGACY_KEY, deltaSince, holdsAgent, type SessionView } from '../../src/store/sessions/model.js';
 import type { WatchEvent } from '../../src/store/types.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
@@ -56,6 +57,16 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 const keyOf = (v: SessionView) => (v.kind === 'legacy' ? LEGACY_KEY : v.id);
+
+/** The status line's loops from every row, no walk cut short: the first three with their progress, and the count. */
+const everyLoop = (sessions: readonly SessionView[]) => {
+  const running = sessions.flatMap((s) => s.modes.filter(holdsAgent));
+  const text = running
+    .slice(0, 3)
+    .map((m) => `${m.mode}${m.iteration === null ? '' : m.max ? ` ${m.iteration}/${m.max}` : ` ${m.iteration}`}`);
+  const more = running.length > 3 ? ` +${running.length - 3}` : '';
+  return { loops: running.length === 0 ? 'no loops' : text.join(' ') + more, active: running.length };
+};
 
 const picture = (d: SessionsDomain) => {
   const s = d.getSnapshot();
@@ -158,6 +169,9 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
                 { running: 0, stale: 0, loops: 0 },
               ),
           );
+          // The status line's loops, whose walk stops at the first session ranked after any that can hold a loop,
+          // are what every row's running loops give.
+          expect(loopValues(snap)).toEqual(everyLoop(snap.sessions));
           live.dispose();
           fresh.dispose();
         }

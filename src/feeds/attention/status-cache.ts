@@ -40,6 +40,14 @@ export interface StatusCache {
   acks: AckStamp | null;
 }
 
+/** The cache's text for `root`, or null when this platform cannot prove the writer is alive (then none is kept). */
+export function statusCacheText(root: string, values: StatusValues, acks: AckStamp | null, at: number): string | null {
+  const start = ownStartIdentity();
+  if (typeof start !== 'string' || start === 'absent') return null;
+  const doc: StatusCache = { version: CACHE_VERSION, root: rootText(root), pid: process.pid, start, at, values, acks };
+  return JSON.stringify(doc);
+}
+
 /** Writes the cache for `root` (false: this platform cannot prove the writer is alive, so nothing is written). */
 export function writeStatusCache(
   dir: string,
@@ -48,11 +56,10 @@ export function writeStatusCache(
   acks: AckStamp | null,
   at: number,
 ): boolean {
-  const start = ownStartIdentity();
-  if (typeof start !== 'string' || start === 'absent') return false;
-  const doc: StatusCache = { version: CACHE_VERSION, root: rootText(root), pid: process.pid, start, at, values, acks };
+  const text = statusCacheText(root, values, acks, at);
+  if (text === null) return false;
   ensureOwnDir(dir);
-  atomicWriteSync(dir, statusCacheName(root), JSON.stringify(doc));
+  atomicWriteSync(dir, statusCacheName(root), text);
   return true;
 }
 

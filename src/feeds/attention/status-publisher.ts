@@ -3,13 +3,17 @@
  * shows: rewritten soon after the needs-you count or omc-top's
  * acknowledgements file moved, and at most once a second for the loops'
  * progress (each write is an atomic replace with its fsyncs, and 2,000 live
- * loops iterate all the time); removed when the monitor stops. A write that
- * fails (a full disk) only means `status --tmux` computes the line itself.
+ * loops iterate all the time); removed when the monitor stops. The write runs
+ * off the main thread (one at a time, the newest after it: LatestFileWrite),
+ * so its fsyncs on a slow disk do not hold a change back from the screen. A
+ * write that fails (a full disk) only means `status --tmux` computes the line
+ * itself.
  */
 import type { OmcStore } from '../../store/store.js';
 import { loopValues } from '../status-line.js';
 import type { AttentionMonitor } from './monitor.js';
-import { removeStatusCache, writeStatusCache } from './status-cache.js';
+import { ensureOwnDir, LatestFileWrite } from '../../io/safe-fs/index.js';
+import { removeStatusCache, statusCacheName, statusCacheText } from './status-cache.js';
 
 /** After the count (or the acknowledgements) changed: changes closer together than this are one write. */
 export const STATUS_CACHE_COUNT_MS = 100;
@@ -29,6 +33,8 @@ export function publishStatusCache(opts: {
   let last = '';
   let stopped = false;
   let wrote = false;
+  // A failed write is written again at the next change (as when it was synchronous): nothing counts as written.
+  const writer = new LatestFileWrite(dir, statusCacheName(store.root), () => (last = ''));
   const write = () => {
     timer = null;
     due = Infinity;
@@ -38,7 +44,10 @@ export function publishStatusCache(opts: {
     const key = JSON.stringify([values, acks]);
     if (key === last) return;
     try {
-      if (writeStatusCache(dir, store.root, values, acks, Date.now())) {
+      const text = statusCacheText(store.root, values, acks, Date.now());
+      if (text !== null) {
+        ensureOwnDir(dir);
+        writer.write(text);
         last = key;
         wrote = true;
       }
@@ -63,6 +72,7 @@ export function publishStatusCache(opts: {
     stopped = true;
     if (timer) clearTimeout(timer);
     unsubs.forEach((u) => u());
+    writer.drop(); // a write still in flight must not bring the cache back after it is removed
     if (!wrote) return;
     try {
       removeStatusCache(dir, store.root);

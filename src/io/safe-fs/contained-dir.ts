@@ -62,6 +62,13 @@ export class ContainedDir {
     }
   }
 
+  /** The same fsync in libuv's pool, off the main thread: what a slow disk costs is not a stall of the screen. */
+  async syncAsync(): Promise<void> {
+    const fd = this.fd;
+    if (fd === null) return;
+    await new Promise<void>((resolve) => fs.fsync(fd, () => resolve())); // best effort, as sync()
+  }
+
   close(): void {
     if (this.fd === null) return;
     try {
@@ -229,4 +236,10 @@ const EXCL_FLAGS =
 /** Creates a new file `name` (O_EXCL, no-follow, 0600) in `dir`; returns its descriptor. */
 export function createExclusive(dir: ContainedDir, name: string): number {
   return fs.openSync(dir.at(name), EXCL_FLAGS, 0o600);
+}
+
+/** createExclusive with the open in libuv's pool. */
+// (Its return type is inferred: the open's flags are on the one line that names the promises API.)
+export function createExclusiveAsync(dir: ContainedDir, name: string) {
+  return fs.promises.open(dir.at(name), EXCL_FLAGS, 0o600);
 }

@@ -5,7 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createExclusive, withDirUnder, type ContainedDir } from './contained-dir.js';
+import {
+  createExclusive,
+  createExclusiveAsync,
+  openDirUnder,
+  withDirUnder,
+  type ContainedDir,
+} from './contained-dir.js';
 import { fileKind } from './errors.js';
 import { quotePath, resolveUnder, toRel } from './paths.js';
 
@@ -62,6 +68,71 @@ export function atomicWriteSync(
     },
     { create: opts.mkdir },
   );
+}
+
+export interface AsyncWriteOptions {
+  mkdir?: boolean;
+  /**
+   * Asked on the main thread right before the rename: false drops this write and its temp (the caller has
+   * written something newer since, e.g. a synchronous final write at exit). Resolves false then.
+   */
+  commit?: () => boolean;
+  /** Told the temp file's path under root before it is made, so a caller that cannot wait (an exit) can remove it. */
+  onTemp?: (rel: string) => void;
+}
+
+/**
+ * atomicWriteSync's replace with the slow part off the main thread: the temp file is created, written, fsynced
+ * and closed in libuv's pool (an fsync on a shared disk took 190 ms, all of it a frozen screen when done
+ * synchronously), then the directory is fsynced there too. The same containment as the sync one: the directory
+ * is opened under root without following a symlink out (a few cached lookups, done synchronously) and held open
+ * until the end; the target is checked for a symlink or a directory before the temp is made and again before the
+ * rename; OMC's temp naming, O_EXCL 0600. The rename itself, the commit point, stays on the main thread, so a
+ * write still in the pool can never land after a synchronous write made later (commit() says whether it may).
+ * Rejects on failure with the temp removed.
+ */
+export async function atomicWrite(
+  root: string,
+  rel: string,
+  content: string | Uint8Array,
+  opts: AsyncWriteOptions = {},
+): Promise<boolean> {
+  const abs = resolveUnder(root, rel);
+  const name = path.basename(abs);
+  const relDir = path.dirname(toRel(root, abs)) || '.';
+  const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  const dir = openDirUnder(root, relDir, { create: opts.mkdir });
+  try {
+    assertReplaceable(dir, name, rel);
+    const tmp = `.${name}.tmp.${randomUUID()}`;
+    opts.onTemp?.(path.join(relDir, tmp));
+    let fh: Awaited<ReturnType<typeof createExclusiveAsync>> | null = null;
+    try {
+      fh = await createExclusiveAsync(dir, tmp);
+      let off = 0;
+      while (off < data.length) off += (await fh.write(data, off, data.length - off)).bytesWritten;
+      if ((await fh.stat()).size !== data.length) throw new Error('short write');
+      await fh.sync();
+      await fh.close();
+      fh = null;
+      assertReplaceable(dir, name, rel); // time has passed since the first look
+      if (opts.commit && !opts.commit()) {
+        discardTemp(null, dir.at(tmp));
+        return false;
+      }
+      fs.renameSync(dir.at(tmp), dir.at(name));
+    } catch (e) {
+      if (fh) await fh.close().catch(() => {});
+      discardTemp(null, dir.at(tmp));
+      throw e;
+    }
+    await dir.syncAsync();
+    return true;
+  } catch (e) {
+    throw dir.explain(e);
+  } finally {
+    dir.close();
+  }
 }
 
 /** Best-effort cleanup after a failed or finished temp-file write: close the descriptor if open, remove the temp. */

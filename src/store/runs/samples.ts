@@ -4,13 +4,14 @@
  * Kept outside .omc, in `$XDG_STATE_HOME/omc-top/` (default
  * `~/.local/state/omc-top/`), one file per .omc root, bounded: the newest
  * 200 runs, 100 iteration times each. Written through fsx's atomic write with
- * that directory as its root; a damaged file is ignored and replaced.
+ * that directory as its root (in the background while the monitor runs, synchronously at its end); a damaged
+ * file is ignored and replaced.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { bytesOfPath } from '../../io/safe-fs/byte-paths.js';
-import { atomicWriteSync, ensureOwnDir, readJsonSync, statSync } from '../../io/safe-fs/index.js';
+import { LatestFileWrite, ensureOwnDir, readJsonSync, statSync } from '../../io/safe-fs/index.js';
 
 export const MAX_RUNS = 200;
 export const MAX_TIMES = 100;
@@ -39,6 +40,7 @@ export class IterationSamples {
   readonly file: string;
   private runs = new Map<string, RunSample>();
   private dirty = false;
+  private readonly writer: LatestFileWrite;
 
   constructor(
     readonly dir: string,
@@ -48,6 +50,8 @@ export class IterationSamples {
       .update(bytesOfPath(path.resolve(omcRoot)))
       .digest('hex')
       .slice(0, 16)}.json`;
+    // A failed background write keeps its content unconfirmed: the next flush, or the one at exit, writes it.
+    this.writer = new LatestFileWrite(dir, this.file);
     this.load();
   }
 
@@ -87,13 +91,37 @@ export class IterationSamples {
     return [...this.runs.values()];
   }
 
-  /** Writes the file when something changed. Throws on failure (the caller decides how loud). */
-  flush(): boolean {
+  /**
+   * Hands what changed to the background write (at most one in flight, the newest written after it): the
+   * fsync'd replace runs off the main thread. False when nothing changed. Throws when the directory cannot be made.
+   */
+  flushSoon(): boolean {
     if (!this.dirty) return false;
     ensureOwnDir(this.dir);
-    atomicWriteSync(this.dir, this.file, JSON.stringify({ version: 1, runs: this.all() }));
+    this.writer.write(this.serialize());
     this.dirty = false;
     return true;
+  }
+
+  /**
+   * Writes now, synchronously, whatever is not yet on disk (changed, or still in a background write): for an
+   * exit, which cannot wait. Throws on failure (the caller decides how loud).
+   */
+  flush(): boolean {
+    if (!this.dirty && !this.writer.unconfirmed) return false;
+    ensureOwnDir(this.dir);
+    const wrote = this.writer.flushSync(this.dirty ? this.serialize() : undefined);
+    this.dirty = false;
+    return wrote;
+  }
+
+  /** Resolves when no background write is in flight. */
+  settled(): Promise<void> {
+    return this.writer.idle();
+  }
+
+  private serialize(): string {
+    return JSON.stringify({ version: 1, runs: this.all() });
   }
 
   private load(): void {

@@ -152,4 +152,12 @@ export function deltaSince(seen: SessionsSnapshot | null, next: SessionsSnapshot
 export const holdsAgent = (m: Pick<ModeView, 'status'>): boolean =>
   m.status === 'enforced' || m.status === 'pending' || m.status === 'paused';
 
+/**
+ * No session ranked after this one holds a running loop: a mode that holds makes its session's status pending,
+ * enforced or paused (or cancelling), ranked at most this (derive.ts STATUS_RANK, sessionStatus), and problems
+ * only lower a rank. Sessions are sorted by rank first, so a walk for the running loops stops at the first
+ * session ranked higher: the stale ones, thousands in a long-lived tree, come after (test/attention/loop-values).
+ */
+export const LAST_HOLDING_RANK = 2;
+
 export const EMPTY_SESSIONS: SessionsSnapshot = { version: 0, sessions: [], problems: [], derivedAt: 0 };

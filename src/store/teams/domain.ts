@@ -29,6 +29,7 @@ import { JsonCache, type ReadEdge } from './json-cache.js';
 import { EMPTY_TEAMS, type TeamView, type TeamsSnapshot } from './model.js';
 import { TASK_FILE_RE, TEAM_NAME_RE, WORKER_NAME_RE, resolveHeartbeatStaleMs, teamNameOf } from './omc-team-rules.js';
 import { teamsReport } from './report.js';
+import { compareWorkerNames } from './worker-order.js';
 
 interface Loc {
   id: 'root' | 'project';
@@ -432,7 +433,7 @@ export class TeamsDomain implements Domain {
           else fileProblem(`${base}/workers/${e.name}/${f.name}`, f.kind);
         }
       }
-      rec.workerDirs.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+      rec.workerDirs.sort(compareWorkerNames);
     } else if (workers.code !== 'missing')
       rec.structural.set(`${base}/workers`, {
         path: loc.prefix + `${base}/workers`,
@@ -478,7 +479,7 @@ export class TeamsDomain implements Domain {
       if (k.startsWith(`${loc.id}|${base}/`) && !seen.has(k) && this.cache.drop(k)) changed = true;
     const rec = names.length > 0 ? this.ensureTeam(loc, name) : this.teams.get(key);
     if (!rec) return;
-    names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    names.sort(compareWorkerNames);
     if (names.join('/') !== rec.bridgeWorkers.join('/')) changed = true;
     rec.bridgeWorkers = names;
     if (!rec.hasRuntimeDir && names.length === 0) this.forgetTeam(key);
