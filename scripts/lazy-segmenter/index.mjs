@@ -40,7 +40,7 @@ export const STARTUP_EDITS = [
     ],
   },
   {
-    // Yoga's wasm as the bin compiled it while the bundle loaded (src/terminal/yoga-early.ts says why).
+    // Yoga's loader is handed the wasm module the bin compiled from the bundle's bytes (src/terminal/yoga-early.ts).
     file: /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
     header: `import { yogaLoadOptions as __omcTopYogaOptions } from ${JSON.stringify(YOGA_EARLY)};\n`,
     edits: [
