@@ -148,8 +148,11 @@ interface TuiOptions {
   mouse: boolean;
   omc: OmcInstall;
   attention?: { notify?: string; noTitle?: boolean };
-  /** Nested .omc roots found under the project (O switches to them). */
-  nested?: NestedSearch;
+  /**
+   * The search for nested .omc roots under the project (O switches to them): run once, when first asked. The
+   * monitor asks after its first frame (it lists up to 2,000 directories), or at once when O comes first.
+   */
+  nested: () => NestedSearch;
 }
 
 /** The store on one root and what follows it (iteration samples, the attention layer). */
@@ -173,8 +176,16 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = pickTheme();
   let controls: FullScreenControls | null = null;
-  const roots = rootSwitcher(res, opts.nested?.roots ?? [], live, watch, ui, () => controls?.redraw());
-  return runFullScreen(
+  const { nested } = opts;
+  const roots = rootSwitcher(
+    res,
+    () => nested().roots,
+    live,
+    watch,
+    ui,
+    () => controls?.redraw(),
+  );
+  const running = runFullScreen(
     opts.mouse,
     (ctl) => {
       controls = ctl;
@@ -204,6 +215,12 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
       },
     },
   );
+  // The first frame is on screen by now (Ink draws it as it mounts): the search for nested roots, and its notice.
+  setImmediate(() => {
+    const notice = live.closing ? null : nestedNotice(nested());
+    if (notice) ui.flash(notice, 'info');
+  });
+  return running;
 }
 
 /** Starts the store on one root, with omc-top's own iteration samples and the attention layer. */
@@ -241,27 +258,36 @@ function watchRoot(
 }
 
 /**
- * `O`: the same screen on another root of the project (none when there are no nested roots). The old store and
+ * `O`: the same screen on another root of the project (an empty list when there are no nested roots). The old store and
  * its watcher close; the new one starts, and the screen is drawn afresh from it.
  */
 function rootSwitcher(
   res: RootResolution,
-  nested: RootChoice['roots'],
+  nested: () => RootChoice['roots'],
   live: Watched & { rootExplain: string; closing: boolean },
   watch: (root: string, projectDir: string | undefined, rule: string) => Watched,
   ui: UiStore,
   redraw: () => void,
-): RootChoice | undefined {
-  if (nested.length === 0) return undefined;
-  const base = res.projectDir ?? path.dirname(res.root);
-  const sessions = listDirSync(res.root, 'state/sessions');
-  const main = {
-    rel: path.relative(base, res.root) || res.root,
-    abs: res.root,
-    sessions: sessions.ok ? sessions.entries.filter((e) => e.kind === 'dir').length : 0,
+): RootChoice {
+  let all: RootChoice['roots'] | null = null;
+  /** The roots as first asked for (after the first frame, or at O), then the same list for the whole run. */
+  const roots = (): RootChoice['roots'] => {
+    if (all) return all;
+    const found = nested();
+    if (found.length === 0) return (all = []);
+    const base = res.projectDir ?? path.dirname(res.root);
+    const sessions = listDirSync(res.root, 'state/sessions');
+    const main = {
+      rel: path.relative(base, res.root) || res.root,
+      abs: res.root,
+      sessions: sessions.ok ? sessions.entries.filter((e) => e.kind === 'dir').length : 0,
+    };
+    return (all = [main, ...found]);
   };
   return {
-    roots: [main, ...nested],
+    get roots() {
+      return roots();
+    },
     switchTo: (abs) => {
       if (live.closing || abs === live.store.root) return;
       const isMain = abs === res.root;
@@ -331,16 +357,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     printErr(notFoundMessage(res) + '\n');
     return 2;
   }
-  // Nested .omc roots (hooks started in a subdirectory): a notice, and --json lists them.
-  const nested =
-    res.exists && res.projectDir ? findNestedRoots(res.projectDir, res.root) : { roots: [], truncated: false };
-  const notice = nestedNotice(nested);
-  if (notice) res.notices.unshift(notice);
+  // Nested .omc roots (hooks started in a subdirectory): a notice, and --json lists them. Searched once, when
+  // first asked: --json asks now; the monitor after its first frame (runTui).
+  let searched: NestedSearch | null = null;
+  const nested = (): NestedSearch =>
+    (searched ??=
+      res.exists && res.projectDir ? findNestedRoots(res.projectDir, res.root) : { roots: [], truncated: false });
   const notify = args.flags.get('notify');
   if (typeof notify === 'string' && typeof parseChannels(notify) === 'string') {
     throw new UsageError(parseChannels(notify) as string);
   }
-  if (args.flags.has('json')) return runJson(res, readonly, omc, nested);
+  if (args.flags.has('json')) {
+    const notice = nestedNotice(nested());
+    if (notice) res.notices.unshift(notice);
+    return runJson(res, readonly, omc, nested());
+  }
   return runTui(res, {
     readonly,
     poll: args.flags.has('poll'),

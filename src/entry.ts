@@ -18,6 +18,7 @@ import { VERSION } from './version.js';
 import { afterFlush, printOut, processSink } from './io/output.js';
 import { askGitEarly, TOP_LEVEL_ARGS } from './io/git-early.js';
 import { asksTopLevelFirst } from './commands/monitor-argv.js';
+import { precompileYoga } from './terminal/yoga-early.js';
 import path from 'node:path';
 
 const APP = './omc-top-app.mjs';
@@ -60,6 +61,8 @@ async function runApp(argv: readonly string[]): Promise<void> {
   const cache = {
     dir: process.env.OMC_TOP_CODE_CACHE === '0' ? null : codeCacheDir(),
     write: !argv.includes('--readonly'),
+    // Yoga's wasm compiled from these bytes, not decoded and compiled by its loader (terminal/yoga-early.ts).
+    onBundle: precompileYoga,
   };
   const loaded = loadAppFunction<AppFunction>(fileURLToPath(url), cache);
   // Not readable as the script (a symlinked bundle, say): the same function, from Node's module loader.

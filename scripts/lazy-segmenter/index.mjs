@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const RUNTIME = path.join(path.dirname(fileURLToPath(import.meta.url)), 'runtime.mjs');
+const YOGA_EARLY = fileURLToPath(new URL('../../src/terminal/yoga-early.ts', import.meta.url));
 const IMPORT = `import { lazySegmenter as __omcTopLazySegmenter } from ${JSON.stringify(RUNTIME)};\n`;
 
 const lazy = (find, { asciiFast = false } = {}) => ({
@@ -25,7 +26,7 @@ const EMOJI = {
   optional: true,
 };
 
-/** Per file: the edits, each found exactly once (an `optional` one may be absent). */
+/** Per file: the edits, each found exactly once (an `optional` one may be absent), and a `header` put first. */
 export const STARTUP_EDITS = [
   {
     file: /[\\/]node_modules[\\/]signal-exit[\\/]index\.js$/,
@@ -35,6 +36,17 @@ export const STARTUP_EDITS = [
         find: "    assert.equal(typeof cb, 'function', 'a callback must be provided for exit handler')",
         replace:
           "    if (typeof cb !== 'function') require('assert').equal(typeof cb, 'function', 'a callback must be provided for exit handler')",
+      },
+    ],
+  },
+  {
+    // Yoga's loader is handed the wasm module the bin compiled from the bundle's bytes (src/terminal/yoga-early.ts).
+    file: /[\\/]node_modules[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
+    header: `import { yogaLoadOptions as __omcTopYogaOptions } from ${JSON.stringify(YOGA_EARLY)};\n`,
+    edits: [
+      {
+        find: 'const Yoga = wrapAssembly(await loadYoga());',
+        replace: 'const Yoga = wrapAssembly(await loadYoga(__omcTopYogaOptions()));',
       },
     ],
   },
@@ -70,9 +82,9 @@ export function applyEdits(file, src, edits) {
 export const startupEdits = {
   name: 'startup-edits',
   setup(b) {
-    for (const { file, edits } of STARTUP_EDITS)
+    for (const { file, edits, header = '' } of STARTUP_EDITS)
       b.onLoad({ filter: file }, async (args) => ({
-        contents: applyEdits(args.path, await readFile(args.path, 'utf8'), edits),
+        contents: header + applyEdits(args.path, await readFile(args.path, 'utf8'), edits),
         loader: 'js',
       }));
   },

@@ -93,6 +93,8 @@ export interface CodeCacheOptions {
   fullAfterMs?: number;
   /** Whether the process is quiet enough now for the pause of taking a full cache (tests decide it themselves). */
   quiet?: () => boolean;
+  /** Given the bundle's bytes once read, before it is compiled (terminal/yoga-early.ts takes Yoga's wasm from them). */
+  onBundle?: (bytes: Buffer) => void;
 }
 
 /**
@@ -105,6 +107,7 @@ export function loadAppFunction<T>(file: string, opts: CodeCacheOptions): Loaded
   // The bundle is ASCII (scripts/build.mjs): latin1 is its exact text, without UTF-8 decoding 1.7 MB.
   const text = read.bytes.toString('latin1');
   if (!text.startsWith(APP_PREFIX)) return null;
+  opts.onBundle?.(read.bytes);
   const source = text.slice(APP_PREFIX.length);
   const name = opts.dir === null ? null : cacheFileName(read.bytes.subarray(APP_PREFIX.length));
   const cached = opts.dir !== null && name !== null ? readCache(opts.dir, name) : null;

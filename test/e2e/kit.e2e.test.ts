@@ -296,6 +296,15 @@ describe('nested .omc roots', () => {
     expect(await h.waitForExit()).toBe(0);
   });
 
+  it('names a nested root on screen once the monitor is up (searched after its first frame)', async () => {
+    p = makeProject();
+    writeFinishedSessions(p.root, 2);
+    writeFinishedSessions(path.join(p.dir, 'packages', 'api', '.omc'), 5);
+    h = new TerminalHarness({ cwd: p.dir, cols: 200, rows: 24 });
+    await h.waitForText('OMC state also in packages/api/.omc (5 sessions)', 30_000);
+    expect(h.text()).toMatch(/2 sess/);
+  });
+
   it('O with one root says there is no other', async () => {
     p = makeProject();
     writeFinishedSessions(p.root, 2);

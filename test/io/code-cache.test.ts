@@ -94,6 +94,17 @@ describe('code cache', () => {
     expect(made.map((f) => fs.existsSync(f))).toEqual([false, ...Array<boolean>(KEEP).fill(true)]);
   });
 
+  it("hands the bundle's bytes to onBundle before the function is compiled, once", async ({ tempDir }) => {
+    const app = writeApp(tempDir('app-'), 3);
+    const seen: Buffer[] = [];
+    const copy = path.join(path.dirname(app), 'with-hook.mjs');
+    fs.copyFileSync(app, copy);
+    const loaded = loadAppFunction<Fn>(copy, { dir: null, write: false, onBundle: (b) => seen.push(Buffer.from(b)) });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.equals(fs.readFileSync(app))).toBe(true);
+    expect(await loaded?.value(1)).toEqual({ answer: 4 });
+  });
+
   it('writes nothing when told not to (--readonly), or with no cache directory', async ({ tempDir }) => {
     const app = writeApp(tempDir('app-'), 5);
     const dir = path.join(tempDir('cache-'), 'omc-top');
