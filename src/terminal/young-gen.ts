@@ -28,12 +28,6 @@
  * by the next start (V8 stamps the flags into it).
  */
 import v8 from 'node:v8';
+import { applyGcFlags } from './gc-flags.js';
 
-const own = [process.env.NODE_OPTIONS ?? '', ...process.execArgv].some((a) => /semi[-_]space/.test(a));
-if (!own) {
-  try {
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-  } catch {
-    /* an engine without the flag: default memory behaviour, nothing else changes */
-  }
-}
+applyGcFlags([process.env.NODE_OPTIONS ?? '', ...process.execArgv], (flag) => v8.setFlagsFromString(flag));
