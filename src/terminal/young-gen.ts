@@ -1,6 +1,7 @@
 /**
- * Keeps V8's young generation at its starting size. Imported first by the
- * entry point so it runs before React, Ink and the store allocate anything.
+ * Keeps V8's young generation at its starting size (and sets the other memory
+ * flag of gc-flags.ts). Imported first by the entry point so it runs before
+ * React, Ink and the store allocate anything.
  *
  * Why: a monitor lives for days and allocates in small bursts (a re-read, a
  * frame). Node 20 lets each young-generation semi-space grow to 16 MB and
