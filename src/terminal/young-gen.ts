@@ -1,6 +1,7 @@
 /**
- * Keeps V8's young generation at its starting size. Imported first by the
- * entry point so it runs before React, Ink and the store allocate anything.
+ * Keeps V8's young generation at its starting size (and sets the other memory
+ * flag of gc-flags.ts). Imported first by the entry point so it runs before
+ * React, Ink and the store allocate anything.
  *
  * Why: a monitor lives for days and allocates in small bursts (a re-read, a
  * frame). Node 20 lets each young-generation semi-space grow to 16 MB and
@@ -28,12 +29,6 @@
  * by the next start (V8 stamps the flags into it).
  */
 import v8 from 'node:v8';
+import { applyGcFlags } from './gc-flags.js';
 
-const own = [process.env.NODE_OPTIONS ?? '', ...process.execArgv].some((a) => /semi[-_]space/.test(a));
-if (!own) {
-  try {
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-  } catch {
-    /* an engine without the flag: default memory behaviour, nothing else changes */
-  }
-}
+applyGcFlags([process.env.NODE_OPTIONS ?? '', ...process.execArgv], (flag) => v8.setFlagsFromString(flag));

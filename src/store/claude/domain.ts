@@ -403,7 +403,8 @@ export class ClaudeDomain implements Domain {
    * and frames are never held up for more than one slice).
    */
   private readTranscripts(only?: Iterable<string>, slice = false): void {
-    const ids = only ? [...only] : [...this.readers.keys()];
+    // Iterated in place (a catch-up slice passes `behind`, which the loop changes only at the id it is on).
+    const ids = only ?? this.readers.keys();
     let budget = this.live ? SLICE_BYTES : Number.MAX_SAFE_INTEGER;
     if (this.catchUpHeld) budget = Math.min(budget, this.beforeLiveLeft);
     const given = budget;
@@ -420,7 +421,11 @@ export class ClaudeDomain implements Domain {
     };
     for (const sid of ids) {
       const r = this.readers.get(sid);
-      if (!r) continue;
+      if (!r) {
+        // No longer wanted (its reader was dropped): nothing of it is behind.
+        this.behind.delete(sid);
+        continue;
+      }
       if (r.state().offset === 0 && folderMissing(r.rel)) {
         this.behind.delete(sid);
         continue;
@@ -459,9 +464,10 @@ export class ClaudeDomain implements Domain {
     this.catchUp = setImmediate(() => {
       this.catchUp = null;
       if (this.disposed) return;
-      const next = [...this.behind];
-      this.behind.clear();
-      this.readTranscripts(next, true);
+      // The set itself, not a copy: a slice deletes what it caught up and leaves the rest where it was (the same
+      // order). Cleared and refilled, the set's table was regrown from empty at every slice (~500 in a 2 GB
+      // catch-up), garbage that lived past the slice's scavenges: 3 MB of what the catch-up promoted.
+      this.readTranscripts(this.behind, true);
     });
   }
 

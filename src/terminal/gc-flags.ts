@@ -1,0 +1,43 @@
+/**
+ * The V8 flags omc-top sets once, at the very start of every run (young-gen.ts
+ * applies them before anything else is loaded). Always the same set for the
+ * same command line: V8 stamps its flags into the code cache, so a set that
+ * changed from one start to the next would make the next start reject it.
+ *
+ * Each flag is left out when the user set that kind of flag themselves
+ * (NODE_OPTIONS or node's own command line): theirs wins.
+ */
+
+/** A semi-space that does not grow: why in young-gen.ts. */
+const HOLD_YOUNG_GEN = '--semi-space-growth-factor=1';
+
+/**
+ * One memory-reducing collection after a burst instead of up to three.
+ *
+ * Why: after the transcripts' catch-up (2 GB read at 200 × 10 MB) V8's memory
+ * reducer starts 9–40 s later and ran up to three full collections (background
+ * marking ~100 ms each), which made the first minute of idle ~5× idle without
+ * Claude data. The first of them already gives back what the read left
+ * behind; the second and third mostly re-mark the same live heap.
+ */
+const ONE_REDUCING_GC = '--memory-reducer-single-gc';
+
+/** The flags to set, given the user's own (NODE_OPTIONS and process.execArgv). */
+export function gcFlagsFor(userArgs: readonly string[]): string[] {
+  const own = (re: RegExp) => userArgs.some((a) => re.test(a));
+  const flags: string[] = [];
+  if (!own(/semi[-_]space/)) flags.push(HOLD_YOUNG_GEN);
+  if (!own(/memory[-_]reducer/)) flags.push(ONE_REDUCING_GC);
+  return flags;
+}
+
+/** Sets each flag with `set` (v8.setFlagsFromString); a flag the engine does not know is skipped. */
+export function applyGcFlags(userArgs: readonly string[], set: (flag: string) => void): void {
+  for (const flag of gcFlagsFor(userArgs)) {
+    try {
+      set(flag);
+    } catch {
+      /* an engine without the flag: default memory behaviour, nothing else changes */
+    }
+  }
+}
