@@ -126,3 +126,35 @@ describe('LatestFileWrite', () => {
     expect(temps()).toEqual([]);
   });
 });
+
+describe('LatestFileWrite: what a killed monitor left behind', () => {
+  it('removes its own stale temps at the first write, keeps young ones, other files and what a symlink points at', async () => {
+    const old = Date.now() / 1000 - 3600;
+    const at = (n: string) => path.join(dir, n);
+    fs.writeFileSync(at('.f.json.tmp.dead'), 'half');
+    fs.utimesSync(at('.f.json.tmp.dead'), old, old);
+    fs.writeFileSync(at('.f.json.tmp.young'), 'in flight elsewhere');
+    fs.writeFileSync(at('.other.json.tmp.dead'), 'not ours');
+    fs.utimesSync(at('.other.json.tmp.dead'), old, old);
+    fs.writeFileSync(at('target'), 'kept');
+    fs.symlinkSync(at('target'), at('.f.json.tmp.link'));
+    fs.lutimesSync(at('.f.json.tmp.link'), old, old);
+
+    const w = new LatestFileWrite(dir, 'f.json');
+    w.write('new');
+    await w.idle();
+
+    expect(onDisk()).toBe('new');
+    expect(temps().sort()).toEqual(['.f.json.tmp.link', '.f.json.tmp.young', '.other.json.tmp.dead']);
+    expect(fs.readFileSync(at('target'), 'utf8')).toBe('kept');
+  });
+
+  it('a first write into a directory that is missing throws nothing from the sweep: the write reports its error', async () => {
+    const errors: unknown[] = [];
+    const w = new LatestFileWrite(dir, 'missing/f.json', (e) => errors.push(e));
+    expect(() => w.write('x')).not.toThrow();
+    await w.idle();
+    expect(errors).toHaveLength(1);
+    expect(w.unconfirmed).toBe(true);
+  });
+});

@@ -53,6 +53,13 @@ export class ContainedDir {
     return err;
   }
 
+  /** The names in this directory (the one held open, not whatever its path leads to now). */
+  names(): string[] {
+    if (this.fd === null) throw new Error('directory already closed');
+    // Without /proc, at() re-checks the held directory is still the one at its path before it is listed.
+    return fs.readdirSync(PROC_FD ? `/proc/self/fd/${this.fd}` : path.dirname(this.at('x')));
+  }
+
   /** fsync of the directory itself (after a rename), best effort as in OMC. */
   sync(): void {
     try {

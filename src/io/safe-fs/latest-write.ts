@@ -5,7 +5,10 @@
  * no two writes race for the file. An exit cannot wait for the pool: flushSync writes the newest content
  * synchronously and drops the write in flight.
  */
-import { atomicWrite, atomicWriteSync, unlinkUnder } from './write.js';
+import { atomicWrite, atomicWriteSync, sweepStaleTemps, unlinkUnder } from './write.js';
+
+/** A temp this old is no write in flight (a write takes milliseconds): one left by a monitor that was killed. */
+export const STALE_TEMP_MS = 60_000;
 
 export class LatestFileWrite {
   /** The newest content not yet known to be on disk (queued, in flight, or failed); null when the file has it. */
@@ -17,6 +20,8 @@ export class LatestFileWrite {
   private generation = 0;
   /** The temp file of the write in flight (rel to root), for an exit to remove. */
   private tempRel: string | null = null;
+  /** The stale temps of an earlier, killed monitor were looked for (once, at the first write). */
+  private swept = false;
 
   constructor(
     private readonly root: string,
@@ -34,6 +39,10 @@ export class LatestFileWrite {
 
   /** Hands `content` to the background writer; returns at once. */
   write(content: string): void {
+    if (!this.swept) {
+      this.swept = true;
+      sweepStaleTemps(this.root, this.rel, STALE_TEMP_MS);
+    }
     this.newest = content;
     this.queued = true;
     if (!this.inFlight) this.startNext();

@@ -254,3 +254,33 @@ function notAppendable(shown: string, st: fs.Stats): Error {
       : `not a regular file (${fileKind(st)})`;
   return new Error(`refusing to append to ${shown}: ${what}`);
 }
+
+/**
+ * Removes the temps of `rel` (OMC's `.<name>.tmp.<uuid>` naming) older than `maxAgeMs`: an omc-top killed between
+ * making its temp and the rename leaves one, and nothing else would ever remove it. A younger temp may be another
+ * monitor's write in flight and is left alone. Regular files only, named in the directory held open, never through
+ * a symlink. Best effort: returns how many were removed.
+ */
+export function sweepStaleTemps(root: string, rel: string, maxAgeMs: number, nowMs = Date.now()): number {
+  const abs = resolveUnder(root, rel);
+  const prefix = `.${path.basename(abs)}.tmp.`;
+  try {
+    return withDirUnder(root, path.dirname(toRel(root, abs)) || '.', (dir) => {
+      let removed = 0;
+      for (const name of dir.names()) {
+        if (!name.startsWith(prefix)) continue;
+        try {
+          const st = fs.lstatSync(dir.at(name));
+          if (!st.isFile() || nowMs - st.mtimeMs <= maxAgeMs) continue;
+          fs.unlinkSync(dir.at(name));
+          removed++;
+        } catch {
+          /* gone meanwhile, or not ours to remove */
+        }
+      }
+      return removed;
+    });
+  } catch {
+    return 0; // no directory yet: nothing left behind
+  }
+}
