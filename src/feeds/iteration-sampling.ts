@@ -75,12 +75,20 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
   };
   take();
   const unsub = store.sessions.subscribe(take);
-  // The process may end with a write pending or still in the pool (q, a signal): write it on the way out.
-  const onExit = () => flush(true);
-  process.on('exit', onExit);
+  // The process may end with a write pending or still in the pool (q, a signal): write it on the way out. The
+  // store tells its subscribers a macrotask after a snapshot is set, so the last one may not have been taken yet.
+  const last = () => {
+    try {
+      take();
+    } catch {
+      /* as flush: the samples must not disturb an exit */
+    }
+    flush(true);
+  };
+  process.on('exit', last);
   return () => {
     unsub();
-    process.off('exit', onExit);
-    flush(true);
+    process.off('exit', last);
+    last();
   };
 }

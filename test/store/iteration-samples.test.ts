@@ -139,6 +139,35 @@ describe('iteration samples', () => {
     },
   );
 
+  it('stop takes the snapshot its subscribers were not yet told of (they hear a macrotask later)', async ({
+    emptyProject: p,
+  }) => {
+    const state = tmp();
+    const sid = 'abcdef01-0000-4000-8000-00000000000b';
+    const started = new Date(Date.now() - 60_000).toISOString();
+    const file = path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json');
+    const write = (iteration: number) =>
+      writeOmcJson(file, { active: true, session_id: sid, started_at: started, last_checked_at: started, iteration });
+    write(1);
+    const store = new OmcStore({ root: p.root, watch: 'auto', projectDir: p.dir, rootRule: 'git' });
+    // The sampler subscribes here; holding its notifications back is the moment between a snapshot and its news.
+    store.sessions.subscribe = () => () => undefined;
+    const stop = enableIterationSamples(store, { XDG_STATE_HOME: state });
+    try {
+      store.start();
+      write(2);
+      await waitFor(() => store.sessions.getSnapshot().sessions.some((s) => s.modes.some((m) => m.iteration === 2)), {
+        timeoutMs: 20_000,
+        what: 'iteration 2 read',
+      });
+    } finally {
+      stop();
+      await store.close();
+    }
+    const run = new IterationSamples(path.join(state, 'omc-top'), p.root).all().find((r) => r.sessionId === sid);
+    expect(run?.maxIteration).toBe(2);
+  });
+
   it('more live loops than the samples keep: a view that changed without a new iteration writes nothing', async ({
     emptyProject: p,
   }) => {
