@@ -125,5 +125,14 @@ export function containedPath(
       message: `directory is a symlink to outside ${rootWord} (${quotePath(parent)}); not read`,
     };
   }
-  return { ok: true, path: path.join(parent, path.basename(abs)) };
+  return { ok: true, path: joinReal(parent, path.basename(abs)) };
+}
+
+/**
+ * `path.join(dir, name)` for a realpath (absolute, already normal) and one path segment: the two strings
+ * joined by a slash, without path.join's normalising pass (a visible share of every safe read's own time).
+ */
+function joinReal(dir: string, name: string): string {
+  if (!POSIX || name === '' || name === '.' || name === '..' || name.includes('/')) return path.join(dir, name);
+  return dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`;
 }
