@@ -19,6 +19,13 @@ const HOLD_YOUNG_GEN = '--semi-space-growth-factor=1';
  * marking ~100 ms each), which made the first minute of idle ~5× idle without
  * Claude data. The first of them already gives back what the read left
  * behind; the second and third mostly re-mark the same live heap.
+ *
+ * When the one left runs (`--trace-gc-verbose`, 2026-12-03): the reducer's
+ * timer ticks every 8 s and starts at the first tick that finds a low
+ * allocation rate, which V8 averages over its last ten collections. After the
+ * catch-up's hundreds of scavenges the ticks 10 and 18 s later still read
+ * "high alloc": it starts ~25 s after the read ends, however little the read
+ * left alive (its cost is marking the live heap, ~65–80 ms of CPU at 27 MB).
  */
 const ONE_REDUCING_GC = '--memory-reducer-single-gc';
 

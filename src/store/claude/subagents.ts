@@ -20,6 +20,7 @@ import { KEEP_USAGE_SAMPLES, tokenTotal, zeroTokens } from './transcript-facts.j
 import { TranscriptReader, type LineFolder } from './transcript-reader.js';
 import { addResponse, addUsage, copyUsage, modelKey, SpendTimeline, usagePart, type UsageByModel } from './usage.js';
 import { UsageSamples } from './usage-samples.js';
+import { RecentIds } from './recent-ids.js';
 
 /** Subagent files followed per session (a delegation-heavy session beyond this is counted up to it, and says so). */
 export const MAX_SUBAGENTS = 300;
@@ -49,8 +50,7 @@ export class SubagentFolder implements LineFolder<SubagentFacts> {
     lastMs: null,
     usageSamples: new UsageSamples(KEEP_SAMPLES),
   };
-  private recent: string[] = [];
-  private recentSet = new Set<string>();
+  private recent = new RecentIds(RECENT_IDS);
 
   add(line: Obj): void {
     const f = this.facts;
@@ -64,12 +64,7 @@ export class SubagentFolder implements LineFolder<SubagentFacts> {
     const usage = obj(msg?.usage);
     if (!msg || !usage) return;
     const id = typeof msg.id === 'string' ? msg.id : typeof line.requestId === 'string' ? line.requestId : null;
-    if (id !== null) {
-      if (this.recentSet.has(id)) return;
-      this.recent.push(id);
-      this.recentSet.add(id);
-      if (this.recent.length > RECENT_IDS) this.recentSet.delete(this.recent.shift() as string);
-    }
+    if (id !== null && !this.recent.firstSight(id)) return;
     const part = usagePart(usage);
     const model = modelKey(msg.model, usage);
     f.tokens.input += part.input;

@@ -11,6 +11,7 @@ import { type Obj, obj } from '../../io/json.js';
 import { emptyNativeLoops, NativeLoopFolder, type NativeLoopFacts } from './native-loops.js';
 import { addResponse, modelKey, SpendTimeline, usagePart, type UsageByModel } from './usage.js';
 import { UsageSamples } from './usage-samples.js';
+import { RecentIds } from './recent-ids.js';
 
 export interface Tokens {
   input: number;
@@ -216,8 +217,7 @@ export class FactsBuilder {
   constructor() {
     this.facts.native = this.native.facts;
   }
-  private recentIds: string[] = [];
-  private recentIdSet = new Set<string>();
+  private recentIds = new RecentIds(RECENT_IDS);
 
   private current(): IterationFacts {
     let it = this.facts.iterations[this.facts.iterations.length - 1];
@@ -226,14 +226,6 @@ export class FactsBuilder {
       this.facts.iterations.push(it);
     }
     return it;
-  }
-
-  private firstSight(id: string): boolean {
-    if (this.recentIdSet.has(id)) return false;
-    this.recentIds.push(id);
-    this.recentIdSet.add(id);
-    if (this.recentIds.length > RECENT_IDS) this.recentIdSet.delete(this.recentIds.shift() as string);
-    return true;
   }
 
   private fileWritten(p: string): void {
@@ -278,7 +270,7 @@ export class FactsBuilder {
     if (!msg) return;
     const id = typeof msg.id === 'string' ? msg.id : typeof line.requestId === 'string' ? line.requestId : null;
     const usage = obj(msg.usage);
-    if (usage && (id === null || this.firstSight(id))) {
+    if (usage && (id === null || this.recentIds.firstSight(id))) {
       const t: Tokens = {
         input: count(usage.input_tokens),
         output: count(usage.output_tokens),
