@@ -101,17 +101,23 @@ const gcs: Array<[number, number]> = [];
 new PerformanceObserver((l) => {
   for (const e of l.getEntries()) gcs.push([e.startTime, e.startTime + e.duration]);
 }).observe({ entryTypes: ['gc'] });
-const heldNow = () => v8.getHeapStatistics().used_heap_size + process.memoryUsage().arrayBuffers;
-/** Spans [start, end, bytes held at start, at end]: one per key (or page move), up to just before the next. */
-type Span = [number, number, number, number];
-const spanFrom = (): [number, number] => [performance.now(), heldNow()];
-/** Median bytes allocated over the spans no collection overlapped, and how many those were. */
-function allocated(spans: Span[]): { kb: number; spans: number } {
-  const clean = spans
-    .filter(([a, b]) => !gcs.some(([s, e]) => s < b && e > a))
-    .map(([, , h0, h1]) => h1 - h0)
-    .sort((x, y) => x - y);
-  return { kb: +((clean[Math.floor(clean.length / 2)] ?? NaN) / 1024).toFixed(1), spans: clean.length };
+/** Bytes held now: the JS heap (where a scavenge's work comes from) and array buffers' backing stores, apart. */
+const heldNow = (): [number, number] => [v8.getHeapStatistics().used_heap_size, process.memoryUsage().arrayBuffers];
+/** [start, end, held at start, held at end]: one per key (or page move), up to just before the next. */
+type Span = [number, number, [number, number], [number, number]];
+const spanFrom = (): [number, [number, number]] => [performance.now(), heldNow()];
+const medianKb = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return +((s[Math.floor(s.length / 2)] ?? NaN) / 1024).toFixed(1);
+};
+/** Median bytes allocated (JS heap, array buffers) over the spans no collection overlapped, and how many those were. */
+function allocated(spans: Span[]): { heapKb: number; arrayBufferKb: number; spans: number } {
+  const clean = spans.filter(([a, b]) => !gcs.some(([s, e]) => s < b && e > a));
+  return {
+    heapKb: medianKb(clean.map(([, , h0, h1]) => h1[0] - h0[0])),
+    arrayBufferKb: medianKb(clean.map(([, , h0, h1]) => h1[1] - h0[1])),
+    spans: clean.length,
+  };
 }
 const keySpans: Span[] = [];
 const pageSpans: Span[] = [];
