@@ -286,8 +286,10 @@ async function wikiRun({ n, cols, rows }) {
   });
   try {
     await m.waitScreen(/ live\s*$/m, 120_000);
+    // The wiki pane's first frame: from 'w' to the screen with its count line ("N of M pages"; polled every 5 ms).
+    const wAt = now();
     m.pty.write('w');
-    await m.waitScreen(/matches|pages/, 20_000);
+    const wikiFirstFrameMs = Math.round((await m.waitScreen(/ of [\d,]+ pages|matches/, 20_000)) - wAt);
     const settled = await settle(m.pid);
     const rssBefore = procStats(m.pid).rssMb;
     const lat = [];
@@ -321,6 +323,7 @@ async function wikiRun({ n, cols, rows }) {
       bench: 'wiki search key→frame',
       pages: n,
       viewport: `${cols}x${rows}`,
+      wikiFirstFrameMs,
       ...settled,
       keystrokes: all.length,
       missed: missed.n,
