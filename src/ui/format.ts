@@ -75,8 +75,18 @@ export const width = (s: string) => (ONE_CELL_TEXT.test(s) ? s.length : stringWi
 function cellWidth(ch: string): number {
   const cp = ch.codePointAt(0) as number;
   if (cp >= 0x20 && cp < 0x1100 && !(cp >= 0x300 && cp <= 0x36f) && !(cp >= 0x483 && cp <= 0x489)) return 1;
-  return stringWidth(ch);
+  // string-width allocates on every call (a wiki row with a Japanese title or link measured each character anew on
+  // every frame that drew it); one code point's width never changes, so it is asked once per code point.
+  let cw = wideWidths.get(cp);
+  if (cw === undefined) {
+    if (wideWidths.size >= WIDE_WIDTHS_MAX) wideWidths.clear();
+    wideWidths.set(cp, (cw = stringWidth(ch)));
+  }
+  return cw;
 }
+/** cellWidth's answers for code points past the one-cell range, by code point; cleared when it holds this many. */
+const WIDE_WIDTHS_MAX = 4096;
+const wideWidths = new Map<number, number>();
 
 /**
  * Cut or pad to exactly `w` terminal cells. Every cell of every row is fitted here, so text that is
@@ -93,24 +103,30 @@ export function fit(s: string, w: number): string {
     return s.slice(0, w - 1) + '…';
   }
   s = cleanLine(s);
-  let out = '';
+  // s.slice(0, end) is what fits so far, `used` cells: one slice at the end, not a string per character.
+  let end = 0;
   let used = 0;
   for (const ch of s) {
     const cw = cellWidth(ch);
     if (used + cw > w) {
-      // Replace the last cell with an ellipsis when we had to cut.
-      while (out.length > 0 && used + 1 > w) {
-        const last = Array.from(out).pop() as string;
-        out = out.slice(0, out.length - last.length);
+      // Replace the last cell with an ellipsis when we had to cut: characters are taken off the end (a surrogate
+      // pair is one character, as the loop above reads them) until one cell is free.
+      while (end > 0 && used + 1 > w) {
+        const pair = end >= 2 && isLowSurrogate(s.charCodeAt(end - 1)) && isHighSurrogate(s.charCodeAt(end - 2));
+        const last = s.slice(end - (pair ? 2 : 1), end);
+        end -= last.length;
         used -= cellWidth(last);
       }
-      return out + '…' + ' '.repeat(Math.max(0, w - used - 1));
+      return s.slice(0, end) + '…' + ' '.repeat(Math.max(0, w - used - 1));
     }
-    out += ch;
+    end += ch.length;
     used += cw;
   }
-  return out + ' '.repeat(w - used);
+  return s.slice(0, end) + ' '.repeat(w - used);
 }
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /**
  * One cell of a column of `w` cells: the text cut (with `…`) to leave the

@@ -148,8 +148,10 @@ export function visibleSessions(snap: SessionsSnapshot, q: RowQuery | string): S
     if (hideDone && !from && isDone(s)) continue;
     const h = srcHay[i] as string;
     let all = true;
-    for (const t of terms)
-      if (!h.includes(t)) {
+    // Indexed, not for-of: this runs for every row on every keystroke, and until V8 optimises it a for-of
+    // allocates an iterator and a result per row (a third of a `/` keystroke's garbage at 2,000 sessions).
+    for (let k = 0; k < terms.length; k++)
+      if (!h.includes(terms[k] as string)) {
         all = false;
         break;
       }

@@ -266,27 +266,39 @@ function rankIndexed(
   let maxScore = 0;
   // Read once: the loop below runs per page per keystroke, and the options object's shape varies by caller.
   const category = opts.category;
-  for (let i = 0; i < n; i++) {
-    const slot = slots[i] as number;
-    if (!hasSlot(any, slot)) continue;
-    const page = pages[i] as WikiPage;
-    if (category && page.frontmatter?.category !== category) continue;
-    let score = 0;
-    let titleTokens = 0;
-    let titleAll = true;
-    for (let k = 0; k < found.length; k++) {
-      const f = found[k] as TokenPages;
-      if (hasSlot(f.tag, slot)) score += 2;
-      if (hasSlot(f.title, slot)) titleTokens += 2;
-      else titleAll = false;
-      if (hasSlot(f.body, slot)) score += 1;
-    }
-    const phrase = phraseIsToken ? titleAll : titleAll && page.titleLower.includes(queryLower);
-    score += phrase ? 5 : titleTokens;
-    if (score > 0) {
-      scores[i] = score;
-      matched += 1;
-      if (score > maxScore) maxScore = score;
+  if (found.length === 1 && !category) {
+    ({ matched, maxScore } = scoreOneToken(
+      pages,
+      slots,
+      any,
+      found[0] as TokenPages,
+      queryLower,
+      phraseIsToken,
+      scores,
+    ));
+  } else {
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i] as number;
+      if (!hasSlot(any, slot)) continue;
+      const page = pages[i] as WikiPage;
+      if (category && page.frontmatter?.category !== category) continue;
+      let score = 0;
+      let titleTokens = 0;
+      let titleAll = true;
+      for (let k = 0; k < found.length; k++) {
+        const f = found[k] as TokenPages;
+        if (hasSlot(f.tag, slot)) score += 2;
+        if (hasSlot(f.title, slot)) titleTokens += 2;
+        else titleAll = false;
+        if (hasSlot(f.body, slot)) score += 1;
+      }
+      const phrase = phraseIsToken ? titleAll : titleAll && page.titleLower.includes(queryLower);
+      score += phrase ? 5 : titleTokens;
+      if (score > 0) {
+        scores[i] = score;
+        matched += 1;
+        if (score > maxScore) maxScore = score;
+      }
     }
   }
   // The snippet's token: the first (in query order) the body holds; its position found for the rows drawn.
@@ -301,6 +313,40 @@ function rankIndexed(
   };
   const { order, firstRank } = byScore(scores, n, matched, maxScore);
   return new Ranking(pages, order, firstRank, snippetAt, tokens);
+}
+
+/**
+ * rankIndexed's scores for a query of one token and no category (every one- and two-letter query: they match
+ * nearly every page, so this loop is most of such a keystroke's search): the same scores as its general loop, read
+ * from the bit sets' words in place, and a page's title read only for the phrase check of a query that is more
+ * than its token. Every page in `any` holds the token somewhere, so it scores at least 1.
+ */
+function scoreOneToken(
+  pages: readonly WikiPage[],
+  slots: Int32Array,
+  any: Uint32Array,
+  { body, title, tag }: TokenPages,
+  queryLower: string,
+  phraseIsToken: boolean,
+  scores: Int32Array,
+): { matched: number; maxScore: number } {
+  let matched = 0;
+  let maxScore = 0;
+  for (let i = 0, n = pages.length; i < n; i++) {
+    const slot = slots[i] as number;
+    const w = slot >>> 5;
+    const bit = 1 << (slot & 31);
+    if (((any[w] as number) & bit) === 0) continue;
+    let score = 0;
+    if (((tag[w] as number) & bit) !== 0) score += 2;
+    if (((body[w] as number) & bit) !== 0) score += 1;
+    if (((title[w] as number) & bit) !== 0)
+      score += phraseIsToken || (pages[i] as WikiPage).titleLower.includes(queryLower) ? 5 : 2;
+    scores[i] = score;
+    matched += 1;
+    if (score > maxScore) maxScore = score;
+  }
+  return { matched, maxScore };
 }
 
 /**
