@@ -89,7 +89,7 @@ export const INK_PATCHES = [
     wiring: '',
   },
   {
-    // Renders at most once per frame interval, a waiting one as soon as the interval is over (frame-throttle.mjs).
+    // Renders at the frame rate, a waiting one as soon as the rate allows (frame-throttle.mjs).
     // ink.js also carries dirty-once-layout: a second patch of one file imports its module under its own binding.
     name: 'frame-throttle',
     file: /[\\/]ink[\\/]build[\\/]ink\.js$/,

@@ -1,5 +1,6 @@
-// Ink's render throttle as patched (scripts/ink-patches/frame-throttle.mjs): at most one render per interval, a
-// waiting render drawn as soon as the interval since the previous one is over, never a whole interval after the ask.
+// Ink's render throttle as patched (scripts/ink-patches/frame-throttle.mjs): one render per interval over time, a
+// waiting render drawn as soon as that rate allows (never a whole interval after the ask), and a change just after a
+// lone redraw drawn at once.
 import { describe, expect, it } from 'vitest';
 import { frameThrottle } from '../../scripts/ink-patches/frame-throttle.mjs';
 
@@ -48,12 +49,39 @@ describe('frameThrottle (Ink render throttle)', () => {
   it('an ask inside the interval is drawn when the interval since the last render ends, not an interval later', () => {
     const r = rig();
     r.throttled();
+    r.advanceTo(10);
+    r.throttled(); // the second of a burst: at once
     r.advanceTo(20);
     r.throttled();
     r.advanceTo(30);
     r.throttled(); // shares the waiting render
     r.advanceTo(100);
-    expect(r.runs).toEqual([0, 34]);
+    expect(r.runs).toEqual([0, 10, 44]);
+  });
+
+  it('an ask just after a lone render is drawn at once, a third one waits for the interval', () => {
+    const r = rig();
+    r.throttled();
+    r.advanceTo(1000); // a redraw nobody waited on, then a change 5 ms after the next one
+    r.throttled();
+    r.advanceTo(1005);
+    r.throttled();
+    expect(r.runs).toEqual([0, 1000, 1005]);
+    r.advanceTo(1010);
+    r.throttled();
+    r.advanceTo(1100);
+    expect(r.runs).toEqual([0, 1000, 1005, 1039]);
+  });
+
+  it('a waiting render comes two intervals after the run before the last when that is sooner', () => {
+    const r = rig();
+    r.throttled();
+    r.advanceTo(40);
+    r.throttled(); // 40 after the last: at once
+    r.advanceTo(50);
+    r.throttled(); // drawn at 68 (two intervals after 0), not 74 (one after 40)
+    r.advanceTo(200);
+    expect(r.runs).toEqual([0, 40, 68]);
   });
 
   it('an ask after a quiet interval is drawn at once', () => {
@@ -66,17 +94,35 @@ describe('frameThrottle (Ink render throttle)', () => {
     expect(r.runs).toEqual([0, 34, 500]);
   });
 
-  it('a stream of asks renders at most once per interval and the last ask is never lost', () => {
+  it('a stream of asks renders once per interval after its first two and the last ask is never lost', () => {
     const r = rig();
     for (let t = 0; t <= 200; t += 5) {
       r.advanceTo(t);
       r.throttled();
     }
     r.advanceTo(1000);
-    for (let i = 1; i < r.runs.length; i++)
+    for (let i = 2; i < r.runs.length; i++)
       expect((r.runs[i] as number) - (r.runs[i - 1] as number)).toBeGreaterThanOrEqual(34);
     expect(r.runs.at(-1)).toBeGreaterThanOrEqual(200);
-    expect(r.runs).toEqual([0, 34, 68, 102, 136, 170, 204]);
+    expect(r.runs).toEqual([0, 5, 39, 73, 107, 141, 175, 209]);
+  });
+
+  it('never more than two renders inside one interval nor three inside two, whatever the asks', () => {
+    const r = rig();
+    let t = 0;
+    let seed = 7;
+    for (let i = 0; i < 400; i++) {
+      seed = (seed * 48271) % 2147483647;
+      t += seed % 60; // 0–59 ms apart: bursts, lone asks and quiet stretches
+      r.advanceTo(t);
+      r.throttled();
+    }
+    r.advanceTo(t + 1000);
+    for (let i = 2; i < r.runs.length; i++) {
+      expect((r.runs[i] as number) - (r.runs[i - 2] as number)).toBeGreaterThanOrEqual(34);
+      if (i >= 3) expect((r.runs[i] as number) - (r.runs[i - 3] as number)).toBeGreaterThanOrEqual(68);
+    }
+    expect(r.runs.at(-1)).toBeGreaterThanOrEqual(t);
   });
 
   it('flush draws a waiting render now; cancel drops it; neither draws when nothing waits', () => {
