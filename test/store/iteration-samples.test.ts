@@ -21,6 +21,17 @@ const tmp = () => {
   return d;
 };
 
+/** A ralph loop of session `sid` in project `p`, rewritten at each iteration as OMC does; `shown(n)`: the store has read n. */
+function ralphLoop(p: { root: string }, sid: string) {
+  const started = new Date(Date.now() - 60_000).toISOString();
+  const file = path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json');
+  const write = (iteration: number) =>
+    writeOmcJson(file, { active: true, session_id: sid, started_at: started, last_checked_at: started, iteration });
+  const shown = (store: OmcStore, n: number) =>
+    store.sessions.getSnapshot().sessions.some((s) => s.modes.some((m) => m.iteration === n));
+  return { write, shown };
+}
+
 describe('iteration samples', () => {
   it('live in $XDG_STATE_HOME/omc-top (or ~/.local/state/omc-top)', () => {
     expect(samplesDir({ XDG_STATE_HOME: '/x/state' }, '/home/u')).toBe('/x/state/omc-top');
@@ -113,20 +124,15 @@ describe('iteration samples', () => {
     async ({ emptyProject: p }) => {
       const state = tmp();
       const sid = 'abcdef01-0000-4000-8000-00000000000a';
-      const started = new Date(Date.now() - 60_000).toISOString();
-      const file = path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json');
-      const write = (iteration: number) =>
-        writeOmcJson(file, { active: true, session_id: sid, started_at: started, last_checked_at: started, iteration });
+      const { write, shown } = ralphLoop(p, sid);
       write(1);
       const store = new OmcStore({ root: p.root, watch: 'auto', projectDir: p.dir, rootRule: 'git' });
       const stop = enableIterationSamples(store, { XDG_STATE_HOME: state });
       try {
         store.start();
-        const shown = (n: number) =>
-          store.sessions.getSnapshot().sessions.some((s) => s.modes.some((m) => m.iteration === n));
         for (let i = 2; i <= 6; i++) {
           write(i);
-          await waitFor(() => shown(i), { timeoutMs: 20_000, what: `iteration ${i} read` });
+          await waitFor(() => shown(store, i), { timeoutMs: 20_000, what: `iteration ${i} read` });
         }
       } finally {
         stop();
@@ -144,10 +150,7 @@ describe('iteration samples', () => {
   }) => {
     const state = tmp();
     const sid = 'abcdef01-0000-4000-8000-00000000000b';
-    const started = new Date(Date.now() - 60_000).toISOString();
-    const file = path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json');
-    const write = (iteration: number) =>
-      writeOmcJson(file, { active: true, session_id: sid, started_at: started, last_checked_at: started, iteration });
+    const { write, shown } = ralphLoop(p, sid);
     write(1);
     const store = new OmcStore({ root: p.root, watch: 'auto', projectDir: p.dir, rootRule: 'git' });
     // The sampler subscribes here; holding its notifications back is the moment between a snapshot and its news.
@@ -156,10 +159,7 @@ describe('iteration samples', () => {
     try {
       store.start();
       write(2);
-      await waitFor(() => store.sessions.getSnapshot().sessions.some((s) => s.modes.some((m) => m.iteration === 2)), {
-        timeoutMs: 20_000,
-        what: 'iteration 2 read',
-      });
+      await waitFor(() => shown(store, 2), { timeoutMs: 20_000, what: 'iteration 2 read' });
     } finally {
       stop();
       await store.close();
