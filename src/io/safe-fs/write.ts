@@ -262,9 +262,9 @@ function notAppendable(shown: string, st: fs.Stats): Error {
  * a symlink. Best effort: returns how many were removed.
  */
 export function sweepStaleTemps(root: string, rel: string, maxAgeMs: number, nowMs = Date.now()): number {
-  const abs = resolveUnder(root, rel);
-  const prefix = `.${path.basename(abs)}.tmp.`;
   try {
+    const abs = resolveUnder(root, rel);
+    const prefix = `.${path.basename(abs)}.tmp.`;
     return withDirUnder(root, path.dirname(toRel(root, abs)) || '.', (dir) => {
       let removed = 0;
       for (const name of dir.names()) {
@@ -281,6 +281,6 @@ export function sweepStaleTemps(root: string, rel: string, maxAgeMs: number, now
       return removed;
     });
   } catch {
-    return 0; // no directory yet: nothing left behind
+    return 0; // no directory yet (or a name outside the root, which the write itself refuses): nothing swept
   }
 }
