@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AckFile } from '../../src/feeds/attention/acks.js';
-import { liveStatusCache, statusCacheName, writeStatusCache } from '../../src/feeds/attention/status-cache.js';
+import { liveStatusCache, statusCacheName, statusCacheText } from '../../src/feeds/attention/status-cache.js';
+import { atomicWriteSync, ensureOwnDir } from '../../src/io/safe-fs/index.js';
 import { waitFor } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -74,11 +75,19 @@ describe('acknowledgements', () => {
 
 describe('status cache', () => {
   const values = { loops: 'ralph 2/5', active: 1, needs: 3, project: 'p' };
+  /** The cache as a monitor writes it (status-publisher.ts: this text, atomically replaced in the state directory). */
+  const writeCache = (dir: string, root: string) => {
+    const text = statusCacheText(root, values, null, 1);
+    if (text === null) return false;
+    ensureOwnDir(dir);
+    atomicWriteSync(dir, statusCacheName(root), text);
+    return true;
+  };
 
   it('is used while its writer runs, for its root, with the acknowledgements as it read them', async () => {
     const { dir, root } = scratch();
     expect(liveStatusCache(dir, root).why).toMatch(/no monitor/);
-    expect(writeStatusCache(dir, root, values, null, 1)).toBe(true);
+    expect(writeCache(dir, root)).toBe(true);
     expect(liveStatusCache(dir, root).cache?.values).toEqual(values);
     expect(liveStatusCache(dir, `${root}x`).cache).toBeNull();
     // An acknowledgement made since (by anyone): the cache no longer says what the monitor will show.
@@ -96,7 +105,7 @@ describe('status cache', () => {
         '--import',
         'tsx',
         '-e',
-        `import('${path.resolve('src/feeds/attention/status-cache.ts')}').then((m) => m.writeStatusCache(${JSON.stringify(dir)}, ${JSON.stringify(root)}, ${JSON.stringify(values)}, null, 1))`,
+        `Promise.all([import('${path.resolve('src/feeds/attention/status-cache.ts')}'), import('${path.resolve('src/io/safe-fs/index.ts')}')]).then(([m, f]) => { f.ensureOwnDir(${JSON.stringify(dir)}); f.atomicWriteSync(${JSON.stringify(dir)}, m.statusCacheName(${JSON.stringify(root)}), m.statusCacheText(${JSON.stringify(root)}, ${JSON.stringify(values)}, null, 1)); })`,
       ],
       { stdio: 'ignore' },
     );

@@ -12,7 +12,7 @@
  * the caller computes the line itself.
  */
 import { ownStartIdentity, runningStartIdentity } from '../../io/process-start.js';
-import { atomicWriteSync, ensureOwnDir, readTextSync, statSync, unlinkUnder } from '../../io/safe-fs/index.js';
+import { readTextSync, statSync, unlinkUnder } from '../../io/safe-fs/index.js';
 import { rootFileName } from '../../io/state-dir.js';
 import { isStatusValues, type StatusValues } from '../status-line.js';
 import { ackFileName, type AckStamp } from './acks.js';
@@ -46,21 +46,6 @@ export function statusCacheText(root: string, values: StatusValues, acks: AckSta
   if (typeof start !== 'string' || start === 'absent') return null;
   const doc: StatusCache = { version: CACHE_VERSION, root: rootText(root), pid: process.pid, start, at, values, acks };
   return JSON.stringify(doc);
-}
-
-/** Writes the cache for `root` (false: this platform cannot prove the writer is alive, so nothing is written). */
-export function writeStatusCache(
-  dir: string,
-  root: string,
-  values: StatusValues,
-  acks: AckStamp | null,
-  at: number,
-): boolean {
-  const text = statusCacheText(root, values, acks, at);
-  if (text === null) return false;
-  ensureOwnDir(dir);
-  atomicWriteSync(dir, statusCacheName(root), text);
-  return true;
 }
 
 /** Removes the cache if this process wrote it (a monitor that exits). */
