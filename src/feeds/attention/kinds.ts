@@ -129,6 +129,23 @@ export const KINDS: readonly TransitionKind[] = [
     const id = sessionName(s);
     return [[id, base({ value: s.ended ? 'ended' : 'present', session: id, path: s.dir })]];
   }),
+  // Before the mode kinds: a cancel writes its signal before it removes a file, so when one picture holds both,
+  // the signal's line (the cause) comes before the loop's removal.
+  sessionKind('cancel-signal', {}, (s) => {
+    if (!s.cancel) return [];
+    const id = sessionName(s);
+    return [
+      [
+        id,
+        base({
+          value: s.cancel.inForce ? 'in-force' : 'expired',
+          session: id,
+          mode: s.cancel.mode,
+          path: s.cancel.path,
+        }),
+      ],
+    ];
+  }),
   sessionKind(
     'mode',
     { cancels: true },
@@ -177,21 +194,6 @@ export const KINDS: readonly TransitionKind[] = [
       ]);
     }
     return out;
-  }),
-  sessionKind('cancel-signal', {}, (s) => {
-    if (!s.cancel) return [];
-    const id = sessionName(s);
-    return [
-      [
-        id,
-        base({
-          value: s.cancel.inForce ? 'in-force' : 'expired',
-          session: id,
-          mode: s.cancel.mode,
-          path: s.cancel.path,
-        }),
-      ],
-    ];
   }),
   // The Claude Code process behind the session: waiting for you, an orphaned loop, idle while its loop waits.
   sessionKind('agent', { claude: true }, (s, _ours, c) => {

@@ -30,7 +30,8 @@ import { modeSpec } from '../sessions/modes.js';
 import { autopilotEnforceable, checkLockOwnerText, hasNamedWorkflowMarkers } from './hook-rules.js';
 import type { RulesVersion } from '../verdict/types.js';
 import { dependentsOf, runtimeArtifactNames } from './recipe.js';
-import { SIGNAL_FILE, sha256, signalRel } from './signal.js';
+import { sha256, signalRel } from './signal.js';
+import { SIGNAL_FILE } from '../sessions/omc-rules.js';
 
 export interface CancelRequest {
   /** A session id, or null for the session-less ("legacy") state in `state/` and the root. */

@@ -16,9 +16,8 @@
  * Written pretty (2-space, no trailing newline) like OMC's own locked writer.
  */
 import { createHash } from 'node:crypto';
-import { CANCEL_TTL_MS } from '../sessions/omc-rules.js';
+import { CANCEL_TTL_MS, SIGNAL_FILE } from '../sessions/omc-rules.js';
 
-export const SIGNAL_FILE = 'cancel-signal-state.json';
 /** What `source` says: OMC only checks that it is a non-empty string. */
 export const SIGNAL_SOURCE = 'omc-top';
 /** OMC's CANCEL_SIGNAL_TTL_MS; expires_at is always requested_at + exactly this. */

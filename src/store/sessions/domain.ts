@@ -18,7 +18,7 @@ import { FileRecords } from './file-records.js';
 import { DueHeap } from './due-heap.js';
 import { replaceSorted } from './sorted-views.js';
 import { EMPTY_SESSIONS, type SessionView, type SessionsSnapshot } from './model.js';
-import { MODE_ORDER, isValidSessionId } from './omc-rules.js';
+import { MODE_ORDER, SIGNAL_FILE, isValidSessionId } from './omc-rules.js';
 import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
 
@@ -461,6 +461,7 @@ export class SessionsDomain implements Domain {
       }
       if (ev.type === 'unlink' || ev.type === 'unlinkDir') {
         changed = this.recs.dropPrefix(ev.rel, this.structural) || changed;
+        changed = this.readSignalBeside(ev, edge) || changed;
         if (ev.type === 'unlinkDir' && this.structural.delete(ev.rel)) changed = true;
         const parts = ev.rel.split('/');
         if (ev.type === 'unlinkDir' && parts.length === 3 && parts[1] === 'sessions') {
@@ -489,6 +490,20 @@ export class SessionsDomain implements Domain {
       changed = this.recs.read(ev.rel, edge) || changed;
     }
     if (changed || this.dirty.size > 0) this.publish();
+  }
+
+  /**
+   * A mode file went: read the cancel signal beside it in the same picture. Every cancel (OMC's, omc-top's) writes
+   * the signal before it removes a file, but the watcher may report the removal first (or alone, in a leading
+   * batch): without this read one picture would show the loop gone with no signal, i.e. stopped by someone else.
+   */
+  private readSignalBeside(ev: WatchEvent, edge: 'leading' | 'trailing'): boolean {
+    if (ev.type !== 'unlink') return false;
+    const k = keyOf(ev.rel);
+    if (!k || (k.scope !== 'session' && k.scope !== 'state') || k.file === SIGNAL_FILE) return false;
+    const rel = `${ev.rel.slice(0, ev.rel.length - k.file.length)}${SIGNAL_FILE}`;
+    this.pass?.seen.add(rel);
+    return this.recs.read(rel, edge);
   }
 
   /** A read an event asked for; during a pass it counts as seen by it (stat-gated: never read twice). */

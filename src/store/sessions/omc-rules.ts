@@ -38,6 +38,9 @@ export const KNOWN_MODES = new Set<string>(MODE_ORDER);
 /** ultrawork and ultraqa are retired in 5.5.0: still on disk, never enforced there. */
 export const RETIRED_IN_55 = new Set(MODE_TABLE.filter((m) => m.retiredIn === '5.5.0').map((m) => m.mode));
 
+/** OMC's cancel signal, in a session directory or in state/ (the session-less state). */
+export const SIGNAL_FILE = 'cancel-signal-state.json';
+
 /** `<name>-state.json` files that are not modes. */
 export const NON_MODE_STATE_FILES = new Set([
   'cancel-signal',

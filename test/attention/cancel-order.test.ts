@@ -1,0 +1,48 @@
+/**
+ * A cancel writes OMC's signal before it removes the loop's file, but the file watcher may report the removal
+ * first, or alone in a batch. The picture after that removal must still hold the signal (so a loop another
+ * omc-top process cancelled reads as cancelled by omc-top, not "stopped" as news), and its lines must tell cause before effect: the signal in force,
+ * then the loop gone.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from '../helpers/it.js';
+import { diffFacts, factsOf } from '../../src/feeds/attention/engine.js';
+import { attentionInput } from '../../src/feeds/attention/monitor.js';
+import { SIGNAL_SOURCE } from '../../src/store/cancel/signal.js';
+import { READERS_CAPTURED_AT, SESSION, writeOmcJson } from '../helpers/fixtures.js';
+
+const tick = () => new Promise((r) => setImmediate(r));
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('a cancel whose removal the watcher reports before its signal', () => {
+  it('one picture: the signal in force, then ralph gone; no "loop stopped" news', async ({ project: p, newStore }) => {
+    const now = READERS_CAPTURED_AT;
+    const store = newStore({ root: p.root, watch: 'none', clock: () => now, teams: { pidAlive: () => null } });
+    store.start();
+    await tick();
+    const before = factsOf(attentionInput(store));
+    expect(before.byKind.get('mode')?.get(`${SESSION.ralph}/ralph`)?.value).toBe('active');
+
+    const dir = path.join(p.root, 'state', 'sessions', SESSION.ralph);
+    writeOmcJson(path.join(dir, 'cancel-signal-state.json'), {
+      active: true,
+      requested_at: iso(now - 1000),
+      expires_at: iso(now + 29_000),
+      mode: 'ralph',
+      source: SIGNAL_SOURCE,
+    });
+    fs.rmSync(path.join(dir, 'ralph-state.json'));
+    // Only the removal is reported.
+    store.sessions.refresh([{ type: 'unlink', rel: `state/sessions/${SESSION.ralph}/ralph-state.json` }], 'trailing');
+    await tick();
+    const mine = diffFacts(before, factsOf(attentionInput(store))).filter((t) => t.key.startsWith(SESSION.ralph));
+    expect(mine.map((t) => [t.kind, t.from, t.to])).toEqual([
+      ['cancel-signal', null, 'in-force'],
+      ['mode', 'active', null],
+      ['mode-status', expect.anything(), null],
+      ['iteration', expect.anything(), null],
+    ]);
+    expect(mine.map((t) => t.news).filter(Boolean)).toEqual([]);
+  });
+});
