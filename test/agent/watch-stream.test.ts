@@ -62,7 +62,18 @@ describe.skipIf(reason !== null)('omc-top watch --json on a real Claude Code + O
     expect(r.code, r.stderr).toBe(0);
     const sid = (JSON.parse(r.stdout) as { session_id: string }).session_id;
     const mine = () => lines.filter((l) => l.type === 'transition' && l.session === sid);
-    const seen = () => `\n${lines.map((l) => JSON.stringify(l)).join('\n')}\n${stderr}`;
+    const ralphFile = path.join(root, 'state', 'sessions', sid, 'ralph-state.json');
+    // Everything that tells a miss of the watch from a loop that never started on OMC's side: the stream, the
+    // model's tool calls (a Skill call means OMC's keyword detector routed the prompt), ralph's file on disk.
+    const seen = () =>
+      [
+        '',
+        ...lines.map((l) => JSON.stringify(l)),
+        `watch stderr: ${stderr}`,
+        `ralph-state.json on disk: ${fs.existsSync(ralphFile)}`,
+        `model calls: ${JSON.stringify(run.mockCalls().map((c) => [c.call, c.tool, c.side ?? false]))}`,
+        `claude stdout: ${r.stdout.slice(0, 2000)}`,
+      ].join('\n');
     await waitFor('the iteration the Stop hook wrote', () =>
       mine().some((l) => l.kind === 'iteration' && l.to === '2'),
     ).catch((e: Error) => {
@@ -84,58 +95,66 @@ describe.skipIf(reason !== null)('omc-top watch --json on a real Claude Code + O
     await waitFor('the watch to exit', () => exited !== undefined, 30_000);
     expect(exited, stderr).toBe(0);
 
-    const story = mine().map((l) => ({
-      kind: l.kind as string,
-      from: l.from === undefined ? null : (l.from as string | null),
-      to: l.to === undefined ? null : (l.to as string | null),
-      needs: (l.needs as string | null) ?? null,
-    }));
-    const text = story.map((x) => `${x.kind}: ${x.from} → ${x.to}${x.needs ? ` (needs: ${x.needs})` : ''}`).join('\n');
-    console.log(text);
-    const at = (kind: string, to: string | null) => story.findIndex((x) => x.kind === kind && x.to === to);
-    /** One fact's values in order; every line starts where the last one ended (nothing lost). */
-    const chain = (kind: string) => {
-      const xs = story.filter((x) => x.kind === kind);
-      xs.forEach((x, i) => {
-        if (i > 0) expect(x.from, `${kind} is contiguous\n${text}`).toBe(xs[i - 1]!.to);
-      });
-      return xs.length === 0 ? [] : [xs[0]!.from, ...xs.map((x) => x.to)];
-    };
-    // The session appeared first. (Its "ended" comes from OMC's SessionEnd summary, which OMC writes from a
-    // detached worker after the CLI exits: when, or whether before the watch stops, is not the CLI's to say.)
-    expect(story[0], text).toMatchObject({ kind: 'session', from: null, to: 'present' });
-    expect(chain('session').slice(0, 2)).toEqual([null, 'present']);
-    // ralph: active until omc-top's cancel removed it.
-    expect(chain('mode')).toEqual([null, 'active', null]);
-    // Enforced by the Stop hook (pending first while the keyword detector's state awaits the Skill call,
-    // when the watch saw that state before the next write), then gone.
-    // Between omc-top's signal and the removal of the file the watch may see the signal's verdict (the
-    // loop no longer enforced): only after the signal is in force, and the file still goes last.
-    // `paused`: the Stop hook already blocked once in the CLI's last turn (stop_hook_active), so at the next Stop
-    // it lets the agent stop while the loop's gate still holds.
-    const statuses = chain('mode-status').filter((v) => v !== 'pending' && v !== 'paused');
-    expect(statuses.slice(0, 2)).toEqual([null, 'enforced']);
-    expect(statuses[statuses.length - 1]).toBeNull();
-    const holding = (v: string | null) => v === 'enforced' || v === 'paused';
-    const enforcedUntil = story.findIndex((x) => x.kind === 'mode-status' && holding(x.from) && !holding(x.to));
-    expect(enforcedUntil, text).toBeGreaterThan(at('cancel-signal', 'in-force'));
-    // The Stop hook's block is iteration 2; the iterations only go up, then the file goes.
-    const its = chain('iteration');
-    expect(its[0]).toBeNull();
-    expect(its[its.length - 1]).toBeNull();
-    const nums = its.slice(1, -1).map(Number);
-    expect(nums[nums.length - 1]).toBe(2);
-    expect([...nums].sort((a, b) => a - b)).toEqual(nums);
-    // The cancel: its signal in force, then ralph gone — after the iteration, in that order.
-    expect(chain('cancel-signal').slice(0, 2)).toEqual([null, 'in-force']);
-    expect(at('iteration', '2')).toBeLessThan(at('cancel-signal', 'in-force'));
-    expect(at('cancel-signal', 'in-force')).toBeLessThan(at('mode', null));
-    // A loop that omc-top itself ended is not news: no line of the cancel needs the user.
-    for (const x of story.slice(at('cancel-signal', 'in-force'))) expect(x.needs, text).toBeNull();
-    // Exactly one line per transition: no fact repeats a value it already had. (The Claude process's own
-    // fact, `agent`, goes busy → idle → busy once per turn: its chain is contiguous, checked above the same way.)
-    chain('agent');
-    const seenLines = story.filter((x) => x.kind !== 'agent').map((x) => `${x.kind}:${x.from}:${x.to}`);
-    expect(new Set(seenLines).size).toBe(seenLines.length);
+    try {
+      tellsTheStory(mine());
+    } catch (e) {
+      throw new Error(`${(e as Error).message}${seen()}`, { cause: e });
+    }
   });
 });
+
+function tellsTheStory(mine: Line[]): void {
+  const story = mine.map((l) => ({
+    kind: l.kind as string,
+    from: l.from === undefined ? null : (l.from as string | null),
+    to: l.to === undefined ? null : (l.to as string | null),
+    needs: (l.needs as string | null) ?? null,
+  }));
+  const text = story.map((x) => `${x.kind}: ${x.from} → ${x.to}${x.needs ? ` (needs: ${x.needs})` : ''}`).join('\n');
+  console.log(text);
+  const at = (kind: string, to: string | null) => story.findIndex((x) => x.kind === kind && x.to === to);
+  /** One fact's values in order; every line starts where the last one ended (nothing lost). */
+  const chain = (kind: string) => {
+    const xs = story.filter((x) => x.kind === kind);
+    xs.forEach((x, i) => {
+      if (i > 0) expect(x.from, `${kind} is contiguous\n${text}`).toBe(xs[i - 1]!.to);
+    });
+    return xs.length === 0 ? [] : [xs[0]!.from, ...xs.map((x) => x.to)];
+  };
+  // The session appeared first. (Its "ended" comes from OMC's SessionEnd summary, which OMC writes from a
+  // detached worker after the CLI exits: when, or whether before the watch stops, is not the CLI's to say.)
+  expect(story[0], text).toMatchObject({ kind: 'session', from: null, to: 'present' });
+  expect(chain('session').slice(0, 2)).toEqual([null, 'present']);
+  // ralph: active until omc-top's cancel removed it.
+  expect(chain('mode')).toEqual([null, 'active', null]);
+  // Enforced by the Stop hook (pending first while the keyword detector's state awaits the Skill call,
+  // when the watch saw that state before the next write), then gone.
+  // Between omc-top's signal and the removal of the file the watch may see the signal's verdict (the
+  // loop no longer enforced): only after the signal is in force, and the file still goes last.
+  // `paused`: the Stop hook already blocked once in the CLI's last turn (stop_hook_active), so at the next Stop
+  // it lets the agent stop while the loop's gate still holds.
+  const statuses = chain('mode-status').filter((v) => v !== 'pending' && v !== 'paused');
+  expect(statuses.slice(0, 2)).toEqual([null, 'enforced']);
+  expect(statuses[statuses.length - 1]).toBeNull();
+  const holding = (v: string | null) => v === 'enforced' || v === 'paused';
+  const enforcedUntil = story.findIndex((x) => x.kind === 'mode-status' && holding(x.from) && !holding(x.to));
+  expect(enforcedUntil, text).toBeGreaterThan(at('cancel-signal', 'in-force'));
+  // The Stop hook's block is iteration 2; the iterations only go up, then the file goes.
+  const its = chain('iteration');
+  expect(its[0]).toBeNull();
+  expect(its[its.length - 1]).toBeNull();
+  const nums = its.slice(1, -1).map(Number);
+  expect(nums[nums.length - 1]).toBe(2);
+  expect([...nums].sort((a, b) => a - b)).toEqual(nums);
+  // The cancel: its signal in force, then ralph gone — after the iteration, in that order.
+  expect(chain('cancel-signal').slice(0, 2)).toEqual([null, 'in-force']);
+  expect(at('iteration', '2')).toBeLessThan(at('cancel-signal', 'in-force'));
+  expect(at('cancel-signal', 'in-force')).toBeLessThan(at('mode', null));
+  // A loop that omc-top itself ended is not news: no line of the cancel needs the user.
+  for (const x of story.slice(at('cancel-signal', 'in-force'))) expect(x.needs, text).toBeNull();
+  // Exactly one line per transition: no fact repeats a value it already had. (The Claude process's own
+  // fact, `agent`, goes busy → idle → busy once per turn: its chain is contiguous, checked above the same way.)
+  chain('agent');
+  const seenLines = story.filter((x) => x.kind !== 'agent').map((x) => `${x.kind}:${x.from}:${x.to}`);
+  expect(new Set(seenLines).size).toBe(seenLines.length);
+}
