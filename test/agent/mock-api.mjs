@@ -118,6 +118,17 @@ function sidePlan(body) {
   return { tool: null, text: 'side answer' };
 }
 
+/**
+ * What OMC's UserPromptSubmit hooks told the model, for a test's failure message: the skill its keyword detector
+ * routed to, and any of its own error lines (a state lock it could not take, …).
+ */
+function omcNotes(messages) {
+  const all = JSON.stringify(messages);
+  const routed = /Skill routing detected: ([a-z0-9-]+)/.exec(all)?.[1] ?? null;
+  const errors = [...all.matchAll(/\[(?:OMC|AUTOPILOT)[A-Z ]*ERROR\][^"\\]{0,200}/g)].map((m) => m[0]);
+  return { routed, ...(errors.length > 0 ? { omcErrors: errors } : {}) };
+}
+
 function sse(res, event, data) {
   res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
 }
@@ -154,6 +165,7 @@ async function respond(req, res, body) {
   const tag = side ? `${sid.slice(0, 8)}_side` : conv ? `${sid.slice(0, 8)}_${conv}` : sid.slice(0, 8);
   const id = `msg_${tag}_${n}`;
   log({
+    ...(side ? {} : omcNotes(messages)),
     session: sid,
     ...(conv ? { conv } : {}),
     ...(side ? { side: true } : {}),
