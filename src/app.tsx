@@ -13,7 +13,7 @@ import { inboxRowsOf } from './input/env.js';
 import { useInputRouter } from './input/use-router.js';
 import type { AppActions, AnyPaneModule, RootChoice } from './kit/pane.js';
 import { describeWriteError } from './io/safe-fs/index.js';
-import type { OmcStore } from './store/store.js';
+import type { OmcStore, StoreStatus } from './store/store.js';
 import { useTerminalSize } from './terminal/use-size.js';
 import { Footer, FlashLine, Header, ProblemLines } from './ui/chrome.js';
 import { frameLayout, shownProblems } from './ui/layout.js';
@@ -86,7 +86,7 @@ export function App(props: AppProps) {
   const sizeRef = useRef(size);
   sizeRef.current = size;
   const uiState = useSyncExternalStore(ui.subscribe, ui.getSnapshot);
-  const { sessions, status, problems, needs, quota } = useStoreFacts(store, props.attention ?? null);
+  const { sessions, problems, needs, quota } = useStoreFacts(store, props.attention ?? null);
   const attention = props.attention ?? null;
   const pane = paneById(panes, uiState.pane);
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
@@ -169,7 +169,8 @@ export function App(props: AppProps) {
         </Box>
         <ProblemLines problems={problems} width={width} max={problemRows} />
         <FlashLine flash={uiState.flash} width={width} height={height} />
-        <Footer
+        <StatusFooter
+          store={store}
           panes={panes}
           current={pane.id}
           hints={footerFor(
@@ -181,7 +182,6 @@ export function App(props: AppProps) {
             // The footer's view of a key context: enough to ask which keys are offered now.
             { state: paneState, set: () => undefined, store, ui, app: actions, size, body: bodySize },
           )}
-          status={status}
           width={width}
           typing={!overlay && (pane.typing?.active(paneState) ?? false)}
         />
@@ -194,7 +194,10 @@ export function App(props: AppProps) {
 function useStoreFacts(store: OmcStore, attention: AttentionControl | null) {
   const sessions = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
   const fileProblems = useSyncExternalStore(store.problems.subscribe, store.problems.getSnapshot);
-  const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
+  // The watch state only: "reading n/N" changes with every slice of the first read, and it is the footer's alone
+  // (StatusFooter), so a slice re-renders the footer, not the header and the pane with it.
+  const watchOf = useMemo(() => watchStateOf(store), [store]);
+  const status = useSyncExternalStore(store.status.subscribe, watchOf);
   const quota = useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
   // What can be answered from the `!` list: the hook's permission requests and OMC's gates.
   useSyncExternalStore(store.permissions.subscribe, store.permissions.getSnapshot);
@@ -205,7 +208,26 @@ function useStoreFacts(store: OmcStore, attention: AttentionControl | null) {
   // The inbox redraws when what needs you changes (an item acknowledged, a condition over).
   const viewCell = attention?.monitor.view ?? NO_VIEW;
   useSyncExternalStore(viewCell.subscribe, viewCell.getSnapshot);
-  return { sessions, status, problems, needs, quota };
+  return { sessions, problems, needs, quota };
+}
+
+type WatchState = Pick<StoreStatus, 'watchMode' | 'watchDetail'>;
+
+/** A getSnapshot for the store's watch state without its `reading` progress: the same object until that changes. */
+function watchStateOf(store: OmcStore): () => WatchState {
+  let last: WatchState | null = null;
+  return () => {
+    const s = store.status.getSnapshot();
+    if (last === null || last.watchMode !== s.watchMode || last.watchDetail !== s.watchDetail)
+      last = { watchMode: s.watchMode, watchDetail: s.watchDetail };
+    return last;
+  };
+}
+
+/** The footer, following the store's status itself: the first read's progress re-renders it and nothing else. */
+function StatusFooter({ store, ...props }: Omit<React.ComponentProps<typeof Footer>, 'status'> & { store: OmcStore }) {
+  const status = useSyncExternalStore(store.status.subscribe, store.status.getSnapshot);
+  return <Footer {...props} status={status} />;
 }
 
 /** What panes may ask of the app: messages, dialogs, effects, switching panes, suspending for $EDITOR. */

@@ -116,6 +116,9 @@ describe('incremental attention facts == full recomputation', () => {
     fc.assert(
       fc.property(fc.array(stepArb, { minLength: 1, maxLength: 40 }), (steps) => {
         const inc = new IncrementalFacts();
+        // The same pictures, the first taken as a baseline (the monitor's first settled picture).
+        const fromBaseline = new IncrementalFacts();
+        let pictures = 0;
         let order = [...IDS];
         const views = new Map<string, SessionView>();
         let cancels = new Map<string, TrackedCancel>();
@@ -177,7 +180,13 @@ describe('incremental attention facts == full recomputation', () => {
           prev = input;
           input = { sessions, teams: EMPTY_TEAMS, cancels: cancelSnap, problems, claude };
           const got = inc.update(input);
+          const first = pictures++ === 0;
+          const afterBaseline = fromBaseline.update(input, first);
           const full = factsOf(input);
+          if (first) expect(afterBaseline).toEqual([]);
+          else expect(flatT(afterBaseline)).toEqual(flatT(got));
+          expect(flat(fromBaseline.facts())).toEqual(flat(full));
+          expect(fromBaseline.needsYou().map((n) => n.id)).toEqual(needsYou(full).map((n) => n.id));
           expect(flat(inc.facts())).toEqual(flat(full));
           expect(flatT(got)).toEqual(flatT(diffFacts(factsOf(prev), full)));
           // Transitions come kind by kind in KINDS order, as diffFacts gives them.

@@ -9,7 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LastGood, LastGoodFile, parseOmcJson, type Parsed } from '../../src/io/last-good.js';
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { digestOf, LastGood, LastGoodFile, parseOmcJson, type Parsed } from '../../src/io/last-good.js';
+import type { ReadOk } from '../../src/io/safe-fs/index.js';
 
 const good = (value: string, warning?: string): Parsed<string> => ({ ok: true, value, warning });
 const bad = (problem: string): Parsed<string> => ({ ok: false, problem });
@@ -175,5 +178,17 @@ describe('LastGoodFile (the rule on a real file)', () => {
     expect(f.value).toBe('ok');
     expect(f.read('trailing')).toBe(true);
     expect(f.value).toBe('unreadable: too-large');
+  });
+});
+
+describe('digestOf', () => {
+  it('is the sha1 digest it always was (a notepad revision taken before still names the same bytes)', () => {
+    const read = (text: string, bom = false, invalidUtf8 = false) => ({ text, bom, invalidUtf8 }) as ReadOk;
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })), (text) => {
+        expect(digestOf(read(text))).toBe(createHash('sha1').update(text).digest('base64'));
+      }),
+    );
+    expect(digestOf(read('{}', true, true))).toBe(`${createHash('sha1').update('{}').digest('base64')}bu`);
   });
 });

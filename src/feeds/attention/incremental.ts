@@ -89,8 +89,25 @@ export class IncrementalFacts {
     return this.needs.size;
   }
 
-  /** Applies a new picture; returns its transitions from the previous one. */
-  update(input: AttentionInput): Transition[] {
+  /**
+   * Applies a new picture; returns its transitions from the previous one. `baseline`: the picture is only the
+   * starting point (the monitor's first settled one, whose transitions are never news): its facts and needs are
+   * kept as always, and no transition is built for any of them (one per fact at 2,000 sessions, just before
+   * `live`, all dropped).
+   */
+  update(input: AttentionInput, baseline = false): Transition[] {
+    this.quiet = baseline;
+    try {
+      return this.apply(input);
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  /** Set during a baseline update: setFact and dropFact keep facts and needs but build no transitions. */
+  private quiet = false;
+
+  private apply(input: AttentionInput): Transition[] {
     const last = this.last;
     this.last = input;
     const changes = new Map<string, KindChanges>(KINDS.map((k) => [k.kind, { changed: [], gone: [] }]));
@@ -261,12 +278,14 @@ export class IncrementalFacts {
   /** `fact` replaces `old` (undefined: new) under `key`: a transition when its value or its need changed. */
   private setFact(k: TransitionKind, key: string, old: Fact | undefined, fact: Fact, c: KindChanges): void {
     this.setNeed(k.kind, key, fact);
+    if (this.quiet) return;
     const t = changeOf(k.kind, key, old, fact);
     if (t) c.changed.push(t);
   }
 
   private dropFact(k: TransitionKind, key: string, fact: Fact, c: KindChanges): void {
     this.setNeed(k.kind, key, null);
+    if (this.quiet) return;
     c.gone.push({
       kind: k.kind,
       key,

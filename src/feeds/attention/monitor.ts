@@ -112,10 +112,9 @@ export class AttentionMonitor {
       return;
     }
     this.last = input;
-    const transitions = this.facts.update(input);
-    this.ready = true;
     // The first settled picture is the baseline: what is already there when omc-top starts is never news.
-    const batch = last ? transitions : [];
+    const batch = this.facts.update(input, last === null);
+    this.ready = true;
     this.publishView(false);
     if (batch.length === 0) return;
     const view = this.view.getSnapshot();

@@ -78,9 +78,12 @@ export class TranscriptReader<F = TranscriptFacts> {
   /**
    * The file's last bytes read so far (the last `tailLength` of TAIL_BYTES, allocated once: a fresh buffer per
    * step was garbage outside the heap that, read by the gigabyte, kept the process's memory grown after reading
-   * ended). OMC's Stop hook reads its context use off them; null for a reader that does not keep them.
+   * ended). OMC's Stop hook reads its context use off them; null for a reader that does not keep them. Allocated
+   * with the first bytes kept: a start makes a reader per OMC session, most of them for a transcript that is not
+   * there (a project without Claude data), and 2,000 buffers up front were 8 MB outside the heap before `live`.
    */
-  private readonly tail: Buffer | null;
+  private tail: Buffer | null = null;
+  private readonly keepsTail: boolean;
   private tailLength = 0;
   /** Bumped whenever the facts change, so the domain can republish cheaply. */
   version = 0;
@@ -95,7 +98,7 @@ export class TranscriptReader<F = TranscriptFacts> {
     private readonly firstReadMax = FULL_READ_MAX,
   ) {
     this.builder = newFolder();
-    this.tail = keepTail ? Buffer.allocUnsafeSlow(TAIL_BYTES) : null;
+    this.keepsTail = keepTail;
   }
 
   /** True while bytes remain beyond `offset` (a refresh step stopped early). */
@@ -200,8 +203,8 @@ export class TranscriptReader<F = TranscriptFacts> {
 
   /** The tail buffer holds its bytes at its end: shift what stays left, copy the new bytes in after it. */
   private keepTail(bytes: Buffer): void {
-    const tail = this.tail;
-    if (!tail) return;
+    if (!this.keepsTail) return;
+    const tail = (this.tail ??= Buffer.allocUnsafeSlow(TAIL_BYTES));
     const t = bytes.length >= TAIL_BYTES ? bytes.subarray(bytes.length - TAIL_BYTES) : bytes;
     const kept = Math.min(this.tailLength, TAIL_BYTES - t.length);
     tail.copyWithin(TAIL_BYTES - t.length - kept, TAIL_BYTES - kept, TAIL_BYTES);

@@ -117,6 +117,15 @@ describe('transcript reader', () => {
     expect(r.contextPercent()).toBe(90);
   });
 
+  it('holds no memory outside the heap for a transcript that is not there (a reader per OMC session at start)', () => {
+    const before = process.memoryUsage().arrayBuffers;
+    const readers = Array.from({ length: 1000 }, (_, i) => new TranscriptReader(dir, `projects/-none/${i}.jsonl`));
+    for (const r of readers) r.refresh();
+    // 4 KiB each if every reader kept its tail buffer from the start: 4 MB.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1_000_000);
+    expect(readers.every((r) => r.contextPercent() === null)).toBe(true);
+  });
+
   it('starts over when the file is replaced or truncated', () => {
     append(assistant(SID, '2026-12-01T09:00:01Z', 'msg_1', 1, [{ type: 'text', text: 'one' }]));
     const r = new TranscriptReader(dir, rel);
