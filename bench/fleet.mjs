@@ -229,7 +229,8 @@ async function localRound(sets, round) {
       a.r.idleCpuPct = +(((s.cpuMs - i0[i].cpuMs) / (idleSeconds * 1000)) * 100).toFixed(2);
     });
     for (const a of arms) {
-      await a.m.settle();
+      // The headless terminal has drawn what came (bounded: a 3-build run once waited here for good).
+      await Promise.race([a.m.settle(), sleep(5000)]);
       const index = indexSessions(a.kind === 'fleet' ? a.set.roots : [a.set.oneRoot]);
       a.targets = [...new Set([...a.m.screen().matchAll(ID)].map((x) => x[1]))]
         .filter((id) => index.has(id))
