@@ -3,13 +3,19 @@
 //   none         no Claude data (an empty CLAUDE_CONFIG_DIR);
 //   registry     a live registry entry per session (a real sleeping process each: pid + procStart hold);
 //   transcripts  the same and a `--mb` MB transcript per session.
-// After `live`, each start waits until every transcript has been read (a `--quiet`-second stretch under 1 % of a
-// core, at most 300 s), then measures `--seconds` of idle: CPU of the omc-top process (/proc; 10 ms ticks, so give
-// it a long window), frames and bytes written. Target: idle with Claude data ≤ 1.5 × idle without.
+// Each round starts one monitor per kind and build (an "arm"), in turn, each waited for until `live`; then waits
+// until every transcript has been read (a `--quiet`-second stretch in which every arm stays under 1 % of a core, at
+// most 300 s), then measures `--seconds` of idle for all arms over the same window: CPU of each omc-top process (the
+// sum of its threads' schedstat, in ns), frames and bytes written. Target: idle with Claude data ≤ 1.5 × idle without.
+// Corrected on 2026-12-03 (fleet35), because one build gave 0.083–0.317 % for "none" and ratios of 1.2–2.0× from one
+// run to the next: CPU was read from /proc/<pid>/stat in 10 ms ticks (0.083 % over 60 s is 5 ticks, so one tick
+// moved the ratio by 20 %), and the kinds ran one after the other ~90 s apart, so the other processes' load and
+// V8's own collections fell on one kind's window and not the other's. Now CPU is in ns and the arms share one
+// window. Older ratios of this bench are not comparable.
 //   node bench/claude-idle.mjs [--rounds 2] [--seconds 60] [--quiet 5] [--mb 10] [--kinds none,registry,transcripts]
 //                              [--bins base=path/omc-top.mjs,new=dist/omc-top.mjs]
 import path from 'node:path';
-import { BIN, machine, pct, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
+import { BIN, cpuMs, machine, pct, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
 import { claudeData } from './claude/data.mjs';
 import { hostLine, ratioLine } from './targets-lib.mjs';
 
@@ -32,7 +38,8 @@ const BINS = String(arg('bins', `shipped=${BIN}`))
 const host = machine();
 console.log(JSON.stringify({ machine: host }));
 
-async function oneStart(tree, data, bin) {
+/** One arm: omc-top on the tree with one kind of Claude data, started and waited for until live. */
+async function startArm(tree, data, kind, bin) {
   const m = startMonitor({
     args: ['--root', tree.root],
     cols: 80,
@@ -42,27 +49,52 @@ async function oneStart(tree, data, bin) {
   });
   try {
     await m.waitScreen(/ live\s*$/m, 300_000);
-    // Settled: a stretch of QUIET seconds under 1 % of a core (the transcripts' first read is over).
-    const deadline = Date.now() + 300_000;
-    for (;;) {
-      const a = procStats(m.pid);
-      await sleep(QUIET * 1000);
-      const b = procStats(m.pid);
-      if ((b.cpuMs - a.cpuMs) / (QUIET * 1000) < 0.01 || Date.now() > deadline) break;
-    }
-    const s0 = procStats(m.pid);
-    const c0 = m.chunks.length;
-    await sleep(SECONDS * 1000);
-    const s1 = procStats(m.pid);
-    const out = m.chunks.slice(c0);
-    return {
-      cpuPct: ((s1.cpuMs - s0.cpuMs) / (SECONDS * 1000)) * 100,
-      frames: out.filter((c) => c.d.includes('\u001b[?2026h')).length,
-      bytesPerSec: out.reduce((n, c) => n + c.d.length, 0) / SECONDS,
-      rssMb: s1.rssMb,
-    };
-  } finally {
+    return { kind, bin, m };
+  } catch (e) {
     m.kill();
+    throw e;
+  }
+}
+
+/** Waits for a stretch of QUIET seconds in which every arm stays under 1 % of a core (the transcripts' first read is over). */
+async function settled(arms) {
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const a = arms.map((x) => cpuMs(x.m.pid));
+    await sleep(QUIET * 1000);
+    const quiet = arms.every((x, i) => (cpuMs(x.m.pid) - a[i]) / (QUIET * 1000) < 0.01);
+    if (quiet || Date.now() > deadline) return;
+  }
+}
+
+/** One round: every arm started in turn, then idle measured over one window for all of them. */
+async function oneRound(tree, round) {
+  const arms = [];
+  try {
+    for (const kind of round % 2 ? [...KINDS].reverse() : KINDS)
+      for (const bin of round % 2 ? [...BINS].reverse() : BINS) {
+        try {
+          arms.push(await startArm(tree, data.get(kind), kind, bin));
+        } catch (e) {
+          console.error(String(e?.message ?? e).slice(0, 300));
+        }
+      }
+    await settled(arms);
+    const c0 = arms.map((x) => ({ cpu: cpuMs(x.m.pid), chunk: x.m.chunks.length }));
+    await sleep(SECONDS * 1000);
+    return arms.map((x, i) => {
+      const out = x.m.chunks.slice(c0[i].chunk);
+      return {
+        kind: x.kind,
+        bin: x.bin,
+        cpuPct: ((cpuMs(x.m.pid) - c0[i].cpu) / (SECONDS * 1000)) * 100,
+        frames: out.filter((c) => c.d.includes('\u001b[?2026h')).length,
+        bytesPerSec: out.reduce((n, c) => n + c.d.length, 0) / SECONDS,
+        rssMb: procStats(x.m.pid).rssMb,
+      };
+    });
+  } finally {
+    for (const x of arms) x.m.kill();
   }
 }
 
@@ -72,16 +104,10 @@ const res = new Map();
 try {
   for (const k of KINDS) data.set(k, claudeData(tree, k, MB));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const kind of round % 2 ? [...KINDS].reverse() : KINDS) {
-      for (const bin of round % 2 ? [...BINS].reverse() : BINS) {
-        const key = `${kind} ${bin.label}`;
-        if (!res.has(key)) res.set(key, { kind, bin: bin.label, runs: [] });
-        try {
-          res.get(key).runs.push(await oneStart(tree, data.get(kind), bin));
-        } catch (e) {
-          console.error(String(e?.message ?? e).slice(0, 300));
-        }
-      }
+    for (const run of await oneRound(tree, round)) {
+      const key = `${run.kind} ${run.bin.label}`;
+      if (!res.has(key)) res.set(key, { kind: run.kind, bin: run.bin.label, runs: [] });
+      res.get(key).runs.push(run);
     }
   }
 } finally {
@@ -96,7 +122,7 @@ for (const r of res.values()) {
     claude: r.kind,
     bin: r.bin,
     seconds: SECONDS,
-    idleCpuPct: { median: +med(r.runs.map((x) => x.cpuPct)).toFixed(3), runs: r.runs.map((x) => +x.cpuPct.toFixed(3)) },
+    idleCpuPct: { median: +med(r.runs.map((x) => x.cpuPct)).toFixed(4), runs: r.runs.map((x) => +x.cpuPct.toFixed(4)) },
     frames: r.runs.map((x) => x.frames),
     bytesPerSec: Math.round(med(r.runs.map((x) => x.bytesPerSec))),
     rssMb: Math.round(med(r.runs.map((x) => x.rssMb))),

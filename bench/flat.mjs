@@ -25,8 +25,8 @@
 // time, the time since the arm's last output before the change).
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, generatedTree, machine, now, pct, procStats, sleep, startMonitor } from './lib.mjs';
-import { hostLine, ratioLine } from './targets-lib.mjs';
+import { BIN, generatedTree, machine, now, omcWriteLanded, pct, procStats, sleep, startMonitor } from './lib.mjs';
+import { hostLine, ratioInterval, ratioLine } from './targets-lib.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -56,18 +56,7 @@ function bump(arm, file, iteration) {
   if (!arm.states.has(file)) arm.states.set(file, JSON.parse(fs.readFileSync(file, 'utf8')));
   const value = { ...arm.states.get(file), active: true, iteration, max_iterations: 999999 };
   value.last_checked_at = new Date().toISOString();
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp.${iteration}`);
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, JSON.stringify(value, null, 2));
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  const before = now();
-  fs.renameSync(tmp, file);
-  const landed = now();
-  return { landed, renameMs: landed - before };
+  return omcWriteLanded(file, value, String(iteration));
 }
 
 let marker = 100000;
@@ -187,13 +176,6 @@ try {
 }
 
 const med = (xs) => (xs.length ? pct(xs, 50) : NaN);
-/** A 90 % bootstrap interval of p95(big) ÷ p95(small): how far the sampled ratio can be trusted. */
-function ratioInterval(big, small, draws = 2000) {
-  if (!big.length || !small.length) return [NaN, NaN];
-  const resample = (xs) => Array.from(xs, () => xs[Math.floor(Math.random() * xs.length)]);
-  const rs = Array.from({ length: draws }, () => pct(resample(big), 95) / pct(resample(small), 95));
-  return [pct(rs, 5), pct(rs, 95)];
-}
 const rows = [];
 for (const r of res.values()) {
   const o = {

@@ -5,21 +5,33 @@
 // change→screen (a visible row's iteration written on disk → the bytes that show it).
 // The RSS / CPU are the fleet process's own; ssh clients and the remote omc-tops are separate processes
 // (their RSS is printed too).
-// The local run also starts omc-top on one of the 20 projects alone (same tree shape, same Claude registry), in the
-// same run, for the issue-30 targets as ratios: the fleet's idle ÷ the sum of its projects' idle (20 × one), the
-// fleet's change→screen p95 ÷ one project's, and the fleet's time to live against 7.5 s.
-//   npx tsx bench/fleet.mjs [--local-only | --remote-only] [--idle 10] [--changes 20] [--cpu-prof DIR]
+// The local run also starts omc-top on one project of the same shape alone (a 21st tree, with a registry of 20
+// entries, one of them its own), in the same run, for the issue-30 targets as ratios: the fleet's idle ÷ the sum of
+// its projects' idle (20 × one), the fleet's change→screen p95 ÷ one project's, and the fleet's time to live against
+// 7.5 s. Each round starts every arm (the fleet and the one project, per build) in turn, so each one's first frame
+// and time to live are its own; then measures idle for all arms over one window; then `--changes` isolated changes
+// per arm, the arms taken in a shuffled order each cycle, each clocked from the moment OMC's rename returned to the
+// new iteration in the terminal output; p50 / p95 over every round's changes, with a 90 % bootstrap interval.
+// Corrected on 2026-12-03 (fleet35), because one build gave p95 ratios of 1.24× and 3.43× in two rounds of one run:
+//   - the one project ran after the fleet, minutes apart, so the other processes' load fell on one and not the
+//     other; the arms now run side by side (each on trees of its own: one tree watched by two monitors would wake
+//     both for every change) and take their changes in turns;
+//   - 40 changes put the p95 at the second-highest sample; the default is now 200 per arm per round;
+//   - the clock started before the bench's own read, write and rename of the state file; it now starts when the
+//     rename returns (the temp file written and fsynced before), as bench/flat.mjs does.
+// Older ratios of this row are not comparable. The remote run (`--host`) is measured as before.
+//   npx tsx bench/fleet.mjs [--local-only | --remote-only] [--idle 10] [--changes 200] [--cpu-prof DIR]
 //                           [--bins base=path/omc-top.mjs,new=dist/omc-top.mjs] [--rounds 1]
-// `--bins`: the local run for each build alternately (order reversed every round) on the same trees and registry,
-// so a before/after pair shares the machine's load; each build's ratio lines, then new ÷ base per figure.
+// `--bins`: every build's arms side by side on trees of their own (order reversed every round), so a before/after
+// pair shares the machine's load; each build's ratio lines, then new ÷ base per figure.
 // `--cpu-prof DIR`: a V8 CPU profile of the `--all` process into DIR (an unminified bundle names functions:
 // `--bin .bench-tmp/unminified/omc-top.mjs` after bench/profile.mjs built it).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generatedTree, machine, now, omcWrite, pct, procStats, sleep, startMonitor } from './lib.mjs';
-import { hostLine, ratioLine } from './targets-lib.mjs';
+import { generatedTree, machine, now, omcWrite, omcWriteLanded, pct, procStats, sleep, startMonitor } from './lib.mjs';
+import { hostLine, ratioInterval, ratioLine } from './targets-lib.mjs';
 import { sshSkipReason, startSshRig } from '../test/fleet/sshd-harness.ts';
 
 const arg = (name, dflt) => {
@@ -27,7 +39,7 @@ const arg = (name, dflt) => {
   return i === -1 ? dflt : process.argv[i + 1];
 };
 const idleSeconds = Number(arg('idle', '10'));
-const changes = Number(arg('changes', '20'));
+const changes = Number(arg('changes', '200'));
 const CPU_PROF = arg('cpu-prof', null);
 const FLEET_BIN = arg('bin', null);
 const ROUNDS = Number(arg('rounds', '1'));
@@ -62,6 +74,14 @@ function bump(root, sid, iteration) {
   omcWrite(file, { ...s, active: true, iteration, last_checked_at: new Date().toISOString() });
 }
 
+/** The same as bump, clocked from the rename's return (the bench's own read, write and fsync left out). */
+function bumpLanded(root, sid, iteration) {
+  const file = path.join(root, 'state', 'sessions', sid, 'ralph-state.json');
+  const s = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const value = { ...s, active: true, iteration, max_iterations: 999999, last_checked_at: new Date().toISOString() };
+  return omcWriteLanded(file, value, String(iteration));
+}
+
 async function measure(m, { liveRe, index, label, firstRe = /omc-top --all/ }) {
   const r = { run: label };
   r.firstFrameMs = Math.round((await m.waitScreen(firstRe, 60_000)) - m.spawnedAt);
@@ -90,89 +110,187 @@ async function measure(m, { liveRe, index, label, firstRe = /omc-top --all/ }) {
   return r;
 }
 
+/** A sleeping process (pid + procStart hold) standing for a live Claude Code CLI. */
+async function sleeper() {
+  const c = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+  await sleep(50);
+  return c;
+}
+
+/** Claude Code's registry entry of `c` for session `sid` in `dir`, under `config`/sessions. */
+function register(config, c, sid, dir) {
+  fs.mkdirSync(path.join(config, 'sessions'), { recursive: true });
+  fs.writeFileSync(
+    path.join(config, 'sessions', `${c.pid}.json`),
+    JSON.stringify({
+      pid: c.pid,
+      sessionId: sid,
+      cwd: dir,
+      procStart: startTicks(c.pid),
+      status: 'busy',
+      startedAt: Date.now(),
+    }),
+  );
+}
+
+const firstSid = (root) => fs.readdirSync(path.join(root, 'state', 'sessions'))[0];
+
+/**
+ * One build's trees: 20 projects × 200 sessions for `--all` (a registry entry each), and a 21st project of the same
+ * shape for the one-project arm, with a registry of its own holding 20 entries too (its own and 19 of the fleet's),
+ * so the two arms can run side by side without one's changes waking the other.
+ */
+async function projectSet(base, label, sleepers) {
+  const home = path.join(base, label, 'home');
+  const config = path.join(home, '.claude');
+  const oneConfig = path.join(base, label, 'one-claude');
+  const roots = [];
+  for (let p = 0; p < 20; p++) {
+    const t = generatedTree(200);
+    gitInit(path.dirname(t.root));
+    roots.push(t.root);
+    register(config, sleepers[p], firstSid(t.root), path.dirname(t.root));
+    if (p > 0) register(oneConfig, sleepers[p], firstSid(t.root), path.dirname(t.root));
+  }
+  const one = generatedTree(200);
+  gitInit(path.dirname(one.root));
+  register(oneConfig, sleepers[20], firstSid(one.root), path.dirname(one.root));
+  const state = path.join(base, label, 'state');
+  return {
+    roots,
+    oneRoot: one.root,
+    env: { HOME: home, CLAUDE_CONFIG_DIR: config, XDG_STATE_HOME: state },
+    oneEnv: { HOME: home, CLAUDE_CONFIG_DIR: oneConfig, XDG_STATE_HOME: state },
+    cleanup: () => [...roots, one.root].forEach((r) => fs.rmSync(path.dirname(r), { recursive: true, force: true })),
+  };
+}
+
 async function local() {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-bench-fleet-'));
-  const home = path.join(base, 'home');
-  const config = path.join(home, '.claude');
-  fs.mkdirSync(path.join(config, 'sessions'), { recursive: true });
   const sleepers = [];
-  const roots = [];
+  const sets = [];
   try {
-    for (let p = 0; p < 20; p++) {
-      const t = generatedTree(200);
-      const dir = path.dirname(t.root);
-      gitInit(dir);
-      roots.push(t.root);
-      const sid = fs.readdirSync(path.join(t.root, 'state', 'sessions'))[0];
-      const c = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
-      sleepers.push(c);
-      await sleep(50);
-      fs.writeFileSync(
-        path.join(config, 'sessions', `${c.pid}.json`),
-        JSON.stringify({
-          pid: c.pid,
-          sessionId: sid,
-          cwd: dir,
-          procStart: startTicks(c.pid),
-          status: 'busy',
-          startedAt: Date.now(),
-        }),
-      );
-    }
-    const env = { HOME: home, CLAUDE_CONFIG_DIR: config, XDG_STATE_HOME: path.join(base, 'state') };
-    const index = indexSessions(roots);
+    for (let i = 0; i < 21; i++) sleepers.push(await sleeper());
+    for (const bin of BINS) sets.push({ bin, ...(await projectSet(base, bin.label, sleepers)) });
     const runs = [];
     for (let round = 0; round < ROUNDS; round++)
-      for (const bin of round % 2 ? [...BINS].reverse() : BINS) {
-        const fleet = await localOnce(bin, env, roots, index);
-        fleet.bin = bin.label;
-        fleet.round = round;
-        runs.push(fleet);
-      }
+      runs.push(...(await localRound(round % 2 ? [...sets].reverse() : sets, round)));
     return runs;
   } finally {
     for (const c of sleepers) c.kill('SIGKILL');
-    for (const r of roots) fs.rmSync(path.dirname(r), { recursive: true, force: true });
+    for (const s of sets) s.cleanup();
     fs.rmSync(base, { recursive: true, force: true });
   }
 }
 
-async function localOnce(bin, env, roots, index) {
-  const binOpt = bin.file ? { bin: bin.file } : {};
+/** Starts one arm and waits until it is live: its first frame and time to live are its own (the others idle). */
+async function startArm(set, kind) {
+  const fleet = kind === 'fleet';
   const m = startMonitor({
-    args: ['--all'],
+    args: fleet ? ['--all'] : ['--root', set.oneRoot],
     cols: 160,
     rows: 40,
-    env,
-    ...binOpt,
-    nodeArgs: CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [],
+    env: fleet ? set.env : set.oneEnv,
+    ...(set.bin.file ? { bin: set.bin.file } : {}),
+    nodeArgs: CPU_PROF && fleet ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(CPU_PROF)] : [],
   });
-  let fleet;
-  try {
-    fleet = await measure(m, {
-      liveRe: /20 roots(?![^\n]*reading)/,
-      index,
-      label: '--all: 20 projects × 200 sessions',
-    });
-  } finally {
-    m.pty.kill('SIGTERM');
-    await sleep(500);
-  }
-  // One of those projects alone, same viewport, same registry: what the fleet is held against.
-  const one = startMonitor({ args: ['--root', roots[0]], cols: 160, rows: 40, env, ...binOpt });
-  try {
-    fleet.oneProject = await measure(one, {
-      firstRe: /STATUS\s+SESSION/,
-      liveRe: / live\s*$/m,
-      index: indexSessions([roots[0]]),
-      label: 'one of those projects alone (--root)',
-    });
-  } finally {
-    one.pty.kill('SIGTERM');
-    await sleep(500);
-  }
-  return fleet;
+  const arm = {
+    set,
+    kind,
+    m,
+    r: { run: fleet ? '--all: 20 projects × 200 sessions' : 'one project of the same shape alone (--root)' },
+  };
+  arm.r.firstFrameMs = Math.round(
+    (await m.waitScreen(fleet ? /omc-top --all/ : /STATUS\s+SESSION/, 60_000)) - m.spawnedAt,
+  );
+  arm.r.liveMs = Math.round(
+    (await m.waitScreen(fleet ? /20 roots(?![^\n]*reading)/ : / live\s*$/m, 180_000)) - m.spawnedAt,
+  );
+  return arm;
 }
+
+/**
+ * One round: every arm (fleet and one project, per build) started in turn, then idle measured over one window for all,
+ * then `--changes` isolated changes per arm, the arms taken in a shuffled order each cycle, each clocked from the
+ * rename's return to the new iteration in the terminal output.
+ */
+async function localRound(sets, round) {
+  const arms = [];
+  try {
+    for (const set of sets)
+      for (const kind of round % 2 ? ['one', 'fleet'] : ['fleet', 'one']) arms.push(await startArm(set, kind));
+    await sleep(1500);
+    const i0 = arms.map((a) => procStats(a.m.pid));
+    await sleep(idleSeconds * 1000);
+    arms.forEach((a, i) => {
+      const s = procStats(a.m.pid);
+      a.r.rssMb = Math.round(s.rssMb);
+      a.r.inotifyWatches = s.watches;
+      a.r.idleCpuPct = +(((s.cpuMs - i0[i].cpuMs) / (idleSeconds * 1000)) * 100).toFixed(2);
+    });
+    for (const a of arms) {
+      // The headless terminal has drawn what came (bounded: a 3-build run once waited here for good).
+      await Promise.race([a.m.settle(), sleep(5000)]);
+      const index = indexSessions(a.kind === 'fleet' ? a.set.roots : [a.set.oneRoot]);
+      a.targets = [...new Set([...a.m.screen().matchAll(ID)].map((x) => x[1]))]
+        .filter((id) => index.has(id))
+        .slice(0, 8)
+        .map((id) => index.get(id));
+      a.lat = [];
+      // Each target written once first (it may move in the order), so the measured writes change one row in place.
+      for (const t of a.targets) {
+        const mark = a.m.chunks.length;
+        bumpLanded(t.root, t.sid, ++marker);
+        await a.m.waitOutput(`${marker}/`, mark, 30_000);
+      }
+    }
+    for (let i = 0; i < changes; i++)
+      for (const a of shuffled(arms)) {
+        const t = a.targets[i % a.targets.length];
+        const mark = a.m.chunks.length;
+        const v = ++marker;
+        const { landed } = bumpLanded(t.root, t.sid, v);
+        const hit = await a.m.waitOutput(`${v}/`, mark, 30_000);
+        if (hit) a.lat.push(hit.t - landed);
+        await sleep(GAP_MS[0] + Math.random() * (GAP_MS[1] - GAP_MS[0]));
+      }
+  } finally {
+    for (const a of arms) a.m.kill();
+    await sleep(500);
+  }
+  const stats = (a) => ({
+    ...a.r,
+    changeToScreenMs: {
+      p50: Math.round(pct(a.lat, 50)),
+      p95: Math.round(pct(a.lat, 95)),
+      n: a.lat.length,
+      of: changes,
+    },
+  });
+  return sets.map((set) => {
+    const of = (kind) => arms.find((a) => a.set === set && a.kind === kind);
+    return {
+      ...stats(of('fleet')),
+      oneProject: stats(of('one')),
+      bin: set.bin.label,
+      round,
+      lat: of('fleet').lat,
+      oneLat: of('one').lat,
+    };
+  });
+}
+
+let marker = 700000;
+// Past the trailing re-read of the change before (60 ms after its event), whichever arm it went to.
+const GAP_MS = [80, 140];
+const shuffled = (xs) => {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+};
 
 async function remote() {
   const skip = sshSkipReason();
@@ -221,7 +339,7 @@ async function remote() {
 const out = { machine: machine(), idleSeconds, changes, results: [] };
 if (!process.argv.includes('--remote-only')) out.results.push(...(await local()));
 if (!process.argv.includes('--local-only')) out.results.push(await remote());
-console.log(JSON.stringify(out, null, 2));
+console.log(JSON.stringify(out, (k, v) => (k === 'lat' || k === 'oneLat' ? undefined : v), 2));
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -234,10 +352,29 @@ for (const [label, rs] of byBin) {
   const f = {
     idle: median(rs.map((r) => r.idleCpuPct)),
     oneIdle: median(rs.map((r) => r.oneProject.idleCpuPct)),
-    p95: median(rs.map((r) => r.changeToScreenMs.p95)),
-    p50: median(rs.map((r) => r.changeToScreenMs.p50)),
-    oneP95: median(rs.map((r) => r.oneProject.changeToScreenMs.p95)),
-    oneP50: median(rs.map((r) => r.oneProject.changeToScreenMs.p50)),
+    // Change→screen over every round's changes together (the p95 of 40 was its second-highest sample).
+    p95: pct(
+      rs.flatMap((r) => r.lat),
+      95,
+    ),
+    p50: pct(
+      rs.flatMap((r) => r.lat),
+      50,
+    ),
+    oneP95: pct(
+      rs.flatMap((r) => r.oneLat),
+      95,
+    ),
+    oneP50: pct(
+      rs.flatMap((r) => r.oneLat),
+      50,
+    ),
+    interval: ratioInterval(
+      rs.flatMap((r) => r.lat),
+      rs.flatMap((r) => r.oneLat),
+    ),
+    n: rs.flatMap((r) => r.lat).length,
+    oneN: rs.flatMap((r) => r.oneLat).length,
     live: median(rs.map((r) => r.liveMs)),
     oneLive: median(rs.map((r) => r.oneProject.liveMs)),
     first: median(rs.map((r) => r.firstFrameMs)),
@@ -258,7 +395,7 @@ for (const [label, rs] of byBin) {
       target: `fleet change→screen p95 ÷ one project's${of}`,
       value: f.p95 / f.oneP95,
       limit: 1.5,
-      figures: `${f.p95} / ${f.oneP95} ms (p50 ${f.p50} / ${f.oneP50}), ${changes} changes each`,
+      figures: `${f.p95.toFixed(1)} / ${f.oneP95.toFixed(1)} ms (p50 ${f.p50.toFixed(1)} / ${f.oneP50.toFixed(1)}), ${f.n} / ${f.oneN} changes; 90 % bootstrap interval ${f.interval[0].toFixed(2)}–${f.interval[1].toFixed(2)}×`,
     }),
   );
   console.log(

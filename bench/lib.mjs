@@ -42,6 +42,26 @@ export function omcWrite(file, value) {
   fs.renameSync(tmp, file);
 }
 
+/**
+ * OMC's write for a latency clock: the temp file written and fsynced first, then the rename. Returns when the
+ * rename returned (`landed`, the moment a watcher can see the new file) and how long the rename took, so a bench's
+ * own disk time stays out of what it measures.
+ */
+export function omcWriteLanded(file, value, tag = randomUUID()) {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp.${tag}`);
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, JSON.stringify(value, null, 2));
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  const before = now();
+  fs.renameSync(tmp, file);
+  const landed = now();
+  return { landed, renameMs: landed - before };
+}
+
 /** The real-OMC 200-session load tree from the fixtures. */
 export function tree200() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-bench-200-'));
@@ -101,6 +121,23 @@ export function generatedTree(n, { spacingMs = 1000 } = {}) {
     );
   }
   return { root, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * CPU time of a process in ms, to the nanosecond: the sum of its threads' time on a CPU (/proc/<pid>/task/<tid>/
+ * schedstat). /proc/<pid>/stat counts in 10 ms ticks, too coarse for an idle process (5 ticks a minute); a thread
+ * that ended within the window takes its time with it, which in an idle window is none.
+ */
+export function cpuMs(pid) {
+  let ns = 0;
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      /* the thread ended meanwhile */
+    }
+  }
+  return ns / 1e6;
 }
 
 export function procStats(pid) {

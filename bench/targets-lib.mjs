@@ -2,7 +2,7 @@
 // measures as one Markdown table row (the ratio beside the absolute figures, met or not, the command that
 // reproduces it), and names the host it ran on. BENCHMARKS.md's current table is these rows.
 import path from 'node:path';
-import { REPO, machine } from './lib.mjs';
+import { REPO, machine, pct } from './lib.mjs';
 
 /** The command that reproduces a row: this script with its arguments, relative to the repository. */
 export function commandLine() {
@@ -26,4 +26,12 @@ export function ratioLine({ target, value, limit, figures, atLeast = false, comm
 /** The host line every bench ends with: CPU, cores, memory, kernel, Node and the load while it ran. */
 export function hostLine(m, end = machine()) {
   return `host: ${m.cpu}, ${m.memGiB} GiB, Linux ${m.kernel}, Node ${m.node}; load average ${m.loadavg} at start, ${end.loadavg} at end; ${m.date} to ${end.date}`;
+}
+
+/** A 90 % bootstrap interval of p95(big) ÷ p95(small): how far the sampled ratio can be trusted. */
+export function ratioInterval(big, small, draws = 2000) {
+  if (!big.length || !small.length) return [NaN, NaN];
+  const resample = (xs) => Array.from(xs, () => xs[Math.floor(Math.random() * xs.length)]);
+  const rs = Array.from({ length: draws }, () => pct(resample(big), 95) / pct(resample(small), 95));
+  return [pct(rs, 5), pct(rs, 95)];
 }

@@ -20,11 +20,19 @@ import { BgJobsReader } from '../store/claude/bg-jobs-reader.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, type FleetRoot } from './discover.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
-import { needsBySession, rowIdentity, rowOf } from '../feeds/row.js';
+import { needsBySession, needText, rowIdentity, rowOf } from '../feeds/row.js';
+import type { NeedItem } from '../feeds/attention/needs.js';
 import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
 import { ownStateDir } from '../io/state-dir.js';
-import { sessionKey, type SessionsSnapshot } from '../store/sessions/model.js';
+import {
+  deltaSince,
+  LEGACY_KEY,
+  sessionKey,
+  type SessionsDelta,
+  type SessionsSnapshot,
+  type SessionView,
+} from '../store/sessions/model.js';
 import type { ClaudeSnapshot } from '../store/claude/model.js';
 import type { AttentionView } from '../feeds/attention/view.js';
 import { stateDir as permissionsStateDir } from '../store/permissions/protocol.js';
@@ -97,7 +105,14 @@ export class LocalFleet {
    */
   private readonly rowsByRoot = new Map<
     string,
-    { sessions: SessionsSnapshot; claude: ClaudeSnapshot; view: AttentionView; minute: number; rows: FleetRow[] }
+    {
+      sessions: SessionsSnapshot;
+      claude: ClaudeSnapshot;
+      view: AttentionView;
+      minute: number;
+      needs: ReadonlyMap<string, NeedItem>;
+      rows: FleetRow[];
+    }
   >();
   /** The local groups of the last snapshot, with the rows of each root they were built from. */
   private keptGroups = new Map<string, { group: FleetGroup; parts: FleetRow[][] }>();
@@ -348,12 +363,18 @@ export class LocalFleet {
       return kept.rows;
     const claude = claudeSnap.bySession;
     const needs = needsBySession(view.open);
-    const rows: FleetRow[] = sessions.sessions.map((s) => {
+    const build = (s: SessionView): FleetRow => {
       const row = rowOf(s, claude.get(s.id), now, needs.get(sessionKey(s)));
       return { ...row, key: `local|${id}|${rowIdentity(row)}`, host: null, rootId: id, rootLabel: r.info.label };
-    });
+    };
+    // The usual change (a loop's next iteration) is one session: its row alone is built again, the others kept.
+    const patched =
+      kept && kept.claude === claudeSnap && kept.minute === minute && sameNeeds(kept.needs, needs)
+        ? patchRows(kept.rows, deltaSince(kept.sessions, sessions), build)
+        : null;
+    const rows = patched ?? sessions.sessions.map(build);
     rows.sort(byAttention);
-    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, minute, rows });
+    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, minute, needs, rows });
     return rows;
   }
 
@@ -369,4 +390,33 @@ export class LocalFleet {
     this.quota.dispose();
     this.bgJobs.dispose();
   }
+}
+
+/** Past this many changed sessions a pass over every session costs no more than finding the rows to drop. */
+const PATCH_MAX = 64;
+
+/**
+ * A root's previous rows with the rows of the sessions in `delta` built again (`build`) and those of the sessions
+ * gone dropped; unsorted. null when there is no delta from the snapshot the rows were built from, or it is large.
+ */
+function patchRows(
+  prev: readonly FleetRow[],
+  delta: SessionsDelta | null,
+  build: (s: SessionView) => FleetRow,
+): FleetRow[] | null {
+  if (!delta || delta.changed.length + delta.removed.length > PATCH_MAX) return null;
+  if (delta.changed.length + delta.removed.length === 0) return [...prev];
+  const redo = new Set<string>();
+  for (const s of delta.changed) redo.add(sessionKey(s));
+  for (const s of delta.removed) redo.add(sessionKey(s));
+  const rows = prev.filter((row) => !redo.has(row.sessionless ? LEGACY_KEY : row.session));
+  for (const s of delta.changed) rows.push(build(s));
+  return rows;
+}
+
+/** Whether every session's need reads the same in both (a row shows only its need's text). */
+function sameNeeds(a: ReadonlyMap<string, NeedItem>, b: ReadonlyMap<string, NeedItem>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, n] of a) if (needText(b.get(key)) !== needText(n)) return false;
+  return true;
 }

@@ -65,13 +65,22 @@ export function byAttention(a: FleetRow, b: FleetRow): number {
   );
 }
 
+/**
+ * 0 for a group with a row that needs the user, else 1. Once per group object, not per comparison or per sort: a
+ * comparison passing over both groups' rows cost a fleet of 4,000 rows a pass over them for each of its ~90
+ * comparisons, and a pass per sort cost every change that pass; the fleet keeps a group whose rows did not change
+ * (and never mutates one), so a change passes over its own group's rows only.
+ */
+const noNeedsOf = new WeakMap<FleetGroup, number>();
+function needs(g: FleetGroup): number {
+  let n = noNeedsOf.get(g);
+  if (n === undefined) noNeedsOf.set(g, (n = Number(!g.rows.some((r) => r.needs !== null))));
+  return n;
+}
+
 /** Groups with a row that needs the user first, then by their best row, local before remote, then by name. */
 export function sortGroups(groups: FleetGroup[]): FleetGroup[] {
   const best = (g: FleetGroup) => g.rows[0]?.rank ?? Infinity;
-  // Once per group, not per comparison: a comparison passing over both groups' rows cost every change of a
-  // fleet of 4,000 rows a pass over them for each of its ~90 comparisons.
-  const noNeeds = new Map(groups.map((g) => [g, Number(!g.rows.some((r) => r.needs !== null))]));
-  const needs = (g: FleetGroup) => noNeeds.get(g) as number;
   return groups.sort(
     (a, b) =>
       needs(a) - needs(b) ||

@@ -2,7 +2,8 @@
  * The fleet snapshot keeps each root's rows while that root's snapshots stay the same: a change in one project
  * rebuilds that project's rows only. Checked against a full recomputation (a fresh LocalFleet over the same
  * machine) after every step of a random sequence of changes across projects and a worktree; the groups of roots
- * that did not change keep the very same rows, and are the very same group (the view keeps their lines).
+ * that did not change keep the very same rows, and are the very same group (the view keeps their lines); in the
+ * root that changed, only the changed session's row is new.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -75,6 +76,13 @@ describe('fleet rows, kept per root', () => {
       // Groups that hold no changed root keep their row objects (nothing rebuilt for them); a group of one root
       // keeps its very array.
       const changedGroup = `local|${local?.info.group}`;
+      // In the changed root too, only the changed session's row is built again: the rows of its other sessions
+      // are the very objects built before (a change costs one row, not a pass over the project's sessions).
+      const rowsBefore = new Map(before.groups.flatMap((g) => g.rows).map((r) => [r.key, r]));
+      const rootRows = after.groups.flatMap((g) => g.rows).filter((r) => r.rootId === local?.info.id);
+      const keptRows = rootRows.filter((r) => rowsBefore.has(r.key));
+      expect(keptRows.length, `step ${step}: rows of the changed root kept`).toBeGreaterThan(0);
+      for (const r of keptRows) expect(r, `step ${step}: ${r.key}`).toBe(rowsBefore.get(r.key));
       for (const g of after.groups) {
         const prev = before.groups.find((p) => p.key === g.key);
         if (g.key === changedGroup || !prev) continue;
