@@ -77,13 +77,27 @@ export interface FileStamp {
 const shared = new Map<string, string>();
 const SHARED_MAX = 20_000;
 function intern(s: string): string {
-  if (s.length > 64) return s;
+  if (s.length > 64) return ownCopy(s);
   const hit = shared.get(s);
   if (hit !== undefined) return hit;
   if (shared.size >= SHARED_MAX) shared.clear();
-  shared.set(s, s);
-  return s;
+  const own = ownCopy(s);
+  shared.set(own, own);
+  return own;
 }
+
+/**
+ * `s` as a string of its own. V8 cuts a substring of 13 or more characters as a view into the string it was
+ * cut from, which stays alive as long as the view does: the frontmatter's values are cuts of the file's
+ * whole text, which would outlive the folding of the body (page.ts keeps only the folded form). A
+ * concatenation is a pair of references; slicing it first copies it into one new flat string, so the result
+ * refers to that short copy only. (structuredClone of the whole frontmatter did the same at ~4× the cost.)
+ */
+function ownCopy(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
+const ownCopies = (xs: readonly string[]): string[] => xs.map(ownCopy);
 
 const displayOf = (filename: string, fm: WikiFrontmatter | null): WikiPage['display'] => ({
   title: cleanLine(fm?.title || filename.replace(/\.md$/, '')),
@@ -92,12 +106,19 @@ const displayOf = (filename: string, fm: WikiFrontmatter | null): WikiPage['disp
   tags: (fm?.tags ?? []).map((t) => intern(cleanLine(t))),
 });
 
-/** The frontmatter with its shared strings interned (see intern). */
-function internFrontmatter(fm: WikiFrontmatter): WikiFrontmatter {
-  fm.tags = fm.tags.map(intern);
-  fm.category = intern(fm.category);
-  fm.confidence = intern(fm.confidence);
-  return fm;
+/** The frontmatter in strings of its own (see ownCopy), the ones many pages share interned (see intern). */
+function ownFrontmatter(fm: WikiFrontmatter): WikiFrontmatter {
+  return {
+    title: ownCopy(fm.title),
+    tags: fm.tags.map(intern),
+    created: ownCopy(fm.created),
+    updated: ownCopy(fm.updated),
+    sources: ownCopies(fm.sources),
+    links: ownCopies(fm.links),
+    category: intern(fm.category),
+    confidence: intern(fm.confidence),
+    schemaVersion: fm.schemaVersion,
+  };
 }
 
 /** What a page is besides its body; the body goes to IndexedPage separately. */
@@ -268,7 +289,7 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
   // (WikiDomain.warmSearch, once the store is live), before anyone types.
   // The frontmatter's strings are slices of the file's text, and a V8 slice keeps its whole parent alive:
   // copied, they let the file's text go once the body is folded.
-  const frontmatter = internFrontmatter(structuredClone(parsed.frontmatter));
+  const frontmatter = ownFrontmatter(parsed.frontmatter);
   return new IndexedPage({ filename, stamp, frontmatter, issues, rawText: null }, parsed.content);
 }
 
