@@ -97,8 +97,6 @@ function ownCopy(s: string): string {
   return s.length < 13 ? s : (' ' + s).slice(1);
 }
 
-const ownCopies = (xs: readonly string[]): string[] => xs.map(ownCopy);
-
 const displayOf = (filename: string, fm: WikiFrontmatter | null): WikiPage['display'] => ({
   title: cleanLine(fm?.title || filename.replace(/\.md$/, '')),
   category: intern(cleanLine(fm?.category ?? '—')),
@@ -106,19 +104,22 @@ const displayOf = (filename: string, fm: WikiFrontmatter | null): WikiPage['disp
   tags: (fm?.tags ?? []).map((t) => intern(cleanLine(t))),
 });
 
-/** The frontmatter in strings of its own (see ownCopy), the ones many pages share interned (see intern). */
+/**
+ * The parse's frontmatter (a fresh object of this read's), changed in place to strings of its own (see
+ * ownCopy), the ones many pages share interned (see intern): no second object or arrays per page.
+ */
 function ownFrontmatter(fm: WikiFrontmatter): WikiFrontmatter {
-  return {
-    title: ownCopy(fm.title),
-    tags: fm.tags.map(intern),
-    created: ownCopy(fm.created),
-    updated: ownCopy(fm.updated),
-    sources: ownCopies(fm.sources),
-    links: ownCopies(fm.links),
-    category: intern(fm.category),
-    confidence: intern(fm.confidence),
-    schemaVersion: fm.schemaVersion,
-  };
+  const sameDates = fm.updated === fm.created;
+  fm.title = ownCopy(fm.title);
+  fm.created = ownCopy(fm.created);
+  // A page OMC has not edited since it wrote it has the two equal: one copy for both.
+  fm.updated = sameDates ? fm.created : ownCopy(fm.updated);
+  for (let i = 0; i < fm.tags.length; i++) fm.tags[i] = intern(fm.tags[i] as string);
+  for (let i = 0; i < fm.sources.length; i++) fm.sources[i] = ownCopy(fm.sources[i] as string);
+  for (let i = 0; i < fm.links.length; i++) fm.links[i] = ownCopy(fm.links[i] as string);
+  fm.category = intern(fm.category);
+  fm.confidence = intern(fm.confidence);
+  return fm;
 }
 
 /** What a page is besides its body; the body goes to IndexedPage separately. */
