@@ -157,6 +157,8 @@ export class FileRecords {
    * `sid` (5.5.0's Stop hook falls back to such a copy when the session has none of its own).
    */
   ownedCopy(file: string, sid: string): { rel: string; value: unknown } | null {
+    // No file in a session directory names another owner (the usual tree): no copy, and no key to build.
+    if (this.strandedRels.size === 0) return null;
     if (this.copies?.generation !== this.generation) {
       const index = new Map<string, { rel: string; value: unknown }>();
       for (const rel of [...this.strandedRels].sort()) {

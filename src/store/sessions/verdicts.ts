@@ -82,6 +82,20 @@ function judgeLater(tree: HookTree, ctx: Omit<HookContext, 'rules'>): (rules: Ru
   return (rules) => stopVerdict(tree, { ...ctx, rules });
 }
 
+/**
+ * `rel` without its `~/.omc/` prefix, remembered: the global paths the hooks look at are a few fixed names,
+ * asked for by every session that has no state of its own (most of them, for most modes).
+ */
+const globalTails = new Map<string, string>();
+function globalTail(rel: string): string {
+  let tail = globalTails.get(rel);
+  if (tail === undefined) {
+    if (globalTails.size >= 256) globalTails.clear();
+    globalTails.set(rel, (tail = rel.slice(GLOBAL_PREFIX.length)));
+  }
+  return tail;
+}
+
 /** What the verdicts of one publish need besides the files. */
 export interface VerdictInputs {
   /** The OMC whose hooks a session runs (its Claude process's --plugin-dir, else the project's). */
@@ -107,9 +121,7 @@ export class VerdictBook {
   ) {
     this.tree = {
       read: (rel) =>
-        rel.startsWith(GLOBAL_PREFIX)
-          ? inputs.readGlobal(rel.slice(GLOBAL_PREFIX.length))
-          : (recs.files.get(rel)?.hook ?? null),
+        rel.startsWith(GLOBAL_PREFIX) ? inputs.readGlobal(globalTail(rel)) : (recs.files.get(rel)?.hook ?? null),
       findOwnedCopy: (file, sid) => recs.ownedCopy(file, sid),
     };
   }
@@ -145,8 +157,10 @@ export class VerdictBook {
         stop: this.inputs.factsOf(sid),
         flock: this.inputs.flock,
       });
-      v = { ...judge(install.rules), readings: install.assumed ? new LaterReadings(judge) : null };
-      this.memo.set(sid, v);
+      // The verdict is this call's own: it takes the readings in place of a copy with them.
+      const own = judge(install.rules) as BookVerdict;
+      own.readings = install.assumed ? new LaterReadings(judge) : null;
+      this.memo.set(sid, (v = own));
     }
     return v;
   }

@@ -22,7 +22,7 @@ import type { HookContext, HookTree, SessionVerdict } from './types.js';
 function tailGates415(api: CascadeApi): void {
   const qa = api.load('ultraqa-state.json');
   const c = api.common('ultraqa', qa, {});
-  if (c) api.gate('ultraqa', qa, { enforced: false, ...c });
+  if (c) api.gate('ultraqa', qa, c);
   else {
     const cycle = or(get(qa.state, 'cycle'), 1);
     const max = or(get(qa.state, 'max_cycles'), 10);
@@ -33,7 +33,7 @@ function tailGates415(api: CascadeApi): void {
 
   const uw = api.load('ultrawork-state.json');
   const cw = api.common('ultrawork', uw, { tomb: true, await: true });
-  if (cw) api.gate('ultrawork', uw, { enforced: false, ...cw });
+  if (cw) api.gate('ultrawork', uw, cw);
   else {
     const max = or(get(uw.state, 'max_reinforcements'), 50);
     if (gt(plusOne(get(uw.state, 'reinforcement_count')), max))

@@ -68,6 +68,9 @@ const GOAL_TERMINAL = new Set([
 ]);
 const WAKEUP_DONE = new Set(['completed', 'complete', 'cancelled', 'canceled', 'failed', 'expired']);
 const WAKEUP_FILES = ['scheduled-wakeup-state.json', 'schedule-wakeup-state.json', 'wakeup-state.json'];
+/** The session-less copies the hook reads after the session's own: the same for every session. */
+const SHARED_WAKEUP_RELS = WAKEUP_FILES.map((f) => `state/${f}`);
+const SHARED_SIGNAL_REL = 'state/cancel-signal-state.json';
 const MARKERS = ['workflow', 'workflowRunId', 'pipelineTracking'];
 
 const own = (v: unknown, k: string) => isObjectLike(v) && Object.prototype.hasOwnProperty.call(v, k);
@@ -124,7 +127,22 @@ export function awaiting(s: unknown, now: number, h: Horizon): boolean {
   return Number.isFinite(age) && age >= 0 && age < AWAIT_MS;
 }
 
-const norm = (p: string) => path.resolve(p).replace(/[/\\]+$/, '');
+const normalise = (p: string) => path.resolve(p).replace(/[/\\]+$/, '');
+/**
+ * Normalised absolute paths, remembered: every session's cascade compares the same few (its cwd, the
+ * project_path of its states) up to seven times. A relative path resolves against the process's working
+ * directory, so only absolute ones are kept. Bounded: a tree of ever-new paths starts it over.
+ */
+const normalised = new Map<string, string>();
+function norm(p: string): string {
+  if (!path.isAbsolute(p)) return normalise(p);
+  let n = normalised.get(p);
+  if (n === undefined) {
+    if (normalised.size >= 256) normalised.clear();
+    normalised.set(p, (n = normalise(p)));
+  }
+  return n;
+}
 /** isStateForCurrentProject: no project_path is fine, except for a global (~/.omc/state) copy. */
 function forProject(s: unknown, cwd: string, isGlobal = false): boolean {
   if (!s) return true;
@@ -168,12 +186,26 @@ export function load(tree: HookTree, file: string, sid: string): Loaded {
   if (mine) return { state: mine, rel: own, isGlobal: false };
   const copy = tree.findOwnedCopy(file, sid);
   if (copy) return { state: copy.value, rel: copy.rel, isGlobal: false };
-  const legacy = tree.read(`state/${file}`);
-  const globalRel = `${GLOBAL_PREFIX}state/${file}`;
-  const fallback = legacy ? { state: legacy, rel: `state/${file}`, isGlobal: false } : null;
-  const found = fallback ?? { state: tree.read(globalRel), rel: globalRel, isGlobal: true };
+  const shared = sharedPaths(file);
+  const legacy = tree.read(shared.legacy);
+  const fallback = legacy ? { state: legacy, rel: shared.legacy, isGlobal: false } : null;
+  const found = fallback ?? { state: tree.read(shared.global), rel: shared.global, isGlobal: true };
   if (found.state && get(found.state, 'session_id') === sid) return found;
   return { state: null, rel: own, isGlobal: false };
+}
+
+/**
+ * `state/<file>` and `~/.omc/state/<file>`, the same for every session: built once per file name (the
+ * hooks' few state files), not twice per mode of every session at each publish.
+ */
+const sharedRels = new Map<string, { legacy: string; global: string }>();
+function sharedPaths(file: string): { legacy: string; global: string } {
+  let rels = sharedRels.get(file);
+  if (rels === undefined) {
+    if (sharedRels.size >= 256) sharedRels.clear();
+    sharedRels.set(file, (rels = { legacy: `state/${file}`, global: `${GLOBAL_PREFIX}state/${file}` }));
+  }
+  return rels;
 }
 
 export function tombstoned(tree: HookTree, mode: string, sid: string, now: number, h: Horizon): boolean {
@@ -203,9 +235,11 @@ function pendingAsyncWork(tree: HookTree, sid: string, now: number, h: Horizon):
     agents.some((a) => get(a, 'status') === 'running' && freshTs(get(a, 'started_at'), SUBAGENT_MS, now, h))
   )
     return 'a subagent is running (subagent-tracking.json)';
-  for (const dir of [`state/sessions/${sid}`, 'state']) {
-    for (const f of WAKEUP_FILES) {
-      const w = tree.read(`${dir}/${f}`);
+  const sessionDir = `state/sessions/${sid}/`;
+  for (const rels of [null, SHARED_WAKEUP_RELS]) {
+    for (let i = 0; i < WAKEUP_FILES.length; i++) {
+      const f = WAKEUP_FILES[i] as string;
+      const w = tree.read(rels === null ? sessionDir + f : (rels[i] as string));
       if (!w || typeof w !== 'object') continue;
       const st = get(w, 'status');
       const status = typeof st === 'string' ? st.toLowerCase() : '';
@@ -293,6 +327,20 @@ function signalCheck(
 const NO_SID = 'written without session_id: the Stop hook ignores it';
 const OTHER_SID = 'its session_id names another session: the Stop hook ignores it here';
 
+/**
+ * The gates that say the same for every session, shared (a gate's result is read, never changed): most
+ * sessions have no file for most modes, and each one's "absent" was an object or two per mode per publish.
+ */
+const ABSENT: GateResult = { enforced: false, rule: 'absent', detail: 'no state file' };
+const INACTIVE: GateResult = { enforced: false, rule: 'inactive', detail: 'not active' };
+const OTHER_SESSION: GateResult = { enforced: false, rule: 'other-session', detail: OTHER_SID };
+const NO_SESSION: GateResult = { enforced: false, rule: 'no-session-id', detail: NO_SID };
+const AWAITING: GateResult = {
+  enforced: false,
+  rule: 'awaiting-confirmation',
+  detail: 'awaiting confirmation (set under 2 min ago): not enforced yet',
+};
+
 /** The gate a tail mode (4.15's ultraqa, ultrawork) reports to the cascade. */
 export interface GateResult {
   enforced: boolean;
@@ -308,11 +356,7 @@ export interface CascadeApi {
   h: Horizon;
   load(file: string): Loaded;
   /** The checks a mode passes before its own rule, in the hook's order; null when all pass. */
-  common(
-    mode: string,
-    l: Loaded,
-    opts: { tomb?: boolean; await?: boolean; staleOk?: boolean },
-  ): { rule: string; detail: string } | null;
+  common(mode: string, l: Loaded, opts: { tomb?: boolean; await?: boolean; staleOk?: boolean }): GateResult | null;
   gate(mode: string, l: Loaded, res: GateResult): void;
 }
 
@@ -387,40 +431,39 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
   const teams = load(tree, 'omc-teams-state.json', sid);
 
   // Every mode's own gate, evaluated first so the per-mode verdicts exist whatever ends the hook.
-  const sessionRule = (s: unknown): { ok: boolean; rule: string; detail: string } =>
-    get(s, 'session_id') === sid
-      ? { ok: true, rule: '', detail: '' }
-      : get(s, 'session_id')
-        ? { ok: false, rule: 'other-session', detail: OTHER_SID }
-        : { ok: false, rule: 'no-session-id', detail: NO_SID };
-  const common = (mode: string, l: Loaded, opts: { tomb?: boolean; await?: boolean; staleOk?: boolean }) => {
+  const common = (
+    mode: string,
+    l: Loaded,
+    opts: { tomb?: boolean; await?: boolean; staleOk?: boolean },
+  ): GateResult | null => {
     const s = l.state;
-    if (!s) return { rule: 'absent', detail: 'no state file' };
-    if (!get(s, 'active')) return { rule: 'inactive', detail: 'not active' };
+    if (!s) return ABSENT;
+    if (!get(s, 'active')) return INACTIVE;
     if (opts.tomb && tombstoned(tree, mode, sid, now, h))
       return {
+        enforced: false,
         rule: 'tombstoned',
         detail: 'its workflow slot completed less than 24 h ago: the hook treats it as ended',
       };
-    if (opts.tomb && get(s, 'session_id') && get(s, 'session_id') !== sid)
-      return { rule: 'other-session', detail: OTHER_SID };
-    if (opts.await && awaiting(s, now, h))
-      return { rule: 'awaiting-confirmation', detail: 'awaiting confirmation (set under 2 min ago): not enforced yet' };
+    if (opts.tomb && get(s, 'session_id') && get(s, 'session_id') !== sid) return OTHER_SESSION;
+    if (opts.await && awaiting(s, now, h)) return AWAITING;
     if (stale(s, now, h) && !opts.staleOk)
       return {
+        enforced: false,
         rule: 'stale',
         detail: 'no last_checked_at / updated_at / started_at in the last 2 h: the hook treats it as stale',
       };
     if (!forProject(s, cwd, l.isGlobal))
       return {
+        enforced: false,
         rule: 'other-project',
         detail: l.isGlobal
           ? 'a global ~/.omc/state copy without this project_path: ignored'
           : "project_path is not the session's directory: ignored",
       };
-    const sr = sessionRule(s);
-    if (!sr.ok) return sr;
-    return null;
+    const owner = get(s, 'session_id');
+    if (owner === sid) return null;
+    return owner ? OTHER_SESSION : NO_SESSION;
   };
   const push = (mode: string, l: Loaded, enforced: boolean, rule: string, detail: string) =>
     void (l.state
@@ -444,7 +487,7 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
   // ralph: once its gates pass it always blocks (next iteration, or extending / hard-limit).
   {
     const c = common('ralph', ralph, { tomb: true, await: true });
-    if (c) gate('ralph', ralph, { enforced: false, ...c });
+    if (c) gate('ralph', ralph, c);
     else {
       const it = or(get(ralph.state, 'iteration'), 1);
       const max = or(get(ralph.state, 'max_iterations'), 100);
@@ -460,7 +503,7 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
   {
     const s = goal.state;
     const c = common('ultragoal', goal, { tomb: true, await: true });
-    if (c) gate('ultragoal', goal, { enforced: false, ...c });
+    if (c) gate('ultragoal', goal, c);
     else if (
       (typeof get(s, 'completed_at') === 'string' && (get(s, 'completed_at') as string).length > 0) ||
       get(s, 'all_done') === true ||
@@ -493,7 +536,7 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
       });
     else {
       const c = common('autopilot', ap, { await: true, staleOk: Boolean(get(s, 'workflow')) });
-      if (c) gate('autopilot', ap, { enforced: false, ...c });
+      if (c) gate('autopilot', ap, c);
       else if (named)
         gate('autopilot', ap, {
           enforced: true,
@@ -513,7 +556,7 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
   }
   {
     const c = common('ultrapilot', up, {});
-    if (c) gate('ultrapilot', up, { enforced: false, ...c });
+    if (c) gate('ultrapilot', up, c);
     else {
       const workers = or(get(up.state, 'workers'), []);
       if (!Array.isArray(workers)) {
@@ -542,7 +585,7 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
   }
   {
     const c = common('pipeline', pipe, {});
-    if (c) gate('pipeline', pipe, { enforced: false, ...c });
+    if (c) gate('pipeline', pipe, c);
     else {
       const cur = or(get(pipe.state, 'current_stage'), 0);
       const total = or(get(get(pipe.state, 'stages'), 'length'), 0);
@@ -561,7 +604,7 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
     ['omc-teams', teams],
   ] as const) {
     const c = common(mode, l, {});
-    if (c) gate(mode, l, { enforced: false, ...c });
+    if (c) gate(mode, l, c);
     else if (teamPhase(l.state) === null)
       gate(mode, l, {
         enforced: false,
@@ -590,7 +633,7 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
 
   const apDir = path.posix.dirname(ap.rel);
   const signalRels = [`${apDir}/cancel-signal-state.json`];
-  for (const r of [`state/sessions/${sid}/cancel-signal-state.json`, 'state/cancel-signal-state.json'])
+  for (const r of [`state/sessions/${sid}/cancel-signal-state.json`, SHARED_SIGNAL_REL])
     if (!signalRels.includes(r)) signalRels.push(r);
   const target = enforceableAutopilot(tree.read(ap.rel), ap.isGlobal, ctx, h) ? tree.read(ap.rel) : null;
   const honoured = variant.signalsHonoured?.(ctx) ?? { ok: true, why: '' };

@@ -338,11 +338,25 @@ export class WikiDomain implements Domain {
     return entries;
   }
 
+  /** The clock reading the last page was read at, and it as OMC's ISO default (see isoNow). */
+  private isoAt = Number.NaN;
+  private iso = '';
+
+  /** The clock as ISO text (OMC's created/updated default): one Date per clock reading, not one per page. */
+  private isoNow(): string {
+    const t = this.clock();
+    if (t !== this.isoAt) {
+      this.isoAt = t;
+      this.iso = new Date(t).toISOString();
+    }
+    return this.iso;
+  }
+
   private fileOf(name: string): LastGoodFile<WikiPage> {
     let f = this.entries.get(name);
     if (!f) {
       const toPage = (r: ReadResult): Parsed<WikiPage> => {
-        const page = buildPage(name, r, new Date(this.clock()).toISOString());
+        const page = buildPage(name, r, this.isoNow());
         return { ok: true, value: page, suspect: !page.searchable };
       };
       // Pages are read only when their stat moved, and parsing one costs about what a digest would.

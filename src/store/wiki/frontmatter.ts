@@ -46,11 +46,27 @@ export interface ParsedPage {
   content: string;
 }
 
-const PAGE_RE = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/;
 const ESCAPE_RE = /\\(\\|"|n|r)/g;
 
 function unescapeYaml(s: string): string {
+  // Most values hold no backslash: a replace with a callback per value was ~40 % of reading 5,000 pages.
+  if (s.indexOf('\\') === -1) return s;
   return s.replace(ESCAPE_RE, (_m, ch: string) => (ch === 'n' ? '\n' : ch === 'r' ? '\r' : ch));
+}
+
+const isQuote = (c: number) => c === 0x22 || c === 0x27;
+
+/**
+ * OMC's `item.replace(/^["']|["']$/g, '')` on an array item: one quote (either kind) off the start and one off
+ * the end, the end's only if it is not the start's (a lone `"` becomes ""). Written out: a regex replace per
+ * item was a fifth of reading 5,000 pages.
+ */
+function stripItemQuotes(item: string): string {
+  const n = item.length;
+  if (n === 0) return item;
+  const from = isQuote(item.charCodeAt(0)) ? 1 : 0;
+  const to = n > from && isQuote(item.charCodeAt(n - 1)) ? n - 1 : n;
+  return from === 0 && to === n ? item : item.slice(from, to);
 }
 
 function isQuoted(v: string): boolean {
@@ -128,7 +144,7 @@ function readArray(value: string | undefined): string[] {
     return v
       .slice(1, -1)
       .split(',')
-      .map((item) => unescapeYaml(item.trim().replace(/^["']|["']$/g, '')))
+      .map((item) => unescapeYaml(stripItemQuotes(item.trim())))
       .filter((item) => item !== '');
   }
   return v ? [v] : [];
@@ -139,9 +155,14 @@ function readArray(value: string | undefined): string[] {
  * `nowIso` stands in for OMC's `new Date().toISOString()` defaults.
  */
 export function parseWikiPage(raw: string, nowIso: string): ParsedPage | null {
-  const m = PAGE_RE.exec(raw.replace(/\r\n/g, '\n'));
-  if (!m) return null;
-  const y = readYamlLines(m[1] as string);
+  const text = raw.includes('\r\n') ? raw.replace(/\r\n/g, '\n') : raw;
+  // OMC's /^---\n([\s\S]*?)\n---\n([\s\S]*)$/: the block runs from after the opening fence to the first
+  // "\n---\n" at or after it (the lazy group may be empty); the body is everything after that. Found with
+  // indexOf: the regex walked every body to its end (~10 % of reading 5,000 pages).
+  if (!text.startsWith('---\n')) return null;
+  const close = text.indexOf('\n---\n', 4);
+  if (close === -1) return null;
+  const y = readYamlLines(text.slice(4, close));
   return {
     frontmatter: {
       title: y.title || '',
@@ -154,7 +175,7 @@ export function parseWikiPage(raw: string, nowIso: string): ParsedPage | null {
       confidence: y.confidence || 'medium',
       schemaVersion: Number(y.schemaVersion) || WIKI_SCHEMA_VERSION,
     },
-    content: m[2] as string,
+    content: text.slice(close + 5),
   };
 }
 

@@ -77,12 +77,24 @@ export interface FileStamp {
 const shared = new Map<string, string>();
 const SHARED_MAX = 20_000;
 function intern(s: string): string {
-  if (s.length > 64) return s;
+  if (s.length > 64) return ownCopy(s);
   const hit = shared.get(s);
   if (hit !== undefined) return hit;
   if (shared.size >= SHARED_MAX) shared.clear();
-  shared.set(s, s);
-  return s;
+  const own = ownCopy(s);
+  shared.set(own, own);
+  return own;
+}
+
+/**
+ * `s` as a string of its own. V8 cuts a substring of 13 or more characters as a view into the string it was
+ * cut from, which stays alive as long as the view does: the frontmatter's values are cuts of the file's
+ * whole text, which would outlive the folding of the body (page.ts keeps only the folded form). Joining two
+ * pieces of it writes one new flat string of its length. (structuredClone of the whole frontmatter did the
+ * same at ~4× the cost; slicing a concatenation also copies, but keeps a 32-byte view on top of the copy.)
+ */
+function ownCopy(s: string): string {
+  return s.length < 13 ? s : [s.charAt(0), s.slice(1)].join('');
 }
 
 const displayOf = (filename: string, fm: WikiFrontmatter | null): WikiPage['display'] => ({
@@ -92,9 +104,21 @@ const displayOf = (filename: string, fm: WikiFrontmatter | null): WikiPage['disp
   tags: (fm?.tags ?? []).map((t) => intern(cleanLine(t))),
 });
 
-/** The frontmatter with its shared strings interned (see intern). */
-function internFrontmatter(fm: WikiFrontmatter): WikiFrontmatter {
+/**
+ * The parse's frontmatter (a fresh object of this read's), changed in place to strings of its own (see
+ * ownCopy), the ones many pages share interned (see intern): no second object per page.
+ */
+function ownFrontmatter(fm: WikiFrontmatter): WikiFrontmatter {
+  const sameDates = fm.updated === fm.created;
+  fm.title = ownCopy(fm.title);
+  fm.created = ownCopy(fm.created);
+  // A page OMC has not edited since it wrote it has the two equal: one copy for both.
+  fm.updated = sameDates ? fm.created : ownCopy(fm.updated);
+  // New arrays, not the parse's: those come from filter(), which leaves room to grow (~120 bytes each, kept
+  // for good); map() makes them exactly as long as they are.
   fm.tags = fm.tags.map(intern);
+  fm.sources = fm.sources.map(ownCopy);
+  fm.links = fm.links.map(ownCopy);
   fm.category = intern(fm.category);
   fm.confidence = intern(fm.confidence);
   return fm;
@@ -268,7 +292,7 @@ export function buildPage(filename: string, r: ReadResult, nowIso: string): Wiki
   // (WikiDomain.warmSearch, once the store is live), before anyone types.
   // The frontmatter's strings are slices of the file's text, and a V8 slice keeps its whole parent alive:
   // copied, they let the file's text go once the body is folded.
-  const frontmatter = internFrontmatter(structuredClone(parsed.frontmatter));
+  const frontmatter = ownFrontmatter(parsed.frontmatter);
   return new IndexedPage({ filename, stamp, frontmatter, issues, rawText: null }, parsed.content);
 }
 
