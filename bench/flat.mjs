@@ -25,7 +25,18 @@
 // time, the time since the arm's last output before the change).
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, generatedTree, machine, now, omcWriteLanded, pct, procStats, sleep, startMonitor } from './lib.mjs';
+import {
+  BIN,
+  generatedTree,
+  machine,
+  now,
+  omcWriteLanded,
+  pct,
+  procStats,
+  shuffled,
+  sleep,
+  startMonitor,
+} from './lib.mjs';
 import { hostLine, ratioInterval, ratioLine } from './targets-lib.mjs';
 
 const arg = (name, dflt) => {
@@ -122,15 +133,6 @@ async function oneChange(arm, round) {
   }
   return lat !== null;
 }
-
-const shuffled = (xs) => {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-};
 
 // One tree per arm: two monitors on one tree would both wake for every change.
 const trees = [];

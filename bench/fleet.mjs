@@ -30,7 +30,18 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generatedTree, machine, now, omcWrite, omcWriteLanded, pct, procStats, sleep, startMonitor } from './lib.mjs';
+import {
+  generatedTree,
+  machine,
+  now,
+  omcWrite,
+  omcWriteLanded,
+  pct,
+  procStats,
+  shuffled,
+  sleep,
+  startMonitor,
+} from './lib.mjs';
 import { hostLine, ratioInterval, ratioLine } from './targets-lib.mjs';
 import { sshSkipReason, startSshRig } from '../test/fleet/sshd-harness.ts';
 
@@ -283,14 +294,6 @@ async function localRound(sets, round) {
 let marker = 700000;
 // Past the trailing re-read of the change before (60 ms after its event), whichever arm it went to.
 const GAP_MS = [80, 140];
-const shuffled = (xs) => {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-};
 
 async function remote() {
   const skip = sshSkipReason();
@@ -347,32 +350,19 @@ const median = (xs) => {
 const byBin = new Map();
 for (const r of out.results.filter((x) => x.oneProject)) (byBin.get(r.bin) ?? byBin.set(r.bin, []).get(r.bin)).push(r);
 /** Each figure's median over the rounds (one round: the figure). */
+/** Every round's change→screen samples of one arm, together. */
+const lats = (rs, key) => rs.flatMap((r) => r[key]);
 const summary = new Map();
 for (const [label, rs] of byBin) {
   const f = {
     idle: median(rs.map((r) => r.idleCpuPct)),
     oneIdle: median(rs.map((r) => r.oneProject.idleCpuPct)),
     // Change→screen over every round's changes together (the p95 of 40 was its second-highest sample).
-    p95: pct(
-      rs.flatMap((r) => r.lat),
-      95,
-    ),
-    p50: pct(
-      rs.flatMap((r) => r.lat),
-      50,
-    ),
-    oneP95: pct(
-      rs.flatMap((r) => r.oneLat),
-      95,
-    ),
-    oneP50: pct(
-      rs.flatMap((r) => r.oneLat),
-      50,
-    ),
-    interval: ratioInterval(
-      rs.flatMap((r) => r.lat),
-      rs.flatMap((r) => r.oneLat),
-    ),
+    p95: pct(lats(rs, 'lat'), 95),
+    p50: pct(lats(rs, 'lat'), 50),
+    oneP95: pct(lats(rs, 'oneLat'), 95),
+    oneP50: pct(lats(rs, 'oneLat'), 50),
+    interval: ratioInterval(lats(rs, 'lat'), lats(rs, 'oneLat')),
     n: rs.flatMap((r) => r.lat).length,
     oneN: rs.flatMap((r) => r.oneLat).length,
     live: median(rs.map((r) => r.liveMs)),

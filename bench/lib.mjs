@@ -14,6 +14,16 @@ export const now = () => performance.timeOrigin + performance.now();
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
+/** A copy of `xs` in a random order (Fisher–Yates): the arms take their changes in a shuffled turn. */
+export function shuffled(xs) {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
 export function pct(values, p) {
   if (values.length === 0) return NaN;
   const s = [...values].sort((a, b) => a - b);
