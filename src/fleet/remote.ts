@@ -58,18 +58,21 @@ export interface RemoteHostOptions {
   onChange(): void;
 }
 
-/** How to put omc-top on a machine: the bundle is one file. */
+/**
+ * How to put omc-top on a machine: the tarball, or this omc-top's own bundle folder. The bin loads the app and status
+ * bundles from beside its real path, so the folder's files go together and the PATH gets a link to the bin (a lone
+ * copy of the bin prints its version and fails at the first command that needs the app).
+ */
 export function installHint(dest: string): string {
-  const self = (() => {
+  const dir = (() => {
     try {
-      return process.argv[1] && /omc-top(\.m?js)?$/.test(process.argv[1])
-        ? process.argv[1]
-        : path.join(path.dirname(fileURLToPath(import.meta.url)), 'omc-top.mjs');
+      return path.dirname(fileURLToPath(import.meta.url));
     } catch {
-      return 'dist/omc-top.mjs';
+      return 'dist';
     }
   })();
-  return `install it there: scp ${self} ${dest}:.local/bin/omc-top (Node 20.19+ on ${dest}, ~/.local/bin on its PATH), or npm install -g <the omc-top tarball> there (README: Install)`;
+  // Short enough for the host's line on a wide screen; docs/fleet.md has the commands.
+  return `install it there: npm install -g <the omc-top tarball>, or copy ${dir}/*.mjs to ${dest} together and link its omc-top.mjs onto the PATH (Node 20.19+; docs/fleet.md)`;
 }
 
 function older(version: string, min: string): boolean {

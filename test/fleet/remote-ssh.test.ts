@@ -144,7 +144,9 @@ describe.skipIf(skip !== null)('--host over a real sshd', { timeout: scaled(120_
       );
       await waitFor(
         () =>
-          /omc-top is not installed on nobox .*install it there: scp \S+ nobox:\.local\/bin\/omc-top/.test(app.text()),
+          /omc-top is not installed on nobox .*install it there: npm install -g .*, or copy \S+\/\*\.mjs to nobox together/.test(
+            app.text(),
+          ),
         {
           timeoutMs: 30_000,
           what: `the missing message\n${app.text()}`,
