@@ -10,7 +10,8 @@
 //   - counts (listeners, emitters, process listeners, fs watchers, descriptors,
 //     inotify watches) must be exactly back where they were once the tree is
 //     back to its starting size (timers ± 2: a repaint or a trailing re-read
-//     may be pending);
+//     may be pending), each the lowest of a few samples on each side (a write
+//     in flight holds descriptors for a moment);
 //   - the post-GC heap may not rise more than LEAK_LIMITS.heapMb from the
 //     warm baseline to the end (the lowest of a few samples on each side, so
 //     a collection that happened to run late cannot count as growth).
@@ -53,6 +54,14 @@ function openFds(pid) {
     return NaN;
   }
 }
+
+/**
+ * Each count's lowest over the samples at rest: a sample is taken just after a marker write has been shown, when
+ * the status cache's or the samples file's write may still be in flight (its temp file and directory open for a
+ * moment: CI once saw fds 23 → 25). A leak grows with the cycles, so its lowest still rises.
+ */
+const lowest = (samples) =>
+  Object.fromEntries(Object.keys(samples[0].counts).map((k) => [k, Math.min(...samples.map((s) => s.counts[k]))]));
 
 /** Runs the check; returns what it measured (judge it with leakVerdict). */
 export async function runLeakCheck({ cycles = 30, perCycle = 20, leak = false, log = () => {} } = {}) {
@@ -125,19 +134,21 @@ export async function runLeakCheck({ cycles = 30, perCycle = 20, leak = false, l
     // Warm-up: caches, the wiki index and JIT reach their working size.
     for (let i = 0; i < 5; i++) await cycle();
     const before = await atRest(3);
-    log(`baseline: heap ${before.map((s) => s.heapMb.toFixed(1)).join(', ')} MB, ${JSON.stringify(before[0].counts)}`);
+    log(
+      `baseline: heap ${before.map((s) => s.heapMb.toFixed(1)).join(', ')} MB, ${JSON.stringify(lowest(before))} (fds ${before.map((s) => s.counts.fds).join(', ')})`,
+    );
     for (let i = 0; i < cycles; i++) await cycle();
     const after = await atRest(3);
     log(
-      `after ${cycles} cycles: heap ${after.map((s) => s.heapMb.toFixed(1)).join(', ')} MB, ${JSON.stringify(after.at(-1).counts)}`,
+      `after ${cycles} cycles: heap ${after.map((s) => s.heapMb.toFixed(1)).join(', ')} MB, ${JSON.stringify(lowest(after))} (fds ${after.map((s) => s.counts.fds).join(', ')})`,
     );
     return {
       cycles,
       changes: changer.made,
       heapBeforeMb: Math.min(...before.map((s) => s.heapMb)),
       heapAfterMb: Math.min(...after.map((s) => s.heapMb)),
-      before: before[0].counts,
-      after: after.at(-1).counts,
+      before: lowest(before),
+      after: lowest(after),
     };
   } finally {
     m.kill();
