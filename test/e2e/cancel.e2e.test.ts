@@ -57,14 +57,15 @@ describe('cancel in a real terminal', () => {
       const seenAt = Date.now();
       // Nothing was seen to stop: no check mark anywhere.
       expect(h.text()).not.toContain('✓');
-      // The countdown is the signal's own: the seconds left until the expires_at omc-top wrote (not a fixed
-      // figure, which a loaded machine reaches late), give or take the frame's age.
+      // The countdown is the signal's own: never fewer seconds than are left until the expires_at omc-top wrote
+      // (a fixed figure is reached late on a loaded machine), never more than OMC's 30 s window (a frame read late
+      // shows a count from before).
       const signal = JSON.parse(
         fs.readFileSync(path.join(p.root, 'state', 'sessions', S, 'cancel-signal-state.json'), 'utf8'),
       ) as { expires_at: string };
       const left = (Date.parse(signal.expires_at) - seenAt) / 1000;
       expect(first).toBeGreaterThanOrEqual(Math.floor(left) - 1);
-      expect(first).toBeLessThanOrEqual(Math.ceil(left) + 1);
+      expect(first).toBeLessThanOrEqual(30);
       // The countdown is live: it ticks down without any key or file change.
       await h.waitForText(new RegExp(`ended (${(first as number) - 1}|${(first as number) - 2})s\\s+88727f43`), 4_000);
       expect(fs.existsSync(path.join(p.root, 'state', 'sessions', S, 'ralph-state.json'))).toBe(false);
