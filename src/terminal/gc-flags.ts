@@ -26,6 +26,18 @@ const HOLD_YOUNG_GEN = '--semi-space-growth-factor=1';
  * catch-up's hundreds of scavenges the ticks 10 and 18 s later still read
  * "high alloc": it starts ~25 s after the read ends, however little the read
  * left alive (its cost is marking the live heap, ~65–80 ms of CPU at 27 MB).
+ *
+ * Why it runs at all (traced again, 2026-12-03): V8 arms it at start-up, not
+ * after the read: while it has never run, the old generation's first growth
+ * or first full collection past 10 MB (0.2–0.4 s in, before `live`) arms it.
+ * It then runs once, at the first 8 s tick that reads a low allocation rate
+ * (or V8's watchdog, 100 s after the last full collection). Without Claude
+ * data that is usually the first tick, ~8 s after start.
+ * The catch-up's scavenges, and the ~1 MB each frame allocates while an age
+ * label steps every 5 s, keep the rate "high": it ran 24–57 s after start in
+ * the traces. So leaving less of the read alive cannot stop it, and
+ * `--no-memory-reducer` set here is ignored (V8 makes the reducer when the heap
+ * is set up; it still ran in the same trace).
  */
 const ONE_REDUCING_GC = '--memory-reducer-single-gc';
 
