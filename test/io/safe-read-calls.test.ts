@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTextSync } from '../../src/io/safe-fs/index.js';
-import { containedPath } from '../../src/io/safe-fs/paths.js';
+import { containedPath, isInside } from '../../src/io/safe-fs/paths.js';
 
 let base: string;
 let root: string;
@@ -73,5 +73,20 @@ describe('containedPath joins the resolved directory and the name as path.join w
 
   it('a root at / joins without a doubled slash', () => {
     expect(containedPath('/', 'tmp', 'the root')).toEqual({ ok: true, path: path.join(fs.realpathSync('/'), 'tmp') });
+  });
+});
+
+describe('isInside compares whole path segments', () => {
+  it('a path below the parent, or the parent itself, is inside; a sibling sharing its prefix is not', () => {
+    expect(isInside('/a/b', '/a/b')).toBe(true);
+    expect(isInside('/a/b', '/a/b/c')).toBe(true);
+    expect(isInside('/a/b', '/a/bc')).toBe(false);
+    expect(isInside('/a/b', '/a/bc/d')).toBe(false);
+    expect(isInside('/a/b', '/a')).toBe(false);
+    expect(isInside('/a/b/', '/a/b/c')).toBe(true);
+    expect(isInside('/', '/anything')).toBe(true);
+    // Not yet normal: resolved first, as before.
+    expect(isInside('/a/b/../b', '/a/b/c')).toBe(true);
+    expect(isInside('/a/b', '/a/b/../bc')).toBe(false);
   });
 });

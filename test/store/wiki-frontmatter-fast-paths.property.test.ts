@@ -72,7 +72,11 @@ const pieces = fc.constantFrom(
   '語',
 );
 const text = (max: number) => fc.array(pieces, { maxLength: max }).map((a) => a.join(''));
-const key = fc.constantFrom('title', 'tags', 'sources', 'links', 'category', 'confidence', 'schemaVersion', 'x');
+const name = fc.constantFrom('title', 'tags', 'sources', 'links', 'category', 'confidence', 'schemaVersion', 'x');
+// The key is compared in place unless trim() would take something off it: spaces, tabs, a no-break space or a BOM
+// around it (and a near-miss letter) must read as the reference's slice-and-trim does.
+const pad = fc.constantFrom('', '', '', ' ', '\t', '\u00a0', '\ufeff', 's');
+const key = fc.tuple(pad, name, pad).map(([a, k, b]) => `${a}${k}${b}`);
 const line = fc.oneof(
   fc.tuple(key, text(8)).map(([k, v]) => `${k}: ${v}`),
   fc.tuple(key, fc.array(text(4), { maxLength: 4 })).map(([k, xs]) => `${k}: [${xs.join(',')}]`),
@@ -102,6 +106,8 @@ describe('parseWikiPage fast paths', () => {
       '---\n---\n---\n',
       '---\r\ntitle: "a\\\\b"\r\n---\r\nbody',
       '---\ntitle: x\n---',
+      '---\n title :a\n\u00a0tags\t:[b]\ntitles: c\n---\n',
+      '---\n: a\n:\ntitle:\n---\n',
     ])
       expect(parseWikiPage(raw, NOW)).toEqual(referenceParse(raw));
   });

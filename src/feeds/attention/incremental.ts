@@ -14,6 +14,7 @@
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { deltaSince, type SessionView, type SessionsDelta, type SessionsSnapshot } from '../../store/sessions/model.js';
 import { changeOf, type Facts, type Transition } from './engine.js';
+import { walkFacts } from './fact-walk.js';
 import { KINDS, sessionName, signalIsOurs, type AttentionInput, type Fact, type TransitionKind } from './kinds.js';
 import { byAge, type NeedItem } from './needs.js';
 
@@ -247,18 +248,7 @@ export class IncrementalFacts {
 
   /** One session's facts of one kind, from `before` to `after`: the same rule as diffFacts. */
   private applySession(k: TransitionKind, before: [string, Fact][], after: [string, Fact][], c: KindChanges): void {
-    // Most kinds give a session one fact (or none): no map to build for those.
-    if (before.length <= 1 && after.length <= 1) {
-      const [b, a] = [before[0], after[0]];
-      if (a) this.setFact(k, a[0], b && b[0] === a[0] ? b[1] : undefined, a[1], c);
-      if (b && b[0] !== a?.[0]) this.dropFact(k, b[0], b[1], c);
-      return;
-    }
-    // As a map of the kind would hold them (the last fact of a key wins: collect() and diffFacts agree).
-    const was = new Map(before);
-    const now = new Map(after);
-    for (const [key, fact] of now) this.setFact(k, key, was.get(key), fact, c);
-    for (const [key, fact] of was) if (!now.has(key)) this.dropFact(k, key, fact, c);
+    walkFacts(before, after, this, k, c);
   }
 
   private replaceKind(k: TransitionKind, next: Map<string, Fact>, c: KindChanges): void {
@@ -275,15 +265,18 @@ export class IncrementalFacts {
     }
   }
 
-  /** `fact` replaces `old` (undefined: new) under `key`: a transition when its value or its need changed. */
-  private setFact(k: TransitionKind, key: string, old: Fact | undefined, fact: Fact, c: KindChanges): void {
+  /**
+   * `fact` replaces `old` (undefined: new) under `key`: a transition when its value or its need changed. Public with
+   * dropFact for walkFacts (fact-walk.ts), which calls them back without a closure made per walk.
+   */
+  setFact(k: TransitionKind, key: string, old: Fact | undefined, fact: Fact, c: KindChanges): void {
     this.setNeed(k.kind, key, fact);
     if (this.quiet) return;
     const t = changeOf(k.kind, key, old, fact);
     if (t) c.changed.push(t);
   }
 
-  private dropFact(k: TransitionKind, key: string, fact: Fact, c: KindChanges): void {
+  dropFact(k: TransitionKind, key: string, fact: Fact, c: KindChanges): void {
     this.setNeed(k.kind, key, null);
     if (this.quiet) return;
     c.gone.push({

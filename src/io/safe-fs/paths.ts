@@ -30,7 +30,10 @@ export function isInside(parent: string, child: string): boolean {
   const p = normalAbs(parent);
   const c = normalAbs(child);
   if (c === p) return true;
-  return c.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
+  if (!POSIX) return c.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
+  // `c.startsWith(p + '/')` without building `p + '/'` for every read (the root ends in '/' only when it is '/').
+  if (p.charCodeAt(p.length - 1) === 47) return c.startsWith(p);
+  return c.length > p.length && c.charCodeAt(p.length) === 47 && c.startsWith(p);
 }
 
 /**
@@ -116,7 +119,8 @@ export function containedPath(
   } catch (e) {
     return { ok: false, code: 'outside-root', message: (e as Error).message };
   }
-  const parent = realDir(path.dirname(abs));
+  const dir = path.dirname(abs);
+  const parent = realDir(dir);
   if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
   if (!isInside(realRoot(root), parent)) {
     return {
@@ -125,6 +129,8 @@ export function containedPath(
       message: `directory is a symlink to outside ${rootWord} (${quotePath(parent)}); not read`,
     };
   }
+  // No symlink on the way (the usual tree): the path is already its own real path; no new string to build.
+  if (parent === dir) return { ok: true, path: abs };
   return { ok: true, path: joinReal(parent, path.basename(abs)) };
 }
 

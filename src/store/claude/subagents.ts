@@ -136,7 +136,8 @@ export class SubagentSet {
 
   constructor(
     private readonly configDir: string,
-    transcriptRel: string,
+    /** The transcript whose subagents these are (follow() keeps the set while that stays the session's). */
+    readonly transcriptRel: string,
   ) {
     this.dirRel = `${transcriptRel.replace(/\.jsonl$/, '')}/subagents`;
   }
@@ -388,8 +389,9 @@ export class SubagentTracker {
 
   /** Keeps a set for exactly the sessions whose transcripts are followed. */
   follow(sessions: ReadonlyMap<string, { rel: string }>): void {
-    for (const [sid, set] of this.sets)
-      if (sessions.get(sid)?.rel.replace(/\.jsonl$/, '/subagents') !== set.dirRel) this.drop(sid);
+    // Compared by the transcript the set was made for: the directory string built again per set and call was
+    // ~14,000 strings before `live` at 2,000 sessions (the same transcript gives the same directory).
+    for (const [sid, set] of this.sets) if (sessions.get(sid)?.rel !== set.transcriptRel) this.drop(sid);
     for (const [sid, r] of sessions)
       if (!this.sets.has(sid)) this.sets.set(sid, new SubagentSet(this.configDir, r.rel));
   }

@@ -25,7 +25,7 @@ import {
 } from './omc-rules.js';
 import { str } from '../../io/json.js';
 import { holdsAgent, type CancelView, type ModeView, type SessionStatus, type SessionView } from './model.js';
-import { LEGACY, STATE_FILE_RE, isHookInput, keyOf } from './paths.js';
+import { LEGACY, STATE_FILE_RE, isHookInput } from './paths.js';
 import { judgeMode, type VerdictBook } from './verdicts.js';
 import { VerdictView } from './verdict-view.js';
 
@@ -147,7 +147,7 @@ export function deriveSession(
   const { problems, started } = files;
 
   // Only ended-session markers and nothing else: not a row of its own.
-  const hasDir = recs.some((r) => keyOf(r.rel)?.scope !== 'ended');
+  const hasDir = recs.some((r) => r.place.scope !== 'ended');
   // A session whose only state sits in another session's directory still has a hook that reads it.
   if (!hasDir && kind === 'session' && borrowed.length === 0) {
     const st = statSync(root, dir);
@@ -225,8 +225,7 @@ export function omcViewOf(i: OmcInstall): NonNullable<SessionView['omc']> {
 function sortRecords(recs: FileRec[]): SortedRecords {
   const out: SortedRecords = { problems: [], skillActive: null, started: null, ended: null, cancels: [], modeRecs: [] };
   for (const rec of recs) {
-    const k = keyOf(rec.rel);
-    if (!k) continue;
+    const k = rec.place;
     // Read for the verdict only: not modes, and their troubles are not the user's.
     if (isHookInput(k.scope, k.file)) continue;
     if (rec.problem)

@@ -8,7 +8,7 @@
 import { LastGoodFile, type Parsed } from '../../io/last-good.js';
 import { parseJsonText, statSync, type ReadOk } from '../../io/safe-fs/index.js';
 import { BOM_MESSAGE } from './omc-rules.js';
-import { MAX_FILES_PER_SESSION, keyOf } from './paths.js';
+import { MAX_FILES_PER_SESSION, keyOf, type FilePlace } from './paths.js';
 
 /** Set by the last parse (what OMC's hooks would make of the bytes); NOT_READ when no bytes were parsed. */
 const NOT_READ = Symbol('not read');
@@ -50,7 +50,15 @@ export class FileRec extends LastGoodFile<Record<string, unknown>> {
    */
   hook: unknown = null;
 
-  constructor(root: string, rel: string) {
+  /**
+   * keyOf(rel), worked out once: the read, the drop and every derive of the session ask for it, and each
+   * keyOf splits the path into new strings (three times per file at start-up, ~12,000 splits at 2,000 sessions).
+   */
+  constructor(
+    root: string,
+    rel: string,
+    readonly place: FilePlace,
+  ) {
     super(root, rel, STATE_FILE);
   }
 
@@ -164,8 +172,8 @@ export class FileRecords {
       for (const rel of [...this.strandedRels].sort()) {
         const rec = this.files.get(rel);
         if (!rec) continue;
-        const k = keyOf(rel);
-        if (k?.scope !== 'session' || !rec.hook) continue;
+        const k = rec.place;
+        if (k.scope !== 'session' || !rec.hook) continue;
         const owner = namedOwner(rec.hook);
         const id = `${k.file}\u0000${owner}`;
         if (owner !== null && owner !== k.key && !index.has(id)) index.set(id, { rel, value: rec.hook });
@@ -187,8 +195,8 @@ export class FileRecords {
     const seen = new Set<string>();
     for (const rel of [...this.strandedRels].sort()) {
       const rec = this.files.get(rel);
-      const k = keyOf(rel);
-      if (!rec || k?.scope !== 'session' || namedOwner(rec.hook) !== sid) continue;
+      if (!rec || rec.place.scope !== 'session' || namedOwner(rec.hook) !== sid) continue;
+      const k = rec.place;
       if (seen.has(k.file) || this.files.has(`state/sessions/${sid}/${k.file}`)) continue;
       seen.add(k.file);
       out.push(rec);
@@ -218,15 +226,15 @@ export class FileRecords {
 
   /** Returns true when what we show may have changed. */
   read(rel: string, edge: 'leading' | 'trailing' | 'scan'): boolean {
-    const k = keyOf(rel);
-    if (!k) return false;
     let rec = this.files.get(rel);
+    const k = rec?.place ?? keyOf(rel);
+    if (!k) return false;
     // Every change re-derives the whole session: 50,000 state files in one directory made each change
     // cost seconds. OMC writes one file per mode; past the cap the rest are not read.
     if (!rec && k.scope === 'session' && (this.byKey.get(k.key)?.size ?? 0) >= MAX_FILES_PER_SESSION)
       return this.overCap(k.key);
     const known = rec !== undefined;
-    rec ??= new FileRec(this.root, rel);
+    rec ??= new FileRec(this.root, rel, k);
     const mtimeBefore = rec.mtimeMs;
     const hookBefore = rec.hook;
     const outcome = rec.load(edge);
@@ -251,8 +259,8 @@ export class FileRecords {
   }
 
   drop(rel: string): boolean {
-    const k = keyOf(rel);
     const prev = this.files.get(rel);
+    const k = prev?.place ?? keyOf(rel);
     if (!this.files.delete(rel)) return false;
     this.generation += 1;
     this.logChange(rel);

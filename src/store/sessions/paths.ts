@@ -13,8 +13,15 @@ export const ENDED_RE = /^([a-zA-Z0-9][a-zA-Z0-9_-]{0,255})\.json$/;
 export const LEGACY = LEGACY_KEY;
 export const STRUCTURAL = new Set(['', 'state', 'state/sessions', 'sessions']);
 
+/** Where a tracked file sits: its session key, its name, and which kind of place holds it. */
+export interface FilePlace {
+  key: string;
+  file: string;
+  scope: FileScope;
+}
+
 /** Which session a file belongs to, or null when we do not track it. */
-export function keyOf(rel: string): { key: string; file: string; scope: FileScope } | null {
+export function keyOf(rel: string): FilePlace | null {
   const parts = rel.split('/');
   if (parts.length === 4 && parts[0] === 'state' && parts[1] === 'sessions') {
     return { key: parts[2] as string, file: parts[3] as string, scope: 'session' };
