@@ -21,7 +21,7 @@ const arg = (name, dflt) => {
 /** The benches and the arguments the current table is taken with. */
 const BENCHES = [
   { key: 'flat', argv: ['bench/flat.mjs', '--sizes', '200,10000', '--rounds', '3'] },
-  { key: 'claude-idle', argv: ['bench/claude-idle.mjs', '--rounds', '4', '--seconds', '60'] },
+  { key: 'claude-idle', argv: ['bench/claude-idle.mjs', '--rounds', '4', '--seconds', '60', '--rest', '120'] },
   { key: 'fleet', argv: ['--import', 'tsx', 'bench/fleet.mjs', '--local-only', '--idle', '30', '--changes', '200'] },
   { key: 'first-frame', argv: ['bench/startup.mjs', '--first-frame-only', '--rounds', '20', '--sizes', '200,2000'] },
   {
