@@ -488,8 +488,17 @@ export class ClaudeDomain implements Domain {
     if (view.status !== 'gone' && e.procStart !== null && this.probe.holds?.hold(e.pid, e.procStart))
       this.runningViews.set(e, view);
     else this.runningViews.delete(e);
+    if (view.status === 'gone') this.goneEntries.add(e);
+    else this.goneEntries.delete(e);
     return view;
   }
+
+  /**
+   * Entries last judged gone (a SIGKILLed or crashed CLI's file, left behind): the process they name cannot come
+   * back (a new one with that pid has another start), so one of them does not make every tick judge every
+   * process by path; the held checks judge them again (the reason can change when the pid is reused).
+   */
+  private goneEntries = new WeakSet<RegistryEntry>();
 
   private judgedView(e: RegistryEntry): ProcessView {
     const v = judgeProcess(e, this.probe);
@@ -721,12 +730,14 @@ export class ClaudeDomain implements Domain {
   private ticks = 0;
 
   /**
-   * Every registered process was judged running and is held open: only a SIGKILL or a crash can change its verdict
-   * without a registry event, and the held check (every HELD_CHECK_MS) is what finds that. Nothing is read here.
+   * Every registered process was judged running and is held open, or judged gone: only a SIGKILL or a crash can
+   * change a verdict without a registry event, and the held check (every HELD_CHECK_MS) is what finds that.
+   * Nothing is read here.
    */
   private allHeld(): boolean {
     if (!this.probe.holds) return false;
-    for (const e of this.entries) if (!this.runningViews.has(e) || e.procStart === null) return false;
+    for (const e of this.entries)
+      if (!this.goneEntries.has(e) && (!this.runningViews.has(e) || e.procStart === null)) return false;
     return true;
   }
 

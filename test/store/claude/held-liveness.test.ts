@@ -79,6 +79,16 @@ describe.skipIf(process.platform !== 'linux')('Claude domain: liveness of held p
     expect(status(SIDS[0] as string)).toBe('gone');
     expect(status(SIDS[1] as string)).toBe('idle');
     expect(d.getSnapshot().version).toBeGreaterThan(version);
+
+    // A kill leaves its entry behind: judged gone, it does not make the ticks between checks read anything.
+    byPath.mockClear();
+    asked.mockClear();
+    vi.advanceTimersByTime(HELD_CHECK_MS - LIVENESS_MS);
+    expect(byPath, '/proc read by path between held checks, one entry gone').not.toHaveBeenCalled();
+    expect(asked, 'held reads between held checks').not.toHaveBeenCalled();
+    vi.advanceTimersByTime(LIVENESS_MS);
+    expect(asked, 'the live process asked at the next held check').toHaveBeenCalledTimes(1);
+    expect([status(SIDS[0] as string), status(SIDS[1] as string)]).toEqual(['gone', 'idle']);
   });
 
   it("a tmux listing that arrives after the registry read names a held process's window", async ({
