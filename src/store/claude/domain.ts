@@ -24,8 +24,8 @@ import { waitingFact } from './life.js';
 import { asyncLister, syncLister, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
 import { SubagentTracker } from './subagents.js';
 
-import { LIVENESS_MS, type SharedRegistry } from './shared-registry.js';
-export { LIVENESS_MS };
+import { HELD_CHECK_MS, HELD_CHECK_TICKS, LIVENESS_MS, type SharedRegistry } from './shared-registry.js';
+export { HELD_CHECK_MS, LIVENESS_MS };
 /** Bytes of transcript read per slice while catching up (the UI stays responsive). */
 export const SLICE_BYTES = 4 * 1024 * 1024;
 /** The screen's frame interval (Ink's maxFps 30, terminal/full-screen.tsx): catch-up slices publish no more often. */
@@ -489,8 +489,17 @@ export class ClaudeDomain implements Domain {
     if (view.status !== 'gone' && e.procStart !== null && this.probe.holds?.hold(e.pid, e.procStart))
       this.runningViews.set(e, view);
     else this.runningViews.delete(e);
+    if (view.status === 'gone') this.goneEntries.add(e);
+    else this.goneEntries.delete(e);
     return view;
   }
+
+  /**
+   * Entries last judged gone (a SIGKILLed or crashed CLI's file, left behind): the process they name cannot come
+   * back (a new one with that pid has another start), so one of them does not make every tick judge every
+   * process by path; the held checks judge them again (the reason can change when the pid is reused).
+   */
+  private goneEntries = new WeakSet<RegistryEntry>();
 
   private judgedView(e: RegistryEntry): ProcessView {
     const v = judgeProcess(e, this.probe);
@@ -674,7 +683,7 @@ export class ClaudeDomain implements Domain {
           this.readRegistryNow();
           this.syncTranscripts();
         },
-        tick: () => this.tick(),
+        tick: (heldCheck) => this.tick(heldCheck),
       });
       return;
     }
@@ -689,12 +698,13 @@ export class ClaudeDomain implements Domain {
       }, 25);
     });
     if (!this.timer) {
-      this.timer = setInterval(() => this.tick(), LIVENESS_MS);
+      this.timer = setInterval(() => this.tick(++this.ticks % HELD_CHECK_TICKS === 0), LIVENESS_MS);
       this.timer.unref();
     }
   }
 
-  private tick(): void {
+  /** `heldCheck`: the processes held open are asked too (every HELD_CHECK_TICKS-th tick). */
+  private tick(heldCheck: boolean): void {
     if (this.disposed) return;
     // The sessions/ dir may appear later (first CLI start): watch it then (a shared reader does that itself).
     if (!this.opts.registry && !this.watchers.has('sessions')) {
@@ -708,12 +718,28 @@ export class ClaudeDomain implements Domain {
       if (this.judgeAll() || moved) this.publish();
       return;
     }
-    // Idle, this is the whole tick: one probe per registered process, and a publish only when a verdict
-    // moved. Transcripts are not looked at (their directory watches announce growth), nor are the readers'
-    // directories walked unless one of them still lacks its watch.
+    // Idle, this is the whole tick: when every registered process is held, one read per process every
+    // HELD_CHECK_MS, and a publish only when a verdict moved. Transcripts are not looked at (their directory
+    // watches announce growth), nor are the readers' directories walked unless one of them still lacks its watch.
     this.watchProjectDirs();
+    if (!heldCheck && this.allHeld()) return;
     if (this.heldStillRunning()) return;
     if (this.judgeAll()) this.publish();
+  }
+
+  /** Liveness ticks of this domain's own timer (not counted when it follows a shared registry). */
+  private ticks = 0;
+
+  /**
+   * Every registered process was judged running and is held open, or judged gone: only a SIGKILL or a crash can
+   * change a verdict without a registry event, and the held check (every HELD_CHECK_MS) is what finds that.
+   * Nothing is read here.
+   */
+  private allHeld(): boolean {
+    if (!this.probe.holds) return false;
+    for (const e of this.entries)
+      if (!this.goneEntries.has(e) && (!this.runningViews.has(e) || e.procStart === null)) return false;
+    return true;
   }
 
   /** Every registered process was judged running and its held descriptor says it still is: nothing can have moved. */

@@ -1,6 +1,6 @@
 /**
  * The fleet's projects share one registry reader: two projects' Claude domains see the same Claude process through
- * it, a status the CLI writes reaches both from one read, a liveness tick asks each process once for both projects,
+ * it, a status the CLI writes reaches both from one read, a held check asks each process once for both projects,
  * and a process that ends (SIGKILL: no file changes; a clean exit: its entry removed) is seen by both.
  * Linux only (procfs).
  */
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, vi } from 'vitest';
 import { describe, expect, it } from '../../helpers/it.js';
 import { processStartIdentity } from '../../../src/io/process-start.js';
-import { ClaudeDomain, LIVENESS_MS } from '../../../src/store/claude/domain.js';
+import { ClaudeDomain, HELD_CHECK_MS } from '../../../src/store/claude/domain.js';
 import { systemProbe } from '../../../src/store/claude/process-status.js';
 import { SharedRegistry } from '../../../src/store/claude/shared-registry.js';
 import { SessionsDomain } from '../../../src/store/sessions/domain.js';
@@ -42,7 +42,7 @@ function domainOn(p: TempProject, cfg: string, registry: SharedRegistry): Claude
 }
 
 describe.skipIf(process.platform !== 'linux')('Claude domains sharing one registry reader', () => {
-  it('two projects see the same processes; each is asked once per tick; an end is seen by both', async ({
+  it('two projects see the same processes; each is asked once per held check; an end is seen by both', async ({
     emptyProject: a,
   }) => {
     const b = makeProject();
@@ -71,11 +71,12 @@ describe.skipIf(process.platform !== 'linux')('Claude domains sharing one regist
     expect(both(SIDS[0] as string)).toEqual(['idle', 'idle']);
     expect(both(SIDS[1] as string)).toEqual(['busy', 'busy']);
 
-    // Idle ticks: each held process is asked once per tick, however many projects judge it; nothing by path.
+    // Idle: each held process is asked once per held check (the ticks between ask nothing), however many projects
+    // judge it; nothing by path.
     asked.mockClear();
     byPath.mockClear();
-    vi.advanceTimersByTime(LIVENESS_MS * 3);
-    expect(asked, 'held-process reads in three ticks, two processes, two projects').toHaveBeenCalledTimes(6);
+    vi.advanceTimersByTime(HELD_CHECK_MS * 3);
+    expect(asked, 'held-process reads in three held checks, two processes, two projects').toHaveBeenCalledTimes(6);
     expect(byPath).not.toHaveBeenCalled();
 
     // The CLI writes a status: one read of the registry brings it to both projects.
@@ -85,14 +86,14 @@ describe.skipIf(process.platform !== 'linux')('Claude domains sharing one regist
       what: 'both projects see the new status',
     });
 
-    // SIGKILL changes no file: the next tick tells both.
+    // SIGKILL changes no file: the next held check tells both.
     one.kill('SIGKILL');
     await new Promise((r) => one.once('exit', r));
     await waitFor(() => processStartIdentity(one.pid as number) === 'absent', {
       timeoutMs: 10_000,
       what: 'the killed process reaped',
     });
-    vi.advanceTimersByTime(LIVENESS_MS);
+    vi.advanceTimersByTime(HELD_CHECK_MS);
     expect(both(SIDS[0] as string)).toEqual(['gone', 'gone']);
 
     // A clean exit removes the entry: both projects say the process exited.
