@@ -117,7 +117,21 @@ export function rowCost(r: FleetRow): string {
  * The project's spend: the sum of its rows (each the session's own estimate), so it equals the project total
  * the monitor and --json show for that root. null when no row has a priced spend.
  */
-export function groupSpend(g: FleetGroup): { usd: number; today: number; unpriced: boolean; reading: Reading } | null {
+export function groupSpend(g: FleetGroup): GroupSpend | null {
+  let sp = spendOfGroup.get(g);
+  if (sp === undefined) spendOfGroup.set(g, (sp = sumSpend(g)));
+  return sp;
+}
+
+type GroupSpend = { usd: number; today: number; unpriced: boolean; reading: Reading };
+
+/**
+ * Once per group object: a visible project line is drawn on every render (a key, the clock), and the fleet keeps a
+ * group whose rows did not change (fleet/model.ts never mutates one), so its 200 rows are summed when it is new.
+ */
+const spendOfGroup = new WeakMap<FleetGroup, GroupSpend | null>();
+
+function sumSpend(g: FleetGroup): GroupSpend | null {
   let usd = 0;
   let today = 0;
   let any = false;

@@ -4,16 +4,9 @@
  * state. Which root is open, the list selection (by line identity), a
  * confirmation being asked, the help being read, the row filter, the last message.
  */
-import {
-  fleetLines,
-  groupLines,
-  lineId,
-  type FleetGroup,
-  type FleetLine,
-  type FleetRow,
-  type FleetSnapshot,
-} from '../../fleet/model.js';
-import { initList, listView, moveList, settleList, type ListState, type Move } from '../../kit/list.js';
+import { fleetLines, lineId, type FleetLine, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
+import { initList, listView, moveList, settleList, type Ids, type ListState, type Move } from '../../kit/list.js';
+import { GroupedLines, type LineList } from './grouped-lines.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { statusWords } from '../sessions/rows.js';
 import { rowLabel } from '../../feeds/row.js';
@@ -90,37 +83,25 @@ const haystack = (l: FleetLine & { kind: 'row' }) =>
  * The lines on screen for a filter: every row whose text has every word of
  * it, under its group's header (a group with no such row is left out).
  */
-export function shownLines(snap: FleetSnapshot, filter: string): FleetLine[] {
+export function shownLines(snap: FleetSnapshot, filter: string): LineList {
   return shown(snap, filter).lines;
 }
 
 /** The ids of the lines shown (the list model's keys), in order. */
-export const shownIds = (snap: FleetSnapshot, filter: string): readonly string[] => shown(snap, filter).ids;
+export const shownIds = (snap: FleetSnapshot, filter: string): Ids => shown(snap, filter).ids;
 
 /**
  * The last snapshot's lines and ids for the last filter: the settle, the view, the counts and each key ask for
- * them, and the fleet's 5 s age tick redraws the same snapshot. Without it each of those passed over every
- * line of the fleet (4,000 at 20 projects × 200) again. Callers never mutate what they get.
+ * them, and the fleet's 5 s age tick redraws the same snapshot. Callers never mutate what they get.
  */
-let last: { snap: FleetSnapshot; filter: string; lines: FleetLine[]; ids: string[]; rows: number } | null = null;
-
-/** Each kept group's line ids (see groupLines). */
-const idsOfGroup = new WeakMap<FleetGroup, string[]>();
+let last: { snap: FleetSnapshot; filter: string; lines: LineList; ids: Ids; rows: number } | null = null;
 
 function shown(snap: FleetSnapshot, filter: string) {
   if (last && last.snap === snap && last.filter === filter) return last;
   if (filter.trim() === '') {
-    // No filter: every group whole, its lines and ids as kept while the group is (a change costs its group).
-    const lines = fleetLines(snap);
-    const ids: string[] = [];
-    let rows = 0;
-    for (const g of snap.groups) {
-      let gi = idsOfGroup.get(g);
-      if (!gi) idsOfGroup.set(g, (gi = groupLines(g).map(lineId)));
-      for (const id of gi) ids.push(id);
-      rows += g.rows.length;
-    }
-    last = { snap, filter, lines, ids, rows };
+    // No filter: every group whole, read through the groups' own lines (a change costs its group, not the fleet).
+    const all = new GroupedLines(snap.groups);
+    last = { snap, filter, lines: all, ids: all.ids, rows: all.rows };
     return last;
   }
   const lines = computeShownLines(snap, filter);
@@ -186,7 +167,7 @@ export function selectedLine(
 ): FleetLine | null {
   const lines = shownLines(snap, ui.filter);
   const v = listView(ui.list, shownIds(snap, ui.filter), height);
-  return v.index >= 0 ? (lines[v.index] ?? null) : null;
+  return v.index >= 0 ? (lines.at(v.index) ?? null) : null;
 }
 
 /** The row a key acts on: the selected row, or a group's first row. */

@@ -32,7 +32,7 @@ export function nextClockChangeMs(snap: FleetSnapshot, ui: FleetUiState, rows: n
   const view = listView(ui.list, shownIds(snap, ui.filter), height);
   let next = Infinity;
   for (let i = view.top; i < Math.min(lines.length, view.top + height); i++) {
-    const l = lines[i];
+    const l = lines.at(i);
     if (l?.kind !== 'row') continue;
     const age = l.row.updatedMs === null ? null : now - l.row.updatedMs;
     // Seconds-old rows turn over together on the wall clock's 5 s grid (one frame for all), older ones on the
@@ -74,7 +74,7 @@ export function FleetView({
   const above = moreAbove(view);
   const below = moreBelow(view, height, lines.length);
   // c, p and r act on a remote session; on a local row (Enter opens its panes) the footer does not offer them.
-  const line = lines[view.index] ?? null;
+  const line = lines.at(view.index) ?? null;
   const host = selectedRow(line)?.host ?? (line?.kind === 'group' ? line.group.host : null);
   const onRemote = hosts > 0 && host !== null;
   const hints = footerHints(FLEET_BINDINGS, ui, readonly).filter(

@@ -5,6 +5,7 @@ import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { fit, formatAge } from '../../ui/format.js';
 import { toneColor, useTheme } from '../../ui/theme.js';
+import { paint } from '../../ui/paint.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { processCell } from './agent-cell.js';
 import { PeekView } from './peek.js';
@@ -65,15 +66,16 @@ const Row = memo(function Row({ s, now, width, selected, tracked, claude, extras
             : tone === 'muted'
               ? theme.muted
               : theme.status.cancelling;
+  // One element a row, its pieces painted as nested <Text> elements would be (ui/paint.ts).
   return (
     <Text inverse={selected} wrap="truncate">
-      {t.marker}
-      <Text color={statusColor}>{t.status}</Text>
-      <Text bold={s.rank <= 2}>{t.id}</Text>
-      <Text color={s.problems.length > 0 ? theme.warn : undefined}>{t.modes}</Text>
-      {t.prompt ? <Text color={theme.muted}>{t.prompt}</Text> : null}
-      <Text color={theme.muted}>{t.age}</Text>
-      {t.proc ? <Text color={toneColor(theme, cell.tone)}>{t.proc}</Text> : null}
+      {t.marker +
+        paint(t.status, { color: statusColor }) +
+        paint(t.id, { bold: s.rank <= 2 }) +
+        paint(t.modes, { color: s.problems.length > 0 ? theme.warn : undefined }) +
+        (t.prompt ? paint(t.prompt, { color: theme.muted }) : '') +
+        paint(t.age, { color: theme.muted }) +
+        (t.proc ? paint(t.proc, { color: toneColor(theme, cell.tone) }) : '')}
     </Text>
   );
 }, sameRow);

@@ -7,13 +7,16 @@
  * and last updated. The directory is the machine's (every project's jobs):
  * one reader follows it, for one project (bg-jobs.ts) or for every project
  * of a fleet. Read-only, through the safe read path; one fs.watch on `jobs/`
- * and one per job directory while live.
+ * and one per job directory while live. Before any `--bg` job has run there is
+ * no `jobs/`: the config directory is watched for its creation instead (an
+ * event, where a 10 s re-listing used to run all day); only a config directory
+ * that is itself missing is looked at again now and then.
  */
 import { obj } from '../../io/json.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LastGoodFile } from '../../io/last-good.js';
-import { listDirSync, parseJsonText } from '../../io/safe-fs/index.js';
+import { listDirSync, parseJsonText, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 import type { ClaudeConfigDir } from './config-dir.js';
 
@@ -64,17 +67,30 @@ export function parseJobState(id: string, v: unknown): { ok: true; value: BgJob 
   };
 }
 
+/** A directory watch: `on` gets the entry an event names (null when the platform does not say). */
+export type WatchDir = (dir: string, on: (name: string | null) => void) => Pick<fs.FSWatcher, 'close' | 'on'>;
+
+const watchDir: WatchDir = (dir, on) =>
+  fs.watch(dir, { persistent: false }, (_type, name) => on(typeof name === 'string' ? name : null));
+
+/** How often a missing config directory is looked at again (the only case left without an event). */
+export const NO_CONFIG_DIR_POLL_MS = 10_000;
+
 export class BgJobsReader {
   readonly dir: string;
   /** Every job's state file by job id (at most MAX_JOBS), each kept by the last-good rule. */
   readonly files = new Map<string, LastGoodFile<BgJob>>();
-  private watchers = new Map<string, fs.FSWatcher>();
+  private watchers = new Map<string, Pick<fs.FSWatcher, 'close' | 'on'>>();
+  /** On the config directory while it has no `jobs/` (one is made with the first `--bg` job). */
+  private parentWatch: Pick<fs.FSWatcher, 'close' | 'on'> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private disposed = false;
   private readonly listeners = new Set<() => void>();
+  private readonly watchImpl: WatchDir;
 
-  constructor(private readonly opts: { config: ClaudeConfigDir; live?: boolean }) {
+  constructor(private readonly opts: { config: ClaudeConfigDir; live?: boolean; watch?: WatchDir }) {
     this.dir = opts.config.dir;
+    this.watchImpl = opts.watch ?? watchDir;
   }
 
   /** Calls `l` after every read; returns the way to stop. */
@@ -95,6 +111,8 @@ export class BgJobsReader {
             .map((e) => e.name)
             .slice(0, MAX_JOBS)
         : [];
+      // jobs/ itself gone: its watch is dead, and one made again must be watched afresh.
+      if (!list.ok && list.code === 'missing') this.unwatch('');
       for (const id of [...this.files.keys()])
         if (!ids.includes(id)) {
           this.files.delete(id);
@@ -121,27 +139,55 @@ export class BgJobsReader {
   private watchAll(ids: string[]): void {
     this.watch('', () => this.read(null));
     for (const id of ids) this.watch(id, () => this.read(id));
-    if (!this.timer && !this.watchers.has('')) {
-      // No jobs/ directory yet (no --bg job ever ran): look again now and then.
+    if (this.watchers.has('')) this.stopAwaiting();
+    else this.awaitJobsDir();
+  }
+
+  /** No `jobs/` yet (no --bg job ever ran): its creation in the config directory is an event. */
+  private awaitJobsDir(): void {
+    if (this.parentWatch || this.timer || this.disposed) return;
+    try {
+      const w = this.watchImpl(this.dir, (name) => {
+        if (name === null || name === 'jobs') this.read(null);
+      });
+      w.on('error', () => {
+        w.close();
+        if (this.parentWatch === w) this.parentWatch = null;
+      });
+      this.parentWatch = w;
+    } catch {
+      // The config directory itself is missing: look again now and then.
       this.timer = setInterval(() => {
         if (!this.watchers.has('')) this.read(null);
-      }, 10_000);
+      }, NO_CONFIG_DIR_POLL_MS);
       this.timer.unref();
+      return;
     }
+    // Made after the listing but before this watch: no event will name it, so it is looked for once now.
+    if (statSync(this.dir, 'jobs')?.isDirectory()) this.read(null);
+  }
+
+  private stopAwaiting(): void {
+    this.parentWatch?.close();
+    this.parentWatch = null;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
   }
 
   private watch(id: string, on: () => void): void {
     if (this.watchers.has(id) || this.disposed) return;
     try {
-      const w = fs.watch(path.join(this.dir, 'jobs', id), { persistent: false }, () => on());
-      w.on('error', () => {
-        w.close();
-        this.watchers.delete(id);
-      });
+      const w = this.watchImpl(path.join(this.dir, 'jobs', id), () => on());
+      w.on('error', () => this.unwatch(id));
       this.watchers.set(id, w);
     } catch {
       /* not there yet */
     }
+  }
+
+  private unwatch(id: string): void {
+    this.watchers.get(id)?.close();
+    this.watchers.delete(id);
   }
 
   dispose(): void {
@@ -149,6 +195,6 @@ export class BgJobsReader {
     this.disposed = true;
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
-    if (this.timer) clearInterval(this.timer);
+    this.stopAwaiting();
   }
 }

@@ -53,6 +53,12 @@ export class PrdDomain implements Domain {
   /** lookup() per session, for rows asking on every frame; dropped only when an answer can have changed. */
   private lookups = new Map<string, PrdLookup | null>();
   private scanned = false;
+  /**
+   * Before the first scan: the shared candidates' answers (the project's and .omc's prd.json), looked at once for
+   * all the rows of the first frame instead of three lstats per ralph row (165 at 200x60); the scan drops them
+   * with every other answer and redraws.
+   */
+  private readonly sharedBeforeScan = new Map<string, PrdVerdict | null>();
   /** Every candidate judged in the last recomputeProblems, as `id=size:mtime:ino` (a scan moves `version` only
    * when this moves: a poll tick or a rescan that found nothing new draws nothing). */
   private fingerprint = '';
@@ -74,6 +80,7 @@ export class PrdDomain implements Domain {
     // Session PRDs are found by listing (one lstat per session dir), so an invalid one is a problem line
     // before anyone asks for its row; the shared candidates are judged in recomputeProblems.
     this.sessionPrds = [];
+    this.sharedBeforeScan.clear();
     if (this.opts.sessionDirsWith) {
       for (const name of this.opts.sessionDirsWith('prd.json'))
         this.sessionPrds.push({ base: 'omc', rel: `state/sessions/${name}/prd.json` });
@@ -133,7 +140,7 @@ export class PrdDomain implements Domain {
       // A session's own PRD exists only if the listing (or an event) saw it.
       if (this.scanned && c.base === 'omc' && c.rel.startsWith('state/sessions/') && !this.sessionPrdRels.has(c.rel))
         continue;
-      const verdict = this.read(c);
+      const verdict = this.scanned || c.rel.startsWith('state/sessions/') ? this.read(c) : this.readShared(c);
       if (verdict === null) continue;
       return { path: displayPath(c), verdict };
     }
@@ -218,6 +225,14 @@ export class PrdDomain implements Domain {
     this.sessionPrds = this.sessionPrds.filter((c) => statSync(this.opts.root, c.rel) !== null);
     this.sessionPrdRels = new Set(this.sessionPrds.map((c) => c.rel));
     return this.sessionPrds;
+  }
+
+  /** A shared candidate before the first scan: read once for every row (see sharedBeforeScan). */
+  private readShared(c: PrdCandidate): PrdVerdict | null {
+    const id = `${c.base}:${c.rel}`;
+    let v = this.sharedBeforeScan.get(id);
+    if (v === undefined) this.sharedBeforeScan.set(id, (v = this.read(c)));
+    return v;
   }
 
   /** The verdict for one candidate, null when the file does not exist. Re-parsed only when the file changed. */

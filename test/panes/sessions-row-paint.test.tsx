@@ -1,0 +1,95 @@
+/**
+ * A sessions row is one <Text> whose pieces are painted as strings (ui/paint.ts) instead of six nested <Text>
+ * elements: the same bytes must reach the terminal. Ink's own rendering of the nested form is the reference, at
+ * every colour level chalk has, for every colour the themes use, selected or not, bold or not, empty pieces too.
+ */
+import React from 'react';
+import chalk from 'chalk';
+import { Text, renderToString } from 'ink';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isColorName, paint } from '../../src/ui/paint.js';
+import { pickTheme } from '../../src/ui/theme.js';
+
+const level = chalk.level;
+afterEach(() => {
+  chalk.level = level;
+});
+
+const colorTheme = pickTheme({});
+const themeColors = [
+  ...new Set(
+    [
+      colorTheme.accent,
+      colorTheme.ok,
+      colorTheme.warn,
+      colorTheme.error,
+      colorTheme.muted,
+      ...Object.values(colorTheme.status),
+    ].filter((c): c is string => c !== undefined),
+  ),
+];
+
+interface Piece {
+  text: string;
+  color?: string;
+  bold: boolean;
+}
+
+const nested = (marker: string, pieces: Piece[], inverse: boolean) =>
+  renderToString(
+    <Text inverse={inverse} wrap="truncate">
+      {marker}
+      {pieces.map((p, i) => (
+        <Text key={i} color={p.color} bold={p.bold}>
+          {p.text}
+        </Text>
+      ))}
+    </Text>,
+    { columns: 200 },
+  );
+
+const painted = (marker: string, pieces: Piece[], inverse: boolean) =>
+  renderToString(
+    <Text inverse={inverse} wrap="truncate">
+      {marker + pieces.map((p) => paint(p.text, { color: p.color, bold: p.bold })).join('')}
+    </Text>,
+    { columns: 200 },
+  );
+
+describe('a row painted as one string', () => {
+  it('uses only colours chalk names, in every theme', () => {
+    expect(themeColors.length).toBeGreaterThan(3);
+    for (const c of themeColors) expect(isColorName(c)).toBe(true);
+    const mono = pickTheme({ NO_COLOR: '1' });
+    expect(Object.values(mono.status).every((c) => c === undefined)).toBe(true);
+  });
+
+  it('reaches the terminal as the nested <Text> elements did, at every colour level', () => {
+    const piece = fc.record({
+      text: fc.oneof(
+        fc.constant(''),
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom('enforced ', '0f6c2a57 ', '10m ', '…'),
+      ),
+      color: fc.option(fc.constantFrom(...themeColors), { nil: undefined }),
+      bold: fc.boolean(),
+    });
+    for (const l of [0, 1, 2, 3] as const) {
+      chalk.level = l;
+      // The level reaches Ink's own styling (one chalk): colour at 1 and above, none at 0.
+      expect(nested('', [{ text: 'x', color: 'green', bold: false }], false).includes('\u001b[')).toBe(l > 0);
+      fc.assert(
+        fc.property(
+          fc.constantFrom('▸ ', '  '),
+          fc.array(piece, { maxLength: 6 }),
+          fc.boolean(),
+          (marker, pieces, inverse) => {
+            expect(painted(marker, pieces, inverse)).toBe(nested(marker, pieces, inverse));
+          },
+        ),
+        { numRuns: 150 },
+      );
+    }
+  });
+});
