@@ -87,17 +87,7 @@ interface YamlFields {
   schemaVersion?: string;
 }
 type YamlKey = keyof YamlFields;
-const isYamlKey = (k: string): k is YamlKey =>
-  k === 'title' ||
-  k === 'tags' ||
-  k === 'created' ||
-  k === 'updated' ||
-  k === 'sources' ||
-  k === 'links' ||
-  k === 'category' ||
-  k === 'confidence' ||
-  k === 'schemaVersion';
-
+/** The keys OMC reads from a page's frontmatter, in one place (the fast compare and the trimmed fallback). */
 const YAML_KEYS: readonly YamlKey[] = [
   'title',
   'tags',
@@ -109,6 +99,7 @@ const YAML_KEYS: readonly YamlKey[] = [
   'confidence',
   'schemaVersion',
 ];
+const isYamlKey = (k: string): k is YamlKey => (YAML_KEYS as readonly string[]).includes(k);
 
 /**
  * `block.slice(from, to).trim()` when that is a key OMC reads, else null, without making the key string: a line's
