@@ -152,19 +152,27 @@ export class BgJobsReader {
       });
       w.on('error', () => {
         w.close();
-        if (this.parentWatch === w) this.parentWatch = null;
+        if (this.parentWatch !== w) return;
+        this.parentWatch = null;
+        // The config directory went away under its watch: back to looking now and then.
+        this.pollForJobsDir();
       });
       this.parentWatch = w;
     } catch {
       // The config directory itself is missing: look again now and then.
-      this.timer = setInterval(() => {
-        if (!this.watchers.has('')) this.read(null);
-      }, NO_CONFIG_DIR_POLL_MS);
-      this.timer.unref();
+      this.pollForJobsDir();
       return;
     }
     // Made after the listing but before this watch: no event will name it, so it is looked for once now.
     if (statSync(this.dir, 'jobs')?.isDirectory()) this.read(null);
+  }
+
+  private pollForJobsDir(): void {
+    if (this.timer || this.disposed) return;
+    this.timer = setInterval(() => {
+      if (!this.watchers.has('')) this.read(null);
+    }, NO_CONFIG_DIR_POLL_MS);
+    this.timer.unref();
   }
 
   private stopAwaiting(): void {

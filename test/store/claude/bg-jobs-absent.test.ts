@@ -100,3 +100,33 @@ describe('no config directory at all', () => {
     expect(prompts(reader)).toEqual(['config made later']);
   });
 });
+
+describe('the config directory watch fails (the directory went away under it)', () => {
+  it('falls back to looking now and then, and reads a jobs/ made later', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    const failing: Array<(e: Error) => void> = [];
+    const watch: WatchDir = (dir, on) => {
+      const w = fs.watch(dir, { persistent: false }, (_t, name) => on(typeof name === 'string' ? name : null));
+      if (dir === config) {
+        // Hands the test the watch's error event; a real watch's events are not driven by hand.
+        const real = w;
+        return {
+          close: () => real.close(),
+          on(event: string, l: (e: Error) => void) {
+            if (event === 'error') failing.push(l);
+            return this;
+          },
+        } as unknown as ReturnType<WatchDir>;
+      }
+      return w;
+    };
+    reader = new BgJobsReader({ config: { dir: config, rule: 'CLAUDE_CONFIG_DIR' }, watch });
+    reader.read(null);
+    expect(failing).toHaveLength(1);
+    failing[0]!(new Error('EPERM'));
+    makeJobsDir('after the watch failed');
+    expect(prompts(reader)).toEqual([]);
+    vi.advanceTimersByTime(10_000);
+    expect(prompts(reader)).toEqual(['after the watch failed']);
+  });
+});
