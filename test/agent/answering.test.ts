@@ -20,7 +20,7 @@ import { attentionFor } from '../../src/store/claude/attention.js';
 import { OmcStore } from '../../src/store/store.js';
 import { mountStore } from '../helpers/mount-app.js';
 import { showSession } from './ui.js';
-import { OMC_PLUGIN, REPO, claudeBin, skipReason, startRun, waitFor, type Run } from './harness.js';
+import { OMC_PLUGIN, REPO, claudeBin, skipReason, startRun, waitFor, waitForPane, type Run } from './harness.js';
 
 const reason = skipReason();
 if (reason) console.warn(`[real Claude Code answering suite skipped] ${reason}`);
@@ -277,7 +277,7 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     const serverPid = s.tmux('display-message', '-p', '#{pid}').stdout.trim();
     const inTmux = { TMUX: `${path.join(s.run.dir, 'tmux.sock')},${serverPid},0` };
     s.tmux('send-keys', '-t', 'main', '-l', 'half typed draft');
-    await waitFor('the draft on screen', () => s.screen().includes('half typed draft'), 30_000);
+    await waitForPane('the draft on screen', () => s.screen(), 'half typed draft', 30_000);
     const live = store.claude.getSnapshot().bySession.get(sid)?.process ?? null;
     expect(planPaneTyping(live!, inTmux)).toMatchObject({
       ok: false,

@@ -17,7 +17,7 @@ import { readRegistry } from '../../src/store/claude/registry.js';
 import { OmcStore } from '../../src/store/store.js';
 import { headerCount, jsonAttention, statusCount, titleCount, WatchStream } from '../helpers/attention-surfaces.js';
 import { mountStore } from '../helpers/mount-app.js';
-import { OMC_PLUGIN, skipReason, startRun, waitFor, type Run } from './harness.js';
+import { OMC_PLUGIN, skipReason, startRun, waitFor, waitForPane, type Run } from './harness.js';
 
 const reason = skipReason();
 if (reason) console.warn(`[real Claude Code attention scene skipped] ${reason}`);
@@ -81,10 +81,10 @@ describe.skipIf(reason !== null)('one count, real Claude Code + OMC 5.5.0', () =
     ]);
     await new Promise((r) => start.on('close', r));
     const screen = () => tmux('capture-pane', '-p', '-t', 'main').stdout;
-    await waitFor('the prompt box', () => screen().includes('? for shortcuts'), 90_000);
+    await waitForPane('the prompt box', screen, '? for shortcuts', 90_000, run);
     const prompt = 'ralph: touch it [[bash:touch touched.txt]]';
     tmux('send-keys', '-t', 'main', '-l', prompt);
-    await waitFor('the typed prompt on screen', () => screen().includes(prompt), 30_000);
+    await waitForPane('the typed prompt on screen', screen, prompt, 30_000);
     tmux('send-keys', '-t', 'main', 'Enter');
     const waiting = await waitFor(
       'a permission prompt',
@@ -142,7 +142,7 @@ describe.skipIf(reason !== null)('one count, real Claude Code + OMC 5.5.0', () =
 
     // 3: the prompt is answered; the turn ends with ralph still active and Claude idle: OMC will not feed it
     // again until prompted, so it still needs you (today's "!idle", counted).
-    await waitFor('the permission dialog', () => screen().includes('Do you want to proceed?'), 30_000);
+    await waitForPane('the permission dialog', screen, 'Do you want to proceed?', 30_000);
     tmux('send-keys', '-t', 'main', 'Enter');
     await waitFor(
       'the turn to end',

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRegistry } from '../../src/store/claude/registry.js';
 import { transcriptRel } from '../../src/store/claude/config-dir.js';
-import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, type Run } from './harness.js';
+import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, waitForPane, type Run } from './harness.js';
 import { KEY } from '../helpers/mount-app.js';
 import { mountOnRun, showSession } from './ui.js';
 
@@ -174,7 +174,7 @@ describe.skipIf(reason !== null)('real Claude Code CLI: what a session costs, of
     await new Promise((r) => start.on('close', r));
     const screen = () => tmux('capture-pane', '-p', '-t', 'main').stdout;
     const type = async (text: string) => {
-      await waitFor('the prompt box', () => screen().includes('accept edits on'), 90_000);
+      await waitForPane('the prompt box', screen, 'accept edits on', 90_000, run);
       tmux('send-keys', '-t', 'main', '-l', text);
       await waitFor(
         'the typed text on screen',

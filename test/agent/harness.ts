@@ -72,6 +72,28 @@ export async function waitFor<T>(
   }
 }
 
+/**
+ * Waits until a tmux pane shows `text` (or passes `test`); a timeout says what the pane showed last,
+ * trimmed of blank lines, so a dialog or an error the CLI printed instead explains the failure.
+ */
+export function waitForPane(
+  what: string,
+  screen: () => string,
+  test: string | ((screen: string) => boolean),
+  timeoutMs: number,
+  run?: Run,
+): Promise<true> {
+  const ok = typeof test === 'string' ? (s: string) => s.includes(test) : test;
+  const seen = () => {
+    const lines = screen()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    const shown = `the pane showed (${lines.length} lines):\n${lines.slice(-30).join('\n')}`;
+    return run ? `${run.describe()}\n${shown}` : shown;
+  };
+  return waitFor(what, () => ok(screen()), timeoutMs, seen);
+}
+
 export interface Run {
   dir: string;
   home: string;
@@ -87,6 +109,8 @@ export interface Run {
   mockCalls(): Record<string, unknown>[];
   /** Ends every process in the namespace (the holder last), by pid. */
   close(): Promise<void>;
+  /** The namespace's processes and the mock's last requests, for a timeout's message. */
+  describe(): string;
 }
 
 /** What a process is and where it waits (command, state, kernel wait channel), for a timeout's message. */
@@ -236,6 +260,24 @@ export async function startRun(name: string): Promise<Run> {
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Record<string, unknown>),
+    describe() {
+      const procs = inNamespace().map((pid) => `${pid} ${procState(pid)}`);
+      let calls: Record<string, unknown>[] = [];
+      try {
+        calls = fs
+          .readFileSync(mockLog, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+      } catch {
+        /* said below as none */
+      }
+      const last = calls.slice(-3).map((c) => JSON.stringify(c).slice(0, 200));
+      return [
+        `processes in the namespace: ${procs.join('; ') || 'none'}`,
+        `the mock API: ${calls.length} requests${last.length ? `, the last: ${last.join(' | ')}` : ''}`,
+      ].join('\n');
+    },
     async close() {
       // Everything left in the namespace was started by this run (claude, tmux, OMC's session-end workers).
       // Repeated until empty: a process may fork while its siblings are being killed.

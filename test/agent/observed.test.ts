@@ -23,7 +23,7 @@ import { OmcStore } from '../../src/store/store.js';
 import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import { Notifier } from '../../src/feeds/notify/notifier.js';
 import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
-import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, type Run } from './harness.js';
+import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, waitForPane, type Run } from './harness.js';
 import { showSession } from './ui.js';
 
 const reason = skipReason();
@@ -65,7 +65,7 @@ async function startTmux(run: Run, command: string): Promise<Tmux> {
     env: { TMUX: `${sock},${serverPid},0` },
     async type(text: string) {
       tmux('send-keys', '-t', 'main', '-l', text);
-      await waitFor(`"${text}" typed`, () => screen().includes(text), 30_000);
+      await waitForPane(`"${text}" typed`, screen, text, 30_000);
       tmux('send-keys', '-t', 'main', 'Enter');
     },
   };
@@ -122,7 +122,7 @@ describe.skipIf(reason !== null)('observed, not assumed: real Claude Code + OMC 
       () => readRegistry(run.configDir).entries.find((e) => e.status === 'idle'),
       90_000,
     );
-    await waitFor('the prompt box', () => tmux.screen().includes('? for shortcuts'), 60_000);
+    await waitForPane('the prompt box', tmux.screen, '? for shortcuts', 60_000, run);
     fs.mkdirSync(path.join(run.project, 'cache'));
     const app = await liveApp(run, tmux);
     // The attention layer as the full-screen app runs it: transitions into the notifier.
@@ -137,7 +137,7 @@ describe.skipIf(reason !== null)('observed, not assumed: real Claude Code + OMC 
       () => readRegistry(run.configDir).entries.find((e) => e.pid === first.pid && e.status === 'waiting'),
       90_000,
     );
-    await waitFor('the dialog', () => tmux.screen().includes('Do you want to proceed?'), 30_000);
+    await waitForPane('the dialog', tmux.screen, 'Do you want to proceed?', 30_000);
     const sid = waiting.sessionId;
     const name = waiting.name as string;
     expect(name).toMatch(/^proj-[0-9a-f]{2}$/);
@@ -204,7 +204,7 @@ describe.skipIf(reason !== null)('observed, not assumed: real Claude Code + OMC 
       () => !fs.existsSync(path.join(run.project, 'cache')) && entryOf(run, first.pid)?.status === 'idle',
       90_000,
     );
-    await waitFor('the prompt box again', () => tmux.screen().includes('? for shortcuts'), 60_000);
+    await waitForPane('the prompt box again', tmux.screen, '? for shortcuts', 60_000, run);
     await tmux.type('/exit');
     await waitFor('the registry entry to go', () => !entryOf(run, first.pid), 60_000);
     const transcript = path.join(run.configDir, transcriptRel(run.project, sid));
@@ -250,7 +250,7 @@ describe.skipIf(reason !== null)('observed, not assumed: real Claude Code + OMC 
       run,
       `sh -c 'claude --plugin-dir ${OMC_PLUGIN} --permission-mode acceptEdits --allowedTools Bash; exec sleep 600'`,
     );
-    await waitFor('the prompt box', () => tmux.screen().includes('accept edits on'), 90_000);
+    await waitForPane('the prompt box', tmux.screen, 'accept edits on', 90_000, run);
     const app = await liveApp(run, tmux);
 
     await tmux.type('ralph: long job [[bash:timeout 20 tail -f /dev/null]]');
@@ -309,7 +309,7 @@ describe.skipIf(reason !== null)('observed, not assumed: real Claude Code + OMC 
     await app.press(KEY.esc);
 
     // A second loop, its CLI killed: gone (never "unknown"), no burn rate, and J goes to the pane left.
-    await waitFor('the prompt box again', () => tmux.screen().includes('accept edits on'), 60_000);
+    await waitForPane('the prompt box again', tmux.screen, 'accept edits on', 60_000, run);
     const calls = run.mockCalls().length;
     // The mock obeys OMC's skill hint once per session: the second ralph asks for the skill itself.
     await tmux.type('ralph: again [[skill:oh-my-claudecode:ralph]] [[bash:timeout 300 tail -f /dev/null]]');

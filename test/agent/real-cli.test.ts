@@ -18,7 +18,7 @@ import { clockHm } from '../../src/store/claude/life.js';
 import { processStartIdentity } from '../../src/io/process-start.js';
 import { OmcStore } from '../../src/store/store.js';
 import { detectOmcInstall } from '../../src/store/omc-install.js';
-import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, type Run } from './harness.js';
+import { OMC_PLUGIN, REPO, skipReason, startRun, waitFor, waitForPane, type Run } from './harness.js';
 import { KEY } from '../helpers/mount-app.js';
 import { scaled } from '../helpers/time-scale.js';
 import { mountOnRun, showSession, thousands } from './ui.js';
@@ -292,11 +292,11 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
       ]);
       await new Promise((r) => start.on('close', r));
       const screen = () => tmux('capture-pane', '-p', '-t', 'main').stdout;
-      await waitFor('the prompt box', () => screen().includes('accept edits on'), 90_000);
+      await waitForPane('the prompt box', screen, 'accept edits on', 90_000, run);
       // A long command that is not a bare sleep: Claude Code refuses a standalone `sleep 300`.
       const prompt = 'long job [[bash:timeout 300 tail -f /dev/null]]';
       tmux('send-keys', '-t', 'main', '-l', prompt);
-      await waitFor('the typed prompt on screen', () => screen().includes(prompt), 30_000);
+      await waitForPane('the typed prompt on screen', screen, prompt, 30_000);
       tmux('send-keys', '-t', 'main', 'Enter');
       await waitFor('the sleep to run', () => run.mockCalls().some((c) => c.tool === 'Bash'), 90_000);
       const entry = await waitFor('busy', () => readRegistry(run.configDir).entries.find((e) => e.status === 'busy'));
@@ -364,10 +364,10 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
       expect(entry.tmux).toMatch(/^main:@\d+\.%\d+$/);
       const screen = () => tmux('capture-pane', '-p', '-t', 'main').stdout;
       // "idle" is written before the input box takes keys: wait for the box, then for the typed text.
-      await waitFor('the prompt box', () => screen().includes('? for shortcuts'), 60_000);
+      await waitForPane('the prompt box', screen, '? for shortcuts', 60_000, run);
       const prompt = 'ralph: touch it [[bash:touch touched.txt]]';
       tmux('send-keys', '-t', 'main', '-l', prompt);
-      await waitFor('the typed prompt on screen', () => screen().includes(prompt), 30_000);
+      await waitForPane('the typed prompt on screen', screen, prompt, 30_000);
       tmux('send-keys', '-t', 'main', 'Enter');
       await waitFor(
         'a permission prompt',
@@ -418,7 +418,7 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
       }
 
       // Approve: the turn ends after one Stop-hook block, and ralph stays active with the CLI idle.
-      await waitFor('the permission dialog', () => screen().includes('Do you want to proceed?'), 30_000);
+      await waitForPane('the permission dialog', screen, 'Do you want to proceed?', 30_000);
       tmux('send-keys', '-t', 'main', 'Enter');
       await waitFor(
         'the turn to end',
