@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OMC55 } from '../helpers/omc-packages.mjs';
+import { pinNamespace } from '../helpers/netns.js';
 import { scaled } from '../helpers/time-scale.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -230,19 +231,9 @@ export async function startRun(name: string): Promise<Run> {
       });
     });
 
-  const netNs = fs.readlinkSync(`/proc/${holderPid}/ns/net`);
-  const inNamespace = (): number[] =>
-    fs
-      .readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p) && Number(p) !== holderPid)
-      .filter((p) => {
-        try {
-          return fs.readlinkSync(`/proc/${p}/ns/net`) === netNs;
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
+  // Pinned until close() has seen it empty, so its number cannot pass to another test's namespace meanwhile.
+  const ns = pinNamespace(holderPid);
+  const holderEnded = () => holder.exitCode !== null || holder.signalCode !== null;
 
   return {
     dir,
@@ -261,7 +252,7 @@ export async function startRun(name: string): Promise<Run> {
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Record<string, unknown>),
     describe() {
-      const procs = inNamespace().map((pid) => `${pid} ${procState(pid)}`);
+      const procs = ns.members().map((pid) => `${pid} ${procState(pid)}`);
       let calls: Record<string, unknown>[] = [];
       try {
         calls = fs
@@ -279,27 +270,22 @@ export async function startRun(name: string): Promise<Run> {
       ].join('\n');
     },
     async close() {
-      // Everything left in the namespace was started by this run (claude, tmux, OMC's session-end workers).
-      // Repeated until empty: a process may fork while its siblings are being killed.
-      const killAll = () => {
-        for (const pid of inNamespace()) {
-          try {
-            process.kill(pid, 'SIGKILL');
-          } catch {
-            /* already gone */
-          }
-        }
-      };
-      killAll();
-      holder.kill('SIGKILL');
+      // Everything in the namespace was started by this run (the mock, claude, tmux, OMC's session-end
+      // workers). Repeated until empty: a process may fork while its siblings are being killed.
       await waitFor(
         'the namespace to empty',
         () => {
-          killAll();
-          return inNamespace().length === 0 && (holder.exitCode !== null || holder.signalCode !== null);
+          ns.killAll();
+          return ns.members().length === 0 && holderEnded();
         },
         30_000,
+        () =>
+          `left: ${ns
+            .members()
+            .map((pid) => `${pid} ${procState(pid)}`)
+            .join('; ')}`,
       );
+      ns.release();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

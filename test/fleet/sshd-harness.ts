@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO, waitFor } from '../helpers/fixtures.js';
+import { pinNamespace } from '../helpers/netns.js';
 import { scaled } from '../helpers/time-scale.js';
 
 export const SSHD = '/usr/sbin/sshd';
@@ -149,29 +150,8 @@ export async function startSshRig(hosts: HostKey[]): Promise<SshRig> {
     },
     { timeoutMs: 30_000, what: 'loopback up in the namespace' },
   );
-  const netNs = fs.readlinkSync(`/proc/${holderPid}/ns/net`);
-  const inNamespace = (comm?: string): number[] =>
-    fs
-      .readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p) && Number(p) !== holderPid)
-      .filter((p) => {
-        try {
-          if (fs.readlinkSync(`/proc/${p}/ns/net`) !== netNs) return false;
-          return comm === undefined || fs.readFileSync(`/proc/${p}/comm`, 'utf8').trim() === comm;
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
-  const kill = (pids: number[]) => {
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
-  };
+  // Pinned until close() has seen it empty, so its number cannot pass to another test's namespace meanwhile.
+  const netns = pinNamespace(holderPid);
 
   const clientBin = path.join(dir, 'client-bin');
   fs.mkdirSync(clientBin);
@@ -213,20 +193,20 @@ export async function startSshRig(hosts: HostKey[]): Promise<SshRig> {
       );
     },
     async killSshd() {
-      kill(inNamespace('sshd'));
+      netns.killAll('sshd');
       sshd = null;
-      await waitFor(() => inNamespace('sshd').length === 0, { timeoutMs: 30_000, what: 'sshd gone' });
+      await waitFor(() => netns.members('sshd').length === 0, { timeoutMs: 30_000, what: 'sshd gone' });
     },
     async close() {
-      kill(inNamespace());
-      holder.kill('SIGKILL');
+      // The holder goes with the rest; repeated until empty (a process may fork while its siblings are killed).
       await waitFor(
         () => {
-          kill(inNamespace());
-          return inNamespace().length === 0 && (holder.exitCode !== null || holder.signalCode !== null);
+          netns.killAll();
+          return netns.members().length === 0 && (holder.exitCode !== null || holder.signalCode !== null);
         },
         { timeoutMs: 30_000, what: 'the namespace to empty' },
       );
+      netns.release();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
