@@ -81,7 +81,29 @@ if (process.argv.includes('--young-gen'))
 const FIRST_FRAME_ONLY = process.argv.includes('--first-frame-only');
 const SETTLED_RSS = process.argv.includes('--settled-rss');
 
+/**
+ * CPU time in ms: the machine's busy time (/proc/stat: user, nice, system, irq, softirq, steal) and this bench's own
+ * with its ended starts (/proc/self/stat: utime, stime, cutime, cstime; node-pty reaps each start).
+ */
+function cpuSplit() {
+  const m = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  const self = fs.readFileSync('/proc/self/stat', 'utf8');
+  const f = self
+    .slice(self.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  const ms = (ticks) => (ticks * 1000) / CLK_TCK;
+  return { at: now(), busy: ms(m[0] + m[1] + m[2] + m[5] + m[6] + m[7]), ours: ms(f[11] + f[12] + f[13] + f[14]) };
+}
+/** What the other processes on the machine took while this bench ran: a disturbed run says so beside its rows. */
+function othersLine(from, to = cpuSplit()) {
+  const others = Math.max(0, to.busy - from.busy - (to.ours - from.ours));
+  const share = others / ((to.at - from.at) * os.cpus().length);
+  return `other processes used ${(share * 100).toFixed(0)} % of the ${os.cpus().length} CPUs meanwhile`;
+}
+
 const host = machine();
+const cpuAtStart = cpuSplit();
 console.log(JSON.stringify({ machine: host }));
 
 /** Spawn → exit of `node args`, through a pty like omc-top's starts. */
@@ -391,5 +413,5 @@ for (const r of res.values()) {
   );
 }
 for (const l of targetRows) console.log(l);
-console.log(hostLine(host));
+console.log(`${hostLine(host)}; ${othersLine(cpuAtStart)}`);
 process.exit(0);
