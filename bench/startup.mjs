@@ -18,6 +18,12 @@
 // node p95 (≤ 3×) and time to live ÷ list-and-parse (p50, ≤ 2×), with the host.
 // `--bins` runs several builds alternately on the same trees (before/after pairs); `--young-gen` adds the
 // earlier comparison of the shipped young-generation setting against V8's default.
+// Why a start was slow: at its first frame each start's main thread is read from /proc/<pid>/schedstat (time on a
+// CPU, time runnable but waiting for one), printed per row (`mainThreadCpuMs`, `waitedForCpuMs`) with the slowest
+// starts. A slow start whose wait makes up the difference lost the CPU to other processes (the machine), one whose
+// CPU did took more work (omc-top); what is left is time off the CPU (I/O, locks, V8's helper threads), `offCpuMs`.
+// Read a few ms after the frame (when the bench sees it): the process has gone on running meanwhile. The hypervisor's
+// steal (`machineStealMs`) is printed beside them.
 // Code caches: each build gets its own `XDG_CACHE_HOME` under the bench's temp dir, warmed by one untimed start
 // that runs until that build's full code cache is written (src/io/code-cache.ts). Before this every build shared
 // `~/.cache/omc-top`, which keeps 4 caches, so with several builds (or other benches) about, a timed start came up
@@ -27,6 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   BIN,
+  CLK_TCK,
   REPO,
   generatedTree,
   machine,
@@ -74,7 +81,29 @@ if (process.argv.includes('--young-gen'))
 const FIRST_FRAME_ONLY = process.argv.includes('--first-frame-only');
 const SETTLED_RSS = process.argv.includes('--settled-rss');
 
+/**
+ * CPU time in ms: the machine's busy time (/proc/stat: user, nice, system, irq, softirq, steal) and this bench's own
+ * with its ended starts (/proc/self/stat: utime, stime, cutime, cstime; node-pty reaps each start).
+ */
+function cpuSplit() {
+  const m = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  const self = fs.readFileSync('/proc/self/stat', 'utf8');
+  const f = self
+    .slice(self.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  const ms = (ticks) => (ticks * 1000) / CLK_TCK;
+  return { at: now(), busy: ms(m[0] + m[1] + m[2] + m[5] + m[6] + m[7]), ours: ms(f[11] + f[12] + f[13] + f[14]) };
+}
+/** What the other processes on the machine took while this bench ran: a disturbed run says so beside its rows. */
+function othersLine(from, to = cpuSplit()) {
+  const others = Math.max(0, to.busy - from.busy - (to.ours - from.ours));
+  const share = others / ((to.at - from.at) * os.cpus().length);
+  return `other processes used ${(share * 100).toFixed(0)} % of the ${os.cpus().length} CPUs meanwhile`;
+}
+
 const host = machine();
+const cpuAtStart = cpuSplit();
 console.log(JSON.stringify({ machine: host }));
 
 /** Spawn → exit of `node args`, through a pty like omc-top's starts. */
@@ -145,8 +174,29 @@ async function warm(tree, bin) {
   await sleep(300);
 }
 
+/** The machine's steal time so far, in ms (/proc/stat: time the hypervisor ran something else on our CPUs). */
+function stealMs() {
+  try {
+    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
+    return (Number(cpu[8]) * 1000) / CLK_TCK;
+  } catch {
+    return 0;
+  }
+}
+
+/** The main thread's time on a CPU and time waiting for one, in ms (null: the process is gone). */
+function mainThreadSched(pid) {
+  try {
+    const [run, wait] = fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { cpu: run / 1e6, waited: wait / 1e6 };
+  } catch {
+    return null;
+  }
+}
+
 let value = 7000;
 async function oneStart(tree, bin, cols, rows) {
+  const steal0 = stealMs();
   const m = startMonitor({
     args: ['--root', tree.root],
     cols,
@@ -157,7 +207,9 @@ async function oneStart(tree, bin, cols, rows) {
   });
   try {
     const ffAt = await m.waitScreen(/STATUS\s+SESSION[\s\S]*[0-9a-f]{8}/, 60_000);
-    if (FIRST_FRAME_ONLY) return { ff: ffAt - m.spawnedAt, live: null, change: null, rssMb: null };
+    const sched = mainThreadSched(m.pid);
+    if (sched) sched.steal = stealMs() - steal0;
+    if (FIRST_FRAME_ONLY) return { ff: ffAt - m.spawnedAt, sched, live: null, change: null, rssMb: null };
     // A ralph session whose row is on screen when the change is written. (The first frame is a partial read:
     // rows read later sort above its rows, so one of them may have left the screen by then.)
     const target = ffAt + DELAY;
@@ -200,6 +252,7 @@ async function oneStart(tree, bin, cols, rows) {
     return {
       settledRssMb,
       ff: ffAt - m.spawnedAt,
+      sched,
       live: liveAt - m.spawnedAt,
       change: seen ? seen.t - change.wrote : null,
       changeBeforeLive: seen ? seen.t < liveAt : null,
@@ -258,6 +311,7 @@ for (const r of res.values()) {
         starts: ok.length,
         errors: r.runs.length - ok.length,
         firstFrameMs: { ...q(ff, [25, 50, 75, 95]), max: Math.round(Math.max(...ff)) },
+        ...schedSummary(ok),
       }),
     );
     firstFrameRow(r, ff);
@@ -271,6 +325,7 @@ for (const r of res.values()) {
       starts: ok.length,
       errors: r.runs.length - ok.length,
       firstFrameMs: q(ok.map((x) => x.ff)),
+      ...schedSummary(ok),
       liveMs: { ...q(ok.map((x) => x.live)), max: Math.round(Math.max(...ok.map((x) => x.live))) },
       startupChangeMs: {
         ...q(changes.map((x) => x.change)),
@@ -300,6 +355,31 @@ for (const r of res.values()) {
         : {}),
     }),
   );
+}
+
+/** Where the starts' time went (see the header): their main thread's CPU and wait, and the three slowest starts. */
+function schedSummary(ok) {
+  const timed = ok.filter((x) => x.sched);
+  if (!timed.length) return {};
+  const stat = (xs) => ({ ...q(xs), max: Math.round(Math.max(...xs)) });
+  const round = (v) => Math.round(v);
+  return {
+    mainThreadCpuMs: stat(timed.map((x) => x.sched.cpu)),
+    waitedForCpuMs: stat(timed.map((x) => x.sched.waited)),
+    // Both CPUs' steal between spawn and first frame, summed over the row's starts: time the hypervisor gave our
+    // CPUs to another guest (the machine's, whichever column above the kernel booked it in).
+    machineStealMs: round(timed.reduce((a, x) => a + x.sched.steal, 0)),
+    slowest: [...timed]
+      .sort((a, b) => b.ff - a.ff)
+      .slice(0, 3)
+      .map((x) => ({
+        ff: round(x.ff),
+        cpuMs: round(x.sched.cpu),
+        waitedMs: round(x.sched.waited),
+        offCpuMs: round(x.ff - x.sched.cpu - x.sched.waited),
+        machineStealMs: round(x.sched.steal),
+      })),
+  };
 }
 
 function firstFrameRow(r, ff) {
@@ -333,5 +413,5 @@ for (const r of res.values()) {
   );
 }
 for (const l of targetRows) console.log(l);
-console.log(hostLine(host));
+console.log(`${hostLine(host)}; ${othersLine(cpuAtStart)}`);
 process.exit(0);
