@@ -12,6 +12,17 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const BIN = path.join(REPO, 'dist', 'omc-top.mjs');
 export const now = () => performance.timeOrigin + performance.now();
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/**
+ * omc-top keeps its own samples of live loops (and the permission bridge) in $XDG_STATE_HOME/omc-top. A bench's
+ * starts are not the user's: every bench that loads this file gives them a state directory of its own, removed at
+ * exit, unless the caller set one (a bench used to leave hundreds of sample files, and the temp files of starts it
+ * killed mid-write, in the user's ~/.local/state/omc-top).
+ */
+if (!process.env.XDG_STATE_HOME) {
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-bench-state-'));
+  process.env.XDG_STATE_HOME = state;
+  process.on('exit', () => fs.rmSync(state, { recursive: true, force: true }));
+}
 export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** A copy of `xs` in a random order (Fisher–Yates): the arms take their changes in a shuffled turn. */
