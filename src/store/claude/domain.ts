@@ -274,8 +274,9 @@ export class ClaudeDomain implements Domain {
     for (const [sid, r] of this.readers) {
       if (r.behind) continue;
       // The facts alone, not state(): a state object per reader per publish was 16,000 objects before `live`.
-      const f = r.facts;
-      if (f.lastLineMs === null) continue;
+      // A reader that never read a line has no facts to make for this.
+      const f = r.factsIfAny;
+      if (f === null || f.lastLineMs === null) continue;
       facts.set(sid, { stopHookActive: f.turnOpen && f.turnBlocks > 0, transcriptPercent: r.contextPercent() });
     }
     this.opts.sessions.setStopFacts(facts);
@@ -427,7 +428,7 @@ export class ClaudeDomain implements Domain {
         this.behind.delete(sid);
         continue;
       }
-      if (r.state().offset === 0 && folderMissing(r.rel)) {
+      if (r.nextOffset === 0 && folderMissing(r.rel)) {
         this.behind.delete(sid);
         continue;
       }
@@ -435,11 +436,11 @@ export class ClaudeDomain implements Domain {
         this.behind.add(sid);
         continue;
       }
-      const before = r.state().offset;
+      const before = r.nextOffset;
       // A missing file changes nothing in a reader (refresh returns 'missing'): not opening it is the same.
       const gone = folderMissing(r.rel);
       if (!gone) r.refresh(budget);
-      budget -= Math.max(0, r.state().offset - before);
+      budget -= Math.max(0, r.nextOffset - before);
       const sub = this.subagents.read(sid, budget, gone);
       budget -= sub.bytes;
       if (r.behind || sub.behind) this.behind.add(sid);
@@ -574,7 +575,7 @@ export class ClaudeDomain implements Domain {
 
   /** A reader the views list: something read, or a problem to say (else the session has no transcript view). */
   private listed(r: TranscriptReader): boolean {
-    return !(r.nothingRead && r.facts.lastLineMs === null && r.problemText === null);
+    return !(r.nothingRead && (r.factsIfAny?.lastLineMs ?? null) === null && r.problemText === null);
   }
 
   /**
