@@ -31,7 +31,7 @@ export function isInside(parent: string, child: string): boolean {
 }
 
 /** isInside for two paths already absolute and normal (realpaths): no normalising pass per read. */
-function isInsideNormal(p: string, c: string): boolean {
+export function isInsideNormal(p: string, c: string): boolean {
   if (c === p) return true;
   if (!POSIX) return c.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
   // `c.startsWith(p + '/')` without building `p + '/'` for every read (the root ends in '/' only when it is '/').
