@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readTextSync } from '../../src/io/safe-fs/index.js';
-import { containedPath, isInside } from '../../src/io/safe-fs/paths.js';
+import fc from 'fast-check';
+import { OutsideRootError, containedPath, isInside, resolveUnder } from '../../src/io/safe-fs/paths.js';
 
 let base: string;
 let root: string;
@@ -88,5 +89,29 @@ describe('isInside compares whole path segments', () => {
     // Not yet normal: resolved first, as before.
     expect(isInside('/a/b/../b', '/a/b/c')).toBe(true);
     expect(isInside('/a/b', '/a/b/../bc')).toBe(false);
+  });
+});
+
+describe('resolveUnder lands where path.resolve does', () => {
+  // Its shortcut for a plain relative path skips path.resolve: any `.`, `..` or empty segment, or a trailing
+  // slash, must take the long way (and an escape be refused), whatever the root.
+  const segment = fc.constantFrom('a', 'b.json', '.', '..', '', '.a', '..a', 'a.', 'a..', '...');
+  const rel = fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
+  it('for every mix of plain, dot and empty segments, under two roots in turn', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('/r/.omc', '/r/x/../.omc', '/'), rel, (r, p) => {
+        const want = path.resolve(r, p);
+        const inside = isInside(path.resolve(r), want);
+        let got: string | null;
+        try {
+          got = resolveUnder(r, p);
+        } catch (e) {
+          expect(e).toBeInstanceOf(OutsideRootError);
+          got = null;
+        }
+        expect(got).toBe(inside ? want : null);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,14 +1,17 @@
 /** Directory listings and stats under a root, contained like every read. */
 import fs from 'node:fs';
 import { describeErrno } from './errors.js';
-import { isInside, quotePath, realDir, realRoot, resolveUnder } from './paths.js';
+import { isInsideNormal, quotePath, realDir, realRoot, resolveUnder } from './paths.js';
 import type { DirEntry, ReadFailureCode } from './types.js';
 import { fatalDecoder, lenientDecoder } from './utf8.js';
 
-/** Names (as decoded) whose bytes on disk are not valid UTF-8; only looked for when a name holds U+FFFD. */
-function invalidNames(abs: string, names: string[]): Set<string> {
+/**
+ * Names (as decoded) whose bytes on disk are not valid UTF-8; only looked for when a name holds U+FFFD (null when
+ * none does: no set and no list of names per listing, 2,000 of them at start-up).
+ */
+function invalidNames(abs: string, dirents: readonly fs.Dirent[]): Set<string> | null {
+  if (!dirents.some((d) => d.name.includes('\ufffd'))) return null;
   const out = new Set<string>();
-  if (!names.some((n) => n.includes('\ufffd'))) return out;
   try {
     for (const raw of fs.readdirSync(abs, { encoding: 'buffer' })) {
       try {
@@ -42,7 +45,8 @@ export function listDirSync(
   // otherwise be listed through it for up to a second (and the fresh answer re-primes the cache
   // for the reads that follow the listing).
   const real = realDir(abs, true);
-  if (real !== null && !isInside(realRoot(root), real)) {
+  // Both realpaths (realRoot falls back to path.resolve): absolute and normal already.
+  if (real !== null && !isInsideNormal(realRoot(root), real)) {
     return {
       ok: false,
       code: 'outside-root',
@@ -51,10 +55,7 @@ export function listDirSync(
   }
   try {
     const dirents = fs.readdirSync(abs, { withFileTypes: true });
-    const bad = invalidNames(
-      abs,
-      dirents.map((d) => d.name),
-    );
+    const bad = invalidNames(abs, dirents);
     return {
       ok: true,
       entries: dirents.map((d) => {
@@ -62,7 +63,7 @@ export function listDirSync(
           name: d.name,
           kind: d.isFile() ? 'file' : d.isDirectory() ? 'dir' : d.isSymbolicLink() ? 'symlink' : 'other',
         };
-        if (bad.has(d.name)) e.invalidName = true;
+        if (bad?.has(d.name)) e.invalidName = true;
         return e;
       }),
     };

@@ -27,8 +27,11 @@ function normalAbs(p: string): string {
 export function isInside(parent: string, child: string): boolean {
   // Both sides normalised by path.resolve, so a prefix test is exact and cheap
   // (path.relative was a visible share of scanning 4,000 files).
-  const p = normalAbs(parent);
-  const c = normalAbs(child);
+  return isInsideNormal(normalAbs(parent), normalAbs(child));
+}
+
+/** isInside for two paths already absolute and normal (realpaths): no normalising pass per read. */
+export function isInsideNormal(p: string, c: string): boolean {
   if (c === p) return true;
   if (!POSIX) return c.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
   // `c.startsWith(p + '/')` without building `p + '/'` for every read (the root ends in '/' only when it is '/').
@@ -77,11 +80,24 @@ export function realRoot(root: string): string {
   return realDir(root) ?? path.resolve(root);
 }
 
+/**
+ * NOT_NORMAL of `/${rel}` for a relative `rel` (not starting with '/'), tested on `rel` itself: a first segment of
+ * `.` or `..`, an empty, `.` or `..` segment later, or a trailing slash. No string built per read.
+ */
+const REL_NOT_NORMAL = /^\.\.?(?:\/|$)|\/\/|\/\.\.?(?:\/|$)|\/$/;
+
+/** The last root normalised (the store asks with one root, thousands of times at start-up): normalAbs once. */
+let lastRoot = { given: '', normal: '' };
+function normalRoot(root: string): string {
+  if (lastRoot.given !== root) lastRoot = { given: root, normal: normalAbs(root) };
+  return lastRoot.normal;
+}
+
 /** Resolves `rel` under `root` lexically and rejects `..` escapes before touching the disk. */
 export function resolveUnder(root: string, rel: string): string {
-  const r = normalAbs(root);
+  const r = normalRoot(root);
   // The common case, a plain relative path (no empty, `.` or `..` segment): it is inside by construction.
-  if (POSIX && rel !== '' && rel.charCodeAt(0) !== 47 && !NOT_NORMAL.test(`/${rel}`))
+  if (POSIX && rel !== '' && rel.charCodeAt(0) !== 47 && !REL_NOT_NORMAL.test(rel))
     return r === '/' ? `/${rel}` : `${r}/${rel}`;
   const abs = path.resolve(r, rel);
   if (!isInside(r, abs)) throw new OutsideRootError(rel);
@@ -122,7 +138,8 @@ export function containedPath(
   const dir = path.dirname(abs);
   const parent = realDir(dir);
   if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
-  if (!isInside(realRoot(root), parent)) {
+  // Both realpaths (realRoot falls back to path.resolve): absolute and normal already.
+  if (!isInsideNormal(realRoot(root), parent)) {
     return {
       ok: false,
       code: 'outside-root',

@@ -105,8 +105,13 @@ export class ClaudeDomain implements Domain {
   private readonly tmuxNames: TmuxNames;
   private readonly unfollowTmux: () => void;
   private watchers = new Map<string, fs.FSWatcher>();
-  /** The readers' directories (sessions by directory), kept until the set of readers changes. */
-  private readerDirs: Map<string, Set<string>> | null = null;
+  /**
+   * The readers' directories (sessions by directory), kept as readers come and go: rebuilt from every reader at each
+   * change of the set, it was made again at each sessions publish of the first read (~1.2 MB before live).
+   */
+  private readonly readerDirs = new Map<string, Set<string>>();
+  /** Readers came or went since the watches were last set up for `readerDirs`. */
+  private readersMoved = true;
   /** Every directory in `readerDirs` has its watch: the tick has no watch to retry. */
   private allDirsWatched = false;
   /**
@@ -274,8 +279,9 @@ export class ClaudeDomain implements Domain {
     for (const [sid, r] of this.readers) {
       if (r.behind) continue;
       // The facts alone, not state(): a state object per reader per publish was 16,000 objects before `live`.
-      const f = r.facts;
-      if (f.lastLineMs === null) continue;
+      // A reader that never read a line has no facts to make for this.
+      const f = r.factsIfAny;
+      if (f === null || f.lastLineMs === null) continue;
       facts.set(sid, { stopHookActive: f.turnOpen && f.turnBlocks > 0, transcriptPercent: r.contextPercent() });
     }
     this.opts.sessions.setStopFacts(facts);
@@ -379,16 +385,18 @@ export class ClaudeDomain implements Domain {
     for (const [sid, r] of this.readers)
       if (want.get(sid) !== r.rel) {
         this.readers.delete(sid);
+        this.unlistDir(sid, r.rel);
         removed = true;
       }
     const added: string[] = [];
     for (const [sid, rel] of want)
       if (!this.readers.has(sid)) {
         this.readers.set(sid, new TranscriptReader(this.dir, rel));
+        this.listDir(sid, rel);
         added.push(sid);
       }
     if (removed || added.length > 0) {
-      this.readerDirs = null;
+      this.readersMoved = true;
       this.subagents.follow(this.readers);
     }
     // Live, the directory watches announce growth: an OMC state change (a ralph iteration) must
@@ -427,7 +435,7 @@ export class ClaudeDomain implements Domain {
         this.behind.delete(sid);
         continue;
       }
-      if (r.state().offset === 0 && folderMissing(r.rel)) {
+      if (r.nextOffset === 0 && folderMissing(r.rel)) {
         this.behind.delete(sid);
         continue;
       }
@@ -435,11 +443,11 @@ export class ClaudeDomain implements Domain {
         this.behind.add(sid);
         continue;
       }
-      const before = r.state().offset;
+      const before = r.nextOffset;
       // A missing file changes nothing in a reader (refresh returns 'missing'): not opening it is the same.
       const gone = folderMissing(r.rel);
       if (!gone) r.refresh(budget);
-      budget -= Math.max(0, r.state().offset - before);
+      budget -= Math.max(0, r.nextOffset - before);
       const sub = this.subagents.read(sid, budget, gone);
       budget -= sub.bytes;
       if (r.behind || sub.behind) this.behind.add(sid);
@@ -574,7 +582,7 @@ export class ClaudeDomain implements Domain {
 
   /** A reader the views list: something read, or a problem to say (else the session has no transcript view). */
   private listed(r: TranscriptReader): boolean {
-    return !(r.nothingRead && r.facts.lastLineMs === null && r.problemText === null);
+    return !(r.nothingRead && (r.factsIfAny?.lastLineMs ?? null) === null && r.problemText === null);
   }
 
   /**
@@ -752,29 +760,36 @@ export class ClaudeDomain implements Domain {
     return true;
   }
 
+  private listDir(sid: string, rel: string): void {
+    const d = path.posix.dirname(rel);
+    const sids = this.readerDirs.get(d);
+    if (sids) sids.add(sid);
+    else this.readerDirs.set(d, new Set([sid]));
+  }
+
+  private unlistDir(sid: string, rel: string): void {
+    const d = path.posix.dirname(rel);
+    const sids = this.readerDirs.get(d);
+    if (sids?.delete(sid) && sids.size === 0) this.readerDirs.delete(d);
+  }
+
   private watchProjectDirs(): void {
-    if (this.readerDirs && this.allDirsWatched) return;
+    if (!this.readersMoved && this.allDirsWatched) return;
     const projects = statSync(this.dir, 'projects')?.ctimeMs ?? -1;
-    if (this.readerDirs && projects === this.projectsTried) return;
+    if (!this.readersMoved && projects === this.projectsTried) return;
     this.projectsTried = projects;
-    let dirs = this.readerDirs;
-    if (!dirs) {
-      dirs = new Map<string, Set<string>>();
-      for (const [sid, r] of this.readers) {
-        const d = path.posix.dirname(r.rel);
-        (dirs.get(d) ?? dirs.set(d, new Set()).get(d))?.add(sid);
-      }
-      this.readerDirs = dirs;
-    }
+    this.readersMoved = false;
+    const dirs = this.readerDirs;
     let all = true;
-    for (const [d, sids] of dirs) {
+    // Over a copy of the directories (a few): a read below publishes, and what follows may change the readers.
+    for (const [d, sids] of [...dirs]) {
       const fresh = this.watch(d, (file) => {
         if (!file) return this.readTranscripts();
         const sid = file.replace(/\.jsonl$/, '');
         if (this.readers.has(sid)) this.readTranscripts(new Set([sid]));
       });
       // A directory that appeared after the last read may already hold lines no event will announce.
-      if (fresh) this.readTranscripts(sids);
+      if (fresh) this.readTranscripts([...sids]);
       if (!this.watchers.has(d)) all = false;
     }
     this.allDirsWatched = all;

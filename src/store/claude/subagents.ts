@@ -258,10 +258,10 @@ export class SubagentSet {
         this.behindIds.add(id);
         continue;
       }
-      const before = r.state().offset;
+      const before = r.nextOffset;
       const v = r.version;
       r.refresh(budget - bytes);
-      bytes += Math.max(0, r.state().offset - before);
+      bytes += Math.max(0, r.nextOffset - before);
       if (r.version !== v) changed = true;
       if (r.behind) this.behindIds.add(id);
       else this.behindIds.delete(id);

@@ -65,7 +65,12 @@ export interface ReaderState<F = TranscriptFacts> {
 }
 
 export class TranscriptReader<F = TranscriptFacts> {
-  private builder: LineFolder<F>;
+  /**
+   * Made when the file is first read (every first read starts a fresh one), or when the facts are asked for: a
+   * start makes a reader per OMC session, most of them for a transcript that is not there, and a folder made up
+   * front for each (facts, maps, a spend timeline) was thrown away unread.
+   */
+  private builder: LineFolder<F> | null = null;
   private ino = -1;
   private offset = 0;
   private size = 0;
@@ -97,7 +102,6 @@ export class TranscriptReader<F = TranscriptFacts> {
     /** A first read (or a read after the file was replaced) starts this far from the file's end at the most. */
     private readonly firstReadMax = FULL_READ_MAX,
   ) {
-    this.builder = newFolder();
     this.keepsTail = keepTail;
   }
 
@@ -118,7 +122,15 @@ export class TranscriptReader<F = TranscriptFacts> {
 
   /** The pieces of `state()` the domain asks every reader on every publish, without building the state object. */
   get facts(): F {
-    return this.builder.facts;
+    return (this.builder ??= this.newFolder()).facts;
+  }
+  /** The facts when a folder was made (a read, or `facts` asked for), else null: nothing folded, nothing allocated. */
+  get factsIfAny(): F | null {
+    return this.builder?.facts ?? null;
+  }
+  /** Offset of the next unread byte (state().offset without the state object). */
+  get nextOffset(): number {
+    return this.offset;
   }
   get problemText(): string | null {
     return this.problem;
@@ -130,7 +142,7 @@ export class TranscriptReader<F = TranscriptFacts> {
 
   state(): ReaderState<F> {
     return {
-      facts: this.builder.facts,
+      facts: this.facts,
       offset: this.offset,
       size: this.size,
       partialFrom: this.partialFrom,
@@ -273,7 +285,7 @@ export class TranscriptReader<F = TranscriptFacts> {
       this.bad('a line is not a JSON object');
       return;
     }
-    this.builder.add(v as Record<string, unknown>, text);
+    (this.builder ??= this.newFolder()).add(v as Record<string, unknown>, text);
     this.version += 1;
   }
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TranscriptReader } from '../../../src/store/claude/transcript-reader.js';
+import { FactsBuilder } from '../../../src/store/claude/transcript-facts.js';
 import { assistant, bigShape, prompt, stopBlock, toolResult, turnDuration } from './lines.js';
 
 const SID = '123513ef-7c26-4836-9c7c-1a231f989fe3';
@@ -124,6 +125,31 @@ describe('transcript reader', () => {
     // 4 KiB each if every reader kept its tail buffer from the start: 4 MB.
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1_000_000);
     expect(readers.every((r) => r.contextPercent() === null)).toBe(true);
+  });
+
+  it('makes its facts only when a line is read or they are asked for (none for a transcript not there)', () => {
+    let made = 0;
+    const counted = () => {
+      made += 1;
+      return new FactsBuilder();
+    };
+    const none = new TranscriptReader(dir, 'projects/-none/x.jsonl', counted);
+    expect(none.refresh()).toBe('missing');
+    expect(none.factsIfAny).toBeNull();
+    expect(none.nextOffset).toBe(0);
+    expect(made).toBe(0);
+    // Asked for, they are there (empty), as before.
+    expect(none.state().facts.messages).toBe(0);
+    expect(made).toBe(1);
+
+    made = 0;
+    append(assistant(SID, '2026-12-01T09:00:01Z', 'msg_1', 1, [{ type: 'text', text: 'one' }]));
+    const r = new TranscriptReader(dir, rel, counted);
+    r.refresh();
+    // One folder for the first read, not one made up front and another when the read starts.
+    expect(made).toBe(1);
+    expect(r.factsIfAny?.messages).toBe(1);
+    expect(r.nextOffset).toBe(fs.statSync(file()).size);
   });
 
   it('starts over when the file is replaced or truncated', () => {

@@ -2,7 +2,8 @@
 // MAX_TRANSCRIPTS. After an OMC state change the domain applies the sessions snapshot's delta instead of judging
 // the first MAX_TRANSCRIPTS rows again. Over random sequences of changes — rows re-ranked across the cap, added,
 // removed, their working directory changed or lost, snapshots with and without a delta, a missed snapshot — the
-// transcripts followed must be exactly those a fresh judgement of the same rows names.
+// transcripts followed must be exactly those a fresh judgement of the same rows names, and the directories kept
+// for their watches exactly those transcripts' directories.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,6 +85,22 @@ const stepArb: fc.Arbitrary<{ step: Step; how: 'with' | 'none' | 'missed' }> = f
 const followed = (d: ClaudeDomain) =>
   new Map([...(d as unknown as { readers: Map<string, { rel: string }> }).readers].map(([k, r]) => [k, r.rel]));
 
+/** The domain's transcript directories (each with its sessions), as directory → sorted ids. */
+const watchedDirs = (d: ClaudeDomain) =>
+  new Map(
+    [...(d as unknown as { readerDirs: Map<string, Set<string>> }).readerDirs].map(([k, ids]) => [k, [...ids].sort()]),
+  );
+/** The same worked out from scratch from the transcripts wanted. */
+const dirsOf = (want: Map<string, string>) => {
+  const out = new Map<string, string[]>();
+  for (const [sid, rel] of want) {
+    const d = path.posix.dirname(rel);
+    out.set(d, [...(out.get(d) ?? []), sid]);
+  }
+  for (const ids of out.values()) ids.sort();
+  return out;
+};
+
 describe('the transcripts followed after a sessions delta == a fresh judgement', () => {
   it('over random change sequences across the cap', () => {
     fc.assert(
@@ -108,6 +125,8 @@ describe('the transcripts followed after a sessions delta == a fresh judgement',
             const fresh = new ClaudeDomain({ ...opts, sessions: rows as unknown as SessionsDomain, live: false });
             const want = (fresh as unknown as { wantedTranscripts(): Map<string, string> }).wantedTranscripts();
             expect(followed(live)).toEqual(want);
+            // The directories watched for them, kept as readers come and go: those of the readers followed now.
+            expect(watchedDirs(live)).toEqual(dirsOf(want));
           }
         } finally {
           live.dispose();
