@@ -4,9 +4,11 @@
 // Built with the shipped bundle's Ink patches by bench/keys-inproc.mjs:
 //   node bench/keys-inproc.mjs <root> wiki|sessions [cols] [rows] [--prof-out file.cpuprofile] [--short]
 // --heap-prof-out: a sampling heap profile of the typing (every allocation, collected or not).
+// --windows-out: each timed key's and page move's [start, end] in µs on the profile's clock (JSON), to split a profile by event.
 // --short (wiki): type the one- and two-letter prefixes bench/keys.mjs times apart (each its own query), not whole
 // queries. Also printed: bytes allocated per key and per page move (the JS heap and array buffers, from just before
 // the key to just before the next one, over the keys no collection ran in: see allocated()).
+// cpuMsPerTimedKey / cpuMsPerPageMove: the process's CPU from each timed key (page move) to just before the next.
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -23,6 +25,7 @@ const flag = (name: string) => {
 };
 const profOut = flag('prof-out');
 const heapOut = flag('heap-prof-out');
+const windowsOut = flag('windows-out');
 const shortAt = args.indexOf('--short');
 const short = shortAt !== -1 && args.splice(shortAt, 1).length > 0;
 const [root, pane = 'wiki', cols = '80', rows = '24'] = args;
@@ -119,6 +122,10 @@ function allocated(spans: Span[]): { heapKb: number; arrayBufferKb: number; span
     spans: clean.length,
   };
 }
+/** CPU (this process, all threads) from each timed key or page move to just before the next: its frame and effects. */
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+const keyCpu: number[] = [];
+const pageCpu: number[] = [];
 const keySpans: Span[] = [];
 const pageSpans: Span[] = [];
 const session = profOut || heapOut ? new Session() : null;
@@ -137,6 +144,10 @@ if (session && profOut) {
   await session.post('Profiler.setSamplingInterval', { interval: 100 });
   await session.post('Profiler.start');
 }
+// Each timed key's and page move's span on the profile's clock (V8 stamps samples with hrtime), for --windows-out.
+const monoUs = () => Number(process.hrtime.bigint() / 1000n);
+const keyWindows: Array<[number, number]> = [];
+const pageWindows: Array<[number, number]> = [];
 const cpu0 = process.cpuUsage();
 const keys: number[] = [];
 const keyChars: number[] = [];
@@ -147,13 +158,17 @@ for (let round = 0; round < 1; round++)
     await sleep(60);
     for (const [k, ch] of [...q].entries()) {
       const [t0, h0] = spanFrom();
+      const u0 = process.cpuUsage();
       const c0 = stdout.written;
+      const w0 = monoUs();
       const ms = await press(ch);
+      keyWindows.push([w0, monoUs()]);
       keyChars.push(stdout.written - c0);
       if (process.env.KEYS_DEBUG) console.error(JSON.stringify(q.slice(0, k + 1)), ms?.toFixed(1) ?? 'missed');
       if (ms === null) missed += 1;
       else keys.push(ms);
       await sleep(50);
+      keyCpu.push(cpuMs(process.cpuUsage(u0)));
       const [t1, h1] = spanFrom();
       keySpans.push([t0, t1, h0, h1]);
     }
@@ -161,7 +176,6 @@ for (let round = 0; round < 1; round++)
     await sleep(100);
   }
 const cpu = process.cpuUsage(cpu0);
-const monoUs = () => Number(process.hrtime.bigint() / 1000n);
 // The typing and the page moves apart on the profile's clock (V8 stamps samples with hrtime), printed with --prof-out.
 const typedUntilUs = monoUs();
 if (session && heapOut) {
@@ -177,15 +191,20 @@ for (const key of ['\u001b[6~', '\u001b[5~']) {
   await sleep(50);
   for (let i = 0; i < 20; i++) {
     const [t0, h0] = spanFrom();
+    const u0 = process.cpuUsage();
     const c0 = stdout.written;
+    const w0 = monoUs();
     const ms = await press(key);
+    pageWindows.push([w0, monoUs()]);
     if (ms !== null) pages.push(ms);
     pageChars.push(stdout.written - c0);
     await sleep(50);
+    pageCpu.push(cpuMs(process.cpuUsage(u0)));
     const [t1, h1] = spanFrom();
     pageSpans.push([t0, t1, h0, h1]);
   }
 }
+if (windowsOut) fs.writeFileSync(windowsOut, JSON.stringify({ keys: keyWindows, pages: pageWindows }));
 if (profOut) console.error(`phases: typing until ${typedUntilUs} µs, page moves until ${monoUs()} µs`);
 if (session && profOut) {
   const { profile } = await session.post('Profiler.stop');
@@ -207,6 +226,9 @@ console.log(
     charsPerKeyFrame: q(keyChars, 50),
     charsPerPageFrame: q(pageChars, 50),
     cpuPerKeyMs: +((cpu.user + cpu.system) / 1000 / (keys.length + 2 * QUERIES.length)).toFixed(2),
+    // Per timed key and per page move alone (cpuPerKeyMs above also counts each query's '/' and Esc).
+    cpuMsPerTimedKey: { p50: q(keyCpu, 50), p95: q(keyCpu, 95) },
+    cpuMsPerPageMove: { p50: q(pageCpu, 50), p95: q(pageCpu, 95) },
     allocatedPerKey: allocated(keySpans),
     allocatedPerPageMove: allocated(pageSpans),
     collections: gcs.length,

@@ -161,6 +161,58 @@ describe('the wiki search index ranks exactly as the plain scan', () => {
     );
   });
 
+  it('on wikis of hundreds of pages, queries of many words one after another (fast-check)', () => {
+    // The indexed ranking sorts as it scores, into buckets per score kept between queries (score-buckets.ts):
+    // many pages per score (the buckets grow), every score from 1 to 5 per word plus the phrase, and queries of
+    // different sizes in a row (a bucket left from the previous query must not leak into the next).
+    const WORDS = ['check', 'out', 'flow', 'auth', 'to', 'ken', 'é', '認証', 'c', 'x'];
+    const words = (max: number) =>
+      fc.array(fc.constantFrom(...WORDS, ' ', '-'), { maxLength: max }).map((xs) => xs.join(''));
+    const many = fc.record({
+      title: words(6).map((t) => t.trim() || 'T'),
+      tags: fc.subarray(['check', 'auth-token', 'flow', 'x']),
+      category: fc.constantFrom(...CATEGORIES),
+      body: words(12),
+    });
+    const name = (i: number) => `p${String(i).padStart(3, '0')}.md`;
+    const rankAll = (specs: Array<Omit<PageSpec, 'name'>>, queries: Array<[string, string | undefined]>) => {
+      const pages = pagesOf(new Map(specs.map((s, i) => [name(i), page({ ...s, name: name(i) })])));
+      const index = new WikiSearchIndex();
+      index.sync(pages);
+      for (const [q, category] of queries)
+        expect(ranked(pages, q, category, index)).toEqual(ranked(pages, q, category));
+    };
+    // Always: 200 pages scoring the same (one bucket grows past its first 64), between queries of other ranges.
+    const same = { title: 'T', tags: [], category: 'reference', body: 'check out' };
+    rankAll(
+      Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? { ...same, title: 'check' } : same)),
+      [
+        ['c', undefined],
+        ['check out flow auth', undefined],
+        ['out', 'reference'],
+        ['c', undefined],
+      ],
+    );
+    fc.assert(
+      fc.property(
+        fc.array(many, { minLength: 150, maxLength: 300 }),
+        fc.array(
+          fc.tuple(
+            fc.oneof(
+              // One letter: most pages, few scores (large buckets).
+              fc.constantFrom('c', 'o', 't'),
+              fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((ws) => ws.join(' ')),
+            ),
+            fc.option(fc.constantFrom(...CATEGORIES), { nil: undefined }),
+          ),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (specs, queries) => rankAll(specs, queries),
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('while a query is typed and backspaced, and while the index is still being built (fast-check)', () => {
     const key = fc.oneof(
       { weight: 6, arbitrary: fc.constantFrom(...PIECES) },

@@ -19,6 +19,7 @@ import type { WikiPage } from './page.js';
 import { hasSlot } from './slot-set.js';
 import type { TokenPages, WikiSearchIndex } from './search-index.js';
 import { tokenize } from './tokenize.js';
+import * as buckets from './score-buckets.js';
 
 export interface SearchOptions {
   /** OMC's `tags`: they add to the score, they do not filter. */
@@ -256,28 +257,18 @@ function rankIndexed(
   const slots = index.slotsOf(pages);
   // A one-word query is its own phrase: the title holds the phrase exactly when it holds the token.
   const phraseIsToken = tokens.length === 1 && tokens[0] === queryLower;
-  const any = new Uint32Array((found[0] as TokenPages).body.length);
-  for (const f of found) {
-    for (let w = 0; w < any.length; w++) any[w]! |= f.body[w]! | f.title[w]! | f.tag[w]!;
-  }
-  const n = pages.length;
-  const scores = scratchScores(n);
-  let matched = 0;
-  let maxScore = 0;
   // Read once: the loop below runs per page per keystroke, and the options object's shape varies by caller.
   const category = opts.category;
+  // Each token adds at most 2 (tags) + 1 (body); the title adds 5 (the phrase) or 2 per token.
+  buckets.begin(3 * found.length + Math.max(5, 2 * found.length));
   if (found.length === 1 && !category) {
-    ({ matched, maxScore } = scoreOneToken(
-      pages,
-      slots,
-      any,
-      found[0] as TokenPages,
-      queryLower,
-      phraseIsToken,
-      scores,
-    ));
+    scoreOneToken(pages, slots, found[0] as TokenPages, queryLower, phraseIsToken);
   } else {
-    for (let i = 0; i < n; i++) {
+    const any = new Uint32Array((found[0] as TokenPages).body.length);
+    for (const f of found) {
+      for (let w = 0; w < any.length; w++) any[w]! |= f.body[w]! | f.title[w]! | f.tag[w]!;
+    }
+    for (let i = 0, n = pages.length; i < n; i++) {
       const slot = slots[i] as number;
       if (!hasSlot(any, slot)) continue;
       const page = pages[i] as WikiPage;
@@ -294,11 +285,7 @@ function rankIndexed(
       }
       const phrase = phraseIsToken ? titleAll : titleAll && page.titleLower.includes(queryLower);
       score += phrase ? 5 : titleTokens;
-      if (score > 0) {
-        scores[i] = score;
-        matched += 1;
-        if (score > maxScore) maxScore = score;
-      }
+      if (score > 0) buckets.add(score, i);
     }
   }
   // The snippet's token: the first (in query order) the body holds; its position found for the rows drawn.
@@ -311,48 +298,44 @@ function rankIndexed(
     }
     return [-1, 0];
   };
-  const { order, firstRank } = byScore(scores, n, matched, maxScore);
+  const { order, firstRank } = buckets.finish();
   return new Ranking(pages, order, firstRank, snippetAt, tokens);
 }
 
 /**
  * rankIndexed's scores for a query of one token and no category (every one- and two-letter query: they match
  * nearly every page, so this loop is most of such a keystroke's search): the same scores as its general loop, read
- * from the bit sets' words in place, and a page's title read only for the phrase check of a query that is more
- * than its token. Every page in `any` holds the token somewhere, so it scores at least 1.
+ * from the bit sets' words in place (no union of them is built), and a page's title read only for the phrase check
+ * of a query that is more than its token. A page that holds the token somewhere scores at least 1; each goes into
+ * its score's bucket (score-buckets.ts) as it is scored.
  */
 function scoreOneToken(
   pages: readonly WikiPage[],
   slots: Int32Array,
-  any: Uint32Array,
   { body, title, tag }: TokenPages,
   queryLower: string,
   phraseIsToken: boolean,
-  scores: Int32Array,
-): { matched: number; maxScore: number } {
-  let matched = 0;
-  let maxScore = 0;
+): void {
   for (let i = 0, n = pages.length; i < n; i++) {
     const slot = slots[i] as number;
     const w = slot >>> 5;
     const bit = 1 << (slot & 31);
-    if (((any[w] as number) & bit) === 0) continue;
+    const inTag = (tag[w] as number) & bit;
+    const inBody = (body[w] as number) & bit;
+    const inTitle = (title[w] as number) & bit;
+    if ((inTag | inBody | inTitle) === 0) continue;
     let score = 0;
-    if (((tag[w] as number) & bit) !== 0) score += 2;
-    if (((body[w] as number) & bit) !== 0) score += 1;
-    if (((title[w] as number) & bit) !== 0)
-      score += phraseIsToken || (pages[i] as WikiPage).titleLower.includes(queryLower) ? 5 : 2;
-    scores[i] = score;
-    matched += 1;
-    if (score > maxScore) maxScore = score;
+    if (inTag !== 0) score += 2;
+    if (inBody !== 0) score += 1;
+    if (inTitle !== 0) score += phraseIsToken || (pages[i] as WikiPage).titleLower.includes(queryLower) ? 5 : 2;
+    buckets.add(score, i);
   }
-  return { matched, maxScore };
 }
 
 /**
- * Page indices by score descending, ties in page order (file-name order, as OMC's stable sort leaves
- * them): a counting sort, since scores are small integers. 19,000 matches at 20,000 pages cost two
- * passes and no comparison. Also where each score's ranks begin (`firstRank[s]`: the first rank scoring
+ * The plain scan's order (the indexed ranking sorts as it scores: score-buckets.ts). Page indices by score
+ * descending, ties in page order (file-name order, as OMC's stable sort leaves them): a counting sort, since
+ * scores are small integers. 19,000 matches at 20,000 pages cost two passes and no comparison. Also where each score's ranks begin (`firstRank[s]`: the first rank scoring
  * `s` or less), from which a rank's score is read back (Ranking.score). Only the first `n` scores count.
  */
 function byScore(
@@ -384,16 +367,4 @@ function byScore(
     }
   }
   return { order, firstRank };
-}
-
-/**
- * The indexed ranking's per-page scores, kept between keystrokes: a ranking keeps only its order and where
- * each score begins, so this is needed only while one query is ranked (20,000 pages: 80 KB a key not
- * allocated, and not collected).
- */
-let scratch = new Int32Array(0);
-function scratchScores(n: number): Int32Array {
-  if (scratch.length < n) scratch = new Int32Array(Math.max(n, Math.ceil(scratch.length * 1.5)));
-  else scratch.fill(0, 0, n);
-  return scratch;
 }
