@@ -108,7 +108,7 @@ export interface Run {
   /** Runs claude in print mode to completion inside the namespace. */
   claudePrint(args: string[], timeoutMs?: number): Promise<{ code: number | null; stdout: string; stderr: string }>;
   mockCalls(): Record<string, unknown>[];
-  /** Ends every process in the namespace (the holder last), by pid. */
+  /** Ends every process in the namespace (the holder with them), by pid, then lets the namespace's number go. */
   close(): Promise<void>;
   /** The namespace's processes and the mock's last requests, for a timeout's message. */
   describe(): string;
@@ -234,6 +234,12 @@ export async function startRun(name: string): Promise<Run> {
   // Pinned until close() has seen it empty, so its number cannot pass to another test's namespace meanwhile.
   const ns = pinNamespace(holderPid);
   const holderEnded = () => holder.exitCode !== null || holder.signalCode !== null;
+  const mockCalls = () =>
+    fs
+      .readFileSync(mockLog, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   return {
     dir,
@@ -245,21 +251,12 @@ export async function startRun(name: string): Promise<Run> {
     mockLog,
     spawnInNs,
     claudePrint,
-    mockCalls: () =>
-      fs
-        .readFileSync(mockLog, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    mockCalls,
     describe() {
       const procs = ns.members().map((pid) => `${pid} ${procState(pid)}`);
       let calls: Record<string, unknown>[] = [];
       try {
-        calls = fs
-          .readFileSync(mockLog, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as Record<string, unknown>);
+        calls = mockCalls();
       } catch {
         /* said below as none */
       }
