@@ -29,6 +29,11 @@ export function pinNamespace(holderPid: number): PinnedNamespace {
   const file = `/proc/${holderPid}/ns/net`;
   const fd = fs.openSync(file, 'r');
   const id = fs.readlinkSync(file);
+  // A holder not yet through `unshare` is still in ours: a sweep of that would kill every process of the machine.
+  if (id === fs.readlinkSync('/proc/self/ns/net')) {
+    fs.closeSync(fd);
+    throw new Error(`pid ${holderPid} is still in this process's network namespace (${id}): not its own yet`);
+  }
   // The descriptor is what pins: check it names the namespace read by path (the holder did not end between).
   const pinned = fs.fstatSync(fd).ino;
   if (`net:[${pinned}]` !== id) {

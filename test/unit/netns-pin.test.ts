@@ -3,9 +3,10 @@
  * a namespace's number is only its own while the namespace lives, so the helper pins it with an open
  * descriptor until the sweep is done. These tests hold that: the namespace outlives its last process
  * while pinned (it can still be entered, under the same number), the sweep ends a process forked
- * inside, and a released namespace refuses to be swept by number.
+ * inside, and a released namespace refuses to be swept by number; the test's own namespace is never pinned.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pinNamespace } from '../helpers/netns.js';
 import { waitFor } from '../helpers/fixtures.js';
@@ -18,12 +19,19 @@ function holder(script: string) {
   return { child, pid: child.pid as number, ended };
 }
 
+/** The holder is through `unshare` (until then it is in the test's own namespace, which must never be pinned). */
+function inOwnNamespace(pid: number): boolean {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/ns/net`) !== fs.readlinkSync('/proc/self/ns/net');
+  } catch {
+    return false;
+  }
+}
+
 describe.skipIf(!canUnshare)('a pinned test namespace', () => {
   it('outlives its last process under the same number until released', async () => {
     const h = holder('exec sleep 600');
-    await waitFor(() => spawnSync('readlink', [`/proc/${h.pid}/ns/net`]).status === 0, {
-      what: 'the holder in its namespace',
-    });
+    await waitFor(() => inOwnNamespace(h.pid), { what: 'the holder in its own namespace' });
     const ns = pinNamespace(h.pid);
     try {
       expect(ns.members()).toEqual([h.pid]);
@@ -41,12 +49,16 @@ describe.skipIf(!canUnshare)('a pinned test namespace', () => {
     expect(() => ns.members()).toThrow(/released/);
   });
 
+  it("refuses to pin the caller's own namespace (a holder not yet through unshare)", () => {
+    expect(() => pinNamespace(process.pid)).toThrow(/still in this process's network namespace/);
+  });
+
   it('ends a process forked inside (not only the holder) and none outside', async () => {
     // The holder starts a background child of its own, as OMC's session-end workers are started.
     const h = holder('sleep 600 & exec sleep 601');
     const outside = spawn('sleep', ['602'], { stdio: 'ignore' });
     try {
-      await waitFor(() => spawnSync('pgrep', ['-P', String(h.pid)]).status === 0 || h.ended(), {
+      await waitFor(() => inOwnNamespace(h.pid) && spawnSync('pgrep', ['-P', String(h.pid)]).status === 0, {
         what: 'the forked child',
       });
       const ns = pinNamespace(h.pid);
