@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO, waitFor } from '../helpers/fixtures.js';
-import { pinNamespace } from '../helpers/netns.js';
+import { inOwnNamespace, pinNamespace } from '../helpers/netns.js';
 import { scaled } from '../helpers/time-scale.js';
 
 export const SSHD = '/usr/sbin/sshd';
@@ -145,6 +145,8 @@ export async function startSshRig(hosts: HostKey[]): Promise<SshRig> {
   const ns = `--net=/proc/${holderPid}/ns/net`;
   await waitFor(
     () => {
+      // Before the holder is through `unshare`, nsenter would look at this machine's loopback, which is up too.
+      if (!inOwnNamespace(holderPid)) return false;
       const r = spawnSync('nsenter', [ns, '--', 'ip', '-o', 'link', 'show', 'lo'], { encoding: 'utf8' });
       return r.status === 0 && /[<,]UP[,>]/.test(r.stdout);
     },

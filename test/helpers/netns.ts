@@ -24,6 +24,15 @@ export interface PinnedNamespace {
   release(): void;
 }
 
+/** `pid` is through `unshare --net` (until then it is in this process's namespace, which must never be pinned). */
+export function inOwnNamespace(pid: number): boolean {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/ns/net`) !== fs.readlinkSync('/proc/self/ns/net');
+  } catch {
+    return false;
+  }
+}
+
 /** Pins the network namespace `holderPid` is in; throws if the holder is already gone. */
 export function pinNamespace(holderPid: number): PinnedNamespace {
   const file = `/proc/${holderPid}/ns/net`;

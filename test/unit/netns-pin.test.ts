@@ -6,9 +6,8 @@
  * inside, and a released namespace refuses to be swept by number; the test's own namespace is never pinned.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pinNamespace } from '../helpers/netns.js';
+import { inOwnNamespace, pinNamespace } from '../helpers/netns.js';
 import { waitFor } from '../helpers/fixtures.js';
 
 const canUnshare = process.platform === 'linux' && spawnSync('unshare', ['--net', '--', 'true']).status === 0;
@@ -17,15 +16,6 @@ function holder(script: string) {
   const child = spawn('unshare', ['--net', '--', 'sh', '-c', script], { stdio: 'ignore' });
   const ended = () => child.exitCode !== null || child.signalCode !== null;
   return { child, pid: child.pid as number, ended };
-}
-
-/** The holder is through `unshare` (until then it is in the test's own namespace, which must never be pinned). */
-function inOwnNamespace(pid: number): boolean {
-  try {
-    return fs.readlinkSync(`/proc/${pid}/ns/net`) !== fs.readlinkSync('/proc/self/ns/net');
-  } catch {
-    return false;
-  }
 }
 
 describe.skipIf(!canUnshare)('a pinned test namespace', () => {
