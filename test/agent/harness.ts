@@ -137,6 +137,13 @@ export async function startRun(name: string): Promise<Run> {
   const project = path.join(dir, 'proj');
   fs.mkdirSync(configDir, { recursive: true });
   fs.mkdirSync(project);
+  // OMC anchors its state at the git top level, asked of `git rev-parse` with a 5 s timeout in every hook; a probe
+  // that fails or times out (seen in CI on a loaded machine) moves that hook's state to $HOME/.omc, out of the
+  // project the test watches. An OMC workspace marker anchors it at the project without asking git (OMC's own
+  // multi-repo layout), so no hook's root depends on load. OMC ignores the marker inside the system temp
+  // directory, which is why the hooks' TMPDIR is the run's tmp/ and not the run directory above the project.
+  fs.writeFileSync(path.join(project, '.omc-workspace'), '{}\n');
+  fs.mkdirSync(path.join(dir, 'tmp'));
   execFileSync('git', ['init', '-q', project]);
   execFileSync('git', ['-C', project, 'commit', '-q', '--allow-empty', '-m', 'init'], {
     env: {
@@ -164,7 +171,7 @@ export async function startRun(name: string): Promise<Run> {
     CLAUDE_CONFIG_DIR: configDir,
     TERM: 'xterm-256color',
     LANG: 'C.UTF-8',
-    TMPDIR: dir,
+    TMPDIR: path.join(dir, 'tmp'),
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_TELEMETRY: '1',
     DISABLE_ERROR_REPORTING: '1',
@@ -261,9 +268,12 @@ export async function startRun(name: string): Promise<Run> {
         /* said below as none */
       }
       const last = calls.slice(-3).map((c) => JSON.stringify(c).slice(0, 200));
+      // State OMC put under $HOME/.omc instead of the project's .omc (its root resolution went elsewhere).
+      const astray = listFiles(path.join(home, '.omc', 'state'));
       return [
         `processes in the namespace: ${procs.join('; ') || 'none'}`,
         `the mock API: ${calls.length} requests${last.length ? `, the last: ${last.join(' | ')}` : ''}`,
+        ...(astray.length > 0 ? [`OMC state under $HOME/.omc, not the project: ${astray.join(', ')}`] : []),
       ].join('\n');
     },
     async close() {
@@ -286,4 +296,24 @@ export async function startRun(name: string): Promise<Run> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Files under a directory, relative to it (none when it is missing). */
+function listFiles(top: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(path.relative(top, p));
+    }
+  };
+  walk(top);
+  return out;
 }

@@ -86,6 +86,7 @@ describe.skipIf(reason !== null)('omc-top watch --json on a real Claude Code + O
         `ralph-state.json on disk: ${fs.existsSync(ralphFile)}`,
         `model calls: ${JSON.stringify(run.mockCalls().map((c) => [c.session, c.call, c.tool, c.routed, c.omcErrors]))}`,
         `claude stdout: ${r.stdout.slice(0, 2000)}`,
+        run.describe(),
       ].join('\n');
     expect(routed(sid), seen()).toBe(true);
     await waitFor('the iteration the Stop hook wrote', () =>
