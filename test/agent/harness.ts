@@ -269,7 +269,12 @@ export async function startRun(name: string): Promise<Run> {
       }
       const last = calls.slice(-3).map((c) => JSON.stringify(c).slice(0, 200));
       // State OMC put under $HOME/.omc instead of the project's .omc (its root resolution went elsewhere).
-      const astray = listFiles(path.join(home, '.omc', 'state'));
+      let astray: string[] = [];
+      try {
+        astray = fs.readdirSync(path.join(home, '.omc', 'state'), { recursive: true, encoding: 'utf8' });
+      } catch {
+        /* none there: the usual case */
+      }
       return [
         `processes in the namespace: ${procs.join('; ') || 'none'}`,
         `the mock API: ${calls.length} requests${last.length ? `, the last: ${last.join(' | ')}` : ''}`,
@@ -296,24 +301,4 @@ export async function startRun(name: string): Promise<Run> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Files under a directory, relative to it (none when it is missing). */
-function listFiles(top: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push(path.relative(top, p));
-    }
-  };
-  walk(top);
-  return out;
 }
