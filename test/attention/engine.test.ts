@@ -10,7 +10,9 @@ import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
 import { executeCancel } from '../../src/store/cancel/execute.js';
 import { planCancel } from '../../src/store/cancel/plan.js';
-import { diffFacts, factsOf, needsYou, type Transition } from '../../src/feeds/attention/engine.js';
+import { changeOf, diffFacts, factsOf, needsYou, type Transition } from '../../src/feeds/attention/engine.js';
+import type { Fact } from '../../src/feeds/attention/kinds.js';
+import type { NeedItem } from '../../src/feeds/attention/needs.js';
 import { attentionInput, AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import type { OmcStore, OmcStoreOptions } from '../../src/store/store.js';
 import { READERS_CAPTURED_AT, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
@@ -218,3 +220,25 @@ const FIXTURE_RALPH = path.join(
   SESSION.ralph,
   'ralph-state.json',
 );
+
+describe('a need that changes under an unchanged value', () => {
+  const fact = (value: string, needId: string | null): Fact => ({
+    value,
+    session: 's1',
+    mode: 'ralph',
+    team: null,
+    worker: null,
+    path: 'state/sessions/s1',
+    need: needId === null ? null : ({ id: needId, reason: 'orphaned loop' } as NeedItem),
+    needs: needId === null ? null : 'orphaned loop',
+    news: null,
+  });
+  it('is one transition from the value to itself, saying the need is gone; nothing when neither changed', () => {
+    // An exited Claude whose orphaned loop omc-top cancelled: still exited, no longer a need (docs/attention.md).
+    const gone = changeOf('agent', 's1', fact('exited', 'orphaned:s1/ralph@1:2'), fact('exited', null));
+    expect(gone).toMatchObject({ from: 'exited', to: 'exited', needs: null, fact: { need: null } });
+    const raised = changeOf('agent', 's1', fact('exited', null), fact('exited', 'orphaned:s1/ralph@1:2'));
+    expect(raised).toMatchObject({ from: 'exited', to: 'exited', needs: 'orphaned loop' });
+    expect(changeOf('agent', 's1', fact('exited', 'x'), fact('exited', 'x'))).toBeNull();
+  });
+});
