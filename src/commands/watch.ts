@@ -124,6 +124,9 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     return WATCH_EXIT.usage;
   }
   project = shownBasename(res.projectDir ?? path.dirname(res.root));
+  // Listening before any line is written: a script that stops the watch as soon as it reads "ready" gets the
+  // clean exit 0, not death by the signal's default action in the moment between the line and the handler.
+  const stopped = io?.stopped ?? processStop(args.flags.has('push-lease'));
   const store = new OmcStore({
     root: res.root,
     readonly: true,
@@ -178,7 +181,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   });
   // A live monitor: `status --tmux` may answer from it (nothing is written under .omc).
   const unpublish = publishStatusCache({ store, monitor, project, dir });
-  await (io?.stopped ?? processStop(args.flags.has('push-lease')));
+  await stopped;
   stopLease();
   stopRows();
   offView();

@@ -138,12 +138,8 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       `omc-top serve: WARNING: listening on ${listen}, not only this machine: anyone who can reach it can see the page's address and try the token. Prefer the default (127.0.0.1) and an ssh tunnel.`,
     );
   }
-  const host = listen.includes(':') ? `[${listen}]` : listen;
-  printOut(`omc-top serve: http://${host}:${served.port}/#${token}\n`);
-  printOut(
-    `  from another machine: ssh -L ${served.port}:127.0.0.1:${served.port} <this host>, then open the same URL there\n`,
-  );
-  return new Promise<number>((resolve) => {
+  // Listening before the address is printed: a script that stops serve as soon as it reads it gets a clean exit.
+  const done = new Promise<number>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -153,4 +149,10 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  const host = listen.includes(':') ? `[${listen}]` : listen;
+  printOut(`omc-top serve: http://${host}:${served.port}/#${token}\n`);
+  printOut(
+    `  from another machine: ssh -L ${served.port}:127.0.0.1:${served.port} <this host>, then open the same URL there\n`,
+  );
+  return done;
 }
