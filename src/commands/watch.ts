@@ -28,6 +28,7 @@ import { OmcStore } from '../store/store.js';
 import { LineStream, onStopSignal, printErr, printOut, STREAM_MAX_BUFFERED_BYTES } from '../io/output.js';
 import { parseArgs, UsageError } from './args.js';
 import { shownBasename } from '../io/safe-fs/byte-paths.js';
+import { pauseAfterFirstLineForTest } from './test-pause.js';
 
 export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
 
@@ -167,6 +168,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     }
     state(attentionLine(project, at, shown) + '\n');
     state(readyLine(project, at, shown.count) + '\n');
+    pauseAfterFirstLineForTest();
   }
   monitor.onTransitions((batch) => {
     const at = now();

@@ -24,6 +24,7 @@ import { startServer } from './server.js';
 import { fleetSource, singleSource, type ServeSource } from './source.js';
 import { printErr, printOut } from '../../io/output.js';
 import { shownBasename } from '../../io/safe-fs/byte-paths.js';
+import { pauseAfterFirstLineForTest } from '../test-pause.js';
 
 export const SERVE_USAGE = `Usage: omc-top serve [--port N] [--listen ADDR] [--all] [--host user@box]… [--cwd DIR | --root DIR] [--readonly]
 
@@ -154,5 +155,6 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   printOut(
     `  from another machine: ssh -L ${served.port}:127.0.0.1:${served.port} <this host>, then open the same URL there\n`,
   );
+  pauseAfterFirstLineForTest();
   return done;
 }
