@@ -109,7 +109,9 @@ describe('History pane', () => {
     expect(text).toContain(`session ${B}`);
     expect(text).toContain('outcome: cancelled');
     expect(text).toContain('closeout: missing');
-    expect(text).toMatch(/next session: OMC will report/);
+    expect(text).toMatch(
+      /next session: the autopilot run of session bbbbbbbb ended[\s\S]*OMC\s+will report it at the next session start/,
+    );
     expect(text).toContain('file: notepads/autopilot/problems.md');
     expect(text).toMatch(/fix: write what the run learned/);
     expect(text).toContain('state/runs/ledger.jsonl:');

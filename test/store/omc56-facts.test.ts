@@ -107,6 +107,10 @@ describe('stale-run watchdog, as OMC 5.6 will report it', () => {
       omc56.reconcile(p.root, Date.now()).findings.map((f) => ['no-closeout', f.run, f.sessionId]),
     );
     expect(facts[0]!.action).toMatch(/notepads\/ralph\/problems\.md/);
+    // Whose run comes first: two of them under one notepad path still differ in a 60-column pane's problem line.
+    expect(facts[0]!.message).toMatch(
+      /^the ralph run of session sA ended \d{4}-\d\d-\d\dT[\d:.]+Z without its closeout \(.*\); OMC will report it at the next session start$/,
+    );
     expect((d.report().next_session as unknown[]).length).toBe(1);
   });
 });

@@ -114,7 +114,8 @@ export function missingCloseouts(mainLedger: readonly LedgerEntry[], now: number
       mode: e.run,
       sessionId: e.sessionId,
       path: `notepads/${e.run}/problems.md`,
-      message: `OMC will report at the next session start that this ${e.run} run ended ${new Date(e.tsMs).toISOString()} without its closeout (${e.where})`,
+      // What tells two such runs apart (whose run, when) comes first: a narrow pane cuts the line's end.
+      message: `the ${e.run} run ${e.sessionId === null ? 'with no session id' : `of session ${e.sessionId.slice(0, 8)}`} ended ${new Date(e.tsMs).toISOString()} without its closeout (${e.where}); OMC will report it at the next session start`,
       action: `write what the run learned to .omc/notepads/${e.run}/problems.md, or acknowledge it next session`,
     });
   }
