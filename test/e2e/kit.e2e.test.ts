@@ -266,7 +266,9 @@ describe('the pane kit in a real terminal', () => {
       start: m[2]!,
     }));
     const expected = (now: number) => {
-      const due = own.filter((e) => e.at < now - 7 * 86_400_000).sort((a, b) => a.at - b.at);
+      const cutoff = new Date(now);
+      cutoff.setDate(cutoff.getDate() - 7); // seven calendar days back in local time, as OMC's prune counts them
+      const due = own.filter((e) => e.at < cutoff.getTime()).sort((a, b) => a.at - b.at);
       return { count: 164 + due.length, last: due.at(-1)?.start ?? 'old note number 164' };
     };
     const before = expected(Date.now());

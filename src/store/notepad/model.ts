@@ -133,14 +133,21 @@ export function newestFirst(entries: readonly NotepadEntry[]): NotepadEntry[] {
 }
 
 /**
- * Due for pruning by OMC's rule (notepad_prune, 7 days): older than the
- * cutoff, or a stamp that is not a real date (OMC drops those too). The
- * preamble is never due: OMC's prune would discard it, omc-top keeps it.
+ * Due for pruning: what OMC's notepad_prune(days) removes, read the way it reads it. OMC writes a stamp in UTC
+ * (`toISOString`) but reads it back with `new Date(stamp)`, which takes "YYYY-MM-DD HH:MM" as local time, and keeps
+ * the entries at or after a cutoff `days` calendar days back in local time (`setDate`). Outside UTC an entry so
+ * comes due hours before or after its true age says (9 h early at UTC+9), and across a DST change the cutoff moves by
+ * an hour; a stamp V8 cannot read (month 13) is dropped, one it rolls over (February 30) is kept by its rolled date.
+ * The same engine reads it the same way here, so "due" is what OMC's prune takes, in any time zone. (The age shown
+ * beside an entry is its true age, from `atMs`.) The preamble is never due: OMC's prune would discard it, omc-top
+ * keeps it.
  */
 export function isDue(e: NotepadEntry, now: number, days: number = LIMITS.pruneDays): boolean {
   if (e.stamp === null) return false;
-  if (e.atMs === null) return true;
-  return e.atMs < now - days * 86_400_000;
+  const cutoff = new Date(now);
+  cutoff.setDate(cutoff.getDate() - days);
+  // OMC keeps `entryDate >= cutoff`; an Invalid Date compares false there, so it is pruned.
+  return !(new Date(e.stamp).getTime() >= cutoff.getTime());
 }
 
 export type { EntrySection, SectionId };
