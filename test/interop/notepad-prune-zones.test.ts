@@ -11,7 +11,10 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { entryStamp } from '../../src/store/notepad/format.js';
-import { isDue, parseNotepad } from '../../src/store/notepad/model.js';
+import { EMPTY_NOTEPAD, isDue, parseNotepad, type NotepadSnapshot } from '../../src/store/notepad/model.js';
+import { initNotepadPane } from '../../src/panes/notepad/reducer.js';
+import { notepadPane } from '../../src/panes/notepad/index.js';
+import type { OmcStore } from '../../src/store/store.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
 
 const ZONES = ['UTC', 'Asia/Seoul', 'Asia/Kolkata', 'America/St_Johns', 'America/Los_Angeles', 'Pacific/Kiritimati'];
@@ -89,5 +92,23 @@ describe("notepad prune: omc-top's due entries are OMC's pruned ones in any time
     const { omc: kept, ours } = keptBoth(now, ['2026-02-30 10:00', '2026-13-01 10:00', '2026-03-03 10:00']);
     expect(ours).toEqual(kept);
     expect(kept).toEqual(['entry 0', 'entry 2']);
+  });
+
+  it('the pane repaints when an entry comes due, though that falls between two age steps (Asia/Kolkata, UTC+5:30)', () => {
+    process.env.TZ = 'Asia/Kolkata';
+    // OMC stamped it at 18:15 UTC; its prune reads 18:15 IST (12:45 UTC), so it comes due 7 days later at 12:45 UTC,
+    // half an hour off the entry's hourly age steps (the next one at 13:15 UTC).
+    const snap: NotepadSnapshot = {
+      ...EMPTY_NOTEPAD,
+      sections: parseNotepad(notepadWith(['2026-11-27 18:15'])).sections,
+    };
+    const entry = snap.sections.working.entries[0]!;
+    const now = Date.parse('2026-12-04T12:30:20Z');
+    const due = Date.parse('2026-12-04T12:45:00Z');
+    // OMC keeps an entry at exactly its cutoff: due from the millisecond after.
+    expect([isDue(entry, now), isDue(entry, due), isDue(entry, due + 1)]).toEqual([false, false, true]);
+    const store = { notepad: { getSnapshot: () => snap } } as unknown as OmcStore;
+    expect(notepadPane.nextTick!(initNotepadPane(), store, now)).toBe(due + 1 - now);
+    expect(notepadPane.nextTick!({ ...initNotepadPane(), tab: 'priority' }, store, now)).toBe(due + 1 - now);
   });
 });

@@ -316,10 +316,14 @@ export const notepadPane: PaneModule<NotepadPaneState> = {
       : null,
   View: NotepadView,
   nextTick(state, store, now) {
-    if (state.editor || state.tab === 'priority') return Infinity;
+    if (state.editor) return Infinity;
     const snap = store.notepad.getSnapshot();
     if (!snap) return Infinity;
     let next = Infinity;
+    // The Working tab's "(n due)" shows on every tab, and an entry comes due when OMC's local reading of its stamp
+    // says so: between two age steps outside UTC.
+    for (const e of snap.sections.working.entries) if (e.dueAtMs > now) next = Math.min(next, e.dueAtMs - now);
+    if (state.tab === 'priority') return next;
     for (const e of snap.sections[state.tab].entries) next = Math.min(next, ageTickMs(e.atMs, now));
     return next;
   },

@@ -24,6 +24,13 @@ export interface NotepadEntry {
   stamp: string | null;
   /** UTC moment of the stamp; null for the preamble or an impossible date. */
   atMs: number | null;
+  /** The stamp as OMC's prune reads it (local time, see isDue); NaN for the preamble or a stamp V8 cannot read. */
+  omcReadMs: number;
+  /**
+   * When OMC's prune (7 days) starts taking it: its reading plus seven calendar days in local time, so the pane can
+   * repaint its "due" at that moment (not on an age step: outside UTC it falls between them). NaN when `omcReadMs` is.
+   */
+  dueAtMs: number;
   /** Raw text (identity for merges). */
   body: string;
   display: string;
@@ -85,6 +92,7 @@ export function entriesOf(sectionText: string): NotepadEntry[] {
       id: e.id,
       stamp: e.stamp,
       atMs: e.stamp === null ? null : stampMs(e.stamp),
+      ...omcPruneClock(e.stamp),
       body: e.body,
       display: cleanBlock(e.body),
       chars: e.body.length,
@@ -146,8 +154,18 @@ export function isDue(e: NotepadEntry, now: number, days: number = LIMITS.pruneD
   if (e.stamp === null) return false;
   const cutoff = new Date(now);
   cutoff.setDate(cutoff.getDate() - days);
-  // OMC keeps `entryDate >= cutoff`; an Invalid Date compares false there, so it is pruned.
-  return !(new Date(e.stamp).getTime() >= cutoff.getTime());
+  // OMC keeps `entryDate >= cutoff`; an Invalid Date (NaN) compares false there, so it is pruned.
+  return !(e.omcReadMs >= cutoff.getTime());
+}
+
+/** An entry's stamp read as OMC's prune reads it, once per parse (see isDue), and when it comes due at 7 days. */
+function omcPruneClock(stamp: string | null): { omcReadMs: number; dueAtMs: number } {
+  if (stamp === null) return { omcReadMs: Number.NaN, dueAtMs: Number.NaN };
+  const read = new Date(stamp);
+  const omcReadMs = read.getTime();
+  read.setDate(read.getDate() + LIMITS.pruneDays);
+  // OMC keeps an entry at exactly the cutoff: the first moment it takes it is one millisecond later.
+  return { omcReadMs, dueAtMs: read.getTime() + 1 };
 }
 
 export type { EntrySection, SectionId };
