@@ -34,7 +34,9 @@ function project(): { dir: string; env: NodeJS.ProcessEnv } {
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_STATE_HOME: path.join(home, '.state'),
     XDG_CACHE_HOME: path.join(home, '.cache'),
-    OMC_TOP_TEST_PAUSE_AFTER_FIRST_LINE_MS: '1000',
+    // Long enough for this test to read the line and signal even on a loaded machine (a signal after the pause
+    // would pass without testing anything).
+    OMC_TOP_TEST_PAUSE_AFTER_FIRST_LINE_MS: String(scaled(1000)),
   };
   delete env.OMC_STATE_DIR;
   delete env.CLAUDE_CONFIG_DIR;
