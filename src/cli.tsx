@@ -25,7 +25,7 @@ import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall } from './store/omc-install.js';
 import { resolveRootAndOmc } from './store/omc-root.js';
 import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
-import { noRootMessage, type RootResolution } from './store/root.js';
+import { noRootMessage, rootPathFault, type RootResolution } from './store/root.js';
 import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
@@ -97,7 +97,11 @@ const MAIN_FLAGS = {
 function notFoundMessage(r: RootResolution): string {
   if (r.rule === 'unusable-path') return `omc-top: ${noRootMessage(r)}.`;
   const lines = [`omc-top: no .omc directory found (${r.explain}).`, 'Looked in:'];
-  for (const l of r.looked) lines.push(`  ${l}`);
+  for (const l of r.looked) {
+    const fault = rootPathFault(l);
+    // Only what is there and is not a directory is worth a word: "does not exist" is what the heading says.
+    lines.push(fault === 'does not exist' || fault === 'is a directory' ? `  ${l}` : `  ${l}: ${fault}`);
+  }
   for (const n of r.notices) lines.push(`note: ${n}`);
   lines.push('Start OMC in this project first, or point omc-top at one with --cwd DIR or --root DIR/.omc.');
   return lines.join('\n');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { listDirSync } from '../io/safe-fs/index.js';
 import { detectOmcInstall } from '../store/omc-install.js';
-import { resolveOmcRoot, type RootResolution } from '../store/root.js';
+import { resolveOmcRoot, rootPathFault, type RootResolution } from '../store/root.js';
 import { configCheck } from './doctor-config.js';
 import { pushCheck } from './doctor-push.js';
 import { hooksCheck } from './doctor-hooks.js';
@@ -54,7 +54,7 @@ function rootCheck(res: RootResolution, cwd: string, env: NodeJS.ProcessEnv): Do
     id: 'root',
     title: '.omc root',
     status: res.exists ? 'ok' : 'broken',
-    summary: `${res.root} (${res.explain})${res.exists ? '' : ': does not exist'}`,
+    summary: `${res.root} (${res.explain})${res.exists ? '' : `: ${rootPathFault(res.root)}`}`,
     details,
     data: {
       root: res.root,

@@ -88,6 +88,25 @@ const isDir = (p: string) => {
 };
 const exists = (p: string) => fs.existsSync(p);
 
+/**
+ * Why `p` cannot be the .omc root, in a few words for the "looked in" lines and doctor: it is missing, or something
+ * other than a directory is there (`--root` given a file's path should say so, not "not found").
+ */
+export function rootPathFault(p: string): string {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'does not exist';
+    if (code === 'ENOTDIR') return 'does not exist (a parent of it is a file)';
+    if (code === 'ELOOP') return 'is a symlink loop';
+    return `cannot be read (${code ?? 'error'})`;
+  }
+  if (st.isDirectory()) return 'is a directory';
+  return st.isFile() ? 'is a file, not a directory' : 'is not a directory';
+}
+
 /** Walks up from `start` for a .omc-workspace file; stops before $HOME (not checking it) or at "/". */
 export function findWorkspaceMarker(start: string, home: string, env: NodeJS.ProcessEnv): string | null {
   if (env.OMC_DISABLE_MULTIREPO === '1') return null;

@@ -133,6 +133,30 @@ describe('omc-top doctor', { timeout: scaled(120_000) }, () => {
     expect(check(cli.report, 'root').status).toBe('broken');
   });
 
+  it('--root given a file: doctor and the app say it is a file, not that nothing is there', async () => {
+    const file = path.join(tempDir('omc-top-doctor-file-'), 'notes.txt');
+    fs.writeFileSync(file, 'not a directory\n');
+    const env = baseEnv({ CLAUDE_CONFIG_DIR: claudeDir() });
+    const report = await collectDoctorReport(options({ cwd: os.tmpdir(), env, rootOverride: file }));
+    expect(check(report, 'root').status).toBe('broken');
+    expect(check(report, 'root').summary).toBe(`${file} (--root): is a file, not a directory`);
+
+    const app = spawnSync(process.execPath, [BUNDLE, '--json', '--root', file], {
+      env,
+      encoding: 'utf8',
+      timeout: scaled(60_000),
+    });
+    expect(app.status).toBe(2);
+    expect(app.stderr).toContain(`Looked in:\n  ${file}: is a file, not a directory\n`);
+    // A path that is simply missing keeps the plain line: the heading already says nothing was found.
+    const missing = spawnSync(process.execPath, [BUNDLE, '--json', '--root', `${file}-gone`], {
+      env,
+      encoding: 'utf8',
+      timeout: scaled(60_000),
+    });
+    expect(missing.stderr).toContain(`Looked in:\n  ${file}-gone\n`);
+  });
+
   it('names a second .omc that exists but is not the one used (./.omc in a subdirectory, as OMC 4.x wrote)', async () => {
     const p = project();
     const sub = path.join(p.dir, 'packages', 'web');
