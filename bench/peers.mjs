@@ -6,11 +6,16 @@
 // tree, then one line of ratios (omc-top watching / omc hud --watch) per tree.
 //   node bench/peers.mjs [--changes 20] [--idle 20] [--trees 200,2000] [--no-poll]
 // Then one table row per tree for the issue-30 target: `hud --watch` change→screen p95 ÷ omc-top's ≥ 50×.
+// Each change is timed as bench/flat.mjs times it: from the moment OMC's rename returned (the state read and the temp
+// file written and fsynced before the clock starts) to the arrival of the output that shows it (the pty's data
+// event, stamped as it arrives). Before 2026-12-04 the clock started before the bench read and wrote the file and
+// stopped at the next 2 ms poll of the whole output so far, which put the bench's own disk time and polling into both
+// contenders' figures: about half of omc-top's ~10 ms, next to nothing of `hud --watch`'s ~750.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { spawn as ptySpawn } from '@lydell/node-pty';
-import { generatedTree, machine, now, omcWrite, pct, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
+import { generatedTree, machine, now, omcWriteLanded, pct, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
 import { OMC55 } from '../test/helpers/omc-packages.mjs';
 import { hostLine, ratioLine } from './targets-lib.mjs';
 
@@ -48,6 +53,7 @@ function project(n) {
     }),
   );
   const file = path.join(sessions, sid, 'ralph-state.json');
+  /** OMC's write of the next iteration; returns the moment its rename returned (omcWriteLanded). */
   const bump = (iteration) => {
     let s = { active: true, session_id: sid, started_at: new Date().toISOString() };
     try {
@@ -55,13 +61,32 @@ function project(n) {
     } catch {
       /* no ralph in this session yet: start one */
     }
-    omcWrite(file, { ...s, active: true, iteration, max_iterations: 99999, last_checked_at: new Date().toISOString() });
+    const next = { ...s, active: true, iteration, max_iterations: 99999, last_checked_at: new Date().toISOString() };
+    return omcWriteLanded(file, next).landed;
   };
   bump(1);
   return { dir, home, sid, bump, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-async function measure(label, proc, bump, textOf) {
+/**
+ * The time the output from chunk `from` on first shows `needle`: the arrival stamp of the chunk that completes it
+ * (chunks: `{ t, d }` in arrival order, `t` taken in the pty's data event), or null after `timeoutMs`.
+ */
+async function arrivalOf(chunks, from, needle, timeoutMs) {
+  const deadline = now() + timeoutMs;
+  let acc = '';
+  let i = from;
+  for (;;) {
+    for (; i < chunks.length; i++) {
+      acc += chunks[i].d;
+      if (acc.includes(needle)) return chunks[i].t;
+    }
+    if (now() > deadline) return null;
+    await sleep(2);
+  }
+}
+
+async function measure(label, proc, bump, chunks) {
   const out = { contender: label };
   await sleep(2500);
   const s0 = procStats(proc.pid);
@@ -72,17 +97,10 @@ async function measure(label, proc, bump, textOf) {
   const lat = [];
   for (let i = 0; i < CHANGES; i++) {
     const value = 50000 + i;
-    const from = textOf().length;
-    const t = now();
-    bump(value);
-    const deadline = t + 5000;
-    while (now() < deadline) {
-      if (textOf().slice(from).includes(`${value}/`)) {
-        lat.push(now() - t);
-        break;
-      }
-      await sleep(2);
-    }
+    const from = chunks.length;
+    const landed = bump(value);
+    const shown = await arrivalOf(chunks, from, `${value}/`, 5000);
+    if (shown !== null) lat.push(shown - landed);
     await sleep(300 + Math.random() * 400);
   }
   out.missed = CHANGES - lat.length;
@@ -105,11 +123,12 @@ async function omcHudWatch(n) {
     cwd: p.dir,
     env,
   });
-  let text = '';
-  child.onData((d) => (text += d));
+  const chunks = [];
+  child.onData((d) => chunks.push({ t: now(), d }));
   try {
-    const r = await measure('omc hud --watch (OMC 5.5.0, 1 s interval)', child, p.bump, () => text);
-    r.bytesPerSecond = Math.round(text.length / ((IDLE + 3) * 1.0 + CHANGES * 0.7));
+    const r = await measure('omc hud --watch (OMC 5.5.0, 1 s interval)', child, p.bump, chunks);
+    const bytes = chunks.reduce((n, c) => n + c.d.length, 0);
+    r.bytesPerSecond = Math.round(bytes / ((IDLE + 3) * 1.0 + CHANGES * 0.7));
     return r;
   } finally {
     try {
@@ -129,14 +148,13 @@ async function omcTop(n, extraArgs, label) {
     rows: 40,
     env: { XDG_STATE_HOME: path.join(p.dir, 'xdg') },
   });
-  const textOf = () => m.chunks.map((c) => c.d).join('');
   try {
     // Everything read (the footer says live, or polling under --poll) before the filter is typed.
     await m.waitScreen(/(?: live|poll\S*)\s*$/m, 180_000);
     // The HUD shows the one session; omc-top is filtered to it, so the change is on screen in both.
     m.pty.write(`/${p.sid.slice(0, 8)}\r`);
     await m.waitScreen(/ 1 of \d+ match/, 20_000);
-    return await measure(label, { pid: m.pid }, p.bump, textOf);
+    return await measure(label, { pid: m.pid }, p.bump, m.chunks);
   } finally {
     m.kill();
     p.cleanup();
