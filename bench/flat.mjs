@@ -19,7 +19,9 @@
 //     bootstrap interval for each p95 ratio so a reader sees how far it can be trusted.
 // Prints one JSON line per size and build, then the ratio lines (each target beside its figures) and a table row.
 //   node bench/flat.mjs [--sizes 200,10000] [--rounds 3] [--sustain 10] [--changes 200] [--settle 3]
-//                       [--bins base=path/omc-top.mjs,new=dist/omc-top.mjs] [--raw FILE]
+//                       [--bins base=path/omc-top.mjs,new=dist/omc-top.mjs] [--raw FILE] [--filter TEXT]
+// `--filter TEXT`: each arm types `/TEXT` and Enter once live, a filter left on as a user keeps one all day (the
+// changes go to rows it keeps: `ralph` keeps every generated session, the broadest case).
 // `--bins`: builds measured side by side on trees of the same shape (a before/after pair; the ratio of each later
 // build to the first per figure). `--raw FILE`: every change as a JSON line (arm, round, latency, the rename's own
 // time, the time since the arm's last output before the change).
@@ -49,6 +51,7 @@ const SUSTAIN = Number(arg('sustain', '10'));
 const CHANGES = Number(arg('changes', '200'));
 const SETTLE = Number(arg('settle', '3'));
 const RAW = arg('raw', '');
+const FILTER = arg('filter', '');
 const BINS = String(arg('bins', `shipped=${BIN}`))
   .split(',')
   .map((b) => {
@@ -76,6 +79,10 @@ async function startArm(tree, bin) {
   const arm = { n: tree.n, bin: bin.label, m, files: [], states: new Map(), next: 0, lat: [] };
   try {
     await m.waitScreen(/ live\s*$/m, 300_000);
+    if (FILTER) {
+      m.pty.write(`/${FILTER}\r`);
+      await m.waitScreen(/ \d[\d,]* of [\d,]+ match/, 60_000);
+    }
     await sleep(SETTLE * 1000);
     await m.settle();
     const dirs = fs.readdirSync(tree.sessions);
@@ -197,7 +204,7 @@ for (const bin of BINS) {
   const a = rows.find((r) => r.sessions === small && r.bin === bin.label);
   const b = rows.find((r) => r.sessions === big && r.bin === bin.label);
   if (!a || !b) continue;
-  const label = BINS.length > 1 ? ` [${bin.label}]` : '';
+  const label = (BINS.length > 1 ? ` [${bin.label}]` : '') + (FILTER ? `, a \`/${FILTER}\` filter on` : '');
   const [lo, hi] = ratioInterval(b.lat, a.lat);
   console.log(
     ratioLine({

@@ -2,7 +2,7 @@
 // only an optimisation: whatever was typed before, each query must give exactly the rows (and the order) a
 // fresh scan of every session gives, for every sort and with finished rows hidden or not.
 import { describe, expect, it } from 'vitest';
-import { SORTS, visibleSessions, type RowQuery } from '../../src/panes/sessions/reducer.js';
+import { SORTS, idsOf, rowKey, visibleSessions, type RowQuery } from '../../src/panes/sessions/reducer.js';
 import type { ModeView, SessionView, SessionsSnapshot } from '../../src/store/sessions/model.js';
 
 const STATUSES = ['active', 'finished', 'stale', 'idle', 'pending', 'cancelling'] as const;
@@ -65,6 +65,7 @@ describe('sessions `/` filter: typing narrows the previous rows', () => {
             visibleSessions(typing, q).map((s) => s.id),
             filter,
           ).toEqual(fresh(sessions, q));
+          expect(idsOf(visibleSessions(typing, q))).toEqual(visibleSessions(typing, q).map(rowKey));
         }
       });
 
@@ -74,5 +75,23 @@ describe('sessions `/` filter: typing narrows the previous rows', () => {
     // "alph" is inside "ralph" but does not extend it: its rows are not a subset of anything cached.
     expect(visibleSessions(typing, 'alph').map((s) => s.id)).toEqual(fresh(sessions, { filter: 'alph' }));
     expect(visibleSessions(typing, 'alph').length).toBe(sessions.filter((s) => s.modes[0]?.mode === 'ralph').length);
+  });
+});
+
+describe('sessions `/` filter: rows patched from the snapshot before', () => {
+  it("never patches one domain's rows with another's change (the fleet opens several projects' sessions)", () => {
+    const a = Array.from({ length: 6 }, (_, i) => session(i));
+    const b = Array.from({ length: 6 }, (_, i) => session(100 + i));
+    // Two domains at the same versions: B's snapshot follows version 1, as A's first snapshot is version 1.
+    const fromA = { ...snapshotOf(a), lineage: {} } as SessionsSnapshot;
+    const fromB = {
+      ...snapshotOf(b),
+      version: 2,
+      lineage: {},
+      delta: { from: 1, changed: [], removed: [], gone: [] },
+    } as SessionsSnapshot;
+    const q = { filter: 's-0', sort: 'id' as const };
+    expect(visibleSessions(fromA, q).map((s) => s.id)).toEqual(fresh(a, q));
+    expect(visibleSessions(fromB, q).map((s) => s.id)).toEqual(fresh(b, q));
   });
 });

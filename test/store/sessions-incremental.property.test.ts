@@ -13,8 +13,15 @@ import { SessionsDomain } from '../../src/store/sessions/domain.js';
 import { loopCountOf, sessionCountOf } from '../../src/store/sessions/derive.js';
 import { DueHeap } from '../../src/store/sessions/due-heap.js';
 import { loopValues } from '../../src/feeds/status-line.js';
-import { LEGACY_KEY, deltaSince, holdsAgent, type SessionView } from '../../src/store/sessions/model.js';
+import {
+  LEGACY_KEY,
+  deltaSince,
+  holdsAgent,
+  type SessionView,
+  type SessionsSnapshot,
+} from '../../src/store/sessions/model.js';
 import type { WatchEvent } from '../../src/store/types.js';
+import { SORTS, idsOf, rowKey, visibleSessions, type RowQuery } from '../../src/panes/sessions/reducer.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 const SIDS = Array.from({ length: 8 }, (_, i) => `0000000${i}-1111-4222-8333-444455556666`);
@@ -58,6 +65,24 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 const keyOf = (v: SessionView) => (v.kind === 'legacy' ? LEGACY_KEY : v.id);
 
+/**
+ * The sessions pane's queries: every sort, done rows hidden or not, a filter on nothing, on a mode, a status, a
+ * session's id, one that matches several ids, and one that matches none.
+ */
+const QUERIES: RowQuery[] = SORTS.flatMap((sort) =>
+  [false, true].flatMap((hideDone) =>
+    ['', 'ralph', 'not enforced', '00000003', '0000000', 'cancel', 'nothing-matches'].map((filter) => ({
+      filter,
+      sort,
+      hideDone,
+    })),
+  ),
+);
+
+/** The rows a query gives on a snapshot seen for the first time: a pass over every session (no lineage, no delta). */
+const fromScratch = (snap: SessionsSnapshot, q: RowQuery) =>
+  visibleSessions({ ...snap, lineage: undefined, delta: null }, q);
+
 /** The status line's loops from every row, no walk cut short: the first three with their progress, and the count. */
 const everyLoop = (sessions: readonly SessionView[]) => {
   const running = sessions.flatMap((s) => s.modes.filter(holdsAgent));
@@ -81,6 +106,7 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
         dirs.push(root);
         const live = new SessionsDomain({ root, clock: () => NOW, projectDir: root });
         live.scan();
+        let step = 0;
         for (const o of ops) {
           const dir = path.join(root, 'state', 'sessions', o.sid);
           const events: WatchEvent[] = [];
@@ -138,8 +164,23 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
             events.push({ type: 'unlinkDir', rel: `state/sessions/${o.sid}` });
           }
           const before = live.getSnapshot();
+          // The pane asked a query of this snapshot (a filter on screen): the next one patches its rows. A few
+          // queries a step, in turn (the pane remembers the rows of the last few queries only).
+          step += 1;
+          const asked = QUERIES.filter((_, i) => (i + step) % 8 === 0);
+          for (const q of asked) visibleSessions(before, q);
           live.refresh(events, 'trailing');
           const after = live.getSnapshot();
+          // Patched by the change, each query's rows are exactly those of a pass over every session.
+          for (const q of asked) {
+            const rows = visibleSessions(after, q);
+            expect(rows, JSON.stringify(q)).toEqual(fromScratch(after, q));
+            // The keys the selection finds its row by ride along with the rows.
+            expect(idsOf(rows)).toEqual(rows.map(rowKey));
+            // A longer query typed now narrows the patched rows.
+            const longer = { ...q, filter: `${q.filter} 0` };
+            expect(visibleSessions(after, longer), JSON.stringify(longer)).toEqual(fromScratch(after, longer));
+          }
           // The delta names exactly what changed: the previous rows with the removed taken out and the changed
           // put in (by key) are the new rows.
           const delta = deltaSince(before, after);
@@ -151,6 +192,8 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
             byKey.set(keyOf(v), v);
           }
           expect(new Set(byKey.values())).toEqual(new Set(after.sessions));
+          // `gone` is every view of the previous snapshot this one no longer holds.
+          expect(new Set(delta!.gone)).toEqual(new Set(before.sessions.filter((v) => !after.sessions.includes(v))));
           // The keys ride along in row order, and the cancelling count is the rows' own.
           expect(after.keys).toEqual(after.sessions.map(keyOf));
           expect(after.cancelling).toBe(after.sessions.filter((v) => v.status === 'cancelling').length);

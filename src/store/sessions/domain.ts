@@ -90,6 +90,8 @@ export class SessionsDomain implements Domain {
   /** Structural problems (bad directory names, files where dirs belong) keyed by path. */
   private structural = new Map<string, Problem>();
   private views = new Map<string, SessionView>();
+  /** Names this domain's snapshots (SessionsSnapshot.lineage). */
+  private readonly lineage = {};
   /** The last published order (compareSessions), kept so a change re-places only what changed. */
   private sorted: SessionView[] = [];
   /** Each sorted view's key, in the same order (the snapshot's `keys`). */
@@ -644,7 +646,8 @@ export class SessionsDomain implements Domain {
       scanning: this.progress,
       counts: { ...this.counts },
       cancelling: this.cancelling,
-      delta: { from, changed: fresh, removed },
+      delta: { from, changed: fresh, removed, gone: [...gone] },
+      lineage: this.lineage,
       omcSeen: this.omcSeen(),
     });
     this.armTimer(now);

@@ -122,6 +122,11 @@ export interface SessionsSnapshot {
    * applies these instead of passing over every session, so the work of a change is that change.
    */
   delta?: SessionsDelta | null;
+  /**
+   * The same object in every snapshot one domain publishes: work a consumer remembers between snapshots is keyed by
+   * it, since versions count per domain (the fleet shows several projects' sessions in one process).
+   */
+  lineage?: object;
   /** The OMC installs found per session (their Claude processes), distinct, for the header. */
   omcSeen?: readonly SessionOmc[];
 }
@@ -130,6 +135,11 @@ export interface SessionsDelta {
   from: number;
   changed: readonly SessionView[];
   removed: readonly SessionView[];
+  /**
+   * Every view of version `from` this snapshot no longer holds: the previous views of the sessions in `changed`
+   * (those that had one) and the `removed` ones. A consumer that keeps views in an order finds each by binary search.
+   */
+  gone?: readonly SessionView[];
 }
 
 /** The key of the session-less row in `keys` (the domain's key for it; the sessions pane's row key). */
@@ -144,7 +154,7 @@ export const sessionKey = (s: Pick<SessionView, 'kind' | 'id'>): string => (s.ki
  */
 export function deltaSince(seen: SessionsSnapshot | null, next: SessionsSnapshot): SessionsDelta | null {
   if (!seen) return null;
-  if (seen === next) return { from: seen.version, changed: [], removed: [] };
+  if (seen === next) return { from: seen.version, changed: [], removed: [], gone: [] };
   return next.delta && next.delta.from === seen.version ? next.delta : null;
 }
 
