@@ -160,8 +160,10 @@ const windowJson = (w: Window | null) => w && { percent: w.percent, resets_at: i
 /** Adds the cost fields to a --json document built by buildJsonReport (+ addClaudeToReport). */
 /** Every loop of the store's project (OMC's, Claude Code's own, background jobs), as the Cost pane and `--json` list them. */
 export function storeLoops(store: OmcStore, prices: Readonly<Record<string, ModelPrice>>, now: number): LoopRow[] {
+  const snapshot = store.sessions.getSnapshot();
   return projectLoops({
-    sessions: store.sessions.getSnapshot().sessions,
+    sessions: snapshot.sessions,
+    snapshot,
     claude: store.claude.getSnapshot(),
     jobs: store.bgJobs.getSnapshot().jobs,
     quota: store.quota.getSnapshot(),

@@ -22,6 +22,7 @@ import {
 } from '../../src/store/sessions/model.js';
 import type { WatchEvent } from '../../src/store/types.js';
 import { SORTS, idsOf, rowKey, visibleSessions, type RowQuery } from '../../src/panes/sessions/reducer.js';
+import { sessionIndex } from '../../src/store/sessions/view-index.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 const SIDS = Array.from({ length: 8 }, (_, i) => `0000000${i}-1111-4222-8333-444455556666`);
@@ -164,6 +165,8 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
             events.push({ type: 'unlinkDir', rel: `state/sessions/${o.sid}` });
           }
           const before = live.getSnapshot();
+          // The sessions' index, kept by each delta, is the index of the snapshot made from scratch.
+          sessionIndex(before);
           // The pane asked a query of this snapshot (a filter on screen): the next one patches its rows. A few
           // queries a step, in turn (the pane remembers the rows of the last few queries only).
           step += 1;
@@ -172,6 +175,10 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
           live.refresh(events, 'trailing');
           const after = live.getSnapshot();
           // Patched by the change, each query's rows are exactly those of a pass over every session.
+          const kept = sessionIndex(after);
+          const scratch = sessionIndex({ ...after, lineage: undefined });
+          expect(new Map(kept.byKey)).toEqual(new Map(scratch.byKey));
+          expect(new Map(kept.modes)).toEqual(new Map(scratch.modes));
           for (const q of asked) {
             const rows = visibleSessions(after, q);
             expect(rows, JSON.stringify(q)).toEqual(fromScratch(after, q));

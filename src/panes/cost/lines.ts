@@ -17,6 +17,7 @@ import {
   TRANSCRIPT_READING_SHORT,
 } from '../../store/cost/spend.js';
 import { costRollupMemo, NO_LOOP } from '../../store/cost/rollup.js';
+import { sessionIndex } from '../../store/sessions/view-index.js';
 import type { OmcStore } from '../../store/store.js';
 import { cell, fit, formatAge, formatClock, formatTimestamp, wrapText } from '../../ui/format.js';
 import { countdown, quotaHeaderText } from '../../ui/quota-text.js';
@@ -26,6 +27,22 @@ import { rateLimitText } from '../sessions/cost-lines.js';
 import { groupDigits } from '../../io/group-digits.js';
 
 const short = (sid: string | null) => (sid === null ? 'legacy' : sid.slice(0, 8));
+
+/**
+ * A row's lines at one width, for rows that do not change with the clock (no rate-limit countdown, no next run):
+ * the OMC rows of sessions with no Claude process are the same objects from one change to the next (loops.ts), so
+ * a change draws the lines of the rows it touched.
+ */
+const steadyLines = new WeakMap<LoopRow, { width: number; lines: ToneLine[] }>();
+
+function loopLines(l: LoopRow, now: number, width: number): ToneLine[] {
+  if (l.rateLimit !== null || l.nextMs !== null) return loopLine(l, now, width);
+  const hit = steadyLines.get(l);
+  if (hit && hit.width === width) return hit.lines;
+  const lines = loopLine(l, now, width);
+  steadyLines.set(l, { width, lines });
+  return lines;
+}
 
 function loopLine(l: LoopRow, now: number, width: number): ToneLine[] {
   const burn =
@@ -70,22 +87,30 @@ export function costPaneLines(
   const push = (text: string, tone?: string) => {
     for (const t of wrapText(text, Math.max(20, width - 1))) out.push({ text: t, tone });
   };
-  const sessions = store.sessions.getSnapshot().sessions;
+  const snapshot = store.sessions.getSnapshot();
+  const sessions = snapshot.sessions;
   const claude = store.claude.getSnapshot();
   const quota = store.quota.getSnapshot();
-  const r = costRollupMemo(sessions, store.runs.runs(), claude, prices, now);
+  const index = sessionIndex(snapshot);
+  const r = costRollupMemo(sessions, store.runs.runs(), claude, prices, now, index);
   const today = r.byDay.find((d) => d.day === new Date(now).toISOString().slice(0, 10));
   push(
     `Spent in this project: ${estimateText(r.project.estimate)} · ${formatTokens(r.project.tokens)} tokens over ${r.project.sessions} session${r.project.sessions === 1 ? '' : 's'} (subagents included) · today (UTC) ${today ? estimateText(today.estimate) : '$0 est.'}`,
     'title',
   );
-  const reading = sessions.filter((s) => claude.bySession.get(s.id)?.transcript?.subagentsReading === true).length;
+  // Counted over Claude's sessions (a few) and looked up in the sessions' index, not a pass over every session.
+  let reading = 0;
+  let readingTranscripts = 0;
+  for (const [sid, c] of claude.bySession) {
+    if (!index.byKey.has(sid)) continue;
+    if (c.transcript?.subagentsReading === true) reading += 1;
+    if (readingOf(c) === 'transcript') readingTranscripts += 1;
+  }
   if (reading > 0)
     push(
       `  ${SUBAGENTS_READING} ${reading} session${reading === 1 ? "'s" : "s'"} subagent files are still being read: these figures are a lower bound until then (+sub… on a loop)`,
       'warn',
     );
-  const readingTranscripts = sessions.filter((s) => readingOf(claude.bySession.get(s.id)) === 'transcript').length;
   if (readingTranscripts > 0)
     push(
       `  ${TRANSCRIPT_READING} ${readingTranscripts} session${readingTranscripts === 1 ? "'s" : "s'"} transcript${readingTranscripts === 1 ? ' is' : 's are'} still being read: these figures are a lower bound until then (+… on a loop)`,
@@ -156,13 +181,14 @@ export function costPaneLines(
         (width > 110 ? 'WHAT' : ''),
       tone: 'label',
     });
-    for (const l of loops) out.push(...loopLine(l, now, width));
+    for (const l of loops) for (const line of loopLines(l, now, width)) out.push(line);
   }
 
   // Budget guard (OMC 5.6 only).
   const env = process.env;
   const budgetSet = Number(env.OMC_RUN_BUDGET_TOKENS) > 0;
-  const readings = [...new Set(sessions.flatMap((s) => s.modes.map((m) => m.mode)))].flatMap((m) => {
+  // The modes the sessions hold, from the index (kept by each change, not a pass over every session), by name.
+  const readings = [...index.modes.keys()].sort().flatMap((m) => {
     const b = store.runs.budgetFor(m);
     return b ? [{ m, b }] : [];
   });

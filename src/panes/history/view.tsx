@@ -14,15 +14,18 @@ import { historyHeader, historyRowText } from './rows.js';
 import { configuredPrices } from '../../store/claude/price-config.js';
 import { costRollupMemo, runKey } from '../../store/cost/rollup.js';
 import { stillReading } from '../../store/cost/spend.js';
+import { sessionIndex } from '../../store/sessions/view-index.js';
 
 /** The project's rollup (memoised on the snapshots and the minute): a run's spend is its window's. */
 export function runSpends(store: OmcStore) {
+  const snapshot = store.sessions.getSnapshot();
   return costRollupMemo(
-    store.sessions.getSnapshot().sessions,
+    snapshot.sessions,
     store.runs.runs(),
     store.claude.getSnapshot(),
     configuredPrices(),
     store.clock(),
+    sessionIndex(snapshot),
   ).runs;
 }
 

@@ -13,7 +13,8 @@ import { encodeProjectDir } from '../claude/config-dir.js';
 import type { ClaudeSessionView, ClaudeSnapshot, ProcessView } from '../claude/model.js';
 import { liveJobs, nextRunMs, type GoalFacts, type ScheduledJob } from '../claude/native-loops.js';
 import type { ModelPrice } from '../claude/prices.js';
-import type { SessionView } from '../sessions/model.js';
+import type { SessionView, SessionsSnapshot } from '../sessions/model.js';
+import { sessionIndex } from '../sessions/view-index.js';
 import { modeSummary } from '../sessions/summary.js';
 import type { QuotaSnapshot } from './quota-domain.js';
 import { judgeUsage } from './quota.js';
@@ -104,6 +105,11 @@ function jobState(j: ScheduledJob, now: number): { state: string; next: number |
 
 export interface LoopInputs {
   sessions: readonly SessionView[];
+  /**
+   * The snapshot `sessions` is from, when the caller has it: sessions are then looked up through its index
+   * (view-index.ts) instead of a Set and a Map of every session made at each call.
+   */
+  snapshot?: SessionsSnapshot;
   claude: ClaudeSnapshot;
   jobs: readonly BgJob[];
   quota: QuotaSnapshot | null;
@@ -114,13 +120,13 @@ export interface LoopInputs {
 
 /** The Claude sessions of this project: OMC's, and any whose process or transcript is in the project. */
 export function projectClaudeSessions(i: LoopInputs): [string, ClaudeSessionView][] {
-  const omc = new Set(i.sessions.filter((s) => s.kind === 'session').map((s) => s.id));
+  const omc = omcSessionOf(i);
   const prefix = i.projectDir ? `projects/${encodeProjectDir(i.projectDir)}/` : null;
   const out: [string, ClaudeSessionView][] = [];
   for (const [sid, c] of i.claude.bySession) {
     const cwd = c.process?.cwd ?? null;
     const mine =
-      omc.has(sid) ||
+      omc(sid) !== null ||
       (i.projectDir !== null && cwd !== null && (cwd === i.projectDir || cwd.startsWith(`${i.projectDir}/`))) ||
       (prefix !== null && c.transcript?.rel.startsWith(prefix) === true);
     if (mine) out.push([sid, c]);
@@ -128,37 +134,69 @@ export function projectClaudeSessions(i: LoopInputs): [string, ClaudeSessionView
   return out;
 }
 
+/** OMC's session (a session directory, not the session-less row) with this id, or null. */
+function omcSessionOf(i: LoopInputs): (sid: string) => SessionView | null {
+  if (i.snapshot) {
+    const byKey = sessionIndex(i.snapshot).byKey;
+    return (sid) => {
+      const s = byKey.get(sid);
+      return s?.kind === 'session' ? s : null;
+    };
+  }
+  const byId = new Map(i.sessions.filter((s) => s.kind === 'session').map((s) => [s.id, s]));
+  return (sid) => byId.get(sid) ?? null;
+}
+
+/** A session's OMC row (its active modes as one loop), or null when no mode is active. */
+function omcRow(i: LoopInputs, s: SessionView, c: ClaudeSessionView | undefined): LoopRow | null {
+  const modes = s.modes.filter((m) => m.active);
+  if (modes.length === 0) return null;
+  const p = c?.process ?? null;
+  const enforced = modes.some((m) => m.enforced);
+  return {
+    key: `omc|${s.id}`,
+    kind: 'omc',
+    sessionId: s.kind === 'session' ? s.id : null,
+    label: modes.map((m) => modeSummary(m, false)).join(' · '),
+    detail: modes.find((m) => m.prompt)?.prompt ?? '',
+    state: enforced ? 'enforced' : s.status,
+    nextMs: null,
+    process: p,
+    spend: sessionSpend(c, i.prices, i.now),
+    competing: competingStopHooks(s, c) !== null,
+    rateLimit: enforced ? rateLimitFor(i.quota, p, i.now) : null,
+    ended: false,
+  };
+}
+
+/**
+ * The OMC row of a session with no Claude Code process or transcript, while the plan is not rate-limited: a
+ * function of its view alone, so it is made once per view (views are immutable and kept while unchanged), and a
+ * change costs the rows of the sessions it touched (with the Cost pane open at 10,000 sessions, every change
+ * made 10,000 rows again). Null: no active mode.
+ */
+const plainRows = new WeakMap<SessionView, LoopRow | null>();
+
 /** Every loop of the project, live ones first (OMC's, then Claude Code's), then those that ended lately. */
 export function projectLoops(i: LoopInputs): LoopRow[] {
   const rows: LoopRow[] = [];
-  const byId = new Map(i.sessions.map((s) => [s.id, s]));
+  const limited = planLimit(i.quota, i.now) !== null;
   for (const s of i.sessions) {
-    const modes = s.modes.filter((m) => m.active);
-    if (modes.length === 0) continue;
     const c = s.kind === 'session' ? i.claude.bySession.get(s.id) : undefined;
-    const p = c?.process ?? null;
-    const enforced = modes.some((m) => m.enforced);
-    rows.push({
-      key: `omc|${s.id}`,
-      kind: 'omc',
-      sessionId: s.kind === 'session' ? s.id : null,
-      label: modes.map((m) => modeSummary(m, false)).join(' · '),
-      detail: modes.find((m) => m.prompt)?.prompt ?? '',
-      state: enforced ? 'enforced' : s.status,
-      nextMs: null,
-      process: p,
-      spend: sessionSpend(c, i.prices, i.now),
-      competing: competingStopHooks(s, c) !== null,
-      rateLimit: enforced ? rateLimitFor(i.quota, p, i.now) : null,
-      ended: false,
-    });
+    let row: LoopRow | null | undefined;
+    if (c === undefined && !limited) {
+      row = plainRows.get(s);
+      if (row === undefined) plainRows.set(s, (row = omcRow(i, s, undefined)));
+    } else row = omcRow(i, s, c);
+    if (row) rows.push(row);
   }
+  const omcSession = omcSessionOf(i);
   for (const [sid, c] of projectClaudeSessions(i)) {
     const f = c.transcript?.facts;
     if (!f) continue;
     const p = c.process;
     const alive = p !== null && p.status !== 'gone';
-    const s = byId.get(sid) ?? null;
+    const s = omcSession(sid);
     const g = f.native.goal;
     if (g) {
       const endMs = g.lastCheckMs ?? g.setMs;

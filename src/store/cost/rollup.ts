@@ -9,10 +9,12 @@
  * first hour and a half, coarser later; the run detail says which). Pure.
  */
 import type { ClaudeSnapshot } from '../claude/model.js';
+import type { TranscriptFacts } from '../claude/transcript-facts.js';
 import { estimate, type Estimate, type ModelPrice } from '../claude/prices.js';
 import { addUsage, usageTokens, type UsageByModel } from '../claude/usage.js';
 import type { RunLine } from '../runs/history.js';
 import type { SessionView } from '../sessions/model.js';
+import type { SessionIndex } from '../sessions/view-index.js';
 import { utcDay } from './spend.js';
 
 /** Spend outside every loop's window (a plain prompt, the time before a loop started). */
@@ -82,12 +84,42 @@ export function loopWindows(s: SessionView, runs: readonly RunLine[], now: numbe
 const inside = (w: { fromMs: number; toMs: number | null }, t: number) =>
   t >= w.fromMs && (w.toMs === null || t < w.toMs);
 
+/** OMC's sessions that have transcript facts, and whether a session id is one of OMC's. */
+function sessionsWithFacts(
+  sessions: readonly SessionView[],
+  claude: ClaudeSnapshot,
+  index: SessionIndex | undefined,
+): { pairs: [SessionView, TranscriptFacts][]; held: (sid: string) => boolean } {
+  const pairs: [SessionView, TranscriptFacts][] = [];
+  if (index) {
+    // Claude's sessions are a few; OMC's may be 10,000: look each of the few up rather than pass over the many.
+    for (const [sid, c] of claude.bySession) {
+      const s = index.byKey.get(sid);
+      const f = c.transcript?.facts;
+      if (s?.kind === 'session' && f) pairs.push([s, f]);
+    }
+    return { pairs, held: (sid) => index.byKey.get(sid)?.kind === 'session' };
+  }
+  for (const s of sessions) {
+    if (s.kind !== 'session') continue;
+    const f = claude.bySession.get(s.id)?.transcript?.facts;
+    if (f) pairs.push([s, f]);
+  }
+  const held = new Set(sessions.filter((s) => s.kind === 'session').map((s) => s.id));
+  return { pairs, held: (sid) => held.has(sid) };
+}
+
+/**
+ * `index`: the sessions' index (view-index.ts), when the caller has the snapshot: the rollup then costs Claude's
+ * sessions and the run lines, not a pass over every OMC session.
+ */
 export function costRollup(
   sessions: readonly SessionView[],
   runs: readonly RunLine[],
   claude: ClaudeSnapshot,
   prices: Readonly<Record<string, ModelPrice>> | undefined,
   now: number,
+  index?: SessionIndex,
 ): CostRollup {
   const project: UsageByModel = new Map();
   const days = new Map<string, UsageByModel>();
@@ -115,10 +147,8 @@ export function costRollup(
   for (const r of runs)
     if (r.sessionId !== null)
       (runsBySession.get(r.sessionId) ?? runsBySession.set(r.sessionId, []).get(r.sessionId))?.push(r);
-  for (const s of sessions) {
-    if (s.kind !== 'session') continue;
-    const f = claude.bySession.get(s.id)?.transcript?.facts;
-    if (!f) continue;
+  const { pairs, held } = sessionsWithFacts(sessions, claude, index);
+  for (const [s, f] of pairs) {
     counted += 1;
     addUsage(project, f.byModel);
     const mine = runsBySession.get(s.id) ?? [];
@@ -140,9 +170,8 @@ export function costRollup(
   }
   // Runs whose session OMC no longer holds (its state is gone): the run still gets its window's cost, but the
   // project, mode and day totals stay the sum of the session rows, as the fleet view adds them.
-  const held = new Set(sessions.filter((s) => s.kind === 'session').map((s) => s.id));
   for (const [sid, mine] of runsBySession) {
-    if (held.has(sid)) continue;
+    if (held(sid)) continue;
     const f = claude.bySession.get(sid)?.transcript?.facts;
     if (!f) continue;
     const width = f.timeline.widthMs;
@@ -171,11 +200,12 @@ export function costRollupMemo(
   claude: ClaudeSnapshot,
   prices: Readonly<Record<string, ModelPrice>> | undefined,
   now: number,
+  index?: SessionIndex,
 ): CostRollup {
   const key = [sessions, runs, claude, prices, Math.floor(now / 60_000)];
   if (memo.value && memo.key.every((k, i) => k === key[i])) return memo.value;
   memo.key = key;
-  memo.value = costRollup(sessions, runs, claude, prices, now);
+  memo.value = costRollup(sessions, runs, claude, prices, now, index);
   return memo.value;
 }
 
