@@ -22,6 +22,8 @@
 //                       [--bins base=path/omc-top.mjs,new=dist/omc-top.mjs] [--raw FILE] [--filter TEXT]
 // `--filter TEXT`: each arm types `/TEXT` and Enter once live, a filter left on as a user keeps one all day (the
 // changes go to rows it keeps: `ralph` keeps every generated session, the broadest case).
+// `--pane KEY`: each arm opens another pane (`$` Cost, `R` History, `t` Teams…) once its targets are chosen, and
+// only CPU per change is measured (the changed rows need not be on that pane's screen; no change→screen).
 // `--bins`: builds measured side by side on trees of the same shape (a before/after pair; the ratio of each later
 // build to the first per figure). `--raw FILE`: every change as a JSON line (arm, round, latency, the rename's own
 // time, the time since the arm's last output before the change).
@@ -52,6 +54,7 @@ const CHANGES = Number(arg('changes', '200'));
 const SETTLE = Number(arg('settle', '3'));
 const RAW = arg('raw', '');
 const FILTER = arg('filter', '');
+const PANE = arg('pane', '');
 const BINS = String(arg('bins', `shipped=${BIN}`))
   .split(',')
   .map((b) => {
@@ -98,6 +101,10 @@ async function startArm(tree, bin) {
       bump(arm, f, ++marker);
       await m.waitOutput(`${marker}/`, mark, 10_000);
     }
+    if (PANE) {
+      m.pty.write(PANE);
+      await sleep(SETTLE * 1000);
+    }
     return arm;
   } catch (e) {
     m.kill();
@@ -115,7 +122,9 @@ async function cpuPerChange(arm) {
     const due = t0 + ((i + 1) * 1000) / 20;
     while (now() < due) await sleep(Math.max(1, due - now()));
   }
-  await m.waitOutput(`${marker}/`, 0, 10_000);
+  if (PANE)
+    await sleep(500); // the last change drawn (or not: it need not be on this pane)
+  else await m.waitOutput(`${marker}/`, 0, 10_000);
   const c1 = procStats(m.pid);
   return (c1.cpuMs - c0.cpuMs) / n;
 }
@@ -169,7 +178,7 @@ try {
       }
       for (const arm of arms) result(arm).cpu.push(await cpuPerChange(arm));
       await sleep(500);
-      for (let i = 0; i < CHANGES; i++) {
+      for (let i = 0; i < (PANE ? 0 : CHANGES); i++) {
         for (const arm of shuffled(arms)) {
           if (!(await oneChange(arm, round))) result(arm).missed += 1;
           await sleep(GAP_MS[0] + Math.random() * (GAP_MS[1] - GAP_MS[0]));
@@ -204,8 +213,10 @@ for (const bin of BINS) {
   const a = rows.find((r) => r.sessions === small && r.bin === bin.label);
   const b = rows.find((r) => r.sessions === big && r.bin === bin.label);
   if (!a || !b) continue;
-  const label = (BINS.length > 1 ? ` [${bin.label}]` : '') + (FILTER ? `, a \`/${FILTER}\` filter on` : '');
-  const [lo, hi] = ratioInterval(b.lat, a.lat);
+  const label =
+    (BINS.length > 1 ? ` [${bin.label}]` : '') +
+    (FILTER ? `, a \`/${FILTER}\` filter on` : '') +
+    (PANE ? `, the \`${PANE}\` pane open` : '');
   console.log(
     ratioLine({
       target: `CPU per change at ${big.toLocaleString('en')} ÷ at ${small}${label}`,
@@ -214,6 +225,8 @@ for (const bin of BINS) {
       figures: `${b.cpuPerChangeMs.median} / ${a.cpuPerChangeMs.median} ms`,
     }),
   );
+  if (PANE) continue; // CPU only (see --pane)
+  const [lo, hi] = ratioInterval(b.lat, a.lat);
   console.log(
     ratioLine({
       target: `change→screen p95 at ${big.toLocaleString('en')} ÷ at ${small}${label}`,
@@ -232,7 +245,7 @@ for (const next of others) {
     const a = rows.find((r) => r.sessions === n && r.bin === base.label);
     const b = rows.find((r) => r.sessions === n && r.bin === next.label);
     if (!a || !b) continue;
-    const [lo, hi] = ratioInterval(b.lat, a.lat);
+    const [lo, hi] = PANE ? [NaN, NaN] : ratioInterval(b.lat, a.lat);
     console.log(
       JSON.stringify({
         pair: `${next.label} ÷ ${base.label} at ${n}`,
