@@ -4,12 +4,9 @@ import { Box, Text } from 'ink';
 import { clip } from './format.js';
 import { textWindow } from '../kit/list.js';
 import { toneColor, useTheme } from './theme.js';
+import type { LineSource } from './line-source.js';
 
-export interface ToneLine {
-  text: string;
-  tone?: string;
-  inverse?: boolean;
-}
+export type { ToneLine } from './line-source.js';
 
 export function ScrollLines({
   lines,
@@ -17,7 +14,8 @@ export function ScrollLines({
   width,
   height,
 }: {
-  lines: readonly ToneLine[];
+  /** An array, or a source that makes only the window's lines (line-source.ts). */
+  lines: LineSource;
   scroll: number;
   width: number;
   height: number;

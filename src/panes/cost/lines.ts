@@ -21,7 +21,7 @@ import { sessionIndex } from '../../store/sessions/view-index.js';
 import type { OmcStore } from '../../store/store.js';
 import { cell, fit, formatAge, formatClock, formatTimestamp, wrapText } from '../../ui/format.js';
 import { countdown, quotaHeaderText } from '../../ui/quota-text.js';
-import type { ToneLine } from '../../ui/scroll-lines.js';
+import { joinLines, rowLines, type LineSource, type ToneLine } from '../../ui/line-source.js';
 import { formatTokens } from '../history/rows.js';
 import { rateLimitText } from '../sessions/cost-lines.js';
 import { groupDigits } from '../../io/group-digits.js';
@@ -44,7 +44,12 @@ function loopLines(l: LoopRow, now: number, width: number): ToneLine[] {
   return lines;
 }
 
-function loopLine(l: LoopRow, now: number, width: number): ToneLine[] {
+/** How many lines loopLine makes for `l` at `width`, without making them (rowLines: only the lines on screen are). */
+export function loopLineCount(l: LoopRow, width: number): number {
+  return 1 + (width <= 110 && l.detail ? 1 : 0) + (l.competing ? 1 : 0) + (l.rateLimit ? 1 : 0);
+}
+
+export function loopLine(l: LoopRow, now: number, width: number): ToneLine[] {
   const burn =
     l.spend?.burnPerMin == null
       ? '—'
@@ -82,8 +87,9 @@ export function costPaneLines(
   prices: Readonly<Record<string, ModelPrice>>,
   now: number,
   width: number,
-): ToneLine[] {
-  const out: ToneLine[] = [];
+): LineSource {
+  const head: ToneLine[] = [];
+  let out = head;
   const push = (text: string, tone?: string) => {
     for (const t of wrapText(text, Math.max(20, width - 1))) out.push({ text: t, tone });
   };
@@ -181,8 +187,15 @@ export function costPaneLines(
         (width > 110 ? 'WHAT' : ''),
       tone: 'label',
     });
-    for (const l of loops) for (const line of loopLines(l, now, width)) out.push(line);
   }
+  // Every loop's lines, made only where the window reaches (at 10,000 sessions, ~20,000 lines for a screen of 20).
+  const loopPart = rowLines(
+    loops,
+    (l) => loopLineCount(l, width),
+    (l) => loopLines(l, now, width),
+  );
+  const tail: ToneLine[] = [];
+  out = tail;
 
   // Budget guard (OMC 5.6 only).
   const env = process.env;
@@ -225,5 +238,5 @@ export function costPaneLines(
     `Prices: ${PRICE_SOURCE}${Object.keys(prices).length ? `; overridden in the config file: ${Object.keys(prices).join(', ')}` : ''}. Estimates only: no batch, regional or negotiated prices. A model with no price is shown as unpriced, never as $0.`,
     'dim',
   );
-  return out;
+  return joinLines([head, loopPart, tail]);
 }

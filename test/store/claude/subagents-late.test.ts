@@ -116,7 +116,7 @@ function surfaces(s: OmcStore) {
     reading: c?.transcript?.subagentsReading ?? null,
     transcriptReading: c?.transcript?.transcriptReading ?? null,
     detail: view ? costLines(view, c, now, {}).map((l) => l.text) : [],
-    pane: costPaneLines(s, {}, now, 140).map((l) => l.text),
+    pane: ((p) => p.slice(0, p.length).map((l) => l.text))(costPaneLines(s, {}, now, 140)),
     json: (doc.sessions as Record<string, any>[])[0]?.agent?.spend ?? null,
     // The project's rollups in --json: the project line, each mode's and each day's.
     rollups: [cost(doc).project, ...cost(doc).by_mode, ...cost(doc).by_day],
