@@ -159,7 +159,11 @@ const windowJson = (w: Window | null) => w && { percent: w.percent, resets_at: i
 
 /** Adds the cost fields to a --json document built by buildJsonReport (+ addClaudeToReport). */
 /** Every loop of the store's project (OMC's, Claude Code's own, background jobs), as the Cost pane and `--json` list them. */
-export function storeLoops(store: OmcStore, prices: Readonly<Record<string, ModelPrice>>, now: number): LoopRow[] {
+export function storeLoops(
+  store: OmcStore,
+  prices: Readonly<Record<string, ModelPrice>>,
+  now: number,
+): readonly LoopRow[] {
   const snapshot = store.sessions.getSnapshot();
   return projectLoops({
     sessions: snapshot.sessions,

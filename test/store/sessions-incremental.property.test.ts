@@ -23,6 +23,8 @@ import {
 import type { WatchEvent } from '../../src/store/types.js';
 import { SORTS, idsOf, rowKey, visibleSessions, type RowQuery } from '../../src/panes/sessions/reducer.js';
 import { sessionIndex } from '../../src/store/sessions/view-index.js';
+import { projectLoops } from '../../src/store/cost/loops.js';
+import type { ClaudeSnapshot } from '../../src/store/claude/model.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 const SIDS = Array.from({ length: 8 }, (_, i) => `0000000${i}-1111-4222-8333-444455556666`);
@@ -167,6 +169,16 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
           const before = live.getSnapshot();
           // The sessions' index, kept by each delta, is the index of the snapshot made from scratch.
           sessionIndex(before);
+          projectLoops({
+            sessions: before.sessions,
+            snapshot: before,
+            claude: { bySession: new Map() } as unknown as ClaudeSnapshot,
+            jobs: [],
+            quota: null,
+            prices: undefined,
+            projectDir: root,
+            now: NOW,
+          });
           // The pane asked a query of this snapshot (a filter on screen): the next one patches its rows. A few
           // queries a step, in turn (the pane remembers the rows of the last few queries only).
           step += 1;
@@ -175,6 +187,19 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
           live.refresh(events, 'trailing');
           const after = live.getSnapshot();
           // Patched by the change, each query's rows are exactly those of a pass over every session.
+          // The Cost pane's OMC loop rows, patched by the delta, are those made from every session.
+          const loopsOf = (withSnapshot: boolean) =>
+            projectLoops({
+              sessions: after.sessions,
+              snapshot: withSnapshot ? after : undefined,
+              claude: { bySession: new Map() } as unknown as ClaudeSnapshot,
+              jobs: [],
+              quota: null,
+              prices: undefined,
+              projectDir: root,
+              now: NOW,
+            });
+          expect(loopsOf(true)).toEqual(loopsOf(false));
           const kept = sessionIndex(after);
           const scratch = sessionIndex({ ...after, lineage: undefined });
           expect(new Map(kept.byKey)).toEqual(new Map(scratch.byKey));

@@ -15,6 +15,7 @@ import { liveJobs, nextRunMs, type GoalFacts, type ScheduledJob } from '../claud
 import type { ModelPrice } from '../claude/prices.js';
 import type { SessionView, SessionsSnapshot } from '../sessions/model.js';
 import { sessionIndex } from '../sessions/view-index.js';
+import { compareSessions } from '../sessions/derive.js';
 import { modeSummary } from '../sessions/summary.js';
 import type { QuotaSnapshot } from './quota-domain.js';
 import { judgeUsage } from './quota.js';
@@ -177,19 +178,115 @@ function omcRow(i: LoopInputs, s: SessionView, c: ClaudeSessionView | undefined)
  */
 const plainRows = new WeakMap<SessionView, LoopRow | null>();
 
-/** Every loop of the project, live ones first (OMC's, then Claude Code's), then those that ended lately. */
-export function projectLoops(i: LoopInputs): LoopRow[] {
+function plainRow(i: LoopInputs, s: SessionView): LoopRow | null {
+  let row = plainRows.get(s);
+  if (row === undefined) plainRows.set(s, (row = omcRow(i, s, undefined)));
+  return row;
+}
+
+/** The plain OMC rows of a domain's snapshot (every session with an active mode, in the snapshot's order). */
+interface PlainList {
+  version: number;
+  /** The sessions the rows are of, in the snapshot's order (compareSessions). */
+  views: SessionView[];
+  rows: LoopRow[];
+}
+
+/** Per sessions domain (SessionsSnapshot.lineage), patched by each snapshot's delta. */
+const plainLists = new WeakMap<object, PlainList>();
+/** Past this many changed views, making the list again costs about what placing each one does. */
+const PATCH_MAX = 64;
+
+/** The first index whose view is not before `v`. */
+function lowerBound(xs: readonly SessionView[], v: SessionView): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareSessions(xs[mid] as SessionView, v) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Every session's plain OMC row in the snapshot's order, kept per domain and patched by the delta: a change costs
+ * the rows it touched (found by binary search), not a pass over every session.
+ */
+function plainList(i: LoopInputs, snap: SessionsSnapshot): PlainList {
+  const kept = snap.lineage ? plainLists.get(snap.lineage) : undefined;
+  if (kept && kept.version === snap.version) return kept;
+  const delta = snap.delta;
+  if (kept && delta?.gone && delta.from === kept.version && delta.gone.length + delta.changed.length <= PATCH_MAX) {
+    const views = kept.views.slice();
+    const rows = kept.rows.slice();
+    for (const g of delta.gone) {
+      const at = lowerBound(views, g);
+      if (views[at] !== g) continue; // no active mode: no row
+      views.splice(at, 1);
+      rows.splice(at, 1);
+    }
+    for (const v of delta.changed) {
+      const row = plainRow(i, v);
+      if (!row) continue;
+      const at = lowerBound(views, v);
+      views.splice(at, 0, v);
+      rows.splice(at, 0, row);
+    }
+    const next = { version: snap.version, views, rows };
+    if (snap.lineage) plainLists.set(snap.lineage, next);
+    return next;
+  }
+  const fresh: PlainList = { version: snap.version, views: [], rows: [] };
+  for (const s of snap.sessions) {
+    const row = plainRow(i, s);
+    if (!row) continue;
+    fresh.views.push(s);
+    fresh.rows.push(row);
+  }
+  if (snap.lineage) plainLists.set(snap.lineage, fresh);
+  return fresh;
+}
+
+/**
+ * OMC's rows, in the sessions' order. While the plan is not rate-limited and the snapshot is known: the kept plain
+ * rows, with the rows of the few sessions Claude Code knows made again in their places (their process, spend and
+ * /goal change with time). Else every session's row, made now.
+ */
+function omcRows(i: LoopInputs, limited: boolean): LoopRow[] {
+  if (!limited && i.snapshot && i.snapshot.sessions === i.sessions) {
+    const list = plainList(i, i.snapshot);
+    let rows: LoopRow[] | null = null;
+    const index = sessionIndex(i.snapshot).byKey;
+    for (const [sid, c] of i.claude.bySession) {
+      const s = index.get(sid);
+      if (s?.kind !== 'session') continue;
+      const at = lowerBound(list.views, s);
+      if (list.views[at] !== s) continue; // no active mode: no row
+      const row = omcRow(i, s, c);
+      rows ??= list.rows.slice();
+      if (row) rows[at] = row;
+    }
+    return rows ?? list.rows;
+  }
   const rows: LoopRow[] = [];
-  const limited = planLimit(i.quota, i.now) !== null;
   for (const s of i.sessions) {
     const c = s.kind === 'session' ? i.claude.bySession.get(s.id) : undefined;
-    let row: LoopRow | null | undefined;
-    if (c === undefined && !limited) {
-      row = plainRows.get(s);
-      if (row === undefined) plainRows.set(s, (row = omcRow(i, s, undefined)));
-    } else row = omcRow(i, s, c);
+    const row = c === undefined && !limited ? plainRow(i, s) : omcRow(i, s, c);
     if (row) rows.push(row);
   }
+  return rows;
+}
+
+/**
+ * Every loop of the project, live ones first (OMC's, then Claude Code's), then those that ended lately. The list
+ * may be one this module keeps (the plain OMC rows of the snapshot): read it, do not change it.
+ */
+export function projectLoops(i: LoopInputs): readonly LoopRow[] {
+  const limited = planLimit(i.quota, i.now) !== null;
+  const omc = omcRows(i, limited);
+  // Claude Code's own loops and the background jobs: a few, sorted on their own (OMC's rows never end: first).
+  const rows: LoopRow[] = [];
   const omcSession = omcSessionOf(i);
   for (const [sid, c] of projectClaudeSessions(i)) {
     const f = c.transcript?.facts;
@@ -258,5 +355,6 @@ export function projectLoops(i: LoopInputs): LoopRow[] {
     });
   }
   const order: Record<LoopKind, number> = { omc: 0, goal: 1, loop: 2, bg: 3 };
-  return rows.sort((a, b) => Number(a.ended) - Number(b.ended) || order[a.kind] - order[b.kind]);
+  rows.sort((a, b) => Number(a.ended) - Number(b.ended) || order[a.kind] - order[b.kind]);
+  return rows.length === 0 ? omc : omc.concat(rows);
 }
