@@ -186,6 +186,25 @@ export function procStats(pid) {
  * omc-top (the bundle) in a real pseudo-terminal. Every output chunk is kept
  * with its arrival time, and a headless xterm keeps the screen.
  */
+/**
+ * The arrival of the output (chunks `{ t, d }` in arrival order, `t` stamped in the pty's data event) from chunk
+ * `fromChunk` on that first contains `needle`: that chunk's stamp, the index after it and the bytes read; null after
+ * `timeoutMs`.
+ */
+export async function outputArrival(chunks, needle, fromChunk, timeoutMs = 10_000) {
+  const deadline = now() + timeoutMs;
+  let acc = '';
+  let i = fromChunk;
+  for (;;) {
+    for (; i < chunks.length; i++) {
+      acc += chunks[i].d;
+      if (acc.includes(needle)) return { t: chunks[i].t, index: i + 1, bytes: acc.length };
+    }
+    if (now() > deadline) return null;
+    await sleep(1);
+  }
+}
+
 export function startMonitor({ args, cols, rows, env = {}, nodeArgs = [], wrap = [], bin = BIN, cwd = REPO }) {
   const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
   const childEnv = { ...process.env, TERM: 'xterm-256color', ...env };
@@ -228,19 +247,7 @@ export function startMonitor({ args, cols, rows, env = {}, nodeArgs = [], wrap =
       return exited;
     },
     /** First time (ms since `from`) the output after index `fromChunk` contains `needle`. */
-    async waitOutput(needle, fromChunk, timeoutMs = 10_000) {
-      const deadline = now() + timeoutMs;
-      let acc = '';
-      let i = fromChunk;
-      for (;;) {
-        for (; i < chunks.length; i++) {
-          acc += chunks[i].d;
-          if (acc.includes(needle)) return { t: chunks[i].t, index: i + 1, bytes: acc.length };
-        }
-        if (now() > deadline) return null;
-        await sleep(1);
-      }
-    },
+    waitOutput: (needle, fromChunk, timeoutMs = 10_000) => outputArrival(chunks, needle, fromChunk, timeoutMs),
     async waitScreen(re, timeoutMs = 15_000) {
       const deadline = now() + timeoutMs;
       for (;;) {

@@ -15,7 +15,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { spawn as ptySpawn } from '@lydell/node-pty';
-import { generatedTree, machine, now, omcWriteLanded, pct, procStats, sleep, startMonitor, tree200 } from './lib.mjs';
+import {
+  generatedTree,
+  machine,
+  now,
+  omcWriteLanded,
+  outputArrival,
+  pct,
+  procStats,
+  sleep,
+  startMonitor,
+  tree200,
+} from './lib.mjs';
 import { OMC55 } from '../test/helpers/omc-packages.mjs';
 import { hostLine, ratioLine } from './targets-lib.mjs';
 
@@ -68,24 +79,6 @@ function project(n) {
   return { dir, home, sid, bump, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-/**
- * The time the output from chunk `from` on first shows `needle`: the arrival stamp of the chunk that completes it
- * (chunks: `{ t, d }` in arrival order, `t` taken in the pty's data event), or null after `timeoutMs`.
- */
-async function arrivalOf(chunks, from, needle, timeoutMs) {
-  const deadline = now() + timeoutMs;
-  let acc = '';
-  let i = from;
-  for (;;) {
-    for (; i < chunks.length; i++) {
-      acc += chunks[i].d;
-      if (acc.includes(needle)) return chunks[i].t;
-    }
-    if (now() > deadline) return null;
-    await sleep(2);
-  }
-}
-
 async function measure(label, proc, bump, chunks) {
   const out = { contender: label };
   await sleep(2500);
@@ -99,8 +92,8 @@ async function measure(label, proc, bump, chunks) {
     const value = 50000 + i;
     const from = chunks.length;
     const landed = bump(value);
-    const shown = await arrivalOf(chunks, from, `${value}/`, 5000);
-    if (shown !== null) lat.push(shown - landed);
+    const shown = await outputArrival(chunks, `${value}/`, from, 5000);
+    if (shown !== null) lat.push(shown.t - landed);
     await sleep(300 + Math.random() * 400);
   }
   out.missed = CHANGES - lat.length;

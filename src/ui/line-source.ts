@@ -16,6 +16,12 @@ export interface LineSource {
   slice(start: number, end: number): readonly ToneLine[];
 }
 
+/** The lines `start` to `end` asked of a source of `length` lines, inside it. */
+const windowOf = (length: number, start: number, end: number) => ({
+  from: Math.max(0, start),
+  to: Math.min(length, end),
+});
+
 /** The parts one after another, as one source. */
 export function joinLines(parts: readonly LineSource[]): LineSource {
   const offsets: number[] = [];
@@ -27,8 +33,7 @@ export function joinLines(parts: readonly LineSource[]): LineSource {
   return {
     length,
     slice(start: number, end: number): ToneLine[] {
-      const from = Math.max(0, start);
-      const to = Math.min(length, end);
+      const { from, to } = windowOf(length, start, end);
       const out: ToneLine[] = [];
       for (let i = 0; i < parts.length && from < to; i++) {
         const off = offsets[i] as number;
@@ -57,8 +62,7 @@ export function rowLines<R>(
   return {
     length,
     slice(start: number, end: number): ToneLine[] {
-      const from = Math.max(0, start);
-      const to = Math.min(length, end);
+      const { from, to } = windowOf(length, start, end);
       const out: ToneLine[] = [];
       if (from >= to) return out;
       // The row holding line `from`: the last whose start is at or before it.

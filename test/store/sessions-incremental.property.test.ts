@@ -68,6 +68,19 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 const keyOf = (v: SessionView) => (v.kind === 'legacy' ? LEGACY_KEY : v.id);
 
+/** The Cost pane's loops of a snapshot (no Claude data): through its kept rows (`withSnapshot`), or from scratch. */
+const loopsOf = (snap: SessionsSnapshot, withSnapshot: boolean) =>
+  projectLoops({
+    sessions: snap.sessions,
+    snapshot: withSnapshot ? snap : undefined,
+    claude: { bySession: new Map() } as unknown as ClaudeSnapshot,
+    jobs: [],
+    quota: null,
+    prices: undefined,
+    projectDir: null,
+    now: NOW,
+  });
+
 /**
  * The sessions pane's queries: every sort, done rows hidden or not, a filter on nothing, on a mode, a status, a
  * session's id, one that matches several ids, and one that matches none.
@@ -169,16 +182,7 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
           const before = live.getSnapshot();
           // The sessions' index, kept by each delta, is the index of the snapshot made from scratch.
           sessionIndex(before);
-          projectLoops({
-            sessions: before.sessions,
-            snapshot: before,
-            claude: { bySession: new Map() } as unknown as ClaudeSnapshot,
-            jobs: [],
-            quota: null,
-            prices: undefined,
-            projectDir: root,
-            now: NOW,
-          });
+          loopsOf(before, true);
           // The pane asked a query of this snapshot (a filter on screen): the next one patches its rows. A few
           // queries a step, in turn (the pane remembers the rows of the last few queries only).
           step += 1;
@@ -188,18 +192,7 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
           const after = live.getSnapshot();
           // Patched by the change, each query's rows are exactly those of a pass over every session.
           // The Cost pane's OMC loop rows, patched by the delta, are those made from every session.
-          const loopsOf = (withSnapshot: boolean) =>
-            projectLoops({
-              sessions: after.sessions,
-              snapshot: withSnapshot ? after : undefined,
-              claude: { bySession: new Map() } as unknown as ClaudeSnapshot,
-              jobs: [],
-              quota: null,
-              prices: undefined,
-              projectDir: root,
-              now: NOW,
-            });
-          expect(loopsOf(true)).toEqual(loopsOf(false));
+          expect(loopsOf(after, true)).toEqual(loopsOf(after, false));
           const kept = sessionIndex(after);
           const scratch = sessionIndex({ ...after, lineage: undefined });
           expect(new Map(kept.byKey)).toEqual(new Map(scratch.byKey));

@@ -5,6 +5,7 @@
  */
 import type { SessionView, SessionsDelta, SessionsSnapshot } from '../../store/sessions/model.js';
 import { compareSessions } from '../../store/sessions/derive.js';
+import { lowerBound } from '../../store/sessions/sorted-views.js';
 import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../kit/list.js';
 
@@ -260,22 +261,6 @@ function patch(
   // same, and the earlier array is kept (the copy dies young instead of being carried into the old generation).
   const sameKeys = next.keys.length === prev.keys.length && next.keys.every((k, i) => k === prev.keys[i]);
   return { rows: next.rows, hay: null, keys: sameKeys ? prev.keys : next.keys };
-}
-
-/** The first index whose row is not before `v` in `order`. */
-function lowerBound(
-  xs: readonly SessionView[],
-  v: SessionView,
-  order: (a: SessionView, b: SessionView) => number,
-): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (order(xs[mid] as SessionView, v) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

@@ -16,6 +16,7 @@ import type { ModelPrice } from '../claude/prices.js';
 import type { SessionView, SessionsSnapshot } from '../sessions/model.js';
 import { sessionIndex } from '../sessions/view-index.js';
 import { compareSessions } from '../sessions/derive.js';
+import { lowerBound } from '../sessions/sorted-views.js';
 import { modeSummary } from '../sessions/summary.js';
 import type { QuotaSnapshot } from './quota-domain.js';
 import { judgeUsage } from './quota.js';
@@ -197,18 +198,6 @@ const plainLists = new WeakMap<object, PlainList>();
 /** Past this many changed views, making the list again costs about what placing each one does. */
 const PATCH_MAX = 64;
 
-/** The first index whose view is not before `v`. */
-function lowerBound(xs: readonly SessionView[], v: SessionView): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (compareSessions(xs[mid] as SessionView, v) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * Every session's plain OMC row in the snapshot's order, kept per domain and patched by the delta: a change costs
  * the rows it touched (found by binary search), not a pass over every session.
@@ -221,7 +210,7 @@ function plainList(i: LoopInputs, snap: SessionsSnapshot): PlainList {
     const views = kept.views.slice();
     const rows = kept.rows.slice();
     for (const g of delta.gone) {
-      const at = lowerBound(views, g);
+      const at = lowerBound(views, g, compareSessions);
       if (views[at] !== g) continue; // no active mode: no row
       views.splice(at, 1);
       rows.splice(at, 1);
@@ -229,7 +218,7 @@ function plainList(i: LoopInputs, snap: SessionsSnapshot): PlainList {
     for (const v of delta.changed) {
       const row = plainRow(i, v);
       if (!row) continue;
-      const at = lowerBound(views, v);
+      const at = lowerBound(views, v, compareSessions);
       views.splice(at, 0, v);
       rows.splice(at, 0, row);
     }
@@ -261,7 +250,7 @@ function omcRows(i: LoopInputs, limited: boolean): LoopRow[] {
     for (const [sid, c] of i.claude.bySession) {
       const s = index.get(sid);
       if (s?.kind !== 'session') continue;
-      const at = lowerBound(list.views, s);
+      const at = lowerBound(list.views, s, compareSessions);
       if (list.views[at] !== s) continue; // no active mode: no row
       const row = omcRow(i, s, c);
       rows ??= list.rows.slice();

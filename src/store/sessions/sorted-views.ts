@@ -78,8 +78,8 @@ function indexOfView<T>(xs: readonly T[], v: T, cmp: (a: T, b: T) => number): nu
   return xs[at] === v ? at : xs.indexOf(v);
 }
 
-/** The first index whose element is not before `v`. */
-function lowerBound<T>(xs: readonly T[], v: T, cmp: (a: T, b: T) => number): number {
+/** The first index whose element is not before `v` (in `cmp`'s order, which `xs` is sorted in). */
+export function lowerBound<T>(xs: readonly T[], v: T, cmp: (a: T, b: T) => number): number {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {
