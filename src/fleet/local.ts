@@ -34,6 +34,7 @@ import {
   type SessionView,
 } from '../store/sessions/model.js';
 import type { ClaudeSnapshot } from '../store/claude/model.js';
+import { PATCH_MAX } from '../store/sessions/sorted-views.js';
 import type { AttentionView } from '../feeds/attention/view.js';
 import { stateDir as permissionsStateDir } from '../store/permissions/protocol.js';
 import { planWatches, type PlannedWatch } from './watch-plan.js';
@@ -391,9 +392,6 @@ export class LocalFleet {
     this.bgJobs.dispose();
   }
 }
-
-/** Past this many changed sessions a pass over every session costs no more than finding the rows to drop. */
-const PATCH_MAX = 64;
 
 /**
  * A root's previous rows with the rows of the sessions in `delta` built again (`build`) and those of the sessions

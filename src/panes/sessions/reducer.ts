@@ -5,7 +5,7 @@
  */
 import type { SessionView, SessionsDelta, SessionsSnapshot } from '../../store/sessions/model.js';
 import { compareSessions } from '../../store/sessions/derive.js';
-import { lowerBound } from '../../store/sessions/sorted-views.js';
+import { PATCH_MAX, patchSorted } from '../../store/sessions/sorted-views.js';
 import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import { initList, listView, moveList, scrollTo, type ListState, type Move } from '../../kit/list.js';
 
@@ -220,9 +220,6 @@ function rememberRows(last: LastRows, key: string, version: number, filtered: Fi
   if (last.size > LAST_ROWS_MAX) last.delete(last.keys().next().value as string);
 }
 
-/** Past this many changed views a pass over every session is as cheap as placing each one. */
-const PATCH_MAX = 64;
-
 /**
  * `earlier`'s rows with the views `snap` dropped taken out and its new ones that `keep` put in, each found by binary
  * search in `order`: equal to filtering and sorting every session of `snap` again (the rows are in `order`, a total
@@ -238,29 +235,12 @@ function patch(
   if (!delta || delta.from !== earlier.version || !delta.gone) return null;
   if (delta.gone.length + delta.changed.length > PATCH_MAX) return null;
   const prev = earlier.filtered;
-  // Rows and keys copied once, at the first change that touches them; no search text (see Filtered.hay).
-  let next: { rows: SessionView[]; keys: string[] } | null = null;
-  const copy = () => ({ rows: prev.rows.slice(), keys: prev.keys.slice() });
-  for (const g of delta.gone) {
-    const list = next?.rows ?? prev.rows;
-    const at = lowerBound(list, g, order);
-    if (list[at] !== g) continue; // not among the rows (filtered out)
-    next ??= copy();
-    next.rows.splice(at, 1);
-    next.keys.splice(at, 1);
-  }
-  for (const v of delta.changed) {
-    if (!keep(v)) continue;
-    next ??= copy();
-    const at = lowerBound(next.rows, v, order);
-    next.rows.splice(at, 0, v);
-    next.keys.splice(at, 0, rowKey(v));
-  }
+  const next = patchSorted(prev.rows, prev.keys, delta.gone, delta.changed, (v) => (keep(v) ? rowKey(v) : null), order);
   if (!next) return prev;
   // The usual change (a loop's next iteration) puts a session's new view where its last one was: the keys are the
   // same, and the earlier array is kept (the copy dies young instead of being carried into the old generation).
-  const sameKeys = next.keys.length === prev.keys.length && next.keys.every((k, i) => k === prev.keys[i]);
-  return { rows: next.rows, hay: null, keys: sameKeys ? prev.keys : next.keys };
+  const sameKeys = next.values.length === prev.keys.length && next.values.every((k, i) => k === prev.keys[i]);
+  return { rows: next.items, hay: null, keys: sameKeys ? prev.keys : next.values };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { ModelPrice } from '../claude/prices.js';
 import type { SessionView, SessionsSnapshot } from '../sessions/model.js';
 import { sessionIndex } from '../sessions/view-index.js';
 import { compareSessions } from '../sessions/derive.js';
-import { lowerBound } from '../sessions/sorted-views.js';
+import { lowerBound, PATCH_MAX, patchSorted } from '../sessions/sorted-views.js';
 import { modeSummary } from '../sessions/summary.js';
 import type { QuotaSnapshot } from './quota-domain.js';
 import { judgeUsage } from './quota.js';
@@ -195,8 +195,6 @@ interface PlainList {
 
 /** Per sessions domain (SessionsSnapshot.lineage), patched by each snapshot's delta. */
 const plainLists = new WeakMap<object, PlainList>();
-/** Past this many changed views, making the list again costs about what placing each one does. */
-const PATCH_MAX = 64;
 
 /**
  * Every session's plain OMC row in the snapshot's order, kept per domain and patched by the delta: a change costs
@@ -207,22 +205,15 @@ function plainList(i: LoopInputs, snap: SessionsSnapshot): PlainList {
   if (kept && kept.version === snap.version) return kept;
   const delta = snap.delta;
   if (kept && delta?.gone && delta.from === kept.version && delta.gone.length + delta.changed.length <= PATCH_MAX) {
-    const views = kept.views.slice();
-    const rows = kept.rows.slice();
-    for (const g of delta.gone) {
-      const at = lowerBound(views, g, compareSessions);
-      if (views[at] !== g) continue; // no active mode: no row
-      views.splice(at, 1);
-      rows.splice(at, 1);
-    }
-    for (const v of delta.changed) {
-      const row = plainRow(i, v);
-      if (!row) continue;
-      const at = lowerBound(views, v, compareSessions);
-      views.splice(at, 0, v);
-      rows.splice(at, 0, row);
-    }
-    const next = { version: snap.version, views, rows };
+    const patched = patchSorted(
+      kept.views,
+      kept.rows,
+      delta.gone,
+      delta.changed,
+      (v) => plainRow(i, v),
+      compareSessions,
+    );
+    const next = { version: snap.version, views: patched?.items ?? kept.views, rows: patched?.values ?? kept.rows };
     if (snap.lineage) plainLists.set(snap.lineage, next);
     return next;
   }

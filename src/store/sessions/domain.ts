@@ -16,7 +16,7 @@ import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { compareSessions, deriveSession, loopCountOf, omcViewOf, sessionCountOf } from './derive.js';
 import { FileRecords } from './file-records.js';
 import { DueHeap } from './due-heap.js';
-import { replaceSorted } from './sorted-views.js';
+import { PATCH_MAX, replaceSorted } from './sorted-views.js';
 import { EMPTY_SESSIONS, type SessionView, type SessionsSnapshot } from './model.js';
 import { MODE_ORDER, SIGNAL_FILE, isValidSessionId } from './omc-rules.js';
 import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
@@ -619,7 +619,7 @@ export class SessionsDomain implements Domain {
       this.dirty.clear();
       this.due.compact(this.views);
     }
-    if (gone.size + fresh.length > 64 || this.sorted.length === 0) {
+    if (gone.size + fresh.length > PATCH_MAX || this.sorted.length === 0) {
       this.sorted = [...this.views.values()].sort(compareSessions);
       this.sortedKeys = this.sorted.map(keyOfView);
     } else if (gone.size + fresh.length > 0) {

@@ -101,3 +101,41 @@ function upperBound<T>(xs: readonly T[], v: T, cmp: (a: T, b: T) => number): num
   }
   return lo;
 }
+
+/** Past this many changed views, sorting or filtering the whole list again costs about what placing each one does. */
+export const PATCH_MAX = 64;
+
+/**
+ * A list kept in `cmp`'s order (a total order), with a value beside each item, patched by a change: each `gone` item
+ * found by binary search and taken out with its value (if it is there), then each `changed` item whose `valueOf` is
+ * not null put in its place with that value. New arrays, the given ones left as they were; null when nothing in the
+ * list changed. The sessions pane's filtered rows (values: their keys) and the Cost pane's OMC loop rows (values:
+ * the rows) follow the sessions delta this way.
+ */
+export function patchSorted<T, D>(
+  items: readonly T[],
+  values: readonly D[],
+  gone: Iterable<T>,
+  changed: readonly T[],
+  valueOf: (item: T) => D | null,
+  cmp: (a: T, b: T) => number,
+): { items: T[]; values: D[] } | null {
+  let next: { items: T[]; values: D[] } | null = null;
+  for (const g of gone) {
+    const list = next?.items ?? items;
+    const at = lowerBound(list, g, cmp);
+    if (list[at] !== g) continue; // not in the list
+    next ??= { items: items.slice(), values: values.slice() };
+    next.items.splice(at, 1);
+    next.values.splice(at, 1);
+  }
+  for (const v of changed) {
+    const value = valueOf(v);
+    if (value === null) continue;
+    next ??= { items: items.slice(), values: values.slice() };
+    const at = lowerBound(next.items, v, cmp);
+    next.items.splice(at, 0, v);
+    next.values.splice(at, 0, value);
+  }
+  return next;
+}

@@ -41,12 +41,9 @@ export function sessionIndex(snap: SessionsSnapshot): SessionIndex {
       kept.byKey.delete(k);
       countModes(kept.modes, g, -1);
     }
+    // A changed session's previous view is among `gone`: taken out above.
     for (const v of delta.changed) {
-      const k = sessionKey(v);
-      const was = kept.byKey.get(k);
-      if (was === v) continue;
-      if (was) countModes(kept.modes, was, -1);
-      kept.byKey.set(k, v);
+      kept.byKey.set(sessionKey(v), v);
       countModes(kept.modes, v, 1);
     }
     kept.version = snap.version;
