@@ -513,5 +513,9 @@ function resolveCwdFlavor(
 
 /** Why there is no root to show, in one line: "no .omc directory found (how it was looked for)", or the path's fault. */
 export function noRootMessage(r: RootResolution): string {
-  return r.rule === 'unusable-path' ? r.explain : `no .omc directory found (${r.explain})`;
+  if (r.rule === 'unusable-path') return r.explain;
+  // Something there that is not a directory is said on every surface (watch, status, cancel, serve, ack, wiki).
+  const fault = rootPathFault(r.root);
+  const there = fault === 'does not exist' || fault === 'is a directory' ? '' : `: ${cleanLine(r.root)} ${fault}`;
+  return `no .omc directory found (${r.explain})${there}`;
 }

@@ -155,6 +155,15 @@ describe('omc-top doctor', { timeout: scaled(120_000) }, () => {
       timeout: scaled(60_000),
     });
     expect(missing.stderr).toContain(`Looked in:\n  ${file}-gone\n`);
+    // The subcommands say it the same way.
+    for (const sub of [['watch', '--json'], ['status'], ['cancel', 'abc']]) {
+      const r = spawnSync(process.execPath, [BUNDLE, ...sub, '--root', file], {
+        env,
+        encoding: 'utf8',
+        timeout: scaled(60_000),
+      });
+      expect(r.stderr, sub.join(' ')).toContain(`no .omc directory found (--root): ${file} is a file, not a directory`);
+    }
   });
 
   it('names a second .omc that exists but is not the one used (./.omc in a subdirectory, as OMC 4.x wrote)', async () => {
