@@ -29,6 +29,7 @@ import { noRootMessage, rootPathFault, type RootResolution } from './store/root.
 import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
+import { firstStepRows } from './store/sessions/domain.js';
 import { runFullScreen, type FullScreenControls } from './terminal/full-screen.js';
 import { pickTheme } from './ui/theme.js';
 import { UiStore } from './kit/ui-store.js';
@@ -246,6 +247,8 @@ function watchRoot(
     rootRule: rule,
     // The permission hook (if the user installed it) asks this monitor; --readonly never answers.
     answers: { listen: !opts.readonly },
+    // The first frame reads a screenful of sessions, not more (firstStepRows).
+    sessions: { firstStepMinRows: firstStepRows(process.stdout.rows) },
   });
   enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
   store.start({ progressive: true });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from '../helpers/it.js';
 import { OmcStore, type OmcStoreOptions } from '../../src/store/store.js';
+import { firstStepRows } from '../../src/store/sessions/domain.js';
 import { liveRalph, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { writeLiveLoops } from '../helpers/sessions-gen.js';
 
@@ -332,6 +333,21 @@ describe('sliced first scan', () => {
     expect(store.status.getSnapshot().reading).toBe('reading 64/200');
     // The rest follows in later slices.
     await waitFor(() => store.sessions.getSnapshot().sessions.length === 200, { what: 'every session read' });
+    await store.close();
+  });
+
+  it("an 80x24 terminal's first slice reads 24 session directories, a tall one 64 at most (firstStepRows)", async ({
+    emptyProject: p,
+  }) => {
+    expect([24, 40, 60, 64, 200].map(firstStepRows)).toEqual([24, 40, 60, 64, 64]);
+    // No terminal size known (not a terminal, a nonsense value): a screenful of the tallest kind.
+    expect([undefined, 0, -3, Number.NaN].map(firstStepRows)).toEqual([64, 64, 64, 64]);
+    writeLiveLoops(p.root, 100);
+    const store = new OmcStore({ root: p.root, watch: 'none', sessions: { firstStepMinRows: firstStepRows(24) } });
+    store.start({ progressive: true });
+    expect(store.sessions.getSnapshot().scanning).toEqual({ done: 24, total: 100 });
+    expect(store.sessions.getSnapshot().sessions).toHaveLength(24);
+    await waitFor(() => store.sessions.getSnapshot().sessions.length === 100, { what: 'every session read' });
     await store.close();
   });
 

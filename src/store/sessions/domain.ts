@@ -47,6 +47,16 @@ const cpuMs = (): number => {
  */
 const FIRST_STEP_MIN_ROWS = 64;
 
+/**
+ * The first step's rows for a terminal of `terminalRows` lines: a screenful (at most FIRST_STEP_MIN_ROWS). Every
+ * directory it reads delays the first frame (~0.2 ms each at start-up), and an 80x24 terminal shows fewer than 24
+ * rows; the rest come with the next slices.
+ */
+export function firstStepRows(terminalRows: number | undefined): number {
+  if (terminalRows === undefined || !Number.isFinite(terminalRows) || terminalRows < 1) return FIRST_STEP_MIN_ROWS;
+  return Math.min(FIRST_STEP_MIN_ROWS, Math.ceil(terminalRows));
+}
+
 const SESSIONS_DIR = 'state/sessions';
 
 /** See SessionsDomain.noted: ralph's PRD (PrdDomain), OMC 5.6's feedback baseline (Omc56Presence). */
