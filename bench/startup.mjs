@@ -15,7 +15,8 @@
 // Beside them, interleaved in the same rounds, the floors the issue-30 targets are held against (spawned the same way,
 // in a pty, timed from spawn to exit): a bare `node -e 0`, and `bench/baseline/read-tree.mjs` (a fresh Node that
 // lists the tree and reads every file once, parsing the JSON). Printed last as table rows: first frame p95 ÷ bare
-// node p95 (≤ 3×) and time to live ÷ list-and-parse (p50, ≤ 2×), with the host.
+// node p95 (≤ 3×; only from 20 starts or more, as `--first-frame-only --rounds 20` gives) and time to live ÷
+// list-and-parse (p50, ≤ 2×), with the host.
 // `--bins` runs several builds alternately on the same trees (before/after pairs); `--young-gen` adds the
 // earlier comparison of the shipped young-generation setting against V8's default.
 // Why a start was slow: at its first frame each start's main thread is read from /proc/<pid>/schedstat (time on a
@@ -54,6 +55,8 @@ const arg = (name, dflt) => {
   return i === -1 ? dflt : process.argv[i + 1];
 };
 const ROUNDS = Number(arg('rounds', '5'));
+/** Starts a first-frame row needs: the p95 of fewer is the slowest one or two (the time-to-live run's 5 starts). */
+const FIRST_FRAME_MIN_STARTS = 20;
 const DELAY = Number(arg('delay', '300'));
 const SIZES = String(arg('sizes', '200,2000,2000+5000,10000+5000')).split(',');
 const VIEWPORTS = String(arg('viewports', '80x24,200x60'))
@@ -384,6 +387,8 @@ function schedSummary(ok) {
 
 function firstFrameRow(r, ff) {
   if (!ff.length || !bare.length) return;
+  // Not a reading of the target: the JSON line above has the figures; `--first-frame-only --rounds 20` is the row.
+  if (ff.length < FIRST_FRAME_MIN_STARTS) return;
   targetRows.push(
     ratioLine({
       target: `first frame p95 ÷ a bare \`node -e 0\` p95, ${r.tree} sessions, ${r.viewport}${BINS.length > 1 ? ` [${r.bin}]` : ''}`,
