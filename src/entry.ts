@@ -19,6 +19,7 @@ import { afterFlush, printOut, processSink } from './io/output.js';
 import { askGitEarly, TOP_LEVEL_ARGS } from './io/git-early.js';
 import { asksTopLevelFirst } from './commands/monitor-argv.js';
 import { precompileYoga } from './terminal/yoga-early.js';
+import { lowerHelperThreads } from './terminal/helper-priority.js';
 import path from 'node:path';
 
 const APP = './omc-top-app.mjs';
@@ -54,6 +55,8 @@ const beside = (file: string) => new URL(file, import.meta.url).href;
 type AppFunction = (nodeRequire: NodeJS.Require, require: NodeJS.Require, url: string) => Promise<unknown>;
 
 async function runApp(argv: readonly string[]): Promise<void> {
+  // The main thread first when cores are short: V8's and libuv's helpers at the lowest priority (terminal/helper-priority.ts).
+  lowerHelperThreads();
   // Started before the bundle compiles, git answers on the other core meanwhile (io/git-early.ts).
   if (asksTopLevelFirst(argv)) askGitEarly(path.resolve(process.cwd()), TOP_LEVEL_ARGS);
   const url = beside(APP);
