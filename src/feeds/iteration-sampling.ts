@@ -55,11 +55,15 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
     let recorded = false;
     // Bounded: sessions that went away leave their entries; forgetting them all costs one re-sample each.
     if (lastSampled.size > 2 * snap.sessions.length + 256) lastSampled.clear();
-    for (const s of delta ? delta.changed : snap.sessions) {
+    // Indexed loops: see "Cold loops" in docs/ARCHITECTURE.md.
+    const views = delta ? delta.changed : snap.sessions;
+    for (let i = 0; i < views.length; i++) {
+      const s = views[i]!;
       if (seen.has(s)) continue;
       seen.add(s);
       const sid = s.kind === 'legacy' ? null : s.id;
-      for (const m of s.modes)
+      for (let j = 0; j < s.modes.length; j++) {
+        const m = s.modes[j]!;
         if (m.active && watched.has(m.mode) && m.iteration !== null) {
           const key = `${sid ?? ''}\u0000${m.mode}`;
           const mark = `${m.startedMs}:${m.iteration}`;
@@ -67,6 +71,7 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
           lastSampled.set(key, mark);
           recorded = samples.record(m.mode, sid, m.startedMs, m.iteration, store.clock()) || recorded;
         }
+      }
     }
     if (!recorded || timer) return;
     const wait = lastFlush + SAMPLES_FLUSH_MS - Date.now();

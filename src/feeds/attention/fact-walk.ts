@@ -20,7 +20,7 @@ function lastOfEachKey(facts: Entry[]): Entry[] {
 
 /** The fact under `key` in a list whose keys do not repeat. */
 function factOf(facts: Entry[], key: string): Fact | undefined {
-  for (const f of facts) if (f[0] === key) return f[1];
+  for (let i = 0; i < facts.length; i++) if (facts[i]![0] === key) return facts[i]![1];
   return undefined;
 }
 
@@ -46,8 +46,15 @@ export function walkFacts<K, C>(before: Entry[], after: Entry[], sink: FactSink<
   if (before.length <= SMALL_FACTS && after.length <= SMALL_FACTS) {
     const was = lastOfEachKey(before);
     const now = lastOfEachKey(after);
-    for (const [key, fact] of now) sink.setFact(kind, key, factOf(was, key), fact, changes);
-    for (const [key, fact] of was) if (factOf(now, key) === undefined) sink.dropFact(kind, key, fact, changes);
+    // Indexed, not `for (const [key, fact] of …)`: see "Cold loops" in docs/ARCHITECTURE.md.
+    for (let i = 0; i < now.length; i++) {
+      const e = now[i]!;
+      sink.setFact(kind, e[0], factOf(was, e[0]), e[1], changes);
+    }
+    for (let i = 0; i < was.length; i++) {
+      const e = was[i]!;
+      if (factOf(now, e[0]) === undefined) sink.dropFact(kind, e[0], e[1], changes);
+    }
     return;
   }
   const was = new Map(before);

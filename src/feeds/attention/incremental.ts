@@ -137,7 +137,9 @@ export class IncrementalFacts {
     const { changedViews, removed } = delta
       ? this.changedByDelta(delta, claude)
       : this.changedByPass(input.sessions.sessions, claude, gen);
-    for (const s of changedViews) {
+    // Indexed loops and forEach over the per-session collections: see "Cold loops" in docs/ARCHITECTURE.md.
+    for (let i = 0; i < changedViews.length; i++) {
+      const s = changedViews[i]!;
       const id = sessionName(s);
       if (signalIsOurs(s)) this.signalOurs.add(id);
       else this.signalOurs.delete(id);
@@ -158,14 +160,15 @@ export class IncrementalFacts {
       SESSION_KINDS.forEach((k, i) => this.applySession(k, before[i] ?? [], [], changes.get(k.kind) as KindChanges));
     }
     const redo = new Map<string, SessionView>();
-    for (const s of changedViews) redo.set(sessionName(s), s);
+    for (let i = 0; i < changedViews.length; i++) redo.set(sessionName(changedViews[i]!), changedViews[i]!);
     // A session whose "cancelled by omc-top" flipped re-derives its needs, view unchanged or not.
     for (const id of ours)
       if (!oldOurs.has(id) && this.sessions.has(id) && !redo.has(id)) redo.set(id, this.sessions.get(id)!.view);
     for (const id of oldOurs)
       if (!ours.has(id) && this.sessions.has(id) && !redo.has(id)) redo.set(id, this.sessions.get(id)!.view);
-    for (const [id, s] of redo)
-      this.resetSession(id, { view: s, ours: ours.has(id), claude: claude.get(s.id), seen: gen }, changes);
+    redo.forEach((s, id) =>
+      this.resetSession(id, { view: s, ours: ours.has(id), claude: claude.get(s.id), seen: gen }, changes),
+    );
   }
 
   /** The sessions the delta names, and those whose Claude view moved (sessions with one now or before). */

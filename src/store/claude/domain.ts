@@ -276,14 +276,15 @@ export class ClaudeDomain implements Domain {
    */
   private pushStopFacts(): void {
     const facts = new Map<string, StopFacts>();
-    for (const [sid, r] of this.readers) {
-      if (r.behind) continue;
+    // forEach, not `for (const [sid, r] of …)`: see "Cold loops" in docs/ARCHITECTURE.md.
+    this.readers.forEach((r, sid) => {
+      if (r.behind) return;
       // The facts alone, not state(): a state object per reader per publish was 16,000 objects before `live`.
       // A reader that never read a line has no facts to make for this.
       const f = r.factsIfAny;
-      if (f === null || f.lastLineMs === null) continue;
+      if (f === null || f.lastLineMs === null) return;
       facts.set(sid, { stopHookActive: f.turnOpen && f.turnBlocks > 0, transcriptPercent: r.contextPercent() });
-    }
+    });
     this.opts.sessions.setStopFacts(facts);
   }
 
@@ -382,19 +383,23 @@ export class ClaudeDomain implements Domain {
     if (!fullRead && this.live && this.wantedStillHold()) return;
     const want = this.wantedTranscripts();
     let removed = false;
-    for (const [sid, r] of this.readers)
+    // forEach over the per-session maps (deleting the entry it is on is allowed, as in for...of): see "Cold
+    // loops" in docs/ARCHITECTURE.md.
+    this.readers.forEach((r, sid) => {
       if (want.get(sid) !== r.rel) {
         this.readers.delete(sid);
         this.unlistDir(sid, r.rel);
         removed = true;
       }
+    });
     const added: string[] = [];
-    for (const [sid, rel] of want)
+    want.forEach((rel, sid) => {
       if (!this.readers.has(sid)) {
         this.readers.set(sid, new TranscriptReader(this.dir, rel));
         this.listDir(sid, rel);
         added.push(sid);
       }
+    });
     if (removed || added.length > 0) {
       this.readersMoved = true;
       this.subagents.follow(this.readers);
@@ -590,11 +595,13 @@ export class ClaudeDomain implements Domain {
    * transcript), with its transcript reader when that is listed.
    */
   private eachSession(fn: (sid: string, pv: ProcessView | null, r: TranscriptReader | null) => void): void {
-    for (const [sid, pv] of this.procViews) {
+    this.procViews.forEach((pv, sid) => {
       const r = this.readers.get(sid);
       fn(sid, pv, r && this.listed(r) ? r : null);
-    }
-    for (const [sid, r] of this.readers) if (!this.procViews.has(sid) && this.listed(r)) fn(sid, null, r);
+    });
+    this.readers.forEach((r, sid) => {
+      if (!this.procViews.has(sid) && this.listed(r)) fn(sid, null, r);
+    });
   }
 
   /** Fills the scratch read state for `r` (null: no transcript in the view). */

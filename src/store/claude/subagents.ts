@@ -391,9 +391,13 @@ export class SubagentTracker {
   follow(sessions: ReadonlyMap<string, { rel: string }>): void {
     // Compared by the transcript the set was made for: the directory string built again per set and call was
     // ~14,000 strings before `live` at 2,000 sessions (the same transcript gives the same directory).
-    for (const [sid, set] of this.sets) if (sessions.get(sid)?.rel !== set.transcriptRel) this.drop(sid);
-    for (const [sid, r] of sessions)
+    // forEach (drop deletes the entry it is on, as for...of allows): see "Cold loops" in docs/ARCHITECTURE.md.
+    this.sets.forEach((set, sid) => {
+      if (sessions.get(sid)?.rel !== set.transcriptRel) this.drop(sid);
+    });
+    sessions.forEach((r, sid) => {
       if (!this.sets.has(sid)) this.sets.set(sid, new SubagentSet(this.configDir, r.rel));
+    });
   }
 
   private drop(sid: string): void {

@@ -224,7 +224,8 @@ export function omcViewOf(i: OmcInstall): NonNullable<SessionView['omc']> {
 /** A session's files by what they are: modes, cancel signals, its start and end markers, read problems. */
 function sortRecords(recs: FileRec[]): SortedRecords {
   const out: SortedRecords = { problems: [], skillActive: null, started: null, ended: null, cancels: [], modeRecs: [] };
-  for (const rec of recs) {
+  for (let i = 0; i < recs.length; i++) {
+    const rec = recs[i]!;
     const k = rec.place;
     // Read for the verdict only: not modes, and their troubles are not the user's.
     if (isHookInput(k.scope, k.file)) continue;

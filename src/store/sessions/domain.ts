@@ -198,12 +198,12 @@ export class SessionsDomain implements Domain {
    */
   parsedFiles(file: string): { rel: string; value: Record<string, unknown>; mtimeMs: number }[] {
     const out: { rel: string; value: Record<string, unknown>; mtimeMs: number }[] = [];
-    for (const key of this.recs.byKey.keys()) {
+    this.recs.byKey.forEach((_, key) => {
       const rel = key === LEGACY ? `state/${file}` : `state/sessions/${key}/${file}`;
       const rec = this.recs.files.get(rel);
       if (rec?.value !== undefined)
         out.push({ rel, value: rec.value as Record<string, unknown>, mtimeMs: rec.mtimeMs });
-    }
+    });
     return out;
   }
 
@@ -361,7 +361,8 @@ export class SessionsDomain implements Domain {
     if (sessions.ok) {
       const total = sessions.entries.length;
       let done = 0;
-      for (const e of sessions.entries) {
+      for (let i = 0; i < total; i++) {
+        const e = sessions.entries[i]!;
         if (!pass.dirs.has(e.name)) this.scanSessionEntry(e.name, e.kind, readFile);
         done += 1;
         if (reportProgress) {
@@ -433,17 +434,19 @@ export class SessionsDomain implements Domain {
       if (list.code !== 'missing') this.structural.set(rel, { path: rel, message: list.message, severity: 'error' });
       return;
     }
-    for (const [file, names] of this.noted) {
+    // forEach and indexed loops in this per-session step: see "Cold loops" in docs/ARCHITECTURE.md.
+    this.noted.forEach((names, file) => {
       if (list.entries.some((e) => e.name === file)) names.add(name);
       else names.delete(name);
-    }
+    });
     if (!this.views.has(name)) this.dirty.add(name);
     // OMC's own modes first: past MAX_FILES_PER_SESSION files the rest are not read (see read()).
     const entries =
       list.entries.length > MAX_FILES_PER_SESSION
         ? [...list.entries].sort((a, b) => entryRank(a.name, MODE_ORDER) - entryRank(b.name, MODE_ORDER))
         : list.entries;
-    for (const e of entries) {
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
       if (!isTrackedFile('session', e.name)) continue;
       if (e.kind === 'dir') {
         this.structural.set(`${rel}/${e.name}`, {

@@ -73,7 +73,14 @@ function fieldsOf(mode: string): readonly (readonly [string, Kind])[] {
 /** One message for the file, or null when every field OMC reads has the type it expects. */
 export function wrongTypedFields(mode: string, s: Record<string, unknown>): string | null {
   const bad: string[] = [];
-  for (const [k, kind] of fieldsOf(mode)) {
+  const table = fieldsOf(mode);
+  // Indexed and unpacked by hand, not `for (const [k, kind] of …)`: this runs once per session file at start,
+  // mostly before V8 optimises it, where that allocates two iterators and a result object per step (see "Cold
+  // loops" in docs/ARCHITECTURE.md).
+  for (let i = 0; i < table.length; i++) {
+    const field = table[i]!;
+    const k = field[0];
+    const kind = field[1];
     // null is how OMC itself writes "not set" (its autopilot has completed_at: null).
     if (!(k in s) || s[k] === undefined || s[k] === null) continue;
     if (!fits(kind, s[k])) bad.push(`${k} should be ${WORD[kind]}, found ${described(s[k])}`);

@@ -120,10 +120,11 @@ export class FileRecords {
 
   /** A file's change also touches the session it names as owner, and shared files touch all. */
   private touchOthers(rel: string, key: string, scope: string, before: unknown, after: unknown): void {
-    for (const v of [before, after]) {
-      const owner = namedOwner(v);
-      if (owner !== null && owner !== key) this.markDirty(owner);
-    }
+    // Each side by name, not looped over `[before, after]`: see "Cold loops" in docs/ARCHITECTURE.md.
+    const was = namedOwner(before);
+    if (was !== null && was !== key) this.markDirty(was);
+    const now = namedOwner(after);
+    if (now !== null && now !== key) this.markDirty(now);
     if (scope === 'state' && SHARED_STATE_FILES.has(rel.slice('state/'.length))) this.markAll();
   }
 

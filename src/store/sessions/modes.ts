@@ -133,8 +133,8 @@ export const isKnownMode = (mode: string): boolean => BY_MODE.has(mode);
 
 /** First non-empty string among `fields`. */
 export function firstString(s: Obj, fields: readonly string[]): string | null {
-  for (const k of fields) {
-    const v = s[k];
+  for (let i = 0; i < fields.length; i++) {
+    const v = s[fields[i]!];
     if (typeof v === 'string' && v.trim() !== '') return v;
   }
   return null;

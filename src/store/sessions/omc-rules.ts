@@ -109,8 +109,8 @@ export interface Progress {
 }
 
 const firstNum = (s: Obj, fields: readonly string[]): number | null => {
-  for (const k of fields) {
-    const v = num(s[k]);
+  for (let i = 0; i < fields.length; i++) {
+    const v = num(s[fields[i]!]);
     if (v !== null) return v;
   }
   return null;
@@ -164,30 +164,40 @@ export function stateOwner(s: Obj): string | null {
 export function linkedModes(s: Obj, mode?: string): string[] {
   const specs = mode === undefined ? MODE_TABLE : [modeSpec(mode)];
   const out: string[] = [];
-  for (const t of specs)
-    for (const l of t.links)
+  // Indexed loops here and below: these run once per session file at start, mostly before V8 optimises them, and
+  // a for...of there allocates an iterator and a result object per step (see "Cold loops" in docs/ARCHITECTURE.md).
+  for (let i = 0; i < specs.length; i++) {
+    const links = specs[i]!.links;
+    for (let j = 0; j < links.length; j++) {
+      const l = links[j]!;
       if ((s[l.field] === true || s[l.field] === 'true') && !out.includes(l.mode)) out.push(l.mode);
+    }
+  }
   return out;
 }
+
+const FRESHNESS_FIELDS = ['last_checked_at', 'updated_at', 'started_at'] as const;
 
 /** Newest of the timestamps the Stop hook trusts (it ignores _meta). */
 export function freshnessMs(s: Obj): number | null {
   let best: number | null = null;
-  for (const k of ['last_checked_at', 'updated_at', 'started_at']) {
-    const t = timeMs(s[k]);
+  for (let i = 0; i < FRESHNESS_FIELDS.length; i++) {
+    const t = timeMs(s[FRESHNESS_FIELDS[i]!]);
     if (t !== null && (best === null || t > best)) best = t;
   }
   return best;
 }
 
+/** The later of two times, either of which may be unknown. */
+const newer = (a: number | null, b: number | null): number | null => (a === null ? b : b === null || a >= b ? a : b);
+
 /** Best "last changed" time for the age column: any timestamp OMC writes, then file mtime. */
 export function lastUpdateMs(s: Obj, mtimeMs: number | null): number | null {
   const meta = obj(s._meta);
-  let best: number | null = null;
-  for (const v of [s.last_checked_at, s.updated_at, s.started_at, meta?.updatedAt, meta?.written_at]) {
-    const t = timeMs(v);
-    if (t !== null && (best === null || t > best)) best = t;
-  }
+  const best = newer(
+    newer(newer(newer(timeMs(s.last_checked_at), timeMs(s.updated_at)), timeMs(s.started_at)), timeMs(meta?.updatedAt)),
+    timeMs(meta?.written_at),
+  );
   return best ?? mtimeMs;
 }
 

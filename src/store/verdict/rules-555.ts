@@ -236,7 +236,10 @@ function pendingAsyncWork(tree: HookTree, sid: string, now: number, h: Horizon):
   )
     return 'a subagent is running (subagent-tracking.json)';
   const sessionDir = `state/sessions/${sid}/`;
-  for (const rels of [null, SHARED_WAKEUP_RELS]) {
+  // Two passes (the session's own files, then the shared ones), counted rather than looped over `[null, …]`:
+  // see "Cold loops" in docs/ARCHITECTURE.md.
+  for (let pass = 0; pass < 2; pass++) {
+    const rels = pass === 0 ? null : SHARED_WAKEUP_RELS;
     for (let i = 0; i < WAKEUP_FILES.length; i++) {
       const f = WAKEUP_FILES[i] as string;
       const w = tree.read(rels === null ? sessionDir + f : (rels[i] as string));
@@ -599,10 +602,9 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
       else gate('pipeline', pipe, { enforced: true, rule: 'reinforce', detail: 'the Stop hook reinforces it' });
     }
   }
-  for (const [mode, l] of [
-    ['team', team],
-    ['omc-teams', teams],
-  ] as const) {
+  // Called twice, not looped over `[[mode, l], …]`: once per session at start, mostly before V8 optimises it,
+  // where that loop allocates its pairs, iterators and result objects (see "Cold loops" in docs/ARCHITECTURE.md).
+  const teamGate = (mode: 'team' | 'omc-teams', l: typeof team) => {
     const c = common(mode, l, {});
     if (c) gate(mode, l, c);
     else if (teamPhase(l.state) === null)
@@ -614,7 +616,9 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
     else if (safeCount(get(l.state, 'reinforcement_count')) + 1 > 20)
       gate(mode, l, { enforced: false, rule: 'reinforced-max', detail: 'reinforced 20/20: the hook lets it stop' });
     else gate(mode, l, { enforced: true, rule: 'reinforce', detail: 'the Stop hook reinforces it' });
-  }
+  };
+  teamGate('team', team);
+  teamGate('omc-teams', teams);
 
   variant.tailGates?.({ tree, ctx, h, load: (file) => load(tree, file, sid), common, gate });
 
@@ -633,12 +637,14 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
 
   const apDir = path.posix.dirname(ap.rel);
   const signalRels = [`${apDir}/cancel-signal-state.json`];
-  for (const r of [`state/sessions/${sid}/cancel-signal-state.json`, SHARED_SIGNAL_REL])
-    if (!signalRels.includes(r)) signalRels.push(r);
+  const ownSignal = `state/sessions/${sid}/cancel-signal-state.json`;
+  if (!signalRels.includes(ownSignal)) signalRels.push(ownSignal);
+  if (!signalRels.includes(SHARED_SIGNAL_REL)) signalRels.push(SHARED_SIGNAL_REL);
   const target = enforceableAutopilot(tree.read(ap.rel), ap.isGlobal, ctx, h) ? tree.read(ap.rel) : null;
   const honoured = variant.signalsHonoured?.(ctx) ?? { ok: true, why: '' };
   let paused: CancelVerdict | null = null;
-  for (const rel of signalRels) {
+  for (let i = 0; i < signalRels.length; i++) {
+    const rel = signalRels[i]!;
     const sig = tree.read(rel);
     if (sig === null || sig === undefined) continue;
     const v = signalCheck(sig, target, now, h);

@@ -113,7 +113,10 @@ function yamlKeyAt(block: string, from: number, to: number): YamlKey | null {
   const last = block.charCodeAt(to - 1);
   // Printable ASCII at both ends: nothing for trim() to take away.
   if (first > 32 && first < 127 && last > 32 && last < 127) {
-    for (const k of YAML_KEYS) if (k.length === len && block.startsWith(k, from)) return k;
+    for (let i = 0; i < YAML_KEYS.length; i++) {
+      const k = YAML_KEYS[i]!;
+      if (k.length === len && block.startsWith(k, from)) return k;
+    }
     return null;
   }
   const key = block.slice(from, to).trim();
