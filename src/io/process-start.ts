@@ -13,7 +13,7 @@ import { SYNC_KILL } from './child-end.js';
 export type StartIdentity = string | 'absent' | null;
 
 /** The fields after the command name (field 2, which may contain spaces and ')'): [0] is field 3, the state. */
-function fieldsAfterName(stat: string): string[] | null {
+export function fieldsAfterName(stat: string): string[] | null {
   const end = stat.lastIndexOf(')');
   if (end < 0) return null;
   return stat

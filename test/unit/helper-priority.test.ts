@@ -2,8 +2,9 @@
 import fs from 'node:fs';
 import { describe, expect, it } from '../helpers/it.js';
 import { HELPER_NICE, helperThreadIds, lowerHelperThreads } from '../../src/terminal/helper-priority.js';
+import { fieldsAfterName } from '../../src/io/process-start.js';
 
-/** Each thread's nice value, read from /proc/<pid>/task/<tid>/stat (field 19, counted from 1). */
+/** Each thread's nice value, read from /proc/<pid>/task/<tid>/stat (field 19). */
 function niceByThread(pid: number): Map<number, number> {
   const out = new Map<number, number>();
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
@@ -13,8 +14,8 @@ function niceByThread(pid: number): Map<number, number> {
     } catch {
       continue; // the thread ended while listed
     }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out.set(Number(tid), Number(fields[16]));
+    // fieldsAfterName's [0] is field 3, so field 19 (nice) is [16].
+    out.set(Number(tid), Number(fieldsAfterName(stat)?.[16]));
   }
   return out;
 }

@@ -176,28 +176,23 @@ export function linkedModes(s: Obj, mode?: string): string[] {
   return out;
 }
 
-const FRESHNESS_FIELDS = ['last_checked_at', 'updated_at', 'started_at'] as const;
+/** The later of two times, either of which may be unknown. */
+const newer = (a: number | null, b: number | null): number | null => (a === null ? b : b === null || a >= b ? a : b);
 
 /** Newest of the timestamps the Stop hook trusts (it ignores _meta). */
 export function freshnessMs(s: Obj): number | null {
-  let best: number | null = null;
-  for (let i = 0; i < FRESHNESS_FIELDS.length; i++) {
-    const t = timeMs(s[FRESHNESS_FIELDS[i]!]);
-    if (t !== null && (best === null || t > best)) best = t;
-  }
-  return best;
+  // Field by field, not looped over a list of names: see "Cold loops" in docs/ARCHITECTURE.md.
+  let best = timeMs(s.last_checked_at);
+  best = newer(best, timeMs(s.updated_at));
+  return newer(best, timeMs(s.started_at));
 }
-
-/** The later of two times, either of which may be unknown. */
-const newer = (a: number | null, b: number | null): number | null => (a === null ? b : b === null || a >= b ? a : b);
 
 /** Best "last changed" time for the age column: any timestamp OMC writes, then file mtime. */
 export function lastUpdateMs(s: Obj, mtimeMs: number | null): number | null {
   const meta = obj(s._meta);
-  const best = newer(
-    newer(newer(newer(timeMs(s.last_checked_at), timeMs(s.updated_at)), timeMs(s.started_at)), timeMs(meta?.updatedAt)),
-    timeMs(meta?.written_at),
-  );
+  let best = freshnessMs(s);
+  best = newer(best, timeMs(meta?.updatedAt));
+  best = newer(best, timeMs(meta?.written_at));
   return best ?? mtimeMs;
 }
 
