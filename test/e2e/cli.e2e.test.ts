@@ -158,6 +158,15 @@ describe('nested .omc roots (hooks started in a subdirectory)', () => {
       },
     ]);
     expect(doc.notices[0]).toContain('OMC state also in packages/api/.omc (1 session)');
+    // Run from a subdirectory of the project, the hint is a path from there (the project-relative one would name
+    // src/packages/api/.omc), and it leads to the nested root's own sessions.
+    const inSrc = path.join(p.dir, 'src');
+    fs.mkdirSync(inSrc);
+    const fromSrc = JSON.parse(run(['--json'], inSrc).stdout);
+    expect(fromSrc.notices[0]).toContain('see it with --root ../packages/api/.omc');
+    const followed = JSON.parse(run(['--json', '--root', '../packages/api/.omc'], inSrc).stdout);
+    expect(followed.root).toBe(path.join(fs.realpathSync(p.dir), 'packages', 'api', '.omc'));
+    expect(followed.sessions.map((s: { id: string }) => s.id)).toEqual(['a1b2c3d4-0000-4000-8000-000000000001']);
     fs.rmSync(p.root, { recursive: true });
     const r = run(['--json'], p.dir);
     expect(r.status).toBe(2);

@@ -80,10 +80,30 @@ export function findNestedRoots(
   return { roots, truncated };
 }
 
-/** The notice for the header / --json: where, how many sessions, and how to look. */
-export function nestedNotice(found: NestedSearch): string | null {
+/**
+ * The path to give `--root` from `cwd`: relative when that is shorter, else absolute. `rel` is relative to the
+ * project's top level, which is not where the user is when they run omc-top from a subdirectory of it (from
+ * `repo/src`, `--root packages/api/.omc` would name `repo/src/packages/api/.omc`).
+ */
+export function rootArgFrom(cwd: string | null, abs: string): string {
+  if (cwd === null) return abs;
+  const rel = path.relative(cwd, abs);
+  return rel !== '' && rel.length < abs.length ? rel : abs;
+}
+
+/** The directory omc-top runs in; null when it was removed under us (process.cwd() throws then). */
+function currentDir(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
+}
+
+/** The notice for the header / --json: where in the project, how many sessions, and how to look from here. */
+export function nestedNotice(found: NestedSearch, cwd: string | null = currentDir()): string | null {
   if (found.roots.length === 0) return null;
   const first = found.roots[0] as NestedRoot;
   const more = found.roots.length > 1 ? ` (+${found.roots.length - 1} more)` : '';
-  return `OMC state also in ${first.rel} (${first.sessions} session${first.sessions === 1 ? '' : 's'}): hooks started in ${path.posix.dirname(first.rel)}/ write there; see it with --root ${first.rel}${more}`;
+  return `OMC state also in ${first.rel} (${first.sessions} session${first.sessions === 1 ? '' : 's'}): hooks started in ${path.posix.dirname(first.rel)}/ write there; see it with --root ${rootArgFrom(cwd, first.abs)}${more}`;
 }
