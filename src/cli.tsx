@@ -24,7 +24,7 @@ import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall } from './store/omc-install.js';
 import { resolveRootAndOmc } from './store/omc-root.js';
-import { findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
+import { NestedRootsSearch, findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
 import { noRootMessage, rootPathFault, type RootResolution } from './store/root.js';
 import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
 import { listDirSync } from './io/safe-fs/index.js';
@@ -154,10 +154,11 @@ interface TuiOptions {
   omc: OmcInstall;
   attention?: { notify?: string; noTitle?: boolean };
   /**
-   * The search for nested .omc roots under the project (O switches to them): run once, when first asked. The
-   * monitor asks after its first frame (it lists up to 2,000 directories), or at once when O comes first.
+   * The search for nested .omc roots under the project (O switches to them; null when there is no project to
+   * search). The monitor runs it in slices once it is live (it lists up to 2,000 directories), or at once when O
+   * comes first.
    */
-  nested: () => NestedSearch;
+  nestedSearch: NestedRootsSearch | null;
 }
 
 /** The store on one root and what follows it (iteration samples, the attention layer). */
@@ -181,7 +182,8 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = pickTheme();
   let controls: FullScreenControls | null = null;
-  const { nested } = opts;
+  const search = opts.nestedSearch;
+  const nested = (): NestedSearch => search?.result() ?? NO_NESTED;
   const roots = rootSwitcher(
     res,
     () => nested().roots,
@@ -220,12 +222,30 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
       },
     },
   );
-  // The first frame is on screen by now (Ink draws it as it mounts): the search for nested roots, and its notice.
-  setImmediate(() => {
-    const notice = live.closing ? null : nestedNotice(nested());
-    if (notice) ui.flash(notice, 'info');
-  });
+  if (search) searchNestedWhenLive(search, live, ui);
   return running;
+}
+
+const NO_NESTED: NestedSearch = { roots: [], truncated: false };
+
+/** How long one slice of the nested-root search may hold the event loop (a frame or a key waits at most this). */
+const NESTED_SLICE_MS = 8;
+
+/**
+ * The search for nested roots, and its notice, once the first store is live: in slices, so neither `live` nor a
+ * key waits for it. No notice when O finished the search first (its list is on screen) or the monitor is closing.
+ */
+function searchNestedWhenLive(search: NestedRootsSearch, live: Watched & { closing: boolean }, ui: UiStore): void {
+  const slice = () => {
+    if (live.closing || search.done) return;
+    if (!search.step(performance.now() + NESTED_SLICE_MS)) {
+      setImmediate(slice);
+      return;
+    }
+    const notice = nestedNotice(search.result());
+    if (notice) ui.flash(notice, 'info');
+  };
+  live.store.afterFirstRead(() => setImmediate(slice));
 }
 
 /** Starts the store on one root, with omc-top's own iteration samples and the attention layer. */
@@ -364,12 +384,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     printErr(notFoundMessage(res) + '\n');
     return 2;
   }
-  // Nested .omc roots (hooks started in a subdirectory): a notice, and --json lists them. Searched once, when
-  // first asked: --json asks now; the monitor after its first frame (runTui).
-  let searched: NestedSearch | null = null;
-  const nested = (): NestedSearch =>
-    (searched ??=
-      res.exists && res.projectDir ? findNestedRoots(res.projectDir, res.root) : { roots: [], truncated: false });
+  // Nested .omc roots (hooks started in a subdirectory): a notice, and --json lists them. Searched once: --json
+  // asks now; the monitor in slices once it is live, or at once when O comes first (runTui).
+  const search = res.exists && res.projectDir ? new NestedRootsSearch(res.projectDir, res.root) : null;
+  const nested = (): NestedSearch => search?.result() ?? NO_NESTED;
   const notify = args.flags.get('notify');
   if (typeof notify === 'string' && typeof parseChannels(notify) === 'string') {
     throw new UsageError(parseChannels(notify) as string);
@@ -385,7 +403,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     mouse: !args.flags.has('no-mouse'),
     omc,
     attention: { notify: args.flags.get('notify') as string | undefined, noTitle: args.flags.has('no-title') },
-    nested,
+    nestedSearch: search,
   });
 }
 

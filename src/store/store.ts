@@ -60,6 +60,11 @@ export interface StoreStatus {
   reading?: string | null;
 }
 
+/** Everything read once and the watches up (or none wanted): what `live` in the footer means. */
+export function isReadAndWatched(status: StoreStatus): boolean {
+  return !status.reading && status.watchMode !== 'starting';
+}
+
 export interface OmcStoreOptions {
   root: string;
   /** Project directory (git top-level or cwd), for layouts that live beside the project (4.x team runtime). */
@@ -386,7 +391,7 @@ export class OmcStore {
     // Everything read once and the watches up (or none wanted): the rest of the transcripts and the subagent files
     // are read now, after `live`. So is the wiki's search index (built in slices; the first read of the rest of
     // .omc does not wait for it).
-    if (!this.reading && next.watchMode !== 'starting') {
+    if (isReadAndWatched(next)) {
       this.claude.startDeferredReads();
       if (this.progressive) this.wiki.warmSearch();
     }
@@ -468,6 +473,23 @@ export class OmcStore {
   private setOff(): void {
     this.watchState = { watchMode: 'off', watchDetail: 'not watching (one-shot)' };
     this.pushStatus();
+  }
+
+  /**
+   * Calls `then` once everything has been read once and the watches are up (at once when they are already): for
+   * work that must not delay `live`. Returns what cancels it.
+   */
+  afterFirstRead(then: () => void): () => void {
+    if (isReadAndWatched(this.status.getSnapshot())) {
+      then();
+      return () => undefined;
+    }
+    const stop = this.status.subscribe(() => {
+      if (!isReadAndWatched(this.status.getSnapshot())) return;
+      stop();
+      then();
+    });
+    return stop;
   }
 
   async close(): Promise<void> {

@@ -317,7 +317,7 @@ describe('nested .omc roots', () => {
     expect(await h.waitForExit()).toBe(0);
   });
 
-  it('names a nested root on screen once the monitor is up (searched after its first frame)', async () => {
+  it('names a nested root on screen once the monitor is up (searched in slices once it is live)', async () => {
     p = makeProject();
     writeFinishedSessions(p.root, 2);
     writeFinishedSessions(path.join(p.dir, 'packages', 'api', '.omc'), 5);
