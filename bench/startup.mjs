@@ -2,7 +2,7 @@
 // over interleaved starts (one start alone is too noisy on a shared machine).
 //   node bench/startup.mjs [--rounds 5] [--sizes 200,2000,2000+5000,10000+5000] [--viewports 80x24,200x60]
 //                          [--delay 300] [--bins label=path.mjs,label2=path2.mjs] [--young-gen] [--first-frame-only]
-//                          [--settled-rss]
+//                          [--settled-rss] [--cwd DIR]
 // - first frame: spawn → the header and the first rows (a session id) on screen;
 // - live: spawn → the footer ends in a bare `live` (everything read, every watch set);
 // - start-up change: a visible session's ralph state rewritten (OMC's temp + rename) `--delay` ms after the
@@ -10,6 +10,8 @@
 //   new iteration in the terminal output; it is also said whether it arrived before `live`;
 // - RSS: /proc/<pid>/status 1 s after live (`--settled-rss`: also 12 s after live, once V8's memory reducer has
 //   run: it gives back the start-up read's garbage about 8–10 s after the last burst);
+// `--cwd DIR`: the directory omc-top starts in (default: this repository). It is the project the nested-root search
+// walks (up to 2,000 directories), so a large one shows what that search costs a start;
 // `--first-frame-only` stops each start at its first frame (many starts for a first-frame p95: no change, no
 // wait for live);
 // Beside them, interleaved in the same rounds, the floors the issue-30 targets are held against (spawned the same way,
@@ -58,6 +60,7 @@ const ROUNDS = Number(arg('rounds', '5'));
 /** Starts a first-frame row needs: the p95 of fewer is the slowest one or two (the time-to-live run's 5 starts). */
 const FIRST_FRAME_MIN_STARTS = 20;
 const DELAY = Number(arg('delay', '300'));
+const START_CWD = path.resolve(String(arg('cwd', REPO)));
 const SIZES = String(arg('sizes', '200,2000,2000+5000,10000+5000')).split(',');
 const VIEWPORTS = String(arg('viewports', '80x24,200x60'))
   .split(',')
@@ -164,6 +167,7 @@ async function warm(tree, bin) {
     nodeArgs: bin.nodeArgs,
     bin: bin.file,
     env: bin.env,
+    cwd: START_CWD,
   });
   const dir = path.join(bin.env.XDG_CACHE_HOME, 'omc-top');
   try {
@@ -207,6 +211,7 @@ async function oneStart(tree, bin, cols, rows) {
     nodeArgs: bin.nodeArgs,
     bin: bin.file,
     env: bin.env,
+    cwd: START_CWD,
   });
   try {
     const ffAt = await m.waitScreen(/STATUS\s+SESSION[\s\S]*[0-9a-f]{8}/, 60_000);
