@@ -24,7 +24,13 @@ import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall } from './store/omc-install.js';
 import { resolveRootAndOmc } from './store/omc-root.js';
-import { NestedRootsSearch, findNestedRoots, nestedNotice, type NestedSearch } from './store/sessions/nested-roots.js';
+import {
+  NestedRootsSearch,
+  findNestedRoots,
+  nestedNotice,
+  nestedSearchBase,
+  type NestedSearch,
+} from './store/sessions/nested-roots.js';
 import { noRootMessage, rootPathFault, type RootResolution } from './store/root.js';
 import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
 import { listDirSync } from './io/safe-fs/index.js';
@@ -302,7 +308,7 @@ function rootSwitcher(
     if (all) return all;
     const found = nested();
     if (found.length === 0) return (all = []);
-    const base = res.projectDir ?? path.dirname(res.root);
+    const base = nestedSearchBase(res) ?? path.dirname(res.root);
     const sessions = listDirSync(res.root, 'state/sessions');
     const main = {
       rel: path.relative(base, res.root) || res.root,
@@ -379,14 +385,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   // --json answers now; the monitor waits for a .omc that does not exist yet (and says where it looks).
   const interactive = process.stdout.isTTY && process.stdin.isTTY;
   if (!res.exists && (args.flags.has('json') || !interactive)) {
-    const found = res.projectDir ? nestedNotice(findNestedRoots(res.projectDir, res.root)) : null;
+    const base = nestedSearchBase(res);
+    const found = base ? nestedNotice(findNestedRoots(base, res.root)) : null;
     if (found) res.notices.push(found);
     printErr(notFoundMessage(res) + '\n');
     return 2;
   }
   // Nested .omc roots (hooks started in a subdirectory): a notice, and --json lists them. Searched once: --json
   // asks now; the monitor in slices once it is live, or at once when O comes first (runTui).
-  const search = res.exists && res.projectDir ? new NestedRootsSearch(res.projectDir, res.root) : null;
+  const searchBase = nestedSearchBase(res);
+  const search = res.exists && searchBase ? new NestedRootsSearch(searchBase, res.root) : null;
   const nested = (): NestedSearch => search?.result() ?? NO_NESTED;
   const notify = args.flags.get('notify');
   if (typeof notify === 'string' && typeof parseChannels(notify) === 'string') {

@@ -172,4 +172,21 @@ describe('nested .omc roots (hooks started in a subdirectory)', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('see it with --root packages/api/.omc');
   });
+
+  it('given --root <project>/.omc, they are looked for in that project, not where omc-top was started', ({
+    tempDir,
+  }) => {
+    // Started from a directory of several projects (as /tmp is): another project's .omc is not nested in this one.
+    const where = fs.realpathSync(tempDir('omc-top-started-'));
+    const proj = path.join(where, 'proj');
+    const sid = 'a1b2c3d4-0000-4000-8000-000000000002';
+    fs.mkdirSync(path.join(proj, '.omc', 'state', 'sessions'), { recursive: true });
+    fs.mkdirSync(path.join(proj, 'packages', 'api', '.omc', 'state', 'sessions', sid), { recursive: true });
+    fs.mkdirSync(path.join(where, 'other', '.omc', 'state', 'sessions', sid), { recursive: true });
+    const doc = JSON.parse(run(['--json', '--root', 'proj/.omc'], where).stdout);
+    expect(doc.nested_roots.map((r: { relative: string }) => r.relative)).toEqual(['packages/api/.omc']);
+    // Named from the project; the --root to give is a path from where omc-top runs.
+    expect(doc.notices[0]).toContain('OMC state also in packages/api/.omc (1 session)');
+    expect(doc.notices[0]).toContain('see it with --root proj/packages/api/.omc');
+  });
 });

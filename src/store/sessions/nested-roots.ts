@@ -37,6 +37,17 @@ export interface NestedSearch {
   truncated: boolean;
 }
 
+/**
+ * Where to look for nested roots: the project of the root being watched. Given `--root <dir>/.omc`, that is `<dir>`
+ * (OMC keeps a project's state in `<project>/.omc`), wherever omc-top was started: from `/tmp`, `--root
+ * /tmp/proj/.omc` searched all of `/tmp` and named every other project's `.omc` there. Otherwise the project the
+ * root was resolved for (the git top level or the directory omc-top runs in); null: nowhere to look.
+ */
+export function nestedSearchBase(res: { rule: string; root: string; projectDir?: string | undefined }): string | null {
+  if (res.rule === 'override' && path.basename(res.root) === '.omc') return path.dirname(res.root);
+  return res.projectDir ?? null;
+}
+
 export interface NestedSearchBounds {
   maxDepth?: number;
   maxDirs?: number;
