@@ -22,4 +22,14 @@ describe('the --root a nested-root notice offers', () => {
     expect(rootArgFrom('/var/tmp/a/b/c/d/e', '/home/u/repo/packages/api/.omc')).toBe('/home/u/repo/packages/api/.omc');
     expect(rootArgFrom(null, '/home/u/repo/packages/api/.omc')).toBe('/home/u/repo/packages/api/.omc');
   });
+
+  it('is one line without control bytes when a directory name holds a newline or an escape sequence', () => {
+    const rel = 'a\u001b[31mred\nx/.omc';
+    const notice = nestedNotice(
+      { roots: [{ rel, abs: `/home/u/repo/${rel}`, sessions: 1 }], truncated: false },
+      '/home/u/repo',
+    );
+    expect(notice).toContain('OMC state also in ared x/.omc (1 session)');
+    expect(notice).not.toMatch(/[\u0000-\u001f\u007f]/);
+  });
 });

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { listDirSync } from '../../io/safe-fs/index.js';
+import { cleanLine } from '../../io/sanitize.js';
 import { runToEnd } from '../../io/sliced-scan.js';
 
 /** Never searched: dependencies, VCS and build output (big, and never where a session runs). */
@@ -163,10 +164,16 @@ function currentDir(): string | null {
   }
 }
 
-/** The notice for the header / --json: where in the project, how many sessions, and how to look from here. */
+/**
+ * The notice for the header / --json: where in the project, how many sessions, and how to look from here. One line
+ * (cleanLine): the paths in it are directory names from disk, and a newline or escape sequence in one would break
+ * the line on stderr or reach the terminal; `--json`'s nested_roots keep the exact paths.
+ */
 export function nestedNotice(found: NestedSearch, cwd: string | null = currentDir()): string | null {
   if (found.roots.length === 0) return null;
   const first = found.roots[0] as NestedRoot;
   const more = found.roots.length > 1 ? ` (+${found.roots.length - 1} more)` : '';
-  return `OMC state also in ${first.rel} (${first.sessions} session${first.sessions === 1 ? '' : 's'}): hooks started in ${path.posix.dirname(first.rel)}/ write there; see it with --root ${rootArgFrom(cwd, first.abs)}${more}`;
+  return cleanLine(
+    `OMC state also in ${first.rel} (${first.sessions} session${first.sessions === 1 ? '' : 's'}): hooks started in ${path.posix.dirname(first.rel)}/ write there; see it with --root ${rootArgFrom(cwd, first.abs)}${more}`,
+  );
 }
