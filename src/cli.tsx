@@ -27,6 +27,7 @@ import { resolveRootAndOmc } from './store/omc-root.js';
 import {
   NestedRootsSearch,
   findNestedRoots,
+  nestedMonitorNotice,
   nestedNotice,
   nestedSearchBase,
   type NestedSearch,
@@ -248,7 +249,7 @@ function searchNestedWhenLive(search: NestedRootsSearch, live: Watched & { closi
       setImmediate(slice);
       return;
     }
-    const notice = nestedNotice(search.result());
+    const notice = nestedMonitorNotice(search.result());
     if (notice) ui.flash(notice, 'info');
   };
   live.store.afterFirstRead(() => setImmediate(slice));

@@ -322,7 +322,11 @@ describe('nested .omc roots', () => {
     writeFinishedSessions(p.root, 2);
     writeFinishedSessions(path.join(p.dir, 'packages', 'api', '.omc'), 5);
     h = new TerminalHarness({ cwd: p.dir, cols: 200, rows: 24 });
-    await h.waitForText('OMC state also in packages/api/.omc (5 sessions)', 30_000);
+    await h.waitForText(
+      'OMC state also in packages/api/.omc (5 sessions, from hooks started in packages/api/)',
+      30_000,
+    );
+    expect(h.text()).toContain('O switches to it');
     expect(h.text()).toMatch(/2 sess/);
   });
 

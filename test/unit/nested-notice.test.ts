@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nestedNotice, rootArgFrom } from '../../src/store/sessions/nested-roots.js';
+import { nestedMonitorNotice, nestedNotice, rootArgFrom } from '../../src/store/sessions/nested-roots.js';
 
 const found = {
   roots: [{ rel: 'packages/api/.omc', abs: '/home/u/repo/packages/api/.omc', sessions: 3 }],
@@ -31,5 +31,13 @@ describe('the --root a nested-root notice offers', () => {
     );
     expect(notice).toContain('OMC state also in ared x/.omc (1 session)');
     expect(notice).not.toMatch(/[\u0000-\u001f\u007f]/);
+  });
+
+  it('in the monitor, says what O does instead, in two lines at 60 columns', () => {
+    const notice = nestedMonitorNotice(found) as string;
+    expect(notice).toBe(
+      'OMC state also in packages/api/.omc (3 sessions, from hooks started in packages/api/): O switches to it',
+    );
+    expect(notice.length).toBeLessThanOrEqual(2 * 60);
   });
 });

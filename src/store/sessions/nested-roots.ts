@@ -165,15 +165,39 @@ function currentDir(): string | null {
 }
 
 /**
- * The notice for the header / --json: where in the project, how many sessions, and how to look from here. One line
- * (cleanLine): the paths in it are directory names from disk, and a newline or escape sequence in one would break
- * the line on stderr or reach the terminal; `--json`'s nested_roots keep the exact paths.
+ * The first root found, its sessions in words, and how many more there are: what both notices say. Each notice is
+ * one line (cleanLine): the paths in it are directory names from disk, and a newline or escape sequence in one would
+ * break the line on stderr or reach the terminal; `--json`'s nested_roots keep the exact paths.
  */
+function firstFound(found: NestedSearch): { first: NestedRoot; sessions: string; more: string } | null {
+  const first = found.roots[0];
+  if (first === undefined) return null;
+  return {
+    first,
+    sessions: `${first.sessions} session${first.sessions === 1 ? '' : 's'}`,
+    more: found.roots.length > 1 ? ` (+${found.roots.length - 1} more)` : '',
+  };
+}
+
+/** The notice for the header / --json: where in the project, how many sessions, and how to look from here. */
 export function nestedNotice(found: NestedSearch, cwd: string | null = currentDir()): string | null {
-  if (found.roots.length === 0) return null;
-  const first = found.roots[0] as NestedRoot;
-  const more = found.roots.length > 1 ? ` (+${found.roots.length - 1} more)` : '';
+  const f = firstFound(found);
+  if (f === null) return null;
+  const { first } = f;
   return cleanLine(
-    `OMC state also in ${first.rel} (${first.sessions} session${first.sessions === 1 ? '' : 's'}): hooks started in ${path.posix.dirname(first.rel)}/ write there; see it with --root ${rootArgFrom(cwd, first.abs)}${more}`,
+    `OMC state also in ${first.rel} (${f.sessions}): hooks started in ${path.posix.dirname(first.rel)}/ write there; see it with --root ${rootArgFrom(cwd, first.abs)}${f.more}`,
+  );
+}
+
+/**
+ * The monitor's notice: what `O` does instead of a command line to type, so it stays two lines at 60 columns (the
+ * command-line notice took three).
+ */
+export function nestedMonitorNotice(found: NestedSearch): string | null {
+  const f = firstFound(found);
+  if (f === null) return null;
+  const { first } = f;
+  return cleanLine(
+    `OMC state also in ${first.rel} (${f.sessions}, from hooks started in ${path.posix.dirname(first.rel)}/): O switches to it${f.more}`,
   );
 }
