@@ -4,24 +4,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
 import { NestedRootsSearch, findNestedRoots } from '../../src/store/sessions/nested-roots.js';
-import { OmcStore, isReadAndWatched } from '../../src/store/store.js';
-import { liveRalph, makeProject, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { isReadAndWatched } from '../../src/store/store.js';
+import { liveRalph, type TempProject, waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { describe, expect, it } from '../helpers/it.js';
 import { sessionId } from '../helpers/sessions-gen.js';
 
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  p?.cleanup();
-  store = null;
-  p = null;
-});
-
-/** A project with `dirs` plain directories under packages/ and a nested root with `sessions` sessions in one. */
-function project(dirs: number, sessions: number): TempProject {
-  const proj = makeProject();
+/** Fills `proj` with `dirs` plain directories under packages/ and a nested root with `sessions` sessions in one. */
+function project(proj: TempProject, dirs: number, sessions: number): TempProject {
   for (let i = 0; i < dirs; i++) fs.mkdirSync(path.join(proj.dir, 'packages', `p${i}`, 'src'), { recursive: true });
   const nested = path.join(proj.dir, 'packages', 'p3', '.omc');
   for (let i = 1; i <= sessions; i++)
@@ -33,8 +23,10 @@ function project(dirs: number, sessions: number): TempProject {
 }
 
 describe('the nested-root search in slices', () => {
-  it('lists one directory per slice when every slice is over at once, and finds what the whole search finds', () => {
-    p = project(40, 2);
+  it('lists one directory per slice when every slice is over at once, and finds what the whole search finds', ({
+    emptyProject,
+  }) => {
+    const p = project(emptyProject, 40, 2);
     const search = new NestedRootsSearch(p.dir, p.root);
     let slices = 0;
     // A deadline already past: each slice lists one directory and hands the turn back.
@@ -47,8 +39,10 @@ describe('the nested-root search in slices', () => {
     expect(whole.roots.map((r) => [r.rel, r.sessions])).toEqual([['packages/p3/.omc', 2]]);
   });
 
-  it('finishes at once when asked in the middle (O before the slices are done), with the same answer', () => {
-    p = project(40, 1);
+  it('finishes at once when asked in the middle (O before the slices are done), with the same answer', ({
+    emptyProject,
+  }) => {
+    const p = project(emptyProject, 40, 1);
     const search = new NestedRootsSearch(p.dir, p.root);
     for (let i = 0; i < 5; i++) expect(search.step(0)).toBe(false);
     expect(search.result()).toEqual(findNestedRoots(p.dir, p.root));
@@ -58,15 +52,16 @@ describe('the nested-root search in slices', () => {
 });
 
 describe('afterFirstRead', () => {
-  it('runs once the store is live, not before, and at once for a store already live', async () => {
-    p = makeProject();
+  it('runs once the store is live, not before, and at once for a store already live', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
     for (let i = 1; i <= 50; i++)
       writeOmcJson(
         path.join(p.root, 'state', 'sessions', sessionId(i), 'ralph-state.json'),
         liveRalph({ sessionId: sessionId(i) }),
       );
-    const s = new OmcStore({ root: p.root, sessions: { stepPublishMs: 0 } });
-    store = s;
+    const s = newStore({ root: p.root, sessions: { stepPublishMs: 0 } });
     const seen: boolean[] = [];
     s.afterFirstRead(() => seen.push(isReadAndWatched(s.status.getSnapshot())));
     s.start({ progressive: true });
@@ -79,10 +74,8 @@ describe('afterFirstRead', () => {
     expect(again).toBe(1);
   });
 
-  it('is not called once cancelled', async () => {
-    p = makeProject();
-    const s = new OmcStore({ root: p.root });
-    store = s;
+  it('is not called once cancelled', async ({ emptyProject: p, newStore }) => {
+    const s = newStore({ root: p.root });
     let called = 0;
     const cancel = s.afterFirstRead(() => (called += 1));
     cancel();
