@@ -34,6 +34,7 @@ import {
 } from './store/sessions/nested-roots.js';
 import { noRootMessage, rootPathFault, type RootResolution } from './store/root.js';
 import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
+import { cleanLine } from './io/sanitize.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
 import { firstStepRows } from './store/sessions/domain.js';
@@ -108,7 +109,9 @@ function notFoundMessage(r: RootResolution): string {
   for (const l of r.looked) {
     const fault = rootPathFault(l);
     // Only what is there and is not a directory is worth a word: "does not exist" is what the heading says.
-    lines.push(fault === 'does not exist' || fault === 'is a directory' ? `  ${l}` : `  ${l}: ${fault}`);
+    // One line each: a path is a directory name from disk (a newline in it would split the list).
+    const shown = cleanLine(l);
+    lines.push(fault === 'does not exist' || fault === 'is a directory' ? `  ${shown}` : `  ${shown}: ${fault}`);
   }
   for (const n of r.notices) lines.push(`note: ${n}`);
   lines.push('Start OMC in this project first, or point omc-top at one with --cwd DIR or --root DIR/.omc.');

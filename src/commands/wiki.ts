@@ -72,7 +72,7 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
     rootOverride: args.flags.get('root') as string | undefined,
   });
   if (!res.exists) {
-    printErr(`omc-top: ${noRootMessage(res)}; looked in: ${res.looked.join(', ')}\n`);
+    printErr(`omc-top: ${cleanLine(`${noRootMessage(res)}; looked in: ${res.looked.join(', ')}`)}\n`);
     return 2;
   }
   const wiki = new WikiDomain({ root: res.root });

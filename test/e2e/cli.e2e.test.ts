@@ -111,6 +111,17 @@ describe('omc-top CLI', () => {
     expect(r.stderr).toContain(path.join(p.dir, '.omc'));
   });
 
+  it('no .omc in a directory whose name holds a newline: each place looked in is one line', ({ tempDir }) => {
+    const dir = path.join(fs.realpathSync(tempDir('omc-top-nl-')), 'two\nlines');
+    fs.mkdirSync(dir);
+    for (const args of [['--json'], ['wiki', 'search', 'x']]) {
+      const r = run(args, dir);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`${path.dirname(dir)}/two lines/.omc`);
+      expect(r.stderr).not.toMatch(/two\n/);
+    }
+  });
+
   it('--help and --version', () => {
     const h = run(['--help'], '/');
     expect(h.status).toBe(0);
