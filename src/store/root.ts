@@ -516,6 +516,7 @@ export function noRootMessage(r: RootResolution): string {
   if (r.rule === 'unusable-path') return r.explain;
   // Something there that is not a directory is said on every surface (watch, status, cancel, serve, ack, wiki).
   const fault = rootPathFault(r.root);
-  const there = fault === 'does not exist' || fault === 'is a directory' ? '' : `: ${cleanLine(r.root)} ${fault}`;
-  return `no .omc directory found (${r.explain})${there}`;
+  const there = fault === 'does not exist' || fault === 'is a directory' ? '' : `: ${r.root} ${fault}`;
+  // One line on every surface: the explanation can name a directory from disk (a workspace marker's).
+  return cleanLine(`no .omc directory found (${r.explain})${there}`);
 }

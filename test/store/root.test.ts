@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveOmcRoot } from '../../src/store/root.js';
+import { noRootMessage, resolveOmcRoot } from '../../src/store/root.js';
 import { OMC55 } from '../helpers/omc-packages.mjs';
 
 const OMC_PATHS = path.join(OMC55, 'dist', 'lib', 'worktree-paths.js');
@@ -92,6 +92,19 @@ describe('resolveOmcRoot agrees with OMC 5.5.0 getOmcRoot', () => {
     const vetoed = { TMPDIR: base };
     expect(ours(pkg, vetoed).root).toBe(omcRoot(pkg, vetoed));
     expect(ours(pkg, vetoed).notices.join(' ')).toMatch(/ignored \.omc-workspace/);
+  });
+
+  it('with no .omc under a marker whose directory name holds a newline, the message is one line', () => {
+    const ws = path.join(base, 'two\nlines');
+    const pkg = path.join(ws, 'pkg');
+    fs.mkdirSync(pkg, { recursive: true });
+    git(base, 'init', '-q', pkg);
+    fs.writeFileSync(path.join(ws, '.omc-workspace'), '');
+    const res = ours(pkg, { TMPDIR: path.join(base, 'elsewhere-tmp') });
+    expect(res.rule).toBe('marker');
+    expect(res.exists).toBe(false);
+    expect(noRootMessage(res)).toContain('two lines');
+    expect(noRootMessage(res)).not.toMatch(/\n/);
   });
 
   it('a non-git directory maps to $HOME/.omc (5.5.0), and falls back to ./.omc when only the 4.x location exists', () => {
