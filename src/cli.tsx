@@ -113,7 +113,7 @@ function notFoundMessage(r: RootResolution): string {
     const shown = cleanLine(l);
     lines.push(fault === 'does not exist' || fault === 'is a directory' ? `  ${shown}` : `  ${shown}: ${fault}`);
   }
-  for (const n of r.notices) lines.push(`note: ${n}`);
+  for (const n of r.notices) lines.push(`note: ${cleanLine(n)}`);
   lines.push('Start OMC in this project first, or point omc-top at one with --cwd DIR or --root DIR/.omc.');
   return lines.join('\n');
 }

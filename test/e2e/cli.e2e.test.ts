@@ -114,6 +114,8 @@ describe('omc-top CLI', () => {
   it('no .omc in a directory whose name holds a newline: each place looked in is one line', ({ tempDir }) => {
     const dir = path.join(fs.realpathSync(tempDir('omc-top-nl-')), 'two\nlines');
     fs.mkdirSync(dir);
+    // A workspace marker there, which OMC 5.5.0 ignores under the temp dir: the note saying so names the directory.
+    fs.writeFileSync(path.join(dir, '.omc-workspace'), '');
     for (const args of [['--json'], ['wiki', 'search', 'x']]) {
       const r = run(args, dir);
       expect(r.status).toBe(2);
