@@ -105,11 +105,12 @@ const MAIN_FLAGS = {
 
 function notFoundMessage(r: RootResolution): string {
   if (r.rule === 'unusable-path') return `omc-top: ${noRootMessage(r)}.`;
-  const lines = [`omc-top: no .omc directory found (${r.explain}).`, 'Looked in:'];
+  // One line each: the explanation, the paths and the notes can name directories from disk (a newline in one would
+  // split the message).
+  const lines = [`omc-top: ${cleanLine(`no .omc directory found (${r.explain}).`)}`, 'Looked in:'];
   for (const l of r.looked) {
     const fault = rootPathFault(l);
     // Only what is there and is not a directory is worth a word: "does not exist" is what the heading says.
-    // One line each: a path is a directory name from disk (a newline in it would split the list).
     const shown = cleanLine(l);
     lines.push(fault === 'does not exist' || fault === 'is a directory' ? `  ${shown}` : `  ${shown}: ${fault}`);
   }

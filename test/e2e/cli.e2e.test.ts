@@ -116,7 +116,8 @@ describe('omc-top CLI', () => {
     fs.mkdirSync(dir);
     // A workspace marker there, which OMC 5.5.0 ignores under the temp dir: the note saying so names the directory.
     fs.writeFileSync(path.join(dir, '.omc-workspace'), '');
-    for (const args of [['--json'], ['wiki', 'search', 'x']]) {
+    // Under OMC 4.15.10's rules the marker is honoured, and the first line's explanation names it.
+    for (const args of [['--json'], ['--json', '--omc-version', '4.15.10'], ['wiki', 'search', 'x']]) {
       const r = run(args, dir);
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(`${path.dirname(dir)}/two lines/.omc`);
