@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { listDirSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { runToEnd } from '../../io/sliced-scan.js';
+import { SlicedScan } from '../../io/sliced-scan.js';
 
 /** Never searched: dependencies, VCS and build output (big, and never where a session runs). */
 const SKIP = new Set([
@@ -115,31 +115,26 @@ export function findNestedRoots(projectDir: string, mainRoot: string, opts: Nest
  */
 export class NestedRootsSearch {
   private readonly found: NestedSearch = { roots: [], truncated: false };
-  private steps: Generator<void, void> | null;
+  private readonly scan: SlicedScan;
+  private over = false;
 
   constructor(projectDir: string, mainRoot: string, opts: NestedSearchBounds = {}) {
-    this.steps = searchSteps(projectDir, mainRoot, opts, this.found);
+    this.scan = new SlicedScan(() => searchSteps(projectDir, mainRoot, opts, this.found));
   }
 
   get done(): boolean {
-    return this.steps === null;
+    return this.over;
   }
 
-  /** Lists directories until `deadline` (performance.now()); true once the search is over. */
+  /** Lists directories until `deadline` (performance.now()); true once the search is over (one pass, never two). */
   step(deadline: number): boolean {
-    const steps = this.steps;
-    if (steps === null) return true;
-    let r = steps.next();
-    while (!r.done && performance.now() < deadline) r = steps.next();
-    if (r.done) this.steps = null;
-    return r.done === true;
+    if (!this.over) this.over = this.scan.step(deadline);
+    return this.over;
   }
 
   /** Everything found, the rest of the search run now if it is not over. */
   result(): NestedSearch {
-    const steps = this.steps;
-    this.steps = null;
-    if (steps) runToEnd(steps);
+    this.step(Infinity);
     return this.found;
   }
 }
