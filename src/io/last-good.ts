@@ -145,6 +145,12 @@ export class LastGoodFile<T> extends LastGood<T> {
     super();
   }
 
+  /**
+   * mtime of the bytes behind the value shown (the last good one), -1 when none. After a failed read the file's
+   * own mtime is unknown here (`mtimeMs` is -1), but the value kept still has the age of the bytes it came from.
+   */
+  valueMtimeMs = -1;
+
   /** mtime of the bytes last read, -1 when none. */
   get mtimeMs(): number {
     return this.stamp?.mtimeMs ?? -1;
@@ -157,6 +163,7 @@ export class LastGoodFile<T> extends LastGood<T> {
       this.missing = true;
       this.stamp = null;
       this.digest = null;
+      this.valueMtimeMs = -1;
       return this.forget();
     }
     this.missing = false;
@@ -170,12 +177,15 @@ export class LastGoodFile<T> extends LastGood<T> {
       if (digest !== null && digest === this.digest) {
         // The very bytes behind what is shown: whatever a leading read feared is over.
         this.stamp = stamp;
+        // Unless these bytes are the ones that failed (the value shown then came from older ones).
+        if (this.failure === null) this.valueMtimeMs = stamp.mtimeMs;
         this.settle();
         return false;
       }
       parsed = this.opts.parse(r, digest);
     }
     const changed = this.accept(parsed, edge);
+    if (parsed.ok && stamp !== null && Object.is(this.value, parsed.value)) this.valueMtimeMs = stamp.mtimeMs;
     // Remember these bytes only once their outcome is what is shown, not while it waits for the trailing read.
     if (this.pending === null) {
       this.stamp = stamp;

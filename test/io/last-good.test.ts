@@ -142,6 +142,33 @@ describe('LastGoodFile (the rule on a real file)', () => {
     expect(f.missing).toBe(false);
   });
 
+  it('the value kept keeps the mtime of the bytes it came from, through a failed read and the same failure again', () => {
+    const f = file();
+    const at = (sec: number) => fs.utimesSync(path.join(root, rel), sec, sec);
+    write('{"a":1}');
+    at(1_000_000);
+    f.read('scan');
+    expect([f.mtimeMs, f.valueMtimeMs]).toEqual([1_000_000_000, 1_000_000_000]);
+    // Binary bytes now (another read failure): the file's own mtime is not known, the value's is.
+    write('\u0000\u0001garbage');
+    at(2_000_000);
+    f.read('scan');
+    expect([f.value, f.mtimeMs, f.valueMtimeMs]).toEqual([{ a: 1 }, -1, 1_000_000_000]);
+    // Bytes that parse but fail as OMC reads them (a byte-order mark), read twice: still the value's own mtime.
+    write('\ufeff{"a":2}');
+    at(3_000_000);
+    f.read('scan');
+    f.read('scan');
+    expect([f.value, f.valueMtimeMs]).toEqual([{ a: 1 }, 1_000_000_000]);
+    write('{"a":3}');
+    at(4_000_000);
+    f.read('scan');
+    expect([f.value, f.valueMtimeMs]).toEqual([{ a: 3 }, 4_000_000_000]);
+    fs.rmSync(path.join(root, rel));
+    f.read('scan');
+    expect(f.valueMtimeMs).toBe(-1);
+  });
+
   it('the stat gate skips an unmoved file, re-reads a moved one, and always re-reads a pending or unreadable one', () => {
     let parses = 0;
     const f = new LastGoodFile<string>(root, rel, {

@@ -96,6 +96,45 @@ describe('stale-run watchdog, as OMC 5.6 will report it', () => {
     }
   });
 
+  it('in a live monitor: a fresh run rewritten with bytes the watchdog cannot parse is no stale run (the last good value keeps no age)', async ({
+    emptyProject: p,
+  }) => {
+    const s = (sid: string) => path.join(p.root, 'state', 'sessions', sid, 'ralph-state.json');
+    const content = { active: true, iteration: 3 };
+    writeOmcJson(s('s1'), content);
+    writeOmcJson(s('s4'), content);
+    writeOmcJson(s('s2'), content);
+    age(s('s2'), 3);
+    const store = new OmcStore({ root: p.root, watch: 'auto', projectDir: p.dir, rootRule: 'git' });
+    try {
+      store.start();
+      await waitFor(() => store.status.getSnapshot().watchMode === 'events', { timeoutMs: 20_000, what: 'watching' });
+      const stale = () =>
+        store.runs
+          .nextSession()
+          .filter((f) => f.kind === 'stale-run')
+          .map((f) => f.sessionId);
+      expect(stale()).toEqual(['s2']);
+      // s1 turns binary and s4 grows past the read cap: the rows keep their last good values, with a problem each.
+      fs.writeFileSync(s('s1'), '\u0000\u0001garbage');
+      fs.writeFileSync(s('s4'), JSON.stringify({ ...content, pad: 'x'.repeat(4_300_000) }));
+      const problemAt = (sid: string) =>
+        store.problems.getSnapshot().some((x) => x.path === `state/sessions/${sid}/ralph-state.json`);
+      await waitFor(() => problemAt('s1') && problemAt('s4'), { timeoutMs: 20_000, what: 'both read' });
+      // A later change the tracker follows (s2 written again, so fresh): judged after s1's and s4's reads.
+      writeOmcJson(s('s2'), content);
+      await waitFor(() => !stale().includes('s2'), { timeoutMs: 20_000, what: 's2 fresh again' });
+      expect(stale()).toEqual([]);
+      expect(
+        store.problems
+          .getSnapshot()
+          .map((x) => x.message)
+          .join('\n'),
+      ).not.toMatch(/STALE RUN/);
+    } finally {
+      await store.close();
+    }
+  });
   it('a run ended without its closeout is a next-session fact, as the reconciler finds', ({ emptyProject: p }) => {
     const ts = new Date(Date.now() - 3_600_000).toISOString();
     omc56.start(p.root, 'ralph', 'sA', ts);

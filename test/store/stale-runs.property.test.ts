@@ -56,8 +56,8 @@ describe('incremental stale-run facts == the full judgement', () => {
         let logStart = 0;
         const env: NodeJS.ProcessEnv = {};
         const src = {
-          parsedFiles: (file: string) => [...files.values()].filter((f) => f.rel.endsWith(`/${file}`)),
-          parsedFile: (rel: string) => files.get(rel) ?? null,
+          watchdogFiles: (file: string) => [...files.values()].filter((f) => f.rel.endsWith(`/${file}`)),
+          watchdogFile: (rel: string) => files.get(rel) ?? null,
           parsedChangesSince: (seq: number) => ({
             seq: logStart + log.length,
             rels: seq < logStart ? null : log.slice(seq - logStart),
@@ -77,7 +77,7 @@ describe('incremental stale-run facts == the full judgement', () => {
             log = [];
           }
           if (o.op === 'scan') full = true;
-          expect(tracker.update(now, env, full)).toEqual(staleRunsFrom(src.parsedFiles, now, env));
+          expect(tracker.update(now, env, full)).toEqual(staleRunsFrom(src.watchdogFiles, now, env));
         }
       }),
       { numRuns: 400 },

@@ -93,7 +93,8 @@ export function staleRuns(root: string, now: number, env: NodeJS.ProcessEnv): Ne
       const st = statSync(root, rel);
       if (!st || !st.isFile()) continue;
       const r = readJsonSync(root, rel);
-      if (r.ok && isObj(r.value)) out.push({ rel, value: r.value, mtimeMs: st.mtimeMs });
+      // As the watchdog parses: a byte-order mark makes JSON.parse fail there.
+      if (r.ok && !r.read.bom && isObj(r.value)) out.push({ rel, value: r.value, mtimeMs: st.mtimeMs });
     }
     return out;
   };

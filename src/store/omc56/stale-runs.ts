@@ -15,10 +15,13 @@ import {
   type ParsedStateFile,
 } from './next-session.js';
 
-/** What the tracker reads: the sessions domain's parse and its change log. */
+/**
+ * What the tracker reads: each state file as OMC's watchdog reads it now (the sessions domain's parse, a file whose
+ * current bytes do not parse left out) and the domain's change log.
+ */
 export interface ParsedFilesSource {
-  parsedFiles(file: string): readonly ParsedStateFile[];
-  parsedFile(rel: string): ParsedStateFile | null;
+  watchdogFiles(file: string): readonly ParsedStateFile[];
+  watchdogFile(rel: string): ParsedStateFile | null;
   parsedChangesSince(seq: number): { seq: number; rels: readonly string[] | null };
 }
 
@@ -58,7 +61,7 @@ export class StaleRunTracker {
         for (const rel of this.stale.keys()) again.add(rel);
       }
       for (const rel of ch.rels) if (WATCHED_REL.test(rel) && WATCHED.has(MODE_OF.exec(rel)?.[1] ?? '')) again.add(rel);
-      for (const rel of again) moved = this.judge(rel, this.src.parsedFile(rel), now, hours) || moved;
+      for (const rel of again) moved = this.judge(rel, this.src.watchdogFile(rel), now, hours) || moved;
     }
     this.seq = ch.seq;
     this.hours = hours;
@@ -71,7 +74,7 @@ export class StaleRunTracker {
     this.dueAt = Infinity;
     this.ageDueAt = Infinity;
     for (const mode of WATCHED_RUN_MODES)
-      for (const f of this.src.parsedFiles(`${mode}-state.json`)) this.judge(f.rel, f, now, hours);
+      for (const f of this.src.watchdogFiles(`${mode}-state.json`)) this.judge(f.rel, f, now, hours);
   }
 
   /** Returns whether the facts changed. */

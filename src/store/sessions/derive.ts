@@ -309,7 +309,7 @@ function modeView(
     phase: p.phase === null ? null : truncate(cleanLine(p.phase), 60),
     extras: p.extras.map((e) => truncate(cleanLine(e), 60)),
     startedMs: timeMs(s.started_at),
-    updatedMs: lastUpdateMs(s, rec.mtimeMs > 0 ? rec.mtimeMs : null),
+    updatedMs: lastUpdateMs(s, rec.valueMtimeMs > 0 ? rec.valueMtimeMs : null),
     owner: owner === null ? null : cleanLine(owner),
     stranded: kind === 'session' && owner !== null && owner !== key,
     linked: linkedModes(s),

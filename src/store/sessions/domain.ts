@@ -202,15 +202,32 @@ export class SessionsDomain implements Domain {
       const rel = key === LEGACY ? `state/${file}` : `state/sessions/${key}/${file}`;
       const rec = this.recs.files.get(rel);
       if (rec?.value !== undefined)
-        out.push({ rel, value: rec.value as Record<string, unknown>, mtimeMs: rec.mtimeMs });
+        out.push({ rel, value: rec.value as Record<string, unknown>, mtimeMs: rec.valueMtimeMs });
     });
     return out;
   }
 
-  /** One file's last good parse (null: not read, or never parsed), with its mtime. */
-  parsedFile(rel: string): { rel: string; value: Record<string, unknown>; mtimeMs: number } | null {
+  /**
+   * Each copy of one state file name as OMC's stale-run watchdog reads it now (`JSON.parse` of the current bytes,
+   * an object, with their mtime), for the stale-run facts. Unlike `parsedFiles`, a file whose current bytes do
+   * not parse (binary, over the size cap, cut mid-write) is left out: the watchdog finds nothing in it, and the
+   * last good value's mtime is not the current file's.
+   */
+  watchdogFiles(file: string): { rel: string; value: Record<string, unknown>; mtimeMs: number }[] {
+    const out: { rel: string; value: Record<string, unknown>; mtimeMs: number }[] = [];
+    this.recs.byKey.forEach((_, key) => {
+      const f = this.watchdogFile(key === LEGACY ? `state/${file}` : `state/sessions/${key}/${file}`);
+      if (f) out.push(f);
+    });
+    return out;
+  }
+
+  /** One state file as the watchdog reads it now (null: missing, unread, or not a JSON object now). */
+  watchdogFile(rel: string): { rel: string; value: Record<string, unknown>; mtimeMs: number } | null {
     const rec = this.recs.files.get(rel);
-    return rec?.value !== undefined ? { rel, value: rec.value as Record<string, unknown>, mtimeMs: rec.mtimeMs } : null;
+    const hook = rec?.hook;
+    if (!rec || !hook || typeof hook !== 'object' || Array.isArray(hook) || rec.mtimeMs < 0) return null;
+    return { rel, value: hook as Record<string, unknown>, mtimeMs: rec.mtimeMs };
   }
 
   /** Which files' parse changed since `seq` (null: too long ago, look at everything), and the new position. */
