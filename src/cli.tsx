@@ -7,7 +7,6 @@
 import './terminal/young-gen.js';
 import { restoreFetch } from './terminal/yoga-without-fetch.js';
 import React from 'react';
-import os from 'node:os';
 import path from 'node:path';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
@@ -44,6 +43,7 @@ import { UiStore } from './kit/ui-store.js';
 import { VERSION } from './version.js';
 import { shownBasename } from './io/safe-fs/byte-paths.js';
 import { earlyGitSettled } from './io/git-early.js';
+import { homeDir } from './io/home-dir.js';
 
 export const USAGE = `omc-top ${VERSION}: a live monitor for oh-my-claudecode (.omc) sessions
 
@@ -122,7 +122,7 @@ function notFoundMessage(r: RootResolution): string {
 async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, nested: NestedSearch): Promise<number> {
   const store = new OmcStore({
     omc,
-    home: os.homedir(),
+    home: homeDir(),
     root: res.root,
     watch: 'none',
     claude: { live: false },
@@ -270,7 +270,7 @@ function watchRoot(
 ): Watched {
   const store = new OmcStore({
     omc: opts.omc,
-    home: os.homedir(),
+    home: homeDir(),
     root,
     readonly: opts.readonly,
     watch: opts.poll ? 'poll' : 'auto',

@@ -11,7 +11,6 @@
 import { executeCancel, type CancelDone } from '../store/cancel/execute.js';
 import { planCancel, type CancelRequest } from '../store/cancel/plan.js';
 import { listDirSync, readJsonSync, statSync } from '../io/safe-fs/index.js';
-import os from 'node:os';
 import { sessionInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
 import { bookWords } from '../store/omc-books.js';
 import { resolveRootAndOmc } from '../store/omc-root.js';
@@ -26,6 +25,7 @@ import { claudeAtSignal, claudeWords, followClaude, type ClaudeSide } from '../s
 import { AgentPoller } from '../store/claude/agent-poller.js';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { parseArgs, UsageError } from './args.js';
+import { homeDir } from '../io/home-dir.js';
 
 export const CANCEL_EXIT = { ok: 0, notTaken: 1, usage: 2, readonly: 3, nothing: 4, notStopped: 5 } as const;
 
@@ -282,7 +282,7 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       `--omc-version needs a version like 5.5.0 or 4.4.4, not ${JSON.stringify(cleanLine(override))}`,
     );
   const env = io.env ?? process.env;
-  const home = typeof env.HOME === 'string' && env.HOME !== '' ? env.HOME : os.homedir();
+  const home = homeDir(env);
   // Which OMC runs the hooks decides where its state is (4.x ignores OMC_STATE_DIR…): found together.
   const found = resolveRootAndOmc({
     cwd: (args.flags.get('cwd') as string | undefined) ?? io.cwd,

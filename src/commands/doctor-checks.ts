@@ -17,6 +17,7 @@ import { nodeCheck, terminalCheck, tmuxCheck } from './doctor-host.js';
 import type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor-types.js';
 import { watchCheck } from './doctor-watch-check.js';
 import { watchProbe } from './doctor-watch.js';
+import { homeDir } from '../io/home-dir.js';
 
 export type { CheckStatus, DoctorCheck, DoctorOptions, DoctorReport, TerminalFacts } from './doctor-types.js';
 export { MIN_NODE } from './doctor-host.js';
@@ -28,7 +29,7 @@ export { MIN_NODE } from './doctor-host.js';
  */
 function rootCandidates(res: RootResolution, cwd: string, env: NodeJS.ProcessEnv) {
   const extra = [path.join(path.resolve(cwd), '.omc'), path.join(res.projectDir, '.omc')];
-  if (env.HOME) extra.push(path.join(env.HOME, '.omc'));
+  extra.push(path.join(homeDir(env), '.omc'));
   const all = [...new Set([res.root, ...res.looked, ...extra])];
   return all.map((p) => ({
     path: p,

@@ -8,7 +8,6 @@
  * the worktrees of one repository sit together.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { ClaudeConfigDir } from '../store/claude/config-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from '../store/claude/process-status.js';
@@ -18,6 +17,7 @@ import { gitOnePass, realGit, type GitProbe } from '../io/git.js';
 import { resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { cleanLine } from '../io/sanitize.js';
 import { shownBasename } from '../io/safe-fs/byte-paths.js';
+import { homeDir } from '../io/home-dir.js';
 
 export type RootSource = 'claude' | 'state-dir' | 'home';
 
@@ -119,7 +119,7 @@ function findGroup(projectDir: string, git: GitProbe): { group: string; label: s
 
 export function discoverRoots(opts: DiscoverOptions): Discovery {
   const env = opts.env ?? process.env;
-  const home = opts.home ?? env.HOME ?? os.homedir();
+  const home = opts.home ?? homeDir(env);
   const git = gitOnePass(opts.git ?? realGit);
   const probe = opts.probe ?? systemProbe();
   const problems: string[] = [];

@@ -14,7 +14,6 @@
  * checks its version, flags and the source's length, not every byte); a foreign, stale or damaged file is
  * ignored and replaced, never an error. Nothing is written with --readonly; OMC_TOP_CODE_CACHE=0 turns it off.
  */
-import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { createHash } from 'node:crypto';
@@ -23,6 +22,7 @@ import { readBytesSync } from './safe-fs/bytes.js';
 import { listDirSync, statSync } from './safe-fs/list.js';
 import { atomicWriteSync, unlinkUnder } from './safe-fs/write.js';
 import { ensureOwnDir } from './safe-fs/contained-dir.js';
+import { homeDir } from './home-dir.js';
 
 /** What the file starts with before the app function (scripts/build.mjs). */
 export const APP_PREFIX = 'export default ';
@@ -43,7 +43,7 @@ export const FULL_LATEST_MS = 5000;
 /** Far above the bundle (1.7 MB) and its cache (about 2 MB); a bigger file is not ours. */
 const MAX_BYTES = 64 << 20;
 
-export function codeCacheDir(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env, home = homeDir(env)): string {
   const base =
     env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(home, '.cache');
   return path.join(base, 'omc-top');

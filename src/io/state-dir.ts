@@ -4,12 +4,12 @@
  * one .omc root carry a short digest of its absolute path in their name, so
  * every omc-top process on this machine finds the same file for a root.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { bytesOfPath } from './safe-fs/byte-paths.js';
+import { homeDir } from './home-dir.js';
 
-export function ownStateDir(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string {
+export function ownStateDir(env: NodeJS.ProcessEnv = process.env, home = homeDir(env)): string {
   const base =
     env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
   return path.join(base, 'omc-top');

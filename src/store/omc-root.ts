@@ -5,11 +5,11 @@
  * top level (or cwd), then the root by that release's rules, then the install again if the root
  * named another project directory.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { gitOnePass, realGit, type GitProbe } from '../io/git.js';
 import { detectOmcInstall, type OmcInstall } from './omc-install.js';
 import { resolveOmcRoot, type RootResolution } from './root.js';
+import { homeDir } from '../io/home-dir.js';
 
 /** "OMC 4.4.4 (plugin oh-my-claudecode@omc …)" for notices. */
 export const omcWords = (o: OmcInstall): string => `OMC ${o.version ?? '?'} (${o.source})`;
@@ -32,7 +32,7 @@ export function resolveRootAndOmc(opts: {
   const res = resolveOmcRoot({
     cwd,
     env,
-    home: opts.home ?? os.homedir(),
+    home: opts.home ?? homeDir(env),
     git,
     rootOverride: opts.rootOverride,
     flavor: first.assumed ? null : first.book.rootFlavor,

@@ -20,6 +20,7 @@ import { lossyText, parentPath } from '../io/safe-fs/byte-paths.js';
 import { findAncestorOmcDir, findGitTopByWalk, gitBinaryMissing } from './omc56/root-56.js';
 import type { RootFlavor } from './omc-books.js';
 import { isObj } from '../io/json.js';
+import { homeDir } from '../io/home-dir.js';
 
 export type RootRule =
   | 'override'
@@ -209,7 +210,7 @@ export function projectIdentifier(
 
 export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   const env = opts.env ?? process.env;
-  const home = opts.home ?? os.homedir();
+  const home = opts.home ?? homeDir(env);
   const tmpdir = opts.tmpdir ?? os.tmpdir();
   const git = opts.git ?? realGit;
   const looked: string[] = [];

@@ -1,5 +1,6 @@
 /** The script-facing surface of the bundle: --json, --help, --version, errors. */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from '../helpers/it.js';
@@ -123,6 +124,21 @@ describe('omc-top CLI', () => {
       expect(r.stderr).toContain(`${path.dirname(dir)}/two lines/.omc`);
       expect(r.stderr).not.toMatch(/two\n/);
     }
+  });
+
+  it('HOME set but empty: every place looked in is absolute ($HOME/.omc is the account home), and nothing lands in the directory it ran in', ({
+    tempDir,
+  }) => {
+    const dir = fs.realpathSync(tempDir('omc-top-nohome-'));
+    const r = run(['--json'], dir, { HOME: '', XDG_STATE_HOME: tempDir('xdg-state-'), OMC_TOP_CODE_CACHE: '0' });
+    expect(r.status).toBe(2);
+    const looked = r.stderr
+      .split('\n')
+      .filter((l) => /^ {2}\S/.test(l))
+      .map((l) => l.trim());
+    expect(looked).toContain(path.join(os.userInfo().homedir, '.omc'));
+    for (const p of looked) expect(path.isAbsolute(p)).toBe(true);
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 
   it('--help and --version', () => {

@@ -3,8 +3,8 @@
  * when set (the CLI's own rule, verified with 2.1.332), else $HOME/.claude.
  * omc-top only ever reads here; it never writes in Claude's directory.
  */
-import os from 'node:os';
 import path from 'node:path';
+import { homeDir } from '../../io/home-dir.js';
 
 export interface ClaudeConfigDir {
   dir: string;
@@ -14,7 +14,7 @@ export interface ClaudeConfigDir {
 export function findClaudeConfigDir(env: NodeJS.ProcessEnv = process.env): ClaudeConfigDir {
   const set = env.CLAUDE_CONFIG_DIR;
   if (typeof set === 'string' && set.trim() !== '') return { dir: path.resolve(set), rule: 'CLAUDE_CONFIG_DIR' };
-  const home = typeof env.HOME === 'string' && env.HOME.trim() !== '' ? env.HOME : os.homedir();
+  const home = homeDir(env);
   return { dir: path.resolve(home, '.claude'), rule: 'HOME/.claude' };
 }
 

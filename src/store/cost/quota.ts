@@ -10,9 +10,9 @@
  * (/work/notes/omc-5.5-surfaces/findings.md §3, §4). Pure: parsing and judging.
  */
 import { type Obj, obj } from '../../io/json.js';
-import os from 'node:os';
 import path from 'node:path';
 import { cleanLine, truncate } from '../../io/sanitize.js';
+import { homeDir } from '../../io/home-dir.js';
 
 /** OMC serves a failed fetch's last good data only while its last success is this recent (MAX_STALE_DATA_MS). */
 export const MAX_STALE_DATA_MS = 15 * 60_000;
@@ -188,7 +188,7 @@ export function judgeUsage(cache: UsageCache, now: number, pollMs: number): Quot
 
 /** Where `omc wait` keeps its files on this platform (getGlobalOmcStatePath). */
 export function waitDaemonDir(env: NodeJS.ProcessEnv, platform = process.platform): string {
-  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : os.homedir();
+  const home = homeDir(env);
   if (env.OMC_HOME && path.isAbsolute(env.OMC_HOME)) return path.join(env.OMC_HOME, 'state');
   if (platform === 'darwin' || platform === 'win32') return path.join(home, '.omc', 'state');
   const xdg =

@@ -7,11 +7,11 @@
  * that directory as its root (in the background while the monitor runs, synchronously at its end); a damaged
  * file is ignored and replaced.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { bytesOfPath } from '../../io/safe-fs/byte-paths.js';
 import { LatestFileWrite, ensureOwnDir, readJsonSync, statSync } from '../../io/safe-fs/index.js';
+import { homeDir } from '../../io/home-dir.js';
 
 export const MAX_RUNS = 200;
 export const MAX_TIMES = 100;
@@ -27,7 +27,7 @@ export interface RunSample {
   lastSeenMs: number;
 }
 
-export function samplesDir(env: NodeJS.ProcessEnv, home = os.homedir()): string {
+export function samplesDir(env: NodeJS.ProcessEnv, home = homeDir(env)): string {
   const base =
     env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
   return path.join(base, 'omc-top');
