@@ -252,7 +252,9 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       exists: isDir(root),
       looked: [root],
       notices,
-      projectDir: git.topLevel(cwd) ?? cwd,
+      // `<dir>/.omc` is the tree OMC's hooks keep for a session started in `<dir>`: that is the project its
+      // `project_path` names, wherever omc-top runs. Another root (a state directory's) names no project.
+      projectDir: path.basename(root) === '.omc' ? path.dirname(root) : (git.topLevel(cwd) ?? cwd),
     };
   }
 

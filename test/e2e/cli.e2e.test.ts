@@ -141,6 +141,40 @@ describe('omc-top CLI', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
+  it('--root <dir>/.omc judges a session of <dir> the same from any directory (its project_path is <dir>)', ({
+    tempDir,
+  }) => {
+    const dir = fs.realpathSync(tempDir('omc-top-rootproj-'));
+    const sid = 'aaaaaaaa-aaaa-4aaa-aaaa-aaaaaaaaaaaa';
+    const now = new Date().toISOString();
+    fs.mkdirSync(path.join(dir, '.omc', 'state', 'sessions', sid), { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, '.omc', 'state', 'sessions', sid, 'ralph-state.json'),
+      JSON.stringify({
+        active: true,
+        iteration: 3,
+        max_iterations: 10,
+        session_id: sid,
+        project_path: dir,
+        started_at: now,
+        last_checked_at: now,
+      }),
+    );
+    const env = { XDG_STATE_HOME: tempDir('xdg-state-') };
+    const judged = (cwd: string) => {
+      const r = run(['--json', '--root', path.join(dir, '.omc'), '--omc-version', '5.5.0'], cwd, env);
+      expect(r.status).toBe(0);
+      const s = (JSON.parse(r.stdout) as { sessions: { status: string; modes: { verdict: { rule: string } }[] }[] })
+        .sessions[0]!;
+      return [s.status, s.modes[0]!.verdict.rule];
+    };
+    expect(judged(dir)).toEqual(['enforced', 'iteration']);
+    expect(judged('/')).toEqual(['enforced', 'iteration']);
+    expect(judged(tempDir('elsewhere-'))).toEqual(['enforced', 'iteration']);
+    const line = run(['status', '--tmux', '--fresh', '--root', path.join(dir, '.omc')], '/', env);
+    expect(line.stdout).toMatch(/^ralph 3\/10/);
+  });
+
   it('--help and --version', () => {
     const h = run(['--help'], '/');
     expect(h.status).toBe(0);
