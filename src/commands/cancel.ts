@@ -213,7 +213,7 @@ function report(done: CancelDone): Record<string, unknown> {
   };
 }
 
-function claudeJson(c: ClaudeSide | null, requestedMs: number): Record<string, unknown> | null {
+function claudeJson(c: ClaudeSide | null, requestedMs: number, pause: boolean): Record<string, unknown> | null {
   if (!c) return null;
   return {
     at_cancel: c.atCancel,
@@ -222,13 +222,13 @@ function claudeJson(c: ClaudeSide | null, requestedMs: number): Record<string, u
     stopped_at: c.stoppedMs === null ? null : iso(c.stoppedMs),
     stopped_after_ms: c.stoppedMs === null ? null : Math.max(0, c.stoppedMs - requestedMs),
     seen: c.seen,
-    text: claudeWords(c, requestedMs),
+    text: claudeWords(c, requestedMs, pause),
   };
 }
 
 function human(done: CancelDone, claude: ClaudeSide | null): string {
   const lines = [`${done.ok ? '' : 'omc-top cancel: '}${done.summary}`];
-  if (claude) lines.push(`  Claude:  ${claudeWords(claude, done.signal.requestedMs)}`);
+  if (claude) lines.push(`  Claude:  ${claudeWords(claude, done.signal.requestedMs, done.plan.request.pauseOnly)}`);
   lines.push(
     `  wrote    ${done.signal.rel} (${done.signal.form} signal, in force until ${iso(done.signal.expiresMs)})`,
   );
@@ -376,7 +376,7 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
             omc_version: omcJson(omc),
             verdict: after.verdict,
             depends_on_version: books && books.map((b) => ({ rules: b.rules, ok: b.ok, detail: b.line })),
-            claude: claudeJson(claude, done.signal.requestedMs),
+            claude: claudeJson(claude, done.signal.requestedMs, done.plan.request.pauseOnly),
           }) + '\n',
         );
       else (done.ok ? io.out : io.err)(human(done, claude) + `  Stop hook (OMC ${rules} rules): ${after.line}\n`);

@@ -103,6 +103,13 @@ describe('omc-top cancel', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ ok: true, pause: true, steps: [], signal: { in_force: true } });
     expect(fs.existsSync(path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json'))).toBe(true);
+    // Nothing ended on disk, and no Claude can be seen: the words say only that (the human form too).
+    expect(JSON.parse(r.out).claude.text).toBe(
+      'no Claude process or transcript of this session can be seen: whether it stops for the pause is not observed',
+    );
+    const human = await cli(p, SESSION.ralph, '--signal-only');
+    expect(human.out).toContain('the loop keeps its state');
+    expect(human.out).not.toMatch(/ended on disk/);
   });
 
   it('exit 1 with the reason when the cancel did not take', async ({ project: p }) => {

@@ -117,7 +117,7 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
         if (!out.ok) say(out.summary, 'error');
         else if (phaseTone(entry.phase) === 'error') say(entry.text, 'error');
         else if (phaseTone(entry.phase) === 'success') say(entry.text.replace(/ ✓/g, ''), 'success');
-        else say(`${out.summary}; ${claudeWords(entry.claude, entry.requestedMs)}`, 'info');
+        else say(`${out.summary}; ${claudeWords(entry.claude, entry.requestedMs, entry.pauseOnly)}`, 'info');
         if (!entry.final) {
           const stop = tracker.subscribe(() => {
             const e = tracker.get(entry.key);

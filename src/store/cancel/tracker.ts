@@ -298,13 +298,18 @@ export function judge(
   };
 }
 
-/** Claude's side of a cancel in one line: a ✓ only for a stop omc-top saw. */
-export function claudeWords(c: ClaudeSide, requestedMs: number): string {
+/**
+ * Claude's side of a cancel in one line: a ✓ only for a stop omc-top saw. A pause removes nothing, so with no
+ * Claude to watch it says only that the stop was not observed (not that the loop ended on disk).
+ */
+export function claudeWords(c: ClaudeSide, requestedMs: number, pause = false): string {
   const who = c.pid !== null ? `Claude (pid ${c.pid})` : 'Claude';
   if (c.stoppedMs !== null && c.seen !== null)
     return `stopped ✓ in ${tookText(c.stoppedMs - requestedMs)}: ${SEEN_WORDS[c.seen]}`;
   if (inTurn(c.atCancel))
     return `${who} is ${c.status === 'waiting' ? 'waiting for the user' : 'busy'}: it stops when its turn ends and OMC's Stop hook lets it; its stop was not observed yet`;
+  if (c.atCancel === 'none' && pause)
+    return 'no Claude process or transcript of this session can be seen: whether it stops for the pause is not observed';
   if (c.atCancel === 'none')
     return "no Claude process or transcript of this session can be seen: the loop ended on disk, Claude's stop was not observed";
   if (c.atCancel === 'unknown') return `${who} could not be checked: its stop was not observed`;
