@@ -51,6 +51,9 @@ export async function runAckCommand(argv: readonly string[], cwd = process.cwd()
   }
   const acks = new AckFile(ownStateDir(), res.root);
   acks.load();
+  // Said apart: "acknowledged" for an id already in the file would claim a change that did not happen.
+  const already = new Set(ids.filter((id) => acks.has(id))).size;
+  const fresh = new Set(ids).size - already;
   try {
     await acks.ack(ids, Date.now());
   } catch (e) {
@@ -61,6 +64,8 @@ export async function runAckCommand(argv: readonly string[], cwd = process.cwd()
     printErr(`omc-top ack: ${cleanLine(acks.problem)}\n`);
     return ACK_EXIT.failed;
   }
-  printOut(`acknowledged ${ids.length === 1 ? '1 item' : `${ids.length} items`}\n`);
+  const items = (n: number) => (n === 1 ? '1 item' : `${n} items`);
+  if (fresh === 0) printOut(`already acknowledged: ${items(already)} (nothing changed)\n`);
+  else printOut(`acknowledged ${items(fresh)}${already > 0 ? ` (${items(already)} already were)` : ''}\n`);
   return ACK_EXIT.ok;
 }

@@ -48,6 +48,11 @@ describe('omc-top ack', () => {
 
     const ok = await omcTop('ack', id, '--root', p.root);
     expect(ok).toMatchObject({ code: 0, out: 'acknowledged 1 item\n' });
+    // The same id again: recorded already, and said so (no claim of a change).
+    expect(await omcTop('ack', id, '--root', p.root)).toMatchObject({
+      code: 0,
+      out: 'already acknowledged: 1 item (nothing changed)\n',
+    });
     const acks = parseAcks(fs.readFileSync(file, 'utf8'));
     expect(acks.ok && [...acks.acks.keys()]).toEqual([id]);
     const after = await omcTop('status', '--tmux', '--format', '{needs}', '--root', p.root);
