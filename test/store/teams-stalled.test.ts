@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
 import { teamLines } from '../../src/panes/teams/rows.js';
+import { teamNeeds } from '../../src/feeds/attention/needs.js';
 import { FIXTURE_TREE, READERS_CAPTURED_AT } from '../helpers/fixtures.js';
 
-function teamsAt(now: number, alive: boolean) {
+function teamsAt(now: number, alive: boolean | null) {
   const store = new OmcStore({
     root: FIXTURE_TREE,
     watch: 'none',
@@ -32,8 +33,17 @@ describe('stalled teams', () => {
     );
   });
 
-  it('a live pid, or a fresh heartbeat, is someone left: not stalled', () => {
+  it('a live pid, or a fresh heartbeat whose pid cannot be checked, is someone left: not stalled', () => {
     expect(teamsAt(READERS_CAPTURED_AT + 14 * 3_600_000, true).teams[0]?.stalled).toBe(false);
-    expect(teamsAt(READERS_CAPTURED_AT, false).teams[0]?.stalled).toBe(false);
+    expect(teamsAt(READERS_CAPTURED_AT, null).teams[0]?.stalled).toBe(false);
+  });
+
+  it('every pid gone a moment after a fresh heartbeat: stalled at once, one "needs you" item for the team (not one per worker)', () => {
+    const snap = teamsAt(READERS_CAPTURED_AT, false);
+    const t = snap.teams[0]!;
+    expect(t.stalled).toBe(true);
+    const items = teamNeeds(t);
+    expect(items.map((i) => i.kind)).toEqual(['team-stalled']);
+    expect(items[0]!.text).toContain(`no live worker (${t.workers.length} listed)`);
   });
 });

@@ -64,9 +64,11 @@ export interface TeamInputs {
   heartbeatStaleMs?: number;
 }
 
-/** A worker counts as alive on a live pid, or a heartbeat younger than the threshold. */
+/** A worker counts as alive on a live pid, or (its pid not known dead) a heartbeat younger than the threshold. */
 export function workerLive(w: WorkerView, now: number, staleMs: number): boolean {
   if (w.pidAlive === true) return true;
+  // Its process is seen gone: a heartbeat written before it died (up to staleMs ago) does not bring it back.
+  if (w.pidAlive === false) return false;
   const beat = w.heartbeat?.lastBeatMs ?? null;
   return beat !== null && now - beat <= staleMs;
 }
