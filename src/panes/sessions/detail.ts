@@ -7,6 +7,7 @@ import type { SessionView } from '../../store/sessions/model.js';
 import { statusWords } from './rows.js';
 import { progressText } from '../../store/sessions/summary.js';
 import { formatAge, formatTimestamp, wrapText } from '../../ui/format.js';
+import { groupDigits } from '../../io/group-digits.js';
 
 export interface DetailLine {
   text: string;
@@ -15,13 +16,28 @@ export interface DetailLine {
   mode?: number;
 }
 
+/**
+ * Bounds on what one mode's `fields:` shows. OMC writes a dozen fields; a file under the 4 MB read cap can hold
+ * 240,000 keys or one 4 MB string, and every line of the detail is built and wrapped on each key press there
+ * (about a second per `j`). The rest is named, not drawn: the file holds it all.
+ */
+export const MAX_DETAIL_FIELDS = 200;
+export const MAX_FIELD_CHARS = 2_000;
+
 function fieldValue(v: unknown): string {
-  if (typeof v === 'string') return v;
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return String(v);
+  let text: string;
+  if (typeof v === 'string') text = v;
+  else {
+    try {
+      text = JSON.stringify(v) ?? String(v);
+    } catch {
+      text = String(v);
+    }
   }
+  if (text.length <= MAX_FIELD_CHARS) return text;
+  // Never half a surrogate pair: a lone half is no character a terminal can draw.
+  const cut = /[\ud800-\udbff]/.test(text.charAt(MAX_FIELD_CHARS - 1)) ? MAX_FIELD_CHARS - 1 : MAX_FIELD_CHARS;
+  return `${text.slice(0, cut)}… (${groupDigits(text.length - cut)} more characters)`;
 }
 
 /** Claude's side of omc-top's cancel: what it was doing then, and its stop when omc-top saw it. */
@@ -169,7 +185,17 @@ export function detailLines(
     if (m.problem) push(`  ⚠ last read failed: ${m.problem} (showing the last good values)`, 'error', i);
     if (m.prompt) push(`  prompt: ${m.prompt}`, undefined, i);
     push('  fields:', 'label', i);
-    for (const [k, v] of Object.entries(m.fields)) push(`    ${k}: ${fieldValue(v)}`, 'dim', i);
+    let shown = 0;
+    let more = 0;
+    for (const k in m.fields) {
+      if (shown === MAX_DETAIL_FIELDS) {
+        more += 1;
+        continue;
+      }
+      shown += 1;
+      push(`    ${k}: ${fieldValue(m.fields[k])}`, 'dim', i);
+    }
+    if (more > 0) push(`    … ${groupDigits(more)} more fields (all in ${m.path})`, 'dim', i);
   });
   for (const x of extra.tail) push(x.text, x.tone);
   return out;
