@@ -5,7 +5,7 @@
  * UiStore (focus, overlays, each pane's state) through useSyncExternalStore.
  */
 import React, { useEffect, useMemo, useReducer, useRef, useSyncExternalStore } from 'react';
-import { Box } from 'ink';
+import { Box, Text } from 'ink';
 import { footerHints } from './kit/bindings.js';
 import { GLOBAL_BINDINGS, paneById } from './input/router.js';
 import { INBOX_BINDINGS } from './input/inbox.js';
@@ -16,7 +16,7 @@ import { describeWriteError } from './io/safe-fs/index.js';
 import type { OmcStore, StoreStatus } from './store/store.js';
 import { useTerminalSize } from './terminal/use-size.js';
 import { Footer, FlashLine, Header, ProblemLines } from './ui/chrome.js';
-import { frameLayout, shownProblems } from './ui/layout.js';
+import { frameLayout, MIN_COLUMNS, MIN_ROWS, shownProblems, tooSmallLine } from './ui/layout.js';
 import { ConfirmView, TextOverlayView } from './ui/overlays.js';
 import { InboxView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
@@ -145,6 +145,9 @@ export function App(props: AppProps) {
       />
     );
   else body = <pane.View state={paneState} store={store} width={width} height={paneHeight} now={now} ui={ui} />;
+
+  // Hooks above run in every frame; only what is drawn differs.
+  if (size.columns < MIN_COLUMNS || size.rows < MIN_ROWS) return <Text>{tooSmallLine(size.columns)}</Text>;
 
   return (
     <ThemeContext.Provider value={theme}>

@@ -18,6 +18,19 @@ export interface FrameLayout {
   body: Size;
 }
 
+/**
+ * The smallest terminal the frame is drawn in. Below it the frame's lines (at least 20 columns, a header, a body
+ * row, a footer) would wrap into each other; the app says so in one line instead (`q` still quits).
+ */
+export const MIN_COLUMNS = 20;
+export const MIN_ROWS = 5;
+
+/** The one line shown in a terminal smaller than MIN_COLUMNS x MIN_ROWS, cut to its width. */
+export function tooSmallLine(columns: number): string {
+  const words = `omc-top needs ${MIN_COLUMNS}x${MIN_ROWS} (q quits)`;
+  return words.slice(0, Math.max(1, columns - 1));
+}
+
 export function frameLayout(terminal: Size, problemCount: number, flash: Flash | null = null): FrameLayout {
   const height = Math.max(3, terminal.rows - 1);
   const width = Math.max(20, terminal.columns);

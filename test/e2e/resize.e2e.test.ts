@@ -79,4 +79,24 @@ describe('narrowing the terminal', () => {
     await cleanFrame(h, 60, 24);
     await resizedCleanly(h, 80, 24);
   });
+
+  it('below 20x5 one line says so (no frame wrapped into itself); q still quits; back to 80x24, the frame', async ({
+    project: p,
+    pty,
+  }) => {
+    const h = pty({ cwd: p.dir, cols: 80, rows: 24 });
+    await h.waitForText(/^s:Sessions .* live$/m);
+    h.resize(10, 3);
+    await waitFor(() => (h.screen()[0] ?? '').trimEnd() === 'omc-top n' && h.screen().slice(1).join('').trim() === '', {
+      timeoutMs: 10_000,
+      what: 'the one line, cut to 10 columns',
+    }).catch((e: Error) => {
+      throw new Error(`${e.message}\nScreen:\n${h.text()}`);
+    });
+    await resizedCleanly(h, 80, 24);
+    h.resize(19, 10);
+    await h.waitForText('omc-top needs 20x5');
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+  });
 });
