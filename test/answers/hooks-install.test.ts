@@ -5,46 +5,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runHooksCommand } from '../../src/commands/hooks.js';
 import { hookStatus, shellWords, HOOK_MARKER } from '../../src/store/permissions/settings-hook.js';
-import { REPO, makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { REPO, waitFor } from '../helpers/fixtures.js';
+import { HOOK, cleanupHooksProjects, hooksProject, scratchDir } from '../helpers/hooks-project.js';
 import { TerminalHarness } from '../helpers/pty.js';
 
-const HOOK = path.join(REPO, 'dist', 'omc-top-hook.mjs');
-const projects: TempProject[] = [];
-const bases: string[] = [];
-afterEach(() => {
-  for (const p of projects.splice(0)) p.cleanup();
-  for (const b of bases.splice(0)) fs.rmSync(b, { recursive: true, force: true });
-});
-
-function setup() {
-  const p = makeProject({ prefix: 'omc-top-hooks-' });
-  projects.push(p);
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-hooks-home-'));
-  bases.push(base);
-  const env: NodeJS.ProcessEnv = {
-    HOME: base,
-    XDG_STATE_HOME: path.join(base, 'state'),
-    XDG_CONFIG_HOME: path.join(base, 'config'),
-    CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
-    PATH: process.env.PATH,
-  };
-  const out: string[] = [];
-  const run = (...argv: string[]) =>
-    runHooksCommand([...argv, '--cwd', p.dir], {
-      out: (s) => out.push(s),
-      err: (s) => out.push(s),
-      cwd: p.dir,
-      env,
-      script: HOOK,
-    });
-  const settings = path.join(p.dir, '.claude', 'settings.local.json');
-  return { p, env, out, run, settings, base };
-}
+afterEach(cleanupHooksProjects);
+const setup = hooksProject;
 
 const USER_SETTINGS = `{
     "permissions": { "allow": ["Bash(npm test:*)"], "deny": [] },
@@ -137,8 +106,7 @@ describe('omc-top hooks', () => {
 
   it('refuses to write through a .claude that is a symlink out of the project', () => {
     const s = setup();
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-outside-'));
-    bases.push(outside);
+    const outside = scratchDir('omc-top-outside-');
     fs.symlinkSync(outside, path.join(s.p.dir, '.claude'));
     expect(s.run('install')).toBe(1);
     expect(fs.readdirSync(outside)).toEqual([]);
