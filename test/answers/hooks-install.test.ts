@@ -75,6 +75,25 @@ describe('omc-top hooks', () => {
     expect(JSON.parse(fs.readFileSync(s.settings, 'utf8'))).toEqual({ permissions: { allow: ['Bash(mkdir:*)'] } });
   });
 
+  it('install and uninstall keep the settings file’s permission bits', () => {
+    const s = setup();
+    const mode = () => fs.statSync(s.settings).mode & 0o777;
+    fs.mkdirSync(path.dirname(s.settings));
+    fs.writeFileSync(s.settings, USER_SETTINGS);
+    fs.chmodSync(s.settings, 0o644);
+    expect(s.run('install')).toBe(0);
+    expect(mode()).toBe(0o644);
+    fs.chmodSync(s.settings, 0o640); // changed since install: the bits it has now are the ones to keep
+    expect(s.run('uninstall')).toBe(0); // the original bytes given back
+    expect(fs.readFileSync(s.settings, 'utf8')).toBe(USER_SETTINGS);
+    expect(mode()).toBe(0o640);
+    expect(s.run('install')).toBe(0);
+    fs.appendFileSync(s.settings, ' ');
+    expect(s.run('uninstall')).toBe(0); // the entry taken out of a file edited since
+    expect(hookStatus(s.p.dir, s.env).installed).toBe(false);
+    expect(mode()).toBe(0o640);
+  });
+
   it('the wait comes from the config file, and Claude’s timeout stays above it', () => {
     const s = setup();
     fs.mkdirSync(path.join(s.env.XDG_CONFIG_HOME as string, 'omc-top'), { recursive: true });

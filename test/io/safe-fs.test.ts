@@ -89,6 +89,14 @@ describe('atomic writes never leave the root', () => {
     expect(fs.readdirSync(path.join(root, 'state'))).toEqual(['x.json']);
   });
 
+  it('gives the file the permission bits it is asked for (a file it rewrites but does not own), never setuid', () => {
+    atomicWriteSync(root, 'settings.json', '{}', { mode: 0o4644 });
+    expect(fs.statSync(path.join(root, 'settings.json')).mode & 0o7777).toBe(0o644);
+    atomicWriteSync(root, 'settings.json', '{"a":1}', { mode: 0o640 });
+    expect(fs.statSync(path.join(root, 'settings.json')).mode & 0o7777).toBe(0o640);
+    expect(fs.readFileSync(path.join(root, 'settings.json'), 'utf8')).toBe('{"a":1}');
+  });
+
   it('refuses to write through a symlinked directory that leads out of the root', () => {
     const outside = path.join(base, 'outside');
     fs.mkdirSync(outside);

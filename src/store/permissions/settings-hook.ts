@@ -94,12 +94,16 @@ interface Record_ {
 const recordRel = (settingsAbs: string) =>
   `${PERMISSIONS_DIR}/installed-${createHash('sha256').update(bytesOfPath(settingsAbs)).digest('hex').slice(0, 16)}.json`;
 
-type Loaded = { ok: true; text: string | null; doc: Obj } | { ok: false; message: string };
+/** `mode`: the file's permission bits, kept when it is rewritten (null: no file yet, a new one gets 0600). */
+type Loaded = { ok: true; text: string | null; doc: Obj; mode: number | null } | { ok: false; message: string };
+
+/** The contained write's options for rewriting the settings file as it was found. */
+const keepMode = (l: { mode: number | null }) => (l.mode === null ? {} : { mode: l.mode });
 
 function load(projectDir: string): Loaded {
   const r = readTextSync(projectDir, SETTINGS_REL, 4 * 1024 * 1024);
   if (!r.ok) {
-    if (r.code === 'missing') return { ok: true, text: null, doc: {} };
+    if (r.code === 'missing') return { ok: true, text: null, doc: {}, mode: null };
     return { ok: false, message: `${SETTINGS_REL}: ${r.message}` };
   }
   let v: unknown;
@@ -114,7 +118,7 @@ function load(projectDir: string): Loaded {
   const ev = isObj(v.hooks) ? v.hooks[EVENT] : undefined;
   if (ev !== undefined && !Array.isArray(ev))
     return { ok: false, message: `${SETTINGS_REL}: "hooks.${EVENT}" is not a list (nothing was changed)` };
-  return { ok: true, text: r.text, doc: v };
+  return { ok: true, text: r.text, doc: v, mode: r.mode };
 }
 
 const render = (doc: Obj) => `${JSON.stringify(doc, null, 2)}\n`;
@@ -192,7 +196,7 @@ export function installHook(plan: HookPlan, stateDir: string): InstallResult {
     const again = readTextSync(plan.projectDir, SETTINGS_REL, 4 * 1024 * 1024);
     if ((again.ok ? again.text : null) !== l.text) continue;
     try {
-      atomicWriteSync(plan.projectDir, SETTINGS_REL, text, { mkdir: true });
+      atomicWriteSync(plan.projectDir, SETTINGS_REL, text, { mkdir: true, ...keepMode(l) });
     } catch (e) {
       return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine((e as Error).message)}` };
     }
@@ -293,7 +297,7 @@ export function uninstallHook(projectDir: string, stateDir: string): InstallResu
     // Nothing else changed since install: the original bytes (or no file at all) come back exactly.
     if (rec && rec.exact !== false && l.text === rec.after) {
       if (rec.before === null) unlinkUnder(projectDir, SETTINGS_REL);
-      else atomicWriteSync(projectDir, SETTINGS_REL, rec.before);
+      else atomicWriteSync(projectDir, SETTINGS_REL, rec.before, keepMode(l));
     } else {
       const hooks = doc.hooks as Obj;
       const next: Obj = { ...doc };
@@ -303,7 +307,7 @@ export function uninstallHook(projectDir: string, stateDir: string): InstallResu
       if (Object.keys(nextHooks).length === 0 && !(rec?.hooks_existed ?? false)) delete next.hooks;
       else next.hooks = nextHooks;
       if (Object.keys(next).length === 0 && rec !== null && !rec.file_existed) unlinkUnder(projectDir, SETTINGS_REL);
-      else atomicWriteSync(projectDir, SETTINGS_REL, render(next));
+      else atomicWriteSync(projectDir, SETTINGS_REL, render(next), keepMode(l));
     }
   } catch (e) {
     return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine((e as Error).message)}` };
