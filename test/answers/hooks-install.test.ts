@@ -129,6 +129,19 @@ describe('omc-top hooks', () => {
     fs.symlinkSync(outside, path.join(s.p.dir, '.claude'));
     expect(s.run('install')).toBe(1);
     expect(fs.readdirSync(outside)).toEqual([]);
+    expect(s.out.join('')).toMatch(/directory is a symlink to outside the project directory/);
+  });
+
+  it('refuses a settings file that is a symlink out of the project, naming the project directory', () => {
+    const s = setup();
+    const outside = path.join(scratchDir('omc-top-outside-'), 'settings.json');
+    fs.writeFileSync(outside, '{}');
+    fs.mkdirSync(path.dirname(s.settings));
+    fs.symlinkSync(outside, s.settings);
+    expect(s.run('install')).toBe(1);
+    expect(fs.readFileSync(outside, 'utf8')).toBe('{}');
+    expect(s.out.join('')).toMatch(/symlink points outside the project directory \(to /);
+    expect(s.out.join('')).not.toMatch(/\.omc root/);
   });
 });
 

@@ -26,7 +26,19 @@ describe('safe reads under the .omc root', () => {
     fs.symlinkSync(path.join(base, 'secret.json'), path.join(root, 'evil.json'));
     const r = readTextSync(root, 'evil.json');
     expect(r).toMatchObject({ ok: false, code: 'outside-root' });
-    expect(!r.ok && r.message).toMatch(/symlink points outside/);
+    expect(!r.ok && r.message).toMatch(/^symlink points outside the \.omc root \(to /);
+  });
+
+  it('names the root as the caller calls it (a project directory is no .omc root)', () => {
+    fs.writeFileSync(path.join(base, 'secret.json'), '{"x":1}');
+    fs.symlinkSync(path.join(base, 'secret.json'), path.join(root, 'evil.json'));
+    fs.mkdirSync(path.join(base, 'elsewhere'));
+    fs.symlinkSync(path.join(base, 'elsewhere'), path.join(root, 'state'));
+    const opts = { rootLabel: 'the project directory' };
+    const file = readTextSync(root, 'evil.json', undefined, opts);
+    expect(!file.ok && file.message).toMatch(/^symlink points outside the project directory \(to /);
+    const dir = readTextSync(root, 'state/x.json', undefined, opts);
+    expect(!dir.ok && dir.message).toMatch(/^directory is a symlink to outside the project directory \(/);
   });
 
   it('refuses to read through a directory symlinked out of the root', () => {

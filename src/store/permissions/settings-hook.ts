@@ -100,8 +100,12 @@ type Loaded = { ok: true; text: string | null; doc: Obj; mode: number | null } |
 /** The contained write's options for rewriting the settings file as it was found. */
 const keepMode = (l: { mode: number | null }) => (l.mode === null ? {} : { mode: l.mode });
 
+/** The settings file read inside the project: a refusal names the project directory, not the .omc root. */
+const readSettings = (projectDir: string) =>
+  readTextSync(projectDir, SETTINGS_REL, 4 * 1024 * 1024, { rootLabel: 'the project directory' });
+
 function load(projectDir: string): Loaded {
-  const r = readTextSync(projectDir, SETTINGS_REL, 4 * 1024 * 1024);
+  const r = readSettings(projectDir);
   if (!r.ok) {
     if (r.code === 'missing') return { ok: true, text: null, doc: {}, mode: null };
     return { ok: false, message: `${SETTINGS_REL}: ${r.message}` };
@@ -193,7 +197,7 @@ export function installHook(plan: HookPlan, stateDir: string): InstallResult {
     const text = render(next);
     const dirExisted = statSync(plan.projectDir, '.claude') !== null;
     // Claude Code rewrites this file itself ("always allow" to local settings): write only over what was read.
-    const again = readTextSync(plan.projectDir, SETTINGS_REL, 4 * 1024 * 1024);
+    const again = readSettings(plan.projectDir);
     if ((again.ok ? again.text : null) !== l.text) continue;
     try {
       atomicWriteSync(plan.projectDir, SETTINGS_REL, text, { mkdir: true, ...keepMode(l) });
