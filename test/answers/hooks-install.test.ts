@@ -5,46 +5,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runHooksCommand } from '../../src/commands/hooks.js';
 import { hookStatus, shellWords, HOOK_MARKER } from '../../src/store/permissions/settings-hook.js';
-import { REPO, makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { REPO, waitFor } from '../helpers/fixtures.js';
+import { HOOK, cleanupHooksProjects, hooksProject, scratchDir } from '../helpers/hooks-project.js';
 import { TerminalHarness } from '../helpers/pty.js';
 
-const HOOK = path.join(REPO, 'dist', 'omc-top-hook.mjs');
-const projects: TempProject[] = [];
-const bases: string[] = [];
-afterEach(() => {
-  for (const p of projects.splice(0)) p.cleanup();
-  for (const b of bases.splice(0)) fs.rmSync(b, { recursive: true, force: true });
-});
-
-function setup() {
-  const p = makeProject({ prefix: 'omc-top-hooks-' });
-  projects.push(p);
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-hooks-home-'));
-  bases.push(base);
-  const env: NodeJS.ProcessEnv = {
-    HOME: base,
-    XDG_STATE_HOME: path.join(base, 'state'),
-    XDG_CONFIG_HOME: path.join(base, 'config'),
-    CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
-    PATH: process.env.PATH,
-  };
-  const out: string[] = [];
-  const run = (...argv: string[]) =>
-    runHooksCommand([...argv, '--cwd', p.dir], {
-      out: (s) => out.push(s),
-      err: (s) => out.push(s),
-      cwd: p.dir,
-      env,
-      script: HOOK,
-    });
-  const settings = path.join(p.dir, '.claude', 'settings.local.json');
-  return { p, env, out, run, settings, base };
-}
+afterEach(cleanupHooksProjects);
+const setup = hooksProject;
 
 const USER_SETTINGS = `{
     "permissions": { "allow": ["Bash(npm test:*)"], "deny": [] },
@@ -106,6 +75,25 @@ describe('omc-top hooks', () => {
     expect(JSON.parse(fs.readFileSync(s.settings, 'utf8'))).toEqual({ permissions: { allow: ['Bash(mkdir:*)'] } });
   });
 
+  it('install and uninstall keep the settings file’s permission bits', () => {
+    const s = setup();
+    const mode = () => fs.statSync(s.settings).mode & 0o777;
+    fs.mkdirSync(path.dirname(s.settings));
+    fs.writeFileSync(s.settings, USER_SETTINGS);
+    fs.chmodSync(s.settings, 0o644);
+    expect(s.run('install')).toBe(0);
+    expect(mode()).toBe(0o644);
+    fs.chmodSync(s.settings, 0o640); // changed since install: the bits it has now are the ones to keep
+    expect(s.run('uninstall')).toBe(0); // the original bytes given back
+    expect(fs.readFileSync(s.settings, 'utf8')).toBe(USER_SETTINGS);
+    expect(mode()).toBe(0o640);
+    expect(s.run('install')).toBe(0);
+    fs.appendFileSync(s.settings, ' ');
+    expect(s.run('uninstall')).toBe(0); // the entry taken out of a file edited since
+    expect(hookStatus(s.p.dir, s.env).installed).toBe(false);
+    expect(mode()).toBe(0o640);
+  });
+
   it('the wait comes from the config file, and Claude’s timeout stays above it', () => {
     const s = setup();
     fs.mkdirSync(path.join(s.env.XDG_CONFIG_HOME as string, 'omc-top'), { recursive: true });
@@ -137,11 +125,23 @@ describe('omc-top hooks', () => {
 
   it('refuses to write through a .claude that is a symlink out of the project', () => {
     const s = setup();
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-outside-'));
-    bases.push(outside);
+    const outside = scratchDir('omc-top-outside-');
     fs.symlinkSync(outside, path.join(s.p.dir, '.claude'));
     expect(s.run('install')).toBe(1);
     expect(fs.readdirSync(outside)).toEqual([]);
+    expect(s.out.join('')).toMatch(/directory is a symlink to outside the project directory/);
+  });
+
+  it('refuses a settings file that is a symlink out of the project, naming the project directory', () => {
+    const s = setup();
+    const outside = path.join(scratchDir('omc-top-outside-'), 'settings.json');
+    fs.writeFileSync(outside, '{}');
+    fs.mkdirSync(path.dirname(s.settings));
+    fs.symlinkSync(outside, s.settings);
+    expect(s.run('install')).toBe(1);
+    expect(fs.readFileSync(outside, 'utf8')).toBe('{}');
+    expect(s.out.join('')).toMatch(/symlink points outside the project directory \(to /);
+    expect(s.out.join('')).not.toMatch(/\.omc root/);
   });
 });
 

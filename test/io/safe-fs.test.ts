@@ -26,7 +26,19 @@ describe('safe reads under the .omc root', () => {
     fs.symlinkSync(path.join(base, 'secret.json'), path.join(root, 'evil.json'));
     const r = readTextSync(root, 'evil.json');
     expect(r).toMatchObject({ ok: false, code: 'outside-root' });
-    expect(!r.ok && r.message).toMatch(/symlink points outside/);
+    expect(!r.ok && r.message).toMatch(/^symlink points outside the \.omc root \(to /);
+  });
+
+  it('names the root as the caller calls it (a project directory is no .omc root)', () => {
+    fs.writeFileSync(path.join(base, 'secret.json'), '{"x":1}');
+    fs.symlinkSync(path.join(base, 'secret.json'), path.join(root, 'evil.json'));
+    fs.mkdirSync(path.join(base, 'elsewhere'));
+    fs.symlinkSync(path.join(base, 'elsewhere'), path.join(root, 'state'));
+    const opts = { rootLabel: 'the project directory' };
+    const file = readTextSync(root, 'evil.json', undefined, opts);
+    expect(!file.ok && file.message).toMatch(/^symlink points outside the project directory \(to /);
+    const dir = readTextSync(root, 'state/x.json', undefined, opts);
+    expect(!dir.ok && dir.message).toMatch(/^directory is a symlink to outside the project directory \(/);
   });
 
   it('refuses to read through a directory symlinked out of the root', () => {
@@ -87,6 +99,14 @@ describe('atomic writes never leave the root', () => {
     expect(fs.readFileSync(path.join(root, 'state', 'x.json'), 'utf8')).toBe('{\n  "a": 1\n}');
     expect(fs.statSync(path.join(root, 'state', 'x.json')).mode & 0o777).toBe(0o600);
     expect(fs.readdirSync(path.join(root, 'state'))).toEqual(['x.json']);
+  });
+
+  it('gives the file the permission bits it is asked for (a file it rewrites but does not own), never setuid', () => {
+    atomicWriteSync(root, 'settings.json', '{}', { mode: 0o4644 });
+    expect(fs.statSync(path.join(root, 'settings.json')).mode & 0o7777).toBe(0o644);
+    atomicWriteSync(root, 'settings.json', '{"a":1}', { mode: 0o640 });
+    expect(fs.statSync(path.join(root, 'settings.json')).mode & 0o7777).toBe(0o640);
+    expect(fs.readFileSync(path.join(root, 'settings.json'), 'utf8')).toBe('{"a":1}');
   });
 
   it('refuses to write through a symlinked directory that leads out of the root', () => {

@@ -34,6 +34,8 @@ export interface ReadOptions {
    * to split on. Otherwise a NUL means binary data and the file is refused.
    */
   nulSeparated?: boolean;
+  /** What the root is called in a refusal ("symlink points outside <it>"); default "the .omc root". */
+  rootLabel?: string;
 }
 
 /**
@@ -46,7 +48,8 @@ export function readTextSync(
   maxBytes = STATE_FILE_MAX_BYTES,
   opts: ReadOptions = {},
 ): ReadResult {
-  const at = containedPath(root, rel, 'the .omc root');
+  const rootLabel = opts.rootLabel ?? 'the .omc root';
+  const at = containedPath(root, rel, rootLabel);
   if (!at.ok) return at;
   let real = at.path;
   let fd: number;
@@ -65,7 +68,7 @@ export function readTextSync(
       return {
         ok: false,
         code: 'outside-root',
-        message: `symlink points outside the .omc root (to ${quotePath(real)}); not read`,
+        message: `symlink points outside ${rootLabel} (to ${quotePath(real)}); not read`,
       };
     }
     try {

@@ -34,12 +34,16 @@ function assertReplaceable(dir: ContainedDir, name: string, rel: string): void {
  * naming (not write-file-atomic's `<name>.<hash>`) so OMC's session-end sweep
  * and every watcher that already ignores OMC's temps also ignore ours. The
  * temp, the rename and the cleanup all happen in the one directory held open.
+ *
+ * `mode`: the permission bits the file ends with (default 0600, the temp's own), for a file omc-top rewrites but
+ * does not own (a user's settings file keeps its 0644). Set on the temp before the rename, so no reader ever sees
+ * the file with other bits; only the 0777 bits are kept (never a setuid file).
  */
 export function atomicWriteSync(
   root: string,
   rel: string,
   content: string | Uint8Array,
-  opts: { mkdir?: boolean } = {},
+  opts: { mkdir?: boolean; mode?: number } = {},
 ): void {
   const abs = resolveUnder(root, rel);
   const name = path.basename(abs);
@@ -53,6 +57,7 @@ export function atomicWriteSync(
       let fd: number | null = null;
       try {
         fd = createExclusive(dir, tmp);
+        if (opts.mode !== undefined) fs.fchmodSync(fd, opts.mode & 0o777);
         let off = 0;
         while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
         if (fs.fstatSync(fd).size !== data.length) throw new Error('short write');

@@ -1,11 +1,13 @@
 /**
  * `omc-top hooks install` / `uninstall` / status: the one change omc-top makes to Claude Code's settings, and
  * only when asked. Install adds one PermissionRequest hook entry to the project's `.claude/settings.local.json`
- * (merged: every other hook, permission and key is kept); uninstall removes exactly that entry, and what install
- * created around it (the file, the `hooks` key, the event key). The entry is recognised by its marker argument;
- * what the file looked like before is recorded in omc-top's own state directory, so an uninstall with nothing
- * else changed meanwhile gives back the very bytes that were there. Writes go through the contained write path,
- * atomically, refusing (not guessing) when the file is not JSON or not the shape Claude Code reads.
+ * (merged: every other hook, permission and key is kept as JSON.parse reads it, the file re-indented); uninstall
+ * removes exactly that entry, and what install created around it (the file, the `hooks` key, the event key). The
+ * entry is recognised by its marker argument; what the file looked like before is recorded in omc-top's own
+ * state directory, so an uninstall with nothing else changed meanwhile gives back the very bytes that were there
+ * (after a re-install over a file changed since, the bytes before are unknown and it removes only the entry: see
+ * nextRecord). Writes go through the contained write path, atomically, keeping the file's permission bits,
+ * refusing (not guessing) when the file is not JSON or not the shape Claude Code reads.
  */
 import { createHash } from 'node:crypto';
 import { bytesOfPath } from '../../io/safe-fs/byte-paths.js';
@@ -82,17 +84,31 @@ interface Record_ {
   before: string | null;
   /** The file as install wrote it: if it is still exactly this, uninstall restores `before`. */
   after: string;
+  /**
+   * false: a re-install found our hook in a file changed since (or with no record), so the bytes from before the
+   * hook are unknown and uninstall only removes the entry. Records written before this field existed lack it:
+   * they were made by a fresh install, so absent means true.
+   */
+  exact?: boolean;
 }
 
 const recordRel = (settingsAbs: string) =>
   `${PERMISSIONS_DIR}/installed-${createHash('sha256').update(bytesOfPath(settingsAbs)).digest('hex').slice(0, 16)}.json`;
 
-type Loaded = { ok: true; text: string | null; doc: Obj } | { ok: false; message: string };
+/** `mode`: the file's permission bits, kept when it is rewritten (null: no file yet, a new one gets 0600). */
+type Loaded = { ok: true; text: string | null; doc: Obj; mode: number | null } | { ok: false; message: string };
+
+/** The contained write's options for rewriting the settings file as it was found. */
+const keepMode = (l: { mode: number | null }) => (l.mode === null ? {} : { mode: l.mode });
+
+/** The settings file read inside the project: a refusal names the project directory, not the .omc root. */
+const readSettings = (projectDir: string) =>
+  readTextSync(projectDir, SETTINGS_REL, 4 * 1024 * 1024, { rootLabel: 'the project directory' });
 
 function load(projectDir: string): Loaded {
-  const r = readTextSync(projectDir, SETTINGS_REL, 4 * 1024 * 1024);
+  const r = readSettings(projectDir);
   if (!r.ok) {
-    if (r.code === 'missing') return { ok: true, text: null, doc: {} };
+    if (r.code === 'missing') return { ok: true, text: null, doc: {}, mode: null };
     return { ok: false, message: `${SETTINGS_REL}: ${r.message}` };
   }
   let v: unknown;
@@ -107,7 +123,7 @@ function load(projectDir: string): Loaded {
   const ev = isObj(v.hooks) ? v.hooks[EVENT] : undefined;
   if (ev !== undefined && !Array.isArray(ev))
     return { ok: false, message: `${SETTINGS_REL}: "hooks.${EVENT}" is not a list (nothing was changed)` };
-  return { ok: true, text: r.text, doc: v };
+  return { ok: true, text: r.text, doc: v, mode: r.mode };
 }
 
 const render = (doc: Obj) => `${JSON.stringify(doc, null, 2)}\n`;
@@ -182,27 +198,25 @@ export function installHook(plan: HookPlan, stateDir: string): InstallResult {
     const text = render(next);
     const dirExisted = statSync(plan.projectDir, '.claude') !== null;
     // Claude Code rewrites this file itself ("always allow" to local settings): write only over what was read.
-    const again = readTextSync(plan.projectDir, SETTINGS_REL, 4 * 1024 * 1024);
+    const again = readSettings(plan.projectDir);
     if ((again.ok ? again.text : null) !== l.text) continue;
     try {
-      atomicWriteSync(plan.projectDir, SETTINGS_REL, text, { mkdir: true });
+      atomicWriteSync(plan.projectDir, SETTINGS_REL, text, { mkdir: true, ...keepMode(l) });
     } catch (e) {
       return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine((e as Error).message)}` };
     }
     const settings = path.join(plan.projectDir, SETTINGS_REL);
-    // The record of what was there keeps its first install's view: a re-install must not forget the original.
-    const prev = readRecord(stateDir, settings);
-    const record: Record_ = prev
-      ? { ...prev, after: text }
-      : {
-          settings,
-          dir_existed: dirExisted,
-          file_existed: l.text !== null,
-          hooks_existed: hooks !== undefined,
-          event_existed: hooks !== undefined && hooks[EVENT] !== undefined,
-          before: l.text,
-          after: text,
-        };
+    const fresh: Record_ = {
+      settings,
+      dir_existed: dirExisted,
+      file_existed: l.text !== null,
+      hooks_existed: hooks !== undefined,
+      event_existed: hooks !== undefined && hooks[EVENT] !== undefined,
+      before: l.text,
+      after: text,
+      exact: true,
+    };
+    const record = nextRecord(stripped.removed > 0, l.text, fresh, readRecord(stateDir, settings));
     try {
       ensureOwnDir(stateDir);
       atomicWriteSync(stateDir, recordRel(settings), JSON.stringify(record), { mkdir: true });
@@ -217,6 +231,29 @@ export function installHook(plan: HookPlan, stateDir: string): InstallResult {
   return { ok: false, message: `${SETTINGS_REL} kept changing while it was being written; try again` };
 }
 
+/**
+ * What a (re-)install records. With no hook of ours in the file, whatever an older record says is about a file
+ * since changed by hand (the hook removed, or the project re-created): what is there now is the original. With
+ * our hook there, the original predates it: known only if the file is exactly what the last install wrote.
+ */
+function nextRecord(hookFound: boolean, found: string | null, fresh: Record_, prev: Record_ | null): Record_ {
+  if (!hookFound) return fresh;
+  if (prev && prev.exact !== false && found === prev.after) return { ...prev, after: fresh.after };
+  // Unknown original: uninstall must take out just our entry. Without a record, what install created around it
+  // is unknown too: keep the file and `.claude/`, drop the keys only if our entry was all they held.
+  const around = prev ?? { dir_existed: true, file_existed: true, hooks_existed: false, event_existed: false };
+  return {
+    settings: fresh.settings,
+    dir_existed: around.dir_existed,
+    file_existed: around.file_existed,
+    hooks_existed: around.hooks_existed,
+    event_existed: around.event_existed,
+    before: null,
+    after: fresh.after,
+    exact: false,
+  };
+}
+
 function readRecord(stateDir: string, settings: string): Record_ | null {
   const r = readJsonSync(stateDir, recordRel(settings), 4 * 1024 * 1024);
   if (!r.ok || !isObj(r.value)) return null;
@@ -228,7 +265,8 @@ function readRecord(stateDir: string, settings: string): Record_ | null {
     typeof v.hooks_existed !== 'boolean' ||
     typeof v.event_existed !== 'boolean' ||
     !(v.before === null || typeof v.before === 'string') ||
-    typeof v.after !== 'string'
+    typeof v.after !== 'string' ||
+    !(v.exact === undefined || typeof v.exact === 'boolean')
   )
     return null;
   return v as unknown as Record_;
@@ -262,9 +300,9 @@ export function uninstallHook(projectDir: string, stateDir: string): InstallResu
   }
   try {
     // Nothing else changed since install: the original bytes (or no file at all) come back exactly.
-    if (rec && l.text === rec.after) {
+    if (rec && rec.exact !== false && l.text === rec.after) {
       if (rec.before === null) unlinkUnder(projectDir, SETTINGS_REL);
-      else atomicWriteSync(projectDir, SETTINGS_REL, rec.before);
+      else atomicWriteSync(projectDir, SETTINGS_REL, rec.before, keepMode(l));
     } else {
       const hooks = doc.hooks as Obj;
       const next: Obj = { ...doc };
@@ -274,7 +312,7 @@ export function uninstallHook(projectDir: string, stateDir: string): InstallResu
       if (Object.keys(nextHooks).length === 0 && !(rec?.hooks_existed ?? false)) delete next.hooks;
       else next.hooks = nextHooks;
       if (Object.keys(next).length === 0 && rec !== null && !rec.file_existed) unlinkUnder(projectDir, SETTINGS_REL);
-      else atomicWriteSync(projectDir, SETTINGS_REL, render(next));
+      else atomicWriteSync(projectDir, SETTINGS_REL, render(next), keepMode(l));
     }
   } catch (e) {
     return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine((e as Error).message)}` };
