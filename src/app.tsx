@@ -20,6 +20,7 @@ import { frameLayout, MIN_COLUMNS, MIN_ROWS, shownProblems, tooSmallLine } from 
 import { ConfirmView, TextOverlayView } from './ui/overlays.js';
 import { InboxView } from './ui/problems-view.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
+import { AttentionContext } from './ui/open-needs.js';
 import type { UiState, UiStore } from './kit/ui-store.js';
 import type { AttentionControl } from './feeds/attention/control.js';
 import { EMPTY_VIEW } from './feeds/attention/view.js';
@@ -151,44 +152,46 @@ export function App(props: AppProps) {
 
   return (
     <ThemeContext.Provider value={theme}>
-      <Box flexDirection="column" width={width} height={height}>
-        <Header
-          root={store.root}
-          rule={props.rootExplain}
-          sessions={sessions}
-          width={width}
-          now={now}
-          readonly={store.readonly}
-          omc={store.omc}
-          needs={needs}
-          notifyOff={attention?.notifier ? !attention.notifier.isEnabled() : false}
-          quota={quotaHeaderText(quota, now)}
-        />
-        {/* No overflow="hidden": Ink would re-slice every line of every frame to
+      <AttentionContext.Provider value={attention}>
+        <Box flexDirection="column" width={width} height={height}>
+          <Header
+            root={store.root}
+            rule={props.rootExplain}
+            sessions={sessions}
+            width={width}
+            now={now}
+            readonly={store.readonly}
+            omc={store.omc}
+            needs={needs}
+            notifyOff={attention?.notifier ? !attention.notifier.isEnabled() : false}
+            quota={quotaHeaderText(quota, now)}
+          />
+          {/* No overflow="hidden": Ink would re-slice every line of every frame to
             clip it (the biggest cost of a 200x60 frame). Views render exactly the
             rows that fit and cut each line to the width instead. */}
-        <Box flexDirection="column" height={paneHeight}>
-          {body}
+          <Box flexDirection="column" height={paneHeight}>
+            {body}
+          </Box>
+          <ProblemLines problems={problems} width={width} max={problemRows} />
+          <FlashLine flash={uiState.flash} width={width} height={height} />
+          <StatusFooter
+            store={store}
+            panes={panes}
+            current={pane.id}
+            hints={footerFor(
+              overlay,
+              pane,
+              paneState,
+              store.readonly,
+              overlay?.kind === 'problems' ? answerHints(answerable, store, actions) : [],
+              // The footer's view of a key context: enough to ask which keys are offered now.
+              { state: paneState, set: () => undefined, store, ui, app: actions, size, body: bodySize },
+            )}
+            width={width}
+            typing={!overlay && (pane.typing?.active(paneState) ?? false)}
+          />
         </Box>
-        <ProblemLines problems={problems} width={width} max={problemRows} />
-        <FlashLine flash={uiState.flash} width={width} height={height} />
-        <StatusFooter
-          store={store}
-          panes={panes}
-          current={pane.id}
-          hints={footerFor(
-            overlay,
-            pane,
-            paneState,
-            store.readonly,
-            overlay?.kind === 'problems' ? answerHints(answerable, store, actions) : [],
-            // The footer's view of a key context: enough to ask which keys are offered now.
-            { state: paneState, set: () => undefined, store, ui, app: actions, size, body: bodySize },
-          )}
-          width={width}
-          typing={!overlay && (pane.typing?.active(paneState) ?? false)}
-        />
-      </Box>
+      </AttentionContext.Provider>
     </ThemeContext.Provider>
   );
 }

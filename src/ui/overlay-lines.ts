@@ -76,7 +76,7 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['gone / unknown / ?', 'CLAUDE column: its process died (the entry outlived it) / no registry entry, never guessed'],
   [
     '!gone / !waiting / !idle',
-    'needs you (counted, listed in the ! inbox): orphaned loop (c cleans up, J to its pane) / a prompt, with the call it is about / idle with a loop',
+    'needs you (counted, listed in the ! inbox; the ! goes once acknowledged, a): orphaned loop (c cleans up, J to its pane) / a prompt, with the call it is about / idle with a loop',
   ],
   ['needs you: N', 'header, title, status --tmux: conditions that need your hand now and are not acknowledged (a)'],
   ['$0.0110 est.', 'an estimated cost: only for a model whose price is known (built in, or prices in the config file)'],

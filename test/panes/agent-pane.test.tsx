@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgetConfiguredPrices } from '../../src/store/claude/price-config.js';
 import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
+import { AckFile } from '../../src/feeds/attention/acks.js';
 import { OmcStore } from '../../src/store/store.js';
 import { LEGEND } from '../../src/ui/overlay-lines.js';
 import { DEAD_PID, writeRegistry, writeTranscript } from '../helpers/claude-files.js';
@@ -149,6 +150,27 @@ describe('sessions pane: the Claude process behind each session', () => {
     await app.press('S');
     await app.waitForText('by recent');
     expect(rowOf(app, BUSY)).toMatch(/ busy( \d+s)?$/);
+  });
+
+  it('a on a !gone row: the item leaves the count and the row its "!" (the process is still shown gone)', async () => {
+    const { store } = await setup();
+    const acks = new AckFile(path.join((p as TempProject).dir, 'xdg-state', 'omc-top'), store.root);
+    const monitor = new AttentionMonitor(store, { acks });
+    const notifier = { isEnabled: () => true, setEnabled: () => undefined };
+    const m = mountStore(store, { columns: 80, rows: 24, attention: { monitor, notifier } });
+    await m.ready;
+    app = { ...m, unmount: async () => (monitor.dispose(), await m.unmount()) };
+    await app.waitForText(/ !gone \d+s$/m);
+    const rows = app.lines();
+    const at = rows.findIndex((l) => l.includes(GONE.slice(0, 8)));
+    const sel = rows.findIndex((l) => l.startsWith('▸'));
+    for (let i = sel; i < at; i++) await app.press('j');
+    await app.press('a');
+    await app.waitForText('acknowledged: orphaned loop');
+    await waitFor(() => / gone \d+s$/.test(rowOf(app as MountedApp, GONE)), { what: 'the row without its mark' });
+    expect(rowOf(app, GONE)).not.toContain('!gone');
+    // The waiting session was not acknowledged: it keeps its mark.
+    expect(rowOf(app, WAIT)).toMatch(/ !waiting \d+s$/);
   });
 
   it('the inbox lists the orphaned loop and the open permission prompt; the selected one says what to do', async () => {

@@ -27,13 +27,22 @@ function toneOf(p: ProcessView | null, attention: readonly AttentionFact[]): Cel
   return 'muted';
 }
 
-export function processCell(s: SessionView, c: ClaudeSessionView | undefined, now: number): ProcessCell {
+/**
+ * `acknowledged`: what this session raises was acknowledged (it is out of the count), so the word loses its
+ * "!" — the cell still says what the process is doing.
+ */
+export function processCell(
+  s: SessionView,
+  c: ClaudeSessionView | undefined,
+  now: number,
+  acknowledged = false,
+): ProcessCell {
   if (s.kind === 'legacy') return { variants: ['—'], tone: 'muted', attention: [] };
   const p = c?.process ?? null;
   const attention = attentionFor(s, p, c?.transcript?.facts ?? null);
   const life = lifeOf(c);
   const word = life.status;
-  const mark = attention.length > 0 ? '!' : '';
+  const mark = attention.length > 0 && !acknowledged ? '!' : '';
   // An exit is a moment, not a state that ages: "exited 14:02" (UTC, as every clock in the app).
   const when =
     life.sinceMs === null || word === 'unknown'

@@ -11,7 +11,7 @@ import { processCell } from './agent-cell.js';
 import { PeekView } from './peek.js';
 import type { ViewProps } from '../../kit/pane.js';
 import { detailLayout, listLayout } from './layout.js';
-import { isDone, keyLabel, rowByKey, type SessionsPaneState } from './reducer.js';
+import { isDone, keyLabel, rowByKey, rowKey, type SessionsPaneState } from './reducer.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreAbove, moreBelow } from '../../kit/list.js';
 import { withListNote } from './rows.js';
@@ -20,6 +20,7 @@ import { FilterLine } from '../../ui/filter-line.js';
 import { rowExtras, withRunFacts } from './run-facts.js';
 import { detailExtras } from './answer-lines.js';
 import type { OmcStore } from '../../store/store.js';
+import { useOpenNeedSessions } from '../../ui/open-needs.js';
 
 /** The tracker entry for a row's session (legacy state has its own key). */
 export const trackedFor = (entries: ReadonlyMap<string, TrackedCancel>, s: SessionView) =>
@@ -34,6 +35,8 @@ interface RowProps {
   claude?: ClaudeSessionView;
   /** run-facts.ts: badges and the story cell, appended to the modes cell when they fit. */
   extras: readonly string[];
+  /** What the session raises is acknowledged (out of the count): no "!" on its process cell. */
+  acknowledged: boolean;
 }
 
 /** What a row shows that depends on the clock: it re-renders only when these change, not on every tick. */
@@ -45,12 +48,13 @@ const sameRow = (a: RowProps, b: RowProps) =>
   a.selected === b.selected &&
   a.tracked === b.tracked &&
   a.claude === b.claude &&
+  a.acknowledged === b.acknowledged &&
   a.extras.join('\u0000') === b.extras.join('\u0000') &&
   timeLabels(a) === timeLabels(b);
 
-const Row = memo(function Row({ s, now, width, selected, tracked, claude, extras }: RowProps) {
+const Row = memo(function Row({ s, now, width, selected, tracked, claude, extras, acknowledged }: RowProps) {
   const theme = useTheme();
-  const cell = processCell(s, claude, now);
+  const cell = processCell(s, claude, now, acknowledged);
   const t = rowText(s, now, width, selected, tracked, cell);
   if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked, waitsText(cell));
   const tone = tracked ? trackedTone(tracked) : null;
@@ -146,6 +150,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
   useSyncExternalStore(store.ultragoal.subscribe, store.ultragoal.plansNow);
   useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
   const claude = useSyncExternalStore(store.claude.subscribe, store.claude.getSnapshot).bySession;
+  const openNeeds = useOpenNeedSessions();
   // The detail's answering lines: permission requests and notes.
   useSyncExternalStore(store.permissions.subscribe, store.permissions.getSnapshot);
   useSyncExternalStore(store.notes.subscribe, store.notes.getSnapshot);
@@ -231,6 +236,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
             tracked={rowCancel(trackedFor(cancels, s), now)}
             claude={claude.get(s.id)}
             extras={rowExtras(store, s)}
+            acknowledged={openNeeds !== null && !openNeeds.has(rowKey(s))}
           />
         ))
       )}
