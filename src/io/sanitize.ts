@@ -67,6 +67,42 @@ export function cleanBlock(value: unknown): string {
     .replace(CONTROLS_BLOCK, '');
 }
 
+/**
+ * How an editor that keeps the raw text (the notepad editor, the directive form) shows one unit of it, a
+ * grapheme: as written when every terminal draws it so, else as a visible stand-in. A C0 control or DEL
+ * becomes its Unicode control picture (␉ tab, ␛ escape, ␡ delete); a C1 control, a bidi control, a line or
+ * paragraph separator, or a character agreeWidth would drop becomes `<U+XXXX>`. The raw text stays in the
+ * buffer and is written back as it was; the terminal never receives a control from it, and nothing in it is
+ * invisible, so a cursor over it never sits on nothing (an escape sequence reads `␛[31m`, never a stray `[31m`).
+ */
+export function shownInEditor(unit: string): string {
+  if (SIMPLE_UNIT.test(unit)) return unit;
+  let out = '';
+  let rest = '';
+  const flush = () => {
+    if (rest === '') return;
+    const agreed = agreeWidth(rest);
+    out += agreed === '' ? codePoints(rest) : agreed;
+    rest = '';
+  };
+  for (const ch of unit) {
+    const cp = ch.codePointAt(0) as number;
+    if (cp < 0x20 || cp === 0x7f) {
+      flush();
+      out += String.fromCharCode(cp === 0x7f ? 0x2421 : 0x2400 + cp);
+    } else if (LINE_WORK.test(ch)) {
+      flush();
+      out += codePoints(ch);
+    } else rest += ch;
+  }
+  flush();
+  return out;
+}
+// Printable ASCII (most of any text): shown as it is.
+const SIMPLE_UNIT = /^[\x20-\x7e]*$/;
+const codePoints = (s: string) =>
+  Array.from(s, (c) => `<U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}>`).join('');
+
 /** Recursively sanitises every string (keys included) in a parsed JSON value for display. */
 export function cleanDeep(value: unknown, depth = 0): unknown {
   if (depth > 32) return '[…]';

@@ -18,6 +18,7 @@ import {
 import { mountApp, type MountedApp } from '../helpers/mount-app.js';
 import { omcMemoryStorage } from '../helpers/omc-knowledge.js';
 import { KEY } from '../helpers/keys.js';
+import { terminalViolations } from '../helpers/hostile-bytes.js';
 
 let p: TempProject | null = null;
 let app: MountedApp | null = null;
@@ -144,6 +145,34 @@ describe('memory pane: editing from the keyboard', () => {
     await a.waitForText('✓ directive saved');
     expect(texts()).toContain('Use pnpm only');
     expect(texts()).not.toContain('Use pnpm, not npm or yarn');
+  });
+
+  it('e on a directive holding an escape sequence: the cursor steps over stand-ins (never a bare "[31m"), nothing reaches the terminal, the rest is saved as it was', async () => {
+    const hostile = 'Use \u001b[31mred\u001b[0m \u009bc\tpnpm';
+    const a = await open({
+      memory: (m) => ({
+        ...m,
+        userDirectives: m.userDirectives.map((d: { directive: string }) =>
+          d.directive === 'Use pnpm, not npm or yarn' ? { ...d, directive: hostile } : d,
+        ),
+      }),
+    });
+    await a.press('G', 'e');
+    await a.waitForText('Edit directive');
+    const opened = a.frames().length;
+    const shown = 'Use ␛[31mred␛[0m <U+009B>c␉pnpm';
+    const field = () => a.lines().find((l) => l.startsWith('> ')) ?? '';
+    await a.step(KEY.home);
+    for (let i = 0; i <= Array.from(hostile).length; i++) {
+      expect(field()).toContain(shown);
+      await a.step(KEY.right);
+    }
+    await a.press(...'!');
+    await a.waitForText('pnpm!');
+    for (const f of a.frames().slice(opened)) expect(terminalViolations(f)).toEqual([]);
+    await a.press(KEY.enter);
+    await a.waitForText('✓ directive saved');
+    expect(texts()).toContain(`${hostile}!`);
   });
 
   it('p switches priority on disk (high ↔ normal) and the ranking follows', async () => {

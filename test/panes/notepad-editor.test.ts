@@ -49,6 +49,16 @@ describe('editing the buffer', () => {
     expect(end(bufferOf(text, 1)).cursor).toBe(14);
   });
 
+  it('keeps raw text as it is: the cursor steps over a control as one visible character, a letter and its accent as one', () => {
+    const raw = 'a\u001b[31mb\te\u0301\u009bc';
+    let b = bufferOf(raw, 0);
+    const stops = [0];
+    while (b.cursor < raw.length) stops.push((b = right(b)).cursor);
+    expect(stops).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12]);
+    expect(backspace(bufferOf(raw, 10)).text).toBe('a\u001b[31mb\t\u009bc');
+    expect(layout(raw, 40).map((r) => r.text)).toEqual(['a␛[31mb␉e\u0301<U+009B>c']);
+  });
+
   it('Backspace at the start of a line joins it to the previous one', () => {
     expect(backspace(bufferOf('ab\ncd', 3))).toMatchObject({ text: 'abcd', cursor: 2 });
   });

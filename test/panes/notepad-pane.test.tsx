@@ -17,6 +17,7 @@ import { OmcStore } from '../../src/store/store.js';
 import { UiStore } from '../../src/kit/ui-store.js';
 import { READERS_CAPTURED_AT, makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { loadOmcNotepad, type OmcNotepad } from '../helpers/omc-notepad.js';
+import { terminalViolations } from '../helpers/hostile-bytes.js';
 
 const ESC = '\u001b';
 const CTRL_S = '\u0013';
@@ -34,6 +35,10 @@ interface Mounted {
   ui: UiStore;
   frame(): string;
   keys(s: string): void;
+  /** Presses keys one at a time, each followed by the frame it changed. */
+  step(...keys: string[]): Promise<void>;
+  /** Every frame drawn so far, raw. */
+  frames(): readonly string[];
   see(text: string | RegExp, what?: string): Promise<string>;
   disk(): string;
   exited: boolean;
@@ -55,9 +60,10 @@ afterEach(async () => {
 });
 
 async function mount(
-  opts: { readonly?: boolean; watch?: 'none' | 'auto'; columns?: number; rows?: number } = {},
+  opts: { readonly?: boolean; watch?: 'none' | 'auto'; columns?: number; rows?: number; notepad?: string } = {},
 ): Promise<Mounted> {
   const p = makeProject({ withFixture: true });
+  if (opts.notepad !== undefined) fs.writeFileSync(path.join(p.root, 'notepad.md'), opts.notepad);
   const store = new OmcStore({
     root: p.root,
     watch: opts.watch ?? 'none',
@@ -75,6 +81,8 @@ async function mount(
     exited: false,
     frame: () => r.text(),
     keys: (s) => r.send(s),
+    step: (...keys) => r.step(...keys),
+    frames: () => r.frames(),
     see: (text, what) =>
       waitFor(
         () => {
@@ -304,6 +312,79 @@ describe('editing', () => {
     expect(omc.getPriorityContext(m.p.dir)).toMatch(
       /^Checkout totals must be integer cents\..*more context more context$/s,
     );
+  });
+});
+
+describe('the editor edits the text on disk, not the cleaned copy it shows', () => {
+  const HEAD =
+    '# Notepad\n<!-- Auto-managed by OMC. Manual edits preserved in MANUAL section. -->\n\n' +
+    '## Priority Context\n<!-- ALWAYS loaded. Keep under 500 chars. Critical discoveries only. -->\n';
+  const notepad = (priority: string, working: string) =>
+    `${HEAD}${priority}\n\n## Working Memory\n<!-- Session notes. Auto-pruned after 7 days. -->\n` +
+    `${working}\n\n## MANUAL\n<!-- User content. Never auto-pruned. -->\n`;
+  const END = `${ESC}[F`;
+  const HOME = `${ESC}[H`;
+  const RIGHT = `${ESC}[C`;
+
+  it('a tab in Priority Context survives an edit of another character: only that character changes on disk', async () => {
+    const before = notepad('Run:\tmake test', '### 2026-11-30 06:00\nstep1\tdone');
+    const m = await mount({ notepad: before });
+    m.keys('n');
+    await m.see('Working Memory · 1 entry');
+    m.keys('1');
+    await m.see('Priority Context ·');
+    m.keys('i');
+    await m.see('✎ Priority Context');
+    m.keys(END);
+    m.keys('!');
+    await m.see('make test!');
+    m.keys(CTRL_S);
+    await m.see('saved Priority Context');
+    expect(m.disk()).toBe(before.replace('Run:\tmake test', 'Run:\tmake test!'));
+    expect(omc.getPriorityContext(m.p.dir)).toBe('Run:\tmake test!');
+  });
+
+  it('a tab in a Working Memory entry survives too, and the save adds no line', async () => {
+    const before = notepad('Run:\tmake test', '### 2026-11-30 06:00\nstep1\tdone');
+    const m = await mount({ notepad: before });
+    m.keys('n');
+    await m.see('Working Memory · 1 entry');
+    m.keys('i');
+    await m.see('Working Memory entry 2026-11-30 06:00');
+    m.keys(END);
+    m.keys('!');
+    await m.see('done!');
+    m.keys(CTRL_S);
+    await m.see('saved Working Memory entry 2026-11-30 06:00');
+    expect(m.disk()).toBe(before.replace('step1\tdone', 'step1\tdone!'));
+  });
+
+  it('escape sequences, a bidi override and a C1 CSI are never sent to the terminal, and are written back as they were', async () => {
+    const hostile = '\u001b[31mred\u001b[0m \u001b]0;pwn\u0007 title \u202ertl \u009bcx end';
+    const before = notepad(hostile, '### 2026-11-30 06:00\nstep1');
+    const m = await mount({ notepad: before });
+    m.keys('n');
+    await m.see('Working Memory · 1 entry');
+    m.keys('1');
+    await m.see('Priority Context ·');
+    const opened = m.frames().length;
+    m.keys('i');
+    await m.see('✎ Priority Context');
+    // Each character is shown by a visible stand-in, wherever the cursor is: never a bare "[31m" or nothing.
+    const shown = '␛[31mred␛[0m ␛]0;pwn␇ title <U+202E>rtl <U+009B>cx end';
+    expect(m.frame()).toContain(shown);
+    await m.step(HOME);
+    for (let i = 0; i < Array.from(hostile).length; i++) {
+      await m.step(RIGHT);
+      expect(m.frame()).toContain(shown);
+    }
+    m.keys(END);
+    m.keys('!');
+    await m.see('cx end!');
+    for (const f of m.frames().slice(opened)) expect(terminalViolations(f)).toEqual([]);
+    m.keys(CTRL_S);
+    await m.see('saved Priority Context');
+    expect(m.disk()).toBe(before.replace(hostile, `${hostile}!`));
   });
 });
 

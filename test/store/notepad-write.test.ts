@@ -393,3 +393,28 @@ describe('an edit names its entry by what it is', () => {
     expect(gone.ok ? '' : gone.message).toMatch(/is no longer in notepad\.md/);
   });
 });
+
+describe('an edit writes back the text on disk: every character the user did not touch stays', () => {
+  // Raw text the pane shows cleaned: a tab, colour and title sequences, a bidi override, an 8-bit CSI before a "c".
+  const RAW = 'Run:\tmake \u001b[31mtest\u001b[0m \u001b]0;t\u0007 \u202ertl \u009bc';
+  const text = NOTEPAD_TEMPLATE.replace('Critical discoveries only. -->\n', (m) => `${m}${RAW}\n`).replace(
+    'Auto-pruned after 7 days. -->\n',
+    (m) => `${m}### 2026-11-30 06:00\nfirst\tone\n### 2026-11-30 06:05\nstep1\t${RAW}\n`,
+  );
+
+  it('an entry edit changes only that entry: tabs and controls kept, no line added after the last entry', () => {
+    for (const e of parseNotepad(text).sections.working.entries) {
+      const out = apply(text, { kind: 'edit', target: refOf('working', e), body: `${e.body}!` });
+      expect(out).toBe(text.replace(e.body, `${e.body}!`));
+      expectOmcSeesWhatWeShow(out);
+    }
+  });
+
+  it('a Priority replace keeps them too', () => {
+    const base = parseNotepad(text).sections.priority.text;
+    expect(base).toBe(RAW);
+    const out = apply(text, { kind: 'priority', text: `${RAW}!`, base });
+    expect(out).toBe(text.replace(RAW, `${RAW}!`));
+    expectOmcSeesWhatWeShow(out);
+  });
+});

@@ -4,6 +4,7 @@ import type { DirectiveRow, MemoryModel } from '../../store/memory/model.js';
 import type { MemoryDomain } from '../../store/memory/domain.js';
 import { MAX_DIRECTIVES } from '../../store/memory/schema.js';
 import { cleanLine } from '../../io/sanitize.js';
+import { unitsOf, type ShownUnit } from '../../ui/edit-units.js';
 import { clip, fit, width as cells, wrapText } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../../kit/pane.js';
@@ -61,7 +62,10 @@ const Row = memo(function Row({
   );
 });
 
-/** One text field with its cursor; long text shows the window around the cursor. */
+/**
+ * One text field with its cursor; long text shows the window around the cursor. The field holds the directive
+ * raw; each unit shows its stand-in (ui/edit-units.ts), so an escape sequence reads `␛[31m` wherever the cursor is.
+ */
 function FieldLine({
   text,
   cursor,
@@ -73,12 +77,14 @@ function FieldLine({
   focused: boolean;
   width: number;
 }) {
-  const clean = cleanLine(text);
   const w = Math.max(4, width - 3);
-  if (!focused) return <Text wrap="truncate">{'  ' + fit(clean || ' ', w)}</Text>;
-  const beforeText = cleanLine(text.slice(0, cursor));
-  const at = Array.from(text.slice(cursor))[0] ?? ' ';
-  const afterText = cleanLine(text.slice(cursor + at.length));
+  if (!focused) return <Text wrap="truncate">{'  ' + fit(cleanLine(text) || ' ', w)}</Text>;
+  const units = unitsOf(text);
+  const at = units.findIndex((u) => u.from >= cursor);
+  const split = at === -1 ? units.length : at;
+  const shown = (us: readonly ShownUnit[]) => us.map((u) => u.shown).join('');
+  const beforeText = shown(units.slice(0, split));
+  const afterText = shown(units.slice(split + 1));
   // Keep the cursor visible: drop characters from the left as needed.
   let head = beforeText;
   while (head.length > 0 && cells(head) + 1 > w - 8) head = Array.from(head).slice(1).join('');
@@ -87,7 +93,7 @@ function FieldLine({
     <Text wrap="truncate">
       <Text color={undefined}>{'> '}</Text>
       {shownHead}
-      <Text inverse>{at === ' ' || at === '' ? ' ' : cleanLine(at) || ' '}</Text>
+      <Text inverse>{units[split]?.shown ?? ' '}</Text>
       {clip(afterText, Math.max(0, w - cells(shownHead) - 1))}
     </Text>
   );

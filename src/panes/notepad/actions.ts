@@ -262,6 +262,16 @@ export async function runExternalEditor(
 }
 
 /**
+ * The text $EDITOR left, as a draft. It was handed the raw text, and every
+ * character comes back as it was; only CRLF line ends become LF (an
+ * editor's file-format setting, not the user's text) unless the text it was
+ * given held CRs itself.
+ */
+function fromExternalEditor(text: string, given: string): string {
+  return given.includes('\r') ? text : text.replace(/\r\n/g, '\n');
+}
+
+/**
  * `e` / `A`: edit an entry, add one, or edit Priority in $EDITOR. Saving and
  * quitting the editor saves (like git commit); a refused or conflicting save
  * opens the in-app editor with the text, so nothing typed is lost.
@@ -284,7 +294,7 @@ export function editInExternalEditor(
       ctx.app.flash(r.message, 'error');
       return;
     }
-    const text = normalizeDraft(r.text);
+    const text = normalizeDraft(fromExternalEditor(r.text, ed.initial));
     if (what.kind !== 'add' && text === normalizeDraft(ed.initial)) {
       ctx.app.flash('no changes', 'info');
       return;
@@ -315,7 +325,7 @@ export function draftToExternalEditor(ctx: Ctx): void {
       ctx.app.flash(`${r.message}; your draft is unchanged`, 'error');
       return;
     }
-    const text = r.text.replace(/\r\n?/g, '\n').replace(/\n$/, '');
+    const text = fromExternalEditor(r.text, ed.buf.text).replace(/\n$/, '');
     ctx.set((s) => (s.editor ? { ...s, editor: { ...s.editor, buf: bufferOf(text) } } : s));
     ctx.app.flash('back from $EDITOR: Ctrl-S saves, Esc cancels', 'info');
   });

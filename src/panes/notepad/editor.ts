@@ -4,10 +4,14 @@
  * buffer (UiStore), so a fast burst or a paste never loses a character, the
  * failure mode of ink-text-input.
  *
- * Offsets are UTF-16 indexes that never split a surrogate pair. Up/Down move
- * between logical lines and keep the column the cursor wanted (`goal`).
+ * The buffer holds the raw text as it is on disk (tabs, control characters
+ * and all): a save writes back byte for byte every character the user did
+ * not touch. Only what is typed or pasted is cleaned. The screen shows the
+ * text through ui/edit-units.ts, which is also what the cursor moves over:
+ * offsets are UTF-16 indexes on grapheme boundaries. Up/Down move between
+ * logical lines and keep the column the cursor wanted (`goal`).
  */
-import stringWidth from 'string-width';
+import { nextStop, prevStop, snapStop, unitsOf, type ShownUnit } from '../../ui/edit-units.js';
 
 export interface TextBuffer {
   text: string;
@@ -18,17 +22,9 @@ export interface TextBuffer {
 
 export const bufferOf = (text: string, cursor = text.length): TextBuffer => ({
   text,
-  cursor: clampCursor(text, cursor),
+  cursor: snapStop(text, cursor),
   goal: null,
 });
-
-function clampCursor(text: string, at: number): number {
-  let c = Math.max(0, Math.min(text.length, at));
-  if (isLowSurrogate(text.charCodeAt(c)) && isHighSurrogate(text.charCodeAt(c - 1))) c -= 1;
-  return c;
-}
-const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
-const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /** Typed or pasted text as the buffer stores it: LF newlines, tabs as two spaces, no control bytes. */
 export function cleanInput(s: string): string {
@@ -45,28 +41,19 @@ export function insert(b: TextBuffer, raw: string): TextBuffer {
   return { text: b.text.slice(0, b.cursor) + s + b.text.slice(b.cursor), cursor: b.cursor + s.length, goal: null };
 }
 
-function prevIndex(text: string, at: number): number {
-  if (at <= 0) return 0;
-  return isLowSurrogate(text.charCodeAt(at - 1)) && isHighSurrogate(text.charCodeAt(at - 2)) ? at - 2 : at - 1;
-}
-function nextIndex(text: string, at: number): number {
-  if (at >= text.length) return text.length;
-  return isHighSurrogate(text.charCodeAt(at)) && isLowSurrogate(text.charCodeAt(at + 1)) ? at + 2 : at + 1;
-}
-
 export function backspace(b: TextBuffer): TextBuffer {
   if (b.cursor === 0) return b;
-  const p = prevIndex(b.text, b.cursor);
+  const p = prevStop(b.text, b.cursor);
   return { text: b.text.slice(0, p) + b.text.slice(b.cursor), cursor: p, goal: null };
 }
 
 export function del(b: TextBuffer): TextBuffer {
   if (b.cursor >= b.text.length) return b;
-  return { ...b, text: b.text.slice(0, b.cursor) + b.text.slice(nextIndex(b.text, b.cursor)), goal: null };
+  return { ...b, text: b.text.slice(0, b.cursor) + b.text.slice(nextStop(b.text, b.cursor)), goal: null };
 }
 
-export const left = (b: TextBuffer): TextBuffer => ({ ...b, cursor: prevIndex(b.text, b.cursor), goal: null });
-export const right = (b: TextBuffer): TextBuffer => ({ ...b, cursor: nextIndex(b.text, b.cursor), goal: null });
+export const left = (b: TextBuffer): TextBuffer => ({ ...b, cursor: prevStop(b.text, b.cursor), goal: null });
+export const right = (b: TextBuffer): TextBuffer => ({ ...b, cursor: nextStop(b.text, b.cursor), goal: null });
 
 const lineStart = (text: string, at: number) => text.lastIndexOf('\n', at - 1) + 1;
 function lineEnd(text: string, at: number): number {
@@ -93,15 +80,22 @@ export function vertical(b: TextBuffer, lines: number): TextBuffer {
       start = e + 1;
     }
   }
-  const cursor = clampCursor(b.text, Math.min(start + col, lineEnd(b.text, start)));
+  const cursor = snapStop(b.text, Math.min(start + col, lineEnd(b.text, start)));
   return { ...b, cursor, goal: col };
 }
 
 export interface VisualRow {
+  /** What the row shows: each unit's stand-in (ui/edit-units.ts), never a raw control. */
   text: string;
   /** Offset of the row's first character in the buffer. */
   from: number;
   to: number;
+  /** The units shown, in order (the view finds the one under the cursor among them). */
+  units: ShownUnit[];
+}
+
+function rowOf(units: ShownUnit[], from: number, to: number): VisualRow {
+  return { text: units.map((u) => u.shown).join(''), from, to, units };
 }
 
 /**
@@ -114,25 +108,26 @@ export function layout(text: string, width: number): VisualRow[] {
   const rows: VisualRow[] = [];
   let offset = 0;
   for (const line of text.split('\n')) {
-    let rowStart = offset;
-    let cur = '';
+    const lineTo = offset + line.length;
+    let cur: ShownUnit[] = [];
     let used = 0;
-    for (const ch of line) {
-      const cw = Math.max(1, stringWidth(ch));
+    for (const u of unitsOf(text, offset, lineTo)) {
+      const cw = Math.max(1, u.width);
       // Leave one cell at the end of a row for the cursor.
-      if (used + cw > w - 1 && cur !== '') {
-        const space = cur.lastIndexOf(' ');
-        const cut = space > 0 && space < cur.length - 1 ? space + 1 : cur.length;
-        rows.push({ text: cur.slice(0, cut), from: rowStart, to: rowStart + cut });
-        rowStart += cut;
+      if (used + cw > w - 1 && cur.length > 0) {
+        let space = -1;
+        for (let i = cur.length - 2; i > 0 && space === -1; i--) if ((cur[i] as ShownUnit).shown === ' ') space = i;
+        const cut = space > 0 ? space + 1 : cur.length;
+        const head = cur.slice(0, cut);
+        rows.push(rowOf(head, (head[0] as ShownUnit).from, (head.at(-1) as ShownUnit).to));
         cur = cur.slice(cut);
-        used = stringWidth(cur);
+        used = cur.reduce((n, x) => n + Math.max(1, x.width), 0);
       }
-      cur += ch;
+      cur.push(u);
       used += cw;
     }
-    rows.push({ text: cur, from: rowStart, to: offset + line.length });
-    offset += line.length + 1;
+    rows.push(rowOf(cur, cur[0]?.from ?? offset, lineTo));
+    offset = lineTo + 1;
   }
   return rows;
 }

@@ -175,8 +175,9 @@ export function openEditor(
     | { kind: 'priority' },
   draft?: string,
 ): NotepadPaneState {
-  const initial =
-    what.kind === 'edit' ? what.entry.display : what.kind === 'priority' ? snap.sections.priority.display : '';
+  // The raw text, never the sanitised `display`: a save writes the buffer back, and every character the user
+  // did not touch (a tab, an escape sequence) must land as it was. The view shows it safely (ui/edit-units.ts).
+  const initial = what.kind === 'edit' ? what.entry.body : what.kind === 'priority' ? snap.sections.priority.text : '';
   const text = draft ?? initial;
   return {
     ...state,

@@ -306,10 +306,18 @@ function EditorView({ ed, width, height }: { ed: EditorSession; width: number; h
             </Text>
           );
         }
-        const at = ed.buf.cursor - r.from;
-        const before = r.text.slice(0, at);
-        const ch = Array.from(r.text.slice(at))[0] ?? ' ';
-        const after = r.text.slice(at + ch.length);
+        // Split at the unit under the cursor (the buffer is raw; each unit shows its stand-in).
+        const at = r.units.findIndex((u) => u.from >= ed.buf.cursor);
+        const split = at === -1 ? r.units.length : at;
+        const before = r.units
+          .slice(0, split)
+          .map((u) => u.shown)
+          .join('');
+        const ch = r.units[split]?.shown ?? ' ';
+        const after = r.units
+          .slice(split + 1)
+          .map((u) => u.shown)
+          .join('');
         return (
           <Text key={idx} wrap="truncate">
             {before}

@@ -22,6 +22,7 @@ import {
   locateSection,
   readSection,
   replaceSection,
+  spliceSection,
   splitEntries,
   type EntrySection,
   type RawEntry,
@@ -198,7 +199,8 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
       const head = hit.stamp === null ? '' : `### ${hit.stamp}\n`;
       const sepOut = hit.end < text.length ? (sep.includes('\n') ? sep : '\n') : '';
       const next = text.slice(0, hit.start) + head + op.body + sepOut + text.slice(hit.end);
-      return { ok: true, text: replaceSection(file, section, asAppended(next)), summary: `saved ${label(op.target)}` };
+      const written = spliceSection(file, section, text, next) ?? replaceSection(file, section, asAppended(next));
+      return { ok: true, text: written, summary: `saved ${label(op.target)}` };
     }
     case 'delete': {
       const entries = indexEntries(text);

@@ -106,6 +106,25 @@ export function replaceSection(text: string, id: SectionId, content: string): st
   return text.slice(0, span.headerStart) + `${HEADERS[id]}\n${comment}${content}\n` + text.slice(span.end);
 }
 
+/**
+ * An edit in place changes the section's text and nothing around it: the
+ * header, its comment and the blank lines before the next section stay byte
+ * for byte (a rewrite through OMC's replace would add a blank line after the
+ * last entry, a line the user never wrote). Possible when the section's raw
+ * span is comments and whitespace, then OMC's reading `was`, then whitespace;
+ * otherwise null (the caller rewrites the section the way OMC's appender does).
+ */
+export function spliceSection(file: string, id: SectionId, was: string, next: string): string | null {
+  const span = locateSection(file, id);
+  if (!span || was === '') return null;
+  const raw = file.slice(span.bodyStart, span.end);
+  const textEnd = raw.trimEnd().length;
+  const textStart = textEnd - was.length;
+  if (textStart < 0 || raw.slice(textStart, textEnd) !== was) return null;
+  if (raw.slice(0, textStart).replace(HTML_COMMENT, '').trim() !== '') return null;
+  return file.slice(0, span.bodyStart + textStart) + next + file.slice(span.bodyStart + textEnd);
+}
+
 /** `### YYYY-MM-DD HH:MM` stamp for a moment: UTC, minute precision, no zone marker (OMC's format). */
 export function entryStamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');

@@ -17,17 +17,14 @@ export interface Verdict {
 const fmt = groupDigits;
 
 /**
- * Draft → the text we store: CRLF/CR become LF, tabs become two spaces (how
- * every view shows them), other control characters are dropped, leading
- * blank lines and trailing whitespace go (OMC's reader trims them anyway).
+ * Draft → the text we store: leading blank lines and trailing whitespace go
+ * (OMC's reader trims them anyway). Every other character is kept as it is:
+ * the editors hold the raw text, so a tab or a control character the user
+ * did not touch is written back byte for byte (what is typed or pasted is
+ * cleaned where it is typed).
  */
 export function normalizeDraft(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/\t/g, '  ')
-    .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '')
-    .replace(/^(?:[ \t]*\n)+/, '')
-    .trimEnd();
+  return text.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
 }
 
 function lineOf(text: string, index: number): number {
