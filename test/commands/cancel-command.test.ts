@@ -112,6 +112,40 @@ describe('omc-top cancel', () => {
     expect(human.out).not.toMatch(/ended on disk/);
   });
 
+  it("a session whose only state is stranded in another session's directory can be cancelled by its own id", async ({
+    emptyProject: p,
+  }) => {
+    const D = '88888888-8888-4888-a888-888888888888';
+    const S = '99999999-9999-4999-a999-999999999999';
+    const now = new Date().toISOString();
+    const stranded = path.join(p.root, 'state', 'sessions', D, 'ralph-state.json');
+    fs.mkdirSync(path.dirname(stranded), { recursive: true });
+    fs.writeFileSync(
+      stranded,
+      JSON.stringify({
+        active: true,
+        iteration: 3,
+        max_iterations: 10,
+        session_id: S,
+        project_path: p.dir,
+        started_at: now,
+        last_checked_at: now,
+      }),
+    );
+    // D's cancel points at S, as before.
+    const fromD = await cli(p, D, '--omc-version', '5.5.0');
+    expect(fromD.err).toContain(`owned by session ${S} (stranded here); cancel that session instead`);
+    // S has no directory of its own: its cancel ends the copy its Stop hook reads, and writes its signal.
+    const r = await cli(p, S, '--omc-version', '5.5.0');
+    expect(r.code, r.err).toBe(CANCEL_EXIT.ok);
+    expect(fs.existsSync(stranded)).toBe(false);
+    const signal = JSON.parse(fs.readFileSync(signalPath(p, S), 'utf8'));
+    expect(signal).toMatchObject({ active: true });
+    // An id with no directory and nothing it owns is still refused.
+    const none = await cli(p, 'aaaaaaaa-0000-4000-8000-000000000000');
+    expect(none.err).toMatch(/no session aaaaaaaa-0000-4000-8000-000000000000 under .* is missing/);
+  });
+
   it('exit 1 with the reason when the cancel did not take', async ({ project: p }) => {
     fs.writeFileSync(
       path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json.mutation.lock'),

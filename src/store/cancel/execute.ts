@@ -90,7 +90,8 @@ function put(
 ): WrittenSignal {
   const body = make(t);
   const text = serializeSignal(body);
-  atomicWriteSync(root, rel, text);
+  // A session whose state is all stranded elsewhere has no directory of its own yet (plan.ts checkTarget).
+  atomicWriteSync(root, rel, text, { mkdir: true });
   return {
     rel,
     form: autopilotRel === null ? 'generic' : 'autopilot',

@@ -241,7 +241,12 @@ export function planCancel(
   };
 }
 
-/** The session id passes OMC's allow-list and names a real directory (or is null: the session-less state). */
+/**
+ * The session id passes OMC's allow-list and names a real directory (or is null: the session-less state), or a
+ * session whose only state is stranded in other sessions' directories (files naming it as owner: its Stop hook
+ * reads them, and cancelling it is the one way to end them; the signal's directory is then made, as OMC's own
+ * state writes make it).
+ */
 function checkTarget(
   root: string,
   sid: string | null,
@@ -256,6 +261,7 @@ function checkTarget(
   const dir = sid === null ? 'state' : `state/sessions/${sid}`;
   if (sid !== null) {
     const st = statSync(root, dir);
+    if (!st && copiesOwnedElsewhere(root, sid).length > 0) return { ok: true, sid, dir, label: sid };
     if (!st || !st.isDirectory()) {
       return {
         ok: false,
