@@ -58,7 +58,7 @@ Usage:
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
   omc-top serve [--port N] [--listen ADDR] [--all] [--host USER@BOX]...
   omc-top watch --json [--snapshot] [--cwd DIR | --root DIR] [--omc-version X]
-  omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR]
+  omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR] [--omc-version X]
   omc-top hooks install | uninstall | status [--cwd DIR]
   omc-top send <session> TEXT [--pane] [--wait SECONDS]
 

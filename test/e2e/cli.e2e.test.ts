@@ -286,7 +286,49 @@ describe('--omc-version: one book on every surface', () => {
     }
   });
 
-  it('an unknown version is refused by watch with the message --json gives', ({ emptyProject: p }) => {
+  it('status in every form (plain, --tmux, --format, --fresh) judges with the pinned book', ({ emptyProject: p }) => {
+    ultrawork(p);
+    const env = isolated(p);
+    const status = (version: string, ...form: string[]) => {
+      const r = run(['status', ...form, '--root', p.root, '--omc-version', version], p.dir, env);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      return r.stdout;
+    };
+    for (const form of [[], ['--tmux'], ['--fresh'], ['--tmux', '--fresh']]) {
+      expect(status('4.15.10', ...form), form.join(' ')).toBe('ultrawork 7/50 · needs you: 0\n');
+      expect(status('5.5.0', ...form), form.join(' ')).toBe('no loops · needs you: 0\n');
+    }
+    expect(status('4.15.10', '--format', '{active} {loops}')).toBe('1 ultrawork 7/50\n');
+    expect(status('5.5.0', '--format', '{active} {loops}')).toBe('0 no loops\n');
+  });
+
+  it("status --tmux does not take a monitor's line judged by another book", async ({ emptyProject: p }) => {
+    ultrawork(p);
+    const env = isolated(p);
+    const cacheDir = path.join(env.XDG_STATE_HOME, 'omc-top');
+    // A monitor pinned to 5.5.0 keeps the status cache for this root.
+    const monitor = spawn(process.execPath, [BIN, 'watch', '--json', '--root', p.root, '--omc-version', '5.5.0'], {
+      cwd: p.dir,
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((r) => monitor.once('exit', r));
+    try {
+      const cached = () => fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).some((f) => f.startsWith('status-'));
+      await waitFor(() => cached() || monitor.exitCode !== null, { what: "the monitor's status cache" });
+      expect(monitor.exitCode, 'the monitor exited').toBeNull();
+      const tmux = (...more: string[]) => run(['status', '--tmux', '--root', p.root, ...more], p.dir, env).stdout;
+      expect(tmux()).toBe('no loops · needs you: 0\n');
+      expect(tmux('--omc-version', '5.5.0')).toBe('no loops · needs you: 0\n');
+      // Not the monitor's 5.5 answer: 4.15's Stop hook enforces this ultrawork.
+      expect(tmux('--omc-version', '4.15.10')).toBe('ultrawork 7/50 · needs you: 0\n');
+    } finally {
+      monitor.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('an unknown version is refused by watch and status with the message --json gives', ({ emptyProject: p }) => {
     const env = isolated(p);
     const refused = (...args: string[]) => {
       const r = run([...args, '--root', p.root, '--omc-version', 'latest'], p.dir, env);
@@ -296,5 +338,7 @@ describe('--omc-version: one book on every surface', () => {
     expect(json).toMatchObject({ status: 2, stdout: '' });
     expect(json.stderr).toContain('--omc-version needs a version like 5.5.0 or 4.4.4, not "latest"');
     expect(refused('watch', '--json', '--snapshot')).toEqual(json);
+    for (const form of [[], ['--tmux'], ['--format', '{needs}'], ['--fresh']])
+      expect(refused('status', ...form), form.join(' ')).toEqual(json);
   });
 });
