@@ -11,6 +11,7 @@ import path from 'node:path';
 import { App } from './app.js';
 import { parseArgs, UsageError } from './commands/args.js';
 import { takeRepeated } from './commands/fleet-args.js';
+import { checkOmcVersionFlag } from './commands/omc-version-flag.js';
 import { startAttentionTerminal, type AttentionTerminal } from './feeds/notify/attention-terminal.js';
 import { loadConfig, parseChannels } from './config/config-file.js';
 import { PANES } from './panes/registry.js';
@@ -56,8 +57,8 @@ Usage:
   omc-top wiki search QUERY [--limit N] [--json]
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
   omc-top serve [--port N] [--listen ADDR] [--all] [--host USER@BOX]...
-  omc-top watch --json [--snapshot] [--cwd DIR | --root DIR]
-  omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR]
+  omc-top watch --json [--snapshot] [--cwd DIR | --root DIR] [--omc-version X]
+  omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR] [--omc-version X]
   omc-top hooks install | uninstall | status [--cwd DIR]
   omc-top send <session> TEXT [--pane] [--wait SECONDS]
 
@@ -337,13 +338,6 @@ function rootSwitcher(
       redraw(); // a fresh instance on a cleared screen, rendered from the new store
     },
   };
-}
-
-/** `--omc-version X` must name a version; anything else is a usage error, not a silent default. */
-export function checkOmcVersionFlag(override: string | undefined): string | undefined {
-  if (override !== undefined && !/^v?\d+\.\d+\.\d+$/.test(override.trim()))
-    throw new UsageError(`--omc-version needs a version like 5.5.0 or 4.4.4, not ${JSON.stringify(override)}`);
-  return override;
 }
 
 const SUBCOMMANDS = new Set(['ack', 'cancel', 'wiki', 'doctor', 'watch', 'status', 'hooks', 'send', 'serve']);

@@ -13,7 +13,7 @@ import './terminal/young-gen.js';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { codeCacheDir, loadAppFunction } from './io/code-cache.js';
-import { parseStatusArgs, printStatus, type StatusIo } from './commands/status-fast.js';
+import { fastPlace, parseStatusArgs, printStatus, type StatusIo } from './commands/status-fast.js';
 import { VERSION } from './version.js';
 import { afterFlush, printOut, processSink } from './io/output.js';
 import { askGitEarly, TOP_LEVEL_ARGS } from './io/git-early.js';
@@ -41,7 +41,10 @@ function cheap(argv: readonly string[]): number | null {
   };
   try {
     const args = parseStatusArgs(argv.slice(1), io);
-    return typeof args === 'number' ? args : printStatus(args, io);
+    if (typeof args === 'number') return args;
+    // Pinned to a release: its root and book are found as --json finds them, in the status bundle.
+    if (args.omcVersion !== undefined) return null;
+    return printStatus(args, fastPlace(args, io), io);
   } catch {
     // A usage error (or anything else): the app says it the way it says every error.
     return null;

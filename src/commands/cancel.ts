@@ -25,6 +25,7 @@ import { claudeAtSignal, claudeWords, followClaude, type ClaudeSide } from '../s
 import { AgentPoller } from '../store/claude/agent-poller.js';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { parseArgs, UsageError } from './args.js';
+import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { homeDir } from '../io/home-dir.js';
 
 export const CANCEL_EXIT = { ok: 0, notTaken: 1, usage: 2, readonly: 3, nothing: 4, notStopped: 5 } as const;
@@ -276,11 +277,7 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       '--readonly: cancel writes OMC state, so it is refused. Nothing was written.',
     );
   }
-  const override = args.flags.get('omc-version') as string | undefined;
-  if (override !== undefined && !/^v?\d+\.\d+\.\d+$/.test(override.trim()))
-    throw new UsageError(
-      `--omc-version needs a version like 5.5.0 or 4.4.4, not ${JSON.stringify(cleanLine(override))}`,
-    );
+  const override = checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined);
   const env = io.env ?? process.env;
   const home = homeDir(env);
   // Which OMC runs the hooks decides where its state is (4.x ignores OMC_STATE_DIR…): found together.

@@ -3,7 +3,9 @@
  * the live monitor's status cache, with nothing else loaded (no store, no
  * React), so the bin answers tmux's every-few-seconds call from one small
  * file while a monitor runs. `printStatus` returns null when the line must be
- * computed from the files (status.ts, in the full bundle).
+ * computed from the files (status.ts, in the full bundle). A call pinned to a
+ * release (`--omc-version X`) is left to status.ts: its root and book are found
+ * as --json finds them (store/omc-root.ts), which this path does not load.
  */
 import path from 'node:path';
 import { liveStatusCache } from '../feeds/attention/status-cache.js';
@@ -11,6 +13,7 @@ import { checkFormat, DEFAULT_FORMAT, renderStatus, type StatusValues } from '..
 import { ownStateDir } from '../io/state-dir.js';
 import { noRootMessage, resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
+import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { shownBasename } from '../io/safe-fs/byte-paths.js';
 
 const FLAGS = {
@@ -19,16 +22,20 @@ const FLAGS = {
   cwd: 'value',
   root: 'value',
   fresh: 'bool',
+  'omc-version': 'value',
   help: 'bool',
 } as const;
 
 export const STATUS_USAGE = `Usage: omc-top status [--tmux] [--format FORMAT] [--fresh] [--cwd DIR | --root DIR]
+                      [--omc-version X]
 
 One line: the running loops with their progress and how many things need you
 (the monitor's "needs you" count: what is acknowledged is left out).
   --format   fields {loops} {active} {needs} {project}; default "${DEFAULT_FORMAT}"
   --tmux     for status-right: "#" doubled so tmux prints it as is
   --fresh    read the files even while a monitor keeps the line ready
+  --omc-version X  judge with OMC X's Stop-hook rules, as the monitor and --json do
+             (a monitor's line is taken only when it judged by the same rules)
 Exit: 0 printed, 2 usage or no .omc.`;
 
 export interface StatusIo {
@@ -40,10 +47,28 @@ export interface StatusIo {
 }
 
 export interface StatusArgs {
-  res: RootResolution;
-  project: string;
+  cwd: string;
+  rootOverride: string | undefined;
+  /** --omc-version: judged by that release's book, its root found by that release's rules (status.ts). */
+  omcVersion: string | undefined;
   fresh: boolean;
   render(values: StatusValues): string;
+}
+
+/** Which root the line is for, and its project as this call names it. */
+export interface StatusPlace {
+  res: RootResolution;
+  project: string;
+}
+
+export const placeOf = (res: RootResolution): StatusPlace => ({
+  res,
+  project: shownBasename(res.projectDir ?? path.dirname(res.root)),
+});
+
+/** The root found without asking which OMC runs the hooks: all the bin's path can afford. */
+export function fastPlace(args: StatusArgs, io: StatusIo): StatusPlace {
+  return placeOf(resolveOmcRoot({ cwd: args.cwd, env: io.env, rootOverride: args.rootOverride }));
 }
 
 /** The parsed arguments, or the exit code when there is nothing more to do (help printed). */
@@ -57,27 +82,31 @@ export function parseStatusArgs(argv: readonly string[], io: StatusIo): StatusAr
   const format = (args.flags.get('format') as string | undefined) ?? DEFAULT_FORMAT;
   const bad = checkFormat(format);
   if (bad) throw new UsageError(bad);
-  const cwd = (args.flags.get('cwd') as string | undefined) ?? io.cwd;
-  const res = resolveOmcRoot({ cwd, env: io.env, rootOverride: args.flags.get('root') as string | undefined });
   const tmux = args.flags.has('tmux');
   return {
-    res,
-    project: shownBasename(res.projectDir ?? path.dirname(res.root)),
+    cwd: (args.flags.get('cwd') as string | undefined) ?? io.cwd,
+    rootOverride: args.flags.get('root') as string | undefined,
+    omcVersion: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
     fresh: args.flags.has('fresh'),
     render: (v) => renderStatus(format, v, tmux),
   };
 }
 
-/** Prints the line when it needs no read of the tree (a live monitor's cache, or no .omc); null otherwise. */
-export function printStatus(args: StatusArgs, io: StatusIo): number | null {
-  if (!args.res.exists) {
-    io.err(`omc-top status: ${noRootMessage(args.res)}\n`);
+/**
+ * Prints the line when it needs no read of the tree (a live monitor's cache, or no .omc); null otherwise.
+ * `book`: the rule book this call judges with (--omc-version); a cache judged by another book, or not saying
+ * which, is not this call's answer.
+ */
+export function printStatus(args: StatusArgs, place: StatusPlace, io: StatusIo, book?: string): number | null {
+  if (!place.res.exists) {
+    io.err(`omc-top status: ${noRootMessage(place.res)}\n`);
     return 2;
   }
   if (args.fresh) return null;
-  const live = liveStatusCache(ownStateDir(io.env), args.res.root);
+  const live = liveStatusCache(ownStateDir(io.env), place.res.root);
   if (!live.cache) return null;
+  if (book !== undefined && live.cache.book !== book) return null;
   // The project is named as this call resolved it (a monitor started elsewhere may name it otherwise).
-  io.out(args.render({ ...live.cache.values, project: args.project }) + '\n');
+  io.out(args.render({ ...live.cache.values, project: place.project }) + '\n');
   return 0;
 }

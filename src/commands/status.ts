@@ -18,12 +18,13 @@ import { ownStateDir } from '../io/state-dir.js';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { ClaudeDomain } from '../store/claude/domain.js';
 import { withExitsFromTails } from '../store/claude/exit-tail.js';
-import { detectOmcInstall, type RulesVersion } from '../store/omc-install.js';
+import { detectOmcInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
+import { resolveRootAndOmc } from '../store/omc-root.js';
 import { SessionsDomain } from '../store/sessions/domain.js';
 import { TeamsDomain } from '../store/teams/domain.js';
 import type { RootRule } from '../store/root.js';
 import { UsageError } from './args.js';
-import { parseStatusArgs, printStatus, type StatusIo } from './status-fast.js';
+import { fastPlace, parseStatusArgs, placeOf, printStatus, type StatusIo } from './status-fast.js';
 import { processSink } from '../io/output.js';
 
 export { STATUS_USAGE, type StatusIo } from './status-fast.js';
@@ -32,15 +33,15 @@ const defaultIo: StatusIo = { ...processSink, cwd: process.cwd(), env: process.e
 
 /**
  * The status values computed from the files: the attention model over one read of what it needs (the
- * sessions, the teams, the registry), judged by the Stop-hook rules of the OMC that runs the hooks, as the
- * monitor judges them. No tracker: a cancel's verdict lives in the monitor that made it.
+ * sessions, the teams, the registry), judged by `omc`'s Stop-hook rules (the OMC that runs the hooks, or
+ * --omc-version's), as the monitor judges them. No tracker: a cancel's verdict lives in the monitor that made it.
  */
 export function computeStatus(
   res: { root: string; projectDir?: string; rule: RootRule },
   project: string,
   env: NodeJS.ProcessEnv,
+  omc: OmcInstall,
 ): StatusValues {
-  const omc = detectOmcInstall({ env, projectDir: res.projectDir ?? null });
   const sessions = new SessionsDomain({
     root: res.root,
     rules: omc.rules as RulesVersion,
@@ -84,10 +85,17 @@ export function computeStatus(
 export function runStatusCommand(argv: readonly string[], io: StatusIo = defaultIo): number {
   const args = parseStatusArgs(argv, io);
   if (typeof args === 'number') return args;
-  // The live monitor's cache first (the bin did this already when it ran; a direct call may not have).
-  const cached = printStatus(args, io);
+  // Pinned to a release: the root and the book found together, as --json and watch find them.
+  const pinned =
+    args.omcVersion === undefined
+      ? null
+      : resolveRootAndOmc({ cwd: args.cwd, rootOverride: args.rootOverride, override: args.omcVersion, env: io.env });
+  const place = pinned ? placeOf(pinned.res) : fastPlace(args, io);
+  // The live monitor's cache first (the bin did this already when it ran unpinned; a direct call may not have).
+  const cached = printStatus(args, place, io, pinned?.omc.rules);
   if (cached !== null) return cached;
-  if (!args.res.exists) throw new UsageError('no .omc directory found');
-  io.out(args.render(computeStatus(args.res, args.project, io.env)) + '\n');
+  if (!place.res.exists) throw new UsageError('no .omc directory found');
+  const omc = pinned?.omc ?? detectOmcInstall({ env: io.env, projectDir: place.res.projectDir ?? null });
+  io.out(args.render(computeStatus(place.res, place.project, io.env, omc)) + '\n');
   return 0;
 }

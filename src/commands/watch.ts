@@ -22,11 +22,12 @@ import {
 import { holdLeaseForFleet } from '../feeds/notify/push/fleet-lease.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { startRowFeed } from '../feeds/row-feed.js';
-import { noRootMessage, resolveOmcRoot } from '../store/root.js';
-import { detectOmcInstall } from '../store/omc-install.js';
+import { noRootMessage } from '../store/root.js';
+import { resolveRootAndOmc } from '../store/omc-root.js';
 import { OmcStore } from '../store/store.js';
 import { LineStream, onStopSignal, printErr, printOut, STREAM_MAX_BUFFERED_BYTES } from '../io/output.js';
 import { parseArgs, UsageError } from './args.js';
+import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { shownBasename } from '../io/safe-fs/byte-paths.js';
 import { pauseAfterFirstLineForTest } from './test-pause.js';
 
@@ -40,10 +41,12 @@ const FLAGS = {
   poll: 'bool',
   cwd: 'value',
   root: 'value',
+  'omc-version': 'value',
   help: 'bool',
 } as const;
 
 export const WATCH_USAGE = `Usage: omc-top watch --json [--snapshot] [--rows] [--push-lease] [--poll] [--cwd DIR | --root DIR]
+                     [--omc-version X]
 
 Prints one JSON line per transition (session appeared / ended, mode active / not,
 iteration, cancel in force / expired, cancel verdict, Claude process, team, worker,
@@ -53,7 +56,8 @@ problem) and one "attention" line whenever what needs you changes (the monitor's
 session's row as the fleet view shows it (type "row"), at start and whenever it
 changes. --push-lease (a fleet that pushes asks it) takes this project's push
 lease here for the reader, says who pushes (type "push-lease") and stops when
-stdin ends. The line schema is in docs/scripting.md ("omc-top watch --json");
+stdin ends. --omc-version X judges with OMC X's Stop-hook rules, as the monitor
+and --json do. The line schema is in docs/scripting.md ("omc-top watch --json");
 the attention lines in docs/attention.md.
 Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or no .omc.`;
 
@@ -119,7 +123,12 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
   const now = io?.now ?? Date.now;
   const cwd = (args.flags.get('cwd') as string | undefined) ?? io?.cwd ?? process.cwd();
-  const res = resolveOmcRoot({ cwd, rootOverride: args.flags.get('root') as string | undefined });
+  // The root and the OMC that judges found together, as the monitor and --json find them (--omc-version too).
+  const { res, omc } = resolveRootAndOmc({
+    cwd,
+    rootOverride: args.flags.get('root') as string | undefined,
+    override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
+  });
   if (!res.exists) {
     err(`omc-top watch: ${noRootMessage(res)}\n`);
     return WATCH_EXIT.usage;
@@ -134,8 +143,8 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     watch: args.flags.has('poll') ? 'poll' : 'auto',
     projectDir: res.projectDir,
     rootRule: res.rule,
-    // The Stop-hook rules of the OMC that runs the hooks, as the monitor and --json judge: the same count.
-    omc: detectOmcInstall({ env: process.env, projectDir: res.projectDir }),
+    // The Stop-hook rules of the OMC that runs the hooks (or --omc-version's), as the monitor and --json judge.
+    omc,
   });
   store.start();
   const env = io?.env ?? process.env;

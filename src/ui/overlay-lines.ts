@@ -60,7 +60,10 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['active / inactive', "session detail: OMC's registry view of the file (what state_list_active reports) and why"],
   ['running/blocked/waiting/done', "teams and workers: the status OMC's HUD mission board gives them"],
   ['3/10', 'progress: iteration 3 of at most 10 (tasks done/total for autopilot)'],
-  ['(retired)', 'a mode OMC 5.5 no longer runs; shown so its leftover file is explained'],
+  [
+    '(retired)',
+    "a mode OMC 5.5 no longer runs, on a session judged by 5.5's rules; shown so its leftover file is explained",
+  ],
   ['▸', 'the selected row'],
   ['⚠', 'a problem: the file is unreadable or invalid (press ! for the list), or a worker flag'],
   [

@@ -77,7 +77,7 @@ describe('status cache', () => {
   const values = { loops: 'ralph 2/5', active: 1, needs: 3, project: 'p' };
   /** The cache as a monitor writes it (status-publisher.ts: this text, atomically replaced in the state directory). */
   const writeCache = (dir: string, root: string) => {
-    const text = statusCacheText(root, values, null, 1);
+    const text = statusCacheText(root, values, null, 1, null);
     if (text === null) return false;
     ensureOwnDir(dir);
     atomicWriteSync(dir, statusCacheName(root), text);
@@ -105,7 +105,7 @@ describe('status cache', () => {
         '--import',
         'tsx',
         '-e',
-        `Promise.all([import('${path.resolve('src/feeds/attention/status-cache.ts')}'), import('${path.resolve('src/io/safe-fs/index.ts')}')]).then(([m, f]) => { f.ensureOwnDir(${JSON.stringify(dir)}); f.atomicWriteSync(${JSON.stringify(dir)}, m.statusCacheName(${JSON.stringify(root)}), m.statusCacheText(${JSON.stringify(root)}, ${JSON.stringify(values)}, null, 1)); })`,
+        `Promise.all([import('${path.resolve('src/feeds/attention/status-cache.ts')}'), import('${path.resolve('src/io/safe-fs/index.ts')}')]).then(([m, f]) => { f.ensureOwnDir(${JSON.stringify(dir)}); f.atomicWriteSync(${JSON.stringify(dir)}, m.statusCacheName(${JSON.stringify(root)}), m.statusCacheText(${JSON.stringify(root)}, ${JSON.stringify(values)}, null, 1, null)); })`,
       ],
       { stdio: 'ignore' },
     );

@@ -1,7 +1,11 @@
 /** `omc-top status --tmux`: the line tmux shows, from one read of a real-shaped tree. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../src/commands/args.js';
 import { runStatusCommand } from '../../src/commands/status.js';
+import { statusCacheName, statusCacheText } from '../../src/feeds/attention/status-cache.js';
+import { atomicWriteSync, ensureOwnDir } from '../../src/io/safe-fs/index.js';
+import type { RulesVersion } from '../../src/store/verdict/types.js';
 import { writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { describe, expect, it } from '../helpers/it.js';
 
@@ -46,5 +50,46 @@ describe('omc-top status', () => {
     expect(status(p, '--tmux', '--format', '#[fg=red]{active} {needs}\u001b]2;x\u0007').out).toBe('##[fg=red]1 0\n');
     expect(status(p, '--format', '#{active}').out).toBe('#1\n');
     expect(() => status(p, '--format', '{lops}')).toThrow(UsageError);
+  });
+});
+
+describe('omc-top status --omc-version and the status cache', () => {
+  const SID = 'dddddddd-dddd-4ddd-addd-dddddddddddd';
+  /** What a live monitor that judged by `book` keeps (this process is its writer: alive while the test runs). */
+  function monitorCache(p: TempProject, root: string, book: RulesVersion | null): void {
+    const dir = path.join(p.dir, 'xdg-state', 'omc-top');
+    const values = { loops: 'from the cache', active: 1, needs: 0, project: 'p' };
+    const text = statusCacheText(root, values, null, Date.now(), book);
+    if (text === null) throw new Error('this platform cannot prove a writer alive: no status cache');
+    ensureOwnDir(dir);
+    atomicWriteSync(dir, statusCacheName(root), text);
+  }
+
+  it("takes a monitor's line only when it judged by the pinned book", ({ emptyProject: p }) => {
+    const now = new Date().toISOString();
+    // 4.15's Stop hook enforces this ultrawork; 5.5 retired ultrawork.
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ultrawork-state.json'), {
+      active: true,
+      started_at: now,
+      last_checked_at: now,
+      session_id: SID,
+      project_path: p.dir,
+      reinforcement_count: 7,
+    });
+    const root = fs.realpathSync(p.root);
+    const pinned = (v: string) => status(p, '--tmux', '--root', root, '--omc-version', v).out;
+    monitorCache(p, root, '4.15.10');
+    expect(status(p, '--tmux', '--root', root).out).toBe('from the cache · needs you: 0\n');
+    expect(pinned('4.15.10')).toBe('from the cache · needs you: 0\n');
+    expect(pinned('v4.15.10')).toBe('from the cache · needs you: 0\n');
+    expect(pinned('5.5.0')).toBe('no loops · needs you: 0\n');
+    // A monitor that found no OMC (every book read, the newest assumed) judged by no one book.
+    monitorCache(p, root, null);
+    expect(pinned('5.5.0')).toBe('no loops · needs you: 0\n');
+    expect(pinned('4.15.10')).toBe('ultrawork 7/50 · needs you: 0\n');
+    monitorCache(p, root, '5.5.0');
+    expect(pinned('5.5.0')).toBe('from the cache · needs you: 0\n');
+    expect(pinned('4.15.10')).toBe('ultrawork 7/50 · needs you: 0\n');
+    expect(() => pinned('5.5')).toThrow(new UsageError('--omc-version needs a version like 5.5.0 or 4.4.4, not "5.5"'));
   });
 });

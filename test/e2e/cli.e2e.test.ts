@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from '../helpers/it.js';
-import { FIXTURE, SESSION } from '../helpers/fixtures.js';
+import { FIXTURE, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 
 const run = (args: string[], cwd: string, env: Record<string, string> = {}) =>
@@ -252,5 +252,127 @@ describe('nested .omc roots (hooks started in a subdirectory)', () => {
     // Named from the project; the --root to give is a path from where omc-top runs.
     expect(doc.notices[0]).toContain('OMC state also in packages/api/.omc (1 session)');
     expect(doc.notices[0]).toContain('see it with --root proj/packages/api/.omc');
+  });
+});
+
+describe('--omc-version: one book on every surface', () => {
+  const SID = 'dddddddd-dddd-4ddd-addd-dddddddddddd';
+  /** A fresh ultrawork, 7 reinforcements in: OMC 4.15's Stop hook enforces it (until 50); OMC 5.5 retired ultrawork. */
+  function ultrawork(p: TempProject): void {
+    const now = new Date().toISOString();
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ultrawork-state.json'), {
+      active: true,
+      started_at: now,
+      last_checked_at: now,
+      session_id: SID,
+      project_path: p.dir,
+      reinforcement_count: 7,
+    });
+  }
+  /** No OMC install to find and no monitor's status cache: only the flag decides. */
+  const isolated = (p: TempProject) => ({
+    CLAUDE_CONFIG_DIR: path.join(p.dir, 'no-claude'),
+    CLAUDE_PLUGIN_ROOT: '',
+    XDG_STATE_HOME: path.join(p.dir, 'xdg-state'),
+  });
+
+  /** `watch --json --snapshot …` up to its "ready" line, then stopped: every line it printed. */
+  async function watchSnapshot(args: string[], cwd: string, env: Record<string, string>) {
+    const child = spawn(process.execPath, [BIN, 'watch', '--json', '--snapshot', ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      await waitFor(() => out.includes('"type":"ready"') || child.exitCode !== null, { what: "watch's ready line" });
+      expect(child.exitCode, `watch exited: ${err}`).toBeNull();
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    return out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, any>);
+  }
+
+  it('watch --json judges with the pinned book as --json does; its rows tag a mode retired only under 5.5', async ({
+    emptyProject: p,
+  }) => {
+    ultrawork(p);
+    const env = isolated(p);
+    for (const [version, status, tag] of [
+      ['4.15.10', 'enforced', false],
+      ['5.5.0', 'not-enforced', true],
+    ] as const) {
+      const doc = JSON.parse(run(['--json', '--root', p.root, '--omc-version', version], p.dir, env).stdout);
+      expect(doc.sessions[0].modes[0].status).toBe(status);
+      const lines = await watchSnapshot(['--rows', '--root', p.root, '--omc-version', version], p.dir, env);
+      const fact = lines.find((l) => l.type === 'snapshot' && l.kind === 'mode-status');
+      expect(fact?.value, version).toBe(status);
+      const row = lines.find((l) => l.type === 'row' && l.session === SID)?.row;
+      expect(row?.modes, version).toBe(tag ? 'ultrawork 7/50 (retired)' : 'ultrawork 7/50');
+    }
+  });
+
+  it('status in every form (plain, --tmux, --format, --fresh) judges with the pinned book', ({ emptyProject: p }) => {
+    ultrawork(p);
+    const env = isolated(p);
+    const status = (version: string, ...form: string[]) => {
+      const r = run(['status', ...form, '--root', p.root, '--omc-version', version], p.dir, env);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      return r.stdout;
+    };
+    for (const form of [[], ['--tmux'], ['--fresh'], ['--tmux', '--fresh']]) {
+      expect(status('4.15.10', ...form), form.join(' ')).toBe('ultrawork 7/50 · needs you: 0\n');
+      expect(status('5.5.0', ...form), form.join(' ')).toBe('no loops · needs you: 0\n');
+    }
+    expect(status('4.15.10', '--format', '{active} {loops}')).toBe('1 ultrawork 7/50\n');
+    expect(status('5.5.0', '--format', '{active} {loops}')).toBe('0 no loops\n');
+  });
+
+  it("status --tmux does not take a monitor's line judged by another book", async ({ emptyProject: p }) => {
+    ultrawork(p);
+    const env = isolated(p);
+    const cacheDir = path.join(env.XDG_STATE_HOME, 'omc-top');
+    // A monitor pinned to 5.5.0 keeps the status cache for this root.
+    const monitor = spawn(process.execPath, [BIN, 'watch', '--json', '--root', p.root, '--omc-version', '5.5.0'], {
+      cwd: p.dir,
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((r) => monitor.once('exit', r));
+    try {
+      const cached = () => fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).some((f) => f.startsWith('status-'));
+      await waitFor(() => cached() || monitor.exitCode !== null, { what: "the monitor's status cache" });
+      expect(monitor.exitCode, 'the monitor exited').toBeNull();
+      const tmux = (...more: string[]) => run(['status', '--tmux', '--root', p.root, ...more], p.dir, env).stdout;
+      expect(tmux()).toBe('no loops · needs you: 0\n');
+      expect(tmux('--omc-version', '5.5.0')).toBe('no loops · needs you: 0\n');
+      // Not the monitor's 5.5 answer: 4.15's Stop hook enforces this ultrawork.
+      expect(tmux('--omc-version', '4.15.10')).toBe('ultrawork 7/50 · needs you: 0\n');
+    } finally {
+      monitor.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('an unknown version is refused by watch and status with the message --json gives', ({ emptyProject: p }) => {
+    const env = isolated(p);
+    const refused = (...args: string[]) => {
+      const r = run([...args, '--root', p.root, '--omc-version', 'latest'], p.dir, env);
+      return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const json = refused('--json');
+    expect(json).toMatchObject({ status: 2, stdout: '' });
+    expect(json.stderr).toContain('--omc-version needs a version like 5.5.0 or 4.4.4, not "latest"');
+    expect(refused('watch', '--json', '--snapshot')).toEqual(json);
+    for (const form of [[], ['--tmux'], ['--format', '{needs}'], ['--fresh']])
+      expect(refused('status', ...form), form.join(' ')).toEqual(json);
   });
 });

@@ -2,6 +2,9 @@ import path from 'node:path';
 import { columnsFor, rowText } from '../../src/panes/sessions/rows.js';
 import { READERS_CAPTURED_AT, SESSION, writeOmcJson } from '../helpers/fixtures.js';
 import { describe, expect, it, KEY, type Fixtures } from '../helpers/it.js';
+import { makeOmcInstall } from '../../src/store/omc-install.js';
+import { OmcStore } from '../../src/store/store.js';
+import { NO_CLAUDE_DIR } from '../helpers/fixtures.js';
 
 /** The app over the fixture project at the 100 columns these tests were written for. */
 function start(app: Fixtures['app'], clock = () => READERS_CAPTURED_AT) {
@@ -122,6 +125,36 @@ describe('sessions pane', () => {
     await a.waitForText(/STATUS\s+SESSION/);
     a.send('!');
     await a.waitForText('Problems with files: none');
+  });
+});
+
+describe('the (retired) tag follows the book that judges the session', () => {
+  /** The fixture's rows as the app draws them, every session judged by `version`'s book (as --omc-version pins it). */
+  async function rowsUnder({ project: p, mount }: Pick<Fixtures, 'project' | 'mount'>, version: string) {
+    const store = new OmcStore({
+      root: p.root,
+      watch: 'none',
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
+      omc: makeOmcInstall(version, '--omc-version'),
+      clock: () => READERS_CAPTURED_AT,
+    });
+    store.start();
+    const a = mount(store, { columns: 140, rows: 30, clock: () => READERS_CAPTURED_AT });
+    await a.ready;
+    return (await a.waitForText('ultraqa 2/5')).split('\n');
+  }
+
+  it('under 4.15 rules (whose Stop hook still reads ultrawork and ultraqa) no row calls them retired; under 5.5 rules they are', async ({
+    project,
+    mount,
+  }) => {
+    const under415 = await rowsUnder({ project, mount }, '4.15.10');
+    expect(under415.find((l) => l.includes('ultraqa 2/5'))).toMatch(/ultraqa 2\/5 fix(?! \(retired\))/);
+    expect(under415.find((l) => l.includes('ultrawork 0/50'))).toBeDefined();
+    expect(under415.filter((l) => l.includes('(retired)'))).toEqual([]);
+    const under55 = await rowsUnder({ project, mount }, '5.5.0');
+    expect(under55.find((l) => l.includes('ultraqa 2/5'))).toContain('ultraqa 2/5 fix (retired)');
+    expect(under55.find((l) => l.includes('ultrawork 0/50'))).toContain('ultrawork 0/50 (retired)');
   });
 });
 

@@ -9,7 +9,9 @@
  * identity) is still running, it names this root, and omc-top's
  * acknowledgements file is as the writer last read it. Anything else (no
  * monitor, a crashed one, an acknowledgement made since, a damaged file) and
- * the caller computes the line itself.
+ * the caller computes the line itself. It records the rule book its writer
+ * judged with, so a call pinned to a book (`status --omc-version X`) takes it
+ * only when the books agree.
  */
 import { ownStartIdentity, runningStartIdentity } from '../../io/process-start.js';
 import { readTextSync, statSync, unlinkUnder } from '../../io/safe-fs/index.js';
@@ -17,6 +19,7 @@ import { rootFileName } from '../../io/state-dir.js';
 import { isStatusValues, type StatusValues } from '../status-line.js';
 import { ackFileName, type AckStamp } from './acks.js';
 import { showPaths } from '../../io/safe-fs/byte-paths.js';
+import type { RulesVersion } from '../../store/verdict/types.js';
 
 const CACHE_VERSION = 1;
 const CACHE_MAX_BYTES = 64 * 1024;
@@ -38,13 +41,33 @@ export interface StatusCache {
   values: StatusValues;
   /** The acknowledgements file as the writer last read it (null: none). */
   acks: AckStamp | null;
+  /**
+   * The rule book the writer judged the project's sessions with; null when it found no OMC (the newest book
+   * assumed, every book read) or the file does not say (written before the field existed).
+   */
+  book: RulesVersion | null;
 }
 
 /** The cache's text for `root`, or null when this platform cannot prove the writer is alive (then none is kept). */
-export function statusCacheText(root: string, values: StatusValues, acks: AckStamp | null, at: number): string | null {
+export function statusCacheText(
+  root: string,
+  values: StatusValues,
+  acks: AckStamp | null,
+  at: number,
+  book: RulesVersion | null,
+): string | null {
   const start = ownStartIdentity();
   if (typeof start !== 'string' || start === 'absent') return null;
-  const doc: StatusCache = { version: CACHE_VERSION, root: rootText(root), pid: process.pid, start, at, values, acks };
+  const doc: StatusCache = {
+    version: CACHE_VERSION,
+    root: rootText(root),
+    pid: process.pid,
+    start,
+    at,
+    values,
+    acks,
+    book,
+  };
   return JSON.stringify(doc);
 }
 
@@ -76,8 +99,19 @@ export function readStatusCache(dir: string, root: string): CacheRead {
     a && typeof a === 'object' && typeof a.mtimeMs === 'number' && typeof a.size === 'number'
       ? { mtimeMs: a.mtimeMs, size: a.size }
       : null;
+  // Compared, never trusted as a book: a name that is no book's matches no pinned call.
+  const book = typeof v.book === 'string' ? v.book : null;
   return {
-    cache: { version: CACHE_VERSION, root, pid: v.pid as number, start: v.start, at: v.at, values: v.values, acks },
+    cache: {
+      version: CACHE_VERSION,
+      root,
+      pid: v.pid as number,
+      start: v.start,
+      at: v.at,
+      values: v.values,
+      acks,
+      book,
+    },
     why: null,
   };
 }

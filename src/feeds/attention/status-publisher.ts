@@ -44,7 +44,9 @@ export function publishStatusCache(opts: {
     const key = JSON.stringify([values, acks]);
     if (key === last) return;
     try {
-      const text = statusCacheText(store.root, values, acks, Date.now());
+      // The book the verdicts were judged with: `status --omc-version X` takes the line only from its own book.
+      const book = store.omc && !store.omc.assumed ? store.omc.rules : null;
+      const text = statusCacheText(store.root, values, acks, Date.now(), book);
       if (text !== null) {
         ensureOwnDir(dir);
         writer.write(text);

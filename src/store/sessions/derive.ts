@@ -73,6 +73,7 @@ class LazyFieldsMode implements ModeView {
   readonly stranded: ModeView['stranded'];
   readonly linked: ModeView['linked'];
   readonly retired: ModeView['retired'];
+  readonly retiredForItsBook: ModeView['retiredForItsBook'];
   readonly prompt: ModeView['prompt'];
   readonly problem: ModeView['problem'];
   readonly #raw: Record<string, unknown>;
@@ -99,6 +100,7 @@ class LazyFieldsMode implements ModeView {
     this.stranded = parts.stranded;
     this.linked = parts.linked;
     this.retired = parts.retired;
+    this.retiredForItsBook = parts.retiredForItsBook;
     this.prompt = parts.prompt;
     this.problem = parts.problem;
   }
@@ -314,6 +316,7 @@ function modeView(
     stranded: kind === 'session' && owner !== null && owner !== key,
     linked: linkedModes(s),
     retired: RETIRED_IN_55.has(mode),
+    retiredForItsBook: retiredUnder(mode, rules),
     prompt: promptRaw === null ? null : truncate(cleanLine(promptRaw), 500),
     problem: rec.problem,
   };

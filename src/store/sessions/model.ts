@@ -26,7 +26,13 @@ export interface ModeView {
   /** The file's owner is a different session than the directory it sits in. */
   stranded: boolean;
   linked: string[];
+  /** OMC 5.5 retired this mode (its Stop hook no longer reads it), whichever OMC judges the session. */
   retired: boolean;
+  /**
+   * Retired for the OMC that judges this session: what the row's "(retired)" says. Under 4.x rules a 5.5-retired
+   * mode is still enforced, and a row must not call it both.
+   */
+  retiredForItsBook: boolean;
   /** Sanitised prompt / objective, one line. */
   prompt: string | null;
   /** Every field of the file, sanitised, for the detail view. */

@@ -19,7 +19,8 @@ export function modeSummary(m: ModeView, withPhase: boolean): string {
   const tasks = m.mode === 'autopilot' ? m.extras.find((e) => e.startsWith('tasks ')) : undefined;
   if (tasks) parts.push(tasks);
   if (m.phase && (withPhase || modeSpec(m.mode).phaseInRow || prog === '')) parts.push(m.phase);
-  if (m.retired) parts.push('(retired)');
+  // Only where the book that judges the session retired it: under 4.x rules the same mode is enforced.
+  if (m.retiredForItsBook) parts.push('(retired)');
   if (m.problem) parts.push('⚠');
   return parts.join(' ');
 }
