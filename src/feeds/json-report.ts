@@ -72,7 +72,8 @@ export function buildJsonReport(input: JsonReportInput): Record<string, unknown>
         retired_in_omc_5_5: m.retired,
         reason: m.reason,
         extras: m.extras,
-        problem: m.problem,
+        // The read's failure, else a field of the wrong type: what the row marks ⚠.
+        problem: m.problem ?? m.fieldProblem,
         // per ralph mode, {passed,total,current} | null
         ...(m.mode === 'ralph' && input.storiesFor
           ? { stories: input.storiesFor(s.kind === 'legacy' ? null : s.id) }

@@ -76,6 +76,7 @@ class LazyFieldsMode implements ModeView {
   readonly retiredForItsBook: ModeView['retiredForItsBook'];
   readonly prompt: ModeView['prompt'];
   readonly problem: ModeView['problem'];
+  readonly fieldProblem: ModeView['fieldProblem'];
   readonly #raw: Record<string, unknown>;
   #fields: Record<string, unknown> | null = null;
 
@@ -103,6 +104,7 @@ class LazyFieldsMode implements ModeView {
     this.retiredForItsBook = parts.retiredForItsBook;
     this.prompt = parts.prompt;
     this.problem = parts.problem;
+    this.fieldProblem = parts.fieldProblem;
   }
 
   get fields(): Record<string, unknown> {
@@ -319,6 +321,7 @@ function modeView(
     retiredForItsBook: retiredUnder(mode, rules),
     prompt: promptRaw === null ? null : truncate(cleanLine(promptRaw), 500),
     problem: rec.problem,
+    fieldProblem: typeProblem ?? null,
   };
   return new LazyFieldsMode(parts, s);
 }

@@ -39,6 +39,8 @@ export interface ModeView {
   fields: Record<string, unknown>;
   /** Set when the last read failed; the values above are the last good ones. */
   problem: string | null;
+  /** Fields of a type OMC does not write (`"iteration": "three"`): read, but shown as found; the row marks it ⚠. */
+  fieldProblem: string | null;
 }
 
 export interface CancelView {

@@ -21,7 +21,7 @@ export function modeSummary(m: ModeView, withPhase: boolean): string {
   if (m.phase && (withPhase || modeSpec(m.mode).phaseInRow || prog === '')) parts.push(m.phase);
   // Only where the book that judges the session retired it: under 4.x rules the same mode is enforced.
   if (m.retiredForItsBook) parts.push('(retired)');
-  if (m.problem) parts.push('⚠');
+  if (m.problem || m.fieldProblem) parts.push('⚠');
   return parts.join(' ');
 }
 
