@@ -6,7 +6,7 @@ import { runStatusCommand } from '../../src/commands/status.js';
 import { statusCacheName, statusCacheText } from '../../src/feeds/attention/status-cache.js';
 import { atomicWriteSync, ensureOwnDir } from '../../src/io/safe-fs/index.js';
 import type { RulesVersion } from '../../src/store/verdict/types.js';
-import { writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { writeFreshUltrawork, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { describe, expect, it } from '../helpers/it.js';
 
 const SID = '11111111-2222-4333-8444-555555555555';
@@ -66,16 +66,8 @@ describe('omc-top status --omc-version and the status cache', () => {
   }
 
   it("takes a monitor's line only when it judged by the pinned book", ({ emptyProject: p }) => {
-    const now = new Date().toISOString();
     // 4.15's Stop hook enforces this ultrawork; 5.5 retired ultrawork.
-    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ultrawork-state.json'), {
-      active: true,
-      started_at: now,
-      last_checked_at: now,
-      session_id: SID,
-      project_path: p.dir,
-      reinforcement_count: 7,
-    });
+    writeFreshUltrawork(p, SID);
     const root = fs.realpathSync(p.root);
     const pinned = (v: string) => status(p, '--tmux', '--root', root, '--omc-version', v).out;
     monitorCache(p, root, '4.15.10');

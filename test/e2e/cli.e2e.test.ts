@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from '../helpers/it.js';
-import { FIXTURE, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { FIXTURE, SESSION, waitFor, writeFreshUltrawork, type TempProject } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 
 const run = (args: string[], cwd: string, env: Record<string, string> = {}) =>
@@ -257,18 +257,7 @@ describe('nested .omc roots (hooks started in a subdirectory)', () => {
 
 describe('--omc-version: one book on every surface', () => {
   const SID = 'dddddddd-dddd-4ddd-addd-dddddddddddd';
-  /** A fresh ultrawork, 7 reinforcements in: OMC 4.15's Stop hook enforces it (until 50); OMC 5.5 retired ultrawork. */
-  function ultrawork(p: TempProject): void {
-    const now = new Date().toISOString();
-    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ultrawork-state.json'), {
-      active: true,
-      started_at: now,
-      last_checked_at: now,
-      session_id: SID,
-      project_path: p.dir,
-      reinforcement_count: 7,
-    });
-  }
+  const ultrawork = (p: TempProject) => writeFreshUltrawork(p, SID);
   /** No OMC install to find and no monitor's status cache: only the flag decides. */
   const isolated = (p: TempProject) => ({
     CLAUDE_CONFIG_DIR: path.join(p.dir, 'no-claude'),

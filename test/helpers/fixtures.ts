@@ -110,6 +110,22 @@ export function writeLiveRalph(project: { root: string }, r: LiveRalph): string 
 }
 
 /**
+ * A fresh ultrawork of `sessionId`, 7 reinforcements in: OMC 4.15's Stop hook enforces it (until 50), OMC 5.5
+ * retired ultrawork. The tree where one rule book against another shows on every surface.
+ */
+export function writeFreshUltrawork(project: { root: string; dir: string }, sessionId: string): void {
+  const now = new Date().toISOString();
+  writeOmcJson(path.join(project.root, 'state', 'sessions', sessionId, 'ultrawork-state.json'), {
+    active: true,
+    started_at: now,
+    last_checked_at: now,
+    session_id: sessionId,
+    project_path: project.dir,
+    reinforcement_count: 7,
+  });
+}
+
+/**
  * Polls `fn` until it returns a truthy value (no fixed sleeps standing in for a condition). The ceiling
  * is a quiet machine's, scaled to this one (test/helpers/time-scale.ts).
  */

@@ -28,6 +28,19 @@ const age = (file: string, hours: number) => {
   fs.utimesSync(file, t, t);
 };
 
+/** A live store on the project (watching) and the sessions its stale-run facts name. */
+async function watching(p: { root: string; dir: string }, clock: () => number) {
+  const store = new OmcStore({ root: p.root, watch: 'auto', projectDir: p.dir, rootRule: 'git', clock });
+  store.start();
+  await waitFor(() => store.status.getSnapshot().watchMode === 'events', { timeoutMs: 20_000, what: 'watching' });
+  const stale = () =>
+    store.runs
+      .nextSession()
+      .filter((f) => f.kind === 'stale-run')
+      .map((f) => f.sessionId);
+  return { store, stale };
+}
+
 describe('stale-run watchdog, as OMC 5.6 will report it', () => {
   it('same findings as the watchdog, with OMC_STALE_RUN_HOURS honoured', ({ emptyProject: p }) => {
     const s = (sid: string, mode: string) => path.join(p.root, 'state', 'sessions', sid, `${mode}-state.json`);
@@ -66,21 +79,8 @@ describe('stale-run watchdog, as OMC 5.6 will report it', () => {
     age(s('s1'), 3);
     writeOmcJson(s('s2'), content);
     let skew = 0;
-    const store = new OmcStore({
-      root: p.root,
-      watch: 'auto',
-      projectDir: p.dir,
-      rootRule: 'git',
-      clock: () => Date.now() + skew,
-    });
+    const { store, stale } = await watching(p, () => Date.now() + skew);
     try {
-      store.start();
-      await waitFor(() => store.status.getSnapshot().watchMode === 'events', { timeoutMs: 20_000, what: 'watching' });
-      const stale = () =>
-        store.runs
-          .nextSession()
-          .filter((f) => f.kind === 'stale-run')
-          .map((f) => f.sessionId);
       expect(stale()).toEqual(['s1']);
       // OMC rewrites s1's state unchanged: its mtime is new, so the watchdog no longer sees a stale run.
       writeOmcJson(s('s1'), content);
@@ -105,15 +105,8 @@ describe('stale-run watchdog, as OMC 5.6 will report it', () => {
     writeOmcJson(s('s4'), content);
     writeOmcJson(s('s2'), content);
     age(s('s2'), 3);
-    const store = new OmcStore({ root: p.root, watch: 'auto', projectDir: p.dir, rootRule: 'git' });
+    const { store, stale } = await watching(p, Date.now);
     try {
-      store.start();
-      await waitFor(() => store.status.getSnapshot().watchMode === 'events', { timeoutMs: 20_000, what: 'watching' });
-      const stale = () =>
-        store.runs
-          .nextSession()
-          .filter((f) => f.kind === 'stale-run')
-          .map((f) => f.sessionId);
       expect(stale()).toEqual(['s2']);
       // s1 turns binary and s4 grows past the read cap: the rows keep their last good values, with a problem each.
       fs.writeFileSync(s('s1'), '\u0000\u0001garbage');
