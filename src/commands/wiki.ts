@@ -4,6 +4,7 @@
  * query it writes nothing (OMC appends every query to wiki/log.md).
  */
 import { noRootMessage, resolveOmcRoot } from '../store/root.js';
+import { groupDigits } from '../io/group-digits.js';
 import { cleanLine } from '../io/sanitize.js';
 import { printErr, printJson, printOut } from '../io/output.js';
 import { WikiDomain } from '../store/wiki/domain.js';
@@ -29,11 +30,16 @@ const FLAGS = {
   help: 'bool',
 } as const;
 
+/** Far above any wiki's page count: a bound on the list built, not on what a user would ask for. */
+const MAX_LIMIT = 100_000;
+
 function parseLimit(v: string | true | undefined): number {
   if (v === undefined) return 20;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 100_000)
-    throw new UsageError(`--limit needs a whole number from 1 up, got ${JSON.stringify(v)}`);
+  // The value is the user's: cleaned before it is quoted back.
+  const got = JSON.stringify(cleanLine(String(v)).slice(0, 40));
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--limit needs a whole number from 1 up, got ${got}`);
+  if (n > MAX_LIMIT) throw new UsageError(`--limit is at most ${groupDigits(MAX_LIMIT)}, got ${got}`);
   return n;
 }
 

@@ -104,6 +104,10 @@ describe('omc-top wiki search', () => {
       [['wiki', 'find', 'x'], /unknown wiki subcommand "find"/],
       [['wiki', 'search'], /needs a QUERY/],
       [['wiki', 'search', 'x', '--limit', 'ten'], /--limit needs a whole number/],
+      [
+        ['wiki', 'search', 'x', '--limit', '99999999999999999999'],
+        /--limit is at most 100,000, got "99999999999999999999"/,
+      ],
       [['wiki', 'search', 'x', '--bogus'], /unknown option --bogus/],
     ] as const) {
       const r = run([...args, '--root', FIXTURE_TREE]);
