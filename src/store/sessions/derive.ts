@@ -384,7 +384,8 @@ function cancelView(
 /** The session's status: its most urgent mode's, or cancelling while a signal it honours is in force. */
 function sessionStatus(modes: ModeView[], cancel: CancelView | null, now: number): SessionStatus {
   let status: SessionStatus = 'idle';
-  for (const m of modes) if (STATUS_RANK[m.status] < STATUS_RANK[status]) status = m.status;
+  // A stranded file is judged for its owner, whose row shows it: this session's hook ignores it.
+  for (const m of modes) if (!m.stranded && STATUS_RANK[m.status] < STATUS_RANK[status]) status = m.status;
   if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now) status = 'cancelling';
   return status;
 }

@@ -166,9 +166,13 @@ export function deltaSince(seen: SessionsSnapshot | null, next: SessionsSnapshot
   return next.delta && next.delta.from === seen.version ? next.delta : null;
 }
 
-/** A running loop: the Stop hook holds the agent for it (or will, once a pending loop is armed or a pause ends). */
-export const holdsAgent = (m: Pick<ModeView, 'status'>): boolean =>
-  m.status === 'enforced' || m.status === 'pending' || m.status === 'paused';
+/**
+ * A running loop: the Stop hook holds the agent for it (or will, once a pending loop is armed or a pause ends).
+ * A file stranded in another session's directory is its owner's loop, counted on the owner's row (which shows it
+ * too): on the row of the directory that holds it, it holds nothing (that session's hook ignores it).
+ */
+export const holdsAgent = (m: Pick<ModeView, 'status'> & { stranded?: boolean }): boolean =>
+  m.stranded !== true && (m.status === 'enforced' || m.status === 'pending' || m.status === 'paused');
 
 /**
  * No session ranked after this one holds a running loop: a mode that holds makes its session's status pending,
