@@ -87,11 +87,11 @@ function put(
   t: number,
   make: (t: number) => CancelSignal,
   autopilotRel: string | null,
+  mkdir: boolean,
 ): WrittenSignal {
   const body = make(t);
   const text = serializeSignal(body);
-  // A session whose state is all stranded elsewhere has no directory of its own yet (plan.ts checkTarget).
-  atomicWriteSync(root, rel, text, { mkdir: true });
+  atomicWriteSync(root, rel, text, { mkdir });
   return {
     rel,
     form: autopilotRel === null ? 'generic' : 'autopilot',
@@ -111,10 +111,10 @@ async function writeSignal(root: string, plan: CancelPlan, now: () => number): P
       const r = readTextSync(root, apRel);
       if (!r.ok) throw new Error(`${apRel}: ${r.message}`);
       // Bound to the state as it is at this instant: OMC compares with what it reads at the Stop event.
-      return put(root, sig.rel, now(), (t) => autopilotSignal(r.text, t), apRel);
+      return put(root, sig.rel, now(), (t) => autopilotSignal(r.text, t), apRel, plan.makesDir);
     });
   }
-  return put(root, sig.rel, now(), (t) => genericSignal(sig.mode, t), null);
+  return put(root, sig.rel, now(), (t) => genericSignal(sig.mode, t), null, plan.makesDir);
 }
 
 async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: () => number): Promise<StepResult> {

@@ -71,6 +71,11 @@ export interface CancelPlan {
   label: string;
   /** The session directory (or `state` for legacy). */
   dir: string;
+  /**
+   * The session has no directory: its state is all stranded in others' (checkTarget). Its signal's directory is
+   * made then, and only then: a directory that vanished after the plan is a cancel that did not take.
+   */
+  makesDir: boolean;
   /** Modes asked for, in the Stop hook's order. */
   modes: string[];
   /** Modes that go with them (linked). */
@@ -208,7 +213,7 @@ export function planCancel(
 ): PlanResult {
   const target = checkTarget(root, req.sessionId);
   if (!target.ok) return target;
-  const { sid, dir, label } = target;
+  const { sid, dir, label, makesDir } = target;
   const files = gatherStateFiles(root, sid, dir);
   const { skipped } = files;
   const chosen = chooseModes(req, label, files);
@@ -227,6 +232,7 @@ export function planCancel(
       request: req,
       label,
       dir,
+      makesDir,
       modes,
       linked,
       signal,
@@ -250,7 +256,7 @@ export function planCancel(
 function checkTarget(
   root: string,
   sid: string | null,
-): Refusal | { ok: true; sid: string | null; dir: string; label: string } {
+): Refusal | { ok: true; sid: string | null; dir: string; label: string; makesDir: boolean } {
   if (sid !== null && !isValidSessionId(sid)) {
     return {
       ok: false,
@@ -261,7 +267,7 @@ function checkTarget(
   const dir = sid === null ? 'state' : `state/sessions/${sid}`;
   if (sid !== null) {
     const st = statSync(root, dir);
-    if (!st && copiesOwnedElsewhere(root, sid).length > 0) return { ok: true, sid, dir, label: sid };
+    if (!st && copiesOwnedElsewhere(root, sid).length > 0) return { ok: true, sid, dir, label: sid, makesDir: true };
     if (!st || !st.isDirectory()) {
       return {
         ok: false,
@@ -270,7 +276,7 @@ function checkTarget(
       };
     }
   }
-  return { ok: true, sid, dir, label: sid ?? 'legacy' };
+  return { ok: true, sid, dir, label: sid ?? 'legacy', makesDir: false };
 }
 
 interface TargetFiles {
