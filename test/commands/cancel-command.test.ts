@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
 import { UsageError } from '../../src/commands/args.js';
 import { CANCEL_EXIT, runCancelCommand } from '../../src/commands/cancel.js';
-import { SESSION, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { liveRalph, ralphStateFile, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { writeRegistry } from '../helpers/claude-files.js';
 
 /** Claude Code's config dir for the command: empty unless a test registers a process in it. */
@@ -117,21 +117,9 @@ describe('omc-top cancel', () => {
   }) => {
     const D = '88888888-8888-4888-a888-888888888888';
     const S = '99999999-9999-4999-a999-999999999999';
-    const now = new Date().toISOString();
-    const stranded = path.join(p.root, 'state', 'sessions', D, 'ralph-state.json');
-    fs.mkdirSync(path.dirname(stranded), { recursive: true });
-    fs.writeFileSync(
-      stranded,
-      JSON.stringify({
-        active: true,
-        iteration: 3,
-        max_iterations: 10,
-        session_id: S,
-        project_path: p.dir,
-        started_at: now,
-        last_checked_at: now,
-      }),
-    );
+    // S's live ralph, written into D's directory.
+    const stranded = ralphStateFile(p.root, D);
+    writeOmcJson(stranded, liveRalph({ sessionId: S, iteration: 3, projectPath: p.dir }));
     // D's cancel points at S, as before.
     const fromD = await cli(p, D, '--omc-version', '5.5.0');
     expect(fromD.err).toContain(`owned by session ${S} (stranded here); cancel that session instead`);

@@ -3,26 +3,17 @@
  * reads it, D's ignores it. It is one loop: S's row holds it and counts it; D's row lists the file (stranded) but
  * is not "enforced" by it, and the header and the status line count it once.
  */
-import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
 import { loopValues } from '../../src/feeds/status-line.js';
-import { writeOmcJson } from '../helpers/fixtures.js';
+import { liveRalph, ralphStateFile, writeOmcJson } from '../helpers/fixtures.js';
 
 const D = '88888888-8888-4888-a888-888888888888';
 const S = '99999999-9999-4999-a999-999999999999';
 
 describe('a loop stranded in another session directory', () => {
   it("is its owner's: enforced and counted on S's row only", ({ emptyProject: p, newStore }) => {
-    const now = new Date().toISOString();
-    writeOmcJson(path.join(p.root, `state/sessions/${D}/ralph-state.json`), {
-      active: true,
-      iteration: 3,
-      max_iterations: 10,
-      session_id: S,
-      project_path: p.dir,
-      started_at: now,
-      last_checked_at: now,
-    });
+    // S's live ralph, written into D's directory.
+    writeOmcJson(ralphStateFile(p.root, D), liveRalph({ sessionId: S, iteration: 3, projectPath: p.dir }));
     const store = newStore({ root: p.root, watch: 'none', projectDir: p.dir });
     store.start();
     const snap = store.sessions.getSnapshot();
