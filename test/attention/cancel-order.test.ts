@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
 import { diffFacts, factsOf } from '../../src/feeds/attention/engine.js';
 import { attentionInput } from '../../src/feeds/attention/monitor.js';
-import { SIGNAL_SOURCE } from '../../src/store/cancel/signal.js';
+import { autopilotSignal, SIGNAL_SOURCE } from '../../src/store/cancel/signal.js';
 import { READERS_CAPTURED_AT, SESSION, writeOmcJson } from '../helpers/fixtures.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -44,5 +44,38 @@ describe('a cancel whose removal the watcher reports before its signal', () => {
       ['iteration', expect.anything(), null],
     ]);
     expect(mine.map((t) => t.news).filter(Boolean)).toEqual([]);
+  });
+});
+
+describe('an autopilot cancelled by another omc-top', () => {
+  it('its signal no longer matches the state the cancel set inactive: no "loop finished" news all the same', async ({
+    project: p,
+    newStore,
+  }) => {
+    const now = READERS_CAPTURED_AT;
+    const store = newStore({ root: p.root, watch: 'none', clock: () => now, teams: { pidAlive: () => null } });
+    store.start();
+    await tick();
+    const before = factsOf(attentionInput(store));
+    const key = `${SESSION.autopilot}/autopilot`;
+    expect(before.byKind.get('mode')?.get(key)?.value).toBe('active');
+
+    // What `omc-top cancel` does to an autopilot: the signal bound to the state as it was, then the state set inactive.
+    const dir = path.join(p.root, 'state', 'sessions', SESSION.autopilot);
+    const file = path.join(dir, 'autopilot-state.json');
+    const text = fs.readFileSync(file, 'utf8');
+    writeOmcJson(path.join(dir, 'cancel-signal-state.json'), autopilotSignal(text, now - 1000));
+    writeOmcJson(file, { ...(JSON.parse(text) as object), active: false });
+    store.sessions.refresh(
+      [
+        { type: 'change', rel: `state/sessions/${SESSION.autopilot}/cancel-signal-state.json` },
+        { type: 'change', rel: `state/sessions/${SESSION.autopilot}/autopilot-state.json` },
+      ],
+      'trailing',
+    );
+    await tick();
+    const mine = diffFacts(before, factsOf(attentionInput(store))).filter((t) => t.key === key && t.kind === 'mode');
+    expect(mine.map((t) => [t.from, t.to])).toEqual([['active', 'inactive']]);
+    expect(mine[0]!.news).toBeNull();
   });
 });

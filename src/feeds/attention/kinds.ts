@@ -90,6 +90,15 @@ export function sessionsCancelledByUs(input: AttentionInput): Set<string> {
   return out;
 }
 
+/**
+ * An omc-top cancel signal naming this mode sits in the session, in force or not: the loop's end is that cancel,
+ * not a finish. The autopilot's own form is bound to the state it cancelled, so once the cancel set the state
+ * inactive it no longer matches (not "in force"), and another omc-top announced the cancelled run as finished.
+ * Read from the files alone (no clock), so the incremental and the full pass agree.
+ */
+const endedByOurSignal = (s: SessionView, mode: string): boolean =>
+  s.cancel !== null && s.cancel.source === SIGNAL_SOURCE && s.cancel.mode === mode;
+
 /** Does this session's cancel signal say omc-top wrote it? (The per-session half of sessionsCancelledByUs.) */
 export const signalIsOurs = (s: SessionView): boolean =>
   s.cancel?.inForce === true && s.cancel.source === SIGNAL_SOURCE;
@@ -158,7 +167,7 @@ export const KINDS: readonly TransitionKind[] = [
           session: id,
           mode: m.mode,
           path: m.path,
-          news: m.status === 'finished' && !ours ? 'loop finished' : null,
+          news: m.status === 'finished' && !ours && !endedByOurSignal(s, m.mode) ? 'loop finished' : null,
           iteration: m.iteration,
           max: m.max,
         }),
