@@ -386,7 +386,11 @@ function sessionStatus(modes: ModeView[], cancel: CancelView | null, now: number
   let status: SessionStatus = 'idle';
   // A stranded file is judged for its owner, whose row shows it: this session's hook ignores it.
   for (const m of modes) if (!m.stranded && STATUS_RANK[m.status] < STATUS_RANK[status]) status = m.status;
-  if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now) status = 'cancelling';
+  // The session-less signal is read by every session's Stop hook: it pauses a session only while the session has a
+  // loop its hook would hold (a finished or stale row stays what it is, and in the header's counts).
+  const shared = cancel !== null && !cancel.path.startsWith('state/sessions/');
+  if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now && (!shared || modes.some(holdsAgent)))
+    status = 'cancelling';
   return status;
 }
 
