@@ -50,10 +50,21 @@ describe('incremental attention facts in memory', () => {
       problems: [],
       claude: { version: 0, configDir: '/c', rule: 'test', bySession: new Map(), problems: [], registryMissing: true },
     };
-    const inc = new IncrementalFacts();
-    const before = heapUsed();
-    inc.update(input);
-    const perSession = (heapUsed() - before) / N;
+    // What one more set of facts keeps, measured three times (each kept alive): the least is what it retains. A
+    // first run also allocates the functions' one-time state (feedback, optimised code), and a loaded machine can
+    // leave garbage unswept at a reading (one CI run read 1,723 B); neither is held per session, and neither
+    // repeats in all three. A real per-session cost does.
+    const kept: IncrementalFacts[] = [];
+    const sample = () => {
+      const next = new IncrementalFacts();
+      const before = heapUsed();
+      next.update(input);
+      const used = (heapUsed() - before) / N;
+      kept.push(next);
+      return used;
+    };
+    const perSession = Math.min(sample(), sample(), sample());
+    const inc = kept[0]!;
     // Still every fact, on demand: one session fact, two mode, two mode-status, one iteration per session.
     const facts = inc.facts();
     expect(facts.byKind.get('session')?.size).toBe(N);
