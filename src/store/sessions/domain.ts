@@ -22,6 +22,9 @@ import { MODE_ORDER, SIGNAL_FILE, isValidSessionId } from './omc-rules.js';
 import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
 
+/** One state file's parse with the mtime of the bytes behind it. */
+type ParsedCopy = { rel: string; value: Record<string, unknown>; mtimeMs: number };
+
 export { compareSessions } from './derive.js';
 
 /** A view's key in `views` (and the snapshot's `keys`): its directory name, LEGACY for the session-less row. */
@@ -191,20 +194,28 @@ export class SessionsDomain implements Domain {
     return (this.omcSeenCache = [...seen.values()]);
   }
 
+  /** Every copy of one state file name (in `state/` and each session directory), as `pick` takes it. */
+  private copiesOf(file: string, pick: (rel: string) => ParsedCopy | null): ParsedCopy[] {
+    const out: ParsedCopy[] = [];
+    this.recs.byKey.forEach((_, key) => {
+      const f = pick(key === LEGACY ? `state/${file}` : `state/sessions/${key}/${file}`);
+      if (f) out.push(f);
+    });
+    return out;
+  }
+
   /**
    * The last good parse of one state file name in `state/` and in every
    * session directory, for the teams domain: it reads team-state.json and
    * omc-teams-state.json here instead of reading them a second time.
    */
-  parsedFiles(file: string): { rel: string; value: Record<string, unknown>; mtimeMs: number }[] {
-    const out: { rel: string; value: Record<string, unknown>; mtimeMs: number }[] = [];
-    this.recs.byKey.forEach((_, key) => {
-      const rel = key === LEGACY ? `state/${file}` : `state/sessions/${key}/${file}`;
+  parsedFiles(file: string): ParsedCopy[] {
+    return this.copiesOf(file, (rel) => {
       const rec = this.recs.files.get(rel);
-      if (rec?.value !== undefined)
-        out.push({ rel, value: rec.value as Record<string, unknown>, mtimeMs: rec.valueMtimeMs });
+      return rec?.value !== undefined
+        ? { rel, value: rec.value as Record<string, unknown>, mtimeMs: rec.valueMtimeMs }
+        : null;
     });
-    return out;
   }
 
   /**
@@ -213,17 +224,12 @@ export class SessionsDomain implements Domain {
    * not parse (binary, over the size cap, cut mid-write) is left out: the watchdog finds nothing in it, and the
    * last good value's mtime is not the current file's.
    */
-  watchdogFiles(file: string): { rel: string; value: Record<string, unknown>; mtimeMs: number }[] {
-    const out: { rel: string; value: Record<string, unknown>; mtimeMs: number }[] = [];
-    this.recs.byKey.forEach((_, key) => {
-      const f = this.watchdogFile(key === LEGACY ? `state/${file}` : `state/sessions/${key}/${file}`);
-      if (f) out.push(f);
-    });
-    return out;
+  watchdogFiles(file: string): ParsedCopy[] {
+    return this.copiesOf(file, (rel) => this.watchdogFile(rel));
   }
 
   /** One state file as the watchdog reads it now (null: missing, unread, or not a JSON object now). */
-  watchdogFile(rel: string): { rel: string; value: Record<string, unknown>; mtimeMs: number } | null {
+  watchdogFile(rel: string): ParsedCopy | null {
     const rec = this.recs.files.get(rel);
     const hook = rec?.hook;
     if (!rec || !hook || typeof hook !== 'object' || Array.isArray(hook) || rec.mtimeMs < 0) return null;
