@@ -79,3 +79,37 @@ describe('an autopilot cancelled by another omc-top', () => {
     expect(mine[0]!.news).toBeNull();
   });
 });
+
+describe('an omc-top signal left from an earlier run of the mode', () => {
+  it('does not hide the natural finish of a run started after it: "loop finished" news', async ({
+    project: p,
+    newStore,
+  }) => {
+    const now = READERS_CAPTURED_AT;
+    const store = newStore({ root: p.root, watch: 'none', clock: () => now, teams: { pidAlive: () => null } });
+    const dir = path.join(p.root, 'state', 'sessions', SESSION.autopilot);
+    const file = path.join(dir, 'autopilot-state.json');
+    const text = fs.readFileSync(file, 'utf8');
+    const state = JSON.parse(text) as { started_at: string };
+    // The earlier run's cancel: omc-top's signal, written a minute before this run started, still on disk.
+    writeOmcJson(
+      path.join(dir, 'cancel-signal-state.json'),
+      autopilotSignal(text, Date.parse(state.started_at) - 60_000),
+    );
+    store.start();
+    await tick();
+    const before = factsOf(attentionInput(store));
+    const key = `${SESSION.autopilot}/autopilot`;
+    expect(before.byKind.get('mode')?.get(key)?.value).toBe('active');
+
+    // This run ends by itself: OMC sets it inactive in its terminal phase.
+    writeOmcJson(file, { ...state, active: false, phase: 'complete' });
+    store.sessions.refresh(
+      [{ type: 'change', rel: `state/sessions/${SESSION.autopilot}/autopilot-state.json` }],
+      'trailing',
+    );
+    await tick();
+    const mine = diffFacts(before, factsOf(attentionInput(store))).filter((t) => t.key === key && t.kind === 'mode');
+    expect(mine.map((t) => [t.from, t.to, t.news])).toEqual([['active', 'inactive', 'loop finished']]);
+  });
+});

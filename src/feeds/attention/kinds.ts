@@ -9,7 +9,7 @@
 import { SIGNAL_SOURCE } from '../../store/cancel/signal.js';
 import type { TrackerSnapshot } from '../../store/cancel/tracker.js';
 import type { ClaudeSessionView, ClaudeSnapshot } from '../../store/claude/model.js';
-import { sessionKey, type SessionsSnapshot, type SessionView } from '../../store/sessions/model.js';
+import { sessionKey, type ModeView, type SessionsSnapshot, type SessionView } from '../../store/sessions/model.js';
 import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
 import { agentNeeds, cancelNeed, teamNeeds, type NeedItem } from './needs.js';
@@ -96,8 +96,15 @@ export function sessionsCancelledByUs(input: AttentionInput): Set<string> {
  * inactive it no longer matches (not "in force"), and another omc-top announced the cancelled run as finished.
  * Read from the files alone (no clock), so the incremental and the full pass agree.
  */
-const endedByOurSignal = (s: SessionView, mode: string): boolean =>
-  s.cancel !== null && s.cancel.source === SIGNAL_SOURCE && s.cancel.mode === mode;
+/**
+ * An omc-top signal naming this mode, written since the loop started: its end is that cancel, not a finish. A signal
+ * older than the loop (a cancel of an earlier run, left on disk) says nothing of how this run ended.
+ */
+const endedByOurSignal = (s: SessionView, m: ModeView): boolean =>
+  s.cancel !== null &&
+  s.cancel.source === SIGNAL_SOURCE &&
+  s.cancel.mode === m.mode &&
+  (m.startedMs === null || s.cancel.requestedMs === null || s.cancel.requestedMs >= m.startedMs);
 
 /** Does this session's cancel signal say omc-top wrote it? (The per-session half of sessionsCancelledByUs.) */
 export const signalIsOurs = (s: SessionView): boolean =>
@@ -167,7 +174,7 @@ export const KINDS: readonly TransitionKind[] = [
           session: id,
           mode: m.mode,
           path: m.path,
-          news: m.status === 'finished' && !ours && !endedByOurSignal(s, m.mode) ? 'loop finished' : null,
+          news: m.status === 'finished' && !ours && !endedByOurSignal(s, m) ? 'loop finished' : null,
           iteration: m.iteration,
           max: m.max,
         }),
