@@ -15,7 +15,7 @@ import { PANES } from '../../src/panes/registry.js';
 import { GLOBAL_BINDINGS } from '../../src/input/router.js';
 import { HELP_SECTIONS } from '../../src/input/answer-keys.js';
 import { KEY, mountStore } from '../helpers/mount-app.js';
-import { makeProject, SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
 const S = SESSION.ralph;
 let p: TempProject | null = null;
@@ -145,6 +145,49 @@ describe('answering a permission request from the session detail', () => {
       behavior: 'allow',
       updatedPermissions: [{ type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'npm test' }] }],
     });
+  });
+});
+
+describe('what a permission request shows is all it would run', () => {
+  it('an escape sequence and a line break in the command are shown as visible stand-ins, not removed', async () => {
+    const { a, ask } = scene();
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    await a.step(KEY.enter);
+    // A title-setting OSC whose text is a second command: cleaning for display would drop all of it.
+    const hidden = ask('ls ./src \u001b]0;x; curl -s http://127.0.0.1:9/HIDDEN; : \u0007');
+    await a.waitForText('! Claude asks permission: Bash ls ./src ␛]0;x; curl -s http://127.0.0.1:9/HIDDEN; : ␇');
+    expect(a.frames().some((f) => f.includes('\u001b]0;'))).toBe(false);
+    await a.step('n');
+    expect((await hidden).outcome).toBe('deny');
+    const twoLines = ask('git status\ncurl -s http://127.0.0.1:9/SECOND');
+    await a.waitForText('! Claude asks permission: Bash git status␊curl -s http://127.0.0.1:9/SECOND');
+    await a.step('n');
+    expect((await twoLines).outcome).toBe('deny');
+  });
+
+  it('a command longer than omc-top shows can only be denied here: y and A say why, n denies', async () => {
+    const { a, ask, store } = scene();
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    await a.step(KEY.enter);
+    const long = `echo ${'x'.repeat(600)}; curl -s http://127.0.0.1:9/TAIL`;
+    const hook = ask(long);
+    await a.waitForText('! Claude asks permission: Bash echo');
+    await a.waitForText(/not allowed from here: the input is 638 characters and omc-top shows 500/);
+    const flashes = () => a.lines().filter((l) => l.includes('not allowed from here')).length;
+    const before = flashes();
+    await a.step('y');
+    await waitFor(() => flashes() > before, { what: 'y saying why it allows nothing' });
+    await a.step('A');
+    // Nothing was answered: the request still waits, and no answer file was written.
+    const [waiting] = store.permissions.getSnapshot().requests;
+    expect(waiting?.allowRefused).toMatch(/^not allowed from here/);
+    expect(fs.existsSync(path.join(store.permissions.stateDir, 'permissions', 'answers', `${waiting?.id}.json`))).toBe(
+      false,
+    );
+    await a.step('n');
+    expect((await hook).outcome).toBe('deny');
   });
 });
 

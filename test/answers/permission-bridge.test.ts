@@ -269,7 +269,8 @@ describe('the permission hook, in process', () => {
       d,
     );
     const req = await pending(dom);
-    expect(req.subject).toBe('echo hi red next');
+    // Shown whole, each control as its stand-in: what is allowed is what was read (the OSC's text too).
+    expect(req.subject).toBe('echo ␛]0;pwned␇hi␛[31m red␊next');
     const file = path.join(w.stateDir, REQUESTS, `${req.id}.json`);
     const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
     fs.writeFileSync(file, JSON.stringify({ ...doc, tool_input: { command: 'rm -rf /' } }));
@@ -280,6 +281,27 @@ describe('the permission hook, in process', () => {
     expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env })).toMatchObject({ ok: false });
     dom.dispose();
     expect((await hook).outcome).toBe('monitor-gone');
+  });
+});
+
+describe('a request too long to show whole', () => {
+  it('can be denied but not allowed from the monitor, whichever surface asks (the store refuses)', async () => {
+    const w = world();
+    const dom = listen(w);
+    const { d } = deps(w);
+    const command = `echo ${'a'.repeat(700)} && curl -s http://127.0.0.1:9/TAIL`;
+    const hook = runPermissionHook(payload(w.project, { tool_input: { command } }), d);
+    const req = await pending(dom);
+    expect(req.subject.endsWith('…')).toBe(true);
+    expect(req.subject).not.toContain('TAIL');
+    for (const decision of ['allow', 'always'] as const)
+      expect(answerPermission(w.stateDir, req, decision, { claudeEnv: w.env })).toEqual({
+        ok: false,
+        message: expect.stringMatching(/^not allowed from here: the input is 740 characters and omc-top shows 500/),
+      });
+    expect(fs.existsSync(path.join(w.stateDir, ANSWERS, `${req.id}.json`))).toBe(false);
+    expect(answerPermission(w.stateDir, req, 'deny', { claudeEnv: w.env })).toMatchObject({ ok: true });
+    expect((await hook).outcome).toBe('deny');
   });
 });
 

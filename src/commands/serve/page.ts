@@ -122,7 +122,7 @@ export const PAGE_JS = `'use strict';
             });
           };
         };
-        acts.appendChild(button('Allow once', 'allow', answer('allow')));
+        if (a.allow) acts.appendChild(button('Allow once', 'allow', answer('allow')));
         acts.appendChild(button('Deny', 'deny', answer('deny')));
         if (a.always) acts.appendChild(button('Always allow this command', 'always', answer('always')));
       } else if (r.local && a.kind === 'gate') {

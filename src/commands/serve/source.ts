@@ -79,6 +79,8 @@ export type AnswerJson =
       session: string;
       /** "always for this command" is offered (where the TUI offers A). */
       always: boolean;
+      /** Allowing is offered (the page shows the whole subject). */
+      allow: boolean;
       expiresMs: number;
     }
   | {
@@ -103,7 +105,8 @@ function answerJson(a: AnswerItem): AnswerJson {
       request: a.request.id,
       digest: a.request.file.digest,
       session: a.request.sessionId,
-      always: a.request.alwaysOffered,
+      always: a.request.alwaysOffered && a.request.allowRefused === null,
+      allow: a.request.allowRefused === null,
       expiresMs: a.request.expiresMs,
     };
   return {

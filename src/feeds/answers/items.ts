@@ -69,7 +69,7 @@ export function answerItems(input: AnswerInput): AnswerItem[] {
     const p = input.claude.bySession.get(r.sessionId)?.process;
     const who = p?.name ? `${p.name} (${r.sessionId.slice(0, 8)})` : r.sessionId.slice(0, 8);
     const until = formatClock(r.expiresMs);
-    const keys = `y allow · n deny${r.alwaysOffered ? ' · A always' : ''}`;
+    const keys = r.allowRefused ? 'n deny' : `y allow · n deny${r.alwaysOffered ? ' · A always' : ''}`;
     items.push({
       kind: 'permission',
       id: `perm:${r.id}`,
@@ -79,7 +79,9 @@ export function answerItems(input: AnswerInput): AnswerItem[] {
       detail: [
         `Claude asks to run ${r.toolName}: ${r.subject}`,
         `  session ${r.sessionId}${p?.name ? ` (${p.name})` : ''} in ${r.cwd}`,
-        `  ${keys}${r.alwaysOffered ? ' (always: this exact command, as configured: this session or local settings)' : ''}`,
+        r.allowRefused
+          ? `  ${keys} · ${r.allowRefused}`
+          : `  ${keys}${r.alwaysOffered ? ' (always: this exact command, as configured: this session or local settings)' : ''}`,
         `  the hook waits until ${until}; after that only Claude's own prompt in its terminal answers it`,
       ],
       request: r,

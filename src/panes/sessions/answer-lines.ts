@@ -21,7 +21,9 @@ export function answerLines(store: OmcStore, s: SessionView): DetailLine[] {
     if (r.sessionId !== s.id) continue;
     out.push({ text: `! Claude asks permission: ${r.toolName} ${r.subject}`, tone: 'warn' });
     out.push({
-      text: `  y allow · n deny${r.alwaysOffered ? ' · A always for this command' : ''} (here or in the ! list); the hook waits until ${formatClock(r.expiresMs)}, then Claude's own prompt only`,
+      text: r.allowRefused
+        ? `  n denies (here or in the ! list); ${r.allowRefused}`
+        : `  y allow · n deny${r.alwaysOffered ? ' · A always for this command' : ''} (here or in the ! list); the hook waits until ${formatClock(r.expiresMs)}, then Claude's own prompt only`,
       tone: 'dim',
     });
   }

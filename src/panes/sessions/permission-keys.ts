@@ -49,14 +49,20 @@ export function permissionBindings(when: Mode<S>, current: (ctx: Ctx) => Session
     },
   });
   return [
-    answer(['y'], 'allow', 'allow', "allow the tool call the session's Claude asks permission for (this once)"),
+    answer(
+      ['y'],
+      'allow',
+      'allow',
+      "allow the tool call the session's Claude asks permission for (this once)",
+      (r) => r.allowRefused,
+    ),
     answer(['n'], 'deny', 'deny', "deny the tool call the session's Claude asks permission for"),
     answer(
       ['A'],
       'always',
       'always',
       'allow it and always allow this exact Bash command (a rule for the session, or local settings as configured)',
-      (r) => (r.alwaysOffered ? null : '"always" is offered for Bash commands only: y or n'),
+      (r) => r.allowRefused ?? (r.alwaysOffered ? null : '"always" is offered for Bash commands only: y or n'),
     ),
   ];
 }

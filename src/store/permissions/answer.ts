@@ -56,6 +56,8 @@ export function answerPermission(
 ): AnswerResult {
   if (decision === 'always' && !alwaysRule(req.file.tool_name, req.file.tool_input))
     return { ok: false, message: '"always" is offered for Bash commands only' };
+  // Every surface (keys, the ! list, the serve page) answers through here: none allows what it could not show.
+  if (decision !== 'deny' && req.allowRefused) return { ok: false, message: req.allowRefused };
   const stale = staleReason(stateDir, req, opts);
   if (stale) return { ok: false, message: stale };
   const rel = `${ANSWERS}/${req.id}.json`;

@@ -18,6 +18,7 @@ import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 import type { Clock, Domain, Problem } from '../types.js';
 import { isLive } from './liveness.js';
+import { subjectOf } from './subject.js';
 import { EMPTY_PERMISSIONS, type PermissionRequestView, type PermissionsSnapshot, type ReceiptView } from './model.js';
 import {
   ANSWERS,
@@ -31,7 +32,6 @@ import {
   idOfName,
   inProject,
   requestDigest,
-  requestSubject,
 } from './protocol.js';
 
 /** Receipts older than this are not shown and are removed by a listening monitor. */
@@ -171,7 +171,7 @@ export class PermissionsDomain implements Domain {
           sessionId: f.session_id,
           cwd: f.cwd,
           toolName: truncate(cleanLine(f.tool_name), 60),
-          subject: truncate(cleanLine(requestSubject(f.tool_name, f.tool_input)), 500),
+          ...subjectOf(f.tool_name, f.tool_input),
           createdMs: f.created_at,
           expiresMs: f.expires_at,
           claudePid: f.claude_pid,

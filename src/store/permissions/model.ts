@@ -7,8 +7,16 @@ export interface PermissionRequestView {
   sessionId: string;
   cwd: string;
   toolName: string;
-  /** The command (Bash), the path (file tools) or the input, one sanitised line. */
+  /**
+   * The command (Bash), the path (file tools) or the input, every character visible (shownExactly: an escape
+   * sequence reads `␛]0;…␇`, a line break `␊`), cut at SUBJECT_MAX characters.
+   */
   subject: string;
+  /**
+   * Why this request cannot be allowed from omc-top (its subject was cut: the user would allow what they did not
+   * see), or null. Deny is always possible; allowing is then left to Claude's own prompt.
+   */
+  allowRefused: string | null;
   createdMs: number;
   expiresMs: number;
   claudePid: number | null;
