@@ -55,8 +55,7 @@ function answerKey(
       const a = itemOf(ctx);
       if (!a) return 'select a permission request or an OMC gate';
       if (a.kind === 'permission' && perm !== 'deny' && a.request.allowRefused) return a.request.allowRefused;
-      if (a.kind === 'permission' && perm === 'always' && !a.request.alwaysOffered)
-        return '"always" is offered for Bash commands only: y or n';
+      if (a.kind === 'permission' && perm === 'always' && a.request.alwaysRefused) return a.request.alwaysRefused;
       if (a.kind === 'gate' && gate === null) return 'y approves, n denies an OMC gate';
       return null;
     },

@@ -179,6 +179,27 @@ describe('the permission hook, in process', () => {
     expect((await hook).outcome).toBe('allow');
   });
 
+  it('"always" is never made a rule from a command holding * (Claude Code reads it as a pattern): y still allows it once', async () => {
+    const w = world();
+    const dom = listen(w);
+    for (const command of ['git log:*', 'ls *.txt']) {
+      const { d, printed } = deps(w);
+      const hook = runPermissionHook(payload(w.project, { tool_input: { command } }), d);
+      const req = await pending(dom);
+      expect(req).toMatchObject({ subject: command, alwaysOffered: false });
+      expect(req.alwaysRefused).toMatch(/not offered for a command holding \*/);
+      expect(answerPermission(w.stateDir, req, 'always', { claudeEnv: w.env })).toEqual({
+        ok: false,
+        message: req.alwaysRefused,
+      });
+      expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env })).toMatchObject({ ok: true });
+      expect((await hook).outcome).toBe('allow');
+      // What Claude was told: this call, and no rule.
+      expect(JSON.parse(printed[0] as string).hookSpecificOutput.decision).toEqual({ behavior: 'allow' });
+      dom.reread();
+    }
+  });
+
   it('an answer that is not exactly right is refused: nothing is printed (Claude keeps its prompt)', async () => {
     const w = world();
     const dom = listen(w);

@@ -170,8 +170,7 @@ export class Actions {
       return { status: 409, body: { error: 'that request no longer waits here (answered, or its wait ended)' } };
     if (req.file.digest !== body.digest)
       return { status: 409, body: { error: 'that request changed since the page showed it: look again' } };
-    if (decision === 'always' && !req.alwaysOffered)
-      return { status: 400, body: { error: '"always" is offered for Bash commands only' } };
+    if (decision === 'always' && req.alwaysRefused) return { status: 400, body: { error: req.alwaysRefused } };
     const r = sendPermissionAnswer(root.store, req, decision, (text, kind) => root.outcomes.add(text, kind));
     return r.ok
       ? { status: 200, body: { message: cleanLine(r.message) } }

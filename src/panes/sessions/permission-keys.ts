@@ -62,7 +62,7 @@ export function permissionBindings(when: Mode<S>, current: (ctx: Ctx) => Session
       'always',
       'always',
       'allow it and always allow this exact Bash command (a rule for the session, or local settings as configured)',
-      (r) => r.allowRefused ?? (r.alwaysOffered ? null : '"always" is offered for Bash commands only: y or n'),
+      (r) => r.allowRefused ?? r.alwaysRefused,
     ),
   ];
 }

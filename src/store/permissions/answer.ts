@@ -15,7 +15,7 @@ import {
   FILE_MAX_BYTES,
   REQUESTS,
   RequestSchema,
-  alwaysRule,
+  alwaysRefusal,
   requestDigest,
   type AlwaysDestination,
   type PermissionDecision,
@@ -54,8 +54,8 @@ export function answerPermission(
   decision: PermissionDecision,
   opts: AnswerDeps & { destination?: AlwaysDestination } = {},
 ): AnswerResult {
-  if (decision === 'always' && !alwaysRule(req.file.tool_name, req.file.tool_input))
-    return { ok: false, message: '"always" is offered for Bash commands only' };
+  const noAlways = decision === 'always' ? alwaysRefusal(req.file.tool_name, req.file.tool_input) : null;
+  if (noAlways) return { ok: false, message: noAlways };
   // Every surface (keys, the ! list, the serve page) answers through here: none allows what it could not show.
   if (decision !== 'deny' && req.allowRefused) return { ok: false, message: req.allowRefused };
   const stale = staleReason(stateDir, req, opts);

@@ -28,13 +28,22 @@ import {
   REQUESTS,
   ReceiptSchema,
   RequestSchema,
-  alwaysRule,
+  alwaysRefusal,
   idOfName,
   inProject,
   requestDigest,
 } from './protocol.js';
 
 /** Receipts older than this are not shown and are removed by a listening monitor. */
+/** "Always" offered, or why not (alwaysRefusal): worked out once per request read. */
+function alwaysOf(
+  toolName: string,
+  input: Record<string, unknown>,
+): { alwaysOffered: boolean; alwaysRefused: string | null } {
+  const alwaysRefused = alwaysRefusal(toolName, input);
+  return { alwaysOffered: alwaysRefused === null, alwaysRefused };
+}
+
 export const RECEIPT_KEEP_MS = 10 * 60_000;
 /** How often pending requests are re-judged (expiry, the hook's life). */
 export const TICK_MS = 1_000;
@@ -175,7 +184,7 @@ export class PermissionsDomain implements Domain {
           createdMs: f.created_at,
           expiresMs: f.expires_at,
           claudePid: f.claude_pid,
-          alwaysOffered: alwaysRule(f.tool_name, f.tool_input) !== null,
+          ...alwaysOf(f.tool_name, f.tool_input),
           hookAlive: alive,
           file: f,
         });

@@ -20,8 +20,10 @@ export interface PermissionRequestView {
   createdMs: number;
   expiresMs: number;
   claudePid: number | null;
-  /** "always for this command" is possible (Bash with a command). */
+  /** "always for this command" is possible (Bash with a command that is no rule pattern). */
   alwaysOffered: boolean;
+  /** Why "always" is not offered (alwaysRefusal), or null. */
+  alwaysRefused: string | null;
   /** The hook that asked is still running (pid and start time). */
   hookAlive: boolean;
   /** The validated file, as the hook wrote it (the answer is bound to it). */

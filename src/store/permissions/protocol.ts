@@ -189,8 +189,22 @@ export function alwaysRule(
   toolName: string,
   input: Record<string, unknown>,
 ): { toolName: string; ruleContent: string } | null {
-  if (toolName !== 'Bash' || typeof input.command !== 'string' || input.command.trim() === '') return null;
-  return { toolName: 'Bash', ruleContent: input.command };
+  if (alwaysRefusal(toolName, input) !== null) return null;
+  return { toolName: 'Bash', ruleContent: input.command as string };
+}
+
+/**
+ * Why "always" is not offered for this call, or null. A rule's text is a pattern to Claude Code, not a literal: `*`
+ * matches anything and a trailing `:*` makes a prefix rule (`--allowedTools "Bash(echo:*)"` is "any echo"), and the
+ * rule syntax has no escape for them. "Always allow `git log:*`" would allow `git log; rm -rf ~` as well: such a
+ * command is allowed once (y) or answered in Claude's own prompt, never made a rule from here.
+ */
+export function alwaysRefusal(toolName: string, input: Record<string, unknown>): string | null {
+  if (toolName !== 'Bash' || typeof input.command !== 'string' || input.command.trim() === '')
+    return '"always" is offered for Bash commands only: y or n';
+  if (input.command.includes('*'))
+    return '"always" is not offered for a command holding *: Claude Code would read the rule as a pattern and allow other commands too: y or n';
+  return null;
 }
 
 /** The hook's stdout for a decision (Claude Code's PermissionRequest reply format). */
