@@ -119,9 +119,17 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
       }
     return { outcome, detail, id: req.id };
   };
+  const text = JSON.stringify(req);
+  // A request no monitor would read (a heredoc writing a big file) must not hold Claude's own prompt for the bound.
+  if (Buffer.byteLength(text) > FILE_MAX_BYTES)
+    return {
+      outcome: 'ignored',
+      detail: `the request is ${Math.ceil(Buffer.byteLength(text) / 1024)} KB, over the ${FILE_MAX_BYTES / 1024} KB a monitor reads: Claude's own prompt answers it`,
+      id: null,
+    };
   try {
     ensureOwnDir(dir);
-    atomicWriteSync(dir, reqRel, JSON.stringify(req), { mkdir: true });
+    atomicWriteSync(dir, reqRel, text, { mkdir: true });
   } catch {
     return { outcome: 'ignored', detail: 'cannot write to the state directory', id: null };
   }

@@ -103,6 +103,19 @@ describe('the permission hook, in process', () => {
     expect(fs.existsSync(w.stateDir)).toBe(false);
   });
 
+  it('a request over what a monitor reads is not handed over: the hook returns at once, Claude keeps its prompt', async () => {
+    const w = world();
+    const dom = listen(w);
+    const { d, printed } = deps(w);
+    const command = `cat > big.txt <<EOF\n${'x'.repeat(300_000)}\nEOF`;
+    const r = await runPermissionHook(payload(w.project, { tool_input: { command } }), d);
+    expect(r).toMatchObject({ outcome: 'ignored', detail: expect.stringMatching(/over the 256 KB a monitor reads/) });
+    expect(printed).toEqual([]);
+    expect(tree(path.join(w.stateDir, REQUESTS))).toEqual([]);
+    dom.reread();
+    expect(dom.getSnapshot().problems).toEqual([]);
+  });
+
   it('a monitor for another project is not asked', async () => {
     const w = world();
     listen(w, path.join(w.base, 'elsewhere'));
