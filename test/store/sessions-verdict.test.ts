@@ -112,7 +112,8 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
       },
     });
     for (const id of [S, T]) {
-      expect(session(id).status).toBe('cancelling');
+      // Their loops keep their state: a pause of each, not a cancel (nothing of theirs is being ended).
+      expect(session(id).status).toBe('paused');
       expect(session(id).cancel).toMatchObject({
         path: 'state/cancel-signal-state.json',
         inForce: true,

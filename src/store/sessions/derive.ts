@@ -381,16 +381,24 @@ function cancelView(
   return cancel;
 }
 
-/** The session's status: its most urgent mode's, or cancelling while a signal it honours is in force. */
+/**
+ * The session's status: its most urgent mode's, or, while a signal it honours is in force, what that signal is
+ * doing, read from the disk alone so that every process (this monitor, another one, --json, watch) says the same
+ * word. A signal over loops that kept their state is a pause (omc-top's `p`, `cancel --signal-only`: only the
+ * signal is written, and the loop goes on once it lapses): paused. A signal whose loops are gone or ended is a
+ * cancel's window (OMC's /cancel and omc-top's `c` write the signal first, then remove or deactivate the files
+ * beside it): cancelling. Which monitor wrote the signal, and whether it remembers, plays no part.
+ */
 function sessionStatus(modes: ModeView[], cancel: CancelView | null, now: number): SessionStatus {
   let status: SessionStatus = 'idle';
   // A stranded file is judged for its owner, whose row shows it: this session's hook ignores it.
   for (const m of modes) if (!m.stranded && STATUS_RANK[m.status] < STATUS_RANK[status]) status = m.status;
+  const holding = modes.some(holdsAgent);
   // The session-less signal is read by every session's Stop hook: it pauses a session only while the session has a
   // loop its hook would hold (a finished or stale row stays what it is, and in the header's counts).
   const shared = cancel !== null && !cancel.path.startsWith('state/sessions/');
-  if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now && (!shared || modes.some(holdsAgent)))
-    status = 'cancelling';
+  if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now && (!shared || holding))
+    status = holding ? 'paused' : 'cancelling';
   return status;
 }
 
