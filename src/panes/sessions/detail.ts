@@ -163,13 +163,8 @@ export function detailLines(
           : 'dim',
       i,
     );
-    // A mode retired by the session's release is out of its registry whatever the file says (the reason is the file's).
-    const registry = m.active
-      ? `active (${m.reason})`
-      : m.retiredForItsBook
-        ? `inactive (retired in OMC 5.5: not in its registry; the file says ${m.reason})`
-        : `inactive (${m.reason})`;
-    push(`  OMC registry: ${registry}`, 'dim', i);
+    // The same reason as --json's: a mode retired by the session's release says so (store/sessions/derive.ts).
+    push(`  OMC registry: ${m.active ? 'active' : 'inactive'} (${m.reason})`, 'dim', i);
     const prog = progressText(m.iteration, m.max);
     push(
       `  progress: ${prog || '—'}   phase: ${m.phase ?? '—'}${m.extras.length ? `   ${m.extras.join('  ')}` : ''}`,

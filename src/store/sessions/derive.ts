@@ -306,8 +306,10 @@ function modeView(
     pausedBy: judgement.pausedBy,
     // The rule's words may quote a session id from the file.
     verdict: { rule: judgement.rule, detail: cleanLine(judgement.detail) },
-    // Reasons quote values from the file ("active is …", "phase … is terminal").
-    reason: cleanLine(verdict.reason),
+    // Reasons quote values from the file ("active is …", "phase … is terminal"). A mode retired by the session's
+    // release is out of its registry however live the file looks: the reason is the retirement, as the verdict's
+    // rule is (a file that says inactive keeps that reason, as its rule `inactive` does).
+    reason: verdict.registryActive && retiredUnder(mode, rules) ? retiredReason(mode) : cleanLine(verdict.reason),
     iteration: p.iteration,
     max: p.max,
     phase: p.phase === null ? null : truncate(cleanLine(p.phase), 60),
@@ -327,6 +329,10 @@ function modeView(
 }
 
 /** The signal the hook honours for this session, else the session's own, else the legacy one. */
+/** The registry's reason for a mode its release retired (the verdict's rule is then `retired`). */
+const retiredReason = (mode: string) =>
+  `retired in OMC ${modeSpec(mode).retiredIn ?? '?'}: its registry no longer lists ${mode}`;
+
 function cancelView(
   kind: 'session' | 'legacy',
   key: string,
