@@ -18,6 +18,8 @@ import { liveRalph, ralphStateFile, writeOmcJson } from '../helpers/fixtures.js'
 
 const PAUSED = 'bbbbbbbb-0000-4000-8000-000000000001';
 const CANCELLED = 'bbbbbbbb-0000-4000-8000-000000000002';
+/** A ralph written by OMC's state_write (no top-level session_id): the hook does not enforce it, but it is a loop. */
+const UNENFORCED = 'bbbbbbbb-0000-4000-8000-000000000003';
 
 describe('a cancel signal in force, as a monitor that did not write it reads it', () => {
   it('a pause says paused / pause Ns and a cancel says cancelling / cancel Ns, on the row, the detail, the wire and --json', async ({
@@ -26,6 +28,8 @@ describe('a cancel signal in force, as a monitor that did not write it reads it'
   }) => {
     for (const sid of [PAUSED, CANCELLED])
       writeOmcJson(ralphStateFile(p.root, sid), liveRalph({ sessionId: sid, projectPath: p.dir }));
+    const { session_id: _, ...noSid } = liveRalph({ sessionId: UNENFORCED, projectPath: p.dir });
+    writeOmcJson(ralphStateFile(p.root, UNENFORCED), { ...noSid, _meta: { sessionId: UNENFORCED } });
     // What `omc-top cancel --signal-only` and `omc-top cancel` write, in their own process.
     const act = async (req: CancelRequest) => {
       const planned = planCancel(p.root, req, Date.now(), { rules: '5.5.0' });
@@ -34,6 +38,7 @@ describe('a cancel signal in force, as a monitor that did not write it reads it'
       expect(out).toMatchObject({ kind: 'done', ok: true });
     };
     await act({ sessionId: PAUSED, mode: null, pauseOnly: true });
+    await act({ sessionId: UNENFORCED, mode: null, pauseOnly: true });
     await act({ sessionId: CANCELLED, mode: null, pauseOnly: false });
 
     const now = Date.now();
@@ -76,6 +81,8 @@ describe('a cancel signal in force, as a monitor that did not write it reads it'
       detail: 'paused',
       countsDown: true,
     });
+    expect(view(UNENFORCED).modes[0]).toMatchObject({ enforced: false, verdict: { rule: 'no-session-id' } });
+    expect(surfaces(UNENFORCED)).toEqual(surfaces(PAUSED));
     expect(surfaces(CANCELLED)).toEqual({
       store: 'cancelling',
       json: 'cancelling',
@@ -85,7 +92,7 @@ describe('a cancel signal in force, as a monitor that did not write it reads it'
       detail: 'cancelling',
       countsDown: true,
     });
-    // Both count down, so the screen repaints each second for both.
-    expect(snap.cancelling).toBe(2);
+    // All count down, so the screen repaints each second for them.
+    expect(snap.cancelling).toBe(3);
   });
 });

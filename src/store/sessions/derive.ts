@@ -399,12 +399,13 @@ function sessionStatus(modes: ModeView[], cancel: CancelView | null, now: number
   let status: SessionStatus = 'idle';
   // A stranded file is judged for its owner, whose row shows it: this session's hook ignores it.
   for (const m of modes) if (!m.stranded && STATUS_RANK[m.status] < STATUS_RANK[status]) status = m.status;
-  const holding = modes.some(holdsAgent);
   // The session-less signal is read by every session's Stop hook: it pauses a session only while the session has a
   // loop its hook would hold (a finished or stale row stays what it is, and in the header's counts).
   const shared = cancel !== null && !cancel.path.startsWith('state/sessions/');
-  if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now && (!shared || holding))
-    status = holding ? 'paused' : 'cancelling';
+  if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now && (!shared || modes.some(holdsAgent)))
+    // Kept: a mode file of this session still there and not ended (a cancel removes it or sets it inactive, which
+    // reads finished), whether or not the hook enforces it (a loop without session_id is paused all the same).
+    status = modes.some((m) => !m.stranded && m.status !== 'finished') ? 'paused' : 'cancelling';
   return status;
 }
 
