@@ -328,11 +328,11 @@ function modeView(
   return new LazyFieldsMode(parts, s);
 }
 
-/** The signal the hook honours for this session, else the session's own, else the legacy one. */
 /** The registry's reason for a mode its release retired (the verdict's rule is then `retired`). */
 const retiredReason = (mode: string) =>
   `retired in OMC ${modeSpec(mode).retiredIn ?? '?'}: its registry no longer lists ${mode}`;
 
+/** The signal the hook honours for this session, else the session's own, else the legacy one. */
 function cancelView(
   kind: 'session' | 'legacy',
   key: string,
