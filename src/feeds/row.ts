@@ -12,7 +12,7 @@ import { lifeOf } from '../store/claude/life.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import type { SessionView } from '../store/sessions/model.js';
 import { LEGACY_LABEL, modeSummary, promptText } from '../store/sessions/summary.js';
-import { LEGACY_KEY } from '../store/sessions/model.js';
+import { LEGACY_KEY, signalUntilMs } from '../store/sessions/model.js';
 import { configuredPrices } from '../store/claude/price-config.js';
 import { sessionSpend } from '../store/cost/spend.js';
 
@@ -38,7 +38,10 @@ export interface RowModel {
    */
   sessionless?: boolean;
   status: (typeof SESSION_STATUSES)[number];
-  /** While an OMC cancel signal is in force: when the Stop hook stops honouring it (epoch ms). */
+  /**
+   * While an OMC cancel signal in force decides `status` (`cancelling`, or `paused` when the loops kept their state):
+   * when the Stop hook stops honouring it (epoch ms).
+   */
   cancelUntilMs: number | null;
   /** Every mode with progress and phase, as the sessions pane writes it. */
   modes: string;
@@ -120,6 +123,17 @@ export const rowLabel = (r: Pick<RowModel, 'session' | 'sessionless'>): string =
 export const needText = (n: NeedItem | null | undefined): string | null =>
   n ? truncate(n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason, MAX_TEXT) : null;
 
+/**
+ * The cancel signal a row counts down (`cancel 12s`, or `pause 12s` when the loops kept their state), or null: the
+ * same reading as the sessions pane's (store/sessions/model.ts signalUntilMs), from the row's own fields.
+ */
+export function rowSignal(
+  r: Pick<RowModel, 'status' | 'cancelUntilMs'>,
+): { word: 'cancel' | 'pause'; untilMs: number } | null {
+  if (r.cancelUntilMs === null || (r.status !== 'cancelling' && r.status !== 'paused')) return null;
+  return { word: r.status === 'paused' ? 'pause' : 'cancel', untilMs: r.cancelUntilMs };
+}
+
 /** The row of one local session (text already cleaned by the sessions domain). */
 export function rowOf(
   s: SessionView,
@@ -135,7 +149,7 @@ export function rowOf(
     session: s.id,
     sessionless: s.kind === 'legacy',
     status: s.status,
-    cancelUntilMs: s.status === 'cancelling' ? (s.cancel?.untilMs ?? null) : null,
+    cancelUntilMs: signalUntilMs(s),
     modes: truncate(s.modes.map((m) => modeSummary(m, true)).join(' · '), MAX_TEXT),
     prompt: truncate(promptText(s), MAX_TEXT),
     updatedMs: s.updatedMs,

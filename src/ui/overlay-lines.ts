@@ -46,7 +46,10 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['stale', 'still active on disk, but no Stop-hook timestamp in the last 2 h: the loop is probably dead'],
   ['finished', 'not active, a terminal phase, or completed less than 24 h ago (a tombstone)'],
   ['idle', 'nothing left in the session directory'],
-  ['cancel 12s / pause 12s', "a cancel signal is in force: countdown until OMC's Stop hook stops honouring it"],
+  [
+    'cancel 12s / pause 12s',
+    "a cancel signal is in force: countdown until OMC's Stop hook stops honouring it; pause while the loop keeps its state on disk (it goes on after), cancel while its files are gone or inactive (--json: status paused / cancelling)",
+  ],
   ['stopping 46s', 'omc-top ended the loop on disk and Claude is still in its turn: time since the cancel'],
   [
     'stopped / cancelled / not taken',

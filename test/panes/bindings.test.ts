@@ -88,8 +88,11 @@ describe('bindings tables', () => {
     const labels = LEGEND.map(([l]) => l).join(' / ');
     const now = 1_000_000;
     const shown: string[] = [];
-    for (const status of Object.keys(STATUS_RANK))
-      shown.push(statusLabel({ status, cancel: { untilMs: now + 12_000 } } as SessionView, now));
+    for (const status of Object.keys(STATUS_RANK)) {
+      // Under a cancel signal in force (cancelling and paused count it down), and without one.
+      shown.push(statusLabel({ status, cancel: { inForce: true, untilMs: now + 12_000 } } as SessionView, now));
+      if (status !== 'cancelling') shown.push(statusLabel({ status, cancel: null } as SessionView, now));
+    }
     // Every phase of omc-top's own cancel (the compiler insists the list is complete).
     const phases: Record<TrackedCancel['phase'], boolean> = {
       ended: false,

@@ -1,7 +1,7 @@
 /**
  * A session-less generic cancel signal (state/cancel-signal-state.json, as OMC's bash fallback writes it) is read
- * by every session's Stop hook: a session with a loop its hook holds is paused by it ("cancelling"), while a
- * finished or stale row stays what it is, sorted and counted as before.
+ * by every session's Stop hook: a session with a loop its hook holds is paused by it ("paused": its loop keeps its
+ * state), while a finished or stale row stays what it is, sorted and counted as before.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,7 +46,7 @@ describe('a session-less cancel signal in force', () => {
     const again = newStore({ root: p.root, watch: 'none', projectDir: p.dir, clock: () => now });
     again.start();
     const after = again.sessions.getSnapshot();
-    expect([FRESH, DONE, STALE].map((id) => statusOf(after, id))).toEqual(['cancelling', 'finished', 'stale']);
+    expect([FRESH, DONE, STALE].map((id) => statusOf(after, id))).toEqual(['paused', 'finished', 'stale']);
     expect(after.counts).toMatchObject({ stale: before.counts?.stale });
   });
 });

@@ -112,7 +112,8 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
       },
     });
     for (const id of [S, T]) {
-      expect(session(id).status).toBe('cancelling');
+      // Their loops keep their state: a pause of each, not a cancel (nothing of theirs is being ended).
+      expect(session(id).status).toBe('paused');
       expect(session(id).cancel).toMatchObject({
         path: 'state/cancel-signal-state.json',
         inForce: true,
@@ -210,6 +211,28 @@ describe('statuses say what the Stop hook will do (issue 11)', () => {
     });
     expect(session(S).modes[0]?.status).toBe('enforced');
     expect(session(T).modes[0]?.status).toBe('stale');
+  });
+
+  it('a terminal phase is the same fact for a team and an autopilot: finished, rule terminal (the hook skips both)', ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    const U = 'a1b2c3d4-0000-4000-8000-000000000003';
+    const { session } = open(p, newStore, {
+      [`state/sessions/${S}/team-state.json`]: { active: true, current_phase: 'complete', session_id: S, ...fresh },
+      [`state/sessions/${T}/autopilot-state.json`]: { active: true, phase: 'complete', session_id: T, ...fresh },
+      // A phase the hook does not know is not terminal: still "not enforced", by the phase rule.
+      [`state/sessions/${U}/team-state.json`]: { active: true, current_phase: 'mulling', session_id: U, ...fresh },
+    });
+    const shown = (id: string) => {
+      const m = session(id).modes[0]!;
+      return { session: session(id).status, mode: m.status, enforced: m.enforced, rule: m.verdict.rule };
+    };
+    expect(shown(S)).toEqual({ session: 'finished', mode: 'finished', enforced: false, rule: 'terminal' });
+    expect(shown(T)).toEqual({ session: 'finished', mode: 'finished', enforced: false, rule: 'terminal' });
+    expect(session(S).modes[0]!.verdict.detail).toBe(session(T).modes[0]!.verdict.detail);
+    expect(shown(U)).toEqual({ session: 'not-enforced', mode: 'not-enforced', enforced: false, rule: 'phase' });
+    for (const id of [S, T, U]) expect(session(id).verdict).toMatchObject({ decision: 'stop' });
   });
 });
 

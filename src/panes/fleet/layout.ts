@@ -8,7 +8,7 @@ import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
 import { readingMark, spendCell, type Reading } from '../../store/cost/spend.js';
 import { shortId, statusWords } from '../sessions/rows.js';
-import { rowLabel } from '../../feeds/row.js';
+import { rowLabel, rowSignal } from '../../feeds/row.js';
 
 /** Header, column header, message line, footer. */
 export const FLEET_CHROME_ROWS = 4;
@@ -80,8 +80,8 @@ export function columnsHeader(width: number): string {
 
 /** A cancel signal in force counts down on this machine's clock, whatever host it came from. */
 export function statusText(r: FleetRow, now: number): string {
-  if (r.status === 'cancelling' && r.cancelUntilMs !== null)
-    return `cancel ${Math.max(0, Math.ceil((r.cancelUntilMs - now) / 1000))}s`;
+  const sig = rowSignal(r);
+  if (sig) return `${sig.word} ${Math.max(0, Math.ceil((sig.untilMs - now) / 1000))}s`;
   return statusWords(r.status);
 }
 

@@ -7,6 +7,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { lineId, type FleetSnapshot } from '../../fleet/model.js';
+import { rowSignal } from '../../feeds/row.js';
 import { footerHints } from '../../kit/bindings.js';
 import { hintsThatFit } from '../../ui/chrome.js';
 import { FilterLine } from '../../ui/filter-line.js';
@@ -41,7 +42,7 @@ export function nextClockChangeMs(snap: FleetSnapshot, ui: FleetUiState, rows: n
       next,
       age !== null && age < 60_000 ? YOUNG_GRID_MS - (now % YOUNG_GRID_MS) : ageTickMs(l.row.updatedMs, now),
     );
-    const until = l.row.status === 'cancelling' ? l.row.cancelUntilMs : null;
+    const until = rowSignal(l.row)?.untilMs ?? null;
     if (until !== null && until > now) next = Math.min(next, (until - now) % 1000 || 1000);
   }
   return next;

@@ -3,7 +3,7 @@
  * (all text already sanitised by the store), wrapped to the pane width.
  */
 import { tookText, type TrackedCancel } from '../../store/cancel/tracker.js';
-import type { SessionView } from '../../store/sessions/model.js';
+import { signalUntilMs, type SessionView } from '../../store/sessions/model.js';
 import { statusWords } from './rows.js';
 import { progressText } from '../../store/sessions/summary.js';
 import { formatAge, formatTimestamp, wrapText } from '../../ui/format.js';
@@ -83,15 +83,14 @@ function trackedLines(t: TrackedCancel, now: number, push: (text: string, tone?:
 }
 
 /**
- * The session's status in words. A cancel signal in force is a pause when the loop keeps its state (omc-top's
- * own pause, or any signal with modes still active): "cancelling" would say the loop is being ended.
+ * The session's status in words: the store's word (read from the disk, the same for every monitor and --json),
+ * with what the cancel signal in force is doing when it decides it.
  */
-export function detailStatus(s: SessionView, tracked?: TrackedCancel): string {
-  if (s.status !== 'cancelling') return statusWords(s.status);
-  const paused = tracked ? tracked.pauseOnly : s.modes.some((m) => m.active);
-  return paused
+export function detailStatus(s: SessionView): string {
+  if (signalUntilMs(s) === null) return statusWords(s.status);
+  return s.status === 'paused'
     ? 'paused (cancel signal in force: the Stop hook lets the agent stop; the loop keeps its state)'
-    : 'ending (cancel signal in force)';
+    : 'cancelling (cancel signal in force: the loop is ending)';
 }
 
 export function detailLines(
@@ -109,7 +108,7 @@ export function detailLines(
   };
   push(`${s.kind === 'legacy' ? 'Legacy (session-less) state' : `Session ${s.id}`}`, 'title');
   push(
-    `status: ${detailStatus(s, tracked)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAge(s.updatedMs, now)} ago`,
+    `status: ${detailStatus(s)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAge(s.updatedMs, now)} ago`,
   );
   if (s.verdict) {
     push(
@@ -164,13 +163,8 @@ export function detailLines(
           : 'dim',
       i,
     );
-    // A mode retired by the session's release is out of its registry whatever the file says (the reason is the file's).
-    const registry = m.active
-      ? `active (${m.reason})`
-      : m.retiredForItsBook
-        ? `inactive (retired in OMC 5.5: not in its registry; the file says ${m.reason})`
-        : `inactive (${m.reason})`;
-    push(`  OMC registry: ${registry}`, 'dim', i);
+    // The same reason as --json's: a mode retired by the session's release says so (store/sessions/derive.ts).
+    push(`  OMC registry: ${m.active ? 'active' : 'inactive'} (${m.reason})`, 'dim', i);
     const prog = progressText(m.iteration, m.max);
     push(
       `  progress: ${prog || '—'}   phase: ${m.phase ?? '—'}${m.extras.length ? `   ${m.extras.join('  ')}` : ''}`,

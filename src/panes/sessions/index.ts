@@ -28,7 +28,7 @@ import {
   type SessionsPaneState,
 } from './reducer.js';
 import { trackerKey } from '../../store/cancel/tracker.js';
-import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.js';
+import { signalUntilMs, type SessionView, type SessionsSnapshot } from '../../store/sessions/model.js';
 import { requestCancel } from './cancel-flow.js';
 import { detailExtras } from './answer-lines.js';
 import { backspaceNote, endNote, startNote, typeNote } from './note-state.js';
@@ -48,7 +48,7 @@ function hasCancelling(snap: SessionsSnapshot): boolean {
   if (c === undefined)
     anyCancelling.set(
       snap,
-      (c = snap.cancelling !== undefined ? snap.cancelling > 0 : snap.sessions.some((s) => s.status === 'cancelling')),
+      (c = snap.cancelling !== undefined ? snap.cancelling > 0 : snap.sessions.some((s) => signalUntilMs(s) !== null)),
     );
   return c;
 }
@@ -417,7 +417,7 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     const claude = store.claude.getSnapshot().bySession;
     for (const s of shown) {
       next = Math.min(next, ageTickMs(s.updatedMs, now));
-      if (s.status === 'cancelling') next = Math.min(next, 1000 - (now % 1000));
+      if (signalUntilMs(s) !== null) next = Math.min(next, 1000 - (now % 1000));
       // The process cell's age ("busy 3m"): on the same batched grid as the rows' ages.
       const proc = claude.get(s.id)?.process;
       if (proc) next = Math.min(next, ageTickMs(proc.since, now));

@@ -3,7 +3,7 @@
  * what a user reads at 60, 80 and 200 columns.
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
-import type { ModeView, SessionView } from '../../store/sessions/model.js';
+import { signalUntilMs, type ModeView, type SessionView } from '../../store/sessions/model.js';
 import { modeSummary, promptText, sessionLabel } from '../../store/sessions/summary.js';
 import { cell, fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
@@ -102,10 +102,12 @@ export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel
     // The live countdown of the signal omc-top wrote: OMC honours it for exactly 30 s.
     return `${tracked.phase === 'ended' ? 'ended' : label} ${Math.max(0, Math.ceil((tracked.expiresMs - now) / 1000))}s`;
   }
-  if (s.status === 'cancelling' && s.cancel?.untilMs != null) {
-    // Counts down to when the Stop hook stops honouring the signal (not just its expires_at).
-    const left = Math.max(0, Math.ceil((s.cancel.untilMs - now) / 1000));
-    return `cancel ${left}s`;
+  const until = signalUntilMs(s);
+  if (until !== null) {
+    // Counts down to when the Stop hook stops honouring the signal (not just its expires_at); the word is the
+    // store's, read from the disk, so a monitor that did not write the signal says the same.
+    const left = Math.max(0, Math.ceil((until - now) / 1000));
+    return `${s.status === 'paused' ? 'pause' : 'cancel'} ${left}s`;
   }
   return statusWords(s.status);
 }

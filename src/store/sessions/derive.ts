@@ -306,8 +306,10 @@ function modeView(
     pausedBy: judgement.pausedBy,
     // The rule's words may quote a session id from the file.
     verdict: { rule: judgement.rule, detail: cleanLine(judgement.detail) },
-    // Reasons quote values from the file ("active is …", "phase … is terminal").
-    reason: cleanLine(verdict.reason),
+    // Reasons quote values from the file ("active is …", "phase … is terminal"). A mode retired by the session's
+    // release is out of its registry however live the file looks: the reason is the retirement, as the verdict's
+    // rule is (a file that says inactive keeps that reason, as its rule `inactive` does).
+    reason: verdict.registryActive && retiredUnder(mode, rules) ? retiredReason(mode) : cleanLine(verdict.reason),
     iteration: p.iteration,
     max: p.max,
     phase: p.phase === null ? null : truncate(cleanLine(p.phase), 60),
@@ -325,6 +327,10 @@ function modeView(
   };
   return new LazyFieldsMode(parts, s);
 }
+
+/** The registry's reason for a mode its release retired (the verdict's rule is then `retired`). */
+const retiredReason = (mode: string) =>
+  `retired in OMC ${modeSpec(mode).retiredIn ?? '?'}: its registry no longer lists ${mode}`;
 
 /** The signal the hook honours for this session, else the session's own, else the legacy one. */
 function cancelView(
@@ -381,7 +387,14 @@ function cancelView(
   return cancel;
 }
 
-/** The session's status: its most urgent mode's, or cancelling while a signal it honours is in force. */
+/**
+ * The session's status: its most urgent mode's, or, while a signal it honours is in force, what that signal is
+ * doing, read from the disk alone so that every process (this monitor, another one, --json, watch) says the same
+ * word. A signal over loops that kept their state is a pause (omc-top's `p`, `cancel --signal-only`: only the
+ * signal is written, and the loop goes on once it lapses): paused. A signal whose loops are gone or ended is a
+ * cancel's window (OMC's /cancel and omc-top's `c` write the signal first, then remove or deactivate the files
+ * beside it): cancelling. Which monitor wrote the signal, and whether it remembers, plays no part.
+ */
 function sessionStatus(modes: ModeView[], cancel: CancelView | null, now: number): SessionStatus {
   let status: SessionStatus = 'idle';
   // A stranded file is judged for its owner, whose row shows it: this session's hook ignores it.
@@ -390,7 +403,9 @@ function sessionStatus(modes: ModeView[], cancel: CancelView | null, now: number
   // loop its hook would hold (a finished or stale row stays what it is, and in the header's counts).
   const shared = cancel !== null && !cancel.path.startsWith('state/sessions/');
   if (cancel?.inForce && cancel.untilMs !== null && cancel.untilMs > now && (!shared || modes.some(holdsAgent)))
-    status = 'cancelling';
+    // Kept: a mode file of this session still there and not ended (a cancel removes it or sets it inactive, which
+    // reads finished), whether or not the hook enforces it (a loop without session_id is paused all the same).
+    status = modes.some((m) => !m.stranded && m.status !== 'finished') ? 'paused' : 'cancelling';
   return status;
 }
 

@@ -17,7 +17,7 @@ import { compareSessions, deriveSession, loopCountOf, omcViewOf, sessionCountOf 
 import { FileRecords } from './file-records.js';
 import { DueHeap } from './due-heap.js';
 import { PATCH_MAX, replaceSorted } from './sorted-views.js';
-import { EMPTY_SESSIONS, type SessionView, type SessionsSnapshot } from './model.js';
+import { EMPTY_SESSIONS, signalUntilMs, type SessionView, type SessionsSnapshot } from './model.js';
 import { MODE_ORDER, SIGNAL_FILE, isValidSessionId } from './omc-rules.js';
 import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
@@ -695,7 +695,7 @@ export class SessionsDomain implements Domain {
     this.counts.running += sign * c.running;
     this.counts.stale += sign * c.stale;
     this.counts.loops += sign * loopCountOf(view);
-    if (view.status === 'cancelling') this.cancelling += sign;
+    if (signalUntilMs(view) !== null) this.cancelling += sign;
   }
 
   private armTimer(now: number): void {

@@ -120,7 +120,10 @@ export interface SessionsSnapshot {
    * count), kept by the domain as sessions change.
    */
   counts?: { running: number; stale: number; loops?: number };
-  /** Sessions whose status is `cancelling`, kept by the domain as sessions change (0 almost always). */
+  /**
+   * Sessions counting down a cancel signal (signalUntilMs: cancelling, or paused by the signal), kept by the domain
+   * as sessions change (0 almost always): the screen repaints each second while there are any.
+   */
   cancelling?: number;
   /** Each row's key, in the order of `sessions`: the directory name, LEGACY_KEY for the session-less row. */
   keys?: readonly string[];
@@ -173,6 +176,14 @@ export function deltaSince(seen: SessionsSnapshot | null, next: SessionsSnapshot
  */
 export const holdsAgent = (m: Pick<ModeView, 'status'> & { stranded?: boolean }): boolean =>
   m.stranded !== true && (m.status === 'enforced' || m.status === 'pending' || m.status === 'paused');
+
+/**
+ * While a cancel signal in force decides the session's word (derive.ts sessionStatus: `cancelling`, or `paused`
+ * when its loops kept their state), when OMC's Stop hook stops honouring it (epoch ms); else null. What every
+ * surface counts down from: the row's `cancel 12s` / `pause 12s`, `cancelUntilMs` of the wire's row.
+ */
+export const signalUntilMs = (s: Pick<SessionView, 'status' | 'cancel'>): number | null =>
+  (s.status === 'cancelling' || s.status === 'paused') && s.cancel?.inForce === true ? s.cancel.untilMs : null;
 
 /**
  * No session ranked after this one holds a running loop: a mode that holds makes its session's status pending,

@@ -200,7 +200,11 @@ export interface StatusVerdict {
   status: RegistryStatus;
   /** `active === true` and not tombstoned: what OMC's mode registry / state_list_active say. */
   registryActive: boolean;
-  /** Why, in words, for the detail view. */
+  /**
+   * Why, in words (the detail's registry line, --json's `reason`): what the registry and the file say, never what
+   * the Stop hook does. That is the verdict's (`verdict.rule` / `detail`), which may read the same file by another
+   * book's rules: a reason that spoke for the hook too would give one mode two reasons.
+   */
   reason: string;
   /** When this verdict can next change on its own (time passing), epoch ms, or null. */
   nextChangeAt: number | null;
@@ -251,7 +255,7 @@ export function modeStatus(mode: string, s: Obj, now: number, tombstoneAt: numbe
       return {
         status: 'pending',
         registryActive: true,
-        reason: 'awaiting confirmation (set less than 2 min ago): the Stop hook does not enforce it yet',
+        reason: 'awaiting confirmation (set less than 2 min ago)',
         nextChangeAt: next,
       };
     }
@@ -263,7 +267,7 @@ export function modeStatus(mode: string, s: Obj, now: number, tombstoneAt: numbe
       return {
         status: 'stale',
         registryActive: true,
-        reason: 'no started_at / updated_at / last_checked_at: the Stop hook treats it as stale (it ignores _meta)',
+        reason: 'no started_at / updated_at / last_checked_at (_meta times are not counted)',
         nextChangeAt: null,
       };
     }
@@ -271,7 +275,7 @@ export function modeStatus(mode: string, s: Obj, now: number, tombstoneAt: numbe
       return {
         status: 'stale',
         registryActive: true,
-        reason: 'not touched for over 2 h: the Stop hook no longer enforces it',
+        reason: 'not touched for over 2 h',
         nextChangeAt: null,
       };
     }

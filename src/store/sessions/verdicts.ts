@@ -146,6 +146,16 @@ export class VerdictBook {
     return typeof cwd === 'string' && path.isAbsolute(cwd) ? cwd : this.inputs.projectDir;
   }
 
+  /**
+   * Which copy of `file` session `owner`'s row shows: its own, else the first copy another session's directory holds
+   * for it (FileRecords.ownedElsewhere, the rows' rule); null when none.
+   */
+  ownerRowCopy(file: string, owner: string): string | null {
+    const own = `state/sessions/${owner}/${file}`;
+    if (this.recs.files.has(own)) return own;
+    return this.recs.ownedElsewhere(owner).find((r) => r.place.file === file)?.rel ?? null;
+  }
+
   of(sid: string): BookVerdict {
     let v = this.memo.get(sid);
     if (!v) {
@@ -201,6 +211,9 @@ export function judgeMode(
   if (!obj) return judged(false, 'unreadable', 'OMC cannot parse this file: to its hooks it does not exist');
   const named = typeof obj.session_id === 'string' && isValidSessionId(obj.session_id) ? obj.session_id : null;
   const owner = rowKey === null ? named : named !== null && named !== rowKey ? named : rowKey;
+  // Another session's file in this session's directory: this session's Stop hook ignores it, and the owner's row
+  // judges it. Here it is said plainly whose it is and where it is shown, never the owner's status word.
+  if (rowKey !== null && owner !== null && owner !== rowKey) return strandedHere(book, owner, rel);
   const rules = book.rulesOf(owner);
   if (!spec.readBy[rules]) {
     if (!obj.active) return judged(false, 'inactive', 'not active');
@@ -231,4 +244,20 @@ export function judgeMode(
     );
   }
   return judged(mv.enforced, mv.rule, forOther + mv.detail, mv.pausedBy);
+}
+
+/** A file in one session's directory that names another session, `owner`, as the row of the directory shows it. */
+function strandedHere(book: VerdictBook, owner: string, rel: string): ModeJudgement {
+  const shownAt = book.ownerRowCopy(path.posix.basename(rel), owner);
+  const where =
+    shownAt === rel
+      ? "it is shown, and judged, on that session's row"
+      : shownAt !== null
+        ? `that session's row shows ${shownAt} instead`
+        : "that session's row does not show it";
+  return judged(
+    false,
+    'stranded',
+    `this file belongs to session ${owner}: ${where}; this session's Stop hook ignores it`,
+  );
 }

@@ -156,6 +156,18 @@ function autopilotPhase(s: unknown): string {
   return typeof raw === 'string' && raw.trim() ? raw.trim().toLowerCase() : 'unspecified';
 }
 
+/**
+ * The terminal phase (`complete`, `failed`, …) a team state is in, as teamPhase reads it, or null. The hook skips
+ * such a team exactly as it skips an autopilot whose phase is complete: both are the rule `terminal` (finished).
+ */
+function teamTerminalPhase(s: unknown): string | null {
+  if (!isObjectLike(s)) return null;
+  const raw = s.current_phase ?? s.phase ?? s.stage;
+  if (typeof raw !== 'string') return null;
+  const p = raw.trim().toLowerCase();
+  return TEAM_TERMINAL.has(p) ? p : null;
+}
+
 function teamPhase(s: unknown): string | null {
   if (!isObjectLike(s)) return null;
   const raw = s.current_phase ?? s.phase ?? s.stage;
@@ -607,13 +619,16 @@ export function mjsCascade(tree: HookTree, ctx: HookContext, variant: MjsVariant
   const teamGate = (mode: 'team' | 'omc-teams', l: typeof team) => {
     const c = common(mode, l, {});
     if (c) gate(mode, l, c);
-    else if (teamPhase(l.state) === null)
-      gate(mode, l, {
-        enforced: false,
-        rule: 'phase',
-        detail: 'its phase is not one the hook enforces (terminal, missing or unknown)',
-      });
-    else if (safeCount(get(l.state, 'reinforcement_count')) + 1 > 20)
+    else if (teamPhase(l.state) === null) {
+      const ended = teamTerminalPhase(l.state);
+      gate(
+        mode,
+        l,
+        ended !== null
+          ? { enforced: false, rule: 'terminal', detail: `phase ${ended}` }
+          : { enforced: false, rule: 'phase', detail: 'its phase is not one the hook enforces (missing or unknown)' },
+      );
+    } else if (safeCount(get(l.state, 'reinforcement_count')) + 1 > 20)
       gate(mode, l, { enforced: false, rule: 'reinforced-max', detail: 'reinforced 20/20: the hook lets it stop' });
     else gate(mode, l, { enforced: true, rule: 'reinforce', detail: 'the Stop hook reinforces it' });
   };
