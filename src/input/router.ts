@@ -5,6 +5,7 @@
  * switching, ?, q) — which are off while a pane has a text field open, so
  * typing "q" into a filter or the notepad never quits.
  */
+import { shellCanResume } from '../io/job-shell.js';
 import type { BindingContext } from '../kit/pane.js';
 import { overlayShape, type OverlayInputs } from '../ui/overlay-lines.js';
 import { scrollTo, type Move } from '../kit/list.js';
@@ -296,7 +297,12 @@ export function routeInput(ev: InputEvent, env: RouterEnv): void {
   // Raw mode turns Ctrl-Z into a byte: make it the signal the shell meant (src/terminal/job-control.ts).
   // Only where the full-screen CLI handles it: unhandled, SIGTSTP would stop a host process (a test runner).
   if (isCtrl(ev, 'z') && process.listenerCount('SIGTSTP') > 0) {
-    process.kill(process.pid, 'SIGTSTP');
+    if (shellCanResume()) process.kill(process.pid, 'SIGTSTP');
+    else
+      env.app.flash(
+        'Ctrl-Z: no shell with job control started omc-top here, so nothing could bring it back (q quits)',
+        'info',
+      );
     return;
   }
   const overlay = ui.state.overlay;

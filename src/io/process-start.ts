@@ -40,6 +40,17 @@ export function endedFromStat(stat: string): boolean {
 }
 
 /**
+ * Whether a process is stopped (T: by a signal, Ctrl-Z, `kill -STOP`; t: by a debugger). It runs nothing until
+ * continued: a monitor in that state keeps no cache fresh. Linux only; false where it cannot be told.
+ */
+export function processStopped(pid: number, platform: NodeJS.Platform = process.platform): boolean {
+  if (platform !== 'linux' || !Number.isSafeInteger(pid) || pid <= 0) return false;
+  const r = readTextSync('/proc', `${pid}/stat`, 4096);
+  const state = r.ok ? fieldsAfterName(r.text)?.[0] : undefined;
+  return state === 'T' || state === 't';
+}
+
+/**
  * The start identity in OMC's exact form: a zombie keeps its identity, as OMC's own check sees it (its state
  * locks compare this). To ask whether a process still runs, use runningStartIdentity.
  */

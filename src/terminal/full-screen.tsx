@@ -7,6 +7,7 @@ import { render, type Instance } from 'ink';
 import { printErr } from '../io/output.js';
 import { releaseHungUpStdio, stdioTerminals } from './hangup.js';
 import { installJobControl } from './job-control.js';
+import { shellCanResume } from '../io/job-shell.js';
 import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ, MOUSE_ON } from './screen.js';
 
 export interface FullScreenControls {
@@ -107,6 +108,7 @@ export function runFullScreen(
         stdout.write(ENTER_SEQ);
         mount();
       },
+      canResume: () => shellCanResume(),
     });
     process.on('SIGTERM', () => finish(143));
     process.on('SIGHUP', () => finish(129));

@@ -13,12 +13,17 @@ export interface JobControlHooks {
   leave(): void;
   /** Take it again: enter the alternate screen, remount, repaint. */
   enter(): void;
+  /**
+   * Whether anything can continue the process once stopped (io/job-shell.ts). Without a job-control shell a stop
+   * is for good (a blank pane only `kill -CONT` brings back): the stop is then not made.
+   */
+  canResume?(): boolean;
 }
 
 export function installJobControl(hooks: JobControlHooks, proc: NodeJS.Process = process): () => void {
   let stopped = false;
   const onStop = () => {
-    if (stopped) return;
+    if (stopped || hooks.canResume?.() === false) return;
     stopped = true;
     try {
       hooks.leave();

@@ -95,6 +95,31 @@ describe('status cache', () => {
     expect(liveStatusCache(dir, root).why).toMatch(/acknowledgements changed/);
   });
 
+  it('a writer that is stopped (Ctrl-Z, kill -STOP) is not used until it runs again', async () => {
+    const { dir, root } = scratch();
+    fs.mkdirSync(dir, { recursive: true });
+    // A monitor stand-in: writes its cache, then lives on.
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `Promise.all([import('${path.resolve('src/feeds/attention/status-cache.ts')}'), import('${path.resolve('src/io/safe-fs/index.ts')}')]).then(([m, f]) => { f.ensureOwnDir(${JSON.stringify(dir)}); f.atomicWriteSync(${JSON.stringify(dir)}, m.statusCacheName(${JSON.stringify(root)}), m.statusCacheText(${JSON.stringify(root)}, ${JSON.stringify(values)}, null, 1, null)); setInterval(() => undefined, 1000); })`,
+      ],
+      { stdio: 'ignore' },
+    );
+    try {
+      await waitFor(() => liveStatusCache(dir, root).cache ?? null, { what: 'the cache in use', timeoutMs: 30_000 });
+      child.kill('SIGSTOP');
+      await waitFor(() => /stopped/.test(liveStatusCache(dir, root).why ?? '') || null, { what: 'the writer stopped' });
+      child.kill('SIGCONT');
+      await waitFor(() => liveStatusCache(dir, root).cache ?? null, { what: 'the cache used again' });
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   it('a writer that is gone, or a damaged file, is not used', async () => {
     const { dir, root } = scratch();
     fs.mkdirSync(dir, { recursive: true });

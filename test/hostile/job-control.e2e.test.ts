@@ -2,8 +2,9 @@
  * Class 5 of the second hardening round: job control. Ctrl-Z leaves the
  * alternate screen and restores cooked mode before the process stops (so the
  * shell's prompt is not drawn over omc-top); SIGCONT re-enters, re-enables
- * raw mode and repaints (so after `fg` keys act instead of echoing). The real
- * bundle in a real pty; the terminal mode is read from the pty itself (stty -F).
+ * raw mode and repaints (so after `fg` keys act instead of echoing). With no job-control shell above it (the
+ * process group orphaned), a stop could never be undone: it is not made. The real bundle in a real pty, under a
+ * real interactive bash or alone; the terminal mode is read from the pty itself (stty -F).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,16 +31,26 @@ const ttyMode = (pid: number) =>
 // The shared condition wait, with room for a loaded machine.
 const until = (what: string, ok: () => boolean) => waitFor(() => ok() || null, { what, timeoutMs: 30_000 });
 
+// An interactive bash (job control on) runs omc-top as its job, as a user's shell does; after the job stops it
+// reads a line (the tty is cooked again, so the test's Enter reaches it) and brings the job back with `fg`.
+const SHELL = ['bash', '--norc', '--noprofile', '-i', '-c', '"$@"; read -r _; fg', 'omc-top-shell'];
+/** The shell's child: omc-top itself. */
+const childOf = (pid: number) => {
+  const kids = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  return kids.length === 1 ? Number(kids[0]) : null;
+};
+
 describe('job control in a real terminal', () => {
   for (const how of ['Ctrl-Z', 'kill -TSTP'] as const) {
-    it(`${how}: alternate screen left and cooked mode back before it stops; SIGCONT repaints and keys act again`, async () => {
+    it(`under a shell, ${how}: alternate screen left and cooked mode back before it stops; fg repaints and keys act again`, async () => {
       s = makeSandbox();
-      h = new TerminalHarness({ args: ['--root', s.root], cols: 100, rows: 30 });
+      h = new TerminalHarness({ args: ['--root', s.root], cols: 100, rows: 30, wrap: SHELL });
       await h.waitForText(/STATUS\s+SESSION/);
-      expect(ttyMode(h.pty.pid)).toMatch(/-icanon/);
+      const shell = h.pty.pid;
+      const pid = await waitFor(() => childOf(shell), { what: 'omc-top under the shell', timeoutMs: 30_000 });
+      expect(ttyMode(pid)).toMatch(/-icanon/);
       if (how === 'Ctrl-Z') h.write('\u001a');
-      else process.kill(h.pty.pid, 'SIGTSTP');
-      const pid = h.pty.pid;
+      else process.kill(pid, 'SIGTSTP');
       await until('the process to stop', () => state(pid) === 'T');
       // Stopped, it cannot write any more: what it wrote before stopping may still be in the pty on its way
       // to the harness, so wait for that (bounded), never for a time.
@@ -50,7 +61,7 @@ describe('job control in a real terminal', () => {
       expect(cooked).toMatch(/(^|\s)icanon(\s|$)/);
       expect(cooked).toMatch(/(^|\s)echo(\s|$)/);
 
-      process.kill(pid, 'SIGCONT');
+      h.write('\r'); // the shell's `read` returns, and its `fg` continues the job
       await until('the process to run again', () => state(pid) !== 'T');
       await h.waitForText(/STATUS\s+SESSION/);
       expect(h.altScreen).toBe(true);
@@ -62,4 +73,21 @@ describe('job control in a real terminal', () => {
       expect(await h.waitForExit()).toBe(0);
     });
   }
+
+  it('with no shell to bring it back (started straight in the terminal, as tmux split-window does): Ctrl-Z and kill -TSTP do not stop it', async () => {
+    s = makeSandbox();
+    h = new TerminalHarness({ args: ['--root', s.root], cols: 100, rows: 30 });
+    await h.waitForText(/STATUS\s+SESSION/);
+    const pid = h.pty.pid;
+    h.write('\u001a');
+    await h.waitForText(/Ctrl-Z: no shell with job control started omc-top here/);
+    process.kill(pid, 'SIGTSTP');
+    // The signal is handled before the key written after it: once that key has acted, a stop would have been made.
+    h.write('n');
+    await h.waitForText(/1 Priority/);
+    expect(state(pid)).not.toBe('T');
+    expect(h.altScreen).toBe(true);
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+  });
 });

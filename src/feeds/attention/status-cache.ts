@@ -13,7 +13,7 @@
  * judged with, so a call pinned to a book (`status --omc-version X`) takes it
  * only when the books agree.
  */
-import { ownStartIdentity, runningStartIdentity } from '../../io/process-start.js';
+import { ownStartIdentity, processStopped, runningStartIdentity } from '../../io/process-start.js';
 import { readTextSync, statSync, unlinkUnder } from '../../io/safe-fs/index.js';
 import { rootFileName } from '../../io/state-dir.js';
 import { isStatusValues, type StatusValues } from '../status-line.js';
@@ -122,6 +122,8 @@ export function liveStatusCache(dir: string, root: string): CacheRead {
   if (!r.cache) return r;
   const c = r.cache;
   if (runningStartIdentity(c.pid) !== c.start) return { cache: null, why: 'its monitor is not running' };
+  // Stopped (Ctrl-Z, kill -STOP): the pid lives on, but nothing keeps the line fresh while it is.
+  if (processStopped(c.pid)) return { cache: null, why: 'its monitor is stopped' };
   const st = statSync(dir, ackFileName(root));
   const now = st ? { mtimeMs: st.mtimeMs, size: st.size } : null;
   if ((now?.mtimeMs ?? null) !== (c.acks?.mtimeMs ?? null) || (now?.size ?? null) !== (c.acks?.size ?? null))
