@@ -240,7 +240,7 @@ export class OmcStore {
         rulesOf: (sid) => this.sessions.installOf(sid).rules,
         projectDir: this.projectDir ?? path.dirname(this.root),
       },
-      agentWatchOf(this.claude),
+      agentWatchOf(this.claude, this.clock),
       this.cancelRecords,
     );
     this.prd = new PrdDomain({
