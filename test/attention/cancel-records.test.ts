@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
+import { inboxProblems } from '../../src/input/env.js';
 import { attentionReport } from '../../src/feeds/attention/report.js';
 import { ownStateDir } from '../../src/io/state-dir.js';
 import {
@@ -168,6 +169,31 @@ describe('cancel did not take, on every surface', () => {
     a.store.cancels.track(pause);
     const file = new CancelRecordFile(w.stateDir, p.root);
     expect(file.getSnapshot().records.get(S)?.requestedMs).toBe(cancelMs);
+  });
+  it('a damaged record is said in the inbox and in --json; the monitor keeps counting what it read before', async ({
+    emptyProject: p,
+    tempDir,
+    newStore,
+  }) => {
+    const w = world(p, tempDir, newStore);
+    const cancelMs = Date.now() - 60_000;
+    const original = ralph(p, cancelMs - 60_000);
+    const a = await monitor(w);
+    const done = await cancelAt(p, cancelMs);
+    writeOmcJson(path.join(p.root, RALPH), { ...original, iteration: 4 });
+    a.store.cancels.track(done);
+    await waitFor(() => fs.readdirSync(w.stateDir).some((n) => n.startsWith('cancels-')) || null, {
+      what: 'the record on disk',
+    });
+    const b = await monitor(w);
+    expect(openOf(b.mon)).toHaveLength(1);
+    fs.writeFileSync(path.join(w.stateDir, b.store.cancelRecords.file), '{"version":1,"cancels":');
+    await waitFor(() => b.store.cancelRecords.getSnapshot().problem || null, { what: 'the problem line' });
+    expect(inboxProblems(b.store, null).map((q) => q.message)).toEqual([
+      expect.stringMatching(/record of its cancels .* is not JSON .*the cancels read before still count/),
+    ]);
+    expect(attentionReport(b.store, w.env).cancel_records_problem).toMatch(/is not JSON/);
+    expect(openOf(b.mon)).toHaveLength(1);
   });
 });
 
