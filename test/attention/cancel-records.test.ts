@@ -257,15 +257,24 @@ describe("the record of omc-top's cancels", () => {
     // A bad entry is skipped, not the file.
     fs.writeFileSync(
       path.join(dir, f.file),
-      JSON.stringify({ version: 1, cancels: [rec('s-a', now), { key: 's-b', modes: ['x\u001b'], requestedMs: now }] }),
+      JSON.stringify({
+        version: 1,
+        cancels: [
+          rec('s-a', now),
+          { ...rec('s-b', now), modes: ['x\u001b'] },
+          { ...rec('s-c', now), requestedMs: 'now' },
+          rec('../s-d', now),
+          rec(':legacy', now),
+        ],
+      }),
     );
     f.load();
     expect(f.getSnapshot().problem).toBeNull();
-    expect([...f.getSnapshot().records.keys()]).toEqual(['s-a']);
+    expect([...f.getSnapshot().records.keys()].sort()).toEqual([':legacy', 's-a']);
     fs.writeFileSync(path.join(dir, f.file), 'garbage');
     await f.add(rec('s-c', now));
     const again = new CancelRecordFile(dir, root).getSnapshot();
     expect(again.problem).toBeNull();
-    expect([...again.records.keys()].sort()).toEqual(['s-a', 's-c']);
+    expect([...again.records.keys()].sort()).toEqual([':legacy', 's-a', 's-c']);
   });
 });

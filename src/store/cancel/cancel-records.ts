@@ -18,6 +18,8 @@ import { atomicWriteSync, ensureOwnDir, readTextSync, statSync } from '../../io/
 import { showPaths } from '../../io/safe-fs/byte-paths.js';
 import { rootFileName } from '../../io/state-dir.js';
 import type { Clock } from '../types.js';
+import { LEGACY_KEY } from '../sessions/model.js';
+import { isValidSessionId } from '../sessions/omc-rules.js';
 
 export interface CancelRecord {
   /** The tracker's key: the session id, or ":legacy" for the session-less state. */
@@ -56,7 +58,9 @@ export const EMPTY_CANCEL_RECORDS: CancelRecordsSnapshot = { version: 0, records
 type Parsed = { ok: true; records: Map<string, CancelRecord> } | { ok: false; message: string };
 
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
-const MODE = /^[a-z][a-z0-9_-]{0,39}$/;
+/** A mode is named by its state file (`<mode>-state.json`): a file name's characters, nothing a terminal reads. */
+const MODE = /^[\w.-]{1,100}$/;
+const isKey = (k: unknown): k is string => typeof k === 'string' && (k === LEGACY_KEY || isValidSessionId(k));
 
 /** The entries still in force at `now`, newest kept. */
 function bounded(records: Iterable<CancelRecord>, now: number): Map<string, CancelRecord> {
@@ -82,7 +86,7 @@ export function parseCancelRecords(text: string, now: number): Parsed {
     const e = c as Record<string, unknown> | null;
     if (!e || typeof e !== 'object') continue;
     const { key, modes, requestedMs, expiresMs, notEnded } = e;
-    if (typeof key !== 'string' || key.length === 0 || key.length > 200 || !/^[\w:.-]+$/.test(key)) continue;
+    if (!isKey(key)) continue;
     if (!Array.isArray(modes) || modes.length === 0 || modes.length > 10) continue;
     if (!modes.every((m) => typeof m === 'string' && MODE.test(m))) continue;
     if (!isTime(requestedMs) || !isTime(expiresMs)) continue;
