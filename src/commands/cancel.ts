@@ -21,7 +21,9 @@ import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
 import { processSink } from '../io/output.js';
 import { isValidSessionId } from '../store/sessions/omc-rules.js';
 import { SESSION_PREFIX } from '../store/cancel/target.js';
-import { claudeAtSignal, claudeWords, followClaude, type ClaudeSide } from '../store/cancel/tracker.js';
+import { cancelRecordOf, claudeAtSignal, claudeWords, followClaude, type ClaudeSide } from '../store/cancel/tracker.js';
+import { CancelRecordFile } from '../store/cancel/cancel-records.js';
+import { ownStateDir } from '../io/state-dir.js';
 import { AgentPoller } from '../store/claude/agent-poller.js';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { parseArgs, UsageError } from './args.js';
@@ -349,6 +351,10 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
   for (let tries = 0; ; tries++) {
     const outcome = await executeCancel(res.root, plan, { now: io.now });
     if (outcome.kind === 'done') {
+      // Told to every omc-top process on this machine (a monitor, `status`, `--json`): a loop re-armed after this
+      // cancel is "cancel did not take" there too. A pause ends nothing, so it is not recorded.
+      if (!outcome.plan.request.pauseOnly)
+        await new CancelRecordFile(ownStateDir(io.env ?? process.env), res.root, io.now).add(cancelRecordOf(outcome));
       // "Verified" only when the Stop hook, re-reading disk now, no longer holds the agent for these modes.
       const after = verifyByVerdict(res.root, outcome, rules, res.projectDir, io.now(), home);
       // Not knowing the version, a result that holds for one release and not another is no result.

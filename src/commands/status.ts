@@ -12,6 +12,7 @@
  * so a status bar shows nothing rather than an error).
  */
 import { AckFile } from '../feeds/attention/acks.js';
+import { CancelRecordFile } from '../store/cancel/cancel-records.js';
 import { attentionOf } from '../feeds/attention/view.js';
 import { loopValues, type StatusValues } from '../feeds/status-line.js';
 import { ownStateDir } from '../io/state-dir.js';
@@ -34,7 +35,8 @@ const defaultIo: StatusIo = { ...processSink, cwd: process.cwd(), env: process.e
 /**
  * The status values computed from the files: the attention model over one read of what it needs (the
  * sessions, the teams, the registry), judged by `omc`'s Stop-hook rules (the OMC that runs the hooks, or
- * --omc-version's), as the monitor judges them. No tracker: a cancel's verdict lives in the monitor that made it.
+ * --omc-version's), as the monitor judges them. No tracker: a cancel that did not take is read from the record
+ * every omc-top keeps of its cancels (store/cancel/cancel-records.ts) and the disk, as the monitor reads it.
  */
 export function computeStatus(
   res: { root: string; projectDir?: string; rule: RootRule },
@@ -71,6 +73,8 @@ export function computeStatus(
         sessions: sessions.getSnapshot(),
         teams: teams.getSnapshot(),
         cancels: { version: 0, entries: new Map() },
+        // Every omc-top's cancels on this root: a cancel that did not take counts here as in the monitor.
+        cancelRecords: new CancelRecordFile(ownStateDir(env), res.root).getSnapshot(),
         problems: [],
         claude: withExitsFromTails(claude.getSnapshot(), sessions.getSnapshot(), res.projectDir ?? null),
       },

@@ -45,14 +45,19 @@ export function contextFor(env: RouterEnv, pane: AnyPaneModule): KeyContext<unkn
   };
 }
 
-/** The problems with files the inbox lists: the store's, the watch state's, and a bad acknowledgements file. */
+/**
+ * The problems with files the inbox lists: the store's, the watch state's, a bad acknowledgements file and a bad
+ * record of omc-top's cancels (omc-top's own state).
+ */
 export function inboxProblems(
   store: OmcStore,
   attention: AppActions['attention'],
 ): ReadonlyArray<Pick<Problem, 'path' | 'message' | 'severity'>> {
   const shown = shownProblems(store.status.getSnapshot(), store.problems.getSnapshot());
-  const acks = attention?.monitor.acks?.problem;
-  return acks ? [...shown, { path: 'omc-top state', message: acks, severity: 'warning' as const }] : shown;
+  const own = [attention?.monitor.acks?.problem, store.cancelRecords.getSnapshot().problem].flatMap((message) =>
+    message ? [{ path: 'omc-top state', message, severity: 'warning' as const }] : [],
+  );
+  return own.length > 0 ? [...shown, ...own] : shown;
 }
 
 /** The inbox's rows as the app draws them now. */

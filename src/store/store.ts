@@ -17,6 +17,8 @@ import type { TmuxNames } from './claude/tmux-names.js';
 import { GraphDomain } from './graph/domain.js';
 import { PermissionsDomain } from './permissions/domain.js';
 import { stateDir } from './permissions/protocol.js';
+import { CancelRecordFile } from './cancel/cancel-records.js';
+import { ownStateDir } from '../io/state-dir.js';
 import { agentWatchOf } from './claude/agent-watch.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
@@ -108,6 +110,11 @@ export interface OmcStoreOptions {
    */
   answers?: { stateDir?: string; listen?: boolean; live?: boolean };
   /**
+   * omc-top's own state directory, where the record of its cancels on this root is kept beside the
+   * acknowledgements (default $XDG_STATE_HOME/omc-top): every omc-top process reads the same one.
+   */
+  stateDir?: string;
+  /**
    * The user's home: OMC's Stop hooks fall back to a session's `~/.omc/state` copies, so the verdicts
    * read them there. Unset: not read (tests never see a developer's own ~/.omc).
    */
@@ -144,6 +151,9 @@ export class OmcStore {
   readonly teams: TeamsDomain;
   /** Follows every cancel omc-top made until it is proven (fed by the sessions domain). */
   readonly cancels: CancelTracker;
+  /** The cancels any omc-top made on this root (omc-top's state directory): what "cancel did not take" reads. */
+  readonly cancelRecords: CancelRecordFile;
+  private stopRecordWatch: (() => void) | null = null;
   /** The Claude Code process and transcript behind each session (joined by session id). */
   readonly claude: ClaudeDomain;
   /** Notes omc-top sent to Claude sessions, followed until their transcripts show them. */
@@ -219,6 +229,7 @@ export class OmcStore {
       history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
     });
     this.notes = new NoteTracker(this.claude, this.clock);
+    this.cancelRecords = new CancelRecordFile(opts.stateDir ?? ownStateDir(), this.root, this.clock);
     // A cancel is "stopped ✓" only once the claude domain shows the session's Claude stop.
     this.cancels = new CancelTracker(
       this.root,
@@ -229,7 +240,8 @@ export class OmcStore {
         rulesOf: (sid) => this.sessions.installOf(sid).rules,
         projectDir: this.projectDir ?? path.dirname(this.root),
       },
-      agentWatchOf(this.claude),
+      agentWatchOf(this.claude, this.clock),
+      this.cancelRecords,
     );
     this.prd = new PrdDomain({
       root: this.root,
@@ -406,6 +418,8 @@ export class OmcStore {
   }
 
   private startWatching(progressive = false): void {
+    // Another omc-top's cancels: its "cancel did not take" is this monitor's too.
+    this.stopRecordWatch ??= this.cancelRecords.watch();
     if (progressive) {
       const watchLeaf = (rel: string) => this.watcher?.watchLeaf(rel) ?? false;
       this.sessions.watchLeaves = watchLeaf;
@@ -498,5 +512,7 @@ export class OmcStore {
     this.watcher = null;
     for (const d of this.domains) d.dispose?.();
     this.cancels.dispose();
+    this.stopRecordWatch?.();
+    this.stopRecordWatch = null;
   }
 }

@@ -5,6 +5,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { EMPTY_CANCEL_RECORDS } from '../../src/store/cancel/cancel-records.js';
 import { IncrementalFacts } from '../../src/feeds/attention/incremental.js';
 import type { AttentionInput } from '../../src/feeds/attention/kinds.js';
 import type { SessionView } from '../../src/store/sessions/model.js';
@@ -47,6 +48,7 @@ describe('incremental attention facts in memory', () => {
       sessions: { version: 1, sessions, problems: [], derivedAt: 0 },
       teams: EMPTY_TEAMS,
       cancels: { version: 1, entries: new Map() },
+      cancelRecords: EMPTY_CANCEL_RECORDS,
       problems: [],
       claude: { version: 0, configDir: '/c', rule: 'test', bySession: new Map(), problems: [], registryMissing: true },
     };

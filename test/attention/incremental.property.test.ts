@@ -10,6 +10,7 @@ import { diffFacts, factsOf, needsYou, type Facts, type Transition } from '../..
 import { IncrementalFacts } from '../../src/feeds/attention/incremental.js';
 import type { AttentionInput } from '../../src/feeds/attention/kinds.js';
 import type { TrackedCancel } from '../../src/store/cancel/tracker.js';
+import type { CancelRecord, CancelRecordsSnapshot } from '../../src/store/cancel/cancel-records.js';
 import type { ClaudeSessionView, ClaudeSnapshot } from '../../src/store/claude/model.js';
 import type { SessionView } from '../../src/store/sessions/model.js';
 import { EMPTY_TEAMS } from '../../src/store/teams/model.js';
@@ -25,6 +26,8 @@ const modeArb = fc.record({
   status: fc.constantFrom('active', 'finished', 'not-enforced', 'inactive'),
   iteration: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
   max: fc.option(fc.constantFrom(0, 3, 5), { nil: null }),
+  // Written before or after the recorded cancels (at 5), or not known.
+  writtenMs: fc.constantFrom(null, 1, 10),
 });
 
 const viewArb = (id: string) =>
@@ -122,6 +125,7 @@ describe('incremental attention facts == full recomputation', () => {
         let order = [...IDS];
         const views = new Map<string, SessionView>();
         let cancels = new Map<string, TrackedCancel>();
+        let records = new Map<string, CancelRecord>();
         let problems: Problem[] = [];
         let prev: AttentionInput | null = null;
         let claudeBy = new Map<string, ClaudeSessionView>();
@@ -129,11 +133,13 @@ describe('incremental attention facts == full recomputation', () => {
           sessions: { version: 0, sessions: [], problems: [], derivedAt: 0 },
           teams: EMPTY_TEAMS,
           cancels: { version: 0, entries: cancels },
+          cancelRecords: { version: 0, records, problem: null },
           problems,
           claude: claudeSnap(claudeBy, 0),
         };
         for (const st of steps) {
           let { sessions, cancels: cancelSnap, claude } = input;
+          let recordSnap: CancelRecordsSnapshot = input.cancelRecords;
           if (st.op === 'claude') {
             claudeBy = new Map(claudeBy);
             // Unchanged views keep their object, as the Claude domain keeps them.
@@ -175,10 +181,22 @@ describe('incremental attention facts == full recomputation', () => {
             if (st.on) cancels.set(key, tracked(key, st.taken));
             else cancels.delete(key);
             cancelSnap = { version: cancelSnap.version + 1, entries: cancels };
+            // The record every process reads: written with the cancel, and gone when it expires.
+            records = new Map(records);
+            if (st.on)
+              records.set(key, {
+                key,
+                modes: ['ralph'],
+                requestedMs: 5,
+                expiresMs: 35,
+                notEnded: st.taken ? [] : ['ralph'],
+              });
+            else records.delete(key);
+            recordSnap = { version: recordSnap.version + 1, records, problem: null };
           }
           if (st.op === 'problem') problems = st.on ? [PROBLEM] : [];
           prev = input;
-          input = { sessions, teams: EMPTY_TEAMS, cancels: cancelSnap, problems, claude };
+          input = { sessions, teams: EMPTY_TEAMS, cancels: cancelSnap, cancelRecords: recordSnap, problems, claude };
           const got = inc.update(input);
           const first = pictures++ === 0;
           const afterBaseline = fromBaseline.update(input, first);

@@ -30,6 +30,8 @@ const loop = (kind: 'legacy' | 'session', iteration: number): SessionView => {
         status: 'enforced',
         iteration,
         max: 50,
+        // Written after the cancel below (at 1,000): re-armed.
+        writtenMs: 2_000,
       },
     ],
     cancel: null,
@@ -57,6 +59,17 @@ const input = (sessions: SessionView[], cancels: TrackedCancel[] = []): Attentio
   sessions: { version: 1, sessions, problems: [], derivedAt: 0 } as unknown as AttentionInput['sessions'],
   teams: EMPTY_TEAMS,
   cancels: { version: 1, entries: new Map(cancels.map((c) => [c.key, c])) },
+  // The record every omc-top process reads of the cancels: where "cancel did not take" comes from.
+  cancelRecords: {
+    version: 1,
+    records: new Map(
+      cancels.map((c) => [
+        c.key,
+        { key: c.key, modes: c.modes, requestedMs: c.requestedMs, expiresMs: c.expiresMs, notEnded: [] },
+      ]),
+    ),
+    problem: null,
+  },
   problems: [],
   claude: {
     version: 1,

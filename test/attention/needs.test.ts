@@ -5,6 +5,7 @@
  * store-level and real-CLI scenes are agree.test.ts and test/agent.
  */
 import { describe, expect, it } from 'vitest';
+import { EMPTY_CANCEL_RECORDS } from '../../src/store/cancel/cancel-records.js';
 import { agentNeeds, teamNeeds, tmuxWindow } from '../../src/feeds/attention/needs.js';
 import { attentionOf, splitAcked } from '../../src/feeds/attention/view.js';
 import type { AttentionInput } from '../../src/feeds/attention/kinds.js';
@@ -55,6 +56,7 @@ const input = (sessions: SessionView[], by: Record<string, ClaudeSessionView>): 
   sessions: { version: 1, sessions, problems: [], derivedAt: 0 },
   teams: EMPTY_TEAMS,
   cancels: { version: 0, entries: new Map() },
+  cancelRecords: EMPTY_CANCEL_RECORDS,
   problems: [],
   claude: {
     version: 1,

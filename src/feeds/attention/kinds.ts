@@ -8,17 +8,20 @@
  */
 import { SIGNAL_SOURCE } from '../../store/cancel/signal.js';
 import type { TrackerSnapshot } from '../../store/cancel/tracker.js';
+import type { CancelRecordsSnapshot } from '../../store/cancel/cancel-records.js';
 import type { ClaudeSessionView, ClaudeSnapshot } from '../../store/claude/model.js';
 import { sessionKey, type ModeView, type SessionsSnapshot, type SessionView } from '../../store/sessions/model.js';
 import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
-import { agentNeeds, cancelNeed, teamNeeds, type NeedItem } from './needs.js';
+import { agentNeeds, recordNeed, teamNeeds, type NeedItem } from './needs.js';
 
 /** One consistent picture of the store: the same snapshots the screen shows. */
 export interface AttentionInput {
   sessions: SessionsSnapshot;
   teams: TeamsSnapshot;
   cancels: TrackerSnapshot;
+  /** The cancels any omc-top made on this root (their record in omc-top's state directory). */
+  cancelRecords: CancelRecordsSnapshot;
   problems: readonly Problem[];
   /** The Claude Code process behind each session (by session id). */
   claude: ClaudeSnapshot;
@@ -224,20 +227,31 @@ export const KINDS: readonly TransitionKind[] = [
   }),
   {
     // The verdict on a cancel omc-top made. The user's own action is never news to them; a cancel that did
-    // not take, while the loop still runs, needs them.
+    // not take, while the loop still runs, needs them. The need comes from the record every omc-top reads and
+    // the disk (recordNeed), never from this process's tracker alone, so every process counts it; the value is
+    // the tracker's phase where this process follows the cancel, else "not-taken" while the need holds.
     kind: 'cancel-verdict',
-    reads: ['cancels', 'sessions'],
+    reads: ['cancels', 'cancelRecords', 'sessions'],
     collect(input) {
       const out = new Map<string, Fact>();
-      let byId: Map<string, SessionView> | null = null;
-      for (const [key, e] of input.cancels.entries) {
-        const session = key;
-        let need: NeedItem | null = null;
-        if (e.phase === 'not-taken' && !e.pauseOnly) {
-          byId ??= new Map(input.sessions.sessions.map((s) => [sessionName(s), s]));
-          need = cancelNeed(e, byId.get(session));
+      const needs = new Map<string, NeedItem>();
+      const records = input.cancelRecords.records;
+      if (records.size > 0) {
+        // One pass over the sessions, a set lookup each: the records are few, the sessions can be 10,000.
+        for (const s of input.sessions.sessions) {
+          const key = sessionName(s);
+          const rec = records.get(key);
+          const need = rec ? recordNeed(rec, s) : null;
+          if (need) needs.set(key, need);
         }
-        out.set(key, base({ value: e.phase, session, mode: e.modes.join(',') || null, ...withNeed(need) }));
+      }
+      for (const [key, e] of input.cancels.entries) {
+        const need = e.pauseOnly ? null : (needs.get(key) ?? null);
+        out.set(key, base({ value: e.phase, session: key, mode: e.modes.join(',') || null, ...withNeed(need) }));
+      }
+      for (const [key, need] of needs) {
+        if (out.has(key)) continue;
+        out.set(key, base({ value: 'not-taken', session: key, mode: need.mode, ...withNeed(need) }));
       }
       return out;
     },

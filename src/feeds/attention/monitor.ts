@@ -22,6 +22,7 @@ export function attentionInput(store: OmcStore): AttentionInput {
     sessions: store.sessions.getSnapshot(),
     teams: store.teams.getSnapshot(),
     cancels: store.cancels.getSnapshot(),
+    cancelRecords: store.cancelRecords.getSnapshot(),
     problems: store.problems.getSnapshot(),
     claude: store.claude.getSnapshot(),
   };
@@ -66,6 +67,7 @@ export class AttentionMonitor {
       store.sessions.cell.subscribe(on),
       store.teams.cell.subscribe(on),
       store.cancels.subscribe(on),
+      store.cancelRecords.subscribe(on),
       store.problems.subscribe(on),
       store.claude.cell.subscribe(on),
       store.status.subscribe(on),
@@ -106,6 +108,7 @@ export class AttentionMonitor {
       last.sessions === input.sessions &&
       last.teams === input.teams &&
       last.cancels === input.cancels &&
+      last.cancelRecords === input.cancelRecords &&
       last.problems === input.problems &&
       last.claude === input.claude
     ) {

@@ -9,7 +9,7 @@
  */
 import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
 import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
-import type { TrackedCancel } from '../../store/cancel/tracker.js';
+import type { CancelRecord } from '../../store/cancel/cancel-records.js';
 import { LEGACY_KEY, sessionKey, type SessionView } from '../../store/sessions/model.js';
 import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import type { TeamView } from '../../store/teams/model.js';
@@ -140,18 +140,35 @@ export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined): Ne
   return out;
 }
 
-/** A cancel omc-top made that the verdict engine judged not taken, while the loop still runs. */
-export function cancelNeed(e: TrackedCancel, s: SessionView | undefined): NeedItem | null {
-  if (e.pauseOnly || e.phase !== 'not-taken') return null;
-  const still = s?.modes.find((m) => m.enforced && e.modes.includes(m.mode));
-  if (!still) return null;
-  const id = e.key;
+/**
+ * A cancel omc-top made (in this process or another: the record in omc-top's state directory) that did not take:
+ * a mode it ended is active and enforced again. Said only from what the disk shows after the recorded cancel: the
+ * mode's file was written after it (a Stop event already under way re-armed the loop), or the cancel itself could
+ * not end it. A picture of the disk from before the cancel (a watcher event not in yet) shows the loop's old file,
+ * written before the cancel: that is not "active again". The same loop, not a new one: a loop started after the
+ * cancel (the user ran it again) is not the cancel failing. While the cancel's signal is in force the Stop hook
+ * does not enforce the mode, so nothing is raised inside its window. Every process names the occurrence and dates
+ * it by the recorded cancel, so the id, the `since` and the inbox's order agree everywhere.
+ */
+export function recordNeed(rec: CancelRecord, s: SessionView | undefined): NeedItem | null {
+  const still = s?.modes.find(
+    (m) =>
+      m.active &&
+      m.enforced &&
+      rec.modes.includes(m.mode) &&
+      (rec.notEnded.includes(m.mode) || (m.writtenMs !== null && m.writtenMs > rec.requestedMs)) &&
+      // A start not known is not taken for a new loop: the record's expiry bounds what it can say.
+      (m.startedMs ?? -Infinity) <= rec.requestedMs,
+  );
+  if (!s || !still) return null;
+  const id = rec.key;
+  const how = rec.notEnded.includes(still.mode) ? 'the cancel could not end it' : 'it was written again after';
   return {
-    id: `cancel-not-taken:${id}@${e.requestedMs}`,
+    id: `cancel-not-taken:${id}@${rec.requestedMs}`,
     kind: 'cancel-not-taken',
     reason: 'cancel did not take',
-    text: e.text,
-    since: e.settledMs ?? e.requestedMs,
+    text: `cancel did not take: ${still.mode} is active and enforced again (${how} omc-top's cancel at ${clockHms(rec.requestedMs)} UTC) · c cancels again`,
+    since: rec.requestedMs,
     session: id,
     mode: still.mode,
     team: null,
@@ -163,6 +180,9 @@ export function cancelNeed(e: TrackedCancel, s: SessionView | undefined): NeedIt
     action: 'cancel',
   };
 }
+
+/** "14:02:07" in UTC: the same words in every process. */
+const clockHms = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
 const lastBeat = (t: TeamView): number | null => {
   let best: number | null = null;

@@ -16,5 +16,6 @@ export function attentionReport(store: OmcStore, env: NodeJS.ProcessEnv = proces
     needs_you: view.count,
     items: [...view.open.map((n) => needJson(n, false)), ...view.acked.map((n) => needJson(n, true))],
     acknowledgements_problem: acks.problem,
+    cancel_records_problem: store.cancelRecords.getSnapshot().problem,
   };
 }

@@ -29,6 +29,7 @@ import type { Clock, Subscribable } from '../types.js';
 import { judgeSignal, type CancelDone } from './execute.js';
 import { sha256 } from './signal.js';
 import { type Obj, obj } from '../../io/json.js';
+import type { CancelRecord } from './cancel-records.js';
 
 /**
  * ended: on disk, Claude's stop not seen yet · stopped: Claude seen to stop after the cancel (final) ·
@@ -344,6 +345,15 @@ export function followClaude(side: ClaudeSide, v: AgentView, requestedMs: number
   return next;
 }
 
+/** What other omc-top processes are told of a cancel: the session, the modes it ended, its window. */
+export const cancelRecordOf = (result: CancelDone): CancelRecord => ({
+  key: trackerKey(result.plan.request.sessionId),
+  modes: [...result.plan.modes, ...result.plan.linked],
+  requestedMs: result.signal.requestedMs,
+  expiresMs: result.signal.expiresMs,
+  notEnded: [...new Set(result.stillActive.map((a) => a.mode))],
+});
+
 export class CancelTracker {
   readonly cell = new SnapshotCell<TrackerSnapshot>({ version: 0, entries: new Map() });
   private entries = new Map<string, TrackedCancel>();
@@ -361,6 +371,8 @@ export class CancelTracker {
     private readonly rules: JudgeRules = { rules: '5.5.0', projectDir: path.dirname(root) },
     /** The sessions' Claude processes (null: none can be seen, as in the tracker's own tests). */
     private readonly agent: AgentWatch | null = null,
+    /** Where the cancel is recorded for every other omc-top process (null: nowhere, as in the tracker's tests). */
+    private readonly recorder: { add(r: CancelRecord): Promise<void> } | null = null,
   ) {}
 
   private agentView(key: string): AgentView {
@@ -402,6 +414,8 @@ export class CancelTracker {
       ...judge(this.root, result, now, this.rules, claude),
     };
     if (entry.final) entry.settledMs = now;
+    // A pause ends nothing, so it cannot "not take" as a cancel does: only cancels are recorded.
+    if (!entry.pauseOnly) void this.recorder?.add(cancelRecordOf(result));
     this.entries.set(key, entry);
     this.publish();
     this.arm();

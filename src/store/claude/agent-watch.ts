@@ -7,7 +7,23 @@ import type { AgentStatus, AgentView, AgentWatch } from '../cancel/tracker.js';
 import type { ClaudeDomain } from './domain.js';
 import { lifeOf } from './life.js';
 
-export function agentWatchOf(claude: ClaudeDomain): AgentWatch {
+/** Processes whose first sighting as gone is remembered (one per session at most matters; a bound all the same). */
+const MAX_GONE_SEEN = 1000;
+
+export function agentWatchOf(claude: ClaudeDomain, clock: () => number = Date.now): AgentWatch {
+  // A gone process's status is dated by its last sign of life on disk (the same in every process). The tracker
+  // wants the moment it saw the process gone instead: a stop marked ✓ is a stop omc-top observed, never earlier.
+  const goneSeen = new Map<string, number>();
+  const seenGone = (pid: number, procStart: string | null): number => {
+    const key = `${pid}:${procStart ?? ''}`;
+    let at = goneSeen.get(key);
+    if (at === undefined) {
+      at = clock();
+      goneSeen.set(key, at);
+      if (goneSeen.size > MAX_GONE_SEEN) goneSeen.delete(goneSeen.keys().next().value as string);
+    }
+    return at;
+  };
   return {
     view(sessionId: string): AgentView | null {
       const c = claude.getSnapshot().bySession.get(sessionId);
@@ -18,7 +34,7 @@ export function agentWatchOf(claude: ClaudeDomain): AgentWatch {
       return {
         status,
         pid: c.process?.pid ?? null,
-        sinceMs: life.sinceMs,
+        sinceMs: status === 'gone' && c.process ? seenGone(c.process.pid, c.process.procStart) : life.sinceMs,
         lastTurnEndMs: c.transcript?.facts.lastTurnEndMs ?? null,
       };
     },

@@ -16,7 +16,7 @@ import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';
 import type { ClaudeSessionView, ClaudeSnapshot, ProcessView, TranscriptView } from './model.js';
 import { sameListing, sameView, type PublishedView, type ReadState } from './published-views.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
-import { readRegistry, type RegistryEntry } from './registry.js';
+import { lastSignOfLife, readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
 import { installForProcess, type OmcInstall } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
@@ -99,7 +99,6 @@ export class ClaudeDomain implements Domain {
   private registryProblems: Problem[] = [];
   private registryMissing = true;
   private readers = new Map<string, TranscriptReader>();
-  private goneSince = new Map<string, number>();
   /** The last view of each process whose registry entry omc-top saw removed (by session id). */
   private departed = new Map<string, ProcessView>();
   private readonly tmuxNames: TmuxNames;
@@ -516,12 +515,9 @@ export class ClaudeDomain implements Domain {
 
   private judgedView(e: RegistryEntry): ProcessView {
     const v = judgeProcess(e, this.probe);
-    let since = e.statusUpdatedAt ?? e.updatedAt ?? e.startedAt ?? e.mtimeMs;
-    const key = `${e.pid}:${e.procStart}`;
-    if (v.status === 'gone') {
-      if (!this.goneSince.has(key)) this.goneSince.set(key, this.clock());
-      since = this.goneSince.get(key) as number;
-    }
+    // Gone: dated by its last sign of life on disk, the same in every omc-top process (not when this one looked).
+    const since =
+      v.status === 'gone' ? lastSignOfLife(e) : (e.statusUpdatedAt ?? e.updatedAt ?? e.startedAt ?? e.mtimeMs);
     return {
       pid: e.pid,
       sessionId: e.sessionId,

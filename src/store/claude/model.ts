@@ -9,7 +9,10 @@ export interface ProcessView {
   sessionId: string;
   status: ProcessStatus;
   reason: string;
-  /** Epoch ms of the last status change (for gone: when omc-top first saw it gone). */
+  /**
+   * Epoch ms of the last status change; for gone, its last sign of life on disk (registry.ts `lastSignOfLife`):
+   * every omc-top process reads the same moment.
+   */
   since: number | null;
   entrypoint: string | null;
   version: string | null;

@@ -39,6 +39,18 @@ export interface RegistryEntry {
   mtimeMs: number;
 }
 
+/**
+ * The last sign of life a registry entry holds: the latest time the CLI wrote into it (it rewrites the entry on every
+ * status change); the file's modification time only when it holds none (a copy or a restore moves that). A SIGKILLed
+ * CLI leaves the entry behind, so every omc-top process reads the same moment: "gone" is dated by it, not by when
+ * each process first looked.
+ */
+export function lastSignOfLife(e: RegistryEntry): number {
+  let at: number | null = null;
+  for (const t of [e.statusUpdatedAt, e.updatedAt, e.startedAt]) if (t !== null && (at === null || t > at)) at = t;
+  return at ?? e.mtimeMs;
+}
+
 export type RegistryParse = { ok: true; entry: RegistryEntry } | { ok: false; message: string };
 
 const text = (v: unknown, max = 200): string | null =>

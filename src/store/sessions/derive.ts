@@ -69,6 +69,7 @@ class LazyFieldsMode implements ModeView {
   readonly extras: ModeView['extras'];
   readonly startedMs: ModeView['startedMs'];
   readonly updatedMs: ModeView['updatedMs'];
+  readonly writtenMs: ModeView['writtenMs'];
   readonly owner: ModeView['owner'];
   readonly stranded: ModeView['stranded'];
   readonly linked: ModeView['linked'];
@@ -97,6 +98,7 @@ class LazyFieldsMode implements ModeView {
     this.extras = parts.extras;
     this.startedMs = parts.startedMs;
     this.updatedMs = parts.updatedMs;
+    this.writtenMs = parts.writtenMs;
     this.owner = parts.owner;
     this.stranded = parts.stranded;
     this.linked = parts.linked;
@@ -316,6 +318,7 @@ function modeView(
     extras: p.extras.map((e) => truncate(cleanLine(e), 60)),
     startedMs: timeMs(s.started_at),
     updatedMs: lastUpdateMs(s, rec.valueMtimeMs > 0 ? rec.valueMtimeMs : null),
+    writtenMs: rec.valueMtimeMs > 0 ? rec.valueMtimeMs : null,
     owner: owner === null ? null : cleanLine(owner),
     stranded: kind === 'session' && owner !== null && owner !== key,
     linked: linkedModes(s),

@@ -22,6 +22,11 @@ export interface ModeView {
   extras: string[];
   startedMs: number | null;
   updatedMs: number | null;
+  /**
+   * When the file was last written (its modification time, as read), or null: the evidence that a loop is active
+   * again after a cancel (feeds/attention/needs.ts `recordNeed`), whatever times the file's contents carry.
+   */
+  writtenMs: number | null;
   owner: string | null;
   /** The file's owner is a different session than the directory it sits in. */
   stranded: boolean;

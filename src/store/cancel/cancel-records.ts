@@ -1,0 +1,236 @@
+/**
+ * The cancels omc-top made on one .omc root, kept in omc-top's own state directory beside the acknowledgements
+ * (`cancels-<16 hex of the root>.json`, io/state-dir.ts). The tracker that follows a cancel lives in the process
+ * that made it; this record is what every other omc-top process (a second monitor, `--json`, `watch --json`,
+ * `status`) needs to say "cancel did not take" as well: which session and modes were cancelled, and when. Each
+ * process then looks at the disk itself (feeds/attention/needs.ts `recordNeed`): the record alone never raises
+ * anything.
+ *
+ * Written through the contained write path, atomically, under omc-top's lock on the file: two processes recording
+ * at once are merged (each re-reads the file under the lock), never losing the other's entry. Bounded: an entry
+ * expires a day after its cancel, and only the newest entries are kept. A file that cannot be read or parsed keeps
+ * the records last read, with a problem line; the next cancel rewrites it.
+ */
+import fs from 'node:fs';
+import { withFileLock } from '../../io/file-lock.js';
+import { SnapshotCell } from '../../io/snapshot-cell.js';
+import { atomicWriteSync, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
+import { showPaths } from '../../io/safe-fs/byte-paths.js';
+import { rootFileName } from '../../io/state-dir.js';
+import type { Clock } from '../types.js';
+import { LEGACY_KEY } from '../sessions/model.js';
+import { isValidSessionId } from '../sessions/omc-rules.js';
+
+export interface CancelRecord {
+  /** The tracker's key: the session id, or ":legacy" for the session-less state. */
+  key: string;
+  /** The modes the cancel ended (its linked modes included). */
+  modes: readonly string[];
+  /** When the signal was written (epoch ms): the occurrence every process names the same way. */
+  requestedMs: number;
+  /** When the signal's window ends (epoch ms). */
+  expiresMs: number;
+  /** Modes the cancel could not end (still active on disk right after it): no later write is needed to say so. */
+  notEnded: readonly string[];
+}
+
+export interface CancelRecordsSnapshot {
+  version: number;
+  /** By key: the newest cancel of each session. */
+  records: ReadonlyMap<string, CancelRecord>;
+  /** Why the file could not be used (the records read before still hold), or null. */
+  problem: string | null;
+}
+
+/** A cancel older than this says nothing any more: its loop has long been judged. */
+export const CANCEL_RECORD_TTL_MS = 24 * 3_600_000;
+/** The newest this many are kept (one per session). */
+export const MAX_CANCEL_RECORDS = 200;
+const FILE_MAX_BYTES = 256 * 1024;
+const FILE_VERSION = 1;
+/** How often a follower looks for the state directory while it does not exist (or its watch failed). */
+const WATCH_RETRY_MS = 5_000;
+
+export const cancelRecordsFileName = (root: string) => rootFileName('cancels', root);
+
+export const EMPTY_CANCEL_RECORDS: CancelRecordsSnapshot = { version: 0, records: new Map(), problem: null };
+
+type Parsed = { ok: true; records: Map<string, CancelRecord> } | { ok: false; message: string };
+
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
+/** A mode is named by its state file (`<mode>-state.json`): a file name's characters, nothing a terminal reads. */
+const MODE = /^[\w.-]{1,100}$/;
+const isKey = (k: unknown): k is string => typeof k === 'string' && (k === LEGACY_KEY || isValidSessionId(k));
+
+/** The entries still in force at `now`, newest kept. */
+function bounded(records: Iterable<CancelRecord>, now: number): Map<string, CancelRecord> {
+  const fresh = [...records].filter((r) => r.requestedMs > now - CANCEL_RECORD_TTL_MS);
+  fresh.sort((a, b) => a.requestedMs - b.requestedMs);
+  return new Map(fresh.slice(-MAX_CANCEL_RECORDS).map((r) => [r.key, r]));
+}
+
+export function parseCancelRecords(text: string, now: number): Parsed {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, message: `is not JSON (${(e as Error).message})` };
+  }
+  const o = v as { version?: unknown; cancels?: unknown } | null;
+  if (!o || typeof o !== 'object' || Array.isArray(o)) return { ok: false, message: 'is not a JSON object' };
+  if (o.version !== FILE_VERSION) return { ok: false, message: `has version ${JSON.stringify(o.version)}, not 1` };
+  if (!Array.isArray(o.cancels)) return { ok: false, message: '"cancels" is not a list' };
+  const out: CancelRecord[] = [];
+  for (const c of o.cancels as unknown[]) {
+    // A bad entry is skipped, not the file: the others still hold.
+    const e = c as Record<string, unknown> | null;
+    if (!e || typeof e !== 'object') continue;
+    const { key, modes, requestedMs, expiresMs, notEnded } = e;
+    if (!isKey(key)) continue;
+    if (!Array.isArray(modes) || modes.length === 0 || modes.length > 10) continue;
+    if (!modes.every((m) => typeof m === 'string' && MODE.test(m))) continue;
+    if (!isTime(requestedMs) || !isTime(expiresMs)) continue;
+    // Absent in a file an older omc-top wrote: every mode was ended.
+    const kept = Array.isArray(notEnded)
+      ? notEnded.filter((m): m is string => typeof m === 'string' && MODE.test(m))
+      : [];
+    out.push({ key, modes: modes as string[], requestedMs, expiresMs, notEnded: kept.slice(0, 10) });
+  }
+  return { ok: true, records: bounded(out, now) };
+}
+
+export function serializeCancelRecords(root: string, records: Iterable<CancelRecord>, now: number): string {
+  const kept = [...bounded(records, now).values()];
+  // A root held by its bytes is recorded by its real path (bad bytes as \xNN), not this process's /proc/self/fd/N.
+  return JSON.stringify({ version: FILE_VERSION, root: showPaths(root), cancels: kept });
+}
+
+export class CancelRecordFile {
+  readonly file: string;
+  readonly cell = new SnapshotCell<CancelRecordsSnapshot>(EMPTY_CANCEL_RECORDS);
+  private stampSeen: { mtimeMs: number; size: number } | null = null;
+  private watcher: fs.FSWatcher | null = null;
+  private reloadTimer: NodeJS.Timeout | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly dir: string,
+    readonly root: string,
+    private readonly clock: Clock = Date.now,
+  ) {
+    this.file = cancelRecordsFileName(root);
+    this.load();
+  }
+
+  subscribe = this.cell.subscribe;
+  getSnapshot = this.cell.getSnapshot;
+
+  /** Re-reads the file when it changed. */
+  load(): void {
+    // No directory or no file: no cancel was recorded on this root.
+    const st = statSync(this.dir, '.') ? statSync(this.dir, this.file) : null;
+    if (!st) return this.replace(new Map(), null, null);
+    const stamp = { mtimeMs: st.mtimeMs, size: st.size };
+    if (this.stampSeen && this.stampSeen.mtimeMs === stamp.mtimeMs && this.stampSeen.size === stamp.size) return;
+    const r = readTextSync(this.dir, this.file, FILE_MAX_BYTES);
+    if (!r.ok) {
+      if (r.code === 'missing') return this.replace(new Map(), null, null);
+      return this.keep(stamp, r.message);
+    }
+    const p = parseCancelRecords(r.text, this.clock());
+    if (!p.ok) return this.keep(stamp, p.message);
+    this.replace(p.records, stamp, null);
+  }
+
+  /**
+   * Records a cancel: at once in this process (so its own surfaces never wait for the disk, or lose it when the
+   * write fails), then merged with what another omc-top wrote meanwhile and written atomically.
+   */
+  async add(rec: CancelRecord): Promise<void> {
+    const mine = new Map(this.cell.getSnapshot().records);
+    mine.set(rec.key, rec);
+    this.replace(mine, this.stampSeen, this.cell.getSnapshot().problem);
+    try {
+      ensureOwnDir(this.dir);
+      await withFileLock(this.dir, this.file, () => {
+        const r = readTextSync(this.dir, this.file, FILE_MAX_BYTES);
+        const onDisk = r.ok ? parseCancelRecords(r.text, this.clock()) : null;
+        // A damaged file is replaced by what this process knows (its last good read) plus the new entry.
+        const merged = new Map(onDisk?.ok ? onDisk.records : this.cell.getSnapshot().records);
+        const had = merged.get(rec.key);
+        if (!had || had.requestedMs <= rec.requestedMs) merged.set(rec.key, rec);
+        atomicWriteSync(this.dir, this.file, serializeCancelRecords(this.root, merged.values(), this.clock()));
+      });
+    } catch (e) {
+      const snap = this.cell.getSnapshot();
+      this.cell.set({
+        ...snap,
+        version: snap.version + 1,
+        problem: `omc-top's record of its cancels (${this.file}) could not be written (${(e as Error).message}): other omc-top processes do not know of this cancel`,
+      });
+      return;
+    }
+    this.stampSeen = null;
+    this.load();
+  }
+
+  /** Follows the file (another omc-top's cancels); returns a stop function. Creates nothing. */
+  watch(): () => void {
+    const tryWatch = () => {
+      if (this.watcher || !statSync(this.dir, '.')) return;
+      try {
+        this.watcher = fs.watch(this.dir, { persistent: false }, (_t, name) => {
+          if (name && String(name) !== this.file) return;
+          if (this.reloadTimer) return;
+          this.reloadTimer = setTimeout(() => {
+            this.reloadTimer = null;
+            this.load();
+          }, 25);
+          this.reloadTimer.unref?.();
+        });
+        this.watcher.on('error', () => {
+          this.watcher?.close();
+          this.watcher = null;
+        });
+        this.load(); // written between the last read and the watch
+      } catch {
+        this.watcher = null; // retried by the timer; this process's own cancels still apply
+      }
+    };
+    tryWatch();
+    this.retryTimer = setInterval(tryWatch, WATCH_RETRY_MS);
+    this.retryTimer.unref?.();
+    return () => this.unwatch();
+  }
+
+  private unwatch(): void {
+    this.watcher?.close();
+    this.watcher = null;
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = null;
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  private keep(stamp: { mtimeMs: number; size: number }, message: string): void {
+    this.stampSeen = stamp;
+    const problem = `omc-top's record of its cancels (${this.file}) ${message}; the cancels read before still count`;
+    const snap = this.cell.getSnapshot();
+    if (snap.problem !== problem) this.cell.set({ ...snap, version: snap.version + 1, problem });
+  }
+
+  private replace(
+    records: Map<string, CancelRecord>,
+    stamp: { mtimeMs: number; size: number } | null,
+    problem: string | null,
+  ): void {
+    this.stampSeen = stamp;
+    const snap = this.cell.getSnapshot();
+    const same =
+      snap.problem === problem &&
+      snap.records.size === records.size &&
+      [...records].every(([k, r]) => snap.records.get(k)?.requestedMs === r.requestedMs);
+    if (same) return;
+    this.cell.set({ version: snap.version + 1, records, problem });
+  }
+}
