@@ -237,13 +237,19 @@ export class FileRecords {
     const known = rec !== undefined;
     rec ??= new FileRec(this.root, rel, k);
     const mtimeBefore = rec.mtimeMs;
+    const valueMtimeBefore = rec.valueMtimeMs;
     const hookBefore = rec.hook;
     const outcome = rec.load(edge);
     if (outcome === 'missing') return known ? this.drop(rel) : false;
     if (outcome === 'same') {
-      // Same bytes: nothing shown changes, but OMC's stale-run watchdog reads the mtime.
+      // Same bytes: OMC's stale-run watchdog reads the mtime.
       if (rec.mtimeMs !== mtimeBefore) this.logChange(rel);
-      return false;
+      // The mode's view shows when its file was written (writtenMs; updatedMs without time fields): the same bytes
+      // written again are a new write, as a fresh read of the tree says. Rare (OMC's writes move a time field).
+      if (!known || rec.valueMtimeMs === valueMtimeBefore) return false;
+      this.generation += 1;
+      this.markDirty(k.key);
+      return true;
     }
     this.generation += 1;
     this.logChange(rel);
