@@ -2,10 +2,11 @@
  * The header's plan quota, from OMC's usage cache (never the network):
  * "5h 38% ↻1h12 · wk 61% ↻2d23h · 2m old". A window at 100 % says until when;
  * data OMC would no longer serve (its last success over 15 minutes ago) is not
- * shown as a percentage; a cache nothing refreshes says how old it is.
+ * shown as a percentage; a cache nothing refreshes says how old it is; a window
+ * whose reset time has passed shows no percentage ("5h ? (reset 14:05)").
  */
 import type { QuotaSnapshot } from '../store/cost/quota-domain.js';
-import { judgeUsage, type Window } from '../store/cost/quota.js';
+import { judgeUsage, resetPassed, type Window } from '../store/cost/quota.js';
 import { formatClock } from './format.js';
 
 /** "2h13", "45m", "3d4h": time left until `ms`. */
@@ -22,8 +23,10 @@ const age = (ms: number) =>
 
 function win(label: string, w: Window | null, now: number): string | null {
   if (!w) return null;
+  // Reset since OMC's read: the figure is the old window's ("5h 100%" would claim a limit that is over).
+  if (w.resetsMs !== null && resetPassed(w, now)) return `${label} ? (reset ${formatClock(w.resetsMs).slice(0, 5)})`;
   const pct = `${Math.round(w.percent)}%`;
-  if (w.resetsMs === null || w.resetsMs <= now) return `${label} ${pct}`;
+  if (w.resetsMs === null) return `${label} ${pct}`;
   return w.percent >= 100
     ? `${label} ${pct} until ${formatClock(w.resetsMs).slice(0, 5)}`
     : `${label} ${pct} ↻${countdown(w.resetsMs, now)}`;

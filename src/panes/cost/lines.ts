@@ -8,7 +8,7 @@
 import { estimateText, formatUsd, PRICE_SOURCE, type ModelPrice } from '../../store/claude/prices.js';
 import { planLimit, type LoopRow } from '../../store/cost/loops.js';
 import { storeLoops } from '../../feeds/cost-report.js';
-import { judgeUsage } from '../../store/cost/quota.js';
+import { judgeUsage, resetPassed } from '../../store/cost/quota.js';
 import {
   readingOf,
   SUBAGENTS_READING,
@@ -153,7 +153,9 @@ export function costPaneLines(
       );
     for (const s of j.data?.scoped ?? [])
       push(
-        `  ${s.label} weekly ${Math.round(s.window.percent)}%${s.window.resetsMs ? ` ↻${countdown(s.window.resetsMs, now)}` : ''}`,
+        resetPassed(s.window, now)
+          ? `  ${s.label} weekly ? (reset ${formatClock(s.window.resetsMs ?? 0).slice(0, 5)}; OMC has not read it since)`
+          : `  ${s.label} weekly ${Math.round(s.window.percent)}%${s.window.resetsMs ? ` ↻${countdown(s.window.resetsMs, now)}` : ''}`,
         'dim',
       );
   }
