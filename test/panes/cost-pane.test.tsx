@@ -252,3 +252,22 @@ describe('the Cost pane at 80 and 60 columns (sweep 3, finding 3)', () => {
       expect(rollups.some((r) => r.includes('unpric'))).toBe(true);
     });
 });
+
+describe('the plan quota in a narrow header (sweep 3, finding 14)', () => {
+  for (const [columns, quota] of [
+    [100, '5h 38% ↻1h59 · wk 61% ↻2d23h'],
+    [80, '5h 38% · wk 61%'],
+    [60, '5h 38% · wk 61%'],
+  ] as const)
+    it(`${columns} columns: the header shows the quota (the root path is shortened for it)`, async ({
+      emptyProject,
+      mount,
+    }) => {
+      const store = await setup(emptyProject);
+      const app = mount(store, { columns, rows: 30 });
+      await app.ready;
+      const head = (await app.waitForText('CLAUDE')).split('\n')[0] as string;
+      expect(head).toContain(quota);
+      expect(head).toContain('running');
+    });
+});
