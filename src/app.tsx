@@ -165,6 +165,7 @@ export function App(props: AppProps) {
             needs={needs}
             notifyOff={attention?.notifier ? !attention.notifier.isEnabled() : false}
             quota={quotaHeaderText(quota, now)}
+            quotaShort={quotaHeaderText(quota, now, true)}
           />
           {/* No overflow="hidden": Ink would re-slice every line of every frame to
             clip it (the biggest cost of a 200x60 frame). Views render exactly the

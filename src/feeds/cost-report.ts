@@ -12,7 +12,7 @@ import type { UsageByModel } from '../store/claude/usage.js';
 import { nextRunMs } from '../store/claude/native-loops.js';
 import { costRollup, runKey, type Spent } from '../store/cost/rollup.js';
 import { competingStopHooks, projectLoops, rateLimitFor, type LoopRow } from '../store/cost/loops.js';
-import { judgeUsage, type Window } from '../store/cost/quota.js';
+import { judgeUsage, resetPassed, type Window } from '../store/cost/quota.js';
 import { sessionSpend } from '../store/cost/spend.js';
 import type { OmcStore } from '../store/store.js';
 import type { ModelPrice } from '../store/claude/prices.js';
@@ -155,7 +155,13 @@ function budgetJson(s: { modes: { mode: string }[] } | undefined, store: OmcStor
   return null;
 }
 
-const windowJson = (w: Window | null) => w && { percent: w.percent, resets_at: iso(w.resetsMs) };
+/** A window whose reset time has passed says no percentage (it is from before the reset): `reset_passed`. */
+const windowJson = (w: Window | null, now: number) =>
+  w && {
+    percent: resetPassed(w, now) ? null : w.percent,
+    resets_at: iso(w.resetsMs),
+    reset_passed: resetPassed(w, now),
+  };
 
 /** Adds the cost fields to a --json document built by buildJsonReport (+ addClaudeToReport). */
 /** Every loop of the store's project (OMC's, Claude Code's own, background jobs), as the Cost pane and `--json` list them. */
@@ -260,10 +266,10 @@ export function addCostToReport(
       last_success_at: iso(judged.cache.lastSuccessMs),
       data_age_ms: judged.dataAgeMs,
       // OMC serves the data only while its last success is under 15 minutes old: null past that.
-      five_hour: windowJson(judged.data?.fiveHour ?? null),
-      weekly: windowJson(judged.data?.weekly ?? null),
-      monthly: windowJson(judged.data?.monthly ?? null),
-      scoped: (judged.data?.scoped ?? []).map((s) => ({ label: s.label, ...windowJson(s.window) })),
+      five_hour: windowJson(judged.data?.fiveHour ?? null, now),
+      weekly: windowJson(judged.data?.weekly ?? null, now),
+      monthly: windowJson(judged.data?.monthly ?? null, now),
+      scoped: (judged.data?.scoped ?? []).map((s) => ({ label: s.label, ...windowJson(s.window, now) })),
       extra_usage: judged.data?.extraUsage
         ? { spent_usd: judged.data.extraUsage.spentUsd, limit_usd: judged.data.extraUsage.limitUsd }
         : null,

@@ -56,6 +56,7 @@ export function Header({
   needs,
   notifyOff,
   quota,
+  quotaShort,
 }: {
   root: string;
   rule: string;
@@ -69,8 +70,12 @@ export function Header({
   needs?: number | null;
   /** The notifications are switched off (the N key). */
   notifyOff?: boolean;
-  /** The plan quota (ui/quota-text.ts): shown first in the right part when the root path still fits. */
+  /**
+   * The plan quota (ui/quota-text.ts), long and short forms: shown first in the right part while the root path
+   * keeps PATH_MIN cells (the path is shortened for it, as for the attention count).
+   */
   quota?: string | null;
+  quotaShort?: string | null;
 }) {
   const theme = useTheme();
   const { running, stale } = sessionCounts(sessions);
@@ -112,11 +117,24 @@ export function Header({
     showRule = ruleText !== '' && rule;
     right = pick;
   }
-  // The quota goes in front of the counts only while the whole root path (and the rest) still fit.
-  if (quota) {
-    const withQuota = `${quota}  ${right}`;
+  // The quota goes in front of the counts (its long form, else its short one) while the root path keeps
+  // PATH_MIN cells: the README promises it in the header, and at 80 columns it never fitted beside a whole path.
+  // The rule (where the root was found) goes first when the path must be shortened for it.
+  // Past that the short form takes the clock's and then the counts' room (the list shows the sessions).
+  const quotaTries: Array<[string | null | undefined, string]> = [
+    [quota, right],
+    [quotaShort, right],
+    [quotaShort, counts],
+    [quotaShort, `${running} running`],
+  ];
+  for (const [q, rest] of quotaTries) {
+    if (!q) continue;
+    const withQuota = rest ? `${q}  ${rest}` : q;
     const room = width - left.length - lead.length - withQuota.length - 2;
-    if (room >= shortenPath(cleanLine(root), 1_000).length + (showRule ? ruleText.length : 0)) right = withQuota;
+    if (room < PATH_MIN) continue;
+    right = withQuota;
+    if (room < shortenPath(cleanLine(root), 1_000).length + ruleText.length) showRule = false;
+    break;
   }
   const rightAll = lead + right;
   const pathRoom = Math.max(8, width - left.length - rightAll.length - 2);

@@ -2,10 +2,11 @@
  * The header's plan quota, from OMC's usage cache (never the network):
  * "5h 38% ↻1h12 · wk 61% ↻2d23h · 2m old". A window at 100 % says until when;
  * data OMC would no longer serve (its last success over 15 minutes ago) is not
- * shown as a percentage; a cache nothing refreshes says how old it is.
+ * shown as a percentage; a cache nothing refreshes says how old it is; a window
+ * whose reset time has passed shows no percentage ("5h ? (reset 14:05)").
  */
 import type { QuotaSnapshot } from '../store/cost/quota-domain.js';
-import { judgeUsage, type Window } from '../store/cost/quota.js';
+import { judgeUsage, resetPassed, type Window } from '../store/cost/quota.js';
 import { formatClock } from './format.js';
 
 /** "2h13", "45m", "3d4h": time left until `ms`. */
@@ -20,24 +21,30 @@ export function countdown(ms: number, now: number): string {
 const age = (ms: number) =>
   ms < 60_000 ? 'fresh' : ms < 3_600_000 ? `${Math.floor(ms / 60_000)}m old` : `${Math.floor(ms / 3_600_000)}h old`;
 
-function win(label: string, w: Window | null, now: number): string | null {
+function win(label: string, w: Window | null, now: number, short = false): string | null {
   if (!w) return null;
+  // Reset since OMC's read: the figure is the old window's ("5h 100%" would claim a limit that is over).
+  if (w.resetsMs !== null && resetPassed(w, now)) return `${label} ? (reset ${formatClock(w.resetsMs).slice(0, 5)})`;
   const pct = `${Math.round(w.percent)}%`;
-  if (w.resetsMs === null || w.resetsMs <= now) return `${label} ${pct}`;
-  return w.percent >= 100
-    ? `${label} ${pct} until ${formatClock(w.resetsMs).slice(0, 5)}`
-    : `${label} ${pct} ↻${countdown(w.resetsMs, now)}`;
+  if (w.resetsMs === null) return `${label} ${pct}`;
+  if (w.percent >= 100) return `${label} ${pct} until ${formatClock(w.resetsMs).slice(0, 5)}`;
+  return short ? `${label} ${pct}` : `${label} ${pct} ↻${countdown(w.resetsMs, now)}`;
 }
 
-/** The header's quota text, or null when OMC keeps no usage cache here. */
-export function quotaHeaderText(q: QuotaSnapshot | null, now: number): string | null {
+/**
+ * The header's quota text, or null when OMC keeps no usage cache here. `short` (a narrow header) leaves out the
+ * countdowns of windows not at their limit; a limit's end, a passed reset and the data's age stay.
+ */
+export function quotaHeaderText(q: QuotaSnapshot | null, now: number, short = false): string | null {
   if (!q?.cache) return null;
   const j = judgeUsage(q.cache, now, q.pollMs);
   if (!j.data) {
     const why = q.cache.error ? `OMC: ${q.cache.error}` : 'no data';
     return `quota ? (${why}${j.dataAgeMs !== null ? `, last read ${age(j.dataAgeMs).replace(' old', ' ago')}` : ''})`;
   }
-  const parts = [win('5h', j.data.fiveHour, now), win('wk', j.data.weekly, now)].filter((x): x is string => x !== null);
+  const parts = [win('5h', j.data.fiveHour, now, short), win('wk', j.data.weekly, now, short)].filter(
+    (x): x is string => x !== null,
+  );
   if (parts.length === 0) return null;
   const stale = j.servedStale || j.notRefreshed;
   const a = j.dataAgeMs ?? j.ageMs;

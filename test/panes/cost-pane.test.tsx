@@ -41,7 +41,7 @@ function startIdleCli(cwd: string): Promise<ChildProcess> {
   return new Promise((resolve) => c.stdout?.once('data', () => resolve(c)));
 }
 
-async function setup(p: TempProject, opts: { daemon?: string } = {}) {
+async function setup(p: TempProject, opts: { daemon?: string; before?: (cfg: string) => void } = {}) {
   const home = path.join(p.dir, 'home');
   const cfg = path.join(home, '.claude');
   process.env.XDG_CONFIG_HOME = path.join(p.dir, 'xdg');
@@ -94,6 +94,7 @@ async function setup(p: TempProject, opts: { daemon?: string } = {}) {
     // Alive by its pid: this test's own process stands for it.
     fs.writeFileSync(path.join(dir, 'rate-limit-daemon.pid'), String(process.pid));
   }
+  opts.before?.(cfg);
   const store = new OmcStore({
     root: p.root,
     watch: 'none',
@@ -197,4 +198,76 @@ describe('cost on screen', () => {
       "spent in the run's window: $0.0024 est. · 5.2k tokens, subagents included (exact to 1 minute at each end)",
     );
   });
+});
+
+describe('the Cost pane at 80 and 60 columns (sweep 3, finding 3)', () => {
+  const NOT_ENFORCED = 'dddddddd-1111-4222-8333-000000000004';
+  for (const columns of [80, 60])
+    it(`${columns} columns: the loops table keeps SPENT EST, the state reads as in Sessions, rollup cells never run together`, async ({
+      emptyProject: p,
+      mount,
+    }) => {
+      const store = await setup(p, {
+        before: (cfg) => {
+          // A ralph of another project's path: OMC's Stop hook lets it stop ("not enforced" in the Sessions pane).
+          writeLiveRalph(p, {
+            sessionId: NOT_ENFORCED,
+            iteration: 1,
+            max: 10,
+            checkedAt: new Date(NOW).toISOString(),
+            projectPath: '/somewhere/else',
+          });
+          // A model with no price: the rollups' estimate reads "$0.0019 est. + 1 unpriced model", longer than before.
+          const line = JSON.parse(
+            assistant(SID, new Date(NOW - 7 * 60_000).toISOString(), 'm3', 3, [
+              { type: 'text', text: 'x' },
+            ])[0] as string,
+          );
+          line.message.model = 'claude-future-9-9';
+          writeTranscript(cfg, p.dir, SID, [
+            prompt(SID, new Date(NOW - 10 * 60_000).toISOString(), 'ralph: make the tests pass'),
+            ...assistant(SID, new Date(NOW - 9 * 60_000).toISOString(), 'm1', 1, [{ type: 'text', text: 'working' }]),
+            ...assistant(SID, new Date(NOW - 8 * 60_000).toISOString(), 'm2', 2, [{ type: 'text', text: 'more' }]),
+            JSON.stringify(line),
+          ]);
+        },
+      });
+      const app = mount(store, { columns, rows: 60 });
+      await app.ready;
+      await app.press('$');
+      const t = await app.waitForText(/▌By day[^]*tokens/);
+      const lines = t.split('\n');
+      const header = lines.find((l) => l.includes('LOOP') && l.includes('SESSION')) ?? '';
+      expect(header).toContain('STATE');
+      expect(header).toContain('SPENT EST');
+      const ralph = lines.find((l) => /ralph 3\/10/.test(l) && l.includes('aaaaaaaa')) ?? '';
+      expect(ralph).toMatch(/enforced\s.*\$0\.0019/);
+      const other = lines.find((l) => l.includes('dddddddd')) ?? '';
+      expect(other).toContain('not enforced');
+      expect(t).not.toContain('not-enforced');
+      // Every By mode / By day row: name, estimate, tokens, each cell apart (the word before "tokens" is the count).
+      const rollups = lines.filter((l) => /^\s+(ralph|\(no loop\)|2026-)/.test(l) && l.trimEnd().endsWith('tokens'));
+      expect(rollups.length).toBeGreaterThanOrEqual(2);
+      for (const r of rollups) expect(r.trim().split(/\s+/).slice(-2)[0]).toMatch(/^[\d.]+[kM]?$/);
+      expect(rollups.some((r) => r.includes('unpric'))).toBe(true);
+    });
+});
+
+describe('the plan quota in a narrow header (sweep 3, finding 14)', () => {
+  for (const [columns, quota] of [
+    [100, '5h 38% ↻1h59 · wk 61% ↻2d23h'],
+    [80, '5h 38% · wk 61%'],
+    [60, '5h 38% · wk 61%'],
+  ] as const)
+    it(`${columns} columns: the header shows the quota (the root path is shortened for it)`, async ({
+      emptyProject,
+      mount,
+    }) => {
+      const store = await setup(emptyProject);
+      const app = mount(store, { columns, rows: 30 });
+      await app.ready;
+      const head = (await app.waitForText('CLAUDE')).split('\n')[0] as string;
+      expect(head).toContain(quota);
+      expect(head).toContain('running');
+    });
 });

@@ -104,4 +104,82 @@ describe('ultragoal plans', () => {
       await store.close();
     }
   });
+
+  describe('odd plans (sweep 3, finding 8)', () => {
+    const goalsFile = () => path.join(project, '.omc', 'ultragoal', 'goals.json');
+    const rewrite = (edit: (g: { goals: Record<string, unknown>[]; activeGoalId?: string }) => void) => {
+      const g = JSON.parse(fs.readFileSync(goalsFile(), 'utf8'));
+      edit(g);
+      fs.writeFileSync(goalsFile(), JSON.stringify(g));
+    };
+    /** `n` goals shaped like OMC's own, the first `complete` of them complete and the rest in progress. */
+    const many = (n: number, complete: number) =>
+      rewrite((g) => {
+        const base = g.goals[0] as Record<string, unknown>;
+        g.goals = Array.from({ length: n }, (_, i) => ({
+          ...base,
+          id: `G${String(i).padStart(4, '0')}-x`,
+          title: `goal ${i}`,
+          status: i < complete ? 'complete' : 'in_progress',
+        }));
+        delete g.activeGoalId;
+      });
+
+    it('501 goals, 500 complete and 1 in progress: 500/501, the open goal is current, not done; the list cut is said', async () => {
+      put('17-next-when-done');
+      many(501, 500);
+      const art = await importOmc(OMC55, 'dist/ultragoal/artifacts.js');
+      const sum = art.summarizeUltragoalPlan(await art.readUltragoalPlan(project));
+      const d = scan();
+      const p = d.resolved();
+      expect(p).toMatchObject({ total: sum.total, complete: sum.complete, done: false, truncated: true });
+      expect(p?.total).toBe(501);
+      expect(p?.current?.id).toBe('G0500-x');
+      const json = (d.report().ultragoal as { plans: Record<string, unknown>[] }).plans[0];
+      expect(json).toMatchObject({
+        complete: 500,
+        total: 501,
+        truncated: true,
+        done: false,
+        current: { id: 'G0500-x' },
+      });
+      expect((json?.goals as unknown[]).length).toBe(500);
+      expect(d.problems().map((x) => x.message)).toEqual([
+        'the plan has 501 goals: only the first 500 are listed (every one is counted)',
+      ]);
+    });
+
+    it('3,001 goals, 100 complete: 100/3001 (not 100/500)', () => {
+      put('17-next-when-done');
+      many(3001, 100);
+      const p = scan().resolved();
+      expect(p).toMatchObject({ complete: 100, total: 3001, done: false, truncated: true });
+      expect(p?.current?.id).toBe('G0100-x');
+    });
+
+    it('a plan at the cap is not cut and says nothing', () => {
+      put('17-next-when-done');
+      many(500, 500);
+      const d = scan();
+      expect(d.resolved()).toMatchObject({ complete: 500, total: 500, done: true, truncated: false });
+      expect(d.problems()).toEqual([]);
+    });
+
+    it('a dangling activeGoalId and a repeated goal id get a problem line each', () => {
+      put('12-review-blockers-G002');
+      rewrite((g) => {
+        g.activeGoalId = 'G9999-missing';
+        g.goals.push({ ...(g.goals[0] as Record<string, unknown>) });
+      });
+      const d = scan();
+      const messages = d.problems().map((x) => `${x.path}: ${x.message}`);
+      expect(messages).toEqual([
+        expect.stringMatching(
+          /^ultragoal\/goals\.json: "activeGoalId" is "G9999-missing", which is no goal of the plan/,
+        ),
+        expect.stringMatching(/^ultragoal\/goals\.json: goal id "G001-[^"]+" appears more than once/),
+      ]);
+      expect(d.resolved()?.total).toBe(5);
+    });
+  });
 });

@@ -32,6 +32,12 @@ export const costPane: PaneModule<S> = {
   hotkey: '$',
   init: () => ({ scroll: 0 }),
   bindings,
-  sources: (store) => [store.claude.subscribe, store.runs.subscribe, store.quota.subscribe, store.bgJobs.subscribe],
+  sources: (store) => [
+    store.claude.subscribe,
+    store.runs.subscribe,
+    store.quota.subscribe,
+    store.bgJobs.subscribe,
+    store.cancels.subscribe,
+  ],
   View: CostView,
 };

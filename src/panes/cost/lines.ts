@@ -8,7 +8,7 @@
 import { estimateText, formatUsd, PRICE_SOURCE, type ModelPrice } from '../../store/claude/prices.js';
 import { planLimit, type LoopRow } from '../../store/cost/loops.js';
 import { storeLoops } from '../../feeds/cost-report.js';
-import { judgeUsage } from '../../store/cost/quota.js';
+import { judgeUsage, resetPassed } from '../../store/cost/quota.js';
 import {
   readingOf,
   SUBAGENTS_READING,
@@ -24,19 +24,29 @@ import { countdown, quotaHeaderText } from '../../ui/quota-text.js';
 import { joinLines, rowLines, type LineSource, type ToneLine } from '../../ui/line-source.js';
 import { formatTokens } from '../history/rows.js';
 import { rateLimitText } from '../sessions/cost-lines.js';
+import { rowCancel, statusLabel } from '../sessions/rows.js';
+import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
+import type { SessionView } from '../../store/sessions/model.js';
 import { groupDigits } from '../../io/group-digits.js';
 
 const short = (sid: string | null) => (sid === null ? 'legacy' : sid.slice(0, 8));
 
 /**
- * A row's lines at one width, for rows that do not change with the clock (no rate-limit countdown, no next run):
- * the OMC rows of sessions with no Claude process are the same objects from one change to the next (loops.ts), so
- * a change draws the lines of the rows it touched.
+ * A row's lines at one width, for rows that do not change with the clock (no rate-limit countdown, no next run,
+ * no cancel countdown): the OMC rows of sessions with no Claude process are the same objects from one change to
+ * the next (loops.ts), so a change draws the lines of the rows it touched.
  */
 const steadyLines = new WeakMap<LoopRow, { width: number; lines: ToneLine[] }>();
 
-function loopLines(l: LoopRow, now: number, width: number): ToneLine[] {
-  if (l.rateLimit !== null || l.nextMs !== null) return loopLine(l, now, width);
+/** omc-top's own cancels and pauses, by session: the Sessions pane words a row's state with them. */
+type Cancels = ReadonlyMap<string, TrackedCancel>;
+/** The tracker's entry for a session (legacy state has its own key), as the Sessions pane looks it up. */
+const trackedFor = (cancels: Cancels, s: SessionView) => cancels.get(trackerKey(s.kind === 'legacy' ? null : s.id));
+
+function loopLines(l: LoopRow, now: number, width: number, cancels: Cancels): ToneLine[] {
+  const tracked = l.session ? rowCancel(trackedFor(cancels, l.session), now) : undefined;
+  if (l.rateLimit !== null || l.nextMs !== null || tracked || l.session?.status === 'cancelling')
+    return loopLine(l, now, width, tracked);
   const hit = steadyLines.get(l);
   if (hit && hit.width === width) return hit.lines;
   const lines = loopLine(l, now, width);
@@ -49,28 +59,98 @@ export function loopLineCount(l: LoopRow, width: number): number {
   return 1 + (width <= 110 && l.detail ? 1 : 0) + (l.competing ? 1 : 0) + (l.rateLimit ? 1 : 0);
 }
 
-export function loopLine(l: LoopRow, now: number, width: number): ToneLine[] {
-  const burn =
-    l.spend?.burnPerMin == null
-      ? '—'
-      : `${formatTokens(l.spend.burnPerMin)}/min${l.spend.burnUsdPerHour !== null ? ` ${formatUsd(l.spend.burnUsdPerHour)}/h` : ''}`;
+/** The loops table's column widths (each with its trailing space; 0 = not shown). */
+export interface LoopColumns {
+  label: number;
+  session: number;
+  claude: number;
+  state: number;
+  burn: number;
+  spent: number;
+  /** WHAT on the row itself (wide panes; narrower ones put it on a line of its own). */
+  what: number;
+}
+
+/** The widest each column needs: "ralph 3/100 · ultrawork", "scheduled · next 14:05", "12.3k/min $1.23/h". */
+const FULL = { label: 22, state: 26, burn: 18 } as const;
+/** SESSION (8 characters of the id) and SPENT EST (`$0.0036+sub…`): never cut, spend is the pane's figure. */
+const SESSION = 9;
+const SPENT = 13;
+/** Room kept at the least for LOOP and STATE ("not enforced" and a space), and what CLAUDE and BURN take. */
+const MIN_LABEL = 14;
+const MIN_STATE = 13;
+const CLAUDE = 8;
+const MIN_BURN = 14;
+
+/**
+ * The columns at `width`, the row one cell short of it (as every line of the pane). SPENT EST and SESSION always
+ * show; LOOP and STATE get their least room; then CLAUDE and BURN (dropped in that order from the right when the
+ * pane is narrow: BURN first); then what is left widens LOOP, STATE and BURN up to what they need; WHAT takes
+ * the rest of a wide pane.
+ */
+export function loopColumns(width: number): LoopColumns {
+  // Two cells of indent, one after LOOP, one kept at the end.
+  let left = width - 4 - SESSION - SPENT - MIN_LABEL - MIN_STATE;
+  let claude = 0;
+  let burn = 0;
+  if (left >= CLAUDE + MIN_BURN) {
+    claude = CLAUDE;
+    burn = MIN_BURN;
+  } else if (left >= CLAUDE) claude = CLAUDE;
+  left -= claude + burn;
+  const grow = (at: number, to: number) => {
+    const more = Math.max(0, Math.min(to - at, left));
+    left -= more;
+    return at + more;
+  };
+  const label = grow(MIN_LABEL, FULL.label);
+  const state = grow(MIN_STATE, FULL.state);
+  if (burn > 0) burn = grow(burn, FULL.burn);
+  // A pane too narrow for even the least: LOOP gives way first (the session id still names the row).
+  const short = Math.min(0, left);
+  return {
+    label: Math.max(6, label + short + Math.max(0, width > 110 ? 0 : left)),
+    session: SESSION,
+    claude,
+    state,
+    burn,
+    spent: SPENT,
+    what: width > 110 ? Math.max(0, left) : 0,
+  };
+}
+
+/** The burn cell: tokens/min and ≈ USD/h when the column holds both, else USD/h (what a cost pane is for). */
+function burnText(l: LoopRow, w: number): string {
+  const perMin = l.spend?.burnPerMin;
+  if (perMin == null) return '—';
+  const tokens = `${formatTokens(perMin)}/min`;
+  const usd = l.spend?.burnUsdPerHour != null ? `${formatUsd(l.spend.burnUsdPerHour)}/h` : null;
+  if (usd === null) return tokens;
+  const both = `${tokens} ${usd}`;
+  return both.length < w ? both : usd;
+}
+
+export function loopLine(l: LoopRow, now: number, width: number, tracked?: TrackedCancel): ToneLine[] {
+  const c = loopColumns(width);
   // `$1.20+subagents…` does not fit the column: the short mark, explained under the project's line. The column
   // holds `$0.0036+sub…` whole (a cell keeps its last place blank).
   const spent = l.spend
     ? `${estimateText(l.spend.estimate).replace(' est.', '')}${l.spend.reading === 'transcript' ? TRANSCRIPT_READING_SHORT : l.spend.partial ? SUBAGENTS_READING_SHORT : ''}`
     : '—';
   const proc = l.process ? l.process.status : '—';
-  const state = `${l.state}${l.nextMs !== null ? ` · next ${formatClock(l.nextMs).slice(0, 5)}` : ''}`;
+  // An OMC row's state in the Sessions pane's words ("not enforced", "cancel 12s"), from the same function.
+  const word = l.session ? statusLabel(l.session, now, tracked) : l.state;
+  const state = `${word}${l.nextMs !== null ? ` · next ${formatClock(l.nextMs).slice(0, 5)}` : ''}`;
   const head =
     '  ' +
-    fit(l.label, 22) +
+    fit(l.label, c.label) +
     ' ' +
-    cell(short(l.sessionId), 9) +
-    cell(proc, 8) +
-    cell(state, 26) +
-    cell(burn, 18) +
-    cell(spent, 13) +
-    (width > 110 ? fit(l.detail, width - 100) : '');
+    cell(short(l.sessionId), c.session) +
+    cell(proc, c.claude) +
+    cell(state, c.state) +
+    cell(burnText(l, c.burn), c.burn) +
+    cell(spent, c.spent) +
+    (c.what > 0 ? fit(l.detail, c.what) : '');
   const out: ToneLine[] = [{ text: head, tone: l.ended ? 'dim' : undefined }];
   if (width <= 110 && l.detail) out.push({ text: `      ${l.detail}`, tone: 'dim' });
   if (l.competing)
@@ -153,7 +233,9 @@ export function costPaneLines(
       );
     for (const s of j.data?.scoped ?? [])
       push(
-        `  ${s.label} weekly ${Math.round(s.window.percent)}%${s.window.resetsMs ? ` ↻${countdown(s.window.resetsMs, now)}` : ''}`,
+        resetPassed(s.window, now)
+          ? `  ${s.label} weekly ? (reset ${formatClock(s.window.resetsMs ?? 0).slice(0, 5)}; OMC has not read it since)`
+          : `  ${s.label} weekly ${Math.round(s.window.percent)}%${s.window.resetsMs ? ` ↻${countdown(s.window.resetsMs, now)}` : ''}`,
         'dim',
       );
   }
@@ -170,21 +252,23 @@ export function costPaneLines(
 
   // Every loop.
   const loops = storeLoops(store, prices, now);
+  const cancels = store.cancels.getSnapshot().entries;
   out.push({ text: '' });
   out.push({ text: `▌Loops (${loops.filter((l) => !l.ended).length} live)`, tone: 'title' });
   if (loops.length === 0) push('  none: no active OMC mode, /goal, /loop job or background job in this project', 'dim');
   else {
+    const c = loopColumns(width);
     out.push({
       text:
         '  ' +
-        fit('LOOP', 22) +
+        fit('LOOP', c.label) +
         ' ' +
-        fit('SESSION', 9) +
-        fit('CLAUDE', 8) +
-        fit('STATE', 26) +
-        fit('BURN', 18) +
-        fit('SPENT EST', 13) +
-        (width > 110 ? 'WHAT' : ''),
+        cell('SESSION', c.session) +
+        cell('CLAUDE', c.claude) +
+        cell('STATE', c.state) +
+        cell('BURN', c.burn) +
+        cell('SPENT EST', c.spent) +
+        (c.what > 0 ? 'WHAT' : ''),
       tone: 'label',
     });
   }
@@ -192,7 +276,7 @@ export function costPaneLines(
   const loopPart = rowLines(
     loops,
     (l) => loopLineCount(l, width),
-    (l) => loopLines(l, now, width),
+    (l) => loopLines(l, now, width, cancels),
   );
   const tail: ToneLine[] = [];
   out = tail;
@@ -221,16 +305,18 @@ export function costPaneLines(
 
   // Rollups.
   out.push({ text: '' });
-  out.push({ text: '▌By mode (a stretch where two loops ran counts once, under both names)', tone: 'title' });
-  for (const m of r.byMode)
-    out.push({
-      text: `  ${fit(m.mode === NO_LOOP ? '(no loop)' : m.mode, 28)}${fit(estimateText(m.estimate), 28)}${formatTokens(m.tokens)} tokens`,
-    });
+  push('▌By mode (a stretch where two loops ran counts once, under both names)', 'title');
+  // Each cell keeps a space after it (two figures never run together), narrower in a narrow pane.
+  const nameW = Math.min(28, Math.max(12, Math.floor(width * 0.3)));
+  const estW = Math.max(12, Math.min(34, width - 3 - nameW - 14));
+  const rollupRow = (name: string, s: { estimate: Parameters<typeof estimateText>[0]; tokens: number }) => ({
+    text: `  ${cell(name, nameW)}${cell(estimateText(s.estimate), estW)}${formatTokens(s.tokens)} tokens`,
+  });
+  for (const m of r.byMode) out.push(rollupRow(m.mode === NO_LOOP ? '(no loop)' : m.mode, m));
   if (r.byMode.length === 0) push('  nothing spent yet', 'dim');
   out.push({ text: '' });
   out.push({ text: '▌By day (UTC)', tone: 'title' });
-  for (const x of r.byDay)
-    out.push({ text: `  ${fit(x.day, 28)}${fit(estimateText(x.estimate), 28)}${formatTokens(x.tokens)} tokens` });
+  for (const x of r.byDay) out.push(rollupRow(x.day, x));
   if (r.byDay.length === 0) push('  nothing spent yet', 'dim');
 
   out.push({ text: '' });

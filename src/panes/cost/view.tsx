@@ -5,13 +5,15 @@ import { ScrollLines } from '../../ui/scroll-lines.js';
 import { costPaneLines } from './lines.js';
 import type { CostPaneState } from './state.js';
 
-/** Only reads: sessions, Claude, runs, quota and background jobs, each subscribed so the page follows them. */
+/** Only reads: sessions, Claude, runs, quota, background jobs and omc-top's cancels, each subscribed so the page follows them. */
 export function CostView({ state, store, width, height, now }: ViewProps<CostPaneState>) {
   useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
   useSyncExternalStore(store.claude.subscribe, store.claude.getSnapshot);
   useSyncExternalStore(store.runs.subscribe, store.runs.runs);
   useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
   useSyncExternalStore(store.bgJobs.subscribe, store.bgJobs.getSnapshot);
+  // omc-top's own cancels word an OMC loop's state as the Sessions pane does (`cancel 12s`).
+  useSyncExternalStore(store.cancels.subscribe, store.cancels.getSnapshot);
   const lines = costPaneLines(store, configuredPrices(), now, width);
   return <ScrollLines lines={lines} scroll={state.scroll} width={width} height={height} />;
 }

@@ -156,6 +156,11 @@ export function ultragoalLines(plan: PlanProgress | null, others: number): Detai
         g.status === 'complete' ? 'ok' : g.status === 'failed' || g.status === 'review_blocked' ? 'warn' : undefined,
     });
   }
+  if (plan.truncated)
+    out.push({
+      text: `  … ${plan.total - plan.goals.length} more goals not listed (the counts above are over all ${plan.total})`,
+      tone: 'dim',
+    });
   return out;
 }
 

@@ -618,6 +618,9 @@ export class ClaudeDomain implements Domain {
       const message = r.problemText;
       if (message) problems.push({ path: `${this.label}/${r.rel}`, message, severity: 'warning' });
     }
+    this.subagents.eachProblem((rel, message) =>
+      problems.push({ path: `${this.label}/${rel}`, message, severity: 'warning' }),
+    );
     // Republish only on change: the liveness timer runs every 2 s and must not repaint an idle screen. Compared
     // field by field against what was last published (published-views.ts: no key string, no view per session).
     let changed =

@@ -18,7 +18,16 @@ import { timeMs } from '../sessions/omc-rules.js';
 import type { IterationFacts, Tokens, TranscriptFacts } from './transcript-facts.js';
 import { KEEP_USAGE_SAMPLES, tokenTotal, zeroTokens } from './transcript-facts.js';
 import { TranscriptReader, type LineFolder } from './transcript-reader.js';
-import { addResponse, addUsage, copyUsage, modelKey, SpendTimeline, usagePart, type UsageByModel } from './usage.js';
+import {
+  addResponse,
+  addUsage,
+  badUsageText,
+  copyUsage,
+  modelKey,
+  readUsage,
+  SpendTimeline,
+  type UsageByModel,
+} from './usage.js';
 import { UsageSamples } from './usage-samples.js';
 import { RecentIds } from './recent-ids.js';
 
@@ -51,6 +60,9 @@ export class SubagentFolder implements LineFolder<SubagentFacts> {
     usageSamples: new UsageSamples(KEEP_SAMPLES),
   };
   private recent = new RecentIds(RECENT_IDS);
+  /** Responses whose usage could not be counted (usage.ts readUsage): left out of every total. */
+  private badResponses = 0;
+  problem: string | null = null;
 
   add(line: Obj): void {
     const f = this.facts;
@@ -65,7 +77,13 @@ export class SubagentFolder implements LineFolder<SubagentFacts> {
     if (!msg || !usage) return;
     const id = typeof msg.id === 'string' ? msg.id : typeof line.requestId === 'string' ? line.requestId : null;
     if (id !== null && !this.recent.firstSight(id)) return;
-    const part = usagePart(usage);
+    const read = readUsage(usage);
+    if (!read.ok) {
+      this.badResponses += 1;
+      this.problem = badUsageText(read.why, id, at, this.badResponses);
+      return;
+    }
+    const part = read.part;
     const model = modelKey(msg.model, usage);
     f.tokens.input += part.input;
     f.tokens.output += part.output;
@@ -272,6 +290,22 @@ export class SubagentSet {
     return { bytes, changed };
   }
 
+  /** Each subagent file's problem (its read, or a usage count it could not count), memoised on the version. */
+  problems(): readonly { rel: string; message: string }[] {
+    if (this.problemMemo.version === this.version) return this.problemMemo.list;
+    const list: { rel: string; message: string }[] = [];
+    for (const r of this.readers.values()) {
+      const message = r.problemText;
+      if (message) list.push({ rel: r.rel, message });
+    }
+    this.problemMemo = { version: this.version, list };
+    return list;
+  }
+  private problemMemo: { version: number; list: readonly { rel: string; message: string }[] } = {
+    version: -1,
+    list: [],
+  };
+
   summary(): SubagentsSummary | null {
     if (this.memo.version === this.version) return this.memo.summary;
     let summary: SubagentsSummary | null = null;
@@ -429,6 +463,13 @@ export class SubagentTracker {
 
   summary(sid: string): SubagentsSummary | null {
     return this.sets.get(sid)?.summary() ?? null;
+  }
+
+  /** Calls `fn` with each subagent file's problem line, over every followed session. */
+  eachProblem(fn: (rel: string, message: string) => void): void {
+    this.sets.forEach((set) => {
+      if (set.size > 0) for (const p of set.problems()) fn(p.rel, p.message);
+    });
   }
 
   /** The session's facts with its subagents in, memoised on both versions. */

@@ -9,7 +9,7 @@ import { cleanBlock, cleanLine, truncate } from '../../io/sanitize.js';
 import { timeMs } from '../sessions/omc-rules.js';
 import { type Obj, obj } from '../../io/json.js';
 import { emptyNativeLoops, NativeLoopFolder, type NativeLoopFacts } from './native-loops.js';
-import { addResponse, modelKey, SpendTimeline, usagePart, type UsageByModel } from './usage.js';
+import { addResponse, badUsageText, modelKey, readUsage, SpendTimeline, type UsageByModel } from './usage.js';
 import { UsageSamples } from './usage-samples.js';
 import { RecentIds } from './recent-ids.js';
 
@@ -174,6 +174,7 @@ export function emptyFacts(): TranscriptFacts {
   };
 }
 
+/** A count of the CLI's own exit figures (session sums, not one response's: usage.ts readUsage judges those). */
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
 const short = (v: unknown, max: number) => truncate(cleanLine(v).trim(), max);
 const push = <T>(list: T[], item: T, keep: number) => {
@@ -218,6 +219,10 @@ export class FactsBuilder {
     this.facts.native = this.native.facts;
   }
   private recentIds = new RecentIds(RECENT_IDS);
+  /** Responses whose usage could not be counted (usage.ts readUsage): left out of every total. */
+  private badResponses = 0;
+  /** What the transcript's lines hold that omc-top could not count: a problem line naming the response. */
+  problem: string | null = null;
 
   private current(): IterationFacts {
     let it = this.facts.iterations[this.facts.iterations.length - 1];
@@ -271,25 +276,31 @@ export class FactsBuilder {
     const id = typeof msg.id === 'string' ? msg.id : typeof line.requestId === 'string' ? line.requestId : null;
     const usage = obj(msg.usage);
     if (usage && (id === null || this.recentIds.firstSight(id))) {
-      const t: Tokens = {
-        input: count(usage.input_tokens),
-        output: count(usage.output_tokens),
-        cacheRead: count(usage.cache_read_input_tokens),
-        cacheWrite: count(usage.cache_creation_input_tokens),
-      };
-      for (const target of [f.tokens, this.current().tokens]) {
-        target.input += t.input;
-        target.output += t.output;
-        target.cacheRead += t.cacheRead;
-        target.cacheWrite += t.cacheWrite;
+      const read = readUsage(usage);
+      if (read.ok) {
+        const part = read.part;
+        const t: Tokens = {
+          input: part.input,
+          output: part.output,
+          cacheRead: part.cacheRead,
+          cacheWrite: part.cacheWrite,
+        };
+        for (const target of [f.tokens, this.current().tokens]) {
+          target.input += t.input;
+          target.output += t.output;
+          target.cacheRead += t.cacheRead;
+          target.cacheWrite += t.cacheWrite;
+        }
+        f.messages += 1;
+        if (at !== null) f.usageSamples.push(at, tokenTotal(t));
+        const model = modelKey(msg.model, usage);
+        addResponse(f.byModel, model, part);
+        addResponse(this.current().byModel, model, part);
+        f.timeline.add(at, model, part);
+      } else {
+        this.badResponses += 1;
+        this.problem = badUsageText(read.why, id, at, this.badResponses);
       }
-      f.messages += 1;
-      if (at !== null) f.usageSamples.push(at, tokenTotal(t));
-      const part = usagePart(usage);
-      const model = modelKey(msg.model, usage);
-      addResponse(f.byModel, model, part);
-      addResponse(this.current().byModel, model, part);
-      f.timeline.add(at, model, part);
     }
     if (typeof msg.model === 'string' && msg.model !== '<synthetic>') f.model = short(msg.model, 60);
     const content = Array.isArray(msg.content) ? msg.content : [];

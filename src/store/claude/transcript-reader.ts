@@ -51,6 +51,8 @@ const scratch = Buffer.allocUnsafe(STEP_BYTES);
 export interface LineFolder<F> {
   readonly facts: F;
   add(line: Record<string, unknown>, raw: string): void;
+  /** What its lines hold that could not be used (a usage count no response can hold), as a problem line. */
+  readonly problem?: string | null;
 }
 
 export interface ReaderState<F = TranscriptFacts> {
@@ -132,9 +134,17 @@ export class TranscriptReader<F = TranscriptFacts> {
   get nextOffset(): number {
     return this.offset;
   }
+  /** The read's problem (the file, its lines) and the folder's (what a line holds), one line. */
   get problemText(): string | null {
-    return this.problem;
+    const folder = this.builder?.problem ?? null;
+    if (folder === null) return this.problem;
+    if (this.problem === null) return folder;
+    // Joined once per change: the domain asks every reader at each publish and compares the strings.
+    if (this.joined?.read !== this.problem || this.joined.folder !== folder)
+      this.joined = { read: this.problem, folder, text: `${this.problem}; ${folder}` };
+    return this.joined.text;
   }
+  private joined: { read: string; folder: string; text: string } | null = null;
   /** Nothing read yet: no file, or an empty one. */
   get nothingRead(): boolean {
     return this.size === 0 && this.offset === 0;
@@ -147,7 +157,7 @@ export class TranscriptReader<F = TranscriptFacts> {
       size: this.size,
       partialFrom: this.partialFrom,
       badLines: this.badLines,
-      problem: this.problem,
+      problem: this.problemText,
     };
   }
 

@@ -48,19 +48,76 @@ export const zeroPart = (): UsagePart => ({
   webSearches: 0,
 });
 
-const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
+/**
+ * The most one count of one API response can hold, in tokens (and web searches). One request's prompt (input +
+ * cache read + cache write) is bounded by the model's context window, 1M tokens at the most for any Claude model
+ * (2026-12), and its output by the model's output limit, far below that. 10^9 is a thousand times the largest
+ * window: no real response reaches it, so a count above it is a corrupt or hand-written line, and counting it would
+ * make one line the project's spend (`"input_tokens": 1e300` read as $4e+294 in every rollup).
+ */
+export const MAX_RESPONSE_COUNT = 1e9;
 
-/** The priced parts of one response's `message.usage` (2.1.332's shape; missing fields count 0). */
-export function usagePart(usage: Obj): UsagePart {
-  const cacheWrite = count(usage.cache_creation_input_tokens);
+/** The counts of `message.usage` a cost is made of, as Claude Code 2.1.332 names them. */
+const COUNT_FIELDS = [
+  ['input_tokens'],
+  ['output_tokens'],
+  ['cache_read_input_tokens'],
+  ['cache_creation_input_tokens'],
+  ['cache_creation', 'ephemeral_1h_input_tokens'],
+  ['server_tool_use', 'web_search_requests'],
+] as const;
+
+/** A value as a problem line shows it: short, one line, no control byte. */
+const shown = (v: unknown): string => truncate(cleanLine(typeof v === 'string' ? JSON.stringify(v) : String(v)), 24);
+
+/**
+ * One count: absent or null counts 0 (older lines omit fields); else a whole number from 0 to
+ * MAX_RESPONSE_COUNT, or null for anything else.
+ */
+const countOf = (v: unknown): number | null =>
+  v === undefined || v === null
+    ? 0
+    : typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_RESPONSE_COUNT
+      ? v
+      : null;
+
+export type UsageRead = { ok: true; part: UsagePart } | { ok: false; why: string };
+
+/**
+ * The priced parts of one response's `message.usage` (2.1.332's shape; missing fields count 0), or why they
+ * cannot be counted: a count that is not a whole number from 0 to MAX_RESPONSE_COUNT (negative, fractional,
+ * a string, 1e300). Such a response is left out of every total and said as a problem line, never clamped to 0
+ * or counted as is.
+ */
+export function readUsage(usage: Obj): UsageRead {
+  const counts: number[] = [];
+  let bad: string[] | null = null;
+  for (const [a, b] of COUNT_FIELDS) {
+    const v = b === undefined ? usage[a] : obj(usage[a])?.[b];
+    const n = countOf(v);
+    if (n === null) (bad ??= []).push(`${b === undefined ? a : `${a}.${b}`} is ${shown(v)}`);
+    counts.push(n ?? 0);
+  }
+  if (bad) return { ok: false, why: bad.join(', ') };
+  const [input = 0, output = 0, cacheRead = 0, cacheWrite = 0, cacheWrite1h = 0, webSearches = 0] = counts;
   return {
-    input: count(usage.input_tokens),
-    output: count(usage.output_tokens),
-    cacheRead: count(usage.cache_read_input_tokens),
-    cacheWrite,
-    cacheWrite1h: Math.min(cacheWrite, count(obj(usage.cache_creation)?.ephemeral_1h_input_tokens)),
-    webSearches: count(obj(usage.server_tool_use)?.web_search_requests),
+    ok: true,
+    part: { input, output, cacheRead, cacheWrite, cacheWrite1h: Math.min(cacheWrite, cacheWrite1h), webSearches },
   };
+}
+
+/**
+ * The problem line for responses whose usage could not be counted: the last one named (its message id, else its
+ * time), how many there were.
+ */
+export function badUsageText(why: string, id: string | null, atMs: number | null, responses: number): string {
+  const which =
+    id !== null
+      ? `response ${truncate(cleanLine(id).trim(), 60)}`
+      : atMs !== null
+        ? `the response at ${new Date(atMs).toISOString()}`
+        : 'a response with no id or time';
+  return `${which}: ${why}: not a token count one API response can hold (a whole number from 0 to 10^9); left out of every total${responses > 1 ? ` (${responses} such responses, the last one named)` : ''}`;
 }
 
 /** Suffixes of a model key for responses priced differently: fast mode, US-only inference. */

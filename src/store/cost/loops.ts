@@ -46,6 +46,8 @@ export interface LoopRow {
   rateLimit: RateLimitNote | null;
   /** It is over (met, failed, stopped, ended with its process): shown a while, dimmed. */
   ended: boolean;
+  /** An OMC row's session: a view words its state as the Sessions pane does (its status, a cancel's countdown). */
+  session?: SessionView;
 }
 
 export interface RateLimitNote {
@@ -168,6 +170,7 @@ function omcRow(i: LoopInputs, s: SessionView, c: ClaudeSessionView | undefined)
     competing: competingStopHooks(s, c) !== null,
     rateLimit: enforced ? rateLimitFor(i.quota, p, i.now) : null,
     ended: false,
+    session: s,
   };
 }
 

@@ -146,7 +146,10 @@ export class QuotaDomain implements Domain {
     const rel = pick ? `${USAGE_CACHE_DIR}/${pick}` : null;
     if (rel !== (this.cacheFile?.rel ?? null))
       this.cacheFile = rel
-        ? new LastGoodFile(this.configDir, rel, { parse: jsonParse((v) => parseUsageCache(rel, v)) })
+        ? new LastGoodFile(this.configDir, rel, {
+            // The cache as last read: an odd field keeps its last good value (quota.ts).
+            parse: jsonParse((v) => parseUsageCache(rel, v, this.cacheFile?.value ?? null)),
+          })
         : null;
   }
 
@@ -194,6 +197,12 @@ export class QuotaDomain implements Domain {
       out.push({
         path: `${s.configDir}/${s.cache.rel}`,
         message: `OMC's usage cache: ${s.cacheProblem}`,
+        severity: 'warning',
+      });
+    for (const message of s.cache?.problems ?? [])
+      out.push({
+        path: `${s.configDir}/${s.cache?.rel}`,
+        message: `OMC's usage cache: ${message}`,
         severity: 'warning',
       });
     if (s.daemon?.problem)

@@ -29,6 +29,12 @@ export interface Window {
   resetsMs: number | null;
 }
 
+/**
+ * The window's reset time has passed: its percentage is from before the reset (OMC has not read the new window
+ * since), so it says nothing about the window now; a view shows neither it nor a limit from it.
+ */
+export const resetPassed = (w: Window, now: number): boolean => w.resetsMs !== null && w.resetsMs <= now;
+
 export interface UsageData {
   fiveHour: Window | null;
   weekly: Window | null;
@@ -53,6 +59,8 @@ export interface UsageCache {
   error: string | null;
   /** The usage API itself answered 429: OMC backs off until then. Not the plan's limit. */
   apiBackoffUntilMs: number | null;
+  /** Fields OMC would not write (a percentage outside 0–100, a reset time that is no time): one line each. */
+  problems: string[];
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -66,50 +74,100 @@ const pct = (v: unknown): number | null => {
   const n = num(v);
   return n === null ? null : Math.max(0, Math.min(100, n));
 };
-const window = (o: Obj, p: string, r: string): Window | null => {
-  const percent = pct(o[p]);
-  return percent === null ? null : { percent, resetsMs: time(o[r]) };
-};
 const words = (v: unknown, max: number) => (typeof v === 'string' ? truncate(cleanLine(v).trim(), max) : null);
+/** A value as a problem line shows it: short, one line, no control byte. */
+const shown = (v: unknown): string => truncate(cleanLine(typeof v === 'string' ? JSON.stringify(v) : String(v)), 40);
 
-function parseData(v: unknown): UsageData | null {
-  const o = obj(v);
-  if (!o) return null;
-  const scoped: { label: string; window: Window }[] = [];
-  for (const [label, p, r] of [
-    ['Sonnet', 'sonnetWeeklyPercent', 'sonnetWeeklyResetsAt'],
-    ['Opus', 'opusWeeklyPercent', 'opusWeeklyResetsAt'],
-  ] as const) {
-    const w = window(o, p, r);
-    if (w) scoped.push({ label, window: w });
+/**
+ * Reads the cache's windows field by field. OMC's HUD clamps every percentage it writes to 0–100 (usage-api.js
+ * `clamp`) and writes reset times as ISO dates, so anything else is not OMC's writing: each such field is a
+ * problem line and keeps its last good value (`prev`, the cache as last read), never clamped into a figure
+ * (1e308 was read as 100 %, -40 as 0 %) or dropped with no word.
+ */
+class DataReader {
+  readonly problems: string[] = [];
+  constructor(private readonly prev: UsageData | null) {}
+
+  /** A window from its percentage and reset fields; `prevWindow` is the same window as last read. */
+  window(o: Obj, p: string, r: string, prevWindow: Window | null | undefined, prefix = ''): Window | null {
+    const raw = o[p];
+    const field = `${prefix}${p}`;
+    if (raw === undefined || raw === null) return null;
+    const good = typeof raw === 'number' && Number.isFinite(raw) && raw >= 0 && raw <= 100;
+    if (!good)
+      this.problems.push(
+        `"${field}" is ${shown(raw)}, not a percentage from 0 to 100 (OMC writes one): ${
+          prevWindow ? `the last good value (${Math.round(prevWindow.percent)}%) is kept` : 'not shown'
+        }`,
+      );
+    const resetsMs = this.resets(o[r], prevWindow, `${prefix}${r}`);
+    if (good) return { percent: raw, resetsMs };
+    return prevWindow ?? null;
   }
-  if (Array.isArray(o.scopedWeeklyBuckets))
-    for (const b of o.scopedWeeklyBuckets.slice(0, 8)) {
-      const bo = obj(b);
-      const percent = pct(bo?.percent);
-      if (bo && percent !== null)
-        scoped.push({ label: words(bo.label, 30) || 'other', window: { percent, resetsMs: time(bo.resetsAt) } });
+
+  private resets(raw: unknown, prevWindow: Window | null | undefined, field: string): number | null {
+    if (raw === undefined || raw === null) return null;
+    const t = time(raw);
+    if (t !== null) return t;
+    const kept = prevWindow?.resetsMs ?? null;
+    this.problems.push(
+      `"${field}" is ${shown(raw)}, not a time: ${kept !== null ? 'the last good reset time is kept' : 'no reset time is shown'}`,
+    );
+    return kept;
+  }
+
+  data(v: unknown): UsageData | null {
+    const o = obj(v);
+    if (!o) return null;
+    const prev = this.prev;
+    // In the order the file is usually read (and the problem lines are said): the main windows first.
+    const fiveHour = this.window(o, 'fiveHourPercent', 'fiveHourResetsAt', prev?.fiveHour);
+    const weekly = this.window(o, 'weeklyPercent', 'weeklyResetsAt', prev?.weekly);
+    const monthly = this.window(o, 'monthlyPercent', 'monthlyResetsAt', prev?.monthly);
+    const prevScoped = (label: string) => prev?.scoped.find((s) => s.label === label)?.window;
+    const scoped: { label: string; window: Window }[] = [];
+    for (const [label, p, r] of [
+      ['Sonnet', 'sonnetWeeklyPercent', 'sonnetWeeklyResetsAt'],
+      ['Opus', 'opusWeeklyPercent', 'opusWeeklyResetsAt'],
+    ] as const) {
+      const w = this.window(o, p, r, prevScoped(label));
+      if (w) scoped.push({ label, window: w });
     }
-  const spent = num(o.extraUsageSpentUsd);
-  return {
-    fiveHour: window(o, 'fiveHourPercent', 'fiveHourResetsAt'),
-    weekly: window(o, 'weeklyPercent', 'weeklyResetsAt'),
-    monthly: window(o, 'monthlyPercent', 'monthlyResetsAt'),
-    scoped,
-    extraUsage: spent === null ? null : { spentUsd: spent, limitUsd: num(o.extraUsageLimitUsd) },
-  };
+    if (Array.isArray(o.scopedWeeklyBuckets))
+      for (const b of o.scopedWeeklyBuckets.slice(0, 8)) {
+        const bo = obj(b);
+        if (!bo) continue;
+        const label = words(bo.label, 30) || 'other';
+        const w = this.window(bo, 'percent', 'resetsAt', prevScoped(label), `scopedWeeklyBuckets "${label}" `);
+        if (w) scoped.push({ label, window: w });
+      }
+    const spent = num(o.extraUsageSpentUsd);
+    return {
+      fiveHour,
+      weekly,
+      monthly,
+      scoped,
+      extraUsage: spent === null ? null : { spentUsd: spent, limitUsd: num(o.extraUsageLimitUsd) },
+    };
+  }
 }
 
-/** Parses one cache file's JSON; a wrong shape is a problem line (the last good value stays). */
+/**
+ * Parses one cache file's JSON; a wrong shape is a problem line (the last good value stays), and so is each odd
+ * field (`problems`; that field keeps its value in `prev`, the cache as last read).
+ */
 export function parseUsageCache(
   rel: string,
   v: unknown,
+  prev: UsageCache | null = null,
 ): { ok: true; value: UsageCache } | { ok: false; problem: string } {
   const o = obj(v);
   if (!o) return { ok: false, problem: 'not a JSON object (OMC writes {timestamp, data, error, source, …})' };
   if (o.data !== null && o.data !== undefined && !obj(o.data))
     return { ok: false, problem: '"data" is not an object or null' };
   const backoff = num(o.rateLimitedUntil);
+  const reader = new DataReader(prev?.rel === rel ? prev.data : null);
+  const data = reader.data(o.data);
   return {
     ok: true,
     value: {
@@ -117,7 +175,8 @@ export function parseUsageCache(
       source: words(o.source, 20) || 'anthropic',
       writtenMs: time(o.timestamp),
       lastSuccessMs: time(o.lastSuccessAt),
-      data: parseData(o.data),
+      data,
+      problems: reader.problems,
       error: o.error === true ? words(o.errorReason, 30) || 'error' : null,
       apiBackoffUntilMs: o.rateLimited === true && backoff !== null ? backoff : null,
     },

@@ -10,18 +10,16 @@ import { LastGoodFile } from '../../io/last-good.js';
 import { LogTail } from '../../io/log-tail.js';
 import { listDirSync, parseJsonText } from '../../io/safe-fs/index.js';
 import type { Domain, Problem, WatchEvent } from '../types.js';
-import { lastEvents, parseGoals, planProgress, type PlanProgress } from './plans.js';
+import { lastEvents, parseGoals, planProgress, type GoalsFile, type PlanProgress } from './plans.js';
 
 const PLAN_ID = /^[a-zA-Z0-9][a-zA-Z0-9._-]{0,127}$/;
 const PLAN_FILE = /^ultragoal\/(?:plans\/([a-zA-Z0-9][a-zA-Z0-9._-]{0,127})\/)?(goals\.json|ledger\.jsonl)$/;
 const KEEP_LEDGER_LINES = 300;
 export const MAX_PLANS = 50;
 
-type Goals = Extract<ReturnType<typeof parseGoals>, { ok: true }>['value'];
-
 interface Plan {
   id: string | null;
-  goals: LastGoodFile<Goals>;
+  goals: LastGoodFile<GoalsFile>;
   ledger: LogTail;
   lines: string[];
   progress: PlanProgress | null;
@@ -113,6 +111,8 @@ export class UltragoalDomain implements Domain {
     for (const p of this.plans.values()) {
       const why = p.goals.problem;
       if (why) problems.push({ path: `${base(p.id)}/goals.json`, message: why, severity: 'warning' });
+      for (const message of p.goals.value?.warnings ?? [])
+        problems.push({ path: `${base(p.id)}/goals.json`, message, severity: 'warning' });
     }
     const key = JSON.stringify([list, problems]);
     if (key === JSON.stringify([this.list, this.problemList])) return;
@@ -153,6 +153,7 @@ export class UltragoalDomain implements Domain {
           path: p.rel,
           complete: p.complete,
           total: p.total,
+          truncated: p.truncated,
           failed: p.failed,
           review_blocked: p.reviewBlocked,
           pending: p.pending,
@@ -164,6 +165,7 @@ export class UltragoalDomain implements Domain {
           },
           blocked: p.blocked,
           done: p.done,
+          // The first KEEP_GOALS goals (`truncated` says when there are more; the counts are over every one).
           goals: p.goals.map((g) => ({ id: g.id, title: g.title, status: g.status, attempt: g.attempt })),
         })),
       },

@@ -28,7 +28,10 @@ export interface PlanProgress {
   planId: string | null;
   /** Relative to the .omc root. */
   rel: string;
+  /** The goals kept for the detail: the first KEEP_GOALS (the counts below are over every goal). */
   goals: Goal[];
+  /** The plan holds more goals than `goals` lists. */
+  truncated: boolean;
   current: Goal | null;
   complete: number;
   total: number;
@@ -41,39 +44,114 @@ export interface PlanProgress {
   updatedMs: number | null;
 }
 
+/**
+ * Goals kept per plan for the detail and `--json`: a plan is a to-do list a person reads, and a goals.json
+ * with thousands of entries (hostile or generated) must not make every publish copy them all. Only the list
+ * is cut: the counts, the current goal and "done" are over every goal.
+ */
+export const KEEP_GOALS = 500;
+
+/** What goals.json says, counted over every goal; only `goals` is cut to KEEP_GOALS. */
+export interface GoalsFile {
+  goals: Goal[];
+  total: number;
+  counts: Record<GoalStatus | 'unknown', number>;
+  /** `activeGoalId`'s goal, else the first in progress (OMC's status command); over every goal. */
+  current: Goal | null;
+  /** Every goal complete or review-blocked, with the last one that is not review-blocked complete (OMC's rule). */
+  settledComplete: boolean;
+  activeGoalId: string | null;
+  aggregateComplete: boolean;
+  updatedMs: number | null;
+  /** What in the file is odd but readable: a dangling activeGoalId, a repeated id, entries that are no goal. */
+  warnings: string[];
+}
+
 const text = (v: unknown, max: number) => (typeof v === 'string' ? truncate(cleanLine(v).trim(), max) : '');
 
+const toGoal = (go: Record<string, unknown>): Goal => ({
+  id: text(go.id, 80),
+  title: text(go.title, 200),
+  status: GOAL_STATUSES.includes(go.status as GoalStatus) ? (go.status as GoalStatus) : 'unknown',
+  attempt: typeof go.attempt === 'number' && Number.isFinite(go.attempt) ? go.attempt : 0,
+  failureReason: text(go.failureReason, 200) || null,
+});
+
 /** Parses goals.json; a wrong shape is the problem line (the last good value stays). */
-export function parseGoals(v: unknown):
-  | {
-      ok: true;
-      value: { goals: Goal[]; activeGoalId: string | null; aggregateComplete: boolean; updatedMs: number | null };
-    }
-  | { ok: false; problem: string } {
+export function parseGoals(v: unknown): { ok: true; value: GoalsFile } | { ok: false; problem: string } {
   const o = obj(v);
   if (!o) return { ok: false, problem: 'not a JSON object (OMC writes {version, goals: [...], …})' };
   if (!Array.isArray(o.goals)) return { ok: false, problem: '"goals" is not an array: OMC cannot read this plan' };
+  const activeGoalId = typeof o.activeGoalId === 'string' ? o.activeGoalId : null;
   const goals: Goal[] = [];
-  for (const g of o.goals.slice(0, 500)) {
+  const counts: GoalsFile['counts'] = {
+    pending: 0,
+    in_progress: 0,
+    complete: 0,
+    failed: 0,
+    review_blocked: 0,
+    unknown: 0,
+  };
+  const seen = new Set<string>();
+  const repeated: string[] = [];
+  let notGoals = 0;
+  let active: Goal | null = null;
+  let firstInProgress: Goal | null = null;
+  let lastRealStatus: Goal['status'] | null = null;
+  let settled = true;
+  let total = 0;
+  for (const g of o.goals) {
     const go = obj(g);
-    if (!go || typeof go.id !== 'string') continue;
-    const status = GOAL_STATUSES.includes(go.status as GoalStatus) ? (go.status as GoalStatus) : 'unknown';
-    goals.push({
-      id: text(go.id, 80),
-      title: text(go.title, 200),
-      status,
-      attempt: typeof go.attempt === 'number' && Number.isFinite(go.attempt) ? go.attempt : 0,
-      failureReason: text(go.failureReason, 200) || null,
-    });
+    if (!go || typeof go.id !== 'string') {
+      notGoals += 1;
+      continue;
+    }
+    total += 1;
+    if (seen.has(go.id)) repeated.push(go.id);
+    else seen.add(go.id);
+    const goal = toGoal(go);
+    if (goals.length < KEEP_GOALS) goals.push(goal);
+    counts[goal.status] += 1;
+    if (active === null && go.id === activeGoalId) active = goal;
+    if (firstInProgress === null && goal.status === 'in_progress') firstInProgress = goal;
+    if (goal.status !== 'review_blocked') lastRealStatus = goal.status;
+    if (goal.status !== 'complete' && goal.status !== 'review_blocked') settled = false;
   }
+  const warnings: string[] = [];
+  if (total > KEEP_GOALS)
+    warnings.push(`the plan has ${total} goals: only the first ${KEEP_GOALS} are listed (every one is counted)`);
+  if (activeGoalId !== null && !seen.has(activeGoalId))
+    warnings.push(
+      `"activeGoalId" is "${text(activeGoalId, 80)}", which is no goal of the plan: the current goal is the first in progress`,
+    );
+  if (repeated.length > 0) {
+    const ids = [...new Set(repeated)];
+    warnings.push(
+      `goal id${ids.length === 1 ? '' : 's'} ${ids
+        .slice(0, 3)
+        .map((id) => `"${text(id, 80)}"`)
+        .join(
+          ', ',
+        )}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''} appear${ids.length === 1 ? 's' : ''} more than once: each copy is counted, OMC acts on the first`,
+    );
+  }
+  if (notGoals > 0)
+    warnings.push(
+      `${notGoals} entr${notGoals === 1 ? 'y' : 'ies'} of "goals" ${notGoals === 1 ? 'is' : 'are'} not a goal (an object with a string "id"): not counted`,
+    );
   const updated = typeof o.updatedAt === 'string' ? Date.parse(o.updatedAt) : NaN;
   return {
     ok: true,
     value: {
       goals,
-      activeGoalId: typeof o.activeGoalId === 'string' ? text(o.activeGoalId, 80) : null,
+      total,
+      counts,
+      current: active ?? firstInProgress,
+      settledComplete: settled && lastRealStatus === 'complete',
+      activeGoalId: activeGoalId === null ? null : text(activeGoalId, 80),
       aggregateComplete: obj(o.aggregateCompletion)?.status === 'complete',
       updatedMs: Number.isFinite(updated) ? updated : null,
+      warnings,
     },
   };
 }
@@ -101,27 +179,26 @@ export function lastEvents(lines: readonly string[]): Map<string, { event: strin
 export function planProgress(
   planId: string | null,
   rel: string,
-  g: { goals: Goal[]; activeGoalId: string | null; aggregateComplete: boolean; updatedMs: number | null },
+  g: GoalsFile,
   ledger: Map<string, { event: string; evidence: string | null }>,
 ): PlanProgress {
-  const current =
-    g.goals.find((x) => x.id === g.activeGoalId) ?? g.goals.find((x) => x.status === 'in_progress') ?? null;
-  const n = (s: GoalStatus) => g.goals.filter((x) => x.status === s).length;
-  const settled = g.goals.every((x) => x.status === 'complete' || x.status === 'review_blocked');
-  const lastReal = [...g.goals].reverse().find((x) => x.status !== 'review_blocked');
-  const last = current ? ledger.get(current.id) : undefined;
+  const last = g.current ? ledger.get(g.current.id) : undefined;
+  // A goal pending or in progress is open work: the plan is not done, whatever the aggregate says (a plan whose
+  // list is cut must never read as done because its open goal is past the cut).
+  const open = g.counts.pending + g.counts.in_progress > 0;
   return {
     planId,
     rel,
     goals: g.goals,
-    current,
-    complete: n('complete'),
-    total: g.goals.length,
-    failed: n('failed'),
-    reviewBlocked: n('review_blocked'),
-    pending: n('pending'),
+    truncated: g.total > g.goals.length,
+    current: g.current,
+    complete: g.counts.complete,
+    total: g.total,
+    failed: g.counts.failed,
+    reviewBlocked: g.counts.review_blocked,
+    pending: g.counts.pending,
     blocked: last?.event === 'goal_blocked' ? (last.evidence ?? 'blocked') : null,
-    done: g.aggregateComplete || g.goals.length === 0 || (settled && lastReal?.status === 'complete'),
+    done: !open && (g.aggregateComplete || g.total === 0 || g.settledComplete),
     updatedMs: g.updatedMs,
   };
 }

@@ -3,6 +3,7 @@
  * here was written by OMC's real writers (test/fixtures/omc-5.5-cost, PROVENANCE.txt there); what
  * omc-top concludes is checked against what OMC's own HUD concluded from the same file.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { judgeUsage, parseUsageCache, sourceFor, waitDaemonDir } from '../../../
 import { quotaHeaderText } from '../../../src/ui/quota-text.js';
 import type { ProcessView } from '../../../src/store/claude/model.js';
 import { DEAD_PID } from '../../helpers/claude-files.js';
+import { REPO } from '../../helpers/fixtures.js';
 
 const FIX = path.resolve(__dirname, '../../fixtures/omc-5.5-cost');
 let home: string;
@@ -130,6 +132,113 @@ describe("OMC's usage cache", () => {
     domain.scan();
     expect(domain.getSnapshot().cache).toEqual(good);
     expect(domain.problems()[0]?.message).toMatch(/^OMC's usage cache: /);
+  });
+});
+
+describe("odd values in OMC's usage cache (sweep 3, finding 14)", () => {
+  const cacheFile = () => path.join(pluginDir(), '.usage-cache-anthropic.json');
+  const rewrite = (edit: (data: Record<string, any>) => void) => {
+    const c = JSON.parse(fs.readFileSync(cacheFile(), 'utf8'));
+    edit(c.data);
+    // One byte longer than any earlier write: the stat gate sees a change even within the same millisecond.
+    fs.writeFileSync(cacheFile(), JSON.stringify(c) + ' '.repeat(fs.statSync(cacheFile()).size));
+  };
+  const odd = (d: Record<string, any>) => {
+    d.fiveHourPercent = 1e308;
+    d.weeklyPercent = -40;
+    d.sonnetWeeklyResetsAt = 'not a date at all';
+    d.scopedWeeklyBuckets[0].percent = 'abc';
+  };
+
+  it('each odd field is a problem line and keeps its last good value; the header shows the last good figures', () => {
+    putCache('02-success');
+    domain = new QuotaDomain({ env: env(), live: false });
+    domain.scan();
+    const good = domain.getSnapshot().cache!;
+    const written = good.writtenMs as number;
+    rewrite(odd);
+    domain.scan();
+    const q = domain.getSnapshot();
+    expect(q.cache?.data).toEqual(good.data);
+    expect(quotaHeaderText(q, written + 30_000)).toBe('5h 38% ↻1h59 · wk 61% ↻2d23h');
+    const file = `${cfg()}/plugins/oh-my-claudecode/.usage-cache-anthropic.json`;
+    expect(domain.problems()).toEqual(
+      [
+        '"fiveHourPercent" is 1e+308, not a percentage from 0 to 100 (OMC writes one): the last good value (38%) is kept',
+        '"weeklyPercent" is -40, not a percentage from 0 to 100 (OMC writes one): the last good value (61%) is kept',
+        '"sonnetWeeklyResetsAt" is "not a date at all", not a time: the last good reset time is kept',
+        '"scopedWeeklyBuckets "Fable" percent" is "abc", not a percentage from 0 to 100 (OMC writes one): the last good value (40%) is kept',
+      ].map((m) => ({ path: file, message: `OMC's usage cache: ${m}`, severity: 'warning' })),
+    );
+  });
+
+  it('read first with odd fields: those windows are not shown (never clamped to 100 % or 0 %), each said', () => {
+    putCache('02-success');
+    rewrite(odd);
+    const q = open();
+    expect(q.cache?.data?.fiveHour).toBeNull();
+    expect(q.cache?.data?.weekly).toBeNull();
+    expect(q.cache?.data?.scoped).toEqual([{ label: 'Sonnet', window: { percent: 12, resetsMs: null } }]);
+    expect(domain?.problems().map((p) => p.message.replace(/.*: /, ''))).toEqual([
+      'not shown',
+      'not shown',
+      'no reset time is shown',
+      'not shown',
+    ]);
+  });
+
+  it('a window at 100 % whose reset time has passed shows no percentage and no limit', () => {
+    putCache('02-success');
+    const q = open();
+    const written = q.cache!.writtenMs as number;
+    const resetsMs = written + 5 * 60_000;
+    const full = {
+      ...q,
+      cache: { ...q.cache!, data: { ...q.cache!.data!, fiveHour: { percent: 100, resetsMs } } },
+    };
+    expect(quotaHeaderText(full, written + 60_000)).toBe('5h 100% until 22:53 · wk 61% ↻2d23h · 1m old');
+    expect(planLimit(full, written + 60_000)).toMatchObject({ untilMs: resetsMs });
+    expect(quotaHeaderText(full, written + 10 * 60_000)).toBe('5h ? (reset 22:53) · wk 61% ↻2d23h · 10m old');
+    expect(planLimit(full, written + 10 * 60_000)).toBeNull();
+  });
+
+  it('--json: a passed reset says reset_passed with no percentage; odd fields are problem lines', () => {
+    fs.mkdirSync(pluginDir(), { recursive: true });
+    const now = Date.now();
+    fs.writeFileSync(
+      cacheFile(),
+      JSON.stringify({
+        timestamp: now,
+        lastSuccessAt: now,
+        error: false,
+        source: 'anthropic',
+        data: {
+          fiveHourPercent: 100,
+          fiveHourResetsAt: new Date(now - 60_000).toISOString(),
+          weeklyPercent: 1e308,
+          weeklyResetsAt: 'not a date',
+        },
+      }),
+    );
+    const root = path.join(home, 'p', '.omc');
+    fs.mkdirSync(root, { recursive: true });
+    const doc = JSON.parse(
+      execFileSync(process.execPath, [path.join(REPO, 'dist', 'omc-top.mjs'), '--json', '--root', root], {
+        env: { ...process.env, ...env(), XDG_STATE_HOME: path.join(home, 'state'), OMC_HOME: '' },
+        encoding: 'utf8',
+      }),
+    );
+    expect(doc.cost.quota.five_hour).toEqual({
+      percent: null,
+      resets_at: new Date(now - 60_000).toISOString(),
+      reset_passed: true,
+    });
+    expect(doc.cost.quota.weekly).toBeNull();
+    expect(doc.cost.quota.limited_until).toBeNull();
+    expect(doc.problems.map((p: { message: string }) => p.message)).toEqual([
+      `OMC's usage cache: "weeklyPercent" is 1e+308, not a percentage from 0 to 100 (OMC writes one): not shown`,
+      `OMC's usage cache: "weeklyResetsAt" is "not a date", not a time: no reset time is shown`,
+    ]);
   });
 });
 
