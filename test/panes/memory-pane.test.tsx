@@ -147,6 +147,44 @@ describe('memory pane: editing from the keyboard', () => {
     expect(texts()).not.toContain('Use pnpm, not npm or yarn');
   });
 
+  it('e while the directive changes on disk: fields only the disk changed are kept; one both changed refuses, and Enter again saves yours', async () => {
+    const a = await open();
+    const external = (change: Record<string, unknown>) => {
+      const d = onDisk();
+      d.userDirectives = d.userDirectives.map((x: { directive: string }) =>
+        x.directive.startsWith('Use pnpm') ? { ...x, ...change } : x,
+      );
+      fs.writeFileSync(`${memFile()}.t`, JSON.stringify(d, null, 2));
+      fs.renameSync(`${memFile()}.t`, memFile());
+    };
+    const pnpm = () => onDisk().userDirectives.find((x: { directive: string }) => x.directive.startsWith('Use pnpm'));
+    await a.press('G', 'e');
+    await a.waitForText('Edit directive');
+    await a.press(KEY.end, ...' (USER)');
+    // Meanwhile (OMC, another omc-top's p, an editor): the context and the priority.
+    external({ context: 'EXTERNAL context', priority: 'high' });
+    await a.press(KEY.enter);
+    await a.waitForText('✓ directive saved; kept the context and priority written meanwhile');
+    expect(pnpm()).toMatchObject({
+      directive: 'Use pnpm, not npm or yarn (USER)',
+      context: 'EXTERNAL context',
+      priority: 'high',
+    });
+
+    // Both change the context: refused, nothing written, the draft kept; Enter again is the user's choice.
+    await a.press('e');
+    await a.waitForText('Edit directive');
+    await a.press(KEY.tab, KEY.end, ...' mine');
+    await a.waitForText('EXTERNAL context mine');
+    external({ context: 'EXTERNAL 2' });
+    await a.press(KEY.enter);
+    await a.waitForText(/context was changed on disk since you began\s+\(now "EXTERNAL 2"\): nothing was written/);
+    expect(pnpm().context).toBe('EXTERNAL 2');
+    await a.press(KEY.enter);
+    await a.waitForText('✓ directive saved');
+    expect(pnpm()).toMatchObject({ directive: 'Use pnpm, not npm or yarn (USER)', context: 'EXTERNAL context mine' });
+  });
+
   it('e on a directive holding an escape sequence: the cursor steps over stand-ins (never a bare "[31m"), nothing reaches the terminal, the rest is saved as it was', async () => {
     const hostile = 'Use \u001b[31mred\u001b[0m \u009bc\tpnpm';
     const a = await open({

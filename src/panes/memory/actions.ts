@@ -5,6 +5,7 @@
  */
 import { directiveKey, type DirectiveOp } from '../../store/memory/rules.js';
 import { DirectiveInputSchema } from '../../store/memory/schema.js';
+import { SaveRefused } from '../../store/memory/domain.js';
 import type { DirectiveRow } from '../../store/memory/model.js';
 import { describeWriteError } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
@@ -37,6 +38,13 @@ function runSave(ctx: Ctx, op: DirectiveOp, agreed: string[], done: string): voi
     try {
       res = await domain.save(op, agreed);
     } catch (e) {
+      if (e instanceof SaveRefused && e.disk && op.kind === 'edit') {
+        // Both changed one field: the draft now stands against the version on disk, so Enter again is a choice.
+        const disk = e.disk;
+        ctx.set((s) => (s.form ? { ...s, form: { ...s.form, initial: disk } } : s));
+        ctx.app.flash(`save directive: ${e.message} (your draft is kept: Enter again saves yours over it)`, 'error');
+        return;
+      }
       // The cause alone says nothing of drafts.
       ctx.app.flash(`save directive: ${describeWriteError(e)}${kept}`, 'error');
       return;
@@ -45,7 +53,12 @@ function runSave(ctx: Ctx, op: DirectiveOp, agreed: string[], done: string): voi
       const next = op.kind === 'remove' ? s : closeForm(s);
       return res.changed ? select(next, directiveKey(res.changed)) : next;
     });
-    ctx.app.flash(res.dropped.length ? `${done}; OMC's cap pushed out ${res.dropped.length}` : done, 'success');
+    // Fields changed on disk meanwhile that the user left alone were kept: said, so nothing changes unseen.
+    const merged = res.kept.length ? `; kept the ${res.kept.join(' and ')} written meanwhile` : '';
+    ctx.app.flash(
+      res.dropped.length ? `${done}${merged}; OMC's cap pushed out ${res.dropped.length}` : `${done}${merged}`,
+      'success',
+    );
   });
 }
 
@@ -66,7 +79,7 @@ export function submitForm(ctx: Ctx): void {
   const op: DirectiveOp =
     form.mode === 'add'
       ? { kind: 'add', input: parsed.data, timestamp: ctx.app.now() }
-      : { kind: 'edit', target: form.target as string, input: parsed.data };
+      : { kind: 'edit', target: form.target as string, input: parsed.data, base: form.initial };
   const preview = domain.previewOp(op);
   if (!preview.ok) {
     ctx.app.flash(preview.reason, 'error');
@@ -99,7 +112,12 @@ export function togglePriorityOf(ctx: Ctx, row: DirectiveRow): void {
   const priority = d.priority === 'high' ? 'normal' : 'high';
   runSave(
     ctx,
-    { kind: 'edit', target: row.key, input: { directive: d.directive, context: d.context, priority } },
+    {
+      kind: 'edit',
+      target: row.key,
+      input: { directive: d.directive, context: d.context, priority },
+      base: { directive: d.directive, context: d.context, priority: d.priority },
+    },
     [],
     `priority → ${priority} (shown as ${priority === 'high' ? 'critical' : 'note'})`,
   );

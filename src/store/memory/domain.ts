@@ -15,7 +15,7 @@ import { isoOrNull } from '../sessions/omc-rules.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { buildModel, type MemoryModel } from './model.js';
 import { applyOp, directiveKey, type DirectiveOp, type OpResult } from './rules.js';
-import { DirectiveSchema, describeIssue, type Directive } from './schema.js';
+import { DirectiveSchema, describeIssue, type Directive, type DirectiveInput } from './schema.js';
 import { isObj } from '../../io/json.js';
 
 export const MEMORY_FILE = 'project-memory.json';
@@ -41,7 +41,11 @@ export const EMPTY_MEMORY: MemorySnapshot = {
 };
 
 export class SaveRefused extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** An edit refused over a field changed on both sides: the directive on disk now. */
+    readonly disk?: DirectiveInput,
+  ) {
     // Reasons can quote directive text or paths from disk: clean them for the message line.
     super(cleanLine(message));
     this.name = 'SaveRefused';
@@ -172,7 +176,9 @@ export class MemoryDomain implements Domain {
   previewOp(op: DirectiveOp): OpResult {
     const raw = this.cell.getSnapshot().raw;
     if (!raw) return { ok: false, reason: 'there is no readable project-memory.json' };
-    return applyOp(this.directivesOf(raw), op);
+    // What the cap would push out, from the last read. Whether a field changed on both sides is judged under the
+    // lock against the file as it is then (save), not against a read the watcher may not have caught up with.
+    return applyOp(this.directivesOf(raw), op.kind === 'edit' ? { ...op, base: undefined } : op);
   }
 
   /**
@@ -185,7 +191,7 @@ export class MemoryDomain implements Domain {
   async save(
     op: DirectiveOp,
     agreedDropped: readonly string[] = [],
-  ): Promise<{ dropped: Directive[]; changed: Directive | null }> {
+  ): Promise<{ dropped: Directive[]; changed: Directive | null; kept: readonly string[] }> {
     if (this.readonly) throw new SaveRefused('read-only mode (--readonly): nothing was written');
     const outcome = await withFileLock(
       this.root,
@@ -215,7 +221,7 @@ export class MemoryDomain implements Domain {
         const block = contentBlock(raw);
         if (block) throw new SaveRefused(block);
         const result = applyOp(this.directivesOf(raw), op);
-        if (!result.ok) throw new SaveRefused(result.reason);
+        if (!result.ok) throw new SaveRefused(result.reason, result.disk);
         const dropped = result.dropped.map(directiveKey);
         if (dropped.some((k) => !agreedDropped.includes(k))) {
           throw new SaveRefused(
@@ -225,7 +231,7 @@ export class MemoryDomain implements Domain {
         // Assigning keeps the key where it was; every other key, known or not, is written back as read.
         raw.userDirectives = result.list;
         atomicWriteSync(this.root, MEMORY_FILE, JSON.stringify(raw, null, 2));
-        return { dropped: result.dropped, changed: result.changed };
+        return { dropped: result.dropped, changed: result.changed, kept: result.kept ?? [] };
       },
       { timeoutMs: this.lockTimeoutMs },
     );

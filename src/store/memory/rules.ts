@@ -39,11 +39,49 @@ export function survivorsOfCap(list: readonly Directive[]): Set<string> {
 
 export type DirectiveOp =
   | { kind: 'add'; input: DirectiveInput; timestamp: number }
-  | { kind: 'edit'; target: string; input: DirectiveInput }
+  /**
+   * `base`: the directive as the user's edit started from it (the form opened on it). A field changed on disk since
+   * then and left alone by the user keeps the disk's value; one both changed, differently, refuses the save.
+   */
+  | { kind: 'edit'; target: string; input: DirectiveInput; base?: DirectiveInput }
   | { kind: 'remove'; target: string };
 
 export type OpResult =
-  { ok: true; list: Directive[]; dropped: Directive[]; changed: Directive | null } | { ok: false; reason: string };
+  | {
+      ok: true;
+      list: Directive[];
+      dropped: Directive[];
+      changed: Directive | null;
+      /** Fields of an edit taken from the disk: changed there since the edit began, not by the user. */
+      kept?: readonly (keyof DirectiveInput)[];
+    }
+  /** `disk`: an edit's directive as it is on disk now, when a field both sides changed refused it. */
+  | { ok: false; reason: string; disk?: DirectiveInput };
+
+const FIELDS = ['directive', 'context', 'priority'] as const;
+
+/**
+ * The edit as it lands on what is on disk now: per field, the user's value where the user changed it, the disk's
+ * where only the disk did; both changed it differently: a conflict, named.
+ */
+function mergeEdit(
+  now: Directive,
+  input: DirectiveInput,
+  base: DirectiveInput | undefined,
+): { input: DirectiveInput; kept: (keyof DirectiveInput)[] } | { conflict: keyof DirectiveInput } {
+  if (!base) return { input, kept: [] };
+  const out = { ...input };
+  const kept: (keyof DirectiveInput)[] = [];
+  for (const f of FIELDS) {
+    const disk = now[f] ?? '';
+    if (disk === base[f]) continue;
+    if (input[f] === base[f]) {
+      (out as Record<string, unknown>)[f] = disk;
+      kept.push(f);
+    } else if (input[f] !== disk) return { conflict: f };
+  }
+  return { input: out, kept };
+}
 
 const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -79,7 +117,17 @@ export function applyOp(list: readonly Directive[], op: DirectiveOp): OpResult {
       reason: 'that directive is no longer in the file (OMC or another editor changed it); nothing was changed',
     };
   if (op.kind === 'remove') return { ok: true, list: list.filter((_, j) => j !== i), dropped: [], changed: null };
-  const text = op.input.directive.trim();
+  const merged = mergeEdit(list[i] as Directive, op.input, op.base);
+  if ('conflict' in merged) {
+    const now = list[i] as Directive;
+    return {
+      ok: false,
+      reason: `this directive's ${merged.conflict} was changed on disk since you began (now "${cleanLine(String(now[merged.conflict] ?? ''))}"): nothing was written`,
+      disk: { directive: now.directive, context: now.context ?? '', priority: now.priority },
+    };
+  }
+  const input = merged.input;
+  const text = input.directive.trim();
   const dup = list.find((d, j) => j !== i && sameText(d.directive, text));
   if (dup)
     return {
@@ -89,10 +137,10 @@ export function applyOp(list: readonly Directive[], op: DirectiveOp): OpResult {
   const edited: Directive = {
     ...(list[i] as Directive),
     directive: text,
-    context: op.input.context,
-    priority: op.input.priority,
+    context: input.context,
+    priority: input.priority,
   };
   const next = [...list];
   next[i] = edited;
-  return { ok: true, list: next, dropped: [], changed: edited };
+  return { ok: true, list: next, dropped: [], changed: edited, kept: merged.kept };
 }
