@@ -49,7 +49,7 @@ function answerKey(
       const a = itemOf(ctx);
       return a?.kind === 'permission'
         ? perm !== null && (perm !== 'always' || a.request.alwaysOffered)
-        : a?.kind === 'gate' && gate !== null;
+        : a?.kind === 'gate' && gate !== null && a.gate.decided === null;
     },
     disabled: (ctx) => {
       const a = itemOf(ctx);
@@ -57,6 +57,9 @@ function answerKey(
       if (a.kind === 'permission' && perm !== 'deny' && a.request.allowRefused) return a.request.allowRefused;
       if (a.kind === 'permission' && perm === 'always' && a.request.alwaysRefused) return a.request.alwaysRefused;
       if (a.kind === 'gate' && gate === null) return 'y approves, n denies an OMC gate';
+      // Decided (here or elsewhere), waiting for OMC to read it: a second decision is refused at once, no dialog.
+      if (a.kind === 'gate' && a.gate.decided)
+        return `already decided: ${a.gate.decided.decision}; the decision waits for OMC to read it`;
       return null;
     },
     run: (ctx) => {

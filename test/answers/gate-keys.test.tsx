@@ -68,3 +68,69 @@ describe.skipIf(process.platform !== 'linux')('the ! list: OMC graph gates', () 
     expect(listPending(runsRoot)).toEqual([]);
   }, 120_000);
 });
+
+describe('the ! list: a gate of a run nobody runs now', () => {
+  it('the dialog and the message say the decision waits for a resume; a decided gate is refused at once, no dialog', async () => {
+    const p: TempProject = makeProject();
+    cleanups.push(() => p.cleanup());
+    // A run left behind (no owner.lock): its gate still pending, as the tester's tree had it.
+    const dir = path.join(p.root, 'graph-runs', 'run1');
+    fs.mkdirSync(path.join(dir, 'approvals', 'pending'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'approvals', 'decisions'), { recursive: true });
+    const now = new Date().toISOString();
+    fs.writeFileSync(
+      path.join(dir, 'approvals', 'pending', 'deploy:1.json'),
+      JSON.stringify({
+        run_id: 'run1',
+        node_id: 'deploy',
+        activation_id: 'deploy:1',
+        prompt_text: 'Deploy to prod?',
+        created_at: now,
+      }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'projection.json'),
+      JSON.stringify({
+        schema_version: 1,
+        run_id: 'run1',
+        revision_id: 'rev1',
+        epoch: 0,
+        saved_at_seq: 1,
+        projection: {
+          activations: { 'deploy:1': { activation_id: 'deploy:1', node_id: 'deploy', status: 'running' } },
+        },
+      }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'journal.jsonl'),
+      `${JSON.stringify({ seq: 0, epoch: 0, transition: { activation_id: 'build:1', node_id: 'build', outcome: 'completed' } })}\n`,
+    );
+    const store = new OmcStore({ root: p.root, watch: 'poll', projectDir: p.dir, claude: { live: false, env: {} } });
+    store.start();
+    const a = mountStore(store, { columns: 150, rows: 36 });
+    cleanups.push(() => a.unmount());
+    await a.ready;
+    await a.step('!');
+    await a.waitForText(/» OMC gate: Deploy to prod\? — run run1/);
+    await a.step('y');
+    await a.waitForText('Approve OMC gate deploy of run run1?');
+    await a.waitForText(
+      /Nobody runs this run now \(no live owner\): the decision waits on disk until the run is resumed/,
+    );
+    expect(a.text()).not.toMatch(/The run goes on past the gate\./);
+    await a.step('y');
+    await a.waitForText(
+      /approved gate deploy:1 of run run1 \(decision file written; nobody runs this run now: OMC reads it when the run is\s+resumed\)/,
+    );
+    await a.waitForText(/decided: approved/);
+    // Decided: n says so at once, with no Deny dialog, and the file keeps the approval.
+    await a.step('n');
+    await a.waitForText(/already decided: approved; the decision waits for OMC to read it/);
+    expect(a.text()).not.toMatch(/Deny OMC gate/);
+    expect(
+      JSON.parse(fs.readFileSync(path.join(dir, 'approvals', 'decisions', 'deploy:1.json'), 'utf8')),
+    ).toMatchObject({
+      decision: 'approved',
+    });
+  });
+});

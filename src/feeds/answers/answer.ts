@@ -107,9 +107,16 @@ export function planGate(
       cli
         ? `With OMC's own CLI: omc graph approvals decide ${gate.runId} ${gate.activationId} ${decision} --by omc-top`
         : `OMC's CLI is not installed here: omc-top writes the decision file OMC reads (approvals/decisions/${gate.activationId}.json).`,
-      decision === 'denied'
-        ? 'A denied gate ends the run as failed: nothing after it runs.'
-        : 'The run goes on past the gate.',
+      ...(run?.owner?.alive === 'alive'
+        ? [
+            decision === 'denied'
+              ? 'A denied gate ends the run as failed: nothing after it runs.'
+              : 'The run goes on past the gate.',
+          ]
+        : [
+            // Nothing reads a decision of a run nobody runs: say when it takes effect, not that it does now.
+            `Nobody runs this run now (no live owner): the decision waits on disk until the run is resumed; then ${decision === 'denied' ? 'it ends as failed' : 'it goes on past the gate'}.`,
+          ]),
     ],
     prompt: `${choices.yes}: ${decision === 'approved' ? 'approve' : 'deny'}   ${choices.no}: not now`,
     cli,
@@ -128,12 +135,14 @@ export async function decideGateAndFollow(
   report: Report,
 ): Promise<DecideResult> {
   const g = gate;
+  const run = store.graph.getSnapshot().runs.find((x) => x.runId === g.runId);
   const r = await decideGate({
     root: store.root,
     runId: g.runId,
     activationId: g.activationId,
     decision,
     omcCli: plan.cli,
+    ownerLive: run?.owner?.alive === 'alive',
   });
   if (!r.ok) return r;
   report(r.message, 'info');

@@ -112,6 +112,8 @@ export async function decideGate(opts: {
   decision: GateDecision;
   /** OMC's CLI (findOmcCli); null writes the decision file. */
   omcCli: string | null;
+  /** The run's owner lives (it reads decisions every ~2 s); else the decision waits for a resume. */
+  ownerLive?: boolean;
   now?: () => number;
 }): Promise<DecideResult> {
   const { root, runId, activationId: act, decision } = opts;
@@ -144,5 +146,8 @@ export async function decideGate(opts: {
   }
   if (!readBack(root, runId, act, decision))
     return { ok: false, message: 'the decision file did not read back as written', via: 'file' };
-  return { ok: true, message: `${decision} ${what} (decision file written; OMC reads it within 2 s)`, via: 'file' };
+  const when = opts.ownerLive
+    ? 'OMC reads it within 2 s'
+    : 'nobody runs this run now: OMC reads it when the run is resumed';
+  return { ok: true, message: `${decision} ${what} (decision file written; ${when})`, via: 'file' };
 }
