@@ -6,7 +6,7 @@
  */
 import React, { useEffect, useMemo, useReducer, useRef, useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
-import { footerHints } from './kit/bindings.js';
+import { claimedKeys, footerHints } from './kit/bindings.js';
 import { GLOBAL_BINDINGS, paneById } from './input/router.js';
 import { INBOX_BINDINGS } from './input/inbox.js';
 import { inboxRowsOf } from './input/env.js';
@@ -190,6 +190,7 @@ export function App(props: AppProps) {
             )}
             width={width}
             typing={!overlay && (pane.typing?.active(paneState) ?? false)}
+            claimed={overlay ? undefined : claimedKeys(pane.bindings, paneState)}
           />
         </Box>
       </AttentionContext.Provider>

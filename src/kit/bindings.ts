@@ -51,6 +51,16 @@ export function matchKey(spec: KeySpec, ev: InputEvent): boolean {
 
 export const applies = <S, C extends BindingContext<S>>(b: Binding<S, C>, s: S) => b.when?.test(s) ?? true;
 
+/**
+ * The keys the pane's bindings take in this state: where one of them is a pane's hotkey, the key does the pane's
+ * thing (the session detail's `n` denies a permission request), so the footer must not offer it as the pane switch.
+ */
+export function claimedKeys<S, C extends BindingContext<S>>(bindings: readonly Binding<S, C>[], s: S): Set<string> {
+  const out = new Set<string>();
+  for (const b of bindings) if (applies(b, s)) for (const k of b.keys) out.add(k);
+  return out;
+}
+
 /** Why a binding cannot run now, or null when it can. */
 export function disabledReason<S, C extends BindingContext<S>>(b: Binding<S, C>, ctx: C): string | null {
   if (b.writes && ctx.app.readonly) return READONLY_REASON;

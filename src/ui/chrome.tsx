@@ -217,6 +217,7 @@ export function Footer({
   status,
   width,
   typing = false,
+  claimed,
 }: {
   panes: ReadonlyArray<AnyPaneModule>;
   current: PaneId;
@@ -225,6 +226,8 @@ export function Footer({
   width: number;
   /** A text field is open: every key is text there, so `?` and `q` are not offered. */
   typing?: boolean;
+  /** Keys the pane on screen binds now (kit/bindings claimedKeys): pane hotkeys among them are left out. */
+  claimed?: ReadonlySet<string>;
 }) {
   const theme = useTheme();
   const watch =
@@ -240,10 +243,13 @@ export function Footer({
   // Wide: every pane by name. Narrow: the current pane by name and the other
   // panes' keys, so the pane's own hints (what the user needs now) get the room.
   const wide = width >= 110;
-  const tabs = panes.map((p) => ({
-    id: p.id,
-    text: wide ? `${p.hotkey}:${p.title}` : p.id === current ? `${p.hotkey}:${p.title}` : p.hotkey,
-  }));
+  // A pane's hotkey the pane on screen takes for itself here is not offered as a switch (it would do the other thing).
+  const tabs = panes
+    .filter((p) => p.id === current || !claimed?.has(p.hotkey))
+    .map((p) => ({
+      id: p.id,
+      text: wide ? `${p.hotkey}:${p.title}` : p.id === current ? `${p.hotkey}:${p.title}` : p.hotkey,
+    }));
   // While the first read is under way the watcher may already be live: say both. A bare `live` at the end
   // still means "everything read and watched" (what the benchmarks and tests wait for).
   const watchText = status.reading ? `${watch} · ${status.reading}` : watch;

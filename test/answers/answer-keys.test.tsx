@@ -148,6 +148,21 @@ describe('answering a permission request from the session detail', () => {
   });
 });
 
+describe('the footer where the session detail takes n and m', () => {
+  it('does not offer n and m as the Notepad and Memory switches there (they deny and open a note); the list does', async () => {
+    const { a, footer } = scene();
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    expect(footer()).toMatch(/n:Notepad m:Memory/);
+    await a.step(KEY.enter);
+    await a.waitForText(`Session ${S}`);
+    expect(footer()).toMatch(/s:Sessions t:Teams R:History \$:Cost w:Wiki/);
+    expect(footer()).not.toMatch(/n:Notepad|m:Memory/);
+    await a.step(KEY.esc);
+    await a.waitForText(/n:Notepad m:Memory/);
+  });
+});
+
 describe('what a permission request shows is all it would run', () => {
   it('an escape sequence and a line break in the command are shown as visible stand-ins, not removed', async () => {
     const { a, ask } = scene();
