@@ -233,7 +233,8 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       rule: 'unusable-path',
       explain,
       exists: false,
-      looked: [cleanLine(bad.shown)],
+      // A path, as every entry of `looked` is (shown with shownPath where it is shown): the explanation names it in \xNN.
+      looked: [lossyStart],
       notices,
       projectDir: lossyCwd,
     };
