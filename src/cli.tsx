@@ -193,7 +193,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   const watch = (root: string, projectDir: string | undefined, rule: string) =>
     watchRoot(root, projectDir, rule, opts, ui, project);
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
-  if (!res.exists) ui.flash(`no .omc yet: waiting for ${res.root} (${res.explain})`, 'info');
+  if (!res.exists) ui.flash(`no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`, 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = pickTheme();
   let controls: FullScreenControls | null = null;
@@ -337,7 +337,7 @@ function rootSwitcher(
       void live.store.close();
       live.rootExplain = isMain ? res.explain : 'a nested root (O switches back)';
       Object.assign(live, watch(abs, isMain ? res.projectDir : path.dirname(abs), isMain ? res.rule : 'nested'));
-      ui.flash(`watching ${abs}`, 'info');
+      ui.flash(`watching ${shownPath(abs)}`, 'info');
       redraw(); // a fresh instance on a cleared screen, rendered from the new store
     },
   };

@@ -114,7 +114,7 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
   }
   if (result.hits.length === 0) {
     printOut(
-      `No wiki pages match ${JSON.stringify(cleanLine(query))} (searched ${snap.searchable.length} page(s) in ${res.root}/wiki).\n`,
+      `No wiki pages match ${JSON.stringify(cleanLine(query))} (searched ${snap.searchable.length} page(s) in ${shownPath(res.root)}/wiki).\n`,
     );
     return 0;
   }

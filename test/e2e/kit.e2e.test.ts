@@ -369,6 +369,21 @@ describe('nested .omc roots', () => {
     });
   }
 
+  it('O offers a nested root holding control bytes by every byte, and says which root it watches after', async () => {
+    p = makeProject();
+    writeFinishedSessions(p.root, 2);
+    const nested = path.join(p.dir, 'a\u001b[31mred\nx', '.omc');
+    writeFinishedSessions(nested, 3);
+    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24 });
+    await h.waitForText(/2 sess/, 30_000);
+    h.write('O');
+    await h.waitForText('Watch a\\e[31mred\\nx/.omc instead?', 30_000);
+    h.write('y');
+    await h.waitForText(/3 sess/, 30_000);
+    await h.waitForText(`watching ${fs.realpathSync(p.dir)}/a\\e[31mred\\nx/.omc`, 30_000);
+    expect(h.output).not.toContain('\u001b[31mred');
+  });
+
   it('O with one root says there is no other', async () => {
     p = makeProject();
     writeFinishedSessions(p.root, 2);
