@@ -35,6 +35,7 @@ import {
 import { noRootMessage, rootPathFault, type RootResolution } from './store/root.js';
 import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
 import { cleanLine } from './io/sanitize.js';
+import { shellPath, shownPath } from './io/shown-path.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
 import { firstStepRows } from './store/sessions/domain.js';
@@ -111,8 +112,9 @@ function notFoundMessage(r: RootResolution): string {
   const lines = [`omc-top: ${cleanLine(`no .omc directory found (${r.explain}).`)}`, 'Looked in:'];
   for (const l of r.looked) {
     const fault = rootPathFault(l);
-    // Only what is there and is not a directory is worth a word: "does not exist" is what the heading says.
-    const shown = cleanLine(l);
+    // Only what is there and is not a directory is worth a word: "does not exist" is what the heading says. The
+    // path with every byte (a control as an escape, io/shown-path.ts): one line, and the directory it names.
+    const shown = shownPath(l);
     lines.push(fault === 'does not exist' || fault === 'is a directory' ? `  ${shown}` : `  ${shown}: ${fault}`);
   }
   for (const n of r.notices) lines.push(`note: ${cleanLine(n)}`);
@@ -145,7 +147,8 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
         path: r.abs,
         relative: r.rel,
         sessions: r.sessions,
-        hint: `--root ${r.abs}`,
+        // A command to type: the path quoted for the shell ($'…' when it holds a control byte); `path` stays raw.
+        hint: `--root ${shellPath(r.abs)}`,
       })),
       nested_search_truncated: nested.truncated,
     },
@@ -190,7 +193,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   const watch = (root: string, projectDir: string | undefined, rule: string) =>
     watchRoot(root, projectDir, rule, opts, ui, project);
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
-  if (!res.exists) ui.flash(`no .omc yet: waiting for ${res.root} (${res.explain})`, 'info');
+  if (!res.exists) ui.flash(`no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`, 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = pickTheme();
   let controls: FullScreenControls | null = null;
@@ -334,7 +337,7 @@ function rootSwitcher(
       void live.store.close();
       live.rootExplain = isMain ? res.explain : 'a nested root (O switches back)';
       Object.assign(live, watch(abs, isMain ? res.projectDir : path.dirname(abs), isMain ? res.rule : 'nested'));
-      ui.flash(`watching ${abs}`, 'info');
+      ui.flash(`watching ${shownPath(abs)}`, 'info');
       redraw(); // a fresh instance on a cleared screen, rendered from the new store
     },
   };

@@ -18,6 +18,7 @@ import type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor-types.js
 import { watchCheck } from './doctor-watch-check.js';
 import { watchProbe } from './doctor-watch.js';
 import { homeDir } from '../io/home-dir.js';
+import { shownPath } from '../io/shown-path.js';
 
 export type { CheckStatus, DoctorCheck, DoctorOptions, DoctorReport, TerminalFacts } from './doctor-types.js';
 export { MIN_NODE } from './doctor-host.js';
@@ -45,7 +46,9 @@ function rootCheck(res: RootResolution, cwd: string, env: NodeJS.ProcessEnv): Do
     ...candidates
       .filter((c) => !c.chosen && (c.considered || c.exists))
       .map((c) =>
-        c.considered ? `also looked at: ${c.path}${c.exists ? ' (exists)' : ''}` : `also exists, not used: ${c.path}`,
+        c.considered
+          ? `also looked at: ${shownPath(c.path)}${c.exists ? ' (exists)' : ''}`
+          : `also exists, not used: ${shownPath(c.path)}`,
       ),
     ...res.notices.map((n) => `note: ${n}`),
   ];
@@ -55,7 +58,7 @@ function rootCheck(res: RootResolution, cwd: string, env: NodeJS.ProcessEnv): Do
     id: 'root',
     title: '.omc root',
     status: res.exists ? 'ok' : 'broken',
-    summary: `${res.root} (${res.explain})${res.exists ? '' : `: ${rootPathFault(res.root)}`}`,
+    summary: `${shownPath(res.root)} (${res.explain})${res.exists ? '' : `: ${rootPathFault(res.root)}`}`,
     details,
     data: {
       root: res.root,
@@ -78,7 +81,9 @@ function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null): DoctorChec
     summary: omc.version
       ? `oh-my-claudecode ${omc.version} (${omc.source}); reading state with ${omc.rules} rules`
       : `${omc.source}; assuming OMC ${omc.rules} rules`,
-    details: omc.candidates.map((c) => `found: ${c.version ?? 'unknown version'} at ${c.path} (${c.source})`),
+    details: omc.candidates.map(
+      (c) => `found: ${c.version ?? 'unknown version'} at ${shownPath(c.path)} (${c.source})`,
+    ),
     data: { ...omc, candidates: [...omc.candidates] },
   };
 }

@@ -9,6 +9,7 @@ import { cleanLine } from '../io/sanitize.js';
 import { printErr, printJson, printOut } from '../io/output.js';
 import { WikiDomain } from '../store/wiki/domain.js';
 import { parseArgs, UsageError } from './args.js';
+import { shownPath } from '../io/shown-path.js';
 
 export const WIKI_USAGE = `Usage: omc-top wiki search QUERY... [--limit N] [--json] [--category C] [--tag T[,T…]] [--cwd DIR | --root DIR]
 
@@ -78,7 +79,7 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
     rootOverride: args.flags.get('root') as string | undefined,
   });
   if (!res.exists) {
-    printErr(`omc-top: ${cleanLine(`${noRootMessage(res)}; looked in: ${res.looked.join(', ')}`)}\n`);
+    printErr(`omc-top: ${cleanLine(`${noRootMessage(res)}; looked in: ${res.looked.map(shownPath).join(', ')}`)}\n`);
     return 2;
   }
   const wiki = new WikiDomain({ root: res.root });
@@ -88,13 +89,13 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
 
   if (snap.dir !== 'ok')
     printErr(
-      `omc-top: ${snap.dir === 'missing' ? `no wiki yet at ${res.root}/wiki` : `${res.root}/wiki: ${snap.dirMessage}`}\n`,
+      `omc-top: ${snap.dir === 'missing' ? `no wiki yet at ${shownPath(res.root)}/wiki` : `${shownPath(res.root)}/wiki: ${snap.dirMessage}`}\n`,
     );
   const unreadable = snap.pages.filter((p) => !p.searchable);
   if (unreadable.length > 0) {
     const list = unreadable
       .slice(0, 5)
-      .map((p) => `${cleanLine(p.filename)} (${p.issues[0]?.message ?? 'unreadable'})`)
+      .map((p) => `${shownPath(p.filename)} (${p.issues[0]?.message ?? 'unreadable'})`)
       .join('; ');
     printErr(
       `omc-top: ${unreadable.length} wiki page(s) not searched, as OMC skips them too: ${list}${unreadable.length > 5 ? '; …' : ''}\n`,
@@ -113,7 +114,7 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
   }
   if (result.hits.length === 0) {
     printOut(
-      `No wiki pages match ${JSON.stringify(cleanLine(query))} (searched ${snap.searchable.length} page(s) in ${res.root}/wiki).\n`,
+      `No wiki pages match ${JSON.stringify(cleanLine(query))} (searched ${snap.searchable.length} page(s) in ${shownPath(res.root)}/wiki).\n`,
     );
     return 0;
   }

@@ -12,6 +12,7 @@ import { PushSchema } from './push-config.js';
 import { readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
 import { lazyObject } from '../io/lazy-object.js';
+import { shownPath } from '../io/shown-path.js';
 
 export const CHANNELS = ['bell', 'osc', 'tmux'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -113,7 +114,7 @@ export function loadConfig(file = configPath()): LoadedConfig {
   const r = readTextSync(path.dirname(file), path.basename(file), 64 * 1024);
   if (!r.ok) {
     if (r.code === 'missing') return { config: {}, path: file, error: null };
-    return { config: {}, path: file, error: cleanLine(`${file}: ${r.message} (using the defaults)`) };
+    return { config: {}, path: file, error: cleanLine(`${shownPath(file)}: ${r.message} (using the defaults)`) };
   }
   let raw: unknown;
   try {
@@ -122,7 +123,7 @@ export function loadConfig(file = configPath()): LoadedConfig {
     return {
       config: {},
       path: file,
-      error: cleanLine(`${file}: not valid JSON: ${(e as Error).message} (using the defaults)`),
+      error: cleanLine(`${shownPath(file)}: not valid JSON: ${(e as Error).message} (using the defaults)`),
     };
   }
   const parsed = ConfigSchema.safeParse(raw);
@@ -132,7 +133,7 @@ export function loadConfig(file = configPath()): LoadedConfig {
   return {
     config: {},
     path: file,
-    error: cleanLine(`${file}: ${field}: ${issue?.message ?? 'invalid'} (using the defaults)`),
+    error: cleanLine(`${shownPath(file)}: ${field}: ${issue?.message ?? 'invalid'} (using the defaults)`),
   };
 }
 

@@ -19,6 +19,7 @@ import { isCtrl, type InputEvent } from '../terminal/keys.js';
 import { bodyOf, contextFor, inboxRowsOf, paneById, type RouterEnv } from './env.js';
 import { paneOfProblem } from '../ui/problems-view.js';
 import { INBOX_BINDINGS, routeInbox } from './inbox.js';
+import { shownPath } from '../io/shown-path.js';
 
 export { bodyOf, paneById, type RouterEnv } from './env.js';
 
@@ -138,13 +139,13 @@ function chooseRoot(env: RouterEnv): void {
   const next = roots[(here + 1) % roots.length] as (typeof roots)[number];
   env.app.confirm({
     id: 'switch-root',
-    title: `Watch ${next.rel} instead?`,
+    title: `Watch ${shownPath(next.rel)} instead?`,
     lines: [
-      `${next.abs}: ${next.sessions} session${next.sessions === 1 ? '' : 's'}.`,
+      `${shownPath(next.abs)}: ${next.sessions} session${next.sessions === 1 ? '' : 's'}.`,
       'Every pane shows that root until you switch again (O cycles through all of them):',
-      ...roots.map((r) => `  ${r.abs === env.store.root ? '▸' : ' '} ${r.rel}`),
+      ...roots.map((r) => `  ${r.abs === env.store.root ? '▸' : ' '} ${shownPath(r.rel)}`),
     ],
-    prompt: `y: watch ${next.rel}   n/Esc: stay`,
+    prompt: `y: watch ${shownPath(next.rel)}   n/Esc: stay`,
     onConfirm: () => choice.switchTo(next.abs),
   });
 }

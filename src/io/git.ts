@@ -13,6 +13,7 @@ import { cleanLine } from './sanitize.js';
 import { SYNC_KILL } from './child-end.js';
 import { bytesOfPath, pathForBytes } from './safe-fs/byte-paths.js';
 import { GIT_TIMEOUT_MS, TOP_LEVEL_ARGS, gitEnv, takeEarlyAnswer } from './git-early.js';
+import { shownPath } from './shown-path.js';
 
 export interface GitProbe {
   topLevel(dir: string): string | null;
@@ -83,7 +84,7 @@ function gitBytes(dir: string, args: readonly string[]): Buffer | null {
     // spawn says ENOENT for a missing working directory as for a missing git: tell them apart.
     const why =
       err.code === 'ENOENT' && !fs.existsSync(dir)
-        ? `git could not run in ${cleanLine(dir)}: that directory does not exist`
+        ? `git could not run in ${shownPath(dir)}: that directory does not exist`
         : describeGitFailure(e);
     if (why === null) failures.delete(dir);
     else failures.set(dir, why);

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
+import { shownPath } from '../io/shown-path.js';
 import { realGit, type GitProbe } from '../io/git.js';
 import { notUtf8Message, usablePath } from '../io/not-utf8-path.js';
 import { lossyText, parentPath } from '../io/safe-fs/byte-paths.js';
@@ -232,7 +233,8 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       rule: 'unusable-path',
       explain,
       exists: false,
-      looked: [cleanLine(bad.shown)],
+      // A path, as every entry of `looked` is (shown with shownPath where it is shown): the explanation names it in \xNN.
+      looked: [lossyStart],
       notices,
       projectDir: lossyCwd,
     };
@@ -271,7 +273,8 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     looked.push(root55);
     const local = path.join(gitAnchor(cwd, git) ?? cwd, '.omc');
     if (isDir(root55)) {
-      if (isDir(local)) notices.push(`a project-local ${local} also exists; OMC uses the OMC_STATE_DIR location`);
+      if (isDir(local))
+        notices.push(`a project-local ${shownPath(local)} also exists; OMC uses the OMC_STATE_DIR location`);
       return {
         root: root55,
         rule: 'state-dir',
@@ -322,7 +325,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       return {
         root,
         rule: 'marker',
-        explain: `${WORKSPACE_MARKER} at ${marker}`,
+        explain: `${WORKSPACE_MARKER} at ${shownPath(marker)}`,
         exists: isDir(root),
         looked,
         notices,
@@ -330,7 +333,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       };
     }
     notices.push(
-      `ignored ${WORKSPACE_MARKER} at ${marker}: OMC 5.5.0 ignores markers under temp, home and dot-directories`,
+      `ignored ${WORKSPACE_MARKER} at ${shownPath(marker)}: OMC 5.5.0 ignores markers under temp, home and dot-directories`,
     );
   }
 
@@ -344,7 +347,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     const homeRoot = path.join(home, '.omc');
     looked.push(homeRoot);
     notices.push(
-      `git is not on PATH: ${who} then keeps this project's state in ${homeRoot} (OMC 5.6 would use ${path.join(byWalk, '.omc')})`,
+      `git is not on PATH: ${who} then keeps this project's state in ${shownPath(homeRoot)} (OMC 5.6 would use ${shownPath(path.join(byWalk, '.omc'))})`,
     );
     return {
       root: homeRoot,
@@ -371,7 +374,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   }
   if (byWalk && flavor === null)
     notices.push(
-      `git is not on PATH: OMC 5.6 keeps state in ${path.join(byWalk, '.omc')} (shown), OMC 5.0–5.5 in ${path.join(home, '.omc')}; the OMC version was not found (use --omc-version or --root)`,
+      `git is not on PATH: OMC 5.6 keeps state in ${shownPath(path.join(byWalk, '.omc'))} (shown), OMC 5.0–5.5 in ${shownPath(path.join(home, '.omc'))}; the OMC version was not found (use --omc-version or --root)`,
     );
   const walked = byWalk;
   const anchor = fromGit ?? walked;
@@ -381,7 +384,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     const sub = path.join(cwd, '.omc');
     if (cwd !== anchor && isDir(sub)) {
       notices.push(
-        `${sub} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`,
+        `${shownPath(sub)} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`,
       );
     }
     const explain = walked ? 'git is not on PATH: top level found by its .git entry (OMC 5.6)' : 'git top-level';
@@ -394,7 +397,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   const gitFailed = git.failure?.(cwd) ?? null;
   if (gitFailed)
     notices.push(
-      `git could not answer in ${cleanLine(cwd)}: ${gitFailed}. The root came from a no-git rule instead (use --root to choose)`,
+      `git could not answer in ${shownPath(cwd)}: ${gitFailed}. The root came from a no-git rule instead (use --root to choose)`,
     );
   // 4.15 keeps the hook's cwd outside git.
   if (flavor === '4.15') {
@@ -418,7 +421,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     return {
       root,
       rule: 'non-git-ancestor',
-      explain: `not a git repo: nearest .omc/ at ${ancestor} (OMC 5.6)`,
+      explain: `not a git repo: nearest .omc/ at ${shownPath(ancestor)} (OMC 5.6)`,
       exists: true,
       looked,
       notices,
@@ -433,7 +436,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   if (isDir(homeRoot) && exists(path.join(homeRoot, 'state'))) {
     if (cwdRoot !== homeRoot && isDir(cwdRoot)) {
       notices.push(
-        `${cwdRoot} (OMC 4.x layout) also exists; showing ${homeRoot} as OMC 5.5.0 does (use --root to view the other)`,
+        `${shownPath(cwdRoot)} (OMC 4.x layout) also exists; showing ${shownPath(homeRoot)} as OMC 5.5.0 does (use --root to view the other)`,
       );
     }
     return {
@@ -448,7 +451,9 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   }
   looked.push(cwdRoot);
   if (isDir(cwdRoot) && flavor === null) {
-    notices.push(`${noGit}: using ${cwdRoot} as OMC 4.x did (OMC 5.5.0 keeps non-git state in ${homeRoot})`);
+    notices.push(
+      `${noGit}: using ${shownPath(cwdRoot)} as OMC 4.x did (OMC 5.5.0 keeps non-git state in ${shownPath(homeRoot)})`,
+    );
     return {
       root: cwdRoot,
       rule: 'cwd-4x',
@@ -489,18 +494,20 @@ function resolveCwdFlavor(
   looked.push(root);
   if (env.OMC_STATE_DIR)
     notices.push(
-      `OMC_STATE_DIR is set, but ${who} ignores it: its hooks keep state in ${root} (shown); OMC 4.15 and later use OMC_STATE_DIR`,
+      `OMC_STATE_DIR is set, but ${who} ignores it: its hooks keep state in ${shownPath(root)} (shown); OMC 4.15 and later use OMC_STATE_DIR`,
     );
   const marker = findWorkspaceMarker(cwd, home, env);
-  if (marker) notices.push(`ignored ${WORKSPACE_MARKER} at ${marker}: ${who} does not read it`);
+  if (marker) notices.push(`ignored ${WORKSPACE_MARKER} at ${shownPath(marker)}: ${who} does not read it`);
   const sup = top ? git.superproject(top) : null;
   if (sup)
     notices.push(
-      `this is a submodule of ${sup}: ${who} keeps its state here in ${root} (OMC 4.15 and later use ${path.join(sup, '.omc')})`,
+      `this is a submodule of ${shownPath(sup)}: ${who} keeps its state here in ${shownPath(root)} (OMC 4.15 and later use ${shownPath(path.join(sup, '.omc'))})`,
     );
   const sub = path.join(cwd, '.omc');
   if (cwd !== anchor && isDir(sub))
-    notices.push(`${sub} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`);
+    notices.push(
+      `${shownPath(sub)} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`,
+    );
   return {
     root,
     rule: top ? 'git' : 'cwd-4x',
@@ -519,7 +526,7 @@ export function noRootMessage(r: RootResolution): string {
   if (r.rule === 'unusable-path') return r.explain;
   // Something there that is not a directory is said on every surface (watch, status, cancel, serve, ack, wiki).
   const fault = rootPathFault(r.root);
-  const there = fault === 'does not exist' || fault === 'is a directory' ? '' : `: ${r.root} ${fault}`;
+  const there = fault === 'does not exist' || fault === 'is a directory' ? '' : `: ${shownPath(r.root)} ${fault}`;
   // One line on every surface: the explanation can name a directory from disk (a workspace marker's).
   return cleanLine(`no .omc directory found (${r.explain})${there}`);
 }

@@ -12,7 +12,7 @@ import { useTheme } from './theme.js';
 import { messageLines } from './layout.js';
 import type { Flash, PaneId } from '../kit/ui-store.js';
 import { MOVE_HINT } from '../kit/nav.js';
-import { cleanLine } from '../io/sanitize.js';
+import { shownPath } from '../io/shown-path.js';
 
 export function shortenPath(p: string, max: number, home = process.env.HOME ?? ''): string {
   const s = home && p.startsWith(home + '/') ? '~' + p.slice(home.length) : p;
@@ -78,6 +78,8 @@ export function Header({
   quotaShort?: string | null;
 }) {
   const theme = useTheme();
+  // The root with every byte of its name (a control as an escape): the directory it is, not a look-alike.
+  const shownRoot = shownPath(root);
   const { running, stale } = sessionCounts(sessions);
   // "running", not "live": the footer's "live" is the file watcher.
   const counts = sessions.scanning
@@ -92,7 +94,7 @@ export function Header({
   const fitsWithOmc =
     omc !== null &&
     omc !== undefined &&
-    shortenPath(root, 1_000).length + (width >= 100 ? rule.length + 3 : 0) <=
+    shortenPath(shownRoot, 1_000).length + (width >= 100 ? rule.length + 3 : 0) <=
       width - left.length - lead.length - withOmc.length - 2;
   const ruleText = width >= 100 ? ` (${rule})` : '';
   let right = fitsWithOmc ? withOmc : `${counts}  ${clock}`;
@@ -100,7 +102,7 @@ export function Header({
   if (attn) {
     // The count is added. To make room, the rule goes first, then the clock, while the root path can stay
     // whole; past that the path is shortened (down to PATH_MIN), and only then do the counts give way.
-    const full = shortenPath(cleanLine(root), 1_000).length;
+    const full = shortenPath(shownRoot, 1_000).length;
     const room = (c: string) => width - left.length - lead.length - c.length - 2;
     const whole: Array<[string, boolean]> = [
       [right, true],
@@ -133,14 +135,14 @@ export function Header({
     const room = width - left.length - lead.length - withQuota.length - 2;
     if (room < PATH_MIN) continue;
     right = withQuota;
-    if (room < shortenPath(cleanLine(root), 1_000).length + ruleText.length) showRule = false;
+    if (room < shortenPath(shownRoot, 1_000).length + ruleText.length) showRule = false;
     break;
   }
   const rightAll = lead + right;
   const pathRoom = Math.max(8, width - left.length - rightAll.length - 2);
   const where = showRule
-    ? shortenPath(cleanLine(root), pathRoom - ruleText.length) + ruleText
-    : shortenPath(cleanLine(root), pathRoom);
+    ? shortenPath(shownRoot, pathRoom - ruleText.length) + ruleText
+    : shortenPath(shownRoot, pathRoom);
   return (
     <Text wrap="truncate">
       <Text bold color={theme.accent}>

@@ -152,6 +152,25 @@ const GLUE = '\u00a0';
 /** A word that names a file or directory: it is kept on one line, shortened in its middle when longer. */
 const PATH_LIKE = /^[^\s]*[/\\][^\s]*$/;
 
+/**
+ * A key as a hint names it ("O switches to it", "Esc cancels", "(q quits)", "c to clean it up", "M: full
+ * message"): one character, or a key's name, maybe after an opening bracket or quote and before a colon.
+ */
+const KEY =
+  /(?<=^|[ \t])([("'[]?(?:[A-Za-z0-9?!/$]|Esc|Enter|Tab|Space|Backspace|PgUp|PgDn|Home|End|(?:Ctrl|Alt|Shift)-\S|[↑↓←→]{1,4}):?) (?=([^\s]+))/g;
+
+/**
+ * Glues each key to the word after it, so a wrapped hint never leaves a key at the end of one line and its meaning
+ * on the next (`…: O` / `switches to it`): the pair moves to the next line whole. Not when the pair would not fit
+ * on a line of its own, nor before a path (a path keeps its own rule: whole, or shortened in its middle).
+ */
+function glueKeys(body: string, room: number): string {
+  if (!body.includes(' ')) return body;
+  return body.replace(KEY, (whole, key: string, word: string) =>
+    PATH_LIKE.test(word) || stringWidth(key) + 1 + stringWidth(word) > room ? whole : `${key}${GLUE}`,
+  );
+}
+
 /** Cuts `s` to `w` cells with one `…` in its middle, keeping its start and its end (a path's file name). */
 export function shortenMiddle(s: string, w: number): string {
   if (stringWidth(s) <= w) return s;
@@ -186,7 +205,8 @@ export function shortenMiddle(s: string, w: number): string {
  * together) or a path is never split across lines. A path longer than a whole
  * line is shortened once in its middle with `…`; any other word longer than a
  * line breaks after a separator (/ , : ; = & . _ - ] }), and only a run with
- * none of them is cut mid-word.
+ * none of them is cut mid-word. A key stays on the line of the word after it
+ * (glueKeys): a hint reads "O switches to it", never "O" alone at a line's end.
  */
 export function wrapText(text: string, w: number): string[] {
   const width = Math.max(1, w);
@@ -213,7 +233,7 @@ export function wrapText(text: string, w: number): string[] {
       lw += pw;
       fresh = false;
     };
-    const body = para.slice(lead.length).replace(STAMP, `$1${GLUE}$2`);
+    const body = glueKeys(para.slice(lead.length).replace(STAMP, `$1${GLUE}$2`), width - iw);
     for (const token of body.split(/([ \t\r\f\v]+)/)) {
       if (token === '') continue;
       const tw = stringWidth(token);

@@ -112,7 +112,9 @@ describe('omc-top CLI', () => {
     expect(r.stderr).toContain(path.join(p.dir, '.omc'));
   });
 
-  it('no .omc in a directory whose name holds a newline: each place looked in is one line', ({ tempDir }) => {
+  it('no .omc in a directory whose name holds a newline: each place looked in is one line, naming it', ({
+    tempDir,
+  }) => {
     const dir = path.join(fs.realpathSync(tempDir('omc-top-nl-')), 'two\nlines');
     fs.mkdirSync(dir);
     // A workspace marker there, which OMC 5.5.0 ignores under the temp dir: the note saying so names the directory.
@@ -121,7 +123,8 @@ describe('omc-top CLI', () => {
     for (const args of [['--json'], ['--json', '--omc-version', '4.15.10'], ['wiki', 'search', 'x']]) {
       const r = run(args, dir);
       expect(r.status).toBe(2);
-      expect(r.stderr).toContain(`${path.dirname(dir)}/two lines/.omc`);
+      // The newline as `\n`: the directory's real name (`two lines` names no directory), on one line.
+      expect(r.stderr).toContain(`${path.dirname(dir)}/two\\nlines/.omc`);
       expect(r.stderr).not.toMatch(/two\n/);
     }
   });
@@ -235,6 +238,30 @@ describe('nested .omc roots (hooks started in a subdirectory)', () => {
     const r = run(['--json'], p.dir);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('see it with --root packages/api/.omc');
+  });
+
+  it('a missing root names a nested one holding control bytes by every byte, and its --root pastes into a shell', ({
+    tempDir,
+  }) => {
+    // The report's case: --root at a missing directory, run from a directory where another tree's name holds an
+    // escape sequence and a newline. The note said `see it with --root hz/ared x/.omc`, a path that does not exist.
+    const where = fs.realpathSync(tempDir('omc-top-missing-'));
+    const rel = 'hz/a\u001b[31mred\nx/.omc';
+    const sid = 'a1b2c3d4-0000-4000-8000-000000000003';
+    fs.mkdirSync(path.join(where, rel, 'state', 'sessions', sid), { recursive: true });
+    const r = run(['--json', '--root', 'nonexist'], where);
+    expect(r.status).toBe(2);
+    expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(r.stderr).toContain('OMC state also in hz/a\\e[31mred\\nx/.omc (1 session)');
+    expect(r.stderr).toContain("see it with --root $'hz/a\\e[31mred\\nx/.omc'");
+    // Pasted as it is into a shell, the suggestion reaches that root.
+    const arg = /see it with --root (\$'[^']*')/.exec(r.stderr)?.[1] as string;
+    const followed = spawnSync('bash', ['-c', `"$0" "$1" --json --root ${arg}`, process.execPath, BIN], {
+      cwd: where,
+      encoding: 'utf8',
+    });
+    expect(followed.status).toBe(0);
+    expect(JSON.parse(followed.stdout).root).toBe(path.join(where, rel));
   });
 
   it('given --root <project>/.omc, they are looked for in that project, not where omc-top was started', ({

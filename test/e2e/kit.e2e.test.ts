@@ -330,6 +330,60 @@ describe('nested .omc roots', () => {
     expect(h.text()).toMatch(/2 sess/);
   });
 
+  // A directory named with an escape sequence and a newline is named by every byte (`a\e\nb`, not `ab`), and the
+  // notice, wrapped, never leaves the key O at the end of a line with "switches to it" on the next. The first two
+  // names made the message read `…ppp/ab/): O` / `switches to it` before either fix; the last two make the escaped
+  // name's message break right after "O" at that width without the key rule.
+  for (const [cols, rows, dir] of [
+    [80, 24, 'ppp/a\u001b\nb'],
+    [60, 20, `${'p'.repeat(22)}/a\u001b\nb`],
+    [80, 24, 'a\u001b\nb'],
+    [60, 20, `${'p'.repeat(18)}/a\u001b\nb`],
+  ] as const) {
+    it(`names nested root ${JSON.stringify(dir)} by every byte, key and word on one line, at ${cols}x${rows}`, async () => {
+      p = makeProject();
+      writeFinishedSessions(p.root, 2);
+      writeFinishedSessions(path.join(p.dir, dir, '.omc'), 1);
+      h = new TerminalHarness({ cwd: p.dir, cols, rows });
+      // The whole notice drawn (its last words): a frame half received is never what is checked.
+      await h.waitForText(/switches to it/, 30_000);
+      const screen = h.screen();
+      const shown = dir.replace('\u001b', '\\e').replace('\n', '\\n');
+      expect(
+        screen.some((l) => /(^|\s)O$/.test(l)),
+        screen.join('\n'),
+      ).toBe(false);
+      expect(
+        screen.some((l) => l.includes('O switches to it')),
+        screen.join('\n'),
+      ).toBe(true);
+      expect(h.text()).toContain(`OMC state also in ${shown}/.omc`);
+      expect(h.text()).toContain(`${shown}/):`);
+      // No byte of the name reached the terminal raw.
+      expect(h.output).not.toContain('a\u001b\nb');
+      // The frame holds: the header on top, the footer at the bottom, the sessions between.
+      expect(screen).toHaveLength(rows);
+      expect(screen[0]).toMatch(/^omc-top/);
+      expect(h.text()).toMatch(/2 sess/);
+      expect(screen.slice(-3).join('\n')).toMatch(/live/);
+    });
+  }
+
+  it('O offers a nested root holding control bytes by every byte, and says which root it watches after', async () => {
+    p = makeProject();
+    writeFinishedSessions(p.root, 2);
+    const nested = path.join(p.dir, 'a\u001b[31mred\nx', '.omc');
+    writeFinishedSessions(nested, 3);
+    h = new TerminalHarness({ cwd: p.dir, cols: 100, rows: 24 });
+    await h.waitForText(/2 sess/, 30_000);
+    h.write('O');
+    await h.waitForText('Watch a\\e[31mred\\nx/.omc instead?', 30_000);
+    h.write('y');
+    await h.waitForText(/3 sess/, 30_000);
+    await h.waitForText(`watching ${fs.realpathSync(p.dir)}/a\\e[31mred\\nx/.omc`, 30_000);
+    expect(h.output).not.toContain('\u001b[31mred');
+  });
+
   it('O with one root says there is no other', async () => {
     p = makeProject();
     writeFinishedSessions(p.root, 2);

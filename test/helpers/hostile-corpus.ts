@@ -12,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cleanLine } from '../../src/io/sanitize.js';
+import { shownPath } from '../../src/io/shown-path.js';
 import type { OmcStore } from '../../src/store/store.js';
 import { SESSION } from './fixtures.js';
 import { ALL_ESCAPES, ESCAPES, ESCAPE_NAMES, type EscapeName } from './hostile-bytes.js';
@@ -690,10 +690,13 @@ function sessionStructureCases(): HostileCase[] {
           JSON.stringify(modeState('ralph', null, ESCAPES.osc52.text)),
         ),
       problem: {
-        path: cleanLine(`state/sessions/${name}`),
+        // The name with every byte, controls as escapes (io/shown-path.ts): the directory it is, nothing raw.
+        path: shownPath(`state/sessions/${name}`),
         message: /directory name is not a valid OMC session id; OMC ignores it and so does omc-top/,
       },
-      hidden: [ESCAPES.osc52.payload, 'PWNED-DIR'],
+      // The OSC 52 payload is a file's content (removed); a title sequence in the name is shown as inert text
+      // (`evil\e]0;PWNED-DIR\x07x`), never sent: no raw control byte in any frame or output proves that.
+      hidden: [ESCAPES.osc52.payload],
     });
   // Names the filesystem allows but OMC's id allow-list refuses (no "/" possible in a name; "../" is covered by "..x").
   dirCase('"..evil" (dot-dot)', '..evil');
@@ -1030,7 +1033,7 @@ function teamStructureCases(): HostileCase[] {
       touches: [],
       visit: teamVisit,
       apply,
-      problem: { path: cleanLine(rel), message },
+      problem: { path: shownPath(rel), message },
       ...extra,
     });
   bad(
@@ -1050,7 +1053,7 @@ function teamStructureCases(): HostileCase[] {
     'state/team/t\u001b]0;PWNED-TEAM\u0007',
     (s) => put(s.root, 'state/team/t\u001b]0;PWNED-TEAM\u0007/config.json', '{}'),
     /not a valid OMC team name/,
-    { hidden: ['PWNED-TEAM'] },
+    // Shown as inert text (`t\e]0;PWNED-TEAM\x07`), never sent: no raw control byte reaches any output.
   );
   bad(
     'team directory · symlink to outside',
@@ -1070,7 +1073,7 @@ function teamStructureCases(): HostileCase[] {
     `${T}/workers/w\u001b[2J\u001b]52;c;V09SS0VS\u0007`,
     (s) => put(s.root, `${T}/workers/w\u001b[2J\u001b]52;c;V09SS0VS\u0007/heartbeat.json`, '{}'),
     /not a valid OMC worker name; ignored/,
-    { hidden: ['V09SS0VS'] },
+    // Shown as inert text (`w\e[2J\e]52;c;V09SS0VS\x07`), never sent: no raw control byte reaches any output.
   );
   bad(
     'worker directory name · "../"-like',
@@ -1623,7 +1626,7 @@ function wikiCases(): HostileCase[] {
       touches: [],
       visit: [{ pane: 'wiki', file }],
       apply,
-      ...(expect.problem ? { problem: { path: cleanLine(`wiki/${file}`), message: expect.problem } } : {}),
+      ...(expect.problem ? { problem: { path: shownPath(`wiki/${file}`), message: expect.problem } } : {}),
       shown: expect.shown,
       hidden: expect.hidden,
     });

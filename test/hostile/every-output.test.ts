@@ -64,7 +64,8 @@ describe('every message of every subcommand passes the one sanitiser', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^omc-top cancel: no session no-such-session under .*x .*\.omc/);
     expect(unsafe(r.stderr)).toEqual([]);
-    expect(r.stderr).not.toContain('TITLE');
+    // The directory by its real name, its title sequence as inert text (`\e]0;TITLE\x07`), never sent.
+    expect(r.stderr).toContain('x \\e]0;TITLE\\x07');
   });
 
   it('cancel --json: the same message inside the document, escaped', () => {
@@ -80,7 +81,8 @@ describe('every message of every subcommand passes the one sanitiser', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^omc-top: no \.omc directory found .*looked in: /);
     expect(unsafe(r.stderr)).toEqual([]);
-    expect(r.stderr).not.toContain('TITLE');
+    // The directory by its real name, its title sequence as inert text (`\e]0;TITLE\x07`), never sent.
+    expect(r.stderr).toContain('x \\e]0;TITLE\\x07');
   });
 
   it('status, doctor and the monitor without a terminal: no raw byte from the directory name', () => {
@@ -90,6 +92,8 @@ describe('every message of every subcommand passes the one sanitiser', () => {
     expect(unsafe(status.stdout + status.stderr)).toEqual([]);
     const doctor = run(['doctor'], p.dir, p.home);
     expect(unsafe(doctor.stdout + doctor.stderr)).toEqual([]);
+    // The root it names is that directory, its bidi controls as the escapes of their bytes (not removed).
+    expect(doctor.stdout).toContain('proj \\xe2\\x80\\xaeevil\\xe2\\x80\\xac \\xe2\\x81\\xa6iso\\xe2\\x81\\xa9/.omc');
     const doctorJson = run(['doctor', '--json'], p.dir, p.home);
     expect(unsafe(doctorJson.stdout)).toEqual([]);
     const none = project(TITLE_NAME, false);

@@ -51,7 +51,8 @@ describe('names and pastes in a real terminal', () => {
     const titles: string[] = [];
     h.term.onTitleChange((t) => titles.push(t));
     await h.waitForText(/STATUS\s+SESSION/);
-    await h.waitForText(/projname/);
+    // The root path in the header names the project directory by every byte, its sequences as inert escapes.
+    await h.waitForText('\\e]0;PWNED-TITLE\\x07tail\\xe2\\x80\\xae\\xc2\\x9b1m/.omc');
     // The paste: OSC 52 (a clipboard write) and a title change, pasted into the sessions filter.
     h.write('/');
     h.write(`\u001b[200~${ESCAPES.osc52.text}${ESCAPES.title.text}\u001b[201~`);
@@ -77,9 +78,14 @@ describe('names and pastes in a real terminal', () => {
     const out = execFileSync(process.execPath, [BIN, '--json', '--root', n.root], { encoding: 'utf8' });
     expect(rawControlBytes(out)).toEqual([]);
     for (const seq of SEQUENCES) expect(out.includes(seq)).toBe(false);
-    const doc = JSON.parse(out) as { root: string; sessions: Array<{ id?: string; session_id?: string }> };
+    const doc = JSON.parse(out) as {
+      root: string;
+      sessions: Array<{ id?: string; session_id?: string }>;
+      problems: Array<{ path: string }>;
+    };
     expect(doc.root).toBe(n.root);
-    // The session directory (not a valid OMC session id) is named in a problem line, cleaned.
-    expect(out).toContain('state/sessions/abnameend');
+    // The session directory (not a valid OMC session id) is named in a problem line by every byte, its controls as
+    // escapes (a display string: no control character in it, and not `abnameend`, a directory that does not exist).
+    expect(doc.problems.map((p) => p.path)).toContain('state/sessions/abname\\e]2;OWNED-WINDOW\\e\\\\end');
   });
 });

@@ -94,7 +94,7 @@ describe('resolveOmcRoot agrees with OMC 5.5.0 getOmcRoot', () => {
     expect(ours(pkg, vetoed).notices.join(' ')).toMatch(/ignored \.omc-workspace/);
   });
 
-  it('with no .omc under a marker whose directory name holds a newline, the message is one line', () => {
+  it('with no .omc under a marker whose directory name holds a newline, the message is one line naming it', () => {
     const ws = path.join(base, 'two\nlines');
     const pkg = path.join(ws, 'pkg');
     fs.mkdirSync(pkg, { recursive: true });
@@ -103,7 +103,8 @@ describe('resolveOmcRoot agrees with OMC 5.5.0 getOmcRoot', () => {
     const res = ours(pkg, { TMPDIR: path.join(base, 'elsewhere-tmp') });
     expect(res.rule).toBe('marker');
     expect(res.exists).toBe(false);
-    expect(noRootMessage(res)).toContain('two lines');
+    // The newline as `\n`: the directory by its real name (`two lines` names no directory), on one line.
+    expect(noRootMessage(res)).toBe(`no .omc directory found (.omc-workspace at ${ws.replace('\n', '\\n')})`);
     expect(noRootMessage(res)).not.toMatch(/\n/);
   });
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { nestedMonitorNotice, nestedNotice, rootArgFrom } from '../../src/store/sessions/nested-roots.js';
 
@@ -23,14 +24,20 @@ describe('the --root a nested-root notice offers', () => {
     expect(rootArgFrom(null, '/home/u/repo/packages/api/.omc')).toBe('/home/u/repo/packages/api/.omc');
   });
 
-  it('is one line without control bytes when a directory name holds a newline or an escape sequence', () => {
-    const rel = 'a\u001b[31mred\nx/.omc';
-    const notice = nestedNotice(
-      { roots: [{ rel, abs: `/home/u/repo/${rel}`, sessions: 1 }], truncated: false },
-      '/home/u/repo',
+  it('names a directory holding a newline or an escape sequence by every byte, in one line without control bytes', () => {
+    const rel = 'hz/a\u001b[31mred\nx/.omc';
+    const found = { roots: [{ rel, abs: `/tmp/${rel}`, sessions: 1 }], truncated: false };
+    const notice = nestedNotice(found, '/tmp') as string;
+    // Not `hz/ared x/.omc` (the bytes removed: a directory that does not exist), and a --root a shell takes as it.
+    expect(notice).toBe(
+      "OMC state also in hz/a\\e[31mred\\nx/.omc (1 session): hooks started in hz/a\\e[31mred\\nx/ write there; see it with --root $'hz/a\\e[31mred\\nx/.omc'",
     );
-    expect(notice).toContain('OMC state also in ared x/.omc (1 session)');
-    expect(notice).not.toMatch(/[\u0000-\u001f\u007f]/);
+    expect(notice).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    const arg = /--root (.*)$/.exec(notice)?.[1] as string;
+    expect(execFileSync('bash', ['-c', `printf %s ${arg}`]).toString()).toBe(rel);
+    expect(nestedMonitorNotice(found)).toBe(
+      'OMC state also in hz/a\\e[31mred\\nx/.omc (1 session, from hooks started in hz/a\\e[31mred\\nx/): O switches to it',
+    );
   });
 
   it('in the monitor, says what O does instead, in two lines at 60 columns', () => {

@@ -59,4 +59,44 @@ describe('wrapText', () => {
     for (const w of [5, 10, 17, 40]) for (const l of wrapText(text, w)) expect(width(l)).toBeLessThanOrEqual(w);
     expect(wrapText('x'.repeat(25), 10)).toEqual(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
   });
+
+  it('never leaves a key at the end of a line and its meaning on the next, at any width', () => {
+    // The nested-root notice at 80 columns read `…from hooks started in tmp/nr/): O` / `switches to it (+568 more)`.
+    const notice =
+      'OMC state also in tmp/nr/.omc (0 sessions, from hooks started in tmp/nr/): O switches to it (+568 more)';
+    expect(wrapText(notice, 80)).toEqual([
+      'OMC state also in tmp/nr/.omc (0 sessions, from hooks started in tmp/nr/):',
+      'O switches to it (+568 more)',
+    ]);
+    const hints: Array<[text: string, pairs: string[]]> = [
+      [notice, ['O switches']],
+      [
+        'press c to clean it up (the cancel plan, shown before anything is written), or J to its tmux pane to resume it',
+        ['c to', 'J to'],
+      ],
+      ['your draft is kept. Ctrl-S again saves it as a new entry, Esc discards it', ['Ctrl-S again', 'Esc discards']],
+      ['a nested root is shown now, and you can go back to the first one (O switches back)', ['(O switches']],
+      ['Enter opens the page · Esc back to the list', ['Enter opens', 'Esc back']],
+      ['cancel did not take 3 times: press I to interrupt Claude (SIGINT to pid 4242)', ['I to']],
+    ];
+    for (const [text, pairs] of hints)
+      for (let w = 20; w <= 80; w++) {
+        const lines = wrapText(text, w);
+        for (const l of lines) expect(width(l)).toBeLessThanOrEqual(w);
+        expect(lines.join(' ').replace(/\s+/g, ' ')).toBe(text);
+        for (const pair of pairs)
+          expect(
+            lines.some((l) => l.includes(pair)),
+            `"${pair}" at ${w}: ${JSON.stringify(lines)}`,
+          ).toBe(true);
+      }
+  });
+
+  it('a key before a path leaves the path its own rule (whole on a line, or shortened in its middle)', () => {
+    const lines = wrapText('press x state/sessions/88727f43-cac5-4a42-a0b2-95e28cf65511/ralph-state.json', 30);
+    expect(lines[0]).toBe('press x');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^state\/sessions.*….*-state\.json$/);
+    expect(width(lines[1]!)).toBe(30);
+  });
 });

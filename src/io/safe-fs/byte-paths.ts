@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { escapeBytes } from './escape-bytes.js';
 import { fatalDecoder, lenientDecoder } from './utf8.js';
 
 interface Anchor {
@@ -28,27 +29,11 @@ const anchors: Anchor[] = [];
 const PROC_FD_PREFIX = '/proc/self/fd/';
 const { O_RDONLY, O_DIRECTORY = 0, O_NONBLOCK = 0 } = fs.constants;
 
-/** The bytes as text, every byte that is not part of valid UTF-8 written as \xNN. */
-export function showBytes(raw: Buffer): string {
-  let out = '';
-  let i = 0;
-  while (i < raw.length) {
-    const b = raw[i] as number;
-    const len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-    if (len > 0 && i + len <= raw.length) {
-      try {
-        out += fatalDecoder.decode(raw.subarray(i, i + len));
-        i += len;
-        continue;
-      } catch {
-        /* not a whole character: shown as a byte below */
-      }
-    }
-    out += `\\x${b.toString(16).padStart(2, '0')}`;
-    i++;
-  }
-  return out;
-}
+/**
+ * The bytes as text, every byte that is not part of valid UTF-8 written as \xNN, and every control or hidden
+ * character escaped as well (escape-bytes.ts): a held directory's name is a path like any other.
+ */
+export const showBytes = (raw: Buffer): string => escapeBytes(raw);
 
 function strict(raw: Buffer): string | null {
   try {

@@ -28,7 +28,7 @@ export class ContainedDir {
   /** A path for `name` inside this directory; `name` is one plain component. */
   at(name: string): string {
     if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0'))
-      throw new Error(`refusing to use ${JSON.stringify(quotePath(name))} as a file name`);
+      throw new Error(`refusing to use "${quotePath(name)}" as a file name`);
     if (this.fd === null) throw new Error('directory already closed');
     if (PROC_FD) return `/proc/self/fd/${this.fd}/${name}`;
     let st: fs.Stats;

@@ -3,7 +3,7 @@
  * the resolved root is read or written: symlinked directories on the way are resolved and checked.
  */
 import path from 'node:path';
-import { cleanLine } from '../sanitize.js';
+import { shownPath } from '../shown-path.js';
 import { realpathText } from './byte-paths.js';
 import type { ReadFailureCode } from './types.js';
 
@@ -105,15 +105,15 @@ export function resolveUnder(root: string, rel: string): string {
 }
 
 /**
- * A path quoted in a message can come from the filesystem (a symlink's
- * target, a directory name): it is text from disk like any other, and an
- * escape sequence in it would reach the terminal through the problem line.
+ * A path quoted in a message can come from the filesystem (a symlink's target, a directory name): an escape
+ * sequence in it must not reach the terminal through the problem line, and its bytes must not vanish either (the
+ * message would name another path). Every byte is shown, controls as escapes (io/shown-path.ts).
  */
-export const quotePath = (p: string) => cleanLine(p);
+export const quotePath = (p: string) => shownPath(p);
 
 export class OutsideRootError extends Error {
   constructor(rel: string) {
-    super(`refusing to touch ${JSON.stringify(quotePath(rel))}: it resolves outside the .omc root`);
+    super(`refusing to touch "${quotePath(rel)}": it resolves outside the .omc root`);
     this.name = 'OutsideRootError';
   }
 }

@@ -18,6 +18,7 @@ import { LeafWatches } from './leaf-watches.js';
 import { relOf } from './rel-paths.js';
 import { pollRoot, watchRootPresence, type RootChange } from './root-presence.js';
 import { watchSkeleton } from './skeleton.js';
+import { shownPath } from '../shown-path.js';
 
 export { TRAILING_MS } from './coalescer.js';
 export { POLL_INTERVAL_MS, ROOT_CHECK_MS } from './root-presence.js';
@@ -155,7 +156,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     if (closed) return;
     if (change === 'gone') {
       stopEventWatches();
-      if (!poller) setMode('waiting', `${root} was removed; waiting for it to come back`);
+      if (!poller) setMode('waiting', `${shownPath(root)} was removed; waiting for it to come back`);
     } else if (!poller) {
       stopEventWatches();
       setMode(
@@ -190,7 +191,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   } else if (presence.present) {
     startEventWatches();
   } else {
-    setMode('waiting', `${root} does not exist; waiting for it`);
+    setMode('waiting', `${shownPath(root)} does not exist; waiting for it`);
   }
 
   return {

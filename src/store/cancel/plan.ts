@@ -32,6 +32,7 @@ import type { RulesVersion } from '../verdict/types.js';
 import { dependentsOf, runtimeArtifactNames } from './recipe.js';
 import { sha256, signalRel } from './signal.js';
 import { SIGNAL_FILE } from '../sessions/omc-rules.js';
+import { shownPath } from '../../io/shown-path.js';
 
 export interface CancelRequest {
   /** A session id, or null for the session-less ("legacy") state in `state/` and the root. */
@@ -272,7 +273,7 @@ function checkTarget(
       return {
         ok: false,
         code: 'not-found',
-        message: `no session ${sid} under ${root} (${dir} is ${st ? 'not a directory' : 'missing'})`,
+        message: `no session ${sid} under ${shownPath(root)} (${dir} is ${st ? 'not a directory' : 'missing'})`,
       };
     }
   }

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { SYNC_KILL } from '../../io/child-end.js';
 import { readLinkSync, readTextSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
+import { shownPath } from '../../io/shown-path.js';
 
 export type ClaudeExe = { ok: true; exe: string; how: string } | { ok: false; reason: string };
 
@@ -67,13 +68,13 @@ export function judgeClaudeExe(pid: number, exe: string, argv: readonly string[]
   const replaced = exe.endsWith(DELETED);
   const file = replaced ? exe.slice(0, -DELETED.length) : exe;
   const note = replaced ? ' (replaced on disk since it started)' : '';
-  if (isNativeClaude(file)) return { ok: true, exe: file, how: `executable ${cleanLine(file)}${note}` };
+  if (isNativeClaude(file)) return { ok: true, exe: file, how: `executable ${shownPath(file)}${note}` };
   if (JS_RUNTIME.test(path.basename(file))) {
     if (argv === null)
       return { ok: false, reason: `pid ${pid} runs ${shown(file)} and its command line cannot be read` };
     const script = scriptOf(argv);
     if (script !== null && isJsClaude(script))
-      return { ok: true, exe: file, how: `${cleanLine(path.basename(file))} running ${cleanLine(script)}${note}` };
+      return { ok: true, exe: file, how: `${shownPath(path.basename(file))} running ${shownPath(script)}${note}` };
     return {
       ok: false,
       reason: `pid ${pid} runs ${shown(file)} with ${script === null ? 'no script' : shown(script)}, not Claude Code's cli.js`,

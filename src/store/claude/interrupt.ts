@@ -12,10 +12,10 @@
 import path from 'node:path';
 import { runningStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import { dirOwnershipSync, readLinkSync } from '../../io/safe-fs/index.js';
-import { cleanLine } from '../../io/sanitize.js';
 import { claudeExeOf, type ClaudeExe } from './claude-exe.js';
 import type { ProcessView } from './model.js';
 import { checkRegistryFile, type RegistryTrust } from './registry-trust.js';
+import { shownPath } from '../../io/shown-path.js';
 
 /** Cancels that must have failed before the offer appears. */
 export const CANCEL_ATTEMPTS_BEFORE_INTERRUPT = 2;
@@ -82,7 +82,7 @@ export function planInterrupt(p: ProcessView, where: InterruptWhere, deps: Inter
   if (cwd === null) return { ok: false, reason: `cannot read the working directory of pid ${p.pid}` };
   const proj = path.resolve(where.projectDir);
   if (cwd !== proj && !cwd.startsWith(proj + path.sep))
-    return { ok: false, reason: `pid ${p.pid} works in ${cleanLine(cwd)}, not in this project; not signalled` };
+    return { ok: false, reason: `pid ${p.pid} works in ${shownPath(cwd)}, not in this project; not signalled` };
   const reg = (deps.registry ?? ((dir, q) => checkRegistryFile(dir, q.registryRel, q, uid)))(where.configDir, {
     ...p,
     procStart: p.procStart,
@@ -93,7 +93,7 @@ export function planInterrupt(p: ProcessView, where: InterruptWhere, deps: Inter
     pid: p.pid,
     procStart: p.procStart,
     exe: exe.exe,
-    checked: `pid ${p.pid}, started ${p.procStart} (the registry's procStart), runs as you, ${exe.how}, works in ${cleanLine(cwd)}, ${reg.how}`,
+    checked: `pid ${p.pid}, started ${p.procStart} (the registry's procStart), runs as you, ${exe.how}, works in ${shownPath(cwd)}, ${reg.how}`,
   };
 }
 

@@ -6,12 +6,12 @@
  * SessionsSnapshot values for the UI.
  */
 import path from 'node:path';
+import { shownPath } from '../../io/shown-path.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { makeOmcInstall, type OmcInstall, type RulesVersion } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
 import { VerdictBook } from './verdicts.js';
 import { listDirSync, readTextSync, statSync } from '../../io/safe-fs/index.js';
-import { cleanLine } from '../../io/sanitize.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { compareSessions, deriveSession, loopCountOf, omcViewOf, sessionCountOf } from './derive.js';
 import { FileRecords } from './file-records.js';
@@ -427,7 +427,9 @@ export class SessionsDomain implements Domain {
     const rel = `state/sessions/${name}`;
     if (!isValidSessionId(name)) {
       this.structural.set(rel, {
-        path: cleanLine(rel),
+        // A problem's path is shown as it is (on screen and in --json): the name with every byte, its controls as
+        // escapes (io/shown-path.ts), not removed (`evil]0;x` named no directory) and never raw.
+        path: shownPath(rel),
         message: 'directory name is not a valid OMC session id; OMC ignores it and so does omc-top',
         severity: 'warning',
       });

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { listDirSync } from '../../io/safe-fs/index.js';
-import { cleanLine } from '../../io/sanitize.js';
+import { shellPath, shownPath } from '../../io/shown-path.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
 
 /** Never searched: dependencies, VCS and build output (big, and never where a session runs). */
@@ -161,14 +161,20 @@ function currentDir(): string | null {
 
 /**
  * The first root found, its sessions in words, and how many more there are: what both notices say. Each notice is
- * one line (cleanLine): the paths in it are directory names from disk, and a newline or escape sequence in one would
- * break the line on stderr or reach the terminal; `--json`'s nested_roots keep the exact paths.
+ * one line: the paths in it are directory names from disk, and a newline or escape sequence in one would break the
+ * line on stderr or reach the terminal, while removing it would name another directory. So they are shown with
+ * every byte, controls as escapes (`where`, `dir`: io/shown-path.ts), and the `--root` to type is quoted for the
+ * shell. `--json`'s nested_roots keep the exact paths.
  */
-function firstFound(found: NestedSearch): { first: NestedRoot; sessions: string; more: string } | null {
+function firstFound(
+  found: NestedSearch,
+): { first: NestedRoot; where: string; dir: string; sessions: string; more: string } | null {
   const first = found.roots[0];
   if (first === undefined) return null;
   return {
     first,
+    where: shownPath(first.rel),
+    dir: shownPath(path.posix.dirname(first.rel)),
     sessions: `${first.sessions} session${first.sessions === 1 ? '' : 's'}`,
     more: found.roots.length > 1 ? ` (+${found.roots.length - 1} more)` : '',
   };
@@ -178,10 +184,7 @@ function firstFound(found: NestedSearch): { first: NestedRoot; sessions: string;
 export function nestedNotice(found: NestedSearch, cwd: string | null = currentDir()): string | null {
   const f = firstFound(found);
   if (f === null) return null;
-  const { first } = f;
-  return cleanLine(
-    `OMC state also in ${first.rel} (${f.sessions}): hooks started in ${path.posix.dirname(first.rel)}/ write there; see it with --root ${rootArgFrom(cwd, first.abs)}${f.more}`,
-  );
+  return `OMC state also in ${f.where} (${f.sessions}): hooks started in ${f.dir}/ write there; see it with --root ${shellPath(rootArgFrom(cwd, f.first.abs))}${f.more}`;
 }
 
 /**
@@ -191,8 +194,5 @@ export function nestedNotice(found: NestedSearch, cwd: string | null = currentDi
 export function nestedMonitorNotice(found: NestedSearch): string | null {
   const f = firstFound(found);
   if (f === null) return null;
-  const { first } = f;
-  return cleanLine(
-    `OMC state also in ${first.rel} (${f.sessions}, from hooks started in ${path.posix.dirname(first.rel)}/): O switches to it${f.more}`,
-  );
+  return `OMC state also in ${f.where} (${f.sessions}, from hooks started in ${f.dir}/): O switches to it${f.more}`;
 }

@@ -19,7 +19,6 @@
 import path from 'node:path';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { listDirSync, type DirEntry } from '../../io/safe-fs/index.js';
-import { cleanLine } from '../../io/sanitize.js';
 import type { SessionsDomain } from '../sessions/domain.js';
 import { isValidSessionId, timeMs } from '../sessions/omc-rules.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
@@ -30,6 +29,7 @@ import { EMPTY_TEAMS, type TeamView, type TeamsSnapshot } from './model.js';
 import { TASK_FILE_RE, TEAM_NAME_RE, WORKER_NAME_RE, resolveHeartbeatStaleMs, teamNameOf } from './omc-team-rules.js';
 import { teamsReport } from './report.js';
 import { compareWorkerNames } from './worker-order.js';
+import { shownPath } from '../../io/shown-path.js';
 
 interface Loc {
   id: 'root' | 'project';
@@ -295,7 +295,7 @@ export class TeamsDomain implements Domain {
         const why = this.badEntry(e, TEAM_NAME_RE, 'team');
         if (why) {
           this.locProblems.set(`${loc.id}|${areaRel}/${e.name}`, {
-            path: loc.prefix + cleanLine(`${areaRel}/${e.name}`),
+            path: loc.prefix + shownPath(`${areaRel}/${e.name}`),
             message: why,
             severity: 'warning',
           });
@@ -418,7 +418,7 @@ export class TeamsDomain implements Domain {
         const why = this.badEntry(e, WORKER_NAME_RE, 'worker');
         if (why) {
           rec.structural.set(`${base}/workers/${e.name}`, {
-            path: loc.prefix + cleanLine(`${base}/workers/${e.name}`),
+            path: loc.prefix + shownPath(`${base}/workers/${e.name}`),
             message: why,
             severity: 'warning',
           });

@@ -9,6 +9,7 @@ import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { listDirSync, statSync, type DirEntry, type ReadResult } from '../../io/safe-fs/index.js';
 import { LastGoodFile, type Parsed, type ReadEdge } from '../../io/last-good.js';
 import { cleanLine } from '../../io/sanitize.js';
+import { shownPath } from '../../io/shown-path.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { lintWiki, type LintReport } from './lint.js';
 import { buildPage, entryProblemPage, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
@@ -291,7 +292,7 @@ export class WikiDomain implements Domain {
         searchable: snap.searchable.length,
         not_searchable: snap.pages
           .filter((p) => !p.searchable)
-          .map((p) => ({ file: cleanLine(p.filename), reason: p.issues[0]?.message ?? 'unreadable' })),
+          .map((p) => ({ file: shownPath(p.filename), reason: p.issues[0]?.message ?? 'unreadable' })),
         categories: snap.categories.map(cleanLine),
         lint: lint.counts,
       },
@@ -416,7 +417,7 @@ export class WikiDomain implements Domain {
       problems.push({ path: WIKI_DIR, message: this.dirState.message ?? 'cannot be read', severity: 'error' });
     for (const p of pages) {
       for (const i of p.issues) {
-        if (i.severity !== 'info') problems.push({ path: cleanLine(p.rel), message: i.message, severity: i.severity });
+        if (i.severity !== 'info') problems.push({ path: shownPath(p.rel), message: i.message, severity: i.severity });
       }
     }
     this.version += 1;

@@ -1,0 +1,26 @@
+/**
+ * How a path is named to the user: in a message, a hint, a problem line, the header. A path is not data to be
+ * cleaned (the sanitiser removes escape sequences and controls from prompts and phases, which is right for them):
+ * a name with its control bytes removed names another directory, or none. So every byte stays, and the ones a
+ * terminal would act on, hide or reorder are written as escapes (`\e`, `\n`, `\xNN`; io/safe-fs/escape-bytes.ts),
+ * as a name that is not UTF-8 already was. The text that comes out holds no control byte: the sanitiser that
+ * every row and message still goes through leaves it as it is.
+ *
+ * A held directory (a name that is not UTF-8, /proc/self/fd/N) is named by its real bytes, never its fd number.
+ * `--json` keeps its raw path fields raw: these are for display strings only.
+ */
+import { bytesOfPath } from './safe-fs/byte-paths.js';
+import { escapeBytes, shellWordOfBytes } from './safe-fs/escape-bytes.js';
+
+/** A path to show: every byte visible, none that the terminal would act on (`a\e[31mred\nx`). */
+export function shownPath(p: string): string {
+  return escapeBytes(bytesOfPath(p));
+}
+
+/**
+ * A path as one argument of a command a user can copy into a POSIX shell: bare, `'…'`, or `$'…'` when it holds
+ * a control byte or a byte that is not UTF-8 (`--root $'a\e[31mred\nx/.omc'`).
+ */
+export function shellPath(p: string): string {
+  return shellWordOfBytes(bytesOfPath(p));
+}
