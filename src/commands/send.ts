@@ -83,6 +83,9 @@ export function findSession(entries: readonly RegistryEntry[], want: string): Pr
     if (ids.size === 1) return pick(pre) as ProcessView;
     if (ids.size > 1) return `"${cleanLine(want)}" is the beginning of ${ids.size} session ids: give more of it`;
   }
+  // A short prefix would match by chance: ids are taken from their first 4 characters on (as the rows show 8).
+  if (want.length < 4 && views.some((v) => v.sessionId.startsWith(want)))
+    return `"${cleanLine(want)}" is too short to name a session: give at least 4 characters of its id (or its name)`;
   return `no registered Claude session is "${cleanLine(want)}"`;
 }
 
