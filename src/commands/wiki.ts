@@ -59,7 +59,9 @@ export async function runWikiCommand(argv: readonly string[]): Promise<number> {
         : `unknown wiki subcommand ${JSON.stringify(sub)} (try: omc-top wiki search QUERY)`,
     );
   }
-  if (words.length === 0) throw new UsageError('wiki search needs a QUERY');
+  // A blank query ('' or spaces) searches for nothing: every page would score the same.
+  if (words.every((w) => w.trim() === ''))
+    throw new UsageError('wiki search needs a QUERY (a blank one matches nothing)');
   if (args.flags.has('cwd') && args.flags.has('root')) throw new UsageError('use either --cwd or --root, not both');
   const limit = parseLimit(args.flags.get('limit'));
   const query = words.join(' ');

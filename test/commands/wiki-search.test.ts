@@ -103,6 +103,8 @@ describe('omc-top wiki search', () => {
       [['wiki'], /needs a subcommand/],
       [['wiki', 'find', 'x'], /unknown wiki subcommand "find"/],
       [['wiki', 'search'], /needs a QUERY/],
+      [['wiki', 'search', ''], /needs a QUERY \(a blank one matches nothing\)/],
+      [['wiki', 'search', ' ', ''], /needs a QUERY/],
       [['wiki', 'search', 'x', '--limit', 'ten'], /--limit needs a whole number/],
       [
         ['wiki', 'search', 'x', '--limit', '99999999999999999999'],
