@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { atomicWriteSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
+import { atomicWriteSync, describeWriteError, readJsonSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 import type { OmcInstall } from '../omc-install.js';
 import { DecisionSchema, PendingSchema, isGraphId, type GateDecision } from './files.js';
@@ -142,7 +142,7 @@ export async function decideGate(opts: {
   try {
     atomicWriteSync(root, decisionRel(runId, act), decisionText(decision, (opts.now ?? Date.now)()), { mkdir: true });
   } catch (e) {
-    return { ok: false, message: `could not write the decision: ${cleanLine((e as Error).message)}`, via: 'file' };
+    return { ok: false, message: `could not write the decision: ${cleanLine(describeWriteError(e))}`, via: 'file' };
   }
   if (!readBack(root, runId, act, decision))
     return { ok: false, message: 'the decision file did not read back as written', via: 'file' };

@@ -4,7 +4,7 @@
  * ended, or Claude already moved on because the prompt was answered in its terminal) is refused with a message.
  */
 import { runningStartIdentity, type StartIdentity } from '../../io/process-start.js';
-import { atomicWriteSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
+import { atomicWriteSync, describeWriteError, readJsonSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { answeredElsewhere, isLive } from './liveness.js';
 import type { PermissionRequestView } from './model.js';
@@ -75,7 +75,7 @@ export function answerPermission(
   try {
     atomicWriteSync(stateDir, rel, JSON.stringify(doc), { mkdir: true });
   } catch (e) {
-    return { ok: false, message: `could not write the answer: ${cleanLine((e as Error).message)}` };
+    return { ok: false, message: `could not write the answer: ${cleanLine(describeWriteError(e))}` };
   }
   const what = decision === 'always' ? 'always allow' : decision;
   return { ok: true, message: `${what} sent to the hook for ${req.toolName} ${req.subject}` };

@@ -15,6 +15,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import {
   atomicWriteSync,
+  describeWriteError,
   ensureOwnDir,
   readJsonSync,
   readTextSync,
@@ -203,7 +204,7 @@ export function installHook(plan: HookPlan, stateDir: string): InstallResult {
     try {
       atomicWriteSync(plan.projectDir, SETTINGS_REL, text, { mkdir: true, ...keepMode(l) });
     } catch (e) {
-      return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine((e as Error).message)}` };
+      return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine(describeWriteError(e))}` };
     }
     const settings = path.join(plan.projectDir, SETTINGS_REL);
     const fresh: Record_ = {
@@ -315,7 +316,7 @@ export function uninstallHook(projectDir: string, stateDir: string): InstallResu
       else atomicWriteSync(projectDir, SETTINGS_REL, render(next), keepMode(l));
     }
   } catch (e) {
-    return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine((e as Error).message)}` };
+    return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine(describeWriteError(e))}` };
   }
   forget();
   if (rec && !rec.dir_existed) removeEmptyClaudeDir(projectDir);
