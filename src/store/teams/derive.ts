@@ -4,6 +4,7 @@
  * directory listings and the events tail. Every string is sanitised here.
  */
 import { cleanLine, truncate } from '../../io/sanitize.js';
+import { shownExactly } from '../../io/shown-exactly.js';
 import { isValidSessionId, timeMs } from '../sessions/omc-rules.js';
 import { isObj, num, type Obj, str } from '../../io/json.js';
 import type { Problem } from '../types.js';
@@ -326,7 +327,12 @@ function lastUpdate(workers: WorkerView[], phaseState: Obj | null, tail: EventsT
 /** What OMC's strict config check rejects (invalid_persisted_state), said in words. */
 function checkRoster(roster: Obj, rel: string, dirName: string, problem: NoteProblem): void {
   if (roster.name !== undefined && roster.name !== dirName)
-    problem(rel, `"name" is ${JSON.stringify(line(roster.name, 60))} but the directory is ${dirName}`);
+    // Every character of the name shown (a control as its stand-in): cleaned, "push-probe␛]0;x␇" would read as
+    // the directory's own name and the line would contradict itself.
+    problem(
+      rel,
+      `"name" is ${JSON.stringify(truncate(typeof roster.name === 'string' ? shownExactly(roster.name) : line(roster.name), 60))} but the directory is ${dirName}`,
+    );
   if (!Array.isArray(roster.workers)) {
     problem(rel, '"workers" is not an array: no worker list', 'error');
     return;
