@@ -139,6 +139,7 @@ export function App(props: AppProps) {
           log: uiState.log,
           readonly: store.readonly,
           current: pane.id,
+          currentState: paneState,
           sections: HELP_SECTIONS,
         }}
         width={width}

@@ -32,6 +32,7 @@ function overlayInputs(env: RouterEnv): OverlayInputs {
     log: env.ui.state.log,
     readonly: env.store.readonly,
     current: env.ui.state.pane,
+    currentState: contextFor(env, paneById(env.panes, env.ui.state.pane)).state,
   };
 }
 

@@ -114,21 +114,28 @@ export interface HelpRow {
   help: string;
 }
 
-/** Every binding as a help row, grouped by mode in declaration order; write keys are marked under --readonly. */
+/**
+ * Every binding as a help row, grouped by mode in declaration order; write keys are marked under --readonly. Given
+ * the pane's state (`here`), the modes that apply in it come first: `?` in a list starts with the list's keys.
+ */
 export function helpRows<S, C extends BindingContext<S>>(
   bindings: readonly Binding<S, C>[],
   readonly: boolean,
+  here?: { state: S },
 ): HelpRow[] {
   const order: string[] = [];
   const byMode = new Map<string, HelpRow[]>();
+  const now = new Set<string>();
   for (const b of bindings) {
     const mode = b.when?.name ?? '';
     if (!byMode.has(mode)) {
       byMode.set(mode, []);
       order.push(mode);
     }
+    if (here && applies(b, here.state)) now.add(mode);
     const help = b.writes && readonly ? `${b.help} (disabled: ${READONLY_REASON})` : b.help;
     byMode.get(mode)!.push({ mode, keys: keysLabel(b.keys), help });
   }
-  return order.flatMap((m) => byMode.get(m) ?? []);
+  const ordered = here ? [...order.filter((m) => now.has(m)), ...order.filter((m) => !now.has(m))] : order;
+  return ordered.flatMap((m) => byMode.get(m) ?? []);
 }

@@ -26,6 +26,8 @@ export interface OverlayInputs {
   readonly: boolean;
   /** The pane the help was opened from: its keys come first. */
   current?: string;
+  /** That pane's state: its keys that apply in it come first among its own. */
+  currentState?: unknown;
 }
 
 /**
@@ -112,7 +114,15 @@ export function helpLines(inp: OverlayInputs, width: number): OverlayLine[] {
   const out: OverlayLine[] = [{ text: 'omc-top keys  ·  Esc closes, q quits', tone: 'title' }];
   // The keys of the pane the user is in first: that is what `?` was pressed for.
   const here = inp.panes.find((p) => p.id === inp.current);
-  if (here) bindingsSection(here.title, here.bindings, inp.readonly, width, out);
+  if (here)
+    bindingsSection(
+      here.title,
+      here.bindings,
+      inp.readonly,
+      width,
+      out,
+      inp.currentState === undefined ? undefined : { state: inp.currentState },
+    );
   out.push({ text: '' }, { text: 'Everywhere (when no text field is open)', tone: 'title' });
   keyRows(
     [
@@ -136,9 +146,10 @@ function bindingsSection<S, C extends BindingContext<S>>(
   readonly: boolean,
   width: number,
   out: OverlayLine[],
+  here?: { state: S },
 ): void {
   let mode: string | null = null;
-  const rows = helpRows(bindings, readonly);
+  const rows = helpRows(bindings, readonly, here);
   out.push({ text: '' }, { text: title, tone: 'title' });
   let group: Array<{ keys: string; help: string }> = [];
   const flush = () => {

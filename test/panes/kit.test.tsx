@@ -66,6 +66,28 @@ describe('the pane kit', () => {
     }
   });
 
+  it('? starts with the keys of where the user is: the list keys in the list, the detail keys in the detail', () => {
+    const firstMode = (state: unknown) =>
+      helpLines(
+        {
+          panes: PANES,
+          globals: GLOBAL_BINDINGS,
+          inbox: INBOX_BINDINGS,
+          log: [],
+          readonly: false,
+          current: 'sessions',
+          currentState: state,
+        },
+        120,
+      )
+        .map((l) => l.text)
+        .find((t) => /^ [a-z][a-z ]*:$/.test(t));
+    const sessions = PANES.find((x) => x.id === 'sessions')!;
+    const list = sessions.init() as object;
+    expect(firstMode(list)).toBe(' list:');
+    expect(firstMode({ ...list, detail: 'x' })).toBe(' session detail:');
+  });
+
   it('--readonly: write keys leave the footer, the help marks them disabled with the reason, pressing one says why', async () => {
     const a = await open({ readonly: true });
     const footer = a.lines().at(-1) ?? '';
