@@ -25,6 +25,23 @@ function scratch(): { dir: string; root: string } {
   return { dir: path.join(base, 'state', 'omc-top'), root: path.join(base, 'proj', '.omc') };
 }
 
+/** A monitor stand-in in a process of its own: writes a status cache for `root`, then exits or lives on. */
+function cacheWriter(dir: string, root: string, values: object, then: 'exits' | 'lives on') {
+  const mod = (f: string) => JSON.stringify(path.resolve(f));
+  const write = `f.ensureOwnDir(${JSON.stringify(dir)}); f.atomicWriteSync(${JSON.stringify(dir)}, m.statusCacheName(${JSON.stringify(root)}), m.statusCacheText(${JSON.stringify(root)}, ${JSON.stringify(values)}, null, 1, null));`;
+  const after = then === 'lives on' ? ' setInterval(() => undefined, 1000);' : '';
+  return spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `Promise.all([import(${mod('src/feeds/attention/status-cache.ts')}), import(${mod('src/io/safe-fs/index.ts')})]).then(([m, f]) => { ${write}${after} })`,
+    ],
+    { stdio: 'ignore' },
+  );
+}
+
 describe('acknowledgements', () => {
   it('an ack is on disk for every other reader; two writers merge', async () => {
     const { dir, root } = scratch();
@@ -99,16 +116,7 @@ describe('status cache', () => {
     const { dir, root } = scratch();
     fs.mkdirSync(dir, { recursive: true });
     // A monitor stand-in: writes its cache, then lives on.
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        `Promise.all([import('${path.resolve('src/feeds/attention/status-cache.ts')}'), import('${path.resolve('src/io/safe-fs/index.ts')}')]).then(([m, f]) => { f.ensureOwnDir(${JSON.stringify(dir)}); f.atomicWriteSync(${JSON.stringify(dir)}, m.statusCacheName(${JSON.stringify(root)}), m.statusCacheText(${JSON.stringify(root)}, ${JSON.stringify(values)}, null, 1, null)); setInterval(() => undefined, 1000); })`,
-      ],
-      { stdio: 'ignore' },
-    );
+    const child = cacheWriter(dir, root, values, 'lives on');
     try {
       await waitFor(() => liveStatusCache(dir, root).cache ?? null, { what: 'the cache in use', timeoutMs: 30_000 });
       child.kill('SIGSTOP');
@@ -124,16 +132,7 @@ describe('status cache', () => {
     const { dir, root } = scratch();
     fs.mkdirSync(dir, { recursive: true });
     // A process that wrote a cache and exited.
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        `Promise.all([import('${path.resolve('src/feeds/attention/status-cache.ts')}'), import('${path.resolve('src/io/safe-fs/index.ts')}')]).then(([m, f]) => { f.ensureOwnDir(${JSON.stringify(dir)}); f.atomicWriteSync(${JSON.stringify(dir)}, m.statusCacheName(${JSON.stringify(root)}), m.statusCacheText(${JSON.stringify(root)}, ${JSON.stringify(values)}, null, 1, null)); })`,
-      ],
-      { stdio: 'ignore' },
-    );
+    const child = cacheWriter(dir, root, values, 'exits');
     await new Promise((r) => child.on('exit', r));
     await waitFor(() => fs.existsSync(path.join(dir, statusCacheName(root))) || null, { what: 'the cache' });
     expect(liveStatusCache(dir, root).why).toMatch(/not running/);

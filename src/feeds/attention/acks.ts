@@ -10,7 +10,7 @@
  * file that cannot be read or parsed is a problem line; the acknowledgements
  * last read stay in force and the file is only rewritten by the next ack.
  */
-import fs from 'node:fs';
+import { watchOwnFile } from '../../io/watch/own-file.js';
 import { withFileLock } from '../../io/file-lock.js';
 import { atomicWriteSync, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { rootFileName } from '../../io/state-dir.js';
@@ -21,7 +21,6 @@ export const MAX_ACKS = 2000;
 const FILE_MAX_BYTES = 1024 * 1024;
 const FILE_VERSION = 1;
 /** How often a monitor looks for the state directory while it does not exist (or its watch failed). */
-const WATCH_RETRY_MS = 5_000;
 
 export interface AckStamp {
   mtimeMs: number;
@@ -65,9 +64,6 @@ export class AckFile {
   /** Why the file could not be used, or null (the acknowledgements last read still hold). */
   problem: string | null = null;
   private readonly listeners = new Set<() => void>();
-  private watcher: fs.FSWatcher | null = null;
-  private reloadTimer: NodeJS.Timeout | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly dir: string,
@@ -135,40 +131,7 @@ export class AckFile {
    * for every few seconds.
    */
   watch(): () => void {
-    const tryWatch = () => {
-      if (this.watcher || !statSync(this.dir, '.')) return;
-      try {
-        this.watcher = fs.watch(this.dir, { persistent: false }, (_t, name) => {
-          if (name && String(name) !== this.file) return;
-          if (this.reloadTimer) return;
-          this.reloadTimer = setTimeout(() => {
-            this.reloadTimer = null;
-            this.load();
-          }, 25);
-          this.reloadTimer.unref?.();
-        });
-        this.watcher.on('error', () => {
-          this.watcher?.close();
-          this.watcher = null;
-        });
-        this.load(); // written between the last read and the watch
-      } catch {
-        this.watcher = null; // retried by the timer; this monitor's own acknowledgements still apply
-      }
-    };
-    tryWatch();
-    this.retryTimer = setInterval(tryWatch, WATCH_RETRY_MS);
-    this.retryTimer.unref?.();
-    return () => this.unwatch();
-  }
-
-  private unwatch(): void {
-    this.watcher?.close();
-    this.watcher = null;
-    if (this.reloadTimer) clearTimeout(this.reloadTimer);
-    this.reloadTimer = null;
-    if (this.retryTimer) clearInterval(this.retryTimer);
-    this.retryTimer = null;
+    return watchOwnFile(this.dir, this.file, () => this.load());
   }
 
   private keep(stamp: AckStamp, message: string): boolean {

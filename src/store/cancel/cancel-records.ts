@@ -11,7 +11,7 @@
  * expires a day after its cancel, and only the newest entries are kept. A file that cannot be read or parsed keeps
  * the records last read, with a problem line; the next cancel rewrites it.
  */
-import fs from 'node:fs';
+import { watchOwnFile } from '../../io/watch/own-file.js';
 import { withFileLock } from '../../io/file-lock.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { atomicWriteSync, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
@@ -49,7 +49,6 @@ export const MAX_CANCEL_RECORDS = 200;
 const FILE_MAX_BYTES = 256 * 1024;
 const FILE_VERSION = 1;
 /** How often a follower looks for the state directory while it does not exist (or its watch failed). */
-const WATCH_RETRY_MS = 5_000;
 
 export const cancelRecordsFileName = (root: string) => rootFileName('cancels', root);
 
@@ -109,9 +108,6 @@ export class CancelRecordFile {
   readonly file: string;
   readonly cell = new SnapshotCell<CancelRecordsSnapshot>(EMPTY_CANCEL_RECORDS);
   private stampSeen: { mtimeMs: number; size: number } | null = null;
-  private watcher: fs.FSWatcher | null = null;
-  private reloadTimer: NodeJS.Timeout | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly dir: string,
@@ -176,40 +172,7 @@ export class CancelRecordFile {
 
   /** Follows the file (another omc-top's cancels); returns a stop function. Creates nothing. */
   watch(): () => void {
-    const tryWatch = () => {
-      if (this.watcher || !statSync(this.dir, '.')) return;
-      try {
-        this.watcher = fs.watch(this.dir, { persistent: false }, (_t, name) => {
-          if (name && String(name) !== this.file) return;
-          if (this.reloadTimer) return;
-          this.reloadTimer = setTimeout(() => {
-            this.reloadTimer = null;
-            this.load();
-          }, 25);
-          this.reloadTimer.unref?.();
-        });
-        this.watcher.on('error', () => {
-          this.watcher?.close();
-          this.watcher = null;
-        });
-        this.load(); // written between the last read and the watch
-      } catch {
-        this.watcher = null; // retried by the timer; this process's own cancels still apply
-      }
-    };
-    tryWatch();
-    this.retryTimer = setInterval(tryWatch, WATCH_RETRY_MS);
-    this.retryTimer.unref?.();
-    return () => this.unwatch();
-  }
-
-  private unwatch(): void {
-    this.watcher?.close();
-    this.watcher = null;
-    if (this.reloadTimer) clearTimeout(this.reloadTimer);
-    this.reloadTimer = null;
-    if (this.retryTimer) clearInterval(this.retryTimer);
-    this.retryTimer = null;
+    return watchOwnFile(this.dir, this.file, () => this.load());
   }
 
   private keep(stamp: { mtimeMs: number; size: number }, message: string): void {
