@@ -91,6 +91,8 @@ export function App(props: AppProps) {
   const attention = props.attention ?? null;
   const pane = paneById(panes, uiState.pane);
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
+  // The keys the pane takes in this state (the footer leaves those hotkeys out): once per state, not per frame.
+  const claimed = useMemo(() => claimedKeys(pane.bindings, paneState), [pane, paneState]);
   const now = store.clock();
   const { width, height, problemRows, body: bodySize } = frameLayout(size, problems.length, uiState.flash);
 
@@ -191,7 +193,7 @@ export function App(props: AppProps) {
             )}
             width={width}
             typing={!overlay && (pane.typing?.active(paneState) ?? false)}
-            claimed={overlay ? undefined : claimedKeys(pane.bindings, paneState)}
+            claimed={overlay ? undefined : claimed}
           />
         </Box>
       </AttentionContext.Provider>

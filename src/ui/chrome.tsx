@@ -79,7 +79,8 @@ export function Header({
 }) {
   const theme = useTheme();
   // The root with every byte of its name (a control as an escape): the directory it is, not a look-alike.
-  const shownRoot = shownPath(root);
+  // Once per root, not per frame: the header draws at every change.
+  const shownRoot = React.useMemo(() => shownPath(root), [root]);
   const { running, stale } = sessionCounts(sessions);
   // "running", not "live": the footer's "live" is the file watcher.
   const counts = sessions.scanning
