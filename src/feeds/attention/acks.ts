@@ -20,7 +20,6 @@ import { showPaths } from '../../io/safe-fs/byte-paths.js';
 export const MAX_ACKS = 2000;
 const FILE_MAX_BYTES = 1024 * 1024;
 const FILE_VERSION = 1;
-/** How often a monitor looks for the state directory while it does not exist (or its watch failed). */
 
 export interface AckStamp {
   mtimeMs: number;

@@ -14,7 +14,7 @@
 import { watchOwnFile } from '../../io/watch/own-file.js';
 import { withFileLock } from '../../io/file-lock.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
-import { atomicWriteSync, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
+import { atomicWriteSync, describeWriteError, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { showPaths } from '../../io/safe-fs/byte-paths.js';
 import { rootFileName } from '../../io/state-dir.js';
 import type { Clock } from '../types.js';
@@ -48,7 +48,6 @@ export const CANCEL_RECORD_TTL_MS = 24 * 3_600_000;
 export const MAX_CANCEL_RECORDS = 200;
 const FILE_MAX_BYTES = 256 * 1024;
 const FILE_VERSION = 1;
-/** How often a follower looks for the state directory while it does not exist (or its watch failed). */
 
 export const cancelRecordsFileName = (root: string) => rootFileName('cancels', root);
 
@@ -162,7 +161,7 @@ export class CancelRecordFile {
       this.cell.set({
         ...snap,
         version: snap.version + 1,
-        problem: `omc-top's record of its cancels (${this.file}) could not be written (${(e as Error).message}): other omc-top processes do not know of this cancel`,
+        problem: `omc-top's record of its cancels (${this.file}) could not be written (${describeWriteError(e)}): other omc-top processes do not know of this cancel`,
       });
       return;
     }
