@@ -78,6 +78,18 @@ function needs(g: FleetGroup): number {
   return n;
 }
 
+/** How many of a group's sessions need the user: once per group object, as `needs` above. */
+const needingOf = new WeakMap<FleetGroup, number>();
+export function sessionsNeeding(g: FleetGroup): number {
+  let n = needingOf.get(g);
+  if (n === undefined) {
+    n = 0;
+    for (const r of g.rows) if (r.needs !== null) n += 1;
+    needingOf.set(g, n);
+  }
+  return n;
+}
+
 /** Groups with a row that needs the user first, then by their best row, local before remote, then by name. */
 export function sortGroups(groups: FleetGroup[]): FleetGroup[] {
   const best = (g: FleetGroup) => g.rows[0]?.rank ?? Infinity;

@@ -5,7 +5,7 @@
 import { READERS_CAPTURED_AT } from '../helpers/fixtures.js';
 import { describe, expect, it, type Fixtures } from '../helpers/it.js';
 import type { MountedApp } from '../helpers/mount-app.js';
-import { EMPTY_FLEET } from '../../src/fleet/model.js';
+import { EMPTY_FLEET, type FleetGroup } from '../../src/fleet/model.js';
 import { headerText } from '../../src/panes/fleet/layout.js';
 import { LocalFleet } from '../../src/fleet/local.js';
 import { mountFleet } from '../helpers/mount-app.js';
@@ -60,6 +60,15 @@ describe('the fleet title', () => {
     expect(hostOnly).toMatch(/^omc-top --host · 2 Claude sessions on this machine · 1 host/);
     expect(hostOnly).not.toMatch(/root/);
     expect(headerText({ ...EMPTY_FLEET, roots: 3 }, 0)).toMatch(/^omc-top --all · .* · 3 roots/);
+  });
+
+  it('says how many sessions need the user, first after the title, summed over every project (none: nothing said)', () => {
+    const group = (...needs: Array<string | null>) =>
+      ({ rows: needs.map((n) => ({ needs: n })) }) as unknown as FleetGroup;
+    const snap = { ...EMPTY_FLEET, roots: 3, groups: [group('stalled', null), group(null), group('waiting', 'gone')] };
+    expect(headerText(snap, 0)).toMatch(/^omc-top --all · 3 sessions need you · /);
+    expect(headerText({ ...snap, groups: [group('stalled')] }, 0)).toMatch(/^omc-top --all · 1 session needs you · /);
+    expect(headerText({ ...snap, groups: [group(null)] }, 0)).not.toMatch(/need/);
   });
 });
 
