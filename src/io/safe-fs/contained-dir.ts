@@ -118,6 +118,18 @@ function openDirFd(p: string): number {
 }
 
 /**
+ * An error of an operation on `/proc/self/fd/<N>/<name>` (the walk's own handle on a level), with the path it stands
+ * for in its message and fields: a message never names an internal descriptor (EROFS on `mkdir '<project>/.claude'`).
+ */
+function named(e: unknown, procPath: string, realPath: string): unknown {
+  const err = e as NodeJS.ErrnoException;
+  if (!(err instanceof Error) || procPath === realPath) return e;
+  if (typeof err.path === 'string') err.path = err.path.split(procPath).join(realPath);
+  err.message = err.message.split(procPath).join(realPath);
+  return err;
+}
+
+/**
  * Opens `relDir` under root without following any symlink on the way, except
  * one that resolves inside the real root (then the walk restarts along its real
  * path). `create` makes missing levels (mode 0700), each inside the level just
@@ -151,13 +163,13 @@ export function openDirUnder(root: string, relDir: string, opts: { create?: bool
             try {
               fs.mkdirSync(here, { mode: 0o700 });
             } catch (m) {
-              if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw m;
+              if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw named(m, here, path.join(cur, name));
             }
             i--; // open what is there now (ours, or a racer's: checked the same way)
             continue;
           }
           if (code === 'ENOENT') throw dirGone(e, path.join(cur, name));
-          if (code !== 'ENOTDIR' && code !== 'ELOOP') throw e;
+          if (code !== 'ENOTDIR' && code !== 'ELOOP') throw named(e, here, path.join(cur, name));
           const st = fs.lstatSync(here);
           if (!st.isSymbolicLink())
             throw Object.assign(
