@@ -35,7 +35,7 @@ import {
 import { noRootMessage, rootPathFault, type RootResolution } from './store/root.js';
 import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
 import { cleanLine } from './io/sanitize.js';
-import { shellPath, shownPath } from './io/shown-path.js';
+import { shellPath, shownName, shownPath } from './io/shown-path.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
 import { firstStepRows } from './store/sessions/domain.js';
@@ -43,7 +43,6 @@ import { runFullScreen, type FullScreenControls } from './terminal/full-screen.j
 import { pickTheme } from './ui/theme.js';
 import { UiStore } from './kit/ui-store.js';
 import { VERSION } from './version.js';
-import { shownBasename } from './io/safe-fs/byte-paths.js';
 import { earlyGitSettled } from './io/git-early.js';
 import { homeDir } from './io/home-dir.js';
 
@@ -189,7 +188,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     return Promise.resolve(2);
   }
   const ui = new UiStore();
-  const project = shownBasename(res.projectDir ?? path.dirname(res.root));
+  const project = shownName(res.projectDir ?? path.dirname(res.root));
   const watch = (root: string, projectDir: string | undefined, rule: string) =>
     watchRoot(root, projectDir, rule, opts, ui, project);
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };

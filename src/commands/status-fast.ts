@@ -14,7 +14,7 @@ import { ownStateDir } from '../io/state-dir.js';
 import { noRootMessage, resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
-import { shownBasename } from '../io/safe-fs/byte-paths.js';
+import { shownName } from '../io/shown-path.js';
 
 const FLAGS = {
   tmux: 'bool',
@@ -63,7 +63,7 @@ export interface StatusPlace {
 
 export const placeOf = (res: RootResolution): StatusPlace => ({
   res,
-  project: shownBasename(res.projectDir ?? path.dirname(res.root)),
+  project: shownName(res.projectDir ?? path.dirname(res.root)),
 });
 
 /** The root found without asking which OMC runs the hooks: all the bin's path can afford. */

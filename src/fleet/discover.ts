@@ -16,7 +16,7 @@ import { listDirSync } from '../io/safe-fs/index.js';
 import { gitOnePass, realGit, type GitProbe } from '../io/git.js';
 import { resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { cleanLine } from '../io/sanitize.js';
-import { shownBasename } from '../io/safe-fs/byte-paths.js';
+import { shownName } from '../io/shown-path.js';
 import { homeDir } from '../io/home-dir.js';
 
 export type RootSource = 'claude' | 'state-dir' | 'home';
@@ -112,9 +112,9 @@ function findGroup(projectDir: string, git: GitProbe): { group: string; label: s
   const common = git.topLevel(projectDir) ? git.commonDir(projectDir) : null;
   if (common) {
     const repo = path.basename(common) === '.git' ? path.dirname(common) : common;
-    return { group: common, label: path.basename(repo) };
+    return { group: common, label: shownName(repo) };
   }
-  return { group: projectDir, label: shownBasename(projectDir) || projectDir };
+  return { group: projectDir, label: shownName(projectDir) || projectDir };
 }
 
 export function discoverRoots(opts: DiscoverOptions): Discovery {
@@ -148,7 +148,7 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
       sources: [source],
       group: g.group,
       groupLabel: cleanLine(g.label),
-      label: cleanLine(shownBasename(res.projectDir) || res.projectDir),
+      label: cleanLine(shownName(res.projectDir) || res.projectDir),
     });
   };
 

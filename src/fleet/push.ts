@@ -6,9 +6,9 @@
  * project's lease is on that machine, taken there by the stream for us (`watch --push-lease`), so they are
  * pushed from here only while no omc-top there pushes for it (RemoteHost.mayPush).
  */
-import path from 'node:path';
 import type { OmcTopConfig } from '../config/config-file.js';
 import { pushForRoots, type PushFeed } from '../feeds/notify/push-roots.js';
+import { shownName } from '../io/shown-path.js';
 import type { LocalFleet } from './local.js';
 import type { RemoteHost } from './remote.js';
 import type { RemoteFleet } from './remotes.js';
@@ -43,7 +43,7 @@ export function pushFromFleet(
     roots: () =>
       fleet.localRoots().map((r) => ({
         id: r.info.id,
-        project: path.basename(r.info.projectDir),
+        project: shownName(r.info.projectDir),
         root: r.info.root,
         monitor: r.monitor,
       })),

@@ -9,6 +9,7 @@
  * A held directory (a name that is not UTF-8, /proc/self/fd/N) is named by its real bytes, never its fd number.
  * `--json` keeps its raw path fields raw: these are for display strings only.
  */
+import path from 'node:path';
 import { bytesOfPath } from './safe-fs/byte-paths.js';
 import { escapeBytes, shellWordOfBytes } from './safe-fs/escape-bytes.js';
 
@@ -23,4 +24,13 @@ export function shownPath(p: string): string {
  */
 export function shellPath(p: string): string {
   return shellWordOfBytes(bytesOfPath(p));
+}
+
+/**
+ * The last part of a path as a label (a project's name in the header, the title, the fleet, `watch --json`'s
+ * `project`): every byte shown as shownPath shows it, so a name holding an escape sequence reads as its bytes,
+ * not as the text left once the sanitiser has dropped the sequence with its contents.
+ */
+export function shownName(p: string): string {
+  return path.basename(shownPath(p));
 }

@@ -336,6 +336,23 @@ describe('--omc-version: one book on every surface', () => {
     }
   });
 
+  it('a project whose name holds an escape sequence: status names it by its bytes, watch --json holds the name', async ({
+    tempDir,
+  }) => {
+    // The sanitiser drops an OSC with the text inside it: `p\e]0;PWN\aend` read as `pend`, a name no directory has.
+    const dir = path.join(fs.realpathSync(tempDir('omc-top-name-')), 'p\u001b]0;PWN\u0007end');
+    fs.mkdirSync(path.join(dir, '.omc', 'state', 'sessions', SID), { recursive: true });
+    const env = { CLAUDE_CONFIG_DIR: path.join(dir, 'no-claude'), XDG_STATE_HOME: path.join(dir, 'xdg-state') };
+    const shown = 'p\\e]0;PWN\\x07end';
+    for (const form of [[], ['--fresh']]) {
+      const r = run(['status', ...form, '--format', '{project}'], dir, env);
+      expect([r.status, r.stdout], form.join(' ')).toEqual([0, `${shown}\n`]);
+    }
+    // watch --json is data, as --json's paths are: the name itself, which JSON escapes and a script parses back.
+    const ready = (await watchSnapshot([], dir, env)).find((l) => l.type === 'ready');
+    expect(ready?.project).toBe(path.basename(dir));
+  });
+
   it('status in every form (plain, --tmux, --format, --fresh) judges with the pinned book', ({ emptyProject: p }) => {
     ultrawork(p);
     const env = isolated(p);

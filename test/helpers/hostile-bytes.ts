@@ -105,5 +105,9 @@ export const withoutOwnTitle = (output: string): string => output.replace(OWN_TI
 /** Titles the terminal saw that are not omc-top's own clean one, or that carry any of `payloads`. */
 export const foreignTitles = (titles: readonly string[], payloads: readonly string[]): string[] =>
   titles.filter(
-    (t) => !t.startsWith('omc-top ') || /[\u0000-\u001f\u007f-\u009f]/.test(t) || payloads.some((p) => t.includes(p)),
+    (t) =>
+      !t.startsWith('omc-top ') ||
+      /[\u0000-\u001f\u007f-\u009f]/.test(t) ||
+      // A payload shown as the inert text of its own sequence (`\e]0;PWNED`: a name named by every byte) set nothing.
+      payloads.some((p) => t.includes(p) && !/\\e\][0-9]+;$/.test(t.slice(0, t.indexOf(p)))),
   );

@@ -69,6 +69,8 @@ describe('names and pastes in a real terminal', () => {
       expect(foreign.includes(seq), `${JSON.stringify(seq)} reached the terminal`).toBe(false);
     expect(h.output).not.toContain('SGFja2VkIGNsaXBib2FyZA');
     expect(foreignTitles(titles, [ESCAPES.title.payload, ESCAPES.title2.payload])).toEqual([]);
+    // The title names the project as the header does, by every byte (the sanitiser had left `projname tail1m`).
+    expect(titles).toContain('omc-top projname \\e]0;PWNED-TITLE\\x07tail\\xe2\\x80\\xae\\xc2\\x9b1m');
     expect(h.output.lastIndexOf('\u001b[23;0t')).toBeGreaterThan(h.output.lastIndexOf('\u001b]2;'));
   });
 

@@ -23,7 +23,7 @@ import { newToken } from './guard.js';
 import { startServer } from './server.js';
 import { fleetSource, singleSource, type ServeSource } from './source.js';
 import { printErr, printOut } from '../../io/output.js';
-import { shownBasename } from '../../io/safe-fs/byte-paths.js';
+import { shownName } from '../../io/shown-path.js';
 import { pauseAfterFirstLineForTest } from '../test-pause.js';
 
 export const SERVE_USAGE = `Usage: omc-top serve [--port N] [--listen ADDR] [--all] [--host user@box]… [--cwd DIR | --root DIR] [--readonly]
@@ -121,7 +121,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       answers: { listen: true },
     });
     store.start();
-    source = singleSource(store, shownBasename(res.projectDir ?? path.dirname(res.root)));
+    source = singleSource(store, shownName(res.projectDir ?? path.dirname(res.root)));
   }
   const token = newToken();
   const err = (s: string) => printErr(cleanLine(s) + '\n');

@@ -7,7 +7,6 @@
  * picture is plain JSON made from the same row model (feeds/row.ts) and the
  * same attention model as the TUI.
  */
-import path from 'node:path';
 import { cleanLine } from '../../io/sanitize.js';
 import { AckFile } from '../../feeds/attention/acks.js';
 import { AttentionMonitor } from '../../feeds/attention/monitor.js';
@@ -18,6 +17,7 @@ import { cancelTargetOf } from '../../store/cancel/target.js';
 import { answerInputOf, answerItems, type AnswerItem } from '../../feeds/answers/items.js';
 import type { ReportKind } from '../../feeds/answers/answer.js';
 import type { OmcStore } from '../../store/store.js';
+import { shownName } from '../../io/shown-path.js';
 import type { LocalFleet } from '../../fleet/local.js';
 import type { FleetGroup } from '../../fleet/model.js';
 import type { RemoteFleet } from '../../fleet/remotes.js';
@@ -273,7 +273,7 @@ export function fleetSource(
       if (roots.has(id)) continue;
       const r: ServeRoot = {
         id,
-        project: path.basename(lr.info.projectDir),
+        project: shownName(lr.info.projectDir),
         root: lr.store.root,
         store: lr.store,
         monitor: lr.monitor,

@@ -177,5 +177,8 @@ export function showPaths(text: string, inJson = false): string {
   });
 }
 
-/** path.basename as a user knows the name: a held directory's own name (bad bytes as \xNN), not its fd number. */
+/**
+ * path.basename as a user knows the name: a held directory's own name (bad bytes as \xNN), not its fd number. Raw
+ * otherwise, for data (`watch --json`'s `project`); a label on screen is io/shown-path.ts's shownName.
+ */
 export const shownBasename = (p: string): string => path.basename(showPaths(p));
