@@ -1,8 +1,8 @@
 /**
  * A 1,000-line ledger of hostile lines, on screen: one counted problem line
  * (in the frame and the problems view), the sessions pane unaffected, the
- * History pane lists what could be read, and no byte of a line reaches the
- * terminal as a control sequence.
+ * History pane lists what could be read, its escape sequences shown by every
+ * character (␛ …), and no byte of a line reaches the terminal as a control sequence.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,7 +41,7 @@ function hostileLedger(root: string): void {
 const CONTROL = /\u001b(?!\[[0-9;?]*[A-Za-z])|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]/;
 
 describe('a hostile ledger on screen', () => {
-  it('one counted problem line; the sessions pane is as it was; History lists the readable runs, cleaned', async ({
+  it('one counted problem line; the sessions pane is as it was; History lists the readable runs, every character shown', async ({
     project: p,
     app: mountApp,
   }) => {
@@ -55,12 +55,12 @@ describe('a hostile ledger on screen', () => {
 
     await app.press('R');
     const history = await app.waitForText('OUTCOME');
-    // The escape sequences are gone from the mode and the session, not shown as text.
-    expect(history).toMatch(/▸ ralph\s+x995\s+12-01 02:35 crashed/);
+    // The escape sequences are shown by every character (␛ … ␇), their text kept, none reaching the terminal.
+    expect(history).toMatch(/▸ ralph␛\[2J\s+x␛\]0;pwn\s+12-01 02:35 crashed/);
     expect(history).toMatch(/↓\d+ more/);
     expect(CONTROL.test(app.raw())).toBe(false);
     await app.press('\r');
-    await app.waitForText('ralph run · session x995');
+    await app.waitForText('ralph␛[2J run · session x␛]0;pwn␇995');
     expect(CONTROL.test(app.raw())).toBe(false);
   });
 });
