@@ -31,7 +31,7 @@ const OUTCOME_MEANS: Record<Exclude<RunOutcome, 'unknown'>, string> = {
 function outcomeMeans(r: RunLine): string {
   if (r.outcome !== 'unknown') return OUTCOME_MEANS[r.outcome];
   const said = r.outcomeWritten === null ? 'has no "outcome"' : `says "outcome": ${JSON.stringify(r.outcomeWritten)}`;
-  return `the ledger end line ${said}, not one OMC writes (${END_OUTCOMES.join(', ')}): how the run ended is not known`;
+  return `the ledger end line ${said}, not one of OMC's outcomes (${END_OUTCOMES.join(', ')}): how the run ended is not known`;
 }
 
 export interface RunDetailInputs {
