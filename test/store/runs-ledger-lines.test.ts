@@ -2,14 +2,13 @@
  * The run ledger's lines cited truly (sweep 3, finding 14): the file's own line numbers (what `grep -n` gives)
  * when omc-top reads only the file's last 1 MB, every skipped line counted and named, the lines not read said
  * so, an outcome OMC does not write shown as `unknown` with what it was (never as `cancelled`), and text from a
- * line shown by every character.
+ * ledger line shown by every character.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
 import { RunsDomain } from '../../src/store/runs/domain.js';
 import type { RunLine } from '../../src/store/runs/history.js';
-import { writeOmcJson } from '../helpers/fixtures.js';
 import { sessionOf, writeLongLineLedger } from '../helpers/long-line-ledger.js';
 
 const MB = 1024 * 1024;
@@ -136,7 +135,7 @@ describe('run ledger: line numbers, skipped lines and outcomes told truly', () =
     expect(json).toMatchObject({ outcome: 'unknown', ledger_outcome: 'weird-outcome' });
   });
 
-  it('a mode, session or reason holding an escape sequence is shown by every character, its text kept', ({
+  it('a mode, session or source holding an escape sequence is shown by every character, its text kept', ({
     emptyProject: p,
   }) => {
     fs.mkdirSync(path.dirname(ledgerFile(p.root)), { recursive: true });
@@ -152,19 +151,11 @@ describe('run ledger: line numbers, skipped lines and outcomes told truly', () =
           source: 'a\u009bb',
         }),
     );
-    // A session from before 5.6: its reason comes from OMC's ended-session summary.
-    writeOmcJson(path.join(p.root, 'sessions', `${sessionOf(8)}.json`), {
-      session_id: sessionOf(8),
-      ended_at: at(2),
-      reason: 'log\u001b]0;pwn\u0007out',
-      modes_used: ['ultrawork'],
-    });
     const d = domain(p.root);
     expect(runOf(d, 'se␛[2Jss').mode).toBe('evil␛]0;X␇mode');
     expect(runOf(d, sessionOf(9)).endedBy).toBe('a<U+009B>b');
-    expect(runOf(d, sessionOf(8)).reason).toBe('log␛]0;pwn␇out');
     const json = JSON.stringify(d.report());
-    expect(json).toContain('"reason":"log␛]0;pwn␇out"');
+    expect(json).toContain('"mode":"evil␛]0;X␇mode"');
     expect(json).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|\\u001b|\\u0007|\\u009b/);
   });
 });

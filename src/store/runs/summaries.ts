@@ -6,8 +6,7 @@
  * inode changed; the newest `MAX_SUMMARIES` by mtime reach the history.
  */
 import { listDirSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
-import { truncate } from '../../io/sanitize.js';
-import { shownExactly } from '../../io/shown-exactly.js';
+import { cleanLine } from '../../io/sanitize.js';
 import type { Problem } from '../types.js';
 
 export interface SessionSummary {
@@ -27,8 +26,6 @@ const MAX_SUMMARIES = 2_000;
 const SUMMARY_MAX_BYTES = 256 * 1024;
 
 const ms = (v: unknown) => (typeof v === 'string' && Number.isFinite(Date.parse(v)) ? Date.parse(v) : null);
-/** Every character visible (an escape sequence shows as `␛…`, its text kept), none able to act on the terminal. */
-const shown = (v: string, max: number) => truncate(shownExactly(v), max);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
 
 export function parseSummary(value: unknown, rel: string, mtimeMs: number): SessionSummary | string {
@@ -38,12 +35,12 @@ export function parseSummary(value: unknown, rel: string, mtimeMs: number): Sess
   const sessionId = typeof o.session_id === 'string' && o.session_id !== '' ? o.session_id : fromName;
   const modes = Array.isArray(o.modes_used) ? o.modes_used.filter((m): m is string => typeof m === 'string') : [];
   return {
-    sessionId: shown(sessionId, 128),
+    sessionId: cleanLine(sessionId).slice(0, 128),
     startedMs: ms(o.started_at),
     endedMs: ms(o.ended_at),
-    reason: typeof o.reason === 'string' ? shown(o.reason, 64) : null,
+    reason: typeof o.reason === 'string' ? cleanLine(o.reason).slice(0, 64) : null,
     durationMs: num(o.duration_ms),
-    modesUsed: modes.slice(0, 32).map((m) => shown(m, 64)),
+    modesUsed: modes.slice(0, 32).map((m) => cleanLine(m).slice(0, 64)),
     agentsSpawned: num(o.agents_spawned),
     agentsCompleted: num(o.agents_completed),
     path: rel,
