@@ -1,12 +1,13 @@
 /**
  * A 1,000-line ledger of hostile lines, on screen: one counted problem line
  * (in the frame and the problems view), the sessions pane unaffected, the
- * History pane lists what could be read, and no byte of a line reaches the
- * terminal as a control sequence.
+ * History pane lists what could be read, its escape sequences shown by every
+ * character (␛ …), and no byte of a line reaches the terminal as a control sequence.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
+import { sessionOf, writeLongLineLedger } from '../helpers/long-line-ledger.js';
 
 const T0 = Date.parse('2026-11-30T10:00:00.000Z');
 const at = (min: number) => new Date(T0 + min * 60_000).toISOString();
@@ -41,7 +42,7 @@ function hostileLedger(root: string): void {
 const CONTROL = /\u001b(?!\[[0-9;?]*[A-Za-z])|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f]/;
 
 describe('a hostile ledger on screen', () => {
-  it('one counted problem line; the sessions pane is as it was; History lists the readable runs, cleaned', async ({
+  it('one counted problem line; the sessions pane is as it was; History lists the readable runs, every character shown', async ({
     project: p,
     app: mountApp,
   }) => {
@@ -55,12 +56,39 @@ describe('a hostile ledger on screen', () => {
 
     await app.press('R');
     const history = await app.waitForText('OUTCOME');
-    // The escape sequences are gone from the mode and the session, not shown as text.
-    expect(history).toMatch(/▸ ralph\s+x995\s+12-01 02:35 crashed/);
+    // The escape sequences are shown by every character (␛ … ␇), their text kept, none reaching the terminal.
+    expect(history).toMatch(/▸ ralph␛\[2J\s+x␛\]0;pwn\s+12-01 02:35 crashed/);
     expect(history).toMatch(/↓\d+ more/);
     expect(CONTROL.test(app.raw())).toBe(false);
     await app.press('\r');
-    await app.waitForText('ralph run · session x995');
+    await app.waitForText('ralph␛[2J run · session x␛]0;pwn␇995');
+    expect(CONTROL.test(app.raw())).toBe(false);
+  });
+});
+
+describe('a ledger with a line longer than the part read, on screen', () => {
+  it('History says unknown for an outcome OMC does not write, and the detail cites the file’s own line numbers', async ({
+    emptyProject: p,
+    app: mountApp,
+  }) => {
+    const built = writeLongLineLedger(p.root, { runs: 60, longBytes: 1_150_000 });
+    const app = await mountApp({ root: p.root, columns: 120, rows: 40 });
+    await app.press('R');
+    const history = await app.waitForText('OUTCOME');
+    // The newest run (59) is the mode holding an OSC, ended with "weird-outcome".
+    expect(history).toMatch(/▸ evil␛]0;… 0000003b\s+11-30 10:59 unknown .*outcome "weird-outcome"/);
+    expect(history).not.toMatch(/cancelled .*outcome "weird-outcome"/);
+    await app.press('\r');
+    const s = sessionOf(59);
+    const detail = (await app.waitForText(`session ${s}`)).replace(/\s+/g, ' ');
+    expect(detail).toContain('evil␛]0;X␇mode run');
+    expect(detail).toContain(
+      'outcome: unknown — the ledger end line says "outcome": "weird-outcome", not one of OMC\'s outcomes (completed, cancelled, failed): how the run ended is not known',
+    );
+    expect(detail).toContain(
+      `from (the run ledger): state/runs/ledger.jsonl:${built.lineOf(s, 'start')} state/runs/ledger.jsonl:${built.lineOf(s, 'end')} `,
+    );
+    expect([built.lineOf(s, 'start'), built.lineOf(s, 'end')]).toEqual([102, 103]);
     expect(CONTROL.test(app.raw())).toBe(false);
   });
 });

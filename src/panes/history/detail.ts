@@ -9,6 +9,7 @@ import { explainOmc56Path } from '../../store/omc56/known-files.js';
 import type { NextSessionFact } from '../../store/omc56/next-session.js';
 import type { BudgetReading } from '../../store/omc56/budget-log.js';
 import type { RunLine, RunOutcome } from '../../store/runs/history.js';
+import { END_OUTCOMES } from '../../store/runs/ledger.js';
 import type { RunSpent } from '../../store/cost/rollup.js';
 import { estimateText } from '../../store/claude/prices.js';
 import { readingMark, readingWhy, stillReading } from '../../store/cost/spend.js';
@@ -17,7 +18,7 @@ import type { ToneLine } from '../../ui/scroll-lines.js';
 import { closeoutText, formatDuration, formatTokens, sessionTokens } from './rows.js';
 import { groupDigits } from '../../io/group-digits.js';
 
-const OUTCOME_MEANS: Record<RunOutcome, string> = {
+const OUTCOME_MEANS: Record<Exclude<RunOutcome, 'unknown'>, string> = {
   running: 'started, no end line yet, and its state file is still active',
   completed: 'the run ended itself as completed (ledger end line)',
   cancelled: 'the run was cancelled (ledger end line)',
@@ -25,6 +26,13 @@ const OUTCOME_MEANS: Record<RunOutcome, string> = {
   crashed: 'a start with no end line and its state is no longer active: OMC 5.6 sees this as a crash',
   ended: 'the Claude Code session ended (OMC session summary; no run ledger before 5.6)',
 };
+
+/** What the outcome means; an `unknown` says what the end line held instead, by every character. */
+function outcomeMeans(r: RunLine): string {
+  if (r.outcome !== 'unknown') return OUTCOME_MEANS[r.outcome];
+  const said = r.outcomeWritten === null ? 'has no "outcome"' : `says "outcome": ${JSON.stringify(r.outcomeWritten)}`;
+  return `the ledger end line ${said}, not one of OMC's outcomes (${END_OUTCOMES.join(', ')}): how the run ended is not known`;
+}
 
 export interface RunDetailInputs {
   claude: ClaudeSnapshot | null;
@@ -42,7 +50,10 @@ export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInput
     for (const line of wrapText(text, w)) out.push({ text: line, tone });
   };
   push(`${r.mode} run · ${r.sessionId === null ? 'legacy (session-less) state' : `session ${r.sessionId}`}`, 'title');
-  push(`outcome: ${r.outcome} — ${OUTCOME_MEANS[r.outcome]}`, r.outcome === 'crashed' ? 'warn' : undefined);
+  push(
+    `outcome: ${r.outcome} — ${outcomeMeans(r)}`,
+    r.outcome === 'crashed' || r.outcome === 'unknown' ? 'warn' : undefined,
+  );
   push(`started: ${formatTimestamp(r.startedMs)}   ended: ${formatTimestamp(r.endedMs)}`);
   push(`duration: ${formatDuration(r.durationMs)}   iterations reached: ${r.iterations ?? '—'}`);
   push(

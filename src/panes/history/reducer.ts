@@ -33,7 +33,7 @@ export function runId(r: RunLine): string {
 }
 
 function haystack(r: RunLine): string {
-  return [r.mode, r.sessionId ?? 'legacy', r.outcome, r.endedBy ?? '', r.reason ?? '', r.source]
+  return [r.mode, r.sessionId ?? 'legacy', r.outcome, r.outcomeWritten ?? '', r.endedBy ?? '', r.reason ?? '', r.source]
     .join(' ')
     .toLowerCase();
 }

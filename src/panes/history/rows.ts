@@ -101,7 +101,15 @@ export function sessionTokens(claude: ClaudeSnapshot | null, r: RunLine): Tokens
 }
 
 export function runNote(r: RunLine): string {
-  return [r.endedBy ? `ended by ${r.endedBy}` : '', r.reason ?? '', r.source === 'session-summary' ? 'summary' : '']
+  return [
+    // An outcome OMC does not write: the row says what the end line held (`unknown` alone would hide it).
+    r.outcome === 'unknown'
+      ? `outcome ${r.outcomeWritten === null ? 'missing' : JSON.stringify(r.outcomeWritten)}`
+      : '',
+    r.endedBy ? `ended by ${r.endedBy}` : '',
+    r.reason ?? '',
+    r.source === 'session-summary' ? 'summary' : '',
+  ]
     .filter(Boolean)
     .join(' · ');
 }

@@ -109,7 +109,7 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
             stillReading(claude, r.sessionId),
           );
           const color =
-            r.outcome === 'crashed' || r.outcome === 'failed'
+            r.outcome === 'crashed' || r.outcome === 'failed' || r.outcome === 'unknown'
               ? theme.warn
               : r.outcome === 'running'
                 ? theme.ok

@@ -7,13 +7,15 @@
  * restarts). A start never ended is `running` while its state file is still
  * `active: true`, otherwise `crashed` — exactly what OMC 5.6's reconciliation
  * sees. An `end` whose start rotated away still makes a line (started unknown).
+ * An `end` whose outcome is not one OMC writes is `unknown` (what it said is
+ * kept in `outcomeWritten`), never taken for a cancel.
  * Sessions with no ledger lines (OMC before 5.6) come from their ended-session
  * summary: one line per mode it used, outcome `ended` with OMC's reason.
  */
 import type { LedgerEntry } from './ledger.js';
 import type { SessionSummary } from './summaries.js';
 
-export type RunOutcome = 'running' | 'completed' | 'cancelled' | 'failed' | 'crashed' | 'ended';
+export type RunOutcome = 'running' | 'completed' | 'cancelled' | 'failed' | 'crashed' | 'ended' | 'unknown';
 
 export interface RunLine {
   mode: string;
@@ -23,6 +25,8 @@ export interface RunLine {
   endedMs: number | null;
   durationMs: number | null;
   outcome: RunOutcome;
+  /** The end line's `outcome` as written (every character shown); null without an end line or an outcome. */
+  outcomeWritten: string | null;
   /** From the ledger's end line (OMC's notepads/<mode>/ mtime test); null when unknown. */
   closeoutWritten: boolean | null;
   /** Highest iteration seen (live state or omc-top's own samples); null when unknown. */
@@ -66,7 +70,9 @@ export function deriveRuns(input: HistoryInputs): RunLine[] {
       run.where.push(e.where);
     }
     run.endedMs = e.tsMs;
-    run.outcome = e.outcome === 'completed' || e.outcome === 'failed' ? e.outcome : 'cancelled';
+    run.outcome =
+      e.outcome === 'completed' || e.outcome === 'failed' || e.outcome === 'cancelled' ? e.outcome : 'unknown';
+    run.outcomeWritten = e.outcomeWritten;
     run.closeoutWritten = e.closeoutWritten;
     run.endedBy = e.source;
     run.durationMs = run.startedMs === null ? null : Math.max(0, run.endedMs - run.startedMs);
@@ -86,6 +92,7 @@ export function deriveRuns(input: HistoryInputs): RunLine[] {
         endedMs: s.endedMs,
         durationMs: s.durationMs ?? (s.startedMs !== null && s.endedMs !== null ? s.endedMs - s.startedMs : null),
         outcome: 'ended',
+        outcomeWritten: null,
         closeoutWritten: null,
         iterations: null,
         source: 'session-summary',
@@ -108,6 +115,7 @@ function blank(e: LedgerEntry): RunLine {
     endedMs: null,
     durationMs: null,
     outcome: 'running',
+    outcomeWritten: null,
     closeoutWritten: null,
     iterations: null,
     source: 'ledger',
@@ -129,7 +137,7 @@ export function filterRuns(runs: readonly RunLine[], f: RunFilter): RunLine[] {
 /** The filter values the History pane can cycle through, from the runs present. */
 export function filterChoices(runs: readonly RunLine[]): { modes: string[]; outcomes: RunOutcome[] } {
   const modes = [...new Set(runs.map((r) => r.mode))].sort();
-  const order: RunOutcome[] = ['running', 'completed', 'cancelled', 'failed', 'crashed', 'ended'];
+  const order: RunOutcome[] = ['running', 'completed', 'cancelled', 'failed', 'crashed', 'ended', 'unknown'];
   const present = new Set(runs.map((r) => r.outcome));
   return { modes, outcomes: order.filter((o) => present.has(o)) };
 }
@@ -145,6 +153,8 @@ export function runsJson(runs: readonly RunLine[]): Record<string, unknown>[] {
     ended_at: iso(r.endedMs),
     duration_ms: r.durationMs,
     outcome: r.outcome,
+    // What the end line said, so a script can tell an `unknown` apart (and see OMC's own word for the others).
+    ledger_outcome: r.outcomeWritten,
     closeout_written: r.closeoutWritten,
     iterations: r.iterations,
     source: r.source,

@@ -5,16 +5,24 @@
  * At 1,000 lines OMC appends the whole file to `ledger.jsonl.1` and truncates
  * it, so `.1` only grows: it is read from its last 512 KB. Both files are
  * followed incrementally; a hostile line is counted and named, never fatal.
+ * Lines are cited by the file's own numbers (what `grep -n` gives): the part
+ * before what is read is counted, not parsed, and its lines are said unread.
+ * Text from a line is shown by every character (shownExactly): an escape
+ * sequence in a mode name shows as `␛…`, it is not dropped with its text.
  */
-import { cleanLine } from '../../io/sanitize.js';
+import { shownExactly } from '../../io/shown-exactly.js';
+import { truncate } from '../../io/sanitize.js';
+import { formatBytes } from '../../io/safe-fs/index.js';
 import type { Problem } from '../types.js';
-import { LogTail, type TailPoll } from '../../io/log-tail.js';
+import { LogTail, type PartLine, type TailPoll } from '../../io/log-tail.js';
 
 export const LEDGER_REL = 'state/runs/ledger.jsonl';
 export const LEDGER_ROTATED_REL = 'state/runs/ledger.jsonl.1';
 export const WATCHED_RUN_MODES = ['ralph', 'autopilot', 'team', 'ultragoal'] as const;
 
 export type LedgerOutcome = 'running' | 'completed' | 'failed' | 'cancelled';
+/** What an `end` line's outcome can be, as OMC writes it (`failed` is in its type, reserved). */
+export const END_OUTCOMES: readonly string[] = ['completed', 'cancelled', 'failed'];
 
 export interface LedgerEntry {
   tsMs: number;
@@ -22,6 +30,8 @@ export interface LedgerEntry {
   sessionId: string | null;
   event: 'start' | 'end';
   outcome: LedgerOutcome | null;
+  /** The line's `outcome` as written, shown by every character (null: the line has none). */
+  outcomeWritten: string | null;
   closeoutWritten: boolean | null;
   /** `source` key: "omc-top" when omc-top's cancel wrote the end line. */
   source: string | null;
@@ -33,6 +43,24 @@ const OUTCOMES = new Set(['running', 'completed', 'failed', 'cancelled']);
 /** Entries kept per file; OMC's own reconciler reads only the last 200. */
 const MAX_ENTRIES = 4_000;
 const MAX_LINE_CHARS = 4_096;
+/** A passed-over part up to this size is counted (newlines only), so line numbers stay the file's own. */
+const COUNT_SKIPPED_UP_TO = 64 * 1024 * 1024;
+
+/** Text from a line, for every surface: every character visible, none able to act on the terminal. */
+const shown = (v: string, max: number) => truncate(shownExactly(v), max);
+
+/** The value of a key as written: a string by its characters, anything else as its JSON. */
+function written(v: unknown, max: number): string | null {
+  if (v === undefined) return null;
+  return shown(typeof v === 'string' ? v : String(JSON.stringify(v)), max);
+}
+
+/** `state/runs/ledger.jsonl:31`, or the file alone when lines before it were not counted. */
+export function lineRef(rel: string, lineNo: number | null): string {
+  return lineNo === null ? `${rel} (line number not known)` : `${rel}:${lineNo}`;
+}
+
+const lineWord = (lineNo: number | null) => (lineNo === null ? 'a line' : `line ${lineNo}`);
 
 /** One line → an entry, or why it is not one. */
 export function parseLedgerLine(text: string, where: string): LedgerEntry | string {
@@ -47,42 +75,53 @@ export function parseLedgerLine(text: string, where: string): LedgerEntry | stri
   const o = v as Record<string, unknown>;
   if (typeof o.run !== 'string' || o.run.trim() === '') return 'no "run"';
   if (o.event !== 'start' && o.event !== 'end')
-    return `"event" is ${JSON.stringify(cleanLine(String(o.event)).slice(0, 20))}, not start/end`;
+    return `"event" is ${o.event === undefined ? 'missing' : JSON.stringify(written(o.event, 20))}, not start/end`;
   const tsMs = typeof o.ts === 'string' ? Date.parse(o.ts) : Number.NaN;
   if (!Number.isFinite(tsMs)) return 'no valid "ts"';
   return {
     tsMs,
-    run: cleanLine(o.run).slice(0, 64),
-    sessionId: typeof o.sessionId === 'string' && o.sessionId !== '' ? cleanLine(o.sessionId).slice(0, 128) : null,
+    run: shown(o.run, 64),
+    sessionId: typeof o.sessionId === 'string' && o.sessionId !== '' ? shown(o.sessionId, 128) : null,
     event: o.event,
     outcome: typeof o.outcome === 'string' && OUTCOMES.has(o.outcome) ? (o.outcome as LedgerOutcome) : null,
+    outcomeWritten: written(o.outcome, 40),
     closeoutWritten: typeof o.closeoutWritten === 'boolean' ? o.closeoutWritten : null,
-    source: typeof o.source === 'string' ? cleanLine(o.source).slice(0, 32) : null,
+    source: typeof o.source === 'string' ? shown(o.source, 32) : null,
     where,
   };
 }
+
+/** How many skipped or odd lines a problem line names; the rest are counted. */
+const NAMED = 3;
 
 class LedgerFile {
   readonly tail: LogTail;
   entries: LedgerEntry[] = [];
   bad = 0;
   badExamples: string[] = [];
+  /** End lines whose outcome is not one OMC writes (History: `unknown`). */
+  oddOutcomes = 0;
+  oddExamples: string[] = [];
+  /** Whole lines passed over unread (file line numbers), in file order. */
+  unread: { from: number; to: number }[] = [];
+  /** Bytes passed over whose lines could not be counted. */
+  uncountedBytes = 0;
   failure: string | null = null;
   skippedBytes = 0;
 
   constructor(
     root: string,
     readonly rel: string,
-    maxBytes: number,
+    private readonly maxBytes: number,
   ) {
-    this.tail = new LogTail(root, rel, maxBytes);
+    this.tail = new LogTail(root, rel, maxBytes, { countSkippedUpTo: COUNT_SKIPPED_UP_TO });
   }
 
   /** True when anything changed. */
   poll(): boolean {
     const p: TailPoll = this.tail.poll();
     if (p.kind === 'missing') {
-      const had = this.entries.length > 0 || this.bad > 0 || this.failure !== null;
+      const had = this.entries.length > 0 || this.bad > 0 || this.failure !== null || this.unread.length > 0;
       this.clear();
       return had;
     }
@@ -95,27 +134,79 @@ class LedgerFile {
     this.failure = null;
     if (p.reset) this.clear();
     this.skippedBytes += p.skippedBytes;
+    if (p.unreadLines) this.addUnread(p.unreadLines.from, p.unreadLines.to);
+    for (const part of p.partLines) this.passedOver(part, p.skippedBytes);
     for (const l of p.lines) {
-      const e = parseLedgerLine(l.text, `${this.rel}:${l.lineNo}`);
-      if (typeof e === 'string') {
-        this.bad += 1;
-        if (this.badExamples.length < 3) this.badExamples.push(`line ${l.lineNo}: ${e}`);
-      } else this.entries.push(e);
+      const e = parseLedgerLine(l.text, lineRef(this.rel, l.lineNo));
+      if (typeof e === 'string') this.skip(l.lineNo, e);
+      else {
+        if (e.event === 'end' && (e.outcome === null || !END_OUTCOMES.includes(e.outcome))) {
+          this.oddOutcomes += 1;
+          if (this.oddExamples.length < NAMED)
+            this.oddExamples.push(
+              `${lineWord(l.lineNo)}: ${e.outcomeWritten === null ? 'no "outcome"' : JSON.stringify(e.outcomeWritten)}`,
+            );
+        }
+        this.entries.push(e);
+      }
     }
     if (this.entries.length > MAX_ENTRIES) this.entries = this.entries.slice(-MAX_ENTRIES);
-    return p.reset || p.lines.length > 0;
+    return p.reset || p.lines.length > 0 || p.skippedBytes > 0 || p.partLines.length > 0;
+  }
+
+  private skip(lineNo: number | null, why: string): void {
+    this.bad += 1;
+    if (this.badExamples.length < NAMED) this.badExamples.push(`${lineWord(lineNo)}: ${why}`);
+  }
+
+  /**
+   * A line not read whole: one too long to be a record is a skipped line like any other; one merely cut by
+   * where the read starts is unread, with the lines before it.
+   */
+  private passedOver(part: PartLine, skippedBytes: number): void {
+    const tooLong = part.why === 'too-long' || (part.bytes !== null && part.bytes > MAX_LINE_CHARS);
+    if (tooLong)
+      this.skip(
+        part.lineNo,
+        part.bytes === null
+          ? 'too long (not a ledger record)'
+          : `${part.whole ? '' : 'over '}${part.bytes} bytes long (not a ledger record)`,
+      );
+    else if (part.lineNo !== null) this.addUnread(part.lineNo, part.lineNo);
+    if (part.lineNo === null) this.uncountedBytes += skippedBytes;
+  }
+
+  private addUnread(from: number, to: number): void {
+    const last = this.unread[this.unread.length - 1];
+    if (last && last.to + 1 === from) last.to = to;
+    else this.unread.push({ from, to });
   }
 
   problems(): Problem[] {
     const out: Problem[] = [];
-    if (this.failure)
-      out.push({ path: this.rel, severity: 'warning', message: `run ledger not read: ${this.failure}` });
+    const warn = (message: string) => out.push({ path: this.rel, severity: 'warning', message });
+    if (this.failure) warn(`run ledger not read: ${this.failure}`);
     if (this.bad > 0)
+      warn(
+        `${this.bad} ledger line${this.bad === 1 ? '' : 's'} skipped (${this.badExamples.join('; ')}${this.bad > this.badExamples.length ? '; …' : ''}); OMC's reconciler skips them too`,
+      );
+    if (this.unread.length > 0 || this.uncountedBytes > 0) {
+      const ranges = this.unread
+        .slice(0, NAMED)
+        .map((u) => (u.from === u.to ? `line ${u.from}` : `lines ${u.from}–${u.to}`));
+      if (this.unread.length > NAMED) ranges.push('…');
+      if (this.uncountedBytes > 0) ranges.push(`${formatBytes(this.uncountedBytes)} whose lines were not counted`);
       out.push({
         path: this.rel,
-        severity: 'warning',
-        message: `${this.bad} ledger line${this.bad === 1 ? '' : 's'} skipped (${this.badExamples.join('; ')}); OMC's reconciler skips them too`,
+        // The rotated half only grows: its oldest lines going unread is the design, not a fault.
+        severity: this.rel === LEDGER_ROTATED_REL ? 'info' : 'warning',
+        message: `${ranges.join(', ')} not read: omc-top reads at most the last ${formatBytes(this.maxBytes)} of this file at a time; runs recorded only there are not in History`,
       });
+    }
+    if (this.oddOutcomes > 0)
+      warn(
+        `${this.oddOutcomes} ledger end line${this.oddOutcomes === 1 ? '' : 's'} with an outcome OMC does not write (${this.oddExamples.join('; ')}${this.oddOutcomes > this.oddExamples.length ? '; …' : ''}); History shows ${this.oddOutcomes === 1 ? 'it' : 'them'} as unknown`,
+      );
     return out;
   }
 
@@ -123,6 +214,10 @@ class LedgerFile {
     this.entries = [];
     this.bad = 0;
     this.badExamples = [];
+    this.oddOutcomes = 0;
+    this.oddExamples = [];
+    this.unread = [];
+    this.uncountedBytes = 0;
     this.skippedBytes = 0;
   }
 }
