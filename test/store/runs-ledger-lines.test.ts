@@ -77,6 +77,31 @@ describe('run ledger: line numbers, skipped lines and outcomes told truly', () =
     expect(messages(d).find((m) => m.includes('not read'))).toMatch(/^lines 1–2 not read: /);
   });
 
+  it('the rotated .1 past the 512 KB read: its lines keep the file’s numbers, and no standing problem line', ({
+    emptyProject: p,
+  }) => {
+    // `.1` only grows (OMC appends 1,000 lines at each rotation): its oldest lines going unread is by design.
+    const rows: string[] = [];
+    for (let i = 0; i < 5000; i++)
+      rows.push(
+        line({
+          ts: at(i),
+          run: 'ralph',
+          sessionId: sessionOf(i),
+          event: i % 2 ? 'end' : 'start',
+          outcome: i % 2 ? 'completed' : 'running',
+        }),
+      );
+    const file = ledgerFile(p.root) + '.1';
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, rows.join(''));
+    expect(fs.statSync(file).size).toBeGreaterThan(MB / 2);
+    const d = domain(p.root);
+    expect(messages(d)).toEqual([]);
+    const last = runOf(d, sessionOf(4999));
+    expect(last.where).toEqual([`${LEDGER}.1:5000`]);
+  });
+
   it('more than 1 MB appended at once while followed: later lines keep the file’s numbers, the gap is said', ({
     emptyProject: p,
   }) => {
