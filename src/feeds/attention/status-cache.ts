@@ -6,10 +6,12 @@
  * purpose (no store, no React): the cheap status path loads only this.
  *
  * The file is trusted only while it proves itself: its writer (pid and start
- * identity) is still running, it names this root, and omc-top's
- * acknowledgements file is as the writer last read it. Anything else (no
- * monitor, a crashed one, an acknowledgement made since, a damaged file) and
- * the caller computes the line itself. It records the rule book its writer
+ * identity) is still running and not stopped, it rewrote the file within
+ * STATUS_CACHE_STALE_MS (its heartbeat: a monitor whose event loop is stuck
+ * keeps its pid but no longer follows the disk), it names this root, and
+ * omc-top's acknowledgements file is as the writer last read it. Anything else
+ * (no monitor, a crashed or hung one, an acknowledgement made since, a damaged
+ * file) and the caller computes the line itself. It records the rule book its writer
  * judged with, so a call pinned to a book (`status --omc-version X`) takes it
  * only when the books agree.
  */
@@ -24,6 +26,19 @@ import type { RulesVersion } from '../../store/verdict/types.js';
 const CACHE_VERSION = 1;
 const CACHE_MAX_BYTES = 64 * 1024;
 
+/**
+ * How often the monitor that wrote the cache rewrites it when nothing changed (status-publisher.ts): a few hundred
+ * bytes every 5 s, so a reader can tell a live monitor from one whose event loop is stuck.
+ */
+export const STATUS_CACHE_HEARTBEAT_MS = 5_000;
+/**
+ * A cache its writer has not rewritten for this long is not used. Four heartbeats, not one: on a loaded 2-core
+ * machine a timer fires seconds late and the write itself (an atomic replace with its fsyncs, off the main thread)
+ * can wait behind a slow disk; a bound that such a delay crosses would send tmux's every-5-s call to a full read of
+ * the tree exactly when the machine is busiest. A hung monitor's line is then trusted for at most 20 s.
+ */
+export const STATUS_CACHE_STALE_MS = 4 * STATUS_CACHE_HEARTBEAT_MS;
+
 export const statusCacheName = (root: string) => rootFileName('status', root);
 /**
  * The root as every process names it: a directory held by its bytes (not UTF-8) is /proc/self/fd/N here, with an
@@ -36,7 +51,7 @@ export interface StatusCache {
   root: string;
   pid: number;
   start: string;
-  /** When the writer computed it (epoch ms). */
+  /** When the writer computed it (epoch ms): at each change, and at least every heartbeat while it runs. */
   at: number;
   values: StatusValues;
   /** The acknowledgements file as the writer last read it (null: none). */
@@ -116,17 +131,35 @@ export function readStatusCache(dir: string, root: string): CacheRead {
   };
 }
 
-/** The cache if it is what a live monitor shows now, else why not. */
-export function liveStatusCache(dir: string, root: string): CacheRead {
+/** This process wrote `c` (a monitor asking whether the cache on disk is its own). */
+export const isOwnStatusCache = (c: StatusCache): boolean => c.pid === process.pid && c.start === ownStartIdentity();
+
+/**
+ * Why the writer of `c` no longer vouches for it (null: it does): gone, stopped, or silent for longer than
+ * STATUS_CACHE_STALE_MS at `now` (epoch ms). The age is checked first: it costs no look at the process.
+ */
+export function writerSilence(c: StatusCache, now: number): string | null {
+  const age = now - c.at;
+  if (age > STATUS_CACHE_STALE_MS)
+    return `its monitor has not rewritten it for ${Math.round(age / 1000)} s (stuck, or too busy to keep it)`;
+  // Written "in the future": the clock moved back since. Its next heartbeat rewrites it by the clock of now.
+  if (age < -STATUS_CACHE_STALE_MS) return 'it was written after now (the clock moved back)';
+  if (runningStartIdentity(c.pid) !== c.start) return 'its monitor is not running';
+  // Stopped (Ctrl-Z, kill -STOP): the pid lives on, but nothing keeps the line fresh while it is.
+  if (processStopped(c.pid)) return 'its monitor is stopped';
+  return null;
+}
+
+/** The cache if it is what a live monitor shows now (`now`: epoch ms), else why not. */
+export function liveStatusCache(dir: string, root: string, now: number = Date.now()): CacheRead {
   const r = readStatusCache(dir, root);
   if (!r.cache) return r;
   const c = r.cache;
-  if (runningStartIdentity(c.pid) !== c.start) return { cache: null, why: 'its monitor is not running' };
-  // Stopped (Ctrl-Z, kill -STOP): the pid lives on, but nothing keeps the line fresh while it is.
-  if (processStopped(c.pid)) return { cache: null, why: 'its monitor is stopped' };
+  const silent = writerSilence(c, now);
+  if (silent !== null) return { cache: null, why: silent };
   const st = statSync(dir, ackFileName(root));
-  const now = st ? { mtimeMs: st.mtimeMs, size: st.size } : null;
-  if ((now?.mtimeMs ?? null) !== (c.acks?.mtimeMs ?? null) || (now?.size ?? null) !== (c.acks?.size ?? null))
+  const acks = st ? { mtimeMs: st.mtimeMs, size: st.size } : null;
+  if ((acks?.mtimeMs ?? null) !== (c.acks?.mtimeMs ?? null) || (acks?.size ?? null) !== (c.acks?.size ?? null))
     return { cache: null, why: 'acknowledgements changed since it was written' };
   return r;
 }
