@@ -17,7 +17,7 @@ import {
   statusCacheName,
   statusCacheText,
 } from '../../src/feeds/attention/status-cache.js';
-import { atomicWriteSync, ensureOwnDir } from '../../src/io/safe-fs/index.js';
+import { atomicWriteSync, ensureOwnDir, touchUnder } from '../../src/io/safe-fs/index.js';
 import { waitFor } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -97,12 +97,16 @@ describe('acknowledgements', () => {
 
 describe('status cache', () => {
   const values = { loops: 'ralph 2/5', active: 1, needs: 3, project: 'p' };
-  /** The cache as a monitor writes it (status-publisher.ts: this text, atomically replaced in the state directory). */
+  /**
+   * The cache as a monitor writes it (status-publisher.ts: this text, atomically replaced in the state directory),
+   * at `at`: the file's time is set to it too, as a write at that moment would have.
+   */
   const writeCache = (dir: string, root: string, at = Date.now()) => {
     const text = statusCacheText(root, values, null, at, null);
     if (text === null) return false;
     ensureOwnDir(dir);
     atomicWriteSync(dir, statusCacheName(root), text);
+    fs.utimesSync(path.join(dir, statusCacheName(root)), at / 1000, at / 1000);
     return true;
   };
 
@@ -117,17 +121,23 @@ describe('status cache', () => {
     expect(liveStatusCache(dir, root).why).toMatch(/acknowledgements changed/);
   });
 
-  it('a writer that has not rewritten it for STATUS_CACHE_STALE_MS is not used: running, but stuck', () => {
+  it('a writer that showed no life for STATUS_CACHE_STALE_MS is not used (running, but stuck); a beat revives it', () => {
     const { dir, root } = scratch();
     const at = Date.parse('2026-12-05T12:00:00Z');
     // This process is the writer: alive and not stopped, so only the age can refuse it.
     expect(writeCache(dir, root, at)).toBe(true);
     expect(liveStatusCache(dir, root, at + STATUS_CACHE_STALE_MS).cache?.values).toEqual(values);
     expect(liveStatusCache(dir, root, at + STATUS_CACHE_STALE_MS + 1000).why).toMatch(
-      /its monitor has not rewritten it for 21 s/,
+      /its monitor has shown no life for 21 s/,
     );
     // Written "after now": the clock moved back; not trusted until its writer's next beat.
     expect(liveStatusCache(dir, root, at - STATUS_CACHE_STALE_MS - 1).why).toMatch(/clock moved back/);
+    // The heartbeat: the file's time set to now, its content as it was.
+    const beat = at + 60_000;
+    expect(touchUnder(dir, statusCacheName(root), beat)).toBe(true);
+    expect(liveStatusCache(dir, root, beat + STATUS_CACHE_STALE_MS).cache).toMatchObject({ at, values });
+    expect(liveStatusCache(dir, root, beat + STATUS_CACHE_STALE_MS + 1000).cache).toBeNull();
+    expect(touchUnder(dir, `${statusCacheName(root)}.none`, beat)).toBe(false);
   });
 
   it('a writer that is stopped (Ctrl-Z, kill -STOP) is not used until it runs again', async () => {

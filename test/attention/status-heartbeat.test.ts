@@ -1,7 +1,8 @@
 /**
  * The status cache's heartbeat (status-publisher.ts): the monitor whose cache
- * is on disk rewrites it while nothing changes, so `status` can tell it from a
- * monitor that still runs but is stuck; another monitor on the same root
+ * is on disk sets the file's time while nothing changes (no rewrite), so
+ * `status` can tell it from a monitor that still runs but is stuck; another
+ * monitor on the same root
  * leaves a cache its writer still vouches for alone, and takes it over once
  * that writer is silent or stopped. Time is driven: the store's clock and
  * fake timers (the writes themselves land on disk for real).
@@ -80,7 +81,7 @@ function otherProcess(): { child: ChildProcess; start: string } {
 }
 
 describe('the status cache heartbeat', () => {
-  it('the writer rewrites it while nothing changes: `at` moves on, so status keeps using it', async ({
+  it('the writer beats while nothing changes (the file time moves on, nothing rewritten): status keeps using it', async ({
     emptyProject: p,
     newStore,
     tempDir,
@@ -93,15 +94,27 @@ describe('the status cache heartbeat', () => {
     vi.advanceTimersByTime(STATUS_CACHE_COUNT_MS);
     await landed(() => readStatusCache(dir, p.root).cache?.at === t0, 'the first write');
     expect(readStatusCache(dir, p.root).cache?.values.loops).toBe('ralph 2/10');
-    // Nothing changes on disk; time goes on. Each beat stamps the time it was made.
+    // Nothing changes on disk; time goes on. Each beat sets the file's time to its own, and rewrites nothing.
+    const writes = vi.spyOn(LatestFileWrite.prototype, 'write');
     for (let beat = 1; beat <= 5; beat++) {
       clock.now += STATUS_CACHE_HEARTBEAT_MS;
       vi.advanceTimersByTime(STATUS_CACHE_HEARTBEAT_MS);
-      await landed(() => readStatusCache(dir, p.root).cache?.at === clock.now, `beat ${beat}`);
+      expect(beatOf(dir, p.root)).toBe(clock.now);
     }
-    // Past the bound since the first write, and still the line status uses: its monitor runs.
+    expect(writes).not.toHaveBeenCalled();
+    expect(readStatusCache(dir, p.root).cache?.at).toBe(t0);
+    // Past the bound since the write, and still the line status uses: its monitor runs.
     expect(clock.now - t0).toBeGreaterThan(STATUS_CACHE_STALE_MS);
     expect(liveStatusCache(dir, p.root, clock.now).cache?.values.loops).toBe('ralph 2/10');
+    // The clock moves back a minute: the file's `at` is now "after now", which a touch would leave refused. The
+    // next beat writes it anew, by the clock of now.
+    clock.now = t0 - 60_000;
+    expect(liveStatusCache(dir, p.root, clock.now).why).toMatch(/clock moved back/);
+    vi.advanceTimersByTime(STATUS_CACHE_HEARTBEAT_MS);
+    expect(writes).toHaveBeenCalledTimes(1);
+    // (Whether status then takes it is the reader's test, acks.test.ts: the file's own time here is the kernel's,
+    // ahead of this test's clock.)
+    await landed(() => readStatusCache(dir, p.root).cache?.at === clock.now, 'the write by the clock of now');
   });
 
   it("another monitor's cache is left alone while its writer vouches for it, and taken over when it is silent or stopped", async ({
@@ -125,6 +138,8 @@ describe('the status cache heartbeat', () => {
       const values = { loops: 'from the other monitor', active: 1, needs: 0, project: 'p' };
       ensureOwnDir(dir);
       atomicWriteSync(dir, statusCacheName(p.root), JSON.stringify({ ...doc, values }));
+      // The file's time as that write at `at` would have left it.
+      fs.utimesSync(path.join(dir, statusCacheName(p.root)), at / 1000, at / 1000);
     };
     const writes = vi.spyOn(LatestFileWrite.prototype, 'write');
     const beat = () => {
@@ -132,20 +147,24 @@ describe('the status cache heartbeat', () => {
       vi.advanceTimersByTime(STATUS_CACHE_HEARTBEAT_MS);
     };
 
-    // The other wrote last and beats: ours only looks, and writes nothing.
+    // The other wrote last and beats: ours only looks, and writes nothing, nor touches the other's file.
     othersCache(clock.now);
     beat();
     expect(writes).not.toHaveBeenCalled();
     othersCache(clock.now);
     beat();
     expect(writes).not.toHaveBeenCalled();
+    expect(beatOf(dir, p.root)).toBe(othersAt);
     expect(liveStatusCache(dir, p.root, clock.now).cache?.values.loops).toBe('from the other monitor');
 
     // The other runs but stopped rewriting (a stuck event loop): past the bound, ours takes the cache over.
     while (clock.now - othersAt <= STATUS_CACHE_STALE_MS) {
+      // Never kept alive by ours: its time is still its own last write's.
+      expect(beatOf(dir, p.root)).toBe(othersAt);
       expect(writes).not.toHaveBeenCalled();
       beat();
     }
+    expect(writes).toHaveBeenCalledTimes(1);
     await landed(() => readStatusCache(dir, p.root).cache?.pid === process.pid, 'the takeover of a silent cache');
     expect(liveStatusCache(dir, p.root, clock.now).cache?.values.loops).toBe('ralph 2/10');
 
@@ -159,6 +178,12 @@ describe('the status cache heartbeat', () => {
     await landed(() => readStatusCache(dir, p.root).cache?.pid === process.pid, 'the takeover of a stopped one');
   });
 });
+
+/** When the cache's writer last showed life (its `beat`: the later of `at` and the file's time), to the ms. */
+function beatOf(dir: string, root: string): number | undefined {
+  const b = readStatusCache(dir, root).cache?.beat;
+  return b === undefined ? undefined : Math.round(b);
+}
 
 /** Until /proc says the process is stopped (a signal is delivered asynchronously). */
 async function waitForStopped(pid: number): Promise<void> {

@@ -1,10 +1,10 @@
 /**
  * `omc-top status` (the built bin) beside a monitor that still runs but is
  * stuck: its cache names a live process with the right start identity, yet
- * has not been rewritten for longer than the heartbeat bound, so the line
- * comes from the files. A real monitor (`watch --json`) on the root takes such
- * a cache over within a heartbeat, and keeps rewriting it while nothing
- * changes. The stuck monitor is a `sleep` process named in a cache written
+ * has shown no life (no write, no heartbeat on the file's time) for longer
+ * than the bound, so the line comes from the files. A real monitor (`watch
+ * --json`) on the root takes such a cache over within a heartbeat, and keeps
+ * beating while nothing changes. The stuck monitor is a `sleep` process named in a cache written
  * here: it runs, and never rewrites anything.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -40,21 +40,17 @@ describe('status beside a stuck monitor', () => {
       return typeof s === 'string' && s !== 'absent' && s;
     });
     const cacheFile = () => fs.readdirSync(dir).find((f) => /^status-[0-9a-f]+\.json$/.test(f));
-    /** The stuck monitor's cache, saying the loop is at 2/10 (what it saw before it stuck), written `age` ms ago. */
-    const stuckCache = (file: string, age: number) =>
-      fs.writeFileSync(
-        path.join(dir, file),
-        JSON.stringify({
-          version: 1,
-          root,
-          pid: stuck.pid,
-          start,
-          at: Date.now() - age,
-          values: { loops: 'ralph 2/10', active: 1, needs: 0, project: 'p' },
-          acks: null,
-          book: null,
-        }),
-      );
+    /**
+     * The stuck monitor's cache, saying the loop is at 2/10 (what it saw before it stuck), written `age` ms ago and
+     * neither written nor touched since (the file's time says so too).
+     */
+    const stuckCache = (file: string, age: number) => {
+      const at = Date.now() - age;
+      const doc = { version: 1, root, pid: stuck.pid, start, at, acks: null, book: null };
+      const values = { loops: 'ralph 2/10', active: 1, needs: 0, project: 'p' };
+      fs.writeFileSync(path.join(dir, file), JSON.stringify({ ...doc, values }));
+      fs.utimesSync(path.join(dir, file), at / 1000, at / 1000);
+    };
 
     // A real monitor on the root: its cache names it; status answers from it.
     const watch: ChildProcess = spawn(process.execPath, [BUNDLE, 'watch', '--json', '--snapshot', '--root', root], {
@@ -64,7 +60,9 @@ describe('status beside a stuck monitor', () => {
     onTestFinished(() => void watch.kill('SIGKILL'));
     const read = () => {
       const f = cacheFile();
-      return f ? (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { pid: number; at: number }) : null;
+      if (!f) return null;
+      const doc = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { pid: number };
+      return { pid: doc.pid, time: fs.statSync(path.join(dir, f)).mtimeMs };
     };
     const file = await waitFor(() => read()?.pid === watch.pid && cacheFile(), {
       timeoutMs: 30_000,
@@ -88,7 +86,7 @@ describe('status beside a stuck monitor', () => {
       what: 'the takeover',
     });
     expect(status('--tmux')).toBe(truth);
-    await waitFor(() => (read()?.at ?? 0) > took.at, { timeoutMs: 3 * STATUS_CACHE_HEARTBEAT_MS, what: 'a beat' });
+    await waitFor(() => (read()?.time ?? 0) > took.time, { timeoutMs: 3 * STATUS_CACHE_HEARTBEAT_MS, what: 'a beat' });
     expect(read()?.pid).toBe(watch.pid);
   });
 });

@@ -6,9 +6,10 @@
  * purpose (no store, no React): the cheap status path loads only this.
  *
  * The file is trusted only while it proves itself: its writer (pid and start
- * identity) is still running and not stopped, it rewrote the file within
- * STATUS_CACHE_STALE_MS (its heartbeat: a monitor whose event loop is stuck
- * keeps its pid but no longer follows the disk), it names this root, and
+ * identity) is still running and not stopped, it showed life within
+ * STATUS_CACHE_STALE_MS (it wrote the file, or set the file's modification
+ * time: its heartbeat; a monitor whose event loop is stuck keeps its pid but
+ * no longer follows the disk), it names this root, and
  * omc-top's acknowledgements file is as the writer last read it. Anything else
  * (no monitor, a crashed or hung one, an acknowledgement made since, a damaged
  * file) and the caller computes the line itself. It records the rule book its writer
@@ -27,15 +28,15 @@ const CACHE_VERSION = 1;
 const CACHE_MAX_BYTES = 64 * 1024;
 
 /**
- * How often the monitor that wrote the cache rewrites it when nothing changed (status-publisher.ts): a few hundred
- * bytes every 5 s, so a reader can tell a live monitor from one whose event loop is stuck.
+ * How often the monitor that wrote the cache shows it still runs when nothing changed (status-publisher.ts): it
+ * sets the file's modification time, so a reader can tell a live monitor from one whose event loop is stuck.
  */
 export const STATUS_CACHE_HEARTBEAT_MS = 5_000;
 /**
- * A cache its writer has not rewritten for this long is not used. Four heartbeats, not one: on a loaded 2-core
- * machine a timer fires seconds late and the write itself (an atomic replace with its fsyncs, off the main thread)
- * can wait behind a slow disk; a bound that such a delay crosses would send tmux's every-5-s call to a full read of
- * the tree exactly when the machine is busiest. A hung monitor's line is then trusted for at most 20 s.
+ * A cache whose writer showed no life for this long is not used. Four heartbeats, not one: on a loaded 2-core
+ * machine a timer fires seconds late (and a write that changed the values can wait behind a slow disk's fsync);
+ * a bound that such a delay crosses would send tmux's every-5-s call to a full read of the tree exactly when the
+ * machine is busiest. A stuck monitor's line is then trusted for at most 20 s.
  */
 export const STATUS_CACHE_STALE_MS = 4 * STATUS_CACHE_HEARTBEAT_MS;
 
@@ -51,7 +52,7 @@ export interface StatusCache {
   root: string;
   pid: number;
   start: string;
-  /** When the writer computed it (epoch ms): at each change, and at least every heartbeat while it runs. */
+  /** When the writer computed it (epoch ms). */
   at: number;
   values: StatusValues;
   /** The acknowledgements file as the writer last read it (null: none). */
@@ -92,7 +93,16 @@ export function removeStatusCache(dir: string, root: string): void {
   if (c.cache?.pid === process.pid) unlinkUnder(dir, statusCacheName(root));
 }
 
-export type CacheRead = { cache: StatusCache; why: null } | { cache: null; why: string };
+/** A cache as read: its fields, and when its writer last showed life. */
+export interface ReadCache extends StatusCache {
+  /**
+   * The later of `at` and the file's modification time (epoch ms): a write sets both, a heartbeat the time only
+   * (a touch costs one system call where a rewrite costs an atomic replace with two fsyncs).
+   */
+  beat: number;
+}
+
+export type CacheRead = { cache: ReadCache; why: null } | { cache: null; why: string };
 
 /** The cache for `root` as written, or why there is none to use (missing, damaged, another root). */
 export function readStatusCache(dir: string, root: string): CacheRead {
@@ -126,6 +136,7 @@ export function readStatusCache(dir: string, root: string): CacheRead {
       values: v.values,
       acks,
       book,
+      beat: Math.max(v.at, r.mtimeMs),
     },
     why: null,
   };
@@ -138,10 +149,10 @@ export const isOwnStatusCache = (c: StatusCache): boolean => c.pid === process.p
  * Why the writer of `c` no longer vouches for it (null: it does): gone, stopped, or silent for longer than
  * STATUS_CACHE_STALE_MS at `now` (epoch ms). The age is checked first: it costs no look at the process.
  */
-export function writerSilence(c: StatusCache, now: number): string | null {
-  const age = now - c.at;
+export function writerSilence(c: ReadCache, now: number): string | null {
+  const age = now - c.beat;
   if (age > STATUS_CACHE_STALE_MS)
-    return `its monitor has not rewritten it for ${Math.round(age / 1000)} s (stuck, or too busy to keep it)`;
+    return `its monitor has shown no life for ${Math.round(age / 1000)} s (stuck, or too busy to keep it)`;
   // Written "in the future": the clock moved back since. Its next heartbeat rewrites it by the clock of now.
   if (age < -STATUS_CACHE_STALE_MS) return 'it was written after now (the clock moved back)';
   if (runningStartIdentity(c.pid) !== c.start) return 'its monitor is not running';

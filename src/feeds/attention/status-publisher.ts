@@ -3,13 +3,14 @@
  * shows: rewritten soon after the needs-you count or omc-top's
  * acknowledgements file moved, and at most once a second for the loops'
  * progress (each write is an atomic replace with its fsyncs, and 2,000 live
- * loops iterate all the time); removed when the monitor stops. While nothing
- * changes it is rewritten every STATUS_CACHE_HEARTBEAT_MS all the same (its
- * `at` moves on): a reader takes a cache whose `at` stopped moving for a stuck
- * monitor's and reads the files itself. Of several monitors on one root, the
- * one whose cache is on disk (the last to write it) keeps the heartbeat; the
- * others only look, and take the cache over when its writer stops vouching
- * for it (gone, stopped, silent). The write runs
+ * loops iterate all the time); removed when the monitor stops. Every
+ * STATUS_CACHE_HEARTBEAT_MS without a write, the file's modification time is
+ * set to now (a heartbeat: one system call, where a rewrite costs the idle
+ * monitor a millisecond of CPU): a reader takes a cache whose time stopped
+ * moving for a stuck monitor's and reads the files itself. Of several monitors
+ * on one root, the one whose cache is on disk (the last to write it) keeps
+ * the heartbeat; the others only look, and take the cache over when its
+ * writer stops vouching for it (gone, stopped, silent). The write runs
  * off the main thread (one at a time, the newest after it: LatestFileWrite),
  * so its fsyncs on a slow disk do not hold a change back from the screen. A
  * write that fails (a full disk) only means `status --tmux` computes the line
@@ -18,7 +19,7 @@
 import type { OmcStore } from '../../store/store.js';
 import { loopValues } from '../status-line.js';
 import type { AttentionMonitor } from './monitor.js';
-import { ensureOwnDir, LatestFileWrite } from '../../io/safe-fs/index.js';
+import { ensureOwnDir, LatestFileWrite, touchUnder } from '../../io/safe-fs/index.js';
 import {
   isOwnStatusCache,
   readStatusCache,
@@ -82,21 +83,29 @@ export function publishStatusCache(opts: {
     timer = setTimeout(write, ms);
     timer.unref?.();
   };
-  /** Every STATUS_CACHE_HEARTBEAT_MS: the same values written again, so `at` says this monitor still runs. */
+  /** Every STATUS_CACHE_HEARTBEAT_MS without a write: says on disk that this monitor still runs. */
   const beat = () => {
     if (stopped) return;
     heart = setTimeout(beat, STATUS_CACHE_HEARTBEAT_MS);
     heart.unref?.();
-    // Not ready: nothing is written yet. A write already due stamps a fresh `at` itself.
+    // Not ready: nothing is written yet. A write already due is a beat itself.
     if (!monitor.ready || timer) return;
     try {
       const onDisk = readStatusCache(dir, store.root).cache;
-      // Another monitor on this root wrote it last and still vouches for it: that one beats, two would only take
-      // the file from each other every few seconds.
-      if (onDisk && !isOwnStatusCache(onDisk) && writerSilence(onDisk, store.clock()) === null) return;
+      if (onDisk && isOwnStatusCache(onDisk)) {
+        // Ours and what we last wrote (none failed, none waits): its time is the beat. Else the values again; and
+        // again when its `at` is after now (the clock moved back), which a touch would leave refused.
+        const now = store.clock();
+        if (!writer.unconfirmed && onDisk.at <= now && touchUnder(dir, statusCacheName(store.root), now)) return;
+      } else if (onDisk && writerSilence(onDisk, store.clock()) === null) {
+        // Another monitor on this root wrote it last and still vouches for it: that one beats; two would only take
+        // the file from each other every few seconds.
+        return;
+      }
     } catch {
-      return; // unreadable now: the next beat looks again
+      /* unreadable, or the touch failed: written anew below */
     }
+    // None, damaged, or its writer gone, stopped or silent: this monitor takes it over.
     last = '';
     write();
   };
