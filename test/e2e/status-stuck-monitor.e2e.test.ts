@@ -13,17 +13,18 @@ import path from 'node:path';
 import { STATUS_CACHE_HEARTBEAT_MS, STATUS_CACHE_STALE_MS } from '../../src/feeds/attention/status-cache.js';
 import { runningStartIdentity } from '../../src/io/process-start.js';
 import { BUNDLE } from '../helpers/attention-surfaces.js';
-import { waitFor, writeLiveRalph } from '../helpers/fixtures.js';
+import { NO_CLAUDE_DIR, waitFor, writeLiveRalph } from '../helpers/fixtures.js';
 import { describe, expect, it, onTestFinished } from '../helpers/it.js';
 
 const SID = 'ffffffff-1111-4222-8333-444444444444';
 
 describe('status beside a stuck monitor', () => {
-  it('a cache not rewritten for the bound is not used; a live monitor takes it over and keeps it fresh', async ({
+  it('a cache whose writer showed no life for the bound is not used; a live monitor takes it over and beats', async ({
     emptyProject: p,
     tempDir,
   }) => {
-    const env = { ...process.env, XDG_STATE_HOME: tempDir('omc-top-xdg-') };
+    // No Claude Code data: nothing on this machine moves the count while the test holds the file.
+    const env = { ...process.env, XDG_STATE_HOME: tempDir('omc-top-xdg-'), CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR };
     const dir = path.join(env.XDG_STATE_HOME, 'omc-top');
     const root = fs.realpathSync(p.root);
     const status = (...args: string[]) =>
