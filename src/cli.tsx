@@ -74,7 +74,8 @@ Options:
   --no-color    no colours (also: NO_COLOR=1)
   --no-mouse    do not take the mouse (the wheel scrolls lists; without it the terminal selects text)
   --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
-  --no-title    leave the terminal title alone (default: "needs you: N")
+  --no-title    leave the terminal title alone (default: "needs you: N"; the fleet:
+                "N sessions need you")
   --all         the fleet: every session of every .omc root on this machine, by project
   --host U@BOX[:DIR]  also show that machine's sessions, over your own ssh (repeatable;
                 or "hosts" in the config file); omc-top must be installed there
@@ -368,6 +369,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       readonly: args.flags.has('readonly'),
       poll: args.flags.has('poll'),
       mouse: !args.flags.has('no-mouse'),
+      noTitle: args.flags.has('no-title'),
     };
     const config = loadConfig();
     const fleet = { hosts: hosts.values, configHosts: config.config.hosts ?? [], configError: config.error };

@@ -1,6 +1,9 @@
 /**
  * `omc-top --all` / `--host`: the fleet's stores started, the fleet view
- * mounted through the same full-screen lifecycle as the monitor.
+ * mounted through the same full-screen lifecycle as the monitor, and the
+ * terminal title kept at the header's first words ("omc-top --all · N
+ * sessions need you") as the monitor keeps its own: pushed at start, popped
+ * at exit, left alone with --no-title or `"title": false`.
  */
 import React from 'react';
 import type { FullScreenControls } from './terminal/full-screen.js';
@@ -16,6 +19,9 @@ import { RemoteFleet } from './fleet/remotes.js';
 import { pushFromFleet } from './fleet/push.js';
 import { loadConfig } from './config/config-file.js';
 import { pushChannels } from './feeds/notify/push/index.js';
+import { fleetTitle } from './fleet/model.js';
+import { keepTitle } from './terminal/title.js';
+import { writeControl } from './io/output.js';
 
 export interface FleetRunOptions {
   readonly: boolean;
@@ -28,6 +34,8 @@ export interface FleetRunOptions {
   configHosts?: string[];
   /** The config file could not be used (its line names file and field): shown on the message line. */
   configError?: string | null;
+  /** `--no-title`: leave the terminal title alone. */
+  noTitle?: boolean;
 }
 
 type RunFullScreen = (
@@ -71,6 +79,12 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
       onProblem: (line) => fleetUi.flash(line, 'error'),
     });
   });
+  const stopTitle = keepTitle({
+    enabled: !opts.noTitle && config.title !== false,
+    write: writeControl,
+    text: () => fleetTitle(fleet.getSnapshot()),
+    onChange: (l) => fleet.subscribe(l),
+  });
   return runFullScreen(
     opts.mouse,
     (ctl) => (
@@ -86,7 +100,8 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
       />
     ),
     {
-      beforeRestore: () => undefined,
+      // Before the main screen comes back, as the monitor does: the shell's own title returns with it.
+      beforeRestore: stopTitle,
       // No ssh outlives omc-top: each is ended for good (TERM, then KILL) before the process exits.
       afterRestore: async () => {
         stopPush();

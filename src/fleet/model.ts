@@ -90,6 +90,24 @@ export function sessionsNeeding(g: FleetGroup): number {
   return n;
 }
 
+/** How many sessions need the user over the whole fleet, every project and host: the header's and the title's count. */
+export function fleetNeeding(snap: FleetSnapshot): number {
+  let n = 0;
+  for (const g of snap.groups) n += sessionsNeeding(g);
+  return n;
+}
+
+/**
+ * What the fleet is and how many of its sessions need you: the header's first words and the terminal title, so the
+ * two say it the same. The fleet counts sessions, each project's own monitor its items: "N sessions need you", not
+ * the monitor's "needs you: N". `--host` alone shows only other machines, and says so.
+ */
+export function fleetTitle(snap: FleetSnapshot): string {
+  const needing = fleetNeeding(snap);
+  const what = snap.local !== false ? 'omc-top --all' : 'omc-top --host';
+  return needing > 0 ? `${what} · ${needing} session${needing === 1 ? ' needs' : 's need'} you` : what;
+}
+
 /** Groups with a row that needs the user first, then by their best row, local before remote, then by name. */
 export function sortGroups(groups: FleetGroup[]): FleetGroup[] {
   const best = (g: FleetGroup) => g.rows[0]?.rank ?? Infinity;

@@ -2,8 +2,8 @@
  * omc-top's own state for the attention inbox: the acknowledgements file (a
  * second reader sees an ack at once; two writers merge; a damaged file is a
  * problem line and the acknowledgements read before still hold, never a
- * crash) and the status cache (used only while its monitor is alive, for its
- * own root, with the acknowledgements as it read them).
+ * crash) and the status cache (used only while its monitor is alive and keeps
+ * rewriting it, for its own root, with the acknowledgements as it read them).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,8 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AckFile } from '../../src/feeds/attention/acks.js';
-import { liveStatusCache, statusCacheName, statusCacheText } from '../../src/feeds/attention/status-cache.js';
-import { atomicWriteSync, ensureOwnDir } from '../../src/io/safe-fs/index.js';
+import {
+  liveStatusCache,
+  STATUS_CACHE_STALE_MS,
+  statusCacheName,
+  statusCacheText,
+} from '../../src/feeds/attention/status-cache.js';
+import { atomicWriteSync, ensureOwnDir, touchUnder } from '../../src/io/safe-fs/index.js';
 import { waitFor } from '../helpers/fixtures.js';
 
 const dirs: string[] = [];
@@ -28,7 +33,7 @@ function scratch(): { dir: string; root: string } {
 /** A monitor stand-in in a process of its own: writes a status cache for `root`, then exits or lives on. */
 function cacheWriter(dir: string, root: string, values: object, then: 'exits' | 'lives on') {
   const mod = (f: string) => JSON.stringify(path.resolve(f));
-  const write = `f.ensureOwnDir(${JSON.stringify(dir)}); f.atomicWriteSync(${JSON.stringify(dir)}, m.statusCacheName(${JSON.stringify(root)}), m.statusCacheText(${JSON.stringify(root)}, ${JSON.stringify(values)}, null, 1, null));`;
+  const write = `f.ensureOwnDir(${JSON.stringify(dir)}); f.atomicWriteSync(${JSON.stringify(dir)}, m.statusCacheName(${JSON.stringify(root)}), m.statusCacheText(${JSON.stringify(root)}, ${JSON.stringify(values)}, null, Date.now(), null));`;
   const after = then === 'lives on' ? ' setInterval(() => undefined, 1000);' : '';
   return spawn(
     process.execPath,
@@ -92,12 +97,16 @@ describe('acknowledgements', () => {
 
 describe('status cache', () => {
   const values = { loops: 'ralph 2/5', active: 1, needs: 3, project: 'p' };
-  /** The cache as a monitor writes it (status-publisher.ts: this text, atomically replaced in the state directory). */
-  const writeCache = (dir: string, root: string) => {
-    const text = statusCacheText(root, values, null, 1, null);
+  /**
+   * The cache as a monitor writes it (status-publisher.ts: this text, atomically replaced in the state directory),
+   * at `at`: the file's time is set to it too, as a write at that moment would have.
+   */
+  const writeCache = (dir: string, root: string, at = Date.now()) => {
+    const text = statusCacheText(root, values, null, at, null);
     if (text === null) return false;
     ensureOwnDir(dir);
     atomicWriteSync(dir, statusCacheName(root), text);
+    fs.utimesSync(path.join(dir, statusCacheName(root)), at / 1000, at / 1000);
     return true;
   };
 
@@ -110,6 +119,25 @@ describe('status cache', () => {
     // An acknowledgement made since (by anyone): the cache no longer says what the monitor will show.
     await new AckFile(dir, root).ack(['x'], 1);
     expect(liveStatusCache(dir, root).why).toMatch(/acknowledgements changed/);
+  });
+
+  it('a writer that showed no life for STATUS_CACHE_STALE_MS is not used (running, but stuck); a beat revives it', () => {
+    const { dir, root } = scratch();
+    const at = Date.parse('2026-12-05T12:00:00Z');
+    // This process is the writer: alive and not stopped, so only the age can refuse it.
+    expect(writeCache(dir, root, at)).toBe(true);
+    expect(liveStatusCache(dir, root, at + STATUS_CACHE_STALE_MS).cache?.values).toEqual(values);
+    expect(liveStatusCache(dir, root, at + STATUS_CACHE_STALE_MS + 1000).why).toMatch(
+      /its monitor has shown no life for 21 s/,
+    );
+    // Written "after now": the clock moved back; not trusted until its writer's next beat.
+    expect(liveStatusCache(dir, root, at - STATUS_CACHE_STALE_MS - 1).why).toMatch(/clock moved back/);
+    // The heartbeat: the file's time set to now, its content as it was.
+    const beat = at + 60_000;
+    expect(touchUnder(dir, statusCacheName(root), beat)).toBe(true);
+    expect(liveStatusCache(dir, root, beat + STATUS_CACHE_STALE_MS).cache).toMatchObject({ at, values });
+    expect(liveStatusCache(dir, root, beat + STATUS_CACHE_STALE_MS + 1000).cache).toBeNull();
+    expect(touchUnder(dir, `${statusCacheName(root)}.none`, beat)).toBe(false);
   });
 
   it('a writer that is stopped (Ctrl-Z, kill -STOP) is not used until it runs again', async () => {

@@ -1,13 +1,14 @@
 /**
  * `omc-top --all` in a real terminal (the bundle under a pty): three projects
  * found through a Claude registry in Claude Code's own format, a live change
- * reaching the screen, Enter into a project's panes, Esc back, q restores.
+ * reaching the screen, Enter into a project's panes, Esc back, q restores;
+ * the terminal title says how many sessions need you, as the header does.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { describe, expect, it } from '../helpers/it.js';
-import { writeOmcJson } from '../helpers/fixtures.js';
+import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { makeMachine, type Machine } from './fleet-tree.js';
 import { scaled } from '../helpers/time-scale.js';
 import { KEY } from '../helpers/keys.js';
@@ -55,5 +56,69 @@ describe('omc-top --all in a real terminal', () => {
     expect(await h.waitForExit()).toBe(0);
     await h.settle();
     expect(h.altScreen).toBe(false);
+  });
+});
+
+/** The project's live session rewritten in Claude Code's registry as the CLI does when it starts waiting on you. */
+function waitOnPermission(m: Machine, sid: string): void {
+  const dir = path.join(m.config, 'sessions');
+  const file = fs
+    .readdirSync(dir)
+    .map((f) => path.join(dir, f))
+    .find((f) => fs.readFileSync(f, 'utf8').includes(sid)) as string;
+  const entry = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify({ ...entry, status: 'waiting', waitingFor: 'permission prompt' }));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+/** Every terminal title the bytes set (OSC 2), in order. */
+const titles = (out: string) => [...out.matchAll(/\x1b\]2;([^\x07]*)\x07/g)].map((t) => t[1]);
+
+describe('the fleet in the terminal title', () => {
+  it("says how many sessions need you in the header's words, follows the count, and gives the old title back on q", async ({
+    pty,
+  }) => {
+    m = makeMachine();
+    const a = m.project('proj-a', 0);
+    const b = m.project('proj-b', 0);
+    m.env.XDG_STATE_HOME = path.join(m.home, 'state');
+    waitOnPermission(m, a.live);
+    const h = pty({ args: ['--all'], cols: 120, rows: 30, cwd: m.base, env: m.env });
+    await h.waitForText('1 session needs you', 20_000);
+    expect(h.output).toContain('\x1b[22;0t');
+    const last = () => titles(h.output).at(-1);
+    await waitFor(() => last() === 'omc-top --all · 1 session needs you', {
+      timeoutMs: 20_000,
+      what: 'the title at 1',
+    });
+    waitOnPermission(m, b.live);
+    await h.waitForText('2 sessions need you', 20_000);
+    await waitFor(() => last() === 'omc-top --all · 2 sessions need you', {
+      timeoutMs: 20_000,
+      what: 'the title at 2',
+    });
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+    await h.settle();
+    // Set only when it changed, and the old title popped back after the last one set.
+    expect(titles(h.output).filter((t) => t !== 'omc-top --all')).toEqual([
+      'omc-top --all · 1 session needs you',
+      'omc-top --all · 2 sessions need you',
+    ]);
+    expect(h.output.lastIndexOf('\x1b[23;0t')).toBeGreaterThan(h.output.lastIndexOf('\x1b]2;'));
+  });
+
+  it('--no-title leaves the title alone', async ({ pty }) => {
+    m = makeMachine();
+    const a = m.project('proj-a', 0);
+    waitOnPermission(m, a.live);
+    const h = pty({ args: ['--all', '--no-title'], cols: 120, rows: 30, cwd: m.base, env: m.env });
+    await h.waitForText('1 session needs you', 20_000);
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+    await h.settle();
+    expect(titles(h.output)).toEqual([]);
+    expect(h.output).not.toContain('\x1b[22;0t');
+    expect(h.output).not.toContain('\x1b[23;0t');
   });
 });

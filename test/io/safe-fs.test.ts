@@ -8,6 +8,7 @@ import {
   listDirSync,
   readJsonSync,
   readTextSync,
+  touchUnder,
   unlinkUnder,
 } from '../../src/io/safe-fs/index.js';
 
@@ -126,6 +127,26 @@ describe('atomic writes never leave the root', () => {
     expect(fs.readFileSync(path.join(base, 'target.json'), 'utf8')).toBe('keep');
     expect(() => atomicWriteSync(root, '../escape.json', 'x')).toThrow(/outside the \.omc root/);
     expect(fs.existsSync(path.join(base, 'escape.json'))).toBe(false);
+  });
+
+  it('touchUnder sets a file time, its content untouched; never a symlink target, a directory, or outside', () => {
+    const at = Date.parse('2026-01-02T03:04:05.678Z');
+    atomicWriteSync(root, 'cache.json', '{"a":1}');
+    expect(touchUnder(root, 'cache.json', at)).toBe(true);
+    expect(fs.statSync(path.join(root, 'cache.json')).mtimeMs).toBeCloseTo(at, 0);
+    expect(fs.readFileSync(path.join(root, 'cache.json'), 'utf8')).toBe('{"a":1}');
+    fs.writeFileSync(path.join(base, 'target.json'), 'keep');
+    const before = fs.statSync(path.join(base, 'target.json')).mtimeMs;
+    fs.symlinkSync(path.join(base, 'target.json'), path.join(root, 'link.json'));
+    fs.mkdirSync(path.join(root, 'dir'));
+    expect([touchUnder(root, 'link.json', at), touchUnder(root, 'dir', at), touchUnder(root, 'none', at)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(fs.statSync(path.join(base, 'target.json')).mtimeMs).toBe(before);
+    expect(() => touchUnder(root, '../target.json', at)).toThrow(/outside the \.omc root/);
+    expect(fs.statSync(path.join(base, 'target.json')).mtimeMs).toBe(before);
   });
 });
 

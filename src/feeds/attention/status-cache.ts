@@ -6,10 +6,13 @@
  * purpose (no store, no React): the cheap status path loads only this.
  *
  * The file is trusted only while it proves itself: its writer (pid and start
- * identity) is still running, it names this root, and omc-top's
- * acknowledgements file is as the writer last read it. Anything else (no
- * monitor, a crashed one, an acknowledgement made since, a damaged file) and
- * the caller computes the line itself. It records the rule book its writer
+ * identity) is still running and not stopped, it showed life within
+ * STATUS_CACHE_STALE_MS (it wrote the file, or set the file's modification
+ * time: its heartbeat; a monitor whose event loop is stuck keeps its pid but
+ * no longer follows the disk), it names this root, and
+ * omc-top's acknowledgements file is as the writer last read it. Anything else
+ * (no monitor, a crashed or hung one, an acknowledgement made since, a damaged
+ * file) and the caller computes the line itself. It records the rule book its writer
  * judged with, so a call pinned to a book (`status --omc-version X`) takes it
  * only when the books agree.
  */
@@ -23,6 +26,19 @@ import type { RulesVersion } from '../../store/verdict/types.js';
 
 const CACHE_VERSION = 1;
 const CACHE_MAX_BYTES = 64 * 1024;
+
+/**
+ * How often the monitor that wrote the cache shows it still runs when nothing changed (status-publisher.ts): it
+ * sets the file's modification time, so a reader can tell a live monitor from one whose event loop is stuck.
+ */
+export const STATUS_CACHE_HEARTBEAT_MS = 5_000;
+/**
+ * A cache whose writer showed no life for this long is not used. Four heartbeats, not one: on a loaded 2-core
+ * machine a timer fires seconds late (and a write that changed the values can wait behind a slow disk's fsync);
+ * a bound that such a delay crosses would send tmux's every-5-s call to a full read of the tree exactly when the
+ * machine is busiest. A stuck monitor's line is then trusted for at most 20 s.
+ */
+export const STATUS_CACHE_STALE_MS = 4 * STATUS_CACHE_HEARTBEAT_MS;
 
 export const statusCacheName = (root: string) => rootFileName('status', root);
 /**
@@ -77,7 +93,16 @@ export function removeStatusCache(dir: string, root: string): void {
   if (c.cache?.pid === process.pid) unlinkUnder(dir, statusCacheName(root));
 }
 
-export type CacheRead = { cache: StatusCache; why: null } | { cache: null; why: string };
+/** A cache as read: its fields, and when its writer last showed life. */
+export interface ReadCache extends StatusCache {
+  /**
+   * The later of `at` and the file's modification time (epoch ms): a write sets both, a heartbeat the time only
+   * (a touch costs one system call where a rewrite costs an atomic replace with two fsyncs).
+   */
+  beat: number;
+}
+
+export type CacheRead = { cache: ReadCache; why: null } | { cache: null; why: string };
 
 /** The cache for `root` as written, or why there is none to use (missing, damaged, another root). */
 export function readStatusCache(dir: string, root: string): CacheRead {
@@ -111,22 +136,41 @@ export function readStatusCache(dir: string, root: string): CacheRead {
       values: v.values,
       acks,
       book,
+      beat: Math.max(v.at, r.mtimeMs),
     },
     why: null,
   };
 }
 
-/** The cache if it is what a live monitor shows now, else why not. */
-export function liveStatusCache(dir: string, root: string): CacheRead {
+/** This process wrote `c` (a monitor asking whether the cache on disk is its own). */
+export const isOwnStatusCache = (c: StatusCache): boolean => c.pid === process.pid && c.start === ownStartIdentity();
+
+/**
+ * Why the writer of `c` no longer vouches for it (null: it does): gone, stopped, or silent for longer than
+ * STATUS_CACHE_STALE_MS at `now` (epoch ms). The age is checked first: it costs no look at the process.
+ */
+export function writerSilence(c: ReadCache, now: number): string | null {
+  const age = now - c.beat;
+  if (age > STATUS_CACHE_STALE_MS)
+    return `its monitor has shown no life for ${Math.round(age / 1000)} s (stuck, or too busy to keep it)`;
+  // Written "in the future": the clock moved back since. Its next heartbeat rewrites it by the clock of now.
+  if (age < -STATUS_CACHE_STALE_MS) return 'it was written after now (the clock moved back)';
+  if (runningStartIdentity(c.pid) !== c.start) return 'its monitor is not running';
+  // Stopped (Ctrl-Z, kill -STOP): the pid lives on, but nothing keeps the line fresh while it is.
+  if (processStopped(c.pid)) return 'its monitor is stopped';
+  return null;
+}
+
+/** The cache if it is what a live monitor shows now (`now`: epoch ms), else why not. */
+export function liveStatusCache(dir: string, root: string, now: number = Date.now()): CacheRead {
   const r = readStatusCache(dir, root);
   if (!r.cache) return r;
   const c = r.cache;
-  if (runningStartIdentity(c.pid) !== c.start) return { cache: null, why: 'its monitor is not running' };
-  // Stopped (Ctrl-Z, kill -STOP): the pid lives on, but nothing keeps the line fresh while it is.
-  if (processStopped(c.pid)) return { cache: null, why: 'its monitor is stopped' };
+  const silent = writerSilence(c, now);
+  if (silent !== null) return { cache: null, why: silent };
   const st = statSync(dir, ackFileName(root));
-  const now = st ? { mtimeMs: st.mtimeMs, size: st.size } : null;
-  if ((now?.mtimeMs ?? null) !== (c.acks?.mtimeMs ?? null) || (now?.size ?? null) !== (c.acks?.size ?? null))
+  const acks = st ? { mtimeMs: st.mtimeMs, size: st.size } : null;
+  if ((acks?.mtimeMs ?? null) !== (c.acks?.mtimeMs ?? null) || (acks?.size ?? null) !== (c.acks?.size ?? null))
     return { cache: null, why: 'acknowledgements changed since it was written' };
   return r;
 }

@@ -3,7 +3,14 @@
  * shows: rewritten soon after the needs-you count or omc-top's
  * acknowledgements file moved, and at most once a second for the loops'
  * progress (each write is an atomic replace with its fsyncs, and 2,000 live
- * loops iterate all the time); removed when the monitor stops. The write runs
+ * loops iterate all the time); removed when the monitor stops. Every
+ * STATUS_CACHE_HEARTBEAT_MS without a write, the file's modification time is
+ * set to now (a heartbeat: one system call, where a rewrite costs the idle
+ * monitor a millisecond of CPU): a reader takes a cache whose time stopped
+ * moving for a stuck monitor's and reads the files itself. Of several monitors
+ * on one root, the one whose cache is on disk (the last to write it) keeps
+ * the heartbeat; the others only look, and take the cache over when its
+ * writer stops vouching for it (gone, stopped, silent). The write runs
  * off the main thread (one at a time, the newest after it: LatestFileWrite),
  * so its fsyncs on a slow disk do not hold a change back from the screen. A
  * write that fails (a full disk) only means `status --tmux` computes the line
@@ -12,8 +19,16 @@
 import type { OmcStore } from '../../store/store.js';
 import { loopValues } from '../status-line.js';
 import type { AttentionMonitor } from './monitor.js';
-import { ensureOwnDir, LatestFileWrite } from '../../io/safe-fs/index.js';
-import { removeStatusCache, statusCacheName, statusCacheText } from './status-cache.js';
+import { ensureOwnDir, LatestFileWrite, touchUnder } from '../../io/safe-fs/index.js';
+import {
+  isOwnStatusCache,
+  readStatusCache,
+  removeStatusCache,
+  STATUS_CACHE_HEARTBEAT_MS,
+  statusCacheName,
+  statusCacheText,
+  writerSilence,
+} from './status-cache.js';
 
 /** After the count (or the acknowledgements) changed: changes closer together than this are one write. */
 export const STATUS_CACHE_COUNT_MS = 100;
@@ -29,6 +44,7 @@ export function publishStatusCache(opts: {
 }): () => void {
   const { store, monitor, project, dir } = opts;
   let timer: NodeJS.Timeout | null = null;
+  let heart: NodeJS.Timeout | null = null;
   let due = Infinity;
   let last = '';
   let stopped = false;
@@ -46,12 +62,14 @@ export function publishStatusCache(opts: {
     try {
       // The book the verdicts were judged with: `status --omc-version X` takes the line only from its own book.
       const book = store.omc && !store.omc.assumed ? store.omc.rules : null;
-      const text = statusCacheText(store.root, values, acks, Date.now(), book);
+      const text = statusCacheText(store.root, values, acks, store.clock(), book);
       if (text !== null) {
         ensureOwnDir(dir);
         writer.write(text);
         last = key;
         wrote = true;
+        // This write is a beat: a monitor whose loops iterate every second needs no other.
+        heart?.refresh();
       }
     } catch {
       /* the cache is a shortcut: without it `status --tmux` computes the line itself */
@@ -65,6 +83,34 @@ export function publishStatusCache(opts: {
     timer = setTimeout(write, ms);
     timer.unref?.();
   };
+  /** Every STATUS_CACHE_HEARTBEAT_MS without a write: says on disk that this monitor still runs. */
+  const beat = () => {
+    if (stopped) return;
+    heart = setTimeout(beat, STATUS_CACHE_HEARTBEAT_MS);
+    heart.unref?.();
+    // Not ready: nothing is written yet. A write already due is a beat itself.
+    if (!monitor.ready || timer) return;
+    try {
+      const onDisk = readStatusCache(dir, store.root).cache;
+      if (onDisk && isOwnStatusCache(onDisk)) {
+        // Ours and what we last wrote (none failed, none waits): its time is the beat. Else the values again; and
+        // again when its `at` is after now (the clock moved back), which a touch would leave refused.
+        const now = store.clock();
+        if (!writer.unconfirmed && onDisk.at <= now && touchUnder(dir, statusCacheName(store.root), now)) return;
+      } else if (onDisk && writerSilence(onDisk, store.clock()) === null) {
+        // Another monitor on this root wrote it last and still vouches for it: that one beats; two would only take
+        // the file from each other every few seconds.
+        return;
+      }
+    } catch {
+      /* unreadable, or the touch failed: written anew below */
+    }
+    // None, damaged, or its writer gone, stopped or silent: this monitor takes it over.
+    last = '';
+    write();
+  };
+  heart = setTimeout(beat, STATUS_CACHE_HEARTBEAT_MS);
+  heart.unref?.();
   const unsubs = [
     monitor.view.subscribe(() => schedule(STATUS_CACHE_COUNT_MS)),
     store.sessions.subscribe(() => schedule(STATUS_CACHE_LOOPS_MS)),
@@ -73,6 +119,7 @@ export function publishStatusCache(opts: {
   return () => {
     stopped = true;
     if (timer) clearTimeout(timer);
+    if (heart) clearTimeout(heart);
     unsubs.forEach((u) => u());
     writer.drop(); // a write still in flight must not bring the cache back after it is removed
     if (!wrote) return;

@@ -3,15 +3,13 @@
  * with an AttentionMonitor (acknowledgements from omc-top's state directory),
  * hands each batch to the Notifier, keeps the status cache `status --tmux`
  * reads, and keeps the terminal title at "needs you: N" (the same count as the
- * header). The title the terminal had is pushed on its title stack at start
- * (XTWINOPS 22) and popped back at exit (23); terminals without the stack
- * ignore both. Title text is cleaned of control bytes.
+ * header), pushed and popped as terminal/title.ts does for every screen.
  */
 import { AckFile } from '../attention/acks.js';
 import { AttentionMonitor } from '../attention/monitor.js';
 import { publishStatusCache } from '../attention/status-publisher.js';
 import type { OmcStore } from '../../store/store.js';
-import { cleanLine } from '../../io/sanitize.js';
+import { keepTitle } from '../../terminal/title.js';
 import { ownStateDir } from '../../io/state-dir.js';
 import { loadConfig, parseChannels, type Channel } from '../../config/config-file.js';
 import { describe, Notifier } from './notifier.js';
@@ -19,8 +17,6 @@ import { startPush } from './push/index.js';
 import { PushLease } from './push/lease.js';
 
 export const DEFAULT_CHANNELS: readonly Channel[] = ['bell', 'tmux'];
-const PUSH_TITLE = '\x1b[22;0t';
-const POP_TITLE = '\x1b[23;0t';
 
 export interface AttentionTerminal {
   notifier: Notifier;
@@ -74,35 +70,32 @@ export function startAttentionTerminal(opts: {
   const unpublish = opts.store.readonly
     ? () => undefined
     : publishStatusCache({ store: opts.store, monitor, project: opts.project, dir });
-  const titled = !opts.noTitle && loaded.config.title !== false;
-  let shown = -1;
-  const title = () => {
-    const n = monitor.count.getSnapshot();
-    if (!titled || n === shown) return;
-    shown = n;
-    opts.write(`\x1b]2;${cleanLine(`omc-top ${opts.project}${n > 0 ? ` · needs you: ${n}` : ''}`)}\x07`);
-  };
-  if (titled) opts.write(PUSH_TITLE);
-  title();
+  const stopTitle = keepTitle({
+    enabled: !opts.noTitle && loaded.config.title !== false,
+    write: opts.write,
+    text: () => {
+      const n = monitor.count.getSnapshot();
+      return `omc-top ${opts.project}${n > 0 ? ` · needs you: ${n}` : ''}`;
+    },
+    onChange: (l) => monitor.count.subscribe(l),
+  });
   const offTransitions = monitor.onTransitions((batch) => {
     notifier.handle(batch, monitor.isAcked);
     for (const t of batch) if (t.news) opts.onNews?.(describe(t, opts.project));
   });
-  const offCount = monitor.count.subscribe(title);
   return {
     notifier,
     monitor,
     configError: typeof flag === 'string' ? flag : loaded.error,
     dispose() {
       offTransitions();
-      offCount();
       unpublish();
       unwatchAcks();
       monitor.dispose();
       notifier.dispose();
       push.sender?.dispose();
       lease?.release();
-      if (titled) opts.write(POP_TITLE);
+      stopTitle();
     },
   };
 }

@@ -176,6 +176,28 @@ export function unlinkUnder(root: string, rel: string): boolean {
 }
 
 /**
+ * Sets a regular file's modification (and access) time under root to `atMs`, its content untouched: one system
+ * call, no temp and no fsync, for a file whose time says its writer is alive (the status cache's heartbeat). In the
+ * directory held open, never through a symlink (lutimes: a link swapped in is touched itself, not its target).
+ * False when there is no regular file by that name; throws on other failures.
+ */
+export function touchUnder(root: string, rel: string, atMs: number): boolean {
+  const abs = resolveUnder(root, rel);
+  try {
+    return withDirUnder(root, path.dirname(toRel(root, abs)) || '.', (dir) => {
+      const at = dir.at(path.basename(abs));
+      if (!fs.lstatSync(at).isFile()) return false;
+      const t = atMs / 1000;
+      fs.lutimesSync(at, t, t);
+      return true;
+    });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw e;
+  }
+}
+
+/**
  * Makes an empty marker file under root that must not exist yet (O_EXCL, 0600, never through a symlink): true when
  * this call made it, false when the name is already taken. Two processes racing for it: exactly one gets true.
  */

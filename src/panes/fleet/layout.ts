@@ -3,13 +3,7 @@
  * any width, and how many list rows fit. The view and the keys use the same
  * numbers, so paging moves exactly a screenful.
  */
-import {
-  SIBLING_SLOWDOWN,
-  sessionsNeeding,
-  type FleetGroup,
-  type FleetRow,
-  type FleetSnapshot,
-} from '../../fleet/model.js';
+import { fleetTitle, SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
 import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
 import { readingMark, spendCell, type Reading } from '../../store/cost/spend.js';
@@ -26,12 +20,10 @@ export const listHeight = (rows: number, filterLine = false) =>
 export function headerText(snap: FleetSnapshot, hosts: number, hostsLive = hosts): string {
   const n = snap.localClaude;
   const local = snap.local !== false;
-  // `--host` alone shows only other machines: the title says so, and this machine has no roots to count.
-  // The fleet counts sessions, each project's own monitor its items: "sessions need you", not the item count's words.
-  const needing = snap.groups.reduce((sum, g) => sum + sessionsNeeding(g), 0);
+  // `--host` alone shows only other machines (fleetTitle says so), and this machine has no roots to count.
   const parts = [
-    local ? `omc-top --all` : `omc-top --host`,
-    ...(needing > 0 ? [`${needing} session${needing === 1 ? ' needs' : 's need'} you`] : []),
+    // The terminal title's very words (run-fleet.tsx sets it): what this is, and how many sessions need you.
+    fleetTitle(snap),
     `${n} Claude session${n === 1 ? '' : 's'} on this machine${n > SIBLING_SLOWDOWN ? ` (over ${SIBLING_SLOWDOWN}: OMC 5.6 slows sibling sessions down)` : ''}`,
     ...(local ? [`${snap.roots} root${snap.roots === 1 ? '' : 's'}`] : []),
   ];
