@@ -6,6 +6,7 @@
 import { noRootMessage, resolveOmcRoot } from '../store/root.js';
 import { groupDigits } from '../io/group-digits.js';
 import { cleanLine } from '../io/sanitize.js';
+import { headUnits } from '../io/grapheme-cut.js';
 import { printErr, printJson, printOut } from '../io/output.js';
 import { WikiDomain } from '../store/wiki/domain.js';
 import { parseArgs, UsageError } from './args.js';
@@ -38,7 +39,7 @@ function parseLimit(v: string | true | undefined): number {
   if (v === undefined) return 20;
   const n = Number(v);
   // The value is the user's: cleaned before it is quoted back.
-  const got = JSON.stringify(cleanLine(String(v)).slice(0, 40));
+  const got = JSON.stringify(headUnits(cleanLine(String(v)), 40));
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--limit needs a whole number from 1 up, got ${got}`);
   if (n > MAX_LIMIT) throw new UsageError(`--limit is at most ${groupDigits(MAX_LIMIT)}, got ${got}`);
   return n;

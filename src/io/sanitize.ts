@@ -68,6 +68,15 @@ export function cleanBlock(value: unknown): string {
 }
 
 /**
+ * For multi-line text drawn on the screen (a wiki page's body, the memory injection preview): cleanBlock, and
+ * no character whose width terminals dispute (agreed-width.ts), as every one-line value. A ZWJ left in would be
+ * wrapped inside its emoji sequence and drawn on the next line by a terminal that counts it.
+ */
+export function cleanBlockShown(value: unknown): string {
+  return agreeWidth(cleanBlock(value));
+}
+
+/**
  * How an editor that keeps the raw text (the notepad editor, the directive form) shows one unit of it, a
  * grapheme: as written when every terminal draws it so, else as a visible stand-in. A C0 control or DEL
  * becomes its Unicode control picture (␉ tab, ␛ escape, ␡ delete); a C1 control, a bidi control, a line or
@@ -151,9 +160,16 @@ export function cleanPaste(text: string): string {
 
 /**
  * What JSON.stringify leaves raw and a terminal would act on, reorder or lay out in dispute: DEL, C1,
- * the bidi controls, the line and paragraph separators, and the Hangul fillers (0, 1 or 2 cells).
+ * the bidi controls, the line and paragraph separators, the Hangul fillers and conjoining jamo (0, 1 or 2
+ * cells), and the characters agreeWidth drops or replaces on the screen: zero-width and format characters
+ * (ZWJ among them), variation selectors, skin-tone modifiers, tag characters and regional indicators.
  */
-const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\u115f\u1160\u3164\uffa0]/g;
+const JSON_UNSAFE =
+  // A class of single code points (u flag), not of glyphs: the joiners and selectors in it are the point.
+  // eslint-disable-next-line no-misleading-character-class
+  /[\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160-\u11ff\u17b4\u17b5\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0\u{1f1e6}-\u{1f1ff}\u{1f3fb}-\u{1f3ff}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
+const escapeUnits = (c: string) =>
+  Array.from({ length: c.length }, (_, i) => '\\u' + c.charCodeAt(i).toString(16).padStart(4, '0')).join('');
 
 /**
  * JSON for a terminal or a pipe, the one JSON writer of every output (`--json`, `watch --json` lines,
@@ -162,8 +178,5 @@ const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u
  * it is printed on sees no control byte. `indent` 0 is one line (the JSON-lines streams).
  */
 export function terminalSafeJson(value: unknown, indent = 2): string {
-  return showPaths(JSON.stringify(value, null, indent), true).replace(
-    JSON_UNSAFE,
-    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
-  );
+  return showPaths(JSON.stringify(value, null, indent), true).replace(JSON_UNSAFE, escapeUnits);
 }

@@ -90,6 +90,32 @@ describe('omc-top wiki search', () => {
     expect(JSON.parse(json.stdout)[0].snippet).toContain('\u009b31m');
   });
 
+  it('cuts a snippet at a grapheme boundary, never inside an emoji; JSON escapes the joiners', ({
+    emptyProject: p,
+  }) => {
+    fs.mkdirSync(path.join(p.root, 'wiki'));
+    const family = '👨\u200d👩\u200d👧\u200d👦';
+    // OMC's cut ends 80 units after the hit: here between the two halves of 👩.
+    const body = `修复${'a '.repeat(36)}🚀🔥${family}漢字 and more text after it`;
+    fs.writeFileSync(
+      path.join(p.root, 'wiki', 'cjk-page.md'),
+      `---\ntitle: "CJK ${family} page"\ntags: ["x"]\ncategory: reference\n---\n\n${body}\n`,
+    );
+    const json = run(['wiki', 'search', '修复', '--json', '--root', p.root]);
+    expect(json.code).toBe(0);
+    const [hit] = JSON.parse(json.stdout);
+    expect(hit.snippet).toMatch(new RegExp(`🚀🔥${family}\\.\\.\\.$`));
+    expect(hit.snippet).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    expect(hit.title).toBe(`CJK ${family} page`);
+    // No joiner reaches the terminal raw, and no lone surrogate is written even escaped.
+    expect(json.stdout).not.toMatch(/[\u200d]/);
+    expect(json.stdout).toContain('\\u200d');
+    expect(json.stdout).not.toMatch(/\\ud83d"|\\ud83d\.\.\./);
+    const text = run(['wiki', 'search', '修复', '--root', p.root]);
+    expect(text.stdout).toContain('🚀🔥👨👩👧👦...');
+    expect(text.stdout).not.toContain('?');
+  });
+
   it('reports unreadable pages on stderr and still searches the rest', ({ project: p }) => {
     fs.writeFileSync(path.join(p.root, 'wiki', 'broken.md'), 'checkout without frontmatter');
     const r = run(['wiki', 'search', 'checkout', '--json', '--root', p.root]);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanBlock, cleanDeep, cleanLine, cleanLineFull } from '../../src/io/sanitize.js';
+import { cleanBlock, cleanDeep, cleanLine, cleanLineFull, terminalSafeJson } from '../../src/io/sanitize.js';
 
 // Anything a terminal would interpret: C0 (except \n in blocks), ESC, DEL, C1.
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
@@ -113,5 +113,16 @@ describe('cleanLine: the shortcut for text with nothing to clean', () => {
     const prompt = 'ralph: make the checkout flow e2e tests pass — and keep the bundle under budget';
     expect(cleanLine(prompt)).toBe(prompt);
     expect(cleanLine('a\u001b[31mb\tc')).toBe('ab c');
+  });
+});
+
+describe('terminalSafeJson: no disputed-width character raw', () => {
+  it('escapes joiners, variation selectors, skin tones and flags, and parses back to the same value', () => {
+    const value = { t: 'a👨\u200d👩 ✔\ufe0f 👍🏽 🇫🇷 x\u200by' };
+    const json = terminalSafeJson(value, 0);
+    expect(json).not.toMatch(/\u200b|\u200d|\ufe0f|\u{1f3fd}|[\u{1f1e6}-\u{1f1ff}]/u);
+    expect(json).toContain('\\u200d');
+    expect(json).toContain('\\ud83c\\udffd');
+    expect(JSON.parse(json)).toEqual(value);
   });
 });

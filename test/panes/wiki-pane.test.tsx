@@ -265,4 +265,24 @@ describe('wiki pane: layout and hostile text', () => {
     expect(frame).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(frame).toContain('body  text  end');
   });
+
+  it('a ZWJ emoji sequence in the body is drawn as in the title: without its joiners, never wrapped inside', async () => {
+    p = makeProject({ withFixture: true });
+    const family = '👨\u200d👩\u200d👧\u200d👦';
+    const line = `修复结帐流程中的所有类型错误并且确保🚀🔥${family}漢字`;
+    const body = Array.from({ length: 40 }, (_, i) => `${line} ${i}`).join('\n\n');
+    fs.writeFileSync(
+      path.join(p.root, 'wiki', 'cjk-page.md'),
+      `---\ntitle: "CJK ${family} page"\ntags: ["x"]\ncategory: reference\n---\n\n${body}\n`,
+    );
+    app = await mountApp({ root: p.root, pane: 'wiki', clock: () => READERS_CAPTURED_AT, columns: 60, rows: 20 });
+    await app.waitForText('SCORE');
+    await app.press('/', ...'修复', KEY.enter);
+    await app.waitForText('more below');
+    const frame = app.text();
+    expect(frame).not.toMatch(/[\u200b-\u200d]/);
+    expect(frame).toContain('CJK 👨👩👧👦 page');
+    expect(frame).toContain('🚀🔥👨👩👧👦');
+    expectFits(app, 60, 20);
+  });
 });

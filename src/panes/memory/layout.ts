@@ -6,7 +6,7 @@
 import type { DirectiveRow, MemoryModel } from '../../store/memory/model.js';
 import { DIRECTIVE_MAX_CHARS, CONTEXT_MAX_CHARS } from '../../store/memory/schema.js';
 import { directiveLabel, type InjectionState } from '../../store/memory/summary.js';
-import { cleanBlock } from '../../io/sanitize.js';
+import { cleanBlockShown } from '../../io/sanitize.js';
 import { isoOrNull } from '../../store/sessions/omc-rules.js';
 import { fit, formatAge, formatTimestamp, wrapText } from '../../ui/format.js';
 
@@ -150,10 +150,10 @@ export function previewLines(model: MemoryModel, width: number): PreviewLine[] {
   });
   if (model.injectionNote) for (const l of wrapText(model.injectionNote, w)) out.push({ text: l, tone: 'warn' });
   out.push({ text: '' });
-  for (const l of cleanBlock(model.injection).split('\n')) for (const x of wrapText(l, w)) out.push({ text: x });
+  for (const l of cleanBlockShown(model.injection).split('\n')) for (const x of wrapText(l, w)) out.push({ text: x });
   if (model.cutText) {
     out.push({ text: '── cut off by the 650-character limit (not injected) ──', tone: 'dim' });
-    for (const l of cleanBlock(model.cutText).split('\n'))
+    for (const l of cleanBlockShown(model.cutText).split('\n'))
       for (const x of wrapText(l, w)) out.push({ text: x, tone: 'cut' });
   }
   return out;

@@ -8,7 +8,8 @@
 import type { WikiSnapshot } from '../../store/wiki/domain.js';
 import type { LintReport } from '../../store/wiki/lint.js';
 import type { WikiPage } from '../../store/wiki/page.js';
-import { cleanBlock, cleanLine } from '../../io/sanitize.js';
+import { headUnits } from '../../io/grapheme-cut.js';
+import { cleanBlockShown, cleanLine } from '../../io/sanitize.js';
 import { formatAge, formatTimestamp, wrapText } from '../../ui/format.js';
 
 export const BODY_DISPLAY_MAX = 512 * 1024;
@@ -44,7 +45,7 @@ function bodyLines(page: WikiPage, width: number): PageLine[] {
   if (hit && hit.width === width) return hit.lines;
   const source = page.searchable ? page.content : (page.rawText ?? '');
   const cut = source.length > BODY_DISPLAY_MAX;
-  const text = cleanBlock(cut ? source.slice(0, BODY_DISPLAY_MAX) : source).replace(/^\n+/, '');
+  const text = cleanBlockShown(cut ? headUnits(source, BODY_DISPLAY_MAX) : source).replace(/^\n+/, '');
   const lines: PageLine[] = [];
   let fence = false;
   for (const raw of text.split('\n')) {

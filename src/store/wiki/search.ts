@@ -16,6 +16,7 @@
  *   has one, else the first non-empty body line.
  */
 import type { WikiPage } from './page.js';
+import { GRAPHEME_WINDOW, graphemeEndAt, graphemeStartAt, headUnits } from '../../io/grapheme-cut.js';
 import { hasSlot } from './slot-set.js';
 import type { TokenPages, WikiSearchIndex } from './search-index.js';
 import { tokenize } from './tokenize.js';
@@ -119,9 +120,18 @@ export function snippetFor(page: WikiPage, at: number, len: number): string {
   if (at !== -1) {
     // Offsets come from the lower-cased body and cut the original one, exactly as OMC does.
     const n = page.contentLower.length;
+    // OMC's cut counts UTF-16 units and can split an emoji (a lone surrogate, which strict JSON readers refuse):
+    // this one is widened to the grapheme boundaries around it, the same text otherwise.
     const start = Math.max(0, at - 40);
     const end = Math.min(n, at + len + 80);
-    const raw = page.bodySlice(start, end).replace(/\n+/g, ' ').trim();
+    const from0 = Math.max(0, start - GRAPHEME_WINDOW);
+    const around = page.bodySlice(from0, end + GRAPHEME_WINDOW);
+    const from = from0 + graphemeStartAt(around, start - from0);
+    const to = from0 + graphemeEndAt(around, end - from0);
+    const raw = around
+      .slice(from - from0, to - from0)
+      .replace(/\n+/g, ' ')
+      .trim();
     return (start > 0 ? '...' : '') + raw + (end < n ? '...' : '');
   }
   return firstLineSnippet(page);
@@ -152,7 +162,7 @@ export function firstLineSnippet(page: WikiPage): string {
     if (nl === -1) break;
     from = nl + 1;
   }
-  out = first.length > 120 ? first.slice(0, 117) + '...' : first;
+  out = first.length > 120 ? headUnits(first, 117) + '...' : first;
   firstLines.set(page, out);
   return out;
 }
