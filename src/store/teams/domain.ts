@@ -54,6 +54,14 @@ const TEAM_FILES = new Set(['config.json', 'manifest.json', 'manifest.v2.json', 
 const WORKER_FILES = new Set(['heartbeat.json', 'status.json', 'shutdown-request.json', 'shutdown-ack.json']);
 const MODE_FILES = ['team-state.json', 'omc-teams-state.json'] as const;
 const BRIDGE_RE = /^(.+)\.heartbeat\.json$/;
+/**
+ * An entry of state/team or state/team-bridge: a directory with a name OMC takes is watched; anything else (a name
+ * OMC refuses, a file) is only heard of as an entry of the area, never watched inside, so its problem line can
+ * come and go with it.
+ */
+function areaEntryWanted(name: string | undefined, isDir: boolean | undefined): boolean {
+  return name !== undefined && name !== '' && (isDir !== true || TEAM_NAME_RE.test(name));
+}
 const isModeFile = (name: string | undefined) => (MODE_FILES as readonly (string | undefined)[]).includes(name);
 
 export interface TeamsDomainOptions {
@@ -142,8 +150,8 @@ export class TeamsDomain implements Domain {
     const [, area, a, b, c, d] = parts;
     if (area === 'team') {
       if (parts.length === 2) return dirOk;
+      if (parts.length === 3) return areaEntryWanted(a, isDir);
       if (!a || !TEAM_NAME_RE.test(a)) return false;
-      if (parts.length === 3) return dirOk;
       if (parts.length === 4)
         return b === 'tasks' || b === 'workers' ? dirOk : fileOk && (b === 'events.jsonl' || TEAM_FILES.has(b ?? ''));
       if (b === 'tasks' && parts.length === 5) return fileOk && TASK_FILE_RE.test(c ?? '');
@@ -153,8 +161,8 @@ export class TeamsDomain implements Domain {
     }
     if (area === 'team-bridge') {
       if (parts.length === 2) return dirOk;
+      if (parts.length === 3) return areaEntryWanted(a, isDir);
       if (!a || !TEAM_NAME_RE.test(a)) return false;
-      if (parts.length === 3) return dirOk;
       return parts.length === 4 && fileOk && BRIDGE_RE.test(b ?? '');
     }
     if (area === 'sessions') {
@@ -203,17 +211,21 @@ export class TeamsDomain implements Domain {
     const rescan = new Set<string>();
     const bridgeRescan = new Set<string>();
     let modes = false;
+    const problemsBefore = this.locProblemsSig();
+    let relist = false;
     for (const ev of events) {
       const parts = ev.rel.split('/');
       if (
         ev.rel === '' ||
         ev.rel === 'state' ||
-        (parts.length === 2 && (parts[1] === 'team' || parts[1] === 'team-bridge'))
+        (parts.length === 2 && (parts[1] === 'team' || parts[1] === 'team-bridge')) ||
+        // An entry of state/team or state/team-bridge itself appeared, went or was replaced: the area is listed
+        // again, so a problem line about an entry (a name OMC refuses, a file or a symlink where a team directory
+        // belongs) comes and goes with it. Listing is stat-gated below the entries: each team costs a few lstats.
+        (parts.length === 3 && (parts[1] === 'team' || parts[1] === 'team-bridge'))
       ) {
-        // The root, state/ or a whole team area appeared or went away.
-        this.scanLocation(loc, edge);
-        this.links = null;
-        for (const k of this.teams.keys()) this.dirty.add(k);
+        // The root, state/ or a whole team area appeared or went away (listed once, after the loop).
+        relist = true;
         continue;
       }
       const [, area, name] = parts;
@@ -234,6 +246,11 @@ export class TeamsDomain implements Domain {
         modes = true;
       }
     }
+    if (relist) {
+      this.scanLocation(loc, edge);
+      this.links = null;
+      for (const k of this.teams.keys()) this.dirty.add(k);
+    }
     for (const name of rescan) this.scanTeamDir(loc, name, edge);
     for (const name of bridgeRescan) this.scanBridgeDir(loc, name, edge);
     // Who owns a team can change for any team.
@@ -241,7 +258,7 @@ export class TeamsDomain implements Domain {
       this.links = null;
       for (const k of this.teams.keys()) this.dirty.add(k);
     }
-    if (this.dirty.size > 0) this.publish();
+    if (this.dirty.size > 0 || this.locProblemsSig() !== problemsBefore) this.publish();
   }
 
   dispose(): void {
