@@ -4,6 +4,7 @@
  * textContent only, never as HTML. The token comes from the URL fragment
  * (never sent to the server by the browser) and goes in a header.
  */
+import { APPLY_DELTA_JS } from './delta.js';
 export const PAGE_HTML = `<!doctype html>
 <html lang="en">
 <head>
@@ -195,8 +196,11 @@ export const PAGE_JS = `'use strict';
       main.appendChild(sec);
     });
   }
+  var current = null;
+  ${APPLY_DELTA_JS}
   // Server-sent events read with fetch, so the token travels in a header (EventSource cannot set one).
   function connect() {
+    current = null;
     $('conn').textContent = 'connecting…';
     fetch('/events', { headers: { 'x-omc-top-token': token } }).then(function (res) {
       if (res.status !== 200) {
@@ -215,8 +219,15 @@ export const PAGE_JS = `'use strict';
           while ((i = buf.indexOf('\\n\\n')) >= 0) {
             var ev = buf.slice(0, i);
             buf = buf.slice(i + 2);
+            var type = 'message';
             ev.split('\\n').forEach(function (line) {
-              if (line.indexOf('data: ') === 0) render(JSON.parse(line.slice(6)));
+              if (line.indexOf('event: ') === 0) type = line.slice(7);
+              else if (line.indexOf('data: ') === 0) {
+                var data = JSON.parse(line.slice(6));
+                // A whole picture starts every connection; after it, deltas (only what changed) build on it.
+                current = type === 'delta' ? applyDelta(current, data) : data;
+                render(current);
+              }
             });
           }
           return pump();

@@ -1,7 +1,7 @@
 /**
  * The HTTP side of `omc-top serve`, on Node's own http server: the page, its
- * script and style, a server-sent-events stream of the picture (sent again
- * whenever it changes, at most once per turn of the event loop), and the
+ * script and style, a server-sent-events stream of the picture (whole on
+ * connecting, then what changed, at most once per turn of the event loop), and the
  * actions. Everything but the page's static files needs the token; every
  * request passes the Host / Origin checks (guard.ts).
  */
@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { Actions } from './actions.js';
 import { allowedHosts, checkRequest, PAGE_HEADERS } from './guard.js';
 import { PAGE_CSS, PAGE_HTML, PAGE_JS } from './page.js';
-import type { ServeSource } from './source.js';
+import { pictureDelta } from './delta.js';
+import type { Picture, ServeSource } from './source.js';
 
 export interface ServeOptions {
   source: ServeSource;
@@ -59,19 +60,30 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
   const actions = new Actions(opts.source, opts.readonly);
   const streams = new Set<http.ServerResponse>();
   let hosts = allowedHosts(opts.listen, opts.port);
-  let lastPicture = '';
+  // What every open stream has been sent so far (they are all sent the same events, in the same order).
+  let last: { json: string; picture: Picture } | null = null;
   let scheduled = false;
-  const picture = () => JSON.stringify(opts.source.picture(Date.now()));
+  /**
+   * Brings every open stream to the current picture: the rows and fields that changed (delta.ts), or the whole
+   * picture when that is shorter. A stream opened later starts from `last`, sent whole.
+   */
+  const sendCurrent = () => {
+    const picture = opts.source.picture(Date.now());
+    const json = JSON.stringify(picture);
+    if (last?.json === json) return;
+    const delta = last && streams.size > 0 ? pictureDelta(last.picture, picture) : null;
+    const deltaJson = delta ? JSON.stringify(delta) : null;
+    const event =
+      deltaJson !== null && deltaJson.length < json.length ? `event: delta\ndata: ${deltaJson}` : `data: ${json}`;
+    last = { json, picture };
+    for (const s of streams) s.write(`${event}\n\n`);
+  };
   const broadcast = () => {
     if (scheduled) return;
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
-      if (streams.size === 0) return;
-      const p = picture();
-      if (p === lastPicture) return;
-      lastPicture = p;
-      for (const s of streams) s.write(`data: ${p}\n\n`);
+      if (streams.size > 0) sendCurrent();
     });
   };
   const off = opts.source.subscribe(broadcast);
@@ -101,8 +113,9 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
       });
-      lastPicture = picture();
-      res.write(`retry: 2000\ndata: ${lastPicture}\n\n`);
+      // The streams already open are brought to the picture this one starts from; a reconnect starts whole.
+      sendCurrent();
+      res.write(`retry: 2000\ndata: ${last?.json ?? ''}\n\n`);
       streams.add(res);
       req.on('close', () => streams.delete(res));
       return;
