@@ -135,6 +135,47 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('serve in headless Chromium', () => {
     expect(took).toBeLessThan(1000);
   });
 
+  it("applies the stream's deltas: a removed session leaves the page, the rows stay in the server's order", async () => {
+    const { p, base, token } = await serve();
+    const browser = await launchChromium();
+    cleanups.push(() => browser.close());
+    await browser.navigate(`${base}/#${token}`);
+    const sessions = `[...document.querySelectorAll('[data-session]')].map((d) => d.dataset.session)`;
+    const before = await pageWait<string[]>(browser, sessions, (v) => v.includes(SESSION), 'the rows');
+    const gone = before.find(
+      (s) => s !== SESSION && s !== 'legacy' && fs.existsSync(path.join(p.root, 'state', 'sessions', s)),
+    );
+    expect(gone).toBeDefined();
+    fs.rmSync(path.join(p.root, 'state', 'sessions', gone!), { recursive: true });
+    const file = path.join(p.root, 'state', 'sessions', SESSION, 'ralph-state.json');
+    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeOmcJson(file, { ...v, iteration: 7, last_checked_at: new Date().toISOString() });
+    const after = await pageWait<string[]>(
+      browser,
+      sessions,
+      (s) => !s.includes(gone!),
+      'the removed session to leave the page',
+    );
+    await pageWait<string>(
+      browser,
+      `(document.querySelector('[data-session="${SESSION}"]') || {}).textContent || ''`,
+      (t) => /ralph 7\/100/.test(t),
+      'iteration 7',
+    );
+    // What a fresh connection is sent whole: the same rows, in the same order, as the page built from deltas.
+    const whole = await browser.evaluate<string[]>(
+      `fetch('/events', { headers: { 'x-omc-top-token': ${JSON.stringify(token)} } }).then(async (r) => {
+        const reader = r.body.getReader(); let buf = '';
+        while (!buf.includes('\\n\\n')) buf += new TextDecoder().decode((await reader.read()).value);
+        reader.cancel();
+        const data = JSON.parse(buf.split('\\n').find((l) => l.startsWith('data: ')).slice(6));
+        return data.roots[0].rows.map((r) => r.session);
+      })`,
+    );
+    expect(await browser.evaluate<string[]>(sessions)).toEqual(whole);
+    expect(after.length).toBe(before.length - 1);
+  });
+
   it('acknowledging an item on the page drops the count on the page and in status --tmux', async () => {
     const { p, state, base, token } = await serve();
     const browser = await launchChromium();

@@ -233,7 +233,11 @@ export const PAGE_JS = `'use strict';
           return pump();
         });
       }
-      return pump();
+      // A stream that ends or cannot be applied is let go (not left open beside the reconnect's).
+      return pump().catch(function (e) {
+        reader.cancel().catch(function () {});
+        throw e;
+      });
     }).catch(function () {
       $('conn').textContent = 'lost: retrying';
       setTimeout(connect, 2000);
