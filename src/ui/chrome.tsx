@@ -296,11 +296,24 @@ export function footerOrder(hints: Array<[string, string]>, typing: boolean): Ar
  * cut mid-word ("c canc…") tells the user less than one left for `?` help.
  */
 export function hintsThatFit(hints: Array<[string, string]>, room: number): string {
+  // The way back out (`Esc back`, `Esc close`) is kept whatever else is left out: without it on screen a user
+  // in a narrow pane sees the keys that go deeper and none that return.
+  const way = hints.findIndex(([, v]) => v === 'back' || v === 'close');
+  const kept = way === -1 ? null : (hints[way] as [string, string]);
+  const keptWidth = kept ? textWidth(`${kept[0]} ${kept[1]}`) + 2 : 0;
   let text = '';
+  let fitted = 0;
   for (const [k, v] of hints) {
     const next = text ? `${text}  ${k} ${v}` : `${k} ${v}`;
-    if (textWidth(next) > room) break;
+    // Room for the way back after this one, unless this one is it (or it is already on the line).
+    const reserve = kept && fitted < way ? keptWidth : 0;
+    if (textWidth(next) + reserve > room) break;
     text = next;
+    fitted += 1;
+  }
+  if (kept && fitted <= way) {
+    const withWay = text ? `${text}  ${kept[0]} ${kept[1]}` : `${kept[0]} ${kept[1]}`;
+    if (textWidth(withWay) <= room) text = withWay;
   }
   // Not even the first fits whole: show what fits of it rather than nothing.
   return text || (hints[0] ? fit(`${hints[0][0]} ${hints[0][1]}`, room) : '');

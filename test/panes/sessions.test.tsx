@@ -262,3 +262,22 @@ describe('the inbox leaves the global keys to the app, as its footer offers', ()
     await waitFor(() => !a.text().includes('Problems with files'), { what: 'the inbox closed by Tab' });
   });
 });
+
+describe('a narrow footer keeps the way back', () => {
+  it('the session detail at 60 columns offers Esc back, the keys that go deeper giving way (it had m, P, r only)', async ({
+    app: mount,
+  }) => {
+    const a = await mount({ columns: 60, rows: 20 });
+    await a.waitForText('ralph 3/10');
+    a.send('\r');
+    await a.waitForText(/updated:/);
+    const footer = () =>
+      a
+        .text()
+        .split('\n')
+        .filter((l) => l.trim())
+        .at(-1) ?? '';
+    await waitFor(() => footer().includes('Esc back'), { what: `Esc back in the footer: ${footer()}` });
+    expect(footer()).toContain('? help');
+  });
+});
