@@ -7,6 +7,11 @@ export interface ReadOk {
   text: string;
   bytes: number;
   mtimeMs: number;
+  /**
+   * The inode's change time: a chmod or chown moves it and no byte (a file that became unreadable, or readable
+   * again, to this user). Absent from reads that do not come from a descriptor's stat.
+   */
+  ctimeMs?: number;
   ino: number;
   /** Bytes that were not valid UTF-8 were replaced with U+FFFD. */
   invalidUtf8: boolean;

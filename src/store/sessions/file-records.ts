@@ -5,7 +5,7 @@
  * seen on a leading-edge read is pending and shown only when the trailing
  * re-read confirms it (a non-atomic writer caught mid-write).
  */
-import { LastGoodFile, type Parsed } from '../../io/last-good.js';
+import { LastGoodFile, sameStamp, type Parsed } from '../../io/last-good.js';
 import { parseJsonText, statSync, type ReadOk } from '../../io/safe-fs/index.js';
 import { BOM_MESSAGE } from './omc-rules.js';
 import { MAX_FILES_PER_SESSION, keyOf, type FilePlace } from './paths.js';
@@ -220,7 +220,7 @@ export class FileRecords {
     if (prev && prev.stamp && prev.pending === null) {
       const st = statSync(this.root, rel);
       const s = prev.stamp;
-      if (st && st.isFile() && st.mtimeMs === s.mtimeMs && st.size === s.size && st.ino === s.ino) return;
+      if (st && st.isFile() && sameStamp(st, s)) return;
     }
     this.read(rel, 'scan');
   }
