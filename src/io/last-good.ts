@@ -19,7 +19,14 @@
  * `parse(read)`: what it makes of the bytes.
  */
 import { hash } from 'node:crypto';
-import { parseJsonText, readTextSync, statSync, type ReadFailure, type ReadOk } from './safe-fs/index.js';
+import {
+  parseJsonText,
+  readTextSync,
+  statSync,
+  type ReadFailure,
+  type ReadFailureCode,
+  type ReadOk,
+} from './safe-fs/index.js';
 
 export type ReadEdge = 'leading' | 'trailing' | 'scan';
 
@@ -147,6 +154,8 @@ export class LastGoodFile<T> extends LastGood<T> {
   stamp: FileStamp | null = null;
   /** The last read found no file. */
   missing = true;
+  /** Why the last read got no bytes (other than "missing"), or null when it got them. */
+  readFailure: ReadFailureCode | null = null;
   private digest: string | null = null;
 
   constructor(
@@ -171,6 +180,7 @@ export class LastGoodFile<T> extends LastGood<T> {
   /** Reads the file now. Returns true when what is shown changed. */
   read(edge: ReadEdge): boolean {
     const r = readTextSync(this.root, this.rel, this.opts.maxBytes);
+    this.readFailure = r.ok || r.code === 'missing' ? null : r.code;
     if (!r.ok && r.code === 'missing') {
       this.missing = true;
       this.stamp = null;
