@@ -32,7 +32,10 @@ export interface ReadFault {
   restore(): void;
 }
 
-/** Opening for reading a file, and listing a directory, whose absolute path `refuse` names fail with `code`. */
+/**
+ * Opening for reading a file, listing a directory and watching it (inotify needs read permission), whose absolute
+ * path `refuse` names, fail with `code`.
+ */
 export function refuseReads(code: ReadFaultCode, refuse: (abs: string) => boolean): ReadFault {
   const hits: string[] = [];
   const open = fs.openSync.bind(fs);
@@ -59,11 +62,21 @@ export function refuseReads(code: ReadFaultCode, refuse: (abs: string) => boolea
     }
     return list(p, ...rest);
   }) as typeof fs.readdirSync);
+  const watch = fs.watch.bind(fs) as (...a: unknown[]) => fs.FSWatcher;
+  const watchSpy = vi.spyOn(fs, 'watch').mockImplementation(((p: fs.PathLike, ...rest: unknown[]) => {
+    const abs = String(p);
+    if (refuse(abs)) {
+      hits.push(abs);
+      throw readError(code, 'watch', abs);
+    }
+    return watch(p, ...rest);
+  }) as typeof fs.watch);
   return {
     hits,
     restore() {
       openSpy.mockRestore();
       listSpy.mockRestore();
+      watchSpy.mockRestore();
     },
   };
 }

@@ -210,6 +210,33 @@ describe('a session directory omc-top may not list', () => {
   });
 });
 
+describe('a session directory omc-top may not list, live', () => {
+  it('keeps the monitor on events (no POLLING for one directory) and is listed once the owner opens it', async ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    writeLiveRalph(p, { sessionId: S, iteration: 3, max: 10 });
+    writeLiveRalph(p, { sessionId: D, iteration: 1, max: 10 });
+    const dir = path.join(p.root, 'state', 'sessions', D);
+    fault = refuseReads('EACCES', (abs) => abs === dir || abs.startsWith(`${dir}/`));
+    const store = open(p, newStore, 'auto');
+    await waitFor(() => store.status.getSnapshot().watchMode === 'events', { what: 'watcher ready' });
+    await waitFor(() => view(store, D)?.status === 'unreadable', { what: 'unreadable' });
+    // Its watch was refused too, and that is no reason to poll the whole tree.
+    expect(fault.hits).toContain(dir);
+    expect(store.status.getSnapshot().watchMode).toBe('events');
+    fault.restore();
+    fault = null;
+    // The owner opens it: only its permissions change, which the watch on state/sessions names.
+    fs.chmodSync(dir, 0o755);
+    await waitFor(() => view(store, D)?.status === 'enforced', { what: 'listed again' });
+    expect(store.status.getSnapshot().watchMode).toBe('events');
+    // And it is watched now: a write in it is seen.
+    writeLiveRalph(p, { sessionId: D, iteration: 2, max: 10 });
+    await waitFor(() => view(store, D)?.modes[0]?.iteration === 2, { what: 'a write in it' });
+  });
+});
+
 describe('readable again', () => {
   it('a chmod back is seen by the watcher: the loop returns without a restart', async ({
     emptyProject: p,
