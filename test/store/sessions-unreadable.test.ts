@@ -21,6 +21,7 @@ import { attentionOf } from '../../src/feeds/attention/view.js';
 import { factsOf } from '../../src/feeds/attention/engine.js';
 import { EMPTY_CANCEL_RECORDS } from '../../src/store/cancel/cancel-records.js';
 import { sessionCounts } from '../../src/ui/chrome.js';
+import { planCancel } from '../../src/store/cancel/plan.js';
 
 const S = 'a1b2c3d4-0000-4000-8000-0000000000a1';
 const D = 'a1b2c3d4-0000-4000-8000-0000000000d2';
@@ -175,6 +176,21 @@ describe('what is unknown and what is not', () => {
     expect(view(store, S)!.modes[0]!.status).toBe('enforced');
     expect(view(store, OTHER)).toMatchObject({ status: 'finished', verdict: { decision: 'stop' } });
     expect(view(store, OTHER)!.unreadable).toEqual([]);
+  });
+});
+
+describe('cancel of a session with a file omc-top may not read', () => {
+  it('the plan leaves it alone and says OMC may still run it, not that OMC cannot read it either', ({
+    emptyProject: p,
+  }) => {
+    const file = writeLiveRalph(p, { sessionId: S, iteration: 3, max: 10 });
+    fault = refuseReads('EACCES', (abs) => abs === file);
+    const r = planCancel(p.root, { sessionId: S, mode: null, pauseOnly: false }, Date.now());
+    expect(r).toMatchObject({ ok: false, code: 'nothing-active' });
+    const message = (r as { message: string }).message;
+    expect(message).toContain(`state/sessions/${S}/ralph-state.json: omc-top cannot read it (permission denied`);
+    expect(message).toContain("OMC's hooks, run as its owner, may still keep its loop going");
+    expect(message).not.toContain('OMC cannot read it either');
   });
 });
 
