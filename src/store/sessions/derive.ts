@@ -234,6 +234,8 @@ export function deriveSession(
   };
 }
 
+const NOTHING: readonly string[] = Object.freeze([]);
+
 /**
  * What omc-top could not read of the files a session's verdict depends on: its directory when it cannot be listed,
  * every file that can change any verdict, and those that can only let the agent stop when the verdict blocks.
@@ -243,7 +245,9 @@ function cannotReadPaths(
   dir: string,
   unlisted: string | null,
   blocks: boolean,
-): string[] {
+): readonly string[] {
+  // Nearly always nothing: one shared empty list, not one kept by each of 10,000 views.
+  if (unlisted === null && cannot.any.length === 0 && (!blocks || cannot.stopOnly.length === 0)) return NOTHING;
   const out: string[] = unlisted === null ? [] : [dir];
   for (const r of cannot.any) out.push(r.rel);
   if (blocks) for (const r of cannot.stopOnly) out.push(r.rel);
