@@ -83,6 +83,8 @@ export function buildJsonReport(input: JsonReportInput): Record<string, unknown>
       })),
     })),
     problems: problems.map((p) => ({ path: p.path, message: p.message, severity: p.severity })),
+    // Directories above the sessions omc-top may not list (`state`, `state/sessions`): their sessions are unknown.
+    unreadable_dirs: input.sessions.unreadableDirs ?? [],
     ...(input.extra ?? {}),
   };
 }

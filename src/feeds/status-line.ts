@@ -46,6 +46,8 @@ export function loopValues(sessions: SessionsSnapshot): Pick<StatusValues, 'loop
   }
   if (known !== undefined) active = known;
   if (knownUnreadable !== undefined) unreadable = knownUnreadable;
+  // A directory above the sessions that could not be listed hides any number of them: one unknown more.
+  unreadable += sessions.unreadableDirs?.length ?? 0;
   // A session omc-top could not read may hold a loop: never "no loops" then, and said apart from the loops seen.
   const unknown = unreadable === 0 ? '' : `? ${unreadable > 1 ? `${unreadable} ` : ''}unreadable`;
   const seen = active === 0 ? '' : shown.join(' ') + (active > SHOWN_LOOPS ? ` +${active - SHOWN_LOOPS}` : '');

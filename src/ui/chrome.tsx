@@ -26,7 +26,9 @@ export function shortenPath(p: string, max: number, home = process.env.HOME ?? '
  * so a frame does not walk every session.
  */
 export function sessionCounts(snap: SessionsSnapshot): { running: number; stale: number; unreadable: number } {
-  if (snap.counts) return { ...snap.counts, unreadable: snap.counts.unreadable ?? 0 };
+  // A directory above the sessions that could not be listed counts as one unknown more (status-line.ts says the same).
+  const dirs = snap.unreadableDirs?.length ?? 0;
+  if (snap.counts) return { ...snap.counts, unreadable: (snap.counts.unreadable ?? 0) + dirs };
   let running = 0;
   let stale = 0;
   let unreadable = 0;
@@ -36,7 +38,7 @@ export function sessionCounts(snap: SessionsSnapshot): { running: number; stale:
     stale += c.stale;
     if (s.status === 'unreadable') unreadable += 1;
   }
-  return { running, stale, unreadable };
+  return { running, stale, unreadable: unreadable + dirs };
 }
 
 /** The header's attention part: "needs you: N" (the attention monitor's count) and "notify off" while muted. */

@@ -226,6 +226,37 @@ describe('a session directory omc-top may not list', () => {
   });
 });
 
+describe('state/sessions itself omc-top may not list', () => {
+  it('says its sessions are unknown, never "no loops", and needs you; they come back once it can be listed', ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    writeLiveRalph(p, { sessionId: S, iteration: 3, max: 10 });
+    const dir = path.join(p.root, 'state', 'sessions');
+    fault = refuseReads('EACCES', (abs) => abs === dir || abs.startsWith(`${dir}/`));
+    const store = open(p, newStore);
+    const snap = store.sessions.getSnapshot();
+    expect(snap.sessions).toEqual([]);
+    expect(snap.unreadableDirs).toEqual(['state/sessions']);
+    expect(loopValues(snap)).toEqual({ loops: '? unreadable', active: 0 });
+    expect(sessionCounts(snap)).toMatchObject({ running: 0, unreadable: 1 });
+    const doc = json(store, p.root) as unknown as { unreadable_dirs: string[]; problems: { path: string }[] };
+    expect(doc.unreadable_dirs).toEqual(['state/sessions']);
+    expect(doc.problems.map((x) => x.path)).toContain('state/sessions');
+    const v = attention(store);
+    expect(v.open.map((n) => [n.kind, n.session, n.path, n.id])).toEqual([
+      ['unreadable', null, 'state/sessions', 'unreadable:@state/sessions'],
+    ]);
+    expect(v.open[0]!.text).toMatch(/^omc-top cannot list state\/sessions: permission denied/);
+    fault.restore();
+    fault = null;
+    store.sessions.scan();
+    expect(store.sessions.getSnapshot()).toMatchObject({ unreadableDirs: [] });
+    expect(view(store, S)?.status).toBe('enforced');
+    expect(attention(store).count).toBe(0);
+  });
+});
+
 describe('a session directory omc-top may not list, live', () => {
   it('keeps the monitor on events (no POLLING for one directory) and is listed once the owner opens it', async ({
     emptyProject: p,

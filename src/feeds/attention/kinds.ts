@@ -13,7 +13,7 @@ import type { ClaudeSessionView, ClaudeSnapshot } from '../../store/claude/model
 import { sessionKey, type ModeView, type SessionsSnapshot, type SessionView } from '../../store/sessions/model.js';
 import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
-import { agentNeeds, recordNeed, teamNeeds, unreadableNeed, type NeedItem } from './needs.js';
+import { agentNeeds, recordNeed, teamNeeds, unreadableDirNeed, unreadableNeed, type NeedItem } from './needs.js';
 
 /** One consistent picture of the store: the same snapshots the screen shows. */
 export interface AttentionInput {
@@ -303,6 +303,21 @@ export const KINDS: readonly TransitionKind[] = [
             }),
           );
         }
+      }
+      return out;
+    },
+  },
+  {
+    // A directory above the sessions omc-top may not list: its sessions are unknown (the session kind says the same
+    // of one session's directory), and the user must act.
+    kind: 'unreadable-dir',
+    reads: ['sessions'],
+    collect(input) {
+      const out = new Map<string, Fact>();
+      const dirs = input.sessions.unreadableDirs ?? [];
+      for (const dir of dirs) {
+        const why = input.sessions.problems.find((p) => p.path === dir)?.message ?? null;
+        out.set(dir, base({ value: 'unreadable', path: dir, ...withNeed(unreadableDirNeed(dir, why)) }));
       }
       return out;
     },

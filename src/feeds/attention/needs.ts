@@ -219,6 +219,29 @@ export function unreadableNeed(s: SessionView): NeedItem | null {
   };
 }
 
+/**
+ * A directory above the sessions omc-top may not list (`state`, `state/sessions`): any session in it may be running
+ * a loop nobody here can see. One item per directory, named by it.
+ */
+export function unreadableDirNeed(dir: string, why: string | null): NeedItem {
+  return {
+    id: `unreadable:@${dir}`,
+    kind: 'unreadable',
+    reason: 'unreadable loop state',
+    text: `omc-top cannot list ${dir}${why ? `: ${why}` : ''}; whether OMC keeps loops going there is unknown`,
+    since: null,
+    session: null,
+    mode: null,
+    team: null,
+    worker: null,
+    path: dir,
+    waitingOn: null,
+    name: null,
+    tmux: null,
+    action: 'detail',
+  };
+}
+
 /** "14:02:07" in UTC: the same words in every process. */
 const clockHms = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 

@@ -107,6 +107,8 @@ export class SessionsDomain implements Domain {
    * row, `unreadable` (its loops are unknown, not absent), and counted.
    */
   private readonly unlisted = new Map<string, string>();
+  /** `state` and `state/sessions` when omc-top may not list them (SessionsSnapshot.unreadableDirs), from the last scan. */
+  private unlistedDirs: readonly string[] = [];
   private views = new Map<string, SessionView>();
   /** Names this domain's snapshots (SessionsSnapshot.lineage). */
   private readonly lineage = {};
@@ -383,6 +385,8 @@ export class SessionsDomain implements Domain {
     } else if (state.code !== 'missing') {
       this.structural.set('state', { path: 'state', message: state.message, severity: 'error' });
     }
+    const unlistedDirs: string[] = [];
+    if (!state.ok && notReadHere(state.code)) unlistedDirs.push('state');
     // Watched before it is listed, like each session directory: a session created after this listing is an event.
     this.watchLeaves?.(SESSIONS_DIR);
     const sessions = listDirSync(this.root, SESSIONS_DIR);
@@ -400,7 +404,11 @@ export class SessionsDomain implements Domain {
       }
     } else if (sessions.code !== 'missing') {
       this.structural.set('state/sessions', { path: 'state/sessions', message: sessions.message, severity: 'error' });
+      // Refused here, but OMC's hooks (its owner) list it: its sessions are unknown, never "no loops".
+      if (notReadHere(sessions.code) && unlistedDirs.length === 0) unlistedDirs.push(SESSIONS_DIR);
     }
+    const dirsChanged = unlistedDirs.join('\u0000') !== this.unlistedDirs.join('\u0000');
+    if (dirsChanged) this.unlistedDirs = unlistedDirs;
     // A directory that could not be listed and is no longer there (or no longer listed at all) is no row.
     for (const name of [...this.unlisted.keys()]) {
       if (pass.dirs.has(name)) continue;
@@ -424,7 +432,13 @@ export class SessionsDomain implements Domain {
     const wasScanning = this.progress !== null;
     this.progress = null;
     // A poll tick that found nothing new must not cost a re-render.
-    if (wasScanning || this.dirty.size > 0 || this.version === 0 || this.structuralSignature() !== structuralBefore)
+    if (
+      wasScanning ||
+      dirsChanged ||
+      this.dirty.size > 0 ||
+      this.version === 0 ||
+      this.structuralSignature() !== structuralBefore
+    )
       this.publish();
   }
 
@@ -716,6 +730,7 @@ export class SessionsDomain implements Domain {
       delta: { from, changed: fresh, removed, gone: [...gone] },
       lineage: this.lineage,
       omcSeen: this.omcSeen(),
+      unreadableDirs: this.unlistedDirs,
     });
     this.armTimer(now);
   }

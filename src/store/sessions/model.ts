@@ -154,6 +154,11 @@ export interface SessionsSnapshot {
   lineage?: object;
   /** The OMC installs found per session (their Claude processes), distinct, for the header. */
   omcSeen?: readonly SessionOmc[];
+  /**
+   * Directories above the sessions omc-top may not list (`state`, `state/sessions`: permission denied, an I/O
+   * error), relative to the .omc root: the sessions in them are unknown, not absent (usually empty or absent).
+   */
+  unreadableDirs?: readonly string[];
 }
 
 export interface SessionsDelta {
