@@ -30,6 +30,7 @@ export const NEED_REASONS = [
   'team failed',
   'stalled: no live worker',
   'dead worker',
+  'unreadable loop state',
 ] as const;
 export const NEWS_REASONS = ['loop finished', 'loop stopped', 'max iterations reached'] as const;
 export const REASONS = [

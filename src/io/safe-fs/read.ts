@@ -166,6 +166,7 @@ function readOpenFile(fd: number, maxBytes: number, opts: ReadOptions = {}): Rea
       text,
       bytes: got,
       mtimeMs: st.mtimeMs,
+      ctimeMs: st.ctimeMs,
       ino: st.ino,
       invalidUtf8,
       bom,
