@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AckFile } from '../../src/feeds/attention/acks.js';
 import { ensureOwnDir, ownDirFault, OwnDirError } from '../../src/io/safe-fs/index.js';
 import { stateDirCheck } from '../../src/commands/doctor-state.js';
+import { PermissionsDomain } from '../../src/store/permissions/domain.js';
 import { inUserNs, shq, userNsSupport } from '../helpers/fault-userns.js';
 import { scaled } from '../helpers/time-scale.js';
 
@@ -82,6 +83,28 @@ describe('a file where the state directory should be', () => {
       `not recorded: ${file} is a file where a directory was expected, so ${file}/omc-top cannot be made; the item stays in the count`,
     );
     expect(acks.has('orphaned:x@1')).toBe(false);
+  });
+});
+
+describe('the permission listener with a file where the state directory should be', () => {
+  it('one problem line, on the file in the way (not on a permissions/requests that does not exist)', () => {
+    const base = scratch();
+    const file = path.join(base, 'afile');
+    fs.writeFileSync(file, 'x');
+    const stateDir = path.join(file, 'omc-top');
+    const seen = (listen: boolean) => {
+      const d = new PermissionsDomain({ stateDir, projectDir: base, live: false, listen });
+      d.scan();
+      const out = d.problems().map((p) => `${p.path}: ${p.message}`);
+      d.dispose();
+      return out;
+    };
+    const why = `is a file where a directory was expected, so ${stateDir} cannot be made`;
+    expect(seen(true)).toEqual([
+      `${file}: ${why}; cannot register as a listener: permission prompts stay in Claude’s terminal`,
+    ]);
+    // A monitor that does not listen (--readonly) still reads requests: the same file named.
+    expect(seen(false)).toEqual([`${file}: ${why}: permission requests cannot be read`]);
   });
 });
 

@@ -23,6 +23,6 @@ export { atomicWriteSync, discardTemp, unlinkUnder, appendUnderSync, createMarke
 export { readRangeSync, readLogTailSync, type RangeResult, type LogTailResult } from './tail.js';
 export { holdFileSync, type HeldFile } from './held.js';
 export { formatBytes, describeWriteError } from './errors.js';
-export { ensureOwnDir, ownDirFault, describeOwnDirError, OwnDirError } from './own-dir.js';
+export { ensureOwnDir, ownDirFault, ownDirProblem, describeOwnDirError, OwnDirError } from './own-dir.js';
 export { readBytesSync, type BytesResult } from './bytes.js';
 export { readLinkSync, dirOwnershipSync, type LinkTarget, type Ownership } from './link.js';

@@ -9,17 +9,21 @@ import path from 'node:path';
 import { describeWriteError } from './errors.js';
 import { OutsideRootError, quotePath } from './paths.js';
 
-/** Why one of omc-top's own directories cannot be used: `code` the errno, `at` the path it is about. */
+/**
+ * Why one of omc-top's own directories cannot be used: `code` the errno, `path` the path it is about. The message is
+ * `<path> <reason>` (or `<path>: <reason>`): a problem line shows the two apart, as it does for every file.
+ */
 export class OwnDirError extends Error {
   constructor(
     readonly code: string,
     /** The directory omc-top wanted. */
     readonly dir: string,
-    /** The path the failure is about: the file in the way, or the level that could not be made. */
+    /** The path the failure is about: the file in the way, the level that could not be made, or the full one. */
     readonly path: string,
-    message: string,
+    /** What is wrong with `path`, without naming it. */
+    readonly reason: string,
   ) {
-    super(message);
+    super(`${quotePath(path)}${/^(is|cannot) /.test(reason) ? ' ' : ': '}${reason}`);
     this.name = 'OwnDirError';
   }
 }
@@ -35,7 +39,7 @@ function deepestExisting(abs: string): { at: string; st: fs.Stats; missing: stri
       const code = (e as NodeJS.ErrnoException).code;
       const up = path.dirname(cur);
       // ENOTDIR: a file is further up; that file is then the deepest thing that exists.
-      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || up === cur) throw failure(abs, cur, e);
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || up === cur) throw failure(abs, e);
       missing.unshift(cur);
       cur = up;
     }
@@ -45,12 +49,12 @@ function deepestExisting(abs: string): { at: string; st: fs.Stats; missing: stri
 function notADirectory(dir: string, at: string, st: fs.Stats): OwnDirError {
   const what = st.isFile() ? 'a file' : 'not a directory';
   const tail = at === dir ? '' : `, so ${quotePath(dir)} cannot be made`;
-  return new OwnDirError('ENOTDIR', dir, at, `${quotePath(at)} is ${what} where a directory was expected${tail}`);
+  return new OwnDirError('ENOTDIR', dir, at, `is ${what} where a directory was expected${tail}`);
 }
 
-function failure(dir: string, at: string, e: unknown): OwnDirError {
+function failure(dir: string, e: unknown): OwnDirError {
   const code = (e as NodeJS.ErrnoException)?.code ?? 'EIO';
-  return new OwnDirError(code, dir, at, `${quotePath(dir)} cannot be made: ${describeWriteError(e)}`);
+  return new OwnDirError(code, dir, dir, `cannot be made: ${describeWriteError(e)}`);
 }
 
 /**
@@ -65,7 +69,7 @@ export function ensureOwnDir(abs: string): void {
     try {
       fs.mkdirSync(level, { mode: 0o700 });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw failure(abs, level, e);
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw failure(abs, e);
     }
   }
   if (!fs.lstatSync(abs).isDirectory()) {
@@ -89,19 +93,14 @@ export function ownDirFault(abs: string): OwnDirError | null {
   const { at, st } = found;
   if (!st.isDirectory()) return notADirectory(abs, at, st);
   if (at === abs && fs.lstatSync(abs).isSymbolicLink())
-    return new OwnDirError('ELOOP', abs, abs, `${quotePath(abs)} is a symlink, not a directory: omc-top refuses it`);
+    return new OwnDirError('ELOOP', abs, abs, 'is a symlink, not a directory: omc-top refuses it');
   try {
     // access(2) answers EROFS for a read-only mount even to root, and EACCES for a directory we may not write.
     fs.accessSync(at, fs.constants.W_OK | fs.constants.X_OK);
   } catch (e) {
     return at === abs
-      ? new OwnDirError(
-          (e as NodeJS.ErrnoException).code ?? 'EIO',
-          abs,
-          at,
-          `${quotePath(abs)}: ${describeWriteError(e)}`,
-        )
-      : failure(abs, at, e);
+      ? new OwnDirError((e as NodeJS.ErrnoException).code ?? 'EIO', abs, abs, describeWriteError(e))
+      : failure(abs, e);
   }
   let space: fs.StatsFs;
   try {
@@ -112,15 +111,17 @@ export function ownDirFault(abs: string): OwnDirError | null {
   const full = Number(space.bavail) === 0 || (Number(space.files) > 0 && Number(space.ffree) === 0);
   if (!full) return null;
   const err = Object.assign(new Error('no space'), { code: 'ENOSPC' });
-  return new OwnDirError(
-    'ENOSPC',
-    abs,
-    at,
-    `${quotePath(at === abs ? abs : at)}: ${describeWriteError(err)}${Number(space.bavail) === 0 ? '' : ', no free inodes'}`,
-  );
+  const inodes = Number(space.bavail) === 0 ? '' : ', no free inodes';
+  return new OwnDirError('ENOSPC', abs, at, `${describeWriteError(err)}${inodes}`);
 }
 
-/** A failed write into one of omc-top's own directories, naming it: the OwnDirError's own words, or `<dir>: <reason>`. */
+/** A failed write into one of omc-top's own directories, as the path it is about and the reason (a problem line). */
+export function ownDirProblem(dir: string, e: unknown): { path: string; reason: string } {
+  if (e instanceof OwnDirError) return { path: e.path, reason: e.reason };
+  return { path: dir, reason: describeWriteError(e) };
+}
+
+/** The same in one line, naming the path: the OwnDirError's own words, or `<dir>: <reason>`. */
 export function describeOwnDirError(dir: string, e: unknown): string {
   if (e instanceof OwnDirError) return e.message;
   return `${quotePath(dir)}: ${describeWriteError(e)}`;
