@@ -12,6 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AckFile } from '../../src/feeds/attention/acks.js';
 import { ensureOwnDir, ownDirFault, OwnDirError } from '../../src/io/safe-fs/index.js';
 import { stateDirCheck } from '../../src/commands/doctor-state.js';
+import { Actions } from '../../src/commands/serve/actions.js';
+import type { ServeSource } from '../../src/commands/serve/source.js';
 import { PermissionsDomain } from '../../src/store/permissions/domain.js';
 import { inUserNs, shq, userNsSupport } from '../helpers/fault-userns.js';
 import { scaled } from '../helpers/time-scale.js';
@@ -83,6 +85,26 @@ describe('a file where the state directory should be', () => {
       `not recorded: ${file} is a file where a directory was expected, so ${file}/omc-top cannot be made; the item stays in the count`,
     );
     expect(acks.has('orphaned:x@1')).toBe(false);
+  });
+});
+
+describe("serve's acknowledge with a file where the state directory should be", () => {
+  it('answers 500 with the same words as the TUI (was: a rejection nobody handled)', async () => {
+    const base = scratch();
+    const file = path.join(base, 'afile');
+    fs.writeFileSync(file, 'x');
+    const acks = new AckFile(path.join(file, 'omc-top'), path.join(base, 'p', '.omc'));
+    const open = [{ id: 'orphaned:x@1', reason: 'orphaned loop' }];
+    const source = {
+      root: () => ({ monitor: { acks, view: { getSnapshot: () => ({ open }) } } }),
+    } as unknown as ServeSource;
+    const r = await new Actions(source, false).ack({ root: 'r', ids: ['orphaned:x@1'] });
+    expect(r).toEqual({
+      status: 500,
+      body: {
+        error: `not recorded: ${file} is a file where a directory was expected, so ${file}/omc-top cannot be made; the item stays in the count`,
+      },
+    });
   });
 });
 
