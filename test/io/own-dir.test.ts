@@ -56,6 +56,18 @@ describe('a file where the state directory should be', () => {
     expect(fs.statSync(ok).mode & 0o777).toBe(0o700);
   });
 
+  it('a symlink planted where the own directory should be is still refused, by ensureOwnDir and doctor', () => {
+    const base = scratch();
+    const elsewhere = path.join(base, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    const dir = path.join(base, 'state', 'omc-top');
+    fs.mkdirSync(path.dirname(dir));
+    fs.symlinkSync(elsewhere, dir);
+    expect(() => ensureOwnDir(dir)).toThrow(`${dir} is a symlink, not a directory`);
+    expect(ownDirFault(dir)).toMatchObject({ code: 'ELOOP', path: dir });
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
+
   it('doctor: a broken "state directory" line naming the file, and what stops working', () => {
     const base = scratch();
     const file = path.join(base, 'afile');
