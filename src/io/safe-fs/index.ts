@@ -16,19 +16,13 @@ export {
 } from './read.js';
 export { toRel, isInside, resolveUnder, OutsideRootError } from './paths.js';
 export { isMissingSync, listDirSync, statSync } from './list.js';
-export {
-  ContainedDir,
-  openDirUnder,
-  withDirUnder,
-  ensureOwnDir,
-  ensureDirUnder,
-  createExclusive,
-} from './contained-dir.js';
+export { ContainedDir, openDirUnder, withDirUnder, ensureDirUnder, createExclusive } from './contained-dir.js';
 export { atomicWrite, type AsyncWriteOptions } from './write.js';
 export { LatestFileWrite } from './latest-write.js';
 export { atomicWriteSync, discardTemp, unlinkUnder, appendUnderSync, createMarkerUnder, touchUnder } from './write.js';
 export { readRangeSync, readLogTailSync, type RangeResult, type LogTailResult } from './tail.js';
 export { holdFileSync, type HeldFile } from './held.js';
 export { formatBytes, describeWriteError } from './errors.js';
+export { ensureOwnDir, ownDirFault, ownDirProblem, describeOwnDirError, OwnDirError } from './own-dir.js';
 export { readBytesSync, type BytesResult } from './bytes.js';
 export { readLinkSync, dirOwnershipSync, type LinkTarget, type Ownership } from './link.js';
