@@ -1,0 +1,61 @@
+/**
+ * Notices the wall clock moving apart from monotonic time (a suspend and resume, an NTP step, a user setting
+ * the date). Every timer that re-judges a time-based verdict (a session crossing the 2 h stale line, a cancel
+ * window closing, a stale run) is armed on monotonic time, as Node's timers are: after a laptop sleeps for 3 h
+ * the wall clock has moved 3 h and those timers have not, so nothing would be re-judged until an unrelated file
+ * event. And a clock stepped back leaves verdicts judged at the later time in place. This check is what tells
+ * the store to re-judge everything at once then.
+ *
+ * Idle cost: one timer wake a second that reads two clocks; no per-session work unless the clock jumped.
+ */
+import type { Clock } from './types.js';
+
+/** How often the two clocks are compared. */
+export const CLOCK_CHECK_MS = 1_000;
+/** Wall time may drift from monotonic time by this much between two checks before it counts as a jump. */
+export const CLOCK_JUMP_MS = 1_000;
+
+export interface ClockJumpOptions {
+  /** The wall clock verdicts are judged by (the store's clock seam). */
+  wall: Clock;
+  /** Time that only moves forward at a steady rate (performance.now() unless a test drives it). */
+  monotonic?: Clock;
+  onJump(): void;
+  intervalMs?: number;
+}
+
+/**
+ * Compares the two clocks at each call: true when the wall clock moved more than CLOCK_JUMP_MS away from
+ * monotonic time since the previous call (either way). Pure apart from its two readings, for tests.
+ */
+export class ClockJumpCheck {
+  private lastWall: number;
+  private lastMono: number;
+
+  constructor(
+    private readonly wall: Clock,
+    private readonly monotonic: Clock,
+  ) {
+    this.lastWall = wall();
+    this.lastMono = monotonic();
+  }
+
+  jumped(): boolean {
+    const w = this.wall();
+    const m = this.monotonic();
+    const drift = w - this.lastWall - (m - this.lastMono);
+    this.lastWall = w;
+    this.lastMono = m;
+    return Math.abs(drift) > CLOCK_JUMP_MS;
+  }
+}
+
+/** Starts the once-a-second check; returns what stops it. The timer never keeps the process alive. */
+export function watchClockJumps(opts: ClockJumpOptions): () => void {
+  const check = new ClockJumpCheck(opts.wall, opts.monotonic ?? (() => performance.now()));
+  const timer = setInterval(() => {
+    if (check.jumped()) opts.onJump();
+  }, opts.intervalMs ?? CLOCK_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
