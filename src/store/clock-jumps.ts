@@ -6,7 +6,8 @@
  * event. And a clock stepped back leaves verdicts judged at the later time in place. This check is what tells
  * the store to re-judge everything at once then.
  *
- * Idle cost: one timer wake a second that reads two clocks; no per-session work unless the clock jumped.
+ * Idle cost: one timer wake a second for the whole process (a fleet's stores share it) that reads two clocks per
+ * store; no per-session work unless the clock jumped.
  */
 import type { Clock } from './types.js';
 
@@ -50,12 +51,37 @@ export class ClockJumpCheck {
   }
 }
 
-/** Starts the once-a-second check; returns what stops it. The timer never keeps the process alive. */
+/** The checks of every store in this process (a fleet holds one store per project): one timer serves them all. */
+const watching = new Set<{ check: ClockJumpCheck; onJump(): void }>();
+let shared: NodeJS.Timeout | null = null;
+
+function checkAll(): void {
+  for (const w of watching) if (w.check.jumped()) w.onJump();
+}
+
+/**
+ * Starts the once-a-second check; returns what stops it. Every store of the process shares one timer (unless a
+ * test asks for its own interval), and the timer never keeps the process alive.
+ */
 export function watchClockJumps(opts: ClockJumpOptions): () => void {
-  const check = new ClockJumpCheck(opts.wall, opts.monotonic ?? (() => performance.now()));
-  const timer = setInterval(() => {
-    if (check.jumped()) opts.onJump();
-  }, opts.intervalMs ?? CLOCK_CHECK_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  const w = { check: new ClockJumpCheck(opts.wall, opts.monotonic ?? (() => performance.now())), onJump: opts.onJump };
+  if (opts.intervalMs !== undefined) {
+    const own = setInterval(() => {
+      if (w.check.jumped()) w.onJump();
+    }, opts.intervalMs);
+    own.unref();
+    return () => clearInterval(own);
+  }
+  watching.add(w);
+  if (!shared) {
+    shared = setInterval(checkAll, CLOCK_CHECK_MS);
+    shared.unref();
+  }
+  return () => {
+    watching.delete(w);
+    if (watching.size === 0 && shared) {
+      clearInterval(shared);
+      shared = null;
+    }
+  };
 }
