@@ -9,6 +9,7 @@ import { describe, expect, it } from '../helpers/it.js';
 import { buildJsonReport } from '../../src/feeds/json-report.js';
 import { rowText } from '../../src/panes/sessions/rows.js';
 import { detailLines } from '../../src/panes/sessions/detail.js';
+import { lifeWords } from '../../src/panes/sessions/life-lines.js';
 import type { OmcStore } from '../../src/store/store.js';
 import { liveRalph, writeOmcJson } from '../helpers/fixtures.js';
 
@@ -89,5 +90,13 @@ describe('stamps far from now', () => {
     expect(problemsOf(store, LAST_DATE).join('\n')).toMatch(
       /started_at should be an ISO date, found "\+275760-09-13T00:00:00\.000Z"; last_checked_at should be an ISO date/,
     );
+  });
+});
+
+describe("a Claude process's state stamped ahead of the clock (the clock was set back)", () => {
+  it('reads as stamped ahead, not "gone for 0s"', () => {
+    const now = Date.parse('2026-12-05T11:25:00.000Z');
+    expect(lifeWords('gone', now + 3_600_000 - 5_000, now)).toBe('gone, stamped in 59m');
+    expect(lifeWords('gone', now - 120_000, now)).toBe('gone for 2m');
   });
 });
