@@ -22,7 +22,6 @@ export interface ClockJumpOptions {
   /** Time that only moves forward at a steady rate (performance.now() unless a test drives it). */
   monotonic?: Clock;
   onJump(): void;
-  intervalMs?: number;
 }
 
 /**
@@ -56,22 +55,21 @@ const watching = new Set<{ check: ClockJumpCheck; onJump(): void }>();
 let shared: NodeJS.Timeout | null = null;
 
 function checkAll(): void {
-  for (const w of watching) if (w.check.jumped()) w.onJump();
+  for (const w of watching) {
+    try {
+      if (w.check.jumped()) w.onJump();
+    } catch {
+      // One store's failure must not keep the others from re-judging (nor stop the timer); its next event recovers.
+    }
+  }
 }
 
 /**
- * Starts the once-a-second check; returns what stops it. Every store of the process shares one timer (unless a
- * test asks for its own interval), and the timer never keeps the process alive.
+ * Starts the once-a-second check; returns what stops it. Every store of the process shares one timer, which never
+ * keeps the process alive.
  */
 export function watchClockJumps(opts: ClockJumpOptions): () => void {
   const w = { check: new ClockJumpCheck(opts.wall, opts.monotonic ?? (() => performance.now())), onJump: opts.onJump };
-  if (opts.intervalMs !== undefined) {
-    const own = setInterval(() => {
-      if (w.check.jumped()) w.onJump();
-    }, opts.intervalMs);
-    own.unref();
-    return () => clearInterval(own);
-  }
   watching.add(w);
   if (!shared) {
     shared = setInterval(checkAll, CLOCK_CHECK_MS);
