@@ -6,7 +6,7 @@ import { tookText, type TrackedCancel } from '../../store/cancel/tracker.js';
 import { signalUntilMs, type SessionView } from '../../store/sessions/model.js';
 import { statusWords } from './rows.js';
 import { progressText } from '../../store/sessions/summary.js';
-import { formatAge, formatTimestamp, wrapText } from '../../ui/format.js';
+import { formatAgo, formatTimestamp, wrapText } from '../../ui/format.js';
 import { groupDigits } from '../../io/group-digits.js';
 
 export interface DetailLine {
@@ -114,7 +114,7 @@ export function detailLines(
   };
   push(`${s.kind === 'legacy' ? 'Legacy (session-less) state' : `Session ${s.id}`}`, 'title');
   push(
-    `status: ${detailStatus(s)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAge(s.updatedMs, now)} ago`,
+    `status: ${detailStatus(s)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAgo(s.updatedMs, now)}`,
   );
   if (s.verdict) {
     push(
@@ -182,7 +182,7 @@ export function detailLines(
       i,
     );
     push(
-      `  started: ${formatTimestamp(m.startedMs)}   updated: ${formatTimestamp(m.updatedMs)} (${formatAge(m.updatedMs, now)} ago)`,
+      `  started: ${formatTimestamp(m.startedMs)}   updated: ${formatTimestamp(m.updatedMs)} (${formatAgo(m.updatedMs, now)})`,
       undefined,
       i,
     );

@@ -4,6 +4,7 @@
  * next changes on its own. Pure apart from one stat (is the directory still there).
  */
 import { statSync } from '../../io/safe-fs/index.js';
+import { FUTURE_SLACK_MS, isFuture } from '../../io/time-ahead.js';
 import { cleanDeep, cleanLine, truncate } from '../../io/sanitize.js';
 import type { Problem } from '../types.js';
 import type { OmcInstall } from '../omc-install.js';
@@ -16,6 +17,7 @@ import {
   MODE_ORDER,
   RETIRED_IN_55,
   genericCancelVerdict,
+  isoOrNull,
   lastUpdateMs,
   linkedModes,
   modeProgress,
@@ -374,6 +376,17 @@ function modeView(
   const rules = book.rulesOf(kind === 'legacy' ? null : (stateOwner(s) ?? key));
   const typeProblem = wrongTypedFields(mode, s);
   if (typeProblem) problems.push({ path: rec.rel, message: typeProblem, severity: 'warning' });
+  const updatedMs = lastUpdateMs(s, rec.valueMtimeMs > 0 ? rec.valueMtimeMs : null);
+  if (isFuture(updatedMs, now)) {
+    // Shown, not judged: OMC's hooks count a time ahead of the clock as fresh, and so does the verdict. The line
+    // goes when the clock reaches it (nextChangeAt); it names the time, not a span that would go out of date.
+    problems.push({
+      path: rec.rel,
+      message: `last update ${isoOrNull(updatedMs) ?? '?'} is in the future, ahead of this clock: clock skew? OMC's Stop hook counts it as fresh`,
+      severity: 'warning',
+    });
+    next.see((updatedMs as number) - FUTURE_SLACK_MS);
+  }
   const p = modeProgress(mode, s);
   const owner = stateOwner(s);
   const promptRaw = promptOf(mode, s);
@@ -402,7 +415,7 @@ function modeView(
     phase: p.phase === null ? null : truncate(cleanLine(p.phase), 60),
     extras: p.extras.map((e) => truncate(cleanLine(e), 60)),
     startedMs: timeMs(s.started_at),
-    updatedMs: lastUpdateMs(s, rec.valueMtimeMs > 0 ? rec.valueMtimeMs : null),
+    updatedMs,
     writtenMs: rec.valueMtimeMs > 0 ? rec.valueMtimeMs : null,
     owner: owner === null ? null : cleanLine(owner),
     stranded: kind === 'session' && owner !== null && owner !== key,

@@ -638,6 +638,12 @@ export class SessionsDomain implements Domain {
     return true;
   }
 
+  /** Every session is judged again at the new time (the staleness line, pending and signal windows). */
+  clockJumped(): void {
+    for (const key of this.views.keys()) this.dirty.add(key);
+    this.publish();
+  }
+
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
