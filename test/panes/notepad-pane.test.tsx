@@ -386,6 +386,41 @@ describe('the editor edits the text on disk, not the cleaned copy it shows', () 
     await m.see('saved Priority Context');
     expect(m.disk()).toBe(before.replace(hostile, `${hostile}!`));
   });
+
+  it('an HTML comment line in an entry is shown, opened in the editor and written back; OMC reads what it read', async () => {
+    const KEEP = '<!-- keep: ask Dana for the sandbox key -->';
+    const before = notepad('Cents only.', `### 2026-11-30 06:00\nBlocked on e2e.\n${KEEP}\nsecond line`);
+    const m = await mount({ notepad: before });
+    m.keys('n');
+    await m.see('Working Memory · 1 entry');
+    await m.see(KEEP);
+    m.keys('i');
+    await m.see('Working Memory entry 2026-11-30 06:00');
+    expect(m.frame()).toContain(KEEP);
+    m.keys('!');
+    await m.see('second line!');
+    m.keys(CTRL_S);
+    await m.see('saved Working Memory entry 2026-11-30 06:00');
+    expect(m.disk()).toBe(before.replace('second line', 'second line!'));
+    expect(omc.getWorkingMemory(m.p.dir)).toBe('### 2026-11-30 06:00\nBlocked on e2e.\n\nsecond line!');
+  });
+
+  it('an HTML comment line under the Priority text is shown and kept by a Priority save', async () => {
+    const NOTE = '<!-- user note: sandbox key rotates monthly -->';
+    const before = notepad(`Cents only.\n${NOTE}\nShip 0.5.`, '### 2026-11-30 06:00\nstep1');
+    const m = await mount({ notepad: before });
+    m.keys('n');
+    await m.see('Working Memory · 1 entry');
+    m.keys('1');
+    await m.see(NOTE);
+    m.keys('i');
+    await m.see('✎ Priority Context');
+    m.keys('!');
+    await m.see('Ship 0.5.!');
+    m.keys(CTRL_S);
+    await m.see('saved Priority Context');
+    expect(m.disk()).toBe(before.replace('Ship 0.5.', 'Ship 0.5.!'));
+  });
 });
 
 describe('on top of OMC: merge or refuse', () => {

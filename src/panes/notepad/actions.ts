@@ -48,7 +48,7 @@ export function canWrite(ctx: Ctx, what: string): boolean {
 }
 
 function opFor(ed: EditorSession, text: string): NotepadOp {
-  if (ed.kind === 'priority') return { kind: 'priority', text, base: ed.basePriority };
+  if (ed.kind === 'priority') return { kind: 'priority', text, base: ed.basePriority, baseRaw: ed.basePriorityRaw };
   if (ed.kind === 'edit' && ed.target) return { kind: 'edit', target: ed.target, body: text };
   return { kind: 'add', section: ed.section as EntrySection, body: text };
 }
