@@ -309,6 +309,10 @@ export function editInExternalEditor(
     ctx.set({ ...opened, editor: { ...ed, buf: bufferOf(text), saving: true } });
     try {
       settle(ctx, ed, await d.save(opFor(ed, text), ed.baseRevision));
+    } catch (e) {
+      // The editor did its part; it is the save after it that failed (a full disk, a read-only .omc): say so as
+      // Ctrl-S does, or the error would read as the editor's (ctx.app.run labels it "$EDITOR").
+      ctx.app.flash(`save: ${describeWriteError(e)} (your draft is kept)`, 'error');
     } finally {
       ctx.set((s) => setSaving(s, false));
     }
