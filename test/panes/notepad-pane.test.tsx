@@ -239,6 +239,7 @@ describe('editing', () => {
     m.keys('draft');
     m.keys(ESC);
     await m.see('Discard your draft?');
+    expect(m.frame()).toContain('5 characters typed in this new Working Memory entry will be lost.');
     m.keys('n');
     await m.see('New Working Memory entry');
     expect(m.frame()).toContain('draft');
@@ -506,6 +507,29 @@ describe('$EDITOR', () => {
     const before = m.disk();
     m.keys('e');
     await m.see('false exited with status 1: nothing was saved');
+    expect(m.disk()).toBe(before);
+  });
+
+  it('a draft back from the editor and refused counts what changed in the discard dialog, not the whole entry', async () => {
+    const m = await mount();
+    // The editor adds a comment: refused (OMC would not see it), so the text waits in the in-app editor.
+    process.env.EDITOR = `sh -c 'printf "<!-- new -->\\n" >> "$1"' editor`;
+    await openNotepad(m);
+    const before = m.disk();
+    m.keys('3e');
+    await m.see('has an HTML comment marker');
+    await m.see('MANUAL entry 2026-11-28 18:15');
+    m.keys(ESC);
+    await m.see('Discard your draft?');
+    expect(m.frame()).toContain('Your changes to this MANUAL entry (13 characters added) will be lost.');
+    m.keys('y');
+    await m.see('MANUAL · 2 entries');
+    m.keys('i');
+    await m.see('✎ MANUAL entry');
+    m.keys(`${ESC}[D\u007f`); // Left, Backspace: one character removed
+    m.keys(ESC);
+    await m.see('Discard your draft?');
+    expect(m.frame()).toContain('Your changes to this MANUAL entry (1 character removed) will be lost.');
     expect(m.disk()).toBe(before);
   });
 

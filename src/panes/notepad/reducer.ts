@@ -209,6 +209,21 @@ export function editBuffer(state: NotepadPaneState, fn: (b: TextBuffer) => TextB
 
 export const isDirty = (e: EditorSession): boolean => e.buf.text !== e.initial;
 
+/**
+ * What the draft changed from the text it opened with, in characters: the span between the common start and the
+ * common end, as removed from the one and added in the other. A whole entry back from $EDITOR with a word added
+ * counts that word, not the entry.
+ */
+export function draftChange(before: string, after: string): { added: number; removed: number } {
+  const a = Array.from(before);
+  const b = Array.from(after);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  return { added: b.length - head - tail, removed: a.length - head - tail };
+}
+
 export const closeEditor = (state: NotepadPaneState): NotepadPaneState => ({ ...state, editor: null });
 
 export function setSaving(state: NotepadPaneState, saving: boolean): NotepadPaneState {
