@@ -395,9 +395,12 @@ describe('the editor edits the text on disk, not the cleaned copy it shows', () 
     m.keys('n');
     await m.see('Working Memory · 1 entry');
     await m.see(KEEP);
+    // The size is what OMC reads ("Blocked on e2e.\n\nsecond line"), in the read view and in the editor alike.
+    expect(m.frame()).toContain('28/4,000 chars');
     m.keys('i');
     await m.see('Working Memory entry 2026-11-30 06:00');
     expect(m.frame()).toContain(KEEP);
+    expect(m.frame()).toContain('28/4,000');
     m.keys('!');
     await m.see('second line!');
     m.keys(CTRL_S);

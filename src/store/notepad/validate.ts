@@ -49,6 +49,9 @@ function withoutKept(text: string, kept: readonly string[]): { shown: string; re
   return { shown, read: text.replace(/<!--[\s\S]*?-->/g, '') };
 }
 
+/** How long a draft is as OMC reads it (comments deleted): what the limits count, the same as the read view's size. */
+export const readLength = (draft: string): number => draft.replace(/<!--[\s\S]*?-->/g, '').trimEnd().length;
+
 /** Rules shared by every section: nothing OMC's reader would hide or cut. */
 function commonRules(text: string): string | null {
   const comment = text.search(/<!--|-->/);
