@@ -468,6 +468,20 @@ describe("an HTML comment already in the file is the user's text: shown, opened,
     expectOmcSeesWhatWeShow(add);
   });
 
+  it('a prune keeps them too', () => {
+    const targets = parseNotepad(text).sections.working.entries.map((e) => refWithRaw('working', e));
+    const out = apply(text, { kind: 'prune', targets: [targets[0]!] });
+    expect(out).toBe(text.replace('### 2026-11-30 06:00\nabove the template\n', ''));
+    const both = apply(text, { kind: 'prune', targets });
+    expect(both).toBe(
+      text.replace(
+        `### 2026-11-30 06:00\nabove the template\n${TEMPLATE_COMMENT}\n### 2026-11-30 18:10\nBlocked on the e2e step.\n${KEEP}\nsecond line\n`,
+        `${TEMPLATE_COMMENT}\n`, // the comment inside a pruned entry goes with it, as with a delete
+      ),
+    );
+    expectOmcSeesWhatWeShow(both);
+  });
+
   it('a Priority edit keeps the comment inside the text and the one under it', () => {
     const p = parseNotepad(text).sections.priority;
     const out = apply(text, { kind: 'priority', text: `${p.raw}!`, base: p.text, baseRaw: p.raw });

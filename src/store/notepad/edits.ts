@@ -313,9 +313,14 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
         .filter((e) => !used.has(e))
         .map((e) => (e.stamp === null ? e.body.trim() : `### ${e.stamp}\n${e.body.trim()}`));
       const note = skipped > 0 ? `; ${skipped} had changed or were already gone and were kept` : '';
+      // With comments in the section, the pruned entries are cut out one by one (last first, so the offsets of
+      // the earlier ones hold) and every comment stays, as a delete keeps them; OMC's rebuild would drop them.
+      const pruned = comments
+        ? [...used].sort((a, b) => b.start - a.start).reduce((t, e) => spliceOutEntry(t, mapped, e), file)
+        : replaceSection(file, 'working', kept.join('\n\n'));
       return {
         ok: true,
-        text: replaceSection(file, 'working', kept.join('\n\n')),
+        text: pruned,
         summary: `pruned ${used.size} Working Memory ${used.size === 1 ? 'entry' : 'entries'}, ${entries.length - used.size} kept${note}`,
       };
     }
