@@ -7,6 +7,7 @@ import React, { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { NotepadDomain } from '../../store/notepad/domain.js';
 import { LIMITS, SECTION_TITLES, type SectionId } from '../../store/notepad/format.js';
+import { readLength } from '../../store/notepad/validate.js';
 import { isDue, type NotepadEntry, type NotepadSnapshot } from '../../store/notepad/model.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { formatBytes } from '../../io/safe-fs/index.js';
@@ -247,7 +248,8 @@ function EntryList({
 }
 
 function limitText(ed: EditorSession): { text: string; tone?: 'warn' | 'error' } {
-  const len = ed.buf.text.trimEnd().length;
+  // What OMC reads (a comment kept in the draft is not part of it), as the read view counts it.
+  const len = readLength(ed.buf.text);
   if (ed.kind === 'priority') {
     const tone = len > LIMITS.priorityMax ? 'error' : len > LIMITS.priorityRecommended ? 'warn' : undefined;
     return {
