@@ -132,6 +132,8 @@ export interface LoadedConfig {
 
 /** How many bad fields the one line names before "and N more" (doctor and the message line show one line). */
 const NAMED_ISSUES = 3;
+/** How many left-out parts it names (a file of a thousand unknown keys is still one line). */
+const NAMED_PARTS = 8;
 
 const hadPush = (raw: unknown): boolean => {
   const push = (raw as { push?: { channels?: unknown; reuseOmc?: unknown } } | null)?.push;
@@ -166,10 +168,14 @@ export function loadConfig(file = configPath()): LoadedConfig {
   const named = kept.dropped.slice(0, NAMED_ISSUES).map((d) => `${d.field}: ${d.message}`);
   const more = kept.dropped.length - named.length;
   const parts = [...new Set(kept.dropped.map((d) => d.dropped))];
+  const partsShown =
+    parts.length > NAMED_PARTS
+      ? `${parts.slice(0, NAMED_PARTS).join(', ')} and ${parts.length - NAMED_PARTS} more`
+      : parts.join(', ');
   const pushOff = pushBefore && !hasPush(kept.data) ? '; push is OFF (no channel left)' : '';
   return failed(
     `${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}` +
-      ` (left out: ${parts.join(', ')}${pushOff}; the rest of the file applies)`,
+      ` (left out: ${partsShown}${pushOff}; the rest of the file applies)`,
     kept.data,
     parts,
   );

@@ -76,6 +76,9 @@ function describe(issue: z.core.$ZodIssue): Array<{ at: Segment[]; field: string
   return [{ at, field: shownField(at), message: shownExactly(issue.message) }];
 }
 
+/** A part as one string (a key may hold any character but the one JSON text cannot: NUL is escaped there). */
+const keyOf = (part: readonly Segment[]) => part.map((s) => `${typeof s}:${String(s)}`).join('\u0000');
+
 /** `raw` is the parsed JSON, owned by the caller (it is changed). A few rounds at most: parts are independent. */
 export function parseKeepingValid<T>(schema: z.ZodType<T>, raw: unknown): Salvaged<T> {
   const dropped: DroppedPart[] = [];
@@ -83,13 +86,15 @@ export function parseKeepingValid<T>(schema: z.ZodType<T>, raw: unknown): Salvag
     const parsed = schema.safeParse(raw);
     if (parsed.success) return { ok: true, data: parsed.data, dropped };
     const parts: Segment[][] = [];
+    const taken = new Set<string>();
     for (const issue of parsed.error.issues) {
       for (const d of describe(issue)) {
         const part = presentPrefix(raw, unitOf(d.at));
         // An issue about the whole file (not an object): nothing of it can be kept.
         if (part.length === 0) return { ok: false, whole: { ...d, dropped: '(the whole file)' } };
         // One word per part; a part inside another goes with it.
-        if (parts.some((p) => p.length <= part.length && p.every((s, i) => s === part[i]))) continue;
+        if (part.some((_, i) => taken.has(keyOf(part.slice(0, i + 1))))) continue;
+        taken.add(keyOf(part));
         parts.push(part);
         dropped.push({ field: d.field, message: d.message, dropped: shownField(part) });
       }

@@ -114,6 +114,15 @@ describe('a bad field is left out; the rest of the file applies', () => {
     expect(load().error).toMatch(/not valid JSON: .*\(using the defaults; push is OFF\)$/);
   });
 
+  it('a file of a thousand unknown keys is still one short line, and its good setting applies', () => {
+    write({ ...Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])), title: false });
+    const r = load();
+    expect(r.config).toEqual({ title: false });
+    expect(r.dropped).toHaveLength(1000);
+    expect(r.error).toMatch(/unknown key "k2"; and 997 more \(left out: k0, k1, k2, k3, k4, k5, k6, k7 and 992 more;/);
+    expect(r.error!.length).toBeLessThan(400);
+  });
+
   it('the permission hook reads the answers fields as the monitor does, each on its own', () => {
     const files: unknown[] = [
       { title: 'x', answers: { permissionWaitSeconds: 30, alwaysDestination: 'localSettings' } },
