@@ -1,7 +1,8 @@
 /**
  * The one door to the file system. Every file omc-top opens (OMC's, Claude Code's, locks, markers) is read
  * here, and every write goes through the contained write path, so two promises hold everywhere: nothing
- * outside the resolved root is read or written (symlinks are resolved and checked), and a bad file turns
+ * outside the resolved root is read or written (symlinks are resolved and checked; only the user's own config
+ * file, read with `followLink`, is followed wherever its link points), and a bad file turns
  * into a specific, human-readable reason instead of an exception.
  */
 export * from './types.js';
