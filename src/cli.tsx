@@ -23,6 +23,7 @@ import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall } from './store/omc-install.js';
+import type { Problem } from './store/types.js';
 import { resolveRootAndOmc } from './store/omc-root.js';
 import {
   NestedRootsSearch,
@@ -122,6 +123,17 @@ function notFoundMessage(r: RootResolution): string {
   return lines.join('\n');
 }
 
+/**
+ * The config file's bad fields, as the monitor's message line says them at start: --json has no message line,
+ * and its prices (the cost) come from the same file. The path is the file's own (it is not under the root).
+ */
+function configProblems(): Problem[] {
+  const loaded = loadConfig();
+  return loaded.reason === null
+    ? []
+    : [{ path: loaded.path, message: `config file: ${loaded.reason}`, severity: 'error' }];
+}
+
 async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, nested: NestedSearch): Promise<number> {
   const store = new OmcStore({
     omc,
@@ -140,7 +152,10 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
     notices: res.notices,
     omc,
     sessions: store.sessions.getSnapshot(),
-    extraProblems: store.problems.getSnapshot().filter((p) => !store.sessions.getSnapshot().problems.includes(p)),
+    extraProblems: [
+      ...store.problems.getSnapshot().filter((p) => !store.sessions.getSnapshot().problems.includes(p)),
+      ...configProblems(),
+    ],
     extra: {
       ...store.reportExtras(),
       nested_roots: nested.roots.map((r) => ({

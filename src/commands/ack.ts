@@ -57,7 +57,7 @@ export async function runAckCommand(argv: readonly string[], cwd = process.cwd()
   try {
     await acks.ack(ids, Date.now());
   } catch (e) {
-    printErr(`omc-top ack: not recorded: ${cleanLine((e as Error).message)}\n`);
+    printErr(`omc-top ack: ${cleanLine((e as Error).message)}\n`);
     return ACK_EXIT.failed;
   }
   if (acks.problem) {

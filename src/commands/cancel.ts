@@ -353,8 +353,10 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
     if (outcome.kind === 'done') {
       // Told to every omc-top process on this machine (a monitor, `status`, `--json`): a loop re-armed after this
       // cancel is "cancel did not take" there too. A pause ends nothing, so it is not recorded.
-      if (!outcome.plan.request.pauseOnly)
-        await new CancelRecordFile(ownStateDir(io.env ?? process.env), res.root, io.now).add(cancelRecordOf(outcome));
+      // Why it could not be recorded (said below: the cancel on disk happened all the same), or null.
+      const unrecorded = outcome.plan.request.pauseOnly
+        ? null
+        : await new CancelRecordFile(ownStateDir(io.env ?? process.env), res.root, io.now).add(cancelRecordOf(outcome));
       // "Verified" only when the Stop hook, re-reading disk now, no longer holds the agent for these modes.
       const after = verifyByVerdict(res.root, outcome, rules, res.projectDir, io.now(), home);
       // Not knowing the version, a result that holds for one release and not another is no result.
@@ -380,9 +382,17 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
             verdict: after.verdict,
             depends_on_version: books && books.map((b) => ({ rules: b.rules, ok: b.ok, detail: b.line })),
             claude: claudeJson(claude, done.signal.requestedMs, done.plan.request.pauseOnly),
+            cancel_record_problem: unrecorded,
           }) + '\n',
         );
-      else (done.ok ? io.out : io.err)(human(done, claude) + `  Stop hook (OMC ${rules} rules): ${after.line}\n`);
+      else
+        (done.ok ? io.out : io.err)(
+          human(done, claude) +
+            `  Stop hook (OMC ${rules} rules): ${after.line}\n` +
+            (unrecorded === null
+              ? ''
+              : `  cancel record: not written (${unrecorded}): other omc-tops will not say if it does not take\n`),
+        );
       return !done.ok ? CANCEL_EXIT.notTaken : unstopped ? CANCEL_EXIT.notStopped : CANCEL_EXIT.ok;
     }
     // Lost a race (a concurrent cancel, the session ending): nothing to cancel is exit 4, as the README says.

@@ -13,6 +13,7 @@ import { resolveOmcRoot, rootPathFault, type RootResolution } from '../store/roo
 import { configCheck } from './doctor-config.js';
 import { pushCheck } from './doctor-push.js';
 import { hooksCheck } from './doctor-hooks.js';
+import { stateDirCheck } from './doctor-state.js';
 import { nodeCheck, terminalCheck, tmuxCheck } from './doctor-host.js';
 import type { DoctorCheck, DoctorOptions, DoctorReport } from './doctor-types.js';
 import { watchCheck } from './doctor-watch-check.js';
@@ -156,6 +157,7 @@ export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorRe
     configCheck(opts.env),
     await pushCheck(opts.env, opts.testPush === true),
     hooksCheck(res.projectDir, opts.env),
+    stateDirCheck(opts.env),
     watchCheck(probe, opts.poll, opts.procRoot ?? '/proc'),
     tmuxCheck(opts.env),
     terminalCheck(opts.terminal, opts.env),

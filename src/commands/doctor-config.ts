@@ -1,9 +1,10 @@
 /**
  * Doctor's check of the user's defaults file ($XDG_CONFIG_HOME/omc-top/config.json):
  * missing is fine (the defaults), valid shows the values in force and which came
- * from the file, invalid names the file and the field. Invalid is "broken" even
- * though the monitor starts anyway, because the settings the user wrote are not
- * the ones in force. Read exactly as the monitor reads it (src/notify/config.ts).
+ * from the file, invalid names the file and the field (and, when only some fields
+ * were left out, the values of the rest). Invalid is "broken" even though the
+ * monitor starts anyway, because the settings the user wrote are not the ones in
+ * force. Read exactly as the monitor reads it (src/notify/config.ts).
  */
 import path from 'node:path';
 import { DEFAULT_CHANNELS } from '../feeds/notify/attention-terminal.js';
@@ -17,15 +18,7 @@ export function configCheck(env: NodeJS.ProcessEnv): DoctorCheck {
   const base = { id: 'config' as const, title: 'config file' };
   const exists = statSync(path.dirname(file), path.basename(file)) !== null;
   const loaded = loadConfig(file);
-  if (loaded.error !== null) {
-    return {
-      ...base,
-      status: 'broken',
-      summary: loaded.error,
-      details: ['omc-top runs with the defaults until the file is fixed (or removed)'],
-      data: { path: file, exists, error: loaded.error },
-    };
-  }
+  const whole = loaded.dropped.includes('(the whole file)');
   const notify = loaded.config.notify ?? {};
   const inForce = {
     channels: notify.channels ?? [...DEFAULT_CHANNELS],
@@ -49,6 +42,27 @@ export function configCheck(env: NodeJS.ProcessEnv): DoctorCheck {
       ([r, v]) => `"${r}": ${v === true ? 'the default channels' : v === false ? 'never' : v.join(', ') || 'none'}`,
     ),
   ];
+  if (loaded.error !== null) {
+    // Broken even though the monitor runs: settings the user wrote are not the ones in force.
+    return {
+      ...base,
+      status: 'broken',
+      summary: loaded.error,
+      details: whole
+        ? ['omc-top runs with the defaults until the file is fixed (or removed)']
+        : [
+            `omc-top runs without ${loaded.dropped.join(', ')} until the file is fixed; the rest of it applies:`,
+            ...details,
+          ],
+      data: {
+        path: file,
+        exists,
+        error: loaded.error,
+        dropped: loaded.dropped,
+        ...(whole ? {} : { inForce, fromFile }),
+      },
+    };
+  }
   return {
     ...base,
     status: 'ok',

@@ -2,7 +2,7 @@
 export type CheckStatus = 'ok' | 'warn' | 'broken' | 'info';
 
 export interface DoctorCheck {
-  id: 'node' | 'root' | 'omc' | 'claude' | 'config' | 'push' | 'watch' | 'tmux' | 'terminal' | 'hooks';
+  id: 'node' | 'root' | 'omc' | 'claude' | 'config' | 'push' | 'watch' | 'tmux' | 'terminal' | 'hooks' | 'state';
   title: string;
   status: CheckStatus;
   /** One line: the answer. */

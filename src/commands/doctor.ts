@@ -12,8 +12,8 @@ export const DOCTOR_USAGE = `Usage: omc-top doctor [--json] [--cwd DIR | --root 
 
 Explains the set-up: Node.js, how the .omc root was found (and the other
 candidates), the OMC install, Claude Code's config directory and session
-registry, omc-top's config file, push channels, watching and the inotify limits, tmux, the
-terminal.
+registry, omc-top's config file, push channels, omc-top's state directory, watching and the
+inotify limits, tmux, the terminal.
 Exits 1 when something is broken, 0 otherwise (warnings included).
   --json        one JSON document: {"ok", "omcTop", "checks": [{"id", "status", "summary", "details", "data"}]}
   --cwd DIR     find the .omc root from DIR;  --root DIR  use DIR as the .omc root

@@ -7,6 +7,7 @@
  * 2 usage, or no .omc directory found.
  */
 import path from 'node:path';
+import { configPath, loadConfig } from '../config/config-file.js';
 import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
 import { publishStatusCache } from '../feeds/attention/status-publisher.js';
@@ -134,6 +135,10 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     return WATCH_EXIT.usage;
   }
   project = shownBasename(res.projectDir ?? path.dirname(res.root));
+  // The config file gives --rows its prices, and a fleet that reads this stream pushes with its own: a bad
+  // field is said once, on stderr (stdout is the line stream), as the monitor's message line says it.
+  const config = loadConfig(configPath(io?.env ?? process.env));
+  if (config.error !== null) err(`omc-top watch: config: ${config.error}\n`);
   // Listening before any line is written: a script that stops the watch as soon as it reads "ready" gets the
   // clean exit 0, not death by the signal's default action in the moment between the line and the handler.
   const stopped = io?.stopped ?? processStop(args.flags.has('push-lease'));

@@ -1,22 +1,16 @@
 /**
  * The `answers` section of the config file, read on its own for the permission hook: the hook must start fast,
- * so it validates this one section with zod's small build instead of loading the whole config schema. The
- * monitor validates the same fields in config-file.ts (a test keeps the two in agreement). A bad section means
- * the defaults, as everywhere.
+ * so it validates these fields with zod's small build instead of loading the whole config schema. The monitor
+ * validates the same fields in config-file.ts, and leaves out only a bad field (drop-invalid.ts): here too each
+ * field stands alone, so both read the same values (test/config/answers-agree.test.ts holds them together).
  */
-import path from 'node:path';
 import * as z from 'zod/mini';
-import { readTextSync } from '../io/safe-fs/index.js';
-import { configPath } from './config-path.js';
+import { configPath, readConfigText } from './config-path.js';
 
-const AnswersSection = z.object({
-  answers: z.optional(
-    z.object({
-      permissionWaitSeconds: z.optional(z.int().check(z.gte(5), z.lte(600))),
-      alwaysDestination: z.optional(z.enum(['session', 'localSettings'])),
-    }),
-  ),
-});
+const FIELDS = {
+  permissionWaitSeconds: z.int().check(z.gte(5), z.lte(600)),
+  alwaysDestination: z.enum(['session', 'localSettings']),
+};
 
 export interface AnswersConfig {
   permissionWaitSeconds?: number;
@@ -24,13 +18,20 @@ export interface AnswersConfig {
 }
 
 export function readAnswersConfig(env: NodeJS.ProcessEnv = process.env): AnswersConfig {
-  const file = configPath(env);
-  const r = readTextSync(path.dirname(file), path.basename(file), 64 * 1024);
+  const r = readConfigText(configPath(env));
   if (!r.ok) return {};
+  let answers: unknown;
   try {
-    const p = AnswersSection.safeParse(JSON.parse(r.text));
-    return p.success ? (p.data.answers ?? {}) : {};
+    answers = (JSON.parse(r.text) as { answers?: unknown } | null)?.answers;
   } catch {
     return {};
   }
+  if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) return {};
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(FIELDS)) {
+    if (!Object.hasOwn(answers, key)) continue;
+    const p = schema.safeParse((answers as Record<string, unknown>)[key]);
+    if (p.success) out[key] = p.data;
+  }
+  return out as AnswersConfig;
 }

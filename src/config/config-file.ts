@@ -1,15 +1,16 @@
 /**
  * The user's defaults: `$XDG_CONFIG_HOME/omc-top/config.json` (else
  * `~/.config/omc-top/config.json`), validated with zod. A bad file never
- * stops omc-top: the defaults apply and the error names the file and the
- * field. Read through the safe read path (fsx.ts) like every other file.
+ * stops omc-top: a bad field is left out and the rest applies (drop-invalid.ts),
+ * a file that cannot be read or parsed means the defaults, and the error names
+ * the file and the field. Read through the safe read path like every other
+ * file, following a symlink (config-path.ts).
  */
-import path from 'node:path';
 import { z } from 'zod';
 import { checkHostSpec } from './host-spec.js';
-import { configPath } from './config-path.js';
+import { configPath, readConfigText } from './config-path.js';
+import { parseKeepingValid } from './drop-invalid.js';
 import { PushSchema } from './push-config.js';
-import { readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
 import { lazyObject } from '../io/lazy-object.js';
 import { shownPath } from '../io/shown-path.js';
@@ -30,6 +31,7 @@ export const NEED_REASONS = [
   'team failed',
   'stalled: no live worker',
   'dead worker',
+  'unreadable loop state',
 ] as const;
 export const NEWS_REASONS = ['loop finished', 'loop stopped', 'max iterations reached'] as const;
 export const REASONS = [
@@ -81,7 +83,19 @@ const ConfigSchema = lazyObject(() =>
         /** Where "always" keeps the rule: this session only (default) or the project's .claude/settings.local.json. */
         alwaysDestination: z.enum(['session', 'localSettings']).optional(),
         /** The command resume runs in a new tmux window, before `--resume <session>` (default "claude"). */
-        claudeCommand: z.string().min(1).max(1000).optional(),
+        claudeCommand: z
+          .string()
+          .min(1)
+          .max(1000)
+          .refine(
+            (c) => !/[\u0000-\u001f\u007f-\u009f]/.test(c),
+            'holds a control character (an escape, a tab, a line break): it is typed into a terminal, so it is not used',
+          )
+          .refine(
+            (c) => cleanLine(c) === c,
+            'holds bidi controls, line separators or characters whose width terminals dispute: what runs would not read as shown',
+          )
+          .optional(),
       })
       .optional(),
     /** Machines the fleet view (`--all` / `--host`) also shows: "user@box" or "user@box:/dir", as for --host. */
@@ -106,35 +120,66 @@ export { configPath } from './config-path.js';
 export interface LoadedConfig {
   config: OmcTopConfig;
   path: string;
-  /** One line: the file, the field, what is wrong (the defaults apply). */
+  /**
+   * One line: the file, each bad field and what is wrong, what was left out for it, and that push is off when
+   * the file's channels are gone with it; null when the whole file is in force.
+   */
   error: string | null;
+  /** The same line without the file's path in front (for --json's problems, which carry the path apart). */
+  reason: string | null;
+  /** The parts left out (`title`, `push.channels.0`), or "(the whole file)": the defaults apply. */
+  dropped: string[];
 }
 
+/** How many bad fields the one line names before "and N more" (doctor and the message line show one line). */
+const NAMED_ISSUES = 3;
+/** How many left-out parts it names (a file of a thousand unknown keys is still one line). */
+const NAMED_PARTS = 8;
+
+const hadPush = (raw: unknown): boolean => {
+  const push = (raw as { push?: { channels?: unknown; reuseOmc?: unknown } } | null)?.push;
+  return (Array.isArray(push?.channels) && push.channels.length > 0) || push?.reuseOmc === true;
+};
+const hasPush = (c: OmcTopConfig): boolean => (c.push?.channels?.length ?? 0) > 0 || c.push?.reuseOmc === true;
+
 export function loadConfig(file = configPath()): LoadedConfig {
-  const r = readTextSync(path.dirname(file), path.basename(file), 64 * 1024);
+  const failed = (reason: string, config: OmcTopConfig, dropped: string[]): LoadedConfig => {
+    // Field names and messages come shown by every character (drop-invalid.ts): cleanLine has nothing left to
+    // remove there, and keeps the file's path and V8's words to one line.
+    const clean = cleanLine(reason);
+    return { config, path: file, error: `${cleanLine(shownPath(file))}: ${clean}`, reason: clean, dropped };
+  };
+  // The defaults have no push channel: a process that was to push says so.
+  const whole = (why: string) => failed(`${why} (using the defaults; push is OFF)`, {}, ['(the whole file)']);
+  const r = readConfigText(file);
   if (!r.ok) {
-    if (r.code === 'missing') return { config: {}, path: file, error: null };
-    return { config: {}, path: file, error: cleanLine(`${shownPath(file)}: ${r.message} (using the defaults)`) };
+    if (r.code === 'missing') return { config: {}, path: file, error: null, reason: null, dropped: [] };
+    return whole(r.message);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(r.text);
   } catch (e) {
-    return {
-      config: {},
-      path: file,
-      error: cleanLine(`${shownPath(file)}: not valid JSON: ${(e as Error).message} (using the defaults)`),
-    };
+    return whole(`not valid JSON: ${(e as Error).message}`);
   }
-  const parsed = ConfigSchema.safeParse(raw);
-  if (parsed.success) return { config: parsed.data, path: file, error: null };
-  const issue = parsed.error.issues[0];
-  const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(top level)';
-  return {
-    config: {},
-    path: file,
-    error: cleanLine(`${shownPath(file)}: ${field}: ${issue?.message ?? 'invalid'} (using the defaults)`),
-  };
+  const pushBefore = hadPush(raw);
+  const kept = parseKeepingValid(ConfigSchema, raw);
+  if (!kept.ok) return whole(`${kept.whole.field}: ${kept.whole.message}`);
+  if (kept.dropped.length === 0) return { config: kept.data, path: file, error: null, reason: null, dropped: [] };
+  const named = kept.dropped.slice(0, NAMED_ISSUES).map((d) => `${d.field}: ${d.message}`);
+  const more = kept.dropped.length - named.length;
+  const parts = [...new Set(kept.dropped.map((d) => d.dropped))];
+  const partsShown =
+    parts.length > NAMED_PARTS
+      ? `${parts.slice(0, NAMED_PARTS).join(', ')} and ${parts.length - NAMED_PARTS} more`
+      : parts.join(', ');
+  const pushOff = pushBefore && !hasPush(kept.data) ? '; push is OFF (no channel left)' : '';
+  return failed(
+    `${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}` +
+      ` (left out: ${partsShown}${pushOff}; the rest of the file applies)`,
+    kept.data,
+    parts,
+  );
 }
 
 /** `--notify=bell,osc,tmux` (or `none`). */

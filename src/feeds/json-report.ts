@@ -40,6 +40,8 @@ export function buildJsonReport(input: JsonReportInput): Record<string, unknown>
       ended: s.ended,
       // What the Stop hook does at this session's next Stop (null for session-less state).
       verdict: s.verdict,
+      // What omc-top could not read of what that verdict depends on (then status "unreadable", decision "unknown").
+      unreadable: s.unreadable ?? [],
       // The OMC that runs this session's hooks and where it was found (its Claude process's --plugin-dir, or the project's).
       omc: s.omc ?? null,
       cancel: s.cancel && {
@@ -81,6 +83,8 @@ export function buildJsonReport(input: JsonReportInput): Record<string, unknown>
       })),
     })),
     problems: problems.map((p) => ({ path: p.path, message: p.message, severity: p.severity })),
+    // Directories above the sessions omc-top may not list (`state`, `state/sessions`): their sessions are unknown.
+    unreadable_dirs: input.sessions.unreadableDirs ?? [],
     ...(input.extra ?? {}),
   };
 }

@@ -11,7 +11,7 @@ import type { NeedItem } from './attention/needs.js';
 import { lifeOf } from '../store/claude/life.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import type { SessionView } from '../store/sessions/model.js';
-import { LEGACY_LABEL, modeSummary, promptText } from '../store/sessions/summary.js';
+import { LEGACY_LABEL, modeSummary, promptText, unknownModesText } from '../store/sessions/summary.js';
 import { LEGACY_KEY, signalUntilMs } from '../store/sessions/model.js';
 import { configuredPrices } from '../store/claude/price-config.js';
 import { sessionSpend } from '../store/cost/spend.js';
@@ -25,6 +25,8 @@ export const SESSION_STATUSES = [
   'finished',
   'cancelling',
   'idle',
+  // A file or directory its verdict depends on could not be read here: an older receiver's schema refuses the row.
+  'unreadable',
 ] as const;
 export const PROCESS_STATUSES = ['busy', 'idle', 'waiting', 'gone', 'exited', 'unknown'] as const;
 
@@ -150,7 +152,7 @@ export function rowOf(
     sessionless: s.kind === 'legacy',
     status: s.status,
     cancelUntilMs: signalUntilMs(s),
-    modes: truncate(s.modes.map((m) => modeSummary(m, true)).join(' · '), MAX_TEXT),
+    modes: truncate(unknownModesText(s) ?? s.modes.map((m) => modeSummary(m, true)).join(' · '), MAX_TEXT),
     prompt: truncate(promptText(s), MAX_TEXT),
     updatedMs: s.updatedMs,
     rank: s.rank,

@@ -25,10 +25,16 @@ export function loopValues(sessions: SessionsSnapshot): Pick<StatusValues, 'loop
   // fourth loop instead of passing over 10,000 sessions; with fewer loops it stops at the first session ranked
   // after every one that can hold a loop (the stale ones). Only the shown loops get their text either way.
   const known = sessions.counts?.loops;
+  const knownUnreadable = sessions.counts?.unreadable;
   const shown: string[] = [];
   let active = 0;
+  let unreadable = 0;
   for (const s of sessions.sessions) {
-    if (known !== undefined && (active > SHOWN_LOOPS || s.rank > LAST_HOLDING_RANK)) break;
+    // An unreadable session ranks with the holding ones (derive.ts STATUS_RANK), so the walk still meets each; past
+    // the shown loops it stops only when the domain counted them too (a snapshot from before that count did not).
+    if (known !== undefined && (s.rank > LAST_HOLDING_RANK || (active > SHOWN_LOOPS && knownUnreadable !== undefined)))
+      break;
+    if (s.status === 'unreadable') unreadable += 1;
     for (const m of s.modes) {
       // Paused loops too: the Stop hook holds them again once the pause ends.
       if (!holdsAgent(m)) continue;
@@ -39,9 +45,15 @@ export function loopValues(sessions: SessionsSnapshot): Pick<StatusValues, 'loop
     }
   }
   if (known !== undefined) active = known;
+  if (knownUnreadable !== undefined) unreadable = knownUnreadable;
+  // A directory above the sessions that could not be listed hides any number of them: one unknown more.
+  unreadable += sessions.unreadableDirs?.length ?? 0;
+  // A session omc-top could not read may hold a loop: never "no loops" then, and said apart from the loops seen.
+  const unknown = unreadable === 0 ? '' : `? ${unreadable > 1 ? `${unreadable} ` : ''}unreadable`;
+  const seen = active === 0 ? '' : shown.join(' ') + (active > SHOWN_LOOPS ? ` +${active - SHOWN_LOOPS}` : '');
   return {
     // A status bar has room for a few: the first ones (the sessions domain's attention order) and a count.
-    loops: active === 0 ? 'no loops' : shown.join(' ') + (active > SHOWN_LOOPS ? ` +${active - SHOWN_LOOPS}` : ''),
+    loops: seen === '' && unknown === '' ? 'no loops' : [seen, unknown].filter((t) => t !== '').join(' '),
     active,
   };
 }

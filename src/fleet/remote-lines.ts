@@ -44,6 +44,7 @@ const NEED_KINDS: readonly NeedKind[] = [
   'team-stalled',
   'team-failed',
   'worker-dead',
+  'unreadable',
 ];
 const opt = (max: number) => z.string().max(max).nullable();
 const ITEM = z.object({

@@ -23,6 +23,9 @@ import { rowIdentity, type RowModel } from '../feeds/row.js';
 import { cancelTargetOf } from '../store/cancel/target.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
 
+/** What `watch` says at start about a bad config file (commands/watch.ts). */
+const CONFIG_LINE = /^omc-top watch: config: /;
+
 /** Who pushes for a remote project: this side (`fleet`), an omc-top there (`other`), or not said (yet). */
 export type RemotePusher = 'fleet' | 'other' | 'unknown';
 
@@ -248,7 +251,9 @@ export class RemoteHost {
 
   private ended(code: number | null): void {
     if (this.stopped) return;
-    const tail = truncate(cleanLine(this.stderr.trim().split('\n').filter(Boolean).pop() ?? ''), 200);
+    // The remote watch's start-up line about its own config file is no reason for an end.
+    const lines = this.stderr.trim().split('\n');
+    const tail = truncate(cleanLine(lines.filter((l) => l && !CONFIG_LINE.test(l)).pop() ?? ''), 200);
     if (this.phase === 'too-old') {
       // Said already; try again rarely (the user may upgrade it).
     } else if (code === 127 || /omc-top: (command )?not found|omc-top: No such file/.test(this.stderr)) {

@@ -242,8 +242,34 @@ function routeOverlay(ev: InputEvent, overlay: Overlay, env: RouterEnv): void {
   // request, an OMC gate) takes its own keys first.
   else if (overlay.kind === 'problems') {
     if (matchKey('q', ev)) requestExit(env);
-    else if (!routeAnswerLine(ev, overlay, env)) routeInbox(ev, overlay, env);
+    else if (!routeAnswerLine(ev, overlay, env) && !routeInbox(ev, overlay, env)) routeGlobalOver(ev, overlay, env);
   } else dispatch(TEXT_OVERLAY_BINDINGS, ev, ctx(overlay));
+}
+
+/**
+ * A key the inbox has no use for is a global one, as its footer offers (`? help`, the pane letters): the inbox
+ * holds no text field. A key that moves to another pane leaves the inbox behind.
+ */
+function routeGlobalOver(ev: InputEvent, overlay: Overlay, env: RouterEnv): void {
+  if (ev.kind !== 'key') return;
+  const pane = env.ui.state.pane;
+  const leave = () => {
+    if (env.ui.state.pane !== pane && env.ui.state.overlay === overlay) env.ui.setOverlay(null);
+  };
+  if (
+    dispatch(
+      GLOBAL_BINDINGS,
+      ev,
+      routerContext<null>(env, null, () => undefined),
+    )
+  ) {
+    leave();
+    return;
+  }
+  const target = env.panes.find((p) => matchKey(p.hotkey, ev));
+  if (!target) return;
+  env.ui.setOverlay(null);
+  env.ui.setPane(target.id);
 }
 
 /** Keys that move through the inbox whatever line is selected; the rest go to an answer line first. */

@@ -19,7 +19,14 @@
  * `parse(read)`: what it makes of the bytes.
  */
 import { hash } from 'node:crypto';
-import { parseJsonText, readTextSync, statSync, type ReadFailure, type ReadOk } from './safe-fs/index.js';
+import {
+  parseJsonText,
+  readTextSync,
+  statSync,
+  type ReadFailure,
+  type ReadFailureCode,
+  type ReadOk,
+} from './safe-fs/index.js';
 
 export type ReadEdge = 'leading' | 'trailing' | 'scan';
 
@@ -27,7 +34,19 @@ export interface FileStamp {
   mtimeMs: number;
   size: number;
   ino: number;
+  /** The inode's change time when known: a chmod or chown (who may read it) moves it, not the bytes. */
+  ctimeMs?: number;
 }
+
+/**
+ * The stat still names the bytes behind `s`: same inode, size, mtime, and the same change time when it was known,
+ * so a file whose permissions changed (now unreadable to this user, or readable again) is read again.
+ */
+export const sameStamp = (st: { mtimeMs: number; size: number; ino: number; ctimeMs: number }, s: FileStamp): boolean =>
+  st.mtimeMs === s.mtimeMs &&
+  st.size === s.size &&
+  st.ino === s.ino &&
+  (s.ctimeMs === undefined || st.ctimeMs === s.ctimeMs);
 
 /** What a domain made of one read. */
 export type Parsed<T> =
@@ -135,6 +154,8 @@ export class LastGoodFile<T> extends LastGood<T> {
   stamp: FileStamp | null = null;
   /** The last read found no file. */
   missing = true;
+  /** Why the last read got no bytes (other than "missing"), or null when it got them. */
+  readFailure: ReadFailureCode | null = null;
   private digest: string | null = null;
 
   constructor(
@@ -159,6 +180,7 @@ export class LastGoodFile<T> extends LastGood<T> {
   /** Reads the file now. Returns true when what is shown changed. */
   read(edge: ReadEdge): boolean {
     const r = readTextSync(this.root, this.rel, this.opts.maxBytes);
+    this.readFailure = r.ok || r.code === 'missing' ? null : r.code;
     if (!r.ok && r.code === 'missing') {
       this.missing = true;
       this.stamp = null;
@@ -172,7 +194,7 @@ export class LastGoodFile<T> extends LastGood<T> {
     let parsed: Parsed<T>;
     if (!r.ok) parsed = this.opts.onReadFailure?.(r) ?? { ok: false, problem: r.message };
     else {
-      stamp = { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino };
+      stamp = { mtimeMs: r.mtimeMs, size: r.bytes, ino: r.ino, ctimeMs: r.ctimeMs };
       digest = this.opts.remember === 'nothing' ? null : digestOf(r);
       if (digest !== null && digest === this.digest) {
         // The very bytes behind what is shown: whatever a leading read feared is over.
@@ -199,7 +221,7 @@ export class LastGoodFile<T> extends LastGood<T> {
     const s = this.stamp;
     if (s && this.pending === null) {
       const st = statSync(this.root, this.rel);
-      if (st && st.isFile() && st.mtimeMs === s.mtimeMs && st.size === s.size && st.ino === s.ino) return false;
+      if (st && st.isFile() && sameStamp(st, s)) return false;
     }
     return this.read(edge);
   }

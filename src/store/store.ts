@@ -42,6 +42,7 @@ import { QuotaDomain, type QuotaDomainOptions } from './cost/quota-domain.js';
 import { borrowed } from './borrowed-domain.js';
 import { UltragoalDomain } from './ultragoal/domain.js';
 import { groupDigits } from '../io/group-digits.js';
+import { watchClockJumps } from './clock-jumps.js';
 
 /**
  * The progressive start's read slices (ms). The first one is the first frame's rows: it reads the screenful the
@@ -75,6 +76,12 @@ export interface OmcStoreOptions {
   rootRule?: string;
   readonly?: boolean;
   clock?: Clock;
+  /**
+   * Seam for tests: monotonic time (default performance.now()). The store compares it with `clock` once a
+   * second while watching; the wall clock moving apart from it (a suspend, an NTP step) re-judges every
+   * time-based verdict at once (clock-jumps.ts).
+   */
+  monotonic?: Clock;
   watch?: 'auto' | 'poll' | 'none';
   /** Seams for tests: fixture pids belong to another host, poll cadences, heartbeat staleness. */
   teams?: Pick<TeamsDomainOptions, 'pidAlive' | 'heartbeatStaleMs' | 'projectPollMs' | 'pidRecheckMs'>;
@@ -181,6 +188,8 @@ export class OmcStore {
    */
   private readonly domains: readonly Domain[];
   private watcher: TreeWatcher | null = null;
+  private readonly monotonic: Clock | undefined;
+  private stopClockWatch: (() => void) | null = null;
   private readonly watchKind: 'auto' | 'poll' | 'none';
   private readonly watchImpl: TreeWatcherOptions['watchImpl'];
   private closed = false;
@@ -192,6 +201,7 @@ export class OmcStore {
     this.omc = opts.omc ?? null;
     this.readonly = opts.readonly ?? false;
     this.clock = opts.clock ?? Date.now;
+    this.monotonic = opts.monotonic;
     this.watchKind = opts.watch ?? 'auto';
     this.watchImpl = opts.watchImpl;
     const common = { root: this.root, clock: this.clock };
@@ -420,6 +430,11 @@ export class OmcStore {
   private startWatching(progressive = false): void {
     // Another omc-top's cancels: its "cancel did not take" is this monitor's too.
     this.stopRecordWatch ??= this.cancelRecords.watch();
+    this.stopClockWatch ??= watchClockJumps({
+      wall: this.clock,
+      monotonic: this.monotonic,
+      onJump: () => this.clockJumped(),
+    });
     if (progressive) {
       const watchLeaf = (rel: string) => this.watcher?.watchLeaf(rel) ?? false;
       this.sessions.watchLeaves = watchLeaf;
@@ -477,6 +492,26 @@ export class OmcStore {
     }
   }
 
+  /**
+   * The wall clock jumped (clock-jumps.ts): the timers that re-judge time-based verdicts run on monotonic time,
+   * so each domain re-judges now what depends on the wall clock, and so do the cancels in flight (a pause
+   * whose window the jump passed is over now, as `--json` says, not 30 s of monotonic time later).
+   */
+  private clockJumped(): void {
+    if (this.closed) return;
+    for (const d of this.domains) {
+      if (!this.readStarted.has(d)) continue;
+      try {
+        d.clockJumped?.();
+      } catch (err) {
+        // As in dispatch: one domain's bug must not take the monitor down.
+        this.watchState = { ...this.watchState, watchDetail: `${d.name}: ${(err as Error).message}` };
+        this.pushStatus();
+      }
+    }
+    this.cancels.evaluate();
+  }
+
   /** Every domain's additions to the --json document. */
   reportExtras(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
@@ -514,5 +549,7 @@ export class OmcStore {
     this.cancels.dispose();
     this.stopRecordWatch?.();
     this.stopRecordWatch = null;
+    this.stopClockWatch?.();
+    this.stopClockWatch = null;
   }
 }

@@ -44,6 +44,11 @@ export interface Domain {
    * trailing edge of a burst; keep each file by the last-good rule (last-good.ts).
    */
   refresh(events: readonly WatchEvent[], edge: 'leading' | 'trailing'): void;
+  /**
+   * The wall clock jumped apart from monotonic time (a suspend and resume, an NTP step): re-judge now whatever
+   * depends on the wall clock, since timers armed on monotonic time would fire late or never (clock-jumps.ts).
+   */
+  clockJumped?(): void;
   /** Stops the domain's own timers (time-driven re-derives, polls) so a closed store keeps nothing alive. */
   dispose?(): void;
   /** Problems this domain currently shows (for the problem lines and --json). */

@@ -25,16 +25,20 @@ export function shortenPath(p: string, max: number, home = process.env.HOME ?? '
  * ones (sessionCountOf). The sessions domain keeps the sums as sessions change,
  * so a frame does not walk every session.
  */
-export function sessionCounts(snap: SessionsSnapshot): { running: number; stale: number } {
-  if (snap.counts) return snap.counts;
+export function sessionCounts(snap: SessionsSnapshot): { running: number; stale: number; unreadable: number } {
+  // A directory above the sessions that could not be listed counts as one unknown more (status-line.ts says the same).
+  const dirs = snap.unreadableDirs?.length ?? 0;
+  if (snap.counts) return { ...snap.counts, unreadable: (snap.counts.unreadable ?? 0) + dirs };
   let running = 0;
   let stale = 0;
+  let unreadable = 0;
   for (const s of snap.sessions) {
     const c = sessionCountOf(s);
     running += c.running;
     stale += c.stale;
+    if (s.status === 'unreadable') unreadable += 1;
   }
-  return { running, stale };
+  return { running, stale, unreadable: unreadable + dirs };
 }
 
 /** The header's attention part: "needs you: N" (the attention monitor's count) and "notify off" while muted. */
@@ -81,11 +85,12 @@ export function Header({
   // The root with every byte of its name (a control as an escape): the directory it is, not a look-alike.
   // Once per root, not per frame: the header draws at every change.
   const shownRoot = React.useMemo(() => shownPath(root), [root]);
-  const { running, stale } = sessionCounts(sessions);
-  // "running", not "live": the footer's "live" is the file watcher.
+  const { running, stale, unreadable } = sessionCounts(sessions);
+  // "running", not "live": the footer's "live" is the file watcher. Unreadable sessions may run a loop too: their
+  // count is said apart (the status line's `? unreadable`).
   const counts = sessions.scanning
     ? `reading ${sessions.scanning.done}/${sessions.scanning.total} sessions`
-    : `${sessions.sessions.length} sess · ${running} running${stale ? ` · ${stale} stale` : ''}`;
+    : `${sessions.sessions.length} sess · ${running} running${stale ? ` · ${stale} stale` : ''}${unreadable ? ` · ${unreadable} unreadable` : ''}`;
   const left = `omc-top${readonly ? ' [readonly]' : ''}  `;
   const clock = `${formatClock(now).slice(0, 5)} UTC`;
   const attn = attentionText(needs, notifyOff);
@@ -296,11 +301,24 @@ export function footerOrder(hints: Array<[string, string]>, typing: boolean): Ar
  * cut mid-word ("c canc…") tells the user less than one left for `?` help.
  */
 export function hintsThatFit(hints: Array<[string, string]>, room: number): string {
+  // The way back out (`Esc back`, `Esc close`) is kept whatever else is left out: without it on screen a user
+  // in a narrow pane sees the keys that go deeper and none that return.
+  const way = hints.findIndex(([, v]) => v === 'back' || v === 'close');
+  const kept = way === -1 ? null : (hints[way] as [string, string]);
+  const keptWidth = kept ? textWidth(`${kept[0]} ${kept[1]}`) + 2 : 0;
   let text = '';
+  let fitted = 0;
   for (const [k, v] of hints) {
     const next = text ? `${text}  ${k} ${v}` : `${k} ${v}`;
-    if (textWidth(next) > room) break;
+    // Room for the way back after this one, unless this one is it (or it is already on the line).
+    const reserve = kept && fitted < way ? keptWidth : 0;
+    if (textWidth(next) + reserve > room) break;
     text = next;
+    fitted += 1;
+  }
+  if (kept && fitted <= way) {
+    const withWay = text ? `${text}  ${kept[0]} ${kept[1]}` : `${kept[0]} ${kept[1]}`;
+    if (textWidth(withWay) <= room) text = withWay;
   }
   // Not even the first fits whole: show what fits of it rather than nothing.
   return text || (hints[0] ? fit(`${hints[0][0]} ${hints[0][1]}`, room) : '');

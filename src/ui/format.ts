@@ -1,22 +1,48 @@
 /** Small, pure text helpers shared by the views. */
+import { FUTURE_SLACK_MS, isFuture } from '../io/time-ahead.js';
 import stringWidth from 'string-width';
 import { cleanLine } from '../io/sanitize.js';
 
+export { FUTURE_SLACK_MS, isFuture };
+
+const DAY_MS = 86_400_000;
+const YEAR_MS = 365.25 * DAY_MS;
 /**
- * "10s", "5m", "3h", "2d": short enough for a 60-column pane. Future times
- * read as "0s". Under a minute the age moves in 5-second steps: a monitor
- * left open all day repaints a young row every 5 s instead of every second.
+ * "10s", "5m", "3h", "2d", "56y" (a 1970 stamp), "1ky+" past a thousand years: at most 4 cells, the width of the
+ * AGE columns and short enough for a 60-column pane. Under a minute the age moves in 5-second steps: a monitor
+ * left open all day repaints a young row every 5 s instead of every second. A time ahead of `now` (isFuture)
+ * gets a `+` and at most 3 more cells: "+3h", "+12d", "+<1y", "+2y", "+far" past 99 years; a few seconds ahead
+ * reads "0s".
  */
 export function formatAge(ms: number | null, now: number): string {
   if (ms === null) return '—';
-  const d = Math.max(0, now - ms);
+  if (isFuture(ms, now)) return `+${spanOf(ms - now, true)}`;
+  return spanOf(Math.max(0, now - ms), false);
+}
+
+/**
+ * The age as a phrase: `5m ago`, or `in 400d` for a time ahead of the clock, so a line never says a time to
+ * come is `0s ago`. For the places that said `${formatAge(…)} ago`.
+ */
+export function formatAgo(ms: number | null, now: number): string {
+  if (ms === null) return '—';
+  if (isFuture(ms, now)) return `in ${spanOf(ms - now, false)}`;
+  return `${formatAge(ms, now)} ago`;
+}
+
+/** One span in words of at most 4 cells (3 when `short`, for the `+` of a future age). */
+function spanOf(d: number, short: boolean): string {
   const s = Math.floor(d / 1000);
   if (s < 60) return `${s - (s % 5)}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m`;
   const h = Math.floor(m / 60);
   if (h < 48) return `${h}h`;
-  return `${Math.floor(h / 24)}d`;
+  const days = Math.floor(d / DAY_MS);
+  if (days < (short ? 100 : 365)) return `${days}d`;
+  const y = Math.floor(d / YEAR_MS);
+  if (short) return y < 1 ? '<1y' : y < 100 ? `${y}y` : 'far';
+  return y < 1000 ? `${y}y` : '1ky+';
 }
 
 /**
@@ -31,6 +57,8 @@ export function formatAge(ms: number | null, now: number): string {
  */
 export function ageTickMs(ms: number | null, now: number): number {
   if (ms === null) return Infinity;
+  // Ahead of the clock: the label counts down coarsely; repaint each minute, and when it turns to a past age.
+  if (isFuture(ms, now)) return Math.max(1, Math.min(60_000, ms - FUTURE_SLACK_MS - now + 1));
   const d = Math.max(0, now - ms);
   if (d < 60_000) return 5000 - (d % 5000);
   const onGrid = (exact: number, grid: number) => Math.ceil((now + exact) / grid) * grid - now;

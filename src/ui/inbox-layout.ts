@@ -10,7 +10,7 @@ import type { AttentionView } from '../feeds/attention/view.js';
 import type { Size } from '../kit/pane.js';
 import { initList, listView, moveList, type ListState, type ListView, type Move } from '../kit/list.js';
 import { explainOmc56Path } from '../store/omc56/known-files.js';
-import { formatAge, wrapText } from './format.js';
+import { formatAge, formatAgo, wrapText } from './format.js';
 import { isAnswerLine } from '../feeds/answers/items.js';
 
 export interface ProblemLike {
@@ -112,7 +112,7 @@ function detailOf(r: InboxRow | null, w: number, now: number): string[] {
     ];
   }
   const n = r.item;
-  const since = n.since === null ? '' : ` · since ${formatAge(n.since, now)} ago`;
+  const since = n.since === null ? '' : ` · since ${formatAgo(n.since, now)}`;
   return [
     ...wrapText(`${n.text}${since}`, w),
     ...wrapText(

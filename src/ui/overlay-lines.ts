@@ -49,6 +49,10 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['finished', 'not active, a terminal phase, or completed less than 24 h ago (a tombstone)'],
   ['idle', 'nothing left in the session directory'],
   [
+    'unreadable',
+    "omc-top may not read a mode file or the session's directory (OMC writes its files mode 0600: run omc-top as the same user), so what OMC's Stop hook does is unknown; the mode shows as `ralph ? (unreadable)`",
+  ],
+  [
     'cancel 12s / pause 12s',
     "a cancel signal is in force: countdown until OMC's Stop hook stops honouring it; pause while the loop keeps its state on disk (it goes on after), cancel while its files are gone or inactive (--json: status paused / cancelling)",
   ],

@@ -70,6 +70,26 @@ describe('loopValues', () => {
     });
   });
 
+  it('a session omc-top could not read may hold a loop: never "no loops", said after the loops seen', () => {
+    const unreadable = (id: string, modes: ModeView[]) =>
+      ({ id, kind: 'session', status: 'unreadable', rank: 1, modes }) as unknown as SessionView;
+    const alone: SessionsSnapshot = { ...snap(), sessions: [unreadable('u', [mode({ status: 'unreadable' })])] };
+    expect(loopValues(alone)).toEqual({ loops: '? unreadable', active: 0 });
+    const running = snap(...Array.from({ length: 5 }, (_, i) => [mode({ iteration: i, max: 9 })]))
+      .sessions as SessionView[];
+    const mixed: SessionsSnapshot = {
+      ...snap(),
+      sessions: [unreadable('u1', []), ...running, unreadable('u2', [mode({ status: 'unreadable' })])],
+    };
+    expect(loopValues(mixed)).toEqual({ loops: 'ralph 0/9 ralph 1/9 ralph 2/9 +2 ? 2 unreadable', active: 5 });
+    // With the domain's counts the walk may stop after the shown loops: the count of unreadable ones is the domain's.
+    expect(loopValues({ ...mixed, counts: { running: 5, stale: 0, loops: 5, unreadable: 2 } })).toEqual(
+      loopValues(mixed),
+    );
+    // A snapshot whose counts predate that count is walked to its end for them.
+    expect(loopValues({ ...mixed, counts: { running: 5, stale: 0, loops: 5 } })).toEqual(loopValues(mixed));
+  });
+
   it("a walk with the domain's count stops at the first session ranked after any that can hold a loop", () => {
     let read = 0;
     /** A stale row (rank 4) that counts the reads of its modes. */

@@ -169,13 +169,15 @@ describe('config file', () => {
       config: { notify: { channels: ['tmux'], reasons: { problem: ['bell'] } }, title: false },
       path: f,
       error: null,
+      reason: null,
+      dropped: [],
     });
     expect(loadConfig(path.join(os.tmpdir(), 'omc-top-no-such-dir', 'config.json')).error).toBeNull();
   });
-  it('a bad file names the file and the field, and the defaults apply', () => {
-    const f = file('{"notify":{"channels":["bell","beep"]}}');
+  it('a bad field is named with the file, and left out (the rest applies)', () => {
+    const f = file('{"notify":{"channels":["bell","beep"],"debounceMs":10},"title":false}');
     const r = loadConfig(f);
-    expect(r.config).toEqual({});
+    expect(r.config).toEqual({ notify: { debounceMs: 10 }, title: false });
     expect(r.error).toContain(`${f}: notify.channels.1:`);
     expect(loadConfig(file('{"notfy":{}}')).error).toMatch(/notfy/);
     expect(loadConfig(file('{"notify":')).error).toMatch(/not valid JSON/);

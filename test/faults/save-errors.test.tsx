@@ -40,6 +40,7 @@ let p: TempProject | null = null;
 let app: MountedApp | null = null;
 let fault: InjectedFault | null = null;
 afterEach(async () => {
+  delete process.env.EDITOR;
   fault?.restore();
   fault = null;
   await app?.unmount();
@@ -159,6 +160,25 @@ describe.each(FAULTS)('$name ($code at $step)', (f) => {
     await a.waitForText('added Working Memory entry');
     expect(omc.getWorkingMemory(p!.dir)).toMatch(/lost-nothing draft 42$/);
     expect(strayWriteArtifacts(p!.root)).toEqual([]);
+  });
+
+  it("notepad e: the editor ran, the save after it failed → said as a save failure, never as $EDITOR's; the text stays in the editor", async () => {
+    process.env.EDITOR = `sh -c 'printf " ED-APPENDED\\n" >> "$1"' editor`;
+    const a = await open('notepad');
+    await a.waitForText('Working');
+    const before = snapshotTree(p!.root);
+    const hit = inject(f);
+    await a.press('e');
+    await expectRefusedCleanly(a, f, before, hit);
+    // As Ctrl-S says it: `save: <reason>` when the lock could not be taken, else the domain's own refusal.
+    expect(a.text()).toMatch(/✗ (save: |notepad\.md was not written: ).*\(your draft is kept\)/);
+    expect(a.text()).not.toContain('$EDITOR:');
+    expect(a.text()).toContain('ED-APPENDED');
+
+    hit.restore();
+    await a.press(CTRL_S);
+    await a.waitForText('saved Working Memory entry');
+    expect(omc.getWorkingMemory(p!.dir)).toMatch(/ED-APPENDED$/);
   });
 
   it('memory: the directive form keeps what was typed, project-memory.json is untouched; Enter again saves it', async () => {

@@ -192,6 +192,29 @@ describe('LastGoodFile (the rule on a real file)', () => {
     expect(parses).toBe(3);
   });
 
+  it('the stat gate re-reads a file whose permissions changed (a chmod moves no byte and no mtime, only who may read it)', () => {
+    let parses = 0;
+    const f = new LastGoodFile<string>(root, rel, {
+      parse: (r) => {
+        parses += 1;
+        return { ok: true, value: r.text };
+      },
+      remember: 'nothing',
+    });
+    write('one');
+    f.read('scan');
+    expect(f.readIfChanged()).toBe(false);
+    const file = path.join(root, rel);
+    const { mtimeMs } = fs.statSync(file);
+    fs.chmodSync(file, 0o640);
+    expect(fs.statSync(file).mtimeMs).toBe(mtimeMs);
+    f.readIfChanged();
+    expect(parses).toBe(2);
+    // And only once: the new change time is the stamp now.
+    expect(f.readIfChanged()).toBe(false);
+    expect(parses).toBe(2);
+  });
+
   it('a read failure can be turned into a value (the wiki shows an unreadable page as a page)', () => {
     const f = new LastGoodFile<string>(root, rel, {
       maxBytes: 4,

@@ -239,6 +239,7 @@ describe('editing', () => {
     m.keys('draft');
     m.keys(ESC);
     await m.see('Discard your draft?');
+    expect(m.frame()).toContain('5 characters typed in this new Working Memory entry will be lost.');
     m.keys('n');
     await m.see('New Working Memory entry');
     expect(m.frame()).toContain('draft');
@@ -386,6 +387,44 @@ describe('the editor edits the text on disk, not the cleaned copy it shows', () 
     await m.see('saved Priority Context');
     expect(m.disk()).toBe(before.replace(hostile, `${hostile}!`));
   });
+
+  it('an HTML comment line in an entry is shown, opened in the editor and written back; OMC reads what it read', async () => {
+    const KEEP = '<!-- keep: ask Dana for the sandbox key -->';
+    const before = notepad('Cents only.', `### 2026-11-30 06:00\nBlocked on e2e.\n${KEEP}\nsecond line`);
+    const m = await mount({ notepad: before });
+    m.keys('n');
+    await m.see('Working Memory · 1 entry');
+    await m.see(KEEP);
+    // The size is what OMC reads ("Blocked on e2e.\n\nsecond line"), in the read view and in the editor alike.
+    expect(m.frame()).toContain('28/4,000 chars');
+    m.keys('i');
+    await m.see('Working Memory entry 2026-11-30 06:00');
+    expect(m.frame()).toContain(KEEP);
+    expect(m.frame()).toContain('28/4,000');
+    m.keys('!');
+    await m.see('second line!');
+    m.keys(CTRL_S);
+    await m.see('saved Working Memory entry 2026-11-30 06:00');
+    expect(m.disk()).toBe(before.replace('second line', 'second line!'));
+    expect(omc.getWorkingMemory(m.p.dir)).toBe('### 2026-11-30 06:00\nBlocked on e2e.\n\nsecond line!');
+  });
+
+  it('an HTML comment line under the Priority text is shown and kept by a Priority save', async () => {
+    const NOTE = '<!-- user note: sandbox key rotates monthly -->';
+    const before = notepad(`Cents only.\n${NOTE}\nShip 0.5.`, '### 2026-11-30 06:00\nstep1');
+    const m = await mount({ notepad: before });
+    m.keys('n');
+    await m.see('Working Memory · 1 entry');
+    m.keys('1');
+    await m.see(NOTE);
+    m.keys('i');
+    await m.see('✎ Priority Context');
+    m.keys('!');
+    await m.see('Ship 0.5.!');
+    m.keys(CTRL_S);
+    await m.see('saved Priority Context');
+    expect(m.disk()).toBe(before.replace('Ship 0.5.', 'Ship 0.5.!'));
+  });
 });
 
 describe('on top of OMC: merge or refuse', () => {
@@ -471,6 +510,29 @@ describe('$EDITOR', () => {
     const before = m.disk();
     m.keys('e');
     await m.see('false exited with status 1: nothing was saved');
+    expect(m.disk()).toBe(before);
+  });
+
+  it('a draft back from the editor and refused counts what changed in the discard dialog, not the whole entry', async () => {
+    const m = await mount();
+    // The editor adds a comment: refused (OMC would not see it), so the text waits in the in-app editor.
+    process.env.EDITOR = `sh -c 'printf "<!-- new -->\\n" >> "$1"' editor`;
+    await openNotepad(m);
+    const before = m.disk();
+    m.keys('3e');
+    await m.see('has an HTML comment marker');
+    await m.see('MANUAL entry 2026-11-28 18:15');
+    m.keys(ESC);
+    await m.see('Discard your draft?');
+    expect(m.frame()).toContain('Your changes to this MANUAL entry (13 characters added) will be lost.');
+    m.keys('y');
+    await m.see('MANUAL · 2 entries');
+    m.keys('i');
+    await m.see('✎ MANUAL entry');
+    m.keys(`${ESC}[D\u007f`); // Left, Backspace: one character removed
+    m.keys(ESC);
+    await m.see('Discard your draft?');
+    expect(m.frame()).toContain('Your changes to this MANUAL entry (1 character removed) will be lost.');
     expect(m.disk()).toBe(before);
   });
 

@@ -26,6 +26,25 @@ describe('quitting never silently drops a draft', () => {
     expect(app.exited()).toBe(true);
   });
 
+  it('Ctrl-C in the directive form with a draft asks (it quit at once, the draft lost); y quits', async ({
+    app: mount,
+  }) => {
+    const app = await mount({ columns: 100, rows: 24 });
+    await app.waitForText('ralph 3/10');
+    app.send('m');
+    await app.waitForText(/directive/i);
+    app.send('a');
+    await app.waitForText(/save/i);
+    app.send('k', 'e', 'e', 'p');
+    await app.waitForText('keep');
+    app.send('\u0003');
+    await app.waitForText('Quit and discard unsaved work?');
+    expect(app.text()).toMatch(/Memory: a new directive not saved \(4 characters\)/);
+    expect(app.exited()).toBe(false);
+    app.send('y');
+    expect(app.exited()).toBe(true);
+  });
+
   it('without unsaved work q quits at once', async ({ app: mount }) => {
     const app = await mount({ columns: 100, rows: 24 });
     await app.waitForText('ralph 3/10');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { columnsFor, rowText } from '../../src/panes/sessions/rows.js';
-import { READERS_CAPTURED_AT, SESSION, writeOmcJson } from '../helpers/fixtures.js';
+import { READERS_CAPTURED_AT, SESSION, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { describe, expect, it, KEY, type Fixtures } from '../helpers/it.js';
 import { makeOmcInstall } from '../../src/store/omc-install.js';
 import { OmcStore } from '../../src/store/store.js';
@@ -231,3 +231,53 @@ function idOf(row: string): string {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('the inbox leaves the global keys to the app, as its footer offers', () => {
+  it('? opens the help, M the message log, a pane letter that pane (the inbox closed), Tab the next pane', async ({
+    app: mount,
+  }) => {
+    const a = await mount({ columns: 100, rows: 24 });
+    await a.waitForText('ralph 3/10');
+    const inbox = async () => {
+      a.send('!');
+      await a.waitForText('Problems with files');
+    };
+    await inbox();
+    a.send('?');
+    await a.waitForText('omc-top keys');
+    a.send(KEY.esc);
+    await a.waitForText(/STATUS\s+SESSION/);
+    await inbox();
+    a.send('M');
+    await a.waitForText(/Messages \(\d+, newest last\)/);
+    a.send(KEY.esc);
+    // Esc and the next key in one read are Alt+key: wait until the log has closed.
+    await a.waitForText(/STATUS\s+SESSION/);
+    await inbox();
+    a.send('t');
+    await a.waitForText(/TEAM/);
+    expect(a.text()).not.toContain('Problems with files');
+    await inbox();
+    a.send('\t');
+    await waitFor(() => !a.text().includes('Problems with files'), { what: 'the inbox closed by Tab' });
+  });
+});
+
+describe('a narrow footer keeps the way back', () => {
+  it('the session detail at 60 columns offers Esc back, the keys that go deeper giving way (it had m, P, r only)', async ({
+    app: mount,
+  }) => {
+    const a = await mount({ columns: 60, rows: 20 });
+    await a.waitForText('ralph 3/10');
+    a.send('\r');
+    await a.waitForText(/updated:/);
+    const footer = () =>
+      a
+        .text()
+        .split('\n')
+        .filter((l) => l.trim())
+        .at(-1) ?? '';
+    await waitFor(() => footer().includes('Esc back'), { what: `Esc back in the footer: ${footer()}` });
+    expect(footer()).toContain('? help');
+  });
+});

@@ -13,6 +13,7 @@ import type { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import { pushForRoots, type PushRoot } from '../../src/feeds/notify/push-roots.js';
 import { processStartIdentity } from '../../src/io/process-start.js';
 import { ownStateDir, rootFileName } from '../../src/io/state-dir.js';
+import { keepLeaseBeating } from '../helpers/lease-holder.js';
 import { waitFor } from '../helpers/fixtures.js';
 import { loopbackServer } from '../helpers/loopback-http.js';
 
@@ -113,6 +114,9 @@ describe('push for several projects (the fleet view, serve)', () => {
     fs.mkdirSync(dir, { recursive: true });
     const blogLease = path.join(dir, rootFileName('push-lease', blog.root.root));
     fs.writeFileSync(blogLease, JSON.stringify({ pid: other.pid, start: otherStart, at: Date.now() }));
+    // It beats as a live holder does: past the silence bound (a slow run) it would lose the lease to this process.
+    const stopBeating = keepLeaseBeating(blogLease);
+    cleanups.push(stopBeating);
 
     const problems: string[] = [];
     const stop = pushForRoots({
@@ -141,6 +145,7 @@ describe('push for several projects (the fleet view, serve)', () => {
     expect(ntfy.received.map((r) => /blog|shop/.exec(r.body)?.[0])).toEqual(['shop', 'shop']);
 
     // The other omc-top is gone: blog's next item is pushed from here, which now holds blog's lease.
+    stopBeating();
     other.kill('SIGKILL');
     await waitFor(() => processStartIdentity(other.pid as number) === 'absent', { what: 'the holder gone' });
     blog.emit(waiting('blog', 2));

@@ -16,6 +16,7 @@ import { RemoteFleet } from '../../src/fleet/remotes.js';
 import { processStartIdentity } from '../../src/io/process-start.js';
 import { rootFileName } from '../../src/io/state-dir.js';
 import { DEAD_PID, writeRegistry } from '../helpers/claude-files.js';
+import { keepLeaseBeating } from '../helpers/lease-holder.js';
 import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
 import { loopbackServer, type LoopbackServer } from '../helpers/loopback-http.js';
 import { makeLive, sessionId } from '../helpers/sessions-gen.js';
@@ -161,6 +162,9 @@ describe.skipIf(skip !== null)('push for --host projects over a real sshd', { ti
     });
     fs.mkdirSync(path.dirname(leaseFile(rig, dir)), { recursive: true });
     fs.writeFileSync(leaseFile(rig, dir), JSON.stringify({ pid: other.pid, start: otherStart, at: Date.now() }));
+    // It beats as a live holder does: past the silence bound (a slow ssh start) the watch would take the lease.
+    const stopBeating = keepLeaseBeating(leaseFile(rig, dir));
+    cleanups.push(stopBeating);
     const ntfy = await loopbackServer(200);
     cleanups.push(() => ntfy.close());
     const { host } = await fleetPushing(rig, `boxa:${dir}`, ntfy, base);
@@ -176,6 +180,7 @@ describe.skipIf(skip !== null)('push for --host projects over a real sshd', { ti
     });
 
     // That omc-top is gone: the watch there takes the lease for the fleet, which pushes the next item.
+    stopBeating();
     other.kill('SIGKILL');
     await waitFor(() => host.pusher === 'fleet', { timeoutMs: 30_000, what: 'the lease taken for the fleet' });
     writeRegistry(rig.remoteClaudeDir, DEAD_PID - 1, second, { status: 'busy', cwd: dir, procStart: '12346' });

@@ -1,7 +1,7 @@
 /** The repaint ticker's schedule for age labels: exact under a minute, batched on the wall clock above it. */
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { ageTickMs, formatAge, ONE_CELL_TEXT, width } from '../../src/ui/format.js';
+import { ageTickMs, formatAge, formatAgo, ONE_CELL_TEXT, width } from '../../src/ui/format.js';
 
 const T0 = Date.UTC(2026, 10, 30, 12, 0, 0); // on a minute boundary
 
@@ -42,6 +42,40 @@ describe('ageTickMs', () => {
     const d = ageTickMs(now - 2 * 3_600_000 - 3_599_000, now);
     expect((now + d) % 60_000).toBe(0);
     expect(formatAge(now - 2 * 3_600_000 - 3_599_000, now + d)).toBe('3h');
+  });
+});
+
+describe('formatAge / formatAgo at the edges of time', () => {
+  const DAY = 86_400_000;
+  it('past: days up to a year, then years; the label never exceeds the 4 cells of the AGE column', () => {
+    expect(formatAge(T0 - 364 * DAY, T0)).toBe('364d');
+    expect(formatAge(T0 - 366 * DAY, T0)).toBe('1y');
+    expect(formatAge(Date.parse('1970-01-01T00:00:00Z'), T0)).toBe('56y');
+    expect(formatAge(Date.parse('0001-01-01T00:00:00Z'), T0)).toBe('1ky+');
+    expect(formatAgo(Date.parse('1970-01-01T00:00:00Z'), T0)).toBe('56y ago');
+  });
+
+  it('ahead of the clock: a + in the cell, "in …" in a sentence; a few seconds ahead is still now', () => {
+    expect(formatAge(T0 + 4_000, T0)).toBe('0s');
+    expect(formatAgo(T0 + 4_000, T0)).toBe('0s ago');
+    expect(formatAge(T0 + 3 * 3_600_000, T0)).toBe('+3h');
+    expect(formatAgo(T0 + 3 * 3_600_000, T0)).toBe('in 3h');
+    expect(formatAge(T0 + 99 * DAY, T0)).toBe('+99d');
+    expect(formatAge(T0 + 200 * DAY, T0)).toBe('+<1y');
+    expect(formatAgo(T0 + 200 * DAY, T0)).toBe('in 200d');
+    expect(formatAge(T0 + 400 * DAY, T0)).toBe('+1y');
+    expect(formatAgo(T0 + 400 * DAY, T0)).toBe('in 1y');
+    expect(formatAge(8.64e15, T0)).toBe('+far');
+    for (const d of [10_000, 3_600_000, 50 * DAY, 300 * DAY, 5_000 * DAY, 8.64e15 - T0])
+      expect(width(formatAge(T0 + d, T0)), `+${d}`).toBeLessThanOrEqual(4);
+  });
+
+  it('a label ahead of the clock is repainted within a minute, and when it turns to a past age', () => {
+    expect(ageTickMs(T0 + 400 * DAY, T0)).toBe(60_000);
+    const ahead = T0 + 20_000;
+    const d = ageTickMs(ahead, T0);
+    expect(formatAge(ahead, T0)).toBe('+20s');
+    expect(formatAge(ahead, T0 + d)).toBe('0s');
   });
 });
 

@@ -418,3 +418,140 @@ describe('an edit writes back the text on disk: every character the user did not
     expectOmcSeesWhatWeShow(out);
   });
 });
+
+describe("an HTML comment already in the file is the user's text: shown, opened, written back byte for byte", () => {
+  const KEEP = '<!-- keep: ask Dana for the sandbox key -->';
+  const TEMPLATE_COMMENT = '<!-- Session notes. Auto-pruned after 7 days. -->';
+  // A comment line inside an entry, OMC's template comment between two entries (an entry written above it),
+  // and comment lines inside and under the Priority text.
+  const text =
+    '# Notepad\n<!-- Auto-managed by OMC. Manual edits preserved in MANUAL section. -->\n\n' +
+    '## Priority Context\n<!-- ALWAYS loaded. Keep under 500 chars. Critical discoveries only. -->\n' +
+    'Integer cents.\n<!-- user note: sandbox key rotates monthly -->\nShip 0.5.\n<!-- under the text -->\n\n' +
+    '## Working Memory\n### 2026-11-30 06:00\nabove the template\n' +
+    `${TEMPLATE_COMMENT}\n### 2026-11-30 18:10\nBlocked on the e2e step.\n${KEEP}\nsecond line\n\n` +
+    '## MANUAL\n<!-- User content. Never auto-pruned. -->\n';
+  const refWithRaw = (section: EntrySection, e: NotepadEntry): EntryRef => ({ ...refOf(section, e), raw: e.raw });
+  const entry = (stamp: string) => parseNotepad(text).sections.working.entries.find((e) => e.stamp === stamp)!;
+
+  it("shows the comment (OMC's reading stays the one without it)", () => {
+    const e = entry('2026-11-30 18:10');
+    expect(e.body).toBe('Blocked on the e2e step.\n\nsecond line');
+    expect(e.raw).toBe(`Blocked on the e2e step.\n${KEEP}\nsecond line`);
+    expect(e.display).toContain(KEEP);
+    expect(e.chars).toBe(e.body.length);
+    const p = parseNotepad(text).sections.priority;
+    expect(p.text).toBe('Integer cents.\n\nShip 0.5.');
+    expect(p.raw).toBe('Integer cents.\n<!-- user note: sandbox key rotates monthly -->\nShip 0.5.');
+  });
+
+  it('editing the entry that holds a comment changes only what was typed', () => {
+    const e = entry('2026-11-30 18:10');
+    const out = apply(text, { kind: 'edit', target: refWithRaw('working', e), body: `${e.raw}!` });
+    expect(out).toBe(text.replace(`${KEEP}\nsecond line`, `${KEEP}\nsecond line!`));
+    expectOmcSeesWhatWeShow(out);
+  });
+
+  it('editing the entry above the template comment keeps the template comment', () => {
+    const e = entry('2026-11-30 06:00');
+    const out = apply(text, { kind: 'edit', target: refWithRaw('working', e), body: 'above, edited' });
+    expect(out).toBe(text.replace('above the template\n', 'above, edited\n'));
+    expectOmcSeesWhatWeShow(out);
+  });
+
+  it('deleting or adding an entry keeps every comment of the section', () => {
+    const del = apply(text, { kind: 'delete', target: refWithRaw('working', entry('2026-11-30 06:00')) });
+    expect(del).toBe(text.replace('### 2026-11-30 06:00\nabove the template\n', ''));
+    expectOmcSeesWhatWeShow(del);
+    const add = apply(text, { kind: 'add', section: 'working', body: 'new one' });
+    expect(add).toBe(text.replace('second line\n', `second line\n### ${entryStamp(NOW)}\nnew one\n`));
+    expectOmcSeesWhatWeShow(add);
+  });
+
+  it('a prune keeps them too', () => {
+    const targets = parseNotepad(text).sections.working.entries.map((e) => refWithRaw('working', e));
+    const out = apply(text, { kind: 'prune', targets: [targets[0]!] });
+    expect(out).toBe(text.replace('### 2026-11-30 06:00\nabove the template\n', ''));
+    const both = apply(text, { kind: 'prune', targets });
+    expect(both).toBe(
+      text.replace(
+        `### 2026-11-30 06:00\nabove the template\n${TEMPLATE_COMMENT}\n### 2026-11-30 18:10\nBlocked on the e2e step.\n${KEEP}\nsecond line\n`,
+        `${TEMPLATE_COMMENT}\n`, // the comment inside a pruned entry goes with it, as with a delete
+      ),
+    );
+    expectOmcSeesWhatWeShow(both);
+  });
+
+  it('a Priority edit keeps the comment inside the text and the one under it', () => {
+    const p = parseNotepad(text).sections.priority;
+    const out = apply(text, { kind: 'priority', text: `${p.raw}!`, base: p.text, baseRaw: p.raw });
+    expect(out).toBe(text.replace('Ship 0.5.', 'Ship 0.5.!'));
+    expectOmcSeesWhatWeShow(out);
+  });
+
+  it('a new comment, or an old one changed, is still refused; an old one kept as it was is not', () => {
+    const e = entry('2026-11-30 18:10');
+    const target = refWithRaw('working', e);
+    const typed = applyOp(text, { kind: 'edit', target, body: `${e.raw}\n<!-- new -->` }, NOW);
+    expect(typed).toMatchObject({
+      ok: false,
+      kind: 'refused',
+      message: expect.stringContaining('line 4 has an HTML comment'),
+    });
+    const changed = applyOp(text, { kind: 'edit', target, body: e.raw.replace('Dana', 'Bob') }, NOW);
+    expect(changed).toMatchObject({ ok: false, kind: 'refused', message: expect.stringContaining('HTML comment') });
+    const p = parseNotepad(text).sections.priority;
+    const prio = applyOp(text, { kind: 'priority', text: `${p.raw}\n<!-- x -->`, base: p.text, baseRaw: p.raw }, NOW);
+    expect(prio).toMatchObject({ ok: false, kind: 'refused' });
+  });
+
+  it('a comment changed on disk after the user started is a change to that entry: refused, the disk text reported', () => {
+    const e = entry('2026-11-30 18:10');
+    const onDisk = text.replace('ask Dana', 'ask Bob');
+    const out = applyOp(onDisk, { kind: 'edit', target: refWithRaw('working', e), body: `${e.raw}!` }, NOW);
+    expect(out).toMatchObject({
+      ok: false,
+      kind: 'conflict',
+      reason: 'changed',
+      disk: e.raw.replace('ask Dana', 'ask Bob'),
+    });
+  });
+
+  it('for generated sections with comments anywhere: the raw text is the reading plus its comments, and an edit of it is read back by OMC as the edited reading', () => {
+    const line = fc.constantFrom(
+      '### 2026-11-30 06:00',
+      '### 2026-11-30 06:05',
+      'text',
+      '',
+      '  ',
+      '<!-- c -->',
+      'a <!-- x --> b',
+      '<!-- open\nclose -->',
+      'tail <!--',
+    );
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 10 }), (lines) => {
+        const section = lines.join('\n');
+        const file = NOTEPAD_TEMPLATE.replace('Auto-pruned after 7 days. -->\n', (m) => `${m}${section}\n`);
+        for (const e of parseNotepad(file).sections.working.entries) {
+          expect(e.raw.replace(/<!--[\s\S]*?-->/g, '')).toBe(e.body);
+          const r = applyOp(file, { kind: 'edit', target: refWithRaw('working', e), body: `${e.raw}!` }, NOW);
+          if (!r.ok) continue; // the draft breaks a rule (a stray "<!--" OMC would swallow): refused, nothing written
+          const again = parseNotepad(r.text).sections.working.entries.map((x) => x.body);
+          expect(again).toContain(`${e.body}!`);
+          expectOmcSeesWhatWeShow(r.text);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('an entry that is only a heading takes its text on the next line, the comments around it kept', () => {
+    const bare = text.replace('### 2026-11-30 06:00\nabove the template\n', '### 2026-11-30 06:00\n');
+    const e = parseNotepad(bare).sections.working.entries.find((x) => x.stamp === '2026-11-30 06:00')!;
+    expect(e.raw).toBe('');
+    const out = apply(bare, { kind: 'edit', target: refWithRaw('working', e), body: 'filled in' });
+    expect(out).toBe(text.replace('above the template', 'filled in'));
+    expectOmcSeesWhatWeShow(out);
+  });
+});

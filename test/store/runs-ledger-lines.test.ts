@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
 import { RunsDomain } from '../../src/store/runs/domain.js';
 import type { RunLine } from '../../src/store/runs/history.js';
+import { runDetailLines } from '../../src/panes/history/detail.js';
 import { sessionOf, writeLongLineLedger } from '../helpers/long-line-ledger.js';
 
 const MB = 1024 * 1024;
@@ -182,5 +183,23 @@ describe('run ledger: line numbers, skipped lines and outcomes told truly', () =
     const json = JSON.stringify(d.report());
     expect(json).toContain('"mode":"evil␛]0;X␇mode"');
     expect(json).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|\\u001b|\\u0007|\\u009b/);
+  });
+});
+
+describe('a run whose end is dated before its start', () => {
+  it('has no duration (it read 0s), and its detail says the clock moved back between the two lines', ({
+    emptyProject: p,
+  }) => {
+    fs.mkdirSync(path.dirname(ledgerFile(p.root)), { recursive: true });
+    fs.writeFileSync(
+      ledgerFile(p.root),
+      line({ ts: at(10), run: 'ralph', sessionId: sessionOf(1), event: 'start', outcome: 'running' }) +
+        line({ ts: at(0), run: 'ralph', sessionId: sessionOf(1), event: 'end', outcome: 'completed' }),
+    );
+    const r = runOf(domain(p.root), sessionOf(1));
+    expect([r.outcome, r.durationMs]).toEqual(['completed', null]);
+    const text = runDetailLines(r, 100, { claude: null, facts: [], budget: null }).map((l) => l.text);
+    expect(text).toContain('duration: —   iterations reached: —');
+    expect(text.join('\n')).toContain('the end is dated before the start (the clock moved back between them)');
   });
 });

@@ -232,10 +232,19 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
           // The header's counts and the running loops, kept as sessions change, are the sum over every row.
           expect(snap.counts).toEqual(
             snap.sessions
-              .map((v) => ({ ...sessionCountOf(v), loops: loopCountOf(v) }))
+              .map((v) => ({
+                ...sessionCountOf(v),
+                loops: loopCountOf(v),
+                unreadable: v.status === 'unreadable' ? 1 : 0,
+              }))
               .reduce(
-                (a, c) => ({ running: a.running + c.running, stale: a.stale + c.stale, loops: a.loops + c.loops }),
-                { running: 0, stale: 0, loops: 0 },
+                (a, c) => ({
+                  running: a.running + c.running,
+                  stale: a.stale + c.stale,
+                  loops: a.loops + c.loops,
+                  unreadable: a.unreadable + c.unreadable,
+                }),
+                { running: 0, stale: 0, loops: 0, unreadable: 0 },
               ),
           );
           // The status line's loops, whose walk stops at the first session ranked after any that can hold a loop,

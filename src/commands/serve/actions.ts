@@ -67,10 +67,16 @@ export class Actions {
     const asked = new Set(Array.isArray(body.ids) ? body.ids.filter((i): i is string => typeof i === 'string') : []);
     const items = root.monitor.view.getSnapshot().open.filter((n) => asked.has(n.id));
     if (items.length === 0) return { status: 409, body: { error: 'nothing of that needs you now' } };
-    await acks.ack(
-      items.map((n) => n.id),
-      this.now(),
-    );
+    try {
+      await acks.ack(
+        items.map((n) => n.id),
+        this.now(),
+      );
+    } catch (e) {
+      // Not kept (the state directory read-only, full, under a file): said to the page, as in the TUI, never a
+      // rejection left to end the server.
+      return { status: 500, body: { error: cleanLine((e as Error).message) } };
+    }
     if (acks.problem) return { status: 500, body: { error: cleanLine(acks.problem) } };
     const what = items.length === 1 ? items[0]?.reason : `${items.length} items`;
     return {

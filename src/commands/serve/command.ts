@@ -87,7 +87,11 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   const readonly = args.flags.has('readonly');
   const watch = args.flags.has('poll') ? 'poll' : 'auto';
   let source: ServeSource;
-  const config = loadConfig().config;
+  const loaded = loadConfig();
+  const config = loaded.config;
+  // serve has no message line, and it is what pushes when the user is away: a bad field (and push off with
+  // it) is said at start, on stderr, before the address.
+  if (loaded.error !== null) printErr(`omc-top serve: config: ${loaded.error}\n`);
   if (args.flags.has('all') || specs.length > 0) {
     // The page answers permission requests, so each local store registers as a monitor the hook asks.
     const fleet = new LocalFleet({ readonly, watch, local: args.flags.has('all'), listenForAnswers: !readonly });

@@ -12,7 +12,7 @@
  */
 import { watchOwnFile } from '../../io/watch/own-file.js';
 import { withFileLock } from '../../io/file-lock.js';
-import { atomicWriteSync, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
+import { atomicWriteSync, describeOwnDirError, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { rootFileName } from '../../io/state-dir.js';
 import { showPaths } from '../../io/safe-fs/byte-paths.js';
 
@@ -111,15 +111,22 @@ export class AckFile {
   /** Acknowledges `ids` at `now`: merged with what another omc-top wrote meanwhile, written atomically. */
   async ack(ids: readonly string[], now: number): Promise<void> {
     if (ids.length === 0) return;
-    ensureOwnDir(this.dir);
-    await withFileLock(this.dir, this.file, () => {
-      const r = readTextSync(this.dir, this.file, FILE_MAX_BYTES);
-      const onDisk = r.ok ? parseAcks(r.text) : null;
-      // A damaged file is replaced by what this process knows (its last good read) plus the new acks.
-      const merged = new Map(onDisk?.ok ? onDisk.acks : this.acks);
-      for (const id of ids) merged.set(id, now);
-      atomicWriteSync(this.dir, this.file, serializeAcks(this.root, merged));
-    });
+    try {
+      ensureOwnDir(this.dir);
+      await withFileLock(this.dir, this.file, () => {
+        const r = readTextSync(this.dir, this.file, FILE_MAX_BYTES);
+        const onDisk = r.ok ? parseAcks(r.text) : null;
+        // A damaged file is replaced by what this process knows (its last good read) plus the new acks.
+        const merged = new Map(onDisk?.ok ? onDisk.acks : this.acks);
+        for (const id of ids) merged.set(id, now);
+        atomicWriteSync(this.dir, this.file, serializeAcks(this.root, merged));
+      });
+    } catch (e) {
+      // Every surface shows this text (the inbox, the sessions list, the fleet, `omc-top ack`): the directory, the
+      // real reason, and that nothing left the count.
+      const stays = ids.length === 1 ? 'the item stays' : 'the items stay';
+      throw new Error(`not recorded: ${describeOwnDirError(this.dir, e)}; ${stays} in the count`, { cause: e });
+    }
     this.stampSeen = null;
     this.load();
   }

@@ -13,7 +13,7 @@ import type { ClaudeSessionView, ClaudeSnapshot } from '../../store/claude/model
 import { sessionKey, type ModeView, type SessionsSnapshot, type SessionView } from '../../store/sessions/model.js';
 import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
-import { agentNeeds, recordNeed, teamNeeds, type NeedItem } from './needs.js';
+import { agentNeeds, recordNeed, teamNeeds, unreadableDirNeed, unreadableNeed, type NeedItem } from './needs.js';
 
 /** One consistent picture of the store: the same snapshots the screen shows. */
 export interface AttentionInput {
@@ -146,7 +146,9 @@ const maxReached = (iteration: number | null, max: number | null) =>
 export const KINDS: readonly TransitionKind[] = [
   sessionKind('session', {}, (s) => {
     const id = sessionName(s);
-    return [[id, base({ value: s.ended ? 'ended' : 'present', session: id, path: s.dir })]];
+    // Unreadable: a file or the directory its verdict depends on could not be read here (its loops are unknown).
+    const value = s.status === 'unreadable' ? 'unreadable' : s.ended ? 'ended' : 'present';
+    return [[id, base({ value, session: id, path: s.dir, ...withNeed(unreadableNeed(s)) })]];
   }),
   // Before the mode kinds: a cancel writes its signal before it removes a file, so when one picture holds both,
   // the signal's line (the cause) comes before the loop's removal.
@@ -173,7 +175,8 @@ export const KINDS: readonly TransitionKind[] = [
       return s.modes.map((m): [string, Fact] => [
         `${id}/${m.mode}`,
         base({
-          value: m.active ? 'active' : 'inactive',
+          // A file omc-top cannot read: whether OMC's registry lists it is not known here.
+          value: m.status === 'unreadable' ? 'unknown' : m.active ? 'active' : 'inactive',
           session: id,
           mode: m.mode,
           path: m.path,
@@ -300,6 +303,21 @@ export const KINDS: readonly TransitionKind[] = [
             }),
           );
         }
+      }
+      return out;
+    },
+  },
+  {
+    // A directory above the sessions omc-top may not list: its sessions are unknown (the session kind says the same
+    // of one session's directory), and the user must act.
+    kind: 'unreadable-dir',
+    reads: ['sessions'],
+    collect(input) {
+      const out = new Map<string, Fact>();
+      const dirs = input.sessions.unreadableDirs ?? [];
+      for (const dir of dirs) {
+        const why = input.sessions.problems.find((p) => p.path === dir)?.message ?? null;
+        out.set(dir, base({ value: 'unreadable', path: dir, ...withNeed(unreadableDirNeed(dir, why)) }));
       }
       return out;
     },

@@ -15,7 +15,14 @@ import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import type { TeamView } from '../../store/teams/model.js';
 
 export type NeedKind =
-  'waiting' | 'orphaned' | 'idle-loop' | 'cancel-not-taken' | 'team-stalled' | 'team-failed' | 'worker-dead';
+  | 'waiting'
+  | 'orphaned'
+  | 'idle-loop'
+  | 'cancel-not-taken'
+  | 'team-stalled'
+  | 'team-failed'
+  | 'worker-dead'
+  | 'unreadable';
 
 /** What the inbox offers first for an item (every item can also be acknowledged and opened). */
 export type NeedAction = 'jump' | 'cancel' | 'detail';
@@ -178,6 +185,60 @@ export function recordNeed(rec: CancelRecord, s: SessionView | undefined): NeedI
     name: null,
     tmux: null,
     action: 'cancel',
+  };
+}
+
+/**
+ * A session whose loop omc-top cannot tell (its status `unreadable`: a mode file, its directory or a file its verdict
+ * depends on could not be read here, store/sessions/derive.ts). OMC's Stop hook, run as the files' owner, may be
+ * holding the agent, and only the user can make it known (run omc-top as that user, or fix the permissions). The
+ * occurrence is named by what could not be read, the same in every process; no file tells since when.
+ */
+export function unreadableNeed(s: SessionView): NeedItem | null {
+  const first = s.unreadable?.[0];
+  if (s.status !== 'unreadable' || first === undefined) return null;
+  const id = sessionId(s);
+  const mode = s.modes.find((m) => m.status === 'unreadable')?.mode ?? null;
+  const why = s.problems.find((p) => p.path === first)?.message ?? 'not readable';
+  const more = s.unreadable!.length > 1 ? ` (and ${s.unreadable!.length - 1} more)` : '';
+  return {
+    id: `unreadable:${id}@${first}`,
+    kind: 'unreadable',
+    reason: 'unreadable loop state',
+    text: `omc-top cannot read ${first}${more}: ${why}; whether OMC keeps ${mode ?? 'a loop'} going is unknown`,
+    since: null,
+    session: id,
+    mode,
+    team: null,
+    worker: null,
+    path: first,
+    waitingOn: null,
+    name: null,
+    tmux: null,
+    action: 'detail',
+  };
+}
+
+/**
+ * A directory above the sessions omc-top may not list (`state`, `state/sessions`): any session in it may be running
+ * a loop nobody here can see. One item per directory, named by it.
+ */
+export function unreadableDirNeed(dir: string, why: string | null): NeedItem {
+  return {
+    id: `unreadable:@${dir}`,
+    kind: 'unreadable',
+    reason: 'unreadable loop state',
+    text: `omc-top cannot list ${dir}${why ? `: ${why}` : ''}; whether OMC keeps loops going there is unknown`,
+    since: null,
+    session: null,
+    mode: null,
+    team: null,
+    worker: null,
+    path: dir,
+    waitingOn: null,
+    name: null,
+    tmux: null,
+    action: 'detail',
   };
 }
 

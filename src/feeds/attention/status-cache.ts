@@ -16,7 +16,8 @@
  * judged with, so a call pinned to a book (`status --omc-version X`) takes it
  * only when the books agree.
  */
-import { ownStartIdentity, processStopped, runningStartIdentity } from '../../io/process-start.js';
+import { heartbeatSilence, HEARTBEAT_MS, lastBeat, SILENT_AFTER_MS } from '../../io/heartbeat.js';
+import { ownStartIdentity, runningStartIdentity } from '../../io/process-start.js';
 import { readTextSync, statSync, unlinkUnder } from '../../io/safe-fs/index.js';
 import { rootFileName } from '../../io/state-dir.js';
 import { isStatusValues, type StatusValues } from '../status-line.js';
@@ -29,16 +30,12 @@ const CACHE_MAX_BYTES = 64 * 1024;
 
 /**
  * How often the monitor that wrote the cache shows it still runs when nothing changed (status-publisher.ts): it
- * sets the file's modification time, so a reader can tell a live monitor from one whose event loop is stuck.
+ * sets the file's modification time, so a reader can tell a live monitor from one whose event loop is stuck. The
+ * push lease's holder beats the same way (io/heartbeat.ts).
  */
-export const STATUS_CACHE_HEARTBEAT_MS = 5_000;
-/**
- * A cache whose writer showed no life for this long is not used. Four heartbeats, not one: on a loaded 2-core
- * machine a timer fires seconds late (and a write that changed the values can wait behind a slow disk's fsync);
- * a bound that such a delay crosses would send tmux's every-5-s call to a full read of the tree exactly when the
- * machine is busiest. A stuck monitor's line is then trusted for at most 20 s.
- */
-export const STATUS_CACHE_STALE_MS = 4 * STATUS_CACHE_HEARTBEAT_MS;
+export const STATUS_CACHE_HEARTBEAT_MS = HEARTBEAT_MS;
+/** A cache whose writer showed no life for this long is not used (20 s: why, in io/heartbeat.ts). */
+export const STATUS_CACHE_STALE_MS = SILENT_AFTER_MS;
 
 export const statusCacheName = (root: string) => rootFileName('status', root);
 /**
@@ -136,7 +133,7 @@ export function readStatusCache(dir: string, root: string): CacheRead {
       values: v.values,
       acks,
       book,
-      beat: Math.max(v.at, r.mtimeMs),
+      beat: lastBeat(v.at, r.mtimeMs),
     },
     why: null,
   };
@@ -147,18 +144,23 @@ export const isOwnStatusCache = (c: StatusCache): boolean => c.pid === process.p
 
 /**
  * Why the writer of `c` no longer vouches for it (null: it does): gone, stopped, or silent for longer than
- * STATUS_CACHE_STALE_MS at `now` (epoch ms). The age is checked first: it costs no look at the process.
+ * STATUS_CACHE_STALE_MS at `now` (epoch ms).
  */
 export function writerSilence(c: ReadCache, now: number): string | null {
-  const age = now - c.beat;
-  if (age > STATUS_CACHE_STALE_MS)
-    return `its monitor has shown no life for ${Math.round(age / 1000)} s (stuck, or too busy to keep it)`;
-  // Written "in the future": the clock moved back since. Its next heartbeat rewrites it by the clock of now.
-  if (age < -STATUS_CACHE_STALE_MS) return 'it was written after now (the clock moved back)';
-  if (runningStartIdentity(c.pid) !== c.start) return 'its monitor is not running';
-  // Stopped (Ctrl-Z, kill -STOP): the pid lives on, but nothing keeps the line fresh while it is.
-  if (processStopped(c.pid)) return 'its monitor is stopped';
-  return null;
+  const s = heartbeatSilence(c, now, (pid) => runningStartIdentity(pid) === c.start);
+  if (s === null) return null;
+  switch (s.kind) {
+    case 'silent':
+      return `its monitor has shown no life for ${Math.round(s.ageMs / 1000)} s (stuck, or too busy to keep it)`;
+    case 'future':
+      // Written "in the future": the clock moved back since. Its next heartbeat rewrites it by the clock of now.
+      return 'it was written after now (the clock moved back)';
+    case 'gone':
+      return 'its monitor is not running';
+    case 'stopped':
+      // Stopped (Ctrl-Z, kill -STOP): the pid lives on, but nothing keeps the line fresh while it is.
+      return 'its monitor is stopped';
+  }
 }
 
 /** The cache if it is what a live monitor shows now (`now`: epoch ms), else why not. */

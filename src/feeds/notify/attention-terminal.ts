@@ -48,7 +48,9 @@ export function startAttentionTerminal(opts: {
   const channels = Array.isArray(flag) ? flag : (loaded.config.notify?.channels ?? DEFAULT_CHANNELS);
   const dir = ownStateDir(env);
   // One omc-top pushes for a project (serve or the fleet view may run on it too): the lease holder.
-  const lease = push.sender ? new PushLease(dir, opts.store.root, { readonly: opts.store.readonly }) : null;
+  const lease = push.sender
+    ? new PushLease(dir, opts.store.root, { readonly: opts.store.readonly, clock: opts.store.clock })
+    : null;
   const notifier = new Notifier({
     channels,
     project: opts.project,

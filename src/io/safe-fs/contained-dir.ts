@@ -227,15 +227,8 @@ export function withDirUnder<T>(
   }
 }
 
-/**
- * Creates one of omc-top's own directories (its state under $XDG_STATE_HOME), which is the root of later
- * contained writes and so cannot itself be created under one: mode 0700, and refused when the path that
- * exists is not a real directory (a symlink planted there would redirect every later write).
- */
-export function ensureOwnDir(abs: string): void {
-  fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
-  if (!fs.lstatSync(abs).isDirectory()) throw new OutsideRootError(abs);
-}
+// omc-top's own directories are made in own-dir.ts; re-exported for the modules that import it from here.
+export { ensureOwnDir } from './own-dir.js';
 
 /** mkdir -p for a directory under root: every level made inside the one just opened, never through a symlink out. */
 export function ensureDirUnder(root: string, relDir: string): string {

@@ -1,7 +1,8 @@
 /**
  * The one door to the file system. Every file omc-top opens (OMC's, Claude Code's, locks, markers) is read
  * here, and every write goes through the contained write path, so two promises hold everywhere: nothing
- * outside the resolved root is read or written (symlinks are resolved and checked), and a bad file turns
+ * outside the resolved root is read or written (symlinks are resolved and checked; only the user's own config
+ * file, read with `followLink`, is followed wherever its link points), and a bad file turns
  * into a specific, human-readable reason instead of an exception.
  */
 export * from './types.js';
@@ -16,19 +17,13 @@ export {
 } from './read.js';
 export { toRel, isInside, resolveUnder, OutsideRootError } from './paths.js';
 export { isMissingSync, listDirSync, statSync } from './list.js';
-export {
-  ContainedDir,
-  openDirUnder,
-  withDirUnder,
-  ensureOwnDir,
-  ensureDirUnder,
-  createExclusive,
-} from './contained-dir.js';
+export { ContainedDir, openDirUnder, withDirUnder, ensureDirUnder, createExclusive } from './contained-dir.js';
 export { atomicWrite, type AsyncWriteOptions } from './write.js';
 export { LatestFileWrite } from './latest-write.js';
 export { atomicWriteSync, discardTemp, unlinkUnder, appendUnderSync, createMarkerUnder, touchUnder } from './write.js';
 export { readRangeSync, readLogTailSync, type RangeResult, type LogTailResult } from './tail.js';
 export { holdFileSync, type HeldFile } from './held.js';
 export { formatBytes, describeWriteError } from './errors.js';
+export { ensureOwnDir, ownDirFault, ownDirProblem, describeOwnDirError, OwnDirError } from './own-dir.js';
 export { readBytesSync, type BytesResult } from './bytes.js';
 export { readLinkSync, dirOwnershipSync, type LinkTarget, type Ownership } from './link.js';

@@ -3,10 +3,11 @@
  * files only (checked on the descriptor), size-capped, decoded as UTF-8. Never throws.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { cleanLine } from '../sanitize.js';
 import { describeErrno, describeLinkChain, fileKind, formatBytes } from './errors.js';
 import { containedPath, isInside, quotePath, realRoot } from './paths.js';
-import type { ReadFailureCode, ReadOk, ReadResult } from './types.js';
+import type { ReadFailure, ReadFailureCode, ReadOk, ReadResult } from './types.js';
 import { fatalDecoder, lenientDecoder } from './utf8.js';
 import { READ_FLAGS } from './open.js';
 import { realpathText } from './byte-paths.js';
@@ -36,6 +37,13 @@ export interface ReadOptions {
   nulSeparated?: boolean;
   /** What the root is called in a refusal ("symlink points outside <it>"); default "the .omc root". */
   rootLabel?: string;
+  /**
+   * The file is the user's own (omc-top's config file), not a file another program writes under a root: a
+   * symlink as its last part is followed wherever it points (home-manager and stow link into /nix/store or a
+   * dotfiles repo). The rest holds as for every read: never waiting on a FIFO, regular files only (a FIFO or
+   * a device at the end of the link is refused before it is opened, and again on the descriptor), size-capped.
+   */
+  followLink?: boolean;
 }
 
 /**
@@ -57,14 +65,19 @@ export function readTextSync(
     fd = fs.openSync(real, READ_FLAGS);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ELOOP') return { ok: false, ...describeErrno(err) };
-    // The file itself is a symlink: follow it only if it stays inside the root.
+    // The file itself is a symlink: follow it only if it stays inside the root (or the caller reads its own file).
     try {
       real = realpathText(real);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ELOOP') return { ok: false, ...describeLinkChain(real) };
+      // The user's own link that leads nowhere is a mistake to name, not a file that is simply not there yet.
+      if (opts.followLink && (e as NodeJS.ErrnoException).code === 'ENOENT') return danglingLink(real);
       return { ok: false, ...describeErrno(e) };
     }
-    if (!isInside(realRoot(root), real)) {
+    if (opts.followLink) {
+      const refused = notRegularTarget(real);
+      if (refused) return refused;
+    } else if (!isInside(realRoot(root), real)) {
       return {
         ok: false,
         code: 'outside-root',
@@ -79,6 +92,41 @@ export function readTextSync(
     }
   }
   return readOpenFile(fd, maxBytes, opts);
+}
+
+/**
+ * The end of a followed link, looked at before it is opened: opening a device can itself do something (a tape
+ * rewinds, a terminal becomes ours), so a link to one is refused unopened. The descriptor check still follows.
+ */
+function notRegularTarget(real: string): ReadFailure | null {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(real);
+  } catch (e) {
+    return { ok: false, ...describeErrno(e) };
+  }
+  if (st.isFile()) return null;
+  return {
+    ok: false,
+    code: 'not-a-file',
+    message: st.isDirectory()
+      ? `is a symlink to a directory (${quotePath(real)}) where a file was expected; not read`
+      : `is a symlink to ${fileKind(st)} (${quotePath(real)}), not a regular file; not read`,
+  };
+}
+
+function danglingLink(link: string): ReadFailure {
+  let target = '?';
+  try {
+    target = fs.readlinkSync(link);
+  } catch {
+    // gone between the two calls: the words below still hold
+  }
+  return {
+    ok: false,
+    code: 'io',
+    message: `is a symlink to ${quotePath(path.resolve(path.dirname(link), target))}, which does not exist; not read`,
+  };
 }
 
 function readToEnd(fd: number, first: Buffer, maxBytes: number): Buffer {
@@ -166,6 +214,7 @@ function readOpenFile(fd: number, maxBytes: number, opts: ReadOptions = {}): Rea
       text,
       bytes: got,
       mtimeMs: st.mtimeMs,
+      ctimeMs: st.ctimeMs,
       ino: st.ino,
       invalidUtf8,
       bom,

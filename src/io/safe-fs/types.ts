@@ -7,6 +7,11 @@ export interface ReadOk {
   text: string;
   bytes: number;
   mtimeMs: number;
+  /**
+   * The inode's change time: a chmod or chown moves it and no byte (a file that became unreadable, or readable
+   * again, to this user). Absent from reads that do not come from a descriptor's stat.
+   */
+  ctimeMs?: number;
   ino: number;
   /** Bytes that were not valid UTF-8 were replaced with U+FFFD. */
   invalidUtf8: boolean;
@@ -34,3 +39,11 @@ export interface DirEntry {
    */
   invalidName?: true;
 }
+
+/**
+ * A failure that says nothing of the file's bytes: this process was refused (EACCES/EPERM) or the disk failed (EIO,
+ * any other errno). The file is there, and another process (OMC's hooks, run as the file's owner) may read it fine:
+ * what it holds is unknown, never "absent". The other failures (missing, binary, too large, a symlink out of the
+ * root) are the same for every reader.
+ */
+export const notReadHere = (code: ReadFailureCode): boolean => code === 'permission' || code === 'io';

@@ -123,6 +123,12 @@ export class LeafWatches {
       if (slash > 0 && this.leaves.has(rel.slice(0, slash))) this.parentsOfLeaves.add(rel.slice(0, slash));
       return true;
     } catch (err) {
+      // A leaf inside a watched leaf that this user may not read (another user's session directory, 0700: inotify
+      // needs read permission). Its parent's watch still names it when its permissions change (IN_ATTRIB), and
+      // the domain says it cannot list it: the rest of the tree stays on events instead of polling for its sake.
+      const code = (err as NodeJS.ErrnoException)?.code;
+      const slash = rel.lastIndexOf('/');
+      if ((code === 'EACCES' || code === 'EPERM') && slash > 0 && this.leaves.has(rel.slice(0, slash))) return false;
       this.opts.onWatchFailure(err);
       return false;
     }

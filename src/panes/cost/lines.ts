@@ -19,7 +19,7 @@ import {
 import { costRollupMemo, NO_LOOP } from '../../store/cost/rollup.js';
 import { sessionIndex } from '../../store/sessions/view-index.js';
 import type { OmcStore } from '../../store/store.js';
-import { cell, fit, formatAge, formatClock, formatTimestamp, wrapText } from '../../ui/format.js';
+import { cell, fit, formatAgo, formatClock, formatTimestamp, wrapText } from '../../ui/format.js';
 import { countdown, quotaHeaderText } from '../../ui/quota-text.js';
 import { joinLines, rowLines, type LineSource, type ToneLine } from '../../ui/line-source.js';
 import { formatTokens } from '../history/rows.js';
@@ -220,7 +220,7 @@ export function costPaneLines(
     const j = judgeUsage(quota.cache, now, quota.pollMs);
     push(`  ${quotaHeaderText(quota, now) ?? 'no windows'}`);
     push(
-      `  ${quota.configDir}/${quota.cache.rel} · written ${formatAge(quota.cache.writtenMs, now)} ago · last answer from the usage API ${formatAge(quota.cache.lastSuccessMs, now)} ago${quota.cache.error ? ` · last fetch failed: ${quota.cache.error}` : ''}`,
+      `  ${quota.configDir}/${quota.cache.rel} · written ${formatAgo(quota.cache.writtenMs, now)} · last answer from the usage API ${formatAgo(quota.cache.lastSuccessMs, now)}${quota.cache.error ? ` · last fetch failed: ${quota.cache.error}` : ''}`,
       'dim',
     );
     if (j.data === null && quota.cache.data !== null)
@@ -244,7 +244,7 @@ export function costPaneLines(
     push('  wait daemon: not set up (omc wait --start resumes rate-limited tmux panes when the limit resets)', 'dim');
   else
     push(
-      `  wait daemon: ${d.alive ? `running (pid ${d.pid})` : `not running${d.pid ? ` (pid ${d.pid} is gone)` : ''}`}${d.state?.lastPollMs ? ` · last poll ${formatAge(d.state.lastPollMs, now)} ago` : ''}${d.state?.limited ? ` · plan limited until ${formatTimestamp(d.state.nextResetMs)}` : d.state?.limited === false ? ' · plan not limited' : ''}`,
+      `  wait daemon: ${d.alive ? `running (pid ${d.pid})` : `not running${d.pid ? ` (pid ${d.pid} is gone)` : ''}`}${d.state?.lastPollMs ? ` · last poll ${formatAgo(d.state.lastPollMs, now)}` : ''}${d.state?.limited ? ` · plan limited until ${formatTimestamp(d.state.nextResetMs)}` : d.state?.limited === false ? ' · plan not limited' : ''}`,
       d.alive && d.state?.limited ? 'warn' : 'dim',
     );
   const lim = planLimit(quota, now);

@@ -56,6 +56,11 @@ export function runDetailLines(r: RunLine, width: number, inputs: RunDetailInput
   );
   push(`started: ${formatTimestamp(r.startedMs)}   ended: ${formatTimestamp(r.endedMs)}`);
   push(`duration: ${formatDuration(r.durationMs)}   iterations reached: ${r.iterations ?? '—'}`);
+  if (r.startedMs !== null && r.endedMs !== null && r.endedMs < r.startedMs)
+    push(
+      'the end is dated before the start (the clock moved back between them): how long it took is not known',
+      'warn',
+    );
   push(
     `closeout: ${closeoutText(r)}${r.closeoutWritten === false ? ` (no notepads/${r.mode}/ note newer than the run's start)` : ''}`,
     r.closeoutWritten === false ? 'warn' : undefined,

@@ -82,14 +82,14 @@ const bindings: Binding<S>[] = [
   },
   {
     keys: ['o'],
-    help: 'filter by outcome: all → running → completed → cancelled → failed → crashed → ended → all (those present)',
+    help: 'filter by outcome: all → running → completed → cancelled → failed → crashed → ended → unknown → all (those present)',
     hint: 'outcome',
     when: LIST,
     run: (ctx) => ctx.set((s) => cycleOutcome(s, runsOf(ctx))),
   },
   {
     keys: ['/'],
-    help: 'filter runs by words (mode, session, outcome, who ended it, reason)',
+    help: "filter runs by words (mode, session, outcome and the end line's own word for it, who ended it, reason)",
     hint: 'filter',
     when: LIST,
     run: (ctx) => ctx.set(startFilter),

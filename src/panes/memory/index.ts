@@ -220,6 +220,11 @@ export const memoryPane: PaneModule<MemoryPaneState> = {
     return settleMemoryList(state, l.keys, l.height);
   },
   View: MemoryPaneView,
+  // Ctrl-C or q (from another pane) asks before a directive being written is thrown away, as the notepad does.
+  unsaved: (s) =>
+    s.form && formDirty(s.form)
+      ? `${s.form.mode === 'add' ? 'a new directive' : 'changes to a directive'} not saved (${s.form.directive.text.length} characters)`
+      : null,
   nextTick(_state, store, now) {
     const model = store.memory.model(now);
     let next = 60_000 - (now % 60_000);

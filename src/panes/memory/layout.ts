@@ -8,7 +8,7 @@ import { DIRECTIVE_MAX_CHARS, CONTEXT_MAX_CHARS } from '../../store/memory/schem
 import { directiveLabel, type InjectionState } from '../../store/memory/summary.js';
 import { cleanBlockShown } from '../../io/sanitize.js';
 import { isoOrNull } from '../../store/sessions/omc-rules.js';
-import { fit, formatAge, formatTimestamp, wrapText } from '../../ui/format.js';
+import { fit, formatAge, formatAgo, formatTimestamp, wrapText } from '../../ui/format.js';
 
 /** Rows shown for a filter: every whitespace-separated term must appear in the text or its context. */
 export function visibleDirectives(model: MemoryModel, filter: string): DirectiveRow[] {
@@ -97,7 +97,7 @@ export function fateExplained(r: DirectiveRow): string {
 export function detailLines(r: DirectiveRow, now: number, width: number, maxLines: number): string[] {
   const w = Math.max(10, width);
   const out = wrapText(r.display.text, w);
-  const meta = `${r.directive.priority} (${directiveLabel(r.directive)}) · ${r.display.source} · added ${isoOrNull(r.directive.timestamp) === null ? 'at an impossible time' : formatTimestamp(r.directive.timestamp)} (${formatAge(r.directive.timestamp, now)} ago) · ${fateExplained(r)}`;
+  const meta = `${r.directive.priority} (${directiveLabel(r.directive)}) · ${r.display.source} · added ${isoOrNull(r.directive.timestamp) === null ? 'at an impossible time' : formatTimestamp(r.directive.timestamp)} (${formatAgo(r.directive.timestamp, now)}) · ${fateExplained(r)}`;
   if (r.display.context) out.push(...wrapText(`context: ${r.display.context}`, w));
   out.push(...wrapText(meta, w));
   if (out.length > maxLines) return [...out.slice(0, Math.max(0, maxLines - 1)), '…'];

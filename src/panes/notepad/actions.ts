@@ -20,6 +20,7 @@ import type { KeyContext } from '../../kit/pane.js';
 import { bufferOf } from './editor.js';
 import {
   closeEditor,
+  draftChange,
   expectEntry,
   isDirty,
   openEditor,
@@ -48,7 +49,7 @@ export function canWrite(ctx: Ctx, what: string): boolean {
 }
 
 function opFor(ed: EditorSession, text: string): NotepadOp {
-  if (ed.kind === 'priority') return { kind: 'priority', text, base: ed.basePriority };
+  if (ed.kind === 'priority') return { kind: 'priority', text, base: ed.basePriority, baseRaw: ed.basePriorityRaw };
   if (ed.kind === 'edit' && ed.target) return { kind: 'edit', target: ed.target, body: text };
   return { kind: 'add', section: ed.section as EntrySection, body: text };
 }
@@ -124,6 +125,18 @@ export function saveEditor(ctx: Ctx): void {
   });
 }
 
+const chars = (n: number) => `${n} ${n === 1 ? 'character' : 'characters'}`;
+
+/** What the discard dialog says will be lost: what was typed into a new text, else what changed in the old one. */
+function discardLine(ed: EditorSession): string {
+  const what = ed.kind === 'priority' ? 'Priority Context' : `${SECTION_TITLES[ed.section]} entry`;
+  if (ed.initial === '')
+    return `${chars(Array.from(ed.buf.text).length)} typed in this ${ed.kind === 'add' ? 'new ' : ''}${what} will be lost.`;
+  const { added, removed } = draftChange(ed.initial, ed.buf.text);
+  const parts = [added > 0 ? `${chars(added)} added` : '', removed > 0 ? `${chars(removed)} removed` : ''];
+  return `Your changes to this ${what} (${parts.filter((p) => p !== '').join(', ')}) will be lost.`;
+}
+
 /** Esc in the editor: leave at once when nothing would be lost, else ask. */
 export function cancelEditor(ctx: Ctx): void {
   const ed = ctx.state.editor;
@@ -135,9 +148,7 @@ export function cancelEditor(ctx: Ctx): void {
   ctx.app.confirm({
     id: 'notepad-discard',
     title: 'Discard your draft?',
-    lines: [
-      `${ed.buf.text.length} characters typed in this ${ed.kind === 'priority' ? 'Priority Context' : `${SECTION_TITLES[ed.section]} entry`} will be lost.`,
-    ],
+    lines: [discardLine(ed)],
     prompt: 'y: discard the draft   n/Esc: keep editing',
     onConfirm: () => ctx.set(closeEditor),
   });
@@ -309,6 +320,10 @@ export function editInExternalEditor(
     ctx.set({ ...opened, editor: { ...ed, buf: bufferOf(text), saving: true } });
     try {
       settle(ctx, ed, await d.save(opFor(ed, text), ed.baseRevision));
+    } catch (e) {
+      // The editor did its part; it is the save after it that failed (a full disk, a read-only .omc): say so as
+      // Ctrl-S does, or the error would read as the editor's (ctx.app.run labels it "$EDITOR").
+      ctx.app.flash(`save: ${describeWriteError(e)} (your draft is kept)`, 'error');
     } finally {
       ctx.set((s) => setSaving(s, false));
     }

@@ -18,6 +18,8 @@ export interface EditorSession {
   target: EntryRef | null;
   /** OMC's reading of Priority Context when editing started (priority only). */
   basePriority: string;
+  /** The same text as it is in the file, comments included (priority only): a changed comment is a change on disk. */
+  basePriorityRaw: string;
   /** Snapshot revision editing started from (to say "merged" after a save). */
   baseRevision: string | null;
   buf: TextBuffer;
@@ -117,7 +119,7 @@ export function settleSelection(state: NotepadPaneState, snap: NotepadSnapshot, 
   let st = state;
   const p = st.pendingSelect;
   if (p) {
-    const hit = newestFirst(snap.sections[p.section].entries).find((e) => e.body.trim() === p.body);
+    const hit = newestFirst(snap.sections[p.section].entries).find((e) => e.raw.trim() === p.body);
     if (hit) {
       const l = st.lists[p.section];
       st = { ...st, pendingSelect: null, lists: { ...st.lists, [p.section]: { ...l, id: hit.id } } };
@@ -162,6 +164,7 @@ export const refOf = (section: EntrySection, e: NotepadEntry, all: readonly Note
   id: e.id,
   stamp: e.stamp,
   body: e.body,
+  raw: e.raw,
   siblings: all.filter((x) => x.stamp === e.stamp && x.id !== e.id).map((x) => x.id),
 });
 
@@ -176,8 +179,9 @@ export function openEditor(
   draft?: string,
 ): NotepadPaneState {
   // The raw text, never the sanitised `display`: a save writes the buffer back, and every character the user
-  // did not touch (a tab, an escape sequence) must land as it was. The view shows it safely (ui/edit-units.ts).
-  const initial = what.kind === 'edit' ? what.entry.body : what.kind === 'priority' ? snap.sections.priority.text : '';
+  // did not touch (a tab, an escape sequence, an HTML comment OMC does not read) must land as it was. The view
+  // shows it safely (ui/edit-units.ts).
+  const initial = what.kind === 'edit' ? what.entry.raw : what.kind === 'priority' ? snap.sections.priority.raw : '';
   const text = draft ?? initial;
   return {
     ...state,
@@ -187,6 +191,7 @@ export function openEditor(
       section: what.kind === 'priority' ? 'priority' : what.section,
       target: what.kind === 'edit' ? refOf(what.section, what.entry, snap.sections[what.section].entries) : null,
       basePriority: snap.sections.priority.text,
+      basePriorityRaw: snap.sections.priority.raw,
       baseRevision: snap.revision,
       buf: bufferOf(text),
       initial,
@@ -203,6 +208,21 @@ export function editBuffer(state: NotepadPaneState, fn: (b: TextBuffer) => TextB
 }
 
 export const isDirty = (e: EditorSession): boolean => e.buf.text !== e.initial;
+
+/**
+ * What the draft changed from the text it opened with, in characters: the span between the common start and the
+ * common end, as removed from the one and added in the other. A whole entry back from $EDITOR with a word added
+ * counts that word, not the entry.
+ */
+export function draftChange(before: string, after: string): { added: number; removed: number } {
+  const a = Array.from(before);
+  const b = Array.from(after);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  return { added: b.length - head - tail, removed: a.length - head - tail };
+}
 
 export const closeEditor = (state: NotepadPaneState): NotepadPaneState => ({ ...state, editor: null });
 
@@ -229,11 +249,12 @@ export function rebaseAfterConflict(
     conflict,
     baseRevision: snap.revision,
     basePriority: snap.sections.priority.text,
+    basePriorityRaw: snap.sections.priority.raw,
   };
   if (ed.kind === 'edit' && ed.target) {
     // The changed entry is the one whose text the refusal showed (its identity changed with its text).
     const all = snap.sections[ed.target.section].entries;
-    const now = all.find((e) => e.stamp === ed.target?.stamp && e.body === conflict.disk);
+    const now = all.find((e) => e.stamp === ed.target?.stamp && e.raw === conflict.disk);
     next = now ? { ...next, target: refOf(ed.target.section, now, all) } : { ...next, kind: 'add', target: null };
   }
   return { ...state, editor: next };

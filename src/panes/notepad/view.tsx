@@ -7,10 +7,11 @@ import React, { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import type { NotepadDomain } from '../../store/notepad/domain.js';
 import { LIMITS, SECTION_TITLES, type SectionId } from '../../store/notepad/format.js';
+import { readLength } from '../../store/notepad/validate.js';
 import { isDue, type NotepadEntry, type NotepadSnapshot } from '../../store/notepad/model.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { formatBytes } from '../../io/safe-fs/index.js';
-import { clip, fit, formatAge, wrapText } from '../../ui/format.js';
+import { clip, fit, formatAge, formatAgo, wrapText } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../../kit/pane.js';
 import { cursorRow, layout } from './editor.js';
@@ -154,7 +155,7 @@ function FullEntry({
   const l = textLayout(e.display, { columns: width, rows: height + 2 }, true);
   const lines = l.lines.map((text) => ({ text: `  ${text}` }));
   const due = state.tab === 'working' && isDue(e, now) ? ' · due for pruning' : '';
-  const age = e.atMs === null ? '' : ` · ${formatAge(e.atMs, now)} ago`;
+  const age = e.atMs === null ? '' : ` · ${formatAgo(e.atMs, now)}`;
   return (
     <Box flexDirection="column">
       <Text bold color={theme.accent} wrap="truncate">
@@ -247,7 +248,8 @@ function EntryList({
 }
 
 function limitText(ed: EditorSession): { text: string; tone?: 'warn' | 'error' } {
-  const len = ed.buf.text.trimEnd().length;
+  // What OMC reads (a comment kept in the draft is not part of it), as the read view counts it.
+  const len = readLength(ed.buf.text);
   if (ed.kind === 'priority') {
     const tone = len > LIMITS.priorityMax ? 'error' : len > LIMITS.priorityRecommended ? 'warn' : undefined;
     return {

@@ -110,8 +110,19 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
         // The message says what the tracker (the verdict engine on a fresh read, and Claude as omc-top sees
         // it) says, and follows it until it is final: a loop re-armed inside the window turns into "not ended
         // yet"; a ✓ only once omc-top saw what it marks (Claude stopped, or was not in a turn).
-        const say = (text: string, tone: 'success' | 'info' | 'error') =>
-          ctx.app.flash(out.movedOn ? `${text} (it moved on while you confirmed: ${out.movedOn})` : text, tone);
+        // Said with every later message too: the cancel on disk happened, only other omc-tops were not told.
+        let unrecorded = '';
+        let lastSaid: [string, 'success' | 'info' | 'error'] | null = null;
+        const say = (text: string, tone: 'success' | 'info' | 'error') => {
+          lastSaid = [text, tone];
+          const moved = out.movedOn ? ` (it moved on while you confirmed: ${out.movedOn})` : '';
+          ctx.app.flash(`${text}${moved}${unrecorded}`, tone);
+        };
+        void tracker.recorded(out).then((why) => {
+          if (why === null) return;
+          unrecorded = `; its cancel record was not written (${why}): other omc-tops will not say if it does not take`;
+          if (lastSaid) say(...lastSaid);
+        });
         let last = entry.text;
         // execute's summary when the verdict agrees; else what the verdict says instead.
         if (!out.ok) say(out.summary, 'error');

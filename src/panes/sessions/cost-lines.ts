@@ -12,7 +12,7 @@ import type { QuotaSnapshot } from '../../store/cost/quota-domain.js';
 import { readingWhy, sessionSpend } from '../../store/cost/spend.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import type { PlanProgress } from '../../store/ultragoal/plans.js';
-import { formatAge, formatClock, formatTimestamp } from '../../ui/format.js';
+import { formatAge, formatAgo, formatClock, formatTimestamp } from '../../ui/format.js';
 import type { DetailLine } from './detail.js';
 import { groupDigits } from '../../io/group-digits.js';
 
@@ -82,7 +82,7 @@ export function costLines(
           : `active · ${g.checks} unmet check${g.checks === 1 ? '' : 's'}`
         : g.state;
     out.push({ text: `  /goal ${state}: "${g.condition}"`, tone: g.state === 'active' ? 'ok' : 'dim' });
-    if (g.reason) out.push({ text: `    last check ${formatAge(g.lastCheckMs, now)} ago: ${g.reason}`, tone: 'dim' });
+    if (g.reason) out.push({ text: `    last check ${formatAgo(g.lastCheckMs, now)}: ${g.reason}`, tone: 'dim' });
     if (g.summary)
       out.push({
         text: `    Claude Code's count: ${g.summary.iterations ?? '?'} turns · ${g.summary.durationMs === null ? '?' : `${Math.round(g.summary.durationMs / 1000)}s`} · ${g.summary.tokens ?? '?'} tokens`,

@@ -6,7 +6,7 @@ import { tookText, type TrackedCancel } from '../../store/cancel/tracker.js';
 import { signalUntilMs, type SessionView } from '../../store/sessions/model.js';
 import { statusWords } from './rows.js';
 import { progressText } from '../../store/sessions/summary.js';
-import { formatAge, formatTimestamp, wrapText } from '../../ui/format.js';
+import { formatAgo, formatTimestamp, wrapText } from '../../ui/format.js';
 import { groupDigits } from '../../io/group-digits.js';
 
 export interface DetailLine {
@@ -86,6 +86,12 @@ function trackedLines(t: TrackedCancel, now: number, push: (text: string, tone?:
  * The session's status in words: the store's word (read from the disk, the same for every monitor and --json),
  * with what the cancel signal in force is doing when it decides it.
  */
+/** What the session's Stop hook does next, in words: blocks for a mode, lets the agent stop, or not known here. */
+function nextStopWords(v: NonNullable<SessionView['verdict']>): string {
+  if (v.decision === 'block') return `blocks for ${v.mode ?? '?'}`;
+  return v.decision === 'unknown' ? 'unknown' : 'lets the agent stop';
+}
+
 export function detailStatus(s: SessionView): string {
   if (signalUntilMs(s) === null) return statusWords(s.status);
   return s.status === 'paused'
@@ -108,12 +114,12 @@ export function detailLines(
   };
   push(`${s.kind === 'legacy' ? 'Legacy (session-less) state' : `Session ${s.id}`}`, 'title');
   push(
-    `status: ${detailStatus(s)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAge(s.updatedMs, now)} ago`,
+    `status: ${detailStatus(s)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAgo(s.updatedMs, now)}`,
   );
   if (s.verdict) {
     push(
-      `next Stop (OMC ${s.verdict.rules} rules): ${s.verdict.decision === 'block' ? `blocks for ${s.verdict.mode ?? '?'}` : 'lets the agent stop'} — ${s.verdict.detail}`,
-      s.verdict.decision === 'block' ? 'ok' : 'dim',
+      `next Stop (OMC ${s.verdict.rules} rules): ${nextStopWords(s.verdict)} — ${s.verdict.detail}`,
+      s.verdict.decision === 'block' ? 'ok' : s.verdict.decision === 'unknown' ? 'error' : 'dim',
     );
     if (s.verdict.unless.length > 0)
       push(`  unless the Stop payload carries ${s.verdict.unless.join(', or ')} (omc-top cannot see these)`, 'dim');
@@ -160,11 +166,15 @@ export function detailLines(
         ? 'ok'
         : m.status === 'stale' || m.status === 'pending' || m.status === 'not-enforced'
           ? 'warn'
-          : 'dim',
+          : m.status === 'unreadable'
+            ? 'error'
+            : 'dim',
       i,
     );
     // The same reason as --json's: a mode retired by the session's release says so (store/sessions/derive.ts).
-    push(`  OMC registry: ${m.active ? 'active' : 'inactive'} (${m.reason})`, 'dim', i);
+    // A file omc-top cannot read: what the registry says of it is not known here either.
+    const registry = m.status === 'unreadable' ? 'unknown' : m.active ? 'active' : 'inactive';
+    push(`  OMC registry: ${registry} (${m.reason})`, 'dim', i);
     const prog = progressText(m.iteration, m.max);
     push(
       `  progress: ${prog || '—'}   phase: ${m.phase ?? '—'}${m.extras.length ? `   ${m.extras.join('  ')}` : ''}`,
@@ -172,7 +182,7 @@ export function detailLines(
       i,
     );
     push(
-      `  started: ${formatTimestamp(m.startedMs)}   updated: ${formatTimestamp(m.updatedMs)} (${formatAge(m.updatedMs, now)} ago)`,
+      `  started: ${formatTimestamp(m.startedMs)}   updated: ${formatTimestamp(m.updatedMs)} (${formatAgo(m.updatedMs, now)})`,
       undefined,
       i,
     );

@@ -4,7 +4,7 @@
  */
 import { clockHm } from '../../store/claude/life.js';
 import type { ExitFigures, Tokens } from '../../store/claude/transcript-facts.js';
-import { formatAge } from '../../ui/format.js';
+import { formatAge, formatAgo, isFuture } from '../../ui/format.js';
 import type { DetailLine } from './detail.js';
 import { groupDigits } from '../../io/group-digits.js';
 
@@ -15,7 +15,11 @@ export const tokenText = (t: Tokens) =>
 /** "busy for 3m", "exited 14:02", "unknown". */
 export function lifeWords(status: string, sinceMs: number | null, now: number): string {
   if (sinceMs === null || status === 'unknown') return status;
-  return status === 'exited' ? `exited ${clockHm(sinceMs)}` : `${status} for ${formatAge(sinceMs, now)}`;
+  return status === 'exited'
+    ? `exited ${clockHm(sinceMs)}`
+    : isFuture(sinceMs, now)
+      ? `${status}, stamped ${formatAgo(sinceMs, now)}`
+      : `${status} for ${formatAge(sinceMs, now)}`;
 }
 
 const secs = (ms: number | null) => (ms === null ? '?' : `${Math.round(ms / 100) / 10}s`);

@@ -4,7 +4,7 @@
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import { signalUntilMs, type ModeView, type SessionView } from '../../store/sessions/model.js';
-import { modeSummary, promptText, sessionLabel } from '../../store/sessions/summary.js';
+import { modeSummary, promptText, sessionLabel, unknownModesText } from '../../store/sessions/summary.js';
 import { cell, fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
 
@@ -142,6 +142,8 @@ export function modesText(s: SessionView, width: number, tracked?: TrackedCancel
     return rest ? `${tracked.text} · ${rest}` : tracked.text;
   }
   if (s.modes.length === 0) {
+    const unknown = unknownModesText(s);
+    if (unknown !== null) return unknown;
     if (s.problems.length > 0) return `⚠ ${s.problems[0]?.message ?? 'problem'}`;
     if (s.cancel) return `no modes left (cancel signal from ${s.cancel.source ?? 'unknown'})`;
     return s.ended ? `ended${s.ended.reason ? ` (${s.ended.reason})` : ''}` : 'no modes';

@@ -7,7 +7,7 @@
  */
 import type { TaskView, TeamView, WorkerView } from '../../store/teams/model.js';
 import { workerLiveness } from '../../store/teams/omc-team-rules.js';
-import { clip, formatAge } from '../../ui/format.js';
+import { clip, formatAgo } from '../../ui/format.js';
 import { indexOf, SECTIONS, visibleTasks, type DetailState, type Section } from './reducer.js';
 import { clampTop } from '../../kit/list.js';
 import {
@@ -62,7 +62,7 @@ function headerLines(t: TeamView, width: number, now: number): Line[] {
   const notes: string[] = [];
   if (t.kind === 'bridge') notes.push('legacy MCP bridge team (heartbeats only)');
   if (t.lifecycle && t.lifecycle !== 'active') notes.push(`lifecycle ${t.lifecycle}`);
-  if (t.teamShutdownMs !== null) notes.push(`team shutdown requested ${formatAge(t.teamShutdownMs, now)} ago`);
+  if (t.teamShutdownMs !== null) notes.push(`team shutdown requested ${formatAgo(t.teamShutdownMs, now)}`);
   const probs = t.problems.filter((p) => p.severity !== 'info').length;
   if (probs > 0) notes.push(`⚠ ${probs} problem${probs > 1 ? 's' : ''} in this team's files (! lists them)`);
   if (notes.length > 0) out.push({ text: clip(notes.join(' · '), width), tone: probs > 0 ? 'warn' : 'dim' });

@@ -5,7 +5,7 @@
  */
 import type { EventView, ShutdownView, TaskView, TeamView, WorkerView } from '../../store/teams/model.js';
 import { workerLiveness, type Liveness } from '../../store/teams/omc-team-rules.js';
-import { clip, fit, formatAge, formatClock, width as textWidth } from '../../ui/format.js';
+import { clip, fit, formatAge, formatAgo, formatClock, width as textWidth } from '../../ui/format.js';
 
 /** `[██████░░░░]`: completed cells, failed cells (▒), the rest. */
 export function progressBar(done: number, failed: number, total: number, cells: number): string {
@@ -131,7 +131,7 @@ export function shutdownText(s: ShutdownView | null, now: number): string {
       ? `⏻ accepted${s.ack.reason ? `: ${s.ack.reason}` : ''}`
       : `⏻ rejected${s.ack.reason ? `: ${s.ack.reason}` : ''}`;
   if (s.requestedMs !== null)
-    return `⏻ asked ${formatAge(s.requestedMs, now)} ago, no ack yet${s.ack?.stale ? ' (older ack ignored)' : ''}`;
+    return `⏻ asked ${formatAgo(s.requestedMs, now)}, no ack yet${s.ack?.stale ? ' (older ack ignored)' : ''}`;
   return '';
 }
 

@@ -10,7 +10,7 @@ import type { LintReport } from '../../store/wiki/lint.js';
 import type { WikiPage } from '../../store/wiki/page.js';
 import { headUnits } from '../../io/grapheme-cut.js';
 import { cleanBlockShown, cleanLine } from '../../io/sanitize.js';
-import { formatAge, formatTimestamp, wrapText } from '../../ui/format.js';
+import { formatAgo, formatTimestamp, wrapText } from '../../ui/format.js';
 
 export const BODY_DISPLAY_MAX = 512 * 1024;
 
@@ -87,7 +87,7 @@ export function pageLines(
     const updated = Date.parse(fm.updated);
     const created = Date.parse(fm.created);
     push(
-      `${page.display.category} · confidence ${page.display.confidence} · updated ${Number.isNaN(updated) ? cleanLine(fm.updated) : `${formatAge(updated, now)} ago (${formatTimestamp(updated)})`}` +
+      `${page.display.category} · confidence ${page.display.confidence} · updated ${Number.isNaN(updated) ? cleanLine(fm.updated) : `${formatAgo(updated, now)} (${formatTimestamp(updated)})`}` +
         ` · created ${Number.isNaN(created) ? cleanLine(fm.created) : formatTimestamp(created)}`,
       'dim',
     );

@@ -14,7 +14,7 @@
 import { watchOwnFile } from '../../io/watch/own-file.js';
 import { withFileLock } from '../../io/file-lock.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
-import { atomicWriteSync, describeWriteError, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
+import { atomicWriteSync, describeOwnDirError, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { showPaths } from '../../io/safe-fs/byte-paths.js';
 import { rootFileName } from '../../io/state-dir.js';
 import type { Clock } from '../types.js';
@@ -139,9 +139,10 @@ export class CancelRecordFile {
 
   /**
    * Records a cancel: at once in this process (so its own surfaces never wait for the disk, or lose it when the
-   * write fails), then merged with what another omc-top wrote meanwhile and written atomically.
+   * write fails), then merged with what another omc-top wrote meanwhile and written atomically. Resolves to why
+   * it could not be written (the directory and the reason, for the cancel's own message), or null.
    */
-  async add(rec: CancelRecord): Promise<void> {
+  async add(rec: CancelRecord): Promise<string | null> {
     const mine = new Map(this.cell.getSnapshot().records);
     mine.set(rec.key, rec);
     this.replace(mine, this.stampSeen, this.cell.getSnapshot().problem);
@@ -157,16 +158,18 @@ export class CancelRecordFile {
         atomicWriteSync(this.dir, this.file, serializeCancelRecords(this.root, merged.values(), this.clock()));
       });
     } catch (e) {
+      const why = describeOwnDirError(this.dir, e);
       const snap = this.cell.getSnapshot();
       this.cell.set({
         ...snap,
         version: snap.version + 1,
-        problem: `omc-top's record of its cancels (${this.file}) could not be written (${describeWriteError(e)}): other omc-top processes do not know of this cancel`,
+        problem: `omc-top's record of its cancels (${this.file}) could not be written (${why}): other omc-top processes do not know of this cancel`,
       });
-      return;
+      return why;
     }
     this.stampSeen = null;
     this.load();
+    return null;
   }
 
   /** Follows the file (another omc-top's cancels); returns a stop function. Creates nothing. */

@@ -15,7 +15,7 @@
  * - files with named-workflow markers are only ever paused exactly (active:false), never rewritten or removed;
  * - nothing outside the .omc root (e.g. ~/.omc/state) is considered.
  */
-import { listDirSync, readTextSync, statSync } from '../../io/safe-fs/index.js';
+import { listDirSync, notReadHere, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
 import {
   MODE_ORDER,
@@ -112,13 +112,19 @@ interface StateFile {
 
 function readState(root: string, rel: string, mode: string): StateFile | null {
   const r = readStateOrWhy(root, rel, mode);
-  return typeof r === 'string' ? null : r;
+  return r === null || typeof r === 'string' || 'refusedHere' in r ? null : r;
 }
 
 /** The parsed state, or why it cannot be used (the same reasons the problem lines give). */
-function readStateOrWhy(root: string, rel: string, mode: string, mustMention?: string): StateFile | string | null {
+function readStateOrWhy(
+  root: string,
+  rel: string,
+  mode: string,
+  mustMention?: string,
+): StateFile | string | { refusedHere: string } | null {
   const r = readTextSync(root, rel);
-  if (!r.ok) return r.message;
+  // Refused to this user (OMC writes 0600) or a disk error: OMC's hooks, run as the owner, may read it fine.
+  if (!r.ok) return notReadHere(r.code) ? { refusedHere: r.message } : r.message;
   // Scanning other sessions for copies this session owns: a file that never mentions its id cannot be one.
   if (mustMention !== undefined && !r.text.includes(mustMention)) return null;
   // OMC parses the raw text, and JSON.parse rejects a byte-order mark: to OMC this file does not exist.
@@ -162,6 +168,13 @@ function modeFilesIn(
       unreadable.push({
         rel,
         reason: `cannot be read (${cleanLine(f).slice(0, 120)}): left alone; OMC cannot read it either`,
+      });
+      continue;
+    }
+    if ('refusedHere' in f) {
+      unreadable.push({
+        rel,
+        reason: `omc-top cannot read it (${cleanLine(f.refusedHere).slice(0, 120)}): left alone; OMC's hooks, run as its owner, may still keep its loop going`,
       });
       continue;
     }

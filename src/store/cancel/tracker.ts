@@ -372,8 +372,19 @@ export class CancelTracker {
     /** The sessions' Claude processes (null: none can be seen, as in the tracker's own tests). */
     private readonly agent: AgentWatch | null = null,
     /** Where the cancel is recorded for every other omc-top process (null: nowhere, as in the tracker's tests). */
-    private readonly recorder: { add(r: CancelRecord): Promise<void> } | null = null,
+    private readonly recorder: { add(r: CancelRecord): Promise<string | null> } | null = null,
   ) {}
+
+  /** The recording of each cancel (by its result): resolves to why it could not be written, or null. */
+  private readonly recordings = new WeakMap<CancelDone, Promise<string | null>>();
+
+  /**
+   * Why the record of this cancel for other omc-top processes could not be written (null: written, or nothing to
+   * record): the cancel's own message says so, since the cancel on disk happened all the same.
+   */
+  recorded(result: CancelDone): Promise<string | null> {
+    return this.recordings.get(result) ?? Promise.resolve(null);
+  }
 
   private agentView(key: string): AgentView {
     if (key === LEGACY_KEY || !this.agent) return NO_AGENT;
@@ -415,7 +426,7 @@ export class CancelTracker {
     };
     if (entry.final) entry.settledMs = now;
     // A pause ends nothing, so it cannot "not take" as a cancel does: only cancels are recorded.
-    if (!entry.pauseOnly) void this.recorder?.add(cancelRecordOf(result));
+    if (!entry.pauseOnly && this.recorder) this.recordings.set(result, this.recorder.add(cancelRecordOf(result)));
     this.entries.set(key, entry);
     this.publish();
     this.arm();

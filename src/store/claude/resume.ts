@@ -32,6 +32,9 @@ export function resumeVerdict(s: SessionView): ResumeVerdict {
         : '';
     return { continues: true, text: `OMC would continue ${v.mode ?? 'the loop'}${at} at its next Stop` };
   }
+  // Not known here: resuming may well continue a loop omc-top cannot see, so it is not offered as a plain session.
+  if (v.decision === 'unknown')
+    return { continues: true, text: `what OMC would do is unknown: ${cleanLine(v.detail)}` };
   return { continues: false, text: `OMC would let Claude stop: ${cleanLine(v.detail)}` };
 }
 

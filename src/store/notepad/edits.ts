@@ -18,13 +18,18 @@ import {
   HEADERS,
   NOTEPAD_TEMPLATE,
   SECTION_TITLES,
+  commentsIn,
   entryStamp,
+  fileIndex,
+  hasCommentPastStart,
   locateSection,
-  readSection,
+  mapSection,
+  rawRange,
   replaceSection,
   spliceSection,
   splitEntries,
   type EntrySection,
+  type MappedSection,
   type RawEntry,
   type SectionId,
 } from './format.js';
@@ -44,14 +49,19 @@ export interface EntryRef {
    * changed (shown to the user, never written over without a second Ctrl-S).
    */
   siblings?: readonly string[];
+  /**
+   * The entry's text as it was in the file (its comments included) when the user started: the comments a draft
+   * may keep, and a comment changed on disk since then is a change to this entry.
+   */
+  raw?: string;
 }
 
 export type NotepadOp =
   | { kind: 'add'; section: EntrySection; body: string }
   | { kind: 'edit'; target: EntryRef; body: string }
   | { kind: 'delete'; target: EntryRef }
-  /** `base` is OMC's reading of Priority Context when editing started. */
-  | { kind: 'priority'; text: string; base: string }
+  /** `base` is OMC's reading of Priority Context when editing started; `baseRaw` its bytes, comments included. */
+  | { kind: 'priority'; text: string; base: string; baseRaw?: string }
   | { kind: 'prune'; targets: EntryRef[] };
 
 export type ApplyResult =
@@ -75,11 +85,11 @@ export function checkOp(op: NotepadOp): { op: NotepadOp; verdict: Verdict } {
     }
     case 'edit': {
       const body = normalizeDraft(op.body);
-      return { op: { ...op, body }, verdict: validateEntry(op.target.section, body) };
+      return { op: { ...op, body }, verdict: validateEntry(op.target.section, body, commentsIn(op.target.raw ?? '')) };
     }
     case 'priority': {
       const text = normalizeDraft(op.text);
-      return { op: { ...op, text }, verdict: validatePriority(text) };
+      return { op: { ...op, text }, verdict: validatePriority(text, commentsIn(op.baseRaw ?? '')) };
     }
     default:
       return { op, verdict: { ok: true } };
@@ -88,9 +98,37 @@ export function checkOp(op: NotepadOp): { op: NotepadOp; verdict: Verdict } {
 
 interface IndexedEntry extends RawEntry {
   id: string;
+  /** The entry's text as it is in the file, comments included (model.ts NotepadEntry.raw). */
+  raw: string;
 }
 
-const indexEntries = (section: string): IndexedEntry[] => withEntryIds(splitEntries(section));
+function indexEntries(file: string, m: MappedSection): IndexedEntry[] {
+  return withEntryIds(splitEntries(m.text)).map((e) => {
+    const r = rawRange(m, e.bodyAt, e.bodyAt + e.body.length);
+    return { ...e, raw: r ? file.slice(r.start, r.end) : '' };
+  });
+}
+
+/**
+ * An edit of an entry in a section holding comments past its start: only the bytes of the entry's text are
+ * replaced, so every comment before, inside (when the draft kept it) or after the entry stays where it is, the
+ * template comment between two entries included. OMC's reading of the result is the edited reading.
+ */
+function spliceEntry(file: string, m: MappedSection, hit: IndexedEntry, body: string): string {
+  const r = rawRange(m, hit.bodyAt, hit.bodyAt + hit.body.length);
+  if (r) return file.slice(0, r.start) + body + file.slice(r.end);
+  // A heading with no text: the text goes on the line after the heading.
+  const headingEnd = fileIndex(m, hit.start + `### ${hit.stamp ?? ''}`.length - 1) + 1;
+  return file.slice(0, headingEnd) + `\n${body}` + file.slice(headingEnd);
+}
+
+/** Deleting an entry from a section holding comments: its heading and text go, the comments around it stay. */
+function spliceOutEntry(file: string, m: MappedSection, hit: IndexedEntry): string {
+  const last = hit.body === '' ? hit.start + `### ${hit.stamp ?? ''}`.length : hit.bodyAt + hit.body.length;
+  const r = rawRange(m, hit.start, last) as { start: number; end: number };
+  const end = file[r.end] === '\n' ? r.end + 1 : r.end;
+  return file.slice(0, r.start) + file.slice(end);
+}
 
 /**
  * The entry the user started from, if it is still there unchanged — found by
@@ -123,7 +161,7 @@ function lostTarget(entries: IndexedEntry[], ref: EntryRef): ApplyResult {
       kind: 'conflict',
       reason: 'changed',
       message: `${label(ref)} was changed on disk (by OMC or another editor) after you started; nothing was written`,
-      disk: moved.body,
+      disk: moved.raw,
     };
   }
   return {
@@ -176,24 +214,44 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
           ? 'working'
           : op.target.section;
   const problem = sectionProblem(file, section);
-  if (problem) return refuse(problem);
-  const text = readSection(file, section) ?? '';
+  const mapped = mapSection(file, section);
+  if (problem || !mapped) return refuse(problem ?? 'no such section');
+  const text = mapped.text;
+  // Comments past the section's start are the user's text, kept byte for byte (OMC's reader never sees them).
+  const comments = hasCommentPastStart(mapped);
 
   switch (op.kind) {
     case 'add': {
       const stamp = entryStamp(now);
       const entry = `### ${stamp}\n${op.body}\n`;
+      // With comments past the section's start, the entry goes right after the last text, and nothing else moves
+      // (OMC's appender would rewrite the section from its reading, deleting them).
+      const end = comments ? rawRange(mapped, 0, text.length)?.end : undefined;
       return {
         ok: true,
-        text: replaceSection(file, section, text ? `${text}\n${entry}` : entry),
+        text:
+          end !== undefined
+            ? file.slice(0, end) + `\n${entry.slice(0, -1)}` + file.slice(end)
+            : replaceSection(file, section, text ? `${text}\n${entry}` : entry),
         summary: `added ${SECTION_TITLES[op.section]} entry ${stamp}`,
       };
     }
     case 'edit': {
-      const entries = indexEntries(text);
+      const entries = indexEntries(file, mapped);
       const hit = findTarget(entries, op.target);
       if (!hit) return lostTarget(entries, op.target);
-      if (op.body === hit.body) return { ok: true, text: file, summary: `no change to ${label(op.target)}` };
+      if (op.target.raw !== undefined && hit.raw !== op.target.raw) {
+        return {
+          ok: false,
+          kind: 'conflict',
+          reason: 'changed',
+          message: `${label(op.target)} was changed on disk (by OMC or another editor) after you started; nothing was written`,
+          disk: hit.raw,
+        };
+      }
+      if (op.body === hit.raw) return { ok: true, text: file, summary: `no change to ${label(op.target)}` };
+      if (comments)
+        return { ok: true, text: spliceEntry(file, mapped, hit, op.body), summary: `saved ${label(op.target)}` };
       const span = text.slice(hit.start, hit.end);
       const sep = /\s*$/.exec(span)?.[0] ?? '';
       const head = hit.stamp === null ? '' : `### ${hit.stamp}\n`;
@@ -203,9 +261,11 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
       return { ok: true, text: written, summary: `saved ${label(op.target)}` };
     }
     case 'delete': {
-      const entries = indexEntries(text);
+      const entries = indexEntries(file, mapped);
       const hit = findTarget(entries, op.target);
       if (!hit) return lostTarget(entries, op.target);
+      if (comments)
+        return { ok: true, text: spliceOutEntry(file, mapped, hit), summary: `deleted ${label(op.target)}` };
       const next = text.slice(0, hit.start) + text.slice(hit.end);
       return {
         ok: true,
@@ -214,26 +274,31 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
       };
     }
     case 'priority': {
-      if (text !== op.base) {
+      const range = rawRange(mapped, 0, text.length);
+      const raw = range ? file.slice(range.start, range.end) : '';
+      if (text !== op.base || (op.baseRaw !== undefined && raw !== op.baseRaw)) {
         return {
           ok: false,
           kind: 'conflict',
           reason: 'changed',
           message:
             'Priority Context was changed on disk (by OMC or another editor) after you started; nothing was written',
-          disk: text,
+          disk: raw,
         };
       }
-      if (op.text === text) return { ok: true, text: file, summary: 'no change to Priority Context' };
+      if (op.text === raw) return { ok: true, text: file, summary: 'no change to Priority Context' };
       return {
         ok: true,
-        text: replaceSection(file, 'priority', op.text),
+        text:
+          comments && range
+            ? file.slice(0, range.start) + op.text + file.slice(range.end)
+            : replaceSection(file, 'priority', op.text),
         summary: op.text === '' ? 'cleared Priority Context' : 'saved Priority Context',
         warning: verdict.warning,
       };
     }
     case 'prune': {
-      const entries = indexEntries(text);
+      const entries = indexEntries(file, mapped);
       const used = new Set<IndexedEntry>();
       for (const t of op.targets) {
         const hit = findTarget(entries, t, used);
@@ -248,9 +313,14 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
         .filter((e) => !used.has(e))
         .map((e) => (e.stamp === null ? e.body.trim() : `### ${e.stamp}\n${e.body.trim()}`));
       const note = skipped > 0 ? `; ${skipped} had changed or were already gone and were kept` : '';
+      // With comments in the section, the pruned entries are cut out one by one (last first, so the offsets of
+      // the earlier ones hold) and every comment stays, as a delete keeps them; OMC's rebuild would drop them.
+      const pruned = comments
+        ? [...used].sort((a, b) => b.start - a.start).reduce((t, e) => spliceOutEntry(t, mapped, e), file)
+        : replaceSection(file, 'working', kept.join('\n\n'));
       return {
         ok: true,
-        text: replaceSection(file, 'working', kept.join('\n\n')),
+        text: pruned,
         summary: `pruned ${used.size} Working Memory ${used.size === 1 ? 'entry' : 'entries'}, ${entries.length - used.size} kept${note}`,
       };
     }

@@ -85,6 +85,88 @@ export function readSection(text: string, id: SectionId): string | null {
   return body === '' ? null : body;
 }
 
+/**
+ * OMC's reading of a section together with where each of its characters sits
+ * in the file. OMC deletes HTML comments before it reads, so an entry's text on
+ * screen (what OMC reads) and its bytes on disk differ when a comment sits
+ * inside it; the map lets an edit replace exactly the bytes the user changed
+ * and keep every comment around them (see rawRange).
+ */
+export interface MappedSection {
+  span: SectionSpan;
+  /** What readSection returns ('' when OMC sees no section). */
+  text: string;
+  /**
+   * The text's pieces between comments, in order: text[from, from + length) is file[at, at + length). Pieces,
+   * not one index per character: a section can be megabytes.
+   */
+  pieces: Array<{ from: number; at: number; length: number }>;
+  /** File indexes [start, end) of every comment in the section body. */
+  comments: Array<[number, number]>;
+}
+
+export function mapSection(file: string, id: SectionId): MappedSection | null {
+  const span = locateSection(file, id);
+  if (!span) return null;
+  const raw = file.slice(span.bodyStart, span.end);
+  const parts: Array<{ at: number; s: string }> = [];
+  const comments: Array<[number, number]> = [];
+  const re = new RegExp(HTML_COMMENT.source, 'g');
+  let from = 0;
+  for (let m = re.exec(raw); m !== null; m = re.exec(raw)) {
+    parts.push({ at: span.bodyStart + from, s: raw.slice(from, m.index) });
+    comments.push([span.bodyStart + m.index, span.bodyStart + m.index + m[0].length]);
+    from = m.index + m[0].length;
+  }
+  parts.push({ at: span.bodyStart + from, s: raw.slice(from) });
+  // Trim as OMC does (String.prototype.trim), then place each piece in the trimmed text.
+  const joined = parts.map((p) => p.s).join('');
+  const lead = joined.length - joined.trimStart().length;
+  const text = joined.trim();
+  const pieces: MappedSection['pieces'] = [];
+  let offset = -lead;
+  for (const p of parts) {
+    const lo = Math.max(0, offset);
+    const hi = Math.min(text.length, offset + p.s.length);
+    if (hi > lo) pieces.push({ from: lo, at: p.at + (lo - offset), length: hi - lo });
+    offset += p.s.length;
+  }
+  return { span, text, pieces, comments };
+}
+
+/** The file index of text[i] (0 ≤ i < text.length). */
+export function fileIndex(m: MappedSection, i: number): number {
+  let lo = 0;
+  let hi = m.pieces.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((m.pieces[mid] as { from: number }).from <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  const p = m.pieces[lo] as { from: number; at: number };
+  return p.at + (i - p.from);
+}
+
+/**
+ * The file range [start, end) holding text[from, to): from its first to its
+ * last character, so comments inside it are included and comments before or
+ * after it are not. null for an empty range.
+ */
+export function rawRange(m: MappedSection, from: number, to: number): { start: number; end: number } | null {
+  if (to <= from) return null;
+  return { start: fileIndex(m, from), end: fileIndex(m, to - 1) + 1 };
+}
+
+/** The comments in a text (what a draft may keep: those it started with). */
+export const commentsIn = (text: string): string[] => text.match(HTML_COMMENT) ?? [];
+
+/** True when a comment sits in the section after OMC's reading starts (inside or after the text). */
+export function hasCommentPastStart(m: MappedSection): boolean {
+  if (m.text === '') return false;
+  const first = fileIndex(m, 0);
+  return m.comments.some(([s]) => s > first);
+}
+
 /** The comment OMC keeps when it rewrites a section: the first `<Header>\n<!--…-->` in the file. */
 function preservedComment(text: string, id: SectionId): string {
   const marker = `${HEADERS[id]}\n<!--`;
@@ -152,6 +234,8 @@ export interface RawEntry {
   end: number;
   /** The entry's text without its heading, leading blank lines and trailing whitespace. */
   body: string;
+  /** Where `body` starts in the section text. */
+  bodyAt: number;
 }
 
 /** Splits a section's (OMC-read) text into entries at `### YYYY-MM-DD HH:MM` lines. */
@@ -170,12 +254,18 @@ export function splitEntries(section: string): RawEntry[] {
   const out: RawEntry[] = [];
   const firstHead = heads[0]?.start ?? section.length;
   const pre = section.slice(0, firstHead);
-  if (pre.trim() !== '') out.push({ stamp: null, start: 0, end: firstHead, body: normalizeBody(pre) });
+  if (pre.trim() !== '') out.push({ stamp: null, start: 0, end: firstHead, ...bodyOf(section, 0, firstHead) });
   heads.forEach((h, i) => {
     const end = heads[i + 1]?.start ?? section.length;
-    out.push({ stamp: h.stamp, start: h.start, end, body: normalizeBody(section.slice(h.bodyStart, end)) });
+    out.push({ stamp: h.stamp, start: h.start, end, ...bodyOf(section, h.bodyStart, end) });
   });
   return out;
+}
+
+function bodyOf(section: string, from: number, to: number): { body: string; bodyAt: number } {
+  const s = section.slice(from, to);
+  const lead = /^(?:[ \t]*\n)*/.exec(s)?.[0].length ?? 0;
+  return { body: normalizeBody(s), bodyAt: from + lead };
 }
 
 /** Leading blank lines and trailing whitespace are not part of an entry's text. */

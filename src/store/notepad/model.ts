@@ -9,9 +9,10 @@ import {
   HEADERS,
   LIMITS,
   findOrphans,
-  locateSection,
-  readSection,
+  mapSection,
+  rawRange,
   splitEntries,
+  type MappedSection,
   stampMs,
   type EntrySection,
   type SectionId,
@@ -31,8 +32,14 @@ export interface NotepadEntry {
    * repaint its "due" at that moment (not on an age step: outside UTC it falls between them). NaN when `omcReadMs` is.
    */
   dueAtMs: number;
-  /** Raw text (identity for merges). */
+  /** OMC's reading of the text (identity for merges; what the limits count). */
   body: string;
+  /**
+   * The text as it is in the file, HTML comments inside it included (OMC's reader deletes them, so `body` lacks
+   * them): what the editor opens and a save writes back. Equal to `body` when it holds no comment.
+   */
+  raw: string;
+  /** The sanitised `raw`: what the views show (a comment shows as the text it is). */
   display: string;
   chars: number;
   /** Position in the file (0 = first). */
@@ -45,6 +52,8 @@ export interface SectionView {
   found: boolean;
   /** OMC's reading: comments stripped, trimmed; '' when OMC sees no section. */
   text: string;
+  /** `text` as it is in the file, from its first to its last character, comments inside it included. */
+  raw: string;
   display: string;
   chars: number;
   /** File order. Empty for priority. */
@@ -70,6 +79,7 @@ const emptySection = (id: SectionId): SectionView => ({
   id,
   found: false,
   text: '',
+  raw: '',
   display: '',
   chars: 0,
   entries: [],
@@ -86,15 +96,23 @@ export const EMPTY_NOTEPAD: NotepadSnapshot = {
   problems: [],
 };
 
-export function entriesOf(sectionText: string): NotepadEntry[] {
+/** The file's bytes for text[from, from + length) of a mapped section: comments inside it included. */
+function rawText(file: string, m: MappedSection, from: number, length: number): string {
+  const r = rawRange(m, from, from + length);
+  return r ? file.slice(r.start, r.end) : '';
+}
+
+export function entriesOf(sectionText: string, rawOf: (from: number, length: number) => string): NotepadEntry[] {
   return withEntryIds(splitEntries(sectionText)).map((e, order) => {
+    const raw = rawOf(e.bodyAt, e.body.length);
     return {
       id: e.id,
       stamp: e.stamp,
       atMs: e.stamp === null ? null : stampMs(e.stamp),
       ...omcPruneClock(e.stamp),
       body: e.body,
-      display: cleanBlock(e.body),
+      raw,
+      display: cleanBlock(raw),
       chars: e.body.length,
       order,
     };
@@ -111,15 +129,18 @@ export interface ParsedNotepad {
 /** Reads notepad text exactly as OMC's section reader does. */
 export function parseNotepad(text: string): ParsedNotepad {
   const section = (id: SectionId): SectionView => {
-    const found = locateSection(text, id) !== null;
-    const t = readSection(text, id) ?? '';
+    const m = mapSection(text, id);
+    const t = m?.text ?? '';
+    const rawOf = (from: number, length: number) => (m ? rawText(text, m, from, length) : '');
+    const raw = rawOf(0, t.length);
     return {
       id,
-      found,
+      found: m !== null,
       text: t,
-      display: cleanBlock(t),
+      raw,
+      display: cleanBlock(raw),
       chars: t.length,
-      entries: id === 'priority' ? [] : entriesOf(t),
+      entries: id === 'priority' ? [] : entriesOf(t, rawOf),
     };
   };
   const sections = { priority: section('priority'), working: section('working'), manual: section('manual') };

@@ -31,6 +31,27 @@ function lineOf(text: string, index: number): number {
   return text.slice(0, index).split('\n').length;
 }
 
+/**
+ * The draft with the comments it started with blanked out (each kept line break stays, so line numbers still
+ * match the draft), and OMC's reading of it. A comment already in the file is the user's text and is written
+ * back as it was; only a comment that is new (typed, pasted, or an old one changed) is refused, as OMC would
+ * never see it.
+ */
+function withoutKept(text: string, kept: readonly string[]): { shown: string; read: string } {
+  const left = new Map<string, number>();
+  for (const c of kept) left.set(c, (left.get(c) ?? 0) + 1);
+  const shown = text.replace(/<!--[\s\S]*?-->/g, (c) => {
+    const n = left.get(c) ?? 0;
+    if (n === 0) return c;
+    left.set(c, n - 1);
+    return c.replace(/[^\n]/g, '');
+  });
+  return { shown, read: text.replace(/<!--[\s\S]*?-->/g, '') };
+}
+
+/** How long a draft is as OMC reads it (comments deleted): what the limits count, the same as the read view's size. */
+export const readLength = (draft: string): number => draft.replace(/<!--[\s\S]*?-->/g, '').trimEnd().length;
+
 /** Rules shared by every section: nothing OMC's reader would hide or cut. */
 function commonRules(text: string): string | null {
   const comment = text.search(/<!--|-->/);
@@ -45,13 +66,18 @@ function commonRules(text: string): string | null {
 }
 
 /** A Working Memory or MANUAL entry body (already normalized). */
-export function validateEntry(section: Exclude<SectionId, 'priority'>, body: string): Verdict {
+export function validateEntry(
+  section: Exclude<SectionId, 'priority'>,
+  draft: string,
+  kept: readonly string[] = [],
+): Verdict {
   const title = SECTION_TITLES[section];
-  if (body.trim() === '') return { ok: false, error: 'the entry is empty: nothing to save (d deletes an entry)' };
-  if (body.length > LIMITS.entryMax) {
+  const { shown: body, read } = withoutKept(draft, kept);
+  if (read.trim() === '') return { ok: false, error: 'the entry is empty: nothing to save (d deletes an entry)' };
+  if (read.length > LIMITS.entryMax) {
     return {
       ok: false,
-      error: `${title} entries are limited to ${fmt(LIMITS.entryMax)} characters by OMC; this one has ${fmt(body.length)}. Nothing was written`,
+      error: `${title} entries are limited to ${fmt(LIMITS.entryMax)} characters by OMC; this one has ${fmt(read.length)}. Nothing was written`,
     };
   }
   const common = commonRules(body);
@@ -77,11 +103,12 @@ export function validateEntry(section: Exclude<SectionId, 'priority'>, body: str
 }
 
 /** The Priority Context text (already normalized; empty clears it). */
-export function validatePriority(text: string): Verdict {
-  if (text.length > LIMITS.priorityMax) {
+export function validatePriority(draft: string, kept: readonly string[] = []): Verdict {
+  const { shown: text, read } = withoutKept(draft, kept);
+  if (read.length > LIMITS.priorityMax) {
     return {
       ok: false,
-      error: `Priority Context is limited to ${fmt(LIMITS.priorityMax)} characters by OMC; this has ${fmt(text.length)}. Nothing was written`,
+      error: `Priority Context is limited to ${fmt(LIMITS.priorityMax)} characters by OMC; this has ${fmt(read.length)}. Nothing was written`,
     };
   }
   const common = commonRules(text);
@@ -93,10 +120,10 @@ export function validatePriority(text: string): Verdict {
       error: `line ${lineOf(text, cut)} contains "## ": OMC's session-start hook stops reading Priority Context there`,
     };
   }
-  if (text.length > LIMITS.priorityRecommended) {
+  if (read.length > LIMITS.priorityRecommended) {
     return {
       ok: true,
-      warning: `Priority Context is ${fmt(text.length)} characters, over the ${fmt(LIMITS.priorityRecommended)} OMC recommends (it is injected into every session)`,
+      warning: `Priority Context is ${fmt(read.length)} characters, over the ${fmt(LIMITS.priorityRecommended)} OMC recommends (it is injected into every session)`,
     };
   }
   return { ok: true };

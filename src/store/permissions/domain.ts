@@ -11,6 +11,8 @@ import {
   ensureDirUnder,
   ensureOwnDir,
   listDirSync,
+  ownDirFault,
+  ownDirProblem,
   readJsonSync,
   unlinkUnder,
 } from '../../io/safe-fs/index.js';
@@ -68,6 +70,8 @@ export class PermissionsDomain implements Domain {
   private watchers = new Map<string, fs.FSWatcher>();
   private timer: NodeJS.Timeout | null = null;
   private listening = false;
+  /** Why the last registration failed: the path it is about and the reason, for the problem line. */
+  private notListening: { path: string; reason: string } | null = null;
   private listenerRel: string | null = null;
   private lastKey = '';
   private version = 0;
@@ -118,8 +122,10 @@ export class PermissionsDomain implements Domain {
         }),
       );
       this.listening = true;
-    } catch {
+      this.notListening = null;
+    } catch (e) {
       this.listening = false; // the hook then leaves every prompt to the terminal; `problems` says why
+      this.notListening = ownDirProblem(this.opts.stateDir, e);
     }
   }
 
@@ -131,10 +137,12 @@ export class PermissionsDomain implements Domain {
     const dir = this.opts.stateDir;
     const now = this.clock();
     const problems: Problem[] = [];
-    if (this.opts.listen && !this.listening)
+    const unregistered = this.opts.listen === true && !this.listening;
+    if (unregistered)
       problems.push({
-        path: `${dir}/${LISTENERS}`,
-        message: 'cannot register as a listener: permission prompts stay in Claude’s terminal',
+        // The path the failure is about (the file in the way of the state directory, the full or read-only one).
+        path: this.notListening?.path ?? `${dir}/${LISTENERS}`,
+        message: `${this.notListening ? `${this.notListening.reason}; ` : ''}cannot register as a listener: permission prompts stay in Claude’s terminal`,
         severity: 'warning',
       });
     const requests: PermissionRequestView[] = [];
@@ -189,8 +197,18 @@ export class PermissionsDomain implements Domain {
           file: f,
         });
       }
-    } else if (list.code !== 'missing')
-      problems.push({ path: `${dir}/${REQUESTS}`, message: list.message, severity: 'warning' });
+    } else if (list.code !== 'missing') {
+      // A file in the way of the state directory itself: named once, as itself, not as a requests/ that is not there.
+      const fault = list.code === 'not-a-file' ? ownDirFault(dir) : null;
+      if (fault?.code !== 'ENOTDIR')
+        problems.push({ path: `${dir}/${REQUESTS}`, message: list.message, severity: 'warning' });
+      else if (!unregistered)
+        problems.push({
+          path: fault.path,
+          message: `${fault.reason}: permission requests cannot be read`,
+          severity: 'warning',
+        });
+    }
     requests.sort((a, b) => a.createdMs - b.createdMs);
 
     const receipts = new Map<string, ReceiptView>();

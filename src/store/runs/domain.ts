@@ -90,6 +90,12 @@ export class RunsDomain implements Domain {
     this.derive(true);
   }
 
+  /** Stale runs are judged again at the new time: a clock set back clears a STALE RUN judged at the later one. */
+  clockJumped(): void {
+    this.fullScan = true;
+    this.derive(true);
+  }
+
   refresh(events: readonly WatchEvent[], edge?: 'leading' | 'trailing'): void {
     let changed = false;
     let ledger = false;

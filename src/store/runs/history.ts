@@ -51,6 +51,14 @@ export interface HistoryInputs {
 
 const keyOf = (mode: string, sid: string | null) => `${mode}\u0000${sid ?? ''}`;
 
+/**
+ * How long a run took; null when not known, and when its end is dated before its start (the clock moved back
+ * between OMC's two lines): `0s` there would be a measurement nobody made.
+ */
+function spanMs(startedMs: number | null, endedMs: number | null): number | null {
+  return startedMs === null || endedMs === null || endedMs < startedMs ? null : endedMs - startedMs;
+}
+
 export function deriveRuns(input: HistoryInputs): RunLine[] {
   const open = new Map<string, RunLine>();
   const out: RunLine[] = [];
@@ -75,7 +83,7 @@ export function deriveRuns(input: HistoryInputs): RunLine[] {
     run.outcomeWritten = e.outcomeWritten;
     run.closeoutWritten = e.closeoutWritten;
     run.endedBy = e.source;
-    run.durationMs = run.startedMs === null ? null : Math.max(0, run.endedMs - run.startedMs);
+    run.durationMs = spanMs(run.startedMs, run.endedMs);
     out.push(run);
   }
   for (const run of open.values()) {
@@ -90,7 +98,7 @@ export function deriveRuns(input: HistoryInputs): RunLine[] {
         sessionId: s.sessionId,
         startedMs: s.startedMs,
         endedMs: s.endedMs,
-        durationMs: s.durationMs ?? (s.startedMs !== null && s.endedMs !== null ? s.endedMs - s.startedMs : null),
+        durationMs: s.durationMs !== null && s.durationMs >= 0 ? s.durationMs : spanMs(s.startedMs, s.endedMs),
         outcome: 'ended',
         outcomeWritten: null,
         closeoutWritten: null,

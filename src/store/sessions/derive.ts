@@ -4,6 +4,7 @@
  * next changes on its own. Pure apart from one stat (is the directory still there).
  */
 import { statSync } from '../../io/safe-fs/index.js';
+import { FUTURE_SLACK_MS, isFuture } from '../../io/time-ahead.js';
 import { cleanDeep, cleanLine, truncate } from '../../io/sanitize.js';
 import type { Problem } from '../types.js';
 import type { OmcInstall } from '../omc-install.js';
@@ -16,6 +17,7 @@ import {
   MODE_ORDER,
   RETIRED_IN_55,
   genericCancelVerdict,
+  isoOrNull,
   lastUpdateMs,
   linkedModes,
   modeProgress,
@@ -26,7 +28,7 @@ import {
 import { str } from '../../io/json.js';
 import { holdsAgent, type CancelView, type ModeView, type SessionStatus, type SessionView } from './model.js';
 import { LEGACY, STATE_FILE_RE, isHookInput } from './paths.js';
-import { judgeMode, type VerdictBook } from './verdicts.js';
+import { CANNOT_READ_RULE, cannotReadJudgement, judgeMode, type VerdictBook } from './verdicts.js';
 import { VerdictView } from './verdict-view.js';
 
 function modeSortKey(mode: string): number {
@@ -37,6 +39,9 @@ function modeSortKey(mode: string): number {
 export const STATUS_RANK: Record<SessionStatus, number> = {
   cancelling: 0,
   pending: 1,
+  // The Stop hook may hold the agent (or not): the user must look (run omc-top as the files' owner). A session
+  // with it always has a problem line too, which ranks it here anyway.
+  unreadable: 1,
   enforced: 2,
   // A loop whose gate holds while something else lets this Stop through: it keeps its place (a ralph
   // flips between the two every turn under Claude Code's stop_hook_active).
@@ -136,6 +141,12 @@ interface SortedRecords {
   ended: Record<string, unknown> | null;
   cancels: { rec: FileRec; value: unknown }[];
   modeRecs: { mode: string; rec: FileRec }[];
+  /**
+   * Files the Stop hook reads that omc-top could not (FileRec.unreadable): `any` can change any verdict (a mode
+   * file, the session's start record with its cwd); `stopOnly` can only let the agent stop (a cancel signal, the
+   * skill ledger's tombstones, pending async work), so they matter only to a verdict that blocks.
+   */
+  cannotRead: { any: FileRec[]; stopOnly: FileRec[] };
 }
 
 export function deriveSession(
@@ -146,6 +157,8 @@ export function deriveSession(
   book: VerdictBook,
   /** This session's state files that sit in other sessions' directories (FileRecords.ownedElsewhere). */
   borrowed: readonly FileRec[] = [],
+  /** Why the session's directory could not be listed (permission denied, an I/O error), or null. */
+  unlisted: string | null = null,
 ): SessionView | null {
   const kind: 'session' | 'legacy' = key === LEGACY ? 'legacy' : 'session';
   const dir = kind === 'legacy' ? 'state' : `state/sessions/${key}`;
@@ -172,7 +185,9 @@ export function deriveSession(
   const sv = kind === 'session' ? book.of(key) : null;
   if (sv) next.see(sv.nextChangeAt);
   const cancel = cancelView(kind, key, files.cancels, sv, book, now, next);
-  const status = sessionStatus(modes, cancel, now);
+  const unread = cannotReadPaths(files.cannotRead, dir, unlisted, sv?.decision === 'block');
+  if (unlisted !== null) problems.push({ path: dir, message: unlisted, severity: 'error' });
+  const status = unread.length > 0 ? 'unreadable' : sessionStatus(modes, cancel, now);
   const rank = problems.length > 0 ? Math.min(STATUS_RANK[status], 1) : STATUS_RANK[status];
   const ended = files.ended;
 
@@ -203,10 +218,55 @@ export function deriveSession(
     cwd: str(started?.cwd) === null ? null : cleanLine(started?.cwd),
     problems,
     verdict:
-      sv && new VerdictView(sv.rules, sv.decision, sv.mode, sv.rule, cleanLine(sv.detail), sv.unless, sv.readings),
+      sv &&
+      (unread.length > 0
+        ? new VerdictView(
+            sv.rules,
+            'unknown',
+            modes.find((m) => m.status === 'unreadable')?.mode ?? null,
+            CANNOT_READ_RULE,
+            cannotReadDetail(unread, files.cannotRead, unlisted),
+            [],
+            null,
+          )
+        : new VerdictView(sv.rules, sv.decision, sv.mode, sv.rule, cleanLine(sv.detail), sv.unless, sv.readings)),
+    unreadable: unread,
     omc: kind === 'legacy' ? null : sessionOmc(book, key),
     nextChangeAt: next.at,
   };
+}
+
+const NOTHING: readonly string[] = Object.freeze([]);
+
+/**
+ * What omc-top could not read of the files a session's verdict depends on: its directory when it cannot be listed,
+ * every file that can change any verdict, and those that can only let the agent stop when the verdict blocks.
+ */
+function cannotReadPaths(
+  cannot: SortedRecords['cannotRead'],
+  dir: string,
+  unlisted: string | null,
+  blocks: boolean,
+): readonly string[] {
+  // Nearly always nothing: one shared empty list, not one kept by each of 10,000 views.
+  if (unlisted === null && cannot.any.length === 0 && (!blocks || cannot.stopOnly.length === 0)) return NOTHING;
+  const out: string[] = unlisted === null ? [] : [dir];
+  for (const r of cannot.any) out.push(r.rel);
+  if (blocks) for (const r of cannot.stopOnly) out.push(r.rel);
+  return out;
+}
+
+/** The unknown verdict in words: what could not be read, and why (the first one's failure). */
+function cannotReadDetail(
+  paths: readonly string[],
+  cannot: SortedRecords['cannotRead'],
+  unlisted: string | null,
+): string {
+  const first = paths[0] ?? '';
+  const why =
+    unlisted ?? [...cannot.any, ...cannot.stopOnly].find((r) => r.rel === first)?.unreadable ?? 'not readable';
+  const more = paths.length > 1 ? ` and ${paths.length - 1} more` : '';
+  return `omc-top cannot read ${cleanLine(first)}${more}: ${why}; what OMC's Stop hook, run as the owner, does at the next Stop is unknown`;
 }
 
 /** The OMC that runs a session's hooks (its own Claude process's, else the project's), and where it was found. */
@@ -229,12 +289,24 @@ export function omcViewOf(i: OmcInstall): NonNullable<SessionView['omc']> {
 
 /** A session's files by what they are: modes, cancel signals, its start and end markers, read problems. */
 function sortRecords(recs: FileRec[]): SortedRecords {
-  const out: SortedRecords = { problems: [], skillActive: null, started: null, ended: null, cancels: [], modeRecs: [] };
+  const out: SortedRecords = {
+    problems: [],
+    skillActive: null,
+    started: null,
+    ended: null,
+    cancels: [],
+    modeRecs: [],
+    cannotRead: { any: [], stopOnly: [] },
+  };
   for (let i = 0; i < recs.length; i++) {
     const rec = recs[i]!;
     const k = rec.place;
-    // Read for the verdict only: not modes, and their troubles are not the user's.
-    if (isHookInput(k.scope, k.file)) continue;
+    const unread = rec.unreadable !== null && k.scope !== 'ended';
+    // Read for the verdict only: not modes, and their troubles are not the user's (unless they hide the verdict).
+    if (isHookInput(k.scope, k.file)) {
+      if (unread) out.cannotRead.stopOnly.push(rec);
+      continue;
+    }
     if (rec.problem)
       out.problems.push({
         path: rec.rel,
@@ -247,21 +319,26 @@ function sortRecords(recs: FileRec[]): SortedRecords {
     }
     if (k.file === 'session-started.json') {
       out.started = rec.value ?? null;
+      if (unread) out.cannotRead.any.push(rec);
       continue;
     }
     const name = (STATE_FILE_RE.exec(k.file)?.[1] ?? '') as string;
     if (name === 'skill-active') {
       if (k.scope !== 'root') out.skillActive = rec.value ?? null;
+      if (unread && k.scope !== 'root') out.cannotRead.stopOnly.push(rec);
       continue;
     }
     if (name === 'cancel-signal') {
       if (rec.value !== undefined) out.cancels.push({ rec, value: rec.value });
+      if (unread) out.cannotRead.stopOnly.push(rec);
       continue;
     }
-    if (rec.value === undefined) continue;
+    // A known mode's file omc-top cannot read is still that mode (its row says so), never left out as absent.
+    if (rec.value === undefined && !(unread && KNOWN_MODES.has(name))) continue;
     // Unknown *-state.json: a mode only if it looks like one.
-    if (!KNOWN_MODES.has(name) && typeof rec.value.active !== 'boolean') continue;
+    if (!KNOWN_MODES.has(name) && typeof rec.value?.active !== 'boolean') continue;
     out.modeRecs.push({ mode: name, rec });
+    if (unread) out.cannotRead.any.push(rec);
   }
   return out;
 }
@@ -287,13 +364,29 @@ function modeView(
   problems: Problem[],
   next: NextChange,
 ): ModeView {
-  const s = rec.value as Record<string, unknown>;
+  // Unreadable here: the last good value's fields, if there ever was one (LastGood's rule), else none.
+  const s = rec.value ?? {};
+  const unread = rec.unreadable;
   const verdict = modeStatus(mode, s, now, tombstoneAt);
   next.see(verdict.nextChangeAt);
-  const judgement = judgeMode(book, kind === 'legacy' ? null : key, mode, rec.rel, rec.hook);
+  const judgement =
+    unread !== null
+      ? cannotReadJudgement(unread)
+      : judgeMode(book, kind === 'legacy' ? null : key, mode, rec.rel, rec.hook);
   const rules = book.rulesOf(kind === 'legacy' ? null : (stateOwner(s) ?? key));
   const typeProblem = wrongTypedFields(mode, s);
   if (typeProblem) problems.push({ path: rec.rel, message: typeProblem, severity: 'warning' });
+  const updatedMs = lastUpdateMs(s, rec.valueMtimeMs > 0 ? rec.valueMtimeMs : null);
+  if (isFuture(updatedMs, now)) {
+    // Shown, not judged: OMC's hooks count a time ahead of the clock as fresh, and so does the verdict. The line
+    // goes when the clock reaches it (nextChangeAt); it names the time, not a span that would go out of date.
+    problems.push({
+      path: rec.rel,
+      message: `last update ${isoOrNull(updatedMs) ?? '?'} is in the future, ahead of this clock: clock skew? OMC's Stop hook counts it as fresh`,
+      severity: 'warning',
+    });
+    next.see((updatedMs as number) - FUTURE_SLACK_MS);
+  }
   const p = modeProgress(mode, s);
   const owner = stateOwner(s);
   const promptRaw = promptOf(mode, s);
@@ -302,7 +395,7 @@ function modeView(
     path: rec.rel,
     // OMC's registry rule of the version in use: 5.5.0 dropped the retired modes from its registry,
     // so state_list_active no longer lists them.
-    active: verdict.registryActive && !retiredUnder(mode, rules),
+    active: unread === null && verdict.registryActive && !retiredUnder(mode, rules),
     status: judgement.status,
     enforced: judgement.enforced,
     pausedBy: judgement.pausedBy,
@@ -311,13 +404,18 @@ function modeView(
     // Reasons quote values from the file ("active is …", "phase … is terminal"). A mode retired by the session's
     // release is out of its registry however live the file looks: the reason is the retirement, as the verdict's
     // rule is (a file that says inactive keeps that reason, as its rule `inactive` does).
-    reason: verdict.registryActive && retiredUnder(mode, rules) ? retiredReason(mode) : cleanLine(verdict.reason),
+    reason:
+      unread !== null
+        ? 'unknown: omc-top cannot read the file'
+        : verdict.registryActive && retiredUnder(mode, rules)
+          ? retiredReason(mode)
+          : cleanLine(verdict.reason),
     iteration: p.iteration,
     max: p.max,
     phase: p.phase === null ? null : truncate(cleanLine(p.phase), 60),
     extras: p.extras.map((e) => truncate(cleanLine(e), 60)),
     startedMs: timeMs(s.started_at),
-    updatedMs: lastUpdateMs(s, rec.valueMtimeMs > 0 ? rec.valueMtimeMs : null),
+    updatedMs,
     writtenMs: rec.valueMtimeMs > 0 ? rec.valueMtimeMs : null,
     owner: owner === null ? null : cleanLine(owner),
     stranded: kind === 'session' && owner !== null && owner !== key,

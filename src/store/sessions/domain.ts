@@ -11,7 +11,7 @@ import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { makeOmcInstall, type OmcInstall, type RulesVersion } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
 import { VerdictBook } from './verdicts.js';
-import { listDirSync, readTextSync, statSync } from '../../io/safe-fs/index.js';
+import { listDirSync, notReadHere, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { compareSessions, deriveSession, loopCountOf, omcViewOf, sessionCountOf } from './derive.js';
 import { FileRecords } from './file-records.js';
@@ -102,6 +102,13 @@ export class SessionsDomain implements Domain {
   private stopFacts = new Map<string, StopFacts>();
   /** Structural problems (bad directory names, files where dirs belong) keyed by path. */
   private structural = new Map<string, Problem>();
+  /**
+   * Session directories omc-top may not list (permission denied, an I/O error), by name, with why: each is still a
+   * row, `unreadable` (its loops are unknown, not absent), and counted.
+   */
+  private readonly unlisted = new Map<string, string>();
+  /** `state` and `state/sessions` when omc-top may not list them (SessionsSnapshot.unreadableDirs), from the last scan. */
+  private unlistedDirs: readonly string[] = [];
   private views = new Map<string, SessionView>();
   /** Names this domain's snapshots (SessionsSnapshot.lineage). */
   private readonly lineage = {};
@@ -113,7 +120,7 @@ export class SessionsDomain implements Domain {
   /** Sessions whose view carries problem lines: usually none, so collecting them costs nothing. */
   private withProblems = new Set<string>();
   private readonly due = new DueHeap((key) => this.views.get(key));
-  private counts = { running: 0, stale: 0, loops: 0 };
+  private counts = { running: 0, stale: 0, loops: 0, unreadable: 0 };
   private dirty = new Set<string>();
   private version = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -378,6 +385,8 @@ export class SessionsDomain implements Domain {
     } else if (state.code !== 'missing') {
       this.structural.set('state', { path: 'state', message: state.message, severity: 'error' });
     }
+    const unlistedDirs: string[] = [];
+    if (!state.ok && notReadHere(state.code)) unlistedDirs.push('state');
     // Watched before it is listed, like each session directory: a session created after this listing is an event.
     this.watchLeaves?.(SESSIONS_DIR);
     const sessions = listDirSync(this.root, SESSIONS_DIR);
@@ -395,6 +404,16 @@ export class SessionsDomain implements Domain {
       }
     } else if (sessions.code !== 'missing') {
       this.structural.set('state/sessions', { path: 'state/sessions', message: sessions.message, severity: 'error' });
+      // Refused here, but OMC's hooks (its owner) list it: its sessions are unknown, never "no loops".
+      if (notReadHere(sessions.code) && unlistedDirs.length === 0) unlistedDirs.push(SESSIONS_DIR);
+    }
+    const dirsChanged = unlistedDirs.join('\u0000') !== this.unlistedDirs.join('\u0000');
+    if (dirsChanged) this.unlistedDirs = unlistedDirs;
+    // A directory that could not be listed and is no longer there (or no longer listed at all) is no row.
+    for (const name of [...this.unlisted.keys()]) {
+      if (pass.dirs.has(name)) continue;
+      this.unlisted.delete(name);
+      this.dirty.add(name);
     }
     const ended = listDirSync(this.root, 'sessions');
     if (ended.ok) {
@@ -413,7 +432,13 @@ export class SessionsDomain implements Domain {
     const wasScanning = this.progress !== null;
     this.progress = null;
     // A poll tick that found nothing new must not cost a re-render.
-    if (wasScanning || this.dirty.size > 0 || this.version === 0 || this.structuralSignature() !== structuralBefore)
+    if (
+      wasScanning ||
+      dirsChanged ||
+      this.dirty.size > 0 ||
+      this.version === 0 ||
+      this.structuralSignature() !== structuralBefore
+    )
       this.publish();
   }
 
@@ -456,9 +481,17 @@ export class SessionsDomain implements Domain {
     const list = listDirSync(this.root, rel);
     if (!list.ok) {
       for (const names of this.noted.values()) names.delete(name);
+      // Refused here, but there: OMC's hooks (its owner) read it. A row that says so, not a session gone.
+      if (notReadHere(list.code)) {
+        if (this.unlisted.get(name) !== list.message || !this.views.has(name)) this.dirty.add(name);
+        this.unlisted.set(name, list.message);
+        return;
+      }
+      if (this.unlisted.delete(name)) this.dirty.add(name);
       if (list.code !== 'missing') this.structural.set(rel, { path: rel, message: list.message, severity: 'error' });
       return;
     }
+    if (this.unlisted.delete(name)) this.dirty.add(name);
     // forEach and indexed loops in this per-session step: see "Cold loops" in docs/ARCHITECTURE.md.
     this.noted.forEach((names, file) => {
       if (list.entries.some((e) => e.name === file)) names.add(name);
@@ -506,6 +539,7 @@ export class SessionsDomain implements Domain {
         const parts = ev.rel.split('/');
         if (ev.type === 'unlinkDir' && parts.length === 3 && parts[1] === 'sessions') {
           this.dirty.add(parts[2] as string);
+          this.unlisted.delete(parts[2] as string);
           for (const names of this.noted.values()) names.delete(parts[2] as string);
         }
         continue;
@@ -593,6 +627,7 @@ export class SessionsDomain implements Domain {
     this.structural.delete(rel);
     if (!st) {
       for (const names of this.noted.values()) names.delete(name);
+      this.unlisted.delete(name);
       this.recs.dropPrefix(rel, this.structural);
       this.dirty.add(name);
       return true;
@@ -601,6 +636,12 @@ export class SessionsDomain implements Domain {
     this.scanSessionEntry(name, kind, this.readFromEvent);
     if (isValidSessionId(name)) this.dirty.add(name);
     return true;
+  }
+
+  /** Every session is judged again at the new time (the staleness line, pending and signal windows). */
+  clockJumped(): void {
+    for (const key of this.views.keys()) this.dirty.add(key);
+    this.publish();
   }
 
   dispose(): void {
@@ -635,7 +676,15 @@ export class SessionsDomain implements Domain {
       });
       for (const key of this.dirty) {
         const old = this.views.get(key);
-        const view = deriveSession(this.root, key, this.recs.recsOf(key), now, book, this.recs.ownedElsewhere(key));
+        const view = deriveSession(
+          this.root,
+          key,
+          this.recs.recsOf(key),
+          now,
+          book,
+          this.recs.ownedElsewhere(key),
+          this.unlisted.get(key) ?? null,
+        );
         if (old === view) {
           if (view) this.due.push(key, view); // its due entry may just have been taken
           continue;
@@ -687,6 +736,7 @@ export class SessionsDomain implements Domain {
       delta: { from, changed: fresh, removed, gone: [...gone] },
       lineage: this.lineage,
       omcSeen: this.omcSeen(),
+      unreadableDirs: this.unlistedDirs,
     });
     this.armTimer(now);
   }
@@ -697,6 +747,7 @@ export class SessionsDomain implements Domain {
     this.counts.running += sign * c.running;
     this.counts.stale += sign * c.stale;
     this.counts.loops += sign * loopCountOf(view);
+    if (view.status === 'unreadable') this.counts.unreadable += sign;
     if (signalUntilMs(view) !== null) this.cancelling += sign;
   }
 

@@ -6,6 +6,7 @@
  */
 import { cleanLine, truncate } from '../../io/sanitize.js';
 import { modeSpec } from './modes.js';
+import { timeMs } from './omc-rules.js';
 
 type Kind = 'boolean' | 'number' | 'string' | 'date';
 
@@ -42,8 +43,10 @@ function fits(kind: Kind, v: unknown): boolean {
       );
     case 'string':
       return typeof v === 'string';
+    // A date string omc-top cannot use is flagged however JavaScript parses it: one past year 9999 (JavaScript's
+    // last date, +275760-09-13, parses) would otherwise be dropped with no word (timeMs).
     case 'date':
-      return (typeof v === 'string' && (v === '' || Number.isFinite(Date.parse(v)))) || typeof v === 'number';
+      return (typeof v === 'string' && (v === '' || timeMs(v) !== null)) || typeof v === 'number';
   }
 }
 

@@ -5,8 +5,8 @@
  * seen on a leading-edge read is pending and shown only when the trailing
  * re-read confirms it (a non-atomic writer caught mid-write).
  */
-import { LastGoodFile, type Parsed } from '../../io/last-good.js';
-import { parseJsonText, statSync, type ReadOk } from '../../io/safe-fs/index.js';
+import { LastGoodFile, sameStamp, type Parsed } from '../../io/last-good.js';
+import { notReadHere, parseJsonText, statSync, type ReadOk } from '../../io/safe-fs/index.js';
 import { BOM_MESSAGE } from './omc-rules.js';
 import { MAX_FILES_PER_SESSION, keyOf, type FilePlace } from './paths.js';
 
@@ -60,6 +60,15 @@ export class FileRec extends LastGoodFile<Record<string, unknown>> {
     readonly place: FilePlace,
   ) {
     super(root, rel, STATE_FILE);
+  }
+
+  /**
+   * The file is there but omc-top could not read it (permission denied, an I/O error: the failure's words), else
+   * null. Unlike a file OMC cannot parse, what it holds is unknown: OMC's hooks, run as its owner, may read it fine.
+   * `hook` is then null for want of anything better; the verdicts must not take that for "absent".
+   */
+  get unreadable(): string | null {
+    return this.readFailure !== null && notReadHere(this.readFailure) && this.pending === null ? this.failure : null;
   }
 
   /** Reads the file: 'missing', 'same' (the bytes behind what is shown; the stamp may have moved) or 'read'. */
@@ -220,7 +229,7 @@ export class FileRecords {
     if (prev && prev.stamp && prev.pending === null) {
       const st = statSync(this.root, rel);
       const s = prev.stamp;
-      if (st && st.isFile() && st.mtimeMs === s.mtimeMs && st.size === s.size && st.ino === s.ino) return;
+      if (st && st.isFile() && sameStamp(st, s)) return;
     }
     this.read(rel, 'scan');
   }

@@ -94,10 +94,13 @@ export interface SessionView {
   ended: { endedAt: string | null; reason: string | null } | null;
   cwd: string | null;
   problems: Problem[];
-  /** What the Stop hook does at this session's next Stop (null for the legacy row). */
+  /**
+   * What the Stop hook does at this session's next Stop (null for the legacy row). `unknown` (rule
+   * `omc-top-cannot-read`) when it depends on a file or directory omc-top could not read (`unreadable`).
+   */
   verdict: {
     rules: string;
-    decision: 'block' | 'stop';
+    decision: 'block' | 'stop' | 'unknown';
     mode: string | null;
     rule: string;
     detail: string;
@@ -108,6 +111,12 @@ export interface SessionView {
   } | null;
   /** The OMC that runs this session's hooks (its own Claude process's, else the project's); null for legacy. */
   omc?: SessionOmc | null;
+  /**
+   * What omc-top could not read although its Stop hook reads it (a mode file, its directory, a file a verdict
+   * depends on: permission denied, an I/O error), relative to the .omc root; empty when nothing. While any is,
+   * the status is `unreadable` and the verdict `unknown` (OMC's hook, run as the owner, may well hold the agent).
+   */
+  unreadable?: readonly string[];
   /** Time-driven re-evaluation point (pending expiry, stale threshold, cancel expiry). */
   nextChangeAt: number | null;
 }
@@ -124,7 +133,7 @@ export interface SessionsSnapshot {
    * The header's counts (sessionCountOf summed) and the running loops (loopCountOf summed: the status line's
    * count), kept by the domain as sessions change.
    */
-  counts?: { running: number; stale: number; loops?: number };
+  counts?: { running: number; stale: number; loops?: number; unreadable?: number };
   /**
    * Sessions counting down a cancel signal (signalUntilMs: cancelling, or paused by the signal), kept by the domain
    * as sessions change (0 almost always): the screen repaints each second while there are any.
@@ -145,6 +154,11 @@ export interface SessionsSnapshot {
   lineage?: object;
   /** The OMC installs found per session (their Claude processes), distinct, for the header. */
   omcSeen?: readonly SessionOmc[];
+  /**
+   * Directories above the sessions omc-top may not list (`state`, `state/sessions`: permission denied, an I/O
+   * error), relative to the .omc root: the sessions in them are unknown, not absent (usually empty or absent).
+   */
+  unreadableDirs?: readonly string[];
 }
 
 export interface SessionsDelta {

@@ -73,7 +73,11 @@ const TERMINAL_PHASES = new Set([
  * holds, but at the next Stop the hook lets the agent stop for a reason outside the mode (a cancel
  * signal in force, stop_hook_active in an open turn, a running background task).
  */
-export type ModeStatus = 'enforced' | 'paused' | 'not-enforced' | 'pending' | 'stale' | 'finished';
+/**
+ * `unreadable`: omc-top could not read the file (permission, I/O) although it is there, so what the Stop hook (run as
+ * the file's owner) does with it is unknown; never judged as if the file were absent.
+ */
+export type ModeStatus = 'enforced' | 'paused' | 'not-enforced' | 'pending' | 'stale' | 'finished' | 'unreadable';
 
 /** OMC's registry view of a file (state_list_active), before any Stop-hook rule. */
 export type RegistryStatus = 'active' | 'pending' | 'stale' | 'finished' | 'tombstoned';

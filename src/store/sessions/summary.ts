@@ -16,6 +16,12 @@ export function modeSummary(m: ModeView, withPhase: boolean): string {
   const parts = [m.mode];
   const prog = progressText(m.iteration, m.max);
   if (prog) parts.push(prog);
+  // omc-top could not read the file: `?` where nothing was ever read of it; the last good progress otherwise.
+  if (m.status === 'unreadable') {
+    if (!prog) parts.push('?');
+    parts.push('(unreadable)');
+    return parts.join(' ');
+  }
   const tasks = m.mode === 'autopilot' ? m.extras.find((e) => e.startsWith('tasks ')) : undefined;
   if (tasks) parts.push(tasks);
   if (m.phase && (withPhase || modeSpec(m.mode).phaseInRow || prog === '')) parts.push(m.phase);
@@ -23,6 +29,14 @@ export function modeSummary(m: ModeView, withPhase: boolean): string {
   if (m.retiredForItsBook) parts.push('(retired)');
   if (m.problem || m.fieldProblem) parts.push('⚠');
   return parts.join(' ');
+}
+
+/**
+ * The modes of a session omc-top could not list (its directory refused): `?`, not "no modes". Null for any other
+ * session without modes (the sessions pane and the wire each say those their own way).
+ */
+export function unknownModesText(s: Pick<SessionView, 'modes' | 'status'>): string | null {
+  return s.modes.length === 0 && s.status === 'unreadable' ? '? (unreadable)' : null;
 }
 
 /** The prompt or task of the session's first mode that has one. */

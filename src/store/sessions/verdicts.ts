@@ -176,6 +176,20 @@ export class VerdictBook {
   }
 }
 
+/** The rule of a status omc-top cannot give: a file it depends on could not be read here (--json, scripts). */
+export const CANNOT_READ_RULE = 'omc-top-cannot-read';
+
+/** A mode file omc-top could not read (`problem`: why): what the Stop hook, run as its owner, makes of it is unknown. */
+export function cannotReadJudgement(problem: string): ModeJudgement {
+  return {
+    status: 'unreadable',
+    enforced: false,
+    rule: CANNOT_READ_RULE,
+    detail: `omc-top cannot read this file: ${problem}; whether OMC's Stop hook, run as its owner, holds the agent for it is unknown`,
+    pausedBy: null,
+  };
+}
+
 const FINISHED_RULES = new Set(['inactive', 'terminal', 'tombstoned', 'absent']);
 
 function statusOf(enforced: boolean, rule: string, pausedBy: string | null = null): ModeStatus {

@@ -4,6 +4,7 @@
  * it, and the HTTP request that carries a message.
  */
 import type { PushChannel } from '../../../config/push-config.js';
+import { shownExactly } from '../../../io/shown-exactly.js';
 
 export interface PushMessage {
   project: string;
@@ -63,7 +64,8 @@ function rebase(url: string, base: string | undefined): string {
 }
 
 export function resolveChannel(c: PushChannel, source: ResolvedChannel['source'] = 'config'): ResolvedChannel {
-  const named = (kind: string, where: string) => (c.name ? `${kind} "${c.name}"` : `${kind} (${where})`);
+  // The name is the user's word for the channel: shown by every character (an escape reads ␛), never cut.
+  const named = (kind: string, where: string) => (c.name ? `${kind} "${shownExactly(c.name)}"` : `${kind} (${where})`);
   switch (c.type) {
     case 'ntfy':
       return {

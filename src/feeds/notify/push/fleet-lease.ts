@@ -1,10 +1,11 @@
 /**
  * `watch --json --push-lease` (what a fleet with push channels asks of a remote host): the watch takes that
  * project's push lease on its own machine for the fleet, which then pushes that project's items itself. The
- * lease is a pid and start time (lease.ts): while the watch lives (the fleet's ssh keeps its stdin open) an
- * omc-top started there later stays quiet, and once the fleet is gone the watch ends and the next one takes
- * it. When a live omc-top there already holds it, the watch says so and the fleet stays quiet for the project.
- * Checked at start and every few seconds (a holder that went away is replaced); each change is one line.
+ * lease is a pid and start time with a heartbeat (lease.ts): while the watch lives (the fleet's ssh keeps its
+ * stdin open) an omc-top started there later stays quiet, and once the fleet is gone the watch ends and the next
+ * one takes it. When a live omc-top there already holds it, the watch says so and the fleet stays quiet for the
+ * project. Checked at start and every few seconds (a holder gone, stopped or silent is replaced; a watch that was
+ * itself stopped long enough to be replaced says `other` once continued); each change is one line.
  */
 import { PushLease } from './lease.js';
 

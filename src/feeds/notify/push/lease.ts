@@ -1,12 +1,17 @@
 /**
  * Who pushes for a project when several omc-top run on it (the monitor, `serve`, the fleet view): the one that
  * holds its push lease, a small file in omc-top's own state directory naming the holder's pid and start time.
- * A process takes the lease when nobody live holds it (at start, and again before a message when the holder
- * is gone), and sends only while it holds it; the others stay quiet, so the user gets each message once.
+ * A process takes the lease when nobody live holds it (at start, and again before a message), and sends only while
+ * it holds it; the others stay quiet, so the user gets each message once. "Live" is the status cache's rule
+ * (io/heartbeat.ts): the holder runs, is not stopped (Ctrl-Z, `kill -STOP`), and showed life within
+ * SILENT_AFTER_MS; while it holds the lease it sets the file's modification time every HEARTBEAT_MS. So a monitor
+ * stopped in a shell or stuck does not keep `serve` beside it from pushing; once resumed, it finds another named
+ * in the lease (its beat stops, and its next message asks the lease first) and stays quiet.
  * Under --readonly nothing is written: such a process pushes only while no live process holds the lease.
  * Taking is done by one process at a time: it first creates a marker beside the lease (O_EXCL), so two processes
  * that found the lease free at the same instant cannot both write it and both read back their own name.
  */
+import { heartbeatSilence, HEARTBEAT_MS, lastBeat } from '../../../io/heartbeat.js';
 import { ownStartIdentity, runningStartIdentity, type StartIdentity } from '../../../io/process-start.js';
 import {
   atomicWriteSync,
@@ -14,6 +19,7 @@ import {
   ensureOwnDir,
   readJsonSync,
   statSync,
+  touchUnder,
   unlinkUnder,
 } from '../../../io/safe-fs/index.js';
 import { rootFileName } from '../../../io/state-dir.js';
@@ -22,7 +28,12 @@ import { isLive } from '../../../store/permissions/liveness.js';
 interface Holder {
   pid: number;
   start: string | null;
+  /** When it wrote the lease (epoch ms); absent in a lease written before the heartbeat (its time alone counts). */
+  at?: number;
 }
+
+/** The lease as read: its holder, and when that holder last showed life (io/heartbeat.ts). */
+type ReadHolder = Holder & { beat: number };
 
 const isHolder = (v: unknown): v is Holder =>
   typeof v === 'object' &&
@@ -40,11 +51,20 @@ export class PushLease {
   private readonly pid: number;
   private readonly start: string | null;
   private readonly startIdentity: (pid: number) => StartIdentity;
+  private readonly clock: () => number;
+  /** The heartbeat, running while this process holds the lease. */
+  private heart: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly dir: string,
     root: string,
-    private readonly opts: { readonly?: boolean; pid?: number; startIdentity?: (pid: number) => StartIdentity } = {},
+    private readonly opts: {
+      readonly?: boolean;
+      pid?: number;
+      startIdentity?: (pid: number) => StartIdentity;
+      /** The store's clock (epoch ms): what is written as `at`, set as the beat, and judged against. */
+      clock?: () => number;
+    } = {},
   ) {
     this.name = rootFileName('push-lease', root);
     this.taking = `${this.name}.taking`;
@@ -52,19 +72,28 @@ export class PushLease {
     const own = opts.pid === undefined ? ownStartIdentity() : null;
     this.start = typeof own === 'string' && own !== 'absent' ? own : null;
     this.startIdentity = opts.startIdentity ?? runningStartIdentity;
+    this.clock = opts.clock ?? Date.now;
     this.mayPush();
   }
 
-  private holder(): Holder | null {
+  private holder(): ReadHolder | null {
     const r = readJsonSync(this.dir, this.name, 4096);
-    return r.ok && isHolder(r.value) ? r.value : null;
+    if (!r.ok || !isHolder(r.value)) return null;
+    const at = typeof r.value.at === 'number' && Number.isFinite(r.value.at) ? r.value.at : null;
+    return { ...r.value, beat: lastBeat(at, r.read.mtimeMs) };
+  }
+
+  /** Another process holds the lease and vouches for it: it runs, is not stopped, and showed life lately. */
+  private heldByLive(h: ReadHolder | null): boolean {
+    if (!h || h.pid === this.pid) return false;
+    return heartbeatSilence(h, this.clock(), (pid) => isLive(this.startIdentity, pid, h.start)) === null;
   }
 
   /** This process may send for the project now: it holds the lease, or nobody live does (then it takes it). */
   mayPush(): boolean {
     const h = this.holder();
-    if (h && h.pid === this.pid) return true;
-    if (h && isLive(this.startIdentity, h.pid, h.start)) return false;
+    if (h && h.pid === this.pid) return this.holding();
+    if (this.heldByLive(h)) return this.lost();
     if (this.opts.readonly) return true;
     try {
       // omc-top's state directory is the root of the contained write, which cannot create its own root: a process
@@ -77,15 +106,57 @@ export class PushLease {
     if (marked === 'busy') return false; // another process is taking it this instant: it will push
     try {
       // Looked at again under the marker: another may have taken it between the first look and the marker.
-      const now = this.holder();
-      if (now && now.pid !== this.pid && isLive(this.startIdentity, now.pid, now.start)) return false;
-      atomicWriteSync(this.dir, this.name, JSON.stringify({ pid: this.pid, start: this.start, at: Date.now() }));
+      if (this.heldByLive(this.holder())) return this.lost();
+      this.writeLease();
     } catch {
       return true;
     } finally {
       if (marked === 'marked') this.unmarkTaking();
     }
-    return this.holder()?.pid === this.pid;
+    return this.holder()?.pid === this.pid ? this.holding() : this.lost();
+  }
+
+  private writeLease(): void {
+    const now = this.clock();
+    atomicWriteSync(this.dir, this.name, JSON.stringify({ pid: this.pid, start: this.start, at: now }));
+    // Its time is the clock's too (the store's clock seam may differ from the filesystem's): the beat is the later.
+    touchUnder(this.dir, this.name, now);
+  }
+
+  /** Holds the lease: keeps its heartbeat going (an unref'd timer: it never keeps the process alive). */
+  private holding(): true {
+    if (!this.heart && !this.opts.readonly) {
+      this.heart = setInterval(() => this.beat(), HEARTBEAT_MS);
+      this.heart.unref?.();
+    }
+    return true;
+  }
+
+  /** Another holds it: nothing to vouch for any more. */
+  private lost(): false {
+    if (this.heart) clearInterval(this.heart);
+    this.heart = null;
+    return false;
+  }
+
+  /**
+   * The heartbeat (every HEARTBEAT_MS while held): shows the others this holder still runs, by setting the lease's
+   * modification time (one system call, no rewrite). A holder that was stopped or stuck long enough for another to
+   * take the lease finds that one named here: it stops beating (its next message asks the lease and stays quiet),
+   * never refreshing a lease that is not its own. Returns whether this process still holds the lease.
+   */
+  beat(): boolean {
+    const h = this.holder();
+    if (!h || h.pid !== this.pid) return this.lost();
+    const now = this.clock();
+    try {
+      // A lease dated after now (the clock moved back) would stay "from the future" under a touch: written anew.
+      if ((h.at ?? -Infinity) <= now && touchUnder(this.dir, this.name, now)) return true;
+      this.writeLease();
+    } catch {
+      /* the next beat tries again; past the bound another omc-top may take it, and this one then stays quiet */
+    }
+    return true;
   }
 
   /**
@@ -117,6 +188,7 @@ export class PushLease {
 
   /** Gives the lease up (at exit), so another omc-top on the project pushes at once. */
   release(): void {
+    this.lost();
     if (this.opts.readonly || this.holder()?.pid !== this.pid) return;
     try {
       unlinkUnder(this.dir, this.name);

@@ -1,0 +1,47 @@
+/**
+ * doctor: omc-top's own directories. The state directory holds what omc-top keeps beside the .omc tree (the
+ * acknowledgements, its cancel records, the push lease, the permission listener and requests, the status cache);
+ * the cache directory only the compiled code that makes a start faster. Looked at without writing anything.
+ */
+import fs from 'node:fs';
+import { codeCacheDir } from '../io/code-cache.js';
+import { ownDirFault } from '../io/safe-fs/index.js';
+import { shownPath } from '../io/shown-path.js';
+import { ownStateDir } from '../io/state-dir.js';
+import type { DoctorCheck } from './doctor-types.js';
+
+/** What stops working when the state directory cannot be written: every user of it, by what the user sees. */
+export const STATE_DIR_USERS =
+  'acknowledgements (a), cancel records ("cancel did not take" in other omc-tops), the push lease, the permission listener (prompts stay in Claude’s terminal) and the status cache (status --tmux)';
+
+export function stateDirCheck(env: NodeJS.ProcessEnv): DoctorCheck {
+  const dir = ownStateDir(env);
+  const cache = codeCacheDir(env);
+  const stateFault = ownDirFault(dir);
+  const cacheFault = ownDirFault(cache);
+  const details: string[] = [];
+  if (stateFault) details.push(`not kept: ${STATE_DIR_USERS}`, 'set XDG_STATE_HOME to a writable directory');
+  if (cacheFault) details.push(`code cache: ${cacheFault.message}; each start compiles the bundle anew (slower)`);
+  else details.push(`code cache: ${shownPath(cache)}`);
+  return {
+    id: 'state',
+    title: 'state directory',
+    status: stateFault ? 'broken' : cacheFault ? 'warn' : 'ok',
+    summary: stateFault ? stateFault.message : `${shownPath(dir)}${isDir(dir) ? '' : ' (made at the first write)'}`,
+    details,
+    data: {
+      dir,
+      problem: stateFault ? { code: stateFault.code, path: stateFault.path, message: stateFault.message } : null,
+      cacheDir: cache,
+      cacheProblem: cacheFault ? { code: cacheFault.code, path: cacheFault.path, message: cacheFault.message } : null,
+    },
+  };
+}
+
+const isDir = (p: string) => {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};

@@ -1,0 +1,141 @@
+/**
+ * `serve` beside a stopped monitor, end to end (the built bundle): the monitor in a pty takes the project's push
+ * lease, `serve` starts on the same project and stays quiet. The monitor is stopped (kill -STOP, what Ctrl-Z does
+ * to a shell's job); a session then starts waiting: `serve` pushes it at once (it did not: the lease still named
+ * the stopped monitor, and the item went out only minutes later, when the monitor was continued). Continued, the
+ * monitor sees the same wait and sends nothing: the user gets it once.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { processStopped } from '../../src/io/process-start.js';
+import { rootFileName } from '../../src/io/state-dir.js';
+import { waitFor } from '../helpers/fixtures.js';
+import { describe, expect, it, onTestFinished } from '../helpers/it.js';
+import { loopbackServer } from '../helpers/loopback-http.js';
+import { BIN } from '../helpers/pty.js';
+import { makeLive, sessionId } from '../helpers/sessions-gen.js';
+import { scaled } from '../helpers/time-scale.js';
+import { makeMachine, type Machine } from '../fleet/fleet-tree.js';
+
+/** Rewrites the registry entry of `sid` as Claude Code does when its status changes. */
+function setStatus(m: Machine, sid: string, patch: Record<string, unknown>): void {
+  const dir = path.join(m.config, 'sessions');
+  for (const f of fs.readdirSync(dir)) {
+    const file = path.join(dir, f);
+    const e = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    if (e.sessionId !== sid) continue;
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ ...e, ...patch, statusUpdatedAt: Date.now() }));
+    fs.renameSync(`${file}.tmp`, file);
+    return;
+  }
+  throw new Error(`no registry entry for ${sid}`);
+}
+
+/** The needs-you count of serve's first picture (GET /events), or null before it answers. */
+function serveCount(port: number, token: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/events', headers: { 'x-omc-top-token': token } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        text += d;
+        const m = /^data: (.*)$/m.exec(text);
+        if (!m || !text.includes('\n\n')) return;
+        req.destroy();
+        try {
+          resolve((JSON.parse(m[1] as string) as { count: number }).count);
+        } catch {
+          resolve(null);
+        }
+      });
+    });
+    req.on('error', () => resolve(null));
+  });
+}
+
+describe('serve beside a stopped monitor (the bundle)', () => {
+  it(
+    'pushes an item while the monitor holding the lease is stopped; the continued monitor does not send it again',
+    async ({ pty }) => {
+      const m = makeMachine();
+      onTestFinished(() => m.cleanup());
+      const ntfy = await loopbackServer(200);
+      onTestFinished(() => ntfy.close());
+      const shop = m.project('shop', 1);
+      // Waiting before either starts: both count it once settled, neither pushes it (old state is no news).
+      const early = sessionId(2000);
+      makeLive(shop.root, early);
+      m.register(early, shop.dir);
+      setStatus(m, early, { status: 'waiting', waitingFor: 'permission prompt' });
+      const later = sessionId(3000);
+      makeLive(shop.root, later);
+      m.register(later, shop.dir);
+      // Each gets its own config file, the same but for the topic: the URL says which process sent.
+      const envFor = (who: string) => {
+        const xdgConfig = path.join(m.base, `config-${who}`);
+        fs.mkdirSync(path.join(xdgConfig, 'omc-top'), { recursive: true });
+        fs.writeFileSync(
+          path.join(xdgConfig, 'omc-top', 'config.json'),
+          JSON.stringify({
+            notify: { debounceMs: 0 },
+            push: { channels: [{ type: 'ntfy', url: `${ntfy.base}/${who}` }], retries: 0 },
+          }),
+        );
+        return { ...m.env, XDG_CONFIG_HOME: xdgConfig, XDG_STATE_HOME: path.join(m.base, 'state') };
+      };
+      const lease = path.join(m.base, 'state', 'omc-top', rootFileName('push-lease', shop.root));
+      const holder = () => (JSON.parse(fs.readFileSync(lease, 'utf8')) as { pid: number }).pid;
+
+      const monitor = pty({ args: ['--cwd', shop.dir], cols: 120, rows: 30, cwd: shop.dir, env: envFor('monitor') });
+      await monitor.waitForText(/needs you[: ]+1/, 30_000);
+      expect(holder()).toBe(monitor.pty.pid);
+
+      const serve = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+        cwd: shop.dir,
+        env: envFor('serve'),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      onTestFinished(() => void serve.kill('SIGKILL'));
+      let out = '';
+      serve.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      const [, port, token] = await waitFor(() => /http:\/\/127\.0\.0\.1:(\d+)\/#(\S+)/.exec(out), {
+        timeoutMs: 30_000,
+        what: 'serve listening',
+      });
+      // Settled: serve's picture counts the session already waiting (its monitor's baseline is taken).
+      const settledBy = Date.now() + scaled(30_000);
+      for (let count = await serveCount(Number(port), token as string); count !== 1;) {
+        if (Date.now() > settledBy) throw new Error(`serve never counted the waiting session (count ${count})`);
+        await new Promise((r) => setTimeout(r, 100));
+        count = await serveCount(Number(port), token as string);
+      }
+      expect(holder()).toBe(monitor.pty.pid);
+
+      process.kill(monitor.pty.pid, 'SIGSTOP');
+      await waitFor(() => processStopped(monitor.pty.pid), { what: 'the monitor stopped' });
+      setStatus(m, later, { status: 'waiting', waitingFor: 'permission prompt: Edit src/app.ts' });
+      await waitFor(() => ntfy.received.length >= 1, { timeoutMs: 30_000, what: 'the push from serve' });
+      expect(ntfy.received.map((r) => `${r.url} ${r.body}`)).toEqual([
+        `/serve shop · ${later.slice(0, 8)}: waiting for you: permission prompt: Edit src/app.ts`,
+      ]);
+      expect(holder()).toBe(serve.pid);
+
+      process.kill(monitor.pty.pid, 'SIGCONT');
+      // Continued, the monitor sees the wait (its count), so its notifier has had the transition too.
+      await monitor.waitForText(/needs you[: ]+2/, 30_000);
+      // Nothing can be awaited for a message that must not come: it pushes with no debounce here, so a double
+      // would be on its way; give it a generous while to arrive.
+      await new Promise((r) => setTimeout(r, scaled(3_000)));
+      expect(ntfy.received).toHaveLength(1);
+      expect(holder()).toBe(serve.pid);
+
+      monitor.write('q');
+      expect(await monitor.waitForExit(15_000)).toBe(0);
+      serve.kill('SIGTERM');
+      await new Promise((r) => serve.once('exit', r));
+    },
+    scaled(240_000),
+  );
+});
