@@ -6,7 +6,9 @@
  * runs as nobody (setpriv), since root reads through any permission bits; otherwise the files are chmod 000.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from '../helpers/it.js';
 import { waitFor, writeLiveRalph } from '../helpers/fixtures.js';
@@ -76,11 +78,29 @@ function scene(tempDir: (prefix?: string) => string): Scene {
   };
 }
 
+/**
+ * The bundle where the reader may read it: a clean clone made under `mktemp -d` (0700, as CI does) is closed to
+ * nobody, so under root the bundle runs from a world-readable copy.
+ */
+const READER_BIN = ((): string => {
+  if (!asRoot) return BIN;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-bin-'));
+  fs.chmodSync(dir, 0o755);
+  for (const f of fs.readdirSync(path.dirname(BIN)).filter((n) => n.endsWith('.mjs'))) {
+    fs.copyFileSync(path.join(path.dirname(BIN), f), path.join(dir, f));
+    fs.chmodSync(path.join(dir, f), 0o755);
+  }
+  return path.join(dir, path.basename(BIN));
+})();
+afterAll(() => {
+  if (READER_BIN !== BIN) fs.rmSync(path.dirname(READER_BIN), { recursive: true, force: true });
+});
+
 /** The bundle as the reader: nobody under root, this user otherwise. */
 const command = (args: string[]): [string, string[]] =>
   asRoot
-    ? [AS_NOBODY[0]!, [...AS_NOBODY.slice(1), process.execPath, BIN, ...args]]
-    : [process.execPath, [BIN, ...args]];
+    ? [AS_NOBODY[0]!, [...AS_NOBODY.slice(1), process.execPath, READER_BIN, ...args]]
+    : [process.execPath, [READER_BIN, ...args]];
 
 function run(sc: Scene, args: string[]) {
   const [file, argv] = command(args);
@@ -210,6 +230,7 @@ describe('a tree omc-top may not fully read (OMC writes 0600; omc-top runs as an
       cols: 100,
       rows: 24,
       env: { ...sc.env, XDG_STATE_HOME: sc.env.XDG_STATE_HOME, XDG_CACHE_HOME: sc.env.XDG_CACHE_HOME },
+      bin: READER_BIN,
       ...(asRoot ? { wrap: AS_NOBODY } : {}),
     });
     await t.waitForText(/unreadable\s+a1b2c3d4\s+ralph \? \(unreadable\)/, 30_000);

@@ -26,6 +26,8 @@ export interface StartOptions {
   checkStty?: boolean;
   /** A command that execs node with the rest (e.g. nsenter into a test's network namespace). */
   wrap?: string[];
+  /** The bin to run (default: this checkout's dist/omc-top.mjs). */
+  bin?: string;
 }
 
 export class TerminalHarness {
@@ -57,7 +59,7 @@ export class TerminalHarness {
     delete env.NO_COLOR;
     if (opts.env?.NO_COLOR !== undefined) env.NO_COLOR = opts.env.NO_COLOR;
     let file = process.execPath;
-    let args = [BIN, ...(opts.args ?? [])];
+    let args = [opts.bin ?? BIN, ...(opts.args ?? [])];
     this.sttyDir = null;
     if (opts.checkStty) {
       this.sttyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-stty-'));
