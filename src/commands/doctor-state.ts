@@ -3,9 +3,9 @@
  * acknowledgements, its cancel records, the push lease, the permission listener and requests, the status cache);
  * the cache directory only the compiled code that makes a start faster. Looked at without writing anything.
  */
-import fs from 'node:fs';
+import path from 'node:path';
 import { codeCacheDir } from '../io/code-cache.js';
-import { ownDirFault } from '../io/safe-fs/index.js';
+import { ownDirFault, statSync } from '../io/safe-fs/index.js';
 import { shownPath } from '../io/shown-path.js';
 import { ownStateDir } from '../io/state-dir.js';
 import type { DoctorCheck } from './doctor-types.js';
@@ -38,10 +38,5 @@ export function stateDirCheck(env: NodeJS.ProcessEnv): DoctorCheck {
   };
 }
 
-const isDir = (p: string) => {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
+/** Through the safe stat (an lstat: a symlink planted in its place is not the directory ensureOwnDir accepts). */
+const isDir = (p: string) => statSync(path.dirname(p), path.basename(p))?.isDirectory() === true;
