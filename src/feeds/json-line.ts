@@ -116,11 +116,12 @@ export function pushLeaseLine(project: string, atMs: number, pusher: 'fleet' | '
 }
 
 /**
- * omc-top's own state directory (`state_dir`, the object `--json` has): with `--snapshot` before `ready`, and
- * whenever it turns usable or unusable. While it is not `ok`, acknowledgements and cancel records are not kept.
+ * omc-top's own state directory: `stateDir` (a line field, camel-cased as `needsYou` is) is the object `--json` has as
+ * `state_dir`. With `--snapshot` before `ready`, and whenever it turns usable or unusable. While it is not `ok`,
+ * acknowledgements and cancel records are not kept.
  */
 export function stateDirLine(project: string, atMs: number, health: StateDirHealth): string {
-  return safeJson({ v: LINE_VERSION, type: 'state-dir', at: new Date(atMs).toISOString(), project, state_dir: health });
+  return safeJson({ v: LINE_VERSION, type: 'state-dir', at: new Date(atMs).toISOString(), project, stateDir: health });
 }
 
 /**
