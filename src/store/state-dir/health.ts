@@ -15,7 +15,7 @@ export const STATE_DIR_USERS =
 /** The `status` line's mark (its `{state}`): short, since a tmux status line has little room. */
 export const STATE_DIR_MARK = 'state dir unusable';
 
-/** `--json`'s `state_dir` and the `state_dir` of `watch --json`'s `state-dir` line. */
+/** `--json`'s `state_dir`, and the `stateDir` of `watch --json`'s `state-dir` line. */
 export interface StateDirHealth {
   /** The state directory omc-top uses (raw, as `--json` keeps its paths). */
   path: string;
