@@ -8,11 +8,8 @@ import { codeCacheDir } from '../io/code-cache.js';
 import { ownDirFault, statSync } from '../io/safe-fs/index.js';
 import { shownPath } from '../io/shown-path.js';
 import { ownStateDir } from '../io/state-dir.js';
+import { STATE_DIR_USERS, stateDirHealth } from '../store/state-dir/health.js';
 import type { DoctorCheck } from './doctor-types.js';
-
-/** What stops working when the state directory cannot be written: every user of it, by what the user sees. */
-export const STATE_DIR_USERS =
-  'acknowledgements (a), cancel records ("cancel did not take" in other omc-tops), the push lease, the permission listener (prompts stay in Claude’s terminal) and the status cache (status --tmux)';
 
 export function stateDirCheck(env: NodeJS.ProcessEnv): DoctorCheck {
   const dir = ownStateDir(env);
@@ -31,7 +28,8 @@ export function stateDirCheck(env: NodeJS.ProcessEnv): DoctorCheck {
     details,
     data: {
       dir,
-      problem: stateFault ? { code: stateFault.code, path: stateFault.path, message: stateFault.message } : null,
+      // The shape --json's state_dir gives its problem.
+      problem: stateDirHealth(dir, stateFault).problem,
       cacheDir: cache,
       cacheProblem: cacheFault ? { code: cacheFault.code, path: cacheFault.path, message: cacheFault.message } : null,
     },

@@ -9,8 +9,9 @@
  */
 import path from 'node:path';
 import { liveStatusCache } from '../feeds/attention/status-cache.js';
-import { checkFormat, DEFAULT_FORMAT, renderStatus, type StatusValues } from '../feeds/status-line.js';
+import { checkFormat, DEFAULT_FORMAT, renderStatus, type StatusLineValues } from '../feeds/status-line.js';
 import { ownStateDir } from '../io/state-dir.js';
+import { stateDirMark } from '../store/state-dir/health.js';
 import { noRootMessage, resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
@@ -31,7 +32,9 @@ export const STATUS_USAGE = `Usage: omc-top status [--tmux] [--format FORMAT] [-
 
 One line: the running loops with their progress and how many things need you
 (the monitor's "needs you" count: what is acknowledged is left out).
-  --format   fields {loops} {active} {needs} {project}; default "${DEFAULT_FORMAT}"
+  --format   fields {loops} {active} {needs} {project} {state}; default "${DEFAULT_FORMAT}"
+             ({state}: "state dir unusable" when omc-top cannot keep its files, else
+             empty; added at the end as " · state dir unusable" when not placed)
   --tmux     for status-right: "#" doubled so tmux prints it as is
   --fresh    read the files even while a monitor keeps the line ready
   --omc-version X  judge with OMC X's Stop-hook rules, as the monitor and --json do
@@ -52,7 +55,7 @@ export interface StatusArgs {
   /** --omc-version: judged by that release's book, its root found by that release's rules (status.ts). */
   omcVersion: string | undefined;
   fresh: boolean;
-  render(values: StatusValues): string;
+  render(values: StatusLineValues): string;
 }
 
 /** Which root the line is for, and its project as this call names it. */
@@ -103,10 +106,12 @@ export function printStatus(args: StatusArgs, place: StatusPlace, io: StatusIo, 
     return 2;
   }
   if (args.fresh) return null;
-  const live = liveStatusCache(ownStateDir(io.env), place.res.root);
+  const dir = ownStateDir(io.env);
+  const live = liveStatusCache(dir, place.res.root);
   if (!live.cache) return null;
   if (book !== undefined && live.cache.book !== book) return null;
-  // The project is named as this call resolved it (a monitor started elsewhere may name it otherwise).
-  io.out(args.render({ ...live.cache.values, project: place.project }) + '\n');
+  // The project is named as this call resolved it (a monitor started elsewhere may name it otherwise); the state
+  // directory is looked at now (a few system calls): it may have turned unusable under a monitor still beating.
+  io.out(args.render({ ...live.cache.values, project: place.project, state: stateDirMark(dir) }) + '\n');
   return 0;
 }

@@ -16,6 +16,7 @@ import { CancelRecordFile } from '../store/cancel/cancel-records.js';
 import { attentionOf } from '../feeds/attention/view.js';
 import { loopValues, type StatusValues } from '../feeds/status-line.js';
 import { ownStateDir } from '../io/state-dir.js';
+import { stateDirMark } from '../store/state-dir/health.js';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { ClaudeDomain } from '../store/claude/domain.js';
 import { withExitsFromTails } from '../store/claude/exit-tail.js';
@@ -100,6 +101,7 @@ export function runStatusCommand(argv: readonly string[], io: StatusIo = default
   if (cached !== null) return cached;
   if (!place.res.exists) throw new UsageError('no .omc directory found');
   const omc = pinned?.omc ?? detectOmcInstall({ env: io.env, projectDir: place.res.projectDir ?? null });
-  io.out(args.render(computeStatus(place.res, place.project, io.env, omc)) + '\n');
+  const state = stateDirMark(ownStateDir(io.env));
+  io.out(args.render({ ...computeStatus(place.res, place.project, io.env, omc), state }) + '\n');
   return 0;
 }

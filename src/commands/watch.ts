@@ -7,7 +7,7 @@
  * 2 usage, or no .omc directory found.
  */
 import path from 'node:path';
-import { configPath, loadConfig } from '../config/config-file.js';
+import { configLine, configPath, loadConfig } from '../config/config-file.js';
 import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
 import { publishStatusCache } from '../feeds/attention/status-publisher.js';
@@ -18,6 +18,7 @@ import {
   pushLeaseLine,
   readyLine,
   snapshotLine,
+  stateDirLine,
   transitionLine,
 } from '../feeds/json-line.js';
 import { holdLeaseForFleet } from '../feeds/notify/push/fleet-lease.js';
@@ -137,8 +138,8 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   project = shownBasename(res.projectDir ?? path.dirname(res.root));
   // The config file gives --rows its prices, and a fleet that reads this stream pushes with its own: a bad
   // field is said once, on stderr (stdout is the line stream), as the monitor's message line says it.
-  const config = loadConfig(configPath(io?.env ?? process.env));
-  if (config.error !== null) err(`omc-top watch: config: ${config.error}\n`);
+  const config = configLine(loadConfig(configPath(io?.env ?? process.env)));
+  if (config !== null) err(`omc-top watch: ${config}\n`);
   // Listening before any line is written: a script that stops the watch as soon as it reads "ready" gets the
   // clean exit 0, not death by the signal's default action in the moment between the line and the handler.
   const stopped = io?.stopped ?? processStop(args.flags.has('push-lease'));
@@ -150,10 +151,11 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     rootRule: res.rule,
     // The Stop-hook rules of the OMC that runs the hooks (or --omc-version's), as the monitor and --json judge.
     omc,
+    // The acknowledgements' and the status cache's directory, whose health the state-dir line reports.
+    stateDir: ownStateDir(io?.env ?? process.env),
   });
   store.start();
-  const env = io?.env ?? process.env;
-  const dir = ownStateDir(env);
+  const dir = store.stateDir.dir;
   const acks = new AckFile(dir, store.root);
   const unwatchAcks = acks.watch();
   const monitor = new AttentionMonitor(store, { acks });
@@ -175,12 +177,14 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   // Rows before "ready": a fleet that sees "ready" has every session's row.
   const stopRows = args.flags.has('rows') ? startRowFeed(store, project, state, now, room, monitor) : () => undefined;
   let shown: AttentionView = monitor.view.getSnapshot();
+  let shownStateDir = store.stateDir.getSnapshot();
   if (args.flags.has('snapshot')) {
     const at = now();
     for (const [kind, map] of monitor.current().byKind) {
       for (const [key, fact] of map) state(snapshotLine(kind, key, fact, project, at, monitor.isAcked) + '\n');
     }
     state(attentionLine(project, at, shown) + '\n');
+    state(stateDirLine(project, at, shownStateDir) + '\n');
     state(readyLine(project, at, shown.count) + '\n');
     pauseAfterFirstLineForTest();
   }
@@ -195,12 +199,21 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     shown = view;
     state(attentionLine(project, now(), view) + '\n');
   });
+  // The state directory turning unusable (or usable again) while the watch runs: a script learns that its
+  // acknowledgements and the cancel records are (no longer) kept.
+  const offStateDir = store.stateDir.subscribe(() => {
+    const health = store.stateDir.getSnapshot();
+    if (health === shownStateDir) return;
+    shownStateDir = health;
+    state(stateDirLine(project, now(), health) + '\n');
+  });
   // A live monitor: `status --tmux` may answer from it (nothing is written under .omc).
   const unpublish = publishStatusCache({ store, monitor, project, dir });
   await stopped;
   stopLease();
   stopRows();
   offView();
+  offStateDir();
   unpublish();
   unwatchAcks();
   monitor.dispose();

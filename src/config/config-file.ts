@@ -182,6 +182,13 @@ export function loadConfig(file = configPath()): LoadedConfig {
   );
 }
 
+/**
+ * The line a process without a message line says about the config file (serve and watch on stderr after their
+ * name, the serve page above its content): null when the whole file is in force.
+ */
+export const configLine = (loaded: LoadedConfig): string | null =>
+  loaded.error === null ? null : `config: ${loaded.error}`;
+
 /** `--notify=bell,osc,tmux` (or `none`). */
 export function parseChannels(value: string): Channel[] | string {
   if (value === 'none') return [];

@@ -7,6 +7,7 @@ import type { Fact } from './attention/kinds.js';
 import type { Transition } from './attention/engine.js';
 import { needJson, type AttentionView, type IsAcked } from './attention/view.js';
 import type { RowModel } from './row.js';
+import type { StateDirHealth } from '../store/state-dir/health.js';
 import { sessionJson } from './attention/needs.js';
 import { terminalSafeJson } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
@@ -112,6 +113,15 @@ export function attentionLine(project: string, atMs: number, view: AttentionView
  */
 export function pushLeaseLine(project: string, atMs: number, pusher: 'fleet' | 'other'): string {
   return safeJson({ v: LINE_VERSION, type: 'push-lease', at: new Date(atMs).toISOString(), project, pusher });
+}
+
+/**
+ * omc-top's own state directory: `stateDir` (a line field, camel-cased as `needsYou` is) is the object `--json` has as
+ * `state_dir`. With `--snapshot` before `ready`, and whenever it turns usable or unusable. While it is not `ok`,
+ * acknowledgements and cancel records are not kept.
+ */
+export function stateDirLine(project: string, atMs: number, health: StateDirHealth): string {
+  return safeJson({ v: LINE_VERSION, type: 'state-dir', at: new Date(atMs).toISOString(), project, stateDir: health });
 }
 
 /**

@@ -1,14 +1,14 @@
 /**
  * The one-line summary for `omc-top status`: the running loops with their
- * progress and the needs-you count (the attention view's, view.ts), filled
- * into a user format. Pure, and light: the cheap `status --tmux` path
+ * progress and the needs-you count (the attention view's, view.ts), and a
+ * mark when omc-top's state directory is unusable, filled into a user format. Pure, and light: the cheap `status --tmux` path
  * (commands/status-fast.ts) renders with it without loading the store.
  */
 import { cleanLine } from '../io/sanitize.js';
 import { holdsAgent, LAST_HOLDING_RANK, type SessionsSnapshot } from '../store/sessions/model.js';
 
 export const DEFAULT_FORMAT = '{loops} · needs you: {needs}';
-export const FORMAT_FIELDS = ['loops', 'active', 'needs', 'project'] as const;
+export const FORMAT_FIELDS = ['loops', 'active', 'needs', 'project', 'state'] as const;
 
 const SHOWN_LOOPS = 3;
 
@@ -18,6 +18,13 @@ export interface StatusValues {
   needs: number;
   project: string;
 }
+
+/**
+ * What a line is filled from: the values (what a monitor's status cache keeps) and `state`, the state directory's
+ * mark (store/state-dir/health.ts `stateDirMark`, empty while it is usable), which each call looks at itself: a
+ * directory can turn unusable under a monitor whose cache still answers.
+ */
+export type StatusLineValues = StatusValues & { state: string };
 
 /** The loops the Stop hook holds the agent for (or will, once armed): what a status bar should count. */
 export function loopValues(sessions: SessionsSnapshot): Pick<StatusValues, 'loops' | 'active'> {
@@ -81,9 +88,15 @@ export function checkFormat(format: string): string | null {
   return null;
 }
 
-/** With `tmux`, `#` is doubled so tmux shows it instead of reading a format or a #(command). */
-export function renderStatus(format: string, v: StatusValues, tmux: boolean): string {
-  const filled = format.replace(/\{(loops|active|needs|project)\}/g, (_, k: keyof StatusValues) => String(v[k]));
-  const line = cleanLine(filled);
+/**
+ * With `tmux`, `#` is doubled so tmux shows it instead of reading a format or a #(command). The state mark is added
+ * at the end (` · state dir unusable`) when the format does not place `{state}` itself: a status line that cannot
+ * say acknowledgements and cancels are not kept would leave a script or a tmux bar believing they are.
+ */
+export function renderStatus(format: string, v: StatusLineValues, tmux: boolean): string {
+  const filled = format.replace(/\{(loops|active|needs|project|state)\}/g, (_, k: keyof StatusLineValues) =>
+    String(v[k]),
+  );
+  const line = cleanLine(v.state !== '' && !format.includes('{state}') ? `${filled} · ${v.state}` : filled);
   return tmux ? line.replace(/#/g, '##') : line;
 }

@@ -19,6 +19,7 @@ import { PermissionsDomain } from './permissions/domain.js';
 import { stateDir } from './permissions/protocol.js';
 import { CancelRecordFile } from './cancel/cancel-records.js';
 import { ownStateDir } from '../io/state-dir.js';
+import { StateDirDomain } from './state-dir/domain.js';
 import { agentWatchOf } from './claude/agent-watch.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
@@ -173,6 +174,8 @@ export class OmcStore {
   readonly graph: GraphDomain;
   /** Permission requests the hook hands to omc-top (omc-top's own state directory). */
   readonly permissions: PermissionsDomain;
+  /** Whether omc-top's own state directory can keep its files (every surface says it when not). */
+  readonly stateDir: StateDirDomain;
   /** Ultragoal plans (`ultragoal/goals.json`, `ultragoal/plans/<id>/`): goals as progress. */
   readonly ultragoal: UltragoalDomain;
   /** Claude Code's background jobs (`<config>/jobs/<id>/state.json`) of this project. */
@@ -240,6 +243,7 @@ export class OmcStore {
     });
     this.notes = new NoteTracker(this.claude, this.clock);
     this.cancelRecords = new CancelRecordFile(opts.stateDir ?? ownStateDir(), this.root, this.clock);
+    this.stateDir = new StateDirDomain({ dir: opts.stateDir ?? ownStateDir(), live: this.watchKind !== 'none' });
     // A cancel is "stopped ✓" only once the claude domain shows the session's Claude stop.
     this.cancels = new CancelTracker(
       this.root,
@@ -298,6 +302,7 @@ export class OmcStore {
       this.permissions,
       this.ultragoal,
       this.bgJobs,
+      this.stateDir,
       opts.sharedQuota ? borrowed(opts.sharedQuota) : this.quota,
     ];
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());

@@ -7,7 +7,7 @@
  * root's attention monitor feeds a notifier with no terminal channel).
  */
 import path from 'node:path';
-import { loadConfig, type OmcTopConfig } from '../../config/config-file.js';
+import { configLine, loadConfig, type OmcTopConfig } from '../../config/config-file.js';
 import { pushChannels } from '../../feeds/notify/push/index.js';
 import { remoteFeeds } from '../../fleet/push.js';
 import { parseHostSpec, type HostSpec } from '../../config/host-spec.js';
@@ -90,8 +90,9 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   const loaded = loadConfig();
   const config = loaded.config;
   // serve has no message line, and it is what pushes when the user is away: a bad field (and push off with
-  // it) is said at start, on stderr, before the address.
-  if (loaded.error !== null) printErr(`omc-top serve: config: ${loaded.error}\n`);
+  // it) is said at start, on stderr, before the address, and on the page (a phone never sees that stderr).
+  const configSays = configLine(loaded);
+  if (configSays !== null) printErr(`omc-top serve: ${configSays}\n`);
   if (args.flags.has('all') || specs.length > 0) {
     // The page answers permission requests, so each local store registers as a monitor the hook asks.
     const fleet = new LocalFleet({ readonly, watch, local: args.flags.has('all'), listenForAnswers: !readonly });
@@ -131,7 +132,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   const err = (s: string) => printErr(cleanLine(s) + '\n');
   let served;
   try {
-    served = await startServer({ source, token, listen, port: Number(portText), readonly });
+    served = await startServer({ source, token, listen, port: Number(portText), readonly, config: configSays });
   } catch (e) {
     await source.close();
     err(`omc-top serve: cannot listen on ${listen}:${portText}: ${(e as Error).message}`);

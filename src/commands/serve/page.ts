@@ -1,7 +1,8 @@
 /**
  * The one static page of `omc-top serve`, bundled as strings (no file to
  * find at run time, no framework). Text reaches the page through
- * textContent only, never as HTML. The token comes from the URL fragment
+ * textContent only, never as HTML, except the config file's line, which is
+ * fixed for the server's life and written into the page escaped (htmlText). The token comes from the URL fragment
  * (never sent to the server by the browser) and goes in a header.
  */
 import { APPLY_DELTA_JS } from './delta.js';
@@ -16,6 +17,7 @@ export const PAGE_HTML = `<!doctype html>
 </head>
 <body>
 <header><h1>omc-top</h1><span id="count">…</span><span id="conn"></span></header>
+<!--config-->
 <p id="message" role="status"></p>
 <section id="confirm" hidden>
   <h2 id="confirm-title"></h2>
@@ -29,11 +31,20 @@ export const PAGE_HTML = `<!doctype html>
 </html>
 `;
 
+/** Text as HTML element content: each character HTML gives a meaning written as a character reference. */
+export const htmlText = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The page, with the config file's line (config-file.ts configLine, as serve's stderr says it) when there is one. */
+export function pageHtml(config: string | null): string {
+  const line = config === null ? '' : `<p id="config" role="alert">${htmlText(config)}</p>`;
+  return PAGE_HTML.replace('<!--config-->\n', line === '' ? '' : `${line}\n`);
+}
+
 export const PAGE_CSS = `body{font:15px/1.4 system-ui,sans-serif;margin:0;background:#111;color:#ddd}
 header{display:flex;gap:1em;align-items:baseline;padding:.5em 1em;background:#222;position:sticky;top:0}
 h1{font-size:1.1em;margin:0}h2{font-size:1em;margin:.8em 0 .3em}
 #count.need{color:#fb4;font-weight:bold}#conn{color:#888;margin-left:auto;font-size:.85em}
-main,#message,#confirm{padding:0 1em}#message{min-height:1.2em;color:#9cf}
+main,#message,#confirm,#config{padding:0 1em}#message{min-height:1.2em;color:#9cf}#config{color:#f88}
 #confirm{background:#332;border:1px solid #775;margin:.5em 1em;padding:.5em 1em}
 .root{border-top:1px solid #333;margin-top:.5em}
 .acked{color:#888;font-size:.9em}.need{list-style:none;padding:0;margin:0}.need li{padding:.3em 0;color:#fb4}

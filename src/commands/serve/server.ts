@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Actions } from './actions.js';
 import { allowedHosts, checkRequest, PAGE_HEADERS } from './guard.js';
-import { PAGE_CSS, PAGE_HTML, PAGE_JS } from './page.js';
+import { PAGE_CSS, PAGE_JS, pageHtml } from './page.js';
 import { pictureDelta } from './delta.js';
 import type { Picture, ServeSource } from './source.js';
 
@@ -19,6 +19,8 @@ export interface ServeOptions {
   listen: string;
   port: number;
   readonly: boolean;
+  /** The config file's line (config-file.ts configLine), shown at the top of the page; null: nothing to say. */
+  config?: string | null;
 }
 
 export interface Served {
@@ -60,6 +62,7 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
   const actions = new Actions(opts.source, opts.readonly);
   const streams = new Set<http.ServerResponse>();
   let hosts = allowedHosts(opts.listen, opts.port);
+  const page = pageHtml(opts.config ?? null);
   // What every open stream has been sent so far (they are all sent the same events, in the same order).
   let last: { json: string; picture: Picture } | null = null;
   let scheduled = false;
@@ -100,7 +103,7 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
     if (isStatic) {
       const [type, body] =
         route === 'GET /'
-          ? ['text/html', PAGE_HTML]
+          ? ['text/html', page]
           : route === 'GET /app.js'
             ? ['text/javascript', PAGE_JS]
             : ['text/css', PAGE_CSS];
