@@ -277,6 +277,7 @@ export class OmcStore {
       clock: this.clock,
       live: opts.answers?.live ?? this.watchKind !== 'none',
       listen: (opts.answers?.listen ?? false) && !this.readonly,
+      stateDirSaidElsewhere: (opts.answers?.stateDir ?? stateDir()) === this.stateDir.dir,
     });
     this.runs.subscribe(this.claude.historyChanged);
     this.ultragoal = new UltragoalDomain({ root: this.root });

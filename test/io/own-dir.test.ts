@@ -15,6 +15,8 @@ import { stateDirCheck } from '../../src/commands/doctor-state.js';
 import { Actions } from '../../src/commands/serve/actions.js';
 import type { ServeSource } from '../../src/commands/serve/source.js';
 import { PermissionsDomain } from '../../src/store/permissions/domain.js';
+import { OmcStore } from '../../src/store/store.js';
+import { STATE_DIR_USERS } from '../../src/store/state-dir/health.js';
 import { inUserNs, shq, userNsSupport } from '../helpers/fault-userns.js';
 import { scaled } from '../helpers/time-scale.js';
 
@@ -139,6 +141,30 @@ describe('the permission listener with a file where the state directory should b
     ]);
     // A monitor that does not listen (--readonly) still reads requests: the same file named.
     expect(seen(false)).toEqual([`${file}: ${why}: permission requests cannot be read`]);
+  });
+});
+
+describe("the monitor's problems with a file where the state directory should be", () => {
+  it('one line on the file in the way: the state directory says what stops working, the listener adds no second', () => {
+    const base = scratch();
+    const file = path.join(base, 'afile');
+    fs.writeFileSync(file, 'x');
+    const stateDir = path.join(file, 'omc-top');
+    fs.mkdirSync(path.join(base, 'p', '.omc'), { recursive: true });
+    const store = new OmcStore({
+      root: path.join(base, 'p', '.omc'),
+      watch: 'none',
+      stateDir,
+      answers: { stateDir, listen: true, live: false },
+    });
+    store.start();
+    const onFile = store.problems.getSnapshot().filter((p) => p.path === file);
+    void store.close();
+    expect(onFile.map((p) => p.message)).toEqual([
+      `is a file where a directory was expected, so ${stateDir} cannot be made; not kept: ${STATE_DIR_USERS}`,
+    ]);
+    // What it stops includes the listener, in the words the listener's own line used.
+    expect(STATE_DIR_USERS).toContain('the permission listener (prompts stay in Claude’s terminal)');
   });
 });
 

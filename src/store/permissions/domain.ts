@@ -59,6 +59,11 @@ export interface PermissionsDomainOptions {
   live?: boolean;
   /** Register as a monitor that answers (the hook asks only then). */
   listen?: boolean;
+  /**
+   * The store's state-dir domain says when the state directory itself is unusable (with what stops working, the
+   * permission listener included): this domain then adds no second line on the same fault.
+   */
+  stateDirSaidElsewhere?: boolean;
   startIdentity?: (pid: number) => StartIdentity;
 }
 
@@ -129,6 +134,11 @@ export class PermissionsDomain implements Domain {
     }
   }
 
+  /** The state directory itself is unusable and the store's state-dir domain says so (a few system calls, asked only on a fault). */
+  private dirSaidElsewhere(): boolean {
+    return this.opts.stateDirSaidElsewhere === true && ownDirFault(this.opts.stateDir) !== null;
+  }
+
   private hookAlive(pid: number, start: string | null): boolean {
     return isLive(this.startIdentity, pid, start);
   }
@@ -138,7 +148,7 @@ export class PermissionsDomain implements Domain {
     const now = this.clock();
     const problems: Problem[] = [];
     const unregistered = this.opts.listen === true && !this.listening;
-    if (unregistered)
+    if (unregistered && !this.dirSaidElsewhere())
       problems.push({
         // The path the failure is about (the file in the way of the state directory, the full or read-only one).
         path: this.notListening?.path ?? `${dir}/${LISTENERS}`,
@@ -202,7 +212,7 @@ export class PermissionsDomain implements Domain {
       const fault = list.code === 'not-a-file' ? ownDirFault(dir) : null;
       if (fault?.code !== 'ENOTDIR')
         problems.push({ path: `${dir}/${REQUESTS}`, message: list.message, severity: 'warning' });
-      else if (!unregistered)
+      else if (!unregistered && !this.dirSaidElsewhere())
         problems.push({
           path: fault.path,
           message: `${fault.reason}: permission requests cannot be read`,

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { bytesOfPath } from '../../io/safe-fs/byte-paths.js';
 import { LatestFileWrite, ensureOwnDir, readJsonSync, statSync } from '../../io/safe-fs/index.js';
 import { homeDir } from '../../io/home-dir.js';
+import { ownStateDir } from '../../io/state-dir.js';
 
 export const MAX_RUNS = 200;
 export const MAX_TIMES = 100;
@@ -27,10 +28,9 @@ export interface RunSample {
   lastSeenMs: number;
 }
 
+/** omc-top's own state directory (io/state-dir.ts): the samples live beside its other files. */
 export function samplesDir(env: NodeJS.ProcessEnv, home = homeDir(env)): string {
-  const base =
-    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
-  return path.join(base, 'omc-top');
+  return ownStateDir(env, home);
 }
 
 const keyOf = (mode: string, sid: string | null, started: number | null) => `${mode}|${sid ?? ''}|${started ?? ''}`;
