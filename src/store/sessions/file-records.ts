@@ -138,6 +138,15 @@ export class FileRecords {
   }
 
   /**
+   * A session-less file (`state/`, the root) that omc-top could read and now cannot, or the reverse: every
+   * session's hook may read it (a cancel signal, a mode's legacy copy, whose owner is unknown while unread), so
+   * every verdict that consulted it is judged again (VerdictBook.unreadIn).
+   */
+  private unreadFlipped(scope: string): void {
+    if (scope === 'state' || scope === 'root') this.markAll();
+  }
+
+  /**
    * Every rel whose record changed (value, problem, stamp or removal), in order, so a consumer of
    * the parse (the stale-run facts) can follow what changed instead of re-walking every file.
    * Bounded: a consumer that fell further behind than the log is told to start over.
@@ -248,6 +257,7 @@ export class FileRecords {
     const mtimeBefore = rec.mtimeMs;
     const valueMtimeBefore = rec.valueMtimeMs;
     const hookBefore = rec.hook;
+    const unreadBefore = known ? rec.unreadable : null;
     const outcome = rec.load(edge);
     if (outcome === 'missing') return known ? this.drop(rel) : false;
     if (outcome === 'same') {
@@ -264,6 +274,7 @@ export class FileRecords {
     this.logChange(rel);
     this.noteStranded(rel, k.key, k.scope, rec.hook);
     this.touchOthers(rel, k.key, k.scope, hookBefore, rec.hook);
+    if ((unreadBefore === null) !== (rec.unreadable === null)) this.unreadFlipped(k.scope);
     if (!known) {
       this.files.set(rel, rec);
       let set = this.byKey.get(k.key);
@@ -283,6 +294,7 @@ export class FileRecords {
     this.strandedRels.delete(rel);
     if (k) {
       this.touchOthers(rel, k.key, k.scope, prev?.hook, null);
+      if (prev?.unreadable != null) this.unreadFlipped(k.scope);
       this.markDirty(k.key);
       const set = this.byKey.get(k.key);
       set?.delete(rel);
