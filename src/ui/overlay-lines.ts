@@ -53,7 +53,7 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['idle', 'nothing left in the session directory'],
   [
     'unreadable',
-    "omc-top may not read a mode file or the session's directory (OMC writes its files mode 0600: run omc-top as the same user), so what OMC's Stop hook does is unknown; the mode shows as `ralph ? (unreadable)`",
+    "omc-top may not read a mode file, the session's directory or a file its Stop hook reads (a cancel signal, state/'s session-less copies, ~/.omc/state; OMC writes its files mode 0600: run omc-top as the same user), so what OMC's Stop hook does is unknown and c / p are refused; the mode shows as `ralph ? (unreadable)`",
   ],
   [
     'cancel 12s / pause 12s',
