@@ -6,7 +6,7 @@
  * re-read confirms it (a non-atomic writer caught mid-write).
  */
 import { LastGoodFile, sameStamp, type Parsed } from '../../io/last-good.js';
-import { notReadHere, parseJsonText, statSync, type ReadOk } from '../../io/safe-fs/index.js';
+import { parseJsonText, statSync, type ReadOk } from '../../io/safe-fs/index.js';
 import { BOM_MESSAGE } from './omc-rules.js';
 import { MAX_FILES_PER_SESSION, keyOf, type FilePlace } from './paths.js';
 
@@ -46,7 +46,8 @@ export class FileRec extends LastGoodFile<Record<string, unknown>> {
   /**
    * The file as OMC's hooks see it right now (`JSON.parse` of the raw text, any JSON type;
    * null when unreadable, unparseable or BOM-prefixed), for the verdict engine. Unlike `value`,
-   * it is not the last good value, except while a leading-edge failure awaits confirmation.
+   * it is not the last good value, except while a leading-edge failure awaits confirmation. A file omc-top may not
+   * read (`unreadable`) has `hook` null for want of anything better: the verdicts must not take that for "absent".
    */
   hook: unknown = null;
 
@@ -60,15 +61,6 @@ export class FileRec extends LastGoodFile<Record<string, unknown>> {
     readonly place: FilePlace,
   ) {
     super(root, rel, STATE_FILE);
-  }
-
-  /**
-   * The file is there but omc-top could not read it (permission denied, an I/O error: the failure's words), else
-   * null. Unlike a file OMC cannot parse, what it holds is unknown: OMC's hooks, run as its owner, may read it fine.
-   * `hook` is then null for want of anything better; the verdicts must not take that for "absent".
-   */
-  get unreadable(): string | null {
-    return this.readFailure !== null && notReadHere(this.readFailure) && this.pending === null ? this.failure : null;
   }
 
   /** Reads the file: 'missing', 'same' (the bytes behind what is shown; the stamp may have moved) or 'read'. */
