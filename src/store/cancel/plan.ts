@@ -13,7 +13,9 @@
  * - unowned session-less copies are left to the "legacy" row: the Stop hook never
  *   enforces them for a session, and they may belong to a session-less run;
  * - files with named-workflow markers are only ever paused exactly (active:false), never rewritten or removed;
- * - nothing outside the .omc root (e.g. ~/.omc/state) is considered.
+ * - nothing outside the .omc root (e.g. ~/.omc/state) is considered;
+ * - a mode file of the target, or its directory, that this user may not read refuses the whole plan
+ *   (unreadable.ts: neither a cancel nor a pause is safe without what it holds).
  */
 import { listDirSync, notReadHere, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
