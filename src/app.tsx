@@ -126,6 +126,8 @@ export function App(props: AppProps) {
   const inboxSel = overlay?.kind === 'problems' ? inboxLayout(inboxRows, overlay.list, bodySize, now).selected : null;
   const answerable = inboxSel?.kind === 'problem' && isAnswerLine(inboxSel.problem) ? inboxSel.problem : null;
 
+  // The footer's and the help's view of a key context: enough to ask which keys are offered now, and why not.
+  const keyView = { state: paneState, set: () => undefined, store, ui, app: actions, size, body: bodySize };
   let body: React.ReactNode;
   if (overlay?.kind === 'confirm') body = <ConfirmView overlay={overlay} width={width} height={paneHeight} />;
   else if (overlay?.kind === 'problems')
@@ -142,6 +144,7 @@ export function App(props: AppProps) {
           readonly: store.readonly,
           current: pane.id,
           currentState: paneState,
+          currentContext: keyView,
           sections: HELP_SECTIONS,
         }}
         width={width}
@@ -188,8 +191,7 @@ export function App(props: AppProps) {
               paneState,
               store.readonly,
               overlay?.kind === 'problems' ? answerHints(answerable, store, actions) : [],
-              // The footer's view of a key context: enough to ask which keys are offered now.
-              { state: paneState, set: () => undefined, store, ui, app: actions, size, body: bodySize },
+              keyView,
             )}
             width={width}
             typing={!overlay && (pane.typing?.active(paneState) ?? false)}

@@ -4,7 +4,8 @@
  * the TUI; no dialog (the caller asked explicitly).
  *
  * Exit codes: 0 the cancel took effect on disk (or, with --signal-only, OMC's
- * Stop hook honours the signal right now); 1 it did not (reason printed);
+ * Stop hook honours the signal right now); 1 it did not (reason printed; also a session
+ * whose mode file or directory omc-top may not read: refused, nothing written);
  * 2 usage (bad flags, invalid session id); 3 refused by --readonly;
  * 4 nothing to cancel (no such session, no active mode, no .omc).
  */
@@ -342,7 +343,12 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
     return fail(
       io,
       json,
-      first.code === 'invalid-id' ? CANCEL_EXIT.usage : CANCEL_EXIT.nothing,
+      // A file omc-top may not read is no "nothing to cancel": its loop may be running, and nothing was done.
+      first.code === 'invalid-id'
+        ? CANCEL_EXIT.usage
+        : first.code === 'unreadable'
+          ? CANCEL_EXIT.notTaken
+          : CANCEL_EXIT.nothing,
       first.code,
       first.message,
     );

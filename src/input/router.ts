@@ -24,6 +24,8 @@ import { shownPath } from '../io/shown-path.js';
 export { bodyOf, paneById, type RouterEnv } from './env.js';
 
 function overlayInputs(env: RouterEnv): OverlayInputs {
+  // The help's lines as drawn (app.tsx gives it the same key context): its scrolling counts the same lines.
+  const here = contextFor(env, paneById(env.panes, env.ui.state.pane));
   return {
     panes: env.panes,
     globals: GLOBAL_BINDINGS,
@@ -32,7 +34,8 @@ function overlayInputs(env: RouterEnv): OverlayInputs {
     log: env.ui.state.log,
     readonly: env.store.readonly,
     current: env.ui.state.pane,
-    currentState: contextFor(env, paneById(env.panes, env.ui.state.pane)).state,
+    currentState: here.state,
+    currentContext: here,
   };
 }
 

@@ -20,6 +20,7 @@
  */
 import { hash } from 'node:crypto';
 import {
+  notReadHere,
   parseJsonText,
   readTextSync,
   statSync,
@@ -157,6 +158,15 @@ export class LastGoodFile<T> extends LastGood<T> {
   /** Why the last read got no bytes (other than "missing"), or null when it got them. */
   readFailure: ReadFailureCode | null = null;
   private digest: string | null = null;
+
+  /**
+   * The file is there but omc-top could not read it (permission denied, an I/O error: the failure's words, once
+   * confirmed), else null. Unlike a file OMC cannot parse, what it holds is unknown: OMC, run as its owner, may
+   * read it fine, so nothing judged from it (the value kept is the last good one) may be stated as its content.
+   */
+  get unreadable(): string | null {
+    return this.readFailure !== null && notReadHere(this.readFailure) && this.pending === null ? this.failure : null;
+  }
 
   constructor(
     readonly root: string,

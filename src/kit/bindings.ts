@@ -116,12 +116,13 @@ export interface HelpRow {
 
 /**
  * Every binding as a help row, grouped by mode in declaration order; write keys are marked under --readonly. Given
- * the pane's state (`here`), the modes that apply in it come first: `?` in a list starts with the list's keys.
+ * the pane's state (`here`), the modes that apply in it come first: `?` in a list starts with the list's keys; given
+ * its key context too, a key that applies but is disabled now says why, in the words pressing it would flash.
  */
 export function helpRows<S, C extends BindingContext<S>>(
   bindings: readonly Binding<S, C>[],
   readonly: boolean,
-  here?: { state: S },
+  here?: { state: S; ctx?: C },
 ): HelpRow[] {
   const order: string[] = [];
   const byMode = new Map<string, HelpRow[]>();
@@ -133,7 +134,10 @@ export function helpRows<S, C extends BindingContext<S>>(
       order.push(mode);
     }
     if (here && applies(b, here.state)) now.add(mode);
-    const help = b.writes && readonly ? `${b.help} (disabled: ${READONLY_REASON})` : b.help;
+    let help = b.writes && readonly ? `${b.help} (disabled: ${READONLY_REASON})` : b.help;
+    const why =
+      here?.ctx && !(b.writes && readonly) && applies(b, here.state) ? (b.disabled?.(here.ctx) ?? null) : null;
+    if (why) help = `${help} (not now: ${why})`;
     byMode.get(mode)!.push({ mode, keys: keysLabel(b.keys), help });
   }
   const ordered = here ? [...order.filter((m) => now.has(m)), ...order.filter((m) => !now.has(m))] : order;

@@ -28,6 +28,9 @@ export interface OverlayInputs {
   current?: string;
   /** That pane's state: its keys that apply in it come first among its own. */
   currentState?: unknown;
+  /** That pane's key context (as the footer's): a key of it disabled now says why. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  currentContext?: BindingContext<any>;
 }
 
 /**
@@ -50,7 +53,7 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['idle', 'nothing left in the session directory'],
   [
     'unreadable',
-    "omc-top may not read a mode file or the session's directory (OMC writes its files mode 0600: run omc-top as the same user), so what OMC's Stop hook does is unknown; the mode shows as `ralph ? (unreadable)`",
+    "omc-top may not read a mode file, the session's directory or a file its Stop hook reads (a cancel signal, state/'s session-less copies, ~/.omc/state; OMC writes its files mode 0600: run omc-top as the same user), so what OMC's Stop hook does is unknown and c / p are refused; the mode shows as `ralph ? (unreadable)`",
   ],
   [
     'cancel 12s / pause 12s',
@@ -125,7 +128,7 @@ export function helpLines(inp: OverlayInputs, width: number): OverlayLine[] {
       inp.readonly,
       width,
       out,
-      inp.currentState === undefined ? undefined : { state: inp.currentState },
+      inp.currentState === undefined ? undefined : { state: inp.currentState, ctx: inp.currentContext },
     );
   out.push({ text: '' }, { text: 'Everywhere (when no text field is open)', tone: 'title' });
   keyRows(
@@ -150,7 +153,7 @@ function bindingsSection<S, C extends BindingContext<S>>(
   readonly: boolean,
   width: number,
   out: OverlayLine[],
-  here?: { state: S },
+  here?: { state: S; ctx?: C },
 ): void {
   let mode: string | null = null;
   const rows = helpRows(bindings, readonly, here);

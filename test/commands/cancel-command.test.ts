@@ -9,6 +9,7 @@ import { UsageError } from '../../src/commands/args.js';
 import { CANCEL_EXIT, runCancelCommand } from '../../src/commands/cancel.js';
 import { liveRalph, ralphStateFile, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { writeRegistry } from '../helpers/claude-files.js';
+import { refuseReads } from '../helpers/read-faults.js';
 
 /** Claude Code's config dir for the command: empty unless a test registers a process in it. */
 const claudeDir = (p: TempProject) => path.join(p.dir, 'claude-config');
@@ -186,6 +187,30 @@ describe('omc-top cancel', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ session: 'legacy', signal: { path: 'state/cancel-signal-state.json' } });
     expect(fs.existsSync(path.join(p.root, 'state', 'ultrawork-state.json'))).toBe(false);
+  });
+
+  it('a loop file omc-top may not read: refused with the file named, exit 1 (not "nothing to cancel"), nothing written', async ({
+    project: p,
+  }) => {
+    const S = SESSION.ralph;
+    const file = ralphStateFile(p.root, S);
+    const fault = refuseReads('EACCES', (abs) => abs === file);
+    try {
+      for (const flags of [[], ['--signal-only']]) {
+        const r = await cli(p, S, ...flags);
+        expect(r.code).toBe(CANCEL_EXIT.notTaken);
+        expect(r.err).toMatch(
+          new RegExp(`^omc-top cancel: omc-top cannot read state/sessions/${S}/ralph-state.json \\(permission denied`),
+        );
+        expect(r.err).toContain('nothing is written');
+        const doc = JSON.parse((await cli(p, S, ...flags, '--json')).out);
+        expect(doc).toMatchObject({ ok: false, error: 'unreadable' });
+        expect(fs.existsSync(signalPath(p, S))).toBe(false);
+        expect(fs.existsSync(file)).toBe(true);
+      }
+    } finally {
+      fault.restore();
+    }
   });
 
   it('usage errors for a missing id or unknown flags', async ({ project: p }) => {

@@ -22,6 +22,7 @@ import { factsOf } from '../../src/feeds/attention/engine.js';
 import { EMPTY_CANCEL_RECORDS } from '../../src/store/cancel/cancel-records.js';
 import { sessionCounts } from '../../src/ui/chrome.js';
 import { planCancel } from '../../src/store/cancel/plan.js';
+import { unreadableCancelOf } from '../../src/store/cancel/unreadable.js';
 
 const S = 'a1b2c3d4-0000-4000-8000-0000000000a1';
 const D = 'a1b2c3d4-0000-4000-8000-0000000000d2';
@@ -180,17 +181,53 @@ describe('what is unknown and what is not', () => {
 });
 
 describe('cancel of a session with a file omc-top may not read', () => {
-  it('the plan leaves it alone and says OMC may still run it, not that OMC cannot read it either', ({
+  it('is refused before anything is planned, in the words the sessions pane gives its keys', ({
     emptyProject: p,
+    newStore,
   }) => {
     const file = writeLiveRalph(p, { sessionId: S, iteration: 3, max: 10 });
     fault = refuseReads('EACCES', (abs) => abs === file);
-    const r = planCancel(p.root, { sessionId: S, mode: null, pauseOnly: false }, Date.now());
-    expect(r).toMatchObject({ ok: false, code: 'nothing-active' });
+    for (const pauseOnly of [false, true]) {
+      const r = planCancel(p.root, { sessionId: S, mode: null, pauseOnly }, Date.now());
+      expect(r).toMatchObject({ ok: false, code: 'unreadable' });
+      const message = (r as { message: string }).message;
+      expect(message).toMatch(
+        new RegExp(`^omc-top cannot read state/sessions/${S}/ralph-state.json \\(permission denied`),
+      );
+      expect(message).toContain('nothing is written');
+      // The same words as the row's keys say (store/cancel/unreadable.ts), from the store's view of the session.
+      expect(unreadableCancelOf(view(open(p, newStore), S)!)).toBe(message);
+    }
+  });
+
+  it('of a session whose directory omc-top may not list is refused the same way, naming the directory', ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    writeLiveRalph(p, { sessionId: D, iteration: 1, max: 10 });
+    const dir = path.join(p.root, 'state', 'sessions', D);
+    fault = refuseReads('EACCES', (abs) => abs === dir || abs.startsWith(`${dir}/`));
+    const r = planCancel(p.root, { sessionId: D, mode: null, pauseOnly: false }, Date.now());
+    expect(r).toMatchObject({ ok: false, code: 'unreadable' });
     const message = (r as { message: string }).message;
-    expect(message).toContain(`state/sessions/${S}/ralph-state.json: omc-top cannot read it (permission denied`);
-    expect(message).toContain("OMC's hooks, run as its owner, may still keep its loop going");
-    expect(message).not.toContain('OMC cannot read it either');
+    // Not "no active mode": what it holds is unknown.
+    expect(message).toMatch(new RegExp(`^omc-top cannot read state/sessions/${D} \\(permission denied`));
+    expect(unreadableCancelOf(view(open(p, newStore), D)!)).toBe(message);
+  });
+
+  it('of a session whose only unreadable file is one its verdict reads (its cancel signal) goes ahead', ({
+    emptyProject: p,
+    newStore,
+  }) => {
+    writeLiveRalph(p, { sessionId: S, iteration: 3, max: 10 });
+    const signal = path.join(p.root, `state/sessions/${S}/cancel-signal-state.json`);
+    writeOmcJson(signal, { requested_at: new Date(0).toISOString() });
+    fault = refuseReads('EACCES', (abs) => abs === signal);
+    const s = view(open(p, newStore), S)!;
+    expect(s.status).toBe('unreadable');
+    expect(unreadableCancelOf(s)).toBeNull();
+    const r = planCancel(p.root, { sessionId: S, mode: null, pauseOnly: false }, Date.now());
+    expect(r).toMatchObject({ ok: true, plan: { steps: [{ rel: `state/sessions/${S}/ralph-state.json` }] } });
   });
 });
 

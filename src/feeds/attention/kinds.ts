@@ -270,7 +270,7 @@ export const KINDS: readonly TransitionKind[] = [
         out.set(
           t.key,
           base({
-            value: t.stalled ? 'stalled' : t.phase,
+            value: t.stalled ? 'stalled' : t.unreadable?.length ? 'unreadable' : t.phase,
             session: t.owner?.sessionId ?? null,
             team: t.name,
             path: t.dir,
@@ -290,7 +290,7 @@ export const KINDS: readonly TransitionKind[] = [
         // A stalled or failed team is one item (teamNeeds): its dead workers are not counted again.
         const needs = new Map(teamNeeds(t).map((n) => [n.worker, n]));
         for (const w of t.workers) {
-          const dead = w.pidAlive === false && w.state !== 'done' && t.phase !== 'completed';
+          const dead = w.pidAlive === false && w.state !== 'done' && t.phase !== 'completed' && !w.unreadable;
           out.set(
             `${t.key}/${w.name}`,
             base({

@@ -296,10 +296,31 @@ export function teamNeeds(t: TeamView): NeedItem[] {
       },
     ];
   }
+  const unread = t.unreadable?.[0];
+  if (unread !== undefined) {
+    // Not "stalled": a worker whose heartbeat omc-top may not read may be alive (TeamView.unreadable). The user must
+    // look, as for a session's loop file; one item, named by the first file, the same in every process.
+    const more = t.unreadable!.length > 1 ? ` (and ${t.unreadable!.length - 1} more)` : '';
+    const why = t.problems.find((p) => p.path === unread)?.message ?? 'not readable';
+    return [
+      {
+        ...teamBase(t),
+        id: `unreadable:${t.key}@${unread}`,
+        kind: 'unreadable',
+        reason: 'unreadable loop state',
+        text: `omc-top cannot read ${unread}${more}: ${why}; whether team ${t.name} has a live worker is unknown`,
+        since: null,
+        worker: null,
+        path: unread,
+        action: 'detail',
+      },
+    ];
+  }
   if (t.phase === 'completed') return [];
   const out: NeedItem[] = [];
   for (const w of t.workers) {
-    if (w.pidAlive !== false || w.state === 'done') continue;
+    // A pid read from a heartbeat omc-top may no longer read is an old one: not proof the worker is gone.
+    if (w.pidAlive !== false || w.state === 'done' || w.unreadable) continue;
     out.push({
       ...teamBase(t),
       id: `worker-dead:${t.key}/${w.name}@${w.heartbeat?.pid ?? ''}`,

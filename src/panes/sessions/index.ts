@@ -30,6 +30,7 @@ import {
 import { trackerKey } from '../../store/cancel/tracker.js';
 import { signalUntilMs, type SessionView, type SessionsSnapshot } from '../../store/sessions/model.js';
 import { requestCancel } from './cancel-flow.js';
+import { unreadableCancelOf } from '../../store/cancel/unreadable.js';
 import { detailExtras } from './answer-lines.js';
 import { backspaceNote, endNote, startNote, typeNote } from './note-state.js';
 import { sendNoteFlow } from './note-flow.js';
@@ -152,6 +153,34 @@ const ackBinding = (when: typeof LIST, which: (ctx: Ctx) => SessionView | undefi
   run: (ctx) => ackSession(ctx, which(ctx)),
 });
 
+/**
+ * c / p on a session one of whose mode files (or its directory) omc-top may not read: refused before any plan, in
+ * the plan's own words (store/cancel/unreadable.ts says why neither is safe), and left out of the footer.
+ */
+const refusedUnread = (s: SessionView | undefined, verb: 'cancel' | 'pause'): string | null => {
+  const why = s ? unreadableCancelOf(s) : null;
+  return why === null ? null : `${verb}: ${why}`;
+};
+const cancelKeys = (
+  keys: 'c' | 'p',
+  when: typeof LIST,
+  which: (ctx: Ctx) => SessionView | undefined,
+  run: (ctx: Ctx, pauseOnly: boolean) => void,
+  noneSelected?: (ctx: Ctx) => string | null,
+): Binding<S> => {
+  const verb = keys === 'c' ? 'cancel' : 'pause';
+  return {
+    keys: [keys],
+    help: keys === 'c' ? CANCEL_HELP : PAUSE_HELP,
+    hint: verb,
+    when,
+    writes: true,
+    disabled: (ctx) => noneSelected?.(ctx) ?? refusedUnread(which(ctx), verb),
+    offered: (ctx) => refusedUnread(which(ctx), verb) === null,
+    run: (ctx) => run(ctx, keys === 'p'),
+  };
+};
+
 const CANCEL_HELP =
   "cancel the session's loop like OMC's /cancel: shows the exact files first, then a 30 s countdown and whether it took";
 const PAUSE_HELP =
@@ -259,24 +288,8 @@ const bindings: Binding<S>[] = [
       ? { ...b, run: (ctx: Ctx, ev: Parameters<typeof b.run>[1]) => (b.run(ctx, ev), warmFilterSoon(ctx)) }
       : b,
   ),
-  {
-    keys: ['c'],
-    help: CANCEL_HELP,
-    hint: 'cancel',
-    when: LIST,
-    writes: true,
-    disabled: nothingSelected,
-    run: (ctx) => cancelFromList(ctx, false),
-  },
-  {
-    keys: ['p'],
-    help: PAUSE_HELP,
-    hint: 'pause',
-    when: LIST,
-    writes: true,
-    disabled: nothingSelected,
-    run: (ctx) => cancelFromList(ctx, true),
-  },
+  cancelKeys('c', LIST, selected, cancelFromList, nothingSelected),
+  cancelKeys('p', LIST, selected, cancelFromList, nothingSelected),
   // Before sort and hide: while a loop's Claude is gone, its resume hint is what the footer should still fit.
   resumeBinding(LIST, selected),
   {
@@ -324,22 +337,8 @@ const bindings: Binding<S>[] = [
     run: (ctx) => pickMode(ctx, 1),
   },
   { keys: ['['], help: 'pick the previous mode', when: DETAIL, run: (ctx) => pickMode(ctx, -1) },
-  {
-    keys: ['c'],
-    help: CANCEL_HELP,
-    hint: 'cancel',
-    when: DETAIL,
-    writes: true,
-    run: (ctx) => cancelFromDetail(ctx, false),
-  },
-  {
-    keys: ['p'],
-    help: PAUSE_HELP,
-    hint: 'pause',
-    when: DETAIL,
-    writes: true,
-    run: (ctx) => cancelFromDetail(ctx, true),
-  },
+  cancelKeys('c', DETAIL, detailSession, cancelFromDetail),
+  cancelKeys('p', DETAIL, detailSession, cancelFromDetail),
   {
     keys: ['escape', 'backspace', 'left', 'h'],
     help: 'back to the list',

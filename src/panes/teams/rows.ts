@@ -94,7 +94,7 @@ export function teamLines(
   const sd = shutdownSummary(t);
   const probs = t.problems.filter((p) => p.severity !== 'info').length;
   const l2 = clip(
-    `    ${[t.stalled ? 'stalled: no live worker' : '', ownerText(t), loopText(t), sd, probs ? `⚠ ${probs} problem${probs > 1 ? 's' : ''}` : ''].filter((x) => x !== '').join(' · ')}`,
+    `    ${[t.stalled ? 'stalled: no live worker' : t.unreadable?.length ? 'live workers unknown (unreadable)' : '', ownerText(t), loopText(t), sd, probs ? `⚠ ${probs} problem${probs > 1 ? 's' : ''}` : ''].filter((x) => x !== '').join(' · ')}`,
     width,
   );
   const l3 = clip(`    ${countsText(t, true)} · ${historyText(t, false)}`, width);
@@ -119,6 +119,8 @@ export function flagText(l: Liveness, w: WorkerView): string {
       return `⚠ pid ${w.heartbeat?.pid ?? '?'} gone`;
     case 'not-beating':
       return `⚠ no beat in ${durationText(l.thresholdMs)}`;
+    case 'unreadable':
+      return '⚠ heartbeat unreadable';
     default:
       return l.alive ? 'ok' : w.heartbeat && !w.heartbeat.reportedAlive ? 'stopped' : '';
   }

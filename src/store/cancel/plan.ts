@@ -13,7 +13,9 @@
  * - unowned session-less copies are left to the "legacy" row: the Stop hook never
  *   enforces them for a session, and they may belong to a session-less run;
  * - files with named-workflow markers are only ever paused exactly (active:false), never rewritten or removed;
- * - nothing outside the .omc root (e.g. ~/.omc/state) is considered.
+ * - nothing outside the .omc root (e.g. ~/.omc/state) is considered;
+ * - a mode file of the target, or its directory, that this user may not read refuses the whole plan
+ *   (unreadable.ts: neither a cancel nor a pause is safe without what it holds).
  */
 import { listDirSync, notReadHere, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
@@ -31,6 +33,7 @@ import { autopilotEnforceable, checkLockOwnerText, hasNamedWorkflowMarkers } fro
 import type { RulesVersion } from '../verdict/types.js';
 import { dependentsOf, runtimeArtifactNames } from './recipe.js';
 import { sha256, signalRel } from './signal.js';
+import { unreadableCancelReason } from './unreadable.js';
 import { SIGNAL_FILE } from '../sessions/omc-rules.js';
 import { shownPath } from '../../io/shown-path.js';
 
@@ -95,7 +98,7 @@ export interface CancelPlan {
   shape: string;
 }
 
-export type PlanFailure = 'invalid-id' | 'not-found' | 'nothing-active' | 'mode-not-active';
+export type PlanFailure = 'invalid-id' | 'not-found' | 'nothing-active' | 'mode-not-active' | 'unreadable';
 export type PlanResult = { ok: true; plan: CancelPlan } | { ok: false; code: PlanFailure; message: string };
 
 const STATE_FILE_RE = /^([a-z0-9][a-z0-9_-]*)-state\.json$/;
@@ -141,12 +144,16 @@ function readStateOrWhy(
   }
 }
 
-/** Mode-state files directly in `dir` (a session dir, `state`, or the root ""), and the ones that cannot be read. */
+/**
+ * Mode-state files directly in `dir` (a session dir, `state`, or the root ""), the ones that cannot be read (as
+ * OMC cannot either: `unreadable`), and the ones this user was refused (`refused`: OMC's hooks may read them fine).
+ */
 function modeFilesIn(
   root: string,
   dir: string,
   unreadable: Array<{ rel: string; reason: string }> = [],
   mustMention?: string,
+  refused: Array<{ rel: string; why: string }> = [],
 ): StateFile[] {
   const list = listDirSync(root, dir);
   if (!list.ok) return [];
@@ -172,10 +179,7 @@ function modeFilesIn(
       continue;
     }
     if ('refusedHere' in f) {
-      unreadable.push({
-        rel,
-        reason: `omc-top cannot read it (${cleanLine(f.refusedHere).slice(0, 120)}): left alone; OMC's hooks, run as its owner, may still keep its loop going`,
-      });
+      refused.push({ rel, why: f.refusedHere });
       continue;
     }
     if (!(MODE_ORDER as readonly string[]).includes(f.mode) && typeof f.value.active !== 'boolean') continue;
@@ -229,6 +233,9 @@ export function planCancel(
   if (!target.ok) return target;
   const { sid, dir, label, makesDir } = target;
   const files = gatherStateFiles(root, sid, dir);
+  // A mode file (or the directory) this user may not read: neither a cancel nor a pause is safe (unreadable.ts).
+  if (files.refused)
+    return { ok: false, code: 'unreadable', message: unreadableCancelReason(files.refused.rel, files.refused.why) };
   const { skipped } = files;
   const chosen = chooseModes(req, label, files);
   if (!chosen.ok) return chosen;
@@ -303,15 +310,23 @@ interface TargetFiles {
   /** Each mode's state: the session's own copy wins. */
   states: Map<string, Record<string, unknown>>;
   skipped: Skipped;
+  /** The first of the target's own places this user may not read (its directory, a mode file), and why; or null. */
+  refused: { rel: string; why: string } | null;
 }
 
 /** Every state file that may belong to the target, and who owns it. */
 function gatherStateFiles(root: string, sid: string | null, dir: string): TargetFiles {
   const skipped: Skipped = [];
+  const refused: Array<{ rel: string; why: string }> = [];
+  const listing = listDirSync(root, dir);
+  if (!listing.ok && notReadHere(listing.code)) refused.push({ rel: dir, why: listing.message });
   const own: StateFile[] =
     sid === null
-      ? [...modeFilesIn(root, 'state', skipped), ...modeFilesIn(root, '', skipped)]
-      : modeFilesIn(root, dir, skipped);
+      ? [
+          ...modeFilesIn(root, 'state', skipped, undefined, refused),
+          ...modeFilesIn(root, '', skipped, undefined, refused),
+        ]
+      : modeFilesIn(root, dir, skipped, undefined, refused);
   const mine: StateFile[] = [];
   for (const f of own) {
     if (sid !== null && f.owner !== null && f.owner !== sid) {
@@ -328,7 +343,15 @@ function gatherStateFiles(root: string, sid: string | null, dir: string): Target
   const all = [...mine, ...elsewhere];
   const states = new Map<string, Record<string, unknown>>();
   for (const f of [...elsewhere, ...mine]) states.set(f.mode, f.value);
-  return { mine, elsewhere, all, active: all.filter((f) => f.value.active === true), states, skipped };
+  return {
+    mine,
+    elsewhere,
+    all,
+    active: all.filter((f) => f.value.active === true),
+    states,
+    skipped,
+    refused: refused[0] ?? null,
+  };
 }
 
 /** State files in other session directories, `state/` and the root whose owner is `sid`. */

@@ -16,6 +16,7 @@ import {
   KNOWN_MODES,
   MODE_ORDER,
   RETIRED_IN_55,
+  SIGNAL_FILE,
   genericCancelVerdict,
   isoOrNull,
   lastUpdateMs,
@@ -28,7 +29,7 @@ import {
 import { str } from '../../io/json.js';
 import { holdsAgent, type CancelView, type ModeView, type SessionStatus, type SessionView } from './model.js';
 import { LEGACY, STATE_FILE_RE, isHookInput } from './paths.js';
-import { CANNOT_READ_RULE, cannotReadJudgement, judgeMode, type VerdictBook } from './verdicts.js';
+import { CANNOT_READ_RULE, cannotReadJudgement, judgeMode, type Unread, type VerdictBook } from './verdicts.js';
 import { VerdictView } from './verdict-view.js';
 
 function modeSortKey(mode: string): number {
@@ -146,7 +147,7 @@ interface SortedRecords {
    * file, the session's start record with its cwd); `stopOnly` can only let the agent stop (a cancel signal, the
    * skill ledger's tombstones, pending async work), so they matter only to a verdict that blocks.
    */
-  cannotRead: { any: FileRec[]; stopOnly: FileRec[] };
+  cannotRead: { any: Unread[]; stopOnly: Unread[] };
 }
 
 export function deriveSession(
@@ -185,6 +186,7 @@ export function deriveSession(
   const sv = kind === 'session' ? book.of(key) : null;
   if (sv) next.see(sv.nextChangeAt);
   const cancel = cancelView(kind, key, files.cancels, sv, book, now, next);
+  if (sv) sortShared(files.cannotRead, book.unreadIn(key), dir);
   const unread = cannotReadPaths(files.cannotRead, dir, unlisted, sv?.decision === 'block');
   if (unlisted !== null) problems.push({ path: dir, message: unlisted, severity: 'error' });
   const status = unread.length > 0 ? 'unreadable' : sessionStatus(modes, cancel, now);
@@ -223,7 +225,7 @@ export function deriveSession(
         ? new VerdictView(
             sv.rules,
             'unknown',
-            modes.find((m) => m.status === 'unreadable')?.mode ?? null,
+            modes.find((m) => m.status === 'unreadable')?.mode ?? (sv.decision === 'block' ? sv.mode : null),
             CANNOT_READ_RULE,
             cannotReadDetail(unread, files.cannotRead, unlisted),
             [],
@@ -237,6 +239,20 @@ export function deriveSession(
 }
 
 const NOTHING: readonly string[] = Object.freeze([]);
+
+/**
+ * The files outside the session's directory that its verdict consulted and omc-top could not read (VerdictBook
+ * unreadIn: the session-less `state/` files every session's hook reads, `~/.omc`'s fallback copies), sorted as its
+ * own are: a cancel signal or pending async work can only let the agent stop; a mode's state can change anything.
+ */
+function sortShared(cannot: SortedRecords['cannotRead'], shared: readonly Unread[], dir: string): void {
+  for (let i = 0; i < shared.length; i++) {
+    const u = shared[i]!;
+    if (u.rel.startsWith(`${dir}/`)) continue; // its own files: sorted with the records
+    const file = u.rel.slice(u.rel.lastIndexOf('/') + 1);
+    (file === SIGNAL_FILE || isHookInput('state', file) ? cannot.stopOnly : cannot.any).push(u);
+  }
+}
 
 /**
  * What omc-top could not read of the files a session's verdict depends on: its directory when it cannot be listed,
@@ -263,8 +279,7 @@ function cannotReadDetail(
   unlisted: string | null,
 ): string {
   const first = paths[0] ?? '';
-  const why =
-    unlisted ?? [...cannot.any, ...cannot.stopOnly].find((r) => r.rel === first)?.unreadable ?? 'not readable';
+  const why = unlisted ?? [...cannot.any, ...cannot.stopOnly].find((r) => r.rel === first)?.why ?? 'not readable';
   const more = paths.length > 1 ? ` and ${paths.length - 1} more` : '';
   return `omc-top cannot read ${cleanLine(first)}${more}: ${why}; what OMC's Stop hook, run as the owner, does at the next Stop is unknown`;
 }
@@ -287,6 +302,8 @@ export function omcViewOf(i: OmcInstall): NonNullable<SessionView['omc']> {
   };
 }
 
+const unreadOf = (rec: FileRec): Unread => ({ rel: rec.rel, why: rec.unreadable ?? 'not readable' });
+
 /** A session's files by what they are: modes, cancel signals, its start and end markers, read problems. */
 function sortRecords(recs: FileRec[]): SortedRecords {
   const out: SortedRecords = {
@@ -304,7 +321,7 @@ function sortRecords(recs: FileRec[]): SortedRecords {
     const unread = rec.unreadable !== null && k.scope !== 'ended';
     // Read for the verdict only: not modes, and their troubles are not the user's (unless they hide the verdict).
     if (isHookInput(k.scope, k.file)) {
-      if (unread) out.cannotRead.stopOnly.push(rec);
+      if (unread) out.cannotRead.stopOnly.push(unreadOf(rec));
       continue;
     }
     if (rec.problem)
@@ -319,18 +336,18 @@ function sortRecords(recs: FileRec[]): SortedRecords {
     }
     if (k.file === 'session-started.json') {
       out.started = rec.value ?? null;
-      if (unread) out.cannotRead.any.push(rec);
+      if (unread) out.cannotRead.any.push(unreadOf(rec));
       continue;
     }
     const name = (STATE_FILE_RE.exec(k.file)?.[1] ?? '') as string;
     if (name === 'skill-active') {
       if (k.scope !== 'root') out.skillActive = rec.value ?? null;
-      if (unread && k.scope !== 'root') out.cannotRead.stopOnly.push(rec);
+      if (unread && k.scope !== 'root') out.cannotRead.stopOnly.push(unreadOf(rec));
       continue;
     }
     if (name === 'cancel-signal') {
       if (rec.value !== undefined) out.cancels.push({ rec, value: rec.value });
-      if (unread) out.cannotRead.stopOnly.push(rec);
+      if (unread) out.cannotRead.stopOnly.push(unreadOf(rec));
       continue;
     }
     // A known mode's file omc-top cannot read is still that mode (its row says so), never left out as absent.
@@ -338,7 +355,7 @@ function sortRecords(recs: FileRec[]): SortedRecords {
     // Unknown *-state.json: a mode only if it looks like one.
     if (!KNOWN_MODES.has(name) && typeof rec.value?.active !== 'boolean') continue;
     out.modeRecs.push({ mode: name, rec });
-    if (unread) out.cannotRead.any.push(rec);
+    if (unread) out.cannotRead.any.push(unreadOf(rec));
   }
   return out;
 }

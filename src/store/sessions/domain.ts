@@ -10,7 +10,7 @@ import { shownPath } from '../../io/shown-path.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { makeOmcInstall, type OmcInstall, type RulesVersion } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
-import { VerdictBook } from './verdicts.js';
+import { VerdictBook, type GlobalRead } from './verdicts.js';
 import { listDirSync, notReadHere, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { compareSessions, deriveSession, loopCountOf, omcViewOf, sessionCountOf } from './derive.js';
@@ -102,6 +102,11 @@ export class SessionsDomain implements Domain {
   private stopFacts = new Map<string, StopFacts>();
   /** Structural problems (bad directory names, files where dirs belong) keyed by path. */
   private structural = new Map<string, Problem>();
+  /**
+   * `~/.omc` files a verdict consulted that omc-top could not read (permission, I/O), as the problem line each is,
+   * by `~/.omc/<rel>`: as of the last publish that read it (the hooks' global fallback is not watched).
+   */
+  private readonly globalUnread = new Map<string, Problem>();
   /**
    * Session directories omc-top may not list (permission denied, an I/O error), by name, with why: each is still a
    * row, `unreadable` (its loops are unknown, not absent), and counted.
@@ -661,14 +666,15 @@ export class SessionsDomain implements Domain {
     const removed: SessionView[] = [];
     if (this.dirty.size > 0) {
       // Verdicts are computed here, on change only, and shared by the rows of this publish.
-      const globals = new Map<string, unknown>();
+      const globals = new Map<string, GlobalRead>();
       const book = new VerdictBook(this.recs, {
         installOf: this.installOf,
         factsOf: (sid) => this.stopFacts.get(sid),
         readGlobal: (rel) => {
-          if (this.home === null) return null;
-          if (!globals.has(rel)) globals.set(rel, hookView(path.join(this.home, '.omc'), rel));
-          return globals.get(rel);
+          if (this.home === null) return NOT_READ;
+          let g = globals.get(rel);
+          if (g === undefined) globals.set(rel, (g = this.readGlobal(rel)));
+          return g;
         },
         flock: this.flock,
         projectDir: this.projectDir,
@@ -714,7 +720,7 @@ export class SessionsDomain implements Domain {
       this.sorted = next.views;
       this.sortedKeys = next.keys;
     }
-    let problems: readonly Problem[] = [...this.structural.values()];
+    let problems: readonly Problem[] = [...this.structural.values(), ...this.globalUnread.values()];
     if (this.withProblems.size > 0) {
       const having = [...this.withProblems].map((k) => this.views.get(k) as SessionView).sort(compareSessions);
       for (const s of having) (problems as Problem[]).push(...s.problems);
@@ -739,6 +745,17 @@ export class SessionsDomain implements Domain {
       unreadableDirs: this.unlistedDirs,
     });
     this.armTimer(now);
+  }
+
+  /** `~/.omc/<rel>` as the hooks read it; one omc-top may not read keeps (or drops) its problem line. */
+  private readGlobal(rel: string): GlobalRead {
+    const g = hookView(path.join(this.home as string, '.omc'), rel);
+    const at = `~/.omc/${rel}`;
+    if (g.unreadable === null) this.globalUnread.delete(at);
+    // The same line keeps its object, so a publish that read it again does not count as the problems changing.
+    else if (this.globalUnread.get(at)?.message !== g.unreadable)
+      this.globalUnread.set(at, { path: at, message: g.unreadable, severity: 'error' });
+    return g;
   }
 
   private count(view: SessionView | null | undefined, sign: 1 | -1): void {
@@ -766,14 +783,20 @@ export class SessionsDomain implements Domain {
   }
 }
 
-/** A file as OMC's readJsonFile sees it: JSON.parse of the raw text; null when missing, unreadable or BOM-prefixed. */
-function hookView(root: string, rel: string): unknown {
+const NOT_READ: GlobalRead = Object.freeze({ value: null, unreadable: null });
+
+/**
+ * A file as OMC's readJsonFile sees it: JSON.parse of the raw text; null when missing, unreadable or BOM-prefixed.
+ * A read refused here (permission, I/O: notReadHere) says why, since OMC's hooks, run as the owner, may read it.
+ */
+function hookView(root: string, rel: string): GlobalRead {
   const r = readTextSync(root, rel);
-  if (!r.ok || r.bom) return null;
+  if (!r.ok) return notReadHere(r.code) ? { value: null, unreadable: r.message } : NOT_READ;
+  if (r.bom) return NOT_READ;
   try {
-    return JSON.parse(r.text) as unknown;
+    return { value: JSON.parse(r.text) as unknown, unreadable: null };
   } catch {
-    return null;
+    return NOT_READ;
   }
 }
 

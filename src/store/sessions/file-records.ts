@@ -6,7 +6,7 @@
  * re-read confirms it (a non-atomic writer caught mid-write).
  */
 import { LastGoodFile, sameStamp, type Parsed } from '../../io/last-good.js';
-import { notReadHere, parseJsonText, statSync, type ReadOk } from '../../io/safe-fs/index.js';
+import { parseJsonText, statSync, type ReadOk } from '../../io/safe-fs/index.js';
 import { BOM_MESSAGE } from './omc-rules.js';
 import { MAX_FILES_PER_SESSION, keyOf, type FilePlace } from './paths.js';
 
@@ -46,7 +46,8 @@ export class FileRec extends LastGoodFile<Record<string, unknown>> {
   /**
    * The file as OMC's hooks see it right now (`JSON.parse` of the raw text, any JSON type;
    * null when unreadable, unparseable or BOM-prefixed), for the verdict engine. Unlike `value`,
-   * it is not the last good value, except while a leading-edge failure awaits confirmation.
+   * it is not the last good value, except while a leading-edge failure awaits confirmation. A file omc-top may not
+   * read (`unreadable`) has `hook` null for want of anything better: the verdicts must not take that for "absent".
    */
   hook: unknown = null;
 
@@ -60,15 +61,6 @@ export class FileRec extends LastGoodFile<Record<string, unknown>> {
     readonly place: FilePlace,
   ) {
     super(root, rel, STATE_FILE);
-  }
-
-  /**
-   * The file is there but omc-top could not read it (permission denied, an I/O error: the failure's words), else
-   * null. Unlike a file OMC cannot parse, what it holds is unknown: OMC's hooks, run as its owner, may read it fine.
-   * `hook` is then null for want of anything better; the verdicts must not take that for "absent".
-   */
-  get unreadable(): string | null {
-    return this.readFailure !== null && notReadHere(this.readFailure) && this.pending === null ? this.failure : null;
   }
 
   /** Reads the file: 'missing', 'same' (the bytes behind what is shown; the stamp may have moved) or 'read'. */
@@ -135,6 +127,15 @@ export class FileRecords {
     const now = namedOwner(after);
     if (now !== null && now !== key) this.markDirty(now);
     if (scope === 'state' && SHARED_STATE_FILES.has(rel.slice('state/'.length))) this.markAll();
+  }
+
+  /**
+   * A session-less file (`state/`, the root) that omc-top could read and now cannot, or the reverse: every
+   * session's hook may read it (a cancel signal, a mode's legacy copy, whose owner is unknown while unread), so
+   * every verdict that consulted it is judged again (VerdictBook.unreadIn).
+   */
+  private unreadFlipped(scope: string): void {
+    if (scope === 'state' || scope === 'root') this.markAll();
   }
 
   /**
@@ -248,6 +249,7 @@ export class FileRecords {
     const mtimeBefore = rec.mtimeMs;
     const valueMtimeBefore = rec.valueMtimeMs;
     const hookBefore = rec.hook;
+    const unreadBefore = known ? rec.unreadable : null;
     const outcome = rec.load(edge);
     if (outcome === 'missing') return known ? this.drop(rel) : false;
     if (outcome === 'same') {
@@ -264,6 +266,7 @@ export class FileRecords {
     this.logChange(rel);
     this.noteStranded(rel, k.key, k.scope, rec.hook);
     this.touchOthers(rel, k.key, k.scope, hookBefore, rec.hook);
+    if ((unreadBefore === null) !== (rec.unreadable === null)) this.unreadFlipped(k.scope);
     if (!known) {
       this.files.set(rel, rec);
       let set = this.byKey.get(k.key);
@@ -283,6 +286,7 @@ export class FileRecords {
     this.strandedRels.delete(rel);
     if (k) {
       this.touchOthers(rel, k.key, k.scope, prev?.hook, null);
+      if (prev?.unreadable != null) this.unreadFlipped(k.scope);
       this.markDirty(k.key);
       const set = this.byKey.get(k.key);
       set?.delete(rel);

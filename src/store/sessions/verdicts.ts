@@ -102,17 +102,39 @@ export interface VerdictInputs {
   installOf(sid: string): OmcInstall;
   /** What is known of the session's next Stop payload (its transcript). */
   factsOf(sid: string): StopFacts | undefined;
-  /** `~/.omc/<rel>` as the hooks read it (their global fallback), or null. */
-  readGlobal(rel: string): unknown;
+  /** `~/.omc/<rel>` as the hooks read it (their global fallback), and why omc-top could not read it (or null). */
+  readGlobal(rel: string): GlobalRead;
   /** flock is installed (4.15's cancel-signal check needs it). */
   flock: boolean;
   projectDir: string;
   now: number;
 }
 
+/** A file under `~/.omc` as the hooks see it, and why omc-top could not read it (permission, I/O), else null. */
+export interface GlobalRead {
+  value: unknown;
+  unreadable: string | null;
+}
+
+/** A file the Stop hook reads that omc-top could not (safe-fs notReadHere): where, and the failure's words. */
+export interface Unread {
+  rel: string;
+  why: string;
+}
+
+const NO_UNREAD: readonly Unread[] = Object.freeze([]);
+
 /** Verdicts of one publish, computed on demand and shared by every row that needs them. */
 export class VerdictBook {
   private readonly memo = new Map<string, BookVerdict>();
+  /**
+   * The files omc-top could not read that a session's verdict consulted (its own, the session-less `state/` ones,
+   * `~/.omc`'s), by session: null to the engine, which is what a missing file is to the hook, so the verdict built
+   * on them is not the hook's. Collected while `of` judges; almost always none.
+   */
+  private readonly unread = new Map<string, readonly Unread[]>();
+  private collecting: Unread[] | null = null;
+  private readonly scratch: Unread[] = [];
   readonly tree: HookTree;
 
   constructor(
@@ -120,10 +142,25 @@ export class VerdictBook {
     private readonly inputs: VerdictInputs,
   ) {
     this.tree = {
-      read: (rel) =>
-        rel.startsWith(GLOBAL_PREFIX) ? inputs.readGlobal(globalTail(rel)) : (recs.files.get(rel)?.hook ?? null),
+      read: (rel) => {
+        if (rel.startsWith(GLOBAL_PREFIX)) {
+          const g = inputs.readGlobal(globalTail(rel));
+          if (g.unreadable !== null) this.collecting?.push({ rel, why: g.unreadable });
+          return g.value;
+        }
+        const rec = recs.files.get(rel);
+        if (rec === undefined) return null;
+        const why = rec.unreadable;
+        if (why !== null) this.collecting?.push({ rel, why });
+        return rec.hook;
+      },
       findOwnedCopy: (file, sid) => recs.ownedCopy(file, sid),
     };
+  }
+
+  /** What the verdict of `sid` (`of`) consulted and omc-top could not read, each once, in the order read. */
+  unreadIn(sid: string): readonly Unread[] {
+    return this.unread.get(sid) ?? NO_UNREAD;
   }
 
   get now(): number {
@@ -167,8 +204,23 @@ export class VerdictBook {
         stop: this.inputs.factsOf(sid),
         flock: this.inputs.flock,
       });
-      // The verdict is this call's own: it takes the readings in place of a copy with them.
-      const own = judge(install.rules) as BookVerdict;
+      // The verdict is this call's own: it takes the readings in place of a copy with them. Only this book's
+      // reading collects what could not be read: it is the verdict shown (the others are alternatives to it).
+      // One scratch list for every session (kept only when something was not read), not one per session.
+      const reads = this.scratch;
+      reads.length = 0;
+      this.collecting = reads;
+      let own: BookVerdict;
+      try {
+        own = judge(install.rules) as BookVerdict;
+      } finally {
+        this.collecting = null;
+      }
+      if (reads.length > 0)
+        this.unread.set(
+          sid,
+          reads.filter((r, i) => reads.findIndex((x) => x.rel === r.rel) === i),
+        );
       own.readings = install.assumed ? new LaterReadings(judge) : null;
       this.memo.set(sid, (v = own));
     }

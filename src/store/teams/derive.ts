@@ -74,8 +74,17 @@ export function workerLive(w: WorkerView, now: number, staleMs: number): boolean
   return beat !== null && now - beat <= staleMs;
 }
 
+/** A worker whose heartbeat omc-top may not read may be alive: a team is stalled only when none may be. */
 export function isStalled(t: Pick<TeamView, 'board' | 'workers'>, now: number, staleMs: number): boolean {
-  return t.board !== 'done' && t.workers.length > 0 && !t.workers.some((w) => workerLive(w, now, staleMs));
+  return (
+    t.board !== 'done' && t.workers.length > 0 && !t.workers.some((w) => workerLive(w, now, staleMs) || !!w.unreadable)
+  );
+}
+
+/** The heartbeats omc-top may not read of a team that is stalled unless one of those workers lives. */
+function unknownLiveness(t: Pick<TeamView, 'board' | 'workers'>, now: number, staleMs: number): readonly string[] {
+  if (t.board === 'done' || t.workers.some((w) => workerLive(w, now, staleMs))) return [];
+  return t.workers.flatMap((w) => (w.unreadable ? [w.unreadable] : []));
 }
 
 /** Adds one problem line for a file of the team. */
@@ -131,6 +140,7 @@ export function deriveTeam(inp: TeamInputs): TeamView {
     counts: tasks.counts,
     board,
     stalled: isStalled({ board, workers }, inp.now ?? Date.now(), inp.heartbeatStaleMs ?? 180_000),
+    unreadable: unknownLiveness({ board, workers }, inp.now ?? Date.now(), inp.heartbeatStaleMs ?? 180_000),
     workers,
     tasks: tasks.views,
     events: tail ? tail.events.slice() : [],
@@ -450,6 +460,7 @@ function runtimeWorker(
         })()
       : null;
   const pidAlive = heartbeat?.pid && heartbeat.reportedAlive ? inp.pidAlive(heartbeat.pid) : null;
+  const hbUnread = inp.file(`${dir}/heartbeat.json`)?.unreadable ?? null;
   return {
     name,
     role: role === null ? null : line(role, 40),
@@ -465,6 +476,7 @@ function runtimeWorker(
     board: boardWorkerStatus(str(status?.state), current),
     shutdown,
     problems: own,
+    unreadable: hbUnread === null ? null : inp.pathPrefix + `${dir}/heartbeat.json`,
   };
 }
 
@@ -522,6 +534,7 @@ function bridgeWorker(inp: TeamInputs, name: string): WorkerView {
             : 'waiting',
     shutdown: null,
     problems: own,
+    unreadable: rec?.unreadable ? inp.pathPrefix + rel : null,
   };
 }
 

@@ -15,6 +15,11 @@ export interface JsonRec {
   readonly mtimeMs: number;
   /** The line to show: a confirmed failure, or a warning about the value. */
   readonly problem: string | null;
+  /**
+   * The file is there but omc-top may not read it (permission, I/O: LastGoodFile.unreadable): what it holds now is
+   * unknown (OMC, run as its owner, reads it), whatever the last good value says.
+   */
+  readonly unreadable?: string | null;
 }
 
 /** State and task files are small; 1 MiB is OMC's own state payload cap. */

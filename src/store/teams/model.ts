@@ -82,6 +82,11 @@ export interface WorkerView {
   board: BoardStatus;
   shutdown: ShutdownView | null;
   problems: Problem[];
+  /**
+   * Its heartbeat file, when omc-top may not read it (permission, I/O), relative to its location's .omc: whether it
+   * is alive is then unknown (its pid, if one was ever read, still answers for a process seen alive).
+   */
+  unreadable?: string | null;
 }
 
 export interface EventView {
@@ -134,6 +139,11 @@ export interface TeamView {
    * threshold): nobody is left to work or to acknowledge a shutdown.
    */
   stalled: boolean;
+  /**
+   * The heartbeat files omc-top may not read while no worker is known alive: whether the team is stalled is then
+   * unknown, never judged as if those workers were dead (empty or absent otherwise).
+   */
+  unreadable?: readonly string[];
   workers: WorkerView[];
   tasks: TaskView[];
   /** The newest events (at most EVENTS_KEPT), oldest first. */

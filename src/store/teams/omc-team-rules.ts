@@ -199,7 +199,7 @@ export function currentTaskOf<T extends { id: string; status: TaskStatus; owner:
   );
 }
 
-export type LivenessFlag = 'no-heartbeat' | 'not-beating' | 'pid-gone' | null;
+export type LivenessFlag = 'no-heartbeat' | 'not-beating' | 'pid-gone' | 'unreadable' | null;
 
 export interface Liveness {
   alive: boolean;
@@ -222,13 +222,19 @@ const AT_REST = new Set(['done', 'failed', 'stopped']);
  * "alive"; the flag tells the user which check failed.
  */
 export function workerLiveness(
-  w: Pick<WorkerView, 'heartbeat' | 'pidAlive' | 'bridge' | 'state'>,
+  w: Pick<WorkerView, 'heartbeat' | 'pidAlive' | 'bridge' | 'state' | 'unreadable'>,
   now: number,
   staleMs: number,
 ): Liveness {
   const thresholdMs = w.bridge ? BRIDGE_HEARTBEAT_MAX_AGE_MS : staleMs;
   const hb = w.heartbeat;
   const atRest = AT_REST.has(w.state);
+  // Its heartbeat may not be read here: unknown, unless its process is seen alive (an old pid seen gone says
+  // nothing: the worker may have restarted under a new one, written where omc-top cannot look).
+  if (w.unreadable && w.pidAlive !== true) {
+    const ageMs = hb?.lastBeatMs == null ? null : Math.max(0, now - hb.lastBeatMs);
+    return { alive: false, ageMs, flag: 'unreadable', late: false, thresholdMs };
+  }
   if (!hb) return { alive: false, ageMs: null, flag: atRest ? null : 'no-heartbeat', late: false, thresholdMs };
   const ageMs = hb.lastBeatMs === null ? null : Math.max(0, now - hb.lastBeatMs);
   const late = ageMs === null || ageMs > thresholdMs;

@@ -18,7 +18,8 @@ export function teamsReport(snap: TeamsSnapshot, now: number): Array<Record<stri
         name: w.name,
         status: w.state,
         heartbeat_age_s: l.ageMs === null ? null : Math.floor(l.ageMs / 1000),
-        alive: l.alive,
+        // Unknown (null) when its heartbeat may not be read here (flag "unreadable").
+        alive: l.flag === 'unreadable' ? null : l.alive,
         role: w.role,
         current_task_id: w.currentTaskId,
         reported_alive: w.heartbeat?.reportedAlive ?? false,
@@ -79,5 +80,7 @@ export function teamsReport(snap: TeamsSnapshot, now: number): Array<Record<stri
       problem: k.problem,
     })),
     problems: t.problems.map((p) => ({ path: p.path, message: p.message, severity: p.severity })),
+    // Heartbeats omc-top may not read while no worker is known alive: whether the team is stalled is unknown.
+    unreadable: t.unreadable ?? [],
   }));
 }
