@@ -15,6 +15,7 @@ import { refuseReads, type ReadFault } from '../helpers/read-faults.js';
 import type { OmcStore, OmcStoreOptions } from '../../src/store/store.js';
 import { rowText } from '../../src/panes/sessions/rows.js';
 import { buildJsonReport } from '../../src/feeds/json-report.js';
+import { unreadableNeed } from '../../src/feeds/attention/needs.js';
 
 const S = 'a1b2c3d4-0000-4000-8000-0000000000a1';
 const DONE = 'a1b2c3d4-0000-4000-8000-0000000000d2';
@@ -78,6 +79,8 @@ describe('the session-less cancel signal omc-top may not read', () => {
     expect(s.verdict).toMatchObject({ decision: 'unknown', rule: 'omc-top-cannot-read', mode: 'ralph' });
     expect(s.verdict!.detail).toContain(`omc-top cannot read ${SHARED_SIGNAL}: permission denied`);
     expect(rowText(s, Date.now(), 100, false).status.trim()).toBe('unreadable');
+    // The "needs you" item says why, though the shared file's problem line is the store's, not the session's.
+    expect(unreadableNeed(s)?.text).toMatch(new RegExp(`^omc-top cannot read ${SHARED_SIGNAL}: permission denied`));
     // A signal can only let a loop stop: the finished one is what it is.
     expect(view(store, DONE)).toMatchObject({ status: 'finished', verdict: { decision: 'stop' }, unreadable: [] });
     const doc = json(store, p.root);

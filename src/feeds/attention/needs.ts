@@ -199,7 +199,8 @@ export function unreadableNeed(s: SessionView): NeedItem | null {
   if (s.status !== 'unreadable' || first === undefined) return null;
   const id = sessionId(s);
   const mode = s.modes.find((m) => m.status === 'unreadable')?.mode ?? null;
-  const why = s.problems.find((p) => p.path === first)?.message ?? 'not readable';
+  // A shared file (the legacy signal, ~/.omc's copies) has its problem line in the store, not in the session's.
+  const why = s.problems.find((p) => p.path === first)?.message ?? s.unreadableWhy ?? 'not readable';
   const more = s.unreadable!.length > 1 ? ` (and ${s.unreadable!.length - 1} more)` : '';
   return {
     id: `unreadable:${id}@${first}`,

@@ -189,6 +189,7 @@ export function deriveSession(
   if (sv) sortShared(files.cannotRead, book.unreadIn(key), dir);
   const unread = cannotReadPaths(files.cannotRead, dir, unlisted, sv?.decision === 'block');
   if (unlisted !== null) problems.push({ path: dir, message: unlisted, severity: 'error' });
+  const unreadWhy = unread.length > 0 ? firstWhy(unread, files.cannotRead, unlisted) : undefined;
   const status = unread.length > 0 ? 'unreadable' : sessionStatus(modes, cancel, now);
   const rank = problems.length > 0 ? Math.min(STATUS_RANK[status], 1) : STATUS_RANK[status];
   const ended = files.ended;
@@ -227,12 +228,13 @@ export function deriveSession(
             'unknown',
             modes.find((m) => m.status === 'unreadable')?.mode ?? (sv.decision === 'block' ? sv.mode : null),
             CANNOT_READ_RULE,
-            cannotReadDetail(unread, files.cannotRead, unlisted),
+            cannotReadDetail(unread, unreadWhy ?? 'not readable'),
             [],
             null,
           )
         : new VerdictView(sv.rules, sv.decision, sv.mode, sv.rule, cleanLine(sv.detail), sv.unless, sv.readings)),
     unreadable: unread,
+    ...(unreadWhy === undefined ? {} : { unreadableWhy: unreadWhy }),
     omc: kind === 'legacy' ? null : sessionOmc(book, key),
     nextChangeAt: next.at,
   };
@@ -272,14 +274,15 @@ function cannotReadPaths(
   return out;
 }
 
-/** The unknown verdict in words: what could not be read, and why (the first one's failure). */
-function cannotReadDetail(
-  paths: readonly string[],
-  cannot: SortedRecords['cannotRead'],
-  unlisted: string | null,
-): string {
+/** Why the first of `paths` could not be read: the directory's listing failure, else that file's read failure. */
+function firstWhy(paths: readonly string[], cannot: SortedRecords['cannotRead'], unlisted: string | null): string {
   const first = paths[0] ?? '';
-  const why = unlisted ?? [...cannot.any, ...cannot.stopOnly].find((r) => r.rel === first)?.why ?? 'not readable';
+  return unlisted ?? [...cannot.any, ...cannot.stopOnly].find((r) => r.rel === first)?.why ?? 'not readable';
+}
+
+/** The unknown verdict in words: what could not be read, and why (the first one's failure). */
+function cannotReadDetail(paths: readonly string[], why: string): string {
+  const first = paths[0] ?? '';
   const more = paths.length > 1 ? ` and ${paths.length - 1} more` : '';
   return `omc-top cannot read ${cleanLine(first)}${more}: ${why}; what OMC's Stop hook, run as the owner, does at the next Stop is unknown`;
 }

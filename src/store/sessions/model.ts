@@ -117,6 +117,8 @@ export interface SessionView {
    * the status is `unreadable` and the verdict `unknown` (OMC's hook, run as the owner, may well hold the agent).
    */
   unreadable?: readonly string[];
+  /** Why the first of `unreadable` could not be read (its read failure, or why the directory could not be listed). */
+  unreadableWhy?: string;
   /** Time-driven re-evaluation point (pending expiry, stale threshold, cancel expiry). */
   nextChangeAt: number | null;
 }
