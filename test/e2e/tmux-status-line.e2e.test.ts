@@ -59,7 +59,8 @@ describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)("the README's tmux statu
     const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH}`, OMC_TOP_MARK: mark };
     delete env.TMUX;
     delete env.CI;
-    const tmux = (...a: string[]) => spawnSync('tmux', ['-S', sock, '-f', '/dev/null', ...a], { encoding: 'utf8', env });
+    const tmux = (...a: string[]) =>
+      spawnSync('tmux', ['-S', sock, '-f', '/dev/null', ...a], { encoding: 'utf8', env });
     expect(tmux('new-session', '-d', '-s', 'main', '-x', '80', '-y', '20', '-c', dir).status).toBe(0);
     cleanups.push(() => void tmux('kill-server'));
     expect(tmux('display-message', '-p', '-t', 'main', '#{pane_current_path}').stdout.trim()).toBe(dir);
