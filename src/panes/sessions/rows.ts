@@ -7,6 +7,7 @@ import { signalUntilMs, type ModeView, type SessionView } from '../../store/sess
 import { modeSummary, promptText, sessionLabel, unknownModesText } from '../../store/sessions/summary.js';
 import { cell, fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
+import { CANCEL_FAILED } from '../../store/cancel/words.js';
 
 /** How long a settled verdict ("cancelled", "not taken") stays on the row; the detail view keeps it. */
 export const SETTLED_SHOW_MS = 5 * 60_000;
@@ -28,6 +29,7 @@ const TRACKED_LABEL: Record<TrackedCancel['phase'], string> = {
   cancelled: 'cancelled',
   unobserved: 'ended',
   'not-taken': 'not taken',
+  failed: CANCEL_FAILED,
   'pause-over': 'pause over',
 };
 
@@ -42,6 +44,7 @@ export function trackedTone(t: TrackedCancel): 'ok' | 'warn' | 'error' | 'muted'
     case 'waiting':
       return 'warn';
     case 'not-taken':
+    case 'failed':
       return 'error';
     case 'pause-over':
       return 'muted';
@@ -68,8 +71,8 @@ export const WIDE = 120;
 
 /** Column widths for a pane `width` cells wide (2 cells go to the selection marker): the extra room goes to the text. */
 export function columnsFor(width: number): Columns {
-  // "not enforced" plus a space: the widest status a row shows.
-  const status = 13;
+  // "cancel failed" plus a space: the widest status a row shows.
+  const status = 14;
   const age = 5;
   const proc = procColumn(width);
   if (width < WIDE) {
