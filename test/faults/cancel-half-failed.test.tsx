@@ -3,8 +3,8 @@
  * changed (its mutation lock cannot be written). omc-top knows its own write failed, so it says the cancel failed,
  * at once and on every surface, instead of counting the signal's 30 s down as if the cancel were in flight: the row
  * says `cancel failed` (never `cancel 29s`), the message and the detail say what was and was not written, and the
- * other processes (`--json`, `status --tmux --fresh`, `watch --json`), reading omc-top's record of the cancel, count
- * one item, reason `cancel failed`, while the signal's window is still open.
+ * other processes (a second monitor's row, `--json`, `status --tmux --fresh`, `watch --json`), reading omc-top's
+ * record of the cancel, say it too (one item, reason `cancel failed`) while the signal's window is still open.
  *
  * The fault is injected into `fs` as in save-errors.test.tsx (test/helpers/fault-fs.ts).
  */
@@ -62,6 +62,14 @@ describe('a cancel cut short by a full disk', () => {
     await a.press(KEY.enter);
     await a.waitForText(/part of omc-top's cancel could not be written \(disk full \(ENOSPC\)/);
 
+    // A second monitor, started now, reads omc-top's record of the cancel: its row says the same, no countdown.
+    const second = newStore({ root: p.root, projectDir: p.dir, stateDir: ownStateDir(env), claude: { env } });
+    second.start();
+    const b = mount(second, { columns: 100, rows: 30 });
+    await b.ready;
+    await b.waitForText(/▸ cancel failed\s+cccccccc/);
+    expect(b.text()).not.toMatch(/cancel \d+s|pause \d+s/);
+
     // Every other process reads omc-top's record of the cancel and the disk: one item, `cancel failed`, inside the
     // signal's window (the signal written just now is in force for 30 s).
     const run = (args: string[]) =>
@@ -85,7 +93,10 @@ describe('a cancel cut short by a full disk', () => {
     // Its snapshot's transition of the cancel's verdict, or an attention line's item, names the reason.
     const said = watch
       .lines()
-      .flatMap((l) => [l.needs, ...(Array.isArray(l.items) ? (l.items as { reason?: unknown }[]) : []).map((i) => i.reason)]);
+      .flatMap((l) => [
+        l.needs,
+        ...(Array.isArray(l.items) ? (l.items as { reason?: unknown }[]) : []).map((i) => i.reason),
+      ]);
     expect(said).toContain('cancel failed');
   });
 });

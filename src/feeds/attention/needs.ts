@@ -197,7 +197,7 @@ export function recordNeed(rec: CancelRecord, s: SessionView | undefined): NeedI
  * (the loop is only paused by the signal, and nothing in flight will end it), the same occurrence as the "did not
  * take" it would become, so an acknowledgement holds for both.
  */
-function failedNeed(rec: CancelRecord, s: SessionView | undefined): NeedItem | null {
+export function failedNeed(rec: CancelRecord, s: SessionView | undefined): NeedItem | null {
   if (!rec.failed || !s) return null;
   const still = s.modes.find(
     (m) => m.active && rec.notEnded.includes(m.mode) && (m.startedMs ?? -Infinity) <= rec.requestedMs,

@@ -95,7 +95,12 @@ export function procColumn(width: number): number {
   if (width >= 50) return 9;
   return 0;
 }
-export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel): string {
+/**
+ * The row's status word. `failedElsewhere`: another omc-top's cancel of this session failed half-way and its loop is
+ * still active (its record, feeds/attention/needs.ts failedNeed): said as this monitor says its own, no countdown.
+ */
+export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel, failedElsewhere = false): string {
+  if (!tracked && failedElsewhere) return CANCEL_FAILED;
   if (tracked) {
     const label = TRACKED_LABEL[tracked.phase];
     if (tracked.final) return label;
@@ -178,12 +183,13 @@ export function rowText(
   selected: boolean,
   tracked?: TrackedCancel,
   proc?: ProcessCell,
+  failedElsewhere = false,
 ): RowText {
   const c = columnsFor(width);
   const waits = proc ? waitsText(proc) : '';
   return {
     marker: selected ? '▸ ' : '  ',
-    status: cell(statusLabel(s, now, tracked), c.status),
+    status: cell(statusLabel(s, now, tracked, failedElsewhere), c.status),
     proc: c.proc > 0 ? fit(` ${proc ? cellText(proc, c.proc - 1) : ''}`, c.proc) : '',
     id: fit(shortId(sessionLabel(s), c.id), c.id),
     // What Claude waits on comes first: it is what the user acts on, and it must survive a narrow column.

@@ -39,15 +39,7 @@ import { CANCEL_FAILED } from './words.js';
  * mode is still active (final) · paused / pause-over: a pause.
  */
 export type TrackedPhase =
-  | 'ended'
-  | 'waiting'
-  | 'paused'
-  | 'stopped'
-  | 'cancelled'
-  | 'unobserved'
-  | 'not-taken'
-  | 'failed'
-  | 'pause-over';
+  'ended' | 'waiting' | 'paused' | 'stopped' | 'cancelled' | 'unobserved' | 'not-taken' | 'failed' | 'pause-over';
 
 /** The session's Claude process as the claude domain sees it ("none": no registry entry or transcript). */
 export type AgentStatus = 'busy' | 'idle' | 'waiting' | 'gone' | 'exited' | 'unknown' | 'none';
