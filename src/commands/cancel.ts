@@ -213,6 +213,8 @@ function report(done: CancelDone): Record<string, unknown> {
     steps: done.steps.map((s) => ({ path: s.rel, action: s.what, ok: s.ok, detail: s.detail })),
     skipped: p.skipped,
     still_active: done.stillActive,
+    // Cut short by the disk: what was and was not written (null when no write of its own failed so).
+    failed_write: done.failedWrite,
     warnings: p.warnings,
   };
 }

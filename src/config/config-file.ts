@@ -28,6 +28,7 @@ export const NEED_REASONS = [
   'orphaned loop',
   'idle loop',
   'cancel did not take',
+  'cancel failed',
   'team failed',
   'stalled: no live worker',
   'dead worker',

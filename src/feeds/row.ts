@@ -14,6 +14,7 @@ import type { SessionView } from '../store/sessions/model.js';
 import { LEGACY_LABEL, modeSummary, promptText, unknownModesText } from '../store/sessions/summary.js';
 import { LEGACY_KEY, signalUntilMs } from '../store/sessions/model.js';
 import { configuredPrices } from '../store/claude/price-config.js';
+import { CANCEL_FAILED } from '../store/cancel/words.js';
 import { sessionSpend } from '../store/cost/spend.js';
 
 export const SESSION_STATUSES = [
@@ -127,11 +128,14 @@ export const needText = (n: NeedItem | null | undefined): string | null =>
 
 /**
  * The cancel signal a row counts down (`cancel 12s`, or `pause 12s` when the loops kept their state), or null: the
- * same reading as the sessions pane's (store/sessions/model.ts signalUntilMs), from the row's own fields.
+ * same reading as the sessions pane's (store/sessions/model.ts signalUntilMs), from the row's own fields. Nothing
+ * while the row needs the user because omc-top's cancel failed half-way (its signal landed, its loop did not end):
+ * no cancel is in flight to count down.
  */
 export function rowSignal(
-  r: Pick<RowModel, 'status' | 'cancelUntilMs'>,
+  r: Pick<RowModel, 'status' | 'cancelUntilMs'> & Partial<Pick<RowModel, 'needs'>>,
 ): { word: 'cancel' | 'pause'; untilMs: number } | null {
+  if (r.needs === CANCEL_FAILED) return null;
   if (r.cancelUntilMs === null || (r.status !== 'cancelling' && r.status !== 'paused')) return null;
   return { word: r.status === 'paused' ? 'pause' : 'cancel', untilMs: r.cancelUntilMs };
 }

@@ -68,6 +68,10 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
     'ended / ended 12s',
     'the loop ended on disk; no Claude process could be seen, so its stop was not observed (12s: signal still in force)',
   ],
+  [
+    'cancel failed',
+    "omc-top's own cancel could only partly be written (a full disk: the signal landed, the mode file did not change) and the loop is still active: the detail and the message say what was written; c cancels again",
+  ],
   ['pause over', 'a pause expired and the loop carries on'],
   ['active / inactive', "session detail: OMC's registry view of the file (what state_list_active reports) and why"],
   ['running/blocked/waiting/done', "teams and workers: the status OMC's HUD mission board gives them"],

@@ -102,6 +102,7 @@ describe('bindings tables', () => {
       cancelled: true,
       unobserved: true,
       'not-taken': true,
+      failed: true,
       'pause-over': true,
     };
     for (const [phase, final] of Object.entries(phases))

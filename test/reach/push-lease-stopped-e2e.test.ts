@@ -3,7 +3,9 @@
  * lease, `serve` starts on the same project and stays quiet. The monitor is stopped (kill -STOP, what Ctrl-Z does
  * to a shell's job); a session then starts waiting: `serve` pushes it at once (it did not: the lease still named
  * the stopped monitor, and the item went out only minutes later, when the monitor was continued). Continued, the
- * monitor sees the same wait and sends nothing: the user gets it once.
+ * monitor sees the same wait and sends nothing: the user gets it once. That is seen, not waited for: once serve has
+ * exited, the monitor pushes the next wait, and its channel sends in order, so nothing it queued before can still
+ * be on its way when that push has arrived.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -72,6 +74,10 @@ describe('serve beside a stopped monitor (the bundle)', () => {
       const later = sessionId(3000);
       makeLive(shop.root, later);
       m.register(later, shop.dir);
+      // Waits last, once serve is gone: the monitor's own push of it bounds what the monitor sent before (below).
+      const last = sessionId(4000);
+      makeLive(shop.root, last);
+      m.register(last, shop.dir);
       // Each gets its own config file, the same but for the topic: the URL says which process sent.
       const envFor = (who: string) => {
         const xdgConfig = path.join(m.base, `config-${who}`);
@@ -123,18 +129,29 @@ describe('serve beside a stopped monitor (the bundle)', () => {
       expect(holder()).toBe(serve.pid);
 
       process.kill(monitor.pty.pid, 'SIGCONT');
-      // Continued, the monitor sees the wait (its count), so its notifier has had the transition too.
+      // Continued, the monitor sees the wait (its count), so its notifier has had the transition too: had it pushed
+      // the wait again, that message would already be in its channel's queue.
       await monitor.waitForText(/needs you[: ]+2/, 30_000);
-      // Nothing can be awaited for a message that must not come: it pushes with no debounce here, so a double
-      // would be on its way; give it a generous while to arrive.
-      await new Promise((r) => setTimeout(r, scaled(3_000)));
-      expect(ntfy.received).toHaveLength(1);
       expect(holder()).toBe(serve.pid);
+
+      // serve exits and gives the lease up; the next wait is the monitor's to push. Its channel sends one request at
+      // a time, in order (feeds/notify/push/sender.ts), so once this push has arrived, anything it queued before
+      // has arrived too: the bound of "sent nothing while serve held the lease", observed, not a fixed while.
+      serve.kill('SIGTERM');
+      await new Promise((r) => serve.once('exit', r));
+      setStatus(m, last, { status: 'waiting', waitingFor: 'permission prompt: Bash npm test' });
+      await waitFor(() => ntfy.received.some((r) => r.url.startsWith('/monitor')), {
+        timeoutMs: 30_000,
+        what: "the monitor's push once it holds the lease",
+      });
+      expect(ntfy.received.map((r) => `${r.url} ${r.body}`)).toEqual([
+        `/serve shop · ${later.slice(0, 8)}: waiting for you: permission prompt: Edit src/app.ts`,
+        `/monitor shop · ${last.slice(0, 8)}: waiting for you: permission prompt: Bash npm test`,
+      ]);
+      expect(holder()).toBe(monitor.pty.pid);
 
       monitor.write('q');
       expect(await monitor.waitForExit(15_000)).toBe(0);
-      serve.kill('SIGTERM');
-      await new Promise((r) => serve.once('exit', r));
     },
     scaled(240_000),
   );

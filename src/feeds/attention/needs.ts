@@ -10,6 +10,7 @@
 import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
 import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
 import type { CancelRecord } from '../../store/cancel/cancel-records.js';
+import { CANCEL_FAILED } from '../../store/cancel/words.js';
 import { LEGACY_KEY, sessionKey, type SessionView } from '../../store/sessions/model.js';
 import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import type { TeamView } from '../../store/teams/model.js';
@@ -158,6 +159,8 @@ export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined): Ne
  * it by the recorded cancel, so the id, the `since` and the inbox's order agree everywhere.
  */
 export function recordNeed(rec: CancelRecord, s: SessionView | undefined): NeedItem | null {
+  const failed = failedNeed(rec, s);
+  if (failed) return failed;
   const still = s?.modes.find(
     (m) =>
       m.active &&
@@ -177,6 +180,36 @@ export function recordNeed(rec: CancelRecord, s: SessionView | undefined): NeedI
     text: `cancel did not take: ${still.mode} is active and enforced again (${how} omc-top's cancel at ${clockHms(rec.requestedMs)} UTC) · c cancels again`,
     since: rec.requestedMs,
     session: id,
+    mode: still.mode,
+    team: null,
+    worker: null,
+    path: still.path,
+    waitingOn: null,
+    name: null,
+    tmux: null,
+    action: 'cancel',
+  };
+}
+
+/**
+ * A cancel whose own write failed half-way (the record's `failed`: the signal landed, a mode file did not change) with
+ * that mode still active, the same run: it failed, whatever the signal's window. Said at once, inside the window too
+ * (the loop is only paused by the signal, and nothing in flight will end it), the same occurrence as the "did not
+ * take" it would become, so an acknowledgement holds for both.
+ */
+export function failedNeed(rec: CancelRecord, s: SessionView | undefined): NeedItem | null {
+  if (!rec.failed || !s) return null;
+  const still = s.modes.find(
+    (m) => m.active && rec.notEnded.includes(m.mode) && (m.startedMs ?? -Infinity) <= rec.requestedMs,
+  );
+  if (!still) return null;
+  return {
+    id: `cancel-not-taken:${rec.key}@${rec.requestedMs}`,
+    kind: 'cancel-not-taken',
+    reason: CANCEL_FAILED,
+    text: `${CANCEL_FAILED}: ${still.mode} is still active (omc-top's cancel at ${clockHms(rec.requestedMs)} UTC: ${rec.failed}) · c cancels again`,
+    since: rec.requestedMs,
+    session: rec.key,
     mode: still.mode,
     team: null,
     worker: null,

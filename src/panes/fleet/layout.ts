@@ -9,6 +9,7 @@ import { formatUsd } from '../../store/claude/prices.js';
 import { readingMark, spendCell, type Reading } from '../../store/cost/spend.js';
 import { shortId, statusWords } from '../sessions/rows.js';
 import { rowLabel, rowSignal } from '../../feeds/row.js';
+import { CANCEL_FAILED } from '../../store/cancel/words.js';
 
 /** Header, column header, message line, footer. */
 export const FLEET_CHROME_ROWS = 4;
@@ -45,7 +46,8 @@ export interface FleetColumns {
 }
 
 export function fleetColumns(width: number): FleetColumns {
-  const status = 13;
+  // "cancel failed" and a space: the widest status a row shows (the sessions pane's column).
+  const status = 14;
   const where = width >= 100 ? 16 : 11;
   const id = width >= 120 ? 14 : 9;
   // "!waiting" and a space: the sessions pane's words, with the "!" of what needs the user.
@@ -79,8 +81,12 @@ export function columnsHeader(width: number): string {
   );
 }
 
-/** A cancel signal in force counts down on this machine's clock, whatever host it came from. */
+/**
+ * A cancel signal in force counts down on this machine's clock, whatever host it came from; a cancel that failed
+ * half-way (what the row needs the user for) says so instead, as the sessions pane does.
+ */
 export function statusText(r: FleetRow, now: number): string {
+  if (r.needs === CANCEL_FAILED) return CANCEL_FAILED;
   const sig = rowSignal(r);
   if (sig) return `${sig.word} ${Math.max(0, Math.ceil((sig.untilMs - now) / 1000))}s`;
   return statusWords(r.status);

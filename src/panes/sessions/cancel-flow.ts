@@ -16,7 +16,7 @@ import type { SessionsPaneState } from './reducer.js';
 
 /** A flash's tone: ✓ (success) only for what omc-top saw happen. */
 function phaseTone(p: TrackedPhase): 'success' | 'info' | 'error' {
-  if (p === 'not-taken' || p === 'waiting') return 'error';
+  if (p === 'not-taken' || p === 'waiting' || p === 'failed') return 'error';
   return p === 'stopped' || p === 'cancelled' ? 'success' : 'info';
 }
 

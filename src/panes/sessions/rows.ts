@@ -7,6 +7,7 @@ import { signalUntilMs, type ModeView, type SessionView } from '../../store/sess
 import { modeSummary, promptText, sessionLabel, unknownModesText } from '../../store/sessions/summary.js';
 import { cell, fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
+import { CANCEL_FAILED } from '../../store/cancel/words.js';
 
 /** How long a settled verdict ("cancelled", "not taken") stays on the row; the detail view keeps it. */
 export const SETTLED_SHOW_MS = 5 * 60_000;
@@ -28,6 +29,7 @@ const TRACKED_LABEL: Record<TrackedCancel['phase'], string> = {
   cancelled: 'cancelled',
   unobserved: 'ended',
   'not-taken': 'not taken',
+  failed: CANCEL_FAILED,
   'pause-over': 'pause over',
 };
 
@@ -42,6 +44,7 @@ export function trackedTone(t: TrackedCancel): 'ok' | 'warn' | 'error' | 'muted'
     case 'waiting':
       return 'warn';
     case 'not-taken':
+    case 'failed':
       return 'error';
     case 'pause-over':
       return 'muted';
@@ -68,8 +71,8 @@ export const WIDE = 120;
 
 /** Column widths for a pane `width` cells wide (2 cells go to the selection marker): the extra room goes to the text. */
 export function columnsFor(width: number): Columns {
-  // "not enforced" plus a space: the widest status a row shows.
-  const status = 13;
+  // "cancel failed" plus a space: the widest status a row shows.
+  const status = 14;
   const age = 5;
   const proc = procColumn(width);
   if (width < WIDE) {
@@ -92,7 +95,12 @@ export function procColumn(width: number): number {
   if (width >= 50) return 9;
   return 0;
 }
-export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel): string {
+/**
+ * The row's status word. `failedElsewhere`: another omc-top's cancel of this session failed half-way and its loop is
+ * still active (its record, feeds/attention/needs.ts failedNeed): said as this monitor says its own, no countdown.
+ */
+export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel, failedElsewhere = false): string {
+  if (!tracked && failedElsewhere) return CANCEL_FAILED;
   if (tracked) {
     const label = TRACKED_LABEL[tracked.phase];
     if (tracked.final) return label;
@@ -175,12 +183,13 @@ export function rowText(
   selected: boolean,
   tracked?: TrackedCancel,
   proc?: ProcessCell,
+  failedElsewhere = false,
 ): RowText {
   const c = columnsFor(width);
   const waits = proc ? waitsText(proc) : '';
   return {
     marker: selected ? '▸ ' : '  ',
-    status: cell(statusLabel(s, now, tracked), c.status),
+    status: cell(statusLabel(s, now, tracked, failedElsewhere), c.status),
     proc: c.proc > 0 ? fit(` ${proc ? cellText(proc, c.proc - 1) : ''}`, c.proc) : '',
     id: fit(shortId(sessionLabel(s), c.id), c.id),
     // What Claude waits on comes first: it is what the user acts on, and it must survive a narrow column.

@@ -2,7 +2,9 @@ import React, { memo } from 'react';
 import { Box, Text } from 'ink';
 import { useSyncExternalStore } from 'react';
 import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
-import type { SessionView } from '../../store/sessions/model.js';
+import { sessionKey, type SessionView } from '../../store/sessions/model.js';
+import type { CancelRecord } from '../../store/cancel/cancel-records.js';
+import { failedNeed } from '../../feeds/attention/needs.js';
 import { fit, formatAge } from '../../ui/format.js';
 import { toneColor, useTheme } from '../../ui/theme.js';
 import { paint } from '../../ui/paint.js';
@@ -23,6 +25,11 @@ import type { OmcStore } from '../../store/store.js';
 import { useOpenNeedSessions } from '../../ui/open-needs.js';
 
 /** The tracker entry for a row's session (legacy state has its own key). */
+const failedElsewhere = (records: ReadonlyMap<string, CancelRecord>, s: SessionView): boolean => {
+  const rec = records.get(sessionKey(s));
+  return rec !== undefined && failedNeed(rec, s) !== null;
+};
+
 export const trackedFor = (entries: ReadonlyMap<string, TrackedCancel>, s: SessionView) =>
   entries.get(trackerKey(s.kind === 'legacy' ? null : s.id));
 
@@ -37,11 +44,13 @@ interface RowProps {
   extras: readonly string[];
   /** What the session raises is acknowledged (out of the count): no "!" on its process cell. */
   acknowledged: boolean;
+  /** Another omc-top's cancel of it failed half-way, its loop still active (the cancel record says so). */
+  failedElsewhere: boolean;
 }
 
 /** What a row shows that depends on the clock: it re-renders only when these change, not on every tick. */
 const timeLabels = (p: RowProps) =>
-  `${statusLabel(p.s, p.now, p.tracked)}\u0000${formatAge(p.s.updatedMs, p.now)}\u0000${formatAge(p.claude?.process?.since ?? null, p.now)}`;
+  `${statusLabel(p.s, p.now, p.tracked, p.failedElsewhere)}\u0000${formatAge(p.s.updatedMs, p.now)}\u0000${formatAge(p.claude?.process?.since ?? null, p.now)}`;
 const sameRow = (a: RowProps, b: RowProps) =>
   a.s === b.s &&
   a.width === b.width &&
@@ -49,15 +58,26 @@ const sameRow = (a: RowProps, b: RowProps) =>
   a.tracked === b.tracked &&
   a.claude === b.claude &&
   a.acknowledged === b.acknowledged &&
+  a.failedElsewhere === b.failedElsewhere &&
   a.extras.join('\u0000') === b.extras.join('\u0000') &&
   timeLabels(a) === timeLabels(b);
 
-const Row = memo(function Row({ s, now, width, selected, tracked, claude, extras, acknowledged }: RowProps) {
+const Row = memo(function Row({
+  s,
+  now,
+  width,
+  selected,
+  tracked,
+  claude,
+  extras,
+  acknowledged,
+  failedElsewhere,
+}: RowProps) {
   const theme = useTheme();
   const cell = processCell(s, claude, now, acknowledged);
-  const t = rowText(s, now, width, selected, tracked, cell);
+  const t = rowText(s, now, width, selected, tracked, cell, failedElsewhere);
   if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked, waitsText(cell));
-  const tone = tracked ? trackedTone(tracked) : null;
+  const tone = tracked ? trackedTone(tracked) : failedElsewhere ? 'error' : null;
   const statusColor =
     tone === null
       ? theme.status[s.status]
@@ -143,6 +163,8 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
   const snap = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
   const tracker = store.cancels;
   const cancels = useSyncExternalStore(tracker.subscribe, tracker.getSnapshot).entries;
+  // Every omc-top's cancels of this root: one that failed half-way in another process says so on this row too.
+  const records = useSyncExternalStore(store.cancelRecords.subscribe, store.cancelRecords.getSnapshot).records;
   // Stories and next-session facts come from the prd and runs domains: repaint when they change.
   useSyncExternalStore(store.runs.subscribe, store.runs.runs);
   useSyncExternalStore(store.prd.subscribe, store.prd.version);
@@ -237,6 +259,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
             claude={claude.get(s.id)}
             extras={rowExtras(store, s)}
             acknowledged={openNeeds !== null && !openNeeds.has(rowKey(s))}
+            failedElsewhere={failedElsewhere(records, s)}
           />
         ))
       )}

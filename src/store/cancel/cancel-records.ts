@@ -20,6 +20,7 @@ import { rootFileName } from '../../io/state-dir.js';
 import type { Clock } from '../types.js';
 import { LEGACY_KEY } from '../sessions/model.js';
 import { isValidSessionId } from '../sessions/omc-rules.js';
+import { cleanLine, truncate } from '../../io/sanitize.js';
 
 export interface CancelRecord {
   /** The tracker's key: the session id, or ":legacy" for the session-less state. */
@@ -32,6 +33,11 @@ export interface CancelRecord {
   expiresMs: number;
   /** Modes the cancel could not end (still active on disk right after it): no later write is needed to say so. */
   notEnded: readonly string[];
+  /**
+   * Part of the cancel's own write failed (execute.ts failedWrite: what was and was not written, the reason first),
+   * so the modes in `notEnded` are a cancel that failed, not one in flight; null when it did not fail so.
+   */
+  failed?: string | null;
 }
 
 export interface CancelRecordsSnapshot {
@@ -48,6 +54,8 @@ export const CANCEL_RECORD_TTL_MS = 24 * 3_600_000;
 export const MAX_CANCEL_RECORDS = 200;
 const FILE_MAX_BYTES = 256 * 1024;
 const FILE_VERSION = 1;
+/** The longest `failed` text kept (a reason and a few paths). */
+const MAX_FAILED = 600;
 
 export const cancelRecordsFileName = (root: string) => rootFileName('cancels', root);
 
@@ -83,7 +91,7 @@ export function parseCancelRecords(text: string, now: number): Parsed {
     // A bad entry is skipped, not the file: the others still hold.
     const e = c as Record<string, unknown> | null;
     if (!e || typeof e !== 'object') continue;
-    const { key, modes, requestedMs, expiresMs, notEnded } = e;
+    const { key, modes, requestedMs, expiresMs, notEnded, failed } = e;
     if (!isKey(key)) continue;
     if (!Array.isArray(modes) || modes.length === 0 || modes.length > 10) continue;
     if (!modes.every((m) => typeof m === 'string' && MODE.test(m))) continue;
@@ -92,7 +100,9 @@ export function parseCancelRecords(text: string, now: number): Parsed {
     const kept = Array.isArray(notEnded)
       ? notEnded.filter((m): m is string => typeof m === 'string' && MODE.test(m))
       : [];
-    out.push({ key, modes: modes as string[], requestedMs, expiresMs, notEnded: kept.slice(0, 10) });
+    // Absent from an older omc-top's file: not known to have failed. Text from a file: cleaned and bounded.
+    const why = typeof failed === 'string' && failed.length > 0 ? truncate(cleanLine(failed), MAX_FAILED) : null;
+    out.push({ key, modes: modes as string[], requestedMs, expiresMs, notEnded: kept.slice(0, 10), failed: why });
   }
   return { ok: true, records: bounded(out, now) };
 }

@@ -17,10 +17,11 @@ import { atomicWriteSync, describeWriteError, readTextSync, unlinkUnder } from '
 import { recordRunEnd } from '../runs/ledger-end.js';
 import { stateOwner } from '../sessions/omc-rules.js';
 import { autopilotEnforceable, hasNamedWorkflowMarkers, signalVerdict } from './hook-rules.js';
-import { withStateLock } from './mutation-lock.js';
+import { StateLockError, withStateLock } from './mutation-lock.js';
 import { describeChange, onlyProgressed, planCancel, type CancelPlan, type PlannedStep } from './plan.js';
 import { autopilotSignal, genericSignal, serializeSignal, sha256, type CancelSignal } from './signal.js';
 import { objOrEmpty, parseObj, type Obj } from '../../io/json.js';
+import { CANCEL_FAILED, failedWritesText } from './words.js';
 
 export interface StepResult {
   rel: string;
@@ -30,6 +31,8 @@ export interface StepResult {
   /** What happened, one word of at most 8 letters for a column: removed, gone, inactive, paused, kept, FAILED. */
   word: StepWord;
   detail: string;
+  /** omc-top's own write (or the lock it takes for one) failed: the cancel is cut short, not refused by the disk's state. */
+  writeFailed?: boolean;
 }
 
 export type StepWord = 'removed' | 'gone' | 'inactive' | 'paused' | 'kept' | 'FAILED';
@@ -66,6 +69,11 @@ export interface CancelDone {
   summary: string;
   /** Set when the session moved on between the confirmation and the act (same files, new contents): what changed. */
   movedOn: string | null;
+  /**
+   * Part of this cancel could not be written (the signal landed, a mode file did not change) and a targeted mode is
+   * still active: what was and was not written, the reason first (words.ts). Null when nothing of it failed so.
+   */
+  failedWrite: string | null;
 }
 
 export type ExecuteOutcome =
@@ -171,9 +179,16 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
       return { ...base, ok: true, word: 'inactive', detail };
     });
   } catch (e) {
-    return { ...base, ok: false, word: 'FAILED', detail: describeWriteError(e) };
+    return { ...base, ok: false, word: 'FAILED', detail: describeWriteError(e), writeFailed: byTheDisk(e) };
   }
 }
+
+/**
+ * The disk refused omc-top's own write (a full disk, a read-only filesystem, no permission: an error with the
+ * kernel's code), not OMC's lock held by a live writer or a path refused (those leave the loop to a later cancel).
+ */
+const byTheDisk = (e: unknown): boolean =>
+  !(e instanceof StateLockError) && typeof (e as NodeJS.ErrnoException | null)?.code === 'string';
 
 /**
  * The ledger's end line for a run just ended, and the step's words with what became of it: a ledger
@@ -288,6 +303,7 @@ export async function executeCancel(
           ok: false,
           word: 'FAILED',
           detail: describeWriteError(e),
+          writeFailed: byTheDisk(e),
         });
       }
     }
@@ -312,6 +328,7 @@ export async function executeCancel(
             ok: false,
             word: 'FAILED',
             detail: describeWriteError(e),
+            writeFailed: byTheDisk(e),
           });
         }
       } else {
@@ -332,6 +349,8 @@ export async function executeCancel(
   const ended = [...plan.modes, ...plan.linked].join(', ');
   let ok: boolean;
   let summary: string;
+  // A write of its own that failed, with a mode left active because of it: the cancel failed (it is not in flight).
+  const failedWrite = stillActive.length > 0 ? failedWritesText(signal.rel, steps) : null;
   if (plan.request.pauseOnly) {
     ok = judged.inForce;
     summary = ok
@@ -342,7 +361,9 @@ export async function executeCancel(
     // What the disk says, no more: whether Claude stops is for whoever can watch it (the tracker, cancel --wait).
     summary = ok
       ? `${ended} ended on disk in ${plan.label}: no targeted mode is active`
-      : `cancel did not take: ${stillActive.map((s) => `${s.rel} ${s.why}`).join('; ')}`;
+      : failedWrite !== null
+        ? `${CANCEL_FAILED}: ${failedWrite}; still active: ${stillActive.map((s) => s.mode).join(', ')}`
+        : `cancel did not take: ${stillActive.map((s) => `${s.rel} ${s.why}`).join('; ')}`;
     const ledger = steps.map((s) => LEDGER_NOTE.exec(s.detail)?.[1]).find((x) => x !== undefined);
     if (ledger) summary += `; the run ledger line was not written (${ledger})`;
   }
@@ -357,5 +378,6 @@ export async function executeCancel(
     ok,
     summary,
     movedOn,
+    failedWrite,
   };
 }

@@ -30,14 +30,16 @@ import { judgeSignal, type CancelDone } from './execute.js';
 import { sha256 } from './signal.js';
 import { type Obj, obj } from '../../io/json.js';
 import type { CancelRecord } from './cancel-records.js';
+import { CANCEL_FAILED } from './words.js';
 
 /**
  * ended: on disk, Claude's stop not seen yet · stopped: Claude seen to stop after the cancel (final) ·
  * cancelled: Claude was not in a turn at the cancel (final) · unobserved: ended on disk, no Claude to see
- * (final) · waiting / not-taken: the loop is (again) active · paused / pause-over: a pause.
+ * (final) · waiting / not-taken: the loop is (again) active · failed: omc-top's own write failed half-way and a
+ * mode is still active (final) · paused / pause-over: a pause.
  */
 export type TrackedPhase =
-  'ended' | 'waiting' | 'paused' | 'stopped' | 'cancelled' | 'unobserved' | 'not-taken' | 'pause-over';
+  'ended' | 'waiting' | 'paused' | 'stopped' | 'cancelled' | 'unobserved' | 'not-taken' | 'failed' | 'pause-over';
 
 /** The session's Claude process as the claude domain sees it ("none": no registry entry or transcript). */
 export type AgentStatus = 'busy' | 'idle' | 'waiting' | 'gone' | 'exited' | 'unknown' | 'none';
@@ -260,6 +262,14 @@ export function judge(
     if (!still.some((w) => w.startsWith(`${m.mode} `))) still.push(`${m.mode} is enforced again (${m.detail})`);
   if (still.length > 0 && signal.form === 'autopilot' && !sig.inForce && sig.reason.includes('digest'))
     still.push(sig.reason);
+  // Its own write failed half-way: nothing is in flight that could still end the loop, so no countdown (final).
+  if (still.length > 0 && result.failedWrite)
+    return {
+      phase: 'failed',
+      final: true,
+      text: `${CANCEL_FAILED}: ${still[0]}`,
+      reason: `part of omc-top's cancel could not be written (${result.failedWrite}); ${still.join('; ')}; c cancels again`,
+    };
   if (still.length > 0)
     return open
       ? { phase: 'waiting', final: false, text: `not ended yet: ${still[0]}`, reason: still.join('; ') }
@@ -352,6 +362,7 @@ export const cancelRecordOf = (result: CancelDone): CancelRecord => ({
   requestedMs: result.signal.requestedMs,
   expiresMs: result.signal.expiresMs,
   notEnded: [...new Set(result.stillActive.map((a) => a.mode))],
+  failed: result.failedWrite ?? null,
 });
 
 export class CancelTracker {

@@ -43,7 +43,12 @@ function leave() {
 function entryOf(script) {
   const text = fs.readFileSync(script, 'utf8');
   if (!/import\.meta\.url\s*===\s*pathToFileURL\(process\.argv\[1\]\)/.test(text)) return { url: null, copy: null };
-  const copy = path.join(path.dirname(script), `.omc-top-run-${process.pid}-${n}-${path.basename(script)}`);
+  // Beside the real file: node gives a module its real path as import.meta.url, so a copy named through a symlinked
+  // node_modules (a git worktree sharing the checkout's) never equalled argv[1], and the script silently did nothing.
+  const copy = path.join(
+    path.dirname(fs.realpathSync(script)),
+    `.omc-top-run-${process.pid}-${n}-${path.basename(script)}`,
+  );
   fs.writeFileSync(copy, text);
   return { url: pathToFileURL(copy).href, copy };
 }
