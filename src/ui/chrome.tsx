@@ -48,6 +48,8 @@ export function attentionText(needs: number | null | undefined, notifyOff: boole
 
 /** Room the root path keeps beside the right side before that side gives way. */
 const PATH_MIN = 12;
+/** Below this the path is left out of the header (the count and the name keep their room). */
+const PATH_LEAST = 8;
 
 export function Header({
   root,
@@ -91,10 +93,12 @@ export function Header({
   const counts = sessions.scanning
     ? `reading ${sessions.scanning.done}/${sessions.scanning.total} sessions`
     : `${sessions.sessions.length} sess · ${running} running${stale ? ` · ${stale} stale` : ''}${unreadable ? ` · ${unreadable} unreadable` : ''}`;
-  const left = `omc-top${readonly ? ' [readonly]' : ''}  `;
+  const label = `omc-top${readonly ? ' [readonly]' : ''}  `;
   const clock = `${formatClock(now).slice(0, 5)} UTC`;
   const attn = attentionText(needs, notifyOff);
   const lead = attn ? `${attn}  ` : '';
+  // In a pane too narrow for the name and the count, the count stays (what a narrow pane is glanced at for).
+  const left = !attn || label.length + attn.length <= width ? label : '';
   // The OMC version only when the root path still fits beside it: where we look matters more.
   const withOmc = omc ? `${counts}  ${omcLabel(omc, sessions.omcSeen)}  ${clock}` : '';
   const fitsWithOmc =
@@ -145,10 +149,14 @@ export function Header({
     break;
   }
   const rightAll = lead + right;
-  const pathRoom = Math.max(8, width - left.length - rightAll.length - 2);
-  const where = showRule
-    ? shortenPath(shownRoot, pathRoom - ruleText.length) + ruleText
-    : shortenPath(shownRoot, pathRoom);
+  // Under PATH_LEAST cells a path names nothing: it gives its room to the count rather than push it off the line.
+  const pathRoom = width - left.length - rightAll.length - 2;
+  const where =
+    pathRoom < PATH_LEAST
+      ? ''
+      : showRule
+        ? shortenPath(shownRoot, pathRoom - ruleText.length) + ruleText
+        : shortenPath(shownRoot, pathRoom);
   return (
     <Text wrap="truncate">
       <Text bold color={theme.accent}>

@@ -66,3 +66,31 @@ describe('header: which OMC', () => {
     expect(f).not.toContain('OMC 5.5.0');
   });
 });
+
+describe('header: a narrow pane keeps the count', () => {
+  const narrow = (width: number) =>
+    render(
+      <Header
+        root="/home/someone/projects/a-long-project-name/.omc"
+        rule="git top-level"
+        sessions={EMPTY_SESSIONS}
+        width={width}
+        now={0}
+        readonly={false}
+        omc={omc('5.5.0')}
+        needs={2}
+      />,
+    ).lastFrame() ?? '';
+  it('gives the path up before the count, and then the name', () => {
+    for (const w of [14, 20, 24, 28, 34, 40, 60, 80]) {
+      const f = narrow(w);
+      expect(f, `${w} columns`).toContain('needs you: 2');
+      expect(f.length, `${w} columns`).toBeLessThanOrEqual(w);
+    }
+    // A path shorter than it can name nothing is left out, not cut into a fragment glued to the count.
+    expect(narrow(28)).toMatch(/^omc-top {2,}needs you: 2/);
+    expect(narrow(14)).toMatch(/^needs you: 2/);
+    expect(narrow(60)).toContain('omc-top  ');
+    expect(narrow(60)).toMatch(/…|\/\.omc/);
+  });
+});
