@@ -33,7 +33,7 @@ import {
   nestedSearchBase,
   type NestedSearch,
 } from './store/sessions/nested-roots.js';
-import { noRootMessage, rootPathFault, type RootResolution } from './store/root.js';
+import { noRootMessage, projectNameOf, rootPathFault, type RootResolution } from './store/root.js';
 import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
 import { cleanLine } from './io/sanitize.js';
 import { shellPath, shownName, shownPath } from './io/shown-path.js';
@@ -204,7 +204,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     return Promise.resolve(2);
   }
   const ui = new UiStore();
-  const project = shownName(res.projectDir ?? path.dirname(res.root));
+  const project = projectNameOf(res, shownName);
   const watch = (root: string, projectDir: string | undefined, rule: string) =>
     watchRoot(root, projectDir, rule, opts, ui, project);
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };

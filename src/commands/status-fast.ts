@@ -7,12 +7,11 @@
  * release (`--omc-version X`) is left to status.ts: its root and book are found
  * as --json finds them (store/omc-root.ts), which this path does not load.
  */
-import path from 'node:path';
 import { liveStatusCache } from '../feeds/attention/status-cache.js';
 import { checkFormat, DEFAULT_FORMAT, renderStatus, type StatusLineValues } from '../feeds/status-line.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { stateDirMark } from '../store/state-dir/health.js';
-import { noRootMessage, resolveOmcRoot, type RootResolution } from '../store/root.js';
+import { noRootMessage, projectNameOf, resolveOmcRoot, type RootResolution } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { shownName } from '../io/shown-path.js';
@@ -66,7 +65,7 @@ export interface StatusPlace {
 
 export const placeOf = (res: RootResolution): StatusPlace => ({
   res,
-  project: shownName(res.projectDir ?? path.dirname(res.root)),
+  project: projectNameOf(res, shownName),
 });
 
 /** The root found without asking which OMC runs the hooks: all the bin's path can afford. */

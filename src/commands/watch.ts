@@ -6,7 +6,6 @@
  * Exit codes: 0 stopped by SIGINT / SIGTERM or because stdout closed;
  * 2 usage, or no .omc directory found.
  */
-import path from 'node:path';
 import { configLine, configPath, loadConfig } from '../config/config-file.js';
 import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
@@ -24,7 +23,7 @@ import {
 import { holdLeaseForFleet } from '../feeds/notify/push/fleet-lease.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { startRowFeed } from '../feeds/row-feed.js';
-import { noRootMessage } from '../store/root.js';
+import { noRootMessage, projectNameOf } from '../store/root.js';
 import { resolveRootAndOmc } from '../store/omc-root.js';
 import { OmcStore } from '../store/store.js';
 import { LineStream, onStopSignal, printErr, printOut, STREAM_MAX_BUFFERED_BYTES } from '../io/output.js';
@@ -135,7 +134,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     err(`omc-top watch: ${noRootMessage(res)}\n`);
     return WATCH_EXIT.usage;
   }
-  project = shownBasename(res.projectDir ?? path.dirname(res.root));
+  project = projectNameOf(res, shownBasename);
   // The config file gives --rows its prices, and a fleet that reads this stream pushes with its own: a bad
   // field is said once, on stderr (stdout is the line stream), as the monitor's message line says it.
   const config = configLine(loadConfig(configPath(io?.env ?? process.env)));

@@ -14,7 +14,7 @@ import { judgeProcess, systemProbe, type LivenessProbe } from '../store/claude/p
 import { readRegistry, type RegistryEntry, type RegistryRead } from '../store/claude/registry.js';
 import { listDirSync } from '../io/safe-fs/index.js';
 import { gitOnePass, realGit, type GitProbe } from '../io/git.js';
-import { resolveOmcRoot, type RootResolution } from '../store/root.js';
+import { resolveOmcRoot, stateDirProjectName, type RootResolution } from '../store/root.js';
 import { cleanLine } from '../io/sanitize.js';
 import { shownName } from '../io/shown-path.js';
 import { homeDir } from '../io/home-dir.js';
@@ -81,9 +81,6 @@ function identity(dir: string): string | null {
 export function liveEntries(entries: readonly RegistryEntry[], probe: LivenessProbe): RegistryEntry[] {
   return entries.filter((e) => judgeProcess(e, probe).status !== 'gone');
 }
-
-/** OMC_STATE_DIR keeps one directory per project id: `<name>-<16 hex>` (or "non-git"). */
-const stateDirLabel = (name: string) => name.replace(/-[0-9a-f]{16}$/, '');
 
 /** Which `.git` a project dir has now (its identity, "none" without one): a new one means a new grouping. */
 function gitMark(projectDir: string): string {
@@ -187,7 +184,7 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
             projectDir: root,
           },
           'state-dir',
-          { group: root, label: stateDirLabel(e.name) },
+          { group: root, label: stateDirProjectName(e.name) },
         );
       }
     } else if (list.code !== 'missing') problems.push(`$OMC_STATE_DIR (${stateDir}): ${list.message}`);

@@ -53,6 +53,23 @@ export interface RootResolution {
   projectDir: string;
 }
 
+/** OMC_STATE_DIR keeps one directory per project id, `<name>-<16 hex>` (or "non-git"): the name is its first part. */
+export const stateDirProjectName = (name: string): string => name.replace(/-[0-9a-f]{16}$/, '');
+
+/**
+ * The project's name on every surface (header, title, `status {project}`, `watch --json`, `serve`, push), by
+ * `nameOf` (shownName to show it, shownBasename for a raw JSON field): the directory a `.omc` sits in, or for a
+ * root given with --root that is not a `.omc` (a state directory's), that root's own name as the fleet shows it.
+ * Never the directory omc-top happened to start in: it is not that root's project.
+ */
+export function projectNameOf(
+  res: Pick<RootResolution, 'root' | 'rule' | 'projectDir'>,
+  nameOf: (p: string) => string,
+): string {
+  if (res.rule === 'override' && path.basename(res.root) !== '.omc') return stateDirProjectName(nameOf(res.root));
+  return nameOf(res.projectDir ?? path.dirname(res.root));
+}
+
 export interface ResolveOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;

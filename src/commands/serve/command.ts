@@ -6,7 +6,6 @@
  * The push channels of the config file notify from here too (each local
  * root's attention monitor feeds a notifier with no terminal channel).
  */
-import path from 'node:path';
 import { configLine, loadConfig, type OmcTopConfig } from '../../config/config-file.js';
 import { pushChannels } from '../../feeds/notify/push/index.js';
 import { remoteFeeds } from '../../fleet/push.js';
@@ -15,7 +14,7 @@ import { pushForRoots } from '../../feeds/notify/push-roots.js';
 import { LocalFleet } from '../../fleet/local.js';
 import { RemoteFleet } from '../../fleet/remotes.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { noRootMessage, resolveOmcRoot } from '../../store/root.js';
+import { noRootMessage, projectNameOf, resolveOmcRoot } from '../../store/root.js';
 import { OmcStore } from '../../store/store.js';
 import { parseArgs, UsageError } from '../args.js';
 import { takeRepeated } from '../fleet-args.js';
@@ -126,7 +125,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       answers: { listen: true },
     });
     store.start();
-    source = singleSource(store, shownName(res.projectDir ?? path.dirname(res.root)));
+    source = singleSource(store, projectNameOf(res, shownName));
   }
   const token = newToken();
   const err = (s: string) => printErr(cleanLine(s) + '\n');

@@ -44,8 +44,19 @@ export interface NestedSearch {
  * /tmp/proj/.omc` searched all of `/tmp` and named every other project's `.omc` there. Otherwise the project the
  * root was resolved for (the git top level or the directory omc-top runs in); null: nowhere to look.
  */
-export function nestedSearchBase(res: { rule: string; root: string; projectDir?: string | undefined }): string | null {
-  if (res.rule === 'override' && path.basename(res.root) === '.omc') return path.dirname(res.root);
+export function nestedSearchBase(res: {
+  rule: string;
+  root: string;
+  projectDir?: string | undefined;
+  exists?: boolean;
+}): string | null {
+  if (res.rule === 'override') {
+    // A root given by hand: its own project's nested roots, and none for a state directory's (not a `.omc`): the
+    // directory omc-top started in is not its project, and roots under it are not this one's. Unless the root
+    // given does not exist: then what is there is what the user may have meant.
+    if (path.basename(res.root) === '.omc') return path.dirname(res.root);
+    return res.exists === false ? (res.projectDir ?? null) : null;
+  }
   return res.projectDir ?? null;
 }
 
