@@ -41,7 +41,19 @@ export function FleetShell(props: FleetShellProps) {
   const ui = useSyncExternalStore(fleetUi.subscribe, fleetUi.getSnapshot);
   const uiStores = useMemo(() => new Map<string, UiStore>(), []);
   useEffect(() => () => uiStores.forEach((u) => u.dispose()), [uiStores]);
-  const open = ui.open ? fleet.root(ui.open) : undefined;
+  // The open root as the fleet has it now: a new object when its directory was renamed (opened again there), none
+  // once it is gone. Only that answer re-renders the shell, not every change of the fleet's rows.
+  const openId = ui.open;
+  const open = useSyncExternalStore(fleet.subscribe, () => (openId ? fleet.root(openId) : undefined));
+  const lost = openId !== null && open === undefined ? openId : null;
+  const lastLabel = useMemo(() => new Map<string, string>(), []);
+  if (open) lastLabel.set(open.info.id, open.info.label);
+  useEffect(() => {
+    if (lost === null) return;
+    // Its panes read a closed store: back to the fleet, whose list says the project is gone.
+    fleetUi.open(null);
+    fleetUi.flash(`${lastLabel.get(lost) ?? 'that project'} is gone: its directory was removed or renamed`, 'error');
+  }, [lost, fleetUi, lastLabel]);
   if (open) {
     let u = uiStores.get(ui.open as string);
     if (!u) {
@@ -50,6 +62,8 @@ export function FleetShell(props: FleetShellProps) {
     }
     return (
       <App
+        // A root opened again (renamed) is a new store: the panes start over on it, with the same UiStore.
+        key={open.store.root}
         store={open.store}
         ui={u}
         panes={PANES}

@@ -77,6 +77,21 @@ function identity(dir: string): string | null {
   }
 }
 
+/**
+ * Whether a root opened earlier (identity `id`) is still at its path: 'gone' when nothing is there now, or another
+ * directory (removed and made again, a file in its place); 'unknown' when the path cannot be looked at (no
+ * permission on a parent): that root stays, and its own store says what it cannot read.
+ */
+export function rootStillThere(root: string, id: string): 'here' | 'gone' | 'unknown' {
+  try {
+    const st = fs.statSync(root);
+    return st.isDirectory() && `${st.dev}:${st.ino}` === id ? 'here' : 'gone';
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'unknown';
+  }
+}
+
 /** A live (or unverifiable, never guessed gone) registry entry. */
 export function liveEntries(entries: readonly RegistryEntry[], probe: LivenessProbe): RegistryEntry[] {
   return entries.filter((e) => judgeProcess(e, probe).status !== 'gone');

@@ -18,7 +18,7 @@ import { OmcStore } from '../store/store.js';
 import { QuotaDomain } from '../store/cost/quota-domain.js';
 import { BgJobsReader } from '../store/claude/bg-jobs-reader.js';
 import type { Clock } from '../store/types.js';
-import { discoverRoots, type FleetRoot } from './discover.js';
+import { discoverRoots, rootStillThere, type FleetRoot } from './discover.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
 import { needsBySession, needText, rowIdentity, rowOf } from '../feeds/row.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
@@ -44,6 +44,9 @@ import { planWatches, type PlannedWatch } from './watch-plan.js';
  * rediscovers at once), and the machine's Claude session count is re-judged.
  */
 export const REDISCOVER_MS = 3_000;
+
+/** How long a root whose directory left the disk stays in the list, its group header saying so, before it leaves. */
+export const GONE_SHOWN_MS = 10_000;
 
 export interface LocalFleetOptions {
   env?: NodeJS.ProcessEnv;
@@ -79,7 +82,12 @@ export interface LocalRoot {
 export class LocalFleet {
   readonly cell = new SnapshotCell<FleetSnapshot>(EMPTY_FLEET);
   private readonly roots = new Map<string, LocalRoot>();
-  private readonly unsubs: Array<() => void> = [];
+  /** Each open root's subscriptions (its cells, its acknowledgements file, its monitor), ended when it closes. */
+  private readonly offs = new Map<string, () => void>();
+  /** Roots closed because their directory left the disk: shown as gone until `until`, then not at all. */
+  private readonly gone = new Map<string, { info: FleetRoot; until: number }>();
+  /** Stores of roots closed while the fleet runs, awaited by close(). */
+  private readonly closing = new Set<Promise<void>>();
   private readonly config: ClaudeConfigDir;
   /** The one registry reader of every root's Claude domain, and of discovery. */
   private readonly registry: SharedRegistry;
@@ -184,6 +192,7 @@ export class LocalFleet {
       found.problems.every((p, i) => p === this.problems[i]);
     this.liveClaude = found.liveClaude.length;
     this.problems = found.problems;
+    const moved = this.opts.local === false ? false : this.followMoves(found.roots);
     const fresh =
       this.opts.local === false ? [] : found.roots.filter((r) => !this.roots.has(r.id) && !this.toOpen.has(r.id));
     if (fresh.length > 0) {
@@ -200,7 +209,54 @@ export class LocalFleet {
       );
       for (const info of fresh) this.queueOpen(info, plan.get(info.id)!);
     }
-    if (!same || fresh.length > 0 || this.cell.getSnapshot().version === 0) this.changed();
+    if (!same || moved || fresh.length > 0 || this.cell.getSnapshot().version === 0) this.changed();
+  }
+
+  /**
+   * Roots whose directory left their path since they were opened. One found again elsewhere with the same identity
+   * (renamed: `mv gamma gamma-renamed` under $OMC_STATE_DIR) is opened again there, under its new name; any other
+   * is closed and shown as gone for GONE_SHOWN_MS. A root still on disk that discovery no longer names (its Claude
+   * session ended) stays, as before. Also ends the gone marks whose time is up. Whether anything changed.
+   */
+  private followMoves(found: readonly FleetRoot[]): boolean {
+    const now = this.now();
+    let changed = false;
+    for (const [id, g] of this.gone)
+      if (g.until <= now) {
+        this.gone.delete(id);
+        changed = true;
+      }
+    const byId = new Map(found.map((r) => [r.id, r]));
+    for (const [id, r] of [...this.roots, ...this.toOpen]) {
+      if (rootStillThere(r.info.root, id) !== 'gone') continue;
+      changed = true;
+      this.shut(id);
+      const moved = byId.get(id);
+      // The same directory (its watch plan holds); its old path may already be another root's, found fresh below.
+      if (moved) this.queueOpen(moved, r.plan);
+      else this.gone.set(id, { info: r.info, until: now + GONE_SHOWN_MS });
+    }
+    return changed;
+  }
+
+  /** Closes a root (or drops it before it opened): its rows leave the next snapshot. */
+  private shut(id: string): void {
+    this.toOpen.delete(id);
+    const r = this.roots.get(id);
+    if (!r) return;
+    this.roots.delete(id);
+    this.rowsByRoot.delete(id);
+    this.offs.get(id)?.();
+    this.offs.delete(id);
+    const closed: Promise<void> = r.store
+      .close()
+      .catch(() => undefined)
+      .finally(() => this.closing.delete(closed));
+    this.closing.add(closed);
+  }
+
+  private now(): number {
+    return this.opts.clock?.() ?? Date.now();
   }
 
   /**
@@ -249,15 +305,17 @@ export class LocalFleet {
     const acks = new AckFile(ownStateDir(this.opts.env ?? process.env, this.opts.home), info.root);
     const monitor = new AttentionMonitor(store, { acks });
     this.roots.set(info.id, { info, store, plan, monitor });
+    this.gone.delete(info.id);
     const on = () => this.changed();
-    this.unsubs.push(
+    const offs = [
       store.sessions.subscribe(on),
       store.claude.subscribe(on),
       store.status.subscribe(on),
       monitor.view.subscribe(on),
       acks.watch(),
       () => monitor.dispose(),
-    );
+    ];
+    this.offs.set(info.id, () => offs.forEach((off) => off()));
     if (this.opts.watch === 'none') store.start();
     else store.start({ progressive: true });
   }
@@ -278,17 +336,15 @@ export class LocalFleet {
 
   /** The snapshot now (tests call it directly after a synchronous start). */
   build(): FleetSnapshot {
-    const groups = new Map<string, FleetGroup & { rootCount: number; parts: FleetRow[][] }>();
-    const now = this.opts.clock?.() ?? Date.now();
+    const groups = new Map<string, FleetGroup & { rootCount: number; parts: FleetRow[][]; gone?: string[] }>();
+    const now = this.now();
     let ready = this.toOpen.size === 0;
-    for (const [id, r] of this.roots) {
-      const status = r.store.status.getSnapshot();
-      if (status.watchMode === 'starting') ready = false;
-      let g = groups.get(r.info.group);
+    const groupOf = (info: FleetRoot) => {
+      let g = groups.get(info.group);
       if (!g) {
         g = {
-          key: `local|${r.info.group}`,
-          label: r.info.groupLabel,
+          key: `local|${info.group}`,
+          label: info.groupLabel,
           host: null,
           notes: [],
           tone: 'normal',
@@ -297,8 +353,14 @@ export class LocalFleet {
           rootCount: 0,
           parts: [],
         };
-        groups.set(r.info.group, g);
+        groups.set(info.group, g);
       }
+      return g;
+    };
+    for (const [id, r] of this.roots) {
+      const status = r.store.status.getSnapshot();
+      if (status.watchMode === 'starting') ready = false;
+      const g = groupOf(r.info);
       g.rootCount++;
       const why = r.plan.why ?? (status.watchMode === 'polling' ? `polling: ${status.watchDetail}` : null);
       if (why && !g.notes.includes(why)) {
@@ -307,10 +369,21 @@ export class LocalFleet {
       }
       g.parts.push(this.rowsOf(id, r, now));
     }
+    // A gone root's group says so (after the group's own notes), unless another directory is at its path now.
+    const open = new Set([...this.roots.values(), ...this.toOpen.values()].map((r) => r.info.root));
+    for (const { info } of this.gone.values()) {
+      if (open.has(info.root)) continue;
+      const g = groupOf(info);
+      g.gone = [...(g.gone ?? []), info.label];
+    }
     const all: FleetGroup[] = [];
     const kept = new Map<string, { group: FleetGroup; parts: FleetRow[][] }>();
     for (const g of groups.values()) {
       if (g.rootCount > 1) g.notes.unshift(`${g.rootCount} worktrees`);
+      for (const label of g.gone ?? []) {
+        g.notes.push(g.rootCount > 0 ? `${label} ${GONE_NOTE}` : GONE_NOTE);
+        g.tone = 'error';
+      }
       // A group whose roots kept their rows and whose header says the same is the same object: the view keeps its
       // lines, so a change in one project costs that project's group, not a pass over the fleet's rows.
       const prev = this.keptGroups.get(g.key);
@@ -329,7 +402,7 @@ export class LocalFleet {
       }
       // One root: its rows as kept (already sorted); worktrees of one project: merged and sorted again.
       g.rows = g.parts.length === 1 ? (g.parts[0] as FleetRow[]) : g.parts.flat().sort(byAttention);
-      const { rootCount: _n, parts, ...group } = g;
+      const { rootCount: _n, parts, gone: _gone, ...group } = g;
       all.push(group);
       kept.set(g.key, { group, parts });
     }
@@ -384,14 +457,19 @@ export class LocalFleet {
     if (this.timer) clearInterval(this.timer);
     if (this.opening) clearImmediate(this.opening);
     this.toOpen.clear();
-    this.unsubs.splice(0).forEach((u) => u());
+    this.offs.forEach((off) => off());
+    this.offs.clear();
     this.unfollow();
     await Promise.all([...this.roots.values()].map((r) => r.store.close()));
+    await Promise.all([...this.closing]);
     this.registry.close();
     this.quota.dispose();
     this.bgJobs.dispose();
   }
 }
+
+/** A gone root's group header says this: the directory is no longer where it was opened. */
+export const GONE_NOTE = 'gone: removed or renamed';
 
 /**
  * A root's previous rows with the rows of the sessions in `delta` built again (`build`) and those of the sessions

@@ -157,4 +157,44 @@ describe('push for several projects (the fleet view, serve)', () => {
     stop();
     expect(fs.existsSync(blogLease)).toBe(false);
   });
+
+  it("follows a project the fleet opens again under a new name (a new monitor), and lets a closed one's lease go", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-fleet-push-'));
+    cleanups.push(() => fs.rmSync(base, { recursive: true, force: true }));
+    const env = { XDG_STATE_HOME: path.join(base, 'state') };
+    const ntfy = await loopbackServer(200);
+    cleanups.push(() => ntfy.close());
+    const shop = project(base, 'shop');
+    let roots: PushRoot[] = [shop.root];
+    let changed = () => undefined as void;
+    const stop = pushForRoots({
+      roots: () => roots,
+      subscribe: (l) => ((changed = l), () => undefined),
+      config: {
+        notify: { debounceMs: 0 },
+        push: { channels: [{ type: 'ntfy', url: `${ntfy.base}/topic` }], retries: 0 },
+      },
+      readonly: false,
+      env,
+      onProblem: () => undefined,
+    });
+    cleanups.push(stop);
+    const leaseOf = (r: PushRoot) => path.join(ownStateDir(env), rootFileName('push-lease', r.root));
+    expect(fs.existsSync(leaseOf(shop.root))).toBe(true);
+
+    // Its directory renamed: the same root id, opened again at the new path with a new monitor.
+    const renamed = project(base, 'shop-renamed');
+    roots = [{ ...renamed.root, id: shop.root.id }];
+    changed();
+    expect(fs.existsSync(leaseOf(shop.root)), "the old path's lease").toBe(false);
+    expect(JSON.parse(fs.readFileSync(leaseOf(renamed.root), 'utf8'))).toMatchObject({ pid: process.pid });
+    renamed.emit(waiting('shop-renamed', 1));
+    await waitFor(() => ntfy.received.length >= 1, { what: 'the push from the new monitor' });
+    expect(ntfy.received[0]?.body).toContain('shop-renamed');
+
+    // Gone: the fleet closed it; its lease is given up at once, not at exit.
+    roots = [];
+    changed();
+    expect(fs.existsSync(leaseOf(renamed.root))).toBe(false);
+  });
 });

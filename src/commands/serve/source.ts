@@ -268,8 +268,15 @@ export function fleetSource(
    * root: the rows' "needs" and the page's items are the same monitor's, and it is not built twice).
    */
   const sync = () => {
-    for (const lr of fleet.localRoots()) {
-      const id = lr.info.id;
+    const open = new Map(fleet.localRoots().map((lr) => [lr.info.id, lr]));
+    // A root the fleet closed (its directory gone) leaves the page; one opened again (renamed) is its new store.
+    for (const [id, r] of roots)
+      if (open.get(id)?.store !== r.store) {
+        offs.get(id)?.();
+        offs.delete(id);
+        roots.delete(id);
+      }
+    for (const [id, lr] of open) {
       if (roots.has(id)) continue;
       const r: ServeRoot = {
         id,

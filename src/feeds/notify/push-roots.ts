@@ -35,7 +35,7 @@ export function pushForRoots(opts: {
   roots(): readonly PushRoot[];
   /** Remote projects (`--host`): fixed for the life of the process. */
   feeds?: readonly PushFeed[];
-  /** Called when roots may have been added. */
+  /** Called when roots may have been added, opened again elsewhere (a new monitor) or closed. */
   subscribe(l: () => void): () => void;
   config: OmcTopConfig;
   readonly: boolean;
@@ -49,8 +49,12 @@ export function pushForRoots(opts: {
   if (!sender) return () => undefined;
   const dir = ownStateDir(opts.env ?? process.env);
   const attached = new Map<string, () => void>();
+  /** The monitor each root was attached with: a root opened again (renamed) has a new one; a closed root none. */
+  const monitors = new Map<string, AttentionMonitor>();
   const attach = (r: PushRoot) => {
-    if (attached.has(r.id)) return;
+    if (monitors.get(r.id) === r.monitor) return;
+    detach(r.id);
+    monitors.set(r.id, r.monitor);
     const lease = new PushLease(dir, r.root, { readonly: opts.readonly });
     const n = new Notifier({
       channels: [],
@@ -68,6 +72,18 @@ export function pushForRoots(opts: {
       n.dispose();
       lease.release();
     });
+  };
+  const detach = (id: string) => {
+    attached.get(id)?.();
+    attached.delete(id);
+    monitors.delete(id);
+  };
+  const sync = () => {
+    const now = opts.roots();
+    const ids = new Set(now.map((r) => r.id));
+    // A root the fleet closed (its directory gone) lets its project's push lease go.
+    for (const id of [...monitors.keys()]) if (!ids.has(id)) detach(id);
+    now.forEach(attach);
   };
   for (const f of opts.feeds ?? []) {
     const n = new Notifier({
@@ -89,8 +105,8 @@ export function pushForRoots(opts: {
       n.dispose();
     });
   }
-  opts.roots().forEach(attach);
-  const offRoots = opts.subscribe(() => opts.roots().forEach(attach));
+  sync();
+  const offRoots = opts.subscribe(sync);
   return () => {
     offRoots();
     for (const d of attached.values()) d();
