@@ -9,7 +9,7 @@ import { restoreFetch } from './terminal/yoga-without-fetch.js';
 import React from 'react';
 import path from 'node:path';
 import { App } from './app.js';
-import { parseArgs, UsageError } from './commands/args.js';
+import { parseArgs, UsageError, rootFlag } from './commands/args.js';
 import { takeRepeated } from './commands/fleet-args.js';
 import { checkOmcVersionFlag } from './commands/omc-version-flag.js';
 import { startAttentionTerminal, type AttentionTerminal } from './feeds/notify/attention-terminal.js';
@@ -396,7 +396,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // Which OMC runs the hooks decides where its state is: both are found together.
   const { res, omc } = resolveRootAndOmc({
     cwd,
-    rootOverride: args.flags.get('root') as string | undefined,
+    rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
   });
   const readonly = args.flags.has('readonly');

@@ -11,7 +11,7 @@ import { ownStateDir } from '../io/state-dir.js';
 import { printErr, printOut } from '../io/output.js';
 import { cleanLine } from '../io/sanitize.js';
 import { noRootMessage, resolveOmcRoot } from '../store/root.js';
-import { parseArgs, UsageError } from './args.js';
+import { parseArgs, UsageError, rootFlag } from './args.js';
 
 export const ACK_EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
@@ -43,7 +43,7 @@ export async function runAckCommand(argv: readonly string[], cwd = process.cwd()
   if (bad !== undefined) throw new UsageError(`not an item id: ${JSON.stringify(cleanLine(bad).slice(0, 80))}`);
   const res = resolveOmcRoot({
     cwd: (args.flags.get('cwd') as string | undefined) ?? cwd,
-    rootOverride: args.flags.get('root') as string | undefined,
+    rootOverride: rootFlag(args),
   });
   if (!res.exists) {
     printErr(`omc-top ack: ${cleanLine(noRootMessage(res))}\n`);

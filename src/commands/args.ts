@@ -55,3 +55,12 @@ export function parseArgs(
   }
   return { positionals, flags };
 }
+
+/**
+ * `--cwd DIR` and `--root DIR` say where to look in two ways (the help gives them as `--cwd DIR | --root DIR`):
+ * both at once is a usage error, not one silently winning. The --root given, if any.
+ */
+export function rootFlag(args: ParsedArgs): string | undefined {
+  if (args.flags.has('cwd') && args.flags.has('root')) throw new UsageError('use either --cwd or --root, not both');
+  return args.flags.get('root') as string | undefined;
+}

@@ -27,7 +27,7 @@ import { CancelRecordFile } from '../store/cancel/cancel-records.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { AgentPoller } from '../store/claude/agent-poller.js';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
-import { parseArgs, UsageError } from './args.js';
+import { parseArgs, UsageError, rootFlag } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { homeDir } from '../io/home-dir.js';
 
@@ -288,7 +288,7 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
   // Which OMC runs the hooks decides where its state is (4.x ignores OMC_STATE_DIR…): found together.
   const found = resolveRootAndOmc({
     cwd: (args.flags.get('cwd') as string | undefined) ?? io.cwd,
-    rootOverride: args.flags.get('root') as string | undefined,
+    rootOverride: rootFlag(args),
     override,
     env,
     home,

@@ -12,7 +12,7 @@ import { checkFormat, DEFAULT_FORMAT, renderStatus, type StatusLineValues } from
 import { ownStateDir } from '../io/state-dir.js';
 import { stateDirMark } from '../store/state-dir/health.js';
 import { noRootMessage, projectNameOf, resolveOmcRoot, type RootResolution } from '../store/root.js';
-import { parseArgs, UsageError } from './args.js';
+import { parseArgs, UsageError, rootFlag } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { shownName } from '../io/shown-path.js';
 
@@ -87,7 +87,7 @@ export function parseStatusArgs(argv: readonly string[], io: StatusIo): StatusAr
   const tmux = args.flags.has('tmux');
   return {
     cwd: (args.flags.get('cwd') as string | undefined) ?? io.cwd,
-    rootOverride: args.flags.get('root') as string | undefined,
+    rootOverride: rootFlag(args),
     omcVersion: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
     fresh: args.flags.has('fresh'),
     render: (v) => renderStatus(format, v, tmux),

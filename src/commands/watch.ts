@@ -27,7 +27,7 @@ import { noRootMessage, projectNameOf } from '../store/root.js';
 import { resolveRootAndOmc } from '../store/omc-root.js';
 import { OmcStore } from '../store/store.js';
 import { LineStream, onStopSignal, printErr, printOut, STREAM_MAX_BUFFERED_BYTES } from '../io/output.js';
-import { parseArgs, UsageError } from './args.js';
+import { parseArgs, UsageError, rootFlag } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { shownBasename } from '../io/safe-fs/byte-paths.js';
 import { pauseAfterFirstLineForTest } from './test-pause.js';
@@ -127,7 +127,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   // The root and the OMC that judges found together, as the monitor and --json find them (--omc-version too).
   const { res, omc } = resolveRootAndOmc({
     cwd,
-    rootOverride: args.flags.get('root') as string | undefined,
+    rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
   });
   if (!res.exists) {

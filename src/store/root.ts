@@ -257,6 +257,19 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     };
   }
   const cwd = usableCwd.path;
+  // A starting directory that is not one (a --cwd mistyped, a file's path) is said as itself: every rule below would
+  // only fail in it (git cannot run there) and name $HOME/.omc as if that were the question.
+  if (!opts.rootOverride && !isDir(cwd)) {
+    return {
+      root: path.join(cwd, '.omc'),
+      rule: 'unusable-path',
+      explain: `${shownPath(cwd)} ${rootPathFault(cwd)}: no directory to look for .omc from`,
+      exists: false,
+      looked: [path.join(cwd, '.omc')],
+      notices,
+      projectDir: cwd,
+    };
+  }
   if (cwd !== lossyCwd || usableStart.path !== lossyStart)
     notices.push(
       `the path is not valid UTF-8 (shown with its bytes as \\xNN): Claude Code does not start in such a directory (2.1.332 says "Can't access working directory"), so no Claude process or transcript is shown for it`,

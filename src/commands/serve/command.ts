@@ -16,7 +16,7 @@ import { RemoteFleet } from '../../fleet/remotes.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { noRootMessage, projectNameOf, resolveOmcRoot } from '../../store/root.js';
 import { OmcStore } from '../../store/store.js';
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs, UsageError, rootFlag } from '../args.js';
 import { takeRepeated } from '../fleet-args.js';
 import { newToken } from './guard.js';
 import { startServer } from './server.js';
@@ -109,7 +109,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   } else {
     const res = resolveOmcRoot({
       cwd: (args.flags.get('cwd') as string | undefined) ?? process.cwd(),
-      rootOverride: args.flags.get('root') as string | undefined,
+      rootOverride: rootFlag(args),
     });
     if (!res.exists) {
       printErr(`omc-top serve: ${cleanLine(noRootMessage(res))}\n`);

@@ -28,7 +28,7 @@ import {
   modeProgress,
   stateOwner,
 } from '../sessions/omc-rules.js';
-import { modeSpec } from '../sessions/modes.js';
+import { isKnownMode, knownModes, modeSpec } from '../sessions/modes.js';
 import { autopilotEnforceable, checkLockOwnerText, hasNamedWorkflowMarkers } from './hook-rules.js';
 import type { RulesVersion } from '../verdict/types.js';
 import { dependentsOf, runtimeArtifactNames } from './recipe.js';
@@ -385,7 +385,7 @@ function chooseModes(
         code: 'mode-not-active',
         message: present
           ? `${req.mode} in ${label} is not active (active is ${JSON.stringify(present.value.active)}): nothing to ${req.pauseOnly ? 'pause' : 'cancel'}`
-          : `no ${cleanLine(req.mode)} state in ${label}`,
+          : `no ${cleanLine(req.mode)} state in ${label}${isKnownMode(req.mode) ? '' : ` (${cleanLine(req.mode)} is none of the modes omc-top knows: ${knownModes().join(', ')})`}`,
       };
     }
     modes = [req.mode];

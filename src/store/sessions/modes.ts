@@ -131,6 +131,9 @@ export function modeSpec(mode: string): ModeSpec {
 
 export const isKnownMode = (mode: string): boolean => BY_MODE.has(mode);
 
+/** The modes of the table, in its order (a message naming what could have been meant). */
+export const knownModes = (): string[] => MODE_TABLE.map((m) => m.mode);
+
 /** First non-empty string among `fields`. */
 export function firstString(s: Obj, fields: readonly string[]): string | null {
   for (let i = 0; i < fields.length; i++) {
