@@ -50,7 +50,10 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['pending', 'OMC is awaiting confirmation (set less than 2 minutes ago): not enforced yet'],
   ['stale', 'still active on disk, but no Stop-hook timestamp in the last 2 h: the loop is probably dead'],
   ['finished', 'not active, a terminal phase, or completed less than 24 h ago (a tombstone)'],
-  ['idle', 'nothing left in the session directory'],
+  [
+    'idle',
+    'no loop of its own left in the session directory (a file another session owns is judged on its owner’s row)',
+  ],
   [
     'unreadable',
     "omc-top may not read a mode file, the session's directory or a file its Stop hook reads (a cancel signal, state/'s session-less copies, ~/.omc/state; OMC writes its files mode 0600: run omc-top as the same user), so what OMC's Stop hook does is unknown and c / p are refused; the mode shows as `ralph ? (unreadable)`",
