@@ -12,7 +12,9 @@ import { AttentionMonitor } from '../feeds/attention/monitor.js';
 import { publishStatusCache } from '../feeds/attention/status-publisher.js';
 import type { AttentionView } from '../feeds/attention/view.js';
 import {
+  aliveLine,
   attentionLine,
+  IDLE_LINE_MS,
   laggedLine,
   pushLeaseLine,
   readyLine,
@@ -26,7 +28,14 @@ import { startRowFeed } from '../feeds/row-feed.js';
 import { noRootMessage, projectNameOf } from '../store/root.js';
 import { resolveRootAndOmc } from '../store/omc-root.js';
 import { OmcStore } from '../store/store.js';
-import { LineStream, onStopSignal, printErr, printOut, STREAM_MAX_BUFFERED_BYTES } from '../io/output.js';
+import {
+  hasReaderToLose,
+  LineStream,
+  onStopSignal,
+  printErr,
+  printOut,
+  STREAM_MAX_BUFFERED_BYTES,
+} from '../io/output.js';
 import { parseArgs, UsageError, rootFlag } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { shownBasename } from '../io/safe-fs/byte-paths.js';
@@ -109,6 +118,9 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     : new LineStream(process.stdout, {
         lagged: (n) => laggedLine(project, Date.now(), n) + '\n',
         maxBufferedBytes: bufferBytes(process.env),
+        idle: hasReaderToLose(1)
+          ? { afterMs: IDLE_LINE_MS, line: () => aliveLine(project, Date.now()) + '\n' }
+          : undefined,
       });
   // Events may be dropped (counted) for a reader that stopped reading; state lines never are.
   const out = io?.out ?? ((s: string) => (stream as LineStream).line(s));
@@ -209,6 +221,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   // A live monitor: `status --tmux` may answer from it (nothing is written under .omc).
   const unpublish = publishStatusCache({ store, monitor, project, dir });
   await stopped;
+  stream?.close();
   stopLease();
   stopRows();
   offView();

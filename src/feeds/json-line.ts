@@ -95,6 +95,17 @@ export function laggedLine(project: string, atMs: number, dropped: number): stri
   return safeJson({ v: LINE_VERSION, type: 'lagged', at: new Date(atMs).toISOString(), project, dropped });
 }
 
+/**
+ * Written when nothing else was for IDLE_LINE_MS and stdout is a pipe or socket: the stream learns that its
+ * reader has gone only by writing (`watch --json | head -1` on a quiet project). Consumers skip it.
+ */
+export function aliveLine(project: string, atMs: number): string {
+  return safeJson({ v: LINE_VERSION, type: 'alive', at: new Date(atMs).toISOString(), project });
+}
+
+/** How long a quiet `watch --json` on a pipe waits before its `alive` line. */
+export const IDLE_LINE_MS = 5_000;
+
 /** The attention view: at start and whenever what needs you changes (the count the monitor's header shows). */
 export function attentionLine(project: string, atMs: number, view: AttentionView): string {
   return safeJson({

@@ -9,6 +9,7 @@
  * layer writes its own title and notification sequences; those are control sequences omc-top makes
  * itself, around text cleaned where it is built. They reach the terminal through `writeControl`.
  */
+import fs from 'node:fs';
 import { cleanBlock, terminalSafeJson } from './sanitize.js';
 
 /** Where text goes: tests pass their own; the default is the process's stdout and stderr. */
@@ -121,6 +122,16 @@ interface LineSink {
   once(event: 'drain', cb: () => void): unknown;
 }
 
+/** Whether a descriptor is a pipe or a socket: a reader there can go away (a file or a terminal has none to lose). */
+export function hasReaderToLose(fd: number): boolean {
+  try {
+    const st = fs.fstatSync(fd);
+    return st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A JSON-lines stream (`watch --json`) whose memory is bounded whatever the reader does. While more
  * than `maxBufferedBytes` wait for the reader (a paused pager, a stalled pipe), event lines are dropped
@@ -131,11 +142,43 @@ export class LineStream {
   private dropped = 0;
   private waiting = false;
   private readonly roomWaiters: Array<() => void> = [];
+  private lastPut = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly sink: LineSink,
-    private readonly opts: { lagged(dropped: number): string; maxBufferedBytes?: number },
-  ) {}
+    private readonly opts: {
+      lagged(dropped: number): string;
+      maxBufferedBytes?: number;
+      /**
+       * A line written after `afterMs` with nothing else written. A pipe's writer learns that its reader has gone
+       * only by writing (EPIPE): `watch --json | head -1` on a quiet project would otherwise wait for the next change,
+       * hours on an idle one. Only for a pipe or socket (a terminal or a file has no reader to lose).
+       */
+      idle?: { afterMs: number; line(): string };
+    },
+  ) {
+    const idle = opts.idle;
+    if (idle) {
+      this.lastPut = Date.now();
+      // One wake per `afterMs` at most, busy or quiet: each looks how long the stream has been quiet.
+      const tick = () => {
+        const quiet = Date.now() - this.lastPut;
+        if (quiet >= idle.afterMs && this.hasRoom) this.put(idle.line());
+        this.idleTimer = setTimeout(tick, quiet >= idle.afterMs ? idle.afterMs : idle.afterMs - quiet);
+        // The stream never keeps the process alive by itself: what it reports on does.
+        this.idleTimer.unref();
+      };
+      this.idleTimer = setTimeout(tick, idle.afterMs);
+      this.idleTimer.unref();
+    }
+  }
+
+  /** Ends the idle line's timer (the stream's writer is done). */
+  close(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
 
   get hasRoom(): boolean {
     return this.sink.writableLength < (this.opts.maxBufferedBytes ?? STREAM_MAX_BUFFERED_BYTES);
@@ -187,6 +230,7 @@ export class LineStream {
   }
 
   private put(text: string): void {
+    this.lastPut = Date.now();
     try {
       this.sink.write(text);
     } catch {

@@ -107,6 +107,35 @@ describe('omc-top watch --json', () => {
     expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(out)).toBe(false);
   });
 
+  it('on a quiet project, says it is alive every 5 s and ends soon after its reader goes (| head -1)', async ({
+    project: p,
+  }) => {
+    const rows = schema();
+    child = spawn(process.execPath, [path.join(REPO, 'dist', 'omc-top.mjs'), 'watch', '--json', '--snapshot'], {
+      cwd: p.dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(p.dir, 'xdg-state') },
+    });
+    const exit = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)));
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    const lines = () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: 'ready line' });
+    // Nothing changes on disk from here: the only line that can come is the one that tests the pipe.
+    const alive = await waitFor(() => lines().find((l) => l.type === 'alive'), {
+      timeoutMs: 20_000,
+      what: 'an alive line',
+    });
+    expect(Object.keys(alive).sort()).toEqual(expected(rows, alive));
+    // The reader goes (as `head -1` does after its line): the next alive line meets a closed pipe and the watch ends.
+    child.stdout?.destroy();
+    expect(await exit).toBe(0);
+  });
+
   it('exits 2 without --json, and 2 when there is no .omc', async () => {
     const { runWatchCommand } = await import('../../src/commands/watch.js');
     await expect(runWatchCommand([])).rejects.toThrow(/--json/);
