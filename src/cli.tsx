@@ -250,6 +250,8 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
         ui.dispose();
         return live.store.close();
       },
+      // The root's own: switching roots (O) keeps a new title.
+      title: () => live.attention.title,
     },
   );
   if (search) searchNestedWhenLive(search, live, ui);
