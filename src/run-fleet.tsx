@@ -9,7 +9,7 @@ import React from 'react';
 import type { FullScreenControls, FullScreenDone } from './terminal/full-screen.js';
 import { FleetShell } from './fleet-app.js';
 import { FleetUi } from './panes/fleet/reducer.js';
-import { pickTheme } from './ui/theme.js';
+import { screenTheme } from './ui/theme.js';
 import { UsageError } from './commands/args.js';
 import { cleanLine, terminalSafeJson } from './io/sanitize.js';
 import { printErr } from './io/output.js';
@@ -66,7 +66,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
   if (remote) fleet.setExtra(() => remote.groups());
   const fleetUi = new FleetUi();
   if (opts.configError) fleetUi.flash(opts.configError, 'error');
-  const theme = pickTheme();
+  const theme = screenTheme();
   let stopPush: () => void = () => undefined;
   // The first frame first: discovery runs git per project, so it starts after the empty fleet is drawn.
   setImmediate(() => {
