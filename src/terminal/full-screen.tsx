@@ -8,6 +8,7 @@ import { printErr } from '../io/output.js';
 import { releaseHungUpStdio, stdioTerminals } from './hangup.js';
 import { installJobControl } from './job-control.js';
 import { shellCanResume } from '../io/job-shell.js';
+import { asciiText, localeIsUtf8 } from '../io/glyphs.js';
 import { CLEAR_SEQ, enterFullScreen, rereadSize, type HeldWithScreen } from './screen.js';
 
 export interface FullScreenControls {
@@ -35,6 +36,7 @@ export function runFullScreen(
     let instance: Instance | null = null;
     let shown: React.ReactElement | null = null;
     let finished = false;
+    const inkOut = localeStdout(stdout);
     const term = enterFullScreen(stdout, stdin, {
       mouse,
       beforeLeave: () => {
@@ -70,6 +72,7 @@ export function runFullScreen(
       rereadSize(stdout);
       shown = element({ exit: () => finish(0), redraw, suspend });
       instance = render(shown, {
+        stdout: inkOut,
         exitOnCtrlC: false,
         patchConsole: false,
         maxFps: 30,
@@ -140,5 +143,23 @@ export function runFullScreen(
       }, crashAfter);
     }
     mount();
+  });
+}
+
+/**
+ * The stdout Ink draws to: every frame through the locale's text (io/glyphs.ts: ASCII where the locale is not UTF-8,
+ * each glyph one character of its width, so Ink's layout holds); stdout itself where it is UTF-8. Everything but
+ * `write` is stdout's own (its size, its 'resize' listeners).
+ */
+function localeStdout(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (localeIsUtf8()) return stdout;
+  return new Proxy(stdout, {
+    get(target, key) {
+      if (key === 'write')
+        return (chunk: unknown, ...rest: unknown[]) =>
+          (target.write as (...a: unknown[]) => boolean)(typeof chunk === 'string' ? asciiText(chunk) : chunk, ...rest);
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
   });
 }
