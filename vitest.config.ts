@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { viteInkPatches } from './scripts/ink-patches/index.mjs';
 import { measureTimeScale, TIME_SCALE_ENV } from './test/helpers/time-scale.js';
+import { localeIsUtf8 } from './src/io/glyphs.js';
 
 /**
  * How long tests may wait, for this machine now (test/helpers/time-scale.ts): measured once here and
@@ -10,6 +11,12 @@ import { measureTimeScale, TIME_SCALE_ENV } from './test/helpers/time-scale.js';
 const time = measureTimeScale();
 process.env[TIME_SCALE_ENV] = String(time.scale);
 if (time.scale !== 1) console.log(`[omc-top tests] waits scaled x${time.scale}: ${time.why}`);
+
+/**
+ * omc-top draws ASCII where the locale is not UTF-8 (src/io/glyphs.ts). The suite's screens are the UTF-8 ones,
+ * whatever locale the run was started in; a test of the ASCII screen sets its own locale.
+ */
+if (!localeIsUtf8(process.env)) process.env.LC_ALL = 'C.UTF-8';
 
 /** Ink ships source maps that name sources it does not ship; inlined, each would print a warning. */
 const dropShippedSourceMaps = {

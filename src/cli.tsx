@@ -41,7 +41,7 @@ import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
 import { firstStepRows } from './store/sessions/domain.js';
 import { runFullScreen, type FullScreenControls } from './terminal/full-screen.js';
-import { pickTheme } from './ui/theme.js';
+import { screenTheme } from './ui/theme.js';
 import { UiStore } from './kit/ui-store.js';
 import { VERSION } from './version.js';
 import { earlyGitSettled } from './io/git-early.js';
@@ -210,7 +210,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
   if (!res.exists) ui.flash(`no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`, 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
-  const theme = pickTheme();
+  const theme = screenTheme();
   let controls: FullScreenControls | null = null;
   const search = opts.nestedSearch;
   const nested = (): NestedSearch => search?.result() ?? NO_NESTED;
@@ -250,6 +250,8 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
         ui.dispose();
         return live.store.close();
       },
+      // The root's own: switching roots (O) keeps a new title.
+      title: () => live.attention.title,
     },
   );
   if (search) searchNestedWhenLive(search, live, ui);

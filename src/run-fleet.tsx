@@ -6,10 +6,10 @@
  * at exit, left alone with --no-title or `"title": false`.
  */
 import React from 'react';
-import type { FullScreenControls } from './terminal/full-screen.js';
+import type { FullScreenControls, FullScreenDone } from './terminal/full-screen.js';
 import { FleetShell } from './fleet-app.js';
 import { FleetUi } from './panes/fleet/reducer.js';
-import { pickTheme } from './ui/theme.js';
+import { screenTheme } from './ui/theme.js';
 import { UsageError } from './commands/args.js';
 import { cleanLine, terminalSafeJson } from './io/sanitize.js';
 import { printErr } from './io/output.js';
@@ -41,7 +41,7 @@ export interface FleetRunOptions {
 type RunFullScreen = (
   mouse: boolean,
   element: (ctl: FullScreenControls) => React.ReactElement,
-  done: { beforeRestore(): void; afterRestore(): Promise<void> },
+  done: FullScreenDone,
 ) => Promise<number>;
 
 export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): Promise<number> {
@@ -66,7 +66,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
   if (remote) fleet.setExtra(() => remote.groups());
   const fleetUi = new FleetUi();
   if (opts.configError) fleetUi.flash(opts.configError, 'error');
-  const theme = pickTheme();
+  const theme = screenTheme();
   let stopPush: () => void = () => undefined;
   // The first frame first: discovery runs git per project, so it starts after the empty fleet is drawn.
   setImmediate(() => {
@@ -79,7 +79,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
       onProblem: (line) => fleetUi.flash(line, 'error'),
     });
   });
-  const stopTitle = keepTitle({
+  const title = keepTitle({
     enabled: !opts.noTitle && config.title !== false,
     write: writeControl,
     text: () => fleetTitle(fleet.getSnapshot()),
@@ -101,7 +101,8 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
     ),
     {
       // Before the main screen comes back, as the monitor does: the shell's own title returns with it.
-      beforeRestore: stopTitle,
+      beforeRestore: () => title.stop(),
+      title: () => title,
       // No ssh outlives omc-top: each is ended for good (TERM, then KILL) before the process exits.
       afterRestore: async () => {
         stopPush();

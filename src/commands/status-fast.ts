@@ -7,6 +7,7 @@
  * release (`--omc-version X`) is left to status.ts: its root and book are found
  * as --json finds them (store/omc-root.ts), which this path does not load.
  */
+import { forLocale } from '../io/glyphs.js';
 import { liveStatusCache } from '../feeds/attention/status-cache.js';
 import { checkFormat, DEFAULT_FORMAT, renderStatus, type StatusLineValues } from '../feeds/status-line.js';
 import { ownStateDir } from '../io/state-dir.js';
@@ -85,12 +86,14 @@ export function parseStatusArgs(argv: readonly string[], io: StatusIo): StatusAr
   const bad = checkFormat(format);
   if (bad) throw new UsageError(bad);
   const tmux = args.flags.has('tmux');
+  const shown = forLocale(io.env);
   return {
     cwd: (args.flags.get('cwd') as string | undefined) ?? io.cwd,
     rootOverride: rootFlag(args),
     omcVersion: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
     fresh: args.flags.has('fresh'),
-    render: (v) => renderStatus(format, v, tmux),
+    // As the monitor draws it (io/glyphs.ts): ASCII where the locale is not UTF-8.
+    render: (v) => shown(renderStatus(format, v, tmux)),
   };
 }
 

@@ -10,6 +10,7 @@
  * itself, around text cleaned where it is built. They reach the terminal through `writeControl`.
  */
 import fs from 'node:fs';
+import { forLocale } from './glyphs.js';
 import { cleanBlock, terminalSafeJson } from './sanitize.js';
 
 /** Where text goes: tests pass their own; the default is the process's stdout and stderr. */
@@ -41,8 +42,11 @@ export const processSink: TextSink = { out: printOut, err: printErr };
  * title stack, a bell): never text from a file, which is cleaned where these sequences are built.
  */
 export function writeControl(bytes: string): void {
-  write(process.stdout, bytes);
+  write(process.stdout, controlText(bytes));
 }
+
+/** A title or a notification holds text: ASCII where the locale is not UTF-8, as the monitor's frames. */
+const controlText = forLocale();
 
 function write(stream: NodeJS.WriteStream, text: string): void {
   try {

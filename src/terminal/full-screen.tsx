@@ -8,7 +8,8 @@ import { printErr } from '../io/output.js';
 import { releaseHungUpStdio, stdioTerminals } from './hangup.js';
 import { installJobControl } from './job-control.js';
 import { shellCanResume } from '../io/job-shell.js';
-import { enterFullScreen, ENTER_SEQ, LEAVE_SEQ, MOUSE_ON } from './screen.js';
+import { asciiText, localeIsUtf8 } from '../io/glyphs.js';
+import { CLEAR_SEQ, enterFullScreen, rereadSize, type HeldWithScreen } from './screen.js';
 
 export interface FullScreenControls {
   exit(): void;
@@ -16,23 +17,34 @@ export interface FullScreenControls {
   suspend<T>(fn: () => Promise<T>): Promise<T>;
 }
 
+/** What the caller does around the full screen's end, and what it holds with the screen. */
+export interface FullScreenDone {
+  beforeRestore(): void;
+  afterRestore(): Promise<void>;
+  /** The terminal title kept now (terminal/title.ts): popped at Ctrl-Z and for $EDITOR, set again after. */
+  title?(): HeldWithScreen | undefined;
+}
+
 /** Runs `element` full screen until it exits; resolves to the exit status. */
 export function runFullScreen(
   mouse: boolean,
   element: (ctl: FullScreenControls) => React.ReactElement,
-  done: { beforeRestore(): void; afterRestore(): Promise<void> },
+  done: FullScreenDone,
 ): Promise<number> {
   const { stdout, stdin } = process;
   return new Promise<number>((resolve) => {
-    const opts = { mouse };
     let instance: Instance | null = null;
     let shown: React.ReactElement | null = null;
     let finished = false;
-    const term = enterFullScreen(stdout, stdin, () => {
-      instance?.unmount();
-      instance = null;
+    const inkOut = localeStdout(stdout);
+    const term = enterFullScreen(stdout, stdin, {
+      mouse,
+      beforeLeave: () => {
+        instance?.unmount();
+        instance = null;
+      },
+      held: done.title,
     });
-    if (opts.mouse) stdout.write(MOUSE_ON);
 
     const finish = (code: number, error?: unknown) => {
       if (finished) return;
@@ -56,8 +68,11 @@ export function runFullScreen(
       } catch {
         /* not a tty any more: Ink's own call says the same */
       }
+      // Every fresh instance (the start, Ctrl-L, fg, back from $EDITOR) draws at the size the terminal has now.
+      rereadSize(stdout);
       shown = element({ exit: () => finish(0), redraw, suspend });
       instance = render(shown, {
+        stdout: inkOut,
         exitOnCtrlC: false,
         patchConsole: false,
         maxFps: 30,
@@ -68,21 +83,21 @@ export function runFullScreen(
     const redraw = () => {
       instance?.unmount();
       instance = null;
-      stdout.write('\u001b[2J\u001b[H');
+      term.write(CLEAR_SEQ);
+      mount();
+    };
+    // $EDITOR and Ctrl-Z hand the terminal over the same way, and take it back the same way.
+    const takeBack = () => {
+      if (finished) return;
+      term.enter();
       mount();
     };
     async function suspend<T>(fn: () => Promise<T>): Promise<T> {
-      instance?.unmount();
-      instance = null;
-      stdout.write(LEAVE_SEQ);
+      term.leave();
       try {
-        if (stdin.isTTY) stdin.setRawMode(false);
         return await fn();
       } finally {
-        if (!finished) {
-          stdout.write(ENTER_SEQ + (opts.mouse ? MOUSE_ON : ''));
-          mount();
-        }
+        takeBack();
       }
     }
 
@@ -97,17 +112,8 @@ export function runFullScreen(
     stdout.prependListener('resize', renderAtNewSize);
 
     installJobControl({
-      leave: () => {
-        instance?.unmount();
-        instance = null;
-        stdout.write(LEAVE_SEQ);
-        if (stdin.isTTY) stdin.setRawMode(false);
-      },
-      enter: () => {
-        if (finished) return;
-        stdout.write(ENTER_SEQ);
-        mount();
-      },
+      leave: () => term.leave(),
+      enter: takeBack,
       canResume: () => shellCanResume(),
     });
     process.on('SIGTERM', () => finish(143));
@@ -137,5 +143,23 @@ export function runFullScreen(
       }, crashAfter);
     }
     mount();
+  });
+}
+
+/**
+ * The stdout Ink draws to: every frame through the locale's text (io/glyphs.ts: ASCII where the locale is not UTF-8,
+ * each glyph one character of its width, so Ink's layout holds); stdout itself where it is UTF-8. Everything but
+ * `write` is stdout's own (its size, its 'resize' listeners).
+ */
+function localeStdout(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (localeIsUtf8()) return stdout;
+  return new Proxy(stdout, {
+    get(target, key) {
+      if (key === 'write')
+        return (chunk: unknown, ...rest: unknown[]) =>
+          (target.write as (...a: unknown[]) => boolean)(typeof chunk === 'string' ? asciiText(chunk) : chunk, ...rest);
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
   });
 }

@@ -5,8 +5,10 @@
  * replaces the default stop, so we do what a shell expects first — leave the
  * alternate screen and go back to cooked mode (otherwise the prompt draws over
  * us and, after fg, keys echo until Enter) — then stop for real with SIGSTOP,
- * which cannot be caught. SIGCONT (fg, bg, kill -CONT) re-enters the alternate
- * screen and repaints; raw mode comes back with the remounted UI.
+ * which cannot be caught. SIGCONT (fg, bg, kill -CONT) re-enters every mode the
+ * start entered (terminal/screen.ts: one list) and the title, and repaints at the
+ * size the terminal has now (a resize while stopped signalled the shell, not us);
+ * raw mode comes back with the remounted UI.
  */
 export interface JobControlHooks {
   /** Put the terminal back as the shell wants it (unmount, cooked mode, leave the alternate screen). */

@@ -48,7 +48,7 @@ describe('keepTitle', () => {
   it('pushes the old title, sets the text when it moves (cleaned), pops the old one back once', () => {
     const out: string[] = [];
     const text = textCell('omc-top --all');
-    const stop = keepTitle({
+    const title = keepTitle({
       enabled: true,
       write: (b) => out.push(b),
       text: () => text.getSnapshot(),
@@ -58,8 +58,8 @@ describe('keepTitle', () => {
     text.set('omc-top --all · 1 session needs you');
     text.set('omc-top --all · 1 session needs you');
     text.set('name\x1b]2;PWN\x07 · 2 sessions need you');
-    stop();
-    stop();
+    title.stop();
+    title.stop();
     text.set('after the end');
     expect(out.slice(2)).toEqual([
       '\x1b]2;omc-top --all · 1 session needs you\x07',
@@ -68,10 +68,37 @@ describe('keepTitle', () => {
     ]);
   });
 
+  it('paused (Ctrl-Z, $EDITOR): the old title popped back, nothing set meanwhile; resumed: pushed and set again', () => {
+    const out: string[] = [];
+    const text = textCell('omc-top proj');
+    const title = keepTitle({
+      enabled: true,
+      write: (b) => out.push(b),
+      text: () => text.getSnapshot(),
+      onChange: (l) => text.subscribe(l),
+    });
+    title.pause();
+    title.pause();
+    text.set('omc-top proj · needs you: 1');
+    title.resume();
+    title.resume();
+    title.pause();
+    title.stop();
+    title.resume();
+    expect(out).toEqual([
+      '\x1b[22;0t',
+      '\x1b]2;omc-top proj\x07',
+      '\x1b[23;0t',
+      '\x1b[22;0t',
+      '\x1b]2;omc-top proj · needs you: 1\x07',
+      '\x1b[23;0t',
+    ]);
+  });
+
   it('off (--no-title, "title": false): writes nothing, follows nothing', () => {
     const out: string[] = [];
     let subscribed = false;
-    const stop = keepTitle({
+    const title = keepTitle({
       enabled: false,
       write: (b) => out.push(b),
       text: () => 'x',
@@ -80,7 +107,9 @@ describe('keepTitle', () => {
         return () => undefined;
       },
     });
-    stop();
+    title.pause();
+    title.resume();
+    title.stop();
     expect([out, subscribed]).toEqual([[], false]);
   });
 });

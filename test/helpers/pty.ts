@@ -72,7 +72,8 @@ export class TerminalHarness {
       args = [...opts.wrap.slice(1), file, ...args];
       file = opts.wrap[0] as string;
     }
-    this.pty = spawn(file, args, { name: 'xterm-256color', cols, rows, cwd: opts.cwd ?? REPO, env });
+    // node-pty sets TERM to the terminal's name: the name is the TERM asked for (TERM=dumb is a case of its own).
+    this.pty = spawn(file, args, { name: env.TERM ?? 'xterm-256color', cols, rows, cwd: opts.cwd ?? REPO, env });
     this.pty.onData((d) => {
       this.raw += d;
       this.pending = this.pending.then(() => new Promise<void>((r) => this.term.write(d, r)));

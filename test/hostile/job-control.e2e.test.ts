@@ -13,6 +13,16 @@ import { waitFor } from '../helpers/fixtures.js';
 import { makeSandbox, type Sandbox } from '../helpers/hostile-sandbox.js';
 import { TerminalHarness } from '../helpers/pty.js';
 
+const MOUSE_ON = '\u001b[?1000h\u001b[?1006h';
+const MOUSE_OFF = '\u001b[?1006l\u001b[?1000l';
+const PUSH_TITLE = '\u001b[22;0t';
+const POP_TITLE = '\u001b[23;0t';
+/** The private modes (`CSI ? n h`) a stretch of output turns on, as a sorted list. */
+const privateModesOn = (bytes: string) =>
+  [...new Set([...bytes.matchAll(/\u001b\[\?([\d;]+)h/g)].flatMap((m) => (m[1] ?? '').split(';')))].sort();
+/** The index of the screen's last row with text on it. */
+const lastRow = (rows: string[]) => rows.reduce((last, row, i) => (row.trim() === '' ? last : i), -1);
+
 let h: TerminalHarness | null = null;
 let s: Sandbox | null = null;
 afterEach(() => {
@@ -73,6 +83,45 @@ describe('job control in a real terminal', () => {
       expect(await h.waitForExit()).toBe(0);
     });
   }
+
+  it('fg takes back every mode the start entered (the wheel too), pops the title at the stop and sets it again, and draws at the size the terminal took while stopped', async () => {
+    s = makeSandbox();
+    h = new TerminalHarness({ args: ['--root', s.root], cols: 100, rows: 30, wrap: SHELL });
+    await h.waitForText(/STATUS\s+SESSION/);
+    const pid = await waitFor(() => childOf(h!.pty.pid), { what: 'omc-top under the shell', timeoutMs: 30_000 });
+    await h.settle();
+    const started = h.output;
+    expect(started).toContain(MOUSE_ON);
+    expect(started).toContain(PUSH_TITLE);
+
+    h.write('\u001a');
+    await until('the process to stop', () => state(pid) === 'T');
+    await until('the alternate screen left', () => !h!.altScreen && h!.cursorVisible);
+    await h.settle();
+    const atStop = h.output.slice(started.length);
+    // The shell's own title is back while omc-top is stopped: the one pushed at the start is popped.
+    expect(atStop).toContain(POP_TITLE);
+    expect(atStop).toContain(MOUSE_OFF);
+
+    // The terminal is resized while the shell has it: SIGWINCH goes to the shell, never to the stopped monitor.
+    h.resize(120, 40);
+    const stopped = h.output.length;
+    h.write('\r');
+    await until('the process to run again', () => state(pid) !== 'T');
+    await h.waitForText(/STATUS\s+SESSION/);
+    // Drawn at 120x40: the footer (the frame's last row) is below the old 30th row, and the header reaches column 100.
+    await until('the frame at the new size', () => lastRow(h!.screen()) >= 35);
+    await h.settle();
+    const afterFg = h.output.slice(stopped);
+    expect(privateModesOn(afterFg)).toEqual(privateModesOn(started));
+    expect(afterFg).toContain(MOUSE_ON);
+    // The title is pushed again and set: the title stack is as the start left it.
+    expect(afterFg.indexOf(PUSH_TITLE)).toBeGreaterThanOrEqual(0);
+    expect(afterFg.indexOf('\u001b]2;omc-top ', afterFg.indexOf(PUSH_TITLE))).toBeGreaterThan(0);
+    expect(h.screen().some((row) => row.length > 100)).toBe(true);
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+  });
 
   it('with no shell to bring it back (started straight in the terminal, as tmux split-window does): Ctrl-Z and kill -TSTP do not stop it', async () => {
     s = makeSandbox();

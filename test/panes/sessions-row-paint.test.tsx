@@ -9,14 +9,15 @@ import { Text, renderToString } from 'ink';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isColorName, paint } from '../../src/ui/paint.js';
-import { pickTheme } from '../../src/ui/theme.js';
+import { pickTheme, screenTheme } from '../../src/ui/theme.js';
 
 const level = chalk.level;
 afterEach(() => {
   chalk.level = level;
 });
 
-const colorTheme = pickTheme({});
+// A terminal with colour (chalk's level 1 or more); under vitest stdout is no terminal, level 0.
+const colorTheme = pickTheme({}, 1);
 const themeColors = [
   ...new Set(
     [
@@ -61,8 +62,17 @@ describe('a row painted as one string', () => {
   it('uses only colours chalk names, in every theme', () => {
     expect(themeColors.length).toBeGreaterThan(3);
     for (const c of themeColors) expect(isColorName(c)).toBe(true);
-    const mono = pickTheme({ NO_COLOR: '1' });
+    const mono = pickTheme({ NO_COLOR: '1' }, 3);
     expect(Object.values(mono.status).every((c) => c === undefined)).toBe(true);
+  });
+
+  it('no colour from the terminal (FORCE_COLOR=0, TERM=dumb, --no-color: level 0): monochrome, bold and inverse kept', () => {
+    expect(pickTheme({}, 0)).toEqual(pickTheme({ NO_COLOR: '1' }, 3));
+    chalk.level = 0;
+    const theme = screenTheme({});
+    expect(theme.color).toBe(false);
+    expect(paint('x', { color: theme.ok, bold: true })).toBe('\u001b[1mx\u001b[22m');
+    expect(chalk.inverse('c')).toBe('\u001b[7mc\u001b[27m');
   });
 
   it('reaches the terminal as the nested <Text> elements did, at every colour level', () => {

@@ -9,7 +9,7 @@ import { AckFile } from '../attention/acks.js';
 import { AttentionMonitor } from '../attention/monitor.js';
 import { publishStatusCache } from '../attention/status-publisher.js';
 import type { OmcStore } from '../../store/store.js';
-import { keepTitle } from '../../terminal/title.js';
+import { keepTitle, type TitleKeeper } from '../../terminal/title.js';
 import { ownStateDir } from '../../io/state-dir.js';
 import { loadConfig, parseChannels, type Channel } from '../../config/config-file.js';
 import { describe, Notifier } from './notifier.js';
@@ -23,6 +23,8 @@ export interface AttentionTerminal {
   monitor: AttentionMonitor;
   /** Set when the config file is bad (the defaults apply): show it to the user. */
   configError: string | null;
+  /** The terminal title at "needs you: N": the full-screen lifecycle pauses it while the terminal is handed over. */
+  title: TitleKeeper;
   dispose(): void;
 }
 
@@ -72,7 +74,7 @@ export function startAttentionTerminal(opts: {
   const unpublish = opts.store.readonly
     ? () => undefined
     : publishStatusCache({ store: opts.store, monitor, project: opts.project, dir });
-  const stopTitle = keepTitle({
+  const title = keepTitle({
     enabled: !opts.noTitle && loaded.config.title !== false,
     write: opts.write,
     text: () => {
@@ -89,6 +91,7 @@ export function startAttentionTerminal(opts: {
     notifier,
     monitor,
     configError: typeof flag === 'string' ? flag : loaded.error,
+    title,
     dispose() {
       offTransitions();
       unpublish();
@@ -97,7 +100,7 @@ export function startAttentionTerminal(opts: {
       notifier.dispose();
       push.sender?.dispose();
       lease?.release();
-      stopTitle();
+      title.stop();
     },
   };
 }
