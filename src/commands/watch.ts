@@ -16,6 +16,7 @@ import {
   laggedLine,
   pushLeaseLine,
   readyLine,
+  rootLine,
   snapshotLine,
   stateDirLine,
   transitionLine,
@@ -30,6 +31,7 @@ import { LineStream, onStopSignal, printErr, printOut, STREAM_MAX_BUFFERED_BYTES
 import { parseArgs, UsageError, rootFlag } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { shownBasename } from '../io/safe-fs/byte-paths.js';
+import { sameAbsence } from '../io/watch/root-presence.js';
 import { pauseAfterFirstLineForTest } from './test-pause.js';
 
 export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
@@ -206,6 +208,16 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     shownStateDir = health;
     state(stateDirLine(project, now(), health) + '\n');
   });
+  // `.omc` moved away, removed or replaced by a file (and back): one line each way, in the monitor's words. The
+  // watch keeps running meanwhile (the watcher waits for the root and holds the process).
+  let shownAbsence = store.status.getSnapshot().rootAbsence ?? null;
+  const offRoot = store.status.subscribe(() => {
+    const status = store.status.getSnapshot();
+    const absence = status.rootAbsence ?? null;
+    if (sameAbsence(absence, shownAbsence)) return;
+    shownAbsence = absence;
+    state(rootLine(project, now(), { path: store.root, absence, message: status.watchDetail }) + '\n');
+  });
   // A live monitor: `status --tmux` may answer from it (nothing is written under .omc).
   const unpublish = publishStatusCache({ store, monitor, project, dir });
   await stopped;
@@ -213,6 +225,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   stopRows();
   offView();
   offStateDir();
+  offRoot();
   unpublish();
   unwatchAcks();
   monitor.dispose();
