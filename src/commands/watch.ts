@@ -159,6 +159,18 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   const dir = store.stateDir.dir;
   const acks = new AckFile(dir, store.root);
   const unwatchAcks = acks.watch();
+  // `.omc` moved away, removed or replaced by a file (and back): one line each way, in the monitor's words. The
+  // watch keeps running meanwhile (the watcher waits for the root and holds the process). Listening before the
+  // attention monitor does: the status cell tells its listeners in order, so the line that the root is back comes
+  // before the transitions of what came back with it.
+  let shownAbsence = store.status.getSnapshot().rootAbsence ?? null;
+  const offRoot = store.status.subscribe(() => {
+    const status = store.status.getSnapshot();
+    const absence = status.rootAbsence ?? null;
+    if (sameAbsence(absence, shownAbsence)) return;
+    shownAbsence = absence;
+    state(rootLine(project, now(), { path: store.root, absence, message: status.watchDetail }) + '\n');
+  });
   const monitor = new AttentionMonitor(store, { acks });
   // "ready" promises that every later change is reported: wait for the watcher to be up.
   await new Promise<void>((resolve) => {
@@ -207,16 +219,6 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     if (health === shownStateDir) return;
     shownStateDir = health;
     state(stateDirLine(project, now(), health) + '\n');
-  });
-  // `.omc` moved away, removed or replaced by a file (and back): one line each way, in the monitor's words. The
-  // watch keeps running meanwhile (the watcher waits for the root and holds the process).
-  let shownAbsence = store.status.getSnapshot().rootAbsence ?? null;
-  const offRoot = store.status.subscribe(() => {
-    const status = store.status.getSnapshot();
-    const absence = status.rootAbsence ?? null;
-    if (sameAbsence(absence, shownAbsence)) return;
-    shownAbsence = absence;
-    state(rootLine(project, now(), { path: store.root, absence, message: status.watchDetail }) + '\n');
   });
   // A live monitor: `status --tmux` may answer from it (nothing is written under .omc).
   const unpublish = publishStatusCache({ store, monitor, project, dir });

@@ -226,6 +226,54 @@ describe('omc-top watch --json', () => {
     for (const l of lines()) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
   });
 
+  it('--poll: .omc changed while it was away is reported once it is back, after the line that says it is back', async ({
+    project: p,
+  }) => {
+    child = spawn(
+      process.execPath,
+      [path.join(REPO, 'dist', 'omc-top.mjs'), 'watch', '--json', '--snapshot', '--poll'],
+      {
+        cwd: p.dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(p.dir, 'xdg-state') },
+      },
+    );
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    const lines = () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready line (${err})` });
+    const from = lines().length;
+    const away = path.join(p.dir, 'omc-away');
+    fs.renameSync(p.root, away);
+    await waitFor(() => lines().some((l) => l.type === 'root' && (l.root as { present: boolean }).present === false), {
+      timeoutMs: 20_000,
+      what: `root line: moved away (${err})`,
+    });
+    // Written while it was away (in its new place): seen when it is back, as a change from what was there before.
+    const file = path.join(away, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
+    writeOmcJson(file, { ...JSON.parse(fs.readFileSync(file, 'utf8')), iteration: 7 });
+    fs.renameSync(away, p.root);
+    await waitFor(() => lines().some((l) => l.kind === 'iteration' && l.to === '7'), {
+      timeoutMs: 20_000,
+      what: `iteration 7 once it is back (${err})`,
+    });
+    // The root's lines, the change, and no news (a mode-status line may follow the file's new time).
+    expect(
+      lines()
+        .slice(from)
+        .filter((l) => l.type === 'root' || l.kind === 'iteration' || l.news !== null)
+        .map((l) =>
+          l.type === 'root' ? `root ${(l.root as { present: boolean }).present}` : `${l.kind} ${l.from}>${l.to}`,
+        ),
+    ).toEqual(['root false', 'root true', 'iteration 3>7']);
+  });
+
   it('exits 2 without --json, and 2 when there is no .omc', async () => {
     const { runWatchCommand } = await import('../../src/commands/watch.js');
     await expect(runWatchCommand([])).rejects.toThrow(/--json/);
