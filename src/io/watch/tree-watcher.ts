@@ -165,18 +165,24 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
 
   /** Why the poller polls (a lack of watches, --poll): its words while the root is there. */
   let pollWhy = '';
-  const sayPolling = () =>
-    setMode('polling', presence.present ? pollWhy : rootAbsentWords(root, presence.absence, 'polling'));
+  const sayPolling = () => {
+    if (presence.present) seenRoot = true;
+    setMode(
+      'polling',
+      presence.present ? pollWhy : rootAbsentWords(root, presence.absence, { polling: true, wasThere: seenRoot }),
+    );
+  };
 
   // A replaced root means every watch is on a dead inode: restart them all and rescan, and say so.
   const onRootChange = (change: RootChange) => {
     if (closed) return;
+    if (change !== 'gone') seenRoot = true;
     if (poller) {
       // The poller rescans on its own ticks; its words follow the root (this look may have come before its own).
       sayPolling();
     } else if (change === 'gone') {
       stopEventWatches();
-      setMode('waiting', rootAbsentWords(root, presence.absence, 'gone'));
+      setMode('waiting', rootAbsentWords(root, presence.absence, { polling: false, wasThere: true }));
     } else {
       stopEventWatches();
       setMode(
@@ -190,6 +196,8 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     opts.onRescan();
   };
   const presence = watchRootPresence({ root, onChange: onRootChange });
+  /** The root has been there since the watch began: its absence is "gone", not "does not exist". */
+  let seenRoot = presence.present;
 
   function startPolling(why: string): void {
     if (closed || poller) return;
@@ -212,7 +220,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   } else if (presence.present) {
     startEventWatches();
   } else {
-    setMode('waiting', rootAbsentWords(root, presence.absence, 'start'));
+    setMode('waiting', rootAbsentWords(root, presence.absence, { polling: false, wasThere: false }));
   }
 
   return {
@@ -243,15 +251,19 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
  * problem line, the footer's detail, `watch --json`'s `root` line). Nothing is said of the files that were in it:
  * they went out of sight with it, which is not OMC ending anything.
  */
-export function rootAbsentWords(root: string, absence: RootAbsence | null, when: 'start' | 'gone' | 'polling'): string {
+export function rootAbsentWords(
+  root: string,
+  absence: RootAbsence | null,
+  how: { polling: boolean; wasThere: boolean },
+): string {
   const shown = shownPath(root);
-  const wait = when === 'polling' ? 'polling every 1 s for it' : 'waiting for it';
+  const wait = how.polling ? 'polling every 1 s for it' : 'waiting for it';
   if (absence?.code === 'not-a-directory')
     return absence.kind === 'not a directory'
       ? `${shown} is not a directory now; ${wait} to be one again`
       : `${shown} is ${absence.kind} now, not a directory; ${wait} to be one again`;
   if (absence?.code === 'unreachable') return `${shown} cannot be looked at (${absence.errno}); ${wait}`;
-  return when === 'start'
-    ? `${shown} does not exist; ${wait}`
-    : `${shown} is gone (moved away or removed); ${wait} to come back`;
+  return how.wasThere
+    ? `${shown} is gone (moved away or removed); ${wait} to come back`
+    : `${shown} does not exist; ${wait}`;
 }
