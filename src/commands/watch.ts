@@ -18,6 +18,7 @@ import {
   laggedLine,
   pushLeaseLine,
   readyLine,
+  rootLine,
   snapshotLine,
   stateDirLine,
   transitionLine,
@@ -39,6 +40,7 @@ import {
 import { parseArgs, UsageError, rootFlag } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { shownBasename } from '../io/safe-fs/byte-paths.js';
+import { sameAbsence } from '../io/watch/root-presence.js';
 import { pauseAfterFirstLineForTest } from './test-pause.js';
 
 export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
@@ -169,6 +171,18 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   const dir = store.stateDir.dir;
   const acks = new AckFile(dir, store.root);
   const unwatchAcks = acks.watch();
+  // `.omc` moved away, removed or replaced by a file (and back): one line each way, in the monitor's words. The
+  // watch keeps running meanwhile (the watcher waits for the root and holds the process). Listening before the
+  // attention monitor does: the status cell tells its listeners in order, so the line that the root is back comes
+  // before the transitions of what came back with it.
+  let shownAbsence = store.status.getSnapshot().rootAbsence ?? null;
+  const offRoot = store.status.subscribe(() => {
+    const status = store.status.getSnapshot();
+    const absence = status.rootAbsence ?? null;
+    if (sameAbsence(absence, shownAbsence)) return;
+    shownAbsence = absence;
+    state(rootLine(project, now(), { path: store.root, absence, message: status.watchDetail }) + '\n');
+  });
   const monitor = new AttentionMonitor(store, { acks });
   // "ready" promises that every later change is reported: wait for the watcher to be up.
   await new Promise<void>((resolve) => {
@@ -226,6 +240,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   stopRows();
   offView();
   offStateDir();
+  offRoot();
   unpublish();
   unwatchAcks();
   monitor.dispose();

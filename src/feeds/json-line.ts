@@ -8,6 +8,7 @@ import type { Transition } from './attention/engine.js';
 import { needJson, type AttentionView, type IsAcked } from './attention/view.js';
 import type { RowModel } from './row.js';
 import type { StateDirHealth } from '../store/state-dir/health.js';
+import type { RootAbsence } from '../io/watch/root-presence.js';
 import { sessionJson } from './attention/needs.js';
 import { terminalSafeJson } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
@@ -133,6 +134,30 @@ export function pushLeaseLine(project: string, atMs: number, pusher: 'fleet' | '
  */
 export function stateDirLine(project: string, atMs: number, health: StateDirHealth): string {
   return safeJson({ v: LINE_VERSION, type: 'state-dir', at: new Date(atMs).toISOString(), project, stateDir: health });
+}
+
+/**
+ * `.omc` itself: gone (moved away or removed), something else in its place, or back. Written whenever that changes
+ * (at start it is there, or the watch would have exited 2). While it is away the watch waits for it and reports
+ * nothing else of the tree: its loops went out of sight with it, which is not OMC ending them; once it is back,
+ * what differs from before is reported as transitions. `message` is the problem line's words (the monitor's).
+ */
+export function rootLine(
+  project: string,
+  atMs: number,
+  root: { path: string; absence: RootAbsence | null; message: string },
+): string {
+  return safeJson({
+    v: LINE_VERSION,
+    type: 'root',
+    at: new Date(atMs).toISOString(),
+    project,
+    root: {
+      path: root.path,
+      present: root.absence === null,
+      problem: root.absence === null ? null : { code: root.absence.code, message: root.message },
+    },
+  });
 }
 
 /**

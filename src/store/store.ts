@@ -31,6 +31,7 @@ import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
 import {
   startTreeWatcher,
+  type RootAbsence,
   type TreeWatcher,
   type TreeWatcherOptions,
   type WatchMode,
@@ -57,6 +58,13 @@ const SLICE_MS = 40;
 export interface StoreStatus {
   watchMode: WatchMode;
   watchDetail: string;
+  /**
+   * What stands at the root's path instead of the `.omc` directory (moved away or removed, a file in its place),
+   * null or absent while it is there. Everything read from it is out of sight meanwhile, not ended: the attention
+   * monitor holds its facts until the root is back (feeds/attention/monitor.ts), and `watchDetail` is the one line
+   * that says it.
+   */
+  rootAbsence?: RootAbsence | null;
   /**
    * While the progressive first read is under way (the watcher may already be live): what is being read,
    * e.g. "reading 1,234/2,000". Absent or null once everything has been read once.
@@ -190,6 +198,8 @@ export class OmcStore {
    * pane on screen at start, and teams reads its parse of the mode files.
    */
   private readonly domains: readonly Domain[];
+  /** The domains that read under the root (the others read Claude Code's files, omc-top's own, OMC's caches). */
+  private readonly rootDomains: ReadonlySet<Domain>;
   private watcher: TreeWatcher | null = null;
   private readonly monotonic: Clock | undefined;
   private stopClockWatch: (() => void) | null = null;
@@ -306,6 +316,17 @@ export class OmcStore {
       this.stateDir,
       opts.sharedQuota ? borrowed(opts.sharedQuota) : this.quota,
     ];
+    this.rootDomains = new Set<Domain>([
+      this.sessions,
+      this.notepad,
+      this.memory,
+      this.wiki,
+      this.teams,
+      this.prd,
+      this.runs,
+      this.graph,
+      this.ultragoal,
+    ]);
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
   }
 
@@ -313,7 +334,10 @@ export class OmcStore {
   private problemParts: (readonly Problem[] | undefined)[] = [];
 
   private collectProblems(): void {
-    const parts = this.domains.map((d) => d.problems?.());
+    // No root: what its domains would say of the files in it ("state: is a file where a directory was expected"
+    // when a file stands where .omc was) is not about those files; the watch status's line says it once.
+    const absent = (this.watchState.rootAbsence ?? null) !== null;
+    const parts = this.domains.map((d) => (absent && this.rootDomains.has(d) ? undefined : d.problems?.()));
     if (parts.length === this.problemParts.length && parts.every((p, i) => p === this.problemParts[i])) return;
     this.problemParts = parts;
     const all: Problem[] = [];
@@ -408,7 +432,7 @@ export class OmcStore {
   private readonly readStarted = new Set<Domain>();
   private readonly readDone = new Set<Domain>();
   private reading: string | null = null;
-  private watchState: { watchMode: WatchMode; watchDetail: string } = {
+  private watchState: { watchMode: WatchMode; watchDetail: string; rootAbsence?: RootAbsence | null } = {
     watchMode: 'starting',
     watchDetail: 'starting',
   };
@@ -427,6 +451,7 @@ export class OmcStore {
     if (
       prev.watchMode === next.watchMode &&
       prev.watchDetail === next.watchDetail &&
+      (prev.rootAbsence ?? null) === (next.rootAbsence ?? null) &&
       (prev.reading ?? null) === (next.reading ?? null)
     )
       return;
@@ -468,9 +493,12 @@ export class OmcStore {
               if (d !== this.sessions && d !== this.wiki && this.readStarted.has(d)) d.scan();
           }
         : undefined,
-      onMode: (watchMode, watchDetail) => {
-        this.watchState = { watchMode, watchDetail };
+      onMode: (watchMode, watchDetail, rootAbsence) => {
+        const wasAbsent = (this.watchState.rootAbsence ?? null) !== null;
+        this.watchState = { watchMode, watchDetail, rootAbsence };
         this.pushStatus();
+        // The root's domains' problems leave (or come back) with it.
+        if (wasAbsent !== (rootAbsence !== null)) this.collectProblems();
       },
     });
   }

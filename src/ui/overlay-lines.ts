@@ -105,7 +105,7 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ['n more above / below', 'the list goes on: scroll with j/k, PgUp/PgDn, g/G or the mouse wheel'],
   [
     'live / POLLING / NO .omc',
-    'footer: the file watcher works / fell back to polling / the .omc directory does not exist yet',
+    'footer: the file watcher works / fell back to polling / the .omc directory is not there (not yet, or gone)',
   ],
 ];
 

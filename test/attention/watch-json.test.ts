@@ -7,9 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, onTestFinished } from 'vitest';
 import { describe, expect, it } from '../helpers/it.js';
-import { REPO, SESSION, waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { FIXTURE_TREE, REPO, SESSION, waitFor, writeOmcJson } from '../helpers/fixtures.js';
 
 let child: ChildProcess | null = null;
 afterEach(() => {
@@ -105,6 +105,173 @@ describe('omc-top watch --json', () => {
     // No raw control byte anywhere in the stream.
 
     expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(out)).toBe(false);
+  });
+
+  it('.omc moved away, replaced by a file, removed: keeps running, says so in one root line each way, no loop "stopped"', async ({
+    project: p,
+  }) => {
+    const rows = schema();
+    // Into a file, as `omc-top watch --json > w.jsonl` runs: a pipe to a reader would keep the process alive
+    // by itself, a file does not, so only the watch's own waiting for the root can.
+    const outFile = path.join(p.dir, 'w.jsonl');
+    const errFile = path.join(p.dir, 'w.err');
+    const fds = [fs.openSync(outFile, 'w'), fs.openSync(errFile, 'w')];
+    onTestFinished(() => fds.forEach((fd) => fs.closeSync(fd)));
+    child = spawn(process.execPath, [path.join(REPO, 'dist', 'omc-top.mjs'), 'watch', '--json', '--snapshot'], {
+      cwd: p.dir,
+      stdio: ['ignore', fds[0], fds[1]],
+      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(p.dir, 'xdg-state') },
+    });
+    const err = () => fs.readFileSync(errFile, 'utf8');
+    /** Whole lines only (the file may end in one being written). */
+    const lines = () => {
+      const text = fs.readFileSync(outFile, 'utf8');
+      return text
+        .slice(0, text.lastIndexOf('\n') + 1)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    };
+    const root = (l: Record<string, unknown>) =>
+      l.root as { path: string; present: boolean; problem: { code: string; message: string } | null };
+    const alive = () => `exit ${child?.exitCode} ${child?.signalCode}; stderr: ${err()}`;
+    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready line (${err()})` });
+    // An active ralph loop: the one whose "loop stopped" the root's absence must not be.
+    expect(lines().find((l) => l.kind === 'mode' && l.session === SESSION.ralph)).toMatchObject({ value: 'active' });
+    const file = path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
+    const v = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const away = path.join(p.dir, 'omc-away');
+    /** Lines from `from` on until a root line matching `want`, waited for (a watch that has exited never writes it). */
+    const untilRoot = (from: number, want: (r: ReturnType<typeof root>) => boolean, what: string) =>
+      waitFor(
+        () =>
+          lines()
+            .slice(from)
+            .find((l) => l.type === 'root' && want(root(l))),
+        {
+          timeoutMs: 20_000,
+          what: `${what} (${alive()})`,
+        },
+      );
+    /** A change made now is reported: the watch follows the tree again (and every line before it is in). */
+    const liveAgain = async (iteration: number) => {
+      writeOmcJson(file, { ...v, iteration });
+      await waitFor(() => lines().some((l) => l.kind === 'iteration' && l.to === String(iteration)), {
+        timeoutMs: 20_000,
+        what: `iteration ${iteration} after the root came back (${alive()})`,
+      });
+    };
+    const between = (from: number) => {
+      const all = lines().slice(from);
+      const to = all.findIndex((l) => l.kind === 'iteration');
+      return all.slice(0, to);
+    };
+
+    // Moved away, then back as it was: nothing happened to any loop, only to the root.
+    let from = lines().length;
+    fs.renameSync(p.root, away);
+    const gone = await untilRoot(from, (r) => !r.present, 'root line: moved away');
+    expect(root(gone)).toEqual({
+      path: p.root,
+      present: false,
+      problem: { code: 'missing', message: `${p.root} is gone (moved away or removed); waiting for it to come back` },
+    });
+    // Still running a while later: its status file (what `status --tmux` answers from while its monitor runs) gets
+    // the heartbeat it gets every 5 s, long after a watch with nothing left to hold it would have ended.
+    const goneSeen = Date.now();
+    const stateDir = path.join(p.dir, 'xdg-state', 'omc-top');
+    const statusFile = () => fs.readdirSync(stateDir).find((n) => /^status-[0-9a-f]+\.json$/.test(n));
+    await waitFor(
+      () => {
+        const name = statusFile();
+        return name !== undefined && fs.statSync(path.join(stateDir, name)).mtimeMs >= goneSeen + 5_000;
+      },
+      { timeoutMs: 20_000, what: `a heartbeat 5 s after .omc went (${alive()})` },
+    );
+    expect(child.exitCode).toBeNull();
+    fs.renameSync(away, p.root);
+    await untilRoot(from, (r) => r.present, 'root line: back');
+    await liveAgain(4);
+    // Two root lines and nothing else: no transition, no "loop stopped" news.
+    expect(between(from).map((l) => [l.type, root(l)?.present])).toEqual([
+      ['root', false],
+      ['root', true],
+    ]);
+
+    // A file put where it was: the root is said to be a file, not a state directory or six files with it.
+    from = lines().length;
+    fs.renameSync(p.root, away);
+    fs.writeFileSync(p.root, 'not a directory');
+    const isFile = await untilRoot(from, (r) => r.problem?.code === 'not-a-directory', 'root line: a file');
+    expect(root(isFile).problem?.message).toBe(
+      `${p.root} is a file now, not a directory; waiting for it to be one again`,
+    );
+    fs.rmSync(p.root);
+    fs.renameSync(away, p.root);
+    await untilRoot(from, (r) => r.present, 'root line: back from a file');
+    await liveAgain(5);
+    expect(between(from).every((l) => l.type === 'root')).toBe(true);
+
+    // Removed and made again: the watch waits for it and follows the new tree.
+    from = lines().length;
+    fs.rmSync(p.root, { recursive: true });
+    await untilRoot(from, (r) => r.problem?.code === 'missing', 'root line: removed');
+    fs.cpSync(FIXTURE_TREE, p.root, { recursive: true });
+    await untilRoot(from, (r) => r.present, 'root line: made again');
+    await liveAgain(6);
+
+    const exit = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    for (const l of lines()) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
+  });
+
+  it('--poll: .omc changed while it was away is reported once it is back, after the line that says it is back', async ({
+    project: p,
+  }) => {
+    child = spawn(
+      process.execPath,
+      [path.join(REPO, 'dist', 'omc-top.mjs'), 'watch', '--json', '--snapshot', '--poll'],
+      {
+        cwd: p.dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(p.dir, 'xdg-state') },
+      },
+    );
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    const lines = () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready line (${err})` });
+    const from = lines().length;
+    const away = path.join(p.dir, 'omc-away');
+    fs.renameSync(p.root, away);
+    await waitFor(() => lines().some((l) => l.type === 'root' && (l.root as { present: boolean }).present === false), {
+      timeoutMs: 20_000,
+      what: `root line: moved away (${err})`,
+    });
+    // Written while it was away (in its new place): seen when it is back, as a change from what was there before.
+    const file = path.join(away, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
+    writeOmcJson(file, { ...JSON.parse(fs.readFileSync(file, 'utf8')), iteration: 7 });
+    fs.renameSync(away, p.root);
+    await waitFor(() => lines().some((l) => l.kind === 'iteration' && l.to === '7'), {
+      timeoutMs: 20_000,
+      what: `iteration 7 once it is back (${err})`,
+    });
+    // The root's lines, the change, and no news (a mode-status line may follow the file's new time).
+    expect(
+      lines()
+        .slice(from)
+        .filter((l) => l.type === 'root' || l.kind === 'iteration' || l.news !== null)
+        .map((l) =>
+          l.type === 'root' ? `root ${(l.root as { present: boolean }).present}` : `${l.kind} ${l.from}>${l.to}`,
+        ),
+    ).toEqual(['root false', 'root true', 'iteration 3>7']);
   });
 
   it('on a quiet project, says it is alive every 5 s and ends soon after its reader goes (| head -1)', async ({

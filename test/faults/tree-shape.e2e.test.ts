@@ -40,7 +40,7 @@ describe('the tree changes shape under the running monitor', () => {
   it('.omc deleted: says so, every pane still opens, a save is refused with the draft kept; re-created: back live by itself', async () => {
     const t = await started();
     fs.rmSync(p!.root, { recursive: true, force: true });
-    await t.waitForText(/was removed; waiting for it to come back/);
+    await t.waitForText(/is gone \(moved away or removed\); waiting for it to come back/);
     await t.waitForNoText('ralph 3/10');
 
     // Every pane renders over the missing tree.
@@ -74,7 +74,7 @@ describe('the tree changes shape under the running monitor', () => {
     t.write('s');
     await t.waitForText('ralph 3/10');
     await t.waitForText(/ live\s*$/m);
-    await t.waitForNoText(/was removed/);
+    await t.waitForNoText(/is gone \(moved away or removed\)/);
     writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(4));
     await t.waitForText('c0ffee00 ralph 4/10', 3_000);
     // The notepad pane reads the new tree too, and follows it live.
@@ -84,6 +84,39 @@ describe('the tree changes shape under the running monitor', () => {
     await t.waitForText(/2 Working 6/);
     t.write('q');
     expect(await t.waitForExit()).toBe(0);
+  });
+
+  it('.omc moved away, then a file in its place: one line naming .omc, no loop "stopped", nothing blamed on state/', async () => {
+    const t = await started();
+    const away = path.join(p!.dir, 'omc-away');
+    fs.renameSync(p!.root, away);
+    await t.waitForText(/is gone \(moved away or removed\); waiting for it to come back/);
+    // Every message is in the log (M): the loops went out of sight with their root, none of them stopped.
+    t.write('M');
+    await t.waitForText(/Messages \(\d+, newest last\)/);
+    expect(t.text()).not.toMatch(/loop stopped/);
+    t.write(KEY.esc);
+    await t.waitForNoText(/Messages \(\d+, newest last\)/);
+
+    fs.writeFileSync(p!.root, 'not a directory');
+    await t.waitForText(/is a file now, not a directory; waiting for it to be one again/);
+    // The one line names .omc; the files that were in it are not each "a file where a directory was expected".
+    expect(t.text()).not.toMatch(/where a directory was expected/);
+    t.write('!');
+    await t.waitForText(/Problems with files/);
+    expect(t.text()).not.toMatch(/where a directory was expected/);
+    t.write(KEY.esc);
+
+    fs.rmSync(p!.root);
+    fs.renameSync(away, p!.root);
+    await t.waitForText('ralph 3/10');
+    await t.waitForText(/ live\s*$/m);
+    await t.waitForNoText(/is a file now/);
+    writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(4));
+    await t.waitForText('c0ffee00 ralph 4/10', 3_000);
+    t.write('M');
+    await t.waitForText(/Messages \(\d+, newest last\)/);
+    expect(t.text()).not.toMatch(/loop stopped/);
   });
 
   it('state/sessions replaced by a file: a specific problem line, other sessions gone from view, back when it is a directory again', async () => {

@@ -52,4 +52,25 @@ describe('root presence', () => {
     await waitFor(() => seen.includes('replaced'), { what: 'replaced (the parent named the root)' });
     expect(p.present).toBe(true);
   });
+
+  it('a file put where the root was is said as such (another "gone"), and the directory back again is "back"', async () => {
+    const root = tmpRoot();
+    const seen: string[] = [];
+    const p = watchRootPresence({
+      root,
+      onChange: (c) => seen.push(`${c} ${p.absence?.code ?? 'here'}`),
+      checkMs: 60_000,
+    });
+    close = p.close;
+    const aside = `${root}.aside`;
+    fs.renameSync(root, aside);
+    await waitFor(() => seen.includes('gone missing'), { what: 'gone' });
+    fs.writeFileSync(root, 'not a directory');
+    await waitFor(() => seen.includes('gone not-a-directory'), { what: 'a file in its place' });
+    expect(p.absence).toEqual({ code: 'not-a-directory', kind: 'a file' });
+    fs.rmSync(root);
+    fs.renameSync(aside, root);
+    await waitFor(() => seen.includes('back here'), { what: 'back' });
+    expect(p.absence).toBeNull();
+  });
 });

@@ -45,7 +45,7 @@ describe('the pane kit', () => {
     await a.waitForText('omc-top keys');
     await a.press('G');
     // The last line of the legend, with the scroll marker above it.
-    await a.waitForText('the .omc directory does not exist yet');
+    await a.waitForText('polling / the .omc directory is not there');
     expect(a.text()).toMatch(/↑ \d+ more above/);
     expect(a.text()).not.toContain('more below');
     await a.press('q');

@@ -204,7 +204,9 @@ describe('the tree changing shape under a running monitor', () => {
     fs.rmSync(p.root, { recursive: true });
     await waitFor(() => s.sessions.getSnapshot().sessions.length === 0, { what: 'sessions cleared' });
     await waitFor(() => s.status.getSnapshot().watchMode === 'waiting', { what: 'waiting status' });
-    expect(s.status.getSnapshot().watchDetail).toMatch(/was removed; waiting for it to come back/);
+    expect(s.status.getSnapshot().watchDetail).toMatch(
+      /is gone \(moved away or removed\); waiting for it to come back/,
+    );
     writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(5));
     await waitFor(() => iterationOf(s) === 5, { what: 'session back after re-creation' });
     await waitFor(() => s.status.getSnapshot().watchMode === 'events', { what: 'live again' });

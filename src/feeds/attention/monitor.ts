@@ -28,12 +28,17 @@ export function attentionInput(store: OmcStore): AttentionInput {
   };
 }
 
-/** True once the first full read is in and a change can be news. */
+/**
+ * True when the store's picture can be diffed: the first full read is in, the watches are up, and the root is
+ * there. While `.omc` is away (moved, removed, a file in its place) its loops went out of sight with it: that is
+ * not OMC ending them, so nothing is diffed until it is back; then the picture is compared with the one from
+ * before, and only what differs is a transition (a root moved back unchanged is none).
+ */
 function settled(store: OmcStore): boolean {
   const s = store.sessions.getSnapshot();
   const status = store.status.getSnapshot();
   // `reading`: the progressive start is live before every domain has been read (teams come after sessions).
-  return !s.scanning && !status.reading && status.watchMode !== 'starting';
+  return !s.scanning && !status.reading && status.watchMode !== 'starting' && (status.rootAbsence ?? null) === null;
 }
 
 export type TransitionListener = (batch: readonly Transition[], view: AttentionView) => void;
@@ -98,7 +103,9 @@ export class AttentionMonitor {
     // Until then every picture is only a baseline: building its facts per slice of a big first read cost
     // more than the read itself. The first settled picture is the baseline (its status change syncs us).
     if (!settled(this.store)) {
-      this.last = null;
+      // Before the first settled picture every one is only a baseline; after it, a picture that cannot be diffed
+      // (the root away, the watches restarting) is held, and the next settled one is diffed with the last.
+      if (!this.ready) this.last = null;
       return;
     }
     const input = attentionInput(this.store);

@@ -16,12 +16,12 @@ import { createCoalescer, type Edge } from './coalescer.js';
 import type { WatchEvent, WatchEventType } from './events.js';
 import { LeafWatches } from './leaf-watches.js';
 import { relOf } from './rel-paths.js';
-import { pollRoot, watchRootPresence, type RootChange } from './root-presence.js';
+import { pollRoot, watchRootPresence, type RootAbsence, type RootChange } from './root-presence.js';
 import { watchSkeleton } from './skeleton.js';
 import { shownPath } from '../shown-path.js';
 
 export { TRAILING_MS } from './coalescer.js';
-export { POLL_INTERVAL_MS, ROOT_CHECK_MS } from './root-presence.js';
+export { POLL_INTERVAL_MS, ROOT_CHECK_MS, type RootAbsence } from './root-presence.js';
 
 export type WatchMode = 'starting' | 'events' | 'polling' | 'waiting' | 'off';
 
@@ -39,7 +39,11 @@ export interface TreeWatcherOptions {
    * settles that window itself (the store's progressive start: `OmcStore.startProgressively`).
    */
   onReady?(): void;
-  onMode(mode: WatchMode, detail: string): void;
+  /**
+   * The watch mode and its words; `absence`: what stands at the root's path instead of the directory (null while
+   * it is there), so a caller can tell "the root is gone" from every other reason to wait or poll.
+   */
+  onMode(mode: WatchMode, detail: string, absence: RootAbsence | null): void;
   /** 'auto' = events, falling back to polling; 'poll' = polling from the start. */
   mode?: 'auto' | 'poll';
   /** For tests: replaces chokidar's watch(). */
@@ -61,6 +65,8 @@ export interface TreeWatcher {
   watchLeaf(rel: string): boolean;
 }
 
+const isRemoval = (e: WatchEvent) => e.type === 'unlink' || e.type === 'unlinkDir';
+
 const WATCH_FAILURE_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOSYS', 'EPERM', 'EACCES']);
 
 export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
@@ -73,12 +79,18 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
 
   const setMode = (m: WatchMode, detail: string) => {
     mode = m;
-    opts.onMode(m, detail);
+    opts.onMode(m, detail, presence.absence);
   };
   const isLeaf = (rel: string) => opts.isLeafDir?.(rel) ?? false;
   const holdsLeaves = (rel: string) => opts.holdsLeaves?.(rel) ?? false;
 
-  const coalescer = createCoalescer((events, edge) => opts.onEvents(events, edge));
+  const coalescer = createCoalescer((events, edge) => {
+    // `rm -rf .omc` takes the files before the directory, and a batch of their removals may reach us before the
+    // parent's event about the root: look at the root before any domain takes a removal for its file's end, so a
+    // root that went is said once (the rescan of its absence replaces these events), not as each loop stopping.
+    if (presence.present && events.some(isRemoval) && !presence.recheck()) return;
+    opts.onEvents(events, edge);
+  });
   const report = (type: WatchEventType, abs: string, opt?: { trailing?: boolean }) => {
     if (closed) return;
     const rel = relOf(root, abs);
@@ -151,36 +163,53 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     }
   };
 
+  /** Why the poller polls (a lack of watches, --poll): its words while the root is there. */
+  let pollWhy = '';
+  const sayPolling = () => {
+    if (presence.present) seenRoot = true;
+    setMode(
+      'polling',
+      presence.present ? pollWhy : rootAbsentWords(root, presence.absence, { polling: true, wasThere: seenRoot }),
+    );
+  };
+
   // A replaced root means every watch is on a dead inode: restart them all and rescan, and say so.
   const onRootChange = (change: RootChange) => {
     if (closed) return;
-    if (change === 'gone') {
+    if (change !== 'gone') seenRoot = true;
+    if (poller) {
+      // The poller rescans on its own ticks; its words follow the root (this look may have come before its own).
+      sayPolling();
+    } else if (change === 'gone') {
       stopEventWatches();
-      if (!poller) setMode('waiting', `${shownPath(root)} was removed; waiting for it to come back`);
-    } else if (!poller) {
+      setMode('waiting', rootAbsentWords(root, presence.absence, { polling: false, wasThere: true }));
+    } else {
       stopEventWatches();
       setMode(
         'starting',
         change === 'replaced'
-          ? `${root} was replaced (restored or switched); every watch restarted and the tree re-read`
-          : `${root} is back; watching again`,
+          ? `${shownPath(root)} was replaced (restored or switched); every watch restarted and the tree re-read`
+          : `${shownPath(root)} is back; watching again`,
       );
       startEventWatches();
     }
     opts.onRescan();
   };
   const presence = watchRootPresence({ root, onChange: onRootChange });
+  /** The root has been there since the watch began: its absence is "gone", not "does not exist". */
+  let seenRoot = presence.present;
 
   function startPolling(why: string): void {
     if (closed || poller) return;
     stopEventWatches();
-    setMode('polling', why);
+    pollWhy = why;
+    sayPolling();
     opts.onRescan();
     poller = pollRoot({
       presence,
       onTick: (changed) => {
         if (closed) return;
-        if (changed) setMode('polling', presence.present ? why : `${root} was removed; polling for it to come back`);
+        if (changed) sayPolling();
         opts.onRescan();
       },
     });
@@ -191,7 +220,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   } else if (presence.present) {
     startEventWatches();
   } else {
-    setMode('waiting', `${shownPath(root)} does not exist; waiting for it`);
+    setMode('waiting', rootAbsentWords(root, presence.absence, { polling: false, wasThere: false }));
   }
 
   return {
@@ -215,4 +244,26 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
       setMode('off', 'stopped');
     },
   };
+}
+
+/**
+ * The one line that says the root is not there: what was seen at its path and that omc-top waits for it (the
+ * problem line, the footer's detail, `watch --json`'s `root` line). Nothing is said of the files that were in it:
+ * they went out of sight with it, which is not OMC ending anything.
+ */
+export function rootAbsentWords(
+  root: string,
+  absence: RootAbsence | null,
+  how: { polling: boolean; wasThere: boolean },
+): string {
+  const shown = shownPath(root);
+  const wait = how.polling ? 'polling every 1 s for it' : 'waiting for it';
+  if (absence?.code === 'not-a-directory')
+    return absence.kind === 'not a directory'
+      ? `${shown} is not a directory now; ${wait} to be one again`
+      : `${shown} is ${absence.kind} now, not a directory; ${wait} to be one again`;
+  if (absence?.code === 'unreachable') return `${shown} cannot be looked at (${absence.errno}); ${wait}`;
+  return how.wasThere
+    ? `${shown} is gone (moved away or removed); ${wait} to come back`
+    : `${shown} does not exist; ${wait}`;
 }
