@@ -5,7 +5,7 @@
  * (commands/status-fast.ts) renders with it without loading the store.
  */
 import { cleanLine } from '../io/sanitize.js';
-import { holdsAgent, LAST_HOLDING_RANK, type SessionsSnapshot } from '../store/sessions/model.js';
+import { holdsAgent, LAST_HOLDING_RANK, unreadableDirCount, type SessionsSnapshot } from '../store/sessions/model.js';
 
 export const DEFAULT_FORMAT = '{loops} · needs you: {needs}';
 export const FORMAT_FIELDS = ['loops', 'active', 'needs', 'project', 'state'] as const;
@@ -54,7 +54,7 @@ export function loopValues(sessions: SessionsSnapshot): Pick<StatusValues, 'loop
   if (known !== undefined) active = known;
   if (knownUnreadable !== undefined) unreadable = knownUnreadable;
   // A directory above the sessions that could not be listed hides any number of them: one unknown more.
-  unreadable += sessions.unreadableDirs?.length ?? 0;
+  unreadable += unreadableDirCount(sessions);
   // A session omc-top could not read may hold a loop: never "no loops" then, and said apart from the loops seen.
   const unknown = unreadable === 0 ? '' : `? ${unreadable > 1 ? `${unreadable} ` : ''}unreadable`;
   const seen = active === 0 ? '' : shown.join(' ') + (active > SHOWN_LOOPS ? ` +${active - SHOWN_LOOPS}` : '');

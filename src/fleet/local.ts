@@ -367,6 +367,14 @@ export class LocalFleet {
         g.notes.push(why);
         g.tone = 'warn';
       }
+      // What needs the user in this root but in no session (a directory above the sessions omc-top may not list):
+      // no row carries it, so the group's header says it, in the rows' words.
+      for (const n of r.monitor.view.getSnapshot().open) {
+        const note = n.session === null ? `needs you: ${n.reason}${n.path ? ` (${n.path})` : ''}` : null;
+        if (note === null || g.notes.includes(note)) continue;
+        g.notes.push(note);
+        if (g.tone === 'normal') g.tone = 'warn';
+      }
       g.parts.push(this.rowsOf(id, r, now));
     }
     // A gone root's group says so (after the group's own notes), unless another directory is at its path now.

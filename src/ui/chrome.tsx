@@ -3,7 +3,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { AnyPaneModule } from '../kit/pane.js';
 import type { OmcInstall } from '../store/omc-install.js';
-import type { SessionOmc, SessionsSnapshot } from '../store/sessions/model.js';
+import { unreadableDirCount, type SessionOmc, type SessionsSnapshot } from '../store/sessions/model.js';
 import { sessionCountOf } from '../store/sessions/derive.js';
 import type { StoreStatus } from '../store/store.js';
 import type { Problem } from '../store/types.js';
@@ -27,8 +27,11 @@ export function shortenPath(p: string, max: number, home = process.env.HOME ?? '
  */
 export function sessionCounts(snap: SessionsSnapshot): { running: number; stale: number; unreadable: number } {
   // A directory above the sessions that could not be listed counts as one unknown more (status-line.ts says the same).
-  const dirs = snap.unreadableDirs?.length ?? 0;
-  if (snap.counts) return { ...snap.counts, unreadable: (snap.counts.unreadable ?? 0) + dirs };
+  const dirs = unreadableDirCount(snap);
+  if (snap.counts) {
+    const { running, stale, unreadable } = snap.counts;
+    return { running, stale, unreadable: (unreadable ?? 0) + dirs };
+  }
   let running = 0;
   let stale = 0;
   let unreadable = 0;

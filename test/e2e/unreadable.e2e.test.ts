@@ -246,4 +246,38 @@ describe('a tree omc-top may not fully read (OMC writes 0600; omc-top runs as an
     t.write('q');
     expect(await t.waitForExit()).toBe(0);
   });
+
+  it('the monitor: a root made unreadable while watched keeps its loop, unknown, and says so once; no "loop stopped"', async ({
+    tempDir,
+    pty,
+  }) => {
+    const sc = scene(tempDir);
+    sc.giveBack(); // every file readable: the monitor sees the three loops as they are
+    const t = pty({
+      cwd: sc.dir,
+      cols: 110,
+      rows: 24,
+      env: sc.env,
+      bin: READER_BIN,
+      ...(asRoot ? { wrap: AS_NOBODY } : {}),
+    });
+    await t.waitForText(/3 sess · 3 running/, 30_000);
+    await t.waitForText(/ live\s*$/m, 30_000); // everything read once and watched
+    // The owner closes the root (a chmod: the reader may no longer search it).
+    fs.chmodSync(sc.root, 0o000);
+    try {
+      await t.waitForText(/3 sess · 0 running · 3 unreadable/, 15_000);
+      // One item: the root's (not one per session).
+      await t.waitForText(/needs you: 1 /, 15_000);
+      const screen = t.text();
+      expect(screen).toMatch(/unreadable\s+a1b2c3d4\s+ralph 3\/10 \(unreadable\)/);
+      expect(screen).not.toMatch(/loop stopped|No sessions yet/);
+    } finally {
+      fs.chmodSync(sc.root, 0o755);
+    }
+    await t.waitForText(/3 sess · 3 running/, 15_000);
+    expect(t.text()).not.toMatch(/loop stopped/);
+    t.write('q');
+    expect(await t.waitForExit()).toBe(0);
+  });
 });

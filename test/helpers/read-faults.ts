@@ -6,6 +6,7 @@
  * does for writes. The errors look like the kernel's: an Error with `code`, `errno`, `syscall` and `path`.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { vi } from 'vitest';
 
 export type ReadFaultCode = 'EACCES' | 'EPERM' | 'EIO';
@@ -34,7 +35,7 @@ export interface ReadFault {
 
 /**
  * Opening for reading a file, listing a directory and watching it (inotify needs read permission), whose absolute
- * path `refuse` names, fail with `code`.
+ * path `refuse` names, fail with `code`; so do resolving and stat-ing a path under such a directory.
  */
 export function refuseReads(code: ReadFaultCode, refuse: (abs: string) => boolean): ReadFault {
   const hits: string[] = [];
@@ -71,12 +72,41 @@ export function refuseReads(code: ReadFaultCode, refuse: (abs: string) => boolea
     }
     return watch(p, ...rest);
   }) as typeof fs.watch);
+  // A directory refused is one this user may not search either: resolving or stat-ing anything under it fails too
+  // (the kernel checks every directory on the way), while the directory itself can still be stat-ed and resolved.
+  const underRefused = (p: fs.PathLike): boolean => {
+    let dir = path.dirname(path.resolve(String(p)));
+    for (;;) {
+      if (refuse(dir)) return true;
+      const up = path.dirname(dir);
+      if (up === dir) return false;
+      dir = up;
+    }
+  };
+  const guard = <F extends (...a: never[]) => unknown>(syscall: string, real: F): F =>
+    ((p: fs.PathLike, ...rest: unknown[]) => {
+      if (underRefused(p)) {
+        hits.push(String(p));
+        throw readError(code, syscall, String(p));
+      }
+      return (real as unknown as (...a: unknown[]) => unknown)(p, ...rest);
+    }) as unknown as F;
+  // The real calls, taken before the spies replace them.
+  const realpath = fs.realpathSync.native.bind(fs.realpathSync);
+  const stat = fs.statSync.bind(fs);
+  const lstat = fs.lstatSync.bind(fs);
+  const realpathSpy = vi.spyOn(fs.realpathSync, 'native').mockImplementation(guard('realpath', realpath));
+  const statSpy = vi.spyOn(fs, 'statSync').mockImplementation(guard('stat', stat));
+  const lstatSpy = vi.spyOn(fs, 'lstatSync').mockImplementation(guard('lstat', lstat));
   return {
     hits,
     restore() {
       openSpy.mockRestore();
       listSpy.mockRestore();
       watchSpy.mockRestore();
+      realpathSpy.mockRestore();
+      statSpy.mockRestore();
+      lstatSpy.mockRestore();
     },
   };
 }

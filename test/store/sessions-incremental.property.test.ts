@@ -236,6 +236,7 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
                 ...sessionCountOf(v),
                 loops: loopCountOf(v),
                 unreadable: v.status === 'unreadable' ? 1 : 0,
+                above: v.unreadableAbove === undefined ? 0 : 1,
               }))
               .reduce(
                 (a, c) => ({
@@ -243,8 +244,9 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
                   stale: a.stale + c.stale,
                   loops: a.loops + c.loops,
                   unreadable: a.unreadable + c.unreadable,
+                  above: a.above + c.above,
                 }),
-                { running: 0, stale: 0, loops: 0, unreadable: 0 },
+                { running: 0, stale: 0, loops: 0, unreadable: 0, above: 0 },
               ),
           );
           // The status line's loops, whose walk stops at the first session ranked after any that can hold a loop,

@@ -230,6 +230,8 @@ export function failedNeed(rec: CancelRecord, s: SessionView | undefined): NeedI
 export function unreadableNeed(s: SessionView): NeedItem | null {
   const first = s.unreadable?.[0];
   if (s.status !== 'unreadable' || first === undefined) return null;
+  // Out of sight under a directory omc-top may no longer list: that directory's one item (unreadableDirNeed) says it.
+  if (s.unreadableAbove !== undefined) return null;
   const id = sessionId(s);
   const mode = s.modes.find((m) => m.status === 'unreadable')?.mode ?? null;
   // A shared file (the legacy signal, ~/.omc's copies) has its problem line in the store, not in the session's.

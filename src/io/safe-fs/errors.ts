@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { quotePath } from './paths.js';
+import { refusal } from './refused.js';
 import type { ReadFailureCode } from './types.js';
 
 /**
@@ -32,15 +33,11 @@ export function describeLinkChain(abs: string): { code: ReadFailureCode; message
 
 export function describeErrno(err: unknown): { code: ReadFailureCode; message: string } {
   const e = err as NodeJS.ErrnoException;
+  const refused = refusal(e?.code);
+  if (refused) return refused;
   switch (e?.code) {
     case 'ENOENT':
       return { code: 'missing', message: 'file vanished before it could be read' };
-    case 'EACCES':
-    case 'EPERM':
-      return {
-        code: 'permission',
-        message: 'permission denied (OMC writes its files mode 0600; run omc-top as the same user)',
-      };
     case 'EISDIR':
       return { code: 'not-a-file', message: 'is a directory where a file was expected' };
     case 'ELOOP':

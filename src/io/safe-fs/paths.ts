@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { shownPath } from '../shown-path.js';
 import { realpathText } from './byte-paths.js';
+import { refusal } from './refused.js';
 import type { ReadFailureCode } from './types.js';
 
 /** POSIX-style relative path (what we show and put in --json), whatever the platform. */
@@ -137,7 +138,7 @@ export function containedPath(
   }
   const dir = path.dirname(abs);
   const parent = realDir(dir);
-  if (parent === null) return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
+  if (parent === null) return unresolved(dir);
   // Both realpaths (realRoot falls back to path.resolve): absolute and normal already.
   if (!isInsideNormal(realRoot(root), parent)) {
     return {
@@ -149,6 +150,20 @@ export function containedPath(
   // No symlink on the way (the usual tree): the path is already its own real path; no new string to build.
   if (parent === dir) return { ok: true, path: abs };
   return { ok: true, path: joinReal(parent, path.basename(abs)) };
+}
+
+/**
+ * Why a directory on the way could not be resolved: refused (a directory above it this user may not search, whose
+ * files are there but out of reach: never "missing"), else gone. Asked again only on this rare path.
+ */
+function unresolved(dir: string): { ok: false; code: ReadFailureCode; message: string } {
+  try {
+    realpathText(dir);
+  } catch (e) {
+    const refused = refusal((e as NodeJS.ErrnoException).code);
+    if (refused) return { ok: false, ...refused };
+  }
+  return { ok: false, code: 'missing', message: 'file vanished before it could be read' };
 }
 
 /**

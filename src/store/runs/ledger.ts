@@ -127,6 +127,8 @@ class LedgerFile {
     if (p.kind === 'missing') {
       const had = this.entries.length > 0 || this.bad > 0 || this.failure !== null || this.unread.length > 0;
       this.clear();
+      // Gone is not "not read": the line saying why it could not be read goes with it.
+      this.failure = null;
       return had;
     }
     if (p.kind === 'error') {

@@ -160,6 +160,8 @@ export function deriveSession(
   borrowed: readonly FileRec[] = [],
   /** Why the session's directory could not be listed (permission denied, an I/O error), or null. */
   unlisted: string | null = null,
+  /** A directory above the session omc-top may no longer list, and why (SessionView.unreadableAbove), or null. */
+  above: { dir: string; why: string } | null = null,
 ): SessionView | null {
   const kind: 'session' | 'legacy' = key === LEGACY ? 'legacy' : 'session';
   const dir = kind === 'legacy' ? 'state' : `state/sessions/${key}`;
@@ -168,8 +170,9 @@ export function deriveSession(
 
   // Only ended-session markers and nothing else: not a row of its own.
   const hasDir = recs.some((r) => r.place.scope !== 'ended');
-  // A session whose only state sits in another session's directory still has a hook that reads it.
-  if (!hasDir && kind === 'session' && borrowed.length === 0) {
+  // A session whose only state sits in another session's directory still has a hook that reads it. One seen before
+  // under a directory omc-top may no longer list is not gone: it cannot be looked at.
+  if (!hasDir && kind === 'session' && borrowed.length === 0 && above === null) {
     const st = statSync(root, dir);
     if (!st || !st.isDirectory()) return null;
   }
@@ -187,9 +190,11 @@ export function deriveSession(
   if (sv) next.see(sv.nextChangeAt);
   const cancel = cancelView(kind, key, files.cancels, sv, book, now, next);
   if (sv) sortShared(files.cannotRead, book.unreadIn(key), dir);
-  const unread = cannotReadPaths(files.cannotRead, dir, unlisted, sv?.decision === 'block');
+  const own = cannotReadPaths(files.cannotRead, dir, unlisted, sv?.decision === 'block');
+  // The directory above says it first: the domain's problem line names it, and it is why the files are refused.
+  const unread = above === null ? own : [above.dir, ...own];
   if (unlisted !== null) problems.push({ path: dir, message: unlisted, severity: 'error' });
-  const unreadWhy = unread.length > 0 ? firstWhy(unread, files.cannotRead, unlisted) : undefined;
+  const unreadWhy = unread.length > 0 ? (above?.why ?? firstWhy(unread, files.cannotRead, unlisted)) : undefined;
   const status = unread.length > 0 ? 'unreadable' : sessionStatus(modes, cancel, now);
   const rank = problems.length > 0 ? Math.min(STATUS_RANK[status], 1) : STATUS_RANK[status];
   const ended = files.ended;
@@ -235,6 +240,7 @@ export function deriveSession(
         : new VerdictView(sv.rules, sv.decision, sv.mode, sv.rule, cleanLine(sv.detail), sv.unless, sv.readings)),
     unreadable: unread,
     ...(unreadWhy === undefined ? {} : { unreadableWhy: unreadWhy }),
+    ...(above === null ? {} : { unreadableAbove: above.dir }),
     omc: kind === 'legacy' ? null : sessionOmc(book, key),
     nextChangeAt: next.at,
   };

@@ -11,7 +11,7 @@ import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { makeOmcInstall, type OmcInstall, type RulesVersion } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
 import { VerdictBook, type GlobalRead } from './verdicts.js';
-import { listDirSync, notReadHere, readTextSync, statSync } from '../../io/safe-fs/index.js';
+import { listDirSync, notReadHere, readTextSync, statSync, type ReadFailureCode } from '../../io/safe-fs/index.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { compareSessions, deriveSession, loopCountOf, omcViewOf, sessionCountOf } from './derive.js';
 import { FileRecords } from './file-records.js';
@@ -61,6 +61,8 @@ export function firstStepRows(terminalRows: number | undefined): number {
 }
 
 const SESSIONS_DIR = 'state/sessions';
+/** The root itself where a path relative to it is shown (a problem line, an unreadable directory): as the UI names it. */
+const ROOT_NAME = '.omc';
 
 /** See SessionsDomain.noted: ralph's PRD (PrdDomain), OMC 5.6's feedback baseline (Omc56Presence). */
 const NOTED_FILES = ['prd.json', 'feedback-baseline.json'];
@@ -114,6 +116,12 @@ export class SessionsDomain implements Domain {
   private readonly unlisted = new Map<string, string>();
   /** `state` and `state/sessions` when omc-top may not list them (SessionsSnapshot.unreadableDirs), from the last scan. */
   private unlistedDirs: readonly string[] = [];
+  /**
+   * The outermost directory above the sessions the last scan could not list (permission, I/O), why, and which
+   * session keys it holds (every one, or all but the session-less row for `state/sessions`), else null. What was
+   * seen under it is kept, unreadable (deriveSession's `above`), not dropped for being out of sight.
+   */
+  private unreached: { dir: string; why: string; prefix: string; legacy: boolean } | null = null;
   private views = new Map<string, SessionView>();
   /** Names this domain's snapshots (SessionsSnapshot.lineage). */
   private readonly lineage = {};
@@ -125,7 +133,7 @@ export class SessionsDomain implements Domain {
   /** Sessions whose view carries problem lines: usually none, so collecting them costs nothing. */
   private withProblems = new Set<string>();
   private readonly due = new DueHeap((key) => this.views.get(key));
-  private counts = { running: 0, stale: 0, loops: 0, unreadable: 0 };
+  private counts = { running: 0, stale: 0, loops: 0, unreadable: 0, above: 0 };
   private dirty = new Set<string>();
   private version = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -380,18 +388,28 @@ export class SessionsDomain implements Domain {
         });
       else readFile(rel);
     };
+    const unlistedDirs: string[] = [];
+    const found: { unreached: SessionsDomain['unreached'] } = { unreached: null };
+    /** A directory omc-top is refused (not one missing or broken): the outermost one stands for what is under it. */
+    const refused = (dir: string, rel: string, list: { code: ReadFailureCode; message: string }): boolean => {
+      if (!notReadHere(list.code)) return false;
+      if (found.unreached === null) {
+        found.unreached = { dir, why: list.message, prefix: rel === '' ? '' : `${rel}/`, legacy: rel !== SESSIONS_DIR };
+        unlistedDirs.push(dir);
+        this.structural.set(dir, { path: dir, message: list.message, severity: 'error' });
+      }
+      return true;
+    };
     const top = listDirSync(this.root, '');
     if (top.ok) {
       for (const e of top.entries) if (isTrackedFile('root', e.name)) entry(e.name, e.kind);
-    }
+    } else if (top.code !== 'missing') refused(ROOT_NAME, '', top);
     const state = listDirSync(this.root, 'state');
     if (state.ok) {
       for (const e of state.entries) if (isTrackedFile('state', e.name)) entry(`state/${e.name}`, e.kind);
-    } else if (state.code !== 'missing') {
+    } else if (state.code !== 'missing' && !refused('state', 'state', state)) {
       this.structural.set('state', { path: 'state', message: state.message, severity: 'error' });
     }
-    const unlistedDirs: string[] = [];
-    if (!state.ok && notReadHere(state.code)) unlistedDirs.push('state');
     // Watched before it is listed, like each session directory: a session created after this listing is an event.
     this.watchLeaves?.(SESSIONS_DIR);
     const sessions = listDirSync(this.root, SESSIONS_DIR);
@@ -407,19 +425,26 @@ export class SessionsDomain implements Domain {
           yield;
         }
       }
-    } else if (sessions.code !== 'missing') {
+    } else if (sessions.code !== 'missing' && !refused(SESSIONS_DIR, SESSIONS_DIR, sessions)) {
+      // Refused here, but OMC's hooks (its owner) list it: its sessions are unknown, never "no loops" (refused).
       this.structural.set('state/sessions', { path: 'state/sessions', message: sessions.message, severity: 'error' });
-      // Refused here, but OMC's hooks (its owner) list it: its sessions are unknown, never "no loops".
-      if (notReadHere(sessions.code) && unlistedDirs.length === 0) unlistedDirs.push(SESSIONS_DIR);
     }
     const dirsChanged = unlistedDirs.join('\u0000') !== this.unlistedDirs.join('\u0000');
     if (dirsChanged) this.unlistedDirs = unlistedDirs;
-    // A directory that could not be listed and is no longer there (or no longer listed at all) is no row.
+    const wasUnreached = this.unreached;
+    const unreached = found.unreached;
+    this.unreached = unreached;
+    const hidden = (rel: string): boolean => unreached !== null && rel.startsWith(unreached.prefix);
+    // A directory that could not be listed and is no longer there (or no longer listed at all) is no row; one
+    // out of sight under a refused directory keeps its row.
     for (const name of [...this.unlisted.keys()]) {
-      if (pass.dirs.has(name)) continue;
+      if (pass.dirs.has(name) || hidden(`${SESSIONS_DIR}/${name}`)) continue;
       this.unlisted.delete(name);
       this.dirty.add(name);
     }
+    // Every session is judged again when a directory above them becomes refused or listed again.
+    if (`${wasUnreached?.dir}\u0000${wasUnreached?.why}` !== `${this.unreached?.dir}\u0000${this.unreached?.why}`)
+      for (const key of this.views.keys()) this.dirty.add(key);
     const ended = listDirSync(this.root, 'sessions');
     if (ended.ok) {
       for (const e of ended.entries) if (ENDED_RE.test(e.name)) entry(`sessions/${e.name}`, e.kind);
@@ -427,7 +452,11 @@ export class SessionsDomain implements Domain {
 
     if (this.pass === pass) this.pass = null;
     for (const rel of [...this.recs.files.keys()]) {
-      if (!seen.has(rel)) this.recs.drop(rel);
+      if (seen.has(rel)) continue;
+      // Out of sight under a refused directory: read by its own path (refused too: kept, unreadable, with its last
+      // good value; gone: dropped), not taken for removed because no listing named it.
+      if (hidden(rel)) this.recs.readIfChanged(rel);
+      else this.recs.drop(rel);
     }
     // Sessions whose directory vanished without us seeing their files go too.
     for (const key of this.views.keys()) {
@@ -600,9 +629,14 @@ export class SessionsDomain implements Domain {
   reconcile(): void {
     let changed = false;
     const listed = new Set<string>();
+    // Scopes whose listing was refused: their files are out of sight, not gone (the next scan says which).
+    const refused = new Set<string>();
     const look = (dir: string, scope: 'root' | 'state' | 'ended', prefix: string) => {
       const list = listDirSync(this.root, dir);
-      if (!list.ok) return;
+      if (!list.ok) {
+        if (notReadHere(list.code)) refused.add(scope);
+        return;
+      }
       for (const e of list.entries) {
         const ok = scope === 'ended' ? ENDED_RE.test(e.name) : isTrackedFile(scope, e.name);
         if (!ok || e.kind === 'dir') continue;
@@ -615,13 +649,16 @@ export class SessionsDomain implements Domain {
     look('sessions', 'ended', 'sessions/');
     for (const rel of [...this.recs.files.keys()]) {
       const k = keyOf(rel);
-      if (k && k.scope !== 'session' && !listed.has(rel)) changed = this.recs.drop(rel) || changed;
+      if (k && k.scope !== 'session' && !listed.has(rel) && !refused.has(k.scope))
+        changed = this.recs.drop(rel) || changed;
     }
     const sessions = listDirSync(this.root, 'state/sessions');
     const present = new Set(sessions.ok ? sessions.entries.map((e) => e.name) : []);
-    for (const key of new Set([...this.views.keys(), ...this.recs.byKey.keys()])) {
-      if (key !== LEGACY && !present.has(key)) changed = this.recheckSessionEntry(key) || changed;
-    }
+    if (refused.size > 0 || (!sessions.ok && notReadHere(sessions.code))) this.scan();
+    else
+      for (const key of new Set([...this.views.keys(), ...this.recs.byKey.keys()])) {
+        if (key !== LEGACY && !present.has(key)) changed = this.recheckSessionEntry(key) || changed;
+      }
     if (changed || this.dirty.size > 0) this.publish();
   }
 
@@ -690,6 +727,7 @@ export class SessionsDomain implements Domain {
           book,
           this.recs.ownedElsewhere(key),
           this.unlisted.get(key) ?? null,
+          this.aboveOf(key),
         );
         if (old === view) {
           if (view) this.due.push(key, view); // its due entry may just have been taken
@@ -723,7 +761,11 @@ export class SessionsDomain implements Domain {
     let problems: readonly Problem[] = [...this.structural.values(), ...this.globalUnread.values()];
     if (this.withProblems.size > 0) {
       const having = [...this.withProblems].map((k) => this.views.get(k) as SessionView).sort(compareSessions);
-      for (const s of having) (problems as Problem[]).push(...s.problems);
+      // Under a refused directory every file is refused too: its one line says so, not one line per file.
+      const prefix = this.unreached?.prefix;
+      for (const s of having)
+        for (const p of s.problems)
+          if (prefix === undefined || !p.path.startsWith(prefix)) (problems as Problem[]).push(p);
     }
     // The same lines keep their list, so the store's collection of every domain's lines can tell nothing moved.
     const prev = this.cell.getSnapshot().problems;
@@ -747,6 +789,12 @@ export class SessionsDomain implements Domain {
     this.armTimer(now);
   }
 
+  /** The refused directory above a session (the `above` of deriveSession), or null. */
+  private aboveOf(key: string): { dir: string; why: string } | null {
+    const u = this.unreached;
+    return u === null || (key === LEGACY && !u.legacy) ? null : u;
+  }
+
   /** `~/.omc/<rel>` as the hooks read it; one omc-top may not read keeps (or drops) its problem line. */
   private readGlobal(rel: string): GlobalRead {
     const g = hookView(path.join(this.home as string, '.omc'), rel);
@@ -765,6 +813,7 @@ export class SessionsDomain implements Domain {
     this.counts.stale += sign * c.stale;
     this.counts.loops += sign * loopCountOf(view);
     if (view.status === 'unreadable') this.counts.unreadable += sign;
+    if (view.unreadableAbove !== undefined) this.counts.above += sign;
     if (signalUntilMs(view) !== null) this.cancelling += sign;
   }
 

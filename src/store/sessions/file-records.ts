@@ -262,6 +262,9 @@ export class FileRecords {
       this.markDirty(k.key);
       return true;
     }
+    // Refused again for the same reason (a poll tick under a directory omc-top may not list): nothing shown moved.
+    if (known && unreadBefore !== null && rec.unreadable === unreadBefore && hookBefore === null && rec.hook === null)
+      return false;
     this.generation += 1;
     this.logChange(rel);
     this.noteStranded(rel, k.key, k.scope, rec.hook);

@@ -119,6 +119,12 @@ export interface SessionView {
   unreadable?: readonly string[];
   /** Why the first of `unreadable` could not be read (its read failure, or why the directory could not be listed). */
   unreadableWhy?: string;
+  /**
+   * A directory above this session that omc-top may no longer list (`.omc` itself, `state`, `state/sessions`:
+   * SessionsSnapshot.unreadableDirs), first in `unreadable`: the session is what omc-top last saw of it, its loops
+   * now unknown. That directory's own item stands for it in "needs you" (one item, not one per session).
+   */
+  unreadableAbove?: string;
   /** Time-driven re-evaluation point (pending expiry, stale threshold, cancel expiry). */
   nextChangeAt: number | null;
 }
@@ -135,7 +141,14 @@ export interface SessionsSnapshot {
    * The header's counts (sessionCountOf summed) and the running loops (loopCountOf summed: the status line's
    * count), kept by the domain as sessions change.
    */
-  counts?: { running: number; stale: number; loops?: number; unreadable?: number };
+  counts?: {
+    running: number;
+    stale: number;
+    loops?: number;
+    unreadable?: number;
+    /** Sessions kept under a directory omc-top may no longer list (SessionView.unreadableAbove). */
+    above?: number;
+  };
   /**
    * Sessions counting down a cancel signal (signalUntilMs: cancelling, or paused by the signal), kept by the domain
    * as sessions change (0 almost always): the screen repaints each second while there are any.
@@ -157,8 +170,9 @@ export interface SessionsSnapshot {
   /** The OMC installs found per session (their Claude processes), distinct, for the header. */
   omcSeen?: readonly SessionOmc[];
   /**
-   * Directories above the sessions omc-top may not list (`state`, `state/sessions`: permission denied, an I/O
-   * error), relative to the .omc root: the sessions in them are unknown, not absent (usually empty or absent).
+   * Directories above the sessions omc-top may not list (`.omc` itself, `state`, `state/sessions`: permission
+   * denied, an I/O error), relative to the .omc root (the root itself named `.omc`): the sessions in them are
+   * unknown, not absent; those seen before are kept, `unreadable` (SessionView.unreadableAbove). Usually empty.
    */
   unreadableDirs?: readonly string[];
 }
@@ -215,3 +229,15 @@ export const signalUntilMs = (s: Pick<SessionView, 'status' | 'cancel'>): number
 export const LAST_HOLDING_RANK = 2;
 
 export const EMPTY_SESSIONS: SessionsSnapshot = { version: 0, sessions: [], problems: [], derivedAt: 0 };
+
+/**
+ * How many of `unreadableDirs` count as one more unknown (the header, the status line): a refused directory hides
+ * any number of sessions, so it is one `unreadable` while none is known under it; once sessions seen before are
+ * kept under it, each counts itself and the directory adds none.
+ */
+export function unreadableDirCount(snap: SessionsSnapshot): number {
+  const dirs = snap.unreadableDirs?.length ?? 0;
+  if (dirs === 0) return 0;
+  const kept = snap.counts?.above ?? snap.sessions.filter((s) => s.unreadableAbove !== undefined).length;
+  return kept > 0 ? 0 : dirs;
+}
