@@ -53,8 +53,12 @@ const ASCII_FOR: Readonly<Record<string, string>> = {
 };
 
 const BEYOND_ASCII = /[^\x00-\x7f]+/g;
-// A grapheme at a time, so a character and its combining marks are one `?`.
-const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/**
+ * A grapheme at a time, so a character and its combining marks are one `?`. Made on first use: building a segmenter
+ * loads ICU's break rules (~12 ms of CPU), which every `--version` and `status --tmux` call paid when it was made as
+ * this module loaded (the bin loads it for its output), though only a non-UTF-8 locale ever uses it.
+ */
+let graphemes: Intl.Segmenter | null = null;
 /**
  * The East Asian wide and fullwidth blocks and the emoji planes (Markus Kuhn's wcwidth ranges): two cells, so two `?`.
  * Not string-width, which the bin's small bundles (`status --tmux`, the hook) would carry for this alone; a character
@@ -65,7 +69,8 @@ const WIDE =
 
 function asciiRun(run: string): string {
   let out = '';
-  for (const { segment } of GRAPHEMES.segment(run)) out += ASCII_FOR[segment] ?? (WIDE.test(segment) ? '??' : '?');
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  for (const { segment } of graphemes.segment(run)) out += ASCII_FOR[segment] ?? (WIDE.test(segment) ? '??' : '?');
   return out;
 }
 
