@@ -46,24 +46,34 @@ function expected(rows: Row[], line: Record<string, unknown>): string[] {
     .sort();
 }
 
+/** `watch --json --snapshot` (and `extra`) of the bundle on pipes, as scripts run it: its lines so far, and stderr. */
+function watchPiped(dir: string, extra: string[] = []) {
+  const c = spawn(
+    process.execPath,
+    [path.join(REPO, 'dist', 'omc-top.mjs'), 'watch', '--json', '--snapshot', ...extra],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(dir, 'xdg-state') },
+    },
+  );
+  child = c;
+  const io = { out: '', err: '' };
+  c.stdout?.on('data', (d: Buffer) => (io.out += d.toString('utf8')));
+  c.stderr?.on('data', (d: Buffer) => (io.err += d.toString('utf8')));
+  const lines = () =>
+    io.out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { child: c, io, lines };
+}
+
 describe('omc-top watch --json', () => {
   it('prints the documented lines, one transition per change, and exits 0 on SIGTERM', async ({ project: p }) => {
     const rows = schema();
-    child = spawn(process.execPath, [path.join(REPO, 'dist', 'omc-top.mjs'), 'watch', '--json', '--snapshot'], {
-      cwd: p.dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(p.dir, 'xdg-state') },
-    });
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    child.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
-    const lines = () =>
-      out
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready line (${err})` });
+    const { io, lines } = watchPiped(p.dir);
+    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready line (${io.err})` });
     const snap = lines();
     expect(snap.filter((l) => l.type === 'snapshot').length).toBeGreaterThan(5);
     expect(snap.find((l) => l.kind === 'iteration' && l.session === SESSION.ralph)).toMatchObject({
@@ -89,7 +99,7 @@ describe('omc-top watch --json', () => {
     const attention = snap.find((l) => l.type === 'attention') as Record<string, unknown>;
     expect(attention.needsYou).toBe(ready.needsYou);
     const exit = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)));
-    child.kill('SIGTERM');
+    child?.kill('SIGTERM');
     expect(await exit).toBe(0);
 
     const all = lines();
@@ -104,7 +114,7 @@ describe('omc-top watch --json', () => {
     for (const l of all) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
     // No raw control byte anywhere in the stream.
 
-    expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(out)).toBe(false);
+    expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(io.out)).toBe(false);
   });
 
   it('.omc moved away, replaced by a file, removed: keeps running, says so in one root line each way, no loop "stopped"', async ({
@@ -278,19 +288,8 @@ describe('omc-top watch --json', () => {
     project: p,
   }) => {
     const rows = schema();
-    child = spawn(process.execPath, [path.join(REPO, 'dist', 'omc-top.mjs'), 'watch', '--json', '--snapshot'], {
-      cwd: p.dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(p.dir, 'xdg-state') },
-    });
-    const exit = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)));
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    const lines = () =>
-      out
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const { child: c, lines } = watchPiped(p.dir);
+    const exit = new Promise<number | null>((r) => c.once('exit', (code) => r(code)));
     await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: 'ready line' });
     // Nothing changes on disk from here: the only line that can come is the one that tests the pipe.
     const alive = await waitFor(() => lines().find((l) => l.type === 'alive'), {
@@ -299,7 +298,7 @@ describe('omc-top watch --json', () => {
     });
     expect(Object.keys(alive).sort()).toEqual(expected(rows, alive));
     // The reader goes (as `head -1` does after its line): the next alive line meets a closed pipe and the watch ends.
-    child.stdout?.destroy();
+    c.stdout?.destroy();
     expect(await exit).toBe(0);
   });
 
