@@ -37,7 +37,8 @@ describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)("the README's tmux statu
 
   it('runs nothing from a directory name and gives omc-top the path as it is', async () => {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-tmux-line-'));
-    cleanups.push(() => fs.rmSync(base, { recursive: true, force: true }));
+    // The tmux server and its status jobs end after kill-server returns (the socket goes last): retried while they do.
+    cleanups.push(() => fs.rmSync(base, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
     const mark = path.join(base, 'RAN');
     // Shell code a name can hold without a slash: a command substitution, backquotes, a double quote, a `;`.
     const name = 'p $(touch "$OMC_TOP_MARK") `touch "$OMC_TOP_MARK"` "q" ; x';
