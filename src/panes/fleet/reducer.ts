@@ -68,6 +68,10 @@ export class FleetUi {
   }
   /** Pins the selection to a line identity after a frame (rows that sort above it later do not take the cursor). */
   settle(snap: FleetSnapshot, height: number): void {
+    // While the first read of the roots is under way, projects keep arriving and many sort above the first one
+    // read. Until the user picks a line the cursor stays on the top line (as the sessions pane does), instead of
+    // following the first project's header down the list and opening the fleet scrolled into another project.
+    if (this.state.list.id === null && !snap.ready) return;
     const next = settleList(this.state.list, shownIds(snap, this.state.filter), height);
     if (next.id !== this.state.list.id || next.top !== this.state.list.top || next.index !== this.state.list.index)
       this.set({ list: next });
