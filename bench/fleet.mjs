@@ -262,7 +262,12 @@ async function localRound(sets, round) {
         const v = ++marker;
         const { landed } = bumpLanded(t.root, t.sid, v);
         const hit = await a.m.waitOutput(`${v}/`, mark, 30_000);
+        // A change not drawn in 30 s is a broken arm (its row off screen, a stuck watch), not a slow one: three in a
+        // row end the run with a word, where 200 changes × 30 s once ran the bench for over an hour in silence.
+        a.missedInRow = hit ? 0 : (a.missedInRow ?? 0) + 1;
         if (hit) a.lat.push(hit.t - landed);
+        else if (a.missedInRow >= 3)
+          throw new Error(`${a.kind} arm (${a.set.bin.label}): 3 changes in a row not seen on screen within 30 s each`);
         await sleep(GAP_MS[0] + Math.random() * (GAP_MS[1] - GAP_MS[0]));
       }
   } finally {
