@@ -43,6 +43,7 @@ import { firstStepRows } from './store/sessions/domain.js';
 import { runFullScreen, type FullScreenControls } from './terminal/full-screen.js';
 import { screenTheme } from './ui/theme.js';
 import { UiStore } from './kit/ui-store.js';
+import { keepOnExit, printKept, type KeptOutcome } from './kit/kept-drafts.js';
 import { VERSION } from './version.js';
 import { earlyGitSettled } from './io/git-early.js';
 import { homeDir } from './io/home-dir.js';
@@ -222,6 +223,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     ui,
     () => controls?.redraw(),
   );
+  let kept: KeptOutcome[] = [];
   const running = runFullScreen(
     opts.mouse,
     (ctl) => {
@@ -242,11 +244,14 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
       );
     },
     {
-      beforeRestore: () => {
+      beforeRestore: (code) => {
         live.closing = true;
+        // A hang-up cannot ask "discard draft?": an open editor's text is written first, before anything can fail.
+        kept = keepOnExit(code, PANES, [{ drafts: live.store.drafts, ui }]);
         live.attention.dispose();
       },
       afterRestore: () => {
+        printKept(kept);
         ui.dispose();
         return live.store.close();
       },

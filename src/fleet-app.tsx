@@ -34,13 +34,17 @@ export interface FleetShellProps {
   exit(): void;
   redraw(): void;
   suspend<T>(fn: () => Promise<T>): Promise<T>;
+  /** Each opened project's UiStore by root id (the caller's, so a hang-up can keep their drafts); made here if absent. */
+  uiStores?: Map<string, UiStore>;
 }
 
 export function FleetShell(props: FleetShellProps) {
   const { fleet, fleetUi } = props;
   const ui = useSyncExternalStore(fleetUi.subscribe, fleetUi.getSnapshot);
-  const uiStores = useMemo(() => new Map<string, UiStore>(), []);
-  useEffect(() => () => uiStores.forEach((u) => u.dispose()), [uiStores]);
+  const uiStores = useMemo(() => props.uiStores ?? new Map<string, UiStore>(), [props.uiStores]);
+  // Stores the caller holds outlive a remount (Ctrl-L, fg) and are disposed by it at the end.
+  const ownStores = props.uiStores === undefined;
+  useEffect(() => () => (ownStores ? uiStores.forEach((u) => u.dispose()) : undefined), [uiStores, ownStores]);
   // The open root as the fleet has it now: a new object when its directory was renamed (opened again there), none
   // once it is gone. Only that answer re-renders the shell, not every change of the fleet's rows.
   const openId = ui.open;

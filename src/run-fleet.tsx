@@ -22,6 +22,9 @@ import { pushChannels } from './feeds/notify/push/index.js';
 import { fleetTitle } from './fleet/model.js';
 import { keepTitle } from './terminal/title.js';
 import { writeControl } from './io/output.js';
+import { PANES } from './panes/registry.js';
+import type { UiStore } from './kit/ui-store.js';
+import { keepOnExit, printKept, type KeptOutcome } from './kit/kept-drafts.js';
 
 export interface FleetRunOptions {
   readonly: boolean;
@@ -85,12 +88,16 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
     text: () => fleetTitle(fleet.getSnapshot()),
     onChange: (l) => fleet.subscribe(l),
   });
+  // Each opened project's own UiStore (its panes, its editors): held here so a hang-up keeps their drafts.
+  const uiStores = new Map<string, UiStore>();
+  let kept: KeptOutcome[] = [];
   return runFullScreen(
     opts.mouse,
     (ctl) => (
       <FleetShell
         fleet={fleet}
         fleetUi={fleetUi}
+        uiStores={uiStores}
         remote={remote}
         theme={theme}
         readonly={opts.readonly}
@@ -101,10 +108,19 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
     ),
     {
       // Before the main screen comes back, as the monitor does: the shell's own title returns with it.
-      beforeRestore: () => title.stop(),
+      beforeRestore: (code) => {
+        const roots = [...uiStores].flatMap(([id, ui]) => {
+          const r = fleet.root(id);
+          return r ? [{ drafts: r.store.drafts, ui }] : [];
+        });
+        kept = keepOnExit(code, PANES, roots);
+        title.stop();
+      },
       title: () => title,
       // No ssh outlives omc-top: each is ended for good (TERM, then KILL) before the process exits.
       afterRestore: async () => {
+        printKept(kept);
+        uiStores.forEach((u) => u.dispose());
         stopPush();
         await Promise.all([remote?.stop(), fleet.close()]);
       },

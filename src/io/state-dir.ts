@@ -15,11 +15,11 @@ export function ownStateDir(env: NodeJS.ProcessEnv = process.env, home = homeDir
   return path.join(base, 'omc-top');
 }
 
-/** `<prefix>-<16 hex of sha256(root)>.json`. */
-export function rootFileName(prefix: string, root: string): string {
+/** `<prefix>-<16 hex of sha256(root)>.json`, or `<prefix>-<hex>-<tail>.json` for one of several files of a root. */
+export function rootFileName(prefix: string, root: string, tail?: string): string {
   // The path's bytes: a directory held by them (not UTF-8) has a /proc/self/fd/N name that differs per process.
   return `${prefix}-${createHash('sha256')
     .update(bytesOfPath(path.resolve(root)))
     .digest('hex')
-    .slice(0, 16)}.json`;
+    .slice(0, 16)}${tail === undefined ? '' : `-${tail}`}.json`;
 }

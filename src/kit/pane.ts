@@ -7,6 +7,8 @@ import type { InputEvent } from '../terminal/keys.js';
 import type { AttentionControl } from '../feeds/attention/control.js';
 import type { OmcStore } from '../store/store.js';
 import type { ConfirmOverlay, FlashKind, PaneId, UiStore } from './ui-store.js';
+import type { Obj } from '../io/json.js';
+import type { FieldLimits } from '../store/drafts/draft-file.js';
 
 export interface Size {
   columns: number;
@@ -96,6 +98,11 @@ export interface PaneModule<S> {
   /** A short description of work that quitting now would lose (an unsaved draft), or null. */
   unsaved?(state: S): string | null;
   /**
+   * The unsaved draft to keep when the process is ended without asking (a hang-up, SIGTERM, a crash:
+   * kit/kept-drafts.ts), or null. The same editor offers it back when it next opens on this root.
+   */
+  keptDraft?(state: S): DraftToKeep | null;
+  /**
    * True while the view shows something that must tick on the second (a
    * cancel countdown). Otherwise time-driven repaints are batched on a 5 s grid.
    */
@@ -105,6 +112,20 @@ export interface PaneModule<S> {
    * pane's size in the frame just drawn (absent outside a frame): only what fits there can be on screen.
    */
   nextTick?(state: S, store: OmcStore, now: number, body?: Size): number;
+}
+
+/** What a pane hands over to keep: the text of its field(s), what the user had chosen, each field's own limit. */
+export interface DraftToKeep {
+  /** The field (store/drafts/kept-drafts.ts: one file per root and target). */
+  target: string;
+  /** What it is, for the line printed at exit: "Working Memory draft". */
+  label: string;
+  /** Where it is offered back, for the same line: "a, i or e on Working Memory". */
+  offeredAt: string;
+  /** What the user had chosen (the entry, the directive, the session), in the pane's own words. */
+  item: Obj;
+  fields: Record<string, string>;
+  limits: FieldLimits;
 }
 
 /** The registry holds panes whose state types differ; each pane's own code stays fully typed. */

@@ -45,6 +45,7 @@ import { borrowed } from './borrowed-domain.js';
 import { UltragoalDomain } from './ultragoal/domain.js';
 import { groupDigits } from '../io/group-digits.js';
 import { watchClockJumps } from './clock-jumps.js';
+import { KeptDrafts } from './drafts/kept-drafts.js';
 
 /**
  * The progressive start's read slices (ms). The first one is the first frame's rows: it reads the screenful the
@@ -184,6 +185,8 @@ export class OmcStore {
   readonly permissions: PermissionsDomain;
   /** Whether omc-top's own state directory can keep its files (every surface says it when not). */
   readonly stateDir: StateDirDomain;
+  /** Editor drafts kept when omc-top was ended without asking (a hang-up), offered back in the same editor. */
+  readonly drafts: KeptDrafts;
   /** Ultragoal plans (`ultragoal/goals.json`, `ultragoal/plans/<id>/`): goals as progress. */
   readonly ultragoal: UltragoalDomain;
   /** Claude Code's background jobs (`<config>/jobs/<id>/state.json`) of this project. */
@@ -254,6 +257,7 @@ export class OmcStore {
     this.notes = new NoteTracker(this.claude, this.clock);
     this.cancelRecords = new CancelRecordFile(opts.stateDir ?? ownStateDir(), this.root, this.clock);
     this.stateDir = new StateDirDomain({ dir: opts.stateDir ?? ownStateDir(), live: this.watchKind !== 'none' });
+    this.drafts = new KeptDrafts(opts.stateDir ?? ownStateDir(), this.root);
     // A cancel is "stopped ✓" only once the claude domain shows the session's Claude stop.
     this.cancels = new CancelTracker(
       this.root,

@@ -19,7 +19,8 @@ export interface FullScreenControls {
 
 /** What the caller does around the full screen's end, and what it holds with the screen. */
 export interface FullScreenDone {
-  beforeRestore(): void;
+  /** `code`: the exit status (0 for the app's own exit; 129 a hang-up, 143 SIGTERM, 1 a crash, …). */
+  beforeRestore(code: number): void;
   afterRestore(): Promise<void>;
   /** The terminal title kept now (terminal/title.ts): popped at Ctrl-Z and for $EDITOR, set again after. */
   title?(): HeldWithScreen | undefined;
@@ -49,7 +50,7 @@ export function runFullScreen(
     const finish = (code: number, error?: unknown) => {
       if (finished) return;
       finished = true;
-      done.beforeRestore();
+      done.beforeRestore(code);
       term.restore();
       if (error !== undefined) {
         const e = error as Error;

@@ -26,6 +26,9 @@ import {
   nextField,
   openAddForm,
   openEditForm,
+  dropOffer,
+  restoreOffer,
+  withOffer,
   openPreview,
   scrollPreview,
   selectedIndex,
@@ -36,11 +39,17 @@ import {
 } from './reducer.js';
 import * as tf from './text-field.js';
 import { MemoryPaneView } from './view.js';
+import { OFFER_PENDING, offerBindings, offerFor, offerMode } from '../../kit/kept-drafts.js';
+import { draftToKeep, formFromKept, KEPT_LIMITS, KEPT_TARGET } from './kept.js';
 
 type Ctx = KeyContext<MemoryPaneState>;
 type S = MemoryPaneState;
 
 const FORM = mode<S>('form', (s) => s.form !== null);
+const OFFER = offerMode<S>(
+  (s) => s.form !== null,
+  (s) => s.offer,
+);
 const FIELD = mode<S>('form', (s) => s.form !== null && s.form.field !== 'priority');
 const PRIO_FIELD = mode<S>('form', (s) => s.form !== null && s.form.field === 'priority');
 const FILTER = mode<S>('typing a filter', (s) => s.form === null && s.filterEditing);
@@ -75,7 +84,17 @@ const onRow = (f: (ctx: Ctx, row: Row) => void) => (ctx: Ctx) => {
   if (row) f(ctx, row);
 };
 const CANNOT_CHANGE = 'read-only mode (--readonly): directives cannot be changed';
-const field = (fn: (f: tf.TextField) => tf.TextField) => (ctx: Ctx) => ctx.set((s) => editField(s, fn));
+/** A key that changes the form: held while a kept draft is offered (r or d first). */
+const unlessOffer = (run: (ctx: Ctx) => void) => (ctx: Ctx) => {
+  if (ctx.state.offer) ctx.app.flash(OFFER_PENDING, 'info');
+  else run(ctx);
+};
+const field = (fn: (f: tf.TextField) => tf.TextField) => unlessOffer((ctx) => ctx.set((s) => editField(s, fn)));
+/** a / e: the form, with the directive draft kept at the last hang-up offered before anything is typed. */
+const openForm = (ctx: Ctx, open: (s: S) => S) => {
+  const offer = offerFor(ctx.store.drafts, KEPT_TARGET, KEPT_LIMITS, formFromKept);
+  ctx.set((s) => withOffer(open(s), offer));
+};
 const move = (ctx: Ctx, to: Parameters<typeof moveSelection>[2]) => {
   const l = listOf(ctx);
   if (l) ctx.set((s) => moveSelection(s, l.keys, to, l.height));
@@ -97,16 +116,17 @@ function escapeForm(ctx: Ctx): void {
 }
 
 const bindings: Binding<S>[] = [
-  { keys: ['enter'], help: 'save the directive', hint: 'save', when: FORM, writes: true, run: submitForm },
+  ...offerBindings(OFFER, (s) => s.offer, { restore: (c) => c.set(restoreOffer), drop: dropOffer }),
+  { keys: ['enter'], help: 'save the directive', hint: 'save', when: FORM, writes: true, run: unlessOffer(submitForm) },
   { keys: ['escape'], help: 'cancel (asks if you typed something)', hint: 'cancel', when: FORM, run: escapeForm },
   { keys: ['tab', 'down'], help: 'next field', hint: 'field', when: FORM, run: (c) => c.set((s) => nextField(s, 1)) },
   { keys: ['backtab', 'up'], help: 'previous field', when: FORM, run: (c) => c.set((s) => nextField(s, -1)) },
-  { keys: ['ctrl+p'], help: 'switch priority', when: FORM, run: (c) => c.set(togglePriority) },
+  { keys: ['ctrl+p'], help: 'switch priority', when: FORM, run: unlessOffer((c) => c.set(togglePriority)) },
   {
     keys: [' ', 'left', 'right', 'h', 'l'],
     help: 'on the priority field: switch high ↔ normal',
     when: PRIO_FIELD,
-    run: (c) => c.set(togglePriority),
+    run: unlessOffer((c) => c.set(togglePriority)),
   },
   { keys: ['backspace'], help: 'erase before the cursor', when: FIELD, run: field(tf.backspace) },
   { keys: ['delete', 'ctrl+d'], help: 'erase under the cursor', when: FIELD, run: field(tf.del) },
@@ -149,7 +169,7 @@ const bindings: Binding<S>[] = [
     writes: true,
     readonlyText: 'read-only mode (--readonly): directives cannot be added',
     disabled: writeBlock,
-    run: (c) => c.set(openAddForm),
+    run: (c) => openForm(c, openAddForm),
   },
   {
     keys: ['e', 'enter'],
@@ -159,7 +179,7 @@ const bindings: Binding<S>[] = [
     writes: true,
     readonlyText: 'read-only mode (--readonly): directives cannot be edited',
     disabled: needsRow,
-    run: onRow((c, sel) => c.set((s) => openEditForm(s, sel.key, sel.directive))),
+    run: onRow((c, sel) => openForm(c, (s) => openEditForm(s, sel.key, sel.directive))),
   },
   {
     keys: ['p'],
@@ -205,7 +225,8 @@ export const memoryPane: PaneModule<MemoryPaneState> = {
     active: (s) => s.form !== null || s.filterEditing,
     type: (ctx, text) => {
       if (ctx.state.form) {
-        if (ctx.state.form.field !== 'priority') ctx.set((s) => editField(s, (f) => tf.insert(f, text)));
+        if (ctx.state.offer) ctx.app.flash(OFFER_PENDING, 'info');
+        else if (ctx.state.form.field !== 'priority') ctx.set((s) => editField(s, (f) => tf.insert(f, text)));
       } else ctx.set((s) => typeFilter(s, text));
     },
   },
@@ -225,6 +246,7 @@ export const memoryPane: PaneModule<MemoryPaneState> = {
     s.form && formDirty(s.form)
       ? `${s.form.mode === 'add' ? 'a new directive' : 'changes to a directive'} not saved (${s.form.directive.text.length} characters)`
       : null,
+  keptDraft: (s) => (s.form ? draftToKeep(s.form) : null),
   nextTick(_state, store, now) {
     const model = store.memory.model(now);
     let next = 60_000 - (now % 60_000);

@@ -5,6 +5,7 @@
 import type { Directive } from '../../store/memory/schema.js';
 import { initList, listView, maxScroll, moveList, settleList, type ListState, type Move } from '../../kit/list.js';
 import * as tf from './text-field.js';
+import type { DraftOffer } from '../../kit/kept-drafts.js';
 
 export type FormField = 'directive' | 'context' | 'priority';
 
@@ -27,6 +28,11 @@ export interface MemoryPaneState {
   filter: string;
   filterEditing: boolean;
   form: DirectiveForm | null;
+  /**
+   * A directive draft kept when omc-top was last ended without asking (kit/kept-drafts.ts), offered above the form
+   * that just opened: r restores it, d discards it; nothing is typed until one or the other (or Esc).
+   */
+  offer: DraftOffer<DirectiveForm> | null;
   previewScroll: number;
 }
 
@@ -36,6 +42,7 @@ export const initMemoryPane = (): MemoryPaneState => ({
   filter: '',
   filterEditing: false,
   form: null,
+  offer: null,
   previewScroll: 0,
 });
 
@@ -76,6 +83,7 @@ export function openAddForm(s: MemoryPaneState): MemoryPaneState {
   return {
     ...s,
     view: 'list',
+    offer: null,
     form: {
       mode: 'add',
       target: null,
@@ -92,6 +100,7 @@ export function openEditForm(s: MemoryPaneState, key: string, d: Directive): Mem
   return {
     ...s,
     view: 'list',
+    offer: null,
     list: { ...s.list, id: key },
     form: {
       mode: 'edit',
@@ -105,7 +114,21 @@ export function openEditForm(s: MemoryPaneState, key: string, d: Directive): Mem
   };
 }
 
-export const closeForm = (s: MemoryPaneState): MemoryPaneState => ({ ...s, form: null });
+export const closeForm = (s: MemoryPaneState): MemoryPaneState => ({ ...s, form: null, offer: null });
+
+/** Shows `offer` above the form just opened (null: none kept). */
+export const withOffer = (s: MemoryPaneState, offer: DraftOffer<DirectiveForm> | null): MemoryPaneState =>
+  offer === s.offer ? s : { ...s, offer };
+
+/** r: the kept draft's form replaces the fresh one (unsaved; an edit selects its directive). */
+export function restoreOffer(s: MemoryPaneState): MemoryPaneState {
+  const o = s.offer;
+  if (o?.kind !== 'draft') return s;
+  const list = o.restore.target !== null ? { ...s.list, id: o.restore.target } : s.list;
+  return { ...s, form: o.restore, offer: null, list };
+}
+
+export const dropOffer = (s: MemoryPaneState): MemoryPaneState => ({ ...s, offer: null });
 
 export function formDirty(f: DirectiveForm): boolean {
   return (
@@ -123,14 +146,15 @@ export function nextField(s: MemoryPaneState, delta: 1 | -1): MemoryPaneState {
 }
 
 export function togglePriority(s: MemoryPaneState): MemoryPaneState {
-  if (!s.form) return s;
+  if (!s.form || s.offer) return s;
   return { ...s, form: { ...s.form, priority: s.form.priority === 'high' ? 'normal' : 'high' } };
 }
 
 /** Applies a text-field edit to the focused text field (no-op on the priority field). */
 export function editField(s: MemoryPaneState, fn: (f: tf.TextField) => tf.TextField): MemoryPaneState {
   const form = s.form;
-  if (!form || form.field === 'priority') return s;
+  // Nothing is typed over an offered draft: the form stays clean, so a hang-up now keeps that draft's file.
+  if (!form || form.field === 'priority' || s.offer) return s;
   return { ...s, form: { ...form, [form.field]: fn(form[form.field]) } };
 }
 

@@ -19,6 +19,7 @@ import {
   visibleDirectives,
 } from './layout.js';
 import type { DirectiveForm, MemoryPaneState } from './reducer.js';
+import { offerLine } from '../../ui/kept-draft-line.js';
 import { memoryListLayout } from './list-layout.js';
 import { moreText, textWindow, withNote } from '../../kit/list.js';
 import { FilterLine } from '../../ui/filter-line.js';
@@ -101,11 +102,15 @@ function FieldLine({
 
 function FormView({
   form,
+  offer,
+  now,
   domain,
   width,
   height,
 }: {
   form: DirectiveForm;
+  offer: MemoryPaneState['offer'];
+  now: number;
   domain: MemoryDomain;
   width: number;
   height: number;
@@ -161,7 +166,16 @@ function FormView({
         width,
       )}
     </Text>,
-    <Text key="s"> </Text>,
+    // A draft kept at the last hang-up is offered first (r restores · d discards), in place of the blank line.
+    ...(offer
+      ? wrapText(offerLine(offer, now), width)
+          .slice(0, 3)
+          .map((l, i) => (
+            <Text key={`o${i}`} color={offer.kind === 'bad' ? theme.error : theme.warn} wrap="truncate">
+              {clip(l, width)}
+            </Text>
+          ))
+      : [<Text key="s"> </Text>]),
     ...textField('Directive', 'directive', LIMITS.directive),
     ...textField('Context', 'context', LIMITS.context),
     label('Priority', form.field === 'priority'),
@@ -338,7 +352,8 @@ export function MemoryPaneView({ state, store, width, height, now }: ViewProps<M
       </Box>
     );
   }
-  if (state.form) return <FormView form={state.form} domain={domain} width={width} height={height} />;
+  if (state.form)
+    return <FormView form={state.form} offer={state.offer} now={now} domain={domain} width={width} height={height} />;
   if (state.view === 'preview')
     return <PreviewView model={model} scroll={state.previewScroll} width={width} height={height} />;
   return <ListView state={state} model={model} domain={domain} width={width} height={height} now={now} />;

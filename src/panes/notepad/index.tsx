@@ -30,8 +30,11 @@ import {
   editBuffer,
   endFilter,
   initNotepadPane,
+  dropOffer,
   moveSelection,
   openEditor,
+  restoreOffer,
+  withOffer,
   openView,
   scrollView,
   selectedEntry,
@@ -42,6 +45,8 @@ import {
   type NotepadPaneState,
 } from './reducer.js';
 import { NotepadView } from './view.js';
+import { OFFER_PENDING, offerBindings, offerFor, offerMode } from '../../kit/kept-drafts.js';
+import { draftToKeep, editorFromKept, KEPT_READ_LIMITS, keptTarget } from './kept.js';
 
 type Ctx = KeyContext<NotepadPaneState>;
 type S = NotepadPaneState;
@@ -49,6 +54,10 @@ type S = NotepadPaneState;
 const snapOf = (ctx: Ctx) => ctx.store.notepad.getSnapshot();
 
 const EDITOR = mode<S>('editor', (s) => s.editor !== null);
+const OFFER = offerMode<S>(
+  (s) => s.editor !== null,
+  (s) => s.offer,
+);
 const FILTER = mode<S>('typing a filter', (s) => s.editor === null && s.filterEditing);
 const idle = (s: S) => s.editor === null && !s.filterEditing;
 const PRIORITY = mode<S>('Priority Context', (s) => idle(s) && s.tab === 'priority');
@@ -57,12 +66,21 @@ const LIST = mode<S>('entry list', (s) => idle(s) && s.tab !== 'priority' && s.v
 const TABS_MODE = mode<S>('sections', (s) => idle(s) && s.view === null);
 const ENTRY_OR_LIST = mode<S>('entry list', (s) => idle(s) && s.tab !== 'priority');
 
-const edit = (ctx: Ctx, fn: Parameters<typeof editBuffer>[1]) => ctx.set((s) => editBuffer(s, fn));
+/** A key that acts on the editor's text: held while a kept draft is offered (r or d first). */
+const unlessOffer = (run: (ctx: Ctx) => void) => (ctx: Ctx) => {
+  if (ctx.state.offer) ctx.app.flash(OFFER_PENDING, 'info');
+  else run(ctx);
+};
+const edit = (ctx: Ctx, fn: Parameters<typeof editBuffer>[1]) =>
+  unlessOffer((c) => c.set((s) => editBuffer(s, fn)))(ctx);
 const editorPage = (ctx: Ctx) => Math.max(1, contentRows(ctx.body) - 1);
 
 function startEdit(ctx: Ctx, what: Parameters<typeof openEditor>[2]): void {
   if (!canWrite(ctx, 'editing')) return;
-  ctx.set((s) => openEditor(s, snapOf(ctx), what));
+  // A draft kept for this section at the last hang-up is offered before anything is typed.
+  const section = what.kind === 'priority' ? 'priority' : what.section;
+  const offer = offerFor(ctx.store.drafts, keptTarget(section), KEPT_READ_LIMITS, (d) => editorFromKept(d, section));
+  ctx.set((s) => withOffer(openEditor(s, snapOf(ctx), what), offer));
 }
 
 const section = (ctx: Ctx) => ctx.state.tab as EntrySection;
@@ -84,7 +102,7 @@ const editorKeys: Binding<S>[] = [
     hint: 'save',
     when: EDITOR,
     writes: true,
-    run: saveEditor,
+    run: unlessOffer(saveEditor),
   },
   { keys: ['escape'], help: 'cancel (asks if you typed something)', hint: 'cancel', when: EDITOR, run: cancelEditor },
   {
@@ -99,7 +117,7 @@ const editorKeys: Binding<S>[] = [
     help: 'continue the draft in $EDITOR and come back',
     hint: '$EDITOR',
     when: EDITOR,
-    run: draftToExternalEditor,
+    run: unlessOffer(draftToExternalEditor),
   },
   { keys: ['tab'], help: 'insert two spaces', when: EDITOR, run: (c) => edit(c, (b) => insert(b, '  ')) },
   { keys: ['backspace'], help: 'erase before the cursor', when: EDITOR, run: (c) => edit(c, backspace) },
@@ -136,6 +154,7 @@ const moveEntries = (ctx: Ctx, to: Move) => {
 };
 
 const bindings: Binding<S>[] = [
+  ...offerBindings(OFFER, (s) => s.offer, { restore: (c) => c.set(restoreOffer), drop: dropOffer }),
   ...editorKeys,
   ...filterBindings(FILTER, {
     keep: endFilter,
@@ -314,6 +333,7 @@ export const notepadPane: PaneModule<NotepadPaneState> = {
     s.editor && s.editor.buf.text !== s.editor.initial
       ? `an unsaved ${s.editor.kind === 'priority' ? 'Priority Context' : s.editor.section === 'manual' ? 'MANUAL' : 'Working Memory'} draft (${s.editor.buf.text.length} characters)`
       : null,
+  keptDraft: (s) => (s.editor ? draftToKeep(s.editor) : null),
   View: NotepadView,
   nextTick(state, store, now) {
     if (state.editor) return Infinity;

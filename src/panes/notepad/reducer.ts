@@ -7,6 +7,7 @@ import type { EntryRef } from '../../store/notepad/edits.js';
 import type { EntrySection, SectionId } from '../../store/notepad/format.js';
 import { newestFirst, type NotepadEntry, type NotepadSnapshot } from '../../store/notepad/model.js';
 import { bufferOf, type TextBuffer } from './editor.js';
+import type { DraftOffer } from '../../kit/kept-drafts.js';
 import { initList, listView, moveList, scrollTo, settleList, type ListState, type Move } from '../../kit/list.js';
 
 export const TABS: readonly SectionId[] = ['priority', 'working', 'manual'];
@@ -47,6 +48,11 @@ export interface NotepadPaneState {
   filter: string;
   filterEditing: boolean;
   editor: EditorSession | null;
+  /**
+   * A draft kept when omc-top was last ended without asking (kit/kept-drafts.ts), offered above the editor that
+   * just opened on its section: r restores it, d discards it; nothing is typed until one or the other (or Esc).
+   */
+  offer: DraftOffer<EditorSession> | null;
 }
 
 export const initNotepadPane = (): NotepadPaneState => ({
@@ -58,6 +64,7 @@ export const initNotepadPane = (): NotepadPaneState => ({
   filter: '',
   filterEditing: false,
   editor: null,
+  offer: null,
 });
 
 const memo = new WeakMap<NotepadSnapshot, Map<string, NotepadEntry[]>>();
@@ -186,6 +193,7 @@ export function openEditor(
   return {
     ...state,
     filterEditing: false,
+    offer: null,
     editor: {
       kind: what.kind,
       section: what.kind === 'priority' ? 'priority' : what.section,
@@ -202,7 +210,8 @@ export function openEditor(
 }
 
 export function editBuffer(state: NotepadPaneState, fn: (b: TextBuffer) => TextBuffer): NotepadPaneState {
-  if (!state.editor || state.editor.saving) return state;
+  // Nothing is typed over an offered draft: the field stays clean, so a hang-up now keeps that draft's file.
+  if (!state.editor || state.editor.saving || state.offer) return state;
   const buf = fn(state.editor.buf);
   return buf === state.editor.buf ? state : { ...state, editor: { ...state.editor, buf } };
 }
@@ -224,7 +233,19 @@ export function draftChange(before: string, after: string): { added: number; rem
   return { added: b.length - head - tail, removed: a.length - head - tail };
 }
 
-export const closeEditor = (state: NotepadPaneState): NotepadPaneState => ({ ...state, editor: null });
+export const closeEditor = (state: NotepadPaneState): NotepadPaneState => ({ ...state, editor: null, offer: null });
+
+/** Shows `offer` above the editor just opened (null: none kept for its section). */
+export const withOffer = (state: NotepadPaneState, offer: DraftOffer<EditorSession> | null): NotepadPaneState =>
+  offer === state.offer ? state : { ...state, offer };
+
+/** r: the kept draft's editor replaces the fresh one (unsaved). */
+export function restoreOffer(state: NotepadPaneState): NotepadPaneState {
+  const o = state.offer;
+  return o?.kind === 'draft' ? { ...state, editor: o.restore, offer: null } : state;
+}
+
+export const dropOffer = (state: NotepadPaneState): NotepadPaneState => ({ ...state, offer: null });
 
 export function setSaving(state: NotepadPaneState, saving: boolean): NotepadPaneState {
   return state.editor ? { ...state, editor: { ...state.editor, saving } } : state;

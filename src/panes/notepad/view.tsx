@@ -15,6 +15,7 @@ import { clip, fit, formatAge, formatAgo, wrapText } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../../kit/pane.js';
 import { cursorRow, layout } from './editor.js';
+import { offerLine } from '../../ui/kept-draft-line.js';
 import { TABS, type EditorSession, type NotepadPaneState } from './reducer.js';
 import { entryListLayout, textLayout } from './layout.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
@@ -260,7 +261,19 @@ function limitText(ed: EditorSession): { text: string; tone?: 'warn' | 'error' }
   return { text: `${n(len)}/${n(LIMITS.entryMax)}`, ...(len > LIMITS.entryMax ? { tone: 'error' as const } : {}) };
 }
 
-function EditorView({ ed, width, height }: { ed: EditorSession; width: number; height: number }) {
+function EditorView({
+  ed,
+  offer,
+  now,
+  width,
+  height,
+}: {
+  ed: EditorSession;
+  offer: NotepadPaneState['offer'];
+  now: number;
+  width: number;
+  height: number;
+}) {
   const theme = useTheme();
   const title =
     ed.kind === 'priority'
@@ -271,6 +284,10 @@ function EditorView({ ed, width, height }: { ed: EditorSession; width: number; h
   const limit = limitText(ed);
   const status = ed.saving ? '  saving…' : '';
   const banner: Array<{ text: string; tone: string }> = [];
+  if (offer) {
+    for (const l of wrapText(offerLine(offer, now), width).slice(0, 3))
+      banner.push({ text: l, tone: offer.kind === 'bad' ? 'error' : 'warn' });
+  }
   if (ed.conflict) {
     for (const l of wrapText(`Changed on disk: ${ed.conflict.message}.`, width).slice(0, 2))
       banner.push({ text: l, tone: 'error' });
@@ -348,7 +365,7 @@ function listNote(state: NotepadPaneState, snap: NotepadSnapshot, width: number,
 export function NotepadView({ state, store, width, height, now }: ViewProps<NotepadPaneState>) {
   const theme = useTheme();
   const snap = useNotepad(store.notepad);
-  if (state.editor) return <EditorView ed={state.editor} width={width} height={height} />;
+  if (state.editor) return <EditorView ed={state.editor} offer={state.offer} now={now} width={width} height={height} />;
   const info = infoLine(snap, state.tab, now);
   const bodyHeight = Math.max(1, height - 2);
   let body: React.ReactNode;

@@ -32,7 +32,9 @@ import { signalUntilMs, type SessionView, type SessionsSnapshot } from '../../st
 import { requestCancel } from './cancel-flow.js';
 import { unreadableCancelOf } from '../../store/cancel/unreadable.js';
 import { detailExtras } from './answer-lines.js';
-import { backspaceNote, endNote, startNote, typeNote } from './note-state.js';
+import { backspaceNote, dropNoteOffer, endNote, restoreNote, startNote, typeNote } from './note-state.js';
+import { OFFER_PENDING, offerBindings, offerFor, offerMode } from '../../kit/kept-drafts.js';
+import { NOTE_LIMITS, noteFromKept, noteTarget, noteToKeep } from './note-kept.js';
 import { sendNoteFlow } from './note-flow.js';
 import { requestResume, resumeOffered, resumeUnavailable } from './resume-flow.js';
 import { permissionBindings } from './permission-keys.js';
@@ -71,6 +73,10 @@ type S = SessionsPaneState;
 const noting = (s: S) => (s.note ?? null) !== null;
 const FILTER = mode<S>('typing a filter', (s) => s.filterEditing);
 const NOTE = mode<S>('typing a note', (s) => !s.filterEditing && noting(s));
+const NOTE_OFFER = offerMode<S>(
+  (s) => NOTE.test(s),
+  (s) => s.noteOffer ?? null,
+);
 const LIST = mode<S>('list', (s) => !s.filterEditing && !noting(s) && s.detail === null && s.peek === null);
 const DETAIL = mode<S>('session detail', (s) => !s.filterEditing && !noting(s) && s.detail !== null && s.peek === null);
 const PEEK = mode<S>('peek', (s) => !s.filterEditing && !noting(s) && s.peek !== null);
@@ -232,15 +238,23 @@ const noteBindings: Binding<S>[] = [
     disabled: (ctx) => legacyOnly(detailSession(ctx)),
     run: (ctx) => {
       const s = detailSession(ctx);
-      if (s) ctx.set((st) => startNote(st, s.id));
+      if (!s) return;
+      // A note kept for this session at the last hang-up is offered before anything is typed.
+      const offer = offerFor(ctx.store.drafts, noteTarget(s.id), NOTE_LIMITS, (d) => noteFromKept(d, s.id));
+      ctx.set((st) => startNote(st, s.id, offer));
     },
   },
+  ...offerBindings(NOTE_OFFER, (s) => s.noteOffer ?? null, { restore: (c) => c.set(restoreNote), drop: dropNoteOffer }),
   {
     keys: ['enter'],
     help: 'send the note',
     hint: 'send',
     when: NOTE,
     run: (ctx) => {
+      if (ctx.state.noteOffer) {
+        ctx.app.flash(OFFER_PENDING, 'info');
+        return;
+      }
       const text = ctx.state.note?.text ?? '';
       const s = detailSession(ctx);
       ctx.set(endNote);
@@ -356,15 +370,19 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
   bindings,
   typing: {
     active: (s) => s.filterEditing || noting(s),
-    type: (ctx, text) =>
-      ctx.set((s) =>
-        noting(s) && !s.filterEditing
-          ? typeNote(s, text.replace(/[\r\n]+/g, ' '))
-          : typeFilter(s, text.replace(/\s+/g, ' ')),
-      ),
+    type: (ctx, text) => {
+      if (noting(ctx.state) && !ctx.state.filterEditing && ctx.state.noteOffer) ctx.app.flash(OFFER_PENDING, 'info');
+      else
+        ctx.set((s) =>
+          noting(s) && !s.filterEditing
+            ? typeNote(s, text.replace(/[\r\n]+/g, ' '))
+            : typeFilter(s, text.replace(/\s+/g, ' ')),
+        );
+    },
   },
   sources: (store) => [store.sessions.subscribe],
   unsaved: (s) => (s.note && s.note.text.trim() !== '' ? 'a note being typed (not sent)' : null),
+  keptDraft: (s) => (s.note ? noteToKeep(s.note) : null),
   reveal(state, path, store) {
     // A session's file opens that session; a session-less state file opens the "legacy" row (its own key,
     // never a directory that happens to be named legacy). A mode's own file picks that mode (c then cancels it).

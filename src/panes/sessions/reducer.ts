@@ -3,6 +3,7 @@
  * id, not by row index, so a row that moves (its status changed) stays
  * selected, and rows that did not change never jump.
  */
+import type { DraftOffer } from '../../kit/kept-drafts.js';
 import type { SessionView, SessionsDelta, SessionsSnapshot } from '../../store/sessions/model.js';
 import { compareSessions } from '../../store/sessions/derive.js';
 import { PATCH_MAX, patchSorted } from '../../store/sessions/sorted-views.js';
@@ -23,6 +24,8 @@ export interface SessionsPaneState {
   peek: { id: string; scroll: number } | null;
   /** A note being typed for a session (m in the detail; note-state.ts); null when no note field is open. */
   note?: { id: string; text: string } | null;
+  /** A note kept for that session when omc-top was last ended without asking (kit/kept-drafts.ts): r / d first. */
+  noteOffer?: DraftOffer<{ id: string; text: string }> | null;
 }
 
 export const SORTS = ['attention', 'recent', 'progress', 'id'] as const;

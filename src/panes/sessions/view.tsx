@@ -5,7 +5,8 @@ import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
 import { sessionKey, type SessionView } from '../../store/sessions/model.js';
 import type { CancelRecord } from '../../store/cancel/cancel-records.js';
 import { failedNeed } from '../../feeds/attention/needs.js';
-import { fit, formatAge } from '../../ui/format.js';
+import { clip, fit, formatAge, wrapText } from '../../ui/format.js';
+import { offerLine } from '../../ui/kept-draft-line.js';
 import { toneColor, useTheme } from '../../ui/theme.js';
 import { paint } from '../../ui/paint.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
@@ -123,9 +124,12 @@ function Detail({
   claude?: ClaudeSessionView;
   store: OmcStore;
 }) {
+  const theme = useTheme();
   // The note field (m) takes the last line; the detail scrolls above it.
   const note = state.note && state.note.id === s.id ? state.note : null;
-  const rows = note ? Math.max(1, height - 1) : height;
+  // A note kept at the last hang-up is offered above the field (r restores · d discards).
+  const offer = note && state.noteOffer ? wrapText(offerLine(state.noteOffer, now), width).slice(0, 2) : [];
+  const rows = note ? Math.max(1, height - 1 - offer.length) : height;
   const l = detailLayout(s, { columns: width, rows }, now, tracked, claude, detailExtras(store, s, width - 1));
   const modeIndex = state.detail?.modeIndex ?? 0;
   const lines = l.lines.map((x) => ({
@@ -138,6 +142,11 @@ function Detail({
   return (
     <Box flexDirection="column" height={height}>
       {scroll}
+      {offer.map((l, i) => (
+        <Text key={`o${i}`} color={state.noteOffer?.kind === 'bad' ? theme.error : theme.warn} wrap="truncate">
+          {clip(l, width)}
+        </Text>
+      ))}
       <NoteLine text={note.text} width={width} />
     </Box>
   );

@@ -1,0 +1,186 @@
+/**
+ * The pane side of kept drafts (store/drafts/): on the way out of a process that was ended without asking (a
+ * hang-up, SIGTERM, a crash), every pane's unsaved draft is written, synchronously; the next open of the same
+ * editor shows one line offering it back (r restores, d discards; its words: ui/kept-draft-line.ts). The keys of
+ * that offer and the lines printed at exit live here, once, for every pane.
+ */
+import tty from 'node:tty';
+import { printErr } from '../io/output.js';
+import type { FieldLimits, KeptDraft, KeptWhy } from '../store/drafts/draft-file.js';
+import type { KeptDrafts, KeptRead } from '../store/drafts/kept-drafts.js';
+import { mode } from './nav.js';
+import type { Binding, Mode } from './bindings.js';
+import type { AnyPaneModule, DraftToKeep, KeyContext } from './pane.js';
+import type { UiStore } from './ui-store.js';
+
+/**
+ * A kept draft shown in an editor that has just opened: `restore` is the field as the draft left it (the pane's
+ * own state), or the file cannot be used and says why.
+ */
+export type DraftOffer<T> =
+  | { kind: 'draft'; keptAt: number; why: KeptWhy; file: string; target: string; restore: T }
+  | { kind: 'bad'; problem: string; file: string; target: string };
+
+/**
+ * The offer for `target`, if a file is kept: `restore` turns the draft into the pane's field, or returns why the
+ * draft's choice cannot be used (the file is then shown as a problem, not applied).
+ */
+export function offerFor<T>(
+  drafts: KeptDrafts,
+  target: string,
+  limits: FieldLimits,
+  restore: (d: KeptDraft) => T | string,
+): DraftOffer<T> | null {
+  const r: KeptRead = drafts.read(target, limits);
+  if (r.kind === 'none') return null;
+  if (r.kind === 'bad') return { kind: 'bad', problem: r.problem, file: r.file, target };
+  const back = restore(r.draft);
+  if (typeof back === 'string') return { kind: 'bad', problem: back, file: r.file, target };
+  return { kind: 'draft', keptAt: r.draft.keptAt, why: r.draft.why, file: r.file, target, restore: back };
+}
+
+/** What a key other than r and d says while the offer is open: nothing is typed over an undecided draft. */
+export const OFFER_PENDING = 'a kept draft is offered: r restores it, d discards it (Esc leaves it for the next time)';
+
+/**
+ * r and d while an offer is open (first in a pane's table: they win over typing). `restore` puts the draft in the
+ * field unsaved; both remove the file (after r the field holds the text, and a hang-up keeps it again).
+ */
+export function offerBindings<S>(
+  when: Mode<S>,
+  offerOf: (s: S) => DraftOffer<unknown> | null,
+  f: { restore(ctx: KeyContext<S>): void; drop(s: S): S },
+): Binding<S>[] {
+  const discard = (ctx: KeyContext<S>) => {
+    const o = offerOf(ctx.state);
+    if (!o) return;
+    try {
+      ctx.store.drafts.discard(o.target);
+      ctx.app.flash(`the kept draft was discarded (${o.file} deleted)`, 'info');
+      ctx.set(f.drop);
+    } catch (e) {
+      ctx.app.flash(`the kept draft could not be deleted: ${(e as Error).message}`, 'error');
+    }
+  };
+  return [
+    {
+      keys: ['r'],
+      help: 'put the draft kept when omc-top was last ended without asking back in the field (not saved yet)',
+      hint: 'restore',
+      when,
+      disabled: (ctx) => (offerOf(ctx.state)?.kind === 'bad' ? 'that kept draft cannot be used: d deletes it' : null),
+      run: (ctx) => {
+        const o = offerOf(ctx.state);
+        if (o?.kind !== 'draft') return;
+        f.restore(ctx);
+        try {
+          ctx.store.drafts.discard(o.target);
+        } catch {
+          /* the text is in the field; a file left behind is offered again, never applied by itself */
+        }
+        ctx.app.flash('the kept draft is back in the field, not saved yet: save it as usual', 'info');
+      },
+    },
+    {
+      keys: ['d'],
+      help: 'discard that kept draft (its file is deleted)',
+      hint: 'discard',
+      when,
+      run: discard,
+    },
+  ];
+}
+
+/** A pane's offer mode: its editor is open and an offer is shown. */
+export const offerMode = <S>(open: (s: S) => boolean, offerOf: (s: S) => DraftOffer<unknown> | null): Mode<S> =>
+  mode<S>('a kept draft offered', (s) => open(s) && offerOf(s) !== null);
+
+/** How the process ended (full-screen's status): the draft is kept for every end the user was not asked about. */
+export function whyOfExit(code: number): KeptWhy | null {
+  switch (code) {
+    case 0:
+      return null; // q / Ctrl-C: asked first, the user chose
+    case 129:
+      return 'hangup';
+    case 143:
+      return 'sigterm';
+    case 130:
+      return 'sigint';
+    case 131:
+      return 'sigquit';
+    default:
+      return 'crash';
+  }
+}
+
+export type KeptOutcome = { label: string; offeredAt: string } & ({ file: string; cut: boolean } | { error: string });
+
+/** The unsaved drafts the panes of one UiStore hold now. */
+export function heldDrafts(panes: readonly AnyPaneModule[], ui: UiStore): DraftToKeep[] {
+  const out: DraftToKeep[] = [];
+  for (const p of panes) {
+    const st: unknown = ui.state.panes[p.id];
+    const d = st !== undefined ? p.keptDraft?.(st) : null;
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+/** Writes each draft now (synchronously: the process is ending); says where each went, or why it could not. */
+export function keepDrafts(
+  drafts: KeptDrafts,
+  held: ReadonlyArray<DraftToKeep>,
+  why: KeptWhy,
+  now: number,
+): KeptOutcome[] {
+  const out: KeptOutcome[] = [];
+  for (const d of held) {
+    const base = { label: d.label, offeredAt: d.offeredAt };
+    try {
+      const { cut } = drafts.keepSync({ target: d.target, keptAt: now, why, item: d.item, fields: d.fields }, d.limits);
+      out.push({ ...base, file: drafts.shownFile(d.target), cut });
+    } catch (e) {
+      out.push({ ...base, error: (e as Error).message });
+    }
+  }
+  return out;
+}
+
+/** The lines printed once the screen is restored: where each draft went and where it comes back. */
+export function keptLines(kept: readonly KeptOutcome[]): string[] {
+  return kept.map((k) =>
+    'file' in k
+      ? `omc-top: your unsaved ${k.label} was kept in ${k.file}${k.cut ? " (cut to the field's limit)" : ''}; ${k.offeredAt} offers it back.`
+      : `omc-top: your unsaved ${k.label} was lost: ${k.error}.`,
+  );
+}
+
+/**
+ * A full screen on its way out (terminal/full-screen.tsx `finish`, before the screen is restored): when it was
+ * ended without asking, every open editor's draft of every root on screen is written. Never throws: the terminal
+ * is restored whatever happens here.
+ */
+export function keepOnExit(
+  code: number,
+  panes: readonly AnyPaneModule[],
+  roots: ReadonlyArray<{ drafts: KeptDrafts; ui: UiStore }>,
+  now = Date.now(),
+): KeptOutcome[] {
+  const why = whyOfExit(code);
+  if (!why) return [];
+  const out: KeptOutcome[] = [];
+  for (const r of roots) {
+    try {
+      out.push(...keepDrafts(r.drafts, heldDrafts(panes, r.ui), why, now));
+    } catch (e) {
+      out.push({ label: 'draft', offeredAt: '', error: (e as Error).message });
+    }
+  }
+  return out;
+}
+
+/** Says where each draft went, on the normal screen, unless the terminal is gone (then there is no one to read it). */
+export function printKept(kept: readonly KeptOutcome[]): void {
+  if (kept.length === 0 || (process.stderr.isTTY && !tty.isatty(2))) return;
+  for (const line of keptLines(kept)) printErr(`${line}\n`);
+}

@@ -1,0 +1,56 @@
+/**
+ * The directive form's draft kept at a hang-up (kit/kept-drafts.ts): one file per root, holding both fields, the
+ * priority and what the form began from (a new directive, or the directive being edited as it was then). Restored,
+ * the form stands where it stood: a save merges field by field with the file as always, and a directive gone
+ * meanwhile is said, never recreated by itself.
+ */
+import { isObj } from '../../io/json.js';
+import type { DraftToKeep } from '../../kit/pane.js';
+import type { KeptDraft } from '../../store/drafts/draft-file.js';
+import { CONTEXT_MAX_CHARS, DIRECTIVE_MAX_CHARS } from '../../store/memory/schema.js';
+import { formDirty, type DirectiveForm, type FormField } from './reducer.js';
+import * as tf from './text-field.js';
+
+export const KEPT_TARGET = 'memory-directive';
+export const KEPT_LIMITS = { directive: DIRECTIVE_MAX_CHARS, context: CONTEXT_MAX_CHARS };
+
+export function draftToKeep(form: DirectiveForm): DraftToKeep | null {
+  if (!formDirty(form)) return null;
+  return {
+    target: KEPT_TARGET,
+    label: `${form.mode === 'add' ? 'new directive' : 'directive edit'} (project memory)`,
+    offeredAt: 'adding or editing a directive (m, then a or e)',
+    item: { mode: form.mode, target: form.target, field: form.field, priority: form.priority, initial: form.initial },
+    fields: { directive: form.directive.text, context: form.context.text },
+    limits: KEPT_LIMITS,
+  };
+}
+
+const isPriority = (v: unknown): v is 'high' | 'normal' => v === 'high' || v === 'normal';
+const FIELDS: readonly FormField[] = ['directive', 'context', 'priority'];
+
+/** The form as the draft left it, or why the file's item cannot be used. */
+export function formFromKept(d: KeptDraft): DirectiveForm | string {
+  const it = d.item;
+  if (it.mode !== 'add' && it.mode !== 'edit') return `its form mode is ${JSON.stringify(it.mode)}`;
+  if (it.mode === 'edit' ? typeof it.target !== 'string' : it.target !== null)
+    return 'the directive it edits is not named';
+  if (!isPriority(it.priority)) return `its priority is ${JSON.stringify(it.priority)}`;
+  const init = it.initial;
+  if (
+    !isObj(init) ||
+    typeof init.directive !== 'string' ||
+    typeof init.context !== 'string' ||
+    !isPriority(init.priority)
+  )
+    return 'what the form began from is missing';
+  return {
+    mode: it.mode,
+    target: it.mode === 'edit' ? (it.target as string) : null,
+    field: FIELDS.includes(it.field as FormField) ? (it.field as FormField) : 'directive',
+    directive: tf.field(d.fields.directive ?? ''),
+    context: tf.field(d.fields.context ?? ''),
+    priority: it.priority,
+    initial: { directive: init.directive, context: init.context, priority: init.priority },
+  };
+}
