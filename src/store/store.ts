@@ -500,6 +500,9 @@ export class OmcStore {
       onMode: (watchMode, watchDetail, rootAbsence) => {
         const wasAbsent = (this.watchState.rootAbsence ?? null) !== null;
         this.watchState = { watchMode, watchDetail, rootAbsence };
+        // The sessions seen are kept while the root is away, each saying why in these words (the rescan that
+        // follows every change of the root's presence applies them).
+        this.sessions.rootAwayWords = rootAbsence === null ? null : watchDetail;
         this.pushStatus();
         // The root's domains' problems leave (or come back) with it.
         if (wasAbsent !== (rootAbsence !== null)) this.collectProblems();

@@ -4,12 +4,20 @@
  * disk is one transition line; a loop at its max is news, not counted;
  * SIGTERM ends it with status 0.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, onTestFinished } from 'vitest';
 import { describe, expect, it } from '../helpers/it.js';
-import { FIXTURE_TREE, REPO, SESSION, waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import {
+  FIXTURE_TREE,
+  REPO,
+  SESSION,
+  ralphStateFile,
+  waitFor,
+  writeLiveRalph,
+  writeOmcJson,
+} from '../helpers/fixtures.js';
 
 let child: ChildProcess | null = null;
 afterEach(() => {
@@ -234,6 +242,69 @@ describe('omc-top watch --json', () => {
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
     for (const l of lines()) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
+  });
+
+  it('rm -rf .omc with three active loops: one root line, no "loop stopped", each row kept as unreadable; one loop file removed is still "stopped"', async ({
+    emptyProject: p,
+  }) => {
+    // Three live loops among finished sessions: `rm` takes a while over them, removing each loop's file while
+    // .omc is still there (its directories go last).
+    const loops = [1, 2, 3].map((i) => `10000000-0000-4000-8000-00000000000${i}`);
+    for (const [i, sid] of loops.entries())
+      writeLiveRalph(p, { sessionId: sid, iteration: i + 1, max: 10, projectPath: p.dir });
+    for (let i = 0; i < 300; i++) {
+      const sid = `20000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      writeOmcJson(ralphStateFile(p.root, sid), { active: false, iteration: 10, max_iterations: 10, session_id: sid });
+    }
+    const { io, lines } = watchPiped(p.dir, ['--rows']);
+    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready line (${io.err})` });
+    for (const sid of loops)
+      expect(lines().find((l) => l.kind === 'mode' && l.session === sid)).toMatchObject({ value: 'active' });
+    const row = (sid: string) =>
+      lines()
+        .filter((l) => l.type === 'row' && l.session === sid)
+        .at(-1)?.row as { status: string; modes: string } | null | undefined;
+    const copy = path.join(p.dir, 'omc-copy');
+    fs.cpSync(p.root, copy, { recursive: true, preserveTimestamps: true });
+
+    const from = lines().length;
+    expect(spawnSync('rm', ['-rf', p.root]).status).toBe(0);
+    await waitFor(() => lines().some((l) => l.type === 'root' && (l.root as { present: boolean }).present === false), {
+      timeoutMs: 20_000,
+      what: `root line: removed (${io.err})`,
+    });
+    // The rows stay, said to be out of sight: the session the inbox names is one the fleet still draws.
+    await waitFor(() => loops.every((sid) => row(sid)?.status === 'unreadable'), {
+      timeoutMs: 20_000,
+      what: `each loop's row kept, unreadable (${JSON.stringify(loops.map(row))})`,
+    });
+    // Its last progress, as last seen, unknown now (as the monitor's row says it).
+    expect(row(loops[0]!)?.modes).toBe('ralph 1/10 (unreadable)');
+    // Back as it was, then a change: every line about the removal is in before that change's line.
+    fs.renameSync(copy, p.root);
+    const file = ralphStateFile(p.root, loops[0]!);
+    writeLiveRalph(p, { sessionId: loops[0]!, iteration: 4, max: 10, projectPath: p.dir });
+    await waitFor(() => lines().some((l) => l.kind === 'iteration' && l.key === `${loops[0]}/ralph` && l.to === '4'), {
+      timeoutMs: 20_000,
+      what: `iteration 4 once .omc is back (${io.err})`,
+    });
+    const after = lines().slice(from);
+    expect(after.filter((l) => l.news !== null && l.news !== undefined)).toEqual([]);
+    expect(after.filter((l) => l.type === 'row' && l.row === null)).toEqual([]);
+    expect(after.filter((l) => l.type === 'root').map((l) => (l.root as { present: boolean }).present)).toEqual([
+      false,
+      true,
+    ]);
+    await waitFor(() => row(loops[0]!)?.status === 'enforced', { what: 'the row current again' });
+
+    // One loop's file removed while .omc stays (OMC's cancel does that): the loop stopped, said as before.
+    fs.rmSync(file);
+    const stopped = await waitFor(() => lines().find((l) => l.news === 'loop stopped'), {
+      timeoutMs: 20_000,
+      what: `loop stopped (${io.err})`,
+    });
+    expect(stopped).toMatchObject({ kind: 'mode', key: `${loops[0]}/ralph`, from: 'active', to: null });
+    expect(lines().filter((l) => l.news === 'loop stopped')).toHaveLength(1);
   });
 
   it('--poll: .omc changed while it was away is reported once it is back, after the line that says it is back', async ({

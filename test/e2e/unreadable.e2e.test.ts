@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from '../helpers/it.js';
-import { waitFor, writeLiveRalph } from '../helpers/fixtures.js';
+import { liveRalph, ralphStateFile, waitFor, writeLiveRalph } from '../helpers/fixtures.js';
 import { BIN } from '../helpers/pty.js';
 import { scaled } from '../helpers/time-scale.js';
 
@@ -277,6 +277,16 @@ describe('a tree omc-top may not fully read (OMC writes 0600; omc-top runs as an
     }
     await t.waitForText(/3 sess · 3 running/, 15_000);
     expect(t.text()).not.toMatch(/loop stopped/);
+    // Back on events as before the chmod (the watches it refused are had again), not polling from now on.
+    await t.waitForText(/ live\s*$/m, 15_000);
+    expect(t.text()).not.toMatch(/POLLING/);
+    // Written in place, as the reader's own file stays the reader's (a new file from here would be root's 0600).
+    fs.writeFileSync(
+      ralphStateFile(sc.root, R),
+      JSON.stringify(liveRalph({ sessionId: R, iteration: 4, max: 5, projectPath: sc.dir })),
+    );
+    await t.waitForText(/a1b2c3d4\s+ralph 4\/5/, 15_000);
+    expect(t.text()).toMatch(/ live\s*$/m);
     t.write('q');
     expect(await t.waitForExit()).toBe(0);
   });

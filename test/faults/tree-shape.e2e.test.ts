@@ -6,6 +6,7 @@
  * keep every pane usable, refuse a save with a specific reason and keep the
  * draft, then come back live by itself: watching again, not just polling.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,7 +42,8 @@ describe('the tree changes shape under the running monitor', () => {
     const t = await started();
     fs.rmSync(p!.root, { recursive: true, force: true });
     await t.waitForText(/is gone \(moved away or removed\); waiting for it to come back/);
-    await t.waitForNoText('ralph 3/10');
+    // The sessions seen stay, out of sight with their root: unreadable, with their last progress.
+    await t.waitForText(/unreadable\s+88727f43\s+ralph 3\/10 \(unreadable\)/);
 
     // Every pane renders over the missing tree.
     for (const [key, sign] of [
@@ -73,6 +75,7 @@ describe('the tree changes shape under the running monitor', () => {
     fs.cpSync(FIXTURE_TREE, p!.root, { recursive: true });
     t.write('s');
     await t.waitForText('ralph 3/10');
+    await t.waitForNoText(/unreadable/);
     await t.waitForText(/ live\s*$/m);
     await t.waitForNoText(/is gone \(moved away or removed\)/);
     writeOmcJson(path.join(p!.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(4));
@@ -117,6 +120,61 @@ describe('the tree changes shape under the running monitor', () => {
     t.write('M');
     await t.waitForText(/Messages \(\d+, newest last\)/);
     expect(t.text()).not.toMatch(/loop stopped/);
+  });
+
+  it('rm -rf .omc with three active loops: one line naming .omc, no loop "stopped", the rows kept (unreadable); one loop file removed is "stopped"', async () => {
+    const q = makeProject();
+    p = q;
+    // Three live loops among finished sessions: `rm` takes a while over them, removing each loop's file while
+    // .omc is still there (its directories go last).
+    const loops = [1, 2, 3].map((i) => `c0ffee0${i}-0000-4000-8000-000000000001`);
+    for (const [i, sid] of loops.entries())
+      writeOmcJson(
+        path.join(q.root, 'state', 'sessions', sid, 'ralph-state.json'),
+        liveRalph({ sessionId: sid, iteration: i + 1, max: 10, projectPath: q.dir }),
+      );
+    for (let i = 0; i < 300; i++) {
+      const sid = `20000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      writeOmcJson(path.join(q.root, 'state', 'sessions', sid, 'ralph-state.json'), {
+        active: false,
+        iteration: 10,
+        max_iterations: 10,
+        session_id: sid,
+      });
+    }
+    h = new TerminalHarness({ cwd: q.dir, cols: 120, rows: 30 });
+    const t = h;
+    await t.waitForText(/303 sess · 3 running/, 30_000);
+    await t.waitForText(/ live\s*$/m, 30_000);
+    const copy = path.join(q.dir, 'omc-copy');
+    fs.cpSync(q.root, copy, { recursive: true, preserveTimestamps: true });
+
+    expect(spawnSync('rm', ['-rf', q.root]).status).toBe(0);
+    await t.waitForText(/is gone \(moved away or removed\); waiting for it to come back/);
+    // The rows stay, out of sight with their root: the loops are unknown now, not stopped.
+    await t.waitForText(/303 sess · 0 running · 303 unreadable/);
+    expect(t.text()).toMatch(/unreadable\s+c0ffee01\S*\s+ralph 1\/10 \(unreadable\)/);
+    // One line says it: .omc, named once on the screen.
+    expect(t.text().match(/is gone \(moved away or removed\)/g)).toHaveLength(1);
+    fs.renameSync(copy, q.root);
+    await t.waitForText(/303 sess · 3 running/);
+    await t.waitForText(/ live\s*$/m);
+    // A change after it is on screen: every message about the removal came before it.
+    writeOmcJson(
+      path.join(q.root, 'state', 'sessions', loops[0]!, 'ralph-state.json'),
+      liveRalph({ sessionId: loops[0]!, iteration: 4, max: 10, projectPath: q.dir }),
+    );
+    await t.waitForText(/c0ffee01\S*\s+ralph 4\/10/);
+    t.write('M');
+    await t.waitForText(/Messages \(\d+, newest last\)/);
+    expect(t.text()).not.toMatch(/loop stopped/);
+    t.write(KEY.esc);
+    await t.waitForNoText(/Messages \(\d+, newest last\)/);
+
+    // One loop's file removed while .omc stays (OMC's cancel does that): that loop stopped, said as before.
+    fs.rmSync(path.join(q.root, 'state', 'sessions', loops[1]!, 'ralph-state.json'));
+    await t.waitForText(/loop stopped/);
+    await t.waitForText(/303 sess · 2 running/);
   });
 
   it('state/sessions replaced by a file: a specific problem line, other sessions gone from view, back when it is a directory again', async () => {

@@ -193,7 +193,7 @@ describe('hostile session trees', () => {
 });
 
 describe('the tree changing shape under a running monitor', () => {
-  it('the .omc root deleted and re-created: sessions vanish, the status says so, then everything comes back', async ({
+  it('the .omc root deleted and re-created: the sessions seen are kept, unreadable, the status says so, then everything comes back', async ({
     emptyProject: p,
     newStore,
   }) => {
@@ -202,11 +202,15 @@ describe('the tree changing shape under a running monitor', () => {
     await ready(s);
     await waitFor(() => iterationOf(s) === 2);
     fs.rmSync(p.root, { recursive: true });
-    await waitFor(() => s.sessions.getSnapshot().sessions.length === 0, { what: 'sessions cleared' });
     await waitFor(() => s.status.getSnapshot().watchMode === 'waiting', { what: 'waiting status' });
-    expect(s.status.getSnapshot().watchDetail).toMatch(
-      /is gone \(moved away or removed\); waiting for it to come back/,
-    );
+    const words = s.status.getSnapshot().watchDetail;
+    expect(words).toMatch(/is gone \(moved away or removed\); waiting for it to come back/);
+    // Out of sight with its root, not gone: its last progress, unreadable, the root's words as why.
+    await waitFor(() => s.sessions.getSnapshot().sessions[0]?.unreadableWhy === words, { what: 'the session kept' });
+    expect(s.sessions.getSnapshot().sessions.map((v) => [v.id, v.status, v.unreadable, v.unreadableAbove])).toEqual([
+      [SID, 'unreadable', ['.omc'], '.omc'],
+    ]);
+    expect(iterationOf(s)).toBe(2);
     writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json'), ralph(5));
     await waitFor(() => iterationOf(s) === 5, { what: 'session back after re-creation' });
     await waitFor(() => s.status.getSnapshot().watchMode === 'events', { what: 'live again' });

@@ -5,17 +5,24 @@
  *   a trailing one (a re-read once the path has been quiet);
  * - skeleton.ts: chokidar on the directories that are not leaves;
  * - leaf-watches.ts: one plain fs.watch per leaf (session directories, wiki);
- * - root-presence.ts: the root removed, back or replaced, and the poller.
+ * - root-presence.ts: the root removed, back or replaced, and the poller;
+ * - removal-hold.ts: removals held a moment and confirmed by a second look
+ *   at the root (`rm -rf .omc` is not each loop stopping).
  *
  * If the kernel will not give us watches (ENOSPC: inotify limit, EMFILE) or
- * the user asks for it, we poll instead and say so.
+ * the user asks for it, we poll instead and say so. A watch refused for
+ * permission (the root made unreadable) is tried again once that directory
+ * may be read again (refused-watch.ts).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { FSWatcher, watch } from 'chokidar';
 import { createCoalescer, type Edge } from './coalescer.js';
 import type { WatchEvent, WatchEventType } from './events.js';
 import { LeafWatches } from './leaf-watches.js';
-import { relOf } from './rel-paths.js';
+import { absOf, relOf } from './rel-paths.js';
+import { createRemovalHold } from './removal-hold.js';
+import { mayWatchAgain, refusalOf, type Refusal } from './refused-watch.js';
 import { pollRoot, watchRootPresence, type RootAbsence, type RootChange } from './root-presence.js';
 import { watchSkeleton } from './skeleton.js';
 import { shownPath } from '../shown-path.js';
@@ -89,7 +96,20 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     // parent's event about the root: look at the root before any domain takes a removal for its file's end, so a
     // root that went is said once (the rescan of its absence replaces these events), not as each loop stopping.
     if (presence.present && events.some(isRemoval) && !presence.recheck()) return;
-    opts.onEvents(events, edge);
+    // The root still there on the removal's own batch proves little (rm has the directories left to do): removals
+    // wait for a second look (removal-hold.ts); everything else goes on now.
+    const now = removals.take(events);
+    if (now.length > 0) opts.onEvents(now, edge);
+  });
+  const removals = createRemovalHold({
+    release: (events) => {
+      if (closed || poller) return;
+      // The root gone meanwhile: its absence (and the rescan it brings) says it once, and no loop stopped.
+      if (!presence.recheck()) return;
+      // A path there again (the root replaced and re-read meanwhile, a file written anew) is no removal now.
+      const gone = events.filter((e) => !fs.existsSync(absOf(root, e.rel)));
+      if (gone.length > 0) opts.onEvents(gone, 'leading');
+    },
   });
   const report = (type: WatchEventType, abs: string, opt?: { trailing?: boolean }) => {
     if (closed) return;
@@ -98,10 +118,14 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     coalescer.push(type, rel, opt);
   };
 
+  /** Polling because a directory may not be read (EACCES, EPERM): tried again once it may (refused-watch.ts). */
+  let refusal: Refusal | null = null;
+
   /** A watch that failed for lack of watches (or of support) falls back to polling, saying why. */
   const pollOnWatchFailure = (err: unknown) => {
     const code = (err as NodeJS.ErrnoException)?.code ?? '';
     if (!WATCH_FAILURE_CODES.has(code)) return;
+    if (!poller) refusal = refusalOf(err, root);
     startPolling(
       code === 'ENOSPC'
         ? 'inotify watch limit reached (ENOSPC): polling every 1 s; raise fs.inotify.max_user_watches to go live'
@@ -120,6 +144,8 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   });
 
   const stopEventWatches = () => {
+    // What was held is read again by the rescan that follows every stop (the root gone, back, replaced, polling).
+    removals.drop();
     leaves.closeAll();
     if (chok) {
       const c = chok;
@@ -177,6 +203,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
   const onRootChange = (change: RootChange) => {
     if (closed) return;
     if (change !== 'gone') seenRoot = true;
+    if (poller && rearmIfReadable()) return;
     if (poller) {
       // The poller rescans on its own ticks; its words follow the root (this look may have come before its own).
       sayPolling();
@@ -208,11 +235,25 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     poller = pollRoot({
       presence,
       onTick: (changed) => {
-        if (closed) return;
+        if (closed || rearmIfReadable()) return;
         if (changed) sayPolling();
         opts.onRescan();
       },
     });
+  }
+
+  /**
+   * Polling only because a directory was refused, and it may be read again (its owner gave it back): back to
+   * events, as before. The rescan at the watches' `ready` reads what changed meanwhile.
+   */
+  function rearmIfReadable(): boolean {
+    if (closed || !poller || refusal === null || !presence.present || !mayWatchAgain(refusal)) return false;
+    poller.stop();
+    poller = null;
+    refusal = null;
+    setMode('starting', `${shownPath(root)} may be read again; watching for changes again`);
+    startEventWatches();
+    return true;
   }
 
   if (opts.mode === 'poll') {
@@ -233,6 +274,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
     },
     async close() {
       closed = true;
+      removals.close();
       presence.close();
       leaves.closeAll();
       poller?.stop();

@@ -160,8 +160,11 @@ export function deriveSession(
   borrowed: readonly FileRec[] = [],
   /** Why the session's directory could not be listed (permission denied, an I/O error), or null. */
   unlisted: string | null = null,
-  /** A directory above the session omc-top may no longer list, and why (SessionView.unreadableAbove), or null. */
-  above: { dir: string; why: string } | null = null,
+  /**
+   * A directory above the session omc-top may no longer list, and why (SessionView.unreadableAbove), or null.
+   * `away`: the root itself is gone, nothing was read: each mode is what was last seen of it, unknown now.
+   */
+  above: { dir: string; why: string; away?: boolean } | null = null,
 ): SessionView | null {
   const kind: 'session' | 'legacy' = key === LEGACY ? 'legacy' : 'session';
   const dir = kind === 'legacy' ? 'state' : `state/sessions/${key}`;
@@ -182,7 +185,9 @@ export function deriveSession(
   const next = new NextChange(now);
   const tombstone = tombstones(files.skillActive);
   const modes: ModeView[] = files.modeRecs
-    .map(({ mode, rec }) => modeView(kind, key, mode, rec, now, book, tombstone(mode), problems, next))
+    .map(({ mode, rec }) =>
+      modeView(kind, key, mode, rec, now, book, tombstone(mode), problems, next, above?.away ? above.why : null),
+    )
     .sort((a, b) => modeSortKey(a.mode) - modeSortKey(b.mode) || a.path.localeCompare(b.path));
 
   // The session's verdict: what its Stop hook does next, and which signal (if any) pauses it.
@@ -389,10 +394,12 @@ function modeView(
   tombstoneAt: number | null,
   problems: Problem[],
   next: NextChange,
+  /** The root is away (its words): the file was not read, its last good value is all there is (as if refused). */
+  away: string | null = null,
 ): ModeView {
   // Unreadable here: the last good value's fields, if there ever was one (LastGood's rule), else none.
   const s = rec.value ?? {};
-  const unread = rec.unreadable;
+  const unread = rec.unreadable ?? away;
   const verdict = modeStatus(mode, s, now, tombstoneAt);
   next.see(verdict.nextChangeAt);
   const judgement =

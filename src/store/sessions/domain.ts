@@ -21,6 +21,8 @@ import { EMPTY_SESSIONS, signalUntilMs, type SessionView, type SessionsSnapshot 
 import { MODE_ORDER, SIGNAL_FILE, isValidSessionId } from './omc-rules.js';
 import { ENDED_RE, LEGACY, MAX_FILES_PER_SESSION, STRUCTURAL, entryRank, isTrackedFile, keyOf } from './paths.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
+import { rootAbsence } from '../../io/watch/root-presence.js';
+import { rootAbsentWords } from '../../io/watch/tree-watcher.js';
 
 /** One state file's parse with the mtime of the bytes behind it. */
 type ParsedCopy = { rel: string; value: Record<string, unknown>; mtimeMs: number };
@@ -121,7 +123,7 @@ export class SessionsDomain implements Domain {
    * session keys it holds (every one, or all but the session-less row for `state/sessions`), else null. What was
    * seen under it is kept, unreadable (deriveSession's `above`), not dropped for being out of sight.
    */
-  private unreached: { dir: string; why: string; prefix: string; legacy: boolean } | null = null;
+  private unreached: { dir: string; why: string; prefix: string; legacy: boolean; away?: boolean } | null = null;
   private views = new Map<string, SessionView>();
   /** Names this domain's snapshots (SessionsSnapshot.lineage). */
   private readonly lineage = {};
@@ -315,6 +317,12 @@ export class SessionsDomain implements Domain {
   }
 
   /**
+   * While the root is away (moved, removed, a file in its place): the watch status's words for it, which each
+   * session kept meanwhile gives as why it cannot be read (set by the store before the rescan that follows).
+   */
+  rootAwayWords: string | null = null;
+
+  /**
    * Set by the store for the progressive start: watch a session directory (a leaf of the tree watcher) just
    * before it is listed, so a change after its listing is always an event.
    */
@@ -401,19 +409,29 @@ export class SessionsDomain implements Domain {
       return true;
     };
     const top = listDirSync(this.root, '');
-    if (top.ok) {
+    // The root itself gone (moved away, removed) or a file in its place: the sessions seen under it went out of
+    // sight with it, which is not OMC ending them. They are kept as last seen, each unreadable with `.omc` first
+    // (as under a root omc-top may not read), until the root is back and says what is there; nothing under it is
+    // listed or read meanwhile (there is nothing to read).
+    const away = !top.ok && (top.code === 'missing' || top.code === 'not-a-file');
+    if (away) found.unreached = { dir: ROOT_NAME, why: this.awayWhy(), prefix: '', legacy: true, away };
+    else if (top.ok) {
       for (const e of top.entries) if (isTrackedFile('root', e.name)) entry(e.name, e.kind);
-    } else if (top.code !== 'missing') refused(ROOT_NAME, '', top);
-    const state = listDirSync(this.root, 'state');
-    if (state.ok) {
+    } else refused(ROOT_NAME, '', top);
+    const state = away ? null : listDirSync(this.root, 'state');
+    if (state === null) {
+      // away: see above
+    } else if (state.ok) {
       for (const e of state.entries) if (isTrackedFile('state', e.name)) entry(`state/${e.name}`, e.kind);
     } else if (state.code !== 'missing' && !refused('state', 'state', state)) {
       this.structural.set('state', { path: 'state', message: state.message, severity: 'error' });
     }
     // Watched before it is listed, like each session directory: a session created after this listing is an event.
-    this.watchLeaves?.(SESSIONS_DIR);
-    const sessions = listDirSync(this.root, SESSIONS_DIR);
-    if (sessions.ok) {
+    if (!away) this.watchLeaves?.(SESSIONS_DIR);
+    const sessions = away ? null : listDirSync(this.root, SESSIONS_DIR);
+    if (sessions === null) {
+      // away
+    } else if (sessions.ok) {
       const total = sessions.entries.length;
       let done = 0;
       for (let i = 0; i < total; i++) {
@@ -445,8 +463,8 @@ export class SessionsDomain implements Domain {
     // Every session is judged again when a directory above them becomes refused or listed again.
     if (`${wasUnreached?.dir}\u0000${wasUnreached?.why}` !== `${this.unreached?.dir}\u0000${this.unreached?.why}`)
       for (const key of this.views.keys()) this.dirty.add(key);
-    const ended = listDirSync(this.root, 'sessions');
-    if (ended.ok) {
+    const ended = away ? null : listDirSync(this.root, 'sessions');
+    if (ended?.ok) {
       for (const e of ended.entries) if (ENDED_RE.test(e.name)) entry(`sessions/${e.name}`, e.kind);
     }
 
@@ -454,9 +472,10 @@ export class SessionsDomain implements Domain {
     for (const rel of [...this.recs.files.keys()]) {
       if (seen.has(rel)) continue;
       // Out of sight under a refused directory: read by its own path (refused too: kept, unreadable, with its last
-      // good value; gone: dropped), not taken for removed because no listing named it.
-      if (hidden(rel)) this.recs.readIfChanged(rel);
-      else this.recs.drop(rel);
+      // good value; gone: dropped), not taken for removed because no listing named it. Under a root that is away,
+      // kept as it was: there is no path to read it by.
+      if (!hidden(rel)) this.recs.drop(rel);
+      else if (!away) this.recs.readIfChanged(rel);
     }
     // Sessions whose directory vanished without us seeing their files go too.
     for (const key of this.views.keys()) {
@@ -474,6 +493,11 @@ export class SessionsDomain implements Domain {
       this.structuralSignature() !== structuralBefore
     )
       this.publish();
+  }
+
+  /** Why the sessions kept while the root is away cannot be read: the watch status's words, or the same words. */
+  private awayWhy(): string {
+    return this.rootAwayWords ?? rootAbsentWords(this.root, rootAbsence(this.root), { polling: false, wasThere: true });
   }
 
   private structuralSignature(): string {
@@ -790,7 +814,7 @@ export class SessionsDomain implements Domain {
   }
 
   /** The refused directory above a session (the `above` of deriveSession), or null. */
-  private aboveOf(key: string): { dir: string; why: string } | null {
+  private aboveOf(key: string): { dir: string; why: string; away?: boolean } | null {
     const u = this.unreached;
     return u === null || (key === LEGACY && !u.legacy) ? null : u;
   }

@@ -1,0 +1,91 @@
+/**
+ * A removal is held a moment before any domain sees it, and the root is looked at again then.
+ *
+ * `rm -rf .omc` removes the files before the directories: each loop's state file goes while `.omc` is still
+ * there, so a look at the root on the removal's own batch finds it, and the removal would be taken for each active
+ * loop stopping (and each finished session leaving, one by one, as far as `rm` got). Held until removals have been
+ * quiet for `quietMs` (a long `rm` keeps them coming), at most `maxMs` after the first one, the root is gone by then
+ * and its absence is said once instead. Only removals are held: every other event (a write, a new file) goes
+ * through at once, and a later event about a held path makes its removal stale (the later one says what is there
+ * now).
+ */
+import type { WatchEvent } from './events.js';
+
+/** Removals quiet this long: the `rm` (or OMC's cancel) is done, the root can be looked at. */
+export const REMOVAL_QUIET_MS = 100;
+/** The longest a removal is held, however long removals keep coming. */
+export const REMOVAL_MAX_MS = 1_000;
+
+const isRemoval = (e: WatchEvent) => e.type === 'unlink' || e.type === 'unlinkDir';
+
+export interface RemovalHold {
+  /** The events of one batch that go on now: its removals are held. */
+  take(events: readonly WatchEvent[]): WatchEvent[];
+  /** Forgets what is held: a rescan (the root back or replaced, polling) reads the tree as it is instead. */
+  drop(): void;
+  close(): void;
+}
+
+export function createRemovalHold(opts: {
+  /** The held removals, once quiet (in the order they came). */
+  release(events: WatchEvent[]): void;
+  quietMs?: number;
+  maxMs?: number;
+}): RemovalHold {
+  const quietMs = opts.quietMs ?? REMOVAL_QUIET_MS;
+  const maxMs = opts.maxMs ?? REMOVAL_MAX_MS;
+  const held = new Map<string, WatchEvent>();
+  let timer: NodeJS.Timeout | null = null;
+  let firstAt = 0;
+  let closed = false;
+
+  const release = () => {
+    timer = null;
+    if (closed || held.size === 0) return;
+    const out = [...held.values()];
+    held.clear();
+    opts.release(out);
+  };
+  /** Another removal: the hold runs on until removals are quiet, never past maxMs after the first one held. */
+  const extend = () => {
+    if (held.size === 0) return;
+    const now = Date.now();
+    if (timer) clearTimeout(timer);
+    else firstAt = now;
+    timer = setTimeout(release, Math.max(0, Math.min(quietMs, firstAt + maxMs - now)));
+  };
+
+  return {
+    take(events) {
+      if (closed) return [];
+      const now: WatchEvent[] = [];
+      let removal = false;
+      for (const e of events) {
+        if (isRemoval(e)) {
+          removal = true;
+          // Map order is insertion order: delete first so a path removed again keeps its latest place.
+          held.delete(e.rel);
+          held.set(e.rel, e);
+        } else {
+          held.delete(e.rel);
+          now.push(e);
+        }
+      }
+      if (removal) extend();
+      if (held.size === 0 && timer) {
+        clearTimeout(timer);
+        timer = null;
+      }
+      return now;
+    },
+    drop() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      held.clear();
+    },
+    close() {
+      closed = true;
+      this.drop();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The removal hold on a fake clock: a removal waits until removals have been quiet for
+ * REMOVAL_QUIET_MS (a long `rm -rf` keeps it waiting, never past REMOVAL_MAX_MS), every other event goes on at
+ * once, and a later event about a held path makes its removal stale. The whole path (a real `rm -rf .omc` under
+ * the bundle) is test/attention/watch-json.test.ts and test/faults/tree-shape.e2e.test.ts.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createRemovalHold, REMOVAL_MAX_MS, REMOVAL_QUIET_MS } from '../../src/io/watch/removal-hold.js';
+import type { WatchEvent } from '../../src/io/watch/events.js';
+
+const LOOP = 'state/sessions/s1/ralph-state.json';
+let released: WatchEvent[][];
+beforeEach(() => {
+  vi.useFakeTimers();
+  released = [];
+});
+afterEach(() => vi.useRealTimers());
+
+const hold = () => createRemovalHold({ release: (e) => released.push(e) });
+
+describe('removal hold', () => {
+  it('holds the removals; the rest of the batch goes on at once', () => {
+    const h = hold();
+    const now = h.take([
+      { type: 'unlink', rel: LOOP },
+      { type: 'change', rel: 'notepad.md' },
+      { type: 'unlinkDir', rel: 'state/sessions/s2' },
+    ]);
+    expect(now).toEqual([{ type: 'change', rel: 'notepad.md' }]);
+    vi.advanceTimersByTime(REMOVAL_QUIET_MS - 1);
+    expect(released).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(released).toEqual([
+      [
+        { type: 'unlink', rel: LOOP },
+        { type: 'unlinkDir', rel: 'state/sessions/s2' },
+      ],
+    ]);
+  });
+
+  it('waits while removals keep coming, at most REMOVAL_MAX_MS after the first', () => {
+    const h = hold();
+    h.take([{ type: 'unlink', rel: LOOP }]);
+    for (let t = 0; t < REMOVAL_MAX_MS; t += REMOVAL_QUIET_MS / 2) {
+      expect(released).toEqual([]);
+      h.take([{ type: 'unlink', rel: `state/sessions/other/${t}-state.json` }]);
+      vi.advanceTimersByTime(REMOVAL_QUIET_MS / 2);
+    }
+    expect(released).toHaveLength(1);
+    expect(released[0]![0]).toEqual({ type: 'unlink', rel: LOOP });
+    expect(released[0]).toHaveLength(1 + REMOVAL_MAX_MS / (REMOVAL_QUIET_MS / 2));
+  });
+
+  it('a later event about a held path makes its removal stale; drop and close forget what is held', () => {
+    const h = hold();
+    h.take([{ type: 'unlinkDir', rel: 'state/sessions/s1' }]);
+    expect(h.take([{ type: 'addDir', rel: 'state/sessions/s1' }])).toEqual([
+      { type: 'addDir', rel: 'state/sessions/s1' },
+    ]);
+    h.take([{ type: 'unlink', rel: LOOP }]);
+    h.drop();
+    h.take([{ type: 'unlink', rel: LOOP }]);
+    h.close();
+    vi.advanceTimersByTime(REMOVAL_MAX_MS);
+    expect(released).toEqual([]);
+  });
+});
