@@ -14,13 +14,13 @@
  * permission (the root made unreadable) is tried again once that directory
  * may be read again (refused-watch.ts).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { FSWatcher, watch } from 'chokidar';
 import { createCoalescer, type Edge } from './coalescer.js';
 import type { WatchEvent, WatchEventType } from './events.js';
 import { LeafWatches } from './leaf-watches.js';
-import { absOf, relOf } from './rel-paths.js';
+import { relOf } from './rel-paths.js';
+import { statSync } from '../safe-fs/index.js';
 import { createRemovalHold } from './removal-hold.js';
 import { mayWatchAgain, refusalOf, type Refusal } from './refused-watch.js';
 import { pollRoot, watchRootPresence, type RootAbsence, type RootChange } from './root-presence.js';
@@ -107,7 +107,7 @@ export function startTreeWatcher(opts: TreeWatcherOptions): TreeWatcher {
       // The root gone meanwhile: its absence (and the rescan it brings) says it once, and no loop stopped.
       if (!presence.recheck()) return;
       // A path there again (the root replaced and re-read meanwhile, a file written anew) is no removal now.
-      const gone = events.filter((e) => !fs.existsSync(absOf(root, e.rel)));
+      const gone = events.filter((e) => statSync(root, e.rel) === null);
       if (gone.length > 0) opts.onEvents(gone, 'leading');
     },
   });
