@@ -18,7 +18,7 @@ import { planPaneTyping, readPromptDraft, typeIntoPane } from '../../src/store/c
 import { planResume, resumeVerdict } from '../../src/store/claude/resume.js';
 import { attentionFor } from '../../src/store/claude/attention.js';
 import { OmcStore } from '../../src/store/store.js';
-import { mountStore } from '../helpers/mount-app.js';
+import { KEY, mountStore } from '../helpers/mount-app.js';
 import { showSession } from './ui.js';
 import { OMC_PLUGIN, REPO, claudeBin, skipReason, startRun, waitFor, waitForPane, type Run } from './harness.js';
 
@@ -132,6 +132,28 @@ function toolResult(s: Scene, sid: string, command: string): Json | null {
       if (b.type === 'tool_result' && b.tool_use_id === use.id)
         return { ...b, permissionDecision: l.permissionDecision };
   return null;
+}
+
+/** An interactive claude started with `flags`, its ralph confirmed by the real OMC and a long tool running. */
+async function ralphAtWork(s: Scene, flags: readonly string[]) {
+  const entry = await startClaude(s, flags.join(' '));
+  const sid = entry.sessionId;
+  await s.type('ralph: long job [[bash:timeout 300 tail -f /dev/null]]');
+  const ralphFile = path.join(s.run.project, '.omc', 'state', 'sessions', sid, 'ralph-state.json');
+  const ralph = (): Json | null => {
+    try {
+      return JSON.parse(fs.readFileSync(ralphFile, 'utf8')) as Json;
+    } catch {
+      return null;
+    }
+  };
+  await waitFor(
+    'ralph confirmed by the Skill call',
+    () => ralph()?.active === true && !ralph()?.awaiting_confirmation,
+    90_000,
+  );
+  await waitFor('the long tool to run', () => s.run.mockCalls().some((c) => c.tool === 'Bash'), 90_000);
+  return { entry, sid, ralph };
 }
 
 describe.skipIf(reason !== null)('answering from omc-top, with the real Claude Code CLI', () => {
@@ -297,27 +319,14 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     );
   }, 400_000);
 
-  it('resume: a ralph whose CLI was killed, resumed from omc-top; the real OMC 5.5.0 Stop hook continues the loop', async () => {
-    // tmux runs a new window's command with the PATH of the client that asked (omc-top's): name the CLI exactly.
-    const claudeCommand = `${claudeBin()} --plugin-dir ${OMC_PLUGIN} --permission-mode acceptEdits --allowedTools Bash`;
-    const s = await scene('resume', { answers: { claudeCommand } });
-    const entry = await startClaude(s, `--plugin-dir ${OMC_PLUGIN} --permission-mode acceptEdits --allowedTools Bash`);
-    const sid = entry.sessionId;
-    await s.type('ralph: long job [[bash:timeout 300 tail -f /dev/null]]');
-    const ralphFile = path.join(s.run.project, '.omc', 'state', 'sessions', sid, 'ralph-state.json');
-    const ralph = (): Json | null => {
-      try {
-        return JSON.parse(fs.readFileSync(ralphFile, 'utf8')) as Json;
-      } catch {
-        return null;
-      }
-    };
-    await waitFor(
-      'ralph confirmed by the Skill call',
-      () => ralph()?.active === true && !ralph()?.awaiting_confirmation,
-      90_000,
-    );
-    await waitFor('the long tool to run', () => s.run.mockCalls().some((c) => c.tool === 'Bash'), 90_000);
+  it('resume: a ralph whose CLI was killed, resumed from omc-top with the flags it ran with; the real OMC 5.5.0 Stop hook continues the loop', async () => {
+    // No answers.claudeCommand: the default `claude`, found on the PATH of the tmux client that asks for the
+    // window (omc-top's), which tmux gives the new window's command.
+    const s = await scene('resume');
+    vi.stubEnv('PATH', `${path.dirname(claudeBin()!)}:${process.env.PATH ?? ''}`);
+    cleanups.push(() => void vi.unstubAllEnvs());
+    const flags = ['--plugin-dir', OMC_PLUGIN, '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'];
+    const { entry, sid, ralph } = await ralphAtWork(s, flags);
     const before = ralph()?.iteration as number;
     // omc-top's own window: the server (and the user's tmux session) outlive the killed CLI's window.
     s.tmux('new-window', '-d', '-n', 'monitor', 'sleep 3600');
@@ -358,7 +367,8 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     vi.stubEnv('TMUX', env.TMUX);
     vi.stubEnv('XDG_CONFIG_HOME', s.env.XDG_CONFIG_HOME as string);
     cleanups.push(() => void vi.unstubAllEnvs());
-    const app = mountStore(store, { columns: 180, rows: 40 });
+    // Wide enough for the whole command on one line of the dialog.
+    const app = mountStore(store, { columns: 260, rows: 40 });
     cleanups.push(() => app.unmountOnly());
     await app.ready;
     await showSession(app, sid);
@@ -367,6 +377,9 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     await app.waitForText(`Resume session ${sid.slice(0, 8)} in a new tmux window?`);
     expect(app.text()).toMatch(/If resumed: OMC would continue ralph/);
     expect(app.text()).toContain(`In ${s.run.project}, a new window runs:`);
+    // The exact command: the flags the killed process ran with, read while it lived, before --resume.
+    expect(app.text()).toContain(`claude ${flags.join(' ')} --resume ${sid} 'Continue where you left off.'`);
+    expect(app.text()).toContain(`With the flags its Claude process (pid ${entry.pid}) ran with`);
     await app.press('y');
 
     // The row follows the new process: same session id, a new pid, alive.
@@ -379,6 +392,9 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
       90_000,
     );
     expect(resumed.sessionId).toBe(sid);
+    // The resumed process itself runs with them (its command line, not only the words on the screen).
+    const cmdline = fs.readFileSync(`/proc/${resumed.pid}/cmdline`, 'utf8').split('\0');
+    expect(cmdline.slice(1, 1 + flags.length)).toEqual(flags);
     await app.waitForText(new RegExp(`resumed ✓: pid ${resumed.pid} registered for session ${sid.slice(0, 8)}`));
     expect(s.tmux('list-windows', '-F', '#{window_name}').stdout).toContain(`resume-${sid.slice(0, 8)}`);
     // OMC's Stop hook blocks again: the loop goes on (a new iteration).
@@ -401,5 +417,42 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
       ok: false,
       reason: expect.stringMatching(/running/),
     });
+  }, 400_000);
+
+  it('resume of a session whose command line omc-top never saw: the dialog says the resumed Claude may not load OMC', async () => {
+    const s = await scene('resume-unseen');
+    const { entry, sid } = await ralphAtWork(s, ['--plugin-dir', OMC_PLUGIN, '--permission-mode', 'acceptEdits']);
+    s.tmux('new-window', '-d', '-n', 'monitor', 'sleep 3600');
+    process.kill(entry.pid, 'SIGKILL');
+    await waitFor('the killed CLI to be gone', () => {
+      try {
+        return fs.readFileSync(`/proc/${entry.pid}/stat`, 'utf8').split(') ')[1]?.[0] === 'Z';
+      } catch {
+        return true;
+      }
+    });
+    // omc-top starts only now: the process is gone, its --plugin-dir was never read.
+    const store = s.store();
+    await waitFor('the process gone', () => store.claude.getSnapshot().bySession.get(sid)?.process?.status === 'gone');
+    const serverPid = s.tmux('display-message', '-p', '#{pid}').stdout.trim();
+    vi.stubEnv('TMUX', `${path.join(s.run.dir, 'tmux.sock')},${serverPid},0`);
+    vi.stubEnv('XDG_CONFIG_HOME', s.env.XDG_CONFIG_HOME as string);
+    cleanups.push(() => void vi.unstubAllEnvs());
+    const app = mountStore(store, { columns: 260, rows: 40 });
+    cleanups.push(() => app.unmountOnly());
+    await app.ready;
+    await showSession(app, sid);
+    // The detail says it too, before any key.
+    await app.press(KEY.enter);
+    await app.waitForText(/If resumed, and only if OMC loads: OMC would continue ralph/);
+    await app.press('r');
+    await app.waitForText(`Resume session ${sid.slice(0, 8)} in a new tmux window?`);
+    expect(app.text()).toMatch(/If resumed, and only if OMC loads: OMC would continue ralph/);
+    expect(app.text()).toContain(`claude --resume ${sid} 'Continue where you left off.'`);
+    expect(app.text()).toContain(
+      `omc-top never saw the command line of its Claude process (pid ${entry.pid}): if it loaded OMC with --plugin-dir`,
+    );
+    expect(app.text()).toMatch(/the resumed Claude runs without them and may not load OMC\./);
+    await app.press('n');
   }, 400_000);
 });

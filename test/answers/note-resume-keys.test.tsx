@@ -192,7 +192,11 @@ setInterval(() => {}, 1000);
     await a.waitForText(/r resume/);
     await a.step('r');
     await a.waitForText(`Resume session 88727f43 in a new tmux window?`);
-    expect(a.text()).toMatch(/If resumed: OMC would continue ralph \(iteration 3\/10\) at its next Stop/);
+    // omc-top never saw the dead process's command line, and no enabled plugin says OMC loads without it.
+    expect(a.text()).toMatch(
+      /If resumed, and only if OMC loads: OMC would continue ralph \(iteration 3\/10\) at its next Stop/,
+    );
+    expect(a.text()).toContain('answers.claudeCommand (your config) runs instead of claude, without added flags');
     expect(a.text()).toContain(`In ${p.dir}, a new window runs:`);
     await a.step('y');
     await a.waitForText(/resumed ✓: pid \d+ registered for session 88727f43 \(the row follows it\)/);

@@ -6,7 +6,7 @@
 import type { OmcStore } from '../../store/store.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { activeLoop } from '../../store/claude/attention.js';
-import { resumeVerdict } from '../../store/claude/resume.js';
+import { resumeLoad, resumeVerdict, resumeVerdictLine } from '../../store/claude/resume.js';
 import { formatClock, wrapText } from '../../ui/format.js';
 import type { DetailLine } from './detail.js';
 import type { DetailExtra } from './layout.js';
@@ -30,7 +30,9 @@ export function answerLines(store: OmcStore, s: SessionView): DetailLine[] {
   const proc = store.claude.getSnapshot().bySession.get(s.id)?.process ?? null;
   if (proc?.status === 'gone' && activeLoop(s)) {
     const v = resumeVerdict(s);
-    out.push({ text: `If resumed: ${v.text}`, tone: v.continues ? 'warn' : 'dim' });
+    // The config's claudeCommand is not read here (a file read per frame); its dialog says what it changes.
+    const load = resumeLoad(store.claude.launchOf(s.id), { omcSourceTag: store.sessions.installOf(s.id).sourceTag });
+    out.push({ text: resumeVerdictLine(v, load), tone: v.continues ? 'warn' : 'dim' });
     out.push({
       text: '  r resumes it (claude --resume in a new tmux window); c cancels the loop instead',
       tone: 'dim',

@@ -5,7 +5,16 @@
  */
 import { loadConfig } from '../../config/config-file.js';
 import { activeLoop } from '../../store/claude/attention.js';
-import { executeResume, planResume, resumeVerdict } from '../../store/claude/resume.js';
+import { cleanLine } from '../../io/sanitize.js';
+import {
+  executeResume,
+  planResume,
+  resumeLoad,
+  resumeLoadLine,
+  resumeVerdict,
+  resumeVerdictLine,
+  type ResumeLoad,
+} from '../../store/claude/resume.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import type { OmcStore } from '../../store/store.js';
 import type { AppActions } from '../../kit/pane.js';
@@ -28,6 +37,14 @@ export function resumeOffered(store: OmcStore, s: SessionView): boolean {
   return p ? p.status === 'gone' : activeLoop(s) !== null;
 }
 
+/** How the resumed Claude would get what the session loaded (the detail and the dialog say the same). */
+export function resumeLoadOf(store: OmcStore, s: SessionView, claudeCommand?: string): ResumeLoad {
+  return resumeLoad(store.claude.launchOf(s.id), {
+    claudeCommand,
+    omcSourceTag: store.sessions.installOf(s.id).sourceTag,
+  });
+}
+
 export function requestResume(
   store: OmcStore,
   app: AppActions,
@@ -36,7 +53,11 @@ export function requestResume(
 ): void {
   const proc = store.claude.getSnapshot().bySession.get(s.id)?.process ?? null;
   const verdict = resumeVerdict(s);
-  const plan = planResume(s, proc, { env, claudeCommand: loadConfig().config.answers?.claudeCommand });
+  const claudeCommand = loadConfig().config.answers?.claudeCommand;
+  const launch = store.claude.launchOf(s.id);
+  const plan = planResume(s, proc, { env, claudeCommand, launch });
+  const load = resumeLoadOf(store, s, claudeCommand);
+  const loadLine = resumeLoadLine(load, launch?.pid ?? proc?.pid ?? null);
   if (!plan.ok) {
     app.flash(`resume: ${plan.reason}`, 'error');
     return;
@@ -46,10 +67,11 @@ export function requestResume(
     title: `Resume session ${s.id.slice(0, 8)} in a new tmux window?`,
     lines: [
       proc ? `Its Claude process (pid ${proc.pid}) is gone.` : 'No Claude process is registered for it.',
-      `If resumed: ${verdict.text}.`,
+      `${resumeVerdictLine(verdict, load)}.`,
       '',
       `In ${plan.cwd}, a new window runs:`,
-      `  ${plan.command}`,
+      `  ${cleanLine(plan.command)}`,
+      ...(loadLine ? [loadLine] : []),
       verdict.continues
         ? "The first prompt starts a turn; at its end OMC's Stop hook decides whether the loop goes on."
         : 'Claude answers the first prompt and stops: OMC will not keep it going (see above).',

@@ -23,6 +23,7 @@ import type { StopFacts } from '../verdict/index.js';
 import { waitingFact } from './life.js';
 import { asyncLister, syncLister, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
 import { SubagentTracker } from './subagents.js';
+import { LaunchBook, type LaunchRecord } from './launch-flags.js';
 
 import { HELD_CHECK_MS, HELD_CHECK_TICKS, LIVENESS_MS, type SharedRegistry } from './shared-registry.js';
 export { HELD_CHECK_MS, LIVENESS_MS };
@@ -243,12 +244,17 @@ export class ClaudeDomain implements Domain {
     return moved || !same;
   }
 
+  /** Each session's last live process's command-line flags that `r` carries into the resume (launch-flags.ts). */
+  private readonly launches = new LaunchBook();
+  /** What omc-top recorded of the session's Claude process while it lived; null when it never read its command line. */
+  launchOf = (sessionId: string): LaunchRecord | null => this.launches.of(sessionId);
+
   /** The OMC each live process loaded with --plugin-dir, read once per process (pid + start time). */
   private installCache = new Map<string, OmcInstall | null>();
 
   /**
-   * Sessions whose own Claude process names its OMC (`--plugin-dir`): their verdicts use that version.
-   * A command line cannot change, so each process's is read once.
+   * Sessions whose own Claude process names its OMC (`--plugin-dir`): their verdicts use that version. The same
+   * pass records the flags a resume carries. A command line cannot change, so each process's is read once.
    */
   private findInstalls(): void {
     const found = new Map<string, OmcInstall>();
@@ -258,6 +264,7 @@ export class ClaudeDomain implements Domain {
       if (!pv || pv.pid !== e.pid || pv.status === 'gone') continue;
       const key = `${e.pid}:${e.procStart}`;
       live.add(key);
+      this.launches.noteLive(e.sessionId, e.pid, e.procStart, e.cwd);
       if (!this.installCache.has(key))
         this.installCache.set(key, this.opts.registry ? this.opts.registry.installFor(e) : installForProcess(e));
       const i = this.installCache.get(key);

@@ -29,10 +29,16 @@ export function pluginDirsIn(argv: readonly string[], cwd: string | null): strin
 
 /** `--plugin-dir` values of a live process (null: its command line cannot be read here). */
 export function pluginDirsOf(pid: number, cwd: string | null): string[] | null {
+  const argv = commandLineOf(pid);
+  return argv && pluginDirsIn(argv, cwd);
+}
+
+/** A live process's command line, argv[0] first (null: it cannot be read here). */
+export function commandLineOf(pid: number): string[] | null {
   if (process.platform !== 'linux' || !Number.isSafeInteger(pid) || pid <= 0) return null;
   const r = readTextSync('/proc', `${pid}/cmdline`, CMDLINE_MAX_BYTES, { nulSeparated: true });
   if (!r.ok) return null;
   const argv = r.text.split('\u0000');
   if (argv[argv.length - 1] === '') argv.pop();
-  return pluginDirsIn(argv, cwd);
+  return argv;
 }

@@ -4,12 +4,16 @@
  * Claude stop because it is stale, at its max, cancelled…), and `claude --resume <session>` in a new tmux window
  * in the session's directory, with a first prompt so a turn starts and the Stop hook gets its say. The resumed
  * CLI registers a new pid under the same session id; the row follows it (the claude domain prefers the live one).
+ * The command carries the flags the session's process ran with (launch-flags.ts: `--plugin-dir` first of all,
+ * else a session that loaded OMC from a checkout comes back without it); when omc-top never read that process's
+ * command line, every surface says the resumed Claude may not load OMC instead of promising the loop goes on.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { SessionView } from '../sessions/model.js';
+import type { LaunchRecord } from './launch-flags.js';
 import type { ProcessView } from './model.js';
 
 /** The first prompt of the resumed session: plain words (a mode's name would be OMC's keyword and restart it). */
@@ -38,6 +42,45 @@ export function resumeVerdict(s: SessionView): ResumeVerdict {
   return { continues: false, text: `OMC would let Claude stop: ${cleanLine(v.detail)}` };
 }
 
+/**
+ * What omc-top knows of how the session loaded OMC: the flags it read off its process while it lived (recorded);
+ * none read, but OMC is an enabled plugin that Claude Code loads on its own (plugin); none read and nothing says
+ * OMC loads without them (unknown). `config`: `answers.claudeCommand` runs instead of claude, flags and all.
+ */
+export type ResumeLoad = ({ kind: 'recorded'; flags: readonly string[] } | { kind: 'plugin' } | { kind: 'unknown' }) & {
+  config: boolean;
+};
+
+export function resumeLoad(
+  launch: LaunchRecord | null,
+  opts: { claudeCommand?: string; omcSourceTag?: string } = {},
+): ResumeLoad {
+  const config = Boolean(opts.claudeCommand?.trim());
+  if (launch) return { kind: 'recorded', flags: launch.flags, config };
+  return { kind: opts.omcSourceTag === 'plugin' ? 'plugin' : 'unknown', config };
+}
+
+/** "If resumed: <what OMC would do>", qualified when OMC may not load at all (the same words on every surface). */
+export function resumeVerdictLine(v: ResumeVerdict, load: ResumeLoad): string {
+  return `${load.kind === 'unknown' ? 'If resumed, and only if OMC loads' : 'If resumed'}: ${v.text}`;
+}
+
+/** What the resume carries of the way the session ran, in a line (null: nothing worth saying). */
+export function resumeLoadLine(load: ResumeLoad, pid: number | null): string | null {
+  const whose = pid !== null ? `its Claude process (pid ${pid})` : 'its Claude process';
+  if (load.config)
+    return 'answers.claudeCommand (your config) runs instead of claude, without added flags: it decides what the resumed Claude loads.';
+  switch (load.kind) {
+    case 'recorded':
+      if (load.flags.length === 0) return null;
+      return `With the flags ${whose} ran with, as omc-top read them while it lived.`;
+    case 'plugin':
+      return `omc-top never saw the command line of ${whose}: resumed without its flags; OMC loads as an enabled plugin.`;
+    case 'unknown':
+      return `omc-top never saw the command line of ${whose}: if it loaded OMC with --plugin-dir (or ran with other flags), the resumed Claude runs without them and may not load OMC.`;
+  }
+}
+
 /** POSIX shell quoting for the window's command line. */
 const q = (s: string) => (/^[A-Za-z0-9_/.,:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
@@ -47,7 +90,7 @@ export type ResumePlan =
 export function planResume(
   s: SessionView,
   proc: ProcessView | null,
-  opts: { env?: NodeJS.ProcessEnv; claudeCommand?: string; prompt?: string } = {},
+  opts: { env?: NodeJS.ProcessEnv; claudeCommand?: string; prompt?: string; launch?: LaunchRecord | null } = {},
 ): ResumePlan {
   if (s.kind !== 'session')
     return { ok: false, reason: 'the session-less (legacy) state has no Claude session to resume' };
@@ -59,7 +102,9 @@ export function planResume(
   const env = opts.env ?? process.env;
   if (!env.TMUX) return { ok: false, reason: 'not in tmux: run omc-top inside tmux to resume in a new window' };
   const socket = env.TMUX.split(',')[0] as string;
-  const claude = (opts.claudeCommand ?? 'claude').trim() || 'claude';
+  const own = opts.claudeCommand?.trim();
+  // The carried flags go before --resume: a list option (--allowedTools a b) would take the prompt for a value.
+  const claude = own || ['claude', ...(opts.launch?.flags ?? []).map(q)].join(' ');
   const command = `${claude} --resume ${q(s.id)} ${q(opts.prompt ?? RESUME_PROMPT)}`;
   const name = `resume-${s.id.slice(0, 8)}`;
   return {
