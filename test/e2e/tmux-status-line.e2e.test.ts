@@ -64,7 +64,12 @@ describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)("the README's tmux statu
       spawnSync('tmux', ['-S', sock, '-f', '/dev/null', ...a], { encoding: 'utf8', env });
     expect(tmux('new-session', '-d', '-s', 'main', '-x', '80', '-y', '20', '-c', dir).status).toBe(0);
     cleanups.push(() => void tmux('kill-server'));
-    expect(tmux('display-message', '-p', '-t', 'main', '#{pane_current_path}').stdout.trim()).toBe(dir);
+    // tmux reads the pane's path from its process, which may not have started yet on a loaded machine: wait for it.
+    const current = await waitFor(
+      () => tmux('display-message', '-p', '-t', 'main', '#{pane_current_path}').stdout.trim() || null,
+      { what: "tmux to know the pane's path", timeoutMs: 20_000 },
+    );
+    expect(current).toBe(dir);
 
     // tmux expands the line as its status does, and runs its #() job with sh -c.
     const line = statusRightOf('README.md');
