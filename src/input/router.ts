@@ -172,7 +172,13 @@ function toggleNotifications(env: RouterEnv): void {
 }
 
 function open(env: RouterEnv, kind: 'help' | 'problems' | 'messages'): void {
-  env.ui.setOverlay({ kind, scroll: 0 });
+  if (kind !== 'messages') {
+    env.ui.setOverlay({ kind, scroll: 0 });
+    return;
+  }
+  // The log is newest last: it opens at its end, as a log does, so the message just cut off is in view.
+  const shape = overlayShape({ kind, scroll: 0 }, overlayInputs(env), bodyOf(env));
+  env.ui.setOverlay({ kind, scroll: scrollTo(0, shape.total, shape.total, shape.height) });
 }
 
 /** An overlay's keys act on the overlay, scroll it by its own shape, and may quit. */

@@ -142,6 +142,16 @@ describe('the pane kit', () => {
     await waitFor(() => a.ui.state.overlay === null || null, { what: 'Esc closes the log' });
   });
 
+  it('M opens the message log at its end: the newest message is in view', async () => {
+    const a = await open({ rows: 14 });
+    for (let i = 1; i <= 30; i++) a.ui.flash(`note number ${i}`, 'info');
+    await a.press('M');
+    await a.waitForText('note number 30');
+    expect(a.text()).toMatch(/↑ \d+ more above/);
+    expect(a.text()).not.toContain('more below');
+    expect(a.text()).not.toMatch(/note number 1\s*$/m);
+  });
+
   it('the mouse wheel moves the selection like j / k', async () => {
     const a = await open();
     await a.press(KEY.wheeldown, KEY.wheeldown);
