@@ -74,7 +74,7 @@ Options:
                 session: its Claude process's --plugin-dir, Claude Code's enabled plugin,
                 the OMC:VERSION marker, a global npm install; else every book, marked assumed)
   --no-color    no colours (also: NO_COLOR=1)
-  --no-mouse    do not take the mouse (the wheel scrolls lists; without it the terminal selects text)
+  --no-mouse    do not take the mouse (the wheel scrolls, a click selects a row; without it the terminal selects text)
   --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
   --no-title    leave the terminal title alone (default: "needs you: N"; the fleet:
                 "N sessions need you")

@@ -3,7 +3,10 @@
 // play, in the shapes Claude Code 2.1.332 writes. Each "CLI" is a real idle child process, so
 // pid + procStart checks hold; one loop of its own has its CLI killed (the entry stays: a gone
 // process, an orphaned loop), one session never gets an entry (unknown), and statuses rotate
-// through busy, waiting and idle. Writes only inside the demo's own config dir ($CLAUDE_CONFIG_DIR).
+// through busy, waiting and idle. A CLI whose loop has finished sits idle a while and then exits
+// the way Claude Code does (its registry entry removed), and a loop that went stale never gets
+// one, so a demo left running keeps a handful of children, not one per session ever started.
+// Writes only inside the demo's own config dir ($CLAUDE_CONFIG_DIR).
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -13,6 +16,15 @@ export const name = 'claude';
 
 /** The config dir the demo points omc-top at (demo/run.mjs sets CLAUDE_CONFIG_DIR to it). */
 export const demoConfigDir = (projectDir) => path.join(projectDir, '.claude-demo');
+
+/** Ticks (~2 s each) a CLI stays idle after its loop ends before the user "closes" it. */
+export const IDLE_TICKS_BEFORE_EXIT = 15;
+/** OMC's rule: a mode state untouched for 2 h is stale (the laptop slept; nobody is there). */
+const STALE_MS = 2 * 3600_000;
+const isStale = (state) => {
+  const at = Date.parse(state?.last_checked_at ?? state?.started_at ?? '');
+  return Number.isFinite(at) && Date.now() - at > STALE_MS;
+};
 
 const startTicks = (pid) => {
   try {
@@ -36,7 +48,7 @@ export function start(ctx) {
   const enc = ctx.projectDir.replace(/[^a-zA-Z0-9]/g, '-');
   fs.mkdirSync(path.join(cfg, 'sessions'), { recursive: true });
   fs.mkdirSync(path.join(cfg, 'projects', enc), { recursive: true });
-  const children = [];
+  const children = new Set();
   const clis = new Map(); // sid → { pid, status, n, iteration }
   const domain = pidDomain();
   let skipped = false;
@@ -102,15 +114,17 @@ export function start(ctx) {
   };
 
   const adopt = (sid, state) => {
-    if (clis.has(sid)) return;
+    if (clis.has(sid) || isStale(state)) return;
     if (!skipped) {
       skipped = true; // one session stays without a CLI entry: "unknown", never a guess
       clis.set(sid, null);
       return;
     }
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
-    children.push(child);
+    children.add(child);
     const c = {
+      child,
+      idleTicks: 0,
       pid: child.pid,
       status: 'busy',
       n: 0,
@@ -122,6 +136,15 @@ export function start(ctx) {
     line(sid, { type: 'user', message: { role: 'user', content: state.prompt ?? 'ralph: go' } });
     c.procStart = startTicks(c.pid);
     writeEntry(sid, c);
+  };
+
+  // The user closes a finished session (or nobody is there any more): Claude Code exits and
+  // removes its own registry entry. The sid stays in `clis` so the session is not adopted again.
+  const exit = (sid, c) => {
+    c.child.kill('SIGTERM');
+    children.delete(c.child);
+    fs.rmSync(path.join(cfg, 'sessions', `${c.pid}.json`), { force: true });
+    clis.set(sid, { ...c, dead: true, exited: true });
   };
 
   // An orphaned loop of its own: ralph active in OMC's state, its CLI SIGKILLed (the registry
@@ -168,6 +191,10 @@ export function start(ctx) {
       if (ralph?.active === true) adopt(sid, ralph);
       const c = clis.get(sid);
       if (!c || c.dead || c.procStart === null) continue;
+      if (ralph && isStale(ralph)) {
+        exit(sid, c);
+        continue;
+      }
       if (ralph && ralph.iteration !== c.iteration && typeof ralph.iteration === 'number') {
         c.iteration = ralph.iteration;
         line(sid, {
@@ -186,9 +213,10 @@ export function start(ctx) {
           c.status = 'idle';
           line(sid, { type: 'system', subtype: 'turn_duration', durationMs: 4000 + c.n * 100 });
           writeEntry(sid, c);
-        }
+        } else if (++c.idleTicks >= IDLE_TICKS_BEFORE_EXIT) exit(sid, c);
         continue;
       }
+      c.idleTicks = 0;
       turn(sid, c);
       const next = c.n % 7 === 0 ? 'waiting' : 'busy';
       if (next !== c.status) {

@@ -20,6 +20,7 @@ import { bodyOf, contextFor, inboxRowsOf, paneById, type RouterEnv } from './env
 import { paneOfProblem } from '../ui/problems-view.js';
 import { INBOX_BINDINGS, routeInbox } from './inbox.js';
 import { shownPath } from '../io/shown-path.js';
+import { clickFooter, forPane } from './clicks.js';
 
 export { bodyOf, paneById, type RouterEnv } from './env.js';
 
@@ -119,6 +120,11 @@ export const GLOBAL_BINDINGS: readonly Binding<null, RouterContext<null>>[] = [
   },
   { keys: ['ctrl+l'], help: 'redraw the screen', run: ({ env: e }) => e.redraw() },
   {
+    keys: ['click'],
+    help: "on a pane's name in the footer: open that pane. In a list a click selects the row (the list's keys say so); where they do not (Cost, a detail, the help), only the wheel works",
+    run: ({ env: e }, ev) => void clickFooter(ev, e),
+  },
+  {
     keys: ['O'],
     help: 'watch the next .omc root of this project (hooks started in a subdirectory keep their own; asks first)',
     run: ({ env: e }) => chooseRoot(e),
@@ -172,7 +178,13 @@ function toggleNotifications(env: RouterEnv): void {
 }
 
 function open(env: RouterEnv, kind: 'help' | 'problems' | 'messages'): void {
-  env.ui.setOverlay({ kind, scroll: 0 });
+  if (kind !== 'messages') {
+    env.ui.setOverlay({ kind, scroll: 0 });
+    return;
+  }
+  // The log is newest last: it opens at its end, as a log does, so the message just cut off is in view.
+  const shape = overlayShape({ kind, scroll: 0 }, overlayInputs(env), bodyOf(env));
+  env.ui.setOverlay({ kind, scroll: scrollTo(0, shape.total, shape.total, shape.height) });
 }
 
 /** An overlay's keys act on the overlay, scroll it by its own shape, and may quit. */
@@ -346,7 +358,9 @@ export function routeInput(ev: InputEvent, env: RouterEnv): void {
   const pane = paneById(env.panes, ui.state.pane);
   if (pane.beforeKey) pane.beforeKey(contextFor(env, pane));
   const ctx = contextFor(env, pane);
-  if (dispatch(pane.bindings, ev, ctx)) return;
+  // A click goes to the pane only inside the pane's area, counted from its first row (input/clicks.ts).
+  const paneEv = forPane(ev, env);
+  if (paneEv && dispatch(pane.bindings, paneEv, ctx)) return;
   // ESC and the next key in one read (fast typing) decode as Alt+key; with no
   // Alt binding, that was an Esc followed by the key, as the user meant.
   if (ev.kind === 'key' && ev.key.meta && ev.key.name === 'char' && !ev.key.ctrl) {

@@ -28,6 +28,7 @@ const NAMED: Record<string, string> = {
   pagedown: 'PgDn',
   wheelup: 'wheel ↑',
   wheeldown: 'wheel ↓',
+  click: 'click',
   ' ': 'Space',
 };
 

@@ -4,19 +4,65 @@
  * A pane says how to move (`to`) and in which mode; the keys are the same everywhere.
  */
 import type { Binding, BindingContext, Mode } from './bindings.js';
-import type { Move } from './list.js';
+import type { ListView, Move } from './list.js';
 import type { KeyContext } from './pane.js';
 
 /** The footer hint of the move keys: the footer shows it after the pane's own actions. */
 export const MOVE_HINT = 'move';
 
+/** Where a list's rows are in its pane: the pane row of its first row, and its window (for a click). */
+export interface ListPlace {
+  /** The pane row (0 = the pane's first) the list's first shown row is drawn on. */
+  firstRow: number;
+  view: ListView;
+  /** Items the list shows at most. */
+  height: number;
+  total: number;
+  /** Screen rows per item (a team takes 3); 1 when absent. */
+  rowsPerItem?: number;
+}
+
+/** The common shape: an optional filter line, the column titles, then the rows. */
+export function underTitles(l: {
+  showFilter: boolean;
+  view: ListView;
+  height: number;
+  rows: { length: number };
+}): ListPlace {
+  return { firstRow: (l.showFilter ? 1 : 0) + 1, view: l.view, height: l.height, total: l.rows.length };
+}
+
+/** The help of a click on a list row, the same in every pane. */
+export const CLICK_HELP = 'select the row clicked';
+
 export function navBindings<S, C extends BindingContext<S> = KeyContext<S>>(
   when: Mode<S>,
   what: string,
   to: (ctx: C, move: Move) => void,
-  opts: { hint?: boolean } = {},
+  opts: { hint?: boolean; place?: (ctx: C) => ListPlace | null } = {},
 ): Binding<S, C>[] {
+  const place = opts.place;
+  // A click is a move by as many rows as it lands from the selection: the pane's own move keeps its rules.
+  const click: Binding<S, C>[] = place
+    ? [
+        {
+          keys: ['click'],
+          help: CLICK_HELP,
+          when,
+          run: (ctx, ev) => {
+            const at = ev.kind === 'key' ? ev.key.at : undefined;
+            const p = at ? place(ctx) : null;
+            if (!at || !p || p.view.index < 0) return;
+            const row = Math.floor((at.y - p.firstRow) / (p.rowsPerItem ?? 1));
+            if (row < 0 || row >= p.height || p.view.top + row >= p.total) return;
+            const by = p.view.top + row - p.view.index;
+            if (by !== 0) to(ctx, by);
+          },
+        },
+      ]
+    : [];
   return [
+    ...click,
     {
       keys: ['j', 'down', 'wheeldown'],
       help: `${what}: down`,

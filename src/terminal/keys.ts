@@ -31,6 +31,7 @@ export type KeyName =
   | `f${number}`
   | 'wheelup'
   | 'wheeldown'
+  | 'click'
   | 'unknown';
 
 export interface Key {
@@ -40,6 +41,8 @@ export interface Key {
   ctrl: boolean;
   meta: boolean;
   shift: boolean;
+  /** Where a click landed, 0-based from the screen's top-left (the router makes it the pane's own, kit/nav.ts). */
+  at?: { x: number; y: number };
 }
 
 export type InputEvent = { kind: 'key'; key: Key } | { kind: 'paste'; text: string };
@@ -167,16 +170,20 @@ export class InputDecoder {
       if (seq === PASTE_START || seq === PASTE_END) return i + 1; // handled by caller; stray end marker is dropped
       const parts = params.split(';');
       if (params.startsWith('<') && (final === 'M' || final === 'm')) {
-        // SGR mouse report: ESC[<button;col;row M|m. Only the wheel means anything here.
-        const button = Number(params.slice(1).split(';')[0]);
+        // SGR mouse report: ESC[<button;col;row M|m. The wheel, and a left press (no motion, no modifier) as a
+        // click where it landed; a release, a drag and the other buttons mean nothing here.
+        const [button, col, row] = params.slice(1).split(';').map(Number) as [number, number, number];
+        const click = final === 'M' && button === 0 && col >= 1 && row >= 1;
         out.push(
-          key(
-            final === 'M' && (button & 0x43) === 0x40
-              ? 'wheelup'
-              : final === 'M' && (button & 0x43) === 0x41
-                ? 'wheeldown'
-                : 'unknown',
-          ),
+          click
+            ? key('click', { at: { x: col - 1, y: row - 1 } })
+            : key(
+                final === 'M' && (button & 0x43) === 0x40
+                  ? 'wheelup'
+                  : final === 'M' && (button & 0x43) === 0x41
+                    ? 'wheeldown'
+                    : 'unknown',
+              ),
         );
         return i + 1;
       }

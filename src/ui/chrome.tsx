@@ -259,16 +259,7 @@ export function Footer({
           : status.watchMode === 'starting'
             ? 'starting'
             : 'off';
-  // Wide: every pane by name. Narrow: the current pane by name and the other
-  // panes' keys, so the pane's own hints (what the user needs now) get the room.
-  const wide = width >= 110;
-  // A pane's hotkey the pane on screen takes for itself here is not offered as a switch (it would do the other thing).
-  const tabs = panes
-    .filter((p) => p.id === current || !claimed?.has(p.hotkey))
-    .map((p) => ({
-      id: p.id,
-      text: wide ? `${p.hotkey}:${p.title}` : p.id === current ? `${p.hotkey}:${p.title}` : p.hotkey,
-    }));
+  const tabs = footerTabs(panes, current, width, claimed);
   // While the first read is under way the watcher may already be live: say both. A bare `live` at the end
   // still means "everything read and watched" (what the benchmarks and tests wait for).
   const watchText = status.reading ? `${watch} · ${status.reading}` : watch;
@@ -293,6 +284,38 @@ export function Footer({
       </Text>
     </Text>
   );
+}
+
+/**
+ * The footer's pane tabs, from its first column, each followed by one space (a click on one opens its pane).
+ * Wide: every pane by name. Narrow: the current pane by name and the other panes' keys, so the pane's own hints
+ * (what the user needs now) get the room. Not before 140 columns: at 120 the names took the room of the pane's
+ * own keys (`S sort` fell off).
+ */
+export function footerTabs(
+  panes: ReadonlyArray<AnyPaneModule>,
+  current: PaneId,
+  width: number,
+  claimed?: ReadonlySet<string>,
+): Array<{ id: PaneId; text: string }> {
+  const wide = width >= 140;
+  // A pane's hotkey the pane on screen takes for itself here is not offered as a switch (it would do the other thing).
+  return panes
+    .filter((p) => p.id === current || !claimed?.has(p.hotkey))
+    .map((p) => ({
+      id: p.id,
+      text: wide ? `${p.hotkey}:${p.title}` : p.id === current ? `${p.hotkey}:${p.title}` : p.hotkey,
+    }));
+}
+
+/** The pane whose footer tab is at column `x`, or null. */
+export function footerTabAt(tabs: ReadonlyArray<{ id: PaneId; text: string }>, x: number): PaneId | null {
+  let from = 0;
+  for (const t of tabs) {
+    if (x >= from && x < from + textWidth(t.text)) return t.id;
+    from += textWidth(t.text) + 1;
+  }
+  return null;
 }
 
 /**

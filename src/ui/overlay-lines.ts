@@ -90,6 +90,7 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
     'memory: injected at session start / cut short / over the 650-character budget / over the 20-directive cap',
   ],
   ['⏻', 'teams: a shutdown was asked of the worker'],
+  ['4w ⚠3', 'teams (WORKERS): 4 workers, 3 of them flagged (no heartbeat, its pid gone, or no beat lately)'],
   ['busy / idle / waiting 3m', 'CLAUDE column: what the Claude Code process behind the session does, and for how long'],
   [
     'exited 14:02',

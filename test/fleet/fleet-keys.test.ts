@@ -50,6 +50,17 @@ describe('omc-top --all: the fleet keys are a bindings table', () => {
     app.unmountOnly();
   });
 
+  it('a click on a row selects it: Enter then opens that project', async () => {
+    const { app } = await twoProjects();
+    const first = app.lines().findIndex((l) => /(alpha|beta) {2}\(2 sessions\)/.test(l));
+    const other = (app.lines()[first] ?? '').includes('alpha') ? 'beta' : 'alpha';
+    const y = app.lines().findIndex((l) => l.includes(`${other}  (2 sessions)`));
+    await app.step(KEY.click(10, y + 1), KEY.enter);
+    const opened = await app.waitForText('Esc back to the fleet');
+    expect(opened).toContain(`/${other}/`);
+    app.unmountOnly();
+  });
+
   it('/ narrows the rows to every word typed; q is a letter there; Enter keeps it, Esc clears it', async () => {
     const { app, footer } = await twoProjects();
     await app.step('/');

@@ -16,5 +16,7 @@ export const KEY = {
   ctrlC: '\u0003',
   wheelup: '\u001b[<64;10;10M',
   wheeldown: '\u001b[<65;10;10M',
+  /** A left click (press, then release) at 1-based column `x`, row `y`, as an SGR mouse report. */
+  click: (x: number, y: number) => `\u001b[<0;${x};${y}M\u001b[<0;${x};${y}m`,
   ctrl: (c: string) => String.fromCharCode(c.toLowerCase().charCodeAt(0) - 96),
 } as const;

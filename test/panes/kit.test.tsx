@@ -142,12 +142,43 @@ describe('the pane kit', () => {
     await waitFor(() => a.ui.state.overlay === null || null, { what: 'Esc closes the log' });
   });
 
+  it('M opens the message log at its end: the newest message is in view', async () => {
+    const a = await open({ rows: 14 });
+    for (let i = 1; i <= 30; i++) a.ui.flash(`note number ${i}`, 'info');
+    await a.press('M');
+    await a.waitForText('note number 30');
+    expect(a.text()).toMatch(/↑ \d+ more above/);
+    expect(a.text()).not.toContain('more below');
+    expect(a.text()).not.toMatch(/note number 1\s*$/m);
+  });
+
   it('the mouse wheel moves the selection like j / k', async () => {
     const a = await open();
     await a.press(KEY.wheeldown, KEY.wheeldown);
     await waitFor(() => selectedRow(a).includes(sessionId(3).slice(0, 8)) || null, { what: 'two wheel steps down' });
     await a.press(KEY.wheelup);
     await waitFor(() => selectedRow(a).includes(sessionId(2).slice(0, 8)) || null, { what: 'one wheel step up' });
+  });
+});
+
+describe('mouse clicks', () => {
+  it('a click on a session row selects it (the wheel still moves); a click on a pane in the footer opens it', async () => {
+    const a = await open({ sessions: 6 });
+    const rowOf = (id: string) => a.lines().findIndex((l) => l.includes(id.slice(0, 8)));
+    await a.press(KEY.click(20, rowOf(sessionId(4)) + 1));
+    await waitFor(() => selectedRow(a).includes(sessionId(4).slice(0, 8)) || null, {
+      what: 'the clicked row selected',
+    });
+    await a.press(KEY.click(20, rowOf(sessionId(2)) + 1));
+    await waitFor(() => selectedRow(a).includes(sessionId(2).slice(0, 8)) || null, { what: 'the next click' });
+    // A click on the column titles or the header selects nothing else.
+    await a.press(KEY.click(20, a.lines().findIndex((l) => l.includes('STATUS')) + 1), KEY.click(5, 1));
+    await a.press(KEY.wheeldown);
+    await waitFor(() => selectedRow(a).includes(sessionId(3).slice(0, 8)) || null, { what: 'the wheel after a click' });
+    const footer = a.lines().length - 1;
+    const x = (a.lines()[footer] ?? '').indexOf(' t ') + 1;
+    await a.press(KEY.click(x + 1, footer + 1));
+    await waitFor(() => a.ui.state.pane === 'teams' || null, { what: 'the Teams tab clicked' });
   });
 });
 
@@ -195,6 +226,22 @@ describe('sessions list', () => {
     expect(rows[0]).toContain(sessionId(1).slice(0, 8));
     expect(rows[4]).toContain(sessionId(5).slice(0, 8));
     expect(selectedRow(a)).toContain(sessionId(1).slice(0, 8));
+  });
+});
+
+describe('the sort in use', () => {
+  it('each S names its order in the column titles beside the scroll note, even with the prompt column on; the footer offers S sort at 120 columns', async () => {
+    const a = await open({ sessions: 30, live: 5, columns: 120, rows: 14 });
+    const titles = () => a.lines().find((l) => l.includes('STATUS')) ?? '';
+    await waitFor(() => /PROMPT \/ TASK +↓\d+ more {2}AGE/.test(titles()) || null, {
+      what: 'the list with its scroll note',
+    });
+    expect(a.lines().at(-1)).toContain('S sort');
+    for (const order of ['recent', 'progress', 'id']) {
+      await a.press('S');
+      await waitFor(() => new RegExp(`by ${order} · ↓\\d+ more`).test(titles()) || null, { what: `by ${order} named` });
+      expect(titles()).toMatch(/STATUS +SESSION +MODES .*PROMPT \/ TASK .*AGE +CLAUDE/);
+    }
   });
 });
 

@@ -9,6 +9,10 @@ import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionsPaneState } from '../../src/panes/sessions/reducer.js';
 import { OmcStore } from '../../src/store/store.js';
+import { GLOBAL_BINDINGS } from '../../src/input/router.js';
+import { INBOX_BINDINGS } from '../../src/input/inbox.js';
+import { PANES } from '../../src/panes/registry.js';
+import { helpLines } from '../../src/ui/overlay-lines.js';
 import {
   READERS_CAPTURED_AT,
   SESSION,
@@ -85,6 +89,18 @@ describe('Teams pane', () => {
     expect(screen[row]).toMatch(/^▸ fix-ts-errors\s+executing \(team-exec\)\s+\[[█▒░]+\] 2\/6\s+3w ⚠1/);
     expect(screen[row + 1]).toContain('session ee515cfb · fix 0/3');
     expect(screen[row + 2]).toContain('pend 1 · blk 0 · run 2 · done 2 · fail 1 · team-plan → team-prd → team-exec');
+    // Every cell of the first line has a title: the worker count (⚠ flagged) under WORKERS, the age under AGE.
+    const titles = screen[row - 1] ?? '';
+    expect(titles).toMatch(/^ {2}TEAM\s+PHASE\s+PROGRESS\s+WORKERS {2}AGE$/);
+    const first = screen[row] ?? '';
+    expect(first.indexOf('3w ⚠1') + '3w ⚠1'.length).toBe(titles.indexOf('WORKERS') + 'WORKERS'.length);
+    expect(first.trimEnd().length).toBe(titles.length);
+    // And `?` says what `4w ⚠3` means.
+    const help = helpLines(
+      { panes: PANES, globals: GLOBAL_BINDINGS, inbox: INBOX_BINDINGS, log: [], readonly: false },
+      80,
+    );
+    expect(help.map((l) => l.text).join('\n')).toMatch(/4w ⚠3\s+teams \(WORKERS\): 4 workers, 3 of them flagged/);
     expect(screen.length).toBeLessThanOrEqual(23);
     expect(screen.every((l) => stringWidth(l) <= 80)).toBe(true);
   });

@@ -6,7 +6,7 @@
  */
 import type { Binding, BindingContext } from '../../kit/bindings.js';
 import type { FleetRow, FleetSnapshot, RemoteActions } from '../../fleet/model.js';
-import { scrollTo, type Move } from '../../kit/list.js';
+import { listView, scrollTo, type Move } from '../../kit/list.js';
 import { tableHelpLines } from '../../ui/overlay-lines.js';
 import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
 import type { Size } from '../../kit/pane.js';
@@ -21,6 +21,7 @@ import {
   moveFleet,
   openHelp,
   selectedLine,
+  shownIds,
   selectedRow,
   startFilter,
   type FleetUiState,
@@ -123,7 +124,15 @@ const CANCEL_READONLY = '--readonly: remote cancel and pause are disabled (nothi
 
 export const FLEET_BINDINGS: readonly FleetBinding[] = [
   // Declaration order is the help's and the README's order: the list first, then the other modes.
-  ...navBindings<S, Ctx>(LIST, 'rows', move),
+  ...navBindings<S, Ctx>(LIST, 'rows', move, {
+    // Screen rows here (the fleet has no pane frame): the header, the filter line when shown, the column titles.
+    place: (ctx) => {
+      const height = heightOf(ctx);
+      const ids = shownIds(ctx.snap, ctx.state.filter);
+      const view = listView(ctx.state.list, ids, height);
+      return { firstRow: 2 + (filtering(ctx.state) ? 1 : 0), view, height, total: ids.length };
+    },
+  }),
   { keys: [' '], help: 'rows: a page down (as PgDn)', when: LIST, run: (ctx) => move(ctx, { page: 1 }) },
   {
     keys: ['enter', 'right', 'l'],

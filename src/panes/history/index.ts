@@ -5,7 +5,7 @@
  * It reads only the runs domain's history and the Claude snapshot.
  */
 import type { Binding } from '../../kit/bindings.js';
-import { filterBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
+import { filterBindings, mode, navBindings, scrollDelta, underTitles } from '../../kit/nav.js';
 import type { KeyContext, PaneModule } from '../../kit/pane.js';
 import { runDetailLines } from './detail.js';
 import { historyLayout } from './layout.js';
@@ -58,10 +58,15 @@ const bindings: Binding<S>[] = [
       ctx.set((s) => moveRun(s, l.rows, by, l.height));
     },
   }),
-  ...navBindings(LIST, 'runs', (ctx, to) => {
-    const l = list(ctx);
-    ctx.set((s) => moveRun(s, l.rows, to, l.height));
-  }),
+  ...navBindings(
+    LIST,
+    'runs',
+    (ctx, to) => {
+      const l = list(ctx);
+      ctx.set((s) => moveRun(s, l.rows, to, l.height));
+    },
+    { place: (ctx) => underTitles(list(ctx)) },
+  ),
   {
     keys: ['enter', 'right', 'l'],
     help: 'open the run: times, outcome and what it means, closeout, iterations, tokens, what OMC will say next session, the ledger lines',

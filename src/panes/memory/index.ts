@@ -160,7 +160,14 @@ const bindings: Binding<S>[] = [
     when: PREVIEW,
     run: (c) => c.set(closePreview),
   },
-  ...navBindings(LIST, 'directives (ranked as SessionStart ranks them: critical first, then newest)', move),
+  ...navBindings(LIST, 'directives (ranked as SessionStart ranks them: critical first, then newest)', move, {
+    place: (ctx) => {
+      const l = listOf(ctx);
+      // The count line, the filter line when shown, the column titles, then the rows (view.tsx).
+      const showFilter = ctx.state.filterEditing || ctx.state.filter !== '';
+      return l ? { firstRow: (showFilter ? 1 : 0) + 2, view: l.view, height: l.height, total: l.keys.length } : null;
+    },
+  }),
   {
     keys: ['a'],
     help: 'add a directive (≤ 500 characters; OMC de-duplicates ignoring case and keeps 20: you are asked before one is pushed out)',

@@ -177,7 +177,13 @@ const bindings: Binding<S>[] = [
     when: TABS_MODE,
     run: (c) => c.set((s) => switchTab(s, t)),
   })),
-  ...navBindings(LIST, 'entries (newest first)', moveEntries),
+  ...navBindings(LIST, 'entries (newest first)', moveEntries, {
+    // The section tabs, the info line, the filter line when shown, then the entries (view.tsx).
+    place: (ctx) => {
+      const l = entryListLayout(ctx.state, snapOf(ctx), ctx.body);
+      return { firstRow: 2 + (l.showFilter ? 1 : 0), view: l.view, height: l.listRows, total: l.rows.length };
+    },
+  }),
   {
     keys: ['enter'],
     help: 'read the whole entry (Esc back)',

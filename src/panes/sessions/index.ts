@@ -2,7 +2,7 @@ import type { Move } from '../../kit/list.js';
 import type { Binding } from '../../kit/bindings.js';
 import { ageTickMs } from '../../ui/format.js';
 import { settleList } from '../../kit/list.js';
-import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta, underTitles } from '../../kit/nav.js';
 import type { KeyContext, PaneModule } from '../../kit/pane.js';
 import { detailLayout, listLayout, scrollToMode } from './layout.js';
 import {
@@ -281,7 +281,7 @@ const bindings: Binding<S>[] = [
     backspace: backspaceFilter,
     move: moveRows,
   }),
-  ...navBindings(LIST, 'selection', moveRows),
+  ...navBindings(LIST, 'selection', moveRows, { place: (ctx) => underTitles(list(ctx)) }),
   {
     keys: ['enter', 'right', 'l'],
     help: 'open the session: every mode, every field, the files',

@@ -206,18 +206,24 @@ export function rowText(
 
 /**
  * The column titles with the list's note (sort, hidden count, "↓3 more") in
- * the blank run before AGE, right-aligned there: the note never covers a
- * title. What does not fit is left out, least useful first (the sort label,
- * then the hidden count, then the long form of the scroll note).
+ * the blank run before AGE, right-aligned there, or, when it is too narrow
+ * for the whole note (the prompt column is on), in the widest blank run after
+ * an earlier title: the note never covers a title. What fits nowhere is left
+ * out, least useful first (the sort label, then the hidden count, then the
+ * long form of the scroll note).
  */
 export function withListNote(
   titles: string,
   note: { sort: string; hidden: string; scroll: string; scrollShort: string },
 ): string {
-  const gap = /^(.*\S)( +)(AGE.*)$/.exec(titles);
-  if (!gap) return titles;
-  const [, left, spaces, right] = gap as unknown as [string, string, string, string];
-  const room = spaces.length - 4;
+  const age = /^(.*\S)( +)AGE/.exec(titles);
+  if (!age) return titles;
+  // Blank runs between two titles (the one before AGE first), each as [index of its first space, its length].
+  const beforeAge: [number, number] = [(age[1] as string).length, (age[2] as string).length];
+  const others = [...titles.slice(0, beforeAge[0]).matchAll(/(?<=\S) {2,}(?=\S)/g)]
+    .map((m): [number, number] => [m.index, m[0].length])
+    .sort((a, b) => b[1] - a[1]);
+  const runs = [beforeAge, ...others];
   const join = (...parts: string[]) => parts.filter(Boolean).join(' · ');
   const candidates = [
     join(note.sort, note.hidden, note.scroll),
@@ -226,9 +232,14 @@ export function withListNote(
     note.scroll,
     note.scrollShort,
   ];
-  const text = candidates.find((c) => c !== '' && textWidth(c) <= room);
-  if (!text) return titles;
-  return `${left}${' '.repeat(spaces.length - textWidth(text) - 2)}${text}  ${right}`;
+  for (const text of candidates) {
+    if (text === '') continue;
+    const run = runs.find(([, len]) => textWidth(text) <= len - 4);
+    if (!run) continue;
+    const [at, len] = run;
+    return `${titles.slice(0, at)}${' '.repeat(len - textWidth(text) - 2)}${text}  ${titles.slice(at + len)}`;
+  }
+  return titles;
 }
 
 export function headerText(width: number): string {

@@ -1,8 +1,8 @@
 import type { Binding } from '../../kit/bindings.js';
 import type { Move } from '../../kit/list.js';
-import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
+import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta, underTitles } from '../../kit/nav.js';
 import { taskLines } from './task-lines.js';
-import { teamsListLayout } from './layout.js';
+import { ROWS_PER_TEAM, teamsListLayout } from './layout.js';
 import { livenessChangesAt } from '../../store/teams/omc-team-rules.js';
 import { ageTickMs } from '../../ui/format.js';
 import type { KeyContext, PaneModule } from '../../kit/pane.js';
@@ -116,7 +116,9 @@ const bindings: Binding<S>[] = [
     backspace: backspaceFilter,
     move: moveTeams,
   }),
-  ...navBindings(LIST, 'teams', moveTeams),
+  ...navBindings(LIST, 'teams', moveTeams, {
+    place: (ctx) => ({ ...underTitles(list(ctx)), rowsPerItem: ROWS_PER_TEAM }),
+  }),
   {
     keys: ['enter', 'right', 'l'],
     help: 'open the team: workers with heartbeats, tasks with blockers, live events',

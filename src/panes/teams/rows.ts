@@ -101,9 +101,21 @@ export function teamLines(
   return [l1, l2, l3];
 }
 
-export function teamsHeader(width: number): string {
+/** The right end of a team's first line (`4w ⚠3  40s`): workers (⚠ flagged), then the age, right-aligned. */
+const RIGHT_TITLES = 'WORKERS  AGE';
+
+/**
+ * The column titles, with the list's note (`↓3 more`) in the blank run before WORKERS when it fits there; when
+ * the row is too narrow for both, the note wins over the right titles (the legend in `?` explains `4w ⚠3`).
+ */
+export function teamsHeader(width: number, note = ''): string {
   const narrow = width < 70;
-  return fit('  ' + fit('TEAM', narrow ? 14 : 18) + ' ' + fit('PHASE', narrow ? 10 : 22) + ' PROGRESS', width);
+  const left = '  ' + fit('TEAM', narrow ? 14 : 18) + ' ' + fit('PHASE', narrow ? 10 : 22) + ' PROGRESS';
+  const room = width - textWidth(left) - RIGHT_TITLES.length;
+  if (note === '') return room >= 2 ? left + ' '.repeat(room) + RIGHT_TITLES : fit(left, width);
+  if (room >= textWidth(note) + 4) return left + ' '.repeat(room - textWidth(note) - 2) + note + '  ' + RIGHT_TITLES;
+  const bare = fit(left, Math.max(0, width - textWidth(note) - 2));
+  return fit(bare + '  ' + note, width);
 }
 
 /** "3m", "30s", "90s": how OMC's thresholds read. */

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { Box, Text } from 'ink';
 import { clip, fit } from '../../ui/format.js';
-import { moreText, withNote } from '../../kit/list.js';
+import { moreText } from '../../kit/list.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import type { ViewProps } from '../../kit/pane.js';
 import { detailLayout, type Tone } from './detail.js';
@@ -84,7 +84,7 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
     <Box flexDirection="column" height={height}>
       {showFilter ? <FilterLine of={s} shown={rows.length} total={snap.teams.length} width={width} /> : null}
       <Text bold color={theme.muted} wrap="truncate">
-        {withNote(teamsHeader(width), moreText(lay.view, fitTeams, rows.length), width, fit)}
+        {fit(teamsHeader(width, moreText(lay.view, fitTeams, rows.length)), width)}
       </Text>
       {rows.length === 0 ? (
         <Text color={theme.muted} wrap="truncate">

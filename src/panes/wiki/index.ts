@@ -192,7 +192,14 @@ const bindings: Binding<S>[] = [
     when: LIST,
     run: (c) => c.set(startSearch),
   },
-  ...navBindings(LIST, 'pages', moveResults, { hint: false }),
+  ...navBindings(LIST, 'pages', moveResults, {
+    hint: false,
+    // The search line, the filter line, the column titles, then two lines a page (view.tsx).
+    place: (ctx) => {
+      const l = results(ctx);
+      return l ? { firstRow: 3, view: l.view, height: l.height, total: l.rows.count, rowsPerItem: 2 } : null;
+    },
+  }),
   { keys: ['enter', 'right', 'l'], help: 'open the selected page', hint: 'open', when: LIST, run: openSelected },
   {
     keys: ['c'],
