@@ -22,7 +22,12 @@ export function resolveRootAndOmc(opts: {
   env?: NodeJS.ProcessEnv;
   home?: string;
   git?: GitProbe;
-}): { res: RootResolution; omc: OmcInstall } {
+}): {
+  res: RootResolution;
+  omc: OmcInstall;
+  /** The same finding of the install made again (for a running monitor: omc-recheck.ts); the root stays. */
+  redetect: () => OmcInstall;
+} {
   const env = opts.env ?? process.env;
   // One answer per question: the install and the root both start from the top level of the working directory.
   const git = gitOnePass(opts.git ?? realGit);
@@ -38,7 +43,8 @@ export function resolveRootAndOmc(opts: {
     flavor: first.assumed ? null : first.book.rootFlavor,
     omcWords: omcWords(first),
   });
-  const omc =
-    res.projectDir === guess ? first : detectOmcInstall({ env, projectDir: res.projectDir, override: opts.override });
-  return { res, omc };
+  const projectDir = res.projectDir === guess ? guess : res.projectDir;
+  const redetect = () => detectOmcInstall({ env, projectDir, override: opts.override });
+  const omc = res.projectDir === guess ? first : redetect();
+  return { res, omc, redetect };
 }
