@@ -182,7 +182,10 @@ interface TuiOptions {
   readonly: boolean;
   poll: boolean;
   mouse: boolean;
+  /** The OMC that runs the hooks, as last found: a running store that finds another updates it (O's next root starts there). */
   omc: OmcInstall;
+  /** The same finding made again (resolveRootAndOmc): the store looks again on a timer. */
+  omcRedetect?: () => OmcInstall;
   attention?: { notify?: string; noTitle?: boolean };
   /**
    * The search for nested .omc roots under the project (O switches to them; null when there is no project to
@@ -296,6 +299,7 @@ function watchRoot(
 ): Watched {
   const store = new OmcStore({
     omc: opts.omc,
+    omcRedetect: opts.omcRedetect,
     home: homeDir(),
     root,
     readonly: opts.readonly,
@@ -308,6 +312,11 @@ function watchRoot(
     sessions: { firstStepMinRows: firstStepRows(process.stdout.rows) },
   });
   enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
+  // A plugin update under the running monitor: said once, in the messages (M keeps it).
+  store.onOmcChange((words, next) => {
+    opts.omc = next;
+    if (words) ui.flash(words, 'info');
+  });
   store.start({ progressive: true });
   const attention = startAttentionTerminal({
     store,
@@ -401,7 +410,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // The bin may have asked git the first question already (io/git-early.ts): its answer is taken below.
   await earlyGitSettled();
   // Which OMC runs the hooks decides where its state is: both are found together.
-  const { res, omc } = resolveRootAndOmc({
+  const { res, omc, redetect } = resolveRootAndOmc({
     cwd,
     rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
@@ -435,6 +444,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     poll: args.flags.has('poll'),
     mouse: !args.flags.has('no-mouse'),
     omc,
+    omcRedetect: redetect,
     attention: { notify: args.flags.get('notify') as string | undefined, noTitle: args.flags.has('no-title') },
     nestedSearch: search,
   });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { listDirSync } from '../io/safe-fs/index.js';
-import { detectOmcInstall } from '../store/omc-install.js';
+import { detectOmcInstall, refusalWords } from '../store/omc-install.js';
 import { resolveOmcRoot, rootPathFault, type RootResolution } from '../store/root.js';
 import { configCheck } from './doctor-config.js';
 import { pushCheck } from './doctor-push.js';
@@ -78,14 +78,16 @@ function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null): DoctorChec
   return {
     id: 'omc',
     title: 'OMC install',
-    status: omc.assumed ? 'warn' : 'ok',
+    // A file that decides the version and was refused may make the answer wrong: a warning that names it.
+    status: omc.assumed || omc.refused.length > 0 ? 'warn' : 'ok',
     summary: omc.version
       ? `oh-my-claudecode ${omc.version} (${omc.source}); reading state with ${omc.rules} rules`
       : `${omc.source}; assuming OMC ${omc.rules} rules`,
-    details: omc.candidates.map(
-      (c) => `found: ${c.version ?? 'unknown version'} at ${shownPath(c.path)} (${c.source})`,
-    ),
-    data: { ...omc, candidates: [...omc.candidates] },
+    details: [
+      ...omc.refused.map((r) => `not read: ${refusalWords(r)}`),
+      ...omc.candidates.map((c) => `found: ${c.version ?? 'unknown version'} at ${shownPath(c.path)} (${c.source})`),
+    ],
+    data: { ...omc, candidates: [...omc.candidates], refused: [...omc.refused] },
   };
 }
 

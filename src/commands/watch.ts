@@ -19,6 +19,7 @@ import {
   pushLeaseLine,
   readyLine,
   rootLine,
+  omcLine,
   snapshotLine,
   stateDirLine,
   transitionLine,
@@ -139,7 +140,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   const now = io?.now ?? Date.now;
   const cwd = (args.flags.get('cwd') as string | undefined) ?? io?.cwd ?? process.cwd();
   // The root and the OMC that judges found together, as the monitor and --json find them (--omc-version too).
-  const { res, omc } = resolveRootAndOmc({
+  const { res, omc, redetect } = resolveRootAndOmc({
     cwd,
     rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
@@ -164,6 +165,8 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     rootRule: res.rule,
     // The Stop-hook rules of the OMC that runs the hooks (or --omc-version's), as the monitor and --json judge.
     omc,
+    // Looked at again while the watch runs: a plugin update is an `omc` line, then the re-judged transitions.
+    omcRedetect: redetect,
     // The acknowledgements' and the status cache's directory, whose health the state-dir line reports.
     stateDir: ownStateDir(io?.env ?? process.env),
   });
@@ -183,6 +186,8 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     shownAbsence = absence;
     state(rootLine(project, now(), { path: store.root, absence, message: status.watchDetail }) + '\n');
   });
+  // Listening before the attention monitor does, for the same reason: the line comes before the transitions it causes.
+  const offOmc = store.onOmcChange((words, next) => state(omcLine(project, now(), next, words) + '\n'));
   const monitor = new AttentionMonitor(store, { acks });
   // "ready" promises that every later change is reported: wait for the watcher to be up.
   await new Promise<void>((resolve) => {
@@ -241,6 +246,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   offView();
   offStateDir();
   offRoot();
+  offOmc();
   unpublish();
   unwatchAcks();
   monitor.dispose();

@@ -137,6 +137,28 @@ export function stateDirLine(project: string, atMs: number, health: StateDirHeal
 }
 
 /**
+ * Another OMC runs the project's hooks now (a plugin update under the running watch): what `--json` has as
+ * `omc_version`, and `message` the monitor's line ("OMC 5.5.0 now (was 4.4.4): verdicts re-judged", null when only
+ * where it was found moved). The transitions of the sessions re-judged by its book follow it.
+ */
+export function omcLine(
+  project: string,
+  atMs: number,
+  omc: { version: string | null; source: string; assumed: boolean; rules: string },
+  message: string | null,
+): string {
+  const { version, source, assumed, rules } = omc;
+  return safeJson({
+    v: LINE_VERSION,
+    type: 'omc',
+    at: new Date(atMs).toISOString(),
+    project,
+    omc: { version, source, assumed, rules },
+    message,
+  });
+}
+
+/**
  * `.omc` itself: gone (moved away or removed), something else in its place, or back. Written whenever that changes
  * (at start it is there, or the watch would have exited 2). While it is away the watch waits for it and reports
  * nothing else of the tree: its loops went out of sight with it, which is not OMC ending them; once it is back,

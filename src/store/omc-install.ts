@@ -32,6 +32,7 @@ import { cleanLine } from '../io/sanitize.js';
 import { bookFor, type BookChoice } from './omc-books.js';
 import { RULE_BOOKS, type RulesVersion } from './verdict/types.js';
 import { type Obj, obj } from '../io/json.js';
+import { shownPath } from '../io/shown-path.js';
 
 export type { RulesVersion } from './verdict/types.js';
 
@@ -46,6 +47,17 @@ export interface OmcInstall {
   /** Which book judges this version, how exactly, and what is known to differ. */
   book: BookChoice;
   candidates: ReadonlyArray<{ version: string | null; source: string; path: string }>;
+  /**
+   * Files that decide the version and are there but were refused (a FIFO, a link to one, too big, unreadable,
+   * not JSON): the answer may be wrong for want of them, so every surface names them (problem line, doctor).
+   */
+  refused: ReadonlyArray<OmcFileRefusal>;
+}
+
+export interface OmcFileRefusal {
+  path: string;
+  /** The safe read path's reason, in words ("is a FIFO, not a regular file; not read"). */
+  why: string;
 }
 
 /** The rule books the verdict engine has, newest first. */
@@ -91,8 +103,22 @@ export function omcVersionAt(dir: string): string | null {
   return null;
 }
 
-function readObj(dir: string, rel: string): Obj | null {
-  const r = readJsonSync(dir, rel, 4 * 1024 * 1024);
+/**
+ * The user's own settings files: a symlink is followed wherever it points (stow and home-manager link them into a
+ * dotfiles repo or /nix/store, and Claude Code reads them there), through the safe read path's bounded read of a
+ * regular file. A file that is there and refused is noted, never a silent "not found".
+ */
+const OWN_FILE = { followLink: true } as const;
+
+function noteRefusal(refused: OmcFileRefusal[], dir: string, rel: string, r: { code: string; message: string }) {
+  // Missing is the ordinary case; an empty file is one caught mid-write (the next look reads it whole).
+  if (r.code === 'missing' || r.code === 'empty') return;
+  refused.push({ path: path.join(dir, rel), why: cleanLine(r.message) });
+}
+
+function readObj(dir: string, rel: string, refused: OmcFileRefusal[]): Obj | null {
+  const r = readJsonSync(dir, rel, 4 * 1024 * 1024, OWN_FILE);
+  if (!r.ok) noteRefusal(refused, dir, rel, r);
   return r.ok ? obj(r.value) : null;
 }
 
@@ -106,9 +132,12 @@ function enabledIn(settings: Obj | null): Map<string, boolean> {
 }
 
 /** `<!-- OMC:VERSION:x.y.z -->` in a CLAUDE.md OMC manages. */
-function markerVersion(dir: string, rel: string): string | null {
-  const r = readTextSync(dir, rel, 1024 * 1024);
-  if (!r.ok) return null;
+function markerVersion(dir: string, rel: string, refused: OmcFileRefusal[]): string | null {
+  const r = readTextSync(dir, rel, 1024 * 1024, OWN_FILE);
+  if (!r.ok) {
+    noteRefusal(refused, dir, rel, r);
+    return null;
+  }
   return cleanVersion(/<!--\s*OMC:VERSION:([^\s]+)\s*-->/i.exec(r.text)?.[1]);
 }
 
@@ -118,18 +147,26 @@ export const makeOmcInstall = (
   source: string,
   sourceTag = source,
   assumed = version === null,
-): OmcInstall => installOf(version, source, sourceTag, [], assumed);
+): OmcInstall => installOf(version, source, sourceTag, [], [], assumed);
 
 function installOf(
   version: string | null,
   source: string,
   sourceTag: string,
   candidates: OmcInstall['candidates'],
+  refused: OmcInstall['refused'] = [],
   assumed = false,
 ): OmcInstall {
   const book = bookFor(version);
-  return { version, source, sourceTag, assumed, rules: book.rules, book, candidates };
+  return { version, source, sourceTag, assumed, rules: book.rules, book, candidates, refused };
 }
+
+/** A refused file as one line: "~/.claude/settings.json: is not a regular file (a FIFO, a named pipe)". */
+export const refusalWords = (r: OmcFileRefusal): string => `${shownPath(r.path)}: ${r.why}`;
+
+/** What makes two answers the same for the monitor: a change of any is a change of what judges. */
+export const installKey = (i: OmcInstall): string =>
+  JSON.stringify([i.version, i.source, i.assumed, i.refused.map((r) => [r.path, r.why])]);
 
 /**
  * What a live Claude Code process says about the OMC its hooks run: the OMC among its
@@ -173,6 +210,7 @@ export function detectOmcInstall(opts: {
 }): OmcInstall {
   const candidates: Array<{ version: string | null; source: string; path: string; tag: string }> = [];
   const { env, projectDir } = opts;
+  const refused: OmcFileRefusal[] = [];
 
   // Candidates are collected in precedence order; the first with a version decides.
   const pluginRoot = env.CLAUDE_PLUGIN_ROOT;
@@ -192,14 +230,14 @@ export function detectOmcInstall(opts: {
     }
   }
 
-  const registry = obj(readObj(config, 'plugins/installed_plugins.json')?.plugins);
+  const registry = obj(readObj(config, 'plugins/installed_plugins.json', refused)?.plugins);
   // Narrowest scope first: local > project > user (Claude Code's settings precedence).
   const layers: Array<{ scope: string; map: Map<string, boolean> }> = [];
   if (projectDir !== null) {
-    layers.push({ scope: 'local', map: enabledIn(readObj(projectDir, '.claude/settings.local.json')) });
-    layers.push({ scope: 'project', map: enabledIn(readObj(projectDir, '.claude/settings.json')) });
+    layers.push({ scope: 'local', map: enabledIn(readObj(projectDir, '.claude/settings.local.json', refused)) });
+    layers.push({ scope: 'project', map: enabledIn(readObj(projectDir, '.claude/settings.json', refused)) });
   }
-  layers.push({ scope: 'user', map: enabledIn(readObj(config, 'settings.json')) });
+  layers.push({ scope: 'user', map: enabledIn(readObj(config, 'settings.json', refused)) });
   const decided = new Map<string, { on: boolean; scope: string }>();
   for (const l of layers) for (const [k, on] of l.map) if (!decided.has(k)) decided.set(k, { on, scope: l.scope });
   for (const [key, { on, scope }] of decided) {
@@ -231,7 +269,7 @@ export function detectOmcInstall(opts: {
       : []),
     [config, 'CLAUDE.md', `${cleanLine(config)}/CLAUDE.md`],
   ] as const) {
-    const version = markerVersion(dir, rel);
+    const version = markerVersion(dir, rel, refused);
     if (version)
       candidates.push({
         version,
@@ -253,8 +291,20 @@ export function detectOmcInstall(opts: {
 
   const listed = candidates.map(({ version, source, path: p }) => ({ version, source, path: p }));
   const override = opts.override === undefined ? null : cleanVersion(opts.override);
-  if (override !== null) return installOf(override, '--omc-version', '--omc-version', listed);
+  if (override !== null) return installOf(override, '--omc-version', '--omc-version', listed, refused);
   const found = candidates.find((c) => c.version !== null);
-  if (found) return installOf(found.version, found.source, found.tag, listed);
-  return installOf(null, 'not found: assuming the newest rules', 'assumed', listed, true);
+  if (found) return installOf(found.version, found.source, found.tag, listed, refused);
+  // Not found because a file was refused is not the same as none there: the source names the file and why.
+  const source =
+    refused.length > 0
+      ? `not found (${refused.map(refusalWords).join('; ')}): assuming the newest rules`
+      : 'not found: assuming the newest rules';
+  return installOf(null, source, 'assumed', listed, refused, true);
+}
+
+/** What a running monitor says once when another OMC judges now: "OMC 5.5.0 now (was 4.4.4): verdicts re-judged". */
+export function omcChangeWords(next: OmcInstall, was: OmcInstall): string | null {
+  const v = (i: OmcInstall) => (i.assumed || i.version === null ? `? (${i.rules} rules assumed)` : i.version);
+  if (v(next) === v(was)) return null;
+  return `OMC ${v(next)} now (was ${v(was)}): verdicts re-judged`;
 }

@@ -22,7 +22,12 @@ export function resolveRootAndOmc(opts: {
   env?: NodeJS.ProcessEnv;
   home?: string;
   git?: GitProbe;
-}): { res: RootResolution; omc: OmcInstall } {
+}): {
+  res: RootResolution;
+  omc: OmcInstall;
+  /** The same finding of the install made again (for a running monitor: omc-recheck.ts); the root stays. */
+  redetect: () => OmcInstall;
+} {
   const env = opts.env ?? process.env;
   // One answer per question: the install and the root both start from the top level of the working directory.
   const git = gitOnePass(opts.git ?? realGit);
@@ -38,7 +43,11 @@ export function resolveRootAndOmc(opts: {
     flavor: first.assumed ? null : first.book.rootFlavor,
     omcWords: omcWords(first),
   });
+  const projectDir = res.projectDir === guess ? guess : res.projectDir;
+  // The files only: a live Claude process's --plugin-dir is read once per process by the claude domain, and a look
+  // at every live process's command line on each tick would cost a monitor at rest per process (issue 30).
+  const redetect = () => detectOmcInstall({ env, projectDir, override: opts.override, processes: false });
   const omc =
     res.projectDir === guess ? first : detectOmcInstall({ env, projectDir: res.projectDir, override: opts.override });
-  return { res, omc };
+  return { res, omc, redetect };
 }

@@ -25,8 +25,10 @@ import { SnapshotCell } from '../io/snapshot-cell.js';
 import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
 import { PrdDomain } from './prd/domain.js';
+import type { PrdRules } from './prd/count.js';
+import { OmcRecheck } from './omc-recheck.js';
 import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
-import type { OmcInstall } from './omc-install.js';
+import { omcChangeWords, type OmcInstall } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
 import {
@@ -121,6 +123,13 @@ export interface OmcStoreOptions {
   /** Which OMC runs the hooks (detectOmcInstall): its rules decide the session statuses. */
   omc?: OmcInstall;
   /**
+   * The same finding made again (resolveRootAndOmc's `redetect`): a watching store looks again on a bounded timer
+   * (omc-recheck.ts) and re-judges every session when another OMC runs the hooks. Unset: found once.
+   */
+  omcRedetect?: () => OmcInstall;
+  /** How often it looks again (default OMC_RECHECK_MS; tests pass less). */
+  omcRecheckMs?: number;
+  /**
    * The permission bridge (docs/answering.md): where omc-top's state directory is (default $XDG_STATE_HOME/omc-top),
    * whether this store registers as a monitor that answers (`listen`: the full-screen app, not --readonly), and
    * whether it follows the requests live (default: when watching).
@@ -153,12 +162,21 @@ function historySessionIds(runs: readonly { sessionId: string | null }[]): strin
   return [...out];
 }
 
+/** How ralph's PRD stories count under an OMC's book. */
+const prdRulesOf = (i: OmcInstall): PrdRules => (i.rules === '4.4.4' ? '4.x' : '5.5');
+
 export class OmcStore {
   readonly root: string;
   readonly projectDir: string | null;
   readonly rootRule: string;
   readonly readonly: boolean;
-  readonly omc: OmcInstall | null;
+  /** Which OMC runs the hooks, as last found (null: not given, as in tests); `onOmcChange` says when it moves. */
+  get omc(): OmcInstall | null {
+    return this.omcGiven ? this.sessions.omc : null;
+  }
+  private readonly omcGiven: boolean;
+  private readonly omcRecheck: OmcRecheck | null;
+  private readonly omcListeners = new Set<(words: string | null, next: OmcInstall) => void>();
   readonly clock: Clock;
   readonly sessions: SessionsDomain;
   readonly notepad: NotepadDomain;
@@ -214,7 +232,7 @@ export class OmcStore {
     this.root = opts.root;
     this.projectDir = opts.projectDir ?? null;
     this.rootRule = opts.rootRule ?? 'unknown';
-    this.omc = opts.omc ?? null;
+    this.omcGiven = opts.omc !== undefined;
     this.readonly = opts.readonly ?? false;
     this.clock = opts.clock ?? Date.now;
     this.monotonic = opts.monotonic;
@@ -259,12 +277,16 @@ export class OmcStore {
     this.stateDir = new StateDirDomain({ dir: opts.stateDir ?? ownStateDir(), live: this.watchKind !== 'none' });
     this.drafts = new KeptDrafts(opts.stateDir ?? ownStateDir(), this.root);
     // A cancel is "stopped ✓" only once the claude domain shows the session's Claude stop.
+    const sessions = this.sessions;
     this.cancels = new CancelTracker(
       this.root,
       this.clock,
       this.sessions,
       {
-        rules: this.sessions.rules,
+        // Read at each judgement: the project's OMC can change under a running monitor (omc-recheck.ts).
+        get rules() {
+          return sessions.rules;
+        },
         rulesOf: (sid) => this.sessions.installOf(sid).rules,
         projectDir: this.projectDir ?? path.dirname(this.root),
       },
@@ -274,7 +296,7 @@ export class OmcStore {
     this.prd = new PrdDomain({
       root: this.root,
       projectDir: this.projectDir,
-      rules: this.sessions.rules === '4.4.4' ? '4.x' : '5.5',
+      rules: prdRulesOf(this.sessions.omc),
       sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
     });
     this.runs = new RunsDomain({
@@ -332,6 +354,32 @@ export class OmcStore {
       this.ultragoal,
     ]);
     for (const d of this.domains) d.subscribe?.(() => this.collectProblems());
+    const redetect = opts.omcRedetect;
+    this.omcRecheck =
+      redetect && this.omcGiven && this.watchKind !== 'none'
+        ? new OmcRecheck({
+            detect: redetect,
+            current: () => this.sessions.omc,
+            apply: (n, w) => this.setOmc(n, w),
+            everyMs: opts.omcRecheckMs,
+          })
+        : null;
+  }
+
+  /** Says when another OMC judges (words: the one line to show, null when the version stayed and only where moved). */
+  onOmcChange(listener: (words: string | null, next: OmcInstall) => void): () => void {
+    this.omcListeners.add(listener);
+    return () => this.omcListeners.delete(listener);
+  }
+
+  /** Another OMC runs the hooks now: every verdict and the PRD count are judged again by its book. */
+  private setOmc(next: OmcInstall, was: OmcInstall): void {
+    if (this.closed) return;
+    // Said first: a line stream (watch --json) has the news before the transitions it causes.
+    const words = omcChangeWords(next, was);
+    for (const l of this.omcListeners) l(words, next);
+    this.sessions.setProjectInstall(next);
+    this.prd.setRules(prdRulesOf(next));
   }
 
   /** Each domain's problem list as last collected: a publish that kept every list costs no pass over them. */
@@ -463,6 +511,8 @@ export class OmcStore {
   }
 
   private startWatching(progressive = false): void {
+    // The files that decide the OMC version are outside the watched root: looked at again on a timer.
+    this.omcRecheck?.start();
     // Another omc-top's cancels: its "cancel did not take" is this monitor's too.
     this.stopRecordWatch ??= this.cancelRecords.watch();
     this.stopClockWatch ??= watchClockJumps({
@@ -584,6 +634,7 @@ export class OmcStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.omcRecheck?.stop();
     await this.watcher?.close();
     this.watcher = null;
     for (const d of this.domains) d.dispose?.();

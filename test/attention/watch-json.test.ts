@@ -18,6 +18,7 @@ import {
   writeLiveRalph,
   writeOmcJson,
 } from '../helpers/fixtures.js';
+import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
 
 let child: ChildProcess | null = null;
 afterEach(() => {
@@ -55,14 +56,14 @@ function expected(rows: Row[], line: Record<string, unknown>): string[] {
 }
 
 /** `watch --json --snapshot` (and `extra`) of the bundle on pipes, as scripts run it: its lines so far, and stderr. */
-function watchPiped(dir: string, extra: string[] = []) {
+function watchPiped(dir: string, extra: string[] = [], env: Record<string, string> = {}) {
   const c = spawn(
     process.execPath,
     [path.join(REPO, 'dist', 'omc-top.mjs'), 'watch', '--json', '--snapshot', ...extra],
     {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(dir, 'xdg-state') },
+      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: path.join(dir, 'xdg-state'), ...env },
     },
   );
   child = c;
@@ -123,6 +124,47 @@ describe('omc-top watch --json', () => {
     // No raw control byte anywhere in the stream.
 
     expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(io.out)).toBe(false);
+  });
+
+  it("a plugin update under the watch: one omc line in the monitor's words, then the re-judged loop", async ({
+    project: p,
+  }) => {
+    const rows = schema();
+    const config = path.join(p.dir, 'home', '.claude');
+    const sid = 'aaaaaaaa-1111-4222-8333-444444444444';
+    // What OMC 4.4.4's keyword hook writes for "ultrawork …": 4.4.4 enforces it, 5.5.0 retired it.
+    writeOmcJson(path.join(p.root, 'state', 'sessions', sid, 'ultrawork-state.json'), {
+      active: true,
+      started_at: new Date(Date.now() - 60_000).toISOString(),
+      original_prompt: 'ultrawork refactor the parser module',
+      session_id: sid,
+      reinforcement_count: 2,
+      last_checked_at: new Date().toISOString(),
+    });
+    /** The registry as `claude plugin install` / `update` writes it, at one real OMC package. */
+    const registry = (pkg: string) =>
+      writeOmcJson(path.join(config, 'plugins', 'installed_plugins.json'), {
+        version: 2,
+        plugins: { 'oh-my-claudecode@omc': [{ scope: 'user', installPath: pkg, version: 'x' }] },
+      });
+    writeOmcJson(path.join(config, 'settings.json'), { enabledPlugins: { 'oh-my-claudecode@omc': true } });
+    registry(OMC444);
+    const env = { HOME: path.join(p.dir, 'home'), CLAUDE_CONFIG_DIR: config };
+    const { io, lines } = watchPiped(p.dir, [], env);
+    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready line (${io.err})` });
+    registry(OMC55); // `claude plugin update`
+    const ended = (l: Record<string, unknown>) =>
+      l.type === 'transition' && l.kind === 'mode' && l.key === `${sid}/ultrawork` && l.to === 'inactive';
+    await waitFor(() => lines().some(ended), { timeoutMs: 30_000, what: `ultrawork re-judged (${io.out})` });
+    const all = lines();
+    const omc = all.filter((l) => l.type === 'omc');
+    expect(omc).toHaveLength(1);
+    expect(omc[0]).toMatchObject({
+      message: 'OMC 5.5.0 now (was 4.4.4): verdicts re-judged',
+      omc: { version: '5.5.0', assumed: false, rules: '5.5.0' },
+    });
+    expect(all.indexOf(omc[0] as Record<string, unknown>)).toBeLessThan(all.findIndex(ended));
+    for (const l of all) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
   });
 
   it('.omc moved away, replaced by a file, removed: keeps running, says so in one root line each way, no loop "stopped"', async ({

@@ -57,11 +57,12 @@ export function publishStatusCache(opts: {
     if (stopped || !monitor.ready) return;
     const values = { ...loopValues(store.sessions.getSnapshot()), needs: monitor.count.getSnapshot(), project };
     const acks = monitor.acks?.stamp() ?? null;
-    const key = JSON.stringify([values, acks]);
+    // The book the verdicts were judged with: `status --omc-version X` takes the line only from its own book. It is
+    // part of what was written: a plugin update under the monitor changes it (omc-recheck.ts), maybe alone.
+    const book = store.omc && !store.omc.assumed ? store.omc.rules : null;
+    const key = JSON.stringify([values, acks, book]);
     if (key === last) return;
     try {
-      // The book the verdicts were judged with: `status --omc-version X` takes the line only from its own book.
-      const book = store.omc && !store.omc.assumed ? store.omc.rules : null;
       const text = statusCacheText(store.root, values, acks, store.clock(), book);
       if (text !== null) {
         ensureOwnDir(dir);

@@ -64,10 +64,20 @@ export class PrdDomain implements Domain {
   private fingerprint = '';
   private projectPrdKey: string | null = null;
   private projectTimer: NodeJS.Timeout | null = null;
-  readonly rules: PrdRules;
+  /** How stories count: the book of the OMC that runs the hooks, which can change under a running monitor. */
+  rules: PrdRules;
 
   constructor(private readonly opts: PrdDomainOptions) {
     this.rules = opts.rules ?? '5.5';
+  }
+
+  /** Another OMC runs the hooks: every PRD is counted again by its rules. */
+  setRules(rules: PrdRules): void {
+    if (rules === this.rules) return;
+    this.rules = rules;
+    this.cache.clear();
+    this.recomputeProblems();
+    this.changed();
   }
 
   wants(rel: string, isDir: boolean | undefined): boolean {

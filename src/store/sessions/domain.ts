@@ -94,9 +94,11 @@ export class SessionsDomain implements Domain {
   private readonly root: string;
   private readonly clock: Clock;
   private readonly recs: FileRecords;
-  /** The project's OMC rules (a session's own Claude process may say otherwise: installOf). */
-  readonly rules: RulesVersion;
-  readonly omc: OmcInstall;
+  /**
+   * Which OMC runs the project's hooks: found at start, and again when what decides it changes (a plugin update
+   * rewrites installed_plugins.json: setProjectInstall). A session's own Claude process may say otherwise: installOf.
+   */
+  private project: OmcInstall;
   private readonly projectDir: string;
   private readonly home: string | null;
   private readonly flock: boolean;
@@ -143,8 +145,8 @@ export class SessionsDomain implements Domain {
   constructor(opts: SessionsDomainOptions) {
     this.root = opts.root;
     this.clock = opts.clock ?? Date.now;
-    this.omc = opts.omc ?? (opts.rules ? makeOmcInstall(opts.rules, 'test') : makeOmcInstall(null, 'not given'));
-    this.rules = this.omc.rules;
+    this.project = opts.omc ?? (opts.rules ? makeOmcInstall(opts.rules, 'test') : makeOmcInstall(null, 'not given'));
+    this.installProblems = refusalProblems(this.project);
     this.projectDir = opts.projectDir ?? path.dirname(this.root);
     this.home = opts.home ?? null;
     this.flock = opts.flock ?? flockInstalled();
@@ -173,6 +175,31 @@ export class SessionsDomain implements Domain {
   subscribe = this.cell.subscribe;
   getSnapshot = this.cell.getSnapshot;
   problems = () => this.cell.getSnapshot().problems;
+
+  /** The OMC that runs the project's hooks, as last found. */
+  get omc(): OmcInstall {
+    return this.project;
+  }
+
+  /** Its rules (the project's; a session's own Claude process may say otherwise: installOf). */
+  get rules(): RulesVersion {
+    return this.project.rules;
+  }
+
+  /** The files that decide the version and were refused, as problem lines (OmcInstall.refused). */
+  private installProblems: readonly Problem[];
+
+  /**
+   * Another OMC runs the project's hooks now (or the same, found or refused otherwise): every session is judged
+   * again by its book, in one publish.
+   */
+  setProjectInstall(next: OmcInstall): void {
+    this.project = next;
+    this.installProblems = refusalProblems(next);
+    this.omcSeenCache = null;
+    for (const key of this.views.keys()) this.dirty.add(key);
+    this.publish();
+  }
 
   /** The OMC a session's hooks run: its own Claude process's, else the project's. */
   installOf = (sid: string): OmcInstall => this.sessionInstalls.get(sid) ?? this.omc;
@@ -782,7 +809,11 @@ export class SessionsDomain implements Domain {
       this.sorted = next.views;
       this.sortedKeys = next.keys;
     }
-    let problems: readonly Problem[] = [...this.structural.values(), ...this.globalUnread.values()];
+    let problems: readonly Problem[] = [
+      ...this.installProblems,
+      ...this.structural.values(),
+      ...this.globalUnread.values(),
+    ];
     if (this.withProblems.size > 0) {
       const having = [...this.withProblems].map((k) => this.views.get(k) as SessionView).sort(compareSessions);
       // Under a refused directory every file is refused too: its one line says so, not one line per file.
@@ -879,4 +910,13 @@ export function flockInstalled(): boolean {
   if (flockCache === null)
     flockCache = ['/usr/bin/flock', '/bin/flock'].some((p) => statSync('/', p.slice(1)) !== null);
   return flockCache;
+}
+
+/** Each refused file that decides the OMC version, as a problem line naming it and why. */
+function refusalProblems(i: OmcInstall): readonly Problem[] {
+  return i.refused.map((r) => ({
+    path: shownPath(r.path),
+    message: `${r.why}; the OMC version is found without it (${i.assumed ? 'not found: newest rules assumed' : `OMC ${i.version ?? '?'}, ${i.source}`})`,
+    severity: 'warning' as const,
+  }));
 }

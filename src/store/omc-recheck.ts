@@ -1,0 +1,63 @@
+/**
+ * The OMC that runs a project's hooks can change under a running monitor: `claude plugin update` rewrites
+ * installed_plugins.json, a dotfiles switch relinks settings.json, OMC's setup rewrites the CLAUDE.md marker.
+ * Those files live in Claude Code's config directory and the project's `.claude/`, outside the watched `.omc`,
+ * so the same finding a fresh process makes (detectOmcInstall) is made again on a bounded timer. A different
+ * answer is taken only when a second look a moment later agrees: a file caught mid-rewrite is not a new OMC.
+ */
+import { installKey, type OmcInstall } from './omc-install.js';
+
+/** How often the files are looked at again: a few small reads, so the idle cost stays in the noise. */
+export const OMC_RECHECK_MS = 5000;
+/** The second look that confirms a change. */
+export const OMC_CONFIRM_MS = 700;
+
+export interface OmcRecheckOptions {
+  /** The finding as a fresh process makes it (same env, project directory and --omc-version). */
+  detect: () => OmcInstall;
+  /** The answer in force. */
+  current: () => OmcInstall;
+  /** Takes a confirmed new answer (re-judges, tells the surfaces). */
+  apply: (next: OmcInstall, was: OmcInstall) => void;
+  everyMs?: number;
+  confirmMs?: number;
+}
+
+export class OmcRecheck {
+  private timer: NodeJS.Timeout | null = null;
+  private confirm: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(private readonly o: OmcRecheckOptions) {}
+
+  start(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setInterval(() => this.look(), this.o.everyMs ?? OMC_RECHECK_MS);
+    this.timer.unref?.();
+  }
+
+  /** One look; a difference is confirmed by a second look before it is taken. */
+  look(): void {
+    if (this.stopped || this.confirm) return;
+    // A live process started with --plugin-dir decides over every file: while it does, the files cannot change the
+    // answer (and the look is of the files only: see omc-root.ts's redetect).
+    if (this.o.current().sourceTag === '--plugin-dir') return;
+    const seen = installKey(this.o.detect());
+    if (seen === installKey(this.o.current())) return;
+    this.confirm = setTimeout(() => {
+      this.confirm = null;
+      if (this.stopped) return;
+      const next = this.o.detect();
+      if (installKey(next) !== seen) return; // still moving: the next look decides
+      this.o.apply(next, this.o.current());
+    }, this.o.confirmMs ?? OMC_CONFIRM_MS);
+    this.confirm.unref?.();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.confirm) clearTimeout(this.confirm);
+    this.timer = this.confirm = null;
+  }
+}
