@@ -25,6 +25,7 @@ export function attentionInput(store: OmcStore): AttentionInput {
     cancelRecords: store.cancelRecords.getSnapshot(),
     problems: store.problems.getSnapshot(),
     claude: store.claude.getSnapshot(),
+    permissions: store.permissions.getSnapshot().requests,
   };
 }
 
@@ -75,6 +76,7 @@ export class AttentionMonitor {
       store.cancelRecords.subscribe(on),
       store.problems.subscribe(on),
       store.claude.cell.subscribe(on),
+      store.permissions.subscribe(on),
       store.status.subscribe(on),
     );
     if (this.acks) this.unsubs.push(this.acks.subscribe(() => this.publishView(true)));
