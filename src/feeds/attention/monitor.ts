@@ -119,7 +119,8 @@ export class AttentionMonitor {
       last.cancels === input.cancels &&
       last.cancelRecords === input.cancelRecords &&
       last.problems === input.problems &&
-      last.claude === input.claude
+      last.claude === input.claude &&
+      last.permissions === input.permissions
     ) {
       return;
     }
