@@ -305,6 +305,11 @@ describe('a permission prompt omc-top can answer', () => {
     await m.app.press('!');
     await m.app.waitForText('Needs you (1)');
     await m.app.waitForText('To answer (1');
+    // Its "needs you" row has no session row to open or jump to: it says where it is answered instead.
+    await m.app.press('G');
+    await m.app.waitForText(/▸ » +\S+ waiting for you: permission prompt: Bash touch plain\.txt/);
+    await m.app.press('J');
+    await m.app.waitForText('answer it under "To answer" (y allow · n deny), or in its terminal');
     await m.app.press(KEY.esc);
 
     // Answered (deny): the hook replies and ends; nothing waits any more.

@@ -14,7 +14,15 @@ import { sessionKey, type ModeView, type SessionsSnapshot, type SessionView } fr
 import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
-import { agentNeeds, permissionNeed, recordNeed, teamNeeds, unreadableDirNeed, unreadableNeed, type NeedItem } from './needs.js';
+import {
+  agentNeeds,
+  permissionNeed,
+  recordNeed,
+  teamNeeds,
+  unreadableDirNeed,
+  unreadableNeed,
+  type NeedItem,
+} from './needs.js';
 
 /** One consistent picture of the store: the same snapshots the screen shows. */
 export interface AttentionInput {

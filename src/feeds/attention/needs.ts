@@ -155,11 +155,16 @@ export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined): Ne
  * plain `claude` in the project has no session row; its prompt would otherwise show only inside `!`). One
  * occurrence per request (its nonce): the next prompt is a new one.
  */
+export const PERMISSION_OCCURRENCE = '@permission:';
+
+/** A need that is a permission prompt counted here (no session row of its own: it is answered under "To answer"). */
+export const isPermissionNeed = (n: Pick<NeedItem, 'id'>) => n.id.includes(PERMISSION_OCCURRENCE);
+
 export function permissionNeed(r: PermissionRequestView, c: ClaudeSessionView | undefined): NeedItem {
   const p = c?.process ?? null;
   const where = tmuxPlace(p);
   return {
-    id: `waiting:${r.sessionId}@permission:${r.id}`,
+    id: `waiting:${r.sessionId}${PERMISSION_OCCURRENCE}${r.id}`,
     kind: 'waiting',
     reason: 'waiting for you',
     text: `Claude is waiting for you: permission prompt: ${r.toolName} ${r.subject}${where ? ` (${where})` : ''}; omc-top can answer it in ! (To answer)`,
