@@ -177,7 +177,8 @@ export function permissionNeed(r: PermissionRequestView, c: ClaudeSessionView | 
     waitingOn: `permission prompt: ${r.toolName} ${r.subject}`,
     name: p?.name ?? null,
     tmux: where,
-    action: 'jump',
+    // Answered in `!` (To answer), not by jumping: a notification says "! lists it".
+    action: 'detail',
   };
 }
 
