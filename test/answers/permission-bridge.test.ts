@@ -10,6 +10,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPermissionHook, type HookDeps } from '../../src/commands/hook-permission.js';
 import { answerPermission } from '../../src/store/permissions/answer.js';
+import { sendPermissionAnswer } from '../../src/feeds/answers/answer.js';
+import type { OmcStore } from '../../src/store/store.js';
 import { PermissionsDomain } from '../../src/store/permissions/domain.js';
 import { ANSWERS, REQUESTS, type PermissionRequestFile } from '../../src/store/permissions/protocol.js';
 import { processStartIdentity } from '../../src/io/process-start.js';
@@ -341,6 +343,37 @@ describe('the permission hook, in process', () => {
       outcome: 'claude-gone',
       detail: `Claude exited (pid ${claude.pid} is not running)`,
     });
+  });
+
+  it('Claude killed just as the hook replied: the receipt says allow, yet the monitor says the answer was lost, never ✓', async () => {
+    const w = world();
+    const claude = await claudeProcess(w);
+    const dom = new PermissionsDomain({
+      stateDir: w.stateDir,
+      projectDir: w.project,
+      live: false,
+      listen: true,
+      claudeEnv: w.env,
+    });
+    domains.push(dom);
+    dom.scan();
+    const { d, printed } = deps(w, { env: { ...w.env, CLAUDE_PID: String(claude.pid) } });
+    const hook = runPermissionHook(payload(w.project), d);
+    const req = await pending(dom);
+    // The monitor's own answering path (the TUI's keys and the serve page): "sent", then what the receipt shows.
+    const store = { permissions: dom, claude: { getSnapshot: () => ({ configDir: w.env.CLAUDE_CONFIG_DIR }) } };
+    const said: string[] = [];
+    sendPermissionAnswer(store as unknown as OmcStore, req, 'allow', (t) => said.push(t));
+    expect(said).toEqual(['allow sent to the hook for Bash touch made.txt']);
+    expect((await hook).outcome).toBe('allow');
+    expect(printed).toHaveLength(1);
+    // Killed before this monitor read the receipt (it reads on its next pass): nobody may have taken the reply.
+    await claude.kill();
+    dom.reread();
+    await waitFor(() => said.length > 1, { what: 'the outcome line' });
+    expect(said.slice(1)).toEqual([
+      `Bash touch made.txt: the answer was lost: Claude exited (pid ${claude.pid} is not running) as the hook replied; it may never have been told`,
+    ]);
   });
 
   it('Claude killed while the hook waits with no answer: the hook ends at once, not at its bound', async () => {
