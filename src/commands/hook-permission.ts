@@ -7,13 +7,15 @@
  * - it writes only in omc-top's own state directory, atomically;
  * - it waits at most the user's bound (config `answers.permissionWaitSeconds`, default 60 s);
  * - an answer counts only with this request's nonce and digest, before the expiry, in the exact shape;
+ * - it follows the Claude that asked: once that process is gone (a SIGKILL leaves this hook running, orphaned)
+ *   it ends, and it never writes a receipt saying Claude was told when Claude was not there to be told;
  * - with no answer, a malformed or stale one, the monitor gone, or the prompt answered in the terminal, it
  *   prints nothing and exits 0: Claude Code keeps its normal prompt (fail open to the terminal, never "allow").
  */
 import { readAnswersConfig } from '../config/answers-config.js';
 import { ownStartIdentity, runningStartIdentity, type StartIdentity } from '../io/process-start.js';
 import { atomicWriteSync, ensureOwnDir, readTextSync, unlinkUnder } from '../io/safe-fs/index.js';
-import { answeredElsewhere, liveListener } from '../store/permissions/liveness.js';
+import { answeredElsewhere, claudeGone, liveListener } from '../store/permissions/liveness.js';
 import {
   ANSWERS,
   ANSWER_MARGIN_MS,
@@ -158,12 +160,17 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
         return finish('refused', 'the answer came after the request expired');
       const reply = hookReply(d.decision, req, d.destination ?? destination);
       if (reply === null) return finish('refused', `"always" is offered for Bash commands only`);
+      // A reply to a Claude that is gone reaches nobody: the receipt must not say Claude was told.
+      const gone = claudeGone(deps.env, req, deps.startIdentity);
+      if (gone) return finish('claude-gone', gone);
       deps.print(reply);
       return finish(d.decision, d.decision === 'always' ? `always (${d.destination ?? destination})` : d.decision);
     }
     if (a.code !== 'missing') return finish('refused', `the answer file cannot be read: ${a.message}`);
     if (deps.now() - lastCheck >= 500) {
       lastCheck = deps.now();
+      const gone = claudeGone(deps.env, req, deps.startIdentity);
+      if (gone) return finish('claude-gone', gone);
       if (answeredElsewhere(deps.env, req))
         return finish('answered-elsewhere', 'answered in the terminal, or the turn moved on');
       if (!liveListener(dir, hi.cwd, deps.startIdentity))

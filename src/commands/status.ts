@@ -11,6 +11,7 @@
  * Exit codes: 0 printed; 2 usage or no .omc found (then the line is empty,
  * so a status bar shows nothing rather than an error).
  */
+import path from 'node:path';
 import { AckFile } from '../feeds/attention/acks.js';
 import { CancelRecordFile } from '../store/cancel/cancel-records.js';
 import { attentionOf } from '../feeds/attention/view.js';
@@ -24,6 +25,8 @@ import { detectOmcInstall, type OmcInstall, type RulesVersion } from '../store/o
 import { resolveRootAndOmc } from '../store/omc-root.js';
 import { SessionsDomain } from '../store/sessions/domain.js';
 import { TeamsDomain } from '../store/teams/domain.js';
+import { PermissionsDomain } from '../store/permissions/domain.js';
+import { stateDir as permissionsStateDir } from '../store/permissions/protocol.js';
 import type { RootRule } from '../store/root.js';
 import { UsageError } from './args.js';
 import { fastPlace, parseStatusArgs, placeOf, printStatus, type StatusIo } from './status-fast.js';
@@ -64,10 +67,18 @@ export function computeStatus(
     live: false,
     transcripts: false,
   });
+  // The permission prompts a monitor can answer: "needs you" counts them as the monitor does (read only, no listener).
+  const permissions = new PermissionsDomain({
+    stateDir: permissionsStateDir(env),
+    projectDir: res.projectDir ?? path.dirname(res.root),
+    live: false,
+    claudeEnv: env,
+  });
   try {
     sessions.scan();
     teams.scan();
     claude.scan();
+    permissions.scan();
     const acks = new AckFile(ownStateDir(env), res.root);
     const view = attentionOf(
       {
@@ -78,12 +89,13 @@ export function computeStatus(
         cancelRecords: new CancelRecordFile(ownStateDir(env), res.root).getSnapshot(),
         problems: [],
         claude: withExitsFromTails(claude.getSnapshot(), sessions.getSnapshot(), res.projectDir ?? null),
+        permissions: permissions.getSnapshot().requests,
       },
       (id) => acks.has(id),
     );
     return { ...loopValues(sessions.getSnapshot()), needs: view.count, project };
   } finally {
-    for (const d of [claude, teams, sessions]) d.dispose?.();
+    for (const d of [permissions, claude, teams, sessions]) d.dispose?.();
   }
 }
 

@@ -10,7 +10,7 @@ import type { ListState, Move } from '../kit/list.js';
 import { mode, navBindings } from '../kit/nav.js';
 import type { InputEvent } from '../terminal/keys.js';
 import { acknowledge } from '../feeds/attention/control.js';
-import type { NeedItem } from '../feeds/attention/needs.js';
+import { isPermissionNeed, type NeedItem } from '../feeds/attention/needs.js';
 import { LEGACY_KEY } from '../store/sessions/model.js';
 import { inboxLayout, moveInbox, type InboxLayout, type InboxRow } from '../ui/inbox-layout.js';
 import { paneOfProblem } from '../ui/problems-view.js';
@@ -54,13 +54,18 @@ function pressInSession(env: RouterEnv, n: NeedItem, key: string): void {
   dispatch(pane.bindings, ev, contextFor(env, pane));
 }
 
+/** A permission prompt of a Claude with no OMC session row: nothing to open or jump to here; it is answered above. */
+const ANSWER_ABOVE = 'a permission prompt: answer it under "To answer" (y allow · n deny), or in its terminal';
+
 const noSession = (ctx: InboxContext) => {
   const n = needOf(ctx);
   return !n
     ? 'select an item that needs you'
-    : !n.session || n.session === LEGACY_KEY
-      ? 'this item has no session'
-      : null;
+    : isPermissionNeed(n)
+      ? ANSWER_ABOVE
+      : !n.session || n.session === LEGACY_KEY
+        ? 'this item has no session'
+        : null;
 };
 
 const ALWAYS = mode<ListState | undefined>('', () => true);
@@ -118,7 +123,10 @@ export const INBOX_BINDINGS: readonly B[] = [
     keys: ['enter', 'right', 'l'],
     help: 'open what the item is about: its session (the mode it names picked), its team, the pane of the file',
     hint: 'open',
-    disabled: (ctx) => (rowOf(ctx) ? null : 'nothing selected'),
+    disabled: (ctx) => {
+      const r = rowOf(ctx);
+      return !r ? 'nothing selected' : r.kind === 'need' && isPermissionNeed(r.item) ? ANSWER_ABOVE : null;
+    },
     run: (ctx) => {
       const r = rowOf(ctx);
       if (r?.kind === 'need') openPath(ctx.env, r.item.team ? `state/team/${r.item.team}/` : sessionPath(r.item));

@@ -314,6 +314,7 @@ export class OmcStore {
       live: opts.answers?.live ?? this.watchKind !== 'none',
       listen: (opts.answers?.listen ?? false) && !this.readonly,
       stateDirSaidElsewhere: (opts.answers?.stateDir ?? stateDir()) === this.stateDir.dir,
+      claudeEnv: opts.claude?.env,
     });
     this.runs.subscribe(this.claude.historyChanged);
     this.ultragoal = new UltragoalDomain({ root: this.root });

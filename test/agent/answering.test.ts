@@ -253,6 +253,57 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     expect(hooks('uninstall')).toBe(0);
   }, 400_000);
 
+  it('permission prompt of a Claude killed with SIGKILL: omc-top stops offering it and says no answer can reach it', async () => {
+    const s = await scene('perm-kill', { answers: { permissionWaitSeconds: 120 } });
+    const out: string[] = [];
+    const hooks = (verb: string) =>
+      runHooksCommand([verb, '--cwd', s.run.project], {
+        out: (t) => out.push(t),
+        err: (t) => out.push(t),
+        cwd: s.run.project,
+        env: s.env,
+        script: HOOK,
+      });
+    expect(hooks('install'), out.join('')).toBe(0);
+    const entry = await startClaude(s, '--permission-mode default');
+    const store = s.store();
+    const app = mountStore(store, { columns: 180, rows: 40 });
+    cleanups.push(() => app.unmountOnly());
+    await app.ready;
+    await app.press('!');
+    await s.type('kill [[bash:touch killed.txt]]');
+    const req = await waitFor(
+      'the request in omc-top',
+      () => (store.permissions.reread(), store.permissions.getSnapshot().requests[0]),
+      60_000,
+    );
+    await app.waitForText(/» permission: Bash touch killed\.txt/);
+    expect(req.claudePid).toBe(entry.pid);
+
+    // kill -9: the registry entry stays, the hook is orphaned and would wait its 120 s.
+    process.kill(entry.pid, 'SIGKILL');
+    await waitFor(
+      'the item to leave the ! list',
+      () => !app.lines().join('\n').includes('permission: Bash touch killed.txt'),
+      30_000,
+      () => app.lines().join('\n'),
+    );
+    // Refused: Claude is gone (or, when the hook saw it first and ended, the request with it).
+    expect(answerPermission(s.stateDir, req, 'allow', { claudeEnv: s.run.env })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^stale: /),
+    });
+    // The hook saw it too: it ended with that receipt, long before its bound, and replied to nobody.
+    const receipt = await waitFor(
+      'the receipt',
+      () => (store.permissions.reread(), store.permissions.getSnapshot().receipts.get(req.id)),
+      30_000,
+    );
+    expect(receipt).toMatchObject({ outcome: 'claude-gone' });
+    expect(fs.existsSync(path.join(s.run.project, 'killed.txt'))).toBe(false);
+    expect(hooks('uninstall')).toBe(0);
+  }, 300_000);
+
   it('a note reaches the session through its inbox socket, idle and busy; typing into the pane only with no draft there', async () => {
     const s = await scene('note');
     const entry = await startClaude(s, '--permission-mode acceptEdits --allowedTools Bash');

@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runPermissionHook, type HookDeps } from '../../src/commands/hook-permission.js';
 import { processStartIdentity } from '../../src/io/process-start.js';
 import { OmcStore } from '../../src/store/store.js';
+import { sendPermissionAnswer } from '../../src/feeds/answers/answer.js';
+import type { PermissionRequestView } from '../../src/store/permissions/model.js';
 import { helpLines } from '../../src/ui/overlay-lines.js';
 import { PANES } from '../../src/panes/registry.js';
 import { GLOBAL_BINDINGS } from '../../src/input/router.js';
@@ -54,12 +56,13 @@ function scene(opts: { readonly?: boolean } = {}) {
   app = mountStore(store, { columns: 140, rows: 30 });
   const a = app;
   /** Claude asks permission for `command` in the session: the hook, in process, waits for the monitor. */
-  const ask = (command: string) => {
+  /** `held`: the hook does not look for an answer again until it resolves (two answers can then be written). */
+  const ask = (command: string, held?: Promise<void>) => {
     const printed: string[] = [];
     const deps: HookDeps = {
       env,
       now: Date.now,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      sleep: (ms) => (held ? held : new Promise((r) => setTimeout(r, ms))),
       print: (t) => printed.push(t),
       startIdentity: processStartIdentity,
       stopped: () => false,
@@ -87,7 +90,7 @@ function scene(opts: { readonly?: boolean } = {}) {
       .lines()
       .filter((l) => l.includes('s:Sessions'))
       .at(-1) ?? '';
-  return { a, ask, footer, store };
+  return { a, ask, footer, store, env };
 }
 
 describe('answering a permission request from the session detail', () => {
@@ -228,5 +231,56 @@ describe('answering in the ! list', () => {
     await a.waitForText('! Claude asks permission: Bash ls');
     await a.step('y');
     expect((await next).outcome).toBe('allow');
+  });
+});
+
+describe('two monitors answer one request', () => {
+  it('the one whose answer was not used says another omc-top answered first, with that answer and what it meant', async () => {
+    const { a, ask, store } = scene();
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    await a.step(KEY.enter);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const hook = ask('touch raced.txt', held);
+    await a.waitForText('! Claude asks permission: Bash touch raced.txt');
+    const [req] = store.permissions.getSnapshot().requests;
+    await a.step('n');
+    await a.waitForText('deny sent to the hook for Bash touch raced.txt');
+    // The other monitor's allow lands just after this one's deny (both checked before either wrote): the hook
+    // reads the one on disk when it looks again.
+    const answer = path.join(store.permissions.stateDir, 'permissions', 'answers', `${req?.id}.json`);
+    fs.writeFileSync(answer, JSON.stringify({ ...JSON.parse(fs.readFileSync(answer, 'utf8')), decision: 'allow' }));
+    release();
+    expect((await hook).outcome).toBe('allow');
+    await a.waitForText(
+      'Bash touch raced.txt: not used: another omc-top answered first: allow (Claude was told to go ahead with it)',
+    );
+    expect(a.lines().join('\n')).not.toMatch(/did not use the answer/);
+
+    // The other monitor's answer is on disk before this one answers: refused, naming the answer that stands.
+    let releaseNext: () => void = () => undefined;
+    const heldNext = new Promise<void>((r) => (releaseNext = r));
+    const next = ask('touch second.txt', heldNext);
+    await a.waitForText('! Claude asks permission: Bash touch second.txt');
+    const other = new OmcStore({
+      root: (p as TempProject).root,
+      watch: 'none',
+      projectDir: (p as TempProject).dir,
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: path.join((p as TempProject).dir, 'claude') } },
+      answers: { stateDir: store.permissions.stateDir, listen: false, live: false },
+    });
+    other.start();
+    const [second] = other.permissions.getSnapshot().requests;
+    expect(second?.subject).toBe('touch second.txt');
+    const said: string[] = [];
+    expect(sendPermissionAnswer(other, second as PermissionRequestView, 'allow', (t) => said.push(t))).toMatchObject({
+      ok: true,
+    });
+    await a.step('n');
+    await a.waitForText('Bash touch second.txt: refused: another omc-top answered first: allow');
+    releaseNext();
+    expect((await next).outcome).toBe('allow');
+    await other.close();
   });
 });

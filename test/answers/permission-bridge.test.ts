@@ -10,6 +10,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPermissionHook, type HookDeps } from '../../src/commands/hook-permission.js';
 import { answerPermission } from '../../src/store/permissions/answer.js';
+import { sendPermissionAnswer } from '../../src/feeds/answers/answer.js';
+import type { OmcStore } from '../../src/store/store.js';
 import { PermissionsDomain } from '../../src/store/permissions/domain.js';
 import { ANSWERS, REQUESTS, type PermissionRequestFile } from '../../src/store/permissions/protocol.js';
 import { processStartIdentity } from '../../src/io/process-start.js';
@@ -270,6 +272,124 @@ describe('the permission hook, in process', () => {
       message: 'stale: Claude already moved on (the prompt was answered in its terminal)',
     });
     expect((await hook).outcome).toBe('answered-elsewhere');
+    expect(printed).toEqual([]);
+  });
+
+  /** A stand-in for the Claude that asks (a real process), registered as Claude Code registers, waiting. */
+  async function claudeProcess(w: ReturnType<typeof world>) {
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const pid = child.pid as number;
+    const procStart = await waitFor(() => {
+      const id = processStartIdentity(pid);
+      return typeof id === 'string' && id !== 'absent' ? id : null;
+    });
+    const reg = path.join(w.env.CLAUDE_CONFIG_DIR as string, 'sessions', `${pid}.json`);
+    fs.mkdirSync(path.dirname(reg), { recursive: true });
+    fs.writeFileSync(
+      reg,
+      JSON.stringify({
+        pid,
+        sessionId: 'a1b2c3d4-0000-4000-8000-000000000001',
+        procStart,
+        status: 'waiting',
+        statusUpdatedAt: Date.now(),
+      }),
+    );
+    const killed = new Promise((r) => child.on('exit', r));
+    return {
+      pid,
+      /** SIGKILL, as `kill -9`: the registry entry stays behind, the hook would live on. */
+      kill: async () => {
+        child.kill('SIGKILL');
+        await killed;
+      },
+    };
+  }
+
+  it('Claude killed while the hook waits: not offered, an answer is refused, and one that slips through reaches nobody', async () => {
+    const w = world();
+    const claude = await claudeProcess(w);
+    const dom = new PermissionsDomain({
+      stateDir: w.stateDir,
+      projectDir: w.project,
+      live: false,
+      listen: true,
+      claudeEnv: w.env,
+    });
+    domains.push(dom);
+    dom.scan();
+    // The hook's clock stands still: it never runs its own liveness checks, so the monitor's are what is seen.
+    const t = Date.now();
+    const { d, printed } = deps(w, { env: { ...w.env, CLAUDE_PID: String(claude.pid) }, now: () => t });
+    const hook = runPermissionHook(payload(w.project), d);
+    const req = await pending(dom);
+    expect(req.claudePid).toBe(claude.pid);
+    await claude.kill();
+    dom.reread();
+    expect(dom.getSnapshot().requests).toEqual([]);
+    expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env })).toEqual({
+      ok: false,
+      message: `stale: Claude exited (pid ${claude.pid} is not running); no answer can reach it`,
+    });
+    // An answer written anyway (a monitor that checked just before the kill): the hook replies to nobody.
+    fs.writeFileSync(
+      path.join(w.stateDir, ANSWERS, `${req.id}.json`),
+      JSON.stringify({ v: 1, id: req.id, digest: req.file.digest, decision: 'allow', answered_at: t, by: 'omc-top' }),
+    );
+    expect(await hook).toMatchObject({ outcome: 'claude-gone' });
+    expect(printed).toEqual([]);
+    dom.reread();
+    expect(dom.getSnapshot().receipts.get(req.id)).toMatchObject({
+      outcome: 'claude-gone',
+      detail: `Claude exited (pid ${claude.pid} is not running)`,
+    });
+  });
+
+  it('Claude killed just as the hook replied: the receipt says allow, yet the monitor says the answer was lost, never ✓', async () => {
+    const w = world();
+    const claude = await claudeProcess(w);
+    const dom = new PermissionsDomain({
+      stateDir: w.stateDir,
+      projectDir: w.project,
+      live: false,
+      listen: true,
+      claudeEnv: w.env,
+    });
+    domains.push(dom);
+    dom.scan();
+    const { d, printed } = deps(w, { env: { ...w.env, CLAUDE_PID: String(claude.pid) } });
+    const hook = runPermissionHook(payload(w.project), d);
+    const req = await pending(dom);
+    // The monitor's own answering path (the TUI's keys and the serve page): "sent", then what the receipt shows.
+    const store = { permissions: dom, claude: { getSnapshot: () => ({ configDir: w.env.CLAUDE_CONFIG_DIR }) } };
+    const said: string[] = [];
+    sendPermissionAnswer(store as unknown as OmcStore, req, 'allow', (t) => said.push(t));
+    expect(said).toEqual(['allow sent to the hook for Bash touch made.txt']);
+    expect((await hook).outcome).toBe('allow');
+    expect(printed).toHaveLength(1);
+    // Killed before this monitor read the receipt (it reads on its next pass): nobody may have taken the reply.
+    await claude.kill();
+    dom.reread();
+    await waitFor(() => said.length > 1, { what: 'the outcome line' });
+    expect(said.slice(1)).toEqual([
+      `Bash touch made.txt: the answer was lost: Claude exited (pid ${claude.pid} is not running) as the hook replied; it may never have been told`,
+    ]);
+  });
+
+  it('Claude killed while the hook waits with no answer: the hook ends at once, not at its bound', async () => {
+    const w = world();
+    const claude = await claudeProcess(w);
+    const dom = listen(w);
+    const { d, printed } = deps(w, { env: { ...w.env, CLAUDE_PID: String(claude.pid) }, waitSeconds: 600 });
+    const hook = runPermissionHook(payload(w.project), d);
+    await pending(dom);
+    await claude.kill();
+    // Well under the 600 s bound (the hook checks about twice a second); the clock is the real one.
+    let ended: Awaited<typeof hook> | null = null;
+    void hook.then((r) => (ended = r));
+    expect(await waitFor(() => ended, { timeoutMs: 20_000, what: 'the hook to end' })).toMatchObject({
+      outcome: 'claude-gone',
+    });
     expect(printed).toEqual([]);
   });
 

@@ -16,6 +16,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AttentionMonitor } from '../../src/feeds/attention/monitor.js';
 import { startAttentionTerminal, type AttentionTerminal } from '../../src/feeds/notify/attention-terminal.js';
 import { OmcStore } from '../../src/store/store.js';
+import { answerPermission } from '../../src/store/permissions/answer.js';
+import type { PermissionRequestView } from '../../src/store/permissions/model.js';
 import {
   BUNDLE,
   headerCount,
@@ -39,6 +41,9 @@ const WAITING = sid(1);
 const ORPHANED = sid(2);
 const IDLE = sid(3);
 const BUSY = sid(4);
+/** A plain `claude` session: no OMC state names it. */
+const PLAIN = sid(6);
+const HOOK = path.join(path.dirname(BUNDLE), 'omc-top-hook.mjs');
 
 function ralph(p: TempProject, id: string): void {
   const now = new Date().toISOString();
@@ -99,8 +104,16 @@ interface Monitor {
 }
 
 /** The full-screen monitor as cli.tsx starts it: progressive store, the attention terminal, the App. */
-async function monitor(s: Scene): Promise<Monitor> {
-  const store = new OmcStore({ root: s.p.root, projectDir: s.p.dir, claude: { env: s.env } });
+async function monitor(s: Scene, opts: { listen?: boolean } = {}): Promise<Monitor> {
+  const store = new OmcStore({
+    root: s.p.root,
+    projectDir: s.p.dir,
+    claude: { env: s.env },
+    // As the full-screen monitor: registered as the listener the permission hook asks.
+    ...(opts.listen
+      ? { answers: { stateDir: path.join(s.env.XDG_STATE_HOME as string, 'omc-top'), listen: true } }
+      : {}),
+  });
   store.start({ progressive: true });
   let written = '';
   const terminal = startAttentionTerminal({ store, write: (t) => void (written += t), project: 'proj', env: s.env });
@@ -246,6 +259,70 @@ describe('one count on every surface', () => {
     expect(m.terminal.monitor.count.getSnapshot()).toBe(3);
     expect(m.app.ui.state.log.map((l) => l.text).filter((t) => /loop (stopped|finished)/.test(t))).toEqual([]);
   }, 120_000);
+});
+
+describe('a permission prompt omc-top can answer', () => {
+  it('from a Claude with no OMC loop (no session row): counted on every surface while it waits, gone once answered', async () => {
+    const p = makeProject();
+    cleanups.push(() => p.cleanup());
+    const cfg = path.join(p.dir, 'claude-config');
+    const env = { CLAUDE_CONFIG_DIR: cfg, XDG_STATE_HOME: path.join(p.dir, 'xdg-state') };
+    const s: Scene = { p, cfg, env, pids: {} };
+    const m = await monitor(s, { listen: true });
+    const watch = new WatchStream(p.root, env);
+    cleanups.push(() => watch.stop());
+    await waitFor(() => watch.ready() || null, { timeoutMs: 30_000, what: `watch ready (${watch.err})` });
+    await waitFor(() => m.store.permissions.getSnapshot().listening || null, { what: 'the monitor listening' });
+    await expectEverywhere(m, s, watch, 0);
+
+    // The real hook bundle, as Claude Code runs it for a plain `claude` in the project.
+    const hook = spawn(process.execPath, [HOOK, 'permission', '--omc-top-hook'], {
+      env: { ...process.env, ...env, XDG_CONFIG_HOME: path.join(p.dir, 'xdg-config') },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let out = '';
+    hook.stdout?.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    const ended = new Promise<number | null>((r) => hook.on('exit', r));
+    cleanups.push(() => hook.kill('SIGKILL'));
+    hook.stdin?.end(
+      JSON.stringify({
+        session_id: PLAIN,
+        transcript_path: path.join(cfg, 'none.jsonl'),
+        cwd: p.dir,
+        hook_event_name: 'PermissionRequest',
+        tool_name: 'Bash',
+        tool_input: { command: 'touch plain.txt' },
+      }),
+    );
+    await expectEverywhere(m, s, watch, 1);
+    expect(jsonAttention(p.root, env).items).toEqual([
+      expect.objectContaining({
+        kind: 'waiting',
+        session: PLAIN,
+        waiting_on: 'permission prompt: Bash touch plain.txt',
+      }),
+    ]);
+    await m.app.press('!');
+    await m.app.waitForText('Needs you (1)');
+    await m.app.waitForText('To answer (1');
+    // Its "needs you" row has no session row to open or jump to: it says where it is answered instead.
+    await m.app.press('G');
+    await m.app.waitForText(/▸ » +\S+ waiting for you: permission prompt: Bash touch plain\.txt/);
+    await m.app.press('J');
+    await m.app.waitForText('answer it under "To answer" (y allow · n deny), or in its terminal');
+    await m.app.press(KEY.esc);
+
+    // Answered (deny): the hook replies and ends; nothing waits any more.
+    const [req] = m.store.permissions.getSnapshot().requests;
+    expect(
+      answerPermission(path.join(env.XDG_STATE_HOME, 'omc-top'), req as PermissionRequestView, 'deny', {
+        claudeEnv: env,
+      }),
+    ).toMatchObject({ ok: true });
+    expect(await ended).toBe(0);
+    expect(out).toContain('"behavior":"deny"');
+    await expectEverywhere(m, s, watch, 0);
+  }, 180_000);
 });
 
 describe('a fresh start', () => {

@@ -7,7 +7,10 @@
  */
 import { answerPermission } from '../../store/permissions/answer.js';
 import type { PermissionDecision } from '../../store/permissions/protocol.js';
-import type { PermissionRequestView } from '../../store/permissions/model.js';
+import type { PermissionRequestView, ReceiptView } from '../../store/permissions/model.js';
+import { claudeGone } from '../../store/permissions/liveness.js';
+import { answeredFirst, lostInRace, lostWords, toldClaude } from '../../store/permissions/words.js';
+import { runningStartIdentity } from '../../io/process-start.js';
 import { decideGate, findOmcCli, type DecideResult } from '../../store/graph/decide.js';
 import type { GateDecision } from '../../store/graph/files.js';
 import type { GateView, GraphRunView } from '../../store/graph/model.js';
@@ -35,11 +38,22 @@ function watch(subscribe: (l: () => void) => () => void, check: () => boolean): 
   run();
 }
 
-const RECEIPT_WORDS: Record<PermissionDecision, string> = {
-  allow: 'the hook told Claude: allow ✓',
-  always: 'the hook told Claude: always allow this command ✓',
-  deny: 'the hook told Claude: deny ✓',
-};
+/**
+ * What the hook's receipt says became of this answer, in the shared words (store/permissions/words.ts): ✓ only when
+ * it replied with this answer to a Claude still there to take it.
+ */
+export function receiptWords(
+  decision: PermissionDecision,
+  rec: ReceiptView,
+  claudeNowGone: string | null,
+): { text: string; ok: boolean } {
+  if (rec.outcome === decision)
+    return claudeNowGone ? { text: lostInRace(claudeNowGone), ok: false } : { text: toldClaude(decision), ok: true };
+  if (rec.outcome === 'allow' || rec.outcome === 'deny' || rec.outcome === 'always')
+    return { text: `not used: ${answeredFirst(rec.outcome, true)}`, ok: false };
+  if (rec.outcome === 'claude-gone') return { text: lostWords(rec.detail), ok: false };
+  return { text: `the hook did not use the answer: ${rec.detail}`, ok: false };
+}
 
 export type SendResult = { ok: true; message: string } | { ok: false; message: string };
 
@@ -53,9 +67,8 @@ export function sendPermissionAnswer(
   decision: PermissionDecision,
   report: Report,
 ): SendResult {
-  const r = answerPermission(store.permissions.stateDir, req, decision, {
-    claudeEnv: { CLAUDE_CONFIG_DIR: store.claude.getSnapshot().configDir },
-  });
+  const claudeEnv = { CLAUDE_CONFIG_DIR: store.claude.getSnapshot().configDir };
+  const r = answerPermission(store.permissions.stateDir, req, decision, { claudeEnv });
   store.permissions.reread();
   if (!r.ok) {
     const message = `${req.toolName} ${req.subject}: ${r.message}`;
@@ -66,13 +79,10 @@ export function sendPermissionAnswer(
   watch(store.permissions.subscribe, () => {
     const rec = store.permissions.getSnapshot().receipts.get(req.id);
     if (!rec) return false;
-    const ok = rec.outcome === decision;
-    report(
-      ok
-        ? `${req.toolName} ${req.subject}: ${RECEIPT_WORDS[decision]}`
-        : `${req.toolName} ${req.subject}: the hook did not use the answer (${rec.detail})`,
-      ok ? 'success' : 'error',
-    );
+    // A reply the hook printed as its Claude was killed reached nobody: the receipt alone is no ✓.
+    const gone = rec.outcome === decision ? claudeGone(claudeEnv, req.file, runningStartIdentity) : null;
+    const w = receiptWords(decision, rec, gone);
+    report(`${req.toolName} ${req.subject}: ${w.text}`, w.ok ? 'success' : 'error');
     return true;
   });
   return { ok: true, message: r.message };

@@ -13,7 +13,16 @@ import type { ClaudeSessionView, ClaudeSnapshot } from '../../store/claude/model
 import { sessionKey, type ModeView, type SessionsSnapshot, type SessionView } from '../../store/sessions/model.js';
 import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
-import { agentNeeds, recordNeed, teamNeeds, unreadableDirNeed, unreadableNeed, type NeedItem } from './needs.js';
+import type { PermissionRequestView } from '../../store/permissions/model.js';
+import {
+  agentNeeds,
+  permissionNeed,
+  recordNeed,
+  teamNeeds,
+  unreadableDirNeed,
+  unreadableNeed,
+  type NeedItem,
+} from './needs.js';
 
 /** One consistent picture of the store: the same snapshots the screen shows. */
 export interface AttentionInput {
@@ -25,6 +34,8 @@ export interface AttentionInput {
   problems: readonly Problem[];
   /** The Claude Code process behind each session (by session id). */
   claude: ClaudeSnapshot;
+  /** Permission prompts the hook handed over, that omc-top can answer (absent: none read). */
+  permissions?: readonly PermissionRequestView[];
 }
 
 export interface Fact {
@@ -303,6 +314,25 @@ export const KINDS: readonly TransitionKind[] = [
             }),
           );
         }
+      }
+      return out;
+    },
+  },
+  {
+    // A permission prompt omc-top can answer, in a session whose own "waiting for you" does not count it already
+    // (a Claude with no OMC loop has no session row): without this it shows only inside `!`, never in the count.
+    kind: 'permission',
+    reads: ['permissions', 'sessions', 'claude'],
+    collect(input) {
+      const out = new Map<string, Fact>();
+      const requests = input.permissions ?? [];
+      if (requests.length === 0) return out;
+      const omc = new Map(input.sessions.sessions.filter((s) => s.kind !== 'legacy').map((s) => [s.id, s]));
+      for (const r of requests) {
+        const c = input.claude.bySession.get(r.sessionId);
+        const s = omc.get(r.sessionId);
+        if (s && agentNeeds(s, c).some((n) => n.kind === 'waiting')) continue;
+        out.set(r.id, base({ value: 'waiting', session: r.sessionId, ...withNeed(permissionNeed(r, c)) }));
       }
       return out;
     },

@@ -25,6 +25,7 @@ export function attentionInput(store: OmcStore): AttentionInput {
     cancelRecords: store.cancelRecords.getSnapshot(),
     problems: store.problems.getSnapshot(),
     claude: store.claude.getSnapshot(),
+    permissions: store.permissions.getSnapshot().requests,
   };
 }
 
@@ -75,6 +76,7 @@ export class AttentionMonitor {
       store.cancelRecords.subscribe(on),
       store.problems.subscribe(on),
       store.claude.cell.subscribe(on),
+      store.permissions.subscribe(on),
       store.status.subscribe(on),
     );
     if (this.acks) this.unsubs.push(this.acks.subscribe(() => this.publishView(true)));
@@ -117,7 +119,8 @@ export class AttentionMonitor {
       last.cancels === input.cancels &&
       last.cancelRecords === input.cancelRecords &&
       last.problems === input.problems &&
-      last.claude === input.claude
+      last.claude === input.claude &&
+      last.permissions === input.permissions
     ) {
       return;
     }

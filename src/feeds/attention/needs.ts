@@ -14,6 +14,7 @@ import { CANCEL_FAILED } from '../../store/cancel/words.js';
 import { LEGACY_KEY, sessionKey, type SessionView } from '../../store/sessions/model.js';
 import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import type { TeamView } from '../../store/teams/model.js';
+import type { PermissionRequestView } from '../../store/permissions/model.js';
 
 export type NeedKind =
   | 'waiting'
@@ -146,6 +147,39 @@ export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined): Ne
     }
   }
   return out;
+}
+
+/**
+ * A permission prompt omc-top can answer (the hook handed it over) is Claude waiting for you, whether or not OMC
+ * runs a loop in that session: counted here when no OMC session of it already counts its Claude as waiting (a
+ * plain `claude` in the project has no session row; its prompt would otherwise show only inside `!`). One
+ * occurrence per request (its nonce): the next prompt is a new one.
+ */
+export const PERMISSION_OCCURRENCE = '@permission:';
+
+/** A need that is a permission prompt counted here (no session row of its own: it is answered under "To answer"). */
+export const isPermissionNeed = (n: Pick<NeedItem, 'id'>) => n.id.includes(PERMISSION_OCCURRENCE);
+
+export function permissionNeed(r: PermissionRequestView, c: ClaudeSessionView | undefined): NeedItem {
+  const p = c?.process ?? null;
+  const where = tmuxPlace(p);
+  return {
+    id: `waiting:${r.sessionId}${PERMISSION_OCCURRENCE}${r.id}`,
+    kind: 'waiting',
+    reason: 'waiting for you',
+    text: `Claude is waiting for you: permission prompt: ${r.toolName} ${r.subject}${where ? ` (${where})` : ''}; omc-top can answer it in ! (To answer)`,
+    since: r.createdMs,
+    session: r.sessionId,
+    mode: null,
+    team: null,
+    worker: null,
+    path: null,
+    waitingOn: `permission prompt: ${r.toolName} ${r.subject}`,
+    name: p?.name ?? null,
+    tmux: where,
+    // Answered in `!` (To answer), not by jumping: a notification says "! lists it".
+    action: 'detail',
+  };
 }
 
 /**

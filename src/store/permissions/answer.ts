@@ -6,7 +6,8 @@
 import { runningStartIdentity, type StartIdentity } from '../../io/process-start.js';
 import { atomicWriteSync, describeWriteError, readJsonSync, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { answeredElsewhere, isLive } from './liveness.js';
+import { answeredElsewhere, claudeGone, isLive } from './liveness.js';
+import { answeredFirst } from './words.js';
 import type { PermissionRequestView } from './model.js';
 import {
   ANSWERS,
@@ -41,8 +42,11 @@ export function staleReason(stateDir: string, req: PermissionRequestView, deps: 
   if (requestDigest(rest) !== digest) return 'refused: the request on disk was changed after the hook wrote it';
   if (now >= f.data.expires_at - ANSWER_MARGIN_MS)
     return "stale: the hook's wait is over; Claude's own prompt is in its terminal";
-  if (!isLive(deps.startIdentity ?? runningStartIdentity, f.data.hook_pid, f.data.hook_start))
-    return 'stale: the hook has ended';
+  const startIdentity = deps.startIdentity ?? runningStartIdentity;
+  if (!isLive(startIdentity, f.data.hook_pid, f.data.hook_start)) return 'stale: the hook has ended';
+  // The hook outlives a killed Claude: an answer it took would reach nobody.
+  const gone = claudeGone(deps.claudeEnv ?? process.env, f.data, startIdentity);
+  if (gone) return `stale: ${gone}; no answer can reach it`;
   if (answeredElsewhere(deps.claudeEnv ?? process.env, f.data))
     return 'stale: Claude already moved on (the prompt was answered in its terminal)';
   return null;
@@ -61,7 +65,7 @@ export function answerPermission(
   const stale = staleReason(stateDir, req, opts);
   if (stale) return { ok: false, message: stale };
   const rel = `${ANSWERS}/${req.id}.json`;
-  if (statSync(stateDir, rel)) return { ok: false, message: 'refused: this request already has an answer' };
+  if (statSync(stateDir, rel)) return { ok: false, message: `refused: ${firstAnswer(stateDir, rel)}` };
   const doc = {
     v: 1 as const,
     id: req.id,
@@ -79,4 +83,11 @@ export function answerPermission(
   }
   const what = decision === 'always' ? 'always allow' : decision;
   return { ok: true, message: `${what} sent to the hook for ${req.toolName} ${req.subject}` };
+}
+
+/** The answer already there (a second omc-top, or the `serve` page, was first): which one, when it can be read. */
+function firstAnswer(stateDir: string, rel: string): string {
+  const r = readJsonSync(stateDir, rel, FILE_MAX_BYTES);
+  const a = r.ok ? AnswerSchema.safeParse(r.value) : null;
+  return a?.success ? answeredFirst(a.data.decision, false) : 'this request already has an answer';
 }

@@ -19,7 +19,7 @@ import {
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 import type { Clock, Domain, Problem } from '../types.js';
-import { isLive } from './liveness.js';
+import { claudeGone, isLive } from './liveness.js';
 import { subjectOf } from './subject.js';
 import { EMPTY_PERMISSIONS, type PermissionRequestView, type PermissionsSnapshot, type ReceiptView } from './model.js';
 import {
@@ -65,6 +65,8 @@ export interface PermissionsDomainOptions {
    */
   stateDirSaidElsewhere?: boolean;
   startIdentity?: (pid: number) => StartIdentity;
+  /** Where Claude's registry is (whether the Claude that asked still runs); process.env when absent. */
+  claudeEnv?: NodeJS.ProcessEnv;
 }
 
 export class PermissionsDomain implements Domain {
@@ -193,6 +195,9 @@ export class PermissionsDomain implements Domain {
           if (this.listening) this.sweep(id);
           continue;
         }
+        // Nor on one whose Claude is gone: its hook may still wait (orphaned by a SIGKILL), but no answer would
+        // reach anyone. Not offered; the hook sees it too and ends with its receipt, which removes the file.
+        if (claudeGone(this.opts.claudeEnv ?? process.env, f, this.startIdentity)) continue;
         requests.push({
           id,
           sessionId: f.session_id,

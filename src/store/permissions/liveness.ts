@@ -45,3 +45,27 @@ export function answeredElsewhere(
   const { status, statusUpdatedAt } = p.entry;
   return status !== 'waiting' && statusUpdatedAt !== null && statusUpdatedAt > req.created_at;
 }
+
+/**
+ * The Claude that asked is gone (SIGKILLed, crashed, or exited), or null while it runs or cannot be checked. A
+ * hook outlives a killed Claude (reparented, still waiting): its life says nothing of whether anyone would take
+ * an answer, so the request follows Claude's. A SIGKILL leaves the registry entry behind; the pid and, where the
+ * entry records it, the start time say whether that process still runs (as the Claude domain judges an entry).
+ */
+export function claudeGone(
+  env: NodeJS.ProcessEnv,
+  req: Pick<PermissionRequestFile, 'claude_pid' | 'session_id'>,
+  startIdentity: (pid: number) => StartIdentity,
+): string | null {
+  const pid = req.claude_pid;
+  if (pid === null) return null;
+  const live = startIdentity(pid);
+  if (live === 'absent') return `Claude exited (pid ${pid} is not running)`;
+  if (live === null) return null;
+  const rel = `sessions/${pid}.json`;
+  const r = readJsonSync(findClaudeConfigDir(env).dir, rel, 64 * 1024);
+  if (!r.ok) return null;
+  const p = parseRegistryEntry(rel, r.value, r.read.mtimeMs);
+  if (!p.ok || p.entry.sessionId !== req.session_id || p.entry.procStart === null) return null;
+  return p.entry.procStart === live ? null : `Claude exited (pid ${pid} is now another process)`;
+}

@@ -109,6 +109,8 @@ export const OUTCOMES = [
   'timeout',
   'refused',
   'answered-elsewhere',
+  /** The Claude that asked is gone (killed): no reply was printed, nobody would have read it. */
+  'claude-gone',
   'monitor-gone',
   'terminated',
 ] as const;

@@ -1,0 +1,36 @@
+/**
+ * The words for what became of an answer, shared by every surface that answers (the TUI's flash line and log, the
+ * `serve` page) and by the store's own refusals: one wording for one fact.
+ */
+import type { PermissionDecision } from './protocol.js';
+
+/** The decision as the user chose it. */
+export const DECISION_WORDS: Record<PermissionDecision, string> = {
+  allow: 'allow',
+  always: 'always allow this command',
+  deny: 'deny',
+};
+
+/** What a decision the hook gave Claude means for the call. */
+const EFFECT: Record<PermissionDecision, string> = {
+  allow: 'Claude was told to go ahead with it',
+  always: 'Claude was told to go ahead with it, and to allow it from now on',
+  deny: 'Claude was told not to run it',
+};
+
+/** The hook replied to Claude with this user's own answer. */
+export const toldClaude = (d: PermissionDecision) => `the hook told Claude: ${DECISION_WORDS[d]} ✓`;
+
+/**
+ * Another answer reached the hook first (a second omc-top, or the `serve` page): which one, and what it means
+ * for the call, so a user who pressed deny reads that the call went ahead anyway.
+ */
+export const answeredFirst = (d: PermissionDecision, told: boolean) =>
+  `another omc-top answered first: ${DECISION_WORDS[d]}${told ? ` (${EFFECT[d]})` : ''}`;
+
+/** An answer no live Claude could take: the hook saw it gone and replied to nobody. */
+export const lostWords = (why: string) => `the answer was lost: ${why}; the hook replied to nobody`;
+
+/** The hook replied, but the Claude that asked is gone now: never a ✓ for what may have reached nobody. */
+export const lostInRace = (why: string) =>
+  `the answer was lost: ${why} as the hook replied; it may never have been told`;
