@@ -139,9 +139,12 @@ export function loopLine(l: LoopRow, now: number, width: number, tracked?: Track
   const c = loopColumns(width);
   // `$1.20+subagents…` does not fit the column: the short mark, explained under the project's line. The column
   // holds `$0.0036+sub…` whole (a cell keeps its last place blank).
-  const spent = l.spend
-    ? `${estimateText(l.spend.estimate).replace(' est.', '')}${l.spend.reading === 'transcript' ? TRANSCRIPT_READING_SHORT : l.spend.partial ? SUBAGENTS_READING_SHORT : ''}`
-    : '—';
+  // Nothing counted yet while its transcript is still being read: "…" (the list rule, spendCell), not "$0+…".
+  const spent = !l.spend
+    ? '—'
+    : l.spend.partial && l.spend.estimate.priced.length === 0 && l.spend.estimate.unpriced.length === 0
+      ? '…'
+      : `${estimateText(l.spend.estimate).replace(' est.', '')}${l.spend.reading === 'transcript' ? TRANSCRIPT_READING_SHORT : l.spend.partial ? SUBAGENTS_READING_SHORT : ''}`;
   const proc = l.process ? l.process.status : '—';
   // An OMC row's state in the Sessions pane's words ("not enforced", "cancel 12s"), from the same function.
   const word = l.session ? statusLabel(l.session, now, tracked) : l.state;
