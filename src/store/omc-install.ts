@@ -24,7 +24,7 @@
  */
 import path from 'node:path';
 import { readJsonSync, readTextSync } from '../io/safe-fs/index.js';
-import { findClaudeConfigDir } from './claude/config-dir.js';
+import { CLAUDE_DIR_READ, findClaudeConfigDir } from './claude/config-dir.js';
 import { pluginDirsOf } from './claude/plugin-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './claude/process-status.js';
 import { readRegistry, type RegistryEntry } from './claude/registry.js';
@@ -91,8 +91,10 @@ export function omcVersionAt(dir: string): string | null {
   return null;
 }
 
-function readObj(dir: string, rel: string): Obj | null {
-  const r = readJsonSync(dir, rel, 4 * 1024 * 1024);
+const PROJECT_READ = { rootLabel: 'the project directory' };
+/** `label`: what `dir` is called in a refusal (Claude's config directory, or the project's). */
+function readObj(dir: string, rel: string, label: { rootLabel: string } = CLAUDE_DIR_READ): Obj | null {
+  const r = readJsonSync(dir, rel, 4 * 1024 * 1024, label);
   return r.ok ? obj(r.value) : null;
 }
 
@@ -196,8 +198,8 @@ export function detectOmcInstall(opts: {
   // Narrowest scope first: local > project > user (Claude Code's settings precedence).
   const layers: Array<{ scope: string; map: Map<string, boolean> }> = [];
   if (projectDir !== null) {
-    layers.push({ scope: 'local', map: enabledIn(readObj(projectDir, '.claude/settings.local.json')) });
-    layers.push({ scope: 'project', map: enabledIn(readObj(projectDir, '.claude/settings.json')) });
+    layers.push({ scope: 'local', map: enabledIn(readObj(projectDir, '.claude/settings.local.json', PROJECT_READ)) });
+    layers.push({ scope: 'project', map: enabledIn(readObj(projectDir, '.claude/settings.json', PROJECT_READ)) });
   }
   layers.push({ scope: 'user', map: enabledIn(readObj(config, 'settings.json')) });
   const decided = new Map<string, { on: boolean; scope: string }>();

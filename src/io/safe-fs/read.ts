@@ -252,8 +252,13 @@ export type JsonResult =
   | { ok: false; code: ReadFailureCode | 'invalid-json' | 'empty'; message: string };
 
 /** Reads and parses a JSON file; the failure message says what is wrong in words a user can act on. */
-export function readJsonSync(root: string, rel: string, maxBytes = STATE_FILE_MAX_BYTES): JsonResult {
-  const r = readTextSync(root, rel, maxBytes);
+export function readJsonSync(
+  root: string,
+  rel: string,
+  maxBytes = STATE_FILE_MAX_BYTES,
+  opts: ReadOptions = {},
+): JsonResult {
+  const r = readTextSync(root, rel, maxBytes, opts);
   if (!r.ok) return r;
   return parseJsonText(r.text, r);
 }
