@@ -201,6 +201,17 @@ interface Watched {
   attention: AttentionTerminal;
 }
 
+/**
+ * The message while the monitor waits for a root that is not there: "no .omc yet" when nothing is at its path, else
+ * what is (the CLI's words, rootPathFault: "is a symlink loop", "is a file, not a directory").
+ */
+function noRootYetText(res: RootResolution): string {
+  const fault = rootPathFault(res.root);
+  return fault === 'does not exist'
+    ? `no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`
+    : `${shownPath(res.root)} ${fault}: waiting for a .omc directory there (${res.explain})`;
+}
+
 function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   const { stdout, stdin } = process;
   if (!stdout.isTTY || !stdin.isTTY) {
@@ -212,7 +223,7 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   const watch = (root: string, projectDir: string | undefined, rule: string) =>
     watchRoot(root, projectDir, rule, opts, ui, project);
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
-  if (!res.exists) ui.flash(`no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`, 'info');
+  if (!res.exists) ui.flash(noRootYetText(res), 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = screenTheme();
   let controls: FullScreenControls | null = null;

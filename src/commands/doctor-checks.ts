@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { findClaudeConfigDir } from '../store/claude/config-dir.js';
+import { CLAUDE_DIR_READ, findClaudeConfigDir } from '../store/claude/config-dir.js';
 import { listDirSync } from '../io/safe-fs/index.js';
 import { detectOmcInstall, refusalWords } from '../store/omc-install.js';
 import { resolveOmcRoot, rootPathFault, type RootResolution } from '../store/root.js';
@@ -95,7 +95,7 @@ function claudeCheck(env: NodeJS.ProcessEnv): DoctorCheck {
   const cfg = findClaudeConfigDir(env);
   const base = { id: 'claude' as const, title: 'Claude Code config' };
   const data: Record<string, unknown> = { dir: cfg.dir, rule: cfg.rule };
-  const top = listDirSync(cfg.dir, '.');
+  const top = listDirSync(cfg.dir, '.', CLAUDE_DIR_READ);
   if (!top.ok) {
     data.error = top.code;
     if (top.code === 'missing') {
@@ -115,7 +115,7 @@ function claudeCheck(env: NodeJS.ProcessEnv): DoctorCheck {
       data,
     };
   }
-  const reg = listDirSync(cfg.dir, 'sessions');
+  const reg = listDirSync(cfg.dir, 'sessions', CLAUDE_DIR_READ);
   if (!reg.ok) {
     data.sessions = { readable: false, error: reg.code };
     const missing = reg.code === 'missing';

@@ -13,7 +13,7 @@ import { nextRunMs } from '../store/claude/native-loops.js';
 import { costRollup, runKey, type Spent } from '../store/cost/rollup.js';
 import { competingStopHooks, projectLoops, rateLimitFor, type LoopRow } from '../store/cost/loops.js';
 import { judgeUsage, resetPassed, type Window } from '../store/cost/quota.js';
-import { sessionSpend } from '../store/cost/spend.js';
+import { sessionSpend, spendUnknown } from '../store/cost/spend.js';
 import type { OmcStore } from '../store/store.js';
 import type { ModelPrice } from '../store/claude/prices.js';
 
@@ -83,6 +83,8 @@ function sessionCostJson(c: ClaudeSessionView | undefined, prices: Readonly<Reco
         transcript_reading: c?.transcript?.transcriptReading === true,
         by_model: byModelJson(f.byModel, sp.estimate),
       },
+    // Why the spend cannot be known (its transcript is there but cannot be read): `spend` is then null, not $0.
+    spend_unknown: spendUnknown(c),
     subagents: subs && {
       count: subs.agents.length,
       not_counted: subs.notCounted,
@@ -238,7 +240,15 @@ export function addCostToReport(
   const env = process.env;
   doc.cost = {
     prices: { built_in: PRICE_SOURCE, config_overrides: Object.keys(prices) },
-    project: { sessions: rollup.project.sessions, ...spentJson(rollup.project), ...readingJson(reading) },
+    project: {
+      sessions: rollup.project.sessions,
+      ...spentJson(rollup.project),
+      // Sessions whose transcript cannot be read: left out of every figure, never counted as $0; with none counted,
+      // the total is unknown (null).
+      not_priced_sessions: rollup.project.notPriced,
+      ...(rollup.project.sessions === 0 && rollup.project.notPriced > 0 ? { tokens: null, usd_est: null } : {}),
+      ...readingJson(reading),
+    },
     by_mode: rollup.byMode.map((m) => ({ mode: m.mode, ...spentJson(m), ...readingJson(reading) })),
     by_day: rollup.byDay.map((x) => ({ day: x.day, ...spentJson(x), ...readingJson(reading) })),
     loops: loops.map((l) => ({
@@ -256,6 +266,7 @@ export function addCostToReport(
       burn_usd_per_hour_est: l.spend?.burnUsdPerHour === null || !l.spend ? null : usd(l.spend.burnUsdPerHour),
       tokens: l.spend?.tokens ?? null,
       ...(l.spend ? estimateJson(l.spend.estimate) : { usd_est: null, unpriced_models: [] }),
+      spend_unknown: l.spendUnknown ?? null,
       budget: budgetJson(l.kind === 'omc' && l.sessionId ? byId.get(l.sessionId) : undefined, store),
     })),
     quota: judged && {

@@ -15,7 +15,7 @@ import { LEGACY_LABEL, modeSummary, promptText, unknownModesText } from '../stor
 import { LEGACY_KEY, signalUntilMs } from '../store/sessions/model.js';
 import { configuredPrices } from '../store/claude/price-config.js';
 import { CANCEL_FAILED } from '../store/cancel/words.js';
-import { sessionSpend } from '../store/cost/spend.js';
+import { sessionSpend, spendUnknown } from '../store/cost/spend.js';
 
 export const SESSION_STATUSES = [
   'enforced',
@@ -70,6 +70,11 @@ export interface RowModel {
   costPartial?: boolean;
   /** Which of them: its list cell's mark says ("+…" the transcript, "+sub…" subagent files). */
   costReading?: 'transcript' | 'subagents' | null;
+  /**
+   * Why the spend cannot be known (the transcript is there but cannot be read: store/cost/spend.ts spendUnknown):
+   * the cell says "—" and the project's total counts the row as not priced, never as $0.
+   */
+  costUnknown?: string | null;
 }
 
 const MAX_TEXT = 400;
@@ -95,6 +100,7 @@ export const ROW_SCHEMA = z.object({
   burnPerMin: z.number().finite().min(0).max(1e12).nullable().optional(),
   costPartial: z.boolean().optional(),
   costReading: z.enum(['transcript', 'subagents']).nullable().optional(),
+  costUnknown: text(MAX_TEXT).nullable().optional(),
 });
 
 const clean = (s: string, max: number) => truncate(cleanLine(s), max);
@@ -108,6 +114,7 @@ export function cleanRow(r: z.infer<typeof ROW_SCHEMA>): RowModel {
     prompt: clean(r.prompt, MAX_TEXT),
     processWhy: r.processWhy === null ? null : clean(r.processWhy, 200),
     needs: r.needs === null || r.needs === undefined ? null : clean(r.needs, MAX_TEXT),
+    costUnknown: r.costUnknown === null || r.costUnknown === undefined ? null : clean(r.costUnknown, MAX_TEXT),
   };
 }
 
@@ -170,6 +177,7 @@ export function rowOf(
     burnPerMin: sp?.burnPerMin ?? null,
     costPartial: sp?.partial ?? false,
     costReading: sp?.reading ?? null,
+    costUnknown: s.kind === 'session' ? spendUnknown(claude) : null,
   };
 }
 

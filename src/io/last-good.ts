@@ -131,6 +131,8 @@ export class LastGood<T> {
 export interface LastGoodFileOptions<T> {
   /** Passed to the safe read path (fsx.readTextSync). */
   maxBytes?: number;
+  /** What the root is called in a refusal (fsx.readTextSync's option); default "the .omc root". */
+  rootLabel?: string;
   /** `digest` identifies these bytes (null with `remember: 'nothing'`): a domain that needs a revision reuses it. */
   parse(read: ReadOk, digest: string | null): Parsed<T>;
   /** What a read that failed (other than "missing") means; by default a failure. */
@@ -189,7 +191,12 @@ export class LastGoodFile<T> extends LastGood<T> {
 
   /** Reads the file now. Returns true when what is shown changed. */
   read(edge: ReadEdge): boolean {
-    const r = readTextSync(this.root, this.rel, this.opts.maxBytes);
+    const r = readTextSync(
+      this.root,
+      this.rel,
+      this.opts.maxBytes,
+      this.opts.rootLabel ? { rootLabel: this.opts.rootLabel } : undefined,
+    );
     this.readFailure = r.ok || r.code === 'missing' ? null : r.code;
     if (!r.ok && r.code === 'missing') {
       this.missing = true;

@@ -24,7 +24,7 @@
  */
 import path from 'node:path';
 import { readJsonSync, readTextSync } from '../io/safe-fs/index.js';
-import { findClaudeConfigDir } from './claude/config-dir.js';
+import { CLAUDE_DIR_READ, findClaudeConfigDir } from './claude/config-dir.js';
 import { pluginDirsOf } from './claude/plugin-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './claude/process-status.js';
 import { readRegistry, type RegistryEntry } from './claude/registry.js';
@@ -109,6 +109,7 @@ export function omcVersionAt(dir: string): string | null {
  * regular file. A file that is there and refused is noted, never a silent "not found".
  */
 const OWN_FILE = { followLink: true } as const;
+const PROJECT_READ = { rootLabel: 'the project directory' };
 
 function noteRefusal(refused: OmcFileRefusal[], dir: string, rel: string, r: { code: string; message: string }) {
   // Missing is the ordinary case; an empty file is one caught mid-write (the next look reads it whole).
@@ -116,8 +117,14 @@ function noteRefusal(refused: OmcFileRefusal[], dir: string, rel: string, r: { c
   refused.push({ path: path.join(dir, rel), why: cleanLine(r.message) });
 }
 
-function readObj(dir: string, rel: string, refused: OmcFileRefusal[]): Obj | null {
-  const r = readJsonSync(dir, rel, 4 * 1024 * 1024, OWN_FILE);
+/** `label`: what `dir` is called in a refusal (Claude's config directory, or the project's). */
+function readObj(
+  dir: string,
+  rel: string,
+  refused: OmcFileRefusal[],
+  label: { rootLabel: string } = CLAUDE_DIR_READ,
+): Obj | null {
+  const r = readJsonSync(dir, rel, 4 * 1024 * 1024, { ...OWN_FILE, ...label });
   if (!r.ok) noteRefusal(refused, dir, rel, r);
   return r.ok ? obj(r.value) : null;
 }
@@ -234,8 +241,14 @@ export function detectOmcInstall(opts: {
   // Narrowest scope first: local > project > user (Claude Code's settings precedence).
   const layers: Array<{ scope: string; map: Map<string, boolean> }> = [];
   if (projectDir !== null) {
-    layers.push({ scope: 'local', map: enabledIn(readObj(projectDir, '.claude/settings.local.json', refused)) });
-    layers.push({ scope: 'project', map: enabledIn(readObj(projectDir, '.claude/settings.json', refused)) });
+    layers.push({
+      scope: 'local',
+      map: enabledIn(readObj(projectDir, '.claude/settings.local.json', refused, PROJECT_READ)),
+    });
+    layers.push({
+      scope: 'project',
+      map: enabledIn(readObj(projectDir, '.claude/settings.json', refused, PROJECT_READ)),
+    });
   }
   layers.push({ scope: 'user', map: enabledIn(readObj(config, 'settings.json', refused)) });
   const decided = new Map<string, { on: boolean; scope: string }>();

@@ -22,6 +22,7 @@ import { findAncestorOmcDir, findGitTopByWalk, gitBinaryMissing } from './omc56/
 import type { RootFlavor } from './omc-books.js';
 import { isObj } from '../io/json.js';
 import { homeDir } from '../io/home-dir.js';
+import { SYMLINK_LOOP } from '../io/watch/root-presence.js';
 
 export type RootRule =
   | 'override'
@@ -119,7 +120,7 @@ export function rootPathFault(p: string): string {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return 'does not exist';
     if (code === 'ENOTDIR') return 'does not exist (a parent of it is a file)';
-    if (code === 'ELOOP') return 'is a symlink loop';
+    if (code === 'ELOOP') return SYMLINK_LOOP;
     return `cannot be read (${code ?? 'error'})`;
   }
   if (st.isDirectory()) return 'is a directory';

@@ -9,6 +9,7 @@
  * included, and nothing in it can save, cancel or quit.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_TREE, makeProject, type TempProject } from '../helpers/fixtures.js';
@@ -109,6 +110,29 @@ describe('Notepad in a real terminal', () => {
     // Keys work again after the resume.
     t.write('3');
     await t.waitForText('MANUAL · 2 entries');
+  });
+
+  it('$EDITOR with TMPDIR a file: names TMPDIR, the path escaped, and why; nothing is written', async () => {
+    // A file where the temp directory should be, its name holding a tab (shown escaped, never raw).
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-tmpdir-'));
+    const file = path.join(scratch, 'not\ta-dir');
+    fs.writeFileSync(file, '');
+    try {
+      p = makeProject({ withFixture: true });
+      h = new TerminalHarness({ cwd: p.dir, cols: 160, rows: 24, env: { TMPDIR: file, EDITOR: 'true' } });
+      await h.waitForText('ralph 3/10');
+      h.write('n');
+      await h.waitForText(/2 Working 5/);
+      h.write('e');
+      const screen = await h.waitForText('$EDITOR: no scratch file');
+      expect(screen).toContain(
+        `$EDITOR: no scratch file: TMPDIR ${scratch}/not\\ta-dir is not a directory (ENOTDIR); point TMPDIR at a writable directory`,
+      );
+      expect(screen).not.toContain('mkdtemp');
+      expect(disk()).toBe(FIXTURE_TEXT);
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('asks before discarding a draft and fits a 60-column pane', async () => {

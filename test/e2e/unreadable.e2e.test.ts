@@ -247,6 +247,47 @@ describe('a tree omc-top may not fully read (OMC writes 0600; omc-top runs as an
     expect(await t.waitForExit()).toBe(0);
   });
 
+  it('the monitor: a notepad.md it may not read has counts of "?", says its entries are not known, offers no a', async ({
+    tempDir,
+    pty,
+  }) => {
+    const sc = scene(tempDir);
+    const notepad = path.join(sc.root, 'notepad.md');
+    fs.writeFileSync(notepad, '# Notepad\n\n## Working Memory\n### 2026-12-01 10:00\nan entry\n');
+    if (asRoot) {
+      fs.chownSync(notepad, 0, 0);
+      fs.chmodSync(notepad, 0o600);
+    } else fs.chmodSync(notepad, 0o000);
+    const t = pty({
+      cwd: sc.dir,
+      cols: 100,
+      rows: 24,
+      env: sc.env,
+      bin: READER_BIN,
+      ...(asRoot ? { wrap: AS_NOBODY } : {}),
+    });
+    await t.waitForText('ralph', 30_000);
+    t.write('n');
+    await t.waitForText('notepad.md cannot be read right now', 15_000);
+    t.write('2');
+    const screen = await t.waitForText('Entries not known: notepad.md cannot be read');
+    expect(screen).toMatch(/1 Priority \?\/500/);
+    expect(screen).toMatch(/2 Working \?/);
+    expect(screen).toMatch(/3 MANUAL \?/);
+    expect(screen).not.toMatch(/No entries|a adds one|Working 0|MANUAL 0/);
+    const footer =
+      t
+        .screen()
+        .filter((l) => l.trim())
+        .at(-1) ?? '';
+    expect(footer).not.toMatch(/\ba add\b/);
+    // Pressed anyway, a still says why nothing will be written.
+    t.write('a');
+    await t.waitForText('nothing will be written');
+    t.write('q');
+    expect(await t.waitForExit()).toBe(0);
+  });
+
   it('the monitor: a root made unreadable while watched keeps its loop, unknown, and says so once; no "loop stopped"', async ({
     tempDir,
     pty,

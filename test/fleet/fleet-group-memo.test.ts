@@ -82,7 +82,7 @@ describe('the project line', () => {
     reads.n = 0;
     // The next render (the selection moved, the clock ticked, another project changed): the same group object.
     expect(groupLine(g, 120, true)).toContain('$50.00 est.');
-    expect(groupSpend(g)).toEqual({ usd: 50, today: 50, unpriced: false, reading: null });
+    expect(groupSpend(g)).toEqual({ usd: 50, today: 50, unpriced: false, reading: null, notPriced: 0, priced: true });
     expect(reads.n).toBe(0);
   });
 

@@ -34,6 +34,8 @@ function invalidNames(abs: string, dirents: readonly fs.Dirent[]): Set<string> |
 export function listDirSync(
   root: string,
   rel: string,
+  /** What the root is called in a refusal (readTextSync's option); default "the .omc root". */
+  opts: { rootLabel?: string } = {},
 ): { ok: true; entries: DirEntry[] } | { ok: false; code: ReadFailureCode; message: string } {
   let abs: string;
   try {
@@ -50,7 +52,7 @@ export function listDirSync(
     return {
       ok: false,
       code: 'outside-root',
-      message: `directory is a symlink to outside the .omc root (${quotePath(real)}); not listed`,
+      message: `directory is a symlink to outside ${opts.rootLabel ?? 'the .omc root'} (${quotePath(real)}); not listed`,
     };
   }
   try {

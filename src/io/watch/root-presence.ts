@@ -35,7 +35,16 @@ export type RootChange = 'gone' | 'back' | 'replaced';
  * files under it are not "missing" one by one.
  */
 export type RootAbsence =
-  { code: 'missing' } | { code: 'not-a-directory'; kind: string } | { code: 'unreachable'; errno: string };
+  | { code: 'missing' }
+  | { code: 'not-a-directory'; kind: string }
+  | { code: 'symlink-loop' }
+  | { code: 'unreachable'; errno: string };
+
+/**
+ * The words for a root path that is a symlink loop (ELOOP), the same on every surface: the CLI's "looked in" lines
+ * and `status` (store/root.ts rootPathFault), and the monitor's problem line and message while it waits.
+ */
+export const SYMLINK_LOOP = 'is a symlink loop';
 
 type Look = { id: string; absence: null } | { id: null; absence: RootAbsence };
 
@@ -49,6 +58,7 @@ function look(root: string): Look {
     const errno = (e as NodeJS.ErrnoException)?.code ?? 'error';
     // ENOTDIR: a component above it is a file, so there is no root there either.
     if (errno === 'ENOENT' || errno === 'ENOTDIR') return { id: null, absence: { code: 'missing' } };
+    if (errno === 'ELOOP') return { id: null, absence: { code: 'symlink-loop' } };
     return { id: null, absence: { code: 'unreachable', errno } };
   }
 }

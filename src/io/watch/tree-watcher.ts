@@ -23,12 +23,12 @@ import { relOf } from './rel-paths.js';
 import { statSync } from '../safe-fs/index.js';
 import { createRemovalHold } from './removal-hold.js';
 import { mayWatchAgain, refusalOf, type Refusal } from './refused-watch.js';
-import { pollRoot, watchRootPresence, type RootAbsence, type RootChange } from './root-presence.js';
+import { pollRoot, SYMLINK_LOOP, watchRootPresence, type RootAbsence, type RootChange } from './root-presence.js';
 import { watchSkeleton } from './skeleton.js';
 import { shownPath } from '../shown-path.js';
 
 export { TRAILING_MS } from './coalescer.js';
-export { POLL_INTERVAL_MS, ROOT_CHECK_MS, type RootAbsence } from './root-presence.js';
+export { POLL_INTERVAL_MS, ROOT_CHECK_MS, SYMLINK_LOOP, type RootAbsence } from './root-presence.js';
 
 export type WatchMode = 'starting' | 'events' | 'polling' | 'waiting' | 'off';
 
@@ -304,6 +304,7 @@ export function rootAbsentWords(
     return absence.kind === 'not a directory'
       ? `${shown} is not a directory now; ${wait} to be one again`
       : `${shown} is ${absence.kind} now, not a directory; ${wait} to be one again`;
+  if (absence?.code === 'symlink-loop') return `${shown} ${SYMLINK_LOOP}; ${wait} to be a directory`;
   if (absence?.code === 'unreachable') return `${shown} cannot be looked at (${absence.errno}); ${wait}`;
   return how.wasThere
     ? `${shown} is gone (moved away or removed); ${wait} to come back`

@@ -5,12 +5,15 @@
  * the plan quota and OMC's wait daemon, the budget guard, and where the prices
  * come from. Wrapped to the pane so the view and the scroll keys agree.
  */
-import { estimateText, formatUsd, PRICE_SOURCE, type ModelPrice } from '../../store/claude/prices.js';
+import { estimateText, formatUsd, PRICE_SOURCE, type Estimate, type ModelPrice } from '../../store/claude/prices.js';
 import { planLimit, type LoopRow } from '../../store/cost/loops.js';
 import { storeLoops } from '../../feeds/cost-report.js';
 import { judgeUsage, resetPassed } from '../../store/cost/quota.js';
 import {
+  NOT_PRICED,
+  notPricedText,
   readingOf,
+  spendUnknownText,
   SUBAGENTS_READING,
   SUBAGENTS_READING_SHORT,
   TRANSCRIPT_READING,
@@ -56,7 +59,9 @@ function loopLines(l: LoopRow, now: number, width: number, cancels: Cancels): To
 
 /** How many lines loopLine makes for `l` at `width`, without making them (rowLines: only the lines on screen are). */
 export function loopLineCount(l: LoopRow, width: number): number {
-  return 1 + (width <= 110 && l.detail ? 1 : 0) + (l.competing ? 1 : 0) + (l.rateLimit ? 1 : 0);
+  return (
+    1 + (width <= 110 && l.detail ? 1 : 0) + (l.spendUnknown ? 1 : 0) + (l.competing ? 1 : 0) + (l.rateLimit ? 1 : 0)
+  );
 }
 
 /** The loops table's column widths (each with its trailing space; 0 = not shown). */
@@ -134,9 +139,12 @@ export function loopLine(l: LoopRow, now: number, width: number, tracked?: Track
   const c = loopColumns(width);
   // `$1.20+subagents…` does not fit the column: the short mark, explained under the project's line. The column
   // holds `$0.0036+sub…` whole (a cell keeps its last place blank).
-  const spent = l.spend
-    ? `${estimateText(l.spend.estimate).replace(' est.', '')}${l.spend.reading === 'transcript' ? TRANSCRIPT_READING_SHORT : l.spend.partial ? SUBAGENTS_READING_SHORT : ''}`
-    : '—';
+  // Nothing counted yet while its transcript is still being read: "…" (the list rule, spendCell), not "$0+…".
+  const spent = !l.spend
+    ? '—'
+    : l.spend.partial && l.spend.estimate.priced.length === 0 && l.spend.estimate.unpriced.length === 0
+      ? '…'
+      : `${estimateText(l.spend.estimate).replace(' est.', '')}${l.spend.reading === 'transcript' ? TRANSCRIPT_READING_SHORT : l.spend.partial ? SUBAGENTS_READING_SHORT : ''}`;
   const proc = l.process ? l.process.status : '—';
   // An OMC row's state in the Sessions pane's words ("not enforced", "cancel 12s"), from the same function.
   const word = l.session ? statusLabel(l.session, now, tracked) : l.state;
@@ -153,6 +161,7 @@ export function loopLine(l: LoopRow, now: number, width: number, tracked?: Track
     (c.what > 0 ? fit(l.detail, c.what) : '');
   const out: ToneLine[] = [{ text: head, tone: l.ended ? 'dim' : undefined }];
   if (width <= 110 && l.detail) out.push({ text: `      ${l.detail}`, tone: 'dim' });
+  if (l.spendUnknown) out.push({ text: `      ⚠ ${spendUnknownText(l.spendUnknown)}`, tone: 'warn' });
   if (l.competing)
     out.push({
       text: '      ⚠ two Stop hooks compete here: an OMC loop and /goal (either keeps the session going)',
@@ -160,6 +169,17 @@ export function loopLine(l: LoopRow, now: number, width: number, tracked?: Track
     });
   if (l.rateLimit) out.push({ text: `      ⚠ ${rateLimitText(l.rateLimit, now)}`, tone: 'warn' });
   return out;
+}
+
+/**
+ * The project's total: "$1.20 est. · 340k tokens over 2 sessions (subagents included)", and "— · 3 sessions not
+ * priced" when none of its sessions could be counted (their transcripts cannot be read): never "$0" for those.
+ */
+function projectSpentText(p: { estimate: Estimate; tokens: number; sessions: number; notPriced: number }): string {
+  const over = `over ${p.sessions} session${p.sessions === 1 ? '' : 's'} (subagents included)`;
+  if (p.sessions === 0 && p.notPriced > 0)
+    return `— (${p.notPriced} session${p.notPriced === 1 ? '' : 's'} ${NOT_PRICED})`;
+  return `${estimateText(p.estimate)} · ${formatTokens(p.tokens)} tokens ${over}${p.notPriced > 0 ? ` + ${p.notPriced} ${NOT_PRICED}` : ''}`;
 }
 
 export function costPaneLines(
@@ -181,9 +201,10 @@ export function costPaneLines(
   const r = costRollupMemo(sessions, store.runs.runs(), claude, prices, now, index);
   const today = r.byDay.find((d) => d.day === new Date(now).toISOString().slice(0, 10));
   push(
-    `Spent in this project: ${estimateText(r.project.estimate)} · ${formatTokens(r.project.tokens)} tokens over ${r.project.sessions} session${r.project.sessions === 1 ? '' : 's'} (subagents included) · today (UTC) ${today ? estimateText(today.estimate) : '$0 est.'}`,
+    `Spent in this project: ${projectSpentText(r.project)} · today (UTC) ${today ? estimateText(today.estimate) : r.project.sessions === 0 && r.project.notPriced > 0 ? '—' : '$0 est.'}`,
     'title',
   );
+  if (r.project.notPriced > 0) push(`  ⚠ ${notPricedText(r.project.notPriced)}`, 'warn');
   // Counted over Claude's sessions (a few) and looked up in the sessions' index, not a pass over every session.
   let reading = 0;
   let readingTranscripts = 0;

@@ -6,7 +6,7 @@
 import { fleetTitle, SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type FleetSnapshot } from '../../fleet/model.js';
 import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
-import { readingMark, spendCell, type Reading } from '../../store/cost/spend.js';
+import { NOT_PRICED, readingMark, spendCell, type Reading } from '../../store/cost/spend.js';
 import { shortId, statusWords } from '../sessions/rows.js';
 import { rowLabel, rowSignal } from '../../feeds/row.js';
 import { CANCEL_FAILED } from '../../store/cancel/words.js';
@@ -130,7 +130,14 @@ export function groupSpend(g: FleetGroup): GroupSpend | null {
   return sp;
 }
 
-type GroupSpend = { usd: number; today: number; unpriced: boolean; reading: Reading };
+type GroupSpend = {
+  usd: number;
+  today: number;
+  unpriced: boolean;
+  reading: Reading;
+  notPriced: number;
+  priced: boolean;
+};
 
 /**
  * Once per group object: a visible project line is drawn on every render (a key, the clock), and the fleet keeps a
@@ -144,8 +151,10 @@ function sumSpend(g: FleetGroup): GroupSpend | null {
   let any = false;
   let unpriced = false;
   let reading: Reading = null;
+  let notPriced = 0;
   for (const r of g.rows) {
     if (r.unpricedModels) unpriced = true;
+    if (r.costUnknown) notPriced += 1;
     // The transcript's mark first, as a session's own (readingOf).
     if (r.costPartial)
       reading = reading === 'transcript' || r.costReading === 'transcript' ? 'transcript' : 'subagents';
@@ -154,16 +163,20 @@ function sumSpend(g: FleetGroup): GroupSpend | null {
     usd += r.costUsd;
     today += r.todayUsd ?? 0;
   }
-  return any ? { usd, today, unpriced, reading } : null;
+  return any || notPriced > 0 ? { usd, today, unpriced, reading, notPriced, priced: any } : null;
 }
 
 export function groupLine(g: FleetGroup, width: number, selected: boolean): string {
   const count = `${g.rows.length} session${g.rows.length === 1 ? '' : 's'}`;
   const host = g.host !== null ? `@${g.host}  ` : '';
   const sp = groupSpend(g);
-  const spend = sp
-    ? `${formatUsd(sp.usd)} est.${sp.unpriced ? ' + unpriced' : ''}${readingMark(sp.reading)} · today ${formatUsd(sp.today)}`
-    : '';
+  // Rows whose spend cannot be known are counted apart ("2 not priced"), never as $0.
+  const notPriced = sp && sp.notPriced > 0 ? `${sp.notPriced} ${NOT_PRICED}` : '';
+  const spend = !sp
+    ? ''
+    : !sp.priced
+      ? `spend ${notPriced}`
+      : `${formatUsd(sp.usd)} est.${sp.unpriced ? ' + unpriced' : ''}${notPriced ? ` + ${notPriced}` : ''}${readingMark(sp.reading)} · today ${formatUsd(sp.today)}`;
   return fit(
     `${selected ? '▸ ' : '  '}${host}${g.label}  (${[count, spend, ...g.notes].filter(Boolean).join(' · ')})`,
     width,

@@ -15,6 +15,7 @@ import { isDue, type NotepadEntry } from '../../store/notepad/model.js';
 import { normalizeDraft } from '../../store/notepad/validate.js';
 import { describeWriteError } from '../../io/safe-fs/index.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
+import { shownPath } from '../../io/shown-path.js';
 import { formatAge } from '../../ui/format.js';
 import type { KeyContext } from '../../kit/pane.js';
 import { bufferOf } from './editor.js';
@@ -236,6 +237,26 @@ export function requestPrune(ctx: Ctx): void {
   });
 }
 
+/**
+ * Why $EDITOR could not be given its scratch file: the temp directory (TMPDIR, when set) named through shownPath,
+ * what is wrong with it in words, and what to do: "$EDITOR: no scratch file: TMPDIR /tmp/afile is not a directory
+ * (ENOTDIR); point TMPDIR at a writable directory".
+ */
+export function scratchDirText(e: unknown, env: NodeJS.ProcessEnv = process.env): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const where = `${env.TMPDIR ? 'TMPDIR' : 'the temp directory'} ${shownPath(os.tmpdir())}`;
+  const why =
+    code === 'ENOTDIR'
+      ? 'is not a directory (ENOTDIR)'
+      : code === 'ENOENT'
+        ? 'does not exist (ENOENT)'
+        : code && ['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT'].includes(code)
+          ? `cannot hold it: ${describeWriteError(e)}`
+          : // Node's own message names the mkdtemp template's raw path: the code alone.
+            `cannot hold it (${code ?? String(e)})`;
+  return `$EDITOR: no scratch file: ${where} ${why}; point TMPDIR at a writable directory`;
+}
+
 /** $EDITOR, else $VISUAL, else vi. */
 export function editorCommand(env: NodeJS.ProcessEnv = process.env): string {
   return env.EDITOR?.trim() || env.VISUAL?.trim() || 'vi';
@@ -251,7 +272,12 @@ export async function runExternalEditor(
   ctx: Ctx,
   initial: string,
 ): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-edit-'));
+  let dir: string;
+  try {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-edit-'));
+  } catch (e) {
+    return { ok: false, message: scratchDirText(e) };
+  }
   const name = 'NOTEPAD_EDITMSG.md';
   const file = path.join(dir, name);
   const editor = editorCommand();

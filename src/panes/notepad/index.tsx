@@ -88,6 +88,11 @@ const sel = (ctx: Ctx) => selectedEntry(ctx.state, snapOf(ctx));
 const noEntry = (ctx: Ctx) => (sel(ctx) ? null : 'no entry selected');
 const writeBlock = (ctx: Ctx) => ctx.store.notepad.getSnapshot().editBlock;
 const entryDisabled = (ctx: Ctx) => noEntry(ctx) ?? writeBlock(ctx);
+/**
+ * A notepad.md never read (refused: its problem line says why): the writing keys are not offered in the footer, as
+ * c / p are not on a loop omc-top may not read; pressed, they still say why nothing will be written.
+ */
+const notepadKnown = (ctx: Ctx) => ctx.store.notepad.getSnapshot().status !== 'unreadable';
 
 function textOf(ctx: Ctx) {
   const snap = snapOf(ctx);
@@ -202,6 +207,7 @@ const bindings: Binding<S>[] = [
     when: LIST,
     writes: true,
     disabled: writeBlock,
+    offered: notepadKnown,
     run: (c) => startEdit(c, { kind: 'add', section: section(c) }),
   },
   {
@@ -210,6 +216,7 @@ const bindings: Binding<S>[] = [
     when: LIST,
     writes: true,
     disabled: writeBlock,
+    offered: notepadKnown,
     run: (c) => editInExternalEditor(c, { kind: 'add', section: section(c) }),
   },
   {
@@ -255,6 +262,7 @@ const bindings: Binding<S>[] = [
     when: mode<S>('entry list', (s) => LIST.test(s) && s.tab === 'working'),
     writes: true,
     disabled: writeBlock,
+    offered: notepadKnown,
     run: requestPrune,
   },
   {
@@ -291,6 +299,7 @@ const bindings: Binding<S>[] = [
     when: PRIORITY,
     writes: true,
     disabled: writeBlock,
+    offered: notepadKnown,
     run: (c) => startEdit(c, { kind: 'priority' }),
   },
   {
@@ -300,6 +309,7 @@ const bindings: Binding<S>[] = [
     when: PRIORITY,
     writes: true,
     disabled: writeBlock,
+    offered: notepadKnown,
     run: (c) => editInExternalEditor(c, { kind: 'priority' }),
   },
   {
@@ -309,6 +319,7 @@ const bindings: Binding<S>[] = [
     when: PRIORITY,
     writes: true,
     disabled: writeBlock,
+    offered: notepadKnown,
     run: requestClearPriority,
   },
 ];

@@ -28,9 +28,18 @@ export function useNotepad(domain: NotepadDomain): NotepadSnapshot {
   return useSyncExternalStore(domain.subscribe, domain.getSnapshot);
 }
 
+/** What a section holds is not known while notepad.md was never read (unreadable): its tab says "?", not 0. */
+const UNKNOWN_COUNT = '?';
+/** The words under the tabs for a notepad.md never read: nothing is listed, and nothing is offered to add. */
+export const NOTEPAD_UNREAD = '  Entries not known: notepad.md cannot be read (the line above says why).';
+
 function tabLabel(id: SectionId, snap: NotepadSnapshot, now: number): string {
   const s = snap.sections[id];
   const i = TABS.indexOf(id) + 1;
+  if (snap.status === 'unreadable')
+    return id === 'priority'
+      ? `${i} Priority ${UNKNOWN_COUNT}/${LIMITS.priorityRecommended}`
+      : `${i} ${id === 'working' ? 'Working' : 'MANUAL'} ${UNKNOWN_COUNT}`;
   if (id === 'priority') return `${i} Priority ${s.chars}/${LIMITS.priorityRecommended}`;
   const count = s.entries.length;
   const due = id === 'working' ? s.entries.filter((e) => isDue(e, now)).length : 0;
@@ -127,6 +136,12 @@ function Priority({
 }) {
   const theme = useTheme();
   const s = snap.sections.priority;
+  if (snap.status === 'unreadable')
+    return (
+      <Text color={theme.muted} wrap="truncate">
+        {clip(NOTEPAD_UNREAD, width)}
+      </Text>
+    );
   if (s.text === '') {
     return (
       <Text color={theme.muted} wrap="truncate">
@@ -199,9 +214,11 @@ function EntryList({
         {filterLine}
         <Text color={theme.muted} wrap="truncate">
           {clip(
-            snap.sections[tab].entries.length === 0
-              ? '  No entries. a adds one (A: write it in $EDITOR).'
-              : '  No entry matches the filter.',
+            snap.status === 'unreadable'
+              ? NOTEPAD_UNREAD
+              : snap.sections[tab].entries.length === 0
+                ? '  No entries. a adds one (A: write it in $EDITOR).'
+                : '  No entry matches the filter.',
             width,
           )}
         </Text>

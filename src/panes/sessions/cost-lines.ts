@@ -9,7 +9,7 @@ import { nextRunMs } from '../../store/claude/native-loops.js';
 import { estimateText, formatUsd, formatUsdEst, type ModelPrice } from '../../store/claude/prices.js';
 import { competingStopHooks, rateLimitFor, type RateLimitNote } from '../../store/cost/loops.js';
 import type { QuotaSnapshot } from '../../store/cost/quota-domain.js';
-import { readingWhy, sessionSpend } from '../../store/cost/spend.js';
+import { readingWhy, sessionSpend, spendUnknown, spendUnknownText } from '../../store/cost/spend.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import type { PlanProgress } from '../../store/ultragoal/plans.js';
 import { formatAge, formatAgo, formatClock, formatTimestamp } from '../../ui/format.js';
@@ -42,6 +42,8 @@ export function costLines(
   const out: DetailLine[] = [];
   const f = c?.transcript?.facts;
   const sp = sessionSpend(c, prices, now);
+  const unknown = spendUnknown(c);
+  if (unknown !== null) out.push({ text: `  cost — (${spendUnknownText(unknown)})`, tone: 'warn' });
   if (!f || !sp) return out;
   const burn =
     sp.burnPerMin === null

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { LastGoodFile } from '../../io/last-good.js';
 import { listDirSync, parseJsonText, statSync } from '../../io/safe-fs/index.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
-import type { ClaudeConfigDir } from './config-dir.js';
+import { CLAUDE_DIR_READ, type ClaudeConfigDir } from './config-dir.js';
 
 export const MAX_JOBS = 64;
 const JOB_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -104,7 +104,7 @@ export class BgJobsReader {
     if (this.disposed) return;
     const dir = this.dir;
     if (only === null) {
-      const list = listDirSync(dir, 'jobs');
+      const list = listDirSync(dir, 'jobs', CLAUDE_DIR_READ);
       const ids = list.ok
         ? list.entries
             .filter((e) => e.kind === 'dir' && !e.invalidName && JOB_ID.test(e.name))
@@ -124,6 +124,7 @@ export class BgJobsReader {
           this.files.set(
             id,
             new LastGoodFile(dir, `jobs/${id}/state.json`, {
+              ...CLAUDE_DIR_READ,
               parse: (r) => {
                 const j = parseJsonText(r.text, r);
                 return j.ok ? parseJobState(id, j.value) : { ok: false, problem: j.message };

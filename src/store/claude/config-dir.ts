@@ -18,6 +18,13 @@ export function findClaudeConfigDir(env: NodeJS.ProcessEnv = process.env): Claud
   return { dir: path.resolve(home, '.claude'), rule: 'HOME/.claude' };
 }
 
+/**
+ * What Claude's config directory is called when a read under it is refused ("symlink points outside Claude's config
+ * directory"): every read of Claude Code's files passes CLAUDE_DIR_READ, never the .omc root's words.
+ */
+export const CLAUDE_DIR_LABEL = "Claude's config directory";
+export const CLAUDE_DIR_READ = { rootLabel: CLAUDE_DIR_LABEL } as const;
+
 /** Claude Code's project folder name for a cwd: every character that is not a letter or digit becomes "-". */
 export function encodeProjectDir(cwd: string): string {
   return cwd.replace(/[^a-zA-Z0-9]/g, '-');

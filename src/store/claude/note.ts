@@ -10,6 +10,7 @@ import { readJsonSync } from '../../io/safe-fs/index.js';
 import { cleanBlock } from '../../io/sanitize.js';
 import { checkOwnSocket, sendLines } from '../../io/unix-socket.js';
 import type { ProcessView } from './model.js';
+import { CLAUDE_DIR_READ } from './config-dir.js';
 
 export const NOTE_FROM = 'omc-top';
 export const NOTE_MAX_CHARS = 4_000;
@@ -46,7 +47,7 @@ export function planNote(configDir: string, p: ProcessView | null): NotePlan {
   if (!check.ok)
     return { ok: false, reason: `its inbox socket cannot be used: ${check.reason}`, paneFallback: p.tmux !== null };
   // The key file is Claude's: read through the safe path, and only the token taken from it.
-  const key = readJsonSync(configDir, keyFileRel(p.pid, p.messagingSocketPath), 4096);
+  const key = readJsonSync(configDir, keyFileRel(p.pid, p.messagingSocketPath), 4096, CLAUDE_DIR_READ);
   const tok = key.ok ? (key.value as { peerToken?: unknown } | null)?.peerToken : undefined;
   const token = typeof tok === 'string' && /^[0-9a-f]{16,128}$/.test(tok) ? tok : null;
   return { ok: true, pid: p.pid, sessionId: p.sessionId, socket: p.messagingSocketPath, token };

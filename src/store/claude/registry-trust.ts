@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { dirOwnershipSync, readJsonSync } from '../../io/safe-fs/index.js';
 import { parseRegistryEntry, REGISTRY_FILE_MAX_BYTES } from './registry.js';
+import { CLAUDE_DIR_READ } from './config-dir.js';
 
 export type RegistryTrust = { ok: true; how: string } | { ok: false; reason: string };
 
@@ -29,7 +30,7 @@ export function checkRegistryFile(
   uid: number | undefined = process.getuid?.(),
 ): RegistryTrust {
   if (uid === undefined) return { ok: false, reason: 'cannot tell file owners on this system' };
-  const r = readJsonSync(configDir, rel, REGISTRY_FILE_MAX_BYTES);
+  const r = readJsonSync(configDir, rel, REGISTRY_FILE_MAX_BYTES, CLAUDE_DIR_READ);
   if (!r.ok) return { ok: false, reason: `its registry file ${rel} ${r.message}` };
   const p = parseRegistryEntry(rel, r.value, r.read.mtimeMs);
   if (!p.ok) return { ok: false, reason: `its registry file ${rel}: ${p.message}` };

@@ -7,6 +7,7 @@
 import { listDirSync, readJsonSync } from '../../io/safe-fs/index.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 import { isValidSessionId } from '../sessions/omc-rules.js';
+import { CLAUDE_DIR_READ } from './config-dir.js';
 
 /** A registry file is a few hundred bytes; anything near this is not one. */
 export const REGISTRY_FILE_MAX_BYTES = 64 * 1024;
@@ -114,7 +115,7 @@ export interface RegistryRead {
 
 /** Reads every `<pid>.json` in `sessions/`; other names (the .key files) are ignored. */
 export function readRegistry(configDir: string): RegistryRead {
-  const list = listDirSync(configDir, 'sessions');
+  const list = listDirSync(configDir, 'sessions', CLAUDE_DIR_READ);
   if (!list.ok) {
     if (list.code === 'missing') return { entries: [], problems: [], missing: true };
     return { entries: [], problems: [{ rel: 'sessions', message: list.message }], missing: false };
@@ -129,7 +130,7 @@ export function readRegistry(configDir: string): RegistryRead {
     });
   for (const name of names.sort().slice(0, REGISTRY_MAX_ENTRIES)) {
     const rel = `sessions/${name}`;
-    const r = readJsonSync(configDir, rel, REGISTRY_FILE_MAX_BYTES);
+    const r = readJsonSync(configDir, rel, REGISTRY_FILE_MAX_BYTES, CLAUDE_DIR_READ);
     if (!r.ok) {
       // Gone between listing and reading: the CLI exited; not a problem.
       if (r.code !== 'missing') problems.push({ rel, message: r.message });

@@ -30,6 +30,7 @@ import {
 } from './usage.js';
 import { UsageSamples } from './usage-samples.js';
 import { RecentIds } from './recent-ids.js';
+import { CLAUDE_DIR_READ } from './config-dir.js';
 
 /** Subagent files followed per session (a delegation-heavy session beyond this is counted up to it, and says so). */
 export const MAX_SUBAGENTS = 300;
@@ -207,7 +208,7 @@ export class SubagentSet {
     const stamp = `${st.ino}:${st.mtimeMs}`;
     if (stamp === this.dirStamp) return false;
     this.dirStamp = stamp;
-    const list = listDirSync(this.configDir, this.dirRel);
+    const list = listDirSync(this.configDir, this.dirRel, CLAUDE_DIR_READ);
     if (!list.ok) return false;
     let changed = false;
     const names = list.entries.filter((e) => e.kind === 'file' && !e.invalidName).map((e) => e.name);
@@ -239,7 +240,7 @@ export class SubagentSet {
     if (this.metas.get(id)?.stamp === stamp) return false;
     let meta: SubagentMeta = { type: null, model: null, description: null, finished: false };
     if (st) {
-      const r = readJsonSync(this.configDir, rel, 64 * 1024);
+      const r = readJsonSync(this.configDir, rel, 64 * 1024, CLAUDE_DIR_READ);
       const o = r.ok ? obj(r.value) : null;
       if (o)
         meta = {

@@ -6,7 +6,7 @@
  * truncated file starts over. The first read of a huge file starts at its last
  * FULL_READ_MAX bytes and says so (`partialFrom`).
  */
-import { readRangeSync } from '../../io/safe-fs/index.js';
+import { formatBytes, readRangeSync } from '../../io/safe-fs/index.js';
 import { FactsBuilder, type TranscriptFacts } from './transcript-facts.js';
 import { transcriptPercent } from '../verdict/payload.js';
 
@@ -82,6 +82,8 @@ export class TranscriptReader<F = TranscriptFacts> {
   /** Bytes of a line whose end has not arrived in the bytes read so far. */
   private carry: Buffer | null = null;
   private skippingLongLine = false;
+  /** A line end was seen since the read (re)started: without one, the bytes hold no line at all. */
+  private sawLineEnd = false;
   /**
    * The file's last bytes read so far (the last `tailLength` of TAIL_BYTES, allocated once: a fresh buffer per
    * step was garbage outside the heap that, read by the gigabyte, kept the process's memory grown after reading
@@ -212,6 +214,7 @@ export class TranscriptReader<F = TranscriptFacts> {
       this.carry = null;
       this.badLines = 0;
       this.problem = null;
+      this.sawLineEnd = false;
       // Started mid-file: the first piece is the end of a line we never saw whole.
       this.skippingLongLine = r.from > 0;
       this.version += 1;
@@ -220,7 +223,22 @@ export class TranscriptReader<F = TranscriptFacts> {
     if (r.bytes.length === 0) return 0;
     this.keepTail(r.bytes);
     this.consume(r.bytes);
+    this.noLineProblem();
     return r.bytes.length;
+  }
+
+  /**
+   * Read to its end with no line end anywhere in it and no line still being written (everything skipped as one
+   * huge line: a sparse or binary file under a transcript's name): nothing in it can be counted, and that is
+   * said, so its spend reads as unknown (store/cost/spend.ts spendUnknown), never as $0.
+   */
+  private noLineProblem(): void {
+    if (this.size === 0 || this.sawLineEnd || this.carry !== null || this.offset < this.size || this.problem !== null)
+      return;
+    const read = this.size - this.partialFrom;
+    const where = this.partialFrom > 0 ? `last ${formatBytes(read)} of ${formatBytes(this.size)}` : formatBytes(read);
+    this.problem = `has no line end in its ${where}: not a transcript that can be read`;
+    this.version += 1;
   }
 
   /** The tail buffer holds its bytes at its end: shift what stays left, copy the new bytes in after it. */
@@ -239,6 +257,7 @@ export class TranscriptReader<F = TranscriptFacts> {
     for (;;) {
       const nl = bytes.indexOf(0x0a, from);
       if (nl === -1) break;
+      this.sawLineEnd = true;
       let line = bytes.subarray(from, nl);
       this.offset += nl - from + 1;
       from = nl + 1;

@@ -20,7 +20,7 @@ import { lowerBound, PATCH_MAX, patchSorted } from '../sessions/sorted-views.js'
 import { modeSummary } from '../sessions/summary.js';
 import type { QuotaSnapshot } from './quota-domain.js';
 import { judgeUsage } from './quota.js';
-import { sessionSpend, type SessionSpend } from './spend.js';
+import { sessionSpend, spendUnknown, type SessionSpend } from './spend.js';
 
 /** A goal or job that ended this recently still shows (what just happened), then leaves the list. */
 export const RECENT_END_MS = 30 * 60_000;
@@ -41,6 +41,8 @@ export interface LoopRow {
   nextMs: number | null;
   process: ProcessView | null;
   spend: SessionSpend | null;
+  /** Why its spend cannot be known (its transcript cannot be read: spend.ts spendUnknown), else null. */
+  spendUnknown?: string | null;
   /** The session also has the other kind of Stop hook active. */
   competing: boolean;
   rateLimit: RateLimitNote | null;
@@ -167,6 +169,7 @@ function omcRow(i: LoopInputs, s: SessionView, c: ClaudeSessionView | undefined)
     nextMs: null,
     process: p,
     spend: sessionSpend(c, i.prices, i.now),
+    spendUnknown: spendUnknown(c),
     competing: competingStopHooks(s, c) !== null,
     rateLimit: enforced ? rateLimitFor(i.quota, p, i.now) : null,
     ended: false,
@@ -293,6 +296,7 @@ export function projectLoops(i: LoopInputs): readonly LoopRow[] {
           nextMs: null,
           process: p,
           spend: sessionSpend(c, i.prices, i.now),
+          spendUnknown: spendUnknown(c),
           competing: competingStopHooks(s, c) !== null,
           rateLimit: live ? rateLimitFor(i.quota, p, i.now) : null,
           ended: !live,
@@ -311,6 +315,7 @@ export function projectLoops(i: LoopInputs): readonly LoopRow[] {
         nextMs: st.next,
         process: p,
         spend: sessionSpend(c, i.prices, i.now),
+        spendUnknown: spendUnknown(c),
         competing: false,
         rateLimit: rateLimitFor(i.quota, p, i.now),
         ended: false,
@@ -332,6 +337,7 @@ export function projectLoops(i: LoopInputs): readonly LoopRow[] {
       nextMs: null,
       process: c?.process ?? null,
       spend: sessionSpend(c, i.prices, i.now),
+      spendUnknown: spendUnknown(c),
       competing: false,
       rateLimit: over ? null : rateLimitFor(i.quota, c?.process ?? null, i.now),
       ended: over,

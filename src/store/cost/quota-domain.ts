@@ -9,7 +9,7 @@
 import { parseJsonText, listDirSync, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { LastGoodFile } from '../../io/last-good.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
-import { findClaudeConfigDir } from '../claude/config-dir.js';
+import { CLAUDE_DIR_READ, findClaudeConfigDir } from '../claude/config-dir.js';
 import type { Domain, Problem } from '../types.js';
 import {
   DAEMON_PID,
@@ -95,6 +95,7 @@ export class QuotaDomain implements Domain {
     this.daemonDir = opts.env && !opts.env.HOME && !opts.env.OMC_HOME ? null : waitDaemonDir(this.env);
     this.pidAlive = opts.pidAlive ?? defaultPidAlive;
     this.settings = new LastGoodFile(this.configDir, 'settings.json', {
+      ...CLAUDE_DIR_READ,
       parse: jsonParse((v) => ({ ok: true, value: pollIntervalOf(v) })),
     });
     this.daemonFile = this.daemonDir
@@ -133,7 +134,7 @@ export class QuotaDomain implements Domain {
     const stamp = st ? `${st.ino}:${st.mtimeMs}` : 'missing';
     if (stamp === this.pluginStamp) return;
     this.pluginStamp = stamp;
-    const list = st ? listDirSync(this.configDir, USAGE_CACHE_DIR) : null;
+    const list = st ? listDirSync(this.configDir, USAGE_CACHE_DIR, CLAUDE_DIR_READ) : null;
     const names = list?.ok ? list.entries.filter((e) => e.kind === 'file').map((e) => e.name) : [];
     const mine = `.usage-cache-${sourceFor(this.env)}.json`;
     const perSource = names.filter((n) => /^\.usage-cache-[a-z]+\.json$/.test(n));
@@ -147,6 +148,7 @@ export class QuotaDomain implements Domain {
     if (rel !== (this.cacheFile?.rel ?? null))
       this.cacheFile = rel
         ? new LastGoodFile(this.configDir, rel, {
+            ...CLAUDE_DIR_READ,
             // The cache as last read: an odd field keeps its last good value (quota.ts).
             parse: jsonParse((v) => parseUsageCache(rel, v, this.cacheFile?.value ?? null)),
           })

@@ -8,14 +8,14 @@
  * middle, so a run's edges are exact to one bucket (one minute in a session's
  * first hour and a half, coarser later; the run detail says which). Pure.
  */
-import type { ClaudeSnapshot } from '../claude/model.js';
+import type { ClaudeSessionView, ClaudeSnapshot } from '../claude/model.js';
 import type { TranscriptFacts } from '../claude/transcript-facts.js';
 import { estimate, type Estimate, type ModelPrice } from '../claude/prices.js';
 import { addUsage, usageTokens, type UsageByModel } from '../claude/usage.js';
 import type { RunLine } from '../runs/history.js';
 import type { SessionView } from '../sessions/model.js';
 import type { SessionIndex } from '../sessions/view-index.js';
-import { utcDay } from './spend.js';
+import { spendUnknown, utcDay } from './spend.js';
 
 /** Spend outside every loop's window (a plain prompt, the time before a loop started). */
 export const NO_LOOP = '(no loop)';
@@ -48,7 +48,11 @@ export interface RunSpent extends Spent {
 }
 
 export interface CostRollup {
-  project: Spent & { sessions: number };
+  /**
+   * `sessions` counted; `notPriced`: OMC's sessions whose transcript is there but cannot be read (spend.ts
+   * spendUnknown), left out of every figure and said beside them, never counted as $0.
+   */
+  project: Spent & { sessions: number; notPriced: number };
   /** Newest first, at most ROLLUP_DAYS days with usage. */
   byDay: (Spent & { day: string })[];
   /** Most spent first; a bucket where two loops ran goes to "ralph+ultrawork". */
@@ -89,24 +93,26 @@ function sessionsWithFacts(
   sessions: readonly SessionView[],
   claude: ClaudeSnapshot,
   index: SessionIndex | undefined,
-): { pairs: [SessionView, TranscriptFacts][]; held: (sid: string) => boolean } {
+): { pairs: [SessionView, TranscriptFacts][]; notPriced: number; held: (sid: string) => boolean } {
   const pairs: [SessionView, TranscriptFacts][] = [];
+  let notPriced = 0;
+  const add = (s: SessionView, c: ClaudeSessionView | undefined) => {
+    const f = c?.transcript?.facts;
+    if (!f) return;
+    if (spendUnknown(c) !== null) notPriced += 1;
+    else pairs.push([s, f]);
+  };
   if (index) {
     // Claude's sessions are a few; OMC's may be 10,000: look each of the few up rather than pass over the many.
     for (const [sid, c] of claude.bySession) {
       const s = index.byKey.get(sid);
-      const f = c.transcript?.facts;
-      if (s?.kind === 'session' && f) pairs.push([s, f]);
+      if (s?.kind === 'session') add(s, c);
     }
-    return { pairs, held: (sid) => index.byKey.get(sid)?.kind === 'session' };
+    return { pairs, notPriced, held: (sid) => index.byKey.get(sid)?.kind === 'session' };
   }
-  for (const s of sessions) {
-    if (s.kind !== 'session') continue;
-    const f = claude.bySession.get(s.id)?.transcript?.facts;
-    if (f) pairs.push([s, f]);
-  }
+  for (const s of sessions) if (s.kind === 'session') add(s, claude.bySession.get(s.id));
   const held = new Set(sessions.filter((s) => s.kind === 'session').map((s) => s.id));
-  return { pairs, held: (sid) => held.has(sid) };
+  return { pairs, notPriced, held: (sid) => held.has(sid) };
 }
 
 /**
@@ -147,7 +153,7 @@ export function costRollup(
   for (const r of runs)
     if (r.sessionId !== null)
       (runsBySession.get(r.sessionId) ?? runsBySession.set(r.sessionId, []).get(r.sessionId))?.push(r);
-  const { pairs, held } = sessionsWithFacts(sessions, claude, index);
+  const { pairs, notPriced, held } = sessionsWithFacts(sessions, claude, index);
   for (const [s, f] of pairs) {
     counted += 1;
     addUsage(project, f.byModel);
@@ -189,7 +195,7 @@ export function costRollup(
     .sort((a, b) => b.estimate.usd - a.estimate.usd || b.tokens - a.tokens || (a.mode < b.mode ? -1 : 1));
   const runSpent = new Map<string, RunSpent>();
   for (const [k, u] of runUsage) runSpent.set(k, { ...spent(u.by, prices), resolutionMs: u.resolutionMs });
-  return { project: { ...spent(project, prices), sessions: counted }, byDay, byMode, runs: runSpent };
+  return { project: { ...spent(project, prices), sessions: counted, notPriced }, byDay, byMode, runs: runSpent };
 }
 
 /** Memoised on its inputs' identities (the snapshots are immutable) and the minute. */

@@ -108,14 +108,39 @@ const memo = new WeakMap<
   { key: string; prices: Readonly<Record<string, ModelPrice>> | undefined; spend: SessionSpend }
 >();
 
-/** null when the session has no transcript. */
+/** The words a spend that cannot be known is shown with in a total: "3 sessions not priced". */
+export const NOT_PRICED = 'not priced';
+/** The line under a total that leaves `n` sessions out: how many, and why. */
+export const notPricedText = (n: number): string =>
+  `${n} session${n === 1 ? "'s" : "s'"} spend not priced: ${n === 1 ? 'its transcript cannot' : 'their transcripts cannot'} be read (see each loop, or the problem lines); left out of every figure here, not counted as $0`;
+/**
+ * A session's spend that cannot be known, with why: "spend unknown: its transcript is not a regular file", or
+ * "…: its transcript cannot be read (a line is not valid JSON)" for a reason that is not said of the file.
+ */
+export const spendUnknownText = (why: string): string =>
+  /^(is|has|cannot) /.test(why)
+    ? `spend unknown: its transcript ${why}`
+    : `spend unknown: its transcript cannot be read (${why})`;
+
+/**
+ * Why the session's spend cannot be known, or null: its transcript is there but nothing in it could be counted
+ * because it could not be read (a FIFO, a link to a device, bytes with no line in them). Its figure is unknown,
+ * never "$0": every surface shows "—" with this reason, and the totals count it as not priced.
+ */
+export function spendUnknown(c: ClaudeSessionView | null | undefined): string | null {
+  const t = c?.transcript;
+  if (!t || t.problem === null) return null;
+  return t.facts.messages === 0 && usageTokens(t.facts.byModel) === 0 ? t.problem : null;
+}
+
+/** null when the session has no transcript, or one that could not be read (spendUnknown says why). */
 export function sessionSpend(
   c: ClaudeSessionView | undefined,
   prices: Readonly<Record<string, ModelPrice>> | undefined,
   now: number,
 ): SessionSpend | null {
   const f = c?.transcript?.facts;
-  if (!c || !f) return null;
+  if (!c || !f || spendUnknown(c) !== null) return null;
   // A gone or exited session burns nothing, whatever its last ten minutes looked like.
   const burnPerMin = isDead(lifeOf(c).status) ? null : burnRate(f, now);
   const key = `${utcDay(now)}|${burnPerMin}`;

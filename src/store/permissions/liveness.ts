@@ -5,7 +5,7 @@
  */
 import { listDirSync, readJsonSync } from '../../io/safe-fs/index.js';
 import type { StartIdentity } from '../../io/process-start.js';
-import { findClaudeConfigDir } from '../claude/config-dir.js';
+import { CLAUDE_DIR_READ, findClaudeConfigDir } from '../claude/config-dir.js';
 import { parseRegistryEntry } from '../claude/registry.js';
 import { LISTENERS, ListenerSchema, inProject, type PermissionRequestFile } from './protocol.js';
 
@@ -38,7 +38,7 @@ export function answeredElsewhere(
   if (req.claude_pid === null) return false;
   const config = findClaudeConfigDir(env).dir;
   const rel = `sessions/${req.claude_pid}.json`;
-  const r = readJsonSync(config, rel, 64 * 1024);
+  const r = readJsonSync(config, rel, 64 * 1024, CLAUDE_DIR_READ);
   if (!r.ok) return r.code === 'missing';
   const p = parseRegistryEntry(rel, r.value, r.read.mtimeMs);
   if (!p.ok || p.entry.sessionId !== req.session_id) return false;

@@ -3,6 +3,7 @@
  * store reads; the rows of each rollup add up to the project, and the same figures reach --json and
  * the fleet's rows (whose sum is the project's line).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { costRollup, NO_LOOP } from '../../../src/store/cost/rollup.js';
 import { rowOf } from '../../../src/feeds/row.js';
 import { addClaudeToReport } from '../../../src/store/claude/report.js';
 import { addCostToReport } from '../../../src/feeds/cost-report.js';
-import { groupSpend } from '../../../src/panes/fleet/layout.js';
+import { groupLine, groupSpend, rowCost } from '../../../src/panes/fleet/layout.js';
 import type { FleetGroup, FleetRow } from '../../../src/fleet/model.js';
 import { OmcStore } from '../../../src/store/store.js';
 import { makeProject, type TempProject, writeLiveRalph, writeOmcJson } from '../../helpers/fixtures.js';
@@ -114,5 +115,34 @@ describe('cost rollups', () => {
     expect(g?.usd).toBeCloseTo(r.project.estimate.usd, 12);
     expect(g?.unpriced).toBe(true);
     expect(g?.today).toBeCloseTo(r.byDay.find((d) => d.day === '2026-12-02')!.estimate.usd, 12);
+  });
+
+  it('a transcript that cannot be read (a FIFO): not priced on the fleet row and its project line, never $0', () => {
+    transcript(A, [...assistant(A, '2026-12-02T09:00:10Z', 'a1', 1, [{ type: 'text', text: 'ralph' }])]);
+    const fifo = path.join(cfg, transcriptRel(p.dir, B));
+    fs.mkdirSync(path.dirname(fifo), { recursive: true });
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    store = new OmcStore({
+      root: p.root,
+      watch: 'none',
+      projectDir: p.dir,
+      clock: () => NOW,
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
+    });
+    store.start();
+    const sessions = store.sessions.getSnapshot().sessions;
+    const claude = store.claude.getSnapshot().bySession;
+    const r = costRollup(sessions, store.runs.runs(), store.claude.getSnapshot(), {}, NOW);
+    expect(r.project).toMatchObject({ sessions: 1, notPriced: 1 });
+    const rows = sessions.map((s) => ({ ...rowOf(s, claude.get(s.id), NOW) }) as FleetRow);
+    const b = rows.find((x) => x.session === B)!;
+    expect(b.costUnknown).toMatch(/not a regular file/);
+    expect(rowCost(b)).toBe('—');
+    const g = { rows, label: 'proj', host: null, notes: [] } as unknown as FleetGroup;
+    expect(groupSpend(g)?.notPriced).toBe(1);
+    expect(groupLine(g, 200, false)).toMatch(/\$\d[\d.]* est\. \+ 1 not priced · today/);
+    // Only sessions that cannot be read: the line says so, with no figure.
+    const only = { rows: [b], label: 'proj', host: null, notes: [] } as unknown as FleetGroup;
+    expect(groupLine(only, 200, false)).toContain('(1 session · spend 1 not priced)');
   });
 });
