@@ -156,18 +156,24 @@ async function ralphAtWork(s: Scene, flags: readonly string[]) {
   return { entry, sid, ralph };
 }
 
+/** `omc-top hooks <verb>` for the scene's project, as a user runs it; what it printed is kept in `out`. */
+function hooksOf(s: Awaited<ReturnType<typeof scene>>) {
+  const out: string[] = [];
+  const hooks = (verb: string) =>
+    runHooksCommand([verb, '--cwd', s.run.project], {
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+      cwd: s.run.project,
+      env: s.env,
+      script: HOOK,
+    });
+  return { out, hooks };
+}
+
 describe.skipIf(reason !== null)('answering from omc-top, with the real Claude Code CLI', () => {
   it('permission prompts: y allows, n denies, no answer or no omc-top leaves Claude its own prompt', async () => {
     const s = await scene('perm', { answers: { permissionWaitSeconds: 8 } });
-    const out: string[] = [];
-    const hooks = (verb: string) =>
-      runHooksCommand([verb, '--cwd', s.run.project], {
-        out: (t) => out.push(t),
-        err: (t) => out.push(t),
-        cwd: s.run.project,
-        env: s.env,
-        script: HOOK,
-      });
+    const { out, hooks } = hooksOf(s);
     expect(hooks('install'), out.join('')).toBe(0);
     const entry = await startClaude(s, '--permission-mode default');
     const sid = entry.sessionId;
@@ -255,15 +261,7 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
 
   it('permission prompt of a Claude killed with SIGKILL: omc-top stops offering it and says no answer can reach it', async () => {
     const s = await scene('perm-kill', { answers: { permissionWaitSeconds: 120 } });
-    const out: string[] = [];
-    const hooks = (verb: string) =>
-      runHooksCommand([verb, '--cwd', s.run.project], {
-        out: (t) => out.push(t),
-        err: (t) => out.push(t),
-        cwd: s.run.project,
-        env: s.env,
-        script: HOOK,
-      });
+    const { out, hooks } = hooksOf(s);
     expect(hooks('install'), out.join('')).toBe(0);
     const entry = await startClaude(s, '--permission-mode default');
     const store = s.store();

@@ -63,7 +63,7 @@ export function claudeGone(
   if (live === 'absent') return `Claude exited (pid ${pid} is not running)`;
   if (live === null) return null;
   const rel = `sessions/${pid}.json`;
-  const r = readJsonSync(findClaudeConfigDir(env).dir, rel, 64 * 1024);
+  const r = readJsonSync(findClaudeConfigDir(env).dir, rel, 64 * 1024, CLAUDE_DIR_READ);
   if (!r.ok) return null;
   const p = parseRegistryEntry(rel, r.value, r.read.mtimeMs);
   if (!p.ok || p.entry.sessionId !== req.session_id || p.entry.procStart === null) return null;
