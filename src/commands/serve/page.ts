@@ -110,6 +110,7 @@ export const PAGE_JS = `'use strict';
   }
   function ackButton(r, n) {
     var ack = el('button', 'Acknowledge');
+    ack.dataset.ack = n.id;
     ack.onclick = function () {
       post('/api/ack', { root: r.id, ids: [n.id] }).then(function (d) { say(d.body.message || d.body.error); });
     };
