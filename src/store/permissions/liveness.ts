@@ -57,15 +57,25 @@ export function claudeGone(
   req: Pick<PermissionRequestFile, 'claude_pid' | 'session_id'>,
   startIdentity: (pid: number) => StartIdentity,
 ): string | null {
+  const why = claudeGoneWhy(env, req, startIdentity);
+  return why === null ? null : `Claude exited (${why})`;
+}
+
+/** What shows the Claude that asked is gone ("pid N is not running"), or null: claudeGone without its subject. */
+export function claudeGoneWhy(
+  env: NodeJS.ProcessEnv,
+  req: Pick<PermissionRequestFile, 'claude_pid' | 'session_id'>,
+  startIdentity: (pid: number) => StartIdentity,
+): string | null {
   const pid = req.claude_pid;
   if (pid === null) return null;
   const live = startIdentity(pid);
-  if (live === 'absent') return `Claude exited (pid ${pid} is not running)`;
+  if (live === 'absent') return `pid ${pid} is not running`;
   if (live === null) return null;
   const rel = `sessions/${pid}.json`;
   const r = readJsonSync(findClaudeConfigDir(env).dir, rel, 64 * 1024, CLAUDE_DIR_READ);
   if (!r.ok) return null;
   const p = parseRegistryEntry(rel, r.value, r.read.mtimeMs);
   if (!p.ok || p.entry.sessionId !== req.session_id || p.entry.procStart === null) return null;
-  return p.entry.procStart === live ? null : `Claude exited (pid ${pid} is now another process)`;
+  return p.entry.procStart === live ? null : `pid ${pid} is now another process`;
 }

@@ -109,7 +109,7 @@ export const OUTCOMES = [
   'timeout',
   'refused',
   'answered-elsewhere',
-  /** The Claude that asked is gone (killed): no reply was printed, nobody would have read it. */
+  /** The Claude that asked is gone (killed), or the reply could not be written to it: the answer reached nobody. */
   'claude-gone',
   'monitor-gone',
   'terminated',
