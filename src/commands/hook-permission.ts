@@ -87,6 +87,9 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
   const { seconds, destination } = waitBound(deps);
   const created = deps.now();
   const claudePid = Number(deps.env.CLAUDE_PID);
+  const asker = Number.isSafeInteger(claudePid) && claudePid > 0 ? claudePid : null;
+  // Claude runs now (it waits for this hook): its start identity tells it from a process that reuses its pid later.
+  const claudeStart = asker === null ? null : deps.startIdentity(asker);
   const own = ownStartIdentity();
   const base: Omit<PermissionRequestFile, 'digest'> = {
     v: 1,
@@ -97,7 +100,8 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
     tool_name: hi.tool_name,
     tool_input: hi.tool_input,
     transcript_path: hi.transcript_path ?? null,
-    claude_pid: Number.isSafeInteger(claudePid) && claudePid > 0 ? claudePid : null,
+    claude_pid: asker,
+    claude_start: typeof claudeStart === 'string' && claudeStart !== 'absent' ? claudeStart : null,
     hook_pid: process.pid,
     hook_start: typeof own === 'string' && own !== 'absent' ? own : null,
     created_at: created,

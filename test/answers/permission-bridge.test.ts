@@ -276,7 +276,7 @@ describe('the permission hook, in process', () => {
   });
 
   /** A stand-in for the Claude that asks (a real process), registered as Claude Code registers, waiting. */
-  async function claudeProcess(w: ReturnType<typeof world>) {
+  async function claudeProcess(w: ReturnType<typeof world>, registryStart = true) {
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     const pid = child.pid as number;
     const procStart = await waitFor(() => {
@@ -290,7 +290,7 @@ describe('the permission hook, in process', () => {
       JSON.stringify({
         pid,
         sessionId: 'a1b2c3d4-0000-4000-8000-000000000001',
-        procStart,
+        ...(registryStart ? { procStart } : {}),
         status: 'waiting',
         statusUpdatedAt: Date.now(),
       }),
@@ -375,6 +375,36 @@ describe('the permission hook, in process', () => {
     expect(said.slice(1)).toEqual([
       `Bash touch made.txt: handed to Claude: allow; Claude exited right after (pid ${claude.pid} is not running), so whether it acted on it is unknown`,
     ]);
+  });
+
+  it("Claude's pid reused by another process, its registry entry with no procStart: the hook and the monitor both tell", async () => {
+    const w = world();
+    const claude = await claudeProcess(w, false);
+    const dom = listen(w);
+    // The pid now names another process (a reuse, as after Claude exited): another start identity, same pid.
+    let reused = false;
+    const startIdentity = (pid: number) => (reused && pid === claude.pid ? '1' : processStartIdentity(pid));
+    const { d, printed } = deps(w, { env: { ...w.env, CLAUDE_PID: String(claude.pid) }, startIdentity });
+    const hook = runPermissionHook(payload(w.project), d);
+    const req = await pending(dom);
+    // The request carries Claude's start identity as read from /proc when it asked (the registry has none).
+    expect(req.file.claude_start).toBe(processStartIdentity(claude.pid));
+    reused = true;
+    try {
+      expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env, startIdentity })).toEqual({
+        ok: false,
+        message: `stale: Claude exited (pid ${claude.pid} is now another process); no answer can reach it`,
+      });
+      expect(await hook).toMatchObject({ outcome: 'claude-gone' });
+      expect(printed).toEqual([]);
+      dom.reread();
+      expect(dom.getSnapshot().receipts.get(req.id)).toMatchObject({
+        outcome: 'claude-gone',
+        detail: `Claude exited (pid ${claude.pid} is now another process)`,
+      });
+    } finally {
+      await claude.kill();
+    }
   });
 
   it('Claude killed while the hook waits with no answer: the hook ends at once, not at its bound', async () => {
