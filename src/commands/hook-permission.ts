@@ -8,7 +8,8 @@
  * - it waits at most the user's bound (config `answers.permissionWaitSeconds`, default 60 s);
  * - an answer counts only with this request's nonce and digest, before the expiry, in the exact shape;
  * - it follows the Claude that asked: once that process is gone (a SIGKILL leaves this hook running, orphaned)
- *   it ends, and it never writes a receipt saying Claude was told when Claude was not there to be told;
+ *   it ends, and it never writes a receipt saying Claude was told when Claude was not there to be told: the
+ *   receipt names the answer only once the reply was written whole to Claude (a failed write is "claude-gone");
  * - with no answer, a malformed or stale one, the monitor gone, or the prompt answered in the terminal, it
  *   prints nothing and exits 0: Claude Code keeps its normal prompt (fail open to the terminal, never "allow").
  */
@@ -35,13 +36,18 @@ import {
   type HookOutcome,
   type PermissionRequestFile,
 } from '../store/permissions/protocol.js';
-import { printOut } from '../io/output.js';
+import { printOutHandedOver } from '../io/output.js';
+import { notHandedWords } from '../store/permissions/words.js';
 
 export interface HookDeps {
   env: NodeJS.ProcessEnv;
   now(): number;
   sleep(ms: number): Promise<void>;
-  print(text: string): void;
+  /**
+   * Writes the reply for Claude; resolves null once the write completed (the reply left the hook: handed to Claude),
+   * else why it did not (Claude's end of the pipe closed). A test's sink may return nothing: handed over.
+   */
+  print(text: string): Promise<string | null> | void;
   startIdentity(pid: number): StartIdentity;
   /** Set by a signal handler: stop waiting now. */
   stopped(): boolean;
@@ -81,6 +87,9 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
   const { seconds, destination } = waitBound(deps);
   const created = deps.now();
   const claudePid = Number(deps.env.CLAUDE_PID);
+  const asker = Number.isSafeInteger(claudePid) && claudePid > 0 ? claudePid : null;
+  // Claude runs now (it waits for this hook): its start identity tells it from a process that reuses its pid later.
+  const claudeStart = asker === null ? null : deps.startIdentity(asker);
   const own = ownStartIdentity();
   const base: Omit<PermissionRequestFile, 'digest'> = {
     v: 1,
@@ -91,7 +100,8 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
     tool_name: hi.tool_name,
     tool_input: hi.tool_input,
     transcript_path: hi.transcript_path ?? null,
-    claude_pid: Number.isSafeInteger(claudePid) && claudePid > 0 ? claudePid : null,
+    claude_pid: asker,
+    claude_start: typeof claudeStart === 'string' && claudeStart !== 'absent' ? claudeStart : null,
     hook_pid: process.pid,
     hook_start: typeof own === 'string' && own !== 'absent' ? own : null,
     created_at: created,
@@ -163,7 +173,10 @@ export async function runPermissionHook(stdin: string, deps: HookDeps): Promise<
       // A reply to a Claude that is gone reaches nobody: the receipt must not say Claude was told.
       const gone = claudeGone(deps.env, req, deps.startIdentity);
       if (gone) return finish('claude-gone', gone);
-      deps.print(reply);
+      // The receipt says the answer was given only once the reply left this process: a write that failed (Claude's
+      // end of the pipe was closed) handed nothing over, and the answer was lost.
+      const notHanded = (await deps.print(reply)) ?? null;
+      if (notHanded !== null) return finish('claude-gone', notHandedWords(notHanded));
       return finish(d.decision, d.decision === 'always' ? `always (${d.destination ?? destination})` : d.decision);
     }
     if (a.code !== 'missing') return finish('refused', `the answer file cannot be read: ${a.message}`);
@@ -188,7 +201,7 @@ export function systemHookDeps(): HookDeps & { stop(): void } {
     env: process.env,
     now: Date.now,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-    print: (t) => printOut(`${t}\n`),
+    print: (t) => printOutHandedOver(`${t}\n`),
     startIdentity: runningStartIdentity,
     stopped: () => stop,
     stop: () => {

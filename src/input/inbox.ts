@@ -29,6 +29,11 @@ const needOf = (ctx: InboxContext): NeedItem | null => {
   const r = rowOf(ctx);
   return r?.kind === 'need' ? r.item : null;
 };
+/** What `a` acknowledges: a need's row, or the line to answer that stands for one (its permission prompt). */
+const ackable = (ctx: InboxContext): { item: NeedItem; acked: boolean } | null => {
+  const r = rowOf(ctx);
+  return r?.kind === 'need' ? r : r?.kind === 'problem' ? (r.need ?? null) : null;
+};
 const sessionPath = (n: NeedItem) => n.path ?? `state/sessions/${n.session}/`;
 
 /** Closes the inbox and opens what `path` belongs to (a session's file opens that session, its mode picked). */
@@ -84,12 +89,12 @@ export const INBOX_BINDINGS: readonly B[] = [
     writes: true,
     readonlyText: '--readonly: nothing is written, so nothing can be acknowledged',
     disabled: (ctx) => {
-      const r = rowOf(ctx);
-      if (r?.kind !== 'need') return 'select an item that needs you (problems with files clear when the file is fixed)';
+      const r = ackable(ctx);
+      if (!r) return 'select an item that needs you (problems with files clear when the file is fixed)';
       return r.acked ? 'already acknowledged' : null;
     },
     run: (ctx) => {
-      const n = needOf(ctx);
+      const n = ackable(ctx)?.item;
       if (!n) return;
       const app = ctx.env.app;
       void acknowledge(app.attention, [n], app.now()).then(

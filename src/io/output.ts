@@ -24,6 +24,31 @@ export function printOut(text: string): void {
   write(process.stdout, cleanBlock(text));
 }
 
+/**
+ * Text for stdout, cleaned, and whether it left this process: null once the write completed (handed to the kernel,
+ * into the pipe of whoever reads it), else why not (`EPIPE`: the reader was gone). A hook says what it saw with it.
+ */
+export function printOutHandedOver(text: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const out = process.stdout;
+    // A write to a pipe with no reader is also emitted as an error: not a crash, the answer to this call.
+    const onError = (e: Error) => resolve(errorCode(e));
+    out.on('error', onError);
+    const done = (e?: Error | null) => {
+      resolve(e ? errorCode(e) : null);
+      // The error event of the same failure may follow this callback: keep the listener until then.
+      setImmediate(() => out.off('error', onError));
+    };
+    try {
+      out.write(cleanBlock(text), done);
+    } catch (e) {
+      done(e as Error);
+    }
+  });
+}
+
+const errorCode = (e: Error) => (e as NodeJS.ErrnoException).code ?? e.message;
+
 /** Text for stderr, cleaned the same way. */
 export function printErr(text: string): void {
   write(process.stderr, cleanBlock(text));

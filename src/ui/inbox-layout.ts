@@ -11,7 +11,7 @@ import type { Size } from '../kit/pane.js';
 import { initList, listView, moveList, type ListState, type ListView, type Move } from '../kit/list.js';
 import { explainOmc56Path } from '../store/omc56/known-files.js';
 import { formatAge, formatAgo, wrapText } from './format.js';
-import { isAnswerLine } from '../feeds/answers/items.js';
+import { foldAnswered, isAnswerLine } from '../feeds/answers/items.js';
 
 export interface ProblemLike {
   path: string;
@@ -24,34 +24,51 @@ export interface ProblemLike {
 export type InboxRow =
   | { kind: 'heading'; id: string; text: string }
   | { kind: 'need'; id: string; item: NeedItem; acked: boolean }
-  | { kind: 'problem'; id: string; problem: ProblemLike };
+  | {
+      kind: 'problem';
+      id: string;
+      problem: ProblemLike;
+      /** The need this line to answer stands for (its permission prompt), counted and acknowledged through it. */
+      need?: { item: NeedItem; acked: boolean };
+    };
 
 export const problemId = (p: ProblemLike) => `problem:${p.path}\u0000${p.message}`;
 
 export function inboxRows(view: AttentionView | null, problems: readonly ProblemLike[]): InboxRow[] {
   const rows: InboxRow[] = [];
-  const open = view?.open ?? [];
   // A permission request or an OMC gate waiting for a decision: answered here, so listed first.
   const answers = problems.filter(isAnswerLine);
   const files = problems.filter((p) => !isAnswerLine(p));
+  // A prompt that is both to answer and a need (a Claude with no OMC loop) is one entry: the one with the keys.
+  const items = answers.map((p) => p.answer);
+  const open = foldAnswered(items, view?.open ?? []);
+  const acked = foldAnswered(items, view?.acked ?? []);
   if (answers.length > 0) {
     rows.push({ kind: 'heading', id: 'h:answer', text: `To answer (${answers.length}, listed first)` });
-    for (const p of answers) rows.push({ kind: 'problem', id: problemId(p), problem: p });
+    for (const p of answers) {
+      const o = open.byAnswer.get(p.answer.id);
+      const a = acked.byAnswer.get(p.answer.id);
+      const need = o ? { item: o, acked: false } : a ? { item: a, acked: true } : undefined;
+      rows.push({ kind: 'problem', id: problemId(p), problem: p, ...(need ? { need } : {}) });
+    }
   }
+  const above = open.byAnswer.size;
   rows.push({
     kind: 'heading',
     id: 'h:needs',
     text:
       view === null
         ? 'Needs you: not followed here'
-        : open.length
-          ? `Needs you (${open.length})`
-          : 'Needs you: nothing',
+        : open.rest.length
+          ? `Needs you (${open.rest.length}${above ? `, besides the ${above} to answer above` : ''})`
+          : above
+            ? `Needs you: nothing besides the ${above} to answer above`
+            : 'Needs you: nothing',
   });
-  for (const n of open) rows.push({ kind: 'need', id: `need:${n.id}`, item: n, acked: false });
-  if (view && view.acked.length > 0) {
-    rows.push({ kind: 'heading', id: 'h:acked', text: `Acknowledged, still holding (${view.acked.length})` });
-    for (const n of view.acked) rows.push({ kind: 'need', id: `need:${n.id}`, item: n, acked: true });
+  for (const n of open.rest) rows.push({ kind: 'need', id: `need:${n.id}`, item: n, acked: false });
+  if (acked.rest.length > 0) {
+    rows.push({ kind: 'heading', id: 'h:acked', text: `Acknowledged, still holding (${acked.rest.length})` });
+    for (const n of acked.rest) rows.push({ kind: 'need', id: `need:${n.id}`, item: n, acked: true });
   }
   rows.push({
     kind: 'heading',
@@ -73,7 +90,9 @@ export function whoOf(n: NeedItem): string {
 export function rowText(r: InboxRow, now: number): string {
   if (r.kind === 'heading') return r.text;
   if (r.kind === 'problem')
-    return isAnswerLine(r.problem) ? `» ${r.problem.message}` : `⚠ ${r.problem.path}: ${r.problem.message}`;
+    return isAnswerLine(r.problem)
+      ? `${r.need?.acked ? '·' : '»'} ${r.problem.message}`
+      : `⚠ ${r.problem.path}: ${r.problem.message}`;
   const n = r.item;
   const what = n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason;
   return `${r.acked ? '·' : '»'} ${formatAge(n.since, now).padStart(3)} ${what} — ${whoOf(n)}`;
@@ -102,7 +121,11 @@ function settleIndex(rows: readonly InboxRow[], index: number): number {
 function detailOf(r: InboxRow | null, w: number, now: number): string[] {
   if (!r || r.kind === 'heading') return [];
   if (r.kind === 'problem') {
-    if (r.problem.detail) return r.problem.detail.flatMap((l) => wrapText(l, w));
+    if (r.problem.detail)
+      return [
+        ...r.problem.detail,
+        ...(r.need?.acked ? ['  acknowledged: not counted until it arises anew'] : []),
+      ].flatMap((l) => wrapText(l, w));
     // An OMC 5.6 file says what it is: these files are new to most users (known-files.ts).
     const known = explainOmc56Path(r.problem.path);
     return [

@@ -13,6 +13,8 @@ import { runHooksCommand } from '../../src/commands/hooks.js';
 import { readRegistry } from '../../src/store/claude/registry.js';
 import { transcriptRel } from '../../src/store/claude/config-dir.js';
 import { answerPermission } from '../../src/store/permissions/answer.js';
+import { PermissionsDomain } from '../../src/store/permissions/domain.js';
+import { sendPermissionAnswer } from '../../src/feeds/answers/answer.js';
 import { planNote, sendNote } from '../../src/store/claude/note.js';
 import { planPaneTyping, readPromptDraft, typeIntoPane } from '../../src/store/claude/pane-typing.js';
 import { planResume, resumeVerdict } from '../../src/store/claude/resume.js';
@@ -299,6 +301,48 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     );
     expect(receipt).toMatchObject({ outcome: 'claude-gone' });
     expect(fs.existsSync(path.join(s.run.project, 'killed.txt'))).toBe(false);
+    expect(hooks('uninstall')).toBe(0);
+  }, 300_000);
+
+  it('a Claude killed right after the hook handed it the answer: omc-top says handed to Claude, never ✓, never lost', async () => {
+    const s = await scene('perm-handed', { answers: { permissionWaitSeconds: 120 } });
+    const { out, hooks } = hooksOf(s);
+    expect(hooks('install'), out.join('')).toBe(0);
+    const entry = await startClaude(s, '--permission-mode default');
+    // A monitor that reads the hook's receipt only when told (the test's own pass): Claude dies in between, as it
+    // may between a monitor's passes.
+    const dom = new PermissionsDomain({
+      stateDir: s.stateDir,
+      projectDir: s.run.project,
+      live: false,
+      listen: true,
+      claudeEnv: { CLAUDE_CONFIG_DIR: s.run.configDir },
+    });
+    cleanups.push(() => dom.dispose());
+    dom.scan();
+    await s.type('handed [[bash:touch handed.txt]]');
+    const req = await waitFor('the request in omc-top', () => (dom.reread(), dom.getSnapshot().requests[0]), 60_000);
+    expect(req.claudePid).toBe(entry.pid);
+    const store = { permissions: dom, claude: { getSnapshot: () => ({ configDir: s.run.configDir }) } };
+    const said: string[] = [];
+    sendPermissionAnswer(store as unknown as OmcStore, req, 'allow', (t) => said.push(t));
+    // The hook wrote its reply to Claude whole (its receipt comes after that), then Claude is gone.
+    const receipt = path.join(s.stateDir, 'permissions', 'receipts', `${req.id}.json`);
+    await waitFor('the hook to hand the answer over', () => fs.existsSync(receipt), 60_000);
+    expect(JSON.parse(fs.readFileSync(receipt, 'utf8'))).toMatchObject({ outcome: 'allow' });
+    process.kill(entry.pid, 'SIGKILL');
+    await waitFor('Claude gone', () => {
+      try {
+        return fs.readFileSync(`/proc/${entry.pid}/stat`, 'utf8').split(') ')[1]?.[0] === 'Z';
+      } catch {
+        return true;
+      }
+    });
+    dom.reread();
+    await waitFor('the outcome line', () => said.length > 1, 30_000);
+    expect(said.slice(1)).toEqual([
+      `Bash touch handed.txt: handed to Claude: allow; Claude exited right after (pid ${entry.pid} is not running), so whether it acted on it is unknown`,
+    ]);
     expect(hooks('uninstall')).toBe(0);
   }, 300_000);
 

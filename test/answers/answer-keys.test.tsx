@@ -63,7 +63,7 @@ function scene(opts: { readonly?: boolean } = {}) {
       env,
       now: Date.now,
       sleep: (ms) => (held ? held : new Promise((r) => setTimeout(r, ms))),
-      print: (t) => printed.push(t),
+      print: (t) => void printed.push(t),
       startIdentity: processStartIdentity,
       stopped: () => false,
       pollMs: 20,

@@ -68,7 +68,7 @@ function deps(w: ReturnType<typeof world>, over: Partial<HookDeps> = {}) {
     env: w.env,
     now: Date.now,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-    print: (t) => printed.push(t),
+    print: (t) => void printed.push(t),
     startIdentity: processStartIdentity,
     stopped: () => false,
     pollMs: 20,
@@ -276,7 +276,7 @@ describe('the permission hook, in process', () => {
   });
 
   /** A stand-in for the Claude that asks (a real process), registered as Claude Code registers, waiting. */
-  async function claudeProcess(w: ReturnType<typeof world>) {
+  async function claudeProcess(w: ReturnType<typeof world>, registryStart = true) {
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     const pid = child.pid as number;
     const procStart = await waitFor(() => {
@@ -290,7 +290,7 @@ describe('the permission hook, in process', () => {
       JSON.stringify({
         pid,
         sessionId: 'a1b2c3d4-0000-4000-8000-000000000001',
-        procStart,
+        ...(registryStart ? { procStart } : {}),
         status: 'waiting',
         statusUpdatedAt: Date.now(),
       }),
@@ -345,7 +345,7 @@ describe('the permission hook, in process', () => {
     });
   });
 
-  it('Claude killed just as the hook replied: the receipt says allow, yet the monitor says the answer was lost, never ✓', async () => {
+  it('Claude killed right after the hook replied: the monitor says the answer was handed to Claude, never ✓, never lost', async () => {
     const w = world();
     const claude = await claudeProcess(w);
     const dom = new PermissionsDomain({
@@ -367,13 +367,44 @@ describe('the permission hook, in process', () => {
     expect(said).toEqual(['allow sent to the hook for Bash touch made.txt']);
     expect((await hook).outcome).toBe('allow');
     expect(printed).toHaveLength(1);
-    // Killed before this monitor read the receipt (it reads on its next pass): nobody may have taken the reply.
+    // Killed before this monitor read the receipt (it reads on its next pass): the reply left the hook whole, and
+    // whether Claude acted on it nobody can tell.
     await claude.kill();
     dom.reread();
     await waitFor(() => said.length > 1, { what: 'the outcome line' });
     expect(said.slice(1)).toEqual([
-      `Bash touch made.txt: the answer was lost: Claude exited (pid ${claude.pid} is not running) as the hook replied; it may never have been told`,
+      `Bash touch made.txt: handed to Claude: allow; Claude exited right after (pid ${claude.pid} is not running), so whether it acted on it is unknown`,
     ]);
+  });
+
+  it("Claude's pid reused by another process, its registry entry with no procStart: the hook and the monitor both tell", async () => {
+    const w = world();
+    const claude = await claudeProcess(w, false);
+    const dom = listen(w);
+    // The pid now names another process (a reuse, as after Claude exited): another start identity, same pid.
+    let reused = false;
+    const startIdentity = (pid: number) => (reused && pid === claude.pid ? '1' : processStartIdentity(pid));
+    const { d, printed } = deps(w, { env: { ...w.env, CLAUDE_PID: String(claude.pid) }, startIdentity });
+    const hook = runPermissionHook(payload(w.project), d);
+    const req = await pending(dom);
+    // The request carries Claude's start identity as read from /proc when it asked (the registry has none).
+    expect(req.file.claude_start).toBe(processStartIdentity(claude.pid));
+    reused = true;
+    try {
+      expect(answerPermission(w.stateDir, req, 'allow', { claudeEnv: w.env, startIdentity })).toEqual({
+        ok: false,
+        message: `stale: Claude exited (pid ${claude.pid} is now another process); no answer can reach it`,
+      });
+      expect(await hook).toMatchObject({ outcome: 'claude-gone' });
+      expect(printed).toEqual([]);
+      dom.reread();
+      expect(dom.getSnapshot().receipts.get(req.id)).toMatchObject({
+        outcome: 'claude-gone',
+        detail: `Claude exited (pid ${claude.pid} is now another process)`,
+      });
+    } finally {
+      await claude.kill();
+    }
   });
 
   it('Claude killed while the hook waits with no answer: the hook ends at once, not at its bound', async () => {
@@ -490,6 +521,28 @@ describe('the hook bundle as Claude Code runs it', () => {
     expect(JSON.parse(r.out)).toEqual({
       hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
     });
+  });
+
+  it("Claude's end of the pipe closed before the reply: the receipt says lost, the monitor never says Claude was told", async () => {
+    const w = world();
+    const dom = listen(w);
+    const run = runBundle(w, payload(w.project));
+    const req = await pending(dom);
+    // Claude's side of the hook's stdout goes away (as when Claude exits): the reply has nowhere to go.
+    run.child.stdout.destroy();
+    const store = { permissions: dom, claude: { getSnapshot: () => ({ configDir: w.env.CLAUDE_CONFIG_DIR }) } };
+    const said: string[] = [];
+    sendPermissionAnswer(store as unknown as OmcStore, req, 'allow', (t) => said.push(t));
+    expect((await run.done).code).toBe(0);
+    dom.reread();
+    expect(dom.getSnapshot().receipts.get(req.id)).toMatchObject({
+      outcome: 'claude-gone',
+      detail: 'the reply could not be written to Claude (EPIPE)',
+    });
+    await waitFor(() => said.length > 1, { what: 'the outcome line' });
+    expect(said.slice(1)).toEqual([
+      'Bash touch made.txt: the answer was lost: the reply could not be written to Claude (EPIPE); the hook replied to nobody',
+    ]);
   });
 
   it("ended by Claude Code's timeout (SIGTERM): exits 0 with no output and leaves no request behind", async () => {

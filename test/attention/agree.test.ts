@@ -303,13 +303,17 @@ describe('a permission prompt omc-top can answer', () => {
       }),
     ]);
     await m.app.press('!');
-    await m.app.waitForText('Needs you (1)');
     await m.app.waitForText('To answer (1');
-    // Its "needs you" row has no session row to open or jump to: it says where it is answered instead.
-    await m.app.press('G');
-    await m.app.waitForText(/▸ » +\S+ waiting for you: permission prompt: Bash touch plain\.txt/);
-    await m.app.press('J');
-    await m.app.waitForText('answer it under "To answer" (y allow · n deny), or in its terminal');
+    // One prompt, one entry: the line with the keys; the count still has it (the need it stands for).
+    await m.app.waitForText('Needs you: nothing besides the 1 to answer above');
+    const entries = () => m.app.lines().filter((l) => /^\W*[»·] .*permission.*touch plain\.txt/.test(l));
+    expect(entries(), m.app.lines().join('\n')).toHaveLength(1);
+    // Acknowledged from that line: it leaves the count everywhere, and is still listed once, to answer.
+    await m.app.press('g');
+    await m.app.press('a');
+    await expectEverywhere(m, s, watch, 0);
+    await m.app.waitForText(/▸ · permission: Bash touch plain\.txt/);
+    expect(entries(), m.app.lines().join('\n')).toHaveLength(1);
     await m.app.press(KEY.esc);
 
     // Answered (deny): the hook replies and ends; nothing waits any more.

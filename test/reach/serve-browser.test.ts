@@ -275,13 +275,17 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('serve in headless Chromium', () => {
     cleanups.push(() => browser.close());
     await browser.navigate(`${base}/#${token}`);
     const answers = `[...document.querySelectorAll('[data-answer]')].map((e) => e.textContent).join('\\n')`;
-    const buttons = `[...document.querySelectorAll('[data-answer] button')].map((b) => b.dataset.decision).join(',')`;
+    const buttons = `[...document.querySelectorAll('[data-answer] button[data-decision]')].map((b) => b.dataset.decision).join(',')`;
+    // A plain Claude's prompt is also what needs you: one entry (with its Acknowledge), counted once.
+    const entries = `[...document.querySelectorAll('[data-answer], [data-need]')].map((e) => e.dataset.answer || e.dataset.need).join(',') + ' ' + [...document.querySelectorAll('[data-answer] [data-ack]')].length + ' ' + document.getElementById('count').textContent`;
     const outcomes = `[...document.querySelectorAll('.outcomes li')].map((e) => e.textContent).join('\\n')`;
 
     const allowed = askPermission(state, p.dir, { name: 'Bash', input: { command: 'touch allowed.txt' } });
     await pageWait<string>(browser, answers, (t) => t.includes('permission: Bash touch allowed.txt'), 'the request');
     // "always" only where the TUI offers A: a Bash command.
     expect(await browser.evaluate<string>(buttons)).toBe('allow,deny,always');
+    // (The fixture's stalled team is the other need.)
+    expect(await browser.evaluate<string>(entries)).toMatch(/^perm:[0-9a-f]+,team-stalled:\S+ 1 needs you: 2$/);
     await browser.evaluate(`document.querySelector('[data-answer] [data-decision="allow"]').click()`);
     expect(await allowed).toEqual({
       code: 0,

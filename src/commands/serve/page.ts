@@ -108,6 +108,14 @@ export const PAGE_JS = `'use strict';
   function askCancel(root, session, pause) {
     askPlan('/api/cancel/plan', { root: root, session: session, pause: pause });
   }
+  function ackButton(r, n) {
+    var ack = el('button', 'Acknowledge');
+    ack.dataset.ack = n.id;
+    ack.onclick = function () {
+      post('/api/ack', { root: r.id, ids: [n.id] }).then(function (d) { say(d.body.message || d.body.error); });
+    };
+    return ack;
+  }
   function button(text, decision, onclick) {
     var b = el('button', text);
     b.dataset.decision = decision;
@@ -126,6 +134,10 @@ export const PAGE_JS = `'use strict';
       li.appendChild(el('div', a.text, 'asks'));
       a.detail.forEach(function (d) { li.appendChild(el('div', d, 'detail')); });
       var acts = el('div', null, 'acts');
+      // The need this prompt is (a Claude with no OMC loop): listed here only, acknowledged from here.
+      var need = r.needs.filter(function (n) { return n.answeredAs === a.id; })[0];
+      if (need) acts.appendChild(ackButton(r, need));
+      else if (r.acked.some(function (n) { return n.answeredAs === a.id; })) li.appendChild(el('div', 'acknowledged: not counted until it arises anew', 'acked'));
       if (r.local && a.kind === 'permission') {
         var answer = function (decision) {
           return function () {
@@ -173,18 +185,16 @@ export const PAGE_JS = `'use strict';
       renderOutcomes(r, sec);
       var needs = el('ul', null, 'need');
       r.needs.forEach(function (n) {
+        if (n.answeredAs) return;
         var who = n.name || (n.sessionless ? '(legacy)' : n.session ? n.session.slice(0, 8) : n.team ? 'team ' + n.team : '');
         var li = el('li', '! ' + who + (n.tmux ? ' (' + n.tmux + ')' : '') + ': ' + n.reason + (n.waitingOn ? ' · ' + n.waitingOn : ''));
         li.dataset.need = n.id;
-        var ack = el('button', 'Acknowledge');
-        ack.onclick = function () {
-          post('/api/ack', { root: r.id, ids: [n.id] }).then(function (d) { say(d.body.message || d.body.error); });
-        };
-        li.appendChild(ack);
+        li.appendChild(ackButton(r, n));
         needs.appendChild(li);
       });
       sec.appendChild(needs);
-      if (r.acked.length > 0) sec.appendChild(el('p', 'acknowledged, still holding: ' + r.acked.map(function (n) { return n.reason; }).join(', '), 'acked'));
+      var acked = r.acked.filter(function (n) { return !n.answeredAs; });
+      if (acked.length > 0) sec.appendChild(el('p', 'acknowledged, still holding: ' + acked.map(function (n) { return n.reason; }).join(', '), 'acked'));
       r.rows.forEach(function (row) {
         var d = el('div', null, 'row');
         d.dataset.session = row.session;

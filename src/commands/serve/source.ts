@@ -14,7 +14,7 @@ import { sessionJson, type NeedItem } from '../../feeds/attention/needs.js';
 import { ownStateDir } from '../../io/state-dir.js';
 import { rowIdentity, rowOf, type RowModel } from '../../feeds/row.js';
 import { cancelTargetOf } from '../../store/cancel/target.js';
-import { answerInputOf, answerItems, type AnswerItem } from '../../feeds/answers/items.js';
+import { answerInputOf, answerItems, foldAnswered, type AnswerItem } from '../../feeds/answers/items.js';
 import type { ReportKind } from '../../feeds/answers/answer.js';
 import type { OmcStore } from '../../store/store.js';
 import { shownName } from '../../io/shown-path.js';
@@ -135,6 +135,11 @@ export interface NeedJson {
   team: string | null;
   worker: string | null;
   waitingOn: string | null;
+  /**
+   * The item of `answers` that is this same prompt (a Claude with no OMC loop is counted by its permission prompt),
+   * or null: the page lists it once, there, with this need's Acknowledge.
+   */
+  answeredAs: string | null;
 }
 
 export interface RootJson {
@@ -170,7 +175,7 @@ export interface ServeSource {
   close(): Promise<void>;
 }
 
-const needJson = (n: NeedItem): NeedJson => ({
+const needJson = (n: NeedItem, answeredAs: string | null = null): NeedJson => ({
   id: n.id,
   reason: n.reason,
   text: n.text,
@@ -181,7 +186,12 @@ const needJson = (n: NeedItem): NeedJson => ({
   team: n.team,
   worker: n.worker,
   waitingOn: n.waitingOn,
+  answeredAs,
 });
+
+/** The answer item that is this need's prompt, or null (one prompt, one entry on the page). */
+const answeredAs = (answers: readonly AnswerItem[], n: NeedItem): string | null =>
+  foldAnswered(answers, [n]).byAnswer.keys().next().value ?? null;
 
 function rootJson(r: ServeRoot, now: number): RootJson {
   const claude = r.store.claude.getSnapshot().bySession;
@@ -193,15 +203,16 @@ function rootJson(r: ServeRoot, now: number): RootJson {
     })
     .sort((a, b) => a.rank - b.rank || (b.updatedMs ?? 0) - (a.updatedMs ?? 0));
   const view = r.monitor.view.getSnapshot();
+  const answers = answerItems(answerInputOf(r.store));
   return {
     id: r.id,
     project: r.project,
     host: null,
     local: true,
     rows,
-    needs: view.open.map(needJson),
-    acked: view.acked.map(needJson),
-    answers: answerItems(answerInputOf(r.store)).map(answerJson),
+    needs: view.open.map((n) => needJson(n, answeredAs(answers, n))),
+    acked: view.acked.map((n) => needJson(n, answeredAs(answers, n))),
+    answers: answers.map(answerJson),
     outcomes: r.outcomes.list(),
   };
 }
@@ -245,8 +256,8 @@ function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined): RootJson {
     host: g.host,
     local: false,
     rows: g.rows.map((row) => ({ ...row, key: row.key, target: cancelTargetOf(row) })),
-    needs: needs.open.map(needJson),
-    acked: needs.acked.map(needJson),
+    needs: needs.open.map((n) => needJson(n)),
+    acked: needs.acked.map((n) => needJson(n)),
     answers: [],
     outcomes: [],
   };

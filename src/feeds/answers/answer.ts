@@ -8,8 +8,8 @@
 import { answerPermission } from '../../store/permissions/answer.js';
 import type { PermissionDecision } from '../../store/permissions/protocol.js';
 import type { PermissionRequestView, ReceiptView } from '../../store/permissions/model.js';
-import { claudeGone } from '../../store/permissions/liveness.js';
-import { answeredFirst, lostInRace, lostWords, toldClaude } from '../../store/permissions/words.js';
+import { claudeGoneWhy } from '../../store/permissions/liveness.js';
+import { answeredFirst, handedThenGone, lostWords, toldClaude } from '../../store/permissions/words.js';
 import { runningStartIdentity } from '../../io/process-start.js';
 import { decideGate, findOmcCli, type DecideResult } from '../../store/graph/decide.js';
 import type { GateDecision } from '../../store/graph/files.js';
@@ -40,19 +40,23 @@ function watch(subscribe: (l: () => void) => () => void, check: () => boolean): 
 
 /**
  * What the hook's receipt says became of this answer, in the shared words (store/permissions/words.ts): ✓ only when
- * it replied with this answer to a Claude still there to take it.
+ * it handed this answer to a Claude still there to take it. A receipt with the answer means the reply left the hook
+ * whole (it writes the receipt after the write completed); a Claude gone by now took it or not, nobody can tell:
+ * "handed to Claude; Claude exited right after", never ✓ and never "lost" (the answer did leave omc-top's side).
  */
 export function receiptWords(
   decision: PermissionDecision,
   rec: ReceiptView,
   claudeNowGone: string | null,
-): { text: string; ok: boolean } {
+): { text: string; kind: ReportKind } {
   if (rec.outcome === decision)
-    return claudeNowGone ? { text: lostInRace(claudeNowGone), ok: false } : { text: toldClaude(decision), ok: true };
+    return claudeNowGone
+      ? { text: handedThenGone(decision, claudeNowGone), kind: 'info' }
+      : { text: toldClaude(decision), kind: 'success' };
   if (rec.outcome === 'allow' || rec.outcome === 'deny' || rec.outcome === 'always')
-    return { text: `not used: ${answeredFirst(rec.outcome, true)}`, ok: false };
-  if (rec.outcome === 'claude-gone') return { text: lostWords(rec.detail), ok: false };
-  return { text: `the hook did not use the answer: ${rec.detail}`, ok: false };
+    return { text: `not used: ${answeredFirst(rec.outcome, true)}`, kind: 'error' };
+  if (rec.outcome === 'claude-gone') return { text: lostWords(rec.detail), kind: 'error' };
+  return { text: `the hook did not use the answer: ${rec.detail}`, kind: 'error' };
 }
 
 export type SendResult = { ok: true; message: string } | { ok: false; message: string };
@@ -79,10 +83,10 @@ export function sendPermissionAnswer(
   watch(store.permissions.subscribe, () => {
     const rec = store.permissions.getSnapshot().receipts.get(req.id);
     if (!rec) return false;
-    // A reply the hook printed as its Claude was killed reached nobody: the receipt alone is no ✓.
-    const gone = rec.outcome === decision ? claudeGone(claudeEnv, req.file, runningStartIdentity) : null;
+    // A reply handed to a Claude that is gone now may never have been read: the receipt alone is no ✓.
+    const gone = rec.outcome === decision ? claudeGoneWhy(claudeEnv, req.file, runningStartIdentity) : null;
     const w = receiptWords(decision, rec, gone);
-    report(`${req.toolName} ${req.subject}: ${w.text}`, w.ok ? 'success' : 'error');
+    report(`${req.toolName} ${req.subject}: ${w.text}`, w.kind);
     return true;
   });
   return { ok: true, message: r.message };

@@ -6,6 +6,7 @@
 import type { GateView, GraphRunView } from '../../store/graph/model.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
 import type { ClaudeSnapshot } from '../../store/claude/model.js';
+import { permissionRequestOf, type NeedItem } from '../attention/needs.js';
 /** HH:MM:SS in UTC, the app's one time zone (as ui/format.ts's formatClock; a feed does not import views). */
 const formatClock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
@@ -63,6 +64,9 @@ export function runProgressLines(r: GraphRunView): string[] {
   ];
 }
 
+/** A permission request's item id: the request's nonce, as its need names it too. */
+export const permissionItemId = (request: string) => `perm:${request}`;
+
 export function answerItems(input: AnswerInput): AnswerItem[] {
   const items: AnswerItem[] = [];
   for (const r of input.permissions) {
@@ -72,7 +76,7 @@ export function answerItems(input: AnswerInput): AnswerItem[] {
     const keys = r.allowRefused ? 'n deny' : `y allow · n deny${r.alwaysOffered ? ' · A always' : ''}`;
     items.push({
       kind: 'permission',
-      id: `perm:${r.id}`,
+      id: permissionItemId(r.id),
       since: r.createdMs,
       text: `permission: ${r.toolName} ${r.subject} — ${who} — ${keys} (until ${until})`,
       summary: `permission: ${r.toolName} ${r.subject} — ${who} (until ${until})`,
@@ -154,4 +158,25 @@ export function withAnswers<P extends { path: string; message: string; severity:
     })),
     ...lines,
   ];
+}
+
+/**
+ * One prompt, one entry: the needs that stand for a permission request listed to answer (a Claude with no OMC loop
+ * is counted by its prompt), matched by the request's nonce, not by their words. `byAnswer` maps an answer item's id
+ * to its need (still counted, acknowledged from the item); `rest` are the needs listed on their own.
+ */
+export function foldAnswered<N extends Pick<NeedItem, 'id'>>(
+  answers: readonly Pick<AnswerItem, 'kind' | 'id'>[],
+  needs: readonly N[],
+): { byAnswer: Map<string, N>; rest: N[] } {
+  const listed = new Set(answers.filter((a) => a.kind === 'permission').map((a) => a.id));
+  const byAnswer = new Map<string, N>();
+  const rest: N[] = [];
+  for (const n of needs) {
+    const req = permissionRequestOf(n);
+    const item = req === null ? null : permissionItemId(req);
+    if (item !== null && listed.has(item)) byAnswer.set(item, n);
+    else rest.push(n);
+  }
+  return { byAnswer, rest };
 }

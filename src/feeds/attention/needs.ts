@@ -160,6 +160,15 @@ export const PERMISSION_OCCURRENCE = '@permission:';
 /** A need that is a permission prompt counted here (no session row of its own: it is answered under "To answer"). */
 export const isPermissionNeed = (n: Pick<NeedItem, 'id'>) => n.id.includes(PERMISSION_OCCURRENCE);
 
+/**
+ * The permission request (its nonce) a need stands for, or null: the prompt's identity, which the "To answer" item
+ * of the same request carries too, so a list that shows both shows the prompt once (never matched by its text).
+ */
+export function permissionRequestOf(n: Pick<NeedItem, 'id'>): string | null {
+  const at = n.id.indexOf(PERMISSION_OCCURRENCE);
+  return at < 0 ? null : n.id.slice(at + PERMISSION_OCCURRENCE.length);
+}
+
 export function permissionNeed(r: PermissionRequestView, c: ClaudeSessionView | undefined): NeedItem {
   const p = c?.process ?? null;
   const where = tmuxPlace(p);

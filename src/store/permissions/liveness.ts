@@ -49,23 +49,36 @@ export function answeredElsewhere(
 /**
  * The Claude that asked is gone (SIGKILLed, crashed, or exited), or null while it runs or cannot be checked. A
  * hook outlives a killed Claude (reparented, still waiting): its life says nothing of whether anyone would take
- * an answer, so the request follows Claude's. A SIGKILL leaves the registry entry behind; the pid and, where the
- * entry records it, the start time say whether that process still runs (as the Claude domain judges an entry).
+ * an answer, so the request follows Claude's. A SIGKILL leaves the registry entry behind; the pid and its start time
+ * (the one the hook read as Claude asked, and the registry entry's where it records one) say whether that process
+ * still runs (as the Claude domain judges an entry).
  */
 export function claudeGone(
   env: NodeJS.ProcessEnv,
-  req: Pick<PermissionRequestFile, 'claude_pid' | 'session_id'>,
+  req: Pick<PermissionRequestFile, 'claude_pid' | 'claude_start' | 'session_id'>,
+  startIdentity: (pid: number) => StartIdentity,
+): string | null {
+  const why = claudeGoneWhy(env, req, startIdentity);
+  return why === null ? null : `Claude exited (${why})`;
+}
+
+/** What shows the Claude that asked is gone ("pid N is not running"), or null: claudeGone without its subject. */
+export function claudeGoneWhy(
+  env: NodeJS.ProcessEnv,
+  req: Pick<PermissionRequestFile, 'claude_pid' | 'claude_start' | 'session_id'>,
   startIdentity: (pid: number) => StartIdentity,
 ): string | null {
   const pid = req.claude_pid;
   if (pid === null) return null;
   const live = startIdentity(pid);
-  if (live === 'absent') return `Claude exited (pid ${pid} is not running)`;
+  if (live === 'absent') return `pid ${pid} is not running`;
   if (live === null) return null;
+  // The identity the hook read as Claude asked: known even where the registry entry has no procStart.
+  if (typeof req.claude_start === 'string' && req.claude_start !== live) return `pid ${pid} is now another process`;
   const rel = `sessions/${pid}.json`;
   const r = readJsonSync(findClaudeConfigDir(env).dir, rel, 64 * 1024, CLAUDE_DIR_READ);
   if (!r.ok) return null;
   const p = parseRegistryEntry(rel, r.value, r.read.mtimeMs);
   if (!p.ok || p.entry.sessionId !== req.session_id || p.entry.procStart === null) return null;
-  return p.entry.procStart === live ? null : `Claude exited (pid ${pid} is now another process)`;
+  return p.entry.procStart === live ? null : `pid ${pid} is now another process`;
 }

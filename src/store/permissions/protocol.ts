@@ -73,6 +73,12 @@ export const RequestSchema = lazyObject(() =>
     transcript_path: z.nullable(z.string().check(z.maxLength(4096))),
     /** The CLI that asked (CLAUDE_PID): its registry entry tells whether the prompt was answered in the terminal. */
     claude_pid: z.nullable(pid),
+    /**
+     * That CLI's start identity as the hook read it when it asked (/proc/<pid>/stat field 22 on Linux, through
+     * safe-fs): a pid reused by another process is not that Claude, whether or not its registry entry records a
+     * `procStart`. Absent in a request of an older hook.
+     */
+    claude_start: z.optional(z.nullable(z.string().check(z.regex(/^\d{1,20}$/)))),
     hook_pid: pid,
     /** The hook's start identity (/proc/<pid>/stat field 22): a reused pid is not this hook. */
     hook_start: z.nullable(z.string().check(z.regex(/^\d{1,20}$/))),
@@ -109,7 +115,7 @@ export const OUTCOMES = [
   'timeout',
   'refused',
   'answered-elsewhere',
-  /** The Claude that asked is gone (killed): no reply was printed, nobody would have read it. */
+  /** The Claude that asked is gone (killed), or the reply could not be written to it: the answer reached nobody. */
   'claude-gone',
   'monitor-gone',
   'terminated',

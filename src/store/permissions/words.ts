@@ -28,9 +28,15 @@ export const toldClaude = (d: PermissionDecision) => `the hook told Claude: ${DE
 export const answeredFirst = (d: PermissionDecision, told: boolean) =>
   `another omc-top answered first: ${DECISION_WORDS[d]}${told ? ` (${EFFECT[d]})` : ''}`;
 
-/** An answer no live Claude could take: the hook saw it gone and replied to nobody. */
+/** An answer that never left omc-top's side: the hook saw Claude gone, or could not write the reply to it. */
 export const lostWords = (why: string) => `the answer was lost: ${why}; the hook replied to nobody`;
 
-/** The hook replied, but the Claude that asked is gone now: never a ✓ for what may have reached nobody. */
-export const lostInRace = (why: string) =>
-  `the answer was lost: ${why} as the hook replied; it may never have been told`;
+/** Why the hook's reply did not leave it (the write to Claude's pipe failed: Claude's end was closed). */
+export const notHandedWords = (why: string) => `the reply could not be written to Claude (${why})`;
+
+/**
+ * The hook wrote the reply whole to Claude (the receipt is written only after that), and the Claude that asked
+ * was gone right after (`why`: "pid N is not running"). Said as seen: handed over, never ✓, never "lost".
+ */
+export const handedThenGone = (d: PermissionDecision, why: string) =>
+  `handed to Claude: ${DECISION_WORDS[d]}; Claude exited right after (${why}), so whether it acted on it is unknown`;
