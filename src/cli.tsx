@@ -24,7 +24,7 @@ import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall } from './store/omc-install.js';
 import type { Problem } from './store/types.js';
-import { resolveRootAndOmc } from './store/omc-root.js';
+import { resolveRootAndOmc, rootMovedWords } from './store/omc-root.js';
 import {
   NestedRootsSearch,
   findNestedRoots,
@@ -186,6 +186,8 @@ interface TuiOptions {
   omc: OmcInstall;
   /** The same finding made again (resolveRootAndOmc): the store looks again on a timer. */
   omcRedetect?: () => OmcInstall;
+  /** The root looked for again by another OMC's rules (resolveRootAndOmc): followed when an upgrade moves it. */
+  rootFor?: (install: OmcInstall) => RootResolution;
   attention?: { notify?: string; noTitle?: boolean };
   /**
    * The search for nested .omc roots under the project (O switches to them; null when there is no project to
@@ -220,13 +222,16 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   }
   const ui = new UiStore();
   const project = projectNameOf(res, shownName);
+  let controls: FullScreenControls | null = null;
+  // Declared before the first store starts: its listener for another OMC reaches `live` through it.
+  let follow: OmcFollower = () => undefined;
   const watch = (root: string, projectDir: string | undefined, rule: string) =>
-    watchRoot(root, projectDir, rule, opts, ui, project);
+    watchRoot(root, projectDir, rule, opts, ui, project, (words, next, from) => follow(words, next, from));
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
+  follow = omcFollower(res, opts, live, watch, ui, () => controls?.redraw());
   if (!res.exists) ui.flash(noRootYetText(res), 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = screenTheme();
-  let controls: FullScreenControls | null = null;
   const search = opts.nestedSearch;
   const nested = (): NestedSearch => search?.result() ?? NO_NESTED;
   const roots = rootSwitcher(
@@ -307,6 +312,7 @@ function watchRoot(
   opts: TuiOptions,
   ui: UiStore,
   project: string,
+  onOmc: OmcFollower,
 ): Watched {
   const store = new OmcStore({
     omc: opts.omc,
@@ -323,11 +329,8 @@ function watchRoot(
     sessions: { firstStepMinRows: firstStepRows(process.stdout.rows) },
   });
   enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
-  // A plugin update under the running monitor: said once, in the messages (M keeps it).
-  store.onOmcChange((words, next) => {
-    opts.omc = next;
-    if (words) ui.flash(words, 'info');
-  });
+  // A plugin update under the running monitor: said once, in the messages (M keeps it); omcFollower.
+  store.onOmcChange((words, next) => onOmc(words, next, store));
   store.start({ progressive: true });
   const attention = startAttentionTerminal({
     store,
@@ -339,6 +342,56 @@ function watchRoot(
   });
   if (attention.configError) ui.flash(attention.configError, 'error');
   return { store, attention };
+}
+
+/** Takes another OMC found by a running store (`from`): the words to say (omcChangeWords), the new install. */
+type OmcFollower = (words: string | null, next: OmcInstall, from: OmcStore) => void;
+
+/**
+ * Another OMC runs the hooks: said once, and where its release keeps its state looked for again (4.x and 5.5
+ * place `.omc` differently: OMC_STATE_DIR, markers, submodules, outside git). When the project's root moved, the
+ * monitor reads from the new one, said on the same line; O's main root is the new one either way. A nested root
+ * the user chose with O stays chosen.
+ */
+function omcFollower(
+  res: RootResolution,
+  opts: TuiOptions,
+  live: Watched & { rootExplain: string; closing: boolean },
+  watch: (root: string, projectDir: string | undefined, rule: string) => Watched,
+  ui: UiStore,
+  redraw: () => void,
+): OmcFollower {
+  return (words, next, from) => {
+    opts.omc = next;
+    const again = from === live.store ? (opts.rootFor?.(next) ?? null) : null;
+    if (!again) {
+      if (words) ui.flash(words, 'info');
+      return;
+    }
+    const wasRoot = res.root;
+    const onMain = live.store.root === wasRoot;
+    const explained = live.rootExplain;
+    Object.assign(res, again);
+    if (!onMain || again.root === wasRoot) {
+      if (words) ui.flash(words, 'info');
+      if (onMain && again.explain !== explained) {
+        live.rootExplain = again.explain; // the header says how the new release found it
+        redraw();
+      }
+      return;
+    }
+    const said = [words, rootMovedWords(again, wasRoot)].filter((w) => w !== null).join('; ');
+    // After the old store's own re-judging (this runs inside it): it closes, one on the new root starts.
+    setImmediate(() => {
+      if (live.closing || live.store !== from) return;
+      live.attention.dispose();
+      void live.store.close();
+      live.rootExplain = again.explain;
+      Object.assign(live, watch(again.root, again.projectDir, again.rule));
+      ui.flash(said, 'info');
+      redraw(); // a fresh instance on a cleared screen, rendered from the new store
+    });
+  };
 }
 
 /**
@@ -353,12 +406,15 @@ function rootSwitcher(
   ui: UiStore,
   redraw: () => void,
 ): RootChoice {
-  let all: RootChoice['roots'] | null = null;
-  /** The roots as first asked for (after the first frame, or at O), then the same list for the whole run. */
+  let all: { main: string; roots: RootChoice['roots'] } | null = null;
+  /**
+   * The roots as first asked for (after the first frame, or at O), then the same list for the whole run; the main
+   * root's entry again when an OMC upgrade moved it (omcFollower).
+   */
   const roots = (): RootChoice['roots'] => {
-    if (all) return all;
-    const found = nested();
-    if (found.length === 0) return (all = []);
+    if (all && all.main === res.root) return all.roots;
+    const found = all ? all.roots.slice(1) : nested();
+    if (found.length === 0) return (all = { main: res.root, roots: [] }).roots;
     const base = nestedSearchBase(res) ?? path.dirname(res.root);
     const sessions = listDirSync(res.root, 'state/sessions');
     const main = {
@@ -366,7 +422,7 @@ function rootSwitcher(
       abs: res.root,
       sessions: sessions.ok ? sessions.entries.filter((e) => e.kind === 'dir').length : 0,
     };
-    return (all = [main, ...found]);
+    return (all = { main: res.root, roots: [main, ...found] }).roots;
   };
   return {
     get roots() {
@@ -421,7 +477,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // The bin may have asked git the first question already (io/git-early.ts): its answer is taken below.
   await earlyGitSettled();
   // Which OMC runs the hooks decides where its state is: both are found together.
-  const { res, omc, redetect } = resolveRootAndOmc({
+  const { res, omc, redetect, rootFor } = resolveRootAndOmc({
     cwd,
     rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
@@ -456,6 +512,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     mouse: !args.flags.has('no-mouse'),
     omc,
     omcRedetect: redetect,
+    rootFor,
     attention: { notify: args.flags.get('notify') as string | undefined, noTitle: args.flags.has('no-title') },
     nestedSearch: search,
   });

@@ -13,6 +13,7 @@ import { SnapshotCell } from '../io/snapshot-cell.js';
 import type { GitProbe } from '../io/git.js';
 import { countDirectories, inotifyLimits, type InotifyLimits } from '../io/watch/inotify-limits.js';
 import { detectOmcInstall } from '../store/omc-install.js';
+import { OmcRecheckTicker } from '../store/omc-recheck.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
 import { QuotaDomain } from '../store/cost/quota-domain.js';
@@ -69,6 +70,8 @@ export interface LocalFleetOptions {
    * the fleet TUI does not (it has no inbox to answer from), so the hook leaves those prompts to Claude.
    */
   listenForAnswers?: boolean;
+  /** How often every root's OMC version is looked at again (default OMC_RECHECK_MS; tests pass less). */
+  omcRecheckMs?: number;
 }
 
 export interface LocalRoot {
@@ -97,6 +100,11 @@ export class LocalFleet {
   private readonly quota: QuotaDomain;
   /** So is Claude's jobs/ directory (every project's background jobs): one listing and one set of watches. */
   private readonly bgJobs: BgJobsReader;
+  /**
+   * What decides each project's OMC version is looked at again on one timer for the whole fleet, each round reading
+   * the files the projects share (Claude's registry and settings) once: a plugin update re-judges every root.
+   */
+  private readonly omcTicker: OmcRecheckTicker;
   private unfollow: () => void = () => undefined;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
@@ -137,6 +145,7 @@ export class LocalFleet {
     this.quota = new QuotaDomain({ env: opts.env, live: this.claudeLive() });
     this.bgJobs = new BgJobsReader({ config: this.config, live: this.claudeLive() });
     this.limits = opts.limits ?? inotifyLimits();
+    this.omcTicker = new OmcRecheckTicker(opts.omcRecheckMs);
   }
 
   subscribe = (l: () => void) => this.cell.subscribe(l);
@@ -284,6 +293,7 @@ export class LocalFleet {
 
   private open(info: FleetRoot, plan: PlannedWatch): void {
     const claudeLive = this.claudeLive();
+    const env = this.opts.env ?? process.env;
     const store = new OmcStore({
       root: info.root,
       projectDir: info.projectDir,
@@ -291,7 +301,10 @@ export class LocalFleet {
       readonly: this.opts.readonly,
       clock: this.opts.clock,
       watch: this.opts.watch === 'none' ? 'none' : plan.watch,
-      omc: detectOmcInstall({ env: this.opts.env ?? process.env, projectDir: info.projectDir }),
+      omc: detectOmcInstall({ env, projectDir: info.projectDir }),
+      // The files only, as a lone monitor looks again (omc-root.ts's redetect): no process's command line per tick.
+      omcRedetect: (reads) => detectOmcInstall({ env, projectDir: info.projectDir, processes: false, reads }),
+      omcRecheckTicker: this.omcTicker,
       claude: {
         live: claudeLive,
         env: this.opts.env,

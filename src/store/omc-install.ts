@@ -75,10 +75,25 @@ const VERSION_RE = /^v?\d+\.\d+\.\d+[0-9A-Za-z.+-]{0,40}$/;
 const cleanVersion = (v: unknown): string | null =>
   typeof v === 'string' && VERSION_RE.test(v.trim()) ? v.trim().replace(/^v/, '') : null;
 
+/**
+ * The reads of one round of looks (a fleet's every project on the same tick: omc-recheck.ts's ticker): a file
+ * every project shares (Claude's registry and user settings, the user's CLAUDE.md, a plugin's manifest) is read
+ * once per round, not once per project. Keyed by how it was read; a round is a few milliseconds, so it is one look.
+ */
+export type OmcReadMemo = Map<string, unknown>;
+
+const memoized = <T>(memo: OmcReadMemo | undefined, key: string, read: () => T): T => {
+  if (!memo) return read();
+  if (memo.has(key)) return memo.get(key) as T;
+  const value = read();
+  memo.set(key, value);
+  return value;
+};
+
 /** The version a package directory says it is (package.json, then the plugin manifest). */
-function versionAt(dir: string): string | null {
+function versionAt(dir: string, memo?: OmcReadMemo): string | null {
   for (const rel of ['package.json', '.claude-plugin/plugin.json']) {
-    const r = readJsonSync(dir, rel, 1024 * 1024);
+    const r = memoized(memo, `pkg\0${dir}\0${rel}`, () => readJsonSync(dir, rel, 1024 * 1024));
     if (r.ok) {
       const v = cleanVersion(obj(r.value)?.version);
       if (v) return v;
@@ -123,8 +138,11 @@ function readObj(
   rel: string,
   refused: OmcFileRefusal[],
   label: { rootLabel: string } = CLAUDE_DIR_READ,
+  memo?: OmcReadMemo,
 ): Obj | null {
-  const r = readJsonSync(dir, rel, 4 * 1024 * 1024, { ...OWN_FILE, ...label });
+  const r = memoized(memo, `json\0${dir}\0${rel}`, () =>
+    readJsonSync(dir, rel, 4 * 1024 * 1024, { ...OWN_FILE, ...label }),
+  );
   if (!r.ok) noteRefusal(refused, dir, rel, r);
   return r.ok ? obj(r.value) : null;
 }
@@ -139,8 +157,8 @@ function enabledIn(settings: Obj | null): Map<string, boolean> {
 }
 
 /** `<!-- OMC:VERSION:x.y.z -->` in a CLAUDE.md OMC manages. */
-function markerVersion(dir: string, rel: string, refused: OmcFileRefusal[]): string | null {
-  const r = readTextSync(dir, rel, 1024 * 1024, OWN_FILE);
+function markerVersion(dir: string, rel: string, refused: OmcFileRefusal[], memo?: OmcReadMemo): string | null {
+  const r = memoized(memo, `text\0${dir}\0${rel}`, () => readTextSync(dir, rel, 1024 * 1024, OWN_FILE));
   if (!r.ok) {
     noteRefusal(refused, dir, rel, r);
     return null;
@@ -214,9 +232,11 @@ export function detectOmcInstall(opts: {
   /** Look at the live Claude processes of this project (their --plugin-dir); default true. */
   processes?: boolean;
   probe?: LivenessProbe;
+  /** The reads of this round of looks, shared by every project looked at in it (OmcReadMemo). */
+  reads?: OmcReadMemo;
 }): OmcInstall {
   const candidates: Array<{ version: string | null; source: string; path: string; tag: string }> = [];
-  const { env, projectDir } = opts;
+  const { env, projectDir, reads } = opts;
   const refused: OmcFileRefusal[] = [];
 
   // Candidates are collected in precedence order; the first with a version decides.
@@ -237,20 +257,20 @@ export function detectOmcInstall(opts: {
     }
   }
 
-  const registry = obj(readObj(config, 'plugins/installed_plugins.json', refused)?.plugins);
+  const registry = obj(readObj(config, 'plugins/installed_plugins.json', refused, CLAUDE_DIR_READ, reads)?.plugins);
   // Narrowest scope first: local > project > user (Claude Code's settings precedence).
   const layers: Array<{ scope: string; map: Map<string, boolean> }> = [];
   if (projectDir !== null) {
     layers.push({
       scope: 'local',
-      map: enabledIn(readObj(projectDir, '.claude/settings.local.json', refused, PROJECT_READ)),
+      map: enabledIn(readObj(projectDir, '.claude/settings.local.json', refused, PROJECT_READ, reads)),
     });
     layers.push({
       scope: 'project',
-      map: enabledIn(readObj(projectDir, '.claude/settings.json', refused, PROJECT_READ)),
+      map: enabledIn(readObj(projectDir, '.claude/settings.json', refused, PROJECT_READ, reads)),
     });
   }
-  layers.push({ scope: 'user', map: enabledIn(readObj(config, 'settings.json', refused)) });
+  layers.push({ scope: 'user', map: enabledIn(readObj(config, 'settings.json', refused, CLAUDE_DIR_READ, reads)) });
   const decided = new Map<string, { on: boolean; scope: string }>();
   for (const l of layers) for (const [k, on] of l.map) if (!decided.has(k)) decided.set(k, { on, scope: l.scope });
   for (const [key, { on, scope }] of decided) {
@@ -263,7 +283,8 @@ export function detectOmcInstall(opts: {
     const entry = entries.find((e) => here(e) && e?.scope === scope) ?? entries.find(here) ?? null;
     const installPath = typeof entry?.installPath === 'string' ? entry.installPath : null;
     const version =
-      (installPath && path.isAbsolute(installPath) ? versionAt(installPath) : null) ?? cleanVersion(entry?.version);
+      (installPath && path.isAbsolute(installPath) ? versionAt(installPath, reads) : null) ??
+      cleanVersion(entry?.version);
     candidates.push({
       version,
       source: `plugin ${cleanLine(key)} (enabled in ${scope} settings)`,
@@ -282,7 +303,7 @@ export function detectOmcInstall(opts: {
       : []),
     [config, 'CLAUDE.md', `${cleanLine(config)}/CLAUDE.md`],
   ] as const) {
-    const version = markerVersion(dir, rel, refused);
+    const version = markerVersion(dir, rel, refused, reads);
     if (version)
       candidates.push({
         version,
@@ -298,7 +319,7 @@ export function detectOmcInstall(opts: {
     [env.npm_config_prefix, env.NPM_CONFIG_PREFIX].find((v) => typeof v === 'string' && path.isAbsolute(v)) ??
     path.resolve(path.dirname(process.execPath), '..');
   const globalDir = path.join(prefix, 'lib', 'node_modules', NPM_NAME);
-  const globalVersion = versionAt(globalDir);
+  const globalVersion = versionAt(globalDir, reads);
   if (globalVersion)
     candidates.push({ version: globalVersion, source: 'global npm install', path: globalDir, tag: 'npm' });
 

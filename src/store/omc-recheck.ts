@@ -5,7 +5,7 @@
  * so the same finding a fresh process makes (detectOmcInstall) is made again on a bounded timer. A different
  * answer is taken only when a second look a moment later agrees: a file caught mid-rewrite is not a new OMC.
  */
-import { installKey, type OmcInstall } from './omc-install.js';
+import { installKey, type OmcInstall, type OmcReadMemo } from './omc-install.js';
 
 /** How often the files are looked at again: a few small reads, so the idle cost stays in the noise. */
 export const OMC_RECHECK_MS = 5000;
@@ -13,36 +13,78 @@ export const OMC_RECHECK_MS = 5000;
 export const OMC_CONFIRM_MS = 700;
 
 export interface OmcRecheckOptions {
-  /** The finding as a fresh process makes it (same env, project directory and --omc-version). */
-  detect: () => OmcInstall;
+  /**
+   * The finding as a fresh process makes it (same env, project directory and --omc-version). `reads`: the round's
+   * shared reads when a ticker looks for many projects at once (none for the confirming look: it reads afresh).
+   */
+  detect: (reads?: OmcReadMemo) => OmcInstall;
   /** The answer in force. */
   current: () => OmcInstall;
   /** Takes a confirmed new answer (re-judges, tells the surfaces). */
   apply: (next: OmcInstall, was: OmcInstall) => void;
   everyMs?: number;
   confirmMs?: number;
+  /** One timer for every project of a process (the fleet, `serve --all`): looks on its ticks, not a timer of its own. */
+  ticker?: OmcRecheckTicker;
+}
+
+/**
+ * The one timer of a process that watches many projects: each tick is one round of looks, every project's, with
+ * the files they share read once in the round (OmcReadMemo). It runs while any project is registered.
+ */
+export class OmcRecheckTicker {
+  private readonly rechecks = new Set<OmcRecheck>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly everyMs = OMC_RECHECK_MS) {}
+
+  add(r: OmcRecheck): () => void {
+    this.rechecks.add(r);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.round(), this.everyMs);
+      this.timer.unref?.();
+    }
+    return () => {
+      this.rechecks.delete(r);
+      if (this.rechecks.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = null;
+      }
+    };
+  }
+
+  /** One look at every project registered, sharing the reads of files they have in common. */
+  round(): void {
+    const reads: OmcReadMemo = new Map();
+    for (const r of [...this.rechecks]) r.look(reads);
+  }
 }
 
 export class OmcRecheck {
   private timer: NodeJS.Timeout | null = null;
   private confirm: NodeJS.Timeout | null = null;
+  private offTicker: (() => void) | null = null;
   private stopped = false;
 
   constructor(private readonly o: OmcRecheckOptions) {}
 
   start(): void {
-    if (this.timer || this.stopped) return;
+    if (this.timer || this.offTicker || this.stopped) return;
+    if (this.o.ticker) {
+      this.offTicker = this.o.ticker.add(this);
+      return;
+    }
     this.timer = setInterval(() => this.look(), this.o.everyMs ?? OMC_RECHECK_MS);
     this.timer.unref?.();
   }
 
   /** One look; a difference is confirmed by a second look before it is taken. */
-  look(): void {
+  look(reads?: OmcReadMemo): void {
     if (this.stopped || this.confirm) return;
     // A live process started with --plugin-dir decides over every file: while it does, the files cannot change the
     // answer (and the look is of the files only: see omc-root.ts's redetect).
     if (this.o.current().sourceTag === '--plugin-dir') return;
-    const seen = installKey(this.o.detect());
+    const seen = installKey(this.o.detect(reads));
     if (seen === installKey(this.o.current())) return;
     this.confirm = setTimeout(() => {
       this.confirm = null;
@@ -58,6 +100,8 @@ export class OmcRecheck {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     if (this.confirm) clearTimeout(this.confirm);
+    this.offTicker?.();
     this.timer = this.confirm = null;
+    this.offTicker = null;
   }
 }

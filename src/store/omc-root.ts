@@ -7,9 +7,10 @@
  */
 import path from 'node:path';
 import { gitOnePass, realGit, type GitProbe } from '../io/git.js';
-import { detectOmcInstall, type OmcInstall } from './omc-install.js';
+import { detectOmcInstall, type OmcInstall, type OmcReadMemo } from './omc-install.js';
 import { resolveOmcRoot, type RootResolution } from './root.js';
 import { homeDir } from '../io/home-dir.js';
+import { shownPath } from '../io/shown-path.js';
 
 /** "OMC 4.4.4 (plugin oh-my-claudecode@omc …)" for notices. */
 export const omcWords = (o: OmcInstall): string => `OMC ${o.version ?? '?'} (${o.source})`;
@@ -26,7 +27,12 @@ export function resolveRootAndOmc(opts: {
   res: RootResolution;
   omc: OmcInstall;
   /** The same finding of the install made again (for a running monitor: omc-recheck.ts); the root stays. */
-  redetect: () => OmcInstall;
+  redetect: (reads?: OmcReadMemo) => OmcInstall;
+  /**
+   * The root looked for again, as `install`'s release places it (a running monitor whose OMC changed: 4.x and 5.5
+   * put it in different places), from the same start, with git asked afresh.
+   */
+  rootFor: (install: OmcInstall) => RootResolution;
 } {
   const env = opts.env ?? process.env;
   // One answer per question: the install and the root both start from the top level of the working directory.
@@ -34,20 +40,30 @@ export function resolveRootAndOmc(opts: {
   const cwd = path.resolve(opts.cwd);
   const guess = git.topLevel(cwd) ?? cwd;
   const first = detectOmcInstall({ env, projectDir: guess, override: opts.override });
-  const res = resolveOmcRoot({
-    cwd,
-    env,
-    home: opts.home ?? homeDir(env),
-    git,
-    rootOverride: opts.rootOverride,
-    flavor: first.assumed ? null : first.book.rootFlavor,
-    omcWords: omcWords(first),
-  });
+  const rootBy = (install: OmcInstall, probe: GitProbe) =>
+    resolveOmcRoot({
+      cwd,
+      env,
+      home: opts.home ?? homeDir(env),
+      git: probe,
+      rootOverride: opts.rootOverride,
+      flavor: install.assumed ? null : install.book.rootFlavor,
+      omcWords: omcWords(install),
+    });
+  const res = rootBy(first, git);
   const projectDir = res.projectDir === guess ? guess : res.projectDir;
   // The files only: a live Claude process's --plugin-dir is read once per process by the claude domain, and a look
   // at every live process's command line on each tick would cost a monitor at rest per process (issue 30).
-  const redetect = () => detectOmcInstall({ env, projectDir, override: opts.override, processes: false });
+  const redetect = (reads?: OmcReadMemo) =>
+    detectOmcInstall({ env, projectDir, override: opts.override, processes: false, reads });
+  const rootFor = (install: OmcInstall) => rootBy(install, opts.git ?? realGit);
   const omc =
     res.projectDir === guess ? first : detectOmcInstall({ env, projectDir: res.projectDir, override: opts.override });
-  return { res, omc, redetect };
+  return { res, omc, redetect, rootFor };
+}
+
+/** The monitor's words when a new OMC keeps its state elsewhere: "state read from ~/p/.omc now (was ~/q/.omc)". */
+export function rootMovedWords(next: RootResolution, wasRoot: string): string {
+  const waiting = next.exists ? '' : ': not there yet, waiting for it';
+  return `state read from ${shownPath(next.root)} now (was ${shownPath(wasRoot)})${waiting}`;
 }

@@ -26,9 +26,9 @@ import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
 import { PrdDomain } from './prd/domain.js';
 import type { PrdRules } from './prd/count.js';
-import { OmcRecheck } from './omc-recheck.js';
+import { OmcRecheck, type OmcRecheckTicker } from './omc-recheck.js';
 import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
-import { omcChangeWords, type OmcInstall } from './omc-install.js';
+import { omcChangeWords, type OmcInstall, type OmcReadMemo } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
 import {
@@ -126,9 +126,11 @@ export interface OmcStoreOptions {
    * The same finding made again (resolveRootAndOmc's `redetect`): a watching store looks again on a bounded timer
    * (omc-recheck.ts) and re-judges every session when another OMC runs the hooks. Unset: found once.
    */
-  omcRedetect?: () => OmcInstall;
+  omcRedetect?: (reads?: OmcReadMemo) => OmcInstall;
   /** How often it looks again (default OMC_RECHECK_MS; tests pass less). */
   omcRecheckMs?: number;
+  /** A process watching many projects (the fleet) looks on its one timer's ticks instead (omcRecheckMs unused). */
+  omcRecheckTicker?: OmcRecheckTicker;
   /**
    * The permission bridge (docs/answering.md): where omc-top's state directory is (default $XDG_STATE_HOME/omc-top),
    * whether this store registers as a monitor that answers (`listen`: the full-screen app, not --readonly), and
@@ -363,6 +365,7 @@ export class OmcStore {
             current: () => this.sessions.omc,
             apply: (n, w) => this.setOmc(n, w),
             everyMs: opts.omcRecheckMs,
+            ticker: opts.omcRecheckTicker,
           })
         : null;
   }

@@ -9,8 +9,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { detectOmcInstall } from '../../src/store/omc-install.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { detectOmcInstall, makeOmcInstall, type OmcReadMemo } from '../../src/store/omc-install.js';
+import { OmcRecheck, OmcRecheckTicker } from '../../src/store/omc-recheck.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
@@ -142,5 +143,49 @@ describe('the files that decide the version, as Claude Code reads them', () => {
     );
     expect(lines.find((x) => x.path.endsWith('installed_plugins.json'))?.message).toMatch(/over the 4\.0 MB limit/);
     expect(omc.source).toMatch(/installed_plugins\.json: file is 5\.0 MB/);
+  });
+});
+
+describe('one timer for a process that watches many projects (the fleet, serve --all)', () => {
+  it('a round reads the files the projects share once; the confirming look reads afresh', () => {
+    const w = world();
+    fs.writeFileSync(path.join(w.config, 'settings.json'), enabled);
+    registry(w.config, OMC444);
+    const other = path.join(tmp as string, 'other');
+    fs.mkdirSync(other);
+    const reads: OmcReadMemo = new Map();
+    const first = detectOmcInstall({ env: w.env, projectDir: w.project, processes: false, reads });
+    registry(w.config, OMC55); // rewritten between two projects' looks of one round
+    const second = detectOmcInstall({ env: w.env, projectDir: other, processes: false, reads });
+    expect([first.version, second.version]).toEqual(['4.4.4', '4.4.4']);
+    expect(detectOmcInstall({ env: w.env, projectDir: other, processes: false }).version).toBe('5.5.0');
+  });
+
+  it('runs one interval for every project registered, and none once the last is gone', () => {
+    vi.useFakeTimers();
+    try {
+      const ticker = new OmcRecheckTicker(1000);
+      const looked: Array<OmcReadMemo | undefined> = [];
+      const install = makeOmcInstall('4.4.4', 'test');
+      const rechecks = [1, 2, 3].map(
+        () =>
+          new OmcRecheck({
+            detect: (reads) => (looked.push(reads), install),
+            current: () => install,
+            apply: () => undefined,
+            ticker,
+          }),
+      );
+      for (const r of rechecks) r.start();
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(1000);
+      expect(looked).toHaveLength(3);
+      expect(new Set(looked).size).toBe(1); // one round, one set of shared reads
+      expect(looked[0]).toBeInstanceOf(Map);
+      for (const r of rechecks) r.stop();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -14,7 +14,8 @@ import { pushForRoots } from '../../feeds/notify/push-roots.js';
 import { LocalFleet } from '../../fleet/local.js';
 import { RemoteFleet } from '../../fleet/remotes.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { noRootMessage, projectNameOf, resolveOmcRoot } from '../../store/root.js';
+import { noRootMessage, projectNameOf } from '../../store/root.js';
+import { resolveRootAndOmc } from '../../store/omc-root.js';
 import { OmcStore } from '../../store/store.js';
 import { parseArgs, UsageError, rootFlag } from '../args.js';
 import { takeRepeated } from '../fleet-args.js';
@@ -107,7 +108,8 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       await Promise.all([remote?.stop(), fleet.close()]);
     });
   } else {
-    const res = resolveOmcRoot({
+    // The root and the OMC that judges found together, as the monitor finds them: the page's verdicts are its book's.
+    const { res, omc, redetect } = resolveRootAndOmc({
       cwd: (args.flags.get('cwd') as string | undefined) ?? process.cwd(),
       rootOverride: rootFlag(args),
     });
@@ -121,6 +123,9 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       watch,
       projectDir: res.projectDir,
       rootRule: res.rule,
+      omc,
+      // Looked at again while serve runs: a plugin update re-judges the page's sessions.
+      omcRedetect: redetect,
       // The page answers permission requests: register as a monitor the hook asks (never under --readonly).
       answers: { listen: true },
     });

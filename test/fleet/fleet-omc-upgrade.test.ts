@@ -1,0 +1,59 @@
+/**
+ * `omc-top --all` follows an OMC plugin update as a lone monitor does: every project's sessions are re-judged by
+ * the new release's book (OMC 4.4.4 enforces a keyword-started ultrawork; 5.5.0 retired it), on the fleet's one
+ * timer for all its projects.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { LocalFleet } from '../../src/fleet/local.js';
+import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
+import { installPlugin, pluginWorld } from '../helpers/omc-plugin.js';
+import { fleetRigPerTest } from './fleet-tree.js';
+
+const rig = fleetRigPerTest();
+const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
+
+/** What OMC 4.4.4's keyword hook writes for "ultrawork …". */
+function writeUltrawork(root: string, prompt: string): void {
+  const now = Date.now();
+  writeOmcJson(path.join(root, 'state', 'sessions', SID, 'ultrawork-state.json'), {
+    active: true,
+    started_at: new Date(now - 60_000).toISOString(),
+    original_prompt: prompt,
+    session_id: SID,
+    reinforcement_count: 2,
+    last_checked_at: new Date(now - 5_000).toISOString(),
+  });
+}
+
+/** Each project's ultrawork row, as the fleet shows it: "<status> <modes>". */
+const rowsOf = (fleet: LocalFleet) =>
+  fleet
+    .getSnapshot()
+    .groups.flatMap((g) => g.rows.filter((r) => r.session === SID).map((r) => `${g.label}: ${r.status} ${r.modes}`))
+    .sort();
+
+describe('a plugin update under omc-top --all', () => {
+  it("re-judges every project's rows by the new book", async () => {
+    const m = rig.machine();
+    const w = pluginWorld(m.base); // the machine's own home and Claude config directory
+    installPlugin(w.config, OMC444);
+    for (const name of ['alpha', 'beta']) writeUltrawork(m.project(name, 0).root, `ultrawork ${name}`);
+    const fleet = rig.fleet(m, { env: { ...m.env, ...w.env }, omcRecheckMs: 100 });
+    fleet.start();
+    const before = await waitFor(() => rowsOf(fleet).length === 2 && rowsOf(fleet), { what: 'both rows' });
+    expect(before).toEqual(['alpha: enforced ultrawork 2/50', 'beta: enforced ultrawork 2/50']);
+
+    installPlugin(w.config, OMC55); // `claude plugin update`
+    const after = await waitFor(() => rowsOf(fleet).every((r) => r.includes('not-enforced')) && rowsOf(fleet), {
+      timeoutMs: 15_000,
+      what: `re-judged rows (${rowsOf(fleet).join('; ')})`,
+    });
+    expect(after).toEqual([
+      'alpha: not-enforced ultrawork 2/50 (retired)',
+      'beta: not-enforced ultrawork 2/50 (retired)',
+    ]);
+    expect(fleet.localRoots().map((r) => r.store.omc?.version)).toEqual(['5.5.0', '5.5.0']);
+  });
+});

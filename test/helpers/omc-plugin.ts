@@ -1,0 +1,69 @@
+/**
+ * OMC as a Claude Code plugin, the way `claude plugin install` and `claude plugin update` leave it: the plugin's
+ * files in `<config>/plugins/cache/<marketplace>/<name>/<version>/`, the registry `installed_plugins.json` (format 2)
+ * naming that directory, and `enabledPlugins` in the user's settings.json. The package is one of the real OMC
+ * packages (test/helpers/omc-packages.mjs): only its manifests are copied, which is all the version is read from.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeOmcJson } from './fixtures.js';
+import { OMC55 } from './omc-packages.mjs';
+
+export const OMC_PLUGIN_KEY = 'oh-my-claudecode@omc';
+
+export interface PluginWorld {
+  home: string;
+  config: string;
+  /** The environment a process of this world runs with (no global npm OMC: its prefix is empty). */
+  env: Record<string, string>;
+}
+
+/** A home with Claude's config directory in it, the OMC plugin enabled for the user (nothing installed yet). */
+export function pluginWorld(base: string): PluginWorld {
+  const home = path.join(base, 'home');
+  const config = path.join(home, '.claude');
+  fs.mkdirSync(path.join(config, 'plugins'), { recursive: true });
+  writeOmcJson(path.join(config, 'settings.json'), { enabledPlugins: { [OMC_PLUGIN_KEY]: true } });
+  const env = { HOME: home, CLAUDE_CONFIG_DIR: config, NPM_CONFIG_PREFIX: path.join(base, 'npm-prefix') };
+  return { home, config, env };
+}
+
+/** Installs (or updates to) the OMC package `pkg` as the user-scope plugin: its cache directory, then the registry. */
+export function installPlugin(config: string, pkg: string): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(pkg, '.claude-plugin', 'plugin.json'), 'utf8')) as {
+    version: string;
+  };
+  const dir = path.join(config, 'plugins', 'cache', 'omc', 'oh-my-claudecode', manifest.version);
+  fs.mkdirSync(path.join(dir, '.claude-plugin'), { recursive: true });
+  fs.copyFileSync(path.join(pkg, 'package.json'), path.join(dir, 'package.json'));
+  fs.copyFileSync(path.join(pkg, '.claude-plugin', 'plugin.json'), path.join(dir, '.claude-plugin', 'plugin.json'));
+  const file = path.join(config, 'plugins', 'installed_plugins.json');
+  const now = new Date().toISOString();
+  let installedAt = now;
+  try {
+    const prev = JSON.parse(fs.readFileSync(file, 'utf8')) as { plugins?: Record<string, [{ installedAt?: string }]> };
+    installedAt = prev.plugins?.[OMC_PLUGIN_KEY]?.[0]?.installedAt ?? now;
+  } catch {
+    /* first install */
+  }
+  // An update keeps installedAt and moves installPath, version and lastUpdated (one rename: never half written).
+  writeOmcJson(file, {
+    version: 2,
+    plugins: {
+      [OMC_PLUGIN_KEY]: [{ scope: 'user', installPath: dir, version: manifest.version, installedAt, lastUpdated: now }],
+    },
+  });
+  return dir;
+}
+
+/** Where OMC 5.5.0's own getOmcRoot puts the state of a session started in `dir`, with `env` (a child process). */
+export function omc55Root(dir: string, env: Record<string, string>): string {
+  const paths = path.join(OMC55, 'dist', 'lib', 'worktree-paths.js');
+  const script = `const m = await import(${JSON.stringify(paths)}); process.stdout.write(m.getOmcRoot(process.argv[1]));`;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script, dir], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+  });
+}

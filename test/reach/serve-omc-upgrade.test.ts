@@ -1,0 +1,91 @@
+/**
+ * `omc-top serve` judges by the OMC that runs the project's hooks (the page said what the newest book would, whatever
+ * was installed), and follows a plugin update while it runs, as the monitor does: the page's row is re-judged. The
+ * real bundle (`node scripts/build.mjs` first), its page's event stream read over loopback with the token.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
+import { installPlugin, pluginWorld } from '../helpers/omc-plugin.js';
+import { BIN } from '../helpers/pty.js';
+
+const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
+const cleanups: Array<() => void> = [];
+let p: TempProject | null = null;
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+  p?.cleanup();
+  p = null;
+});
+
+/** `omc-top serve --readonly` in `cwd`, and everything its page's event stream has sent so far. */
+async function serveEvents(cwd: string, env: Record<string, string>, base: string): Promise<() => string> {
+  const full: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...env,
+    XDG_CONFIG_HOME: path.join(base, 'config'),
+    XDG_STATE_HOME: path.join(base, 'state'),
+    XDG_CACHE_HOME: path.join(base, 'cache'),
+  };
+  delete full.CI;
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--readonly'], {
+    cwd,
+    env: full,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  cleanups.push(() => child.kill('SIGKILL'));
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const url = new URL(
+    await waitFor(() => /http:\/\/\S+/.exec(out)?.[0], { timeoutMs: 60_000, what: `the URL (${err})` }),
+  );
+  let events = '';
+  const req = http.get({
+    host: url.hostname,
+    port: url.port,
+    path: '/events',
+    headers: { host: url.host, 'x-omc-top-token': url.hash.slice(1) },
+  });
+  req.on('response', (res) => res.on('data', (d: Buffer) => (events += d.toString('utf8'))));
+  req.on('error', () => undefined);
+  cleanups.unshift(() => req.destroy());
+  return () => events;
+}
+
+describe('serve and the OMC that runs the hooks', () => {
+  it("the page's row is judged by the installed OMC's book, and re-judged after a plugin update", async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-serve-upgrade-'));
+    cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
+    const w = pluginWorld(tmp);
+    installPlugin(w.config, OMC444);
+    p = makeProject({ prefix: 'omc-top-serve-upgrade-proj-' });
+    const now = Date.now();
+    // What OMC 4.4.4's keyword hook writes for "ultrawork …": 4.4.4 enforces it, 5.5.0 retired it.
+    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ultrawork-state.json'), {
+      active: true,
+      started_at: new Date(now - 60_000).toISOString(),
+      original_prompt: 'ultrawork refactor the parser module',
+      session_id: SID,
+      reinforcement_count: 2,
+      last_checked_at: new Date(now - 5_000).toISOString(),
+    });
+    const events = await serveEvents(p.dir, w.env, tmp);
+    await waitFor(() => events().includes(SID), { timeoutMs: 30_000, what: `the row (${events()})` });
+    expect(events()).toContain('"status":"enforced"');
+    expect(events()).not.toContain('not-enforced');
+
+    installPlugin(w.config, OMC55); // `claude plugin update`
+    await waitFor(() => events().includes('"status":"not-enforced"'), {
+      timeoutMs: 30_000,
+      what: `the re-judged row (${events()})`,
+    });
+    expect(events()).toContain('ultrawork 2/50 (retired)');
+  });
+});
