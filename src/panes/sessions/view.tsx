@@ -246,7 +246,8 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
       : `${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`;
   const hidden = state.hideDone ? snap.sessions.filter(isDone).length : 0;
   const header = withListNote(headerText(width), {
-    sort: state.sort === 'attention' ? '' : `by ${state.sort}`,
+    // Every order is named, the default too: a list that says "by recent" after S says "by attention" before it.
+    sort: `by ${state.sort}`,
     hidden: hidden ? `${hidden} done hidden` : '',
     scroll,
     scrollShort: below ? `↓${below}` : above ? `↑${above}` : '',
