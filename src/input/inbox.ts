@@ -16,6 +16,7 @@ import { inboxLayout, moveInbox, type InboxLayout, type InboxRow } from '../ui/i
 import { paneOfProblem } from '../ui/problems-view.js';
 import type { TextOverlay } from '../kit/ui-store.js';
 import { bodyOf, contextFor, inboxRowsOf, paneById, type RouterEnv } from './env.js';
+import { forPane } from './clicks.js';
 
 export interface InboxContext extends BindingContext<ListState | undefined> {
   env: RouterEnv;
@@ -78,7 +79,12 @@ const move = (to: Move) => (ctx: InboxContext) => ctx.set(moveInbox(ctx.lay, ctx
 
 export const INBOX_BINDINGS: readonly B[] = [
   // The same move keys as every list (kit/nav.ts), and Space for a page as in a pager.
-  ...navBindings<ListState | undefined, InboxContext>(ALWAYS, 'selection', (ctx, to) => move(to)(ctx), { hint: false }),
+  // A click selects the line clicked, as in every list: the rows start under the inbox's title line (a click on a
+  // heading selects the item the move lands on, the first under it).
+  ...navBindings<ListState | undefined, InboxContext>(ALWAYS, 'selection', (ctx, to) => move(to)(ctx), {
+    hint: false,
+    place: (ctx) => ({ firstRow: 1, view: ctx.lay.view, height: ctx.lay.height, total: ctx.lay.rows.length }),
+  }),
   { keys: [' '], help: 'selection: a page down', run: move({ page: 1 }) },
   // The footer shows the hints in this order, as many as fit: the ones that act on the item first.
   {
@@ -160,5 +166,7 @@ export function inboxContext(env: RouterEnv, overlay: TextOverlay): InboxContext
 }
 
 export function routeInbox(ev: InputEvent, overlay: TextOverlay, env: RouterEnv): boolean {
-  return dispatch(INBOX_BINDINGS, ev, inboxContext(env, overlay));
+  // The inbox is drawn where the pane is: a click is counted from its first row, and one outside it is not its own.
+  const own = forPane(ev, env);
+  return own !== null && dispatch(INBOX_BINDINGS, own, inboxContext(env, overlay));
 }

@@ -25,7 +25,7 @@
 import path from 'node:path';
 import { readJsonSync, readTextSync } from '../io/safe-fs/index.js';
 import { CLAUDE_DIR_READ, findClaudeConfigDir } from './claude/config-dir.js';
-import { pluginDirsOf } from './claude/plugin-dir.js';
+import { pluginDirsIn, pluginDirsOf } from './claude/plugin-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './claude/process-status.js';
 import { readRegistry, type RegistryEntry } from './claude/registry.js';
 import { cleanLine } from '../io/sanitize.js';
@@ -205,6 +205,26 @@ export function installForProcess(e: RegistryEntry): OmcInstall | null {
       return installOf(version, `--plugin-dir ${cleanLine(d)} (claude pid ${e.pid})`, '--plugin-dir', [
         { version, source: '--plugin-dir', path: d },
       ]);
+  }
+  return null;
+}
+
+/**
+ * The OMC a session's Claude process loaded with `--plugin-dir`, from the flags omc-top recorded off its command
+ * line while it lived (claude/launch-flags.ts), for when that process is gone: `r` resumes with the same flags, so
+ * that OMC's hooks are the ones that would judge its next Stop, not the project's (which may be none). The source
+ * says it plainly: the process ran with it and is gone. Null when the flags name no directory holding OMC now.
+ */
+export function installForRecorded(flags: readonly string[], pid: number): OmcInstall | null {
+  for (const d of pluginDirsIn(flags, null)) {
+    const version = omcVersionAt(d);
+    if (version)
+      return installOf(
+        version,
+        `--plugin-dir ${cleanLine(d)} (claude pid ${pid} ran with it; process gone)`,
+        '--plugin-dir',
+        [{ version, source: '--plugin-dir', path: d }],
+      );
   }
   return null;
 }

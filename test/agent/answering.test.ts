@@ -465,6 +465,17 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     cleanups.push(() => app.unmountOnly());
     await app.ready;
     await showSession(app, sid);
+    // The process is gone, the flags it ran with are known: its detail judges it by the OMC of its recorded
+    // --plugin-dir and says so, never "OMC: not found" (the project itself has no OMC plugin enabled).
+    const ranWith = `--plugin-dir ${OMC_PLUGIN} (claude pid ${entry.pid} ran with it; process gone)`;
+    // The registry read again (another Claude starting or exiting does that) does not lose it either.
+    store.claude.scan();
+    expect(session()!.omc).toMatchObject({ version: '5.5.0', source: ranWith });
+    expect(session()!.omc?.assumed).toBeFalsy();
+    await app.press(KEY.enter);
+    await app.waitForText(`OMC 5.5.0: ${ranWith}; judged by the`);
+    expect(app.text()).not.toContain('OMC: not found');
+    await app.press(KEY.esc);
     await app.waitForText(/r resume/);
     await app.press('r');
     await app.waitForText(`Resume session ${sid.slice(0, 8)} in a new tmux window?`);

@@ -28,7 +28,7 @@ describe('omc-top in a real terminal', () => {
     expect(h.screen().find((l) => l.includes('ralph 4/10'))).toMatch(/enforced/);
 
     h.resize(60, 20);
-    await h.waitForText(/SESSION\s+MODES\s+AGE/);
+    await h.waitForText(/SESSION\s+MODES\s+(?:by attention\s+)?AGE/);
     const narrow = h.screen();
     expect(narrow.every((l) => l.length <= 60)).toBe(true);
     expect(narrow.join('\n')).toContain('ralph 4/10');

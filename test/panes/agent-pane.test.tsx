@@ -128,7 +128,7 @@ describe('sessions pane: the Claude process behind each session', () => {
   it('80 columns: every row has its process cell with the age of its last change; ! marks what needs you', async () => {
     const { store } = await setup();
     app = await mounted(store, { columns: 80, rows: 24 });
-    await app.waitForText(/STATUS\s+SESSION\s+MODES\s+AGE\s+CLAUDE/);
+    await app.waitForText(/STATUS\s+SESSION\s+MODES\s+by attention\s+AGE\s+CLAUDE/);
     expect(rowOf(app, BUSY)).toMatch(/ralph 4\/10 .* busy \d+s$/);
     expect(rowOf(app, GONE)).toMatch(/ralph 2\/10 .* !gone \d+s$/);
     expect(rowOf(app, WAIT)).toMatch(/ !waiting \d+s$/);
@@ -139,7 +139,7 @@ describe('sessions pane: the Claude process behind each session', () => {
   it('60 columns: the cell drops its age, never cuts a word, and the rest of the row still fits', async () => {
     const { store } = await setup();
     app = await mounted(store, { columns: 60, rows: 24 });
-    await app.waitForText(/STATUS\s+SESSION\s+MODES\s+AGE\s+CLAUDE/);
+    await app.waitForText(/STATUS\s+SESSION\s+MODES\s+by attention\s+AGE\s+CLAUDE/);
     // "busy 0s" still fits the 8 cells; "!waiting 0s" does not, so it says "!waiting".
     expect(rowOf(app, BUSY)).toMatch(/ralph 4\/10 .* busy( \d+s)?$/);
     expect(rowOf(app, GONE)).toMatch(/ !gone( \d+s)?$/);

@@ -1,12 +1,15 @@
 /**
  * A left click on a list row selects it in every list pane, whatever a row takes on screen (a team three lines,
  * a wiki page two) and whatever stands above the list (tabs, a count line, a search line): the row marked `▸`
- * is the one clicked. The Sessions list and the footer's pane tabs are in kit.test.tsx.
+ * is the one clicked; so does one in the `!` inbox. The Sessions list and the footer's pane tabs are in kit.test.tsx.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { READERS_CAPTURED_AT, makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { KEY, mountApp, type MountedApp } from '../helpers/mount-app.js';
 import { generateTeam } from '../helpers/team-gen.js';
+import { sessionId, writeFinishedSessions } from '../helpers/sessions-gen.js';
 import type { PaneId } from '../../src/kit/ui-store.js';
 
 let p: TempProject | null = null;
@@ -43,4 +46,31 @@ describe('a click on a list row', () => {
       await waitFor(() => marked(a).includes(shows) || null, { what: `${shows} selected` });
     });
   }
+});
+
+describe('a click in the ! inbox', () => {
+  it('selects the line clicked, as in the lists; a click on the title line selects nothing new', async () => {
+    p = makeProject();
+    writeFinishedSessions(p.root, 2);
+    for (const n of [7, 8, 9]) {
+      const dir = path.join(p.root, 'state', 'sessions', sessionId(n));
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'ralph-state.json'), '{"active": true, "iteration": ');
+    }
+    app = await mountApp({ root: p.root, columns: 120, rows: 30 });
+    const a = app;
+    await a.waitForText(sessionId(1).slice(0, 8));
+    await a.press('!');
+    await a.waitForText('Problems with files (3)');
+    await waitFor(() => marked(a).includes(sessionId(7)) || null, { what: 'the first problem selected' });
+    const lineOf = (n: number) => a.lines().findIndex((l) => l.includes(`${sessionId(n)}/ralph-state.json`)) + 1;
+    await a.press(KEY.click(30, lineOf(9)));
+    await waitFor(() => marked(a).includes(sessionId(9)) || null, { what: 'the clicked problem selected' });
+    // The inbox's title line (the screen's second row, under the header): no row there.
+    await a.press(KEY.click(30, 2));
+    expect(JSON.stringify(a.ui.state.overlay)).toContain(sessionId(9));
+    await a.press(KEY.click(30, lineOf(8)));
+    await waitFor(() => marked(a).includes(sessionId(8)) || null, { what: 'the other clicked problem selected' });
+    expect(a.ui.state.overlay?.kind).toBe('problems');
+  });
 });

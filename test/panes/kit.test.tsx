@@ -230,14 +230,14 @@ describe('sessions list', () => {
 });
 
 describe('the sort in use', () => {
-  it('each S names its order in the column titles beside the scroll note, even with the prompt column on; the footer offers S sort at 120 columns', async () => {
+  it('the column titles name the order in use, the default (attention) too, beside the scroll note, even with the prompt column on; the footer offers S sort at 120 columns', async () => {
     const a = await open({ sessions: 30, live: 5, columns: 120, rows: 14 });
     const titles = () => a.lines().find((l) => l.includes('STATUS')) ?? '';
-    await waitFor(() => /PROMPT \/ TASK +↓\d+ more {2}AGE/.test(titles()) || null, {
-      what: 'the list with its scroll note',
+    await waitFor(() => /by attention · ↓\d+ more/.test(titles()) || null, {
+      what: 'the list with its order and scroll note',
     });
     expect(a.lines().at(-1)).toContain('S sort');
-    for (const order of ['recent', 'progress', 'id']) {
+    for (const order of ['recent', 'progress', 'id', 'attention']) {
       await a.press('S');
       await waitFor(() => new RegExp(`by ${order} · ↓\\d+ more`).test(titles()) || null, { what: `by ${order} named` });
       expect(titles()).toMatch(/STATUS +SESSION +MODES .*PROMPT \/ TASK .*AGE +CLAUDE/);

@@ -23,6 +23,7 @@ import { costRollupMemo, NO_LOOP } from '../../store/cost/rollup.js';
 import { sessionIndex } from '../../store/sessions/view-index.js';
 import type { OmcStore } from '../../store/store.js';
 import { cell, fit, formatAgo, formatClock, formatTimestamp, wrapText } from '../../ui/format.js';
+import { notKnownLine, ROOT_NAME, rootUnreadWhy } from '../../ui/not-known.js';
 import { countdown, quotaHeaderText } from '../../ui/quota-text.js';
 import { joinLines, rowLines, type LineSource, type ToneLine } from '../../ui/line-source.js';
 import { formatTokens } from '../history/rows.js';
@@ -276,7 +277,10 @@ export function costPaneLines(
   const cancels = store.cancels.getSnapshot().entries;
   out.push({ text: '' });
   out.push({ text: `▌Loops (${loops.filter((l) => !l.ended).length} live)`, tone: 'title' });
-  if (loops.length === 0) push('  none: no active OMC mode, /goal, /loop job or background job in this project', 'dim');
+  const rootWhy = rootUnreadWhy(store.status.getSnapshot().rootAbsence);
+  if (loops.length === 0 && rootWhy !== null) push(notKnownLine('Loops', ROOT_NAME, rootWhy), 'dim');
+  else if (loops.length === 0)
+    push('  none: no active OMC mode, /goal, /loop job or background job in this project', 'dim');
   else {
     const c = loopColumns(width);
     out.push({

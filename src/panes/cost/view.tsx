@@ -4,6 +4,7 @@ import { configuredPrices } from '../../store/claude/price-config.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { costPaneLines } from './lines.js';
 import type { CostPaneState } from './state.js';
+import { useRootUnreadWhy } from '../../ui/not-known.js';
 
 /** Only reads: sessions, Claude, runs, quota, background jobs and omc-top's cancels, each subscribed so the page follows them. */
 export function CostView({ state, store, width, height, now }: ViewProps<CostPaneState>) {
@@ -14,6 +15,8 @@ export function CostView({ state, store, width, height, now }: ViewProps<CostPan
   useSyncExternalStore(store.bgJobs.subscribe, store.bgJobs.getSnapshot);
   // omc-top's own cancels word an OMC loop's state as the Sessions pane does (`cancel 12s`).
   useSyncExternalStore(store.cancels.subscribe, store.cancels.getSnapshot);
+  // A root that cannot be read makes the loops "not known", not "none".
+  useRootUnreadWhy(store);
   const lines = costPaneLines(store, configuredPrices(), now, width);
   return <ScrollLines lines={lines} scroll={state.scroll} width={width} height={height} />;
 }

@@ -15,6 +15,7 @@ import { configuredPrices } from '../../store/claude/price-config.js';
 import { costRollupMemo, runKey } from '../../store/cost/rollup.js';
 import { stillReading } from '../../store/cost/spend.js';
 import { sessionIndex } from '../../store/sessions/view-index.js';
+import { notKnownLine, ROOT_NAME, useRootUnreadWhy } from '../../ui/not-known.js';
 
 /** The project's rollup (memoised on the snapshots and the minute): a run's spend is its window's. */
 export function runSpends(store: OmcStore) {
@@ -44,6 +45,8 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
   const runs = useSyncExternalStore(store.runs.subscribe, store.runs.runs);
   // Tokens come from the transcripts: repaint when they move.
   useSyncExternalStore(store.claude.subscribe, store.claude.getSnapshot);
+  const rootWhy = useRootUnreadWhy(store);
+  const notRead = useSyncExternalStore(store.runs.subscribe, store.runs.notRead);
 
   if (state.detail) {
     const r = runs.find((x) => runId(x) === state.detail?.id);
@@ -92,9 +95,13 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
       {rows.length === 0 ? (
         <Text color={theme.muted} wrap="truncate">
           {clip(
-            runs.length === 0
-              ? '  No runs yet: OMC 5.6 logs each ralph / autopilot / team / ultragoal run in state/runs/ledger.jsonl; ended sessions come from .omc/sessions/.'
-              : '  No run matches the filter (Esc clears).',
+            runs.length === 0 && rootWhy !== null
+              ? notKnownLine('Runs', ROOT_NAME, rootWhy)
+              : runs.length === 0 && notRead !== null
+                ? notKnownLine('Runs', notRead, 'the ⚠ line says why')
+                : runs.length === 0
+                  ? '  No runs yet: OMC 5.6 logs each ralph / autopilot / team / ultragoal run in state/runs/ledger.jsonl; ended sessions come from .omc/sessions/.'
+                  : '  No run matches the filter (Esc clears).',
             width,
           )}
         </Text>

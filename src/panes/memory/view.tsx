@@ -7,6 +7,7 @@ import { cleanLine } from '../../io/sanitize.js';
 import { unitsOf, type ShownUnit } from '../../ui/edit-units.js';
 import { clip, fit, width as cells, wrapText } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
+import { notKnownLine, ROOT_NAME, useRootUnreadWhy } from '../../ui/not-known.js';
 import type { ViewProps } from '../../kit/pane.js';
 import {
   counter,
@@ -330,15 +331,18 @@ export function MemoryPaneView({ state, store, width, height, now }: ViewProps<M
   const theme = useTheme();
   const domain = store.memory;
   const snap = useSyncExternalStore(domain.subscribe, domain.getSnapshot);
+  const rootWhy = useRootUnreadWhy(store);
   const model = domain.model(now);
   if (!model) {
     const lines =
-      snap.file === 'missing'
-        ? [
-            'No project memory yet.',
-            'OMC writes .omc/project-memory.json at the first session start in this project (tech stack, build commands), then adds directives, notes and hot paths as you work.',
-          ]
-        : ['project-memory.json cannot be read:', ...snap.problems.map((p) => p.message)];
+      snap.file === 'missing' && rootWhy !== null
+        ? [notKnownLine('Project memory', ROOT_NAME, rootWhy).trimStart()]
+        : snap.file === 'missing'
+          ? [
+              'No project memory yet.',
+              'OMC writes .omc/project-memory.json at the first session start in this project (tech stack, build commands), then adds directives, notes and hot paths as you work.',
+            ]
+          : ['project-memory.json cannot be read:', ...snap.problems.map((p) => p.message)];
     return (
       <Box flexDirection="column" height={height}>
         {lines

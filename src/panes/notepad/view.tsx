@@ -13,6 +13,7 @@ import { cleanLine } from '../../io/sanitize.js';
 import { formatBytes } from '../../io/safe-fs/index.js';
 import { clip, fit, formatAge, formatAgo, wrapText } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
+import { notKnownLine, ROOT_NAME, useRootUnreadWhy } from '../../ui/not-known.js';
 import type { ViewProps } from '../../kit/pane.js';
 import { cursorRow, layout } from './editor.js';
 import { offerLine } from '../../ui/kept-draft-line.js';
@@ -31,7 +32,16 @@ export function useNotepad(domain: NotepadDomain): NotepadSnapshot {
 /** What a section holds is not known while notepad.md was never read (unreadable): its tab says "?", not 0. */
 const UNKNOWN_COUNT = '?';
 /** The words under the tabs for a notepad.md never read: nothing is listed, and nothing is offered to add. */
-export const NOTEPAD_UNREAD = '  Entries not known: notepad.md cannot be read (the line above says why).';
+export const NOTEPAD_UNREAD = notKnownLine('Entries', 'notepad.md', 'the line above says why');
+
+/**
+ * A notepad.md last seen missing under a root that cannot be read now (ui/not-known.ts) was not read: shown as
+ * unreadable, the line above saying why, never "No notepad.md yet".
+ */
+function shownNotepad(snap: NotepadSnapshot, rootWhy: string | null): NotepadSnapshot {
+  if (rootWhy === null || snap.status !== 'missing') return snap;
+  return { ...snap, status: 'unreadable', editBlock: `${ROOT_NAME} cannot be read (${rootWhy})` };
+}
 
 function tabLabel(id: SectionId, snap: NotepadSnapshot, now: number): string {
   const s = snap.sections[id];
@@ -381,7 +391,7 @@ function listNote(state: NotepadPaneState, snap: NotepadSnapshot, width: number,
 
 export function NotepadView({ state, store, width, height, now }: ViewProps<NotepadPaneState>) {
   const theme = useTheme();
-  const snap = useNotepad(store.notepad);
+  const snap = shownNotepad(useNotepad(store.notepad), useRootUnreadWhy(store));
   if (state.editor) return <EditorView ed={state.editor} offer={state.offer} now={now} width={width} height={height} />;
   const info = infoLine(snap, state.tab, now);
   const bodyHeight = Math.max(1, height - 2);

@@ -2,7 +2,7 @@ import React, { memo } from 'react';
 import { Box, Text } from 'ink';
 import { useSyncExternalStore } from 'react';
 import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
-import { sessionKey, type SessionView } from '../../store/sessions/model.js';
+import { sessionKey, type SessionView, type SessionsSnapshot } from '../../store/sessions/model.js';
 import type { CancelRecord } from '../../store/cancel/cancel-records.js';
 import { failedNeed } from '../../feeds/attention/needs.js';
 import { clip, fit, formatAge, wrapText } from '../../ui/format.js';
@@ -24,6 +24,7 @@ import { rowExtras, withRunFacts } from './run-facts.js';
 import { detailExtras } from './answer-lines.js';
 import type { OmcStore } from '../../store/store.js';
 import { useOpenNeedSessions } from '../../ui/open-needs.js';
+import { notKnownLine, ROOT_NAME, useRootUnreadWhy } from '../../ui/not-known.js';
 
 /** The tracker entry for a row's session (legacy state has its own key). */
 const failedElsewhere = (records: ReadonlyMap<string, CancelRecord>, s: SessionView): boolean => {
@@ -167,6 +168,17 @@ function NoteLine({ text, width }: { text: string; width: number }) {
   );
 }
 
+/**
+ * The list holds no session: empty only when the directories it comes from were read. With the root unreadable
+ * (a symlink loop, a file in its place) or a directory above the sessions refused, nobody knows (ui/not-known.ts).
+ */
+function noSessionsText(snap: SessionsSnapshot, rootWhy: string | null): string {
+  if (rootWhy !== null) return notKnownLine('Sessions', ROOT_NAME, rootWhy);
+  const refused = snap.unreadableDirs?.[0];
+  if (refused !== undefined) return notKnownLine('Sessions', refused, 'the ⚠ line says why');
+  return '  No sessions yet: start a ralph / autopilot / team loop in Claude and it appears here.';
+}
+
 export function SessionsView({ state, store, width, height, now }: ViewProps<SessionsPaneState>) {
   const theme = useTheme();
   const snap = useSyncExternalStore(store.sessions.subscribe, store.sessions.getSnapshot);
@@ -185,6 +197,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
   // The detail's answering lines: permission requests and notes.
   useSyncExternalStore(store.permissions.subscribe, store.permissions.getSnapshot);
   useSyncExternalStore(store.notes.subscribe, store.notes.getSnapshot);
+  const rootWhy = useRootUnreadWhy(store);
   if (state.peek) {
     const s = rowByKey(snap.sessions, state.peek.id);
     if (!s)
@@ -233,7 +246,8 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
       : `${above ? `↑${above}` : ''}${above && below ? ' ' : ''}${below ? `↓${below}` : ''} more`;
   const hidden = state.hideDone ? snap.sessions.filter(isDone).length : 0;
   const header = withListNote(headerText(width), {
-    sort: state.sort === 'attention' ? '' : `by ${state.sort}`,
+    // Every order is named, the default too: a list that says "by recent" after S says "by attention" before it.
+    sort: `by ${state.sort}`,
     hidden: hidden ? `${hidden} done hidden` : '',
     scroll,
     scrollShort: below ? `↓${below}` : above ? `↑${above}` : '',
@@ -248,7 +262,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
       {rows.length === 0 ? (
         <Text color={theme.muted} wrap="truncate">
           {snap.sessions.length === 0
-            ? '  No sessions yet: start a ralph / autopilot / team loop in Claude and it appears here.'
+            ? noSessionsText(snap, rootWhy)
             : state.filter === '' && state.hideDone
               ? `  Every session is finished, idle or stale (${snap.sessions.length}); H shows them.`
               : '  No session matches the filter.'}

@@ -12,6 +12,7 @@ import { ScrollLines } from '../../ui/scroll-lines.js';
 import { teamsListLayout } from './layout.js';
 import { teamLines, teamsHeader } from './rows.js';
 import { FilterLine } from '../../ui/filter-line.js';
+import { notKnownLine, ROOT_NAME, useRootUnreadWhy } from '../../ui/not-known.js';
 
 function toneColor(theme: Theme, tone: Tone | undefined): string | undefined {
   switch (tone) {
@@ -36,6 +37,7 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
   const theme = useTheme();
   const snap = useSyncExternalStore(store.teams.subscribe, store.teams.getSnapshot);
   const s = ui ? followSessions(state, sessionsSelection(ui, store), snap) : state;
+  const rootWhy = useRootUnreadWhy(store);
 
   if (s.detail) {
     const team = snap.teams.find((t) => t.key === s.detail?.key);
@@ -89,9 +91,13 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
       {rows.length === 0 ? (
         <Text color={theme.muted} wrap="truncate">
           {clip(
-            snap.teams.length === 0
-              ? '  No team runs yet: start /team in Claude (OMC team mode) and its workers, tasks and events show up here.'
-              : '  No team matches the filter.',
+            snap.teams.length === 0 && rootWhy !== null
+              ? notKnownLine('Teams', ROOT_NAME, rootWhy)
+              : snap.teams.length === 0 && snap.unreadableDirs?.[0] !== undefined
+                ? notKnownLine('Teams', snap.unreadableDirs[0], 'the ⚠ line says why')
+                : snap.teams.length === 0
+                  ? '  No team runs yet: start /team in Claude (OMC team mode) and its workers, tasks and events show up here.'
+                  : '  No team matches the filter.',
             width,
           )}
         </Text>

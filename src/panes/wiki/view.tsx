@@ -5,6 +5,7 @@ import type { LintReport } from '../../store/wiki/lint.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { clip, fit, width as cells } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
+import { notKnownLine, ROOT_NAME, useRootUnreadWhy } from '../../ui/not-known.js';
 import type { ViewProps } from '../../kit/pane.js';
 import { lintSummary } from './lint-lines.js';
 import type { PageLine } from './page-lines.js';
@@ -190,6 +191,7 @@ function ListView({
   domain,
   snap,
   lint,
+  rootWhy,
   width,
   height,
 }: {
@@ -197,6 +199,8 @@ function ListView({
   domain: WikiDomain;
   snap: WikiSnapshot;
   lint: LintReport;
+  /** Why the .omc root cannot be read (ui/not-known.ts), null when it can. */
+  rootWhy: string | null;
   width: number;
   height: number;
 }) {
@@ -207,9 +211,10 @@ function ListView({
   const unreadable = snap.pages.length - snap.searchable.length;
   const { index: sel, top } = lay.view;
   let empty: string | null = null;
-  if (snap.dir === 'missing')
+  if (snap.dir === 'missing' && rootWhy !== null) empty = notKnownLine('Pages', ROOT_NAME, rootWhy).trimStart();
+  else if (snap.dir === 'missing')
     empty = 'No wiki yet: OMC creates .omc/wiki when a session saves knowledge (wiki_ingest / wiki_add).';
-  else if (snap.dir === 'error') empty = `The wiki directory cannot be read: ${snap.dirMessage ?? 'unknown error'}`;
+  else if (snap.dir === 'error') empty = notKnownLine('Pages', 'wiki', snap.dirMessage ?? 'unknown error').trimStart();
   else if (snap.pages.length === 0) empty = 'The wiki has no pages yet.';
   else if (rows.count === 0)
     empty = searching ? 'No page matches (OMC would return nothing either).' : 'No page has this category and tag.';
@@ -363,9 +368,12 @@ function LintView({
 export function WikiPaneView({ state, store, width, height, now }: ViewProps<WikiPaneState>) {
   const domain = store.wiki;
   const snap = useSyncExternalStore(domain.subscribe, domain.getSnapshot);
+  const rootWhy = useRootUnreadWhy(store);
   const lint = domain.lint(now);
   if (state.view === 'page')
     return <PageView state={state} snap={snap} lint={lint} width={width} height={height} now={now} />;
   if (state.view === 'lint') return <LintView state={state} snap={snap} lint={lint} width={width} height={height} />;
-  return <ListView state={state} domain={domain} snap={snap} lint={lint} width={width} height={height} />;
+  return (
+    <ListView state={state} domain={domain} snap={snap} lint={lint} rootWhy={rootWhy} width={width} height={height} />
+  );
 }

@@ -18,7 +18,7 @@ import { sameListing, sameView, type PublishedView, type ReadState } from './pub
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { lastSignOfLife, readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
-import { installForProcess, type OmcInstall } from '../omc-install.js';
+import { installForProcess, installForRecorded, type OmcInstall } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
 import { waitingFact } from './life.js';
 import { asyncLister, syncLister, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
@@ -40,6 +40,8 @@ export const BEFORE_LIVE_BYTES = 4 * SLICE_BYTES;
 export const MAX_TRANSCRIPTS = 500;
 /** Processes omc-top saw exit, remembered at most (the oldest forgotten first). */
 export const MAX_DEPARTED = 2000;
+/** Gone sessions whose recorded --plugin-dir OMC judges them, kept at most (as many as the launch records). */
+const MAX_RECORDED_INSTALLS = 2000;
 
 export interface ClaudeDomainOptions {
   config: ClaudeConfigDir;
@@ -259,11 +261,13 @@ export class ClaudeDomain implements Domain {
   private findInstalls(): void {
     const found = new Map<string, OmcInstall>();
     const live = new Set<string>();
+    const liveSessions = new Set<string>();
     for (const e of this.entries) {
       const pv = this.procViews.get(e.sessionId);
       if (!pv || pv.pid !== e.pid || pv.status === 'gone') continue;
       const key = `${e.pid}:${e.procStart}`;
       live.add(key);
+      liveSessions.add(e.sessionId);
       this.launches.noteLive(e.sessionId, e.pid, e.procStart, e.cwd);
       if (!this.installCache.has(key))
         this.installCache.set(key, this.opts.registry ? this.opts.registry.installFor(e) : installForProcess(e));
@@ -271,7 +275,29 @@ export class ClaudeDomain implements Domain {
       if (i) found.set(e.sessionId, i);
     }
     for (const k of this.installCache.keys()) if (!live.has(k)) this.installCache.delete(k);
+    // A session whose process has gone since the last pass: judged by the OMC its recorded flags load (looked up
+    // once, here), since `r` resumes it with them; one that runs again is its live process's.
+    for (const sid of this.liveSessions) if (!liveSessions.has(sid)) this.noteGone(sid);
+    for (const sid of liveSessions) this.recordedInstalls.delete(sid);
+    this.liveSessions = liveSessions;
+    for (const [sid, i] of this.recordedInstalls) if (!found.has(sid)) found.set(sid, i);
     this.opts.sessions.setSessionInstalls(found);
+  }
+
+  /** Sessions with a live process at the last findInstalls. */
+  private liveSessions: ReadonlySet<string> = new Set();
+  /** The OMC each session's gone process loaded with --plugin-dir, from its recorded flags (installForRecorded). */
+  private readonly recordedInstalls = new Map<string, OmcInstall>();
+
+  private noteGone(sid: string): void {
+    const rec = this.launches.of(sid);
+    const install = rec ? installForRecorded(rec.flags, rec.pid) : null;
+    this.recordedInstalls.delete(sid);
+    if (!install) return;
+    this.recordedInstalls.set(sid, install);
+    // Bounded as the launch records are: the oldest gone session is forgotten first.
+    if (this.recordedInstalls.size > MAX_RECORDED_INSTALLS)
+      this.recordedInstalls.delete(this.recordedInstalls.keys().next().value as string);
   }
 
   /**
@@ -745,7 +771,12 @@ export class ClaudeDomain implements Domain {
     this.watchProjectDirs();
     if (!heldCheck && this.allHeld()) return;
     if (this.heldStillRunning()) return;
-    if (this.judgeAll()) this.publish();
+    if (this.judgeAll()) {
+      // A process found gone without a registry event (a SIGKILL leaves its entry): its session is judged by
+      // its recorded flags from now on, not by the live process's OMC nor the project's.
+      this.findInstalls();
+      this.publish();
+    }
   }
 
   /** Liveness ticks of this domain's own timer (not counted when it follows a shared registry). */

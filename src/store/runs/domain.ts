@@ -167,6 +167,12 @@ export class RunsDomain implements Domain {
     return this.problemList;
   }
 
+  /**
+   * Where the history comes from that is there but could not be read (the ledger, or `sessions/` not listed), or
+   * null: with it, no run shown is not "no runs yet". Bound, for useSyncExternalStore.
+   */
+  notRead = (): string | null => this.ledger.notRead() ?? this.summaries.notRead();
+
   report(): Record<string, unknown> {
     return {
       runs: runsJson(this.runList),

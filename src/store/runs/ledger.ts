@@ -255,4 +255,10 @@ export class LedgerReader {
   problems(): Problem[] {
     return this.files.flatMap((f) => f.problems());
   }
+
+  /** The current ledger's path when it is there but could not be read, else null. */
+  notRead(): string | null {
+    const main = this.files[1] as LedgerFile;
+    return main.failure === null ? null : main.rel;
+  }
 }

@@ -56,16 +56,22 @@ interface Held {
 
 export class SummaryReader {
   private readonly held = new Map<string, Held>();
+  /** Why `sessions/` could not be listed (permission, I/O), null when it could or is not there. */
+  private listFailure: string | null = null;
 
   constructor(private readonly root: string) {}
 
   /** Re-lists `sessions/` and re-reads what changed. True when anything did. */
   poll(): boolean {
     const list = listDirSync(this.root, 'sessions');
+    const failure = list.ok || list.code === 'missing' ? null : list.message;
+    let changed = failure !== this.listFailure;
+    this.listFailure = failure;
+    // Not listed is not empty: the summaries seen are kept, and the problem line says why nothing is current.
+    if (failure !== null) return changed;
     const names = list.ok
       ? list.entries.filter((e) => e.kind === 'file' && e.name.endsWith('.json')).map((e) => e.name)
       : [];
-    let changed = false;
     const seen = new Set<string>();
     for (const name of names) {
       const rel = `sessions/${name}`;
@@ -114,8 +120,15 @@ export class SummaryReader {
     return out.length <= MAX_SUMMARIES ? out : out.sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, MAX_SUMMARIES);
   }
 
+  /** `sessions` when that directory is there but could not be listed, else null. */
+  notRead(): string | null {
+    return this.listFailure === null ? null : 'sessions';
+  }
+
   problems(): Problem[] {
     const out: Problem[] = [];
+    if (this.listFailure !== null)
+      out.push({ path: 'sessions', severity: 'warning', message: `ended sessions not listed: ${this.listFailure}` });
     for (const [rel, h] of this.held)
       if (h.problem)
         out.push({ path: rel, severity: 'warning', message: `ended-session summary not read: ${h.problem}` });

@@ -31,6 +31,9 @@ import { teamsReport } from './report.js';
 import { compareWorkerNames } from './worker-order.js';
 import { shownPath } from '../../io/shown-path.js';
 
+/** The key of an area's own problem (scanLocation): that directory could not be listed. */
+const AREA_KEY = /\|state\/team(-bridge)?$/;
+
 interface Loc {
   id: 'root' | 'project';
   root: string;
@@ -610,8 +613,16 @@ export class TeamsDomain implements Domain {
     const teams = [...this.views.values()].sort(compareTeams);
     const problems: Problem[] = [...this.locProblems.values()];
     for (const t of teams) problems.push(...t.problems.filter((p) => p.severity !== 'info'));
+    const unreadableDirs = [...this.locProblems].filter(([k]) => AREA_KEY.test(k)).map(([, p]) => p.path);
     this.version += 1;
-    this.cell.set({ version: this.version, teams, problems, derivedAt: now, heartbeatStaleMs: this.heartbeatStaleMs });
+    this.cell.set({
+      version: this.version,
+      teams,
+      problems,
+      derivedAt: now,
+      heartbeatStaleMs: this.heartbeatStaleMs,
+      ...(unreadableDirs.length > 0 ? { unreadableDirs } : {}),
+    });
   }
 }
 

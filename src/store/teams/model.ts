@@ -163,6 +163,11 @@ export interface TeamsSnapshot {
   derivedAt: number;
   /** The heartbeat threshold in force for runtime workers (OMC_TEAM_HEARTBEAT_STALE_MS or 180 s). */
   heartbeatStaleMs: number;
+  /**
+   * The team directories (`state/team`, `state/team-bridge`, as their problem lines name them) that are there but
+   * could not be listed: the teams in them are not known, so the pane does not say there are none. Usually absent.
+   */
+  unreadableDirs?: readonly string[];
 }
 
 export const EMPTY_TEAMS: TeamsSnapshot = {

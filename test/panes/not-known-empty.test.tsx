@@ -1,0 +1,101 @@
+/**
+ * A list whose files were not read is not empty: with `.omc` a symlink loop (or a directory a pane reads from
+ * refused), every pane says what it does not know, in one wording (ui/not-known.ts), instead of "No sessions yet",
+ * "No runs yet", "none: no active OMC mode" and the like, which would claim an empty tree nobody could look at.
+ * Once the root is a directory again, the empty states are the pane's own again.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
+import { NO_CLAUDE_DIR } from '../helpers/fixtures.js';
+import { refuseReads, type ReadFault } from '../helpers/read-faults.js';
+import { OmcStore } from '../../src/store/store.js';
+import type { MountedApp } from '../helpers/mount-app.js';
+
+/** What each pane claims of an empty tree (the words that must not stand when nothing could be read). */
+const EMPTY_CLAIMS =
+  /No sessions yet|No team runs yet|No runs yet|none: no active OMC mode|No notepad\.md yet|No project memory yet|No wiki yet|Priority 0\//;
+
+/** Each pane's screen in footer order (Tab steps through them). */
+async function everyPane(a: MountedApp, count = 7): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    out.push(a.text());
+    await a.step('\t');
+  }
+  return out;
+}
+
+let fault: ReadFault | null = null;
+afterEach(() => {
+  fault?.restore();
+  fault = null;
+});
+
+function storeAt(root: string, dir: string, watch: 'auto' | 'none'): OmcStore {
+  const store = new OmcStore({
+    root,
+    watch,
+    projectDir: dir,
+    claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
+  });
+  // Read whole before the first frame: every pane's empty state is then its answer, not "still reading".
+  store.start();
+  return store;
+}
+
+describe('empty states when .omc cannot be read', () => {
+  for (const shape of ['ln -s .omc .omc', 'a → b → a'] as const) {
+    it(`.omc a symlink loop (${shape}): every pane says it is not known, none that it is empty`, async ({
+      tempDir,
+      mount,
+    }) => {
+      const dir = tempDir('omc-top-not-known-');
+      const root = path.join(dir, '.omc');
+      if (shape === 'ln -s .omc .omc') fs.symlinkSync('.omc', root);
+      else {
+        fs.symlinkSync('b', root);
+        fs.symlinkSync('.omc', path.join(dir, 'b'));
+      }
+      const a = mount(storeAt(root, dir, 'auto'), { columns: 140, rows: 20 });
+      await a.ready;
+      await a.waitForText('is a symlink loop; waiting for it to be a directory');
+      await a.waitForText('Sessions not known: .omc cannot be read (it is a symlink loop).');
+      const [sessions, teams, history, cost, notepad, memory, wiki] = await everyPane(a);
+      expect(teams).toContain('Teams not known: .omc cannot be read (it is a symlink loop).');
+      expect(history).toContain('Runs not known: .omc cannot be read (it is a symlink loop).');
+      expect(cost).toContain('Loops not known: .omc cannot be read (it is a symlink loop).');
+      expect(notepad).toContain('.omc cannot be read (it is a symlink loop)');
+      expect(notepad).toContain('Entries not known: notepad.md cannot be read');
+      expect(notepad).toContain('Priority ?/');
+      expect(memory).toContain('Project memory not known: .omc cannot be read (it is a symlink loop).');
+      expect(wiki).toContain('Pages not known: .omc cannot be read (it is a symlink loop).');
+      for (const screen of [sessions, teams, history, cost, notepad, memory, wiki])
+        expect(screen).not.toMatch(EMPTY_CLAIMS);
+
+      // A directory there now: it was read and is empty, and the panes say so in their own words again.
+      fs.unlinkSync(root);
+      fs.mkdirSync(path.join(root, 'state', 'sessions'), { recursive: true });
+      await a.waitForText('No sessions yet');
+      expect(a.text()).not.toContain('not known');
+    });
+  }
+
+  it('a directory a pane lists, refused: Sessions, Teams, History and Wiki say which one was not read', async ({
+    emptyProject: p,
+    mount,
+  }) => {
+    for (const d of ['state/team', 'sessions', 'wiki']) fs.mkdirSync(path.join(p.root, d), { recursive: true });
+    const refused = new Set(['state/sessions', 'state/team', 'sessions', 'wiki'].map((d) => path.join(p.root, d)));
+    fault = refuseReads('EACCES', (abs) => refused.has(abs));
+    const a = mount(storeAt(p.root, p.dir, 'none'), { columns: 160, rows: 24 });
+    await a.ready;
+    await a.waitForText('Sessions not known: state/sessions cannot be read (the ⚠ line says why).');
+    const [sessions, teams, history, , , , wiki] = await everyPane(a);
+    expect(teams).toContain('Teams not known: state/team cannot be read (the ⚠ line says why).');
+    expect(history).toContain('Runs not known: sessions cannot be read (the ⚠ line says why).');
+    expect(wiki).toMatch(/Pages not known: wiki cannot be read \(.*permission denied/);
+    for (const screen of [sessions, teams, history, wiki]) expect(screen).not.toMatch(EMPTY_CLAIMS);
+  });
+});
