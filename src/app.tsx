@@ -28,6 +28,7 @@ import { isAnswerLine } from './feeds/answers/items.js';
 import { HELP_SECTIONS, answerHints } from './input/answer-keys.js';
 import { inboxLayout } from './ui/inbox-layout.js';
 import { quotaHeaderText } from './ui/quota-text.js';
+import { useRootUnreadWhy } from './ui/not-known.js';
 
 export interface AppProps {
   store: OmcStore;
@@ -87,7 +88,7 @@ export function App(props: AppProps) {
   const sizeRef = useRef(size);
   sizeRef.current = size;
   const uiState = useSyncExternalStore(ui.subscribe, ui.getSnapshot);
-  const { sessions, problems, needs, quota } = useStoreFacts(store, props.attention ?? null);
+  const { sessions, problems, needs, quota, rootUnread } = useStoreFacts(store, props.attention ?? null);
   const attention = props.attention ?? null;
   const pane = paneById(panes, uiState.pane);
   const paneState = useMemo(() => uiState.panes[pane.id] ?? pane.init(), [uiState.panes, pane]);
@@ -172,6 +173,7 @@ export function App(props: AppProps) {
             notifyOff={attention?.notifier ? !attention.notifier.isEnabled() : false}
             quota={quotaHeaderText(quota, now)}
             quotaShort={quotaHeaderText(quota, now, true)}
+            rootUnread={rootUnread}
           />
           {/* No overflow="hidden": Ink would re-slice every line of every frame to
             clip it (the biggest cost of a 200x60 frame). Views render exactly the
@@ -212,6 +214,8 @@ function useStoreFacts(store: OmcStore, attention: AttentionControl | null) {
   const watchOf = useMemo(() => watchStateOf(store), [store]);
   const status = useSyncExternalStore(store.status.subscribe, watchOf);
   const quota = useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
+  // The root unreadable (a symlink loop, a file): the header claims no count, as the panes claim no empty list.
+  const rootUnread = useRootUnreadWhy(store);
   // What can be answered from the `!` list: the hook's permission requests and OMC's gates.
   useSyncExternalStore(store.permissions.subscribe, store.permissions.getSnapshot);
   useSyncExternalStore(store.graph.subscribe, store.graph.getSnapshot);
@@ -221,7 +225,7 @@ function useStoreFacts(store: OmcStore, attention: AttentionControl | null) {
   // The inbox redraws when what needs you changes (an item acknowledged, a condition over).
   const viewCell = attention?.monitor.view ?? NO_VIEW;
   useSyncExternalStore(viewCell.subscribe, viewCell.getSnapshot);
-  return { sessions, problems, needs, quota };
+  return { sessions, problems, needs, quota, rootUnread };
 }
 
 type WatchState = Pick<StoreStatus, 'watchMode' | 'watchDetail'>;

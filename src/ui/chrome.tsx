@@ -66,6 +66,7 @@ export function Header({
   notifyOff,
   quota,
   quotaShort,
+  rootUnread,
 }: {
   root: string;
   rule: string;
@@ -85,6 +86,11 @@ export function Header({
    */
   quota?: string | null;
   quotaShort?: string | null;
+  /**
+   * Why nothing under the root can be read (not-known.ts rootUnreadWhy), or null: then no count is claimed, as no
+   * pane claims an empty list ("0 sess" would say a tree nobody could look at is empty).
+   */
+  rootUnread?: string | null;
 }) {
   const theme = useTheme();
   // The root with every byte of its name (a control as an escape): the directory it is, not a look-alike.
@@ -93,9 +99,11 @@ export function Header({
   const { running, stale, unreadable } = sessionCounts(sessions);
   // "running", not "live": the footer's "live" is the file watcher. Unreadable sessions may run a loop too: their
   // count is said apart (the status line's `? unreadable`).
-  const counts = sessions.scanning
-    ? `reading ${sessions.scanning.done}/${sessions.scanning.total} sessions`
-    : `${sessions.sessions.length} sess · ${running} running${stale ? ` · ${stale} stale` : ''}${unreadable ? ` · ${unreadable} unreadable` : ''}`;
+  const counts = rootUnread
+    ? 'sessions not known'
+    : sessions.scanning
+      ? `reading ${sessions.scanning.done}/${sessions.scanning.total} sessions`
+      : `${sessions.sessions.length} sess · ${running} running${stale ? ` · ${stale} stale` : ''}${unreadable ? ` · ${unreadable} unreadable` : ''}`;
   const label = `omc-top${readonly ? ' [readonly]' : ''}  `;
   const clock = `${formatClock(now).slice(0, 5)} UTC`;
   const attn = attentionText(needs, notifyOff);

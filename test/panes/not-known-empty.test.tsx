@@ -73,11 +73,15 @@ describe('empty states when .omc cannot be read', () => {
       expect(wiki).toContain('Pages not known: .omc cannot be read (it is a symlink loop).');
       for (const screen of [sessions, teams, history, cost, notepad, memory, wiki])
         expect(screen).not.toMatch(EMPTY_CLAIMS);
+      // Nor does the header count a tree nobody could look at.
+      expect(sessions).toContain('sessions not known');
+      expect(sessions).not.toMatch(/\d+ sess\b/);
 
       // A directory there now: it was read and is empty, and the panes say so in their own words again.
       fs.unlinkSync(root);
       fs.mkdirSync(path.join(root, 'state', 'sessions'), { recursive: true });
       await a.waitForText('No sessions yet');
+      await a.waitForText('0 sess · 0 running');
       expect(a.text()).not.toContain('not known');
     });
   }
