@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, writeLiveRalph, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, writeLiveRalph, type TempProject } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
-import { installPlugin, omc55Root, pluginWorld } from '../helpers/omc-plugin.js';
+import { installPlugin, omc55Root, pluginWorld, writeRetiredUltrawork } from '../helpers/omc-plugin.js';
 import { TerminalHarness } from '../helpers/pty.js';
 import { scaled } from '../helpers/time-scale.js';
 
@@ -25,19 +25,6 @@ afterEach(() => {
   h = p = tmp = null;
 });
 
-/** What OMC 4.4.4's keyword hook writes for "ultrawork …". */
-function writeUltrawork(root: string): void {
-  const now = Date.now();
-  writeOmcJson(path.join(root, 'state', 'sessions', SID, 'ultrawork-state.json'), {
-    active: true,
-    started_at: new Date(now - 60_000).toISOString(),
-    original_prompt: 'ultrawork refactor the parser module',
-    session_id: SID,
-    reinforcement_count: 2,
-    last_checked_at: new Date(now - 5_000).toISOString(),
-  });
-}
-
 /** The session rows and the header, for the assertions: the screen without its message and footer lines. */
 const body = (t: string) => t.split('\n').slice(0, -4).join('\n');
 
@@ -47,7 +34,7 @@ describe('an OMC plugin update under the monitor, on screen', () => {
     const w = pluginWorld(tmp);
     installPlugin(w.config, OMC444);
     p = makeProject({ prefix: 'omc-top-upgrade-proj-' });
-    writeUltrawork(p.root);
+    writeRetiredUltrawork(p.root, SID);
     h = new TerminalHarness({ cwd: p.dir, cols: 140, rows: 30, env: w.env });
     const row = /^▸ (\S.*?)\s{2,}aaaaaaaa-1111-4222-8\s+ultrawork 2\/50( \(retired\))?/m;
     const before = await h.waitForText(row, 30_000);
@@ -79,7 +66,7 @@ describe('an OMC plugin update under the monitor, on screen', () => {
       const w = pluginWorld(tmp);
       installPlugin(w.config, OMC444);
       p = makeProject({ prefix: 'omc-top-upgrade-proj-' });
-      writeUltrawork(p.root);
+      writeRetiredUltrawork(p.root, SID);
       const env = { ...w.env, OMC_STATE_DIR: path.join(tmp, 'central') };
       // Where OMC 5.5.0's own code keeps this project's state, with a ralph loop its hooks left there.
       const central = omc55Root(p.dir, env);

@@ -67,3 +67,19 @@ export function omc55Root(dir: string, env: Record<string, string>): string {
     encoding: 'utf8',
   });
 }
+
+/**
+ * An ultrawork loop as OMC 4.4.4's keyword hook writes it for "ultrawork …", in session `sid` of `root`: 4.4.4's Stop
+ * hook enforces it, 5.5.0 retired the mode. The loop an upgrade re-judges.
+ */
+export function writeRetiredUltrawork(root: string, sid: string): void {
+  const now = Date.now();
+  writeOmcJson(path.join(root, 'state', 'sessions', sid, 'ultrawork-state.json'), {
+    active: true,
+    started_at: new Date(now - 60_000).toISOString(),
+    original_prompt: 'ultrawork refactor the parser module',
+    session_id: sid,
+    reinforcement_count: 2,
+    last_checked_at: new Date(now - 5_000).toISOString(),
+  });
+}

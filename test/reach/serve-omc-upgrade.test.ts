@@ -9,9 +9,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
-import { installPlugin, pluginWorld } from '../helpers/omc-plugin.js';
+import { installPlugin, pluginWorld, writeRetiredUltrawork } from '../helpers/omc-plugin.js';
 import { BIN } from '../helpers/pty.js';
 
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
@@ -66,16 +66,7 @@ describe('serve and the OMC that runs the hooks', () => {
     const w = pluginWorld(tmp);
     installPlugin(w.config, OMC444);
     p = makeProject({ prefix: 'omc-top-serve-upgrade-proj-' });
-    const now = Date.now();
-    // What OMC 4.4.4's keyword hook writes for "ultrawork …": 4.4.4 enforces it, 5.5.0 retired it.
-    writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ultrawork-state.json'), {
-      active: true,
-      started_at: new Date(now - 60_000).toISOString(),
-      original_prompt: 'ultrawork refactor the parser module',
-      session_id: SID,
-      reinforcement_count: 2,
-      last_checked_at: new Date(now - 5_000).toISOString(),
-    });
+    writeRetiredUltrawork(p.root, SID);
     const events = await serveEvents(p.dir, w.env, tmp);
     await waitFor(() => events().includes(SID), { timeoutMs: 30_000, what: `the row (${events()})` });
     expect(events()).toContain('"status":"enforced"');

@@ -15,6 +15,7 @@ import { OmcRecheck, OmcRecheckTicker } from '../../src/store/omc-recheck.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeProject, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
+import { writeRetiredUltrawork } from '../helpers/omc-plugin.js';
 import { hookDecision, spawnStopHook, type HookVersion } from '../helpers/stop-hook.js';
 import { scaled } from '../helpers/time-scale.js';
 
@@ -37,16 +38,7 @@ function world() {
   const config = path.join(home, '.claude');
   fs.mkdirSync(path.join(config, 'plugins'), { recursive: true });
   p = makeProject({ prefix: 'omc-top-recheck-proj-' });
-  const now = Date.now();
-  // What OMC 4.4.4's keyword hook writes for "ultrawork …" (4.4.4 enforces it; 5.5 retired it).
-  writeOmcJson(path.join(p.root, 'state', 'sessions', SID, 'ultrawork-state.json'), {
-    active: true,
-    started_at: new Date(now - 60_000).toISOString(),
-    original_prompt: 'ultrawork refactor the parser module',
-    session_id: SID,
-    reinforcement_count: 2,
-    last_checked_at: new Date(now - 5_000).toISOString(),
-  });
+  writeRetiredUltrawork(p.root, SID);
   const env = { HOME: home, CLAUDE_CONFIG_DIR: config, PATH: '', NPM_CONFIG_PREFIX: path.join(tmp, 'npm') };
   return { home, config, env, project: p.dir };
 }
