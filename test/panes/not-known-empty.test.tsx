@@ -86,6 +86,26 @@ describe('empty states when .omc cannot be read', () => {
     });
   }
 
+  it('a save with .omc a symlink loop says so, in words, and keeps the draft', async ({ tempDir, mount }) => {
+    const dir = tempDir('omc-top-not-known-save-');
+    const root = path.join(dir, '.omc');
+    fs.symlinkSync('.omc', root);
+    const a = mount(storeAt(root, dir, 'auto'), { columns: 140, rows: 20 });
+    await a.ready;
+    await a.waitForText('Sessions not known');
+    await a.step('n');
+    await a.step('a');
+    await a.waitForText('New Working Memory entry');
+    await a.press(...'kept through a loop');
+    await a.waitForText('kept through a loop');
+    await a.press('\u0013');
+    // The cause as the reads word it, with the path quoted: not Node's "too many symbolic links encountered".
+    await a.waitForText(/save: symlink loop on the way \(ELOOP: .*\.omc'?\) \(your draft is kept\)/);
+    expect(a.text()).not.toContain('too many symbolic links');
+    expect(a.text()).toContain('kept through a loop');
+    expect(fs.lstatSync(root).isSymbolicLink()).toBe(true);
+  });
+
   it('a directory a pane lists, refused: Sessions, Teams, History and Wiki say which one was not read', async ({
     emptyProject: p,
     mount,

@@ -83,7 +83,24 @@ export function describeWriteError(e: unknown): string {
     case 'ENOENT':
       // The directory was deleted under us (rm -rf .omc, a branch switch); say which one.
       return `directory gone (ENOENT: ${missing ?? (err.path ? path.dirname(err.path) : 'no such file or directory')})`;
+    case 'ELOOP':
+      // `.omc` (or a directory on the way) a link that leads back to itself: said as the reads say it.
+      return `symlink loop on the way (ELOOP${err.path ? `: ${quotePath(err.path)}` : ''})`;
+    case 'ENOTDIR':
+      return `not a directory on the way (ENOTDIR${err.path ? `: ${quotePath(err.path)}` : ''})`;
+    case 'ENAMETOOLONG':
+      return 'path too long (ENAMETOOLONG)';
+    case 'EMFILE':
+    case 'ENFILE':
+      return `too many open files (${err.code})`;
+    case 'EIO':
+      return 'input/output error (EIO)';
     default:
-      return err instanceof Error ? err.message : String(e);
+      // Node's own words name the call and the path: the path quoted as every path is, never raw bytes.
+      return err instanceof Error
+        ? err.path
+          ? err.message.replace(err.path, quotePath(err.path))
+          : err.message
+        : String(e);
   }
 }
