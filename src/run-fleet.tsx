@@ -25,6 +25,8 @@ import { writeControl } from './io/output.js';
 import { PANES } from './panes/registry.js';
 import type { UiStore } from './kit/ui-store.js';
 import { keepOnExit, printKept, type KeptOutcome } from './kit/kept-drafts.js';
+import { dropOldDrafts } from './store/drafts/old-drafts.js';
+import { ownStateDir } from './io/state-dir.js';
 
 export interface FleetRunOptions {
   readonly: boolean;
@@ -91,6 +93,8 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
   // Each opened project's own UiStore (its panes, its editors): held here so a hang-up keeps their drafts.
   const uiStores = new Map<string, UiStore>();
   let kept: KeptOutcome[] = [];
+  // Once per start, as the monitor does: drafts kept longer than their age are not meant any more.
+  dropOldDrafts(ownStateDir());
   return runFullScreen(
     opts.mouse,
     (ctl) => (
