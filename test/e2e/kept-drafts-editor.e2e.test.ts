@@ -82,4 +82,29 @@ describe('a hang-up while $EDITOR is open', () => {
     again.write('q');
     expect(await again.waitForExit()).toBe(0);
   });
+
+  it('a start of the monitor deletes the drafts kept more than 30 days ago, of any root, and leaves the rest', async ({
+    project: p,
+    pty,
+    tempDir,
+  }) => {
+    const stateHome = tempDir('omc-top-kept-state-');
+    const dir = path.join(stateHome, 'omc-top');
+    fs.mkdirSync(dir, { recursive: true });
+    const write = (name: string, ageDays: number) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, '{}\n');
+      const at = new Date(Date.now() - ageDays * 24 * 60 * 60 * 1000);
+      fs.utimesSync(file, at, at);
+      return file;
+    };
+    const old = write('draft-0123456789abcdef-note-fedcba9876543210.json', 31);
+    const recent = write('draft-0123456789abcdef-memory-directive.json', 29);
+    const h = pty({ cwd: p.dir, cols: 100, rows: 30, env: { XDG_STATE_HOME: stateHome } });
+    await h.waitForText('ralph 3/10');
+    await waitFor(() => !fs.existsSync(old), { what: 'the old draft deleted' });
+    expect(fs.existsSync(recent)).toBe(true);
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+  });
 });
