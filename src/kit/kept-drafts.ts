@@ -26,7 +26,7 @@ export type DraftOffer<T> =
  * The offer for `target`, if a file is kept: `restore` turns the draft into the pane's field, or returns why the
  * draft's choice cannot be used (the file is then shown as a problem, not applied). `landed` looks at what is on
  * disk now: a hang-up in the middle of a save keeps the draft even when the save went through, and restoring an
- * added entry would add it twice. A draft already there is said so (where), and only d is offered.
+ * added entry would add it twice. A draft whose text is there already is said so (where), and only d is offered.
  */
 export function offerFor<T>(
   drafts: KeptDrafts,
@@ -77,7 +77,7 @@ export function offerBindings<S>(
       disabled: (ctx) => {
         const o = offerOf(ctx.state);
         if (o?.kind === 'bad') return 'that kept draft cannot be used: d deletes it';
-        if (o?.kind === 'landed') return `that kept draft is saved already (${o.where}): d deletes its file`;
+        if (o?.kind === 'landed') return `that kept draft's text is saved already (${o.where}): d deletes its file`;
         return null;
       },
       run: (ctx) => {

@@ -18,15 +18,19 @@ import { scaled } from '../helpers/time-scale.js';
 
 const CTRL_S = '\u0013';
 const OFFER = /A draft from \d\d:\d\d UTC \([^)]+ ago\) was kept when the terminal closed: r restores · d discards/;
-const LANDED = /A draft from \d\d:\d\d UTC \([^)]+ ago\) was kept when the terminal closed, but its save went through:/;
+const LANDED =
+  /A draft from \d\d:\d\d UTC \([^)]+ ago\) was kept when the terminal closed, and its text is saved already:/;
 
 const hangUp = (app: MountedApp) => keepOnExit(129, PANES, [{ drafts: app.store.drafts, ui: app.ui }]);
 const keptFile = (app: MountedApp, target: string) =>
   path.join(app.store.drafts.dir, app.store.drafts.fileName(target));
 
-/** The app over a store whose saves wait long for OMC's lock: a test holds the lock to catch a save in flight. */
-async function mountPatient(root: string): Promise<MountedApp> {
-  const wait = { lockTimeoutMs: scaled(60_000) };
+/**
+ * The app over a store whose saves wait `lockMs` for OMC's lock: long, so a test holding the lock catches a save in
+ * flight; short, so a held lock refuses the save at once.
+ */
+async function mountPatient(root: string, lockMs = scaled(60_000)): Promise<MountedApp> {
+  const wait = { lockTimeoutMs: lockMs };
   const store = new OmcStore({
     root,
     watch: 'none',
@@ -87,12 +91,13 @@ describe('a kept draft whose save went through', () => {
     next.send('a');
     await next.waitForText(LANDED);
     expect(flat(next.text())).toMatch(
-      /its save went through: it is in notepad\.md as the Working Memory entry \d{4}-\d\d-\d\d \d\d:\d\d\. d deletes the draft/,
+      /its text is saved already: it is in notepad\.md as the Working Memory entry \d{4}-\d\d-\d\d \d\d:\d\d\. d deletes the draft/,
     );
     next.send('r');
-    await next.waitForText('that kept draft is saved already');
+    await next.waitForText("that kept draft's text is saved already");
+    // Nothing is saved over the offer either.
     next.send(CTRL_S);
-    expect(next.text()).not.toContain('added Working Memory entry');
+    await next.waitForText('a kept draft is offered: r restores it, d discards it');
     next.send('d');
     await waitFor(() => !fs.existsSync(file), { what: 'the kept draft deleted' });
     expect(count(fs.readFileSync(notepad, 'utf8'), 'saved just before the hang-up')).toBe(1);
@@ -128,9 +133,11 @@ describe('a kept draft whose save went through', () => {
     await next.waitForText('PRIORITY');
     next.send('a');
     await next.waitForText(LANDED);
-    expect(flat(next.text())).toMatch(/its save went through: it is directive \d+ in project-memory\.json\. d deletes/);
+    expect(flat(next.text())).toMatch(
+      /its text is saved already: it is directive \d+ in project-memory\.json\. d deletes/,
+    );
     next.send('r');
-    await next.waitForText('that kept draft is saved already');
+    await next.waitForText("that kept draft's text is saved already");
     expect(mine()).toHaveLength(1);
   });
 });
@@ -161,6 +168,49 @@ describe('$EDITOR keys offer a kept draft first', () => {
       next.send('r');
       await next.waitForText('Blocked on payment sandbox credentials for the e2e step. and more');
     } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe('a refused $EDITOR save', () => {
+  it('leaves the text in the in-app editor, a hang-up keeps it, and the next A offers it', async ({ project }) => {
+    const added = 'written in the editor, refused by the lock';
+    vi.stubEnv('EDITOR', `sh -c 'printf "%s\\n" "${added}" > "$1"' editor`);
+    const lock = holdLock(project.root, 'notepad.md');
+    try {
+      const first = await mountPatient(project.root, 50);
+      try {
+        await first.waitForText('ralph 3/10');
+        first.send('n');
+        await first.waitForText(/Working Memory · 5 entries/);
+        first.send('A');
+        await first.waitForText('your draft is kept');
+        await first.waitForText(added);
+        const [kept] = hangUp(first);
+        expect(kept).toMatchObject({ label: 'Working Memory draft (notepad)' });
+        expect(JSON.parse(fs.readFileSync((kept as { file: string }).file, 'utf8')).fields).toEqual({ text: added });
+      } finally {
+        await first.unmount();
+      }
+      lock.release();
+      // An $EDITOR that would fail loudly if it ran: the kept draft is offered instead.
+      vi.stubEnv('EDITOR', 'exit 3; :');
+      const next = await mountPatient(project.root);
+      try {
+        await next.waitForText('ralph 3/10');
+        next.send('n');
+        await next.waitForText(/Working Memory · 5 entries/);
+        next.send('A');
+        await next.waitForText(OFFER);
+        expect(next.text()).not.toContain('exited with status 3');
+        next.send('r');
+        await next.waitForText(added);
+      } finally {
+        await next.unmount();
+      }
+    } finally {
+      lock.release();
       vi.unstubAllEnvs();
     }
   });
