@@ -64,7 +64,8 @@ export function formFromKept(d: KeptDraft): DirectiveForm | string {
 export function landedIn(form: DirectiveForm, model: MemoryModel | null): string | null {
   if (!model) return null;
   const directive = form.directive.text.trim();
-  const { context, priority } = { context: form.context.text, priority: form.priority };
+  const context = form.context.text;
+  const priority = form.priority;
   const init = form.initial;
   if (
     directive === '' ||
