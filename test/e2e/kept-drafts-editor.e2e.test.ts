@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { waitFor } from '../helpers/fixtures.js';
 import { describe, expect, it } from '../helpers/it.js';
+import { KEY } from '../helpers/keys.js';
+import { KEPT_OFFER } from '../helpers/kept-drafts.js';
 
-const CTRL_S = '\u0013';
 const TYPED = 'Typed in the editor before the hang-up';
 
 /** An $EDITOR that writes its text, says so on the screen, then waits for a line it never gets. */
@@ -70,12 +71,12 @@ describe('a hang-up while $EDITOR is open', () => {
     again.write('n');
     await again.waitForText(/Working Memory · 5 entries/);
     again.write('A');
-    await again.waitForText(/A draft from \d\d:\d\d UTC \([^)]+ ago\) was kept when the terminal closed: r restores/);
+    await again.waitForText(KEPT_OFFER);
     expect(fs.existsSync(marker)).toBe(false);
     again.write('r');
     await again.waitForText(TYPED);
     expect(fs.existsSync(file)).toBe(false);
-    again.write(CTRL_S);
+    again.write(KEY.ctrl('s'));
     await again.waitForText('added Working Memory entry');
     await waitFor(() => fs.readFileSync(notepad, 'utf8').includes(TYPED), { what: 'the entry in notepad.md' });
     expect(fs.readFileSync(notepad, 'utf8').split(TYPED)).toHaveLength(2);

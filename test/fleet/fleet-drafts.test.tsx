@@ -12,9 +12,9 @@ import { PANES } from '../../src/panes/registry.js';
 import { fleetDraftRoots } from '../../src/run-fleet.js';
 import type { UiStore } from '../../src/kit/ui-store.js';
 import { fleetRigPerTest } from './fleet-tree.js';
+import { KEPT_OFFER } from '../helpers/kept-drafts.js';
 
 const rig = fleetRigPerTest();
-const OFFER = /A draft from \d\d:\d\d UTC \([^)]+ ago\) was kept when the terminal closed: r restores · d discards/;
 
 describe('omc-top --all: an opened project keeps its draft at a hang-up', () => {
   it("keeps the notepad draft for that project's root and offers it when the project is opened again", async () => {
@@ -48,7 +48,7 @@ describe('omc-top --all: an opened project keeps its draft at a hang-up', () => 
     first.app.unmountOnly();
 
     const again = await open();
-    await again.app.waitForText(OFFER);
+    await again.app.waitForText(KEPT_OFFER);
     await again.app.step('r');
     await again.app.waitForText('typed in the fleet');
     expect(fs.existsSync(file)).toBe(false);

@@ -15,11 +15,8 @@ import { PANES } from '../../src/panes/registry.js';
 import { OmcStore } from '../../src/store/store.js';
 import { mountStore, type MountedApp } from '../helpers/mount-app.js';
 import { scaled } from '../helpers/time-scale.js';
-
-const CTRL_S = '\u0013';
-const OFFER = /A draft from \d\d:\d\d UTC \([^)]+ ago\) was kept when the terminal closed: r restores · d discards/;
-const LANDED =
-  /A draft from \d\d:\d\d UTC \([^)]+ ago\) was kept when the terminal closed, and its text is saved already:/;
+import { KEPT_OFFER, KEPT_LANDED } from '../helpers/kept-drafts.js';
+import { KEY } from '../helpers/keys.js';
 
 const hangUp = (app: MountedApp) => keepOnExit(129, PANES, [{ drafts: app.store.drafts, ui: app.ui }]);
 const keptFile = (app: MountedApp, target: string) =>
@@ -71,7 +68,7 @@ describe('a kept draft whose save went through', () => {
       first.send('saved just before the hang-up');
       await first.waitForText('saved just before the hang-up');
       const lock = holdLock(project.root, 'notepad.md');
-      first.send(CTRL_S);
+      first.send(KEY.ctrl('s'));
       await first.waitForText('saving…');
       // The hang-up lands while the save waits for the lock: the draft is kept, and then the save goes through.
       expect(hangUp(first)).toHaveLength(1);
@@ -89,14 +86,14 @@ describe('a kept draft whose save went through', () => {
     next.send('n');
     await next.waitForText(/Working Memory · 6 entries/);
     next.send('a');
-    await next.waitForText(LANDED);
+    await next.waitForText(KEPT_LANDED);
     expect(flat(next.text())).toMatch(
       /its text is saved already: it is in notepad\.md as the Working Memory entry \d{4}-\d\d-\d\d \d\d:\d\d\. d deletes the draft/,
     );
     next.send('r');
     await next.waitForText("that kept draft's text is saved already");
     // Nothing is saved over the offer either.
-    next.send(CTRL_S);
+    next.send(KEY.ctrl('s'));
     await next.waitForText('a kept draft is offered: r restores it, d discards it');
     next.send('d');
     await waitFor(() => !fs.existsSync(file), { what: 'the kept draft deleted' });
@@ -132,7 +129,7 @@ describe('a kept draft whose save went through', () => {
     next.send('m');
     await next.waitForText('PRIORITY');
     next.send('a');
-    await next.waitForText(LANDED);
+    await next.waitForText(KEPT_LANDED);
     expect(flat(next.text())).toMatch(
       /its text is saved already: it is directive \d+ in project-memory\.json\. d deletes/,
     );
@@ -162,7 +159,7 @@ describe('$EDITOR keys offer a kept draft first', () => {
       next.send('n');
       await next.waitForText(/Working Memory · 5 entries/);
       next.send('e');
-      await next.waitForText(OFFER);
+      await next.waitForText(KEPT_OFFER);
       await next.waitForText('a kept draft is offered before $EDITOR opens');
       expect(next.text()).not.toContain('exited with status 3');
       next.send('r');
@@ -202,7 +199,7 @@ describe('a refused $EDITOR save', () => {
         next.send('n');
         await next.waitForText(/Working Memory · 5 entries/);
         next.send('A');
-        await next.waitForText(OFFER);
+        await next.waitForText(KEPT_OFFER);
         expect(next.text()).not.toContain('exited with status 3');
         next.send('r');
         await next.waitForText(added);
@@ -255,7 +252,7 @@ describe('a note kept for a session that went away', () => {
       { what: 'the kept note named in the detail' },
     );
     next.send('m');
-    await next.waitForText(OFFER);
+    await next.waitForText(KEPT_OFFER);
     next.send('r');
     await next.waitForText('note: stop after this story');
   });
