@@ -18,6 +18,9 @@ import { scaled } from '../helpers/time-scale.js';
 import { KEPT_OFFER, KEPT_LANDED } from '../helpers/kept-drafts.js';
 import { KEY } from '../helpers/keys.js';
 
+/** The notepad editor's text as the pane holds it (the message line may quote the $EDITOR command). */
+const draftText = (app: MountedApp) =>
+  (app.ui.getSnapshot().panes.notepad as { editor: { buf: { text: string } } | null }).editor?.buf.text;
 const hangUp = (app: MountedApp) => keepOnExit(129, PANES, [{ drafts: app.store.drafts, ui: app.ui }]);
 const keptFile = (app: MountedApp, target: string) =>
   path.join(app.store.drafts.dir, app.store.drafts.fileName(target));
@@ -167,6 +170,39 @@ describe('$EDITOR keys offer a kept draft first', () => {
     } finally {
       vi.unstubAllEnvs();
     }
+  });
+});
+
+describe('an $EDITOR ended by a signal', () => {
+  it('Ctrl-O: the text it had written becomes the draft (kept at a hang-up); a chosen non-zero exit still aborts', async ({
+    app: mount,
+  }) => {
+    const a = await mount({ columns: 110, rows: 30 });
+    await a.waitForText('ralph 3/10');
+    a.send('n');
+    await a.waitForText(/Working Memory · 5 entries/);
+    a.send('a');
+    await a.waitForText('New Working Memory entry');
+    a.send('begun in the app');
+    await a.waitForText('begun in the app');
+    try {
+      // Writes, then exits 1 by choice (vim's :cq): an abort, as for git commit.
+      vi.stubEnv('EDITOR', `sh -c 'printf "%s\\n" "aborted text" > "$1"; exit 1' editor`);
+      a.send(KEY.ctrl('o'));
+      await a.waitForText('exited with status 1');
+      expect(draftText(a)).toBe('begun in the app');
+      // Writes, then is killed by SIGHUP (as a closed terminal kills it): what it wrote is not lost.
+      vi.stubEnv('EDITOR', `exec sh -c 'printf "%s\\n" "written before the signal" > "$1"; kill -HUP $$' editor`);
+      a.send(KEY.ctrl('o'));
+      await a.waitForText('was ended by SIGHUP');
+      expect(draftText(a)).toBe('written before the signal');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const [kept] = hangUp(a);
+    expect(JSON.parse(fs.readFileSync((kept as { file: string }).file, 'utf8')).fields).toEqual({
+      text: 'written before the signal',
+    });
   });
 });
 
