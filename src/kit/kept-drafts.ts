@@ -6,6 +6,7 @@
  */
 import tty from 'node:tty';
 import { printErr } from '../io/output.js';
+import { cleanLine, truncate } from '../io/sanitize.js';
 import type { FieldLimits, KeptDraft, KeptWhy } from '../store/drafts/draft-file.js';
 import type { KeptDrafts, KeptRead } from '../store/drafts/kept-drafts.js';
 import { mode } from './nav.js';
@@ -42,7 +43,9 @@ export function offerFor<T>(
   if (typeof back === 'string') return { kind: 'bad', problem: back, file: r.file, target };
   const base = { keptAt: r.draft.keptAt, why: r.draft.why, file: r.file, target };
   const where = landed(back);
-  return where !== null ? { kind: 'landed', ...base, where } : { kind: 'draft', ...base, restore: back };
+  // `where` may quote the file (an entry's stamp): cleaned once here for the offer line and the refusal of r alike.
+  if (where !== null) return { kind: 'landed', ...base, where: truncate(cleanLine(where), 200) };
+  return { kind: 'draft', ...base, restore: back };
 }
 
 /** What a key other than r and d says while the offer is open: nothing is typed over an undecided draft. */

@@ -11,6 +11,6 @@ export function offerLine(offer: DraftOffer<unknown>, now: number): string {
   // The clock alone is ambiguous a day later; the age says which day.
   const age = offer.keptAt <= now ? ` (${formatAge(offer.keptAt, now)} ago)` : '';
   if (offer.kind === 'landed')
-    return `A draft from ${formatClock(offer.keptAt).slice(0, 5)} UTC${age} was kept when ${KEPT_WHY_WORDS[offer.why]}, and its text is saved already: ${truncate(cleanLine(offer.where), 200)}. d deletes the draft`;
+    return `A draft from ${formatClock(offer.keptAt).slice(0, 5)} UTC${age} was kept when ${KEPT_WHY_WORDS[offer.why]}, and its text is saved already: ${offer.where}. d deletes the draft`;
   return `A draft from ${formatClock(offer.keptAt).slice(0, 5)} UTC${age} was kept when ${KEPT_WHY_WORDS[offer.why]}: r restores · d discards`;
 }
