@@ -44,6 +44,7 @@ import { runFullScreen, type FullScreenControls } from './terminal/full-screen.j
 import { screenTheme } from './ui/theme.js';
 import { UiStore } from './kit/ui-store.js';
 import { keepOnExit, printKept, type KeptOutcome } from './kit/kept-drafts.js';
+import { dropOldDrafts } from './store/drafts/old-drafts.js';
 import { VERSION } from './version.js';
 import { earlyGitSettled } from './io/git-early.js';
 import { homeDir } from './io/home-dir.js';
@@ -229,6 +230,8 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     watchRoot(root, projectDir, rule, opts, ui, project, (words, next, from) => follow(words, next, from));
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
   follow = omcFollower(res, opts, live, watch, ui, () => controls?.redraw());
+  // Once per start, never per tick: drafts kept longer than their age are not meant any more (old-drafts.ts).
+  dropOldDrafts(live.store.drafts.dir);
   if (!res.exists) ui.flash(noRootYetText(res), 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = screenTheme();

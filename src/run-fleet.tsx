@@ -25,6 +25,20 @@ import { writeControl } from './io/output.js';
 import { PANES } from './panes/registry.js';
 import type { UiStore } from './kit/ui-store.js';
 import { keepOnExit, printKept, type KeptOutcome } from './kit/kept-drafts.js';
+import { dropOldDrafts } from './store/drafts/old-drafts.js';
+import type { KeptDrafts } from './store/drafts/kept-drafts.js';
+import { ownStateDir } from './io/state-dir.js';
+
+/** Every project opened in the fleet, with the drafts store of its root: a hang-up keeps each one's open editor. */
+export function fleetDraftRoots(
+  fleet: Pick<LocalFleet, 'root'>,
+  uiStores: ReadonlyMap<string, UiStore>,
+): Array<{ drafts: KeptDrafts; ui: UiStore }> {
+  return [...uiStores].flatMap(([id, ui]) => {
+    const r = fleet.root(id);
+    return r ? [{ drafts: r.store.drafts, ui }] : [];
+  });
+}
 
 export interface FleetRunOptions {
   readonly: boolean;
@@ -91,6 +105,8 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
   // Each opened project's own UiStore (its panes, its editors): held here so a hang-up keeps their drafts.
   const uiStores = new Map<string, UiStore>();
   let kept: KeptOutcome[] = [];
+  // Once per start, as the monitor does: drafts kept longer than their age are not meant any more.
+  dropOldDrafts(ownStateDir());
   return runFullScreen(
     opts.mouse,
     (ctl) => (
@@ -109,11 +125,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
     {
       // Before the main screen comes back, as the monitor does: the shell's own title returns with it.
       beforeRestore: (code) => {
-        const roots = [...uiStores].flatMap(([id, ui]) => {
-          const r = fleet.root(id);
-          return r ? [{ drafts: r.store.drafts, ui }] : [];
-        });
-        kept = keepOnExit(code, PANES, roots);
+        kept = keepOnExit(code, PANES, fleetDraftRoots(fleet, uiStores));
         title.stop();
       },
       title: () => title,

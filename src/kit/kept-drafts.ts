@@ -6,6 +6,7 @@
  */
 import tty from 'node:tty';
 import { printErr } from '../io/output.js';
+import { cleanLine, truncate } from '../io/sanitize.js';
 import type { FieldLimits, KeptDraft, KeptWhy } from '../store/drafts/draft-file.js';
 import type { KeptDrafts, KeptRead } from '../store/drafts/kept-drafts.js';
 import { mode } from './nav.js';
@@ -19,24 +20,32 @@ import type { UiStore } from './ui-store.js';
  */
 export type DraftOffer<T> =
   | { kind: 'draft'; keptAt: number; why: KeptWhy; file: string; target: string; restore: T }
+  | { kind: 'landed'; keptAt: number; why: KeptWhy; file: string; target: string; where: string }
   | { kind: 'bad'; problem: string; file: string; target: string };
 
 /**
  * The offer for `target`, if a file is kept: `restore` turns the draft into the pane's field, or returns why the
- * draft's choice cannot be used (the file is then shown as a problem, not applied).
+ * draft's choice cannot be used (the file is then shown as a problem, not applied). `landed` looks at what is on
+ * disk now: a hang-up in the middle of a save keeps the draft even when the save went through, and restoring an
+ * added entry would add it twice. A draft whose text is there already is said so (where), and only d is offered.
  */
 export function offerFor<T>(
   drafts: KeptDrafts,
   target: string,
   limits: FieldLimits,
   restore: (d: KeptDraft) => T | string,
+  landed: (restored: T) => string | null = () => null,
 ): DraftOffer<T> | null {
   const r: KeptRead = drafts.read(target, limits);
   if (r.kind === 'none') return null;
   if (r.kind === 'bad') return { kind: 'bad', problem: r.problem, file: r.file, target };
   const back = restore(r.draft);
   if (typeof back === 'string') return { kind: 'bad', problem: back, file: r.file, target };
-  return { kind: 'draft', keptAt: r.draft.keptAt, why: r.draft.why, file: r.file, target, restore: back };
+  const base = { keptAt: r.draft.keptAt, why: r.draft.why, file: r.file, target };
+  const where = landed(back);
+  // `where` may quote the file (an entry's stamp): cleaned once here for the offer line and the refusal of r alike.
+  if (where !== null) return { kind: 'landed', ...base, where: truncate(cleanLine(where), 200) };
+  return { kind: 'draft', ...base, restore: back };
 }
 
 /** What a key other than r and d says while the offer is open: nothing is typed over an undecided draft. */
@@ -68,7 +77,12 @@ export function offerBindings<S>(
       help: 'put the draft kept when omc-top was last ended without asking back in the field (not saved yet)',
       hint: 'restore',
       when,
-      disabled: (ctx) => (offerOf(ctx.state)?.kind === 'bad' ? 'that kept draft cannot be used: d deletes it' : null),
+      disabled: (ctx) => {
+        const o = offerOf(ctx.state);
+        if (o?.kind === 'bad') return 'that kept draft cannot be used: d deletes it';
+        if (o?.kind === 'landed') return `that kept draft's text is saved already (${o.where}): d deletes its file`;
+        return null;
+      },
       run: (ctx) => {
         const o = offerOf(ctx.state);
         if (o?.kind !== 'draft') return;

@@ -36,3 +36,8 @@ export function releaseHungUpStdio(wasTty: readonly boolean[]): number[] {
   }
   return closed;
 }
+
+/** Whether the terminal omc-top was started in has hung up (stdin was one and no longer answers as one). */
+export function terminalHungUp(): boolean {
+  return process.stdin.isTTY === true && !tty.isatty(0);
+}

@@ -10,5 +10,7 @@ export function offerLine(offer: DraftOffer<unknown>, now: number): string {
     return `The draft kept in ${offer.file} cannot be used (${truncate(cleanLine(offer.problem), 200)}): d deletes it`;
   // The clock alone is ambiguous a day later; the age says which day.
   const age = offer.keptAt <= now ? ` (${formatAge(offer.keptAt, now)} ago)` : '';
+  if (offer.kind === 'landed')
+    return `A draft from ${formatClock(offer.keptAt).slice(0, 5)} UTC${age} was kept when ${KEPT_WHY_WORDS[offer.why]}, and its text is saved already: ${offer.where}. d deletes the draft`;
   return `A draft from ${formatClock(offer.keptAt).slice(0, 5)} UTC${age} was kept when ${KEPT_WHY_WORDS[offer.why]}: r restores · d discards`;
 }

@@ -10,9 +10,7 @@ import { waitFor } from '../helpers/fixtures.js';
 import { describe, expect, it } from '../helpers/it.js';
 import { KEY } from '../helpers/keys.js';
 import type { TerminalHarness } from '../helpers/pty.js';
-
-const CTRL_S = '\u0013';
-const OFFER = /A draft from \d\d:\d\d UTC \([^)]+ ago\) was kept when the terminal closed: r restores · d discards/;
+import { KEPT_OFFER } from '../helpers/kept-drafts.js';
 
 /** The one kept draft file for `target` in the state directory (its name carries a digest of the root). */
 function keptFiles(stateHome: string, target: string): string[] {
@@ -69,13 +67,13 @@ describe('a hang-up keeps the draft of an open editor', () => {
     again.write('n');
     await again.waitForText(/Working Memory · 5 entries/);
     again.write('a');
-    await again.waitForText(OFFER);
+    await again.waitForText(KEPT_OFFER);
     again.write('r');
     await again.waitForText('Unblocked after the hang-up.');
     expect(again.text()).toContain('Working Memory entry 2026-11-30 18:10');
     expect(fs.existsSync(file as string)).toBe(false);
     expect(fs.readFileSync(notepad, 'utf8')).toBe(before);
-    again.write(CTRL_S);
+    again.write(KEY.ctrl('s'));
     await again.waitForText('saved Working Memory entry 2026-11-30 18:10');
     // The entry itself changed; no entry was added.
     expect(fs.readFileSync(notepad, 'utf8')).toBe(
@@ -125,7 +123,7 @@ describe('a hang-up keeps the draft of an open editor', () => {
     again.write('m');
     await again.waitForText('PRIORITY');
     again.write('a');
-    await again.waitForText(OFFER);
+    await again.waitForText(KEPT_OFFER);
     again.write('r');
     await again.waitForText('Keep drafts across hang-ups');
     expect(again.text()).toContain('sweep 5');

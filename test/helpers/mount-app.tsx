@@ -176,7 +176,7 @@ export function mountNode(
 /** The fleet view (`--all`) over a LocalFleet the test built and started; Enter mounts the App on a root. */
 export async function mountFleet(
   fleet: LocalFleet,
-  opts: MountOptions & { remote?: RemoteActions } = {},
+  opts: MountOptions & { remote?: RemoteActions; uiStores?: Map<string, UiStore> } = {},
 ): Promise<MountedNode & { fleetUi: FleetUi; exited(): boolean; unmount(): Promise<void> }> {
   const fleetUi = new FleetUi();
   let exited = false;
@@ -184,6 +184,7 @@ export async function mountFleet(
     <FleetShell
       fleet={fleet}
       fleetUi={fleetUi}
+      uiStores={opts.uiStores}
       remote={opts.remote}
       theme={pickTheme(opts.color ? {} : { NO_COLOR: '1' })}
       readonly={opts.readonly}

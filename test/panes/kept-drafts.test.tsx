@@ -11,9 +11,8 @@ import { describe, expect, it } from '../helpers/it.js';
 import { keepOnExit } from '../../src/kit/kept-drafts.js';
 import { PANES } from '../../src/panes/registry.js';
 import type { MountedApp } from '../helpers/mount-app.js';
-
-const CTRL_S = '\u0013';
-const OFFER = /A draft from \d\d:\d\d UTC \([^)]+ ago\) was kept when the terminal closed: r restores · d discards/;
+import { KEPT_OFFER } from '../helpers/kept-drafts.js';
+import { KEY } from '../helpers/keys.js';
 
 async function typeNewWorkingEntry(app: MountedApp, text: string): Promise<void> {
   await app.waitForText('ralph 3/10');
@@ -61,18 +60,18 @@ describe('a draft kept when omc-top is ended without asking', () => {
     next.send('n');
     await next.waitForText(/Working Memory · 5 entries/);
     next.send('a');
-    await next.waitForText(OFFER);
+    await next.waitForText(KEPT_OFFER);
     // Nothing is typed over the undecided draft.
     next.send('x');
     await next.waitForText('a kept draft is offered: r restores it, d discards it');
     expect(next.text()).not.toMatch(/^x/m);
     next.send('r');
     await next.waitForText('typed before the hang-up');
-    expect(next.text()).not.toMatch(OFFER);
+    expect(next.text()).not.toMatch(KEPT_OFFER);
     expect(fs.existsSync(file)).toBe(false);
     // Unsaved until the usual key: the notepad has not changed yet.
     expect(fs.readFileSync(path.join(project.root, 'notepad.md'), 'utf8')).not.toContain('typed before the hang-up');
-    next.send(CTRL_S);
+    next.send(KEY.ctrl('s'));
     await next.waitForText('added Working Memory entry');
     expect(fs.readFileSync(path.join(project.root, 'notepad.md'), 'utf8')).toContain('typed before the hang-up');
   });
@@ -137,7 +136,7 @@ describe('a draft kept when omc-top is ended without asking', () => {
     next.send('m');
     await next.waitForText('PRIORITY');
     next.send('a');
-    await next.waitForText(OFFER);
+    await next.waitForText(KEPT_OFFER);
     next.send('r');
     await next.waitForText('Never lose typing');
     expect(next.text()).toContain('from sweep 5');
@@ -164,7 +163,7 @@ describe('a draft kept when omc-top is ended without asking', () => {
     await other.waitForText('fields:');
     other.send('m');
     await other.waitForText('(Enter sends, Esc cancels)');
-    expect(other.text()).not.toMatch(OFFER);
+    expect(other.text()).not.toMatch(KEPT_OFFER);
     other.send('x');
     await other.waitForText(/note: x/);
     const same = await mount({ columns: 110, rows: 30 });
@@ -172,7 +171,7 @@ describe('a draft kept when omc-top is ended without asking', () => {
     same.send('\r');
     await same.waitForText('fields:');
     same.send('m');
-    await same.waitForText(OFFER);
+    await same.waitForText(KEPT_OFFER);
     same.send('r');
     await same.waitForText('note: stop after this story');
   });

@@ -40,7 +40,7 @@ import {
 import * as tf from './text-field.js';
 import { MemoryPaneView } from './view.js';
 import { OFFER_PENDING, offerBindings, offerFor, offerMode } from '../../kit/kept-drafts.js';
-import { draftToKeep, formFromKept, KEPT_LIMITS, KEPT_TARGET } from './kept.js';
+import { draftToKeep, formFromKept, KEPT_LIMITS, KEPT_TARGET, landedIn } from './kept.js';
 
 type Ctx = KeyContext<MemoryPaneState>;
 type S = MemoryPaneState;
@@ -92,7 +92,8 @@ const unlessOffer = (run: (ctx: Ctx) => void) => (ctx: Ctx) => {
 const field = (fn: (f: tf.TextField) => tf.TextField) => unlessOffer((ctx) => ctx.set((s) => editField(s, fn)));
 /** a / e: the form, with the directive draft kept at the last hang-up offered before anything is typed. */
 const openForm = (ctx: Ctx, open: (s: S) => S) => {
-  const offer = offerFor(ctx.store.drafts, KEPT_TARGET, KEPT_LIMITS, formFromKept);
+  const model = ctx.store.memory.model(ctx.app.now());
+  const offer = offerFor(ctx.store.drafts, KEPT_TARGET, KEPT_LIMITS, formFromKept, (f) => landedIn(f, model));
   ctx.set((s) => withOffer(open(s), offer));
 };
 const move = (ctx: Ctx, to: Parameters<typeof moveSelection>[2]) => {

@@ -8,6 +8,7 @@ import { isObj } from '../../io/json.js';
 import type { DraftToKeep } from '../../kit/pane.js';
 import type { KeptDraft } from '../../store/drafts/draft-file.js';
 import { CONTEXT_MAX_CHARS, DIRECTIVE_MAX_CHARS } from '../../store/memory/schema.js';
+import type { MemoryModel } from '../../store/memory/model.js';
 import { formDirty, type DirectiveForm, type FormField } from './reducer.js';
 import * as tf from './text-field.js';
 
@@ -53,4 +54,26 @@ export function formFromKept(d: KeptDraft): DirectiveForm | string {
     priority: it.priority,
     initial: { directive: init.directive, context: init.context, priority: init.priority },
   };
+}
+
+/**
+ * Where the draft already is in project-memory.json, or null: a hang-up during its save keeps the draft even when
+ * the save went through, and restoring a new directive then would add it twice. The same directive text and
+ * context (as the save trims them) and priority count as there.
+ */
+export function landedIn(form: DirectiveForm, model: MemoryModel | null): string | null {
+  if (!model) return null;
+  const directive = form.directive.text.trim();
+  const context = form.context.text;
+  const priority = form.priority;
+  const init = form.initial;
+  if (
+    directive === '' ||
+    (directive === init.directive.trim() && context === init.context && priority === init.priority)
+  )
+    return null;
+  const there = model.directives.find(
+    (r) => r.directive.directive === directive && r.directive.context === context && r.directive.priority === priority,
+  );
+  return there ? `it is directive ${there.rank} in project-memory.json` : null;
 }

@@ -28,9 +28,12 @@ import {
   rebaseAfterConflict,
   refOf,
   setSaving,
+  withOffer,
   type EditorSession,
   type NotepadPaneState,
 } from './reducer.js';
+import { notepadOffer } from './kept.js';
+import { terminalHungUp } from '../../terminal/hangup.js';
 
 type Ctx = KeyContext<NotepadPaneState>;
 
@@ -262,16 +265,19 @@ export function editorCommand(env: NodeJS.ProcessEnv = process.env): string {
   return env.EDITOR?.trim() || env.VISUAL?.trim() || 'vi';
 }
 
+/** What $EDITOR gave back: the text saved, or why not, with the text it left in its file when that differs. */
+export type ExternalEdit = { ok: true; text: string } | { ok: false; message: string; left?: string };
+
 /**
  * Hands `initial` to the user's editor in a private temp file (outside the
  * .omc root: it is a scratch buffer, never the notepad) and returns what was
  * saved. Like git, the command runs through the shell so EDITOR="code --wait"
- * works. A non-zero exit means "abort", as for git commit.
+ * works. A non-zero exit means "abort", as for git commit. An editor that
+ * did not choose to end (killed by a signal, or its terminal hung up: a tmux
+ * pane killed, an ssh drop) hands back the text it had written to its file
+ * by then (`left`): the file is removed here, and that text would go with it.
  */
-export async function runExternalEditor(
-  ctx: Ctx,
-  initial: string,
-): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+export async function runExternalEditor(ctx: Ctx, initial: string): Promise<ExternalEdit> {
   let dir: string;
   try {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-edit-'));
@@ -287,10 +293,14 @@ export async function runExternalEditor(
       spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'omc-top-editor', file], { stdio: 'inherit' }),
     );
     if (res.error) return { ok: false, message: `could not start ${editor}: ${res.error.message}` };
-    if (res.status !== 0)
-      return { ok: false, message: `${editor} exited with status ${res.status ?? res.signal}: nothing was saved` };
     // What the editor left there is read like any file omc-top did not write: it may have been replaced.
     const r = readTextSync(dir, name, NOTEPAD_MAX_BYTES);
+    if (res.status !== 0) {
+      const message = `${editor} ${res.status === null ? `was ended by ${res.signal ?? 'a signal'}` : `exited with status ${res.status}`}: nothing was saved`;
+      const ended = res.signal !== null || terminalHungUp();
+      const changed = r.ok && normalizeDraft(r.text) !== '' && normalizeDraft(r.text) !== normalizeDraft(initial);
+      return ended && changed ? { ok: false, message, left: r.text } : { ok: false, message };
+    }
     if (!r.ok) return { ok: false, message: `${editor} left ${name} unreadable (${r.message}): nothing was saved` };
     return { ok: true, text: r.text };
   } finally {
@@ -325,10 +335,28 @@ export function editInExternalEditor(
   const snap = d.getSnapshot();
   const opened = openEditor(ctx.state, snap, what);
   const ed = opened.editor as EditorSession;
+  // A draft kept for this section at the last hang-up is offered first, in the in-app editor as a and i do
+  // (Ctrl-O then carries it on in $EDITOR): $EDITOR itself has no room to show it.
+  const offer = notepadOffer(ctx.store.drafts, ed.section, snap);
+  if (offer) {
+    ctx.set(withOffer(opened, offer));
+    ctx.app.flash(
+      'a kept draft is offered before $EDITOR opens: r restores it (Ctrl-O continues it in $EDITOR)',
+      'info',
+    );
+    return;
+  }
   ctx.app.run('$EDITOR', async () => {
     const r = await runExternalEditor(ctx, ed.initial);
     if (!r.ok) {
-      ctx.app.flash(r.message, 'error');
+      if (r.left !== undefined) {
+        // The editor was ended with text written: it stays here, unsaved, so a hang-up keeps it as any draft.
+        ctx.set({
+          ...opened,
+          editor: { ...ed, buf: bufferOf(normalizeDraft(fromExternalEditor(r.left, ed.initial))) },
+        });
+        ctx.app.flash(`${r.message}; the text it left is in the editor: Ctrl-S saves it, Esc discards it`, 'error');
+      } else ctx.app.flash(r.message, 'error');
       return;
     }
     const text = normalizeDraft(fromExternalEditor(r.text, ed.initial));
@@ -362,12 +390,18 @@ export function draftToExternalEditor(ctx: Ctx): void {
   if (!ed || ed.saving) return;
   ctx.app.run('$EDITOR', async () => {
     const r = await runExternalEditor(ctx, ed.buf.text);
-    if (!r.ok) {
+    if (!r.ok && r.left === undefined) {
       ctx.app.flash(`${r.message}; your draft is unchanged`, 'error');
       return;
     }
-    const text = fromExternalEditor(r.text, ed.buf.text).replace(/\n$/, '');
+    const back = r.ok ? r.text : (r.left as string);
+    const text = fromExternalEditor(back, ed.buf.text).replace(/\n$/, '');
     ctx.set((s) => (s.editor ? { ...s, editor: { ...s.editor, buf: bufferOf(text) } } : s));
+    if (!r.ok) {
+      // Ended with text written (a hang-up among them): what it left is the draft now, unsaved, kept as any draft.
+      ctx.app.flash(`${r.message}; the text it left is the draft now: Ctrl-S saves it, Esc cancels`, 'error');
+      return;
+    }
     ctx.app.flash('back from $EDITOR: Ctrl-S saves, Esc cancels', 'info');
   });
 }

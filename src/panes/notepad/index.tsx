@@ -45,8 +45,8 @@ import {
   type NotepadPaneState,
 } from './reducer.js';
 import { NotepadView } from './view.js';
-import { OFFER_PENDING, offerBindings, offerFor, offerMode } from '../../kit/kept-drafts.js';
-import { draftToKeep, editorFromKept, KEPT_READ_LIMITS, keptTarget } from './kept.js';
+import { OFFER_PENDING, offerBindings, offerMode } from '../../kit/kept-drafts.js';
+import { draftToKeep, notepadOffer } from './kept.js';
 
 type Ctx = KeyContext<NotepadPaneState>;
 type S = NotepadPaneState;
@@ -79,7 +79,7 @@ function startEdit(ctx: Ctx, what: Parameters<typeof openEditor>[2]): void {
   if (!canWrite(ctx, 'editing')) return;
   // A draft kept for this section at the last hang-up is offered before anything is typed.
   const section = what.kind === 'priority' ? 'priority' : what.section;
-  const offer = offerFor(ctx.store.drafts, keptTarget(section), KEPT_READ_LIMITS, (d) => editorFromKept(d, section));
+  const offer = notepadOffer(ctx.store.drafts, section, snapOf(ctx));
   ctx.set((s) => withOffer(openEditor(s, snapOf(ctx), what), offer));
 }
 

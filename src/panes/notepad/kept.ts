@@ -9,6 +9,10 @@ import type { DraftToKeep } from '../../kit/pane.js';
 import { cutTo, type KeptDraft } from '../../store/drafts/draft-file.js';
 import type { EntryRef } from '../../store/notepad/edits.js';
 import { LIMITS, SECTION_TITLES, type EntrySection, type SectionId } from '../../store/notepad/format.js';
+import type { NotepadSnapshot } from '../../store/notepad/model.js';
+import { normalizeDraft } from '../../store/notepad/validate.js';
+import type { KeptDrafts } from '../../store/drafts/kept-drafts.js';
+import { offerFor, type DraftOffer } from '../../kit/kept-drafts.js';
 import { bufferOf } from './editor.js';
 import { isDirty, type EditorSession } from './reducer.js';
 
@@ -96,4 +100,34 @@ export function editorFromKept(d: KeptDraft, section: SectionId): EditorSession 
     conflict: null,
     saving: false,
   };
+}
+
+/**
+ * Where the draft's text already is in the notepad, or null: a hang-up during its save keeps the draft even when
+ * the save went through, and restoring it then would add the entry twice (or find its edited entry gone and offer
+ * to add it as new). Judged by OMC's reading of the text, as merges are.
+ */
+export function landedIn(ed: EditorSession, snap: NotepadSnapshot): string | null {
+  const text = normalizeDraft(ed.buf.text);
+  if (text === '' || text === normalizeDraft(ed.initial)) return null;
+  if (ed.kind === 'priority')
+    return normalizeDraft(snap.sections.priority.raw) === text ? 'it is Priority Context in notepad.md now' : null;
+  const there = snap.sections[ed.section].entries.find((e) => normalizeDraft(e.raw) === text);
+  if (!there) return null;
+  return `it is in notepad.md as the ${SECTION_TITLES[ed.section]} entry ${there.stamp ?? '(untimed text)'}`;
+}
+
+/** The offer an editor opening on `section` shows (a, i, e, A alike), or null when nothing is kept for it. */
+export function notepadOffer(
+  drafts: KeptDrafts,
+  section: SectionId,
+  snap: NotepadSnapshot,
+): DraftOffer<EditorSession> | null {
+  return offerFor(
+    drafts,
+    keptTarget(section),
+    KEPT_READ_LIMITS,
+    (d) => editorFromKept(d, section),
+    (ed) => landedIn(ed, snap),
+  );
 }

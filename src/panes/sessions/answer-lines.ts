@@ -11,6 +11,7 @@ import { formatClock, wrapText } from '../../ui/format.js';
 import type { DetailLine } from './detail.js';
 import type { DetailExtra } from './layout.js';
 import { runFactDetail } from './run-facts.js';
+import { noteTarget } from './note-kept.js';
 
 const NOTES_SHOWN = 3;
 
@@ -38,6 +39,13 @@ export function answerLines(store: OmcStore, s: SessionView): DetailLine[] {
       tone: 'dim',
     });
   }
+  // A note kept at a hang-up waits for its session: when the session is back (resumed, or its files returned) the
+  // detail says so, without waiting for m. A set lookup (KeptDrafts.has), never a file read per frame.
+  if (store.drafts.has(noteTarget(s.id)))
+    out.push({
+      text: "A note to this session's Claude was kept when omc-top was last ended without asking: m offers it back",
+      tone: 'warn',
+    });
   const notes = store.notes.getSnapshot().filter((n) => n.sessionId === s.id);
   for (const n of notes.slice(-NOTES_SHOWN)) {
     const state =

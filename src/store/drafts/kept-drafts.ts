@@ -5,14 +5,16 @@
  *
  * One file per .omc root and field, in omc-top's own state directory (io/state-dir.ts), never under `.omc`:
  * `draft-<digest of the root>-<target>.json`. A new draft for the same field replaces the file, so there is never
- * more than one; a file for a root that is gone stays until removed by hand. Written through the contained write
- * path; read through the safe read path, size-capped.
+ * more than one; a file older than a month (old-drafts.ts) is removed at a start of the monitor, so neither a
+ * root that is gone nor a session that never returns keeps one forever. Written through the contained write path;
+ * read through the safe read path, size-capped.
  */
 import path from 'node:path';
 import {
   atomicWriteSync,
   describeOwnDirError,
   ensureOwnDir,
+  listDirSync,
   readTextSync,
   statSync,
   unlinkUnder,
@@ -32,10 +34,32 @@ export type KeptRead =
 const TARGET_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 export class KeptDrafts {
+  /** This root's targets with a file, listed once at the first ask (never per tick), then kept up to date here. */
+  private known: Set<string> | null = null;
+
   constructor(
     readonly dir: string,
     readonly root: string,
   ) {}
+
+  /**
+   * Whether a draft is kept for `target`, from one listing of the state directory made at the first ask: a view
+   * may ask it on every frame (a returning session's detail says its note is kept) without reading a file.
+   */
+  has(target: string): boolean {
+    if (!this.known) {
+      const prefix = rootFileName('draft', this.root, '').slice(0, -'.json'.length);
+      const l = listDirSync(this.dir, '.', { rootLabel: "omc-top's state directory" });
+      this.known = new Set(
+        l.ok
+          ? l.entries
+              .filter((e) => e.kind === 'file' && e.name.startsWith(prefix) && e.name.endsWith('.json'))
+              .map((e) => e.name.slice(prefix.length, -'.json'.length))
+          : [],
+      );
+    }
+    return this.known.has(target);
+  }
 
   /** The file's name in the state directory. */
   fileName(target: string): string {
@@ -64,6 +88,7 @@ export class KeptDrafts {
     } catch (e) {
       throw new Error(`not kept: ${describeOwnDirError(this.dir, e)}`, { cause: e });
     }
+    this.known?.add(draft.target);
     return { cut: bounded.cut };
   }
 
@@ -80,6 +105,8 @@ export class KeptDrafts {
 
   /** Removes the kept draft (restored into the field, or discarded); false when there was none. */
   discard(target: string): boolean {
-    return unlinkUnder(this.dir, this.fileName(target));
+    const gone = unlinkUnder(this.dir, this.fileName(target));
+    this.known?.delete(target);
+    return gone;
   }
 }
