@@ -231,7 +231,8 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
   follow = omcFollower(res, opts, live, watch, ui, () => controls?.redraw());
   // Once per start, never per tick: drafts kept longer than their age are not meant any more (old-drafts.ts).
-  dropOldDrafts(live.store.drafts.dir);
+  // --readonly writes nothing, omc-top's own state included.
+  if (!opts.readonly) dropOldDrafts(live.store.drafts.dir);
   if (!res.exists) ui.flash(noRootYetText(res), 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = screenTheme();

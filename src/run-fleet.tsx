@@ -106,7 +106,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
   const uiStores = new Map<string, UiStore>();
   let kept: KeptOutcome[] = [];
   // Once per start, as the monitor does: drafts kept longer than their age are not meant any more.
-  dropOldDrafts(ownStateDir());
+  if (!opts.readonly) dropOldDrafts(ownStateDir()); // --readonly writes nothing, omc-top's own state included
   return runFullScreen(
     opts.mouse,
     (ctl) => (

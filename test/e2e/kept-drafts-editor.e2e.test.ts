@@ -84,7 +84,7 @@ describe('a hang-up while $EDITOR is open', () => {
     expect(await again.waitForExit()).toBe(0);
   });
 
-  it('a start of the monitor deletes the drafts kept more than 30 days ago, of any root, and leaves the rest', async ({
+  it('a start of the monitor deletes the drafts kept more than 30 days ago, of any root, and leaves the rest (--readonly none)', async ({
     project: p,
     pty,
     tempDir,
@@ -101,6 +101,12 @@ describe('a hang-up while $EDITOR is open', () => {
     };
     const old = write('draft-0123456789abcdef-note-fedcba9876543210.json', 31);
     const recent = write('draft-0123456789abcdef-memory-directive.json', 29);
+    // --readonly writes nothing, omc-top's own state included: the old draft is still there after it.
+    const ro = pty({ cwd: p.dir, cols: 100, rows: 30, env: { XDG_STATE_HOME: stateHome }, args: ['--readonly'] });
+    await ro.waitForText('ralph 3/10');
+    ro.write('q');
+    expect(await ro.waitForExit()).toBe(0);
+    expect(fs.existsSync(old)).toBe(true);
     const h = pty({ cwd: p.dir, cols: 100, rows: 30, env: { XDG_STATE_HOME: stateHome } });
     await h.waitForText('ralph 3/10');
     await waitFor(() => !fs.existsSync(old), { what: 'the old draft deleted' });
