@@ -145,6 +145,16 @@ export function truncate(s: string, max: number): string {
 }
 
 /**
+ * What a removal took, short enough for a message line: the first non-blank line of `text`, cleaned and cut, in
+ * quotes. Said with "deleted …" so the user can tell which of several entries went (OMC stamps a busy minute's
+ * entries alike) and type it again from the message log if it was the wrong one.
+ */
+export function firstLineQuoted(text: string, max = 60): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return `"${truncate(cleanLine(line).trim(), max)}"`;
+}
+
+/**
  * Text that arrives as a paste (bracketed paste into a filter, a search, an
  * editor, a form) is as hostile as text from a file: a pasted OSC 52 would be
  * echoed to the terminal by the field that shows it. Keeps line ends (editors

@@ -234,7 +234,8 @@ describe('memory pane: editing from the keyboard', () => {
     await a.press('d');
     await a.waitForText('Remove this directive?');
     await a.press('y');
-    await a.waitForText('✓ directive removed');
+    // Which one went, in its own words (the message log keeps them to type it again).
+    await a.waitForText('✓ directive removed: "strict TypeScript types, never use any"');
     expect(texts()).not.toContain('strict TypeScript types, never use any');
     expect(texts()).toHaveLength(6);
     expect(onDisk().teamExtension).toEqual({ owner: 'platform' });

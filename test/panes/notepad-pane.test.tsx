@@ -272,7 +272,8 @@ describe('editing', () => {
     await m.see('Delete this Working Memory entry?');
     expect(m.frame()).toContain('Investigated cart rounding');
     m.keys('y');
-    await m.see('deleted Working Memory entry 2026-11-21 18:15');
+    // Which one went, by its words too (a busy minute's entries share a stamp).
+    await m.see('deleted Working Memory entry 2026-11-21 18:15: "Investigated cart rounding');
     expect(omc.getWorkingMemory(m.p.dir)).not.toContain('Investigated cart rounding');
     expect(omc.getWorkingMemory(m.p.dir)?.match(/^### /gm)).toHaveLength(4);
     // The 4.x orphan copies of it are OMC's leftovers and stay untouched.

@@ -8,7 +8,7 @@ import { DirectiveInputSchema } from '../../store/memory/schema.js';
 import { SaveRefused } from '../../store/memory/domain.js';
 import type { DirectiveRow } from '../../store/memory/model.js';
 import { describeWriteError } from '../../io/safe-fs/index.js';
-import { cleanLine } from '../../io/sanitize.js';
+import { cleanLine, firstLineQuoted } from '../../io/sanitize.js';
 import { clip } from '../../ui/format.js';
 import type { KeyContext } from '../../kit/pane.js';
 import { closeForm, select, type MemoryPaneState } from './reducer.js';
@@ -134,6 +134,12 @@ export function confirmRemove(ctx: Ctx, row: DirectiveRow): void {
       "OMC has no remove tool: omc-top rewrites project-memory.json under OMC's lock and keeps every other key.",
     ],
     prompt: 'y: remove it    n / Esc: keep it',
-    onConfirm: () => runSave(ctx, { kind: 'remove', target: row.key }, [], 'directive removed'),
+    onConfirm: () =>
+      runSave(
+        ctx,
+        { kind: 'remove', target: row.key },
+        [],
+        `directive removed: ${firstLineQuoted(row.directive.directive)}`,
+      ),
   });
 }

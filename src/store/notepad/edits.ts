@@ -34,6 +34,7 @@ import {
   type SectionId,
 } from './format.js';
 import { keyOfId, withEntryIds } from './identity.js';
+import { firstLineQuoted } from '../../io/sanitize.js';
 import { normalizeDraft, validateEntry, validatePriority, type Verdict } from './validate.js';
 
 /** Names an entry by what the user saw when they started. */
@@ -145,6 +146,9 @@ const label = (ref: EntryRef) =>
   ref.stamp === null
     ? `the untimed text at the top of ${SECTION_TITLES[ref.section]}`
     : `${SECTION_TITLES[ref.section]} entry ${ref.stamp}`;
+
+/** "deleted Working Memory entry 2026-12-06 03:27: "fix the flaky…"": which one went, by its words too. */
+const deletedWords = (ref: EntryRef, raw: string) => `deleted ${label(ref)}: ${firstLineQuoted(raw)}`;
 
 /**
  * The target is not on disk as the user saw it. It "changed" only when
@@ -265,12 +269,12 @@ export function applyOp(current: string | null, rawOp: NotepadOp, now: number): 
       const hit = findTarget(entries, op.target);
       if (!hit) return lostTarget(entries, op.target);
       if (comments)
-        return { ok: true, text: spliceOutEntry(file, mapped, hit), summary: `deleted ${label(op.target)}` };
+        return { ok: true, text: spliceOutEntry(file, mapped, hit), summary: deletedWords(op.target, hit.raw) };
       const next = text.slice(0, hit.start) + text.slice(hit.end);
       return {
         ok: true,
         text: replaceSection(file, section, asAppended(next)),
-        summary: `deleted ${label(op.target)}`,
+        summary: deletedWords(op.target, hit.raw),
       };
     }
     case 'priority': {
