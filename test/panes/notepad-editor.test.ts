@@ -7,9 +7,12 @@ import {
   bufferOf,
   cursorRow,
   del,
+  deleteWordBack,
   end,
   home,
   insert,
+  killToLineEnd,
+  killToLineStart,
   layout,
   left,
   right,
@@ -61,6 +64,27 @@ describe('editing the buffer', () => {
 
   it('Backspace at the start of a line joins it to the previous one', () => {
     expect(backspace(bufferOf('ab\ncd', 3))).toMatchObject({ text: 'abcd', cursor: 2 });
+  });
+});
+
+describe('erasing more than a character (Ctrl-U, Ctrl-K, Ctrl-W)', () => {
+  it('Ctrl-U erases from the line start to the cursor, a 5,000-character pasted line at once', () => {
+    const long = 'x'.repeat(5_000);
+    const b = killToLineStart(insert(bufferOf('keep\n'), long));
+    expect(b).toMatchObject({ text: 'keep\n', cursor: 5 });
+    expect(killToLineStart(bufferOf('ab\ncd', 3))).toMatchObject({ text: 'ab\ncd', cursor: 3 });
+  });
+
+  it('Ctrl-K erases to the line end, and at the end the line break', () => {
+    expect(killToLineEnd(bufferOf('one two\nthree', 3))).toMatchObject({ text: 'one\nthree', cursor: 3 });
+    expect(killToLineEnd(bufferOf('one\nthree', 3))).toMatchObject({ text: 'onethree', cursor: 3 });
+    expect(killToLineEnd(bufferOf('end', 3)).text).toBe('end');
+  });
+
+  it('Ctrl-W erases the word before the cursor with the blanks after it, never half an emoji', () => {
+    expect(deleteWordBack(bufferOf('fix the tests  '))).toMatchObject({ text: 'fix the ', cursor: 8 });
+    expect(deleteWordBack(bufferOf('see 😀😀'))).toMatchObject({ text: 'see ', cursor: 4 });
+    expect(deleteWordBack(bufferOf('', 0)).text).toBe('');
   });
 });
 

@@ -215,6 +215,28 @@ describe('editing', () => {
     expect(omc.getManualSection(m.p.dir)).toMatch(/### 2026-11-30 18:15\npasted one\npasted two no save$/);
   });
 
+  it('Ctrl-U takes back a long pasted line at once, Ctrl-W a word; what is saved is what is left', async () => {
+    const m = await mount();
+    await openNotepad(m);
+    m.keys('3a');
+    await m.see('New MANUAL entry');
+    m.keys('kept line\r');
+    m.keys(`${ESC}[200~${'y'.repeat(5_000)}${ESC}[201~`);
+    await m.see('5,010/');
+    m.keys('\u0015'); // Ctrl-U
+    await m.see('10/');
+    m.keys('mistyped words');
+    await m.see('mistyped words');
+    m.keys('\u0017'); // Ctrl-W
+    await m.see('mistyped ');
+    m.keys('\u0017');
+    m.keys('right');
+    await m.see('kept line\nright');
+    m.keys(CTRL_S);
+    await m.see('added MANUAL entry');
+    expect(omc.getManualSection(m.p.dir)).toMatch(/### 2026-11-30 18:15\nkept line\nright$/);
+  });
+
   it('edits the selected entry in place, keeping its stamp; OMC reads the new text', async () => {
     const m = await mount();
     await openNotepad(m);

@@ -52,6 +52,30 @@ export function del(b: TextBuffer): TextBuffer {
   return { ...b, text: b.text.slice(0, b.cursor) + b.text.slice(nextStop(b.text, b.cursor)), goal: null };
 }
 
+/** Ctrl-U: erases from the start of the line to the cursor (readline's kill to start; a long paste undone at once). */
+export function killToLineStart(b: TextBuffer): TextBuffer {
+  const from = lineStart(b.text, b.cursor);
+  if (from === b.cursor) return b;
+  return { text: b.text.slice(0, from) + b.text.slice(b.cursor), cursor: from, goal: null };
+}
+
+/** Ctrl-K: erases from the cursor to the end of the line; at the end of a line, the line break (as Emacs does). */
+export function killToLineEnd(b: TextBuffer): TextBuffer {
+  const to = lineEnd(b.text, b.cursor);
+  const cut = to === b.cursor ? Math.min(b.text.length, to + 1) : to;
+  if (cut === b.cursor) return b;
+  return { ...b, text: b.text.slice(0, b.cursor) + b.text.slice(cut), goal: null };
+}
+
+/** Ctrl-W: erases the word before the cursor and the blanks after it (whitespace is one code unit: a safe cut). */
+export function deleteWordBack(b: TextBuffer): TextBuffer {
+  let at = b.cursor;
+  while (at > 0 && /\s/.test(b.text[at - 1]!)) at--;
+  while (at > 0 && !/\s/.test(b.text[at - 1]!)) at--;
+  if (at === b.cursor) return b;
+  return { text: b.text.slice(0, at) + b.text.slice(b.cursor), cursor: at, goal: null };
+}
+
 export const left = (b: TextBuffer): TextBuffer => ({ ...b, cursor: prevStop(b.text, b.cursor), goal: null });
 export const right = (b: TextBuffer): TextBuffer => ({ ...b, cursor: nextStop(b.text, b.cursor), goal: null });
 

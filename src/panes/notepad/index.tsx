@@ -19,7 +19,21 @@ import {
   saveEditor,
   canWrite,
 } from './actions.js';
-import { backspace, del, docEnd, docStart, end, home, insert, left, right, vertical } from './editor.js';
+import {
+  backspace,
+  del,
+  deleteWordBack,
+  docEnd,
+  docStart,
+  end,
+  home,
+  insert,
+  killToLineEnd,
+  killToLineStart,
+  left,
+  right,
+  vertical,
+} from './editor.js';
 import { contentRows, entryListLayout, textLayout } from './layout.js';
 import {
   TABS,
@@ -127,6 +141,14 @@ const editorKeys: Binding<S>[] = [
   { keys: ['tab'], help: 'insert two spaces', when: EDITOR, run: (c) => edit(c, (b) => insert(b, '  ')) },
   { keys: ['backspace'], help: 'erase before the cursor', when: EDITOR, run: (c) => edit(c, backspace) },
   { keys: ['delete', 'ctrl+d'], help: 'erase under the cursor', when: EDITOR, run: (c) => edit(c, del) },
+  { keys: ['ctrl+w'], help: 'erase the word before the cursor', when: EDITOR, run: (c) => edit(c, deleteWordBack) },
+  { keys: ['ctrl+u'], help: 'erase to the start of the line', when: EDITOR, run: (c) => edit(c, killToLineStart) },
+  {
+    keys: ['ctrl+k'],
+    help: 'erase to the end of the line (at its end: the line break)',
+    when: EDITOR,
+    run: (c) => edit(c, killToLineEnd),
+  },
   { keys: ['left', 'ctrl+b'], help: 'cursor left', when: EDITOR, run: (c) => edit(c, left) },
   { keys: ['right', 'ctrl+f'], help: 'cursor right', when: EDITOR, run: (c) => edit(c, right) },
   { keys: ['up'], help: 'cursor up a line', when: EDITOR, run: (c) => edit(c, (b) => vertical(b, -1)) },
