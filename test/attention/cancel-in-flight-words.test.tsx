@@ -21,6 +21,9 @@ import { planCancel } from '../../src/store/cancel/plan.js';
 import { makeOmcInstall } from '../../src/store/omc-install.js';
 import { CancelRecordFile } from '../../src/store/cancel/cancel-records.js';
 import { cancelRecordOf } from '../../src/store/cancel/tracker.js';
+import { recordedFlight } from '../../src/store/cancel/in-flight.js';
+import type { SessionView } from '../../src/store/sessions/model.js';
+import type { ClaudeSessionView } from '../../src/store/claude/model.js';
 import { BUNDLE } from '../helpers/attention-surfaces.js';
 import { writeRegistry } from '../helpers/claude-files.js';
 import { liveRalph, makeProject, ralphStateFile, waitFor, writeOmcJson } from '../helpers/fixtures.js';
@@ -212,5 +215,21 @@ describe('a cancel in flight says one word on every surface', () => {
       what: 'the session in the serve store',
     });
     expect(await surfaces(s, first, second, other)).toEqual(everywhere('stopping N'));
+  });
+});
+
+describe('a recorded cancel read by another process', () => {
+  const at = 1_800_000_000_000;
+  const rec = { key: S, modes: ['ralph'], requestedMs: at, expiresMs: at + 30_000, notEnded: [], failed: null };
+  const session = { id: S, kind: 'session', modes: [] } as unknown as SessionView;
+  const claude = (status: string, since: number) =>
+    ({ process: { pid: 4242, status, since, procStart: null }, transcript: null }) as unknown as ClaudeSessionView;
+  it('says stopping only for a turn that began before the cancel, never for one begun after it', () => {
+    const now = at + 2 * 3_600_000;
+    expect(recordedFlight(rec, session, claude('busy', at - 60_000), now)?.word).toBe('stopping');
+    // A new prompt an hour after the cancel: what Claude did at the cancel is not known, and the window is over.
+    expect(recordedFlight(rec, session, claude('busy', at + 3_600_000), now)).toBeNull();
+    // Inside the window the loop is ended on disk all the same.
+    expect(recordedFlight(rec, session, claude('busy', at + 5_000), at + 10_000)?.word).toBe('ended');
   });
 });

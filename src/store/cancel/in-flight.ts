@@ -97,7 +97,12 @@ export function recordedFlight(
   if (!rec || (rec.failed ?? null) !== null) return null;
   const loopActive = s.modes.some((m) => m.active && rec.modes.includes(m.mode));
   const agent = s.kind === 'legacy' || !claude ? NO_AGENT : agentViewOf(claude);
-  const side = claudeAtSignal(agent, rec.requestedMs);
+  let side = claudeAtSignal(agent, rec.requestedMs);
+  // A turn whose status began after the cancel (a new prompt, or a prompt answered since) does not show what Claude
+  // was doing at the cancel: "stopping" is said only for a turn seen to have begun before it (the record can be a
+  // day old; the monitor that cancelled saw the moment itself).
+  if (side.stoppedMs === null && inTurn(side.atCancel) && (agent.sinceMs === null || agent.sinceMs > rec.requestedMs))
+    side = { ...side, atCancel: 'unknown' };
   return flightWord({ requestedMs: rec.requestedMs, expiresMs: rec.expiresMs, loopActive, claude: side }, now);
 }
 
