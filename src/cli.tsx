@@ -19,6 +19,7 @@ import type { RootChoice } from './kit/pane.js';
 import { addClaudeToReport } from './store/claude/report.js';
 import { enableIterationSamples } from './feeds/iteration-sampling.js';
 import { buildJsonReport } from './feeds/json-report.js';
+import { addCancelWordsToReport } from './feeds/row.js';
 import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
@@ -172,6 +173,13 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
     storiesFor: (sid) => store.prd.storiesJson(sid),
   });
   addClaudeToReport(doc, store.sessions.getSnapshot().sessions, store.claude.getSnapshot(), store.clock());
+  addCancelWordsToReport(
+    doc,
+    store.sessions.getSnapshot().sessions,
+    store.claude.getSnapshot().bySession,
+    store.cancelRecords.getSnapshot().records,
+    store.clock(),
+  );
   doc.attention = attentionReport(store);
   addCostToReport(doc, store, configuredPrices(), store.clock());
   await store.close();

@@ -40,10 +40,11 @@ export function startRowFeed(
     const at = now();
     const claude = store.claude.getSnapshot().bySession;
     const needs = needsBySession(monitor?.view.getSnapshot().open ?? []);
+    const records = store.cancelRecords.getSnapshot().records;
     // Keyed by the row's identity: the session-less state and a directory named legacy are two rows.
     const seen = new Set<string>();
     for (const s of store.sessions.getSnapshot().sessions) {
-      const row = rowOf(s, claude.get(s.id), at, needs.get(sessionKey(s)));
+      const row = rowOf(s, claude.get(s.id), at, needs.get(sessionKey(s)), records.get(sessionKey(s)));
       const key = rowIdentity(row);
       seen.add(key);
       const json = JSON.stringify(row);
@@ -71,7 +72,12 @@ export function startRowFeed(
     });
   };
   emit();
-  const unsubs = [store.sessions.subscribe(schedule), store.claude.subscribe(schedule)];
+  // The cancel records too: another omc-top's cancel in flight is a row's word (store/cancel/in-flight.ts).
+  const unsubs = [
+    store.sessions.subscribe(schedule),
+    store.claude.subscribe(schedule),
+    store.cancelRecords.subscribe(schedule),
+  ];
   if (monitor) unsubs.push(monitor.view.subscribe(schedule));
   return () => {
     stopped = true;

@@ -7,15 +7,18 @@
  */
 import { z } from 'zod';
 import type { ClaudeSessionView } from '../store/claude/model.js';
-import type { NeedItem } from './attention/needs.js';
+import { failedNeed, type NeedItem } from './attention/needs.js';
 import { lifeOf } from '../store/claude/life.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import type { SessionView } from '../store/sessions/model.js';
 import { LEGACY_LABEL, modeSummary, promptText, unknownModesText } from '../store/sessions/summary.js';
-import { LEGACY_KEY, signalUntilMs } from '../store/sessions/model.js';
+import { LEGACY_KEY, sessionKey, signalUntilMs } from '../store/sessions/model.js';
 import { configuredPrices } from '../store/claude/price-config.js';
 import { CANCEL_FAILED } from '../store/cancel/words.js';
 import { sessionSpend, spendUnknown } from '../store/cost/spend.js';
+import type { CancelRecord } from '../store/cancel/cancel-records.js';
+import { FLIGHT_WORDS, flightText, recordedFlight, type FlightWord } from '../store/cancel/in-flight.js';
+import { statusWords } from '../store/sessions/summary.js';
 
 export const SESSION_STATUSES = [
   'enforced',
@@ -46,6 +49,12 @@ export interface RowModel {
    * when the Stop hook stops honouring it (epoch ms).
    */
   cancelUntilMs: number | null;
+  /**
+   * omc-top's cancel of this session in flight (store/cancel/in-flight.ts): the word every surface says instead of
+   * `status` (`stopping` counted up from `sinceMs`, `ended`/`cancel` down to `untilMs`), or null. Absent from an
+   * older sender.
+   */
+  cancelFlight?: FlightWord | null;
   /** Every mode with progress and phase, as the sessions pane writes it. */
   modes: string;
   prompt: string;
@@ -86,6 +95,11 @@ export const ROW_SCHEMA = z.object({
   sessionless: z.boolean().optional(),
   status: z.enum(SESSION_STATUSES),
   cancelUntilMs: epoch,
+  cancelFlight: z
+    .object({ word: z.enum(FLIGHT_WORDS), sinceMs: epoch, untilMs: epoch })
+    .refine((w) => (w.sinceMs === null) !== (w.untilMs === null))
+    .nullable()
+    .optional(),
   modes: text(MAX_TEXT),
   prompt: text(MAX_TEXT),
   updatedMs: epoch,
@@ -140,19 +154,39 @@ export const needText = (n: NeedItem | null | undefined): string | null =>
  * no cancel is in flight to count down.
  */
 export function rowSignal(
-  r: Pick<RowModel, 'status' | 'cancelUntilMs'> & Partial<Pick<RowModel, 'needs'>>,
+  r: Pick<RowModel, 'status' | 'cancelUntilMs'> & Partial<Pick<RowModel, 'needs' | 'cancelFlight'>>,
 ): { word: 'cancel' | 'pause'; untilMs: number } | null {
-  if (r.needs === CANCEL_FAILED) return null;
+  if (r.needs === CANCEL_FAILED || r.cancelFlight) return null;
   if (r.cancelUntilMs === null || (r.status !== 'cancelling' && r.status !== 'paused')) return null;
   return { word: r.status === 'paused' ? 'pause' : 'cancel', untilMs: r.cancelUntilMs };
 }
 
-/** The row of one local session (text already cleaned by the sessions domain). */
+/**
+ * A row's status as every surface says it: `cancel failed` while the row needs the user for that, the word of a
+ * cancel in flight (`stopping 47s`, `ended 23s`), a signal's countdown (`cancel 12s`, `pause 12s`), else the status in
+ * words. The fleet's rows and the serve page say this; the sessions pane says the same (panes/sessions/rows.ts).
+ */
+export function rowStatusText(
+  r: Pick<RowModel, 'status' | 'cancelUntilMs'> & Partial<Pick<RowModel, 'needs' | 'cancelFlight'>>,
+  now: number,
+): string {
+  if (r.needs === CANCEL_FAILED) return CANCEL_FAILED;
+  if (r.cancelFlight) return flightText(r.cancelFlight, now);
+  const sig = rowSignal(r);
+  if (sig) return `${sig.word} ${Math.max(0, Math.ceil((sig.untilMs - now) / 1000))}s`;
+  return statusWords(r.status);
+}
+
+/**
+ * The row of one local session (text already cleaned by the sessions domain). `record`: omc-top's record of its
+ * newest cancel of the session (store/cancel/cancel-records.ts), for the word of a cancel in flight.
+ */
 export function rowOf(
   s: SessionView,
   claude: ClaudeSessionView | undefined,
   now = Date.now(),
   need?: NeedItem | null,
+  record?: CancelRecord,
 ): RowModel {
   const p = claude?.process ?? null;
   const life = lifeOf(claude);
@@ -163,6 +197,7 @@ export function rowOf(
     sessionless: s.kind === 'legacy',
     status: s.status,
     cancelUntilMs: signalUntilMs(s),
+    cancelFlight: recordedFlight(record, s, claude, now),
     modes: truncate(unknownModesText(s) ?? s.modes.map((m) => modeSummary(m, true)).join(' · '), MAX_TEXT),
     prompt: truncate(promptText(s), MAX_TEXT),
     updatedMs: s.updatedMs,
@@ -186,4 +221,37 @@ export function needsBySession(open: readonly NeedItem[]): Map<string, NeedItem>
   const out = new Map<string, NeedItem>();
   for (const n of open) if (n.session !== null && !out.has(n.session)) out.set(n.session, n);
   return out;
+}
+
+/**
+ * Adds to every session of a --json document (built by buildJsonReport) its status as every surface says it
+ * (`status_text`: "stopping 47s", "ended 23s", "cancel 12s", "idle") and omc-top's cancel in flight
+ * (`cancel_in_flight`: the word, and when it counts from or to), from omc-top's record of its cancels.
+ */
+export function addCancelWordsToReport(
+  doc: Record<string, unknown>,
+  sessions: readonly SessionView[],
+  claude: ReadonlyMap<string, ClaudeSessionView>,
+  records: ReadonlyMap<string, CancelRecord>,
+  now: number,
+): void {
+  const list = doc.sessions as Record<string, unknown>[];
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  sessions.forEach((s, i) => {
+    const out = list[i];
+    if (!out || out.id !== s.id) return;
+    const rec = records.get(sessionKey(s));
+    const flight = recordedFlight(rec, s, claude.get(s.id), now);
+    const failed = rec !== undefined && failedNeed(rec, s) !== null;
+    out.status_text = rowStatusText(
+      { status: s.status, cancelUntilMs: signalUntilMs(s), cancelFlight: flight, needs: failed ? CANCEL_FAILED : null },
+      now,
+    );
+    out.cancel_in_flight = flight && {
+      word: flight.word,
+      text: flightText(flight, now),
+      since: iso(flight.sinceMs),
+      until: iso(flight.untilMs),
+    };
+  });
 }

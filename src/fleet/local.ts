@@ -5,6 +5,7 @@
  * machine's Claude session count stays true), and one fleet snapshot built
  * from every store's cells, coalesced to one rebuild per turn of the loop.
  */
+import type { CancelRecordsSnapshot } from '../store/cancel/cancel-records.js';
 import { findClaudeConfigDir, type ClaudeConfigDir } from '../store/claude/config-dir.js';
 import type { LivenessProbe } from '../store/claude/process-status.js';
 import { SharedRegistry } from '../store/claude/shared-registry.js';
@@ -126,6 +127,7 @@ export class LocalFleet {
       sessions: SessionsSnapshot;
       claude: ClaudeSnapshot;
       view: AttentionView;
+      records: CancelRecordsSnapshot;
       minute: number;
       needs: ReadonlyMap<string, NeedItem>;
       rows: FleetRow[];
@@ -323,6 +325,8 @@ export class LocalFleet {
     const offs = [
       store.sessions.subscribe(on),
       store.claude.subscribe(on),
+      // omc-top's cancels of the root (any process's): a row's word while one is in flight.
+      store.cancelRecords.subscribe(on),
       store.status.subscribe(on),
       monitor.view.subscribe(on),
       acks.watch(),
@@ -447,29 +451,35 @@ export class LocalFleet {
     // A row's spend (today's, the burn rate) moves with the clock: rows are rebuilt in a new minute too.
     const minute = Math.floor(now / 60_000);
     const view = r.monitor.view.getSnapshot();
+    const records = r.store.cancelRecords.getSnapshot();
     const kept = this.rowsByRoot.get(id);
     if (
       kept &&
       kept.sessions === sessions &&
       kept.claude === claudeSnap &&
       kept.view === view &&
+      kept.records === records &&
       kept.minute === minute
     )
       return kept.rows;
     const claude = claudeSnap.bySession;
     const needs = needsBySession(view.open);
     const build = (s: SessionView): FleetRow => {
-      const row = rowOf(s, claude.get(s.id), now, needs.get(sessionKey(s)));
+      const row = rowOf(s, claude.get(s.id), now, needs.get(sessionKey(s)), records.records.get(sessionKey(s)));
       return { ...row, key: `local|${id}|${rowIdentity(row)}`, host: null, rootId: id, rootLabel: r.info.label };
     };
     // The usual change (a loop's next iteration) is one session: its row alone is built again, the others kept.
     const patched =
-      kept && kept.claude === claudeSnap && kept.minute === minute && sameNeeds(kept.needs, needs)
+      kept &&
+      kept.claude === claudeSnap &&
+      kept.records === records &&
+      kept.minute === minute &&
+      sameNeeds(kept.needs, needs)
         ? patchRows(kept.rows, deltaSince(kept.sessions, sessions), build)
         : null;
     const rows = patched ?? sessions.sessions.map(build);
     rows.sort(byAttention);
-    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, minute, needs, rows });
+    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, records, minute, needs, rows });
     return rows;
   }
 

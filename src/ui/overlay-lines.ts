@@ -60,16 +60,19 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ],
   [
     'cancel 12s / pause 12s',
-    "a cancel signal is in force: countdown until OMC's Stop hook stops honouring it; pause while the loop keeps its state on disk (it goes on after), cancel while its files are gone or inactive (--json: status paused / cancelling)",
+    "a cancel signal is in force: countdown until OMC's Stop hook stops honouring it; pause while the loop keeps its state on disk (it goes on after), cancel while its files are gone or inactive and no omc-top cancel of it is in flight (another tool's signal), or while omc-top's cancel finds the loop active on disk (--json: status paused / cancelling)",
   ],
-  ['stopping 46s', 'omc-top ended the loop on disk and Claude is still in its turn: time since the cancel'],
+  [
+    'stopping 46s',
+    "omc-top's cancel (made in any omc-top process) ended the loop on disk and Claude was in its turn at the cancel and is not seen to stop yet: time since the cancel, past the signal's 30 s too; every surface says it (--json: status_text, cancel_in_flight)",
+  ],
   [
     'stopped / cancelled / not taken',
     "after omc-top's cancel: Claude was seen to stop (✓ in Ns) / the loop ended while Claude was not in a turn / the loop kept running",
   ],
   [
-    'ended / ended 12s',
-    'the loop ended on disk; no Claude process could be seen, so its stop was not observed (12s: signal still in force)',
+    'ended 12s / ended',
+    "omc-top's cancel ended the loop on disk and Claude was not in a turn, or none could be seen (its stop not observed: no ✓): the signal's countdown, on every surface; after it, `ended` on the monitor that made the cancel when no Claude could be seen",
   ],
   [
     'cancel failed',

@@ -14,7 +14,7 @@ import { FLEET_BINDINGS } from '../../src/panes/fleet/keys.js';
 import { PANES } from '../../src/panes/registry.js';
 import { LEGEND } from '../../src/ui/overlay-lines.js';
 import { statusLabel } from '../../src/panes/sessions/rows.js';
-import type { TrackedCancel } from '../../src/store/cancel/tracker.js';
+import { unseenClaude, type TrackedCancel } from '../../src/store/cancel/tracker.js';
 import { STATUS_RANK } from '../../src/store/sessions/derive.js';
 import type { SessionView } from '../../src/store/sessions/model.js';
 import type { BoardStatus } from '../../src/store/teams/model.js';
@@ -105,14 +105,20 @@ describe('bindings tables', () => {
       failed: true,
       'pause-over': true,
     };
-    for (const [phase, final] of Object.entries(phases))
-      shown.push(
-        statusLabel({ status: 'enforced' } as SessionView, now, {
-          phase,
-          final,
-          expiresMs: now + 12_000,
-        } as TrackedCancel),
-      );
+    // With no Claude to see and with one in its turn at the cancel (the word of a cancel in flight differs).
+    const busy = { ...unseenClaude(), atCancel: 'busy' as const, status: 'busy' as const };
+    for (const claude of [unseenClaude(), busy])
+      for (const [phase, final] of Object.entries(phases))
+        shown.push(
+          statusLabel({ status: 'enforced' } as SessionView, now, {
+            phase,
+            final,
+            requestedMs: now - 46_000,
+            expiresMs: now + 12_000,
+            claude,
+            pauseOnly: phase === 'paused',
+          } as TrackedCancel),
+        );
     const boards: Record<BoardStatus, true> = { running: true, blocked: true, waiting: true, done: true };
     shown.push(...Object.keys(boards));
     for (const label of shown) expect(labels, `the legend explains "${label}"`).toContain(label);

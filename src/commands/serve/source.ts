@@ -12,7 +12,8 @@ import { AckFile } from '../../feeds/attention/acks.js';
 import { AttentionMonitor } from '../../feeds/attention/monitor.js';
 import { sessionJson, type NeedItem } from '../../feeds/attention/needs.js';
 import { ownStateDir } from '../../io/state-dir.js';
-import { rowIdentity, rowOf, type RowModel } from '../../feeds/row.js';
+import { rowIdentity, rowOf, rowStatusText, type RowModel } from '../../feeds/row.js';
+import { sessionKey } from '../../store/sessions/model.js';
 import { cancelTargetOf } from '../../store/cancel/target.js';
 import { answerInputOf, answerItems, foldAnswered, type AnswerItem } from '../../feeds/answers/items.js';
 import type { ReportKind } from '../../feeds/answers/answer.js';
@@ -149,7 +150,8 @@ export interface RootJson {
   /** A root on this machine; false: a `--host` project (cancel and pause run there over ssh; nothing is answered). */
   local: boolean;
   /** `key`: the row's identity in its project; `target`: how a cancel names it (store/cancel/target.ts). */
-  rows: Array<RowModel & { key: string; target: string }>;
+  /** `statusText`: the row's status as every surface says it (feeds/row.ts rowStatusText), on this clock. */
+  rows: Array<RowModel & { key: string; target: string; statusText: string }>;
   /** Not acknowledged: what the count counts. */
   needs: NeedJson[];
   /** Acknowledged and still holding (listed, never counted). */
@@ -195,11 +197,12 @@ const answeredAs = (answers: readonly AnswerItem[], n: NeedItem): string | null 
 
 function rootJson(r: ServeRoot, now: number): RootJson {
   const claude = r.store.claude.getSnapshot().bySession;
+  const records = r.store.cancelRecords.getSnapshot().records;
   const rows = r.store.sessions
     .getSnapshot()
     .sessions.map((s) => {
-      const row = rowOf(s, claude.get(s.id), now);
-      return { key: rowIdentity(row), target: cancelTargetOf(row), ...row };
+      const row = rowOf(s, claude.get(s.id), now, undefined, records.get(sessionKey(s)));
+      return { key: rowIdentity(row), target: cancelTargetOf(row), statusText: rowStatusText(row, now), ...row };
     })
     .sort((a, b) => a.rank - b.rank || (b.updatedMs ?? 0) - (a.updatedMs ?? 0));
   const view = r.monitor.view.getSnapshot();
@@ -221,6 +224,7 @@ function watchRoot(r: ServeRoot, on: () => void): () => void {
   const offs = [
     r.store.sessions.subscribe(on),
     r.store.claude.subscribe(on),
+    r.store.cancelRecords.subscribe(on),
     r.monitor.view.subscribe(on),
     r.store.permissions.subscribe(on),
     r.store.graph.subscribe(on),
@@ -248,14 +252,19 @@ export function singleSource(store: OmcStore, project: string, env: NodeJS.Proce
 }
 
 /** A host's group with what needs the user there (its attention lines: the count, the acknowledged ones). */
-function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined): RootJson {
+function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined, now: number): RootJson {
   const needs = (g.host ? remote?.hostOf(g.host)?.needs() : undefined) ?? { open: [], acked: [] };
   return {
     id: g.key,
     project: g.label,
     host: g.host,
     local: false,
-    rows: g.rows.map((row) => ({ ...row, key: row.key, target: cancelTargetOf(row) })),
+    rows: g.rows.map((row) => ({
+      ...row,
+      key: row.key,
+      target: cancelTargetOf(row),
+      statusText: rowStatusText(row, now),
+    })),
     needs: needs.open.map((n) => needJson(n)),
     acked: needs.acked.map((n) => needJson(n)),
     answers: [],
@@ -315,7 +324,7 @@ export function fleetSource(
       const hosts = fleet
         .getSnapshot()
         .groups.filter((g) => g.host !== null)
-        .map((g) => remoteJson(g, remote));
+        .map((g) => remoteJson(g, remote, now));
       const all = [...local, ...hosts];
       return { count: all.reduce((n, r) => n + r.needs.length, 0), roots: all };
     },

@@ -7,9 +7,8 @@ import { fleetTitle, SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type Flee
 import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
 import { NOT_PRICED, readingMark, spendCell, type Reading } from '../../store/cost/spend.js';
-import { shortId, statusWords } from '../sessions/rows.js';
-import { rowLabel, rowSignal } from '../../feeds/row.js';
-import { CANCEL_FAILED } from '../../store/cancel/words.js';
+import { shortId } from '../sessions/rows.js';
+import { rowLabel, rowStatusText } from '../../feeds/row.js';
 
 /** Header, column header, message line, footer. */
 export const FLEET_CHROME_ROWS = 4;
@@ -82,14 +81,11 @@ export function columnsHeader(width: number): string {
 }
 
 /**
- * A cancel signal in force counts down on this machine's clock, whatever host it came from; a cancel that failed
- * half-way (what the row needs the user for) says so instead, as the sessions pane does.
+ * A cancel in flight or a signal in force counts on this machine's clock, whatever host it came from; a cancel that
+ * failed half-way (what the row needs the user for) says so instead: the words every surface says (feeds/row.ts).
  */
 export function statusText(r: FleetRow, now: number): string {
-  if (r.needs === CANCEL_FAILED) return CANCEL_FAILED;
-  const sig = rowSignal(r);
-  if (sig) return `${sig.word} ${Math.max(0, Math.ceil((sig.untilMs - now) / 1000))}s`;
-  return statusWords(r.status);
+  return rowStatusText(r, now);
 }
 
 /** Where the row lives: `@host` for a remote row, the worktree name for a local one. */

@@ -42,8 +42,14 @@ export function nextClockChangeMs(snap: FleetSnapshot, ui: FleetUiState, rows: n
       next,
       age !== null && age < 60_000 ? YOUNG_GRID_MS - (now % YOUNG_GRID_MS) : ageTickMs(l.row.updatedMs, now),
     );
-    const until = rowSignal(l.row)?.untilMs ?? null;
+    const until = rowSignal(l.row)?.untilMs ?? l.row.cancelFlight?.untilMs ?? null;
     if (until !== null && until > now) next = Math.min(next, (until - now) % 1000 || 1000);
+    // "stopping 47s" counts up from the cancel: seconds, then minutes.
+    const since = l.row.cancelFlight?.sinceMs ?? null;
+    if (since !== null) {
+      const t = Math.max(0, now - since);
+      next = Math.min(next, t < 120_000 ? 1000 - (t % 1000) : 60_000 - (t % 60_000));
+    }
   }
   return next;
 }

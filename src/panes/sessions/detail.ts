@@ -2,6 +2,7 @@
  * The lines of the session detail view: every mode's fields, shown safely
  * (all text already sanitised by the store), wrapped to the pane width.
  */
+import { flightText, flightWhy, type FlightWord } from '../../store/cancel/in-flight.js';
 import { tookText, type TrackedCancel } from '../../store/cancel/tracker.js';
 import { signalUntilMs, type SessionView } from '../../store/sessions/model.js';
 import { statusWords } from './rows.js';
@@ -92,7 +93,9 @@ function nextStopWords(v: NonNullable<SessionView['verdict']>): string {
   return v.decision === 'unknown' ? 'unknown' : 'lets the agent stop';
 }
 
-export function detailStatus(s: SessionView): string {
+export function detailStatus(s: SessionView, flight: FlightWord | null = null, now = Date.now()): string {
+  // A cancel in flight: the row's word (store/cancel/in-flight.ts), what it means after it.
+  if (flight) return `${flightText(flight, now)} (${flightWhy(flight)})`;
   if (signalUntilMs(s) === null) return statusWords(s.status);
   return s.status === 'paused'
     ? 'paused (cancel signal in force: the Stop hook lets the agent stop; the loop keeps its state)'
@@ -106,6 +109,8 @@ export function detailLines(
   tracked?: TrackedCancel,
   /** Lines from other sources (the Claude process): `head` before the modes, `tail` after them. */
   extra: { head: readonly DetailLine[]; tail: readonly DetailLine[] } = { head: [], tail: [] },
+  /** The word of a cancel in flight (store/cancel/in-flight.ts rowFlight), the row's. */
+  flight: FlightWord | null = null,
 ): DetailLine[] {
   const w = Math.max(20, width);
   const out: DetailLine[] = [];
@@ -114,7 +119,7 @@ export function detailLines(
   };
   push(`${s.kind === 'legacy' ? 'Legacy (session-less) state' : `Session ${s.id}`}`, 'title');
   push(
-    `status: ${detailStatus(s)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAgo(s.updatedMs, now)}`,
+    `status: ${detailStatus(s, flight, now)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAgo(s.updatedMs, now)}`,
   );
   if (s.verdict) {
     push(

@@ -1,4 +1,5 @@
 import type { Move } from '../../kit/list.js';
+import { recordedFlight } from '../../store/cancel/in-flight.js';
 import type { Binding } from '../../kit/bindings.js';
 import { ageTickMs } from '../../ui/format.js';
 import { settleList } from '../../kit/list.js';
@@ -28,7 +29,7 @@ import {
   type SessionsPaneState,
 } from './reducer.js';
 import { trackerKey } from '../../store/cancel/tracker.js';
-import { signalUntilMs, type SessionView, type SessionsSnapshot } from '../../store/sessions/model.js';
+import { sessionKey, signalUntilMs, type SessionView, type SessionsSnapshot } from '../../store/sessions/model.js';
 import { requestCancel } from './cancel-flow.js';
 import { unreadableCancelOf } from '../../store/cancel/unreadable.js';
 import { detailExtras } from './answer-lines.js';
@@ -98,6 +99,7 @@ const detail = (ctx: Ctx) => {
         trackedOf(ctx, s),
         ctx.store.claude.getSnapshot().bySession.get(s.id),
         detailExtras(ctx.store, s, ctx.body.columns - 1),
+        ctx.store.cancelRecords.getSnapshot().records.get(sessionKey(s)),
       )
     : null;
 };
@@ -412,6 +414,9 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     if (hasCancelling(store.sessions.getSnapshot())) return true;
     for (const t of store.cancels.getSnapshot().entries.values())
       if (!t.final && (t.expiresMs > now || t.phase === 'ended')) return true;
+    // Another omc-top's cancel (its record): its window, and a "stopping" counted in seconds after it.
+    for (const r of store.cancelRecords.getSnapshot().records.values())
+      if (r.expiresMs > now || (now >= r.requestedMs && now - r.requestedMs < 120_000)) return true;
     return false;
   },
   nextTick(state, store, now, body) {
@@ -432,9 +437,18 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
       shown = rows.slice(from, from + MAX_SHOWN_ROWS);
     }
     const claude = store.claude.getSnapshot().bySession;
+    const records = store.cancelRecords.getSnapshot().records;
     for (const s of shown) {
       next = Math.min(next, ageTickMs(s.updatedMs, now));
       if (signalUntilMs(s) !== null) next = Math.min(next, 1000 - (now % 1000));
+      // A cancel in flight another omc-top made (its record): "ended 23s" down, "stopping 47s" up.
+      const rec = records.get(sessionKey(s));
+      const w = rec ? recordedFlight(rec, s, claude.get(s.id), now) : null;
+      if (w?.untilMs != null) next = Math.min(next, (w.untilMs - now) % 1000 || 1000);
+      else if (w?.sinceMs != null) {
+        const since = now - w.sinceMs;
+        next = Math.min(next, since < 120_000 ? 1000 - (since % 1000) : 60_000 - (since % 60_000));
+      }
       // The process cell's age ("busy 3m"): on the same batched grid as the rows' ages.
       const proc = claude.get(s.id)?.process;
       if (proc) next = Math.min(next, ageTickMs(proc.since, now));

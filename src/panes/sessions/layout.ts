@@ -2,6 +2,8 @@
  * The sessions pane's layout, used by its view and its key handlers alike: the
  * visible rows, the list's height and scroll window, and the detail view's lines.
  */
+import { rowFlight } from '../../store/cancel/in-flight.js';
+import type { CancelRecord } from '../../store/cancel/cancel-records.js';
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.js';
 import { listView, textWindow, type ListView } from '../../kit/list.js';
@@ -47,9 +49,12 @@ export function detailLayout(
   tracked?: TrackedCancel,
   claude?: ClaudeSessionView,
   runs: DetailExtra = { top: [], bottom: [] },
+  /** omc-top's record of its newest cancel of this session (any process's): the status line's word in flight. */
+  record?: CancelRecord,
 ): DetailLayout {
   const extra = agentDetail(s, claude, now, configuredPrices());
-  const lines = detailLines(s, now, body.columns - 1, tracked, extra);
+  const flight = rowFlight(tracked, record, s, claude, now);
+  const lines = detailLines(s, now, body.columns - 1, tracked, extra, flight);
   // The run facts (stories, 5.6 files) go before the first mode's section; the rest at the end.
   const at = lines.findIndex((l) => l.mode !== undefined);
   const cut = at === -1 ? lines.length : at;

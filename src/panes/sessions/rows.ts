@@ -4,10 +4,11 @@
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import { signalUntilMs, type ModeView, type SessionView } from '../../store/sessions/model.js';
-import { modeSummary, promptText, sessionLabel, unknownModesText } from '../../store/sessions/summary.js';
+import { modeSummary, promptText, sessionLabel, statusWords, unknownModesText } from '../../store/sessions/summary.js';
 import { cell, fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
 import { CANCEL_FAILED } from '../../store/cancel/words.js';
+import { flightText, trackedFlight, type FlightWord } from '../../store/cancel/in-flight.js';
 
 /** How long a settled verdict ("cancelled", "not taken") stays on the row; the detail view keeps it. */
 export const SETTLED_SHOW_MS = 5 * 60_000;
@@ -98,17 +99,24 @@ export function procColumn(width: number): number {
 /**
  * The row's status word. `failedElsewhere`: another omc-top's cancel of this session failed half-way and its loop is
  * still active (its record, feeds/attention/needs.ts failedNeed): said as this monitor says its own, no countdown.
+ * `flight`: the word of a cancel in flight (store/cancel/in-flight.ts rowFlight: this monitor's own, or another
+ * omc-top's from its record), the one every surface says; without it, this monitor's own cancel's.
  */
-export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel, failedElsewhere = false): string {
+export function statusLabel(
+  s: SessionView,
+  now: number,
+  tracked?: TrackedCancel,
+  failedElsewhere = false,
+  flight: FlightWord | null = null,
+): string {
   if (!tracked && failedElsewhere) return CANCEL_FAILED;
+  const inFlight = flight ?? (tracked ? trackedFlight(tracked, now) : null);
+  if (inFlight) return flightText(inFlight, now);
   if (tracked) {
     const label = TRACKED_LABEL[tracked.phase];
     if (tracked.final) return label;
-    // Claude's stop takes as long as its turn does: count up from the cancel, not down to the signal's end.
-    if (tracked.phase === 'ended' && tracked.claude && tracked.claude.atCancel !== 'none')
-      return `${label} ${elapsed(now - tracked.requestedMs)}`;
-    // The live countdown of the signal omc-top wrote: OMC honours it for exactly 30 s.
-    return `${tracked.phase === 'ended' ? 'ended' : label} ${Math.max(0, Math.ceil((tracked.expiresMs - now) / 1000))}s`;
+    // A pause: the live countdown of the signal omc-top wrote (OMC honours it for exactly 30 s).
+    return `${label} ${Math.max(0, Math.ceil((tracked.expiresMs - now) / 1000))}s`;
   }
   const until = signalUntilMs(s);
   if (until !== null) {
@@ -120,16 +128,7 @@ export function statusLabel(s: SessionView, now: number, tracked?: TrackedCancel
   return statusWords(s.status);
 }
 
-/** "12s", "3m": seconds under two minutes (the row counts them), whole minutes after. */
-function elapsed(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return s < 120 ? `${s}s` : `${Math.floor(s / 60)}m`;
-}
-
-/** Status values are identifiers ("not-enforced"); the screen says them in words. */
-export function statusWords(status: string): string {
-  return status.replace('-', ' ');
-}
+export { statusWords };
 
 export function shortId(id: string, w: number): string {
   return id.length <= w - 1 ? id : id.slice(0, Math.max(1, w - 1));
@@ -184,12 +183,13 @@ export function rowText(
   tracked?: TrackedCancel,
   proc?: ProcessCell,
   failedElsewhere = false,
+  flight: FlightWord | null = null,
 ): RowText {
   const c = columnsFor(width);
   const waits = proc ? waitsText(proc) : '';
   return {
     marker: selected ? '▸ ' : '  ',
-    status: cell(statusLabel(s, now, tracked, failedElsewhere), c.status),
+    status: cell(statusLabel(s, now, tracked, failedElsewhere, flight), c.status),
     proc: c.proc > 0 ? fit(` ${proc ? cellText(proc, c.proc - 1) : ''}`, c.proc) : '',
     id: fit(shortId(sessionLabel(s), c.id), c.id),
     // What Claude waits on comes first: it is what the user acts on, and it must survive a narrow column.

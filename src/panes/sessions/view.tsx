@@ -20,6 +20,7 @@ import { moreAbove, moreBelow } from '../../kit/list.js';
 import { withListNote } from './rows.js';
 import { columnsFor, headerText, rowCancel, rowText, statusLabel, trackedTone, waitsText } from './rows.js';
 import { FilterLine } from '../../ui/filter-line.js';
+import { rowFlight } from '../../store/cancel/in-flight.js';
 import { rowExtras, withRunFacts } from './run-facts.js';
 import { detailExtras } from './answer-lines.js';
 import type { OmcStore } from '../../store/store.js';
@@ -48,11 +49,16 @@ interface RowProps {
   acknowledged: boolean;
   /** Another omc-top's cancel of it failed half-way, its loop still active (the cancel record says so). */
   failedElsewhere: boolean;
+  /** omc-top's record of its newest cancel of this session (this process's or another's): its word in flight. */
+  record: CancelRecord | undefined;
 }
+
+/** The word of a cancel in flight on this row (store/cancel/in-flight.ts), the same every surface says. */
+const flightOf = (p: RowProps) => rowFlight(p.tracked, p.record, p.s, p.claude, p.now);
 
 /** What a row shows that depends on the clock: it re-renders only when these change, not on every tick. */
 const timeLabels = (p: RowProps) =>
-  `${statusLabel(p.s, p.now, p.tracked, p.failedElsewhere)}\u0000${formatAge(p.s.updatedMs, p.now)}\u0000${formatAge(p.claude?.process?.since ?? null, p.now)}`;
+  `${statusLabel(p.s, p.now, p.tracked, p.failedElsewhere, flightOf(p))}\u0000${formatAge(p.s.updatedMs, p.now)}\u0000${formatAge(p.claude?.process?.since ?? null, p.now)}`;
 const sameRow = (a: RowProps, b: RowProps) =>
   a.s === b.s &&
   a.width === b.width &&
@@ -61,6 +67,7 @@ const sameRow = (a: RowProps, b: RowProps) =>
   a.claude === b.claude &&
   a.acknowledged === b.acknowledged &&
   a.failedElsewhere === b.failedElsewhere &&
+  a.record === b.record &&
   a.extras.join('\u0000') === b.extras.join('\u0000') &&
   timeLabels(a) === timeLabels(b);
 
@@ -74,12 +81,14 @@ const Row = memo(function Row({
   extras,
   acknowledged,
   failedElsewhere,
+  record,
 }: RowProps) {
   const theme = useTheme();
   const cell = processCell(s, claude, now, acknowledged);
-  const t = rowText(s, now, width, selected, tracked, cell, failedElsewhere);
+  const flight = flightOf({ s, now, width, selected, tracked, claude, extras, acknowledged, failedElsewhere, record });
+  const t = rowText(s, now, width, selected, tracked, cell, failedElsewhere, flight);
   if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked, waitsText(cell));
-  const tone = tracked ? trackedTone(tracked) : failedElsewhere ? 'error' : null;
+  const tone = flight ? 'cancelling' : tracked ? trackedTone(tracked) : failedElsewhere ? 'error' : null;
   const statusColor =
     tone === null
       ? theme.status[s.status]
@@ -115,6 +124,7 @@ function Detail({
   tracked,
   claude,
   store,
+  record,
 }: {
   state: SessionsPaneState;
   s: SessionView;
@@ -124,6 +134,7 @@ function Detail({
   tracked?: TrackedCancel;
   claude?: ClaudeSessionView;
   store: OmcStore;
+  record?: CancelRecord;
 }) {
   const theme = useTheme();
   // The note field (m) takes the last line; the detail scrolls above it.
@@ -131,7 +142,7 @@ function Detail({
   // A note kept at the last hang-up is offered above the field (r restores · d discards).
   const offer = note && state.noteOffer ? wrapText(offerLine(state.noteOffer, now), width).slice(0, 2) : [];
   const rows = note ? Math.max(1, height - 1 - offer.length) : height;
-  const l = detailLayout(s, { columns: width, rows }, now, tracked, claude, detailExtras(store, s, width - 1));
+  const l = detailLayout(s, { columns: width, rows }, now, tracked, claude, detailExtras(store, s, width - 1), record);
   const modeIndex = state.detail?.modeIndex ?? 0;
   const lines = l.lines.map((x) => ({
     text: x.text,
@@ -231,6 +242,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
         tracked={trackedFor(cancels, s)}
         claude={claude.get(s.id)}
         store={store}
+        record={records.get(sessionKey(s))}
       />
     );
   }
@@ -283,6 +295,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
             extras={rowExtras(store, s)}
             acknowledged={openNeeds !== null && !openNeeds.has(rowKey(s))}
             failedElsewhere={failedElsewhere(records, s)}
+            record={records.get(sessionKey(s))}
           />
         ))
       )}

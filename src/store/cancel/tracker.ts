@@ -76,7 +76,7 @@ export interface ClaudeSide {
 const NO_AGENT: AgentView = { status: 'none', pid: null, sinceMs: null, lastTurnEndMs: null };
 
 /** In a turn: the Stop hook has yet to run and let it stop. */
-const inTurn = (s: AgentStatus) => s === 'busy' || s === 'waiting';
+export const inTurn = (s: AgentStatus) => s === 'busy' || s === 'waiting';
 
 /**
  * The earliest sign, at or after `fromMs`, that Claude's turn ended: the transcript's end of turn, the

@@ -5,6 +5,7 @@
  */
 import type { AgentStatus, AgentView, AgentWatch } from '../cancel/tracker.js';
 import type { ClaudeDomain } from './domain.js';
+import type { ClaudeSessionView } from './model.js';
 import { lifeOf } from './life.js';
 
 /** Processes whose first sighting as gone is remembered (one per session at most matters; a bound all the same). */
@@ -27,17 +28,28 @@ export function agentWatchOf(claude: ClaudeDomain, clock: () => number = Date.no
   return {
     view(sessionId: string): AgentView | null {
       const c = claude.getSnapshot().bySession.get(sessionId);
-      if (!c) return null;
-      const life = lifeOf(c);
-      // Nothing registered and nothing exited: a transcript alone still shows a turn ending.
-      const status: AgentStatus = !c.process && life.status === 'unknown' ? 'none' : life.status;
-      return {
-        status,
-        pid: c.process?.pid ?? null,
-        sinceMs: status === 'gone' && c.process ? seenGone(c.process.pid, c.process.procStart) : life.sinceMs,
-        lastTurnEndMs: c.transcript?.facts.lastTurnEndMs ?? null,
-      };
+      return c ? agentViewOf(c, seenGone) : null;
     },
     subscribe: (l) => claude.subscribe(l),
+  };
+}
+
+/**
+ * One session's Claude process as a cancel sees it. `goneAt` dates a gone process (the tracker: when this process
+ * first saw it gone); without it, its last sign of life on disk, the same in every process (the word every surface
+ * gives a cancel in flight, store/cancel/in-flight.ts, is decided from that).
+ */
+export function agentViewOf(
+  c: ClaudeSessionView,
+  goneAt?: (pid: number, procStart: string | null) => number,
+): AgentView {
+  const life = lifeOf(c);
+  // Nothing registered and nothing exited: a transcript alone still shows a turn ending.
+  const status: AgentStatus = !c.process && life.status === 'unknown' ? 'none' : life.status;
+  return {
+    status,
+    pid: c.process?.pid ?? null,
+    sinceMs: status === 'gone' && c.process && goneAt ? goneAt(c.process.pid, c.process.procStart) : life.sinceMs,
+    lastTurnEndMs: c.transcript?.facts.lastTurnEndMs ?? null,
   };
 }

@@ -52,3 +52,8 @@ export function promptText(s: SessionView): string {
 export const LEGACY_LABEL = '(legacy)';
 export const sessionLabel = (s: Pick<SessionView, 'kind' | 'id'>): string =>
   s.kind === 'legacy' ? LEGACY_LABEL : s.id;
+
+/** Status values are identifiers ("not-enforced"); the screen says them in words. */
+export function statusWords(status: string): string {
+  return status.replace('-', ' ');
+}
