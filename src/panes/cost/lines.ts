@@ -48,7 +48,7 @@ type Cancels = ReadonlyMap<string, TrackedCancel>;
 const trackedFor = (cancels: Cancels, s: SessionView) => cancels.get(trackerKey(s.kind === 'legacy' ? null : s.id));
 
 function loopLines(l: LoopRow, now: number, width: number, cancels: Cancels): ToneLine[] {
-  const tracked = l.session ? rowCancel(trackedFor(cancels, l.session), now) : undefined;
+  const tracked = l.session ? rowCancel(trackedFor(cancels, l.session), now, l.session) : undefined;
   if (l.rateLimit !== null || l.nextMs !== null || tracked || l.session?.status === 'cancelling')
     return loopLine(l, now, width, tracked);
   const hit = steadyLines.get(l);

@@ -3,7 +3,7 @@
  * what a user reads at 60, 80 and 200 columns.
  */
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
-import { signalUntilMs, type ModeView, type SessionView } from '../../store/sessions/model.js';
+import { holdsAgent, signalUntilMs, type ModeView, type SessionView } from '../../store/sessions/model.js';
 import { modeSummary, promptText, sessionLabel, statusWords, unknownModesText } from '../../store/sessions/summary.js';
 import { cell, fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
@@ -15,9 +15,18 @@ export const SETTLED_SHOW_MS = 5 * 60_000;
 /** A pause that ended hands the row back to the loop's live status quickly. */
 export const PAUSE_OVER_SHOW_MS = 10_000;
 
-/** The cancel omc-top made on this row, while it is worth showing there. */
-export function rowCancel(t: TrackedCancel | undefined, now: number): TrackedCancel | undefined {
+/**
+ * The cancel omc-top made on this row, while it is worth showing there. "not taken" names a loop active again: once
+ * the session holds no loop any more (OMC's own /cancel, the serve page, the loop's end) the row follows the disk;
+ * the detail view keeps what omc-top's cancel came to.
+ */
+export function rowCancel(
+  t: TrackedCancel | undefined,
+  now: number,
+  s?: Pick<SessionView, 'modes'>,
+): TrackedCancel | undefined {
   if (!t) return undefined;
+  if (t.phase === 'not-taken' && s && !s.modes.some(holdsAgent)) return undefined;
   if (!t.final || t.settledMs === null) return t;
   return now - t.settledMs < (t.phase === 'pause-over' ? PAUSE_OVER_SHOW_MS : SETTLED_SHOW_MS) ? t : undefined;
 }

@@ -290,7 +290,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
             now={now}
             width={width}
             selected={top + i === sel}
-            tracked={rowCancel(trackedFor(cancels, s), now)}
+            tracked={rowCancel(trackedFor(cancels, s), now, s)}
             claude={claude.get(s.id)}
             extras={rowExtras(store, s)}
             acknowledged={openNeeds !== null && !openNeeds.has(rowKey(s))}
