@@ -257,6 +257,11 @@ export class RemoteHost {
     this.silenceTimer.unref?.();
   }
 
+  private rearmSilence(): void {
+    this.clearSilence();
+    this.armSilence();
+  }
+
   private clearSilence(): void {
     if (this.silenceTimer) clearTimeout(this.silenceTimer);
     this.silenceTimer = null;
@@ -287,7 +292,7 @@ export class RemoteHost {
       // An omc-top there whose ready line did not say: its alive lines do; from now its silence is bounded.
       if (this.aliveMs === null) {
         this.aliveMs = IDLE_LINE_MS;
-        this.armSilence();
+        this.rearmSilence();
       }
       return;
     }
@@ -301,6 +306,8 @@ export class RemoteHost {
       this.project = l.project;
       this.readyHere = true;
       if (l.aliveMs !== null) this.aliveMs = l.aliveMs;
+      // From here the (shorter) silence bound holds: the timer set for the start bound is set anew, once.
+      this.rearmSilence();
       if (l.version === null || older(l.version, MIN_REMOTE_VERSION)) {
         this.phase = 'too-old';
         this.message = `omc-top ${l.version ?? 'without a version'} on ${this.spec.destination} is too old for the fleet (needs ${MIN_REMOTE_VERSION}+, this is ${VERSION}): ${installHint(this.spec.destination)}`;

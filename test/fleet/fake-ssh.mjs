@@ -8,6 +8,7 @@
  *   each counted in DIR/alives, until DIR/mode says `stall`: from then it stays connected and says nothing
  *   (a laptop that slept, a NAT that dropped the flow).
  * watch, mode `stall`: the row and `ready`, then nothing, connected.
+ * watch, mode `mute`: nothing at all, connected (an ssh or a remote that hangs before its first line).
  * cancel / ack: exit 0 with a line, or with DIR/command-mode `hang` never answer (a hung sshd or remote).
  */
 import fs from 'node:fs';
@@ -26,7 +27,9 @@ const what = cmd.split(' ')[1] ?? '?';
 fs.appendFileSync(path.join(dir, 'starts'), `${what} ${process.pid}\n`);
 const keepConnected = () => setInterval(() => undefined, 60_000);
 
-if (what === 'watch') {
+if (what === 'watch' && read('mode', 'alive') === 'mute') {
+  keepConnected();
+} else if (what === 'watch') {
   const aliveMs = Number(read('alive-ms', '5000'));
   const at = () => new Date().toISOString();
   const line = (o) => process.stdout.write(JSON.stringify({ v: 1, at: at(), project: 'shop', ...o }) + '\n');

@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 /** The fake's control folder, a fleet of one host using it, and what it logged. */
-function rig(files: Record<string, string>, opts: { commandBoundMs?: number } = {}) {
+function rig(files: Record<string, string>, opts: { commandBoundMs?: number; startBoundMs?: number } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-fake-ssh-'));
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
   const phases: string[] = [];
@@ -97,6 +97,16 @@ describe('a --host stream that goes silent', { timeout: scaled(60_000) }, () => 
       what: 'ssh restarted and live again',
     });
     expect(r.page().connection).toBeNull();
+  });
+});
+
+describe('a --host connection that never says a first line', { timeout: scaled(60_000) }, () => {
+  it('is not live after the start bound and ssh is started again', async () => {
+    const r = rig({ mode: 'mute' }, { startBoundMs: scaled(1_000) });
+    await waitFor(() => r.host.phase === 'lost', { timeoutMs: 20_000, what: 'the mute host to be lost' });
+    expect(r.host.group().detail).toMatch(/^no line for \d+ s before its ready line: ssh or the omc-top there hangs/);
+    expect(r.header()).toMatch(/· 1 host \(1 not live\)$/);
+    await waitFor(() => r.lines('starts').length >= 2, { timeoutMs: 20_000, what: 'ssh started again' });
   });
 });
 
