@@ -270,7 +270,8 @@ export class RemoteHost {
   /** Nothing for `bound`: the rows are no longer live; ssh is ended and started again with the back-off. */
   private silenced(bound: number): void {
     const child = this.child;
-    if (!child) return;
+    // A too-old omc-top there is being ended already, for a reason of its own that stays on screen.
+    if (!child || this.phase === 'too-old') return;
     this.silentMessage = this.readyHere
       ? `no line for ${secs(bound)} (the omc-top there writes one every ${secs(this.aliveMs ?? IDLE_LINE_MS)} even when quiet): the connection stalled; ssh restarted`
       : `no line for ${secs(bound)} before its ready line: ssh or the omc-top there hangs; ssh restarted`;
