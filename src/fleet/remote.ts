@@ -127,6 +127,12 @@ function older(version: string, min: string): boolean {
 
 const secs = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 
+/** Closes this side of an ended child's pipes (another process it started may still hold the other side). */
+const letGo = (child: ChildProcess) => {
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+};
+
 /** The refusal of a second cancel, pause or ack while the first is still waiting for its answer there. */
 const stillWaiting = (what: string, leftMs: number) =>
   `${what} is still waiting for its answer (at most ${secs(leftMs)} more): not sent again`;
@@ -280,7 +286,9 @@ export class RemoteHost {
     this.message = this.silentMessage;
     this.opts.onChange();
     // Its close (ended) schedules the retry; the rows stay, shown as not live, until the new stream says more.
-    void endChild(child);
+    // What ssh started (a wrapper's pipeline, a ProxyCommand) may hold its pipes open after it is gone: they are
+    // let go, so that the close comes.
+    void endChild(child).then(() => letGo(child));
   }
 
   private onLine(text: string): void {
@@ -512,7 +520,7 @@ export class RemoteHost {
       const take = (d: Buffer) => (out = (out + d.toString('utf8')).slice(-8192));
       const timer = setTimeout(() => {
         resolve({ code: null, said: `no answer in ${secs(bound)} (ssh killed): it may or may not have taken` });
-        void endChild(child);
+        void endChild(child).then(() => letGo(child));
       }, bound);
       timer.unref?.();
       const done = (r: { code: number | null; said: string }) => {

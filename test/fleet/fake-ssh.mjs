@@ -8,9 +8,12 @@
  *   each counted in DIR/alives, until DIR/mode says `stall`: from then it stays connected and says nothing
  *   (a laptop that slept, a NAT that dropped the flow).
  * watch, mode `stall`: the row and `ready`, then nothing, connected.
- * watch, mode `mute`: nothing at all, connected (an ssh or a remote that hangs before its first line).
+ * watch, mode `mute`: nothing at all, connected (an ssh or a remote that hangs before its first line); a process it
+ *   starts (pid in DIR/held) holds its stdout and stderr, as a wrapper's pipeline or a ProxyCommand may after ssh is
+ *   gone.
  * cancel / ack: exit 0 with a line, or with DIR/command-mode `hang` never answer (a hung sshd or remote).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -28,6 +31,10 @@ fs.appendFileSync(path.join(dir, 'starts'), `${what} ${process.pid}\n`);
 const keepConnected = () => setInterval(() => undefined, 60_000);
 
 if (what === 'watch' && read('mode', 'alive') === 'mute') {
+  const held = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 60_000)'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  fs.appendFileSync(path.join(dir, 'held'), `${held.pid}\n`);
   keepConnected();
 } else if (what === 'watch') {
   const aliveMs = Number(read('alive-ms', '5000'));

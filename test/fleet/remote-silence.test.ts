@@ -101,8 +101,9 @@ describe('a --host stream that goes silent', { timeout: scaled(60_000) }, () => 
 });
 
 describe('a --host connection that never says a first line', { timeout: scaled(60_000) }, () => {
-  it('is not live after the start bound and ssh is started again', async () => {
+  it('is not live after the start bound and ssh is started again, even while another process holds its pipes', async () => {
     const r = rig({ mode: 'mute' }, { startBoundMs: scaled(1_000) });
+    cleanups.push(() => r.lines('held').forEach((pid) => kill(Number(pid))));
     await waitFor(() => r.host.phase === 'lost', { timeoutMs: 20_000, what: 'the mute host to be lost' });
     expect(r.host.group().detail).toMatch(/^no line for \d+ s before its ready line: ssh or the omc-top there hangs/);
     expect(r.header()).toMatch(/· 1 host \(1 not live\)$/);
@@ -159,6 +160,14 @@ describe('a remote cancel or ack whose ssh hangs', { timeout: scaled(60_000) }, 
     });
   });
 });
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
+}
 
 function running(pid: number): boolean {
   try {
