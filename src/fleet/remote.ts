@@ -530,9 +530,16 @@ export class RemoteHost {
       child.stdout?.on('data', take);
       child.stderr?.on('data', take);
       child.on('error', (e) => done({ code: null, said: `ssh could not run: ${cleanLine(e.message)}` }));
-      child.on('close', (code) =>
-        done({ code: code ?? -1, said: truncate(cleanLine(out.trim().split('\n').filter(Boolean)[0] ?? ''), 200) }),
-      );
+      child.on('close', (code, signal) => {
+        const first = truncate(cleanLine(out.trim().split('\n').filter(Boolean)[0] ?? ''), 200);
+        // Ended by a signal (not ours: ours resolved at the bound), so no exit code says what happened there.
+        if (code === null)
+          done({
+            code: null,
+            said: `ssh ended by ${signal ?? 'a signal'} before an answer: it may or may not have taken${first ? ` (${first})` : ''}`,
+          });
+        else done({ code, said: first });
+      });
     });
   }
 
@@ -650,7 +657,7 @@ export class RemoteHost {
           text: `omc-top is not installed on ${this.spec.destination}: ${installHint(this.spec.destination)}`,
         };
       default:
-        return { ok: false, text: `${what} ${where} failed (exit ${code < 0 ? 'signal' : code}): ${said}` };
+        return { ok: false, text: `${what} ${where} failed (exit ${code})${said ? `: ${said}` : ''}` };
     }
   }
 

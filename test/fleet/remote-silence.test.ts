@@ -161,6 +161,22 @@ describe('a remote cancel or ack whose ssh hangs', { timeout: scaled(60_000) }, 
   });
 });
 
+describe('a remote cancel whose ssh is ended by a signal', { timeout: scaled(60_000) }, () => {
+  it('says which signal and that it may or may not have taken', async () => {
+    const r = rig({ mode: 'alive', 'alive-ms': '5000', 'command-mode': 'hang' });
+    await waitFor(() => r.host.phase === 'live' && r.host.group().rows.length === 1, { what: 'the host live' });
+    const said = r.host.cancel(r.host.group().rows[0]!, false);
+    const started = await waitFor(() => r.lines('starts').find((l) => l.startsWith('cancel ')), {
+      what: 'the cancel ssh to start',
+    });
+    process.kill(Number(started.split(' ')[1]), 'SIGTERM');
+    expect(await said).toEqual({
+      ok: false,
+      text: 'cancel on me@devbox:/srv/shop: ssh ended by SIGTERM before an answer: it may or may not have taken',
+    });
+  });
+});
+
 function kill(pid: number): void {
   try {
     process.kill(pid, 'SIGKILL');
