@@ -29,6 +29,7 @@ import { cancelTargetOf } from '../store/cancel/target.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
 import { IDLE_LINE_MS } from '../feeds/json-line.js';
 import { SIGNAL_TTL_MS } from '../store/cancel/signal.js';
+import { CONNECT_ALLOWANCE_MS, SilenceWatch, START_BOUND_MS, silentAfterMs } from './remote-silence.js';
 
 /** What `watch` says at start about a bad config file (commands/watch.ts). */
 const CONFIG_LINE = /^omc-top watch: config: /;
@@ -45,29 +46,12 @@ const MAX_PROBLEMS = 5;
 /** The oldest remote omc-top whose stream has what a fleet row needs (`--rows`, `version` in ready). */
 export const MIN_REMOTE_VERSION = '0.1.0';
 
-/** `alive` lines a stream may miss before it counts as stalled: silence past one more period ends it. */
-export const MISSED_ALIVE_LINES = 3;
-/**
- * What ssh may take to connect and the omc-top there to start before its first line: DNS, TCP, key exchange,
- * authentication and a Node start are seconds even on a slow link; 15 s is generous, and short against a view
- * left stale.
- */
-export const CONNECT_ALLOWANCE_MS = 15_000;
 /**
  * How long `omc-top cancel` (or `ack`) there may go unanswered before its ssh is killed: the 30 s of OMC's cancel
  * signal it writes (its own window: past it OMC no longer honours that signal, so a later answer would be about
  * something over) plus the connect allowance. The command itself does its work and checks it in well under a second.
  */
 export const REMOTE_COMMAND_BOUND_MS = SIGNAL_TTL_MS + CONNECT_ALLOWANCE_MS;
-
-/** How long a stream that writes `alive` every `aliveMs` may say nothing before it counts as stalled. */
-export const silentAfterMs = (aliveMs: number) => (MISSED_ALIVE_LINES + 1) * aliveMs;
-
-/**
- * How long a connection may say nothing before its `ready`: the connect allowance plus the silence a stream with
- * the watch's own `alive` period is allowed (every omc-top writes its rows and `ready` at start, then `alive`).
- */
-export const START_BOUND_MS = CONNECT_ALLOWANCE_MS + silentAfterMs(IDLE_LINE_MS);
 
 export type RemotePhase = 'connecting' | 'live' | 'lost' | 'missing' | 'too-old';
 
@@ -166,16 +150,14 @@ export class RemoteHost {
   pusher: RemotePusher = 'unknown';
   /** The remote omc-top knows `--push-lease` (false once it said it does not: an older omc-top). */
   private leaseKnown = true;
-  /** When this connection last said anything (its start counts): what the silence bound is measured from. */
-  private lastLineAt = 0;
   /** How often the stream there writes `alive` when quiet (its ready line, or an alive line seen); null: unknown. */
   private aliveMs: number | null = null;
   /** This connection's `ready` came (before it, the connect allowance applies). */
   private readyHere = false;
   /** Why this connection was ended for its silence (kept as the lost message once ssh exits). */
   private silentMessage: string | null = null;
-  /** The one timer that checks the stream's silence (per host, re-armed only when it fires). */
-  private silenceTimer: NodeJS.Timeout | null = null;
+  /** The one timer that checks the stream's silence (remote-silence.ts). */
+  private readonly silence: SilenceWatch;
   /** Cancels, pauses and acks there still waiting for their answer, by what they act on: when each gives up. */
   private readonly inFlight = new Map<string, number>();
 
@@ -183,6 +165,11 @@ export class RemoteHost {
     this.spec = opts.spec;
     this.ssh = opts.ssh ?? { bin: 'ssh', args: [] };
     this.clock = opts.clock ?? Date.now;
+    this.silence = new SilenceWatch(
+      this.clock,
+      () => (this.child && !this.stopped ? this.silenceBound() : null),
+      (bound) => this.silenced(bound),
+    );
   }
 
   private sshArgs(command: string): string[] {
@@ -197,7 +184,6 @@ export class RemoteHost {
     this.pusher = 'unknown';
     this.readyHere = false;
     this.silentMessage = null;
-    this.lastLineAt = this.clock();
     const lease = this.opts.pushLease === true && this.leaseKnown;
     const child = this.own(
       spawn(
@@ -216,7 +202,7 @@ export class RemoteHost {
     );
     child.stdout?.on('data', (d: Buffer) => {
       // Any byte is a sign of life (a long line arrives in chunks); no timer is touched here.
-      this.lastLineAt = this.clock();
+      this.silence.heard();
       split.push(d);
     });
     child.stderr?.on('data', (d: Buffer) => {
@@ -229,10 +215,10 @@ export class RemoteHost {
     child.on('close', (code) => {
       if (this.child !== child) return;
       this.child = null;
-      this.clearSilence();
+      this.silence.stop();
       this.ended(code);
     });
-    this.armSilence();
+    this.silence.begin();
     this.opts.onChange();
   }
 
@@ -247,32 +233,6 @@ export class RemoteHost {
     return this.aliveMs === null ? null : silentAfterMs(this.aliveMs);
   }
 
-  private armSilence(): void {
-    if (this.silenceTimer || !this.child || this.stopped) return;
-    const bound = this.silenceBound();
-    if (bound === null) return;
-    const wait = Math.max(0, this.lastLineAt + bound - this.clock());
-    this.silenceTimer = setTimeout(() => {
-      this.silenceTimer = null;
-      const b = this.silenceBound();
-      if (!this.child || b === null) return;
-      // A line came since: wait for the rest of the bound from it.
-      if (this.clock() - this.lastLineAt < b) return this.armSilence();
-      this.silenced(b);
-    }, wait);
-    this.silenceTimer.unref?.();
-  }
-
-  private rearmSilence(): void {
-    this.clearSilence();
-    this.armSilence();
-  }
-
-  private clearSilence(): void {
-    if (this.silenceTimer) clearTimeout(this.silenceTimer);
-    this.silenceTimer = null;
-  }
-
   /** Nothing for `bound`: the rows are no longer live; ssh is ended and started again with the back-off. */
   private silenced(bound: number): void {
     const child = this.child;
@@ -281,7 +241,7 @@ export class RemoteHost {
     this.silentMessage = this.readyHere
       ? `no line for ${secs(bound)} (the omc-top there writes one every ${secs(this.aliveMs ?? IDLE_LINE_MS)} even when quiet): the connection stalled; ssh restarted`
       : `no line for ${secs(bound)} before its ready line: ssh or the omc-top there hangs; ssh restarted`;
-    if (this.phase !== 'lost') this.lostAt = this.lastLineAt;
+    if (this.phase !== 'lost') this.lostAt = this.silence.lastLineAt;
     this.phase = 'lost';
     this.message = this.silentMessage;
     this.opts.onChange();
@@ -301,7 +261,7 @@ export class RemoteHost {
       // An omc-top there whose ready line did not say: its alive lines do; from now its silence is bounded.
       if (this.aliveMs === null) {
         this.aliveMs = IDLE_LINE_MS;
-        this.rearmSilence();
+        this.silence.rearm();
       }
       return;
     }
@@ -316,7 +276,7 @@ export class RemoteHost {
       this.readyHere = true;
       if (l.aliveMs !== null) this.aliveMs = l.aliveMs;
       // From here the (shorter) silence bound holds: the timer set for the start bound is set anew, once.
-      this.rearmSilence();
+      this.silence.rearm();
       if (l.version === null || older(l.version, MIN_REMOTE_VERSION)) {
         this.phase = 'too-old';
         this.message = `omc-top ${l.version ?? 'without a version'} on ${this.spec.destination} is too old for the fleet (needs ${MIN_REMOTE_VERSION}+, this is ${VERSION}): ${installHint(this.spec.destination)}`;
@@ -675,7 +635,7 @@ export class RemoteHost {
   stop(): Promise<void> {
     this.stopped = true;
     this.clearRetry();
-    this.clearSilence();
+    this.silence.stop();
     this.child = null;
     return Promise.all([...this.children].map((c) => endChild(c))).then(() => undefined);
   }

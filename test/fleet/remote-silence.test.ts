@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseHostSpec } from '../../src/config/host-spec.js';
 import { RemoteFleet } from '../../src/fleet/remotes.js';
 import { LocalFleet } from '../../src/fleet/local.js';
-import { MISSED_ALIVE_LINES } from '../../src/fleet/remote.js';
+import { MISSED_ALIVE_LINES } from '../../src/fleet/remote-silence.js';
 import { fleetSource } from '../../src/commands/serve/source.js';
 import { Actions } from '../../src/commands/serve/actions.js';
 import { cancelTargetOf } from '../../src/store/cancel/target.js';
