@@ -116,14 +116,14 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   const err = io?.err ?? printErr;
   // The process's stdout is a bounded stream: a stalled reader costs at most STREAM_MAX_BUFFERED_BYTES.
   let project = '';
+  // On a pipe or socket a quiet stream says `alive` every IDLE_LINE_MS; `ready` tells the reader so (fleet/remote.ts).
+  const aliveMs = !io && hasReaderToLose(1) ? IDLE_LINE_MS : null;
   const stream = io
     ? null
     : new LineStream(process.stdout, {
         lagged: (n) => laggedLine(project, Date.now(), n) + '\n',
         maxBufferedBytes: bufferBytes(process.env),
-        idle: hasReaderToLose(1)
-          ? { afterMs: IDLE_LINE_MS, line: () => aliveLine(project, Date.now()) + '\n' }
-          : undefined,
+        idle: aliveMs !== null ? { afterMs: aliveMs, line: () => aliveLine(project, Date.now()) + '\n' } : undefined,
       });
   // Events may be dropped (counted) for a reader that stopped reading; state lines never are.
   const out = io?.out ?? ((s: string) => (stream as LineStream).line(s));
@@ -215,7 +215,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     }
     state(attentionLine(project, at, shown) + '\n');
     state(stateDirLine(project, at, shownStateDir) + '\n');
-    state(readyLine(project, at, shown.count) + '\n');
+    state(readyLine(project, at, shown.count, aliveMs) + '\n');
     pauseAfterFirstLineForTest();
   }
   monitor.onTransitions((batch) => {

@@ -76,8 +76,12 @@ export function snapshotLine(
   });
 }
 
-/** `version`: the omc-top that writes the stream (the fleet checks a remote's before trusting its rows). */
-export function readyLine(project: string, atMs: number, needsYou: number): string {
+/**
+ * `version`: the omc-top that writes the stream (the fleet checks a remote's before trusting its rows).
+ * `aliveMs`: this stream writes an `alive` line after that long with nothing else (on a pipe or socket; null: it
+ * writes none), so a reader may take a longer silence for a stream that stalled (the fleet restarts such an ssh).
+ */
+export function readyLine(project: string, atMs: number, needsYou: number, aliveMs: number | null): string {
   return safeJson({
     v: LINE_VERSION,
     type: 'ready',
@@ -85,6 +89,7 @@ export function readyLine(project: string, atMs: number, needsYou: number): stri
     project,
     needsYou,
     version: VERSION,
+    aliveMs,
   });
 }
 

@@ -19,11 +19,16 @@ import type { NeedItem, NeedKind } from '../feeds/attention/needs.js';
  */
 export const MAX_LINE_BYTES = 1024 * 1024;
 
+/** The longest `alive` period a ready line may announce (a longer one is not one of ours: a bad line). */
+export const MAX_ALIVE_MS = 60_000;
+
 const READY = z.object({
   v: z.literal(1),
   type: z.literal('ready'),
   project: z.string().max(1000),
   version: z.string().max(64).optional(),
+  // How often a quiet stream there writes `alive` (null: never; absent from an omc-top whose ready line did not say).
+  aliveMs: z.number().int().positive().max(MAX_ALIVE_MS).nullable().optional(),
 });
 const ROW = z.object({
   v: z.literal(1),
@@ -82,7 +87,10 @@ const PUSH_LEASE = z.object({
 const ANY = z.object({ v: z.number(), type: z.string().max(40) });
 
 export type RemoteLine =
-  | { kind: 'ready'; project: string; version: string | null }
+  /** `aliveMs`: the stream there writes `alive` after that long with nothing else (null: it did not say). */
+  | { kind: 'ready'; project: string; version: string | null; aliveMs: number | null }
+  /** The stream there is quiet, not stalled (written after a period with nothing else). */
+  | { kind: 'alive' }
   | {
       kind: 'row';
       project: string;
@@ -118,8 +126,10 @@ export function parseRemoteLine(text: string): RemoteLine {
       kind: 'ready',
       project: truncate(cleanLine(r.data.project), 120),
       version: r.data.version === undefined ? null : truncate(cleanLine(r.data.version), 40),
+      aliveMs: r.data.aliveMs ?? null,
     };
   }
+  if (head.data.type === 'alive') return { kind: 'alive' };
   if (head.data.type === 'attention') return attentionOf(raw);
   if (head.data.type === 'push-lease') {
     const r = PUSH_LEASE.safeParse(raw);

@@ -5,8 +5,13 @@
  * hang the view), its stream parsed as hostile input, its rows kept by
  * session. A dropped connection is shown with its age and the next retry and
  * retried with back-off; a host without omc-top, or with one too old for the
- * row stream, says how to install it. Cancel and pause run `omc-top cancel`
- * there, whose exit code says whether it took.
+ * row stream, says how to install it. A stream that goes silent without
+ * closing (a laptop that slept, a NAT that dropped the flow) is told from a
+ * quiet one by the `alive` lines the watch there writes: after
+ * MISSED_ALIVE_LINES of them missed the host is lost and ssh restarted. Cancel
+ * and pause run `omc-top cancel` there, whose exit code says whether it took;
+ * one that does not answer in REMOTE_COMMAND_BOUND_MS is killed and said to be
+ * unknown.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { endChild, trackChild } from '../io/child-end.js';
@@ -19,9 +24,12 @@ import type { FleetGroup, FleetRow } from './model.js';
 import { byAttention } from './model.js';
 import { LineSplitter, MAX_LINE_BYTES, parseRemoteLine } from './remote-lines.js';
 import { formatBytes } from '../io/safe-fs/index.js';
-import { rowIdentity, type RowModel } from '../feeds/row.js';
+import { rowIdentity, rowLabel, type RowModel } from '../feeds/row.js';
 import { cancelTargetOf } from '../store/cancel/target.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
+import { IDLE_LINE_MS } from '../feeds/json-line.js';
+import { SIGNAL_TTL_MS } from '../store/cancel/signal.js';
+import { CONNECT_ALLOWANCE_MS, SilenceWatch, START_BOUND_MS, silentAfterMs } from './remote-silence.js';
 
 /** What `watch` says at start about a bad config file (commands/watch.ts). */
 const CONFIG_LINE = /^omc-top watch: config: /;
@@ -37,6 +45,13 @@ export const MAX_REMOTE_ROWS = 20_000;
 const MAX_PROBLEMS = 5;
 /** The oldest remote omc-top whose stream has what a fleet row needs (`--rows`, `version` in ready). */
 export const MIN_REMOTE_VERSION = '0.1.0';
+
+/**
+ * How long `omc-top cancel` (or `ack`) there may go unanswered before its ssh is killed: the 30 s of OMC's cancel
+ * signal it writes (its own window: past it OMC no longer honours that signal, so a later answer would be about
+ * something over) plus the connect allowance. The command itself does its work and checks it in well under a second.
+ */
+export const REMOTE_COMMAND_BOUND_MS = SIGNAL_TTL_MS + CONNECT_ALLOWANCE_MS;
 
 export type RemotePhase = 'connecting' | 'live' | 'lost' | 'missing' | 'too-old';
 
@@ -58,6 +73,9 @@ export interface RemoteHostOptions {
    * (`watch --push-lease`, fleet-lease.ts) and says whether an omc-top there pushes instead.
    */
   pushLease?: boolean;
+  /** Tests shorten these: START_BOUND_MS, REMOTE_COMMAND_BOUND_MS. */
+  startBoundMs?: number;
+  commandBoundMs?: number;
   onChange(): void;
 }
 
@@ -93,6 +111,16 @@ function older(version: string, min: string): boolean {
 
 const secs = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 
+/** Closes this side of an ended child's pipes (another process it started may still hold the other side). */
+const letGo = (child: ChildProcess) => {
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+};
+
+/** The refusal of a second cancel, pause or ack while the first is still waiting for its answer there. */
+const stillWaiting = (what: string, leftMs: number) =>
+  `${what} is still waiting for its answer (at most ${secs(leftMs)} more): not sent again`;
+
 export class RemoteHost {
   readonly spec: HostSpec;
   phase: RemotePhase = 'connecting';
@@ -122,11 +150,26 @@ export class RemoteHost {
   pusher: RemotePusher = 'unknown';
   /** The remote omc-top knows `--push-lease` (false once it said it does not: an older omc-top). */
   private leaseKnown = true;
+  /** How often the stream there writes `alive` when quiet (its ready line, or an alive line seen); null: unknown. */
+  private aliveMs: number | null = null;
+  /** This connection's `ready` came (before it, the connect allowance applies). */
+  private readyHere = false;
+  /** Why this connection was ended for its silence (kept as the lost message once ssh exits). */
+  private silentMessage: string | null = null;
+  /** The one timer that checks the stream's silence (remote-silence.ts). */
+  private readonly silence: SilenceWatch;
+  /** Cancels, pauses and acks there still waiting for their answer, by what they act on: when each gives up. */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(private readonly opts: RemoteHostOptions) {
     this.spec = opts.spec;
     this.ssh = opts.ssh ?? { bin: 'ssh', args: [] };
     this.clock = opts.clock ?? Date.now;
+    this.silence = new SilenceWatch(
+      this.clock,
+      () => (this.child && !this.stopped ? this.silenceBound() : null),
+      (bound) => this.silenced(bound),
+    );
   }
 
   private sshArgs(command: string): string[] {
@@ -139,6 +182,8 @@ export class RemoteHost {
     if (this.phase !== 'lost') this.phase = 'connecting';
     this.stderr = '';
     this.pusher = 'unknown';
+    this.readyHere = false;
+    this.silentMessage = null;
     const lease = this.opts.pushLease === true && this.leaseKnown;
     const child = this.own(
       spawn(
@@ -155,7 +200,11 @@ export class RemoteHost {
       (line) => this.onLine(line),
       () => this.problem(`a line over ${formatBytes(MAX_LINE_BYTES)} was skipped`),
     );
-    child.stdout?.on('data', (d: Buffer) => split.push(d));
+    child.stdout?.on('data', (d: Buffer) => {
+      // Any byte is a sign of life (a long line arrives in chunks); no timer is touched here.
+      this.silence.heard();
+      split.push(d);
+    });
     child.stderr?.on('data', (d: Buffer) => {
       // Only the tail matters (the reason it ended); never unbounded.
       this.stderr = (this.stderr + d.toString('utf8')).slice(-4096);
@@ -166,9 +215,40 @@ export class RemoteHost {
     child.on('close', (code) => {
       if (this.child !== child) return;
       this.child = null;
+      this.silence.stop();
       this.ended(code);
     });
+    this.silence.begin();
     this.opts.onChange();
+  }
+
+  /**
+   * How long this connection may say nothing: before `ready` the connect allowance plus the silence of a stream
+   * that writes `alive` every IDLE_LINE_MS (every omc-top writes its rows and `ready` at start); after it, the
+   * silence its `alive` period allows, or no bound for an omc-top there that writes no `alive` lines (its quiet
+   * and a stall look the same).
+   */
+  private silenceBound(): number | null {
+    if (!this.readyHere) return this.opts.startBoundMs ?? START_BOUND_MS;
+    return this.aliveMs === null ? null : silentAfterMs(this.aliveMs);
+  }
+
+  /** Nothing for `bound`: the rows are no longer live; ssh is ended and started again with the back-off. */
+  private silenced(bound: number): void {
+    const child = this.child;
+    // A too-old omc-top there is being ended already, for a reason of its own that stays on screen.
+    if (!child || this.phase === 'too-old') return;
+    this.silentMessage = this.readyHere
+      ? `no line for ${secs(bound)} (the omc-top there writes one every ${secs(this.aliveMs ?? IDLE_LINE_MS)} even when quiet): the connection stalled; ssh restarted`
+      : `no line for ${secs(bound)} before its ready line: ssh or the omc-top there hangs; ssh restarted`;
+    if (this.phase !== 'lost') this.lostAt = this.silence.lastLineAt;
+    this.phase = 'lost';
+    this.message = this.silentMessage;
+    this.opts.onChange();
+    // Its close (ended) schedules the retry; the rows stay, shown as not live, until the new stream says more.
+    // What ssh started (a wrapper's pipeline, a ProxyCommand) may hold its pipes open after it is gone: they are
+    // let go, so that the close comes.
+    void endChild(child).then(() => letGo(child));
   }
 
   private onLine(text: string): void {
@@ -177,6 +257,14 @@ export class RemoteHost {
     const l = parseRemoteLine(text);
     if (l.kind === 'bad') return this.problem(l.problem);
     if (l.kind === 'skip') return;
+    if (l.kind === 'alive') {
+      // An omc-top there whose ready line did not say: its alive lines do; from now its silence is bounded.
+      if (this.aliveMs === null) {
+        this.aliveMs = IDLE_LINE_MS;
+        this.silence.rearm();
+      }
+      return;
+    }
     if (l.kind === 'push-lease') {
       this.pusher = l.pusher;
       return this.opts.onChange();
@@ -185,6 +273,10 @@ export class RemoteHost {
     if (l.kind === 'ready') {
       this.version = l.version;
       this.project = l.project;
+      this.readyHere = true;
+      if (l.aliveMs !== null) this.aliveMs = l.aliveMs;
+      // From here the (shorter) silence bound holds: the timer set for the start bound is set anew, once.
+      this.silence.rearm();
       if (l.version === null || older(l.version, MIN_REMOTE_VERSION)) {
         this.phase = 'too-old';
         this.message = `omc-top ${l.version ?? 'without a version'} on ${this.spec.destination} is too old for the fleet (needs ${MIN_REMOTE_VERSION}+, this is ${VERSION}): ${installHint(this.spec.destination)}`;
@@ -273,7 +365,9 @@ export class RemoteHost {
     } else {
       if (this.phase !== 'lost') this.lostAt = this.clock();
       this.phase = 'lost';
-      this.message = tail || (code === null ? 'the connection ended' : `ssh exited with status ${code}`);
+      // Ended for its silence: that is the reason, not the signal ssh died of.
+      this.message =
+        this.silentMessage ?? (tail || (code === null ? 'the connection ended' : `ssh exited with status ${code}`));
     }
     const delay =
       this.phase === 'lost'
@@ -307,22 +401,39 @@ export class RemoteHost {
     return this.phase !== 'live';
   }
 
+  /**
+   * While the host is not live: the group header's note (`lost 20 s ago, retrying in 1 s`, `connecting…`) and why
+   * (ssh's message, the silence, the install command); null while live. The fleet view and serve's page say it alike.
+   */
+  notLive(now = this.clock()): { note: string; why: string | null } | null {
+    const retry = this.retryAt === null ? 'retrying now' : `retrying in ${secs(this.retryAt - now)}`;
+    switch (this.phase) {
+      case 'live':
+        return null;
+      case 'connecting':
+        return { note: 'connecting…', why: null };
+      case 'lost':
+        return { note: `lost ${secs(now - (this.lostAt ?? now))} ago, ${retry}`, why: this.message };
+      case 'missing':
+        return { note: 'omc-top missing there', why: this.message };
+      case 'too-old':
+        return { note: 'omc-top too old there', why: this.message };
+    }
+  }
+
   group(): FleetGroup {
     const now = this.clock();
     const label = this.spec.label;
     const notes: string[] = [];
     let tone: FleetGroup['tone'] = 'normal';
     let detail: string | null = null;
-    const retry = this.retryAt === null ? 'retrying now' : `retrying in ${secs(this.retryAt - now)}`;
-    if (this.phase === 'connecting') notes.push('connecting…');
-    else if (this.phase === 'lost') {
-      tone = 'error';
-      notes.push(`lost ${secs(now - (this.lostAt ?? now))} ago, ${retry}`);
-      detail = this.message;
-    } else if (this.phase === 'missing' || this.phase === 'too-old') {
-      tone = 'error';
-      notes.push(this.phase === 'missing' ? 'omc-top missing there' : 'omc-top too old there');
-      detail = this.message;
+    const down = this.notLive(now);
+    if (down) {
+      notes.push(down.note);
+      if (this.phase !== 'connecting') {
+        tone = 'error';
+        detail = down.why;
+      }
     }
     if (this.problemCount > 0) {
       if (tone === 'normal') tone = 'warn';
@@ -358,19 +469,68 @@ export class RemoteHost {
     return `omc-top cancel ${cancelTargetOf(row)}${pause ? ' --signal-only' : ''}${remoteCwdArgs(this.spec)}`;
   }
 
-  /** Runs one omc-top command there: its exit code (null: ssh could not run, `said` says why) and first line. */
-  private run(cmd: string): Promise<{ code: number | null; said: string }> {
+  /**
+   * Runs one omc-top command there: its exit code (null: ssh could not run, or no answer within the bound, `said`
+   * says which) and first line. At the bound ssh is killed: whether the command ran there is then unknown.
+   */
+  private run(cmd: string, bound: number): Promise<{ code: number | null; said: string }> {
     return new Promise((resolve) => {
       const child = this.own(spawn(this.ssh.bin, this.sshArgs(cmd), { stdio: ['ignore', 'pipe', 'pipe'] }));
       let out = '';
       const take = (d: Buffer) => (out = (out + d.toString('utf8')).slice(-8192));
+      const timer = setTimeout(() => {
+        resolve({ code: null, said: `no answer in ${secs(bound)} (ssh killed): it may or may not have taken` });
+        void endChild(child).then(() => letGo(child));
+      }, bound);
+      timer.unref?.();
+      const done = (r: { code: number | null; said: string }) => {
+        clearTimeout(timer);
+        resolve(r);
+      };
       child.stdout?.on('data', take);
       child.stderr?.on('data', take);
-      child.on('error', (e) => resolve({ code: null, said: `ssh could not run: ${cleanLine(e.message)}` }));
-      child.on('close', (code) =>
-        resolve({ code: code ?? -1, said: truncate(cleanLine(out.trim().split('\n').filter(Boolean)[0] ?? ''), 200) }),
-      );
+      child.on('error', (e) => done({ code: null, said: `ssh could not run: ${cleanLine(e.message)}` }));
+      child.on('close', (code, signal) => {
+        const first = truncate(cleanLine(out.trim().split('\n').filter(Boolean)[0] ?? ''), 200);
+        // Ended by a signal (not ours: ours resolved at the bound), so no exit code says what happened there.
+        if (code === null)
+          done({
+            code: null,
+            said: `ssh ended by ${signal ?? 'a signal'} before an answer: it may or may not have taken${first ? ` (${first})` : ''}`,
+          });
+        else done({ code, said: first });
+      });
     });
+  }
+
+  /**
+   * Runs `work` unless the same thing (`key`) is still waiting for its answer there: then says so and sends no
+   * second ssh (a hung one would stack up behind it).
+   */
+  private async once(
+    key: string,
+    busy: (until: number) => string,
+    work: (bound: number) => Promise<{ ok: boolean; text: string }>,
+  ): Promise<{ ok: boolean; text: string }> {
+    const bound = this.opts.commandBoundMs ?? REMOTE_COMMAND_BOUND_MS;
+    const until = this.inFlight.get(key);
+    if (until !== undefined) return { ok: false, text: busy(until) };
+    this.inFlight.set(key, this.clock() + bound);
+    try {
+      return await work(bound);
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  /** Why `c` / `p` on this row would be refused now (a cancel or pause of it still under way there), or null. */
+  busyWith(row: Pick<RowModel, 'session' | 'sessionless'>): string | null {
+    const until = this.inFlight.get(`cancel ${cancelTargetOf(row)}`);
+    return until === undefined ? null : this.busyText(row, until);
+  }
+
+  private busyText(row: Pick<RowModel, 'session' | 'sessionless'>, until: number): string {
+    return stillWaiting(`a cancel of ${rowLabel(row).slice(0, 8)} on ${this.spec.label}`, until - this.clock());
   }
 
   /**
@@ -380,8 +540,25 @@ export class RemoteHost {
   async ack(ids: readonly string[], waitMs = 10_000): Promise<{ ok: boolean; text: string }> {
     const where = `on ${this.spec.label}`;
     const quoted = ids.map((id) => shellQuote(id)).join(' ');
-    const r = await this.run(`omc-top ack ${quoted}${remoteCwdArgs(this.spec)}`);
-    if (r.code === null) return { ok: false, text: r.said };
+    const what = ids.length === 1 ? '1 item' : `${ids.length} items`;
+    const key = `ack ${[...ids].sort().join(' ')}`;
+    return this.once(
+      key,
+      (until) => stillWaiting(`acknowledging ${what} ${where}`, until - this.clock()),
+      (bound) => this.ackThere(ids, quoted, where, what, bound, waitMs),
+    );
+  }
+
+  private async ackThere(
+    ids: readonly string[],
+    quoted: string,
+    where: string,
+    what: string,
+    bound: number,
+    waitMs: number,
+  ): Promise<{ ok: boolean; text: string }> {
+    const r = await this.run(`omc-top ack ${quoted}${remoteCwdArgs(this.spec)}`, bound);
+    if (r.code === null) return { ok: false, text: `acknowledging ${where}: ${r.said}` };
     if (r.code === 127)
       return {
         ok: false,
@@ -400,18 +577,31 @@ export class RemoteHost {
       };
       check();
     });
-    const what = ids.length === 1 ? '1 item' : `${ids.length} items`;
     return seen()
       ? { ok: true, text: `acknowledged ${what} ${where} (seen there; back in the count only if it arises anew)` }
       : { ok: true, text: `acknowledged ${what} ${where} (recorded there; its stream has not shown it yet)` };
   }
 
   /** Runs `omc-top cancel <target> [--signal-only]` there; its documented exit code says what happened. */
-  async cancel(row: Pick<RowModel, 'session' | 'sessionless'>, pause: boolean): Promise<{ ok: boolean; text: string }> {
-    const { code, said } = await this.run(this.cancelCommand(row, pause));
-    if (code === null) return { ok: false, text: said };
+  cancel(row: Pick<RowModel, 'session' | 'sessionless'>, pause: boolean): Promise<{ ok: boolean; text: string }> {
+    // A cancel and a pause of one row are one key: either still under way refuses the other.
+    const key = `cancel ${cancelTargetOf(row)}`;
+    return this.once(
+      key,
+      (until) => this.busyText(row, until),
+      (bound) => this.cancelThere(row, pause, bound),
+    );
+  }
+
+  private async cancelThere(
+    row: Pick<RowModel, 'session' | 'sessionless'>,
+    pause: boolean,
+    bound: number,
+  ): Promise<{ ok: boolean; text: string }> {
+    const { code, said } = await this.run(this.cancelCommand(row, pause), bound);
     const where = `on ${this.spec.label}`;
     const what = pause ? 'pause' : 'cancel';
+    if (code === null) return { ok: false, text: `${what} ${where}: ${said}` };
     switch (code) {
       case 0:
         return { ok: true, text: `${what} ${where} took effect (checked there): ${said}` };
@@ -427,7 +617,7 @@ export class RemoteHost {
           text: `omc-top is not installed on ${this.spec.destination}: ${installHint(this.spec.destination)}`,
         };
       default:
-        return { ok: false, text: `${what} ${where} failed (exit ${code < 0 ? 'signal' : code}): ${said}` };
+        return { ok: false, text: `${what} ${where} failed (exit ${code})${said ? `: ${said}` : ''}` };
     }
   }
 
@@ -445,6 +635,7 @@ export class RemoteHost {
   stop(): Promise<void> {
     this.stopped = true;
     this.clearRetry();
+    this.silence.stop();
     this.child = null;
     return Promise.all([...this.children].map((c) => endChild(c))).then(() => undefined);
   }

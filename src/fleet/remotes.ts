@@ -18,7 +18,14 @@ export class RemoteFleet implements RemoteActions {
     specs: readonly HostSpec[],
     private readonly onChange: () => void,
     /** `pushLease`: this side pushes, so each host's stream takes its project's push lease there (remote.ts). */
-    opts: { ssh?: SshCommand; clock?: () => number; pushLease?: boolean } = {},
+    opts: {
+      ssh?: SshCommand;
+      clock?: () => number;
+      pushLease?: boolean;
+      /** Tests shorten the bounds (remote.ts). */
+      startBoundMs?: number;
+      commandBoundMs?: number;
+    } = {},
   ) {
     const seen = new Set<string>();
     this.hostsList = specs
@@ -30,6 +37,8 @@ export class RemoteFleet implements RemoteActions {
             ssh: opts.ssh,
             clock: opts.clock,
             pushLease: opts.pushLease,
+            startBoundMs: opts.startBoundMs,
+            commandBoundMs: opts.commandBoundMs,
             onChange: () => this.changed(),
           }),
       );
@@ -87,6 +96,10 @@ export class RemoteFleet implements RemoteActions {
       '',
       `Runs: ${cmd}`,
     ];
+  }
+
+  busyWith(row: FleetRow): string | null {
+    return (row.host ? this.hostOf(row.host)?.busyWith(row) : null) ?? null;
   }
 
   cancel(row: FleetRow, pause: boolean): Promise<{ ok: boolean; text: string }> {

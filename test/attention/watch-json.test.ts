@@ -196,6 +196,8 @@ describe('omc-top watch --json', () => {
       l.root as { path: string; present: boolean; problem: { code: string; message: string } | null };
     const alive = () => `exit ${child?.exitCode} ${child?.signalCode}; stderr: ${err()}`;
     await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready line (${err()})` });
+    // Into a file no alive line is written, and its ready line says so.
+    expect(lines().find((l) => l.type === 'ready')).toMatchObject({ aliveMs: null });
     // An active ralph loop: the one whose "loop stopped" the root's absence must not be.
     expect(lines().find((l) => l.kind === 'mode' && l.session === SESSION.ralph)).toMatchObject({ value: 'active' });
     const file = path.join(p.root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
@@ -403,7 +405,12 @@ describe('omc-top watch --json', () => {
     const rows = schema();
     const { child: c, lines } = watchPiped(p.dir);
     const exit = new Promise<number | null>((r) => c.once('exit', (code) => r(code)));
-    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: 'ready line' });
+    const ready = await waitFor(() => lines().find((l) => l.type === 'ready'), {
+      timeoutMs: 30_000,
+      what: 'ready line',
+    });
+    // It says how often: a reader (the fleet over ssh) may take a longer silence for a stream that stalled.
+    expect(ready.aliveMs).toBe(5_000);
     // Nothing changes on disk from here: the only line that can come is the one that tests the pipe.
     const alive = await waitFor(() => lines().find((l) => l.type === 'alive'), {
       timeoutMs: 20_000,

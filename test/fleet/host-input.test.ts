@@ -89,6 +89,17 @@ describe('the remote stream reader', () => {
     expect(over).toBe(1);
   });
 
+  it("reads the ready line's alive period and the alive line; an alive period that is not one is a bad line", () => {
+    const ready = (extra: Record<string, unknown>) =>
+      parseRemoteLine(JSON.stringify({ v: 1, type: 'ready', project: 'shop', version: '0.1.0', ...extra }));
+    expect(ready({ aliveMs: 5000 })).toMatchObject({ kind: 'ready', aliveMs: 5000 });
+    // null: that stream writes no alive lines; absent: an omc-top from before them.
+    expect(ready({ aliveMs: null })).toMatchObject({ kind: 'ready', aliveMs: null });
+    expect(ready({})).toMatchObject({ kind: 'ready', aliveMs: null });
+    for (const bad of [0, -5, 1.5, 'soon', 3_600_000]) expect(ready({ aliveMs: bad }).kind, String(bad)).toBe('bad');
+    expect(parseRemoteLine('{"v":1,"type":"alive","project":"shop"}')).toEqual({ kind: 'alive' });
+  });
+
   it('gives a problem, never an exception, for every kind of bad line', () => {
     for (const bad of [
       'nope',

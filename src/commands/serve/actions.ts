@@ -119,6 +119,8 @@ export class Actions {
     if (!row) return { status: 409, body: { error: `no session ${session} on ${found.host.spec.label} now` } };
     if (found.host.phase !== 'live')
       return { status: 409, body: { error: `${found.host.spec.label} is not connected now: ask again once it is` } };
+    const busy = found.host.busyWith(row);
+    if (busy !== null) return { status: 409, body: { error: busy } };
     const pause = body.pause === true;
     return this.keep(
       { kind: 'remote-cancel', rootId, row, pause, at: this.now() },

@@ -47,7 +47,7 @@ h1{font-size:1.1em;margin:0}h2{font-size:1em;margin:.8em 0 .3em}
 main,#message,#confirm,#config{padding:0 1em}#message{min-height:1.2em;color:#9cf}#config{color:#f88}
 #confirm{background:#332;border:1px solid #775;margin:.5em 1em;padding:.5em 1em}
 .root{border-top:1px solid #333;margin-top:.5em}
-.acked{color:#888;font-size:.9em}.need{list-style:none;padding:0;margin:0}.need li{padding:.3em 0;color:#fb4}
+.acked{color:#888;font-size:.9em}.lost{color:#f66}.need{list-style:none;padding:0;margin:0}.need li{padding:.3em 0;color:#fb4}
 .row{display:grid;grid-template-columns:1fr auto;gap:.2em .8em;padding:.4em 0;border-bottom:1px solid #222}
 .row .modes{grid-column:1/3;color:#aaa;font-size:.9em}.status{color:#8c8}
 h3{font-size:.95em;margin:.6em 0 .2em;color:#fb4}.answers{list-style:none;padding:0;margin:0}
@@ -172,7 +172,8 @@ export const PAGE_JS = `'use strict';
   }
   function render(p) {
     var c = $('count');
-    c.textContent = p.count > 0 ? 'needs you: ' + p.count : 'nothing needs you';
+    var down = p.roots.filter(function (r) { return r.connection; }).length;
+    c.textContent = (p.count > 0 ? 'needs you: ' + p.count : 'nothing needs you') + (down > 0 ? ' · ' + down + ' host' + (down === 1 ? '' : 's') + ' not live' : '');
     c.className = p.count > 0 ? 'need' : '';
     var main = $('roots');
     main.textContent = '';
@@ -180,6 +181,7 @@ export const PAGE_JS = `'use strict';
       var sec = el('section', null, 'root');
       sec.dataset.root = r.id;
       sec.appendChild(el('h2', r.project + (r.host ? ' @ ' + r.host : '')));
+      if (r.connection) sec.appendChild(el('p', r.connection + ' (its rows below are as last seen)', 'lost'));
       if (!r.local) sec.appendChild(el('p', 'on ' + r.host + ': cancel, pause and acknowledge run there over ssh; its permission prompts and OMC gates are answered there', 'acked'));
       renderAnswers(r, sec);
       renderOutcomes(r, sec);

@@ -152,6 +152,11 @@ export interface RootJson {
   /** `key`: the row's identity in its project; `target`: how a cancel names it (store/cancel/target.ts). */
   /** `statusText`: the row's status as every surface says it (feeds/row.ts rowStatusText), on this clock. */
   rows: Array<RowModel & { key: string; target: string; statusText: string }>;
+  /**
+   * A `--host` project whose host is not live (its rows are kept but not current): the fleet header's note and
+   * why, e.g. `not live: lost 20 s ago, retrying in 1 s: no line for 20 s …`; null while live; absent for a local root.
+   */
+  connection?: string | null;
   /** Not acknowledged: what the count counts. */
   needs: NeedJson[];
   /** Acknowledged and still holding (listed, never counted). */
@@ -253,12 +258,15 @@ export function singleSource(store: OmcStore, project: string, env: NodeJS.Proce
 
 /** A host's group with what needs the user there (its attention lines: the count, the acknowledged ones). */
 function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined, now: number): RootJson {
-  const needs = (g.host ? remote?.hostOf(g.host)?.needs() : undefined) ?? { open: [], acked: [] };
+  const host = g.host ? remote?.hostOf(g.host) : undefined;
+  const needs = host?.needs() ?? { open: [], acked: [] };
+  const down = host?.notLive() ?? null;
   return {
     id: g.key,
     project: g.label,
     host: g.host,
     local: false,
+    connection: down ? `not live: ${down.note}${down.why ? `: ${down.why}` : ''}` : null,
     rows: g.rows.map((row) => ({
       ...row,
       key: row.key,

@@ -97,6 +97,12 @@ function askCancel(ctx: Ctx, pause: boolean): void {
     ctx.app.flash('Enter opens this project: cancel and pause it from its sessions list', 'info');
     return;
   }
+  // One ssh per row at a time: a hung one would otherwise stack up behind the next `c`.
+  const busy = remote.busyWith(row);
+  if (busy !== null) {
+    ctx.app.flash(busy, 'error');
+    return;
+  }
   ctx.set((s) => ({
     ...s,
     confirm: {
