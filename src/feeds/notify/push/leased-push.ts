@@ -8,6 +8,9 @@
  * - an omc-top that recorded an item as due looks again every HEARTBEAT_MS until the ledger says it was pushed, and
  *   takes the lease itself when the holder has gone, stopped or fell silent meanwhile (nothing then looks at the
  *   ledger otherwise). Only while it has such an item: at rest it does nothing.
+ * What it does not cover (docs/reach.md): an item is recorded as pushed once queued on the channels, so a holder
+ * that ends with it still queued loses it; and items left due by a holder exiting in its debounce wait for the
+ * next holder's next look (its next message, or its start).
  */
 import { HEARTBEAT_MS, SILENT_AFTER_MS } from '../../../io/heartbeat.js';
 import type { PushMessage } from './channel.js';

@@ -31,7 +31,7 @@ export const EMPTY_LEDGER: Ledger = { sent: {}, due: [] };
  * that resumes with the item still pending finds it sent. Bounded in count too, so the file stays small.
  */
 const SENT_KEEP_MS = 3 * 60 * 60_000;
-const SENT_MAX = 64;
+const SENT_MAX = 32;
 /** An item still due after this long is old news; a phone buzzing for it then helps nobody. */
 const DUE_KEEP_MS = 15 * 60_000;
 const DUE_MAX = 16;
