@@ -27,10 +27,12 @@ export interface Ledger {
 export const EMPTY_LEDGER: Ledger = { sent: {}, due: [] };
 
 /**
- * How long a pushed item is remembered: longer than a holder stays stopped in practice (Ctrl-Z over lunch), so one
- * that resumes with the item still pending finds it sent. Bounded in count too, so the file stays small.
+ * How long a pushed item is remembered: a holder stopped (Ctrl-Z) for up to this long resumes with the item still
+ * pending and finds it sent (stopped longer, it may push it again: twice rather than never). Not hours: an item
+ * whose id has no time of its own (a registry entry without its status time is named by its pid) may be a new
+ * wait under the same id, and must not stay silenced. Bounded in count too, so the file stays small.
  */
-const SENT_KEEP_MS = 3 * 60 * 60_000;
+const SENT_KEEP_MS = 30 * 60_000;
 const SENT_MAX = 32;
 /** An item still due after this long is old news; a phone buzzing for it then helps nobody. */
 const DUE_KEEP_MS = 15 * 60_000;
