@@ -96,4 +96,55 @@ describe('a push lease handed over while the debounce runs (the bundle)', () => 
     },
     scaled(240_000),
   );
+
+  it(
+    'N in the monitor holding the lease lets it go: serve pushes the next item',
+    async ({ pty }) => {
+      const m = makeMachine();
+      onTestFinished(() => m.cleanup());
+      const ntfy = await loopbackServer(200);
+      onTestFinished(() => ntfy.close());
+      const shop = m.project('shop', 1);
+      const early = sessionId(7000);
+      const first = sessionId(8000);
+      for (const sid of [early, first]) {
+        makeLive(shop.root, sid);
+        m.register(sid, shop.dir);
+      }
+      const lease = path.join(m.base, 'state', 'omc-top', rootFileName('push-lease', shop.root));
+      setStatus(m, early, { status: 'waiting', waitingFor: 'permission prompt' });
+      const monitorEnv = pushEnv(m, 'monitor', `${ntfy.base}/monitor`, 0);
+      const monitor = pty({ args: ['--cwd', shop.dir], cols: 120, rows: 30, cwd: shop.dir, env: monitorEnv });
+      await monitor.waitForText(/needs you[: ]+1/, 30_000);
+      await waitFor(() => heldBy(lease) === monitor.pty.pid, { timeoutMs: 30_000, what: 'the monitor holding it' });
+      monitor.write('N');
+      await monitor.waitForText(/notify off/, 30_000);
+
+      const serve = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+        cwd: shop.dir,
+        env: pushEnv(m, 'serve', `${ntfy.base}/serve`, 0),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      onTestFinished(() => void serve.kill('SIGKILL'));
+      let out = '';
+      serve.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      const [, port, token] = await waitFor(() => /http:\/\/127\.0\.0\.1:(\d+)\/#(\S+)/.exec(out), {
+        timeoutMs: 30_000,
+        what: 'serve listening',
+      });
+      await waitForServeCount(Number(port), token as string, 1, scaled(30_000));
+
+      setStatus(m, first, { status: 'waiting', waitingFor: 'permission prompt: Bash npm test' });
+      await monitor.waitForText(/needs you[: ]+2/, 30_000);
+      await waitFor(() => ntfy.received.length >= 1, { timeoutMs: 40_000, what: "serve's push" });
+      expect(ntfy.received.map((r) => `${r.url} ${r.body}`)).toEqual([
+        `/serve shop · ${first.slice(0, 8)}: waiting for you: permission prompt: Bash npm test`,
+      ]);
+      expect(heldBy(lease)).toBe(serve.pid);
+
+      monitor.write('q');
+      expect(await monitor.waitForExit(15_000)).toBe(0);
+    },
+    scaled(240_000),
+  );
 });

@@ -114,4 +114,23 @@ describe('the push lease handed over', () => {
     expect(heldBy(path.join(dir, rootFileName('push-lease', ROOT)))).toBe(a.proc.pid);
     expect(fs.readdirSync(dir).filter((n) => n.endsWith('.taking'))).toEqual([]);
   });
+
+  it('a muted holder (N in the monitor) lets the lease go: another pushes its item; unmuted, it is quiet', async ({
+    tempDir,
+  }) => {
+    const dir = tempDir('handover-mute-');
+    const lease = path.join(dir, rootFileName('push-lease', ROOT));
+    const a = await omcTop(dir);
+    const b = await omcTop(dir);
+    a.push.mute(true);
+    expect(heldBy(lease)).toBe(null);
+    b.push.offer([item(5)]);
+    expect([a.sent, b.sent]).toEqual([[], ['sess-5']]);
+    expect(heldBy(lease)).toBe(b.proc.pid);
+    // Unmuted while b holds it: a stays quiet, and its own look at the same item sends nothing.
+    a.push.mute(false);
+    a.push.offer([item(5)]);
+    expect([a.sent, b.sent]).toEqual([[], ['sess-5']]);
+    expect(heldBy(lease)).toBe(b.proc.pid);
+  });
 });

@@ -64,7 +64,9 @@ export function startAttentionTerminal(opts: {
     config: loaded.config,
     write: opts.write,
     env,
-    ...(leased ? { push: (m, ids) => leased.offer([{ ids: [...ids], message: m }]) } : {}),
+    ...(leased
+      ? { push: (m, ids) => leased.offer([{ ids: [...ids], message: m }]), onEnabled: (on) => leased.mute(!on) }
+      : {}),
   });
   const acks = new AckFile(dir, opts.store.root);
   const unwatchAcks = acks.watch();

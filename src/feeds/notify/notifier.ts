@@ -36,6 +36,8 @@ export interface NotifierOptions {
    * several for a "+N more" message), so that a handover of the push lease neither loses nor repeats it.
    */
   push?(m: PushMessage, ids: readonly string[]): void;
+  /** The toggle key turned notifications off or on (push follows: a muted monitor lets the push lease go). */
+  onEnabled?(on: boolean): void;
 }
 
 interface Pending {
@@ -148,8 +150,10 @@ export class Notifier {
 
   /** The toggle key: off drops what is pending and what comes until it is on again. */
   setEnabled(on: boolean): void {
+    const changed = on !== this.enabled;
     this.enabled = on;
     if (!on) this.pending = [];
+    if (changed) this.opts.onEnabled?.(on);
   }
 
   isEnabled(): boolean {

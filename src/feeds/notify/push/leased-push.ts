@@ -31,6 +31,7 @@ export class LeasedPush {
   private followed: { item: PushItem; since: number }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private disposed = false;
+  private muted = false;
   /** Under --readonly: what this process pushed (it records nothing in the lease file). */
   private sentHere: Ledger['sent'] = {};
 
@@ -49,6 +50,18 @@ export class LeasedPush {
     return (this.opts.clock ?? Date.now)();
   }
 
+  /**
+   * Muted (the monitor's `N`): this process neither pushes nor holds the lease, so another omc-top on the project
+   * (`serve`, started for the phone) takes it at its next message; the ledger stays. Unmuted, it may take it again.
+   */
+  mute(muted: boolean): void {
+    if (this.disposed || muted === this.muted) return;
+    this.muted = muted;
+    this.followed = [];
+    if (muted) this.lease.release();
+    else if (this.lease.mayPush()) this.settle();
+  }
+
   /** Items that newly need the user (after the notifier's debounce): pushed, or handed to the holder. */
   offer(items: readonly PushItem[]): void {
     if (this.disposed || items.length === 0) return;
@@ -59,7 +72,7 @@ export class LeasedPush {
 
   /** One look at the ledger: push what is due when holding the lease, else record this process's items as due. */
   private settle(): void {
-    if (this.disposed) return;
+    if (this.disposed || this.muted) return;
     const mine = this.followed.map((f) => f.item);
     const now = this.now();
     let seen: Ledger = EMPTY_LEDGER;
