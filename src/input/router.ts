@@ -172,7 +172,7 @@ function toggleNotifications(env: RouterEnv): void {
   env.ui.flash(
     on
       ? 'notifications on: a loop that needs you rings the bell / notifies again (N turns them off)'
-      : 'notifications off: nothing rings until N turns them on again (the header count still shows)',
+      : 'notifications off: nothing rings or pushes from here until N turns them on again (a serve on this project pushes instead; the header count still shows)',
     'info',
   );
 }

@@ -19,3 +19,10 @@ export function keepLeaseBeating(file: string): () => void {
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/** The pid a push lease file names as its holder; null when there is no file or it names none (released). */
+export function heldBy(file: string): number | null {
+  if (!fs.existsSync(file)) return null;
+  const v = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: number };
+  return v.pid ?? null;
+}

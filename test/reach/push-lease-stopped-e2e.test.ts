@@ -9,7 +9,6 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { processStopped } from '../../src/io/process-start.js';
 import { rootFileName } from '../../src/io/state-dir.js';
@@ -18,44 +17,9 @@ import { describe, expect, it, onTestFinished } from '../helpers/it.js';
 import { loopbackServer } from '../helpers/loopback-http.js';
 import { BIN } from '../helpers/pty.js';
 import { makeLive, sessionId } from '../helpers/sessions-gen.js';
+import { serveCount, setStatus } from '../helpers/serve-e2e.js';
 import { scaled } from '../helpers/time-scale.js';
-import { makeMachine, type Machine } from '../fleet/fleet-tree.js';
-
-/** Rewrites the registry entry of `sid` as Claude Code does when its status changes. */
-function setStatus(m: Machine, sid: string, patch: Record<string, unknown>): void {
-  const dir = path.join(m.config, 'sessions');
-  for (const f of fs.readdirSync(dir)) {
-    const file = path.join(dir, f);
-    const e = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-    if (e.sessionId !== sid) continue;
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ ...e, ...patch, statusUpdatedAt: Date.now() }));
-    fs.renameSync(`${file}.tmp`, file);
-    return;
-  }
-  throw new Error(`no registry entry for ${sid}`);
-}
-
-/** The needs-you count of serve's first picture (GET /events), or null before it answers. */
-function serveCount(port: number, token: string): Promise<number | null> {
-  return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/events', headers: { 'x-omc-top-token': token } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => {
-        text += d;
-        const m = /^data: (.*)$/m.exec(text);
-        if (!m || !text.includes('\n\n')) return;
-        req.destroy();
-        try {
-          resolve((JSON.parse(m[1] as string) as { count: number }).count);
-        } catch {
-          resolve(null);
-        }
-      });
-    });
-    req.on('error', () => resolve(null));
-  });
-}
+import { makeMachine } from '../fleet/fleet-tree.js';
 
 describe('serve beside a stopped monitor (the bundle)', () => {
   it(

@@ -14,7 +14,7 @@ import { ownStateDir } from '../../io/state-dir.js';
 import { loadConfig, parseChannels, type Channel } from '../../config/config-file.js';
 import { describe, Notifier } from './notifier.js';
 import { startPush } from './push/index.js';
-import { PushLease } from './push/lease.js';
+import { LeasedPush } from './push/leased-push.js';
 
 export const DEFAULT_CHANNELS: readonly Channel[] = ['bell', 'tmux'];
 
@@ -49,9 +49,14 @@ export function startAttentionTerminal(opts: {
   const flag = opts.notify === undefined ? null : parseChannels(opts.notify);
   const channels = Array.isArray(flag) ? flag : (loaded.config.notify?.channels ?? DEFAULT_CHANNELS);
   const dir = ownStateDir(env);
-  // One omc-top pushes for a project (serve or the fleet view may run on it too): the lease holder.
-  const lease = push.sender
-    ? new PushLease(dir, opts.store.root, { readonly: opts.store.readonly, clock: opts.store.clock })
+  // One omc-top pushes for a project (serve or the fleet view may run on it too): the lease holder, which also
+  // pushes what another saw while it held the lease, so a handover loses nothing (push/leased-push.ts).
+  const sender = push.sender;
+  const leased = sender
+    ? new LeasedPush(dir, opts.store.root, (m) => sender.send(m), {
+        readonly: opts.store.readonly,
+        clock: opts.store.clock,
+      })
     : null;
   const notifier = new Notifier({
     channels,
@@ -59,12 +64,8 @@ export function startAttentionTerminal(opts: {
     config: loaded.config,
     write: opts.write,
     env,
-    ...(push.sender
-      ? {
-          push: (m) => {
-            if (lease?.mayPush()) push.sender?.send(m);
-          },
-        }
+    ...(leased
+      ? { push: (m, ids) => leased.offer([{ ids: [...ids], message: m }]), onEnabled: (on) => leased.mute(!on) }
       : {}),
   });
   const acks = new AckFile(dir, opts.store.root);
@@ -97,9 +98,10 @@ export function startAttentionTerminal(opts: {
       unpublish();
       unwatchAcks();
       monitor.dispose();
+      // What waited for the debounce is left to the next holder of the lease (read before the notifier drops it).
+      leased?.dispose(notifier.pendingPushes());
       notifier.dispose();
       push.sender?.dispose();
-      lease?.release();
       title.stop();
     },
   };

@@ -32,15 +32,18 @@ export interface NotifierOptions {
   clock?: () => number;
   /**
    * Push (the user's phone): called once per item that newly needs the user, after the same debounce as the
-   * bell. Queues and returns at once (push/sender.ts); never for news.
+   * bell. Queues and returns at once (push/sender.ts); never for news. `ids`: the items the message is about (one;
+   * several for a "+N more" message), so that a handover of the push lease neither loses nor repeats it.
    */
-  push?(m: PushMessage): void;
+  push?(m: PushMessage, ids: readonly string[]): void;
+  /** The toggle key turned notifications off or on (push follows: a muted monitor lets the push lease go). */
+  onEnabled?(on: boolean): void;
 }
 
 interface Pending {
   text: string;
   channels: Set<Channel>;
-  push: PushMessage | null;
+  push: { message: PushMessage; id: string } | null;
 }
 
 /** Pushes per debounce window at most; the rest are named in the last one ("+N more"). */
@@ -147,8 +150,10 @@ export class Notifier {
 
   /** The toggle key: off drops what is pending and what comes until it is on again. */
   setEnabled(on: boolean): void {
+    const changed = on !== this.enabled;
     this.enabled = on;
     if (!on) this.pending = [];
+    if (changed) this.opts.onEnabled?.(on);
   }
 
   isEnabled(): boolean {
@@ -182,7 +187,8 @@ export class Notifier {
       if (last !== undefined && now - last < REPEAT_MS) continue;
       const channels = this.channelsFor(reason, need === null);
       // Push: only items that newly need the user (never news), unless their reason is turned off.
-      const push = need && this.opts.push && this.pushes(reason) ? pushMessageOf(t, this.opts.project) : null;
+      const message = need && this.opts.push && this.pushes(reason) ? pushMessageOf(t, this.opts.project) : null;
+      const push = need && message ? { message, id: need.id } : null;
       if (channels.length === 0 && !push) continue;
       this.recent.set(id, now);
       this.pending.push({ text: describe(t, this.opts.project), channels: new Set(channels), push });
@@ -218,11 +224,14 @@ export class Notifier {
     const items = batch.flatMap((p) => (p.push ? [p.push] : []));
     if (!push || items.length === 0) return;
     const shown = items.length > PUSH_MAX ? items.slice(0, PUSH_MAX - 1) : items;
-    for (const m of shown) push(m);
+    for (const p of shown) push(p.message, [p.id]);
     if (shown.length < items.length) {
-      const rest = items.length - shown.length;
-      const first = items[shown.length] as PushMessage;
-      push({ ...first, waitingOn: `${first.waitingOn} (+${rest - 1} more need you)` });
+      const rest = items.slice(shown.length);
+      const first = (rest[0] as (typeof items)[number]).message;
+      push(
+        { ...first, waitingOn: `${first.waitingOn} (+${rest.length - 1} more need you)` },
+        rest.map((p) => p.id),
+      );
     }
   }
 
@@ -240,6 +249,12 @@ export class Notifier {
       },
     );
     trackChild(child);
+  }
+
+  /** The pushes waiting for the debounce (at exit they are left to the next holder of the push lease). */
+  pendingPushes(): { message: PushMessage; ids: string[] }[] {
+    if (!this.enabled) return [];
+    return this.pending.flatMap((p) => (p.push ? [{ message: p.push.message, ids: [p.push.id] }] : []));
   }
 
   dispose(): void {

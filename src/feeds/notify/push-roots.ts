@@ -2,7 +2,7 @@
  * Push for many projects at once (`serve`, the fleet view): each root's attention monitor feeds a notifier with
  * no terminal channel (the same transitions, debounce and redaction as the monitor's), and a root's messages go
  * out only while this process holds that project's push lease, so a monitor or another omc-top already pushing
- * for it is not doubled.
+ * for it is not doubled; what it sees while another holds the lease is left to that one (push/leased-push.ts).
  */
 import type { OmcTopConfig } from '../../config/config-file.js';
 import { ownStateDir } from '../../io/state-dir.js';
@@ -10,7 +10,7 @@ import type { AttentionMonitor } from '../attention/monitor.js';
 import type { NeedItem } from '../attention/needs.js';
 import { Notifier, raisedBy } from './notifier.js';
 import { startPush } from './push/index.js';
-import { PushLease } from './push/lease.js';
+import { LeasedPush } from './push/leased-push.js';
 
 export interface PushRoot {
   id: string;
@@ -55,22 +55,21 @@ export function pushForRoots(opts: {
     if (monitors.get(r.id) === r.monitor) return;
     detach(r.id);
     monitors.set(r.id, r.monitor);
-    const lease = new PushLease(dir, r.root, { readonly: opts.readonly });
+    const leased = new LeasedPush(dir, r.root, (m) => sender.send(m), { readonly: opts.readonly });
     const n = new Notifier({
       channels: [],
       project: r.project,
       config: opts.config,
       write: () => undefined,
       env: {},
-      push: (m) => {
-        if (lease.mayPush()) sender.send(m);
-      },
+      // The holder pushes; another records the item for the holder (a handover loses nothing: leased-push.ts).
+      push: (m, ids) => leased.offer([{ ids: [...ids], message: m }]),
     });
     const off = r.monitor.onTransitions((batch) => n.handle(batch, r.monitor.isAcked));
     attached.set(r.id, () => {
       off();
+      leased.dispose(n.pendingPushes());
       n.dispose();
-      lease.release();
     });
   };
   const detach = (id: string) => {

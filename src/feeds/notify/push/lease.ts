@@ -9,7 +9,9 @@
  * in the lease (its beat stops, and its next message asks the lease first) and stays quiet.
  * Under --readonly nothing is written: such a process pushes only while no live process holds the lease.
  * Taking is done by one process at a time: it first creates a marker beside the lease (O_EXCL), so two processes
- * that found the lease free at the same instant cannot both write it and both read back their own name.
+ * that found the lease free at the same instant cannot both write it and both read back their own name. The same
+ * marker guards the ledger the lease file carries (ledger.ts: what was pushed, what is due), which every omc-top on
+ * the project reads and writes (`settle`), and which outlives each holder: a release keeps it, a taker carries it.
  */
 import { heartbeatSilence, HEARTBEAT_MS, lastBeat } from '../../../io/heartbeat.js';
 import { ownStartIdentity, runningStartIdentity, type StartIdentity } from '../../../io/process-start.js';
@@ -24,6 +26,7 @@ import {
 } from '../../../io/safe-fs/index.js';
 import { rootFileName } from '../../../io/state-dir.js';
 import { isLive } from '../../../store/permissions/liveness.js';
+import { EMPTY_LEDGER, ledgerEmpty, ledgerOf, pruned, sameLedger, type Ledger } from './ledger.js';
 
 interface Holder {
   pid: number;
@@ -45,6 +48,15 @@ const isHolder = (v: unknown): v is Holder =>
 /** Taking the lease is a read and a write: a marker older than this was left by a process that died doing it. */
 const TAKING_STALE_MS = 5_000;
 
+/** A lease file with its ledger: a few dozen item ids and a few messages at most (ledger.ts bounds them). */
+const LEASE_MAX_BYTES = 64 * 1024;
+
+/** The lease file as read: its holder (null: none, or none that parses) and its ledger. */
+interface LeaseFile {
+  holder: ReadHolder | null;
+  ledger: Ledger;
+}
+
 export class PushLease {
   private readonly name: string;
   private readonly taking: string;
@@ -64,6 +76,8 @@ export class PushLease {
       startIdentity?: (pid: number) => StartIdentity;
       /** The store's clock (epoch ms): what is written as `at`, set as the beat, and judged against. */
       clock?: () => number;
+      /** A beat of this holder found items due (recorded by another omc-top on the project): push them. */
+      onDue?: () => void;
     } = {},
   ) {
     this.name = rootFileName('push-lease', root);
@@ -76,11 +90,18 @@ export class PushLease {
     this.mayPush();
   }
 
+  private read(): LeaseFile {
+    const r = readJsonSync(this.dir, this.name, LEASE_MAX_BYTES);
+    if (!r.ok) return { holder: null, ledger: EMPTY_LEDGER };
+    const ledger = ledgerOf(r.value);
+    if (!isHolder(r.value)) return { holder: null, ledger };
+    const { pid, start } = r.value;
+    const at = typeof r.value.at === 'number' && Number.isFinite(r.value.at) ? r.value.at : undefined;
+    return { holder: { pid, start, at, beat: lastBeat(at ?? null, r.read.mtimeMs) }, ledger };
+  }
+
   private holder(): ReadHolder | null {
-    const r = readJsonSync(this.dir, this.name, 4096);
-    if (!r.ok || !isHolder(r.value)) return null;
-    const at = typeof r.value.at === 'number' && Number.isFinite(r.value.at) ? r.value.at : null;
-    return { ...r.value, beat: lastBeat(at, r.read.mtimeMs) };
+    return this.read().holder;
   }
 
   /** Another process holds the lease and vouches for it: it runs, is not stopped, and showed life lately. */
@@ -106,8 +127,9 @@ export class PushLease {
     if (marked === 'busy') return false; // another process is taking it this instant: it will push
     try {
       // Looked at again under the marker: another may have taken it between the first look and the marker.
-      if (this.heldByLive(this.holder())) return this.lost();
-      this.writeLease();
+      const now = this.read();
+      if (this.heldByLive(now.holder)) return this.lost();
+      this.writeLease(now.ledger); // what the last holder pushed and what is due go on with the lease
     } catch {
       return true;
     } finally {
@@ -116,11 +138,65 @@ export class PushLease {
     return this.holder()?.pid === this.pid ? this.holding() : this.lost();
   }
 
-  private writeLease(): void {
+  private writeLease(ledger: Ledger): void {
     const now = this.clock();
-    atomicWriteSync(this.dir, this.name, JSON.stringify({ pid: this.pid, start: this.start, at: now }));
+    const l = pruned(ledger, now);
+    atomicWriteSync(this.dir, this.name, JSON.stringify({ pid: this.pid, start: this.start, at: now, ...l }));
     // Its time is the clock's too (the store's clock seam may differ from the filesystem's): the beat is the later.
     touchUnder(this.dir, this.name, now);
+  }
+
+  /**
+   * The ledger changed by a process that does not hold the lease: the holder's name, `at` and beat stay as they
+   * were (its modification time is set back), so a write by another never makes a silent holder look alive.
+   */
+  private writeLedgerOnly(holder: ReadHolder | null, ledger: Ledger): void {
+    const l = pruned(ledger, this.clock());
+    const named = holder
+      ? { pid: holder.pid, start: holder.start, ...(holder.at === undefined ? {} : { at: holder.at }) }
+      : {};
+    atomicWriteSync(this.dir, this.name, JSON.stringify({ ...named, ...l }));
+    if (holder) touchUnder(this.dir, this.name, holder.beat);
+  }
+
+  /**
+   * Reads the ledger under the taking marker, taking the lease on the way when nobody live holds it, and writes
+   * back what `change` makes of it (null: nothing to write). `change` is told whether this process holds the lease
+   * (only a holder may push). Returns whether it holds it, or null when another process has the marker this
+   * instant (the caller tries again shortly). Under --readonly nothing is written: `change` sees the ledger and
+   * whether nobody live holds the lease, and what it makes of the ledger is not recorded.
+   */
+  settle(change: (ledger: Ledger, holds: boolean) => Ledger | null): boolean | null {
+    if (this.opts.readonly) {
+      const r = this.read();
+      const holds = !this.heldByLive(r.holder);
+      change(r.ledger, holds);
+      return holds;
+    }
+    try {
+      ensureOwnDir(this.dir);
+    } catch {
+      change(EMPTY_LEDGER, true); // cannot record anything: pushing twice beats not pushing
+      return true;
+    }
+    const marked = this.markTaking();
+    if (marked === 'busy') return null;
+    let holds = false;
+    try {
+      const r = this.read();
+      holds = r.holder?.pid === this.pid || !this.heldByLive(r.holder);
+      const next = change(r.ledger, holds);
+      if (holds && r.holder?.pid !== this.pid) this.writeLease(next ?? r.ledger);
+      else if (next && !sameLedger(next, r.ledger)) {
+        if (holds) this.writeLease(next);
+        else this.writeLedgerOnly(r.holder, next);
+      }
+    } catch {
+      /* not recorded: a holder that pushed may push it again, twice rather than never */
+    } finally {
+      if (marked === 'marked') this.unmarkTaking();
+    }
+    return holds ? this.holding() : this.lost();
   }
 
   /** Holds the lease: keeps its heartbeat going (an unref'd timer: it never keeps the process alive). */
@@ -146,16 +222,17 @@ export class PushLease {
    * never refreshing a lease that is not its own. Returns whether this process still holds the lease.
    */
   beat(): boolean {
-    const h = this.holder();
+    const { holder: h, ledger } = this.read();
     if (!h || h.pid !== this.pid) return this.lost();
     const now = this.clock();
     try {
       // A lease dated after now (the clock moved back) would stay "from the future" under a touch: written anew.
-      if ((h.at ?? -Infinity) <= now && touchUnder(this.dir, this.name, now)) return true;
-      this.writeLease();
+      if (!((h.at ?? -Infinity) <= now && touchUnder(this.dir, this.name, now))) this.writeLease(ledger);
     } catch {
       /* the next beat tries again; past the bound another omc-top may take it, and this one then stays quiet */
     }
+    // Another omc-top saw an item while this one held the lease, and this one has not pushed it: push it now.
+    if (ledger.due.length > 0) this.opts.onDue?.();
     return true;
   }
 
@@ -186,14 +263,24 @@ export class PushLease {
     }
   }
 
-  /** Gives the lease up (at exit), so another omc-top on the project pushes at once. */
+  /**
+   * Gives the lease up (at exit), so another omc-top on the project pushes at once. Its ledger stays (the file
+   * then names no holder): the next holder knows what was pushed, and pushes what is still due.
+   */
   release(): void {
     this.lost();
-    if (this.opts.readonly || this.holder()?.pid !== this.pid) return;
+    if (this.opts.readonly) return;
+    const marked = this.markTaking();
     try {
-      unlinkUnder(this.dir, this.name);
+      const r = this.read();
+      if (r.holder?.pid !== this.pid) return;
+      const l = pruned(r.ledger, this.clock());
+      if (ledgerEmpty(l)) unlinkUnder(this.dir, this.name);
+      else atomicWriteSync(this.dir, this.name, JSON.stringify(l));
     } catch {
       /* best effort: the next holder checks the pid anyway */
+    } finally {
+      if (marked === 'marked') this.unmarkTaking();
     }
   }
 }
