@@ -34,7 +34,14 @@ export const NEED_REASONS = [
   'dead worker',
   'unreadable loop state',
 ] as const;
-export const NEWS_REASONS = ['loop finished', 'loop stopped', 'max iterations reached'] as const;
+export const NEWS_REASONS = [
+  'loop finished',
+  'loop stopped',
+  // OMC 4.4's hook lets the agent stop at ralph's max; 5.5's (and 4.15's) extends it and goes on (feeds/attention).
+  'max iterations reached',
+  'max reached, OMC extends it (+10)',
+  'max extended by OMC',
+] as const;
 export const REASONS = [
   ...NEED_REASONS,
   ...NEWS_REASONS,

@@ -12,6 +12,7 @@ import type { InputEvent } from '../terminal/keys.js';
 import { acknowledge } from '../feeds/attention/control.js';
 import { isPermissionNeed, type NeedItem } from '../feeds/attention/needs.js';
 import { LEGACY_KEY } from '../store/sessions/model.js';
+import { teamShutdownCommand } from '../store/teams/omc-team-rules.js';
 import { inboxLayout, moveInbox, type InboxLayout, type InboxRow } from '../ui/inbox-layout.js';
 import { paneOfProblem } from '../ui/problems-view.js';
 import type { TextOverlay } from '../kit/ui-store.js';
@@ -52,9 +53,13 @@ function openPath(env: RouterEnv, path: string): boolean {
   return true;
 }
 
-/** Opens the item's session and presses `key` there: the Sessions pane's own binding does the work. */
+/**
+ * Opens the item's session and presses `key` there: the Sessions pane's own binding does the work. A team's item is
+ * about the team's directory; its cancel is the one of its session's team mode, so that mode's file is opened.
+ */
 function pressInSession(env: RouterEnv, n: NeedItem, key: string): void {
-  if (!openPath(env, sessionPath(n))) return;
+  const path = n.team !== null && n.mode !== null ? `state/sessions/${n.session}/${n.mode}-state.json` : sessionPath(n);
+  if (!openPath(env, path)) return;
   const pane = paneById(env.panes, 'sessions');
   const ev: InputEvent = { kind: 'key', key: { name: 'char', ch: key, ctrl: false, meta: false, shift: false } };
   dispatch(pane.bindings, ev, contextFor(env, pane));
@@ -62,6 +67,10 @@ function pressInSession(env: RouterEnv, n: NeedItem, key: string): void {
 
 /** A permission prompt of a Claude with no OMC session row: nothing to open or jump to here; it is answered above. */
 const ANSWER_ABOVE = 'a permission prompt: answer it under "To answer" (y allow · n deny), or in its terminal';
+
+/** A team item no session's active team mode runs: nothing of omc-top's to cancel; OMC's command cleans it up. */
+const teamWithoutMode = (n: NeedItem) =>
+  `no session runs team ${n.team} (no active team mode to cancel): \`${teamShutdownCommand(n.team ?? '')}\` shuts its workers down and removes ${n.path ?? 'its directory'}/`;
 
 const noSession = (ctx: InboxContext) => {
   const n = needOf(ctx);
@@ -121,10 +130,14 @@ export const INBOX_BINDINGS: readonly B[] = [
   },
   {
     keys: ['c'],
-    help: "cancel the item's loop (cleans up an orphaned one): the Sessions pane's cancel, with its confirmation",
+    help: "cancel the item's loop (cleans up an orphaned one; a team's: its session's team mode): the Sessions pane's cancel, with its confirmation",
     hint: 'cancel',
     writes: true,
-    disabled: (ctx) => noSession(ctx) ?? (needOf(ctx)?.mode ? null : 'no loop to cancel for this item'),
+    disabled: (ctx) => {
+      const n = needOf(ctx);
+      if (n && !isPermissionNeed(n) && n.team !== null && n.mode === null) return teamWithoutMode(n);
+      return noSession(ctx) ?? (n?.mode ? null : 'no loop to cancel for this item');
+    },
     run: (ctx) => {
       const n = needOf(ctx);
       if (n) pressInSession(ctx.env, n, 'c');

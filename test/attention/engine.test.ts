@@ -73,7 +73,7 @@ describe('transition engine', () => {
     const c = factsOf(attentionInput(s));
     const max = diffFacts(b, c).filter((t) => t.news);
     expect(max).toMatchObject([
-      { kind: 'iteration', news: 'max iterations reached', needs: null, fact: { mode: 'ralph' } },
+      { kind: 'iteration', news: 'max reached, OMC extends it (+10)', needs: null, fact: { mode: 'ralph' } },
     ]);
     expect(needsYou(c)).toEqual(needsYou(b));
     // The same state again (OMC rewrites updatedAt): nothing.
@@ -195,7 +195,7 @@ describe('transition engine', () => {
     writeOmcJson(ralphFile(p), { ...v, iteration: 10 });
     await rescan(s);
     // At its max the loop is news (a transition with `news`), and the count does not move.
-    await waitFor(() => seen.some((t) => t.news === 'max iterations reached'), { what: 'max reached news' });
+    await waitFor(() => seen.some((t) => t.news === 'max reached, OMC extends it (+10)'), { what: 'max reached news' });
     expect(m.count.getSnapshot()).toBe(before);
     m.dispose();
   });

@@ -39,7 +39,7 @@ const steps: Step[] = [
   {
     kind: 'iteration',
     key: `${SESSION.ralph}/ralph`,
-    news: 'max iterations reached',
+    news: 'max reached, OMC extends it (+10)',
     change: (root) => {
       const f = path.join(root, 'state', 'sessions', SESSION.ralph, 'ralph-state.json');
       writeOmcJson(f, { ...JSON.parse(fs.readFileSync(f, 'utf8')), iteration: 10 });

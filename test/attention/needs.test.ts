@@ -131,7 +131,12 @@ describe('what needs you', () => {
         stalled,
         phaseHistory: [],
         workers,
-        owner: null,
+        owner: {
+          sessionId: 's1',
+          source: 'team-state.json',
+          modePath: 'state/sessions/s1/team-state.json',
+          modeActive: true,
+        },
       }) as unknown as TeamView;
     expect(teamNeeds(team(true, [worker('w1', false, 50), worker('w2', false, 70)]))).toMatchObject([
       { kind: 'team-stalled', id: 'team-stalled:t@70', worker: null },
@@ -139,6 +144,41 @@ describe('what needs you', () => {
     expect(teamNeeds(team(false, [worker('w1', false, 50), worker('w2', true, 70)]))).toMatchObject([
       { kind: 'worker-dead', worker: 'w1', id: 'worker-dead:t/w1@10' },
     ]);
+  });
+
+  it("a stalled team run by a session's active team mode: c cancels that mode; once the mode ended it no longer counts", () => {
+    const dead = { name: 'w1', state: 'working', pidAlive: false, heartbeat: { pid: 10, lastBeatMs: 50 } };
+    const team = (owner: object | null) =>
+      ({
+        key: 'fix',
+        name: 'fix',
+        dir: 'state/team/fix',
+        phase: 'executing',
+        stalled: true,
+        phaseHistory: [],
+        workers: [dead],
+        owner,
+      }) as unknown as TeamView;
+    const mode = (modeActive: boolean) => ({
+      sessionId: 's1',
+      source: 'team-state.json',
+      modePath: 'state/sessions/s1/team-state.json',
+      modeActive,
+    });
+    const running = teamNeeds(team(mode(true)));
+    expect(running).toMatchObject([{ kind: 'team-stalled', session: 's1', mode: 'team', team: 'fix' }]);
+    expect(running[0]!.text).toMatch(
+      /c cancels its session's team mode; `omc team shutdown fix` shuts its workers down/,
+    );
+    // The mode ended (set inactive), or its file is gone and nothing else names a session: no longer counted.
+    expect(teamNeeds(team(mode(false)))).toEqual([]);
+    expect(teamNeeds(team(null))).toEqual([]);
+    // A leader named in the config with no mode state (the CLI's team): nothing of omc-top's to cancel; OMC's command.
+    const cli = teamNeeds(
+      team({ sessionId: 's1', source: 'config.leader_session_id', modePath: null, modeActive: null }),
+    );
+    expect(cli).toMatchObject([{ kind: 'team-stalled', mode: null }]);
+    expect(cli[0]!.text).toMatch(/`omc team shutdown fix` shuts its workers down and removes state\/team\/fix\//);
   });
 
   it('tmux windows: the pane is dropped, odd values kept as they are', () => {

@@ -100,7 +100,7 @@ describe('omc-top watch --json', () => {
     });
     writeOmcJson(file, { ...v, iteration: 4, prompt: 'same loop, other text' });
     writeOmcJson(file, { ...v, iteration: 10 });
-    await waitFor(() => lines().some((l) => l.news === 'max iterations reached'), {
+    await waitFor(() => lines().some((l) => l.news === 'max reached, OMC extends it (+10)'), {
       timeoutMs: 30_000,
       what: 'max reached',
     });
@@ -117,7 +117,9 @@ describe('omc-top watch --json', () => {
       ['3', '4'],
       ['4', '10'],
     ]);
-    expect(all.filter((l) => l.news === 'max iterations reached' && l.type === 'transition')).toHaveLength(1);
+    expect(all.filter((l) => l.news === 'max reached, OMC extends it (+10)' && l.type === 'transition')).toHaveLength(
+      1,
+    );
     // News is never counted: no attention line moved for it.
     expect(all.filter((l) => l.type === 'attention').map((l) => l.needsYou)).toEqual([ready.needsYou]);
     for (const l of all) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));

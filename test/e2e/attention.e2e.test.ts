@@ -39,7 +39,7 @@ describe('notifications in the full-screen app', () => {
     fs.mkdirSync(path.join(cfg, 'omc-top'));
     fs.writeFileSync(
       path.join(cfg, 'omc-top', 'config.json'),
-      JSON.stringify({ notify: { reasons: { 'max iterations reached': true } } }),
+      JSON.stringify({ notify: { reasons: { 'max reached, OMC extends it (+10)': true } } }),
     );
     const h = pty({
       cwd: p.dir,
@@ -71,7 +71,7 @@ describe('notifications in the full-screen app', () => {
     await h.settle();
     const out = h.output;
     expect(count(out, '\x1b]9;')).toBe(1);
-    expect(out).toMatch(/\x1b\]9;omc-top-test-\S+ 88727f43 ralph: max iterations reached\x07/);
+    expect(out).toMatch(/\x1b\]9;omc-top-test-\S+ 88727f43 ralph: max reached, OMC extends it \(\+10\)\x07/);
     expect(count(out.replace(OSC, ''), '\x07')).toBe(1);
     // News never counts: the title says what it said before.
     expect(lastTitle(out)).toBe(before);

@@ -223,6 +223,27 @@ describe('lint', () => {
       p.cleanup();
     }
   });
+
+  it("a page without updated/created: never stale, as in OMC's lintWiki, however long after omc-top read it", async () => {
+    const p = scratchProject();
+    try {
+      const readAt = Date.parse('2026-11-30T12:00:00.000Z');
+      const lintAt = readAt + 40 * 24 * 3_600_000;
+      // Only title, tags and category: OMC fills both dates with the time of each of its reads.
+      const undated = '---\ntitle: "Undated"\ntags: [notes]\ncategory: reference\nlinks: [undated.md]\n---\n\nbody\n';
+      fs.writeFileSync(path.join(p.wiki, 'undated.md'), undated);
+      const d = new WikiDomain({ root: p.root, clock: () => readAt });
+      d.scan();
+      vi.useFakeTimers({ toFake: ['Date'], now: lintAt });
+      const omc = (await omcWikiLint()).lintWiki(p.dir);
+      const ours = d.lint(lintAt);
+      expect(omc.issues.filter((i: { type: string }) => i.type === 'stale')).toEqual([]);
+      expect(ours.counts.stale).toBe(0);
+      expect(ours.issues.map(key).sort()).toEqual(omc.issues.map(key).sort());
+    } finally {
+      p.cleanup();
+    }
+  });
 });
 
 afterAll(() => vi.useRealTimers());

@@ -52,7 +52,7 @@ async function start(
     attention: withAttention ? { monitor, notifier } : undefined,
   });
   await a.ready;
-  return { a, notifier, monitor, acks, stateDir };
+  return { a, notifier, monitor, acks, stateDir, store };
 }
 
 const fits = (a: MountedApp, w: number) => {
@@ -101,6 +101,49 @@ describe('attention on screen', () => {
     await a.press('G');
     await a.press('a');
     await a.waitForText('already acknowledged');
+  });
+
+  it("c on a stalled team's item cancels its session's team mode: the dialog names what stays; then it no longer counts", async ({
+    project,
+    mount,
+  }) => {
+    const { a, monitor, store } = await start({ project, mount }, 200, 40);
+    await a.waitForText('needs you: 1');
+    await a.press('!');
+    await a.waitForText('Needs you (1)');
+    await a.press('c');
+    const dialog = await a.waitForText('Left alone: state/team/fix-ts-errors/');
+    expect(dialog).toMatch(/Cancel team of session ee515cfb/);
+    expect(dialog).toContain('`omc team shutdown fix-ts-errors`');
+    await a.press('y');
+    const modeFile = path.join(project.root, 'state/sessions/ee515cfb-7647-4b9d-a111-0c48a47992a1/team-state.json');
+    await waitFor(() => !fs.existsSync(modeFile) || null, { what: 'the team mode state removed' });
+    // No file watcher in this test (watch: 'none'): the scan a watcher would start.
+    store.sessions.scan();
+    store.teams.scan();
+    // The team-state.json naming it is gone: no session runs the team, so it leaves the count on every surface.
+    await waitFor(() => monitor.count.getSnapshot() === 0 || null, { what: 'the team item to leave the count' });
+    await waitFor(() => !a.lines()[0]!.includes('needs you') || null, { what: 'the header without the count' });
+    expect(fs.existsSync(path.join(project.root, 'state/team/fix-ts-errors/config.json'))).toBe(true);
+  });
+
+  it('c on a team item no session runs says what to do, not that it has no session', async ({ project, mount }) => {
+    // The team's mode state says nothing of it any more; its leader is named in its config (as 5.5's CLI writes).
+    const cfg = path.join(project.root, 'state/team/fix-ts-errors/config.json');
+    fs.writeFileSync(
+      cfg,
+      JSON.stringify({ ...JSON.parse(fs.readFileSync(cfg, 'utf8')), leader_session_id: 'cli-leader' }),
+    );
+    fs.rmSync(path.join(project.root, 'state/sessions/ee515cfb-7647-4b9d-a111-0c48a47992a1/team-state.json'));
+    const { a } = await start({ project, mount }, 160, 30);
+    await a.waitForText('needs you: 1');
+    await a.press('!');
+    await a.waitForText('Needs you (1)');
+    await a.press('c');
+    await a.waitForText(
+      'no session runs team fix-ts-errors (no active team mode to cancel): `omc team shutdown fix-ts-errors`',
+    );
+    expect(a.text()).not.toContain('this item has no session');
   });
 
   it('fits 60 columns and 24 rows: header, inbox rows, detail and footer', async ({ project, mount }) => {

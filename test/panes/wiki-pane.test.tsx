@@ -124,6 +124,21 @@ describe('wiki pane: pages and links', () => {
     await a.waitForText('/ checkout');
   });
 
+  it('a page without updated/created says they are not set and what OMC makes of them, never a time', async () => {
+    const a = await open({ columns: 160 });
+    fs.writeFileSync(
+      path.join(p!.root, 'wiki', 'undated.md'),
+      '---\ntitle: "Undated notes"\ntags: [notes]\ncategory: reference\n---\n\n# Undated notes\n\nbody\n',
+    );
+    a.store.wiki.scan();
+    await a.press('/', ...'undated notes', KEY.enter);
+    const t = await a.waitForText(/^Undated notes/m);
+    expect(t).toContain(
+      'reference · confidence medium · updated not set (OMC takes the time it reads the page: never stale) · created not set (OMC takes the time it reads the page)',
+    );
+    expect(t).not.toMatch(/updated \d+s ago/);
+  });
+
   it('scrolls a long body and shows how much is left', async () => {
     const a = await open({ rows: 16 });
     const wiki = path.join(p!.root, 'wiki');

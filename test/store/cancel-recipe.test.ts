@@ -205,6 +205,25 @@ describe('cancel recipe on the real OMC fixture', () => {
     ]).toEqual([true, true, true]);
   });
 
+  it("a team session's cancel names what it leaves: the team's workers and state/team/<name>/, and OMC's command for them", async () => {
+    p = makeProject({ withFixture: true });
+    const T = SESSION.team;
+    const pl = plan({ sessionId: T, mode: 'team', pauseOnly: false });
+    const lines = describePlan(pl).lines;
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^Left alone: state\/team\/fix-ts-errors\/: team fix-ts-errors's workers and this directory: .*`omc team shutdown fix-ts-errors`/,
+      ),
+    );
+    const done = await run({ sessionId: T, mode: 'team', pauseOnly: false });
+    expect(done.ok).toBe(true);
+    // What the dialog said it leaves is left.
+    expect([exists(`${sessionDir(T)}/team-state.json`), exists('state/team/fix-ts-errors/config.json')]).toEqual([
+      false,
+      true,
+    ]);
+  });
+
   it('pause writes the signal and nothing else', async () => {
     p = makeProject({ withFixture: true });
     const S = SESSION.ralph;

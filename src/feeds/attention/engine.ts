@@ -5,7 +5,7 @@
  * conditions that currently need the user (acknowledged or not: the
  * attention view, view.ts, splits them). Nothing here reads a file or a clock.
  */
-import { KINDS, sessionsCancelledByUs, type AttentionInput, type Fact } from './kinds.js';
+import { KINDS, sessionsCancelledByUs, type AttentionInput, type Fact, type TransitionKind } from './kinds.js';
 import { byAge, type NeedItem } from './needs.js';
 
 export interface Facts {
@@ -44,12 +44,19 @@ export function factsOf(input: AttentionInput, reuse?: { input: AttentionInput; 
 }
 
 /** The transition from `old` (undefined: the fact appeared) to `fact`, or null when nothing changed. */
-export function changeOf(kind: string, key: string, old: Fact | undefined, fact: Fact): Transition | null {
+export function changeOf(
+  kind: string,
+  key: string,
+  old: Fact | undefined,
+  fact: Fact,
+  step?: TransitionKind['step'],
+): Transition | null {
   const needId = fact.need?.id ?? null;
   if (old && old.value === fact.value && (old.need?.id ?? null) === needId) return null;
   // A condition is raised once per occurrence; news once per appearance of the state it tells of.
   const needs = needId !== null && needId !== (old?.need?.id ?? null) ? fact.needs : null;
-  const news = fact.news !== null && fact.news !== old?.news ? fact.news : null;
+  const stepNews = old && step && old.value !== fact.value ? step(old, fact) : null;
+  const news = fact.news !== null && fact.news !== old?.news ? fact.news : stepNews;
   return { kind, key, from: old?.value ?? null, to: fact.value, fact, needs, news };
 }
 
@@ -64,7 +71,7 @@ export function diffFacts(prev: Facts, next: Facts): Transition[] {
     const prevMap = prev.byKind.get(kind) ?? new Map<string, Fact>();
     if (prevMap === nextMap) continue; // reused by factsOf: nothing it reads changed
     for (const [key, fact] of nextMap) {
-      const t = changeOf(kind, key, prevMap.get(key), fact);
+      const t = changeOf(kind, key, prevMap.get(key), fact, k.step);
       if (t) out.push(t);
     }
     for (const [key, fact] of prevMap) {

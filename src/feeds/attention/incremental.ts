@@ -275,7 +275,7 @@ export class IncrementalFacts {
   setFact(k: TransitionKind, key: string, old: Fact | undefined, fact: Fact, c: KindChanges): void {
     this.setNeed(k.kind, key, fact);
     if (this.quiet) return;
-    const t = changeOf(k.kind, key, old, fact);
+    const t = changeOf(k.kind, key, old, fact, k.step);
     if (t) c.changed.push(t);
   }
 

@@ -11,6 +11,7 @@ import type { TrackerSnapshot } from '../../store/cancel/tracker.js';
 import type { CancelRecordsSnapshot } from '../../store/cancel/cancel-records.js';
 import type { ClaudeSessionView, ClaudeSnapshot } from '../../store/claude/model.js';
 import { sessionKey, type ModeView, type SessionsSnapshot, type SessionView } from '../../store/sessions/model.js';
+import { RALPH_EXTENDS_AT_MAX, RALPH_EXTENSION } from '../../store/verdict/types.js';
 import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
@@ -70,6 +71,8 @@ export interface TransitionKind {
   perSession?(s: SessionView, ours: boolean, claude: ClaudeSessionView | undefined): [string, Fact][];
   /** The news in a fact's disappearance (an active loop's file removed by someone else), or null. */
   gone?(fact: Fact, oursNow: ReadonlySet<string>): string | null;
+  /** The news in a change of value that only the two facts together tell (a max raised by OMC), or null. */
+  step?(old: Fact, fact: Fact): string | null;
 }
 
 const base = (over: Partial<Fact> & { value: string }): Fact => ({
@@ -154,6 +157,18 @@ function sessionKind(
 const maxReached = (iteration: number | null, max: number | null) =>
   iteration !== null && max !== null && max > 0 && iteration >= max;
 
+/** The book judging the session (the verdict's, else the OMC found for it) extends ralph at its max: no end there. */
+const extendsAtMax = (s: SessionView, m: ModeView): boolean =>
+  m.mode === 'ralph' && RALPH_EXTENDS_AT_MAX.includes(s.verdict?.rules ?? s.omc?.rules ?? '');
+
+/** Reaching the max, in the words of the book that judges the session: an end under 4.4, an extension under 5.5. */
+const maxNews = (s: SessionView, m: ModeView): string | null =>
+  !maxReached(m.iteration, m.max)
+    ? null
+    : extendsAtMax(s, m)
+      ? `max reached, OMC extends it (+${RALPH_EXTENSION})`
+      : 'max iterations reached';
+
 export const KINDS: readonly TransitionKind[] = [
   sessionKind('session', {}, (s) => {
     const id = sessionName(s);
@@ -222,12 +237,31 @@ export const KINDS: readonly TransitionKind[] = [
           path: m.path,
           iteration: m.iteration,
           max: m.max,
-          news: maxReached(m.iteration, m.max) && !ours ? 'max iterations reached' : null,
+          news: ours ? null : maxNews(s, m),
         }),
       ]);
     }
     return out;
   }),
+  // ralph's max under a book whose hook raises it at the max (5.5): the raise itself is news (the loop goes on).
+  {
+    ...sessionKind('max', { cancels: true }, (s) => {
+      const id = sessionName(s);
+      const out: [string, Fact][] = [];
+      for (const m of s.modes) {
+        if (m.max === null || !extendsAtMax(s, m)) continue;
+        const fact = base({ value: String(m.max), session: id, mode: m.mode, path: m.path });
+        out.push([`${id}/${m.mode}`, { ...fact, iteration: m.iteration, max: m.max }]);
+      }
+      return out;
+    }),
+    // The hook's raise: the max grows while the iteration stands at (or past) the old one. A user's edit of the
+    // max below the iteration is not it.
+    step: (old, fact) =>
+      old.max != null && fact.max != null && fact.max > old.max && fact.iteration != null && fact.iteration >= old.max
+        ? 'max extended by OMC'
+        : null,
+  },
   // The Claude Code process behind the session: waiting for you, an orphaned loop, idle while its loop waits.
   sessionKind('agent', { claude: true }, (s, _ours, c) => {
     if (s.kind === 'legacy' || !c) return [];

@@ -14,6 +14,7 @@ import { CANCEL_FAILED } from '../../store/cancel/words.js';
 import { LEGACY_KEY, sessionKey, type SessionView } from '../../store/sessions/model.js';
 import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import type { TeamView } from '../../store/teams/model.js';
+import { teamShutdownCommand } from '../../store/teams/omc-team-rules.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
 
 export type NeedKind =
@@ -333,9 +334,27 @@ const lastBeat = (t: TeamView): number | null => {
   return best;
 };
 
+/**
+ * The owner's team mode while it is active (`team`, `omc-teams`: the state file's name): `c` on the item cancels
+ * it, through the session's own cancel and its confirmation.
+ */
+const activeTeamMode = (t: TeamView): string | null => {
+  if (t.owner?.modeActive !== true || !t.owner.modePath) return null;
+  const m = /(?:^|\/)([a-z-]+)-state\.json$/.exec(t.owner.modePath);
+  return m ? (m[1] ?? null) : null;
+};
+
+/**
+ * No session runs the team any more: the mode state that named it ended (cancelled, set inactive) or is gone, and no
+ * config or manifest names a leader (a link to a session is then only through that mode state). A team whose
+ * leader is named but has no mode state (`omc team` run from the CLI) is not known to be over: it still counts.
+ */
+const modeEnded = (t: TeamView): boolean =>
+  t.owner === null || (t.owner.modePath !== null && t.owner.modeActive === false);
+
 const teamBase = (t: TeamView) => ({
   session: t.owner?.sessionId ?? null,
-  mode: null,
+  mode: activeTeamMode(t),
   team: t.name,
   path: t.dir,
   waitingOn: null,
@@ -343,8 +362,19 @@ const teamBase = (t: TeamView) => ({
   tmux: null,
 });
 
+/** What "clean it up" means for a team: cancel the mode that runs it (c), and OMC's command for the workers. */
+function teamCleanup(t: TeamView): string {
+  const shutdown = `\`${teamShutdownCommand(t.name)}\` shuts its workers down`;
+  return activeTeamMode(t) === null
+    ? `${shutdown} and removes ${t.dir}/`
+    : `c cancels its session's team mode; ${shutdown}`;
+}
+
 /** A failed or stalled team is one item; a dead worker of a team that still has a live one is its own. */
 export function teamNeeds(t: TeamView): NeedItem[] {
+  // Its session's team mode ended (cancelled, or OMC set it inactive): the leftover workers and directory are shown
+  // in the Teams pane (with OMC's command that cleans them up); nothing running needs a hand any more.
+  if (modeEnded(t) && t.unreadable?.[0] === undefined) return [];
   if (t.phase === 'failed') {
     const at = t.phaseHistory.at(-1)?.atMs ?? null;
     return [
@@ -368,7 +398,7 @@ export function teamNeeds(t: TeamView): NeedItem[] {
         id: `team-stalled:${t.key}@${beat ?? ''}`,
         kind: 'team-stalled',
         reason: 'stalled: no live worker',
-        text: `team ${t.name} is stalled: no live worker (${t.workers.length} listed); clean it up or restart it`,
+        text: `team ${t.name} is stalled: no live worker (${t.workers.length} listed); ${teamCleanup(t)}`,
         since: beat,
         worker: null,
         action: 'detail',

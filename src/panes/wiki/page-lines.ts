@@ -8,6 +8,7 @@
 import type { WikiSnapshot } from '../../store/wiki/domain.js';
 import type { LintReport } from '../../store/wiki/lint.js';
 import type { WikiPage } from '../../store/wiki/page.js';
+import { DATE_NOT_SET } from '../../store/wiki/frontmatter.js';
 import { headUnits } from '../../io/grapheme-cut.js';
 import { cleanBlockShown, cleanLine } from '../../io/sanitize.js';
 import { formatAgo, formatTimestamp, wrapText } from '../../ui/format.js';
@@ -86,9 +87,21 @@ export function pageLines(
   if (fm) {
     const updated = Date.parse(fm.updated);
     const created = Date.parse(fm.created);
+    // A date the page does not set is said so, with what OMC makes of it: never a time omc-top made up.
+    const shownUpdated =
+      fm.updated === DATE_NOT_SET
+        ? `not set (OMC takes the time it reads the page: never stale)`
+        : Number.isNaN(updated)
+          ? cleanLine(fm.updated)
+          : `${formatAgo(updated, now)} (${formatTimestamp(updated)})`;
+    const shownCreated =
+      fm.created === DATE_NOT_SET
+        ? 'not set (OMC takes the time it reads the page)'
+        : Number.isNaN(created)
+          ? cleanLine(fm.created)
+          : formatTimestamp(created);
     push(
-      `${page.display.category} · confidence ${page.display.confidence} · updated ${Number.isNaN(updated) ? cleanLine(fm.updated) : `${formatAgo(updated, now)} (${formatTimestamp(updated)})`}` +
-        ` · created ${Number.isNaN(created) ? cleanLine(fm.created) : formatTimestamp(created)}`,
+      `${page.display.category} · confidence ${page.display.confidence} · updated ${shownUpdated} · created ${shownCreated}`,
       'dim',
     );
     push(`tags: ${page.display.tags.length ? page.display.tags.join(', ') : '—'}`, 'label');

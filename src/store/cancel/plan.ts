@@ -36,6 +36,7 @@ import { sha256, signalRel } from './signal.js';
 import { unreadableCancelReason } from './unreadable.js';
 import { SIGNAL_FILE } from '../sessions/omc-rules.js';
 import { shownPath } from '../../io/shown-path.js';
+import { TEAM_NAME_RE, teamNameOf, teamShutdownCommand } from '../teams/omc-team-rules.js';
 
 export interface CancelRequest {
   /** A session id, or null for the session-less ("legacy") state in `state/` and the root. */
@@ -243,6 +244,7 @@ export function planCancel(
   const ending = [...modes, ...linked];
   const signal = chooseSignal(root, sid, dir, files.elsewhere, ending, now);
   const steps = req.pauseOnly ? [] : planSteps(sid, dir, files.active, ending, linked, skipped);
+  if (!req.pauseOnly) skipped.push(...teamRuntimesLeft(root, steps, files.active));
   const artifacts = req.pauseOnly ? [] : runtimeArtifacts(root, sid, dir, ending);
   const skillActive = skillActiveClear(root, req, dir);
   const warnings = planWarnings(root, req, signal, ending, now, files.active, opts.rules ?? null);
@@ -266,6 +268,27 @@ export function planCancel(
       shape,
     },
   };
+}
+
+/**
+ * A team mode's state names its team (`team_name`): ending the mode does not ask the workers to shut down and
+ * leaves the team's runtime directory (OMC 5.5's own state_clear keeps it too). The dialog says so
+ * and names OMC's command that does both, so "clean it up" has a meaning.
+ */
+function teamRuntimesLeft(root: string, steps: PlannedStep[], active: StateFile[]): Skipped {
+  const out: Skipped = [];
+  for (const f of active) {
+    if (!steps.some((s) => s.rel === f.rel)) continue;
+    const name = f.mode === 'team' || f.mode === 'omc-teams' ? teamNameOf(f.value) : null;
+    if (name === null || !TEAM_NAME_RE.test(name)) continue;
+    const rel = [`state/team/${name}`, `state/team-bridge/${name}`].find((d) => statSync(root, d)?.isDirectory());
+    if (!rel || out.some((o) => o.rel === `${rel}/`)) continue;
+    out.push({
+      rel: `${rel}/`,
+      reason: `team ${name}'s workers and this directory: omc-top ends only the mode; \`${teamShutdownCommand(name)}\` (OMC) shuts the workers down and cleans it up`,
+    });
+  }
+  return out;
 }
 
 /**

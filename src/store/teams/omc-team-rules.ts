@@ -338,3 +338,6 @@ export function teamNameOf(s: Record<string, unknown> | null): string | null {
   const n = str(s.team_name) ?? str(s.teamName);
   return n === null ? null : n.trim();
 }
+
+/** OMC's CLI command that shuts a team's workers down and removes its runtime (peers.md §1.1; `omc team shutdown`). */
+export const teamShutdownCommand = (name: string): string => `omc team shutdown ${name}`;

@@ -7,6 +7,14 @@
 export const RULE_BOOKS = ['5.5.0', '4.15.10', '4.4.4'] as const;
 export type RulesVersion = (typeof RULE_BOOKS)[number];
 
+/**
+ * The books whose Stop hook, finding ralph at its max, raises the max by RALPH_EXTENSION and keeps the loop going
+ * (5.5.0's and 4.15's hook: rule `extend`); 4.4.4's lets the agent stop there (rule `max-iterations`).
+ */
+export const RALPH_EXTENDS_AT_MAX: readonly string[] = ['5.5.0', '4.15.10'] satisfies readonly RulesVersion[];
+/** How much those hooks add to ralph's max_iterations each time. */
+export const RALPH_EXTENSION = 10;
+
 /** What the hook prints: `{"decision":"block",…}` or `{"continue":true,…}`. */
 export type Decision = 'block' | 'stop';
 

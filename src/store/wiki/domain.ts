@@ -13,6 +13,7 @@ import { shownPath } from '../../io/shown-path.js';
 import type { Clock, Domain, Problem, WatchEvent } from '../types.js';
 import { lintWiki, type LintReport } from './lint.js';
 import { buildPage, entryProblemPage, WIKI_PAGE_MAX_BYTES, type WikiPage } from './page.js';
+import { DATE_NOT_SET } from './frontmatter.js';
 import { rankWiki, searchWiki, type Ranking, type SearchOptions, type SearchResult } from './search.js';
 import { WikiSearchIndex } from './search-index.js';
 import { warmUpQueries } from './warm-up.js';
@@ -339,25 +340,11 @@ export class WikiDomain implements Domain {
     return entries;
   }
 
-  /** The clock reading the last page was read at, and it as OMC's ISO default (see isoNow). */
-  private isoAt = Number.NaN;
-  private iso = '';
-
-  /** The clock as ISO text (OMC's created/updated default): one Date per clock reading, not one per page. */
-  private isoNow(): string {
-    const t = this.clock();
-    if (t !== this.isoAt) {
-      this.isoAt = t;
-      this.iso = new Date(t).toISOString();
-    }
-    return this.iso;
-  }
-
   private fileOf(name: string): LastGoodFile<WikiPage> {
     let f = this.entries.get(name);
     if (!f) {
       const toPage = (r: ReadResult): Parsed<WikiPage> => {
-        const page = buildPage(name, r, this.isoNow());
+        const page = buildPage(name, r, DATE_NOT_SET);
         return { ok: true, value: page, suspect: !page.searchable };
       };
       // Pages are read only when their stat moved, and parsing one costs about what a digest would.

@@ -10,11 +10,18 @@
  *   quotes loses them and gets `\\`, `\"`, `\n`, `\r` unescaped;
  * - arrays are one-line `[a, b]` split on "," (so a comma inside a quoted item
  *   splits it, as in OMC); a bare scalar is a one-item array;
- * - defaults: title "", created/updated = now, category "reference",
+ * - defaults: title "", created/updated = now (omc-top passes DATE_NOT_SET: see there), category "reference",
  *   confidence "medium", schemaVersion 1.
  */
 
 export const WIKI_SCHEMA_VERSION = 1;
+
+/**
+ * What omc-top's own read gives a page's missing `created`/`updated` (parseWikiPage's `nowIso`): OMC fills them
+ * with the time of each of its reads, a time no file holds; omc-top keeps them not set rather than invent one.
+ * An unset `updated` is then never stale, as in OMC's wiki_lint, which reads it as the moment it lints.
+ */
+export const DATE_NOT_SET = '';
 
 export const WIKI_CATEGORIES = [
   'architecture',
