@@ -24,6 +24,8 @@ function storeWith(sessions: SessionView[], processSince = new Map<string, numbe
     sessions: { getSnapshot: () => snap },
     cancels: { getSnapshot: () => ({ version: 0, entries: new Map() }) },
     claude: { getSnapshot: () => ({ bySession }) },
+    // No other omc-top's cancel in flight (store/cancel/in-flight.ts reads them from here).
+    cancelRecords: { getSnapshot: () => ({ records: new Map() }) },
   } as unknown as OmcStore;
 }
 
