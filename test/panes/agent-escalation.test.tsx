@@ -9,10 +9,10 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { describe, expect, it } from '../helpers/it.js';
-import { OmcStore } from '../../src/store/store.js';
 import { writeRegistry } from '../helpers/claude-files.js';
 import { startClaudeStandIn } from '../helpers/claude-stand-in.js';
-import { liveRalph, waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { waitFor } from '../helpers/fixtures.js';
+import { rearmingLoop } from '../helpers/rearming-loop.js';
 
 const SID = 'eeeeeeee-1111-4222-8333-000000000005';
 let child: ChildProcess | null = null;
@@ -29,34 +29,11 @@ describe('stop escalation', () => {
     emptyProject: p,
     mount,
   }) => {
-    let now = Date.now();
-    const ralphFile = path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json');
-    let iteration = 3;
-    // What OMC's hooks do in a loop that keeps going: write ralph back, fresh and owned.
-    const rearm = () =>
-      writeOmcJson(
-        ralphFile,
-        liveRalph({
-          sessionId: SID,
-          iteration: iteration++,
-          max: 10,
-          startedAt: now - 60_000,
-          checkedAt: now,
-          projectPath: p.dir,
-        }),
-      );
-    rearm();
+    const cfg = path.join(p.dir, 'claude-config');
+    const { clock, rearm, store } = rearmingLoop(p, SID, cfg);
     child = await startCli(p.dir);
     const exited = new Promise<number | null>((r) => child?.once('exit', (code) => r(code)));
-    const cfg = path.join(p.dir, 'claude-config');
     writeRegistry(cfg, child.pid as number, SID, { status: 'busy', cwd: p.dir });
-    const store = new OmcStore({
-      root: p.root,
-      watch: 'poll',
-      projectDir: p.dir,
-      clock: () => now,
-      claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg } },
-    });
     store.start();
     const a = mount(store, { columns: 120, rows: 30 });
     await a.ready;
@@ -74,7 +51,7 @@ describe('stop escalation', () => {
       rearm();
       await a.waitForText('not ended yet: ralph active again');
       // The 30 s window ends with ralph still running: the verdict is final.
-      now += 31_000;
+      clock.now += 31_000;
       rearm();
       // The verdict's own message comes last (the cancel flow follows the tracker): wait for it.
       await waitFor(

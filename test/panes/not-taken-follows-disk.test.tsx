@@ -5,10 +5,9 @@
  * store's own, moved past the 30 s signal window; every wait is for a condition.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from '../helpers/it.js';
-import { OmcStore } from '../../src/store/store.js';
-import { liveRalph, NO_CLAUDE_DIR, waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { NO_CLAUDE_DIR, waitFor } from '../helpers/fixtures.js';
+import { rearmingLoop } from '../helpers/rearming-loop.js';
 
 const SID = 'eeeeeeee-1111-4222-8333-000000000006';
 
@@ -17,30 +16,7 @@ describe('a cancel that did not take, then the loop ends another way', () => {
     emptyProject: p,
     mount,
   }) => {
-    let now = Date.now();
-    const ralphFile = path.join(p.root, 'state', 'sessions', SID, 'ralph-state.json');
-    let iteration = 3;
-    // What OMC's hooks do in a loop that keeps going: write ralph back, fresh and owned.
-    const rearm = () =>
-      writeOmcJson(
-        ralphFile,
-        liveRalph({
-          sessionId: SID,
-          iteration: iteration++,
-          max: 10,
-          startedAt: now - 60_000,
-          checkedAt: now,
-          projectPath: p.dir,
-        }),
-      );
-    rearm();
-    const store = new OmcStore({
-      root: p.root,
-      watch: 'poll',
-      projectDir: p.dir,
-      clock: () => now,
-      claude: { live: false, env: { CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR } },
-    });
+    const { clock, file: ralphFile, rearm, store } = rearmingLoop(p, SID, NO_CLAUDE_DIR);
     store.start();
     const a = mount(store, { columns: 120, rows: 30 });
     await a.ready;
@@ -51,7 +27,7 @@ describe('a cancel that did not take, then the loop ends another way', () => {
     await a.waitForText(/ended on disk|not ended yet/);
     rearm();
     await a.waitForText('not ended yet: ralph active again');
-    now += 31_000;
+    clock.now += 31_000;
     rearm();
     await waitFor(() => a.ui.getSnapshot().log.some((l) => l.text.startsWith('cancel did not take:')), {
       what: 'the cancel judged not taken',
