@@ -55,8 +55,9 @@ const payload = (cwd: string, over: Record<string, unknown> = {}) =>
     ...over,
   });
 
-function listen(w: ReturnType<typeof world>, projectDir = w.project) {
-  const d = new PermissionsDomain({ stateDir: w.stateDir, projectDir, live: false, listen: true });
+/** A monitor listening for `w`'s requests; `claudeEnv`: where it looks for the asking Claude's registry entry. */
+function listen(w: ReturnType<typeof world>, projectDir = w.project, claudeEnv?: NodeJS.ProcessEnv) {
+  const d = new PermissionsDomain({ stateDir: w.stateDir, projectDir, live: false, listen: true, claudeEnv });
   domains.push(d);
   d.scan();
   return d;
@@ -309,15 +310,7 @@ describe('the permission hook, in process', () => {
   it('Claude killed while the hook waits: not offered, an answer is refused, and one that slips through reaches nobody', async () => {
     const w = world();
     const claude = await claudeProcess(w);
-    const dom = new PermissionsDomain({
-      stateDir: w.stateDir,
-      projectDir: w.project,
-      live: false,
-      listen: true,
-      claudeEnv: w.env,
-    });
-    domains.push(dom);
-    dom.scan();
+    const dom = listen(w, w.project, w.env);
     // The hook's clock stands still: it never runs its own liveness checks, so the monitor's are what is seen.
     const t = Date.now();
     const { d, printed } = deps(w, { env: { ...w.env, CLAUDE_PID: String(claude.pid) }, now: () => t });
@@ -348,15 +341,7 @@ describe('the permission hook, in process', () => {
   it('Claude killed right after the hook replied: the monitor says the answer was handed to Claude, never ✓, never lost', async () => {
     const w = world();
     const claude = await claudeProcess(w);
-    const dom = new PermissionsDomain({
-      stateDir: w.stateDir,
-      projectDir: w.project,
-      live: false,
-      listen: true,
-      claudeEnv: w.env,
-    });
-    domains.push(dom);
-    dom.scan();
+    const dom = listen(w, w.project, w.env);
     const { d, printed } = deps(w, { env: { ...w.env, CLAUDE_PID: String(claude.pid) } });
     const hook = runPermissionHook(payload(w.project), d);
     const req = await pending(dom);
