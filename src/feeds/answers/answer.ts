@@ -42,16 +42,18 @@ function watch(subscribe: (l: () => void) => () => void, check: () => boolean): 
  * What the hook's receipt says became of this answer, in the shared words (store/permissions/words.ts): ✓ only when
  * it handed this answer to a Claude still there to take it. A receipt with the answer means the reply left the hook
  * whole (it writes the receipt after the write completed); a Claude gone by now took it or not, nobody can tell:
- * "handed to Claude; Claude exited right after", never ✓ and never "lost" (the answer did leave omc-top's side).
+ * "handed to Claude; Claude exited right after" (or "has exited since" for a receipt read late), never ✓ and never
+ * "lost" (the answer did leave omc-top's side).
  */
 export function receiptWords(
   decision: PermissionDecision,
   rec: ReceiptView,
   claudeNowGone: string | null,
+  nowMs = Date.now(),
 ): { text: string; kind: ReportKind } {
   if (rec.outcome === decision)
     return claudeNowGone
-      ? { text: handedThenGone(decision, claudeNowGone), kind: 'info' }
+      ? { text: handedThenGone(decision, claudeNowGone, nowMs - rec.atMs), kind: 'info' }
       : { text: toldClaude(decision), kind: 'success' };
   if (rec.outcome === 'allow' || rec.outcome === 'deny' || rec.outcome === 'always')
     return { text: `not used: ${answeredFirst(rec.outcome, true)}`, kind: 'error' };

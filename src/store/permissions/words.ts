@@ -34,9 +34,16 @@ export const lostWords = (why: string) => `the answer was lost: ${why}; the hook
 /** Why the hook's reply did not leave it (the write to Claude's pipe failed: Claude's end was closed). */
 export const notHandedWords = (why: string) => `the reply could not be written to Claude (${why})`;
 
+/** A receipt read this soon after the hook wrote it, with Claude gone: gone "right after" the reply. */
+export const RIGHT_AFTER_MS = 5_000;
+
 /**
  * The hook wrote the reply whole to Claude (the receipt is written only after that), and the Claude that asked
- * was gone right after (`why`: "pid N is not running"). Said as seen: handed over, never ✓, never "lost".
+ * is gone now (`why`: "pid N is not running"). Said as seen: handed over, never ✓, never "lost". "Right after" only
+ * when the receipt was read within RIGHT_AFTER_MS of its writing; a receipt read later (a monitor suspended, busy)
+ * says only that Claude has exited since: when, against the reply, was not seen.
  */
-export const handedThenGone = (d: PermissionDecision, why: string) =>
-  `handed to Claude: ${DECISION_WORDS[d]}; Claude exited right after (${why}), so whether it acted on it is unknown`;
+export const handedThenGone = (d: PermissionDecision, why: string, receiptAgeMs = 0) =>
+  receiptAgeMs <= RIGHT_AFTER_MS
+    ? `handed to Claude: ${DECISION_WORDS[d]}; Claude exited right after (${why}), so whether it acted on it is unknown`
+    : `handed to Claude: ${DECISION_WORDS[d]}; Claude has exited since (${why}; the receipt is ${Math.round(receiptAgeMs / 1000)}s old), so whether it acted on it is unknown`;
