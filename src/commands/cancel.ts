@@ -13,7 +13,7 @@ import { executeCancel, type CancelDone } from '../store/cancel/execute.js';
 import { planCancel, type CancelRequest } from '../store/cancel/plan.js';
 import { listDirSync, readJsonSync, statSync } from '../io/safe-fs/index.js';
 import { sessionInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
-import { bookWords } from '../store/omc-books.js';
+import { pauseRefusal } from '../store/cancel/pause-support.js';
 import { resolveRootAndOmc } from '../store/omc-root.js';
 import { noRootMessage } from '../store/root.js';
 import { diskTree } from '../store/verdict/disk-tree.js';
@@ -330,15 +330,15 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
   // The session's own Claude process may run another OMC than the project's (its --plugin-dir).
   const omc = (override === undefined && sessionId !== null ? sessionInstall(env, sessionId) : null) ?? found.omc;
   const rules = omc.rules;
-  if (pauseOnly && rules === '4.4.4' && !omc.assumed) {
+  const refused = pauseOnly ? pauseRefusal(omc) : null;
+  if (refused)
     return fail(
       io,
       json,
       CANCEL_EXIT.notTaken,
       'pause-unsupported',
-      `OMC ${omc.version ?? rules} (${omc.source}) runs this project's hooks, and its Stop hook (judged by the ${bookWords(omc.book)}) never reads cancel signals: a pause would pause nothing. Cancel without --signal-only to end the loop (its files are removed). Nothing was written.`,
+      `${refused}. Cancel without --signal-only to end the loop (its files are removed). Nothing was written.`,
     );
-  }
 
   const first = planCancel(res.root, req, io.now(), { rules: omc.assumed ? null : rules });
   if (!first.ok)

@@ -21,8 +21,8 @@ const NOT_ANSWERED_REMOTELY: ActionResult = {
  */
 import crypto from 'node:crypto';
 import { executeCancel } from '../../store/cancel/execute.js';
-import { describePlan } from '../../store/cancel/describe.js';
-import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
+import type { CancelPlan } from '../../store/cancel/plan.js';
+import { cancelDialog, planCancelFor } from '../../feeds/answers/cancel-plan.js';
 import { cancelTargetOf, parseCancelTarget } from '../../store/cancel/target.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { decideGateAndFollow, planGate, sendPermissionAnswer } from '../../feeds/answers/answer.js';
@@ -141,10 +141,18 @@ export class Actions {
     const target = typeof body.session === 'string' ? parseCancelTarget(body.session) : null;
     if (!target) return { status: 400, body: { error: 'not a session id' } };
     const pauseOnly = body.pause === true;
-    const r = planCancel(root.root, { sessionId: target.sessionId, mode: null, pauseOnly }, this.now());
+    // The TUI's plan and words: the session's own OMC refuses a pause it never reads and judges the warnings.
+    const r = planCancelFor(
+      root.store,
+      { sessionId: target.sessionId, mode: null, pauseOnly },
+      this.now(),
+      'use Cancel to end the loop',
+    );
     if (!r.ok) return { status: 409, body: { error: cleanLine(r.message) } };
-    const c = describePlan(r.plan);
-    return this.keep({ kind: 'cancel', rootId: root.id, plan: r.plan, at: this.now() }, c);
+    return this.keep(
+      { kind: 'cancel', rootId: root.id, plan: r.plan, at: this.now() },
+      cancelDialog(root.store, r.plan),
+    );
   }
 
   /** Keeps a plan for its confirmation and returns what the page shows before it. */

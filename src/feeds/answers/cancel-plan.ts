@@ -1,0 +1,73 @@
+/**
+ * A cancel or pause planned for a person to confirm, whoever asks (the TUI's `c` / `p`, the serve page's Cancel /
+ * Pause): the OMC that runs the session's hooks decides whether a pause is refused and which warnings the plan
+ * carries; the dialog's lines (the plan, a pause's budget and version warnings, the rule book it was judged with)
+ * are the same words on every surface.
+ */
+import { describePlan } from '../../store/cancel/describe.js';
+import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
+import { pauseRefusal } from '../../store/cancel/pause-support.js';
+import type { OmcInstall } from '../../store/omc-install.js';
+import type { OmcStore } from '../../store/store.js';
+
+/** The OMC that runs a session's hooks: its own Claude process's `--plugin-dir` if any, else the project's. */
+export const installFor = (store: OmcStore, sid: string | null): OmcInstall =>
+  sid === null ? store.sessions.omc : store.sessions.installOf(sid);
+
+export type PlannedCancel = { ok: true; plan: CancelPlan } | { ok: false; message: string };
+
+/**
+ * Plans from disk. A pause the session's OMC never reads is refused before anything is planned, in words that end
+ * with `howToCancel` (each surface names its own cancel: "press c", "use Cancel").
+ */
+export function planCancelFor(
+  store: OmcStore,
+  req: { sessionId: string | null; mode: string | null; pauseOnly: boolean },
+  now: number,
+  howToCancel: string,
+): PlannedCancel {
+  const install = installFor(store, req.sessionId);
+  const refused = req.pauseOnly ? pauseRefusal(install) : null;
+  if (refused)
+    return { ok: false, message: `${refused}; ${howToCancel} (its files are removed). Nothing was written.` };
+  const r = planCancel(store.root, req, now, { rules: install.assumed ? null : install.rules });
+  return r.ok ? { ok: true, plan: r.plan } : { ok: false, message: r.message };
+}
+
+/** Where the outcome depends on an OMC version that was not found, in words (the cancel command says the same). */
+function versionLines(install: OmcInstall, plan: CancelPlan): string[] {
+  if (!install.assumed || !plan.request.pauseOnly) return [];
+  return [
+    '⚠ The OMC version was not found: OMC 4.6.1 and later honour this pause (4.15 only where flock is installed); OMC 4.6.0 and older never read cancel signals, and their Stop hook keeps the loop going (start omc-top with --omc-version to be sure).',
+  ];
+}
+
+/** A pause leaves the loop active: OMC 5.6's budget guard may still block a stop of a loop at its budget. */
+function budgetLines(store: OmcStore, plan: CancelPlan): string[] {
+  if (!plan.request.pauseOnly) return [];
+  const w = store.runs.pauseWarnings(plan.modes);
+  return w.length === 0 ? [] : ['', ...w.map((x) => `⚠ budget: ${x}`)];
+}
+
+/** The confirmation's words: `changed` names what moved on disk while the person read an earlier plan. */
+export function cancelDialog(
+  store: OmcStore,
+  plan: CancelPlan,
+  changed: string | null = null,
+): { title: string; lines: string[]; prompt: string } {
+  const install = installFor(store, plan.request.sessionId);
+  const text = describePlan(plan);
+  const warnings = [...budgetLines(store, plan), ...versionLines(install, plan)];
+  const rulesLine = `Judged with OMC ${install.rules}'s Stop-hook rules (${install.assumed ? 'no OMC install found: assumed' : `OMC ${install.version ?? '?'} from ${install.source}`}).`;
+  return {
+    title: changed ? `Changed on disk. ${text.title}` : text.title,
+    lines: changed
+      ? [
+          `The session changed while you were reading (${changed}). Re-read; this is what happens now:`,
+          ...text.lines,
+          ...warnings,
+        ]
+      : [...text.lines, ...warnings, rulesLine],
+    prompt: text.prompt,
+  };
+}
