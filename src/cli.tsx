@@ -68,7 +68,7 @@ Usage:
 
 Options:
   --cwd DIR     find the .omc root starting from DIR (default: the current directory)
-  --root DIR    use DIR as the .omc root as is (skips OMC's root resolution)
+  --root DIR    use DIR as the .omc root (skips OMC's root resolution; a project's DIR reads DIR/.omc)
   --json        print one JSON snapshot of every session and exit
   --readonly    never write anything (cancel and edits are disabled)
   --poll        poll every second instead of watching files (NFS, no inotify)

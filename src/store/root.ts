@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { readTextSync } from '../io/safe-fs/index.js';
+import { listDirSync, readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
 import { shownPath } from '../io/shown-path.js';
 import { realGit, type GitProbe } from '../io/git.js';
@@ -97,6 +97,35 @@ export function sanitizeIdPart(s: string): string {
     out += /[a-zA-Z0-9_-]/.test(c) ? c : '_';
   }
   return out;
+}
+
+/** Names OMC writes at the top of its tree (hooks, notepad, project memory, wiki, logs, plans, skills, runs…). */
+const OMC_TOP_NAMES = new Set([
+  'state',
+  'sessions',
+  'notepad.md',
+  'notepads',
+  'project-memory.json',
+  'wiki',
+  'logs',
+  'plans',
+  'skills',
+  'specs',
+  'research',
+  'drafts',
+  'graph-runs',
+  'ultragoal',
+  'autopilot',
+  'prd.json',
+  'boulder.json',
+  'config.json',
+  'update-check.json',
+  'hud-config.json',
+]);
+/** Whether a directory holds anything OMC writes there (an empty one: a fresh .omc, said as nothing yet). */
+function holdsOmcNames(dir: string): boolean {
+  const list = listDirSync(dir, '');
+  return !list.ok || list.entries.length === 0 || list.entries.some((e) => OMC_TOP_NAMES.has(e.name));
 }
 
 const isDir = (p: string) => {
@@ -277,7 +306,19 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     );
 
   if (opts.rootOverride) {
-    const root = usableStart.path;
+    let root = usableStart.path;
+    // `--root proj` where `proj/.omc` is OMC's tree (the project given for its `.omc`, the commonest slip): read
+    // as `proj/.omc`, said once, never as an empty root that says "no loops" in a status line for days.
+    const inner = path.join(root, '.omc');
+    if (path.basename(root) !== '.omc' && isDir(inner) && !isDir(path.join(root, 'state'))) {
+      notices.push(
+        `--root ${shownPath(root)} is the project: reading its ${shownPath(inner)}, where OMC keeps its state`,
+      );
+      root = inner;
+    } else if (path.basename(root) !== '.omc' && isDir(root) && !holdsOmcNames(root))
+      notices.push(
+        `--root ${shownPath(root)} holds none of OMC's files (state/, notepad.md, project-memory.json, wiki/): if it is not an .omc directory, no loop can show here`,
+      );
     return {
       root,
       rule: 'override',
