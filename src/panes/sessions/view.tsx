@@ -139,7 +139,7 @@ function Detail({
   const theme = useTheme();
   // The note field (m) takes the last line; the detail scrolls above it.
   const note = state.note && state.note.id === s.id ? state.note : null;
-  // A note kept at the last hang-up is offered above the field (r restores · d discards).
+  // A note kept at the last hang-up is offered above the field (Ctrl-R restores · Ctrl-X discards).
   const offer = note && state.noteOffer ? wrapText(offerLine(state.noteOffer, now), width).slice(0, 2) : [];
   const rows = note ? Math.max(1, height - 1 - offer.length) : height;
   const l = detailLayout(s, { columns: width, rows }, now, tracked, claude, detailExtras(store, s, width - 1), record);
