@@ -87,9 +87,6 @@ describe('a settled cancel says one word on every surface', () => {
     // Claude's turn ends: its registry entry turns idle.
     claudeNow(s, 'idle');
     await app.waitForText(/▸ stopped\s+cccccccc/);
-    // What the monitor saw is in the shared record: the word, its stop, and who saw it.
-    const rec = await waitFor(() => recordOnDisk(s)?.settled ?? null, { what: 'the settlement in the record' });
-    expect(rec).toMatchObject({ word: 'stopped', seen: 'idle', byPid: process.pid });
     await second.waitForText(/stopped\s+cccccccc/);
     expect({
       monitor: rowStatus(app.lines()),
@@ -104,6 +101,8 @@ describe('a settled cancel says one word on every surface', () => {
       fleet: 'stopped',
       page: 'stopped',
     });
+    // What the monitor saw is in the shared record: the word, its stop, and who saw it.
+    expect(recordOnDisk(s)?.settled).toMatchObject({ word: 'stopped', seen: 'idle', byPid: process.pid });
   });
 
   it("no Claude to see, the cancel's window over: ended on the monitor that followed it and everywhere else", async () => {
@@ -122,8 +121,6 @@ describe('a settled cancel says one word on every surface', () => {
     if (out.kind !== 'done') throw new Error(out.kind);
     expect(st.cancels.track(out)).toMatchObject({ phase: 'unobserved', final: true });
     await app.waitForText(/▸ ended\s+cccccccc/);
-    const rec = await waitFor(() => recordOnDisk(s)?.settled ?? null, { what: 'the settlement in the record' });
-    expect(rec).toMatchObject({ word: 'ended', stoppedMs: null, byPid: process.pid });
     await second.waitForText(/ended\s+cccccccc/);
     expect({
       monitor: rowStatus(app.lines()),
@@ -138,6 +135,7 @@ describe('a settled cancel says one word on every surface', () => {
       fleet: 'ended',
       page: 'ended',
     });
+    expect(recordOnDisk(s)?.settled).toMatchObject({ word: 'ended', stoppedMs: null, byPid: process.pid });
   });
 
   it('a loop re-armed inside the window: not taken on the monitor that followed it, a second monitor and its Cost pane, --json, watch --json rows, the fleet and the serve page', async () => {
@@ -157,8 +155,6 @@ describe('a settled cancel says one word on every surface', () => {
     expect(realHook(s)).toMatchObject({ decision: 'block', mode: 'ralph' });
     expect(st.cancels.track(out)).toMatchObject({ phase: 'not-taken', final: true });
     await app.waitForText(/▸ not taken\s+cccccccc/);
-    const rec = await waitFor(() => recordOnDisk(s)?.settled ?? null, { what: 'the settlement in the record' });
-    expect(rec).toMatchObject({ word: 'not-taken', byPid: process.pid });
     await second.waitForText(/not taken\s+cccccccc/);
     expect({
       monitor: rowStatus(app.lines()),
@@ -173,6 +169,7 @@ describe('a settled cancel says one word on every surface', () => {
       fleet: 'not taken',
       page: 'not taken',
     });
+    expect(recordOnDisk(s)?.settled).toMatchObject({ word: 'not-taken', byPid: process.pid });
     // The second monitor's Cost pane words the loop's state from the same record (its tracker knows nothing of it).
     await costState(second, 'not taken');
   });
