@@ -103,6 +103,10 @@ describe('a settled cancel says one word on every surface', () => {
     });
     // What the monitor saw is in the shared record: the word, its stop, and who saw it.
     expect(recordOnDisk(s)?.settled).toMatchObject({ word: 'stopped', seen: 'idle', byPid: process.pid });
+    // The second monitor's detail says what was seen, and by which omc-top: the ✓ is that observation.
+    second.write('\r');
+    const detail = (await second.waitForText(/status: stopped \(/)).replace(/\s+/g, ' ');
+    expect(detail).toContain(`status: stopped (omc-top (pid ${process.pid}) saw Claude stop ✓ in`);
   });
 
   it("no Claude to see, the cancel's window over: ended on the monitor that followed it and everywhere else", async () => {

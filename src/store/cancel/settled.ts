@@ -87,7 +87,7 @@ export function settledWhy(set: CancelSettlement, requestedMs: number): string {
   const by = `omc-top (pid ${set.byPid})`;
   switch (set.word) {
     case 'stopped':
-      return `${by} saw Claude stop ${tookText((set.stoppedMs ?? requestedMs) - requestedMs)} after its cancel (${SEEN[set.seen ?? 'idle']}), the loop still ended on disk`;
+      return `${by} saw Claude stop ✓ in ${tookText((set.stoppedMs ?? requestedMs) - requestedMs)} after its cancel (${SEEN[set.seen ?? 'idle']}), the loop still ended on disk`;
     case 'cancelled':
       return `${by} saw the cancel's window end with the loop ended on disk; Claude was not in a turn at the cancel`;
     case 'ended':
