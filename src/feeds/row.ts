@@ -16,14 +16,13 @@ import { LEGACY_KEY, sessionKey, signalUntilMs } from '../store/sessions/model.j
 import { configuredPrices } from '../store/claude/price-config.js';
 import { CANCEL_FAILED } from '../store/cancel/words.js';
 import { sessionSpend, spendUnknown } from '../store/cost/spend.js';
-import type { CancelRecord } from '../store/cancel/cancel-records.js';
+import { SETTLED_WORDS, type CancelRecord } from '../store/cancel/cancel-records.js';
 import { FLIGHT_WORDS, flightText, recordedFlight, type FlightWord } from '../store/cancel/in-flight.js';
-import { SETTLED_WORDS } from '../store/cancel/cancel-records.js';
 import {
   settledShown,
   settledText,
   settledWhy,
-  shownSettlement,
+  recordedSettled,
   SETTLED_SHOW_MS,
   type SettledWord,
 } from '../store/cancel/settled.js';
@@ -173,7 +172,7 @@ export const needText = (n: NeedItem | null | undefined): string | null =>
  * no cancel is in flight to count down.
  */
 export function rowSignal(
-  r: Pick<RowModel, 'status' | 'cancelUntilMs'> & Partial<Pick<RowModel, 'needs' | 'cancelFlight' | 'cancelSettled'>>,
+  r: Pick<RowModel, 'status' | 'cancelUntilMs'> & Partial<Pick<RowModel, 'needs' | 'cancelFlight'>>,
 ): { word: 'cancel' | 'pause'; untilMs: number } | null {
   if (r.needs === CANCEL_FAILED || r.cancelFlight) return null;
   if (r.cancelUntilMs === null || (r.status !== 'cancelling' && r.status !== 'paused')) return null;
@@ -223,7 +222,7 @@ export function rowOf(
     status: s.status,
     cancelUntilMs: signalUntilMs(s),
     cancelFlight: recordedFlight(record, s, claude, now),
-    cancelSettled: shownSettlement(record?.settled, s, now),
+    cancelSettled: recordedSettled(record, s, now),
     modes: truncate(unknownModesText(s) ?? s.modes.map((m) => modeSummary(m, true)).join(' · '), MAX_TEXT),
     prompt: truncate(promptText(s), MAX_TEXT),
     updatedMs: s.updatedMs,
@@ -269,7 +268,7 @@ export function addCancelWordsToReport(
     if (!out || out.id !== s.id) return;
     const rec = records.get(sessionKey(s));
     const flight = recordedFlight(rec, s, claude.get(s.id), now);
-    const settled = shownSettlement(rec?.settled, s, now);
+    const settled = recordedSettled(rec, s, now);
     const failed = rec !== undefined && failedNeed(rec, s) !== null;
     out.status_text = rowStatusText(
       {

@@ -3,7 +3,7 @@
  * it: two writers settling at once each keep the other's entry; a verdict about an older cancel never lands on a
  * newer one; a settlement read from a hostile or older file that does not hold what was seen says nothing (the
  * store's word, never a ✓ nobody saw); the row a host sends carries it bounded, and the receiver drops the word on
- * its own clock five minutes after it settled.
+ * its own clock five minutes after it settled; a loop the cancel ended that is started anew takes the row back.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -104,6 +104,11 @@ describe("a cancel's verdict in the shared record", () => {
     expect(rowStatusText(got, at + 5_000 + SETTLED_SHOW_MS)).toBe('idle');
     // A word that is not one of the settled words is refused with the row.
     expect(ROW_SCHEMA.safeParse({ ...row, cancelSettled: { word: 'stopped ✓', atMs: at } }).success).toBe(false);
+    // A loop the cancel ended, started anew: the row follows the disk.
+    const again = { ...s, modes: [{ mode: 'ralph', active: true }] } as unknown as SessionView;
+    expect(
+      rowOf(again, undefined, at + 10_000, null, { ...rec('s-a', at), settled: stopped(at) }).cancelSettled,
+    ).toBeNull();
     // The sender stops sending it after its minutes too.
     expect(
       rowOf(s, undefined, at + 5_000 + SETTLED_SHOW_MS, null, { ...rec('s-a', at), settled: stopped(at) })

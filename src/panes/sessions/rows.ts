@@ -21,8 +21,8 @@ export const PAUSE_OVER_SHOW_MS = 10_000;
 
 /**
  * The cancel omc-top made on this row, while it is worth showing there. "not taken" names a loop active again: once
- * the session holds no loop any more (OMC's own /cancel, the serve page, the loop's end) the row follows the disk;
- * the detail view keeps what omc-top's cancel came to.
+ * the session holds no loop any more (OMC's own /cancel, the serve page, the loop's end) the row follows the disk, as
+ * it does once a loop a settled cancel ended is started anew; the detail view keeps what omc-top's cancel came to.
  */
 export function rowCancel(
   t: TrackedCancel | undefined,
@@ -31,6 +31,9 @@ export function rowCancel(
 ): TrackedCancel | undefined {
   if (!t) return undefined;
   if (t.phase === 'not-taken' && s && !s.modes.some(holdsAgent)) return undefined;
+  // A loop it ended that is active again was started anew: the row follows the disk too (store/cancel/settled.ts).
+  const ended = t.phase === 'stopped' || t.phase === 'cancelled' || t.phase === 'unobserved';
+  if (ended && s && s.modes.some((m) => m.active && t.modes.includes(m.mode))) return undefined;
   if (!t.final || t.settledMs === null) return t;
   return now - t.settledMs < (t.phase === 'pause-over' ? PAUSE_OVER_SHOW_MS : SETTLED_SHOW_MS) ? t : undefined;
 }

@@ -10,8 +10,9 @@
  * - `not taken`: a mode the cancel ended was active again when its window ended (until the session holds no loop).
  *
  * The process that followed the cancel (its tracker, tracker.ts) records what it saw in the cancel's shared record
- * (cancel-records.ts `settled`); every process, that one included, says the word from there, so they agree. A process
- * that has no such record (it could not be read or written) says the store's word: never more than was seen.
+ * (cancel-records.ts `settled`); every other process says the word from there, and that one from the same settlement
+ * (tracker.ts settlementOf), so they agree. A process that has no such record (it could not be read or written) says
+ * the store's word: never more than was seen.
  */
 import { holdsAgent, type SessionView } from '../sessions/model.js';
 import type { CancelRecord, CancelSettlement, SettledWordName } from './cancel-records.js';
@@ -41,25 +42,31 @@ export const settledText = (w: SettledWord): string => TEXT[w.word];
 export const settledShown = (w: SettledWord, now: number): boolean => now - w.atMs < SETTLED_SHOW_MS;
 
 /**
- * The word of a settlement at `now`, or null once its minutes are over. `not taken` names a loop active again:
- * once the session holds no loop any more (OMC's own /cancel, the serve page, the loop's end) the row follows the
- * disk.
+ * The word of a settlement at `now`, or null once its minutes are over. `not taken` names a loop active again: once
+ * the session holds no loop any more (OMC's own /cancel, the serve page, the loop's end) the row follows the disk.
+ * The others name a loop ended: once a mode the cancel ended (`ended`) is active again (started anew), likewise.
  */
 export function shownSettlement(
   set: CancelSettlement | null | undefined,
+  ended: readonly string[],
   s: Pick<SessionView, 'modes'>,
   now: number,
 ): SettledWord | null {
   if (!set) return null;
   const w = { word: set.word, atMs: set.atMs };
   if (!settledShown(w, now)) return null;
-  if (set.word === 'not-taken' && !s.modes.some(holdsAgent)) return null;
-  return w;
+  if (set.word === 'not-taken') return s.modes.some(holdsAgent) ? w : null;
+  return s.modes.some((m) => m.active && ended.includes(m.mode)) ? null : w;
 }
 
+/** The settled word of a recorded cancel (any process's), as `--json`, `watch --json --rows` and serve say it. */
+export const recordedSettled = (rec: CancelRecord | undefined, s: Pick<SessionView, 'modes'>, now: number) =>
+  shownSettlement(rec?.settled, rec?.modes ?? [], s, now);
+
 /**
- * The settlement a session's row says: from this process's tracker when it made the newest cancel (what it records
- * for the others, whether or not the write went through), else from the shared record; null when none is shown.
+ * The settlement a session's row says: from this process's tracker when it made the newest cancel or pause (what it
+ * records for the others, whether or not the write went through), else from the shared record; null when none is
+ * shown.
  */
 export function rowSettlement(
   tracked: TrackedCancel | undefined,
@@ -67,9 +74,11 @@ export function rowSettlement(
   s: Pick<SessionView, 'modes'>,
   now: number,
 ): { word: SettledWord; settlement: CancelSettlement; requestedMs: number } | null {
-  const own = tracked && !tracked.pauseOnly && tracked.requestedMs >= (rec?.requestedMs ?? 0);
+  const own = tracked !== undefined && tracked.requestedMs >= (rec?.requestedMs ?? 0);
+  // A pause made since says its own words: an older cancel's verdict is not about it.
+  if (own && tracked.pauseOnly) return null;
   const settlement = own ? settlementOf(tracked, process.pid) : (rec?.settled ?? null);
-  const word = shownSettlement(settlement, s, now);
+  const word = shownSettlement(settlement, own ? tracked.modes : (rec?.modes ?? []), s, now);
   const requestedMs = own ? tracked.requestedMs : (rec?.requestedMs ?? 0);
   return word && settlement ? { word, settlement, requestedMs } : null;
 }
