@@ -72,7 +72,7 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ],
   [
     'ended 12s / ended',
-    "omc-top's cancel ended the loop on disk and Claude was not in a turn, or none could be seen (its stop not observed: no ✓): the signal's countdown, on every surface; after it, `ended` for five minutes on every surface when no Claude could be seen",
+    "omc-top's cancel ended the loop on disk and Claude was not in a turn, or none could be seen (its stop not observed: no ✓): the signal's countdown, on every surface; after it, `ended` for five minutes on every surface when no Claude could be seen or its turn could not be told from the disk",
   ],
   [
     'cancel failed',
