@@ -7,7 +7,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { lineId, type FleetSnapshot } from '../../fleet/model.js';
-import { rowSignal } from '../../feeds/row.js';
+import { rowSignal, settledUntilMs } from '../../feeds/row.js';
 import { footerHints } from '../../kit/bindings.js';
 import { hintsThatFit } from '../../ui/chrome.js';
 import { FilterLine } from '../../ui/filter-line.js';
@@ -44,6 +44,9 @@ export function nextClockChangeMs(snap: FleetSnapshot, ui: FleetUiState, rows: n
     );
     const until = rowSignal(l.row)?.untilMs ?? l.row.cancelFlight?.untilMs ?? null;
     if (until !== null && until > now) next = Math.min(next, (until - now) % 1000 || 1000);
+    // A settled cancel's word leaves the row after its minutes (store/cancel/settled.ts).
+    const hideAt = settledUntilMs(l.row);
+    if (hideAt !== null && hideAt > now) next = Math.min(next, hideAt - now);
     // "stopping 47s" counts up from the cancel: seconds, then minutes.
     const since = l.row.cancelFlight?.sinceMs ?? null;
     if (since !== null) {
