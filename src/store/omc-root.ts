@@ -67,3 +67,18 @@ export function rootMovedWords(next: RootResolution, wasRoot: string): string {
   const waiting = next.exists ? '' : ': not there yet, waiting for it';
   return `state read from ${shownPath(next.root)} now (was ${shownPath(wasRoot)})${waiting}`;
 }
+
+/**
+ * Where a project's state is once another OMC runs its hooks (`next`), as that release places it (4.x and 5.5 place
+ * `.omc` differently: OMC_STATE_DIR, markers, submodules, outside git): the one rule every surface watching one
+ * project follows (the monitor, `watch --json`, `serve`). `res` is the root found again (its `explain` is the new
+ * release's), `moved` the words when it is another directory than `wasRoot` (rootMovedWords), else null.
+ */
+export function followRoot(
+  rootFor: (install: OmcInstall) => RootResolution,
+  next: OmcInstall,
+  wasRoot: string,
+): { res: RootResolution; moved: string | null } {
+  const res = rootFor(next);
+  return { res, moved: res.root === wasRoot ? null : rootMovedWords(res, wasRoot) };
+}
