@@ -23,6 +23,8 @@ export function resolveRootAndOmc(opts: {
   env?: NodeJS.ProcessEnv;
   home?: string;
   git?: GitProbe;
+  /** Look at the project's live Claude processes (their --plugin-dir) too; default true (detectOmcInstall). */
+  processes?: boolean;
 }): {
   res: RootResolution;
   omc: OmcInstall;
@@ -39,7 +41,7 @@ export function resolveRootAndOmc(opts: {
   const git = gitOnePass(opts.git ?? realGit);
   const cwd = path.resolve(opts.cwd);
   const guess = git.topLevel(cwd) ?? cwd;
-  const first = detectOmcInstall({ env, projectDir: guess, override: opts.override });
+  const first = detectOmcInstall({ env, projectDir: guess, override: opts.override, processes: opts.processes });
   const rootBy = (install: OmcInstall, probe: GitProbe) =>
     resolveOmcRoot({
       cwd,
@@ -58,7 +60,9 @@ export function resolveRootAndOmc(opts: {
     detectOmcInstall({ env, projectDir, override: opts.override, processes: false, reads });
   const rootFor = (install: OmcInstall) => rootBy(install, opts.git ?? realGit);
   const omc =
-    res.projectDir === guess ? first : detectOmcInstall({ env, projectDir: res.projectDir, override: opts.override });
+    res.projectDir === guess
+      ? first
+      : detectOmcInstall({ env, projectDir: res.projectDir, override: opts.override, processes: opts.processes });
   return { res, omc, redetect, rootFor };
 }
 
