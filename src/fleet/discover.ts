@@ -63,6 +63,11 @@ export interface DiscoverOptions {
    * meanwhile). Kept while the project's `.git` entry is the same file or directory.
    */
   groups?: Map<string, { mark: string; group: string; label: string }>;
+  /**
+   * A Claude session's directory to its root, as the OMC that runs that project's hooks places it (the fleet:
+   * store/omc-root.ts resolveRootAndOmc, as a lone monitor in that directory finds it); default: the newest rules.
+   */
+  resolve?: (cwd: string) => RootResolution;
 }
 
 /** More roots than this are not opened (one store each); the rest get one problem line. */
@@ -174,7 +179,7 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
     let res = opts.cache?.get(cwd);
     // A root that did not exist yet is looked for again next time (OMC creates it at its first write).
     if (!res || !res.exists) {
-      res = resolveOmcRoot({ cwd, env, home, git });
+      res = opts.resolve ? opts.resolve(cwd) : resolveOmcRoot({ cwd, env, home, git });
       opts.cache?.set(cwd, res);
     }
     add(res, 'claude');

@@ -14,7 +14,8 @@ import { pushForRoots } from '../../feeds/notify/push-roots.js';
 import { LocalFleet } from '../../fleet/local.js';
 import { RemoteFleet } from '../../fleet/remotes.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { noRootMessage, projectNameOf } from '../../store/root.js';
+import { noRootMessage, projectNameOf, type RootResolution } from '../../store/root.js';
+import type { OmcInstall } from '../../store/omc-install.js';
 import { resolveRootAndOmc } from '../../store/omc-root.js';
 import { OmcStore } from '../../store/store.js';
 import { parseArgs, UsageError, rootFlag } from '../args.js';
@@ -109,7 +110,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     });
   } else {
     // The root and the OMC that judges found together, as the monitor finds them: the page's verdicts are its book's.
-    const { res, omc, redetect } = resolveRootAndOmc({
+    const { res, omc, redetect, rootFor } = resolveRootAndOmc({
       cwd: (args.flags.get('cwd') as string | undefined) ?? process.cwd(),
       rootOverride: rootFlag(args),
     });
@@ -117,20 +118,28 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       printErr(`omc-top serve: ${cleanLine(noRootMessage(res))}\n`);
       return 2;
     }
-    const store = new OmcStore({
-      root: res.root,
-      readonly,
-      watch,
-      projectDir: res.projectDir,
-      rootRule: res.rule,
-      omc,
-      // Looked at again while serve runs: a plugin update re-judges the page's sessions.
-      omcRedetect: redetect,
-      // The page answers permission requests: register as a monitor the hook asks (never under --readonly).
-      answers: { listen: true },
+    const open = (at: RootResolution, install: OmcInstall) => {
+      const store = new OmcStore({
+        root: at.root,
+        readonly,
+        watch,
+        projectDir: at.projectDir,
+        rootRule: at.rule,
+        omc: install,
+        // Looked at again while serve runs: a plugin update re-judges the page's sessions.
+        omcRedetect: redetect,
+        // The page answers permission requests: register as a monitor the hook asks (never under --readonly).
+        answers: { listen: true },
+      });
+      store.start();
+      return store;
+    };
+    // An upgrade whose release keeps the state elsewhere: the page follows it, as the monitor does, and says so.
+    source = singleSource(open(res, omc), projectNameOf(res, shownName), process.env, {
+      rootFor,
+      open,
+      said: (words) => printErr(`omc-top serve: ${cleanLine(words)}\n`),
     });
-    store.start();
-    source = singleSource(store, projectNameOf(res, shownName));
   }
   const token = newToken();
   const err = (s: string) => printErr(cleanLine(s) + '\n');
