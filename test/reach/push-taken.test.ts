@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PushLease } from '../../src/feeds/notify/push/lease.js';
 import { RETRY_FIRST_MS } from '../../src/feeds/notify/push/leased-push.js';
 import { runningStartIdentity } from '../../src/io/process-start.js';
 import { rootFileName } from '../../src/io/state-dir.js';
@@ -22,6 +23,19 @@ function ledgerIn(dir: string): { due: string[]; sent: string[] } {
     sent?: Record<string, number>;
   };
   return { due: (v.due ?? []).flatMap((d) => d.ids), sent: Object.keys(v.sent ?? {}) };
+}
+
+/** Whether `lease` has looked at its file since this call and read an item due there (its changes go on as they were). */
+function readsDue(lease: PushLease): () => boolean {
+  let saw = false;
+  const settle = lease.settle.bind(lease);
+  vi.spyOn(lease, 'settle').mockImplementation((change, opts) =>
+    settle((read, holds) => {
+      if (read.due.length > 0) saw = true;
+      return change(read, holds);
+    }, opts),
+  );
+  return () => saw;
 }
 
 describe('a push counted only when a channel took it', () => {
@@ -51,11 +65,11 @@ describe('a push counted only when a channel took it', () => {
     const dir = tempDir('taken-killed-running-');
     const a = await omcTop(dir, { answer: 'held' });
     const b = await omcTop(dir);
-    const looks = vi.spyOn(b.push.lease, 'settle');
+    const bSawDue = readsDue(b.push.lease);
     a.push.offer([item(6)]);
     expect(a.sent).toEqual(['sess-6']);
     // b saw the lease a wrote (the item due, a alive: not b's to push); then a is killed, releasing nothing.
-    await waitFor(() => looks.mock.calls.length > 0, { what: "b's look at the lease a wrote" });
+    await waitFor(bSawDue, { what: "b's look at the lease a wrote" });
     a.proc.kill('SIGKILL');
     // No release to see, no message of b's own: b follows the item it saw due.
     await waitFor(() => b.sent.length > 0, { timeoutMs: 20_000, what: "b's push of the killed holder's item" });
@@ -68,10 +82,10 @@ describe('a push counted only when a channel took it', () => {
   }) => {
     const dir = tempDir('taken-killed-started-');
     const a = await omcTop(dir, { answer: 'held' });
-    const aLooks = vi.spyOn(a.push.lease, 'settle');
+    const aSawDue = readsDue(a.push.lease);
     a.push.offer([item(7)]);
-    // a's own look at what it wrote: the lease file's event is delivered, so c below never sees it.
-    await waitFor(() => aLooks.mock.calls.length > 1, { what: "a's look at its own write" });
+    // a's own look at what it wrote (its watch): the lease file's event is delivered, so c below never sees it.
+    await waitFor(aSawDue, { what: "a's look at its own write" });
     const c = await omcTop(dir);
     expect(c.sent).toEqual([]);
     a.proc.kill('SIGKILL');
