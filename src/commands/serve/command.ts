@@ -53,6 +53,14 @@ export const DEFAULT_PORT = 8377;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
+ * Said at start when push is on. What already needs the user when serve starts is not news to it (the monitor's
+ * rule too: a state found on disk may be hours old), so it is not pushed; a user who started serve for the phone
+ * beside a Claude already waiting must not take the phone's silence for "nothing waits".
+ */
+export const PUSH_FROM_NOW_LINE =
+  'push: only what newly needs you from now on is pushed; what already needs you is on the page, not pushed';
+
+/**
  * Push from serve: one notifier per local root, no terminal channel, under each project's push lease; a
  * `--host` project's items as the fleet view pushes them (fleet/push.ts: the lease is held on that machine).
  */
@@ -64,6 +72,7 @@ function pushFrom(source: ServeSource, config: OmcTopConfig, readonly: boolean, 
     config,
     readonly,
     onProblem: (l) => err(`omc-top serve: ${l}\n`),
+    onPushing: () => err(`omc-top serve: ${PUSH_FROM_NOW_LINE}\n`),
   });
 }
 
