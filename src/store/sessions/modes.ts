@@ -18,8 +18,13 @@ export interface ModeSpec {
   /** Fields holding "n of m", first present wins. */
   iteration: readonly string[];
   max: readonly string[];
-  /** The max OMC assumes when the file has none (only used when an iteration is present). */
+  /** The max OMC assumes when the file has none (only used when an iteration is present or assumed). */
   defaultMax: number | null;
+  /**
+   * The iteration OMC's Stop hook reads when the file has none (ralph `iteration || 1` in 4.4.4 and 5.5.0; 4.4.4's
+   * keyword detector writes ralph without one until its first Stop), or null: unknown.
+   */
+  defaultIteration: number | null;
   /** Fields holding the phase, first non-empty string wins. */
   phase: readonly string[];
   /** Fields holding the task / prompt text, first non-empty string wins. */
@@ -54,6 +59,7 @@ function spec(mode: string, over: Partial<ModeSpec>): ModeSpec {
     iteration: ['iteration'],
     max: ['max_iterations'],
     defaultMax: null,
+    defaultIteration: null,
     phase: ['current_phase', 'phase'],
     prompt: PROMPTS,
     phaseInRow: false,
@@ -69,6 +75,7 @@ function spec(mode: string, over: Partial<ModeSpec>): ModeSpec {
 export const MODE_TABLE: readonly ModeSpec[] = [
   spec('ralph', {
     defaultMax: 100,
+    defaultIteration: 1,
     links: [
       { field: 'linked_ultrawork', mode: 'ultrawork' },
       { field: 'linked_team', mode: 'team' },

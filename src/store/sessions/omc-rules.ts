@@ -130,7 +130,10 @@ export function modeProgress(mode: string, s: Obj): Progress {
     const a = Array.isArray(s.answers) ? s.answers.length : null;
     return { iteration: a, max: q, phase, extras };
   }
-  const iteration = firstNum(s, t.iteration);
+  // Absent (not of a wrong type) from an active loop's file: what its Stop hook reads instead (ralph `iteration || 1`),
+  // else unknown (a file not read, or one that says nothing of the loop, tells no iteration).
+  const iterationMissing = s.active === true && t.iteration.every((k) => s[k] === undefined || s[k] === null);
+  const iteration = firstNum(s, t.iteration) ?? (iterationMissing ? t.defaultIteration : null);
   // OMC's hooks read a missing (falsy) max as their default (ralph `max_iterations || 100`);
   // a max of the wrong type is not a number to them either, so it stays unknown.
   const maxMissing = t.max.every((k) => !s[k]);
