@@ -10,6 +10,7 @@ import { loopAnalytics, numberedIterations } from '../../store/claude/analytics.
 import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
 import { isDead, lifeOf } from '../../store/claude/life.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
+import { processesText } from '../../store/claude/join-words.js';
 import { estimate, estimateText, type ModelPrice } from '../../store/claude/prices.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { formatAge, formatTimestamp } from '../../ui/format.js';
@@ -54,6 +55,8 @@ export function agentDetail(
       text: `Claude: ${lifeWords(life.status, life.sinceMs, now)}${p ? ` · pid ${p.pid} · v${p.version ?? '?'}` : ''} (process, tokens and cost below)`,
       tone: life.status === 'gone' ? 'error' : life.status === 'waiting' ? 'warn' : 'dim',
     });
+  const several = processesText(p);
+  if (several) head.push({ text: `! ${several}: pid ${p?.pid} is the one shown, J and m go to it`, tone: 'warn' });
   for (const a of attentionFor(s, p, c?.transcript?.facts ?? null))
     head.push({ text: `! ${a.text}: ${attentionAction(a)}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
   return { head, tail: agentDetailLines(s, c, now, prices) };
@@ -85,6 +88,8 @@ export function agentDetailLines(
       text: `  pid ${p.pid} · Claude ${p.version ?? '?'} · ${p.entrypoint ?? '?'} · name ${p.name ?? '—'} · tmux ${p.tmuxWhere ?? '—'}`,
     });
     if (p.startedAt !== null) out.push({ text: `  started ${formatTimestamp(p.startedAt)}`, tone: 'dim' });
+    const several = processesText(p);
+    if (several) out.push({ text: `  ! ${several}: pid ${p.pid} is the one shown and answered`, tone: 'warn' });
   }
   for (const a of attentionFor(s, p, f)) {
     out.push({ text: `  ! ${a.text}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
