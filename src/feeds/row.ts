@@ -205,7 +205,9 @@ export function rowOf(
     rank: s.rank,
     // A session no process was ever seen for has none; one whose transcript ends with Claude Code's exit has exited.
     process: p || life.exit ? life.status : null,
-    processWhy: (p && truncate(processReason(p), 200)) ?? (life.exit ? 'the transcript ends with the figures Claude Code writes at exit' : null),
+    processWhy:
+      (p && truncate(processReason(p), 200)) ??
+      (life.exit ? 'the transcript ends with the figures Claude Code writes at exit' : null),
     needs: needText(need),
     costUsd: priced(sp?.estimate),
     unpricedModels: sp?.estimate.unpriced.length ?? 0,
