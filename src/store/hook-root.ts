@@ -68,22 +68,30 @@ const realOrSelf = (p: string): string => {
  * (git is asked there, as OMC's hooks ask it).
  */
 export function hooksReadRoot(opts: HooksReadRootOptions): (cwd: string | null) => boolean | null {
+  // By the registry's text: the same directory is asked about at every judgement of its process.
   const memo = new Map<string, boolean | null>();
   let rootReal: string | null = null;
   const project = opts.projectDir === null ? null : path.resolve(opts.projectDir);
   const inProject = (d: string) => project !== null && (d === project || d.startsWith(project + path.sep));
   return (cwd) => {
-    if (cwd === null || !path.isAbsolute(cwd)) return null;
-    const d = path.resolve(cwd);
-    if (opts.rule !== 'override' && d === project) return true;
-    if (opts.rule !== undefined && ROOT_IN_PROJECT.has(opts.rule) && !inProject(d)) return false;
-    const known = memo.get(d);
+    if (cwd === null) return null;
+    // Asked for every running process whenever the domain judges them: the common answers build nothing.
+    if (opts.rule !== 'override' && cwd === project) return true;
+    const known = memo.get(cwd);
     if (known !== undefined) return known;
-    const hook = hookRootOf(d, opts);
-    rootReal ??= realOrSelf(opts.root);
-    const answer = hook === null ? null : hook === opts.root || realOrSelf(hook) === rootReal;
+    if (!path.isAbsolute(cwd)) return null;
+    const d = path.resolve(cwd);
+    const answer = decide(d);
     if (memo.size >= MEMO_MAX) memo.clear();
-    memo.set(d, answer);
+    memo.set(cwd, answer);
     return answer;
   };
+
+  function decide(d: string): boolean | null {
+    if (opts.rule !== 'override' && d === project) return true;
+    if (opts.rule !== undefined && ROOT_IN_PROJECT.has(opts.rule) && !inProject(d)) return false;
+    const hook = hookRootOf(d, opts);
+    rootReal ??= realOrSelf(opts.root);
+    return hook === null ? null : hook === opts.root || realOrSelf(hook) === rootReal;
+  }
 }

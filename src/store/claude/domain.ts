@@ -157,6 +157,8 @@ export class ClaudeDomain implements Domain {
   private disposed = false;
   /** Each followed session's subagent files (subagents.ts), read with its transcript. */
   private readonly subagents: SubagentTracker;
+  /** Each judged view of a process working elsewhere, as the copy that says so (ProcessView.elsewhere). */
+  private awayViews = new WeakMap<ProcessView, ProcessView>();
   /** Whether a process working in a directory has hooks that read this root (remembered per directory). */
   private readonly hooksHere: (cwd: string | null) => boolean | null;
 
@@ -618,8 +620,11 @@ export class ClaudeDomain implements Domain {
       if (chosen && others.length > 0) by.set(sid, { ...chosen, alsoPids: others });
     });
     by.forEach((pv, sid) => {
-      if (pv.cwd !== null && stillRuns(pv) && this.hooksHere(pv.cwd) === false)
-        by.set(sid, { ...pv, elsewhere: pv.cwd });
+      if (pv.cwd === null || !stillRuns(pv) || this.hooksHere(pv.cwd) !== false) return;
+      // Kept with the view it copies: a judgement that keeps a held process's view keeps this one too.
+      let away = this.awayViews.get(pv);
+      if (!away) this.awayViews.set(pv, (away = { ...pv, elsewhere: pv.cwd }));
+      by.set(sid, away);
     });
     // A session whose process exited, unless another process of it (a resume) is registered now.
     for (const [sid, pv] of this.departed) {

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ownStateDir } from '../../../src/io/state-dir.js';
 import { attentionReport } from '../../../src/feeds/attention/report.js';
+import { rowOf } from '../../../src/feeds/row.js';
 import { BUNDLE, statusCount } from '../../helpers/attention-surfaces.js';
 import { sleeperPool } from '../../helpers/claude-stand-in.js';
 import { writeRegistry } from '../../helpers/claude-files.js';
@@ -69,6 +70,9 @@ describe('a Claude running this session from where its hooks read another .omc',
       });
       store.start();
       expect(attentionReport(store, env).items.map((i) => [i.kind, i.session])).toEqual([['orphaned', S]]);
+      // The fleet's and serve's row of it says where that Claude runs.
+      const session = store.sessions.getSnapshot().sessions.find((x) => x.id === S);
+      expect(session && rowOf(session, store.claude.getSnapshot().bySession.get(S)).processWhy).toContain(said);
       const a = mount(store, { columns: 200, rows: 40 });
       await a.ready;
       await a.waitForText(/eeeeeeee/);
