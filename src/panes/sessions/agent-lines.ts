@@ -56,7 +56,7 @@ export function agentDetail(
       tone: life.status === 'gone' ? 'error' : life.status === 'waiting' ? 'warn' : 'dim',
     });
   const several = processesText(p);
-  if (several) head.push({ text: `! ${several}: pid ${p?.pid} is the one shown, J and m go to it`, tone: 'warn' });
+  if (several) head.push({ text: `! ${several}: pid ${p?.pid} is the one shown; J, m and I act on it`, tone: 'warn' });
   for (const a of attentionFor(s, p, c?.transcript?.facts ?? null))
     head.push({ text: `! ${a.text}: ${attentionAction(a)}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
   return { head, tail: agentDetailLines(s, c, now, prices) };
@@ -89,7 +89,8 @@ export function agentDetailLines(
     });
     if (p.startedAt !== null) out.push({ text: `  started ${formatTimestamp(p.startedAt)}`, tone: 'dim' });
     const several = processesText(p);
-    if (several) out.push({ text: `  ! ${several}: pid ${p.pid} is the one shown and answered`, tone: 'warn' });
+    if (several)
+      out.push({ text: `  ! ${several}: pid ${p.pid} is the one shown; J, m and I act on it`, tone: 'warn' });
   }
   for (const a of attentionFor(s, p, f)) {
     out.push({ text: `  ! ${a.text}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
