@@ -24,7 +24,10 @@ import { readingMark, readingOf } from '../../store/cost/spend.js';
 export function attentionAction(a: AttentionFact): string {
   switch (a.kind) {
     case 'orphaned-loop':
-      return 'press c to clean it up (the cancel plan, shown before anything is written), or J to its tmux pane to resume it';
+      // A Claude that runs elsewhere is not resumed here while it runs: it is ended there first.
+      return a.elsewhere
+        ? 'press c to clean it up (the cancel plan, shown before anything is written), or end that Claude and resume the session in this project'
+        : 'press c to clean it up (the cancel plan, shown before anything is written), or J to its tmux pane to resume it';
     case 'waiting-for-you':
       return 'answer it in its terminal (J jumps to its tmux pane)';
     default:

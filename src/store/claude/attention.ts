@@ -26,6 +26,8 @@ export interface AttentionFact {
   notice: string;
   /** waiting-for-you: what is waited on and where (the same fact the claude snapshot carries). */
   waiting?: WaitingFact;
+  /** orphaned-loop: the directory its Claude runs in, when that Claude runs but its hooks read another `.omc`. */
+  elsewhere?: string;
 }
 
 /** "proj-87 (tmux main:2 claude)", else the session id's first 8 characters. */
@@ -84,6 +86,7 @@ export function attentionFor(s: SessionView, proc: ProcessView | null, facts: Tr
       kind: 'orphaned-loop',
       reason: null,
       text: `orphaned ${loop.mode}: ${ended}${where ? ` (${where})` : ''}; cancel cleans it up`,
+      ...(proc?.elsewhere ? { elsewhere: proc.elsewhere } : {}),
       notice: `${label}: ${loop.mode} orphaned, its Claude ${proc?.elsewhere ? `runs from ${shownPath(proc.elsewhere)}` : proc?.status === 'gone' ? 'is gone' : 'exited'} · c cleans up${proc?.tmux ? ', J to its pane' : ''}`,
     });
   }

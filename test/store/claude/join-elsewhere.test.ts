@@ -78,6 +78,8 @@ describe('a Claude running this session from where its hooks read another .omc',
       await a.waitForText(/eeeeeeee/);
       await a.step(KEY.enter);
       await a.waitForText(`runs this session from ${cwd}`);
+      // What to do says that Claude is ended there, not resumed here while it runs.
+      expect(a.text()).toContain('end that Claude and resume the session in this project');
 
       // The same Claude in this project's own directory carries the loop: nothing is orphaned.
       writeRegistry(claudeDir, pid, S, { status: 'busy', cwd: p.dir });
