@@ -4,10 +4,12 @@
  * which. The registry file that lists first is the older process, so a choice by listing order shows.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { BUNDLE } from '../../helpers/attention-surfaces.js';
 import { sleeperPool } from '../../helpers/claude-stand-in.js';
 import { writeRegistry } from '../../helpers/claude-files.js';
 import { writeLiveRalph } from '../../helpers/fixtures.js';
+import { attentionReport } from '../../../src/feeds/attention/report.js';
 import { describe, expect, it, KEY, onTestFinished } from '../../helpers/it.js';
 
 const S = 'ffffffff-1111-4222-8333-444444444444';
@@ -58,5 +60,35 @@ describe('two Claude processes on one session', () => {
     await a.waitForText(two);
     expect(a.text()).toContain(`pid ${newer} ·`);
     expect(a.text()).not.toContain(`pid ${older} ·`);
+  });
+
+  it('one here and a newer one in another project: the one here carries the loop, the other is named', async ({
+    emptyProject: p,
+    newProject,
+    claudeDir,
+    tempDir,
+    newStore,
+  }) => {
+    writeLiveRalph(p, { sessionId: S, iteration: 2, max: 100, projectPath: p.dir });
+    const pool = sleeperPool();
+    onTestFinished(() => pool.killAll());
+    const here = (await pool.start()).pid as number;
+    const away = (await pool.start()).pid as number;
+    writeRegistry(claudeDir, here, S, { status: 'busy', cwd: p.dir, startedAt: Date.now() - 120_000 });
+    writeRegistry(claudeDir, away, S, { status: 'idle', cwd: newProject().dir, startedAt: Date.now() - 60_000 });
+    const store = newStore({
+      root: p.root,
+      projectDir: p.dir,
+      rootRule: 'git',
+      watch: 'none',
+      claude: { env: { CLAUDE_CONFIG_DIR: claudeDir }, live: false },
+    });
+    store.start();
+    const proc = store.claude.getSnapshot().bySession.get(S)?.process;
+    expect(proc?.pid).toBe(here);
+    expect(proc?.alsoPids).toEqual([away]);
+    expect(proc?.elsewhere ?? null).toBeNull();
+    const env = { CLAUDE_CONFIG_DIR: claudeDir, XDG_STATE_HOME: path.join(tempDir(), 'xdg') };
+    expect(attentionReport(store, env).items).toEqual([]);
   });
 });
