@@ -12,6 +12,8 @@ import { judgeProcess, systemProbe } from '../store/claude/process-status.js';
 import { readRegistry, type RegistryEntry } from '../store/claude/registry.js';
 import { TranscriptReader } from '../store/claude/transcript-reader.js';
 import { NOTE_FROM } from '../store/claude/note.js';
+import { chooseProcess } from '../store/claude/choice.js';
+import { answeredPid } from '../store/claude/join-words.js';
 import { cleanLine } from '../io/sanitize.js';
 import { parseArgs, UsageError } from './args.js';
 import { processSink } from '../io/output.js';
@@ -64,23 +66,29 @@ function viewOf(e: RegistryEntry): ProcessView {
   };
 }
 
-/** The live registered process for a session id, a unique id prefix, or a Claude name. */
+/**
+ * The registered process for a session id, a unique id prefix, or a Claude name: of the session's processes, the one
+ * every surface of the monitor shows (store/claude/choice.ts), with the others that run it (`alsoPids`).
+ */
 export function findSession(entries: readonly RegistryEntry[], want: string): ProcessView | string {
   const views = entries.map(viewOf);
-  const live = (v: ProcessView) => v.status !== 'gone';
   const exact = views.filter((v) => v.sessionId === want);
-  const pick = (vs: ProcessView[]) => vs.find(live) ?? vs[0];
-  if (exact.length > 0) return pick(exact) as ProcessView;
+  const pick = (vs: ProcessView[]): ProcessView => {
+    const mine = vs.filter((v) => v.sessionId === vs[0]?.sessionId);
+    const { chosen, others } = chooseProcess(mine);
+    return { ...(chosen as ProcessView), alsoPids: others };
+  };
+  if (exact.length > 0) return pick(exact);
   const named = views.filter((v) => v.name === want);
   if (named.length > 0) {
     const ids = new Set(named.map((v) => v.sessionId));
     if (ids.size > 1) return `"${cleanLine(want)}" names ${ids.size} sessions: give the session id`;
-    return pick(named) as ProcessView;
+    return pick(named);
   }
   if (want.length >= 4) {
     const pre = views.filter((v) => v.sessionId.startsWith(want));
     const ids = new Set(pre.map((v) => v.sessionId));
-    if (ids.size === 1) return pick(pre) as ProcessView;
+    if (ids.size === 1) return pick(pre);
     if (ids.size > 1) return `"${cleanLine(want)}" is the beginning of ${ids.size} session ids: give more of it`;
   }
   // A short prefix would match by chance: ids are taken from their first 4 characters on (as the rows show 8).
@@ -108,7 +116,7 @@ export async function runSendCommand(argv: readonly string[], io: SendIo = defau
     io.err(`omc-top send: ${found}\n`);
     return 1;
   }
-  const label = `${found.name ? `${found.name} ` : ''}(session ${found.sessionId.slice(0, 8)}, pid ${found.pid})`;
+  const label = `${found.name ? `${found.name} ` : ''}(session ${found.sessionId.slice(0, 8)}, ${answeredPid(found)})`;
   if (args.flags.has('pane')) {
     const r = typeIntoPane(planPaneTyping(found, io.env), text);
     (r.ok ? io.out : io.err)(`omc-top send: ${cleanLine(r.message)}\n`);

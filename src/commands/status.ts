@@ -66,6 +66,14 @@ export function computeStatus(
     projectDir: res.projectDir ?? null,
     live: false,
     transcripts: false,
+    // A process whose hooks read another .omc does not carry this root's loops (store/hook-root.ts).
+    hookRoot: {
+      root: res.root,
+      projectDir: res.projectDir ?? null,
+      rule: res.rule,
+      flavor: omc.assumed ? null : omc.book.rootFlavor,
+      env,
+    },
   });
   // The permission prompts a monitor can answer: "needs you" counts them as the monitor does (read only, no listener).
   const permissions = new PermissionsDomain({

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ClaudeSessionView } from '../store/claude/model.js';
 import { failedNeed, type NeedItem } from './attention/needs.js';
 import { lifeOf } from '../store/claude/life.js';
+import { processReason } from '../store/claude/join-words.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import type { SessionView } from '../store/sessions/model.js';
 import { LEGACY_LABEL, modeSummary, promptText, unknownModesText } from '../store/sessions/summary.js';
@@ -229,7 +230,9 @@ export function rowOf(
     rank: s.rank,
     // A session no process was ever seen for has none; one whose transcript ends with Claude Code's exit has exited.
     process: p || life.exit ? life.status : null,
-    processWhy: p?.reason ?? (life.exit ? 'the transcript ends with the figures Claude Code writes at exit' : null),
+    processWhy:
+      (p && truncate(processReason(p), 200)) ??
+      (life.exit ? 'the transcript ends with the figures Claude Code writes at exit' : null),
     needs: needText(need),
     costUsd: priced(sp?.estimate),
     unpricedModels: sp?.estimate.unpriced.length ?? 0,

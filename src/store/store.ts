@@ -273,6 +273,15 @@ export class OmcStore {
       deferUntilLive: true,
       // The runs domain is built below; the Claude domain asks for its sessions only once it reads.
       history: { ids: () => historySessionIds(this.runs?.runs() ?? []) },
+      // A process whose hooks read another .omc does not carry this root's loops (store/hook-root.ts).
+      hookRoot: {
+        root: this.root,
+        projectDir: this.projectDir,
+        rule: opts.rootRule,
+        flavor: opts.omc && !opts.omc.assumed ? opts.omc.book.rootFlavor : null,
+        env: opts.claude?.env,
+        ...(opts.home ? { home: opts.home } : {}),
+      },
     });
     this.notes = new NoteTracker(this.claude, this.clock);
     this.cancelRecords = new CancelRecordFile(opts.stateDir ?? ownStateDir(), this.root, this.clock);

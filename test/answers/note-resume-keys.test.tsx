@@ -145,7 +145,7 @@ describe('m: a note to the session through its inbox socket', () => {
     await a.waitForText(/s:Sessions.*c cancel/);
     expect(a.text()).not.toContain('note: hi');
     await a.step('m', 'h', 'i', KEY.enter);
-    await a.waitForText('note not sent to 88727f43: this session registers no inbox socket');
+    await a.waitForText(`note not sent to 88727f43 (pid ${process.pid}): this session registers no inbox socket`);
   });
 });
 

@@ -21,6 +21,8 @@ export interface RegistryFields {
   tmux?: string;
   name?: string;
   statusUpdatedAt?: number;
+  /** Default: a minute ago. */
+  startedAt?: number;
 }
 
 export function writeRegistry(cfg: string, pid: number, sessionId: string, f: RegistryFields): void {
@@ -37,7 +39,7 @@ export function writeRegistry(cfg: string, pid: number, sessionId: string, f: Re
       version: '2.1.332',
       kind: 'interactive',
       entrypoint: 'cli',
-      startedAt: Date.now() - 60_000,
+      startedAt: f.startedAt ?? Date.now() - 60_000,
       status: f.status,
       statusUpdatedAt: f.statusUpdatedAt ?? Date.now(),
       ...(f.waitingFor ? { waitingFor: f.waitingFor } : {}),

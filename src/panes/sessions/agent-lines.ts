@@ -10,6 +10,7 @@ import { loopAnalytics, numberedIterations } from '../../store/claude/analytics.
 import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
 import { isDead, lifeOf } from '../../store/claude/life.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
+import { processesText } from '../../store/claude/join-words.js';
 import { estimate, estimateText, type ModelPrice } from '../../store/claude/prices.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { formatAge, formatTimestamp } from '../../ui/format.js';
@@ -23,7 +24,10 @@ import { readingMark, readingOf } from '../../store/cost/spend.js';
 export function attentionAction(a: AttentionFact): string {
   switch (a.kind) {
     case 'orphaned-loop':
-      return 'press c to clean it up (the cancel plan, shown before anything is written), or J to its tmux pane to resume it';
+      // A Claude that runs elsewhere is not resumed here while it runs: it is ended there first.
+      return a.elsewhere
+        ? 'press c to clean it up (the cancel plan, shown before anything is written), or end that Claude and resume the session in this project'
+        : 'press c to clean it up (the cancel plan, shown before anything is written), or J to its tmux pane to resume it';
     case 'waiting-for-you':
       return 'answer it in its terminal (J jumps to its tmux pane)';
     default:
@@ -54,6 +58,8 @@ export function agentDetail(
       text: `Claude: ${lifeWords(life.status, life.sinceMs, now)}${p ? ` · pid ${p.pid} · v${p.version ?? '?'}` : ''} (process, tokens and cost below)`,
       tone: life.status === 'gone' ? 'error' : life.status === 'waiting' ? 'warn' : 'dim',
     });
+  const several = processesText(p);
+  if (several) head.push({ text: `! ${several}: pid ${p?.pid} is the one shown; J, m and I act on it`, tone: 'warn' });
   for (const a of attentionFor(s, p, c?.transcript?.facts ?? null))
     head.push({ text: `! ${a.text}: ${attentionAction(a)}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });
   return { head, tail: agentDetailLines(s, c, now, prices) };
@@ -85,6 +91,9 @@ export function agentDetailLines(
       text: `  pid ${p.pid} · Claude ${p.version ?? '?'} · ${p.entrypoint ?? '?'} · name ${p.name ?? '—'} · tmux ${p.tmuxWhere ?? '—'}`,
     });
     if (p.startedAt !== null) out.push({ text: `  started ${formatTimestamp(p.startedAt)}`, tone: 'dim' });
+    const several = processesText(p);
+    if (several)
+      out.push({ text: `  ! ${several}: pid ${p.pid} is the one shown; J, m and I act on it`, tone: 'warn' });
   }
   for (const a of attentionFor(s, p, f)) {
     out.push({ text: `  ! ${a.text}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });

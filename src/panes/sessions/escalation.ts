@@ -7,6 +7,7 @@
  * happened (the process stopped or not, the loop still on disk or not).
  * Kept apart from cancel-flow.ts: a cancel never signals anything.
  */
+import { processesText } from '../../store/claude/join-words.js';
 import path from 'node:path';
 import { trackerKey } from '../../store/cancel/tracker.js';
 import { runningStartIdentity } from '../../io/process-start.js';
@@ -103,6 +104,7 @@ export function requestInterrupt(ctx: Ctx, s: SessionView): void {
     lines: [
       `omc-top's cancel did not take ${failedCancelsOf(ctx.store.cancels).count(keyOf(s))} times: the loop keeps being re-armed.`,
       `Checked: ${plan.checked}.`,
+      ...(processesText(p) ? [`${processesText(p)}: only pid ${plan.pid} is signalled.`] : []),
       'SIGINT is what Ctrl-C sends: a busy CLI ends its turn and exits; its registry entry goes.',
       'The identity is checked again right before the signal; afterwards the registry and the disk are read again.',
     ],

@@ -6,6 +6,7 @@
  */
 import { executeJump, planJump } from '../../store/claude/jump.js';
 import type { ProcessView } from '../../store/claude/model.js';
+import { answeredPid } from '../../store/claude/join-words.js';
 import type { AppActions } from '../../kit/pane.js';
 
 export function jumpTo(
@@ -30,5 +31,5 @@ export function jumpTo(
       `jumped to tmux pane ${plan.pane} (${what}): its Claude process (pid ${p.pid}) ${p.status === 'gone' ? 'is gone' : 'exited'}; the pane is where it ran`,
       'success',
     );
-  else app.flash(`jumped to tmux pane ${plan.pane} (${what}, pid ${p.pid}, found via ${plan.via})`, 'success');
+  else app.flash(`jumped to tmux pane ${plan.pane} (${what}, ${answeredPid(p)}, found via ${plan.via})`, 'success');
 }

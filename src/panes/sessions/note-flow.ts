@@ -10,13 +10,16 @@ import type { SessionView } from '../../store/sessions/model.js';
 import type { OmcStore } from '../../store/store.js';
 import type { AppActions } from '../../kit/pane.js';
 import { formatClock } from '../../ui/format.js';
+import { answeredPid } from '../../store/claude/join-words.js';
 
 /** How long a sent note is watched for in the transcript before the watch gives up (the note may still arrive). */
 export const DELIVERY_WATCH_MS = 10 * 60_000;
 
+/** The session and the process a note goes to: "n30968 (22222222, pid 30968; 2 Claude processes run …)". */
 const who = (store: OmcStore, s: SessionView) => {
   const p = store.claude.getSnapshot().bySession.get(s.id)?.process;
-  return p?.name ? `${p.name} (${s.id.slice(0, 8)})` : s.id.slice(0, 8);
+  const pid = p ? `, ${answeredPid(p)}` : '';
+  return p?.name ? `${p.name} (${s.id.slice(0, 8)}${pid})` : `${s.id.slice(0, 8)}${pid ? ` (${pid.slice(2)})` : ''}`;
 };
 
 /** Says "delivered ✓" once the transcript shows the note. */
@@ -72,7 +75,7 @@ export function sendNoteFlow(store: OmcStore, app: AppActions, s: SessionView, t
     const r = await sendNote(plan, note);
     if (!r.ok) throw new Error(r.message);
     const n = store.notes.add(s.id, note, 'socket', plan.pid);
-    app.flash(`note sent to ${label} (pid ${plan.pid}); "delivered ✓" when its transcript shows it`, 'info');
+    app.flash(`note sent to ${label}; "delivered ✓" when its transcript shows it`, 'info');
     watchDelivery(store, app, n.id, label);
   });
 }

@@ -3,6 +3,7 @@
  * view (pure; the view only colours and cuts them). Everything here is already
  * sanitised by the store.
  */
+import { processesText } from '../../store/claude/join-words.js';
 import { loopAnalytics } from '../../store/claude/analytics.js';
 import { activeLoop, attentionFor } from '../../store/claude/attention.js';
 import { isDead, lifeOf } from '../../store/claude/life.js';
@@ -59,6 +60,8 @@ export function peekLines(
               : 'ok',
     });
     out.push({ text: p.reason, tone: 'dim' });
+    const several = processesText(p);
+    if (several) out.push({ text: `! ${several}: pid ${p.pid} is the one shown`, tone: 'warn' });
     if (p.name || p.tmux) out.push({ text: `name ${p.name ?? '—'} · tmux ${p.tmuxWhere ?? '—'}`, tone: 'dim' });
   }
   for (const a of attentionFor(s, p, f))

@@ -9,6 +9,8 @@ import type { SessionView } from '../sessions/model.js';
 import { clockHm, waitingFact, whereText } from './life.js';
 import type { ProcessView, WaitingFact } from './model.js';
 import type { TranscriptFacts } from './transcript-facts.js';
+import { elsewhereText } from './join-words.js';
+import { shownPath } from '../../io/shown-path.js';
 
 export type AttentionKind = 'orphaned-loop' | 'waiting-for-you' | 'idle-while-active';
 export type IdleReason = 'block-cap' | 'one-iteration-per-turn' | 'hook-did-not-block';
@@ -24,6 +26,8 @@ export interface AttentionFact {
   notice: string;
   /** waiting-for-you: what is waited on and where (the same fact the claude snapshot carries). */
   waiting?: WaitingFact;
+  /** orphaned-loop: the directory its Claude runs in, when that Claude runs but its hooks read another `.omc`. */
+  elsewhere?: string;
 }
 
 /** "proj-87 (tmux main:2 claude)", else the session id's first 8 characters. */
@@ -49,6 +53,9 @@ export function activeLoop(s: SessionView) {
 
 /** "pid 7 is gone" / "pid 7 exited at 14:02" / "exited at 14:02" (by the transcript's own exit figures). */
 function endOfProcess(proc: ProcessView | null, facts: TranscriptFacts | null): string | null {
+  // Running, but its hooks read another .omc: nothing will continue or end this root's loop.
+  const away = elsewhereText(proc);
+  if (away) return away;
   if (proc?.status === 'gone') return `its Claude process (pid ${proc.pid}) is gone`;
   if (proc?.status === 'exited')
     return `its Claude process (pid ${proc.pid}) exited${proc.since !== null ? ` at ${clockHm(proc.since)}` : ''}`;
@@ -79,10 +86,12 @@ export function attentionFor(s: SessionView, proc: ProcessView | null, facts: Tr
       kind: 'orphaned-loop',
       reason: null,
       text: `orphaned ${loop.mode}: ${ended}${where ? ` (${where})` : ''}; cancel cleans it up`,
-      notice: `${label}: ${loop.mode} orphaned, its Claude ${proc?.status === 'gone' ? 'is gone' : 'exited'} · c cleans up${proc?.tmux ? ', J to its pane' : ''}`,
+      ...(proc?.elsewhere ? { elsewhere: proc.elsewhere } : {}),
+      notice: `${label}: ${loop.mode} orphaned, its Claude ${proc?.elsewhere ? `runs from ${shownPath(proc.elsewhere)}` : proc?.status === 'gone' ? 'is gone' : 'exited'} · c cleans up${proc?.tmux ? ', J to its pane' : ''}`,
     });
   }
-  if (loop && proc?.status === 'idle') {
+  // Idle elsewhere is not this loop's idle: its Stop hook never ran here (the orphan above says so).
+  if (loop && proc?.status === 'idle' && !proc.elsewhere) {
     let reason: IdleReason = 'hook-did-not-block';
     let text = `Claude is idle while ${loop.mode} is active: the Stop hook did not block this turn`;
     if (facts?.blockCapOverride) {

@@ -14,7 +14,7 @@ import { deltaSince, type SessionView, type SessionsSnapshot } from '../sessions
 import type { Clock, Domain, Problem } from '../types.js';
 import { transcriptRel, type ClaudeConfigDir } from './config-dir.js';
 import type { ClaudeSessionView, ClaudeSnapshot, ProcessView, TranscriptView } from './model.js';
-import { sameListing, sameView, type PublishedView, type ReadState } from './published-views.js';
+import { sameListing, samePids, sameView, type PublishedView, type ReadState } from './published-views.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { lastSignOfLife, readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
@@ -24,6 +24,8 @@ import { waitingFact } from './life.js';
 import { asyncLister, syncLister, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
 import { SubagentTracker } from './subagents.js';
 import { LaunchBook, type LaunchRecord } from './launch-flags.js';
+import { chooseProcess, compareChoice, stillRuns } from './choice.js';
+import { hooksReadRoot, type HooksReadRootOptions } from '../hook-root.js';
 
 import { HELD_CHECK_MS, HELD_CHECK_TICKS, LIVENESS_MS, type SharedRegistry } from './shared-registry.js';
 export { HELD_CHECK_MS, LIVENESS_MS };
@@ -78,6 +80,12 @@ export interface ClaudeDomainOptions {
    * does not wait for them (issue 26); until then a session's view says its subagents are still being read.
    */
   deferUntilLive?: boolean;
+  /**
+   * The root this domain's sessions live in, as it was found: a process whose hooks read another `.omc` (its cwd
+   * in another project) is joined as running elsewhere (ProcessView.elsewhere), its loop here orphaned. Unset: every
+   * process counts as reading this root (as before).
+   */
+  hookRoot?: HooksReadRootOptions;
 }
 
 const EMPTY = (c: ClaudeConfigDir): ClaudeSnapshot => ({
@@ -149,8 +157,13 @@ export class ClaudeDomain implements Domain {
   private disposed = false;
   /** Each followed session's subagent files (subagents.ts), read with its transcript. */
   private readonly subagents: SubagentTracker;
+  /** Each judged view of a process working elsewhere, as the copy that says so (ProcessView.elsewhere). */
+  private awayViews = new WeakMap<ProcessView, ProcessView>();
+  /** Whether a process working in a directory has hooks that read this root (remembered per directory). */
+  private readonly hooksHere: (cwd: string | null) => boolean | null;
 
   constructor(private readonly opts: ClaudeDomainOptions) {
+    this.hooksHere = opts.hookRoot ? hooksReadRoot(opts.hookRoot) : () => null;
     this.dir = opts.config.dir;
     this.label = opts.config.rule === 'CLAUDE_CONFIG_DIR' ? '$CLAUDE_CONFIG_DIR' : '~/.claude';
     this.clock = opts.clock ?? Date.now;
@@ -342,6 +355,9 @@ export class ClaudeDomain implements Domain {
           ? last.reason
           : `pid ${e.pid} exited (omc-top saw its registry entry removed, as the CLI does on a clean exit)`,
         waitingFor: null,
+        // An ended process runs nothing: neither beside others nor elsewhere.
+        alsoPids: [],
+        elsewhere: null,
       });
       if (this.departed.size > MAX_DEPARTED) this.departed.delete(this.departed.keys().next().value as string);
     }
@@ -351,7 +367,11 @@ export class ClaudeDomain implements Domain {
   private wantedTranscripts(): Map<string, string> {
     const want = new Map<string, string>();
     if (this.opts.transcripts === false) return want;
-    for (const e of this.entries) if (e.cwd) want.set(e.sessionId, transcriptRel(e.cwd, e.sessionId));
+    for (const e of this.entries) {
+      // Where the chosen process of the session writes it (Claude Code files a transcript under its own cwd).
+      const chosen = this.procViews.get(e.sessionId);
+      if (e.cwd && (!chosen || chosen.pid === e.pid)) want.set(e.sessionId, transcriptRel(e.cwd, e.sessionId));
+    }
     // An exited process's transcript holds its final figures (written as it exited).
     for (const [sid, p] of this.departed)
       if (p.cwd && !want.has(sid) && want.size < MAX_TRANSCRIPTS) want.set(sid, transcriptRel(p.cwd, sid));
@@ -579,17 +599,33 @@ export class ClaudeDomain implements Domain {
    */
   private judgeAll(): boolean {
     const by = new Map<string, ProcessView>();
+    // Sessions that more than one still-running process names (rare: two terminals resumed one session).
+    let several: Map<string, ProcessView[]> | null = null;
     for (const e of this.entries) {
       const pv = this.processView(e);
       const prev = by.get(e.sessionId);
-      // Two entries for one session (a stale file and a resumed CLI): the live one wins, then the newest.
-      if (
-        prev &&
-        (rankOf(prev) < rankOf(pv) || (rankOf(prev) === rankOf(pv) && (prev.startedAt ?? 0) >= (pv.startedAt ?? 0)))
-      )
-        continue;
+      if (prev) {
+        several ??= new Map();
+        const all = several.get(e.sessionId) ?? [prev];
+        all.push(pv);
+        several.set(e.sessionId, all);
+        // The one choice rule (choice.ts): live first, then one whose hooks read this root, then the newest.
+        if (compareChoice(prev, pv, this.hooksHere) <= 0) continue;
+      }
       by.set(e.sessionId, pv);
     }
+    // Copies, never the kept views: the chosen one says which others run the session, and where its hooks read.
+    several?.forEach((all, sid) => {
+      const { chosen, others } = chooseProcess(all, this.hooksHere);
+      if (chosen && others.length > 0) by.set(sid, { ...chosen, alsoPids: others });
+    });
+    by.forEach((pv, sid) => {
+      if (pv.cwd === null || !stillRuns(pv) || this.hooksHere(pv.cwd) !== false) return;
+      // Kept with the view it copies: a judgement that keeps a held process's view keeps this one too.
+      let away = this.awayViews.get(pv);
+      if (!away) this.awayViews.set(pv, (away = { ...pv, elsewhere: pv.cwd }));
+      by.set(sid, away);
+    });
     // A session whose process exited, unless another process of it (a resume) is registered now.
     for (const [sid, pv] of this.departed) {
       if (by.has(sid)) continue;
@@ -607,7 +643,9 @@ export class ClaudeDomain implements Domain {
         old.reason !== pv.reason ||
         old.since !== pv.since ||
         old.pid !== pv.pid ||
-        old.tmuxWhere !== pv.tmuxWhere
+        old.tmuxWhere !== pv.tmuxWhere ||
+        (old.elsewhere ?? null) !== (pv.elsewhere ?? null) ||
+        !samePids(old.alsoPids, pv.alsoPids)
       )
         return true;
     }
@@ -876,6 +914,3 @@ export class ClaudeDomain implements Domain {
     if (this.catchUp) clearImmediate(this.catchUp);
   }
 }
-
-const RANK: Record<string, number> = { waiting: 0, busy: 0, idle: 0, unknown: 1, gone: 2, exited: 2 };
-const rankOf = (p: ProcessView) => RANK[p.status] ?? 3;

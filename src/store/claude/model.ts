@@ -31,6 +31,17 @@ export interface ProcessView {
   startedAt: number | null;
   /** Relative to the config dir. */
   registryRel: string;
+  /**
+   * The other registered processes of this session not known to have ended (two terminals resumed it), ascending;
+   * absent or empty when this one runs it alone. This one is the choice of store/claude/choice.ts.
+   */
+  alsoPids?: readonly number[];
+  /**
+   * Its working directory when its hooks read another `.omc` than this root (store/hook-root.ts): a `claude
+   * --resume` typed in another project. Nothing will continue or end this root's loop then. Absent or null: they
+   * read this root, or that is not known.
+   */
+  elsewhere?: string | null;
 }
 
 export interface TranscriptView {

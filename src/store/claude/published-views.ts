@@ -37,6 +37,8 @@ export function sameListing(p: PublishedView, pv: ProcessView | null, read: Read
     Object.is(a?.pid, pv?.pid) &&
     Object.is(a?.reason, pv?.reason) &&
     Object.is(a?.tmuxWhere, pv?.tmuxWhere) &&
+    (a?.elsewhere ?? null) === (pv?.elsewhere ?? null) &&
+    samePids(a?.alsoPids, pv?.alsoPids) &&
     sameRead(p.read, read)
   );
 }
@@ -55,4 +57,12 @@ export function sameView(p: PublishedView, pv: ProcessView | null, read: ReadSta
 function sameRead(a: ReadState | null, b: ReadState | null): boolean {
   if (a === null || b === null) return a === b;
   return a.version === b.version && a.subagentsVersion === b.subagentsVersion && a.behind === b.behind;
+}
+
+/** The other processes of a session, compared without building anything (absent and empty are the same). */
+export function samePids(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
+  const n = a?.length ?? 0;
+  if (n !== (b?.length ?? 0)) return false;
+  for (let i = 0; i < n; i++) if (a?.[i] !== b?.[i]) return false;
+  return true;
 }

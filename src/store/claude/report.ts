@@ -7,6 +7,7 @@ import type { SessionView } from '../sessions/model.js';
 import { loopAnalytics, numberedIterations } from './analytics.js';
 import { activeLoop, attentionFor } from './attention.js';
 import { isDead, lifeOf } from './life.js';
+import { elsewhereText, processesText } from './join-words.js';
 import type { ClaudeSnapshot } from './model.js';
 import type { ToolCall, TranscriptFacts } from './transcript-facts.js';
 
@@ -45,6 +46,12 @@ export function sessionJsonExtras(s: SessionView, snap: ClaudeSnapshot, now: num
             kind: p.kind,
             waiting_for: p.waitingFor,
             registry: `${snap.configDir}/${p.registryRel}`,
+            // The join (store/claude/choice.ts, join-words.ts): the other processes of the session, where it runs.
+            other_pids: p.alsoPids ?? [],
+            processes_text: processesText(p),
+            cwd: p.cwd,
+            hooks_elsewhere: p.elsewhere ?? null,
+            hooks_elsewhere_text: elsewhereText(p),
           },
           transcript: t && {
             path: `${snap.configDir}/${t.rel}`,
