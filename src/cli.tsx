@@ -23,7 +23,7 @@ import { addCancelWordsToReport } from './feeds/row.js';
 import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
-import { type OmcInstall } from './store/omc-install.js';
+import { type OmcInstall, type OmcReadMemo } from './store/omc-install.js';
 import type { Problem } from './store/types.js';
 import { resolveRootAndOmc, rootMovedWords } from './store/omc-root.js';
 import {
@@ -194,7 +194,7 @@ interface TuiOptions {
   /** The OMC that runs the hooks, as last found: a running store that finds another updates it (O's next root starts there). */
   omc: OmcInstall;
   /** The same finding made again (resolveRootAndOmc): the store looks again on a timer. */
-  omcRedetect?: () => OmcInstall;
+  omcRedetect?: (reads?: OmcReadMemo, processes?: boolean) => OmcInstall;
   /** The root looked for again by another OMC's rules (resolveRootAndOmc): followed when an upgrade moves it. */
   rootFor?: (install: OmcInstall) => RootResolution;
   attention?: { notify?: string; noTitle?: boolean };

@@ -73,6 +73,11 @@ export interface LocalFleetOptions {
   listenForAnswers?: boolean;
   /** How often every root's OMC version is looked at again (default OMC_RECHECK_MS; tests pass less). */
   omcRecheckMs?: number;
+  /**
+   * Another OMC judges a root now (a plugin update, its --plugin-dir Claude gone): the monitor's words for it
+   * ("OMC 5.5.0 now (was 4.4.4): verdicts re-judged"), for the fleet's message line.
+   */
+  onOmcChange?: (root: FleetRoot, words: string) => void;
 }
 
 export interface LocalRoot {
@@ -304,8 +309,10 @@ export class LocalFleet {
       clock: this.opts.clock,
       watch: this.opts.watch === 'none' ? 'none' : plan.watch,
       omc: detectOmcInstall({ env, projectDir: info.projectDir }),
-      // The files only, as a lone monitor looks again (omc-root.ts's redetect): no process's command line per tick.
-      omcRedetect: (reads) => detectOmcInstall({ env, projectDir: info.projectDir, processes: false, reads }),
+      // The files only, as a lone monitor looks again (omc-root.ts's redetect): no process's command line per tick
+      // (the processes only once the one whose --plugin-dir decided is gone).
+      omcRedetect: (reads, processes = false) =>
+        detectOmcInstall({ env, projectDir: info.projectDir, processes, reads }),
       omcRecheckTicker: this.omcTicker,
       claude: {
         live: claudeLive,
@@ -329,6 +336,7 @@ export class LocalFleet {
       store.cancelRecords.subscribe(on),
       store.status.subscribe(on),
       monitor.view.subscribe(on),
+      store.onOmcChange((words) => (words ? this.opts.onOmcChange?.(info, words) : undefined)),
       acks.watch(),
       () => monitor.dispose(),
     ];
