@@ -21,6 +21,7 @@ import { QuotaDomain } from '../store/cost/quota-domain.js';
 import { BgJobsReader } from '../store/claude/bg-jobs-reader.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, rootStillThere, type FleetRoot } from './discover.js';
+import type { ClaudeRootsMemo } from './claude-root.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
 import { needsBySession, needText, rowIdentity, rowOf } from '../feeds/row.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
@@ -114,6 +115,8 @@ export class LocalFleet {
   private unfollow: () => void = () => undefined;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
+  /** Each live Claude's own OMC_STATE_DIR, read once per process (fleet/claude-root.ts). */
+  private readonly claudeStateDirs: ClaudeRootsMemo['stateDirs'] = new Map();
   private readonly groups = new Map<string, { mark: string; group: string; label: string }>();
   private liveClaude = 0;
   private problems: string[] = [];
@@ -199,6 +202,7 @@ export class LocalFleet {
         ? { probe: this.opts.probe }
         : { probe: this.registry.probe, registry: this.registry.current() }),
       cache: this.resolved,
+      stateDirs: this.claudeStateDirs,
       groups: this.groups,
     });
     // An idle machine re-reads the registry every few seconds: rebuild only when something it says changed.
