@@ -24,6 +24,7 @@ import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall, type OmcReadMemo } from './store/omc-install.js';
+import { stateDirHints } from './store/claude/process-env.js';
 import type { Problem } from './store/types.js';
 import { resolveRootAndOmc, rootMovedWords } from './store/omc-root.js';
 import {
@@ -122,6 +123,8 @@ function notFoundMessage(r: RootResolution): string {
     lines.push(fault === 'does not exist' || fault === 'is a directory' ? `  ${shown}` : `  ${shown}: ${fault}`);
   }
   for (const n of r.notices) lines.push(`note: ${cleanLine(n)}`);
+  // A Claude here whose hooks write elsewhere (its own OMC_STATE_DIR, or none where omc-top has one).
+  for (const h of stateDirHints(r.projectDir, process.env)) lines.push(`note: ${h}`);
   lines.push('Start OMC in this project first, or point omc-top at one with --cwd DIR or --root DIR/.omc.');
   return lines.join('\n');
 }
@@ -218,9 +221,13 @@ interface Watched {
  */
 function noRootYetText(res: RootResolution): string {
   const fault = rootPathFault(res.root);
-  return fault === 'does not exist'
-    ? `no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`
-    : `${shownPath(res.root)} ${fault}: waiting for a .omc directory there (${res.explain})`;
+  const hint = stateDirHints(res.projectDir, process.env)[0];
+  return (
+    (fault === 'does not exist'
+      ? `no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`
+      : `${shownPath(res.root)} ${fault}: waiting for a .omc directory there (${res.explain})`) +
+    (hint ? `; ${hint}` : '')
+  );
 }
 
 function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {

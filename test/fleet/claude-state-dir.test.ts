@@ -4,12 +4,13 @@
  * fleet runs with; a fleet started with OMC_STATE_DIR still finds the Claudes that run without it; a Claude whose
  * state is nowhere is said, never dropped without a word.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LocalFleet } from '../../src/fleet/local.js';
 import { waitFor } from '../helpers/fixtures.js';
+import { BIN } from '../helpers/pty.js';
 import { omc55Root } from '../helpers/omc-plugin.js';
 import { makeLive } from '../helpers/sessions-gen.js';
 import { fleetRigPerTest, type Machine } from './fleet-tree.js';
@@ -90,5 +91,38 @@ describe("each Claude's root, with its own OMC_STATE_DIR", () => {
       ),
     );
     expect(fleet.getSnapshot().localClaude).toBe(2);
+  });
+});
+
+describe('a monitor in that project', () => {
+  /** `omc-top --json` in `dir` with the machine's Claude config and `env`: its exit status and stderr. */
+  const jsonIn = (m: Machine, dir: string, env: Record<string, string> = {}) => {
+    const r = spawnSync(process.execPath, [BIN, '--json'], {
+      cwd: dir,
+      env: { ...m.env, XDG_STATE_HOME: path.join(m.base, 'xdg'), ...env },
+      encoding: 'utf8',
+    });
+    return { status: r.status, err: r.stderr };
+  };
+
+  it('that finds no .omc names the Claude there that runs with OMC_STATE_DIR, and the command to look there', () => {
+    const m = rig.machine();
+    const { dir, central, pid } = centralProject(m);
+    const r = jsonIn(m, dir);
+    expect(r.status).toBe(2);
+    expect(r.err).toContain('no .omc directory found');
+    expect(r.err).toContain(
+      `note: Claude pid ${pid} here runs with OMC_STATE_DIR=${central}: try OMC_STATE_DIR=${central} omc-top`,
+    );
+    // And the other way: omc-top run with an OMC_STATE_DIR that the Claude here does not have.
+    const bare = path.join(m.base, 'bare');
+    fs.mkdirSync(bare);
+    execFileSync('git', ['init', '-q'], { cwd: bare });
+    const plain = m.register('77777777-1111-4222-8333-444444444444', bare);
+    const other = jsonIn(m, bare, { OMC_STATE_DIR: central });
+    expect(other.status).toBe(2);
+    expect(other.err).toContain(
+      `note: Claude pid ${plain.pid} here runs without OMC_STATE_DIR: try env -u OMC_STATE_DIR omc-top`,
+    );
   });
 });
