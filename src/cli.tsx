@@ -25,6 +25,7 @@ import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall, type OmcReadMemo } from './store/omc-install.js';
 import { stateDirHints } from './store/claude/process-env.js';
+import { refuseOneProjectFlags } from './commands/fleet-flags.js';
 import type { Problem } from './store/types.js';
 import { resolveRootAndOmc, rootMovedWords } from './store/omc-root.js';
 import {
@@ -81,7 +82,9 @@ Options:
   --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
   --no-title    leave the terminal title alone (default: "needs you: N"; the fleet:
                 "N sessions need you")
-  --all         the fleet: every session of every .omc root on this machine, by project
+  --all         the fleet: every session of every .omc root on this machine, by project,
+                each judged by its own OMC (--cwd, --root, --omc-version and --json pick
+                or judge one project: refused with --all or --host)
   --host U@BOX[:DIR]  also show that machine's sessions, over your own ssh (repeatable;
                 or "hosts" in the config file); omc-top must be installed there
   -h, --help    this text
@@ -481,6 +484,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
   if (args.flags.has('no-color')) process.env.NO_COLOR = '1';
   if (args.flags.has('all') || hosts.values.length > 0) {
+    refuseOneProjectFlags(args.flags, args.flags.has('all') ? '--all' : '--host');
     const { runFleet } = await import('./run-fleet.js');
     const flags = {
       readonly: args.flags.has('readonly'),
