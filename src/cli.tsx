@@ -27,7 +27,7 @@ import { type OmcInstall, type OmcReadMemo } from './store/omc-install.js';
 import { stateDirHints } from './store/claude/process-env.js';
 import { refuseOneProjectFlags } from './commands/fleet-flags.js';
 import type { Problem } from './store/types.js';
-import { resolveRootAndOmc, rootMovedWords } from './store/omc-root.js';
+import { followRoot, resolveRootAndOmc } from './store/omc-root.js';
 import {
   NestedRootsSearch,
   findNestedRoots,
@@ -385,16 +385,17 @@ function omcFollower(
 ): OmcFollower {
   return (words, next, from) => {
     opts.omc = next;
-    const again = from === live.store ? (opts.rootFor?.(next) ?? null) : null;
-    if (!again) {
+    const wasRoot = res.root;
+    const follow = from === live.store && opts.rootFor ? followRoot(opts.rootFor, next, wasRoot) : null;
+    if (!follow) {
       if (words) ui.flash(words, 'info');
       return;
     }
-    const wasRoot = res.root;
+    const again = follow.res;
     const onMain = live.store.root === wasRoot;
     const explained = live.rootExplain;
     Object.assign(res, again);
-    if (!onMain || again.root === wasRoot) {
+    if (!onMain || follow.moved === null) {
       if (words) ui.flash(words, 'info');
       if (onMain && again.explain !== explained) {
         live.rootExplain = again.explain; // the header says how the new release found it
@@ -402,7 +403,7 @@ function omcFollower(
       }
       return;
     }
-    const said = [words, rootMovedWords(again, wasRoot)].filter((w) => w !== null).join('; ');
+    const said = [words, follow.moved].filter((w) => w !== null).join('; ');
     // After the old store's own re-judging (this runs inside it): it closes, one on the new root starts.
     setImmediate(() => {
       if (live.closing || live.store !== from) return;

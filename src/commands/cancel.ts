@@ -193,6 +193,30 @@ async function watchClaude(
   return side;
 }
 
+/**
+ * Claude seen to stop with the loop still ended on disk (`ended()`, judged at that moment): this cancel's verdict,
+ * `stopped`, told to every other omc-top process in its record (store/cancel/settled.ts), as a monitor's tracker
+ * tells what it saw. Anything else is left to the record's word in flight: this command does not follow the window.
+ */
+async function recordStop(
+  records: CancelRecordFile,
+  done: CancelDone,
+  claude: ClaudeSide,
+  ended: () => boolean,
+  now: number,
+): Promise<void> {
+  if (claude.stoppedMs === null || claude.seen === null || !ended()) return;
+  const settled = {
+    word: 'stopped',
+    atMs: now,
+    stoppedMs: claude.stoppedMs,
+    seen: claude.seen,
+    byPid: process.pid,
+  } as const;
+  // Not written: the record file's problem line says so to this process; the others say the store's word.
+  await records.settle(cancelRecordOf(done).key, done.signal.requestedMs, settled);
+}
+
 function report(done: CancelDone): Record<string, unknown> {
   const p = done.plan;
   return {
@@ -362,9 +386,10 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       // Told to every omc-top process on this machine (a monitor, `status`, `--json`): a loop re-armed after this
       // cancel is "cancel did not take" there too. A pause ends nothing, so it is not recorded.
       // Why it could not be recorded (said below: the cancel on disk happened all the same), or null.
-      const unrecorded = outcome.plan.request.pauseOnly
+      const records = outcome.plan.request.pauseOnly
         ? null
-        : await new CancelRecordFile(ownStateDir(io.env ?? process.env), res.root, io.now).add(cancelRecordOf(outcome));
+        : new CancelRecordFile(ownStateDir(io.env ?? process.env), res.root, io.now);
+      const unrecorded = records ? await records.add(cancelRecordOf(outcome)) : null;
       // "Verified" only when the Stop hook, re-reading disk now, no longer holds the agent for these modes.
       const after = verifyByVerdict(res.root, outcome, rules, res.projectDir, io.now(), home);
       // Not knowing the version, a result that holds for one release and not another is no result.
@@ -381,6 +406,14 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
       const why = depends ?? after.why;
       const done = ok === outcome.ok ? outcome : { ...outcome, ok, summary: `${outcome.summary}; but ${why}` };
       const claude = done.ok ? await watchClaude(done, res.root, res.projectDir, waitMs, io) : null;
+      if (records && unrecorded === null && claude)
+        await recordStop(
+          records,
+          done,
+          claude,
+          () => verifyByVerdict(res.root, done, rules, res.projectDir, io.now(), home).ok,
+          io.now(),
+        );
       const unstopped = waitMs > 0 && claude !== null && inTurnAtCancel(claude) && claude.stoppedMs === null;
       if (json)
         io.out(

@@ -100,7 +100,7 @@ export function parseStatusArgs(argv: readonly string[], io: StatusIo): StatusAr
 /**
  * Prints the line when it needs no read of the tree (a live monitor's cache, or no .omc); null otherwise.
  * `book`: the rule book this call judges with (--omc-version); a cache judged by another book, or not saying
- * which, is not this call's answer.
+ * which, is not this call's answer; nor is, for an unpinned call, the cache of a monitor pinned to a release.
  */
 export function printStatus(args: StatusArgs, place: StatusPlace, io: StatusIo, book?: string): number | null {
   if (!place.res.exists) {
@@ -112,6 +112,8 @@ export function printStatus(args: StatusArgs, place: StatusPlace, io: StatusIo, 
   const live = liveStatusCache(dir, place.res.root);
   if (!live.cache) return null;
   if (book !== undefined && live.cache.book !== book) return null;
+  // A monitor pinned to another release shows a what-if: this call asks what the OMC running the hooks does.
+  if (book === undefined && live.cache.pinned) return null;
   // The project is named as this call resolved it (a monitor started elsewhere may name it otherwise); the state
   // directory is looked at now (a few system calls): it may have turned unusable under a monitor still beating.
   io.out(args.render({ ...live.cache.values, project: place.project, state: stateDirMark(dir) }) + '\n');

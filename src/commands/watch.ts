@@ -28,8 +28,11 @@ import { holdLeaseForFleet } from '../feeds/notify/push/fleet-lease.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { startRowFeed } from '../feeds/row-feed.js';
 import { noRootMessage, projectNameOf } from '../store/root.js';
-import { resolveRootAndOmc } from '../store/omc-root.js';
-import { OmcStore } from '../store/store.js';
+import { followRoot, resolveRootAndOmc } from '../store/omc-root.js';
+import type { OmcInstall } from '../store/omc-install.js';
+import type { RootResolution } from '../store/root.js';
+import type { StateDirHealth } from '../store/state-dir/health.js';
+import { OmcStore, type OmcStoreOptions } from '../store/store.js';
 import {
   hasReaderToLose,
   LineStream,
@@ -140,7 +143,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   const now = io?.now ?? Date.now;
   const cwd = (args.flags.get('cwd') as string | undefined) ?? io?.cwd ?? process.cwd();
   // The root and the OMC that judges found together, as the monitor and --json find them (--omc-version too).
-  const { res, omc, redetect } = resolveRootAndOmc({
+  const { res, omc, redetect, rootFor } = resolveRootAndOmc({
     cwd,
     rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
@@ -157,19 +160,92 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   // Listening before any line is written: a script that stops the watch as soon as it reads "ready" gets the
   // clean exit 0, not death by the signal's default action in the moment between the line and the handler.
   const stopped = io?.stopped ?? processStop(args.flags.has('push-lease'));
-  const store = new OmcStore({
-    root: res.root,
-    readonly: true,
-    watch: args.flags.has('poll') ? 'poll' : 'auto',
-    projectDir: res.projectDir,
-    rootRule: res.rule,
-    // The Stop-hook rules of the OMC that runs the hooks (or --omc-version's), as the monitor and --json judge.
-    omc,
+  const lines: RootLines = { project, now, out, state, room, aliveMs };
+  const flags = {
+    snapshot: args.flags.has('snapshot'),
+    rows: args.flags.has('rows'),
+    lease: args.flags.has('push-lease'),
+  };
+  const base = {
+    watch: args.flags.has('poll') ? ('poll' as const) : ('auto' as const),
     // Looked at again while the watch runs: a plugin update is an `omc` line, then the re-judged transitions.
     omcRedetect: redetect,
     // The acknowledgements' and the status cache's directory, whose health the state-dir line reports.
     stateDir: ownStateDir(io?.env ?? process.env),
-  });
+  };
+  const shown: Shown = { view: null, stateDir: null };
+  let closing = false;
+  let current: OnRoot | null = null;
+  let moving: Promise<void> | null = null;
+  /**
+   * Another OMC runs the hooks (the `omc` line is said): where its release keeps the state is looked for again, as
+   * the monitor does (store/omc-root.ts followRoot); when it moved, a `root` line says so and the watch goes on
+   * there, after the old store's own re-judging (this runs inside it).
+   */
+  const follow = (from: OmcStore, next: OmcInstall) => {
+    if (closing || moving || from !== current?.store) return;
+    const was = current.at.root;
+    const found = followRoot(rootFor, next, was);
+    if (found.moved === null) return;
+    const words = found.moved;
+    moving = new Promise<void>((done) =>
+      setImmediate(() => {
+        void (async () => {
+          const old = current as OnRoot;
+          const absence = found.res.exists ? null : ({ code: 'missing' } as const);
+          state(rootLine(project, now(), { path: found.res.root, absence, message: words }, { was, words }) + '\n');
+          await old.stop('rows gone');
+          if (!closing) current = await watchOn(found.res, { ...base, omc: next }, flags, lines, shown, follow, false);
+          moving = null;
+          done();
+        })();
+      }),
+    );
+  };
+  current = await watchOn(res, { ...base, omc }, flags, lines, shown, follow, true);
+  await stopped;
+  closing = true;
+  stream?.close();
+  await moving;
+  await current.stop();
+  return WATCH_EXIT.ok;
+}
+
+/** Where this watch writes its lines, and how: the same for every root it watches. */
+interface RootLines {
+  project: string;
+  now(): number;
+  /** Events (may be dropped for a reader that stopped reading) and state lines (never dropped). */
+  out(s: string): void;
+  state(s: string): void;
+  room: { has(): boolean; on(cb: () => void): void };
+  aliveMs: number | null;
+}
+
+/** What the reader was last told, kept across a move: a line is written only when it changes. */
+interface Shown {
+  view: AttentionView | null;
+  stateDir: StateDirHealth | null;
+}
+
+/** The watch on one root: the store and all that reads it, stopped whole when an OMC upgrade moves the root. */
+interface OnRoot {
+  at: RootResolution;
+  store: OmcStore;
+  stop(gone?: 'rows gone'): Promise<void>;
+}
+
+async function watchOn(
+  at: RootResolution,
+  opts: Pick<OmcStoreOptions, 'watch' | 'omc' | 'omcRedetect' | 'stateDir'>,
+  flags: { snapshot: boolean; rows: boolean; lease: boolean },
+  lines: RootLines,
+  shown: Shown,
+  onOmc: (from: OmcStore, next: OmcInstall) => void,
+  first: boolean,
+): Promise<OnRoot> {
+  const { project, now, out, state, room, aliveMs } = lines;
+  const store = new OmcStore({ ...opts, root: at.root, readonly: true, projectDir: at.projectDir, rootRule: at.rule });
   store.start();
   const dir = store.stateDir.dir;
   const acks = new AckFile(dir, store.root);
@@ -187,7 +263,10 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     state(rootLine(project, now(), { path: store.root, absence, message: status.watchDetail }) + '\n');
   });
   // Listening before the attention monitor does, for the same reason: the line comes before the transitions it causes.
-  const offOmc = store.onOmcChange((words, next) => state(omcLine(project, now(), next, words) + '\n'));
+  const offOmc = store.onOmcChange((words, next) => {
+    state(omcLine(project, now(), next, words) + '\n');
+    onOmc(store, next);
+  });
   const monitor = new AttentionMonitor(store, { acks });
   // "ready" promises that every later change is reported: wait for the watcher to be up.
   await new Promise<void>((resolve) => {
@@ -201,57 +280,69 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   });
   monitor.sync();
   // Who pushes here, before any item: the fleet reading this decides from it (fleet/remote.ts).
-  const stopLease = args.flags.has('push-lease')
+  const stopLease = flags.lease
     ? holdLeaseForFleet(dir, store.root, (pusher) => state(pushLeaseLine(project, now(), pusher) + '\n'))
     : () => undefined;
   // Rows before "ready": a fleet that sees "ready" has every session's row.
-  const stopRows = args.flags.has('rows') ? startRowFeed(store, project, state, now, room, monitor) : () => undefined;
-  let shown: AttentionView = monitor.view.getSnapshot();
-  let shownStateDir = store.stateDir.getSnapshot();
-  if (args.flags.has('snapshot')) {
+  const stopRows = flags.rows ? startRowFeed(store, project, state, now, room, monitor) : () => undefined;
+  const view = monitor.view.getSnapshot();
+  const health = store.stateDir.getSnapshot();
+  if (flags.snapshot) {
+    // At start, and on the root an upgrade moved the watch to: every fact there (no second `ready`).
     const at = now();
     for (const [kind, map] of monitor.current().byKind) {
       for (const [key, fact] of map) state(snapshotLine(kind, key, fact, project, at, monitor.isAcked) + '\n');
     }
-    state(attentionLine(project, at, shown) + '\n');
-    state(stateDirLine(project, at, shownStateDir) + '\n');
-    state(readyLine(project, at, shown.count, aliveMs) + '\n');
-    pauseAfterFirstLineForTest();
+    state(attentionLine(project, at, view) + '\n');
+    state(stateDirLine(project, at, health) + '\n');
+    if (first) {
+      state(readyLine(project, at, view.count, aliveMs) + '\n');
+      pauseAfterFirstLineForTest();
+    }
+  } else if (!first) {
+    // Moved: what the reader was told last, said again where it differs here.
+    if (shown.view && !sameView(view, shown.view)) state(attentionLine(project, now(), view) + '\n');
+    if (shown.stateDir && health !== shown.stateDir) state(stateDirLine(project, now(), health) + '\n');
   }
+  shown.view = view;
+  shown.stateDir = health;
   monitor.onTransitions((batch) => {
     const at = now();
     for (const t of batch) out(transitionLine(t, project, at, monitor.isAcked) + '\n');
   });
   // After the transitions that changed it (the cell notifies on the next turn): the count at that moment.
   const offView = monitor.view.subscribe(() => {
-    const view = monitor.view.getSnapshot();
-    if (sameView(view, shown)) return;
-    shown = view;
-    state(attentionLine(project, now(), view) + '\n');
+    const next = monitor.view.getSnapshot();
+    if (shown.view && sameView(next, shown.view)) return;
+    shown.view = next;
+    state(attentionLine(project, now(), next) + '\n');
   });
   // The state directory turning unusable (or usable again) while the watch runs: a script learns that its
   // acknowledgements and the cancel records are (no longer) kept.
   const offStateDir = store.stateDir.subscribe(() => {
-    const health = store.stateDir.getSnapshot();
-    if (health === shownStateDir) return;
-    shownStateDir = health;
-    state(stateDirLine(project, now(), health) + '\n');
+    const next = store.stateDir.getSnapshot();
+    if (next === shown.stateDir) return;
+    shown.stateDir = next;
+    state(stateDirLine(project, now(), next) + '\n');
   });
   // A live monitor: `status --tmux` may answer from it (nothing is written under .omc).
   const unpublish = publishStatusCache({ store, monitor, project, dir });
-  await stopped;
-  stream?.close();
-  stopLease();
-  stopRows();
-  offView();
-  offStateDir();
-  offRoot();
-  offOmc();
-  unpublish();
-  unwatchAcks();
-  monitor.dispose();
-  await store.close();
-  return WATCH_EXIT.ok;
+  return {
+    at,
+    store,
+    async stop(gone) {
+      stopLease();
+      stopRows(gone);
+      offView();
+      offStateDir();
+      offRoot();
+      offOmc();
+      unpublish();
+      unwatchAcks();
+      monitor.dispose();
+      await store.close();
+    },
+  };
 }
 
 /** The same items, acknowledged the same way: nothing a script needs to hear again. */

@@ -173,6 +173,8 @@ export function rootLine(
   project: string,
   atMs: number,
   root: { path: string; absence: RootAbsence | null; message: string },
+  /** The watch moved to this root from `was` (an OMC upgrade that keeps the state elsewhere), in the monitor's words. */
+  moved: { was: string; words: string } | null = null,
 ): string {
   return safeJson({
     v: LINE_VERSION,
@@ -184,6 +186,8 @@ export function rootLine(
       present: root.absence === null,
       problem: root.absence === null ? null : { code: root.absence.code, message: root.message },
     },
+    was: moved?.was ?? null,
+    message: moved?.words ?? null,
   });
 }
 

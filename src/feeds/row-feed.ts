@@ -20,7 +20,7 @@ export function startRowFeed(
   /** Back-pressure: while the reader is behind, rows wait (never dropped) and go out as they are by then. */
   room: { has(): boolean; on(cb: () => void): void } = { has: () => true, on: (cb) => cb() },
   monitor?: AttentionMonitor,
-): () => void {
+): (gone?: 'rows gone') => void {
   const last = new Map<string, string>();
   let stopped = false;
   /** Back-pressure: stop where the reader fell behind; the next emit carries on from the state then. */
@@ -79,8 +79,16 @@ export function startRowFeed(
     store.cancelRecords.subscribe(schedule),
   ];
   if (monitor) unsubs.push(monitor.view.subscribe(schedule));
-  return () => {
+  /** `gone`: the feed moves to another root (an OMC upgrade moved it): every row it sent is said gone first. */
+  return (gone?: 'rows gone') => {
     stopped = true;
     unsubs.forEach((u) => u());
+    if (gone === undefined) return;
+    const at = now();
+    for (const key of last.keys()) {
+      const sessionless = key === LEGACY_KEY;
+      out(rowLine(project, sessionless ? 'legacy' : key, sessionless, null, at) + '\n');
+    }
+    last.clear();
   };
 }

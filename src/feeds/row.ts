@@ -16,8 +16,16 @@ import { LEGACY_KEY, sessionKey, signalUntilMs } from '../store/sessions/model.j
 import { configuredPrices } from '../store/claude/price-config.js';
 import { CANCEL_FAILED } from '../store/cancel/words.js';
 import { sessionSpend, spendUnknown } from '../store/cost/spend.js';
-import type { CancelRecord } from '../store/cancel/cancel-records.js';
+import { SETTLED_WORDS, type CancelRecord } from '../store/cancel/cancel-records.js';
 import { FLIGHT_WORDS, flightText, recordedFlight, type FlightWord } from '../store/cancel/in-flight.js';
+import {
+  settledShown,
+  settledText,
+  settledWhy,
+  recordedSettled,
+  SETTLED_SHOW_MS,
+  type SettledWord,
+} from '../store/cancel/settled.js';
 import { statusWords } from '../store/sessions/summary.js';
 
 export const SESSION_STATUSES = [
@@ -55,6 +63,12 @@ export interface RowModel {
    * older sender.
    */
   cancelFlight?: FlightWord | null;
+  /**
+   * omc-top's cancel of this session settled (store/cancel/settled.ts): the word every surface says instead of
+   * `status` until SETTLED_SHOW_MS after `atMs` (the receiver decides on its own clock), or null. Absent from an
+   * older sender.
+   */
+  cancelSettled?: SettledWord | null;
   /** Every mode with progress and phase, as the sessions pane writes it. */
   modes: string;
   prompt: string;
@@ -98,6 +112,10 @@ export const ROW_SCHEMA = z.object({
   cancelFlight: z
     .object({ word: z.enum(FLIGHT_WORDS), sinceMs: epoch, untilMs: epoch })
     .refine((w) => (w.sinceMs === null) !== (w.untilMs === null))
+    .nullable()
+    .optional(),
+  cancelSettled: z
+    .object({ word: z.enum(SETTLED_WORDS), atMs: epoch.unwrap() })
     .nullable()
     .optional(),
   modes: text(MAX_TEXT),
@@ -163,19 +181,25 @@ export function rowSignal(
 
 /**
  * A row's status as every surface says it: `cancel failed` while the row needs the user for that, the word of a
- * cancel in flight (`stopping 47s`, `ended 23s`), a signal's countdown (`cancel 12s`, `pause 12s`), else the status in
- * words. The fleet's rows and the serve page say this; the sessions pane says the same (panes/sessions/rows.ts).
+ * cancel in flight (`stopping 47s`, `ended 23s`), the settled word of one for five minutes (`stopped`, `cancelled`,
+ * `ended`, `not taken`), a signal's countdown (`cancel 12s`, `pause 12s`), else the status in words. The fleet's rows
+ * and the serve page say this; the sessions pane and the Cost pane say the same (panes/sessions/rows.ts).
  */
 export function rowStatusText(
-  r: Pick<RowModel, 'status' | 'cancelUntilMs'> & Partial<Pick<RowModel, 'needs' | 'cancelFlight'>>,
+  r: Pick<RowModel, 'status' | 'cancelUntilMs'> & Partial<Pick<RowModel, 'needs' | 'cancelFlight' | 'cancelSettled'>>,
   now: number,
 ): string {
   if (r.needs === CANCEL_FAILED) return CANCEL_FAILED;
   if (r.cancelFlight) return flightText(r.cancelFlight, now);
+  if (r.cancelSettled && settledShown(r.cancelSettled, now)) return settledText(r.cancelSettled);
   const sig = rowSignal(r);
   if (sig) return `${sig.word} ${Math.max(0, Math.ceil((sig.untilMs - now) / 1000))}s`;
   return statusWords(r.status);
 }
+
+/** When a row's settled word leaves it (epoch ms), for a view's next repaint; null when it shows none. */
+export const settledUntilMs = (r: Partial<Pick<RowModel, 'cancelSettled'>>): number | null =>
+  r.cancelSettled ? r.cancelSettled.atMs + SETTLED_SHOW_MS : null;
 
 /**
  * The row of one local session (text already cleaned by the sessions domain). `record`: omc-top's record of its
@@ -198,6 +222,7 @@ export function rowOf(
     status: s.status,
     cancelUntilMs: signalUntilMs(s),
     cancelFlight: recordedFlight(record, s, claude, now),
+    cancelSettled: recordedSettled(record, s, now),
     modes: truncate(unknownModesText(s) ?? s.modes.map((m) => modeSummary(m, true)).join(' · '), MAX_TEXT),
     prompt: truncate(promptText(s), MAX_TEXT),
     updatedMs: s.updatedMs,
@@ -225,8 +250,9 @@ export function needsBySession(open: readonly NeedItem[]): Map<string, NeedItem>
 
 /**
  * Adds to every session of a --json document (built by buildJsonReport) its status as every surface says it
- * (`status_text`: "stopping 47s", "ended 23s", "cancel 12s", "idle") and omc-top's cancel in flight
- * (`cancel_in_flight`: the word, and when it counts from or to), from omc-top's record of its cancels.
+ * (`status_text`: "stopping 47s", "ended 23s", "stopped", "cancel 12s", "idle"), omc-top's cancel in flight
+ * (`cancel_in_flight`: the word, and when it counts from or to) and its settled verdict while the rows say it
+ * (`cancel_settled`: the word, when, and what the process that followed it saw), from omc-top's record of its cancels.
  */
 export function addCancelWordsToReport(
   doc: Record<string, unknown>,
@@ -242,9 +268,16 @@ export function addCancelWordsToReport(
     if (!out || out.id !== s.id) return;
     const rec = records.get(sessionKey(s));
     const flight = recordedFlight(rec, s, claude.get(s.id), now);
+    const settled = recordedSettled(rec, s, now);
     const failed = rec !== undefined && failedNeed(rec, s) !== null;
     out.status_text = rowStatusText(
-      { status: s.status, cancelUntilMs: signalUntilMs(s), cancelFlight: flight, needs: failed ? CANCEL_FAILED : null },
+      {
+        status: s.status,
+        cancelUntilMs: signalUntilMs(s),
+        cancelFlight: flight,
+        cancelSettled: settled,
+        needs: failed ? CANCEL_FAILED : null,
+      },
       now,
     );
     out.cancel_in_flight = flight && {
@@ -253,5 +286,17 @@ export function addCancelWordsToReport(
       since: iso(flight.sinceMs),
       until: iso(flight.untilMs),
     };
+    const set = settled && rec?.settled;
+    out.cancel_settled = set
+      ? {
+          word: set.word,
+          text: settledText(set),
+          at: iso(set.atMs),
+          claude_stopped_at: iso(set.stoppedMs),
+          seen: set.seen,
+          by_pid: set.byPid,
+          why: settledWhy(set, rec.requestedMs),
+        }
+      : null;
   });
 }

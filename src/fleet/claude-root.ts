@@ -39,7 +39,14 @@ const isDir = (p: string) => {
 /** The roots of the live Claudes `entries`, each resolved with its own OMC_STATE_DIR. */
 export function claudeRoots(
   entries: readonly RegistryEntry[],
-  opts: { env: NodeJS.ProcessEnv; home: string; git: GitProbe; memo?: ClaudeRootsMemo },
+  opts: {
+    env: NodeJS.ProcessEnv;
+    home: string;
+    git: GitProbe;
+    memo?: ClaudeRootsMemo;
+    /** How a directory's root is found with a given environment (discover.ts's `resolve`); default: the newest rules. */
+    resolve?: (cwd: string, env: NodeJS.ProcessEnv) => RootResolution;
+  },
 ): ClaudeRoots {
   const memo = opts.memo ?? newClaudeRootsMemo();
   const problems: string[] = [];
@@ -70,7 +77,7 @@ export function claudeRoots(
       const rkey = `${env.OMC_STATE_DIR ?? ''}\u0000${cwd}`;
       let res = memo.roots.get(rkey);
       if (!res || (!res.exists && !resolvedNow.has(rkey))) {
-        res = resolveOmcRoot({ cwd, env, home: opts.home, git: opts.git });
+        res = opts.resolve ? opts.resolve(cwd, env) : resolveOmcRoot({ cwd, env, home: opts.home, git: opts.git });
         memo.roots.set(rkey, res);
         resolvedNow.add(rkey);
       }

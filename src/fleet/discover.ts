@@ -66,6 +66,12 @@ export interface DiscoverOptions {
    * meanwhile). Kept while the project's `.git` entry is the same file or directory.
    */
   groups?: Map<string, { mark: string; group: string; label: string }>;
+  /**
+   * A Claude session's directory to its root, as the OMC that runs that project's hooks places it (the fleet:
+   * store/omc-root.ts resolveRootAndOmc, as a lone monitor in that directory finds it), with `env` the Claude's
+   * own OMC_STATE_DIR in place of the fleet's (claude-root.ts); default: the newest rules.
+   */
+  resolve?: (cwd: string, env: NodeJS.ProcessEnv) => RootResolution;
 }
 
 /** More roots than this are not opened (one store each); the rest get one problem line. */
@@ -175,6 +181,7 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
     env,
     home,
     git,
+    resolve: opts.resolve,
     memo: { stateDirs: opts.stateDirs ?? new Map(), roots: opts.cache ?? new Map() },
   });
   problems.push(...claudes.problems);

@@ -14,6 +14,7 @@ import { SnapshotCell } from '../io/snapshot-cell.js';
 import type { GitProbe } from '../io/git.js';
 import { countDirectories, inotifyLimits, type InotifyLimits } from '../io/watch/inotify-limits.js';
 import { detectOmcInstall } from '../store/omc-install.js';
+import { resolveRootAndOmc } from '../store/omc-root.js';
 import { OmcRecheckTicker } from '../store/omc-recheck.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
@@ -204,6 +205,10 @@ export class LocalFleet {
       cache: this.resolved,
       stateDirs: this.claudeStateDirs,
       groups: this.groups,
+      // By the project's own OMC: 4.x and 5.5 place `.omc` differently (OMC_STATE_DIR, markers, outside git). From
+      // its files only, as the fleet looks again after an upgrade (no registry pass per directory resolved).
+      resolve: (cwd, env) =>
+        resolveRootAndOmc({ cwd, env, home: this.opts.home, git: this.opts.git, processes: false }).res,
     });
     // An idle machine re-reads the registry every few seconds: rebuild only when something it says changed.
     const same =
@@ -212,7 +217,8 @@ export class LocalFleet {
       found.problems.every((p, i) => p === this.problems[i]);
     this.liveClaude = found.liveClaude.length;
     this.problems = found.problems;
-    const moved = this.opts.local === false ? false : this.followMoves(found.roots);
+    const moved =
+      this.opts.local === false ? false : [this.followMoves(found.roots), this.dropLeft(found.roots)].includes(true);
     const fresh =
       this.opts.local === false ? [] : found.roots.filter((r) => !this.roots.has(r.id) && !this.toOpen.has(r.id));
     if (fresh.length > 0) {
@@ -256,6 +262,34 @@ export class LocalFleet {
       if (moved) this.queueOpen(moved, r.plan);
       else this.gone.set(id, { info: r.info, until: now + GONE_SHOWN_MS });
     }
+    return changed;
+  }
+
+  /**
+   * Roots whose OMC changed (a plugin update) were found by the old release's rules: the directories that led to
+   * them are resolved again at the next discovery, and a root the new rules no longer name is closed there (its
+   * state is read where the new release keeps it, as a lone monitor moves: store/omc-root.ts followRoot).
+   */
+  private readonly rejudged = new Set<string>();
+
+  private omcChanged(id: string, root: string): void {
+    for (const [cwd, res] of this.resolved) if (res.root === root) this.resolved.delete(cwd);
+    this.rejudged.add(id);
+    // After the store's own re-judging (this runs inside it).
+    setImmediate(() => this.discover());
+  }
+
+  /** Closes the re-judged roots no source names any more. Whether any was. */
+  private dropLeft(found: readonly FleetRoot[]): boolean {
+    if (this.rejudged.size === 0) return false;
+    const named = new Set(found.map((r) => r.id));
+    let changed = false;
+    for (const id of this.rejudged)
+      if (!named.has(id) && (this.roots.has(id) || this.toOpen.has(id))) {
+        this.shut(id);
+        changed = true;
+      }
+    this.rejudged.clear();
     return changed;
   }
 
@@ -340,7 +374,10 @@ export class LocalFleet {
       store.cancelRecords.subscribe(on),
       store.status.subscribe(on),
       monitor.view.subscribe(on),
-      store.onOmcChange((words) => (words ? this.opts.onOmcChange?.(info, words) : undefined)),
+      store.onOmcChange((words) => {
+        this.omcChanged(info.id, info.root);
+        if (words) this.opts.onOmcChange?.(info, words);
+      }),
       acks.watch(),
       () => monitor.dispose(),
     ];

@@ -15,6 +15,11 @@ export interface FleetRow extends RowModel {
   rootId: string;
   /** The worktree / root name inside the group. */
   rootLabel: string;
+  /**
+   * Set while the row's host is not live (lost, or its omc-top missing or too old now): when its stream last said
+   * anything. The row is what the host said then, not now: the view draws no age for it (AGE `?`) and dims it.
+   */
+  asOfMs?: number;
 }
 
 export interface FleetGroup {

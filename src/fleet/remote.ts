@@ -134,6 +134,8 @@ export class RemoteHost {
   private child: ChildProcess | null = null;
   private stderr = '';
   private lostAt: number | null = null;
+  /** When the stream last said anything while it was live: the rows are as of then once it is not (leaveLive). */
+  private heardLiveAt: number | null = null;
   private retryAt: number | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private attempt = 0;
@@ -238,6 +240,7 @@ export class RemoteHost {
     const child = this.child;
     // A too-old omc-top there is being ended already, for a reason of its own that stays on screen.
     if (!child || this.phase === 'too-old') return;
+    this.leaveLive();
     this.silentMessage = this.readyHere
       ? `no line for ${secs(bound)} (the omc-top there writes one every ${secs(this.aliveMs ?? IDLE_LINE_MS)} even when quiet): the connection stalled; ssh restarted`
       : `no line for ${secs(bound)} before its ready line: ssh or the omc-top there hangs; ssh restarted`;
@@ -343,6 +346,7 @@ export class RemoteHost {
 
   private ended(code: number | null): void {
     if (this.stopped) return;
+    this.leaveLive();
     // The remote watch's start-up line about its own config file is no reason for an end.
     const lines = this.stderr.trim().split('\n');
     const tail = truncate(cleanLine(lines.filter((l) => l && !CONFIG_LINE.test(l)).pop() ?? ''), 200);
@@ -396,6 +400,11 @@ export class RemoteHost {
     this.start();
   }
 
+  /** The stream stops being live (silent, closed): what it said last is as of its last byte. */
+  private leaveLive(): void {
+    if (this.phase === 'live') this.heardLiveAt = this.silence.lastLineAt || this.clock();
+  }
+
   /** Needs a repaint every second while a countdown or "lost … ago" is on screen. */
   ticking(): boolean {
     return this.phase !== 'live';
@@ -440,12 +449,15 @@ export class RemoteHost {
       notes.push(`${this.problemCount} bad line${this.problemCount === 1 ? '' : 's'} skipped`);
       detail ??= `last bad line: ${this.problems[this.problems.length - 1]}`;
     }
+    // Not live (a first connection aside, whose rows are this stream's own): every row is as the host last said.
+    const asOf = down && this.phase !== 'connecting' ? (this.heardLiveAt ?? this.silence.lastLineAt) : null;
     const rows: FleetRow[] = [...this.rows.values()].map((r) => ({
       ...r,
       key: `remote|${label}|${rowIdentity(r)}`,
       host: label,
       rootId: `remote|${label}`,
       rootLabel: this.project,
+      ...(asOf !== null ? { asOfMs: asOf } : {}),
     }));
     rows.sort(byAttention);
     return {

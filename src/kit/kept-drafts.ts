@@ -1,8 +1,10 @@
 /**
  * The pane side of kept drafts (store/drafts/): on the way out of a process that was ended without asking (a
  * hang-up, SIGTERM, a crash), every pane's unsaved draft is written, synchronously; the next open of the same
- * editor shows one line offering it back (r restores, d discards; its words: ui/kept-draft-line.ts). The keys of
- * that offer and the lines printed at exit live here, once, for every pane.
+ * editor shows one line offering it back with the start of its text (Ctrl-R restores, Ctrl-X discards after a
+ * question; its words: ui/kept-draft-line.ts). Not letters: a person who does not read the line and starts typing
+ * (`deploy…`, `refactor…`) must neither lose the draft to its first letter nor restore it unasked. The keys of that
+ * offer and the lines printed at exit live here, once, for every pane.
  */
 import tty from 'node:tty';
 import { printErr } from '../io/output.js';
@@ -19,8 +21,8 @@ import type { UiStore } from './ui-store.js';
  * own state), or the file cannot be used and says why.
  */
 export type DraftOffer<T> =
-  | { kind: 'draft'; keptAt: number; why: KeptWhy; file: string; target: string; restore: T }
-  | { kind: 'landed'; keptAt: number; why: KeptWhy; file: string; target: string; where: string }
+  | { kind: 'draft'; keptAt: number; why: KeptWhy; file: string; target: string; preview: string; restore: T }
+  | { kind: 'landed'; keptAt: number; why: KeptWhy; file: string; target: string; preview: string; where: string }
   | { kind: 'bad'; problem: string; file: string; target: string };
 
 /**
@@ -41,18 +43,30 @@ export function offerFor<T>(
   if (r.kind === 'bad') return { kind: 'bad', problem: r.problem, file: r.file, target };
   const back = restore(r.draft);
   if (typeof back === 'string') return { kind: 'bad', problem: back, file: r.file, target };
-  const base = { keptAt: r.draft.keptAt, why: r.draft.why, file: r.file, target };
+  const base = { keptAt: r.draft.keptAt, why: r.draft.why, file: r.file, target, preview: previewOf(r.draft) };
   const where = landed(back);
   // `where` may quote the file (an entry's stamp): cleaned once here for the offer line and the refusal of r alike.
   if (where !== null) return { kind: 'landed', ...base, where: truncate(cleanLine(where), 200) };
   return { kind: 'draft', ...base, restore: back };
 }
 
-/** What a key other than r and d says while the offer is open: nothing is typed over an undecided draft. */
-export const OFFER_PENDING = 'a kept draft is offered: r restores it, d discards it (Esc leaves it for the next time)';
+/** The start of a kept draft's text, as the offer shows it: its first field with text, its first line, cleaned. */
+const PREVIEW_CHARS = 40;
+function previewOf(d: KeptDraft): string {
+  const text = Object.values(d.fields).find((t) => t.trim() !== '') ?? '';
+  const first = cleanLine(text.trim().split('\n')[0] ?? '');
+  const cut = truncate(first, PREVIEW_CHARS);
+  // A first line cut ends in truncate's own ellipsis; a whole first line with more lines after it gets one.
+  const more = cut === first && text.trim().includes('\n') ? ' …' : '';
+  return `“${cut}”${more} (${text.length} characters)`;
+}
+
+/** What a key other than Ctrl-R and Ctrl-X says while the offer is open: nothing is typed over an undecided draft. */
+export const OFFER_PENDING =
+  'a kept draft is offered above the field: Ctrl-R restores it, Ctrl-X discards it (asked first), Esc leaves it for the next time; nothing is typed until then';
 
 /**
- * r and d while an offer is open (first in a pane's table: they win over typing). `restore` puts the draft in the
+ * Ctrl-R and Ctrl-X while an offer is open (first in a pane's table: they win over typing). `restore` puts the draft in the
  * field unsaved; both remove the file (after r the field holds the text, and a hang-up keeps it again).
  */
 export function offerBindings<S>(
@@ -60,27 +74,41 @@ export function offerBindings<S>(
   offerOf: (s: S) => DraftOffer<unknown> | null,
   f: { restore(ctx: KeyContext<S>): void; drop(s: S): S },
 ): Binding<S>[] {
+  // Deleting what the person typed (perhaps for ten minutes) is asked first, with the start of its text.
   const discard = (ctx: KeyContext<S>) => {
     const o = offerOf(ctx.state);
     if (!o) return;
-    try {
-      ctx.store.drafts.discard(o.target);
-      ctx.app.flash(`the kept draft was discarded (${o.file} deleted)`, 'info');
-      ctx.set(f.drop);
-    } catch (e) {
-      ctx.app.flash(`the kept draft could not be deleted: ${(e as Error).message}`, 'error');
-    }
+    ctx.app.confirm({
+      id: 'discard-kept-draft',
+      title: 'Discard the kept draft?',
+      lines: [
+        o.kind === 'bad' ? `It cannot be used: ${truncate(cleanLine(o.problem), 200)}` : `Its text: ${o.preview}`,
+        `Its file ${o.file} is deleted; nothing else changes.`,
+      ],
+      prompt: 'y: discard it   n/Esc: keep the offer',
+      onConfirm: () => {
+        try {
+          ctx.store.drafts.discard(o.target);
+          ctx.app.flash(`the kept draft was discarded (${o.file} deleted)`, 'info');
+          ctx.set(f.drop);
+        } catch (e) {
+          ctx.app.flash(`the kept draft could not be deleted: ${(e as Error).message}`, 'error');
+        }
+      },
+      onDecline: () => ctx.app.flash('the kept draft stays offered: Ctrl-R restores it', 'info'),
+    });
   };
   return [
     {
-      keys: ['r'],
+      keys: ['ctrl+r'],
       help: 'put the draft kept when omc-top was last ended without asking back in the field (not saved yet)',
       hint: 'restore',
       when,
       disabled: (ctx) => {
         const o = offerOf(ctx.state);
-        if (o?.kind === 'bad') return 'that kept draft cannot be used: d deletes it';
-        if (o?.kind === 'landed') return `that kept draft's text is saved already (${o.where}): d deletes its file`;
+        if (o?.kind === 'bad') return 'that kept draft cannot be used: Ctrl-X deletes it';
+        if (o?.kind === 'landed')
+          return `that kept draft's text is saved already (${o.where}): Ctrl-X deletes its file`;
         return null;
       },
       run: (ctx) => {
@@ -96,8 +124,8 @@ export function offerBindings<S>(
       },
     },
     {
-      keys: ['d'],
-      help: 'discard that kept draft (its file is deleted)',
+      keys: ['ctrl+x'],
+      help: 'discard that kept draft (asked first; its file is deleted)',
       hint: 'discard',
       when,
       run: discard,

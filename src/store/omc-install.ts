@@ -65,6 +65,12 @@ export interface OmcFileRefusal {
   why: string;
 }
 
+/**
+ * Pinned by the user (`--omc-version X`): a what-if ("what would X do here"), not the OMC that runs the hooks. What
+ * such a process judges is its own view: it is never the project's shared answer (the status cache, status-cache.ts).
+ */
+export const isPinnedInstall = (i: OmcInstall): boolean => i.sourceTag === '--omc-version';
+
 /** The rule books the verdict engine has, newest first. */
 export const SUPPORTED_RULES = RULE_BOOKS;
 

@@ -23,6 +23,8 @@ export function resolveRootAndOmc(opts: {
   env?: NodeJS.ProcessEnv;
   home?: string;
   git?: GitProbe;
+  /** Look at the project's live Claude processes (their --plugin-dir) too; default true (detectOmcInstall). */
+  processes?: boolean;
 }): {
   res: RootResolution;
   omc: OmcInstall;
@@ -39,7 +41,7 @@ export function resolveRootAndOmc(opts: {
   const git = gitOnePass(opts.git ?? realGit);
   const cwd = path.resolve(opts.cwd);
   const guess = git.topLevel(cwd) ?? cwd;
-  const first = detectOmcInstall({ env, projectDir: guess, override: opts.override });
+  const first = detectOmcInstall({ env, projectDir: guess, override: opts.override, processes: opts.processes });
   const rootBy = (install: OmcInstall, probe: GitProbe) =>
     resolveOmcRoot({
       cwd,
@@ -59,7 +61,9 @@ export function resolveRootAndOmc(opts: {
     detectOmcInstall({ env, projectDir, override: opts.override, processes, reads });
   const rootFor = (install: OmcInstall) => rootBy(install, opts.git ?? realGit);
   const omc =
-    res.projectDir === guess ? first : detectOmcInstall({ env, projectDir: res.projectDir, override: opts.override });
+    res.projectDir === guess
+      ? first
+      : detectOmcInstall({ env, projectDir: res.projectDir, override: opts.override, processes: opts.processes });
   return { res, omc, redetect, rootFor };
 }
 
@@ -67,4 +71,19 @@ export function resolveRootAndOmc(opts: {
 export function rootMovedWords(next: RootResolution, wasRoot: string): string {
   const waiting = next.exists ? '' : ': not there yet, waiting for it';
   return `state read from ${shownPath(next.root)} now (was ${shownPath(wasRoot)})${waiting}`;
+}
+
+/**
+ * Where a project's state is once another OMC runs its hooks (`next`), as that release places it (4.x and 5.5 place
+ * `.omc` differently: OMC_STATE_DIR, markers, submodules, outside git): the one rule every surface watching one
+ * project follows (the monitor, `watch --json`, `serve`). `res` is the root found again (its `explain` is the new
+ * release's), `moved` the words when it is another directory than `wasRoot` (rootMovedWords), else null.
+ */
+export function followRoot(
+  rootFor: (install: OmcInstall) => RootResolution,
+  next: OmcInstall,
+  wasRoot: string,
+): { res: RootResolution; moved: string | null } {
+  const res = rootFor(next);
+  return { res, moved: res.root === wasRoot ? null : rootMovedWords(res, wasRoot) };
 }

@@ -64,15 +64,15 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ],
   [
     'stopping 46s',
-    "omc-top's cancel (made in any omc-top process) ended the loop on disk and Claude was in its turn at the cancel and is not seen to stop yet: time since the cancel, past the signal's 30 s too; every surface says it (--json: status_text, cancel_in_flight)",
+    "omc-top's cancel (made in any omc-top process) ended the loop on disk and Claude was in its turn at the cancel and is not seen to stop yet (a status begun since, such as a prompt answered, cannot be told from a new turn: then ended): time since the cancel, past the signal's 30 s too; every surface says it (--json: status_text, cancel_in_flight)",
   ],
   [
     'stopped / cancelled / not taken',
-    "after omc-top's cancel: Claude was seen to stop (✓ in Ns) / the loop ended while Claude was not in a turn / the loop kept running",
+    "after omc-top's cancel, for five minutes, on every surface (the omc-top that followed the cancel records what it saw; --json: status_text, cancel_settled): Claude was seen to stop (✓ in Ns) / the loop ended while Claude was not in a turn / the loop kept running",
   ],
   [
     'ended 12s / ended',
-    "omc-top's cancel ended the loop on disk and Claude was not in a turn, or none could be seen (its stop not observed: no ✓): the signal's countdown, on every surface; after it, `ended` on the monitor that made the cancel when no Claude could be seen",
+    "omc-top's cancel ended the loop on disk and Claude was not in a turn, or none could be seen (its stop not observed: no ✓): the signal's countdown, on every surface; after it, `ended` for five minutes on every surface when no Claude could be seen or its turn could not be told from the disk",
   ],
   [
     'cancel failed',

@@ -8,129 +8,37 @@
  * state directory and what they see themselves, so a cancel whose window is over and whose Claude is still in its
  * turn still says `stopping` everywhere, never `idle`.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OmcStore } from '../../src/store/store.js';
-import { ownStateDir } from '../../src/io/state-dir.js';
-import { ROW_SCHEMA, cleanRow, rowStatusText } from '../../src/feeds/row.js';
-import { singleSource } from '../../src/commands/serve/source.js';
 import { executeCancel } from '../../src/store/cancel/execute.js';
 import { planCancel } from '../../src/store/cancel/plan.js';
-import { makeOmcInstall } from '../../src/store/omc-install.js';
 import { CancelRecordFile } from '../../src/store/cancel/cancel-records.js';
 import { cancelRecordOf } from '../../src/store/cancel/tracker.js';
 import { recordedFlight } from '../../src/store/cancel/in-flight.js';
+import type { OmcStore } from '../../src/store/store.js';
 import type { SessionView } from '../../src/store/sessions/model.js';
 import type { ClaudeSessionView } from '../../src/store/claude/model.js';
-import { BUNDLE } from '../helpers/attention-surfaces.js';
-import { writeRegistry } from '../helpers/claude-files.js';
-import { liveRalph, makeProject, ralphStateFile, waitFor, writeOmcJson } from '../helpers/fixtures.js';
-import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
-import { hookDecision, spawnStopHook } from '../helpers/stop-hook.js';
+import { waitFor } from '../helpers/fixtures.js';
+import { KEY, type MountedApp } from '../helpers/mount-app.js';
+import {
+  S,
+  cancelScene,
+  mountScene,
+  otherSurfaces,
+  realHook,
+  rowStatus,
+  sceneStore,
+  word,
+  type Scene,
+} from '../helpers/cancel-surfaces.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const S = 'cccccccc-2222-4333-8444-555555555555';
-
-interface Scene {
-  dir: string;
-  root: string;
-  env: NodeJS.ProcessEnv;
-  stateDir: string;
-  home: string;
-}
-
-/** A project with a ralph loop of S; with `attached`, a live process registered as S's Claude, busy for an hour. */
-function scene(attached: boolean): Scene {
-  const p = makeProject();
-  cleanups.push(() => p.cleanup());
-  const cfg = path.join(p.dir, 'claude-config');
-  const env = { CLAUDE_CONFIG_DIR: cfg, XDG_STATE_HOME: path.join(p.dir, 'xdg-state') };
-  const home = path.join(p.dir, 'home');
-  fs.mkdirSync(home, { recursive: true });
-  writeOmcJson(ralphStateFile(p.root, S), liveRalph({ sessionId: S, projectPath: p.dir, prompt: 'ralph fix tests' }));
-  if (attached) {
-    const c: ChildProcess = spawn('sleep', ['600'], { stdio: 'ignore' });
-    cleanups.push(() => c.kill('SIGKILL'));
-    writeRegistry(cfg, c.pid as number, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 3_600_000 });
-  }
-  return { dir: p.dir, root: p.root, env, stateDir: ownStateDir(env), home };
-}
-
-/** What the real OMC 5.5.0 Stop hook does at S's next Stop. */
-const realHook = (s: Scene) =>
-  hookDecision(spawnStopHook('5.5.0', { cwd: s.dir, sessionId: S, home: s.home, now: Date.now() }));
-
-function store(s: Scene): OmcStore {
-  const st = new OmcStore({
-    root: s.root,
-    projectDir: s.dir,
-    stateDir: s.stateDir,
-    claude: { env: s.env },
-    omc: makeOmcInstall('5.5.0', 'test'),
-  });
-  st.start({ progressive: true });
-  cleanups.push(() => st.close());
-  return st;
-}
-
-async function mount(st: OmcStore): Promise<MountedApp> {
-  const app = mountStore(st, { columns: 120, rows: 30 });
-  cleanups.push(() => app.unmountOnly());
-  await app.ready;
-  return app;
-}
-
-/** A count ("47s", "3m") said as "N": the surfaces are read a moment apart. */
-const word = (text: string) => text.replace(/\d+[sm]\b/, 'N');
-
-const run = (s: Scene, args: string[]) =>
-  execFileSync(process.execPath, [BUNDLE, ...args, '--root', s.root], {
-    env: { ...process.env, ...s.env },
-    encoding: 'utf8',
-  });
-
-/** S's last row of a `watch --json --rows` stream, once it is ready (every row sent). */
-async function watchRow(s: Scene): Promise<{ row: unknown } | undefined> {
-  const child = spawn(process.execPath, [BUNDLE, 'watch', '--json', '--snapshot', '--rows', '--root', s.root], {
-    env: { ...process.env, ...s.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const exited = new Promise((r) => child.once('exit', r));
-  try {
-    const lines = () =>
-      out
-        .split('\n')
-        .filter((l) => l.endsWith('}'))
-        .map((l) => JSON.parse(l) as { type: string; session?: string; row?: unknown });
-    await waitFor(() => lines().some((l) => l.type === 'ready') || null, {
-      timeoutMs: 20_000,
-      what: `watch --json --rows ready (${err})`,
-    });
-    return lines()
-      .filter((l) => l.type === 'row' && l.session === S)
-      .map((l) => ({ row: l.row }))
-      .at(-1);
-  } finally {
-    child.kill('SIGTERM');
-    await exited;
-  }
-}
-
-/** S's row in a monitor's list: its status cell (the words before the session id). */
-function rowStatus(app: MountedApp): string {
-  const line = app.lines().find((l) => l.includes(S.slice(0, 8)));
-  return (/^[▸ ] (.+?)\s+cccccccc/.exec(line ?? '')?.[1] ?? `(no row: ${line})`).trim();
-}
+const scene = (attached: boolean) => cancelScene(attached, cleanups);
+const store = (s: Scene) => sceneStore(s, cleanups);
+const mount = (st: OmcStore) => mountScene(st, cleanups);
 
 /** Every surface's word for S at this moment. */
 async function surfaces(
@@ -139,27 +47,14 @@ async function surfaces(
   second: MountedApp,
   other: OmcStore,
 ): Promise<Record<string, string>> {
-  const json = JSON.parse(run(s, ['--json'])) as {
-    sessions: Array<{ id: string; status_text: string; cancel_in_flight: { word: string; text: string } | null }>;
-  };
-  const js = json.sessions.find((x) => x.id === S);
-  // `watch --json --rows`: S's row as sent, read back as the fleet reads a host's rows.
-  const wire = await watchRow(s);
-  const parsed = ROW_SCHEMA.safeParse(wire?.row);
-  const fleet = parsed.success
-    ? rowStatusText(cleanRow(parsed.data), Date.now())
-    : `(bad row: ${String(parsed.error)})`;
-  // The serve page shows each row's statusText.
-  const page = singleSource(other, 'proj', s.env)
-    .picture(Date.now())
-    .roots[0]?.rows.find((r) => r.session === S)?.statusText;
+  const { json, jsonFlight, fleet, page } = await otherSurfaces(s, other);
   return {
-    monitor: word(rowStatus(first)),
-    second: word(rowStatus(second)),
-    json: word(js?.status_text ?? '(none)'),
-    jsonFlight: word(js?.cancel_in_flight?.text ?? '(none)'),
-    fleet: word(fleet),
-    page: word(page ?? '(none)'),
+    monitor: word(rowStatus(first.lines())),
+    second: word(rowStatus(second.lines())),
+    json,
+    jsonFlight,
+    fleet,
+    page,
   };
 }
 

@@ -19,6 +19,7 @@ import {
   writeOmcJson,
 } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
+import { installPlugin, omc55Root, pluginWorld } from '../helpers/omc-plugin.js';
 
 let child: ChildProcess | null = null;
 afterEach(() => {
@@ -45,14 +46,15 @@ function schema(): Row[] {
 }
 
 function expected(rows: Row[], line: Record<string, unknown>): string[] {
-  return rows
+  // A field the table describes twice (`row`: the line's field and its value) is one key of the line.
+  const fields = rows
     .filter(
       (r) =>
         r.in === 'all' || r.in.split(', ').includes(String(line.type)) || r.in.includes(`\`${String(line.kind)}\``),
     )
     .filter((r) => !(r.in.includes('kinds') && (line.type === 'ready' || line.type === 'attention')))
-    .map((r) => r.field)
-    .sort();
+    .map((r) => r.field);
+  return [...new Set(fields)].sort();
 }
 
 /** `watch --json --snapshot` (and `extra`) of the bundle on pipes, as scripts run it: its lines so far, and stderr. */
@@ -167,6 +169,50 @@ describe('omc-top watch --json', () => {
     });
     expect(all.indexOf(omc[0] as Record<string, unknown>)).toBeLessThan(all.findIndex(ended));
     for (const l of all) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
+  });
+
+  it('a plugin update that moves the state (OMC_STATE_DIR: 4.4.4 ignores it, 5.5.0 keeps state there) is followed', async ({
+    project: p,
+    tempDir,
+  }) => {
+    const rows = schema();
+    const w = pluginWorld(tempDir('omc-top-watch-moved-'));
+    installPlugin(w.config, OMC444);
+    const env = { ...w.env, OMC_STATE_DIR: path.join(w.home, 'central') };
+    // Where OMC 5.5.0's own code keeps this project's state, with a ralph loop its hooks left there.
+    const central = omc55Root(p.dir, env);
+    const sid = 'bbbbbbbb-1111-4222-8333-444444444444';
+    writeLiveRalph({ root: central }, { sessionId: sid, iteration: 3, max: 10, prompt: 'ralph in the central state' });
+    const { io, lines } = watchPiped(p.dir, ['--rows'], env);
+    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready line (${io.err})` });
+    expect(lines().some((l) => l.session === sid)).toBe(false);
+
+    installPlugin(w.config, OMC55); // `claude plugin update`
+    const movedLine = (l: Record<string, unknown>) => l.type === 'root' && l.was !== null;
+    await waitFor(() => lines().some(movedLine), { timeoutMs: 30_000, what: `the root line (${io.out})` });
+    const centralRow = (l: Record<string, unknown>) => l.type === 'row' && l.session === sid && l.row !== null;
+    await waitFor(() => lines().some(centralRow), { timeoutMs: 15_000, what: `the central row (${io.out})` });
+    const all = lines();
+    const at = all.findIndex(movedLine);
+    expect(all[at]).toMatchObject({
+      was: p.root,
+      root: { path: central, present: true, problem: null },
+      message: `state read from ${central} now (was ${p.root})`,
+    });
+    // Said once, after the omc line; the old root's rows said gone, the new root's facts and rows after it.
+    expect(all.filter(movedLine)).toHaveLength(1);
+    expect(all.findIndex((l) => l.type === 'omc')).toBeLessThan(at);
+    const after = all.slice(at);
+    expect(after.some((l) => l.type === 'row' && l.session === SESSION.ralph && l.row === null)).toBe(true);
+    expect(after.some((l) => l.type === 'snapshot' && l.kind === 'mode' && l.key === `${sid}/ralph`)).toBe(true);
+    expect(after.filter((l) => l.type === 'ready')).toHaveLength(0);
+
+    // What changes there now is reported: the watch reads the new root.
+    writeLiveRalph({ root: central }, { sessionId: sid, iteration: 4, max: 10, prompt: 'ralph in the central state' });
+    const step = (l: Record<string, unknown>) =>
+      l.type === 'transition' && l.kind === 'iteration' && l.session === sid && l.to === '4';
+    await waitFor(() => lines().some(step), { timeoutMs: 15_000, what: `the iteration there (${io.out})` });
+    for (const l of lines()) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
   });
 
   it('.omc moved away, replaced by a file, removed: keeps running, says so in one root line each way, no loop "stopped"', async ({

@@ -10,6 +10,8 @@ import { CANCEL_EXIT, runCancelCommand } from '../../src/commands/cancel.js';
 import { liveRalph, ralphStateFile, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { writeRegistry } from '../helpers/claude-files.js';
 import { refuseReads } from '../helpers/read-faults.js';
+import { CancelRecordFile } from '../../src/store/cancel/cancel-records.js';
+import { ownStateDir } from '../../src/io/state-dir.js';
 
 /** Claude Code's config dir for the command: empty unless a test registers a process in it. */
 const claudeDir = (p: TempProject) => path.join(p.dir, 'claude-config');
@@ -77,6 +79,38 @@ describe('omc-top cancel', () => {
     r = await cli(p, S, '--mode', 'ralph', '--wait', '0.5');
     expect(r.code).toBe(CANCEL_EXIT.notStopped);
     expect(r.out).toContain('its stop was not observed yet');
+  });
+
+  it('--wait that sees Claude stop records the verdict for every other omc-top (stopped, with what was seen); one that does not, none', async ({
+    newProject,
+  }) => {
+    const S = SESSION.ralph;
+    const run = async (p: TempProject, ...argv: string[]) => {
+      const env = { ...process.env, CLAUDE_CONFIG_DIR: claudeDir(p), XDG_STATE_HOME: path.join(p.dir, 'xdg') };
+      const code = await runCancelCommand([S, '--mode', 'ralph', ...argv], {
+        out: () => undefined,
+        err: () => undefined,
+        cwd: p.dir,
+        now: Date.now,
+        env,
+      });
+      return { code, record: () => new CancelRecordFile(ownStateDir(env), p.root).getSnapshot().records.get(S) };
+    };
+    let p = newProject({ withFixture: true });
+    writeRegistry(claudeDir(p), process.pid, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 5_000 });
+    const done = run(p, '--wait', '30');
+    await waitFor(() => fs.existsSync(signalPath(p, S)), { what: 'the signal written' });
+    const stopAt = Date.now();
+    writeRegistry(claudeDir(p), process.pid, S, { status: 'idle', cwd: p.dir, statusUpdatedAt: stopAt });
+    let r = await done;
+    expect(r.code).toBe(CANCEL_EXIT.ok);
+    expect(r.record()?.settled).toMatchObject({ word: 'stopped', stoppedMs: stopAt, seen: 'idle', byPid: process.pid });
+
+    p = newProject({ withFixture: true });
+    writeRegistry(claudeDir(p), process.pid, S, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 5_000 });
+    r = await run(p, '--wait', '0.3');
+    expect(r.code).toBe(CANCEL_EXIT.notStopped);
+    expect(r.record()).toMatchObject({ modes: ['ralph', 'ultrawork'], settled: null });
   });
 
   it('--json: one document with the signal, every step and the verdict', async ({ project: p }) => {

@@ -32,7 +32,7 @@ const keptFiles = (stateHome: string) => {
 };
 
 describe('a hang-up while $EDITOR is open', () => {
-  it('keeps the text the editor wrote; the next A offers it, r restores it, Ctrl-S adds it once', async ({
+  it('keeps the text the editor wrote; the next A offers it, Ctrl-R restores it, Ctrl-S adds it once', async ({
     project: p,
     pty,
     tempDir,
@@ -73,7 +73,8 @@ describe('a hang-up while $EDITOR is open', () => {
     again.write('A');
     await again.waitForText(KEPT_OFFER);
     expect(fs.existsSync(marker)).toBe(false);
-    again.write('r');
+    again.write(KEY.ctrl('r'));
+    await again.waitForText('the kept draft is back in the field');
     await again.waitForText(TYPED);
     expect(fs.existsSync(file)).toBe(false);
     again.write(KEY.ctrl('s'));

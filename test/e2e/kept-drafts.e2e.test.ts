@@ -68,7 +68,8 @@ describe('a hang-up keeps the draft of an open editor', () => {
     await again.waitForText(/Working Memory · 5 entries/);
     again.write('a');
     await again.waitForText(KEPT_OFFER);
-    again.write('r');
+    again.write(KEY.ctrl('r'));
+    await again.waitForText('the kept draft is back in the field');
     await again.waitForText('Unblocked after the hang-up.');
     expect(again.text()).toContain('Working Memory entry 2026-11-30 18:10');
     expect(fs.existsSync(file as string)).toBe(false);
@@ -124,7 +125,8 @@ describe('a hang-up keeps the draft of an open editor', () => {
     await again.waitForText('PRIORITY');
     again.write('a');
     await again.waitForText(KEPT_OFFER);
-    again.write('r');
+    again.write(KEY.ctrl('r'));
+    await again.waitForText('the kept draft is back in the field');
     await again.waitForText('Keep drafts across hang-ups');
     expect(again.text()).toContain('sweep 5');
     again.write(KEY.enter);

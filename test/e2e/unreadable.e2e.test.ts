@@ -331,4 +331,56 @@ describe('a tree omc-top may not fully read (OMC writes 0600; omc-top runs as an
     t.write('q');
     expect(await t.waitForExit()).toBe(0);
   });
+  it('the monitor: a root it may not read offers no write key in any pane; pressed, one says why; offered once readable', async ({
+    tempDir,
+    pty,
+  }) => {
+    const sc = scene(tempDir);
+    sc.giveBack();
+    // The owner closes `.omc` itself before the monitor starts: nothing under it can be read, nor written.
+    if (asRoot) {
+      fs.chownSync(sc.root, 0, 0);
+      fs.chmodSync(sc.root, 0o700);
+    } else fs.chmodSync(sc.root, 0o000);
+    const t = pty({
+      cwd: sc.dir,
+      cols: 100,
+      rows: 24,
+      env: sc.env,
+      bin: READER_BIN,
+      ...(asRoot ? { wrap: AS_NOBODY } : {}),
+    });
+    const footer = () =>
+      t
+        .screen()
+        .filter((l) => l.trim())
+        .at(-1) ?? '';
+    try {
+      await t.waitForText(/\.omc: permission denied/, 30_000);
+      t.write('m');
+      await t.waitForText(/m:Memory/);
+      expect(footer()).toMatch(/preview/);
+      expect(footer()).not.toMatch(/\ba add\b|\be edit\b|\bd remove\b/);
+      t.write('a');
+      await t.waitForText(/\.omc cannot be read \(permission denied.*\s*.*nothing will be written/);
+      expect(t.text()).not.toMatch(/New directive|Add a directive/i);
+      t.write('n');
+      await t.waitForText(/n:Notepad/);
+      expect(footer()).not.toMatch(/\bedit\b|\bclear\b/);
+      t.write('2');
+      await t.waitForText(/2 Working \?/);
+      expect(footer()).not.toMatch(/\ba add\b|\bdel\b|\bprune\b/);
+      // The wiki under it is not known, never "no wiki yet".
+      t.write('w');
+      await t.waitForText(/Pages not known: \.omc cannot be read/);
+      t.write('m');
+      await t.waitForText(/m:Memory/);
+    } finally {
+      fs.chmodSync(sc.root, 0o755);
+    }
+    // Readable again (the watcher follows the root): the keys are offered without a restart.
+    await t.waitForText(/m:Memory.*\ba add\b/, 15_000);
+    t.write('q');
+    expect(await t.waitForExit()).toBe(0);
+  });
 });

@@ -49,7 +49,8 @@ describe('omc-top --all: an opened project keeps its draft at a hang-up', () => 
 
     const again = await open();
     await again.app.waitForText(KEPT_OFFER);
-    await again.app.step('r');
+    await again.app.step(KEY.ctrl('r'));
+    await again.app.waitForText('the kept draft is back in the field');
     await again.app.waitForText('typed in the fleet');
     expect(fs.existsSync(file)).toBe(false);
     again.app.unmountOnly();

@@ -6,9 +6,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LocalFleet } from '../../src/fleet/local.js';
-import { waitFor, writeOmcJson } from '../helpers/fixtures.js';
+import { waitFor, writeLiveRalph, writeOmcJson } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
-import { installPlugin, pluginWorld } from '../helpers/omc-plugin.js';
+import { installPlugin, omc55Root, pluginWorld } from '../helpers/omc-plugin.js';
 import { fleetRigPerTest } from './fleet-tree.js';
 
 const rig = fleetRigPerTest();
@@ -84,5 +84,39 @@ describe('a plugin update under omc-top --all', () => {
     expect(after).toEqual(['alpha: not-enforced ultrawork 2/50 (retired)']);
     expect(fleet.localRoots()[0]?.store.omc?.source).toBe('plugin oh-my-claudecode@omc (enabled in user settings)');
     expect(said).toEqual(['alpha: OMC 5.5.0 now (was 4.4.4): verdicts re-judged']);
+  });
+
+  it('an upgrade that moves the state (OMC_STATE_DIR: 4.4.4 ignores it, 5.5.0 keeps state there) is followed', async () => {
+    const m = rig.machine();
+    const w = pluginWorld(m.base);
+    installPlugin(w.config, OMC444);
+    const env = { ...m.env, ...w.env, OMC_STATE_DIR: path.join(m.base, 'central') };
+    // A Claude session in the project, started with OMC_STATE_DIR (its hooks inherit it), its live loop where OMC
+    // 4.4.4's hooks write it: the project's own .omc.
+    const p = m.project('gamma', 0, { as: { env: { OMC_STATE_DIR: env.OMC_STATE_DIR } } });
+    // Where OMC 5.5.0's own code keeps this project's state, with a ralph loop its hooks left there.
+    const central = omc55Root(p.dir, env);
+    writeLiveRalph({ root: central }, { sessionId: SID, iteration: 3, prompt: 'ralph in the central state' });
+    const fleet = rig.fleet(m, { env, omcRecheckMs: 100 });
+    fleet.start();
+    const roots = () =>
+      fleet
+        .localRoots()
+        .map((r) => r.info.root)
+        .sort();
+    const rows = () => fleet.getSnapshot().groups.flatMap((g) => g.rows.map((r) => r.session));
+    // As the hooks of 4.4.4 place it: the project's .omc is read (and OMC_STATE_DIR's directory, listed as ever).
+    await waitFor(() => roots().includes(p.root) && rows().includes(p.live) && rows().includes(SID), {
+      what: `the project's root (${roots().join(', ')})`,
+    });
+
+    installPlugin(w.config, OMC55); // `claude plugin update`
+    // 5.5.0 keeps the project's state in OMC_STATE_DIR: the Claude session's directory leads there now, and the
+    // project's .omc, which no source names any more, is no longer read.
+    await waitFor(() => !roots().includes(p.root) && !rows().includes(p.live) && rows().includes(SID), {
+      timeoutMs: 15_000,
+      what: `the moved root (${roots().join(', ')})`,
+    });
+    expect(roots().filter((r) => r !== path.join(m.home, '.omc'))).toEqual([central]);
   });
 });

@@ -20,7 +20,11 @@ export interface Machine {
   config: string;
   env: Record<string, string>;
   /** Creates a git project with `sessions` finished sessions (+ one live loop with a registry entry). */
-  project(name: string, sessions: number, opts?: { liveId?: string }): { dir: string; root: string; live: string };
+  project(
+    name: string,
+    sessions: number,
+    opts?: { liveId?: string; as?: { args?: string[]; env?: Record<string, string> } },
+  ): { dir: string; root: string; live: string };
   /** A worktree of `repo` on a new branch, with its own .omc. */
   worktree(repoDir: string, name: string): string;
   /**
@@ -96,7 +100,7 @@ export function makeMachine(): Machine {
       writeFinishedSessions(root, sessions);
       const live = opts.liveId ?? sessionId(n++);
       makeLive(root, live);
-      register(live, dir);
+      register(live, dir, opts.as);
       return { dir, root, live };
     },
     worktree(repoDir, name) {

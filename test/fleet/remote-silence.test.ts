@@ -100,6 +100,33 @@ describe('a --host stream that goes silent', { timeout: scaled(60_000) }, () => 
   });
 });
 
+describe('the rows of a --host that is not live', { timeout: scaled(60_000) }, () => {
+  it('draw no age that keeps counting (AGE ?) at 80 and 60 columns, NO_COLOR too; live again, the age is back', async () => {
+    const aliveMs = scaled(250);
+    const r = rig({ mode: 'alive', 'alive-ms': String(aliveMs) });
+    const app = await mountFleet(r.local, { remote: r.remote, columns: 80, rows: 24 });
+    cleanups.push(() => app.unmountOnly());
+    const rowOf = () => app.lines().find((l) => l.includes('66666666')) ?? '';
+    await waitFor(() => r.host.phase === 'live' && /\d+s$/.test(rowOf()), { what: `the live row\n${app.text()}` });
+    // Silent from now on, and every new stream says nothing either: the host stays not live.
+    fs.writeFileSync(path.join(r.dir, 'mode'), 'mute');
+    await waitFor(() => r.host.phase === 'lost' && / \?$/.test(rowOf()), {
+      timeoutMs: 20_000,
+      what: `the row of the lost host\n${app.text()}`,
+    });
+    // The row is what the host said last: its words stay, its age is not claimed, in a 60-column pane too.
+    expect(rowOf()).toMatch(/ralph 2\/100/);
+    app.resize(60, 24);
+    await waitFor(() => rowOf().length <= 60 && / \?$/.test(rowOf()), { what: `60 columns\n${app.text()}` });
+    // Live again (the next ssh answers): the row is current, and its age counts again.
+    fs.writeFileSync(path.join(r.dir, 'mode'), 'alive');
+    await waitFor(() => r.host.phase === 'live' && /\d+s$/.test(rowOf()), {
+      timeoutMs: 30_000,
+      what: `live again\n${app.text()}`,
+    });
+  });
+});
+
 describe('a --host connection that never says a first line', { timeout: scaled(60_000) }, () => {
   it('is not live after the start bound and ssh is started again, even while another process holds its pipes', async () => {
     const r = rig({ mode: 'mute' }, { startBoundMs: scaled(1_000) });

@@ -43,13 +43,25 @@ export function serveCount(port: number, token: string): Promise<number | null> 
   });
 }
 
-/** The environment of one omc-top of `m` pushing to `channelUrl` (its own config file), with this debounce. */
-export function pushEnv(m: Machine, who: string, channelUrl: string, debounceMs: number): NodeJS.ProcessEnv {
+/**
+ * The environment of one omc-top of `m` pushing to `channelUrl` (its own config file), with this debounce;
+ * `timeoutMs`: how long it waits for the channel's answer (the default, 5 s, unless given).
+ */
+export function pushEnv(
+  m: Machine,
+  who: string,
+  channelUrl: string,
+  debounceMs: number,
+  timeoutMs?: number,
+): NodeJS.ProcessEnv {
   const xdgConfig = path.join(m.base, `config-${who}`);
   fs.mkdirSync(path.join(xdgConfig, 'omc-top'), { recursive: true });
   fs.writeFileSync(
     path.join(xdgConfig, 'omc-top', 'config.json'),
-    JSON.stringify({ notify: { debounceMs }, push: { channels: [{ type: 'ntfy', url: channelUrl }], retries: 0 } }),
+    JSON.stringify({
+      notify: { debounceMs },
+      push: { channels: [{ type: 'ntfy', url: channelUrl }], retries: 0, ...(timeoutMs ? { timeoutMs } : {}) },
+    }),
   );
   return { ...m.env, XDG_CONFIG_HOME: xdgConfig, XDG_STATE_HOME: path.join(m.base, 'state') };
 }

@@ -1,6 +1,6 @@
 /**
  * Kept drafts are never doubled nor stranded: a hang-up in the middle of a save keeps the draft, and when the save
- * went through the next offer says where the text is and only deletes the draft (r restoring an added entry would
+ * went through the next offer says where the text is and only deletes the draft (Ctrl-R restoring an added entry would
  * add it twice); `e` and `A` offer a kept draft before $EDITOR opens, as `a` and `i` do; a note kept for a session
  * that went away is named in its detail when the session is back. The real-terminal $EDITOR hang-up is
  * test/e2e/kept-drafts-editor.e2e.test.ts.
@@ -91,14 +91,16 @@ describe('a kept draft whose save went through', () => {
     next.send('a');
     await next.waitForText(KEPT_LANDED);
     expect(flat(next.text())).toMatch(
-      /its text is saved already: it is in notepad\.md as the Working Memory entry \d{4}-\d\d-\d\d \d\d:\d\d\. d deletes the draft/,
+      /its text is saved already: it is in notepad\.md as the Working Memory entry \d{4}-\d\d-\d\d \d\d:\d\d\. Ctrl-X deletes the draft/,
     );
-    next.send('r');
+    next.send(KEY.ctrl('r'));
     await next.waitForText("that kept draft's text is saved already");
     // Nothing is saved over the offer either.
     next.send(KEY.ctrl('s'));
-    await next.waitForText('a kept draft is offered: r restores it, d discards it');
-    next.send('d');
+    await next.waitForText('a kept draft is offered above the field: Ctrl-R restores it');
+    next.send(KEY.ctrl('x'));
+    await next.waitForText('Discard the kept draft?');
+    next.send('y');
     await waitFor(() => !fs.existsSync(file), { what: 'the kept draft deleted' });
     expect(count(fs.readFileSync(notepad, 'utf8'), 'saved just before the hang-up')).toBe(1);
   });
@@ -134,9 +136,9 @@ describe('a kept draft whose save went through', () => {
     next.send('a');
     await next.waitForText(KEPT_LANDED);
     expect(flat(next.text())).toMatch(
-      /its text is saved already: it is directive \d+ in project-memory\.json\. d deletes/,
+      /its text is saved already: it is directive \d+ in project-memory\.json\. Ctrl-X deletes/,
     );
-    next.send('r');
+    next.send(KEY.ctrl('r'));
     await next.waitForText("that kept draft's text is saved already");
     expect(mine()).toHaveLength(1);
   });
@@ -165,7 +167,7 @@ describe('$EDITOR keys offer a kept draft first', () => {
       await next.waitForText(KEPT_OFFER);
       await next.waitForText('a kept draft is offered before $EDITOR opens');
       expect(next.text()).not.toContain('exited with status 3');
-      next.send('r');
+      next.send(KEY.ctrl('r'));
       await next.waitForText('Blocked on payment sandbox credentials for the e2e step. and more');
     } finally {
       vi.unstubAllEnvs();
@@ -237,7 +239,7 @@ describe('a refused $EDITOR save', () => {
         next.send('A');
         await next.waitForText(KEPT_OFFER);
         expect(next.text()).not.toContain('exited with status 3');
-        next.send('r');
+        next.send(KEY.ctrl('r'));
         await next.waitForText(added);
       } finally {
         await next.unmount();
@@ -289,7 +291,7 @@ describe('a note kept for a session that went away', () => {
     );
     next.send('m');
     await next.waitForText(KEPT_OFFER);
-    next.send('r');
+    next.send(KEY.ctrl('r'));
     await next.waitForText('note: stop after this story');
   });
 });

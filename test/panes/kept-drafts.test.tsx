@@ -1,6 +1,7 @@
 /**
  * Drafts kept when omc-top is ended without asking, on the one rig: what the exit keeps from each pane's field
- * (and that q keeps nothing), the offer when the same editor opens again, nothing typed over it, r, d, and a
+ * (and that q keeps nothing), the offer when the same editor opens again, nothing typed over it (a word that starts
+ * with the offer's old letters neither discards nor restores it), Ctrl-R, Ctrl-X (asked first), and a
  * garbled file named and never applied. The real-terminal proof (SIGHUP to the bundle) is
  * test/e2e/kept-drafts.e2e.test.ts.
  */
@@ -28,7 +29,7 @@ const keptFile = (app: MountedApp, target: string) =>
   path.join(app.store.drafts.dir, app.store.drafts.fileName(target));
 
 describe('a draft kept when omc-top is ended without asking', () => {
-  it('a hang-up keeps the notepad draft; the next a offers it, holds typing, and r puts it back unsaved', async ({
+  it('a hang-up keeps the notepad draft; the next a offers it, holds typing, and Ctrl-R puts it back unsaved', async ({
     app: mount,
     project,
   }) => {
@@ -63,10 +64,11 @@ describe('a draft kept when omc-top is ended without asking', () => {
     await next.waitForText(KEPT_OFFER);
     // Nothing is typed over the undecided draft.
     next.send('x');
-    await next.waitForText('a kept draft is offered: r restores it, d discards it');
+    await next.waitForText('a kept draft is offered above the field: Ctrl-R restores it');
     expect(next.text()).not.toMatch(/^x/m);
-    next.send('r');
-    await next.waitForText('typed before the hang-up');
+    next.send(KEY.ctrl('r'));
+    await next.waitForText('the kept draft is back in the field');
+    expect(next.text()).toContain('typed before the hang-up');
     expect(next.text()).not.toMatch(KEPT_OFFER);
     expect(fs.existsSync(file)).toBe(false);
     // Unsaved until the usual key: the notepad has not changed yet.
@@ -76,7 +78,7 @@ describe('a draft kept when omc-top is ended without asking', () => {
     expect(fs.readFileSync(path.join(project.root, 'notepad.md'), 'utf8')).toContain('typed before the hang-up');
   });
 
-  it('d discards the kept draft; Esc leaves it for the next time', async ({ app: mount }) => {
+  it('Ctrl-X discards the kept draft once asked; Esc leaves it for the next time', async ({ app: mount }) => {
     const first = await mount({ columns: 110, rows: 30 });
     await typeNewWorkingEntry(first, 'to be discarded');
     keepOnExit(143, PANES, [{ drafts: first.store.drafts, ui: first.ui }]);
@@ -86,13 +88,16 @@ describe('a draft kept when omc-top is ended without asking', () => {
     next.send('n');
     await next.waitForText(/Working Memory · 5 entries/);
     next.send('a');
-    await next.waitForText(/was kept when omc-top was stopped \(SIGTERM\): r restores · d discards/);
+    await next.waitForText(/was kept when omc-top was stopped \(SIGTERM\): “to be discarded” \(15 characters\)/);
     next.send('\u001b');
     await next.waitForText(/Working Memory · 5 entries/);
     expect(fs.existsSync(file)).toBe(true);
     next.send('a');
-    await next.waitForText('r restores · d discards');
-    next.send('d');
+    await next.waitForText(/Ctrl-R restores\s+·\s+Ctrl-X discards/);
+    next.send(KEY.ctrl('x'));
+    await next.waitForText('Discard the kept draft?');
+    expect(next.text()).toContain('Its text: “to be discarded” (15 characters)');
+    next.send('y');
     await next.waitForText('the kept draft was discarded');
     expect(fs.existsSync(file)).toBe(false);
     // The editor is a fresh one now: typing goes in.
@@ -100,7 +105,7 @@ describe('a draft kept when omc-top is ended without asking', () => {
     await next.waitForText(/^fresh/m);
   });
 
-  it('a garbled draft file is named with what is wrong, never applied; d deletes it', async ({ app: mount }) => {
+  it('a garbled draft file is named with what is wrong, never applied; Ctrl-X deletes it', async ({ app: mount }) => {
     const a = await mount({ columns: 110, rows: 30 });
     const file = keptFile(a, 'notepad-working');
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -111,10 +116,12 @@ describe('a draft kept when omc-top is ended without asking', () => {
     a.send('a');
     // The line wraps at the file's long path: the two halves.
     await a.waitForText(/The draft kept in \S*draft-[0-9a-f]{16}-notepad-working\.json\s+cannot be used \(is not JSON/);
-    a.send('r');
-    await a.waitForText('that kept draft cannot be used: d deletes it');
+    a.send(KEY.ctrl('r'));
+    await a.waitForText('that kept draft cannot be used: Ctrl-X deletes it');
     expect(a.text()).not.toContain('half');
-    a.send('d');
+    a.send(KEY.ctrl('x'));
+    await a.waitForText('Discard the kept draft?');
+    a.send('y');
     await waitFor(() => !fs.existsSync(file), { what: 'the garbled file deleted' });
   });
 
@@ -137,8 +144,9 @@ describe('a draft kept when omc-top is ended without asking', () => {
     await next.waitForText('PRIORITY');
     next.send('a');
     await next.waitForText(KEPT_OFFER);
-    next.send('r');
-    await next.waitForText('Never lose typing');
+    next.send(KEY.ctrl('r'));
+    await next.waitForText('the kept draft is back in the field');
+    expect(next.text()).toContain('Never lose typing');
     expect(next.text()).toContain('from sweep 5');
     next.send('\r');
     await next.waitForText('directive added');
@@ -172,7 +180,46 @@ describe('a draft kept when omc-top is ended without asking', () => {
     await same.waitForText('fields:');
     same.send('m');
     await same.waitForText(KEPT_OFFER);
-    same.send('r');
+    same.send(KEY.ctrl('r'));
     await same.waitForText('note: stop after this story');
+  });
+
+  it('a person who types without reading the offer loses nothing: `deploy` and `refactor` neither discard nor restore it', async ({
+    app: mount,
+  }) => {
+    const first = await mount({ columns: 110, rows: 30 });
+    await first.waitForText('ralph 3/10');
+    first.send('\r');
+    await first.waitForText('fields:');
+    first.send('m');
+    await first.waitForText('(Enter sends, Esc cancels)');
+    first.send('do not touch the db until the migration lands');
+    await first.waitForText('do not touch the db');
+    keepOnExit(129, PANES, [{ drafts: first.store.drafts, ui: first.ui }]);
+    const again = await mount({ columns: 110, rows: 30 });
+    await again.waitForText('ralph 3/10');
+    again.send('\r');
+    await again.waitForText('fields:');
+    again.send('m');
+    await again.waitForText(KEPT_OFFER);
+    const file = path.join(
+      again.store.drafts.dir,
+      fs.readdirSync(again.store.drafts.dir).find((f) => f.includes('-note-'))!,
+    );
+    // Sent one key at a time, as typed: each first letter is where the offer's old keys used to act.
+    for (const ch of 'deploy staging') again.send(ch);
+    for (const ch of 'refactor cart') again.send(ch);
+    await again.waitForText('a kept draft is offered above the field: Ctrl-R restores it');
+    expect(fs.existsSync(file)).toBe(true);
+    expect(again.text()).toMatch(KEPT_OFFER);
+    expect(again.text()).not.toMatch(/note: \S/);
+    // Ctrl-X asks, with the start of the text; n keeps the offer.
+    again.send(KEY.ctrl('x'));
+    await again.waitForText('Its text: “do not touch the db until the migration…” (45 characters)');
+    again.send('n');
+    await again.waitForText('the kept draft stays offered: Ctrl-R restores it');
+    expect(fs.existsSync(file)).toBe(true);
+    again.send(KEY.ctrl('r'));
+    await again.waitForText('note: do not touch the db until the migration lands');
   });
 });

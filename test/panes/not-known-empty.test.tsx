@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { describe, expect, it } from '../helpers/it.js';
-import { NO_CLAUDE_DIR } from '../helpers/fixtures.js';
+import { NO_CLAUDE_DIR, waitFor } from '../helpers/fixtures.js';
 import { refuseReads, type ReadFault } from '../helpers/read-faults.js';
 import { OmcStore } from '../../src/store/store.js';
 import type { MountedApp } from '../helpers/mount-app.js';
@@ -26,6 +26,13 @@ async function everyPane(a: MountedApp, count = 7): Promise<string[]> {
   }
   return out;
 }
+
+/** The footer: the frame's last line with text (its keys). */
+const footer = (a: MountedApp): string =>
+  a
+    .lines()
+    .filter((l) => l.trim() !== '')
+    .at(-1) ?? '';
 
 let fault: ReadFault | null = null;
 afterEach(() => {
@@ -86,18 +93,50 @@ describe('empty states when .omc cannot be read', () => {
     });
   }
 
-  it('a save with .omc a symlink loop says so, in words, and keeps the draft', async ({ tempDir, mount }) => {
-    const dir = tempDir('omc-top-not-known-save-');
+  it('.omc a symlink loop: no write key is offered; pressed, each says why before anything is typed', async ({
+    tempDir,
+    mount,
+  }) => {
+    const dir = tempDir('omc-top-not-known-keys-');
     const root = path.join(dir, '.omc');
     fs.symlinkSync('.omc', root);
     const a = mount(storeAt(root, dir, 'auto'), { columns: 140, rows: 20 });
     await a.ready;
     await a.waitForText('Sessions not known');
+    const refusal = '.omc cannot be read (it is a symlink loop): nothing will be written';
+    await a.step('n');
+    expect(footer(a)).toMatch(/Notepad/);
+    expect(footer(a)).not.toMatch(/\bedit\b|\bclear\b/);
+    await a.step('2');
+    expect(footer(a)).not.toMatch(/\badd\b|\bdel\b|\bprune\b/);
+    await a.step('a');
+    await a.waitForText(refusal);
+    expect(a.text()).not.toContain('New Working Memory entry');
+    await a.step('m');
+    expect(footer(a)).toMatch(/Memory.*preview/);
+    expect(footer(a)).not.toMatch(/\badd\b|\bremove\b|\bpriority\b/);
+    await a.step('a');
+    await a.waitForText(refusal);
+    expect(fs.lstatSync(root).isSymbolicLink()).toBe(true);
+  });
+
+  it('a save when .omc turned into a symlink loop under the open editor says so, in words, and keeps the draft', async ({
+    tempDir,
+    mount,
+  }) => {
+    const dir = tempDir('omc-top-not-known-save-');
+    const root = path.join(dir, '.omc');
+    fs.mkdirSync(path.join(root, 'state', 'sessions'), { recursive: true });
+    const a = mount(storeAt(root, dir, 'auto'), { columns: 140, rows: 20 });
+    await a.ready;
+    await a.waitForText('No sessions yet');
     await a.step('n');
     await a.step('a');
     await a.waitForText('New Working Memory entry');
     await a.press(...'kept through a loop');
     await a.waitForText('kept through a loop');
+    fs.renameSync(root, path.join(dir, 'was-omc'));
+    fs.symlinkSync('.omc', root);
     await a.press('\u0013');
     // The cause as the reads word it, with the path quoted: not Node's "too many symbolic links encountered".
     await a.waitForText(/save: symlink loop on the way \(ELOOP: .*\.omc'?\) \(your draft is kept\)/);
@@ -121,5 +160,45 @@ describe('empty states when .omc cannot be read', () => {
     expect(history).toContain('Runs not known: sessions cannot be read (the ⚠ line says why).');
     expect(wiki).toMatch(/Pages not known: wiki cannot be read \(.*permission denied/);
     for (const screen of [sessions, teams, history, wiki]) expect(screen).not.toMatch(EMPTY_CLAIMS);
+  });
+});
+
+describe('a list read in part', () => {
+  it('History with runs from sessions/ and the ledger refused says it is incomplete, on screen and in --json', async ({
+    emptyProject: p,
+    mount,
+  }) => {
+    const sid = 'a1b2c3d4-0000-4000-8000-00000000e11d';
+    fs.mkdirSync(path.join(p.root, 'sessions'), { recursive: true });
+    fs.writeFileSync(
+      path.join(p.root, 'sessions', `${sid}.json`),
+      JSON.stringify({
+        session_id: sid,
+        ended_at: '2026-12-01T10:00:00.000Z',
+        reason: 'prompt_input_exit',
+        modes_used: ['ralph'],
+      }),
+    );
+    const ledger = path.join(p.root, 'state', 'runs', 'ledger.jsonl');
+    fs.mkdirSync(path.dirname(ledger), { recursive: true });
+    fs.writeFileSync(ledger, '');
+    fault = refuseReads('EACCES', (abs) => abs === ledger);
+    const store = storeAt(p.root, p.dir, 'none');
+    const a = mount(store, { columns: 120, rows: 20 });
+    await a.ready;
+    await a.step('R');
+    const screen = await a.waitForText('a1b2c3d4');
+    expect(screen).toContain('Runs incomplete: state/runs/ledger.jsonl cannot be read (the ⚠ line says why).');
+    // The line sits above the list's titles: the run is still drawn, the titles still there.
+    expect(screen).toContain('OUTCOME');
+    expect(store.runs.report().runs_not_read).toBe('state/runs/ledger.jsonl');
+
+    // Read again (its directory changed): whole, and nothing says otherwise.
+    fault.restore();
+    fault = null;
+    store.runs.scan();
+    await waitFor(() => !a.text().includes('Runs incomplete'));
+    expect(a.text()).toContain('a1b2c3d4');
+    expect(store.runs.report().runs_not_read).toBeNull();
   });
 });

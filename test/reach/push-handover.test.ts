@@ -1,44 +1,16 @@
 /**
  * A push lease handed over at any moment neither loses an item nor, in the cases below, sends it twice
  * (feeds/notify/push/leased-push.ts). Each omc-top is a LeasedPush under the pid of a live process of the test's
- * own (sleep), so "gone" and "stopped" are real; what each one sent is what its channel would have received.
+ * own (test/helpers/leased-omc-top.ts), its channels taking each message at once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PushMessage } from '../../src/feeds/notify/push/channel.js';
-import { LeasedPush } from '../../src/feeds/notify/push/leased-push.js';
 import { processStopped, runningStartIdentity } from '../../src/io/process-start.js';
 import { rootFileName } from '../../src/io/state-dir.js';
 import { waitFor } from '../helpers/fixtures.js';
 import { describe, expect, it, onTestFinished } from '../helpers/it.js';
 import { heldBy, keepLeaseBeating } from '../helpers/lease-holder.js';
-
-const ROOT = '/srv/shop/.omc';
-
-async function liveProcess(): Promise<ChildProcess & { pid: number }> {
-  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
-  onTestFinished(() => void child.kill('SIGKILL'));
-  const pid = child.pid as number;
-  await waitFor(() => typeof runningStartIdentity(pid) === 'string' && runningStartIdentity(pid) !== 'absent', {
-    what: 'the sleep process running',
-  });
-  return child as ChildProcess & { pid: number };
-}
-
-const item = (n: number) => ({
-  ids: [`waiting:sess-${n}@${n}`],
-  message: { project: 'shop', session: `sess-${n}`, waitingOn: 'waiting for you: permission prompt' },
-});
-
-/** An omc-top on the project with push channels: what it sent, in order. */
-async function omcTop(dir: string) {
-  const proc = await liveProcess();
-  const sent: string[] = [];
-  const push = new LeasedPush(dir, ROOT, (m: PushMessage) => sent.push(m.session ?? ''), { pid: proc.pid });
-  onTestFinished(() => push.dispose());
-  return { proc, sent, push };
-}
+import { item, liveProcess, omcTop, ROOT } from '../helpers/leased-omc-top.js';
 
 describe('the push lease handed over', () => {
   it('an item seen by another while one holds the lease is pushed by the holder at its next beat, once', async ({

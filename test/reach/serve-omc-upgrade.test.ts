@@ -9,12 +9,13 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeProject, waitFor, type TempProject } from '../helpers/fixtures.js';
+import { makeProject, waitFor, writeLiveRalph, type TempProject } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
-import { installPlugin, pluginWorld, writeRetiredUltrawork } from '../helpers/omc-plugin.js';
+import { installPlugin, omc55Root, pluginWorld, writeRetiredUltrawork } from '../helpers/omc-plugin.js';
 import { BIN } from '../helpers/pty.js';
 
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
+const SID2 = 'bbbbbbbb-1111-4222-8333-444444444444';
 const cleanups: Array<() => void> = [];
 let p: TempProject | null = null;
 afterEach(() => {
@@ -24,7 +25,11 @@ afterEach(() => {
 });
 
 /** `omc-top serve --readonly` in `cwd`, and everything its page's event stream has sent so far. */
-async function serveEvents(cwd: string, env: Record<string, string>, base: string): Promise<() => string> {
+async function serveEvents(
+  cwd: string,
+  env: Record<string, string>,
+  base: string,
+): Promise<(() => string) & { url: URL }> {
   const full: NodeJS.ProcessEnv = {
     ...process.env,
     ...env,
@@ -46,17 +51,23 @@ async function serveEvents(cwd: string, env: Record<string, string>, base: strin
   const url = new URL(
     await waitFor(() => /http:\/\/\S+/.exec(out)?.[0], { timeoutMs: 60_000, what: `the URL (${err})` }),
   );
-  let events = '';
+  const stream = eventStream(url);
+  return Object.assign(() => stream.events, { url });
+}
+
+/** The page's event stream at `url` (its token in the hash): what it has sent so far. */
+function eventStream(url: URL): { events: string } {
+  const stream = { events: '' };
   const req = http.get({
     host: url.hostname,
     port: url.port,
     path: '/events',
     headers: { host: url.host, 'x-omc-top-token': url.hash.slice(1) },
   });
-  req.on('response', (res) => res.on('data', (d: Buffer) => (events += d.toString('utf8'))));
+  req.on('response', (res) => res.on('data', (d: Buffer) => (stream.events += d.toString('utf8'))));
   req.on('error', () => undefined);
   cleanups.unshift(() => req.destroy());
-  return () => events;
+  return stream;
 }
 
 describe('serve and the OMC that runs the hooks', () => {
@@ -78,5 +89,31 @@ describe('serve and the OMC that runs the hooks', () => {
       what: `the re-judged row (${events()})`,
     });
     expect(events()).toContain('ultrawork 2/50 (retired)');
+  });
+  it('an upgrade that moves the state (OMC_STATE_DIR: 4.4.4 ignores it, 5.5.0 keeps state there) is followed', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-serve-moved-'));
+    cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
+    const w = pluginWorld(tmp);
+    installPlugin(w.config, OMC444);
+    p = makeProject({ prefix: 'omc-top-serve-moved-proj-' });
+    writeRetiredUltrawork(p.root, SID);
+    const env = { ...w.env, OMC_STATE_DIR: path.join(tmp, 'central') };
+    // Where OMC 5.5.0's own code keeps this project's state, with a ralph loop its hooks left there.
+    const central = omc55Root(p.dir, env);
+    writeLiveRalph({ root: central }, { sessionId: SID2, iteration: 3, prompt: 'ralph in the central state' });
+    const events = await serveEvents(p.dir, env, tmp);
+    await waitFor(() => events().includes(SID), { timeoutMs: 30_000, what: `the row (${events()})` });
+    expect(events()).not.toContain(SID2);
+
+    installPlugin(w.config, OMC55); // `claude plugin update`
+    await waitFor(() => events().includes(SID2), { timeoutMs: 30_000, what: `the new root's row (${events()})` });
+    // A page opened now gets the whole picture: the new root's loop, none of the old root's.
+    const fresh = eventStream(events.url);
+    const first = await waitFor(() => /^data: .*$/m.exec(fresh.events)?.[0], { what: 'a fresh page' });
+    expect(first).toContain(SID2);
+    expect(first).not.toContain(SID);
+    // And what changes there now reaches the page.
+    writeLiveRalph({ root: central }, { sessionId: SID2, iteration: 4, prompt: 'ralph in the central state' });
+    await waitFor(() => events().includes('ralph 4/'), { timeoutMs: 15_000, what: `the change there (${events()})` });
   });
 });

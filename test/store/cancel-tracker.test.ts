@@ -11,7 +11,7 @@ import { executeCancel, type CancelDone } from '../../src/store/cancel/execute.j
 import { planCancel, type CancelRequest } from '../../src/store/cancel/plan.js';
 import { CancelTracker, type AgentView, type AgentWatch } from '../../src/store/cancel/tracker.js';
 import { OmcStore } from '../../src/store/store.js';
-import { SESSION, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
+import { SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
 let now = Date.now();
 const clock = () => now;
@@ -207,6 +207,39 @@ describe('cancel tracker: Claude seen to stop', () => {
     expect(tracker.get(S)?.reason).toContain(
       'Claude (pid 4242) stopped 46s after the signal: its registry entry turned idle',
     );
+  });
+
+  it('a prompt waited on after the cancel, then busy again: no process can tell the turn, so the verdict is "ended", no ✓, and that is what is recorded', async ({
+    project: p,
+  }) => {
+    now = Date.now();
+    const agent = scriptedAgent(busy(now - 5_000));
+    const told: Array<{ key: string; settled: unknown }> = [];
+    const recorder = {
+      add: async () => null,
+      settle: async (key: string, _at: number, settled: unknown) => (told.push({ key, settled }), null),
+    };
+    const tracker = new CancelTracker(p.root, clock, null, undefined, agent, recorder);
+    onTestFinished(() => tracker.dispose());
+    const S = SESSION.ralph;
+    const e = tracker.track(await cancel(p, { sessionId: S, mode: null, pauseOnly: false }));
+    expect(e.claude.turnUnsure ?? false).toBe(false);
+    now += 4_000;
+    agent.set({ status: 'waiting', sinceMs: now });
+    now += 3_000;
+    agent.set({ status: 'busy', sinceMs: now });
+    expect(tracker.get(S)?.claude.turnUnsure).toBe(true);
+    now = e.expiresMs + 1;
+    tracker.evaluate();
+    expect(tracker.get(S)).toMatchObject({ phase: 'unobserved', final: true });
+    expect(tracker.get(S)?.text).not.toContain('✓');
+    expect(tracker.get(S)?.reason).toContain(
+      'whether that is still the turn of the cancel cannot be read from the disk',
+    );
+    await waitFor(() => told.at(-1) ?? null, { what: 'the verdict told' });
+    expect(told).toEqual([
+      { key: S, settled: { word: 'ended', atMs: now, stoppedMs: null, seen: null, byPid: process.pid } },
+    ]);
   });
 
   it("the transcript's end of turn counts as the stop, whichever sign comes first", async ({ project: p }) => {

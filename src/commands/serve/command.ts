@@ -14,7 +14,8 @@ import { pushForRoots } from '../../feeds/notify/push-roots.js';
 import { LocalFleet } from '../../fleet/local.js';
 import { RemoteFleet } from '../../fleet/remotes.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { noRootMessage, projectNameOf } from '../../store/root.js';
+import { noRootMessage, projectNameOf, type RootResolution } from '../../store/root.js';
+import type { OmcInstall } from '../../store/omc-install.js';
 import { resolveRootAndOmc } from '../../store/omc-root.js';
 import { OmcStore } from '../../store/store.js';
 import { parseArgs, UsageError, rootFlag } from '../args.js';
@@ -53,6 +54,14 @@ export const DEFAULT_PORT = 8377;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
+ * Said at start when push is on. What already needs the user when serve starts is not news to it (the monitor's
+ * rule too: a state found on disk may be hours old), so it is not pushed; a user who started serve for the phone
+ * beside a Claude already waiting must not take the phone's silence for "nothing waits".
+ */
+export const PUSH_FROM_NOW_LINE =
+  'push: only what newly needs you from now on is pushed; what already needs you is on the page, not pushed';
+
+/**
  * Push from serve: one notifier per local root, no terminal channel, under each project's push lease; a
  * `--host` project's items as the fleet view pushes them (fleet/push.ts: the lease is held on that machine).
  */
@@ -64,6 +73,7 @@ function pushFrom(source: ServeSource, config: OmcTopConfig, readonly: boolean, 
     config,
     readonly,
     onProblem: (l) => err(`omc-top serve: ${l}\n`),
+    onPushing: () => err(`omc-top serve: ${PUSH_FROM_NOW_LINE}\n`),
   });
 }
 
@@ -112,7 +122,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     });
   } else {
     // The root and the OMC that judges found together, as the monitor finds them: the page's verdicts are its book's.
-    const { res, omc, redetect } = resolveRootAndOmc({
+    const { res, omc, redetect, rootFor } = resolveRootAndOmc({
       cwd: (args.flags.get('cwd') as string | undefined) ?? process.cwd(),
       rootOverride: rootFlag(args),
     });
@@ -120,20 +130,28 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       printErr(`omc-top serve: ${cleanLine(noRootMessage(res))}\n`);
       return 2;
     }
-    const store = new OmcStore({
-      root: res.root,
-      readonly,
-      watch,
-      projectDir: res.projectDir,
-      rootRule: res.rule,
-      omc,
-      // Looked at again while serve runs: a plugin update re-judges the page's sessions.
-      omcRedetect: redetect,
-      // The page answers permission requests: register as a monitor the hook asks (never under --readonly).
-      answers: { listen: true },
+    const open = (at: RootResolution, install: OmcInstall) => {
+      const store = new OmcStore({
+        root: at.root,
+        readonly,
+        watch,
+        projectDir: at.projectDir,
+        rootRule: at.rule,
+        omc: install,
+        // Looked at again while serve runs: a plugin update re-judges the page's sessions.
+        omcRedetect: redetect,
+        // The page answers permission requests: register as a monitor the hook asks (never under --readonly).
+        answers: { listen: true },
+      });
+      store.start();
+      return store;
+    };
+    // An upgrade whose release keeps the state elsewhere: the page follows it, as the monitor does, and says so.
+    source = singleSource(open(res, omc), projectNameOf(res, shownName), process.env, {
+      rootFor,
+      open,
+      said: (words) => printErr(`omc-top serve: ${cleanLine(words)}\n`),
     });
-    store.start();
-    source = singleSource(store, projectNameOf(res, shownName));
   }
   const token = newToken();
   const err = (s: string) => printErr(cleanLine(s) + '\n');

@@ -18,6 +18,9 @@ import { cancelTargetOf } from '../../store/cancel/target.js';
 import { answerInputOf, answerItems, foldAnswered, type AnswerItem } from '../../feeds/answers/items.js';
 import type { ReportKind } from '../../feeds/answers/answer.js';
 import type { OmcStore } from '../../store/store.js';
+import { followRoot } from '../../store/omc-root.js';
+import type { OmcInstall } from '../../store/omc-install.js';
+import type { RootResolution } from '../../store/root.js';
 import { shownName } from '../../io/shown-path.js';
 import type { LocalFleet } from '../../fleet/local.js';
 import type { FleetGroup } from '../../fleet/model.js';
@@ -238,8 +241,67 @@ function watchRoot(r: ServeRoot, on: () => void): () => void {
   return () => offs.forEach((o) => o());
 }
 
-export function singleSource(store: OmcStore, project: string, env: NodeJS.ProcessEnv = process.env): ServeSource {
-  const r = attend('local', project, store, env);
+/**
+ * How one project's source follows its state when an OMC upgrade moves it (store/omc-root.ts followRoot, as the
+ * monitor and `watch --json` do): where to look again, how to open a store there, and whom to tell.
+ */
+export interface RootFollow {
+  rootFor(install: OmcInstall): RootResolution;
+  open(at: RootResolution, install: OmcInstall): OmcStore;
+  said(words: string): void;
+}
+
+export function singleSource(
+  store: OmcStore,
+  project: string,
+  env: NodeJS.ProcessEnv = process.env,
+  follow?: RootFollow,
+): ServeSource {
+  let r = attend('local', project, store, env);
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const l of [...listeners]) l();
+  };
+  let offRoot: () => void = () => undefined;
+  let closing = false;
+  let moving: Promise<void> | null = null;
+  /** The page's subscribers hear the root's cells, and another OMC found there may move the source elsewhere. */
+  const wire = () => {
+    const offCells = watchRoot(r, notify);
+    const from = r.store;
+    const offOmc = follow ? from.onOmcChange((_words, next) => move(from, next)) : () => undefined;
+    offRoot = () => {
+      offCells();
+      offOmc();
+    };
+  };
+  const release = async (old: ServeRoot) => {
+    old.monitor.dispose();
+    old.unwatch();
+    await old.store.close();
+  };
+  const move = (from: OmcStore, next: OmcInstall) => {
+    if (!follow || closing || moving || from !== r.store) return;
+    const found = followRoot(follow.rootFor, next, r.root);
+    if (found.moved === null) return;
+    const words = found.moved;
+    // After the old store's own re-judging (this runs inside it): its store closes, one on the new root starts.
+    moving = new Promise<void>((done) =>
+      setImmediate(() => {
+        const old = r;
+        offRoot();
+        if (!closing) {
+          r = attend('local', project, follow.open(found.res, next), env);
+          wire();
+          follow.said(words);
+          notify();
+        }
+        moving = null;
+        void release(old).then(done, done);
+      }),
+    );
+  };
+  wire();
   return {
     roots: () => [r],
     root: (id) => (id === r.id ? r : undefined),
@@ -247,11 +309,15 @@ export function singleSource(store: OmcStore, project: string, env: NodeJS.Proce
       const j = rootJson(r, now);
       return { count: j.needs.length, roots: [j] };
     },
-    subscribe: (l) => watchRoot(r, l),
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
     async close() {
-      r.monitor.dispose();
-      r.unwatch();
-      await store.close();
+      closing = true;
+      await moving;
+      offRoot();
+      await release(r);
     },
   };
 }

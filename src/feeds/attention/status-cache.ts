@@ -59,6 +59,12 @@ export interface StatusCache {
    * assumed, every book read) or the file does not say (written before the field existed).
    */
   book: RulesVersion | null;
+  /**
+   * The writer was pinned to a release (`--omc-version X`, a what-if): an unpinned call never takes its line (it
+   * would show what X does, not what the OMC running the hooks does); a pinned call takes it when the books agree.
+   * Absent in a file written before the field existed: not pinned.
+   */
+  pinned: boolean;
 }
 
 /** The cache's text for `root`, or null when this platform cannot prove the writer is alive (then none is kept). */
@@ -68,6 +74,7 @@ export function statusCacheText(
   acks: AckStamp | null,
   at: number,
   book: RulesVersion | null,
+  pinned = false,
 ): string | null {
   const start = ownStartIdentity();
   if (typeof start !== 'string' || start === 'absent') return null;
@@ -80,6 +87,7 @@ export function statusCacheText(
     values,
     acks,
     book,
+    pinned,
   };
   return JSON.stringify(doc);
 }
@@ -133,6 +141,7 @@ export function readStatusCache(dir: string, root: string): CacheRead {
       values: v.values,
       acks,
       book,
+      pinned: v.pinned === true,
       beat: lastBeat(v.at, r.mtimeMs),
     },
     why: null,

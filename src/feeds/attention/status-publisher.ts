@@ -20,6 +20,7 @@ import type { OmcStore } from '../../store/store.js';
 import { loopValues } from '../status-line.js';
 import type { AttentionMonitor } from './monitor.js';
 import { ensureOwnDir, LatestFileWrite, touchUnder } from '../../io/safe-fs/index.js';
+import { isPinnedInstall } from '../../store/omc-install.js';
 import {
   isOwnStatusCache,
   readStatusCache,
@@ -51,6 +52,8 @@ export function publishStatusCache(opts: {
   let wrote = false;
   // A failed write is written again at the next change (as when it was synchronous): nothing counts as written.
   const writer = new LatestFileWrite(dir, statusCacheName(store.root), () => (last = ''));
+  /** Pinned to a release (--omc-version X): a what-if, marked so (an unpinned `status` then reads the files). */
+  const pinned = store.omc !== null && isPinnedInstall(store.omc);
   const write = () => {
     timer = null;
     due = Infinity;
@@ -63,7 +66,7 @@ export function publishStatusCache(opts: {
     const key = JSON.stringify([values, acks, book]);
     if (key === last) return;
     try {
-      const text = statusCacheText(store.root, values, acks, store.clock(), book);
+      const text = statusCacheText(store.root, values, acks, store.clock(), book, pinned);
       if (text !== null) {
         ensureOwnDir(dir);
         writer.write(text);

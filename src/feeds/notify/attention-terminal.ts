@@ -53,7 +53,7 @@ export function startAttentionTerminal(opts: {
   // pushes what another saw while it held the lease, so a handover loses nothing (push/leased-push.ts).
   const sender = push.sender;
   const leased = sender
-    ? new LeasedPush(dir, opts.store.root, (m) => sender.send(m), {
+    ? new LeasedPush(dir, opts.store.root, (m, done) => sender.send(m, done), {
         readonly: opts.store.readonly,
         clock: opts.store.clock,
       })

@@ -42,11 +42,14 @@ export function pushForRoots(opts: {
   env?: NodeJS.ProcessEnv;
   /** A channel failed, or a set-up problem (one redacted line). */
   onProblem(line: string): void;
+  /** Called once when push is on (at least one channel). */
+  onPushing?(): void;
 }): () => void {
   const push = startPush(opts.config, { env: opts.env, onProblem: opts.onProblem });
   for (const p of push.problems) opts.onProblem(p);
   const sender = push.sender;
   if (!sender) return () => undefined;
+  opts.onPushing?.();
   const dir = ownStateDir(opts.env ?? process.env);
   const attached = new Map<string, () => void>();
   /** The monitor each root was attached with: a root opened again (renamed) has a new one; a closed root none. */
@@ -55,7 +58,7 @@ export function pushForRoots(opts: {
     if (monitors.get(r.id) === r.monitor) return;
     detach(r.id);
     monitors.set(r.id, r.monitor);
-    const leased = new LeasedPush(dir, r.root, (m) => sender.send(m), { readonly: opts.readonly });
+    const leased = new LeasedPush(dir, r.root, (m, done) => sender.send(m, done), { readonly: opts.readonly });
     const n = new Notifier({
       channels: [],
       project: r.project,

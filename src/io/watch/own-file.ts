@@ -2,7 +2,10 @@
  * Follows one small file omc-top keeps in its own state directory (the acknowledgements, the cancel records) as
  * other omc-top processes write it: a directory watch (the file is replaced by rename, so its own inode would go
  * stale), its events for that name coalesced for 25 ms, then `load`. Watching creates nothing: until the
- * directory exists (no omc-top has written anything yet) it is looked for every few seconds. Returns a stop.
+ * directory exists (no omc-top has written anything yet) it is looked for every few seconds (and again if the watch
+ * fails; not while it works). `replacedOnly`: only a replace or a removal of the file counts, not a change of its
+ * times (a heartbeat's touch: io/heartbeat.ts). `loadAtStart: false`: the caller looks itself once the watch is set.
+ * Returns a stop.
  */
 import fs from 'node:fs';
 import { statSync } from '../safe-fs/index.js';
@@ -10,14 +13,26 @@ import { statSync } from '../safe-fs/index.js';
 const RETRY_MS = 5_000;
 const COALESCE_MS = 25;
 
-export function watchOwnFile(dir: string, file: string, load: () => void): () => void {
+export function watchOwnFile(
+  dir: string,
+  file: string,
+  load: () => void,
+  opts: { replacedOnly?: boolean; loadAtStart?: boolean } = {},
+): () => void {
   let watcher: fs.FSWatcher | null = null;
   let reloadTimer: NodeJS.Timeout | null = null;
+  let retryTimer: NodeJS.Timeout | null = null;
+  const retry = () => {
+    if (retryTimer) return;
+    retryTimer = setInterval(tryWatch, RETRY_MS);
+    retryTimer.unref?.();
+  };
   const tryWatch = () => {
     if (watcher || !statSync(dir, '.')) return;
     try {
-      watcher = fs.watch(dir, { persistent: false }, (_t, name) => {
+      watcher = fs.watch(dir, { persistent: false }, (type, name) => {
         if (name && String(name) !== file) return;
+        if (opts.replacedOnly && type !== 'rename') return;
         if (reloadTimer) return;
         reloadTimer = setTimeout(() => {
           reloadTimer = null;
@@ -28,20 +43,24 @@ export function watchOwnFile(dir: string, file: string, load: () => void): () =>
       watcher.on('error', () => {
         watcher?.close();
         watcher = null;
+        retry();
       });
-      load(); // written between the last read and the watch
+      // Watching: nothing to look for any more (no timer at rest).
+      if (retryTimer) clearInterval(retryTimer);
+      retryTimer = null;
+      if (opts.loadAtStart !== false) load(); // written between the last read and the watch
     } catch {
       watcher = null; // retried by the timer; this process's own writes still apply
     }
   };
   tryWatch();
-  const retryTimer: NodeJS.Timeout | null = setInterval(tryWatch, RETRY_MS);
-  retryTimer.unref?.();
+  if (!watcher) retry();
   return () => {
     watcher?.close();
     watcher = null;
     if (reloadTimer) clearTimeout(reloadTimer);
     reloadTimer = null;
-    clearInterval(retryTimer);
+    if (retryTimer) clearInterval(retryTimer);
+    retryTimer = null;
   };
 }

@@ -38,6 +38,7 @@ export const costPane: PaneModule<S> = {
     store.quota.subscribe,
     store.bgJobs.subscribe,
     store.cancels.subscribe,
+    store.cancelRecords.subscribe,
   ],
   View: CostView,
 };

@@ -28,9 +28,11 @@ import { countdown, quotaHeaderText } from '../../ui/quota-text.js';
 import { joinLines, rowLines, type LineSource, type ToneLine } from '../../ui/line-source.js';
 import { formatTokens } from '../history/rows.js';
 import { rateLimitText } from '../sessions/cost-lines.js';
-import { rowCancel, statusLabel } from '../sessions/rows.js';
+import { rowCancelWords, statusLabel, type RowCancelWords } from '../sessions/rows.js';
 import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
-import type { SessionView } from '../../store/sessions/model.js';
+import type { CancelRecord } from '../../store/cancel/cancel-records.js';
+import type { ClaudeSessionView } from '../../store/claude/model.js';
+import { sessionKey, type SessionView } from '../../store/sessions/model.js';
 import { groupDigits } from '../../io/group-digits.js';
 
 const short = (sid: string | null) => (sid === null ? 'legacy' : sid.slice(0, 8));
@@ -42,15 +44,31 @@ const short = (sid: string | null) => (sid === null ? 'legacy' : sid.slice(0, 8)
  */
 const steadyLines = new WeakMap<LoopRow, { width: number; lines: ToneLine[] }>();
 
-/** omc-top's own cancels and pauses, by session: the Sessions pane words a row's state with them. */
-type Cancels = ReadonlyMap<string, TrackedCancel>;
-/** The tracker's entry for a session (legacy state has its own key), as the Sessions pane looks it up. */
-const trackedFor = (cancels: Cancels, s: SessionView) => cancels.get(trackerKey(s.kind === 'legacy' ? null : s.id));
+/**
+ * omc-top's cancels, by session: this monitor's own (its tracker) and every omc-top's record of them, with the
+ * sessions' Claude processes: the Sessions pane words a row's state with them, and so does this pane.
+ */
+interface Cancels {
+  tracked: ReadonlyMap<string, TrackedCancel>;
+  records: ReadonlyMap<string, CancelRecord>;
+  claude: ReadonlyMap<string, ClaudeSessionView>;
+}
+
+/** A session's cancel words as the Sessions pane's row has them (panes/sessions/rows.ts rowCancelWords). */
+const wordsFor = (c: Cancels, s: SessionView, now: number): RowCancelWords =>
+  rowCancelWords(
+    s,
+    c.tracked.get(trackerKey(s.kind === 'legacy' ? null : s.id)),
+    c.records.get(sessionKey(s)),
+    c.claude.get(s.id),
+    now,
+  );
 
 function loopLines(l: LoopRow, now: number, width: number, cancels: Cancels): ToneLine[] {
-  const tracked = l.session ? rowCancel(trackedFor(cancels, l.session), now, l.session) : undefined;
-  if (l.rateLimit !== null || l.nextMs !== null || tracked || l.session?.status === 'cancelling')
-    return loopLine(l, now, width, tracked);
+  const words = l.session ? wordsFor(cancels, l.session, now) : undefined;
+  const cancelWord = words && (words.tracked || words.flight || words.settled || words.failedElsewhere);
+  if (l.rateLimit !== null || l.nextMs !== null || cancelWord || l.session?.status === 'cancelling')
+    return loopLine(l, now, width, words);
   const hit = steadyLines.get(l);
   if (hit && hit.width === width) return hit.lines;
   const lines = loopLine(l, now, width);
@@ -136,7 +154,7 @@ function burnText(l: LoopRow, w: number): string {
   return both.length < w ? both : usd;
 }
 
-export function loopLine(l: LoopRow, now: number, width: number, tracked?: TrackedCancel): ToneLine[] {
+export function loopLine(l: LoopRow, now: number, width: number, words?: RowCancelWords): ToneLine[] {
   const c = loopColumns(width);
   // `$1.20+subagents…` does not fit the column: the short mark, explained under the project's line. The column
   // holds `$0.0036+sub…` whole (a cell keeps its last place blank).
@@ -147,8 +165,11 @@ export function loopLine(l: LoopRow, now: number, width: number, tracked?: Track
       ? '…'
       : `${estimateText(l.spend.estimate).replace(' est.', '')}${l.spend.reading === 'transcript' ? TRANSCRIPT_READING_SHORT : l.spend.partial ? SUBAGENTS_READING_SHORT : ''}`;
   const proc = l.process ? l.process.status : '—';
-  // An OMC row's state in the Sessions pane's words ("not enforced", "cancel 12s"), from the same function.
-  const word = l.session ? statusLabel(l.session, now, tracked) : l.state;
+  // An OMC row's state in the Sessions pane's words ("not enforced", "cancel 12s", "stopping 47s", "stopped"), from
+  // the same function and the same cancel words (any omc-top's cancel, in flight or settled).
+  const word = l.session
+    ? statusLabel(l.session, now, words?.tracked, words?.failedElsewhere, words?.flight, words?.settled)
+    : l.state;
   const state = `${word}${l.nextMs !== null ? ` · next ${formatClock(l.nextMs).slice(0, 5)}` : ''}`;
   const head =
     '  ' +
@@ -274,7 +295,11 @@ export function costPaneLines(
 
   // Every loop.
   const loops = storeLoops(store, prices, now);
-  const cancels = store.cancels.getSnapshot().entries;
+  const cancels: Cancels = {
+    tracked: store.cancels.getSnapshot().entries,
+    records: store.cancelRecords.getSnapshot().records,
+    claude: store.claude.getSnapshot().bySession,
+  };
   out.push({ text: '' });
   out.push({ text: `▌Loops (${loops.filter((l) => !l.ended).length} live)`, tone: 'title' });
   const rootWhy = rootUnreadWhy(store.status.getSnapshot().rootAbsence);

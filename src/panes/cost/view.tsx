@@ -13,8 +13,9 @@ export function CostView({ state, store, width, height, now }: ViewProps<CostPan
   useSyncExternalStore(store.runs.subscribe, store.runs.runs);
   useSyncExternalStore(store.quota.subscribe, store.quota.getSnapshot);
   useSyncExternalStore(store.bgJobs.subscribe, store.bgJobs.getSnapshot);
-  // omc-top's own cancels word an OMC loop's state as the Sessions pane does (`cancel 12s`).
+  // omc-top's cancels (its own, and every omc-top's record) word an OMC loop's state as the Sessions pane does.
   useSyncExternalStore(store.cancels.subscribe, store.cancels.getSnapshot);
+  useSyncExternalStore(store.cancelRecords.subscribe, store.cancelRecords.getSnapshot);
   // A root that cannot be read makes the loops "not known", not "none".
   useRootUnreadWhy(store);
   const lines = costPaneLines(store, configuredPrices(), now, width);

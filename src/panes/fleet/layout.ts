@@ -106,10 +106,17 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
         (r.needs !== null ? `needs you: ${r.needs} · ` : '') + (r.modes || (r.prompt ? r.prompt : 'no modes')),
         c.modes,
       ) +
-      fit(formatAge(r.updatedMs, now).padStart(c.age - 1), c.age),
+      fit(ageText(r, now).padStart(c.age - 1), c.age),
     width,
   );
 }
+
+/**
+ * A row of a host that is not live is as the host last said (FleetRow.asOfMs), so its age now is not known: `?`,
+ * never an age that keeps counting as if the row were seen now (the group header says since when it is not live).
+ */
+export const AGE_NOT_KNOWN = '?';
+const ageText = (r: FleetRow, now: number) => (r.asOfMs !== undefined ? AGE_NOT_KNOWN : formatAge(r.updatedMs, now));
 
 /** A row's spend cell: the one list rule (spendCell: "$0.42", "$0.42+?", "$0.42+sub…", "unpriced", "…", "—"). */
 export function rowCost(r: FleetRow): string {

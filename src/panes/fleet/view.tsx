@@ -7,7 +7,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { lineId, type FleetSnapshot } from '../../fleet/model.js';
-import { rowSignal } from '../../feeds/row.js';
+import { rowSignal, settledUntilMs } from '../../feeds/row.js';
 import { footerHints } from '../../kit/bindings.js';
 import { hintsThatFit } from '../../ui/chrome.js';
 import { FilterLine } from '../../ui/filter-line.js';
@@ -37,13 +37,17 @@ export function nextClockChangeMs(snap: FleetSnapshot, ui: FleetUiState, rows: n
     if (l?.kind !== 'row') continue;
     const age = l.row.updatedMs === null ? null : now - l.row.updatedMs;
     // Seconds-old rows turn over together on the wall clock's 5 s grid (one frame for all), older ones on the
-    // minute grids ageTickMs keeps.
-    next = Math.min(
-      next,
-      age !== null && age < 60_000 ? YOUNG_GRID_MS - (now % YOUNG_GRID_MS) : ageTickMs(l.row.updatedMs, now),
-    );
+    // minute grids ageTickMs keeps. A row of a host that is not live draws no age (AGE_NOT_KNOWN).
+    if (l.row.asOfMs === undefined)
+      next = Math.min(
+        next,
+        age !== null && age < 60_000 ? YOUNG_GRID_MS - (now % YOUNG_GRID_MS) : ageTickMs(l.row.updatedMs, now),
+      );
     const until = rowSignal(l.row)?.untilMs ?? l.row.cancelFlight?.untilMs ?? null;
     if (until !== null && until > now) next = Math.min(next, (until - now) % 1000 || 1000);
+    // A settled cancel's word leaves the row after its minutes (store/cancel/settled.ts).
+    const hideAt = settledUntilMs(l.row);
+    if (hideAt !== null && hideAt > now) next = Math.min(next, hideAt - now);
     // "stopping 47s" counts up from the cancel: seconds, then minutes.
     const since = l.row.cancelFlight?.sinceMs ?? null;
     if (since !== null) {
@@ -162,8 +166,16 @@ export function FleetView({
                 </Text>
               );
             }
+            // A row of a host that is not live is not current: dimmed (and its AGE `?`, which NO_COLOR keeps).
+            const stale = l.row.asOfMs !== undefined;
             return (
-              <Text key={lineId(l)} inverse={selected} color={theme.status[l.row.status]} wrap="truncate">
+              <Text
+                key={lineId(l)}
+                inverse={selected}
+                color={stale ? theme.muted : theme.status[l.row.status]}
+                dimColor={stale}
+                wrap="truncate"
+              >
                 {rowLine(l.row, now, width, selected)}
               </Text>
             );

@@ -5,10 +5,10 @@
  * It reads only the runs domain's history and the Claude snapshot.
  */
 import type { Binding } from '../../kit/bindings.js';
-import { filterBindings, mode, navBindings, scrollDelta, underTitles } from '../../kit/nav.js';
+import { filterBindings, mode, navBindings, scrollDelta } from '../../kit/nav.js';
 import type { KeyContext, PaneModule } from '../../kit/pane.js';
 import { runDetailLines } from './detail.js';
-import { historyLayout } from './layout.js';
+import { historyLayout, historyPlace } from './layout.js';
 import {
   backspaceFilter,
   clearFilters,
@@ -38,7 +38,7 @@ const LIST = mode<S>('run list', (s) => !s.filterEditing && s.detail === null);
 const DETAIL = mode<S>('run detail', (s) => !s.filterEditing && s.detail !== null);
 
 const runsOf = (ctx: Ctx) => ctx.store.runs.runs();
-const list = (ctx: Ctx) => historyLayout(ctx.state, runsOf(ctx), ctx.body);
+const list = (ctx: Ctx) => historyLayout(ctx.state, runsOf(ctx), ctx.body, ctx.store.runs.notRead());
 const selected = (ctx: Ctx) => {
   const l = list(ctx);
   return l.rows[l.view.index];
@@ -65,7 +65,7 @@ const bindings: Binding<S>[] = [
       const l = list(ctx);
       ctx.set((s) => moveRun(s, l.rows, to, l.height));
     },
-    { place: (ctx) => underTitles(list(ctx)) },
+    { place: (ctx) => historyPlace(list(ctx)) },
   ),
   {
     keys: ['enter', 'right', 'l'],
@@ -137,7 +137,7 @@ export const historyPane: PaneModule<S> = {
   sources: (store) => [store.runs.subscribe],
   settle(state, store, body) {
     if (state.detail) return state;
-    const l = historyLayout(state, store.runs.runs(), body);
+    const l = historyLayout(state, store.runs.runs(), body, store.runs.notRead());
     return settleRuns(state, l.rows, l.height);
   },
   View: HistoryView,

@@ -5,23 +5,39 @@
 import type { RunLine } from '../../store/runs/history.js';
 import { listView, type ListView } from '../../kit/list.js';
 import type { Size } from '../../kit/pane.js';
+import { underTitles, type ListPlace } from '../../kit/nav.js';
 import { hasFilter, runIds, visibleRuns, type HistoryPaneState } from './reducer.js';
 
 export interface HistoryLayout {
   rows: RunLine[];
   ids: string[];
   showFilter: boolean;
+  /** A source of runs there but not read while others were (RunsDomain.notRead): one line above the titles says so. */
+  incomplete: string | null;
   height: number;
   view: ListView;
 }
 
-export function historyLayout(state: HistoryPaneState, runs: readonly RunLine[], body: Size): HistoryLayout {
+export function historyLayout(
+  state: HistoryPaneState,
+  runs: readonly RunLine[],
+  body: Size,
+  notRead: string | null,
+): HistoryLayout {
   const rows = visibleRuns(runs, state);
   const ids = runIds(rows);
   const showFilter = state.filterEditing || hasFilter(state);
-  const height = Math.max(1, body.rows - 1 - (showFilter ? 1 : 0));
-  return { rows, ids, showFilter, height, view: listView(state.list, ids, height) };
+  // With no run at all the list's own line says the runs are not known; with some, they are not all of them.
+  const incomplete = runs.length > 0 ? notRead : null;
+  const height = Math.max(1, body.rows - 1 - (showFilter ? 1 : 0) - (incomplete !== null ? 1 : 0));
+  return { rows, ids, showFilter, incomplete, height, view: listView(state.list, ids, height) };
 }
+
+/** Where a click's list begins: below the filter line, the incomplete line and the column titles. */
+export const historyPlace = (l: HistoryLayout): ListPlace => {
+  const place = underTitles(l);
+  return { ...place, firstRow: place.firstRow + (l.incomplete !== null ? 1 : 0) };
+};
 
 /** "mode ralph · outcome crashed · /words": the filters in force. */
 export function filterSummary(s: HistoryPaneState): string {

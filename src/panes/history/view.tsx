@@ -15,7 +15,7 @@ import { configuredPrices } from '../../store/claude/price-config.js';
 import { costRollupMemo, runKey } from '../../store/cost/rollup.js';
 import { stillReading } from '../../store/cost/spend.js';
 import { sessionIndex } from '../../store/sessions/view-index.js';
-import { notKnownLine, ROOT_NAME, useRootUnreadWhy } from '../../ui/not-known.js';
+import { incompleteLine, notKnownLine, ROOT_NAME, useRootUnreadWhy } from '../../ui/not-known.js';
 
 /** The project's rollup (memoised on the snapshots and the minute): a run's spend is its window's. */
 export function runSpends(store: OmcStore) {
@@ -68,7 +68,7 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
     );
   }
 
-  const lay = historyLayout(state, runs, { columns: width, rows: height });
+  const lay = historyLayout(state, runs, { columns: width, rows: height }, notRead);
   const { rows, view } = lay;
   const shown = rows.slice(view.top, view.top + lay.height);
   const spends = runSpends(store);
@@ -87,6 +87,11 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
               Math.max(0, width - 2 - state.filter.length),
             )}
           </Text>
+        </Text>
+      ) : null}
+      {lay.incomplete !== null ? (
+        <Text color={theme.warn} wrap="truncate">
+          {clip(incompleteLine('Runs', lay.incomplete, 'the ⚠ line says why'), width)}
         </Text>
       ) : null}
       <Text bold color={theme.muted} wrap="truncate">

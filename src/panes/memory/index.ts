@@ -5,6 +5,7 @@
  * from the keyboard; a compact project summary; and the exact SessionStart
  * injection (v).
  */
+import { rootWriteBlock } from '../../ui/not-known.js';
 import type { Binding } from '../../kit/bindings.js';
 import { ageTickMs } from '../../ui/format.js';
 import type { KeyContext, PaneModule } from '../../kit/pane.js';
@@ -72,11 +73,17 @@ const selectedRow = (ctx: Ctx) => {
     )
   ];
 };
+/** The root unreadable first (every pane's write keys say it alike: ui/not-known.ts), then the file's own block. */
 const writeBlock = (ctx: Ctx) => {
+  const root = rootWriteBlock(ctx.store);
+  if (root) return root;
   const b = ctx.store.memory.getSnapshot().writeBlock;
   return b ? `cannot write: ${b}` : null;
 };
-const needsRow = (ctx: Ctx) => (selectedRow(ctx) ? writeBlock(ctx) : 'no directive selected');
+const needsRow = (ctx: Ctx) =>
+  rootWriteBlock(ctx.store) ?? (selectedRow(ctx) ? writeBlock(ctx) : 'no directive selected');
+/** Under a root that cannot be read the writing keys are not offered; pressed, they say why nothing is written. */
+const rootReadable = (ctx: Ctx) => rootWriteBlock(ctx.store) === null;
 type Row = NonNullable<ReturnType<typeof selectedRow>>;
 /** A key that acts on the selected directive (nothing when none is). */
 const onRow = (f: (ctx: Ctx, row: Row) => void) => (ctx: Ctx) => {
@@ -177,6 +184,7 @@ const bindings: Binding<S>[] = [
     writes: true,
     readonlyText: 'read-only mode (--readonly): directives cannot be added',
     disabled: writeBlock,
+    offered: rootReadable,
     run: (c) => openForm(c, openAddForm),
   },
   {
@@ -187,6 +195,7 @@ const bindings: Binding<S>[] = [
     writes: true,
     readonlyText: 'read-only mode (--readonly): directives cannot be edited',
     disabled: needsRow,
+    offered: rootReadable,
     run: onRow((c, sel) => openForm(c, (s) => openEditForm(s, sel.key, sel.directive))),
   },
   {
@@ -197,6 +206,7 @@ const bindings: Binding<S>[] = [
     writes: true,
     readonlyText: CANNOT_CHANGE,
     disabled: needsRow,
+    offered: rootReadable,
     run: onRow(togglePriorityOf),
   },
   {
@@ -207,6 +217,7 @@ const bindings: Binding<S>[] = [
     writes: true,
     readonlyText: CANNOT_CHANGE,
     disabled: needsRow,
+    offered: rootReadable,
     run: onRow(confirmRemove),
   },
   {

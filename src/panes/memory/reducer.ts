@@ -30,7 +30,7 @@ export interface MemoryPaneState {
   form: DirectiveForm | null;
   /**
    * A directive draft kept when omc-top was last ended without asking (kit/kept-drafts.ts), offered above the form
-   * that just opened: r restores it, d discards it; nothing is typed until one or the other (or Esc).
+   * that just opened: Ctrl-R restores it, Ctrl-X discards it; nothing is typed until one or the other (or Esc).
    */
   offer: DraftOffer<DirectiveForm> | null;
   previewScroll: number;

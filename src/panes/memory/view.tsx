@@ -167,7 +167,7 @@ function FormView({
         width,
       )}
     </Text>,
-    // A draft kept at the last hang-up is offered first (r restores · d discards), in place of the blank line.
+    // A draft kept at the last hang-up is offered first (Ctrl-R restores · Ctrl-X discards), in place of the blank line.
     ...(offer
       ? wrapText(offerLine(offer, now), width)
           .slice(0, 3)

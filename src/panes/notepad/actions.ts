@@ -341,7 +341,7 @@ export function editInExternalEditor(
   if (offer) {
     ctx.set(withOffer(opened, offer));
     ctx.app.flash(
-      'a kept draft is offered before $EDITOR opens: r restores it (Ctrl-O continues it in $EDITOR)',
+      'a kept draft is offered before $EDITOR opens: Ctrl-R restores it (Ctrl-O continues it in $EDITOR)',
       'info',
     );
     return;

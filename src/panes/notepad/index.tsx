@@ -59,6 +59,7 @@ import {
   type NotepadPaneState,
 } from './reducer.js';
 import { NotepadView } from './view.js';
+import { rootWriteBlock } from '../../ui/not-known.js';
 import { OFFER_PENDING, offerBindings, offerMode } from '../../kit/kept-drafts.js';
 import { draftToKeep, notepadOffer } from './kept.js';
 
@@ -100,13 +101,16 @@ function startEdit(ctx: Ctx, what: Parameters<typeof openEditor>[2]): void {
 const section = (ctx: Ctx) => ctx.state.tab as EntrySection;
 const sel = (ctx: Ctx) => selectedEntry(ctx.state, snapOf(ctx));
 const noEntry = (ctx: Ctx) => (sel(ctx) ? null : 'no entry selected');
-const writeBlock = (ctx: Ctx) => ctx.store.notepad.getSnapshot().editBlock;
-const entryDisabled = (ctx: Ctx) => noEntry(ctx) ?? writeBlock(ctx);
+/** The root unreadable first (every pane's write keys say it alike: ui/not-known.ts), then notepad.md's own block. */
+const writeBlock = (ctx: Ctx) => rootWriteBlock(ctx.store) ?? ctx.store.notepad.getSnapshot().editBlock;
+const entryDisabled = (ctx: Ctx) => rootWriteBlock(ctx.store) ?? noEntry(ctx) ?? writeBlock(ctx);
 /**
- * A notepad.md never read (refused: its problem line says why): the writing keys are not offered in the footer, as
- * c / p are not on a loop omc-top may not read; pressed, they still say why nothing will be written.
+ * A notepad.md never read (refused: its problem line says why), or under a root that cannot be read: the writing
+ * keys are not offered in the footer, as c / p are not on a loop omc-top may not read; pressed, they still say why
+ * nothing will be written.
  */
-const notepadKnown = (ctx: Ctx) => ctx.store.notepad.getSnapshot().status !== 'unreadable';
+const notepadKnown = (ctx: Ctx) =>
+  ctx.store.notepad.getSnapshot().status !== 'unreadable' && rootWriteBlock(ctx.store) === null;
 
 function textOf(ctx: Ctx) {
   const snap = snapOf(ctx);
@@ -249,6 +253,7 @@ const bindings: Binding<S>[] = [
     when: ENTRY_OR_LIST,
     writes: true,
     disabled: entryDisabled,
+    offered: notepadKnown,
     run: (c) => {
       const e = sel(c);
       if (e) startEdit(c, { kind: 'edit', section: section(c), entry: e });
@@ -260,6 +265,7 @@ const bindings: Binding<S>[] = [
     when: ENTRY_OR_LIST,
     writes: true,
     disabled: entryDisabled,
+    offered: notepadKnown,
     run: (c) => {
       const e = sel(c);
       if (e) editInExternalEditor(c, { kind: 'edit', section: section(c), entry: e });
@@ -272,6 +278,7 @@ const bindings: Binding<S>[] = [
     when: ENTRY_OR_LIST,
     writes: true,
     disabled: entryDisabled,
+    offered: notepadKnown,
     run: (c) => {
       const e = sel(c);
       if (e) requestDelete(c, section(c), e);

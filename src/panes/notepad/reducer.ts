@@ -50,7 +50,7 @@ export interface NotepadPaneState {
   editor: EditorSession | null;
   /**
    * A draft kept when omc-top was last ended without asking (kit/kept-drafts.ts), offered above the editor that
-   * just opened on its section: r restores it, d discards it; nothing is typed until one or the other (or Esc).
+   * just opened on its section: Ctrl-R restores it, Ctrl-X discards it; nothing is typed until one or the other (or Esc).
    */
   offer: DraftOffer<EditorSession> | null;
 }

@@ -13,7 +13,7 @@ import { cleanLine } from '../../io/sanitize.js';
 import { formatBytes } from '../../io/safe-fs/index.js';
 import { clip, fit, formatAge, formatAgo, wrapText } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
-import { notKnownLine, ROOT_NAME, useRootUnreadWhy } from '../../ui/not-known.js';
+import { notKnownLine, ROOT_NAME, useRootNotReadWhy } from '../../ui/not-known.js';
 import type { ViewProps } from '../../kit/pane.js';
 import { cursorRow, layout } from './editor.js';
 import { offerLine } from '../../ui/kept-draft-line.js';
@@ -391,7 +391,7 @@ function listNote(state: NotepadPaneState, snap: NotepadSnapshot, width: number,
 
 export function NotepadView({ state, store, width, height, now }: ViewProps<NotepadPaneState>) {
   const theme = useTheme();
-  const snap = shownNotepad(useNotepad(store.notepad), useRootUnreadWhy(store));
+  const snap = shownNotepad(useNotepad(store.notepad), useRootNotReadWhy(store));
   if (state.editor) return <EditorView ed={state.editor} offer={state.offer} now={now} width={width} height={height} />;
   const info = infoLine(snap, state.tab, now);
   const bodyHeight = Math.max(1, height - 2);

@@ -3,6 +3,7 @@
  * (all text already sanitised by the store), wrapped to the pane width.
  */
 import { flightText, flightWhy, type FlightWord } from '../../store/cancel/in-flight.js';
+import { settledText, settledWhy, type rowSettlement } from '../../store/cancel/settled.js';
 import { tookText, type TrackedCancel } from '../../store/cancel/tracker.js';
 import { signalUntilMs, type SessionView } from '../../store/sessions/model.js';
 import { statusWords } from './rows.js';
@@ -93,9 +94,19 @@ function nextStopWords(v: NonNullable<SessionView['verdict']>): string {
   return v.decision === 'unknown' ? 'unknown' : 'lets the agent stop';
 }
 
-export function detailStatus(s: SessionView, flight: FlightWord | null = null, now = Date.now()): string {
+/** A settled cancel as the row says it (store/cancel/settled.ts rowSettlement). */
+type Settled = NonNullable<ReturnType<typeof rowSettlement>>;
+
+export function detailStatus(
+  s: SessionView,
+  flight: FlightWord | null = null,
+  now = Date.now(),
+  settled: Settled | null = null,
+): string {
   // A cancel in flight: the row's word (store/cancel/in-flight.ts), what it means after it.
   if (flight) return `${flightText(flight, now)} (${flightWhy(flight)})`;
+  // Settled: the row's word for its five minutes, and what the process that followed the cancel saw.
+  if (settled) return `${settledText(settled.word)} (${settledWhy(settled.settlement, settled.requestedMs)})`;
   if (signalUntilMs(s) === null) return statusWords(s.status);
   return s.status === 'paused'
     ? 'paused (cancel signal in force: the Stop hook lets the agent stop; the loop keeps its state)'
@@ -111,6 +122,8 @@ export function detailLines(
   extra: { head: readonly DetailLine[]; tail: readonly DetailLine[] } = { head: [], tail: [] },
   /** The word of a cancel in flight (store/cancel/in-flight.ts rowFlight), the row's. */
   flight: FlightWord | null = null,
+  /** The settled word of one (store/cancel/settled.ts rowSettlement), the row's. */
+  settled: Settled | null = null,
 ): DetailLine[] {
   const w = Math.max(20, width);
   const out: DetailLine[] = [];
@@ -119,7 +132,7 @@ export function detailLines(
   };
   push(`${s.kind === 'legacy' ? 'Legacy (session-less) state' : `Session ${s.id}`}`, 'title');
   push(
-    `status: ${detailStatus(s, flight, now)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAgo(s.updatedMs, now)}`,
+    `status: ${detailStatus(s, flight, now, settled)}   started: ${formatTimestamp(s.startedMs)}   updated: ${formatAgo(s.updatedMs, now)}`,
   );
   if (s.verdict) {
     push(

@@ -449,6 +449,9 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
         const since = now - w.sinceMs;
         next = Math.min(next, since < 120_000 ? 1000 - (since % 1000) : 60_000 - (since % 60_000));
       }
+      // Another omc-top's settled verdict (its record) leaves the row after its minutes, as this monitor's own does.
+      const hideAt = rec?.settled ? rec.settled.atMs + SETTLED_SHOW_MS : null;
+      if (hideAt !== null && hideAt > now) next = Math.min(next, hideAt - now);
       // The process cell's age ("busy 3m"): on the same batched grid as the rows' ages.
       const proc = claude.get(s.id)?.process;
       if (proc) next = Math.min(next, ageTickMs(proc.since, now));

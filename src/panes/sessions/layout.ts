@@ -3,6 +3,7 @@
  * visible rows, the list's height and scroll window, and the detail view's lines.
  */
 import { rowFlight } from '../../store/cancel/in-flight.js';
+import { rowSettlement } from '../../store/cancel/settled.js';
 import type { CancelRecord } from '../../store/cancel/cancel-records.js';
 import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import type { SessionView, SessionsSnapshot } from '../../store/sessions/model.js';
@@ -54,7 +55,8 @@ export function detailLayout(
 ): DetailLayout {
   const extra = agentDetail(s, claude, now, configuredPrices());
   const flight = rowFlight(tracked, record, s, claude, now);
-  const lines = detailLines(s, now, body.columns - 1, tracked, extra, flight);
+  const settled = flight ? null : rowSettlement(tracked, record, s, now);
+  const lines = detailLines(s, now, body.columns - 1, tracked, extra, flight, settled);
   // The run facts (stories, 5.6 files) go before the first mode's section; the rest at the end.
   const at = lines.findIndex((l) => l.mode !== undefined);
   const cut = at === -1 ? lines.length : at;

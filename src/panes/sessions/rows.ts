@@ -8,17 +8,21 @@ import { modeSummary, promptText, sessionLabel, statusWords, unknownModesText } 
 import { cell, fit, formatAge, width as textWidth } from '../../ui/format.js';
 import { cellText, type ProcessCell } from './agent-cell.js';
 import { CANCEL_FAILED } from '../../store/cancel/words.js';
-import { flightText, trackedFlight, type FlightWord } from '../../store/cancel/in-flight.js';
+import { flightText, rowFlight, trackedFlight, type FlightWord } from '../../store/cancel/in-flight.js';
+import type { CancelRecord } from '../../store/cancel/cancel-records.js';
+import type { ClaudeSessionView } from '../../store/claude/model.js';
+import { failedNeed } from '../../feeds/attention/needs.js';
+import { rowSettled, settledText, SETTLED_SHOW_MS, type SettledWord } from '../../store/cancel/settled.js';
 
-/** How long a settled verdict ("cancelled", "not taken") stays on the row; the detail view keeps it. */
-export const SETTLED_SHOW_MS = 5 * 60_000;
+/** How long a settled verdict ("cancelled", "not taken") stays on the row (store/cancel/settled.ts); the detail keeps it. */
+export { SETTLED_SHOW_MS };
 /** A pause that ended hands the row back to the loop's live status quickly. */
 export const PAUSE_OVER_SHOW_MS = 10_000;
 
 /**
  * The cancel omc-top made on this row, while it is worth showing there. "not taken" names a loop active again: once
- * the session holds no loop any more (OMC's own /cancel, the serve page, the loop's end) the row follows the disk;
- * the detail view keeps what omc-top's cancel came to.
+ * the session holds no loop any more (OMC's own /cancel, the serve page, the loop's end) the row follows the disk, as
+ * it does once a loop a settled cancel ended is started anew; the detail view keeps what omc-top's cancel came to.
  */
 export function rowCancel(
   t: TrackedCancel | undefined,
@@ -27,8 +31,38 @@ export function rowCancel(
 ): TrackedCancel | undefined {
   if (!t) return undefined;
   if (t.phase === 'not-taken' && s && !s.modes.some(holdsAgent)) return undefined;
+  // A loop it ended that is active again was started anew: the row follows the disk too (store/cancel/settled.ts).
+  const ended = t.phase === 'stopped' || t.phase === 'cancelled' || t.phase === 'unobserved';
+  if (ended && s && s.modes.some((m) => m.active && t.modes.includes(m.mode))) return undefined;
   if (!t.final || t.settledMs === null) return t;
   return now - t.settledMs < (t.phase === 'pause-over' ? PAUSE_OVER_SHOW_MS : SETTLED_SHOW_MS) ? t : undefined;
+}
+
+/** What a row's status word is made of, from omc-top's cancels: the Sessions pane's rows and the Cost pane's. */
+export interface RowCancelWords {
+  /** This monitor's own cancel, while worth showing (rowCancel). */
+  tracked: TrackedCancel | undefined;
+  flight: FlightWord | null;
+  settled: SettledWord | null;
+  /** Another omc-top's cancel of it failed half-way, its loop still active (its record). */
+  failedElsewhere: boolean;
+}
+
+/** The pieces of a row's status word (statusLabel), from this monitor's tracker entry and the shared record. */
+export function rowCancelWords(
+  s: SessionView,
+  tracked: TrackedCancel | undefined,
+  rec: CancelRecord | undefined,
+  claude: ClaudeSessionView | undefined,
+  now: number,
+): RowCancelWords {
+  const shown = rowCancel(tracked, now, s);
+  return {
+    tracked: shown,
+    flight: rowFlight(shown, rec, s, claude, now),
+    settled: rowSettled(shown, rec, s, now),
+    failedElsewhere: rec !== undefined && failedNeed(rec, s) !== null,
+  };
 }
 
 const TRACKED_LABEL: Record<TrackedCancel['phase'], string> = {
@@ -42,6 +76,11 @@ const TRACKED_LABEL: Record<TrackedCancel['phase'], string> = {
   failed: CANCEL_FAILED,
   'pause-over': 'pause over',
 };
+
+/** Tone of a settled word (store/cancel/settled.ts), the same as the tracker's phase it names. */
+export function settledTone(w: SettledWord): 'ok' | 'error' | 'muted' {
+  return w.word === 'not-taken' ? 'error' : w.word === 'ended' ? 'muted' : 'ok';
+}
 
 /** Tone of a tracked cancel, for the status colour. */
 export function trackedTone(t: TrackedCancel): 'ok' | 'warn' | 'error' | 'muted' | 'cancelling' {
@@ -109,7 +148,8 @@ export function procColumn(width: number): number {
  * The row's status word. `failedElsewhere`: another omc-top's cancel of this session failed half-way and its loop is
  * still active (its record, feeds/attention/needs.ts failedNeed): said as this monitor says its own, no countdown.
  * `flight`: the word of a cancel in flight (store/cancel/in-flight.ts rowFlight: this monitor's own, or another
- * omc-top's from its record), the one every surface says; without it, this monitor's own cancel's.
+ * omc-top's from its record), the one every surface says; `settled`: the settled word of one (store/cancel/settled.ts
+ * rowSettled), likewise; without them, this monitor's own cancel's.
  */
 export function statusLabel(
   s: SessionView,
@@ -117,10 +157,13 @@ export function statusLabel(
   tracked?: TrackedCancel,
   failedElsewhere = false,
   flight: FlightWord | null = null,
+  settled: SettledWord | null = null,
 ): string {
   if (!tracked && failedElsewhere) return CANCEL_FAILED;
   const inFlight = flight ?? (tracked ? trackedFlight(tracked, now) : null);
   if (inFlight) return flightText(inFlight, now);
+  const done = settled ?? (tracked ? rowSettled(tracked, undefined, s, now) : null);
+  if (done) return settledText(done);
   if (tracked) {
     const label = TRACKED_LABEL[tracked.phase];
     if (tracked.final) return label;
@@ -193,12 +236,13 @@ export function rowText(
   proc?: ProcessCell,
   failedElsewhere = false,
   flight: FlightWord | null = null,
+  settled: SettledWord | null = null,
 ): RowText {
   const c = columnsFor(width);
   const waits = proc ? waitsText(proc) : '';
   return {
     marker: selected ? '▸ ' : '  ',
-    status: cell(statusLabel(s, now, tracked, failedElsewhere, flight), c.status),
+    status: cell(statusLabel(s, now, tracked, failedElsewhere, flight, settled), c.status),
     proc: c.proc > 0 ? fit(` ${proc ? cellText(proc, c.proc - 1) : ''}`, c.proc) : '',
     id: fit(shortId(sessionLabel(s), c.id), c.id),
     // What Claude waits on comes first: it is what the user acts on, and it must survive a narrow column.

@@ -18,9 +18,19 @@ import { isDone, keyLabel, rowByKey, rowKey, type SessionsPaneState } from './re
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreAbove, moreBelow } from '../../kit/list.js';
 import { withListNote } from './rows.js';
-import { columnsFor, headerText, rowCancel, rowText, statusLabel, trackedTone, waitsText } from './rows.js';
+import {
+  columnsFor,
+  headerText,
+  rowCancel,
+  rowText,
+  settledTone,
+  statusLabel,
+  trackedTone,
+  waitsText,
+} from './rows.js';
 import { FilterLine } from '../../ui/filter-line.js';
 import { rowFlight } from '../../store/cancel/in-flight.js';
+import { rowSettled } from '../../store/cancel/settled.js';
 import { rowExtras, withRunFacts } from './run-facts.js';
 import { detailExtras } from './answer-lines.js';
 import type { OmcStore } from '../../store/store.js';
@@ -55,10 +65,12 @@ interface RowProps {
 
 /** The word of a cancel in flight on this row (store/cancel/in-flight.ts), the same every surface says. */
 const flightOf = (p: RowProps) => rowFlight(p.tracked, p.record, p.s, p.claude, p.now);
+/** The settled word of a cancel on this row (store/cancel/settled.ts), likewise. */
+const settledOf = (p: RowProps) => rowSettled(p.tracked, p.record, p.s, p.now);
 
 /** What a row shows that depends on the clock: it re-renders only when these change, not on every tick. */
 const timeLabels = (p: RowProps) =>
-  `${statusLabel(p.s, p.now, p.tracked, p.failedElsewhere, flightOf(p))}\u0000${formatAge(p.s.updatedMs, p.now)}\u0000${formatAge(p.claude?.process?.since ?? null, p.now)}`;
+  `${statusLabel(p.s, p.now, p.tracked, p.failedElsewhere, flightOf(p), settledOf(p))}\u0000${formatAge(p.s.updatedMs, p.now)}\u0000${formatAge(p.claude?.process?.since ?? null, p.now)}`;
 const sameRow = (a: RowProps, b: RowProps) =>
   a.s === b.s &&
   a.width === b.width &&
@@ -85,10 +97,20 @@ const Row = memo(function Row({
 }: RowProps) {
   const theme = useTheme();
   const cell = processCell(s, claude, now, acknowledged);
-  const flight = flightOf({ s, now, width, selected, tracked, claude, extras, acknowledged, failedElsewhere, record });
-  const t = rowText(s, now, width, selected, tracked, cell, failedElsewhere, flight);
+  const props = { s, now, width, selected, tracked, claude, extras, acknowledged, failedElsewhere, record };
+  const flight = flightOf(props);
+  const settled = settledOf(props);
+  const t = rowText(s, now, width, selected, tracked, cell, failedElsewhere, flight, settled);
   if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked, waitsText(cell));
-  const tone = flight ? 'cancelling' : tracked ? trackedTone(tracked) : failedElsewhere ? 'error' : null;
+  const tone = flight
+    ? 'cancelling'
+    : settled
+      ? settledTone(settled)
+      : tracked
+        ? trackedTone(tracked)
+        : failedElsewhere
+          ? 'error'
+          : null;
   const statusColor =
     tone === null
       ? theme.status[s.status]
@@ -139,7 +161,7 @@ function Detail({
   const theme = useTheme();
   // The note field (m) takes the last line; the detail scrolls above it.
   const note = state.note && state.note.id === s.id ? state.note : null;
-  // A note kept at the last hang-up is offered above the field (r restores · d discards).
+  // A note kept at the last hang-up is offered above the field (Ctrl-R restores · Ctrl-X discards).
   const offer = note && state.noteOffer ? wrapText(offerLine(state.noteOffer, now), width).slice(0, 2) : [];
   const rows = note ? Math.max(1, height - 1 - offer.length) : height;
   const l = detailLayout(s, { columns: width, rows }, now, tracked, claude, detailExtras(store, s, width - 1), record);

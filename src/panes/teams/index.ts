@@ -38,6 +38,7 @@ import {
 import { askTeamShutdown, askWorkerShutdown } from './shutdown-flow.js';
 import { TeamsView } from './view.js';
 import { jumpToWorker } from './worker-jump.js';
+import { rootWriteBlock } from '../../ui/not-known.js';
 
 type Ctx = KeyContext<TeamsPaneState>;
 type S = TeamsPaneState;
@@ -92,6 +93,8 @@ function moveInDetail(ctx: Ctx, m: Move): void {
 
 const SHUTDOWN_READONLY = '--readonly: shutdown requests are disabled (nothing is written)';
 const noTeam = (ctx: Ctx) => (selectedTeam(ctx) ? null : 'no team selected');
+/** Under a root that cannot be read no shutdown request is offered (ui/not-known.ts rootWriteBlock says why). */
+const rootReadable = (ctx: Ctx) => rootWriteBlock(ctx.store) === null;
 
 /** One move for the list's keys and the filter field's ↑↓. */
 const moveTeams = (ctx: Ctx, to: Move) => {
@@ -142,7 +145,8 @@ const bindings: Binding<S>[] = [
     when: LIST,
     writes: true,
     readonlyText: SHUTDOWN_READONLY,
-    disabled: noTeam,
+    disabled: (ctx) => rootWriteBlock(ctx.store) ?? noTeam(ctx),
+    offered: rootReadable,
     run: (ctx) => {
       const t = selectedTeam(ctx);
       if (t) askTeamShutdown(ctx, t);
@@ -172,6 +176,8 @@ const bindings: Binding<S>[] = [
     when: DETAIL,
     writes: true,
     readonlyText: SHUTDOWN_READONLY,
+    disabled: (ctx) => rootWriteBlock(ctx.store),
+    offered: rootReadable,
     run: (ctx) => {
       const x = layoutOf(ctx);
       if (x)
@@ -205,6 +211,8 @@ const bindings: Binding<S>[] = [
     when: DETAIL,
     writes: true,
     readonlyText: SHUTDOWN_READONLY,
+    disabled: (ctx) => rootWriteBlock(ctx.store),
+    offered: rootReadable,
     run: (ctx) => {
       const t = detailTeam(ctx);
       if (t) askTeamShutdown(ctx, t);

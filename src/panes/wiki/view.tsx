@@ -5,7 +5,7 @@ import type { LintReport } from '../../store/wiki/lint.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { clip, fit, width as cells } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
-import { notKnownLine, ROOT_NAME, useRootUnreadWhy } from '../../ui/not-known.js';
+import { notKnownLine, ROOT_NAME, useRootNotReadWhy } from '../../ui/not-known.js';
 import type { ViewProps } from '../../kit/pane.js';
 import { lintSummary } from './lint-lines.js';
 import type { PageLine } from './page-lines.js';
@@ -368,7 +368,7 @@ function LintView({
 export function WikiPaneView({ state, store, width, height, now }: ViewProps<WikiPaneState>) {
   const domain = store.wiki;
   const snap = useSyncExternalStore(domain.subscribe, domain.getSnapshot);
-  const rootWhy = useRootUnreadWhy(store);
+  const rootWhy = useRootNotReadWhy(store);
   const lint = domain.lint(now);
   if (state.view === 'page')
     return <PageView state={state} snap={snap} lint={lint} width={width} height={height} now={now} />;

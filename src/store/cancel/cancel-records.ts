@@ -10,6 +10,10 @@
  * at once are merged (each re-reads the file under the lock), never losing the other's entry. Bounded: an entry
  * expires a day after its cancel, and only the newest entries are kept. A file that cannot be read or parsed keeps
  * the records last read, with a problem line; the next cancel rewrites it.
+ *
+ * The process that follows a cancel to its verdict (its tracker) adds what it saw settle it (`settled`: the word, when,
+ * Claude's stop when it saw one, its pid), so every other process says the same settled word (settled.ts), and a ✓
+ * elsewhere is still a stop some process saw.
  */
 import { watchOwnFile } from '../../io/watch/own-file.js';
 import { withFileLock } from '../../io/file-lock.js';
@@ -38,6 +42,26 @@ export interface CancelRecord {
    * so the modes in `notEnded` are a cancel that failed, not one in flight; null when it did not fail so.
    */
   failed?: string | null;
+  /** What the process that followed the cancel saw settle it, or null while in flight (absent from an older omc-top). */
+  settled?: CancelSettlement | null;
+}
+
+/** The verdicts a cancel settles on that other processes say too (tracker.ts phases stopped, cancelled, unobserved, not-taken). */
+export const SETTLED_WORDS = ['stopped', 'cancelled', 'ended', 'not-taken'] as const;
+export type SettledWordName = (typeof SETTLED_WORDS)[number];
+/** How Claude's stop was seen (tracker.ts StopSeen). */
+export const STOPS_SEEN = ['idle', 'turn-end', 'exited', 'gone'] as const;
+
+/** A cancel's verdict as the process that followed it saw it. */
+export interface CancelSettlement {
+  word: SettledWordName;
+  /** When that process's tracker settled it (epoch ms): every process shows the word for the same minutes after. */
+  atMs: number;
+  /** `stopped` only: when Claude was seen to stop (epoch ms), and by what sign. */
+  stoppedMs: number | null;
+  seen: (typeof STOPS_SEEN)[number] | null;
+  /** The omc-top process that saw it. */
+  byPid: number;
 }
 
 export interface CancelRecordsSnapshot {
@@ -68,6 +92,25 @@ const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 const MODE = /^[\w.-]{1,100}$/;
 const isKey = (k: unknown): k is string => typeof k === 'string' && (k === LEGACY_KEY || isValidSessionId(k));
 
+/**
+ * A settlement read from the file, or null when it is not one: a `stopped` without the stop it saw is no ✓ (the
+ * entry then says the store's word, never more). Whatever else is in the object is dropped.
+ */
+function parseSettlement(v: unknown, requestedMs: number): CancelSettlement | null {
+  const o = v as Record<string, unknown> | null;
+  if (!o || typeof o !== 'object' || Array.isArray(o)) return null;
+  const { word, atMs, stoppedMs, seen, byPid } = o;
+  if (!SETTLED_WORDS.includes(word as SettledWordName) || !isTime(atMs) || atMs < requestedMs) return null;
+  if (typeof byPid !== 'number' || !Number.isSafeInteger(byPid) || byPid <= 0) return null;
+  if (word !== 'stopped') return { word: word as SettledWordName, atMs, stoppedMs: null, seen: null, byPid };
+  if (!isTime(stoppedMs) || stoppedMs < requestedMs || !STOPS_SEEN.includes(seen as (typeof STOPS_SEEN)[number]))
+    return null;
+  return { word, atMs, stoppedMs, seen: seen as (typeof STOPS_SEEN)[number], byPid };
+}
+
+const sameSettlement = (a: CancelSettlement | null | undefined, b: CancelSettlement | null | undefined) =>
+  (a ?? null) === (b ?? null) || (a?.word === b?.word && a?.atMs === b?.atMs && a?.stoppedMs === b?.stoppedMs);
+
 /** The entries still in force at `now`, newest kept. */
 function bounded(records: Iterable<CancelRecord>, now: number): Map<string, CancelRecord> {
   const fresh = [...records].filter((r) => r.requestedMs > now - CANCEL_RECORD_TTL_MS);
@@ -91,7 +134,7 @@ export function parseCancelRecords(text: string, now: number): Parsed {
     // A bad entry is skipped, not the file: the others still hold.
     const e = c as Record<string, unknown> | null;
     if (!e || typeof e !== 'object') continue;
-    const { key, modes, requestedMs, expiresMs, notEnded, failed } = e;
+    const { key, modes, requestedMs, expiresMs, notEnded, failed, settled } = e;
     if (!isKey(key)) continue;
     if (!Array.isArray(modes) || modes.length === 0 || modes.length > 10) continue;
     if (!modes.every((m) => typeof m === 'string' && MODE.test(m))) continue;
@@ -102,7 +145,15 @@ export function parseCancelRecords(text: string, now: number): Parsed {
       : [];
     // Absent from an older omc-top's file: not known to have failed. Text from a file: cleaned and bounded.
     const why = typeof failed === 'string' && failed.length > 0 ? truncate(cleanLine(failed), MAX_FAILED) : null;
-    out.push({ key, modes: modes as string[], requestedMs, expiresMs, notEnded: kept.slice(0, 10), failed: why });
+    out.push({
+      key,
+      modes: modes as string[],
+      requestedMs,
+      expiresMs,
+      notEnded: kept.slice(0, 10),
+      failed: why,
+      settled: settled === undefined || settled === null ? null : parseSettlement(settled, requestedMs),
+    });
   }
   return { ok: true, records: bounded(out, now) };
 }
@@ -152,19 +203,53 @@ export class CancelRecordFile {
    * write fails), then merged with what another omc-top wrote meanwhile and written atomically. Resolves to why
    * it could not be written (the directory and the reason, for the cancel's own message), or null.
    */
-  async add(rec: CancelRecord): Promise<string | null> {
-    const mine = new Map(this.cell.getSnapshot().records);
-    mine.set(rec.key, rec);
-    this.replace(mine, this.stampSeen, this.cell.getSnapshot().problem);
+  add(rec: CancelRecord): Promise<string | null> {
+    return this.change(rec.key, (had) => (!had || had.requestedMs <= rec.requestedMs ? rec : null), 'this cancel');
+  }
+
+  /**
+   * Records what this process saw settle the cancel of `key` made at `requestedMs` (its tracker's verdict), the
+   * same way as `add`. A newer cancel of the session in the file is left alone: this verdict is not about it.
+   */
+  settle(key: string, requestedMs: number, settled: CancelSettlement): Promise<string | null> {
+    // This process's own record when the file lost it (its write failed, or the file was damaged since).
+    const mine = this.cell.getSnapshot().records.get(key);
+    return this.change(
+      key,
+      (had) => {
+        const base = had?.requestedMs === requestedMs ? had : mine?.requestedMs === requestedMs ? mine : null;
+        if (!base || (had && had.requestedMs > requestedMs)) return null;
+        return { ...base, settled };
+      },
+      "this cancel's verdict",
+    );
+  }
+
+  /**
+   * Puts `next(entry)` in place of the entry of `key`, here at once and in the file under omc-top's lock (the file
+   * re-read there, so another process's entries are kept); `next` returning null leaves the entry as it is.
+   */
+  private async change(
+    key: string,
+    next: (had: CancelRecord | undefined) => CancelRecord | null,
+    what: string,
+  ): Promise<string | null> {
+    const here = next(this.cell.getSnapshot().records.get(key));
+    if (here) {
+      const mine = new Map(this.cell.getSnapshot().records);
+      mine.set(key, here);
+      this.replace(mine, this.stampSeen, this.cell.getSnapshot().problem);
+    }
     try {
       ensureOwnDir(this.dir);
       await withFileLock(this.dir, this.file, () => {
         const r = readTextSync(this.dir, this.file, FILE_MAX_BYTES);
         const onDisk = r.ok ? parseCancelRecords(r.text, this.clock()) : null;
-        // A damaged file is replaced by what this process knows (its last good read) plus the new entry.
+        // A damaged file is replaced by what this process knows (its last good read) plus the change.
         const merged = new Map(onDisk?.ok ? onDisk.records : this.cell.getSnapshot().records);
-        const had = merged.get(rec.key);
-        if (!had || had.requestedMs <= rec.requestedMs) merged.set(rec.key, rec);
+        const entry = next(merged.get(key));
+        if (!entry) return;
+        merged.set(key, entry);
         atomicWriteSync(this.dir, this.file, serializeCancelRecords(this.root, merged.values(), this.clock()));
       });
     } catch (e) {
@@ -173,7 +258,7 @@ export class CancelRecordFile {
       this.cell.set({
         ...snap,
         version: snap.version + 1,
-        problem: `omc-top's record of its cancels (${this.file}) could not be written (${why}): other omc-top processes do not know of this cancel`,
+        problem: `omc-top's record of its cancels (${this.file}) could not be written (${why}): other omc-top processes do not know of ${what}`,
       });
       return why;
     }
@@ -204,7 +289,10 @@ export class CancelRecordFile {
     const same =
       snap.problem === problem &&
       snap.records.size === records.size &&
-      [...records].every(([k, r]) => snap.records.get(k)?.requestedMs === r.requestedMs);
+      [...records].every(([k, r]) => {
+        const had = snap.records.get(k);
+        return had?.requestedMs === r.requestedMs && sameSettlement(had.settled, r.settled);
+      });
     if (same) return;
     this.cell.set({ version: snap.version + 1, records, problem });
   }

@@ -12,9 +12,9 @@
  *   or none can be seen (its stop is then not observed: no ✓);
  * - `cancel 23s` (counting down): the signal is written and the loop is active on disk again or still.
  *
- * Nothing once Claude is seen to stop or the window is over with nothing in a turn: the cancel is settled (the
- * tracker's own words on the monitor that made it, the store's word elsewhere). A pause is never recorded: its word
- * is the store's (`paused`, `pause 12s`), read from the disk by every process alike.
+ * Nothing once Claude is seen to stop or the window is over with nothing in a turn: the cancel is settled, and its
+ * word is the one the watching process recorded (settled.ts), said by every process for five minutes. A pause is
+ * never recorded: its word is the store's (`paused`, `pause 12s`), read from the disk by every process alike.
  */
 import type { ClaudeSessionView } from '../claude/model.js';
 import { agentViewOf } from '../claude/agent-watch.js';
@@ -46,8 +46,10 @@ export interface Flight {
 export function flightWord(f: Flight, now: number): FlightWord | null {
   // Claude seen to stop: settled ("stopped ✓" where it was seen, the loop's own word elsewhere).
   if (f.claude.stoppedMs !== null) return null;
-  // Claude's stop takes as long as its turn does: counted up from the cancel, past the window too.
-  if (!f.loopActive && inTurn(f.claude.atCancel)) return { word: 'stopping', sinceMs: f.requestedMs, untilMs: null };
+  // Claude's stop takes as long as its turn does: counted up from the cancel, past the window too. Only while the
+  // disk still shows the turn of the cancel (tracker.ts turnSinceCancel): every process can then say it.
+  if (!f.loopActive && inTurn(f.claude.atCancel) && f.claude.turnUnsure !== true)
+    return { word: 'stopping', sinceMs: f.requestedMs, untilMs: null };
   if (now >= f.expiresMs) return null;
   return { word: f.loopActive ? 'cancel' : 'ended', sinceMs: null, untilMs: f.expiresMs };
 }
@@ -86,7 +88,7 @@ const NO_AGENT: AgentView = { status: 'none', pid: null, sinceMs: null, lastTurn
  * The word of a recorded cancel, from any process: the record says which modes were ended and when; the disk says
  * whether one is active again; the session's Claude process (its registry entry, its transcript) says whether it was
  * in a turn at the cancel and whether it stopped since. A cancel that failed half-way is not in flight (its
- * `cancel failed` is the attention item's, feeds/attention/needs.ts).
+ * `cancel failed` is the attention item's, feeds/attention/needs.ts), nor one whose verdict is recorded (settled.ts).
  */
 export function recordedFlight(
   rec: CancelRecord | undefined,
@@ -94,15 +96,13 @@ export function recordedFlight(
   claude: ClaudeSessionView | undefined,
   now: number,
 ): FlightWord | null {
-  if (!rec || (rec.failed ?? null) !== null) return null;
+  if (!rec || (rec.failed ?? null) !== null || (rec.settled ?? null) !== null) return null;
   const loopActive = s.modes.some((m) => m.active && rec.modes.includes(m.mode));
   const agent = s.kind === 'legacy' || !claude ? NO_AGENT : agentViewOf(claude);
-  let side = claudeAtSignal(agent, rec.requestedMs);
   // A turn whose status began after the cancel (a new prompt, or a prompt answered since) does not show what Claude
   // was doing at the cancel: "stopping" is said only for a turn seen to have begun before it (the record can be a
-  // day old; the monitor that cancelled saw the moment itself).
-  if (side.stoppedMs === null && inTurn(side.atCancel) && (agent.sinceMs === null || agent.sinceMs > rec.requestedMs))
-    side = { ...side, atCancel: 'unknown' };
+  // day old), by this process and the one that cancelled alike (claudeAtSignal marks it turnUnsure).
+  const side = claudeAtSignal(agent, rec.requestedMs);
   return flightWord({ requestedMs: rec.requestedMs, expiresMs: rec.expiresMs, loopActive, claude: side }, now);
 }
 

@@ -29,7 +29,7 @@ import type { Clock, Subscribable } from '../types.js';
 import { judgeSignal, type CancelDone } from './execute.js';
 import { sha256 } from './signal.js';
 import { type Obj, obj } from '../../io/json.js';
-import type { CancelRecord } from './cancel-records.js';
+import type { CancelRecord, CancelSettlement, SettledWordName } from './cancel-records.js';
 import { CANCEL_FAILED } from './words.js';
 
 /**
@@ -71,12 +71,26 @@ export interface ClaudeSide {
   /** When omc-top saw it stop after the cancel (epoch ms, the observed moment), else null. */
   stoppedMs: number | null;
   seen: StopSeen | null;
+  /**
+   * In a turn at the cancel, no stop seen, and the status it shows now began after the cancel (a permission prompt
+   * waited on, then busy again): the disk cannot tell that it is still the turn of the cancel, so no process says
+   * `stopping` (the one that watched throughout claims no more than the others: turnSinceCancel).
+   */
+  turnUnsure?: boolean;
 }
 
 const NO_AGENT: AgentView = { status: 'none', pid: null, sinceMs: null, lastTurnEndMs: null };
 
 /** In a turn: the Stop hook has yet to run and let it stop. */
 export const inTurn = (s: AgentStatus) => s === 'busy' || s === 'waiting';
+
+/**
+ * Whether any process reading the disk now can tell that Claude is still in the turn it was in at the cancel: its
+ * status is a turn's, and it began at or before the cancel. A status that began after it (a prompt waited on, then
+ * busy again; or a new prompt) may or may not be the same turn.
+ */
+export const turnSinceCancel = (v: AgentView, requestedMs: number): boolean =>
+  inTurn(v.status) && v.sinceMs !== null && v.sinceMs <= requestedMs;
 
 /**
  * The earliest sign, at or after `fromMs`, that Claude's turn ended: the transcript's end of turn, the
@@ -280,18 +294,20 @@ export function judge(
   // Claude seen to stop after the signal, with the loop still ended: nothing is left to re-arm it.
   if (stop)
     return { phase: 'stopped', final: true, text: `stopped ✓ in ${took} ${what}`, reason: `${onDisk}; ${stopWords}` };
-  if (inTurn(claude.atCancel))
+  if (inTurn(claude.atCancel) && claude.turnUnsure !== true)
     return {
       phase: 'ended',
       final: false,
       text: `${what} ended on disk · Claude ${claude.status === 'waiting' ? 'waiting' : 'busy'}, not stopped yet`,
       reason: `${onDisk}; ${who} was ${claude.atCancel} at the cancel: it stops when its turn ends and OMC's Stop hook lets it (omc-top marks ✓ when it sees that)`,
     };
-  if (claude.atCancel === 'none' || claude.atCancel === 'unknown') {
+  if (claude.atCancel === 'none' || claude.atCancel === 'unknown' || claude.turnUnsure === true) {
     const unseen =
-      claude.atCancel === 'none'
-        ? "no Claude process or transcript of this session can be seen, so Claude's stop was not observed"
-        : `${who} could not be checked (${claude.atCancel}), so its stop was not observed`;
+      claude.turnUnsure === true
+        ? `${who} was ${claude.atCancel} at the cancel and is ${claude.status} now, a status that began after it: whether that is still the turn of the cancel cannot be read from the disk, so its stop is not claimed`
+        : claude.atCancel === 'none'
+          ? "no Claude process or transcript of this session can be seen, so Claude's stop was not observed"
+          : `${who} could not be checked (${claude.atCancel}), so its stop was not observed`;
     return {
       phase: open ? 'ended' : 'unobserved',
       final: !open,
@@ -352,6 +368,9 @@ export function followClaude(side: ClaudeSide, v: AgentView, requestedMs: number
     const seen = stopSeenSince(v, requestedMs);
     if (seen) next = { ...next, stoppedMs: seen.atMs, seen: seen.seen };
   }
+  // Decided from the picture now, as every other process decides it from the same files (store/cancel/in-flight.ts).
+  const unsure = next.stoppedMs === null && inTurn(next.atCancel) && !turnSinceCancel(v, requestedMs);
+  if (unsure !== (next.turnUnsure ?? false)) next = { ...next, turnUnsure: unsure };
   return next;
 }
 
@@ -364,6 +383,39 @@ export const cancelRecordOf = (result: CancelDone): CancelRecord => ({
   notEnded: [...new Set(result.stillActive.map((a) => a.mode))],
   failed: result.failedWrite ?? null,
 });
+
+/**
+ * What this process saw settle a cancel, for every other omc-top process (cancel-records.ts `settled`): null for a
+ * pause (never recorded), a cancel still in flight, and one whose own write failed (its record says so already).
+ */
+export function settlementOf(t: TrackedCancel, byPid: number): CancelSettlement | null {
+  if (t.pauseOnly || !t.final || t.settledMs === null) return null;
+  const word = SETTLED_OF[t.phase];
+  if (!word) return null;
+  // A ✓ is a stop this process saw: without one, no `stopped` is told.
+  if (word === 'stopped' && (t.claude.stoppedMs === null || t.claude.seen === null)) return null;
+  const stop = word === 'stopped';
+  return {
+    word,
+    atMs: t.settledMs,
+    stoppedMs: stop ? t.claude.stoppedMs : null,
+    seen: stop ? t.claude.seen : null,
+    byPid,
+  };
+}
+
+const SETTLED_OF: Partial<Record<TrackedPhase, SettledWordName>> = {
+  stopped: 'stopped',
+  cancelled: 'cancelled',
+  unobserved: 'ended',
+  'not-taken': 'not-taken',
+};
+
+/** Where cancels and their verdicts are told to every other omc-top process (cancel-records.ts CancelRecordFile). */
+export interface CancelRecorder {
+  add(r: CancelRecord): Promise<string | null>;
+  settle?(key: string, requestedMs: number, settled: CancelSettlement): Promise<string | null>;
+}
 
 export class CancelTracker {
   readonly cell = new SnapshotCell<TrackerSnapshot>({ version: 0, entries: new Map() });
@@ -383,7 +435,7 @@ export class CancelTracker {
     /** The sessions' Claude processes (null: none can be seen, as in the tracker's own tests). */
     private readonly agent: AgentWatch | null = null,
     /** Where the cancel is recorded for every other omc-top process (null: nowhere, as in the tracker's tests). */
-    private readonly recorder: { add(r: CancelRecord): Promise<string | null> } | null = null,
+    private readonly recorder: CancelRecorder | null = null,
   ) {}
 
   /** The recording of each cancel (by its result): resolves to why it could not be written, or null. */
@@ -438,6 +490,7 @@ export class CancelTracker {
     if (entry.final) entry.settledMs = now;
     // A pause ends nothing, so it cannot "not take" as a cancel does: only cancels are recorded.
     if (!entry.pauseOnly && this.recorder) this.recordings.set(result, this.recorder.add(cancelRecordOf(result)));
+    this.tellSettled(entry);
     this.entries.set(key, entry);
     this.publish();
     this.arm();
@@ -453,12 +506,27 @@ export class CancelTracker {
       const claude = this.follow(e.claude, this.agentView(key), e.requestedMs);
       const v = judge(this.root, e.result, now, this.rules, claude);
       if (v.phase !== e.phase || v.text !== e.text || v.final !== e.final || claude !== e.claude) {
-        this.entries.set(key, { ...e, ...v, claude, settledMs: v.final ? now : null });
+        const next = { ...e, ...v, claude, settledMs: v.final ? now : null };
+        this.entries.set(key, next);
+        this.tellSettled(next);
         changed = true;
       }
     }
     if (changed) this.publish();
     this.arm();
+  }
+
+  /**
+   * Records what this process saw settle a cancel, after the cancel's own record (the settlement is written into
+   * it): every other process then says the same settled word, and its ✓ is this observation.
+   */
+  private tellSettled(entry: TrackedCancel): void {
+    const settled = settlementOf(entry, process.pid);
+    const recorder = this.recorder;
+    if (!settled || !recorder?.settle) return;
+    const recorded = this.recordings.get(entry.result) ?? Promise.resolve(null);
+    // A verdict that could not be written is said by the record file's problem line (the cancel already happened).
+    void recorded.then(() => recorder.settle?.(entry.key, entry.requestedMs, settled));
   }
 
   /** Seconds of signal left for a session's open cancel, or null. */

@@ -176,6 +176,8 @@ export class RunsDomain implements Domain {
   report(): Record<string, unknown> {
     return {
       runs: runsJson(this.runList),
+      // A source of runs there but refused (the ledger, `sessions/`): `runs` is not all of them (History says so too).
+      runs_not_read: this.notRead(),
       next_session: this.facts.map((f) => ({
         kind: f.kind,
         mode: f.mode,

@@ -1,7 +1,8 @@
 /**
  * Who pushes for a project when several omc-top run on it (the monitor, `serve`, the fleet view): the one that
  * holds its push lease, a small file in omc-top's own state directory naming the holder's pid and start time.
- * A process takes the lease when nobody live holds it (at start, and again before a message), and sends only while
+ * A process takes the lease when nobody live holds it (at start, before a message, and when the lease file is
+ * replaced or removed: LeasedPush watches it), and sends only while
  * it holds it; the others stay quiet, so the user gets each message once. "Live" is the status cache's rule
  * (io/heartbeat.ts): the holder runs, is not stopped (Ctrl-Z, `kill -STOP`), and showed life within
  * SILENT_AFTER_MS; while it holds the lease it sets the file's modification time every HEARTBEAT_MS. So a monitor
@@ -58,7 +59,8 @@ interface LeaseFile {
 }
 
 export class PushLease {
-  private readonly name: string;
+  /** The lease file's name in the state directory (LeasedPush watches it). */
+  readonly name: string;
   private readonly taking: string;
   private readonly pid: number;
   private readonly start: string | null;
@@ -164,27 +166,29 @@ export class PushLease {
    * back what `change` makes of it (null: nothing to write). `change` is told whether this process holds the lease
    * (only a holder may push). Returns whether it holds it, or null when another process has the marker this
    * instant (the caller tries again shortly). Under --readonly nothing is written: `change` sees the ledger and
-   * whether nobody live holds the lease, and what it makes of the ledger is not recorded.
+   * whether nobody live holds the lease, and what it makes of the ledger is not recorded. `take: false` (a process
+   * that is ending or muted, recording what a channel took) changes the ledger without taking a free lease.
    */
-  settle(change: (ledger: Ledger, holds: boolean) => Ledger | null): boolean | null {
+  settle(change: (ledger: Ledger, holds: boolean) => Ledger | null, opts: { take?: boolean } = {}): boolean | null {
+    const take = opts.take !== false;
     if (this.opts.readonly) {
       const r = this.read();
-      const holds = !this.heldByLive(r.holder);
+      const holds = take && !this.heldByLive(r.holder);
       change(r.ledger, holds);
       return holds;
     }
     try {
       ensureOwnDir(this.dir);
     } catch {
-      change(EMPTY_LEDGER, true); // cannot record anything: pushing twice beats not pushing
-      return true;
+      change(EMPTY_LEDGER, take); // cannot record anything: pushing twice beats not pushing
+      return take;
     }
     const marked = this.markTaking();
     if (marked === 'busy') return null;
     let holds = false;
     try {
       const r = this.read();
-      holds = r.holder?.pid === this.pid || !this.heldByLive(r.holder);
+      holds = r.holder?.pid === this.pid || (take && !this.heldByLive(r.holder));
       const next = change(r.ledger, holds);
       if (holds && r.holder?.pid !== this.pid) this.writeLease(next ?? r.ledger);
       else if (next && !sameLedger(next, r.ledger)) {

@@ -1,21 +1,42 @@
 /**
  * Push for one project through its lease (lease.ts), so that every item that newly needs the user is pushed once
  * by whoever holds the lease, or at worst twice, never zero, whatever the moment of a handover (another omc-top
- * starting or exiting, a holder crashing or stopped while its debounce runs):
- * - the holder pushes an item unless the ledger says a holder pushed it already, and records it as pushed;
+ * starting or exiting, a holder crashing or stopped while its debounce runs or its request is in flight):
+ * - the holder pushes an item unless the ledger says a holder pushed it already, and records it as pushed once a
+ *   channel took it (sender.ts: a 2xx); until then it stays due, so a holder gone with it in flight leaves it to
+ *   the next (which sends it again: twice when the channel took it but could not answer, never zero);
+ * - an item no channel took stays due: a failure that may pass is sent again after RETRY_FIRST_MS, then after
+ *   twice as long each time, at the holder's beat, until the ledger drops it as old news (DUE_KEEP_MS); one
+ *   refused outright (a 4xx) is not sent again by this process (the same request would be refused), and is left
+ *   due for the next holder, whose channels may differ;
  * - any other omc-top records the item as due in the ledger instead of dropping it; the holder pushes what is due
- *   at its next beat (every HEARTBEAT_MS), and whoever takes the lease next pushes what is still due;
- * - an omc-top that recorded an item as due looks again every HEARTBEAT_MS until the ledger says it was pushed, and
- *   takes the lease itself when the holder has gone, stopped or fell silent meanwhile (nothing then looks at the
- *   ledger otherwise). Only while it has such an item: at rest it does nothing.
- * What it does not cover (docs/reach.md): an item is recorded as pushed once queued on the channels, so a holder
- * that ends with it still queued loses it; and items left due by a holder exiting in its debounce wait for the
- * next holder's next look (its next message, or its start).
+ *   at once (it watches the lease file, below) or at its next beat (every HEARTBEAT_MS), and whoever takes the
+ *   lease next pushes what is still due;
+ * - an omc-top that recorded an item as due, or saw one due lately in the ledger (the holder's, in flight), looks
+ *   again every HEARTBEAT_MS until the ledger says it was pushed, and takes the lease itself when the holder has
+ *   gone, stopped or fell silent meanwhile (a holder killed mid-request). Only while it has such an item: at rest
+ *   it does nothing;
+ * - every omc-top on the project watches the lease file for a replace or a removal (not the holder's beat, a touch):
+ *   a holder exiting releases the lease with its unsent items due, and one waiting takes it and pushes them then,
+ *   not at its own next message. The watch is the state directory's inotify, shared with the acknowledgements';
+ *   at rest it costs nothing but a name compare when a holder beats.
  */
 import { HEARTBEAT_MS, SILENT_AFTER_MS } from '../../../io/heartbeat.js';
+import { watchOwnFile } from '../../../io/watch/own-file.js';
 import type { PushMessage } from './channel.js';
 import { PushLease } from './lease.js';
-import { EMPTY_LEDGER, pruned, pushedAll, wasSent, withDue, type Ledger, type PushItem } from './ledger.js';
+import {
+  EMPTY_LEDGER,
+  pruned,
+  unsent,
+  wasSent,
+  withDue,
+  withSent,
+  type Due,
+  type Ledger,
+  type PushItem,
+} from './ledger.js';
+import type { Delivery } from './sender.js';
 
 /**
  * How long an item this process recorded as due is followed: past it, the holder is live and still has not pushed
@@ -24,26 +45,48 @@ import { EMPTY_LEDGER, pruned, pushedAll, wasSent, withDue, type Ledger, type Pu
 const FOLLOW_MAX_MS = 2 * SILENT_AFTER_MS;
 /** Another process had the taking marker: a few milliseconds of work; looked again after this. */
 const BUSY_RETRY_MS = 100;
+/**
+ * An item no channel took (after the sender's own quick retries) is sent again after this, then twice as long each
+ * time: a channel down for a minute still gets the message, one down for long is not hammered (1, 2, 4, 8 min; the
+ * ledger drops the item after 15).
+ */
+export const RETRY_FIRST_MS = 60_000;
+
+/** What the channels are given: a message, and how it went once they answered (sender.ts). */
+export type PushSend = (m: PushMessage, done: (d: Delivery) => void) => void;
+
+const keyOf = (p: PushItem) => p.ids.join('\u0000');
 
 export class LeasedPush {
   readonly lease: PushLease;
   /** Items this process saw that no holder recorded as pushed yet, with when they were first recorded. */
   private followed: { item: PushItem; since: number }[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private timerAt = Infinity;
   private disposed = false;
   private muted = false;
   /** Under --readonly: what this process pushed (it records nothing in the lease file). */
   private sentHere: Ledger['sent'] = {};
+  /** Items sent by this process whose channels have not answered yet: not sent again meanwhile. */
+  private readonly inFlight = new Set<string>();
+  /** Items no channel took: when this process may send each again, and the pause after that. */
+  private readonly retry = new Map<string, { at: number; pauseMs: number }>();
+  /** Item ids a channel took, with when, not yet recorded in the ledger. */
+  private readonly taken = new Map<string, number>();
+  private readonly unwatch: () => void;
 
   constructor(
     dir: string,
     root: string,
-    private readonly send: (m: PushMessage) => void,
+    private readonly send: PushSend,
     private readonly opts: Omit<ConstructorParameters<typeof PushLease>[2] & object, 'onDue'> = {},
   ) {
     this.lease = new PushLease(dir, root, { ...opts, onDue: () => this.settle() });
-    // A holder that exited or crashed may have left items due: the one that took the lease now pushes them.
-    if (this.lease.mayPush()) this.settle();
+    // Watched before the first look, so a release between the two is not missed.
+    this.unwatch = watchOwnFile(dir, this.lease.name, () => this.soon(0), { replacedOnly: true, loadAtStart: false });
+    // A holder that exited or crashed may have left items due: the one that took the lease (at its construction)
+    // now pushes them; another follows what is due lately, in case its holder was killed with it in flight.
+    this.settle();
   }
 
   private now(): number {
@@ -52,7 +95,8 @@ export class LeasedPush {
 
   /**
    * Muted (the monitor's `N`): this process neither pushes nor holds the lease, so another omc-top on the project
-   * (`serve`, started for the phone) takes it at its next message; the ledger stays. Unmuted, it may take it again.
+   * (`serve`, started for the phone) takes it at once (it watches the lease); the ledger stays. Unmuted, it may
+   * take it again.
    */
   mute(muted: boolean): void {
     if (this.disposed || muted === this.muted) return;
@@ -70,34 +114,104 @@ export class LeasedPush {
     this.settle();
   }
 
-  /** One look at the ledger: push what is due when holding the lease, else record this process's items as due. */
+  /**
+   * One look at the ledger: record what a channel took, push what is due when holding the lease, else record this
+   * process's items as due. Ending or muted, only what a channel took is recorded (the lease is not taken).
+   */
   private settle(): void {
-    if (this.disposed || this.muted) return;
+    if (this.disposed || this.muted) return this.record();
     const mine = this.followed.map((f) => f.item);
     const now = this.now();
     let seen: Ledger = EMPTY_LEDGER;
+    let toSend: Due[] = [];
     const holds = this.lease.settle((read, holding) => {
       // Under --readonly nothing is recorded in the file: what this process pushed is remembered here instead.
-      const ledger = this.opts.readonly ? { ...read, sent: { ...this.sentHere, ...read.sent } } : read;
-      seen = ledger;
+      const ledger = withSent(
+        this.opts.readonly ? { ...read, sent: { ...this.sentHere, ...read.sent } } : read,
+        this.taken,
+      );
       const next = withDue(ledger, mine, now);
-      if (!holding) return next;
-      const after = pushedAll(next, this.send, now);
-      if (this.opts.readonly) this.sentHere = pruned(after, now).sent;
-      return after;
+      seen = next;
+      if (holding) {
+        const due = unsent(next);
+        toSend = due.filter((d) => this.mayResend(d, now));
+        // A pause kept for an item no longer due (pushed by another, or dropped as old) is forgotten.
+        const still = new Set(due.map(keyOf));
+        for (const key of this.retry.keys()) if (!still.has(key)) this.retry.delete(key);
+      }
+      return next;
     });
-    if (holds === null) return this.lookAgain(BUSY_RETRY_MS);
+    if (holds === null) return this.soon(BUSY_RETRY_MS);
+    this.recorded(seen, now);
     if (holds) this.followed = [];
     else {
       this.followed = this.followed.filter((f) => !wasSent(seen, f.item) && now - f.since < FOLLOW_MAX_MS);
     }
-    if (this.followed.length > 0) this.lookAgain(HEARTBEAT_MS);
+    // An item due lately that another holds (in its debounce's wake, or in flight): followed too, so that a holder
+    // killed with it (no release to see) is replaced within a beat. Only while such an item is fresh: at rest, nothing.
+    const freshDue = !holds && unsent(seen).some((d) => now - d.at < FOLLOW_MAX_MS);
+    if (this.followed.length > 0 || freshDue) this.soon(HEARTBEAT_MS);
+    // Sent once the ledger is written and its marker gone: an answer may come at once (and look again).
+    for (const d of toSend) {
+      const key = keyOf(d);
+      this.inFlight.add(key);
+      this.send(d.message, (delivery) => this.answered(d, key, delivery));
+    }
   }
 
-  private lookAgain(ms: number): void {
-    if (this.timer || this.disposed) return;
+  /** Not in flight here, and its pause after a failure (if any) is over. */
+  private mayResend(d: Due, now: number): boolean {
+    const key = keyOf(d);
+    return !this.inFlight.has(key) && (this.retry.get(key)?.at ?? -Infinity) <= now;
+  }
+
+  /** The ledger was written with what a channel took: forgotten here (under --readonly, kept as this one's own). */
+  private recorded(ledger: Ledger, now: number): void {
+    if (this.opts.readonly) this.sentHere = pruned(ledger, now).sent;
+    this.taken.clear();
+  }
+
+  /** What the channels made of an item this process sent. */
+  private answered(d: Due, key: string, delivery: Delivery): void {
+    this.inFlight.delete(key);
+    if (delivery === 'taken') {
+      this.retry.delete(key);
+      const at = this.now();
+      for (const id of d.ids) this.taken.set(id, at);
+      return this.settle();
+    }
+    // Left due: sent again after a pause (at a beat), or, refused outright, left to the next holder.
+    const last = this.retry.get(key);
+    const pauseMs = delivery === 'refused' ? Infinity : last ? last.pauseMs * 2 : RETRY_FIRST_MS;
+    this.retry.set(key, { at: this.now() + pauseMs, pauseMs });
+  }
+
+  /** Ending or muted: what a channel took is still recorded, without taking the lease. */
+  private record(): void {
+    if (this.taken.size === 0) return;
+    const now = this.now();
+    let seen: Ledger = EMPTY_LEDGER;
+    const done = this.lease.settle(
+      (read) =>
+        (seen = withSent(
+          this.opts.readonly ? { ...read, sent: { ...this.sentHere, ...read.sent } } : read,
+          this.taken,
+        )),
+      { take: false },
+    );
+    if (done === null) return this.soon(BUSY_RETRY_MS);
+    this.recorded(seen, now);
+  }
+
+  /** Looks again within `ms` (an earlier look already planned stays). */
+  private soon(ms: number): void {
+    const at = Date.now() + ms;
+    if (this.timer && this.timerAt <= at) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.timerAt = Infinity;
       this.settle();
     }, ms);
     this.timer.unref?.();
@@ -105,11 +219,15 @@ export class LeasedPush {
 
   /**
    * At exit: the lease goes, its ledger stays. What this process was about to push (`unsent`: its debounce was
-   * running) is recorded as due rather than sent, as its channels stop with it: the next holder pushes it.
+   * running) is recorded as due rather than sent, as its channels stop with it, and so stays what it sent that no
+   * channel has taken yet: the next holder pushes them, at once if one is waiting (it watches the lease file).
    */
-  dispose(unsent: readonly PushItem[] = []): void {
+  dispose(unsentHere: readonly PushItem[] = []): void {
     if (this.disposed) return;
-    if (unsent.length > 0) this.lease.settle((ledger) => withDue(ledger, unsent, this.now()));
+    this.unwatch();
+    const now = this.now();
+    if (unsentHere.length > 0 || this.taken.size > 0)
+      this.lease.settle((ledger) => withDue(withSent(ledger, this.taken), unsentHere, now));
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;

@@ -2,7 +2,10 @@
  * What a project's push lease remembers besides its holder, so that a handover never loses a message: `sent`, the
  * items a holder pushed (each omc-top on the project checks it before pushing, so an item both saw goes out once,
  * even across a handover), and `due`, the items an omc-top saw newly needing the user while another held the lease
- * (the holder pushes them at its next beat; whoever takes the lease next pushes those still there). It travels
+ * (the holder pushes them at once, as it watches the lease file, or at its next beat; whoever takes the lease next
+ * pushes those still there). An item the
+ * holder sent stays due until a channel took it (then it is `sent`): a holder gone with it in flight loses nothing.
+ * It travels
  * with the lease file (lease.ts), read and written under the lease's taking marker.
  */
 import type { PushMessage } from './channel.js';
@@ -99,15 +102,19 @@ export function withDue(l: Ledger, items: readonly PushItem[], now: number): Led
   return { sent: l.sent, due };
 }
 
-/** Everything due pushed (by `send`) and recorded as sent. */
-export function pushedAll(l: Ledger, send: (m: PushMessage) => void, now: number): Ledger {
+/** The items due that no holder recorded as pushed yet. */
+export const unsent = (l: Ledger): Due[] => l.due.filter((d) => !wasSent(l, d));
+
+/**
+ * `ids` recorded as pushed (a channel took their message: sender.ts), and what is due about them alone dropped. An
+ * item is recorded only then, not when it was queued: until a channel answers it stays due, so a holder that exits
+ * or dies with it in flight leaves it to the next holder (twice, when the channel took it unanswered, never zero).
+ */
+export function withSent(l: Ledger, ids: ReadonlyMap<string, number>): Ledger {
+  if (ids.size === 0) return l;
   const sent = { ...l.sent };
-  for (const d of l.due) {
-    if (d.ids.every((id) => id in sent)) continue;
-    send(d.message);
-    for (const id of d.ids) sent[id] = now;
-  }
-  return { sent, due: [] };
+  for (const [id, at] of ids) sent[id] = at;
+  return { sent, due: l.due.filter((d) => !d.ids.every((id) => id in sent)) };
 }
 
 export const sameLedger = (a: Ledger, b: Ledger): boolean => JSON.stringify(a) === JSON.stringify(b);

@@ -4,7 +4,9 @@
  * a request has a timeout; a failure that may pass (timeout, network, 429,
  * 5xx) is tried again after a growing pause, a bounded number of times; then
  * one problem line names the channel and the HTTP status. Every line said
- * about a channel is redacted (no token, topic or webhook path).
+ * about a channel is redacted (no token, topic or webhook path). `send` says
+ * afterwards whether the message was taken (a channel answered 2xx), so that
+ * the push ledger counts a message pushed only then (leased-push.ts).
  */
 import { cleanLine } from '../../../io/sanitize.js';
 import { redact, type PushMessage, type ResolvedChannel } from './channel.js';
@@ -25,6 +27,13 @@ export const DEFAULT_RETRIES = 2;
 /** Messages waiting per channel; beyond it the oldest is dropped (a channel that is down for hours). */
 const QUEUE_MAX = 20;
 
+/**
+ * What became of one message on all channels: `taken` as soon as one channel answered 2xx (the phone has it);
+ * else, once every channel gave up, `may-pass` when a failure might pass (timeout, network, 429, 5xx, a queue
+ * overflow), `refused` when each channel refused it outright (another 4xx: the same request would be refused again).
+ */
+export type Delivery = 'taken' | 'may-pass' | 'refused';
+
 export interface Outcome {
   label: string;
   ok: boolean;
@@ -32,8 +41,14 @@ export interface Outcome {
   detail: string;
 }
 
+/** A queued message and who wants to hear how it went (ok, and whether a failure may pass). */
+interface Queued {
+  m: PushMessage;
+  answered?(ok: boolean, mayPass: boolean): void;
+}
+
 class ChannelQueue {
-  private readonly queue: PushMessage[] = [];
+  private readonly queue: Queued[] = [];
   private running: Promise<void> | null = null;
   private readonly timers = new Set<NodeJS.Timeout>();
   private disposed = false;
@@ -44,13 +59,13 @@ class ChannelQueue {
     private readonly opts: Required<Pick<SenderOptions, 'timeoutMs' | 'retries' | 'backoffMs'>> & SenderOptions,
   ) {}
 
-  push(m: PushMessage): void {
+  push(q: Queued): void {
     if (this.disposed) return;
     if (this.queue.length >= QUEUE_MAX) {
-      this.queue.shift();
+      this.queue.shift()?.answered?.(false, true);
       this.dropped++;
     }
-    this.queue.push(m);
+    this.queue.push(q);
     if (!this.running) this.running = this.drain().finally(() => (this.running = null));
   }
 
@@ -59,15 +74,18 @@ class ChannelQueue {
   }
 
   private async drain(): Promise<void> {
-    for (let m = this.queue.shift(); m && !this.disposed; m = this.queue.shift()) {
-      const out = await this.deliver(m);
+    for (let q = this.queue.shift(); q && !this.disposed; q = this.queue.shift()) {
+      const out = await this.deliver(q.m);
+      // Disposed meanwhile (the process is ending): nothing is said, and the ledger keeps the item due.
+      if (this.disposed) return;
       if (out.ok) this.opts.onSent?.(out.label);
       else this.problem(`push: ${out.label}: ${out.detail}; the message was not delivered`);
+      q.answered?.(out.ok, out.retry);
     }
   }
 
-  async deliver(m: PushMessage): Promise<Outcome> {
-    let last: Outcome = { label: this.channel.label, ok: false, detail: 'not sent' };
+  async deliver(m: PushMessage): Promise<Outcome & { retry: boolean }> {
+    let last: Outcome & { retry: boolean } = { label: this.channel.label, ok: false, detail: 'not sent', retry: true };
     for (let attempt = 0; attempt <= this.opts.retries && !this.disposed; attempt++) {
       if (attempt > 0) await this.pause(this.opts.backoffMs * 2 ** (attempt - 1));
       if (this.disposed) break;
@@ -151,9 +169,24 @@ export class PushSender {
     this.queues = channels.map((c) => new ChannelQueue(c, full));
   }
 
-  /** Queues the message on every channel and returns at once. */
-  send(m: PushMessage): void {
-    for (const q of this.queues) q.push(m);
+  /**
+   * Queues the message on every channel and returns at once; `done` is told later what became of it (never when
+   * the sender is disposed first: the process is ending).
+   */
+  send(m: PushMessage, done?: (d: Delivery) => void): void {
+    let left = this.queues.length;
+    let told = false;
+    let mayPass = false;
+    const answered = (ok: boolean, retry: boolean) => {
+      left--;
+      mayPass ||= retry;
+      if (told) return;
+      if (ok || left === 0) {
+        told = true;
+        done?.(ok ? 'taken' : mayPass ? 'may-pass' : 'refused');
+      }
+    };
+    for (const q of this.queues) q.push({ m, answered });
   }
 
   /** Resolves when every queue is empty (tests, doctor). */
