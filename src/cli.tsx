@@ -23,7 +23,9 @@ import { addCancelWordsToReport } from './feeds/row.js';
 import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
-import { type OmcInstall } from './store/omc-install.js';
+import { type OmcInstall, type OmcReadMemo } from './store/omc-install.js';
+import { stateDirHints } from './store/claude/process-env.js';
+import { refuseOneProjectFlags } from './commands/fleet-flags.js';
 import type { Problem } from './store/types.js';
 import { followRoot, resolveRootAndOmc } from './store/omc-root.js';
 import {
@@ -80,7 +82,9 @@ Options:
   --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
   --no-title    leave the terminal title alone (default: "needs you: N"; the fleet:
                 "N sessions need you")
-  --all         the fleet: every session of every .omc root on this machine, by project
+  --all         the fleet: every session of every .omc root on this machine, by project,
+                each judged by its own OMC (--cwd, --root, --omc-version and --json pick
+                or judge one project: refused with --all or --host)
   --host U@BOX[:DIR]  also show that machine's sessions, over your own ssh (repeatable;
                 or "hosts" in the config file); omc-top must be installed there
   -h, --help    this text
@@ -122,6 +126,8 @@ function notFoundMessage(r: RootResolution): string {
     lines.push(fault === 'does not exist' || fault === 'is a directory' ? `  ${shown}` : `  ${shown}: ${fault}`);
   }
   for (const n of r.notices) lines.push(`note: ${cleanLine(n)}`);
+  // A Claude here whose hooks write elsewhere (its own OMC_STATE_DIR, or none where omc-top has one).
+  for (const h of stateDirHints(r.projectDir, process.env)) lines.push(`note: ${h}`);
   lines.push('Start OMC in this project first, or point omc-top at one with --cwd DIR or --root DIR/.omc.');
   return lines.join('\n');
 }
@@ -194,7 +200,7 @@ interface TuiOptions {
   /** The OMC that runs the hooks, as last found: a running store that finds another updates it (O's next root starts there). */
   omc: OmcInstall;
   /** The same finding made again (resolveRootAndOmc): the store looks again on a timer. */
-  omcRedetect?: () => OmcInstall;
+  omcRedetect?: (reads?: OmcReadMemo, processes?: boolean) => OmcInstall;
   /** The root looked for again by another OMC's rules (resolveRootAndOmc): followed when an upgrade moves it. */
   rootFor?: (install: OmcInstall) => RootResolution;
   attention?: { notify?: string; noTitle?: boolean };
@@ -218,9 +224,13 @@ interface Watched {
  */
 function noRootYetText(res: RootResolution): string {
   const fault = rootPathFault(res.root);
-  return fault === 'does not exist'
-    ? `no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`
-    : `${shownPath(res.root)} ${fault}: waiting for a .omc directory there (${res.explain})`;
+  const hint = stateDirHints(res.projectDir, process.env)[0];
+  return (
+    (fault === 'does not exist'
+      ? `no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`
+      : `${shownPath(res.root)} ${fault}: waiting for a .omc directory there (${res.explain})`) +
+    (hint ? `; ${hint}` : '')
+  );
 }
 
 function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
@@ -475,6 +485,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
   if (args.flags.has('no-color')) process.env.NO_COLOR = '1';
   if (args.flags.has('all') || hosts.values.length > 0) {
+    refuseOneProjectFlags(args.flags, args.flags.has('all') ? '--all' : '--host');
     const { runFleet } = await import('./run-fleet.js');
     const flags = {
       readonly: args.flags.has('readonly'),

@@ -73,7 +73,14 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
     printErr('omc-top: the fleet view needs a terminal on stdin and stdout; use watch --json for scripts.\n');
     return Promise.resolve(2);
   }
-  const fleet = new LocalFleet({ readonly: opts.readonly, watch: opts.poll ? 'poll' : 'auto', local: opts.local });
+  const fleetUi = new FleetUi();
+  const fleet = new LocalFleet({
+    readonly: opts.readonly,
+    watch: opts.poll ? 'poll' : 'auto',
+    local: opts.local,
+    // Said once, as the monitor says it, with the project it is about.
+    onOmcChange: (root, words) => fleetUi.flash(`${root.label}: ${words}`, 'info'),
+  });
   const config = loadConfig().config;
   // With push channels, each host's stream takes its project's push lease there for us (fleet/push.ts).
   const remote =
@@ -81,7 +88,6 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
       ? new RemoteFleet(specs, () => fleet.changed(), { pushLease: pushChannels(config).channels.length > 0 })
       : undefined;
   if (remote) fleet.setExtra(() => remote.groups());
-  const fleetUi = new FleetUi();
   if (opts.configError) fleetUi.flash(opts.configError, 'error');
   const theme = screenTheme();
   let stopPush: () => void = () => undefined;

@@ -14,7 +14,8 @@ import { judgeProcess, systemProbe, type LivenessProbe } from '../store/claude/p
 import { readRegistry, type RegistryEntry, type RegistryRead } from '../store/claude/registry.js';
 import { listDirSync } from '../io/safe-fs/index.js';
 import { gitOnePass, realGit, type GitProbe } from '../io/git.js';
-import { resolveOmcRoot, stateDirProjectName, type RootResolution } from '../store/root.js';
+import { stateDirProjectName, type RootResolution } from '../store/root.js';
+import { claudeRoots, type ClaudeRootsMemo } from './claude-root.js';
 import { cleanLine } from '../io/sanitize.js';
 import { shownName } from '../io/shown-path.js';
 import { homeDir } from '../io/home-dir.js';
@@ -57,6 +58,8 @@ export interface DiscoverOptions {
    * re-reads the registry every few seconds; a cwd is resolved once (its root is then watched).
    */
   cache?: Map<string, RootResolution>;
+  /** Each live Claude's OMC_STATE_DIR, read once per process (claude-root.ts); pruned to the live ones. */
+  stateDirs?: ClaudeRootsMemo['stateDirs'];
   /**
    * Repository groups from earlier discoveries, by project dir: finding one runs git twice, and an idle fleet
    * re-reads the registry every few seconds (40 git processes every 3 s at 20 projects, the event loop blocked
@@ -65,9 +68,10 @@ export interface DiscoverOptions {
   groups?: Map<string, { mark: string; group: string; label: string }>;
   /**
    * A Claude session's directory to its root, as the OMC that runs that project's hooks places it (the fleet:
-   * store/omc-root.ts resolveRootAndOmc, as a lone monitor in that directory finds it); default: the newest rules.
+   * store/omc-root.ts resolveRootAndOmc, as a lone monitor in that directory finds it), with `env` the Claude's
+   * own OMC_STATE_DIR in place of the fleet's (claude-root.ts); default: the newest rules.
    */
-  resolve?: (cwd: string) => RootResolution;
+  resolve?: (cwd: string, env: NodeJS.ProcessEnv) => RootResolution;
 }
 
 /** More roots than this are not opened (one store each); the rest get one problem line. */
@@ -172,18 +176,16 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
   const registry = opts.registry ?? readRegistry(opts.config.dir);
   for (const p of registry.problems) problems.push(`${opts.config.dir}/${p.rel}: ${p.message}`);
   const liveClaude = liveEntries(registry.entries, probe);
-  // Many sessions share a cwd: resolve each directory once (each resolution runs git).
-  const cwds = new Set(liveClaude.map((e) => e.cwd).filter((c): c is string => c !== null));
-  for (const cwd of [...cwds].sort()) {
-    if (identity(cwd) === null) continue; // the directory is gone; nothing of it can be shown
-    let res = opts.cache?.get(cwd);
-    // A root that did not exist yet is looked for again next time (OMC creates it at its first write).
-    if (!res || !res.exists) {
-      res = opts.resolve ? opts.resolve(cwd) : resolveOmcRoot({ cwd, env, home, git });
-      opts.cache?.set(cwd, res);
-    }
-    add(res, 'claude');
-  }
+  // Each Claude's root as its own hooks find it: with its own OMC_STATE_DIR, not the fleet's (claude-root.ts).
+  const claudes = claudeRoots(liveClaude, {
+    env,
+    home,
+    git,
+    resolve: opts.resolve,
+    memo: { stateDirs: opts.stateDirs ?? new Map(), roots: opts.cache ?? new Map() },
+  });
+  problems.push(...claudes.problems);
+  for (const res of claudes.roots) add(res, 'claude');
 
   const stateDir = env.OMC_STATE_DIR;
   if (stateDir && path.isAbsolute(stateDir)) {

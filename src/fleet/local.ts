@@ -22,6 +22,7 @@ import { QuotaDomain } from '../store/cost/quota-domain.js';
 import { BgJobsReader } from '../store/claude/bg-jobs-reader.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, rootStillThere, type FleetRoot } from './discover.js';
+import type { ClaudeRootsMemo } from './claude-root.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
 import { needsBySession, needText, rowIdentity, rowOf } from '../feeds/row.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
@@ -74,6 +75,11 @@ export interface LocalFleetOptions {
   listenForAnswers?: boolean;
   /** How often every root's OMC version is looked at again (default OMC_RECHECK_MS; tests pass less). */
   omcRecheckMs?: number;
+  /**
+   * Another OMC judges a root now (a plugin update, its --plugin-dir Claude gone): the monitor's words for it
+   * ("OMC 5.5.0 now (was 4.4.4): verdicts re-judged"), for the fleet's message line.
+   */
+  onOmcChange?: (root: FleetRoot, words: string) => void;
 }
 
 export interface LocalRoot {
@@ -110,6 +116,8 @@ export class LocalFleet {
   private unfollow: () => void = () => undefined;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
+  /** Each live Claude's own OMC_STATE_DIR, read once per process (fleet/claude-root.ts). */
+  private readonly claudeStateDirs: ClaudeRootsMemo['stateDirs'] = new Map();
   private readonly groups = new Map<string, { mark: string; group: string; label: string }>();
   private liveClaude = 0;
   private problems: string[] = [];
@@ -195,11 +203,12 @@ export class LocalFleet {
         ? { probe: this.opts.probe }
         : { probe: this.registry.probe, registry: this.registry.current() }),
       cache: this.resolved,
+      stateDirs: this.claudeStateDirs,
       groups: this.groups,
       // By the project's own OMC: 4.x and 5.5 place `.omc` differently (OMC_STATE_DIR, markers, outside git). From
       // its files only, as the fleet looks again after an upgrade (no registry pass per directory resolved).
-      resolve: (cwd) =>
-        resolveRootAndOmc({ cwd, env: this.opts.env, home: this.opts.home, git: this.opts.git, processes: false }).res,
+      resolve: (cwd, env) =>
+        resolveRootAndOmc({ cwd, env, home: this.opts.home, git: this.opts.git, processes: false }).res,
     });
     // An idle machine re-reads the registry every few seconds: rebuild only when something it says changed.
     const same =
@@ -338,8 +347,10 @@ export class LocalFleet {
       clock: this.opts.clock,
       watch: this.opts.watch === 'none' ? 'none' : plan.watch,
       omc: detectOmcInstall({ env, projectDir: info.projectDir }),
-      // The files only, as a lone monitor looks again (omc-root.ts's redetect): no process's command line per tick.
-      omcRedetect: (reads) => detectOmcInstall({ env, projectDir: info.projectDir, processes: false, reads }),
+      // The files only, as a lone monitor looks again (omc-root.ts's redetect): no process's command line per tick
+      // (the processes only once the one whose --plugin-dir decided is gone).
+      omcRedetect: (reads, processes = false) =>
+        detectOmcInstall({ env, projectDir: info.projectDir, processes, reads }),
       omcRecheckTicker: this.omcTicker,
       claude: {
         live: claudeLive,
@@ -363,7 +374,10 @@ export class LocalFleet {
       store.cancelRecords.subscribe(on),
       store.status.subscribe(on),
       monitor.view.subscribe(on),
-      store.onOmcChange(() => this.omcChanged(info.id, info.root)),
+      store.onOmcChange((words) => {
+        this.omcChanged(info.id, info.root);
+        if (words) this.opts.onOmcChange?.(info, words);
+      }),
       acks.watch(),
       () => monitor.dispose(),
     ];

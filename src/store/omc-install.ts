@@ -52,6 +52,11 @@ export interface OmcInstall {
    * not JSON): the answer may be wrong for want of them, so every surface names them (problem line, doctor).
    */
   refused: ReadonlyArray<OmcFileRefusal>;
+  /**
+   * The live Claude process whose `--plugin-dir` decided (installForProcess): while it lives no file can change the
+   * answer; once it is gone the answer is looked for again (omc-recheck.ts), never kept in its name.
+   */
+  process?: { pid: number; procStart: string | null };
 }
 
 export interface OmcFileRefusal {
@@ -208,9 +213,12 @@ export function installForProcess(e: RegistryEntry): OmcInstall | null {
   for (const d of dirs ?? []) {
     const version = omcVersionAt(d);
     if (version)
-      return installOf(version, `--plugin-dir ${cleanLine(d)} (claude pid ${e.pid})`, '--plugin-dir', [
-        { version, source: '--plugin-dir', path: d },
-      ]);
+      return {
+        ...installOf(version, `--plugin-dir ${cleanLine(d)} (claude pid ${e.pid})`, '--plugin-dir', [
+          { version, source: '--plugin-dir', path: d },
+        ]),
+        process: { pid: e.pid, procStart: e.procStart },
+      };
   }
   return null;
 }
@@ -261,7 +269,13 @@ export function detectOmcInstall(opts: {
   /** The reads of this round of looks, shared by every project looked at in it (OmcReadMemo). */
   reads?: OmcReadMemo;
 }): OmcInstall {
-  const candidates: Array<{ version: string | null; source: string; path: string; tag: string }> = [];
+  const candidates: Array<{
+    version: string | null;
+    source: string;
+    path: string;
+    tag: string;
+    process?: OmcInstall['process'];
+  }> = [];
   const { env, projectDir, reads } = opts;
   const refused: OmcFileRefusal[] = [];
 
@@ -279,7 +293,14 @@ export function detectOmcInstall(opts: {
       if (!e.cwd || !inside(projectDir, e.cwd)) continue;
       if (judgeProcess(e, probe).status === 'gone') continue;
       const found = installForProcess(e);
-      if (found) candidates.push({ version: found.version, source: found.source, path: '', tag: '--plugin-dir' });
+      if (found)
+        candidates.push({
+          version: found.version,
+          source: found.source,
+          path: '',
+          tag: '--plugin-dir',
+          process: found.process,
+        });
     }
   }
 
@@ -353,7 +374,10 @@ export function detectOmcInstall(opts: {
   const override = opts.override === undefined ? null : cleanVersion(opts.override);
   if (override !== null) return installOf(override, '--omc-version', '--omc-version', listed, refused);
   const found = candidates.find((c) => c.version !== null);
-  if (found) return installOf(found.version, found.source, found.tag, listed, refused);
+  if (found) {
+    const install = installOf(found.version, found.source, found.tag, listed, refused);
+    return found.process ? { ...install, process: found.process } : install;
+  }
   // Not found because a file was refused is not the same as none there: the source names the file and why.
   const source =
     refused.length > 0

@@ -17,9 +17,14 @@ export interface OmcRecheckOptions {
    * The finding as a fresh process makes it (same env, project directory and --omc-version). `reads`: the round's
    * shared reads when a ticker looks for many projects at once (none for the confirming look: it reads afresh).
    */
-  detect: (reads?: OmcReadMemo) => OmcInstall;
+  detect: (reads?: OmcReadMemo, processes?: boolean) => OmcInstall;
   /** The answer in force. */
   current: () => OmcInstall;
+  /**
+   * Whether the Claude process whose `--plugin-dir` decided the answer in force still runs, as the Claude side last
+   * judged it (no read of its own). Unset: such an answer stands for good.
+   */
+  processLive?: (p: NonNullable<OmcInstall['process']>) => boolean;
   /** Takes a confirmed new answer (re-judges, tells the surfaces). */
   apply: (next: OmcInstall, was: OmcInstall) => void;
   everyMs?: number;
@@ -82,14 +87,22 @@ export class OmcRecheck {
   look(reads?: OmcReadMemo): void {
     if (this.stopped || this.confirm) return;
     // A live process started with --plugin-dir decides over every file: while it does, the files cannot change the
-    // answer (and the look is of the files only: see omc-root.ts's redetect).
-    if (this.o.current().sourceTag === '--plugin-dir') return;
-    const seen = installKey(this.o.detect(reads));
-    if (seen === installKey(this.o.current())) return;
+    // answer (and the look is of the files only: see omc-root.ts's redetect). Once it is gone, the project's answer
+    // is looked for again the way a fresh start finds it (another live process's --plugin-dir, else the files):
+    // that one look reads the processes' command lines, then the looks are of the files again.
+    const current = this.o.current();
+    let processes = false;
+    if (current.sourceTag === '--plugin-dir') {
+      const p = current.process;
+      if (!p || !this.o.processLive || this.o.processLive(p)) return;
+      processes = true;
+    }
+    const seen = installKey(this.o.detect(reads, processes));
+    if (seen === installKey(current)) return;
     this.confirm = setTimeout(() => {
       this.confirm = null;
       if (this.stopped) return;
-      const next = this.o.detect();
+      const next = this.o.detect(undefined, processes);
       if (installKey(next) !== seen) return; // still moving: the next look decides
       this.o.apply(next, this.o.current());
     }, this.o.confirmMs ?? OMC_CONFIRM_MS);

@@ -29,7 +29,7 @@ export function resolveRootAndOmc(opts: {
   res: RootResolution;
   omc: OmcInstall;
   /** The same finding of the install made again (for a running monitor: omc-recheck.ts); the root stays. */
-  redetect: (reads?: OmcReadMemo) => OmcInstall;
+  redetect: (reads?: OmcReadMemo, processes?: boolean) => OmcInstall;
   /**
    * The root looked for again, as `install`'s release places it (a running monitor whose OMC changed: 4.x and 5.5
    * put it in different places), from the same start, with git asked afresh.
@@ -55,9 +55,10 @@ export function resolveRootAndOmc(opts: {
   const res = rootBy(first, git);
   const projectDir = res.projectDir === guess ? guess : res.projectDir;
   // The files only: a live Claude process's --plugin-dir is read once per process by the claude domain, and a look
-  // at every live process's command line on each tick would cost a monitor at rest per process (issue 30).
-  const redetect = (reads?: OmcReadMemo) =>
-    detectOmcInstall({ env, projectDir, override: opts.override, processes: false, reads });
+  // at every live process's command line on each tick would cost a monitor at rest per process (issue 30). Only
+  // when the process whose --plugin-dir decided is gone are they looked at, once (omc-recheck.ts).
+  const redetect = (reads?: OmcReadMemo, processes = false) =>
+    detectOmcInstall({ env, projectDir, override: opts.override, processes, reads });
   const rootFor = (install: OmcInstall) => rootBy(install, opts.git ?? realGit);
   const omc =
     res.projectDir === guess

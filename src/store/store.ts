@@ -126,7 +126,7 @@ export interface OmcStoreOptions {
    * The same finding made again (resolveRootAndOmc's `redetect`): a watching store looks again on a bounded timer
    * (omc-recheck.ts) and re-judges every session when another OMC runs the hooks. Unset: found once.
    */
-  omcRedetect?: (reads?: OmcReadMemo) => OmcInstall;
+  omcRedetect?: (reads?: OmcReadMemo, processes?: boolean) => OmcInstall;
   /** How often it looks again (default OMC_RECHECK_MS; tests pass less). */
   omcRecheckMs?: number;
   /** A process watching many projects (the fleet) looks on its one timer's ticks instead (omcRecheckMs unused). */
@@ -372,6 +372,7 @@ export class OmcStore {
         ? new OmcRecheck({
             detect: redetect,
             current: () => this.sessions.omc,
+            processLive: (p) => this.claude.processLive(p),
             apply: (n, w) => this.setOmc(n, w),
             everyMs: opts.omcRecheckMs,
             ticker: opts.omcRecheckTicker,

@@ -77,6 +77,41 @@ describe('omc-top CLI', () => {
     expect(bad.stderr).toContain('--omc-version needs a version like 5.5.0');
   });
 
+  it('the fleet (--all, --host, serve --all) refuses the flags that pick or judge one project, saying why', ({
+    project: p,
+  }) => {
+    const env = {
+      HOME: p.dir,
+      XDG_STATE_HOME: path.join(p.dir, 'xdg'),
+      CLAUDE_CONFIG_DIR: path.join(p.dir, 'no-claude'),
+    };
+    const cases: Array<[string[], string]> = [
+      [
+        ['--all', '--omc-version', '4.4.4'],
+        '--omc-version cannot be used with --all: the fleet judges each project by the OMC that runs its hooks',
+      ],
+      [
+        ['--all', '--root', p.root],
+        '--root cannot be used with --all: the fleet reads each project from the root its own OMC finds',
+      ],
+      [['--host', 'me@box', '--cwd', p.dir], '--cwd cannot be used with --host: the fleet finds its projects itself'],
+      [['--all', '--json'], '--json cannot be used with --all: the fleet is a screen'],
+      [['serve', '--all', '--port', '0', '--root', p.root], '--root cannot be used with --all'],
+    ];
+    for (const [args, said] of cases) {
+      // Bounded: a serve that took the flag silently would run until killed.
+      const r = spawnSync(process.execPath, [BIN, ...args], {
+        cwd: p.dir,
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+        timeout: 20_000,
+      });
+      expect({ args: args.join(' '), status: r.status }).toEqual({ args: args.join(' '), status: 2 });
+      const first = r.stderr.split('\n')[0] ?? '';
+      expect(first.slice(0, `omc-top: ${said}`.length)).toBe(`omc-top: ${said}`);
+    }
+  });
+
   it('with no OMC install found, --json says which rules it assumed', ({ project: p }) => {
     const env = { CLAUDE_CONFIG_DIR: path.join(p.dir, 'no-claude'), CLAUDE_PLUGIN_ROOT: '', NPM_CONFIG_PREFIX: p.dir };
     const doc = JSON.parse(run(['--json'], p.dir, env).stdout);

@@ -32,8 +32,9 @@ describe('discoverRoots', () => {
     const found = discoverRoots({ env, home: m.home, config: findClaudeConfigDir(env) });
     const labels = found.roots.map((r) => r.groupLabel).sort();
     expect(found.liveClaude).toHaveLength(2);
-    // With OMC_STATE_DIR set, OMC keeps the git project's state there too: its root does not exist yet.
-    expect(labels).toEqual(['non-git', 'shop', '~/.omc']);
+    // OMC_STATE_DIR set for the fleet, not for app's Claudes: their hooks keep app's state in app/.omc, found there.
+    expect(labels).toEqual(['app', 'non-git', 'shop', '~/.omc']);
+    expect(found.problems).toEqual([]);
 
     const without = discoverRoots({ env: m.env, home: m.home, config: findClaudeConfigDir(m.env) });
     expect(without.roots.map((r) => r.groupLabel).sort()).toEqual(['app', '~/.omc']);

@@ -56,13 +56,44 @@ describe('a plugin update under omc-top --all', () => {
     ]);
     expect(fleet.localRoots().map((r) => r.store.omc?.version)).toEqual(['5.5.0', '5.5.0']);
   });
+
+  it("drops a gone Claude's --plugin-dir as the project's OMC: judged by the files again, and says so", async () => {
+    const m = rig.machine();
+    const w = pluginWorld(m.base);
+    installPlugin(w.config, OMC55); // the user's plugin: 5.5.0
+    const alpha = m.project('alpha', 0);
+    writeUltrawork(alpha.root, 'ultrawork alpha'); // a session with no Claude process of its own
+    // Another Claude in the project, started `claude --plugin-dir <OMC 4.4.4>`: while it runs, its OMC decides.
+    const claude = m.register('bbbbbbbb-1111-4222-8333-444444444444', alpha.dir, { args: ['--plugin-dir', OMC444] });
+    const said: string[] = [];
+    const fleet = rig.fleet(m, {
+      env: { ...m.env, ...w.env },
+      omcRecheckMs: 100,
+      onOmcChange: (root, words) => said.push(`${root.label}: ${words}`),
+    });
+    fleet.start();
+    const before = await waitFor(() => rowsOf(fleet).length === 1 && rowsOf(fleet), { what: 'the row' });
+    expect(before).toEqual(['alpha: enforced ultrawork 2/50']);
+    expect(fleet.localRoots()[0]?.store.omc?.source).toMatch(/^--plugin-dir .*\(claude pid \d+\)$/);
+
+    claude.kill('SIGKILL');
+    const after = await waitFor(() => rowsOf(fleet).every((r) => r.includes('not-enforced')) && rowsOf(fleet), {
+      timeoutMs: 15_000,
+      what: `re-judged row (${rowsOf(fleet).join('; ')})`,
+    });
+    expect(after).toEqual(['alpha: not-enforced ultrawork 2/50 (retired)']);
+    expect(fleet.localRoots()[0]?.store.omc?.source).toBe('plugin oh-my-claudecode@omc (enabled in user settings)');
+    expect(said).toEqual(['alpha: OMC 5.5.0 now (was 4.4.4): verdicts re-judged']);
+  });
+
   it('an upgrade that moves the state (OMC_STATE_DIR: 4.4.4 ignores it, 5.5.0 keeps state there) is followed', async () => {
     const m = rig.machine();
     const w = pluginWorld(m.base);
     installPlugin(w.config, OMC444);
     const env = { ...m.env, ...w.env, OMC_STATE_DIR: path.join(m.base, 'central') };
-    // A Claude session in the project, its live loop where OMC 4.4.4's hooks write it: the project's own .omc.
-    const p = m.project('gamma', 0);
+    // A Claude session in the project, started with OMC_STATE_DIR (its hooks inherit it), its live loop where OMC
+    // 4.4.4's hooks write it: the project's own .omc.
+    const p = m.project('gamma', 0, { as: { env: { OMC_STATE_DIR: env.OMC_STATE_DIR } } });
     // Where OMC 5.5.0's own code keeps this project's state, with a ralph loop its hooks left there.
     const central = omc55Root(p.dir, env);
     writeLiveRalph({ root: central }, { sessionId: SID, iteration: 3, prompt: 'ralph in the central state' });

@@ -20,11 +20,19 @@ export interface Machine {
   config: string;
   env: Record<string, string>;
   /** Creates a git project with `sessions` finished sessions (+ one live loop with a registry entry). */
-  project(name: string, sessions: number, opts?: { liveId?: string }): { dir: string; root: string; live: string };
+  project(
+    name: string,
+    sessions: number,
+    opts?: { liveId?: string; as?: { args?: string[]; env?: Record<string, string> } },
+  ): { dir: string; root: string; live: string };
   /** A worktree of `repo` on a new branch, with its own .omc. */
   worktree(repoDir: string, name: string): string;
-  /** A registry entry for session `sid` running in `cwd`, for a real live process. */
-  register(sid: string, cwd: string): void;
+  /**
+   * A registry entry for session `sid` running in `cwd`, for a real live process. With `as`, a process of its own
+   * whose command line carries `args` (`--plugin-dir DIR`) and whose environment adds `env` (`OMC_STATE_DIR`), as
+   * `OMC_STATE_DIR=… claude --plugin-dir DIR` starts one; returned so a test can end it.
+   */
+  register(sid: string, cwd: string, as?: { args?: string[]; env?: Record<string, string> }): ChildProcess;
   cleanup(): void;
 }
 
@@ -42,10 +50,15 @@ export function makeMachine(): Machine {
   children.push(holder);
   let nextPid = 0;
   const env = { HOME: home, CLAUDE_CONFIG_DIR: config, PATH: process.env.PATH ?? '/usr/bin:/bin' };
-  const register = (sid: string, cwd: string) => {
+  const sleeper = path.join(base, 'claude-sleeper.js');
+  fs.writeFileSync(sleeper, 'setInterval(() => {}, 1 << 30);\n');
+  const register = (sid: string, cwd: string, as?: { args?: string[]; env?: Record<string, string> }) => {
     // Each entry needs its own live pid (the file name is the pid): one sleeper each.
-    const c =
-      nextPid++ === 0 ? holder : spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+    const c = as
+      ? spawn(process.execPath, [sleeper, ...(as.args ?? [])], { stdio: 'ignore', env: { ...process.env, ...as.env } })
+      : nextPid++ === 0
+        ? holder
+        : spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
     if (c !== holder) children.push(c);
     const pid = c.pid as number;
     let procStart = processStartIdentity(pid);
@@ -68,6 +81,7 @@ export function makeMachine(): Machine {
     const file = path.join(config, 'sessions', `${pid}.json`);
     fs.writeFileSync(`${file}.tmp`, JSON.stringify(entry));
     fs.renameSync(`${file}.tmp`, file);
+    return c;
   };
   let n = 1000;
   return {
@@ -86,7 +100,7 @@ export function makeMachine(): Machine {
       writeFinishedSessions(root, sessions);
       const live = opts.liveId ?? sessionId(n++);
       makeLive(root, live);
-      register(live, dir);
+      register(live, dir, opts.as);
       return { dir, root, live };
     },
     worktree(repoDir, name) {

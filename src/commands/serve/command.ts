@@ -26,6 +26,7 @@ import { fleetSource, singleSource, type ServeSource } from './source.js';
 import { printErr, printOut } from '../../io/output.js';
 import { shownName } from '../../io/shown-path.js';
 import { pauseAfterFirstLineForTest } from '../test-pause.js';
+import { refuseOneProjectFlags } from '../fleet-flags.js';
 
 export const SERVE_USAGE = `Usage: omc-top serve [--port N] [--listen ADDR] [--all] [--host user@box]… [--cwd DIR | --root DIR] [--readonly]
 
@@ -94,6 +95,8 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     if (!spec) throw new UsageError(`--host needs user@box or user@box:/dir, not ${JSON.stringify(cleanLine(h))}`);
     specs.push(spec);
   }
+  if (args.flags.has('all') || specs.length > 0)
+    refuseOneProjectFlags(args.flags, args.flags.has('all') ? '--all' : '--host');
   const readonly = args.flags.has('readonly');
   const watch = args.flags.has('poll') ? 'poll' : 'auto';
   let source: ServeSource;

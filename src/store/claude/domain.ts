@@ -267,6 +267,10 @@ export class ClaudeDomain implements Domain {
   /** The OMC each live process loaded with --plugin-dir, read once per process (pid + start time). */
   private installCache = new Map<string, OmcInstall | null>();
 
+  /** Whether a process was live at the last registry read or liveness tick (its key is in installCache): no read. */
+  processLive = (p: { pid: number; procStart: string | null }): boolean =>
+    this.installCache.has(`${p.pid}:${p.procStart}`);
+
   /**
    * Sessions whose own Claude process names its OMC (`--plugin-dir`): their verdicts use that version. The same
    * pass records the flags a resume carries. A command line cannot change, so each process's is read once.
