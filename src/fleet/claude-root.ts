@@ -2,8 +2,9 @@
  * Where each live Claude's OMC keeps its state, for `omc-top --all`: the root a plain `omc-top` in the Claude's
  * working directory would find, with that Claude's own OMC_STATE_DIR (its hooks inherit its environment), never the
  * fleet's: a fleet started with OMC_STATE_DIR still finds the Claudes that run without it, and one started without
- * it finds those that run with it. A Claude whose state cannot be found is said (one line each), never dropped
- * silently: the header counts it among the machine's Claude sessions, and this line says why it has no row.
+ * it finds those that run with it. A Claude that runs with an OMC_STATE_DIR of its own whose state cannot be found
+ * is said (one line each), never dropped silently: the header counts it among the machine's Claude sessions, and
+ * this line says why it has no row. One without (a project with no .omc) is a Claude not running OMC there.
  */
 import fs from 'node:fs';
 import type { GitProbe } from '../io/git.js';
@@ -82,7 +83,10 @@ export function claudeRoots(
         resolvedNow.add(rkey);
       }
       if (res.exists) roots.set(res.root, res);
-      else problems.push(`Claude pid ${e.pid}: its state is not found (${notFoundWords(res, own)})`);
+      // Said only where the Claude keeps its state elsewhere than the fleet would look (its own OMC_STATE_DIR): a
+      // Claude in a project with no .omc is one not running OMC there (most on a machine), not a loop lost.
+      else if (own.ok && own.stateDir && own.stateDir !== (opts.env.OMC_STATE_DIR ?? null))
+        problems.push(`Claude pid ${e.pid}: its state is not found (${notFoundWords(res, own)})`);
     }
   }
   for (const k of memo.stateDirs.keys()) if (!live.has(k)) memo.stateDirs.delete(k);

@@ -70,9 +70,14 @@ describe("each Claude's root, with its own OMC_STATE_DIR", () => {
     expect(fleet.getSnapshot().roots).toBe(2);
   });
 
-  it('a Claude whose state is nowhere is said, with where it was looked for', async () => {
+  it('a Claude whose state is nowhere is said, with where it was looked for; one not running OMC is not', async () => {
     const m = rig.machine();
     m.project('alpha', 0);
+    // A Claude in a project with no .omc and no OMC_STATE_DIR: one not running OMC there, said nowhere.
+    const plain = path.join(m.base, 'plain');
+    fs.mkdirSync(plain);
+    execFileSync('git', ['init', '-q'], { cwd: plain });
+    m.register('77777777-1111-4222-8333-444444444444', plain);
     const bare = path.join(m.base, 'bare');
     fs.mkdirSync(bare);
     execFileSync('git', ['init', '-q'], { cwd: bare });
@@ -90,7 +95,7 @@ describe("each Claude's root, with its own OMC_STATE_DIR", () => {
         `^Claude pid ${claude.pid}: its state is not found \\(it runs with OMC_STATE_DIR=${m.base}/nowhere: looked in ${m.base}/nowhere/bare-[0-9a-f]{16}\\)$`,
       ),
     );
-    expect(fleet.getSnapshot().localClaude).toBe(2);
+    expect(fleet.getSnapshot().localClaude).toBe(3);
   });
 });
 
