@@ -41,7 +41,14 @@ export function makeMachine(): Machine {
   const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
   children.push(holder);
   let nextPid = 0;
-  const env = { HOME: home, CLAUDE_CONFIG_DIR: config, PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  // omc-top's own state directory is this machine's too: a fleet remembers the projects it watched there, and one
+  // shared by every test (the pty harness's default) would show each fleet the projects of the others.
+  const env: Record<string, string> = {
+    HOME: home,
+    CLAUDE_CONFIG_DIR: config,
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+  };
   const register = (sid: string, cwd: string) => {
     // Each entry needs its own live pid (the file name is the pid): one sleeper each.
     const c =
