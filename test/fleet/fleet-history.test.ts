@@ -103,7 +103,7 @@ describe('omc-top --all started after a Claude exited', () => {
 
     const after = rig.fleet(m, {});
     after.start();
-    await snapWhen(after, (s) => s.roots === 1 && rowsOf(s).length === 1, 'the fleet started after, on alpha');
+    await snapWhen(after, (s) => fleetTitle(s).endsWith('1 session needs you'), 'the fleet started after, on alpha');
     // Both fleets say the same (each judges on its own turn: the same words once both have).
     const said = (f: LocalFleet) => [fleetTitle(f.getSnapshot()), ...rowsOf(f.getSnapshot())].join('\n');
     await waitFor(() => said(before) === said(after), { what: 'both fleets agreeing', timeoutMs: 20_000 });
