@@ -51,6 +51,8 @@ import { dropOldDrafts } from './store/drafts/old-drafts.js';
 import { VERSION } from './version.js';
 import { earlyGitSettled } from './io/git-early.js';
 import { homeDir } from './io/home-dir.js';
+import { ownStateDir } from './io/state-dir.js';
+import { rememberProject } from './fleet/known-projects.js';
 
 export const USAGE = `omc-top ${VERSION}: a live monitor for oh-my-claudecode (.omc) sessions
 
@@ -194,6 +196,8 @@ async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, 
 }
 
 interface TuiOptions {
+  /** The directory the root was resolved from (`--cwd` or where omc-top started). */
+  cwd: string;
   readonly: boolean;
   poll: boolean;
   mouse: boolean;
@@ -207,7 +211,7 @@ interface TuiOptions {
   /**
    * The search for nested .omc roots under the project (O switches to them; null when there is no project to
    * search). The monitor runs it in slices once it is live (it lists up to 2,000 directories), or at once when O
-   * comes first.
+   * comes first; every O after it searches again.
    */
   nestedSearch: NestedRootsSearch | null;
 }
@@ -251,11 +255,23 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   // Once per start, never per tick: drafts kept longer than their age are not meant any more (old-drafts.ts).
   // --readonly writes nothing, omc-top's own state included.
   if (!opts.readonly) dropOldDrafts(live.store.drafts.dir);
+  // So is this: a fleet started later finds this project from omc-top's memory, even once its Claude has exited
+  // and left nothing in Claude's registry (fleet/known-projects.ts). A root given by hand is not a project's.
+  if (!opts.readonly && res.exists && res.rule !== 'override')
+    void rememberProject(ownStateDir(), opts.cwd, Date.now()).catch(() => undefined);
   if (!res.exists) ui.flash(noRootYetText(res), 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
   const theme = screenTheme();
   const search = opts.nestedSearch;
-  const nested = (): NestedSearch => search?.result() ?? NO_NESTED;
+  // At O: the search begun at start while its slices still run (finished now), else a new one. A root OMC's hooks
+  // made after the monitor started (a prompt in a subdirectory) is found then, as `--json` and a fresh monitor find
+  // it. Not looked for on a timer: that would walk up to 2,000 directories of the project every tick, and a watch on
+  // each would take as many inotify watches; O is where the user asks which roots there are.
+  const nested = (): NestedSearch => {
+    if (search && !search.done) return search.result();
+    const base = nestedSearchBase(res);
+    return base ? findNestedRoots(base, res.root) : NO_NESTED;
+  };
   const roots = rootSwitcher(
     res,
     () => nested().roots,
@@ -429,15 +445,13 @@ function rootSwitcher(
   ui: UiStore,
   redraw: () => void,
 ): RootChoice {
-  let all: { main: string; roots: RootChoice['roots'] } | null = null;
   /**
-   * The roots as first asked for (after the first frame, or at O), then the same list for the whole run; the main
-   * root's entry again when an OMC upgrade moved it (omcFollower).
+   * The roots as they are now, searched again each time O asks (`nested`): the main root first (the one an OMC
+   * upgrade moved it to, omcFollower), then the nested ones.
    */
   const roots = (): RootChoice['roots'] => {
-    if (all && all.main === res.root) return all.roots;
-    const found = all ? all.roots.slice(1) : nested();
-    if (found.length === 0) return (all = { main: res.root, roots: [] }).roots;
+    const found = nested();
+    if (found.length === 0) return [];
     const base = nestedSearchBase(res) ?? path.dirname(res.root);
     const sessions = listDirSync(res.root, 'state/sessions');
     const main = {
@@ -445,7 +459,7 @@ function rootSwitcher(
       abs: res.root,
       sessions: sessions.ok ? sessions.entries.filter((e) => e.kind === 'dir').length : 0,
     };
-    return (all = { main: res.root, roots: [main, ...found] }).roots;
+    return [main, ...found];
   };
   return {
     get roots() {
@@ -531,6 +545,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return runJson(res, readonly, omc, nested());
   }
   return runTui(res, {
+    cwd,
     readonly,
     poll: args.flags.has('poll'),
     mouse: !args.flags.has('no-mouse'),

@@ -23,8 +23,8 @@ export interface ClaudeRootsMemo {
 export const newClaudeRootsMemo = (): ClaudeRootsMemo => ({ stateDirs: new Map(), roots: new Map() });
 
 export interface ClaudeRoots {
-  /** The roots found, one per distinct resolution (many sessions share a project). */
-  roots: RootResolution[];
+  /** The roots found, one per distinct resolution (many sessions share a project), with a Claude directory that led there. */
+  roots: Array<{ res: RootResolution; cwd: string }>;
   /** One line per Claude whose state is not shown, or whose environment could not be read. */
   problems: string[];
 }
@@ -51,7 +51,7 @@ export function claudeRoots(
 ): ClaudeRoots {
   const memo = opts.memo ?? newClaudeRootsMemo();
   const problems: string[] = [];
-  const roots = new Map<string, RootResolution>();
+  const roots = new Map<string, { res: RootResolution; cwd: string }>();
   const live = new Set<string>();
   // Many sessions share a cwd: its directory is looked at once, each distinct setting resolved once (git runs).
   const resolvedNow = new Set<string>();
@@ -82,7 +82,9 @@ export function claudeRoots(
         memo.roots.set(rkey, res);
         resolvedNow.add(rkey);
       }
-      if (res.exists) roots.set(res.root, res);
+      if (res.exists) {
+        if (!roots.has(res.root)) roots.set(res.root, { res, cwd });
+      }
       // Said only where the Claude keeps its state elsewhere than the fleet would look (its own OMC_STATE_DIR): a
       // Claude in a project with no .omc is one not running OMC there (most on a machine), not a loop lost.
       else if (own.ok && own.stateDir && own.stateDir !== (opts.env.OMC_STATE_DIR ?? null))

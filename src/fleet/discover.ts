@@ -2,7 +2,11 @@
  * Which .omc roots this machine has, for `omc-top --all`: the root of every
  * live Claude Code session (its registry cwd through the same resolution a
  * plain `omc-top` in that directory would use), every project directory
- * under $OMC_STATE_DIR, and $HOME/.omc. Roots are deduplicated by identity
+ * under $OMC_STATE_DIR, and $HOME/.omc; and when the fleet starts (`history`),
+ * the roots of the last 30 days' Claudes that have exited since (the registry
+ * entries a killed CLI leaves behind) and of the projects omc-top watched
+ * (known-projects.ts), so a fleet started after a project's Claude died still
+ * shows its orphaned loop, as one started before does. Roots are deduplicated by identity
  * (device + inode), so a symlinked path or two sessions in one project are
  * one root. Each root is grouped under its repository: git's common dir, so
  * the worktrees of one repository sit together.
@@ -11,16 +15,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ClaudeConfigDir } from '../store/claude/config-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from '../store/claude/process-status.js';
-import { readRegistry, type RegistryEntry, type RegistryRead } from '../store/claude/registry.js';
+import { lastSignOfLife, readRegistry, type RegistryEntry, type RegistryRead } from '../store/claude/registry.js';
 import { listDirSync } from '../io/safe-fs/index.js';
 import { gitOnePass, realGit, type GitProbe } from '../io/git.js';
-import { stateDirProjectName, type RootResolution } from '../store/root.js';
+import { resolveOmcRoot, stateDirProjectName, type RootResolution } from '../store/root.js';
 import { claudeRoots, type ClaudeRootsMemo } from './claude-root.js';
 import { cleanLine } from '../io/sanitize.js';
 import { shownName } from '../io/shown-path.js';
 import { homeDir } from '../io/home-dir.js';
+import { ownStateDir } from '../io/state-dir.js';
+import { KNOWN_MAX, KNOWN_MAX_AGE_MS, KNOWN_PROJECTS_FILE, readKnownProjects } from './known-projects.js';
 
-export type RootSource = 'claude' | 'state-dir' | 'home';
+/** 'exited': the cwd of a Claude that has exited (its entry left behind); 'known': a project omc-top watched. */
+export type RootSource = 'claude' | 'state-dir' | 'home' | 'exited' | 'known';
 
 export interface FleetRoot {
   /** The root's identity: "<dev>:<ino>". */
@@ -36,6 +43,8 @@ export interface FleetRoot {
   groupLabel: string;
   /** This root's own name inside its group (the worktree's directory name). */
   label: string;
+  /** The directory it was first resolved from (a Claude's cwd), remembered by the fleet; absent for the others. */
+  cwd?: string;
 }
 
 export interface Discovery {
@@ -72,6 +81,12 @@ export interface DiscoverOptions {
    * own OMC_STATE_DIR in place of the fleet's (claude-root.ts); default: the newest rules.
    */
   resolve?: (cwd: string, env: NodeJS.ProcessEnv) => RootResolution;
+  /**
+   * Also the roots of Claudes that have exited (the registry's entries whose process is gone) and of the projects
+   * omc-top watched, the last KNOWN_MAX_AGE_MS of either. The fleet asks once, when it starts: a root it opens stays
+   * open, so later discoveries need only the live sessions (no stat per dead entry every few seconds).
+   */
+  history?: { now: number };
 }
 
 /** More roots than this are not opened (one store each); the rest get one problem line. */
@@ -145,7 +160,7 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
   const probe = opts.probe ?? systemProbe();
   const problems: string[] = [];
   const byId = new Map<string, FleetRoot>();
-  const add = (res: RootResolution, source: RootSource, group?: { group: string; label: string }) => {
+  const add = (res: RootResolution, source: RootSource, group?: { group: string; label: string }, cwd?: string) => {
     if (!res.exists) return;
     const id = identity(res.root);
     if (id === null) return;
@@ -170,6 +185,7 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
       group: g.group,
       groupLabel: cleanLine(g.label),
       label: cleanLine(shownName(res.projectDir) || res.projectDir),
+      ...(cwd === undefined ? {} : { cwd }),
     });
   };
 
@@ -185,7 +201,7 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
     memo: { stateDirs: opts.stateDirs ?? new Map(), roots: opts.cache ?? new Map() },
   });
   problems.push(...claudes.problems);
-  for (const res of claudes.roots) add(res, 'claude');
+  for (const { res, cwd } of claudes.roots) add(res, 'claude', undefined, cwd);
 
   const stateDir = env.OMC_STATE_DIR;
   if (stateDir && path.isAbsolute(stateDir)) {
@@ -226,5 +242,46 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
     'home',
     { group: homeRoot, label: '~/.omc' },
   );
+
+  if (opts.history) {
+    const live = new Set(liveClaude);
+    const exited = registry.entries.filter((e) => !live.has(e));
+    const stateDir = ownStateDir(env, home);
+    const known = readKnownProjects(stateDir, opts.history.now);
+    if (!known.ok) problems.push(`${path.join(stateDir, KNOWN_PROJECTS_FILE)}: ${known.problem}`);
+    for (const h of historyCwds(exited, known.ok ? known.projects : [], opts.history.now)) {
+      if (identity(h.cwd) === null) continue; // the project was removed since
+      // Resolved once, found or not: a Claude that has exited makes no .omc (a live one in the same cwd looks again).
+      // With the fleet's own OMC_STATE_DIR: an exited Claude's environment is gone with it (the key as claude-root.ts's).
+      const key = `${env.OMC_STATE_DIR ?? ''}\u0000${h.cwd}`;
+      let res = opts.cache?.get(key);
+      if (!res) {
+        res = opts.resolve ? opts.resolve(h.cwd, env) : resolveOmcRoot({ cwd: h.cwd, env, home, git });
+        opts.cache?.set(key, res);
+      }
+      add(res, h.source, undefined, h.cwd);
+    }
+  }
   return { roots: [...byId.values()], liveClaude, problems };
+}
+
+/**
+ * The directories of the fleet's history: the cwds of Claudes that have exited (dated by their entry's last sign of
+ * life) and the projects omc-top watched, of the last KNOWN_MAX_AGE_MS, each once (its latest date), newest first, at
+ * most KNOWN_MAX: the newest are the ones a user comes back to, and a fleet opens no more roots than that anyway.
+ */
+export function historyCwds(
+  exited: readonly RegistryEntry[],
+  known: ReadonlyArray<{ cwd: string; at: number }>,
+  now: number,
+): Array<{ cwd: string; at: number; source: 'exited' | 'known' }> {
+  const byCwd = new Map<string, { cwd: string; at: number; source: 'exited' | 'known' }>();
+  const put = (cwd: string, at: number, source: 'exited' | 'known') => {
+    if (at < now - KNOWN_MAX_AGE_MS || !path.isAbsolute(cwd)) return;
+    const had = byCwd.get(cwd);
+    if (!had || had.at < at) byCwd.set(cwd, { cwd, at, source });
+  };
+  for (const e of exited) if (e.cwd !== null) put(e.cwd, lastSignOfLife(e), 'exited');
+  for (const k of known) put(k.cwd, k.at, 'known');
+  return [...byCwd.values()].sort((a, b) => b.at - a.at || (a.cwd < b.cwd ? -1 : 1)).slice(0, KNOWN_MAX);
 }

@@ -42,6 +42,7 @@ import { PATCH_MAX } from '../store/sessions/sorted-views.js';
 import type { AttentionView } from '../feeds/attention/view.js';
 import { stateDir as permissionsStateDir } from '../store/permissions/protocol.js';
 import { planWatches, type PlannedWatch } from './watch-plan.js';
+import { rememberProject } from './known-projects.js';
 
 /**
  * How often roots are looked for again where no event says so ($OMC_STATE_DIR, ~/.omc; a registry change
@@ -125,6 +126,8 @@ export class LocalFleet {
   private scheduled = false;
   private version = 0;
   private closed = false;
+  /** The first discovery also looks at the fleet's history (discover.ts `history`); later ones need not (but see rejudged). */
+  private historyLooked = false;
   /**
    * Each root's rows, sorted, with the snapshots they were built from: a change in one project rebuilds that
    * project's rows only, so its cost does not grow with the rest of the fleet. Rows are never mutated once built
@@ -209,7 +212,13 @@ export class LocalFleet {
       // its files only, as the fleet looks again after an upgrade (no registry pass per directory resolved).
       resolve: (cwd, env) =>
         resolveRootAndOmc({ cwd, env, home: this.opts.home, git: this.opts.git, processes: false }).res,
+      // And again after a plugin update re-judged roots (omcChanged): a root found from the history is then named
+      // again by the new release's rules, or closed (dropLeft), as one found from a live session is.
+      ...((this.historyLooked && this.rejudged.size === 0) || this.opts.local === false
+        ? {}
+        : { history: { now: this.now() } }),
     });
+    this.historyLooked = true;
     // An idle machine re-reads the registry every few seconds: rebuild only when something it says changed.
     const same =
       found.liveClaude.length === this.liveClaude &&
@@ -384,6 +393,24 @@ export class LocalFleet {
     this.offs.set(info.id, () => offs.forEach((off) => off()));
     if (this.opts.watch === 'none') store.start();
     else store.start({ progressive: true });
+    this.remember(info);
+  }
+
+  /**
+   * A root found from a Claude's cwd is remembered in omc-top's state directory (known-projects.ts), so a fleet
+   * started after that Claude exited finds it too. --readonly writes nothing; a state directory that cannot be
+   * written changes nothing on screen (the store's own state-directory check says why, in doctor and the problems).
+   */
+  private remember(info: FleetRoot): void {
+    if (this.opts.readonly || info.cwd === undefined) return;
+    const done: Promise<void> = rememberProject(
+      ownStateDir(this.opts.env ?? process.env, this.opts.home),
+      info.cwd,
+      this.now(),
+    )
+      .catch(() => undefined)
+      .finally(() => this.closing.delete(done));
+    this.closing.add(done);
   }
 
   private claudeLive(): boolean {

@@ -126,7 +126,7 @@ export const GLOBAL_BINDINGS: readonly Binding<null, RouterContext<null>>[] = [
   },
   {
     keys: ['O'],
-    help: 'watch the next .omc root of this project (hooks started in a subdirectory keep their own; asks first)',
+    help: 'watch the next .omc root of this project (hooks started in a subdirectory keep their own; looked for again at each press; asks first)',
     run: ({ env: e }) => chooseRoot(e),
   },
 ];

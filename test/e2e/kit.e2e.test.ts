@@ -317,6 +317,31 @@ describe('nested .omc roots', () => {
     expect(await h.waitForExit()).toBe(0);
   });
 
+  it('O finds a nested root OMC hooks made after the monitor started, as --json and a fresh monitor do', async () => {
+    p = makeProject();
+    writeFinishedSessions(p.root, 2);
+    h = new TerminalHarness({ cwd: p.dir, cols: 120, rows: 24 });
+    await h.waitForText(/2 sess/, 30_000);
+    // Asked before there is one: the search at start is over (O finishes it), and it found none.
+    h.write('O');
+    await h.waitForText('no other .omc root under this project', 30_000);
+    // A prompt in src/ since: OMC's hooks there keep their own .omc.
+    const nested = path.join(p.dir, 'src', '.omc');
+    writeFinishedSessions(nested, 3);
+    h.write('O');
+    await h.waitForText('Watch src/.omc instead?', 30_000);
+    expect(h.text()).toMatch(/3 sessions/);
+    h.write('y');
+    await h.waitForText(`watching ${nested}`, 30_000);
+    // And back: the main root is first in the list.
+    h.write('O');
+    await h.waitForText('Watch .omc instead?', 30_000);
+    h.write('y');
+    await h.waitForText(/2 sess/, 30_000);
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+  });
+
   it('names a nested root on screen once the monitor is up (searched in slices once it is live)', async () => {
     p = makeProject();
     writeFinishedSessions(p.root, 2);

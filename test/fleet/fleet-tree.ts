@@ -49,7 +49,14 @@ export function makeMachine(): Machine {
   const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
   children.push(holder);
   let nextPid = 0;
-  const env = { HOME: home, CLAUDE_CONFIG_DIR: config, PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  // omc-top's own state directory is this machine's too: a fleet remembers the projects it watched there, and one
+  // shared by every test (the pty harness's default) would show each fleet the projects of the others.
+  const env: Record<string, string> = {
+    HOME: home,
+    CLAUDE_CONFIG_DIR: config,
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+  };
   const sleeper = path.join(base, 'claude-sleeper.js');
   fs.writeFileSync(sleeper, 'setInterval(() => {}, 1 << 30);\n');
   const register = (sid: string, cwd: string, as?: { args?: string[]; env?: Record<string, string> }) => {
