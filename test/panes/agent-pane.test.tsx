@@ -136,6 +136,24 @@ describe('sessions pane: the Claude process behind each session', () => {
     for (const l of app.lines()) expect(l.length).toBeLessThanOrEqual(80);
   });
 
+  it('/ finds rows by their CLAUDE cell and by what Claude waits on (the words the row shows)', async () => {
+    const { store } = await setup();
+    app = await mounted(store, { columns: 100, rows: 24 });
+    await app.waitForText(/ !waiting /);
+    for (const [word, sid] of [
+      ['!waiting', WAIT],
+      ['gone', GONE],
+      ['busy', BUSY],
+      ['bash', WAIT],
+    ] as const) {
+      app.send('/', ...word);
+      const t = await app.waitForText(new RegExp(`/${word} +1 of 4 match`));
+      expect(t).toContain(sid.slice(0, 8));
+      app.send(KEY.esc);
+      await app.waitForText(NONE.slice(0, 8));
+    }
+  });
+
   it('60 columns: the cell drops its age, never cuts a word, and the rest of the row still fits', async () => {
     const { store } = await setup();
     app = await mounted(store, { columns: 60, rows: 24 });
