@@ -173,8 +173,15 @@ export class Notifier {
     return this.opts.config?.notify?.reasons?.[reason as never] !== false;
   }
 
-  /** `isAcked`: an occurrence the user already acknowledged (in another omc-top, say) does not notify. */
-  handle(batch: readonly Transition[], isAcked: (id: string) => boolean = () => false): void {
+  /**
+   * `isAcked`: an occurrence the user already acknowledged (in another omc-top, say) does not notify. `project`:
+   * the name these transitions' notifications give (the fleet's one notifier serves every project).
+   */
+  handle(
+    batch: readonly Transition[],
+    isAcked: (id: string) => boolean = () => false,
+    project: string = this.opts.project,
+  ): void {
     if (!this.enabled) return;
     const now = this.clock();
     for (const t of batch) {
@@ -187,11 +194,11 @@ export class Notifier {
       if (last !== undefined && now - last < REPEAT_MS) continue;
       const channels = this.channelsFor(reason, need === null);
       // Push: only items that newly need the user (never news), unless their reason is turned off.
-      const message = need && this.opts.push && this.pushes(reason) ? pushMessageOf(t, this.opts.project) : null;
+      const message = need && this.opts.push && this.pushes(reason) ? pushMessageOf(t, project) : null;
       const push = need && message ? { message, id: need.id } : null;
       if (channels.length === 0 && !push) continue;
       this.recent.set(id, now);
-      this.pending.push({ text: describe(t, this.opts.project), channels: new Set(channels), push });
+      this.pending.push({ text: describe(t, project), channels: new Set(channels), push });
     }
     for (const [id, at] of this.recent) if (now - at >= REPEAT_MS) this.recent.delete(id);
     if (this.pending.length > 0 && !this.timer) {
