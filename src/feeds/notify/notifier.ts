@@ -119,7 +119,9 @@ export function describe(t: Transition, project: string): string {
   const dir = f.path ? /^state\/sessions\/([^/]+)$/.exec(f.path)?.[1] : undefined;
   const where = who.length > 0 ? ` ${who.join(' ')}` : dir ? ` ${short(dir)}` : f.path ? ` ${f.path}` : '';
   const what = n ? (n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason) : (t.news ?? '');
-  return cleanLine(`${project}${where}: ${what}${n ? ` · ${ACTION_HINT[n.action]}` : ''}`);
+  // J only where a tmux pane is known (store/claude/attention.ts reachAdvice): else the inbox lists it.
+  const hint = n ? (n.action === 'jump' && !n.tmux ? ACTION_HINT.detail : ACTION_HINT[n.action]) : '';
+  return cleanLine(`${project}${where}: ${what}${hint ? ` · ${hint}` : ''}`);
 }
 
 /** OSC 777 for VTE and rxvt terminals, OSC 9 (iTerm2, kitty, WezTerm, foot, …) otherwise. */
