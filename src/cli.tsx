@@ -506,7 +506,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       poll: args.flags.has('poll'),
       mouse: !args.flags.has('no-mouse'),
       noTitle: args.flags.has('no-title'),
+      notify: args.flags.get('notify') as string | undefined,
     };
+    if (typeof flags.notify === 'string' && typeof parseChannels(flags.notify) === 'string')
+      throw new UsageError(parseChannels(flags.notify) as string);
     const config = loadConfig();
     const fleet = { hosts: hosts.values, configHosts: config.config.hosts ?? [], configError: config.error };
     return runFleet({ ...flags, ...fleet, local: args.flags.has('all') }, runFullScreen);

@@ -21,6 +21,7 @@ import { useTerminalSize } from './terminal/use-size.js';
 import { ThemeContext, type Theme } from './ui/theme.js';
 import { UiStore } from './kit/ui-store.js';
 import { FLEET_BINDINGS, heightOf, type FleetKeyContext } from './panes/fleet/keys.js';
+import type { NotifySwitch } from './feeds/notify/switch-words.js';
 import { FleetUi, typeFilter } from './panes/fleet/reducer.js';
 import { FleetView, nextClockChangeMs } from './panes/fleet/view.js';
 
@@ -34,6 +35,8 @@ export interface FleetShellProps {
   exit(): void;
   redraw(): void;
   suspend<T>(fn: () => Promise<T>): Promise<T>;
+  /** The fleet's notifications (fleet-terminal.ts): `N` switches them, in the list and in an opened project. */
+  notifier?: NotifySwitch | null;
   /** Each opened project's UiStore by root id (the caller's, so a hang-up can keep their drafts); made here if absent. */
   uiStores?: Map<string, UiStore>;
 }
@@ -77,8 +80,8 @@ export function FleetShell(props: FleetShellProps) {
         redraw={props.redraw}
         suspend={props.suspend}
         back={() => fleetUi.open(null)}
-        // The root's count and inbox; the fleet notifies nothing itself (N says so).
-        attention={{ monitor: open.monitor, notifier: null }}
+        // The root's count and inbox; the fleet's one notifier rings for it (N switches it here too).
+        attention={{ monitor: open.monitor, notifier: props.notifier ?? null }}
       />
     );
   }
@@ -135,6 +138,7 @@ function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) 
     exit: props.exit,
     redraw: props.redraw,
     openProject,
+    notifier: props.notifier ?? null,
     ackRow: (row) =>
       row.host
         ? (remote?.ack(row) ?? Promise.resolve({ ok: false, text: 'no --host given' }))
@@ -169,6 +173,7 @@ function FleetList(props: FleetShellProps & { uiStores: Map<string, UiStore> }) 
       rows={size.rows}
       now={Date.now()}
       readonly={props.readonly ?? false}
+      notifyOff={props.notifier ? !props.notifier.isEnabled() : false}
     />
   );
 }

@@ -16,7 +16,9 @@ import { printErr } from './io/output.js';
 import { checkHostSpec, type HostSpec } from './config/host-spec.js';
 import { LocalFleet } from './fleet/local.js';
 import { RemoteFleet } from './fleet/remotes.js';
-import { pushFromFleet } from './fleet/push.js';
+import { pushFromFleet, remoteFeeds } from './fleet/push.js';
+import { ringForRoots } from './feeds/notify/fleet-terminal.js';
+import { shownName } from './io/shown-path.js';
 import { loadConfig } from './config/config-file.js';
 import { pushChannels } from './feeds/notify/push/index.js';
 import { fleetTitle } from './fleet/model.js';
@@ -53,6 +55,8 @@ export interface FleetRunOptions {
   configError?: string | null;
   /** `--no-title`: leave the terminal title alone. */
   noTitle?: boolean;
+  /** `--notify`: the terminal channels (as the monitor's; checked by the caller). */
+  notify?: string;
 }
 
 type RunFullScreen = (
@@ -102,6 +106,16 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
       onProblem: (line) => fleetUi.flash(line, 'error'),
     });
   });
+  // A transition that needs you rings as in the monitor (same channels, debounce, config; N switches it).
+  const ringer = ringForRoots({
+    roots: () =>
+      fleet.localRoots().map((r) => ({ id: r.info.id, project: shownName(r.info.projectDir), monitor: r.monitor })),
+    feeds: remoteFeeds(remote),
+    subscribe: (l) => fleet.subscribe(l),
+    notify: opts.notify,
+    config,
+    write: writeControl,
+  });
   const title = keepTitle({
     enabled: !opts.noTitle && config.title !== false,
     write: writeControl,
@@ -123,6 +137,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
         remote={remote}
         theme={theme}
         readonly={opts.readonly}
+        notifier={ringer.notifier}
         exit={ctl.exit}
         redraw={ctl.redraw}
         suspend={ctl.suspend}
@@ -140,6 +155,7 @@ export function runFleet(opts: FleetRunOptions, runFullScreen: RunFullScreen): P
         printKept(kept);
         uiStores.forEach((u) => u.dispose());
         stopPush();
+        ringer.dispose();
         await Promise.all([remote?.stop(), fleet.close()]);
       },
     },

@@ -5,6 +5,7 @@
  * switching, ?, q) — which are off while a pane has a text field open, so
  * typing "q" into a filter or the notepad never quits.
  */
+import { notifySwitchText } from '../feeds/notify/switch-words.js';
 import { shellCanResume } from '../io/job-shell.js';
 import type { BindingContext } from '../kit/pane.js';
 import { overlayShape, type OverlayInputs } from '../ui/overlay-lines.js';
@@ -169,12 +170,7 @@ function toggleNotifications(env: RouterEnv): void {
   }
   const on = !a.isEnabled();
   a.setEnabled(on);
-  env.ui.flash(
-    on
-      ? 'notifications on: a loop that needs you rings the bell / notifies again (N turns them off)'
-      : 'notifications off: nothing rings or pushes from here until N turns them on again (a serve on this project pushes instead; the header count still shows)',
-    'info',
-  );
+  env.ui.flash(notifySwitchText(on, a.fleet === true), 'info');
 }
 
 function open(env: RouterEnv, kind: 'help' | 'problems' | 'messages'): void {

@@ -139,7 +139,7 @@ export function helpRows<S, C extends BindingContext<S>>(
     const why =
       here?.ctx && !(b.writes && readonly) && applies(b, here.state) ? (b.disabled?.(here.ctx) ?? null) : null;
     if (why) help = `${help} (not now: ${why})`;
-    byMode.get(mode)!.push({ mode, keys: keysLabel(b.keys), help });
+    byMode.get(mode)!.push({ mode, keys: b.helpKeys ?? keysLabel(b.keys), help });
   }
   const ordered = here ? [...order.filter((m) => now.has(m)), ...order.filter((m) => !now.has(m))] : order;
   return ordered.flatMap((m) => byMode.get(m) ?? []);

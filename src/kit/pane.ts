@@ -164,6 +164,8 @@ export interface Binding<S, C extends BindingContext<S> = KeyContext<S>> {
   hint?: string;
   /** How the footer writes the keys (default: the first key), e.g. '↑↓ jk'. */
   hintKeys?: string;
+  /** How the help and the README write the keys, when listing each would widen the key column for one row. */
+  helpKeys?: string;
   /** The state it applies in; absent = whenever the pane has no text field open. */
   when?: Mode<S>;
   /** It writes to .omc: disabled under --readonly (shown as such in the help, left out of the footer). */

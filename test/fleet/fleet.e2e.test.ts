@@ -122,3 +122,76 @@ describe('the fleet in the terminal title', () => {
     expect(h.output).not.toContain('\x1b[23;0t');
   });
 });
+
+const OSC = /\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g;
+/** The desktop notifications (OSC 9) in the bytes, in order. */
+const osc9 = (out: string) => [...out.matchAll(/\x1b\]9;([^\x07]*)\x07/g)].map((t) => t[1] as string);
+const bells = (out: string) => out.replace(OSC, '').split('\x07').length - 1;
+
+describe('the fleet rings as the monitor does', () => {
+  it('a session that starts needing you rings the bell (and OSC 9 when asked), named by its project; N switches it', async ({
+    pty,
+  }) => {
+    m = makeMachine();
+    const a = m.project('proj-a', 0);
+    const b = m.project('proj-b', 0);
+    const c = m.project('proj-c', 0);
+    m.env.XDG_STATE_HOME = path.join(m.home, 'state');
+    const h = pty({
+      args: ['--all', '--notify=bell,osc'],
+      cols: 120,
+      rows: 30,
+      cwd: m.base,
+      env: { ...m.env, TMUX: undefined, TMUX_PANE: undefined, VTE_VERSION: undefined },
+    });
+    await h.waitForText('3 Claude sessions on this machine', 20_000);
+    for (const name of ['proj-a', 'proj-b', 'proj-c']) await h.waitForText(`${name}  (1 session)`, 20_000);
+    // The first read done (what it finds is the baseline, as in the monitor): nothing rang for it.
+    await waitFor(
+      () => !(h.screen()[0] ?? '').includes('reading…') && h.screen().filter((l) => / busy /.test(l)).length === 3,
+      { timeoutMs: 20_000, what: 'the first read, each Claude joined' },
+    );
+    expect(bells(h.output)).toBe(0);
+    waitOnPermission(m, a.live);
+    await h.waitForText('1 session needs you', 20_000);
+    await waitFor(() => osc9(h.output).length === 1, { timeoutMs: 20_000, what: 'the notification of proj-a' });
+    expect(osc9(h.output)[0]).toMatch(/^proj-a \w+.*: waiting for you: permission prompt/);
+    expect(bells(h.output)).toBe(1);
+
+    // N: off (the header says so); what starts needing you now rings nothing.
+    h.write('N');
+    await h.waitForText('notifications off: nothing rings from the fleet', 20_000);
+    await h.waitForText('notify off', 20_000);
+    waitOnPermission(m, b.live);
+    await h.waitForText('2 sessions need you', 20_000);
+    // N again: on; the next one rings, and proj-b's (dropped while off) never does.
+    h.write('N');
+    await h.waitForText('notifications on', 20_000);
+    waitOnPermission(m, c.live);
+    await h.waitForText('3 sessions need you', 20_000);
+    await waitFor(() => osc9(h.output).length === 2, { timeoutMs: 20_000, what: 'the notification of proj-c' });
+    expect(osc9(h.output)[1]).toMatch(/^proj-c /);
+    expect(osc9(h.output).some((t) => t.startsWith('proj-b'))).toBe(false);
+    expect(bells(h.output)).toBe(2);
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+  });
+
+  it("a project's keys say they work in a project, replacing the message left before", async ({ pty }) => {
+    m = makeMachine();
+    m.project('proj-a', 0);
+    const h = pty({ args: ['--all'], cols: 120, rows: 30, cwd: m.base, env: m.env });
+    await h.waitForText('proj-a  (1 session)', 20_000);
+    h.write('c');
+    await h.waitForText('Enter opens this project: cancel and pause it', 20_000);
+    for (const key of ['!', 'M', '\t', 's', 'O', '$']) {
+      h.write(key);
+      await h.waitForText('not in the fleet: Enter opens a project', 20_000);
+      expect(h.screen().join('\n')).not.toContain('Enter opens this project: cancel');
+      h.write('c');
+      await h.waitForText('Enter opens this project: cancel and pause it', 20_000);
+    }
+    h.write('q');
+    expect(await h.waitForExit()).toBe(0);
+  });
+});

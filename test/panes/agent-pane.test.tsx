@@ -136,6 +136,43 @@ describe('sessions pane: the Claude process behind each session', () => {
     for (const l of app.lines()) expect(l.length).toBeLessThanOrEqual(80);
   });
 
+  it('/ finds rows by their CLAUDE cell and by what Claude waits on (the words the row shows)', async () => {
+    const { store } = await setup();
+    app = await mounted(store, { columns: 100, rows: 24 });
+    await app.waitForText(/ !waiting /);
+    for (const [word, sid] of [
+      ['!waiting', WAIT],
+      ['gone', GONE],
+      ['busy', BUSY],
+      ['bash', WAIT],
+    ] as const) {
+      app.send('/', ...word);
+      const t = await app.waitForText(new RegExp(`/${word} +1 of 4 match`));
+      expect(t).toContain(sid.slice(0, 8));
+      app.send(KEY.esc);
+      await app.waitForText(NONE.slice(0, 8));
+    }
+  });
+
+  it('the advice offers J only where a tmux pane is known: an orphan without one is resumed with r', async () => {
+    const { store } = await setup();
+    app = await mounted(store, { columns: 140, rows: 40 });
+    await app.waitForText(/ !gone /);
+    const open = async (sid: string) => {
+      while (!(app!.lines().find((l) => l.startsWith('▸')) ?? '').includes(sid.slice(0, 8))) await app!.press('j');
+      await app!.press(KEY.enter);
+      return app!.waitForText('▌Claude process');
+    };
+    let t = await open(GONE);
+    expect(t).toContain('! orphaned ralph');
+    expect(t).toMatch(/or r to resume it/);
+    expect(t).not.toContain('J to its tmux pane');
+    await app.press(KEY.esc);
+    t = await open(WAIT);
+    expect(t).toMatch(/Claude is waiting for you.*: answer it in its terminal/);
+    expect(t).not.toContain('J jumps');
+  });
+
   it('60 columns: the cell drops its age, never cuts a word, and the rest of the row still fits', async () => {
     const { store } = await setup();
     app = await mounted(store, { columns: 60, rows: 24 });

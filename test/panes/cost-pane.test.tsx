@@ -127,6 +127,19 @@ describe('cost on screen', () => {
     expect(t).toMatch(/▌By day \(UTC\)[^]*2026-12-01\s+\$0\.0019 est\./);
   });
 
+  it('/ in the Cost pane says in one line that it has no filter (the letters typed next are keys, seen as such)', async ({
+    emptyProject,
+    mount,
+  }) => {
+    const store = await setup(emptyProject);
+    const app = mount(store, { columns: 160, rows: 50 });
+    await app.ready;
+    await app.press('$');
+    await app.waitForText('▌Plan quota (OMC)');
+    await app.press('/');
+    await app.waitForText('the Cost pane has no filter (one page of figures)');
+  });
+
   it('a loop the wait daemon holds: the row says rate-limited until the reset, the detail says the daemon will resume its pane', async ({
     emptyProject,
     mount,

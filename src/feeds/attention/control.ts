@@ -8,6 +8,7 @@
 import type { Subscribable } from '../../store/types.js';
 import type { NeedItem } from './needs.js';
 import type { AttentionView } from './view.js';
+import type { NotifySwitch } from '../notify/switch-words.js';
 
 export interface AttentionControl {
   monitor: {
@@ -16,8 +17,8 @@ export interface AttentionControl {
     /** omc-top's acknowledgements file; null where nothing can be acknowledged. */
     acks: { ack(ids: readonly string[], now: number): Promise<void>; problem: string | null } | null;
   };
-  /** null where nothing notifies (a project opened from the fleet view: the fleet has no notifier). */
-  notifier: { isEnabled(): boolean; setEnabled(on: boolean): void } | null;
+  /** The `N` switch; null where nothing notifies. */
+  notifier: NotifySwitch | null;
 }
 
 /** The items not yet acknowledged that belong to a session (the sessions list's acknowledge key). */

@@ -11,12 +11,27 @@ import { publishStatusCache } from '../attention/status-publisher.js';
 import type { OmcStore } from '../../store/store.js';
 import { keepTitle, type TitleKeeper } from '../../terminal/title.js';
 import { ownStateDir } from '../../io/state-dir.js';
-import { loadConfig, parseChannels, type Channel } from '../../config/config-file.js';
+import { loadConfig, parseChannels, type Channel, type OmcTopConfig } from '../../config/config-file.js';
 import { describe, Notifier } from './notifier.js';
 import { startPush } from './push/index.js';
 import { LeasedPush } from './push/leased-push.js';
 
 export const DEFAULT_CHANNELS: readonly Channel[] = ['bell', 'tmux'];
+
+/**
+ * The terminal channels a full-screen omc-top (the monitor, the fleet) notifies on: `--notify`, else the config
+ * file's `notify.channels`, else bell and tmux. `error`: the `--notify` value is bad (the defaults apply).
+ */
+export function terminalChannels(
+  notify: string | undefined,
+  config: OmcTopConfig,
+): { channels: readonly Channel[]; error: string | null } {
+  const flag = notify === undefined ? null : parseChannels(notify);
+  return {
+    channels: Array.isArray(flag) ? flag : (config.notify?.channels ?? DEFAULT_CHANNELS),
+    error: typeof flag === 'string' ? flag : null,
+  };
+}
 
 export interface AttentionTerminal {
   notifier: Notifier;
@@ -46,8 +61,7 @@ export function startAttentionTerminal(opts: {
   const loaded = loadConfig();
   const push = startPush(loaded.config, { env: opts.env, onProblem: opts.onProblem });
   for (const p of push.problems) opts.onProblem?.(p);
-  const flag = opts.notify === undefined ? null : parseChannels(opts.notify);
-  const channels = Array.isArray(flag) ? flag : (loaded.config.notify?.channels ?? DEFAULT_CHANNELS);
+  const { channels, error: flagError } = terminalChannels(opts.notify, loaded.config);
   const dir = ownStateDir(env);
   // One omc-top pushes for a project (serve or the fleet view may run on it too): the lease holder, which also
   // pushes what another saw while it held the lease, so a handover loses nothing (push/leased-push.ts).
@@ -91,7 +105,7 @@ export function startAttentionTerminal(opts: {
   return {
     notifier,
     monitor,
-    configError: typeof flag === 'string' ? flag : loaded.error,
+    configError: flagError ?? loaded.error,
     title,
     dispose() {
       offTransitions();

@@ -119,7 +119,9 @@ export function describe(t: Transition, project: string): string {
   const dir = f.path ? /^state\/sessions\/([^/]+)$/.exec(f.path)?.[1] : undefined;
   const where = who.length > 0 ? ` ${who.join(' ')}` : dir ? ` ${short(dir)}` : f.path ? ` ${f.path}` : '';
   const what = n ? (n.waitingOn ? `${n.reason}: ${n.waitingOn}` : n.reason) : (t.news ?? '');
-  return cleanLine(`${project}${where}: ${what}${n ? ` · ${ACTION_HINT[n.action]}` : ''}`);
+  // J only where a tmux pane is known (store/claude/attention.ts reachAdvice): else the inbox lists it.
+  const hint = n ? (n.action === 'jump' && !n.tmux ? ACTION_HINT.detail : ACTION_HINT[n.action]) : '';
+  return cleanLine(`${project}${where}: ${what}${hint ? ` · ${hint}` : ''}`);
 }
 
 /** OSC 777 for VTE and rxvt terminals, OSC 9 (iTerm2, kitty, WezTerm, foot, …) otherwise. */
@@ -173,8 +175,15 @@ export class Notifier {
     return this.opts.config?.notify?.reasons?.[reason as never] !== false;
   }
 
-  /** `isAcked`: an occurrence the user already acknowledged (in another omc-top, say) does not notify. */
-  handle(batch: readonly Transition[], isAcked: (id: string) => boolean = () => false): void {
+  /**
+   * `isAcked`: an occurrence the user already acknowledged (in another omc-top, say) does not notify. `project`:
+   * the name these transitions' notifications give (the fleet's one notifier serves every project).
+   */
+  handle(
+    batch: readonly Transition[],
+    isAcked: (id: string) => boolean = () => false,
+    project: string = this.opts.project,
+  ): void {
     if (!this.enabled) return;
     const now = this.clock();
     for (const t of batch) {
@@ -187,11 +196,11 @@ export class Notifier {
       if (last !== undefined && now - last < REPEAT_MS) continue;
       const channels = this.channelsFor(reason, need === null);
       // Push: only items that newly need the user (never news), unless their reason is turned off.
-      const message = need && this.opts.push && this.pushes(reason) ? pushMessageOf(t, this.opts.project) : null;
+      const message = need && this.opts.push && this.pushes(reason) ? pushMessageOf(t, project) : null;
       const push = need && message ? { message, id: need.id } : null;
       if (channels.length === 0 && !push) continue;
       this.recent.set(id, now);
-      this.pending.push({ text: describe(t, this.opts.project), channels: new Set(channels), push });
+      this.pending.push({ text: describe(t, project), channels: new Set(channels), push });
     }
     for (const [id, at] of this.recent) if (now - at >= REPEAT_MS) this.recent.delete(id);
     if (this.pending.length > 0 && !this.timer) {

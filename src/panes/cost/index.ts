@@ -24,6 +24,17 @@ const bindings: Binding<S>[] = [
     const n = total(ctx);
     ctx.set((s) => ({ scroll: scrollTo(s.scroll, scrollDelta(to, ctx.body.rows), n, ctx.body.rows) }));
   }),
+  {
+    // One page of figures, not a list: `/` says so, so the letters typed next are not taken for a filter unseen.
+    keys: ['/'],
+    help: 'no filter here: the Cost pane is one page of figures (j/k scroll; History filters runs)',
+    when: PAGE,
+    run: (ctx) =>
+      ctx.app.flash(
+        'the Cost pane has no filter (one page of figures): keys typed now act as keys; History (R) filters runs',
+        'info',
+      ),
+  },
 ];
 
 export const costPane: PaneModule<S> = {

@@ -12,6 +12,8 @@ import { filterBindings, filterStartBindings, mode, navBindings, scrollDelta } f
 import type { Size } from '../../kit/pane.js';
 import { listHeight } from './layout.js';
 import { rowLabel } from '../../feeds/row.js';
+import { notifySwitchText, type NotifySwitch } from '../../feeds/notify/switch-words.js';
+import { PANES } from '../registry.js';
 import {
   backspaceFilter,
   clearFilter,
@@ -39,6 +41,26 @@ export interface FleetKeyContext extends BindingContext<FleetUiState> {
   openProject(row: FleetRow, atSession: boolean): void;
   /** Acknowledges what needs the user in the row's session (here, or on its host); resolves to the message. */
   ackRow(row: FleetRow): Promise<{ ok: boolean; text: string }>;
+  /** The fleet's notifications (feeds/notify/fleet-terminal.ts); null where nothing rings (tests). */
+  notifier?: NotifySwitch | null;
+}
+
+/**
+ * The monitor's keys that act on one project (its panes, its inbox, its message log, its roots): the fleet has
+ * none of those open, so they say where they work instead of doing nothing (the old message stays otherwise).
+ */
+const PROJECT_KEYS = ['tab', 'backtab', '!', 'M', 'O', ...PANES.map((p) => p.hotkey)];
+export const NOT_IN_FLEET = 'not in the fleet: Enter opens a project, where this key works (Esc comes back)';
+
+function toggleNotify(ctx: Ctx): void {
+  const n = ctx.notifier;
+  if (!n) {
+    ctx.app.flash('notifications are not running here', 'info');
+    return;
+  }
+  const on = !n.isEnabled();
+  n.setEnabled(on);
+  ctx.app.flash(notifySwitchText(on, true), 'info');
 }
 
 type S = FleetUiState;
@@ -158,7 +180,7 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
   { keys: ['q'], help: 'quit (the terminal is restored)', hint: 'quit', when: LIST, run: (ctx) => ctx.exit() },
   ...filterStartBindings<S, Ctx>(
     LIST,
-    'filter rows (every word must match project, worktree, session, host, modes or status)',
+    'filter rows: every word must be in the words the row shows (CLAUDE and needs you too)',
     { start: startFilter, clear: clearFilter, filtered: (s) => s.filter !== '' },
   ),
   {
@@ -216,6 +238,19 @@ export const FLEET_BINDINGS: readonly FleetBinding[] = [
       ctx.remote?.reconnect(host);
       ctx.app.flash(`reconnecting to ${host}…`, 'info');
     },
+  },
+  {
+    keys: ['N'],
+    help: 'turn notifications (bell, desktop, tmux) off / on: every project here rings as its monitor would',
+    when: LIST,
+    run: toggleNotify,
+  },
+  {
+    keys: PROJECT_KEYS.filter((k) => !['c', 'p', 'a', 'r', 'q'].includes(k)),
+    help: "a project's keys (Tab, Shift-Tab, !, M, O, the pane letters): Enter a project first; here they say so",
+    helpKeys: 'Tab ! M O s t…',
+    when: LIST,
+    run: (ctx) => ctx.app.flash(NOT_IN_FLEET, 'info'),
   },
   ...filterBindings<S, Ctx>(FILTER, {
     keep: endFilter,

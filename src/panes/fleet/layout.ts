@@ -99,13 +99,9 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
       fit(whereText(r), c.where - 1) +
       ' ' +
       fit(shortId(rowLabel(r), c.id), c.id) +
-      // "!" as on the sessions row: the attention model says this session needs the user, and what for.
-      cell(r.needs !== null ? `!${r.process ?? '?'}` : (r.process ?? '—'), c.claude) +
+      cell(claudeText(r), c.claude) +
       (c.cost ? cell(rowCost(r), c.cost) : '') +
-      cell(
-        (r.needs !== null ? `needs you: ${r.needs} · ` : '') + (r.modes || (r.prompt ? r.prompt : 'no modes')),
-        c.modes,
-      ) +
+      cell(modesText(r), c.modes) +
       fit(ageText(r, now).padStart(c.age - 1), c.age),
     width,
   );
@@ -117,6 +113,24 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
  */
 export const AGE_NOT_KNOWN = '?';
 const ageText = (r: FleetRow, now: number) => (r.asOfMs !== undefined ? AGE_NOT_KNOWN : formatAge(r.updatedMs, now));
+
+/** The CLAUDE cell: "!" as on the sessions row when the attention model says this session needs the user. */
+export const claudeText = (r: FleetRow) => (r.needs !== null ? `!${r.process ?? '?'}` : (r.process ?? '—'));
+
+/** The MODES cell: what the session needs the user for first, then its modes (or its prompt). */
+export const modesText = (r: FleetRow) =>
+  (r.needs !== null ? `needs you: ${r.needs} · ` : '') + (r.modes || (r.prompt ? r.prompt : 'no modes'));
+
+/**
+ * The words the `/` filter reads in a row: every cell the row draws (rowLine), whole (a narrow column cuts the
+ * drawing, not what the filter finds), and the project's name from its group header.
+ */
+export function rowSearchText(groupLabel: string, r: FleetRow, now: number): string {
+  return [groupLabel, statusText(r, now), whereText(r), r.rootLabel, rowLabel(r), r.host ?? '', claudeText(r)]
+    .concat(rowCost(r), modesText(r))
+    .join(' ')
+    .toLowerCase();
+}
 
 /** A row's spend cell: the one list rule (spendCell: "$0.42", "$0.42+?", "$0.42+sub…", "unpriced", "…", "—"). */
 export function rowCost(r: FleetRow): string {

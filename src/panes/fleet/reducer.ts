@@ -9,7 +9,7 @@ import { initList, listView, moveList, settleList, type Ids, type ListState, typ
 import { GroupedLines, type LineList } from './grouped-lines.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { statusWords } from '../sessions/rows.js';
-import { rowLabel } from '../../feeds/row.js';
+import { rowSearchText } from './layout.js';
 
 export interface FleetConfirm {
   title: string;
@@ -25,7 +25,7 @@ export interface FleetUiState {
   flash: { text: string; kind: 'info' | 'error' } | null;
   /** The `?` help on screen, scrolled to this line; null when closed. */
   help: { scroll: number } | null;
-  /** Rows shown: every word must match the project, worktree, session, host, modes or status. */
+  /** Rows shown: every word must be in the row's text as drawn (layout.ts rowSearchText). */
   filter: string;
   filterEditing: boolean;
 }
@@ -78,10 +78,15 @@ export class FleetUi {
   }
 }
 
-const haystack = (l: FleetLine & { kind: 'row' }) =>
-  [l.group.label, l.row.rootLabel, rowLabel(l.row), l.row.host ?? '', l.row.modes, statusWords(l.row.status)]
-    .join(' ')
-    .toLowerCase();
+/** A row's search text: the words its line draws (layout.ts), with the status's plain word beside a countdown. */
+const haystack = (l: FleetLine & { kind: 'row' }, now: number) =>
+  `${rowSearchText(l.group.label, l.row, now)} ${statusWords(l.row.status)}`;
+
+/**
+ * A group header shown under a filter, with the rows shown below it: Enter on it opens the worktree of one of
+ * those rows, never the group's first row's when the filter left that one out (a project with 2 worktrees).
+ */
+type ShownGroupLine = FleetLine & { kind: 'group'; shown: FleetRow[] };
 
 /**
  * The lines on screen for a filter: every row whose text has every word of
@@ -119,14 +124,19 @@ function computeShownLines(snap: FleetSnapshot, filter: string): FleetLine[] {
   if (terms.length === 0) return all;
   const out: FleetLine[] = [];
   let head: FleetLine[] = [];
+  let group: ShownGroupLine | null = null;
+  const now = Date.now();
   for (const l of all) {
     if (l.kind !== 'row') {
-      if (l.kind === 'group') head = [];
-      head.push(l);
+      if (l.kind === 'group') {
+        group = { ...l, shown: [] };
+        head = [group];
+      } else head.push(l);
       continue;
     }
-    const h = haystack(l);
+    const h = haystack(l, now);
     if (!terms.every((t) => h.includes(t))) continue;
+    group?.shown.push(l.row);
     out.push(...head, l);
     head = [];
   }
@@ -174,8 +184,10 @@ export function selectedLine(
   return v.index >= 0 ? (lines.at(v.index) ?? null) : null;
 }
 
-/** The row a key acts on: the selected row, or a group's first row. */
+/** The row a key acts on: the selected row, or a group's first row shown (under a filter, the first that matched). */
 export function selectedRow(line: FleetLine | null): FleetRow | null {
   if (!line) return null;
-  return line.kind === 'row' ? line.row : (line.group.rows[0] ?? null);
+  if (line.kind === 'row') return line.row;
+  const shown = 'shown' in line ? (line as ShownGroupLine).shown : null;
+  return (shown ?? line.group.rows)[0] ?? null;
 }

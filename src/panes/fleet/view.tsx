@@ -67,6 +67,7 @@ export function FleetView({
   rows,
   now,
   readonly = false,
+  notifyOff = false,
 }: {
   snap: FleetSnapshot;
   ui: FleetUiState;
@@ -76,6 +77,8 @@ export function FleetView({
   rows: number;
   now: number;
   readonly?: boolean;
+  /** `N` turned the fleet's notifications off: the header says so, as the monitor's does. */
+  notifyOff?: boolean;
 }) {
   const theme = useTheme();
   const withFilter = filtering(ui);
@@ -187,7 +190,7 @@ export function FleetView({
   return (
     <Box flexDirection="column" width={width} height={rows - 1}>
       <Text bold wrap="truncate">
-        {fit(headerText(snap, hosts, hostsLive), width)}
+        {fit(headerText(snap, hosts, hostsLive) + (notifyOff ? ' · notify off' : ''), width)}
       </Text>
       {body}
       <Text color={ui.flash?.kind === 'error' ? theme.error : theme.muted} wrap="truncate">

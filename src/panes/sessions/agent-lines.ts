@@ -7,7 +7,7 @@
  * snapshots, already sanitised.
  */
 import { loopAnalytics, numberedIterations } from '../../store/claude/analytics.js';
-import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
+import { activeLoop, attentionFor, reachAdvice, type AttentionFact } from '../../store/claude/attention.js';
 import { isDead, lifeOf } from '../../store/claude/life.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { processesText } from '../../store/claude/join-words.js';
@@ -27,9 +27,9 @@ export function attentionAction(a: AttentionFact): string {
       // A Claude that runs elsewhere is not resumed here while it runs: it is ended there first.
       return a.elsewhere
         ? 'press c to clean it up (the cancel plan, shown before anything is written), or end that Claude and resume the session in this project'
-        : 'press c to clean it up (the cancel plan, shown before anything is written), or J to its tmux pane to resume it';
+        : `press c to clean it up (the cancel plan, shown before anything is written), or ${reachAdvice(a.kind, !!a.paneKnown, true)}`;
     case 'waiting-for-you':
-      return 'answer it in its terminal (J jumps to its tmux pane)';
+      return reachAdvice(a.kind, !!a.paneKnown, true);
     default:
       return a.reason === 'one-iteration-per-turn'
         ? 'send a prompt to run the next iteration, or c to end the loop'

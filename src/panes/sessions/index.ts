@@ -82,7 +82,8 @@ const LIST = mode<S>('list', (s) => !s.filterEditing && !noting(s) && s.detail =
 const DETAIL = mode<S>('session detail', (s) => !s.filterEditing && !noting(s) && s.detail !== null && s.peek === null);
 const PEEK = mode<S>('peek', (s) => !s.filterEditing && !noting(s) && s.peek !== null);
 
-const list = (ctx: Ctx) => listLayout(ctx.state, ctx.store.sessions.getSnapshot(), ctx.body);
+const list = (ctx: Ctx) =>
+  listLayout(ctx.state, ctx.store.sessions.getSnapshot(), ctx.body, ctx.store.claude.getSnapshot().bySession);
 const selected = (ctx: Ctx): SessionView | undefined => {
   const l = list(ctx);
   return l.rows[l.view.index];
@@ -295,7 +296,7 @@ const bindings: Binding<S>[] = [
       if (sel) ctx.set((s) => openDetail(s, rowKey(sel)));
     },
   },
-  ...filterStartBindings(LIST, 'filter rows (every word must match id, mode, status, phase or prompt)', {
+  ...filterStartBindings(LIST, 'filter rows: every word must be in the words the row shows (CLAUDE and waits: too)', {
     start: startFilter,
     clear: clearFilter,
     filtered: (s) => s.filter !== '',
@@ -405,7 +406,7 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     // the user picks a row, the cursor stays on the top row instead of following the first frame's top row
     // down the list; once the user moves, the selection is an identity as always.
     if (state.list.id === null && snap.scanning) return state;
-    const l = listLayout(state, snap, body);
+    const l = listLayout(state, snap, body, store.claude.getSnapshot().bySession);
     const next = settleList(state.list, l.ids, l.height);
     return next === state.list ? state : { ...state, list: next };
   },
@@ -428,10 +429,10 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     let shown: readonly SessionView[];
     if (state.detail) shown = snap.sessions.filter((s) => rowKey(s) === state.detail?.id);
     else if (body) {
-      const l = listLayout(state, snap, body);
+      const l = listLayout(state, snap, body, store.claude.getSnapshot().bySession);
       shown = l.rows.slice(l.view.top, l.view.top + l.height);
     } else {
-      const rows = visibleSessions(snap, state);
+      const rows = visibleSessions(snap, state, store.claude.getSnapshot().bySession);
       // The window is clamped to the list's end when drawn: start where it can start at the latest.
       const from = Math.max(0, Math.min(state.list.top, rows.length - MAX_SHOWN_ROWS));
       shown = rows.slice(from, from + MAX_SHOWN_ROWS);

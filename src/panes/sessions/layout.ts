@@ -24,8 +24,14 @@ export interface ListLayout {
   view: ListView;
 }
 
-export function listLayout(state: SessionsPaneState, snap: SessionsSnapshot, body: Size): ListLayout {
-  const rows = visibleSessions(snap, state);
+export function listLayout(
+  state: SessionsPaneState,
+  snap: SessionsSnapshot,
+  body: Size,
+  /** The Claude join: the filter reads the rows' CLAUDE cells too. */
+  claude?: ReadonlyMap<string, ClaudeSessionView>,
+): ListLayout {
+  const rows = visibleSessions(snap, state, claude);
   const ids = idsOf(rows);
   const showFilter = state.filterEditing || state.filter !== '';
   const height = Math.max(1, body.rows - 1 - (showFilter ? 1 : 0));

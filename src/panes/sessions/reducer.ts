@@ -3,6 +3,9 @@
  * id, not by row index, so a row that moves (its status changed) stays
  * selected, and rows that did not change never jump.
  */
+import type { ClaudeSessionView } from '../../store/claude/model.js';
+import { processCell } from './agent-cell.js';
+import { processSearchText } from './rows.js';
 import type { DraftOffer } from '../../kit/kept-drafts.js';
 import type { SessionView, SessionsDelta, SessionsSnapshot } from '../../store/sessions/model.js';
 import { compareSessions } from '../../store/sessions/derive.js';
@@ -134,7 +137,49 @@ function narrowestCached(byQuery: Map<string, Filtered>, head: string, f: string
  * the row; finished and stale rows left out when hidden; in the chosen order
  * (a stable sort, so ties keep the store's attention order).
  */
-export function visibleSessions(snap: SessionsSnapshot, q: RowQuery | string): SessionView[] {
+export function visibleSessions(
+  snap: SessionsSnapshot,
+  q: RowQuery | string,
+  /** The Claude join (claude snapshot's bySession): the row's CLAUDE cell and `waits:` text are searched too. */
+  claude?: ReadonlyMap<string, ClaudeSessionView>,
+): SessionView[] {
+  const rows = sessionRows(snap, q);
+  if (!claude || claude.size === 0) return rows;
+  const query = typeof q === 'string' ? { filter: q } : q;
+  const f = query.filter.trim().toLowerCase();
+  return f === '' ? rows : withProcessWords(snap, query, rows, claude, f.split(/\s+/));
+}
+
+/**
+ * The rows a filter keeps once each joined session's process words are read too (what its CLAUDE cell and
+ * `waits:` say, rows.ts processSearchText): `rows` itself when they add none. Once per rows and Claude snapshot.
+ */
+const withProcess = new WeakMap<readonly SessionView[], { claude: object; rows: SessionView[] }>();
+function withProcessWords(
+  snap: SessionsSnapshot,
+  q: RowQuery,
+  rows: SessionView[],
+  claude: ReadonlyMap<string, ClaudeSessionView>,
+  terms: readonly string[],
+): SessionView[] {
+  const hit = withProcess.get(rows);
+  if (hit && hit.claude === claude) return hit.rows;
+  const kept = new Set(rows);
+  const now = Date.now();
+  let added = false;
+  const all = sessionRows(snap, { filter: '', sort: q.sort, hideDone: q.hideDone });
+  const out = all.filter((s) => {
+    if (kept.has(s)) return true;
+    const c = claude.get(s.id);
+    if (!c || !matches(`${haystack(s)} ${processSearchText(processCell(s, c, now))}`, terms)) return false;
+    return (added = true);
+  });
+  const result = added ? out : rows;
+  withProcess.set(rows, { claude, rows: result });
+  return result;
+}
+
+function sessionRows(snap: SessionsSnapshot, q: RowQuery | string): SessionView[] {
   const { filter, sort = 'attention', hideDone = false } = typeof q === 'string' ? { filter: q } : q;
   const f = filter.trim().toLowerCase();
   if (f === '' && sort === 'attention' && !hideDone) {

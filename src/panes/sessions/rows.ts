@@ -217,6 +217,11 @@ export function waitsText(cell: ProcessCell): string {
   return `waits: ${w.call ? `${w.call.name}${w.call.arg ? ` ${w.call.arg}` : ''}` : w.for}`;
 }
 
+/** The words of the CLAUDE cell and the `waits:` text the row draws, for the `/` filter (the whole longest form). */
+export function processSearchText(cell: ProcessCell): string {
+  return `${cell.variants[0] ?? ''} ${waitsText(cell)}`.toLowerCase();
+}
+
 export interface RowText {
   marker: string;
   status: string;

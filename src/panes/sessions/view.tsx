@@ -269,7 +269,12 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
     );
   }
 
-  const { rows, showFilter, height: listHeight, view } = listLayout(state, snap, { columns: width, rows: height });
+  const {
+    rows,
+    showFilter,
+    height: listHeight,
+    view,
+  } = listLayout(state, snap, { columns: width, rows: height }, claude);
   const { index: sel, top } = view;
   const visible = rows.slice(top, top + listHeight);
   const above = moreAbove(view);

@@ -28,6 +28,29 @@ export interface AttentionFact {
   waiting?: WaitingFact;
   /** orphaned-loop: the directory its Claude runs in, when that Claude runs but its hooks read another `.omc`. */
   elsewhere?: string;
+  /** The registry names the tmux pane Claude runs (or ran) in: J can go there. */
+  paneKnown?: boolean;
+}
+
+/**
+ * The key that reaches a session needing you, from what is known: J when the registry names its tmux pane; else
+ * a waiting Claude is answered in its terminal, and a loop whose Claude ended is resumed with r. `long`: the
+ * detail's words; else a notice's. The one place the detail and the notices take this advice from.
+ */
+export function reachAdvice(kind: 'waiting-for-you' | 'orphaned-loop', paneKnown: boolean, long: boolean): string {
+  if (kind === 'waiting-for-you')
+    return long
+      ? `answer it in its terminal${paneKnown ? ' (J jumps to its tmux pane)' : ''}`
+      : paneKnown
+        ? 'J jumps there'
+        : 'answer it in its terminal';
+  return long
+    ? paneKnown
+      ? 'J to its tmux pane to resume it'
+      : 'r to resume it'
+    : paneKnown
+      ? 'J to its pane'
+      : 'r resumes it';
 }
 
 /** "proj-87 (tmux main:2 claude)", else the session id's first 8 characters. */
@@ -75,8 +98,9 @@ export function attentionFor(s: SessionView, proc: ProcessView | null, facts: Tr
       kind: 'waiting-for-you',
       reason: null,
       text: `Claude is waiting for you: ${waiting.text}${where ? ` (${where})` : ''}`,
-      notice: `${label} ${asks(waiting)} · J jumps there`,
+      notice: `${label} ${asks(waiting)} · ${reachAdvice('waiting-for-you', !!proc?.tmux, false)}`,
       waiting,
+      paneKnown: !!proc?.tmux,
     });
   }
   const ended = loop ? endOfProcess(proc, facts) : null;
@@ -87,7 +111,9 @@ export function attentionFor(s: SessionView, proc: ProcessView | null, facts: Tr
       reason: null,
       text: `orphaned ${loop.mode}: ${ended}${where ? ` (${where})` : ''}; cancel cleans it up`,
       ...(proc?.elsewhere ? { elsewhere: proc.elsewhere } : {}),
-      notice: `${label}: ${loop.mode} orphaned, its Claude ${proc?.elsewhere ? `runs from ${shownPath(proc.elsewhere)}` : proc?.status === 'gone' ? 'is gone' : 'exited'} · c cleans up${proc?.tmux ? ', J to its pane' : ''}`,
+      // A Claude running elsewhere is ended there and resumed here (the detail says so): no key reaches it from here.
+      notice: `${label}: ${loop.mode} orphaned, its Claude ${proc?.elsewhere ? `runs from ${shownPath(proc.elsewhere)}` : proc?.status === 'gone' ? 'is gone' : 'exited'} · c cleans up${proc?.elsewhere ? '' : `, ${reachAdvice('orphaned-loop', !!proc?.tmux, false)}`}`,
+      paneKnown: !!proc?.tmux,
     });
   }
   // Idle elsewhere is not this loop's idle: its Stop hook never ran here (the orphan above says so).
