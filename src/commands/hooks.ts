@@ -59,13 +59,17 @@ export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo
   if (verb !== 'install' && verb !== 'uninstall' && verb !== 'status')
     throw new UsageError(`hooks: unknown action ${JSON.stringify(cleanLine(verb))} (install, uninstall or status)`);
   const cwd = path.resolve((args.flags.get('cwd') as string | undefined) ?? io.cwd);
-  const projectDir = resolveOmcRoot({ cwd, env: io.env }).projectDir;
+  const res = resolveOmcRoot({ cwd, env: io.env });
+  const projectDir = res.projectDir;
   const dir = stateDir(io.env);
-  const say = (ok: boolean, message: string, extra: Record<string, unknown> = {}) => {
+  const say = (ok: boolean, message: string, extra: Record<string, unknown> = {}, code = ok ? 0 : 1) => {
     if (args.flags.has('json')) io.out(terminalSafeJson({ ok, message, ...extra }) + '\n');
     else (ok ? io.out : io.err)(`omc-top hooks: ${cleanLine(message)}\n`);
-    return ok ? 0 : 1;
+    return code;
   };
+  // A --cwd that names no directory is a usage slip, said as every other command says it (exit 2), not a failed
+  // write into a directory that is not there.
+  if (res.rule === 'unusable-path') return say(false, `${res.explain}; nothing was changed`, {}, 2);
   if (verb === 'status') {
     const st = hookStatus(projectDir, io.env);
     const message = st.installed

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hookStatus, shellWords, HOOK_MARKER } from '../../src/store/permissions/settings-hook.js';
+import { runHooksCommand } from '../../src/commands/hooks.js';
 import { REPO, waitFor } from '../helpers/fixtures.js';
 import { HOOK, cleanupHooksProjects, hooksProject, scratchDir } from '../helpers/hooks-project.js';
 import { TerminalHarness } from '../helpers/pty.js';
@@ -63,6 +64,41 @@ describe('omc-top hooks', () => {
     expect(Object.keys(JSON.parse(fs.readFileSync(s.settings, 'utf8')))).toEqual(['hooks']);
     expect(s.run('uninstall')).toBe(0);
     expect(fs.existsSync(path.join(s.p.dir, '.claude'))).toBe(false);
+  });
+
+  it('a second install writes nothing and says nothing changed; uninstall then still gives back the first bytes', () => {
+    const s = setup();
+    fs.mkdirSync(path.dirname(s.settings));
+    fs.writeFileSync(s.settings, USER_SETTINGS);
+    expect(s.run('install')).toBe(0);
+    const after = fs.readFileSync(s.settings, 'utf8');
+    const mtime = fs.statSync(s.settings).mtimeMs;
+    s.out.length = 0;
+    expect(s.run('install')).toBe(0);
+    expect(s.out.join('')).toContain('already, as it would be written: nothing changed');
+    expect(s.out.join('')).not.toContain('updated');
+    expect(fs.readFileSync(s.settings, 'utf8')).toBe(after);
+    expect(fs.statSync(s.settings).mtimeMs).toBe(mtime);
+    expect(s.run('uninstall')).toBe(0);
+    expect(fs.readFileSync(s.settings, 'utf8')).toBe(USER_SETTINGS);
+  });
+
+  it('--cwd naming no directory is a usage slip (exit 2, said so), and nothing is written', () => {
+    const s = setup();
+    const gone = path.join(s.base, 'no-such-project');
+    const out: string[] = [];
+    const code = runHooksCommand(['install', '--cwd', gone], {
+      out: (t) => out.push(t),
+      err: (t) => out.push(t),
+      cwd: s.p.dir,
+      env: s.env,
+      script: HOOK,
+    });
+    expect(code).toBe(2);
+    expect(out.join('')).toMatch(
+      /^omc-top hooks: .*no-such-project.* no directory to look for \.omc from; nothing was changed\n$/,
+    );
+    expect(fs.existsSync(gone)).toBe(false);
   });
 
   it('changed since install (Claude added an "always" rule): only the hook entry and the keys install made go', () => {

@@ -197,6 +197,13 @@ export function installHook(plan: HookPlan, stateDir: string): InstallResult {
     const existing = isObj(stripped.doc.hooks) ? (stripped.doc.hooks[EVENT] as unknown[]) : [];
     const next: Obj = { ...l.doc, hooks: { ...(hooks ?? {}), [EVENT]: [...existing, entry] } };
     const text = render(next);
+    const settingsPath = path.join(plan.projectDir, SETTINGS_REL);
+    // The very entry there already (a second install): nothing is written, and nothing is said to have changed.
+    if (text === l.text)
+      return {
+        ok: true,
+        message: `the PermissionRequest hook is installed in ${settingsPath} already, as it would be written: nothing changed`,
+      };
     const dirExisted = statSync(plan.projectDir, '.claude') !== null;
     // Claude Code rewrites this file itself ("always allow" to local settings): write only over what was read.
     const again = readSettings(plan.projectDir);
