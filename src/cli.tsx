@@ -61,13 +61,16 @@ Usage:
   omc-top --all [--host USER@BOX[:DIR]]... [--readonly] [--poll]
   omc-top --json [--cwd DIR | --root DIR] [--omc-version X]
   omc-top cancel <session-id> [--mode MODE] [--signal-only] [--wait SECONDS] [--json]
+                 [--cwd DIR | --root DIR] [--omc-version X] [--readonly]
   omc-top ack <item-id>... [--cwd DIR | --root DIR]
-  omc-top wiki search QUERY [--limit N] [--json]
+  omc-top wiki search QUERY [--limit N] [--category C] [--tag T] [--json] [--cwd DIR | --root DIR]
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
-  omc-top serve [--port N] [--listen ADDR] [--all] [--host USER@BOX]...
-  omc-top watch --json [--snapshot] [--cwd DIR | --root DIR] [--omc-version X]
-  omc-top status [--tmux] [--format FORMAT] [--cwd DIR | --root DIR] [--omc-version X]
-  omc-top hooks install | uninstall | status [--cwd DIR]
+  omc-top serve [--port N] [--listen ADDR] [--cwd DIR | --root DIR] [--readonly] [--poll]
+                [--all] [--host USER@BOX]...
+  omc-top watch --json [--snapshot] [--rows] [--push-lease] [--poll] [--cwd DIR | --root DIR]
+                [--omc-version X]
+  omc-top status [--tmux] [--fresh] [--format FORMAT] [--cwd DIR | --root DIR] [--omc-version X]
+  omc-top hooks install | uninstall | status [--cwd DIR] [--json]
   omc-top send <session> TEXT [--pane] [--wait SECONDS]
 
 Options:

@@ -21,7 +21,8 @@ Acknowledges items that need you (the inbox's a), by the ids watch --json lists
 in its attention lines: they leave the count until they arise anew.
 Exit: 0 recorded, 1 not written, 2 usage or no .omc.`;
 
-const FLAGS = { cwd: 'value', root: 'value', help: 'bool' } as const;
+/** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
+export const FLAGS = { cwd: 'value', root: 'value', help: 'bool' } as const;
 
 /** At most this many ids per call (the acknowledgements file keeps 2,000). */
 export const MAX_ACK_IDS = 100;

@@ -33,7 +33,8 @@ import { homeDir } from '../io/home-dir.js';
 
 export const CANCEL_EXIT = { ok: 0, notTaken: 1, usage: 2, readonly: 3, nothing: 4, notStopped: 5 } as const;
 
-const FLAGS = {
+/** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
+export const FLAGS = {
   mode: 'value',
   'signal-only': 'bool',
   wait: 'value',

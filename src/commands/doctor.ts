@@ -20,7 +20,15 @@ Exits 1 when something is broken, 0 otherwise (warnings included).
   --poll        check the watcher as omc-top --poll would run it
   --test-push   send a test message to each push channel (docs/reach.md)`;
 
-const FLAGS = { json: 'bool', cwd: 'value', root: 'value', poll: 'bool', 'test-push': 'bool', help: 'bool' } as const;
+/** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
+export const FLAGS = {
+  json: 'bool',
+  cwd: 'value',
+  root: 'value',
+  poll: 'bool',
+  'test-push': 'bool',
+  help: 'bool',
+} as const;
 
 const MARK: Record<string, string> = { ok: 'ok    ', warn: 'warn  ', broken: 'BROKEN', info: 'info  ' };
 

@@ -24,7 +24,8 @@ The hook asks a running omc-top and waits at most answers.permissionWaitSeconds
 (config file; default ${DEFAULT_WAIT_SECONDS} s). With no answer, or no omc-top running, Claude shows
 its own prompt as always. See docs/answering.md.`;
 
-const FLAGS = { cwd: 'value', json: 'bool', help: 'bool' } as const;
+/** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
+export const FLAGS = { cwd: 'value', json: 'bool', help: 'bool' } as const;
 
 /** dist/omc-top-hook.mjs: next to the running bundle, or the repository's build when run from source. */
 export function hookScriptPath(): string | null {

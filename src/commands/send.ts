@@ -28,7 +28,8 @@ socket: it arrives between tool calls, or starts a turn when the session is idle
   --wait SECONDS wait until the transcript shows the note (exit 3 when it does not)
 Exit: 0 sent (and, with --wait, delivered), 1 not sent, 2 usage, 3 not seen in time.`;
 
-const FLAGS = { pane: 'bool', wait: 'value', help: 'bool' } as const;
+/** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
+export const FLAGS = { pane: 'bool', wait: 'value', help: 'bool' } as const;
 
 export interface SendIo {
   out(s: string): void;

@@ -17,7 +17,8 @@ import { parseArgs, UsageError, rootFlag } from './args.js';
 import { checkOmcVersionFlag } from './omc-version-flag.js';
 import { shownName } from '../io/shown-path.js';
 
-const FLAGS = {
+/** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
+export const FLAGS = {
   tmux: 'bool',
   format: 'value',
   cwd: 'value',

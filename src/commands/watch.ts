@@ -49,7 +49,8 @@ import { pauseAfterFirstLineForTest } from './test-pause.js';
 
 export const WATCH_EXIT = { ok: 0, usage: 2 } as const;
 
-const FLAGS = {
+/** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
+export const FLAGS = {
   json: 'bool',
   snapshot: 'bool',
   rows: 'bool',

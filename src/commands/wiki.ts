@@ -22,7 +22,8 @@ Ranks the wiki pages in <.omc>/wiki exactly as OMC's wiki_query does and exits.
   --cwd DIR      find the .omc root from DIR;  --root DIR  use DIR as the .omc root
 Nothing is written: OMC's own query appends to wiki/log.md, this does not.`;
 
-const FLAGS = {
+/** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
+export const FLAGS = {
   limit: 'value',
   json: 'bool',
   category: 'value',

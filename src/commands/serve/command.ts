@@ -38,7 +38,8 @@ Prints the URL with a fresh token; actions need it.
   --all           every project on this machine;  --host user@box  a machine over ssh (repeatable)
   --readonly      show only: every action is refused`;
 
-const FLAGS = {
+/** The flags this command takes: each is in `--help` (test/unit/help-flags.test.ts). */
+export const FLAGS = {
   port: 'value',
   listen: 'value',
   all: 'bool',
