@@ -214,6 +214,9 @@ describe('the pane kit in a real terminal', () => {
     writeFinishedSessions(p.root, 40);
     h = new TerminalHarness({ cwd: p.dir, cols: 80, rows: 24 });
     await h.waitForText(sessionId(1).slice(0, 8));
+    // G goes to the last row known when it is pressed: on a loaded machine the first read may still be under way
+    // (the rows come in slices), so the whole list is waited for (the footer's `live`) before G.
+    await h.waitForText(/ live\s*$/m, 30_000);
     h.write('G');
     const bottom = await waitForCursor(h, new RegExp(sessionId(40).slice(0, 8)), 'the last session selected');
     const firstRow = () => h!.screen().find((l) => /^ {2}\S+\s+\d{8}/.test(l) || l.startsWith('▸')) ?? '';
