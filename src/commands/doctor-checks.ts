@@ -4,10 +4,9 @@
  * only (every file through fsx.ts) and says ok / warn / broken / info;
  * "broken" means omc-top cannot work as set up, and makes doctor exit 1.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { CLAUDE_DIR_READ, findClaudeConfigDir } from '../store/claude/config-dir.js';
-import { listDirSync } from '../io/safe-fs/index.js';
+import { isDirectorySync, listDirSync } from '../io/safe-fs/index.js';
 import { detectOmcInstall, refusalWords } from '../store/omc-install.js';
 import { resolveOmcRoot, rootPathFault, type RootResolution } from '../store/root.js';
 import { configCheck } from './doctor-config.js';
@@ -35,7 +34,7 @@ function rootCandidates(res: RootResolution, cwd: string, env: NodeJS.ProcessEnv
   const all = [...new Set([res.root, ...res.looked, ...extra])];
   return all.map((p) => ({
     path: p,
-    exists: isDir(p),
+    exists: isDirectorySync(p),
     chosen: p === res.root,
     considered: p === res.root || res.looked.includes(p),
   }));
@@ -139,14 +138,6 @@ function claudeCheck(env: NodeJS.ProcessEnv): DoctorCheck {
     data,
   };
 }
-
-const isDir = (p: string) => {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
 
 export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorReport> {
   const res = resolveOmcRoot({ cwd: opts.cwd, env: opts.env, rootOverride: opts.rootOverride });

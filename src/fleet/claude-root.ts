@@ -6,8 +6,8 @@
  * is said (one line each), never dropped silently: the header counts it among the machine's Claude sessions, and
  * this line says why it has no row. One without (a project with no .omc) is a Claude not running OMC there.
  */
-import fs from 'node:fs';
 import type { GitProbe } from '../io/git.js';
+import { isDirectorySync } from '../io/safe-fs/index.js';
 import { shownPath } from '../io/shown-path.js';
 import type { RegistryEntry } from '../store/claude/registry.js';
 import { envWithStateDir, stateDirOfProcess, type ProcessStateDir } from '../store/claude/process-env.js';
@@ -28,14 +28,6 @@ export interface ClaudeRoots {
   /** One line per Claude whose state is not shown, or whose environment could not be read. */
   problems: string[];
 }
-
-const isDir = (p: string) => {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
 
 /** The roots of the live Claudes `entries`, each resolved with its own OMC_STATE_DIR. */
 export function claudeRoots(
@@ -59,7 +51,7 @@ export function claudeRoots(
   for (const e of entries) if (e.cwd !== null) byCwd.set(e.cwd, [...(byCwd.get(e.cwd) ?? []), e]);
   for (const cwd of [...byCwd.keys()].sort()) {
     const here = (byCwd.get(cwd) as RegistryEntry[]).sort((a, b) => a.pid - b.pid);
-    const gone = !isDir(cwd);
+    const gone = !isDirectorySync(cwd);
     for (const e of here) {
       const key = `${e.pid}:${e.procStart}`;
       live.add(key);

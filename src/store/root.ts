@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { listDirSync, readTextSync } from '../io/safe-fs/index.js';
+import { isDirectorySync, listDirSync, readTextSync } from '../io/safe-fs/index.js';
 import { cleanLine } from '../io/sanitize.js';
 import { shownPath } from '../io/shown-path.js';
 import { realGit, type GitProbe } from '../io/git.js';
@@ -128,13 +128,6 @@ function holdsOmcNames(dir: string): boolean {
   return !list.ok || list.entries.length === 0 || list.entries.some((e) => OMC_TOP_NAMES.has(e.name));
 }
 
-const isDir = (p: string) => {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
 const exists = (p: string) => fs.existsSync(p);
 
 /**
@@ -289,7 +282,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   const cwd = usableCwd.path;
   // A starting directory that is not one (a --cwd mistyped, a file's path) is said as itself: every rule below would
   // only fail in it (git cannot run there) and name $HOME/.omc as if that were the question.
-  if (!opts.rootOverride && !isDir(cwd)) {
+  if (!opts.rootOverride && !isDirectorySync(cwd)) {
     return {
       root: path.join(cwd, '.omc'),
       rule: 'unusable-path',
@@ -310,12 +303,12 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     // `--root proj` where `proj/.omc` is OMC's tree (the project given for its `.omc`, the commonest slip): read
     // as `proj/.omc`, said once, never as an empty root that says "no loops" in a status line for days.
     const inner = path.join(root, '.omc');
-    if (path.basename(root) !== '.omc' && isDir(inner) && !isDir(path.join(root, 'state'))) {
+    if (path.basename(root) !== '.omc' && isDirectorySync(inner) && !isDirectorySync(path.join(root, 'state'))) {
       notices.push(
         `--root ${shownPath(root)} is the project: reading its ${shownPath(inner)}, where OMC keeps its state`,
       );
       root = inner;
-    } else if (path.basename(root) !== '.omc' && isDir(root) && !holdsOmcNames(root))
+    } else if (path.basename(root) !== '.omc' && isDirectorySync(root) && !holdsOmcNames(root))
       notices.push(
         `--root ${shownPath(root)} holds none of OMC's files (state/, notepad.md, project-memory.json, wiki/): if it is not an .omc directory, no loop can show here`,
       );
@@ -323,7 +316,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       root,
       rule: 'override',
       explain: '--root',
-      exists: isDir(root),
+      exists: isDirectorySync(root),
       looked: [root],
       notices,
       // `<dir>/.omc` is the tree OMC's hooks keep for a session started in `<dir>`: that is the project its
@@ -344,8 +337,8 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     const root55 = path.join(base, id55);
     looked.push(root55);
     const local = path.join(gitAnchor(cwd, git) ?? cwd, '.omc');
-    if (isDir(root55)) {
-      if (isDir(local))
+    if (isDirectorySync(root55)) {
+      if (isDirectorySync(local))
         notices.push(`a project-local ${shownPath(local)} also exists; OMC uses the OMC_STATE_DIR location`);
       return {
         root: root55,
@@ -362,7 +355,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     if (id4 !== id55) {
       const root4 = path.join(base, id4);
       looked.push(root4);
-      if (isDir(root4)) {
+      if (isDirectorySync(root4)) {
         notices.push(`using the OMC 4.x project id ${id4}; OMC 5.5.0 would use ${id55}`);
         return {
           root: root4,
@@ -398,7 +391,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
         root,
         rule: 'marker',
         explain: `${WORKSPACE_MARKER} at ${shownPath(marker)}`,
-        exists: isDir(root),
+        exists: isDirectorySync(root),
         looked,
         notices,
         projectDir: marker,
@@ -425,7 +418,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       root: homeRoot,
       rule: 'non-git-home',
       explain: `git not on PATH: $HOME/.omc (OMC 5.5)`,
-      exists: isDir(homeRoot),
+      exists: isDirectorySync(homeRoot),
       looked,
       notices,
       projectDir: byWalk,
@@ -438,7 +431,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       root,
       rule: 'git',
       explain: 'git is not on PATH: the hooks keep their cwd (OMC 4.15)',
-      exists: isDir(root),
+      exists: isDirectorySync(root),
       looked,
       notices,
       projectDir: cwd,
@@ -454,13 +447,13 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     const root = path.join(anchor, '.omc');
     looked.push(root);
     const sub = path.join(cwd, '.omc');
-    if (cwd !== anchor && isDir(sub)) {
+    if (cwd !== anchor && isDirectorySync(sub)) {
       notices.push(
         `${shownPath(sub)} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`,
       );
     }
     const explain = walked ? 'git is not on PATH: top level found by its .git entry (OMC 5.6)' : 'git top-level';
-    return { root, rule: 'git', explain, exists: isDir(root), looked, notices, projectDir: anchor };
+    return { root, rule: 'git', explain, exists: isDirectorySync(root), looked, notices, projectDir: anchor };
   }
 
   // Not in git. 5.5.0 maps this to $HOME/.omc; 4.x used <cwd>/.omc. When git could not run at all
@@ -479,7 +472,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       root,
       rule: 'cwd-4x',
       explain: 'not a git repo: ./.omc (OMC 4.15)',
-      exists: isDir(root),
+      exists: isDirectorySync(root),
       looked,
       notices,
       projectDir: cwd,
@@ -505,8 +498,8 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
   const homeRoot = path.join(home, '.omc');
   const cwdRoot = path.join(cwd, '.omc');
   looked.push(homeRoot);
-  if (isDir(homeRoot) && exists(path.join(homeRoot, 'state'))) {
-    if (cwdRoot !== homeRoot && isDir(cwdRoot)) {
+  if (isDirectorySync(homeRoot) && exists(path.join(homeRoot, 'state'))) {
+    if (cwdRoot !== homeRoot && isDirectorySync(cwdRoot)) {
       notices.push(
         `${shownPath(cwdRoot)} (OMC 4.x layout) also exists; showing ${shownPath(homeRoot)} as OMC 5.5.0 does (use --root to view the other)`,
       );
@@ -522,7 +515,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     };
   }
   looked.push(cwdRoot);
-  if (isDir(cwdRoot) && flavor === null) {
+  if (isDirectorySync(cwdRoot) && flavor === null) {
     notices.push(
       `${noGit}: using ${shownPath(cwdRoot)} as OMC 4.x did (OMC 5.5.0 keeps non-git state in ${shownPath(homeRoot)})`,
     );
@@ -540,7 +533,7 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     root: homeRoot,
     rule: 'non-git-home',
     explain: `${noGit}: $HOME/.omc (OMC 5.5.0)`,
-    exists: isDir(homeRoot),
+    exists: isDirectorySync(homeRoot),
     looked,
     notices,
     projectDir: cwd,
@@ -576,7 +569,7 @@ function resolveCwdFlavor(
       `this is a submodule of ${shownPath(sup)}: ${who} keeps its state here in ${shownPath(root)} (OMC 4.15 and later use ${shownPath(path.join(sup, '.omc'))})`,
     );
   const sub = path.join(cwd, '.omc');
-  if (cwd !== anchor && isDir(sub))
+  if (cwd !== anchor && isDirectorySync(sub))
     notices.push(
       `${shownPath(sub)} also exists: OMC hooks started in this subdirectory keep state there (use --root to view it)`,
     );
@@ -586,7 +579,7 @@ function resolveCwdFlavor(
     explain: top
       ? `${sup ? 'submodule' : 'git'} top-level (OMC 4.x: no OMC_STATE_DIR)`
       : 'not a git repo: ./.omc (OMC 4.x)',
-    exists: isDir(root),
+    exists: isDirectorySync(root),
     looked,
     notices,
     projectDir: anchor,

@@ -103,3 +103,16 @@ export function isMissingSync(root: string, rel: string): boolean {
     return false;
   }
 }
+
+/**
+ * True when `p` is a directory, following links as a user's `cd` would (a root or a Claude's cwd may well be a
+ * link); false for anything else or when it cannot be looked at. One stat, opens nothing: the question every root
+ * rule asks before it looks inside.
+ */
+export function isDirectorySync(p: string): boolean {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}

@@ -10,14 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parentPath } from '../../io/safe-fs/byte-paths.js';
-
-const isDir = (p: string) => {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
+import { isDirectorySync } from '../../io/safe-fs/index.js';
 
 /** True when no `git` executable is on PATH (what makes 5.6 fall back to the .git walk). */
 export function gitBinaryMissing(env: NodeJS.ProcessEnv): boolean {
@@ -61,7 +54,7 @@ export function findAncestorOmcDir(start: string, home: string, isSensitive: (di
   const homeAbs = path.resolve(home);
   for (;;) {
     if (cur === homeAbs) return null;
-    if (!isSensitive(cur) && isDir(path.join(cur, '.omc'))) return cur;
+    if (!isSensitive(cur) && isDirectorySync(path.join(cur, '.omc'))) return cur;
     const parent = parentPath(cur);
     if (parent === cur) return null;
     cur = parent;
