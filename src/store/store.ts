@@ -567,6 +567,8 @@ export class OmcStore {
         // The sessions seen are kept while the root is away, each saying why in these words (the rescan that
         // follows every change of the root's presence applies them).
         this.sessions.rootAwayWords = rootAbsence === null ? null : watchDetail;
+        // A poll's scan may land inside an `rm -rf`: what it no longer finds waits for the next look.
+        this.sessions.secondLookForRemovals = watchMode === 'polling';
         this.pushStatus();
         // The root's domains' problems leave (or come back) with it.
         if (wasAbsent !== (rootAbsence !== null)) this.collectProblems();

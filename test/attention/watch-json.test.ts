@@ -399,6 +399,40 @@ describe('omc-top watch --json', () => {
     expect(lines().filter((l) => l.news === 'loop stopped')).toHaveLength(1);
   });
 
+  it('--poll: a loop file a poll no longer finds is said stopped only when the next poll still finds it gone (a tick inside an `rm -rf` says nothing)', async ({
+    emptyProject: p,
+  }) => {
+    const loops = [1, 2, 3].map((i) => `30000000-0000-4000-8000-00000000000${i}`);
+    const still = '30000000-0000-4000-8000-000000000009';
+    for (const sid of [...loops, still])
+      writeLiveRalph(p, { sessionId: sid, iteration: 2, max: 10, projectPath: p.dir });
+    const { io, lines } = watchPiped(p.dir, ['--poll']);
+    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready line (${io.err})` });
+    // A change that shows when a poll has looked, then what the first half of an `rm -rf .omc` does to the loops
+    // (their files go first): the poll that sees the removals saw the change too, or came after it.
+    writeLiveRalph(p, { sessionId: still, iteration: 3, max: 10, projectPath: p.dir });
+    for (const sid of loops) fs.rmSync(ralphStateFile(p.root, sid));
+    const seen = await waitFor(
+      () => lines().find((l) => l.type === 'transition' && l.kind === 'iteration' && l.key === `${still}/ralph`),
+      {
+        timeoutMs: 20_000,
+        what: `iteration 3 of the loop that stays (${io.err})`,
+      },
+    );
+    // The root stayed (OMC's own removal, a cancel): the next poll says each loop stopped, never the poll that
+    // first missed the files (a tick inside an `rm -rf` would have said it of loops whose root was going).
+    const stopped = await waitFor(
+      () => {
+        const s = lines().filter((l) => l.news === 'loop stopped');
+        return s.length === 3 ? s : null;
+      },
+      { timeoutMs: 20_000, what: `three loops stopped (${io.err})` },
+    );
+    expect(stopped.map((l) => l.key).sort()).toEqual(loops.map((sid) => `${sid}/ralph`).sort());
+    for (const l of stopped)
+      expect(Date.parse(l.at as string) - Date.parse(seen.at as string), JSON.stringify(l)).toBeGreaterThanOrEqual(500);
+  });
+
   it('--poll: .omc changed while it was away is reported once it is back, after the line that says it is back', async ({
     project: p,
   }) => {

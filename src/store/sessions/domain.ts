@@ -496,14 +496,16 @@ export class SessionsDomain implements Domain {
     }
 
     if (this.pass === pass) this.pass = null;
+    const unlistedFiles: string[] = [];
     for (const rel of [...this.recs.files.keys()]) {
       if (seen.has(rel)) continue;
       // Out of sight under a refused directory: read by its own path (refused too: kept, unreadable, with its last
       // good value; gone: dropped), not taken for removed because no listing named it. Under a root that is away,
       // kept as it was: there is no path to read it by.
-      if (!hidden(rel)) this.recs.drop(rel);
+      if (!hidden(rel)) unlistedFiles.push(rel);
       else if (!away) this.recs.readIfChanged(rel);
     }
+    for (const rel of this.goneOnSecondLook(unlistedFiles, away)) this.recs.drop(rel);
     // Sessions whose directory vanished without us seeing their files go too.
     for (const key of this.views.keys()) {
       if (key !== LEGACY && !this.recs.byKey.has(key) && !statSync(this.root, `state/sessions/${key}`)?.isDirectory())
@@ -520,6 +522,34 @@ export class SessionsDomain implements Domain {
       this.structuralSignature() !== structuralBefore
     )
       this.publish();
+  }
+
+  /**
+   * Set by the store while the tree is polled (`--poll`, or no watches to be had): a file a poll's scan no longer
+   * finds is dropped only when the next scan still finds it gone with the root there. A poll tick can land in the
+   * middle of an `rm -rf .omc`, which removes the loops' files before the directories: taken at once, each active
+   * loop would be said to stop (news, a push) a moment before the root is said gone. Events have their own hold
+   * (io/watch/removal-hold.ts); this is the same second look, a tick later. OMC's own removal (a cancel) is said one
+   * poll later than it was seen.
+   */
+  secondLookForRemovals = false;
+  /** The files the last scan no longer found, held for the next (only while `secondLookForRemovals`). */
+  private notFoundLastScan = new Set<string>();
+
+  /** Of the files this scan did not find, those gone for good: all of them, or those the last scan missed too. */
+  private goneOnSecondLook(unlisted: readonly string[], away: boolean): readonly string[] {
+    if (!this.secondLookForRemovals) {
+      this.notFoundLastScan.clear();
+      return unlisted;
+    }
+    // The root away: nothing is dropped (see scanIter), and what was held is looked at afresh once it is back.
+    if (away) {
+      this.notFoundLastScan.clear();
+      return [];
+    }
+    const gone = unlisted.filter((rel) => this.notFoundLastScan.has(rel));
+    this.notFoundLastScan = new Set(unlisted.filter((rel) => !this.notFoundLastScan.has(rel)));
+    return gone;
   }
 
   /** Why the sessions kept while the root is away cannot be read: the watch status's words, or the same words. */
