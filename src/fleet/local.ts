@@ -14,7 +14,7 @@ import { SnapshotCell } from '../io/snapshot-cell.js';
 import type { GitProbe } from '../io/git.js';
 import { countDirectories, inotifyLimits, type InotifyLimits } from '../io/watch/inotify-limits.js';
 import { detectOmcInstall } from '../store/omc-install.js';
-import { resolveRootAndOmc } from '../store/omc-root.js';
+import { resolveRootAndOmc, rootMovedWords } from '../store/omc-root.js';
 import { OmcRecheckTicker } from '../store/omc-recheck.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
@@ -78,7 +78,8 @@ export interface LocalFleetOptions {
   omcRecheckMs?: number;
   /**
    * Another OMC judges a root now (a plugin update, its --plugin-dir Claude gone): the monitor's words for it
-   * ("OMC 5.5.0 now (was 4.4.4): verdicts re-judged"), for the fleet's message line.
+   * ("OMC 5.5.0 now (was 4.4.4): verdicts re-judged"), for the fleet's message line; and when the new release
+   * keeps that root's state elsewhere, the monitor's words for the move ("state read from … now (was …)").
    */
   onOmcChange?: (root: FleetRoot, words: string) => void;
 }
@@ -280,10 +281,18 @@ export class LocalFleet {
    * state is read where the new release keeps it, as a lone monitor moves: store/omc-root.ts followRoot).
    */
   private readonly rejudged = new Set<string>();
+  /** The directories that led to each re-judged root: where they lead now is where its state went (dropLeft). */
+  private readonly rejudgedFrom = new Map<string, string[]>();
 
   private omcChanged(id: string, root: string): void {
-    for (const [cwd, res] of this.resolved) if (res.root === root) this.resolved.delete(cwd);
+    const from: string[] = [];
+    for (const [cwd, res] of this.resolved)
+      if (res.root === root) {
+        this.resolved.delete(cwd);
+        from.push(cwd);
+      }
     this.rejudged.add(id);
+    if (from.length > 0) this.rejudgedFrom.set(id, [...(this.rejudgedFrom.get(id) ?? []), ...from]);
     // After the store's own re-judging (this runs inside it).
     setImmediate(() => this.discover());
   }
@@ -295,10 +304,15 @@ export class LocalFleet {
     let changed = false;
     for (const id of this.rejudged)
       if (!named.has(id) && (this.roots.has(id) || this.toOpen.has(id))) {
+        const info = (this.roots.get(id) ?? this.toOpen.get(id))!.info;
         this.shut(id);
         changed = true;
+        // Said as a lone monitor says it when it follows the move (store/omc-root.ts rootMovedWords).
+        const now = (this.rejudgedFrom.get(id) ?? []).map((cwd) => this.resolved.get(cwd)).find((r) => r);
+        if (now && now.root !== info.root) this.opts.onOmcChange?.(info, rootMovedWords(now, info.root));
       }
     this.rejudged.clear();
+    this.rejudgedFrom.clear();
     return changed;
   }
 

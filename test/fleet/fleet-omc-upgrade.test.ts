@@ -10,6 +10,7 @@ import { waitFor, writeLiveRalph, writeOmcJson } from '../helpers/fixtures.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
 import { installPlugin, omc55Root, pluginWorld } from '../helpers/omc-plugin.js';
 import { fleetRigPerTest } from './fleet-tree.js';
+import { shownPath } from '../../src/io/shown-path.js';
 
 const rig = fleetRigPerTest();
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
@@ -97,7 +98,12 @@ describe('a plugin update under omc-top --all', () => {
     // Where OMC 5.5.0's own code keeps this project's state, with a ralph loop its hooks left there.
     const central = omc55Root(p.dir, env);
     writeLiveRalph({ root: central }, { sessionId: SID, iteration: 3, prompt: 'ralph in the central state' });
-    const fleet = rig.fleet(m, { env, omcRecheckMs: 100 });
+    const said: string[] = [];
+    const fleet = rig.fleet(m, {
+      env,
+      omcRecheckMs: 100,
+      onOmcChange: (root, words) => said.push(`${root.label}: ${words}`),
+    });
     fleet.start();
     const roots = () =>
       fleet
@@ -118,5 +124,8 @@ describe('a plugin update under omc-top --all', () => {
       what: `the moved root (${roots().join(', ')})`,
     });
     expect(roots().filter((r) => r !== path.join(m.home, '.omc'))).toEqual([central]);
+    // Said on the fleet's message line as a lone monitor says it: the new OMC, then where the state is read now.
+    expect(said).toContain('gamma: OMC 5.5.0 now (was 4.4.4): verdicts re-judged');
+    expect(said).toContain(`gamma: state read from ${shownPath(central)} now (was ${shownPath(p.root)})`);
   });
 });

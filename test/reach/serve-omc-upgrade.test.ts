@@ -52,7 +52,7 @@ async function serveEvents(
     await waitFor(() => /http:\/\/\S+/.exec(out)?.[0], { timeoutMs: 60_000, what: `the URL (${err})` }),
   );
   const stream = eventStream(url);
-  return Object.assign(() => stream.events, { url });
+  return Object.assign(() => stream.events, { url, stderr: () => err });
 }
 
 /** The page's event stream at `url` (its token in the hash): what it has sent so far. */
@@ -89,6 +89,10 @@ describe('serve and the OMC that runs the hooks', () => {
       what: `the re-judged row (${events()})`,
     });
     expect(events()).toContain('ultrawork 2/50 (retired)');
+    // serve has no message line: the monitor's line for it is on its stderr.
+    await waitFor(() => events.stderr().includes('omc-top serve: OMC 5.5.0 now (was 4.4.4): verdicts re-judged\n'), {
+      what: `the OMC line on stderr (${events.stderr()})`,
+    });
   });
   it('an upgrade that moves the state (OMC_STATE_DIR: 4.4.4 ignores it, 5.5.0 keeps state there) is followed', async () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-serve-moved-'));

@@ -109,7 +109,14 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   if (configSays !== null) printErr(`omc-top serve: ${configSays}\n`);
   if (args.flags.has('all') || specs.length > 0) {
     // The page answers permission requests, so each local store registers as a monitor the hook asks.
-    const fleet = new LocalFleet({ readonly, watch, local: args.flags.has('all'), listenForAnswers: !readonly });
+    // serve has no message line: a project judged by another OMC now (or read elsewhere) is said on stderr.
+    const fleet = new LocalFleet({
+      readonly,
+      watch,
+      local: args.flags.has('all'),
+      listenForAnswers: !readonly,
+      onOmcChange: (root, words) => printErr(`omc-top serve: ${cleanLine(`${root.label}: ${words}`)}\n`),
+    });
     // With push channels, each host's stream takes its project's push lease there for us (fleet/push.ts).
     const remote =
       specs.length > 0

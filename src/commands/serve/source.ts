@@ -269,7 +269,13 @@ export function singleSource(
   const wire = () => {
     const offCells = watchRoot(r, notify);
     const from = r.store;
-    const offOmc = follow ? from.onOmcChange((_words, next) => move(from, next)) : () => undefined;
+    const offOmc = follow
+      ? from.onOmcChange((words, next) => {
+          // The monitor's message line; the move, if any, is said by move().
+          if (words) follow.said(words);
+          move(from, next);
+        })
+      : () => undefined;
     offRoot = () => {
       offCells();
       offOmc();
