@@ -27,7 +27,8 @@ import {
 import { holdLeaseForFleet } from '../feeds/notify/push/fleet-lease.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { startRowFeed } from '../feeds/row-feed.js';
-import { noRootMessage, projectNameOf } from '../store/root.js';
+import { projectNameOf } from '../store/root.js';
+import { noRootWords } from './no-root-words.js';
 import { followRoot, resolveRootAndOmc } from '../store/omc-root.js';
 import type { OmcInstall } from '../store/omc-install.js';
 import type { RootResolution } from '../store/root.js';
@@ -150,7 +151,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
   });
   if (!res.exists) {
-    err(`omc-top watch: ${noRootMessage(res)}\n`);
+    err(`omc-top watch: ${noRootWords(res, io?.env ?? process.env)}\n`);
     return WATCH_EXIT.usage;
   }
   project = projectNameOf(res, shownBasename);

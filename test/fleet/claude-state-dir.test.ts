@@ -101,8 +101,8 @@ describe("each Claude's root, with its own OMC_STATE_DIR", () => {
 
 describe('a monitor in that project', () => {
   /** `omc-top --json` in `dir` with the machine's Claude config and `env`: its exit status and stderr. */
-  const jsonIn = (m: Machine, dir: string, env: Record<string, string> = {}) => {
-    const r = spawnSync(process.execPath, [BIN, '--json'], {
+  const jsonIn = (m: Machine, dir: string, env: Record<string, string> = {}, args = ['--json']) => {
+    const r = spawnSync(process.execPath, [BIN, ...args], {
       cwd: dir,
       env: { ...m.env, XDG_STATE_HOME: path.join(m.base, 'xdg'), ...env },
       encoding: 'utf8',
@@ -119,6 +119,17 @@ describe('a monitor in that project', () => {
     expect(r.err).toContain(
       `note: Claude pid ${pid} here runs with OMC_STATE_DIR=${central}: try OMC_STATE_DIR=${central} omc-top`,
     );
+    // `watch --json` and `serve`, which need the root too, say the same note.
+    for (const args of [
+      ['watch', '--json'],
+      ['serve', '--port', '0'],
+    ]) {
+      const cmd = jsonIn(m, dir, {}, args);
+      expect(cmd.status, args.join(' ')).toBe(2);
+      expect(cmd.err).toContain(
+        `note: Claude pid ${pid} here runs with OMC_STATE_DIR=${central}: try OMC_STATE_DIR=${central} omc-top`,
+      );
+    }
     // And the other way: omc-top run with an OMC_STATE_DIR that the Claude here does not have.
     const bare = path.join(m.base, 'bare');
     fs.mkdirSync(bare);

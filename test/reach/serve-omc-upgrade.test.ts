@@ -29,7 +29,7 @@ async function serveEvents(
   cwd: string,
   env: Record<string, string>,
   base: string,
-): Promise<(() => string) & { url: URL }> {
+): Promise<(() => string) & { url: URL; stderr: () => string }> {
   const full: NodeJS.ProcessEnv = {
     ...process.env,
     ...env,

@@ -14,7 +14,8 @@ import { pushForRoots } from '../../feeds/notify/push-roots.js';
 import { LocalFleet } from '../../fleet/local.js';
 import { RemoteFleet } from '../../fleet/remotes.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { noRootMessage, projectNameOf, type RootResolution } from '../../store/root.js';
+import { projectNameOf, type RootResolution } from '../../store/root.js';
+import { noRootWords } from '../no-root-words.js';
 import type { OmcInstall } from '../../store/omc-install.js';
 import { resolveRootAndOmc } from '../../store/omc-root.js';
 import { OmcStore } from '../../store/store.js';
@@ -135,7 +136,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
       rootOverride: rootFlag(args),
     });
     if (!res.exists) {
-      printErr(`omc-top serve: ${cleanLine(noRootMessage(res))}\n`);
+      printErr(`omc-top serve: ${noRootWords(res)}\n`);
       return 2;
     }
     const open = (at: RootResolution, install: OmcInstall) => {

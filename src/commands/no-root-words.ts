@@ -1,0 +1,16 @@
+/**
+ * What a command that needs the `.omc` root says when there is none: the root rules' own words, then a note for
+ * each live Claude in the project whose hooks write elsewhere (its own OMC_STATE_DIR, or none where omc-top has
+ * one), as the monitor's "no .omc" message names them. `status` keeps the short words: its entry loads no reader of
+ * Claude's registry (docs/scripting.md).
+ */
+import { cleanLine } from '../io/sanitize.js';
+import { stateDirHints } from '../store/claude/process-env.js';
+import { noRootMessage, type RootResolution } from '../store/root.js';
+
+export function noRootWords(res: RootResolution, env: NodeJS.ProcessEnv = process.env): string {
+  return [
+    cleanLine(noRootMessage(res)),
+    ...stateDirHints(res.projectDir, env).map((h) => `note: ${cleanLine(h)}`),
+  ].join('\n');
+}
