@@ -550,8 +550,16 @@ export class OmcStore {
     // Another omc-top's cancels: its "cancel did not take" is this monitor's too.
     this.stopRecordWatch ??= this.cancelRecords.watch();
     // Another omc-top's cancel nobody follows any more is settled here (not under --readonly: it writes nothing),
-    // once the sessions and their Claude processes are read (before, every loop would look ended).
-    if (this.followCancels) this.stopFollowWait ??= this.afterFirstRead(() => this.recordFollower.start());
+    // once the sessions and their Claude processes are read (before, every loop would look ended): at once after a
+    // whole read (`start()`), else once the slices are read.
+    if (this.followCancels && !this.stopFollowWait) {
+      const follow = () => this.recordFollower.start();
+      if (progressive) this.stopFollowWait = this.afterFirstRead(follow);
+      else {
+        follow();
+        this.stopFollowWait = () => undefined;
+      }
+    }
     this.stopClockWatch ??= watchClockJumps({
       wall: this.clock,
       monotonic: this.monotonic,

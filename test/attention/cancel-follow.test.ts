@@ -20,6 +20,7 @@ import { followRecord } from '../../src/store/cancel/follow.js';
 import { Actions } from '../../src/commands/serve/actions.js';
 import { singleSource } from '../../src/commands/serve/source.js';
 import type { SessionView } from '../../src/store/sessions/model.js';
+import { isReadAndWatched } from '../../src/store/store.js';
 import { BUNDLE } from '../helpers/attention-surfaces.js';
 import { waitFor } from '../helpers/fixtures.js';
 import { TerminalHarness } from '../helpers/pty.js';
@@ -105,6 +106,7 @@ describe('a cancel nobody follows settles in any live omc-top on the root', () =
   it('a monitor that quit before its cancel settled: a second one (another process) follows it to stopped', async () => {
     const s = cancelScene(true, cleanups);
     const follower = sceneStore(s, cleanups);
+    await waitFor(() => isReadAndWatched(follower.status.getSnapshot()) || null, { what: 'the follower live' });
     const first = new TerminalHarness({
       args: ['--root', s.root],
       cols: 120,
