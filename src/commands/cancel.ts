@@ -197,7 +197,8 @@ async function watchClaude(
 /**
  * Claude seen to stop with the loop still ended on disk (`ended()`, judged at that moment): this cancel's verdict,
  * `stopped`, told to every other omc-top process in its record (store/cancel/settled.ts), as a monitor's tracker
- * tells what it saw. Anything else is left to the record's word in flight: this command does not follow the window.
+ * tells what it saw. Anything else is left to the record's word in flight: this command does not follow the window;
+ * any live omc-top on the root does, and records its settlement (store/cancel/follow.ts), the first to settle only.
  */
 async function recordStop(
   records: CancelRecordFile,

@@ -247,7 +247,15 @@ async function watchOn(
   first: boolean,
 ): Promise<OnRoot> {
   const { project, now, out, state, room, aliveMs } = lines;
-  const store = new OmcStore({ ...opts, root: at.root, readonly: true, projectDir: at.projectDir, rootRule: at.rule });
+  // Read-only for OMC's files; a cancel nobody follows is settled here all the same (omc-top's own record).
+  const store = new OmcStore({
+    ...opts,
+    root: at.root,
+    readonly: true,
+    followCancels: true,
+    projectDir: at.projectDir,
+    rootRule: at.rule,
+  });
   store.start();
   const dir = store.stateDir.dir;
   const acks = new AckFile(dir, store.root);

@@ -4,12 +4,14 @@
  * compared by their JSON, so a rebuilt snapshot with nothing new prints
  * nothing. Rebuilt once per turn of the loop however many cells changed.
  * A reader that falls behind is never sent a pile of stale rows: the feed
- * waits for room and then sends each row as it is by then.
+ * waits for room and then sends each row as it is by then. A settled cancel's
+ * word leaves its row when its minutes are over (one timer, at the nearest
+ * such end, only while a row has one): the row is sent again without it.
  */
 import { rowLine } from './json-line.js';
 import type { OmcStore } from '../store/store.js';
 import type { AttentionMonitor } from './attention/monitor.js';
-import { needsBySession, rowIdentity, rowOf } from './row.js';
+import { needsBySession, rowIdentity, rowOf, settledUntilMs } from './row.js';
 import { LEGACY_KEY, sessionKey } from '../store/sessions/model.js';
 
 export function startRowFeed(
@@ -43,24 +45,45 @@ export function startRowFeed(
     const records = store.cancelRecords.getSnapshot().records;
     // Keyed by the row's identity: the session-less state and a directory named legacy are two rows.
     const seen = new Set<string>();
+    let wordEnds = Infinity;
     for (const s of store.sessions.getSnapshot().sessions) {
       const row = rowOf(s, claude.get(s.id), at, needs.get(sessionKey(s)), records.get(sessionKey(s)));
+      wordEnds = Math.min(wordEnds, settledUntilMs(row) ?? Infinity);
       const key = rowIdentity(row);
       seen.add(key);
       const json = JSON.stringify(row);
       if (last.get(key) === json) continue;
-      if (full()) return;
+      if (full()) return clearWordEnd();
       last.set(key, json);
       out(rowLine(project, s.id, row.sessionless === true, row, at) + '\n');
     }
     for (const key of [...last.keys()]) {
       if (seen.has(key)) continue;
-      if (full()) return;
+      if (full()) return clearWordEnd();
       last.delete(key);
       const sessionless = key === LEGACY_KEY;
       out(rowLine(project, sessionless ? 'legacy' : key, sessionless, null, at) + '\n');
     }
     first = false;
+    armWordEnd(wordEnds, at);
+  };
+  /** The nearest moment a settled word leaves a row: the rows are built again then (nothing changes on disk). */
+  let wordEnd: NodeJS.Timeout | null = null;
+  const clearWordEnd = () => {
+    if (wordEnd) clearTimeout(wordEnd);
+    wordEnd = null;
+  };
+  const armWordEnd = (until: number, at: number) => {
+    clearWordEnd();
+    if (until === Infinity || stopped) return;
+    wordEnd = setTimeout(
+      () => {
+        wordEnd = null;
+        schedule();
+      },
+      Math.min(Math.max(0, until - at) + 5, 2 ** 31 - 1),
+    );
+    wordEnd.unref?.();
   };
   let scheduled = false;
   const schedule = () => {
@@ -82,6 +105,7 @@ export function startRowFeed(
   /** `gone`: the feed moves to another root (an OMC upgrade moved it): every row it sent is said gone first. */
   return (gone?: 'rows gone') => {
     stopped = true;
+    clearWordEnd();
     unsubs.forEach((u) => u());
     if (gone === undefined) return;
     const at = now();

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ClaudeSessionView } from '../store/claude/model.js';
 import { failedNeed, type NeedItem } from './attention/needs.js';
 import { lifeOf } from '../store/claude/life.js';
-import { processReason } from '../store/claude/join-words.js';
+import { processReason, processWord } from '../store/claude/join-words.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
 import type { SessionView } from '../store/sessions/model.js';
 import { LEGACY_LABEL, modeSummary, promptText, unknownModesText } from '../store/sessions/summary.js';
@@ -78,6 +78,12 @@ export interface RowModel {
   rank: number;
   /** The Claude Code process behind the session; null when no registry entry names it. */
   process: (typeof PROCESS_STATUSES)[number] | null;
+  /**
+   * That process runs the session from where its hooks read another `.omc` (its loop here is orphaned): the CLAUDE
+   * cell says so instead of `process` (store/claude/join-words.ts processWord). Absent when not, and from an older
+   * sender.
+   */
+  processElsewhere?: boolean;
   processWhy: string | null;
   /** What needs the user in this session (the attention model's oldest open item), or null. */
   needs: string | null;
@@ -124,6 +130,7 @@ export const ROW_SCHEMA = z.object({
   updatedMs: epoch,
   rank: z.number().finite().min(-1e6).max(1e6),
   process: z.enum(PROCESS_STATUSES).nullable(),
+  processElsewhere: z.boolean().optional(),
   processWhy: text(200).nullable(),
   // An omc-top from before the attention model sends no `needs`: nothing is known to need the user there.
   needs: text(MAX_TEXT).nullable().optional(),
@@ -198,6 +205,13 @@ export function rowStatusText(
   return statusWords(r.status);
 }
 
+/**
+ * The word a row's CLAUDE cell says of its process (the fleet, the serve page), as the sessions row does: `elsewhere`
+ * for a Claude whose hooks read another .omc (store/claude/join-words.ts processWord), else its status; null for none.
+ */
+export const rowProcessText = (r: Pick<RowModel, 'process' | 'processElsewhere'>): string | null =>
+  r.process === null ? null : processWord(r.process, r.processElsewhere === true);
+
 /** When a row's settled word leaves it (epoch ms), for a view's next repaint; null when it shows none. */
 export const settledUntilMs = (r: Partial<Pick<RowModel, 'cancelSettled'>>): number | null =>
   r.cancelSettled ? r.cancelSettled.atMs + SETTLED_SHOW_MS : null;
@@ -230,6 +244,8 @@ export function rowOf(
     rank: s.rank,
     // A session no process was ever seen for has none; one whose transcript ends with Claude Code's exit has exited.
     process: p || life.exit ? life.status : null,
+    // Only when so: a row of a Claude that runs here is the same JSON as before.
+    ...(p?.elsewhere ? { processElsewhere: true } : {}),
     processWhy:
       (p && truncate(processReason(p), 200)) ??
       (life.exit ? 'the transcript ends with the figures Claude Code writes at exit' : null),

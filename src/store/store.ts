@@ -18,6 +18,7 @@ import { GraphDomain } from './graph/domain.js';
 import { PermissionsDomain } from './permissions/domain.js';
 import { stateDir } from './permissions/protocol.js';
 import { CancelRecordFile } from './cancel/cancel-records.js';
+import { RecordFollower } from './cancel/follow.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { StateDirDomain } from './state-dir/domain.js';
 import { agentWatchOf } from './claude/agent-watch.js';
@@ -87,6 +88,12 @@ export interface OmcStoreOptions {
   /** How the root was found (OmcStore only records it). */
   rootRule?: string;
   readonly?: boolean;
+  /**
+   * Whether a watching store settles the cancels recorded on its root that nobody follows any more (follow.ts): it
+   * writes that verdict into omc-top's own cancel record. Default: unless `readonly` (the user's --readonly writes
+   * nothing); `watch --json`, whose store is read-only for OMC's files, follows them all the same.
+   */
+  followCancels?: boolean;
   clock?: Clock;
   /**
    * Seam for tests: monotonic time (default performance.now()). The store compares it with `clock` once a
@@ -191,6 +198,10 @@ export class OmcStore {
   /** The cancels any omc-top made on this root (omc-top's state directory): what "cancel did not take" reads. */
   readonly cancelRecords: CancelRecordFile;
   private stopRecordWatch: (() => void) | null = null;
+  /** Follows a recorded cancel no process here made to its settlement, and records it (follow.ts). */
+  private readonly recordFollower: RecordFollower;
+  private stopFollowWait: (() => void) | null = null;
+  private readonly followCancels: boolean;
   /** The Claude Code process and transcript behind each session (joined by session id). */
   readonly claude: ClaudeDomain;
   /** Notes omc-top sent to Claude sessions, followed until their transcripts show them. */
@@ -236,6 +247,7 @@ export class OmcStore {
     this.rootRule = opts.rootRule ?? 'unknown';
     this.omcGiven = opts.omc !== undefined;
     this.readonly = opts.readonly ?? false;
+    this.followCancels = opts.followCancels ?? !this.readonly;
     this.clock = opts.clock ?? Date.now;
     this.monotonic = opts.monotonic;
     this.watchKind = opts.watch ?? 'auto';
@@ -289,6 +301,7 @@ export class OmcStore {
     this.drafts = new KeptDrafts(opts.stateDir ?? ownStateDir(), this.root);
     // A cancel is "stopped ✓" only once the claude domain shows the session's Claude stop.
     const sessions = this.sessions;
+    const agent = agentWatchOf(this.claude, this.clock);
     this.cancels = new CancelTracker(
       this.root,
       this.clock,
@@ -301,9 +314,16 @@ export class OmcStore {
         rulesOf: (sid) => this.sessions.installOf(sid).rules,
         projectDir: this.projectDir ?? path.dirname(this.root),
       },
-      agentWatchOf(this.claude, this.clock),
+      agent,
       this.cancelRecords,
     );
+    this.recordFollower = new RecordFollower({
+      records: this.cancelRecords,
+      sessions: this.sessions,
+      agent,
+      ownCancel: (key, requestedMs) => this.cancels.get(key)?.requestedMs === requestedMs,
+      clock: this.clock,
+    });
     this.prd = new PrdDomain({
       root: this.root,
       projectDir: this.projectDir,
@@ -529,6 +549,17 @@ export class OmcStore {
     this.omcRecheck?.start();
     // Another omc-top's cancels: its "cancel did not take" is this monitor's too.
     this.stopRecordWatch ??= this.cancelRecords.watch();
+    // Another omc-top's cancel nobody follows any more is settled here (not under --readonly: it writes nothing),
+    // once the sessions and their Claude processes are read (before, every loop would look ended): at once after a
+    // whole read (`start()`), else once the slices are read.
+    if (this.followCancels && !this.stopFollowWait) {
+      const follow = () => this.recordFollower.start();
+      if (progressive) this.stopFollowWait = this.afterFirstRead(follow);
+      else {
+        follow();
+        this.stopFollowWait = () => undefined;
+      }
+    }
     this.stopClockWatch ??= watchClockJumps({
       wall: this.clock,
       monotonic: this.monotonic,
@@ -617,6 +648,7 @@ export class OmcStore {
       }
     }
     this.cancels.evaluate();
+    this.recordFollower.evaluate();
   }
 
   /** Every domain's additions to the --json document. */
@@ -655,6 +687,9 @@ export class OmcStore {
     this.watcher = null;
     for (const d of this.domains) d.dispose?.();
     this.cancels.dispose();
+    this.stopFollowWait?.();
+    this.stopFollowWait = null;
+    this.recordFollower.dispose();
     this.stopRecordWatch?.();
     this.stopRecordWatch = null;
     this.stopClockWatch?.();

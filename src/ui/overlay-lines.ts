@@ -101,6 +101,10 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ],
   ['gone / unknown / ?', 'CLAUDE column: its process died (the entry outlived it) / no registry entry, never guessed'],
   [
+    '!elsewhere',
+    'CLAUDE column: its Claude runs from a directory whose hooks read another .omc, so the loop here is orphaned',
+  ],
+  [
     '!gone / !waiting / !idle',
     'needs you (counted, listed in the ! inbox; the ! goes once acknowledged, a): orphaned loop (c cleans up, J to its pane) / a prompt, with the call it is about / idle with a loop',
   ],

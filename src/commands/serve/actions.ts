@@ -12,7 +12,8 @@ const NOT_ANSWERED_REMOTELY: ActionResult = {
  * The page's actions, with the TUI's confirmation and verification: cancel
  * or pause is planned first (the page shows what would be done, as the TUI's
  * dialog does), then executed only for that plan (a plan that changed in
- * between is refused and shown again), and verified on disk by executeCancel.
+ * between is refused and shown again), verified on disk by executeCancel, and
+ * followed and recorded as the TUI's is (feeds/answers/cancel-plan.ts carryOutCancel).
  * Answers go through the TUI's own code (feeds/answers/answer.ts): a
  * permission request is answered at once, as the TUI's y / n / A, bound to
  * the request and digest the page was shown; an OMC gate is planned, then
@@ -20,9 +21,9 @@ const NOT_ANSWERED_REMOTELY: ActionResult = {
  * in the root's outcome lines, which the page shows.
  */
 import crypto from 'node:crypto';
-import { executeCancel } from '../../store/cancel/execute.js';
 import type { CancelPlan } from '../../store/cancel/plan.js';
-import { cancelDialog, planCancelFor } from '../../feeds/answers/cancel-plan.js';
+import { cancelDialog, carryOutCancel, planCancelFor } from '../../feeds/answers/cancel-plan.js';
+import { unrecordedText } from '../../store/cancel/words.js';
 import { cancelTargetOf, parseCancelTarget } from '../../store/cancel/target.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { decideGateAndFollow, planGate, sendPermissionAnswer } from '../../feeds/answers/answer.js';
@@ -234,10 +235,13 @@ export class Actions {
         ? { status: 200, body: { ok: true, summary: cleanLine(r.message) } }
         : { status: 409, body: { error: cleanLine(r.message) } };
     }
-    const out = await executeCancel(root.root, p.plan, { now: this.now, readonly: this.readonly });
+    // As the TUI's: this process's tracker follows it and records it for every other omc-top (and its settlement).
+    const out = await carryOutCancel(root.store, p.plan, { now: this.now, readonly: this.readonly });
     if (out.kind === 'refused') return { status: 409, body: { error: cleanLine(out.message) } };
     if (out.kind === 'changed')
       return { status: 409, body: { error: cleanLine(`the session changed (${out.what}): ask again`) } };
-    return { status: out.ok ? 200 : 500, body: { ok: out.ok, summary: cleanLine(out.summary) } };
+    const why = await root.store.cancels.recorded(out.done);
+    const summary = why === null ? out.done.summary : `${out.done.summary}; ${unrecordedText(why)}`;
+    return { status: out.done.ok ? 200 : 500, body: { ok: out.done.ok, summary: cleanLine(summary) } };
   }
 }

@@ -202,7 +202,7 @@ export const PAGE_JS = `'use strict';
         d.dataset.session = row.session;
         d.appendChild(el('span', (row.sessionless ? '(legacy)' : row.session).slice(0, 12), 'sid'));
         // The row's word as every surface says it ("stopping 47s", "cancel 12s"), on the server's clock.
-        d.appendChild(el('span', (row.statusText || row.status) + (row.process ? ' · ' + row.process : ''), 'status'));
+        d.appendChild(el('span', (row.statusText || row.status) + (row.processText ? ' · ' + row.processText : ''), 'status'));
         d.appendChild(el('span', row.modes + ' ' + ago(row.updatedMs), 'modes'));
         var acts = el('span');
         // A loop omc-top could cancel or pause (planCancel says what, or omc-top cancel on its host).

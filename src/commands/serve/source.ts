@@ -12,7 +12,7 @@ import { AckFile } from '../../feeds/attention/acks.js';
 import { AttentionMonitor } from '../../feeds/attention/monitor.js';
 import { sessionJson, type NeedItem } from '../../feeds/attention/needs.js';
 import { ownStateDir } from '../../io/state-dir.js';
-import { rowIdentity, rowOf, rowStatusText, type RowModel } from '../../feeds/row.js';
+import { rowIdentity, rowOf, rowProcessText, rowStatusText, type RowModel } from '../../feeds/row.js';
 import { sessionKey } from '../../store/sessions/model.js';
 import { cancelTargetOf } from '../../store/cancel/target.js';
 import { answerInputOf, answerItems, foldAnswered, type AnswerItem } from '../../feeds/answers/items.js';
@@ -154,7 +154,8 @@ export interface RootJson {
   local: boolean;
   /** `key`: the row's identity in its project; `target`: how a cancel names it (store/cancel/target.ts). */
   /** `statusText`: the row's status as every surface says it (feeds/row.ts rowStatusText), on this clock. */
-  rows: Array<RowModel & { key: string; target: string; statusText: string }>;
+  /** `processText`: what its CLAUDE cell says (feeds/row.ts rowProcessText: `elsewhere` for a Claude away). */
+  rows: Array<RowModel & { key: string; target: string; statusText: string; processText: string | null }>;
   /**
    * A `--host` project whose host is not live (its rows are kept but not current): the fleet header's note and
    * why, e.g. `not live: lost 20 s ago, retrying in 1 s: no line for 20 s …`; null while live; absent for a local root.
@@ -210,7 +211,13 @@ function rootJson(r: ServeRoot, now: number): RootJson {
     .getSnapshot()
     .sessions.map((s) => {
       const row = rowOf(s, claude.get(s.id), now, undefined, records.get(sessionKey(s)));
-      return { key: rowIdentity(row), target: cancelTargetOf(row), statusText: rowStatusText(row, now), ...row };
+      return {
+        key: rowIdentity(row),
+        target: cancelTargetOf(row),
+        statusText: rowStatusText(row, now),
+        processText: rowProcessText(row),
+        ...row,
+      };
     })
     .sort((a, b) => a.rank - b.rank || (b.updatedMs ?? 0) - (a.updatedMs ?? 0));
   const view = r.monitor.view.getSnapshot();
@@ -344,6 +351,7 @@ function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined, now: number)
       key: row.key,
       target: cancelTargetOf(row),
       statusText: rowStatusText(row, now),
+      processText: rowProcessText(row),
     })),
     needs: needs.open.map((n) => needJson(n)),
     acked: needs.acked.map((n) => needJson(n)),

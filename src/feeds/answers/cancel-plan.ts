@@ -1,10 +1,12 @@
 /**
- * A cancel or pause planned for a person to confirm, whoever asks (the TUI's `c` / `p`, the serve page's Cancel /
- * Pause): the OMC that runs the session's hooks decides whether a pause is refused and which warnings the plan
+ * A cancel or pause planned for a person to confirm, and carried out once confirmed, whoever asks (the TUI's `c` /
+ * `p`, the serve page's Cancel / Pause): the OMC that runs the session's hooks decides whether a pause is refused and which warnings the plan
  * carries; the dialog's lines (the plan, a pause's budget and version warnings, the rule book it was judged with)
  * are the same words on every surface.
  */
 import { describePlan } from '../../store/cancel/describe.js';
+import { executeCancel, type ExecuteOptions, type ExecuteOutcome } from '../../store/cancel/execute.js';
+import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import { planCancel, type CancelPlan } from '../../store/cancel/plan.js';
 import { pauseRefusal } from '../../store/cancel/pause-support.js';
 import type { OmcInstall } from '../../store/omc-install.js';
@@ -70,4 +72,20 @@ export function cancelDialog(
       : [...text.lines, ...warnings, rulesLine],
     prompt: text.prompt,
   };
+}
+
+/** A confirmed plan carried out: as execute.ts says, with this process's tracker's entry when it was written. */
+export type CarriedOut =
+  | Exclude<ExecuteOutcome, { kind: 'done' }>
+  | { kind: 'done'; done: Extract<ExecuteOutcome, { kind: 'done' }>; entry: TrackedCancel };
+
+/**
+ * A confirmed plan carried out, whoever confirmed it (the TUI's dialog, the serve page's Confirm): written under OMC's
+ * locks (execute.ts), then followed by this process's tracker (store.cancels), which records the cancel for every
+ * other omc-top process (the same record `omc-top cancel` writes) and, once it sees it, its settlement.
+ */
+export async function carryOutCancel(store: OmcStore, plan: CancelPlan, opts: ExecuteOptions): Promise<CarriedOut> {
+  const out = await executeCancel(store.root, plan, opts);
+  if (out.kind !== 'done') return out;
+  return { kind: 'done', done: out, entry: store.cancels.track(out) };
 }

@@ -8,7 +8,7 @@ import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
 import { NOT_PRICED, readingMark, spendCell, type Reading } from '../../store/cost/spend.js';
 import { shortId } from '../sessions/rows.js';
-import { rowLabel, rowStatusText } from '../../feeds/row.js';
+import { rowLabel, rowProcessText, rowStatusText } from '../../feeds/row.js';
 
 /** Header, column header, message line, footer. */
 export const FLEET_CHROME_ROWS = 4;
@@ -114,8 +114,14 @@ export function rowLine(r: FleetRow, now: number, width: number, selected: boole
 export const AGE_NOT_KNOWN = '?';
 const ageText = (r: FleetRow, now: number) => (r.asOfMs !== undefined ? AGE_NOT_KNOWN : formatAge(r.updatedMs, now));
 
-/** The CLAUDE cell: "!" as on the sessions row when the attention model says this session needs the user. */
-export const claudeText = (r: FleetRow) => (r.needs !== null ? `!${r.process ?? '?'}` : (r.process ?? '—'));
+/**
+ * The CLAUDE cell: "!" as on the sessions row when the attention model says this session needs the user; the word is
+ * the sessions row's (store/claude/join-words.ts processWord: `elsewhere` for a Claude whose hooks read another .omc).
+ */
+export const claudeText = (r: FleetRow) => {
+  const word = rowProcessText(r);
+  return r.needs !== null ? `!${word ?? '?'}` : (word ?? '—');
+};
 
 /** The MODES cell: what the session needs the user for first, then its modes (or its prompt). */
 export const modesText = (r: FleetRow) =>

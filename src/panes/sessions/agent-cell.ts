@@ -7,6 +7,7 @@
  */
 import { attentionFor, type AttentionFact } from '../../store/claude/attention.js';
 import { clockHm, lifeOf } from '../../store/claude/life.js';
+import { processWord } from '../../store/claude/join-words.js';
 import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { formatAge, width as textWidth } from '../../ui/format.js';
@@ -41,11 +42,13 @@ export function processCell(
   const p = c?.process ?? null;
   const attention = attentionFor(s, p, c?.transcript?.facts ?? null);
   const life = lifeOf(c);
-  const word = life.status;
+  // A Claude whose hooks read another .omc runs nothing of this root's loop (the orphaned item says so): not "busy".
+  const away = !!p?.elsewhere;
+  const word = processWord(life.status, away);
   const mark = attention.length > 0 && !acknowledged ? '!' : '';
   // An exit is a moment, not a state that ages: "exited 14:02" (UTC, as every clock in the app).
   const when =
-    life.sinceMs === null || word === 'unknown'
+    life.sinceMs === null || word === 'unknown' || away
       ? null
       : word === 'exited'
         ? clockHm(life.sinceMs)

@@ -5,9 +5,9 @@
  * that only wrote its next iteration is still the loop to end), run the recipe
  * and hand the result to the tracker that shows the countdown and the verdict.
  */
-import { executeCancel } from '../../store/cancel/execute.js';
 import type { CancelPlan } from '../../store/cancel/plan.js';
-import { cancelDialog, planCancelFor } from '../../feeds/answers/cancel-plan.js';
+import { cancelDialog, carryOutCancel, planCancelFor } from '../../feeds/answers/cancel-plan.js';
+import { unrecordedText } from '../../store/cancel/words.js';
 import { isValidSessionId } from '../../store/sessions/omc-rules.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { claudeWords, type TrackedPhase } from '../../store/cancel/tracker.js';
@@ -56,17 +56,17 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
     ...cancelDialog(ctx.store, plan, changed),
     onConfirm: () =>
       ctx.app.run(verb, async () => {
-        const out = await executeCancel(ctx.store.root, plan, { now: ctx.app.now, readonly: ctx.app.readonly });
-        if (out.kind === 'changed') {
-          ask(ctx, out.plan, out.what);
+        const carried = await carryOutCancel(ctx.store, plan, { now: ctx.app.now, readonly: ctx.app.readonly });
+        if (carried.kind === 'changed') {
+          ask(ctx, carried.plan, carried.what);
           return;
         }
-        if (out.kind === 'refused') {
-          ctx.app.flash(`${verb}: ${out.message}`, 'error');
+        if (carried.kind === 'refused') {
+          ctx.app.flash(`${verb}: ${carried.message}`, 'error');
           return;
         }
         const tracker = ctx.store.cancels;
-        const entry = tracker.track(out);
+        const { done: out, entry } = carried;
         // The message says what the tracker (the verdict engine on a fresh read, and Claude as omc-top sees
         // it) says, and follows it until it is final: a loop re-armed inside the window turns into "not ended
         // yet"; a ✓ only once omc-top saw what it marks (Claude stopped, or was not in a turn).
@@ -80,7 +80,7 @@ function ask(ctx: KeyContext<SessionsPaneState>, plan: CancelPlan, changed: stri
         };
         void tracker.recorded(out).then((why) => {
           if (why === null) return;
-          unrecorded = `; its cancel record was not written (${why}): other omc-tops will not say if it does not take`;
+          unrecorded = `; ${unrecordedText(why)}`;
           if (lastSaid) say(...lastSaid);
         });
         let last = entry.text;

@@ -11,9 +11,10 @@
  * expires a day after its cancel, and only the newest entries are kept. A file that cannot be read or parsed keeps
  * the records last read, with a problem line; the next cancel rewrites it.
  *
- * The process that follows a cancel to its verdict (its tracker) adds what it saw settle it (`settled`: the word, when,
- * Claude's stop when it saw one, its pid), so every other process says the same settled word (settled.ts), and a ✓
- * elsewhere is still a stop some process saw.
+ * The process that follows a cancel to its verdict (the tracker of the one that made it, or any live omc-top on the
+ * root that follows a record nobody settled: follow.ts) adds what it saw settle it (`settled`: the word, when, Claude's
+ * stop when it saw one, its pid), the first to do so only, so every other process says the same settled word
+ * (settled.ts), and a ✓ elsewhere is still a stop some process saw.
  */
 import { watchOwnFile } from '../../io/watch/own-file.js';
 import { withFileLock } from '../../io/file-lock.js';
@@ -44,6 +45,18 @@ export interface CancelRecord {
   failed?: string | null;
   /** What the process that followed the cancel saw settle it, or null while in flight (absent from an older omc-top). */
   settled?: CancelSettlement | null;
+  /**
+   * The omc-top process whose tracker follows the cancel to its end (the monitor or serve that made it; its start
+   * identity, io/process-start.ts, so a pid used again is not taken for it): while it runs, the others leave the
+   * settlement to it (follow.ts). Null when none does (`omc-top cancel`), absent from an older omc-top.
+   */
+  followedBy?: CancelFollower | null;
+}
+
+/** A process that follows a cancel: its pid and its start identity (null where none can be read). */
+export interface CancelFollower {
+  pid: number;
+  start: string | null;
 }
 
 /** The verdicts a cancel settles on that other processes say too (tracker.ts phases stopped, cancelled, unobserved, not-taken). */
@@ -108,6 +121,16 @@ function parseSettlement(v: unknown, requestedMs: number): CancelSettlement | nu
   return { word, atMs, stoppedMs, seen: seen as (typeof STOPS_SEEN)[number], byPid };
 }
 
+/** Who follows a cancel, read from the file: a positive pid and a start identity of digits, else nobody. */
+function parseFollower(v: unknown): CancelFollower | null {
+  const o = v as Record<string, unknown> | null;
+  if (!o || typeof o !== 'object' || Array.isArray(o)) return null;
+  const { pid, start } = o;
+  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return null;
+  if (start !== null && (typeof start !== 'string' || !/^\d{1,30}$/.test(start))) return null;
+  return { pid, start };
+}
+
 const sameSettlement = (a: CancelSettlement | null | undefined, b: CancelSettlement | null | undefined) =>
   (a ?? null) === (b ?? null) || (a?.word === b?.word && a?.atMs === b?.atMs && a?.stoppedMs === b?.stoppedMs);
 
@@ -134,7 +157,7 @@ export function parseCancelRecords(text: string, now: number): Parsed {
     // A bad entry is skipped, not the file: the others still hold.
     const e = c as Record<string, unknown> | null;
     if (!e || typeof e !== 'object') continue;
-    const { key, modes, requestedMs, expiresMs, notEnded, failed, settled } = e;
+    const { key, modes, requestedMs, expiresMs, notEnded, failed, settled, followedBy } = e;
     if (!isKey(key)) continue;
     if (!Array.isArray(modes) || modes.length === 0 || modes.length > 10) continue;
     if (!modes.every((m) => typeof m === 'string' && MODE.test(m))) continue;
@@ -153,6 +176,7 @@ export function parseCancelRecords(text: string, now: number): Parsed {
       notEnded: kept.slice(0, 10),
       failed: why,
       settled: settled === undefined || settled === null ? null : parseSettlement(settled, requestedMs),
+      followedBy: parseFollower(followedBy),
     });
   }
   return { ok: true, records: bounded(out, now) };
@@ -208,8 +232,10 @@ export class CancelRecordFile {
   }
 
   /**
-   * Records what this process saw settle the cancel of `key` made at `requestedMs` (its tracker's verdict), the
-   * same way as `add`. A newer cancel of the session in the file is left alone: this verdict is not about it.
+   * Records what this process saw settle the cancel of `key` made at `requestedMs` (its tracker's verdict, or its
+   * follower's: follow.ts), the same way as `add`. A newer cancel of the session in the file is left alone: this
+   * verdict is not about it. The first settlement wins: one already recorded (here, or in the file under the lock) is
+   * kept, so every process says one word for the cancel.
    */
   settle(key: string, requestedMs: number, settled: CancelSettlement): Promise<string | null> {
     // This process's own record when the file lost it (its write failed, or the file was damaged since).
@@ -218,7 +244,7 @@ export class CancelRecordFile {
       key,
       (had) => {
         const base = had?.requestedMs === requestedMs ? had : mine?.requestedMs === requestedMs ? mine : null;
-        if (!base || (had && had.requestedMs > requestedMs)) return null;
+        if (!base || (had && had.requestedMs > requestedMs) || (base.settled ?? null) !== null) return null;
         return { ...base, settled };
       },
       "this cancel's verdict",

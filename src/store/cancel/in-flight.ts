@@ -106,7 +106,10 @@ export function recordedFlight(
   return flightWord({ requestedMs: rec.requestedMs, expiresMs: rec.expiresMs, loopActive, claude: side }, now);
 }
 
-/** The row's word: the tracker's when this process made the cancel, else the record's. */
+/**
+ * The row's word: the tracker's when this process made the cancel (none once the record holds a settlement another
+ * process recorded first: settled.ts), else the record's.
+ */
 export function rowFlight(
   tracked: TrackedCancel | undefined,
   rec: CancelRecord | undefined,
@@ -114,6 +117,9 @@ export function rowFlight(
   claude: ClaudeSessionView | undefined,
   now: number,
 ): FlightWord | null {
-  if (tracked && tracked.requestedMs >= (rec?.requestedMs ?? 0)) return trackedFlight(tracked, now);
+  if (tracked && tracked.requestedMs >= (rec?.requestedMs ?? 0))
+    return rec?.requestedMs === tracked.requestedMs && (rec.settled ?? null) !== null
+      ? null
+      : trackedFlight(tracked, now);
   return recordedFlight(rec, s, claude, now);
 }

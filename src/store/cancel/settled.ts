@@ -9,9 +9,10 @@
  * - `ended`: the same with no Claude to see, or one whose turn could not be told from the disk (no ✓);
  * - `not taken`: a mode the cancel ended was active again when its window ended (until the session holds no loop).
  *
- * The process that followed the cancel (its tracker, tracker.ts) records what it saw in the cancel's shared record
- * (cancel-records.ts `settled`); every other process says the word from there, and that one from the same settlement
- * (tracker.ts settlementOf), so they agree. A process that has no such record (it could not be read or written) says
+ * The process that followed the cancel (its tracker, tracker.ts; or, for a cancel its maker does not follow to its
+ * end, any live omc-top on the root: follow.ts) records what it saw in the cancel's shared record (cancel-records.ts
+ * `settled`), the first to settle only; every process says the word from there (the maker from its tracker until the
+ * record holds one: tracker.ts settlementOf), so they agree. A process that has no such record (it could not be read or written) says
  * the store's word: never more than was seen.
  */
 import { holdsAgent, type SessionView } from '../sessions/model.js';
@@ -64,9 +65,9 @@ export const recordedSettled = (rec: CancelRecord | undefined, s: Pick<SessionVi
   shownSettlement(rec?.settled, rec?.modes ?? [], s, now);
 
 /**
- * The settlement a session's row says: from this process's tracker when it made the newest cancel or pause (what it
- * records for the others, whether or not the write went through), else from the shared record; null when none is
- * shown.
+ * The settlement a session's row says: the shared record's when one is recorded (the first to settle wins, whoever
+ * followed it: follow.ts), else this process's tracker's when it made the newest cancel or pause (what it records for
+ * the others, whether or not the write went through); null when none is shown.
  */
 export function rowSettlement(
   tracked: TrackedCancel | undefined,
@@ -77,11 +78,15 @@ export function rowSettlement(
   const own = tracked !== undefined && tracked.requestedMs >= (rec?.requestedMs ?? 0);
   // A pause made since says its own words: an older cancel's verdict is not about it.
   if (own && tracked.pauseOnly) return null;
-  const settlement = own ? settlementOf(tracked, process.pid) : (rec?.settled ?? null);
+  const settlement = own ? (ownRecorded(tracked, rec) ?? settlementOf(tracked, process.pid)) : (rec?.settled ?? null);
   const word = shownSettlement(settlement, own ? tracked.modes : (rec?.modes ?? []), s, now);
   const requestedMs = own ? tracked.requestedMs : (rec?.requestedMs ?? 0);
   return word && settlement ? { word, settlement, requestedMs } : null;
 }
+
+/** The settlement recorded for this process's own cancel (its own, or another process's that came first), or null. */
+export const ownRecorded = (tracked: TrackedCancel, rec: CancelRecord | undefined): CancelSettlement | null =>
+  rec !== undefined && rec.requestedMs === tracked.requestedMs ? (rec.settled ?? null) : null;
 
 /** The settled word of a session's row (rowSettlement), or null. */
 export const rowSettled = (

@@ -29,7 +29,8 @@ import type { Clock, Subscribable } from '../types.js';
 import { judgeSignal, type CancelDone } from './execute.js';
 import { sha256 } from './signal.js';
 import { type Obj, obj } from '../../io/json.js';
-import type { CancelRecord, CancelSettlement, SettledWordName } from './cancel-records.js';
+import type { CancelFollower, CancelRecord, CancelSettlement, SettledWordName } from './cancel-records.js';
+import { runningStartIdentity } from '../../io/process-start.js';
 import { CANCEL_FAILED } from './words.js';
 
 /**
@@ -374,15 +375,28 @@ export function followClaude(side: ClaudeSide, v: AgentView, requestedMs: number
   return next;
 }
 
-/** What other omc-top processes are told of a cancel: the session, the modes it ended, its window. */
-export const cancelRecordOf = (result: CancelDone): CancelRecord => ({
+/**
+ * What other omc-top processes are told of a cancel: the session, the modes it ended, its window, and the process
+ * that follows it to its end (a tracker's; none for `omc-top cancel`).
+ */
+export const cancelRecordOf = (result: CancelDone, followedBy: CancelFollower | null = null): CancelRecord => ({
   key: trackerKey(result.plan.request.sessionId),
   modes: [...result.plan.modes, ...result.plan.linked],
   requestedMs: result.signal.requestedMs,
   expiresMs: result.signal.expiresMs,
   notEnded: [...new Set(result.stillActive.map((a) => a.mode))],
   failed: result.failedWrite ?? null,
+  followedBy,
 });
+
+/** This process as the follower of its cancels (its start identity read once: it does not change). */
+let self: CancelFollower | null = null;
+export function thisFollower(): CancelFollower {
+  if (self) return self;
+  const start = runningStartIdentity(process.pid);
+  self = { pid: process.pid, start: start === 'absent' ? null : start };
+  return self;
+}
 
 /**
  * What this process saw settle a cancel, for every other omc-top process (cancel-records.ts `settled`): null for a
@@ -489,7 +503,8 @@ export class CancelTracker {
     };
     if (entry.final) entry.settledMs = now;
     // A pause ends nothing, so it cannot "not take" as a cancel does: only cancels are recorded.
-    if (!entry.pauseOnly && this.recorder) this.recordings.set(result, this.recorder.add(cancelRecordOf(result)));
+    if (!entry.pauseOnly && this.recorder)
+      this.recordings.set(result, this.recorder.add(cancelRecordOf(result, thisFollower())));
     this.tellSettled(entry);
     this.entries.set(key, entry);
     this.publish();

@@ -13,6 +13,13 @@ interface Step {
   writeFailed?: boolean;
 }
 
+/**
+ * A cancel made on disk whose record for other omc-top processes could not be written (cancel-records.ts), after the
+ * cancel's own message: the monitor's and the serve page's.
+ */
+export const unrecordedText = (why: string): string =>
+  `its cancel record was not written (${why}): other omc-tops will not say if it does not take`;
+
 /** The status word and the attention reason. */
 export const CANCEL_FAILED = 'cancel failed';
 

@@ -1,7 +1,7 @@
 /**
  * The join's own words, said the same on every surface that shows the session's process (the detail, peek, the
- * fleet row's reason, `--json`, `send`, the note and interrupt messages): how many Claude processes run the session,
- * and a process whose hooks read another `.omc`.
+ * fleet row's reason, `--json`, `send`, the note and interrupt messages, the CLAUDE cell of a session row and of a fleet
+ * row): how many Claude processes run the session, and a process whose hooks read another `.omc`.
  */
 import { shownPath } from '../../io/shown-path.js';
 import type { ProcessView } from './model.js';
@@ -19,6 +19,15 @@ export function elsewhereText(p: Pick<ProcessView, 'pid' | 'elsewhere'> | null):
   if (!p?.elsewhere) return null;
   return `Claude (pid ${p.pid}) runs this session from ${shownPath(p.elsewhere)}: its hooks do not read this .omc`;
 }
+
+/**
+ * The CLAUDE cell's word for a Claude running this session from where its hooks read another `.omc`: not `busy` or
+ * `idle` here, since nothing runs this root's loop (its needs say the loop is orphaned: attention.ts).
+ */
+export const ELSEWHERE_WORD = 'elsewhere';
+
+/** The CLAUDE cell's word for a process: ELSEWHERE_WORD when its hooks read another `.omc`, else its status. */
+export const processWord = (status: string, elsewhere: boolean): string => (elsewhere ? ELSEWHERE_WORD : status);
 
 /** The pid an answer went to, with the others when there are: "pid 30968; 2 Claude processes run this session (…)". */
 export function answeredPid(p: Pick<ProcessView, 'pid' | 'alsoPids'>): string {

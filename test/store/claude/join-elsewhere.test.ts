@@ -9,7 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ownStateDir } from '../../../src/io/state-dir.js';
 import { attentionReport } from '../../../src/feeds/attention/report.js';
-import { rowOf } from '../../../src/feeds/row.js';
+import { ROW_SCHEMA, cleanRow, rowOf } from '../../../src/feeds/row.js';
+import { agentNeeds } from '../../../src/feeds/attention/needs.js';
+import { claudeText } from '../../../src/panes/fleet/layout.js';
+import { singleSource } from '../../../src/commands/serve/source.js';
 import { BUNDLE, statusCount } from '../../helpers/attention-surfaces.js';
 import { sleeperPool } from '../../helpers/claude-stand-in.js';
 import { writeRegistry } from '../../helpers/claude-files.js';
@@ -73,9 +76,23 @@ describe('a Claude running this session from where its hooks read another .omc',
       // The fleet's and serve's row of it says where that Claude runs.
       const session = store.sessions.getSnapshot().sessions.find((x) => x.id === S);
       expect(session && rowOf(session, store.claude.getSnapshot().bySession.get(S)).processWhy).toContain(said);
+      // The fleet's row (as LocalFleet builds it, sent over `watch --json --rows` and read back): its needs say the
+      // loop is orphaned, and its CLAUDE cell says where that Claude is, not `busy`; the serve page's cell alike.
+      if (!session) throw new Error('no session');
+      const claude = store.claude.getSnapshot().bySession.get(S);
+      const need = agentNeeds(session, claude)[0];
+      const wire = ROW_SCHEMA.parse(JSON.parse(JSON.stringify(rowOf(session, claude, Date.now(), need))));
+      const fleetRow = { ...cleanRow(wire), key: S, host: null, rootId: 'r', rootLabel: 'p' };
+      expect([fleetRow.needs, claudeText(fleetRow)]).toEqual(['orphaned loop', '!elsewhere']);
+      const source = singleSource(store, 'p', env);
+      onTestFinished(() => source.close());
+      const page = source.picture(Date.now()).roots[0]?.rows.find((r) => r.session === S);
+      expect(page?.processText).toBe('elsewhere');
       const a = mount(store, { columns: 200, rows: 40 });
       await a.ready;
       await a.waitForText(/eeeeeeee/);
+      // The monitor's row says the same word in its CLAUDE cell.
+      expect(a.text()).toMatch(/!elsewhere/);
       await a.step(KEY.enter);
       await a.waitForText(`runs this session from ${cwd}`);
       // What to do says that Claude is ended there, not resumed here while it runs.
