@@ -28,7 +28,10 @@ async function clear(h: TerminalHarness, gone: RegExp): Promise<void> {
 }
 
 describe('/ finds what a row shows', () => {
-  it('Teams: the state line, the counts, the phase history and the age', async ({ project: p, pty }) => {
+  it('Teams: the state line, the counts, the phase history and the age; a task by its lease, blocker and error', async ({
+    project: p,
+    pty,
+  }) => {
     const h = pty({ cwd: p.dir, cols: 120, rows: 30 });
     await h.waitForText('ralph 3/10');
     h.write('t');
@@ -41,6 +44,20 @@ describe('/ finds what a row shows', () => {
       await clear(h, /of 1 match/);
     }
     await filter(h, 'no-such-word', /0 of 1 match/);
+    await clear(h, /of 1 match/);
+
+    // The team's tasks: an expired lease, an open blocker (⛓3), a failed task's error, as their rows show them.
+    h.write(KEY.enter);
+    await h.waitForText('WORKERS 3');
+    for (const [words, count, row] of [
+      ['lease expired', 2, /#3 +in progress .*\(lease expired \S+ ago\)/],
+      ['⛓3', 1, /#5 +pending .*⛓3/],
+      ['formatcents', 1, /#2 +failed .*— formatCents/],
+    ] as const) {
+      const shown = await filter(h, words, new RegExp(`TASKS 6 · /\\S.* ${count} of 6 match`));
+      expect(shown.join('\n'), words).toMatch(row);
+      await clear(h, /of 6 match/);
+    }
   });
 
   it('Memory: the source and the fate at the next session start', async ({ project: p, pty }) => {
