@@ -8,9 +8,10 @@ import React, { useEffect, useMemo, useReducer, useRef, useSyncExternalStore } f
 import { Box, Text } from 'ink';
 import { claimedKeys, footerHints } from './kit/bindings.js';
 import { GLOBAL_BINDINGS, paneById } from './input/router.js';
-import { INBOX_BINDINGS } from './input/inbox.js';
+import { INBOX_BINDINGS, inboxContext, type InboxContext } from './input/inbox.js';
 import { inboxRowsOf } from './input/env.js';
 import { useInputRouter } from './input/use-router.js';
+import type { RouterEnv } from './input/env.js';
 import type { AppActions, AnyPaneModule, RootChoice } from './kit/pane.js';
 import { describeWriteError } from './io/safe-fs/index.js';
 import type { OmcStore, StoreStatus } from './store/store.js';
@@ -108,7 +109,7 @@ export function App(props: AppProps) {
   );
 
   const actions = useAppActions(props, attention);
-  useInputRouter({
+  const routerEnv: RouterEnv = {
     ui,
     store,
     panes,
@@ -117,7 +118,8 @@ export function App(props: AppProps) {
     exit: props.exit,
     redraw: props.redraw,
     back: props.back,
-  });
+  };
+  useInputRouter(routerEnv);
 
   const paneHeight = bodySize.rows;
   const overlay = uiState.overlay;
@@ -193,7 +195,8 @@ export function App(props: AppProps) {
               paneState,
               store.readonly,
               overlay?.kind === 'problems' ? answerHints(answerable, store, actions) : [],
-              keyView,
+              // The inbox's keys are offered for its selected item as its router sees it (J only with a pane).
+              overlay?.kind === 'problems' ? inboxContext(routerEnv, overlay) : keyView,
             )}
             width={width}
             typing={!overlay && (pane.typing?.active(paneState) ?? false)}
@@ -306,7 +309,8 @@ function footerFor(
       ['n/Esc', 'no'],
       ['↑↓', 'scroll'],
     ];
-  if (overlay?.kind === 'problems') return [...answerHintsNow, ...footerHints(INBOX_BINDINGS, overlay.list, readonly)];
+  if (overlay?.kind === 'problems')
+    return [...answerHintsNow, ...footerHints(INBOX_BINDINGS, overlay.list, readonly, ctx as InboxContext)];
   if (overlay)
     return [
       ['Esc', 'close'],

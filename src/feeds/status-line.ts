@@ -10,7 +10,12 @@ import { holdsAgent, LAST_HOLDING_RANK, unreadableDirCount, type SessionsSnapsho
 export const DEFAULT_FORMAT = '{loops} · needs you: {needs}';
 export const FORMAT_FIELDS = ['loops', 'active', 'needs', 'project', 'state'] as const;
 
-const SHOWN_LOOPS = 3;
+/**
+ * A tmux status bar has room for one loop: the first in the sessions' attention order (the Sessions pane's default
+ * order, the one that needs the user most), then `+N` for the others. Two sessions' loops side by side
+ * (`ralph 1/100 ralph 2/100`) read as one session's; `{active}` counts them all (N = active − 1).
+ */
+const SHOWN_LOOPS = 1;
 
 export interface StatusValues {
   loops: string;
@@ -29,7 +34,7 @@ export type StatusLineValues = StatusValues & { state: string };
 /** The loops the Stop hook holds the agent for (or will, once armed): what a status bar should count. */
 export function loopValues(sessions: SessionsSnapshot): Pick<StatusValues, 'loops' | 'active'> {
   // The live monitor asks this once a second. With the domain's count of running loops the scan stops at the
-  // fourth loop instead of passing over 10,000 sessions; with fewer loops it stops at the first session ranked
+  // second loop instead of passing over 10,000 sessions; with fewer loops it stops at the first session ranked
   // after every one that can hold a loop (the stale ones). Only the shown loops get their text either way.
   const known = sessions.counts?.loops;
   const knownUnreadable = sessions.counts?.unreadable;
@@ -59,7 +64,7 @@ export function loopValues(sessions: SessionsSnapshot): Pick<StatusValues, 'loop
   const unknown = unreadable === 0 ? '' : `? ${unreadable > 1 ? `${unreadable} ` : ''}unreadable`;
   const seen = active === 0 ? '' : shown.join(' ') + (active > SHOWN_LOOPS ? ` +${active - SHOWN_LOOPS}` : '');
   return {
-    // A status bar has room for a few: the first ones (the sessions domain's attention order) and a count.
+    // The first loop in the sessions domain's attention order, and a count of the others.
     loops: seen === '' && unknown === '' ? 'no loops' : [seen, unknown].filter((t) => t !== '').join(' '),
     active,
   };

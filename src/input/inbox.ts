@@ -13,6 +13,7 @@ import { acknowledge } from '../feeds/attention/control.js';
 import { isPermissionNeed, type NeedItem } from '../feeds/attention/needs.js';
 import { LEGACY_KEY } from '../store/sessions/model.js';
 import { teamShutdownCommand } from '../store/teams/omc-team-rules.js';
+import { reachAdvice } from '../store/claude/attention.js';
 import { inboxLayout, moveInbox, type InboxLayout, type InboxRow } from '../ui/inbox-layout.js';
 import { paneOfProblem } from '../ui/problems-view.js';
 import type { TextOverlay } from '../kit/ui-store.js';
@@ -83,6 +84,37 @@ const noSession = (ctx: InboxContext) => {
         : null;
 };
 
+/** The Claude process of the item's session, as the Sessions pane's J finds it (the claude snapshot's join). */
+const processOfNeed = (ctx: InboxContext, n: NeedItem) =>
+  n.session ? (ctx.env.store.claude.getSnapshot().bySession.get(n.session)?.process ?? null) : null;
+
+/**
+ * J is offered only where the registry names the tmux pane of the item's Claude: reachAdvice's rule
+ * (store/claude/attention.ts), by which the Sessions pane's detail and the notifications mention J.
+ */
+const paneKnown = (ctx: InboxContext): boolean => {
+  const n = needOf(ctx);
+  return !!n && noSession(ctx) === null && !!processOfNeed(ctx, n)?.tmux;
+};
+
+/**
+ * Why J cannot reach the item's Claude, or null. No process, or one that ended with no pane named: planJump has
+ * nothing to go to. A live process with no pane named is left to J (it may still match its terminal to a pane).
+ */
+const noPane = (ctx: InboxContext): string | null => {
+  const n = needOf(ctx);
+  if (!n) return null;
+  const p = processOfNeed(ctx, n);
+  if (p?.tmux || (p && p.status !== 'gone' && p.status !== 'exited')) return null;
+  const advice =
+    n.kind === 'orphaned'
+      ? `Enter opens its session: ${reachAdvice('orphaned-loop', false, true)}`
+      : n.kind === 'waiting' || n.kind === 'idle-loop'
+        ? reachAdvice('waiting-for-you', false, true)
+        : 'Enter opens what it is about';
+  return `jump: no tmux pane is known for this item's Claude (${p ? `pid ${p.pid} ${p.status === 'gone' ? 'is gone' : 'exited'} and the registry names no pane` : 'no Claude process is registered for its session'}): ${advice}`;
+};
+
 const ALWAYS = mode<ListState | undefined>('', () => true);
 const move = (to: Move) => (ctx: InboxContext) => ctx.set(moveInbox(ctx.lay, ctx.state, to));
 
@@ -122,7 +154,8 @@ export const INBOX_BINDINGS: readonly B[] = [
     keys: ['J'],
     help: "jump: switch tmux to the pane of the item's Claude session (as J in the Sessions pane)",
     hint: 'jump',
-    disabled: noSession,
+    offered: paneKnown,
+    disabled: (ctx) => noSession(ctx) ?? noPane(ctx),
     run: (ctx) => {
       const n = needOf(ctx);
       if (n) pressInSession(ctx.env, n, 'J');

@@ -1,5 +1,6 @@
-// The status line's loops (feeds/status-line.ts loopValues): the first three running loops in the sessions' order
-// with their progress, then a count of the rest; `active` counts every one. A snapshot that carries the domain's
+// The status line's loops (feeds/status-line.ts loopValues): the first running loop in the sessions' order (the
+// attention order: the one that needs the user most) with its progress, then a count of the rest; `active` counts
+// every one. A snapshot that carries the domain's
 // count of running loops gives the same line without a pass over every session.
 import { describe, expect, it } from 'vitest';
 import { loopValues } from '../../src/feeds/status-line.js';
@@ -33,7 +34,16 @@ describe('loopValues', () => {
     });
   });
 
-  it('up to three loops are all shown, in order, with their progress', () => {
+  it('one loop is shown alone with its progress', () => {
+    expect(loopValues(snap([mode({ iteration: 2, max: 5 })]))).toEqual({ loops: 'ralph 2/5', active: 1 });
+  });
+
+  it("several sessions' loops: the first in the sessions' order with its progress, and a count of the others", () => {
+    // Two sessions' ralphs side by side (`ralph 1/100 ralph 2/100`) read as one session's: one loop and a count.
+    expect(loopValues(snap([mode({ iteration: 2, max: 100 })], [mode({ iteration: 1, max: 100 })]))).toEqual({
+      loops: 'ralph 2/100 +1',
+      active: 2,
+    });
     const v = loopValues(
       snap(
         [mode({ iteration: 2, max: 5 })],
@@ -41,10 +51,10 @@ describe('loopValues', () => {
         [mode({ iteration: 7 })],
       ),
     );
-    expect(v).toEqual({ loops: 'ralph 2/5 ultrawork ralph 7', active: 3 });
+    expect(v).toEqual({ loops: 'ralph 2/5 +2', active: 3 });
   });
 
-  it('past three: the first three and a count of the others; paused loops count, others do not', () => {
+  it('the first loop and a count of the others; paused loops count, others do not', () => {
     const v = loopValues(
       snap(
         [mode({ iteration: 1, max: 9 }), mode({ mode: 'ultrawork', status: 'paused' })],
@@ -54,7 +64,7 @@ describe('loopValues', () => {
         [mode({ mode: 'team', status: 'pending' })],
       ),
     );
-    expect(v).toEqual({ loops: 'ralph 1/9 ultrawork autopilot 3 +2', active: 5 });
+    expect(v).toEqual({ loops: 'ralph 1/9 +4', active: 5 });
   });
 
   it("with the domain's count of running loops: the same line, and the count is the one given", () => {
@@ -62,10 +72,10 @@ describe('loopValues', () => {
       ...Array.from({ length: 50 }, (_, i) => [mode({ iteration: i, max: 60 }), mode({ mode: 'ultrawork' })]),
     );
     expect(loopValues(counted(many))).toEqual(loopValues(many));
-    expect(loopValues(counted(many))).toEqual({ loops: 'ralph 0/60 ultrawork ralph 1/60 +97', active: 100 });
+    expect(loopValues(counted(many))).toEqual({ loops: 'ralph 0/60 +99', active: 100 });
     // The count is the domain's: the rows after the shown loops are not walked again to recount them.
     expect(loopValues({ ...many, counts: { running: 0, stale: 0, loops: 7 } })).toEqual({
-      loops: 'ralph 0/60 ultrawork ralph 1/60 +4',
+      loops: 'ralph 0/60 +6',
       active: 7,
     });
   });
@@ -81,7 +91,7 @@ describe('loopValues', () => {
       ...snap(),
       sessions: [unreadable('u1', []), ...running, unreadable('u2', [mode({ status: 'unreadable' })])],
     };
-    expect(loopValues(mixed)).toEqual({ loops: 'ralph 0/9 ralph 1/9 ralph 2/9 +2 ? 2 unreadable', active: 5 });
+    expect(loopValues(mixed)).toEqual({ loops: 'ralph 0/9 +4 ? 2 unreadable', active: 5 });
     // With the domain's counts the walk may stop after the shown loops: the count of unreadable ones is the domain's.
     expect(loopValues({ ...mixed, counts: { running: 5, stale: 0, loops: 5, unreadable: 2 } })).toEqual(
       loopValues(mixed),

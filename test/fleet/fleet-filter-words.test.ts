@@ -1,7 +1,7 @@
 /**
  * The fleet's `/` filter reads the words a row shows (sweep 8): the CLAUDE cell (`!waiting`) and the `needs you:`
- * text find the rows that need the user, and a project line left by a filter opens the worktree of a row the
- * filter kept, not the project's first worktree.
+ * text find the rows that need the user, the AGE cell finds a row by its age as drawn, and a project line left by a
+ * filter opens the worktree of a row the filter kept, not the project's first worktree.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,6 +36,23 @@ describe('omc-top --all: / matches what the row shows', () => {
       await app.step(KEY.esc);
       await app.waitForText(/quiet {2}\(/);
     }
+    app.unmountOnly();
+  });
+
+  it('finds a row by its AGE as drawn', async () => {
+    const m = rig.machine();
+    m.project('quiet', 2);
+    const fleet = rig.fleet(m, { watch: 'none' });
+    fleet.start();
+    const app = await mountFleet(fleet, { columns: 140, rows: 24 });
+    const all = (await app.waitForText(/quiet {2}\(3 sessions/)).split('\n');
+    // A row's last cell is its age (`3h`, `45s`): one with a letter no session id holds (ids are hex).
+    const row = all.map((l) => /^[▸ ] .* (\d+[smh])$/.exec(l)).find((x) => x !== null);
+    expect(row, all.join('\n')).toBeTruthy();
+    const age = (row as RegExpExecArray)[1] as string;
+    await app.step('/', ...age);
+    const t = await app.waitForText(new RegExp(`/${age} .*\\d+ of 3 match`));
+    expect(t).toContain((row as RegExpExecArray)[0].slice(2));
     app.unmountOnly();
   });
 

@@ -74,9 +74,12 @@ describe('attention on screen', () => {
     const inbox = await a.waitForText('Needs you (1)');
     expect(inbox).toMatch(/▸ » +\d+[smhd] stalled: no live worker — \S+ team fix-ts-errors/);
     expect(inbox).toMatch(/Problems with files( \(\d+\)|: none)/);
-    // The footer is the inbox's bindings table, the keys that act on the item first.
-    expect(a.lines().at(-1)).toMatch(/a ack {2}J jump {2}c cancel/);
+    // The footer is the inbox's bindings table, the keys that act on the item first; J only where a tmux pane is
+    // known (no Claude process is registered for the team's session here).
+    expect(a.lines().at(-1)).toMatch(/a ack {2}c cancel/);
     fits(a, 80);
+    await a.press('J');
+    await a.waitForText('no tmux pane is known');
   });
 
   it('a acknowledges: the count drops everywhere, the item moves under "Acknowledged", the file keeps it', async ({

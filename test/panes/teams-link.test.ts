@@ -65,7 +65,7 @@ describe('team list order', () => {
     const b = team('b', 'waiting', 2);
     const c = team('c', 'running', 1);
     const order = (teams: unknown[]) =>
-      visibleTeams({ teams, problems: [], version: 1, derivedAt: 0, heartbeatStaleMs: 1 } as never, '').map(
+      visibleTeams({ teams, problems: [], version: 1, derivedAt: 0, heartbeatStaleMs: 1 } as never, '', 0).map(
         (t) => t.key,
       );
     expect(order([a, b, c])).toEqual(['a', 'b', 'c']);

@@ -104,9 +104,9 @@ const fromScratch = (snap: SessionsSnapshot, q: RowQuery) =>
 const everyLoop = (sessions: readonly SessionView[]) => {
   const running = sessions.flatMap((s) => s.modes.filter(holdsAgent));
   const text = running
-    .slice(0, 3)
+    .slice(0, 1)
     .map((m) => `${m.mode}${m.iteration === null ? '' : m.max ? ` ${m.iteration}/${m.max}` : ` ${m.iteration}`}`);
-  const more = running.length > 3 ? ` +${running.length - 3}` : '';
+  const more = running.length > 1 ? ` +${running.length - 1}` : '';
   return { loops: running.length === 0 ? 'no loops' : text.join(' ') + more, active: running.length };
 };
 

@@ -133,7 +133,7 @@ export const modesText = (r: FleetRow) =>
  */
 export function rowSearchText(groupLabel: string, r: FleetRow, now: number): string {
   return [groupLabel, statusText(r, now), whereText(r), r.rootLabel, rowLabel(r), r.host ?? '', claudeText(r)]
-    .concat(rowCost(r), modesText(r))
+    .concat(rowCost(r), modesText(r), ageText(r, now))
     .join(' ')
     .toLowerCase();
 }

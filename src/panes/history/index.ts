@@ -29,6 +29,7 @@ import {
   type HistoryPaneState,
 } from './reducer.js';
 import { detailInputs, HistoryView } from './view.js';
+import { runCosts } from './costs.js';
 
 type S = HistoryPaneState;
 type Ctx = KeyContext<S>;
@@ -38,7 +39,8 @@ const LIST = mode<S>('run list', (s) => !s.filterEditing && s.detail === null);
 const DETAIL = mode<S>('run detail', (s) => !s.filterEditing && s.detail !== null);
 
 const runsOf = (ctx: Ctx) => ctx.store.runs.runs();
-const list = (ctx: Ctx) => historyLayout(ctx.state, runsOf(ctx), ctx.body, ctx.store.runs.notRead());
+const list = (ctx: Ctx) =>
+  historyLayout(ctx.state, runsOf(ctx), ctx.body, ctx.store.runs.notRead(), runCosts(ctx.store));
 const selected = (ctx: Ctx) => {
   const l = list(ctx);
   return l.rows[l.view.index];
@@ -94,7 +96,7 @@ const bindings: Binding<S>[] = [
   },
   {
     keys: ['/'],
-    help: "filter runs by words (mode, session, outcome and the end line's own word for it, who ended it, reason)",
+    help: "filter runs by the words their rows show (mode, session, times, outcome, took, closeout, cost, note) and the end line's own word for the outcome",
     hint: 'filter',
     when: LIST,
     run: (ctx) => ctx.set(startFilter),
@@ -137,7 +139,7 @@ export const historyPane: PaneModule<S> = {
   sources: (store) => [store.runs.subscribe],
   settle(state, store, body) {
     if (state.detail) return state;
-    const l = historyLayout(state, store.runs.runs(), body, store.runs.notRead());
+    const l = historyLayout(state, store.runs.runs(), body, store.runs.notRead(), runCosts(store));
     return settleRuns(state, l.rows, l.height);
   },
   View: HistoryView,

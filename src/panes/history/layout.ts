@@ -7,6 +7,7 @@ import { listView, type ListView } from '../../kit/list.js';
 import type { Size } from '../../kit/pane.js';
 import { underTitles, type ListPlace } from '../../kit/nav.js';
 import { hasFilter, runIds, visibleRuns, type HistoryPaneState } from './reducer.js';
+import type { RunCosts } from './costs.js';
 
 export interface HistoryLayout {
   rows: RunLine[];
@@ -23,8 +24,10 @@ export function historyLayout(
   runs: readonly RunLine[],
   body: Size,
   notRead: string | null,
+  /** What the cost and tokens cells are read from (the filter finds a run by them too). */
+  costs: RunCosts | null,
 ): HistoryLayout {
-  const rows = visibleRuns(runs, state);
+  const rows = visibleRuns(runs, state, costs);
   const ids = runIds(rows);
   const showFilter = state.filterEditing || hasFilter(state);
   // With no run at all the list's own line says the runs are not known; with some, they are not all of them.

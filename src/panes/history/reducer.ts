@@ -7,6 +7,9 @@
 import type { RunLine, RunOutcome } from '../../store/runs/history.js';
 import { filterChoices, filterRuns } from '../../store/runs/history.js';
 import { initList, moveList, scrollTo, settleList, type ListState, type Move } from '../../kit/list.js';
+import { filterWords, showsEveryWord } from '../../kit/row-filter.js';
+import { costOf, type RunCosts } from './costs.js';
+import { runCells } from './rows.js';
 
 export interface HistoryPaneState {
   list: ListState;
@@ -32,27 +35,34 @@ export function runId(r: RunLine): string {
   return `${r.mode}\u0000${r.sessionId ?? ''}\u0000${r.where[0] ?? r.startedMs ?? ''}`;
 }
 
-function haystack(r: RunLine): string {
-  return [r.mode, r.sessionId ?? 'legacy', r.outcome, r.outcomeWritten ?? '', r.endedBy ?? '', r.reason ?? '', r.source]
-    .join(' ')
-    .toLowerCase();
+/**
+ * The words the `/` filter reads in a run: every cell its row shows, whole (rows.ts runCells: a column left out of
+ * a narrow pane still finds its run), and beside them the end line's own word for the outcome and where the run
+ * was read from (the detail shows both).
+ */
+function haystack(r: RunLine, costs: RunCosts | null): string {
+  const cost = costs ? costOf(costs, r) : { spend: null, reading: false };
+  return [...Object.values(runCells(r, cost.spend, cost.reading)), r.outcomeWritten ?? '', r.source].join(' ');
 }
 
-const memo = new WeakMap<readonly RunLine[], Map<string, RunLine[]>>();
+/** Per runs array: the costs its answers were read with (a new rollup or Claude snapshot asks again), and those. */
+const memo = new WeakMap<readonly RunLine[], { costs: RunCosts | null; byKey: Map<string, RunLine[]> }>();
+const sameCosts = (a: RunCosts | null, b: RunCosts | null) =>
+  a === b || (a !== null && b !== null && a.spends === b.spends && a.claude === b.claude);
 
-/** The runs shown: both cycling filters, then every word of the text filter. */
-export function visibleRuns(runs: readonly RunLine[], s: HistoryPaneState): RunLine[] {
-  const key = `${s.mode ?? ''}\u0000${s.outcome ?? ''}\u0000${s.filter.trim().toLowerCase()}`;
-  let byKey = memo.get(runs);
-  if (!byKey) memo.set(runs, (byKey = new Map()));
-  const hit = byKey.get(key);
+/** The runs shown: both cycling filters, then every word of the text filter in what the run's row shows. */
+export function visibleRuns(runs: readonly RunLine[], s: HistoryPaneState, costs: RunCosts | null): RunLine[] {
+  const words = filterWords(s.filter);
+  const key = `${s.mode ?? ''}\u0000${s.outcome ?? ''}\u0000${words.join(' ')}`;
+  let m = memo.get(runs);
+  // Without a word the costs do not change the rows.
+  if (!m || (words.length > 0 && !sameCosts(m.costs, costs))) memo.set(runs, (m = { costs, byKey: new Map() }));
+  const hit = m.byKey.get(key);
   if (hit) return hit;
-  const words = s.filter.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const rows = filterRuns(runs, { mode: s.mode, outcome: s.outcome }).filter((r) => {
-    const h = haystack(r);
-    return words.every((w) => h.includes(w));
-  });
-  byKey.set(key, rows);
+  const rows = filterRuns(runs, { mode: s.mode, outcome: s.outcome }).filter(
+    (r) => words.length === 0 || showsEveryWord(haystack(r, costs), words),
+  );
+  m.byKey.set(key, rows);
   return rows;
 }
 

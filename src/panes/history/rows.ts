@@ -124,6 +124,23 @@ export function costCell(spend: RunSpent | null, reading: Reading | boolean = fa
   return spendCell(e && e.priced.length > 0 ? e.usd : null, (e?.unpriced.length ?? 0) > 0, reading);
 }
 
+/** What a run's row shows, each cell whole: historyRowText cuts them to their columns, the `/` filter reads them. */
+export function runCells(r: RunLine, spend: RunSpent | null, reading: Reading | boolean = false) {
+  return {
+    mode: r.mode,
+    session: r.sessionId === null ? 'legacy' : r.sessionId,
+    started: shortTime(r.startedMs),
+    outcome: r.outcome,
+    took: formatDuration(r.durationMs),
+    closeout: closeoutText(r),
+    iterations: r.iterations === null ? '—' : String(r.iterations),
+    cost: costCell(spend, reading),
+    tokens: formatTokens(spend ? spend.tokens : null),
+    ended: shortTime(r.endedMs),
+    note: runNote(r),
+  };
+}
+
 export function historyRowText(
   r: RunLine,
   width: number,
@@ -133,18 +150,20 @@ export function historyRowText(
   reading: Reading | boolean = false,
 ): { marker: string; cells: string } {
   const c = historyColumns(width);
+  const v = runCells(r, spend, reading);
   const cells = [
-    cell(r.mode, c.mode),
-    cell(r.sessionId === null ? 'legacy' : r.sessionId.slice(0, c.session - 1), c.session),
+    cell(v.mode, c.mode),
+    cell(r.sessionId === null ? v.session : v.session.slice(0, c.session - 1), c.session),
+    // A narrow column has the time of day alone (the filter reads the date too).
     c.started ? cell(shortTime(r.startedMs, c.started), c.started) : '',
-    cell(r.outcome, c.outcome),
-    cell(formatDuration(r.durationMs), c.duration),
-    cell(closeoutText(r), c.closeout),
-    cell(r.iterations === null ? '—' : String(r.iterations), c.iterations),
-    c.cost ? cell(costCell(spend, reading), c.cost) : '',
-    c.tokens ? cell(formatTokens(spend ? spend.tokens : null), c.tokens) : '',
-    c.ended ? cell(shortTime(r.endedMs), c.ended) : '',
-    c.note ? cell(runNote(r), c.note) : '',
+    cell(v.outcome, c.outcome),
+    cell(v.took, c.duration),
+    cell(v.closeout, c.closeout),
+    cell(v.iterations, c.iterations),
+    c.cost ? cell(v.cost, c.cost) : '',
+    c.tokens ? cell(v.tokens, c.tokens) : '',
+    c.ended ? cell(v.ended, c.ended) : '',
+    c.note ? cell(v.note, c.note) : '',
   ].join('');
   return { marker: selected ? '▸ ' : '  ', cells };
 }

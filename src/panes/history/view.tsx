@@ -11,24 +11,9 @@ import { runDetailLines } from './detail.js';
 import { filterSummary, historyLayout } from './layout.js';
 import { runId, type HistoryPaneState } from './reducer.js';
 import { historyHeader, historyRowText } from './rows.js';
-import { configuredPrices } from '../../store/claude/price-config.js';
-import { costRollupMemo, runKey } from '../../store/cost/rollup.js';
-import { stillReading } from '../../store/cost/spend.js';
-import { sessionIndex } from '../../store/sessions/view-index.js';
+import { runKey } from '../../store/cost/rollup.js';
+import { costOf, runCosts, runSpends } from './costs.js';
 import { incompleteLine, notKnownLine, ROOT_NAME, useRootUnreadWhy } from '../../ui/not-known.js';
-
-/** The project's rollup (memoised on the snapshots and the minute): a run's spend is its window's. */
-export function runSpends(store: OmcStore) {
-  const snapshot = store.sessions.getSnapshot();
-  return costRollupMemo(
-    snapshot.sessions,
-    store.runs.runs(),
-    store.claude.getSnapshot(),
-    configuredPrices(),
-    store.clock(),
-    sessionIndex(snapshot),
-  ).runs;
-}
 
 export function detailInputs(store: OmcStore, r: RunLine) {
   return {
@@ -68,11 +53,10 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
     );
   }
 
-  const lay = historyLayout(state, runs, { columns: width, rows: height }, notRead);
+  const costs = runCosts(store);
+  const lay = historyLayout(state, runs, { columns: width, rows: height }, notRead, costs);
   const { rows, view } = lay;
   const shown = rows.slice(view.top, view.top + lay.height);
-  const spends = runSpends(store);
-  const claude = store.claude.getSnapshot();
   const summary = filterSummary(state);
   return (
     <Box flexDirection="column" height={height}>
@@ -113,13 +97,8 @@ export function HistoryView({ state, store, width, height }: ViewProps<HistoryPa
       ) : (
         shown.map((r, i) => {
           const selected = view.top + i === view.index;
-          const t = historyRowText(
-            r,
-            width,
-            selected,
-            spends.get(runKey(r)) ?? null,
-            stillReading(claude, r.sessionId),
-          );
+          const cost = costOf(costs, r);
+          const t = historyRowText(r, width, selected, cost.spend, cost.reading);
           const color =
             r.outcome === 'crashed' || r.outcome === 'failed' || r.outcome === 'unknown'
               ? theme.warn

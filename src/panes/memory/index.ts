@@ -65,7 +65,7 @@ const listOf = (ctx: Ctx) => {
 const selectedRow = (ctx: Ctx) => {
   const model = modelOf(ctx);
   if (!model) return undefined;
-  const rows = visibleDirectives(model, ctx.state.filter);
+  const rows = visibleDirectives(model, ctx.state.filter, ctx.app.now());
   return rows[
     selectedIndex(
       ctx.state,
@@ -227,11 +227,15 @@ const bindings: Binding<S>[] = [
     when: LIST,
     run: (c) => c.set(openPreview),
   },
-  ...filterStartBindings(LIST, 'filter directives by text or context', {
-    start: startFilter,
-    clear: clearFilter,
-    filtered: (s) => s.filter !== '',
-  }),
+  ...filterStartBindings(
+    LIST,
+    'filter directives by the words their rows show (priority, text, source, age, start) or their context',
+    {
+      start: startFilter,
+      clear: clearFilter,
+      filtered: (s) => s.filter !== '',
+    },
+  ),
 ];
 
 export const memoryPane: PaneModule<MemoryPaneState> = {

@@ -9,15 +9,18 @@ import { directiveLabel, type InjectionState } from '../../store/memory/summary.
 import { cleanBlockShown } from '../../io/sanitize.js';
 import { isoOrNull } from '../../store/sessions/omc-rules.js';
 import { fit, formatAge, formatAgo, formatTimestamp, wrapText } from '../../ui/format.js';
+import { filterWords, showsEveryWord } from '../../kit/row-filter.js';
 
-/** Rows shown for a filter: every whitespace-separated term must appear in the text or its context. */
-export function visibleDirectives(model: MemoryModel, filter: string): DirectiveRow[] {
-  const terms = filter.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  if (terms.length === 0) return model.directives;
-  return model.directives.filter((r) => {
-    const h = `${r.display.text} ${r.display.context} ${directiveLabel(r.directive)}`.toLowerCase();
-    return terms.every((t) => h.includes(t));
-  });
+/**
+ * Rows shown for a filter: every word must be in what the row shows at `now` (rank, priority, text, source, age,
+ * its fate at the next session start: directiveCells) or in its context (the detail under the list shows it).
+ */
+export function visibleDirectives(model: MemoryModel, filter: string, now: number): DirectiveRow[] {
+  const words = filterWords(filter);
+  if (words.length === 0) return model.directives;
+  return model.directives.filter((r) =>
+    showsEveryWord(`${Object.values(directiveCells(r, now)).join(' ')} ${r.display.context}`, words),
+  );
 }
 
 export const FATE: Record<InjectionState, string> = {
@@ -64,16 +67,28 @@ export interface RowText {
   fateTone: 'ok' | 'warn' | 'dim' | 'error';
 }
 
+/** What a directive's row shows, each cell whole: rowText cuts them to their columns, the filter reads them. */
+export function directiveCells(r: DirectiveRow, now: number) {
+  return {
+    rank: String(r.rank),
+    prio: directiveLabel(r.directive),
+    text: r.display.text,
+    source: r.display.source,
+    age: formatAge(r.directive.timestamp, now),
+    fate: !r.survivesCap ? '✗ cap' : FATE[r.injection],
+  };
+}
+
 export function rowText(r: DirectiveRow, now: number, width: number): RowText {
   const c = colsFor(width);
-  const fate = !r.survivesCap ? '✗ cap' : FATE[r.injection];
+  const cells = directiveCells(r, now);
   return {
-    rank: fit(String(r.rank), c.rank),
-    prio: fit(directiveLabel(r.directive), c.prio),
-    text: fit(r.display.text, c.text - 1) + ' ',
-    source: c.source ? fit(r.display.source, c.source) : '',
-    age: fit(formatAge(r.directive.timestamp, now).padStart(c.age - 1), c.age),
-    fate: ' ' + fit(fate, c.fate - 1),
+    rank: fit(cells.rank, c.rank),
+    prio: fit(cells.prio, c.prio),
+    text: fit(cells.text, c.text - 1) + ' ',
+    source: c.source ? fit(cells.source, c.source) : '',
+    age: fit(cells.age.padStart(c.age - 1), c.age),
+    fate: ' ' + fit(cells.fate, c.fate - 1),
     fateTone: !r.survivesCap ? 'error' : r.injection === 'injected' ? 'ok' : r.injection === 'not-top' ? 'dim' : 'warn',
   };
 }

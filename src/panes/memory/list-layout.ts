@@ -21,7 +21,7 @@ export function memoryListLayout(
   body: Size,
   now: number,
 ): MemoryListLayout {
-  const rows = visibleDirectives(model, state.filter);
+  const rows = visibleDirectives(model, state.filter, now);
   const keys = rows.map((r) => r.key);
   const first = listView(state.list, keys, Number.MAX_SAFE_INTEGER);
   const selected = rows[first.index];

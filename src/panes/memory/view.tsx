@@ -247,7 +247,7 @@ function ListView({
   now: number;
 }) {
   const theme = useTheme();
-  const rows = visibleDirectives(model, state.filter);
+  const rows = visibleDirectives(model, state.filter, now);
   const lay = memoryListLayout(state, model, { columns: width, rows: height }, now);
   const sel = lay.view.index;
   const selected = rows[sel];

@@ -99,7 +99,7 @@ function startEdit(ctx: Ctx, what: Parameters<typeof openEditor>[2]): void {
 }
 
 const section = (ctx: Ctx) => ctx.state.tab as EntrySection;
-const sel = (ctx: Ctx) => selectedEntry(ctx.state, snapOf(ctx));
+const sel = (ctx: Ctx) => selectedEntry(ctx.state, snapOf(ctx), ctx.app.now());
 const noEntry = (ctx: Ctx) => (sel(ctx) ? null : 'no entry selected');
 /** The root unreadable first (every pane's write keys say it alike: ui/not-known.ts), then notepad.md's own block. */
 const writeBlock = (ctx: Ctx) => rootWriteBlock(ctx.store) ?? ctx.store.notepad.getSnapshot().editBlock;
@@ -180,7 +180,7 @@ const editorKeys: Binding<S>[] = [
 
 /** One move for the list's keys and the filter field's ↑↓. */
 const moveEntries = (ctx: Ctx, to: Move) => {
-  const l = entryListLayout(ctx.state, snapOf(ctx), ctx.body);
+  const l = entryListLayout(ctx.state, snapOf(ctx), ctx.body, ctx.app.now());
   ctx.set((s) => moveSelection(s, l.rows, to, l.listRows));
 };
 
@@ -211,7 +211,7 @@ const bindings: Binding<S>[] = [
   ...navBindings(LIST, 'entries (newest first)', moveEntries, {
     // The section tabs, the info line, the filter line when shown, then the entries (view.tsx).
     place: (ctx) => {
-      const l = entryListLayout(ctx.state, snapOf(ctx), ctx.body);
+      const l = entryListLayout(ctx.state, snapOf(ctx), ctx.body, ctx.app.now());
       return { firstRow: 2 + (l.showFilter ? 1 : 0), view: l.view, height: l.listRows, total: l.rows.length };
     },
   }),
@@ -300,11 +300,15 @@ const bindings: Binding<S>[] = [
     when: mode<S>('entry list', (s) => LIST.test(s) && s.tab === 'manual'),
     run: (c) => c.app.flash('MANUAL is never pruned (OMC only prunes Working Memory)', 'info'),
   },
-  ...filterStartBindings(LIST, 'filter entries (every word must match)', {
-    start: startFilter,
-    clear: clearFilter,
-    filtered: (s) => s.filter !== '',
-  }),
+  ...filterStartBindings(
+    LIST,
+    'filter entries by the words their rows show (stamp, age, due) or their text; every word must match',
+    {
+      start: startFilter,
+      clear: clearFilter,
+      filtered: (s) => s.filter !== '',
+    },
+  ),
   ...navBindings(
     mode<S>('reading an entry / Priority', (s) => ENTRY.test(s) || PRIORITY.test(s)),
     'scroll',
@@ -371,9 +375,9 @@ export const notepadPane: PaneModule<NotepadPaneState> = {
     const d = store.notepad;
     return d ? [d.subscribe] : [];
   },
-  settle(state, store, body) {
+  settle(state, store, body, now) {
     const snap = store.notepad.getSnapshot();
-    return snap ? settleSelection(state, snap, entryListLayout(state, snap, body).listRows) : state;
+    return snap ? settleSelection(state, snap, entryListLayout(state, snap, body, now).listRows, now) : state;
   },
   unsaved: (s) =>
     s.editor && s.editor.buf.text !== s.editor.initial

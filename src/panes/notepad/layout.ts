@@ -21,8 +21,13 @@ export interface EntryListLayout {
   view: ListView;
 }
 
-export function entryListLayout(state: NotepadPaneState, snap: NotepadSnapshot, body: Size): EntryListLayout {
-  const rows = visibleEntries(snap, state.tab, state.filter);
+export function entryListLayout(
+  state: NotepadPaneState,
+  snap: NotepadSnapshot,
+  body: Size,
+  now: number,
+): EntryListLayout {
+  const rows = visibleEntries(snap, state.tab, state.filter, now);
   const ids = idsOf(rows);
   const showFilter = state.filterEditing || state.filter !== '';
   const avail = Math.max(1, contentRows(body) - (showFilter ? 1 : 0));

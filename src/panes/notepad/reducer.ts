@@ -9,6 +9,8 @@ import { newestFirst, type NotepadEntry, type NotepadSnapshot } from '../../stor
 import { bufferOf, type TextBuffer } from './editor.js';
 import type { DraftOffer } from '../../kit/kept-drafts.js';
 import { initList, listView, moveList, scrollTo, settleList, type ListState, type Move } from '../../kit/list.js';
+import { ClockedRowsMemo, filterWords, showsEveryWord } from '../../kit/row-filter.js';
+import { entrySearchText } from './rows.js';
 
 export const TABS: readonly SectionId[] = ['priority', 'working', 'manual'];
 
@@ -67,24 +69,21 @@ export const initNotepadPane = (): NotepadPaneState => ({
   offer: null,
 });
 
-const memo = new WeakMap<NotepadSnapshot, Map<string, NotepadEntry[]>>();
+const memo = new ClockedRowsMemo<NotepadSnapshot, NotepadEntry>();
 
-/** The rows of a tab, newest first, narrowed by the filter (every word must appear). */
-export function visibleEntries(snap: NotepadSnapshot, tab: SectionId, filter: string): NotepadEntry[] {
+/**
+ * The rows of a tab, newest first, narrowed by the filter: every word must be in what the row shows at `now` (its
+ * stamp, age, `due`, text: rows.ts entrySearchText).
+ */
+export function visibleEntries(snap: NotepadSnapshot, tab: SectionId, filter: string, now: number): NotepadEntry[] {
   if (tab === 'priority') return [];
-  const key = `${tab}\u0000${filter.trim().toLowerCase()}`;
-  let byKey = memo.get(snap);
-  if (!byKey) memo.set(snap, (byKey = new Map()));
-  const hit = byKey.get(key);
-  if (hit) return hit;
-  const terms = filter.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const rows = newestFirst(snap.sections[tab].entries).filter((e) => {
-    if (terms.length === 0) return true;
-    const h = `${e.stamp ?? ''} ${e.display}`.toLowerCase();
-    return terms.every((t) => h.includes(t));
-  });
-  byKey.set(key, rows);
-  return rows;
+  const words = filterWords(filter);
+  // No word: the rows do not move with the clock.
+  return memo.rows(snap, `${tab}\u0000${words.join(' ')}`, words.length === 0 ? 0 : now, () =>
+    newestFirst(snap.sections[tab].entries).filter(
+      (e) => words.length === 0 || showsEveryWord(entrySearchText(e, now, tab === 'working'), words),
+    ),
+  );
 }
 
 const idsMemo = new WeakMap<readonly NotepadEntry[], string[]>();
@@ -98,9 +97,9 @@ export function selectedIndex(state: NotepadPaneState, rows: readonly NotepadEnt
   return listView(state.lists[state.tab], idsOf(rows), Number.MAX_SAFE_INTEGER).index;
 }
 
-export function selectedEntry(state: NotepadPaneState, snap: NotepadSnapshot): NotepadEntry | null {
+export function selectedEntry(state: NotepadPaneState, snap: NotepadSnapshot, now: number): NotepadEntry | null {
   if (state.view) return snap.sections[state.tab].entries.find((e) => e.id === state.view?.id) ?? null;
-  const rows = visibleEntries(snap, state.tab, state.filter);
+  const rows = visibleEntries(snap, state.tab, state.filter, now);
   return rows[selectedIndex(state, rows)] ?? null;
 }
 
@@ -122,7 +121,12 @@ export function expectEntry(state: NotepadPaneState, section: SectionId, body: s
 }
 
 /** Selection settling after a frame: the saved entry once it appears, then the identity and window on screen. */
-export function settleSelection(state: NotepadPaneState, snap: NotepadSnapshot, height: number): NotepadPaneState {
+export function settleSelection(
+  state: NotepadPaneState,
+  snap: NotepadSnapshot,
+  height: number,
+  now: number,
+): NotepadPaneState {
   let st = state;
   const p = st.pendingSelect;
   if (p) {
@@ -133,7 +137,7 @@ export function settleSelection(state: NotepadPaneState, snap: NotepadSnapshot, 
     }
   }
   if (st.tab === 'priority' || st.view) return st;
-  const rows = visibleEntries(snap, st.tab, st.filter);
+  const rows = visibleEntries(snap, st.tab, st.filter, now);
   return withList(st, settleList(st.lists[st.tab], idsOf(rows), height));
 }
 

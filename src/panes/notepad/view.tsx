@@ -11,7 +11,7 @@ import { readLength } from '../../store/notepad/validate.js';
 import { isDue, type NotepadEntry, type NotepadSnapshot } from '../../store/notepad/model.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { formatBytes } from '../../io/safe-fs/index.js';
-import { clip, fit, formatAge, formatAgo, wrapText } from '../../ui/format.js';
+import { clip, fit, formatAgo, wrapText } from '../../ui/format.js';
 import { useTheme, type Theme } from '../../ui/theme.js';
 import { notKnownLine, ROOT_NAME, useRootNotReadWhy } from '../../ui/not-known.js';
 import type { ViewProps } from '../../kit/pane.js';
@@ -19,6 +19,7 @@ import { cursorRow, layout } from './editor.js';
 import { offerLine } from '../../ui/kept-draft-line.js';
 import { TABS, type EditorSession, type NotepadPaneState } from './reducer.js';
 import { entryListLayout, textLayout } from './layout.js';
+import { DUE_TAG, entryCells } from './rows.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { moreText, withNote } from '../../kit/list.js';
 import { FilterLine } from '../../ui/filter-line.js';
@@ -116,10 +117,6 @@ const rule = (label: string, width: number) => {
 const toneColor = (theme: Theme, tone?: string) =>
   tone === 'error' ? theme.error : tone === 'warn' ? theme.warn : theme.muted;
 
-function firstLine(e: NotepadEntry): string {
-  return cleanLine(e.display.split('\n').find((l) => l.trim() !== '') ?? '');
-}
-
 function entryRow(
   e: NotepadEntry,
   now: number,
@@ -127,10 +124,11 @@ function entryRow(
   selected: boolean,
   prunable: boolean,
 ): { head: string; due: boolean; text: string } {
-  const stamp = e.stamp === null ? '(untimed)' : width < 70 ? e.stamp.slice(5) : e.stamp;
-  const age = e.atMs === null ? (e.stamp === null ? '' : '?') : formatAge(e.atMs, now);
-  const head = `${selected ? '▸' : ' '} ${stamp.padEnd(width < 70 ? 11 : 16)} ${age.padStart(4)} `;
-  return { head, due: prunable && isDue(e, now), text: firstLine(e) };
+  const c = entryCells(e, now, prunable);
+  // A narrow pane drops the stamp's year (the filter still reads it whole).
+  const stamp = e.stamp !== null && width < 70 ? c.stamp.slice(5) : c.stamp;
+  const head = `${selected ? '▸' : ' '} ${stamp.padEnd(width < 70 ? 11 : 16)} ${c.age.padStart(4)} `;
+  return { head, due: c.due, text: c.text };
 }
 
 function Priority({
@@ -210,10 +208,12 @@ function EntryList({
 }) {
   const theme = useTheme();
   const tab = state.tab as Exclude<SectionId, 'priority'>;
-  const { rows, showFilter, listRows, previewRows, view } = entryListLayout(state, snap, {
-    columns: width,
-    rows: height + 2,
-  });
+  const { rows, showFilter, listRows, previewRows, view } = entryListLayout(
+    state,
+    snap,
+    { columns: width, rows: height + 2 },
+    now,
+  );
   const avail = listRows + previewRows;
   const filterLine = showFilter ? (
     <FilterLine of={state} shown={rows.length} total={snap.sections[tab].entries.length} width={width} />
@@ -248,7 +248,7 @@ function EntryList({
       {filterLine}
       {rows.slice(top, top + listRows).map((e, i) => {
         const r = entryRow(e, now, width, top + i === sel, tab === 'working');
-        const dueTag = r.due ? 'due ' : '';
+        const dueTag = r.due ? DUE_TAG : '';
         return (
           <Text key={e.id} inverse={top + i === sel} wrap="truncate">
             <Text color={theme.muted}>{r.head}</Text>
@@ -383,9 +383,9 @@ function EditorView({
 }
 
 /** "↑n ↓m more" for the entry list, when it does not all fit. */
-function listNote(state: NotepadPaneState, snap: NotepadSnapshot, width: number, height: number): string {
+function listNote(state: NotepadPaneState, snap: NotepadSnapshot, width: number, height: number, now: number): string {
   if (state.tab === 'priority' || state.view || state.editor) return '';
-  const l = entryListLayout(state, snap, { columns: width, rows: height });
+  const l = entryListLayout(state, snap, { columns: width, rows: height }, now);
   return moreText(l.view, l.listRows, l.rows.length);
 }
 
@@ -411,7 +411,7 @@ export function NotepadView({ state, store, width, height, now }: ViewProps<Note
     <Box flexDirection="column" height={height}>
       <TabBar snap={snap} tab={state.tab} width={width} now={now} />
       <Text color={toneColor(theme, info.tone)} wrap="truncate">
-        {withNote(info.text, listNote(state, snap, width, height), width, clip)}
+        {withNote(info.text, listNote(state, snap, width, height, now), width, clip)}
       </Text>
       {body}
     </Box>

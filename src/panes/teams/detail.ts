@@ -102,7 +102,7 @@ export function detailLayout(
   staleMs: number,
 ): DetailLayout {
   const lines = headerLines(t, width, now);
-  const tasks = visibleTasks(t, d.taskFilter);
+  const tasks = visibleTasks(t, d.taskFilter, now);
   const workers = t.workers;
   const titles = SECTIONS.length;
   const avail = Math.max(0, height - lines.length - titles);

@@ -50,7 +50,7 @@ const DETAIL = mode<S>('in a team', (s) => s.detail !== null && !s.detail.taskFi
 const TASK = mode<S>('reading a task', (s) => s.detail !== null && !s.detail.taskFilterEditing && s.detail.taskOpen);
 
 const snapOf = (ctx: Ctx) => ctx.store.teams.getSnapshot();
-const list = (ctx: Ctx) => teamsListLayout(ctx.state, snapOf(ctx), ctx.body);
+const list = (ctx: Ctx) => teamsListLayout(ctx.state, snapOf(ctx), ctx.body, ctx.app.now());
 const selectedTeam = (ctx: Ctx) => {
   const l = list(ctx);
   return l.rows[l.view.index];
@@ -110,7 +110,7 @@ const bindings: Binding<S>[] = [
     move: (ctx, by) => {
       const team = detailTeam(ctx);
       const d = ctx.state.detail;
-      if (team && d) ctx.set((s) => moveTask(s, visibleTasks(team, d.taskFilter), by));
+      if (team && d) ctx.set((s) => moveTask(s, visibleTasks(team, d.taskFilter, ctx.app.now()), by));
     },
   }),
   ...filterBindings(FILTER, {
@@ -133,11 +133,15 @@ const bindings: Binding<S>[] = [
       if (t) ctx.set((s) => openDetail(s, t.key));
     },
   },
-  ...filterStartBindings(LIST, 'filter teams by name, phase, status, owner, task or location', {
-    start: startFilter,
-    clear: clearFilter,
-    filtered: (s) => s.filter !== '',
-  }),
+  ...filterStartBindings(
+    LIST,
+    'filter teams by the words their lines show (name, phase, state, counts, age), owner, task or location',
+    {
+      start: startFilter,
+      clear: clearFilter,
+      filtered: (s) => s.filter !== '',
+    },
+  ),
   {
     keys: ['X'],
     help: 'ask every worker of the team to shut down (asks first; also writes shutdown.json)',
@@ -164,7 +168,7 @@ const bindings: Binding<S>[] = [
   { keys: ['['], help: 'focus the previous section', when: DETAIL, run: (c) => c.set((s) => cycleFocus(s, -1)) },
   {
     keys: ['/'],
-    help: 'filter tasks by #id, status, owner, blockers or subject',
+    help: 'filter tasks by the words their rows show (#id, status, owner, blockers, subject, lease)',
     hint: 'tasks',
     when: DETAIL,
     run: (c) => c.set(startTaskFilter),
@@ -244,7 +248,7 @@ const bindings: Binding<S>[] = [
     (ctx, to) => {
       const team = detailTeam(ctx);
       const d = ctx.state.detail;
-      const t = team && d ? selectedTask(team, d) : undefined;
+      const t = team && d ? selectedTask(team, d, ctx.app.now()) : undefined;
       if (!team || !t) return;
       const total = taskLines(team, t, ctx.body.columns - 1).length;
       ctx.set((s) => scrollTask(s, scrollDelta(to, ctx.body.rows), total, ctx.body.rows));
@@ -282,10 +286,10 @@ export const teamsPane: PaneModule<TeamsPaneState> = {
     const d = store.teams;
     return d ? [d.subscribe] : [];
   },
-  settle(state, store, body) {
+  settle(state, store, body, now) {
     if (state.detail) return state;
     const snap = store.teams.getSnapshot();
-    const l = teamsListLayout(state, snap, body);
+    const l = teamsListLayout(state, snap, body, now);
     return settleTeams(state, l.rows, l.height);
   },
   View: TeamsView,

@@ -17,8 +17,8 @@ export interface TeamsListLayout {
   view: ListView;
 }
 
-export function teamsListLayout(state: TeamsPaneState, snap: TeamsSnapshot, body: Size): TeamsListLayout {
-  const rows = visibleTeams(snap, state.filter);
+export function teamsListLayout(state: TeamsPaneState, snap: TeamsSnapshot, body: Size, now: number): TeamsListLayout {
+  const rows = visibleTeams(snap, state.filter, now);
   const showFilter = state.filterEditing || state.filter !== '';
   const listHeight = Math.max(1, body.rows - 1 - (showFilter ? 1 : 0));
   const height = Math.max(1, Math.floor(listHeight / ROWS_PER_TEAM));

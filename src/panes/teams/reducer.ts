@@ -5,6 +5,8 @@
  */
 import { clampTop, initList, moveList, scrollTo, settleList, type ListState, type Move } from '../../kit/list.js';
 import type { TaskView, TeamView, TeamsSnapshot, WorkerView } from '../../store/teams/model.js';
+import { ClockedRowsMemo, filterWords, showsEveryWord } from '../../kit/row-filter.js';
+import { taskCells, teamCells } from './rows.js';
 
 export type Section = 'workers' | 'tasks' | 'events';
 export const SECTIONS: readonly Section[] = ['workers', 'tasks', 'events'];
@@ -48,30 +50,25 @@ export const initTeamsPane = (): TeamsPaneState => ({
   detail: null,
 });
 
-function teamHaystack(t: TeamView): string {
+/**
+ * The words the list's `/` filter reads in a team: what its three lines show at `now` (rows.ts teamCells), and
+ * beside them its board word (running, blocked, done…), its owner's whole session id, its task, where it lives, its
+ * kind and `problem` when it has one (the detail says each).
+ */
+function teamSearchText(t: TeamView, now: number, staleMs: number): string {
   return [
-    t.name,
-    t.phase,
-    t.pipelinePhase ?? '',
+    ...Object.values(teamCells(t, now, staleMs)),
     t.board,
     t.owner?.sessionId ?? '',
     t.task ?? '',
     t.location,
     t.kind,
     t.problems.length ? 'problem' : '',
-  ]
-    .join(' ')
-    .toLowerCase();
+  ].join(' ');
 }
 
-const matches = (h: string, filter: string) => {
-  const f = filter.trim().toLowerCase();
-  return f === '' || f.split(/\s+/).every((term) => h.includes(term));
-};
+const teamMemo = new ClockedRowsMemo<TeamsSnapshot, TeamView>();
 
-const teamMemo = new WeakMap<TeamsSnapshot, Map<string, TeamView[]>>();
-
-/** Teams shown for a filter: every word must appear in name, phase, status, owner, task or location. */
 /**
  * The list's order: teams that finished last, otherwise newest team first,
  * then by key. Running / blocked / waiting flip with every claimed or
@@ -95,34 +92,32 @@ function ordered(snap: TeamsSnapshot): TeamView[] {
   return rows;
 }
 
-export function visibleTeams(snap: TeamsSnapshot, filter: string): TeamView[] {
-  if (filter.trim() === '') return ordered(snap);
-  let byFilter = teamMemo.get(snap);
-  if (!byFilter) teamMemo.set(snap, (byFilter = new Map()));
-  const hit = byFilter.get(filter);
-  if (hit) return hit;
-  const rows = ordered(snap).filter((t) => matches(teamHaystack(t), filter));
-  byFilter.set(filter, rows);
-  return rows;
+/** Teams shown for a filter: every word must be in what the team's lines show at `now` (teamSearchText). */
+export function visibleTeams(snap: TeamsSnapshot, filter: string, now: number): TeamView[] {
+  const words = filterWords(filter);
+  if (words.length === 0) return ordered(snap);
+  return teamMemo.rows(snap, words.join(' '), now, () =>
+    ordered(snap).filter((t) => showsEveryWord(teamSearchText(t, now, snap.heartbeatStaleMs), words)),
+  );
 }
 
-const taskMemo = new WeakMap<TeamView, Map<string, TaskView[]>>();
+const taskMemo = new ClockedRowsMemo<TeamView, TaskView>();
 
-/** Tasks shown for the detail filter: id (#12), status, owner, blockers or subject. */
-export function visibleTasks(team: TeamView, filter: string): TaskView[] {
-  if (filter.trim() === '') return team.tasks as TaskView[];
-  let byFilter = taskMemo.get(team);
-  if (!byFilter) taskMemo.set(team, (byFilter = new Map()));
-  const hit = byFilter.get(filter);
-  if (hit) return hit;
-  const rows = team.tasks.filter((t) =>
-    matches(
-      `#${t.id} ${t.status} ${t.status.replace('_', ' ')} ${t.owner ?? ''} ${t.blockedBy.map((b) => `blocked-by-${b}`).join(' ')} ${t.subject}`.toLowerCase(),
-      filter,
+/**
+ * Tasks shown for the detail filter: every word must be in what the task's row shows at `now` (rows.ts taskCells),
+ * or be its status as OMC writes it (`in_progress`) or `blocked-by-<id>` for a task it waits on.
+ */
+export function visibleTasks(team: TeamView, filter: string, now: number): TaskView[] {
+  const words = filterWords(filter);
+  if (words.length === 0) return team.tasks as TaskView[];
+  return taskMemo.rows(team, words.join(' '), now, () =>
+    team.tasks.filter((t) =>
+      showsEveryWord(
+        [...Object.values(taskCells(t, now)), t.status, ...t.blockedBy.map((b) => `blocked-by-${b}`)].join(' '),
+        words,
+      ),
     ),
   );
-  byFilter.set(filter, rows);
-  return rows;
 }
 
 export function indexOf<T>(rows: readonly T[], pick: (r: T) => boolean): number {
@@ -260,7 +255,7 @@ export function scrollTask(s: TeamsPaneState, delta: number, total: number, heig
 }
 
 /** The task the detail view has selected (the first shown when none is yet). */
-export function selectedTask(team: TeamView, d: DetailState): TaskView | undefined {
-  const tasks = visibleTasks(team, d.taskFilter);
+export function selectedTask(team: TeamView, d: DetailState, now: number): TaskView | undefined {
+  const tasks = visibleTasks(team, d.taskFilter, now);
   return tasks.find((t) => t.id === d.taskId) ?? tasks[0];
 }

@@ -66,6 +66,31 @@ export function shutdownSummary(t: TeamView): string {
   return `⏻ ${acked}/${asked.length} acked`;
 }
 
+/** What a team's three list lines show, each cell whole: teamLines cuts them to the width, the `/` filter reads them. */
+export function teamCells(t: TeamView, now: number, staleMs: number) {
+  const flagged = flaggedWorkers(t, now, staleMs);
+  const sd = shutdownSummary(t);
+  const probs = t.problems.filter((p) => p.severity !== 'info').length;
+  return {
+    name: t.name + (t.location === 'project' ? ' ⁴ˣ' : ''),
+    phase: phaseText(t),
+    progress: `${t.counts.completed}/${t.counts.total}`,
+    workers: `${t.workers.length}w${flagged ? ` ⚠${flagged}` : ''}`,
+    age: formatAge(t.updatedMs, now),
+    state: [
+      t.stalled ? 'stalled: no live worker' : t.unreadable?.length ? 'live workers unknown (unreadable)' : '',
+      ownerText(t),
+      loopText(t),
+      sd,
+      probs ? `⚠ ${probs} problem${probs > 1 ? 's' : ''}` : '',
+    ]
+      .filter((x) => x !== '')
+      .join(' · '),
+    counts: countsText(t, true),
+    history: historyText(t, false),
+  };
+}
+
 /** The three lines of one team in the list. */
 export function teamLines(
   t: TeamView,
@@ -78,26 +103,20 @@ export function teamLines(
   const nameW = narrow ? 14 : 18;
   const phaseW = narrow ? 10 : 22;
   const barCells = narrow ? 8 : 12;
-  const age = formatAge(t.updatedMs, now);
-  const flagged = flaggedWorkers(t, now, staleMs);
-  const workers = `${t.workers.length}w${flagged ? ` ⚠${flagged}` : ''}`;
-  const prog = `${progressBar(t.counts.completed, t.counts.failed, t.counts.total, barCells)} ${t.counts.completed}/${t.counts.total}`;
-  const right = `${workers} ${age.padStart(4)}`;
+  const c = teamCells(t, now, staleMs);
+  const prog = `${progressBar(t.counts.completed, t.counts.failed, t.counts.total, barCells)} ${c.progress}`;
+  const right = `${c.workers} ${c.age.padStart(4)}`;
   const head =
     (selected ? '▸ ' : '  ') +
-    fit(t.name + (t.location === 'project' ? ' ⁴ˣ' : ''), nameW) +
+    fit(c.name, nameW) +
     ' ' +
-    fit(narrow ? t.phase : phaseText(t), phaseW) +
+    // A narrow column has OMC's phase alone (the filter reads the pipeline's too).
+    fit(narrow ? t.phase : c.phase, phaseW) +
     ' ';
   const mid = fit(prog, Math.max(0, width - textWidth(head) - textWidth(right) - 1));
   const l1 = fit(head + mid + ' ' + right, width);
-  const sd = shutdownSummary(t);
-  const probs = t.problems.filter((p) => p.severity !== 'info').length;
-  const l2 = clip(
-    `    ${[t.stalled ? 'stalled: no live worker' : t.unreadable?.length ? 'live workers unknown (unreadable)' : '', ownerText(t), loopText(t), sd, probs ? `⚠ ${probs} problem${probs > 1 ? 's' : ''}` : ''].filter((x) => x !== '').join(' · ')}`,
-    width,
-  );
-  const l3 = clip(`    ${countsText(t, true)} · ${historyText(t, false)}`, width);
+  const l2 = clip(`    ${c.state}`, width);
+  const l3 = clip(`    ${c.counts} · ${c.history}`, width);
   return [l1, l2, l3];
 }
 
@@ -173,30 +192,37 @@ export function workerLine(w: WorkerView, now: number, width: number, staleMs: n
   return fit(fixed + ' ' + (taskW > 0 ? fit(task, taskW) + ' ' : '') + tail, width);
 }
 
-export function taskLine(t: TaskView, width: number, selected: boolean, now: number): string {
-  const narrow = width < 70;
-  const blockers =
-    t.openBlockers.length > 0
-      ? `⛓${t.openBlockers.join(',')}`
-      : t.blockedBy.length > 0
-        ? `(${t.blockedBy.join(',')})`
-        : '';
+/** What a task's row shows, each cell whole: taskLine cuts them to the width, the detail's `/` filter reads them. */
+export function taskCells(t: TaskView, now: number) {
   const lease =
     t.leaseUntilMs !== null && t.leaseUntilMs < now ? ` (lease expired ${formatAge(t.leaseUntilMs, now)} ago)` : '';
+  return {
+    id: `#${t.id}`,
+    status: t.problem && t.subject === '(unreadable task)' ? '⚠ invalid' : t.status.replace('_', ' '),
+    owner: t.owner ?? '—',
+    blockers:
+      t.openBlockers.length > 0
+        ? `⛓${t.openBlockers.join(',')}`
+        : t.blockedBy.length > 0
+          ? `(${t.blockedBy.join(',')})`
+          : '',
+    subject: t.subject + lease + (t.status === 'failed' && t.error ? ` — ${t.error}` : ''),
+  };
+}
+
+export function taskLine(t: TaskView, width: number, selected: boolean, now: number): string {
+  const narrow = width < 70;
+  const c = taskCells(t, now);
   const fixed =
     (selected ? '▸ ' : '  ') +
-    fit(`#${t.id}`, 5) +
+    fit(c.id, 5) +
     ' ' +
-    fit(t.problem && t.subject === '(unreadable task)' ? '⚠ invalid' : t.status.replace('_', ' '), 11) +
+    fit(c.status, 11) +
     ' ' +
-    fit(t.owner ?? '—', narrow ? 9 : 11) +
+    fit(c.owner, narrow ? 9 : 11) +
     ' ' +
-    (narrow ? '' : fit(blockers, 8) + ' ');
-  const subject =
-    (narrow && blockers ? blockers + ' ' : '') +
-    t.subject +
-    lease +
-    (t.status === 'failed' && t.error ? ` — ${t.error}` : '');
+    (narrow ? '' : fit(c.blockers, 8) + ' ');
+  const subject = (narrow && c.blockers ? c.blockers + ' ' : '') + c.subject;
   return fit(fixed + subject, width);
 }
 

@@ -50,7 +50,7 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
         </Box>
       );
     }
-    const task = s.detail.taskOpen ? selectedTask(team, s.detail) : undefined;
+    const task = s.detail.taskOpen ? selectedTask(team, s.detail, now) : undefined;
     if (task)
       return (
         <ScrollLines
@@ -78,7 +78,7 @@ export function TeamsView({ state, store, width, height, now, ui }: ViewProps<Te
     );
   }
 
-  const lay = teamsListLayout(s, snap, { columns: width, rows: height });
+  const lay = teamsListLayout(s, snap, { columns: width, rows: height }, now);
   const { rows, showFilter, height: fitTeams } = lay;
   const { index: sel, top } = lay.view;
   const shown = rows.slice(top, top + fitTeams);
