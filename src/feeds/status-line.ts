@@ -6,6 +6,7 @@
  */
 import { cleanLine } from '../io/sanitize.js';
 import { holdsAgent, LAST_HOLDING_RANK, unreadableDirCount, type SessionsSnapshot } from '../store/sessions/model.js';
+import { tmuxLiteral } from '../io/tmux-literal.js';
 
 export const DEFAULT_FORMAT = '{loops} · needs you: {needs}';
 export const FORMAT_FIELDS = ['loops', 'active', 'needs', 'project', 'state'] as const;
@@ -103,5 +104,5 @@ export function renderStatus(format: string, v: StatusLineValues, tmux: boolean)
     String(v[k]),
   );
   const line = cleanLine(v.state !== '' && !format.includes('{state}') ? `${filled} · ${v.state}` : filled);
-  return tmux ? line.replace(/#/g, '##') : line;
+  return tmux ? tmuxLiteral(line) : line;
 }

@@ -149,43 +149,52 @@ describe('m: a note to the session through its inbox socket', () => {
   });
 });
 
-describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('r: resume a loop whose Claude process is gone', () => {
-  it('says what OMC would do, runs the command in a new tmux window in its directory, and follows the new pid', async () => {
-    const { p, cfg, mount } = scene();
-    writeRegistry(cfg, DEAD_PID, S, { status: 'busy', cwd: p.dir, procStart: '1' });
-    writeTranscript(cfg, p.dir, S, [JSON.stringify({ type: 'user', message: { role: 'user', content: 'go' } })]);
-    // A stand-in for claude: registers under the session id it was asked to resume, in the directory it runs in.
-    const fake = path.join(p.dir, 'fake-claude.mjs');
-    fs.writeFileSync(
-      fake,
-      `import fs from 'node:fs';
+/**
+ * A loop whose Claude (registered in the directory `inProject` names) is gone, a stand-in claude configured as
+ * answers.claudeCommand, and a private tmux server whose socket is $TMUX.
+ */
+async function resumeScene(inProject: (projectDir: string) => string) {
+  const { p, cfg, mount } = scene();
+  const dir = inProject(p.dir);
+  writeRegistry(cfg, DEAD_PID, S, { status: 'busy', cwd: dir, procStart: '1' });
+  writeTranscript(cfg, p.dir, S, [JSON.stringify({ type: 'user', message: { role: 'user', content: 'go' } })]);
+  // A stand-in for claude: registers under the session id it was asked to resume, in the directory it runs in.
+  const fake = path.join(p.dir, 'fake-claude.mjs');
+  fs.writeFileSync(
+    fake,
+    `import fs from 'node:fs';
 const sid = process.argv[process.argv.indexOf('--resume') + 1];
 const stat = fs.readFileSync('/proc/self/stat', 'utf8');
 const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
 const dir = process.env.FAKE_CFG + '/sessions';
 fs.writeFileSync(dir + '/' + process.pid + '.json', JSON.stringify({ pid: process.pid, sessionId: sid, cwd: process.cwd(),
-  procStart: start, pidDomain: process.env.FAKE_DOMAIN, version: '2.1.332', kind: 'interactive', entrypoint: 'cli',
-  startedAt: Date.now(), status: 'busy', statusUpdatedAt: Date.now(), args: process.argv.slice(2) }));
+procStart: start, pidDomain: process.env.FAKE_DOMAIN, version: '2.1.332', kind: 'interactive', entrypoint: 'cli',
+startedAt: Date.now(), status: 'busy', statusUpdatedAt: Date.now(), args: process.argv.slice(2) }));
 setInterval(() => {}, 1000);
 `,
-    );
-    const xdg = path.join(p.dir, 'xdg-config');
-    fs.mkdirSync(path.join(xdg, 'omc-top'), { recursive: true });
-    const { ownPidDomain } = await import('../../src/store/claude/process-status.js');
-    fs.writeFileSync(
-      path.join(xdg, 'omc-top', 'config.json'),
-      JSON.stringify({
-        answers: { claudeCommand: `env FAKE_CFG=${cfg} FAKE_DOMAIN='${ownPidDomain()}' ${process.execPath} ${fake}` },
-      }),
-    );
-    const sock = path.join(p.dir, 'tmux.sock');
-    const tmux = (...args: string[]) =>
-      spawnSync('tmux', ['-S', sock, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-    expect(tmux('new-session', '-d', '-s', 'main', '-x', '100', '-y', '20').status).toBe(0);
-    cleanups.push(() => void tmux('kill-server'));
-    vi.stubEnv('TMUX', `${sock},1,0`);
-    vi.stubEnv('XDG_CONFIG_HOME', xdg);
+  );
+  const xdg = path.join(p.dir, 'xdg-config');
+  fs.mkdirSync(path.join(xdg, 'omc-top'), { recursive: true });
+  const { ownPidDomain } = await import('../../src/store/claude/process-status.js');
+  fs.writeFileSync(
+    path.join(xdg, 'omc-top', 'config.json'),
+    JSON.stringify({
+      answers: { claudeCommand: `env FAKE_CFG=${cfg} FAKE_DOMAIN='${ownPidDomain()}' ${process.execPath} ${fake}` },
+    }),
+  );
+  const sock = path.join(p.dir, 'tmux.sock');
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-S', sock, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  expect(tmux('new-session', '-d', '-s', 'main', '-x', '100', '-y', '20').status).toBe(0);
+  cleanups.push(() => void tmux('kill-server'));
+  vi.stubEnv('TMUX', `${sock},1,0`);
+  vi.stubEnv('XDG_CONFIG_HOME', xdg);
 
+  return { p, cfg, mount, tmux, dir };
+}
+
+describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('r: resume a loop whose Claude process is gone', () => {
+  it('says what OMC would do, runs the command in a new tmux window in its directory, and follows the new pid', async () => {
+    const { p, cfg, mount, tmux } = await resumeScene((dir) => dir);
     const a = mount();
     await a.ready;
     await a.waitForText(/▸ enforced\s+88727f43.*gone/);
@@ -208,6 +217,23 @@ setInterval(() => {}, 1000);
       .filter((f) => f.endsWith('.json') && f !== `${DEAD_PID}.json`)
       .map((f) => JSON.parse(fs.readFileSync(path.join(cfg, 'sessions', f), 'utf8')) as { args: string[] });
     expect(resumed[0]?.args).toEqual(['--resume', S, 'Continue where you left off.']);
+  });
+  it("a directory whose name tmux would read as a format (`#(…)`, `#D`) is the window's directory as it is, and runs nothing", async () => {
+    const { mount, tmux, dir } = await resumeScene((projectDir) => {
+      // Read as a format, `#D` would be a pane id and `#(…)` a command's output: the window would open elsewhere.
+      const d = path.join(projectDir, 'wip#D #(echo elsewhere)');
+      fs.mkdirSync(d);
+      return d;
+    });
+    const a = mount();
+    await a.ready;
+    await a.waitForText(/r resume/);
+    await a.step('r');
+    await a.waitForText(`Resume session 88727f43 in a new tmux window?`);
+    await a.step('y');
+    await a.waitForText(/resumed ✓: pid \d+ registered for session 88727f43/);
+    const windows = tmux('list-windows', '-F', '#{window_name}\t#{pane_current_path}').stdout;
+    expect(windows).toContain(`resume-88727f43\t${fs.realpathSync(dir)}`);
   });
 });
 

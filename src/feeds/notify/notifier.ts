@@ -19,6 +19,7 @@ import { cleanLine } from '../../io/sanitize.js';
 import type { Channel, OmcTopConfig } from '../../config/config-file.js';
 import type { PushMessage } from './push/channel.js';
 import { SYNC_KILL, trackChild } from '../../io/child-end.js';
+import { tmuxLiteral } from '../../io/tmux-literal.js';
 
 export interface NotifierOptions {
   channels: readonly Channel[];
@@ -250,7 +251,7 @@ export class Notifier {
     // display-message expands #{…} formats: double every '#' so the text is shown as is.
     const child = execFile(
       cmd as string,
-      [...pre, 'display-message', ...target, `omc-top: ${text.replace(/#/g, '##')}`],
+      [...pre, 'display-message', ...target, `omc-top: ${tmuxLiteral(text)}`],
       // A tmux that hangs is ended for good (KILL: one that ignores TERM would outlive omc-top).
       { timeout: 3_000, killSignal: SYNC_KILL },
       () => {

@@ -15,6 +15,7 @@ import { cleanLine } from '../../io/sanitize.js';
 import type { SessionView } from '../sessions/model.js';
 import type { LaunchRecord } from './launch-flags.js';
 import type { ProcessView } from './model.js';
+import { tmuxLiteral } from '../../io/tmux-literal.js';
 
 /** The first prompt of the resumed session: plain words (a mode's name would be OMC's keyword and restart it). */
 export const RESUME_PROMPT = 'Continue where you left off.';
@@ -112,7 +113,20 @@ export function planResume(
     socket,
     cwd,
     command,
-    argv: ['-S', socket, 'new-window', '-P', '-F', '#{window_id} #{pane_id}', '-c', cwd, '-n', name, command],
+    // -c and -n are formats to tmux (a `#(…)` in a directory name would run): given as literal text.
+    argv: [
+      '-S',
+      socket,
+      'new-window',
+      '-P',
+      '-F',
+      '#{window_id} #{pane_id}',
+      '-c',
+      tmuxLiteral(cwd),
+      '-n',
+      tmuxLiteral(name),
+      command,
+    ],
   };
 }
 
