@@ -14,6 +14,7 @@ import { PushSchema } from './push-config.js';
 import { cleanLine } from '../io/sanitize.js';
 import { lazyObject } from '../io/lazy-object.js';
 import { shownPath } from '../io/shown-path.js';
+import { jsonProblem } from '../io/json-problem.js';
 
 export const CHANNELS = ['bell', 'osc', 'tmux'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -167,8 +168,9 @@ export function loadConfig(file = configPath()): LoadedConfig {
   let raw: unknown;
   try {
     raw = JSON.parse(r.text);
-  } catch (e) {
-    return whole(`not valid JSON: ${(e as Error).message}`);
+  } catch {
+    // Where, never V8's words: they quote the text around the fault, and a token without its quotes is one.
+    return whole(`not valid JSON: ${jsonProblem(r.text) ?? 'not read as JSON'}`);
   }
   const pushBefore = hadPush(raw);
   const kept = parseKeepingValid(ConfigSchema, raw);

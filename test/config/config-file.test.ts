@@ -114,6 +114,20 @@ describe('a bad field is left out; the rest of the file applies', () => {
     expect(load().error).toMatch(/not valid JSON: .*\(using the defaults; push is OFF\)$/);
   });
 
+  it('a file that is not JSON is said by line and column, never by the text around the fault (a token without quotes)', () => {
+    const secret = 'tk_7Hq2ZNTFYSECRET0123456789';
+    fs.writeFileSync(
+      configPath(env),
+      `{\n  "push": {\n    "channels": [{ "type": "ntfy", "url": "http://127.0.0.1:1/topic", "token": ${secret} }]\n  }\n}\n`,
+    );
+    const r = load();
+    expect(r.error).toMatch(/: not valid JSON: line 3, column \d+: a value was expected .*push is OFF\)$/);
+    for (let i = 0; i + 4 <= secret.length; i++) expect(r.error).not.toContain(secret.slice(i, i + 4));
+    // Nested past any stack: still one line, still no text.
+    fs.writeFileSync(configPath(env), '['.repeat(60_000));
+    expect(load().error).toMatch(/not valid JSON: (nested too deeply|line 1, column \d+: the text ends)/);
+  });
+
   it('a file of a thousand unknown keys is still one short line, and its good setting applies', () => {
     write({ ...Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])), title: false });
     const r = load();
