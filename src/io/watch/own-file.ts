@@ -1,7 +1,8 @@
 /**
- * Follows one small file omc-top keeps in its own state directory (the acknowledgements, the cancel records) as
- * other omc-top processes write it: a directory watch (the file is replaced by rename, so its own inode would go
- * stale), its events for that name coalesced for 25 ms, then `load`. Watching creates nothing: until the
+ * Follows one small file omc-top keeps in its own state directory (the acknowledgements, the cancel records), or a
+ * few written together (the cancel records and their side file), as other omc-top processes write them: a directory
+ * watch (a file is replaced by rename, so its own inode would go stale), its events for those names coalesced for
+ * 25 ms, then `load`. Watching creates nothing: until the
  * directory exists (no omc-top has written anything yet) it is looked for every few seconds (and again if the watch
  * fails; not while it works). `replacedOnly`: only a replace or a removal of the file counts, not a change of its
  * times (a heartbeat's touch: io/heartbeat.ts). `loadAtStart: false`: the caller looks itself once the watch is set.
@@ -15,10 +16,11 @@ const COALESCE_MS = 25;
 
 export function watchOwnFile(
   dir: string,
-  file: string,
+  file: string | readonly string[],
   load: () => void,
   opts: { replacedOnly?: boolean; loadAtStart?: boolean } = {},
 ): () => void {
+  const names: readonly string[] = typeof file === 'string' ? [file] : file;
   let watcher: fs.FSWatcher | null = null;
   let reloadTimer: NodeJS.Timeout | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
@@ -31,7 +33,7 @@ export function watchOwnFile(
     if (watcher || !statSync(dir, '.')) return;
     try {
       watcher = fs.watch(dir, { persistent: false }, (type, name) => {
-        if (name && String(name) !== file) return;
+        if (name && !names.includes(String(name))) return;
         if (opts.replacedOnly && type !== 'rename') return;
         if (reloadTimer) return;
         reloadTimer = setTimeout(() => {

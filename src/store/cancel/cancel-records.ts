@@ -14,7 +14,9 @@
  * The process that follows a cancel to its verdict (the tracker of the one that made it, or any live omc-top on the
  * root that follows a record nobody settled: follow.ts) adds what it saw settle it (`settled`: the word, when, Claude's
  * stop when it saw one, its pid), the first to do so only, so every other process says the same settled word
- * (settled.ts), and a ✓ elsewhere is still a stop some process saw.
+ * (settled.ts), and a ✓ elsewhere is still a stop some process saw. An omc-top from before those fields drops them
+ * when it writes the record back, so both are kept in a side file too, where it never writes (settled-side.ts),
+ * written under this file's lock with it and merged into what is read of it.
  */
 import { watchOwnFile } from '../../io/watch/own-file.js';
 import { withFileLock } from '../../io/file-lock.js';
@@ -23,9 +25,36 @@ import { atomicWriteSync, describeOwnDirError, ensureOwnDir, readTextSync, statS
 import { showPaths } from '../../io/safe-fs/byte-paths.js';
 import { rootFileName } from '../../io/state-dir.js';
 import type { Clock } from '../types.js';
-import { LEGACY_KEY } from '../sessions/model.js';
-import { isValidSessionId } from '../sessions/omc-rules.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
+import {
+  bounded,
+  isKey,
+  isTime,
+  parseFollower,
+  parseSettlement,
+  sameFollower,
+  sameSettlement,
+  type CancelFollower,
+  type CancelSettlement,
+} from './record-fields.js';
+import {
+  parseSettledSide,
+  serializeSettledSide,
+  settledSideFileName,
+  sideEntriesOf,
+  withSettledSide,
+  type SettledSideEntry,
+} from './settled-side.js';
+
+export {
+  CANCEL_RECORD_TTL_MS,
+  MAX_CANCEL_RECORDS,
+  SETTLED_WORDS,
+  STOPS_SEEN,
+  type CancelFollower,
+  type CancelSettlement,
+  type SettledWordName,
+} from './record-fields.js';
 
 export interface CancelRecord {
   /** The tracker's key: the session id, or ":legacy" for the session-less state. */
@@ -53,30 +82,6 @@ export interface CancelRecord {
   followedBy?: CancelFollower | null;
 }
 
-/** A process that follows a cancel: its pid and its start identity (null where none can be read). */
-export interface CancelFollower {
-  pid: number;
-  start: string | null;
-}
-
-/** The verdicts a cancel settles on that other processes say too (tracker.ts phases stopped, cancelled, unobserved, not-taken). */
-export const SETTLED_WORDS = ['stopped', 'cancelled', 'ended', 'not-taken'] as const;
-export type SettledWordName = (typeof SETTLED_WORDS)[number];
-/** How Claude's stop was seen (tracker.ts StopSeen). */
-export const STOPS_SEEN = ['idle', 'turn-end', 'exited', 'gone'] as const;
-
-/** A cancel's verdict as the process that followed it saw it. */
-export interface CancelSettlement {
-  word: SettledWordName;
-  /** When that process's tracker settled it (epoch ms): every process shows the word for the same minutes after. */
-  atMs: number;
-  /** `stopped` only: when Claude was seen to stop (epoch ms), and by what sign. */
-  stoppedMs: number | null;
-  seen: (typeof STOPS_SEEN)[number] | null;
-  /** The omc-top process that saw it. */
-  byPid: number;
-}
-
 export interface CancelRecordsSnapshot {
   version: number;
   /** By key: the newest cancel of each session. */
@@ -85,10 +90,6 @@ export interface CancelRecordsSnapshot {
   problem: string | null;
 }
 
-/** A cancel older than this says nothing any more: its loop has long been judged. */
-export const CANCEL_RECORD_TTL_MS = 24 * 3_600_000;
-/** The newest this many are kept (one per session). */
-export const MAX_CANCEL_RECORDS = 200;
 const FILE_MAX_BYTES = 256 * 1024;
 const FILE_VERSION = 1;
 /** The longest `failed` text kept (a reason and a few paths). */
@@ -100,46 +101,8 @@ export const EMPTY_CANCEL_RECORDS: CancelRecordsSnapshot = { version: 0, records
 
 type Parsed = { ok: true; records: Map<string, CancelRecord> } | { ok: false; message: string };
 
-const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
 /** A mode is named by its state file (`<mode>-state.json`): a file name's characters, nothing a terminal reads. */
 const MODE = /^[\w.-]{1,100}$/;
-const isKey = (k: unknown): k is string => typeof k === 'string' && (k === LEGACY_KEY || isValidSessionId(k));
-
-/**
- * A settlement read from the file, or null when it is not one: a `stopped` without the stop it saw is no ✓ (the
- * entry then says the store's word, never more). Whatever else is in the object is dropped.
- */
-function parseSettlement(v: unknown, requestedMs: number): CancelSettlement | null {
-  const o = v as Record<string, unknown> | null;
-  if (!o || typeof o !== 'object' || Array.isArray(o)) return null;
-  const { word, atMs, stoppedMs, seen, byPid } = o;
-  if (!SETTLED_WORDS.includes(word as SettledWordName) || !isTime(atMs) || atMs < requestedMs) return null;
-  if (typeof byPid !== 'number' || !Number.isSafeInteger(byPid) || byPid <= 0) return null;
-  if (word !== 'stopped') return { word: word as SettledWordName, atMs, stoppedMs: null, seen: null, byPid };
-  if (!isTime(stoppedMs) || stoppedMs < requestedMs || !STOPS_SEEN.includes(seen as (typeof STOPS_SEEN)[number]))
-    return null;
-  return { word, atMs, stoppedMs, seen: seen as (typeof STOPS_SEEN)[number], byPid };
-}
-
-/** Who follows a cancel, read from the file: a positive pid and a start identity of digits, else nobody. */
-function parseFollower(v: unknown): CancelFollower | null {
-  const o = v as Record<string, unknown> | null;
-  if (!o || typeof o !== 'object' || Array.isArray(o)) return null;
-  const { pid, start } = o;
-  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return null;
-  if (start !== null && (typeof start !== 'string' || !/^\d{1,30}$/.test(start))) return null;
-  return { pid, start };
-}
-
-const sameSettlement = (a: CancelSettlement | null | undefined, b: CancelSettlement | null | undefined) =>
-  (a ?? null) === (b ?? null) || (a?.word === b?.word && a?.atMs === b?.atMs && a?.stoppedMs === b?.stoppedMs);
-
-/** The entries still in force at `now`, newest kept. */
-function bounded(records: Iterable<CancelRecord>, now: number): Map<string, CancelRecord> {
-  const fresh = [...records].filter((r) => r.requestedMs > now - CANCEL_RECORD_TTL_MS);
-  fresh.sort((a, b) => a.requestedMs - b.requestedMs);
-  return new Map(fresh.slice(-MAX_CANCEL_RECORDS).map((r) => [r.key, r]));
-}
 
 export function parseCancelRecords(text: string, now: number): Parsed {
   let v: unknown;
@@ -188,10 +151,26 @@ export function serializeCancelRecords(root: string, records: Iterable<CancelRec
   return JSON.stringify({ version: FILE_VERSION, root: showPaths(root), cancels: kept });
 }
 
+type Stamp = { mtimeMs: number; size: number };
+
+/** One of the two files as last read whole (its last good read), the stamp it was read at, and why not since. */
+interface Kept<T> {
+  value: T;
+  stamp: Stamp | null;
+  problem: string | null;
+}
+
+type Read<T> = { ok: true; value: T } | { ok: false; message: string };
+
 export class CancelRecordFile {
   readonly file: string;
+  /** The side file of the cancels' verdicts and followers (settled-side.ts). */
+  readonly sideFile: string;
   readonly cell = new SnapshotCell<CancelRecordsSnapshot>(EMPTY_CANCEL_RECORDS);
-  private stampSeen: { mtimeMs: number; size: number } | null = null;
+  private main: Kept<Map<string, CancelRecord>> = { value: new Map(), stamp: null, problem: null };
+  private side: Kept<Map<string, SettledSideEntry>> = { value: new Map(), stamp: null, problem: null };
+  /** Why this process's last write failed, until the record is read anew. */
+  private writeProblem: string | null = null;
 
   constructor(
     readonly dir: string,
@@ -199,27 +178,23 @@ export class CancelRecordFile {
     private readonly clock: Clock = Date.now,
   ) {
     this.file = cancelRecordsFileName(root);
+    this.sideFile = settledSideFileName(root);
     this.load();
   }
 
   subscribe = this.cell.subscribe;
   getSnapshot = this.cell.getSnapshot;
 
-  /** Re-reads the file when it changed. */
+  /** Re-reads the record and its side file, each when it changed. */
   load(): void {
-    // No directory or no file: no cancel was recorded on this root.
-    const st = statSync(this.dir, '.') ? statSync(this.dir, this.file) : null;
-    if (!st) return this.replace(new Map(), null, null);
-    const stamp = { mtimeMs: st.mtimeMs, size: st.size };
-    if (this.stampSeen && this.stampSeen.mtimeMs === stamp.mtimeMs && this.stampSeen.size === stamp.size) return;
-    const r = readTextSync(this.dir, this.file, FILE_MAX_BYTES);
-    if (!r.ok) {
-      if (r.code === 'missing') return this.replace(new Map(), null, null);
-      return this.keep(stamp, r.message);
-    }
-    const p = parseCancelRecords(r.text, this.clock());
-    if (!p.ok) return this.keep(stamp, p.message);
-    this.replace(p.records, stamp, null);
+    // No directory: no cancel was recorded on this root.
+    const dirThere = statSync(this.dir, '.') !== null;
+    const main = this.reread(this.main, dirThere, this.file, this.parseMain);
+    const side = this.reread(this.side, dirThere, this.sideFile, this.parseSide);
+    if (main !== this.main) this.writeProblem = null;
+    this.main = main;
+    this.side = side;
+    this.publish();
   }
 
   /**
@@ -234,8 +209,8 @@ export class CancelRecordFile {
   /**
    * Records what this process saw settle the cancel of `key` made at `requestedMs` (its tracker's verdict, or its
    * follower's: follow.ts), the same way as `add`. A newer cancel of the session in the file is left alone: this
-   * verdict is not about it. The first settlement wins: one already recorded (here, or in the file under the lock) is
-   * kept, so every process says one word for the cancel.
+   * verdict is not about it. The first settlement wins: one already recorded (here, or on disk under the lock, in the
+   * record or its side file) is kept, so every process says one word for the cancel.
    */
   settle(key: string, requestedMs: number, settled: CancelSettlement): Promise<string | null> {
     // This process's own record when the file lost it (its write failed, or the file was damaged since).
@@ -252,8 +227,10 @@ export class CancelRecordFile {
   }
 
   /**
-   * Puts `next(entry)` in place of the entry of `key`, here at once and in the file under omc-top's lock (the file
-   * re-read there, so another process's entries are kept); `next` returning null leaves the entry as it is.
+   * Puts `next(entry)` in place of the entry of `key`, here at once and on disk under omc-top's lock on the record
+   * (both files re-read there, so another process's entries are kept); `next` returning null leaves the entry as it
+   * is. The side file is written first, then the record, both with every settlement and follower known: a record an
+   * older omc-top rewrote without them gets them back for the omc-tops that read only the record.
    */
   private async change(
     key: string,
@@ -262,62 +239,103 @@ export class CancelRecordFile {
   ): Promise<string | null> {
     const here = next(this.cell.getSnapshot().records.get(key));
     if (here) {
-      const mine = new Map(this.cell.getSnapshot().records);
-      mine.set(key, here);
-      this.replace(mine, this.stampSeen, this.cell.getSnapshot().problem);
+      this.main = { ...this.main, value: new Map(this.main.value).set(key, here) };
+      this.publish();
     }
     try {
       ensureOwnDir(this.dir);
       await withFileLock(this.dir, this.file, () => {
-        const r = readTextSync(this.dir, this.file, FILE_MAX_BYTES);
-        const onDisk = r.ok ? parseCancelRecords(r.text, this.clock()) : null;
+        const main = this.readWhole(this.file, this.parseMain);
+        const side = this.readWhole(this.sideFile, this.parseSide);
         // A damaged file is replaced by what this process knows (its last good read) plus the change.
-        const merged = new Map(onDisk?.ok ? onDisk.records : this.cell.getSnapshot().records);
+        const merged = withSettledSide(main.value ?? this.main.value, side.value ?? this.side.value);
         const entry = next(merged.get(key));
         if (!entry) return;
         merged.set(key, entry);
-        atomicWriteSync(this.dir, this.file, serializeCancelRecords(this.root, merged.values(), this.clock()));
+        const now = this.clock();
+        const kept = sideEntriesOf(merged.values());
+        const sideText = serializeSettledSide(this.root, kept, now);
+        if (sideText !== side.text && (kept.length > 0 || side.text !== null))
+          atomicWriteSync(this.dir, this.sideFile, sideText);
+        atomicWriteSync(this.dir, this.file, serializeCancelRecords(this.root, merged.values(), now));
       });
     } catch (e) {
       const why = describeOwnDirError(this.dir, e);
-      const snap = this.cell.getSnapshot();
-      this.cell.set({
-        ...snap,
-        version: snap.version + 1,
-        problem: `omc-top's record of its cancels (${this.file}) could not be written (${why}): other omc-top processes do not know of ${what}`,
-      });
+      this.writeProblem = `omc-top's record of its cancels (${this.file}) could not be written (${why}): other omc-top processes do not know of ${what}`;
+      this.publish();
       return why;
     }
-    this.stampSeen = null;
+    this.main = { ...this.main, stamp: null };
+    this.side = { ...this.side, stamp: null };
     this.load();
     return null;
   }
 
-  /** Follows the file (another omc-top's cancels); returns a stop function. Creates nothing. */
+  /** Follows both files (another omc-top's cancels and verdicts); returns a stop function. Creates nothing. */
   watch(): () => void {
-    return watchOwnFile(this.dir, this.file, () => this.load());
+    return watchOwnFile(this.dir, [this.file, this.sideFile], () => this.load());
   }
 
-  private keep(stamp: { mtimeMs: number; size: number }, message: string): void {
-    this.stampSeen = stamp;
-    const problem = `omc-top's record of its cancels (${this.file}) ${message}; the cancels read before still count`;
-    const snap = this.cell.getSnapshot();
-    if (snap.problem !== problem) this.cell.set({ ...snap, version: snap.version + 1, problem });
+  private readonly parseMain = (text: string): Read<Map<string, CancelRecord>> => {
+    const p = parseCancelRecords(text, this.clock());
+    return p.ok ? { ok: true, value: p.records } : p;
+  };
+
+  private readonly parseSide = (text: string): Read<Map<string, SettledSideEntry>> => {
+    const p = parseSettledSide(text, this.clock());
+    return p.ok ? { ok: true, value: p.entries } : p;
+  };
+
+  /** `file` read again when its stamp changed: missing is empty; unreadable or damaged keeps the last good read. */
+  private reread<T extends Map<string, unknown>>(
+    was: Kept<T>,
+    dirThere: boolean,
+    file: string,
+    parse: (text: string) => Read<T>,
+  ): Kept<T> {
+    const st = dirThere ? statSync(this.dir, file) : null;
+    if (!st) return { value: new Map() as T, stamp: null, problem: null };
+    const stamp = { mtimeMs: st.mtimeMs, size: st.size };
+    if (was.stamp && was.stamp.mtimeMs === stamp.mtimeMs && was.stamp.size === stamp.size) return was;
+    const r = readTextSync(this.dir, file, FILE_MAX_BYTES);
+    if (!r.ok)
+      return r.code === 'missing'
+        ? { value: new Map() as T, stamp: null, problem: null }
+        : { ...was, stamp, problem: r.message };
+    const p = parse(r.text);
+    return p.ok ? { value: p.value, stamp, problem: null } : { ...was, stamp, problem: p.message };
   }
 
-  private replace(
-    records: Map<string, CancelRecord>,
-    stamp: { mtimeMs: number; size: number } | null,
-    problem: string | null,
-  ): void {
-    this.stampSeen = stamp;
+  /** `file` as it is now (under the lock): its text (null when there is none to read) and its entries, if whole. */
+  private readWhole<T>(file: string, parse: (text: string) => Read<T>): { text: string | null; value: T | null } {
+    const r = readTextSync(this.dir, file, FILE_MAX_BYTES);
+    if (!r.ok) return { text: null, value: null };
+    const p = parse(r.text);
+    return { text: r.text, value: p.ok ? p.value : null };
+  }
+
+  /** The record with its side file's verdicts and followers, and the problems of both, as one snapshot. */
+  private publish(): void {
+    const records = withSettledSide(this.main.value, this.side.value);
+    const problems = [
+      this.main.problem &&
+        `omc-top's record of its cancels (${this.file}) ${this.main.problem}; the cancels read before still count`,
+      this.side.problem &&
+        `omc-top's record of its cancels' verdicts (${this.sideFile}) ${this.side.problem}; the verdicts read before still count`,
+      this.writeProblem,
+    ].filter((p): p is string => !!p);
+    const problem = problems.length > 0 ? problems.join('; ') : null;
     const snap = this.cell.getSnapshot();
     const same =
       snap.problem === problem &&
       snap.records.size === records.size &&
       [...records].every(([k, r]) => {
         const had = snap.records.get(k);
-        return had?.requestedMs === r.requestedMs && sameSettlement(had.settled, r.settled);
+        return (
+          had?.requestedMs === r.requestedMs &&
+          sameSettlement(had.settled, r.settled) &&
+          sameFollower(had.followedBy, r.followedBy)
+        );
       });
     if (same) return;
     this.cell.set({ version: snap.version + 1, records, problem });
