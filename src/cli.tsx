@@ -19,6 +19,7 @@ import type { RootChoice } from './kit/pane.js';
 import { addClaudeToReport } from './store/claude/report.js';
 import { enableIterationSamples } from './feeds/iteration-sampling.js';
 import { buildJsonReport } from './feeds/json-report.js';
+import { oneReadStore } from './feeds/one-read.js';
 import { addCancelWordsToReport } from './feeds/row.js';
 import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
@@ -149,16 +150,7 @@ function configProblems(): Problem[] {
 }
 
 async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, nested: NestedSearch): Promise<number> {
-  const store = new OmcStore({
-    omc,
-    home: homeDir(),
-    root: res.root,
-    watch: 'none',
-    claude: { live: false },
-    readonly,
-    projectDir: res.projectDir,
-    rootRule: res.rule,
-  });
+  const store = oneReadStore(res, omc, readonly);
   store.start();
   const doc = buildJsonReport({
     root: res.root,
