@@ -20,6 +20,7 @@ import { addClaudeToReport } from './store/claude/report.js';
 import { enableIterationSamples } from './feeds/iteration-sampling.js';
 import { buildJsonReport } from './feeds/json-report.js';
 import { oneReadStore } from './feeds/one-read.js';
+import { newerThanKnownWords } from './store/omc-books.js';
 import { addCancelWordsToReport } from './feeds/row.js';
 import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
@@ -256,6 +257,10 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     void rememberProject(ownStateDir(), opts.cwd, Date.now()).catch(() => undefined);
   if (!res.exists) ui.flash(noRootYetText(res), 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
+  // A version newer than every release omc-top knows: its statuses are a guess from older rules (said after the
+  // notice, so it is the line left showing; both are in the message log).
+  const newer = opts.omc.assumed ? null : newerThanKnownWords(opts.omc.version);
+  if (newer) ui.flash(newer, 'info');
   const theme = screenTheme();
   const search = opts.nestedSearch;
   // At O: the search begun at start while its slices still run (finished now), else a new one. A root OMC's hooks
