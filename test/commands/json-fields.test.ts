@@ -157,9 +157,11 @@ describe('docs/json-fields.md', { timeout: scaled(180_000) }, () => {
     };
     const env = richTree(p, cfg);
 
-    // A cancel made by omc-top (its record: the words every other process says), on a loop of its own.
+    // A cancel made by omc-top (its record: the words every other process says), on a loop of its own whose Claude
+    // was in its turn and is not seen to stop: `stopping`, in flight for as long as the test takes (not a window).
     const cancelled = 'dddddddd-1111-4222-8333-000000000004';
     writeOmcJson(ralphStateFile(p.root, cancelled), liveRalph({ sessionId: cancelled, projectPath: p.dir }));
+    writeRegistry(cfg, standIn(), cancelled, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 3_600_000 });
     json(['cancel', cancelled, '--json', '--root', p.root], p.dir, env);
 
     // --json: the rich tree, then the same with omc-top's state directory a file (its problem) and damaged records.
