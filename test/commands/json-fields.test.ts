@@ -112,8 +112,11 @@ async function watchLines(
   meanwhile?: (lines: Record<string, unknown>[]) => void,
 ): Promise<Record<string, unknown>[]> {
   const c = spawn(process.execPath, [BIN, 'watch', '--json', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  onTestFinished(() => {
-    if (c.exitCode === null) c.kill('SIGKILL');
+  // Gone before the project is removed: a watch still running writes its status cache under it.
+  const exited = new Promise((resolve) => c.once('exit', resolve));
+  onTestFinished(async () => {
+    if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await exited;
   });
   let out = '';
   let err = '';
@@ -131,7 +134,9 @@ async function watchLines(
     },
     { timeoutMs: 60_000, what: `watch --json ${args.join(' ')} (${err})` },
   );
+  // Stopped as a script stops it, and gone before the project is removed (its status cache lives under it).
   c.kill('SIGTERM');
+  await exited;
   return lines();
 }
 
@@ -165,10 +170,10 @@ describe('docs/json-fields.md', { timeout: scaled(180_000) }, () => {
     json(['cancel', cancelled, '--json', '--root', p.root], p.dir, env);
 
     // --json: the rich tree, then the same with omc-top's state directory a file (its problem) and damaged records.
-    collect('json', json(['--json'], p.dir, env));
+    collect('json', json(['--json', '--root', p.root], p.dir, env));
     const badState = path.join(tempDir('omc-top-fields-'), 'state-file');
     fs.writeFileSync(badState, 'not a directory');
-    collect('json', json(['--json'], p.dir, { ...env, XDG_STATE_HOME: badState }));
+    collect('json', json(['--json', '--root', p.root], p.dir, { ...env, XDG_STATE_HOME: badState }));
 
     // watch --json: with --snapshot and --rows until ready, then changes: an iteration (a transition, a row again),
     // and a new loop whose Claude waits for you (a transition that raises an item).
@@ -176,7 +181,7 @@ describe('docs/json-fields.md', { timeout: scaled(180_000) }, () => {
     const waiting = 'eeeeeeee-1111-4222-8333-000000000005';
     let changed = false;
     const lines = await watchLines(
-      ['--snapshot', '--rows'],
+      ['--snapshot', '--rows', '--root', p.root],
       p.dir,
       env,
       (l) =>
@@ -215,7 +220,7 @@ describe('docs/json-fields.md', { timeout: scaled(180_000) }, () => {
     collect('hooks', hooks('uninstall'), 'uninstall');
 
     // wiki search --json: the real-OMC wiki.
-    collect('wiki-search', json(['wiki', 'search', 'checkout', '--json'], p.dir, env), 'results');
+    collect('wiki-search', json(['wiki', 'search', 'checkout', '--json', '--root', p.root], p.dir, env), 'results');
 
     // What each output emitted, for writing the doc: JSON_FIELDS_DUMP=<file>.
     if (process.env.JSON_FIELDS_DUMP) fs.writeFileSync(process.env.JSON_FIELDS_DUMP, JSON.stringify(raw));

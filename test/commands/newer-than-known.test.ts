@@ -41,7 +41,7 @@ describe('an OMC newer than any release omc-top knows', () => {
     };
     const json = (args: string[], more: Record<string, string> = {}) =>
       JSON.parse(
-        execFileSync(process.execPath, [BIN, '--json', ...args], {
+        execFileSync(process.execPath, [BIN, '--json', '--root', p.root, ...args], {
           cwd: p.dir,
           env: { ...env, ...more },
           encoding: 'utf8',
@@ -62,13 +62,19 @@ describe('an OMC newer than any release omc-top knows', () => {
   });
 
   it('watch --json says it on its ready line', async ({ project: p }) => {
-    const c = spawn(process.execPath, [BIN, 'watch', '--json', '--snapshot', '--omc-version', '9.9.9'], {
-      cwd: p.dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR, XDG_STATE_HOME: path.join(p.dir, 'xdg') },
-    });
-    onTestFinished(() => {
-      if (c.exitCode === null) c.kill('SIGKILL');
+    const c = spawn(
+      process.execPath,
+      [BIN, 'watch', '--json', '--snapshot', '--omc-version', '9.9.9', '--root', p.root],
+      {
+        cwd: p.dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, CLAUDE_CONFIG_DIR: NO_CLAUDE_DIR, XDG_STATE_HOME: path.join(p.dir, 'xdg') },
+      },
+    );
+    const exited = new Promise((resolve) => c.once('exit', resolve));
+    onTestFinished(async () => {
+      if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      await exited;
     });
     let out = '';
     c.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
@@ -81,6 +87,9 @@ describe('an OMC newer than any release omc-top knows', () => {
           .find((l) => l.type === 'ready'),
       { timeoutMs: 30_000, what: 'the ready line' },
     );
+    // Stopped as a script stops it, and gone before the project is removed (its status cache lives under it).
+    c.kill('SIGTERM');
+    expect(await exited).toBe(0);
     expect(ready.omc).toEqual({
       version: '9.9.9',
       source: '--omc-version',
@@ -95,7 +104,7 @@ describe('an OMC newer than any release omc-top knows', () => {
     pty,
     mount,
   }) => {
-    const h = pty({ cwd: p.dir, cols: 200, rows: 30, args: ['--omc-version', '9.9.9'] });
+    const h = pty({ cwd: p.dir, cols: 200, rows: 30, args: ['--omc-version', '9.9.9', '--root', p.root] });
     await h.waitForText(SAID);
     h.write('q');
     expect(await h.waitForExit()).toBe(0);
