@@ -19,6 +19,8 @@ import type { RootChoice } from './kit/pane.js';
 import { addClaudeToReport } from './store/claude/report.js';
 import { enableIterationSamples } from './feeds/iteration-sampling.js';
 import { buildJsonReport } from './feeds/json-report.js';
+import { oneReadStore } from './feeds/one-read.js';
+import { newerThanKnownWords } from './store/omc-books.js';
 import { addCancelWordsToReport } from './feeds/row.js';
 import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
@@ -149,16 +151,7 @@ function configProblems(): Problem[] {
 }
 
 async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, nested: NestedSearch): Promise<number> {
-  const store = new OmcStore({
-    omc,
-    home: homeDir(),
-    root: res.root,
-    watch: 'none',
-    claude: { live: false },
-    readonly,
-    projectDir: res.projectDir,
-    rootRule: res.rule,
-  });
+  const store = oneReadStore(res, omc, readonly);
   store.start();
   const doc = buildJsonReport({
     root: res.root,
@@ -264,6 +257,10 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
     void rememberProject(ownStateDir(), opts.cwd, Date.now()).catch(() => undefined);
   if (!res.exists) ui.flash(noRootYetText(res), 'info');
   else if (res.notices[0]) ui.flash(res.notices[0], 'info');
+  // A version newer than every release omc-top knows: its statuses are a guess from older rules (said after the
+  // notice, so it is the line left showing; both are in the message log).
+  const newer = opts.omc.assumed ? null : newerThanKnownWords(opts.omc.version);
+  if (newer) ui.flash(newer, 'info');
   const theme = screenTheme();
   const search = opts.nestedSearch;
   // At O: the search begun at start while its slices still run (finished now), else a new one. A root OMC's hooks

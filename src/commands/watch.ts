@@ -306,7 +306,7 @@ async function watchOn(
     state(attentionLine(project, at, view) + '\n');
     state(stateDirLine(project, at, health) + '\n');
     if (first) {
-      state(readyLine(project, at, view.count, aliveMs) + '\n');
+      state(readyLine(project, at, view.count, aliveMs, store.omc) + '\n');
       pauseAfterFirstLineForTest();
     }
   } else if (!first) {

@@ -12,6 +12,7 @@ import type { RootAbsence } from '../io/watch/root-presence.js';
 import { sessionJson } from './attention/needs.js';
 import { terminalSafeJson } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
+import { omcJson, type OmcJsonInput } from './omc-json.js';
 
 export const LINE_VERSION = 1;
 
@@ -81,7 +82,13 @@ export function snapshotLine(
  * `aliveMs`: this stream writes an `alive` line after that long with nothing else (on a pipe or socket; null: it
  * writes none), so a reader may take a longer silence for a stream that stalled (the fleet restarts such an ssh).
  */
-export function readyLine(project: string, atMs: number, needsYou: number, aliveMs: number | null): string {
+export function readyLine(
+  project: string,
+  atMs: number,
+  needsYou: number,
+  aliveMs: number | null,
+  omc: OmcJsonInput | null,
+): string {
   return safeJson({
     v: LINE_VERSION,
     type: 'ready',
@@ -90,6 +97,8 @@ export function readyLine(project: string, atMs: number, needsYou: number, alive
     needsYou,
     version: VERSION,
     aliveMs,
+    // Which OMC judges what the stream says (the `omc` line's object): a script sees a what-if or a guess at start.
+    omc: omc ? omcJson(omc) : null,
   });
 }
 
@@ -146,19 +155,13 @@ export function stateDirLine(project: string, atMs: number, health: StateDirHeal
  * `omc_version`, and `message` the monitor's line ("OMC 5.5.0 now (was 4.4.4): verdicts re-judged", null when only
  * where it was found moved). The transitions of the sessions re-judged by its book follow it.
  */
-export function omcLine(
-  project: string,
-  atMs: number,
-  omc: { version: string | null; source: string; assumed: boolean; rules: string },
-  message: string | null,
-): string {
-  const { version, source, assumed, rules } = omc;
+export function omcLine(project: string, atMs: number, omc: OmcJsonInput, message: string | null): string {
   return safeJson({
     v: LINE_VERSION,
     type: 'omc',
     at: new Date(atMs).toISOString(),
     project,
-    omc: { version, source, assumed, rules },
+    omc: omcJson(omc),
     message,
   });
 }

@@ -4,6 +4,7 @@
  */
 import type { SessionsSnapshot } from '../store/sessions/model.js';
 import type { Problem } from '../store/types.js';
+import { omcJson, type OmcJsonInput } from './omc-json.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -14,7 +15,7 @@ export interface JsonReportInput {
   sessions: SessionsSnapshot;
   extraProblems?: readonly Problem[];
   /** Which OMC runs the hooks (detectOmcInstall), and whose rules the statuses use. */
-  omc?: { version: string | null; source: string; assumed: boolean; rules: string };
+  omc?: OmcJsonInput;
   /** ralph story progress per session (null = session-less legacy state). */
   storiesFor?: (sessionId: string | null) => unknown;
   /** Other slices add their own top-level keys (e.g. "teams"). */
@@ -28,9 +29,7 @@ export function buildJsonReport(input: JsonReportInput): Record<string, unknown>
     root_rule: input.rootRule,
     notices: input.notices,
     generated_at: iso(input.sessions.derivedAt),
-    omc_version: input.omc
-      ? { version: input.omc.version, source: input.omc.source, assumed: input.omc.assumed, rules: input.omc.rules }
-      : null,
+    omc_version: input.omc ? omcJson(input.omc) : null,
     sessions: input.sessions.sessions.map((s) => ({
       id: s.id,
       kind: s.kind,

@@ -576,9 +576,15 @@ export class RemoteHost {
         ok: false,
         text: `omc-top is not installed on ${this.spec.destination}: ${installHint(this.spec.destination)}`,
       };
-    // An omc-top there from before `ack` takes it for a project directory (usage: exit 2).
+    // Exit 2 from ack itself (its lines start `omc-top ack:`): an id no item has there now (its condition ended
+    // meanwhile), said in its words. From an omc-top there from before `ack`, which takes it for a project directory.
     if (r.code === 2)
-      return { ok: false, text: `acknowledging ${where} refused (omc-top there too old for ack?): ${r.said}` };
+      return {
+        ok: false,
+        text: r.said.includes('omc-top ack:')
+          ? `acknowledging ${where} refused: ${r.said}`
+          : `acknowledging ${where} refused (omc-top there too old for ack?): ${r.said}`,
+      };
     if (r.code !== 0) return { ok: false, text: `acknowledging ${where} failed (exit ${r.code}): ${r.said}` };
     const seen = () => ids.every((id) => this.acked.some((n) => n.id === id));
     const deadline = this.clock() + waitMs;

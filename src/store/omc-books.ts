@@ -118,13 +118,39 @@ export function bookFor(version: string | null): BookChoice {
   return {
     rules: '5.5.0',
     exact: false,
-    range: '5.6 and later',
+    range: newerThanKnown(version) ? `newer than ${NEWEST_KNOWN.words}` : NEWEST_KNOWN.words,
     differences: [
       'a budget-guard Stop hook can block a stop once a run is over OMC_RUN_BUDGET_TOKENS (OMC_BUDGET_ENFORCE=active)',
       'the same persistent-mode rules as far as the published 5.6 changes show (cancel signals, modes, caps)',
     ],
     rootFlavor: '5.6',
   };
+}
+
+/**
+ * The newest OMC releases omc-top knows anything of (research/omc-5.6.md: 5.6.0–5.6.2, published changes only):
+ * a version after them is judged by the same book as they are, with nothing known of what it changed.
+ */
+export const NEWEST_KNOWN = { major: 5, minor: 6, words: '5.6.x' } as const;
+
+/** Whether `version` is newer than every release omc-top knows (5.7.0, 6.0.0, 9.9.9; not 5.6.9). */
+export function newerThanKnown(version: string | null): boolean {
+  const v = version === null ? null : parse(version);
+  if (v === null) return false;
+  return v[0] > NEWEST_KNOWN.major || (v[0] === NEWEST_KNOWN.major && v[1] > NEWEST_KNOWN.minor);
+}
+
+/**
+ * The one line every surface says of such a version (the monitor's message line and the session's detail, `--json`'s
+ * `omc_version.newer_than_known`, `watch --json`'s `omc`), else null: its statuses are a guess from older rules.
+ */
+export function newerThanKnownWords(version: string | null): string | null {
+  if (version === null || !newerThanKnown(version)) return null;
+  const b = bookFor(version);
+  return (
+    `OMC ${version} is newer than any release omc-top knows (newest ${NEWEST_KNOWN.words}): ` +
+    `judged by ${NEWEST_KNOWN.words}'s rules (the ${b.rules} book, approx.)`
+  );
 }
 
 /** "4.15.10 rules" / "4.15.10 rules, approx." for the header and the detail view. */

@@ -29,7 +29,7 @@ import { pluginDirsIn, pluginDirsOf } from './claude/plugin-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './claude/process-status.js';
 import { readRegistry, type RegistryEntry } from './claude/registry.js';
 import { cleanLine } from '../io/sanitize.js';
-import { bookFor, type BookChoice } from './omc-books.js';
+import { bookFor, newerThanKnownWords, type BookChoice } from './omc-books.js';
 import { RULE_BOOKS, type RulesVersion } from './verdict/types.js';
 import { type Obj, obj } from '../io/json.js';
 import { shownPath } from '../io/shown-path.js';
@@ -390,5 +390,6 @@ export function detectOmcInstall(opts: {
 export function omcChangeWords(next: OmcInstall, was: OmcInstall): string | null {
   const v = (i: OmcInstall) => (i.assumed || i.version === null ? `? (${i.rules} rules assumed)` : i.version);
   if (v(next) === v(was)) return null;
-  return `OMC ${v(next)} now (was ${v(was)}): verdicts re-judged`;
+  const newer = next.assumed ? null : newerThanKnownWords(next.version);
+  return `OMC ${v(next)} now (was ${v(was)}): verdicts re-judged${newer ? `; ${newer}` : ''}`;
 }

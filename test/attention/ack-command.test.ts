@@ -1,7 +1,8 @@
 /**
  * `omc-top ack <item-id>…` (what a fleet or serve page on another machine runs over ssh): the ids land in
  * omc-top's acknowledgements file for the project, which `status --tmux` then leaves out of its count; a
- * malformed id, no id or no `.omc` is a usage error (exit 2) and writes nothing.
+ * malformed id, no id or no `.omc` is a usage error (exit 2) and writes nothing, and so is an id no item has now
+ * (mistyped, or its condition ended): the refusal names it and lists the ids `--json` lists.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -45,6 +46,18 @@ describe('omc-top ack', () => {
       expect(fs.existsSync(file)).toBe(false);
     }
     expect((await omcTop('ack', id, '--cwd', path.join(p.dir, 'nowhere'))).code).toBe(2);
+    // Shaped as an item, named by none: refused in words, with the id that does hold, and nothing written.
+    const nothing = `orphaned:${sessionId(932)}/ralph@1:2`;
+    const none = await omcTop('ack', nothing, '--root', p.root);
+    expect(none.code).toBe(2);
+    expect(none.out).toBe('');
+    expect(none.err).toContain(`omc-top ack: no item has the id "${nothing}" now (nothing acknowledged)`);
+    expect(none.err).toContain(`\n  ${id}\n`);
+    expect(none.err).toContain('omc-top --json lists them (attention.items[].id)');
+    expect(fs.existsSync(file)).toBe(false);
+    // One good id beside it takes nothing either: the refusal is the whole answer.
+    expect((await omcTop('ack', id, nothing, '--root', p.root)).code).toBe(2);
+    expect(fs.existsSync(file)).toBe(false);
 
     const ok = await omcTop('ack', id, '--root', p.root);
     expect(ok).toMatchObject({ code: 0, out: 'acknowledged 1 item\n' });
@@ -57,5 +70,13 @@ describe('omc-top ack', () => {
     expect(acks.ok && [...acks.acks.keys()]).toEqual([id]);
     const after = await omcTop('status', '--tmux', '--format', '{needs}', '--root', p.root);
     expect(after.out.trim()).toBe('0');
+
+    // The loop gone (its session's files removed): its item has ended, and its id names nothing now.
+    fs.rmSync(path.join(p.root, 'state', 'sessions', loop), { recursive: true, force: true });
+    const gone = await omcTop('ack', id, '--root', p.root);
+    expect(gone).toMatchObject({ code: 2, out: '' });
+    expect(gone.err).toBe(
+      `omc-top ack: no item has the id "${id}" now (nothing acknowledged)\nomc-top ack: nothing needs you here now\n`,
+    );
   });
 });

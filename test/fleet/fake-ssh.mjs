@@ -11,7 +11,8 @@
  * watch, mode `mute`: nothing at all, connected (an ssh or a remote that hangs before its first line); a process it
  *   starts (pid in DIR/held) holds its stdout and stderr, as a wrapper's pipeline or a ProxyCommand may after ssh is
  *   gone.
- * cancel / ack: exit 0 with a line, or with DIR/command-mode `hang` never answer (a hung sshd or remote).
+ * cancel / ack: exit 0 with a line, or with DIR/command-mode `hang` never answer (a hung sshd or remote), or with
+ *   `exit2` exit 2 with DIR/command-said on stderr (a refusal in the command's own words).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -70,6 +71,9 @@ if (what === 'watch' && read('mode', 'alive') === 'mute') {
   }
 } else if (read('command-mode', 'answer') === 'hang') {
   keepConnected();
+} else if (read('command-mode', 'answer') === 'exit2') {
+  process.stderr.write(`${read('command-said', '')}\n`);
+  process.exitCode = 2;
 } else {
   process.stdout.write(`${what} done there\n`);
 }

@@ -6,6 +6,7 @@ import { flightText, flightWhy, type FlightWord } from '../../store/cancel/in-fl
 import { settledText, settledWhy, type rowSettlement } from '../../store/cancel/settled.js';
 import { tookText, type TrackedCancel } from '../../store/cancel/tracker.js';
 import { signalUntilMs, type SessionView } from '../../store/sessions/model.js';
+import { newerThanKnownWords } from '../../store/omc-books.js';
 import { statusWords } from './rows.js';
 import { progressText } from '../../store/sessions/summary.js';
 import { formatAgo, formatTimestamp, wrapText } from '../../ui/format.js';
@@ -159,6 +160,8 @@ export function detailLines(
         : `OMC ${s.omc.version ?? '?'}: ${s.omc.source}; judged by the ${s.omc.rules} rules${s.omc.exact ? '' : ' (not its own book)'}`,
       s.omc.assumed || !s.omc.exact ? 'warn' : 'dim',
     );
+    const newer = s.omc.assumed ? null : newerThanKnownWords(s.omc.version);
+    if (newer) push(`  ${newer}`, 'warn');
     for (const d of s.omc.differences ?? []) push(`  known difference: ${d}`, 'dim');
   }
   push(`dir: ${s.dir}`, 'dim');

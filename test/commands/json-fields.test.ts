@@ -1,0 +1,242 @@
+/**
+ * docs/json-fields.md is the contract of every machine-readable output: this runs the real bundle's outputs over
+ * trees rich enough to emit their fields (the real-OMC tree, two live Claude stand-ins on one session and a dead
+ * one, a transcript, a bad state file, a nested root, a cancel made by omc-top, OMC 5.5's ultragoal and rate-limit
+ * files, a state directory that is a file), collects every field path, and fails on a path the doc does not list, or
+ * a path the doc lists that no run emitted (unless the doc marks it `(not emitted in tests: …)`).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { DEAD_PID, writeRegistry, writeTranscript } from '../helpers/claude-files.js';
+import {
+  FIXTURE,
+  liveRalph,
+  ralphStateFile,
+  SESSION,
+  waitFor,
+  writeOmcJson,
+  type TempProject,
+} from '../helpers/fixtures.js';
+import { describe, expect, it, onTestFinished } from '../helpers/it.js';
+import { docFields, fieldPaths } from '../helpers/json-fields.js';
+import { BIN } from '../helpers/pty.js';
+import { scaled } from '../helpers/time-scale.js';
+import { assistant, prompt, stopBlock, toolResult } from '../store/claude/lines.js';
+
+const COST = path.join(FIXTURE, '..', 'omc-5.5-cost');
+
+/** A live stand-in for a Claude process (a sleep), ended after the test. */
+function standIn(): number {
+  const c: ChildProcess = spawn('sleep', ['600'], { stdio: 'ignore' });
+  onTestFinished(() => {
+    c.kill('SIGKILL');
+  });
+  return c.pid as number;
+}
+
+/** The real-OMC project made rich: what each field needs to be there at all. */
+function richTree(p: TempProject, cfg: string): NodeJS.ProcessEnv {
+  const home = path.join(p.dir, 'home');
+  const omcHome = path.join(p.dir, 'omc-home');
+  fs.mkdirSync(home, { recursive: true });
+  const at = (sec: number) => new Date(Date.now() - 120_000 + sec * 1000).toISOString();
+  // The ralph loop's Claude: two processes run the session (one waits for you, in tmux), with a transcript.
+  const sid = SESSION.ralph;
+  writeOmcJson(ralphStateFile(p.root, sid), liveRalph({ sessionId: sid, projectPath: p.dir, prompt: 'ralph fix' }));
+  writeRegistry(cfg, standIn(), sid, {
+    status: 'waiting',
+    cwd: p.dir,
+    waitingFor: 'permission prompt',
+    tmux: 'main:@3',
+    name: 'fix-login',
+  });
+  writeRegistry(cfg, standIn(), sid, { status: 'busy', cwd: p.dir });
+  writeTranscript(cfg, p.dir, sid, [
+    prompt(sid, at(0), 'ralph: make the tests pass'),
+    ...assistant(sid, at(1), 'm1', 1, [{ type: 'tool_use', name: 'Bash', input: { command: 'npm test' } }]),
+    toolResult(sid, at(2), 'Exit code 1', true),
+    stopBlock(sid, at(5), '[RALPH LOOP - ITERATION 2/10] Work is NOT done. Continue.'),
+    ...assistant(sid, at(10), 'm2', 2, [{ type: 'tool_use', name: 'Write', input: { file_path: '/p/a.ts' } }]),
+  ]);
+  // The autopilot's Claude is gone: an orphaned loop (an attention item).
+  writeRegistry(cfg, DEAD_PID, SESSION.autopilot, { status: 'busy', cwd: p.dir, procStart: '12345' });
+  // A state file OMC cannot parse: a problem line.
+  fs.mkdirSync(path.join(p.root, 'state', 'sessions', 'bad-json'), { recursive: true });
+  fs.writeFileSync(path.join(p.root, 'state', 'sessions', 'bad-json', 'ralph-state.json'), '{"active": tru');
+  // A stale run OMC 5.6's watchdog would name next session.
+  const stale = ralphStateFile(p.root, 'stale-run');
+  writeOmcJson(stale, { active: true });
+  const old = new Date(Date.now() - 5 * 3_600_000);
+  fs.utimesSync(stale, old, old);
+  // A nested root (hooks started in a subdirectory).
+  writeOmcJson(ralphStateFile(path.join(p.dir, 'pkg', '.omc'), 'nested'), liveRalph({ sessionId: 'nested' }));
+  // OMC 5.5's ultragoal plans and rate-limit daemon, as its own code wrote them.
+  fs.cpSync(path.join(COST, 'ultragoal', '21-plan-blocked'), path.join(p.root, 'ultragoal'), { recursive: true });
+  const daemon = path.join(COST, 'rate-limit-daemon', 'static-limit-screen', '02-later-poll-limited');
+  fs.mkdirSync(path.join(omcHome, 'state'), { recursive: true });
+  for (const f of ['rate-limit-daemon.json', 'rate-limit-daemon.pid'])
+    fs.copyFileSync(path.join(daemon, f), path.join(omcHome, 'state', f));
+  fs.mkdirSync(path.join(cfg, 'plugins', 'oh-my-claudecode'), { recursive: true });
+  fs.copyFileSync(
+    path.join(COST, 'usage-cache', '02-success', '.usage-cache-anthropic.json'),
+    path.join(cfg, 'plugins', 'oh-my-claudecode', '.usage-cache-anthropic.json'),
+  );
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    OMC_HOME: omcHome,
+    XDG_STATE_HOME: path.join(p.dir, 'xdg-state'),
+    XDG_CONFIG_HOME: path.join(p.dir, 'xdg-config'),
+    CLAUDE_CONFIG_DIR: cfg,
+    CLAUDE_PLUGIN_ROOT: '',
+    NO_COLOR: '1',
+  };
+}
+
+const bundle = (args: string[], cwd: string, env: NodeJS.ProcessEnv) =>
+  spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: 'utf8', timeout: scaled(60_000) });
+
+const json = (args: string[], cwd: string, env: NodeJS.ProcessEnv): unknown => {
+  const r = bundle(args, cwd, env);
+  expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+  return JSON.parse(r.stdout);
+};
+
+/** `watch --json` lines of the bundle until `done` says so; each line's paths under its type (`ready.needsYou`). */
+async function watchLines(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  done: (lines: Record<string, unknown>[]) => boolean,
+  meanwhile?: (lines: Record<string, unknown>[]) => void,
+): Promise<Record<string, unknown>[]> {
+  const c = spawn(process.execPath, [BIN, 'watch', '--json', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Gone before the project is removed: a watch still running writes its status cache under it.
+  const exited = new Promise((resolve) => c.once('exit', resolve));
+  onTestFinished(async () => {
+    if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await exited;
+  });
+  let out = '';
+  let err = '';
+  c.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  c.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const lines = () =>
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  await waitFor(
+    () => {
+      meanwhile?.(lines());
+      return done(lines());
+    },
+    { timeoutMs: 60_000, what: `watch --json ${args.join(' ')} (${err})` },
+  );
+  // Stopped as a script stops it, and gone before the project is removed (its status cache lives under it).
+  c.kill('SIGTERM');
+  await exited;
+  return lines();
+}
+
+/** Paths whose keys are data, per output (the doc's `map` rows). */
+function mapsOf(fields: ReturnType<typeof docFields>, output: string): Set<string> {
+  return new Set((fields.get(output) ?? []).filter((f) => f.type.startsWith('map')).map((f) => f.path));
+}
+
+describe('docs/json-fields.md', { timeout: scaled(180_000) }, () => {
+  it('lists every field the machine-readable outputs emit, and each field it lists is emitted', async ({
+    project: p,
+    claudeDir: cfg,
+    tempDir,
+  }) => {
+    const doc = docFields();
+    const seen = new Map<string, Set<string>>();
+    const raw: Array<[string, string, unknown]> = [];
+    const collect = (output: string, value: unknown, prefix = '') => {
+      raw.push([output, prefix, value]);
+      const set = seen.get(output) ?? new Set<string>();
+      seen.set(output, set);
+      fieldPaths(value, prefix, set, mapsOf(doc, output));
+    };
+    const env = richTree(p, cfg);
+
+    // A cancel made by omc-top (its record: the words every other process says), on a loop of its own whose Claude
+    // was in its turn and is not seen to stop: `stopping`, in flight for as long as the test takes (not a window).
+    const cancelled = 'dddddddd-1111-4222-8333-000000000004';
+    writeOmcJson(ralphStateFile(p.root, cancelled), liveRalph({ sessionId: cancelled, projectPath: p.dir }));
+    writeRegistry(cfg, standIn(), cancelled, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 3_600_000 });
+    json(['cancel', cancelled, '--json', '--root', p.root], p.dir, env);
+
+    // --json: the rich tree, then the same with omc-top's state directory a file (its problem) and damaged records.
+    collect('json', json(['--json', '--root', p.root], p.dir, env));
+    const badState = path.join(tempDir('omc-top-fields-'), 'state-file');
+    fs.writeFileSync(badState, 'not a directory');
+    collect('json', json(['--json', '--root', p.root], p.dir, { ...env, XDG_STATE_HOME: badState }));
+
+    // watch --json: with --snapshot and --rows until ready, then changes: an iteration (a transition, a row again),
+    // and a new loop whose Claude waits for you (a transition that raises an item).
+    const file = ralphStateFile(p.root, SESSION.ralph);
+    const waiting = 'eeeeeeee-1111-4222-8333-000000000005';
+    let changed = false;
+    const lines = await watchLines(
+      ['--snapshot', '--rows', '--root', p.root],
+      p.dir,
+      env,
+      (l) =>
+        changed &&
+        l.some((x) => x.type === 'transition' && x.kind === 'iteration') &&
+        l.some((x) => x.type === 'transition' && x.need !== null),
+      (l) => {
+        if (changed || !l.some((x) => x.type === 'ready')) return;
+        changed = true;
+        const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+        writeOmcJson(file, { ...v, iteration: 4 });
+        writeRegistry(cfg, standIn(), waiting, { status: 'waiting', cwd: p.dir, waitingFor: 'permission prompt' });
+        writeOmcJson(ralphStateFile(p.root, waiting), liveRalph({ sessionId: waiting, projectPath: p.dir }));
+      },
+    );
+    // Without --snapshot and --rows: transitions only (the same fields).
+    const plain = await watchLines(
+      [],
+      p.dir,
+      env,
+      (l) => l.length > 0,
+      (l) => {
+        if (l.length > 0) return;
+        const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+        writeOmcJson(file, { ...v, iteration: Number(v.iteration) + 1 });
+      },
+    );
+    for (const l of plain) collect('watch', l, String(l.type));
+    for (const l of lines) collect('watch', l, String(l.type));
+
+    // hooks --json: status before and after install, install, uninstall.
+    const hooks = (verb: string) => json(['hooks', verb, '--json', '--cwd', p.dir], p.dir, env);
+    collect('hooks', hooks('status'), 'status');
+    collect('hooks', hooks('install'), 'install');
+    collect('hooks', hooks('status'), 'status');
+    collect('hooks', hooks('uninstall'), 'uninstall');
+
+    // wiki search --json: the real-OMC wiki.
+    collect('wiki-search', json(['wiki', 'search', 'checkout', '--json', '--root', p.root], p.dir, env), 'results');
+
+    // What each output emitted, for writing the doc: JSON_FIELDS_DUMP=<file>.
+    if (process.env.JSON_FIELDS_DUMP) fs.writeFileSync(process.env.JSON_FIELDS_DUMP, JSON.stringify(raw));
+    const problems: string[] = [];
+    for (const [output, paths] of seen) {
+      const listed = doc.get(output);
+      if (!listed) {
+        problems.push(`${output}: no table (<!-- json-fields: ${output} -->)`);
+        continue;
+      }
+      const names = new Set(listed.map((f) => f.path));
+      for (const f of [...paths].sort()) if (!names.has(f)) problems.push(`${output}: emitted, not in the doc: ${f}`);
+      for (const f of listed)
+        if (!f.notInTests && !paths.has(f.path)) problems.push(`${output}: in the doc, never emitted: ${f.path}`);
+    }
+    for (const output of doc.keys()) if (!seen.has(output)) problems.push(`${output}: a table no run fills`);
+    expect(problems).toEqual([]);
+  });
+});
