@@ -23,7 +23,7 @@ import {
   withDirUnder,
   type ContainedDir,
 } from './safe-fs/index.js';
-import { startTicksFromStat } from './process-start.js';
+import { startedAfter } from './process-start.js';
 
 export const LOCK_STALE_MS = 30_000;
 /** A lock record is ~40 bytes; anything much bigger is not one. */
@@ -84,38 +84,13 @@ export function describeHolder(lockRel: string, h: LockHolder, staleMs = LOCK_ST
   }
 }
 
-/** Clock ticks per second in /proc/<pid>/stat: USER_HZ, 100 on every Linux. */
-const USER_HZ = 100;
-let bootMs: number | null | undefined;
-function bootTimeMs(): number | null {
-  if (bootMs !== undefined) return bootMs;
-  const r = readNoFollowSync('/proc/stat', 1 << 20);
-  const m = r.ok ? /^btime (\d+)$/m.exec(r.text) : null;
-  bootMs = m ? Number(m[1]) * 1000 : null;
-  return bootMs;
-}
-
-/** When a pid's current process started (epoch ms), or null when that cannot be read. */
-function processStartedAtMs(pid: number): number | null {
-  if (process.platform !== 'linux') return null;
-  const boot = bootTimeMs();
-  if (boot === null) return null;
-  const r = readNoFollowSync(`/proc/${pid}/stat`, 1 << 16);
-  const ticks = r.ok ? startTicksFromStat(r.text) : null;
-  return ticks === null ? null : boot + (Number(ticks) / USER_HZ) * 1000;
-}
-
-/** Slack for comparing a start time (boot time has 1 s resolution) with a lock's timestamp. */
-const START_SLACK_MS = 2_000;
-
 function judgeHolder(pid: number, writtenAt: number, ageMs: number): LockHolder {
   try {
     process.kill(pid, 0);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EPERM') return { kind: 'dead', pid, ageMs, why: 'is no longer running' };
   }
-  const started = processStartedAtMs(pid);
-  if (started !== null && started > writtenAt + START_SLACK_MS)
+  if (startedAfter(pid, writtenAt) === true)
     return {
       kind: 'dead',
       pid,

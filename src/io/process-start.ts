@@ -92,6 +92,44 @@ function identityOf(pid: number, platform: NodeJS.Platform, running: boolean): S
   }
 }
 
+/** Clock ticks per second in /proc/<pid>/stat: USER_HZ, 100 on every Linux. */
+const USER_HZ = 100;
+let bootMs: number | null | undefined;
+function bootTimeMs(): number | null {
+  if (bootMs !== undefined) return bootMs;
+  const r = readTextSync('/proc', 'stat', 1 << 20);
+  const m = r.ok ? /^btime (\d+)$/m.exec(r.text) : null;
+  bootMs = m ? Number(m[1]) * 1000 : null;
+  return bootMs;
+}
+
+/** When a pid's current process started (epoch ms, on the wall clock as it reads now), or null when not known. */
+export function processStartedAtMs(pid: number, platform: NodeJS.Platform = process.platform): number | null {
+  if (platform !== 'linux' || !Number.isSafeInteger(pid) || pid <= 0) return null;
+  const boot = bootTimeMs();
+  if (boot === null) return null;
+  const r = readTextSync('/proc', `${pid}/stat`, 4096);
+  const ticks = r.ok ? startTicksFromStat(r.text) : null;
+  return ticks === null ? null : boot + (Number(ticks) / USER_HZ) * 1000;
+}
+
+/** Slack for comparing a start time (boot time has 1 s resolution) with a time a process wrote down. */
+export const START_SLACK_MS = 2_000;
+
+/**
+ * Whether the process now under `pid` started after `writtenAtMs`, the time its supposed owner wrote a record (a
+ * lock, a heartbeat): then it cannot have written it, the pid was handed to another process since. null when that
+ * cannot be told (not Linux, no such process, /proc not readable).
+ */
+export function startedAfter(
+  pid: number,
+  writtenAtMs: number,
+  platform: NodeJS.Platform = process.platform,
+): boolean | null {
+  const started = processStartedAtMs(pid, platform);
+  return started === null ? null : started > writtenAtMs + START_SLACK_MS;
+}
+
 let own: StartIdentity | undefined;
 /** Our own identity, read once (it cannot change while we run). */
 export function ownStartIdentity(): StartIdentity {

@@ -72,8 +72,10 @@ function watchPiped(dir: string, extra: string[] = [], env: Record<string, strin
   const io = { out: '', err: '' };
   c.stdout?.on('data', (d: Buffer) => (io.out += d.toString('utf8')));
   c.stderr?.on('data', (d: Buffer) => (io.err += d.toString('utf8')));
+  // Complete lines only: a line longer than a pipe's atomic write can arrive in pieces.
   const lines = () =>
     io.out
+      .slice(0, io.out.lastIndexOf('\n') + 1)
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -190,8 +192,15 @@ describe('omc-top watch --json', () => {
     installPlugin(w.config, OMC55); // `claude plugin update`
     const movedLine = (l: Record<string, unknown>) => l.type === 'root' && l.was !== null;
     await waitFor(() => lines().some(movedLine), { timeoutMs: 30_000, what: `the root line (${io.out})` });
-    const centralRow = (l: Record<string, unknown>) => l.type === 'row' && l.session === sid && l.row !== null;
-    await waitFor(() => lines().some(centralRow), { timeoutMs: 15_000, what: `the central row (${io.out})` });
+    // The move is told in many lines, each its own write (the root line, the old rows gone, the new rows, the new
+    // root's facts, attention and state-dir): a reader can be handed the stream between any two of them. The
+    // state-dir line ends them (docs/scripting.md): wait for it, then everything asserted below has arrived.
+    const moveTold = () => {
+      const all = lines();
+      const at = all.findIndex(movedLine);
+      return at >= 0 && all.slice(at).some((l) => l.type === 'state-dir');
+    };
+    await waitFor(moveTold, { timeoutMs: 15_000, what: `the new root's snapshot (${io.out})` });
     const all = lines();
     const at = all.findIndex(movedLine);
     expect(all[at]).toMatchObject({
@@ -204,6 +213,7 @@ describe('omc-top watch --json', () => {
     expect(all.findIndex((l) => l.type === 'omc')).toBeLessThan(at);
     const after = all.slice(at);
     expect(after.some((l) => l.type === 'row' && l.session === SESSION.ralph && l.row === null)).toBe(true);
+    expect(after.some((l) => l.type === 'row' && l.session === sid && l.row !== null)).toBe(true);
     expect(after.some((l) => l.type === 'snapshot' && l.kind === 'mode' && l.key === `${sid}/ralph`)).toBe(true);
     expect(after.filter((l) => l.type === 'ready')).toHaveLength(0);
 

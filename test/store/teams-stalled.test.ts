@@ -3,11 +3,15 @@
  * no live pid and every heartbeat past the threshold → stalled, first in attention order, and
  * the rows say so. Real OMC fixture, pids injected (they belong to the capture host).
  */
-import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { onTestFinished } from 'vitest';
+import { describe, expect, it } from '../helpers/it.js';
 import { OmcStore } from '../../src/store/store.js';
 import { teamLines } from '../../src/panes/teams/rows.js';
 import { teamNeeds } from '../../src/feeds/attention/needs.js';
-import { FIXTURE_TREE, READERS_CAPTURED_AT } from '../helpers/fixtures.js';
+import { FIXTURE_TREE, READERS_CAPTURED_AT, writeOmcJson } from '../helpers/fixtures.js';
 
 function teamsAt(now: number, alive: boolean | null) {
   const store = new OmcStore({
@@ -46,4 +50,41 @@ describe('stalled teams', () => {
     expect(items.map((i) => i.kind)).toEqual(['team-stalled']);
     expect(items[0]!.text).toContain(`no live worker (${t.workers.length} listed)`);
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    "a dead worker's pid handed to a process started after its last heartbeat is not the worker: stalled",
+    async ({ project: p, newStore }) => {
+      // A live process started now stands for whatever the system gave the dead workers' pid to.
+      const other = spawn('sleep', ['600'], { stdio: 'ignore' });
+      onTestFinished(() => void other.kill('SIGKILL'));
+      await new Promise((r) => other.once('spawn', r));
+      const workers = path.join(p.root, 'state', 'team', 'fix-ts-errors', 'workers');
+      /** Every worker's heartbeat as OMC's worker hook writes it, under that process's pid, at `at`. */
+      const beatAll = (at: number) => {
+        for (const w of fs.readdirSync(workers))
+          writeOmcJson(path.join(workers, w, 'heartbeat.json'), {
+            pid: other.pid,
+            last_turn_at: new Date(at).toISOString(),
+            turn_count: 4,
+            alive: true,
+          });
+      };
+      const team = () => {
+        const store = newStore({ root: p.root, watch: 'none' });
+        store.start();
+        return store.teams.getSnapshot().teams.find((t) => t.name === 'fix-ts-errors')!;
+      };
+      // The workers' last beats were ten minutes before that process started: it is none of them.
+      beatAll(Date.now() - 10 * 60_000);
+      const gone = team();
+      expect(gone.workers.map((w) => w.pidAlive)).toEqual(gone.workers.map(() => false));
+      expect(gone.stalled).toBe(true);
+      expect(teamNeeds(gone).map((n) => n.kind)).toEqual(['team-stalled']);
+      // Beats written while it runs (it started before them): the same pid is the workers' own, alive.
+      beatAll(Date.now());
+      const live = team();
+      expect(live.workers.map((w) => w.pidAlive)).toEqual(live.workers.map(() => true));
+      expect(live.stalled).toBe(false);
+    },
+  );
 });

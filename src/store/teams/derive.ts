@@ -59,7 +59,8 @@ export interface TeamInputs {
   modeOfSession(sessionId: string): readonly ModeLink[];
   /** Session directories that exist (to accept a 4.x manifest owner). */
   sessionExists(id: string): boolean;
-  pidAlive(pid: number): boolean | null;
+  /** Whether the worker that wrote its heartbeat at `beatMs` still runs under `pid` (null: cannot tell). */
+  pidAlive(pid: number, beatMs: number | null): boolean | null;
   /** For "stalled": the time of this derivation and the heartbeat threshold (defaults: now, 180 s). */
   now?: number;
   heartbeatStaleMs?: number;
@@ -459,7 +460,7 @@ function runtimeWorker(
           };
         })()
       : null;
-  const pidAlive = heartbeat?.pid && heartbeat.reportedAlive ? inp.pidAlive(heartbeat.pid) : null;
+  const pidAlive = heartbeat?.pid && heartbeat.reportedAlive ? inp.pidAlive(heartbeat.pid, heartbeat.lastBeatMs) : null;
   const hbUnread = inp.file(`${dir}/heartbeat.json`)?.unreadable ?? null;
   return {
     name,
@@ -520,7 +521,7 @@ function bridgeWorker(inp: TeamInputs, name: string): WorkerView {
     currentTaskId: task === null ? null : line(task, 24),
     currentTaskSubject: null,
     heartbeat,
-    pidAlive: heartbeat?.pid && heartbeat.reportedAlive ? inp.pidAlive(heartbeat.pid) : null,
+    pidAlive: heartbeat?.pid && heartbeat.reportedAlive ? inp.pidAlive(heartbeat.pid, heartbeat.lastBeatMs) : null,
     inConfig: false,
     bridge: true,
     nonReporting: false,

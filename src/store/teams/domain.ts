@@ -30,6 +30,7 @@ import { TASK_FILE_RE, TEAM_NAME_RE, WORKER_NAME_RE, resolveHeartbeatStaleMs, te
 import { teamsReport } from './report.js';
 import { compareWorkerNames } from './worker-order.js';
 import { shownPath } from '../../io/shown-path.js';
+import { startedAfter } from '../../io/process-start.js';
 
 /** The key of an area's own problem (scanLocation): that directory could not be listed. */
 const AREA_KEY = /\|state\/team(-bridge)?$/;
@@ -76,8 +77,11 @@ export interface TeamsDomainOptions {
   clock?: Clock;
   /** Overrides OMC_TEAM_HEARTBEAT_STALE_MS / the 180 s default. */
   heartbeatStaleMs?: number;
-  /** true: running, false: gone, null: cannot tell. Injected by tests (fixture pids belong to another host). */
-  pidAlive?: (pid: number) => boolean | null;
+  /**
+   * Whether the worker that wrote a heartbeat at `beatMs` still runs under `pid`. true: running, false: gone,
+   * null: cannot tell. Injected by tests (fixture pids belong to another host).
+   */
+  pidAlive?: (pid: number, beatMs: number | null) => boolean | null;
   projectPollMs?: number;
   pidRecheckMs?: number;
 }
@@ -93,13 +97,24 @@ export function processAlive(pid: number): boolean | null {
   }
 }
 
+/**
+ * A worker's pid still its own: the process under it runs and did not start after the worker's last heartbeat.
+ * A worker that died leaves its pid to the next process the system starts (on a busy machine within minutes):
+ * that one started after the heartbeat the worker wrote, so it is not the worker, and its team may be stalled.
+ */
+export function workerAlive(pid: number, beatMs: number | null): boolean | null {
+  const alive = processAlive(pid);
+  if (alive !== true || beatMs === null) return alive;
+  return startedAfter(pid, beatMs) === true ? false : alive;
+}
+
 export class TeamsDomain implements Domain {
   readonly name = 'teams';
   readonly cell = new SnapshotCell<TeamsSnapshot>(EMPTY_TEAMS);
   readonly heartbeatStaleMs: number;
   readonly locations: readonly Loc[];
   private readonly clock: Clock;
-  private readonly pidAlive: (pid: number) => boolean | null;
+  private readonly pidAlive: (pid: number, beatMs: number | null) => boolean | null;
   private readonly cache = new JsonCache();
   private readonly teams = new Map<string, TeamRec>();
   private readonly views = new Map<string, TeamView>();
@@ -121,7 +136,7 @@ export class TeamsDomain implements Domain {
   constructor(opts: TeamsDomainOptions) {
     this.clock = opts.clock ?? Date.now;
     this.sessions = opts.sessions;
-    this.pidAlive = opts.pidAlive ?? processAlive;
+    this.pidAlive = opts.pidAlive ?? workerAlive;
     this.heartbeatStaleMs = opts.heartbeatStaleMs ?? resolveHeartbeatStaleMs();
     this.projectPollMs = opts.projectPollMs ?? 1_000;
     this.pidRecheckMs = opts.pidRecheckMs ?? 5_000;
@@ -560,7 +575,7 @@ export class TeamsDomain implements Domain {
       for (const w of v.workers) {
         const pid = w.heartbeat?.pid;
         if (!pid || !w.heartbeat?.reportedAlive) continue;
-        if (this.pidAlive(pid) !== w.pidAlive) {
+        if (this.pidAlive(pid, w.heartbeat.lastBeatMs) !== w.pidAlive) {
           this.dirty.add(v.key);
           break;
         }
