@@ -67,7 +67,7 @@ describe('omc-top hooks writes the settings file Claude Code reads where it runs
     expect(fs.existsSync(path.join(sub, '.claude'))).toBe(false);
   });
 
-  it('in a linked worktree’s subdirectory: the main worktree’s file (Claude reads it there, not the worktree top’s)', () => {
+  it('in a linked worktree’s subdirectory: the main worktree’s file (Claude reads it there, not the worktree top’s); outside git: the directory it runs in', () => {
     const s = hooksProject();
     git(s.p.dir, 'commit', '-q', '--allow-empty', '-m', 'init');
     const wt = path.join(scratchDir('omc-top-wt-'), 'wt');
@@ -77,10 +77,7 @@ describe('omc-top hooks writes the settings file Claude Code reads where it runs
     expect(r.code).toBe(0);
     expect(r.said).toContain(`hook in ${s.settings}`);
     expect(fs.existsSync(path.join(wt, '.claude'))).toBe(false);
-  });
-
-  it('outside git: the directory it runs in', () => {
-    const s = hooksProject();
+    // Outside git: the directory it runs in.
     const plain = path.join(scratchDir('omc-top-nogit-'), 'a', 'b');
     fs.mkdirSync(plain, { recursive: true });
     expect(hooksIn(s, plain, 'install').code).toBe(0);
