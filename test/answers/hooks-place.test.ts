@@ -136,4 +136,18 @@ describe('"disableAllHooks": true in a settings file Claude Code reads', () => {
       problem: expect.stringContaining('"disableAllHooks": true in'),
     });
   });
+
+  it('the repository top’s local file wins over the local file of the subdirectory Claude runs in', () => {
+    const s = hooksProject();
+    expect(hooksIn(s, s.p.dir, 'install').code).toBe(0);
+    const sub = path.join(s.p.dir, 'sub');
+    fs.mkdirSync(path.join(sub, '.claude'), { recursive: true });
+    const cur = JSON.parse(fs.readFileSync(s.settings, 'utf8'));
+    fs.writeFileSync(local(sub), '{"disableAllHooks": false}');
+    fs.writeFileSync(s.settings, JSON.stringify({ ...cur, disableAllHooks: true }));
+    expect(hookStatus(sub, s.env).hooksDisabledIn).toBe(s.settings);
+    fs.writeFileSync(local(sub), '{"disableAllHooks": true}');
+    fs.writeFileSync(s.settings, JSON.stringify({ ...cur, disableAllHooks: false }));
+    expect(hookStatus(sub, s.env)).toMatchObject({ hooksDisabledIn: null, problem: null });
+  });
 });

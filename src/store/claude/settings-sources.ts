@@ -7,8 +7,9 @@
  * - `.claude/settings.json` is read in the start directory only (not the git root's, from a subdirectory).
  * - user settings: `<CLAUDE_CONFIG_DIR or ~/.claude>/settings.json` (only the former when it is set).
  * - managed: `/etc/claude-code/managed-settings.json` and `/etc/claude-code/managed-settings.d/*.json`.
- * - `"disableAllHooks": true` in any of them stops every hook, project ones included; `false` in a file read later
- *   (local over project over user) turns them back on.
+ * - `"disableAllHooks": true` in any of them stops every hook, project ones included; `false` in a file that wins
+ *   over it turns them back on: managed (a true there always wins), then the git root's local file, the start
+ *   directory's local file, its settings.json, the user's.
  */
 import path from 'node:path';
 import { listDirSync, readTextSync } from '../../io/safe-fs/index.js';
@@ -43,7 +44,7 @@ export interface SettingsSource {
 
 export const sourcePath = (s: SettingsSource) => path.join(s.root, s.rel);
 
-/** The files Claude Code started in `cwd` reads, the one that wins first (managed, then local, project, user). */
+/** The files Claude Code started in `cwd` reads, the one that wins first (managed, the root's local, cwd's local, project, user). */
 export function settingsSources(
   cwd: string,
   env: NodeJS.ProcessEnv,
@@ -57,8 +58,10 @@ export function settingsSources(
     for (const e of dropIns.entries.filter((e) => e.kind === 'file' && e.name.endsWith('.json')).sort(byName))
       managed.push({ scope: 'managed', root: managedDir, rel: `managed-settings.d/${e.name}` });
   const root = claudeProjectDir(cwd, git);
-  const local: SettingsSource[] = [{ scope: 'local', root: cwd, rel: LOCAL_SETTINGS_REL }];
-  if (path.resolve(root) !== path.resolve(cwd)) local.push({ scope: 'local', root, rel: LOCAL_SETTINGS_REL });
+  // The repository top's local file wins over the start directory's (a false there turns hooks back on, a true
+  // there turns them off, whatever the start directory's says).
+  const local: SettingsSource[] = [{ scope: 'local', root, rel: LOCAL_SETTINGS_REL }];
+  if (path.resolve(root) !== path.resolve(cwd)) local.push({ scope: 'local', root: cwd, rel: LOCAL_SETTINGS_REL });
   return [
     ...managed,
     ...local,
