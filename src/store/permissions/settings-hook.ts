@@ -1,10 +1,10 @@
 /**
  * `omc-top hooks install` / `uninstall` / status: the one change omc-top makes to Claude Code's settings, and
  * only when asked. Install adds one PermissionRequest hook entry to the project's `.claude/settings.local.json`
- * (merged: every other hook, permission and key is kept as JSON.parse reads it, the file re-indented); uninstall
- * removes exactly that entry, and what install created around it (the file, the `hooks` key, the event key). The
- * entry is recognised by its marker argument; what the file looked like before is recorded in omc-top's own
- * state directory, so an uninstall with nothing else changed meanwhile gives back the very bytes that were there
+ * (merged: every other hook, permission and key is kept as JSON.parse reads it, the file re-indented, a byte-order
+ * mark kept); uninstall removes exactly that entry, and what install created around it (the file, the `hooks` key,
+ * the event key). The entry is recognised by its marker argument; what the file looked like before is recorded in
+ * omc-top's own state directory, so an uninstall with nothing else changed meanwhile gives back the very bytes that were there
  * (after a re-install over a file changed since, the bytes before are unknown and it removes only the entry: see
  * nextRecord). Writes go through the contained write path, atomically, keeping the file's permission bits,
  * refusing (not guessing) when the file is not UTF-8, not JSON or not the shape Claude Code reads, and never over
