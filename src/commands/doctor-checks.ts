@@ -149,7 +149,7 @@ export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorRe
     claudeCheck(opts.env),
     configCheck(opts.env),
     await pushCheck(opts.env, opts.testPush === true),
-    hooksCheck(res.projectDir, opts.env),
+    hooksCheck(opts.cwd, opts.env),
     stateDirCheck(opts.env),
     watchCheck(probe, opts.poll, opts.procRoot ?? '/proc'),
     tmuxCheck(opts.env),

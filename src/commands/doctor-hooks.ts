@@ -1,10 +1,22 @@
 /** doctor: the opt-in permission hook (`omc-top hooks install`), installed or not, and whether it can work. */
-import { hookStatus } from '../store/permissions/settings-hook.js';
+import { hookStatus, hooksOffWords } from '../store/permissions/settings-hook.js';
 import type { DoctorCheck } from './doctor-types.js';
 
-export function hooksCheck(projectDir: string, env: NodeJS.ProcessEnv): DoctorCheck {
-  const st = hookStatus(projectDir, env);
+/** `cwd`: where doctor runs, as `hooks status` takes it: the settings file is the one Claude Code reads there. */
+export function hooksCheck(cwd: string, env: NodeJS.ProcessEnv): DoctorCheck {
+  const st = hookStatus({ cwd }, env);
   const base = { id: 'hooks' as const, title: 'Permission hook', data: { ...st } };
+  // Hooks turned off in a settings file Claude Code reads: the entry, there or not, does nothing; said first.
+  if (st.hooksDisabledIn !== null)
+    return {
+      ...base,
+      status: 'warn',
+      summary: `${st.installed ? 'installed' : 'not installed'} in ${st.settingsPath}, but ${hooksOffWords(st.hooksDisabledIn)}`,
+      details: [
+        "permission prompts are answered in Claude's terminal until hooks are on again",
+        ...(st.installed ? [`runs: ${st.command ?? ''}`] : []),
+      ],
+    };
   if (!st.installed)
     return {
       ...base,

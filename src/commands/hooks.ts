@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { readAnswersConfig } from '../config/answers-config.js';
 import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
 import { DEFAULT_WAIT_SECONDS, stateDir } from '../store/permissions/protocol.js';
-import { hookStatus, installHook, uninstallHook } from '../store/permissions/settings-hook.js';
+import { hookStatus, hooksOffWords, installHook, uninstallHook } from '../store/permissions/settings-hook.js';
+import { claudeProjectDir } from '../store/claude/settings-sources.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
 import { processSink } from '../io/output.js';
@@ -61,7 +62,6 @@ export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo
     throw new UsageError(`hooks: unknown action ${JSON.stringify(cleanLine(verb))} (install, uninstall or status)`);
   const cwd = path.resolve((args.flags.get('cwd') as string | undefined) ?? io.cwd);
   const res = resolveOmcRoot({ cwd, env: io.env });
-  const projectDir = res.projectDir;
   const dir = stateDir(io.env);
   const say = (ok: boolean, message: string, extra: Record<string, unknown> = {}, code = ok ? 0 : 1) => {
     if (args.flags.has('json')) io.out(terminalSafeJson({ ok, message, ...extra }) + '\n');
@@ -71,8 +71,11 @@ export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo
   // A --cwd that names no directory is a usage slip, said as every other command says it (exit 2), not a failed
   // write into a directory that is not there.
   if (res.rule === 'unusable-path') return say(false, `${res.explain}; nothing was changed`, {}, 2);
+  // The settings file Claude Code reads when run here, not OMC's state anchor (a submodule's own, not its
+  // superproject's): store/claude/settings-sources.ts.
+  const projectDir = claudeProjectDir(cwd);
   if (verb === 'status') {
-    const st = hookStatus(projectDir, io.env);
+    const st = hookStatus({ cwd }, io.env);
     const message = st.installed
       ? `installed in ${st.settingsPath}${st.problem ? `, but ${st.problem}` : ''}`
       : `not installed in ${st.settingsPath}${st.problem ? ` (${st.problem})` : ''}`;
@@ -80,12 +83,15 @@ export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo
   }
   if (verb === 'uninstall') {
     const r = uninstallHook(projectDir, dir);
-    return say(r.ok, r.message);
+    return say(r.ok, r.message, {}, r.code ?? (r.ok ? 0 : 1));
   }
   const script = io.script === undefined ? hookScriptPath() : io.script;
   if (!script)
     return say(false, 'the hook script (dist/omc-top-hook.mjs) is missing from this install; nothing was changed');
   const waitSeconds = readAnswersConfig(io.env).permissionWaitSeconds ?? DEFAULT_WAIT_SECONDS;
   const r = installHook({ projectDir, script, node: process.execPath, waitSeconds }, dir);
-  return say(r.ok, r.message);
+  if (!r.ok) return say(false, r.message, {}, r.code ?? 1);
+  // Installed, but Claude Code runs no hook here: said now, not only by `status` and `doctor`.
+  const off = hookStatus({ cwd }, io.env).hooksDisabledIn;
+  return say(true, off ? `${r.message}; but ${hooksOffWords(off)}` : r.message);
 }

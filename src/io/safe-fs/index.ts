@@ -26,4 +26,5 @@ export { holdFileSync, type HeldFile } from './held.js';
 export { formatBytes, describeWriteError } from './errors.js';
 export { ensureOwnDir, ownDirFault, ownDirProblem, describeOwnDirError, OwnDirError } from './own-dir.js';
 export { readBytesSync, type BytesResult } from './bytes.js';
+export { firstInvalidUtf8 } from './utf8.js';
 export { readLinkSync, dirOwnershipSync, type LinkTarget, type Ownership } from './link.js';

@@ -216,6 +216,7 @@ function readOpenFile(fd: number, maxBytes: number, opts: ReadOptions = {}): Rea
       mtimeMs: st.mtimeMs,
       ctimeMs: st.ctimeMs,
       ino: st.ino,
+      dev: st.dev,
       invalidUtf8,
       bom,
       uid: st.uid,

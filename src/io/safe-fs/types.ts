@@ -13,6 +13,8 @@ export interface ReadOk {
    */
   ctimeMs?: number;
   ino: number;
+  /** The device the file is on: with ino, size and the times, the identity a writer checks before replacing it. */
+  dev?: number;
   /** Bytes that were not valid UTF-8 were replaced with U+FFFD. */
   invalidUtf8: boolean;
   /** A leading byte-order mark was removed. */

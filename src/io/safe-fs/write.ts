@@ -38,17 +38,22 @@ function assertReplaceable(dir: ContainedDir, name: string, rel: string): void {
  * `mode`: the permission bits the file ends with (default 0600, the temp's own), for a file omc-top rewrites but
  * does not own (a user's settings file keeps its 0644). Set on the temp before the rename, so no reader ever sees
  * the file with other bits; only the 0777 bits are kept (never a setuid file).
+ *
+ * `commit`: asked with what is at the target now (lstat, null when nothing is), after the temp is written and
+ * fsynced and right before the rename: false drops the write and its temp (another writer replaced the file since
+ * the caller read it), and the call returns false. The check sits next to the rename, so the window in which a
+ * write by someone else can still be replaced unseen is the one between two system calls.
  */
 export function atomicWriteSync(
   root: string,
   rel: string,
   content: string | Uint8Array,
-  opts: { mkdir?: boolean; mode?: number } = {},
-): void {
+  opts: { mkdir?: boolean; mode?: number; commit?: (current: fs.Stats | null) => boolean } = {},
+): boolean {
   const abs = resolveUnder(root, rel);
   const name = path.basename(abs);
   const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  withDirUnder(
+  return withDirUnder(
     root,
     path.dirname(toRel(root, abs)) || '.',
     (dir) => {
@@ -64,12 +69,17 @@ export function atomicWriteSync(
         fs.fsyncSync(fd);
         fs.closeSync(fd);
         fd = null;
+        if (opts.commit && !opts.commit(lstatOrNull(dir.at(name)))) {
+          discardTemp(null, dir.at(tmp));
+          return false;
+        }
         fs.renameSync(dir.at(tmp), dir.at(name));
       } catch (e) {
         discardTemp(fd, dir.at(tmp));
         throw e;
       }
       dir.sync();
+      return true;
     },
     { create: opts.mkdir },
   );
@@ -160,12 +170,14 @@ export function discardTemp(fd: number | null, tmp: string): void {
  * Deletes a file under root; missing is fine. The unlink happens in the
  * directory held open (see ContainedDir) and never follows a symlink: a
  * symlinked directory on the way out of the root is refused, a symlink as the
- * last component is removed itself, a directory is not removed.
+ * last component is removed itself, a directory is not removed. `commit`, as atomicWriteSync's: asked with what is
+ * there right before the unlink; false leaves it (and returns false).
  */
-export function unlinkUnder(root: string, rel: string): boolean {
+export function unlinkUnder(root: string, rel: string, commit?: (current: fs.Stats | null) => boolean): boolean {
   const abs = resolveUnder(root, rel);
   try {
     return withDirUnder(root, path.dirname(toRel(root, abs)) || '.', (dir) => {
+      if (commit && !commit(lstatOrNull(dir.at(path.basename(abs))))) return false;
       fs.unlinkSync(dir.at(path.basename(abs)));
       return true;
     });
@@ -264,6 +276,7 @@ const APPEND_FLAGS =
   (fs.constants.O_NOFOLLOW ?? 0) |
   (fs.constants.O_NONBLOCK ?? 0);
 
+/** What is at a path (not following a link), or null when nothing is. */
 function lstatOrNull(p: string): fs.Stats | null {
   try {
     return fs.lstatSync(p);

@@ -1,39 +1,56 @@
 /**
  * `omc-top hooks install` / `uninstall` / status: the one change omc-top makes to Claude Code's settings, and
  * only when asked. Install adds one PermissionRequest hook entry to the project's `.claude/settings.local.json`
- * (merged: every other hook, permission and key is kept as JSON.parse reads it, the file re-indented); uninstall
- * removes exactly that entry, and what install created around it (the file, the `hooks` key, the event key). The
- * entry is recognised by its marker argument; what the file looked like before is recorded in omc-top's own
- * state directory, so an uninstall with nothing else changed meanwhile gives back the very bytes that were there
+ * (merged: every other hook, permission and key is kept as JSON.parse reads it, the file re-indented, a byte-order
+ * mark kept); uninstall removes exactly that entry, and what install created around it (the file, the `hooks` key,
+ * the event key). The entry is recognised by its marker argument; what the file looked like before is recorded in
+ * omc-top's own state directory, so an uninstall with nothing else changed meanwhile gives back the very bytes that were there
  * (after a re-install over a file changed since, the bytes before are unknown and it removes only the entry: see
  * nextRecord). Writes go through the contained write path, atomically, keeping the file's permission bits,
- * refusing (not guessing) when the file is not JSON or not the shape Claude Code reads.
+ * refusing (not guessing) when the file is not UTF-8, not JSON or not the shape Claude Code reads, and never over
+ * a change another writer made meanwhile (settings-file.ts). The file is the one Claude Code reads for the
+ * directory it runs in (claude/settings-sources.ts), not OMC's state anchor.
  */
 import { createHash } from 'node:crypto';
 import { bytesOfPath } from '../../io/safe-fs/byte-paths.js';
 import path from 'node:path';
 import fs from 'node:fs';
 import {
-  atomicWriteSync,
-  describeWriteError,
   ensureOwnDir,
+  atomicWriteSync,
   readJsonSync,
-  readTextSync,
   statSync,
   unlinkUnder,
   withDirUnder,
 } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
 import { readAnswersConfig } from '../../config/answers-config.js';
+import { realGit, type GitProbe } from '../../io/git.js';
+import { shownPath } from '../../io/shown-path.js';
+import {
+  DISABLE_ALL_HOOKS,
+  claudeProjectDir,
+  hooksDisabledBy,
+  settingsSources,
+  sourcePath,
+} from '../claude/settings-sources.js';
 import { DEFAULT_WAIT_SECONDS, HOOK_TIMEOUT_MARGIN_SECONDS, PERMISSIONS_DIR } from './protocol.js';
+import {
+  SETTINGS_REL,
+  changeSettings,
+  isObj,
+  loadSettings,
+  renderSettings,
+  type Obj,
+  type RaceProbe,
+  type SettingsRead,
+  type SettingsRefusal,
+} from './settings-file.js';
 
-export const SETTINGS_REL = '.claude/settings.local.json';
+export { SETTINGS_REL };
 /** The argument that marks omc-top's entry (never a user's). */
 export const HOOK_MARKER = '--omc-top-hook';
 const EVENT = 'PermissionRequest';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** POSIX shell quoting: Claude Code runs a hook command through the shell. */
 export const shellQuote = (s: string) => (/^[A-Za-z0-9_/.,:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -96,38 +113,29 @@ interface Record_ {
 const recordRel = (settingsAbs: string) =>
   `${PERMISSIONS_DIR}/installed-${createHash('sha256').update(bytesOfPath(settingsAbs)).digest('hex').slice(0, 16)}.json`;
 
-/** `mode`: the file's permission bits, kept when it is rewritten (null: no file yet, a new one gets 0600). */
-type Loaded = { ok: true; text: string | null; doc: Obj; mode: number | null } | { ok: false; message: string };
-
-/** The contained write's options for rewriting the settings file as it was found. */
-const keepMode = (l: { mode: number | null }) => (l.mode === null ? {} : { mode: l.mode });
-
-/** The settings file read inside the project: a refusal names the project directory, not the .omc root. */
-const readSettings = (projectDir: string) =>
-  readTextSync(projectDir, SETTINGS_REL, 4 * 1024 * 1024, { rootLabel: 'the project directory' });
-
-function load(projectDir: string): Loaded {
-  const r = readSettings(projectDir);
-  if (!r.ok) {
-    if (r.code === 'missing') return { ok: true, text: null, doc: {}, mode: null };
-    return { ok: false, message: `${SETTINGS_REL}: ${r.message}` };
-  }
-  let v: unknown;
-  try {
-    v = JSON.parse(r.text);
-  } catch {
-    return { ok: false, message: `${SETTINGS_REL} is not valid JSON: fix it first (nothing was changed)` };
-  }
-  if (!isObj(v)) return { ok: false, message: `${SETTINGS_REL} is not a JSON object (nothing was changed)` };
-  if (v.hooks !== undefined && !isObj(v.hooks))
-    return { ok: false, message: `${SETTINGS_REL}: "hooks" is not an object (nothing was changed)` };
-  const ev = isObj(v.hooks) ? v.hooks[EVENT] : undefined;
-  if (ev !== undefined && !Array.isArray(ev))
-    return { ok: false, message: `${SETTINGS_REL}: "hooks.${EVENT}" is not a list (nothing was changed)` };
-  return { ok: true, text: r.text, doc: v, mode: r.mode };
+/** The settings file, refused unless it holds hooks in the shape Claude Code reads. */
+function load(projectDir: string): SettingsRead | SettingsRefusal {
+  const l = loadSettings(projectDir);
+  return l.ok ? (shapeProblem(l.doc) ?? l) : l;
 }
 
-const render = (doc: Obj) => `${JSON.stringify(doc, null, 2)}\n`;
+function shapeProblem(v: Obj): SettingsRefusal | null {
+  if (v.hooks !== undefined && !isObj(v.hooks))
+    return { ok: false, code: 1, message: `${SETTINGS_REL}: "hooks" is not an object (nothing was changed)` };
+  const ev = isObj(v.hooks) ? v.hooks[EVENT] : undefined;
+  if (ev !== undefined && !Array.isArray(ev))
+    return { ok: false, code: 1, message: `${SETTINGS_REL}: "hooks.${EVENT}" is not a list (nothing was changed)` };
+  return null;
+}
+
+/** How many of our entries a parsed settings object holds. */
+const oursIn = (doc: Obj) =>
+  isObj(doc.hooks) && Array.isArray(doc.hooks[EVENT])
+    ? (doc.hooks[EVENT] as unknown[]).reduce<number>(
+        (n, e) => n + (isObj(e) && Array.isArray(e.hooks) ? e.hooks.filter(isOurs).length : 0),
+        0,
+      )
+    : 0;
 
 /** Our hook entries removed from a parsed settings object (a user's hooks in a shared entry stay). */
 function without(doc: Obj): { doc: Obj; removed: number } {
@@ -154,90 +162,124 @@ export interface HookStatus {
   /** The hook script the command names exists. */
   scriptFound: boolean | null;
   waitSeconds: number;
-  /** A problem with the installed entry, or with the file. */
+  /** The settings file whose `"disableAllHooks": true` keeps Claude Code from running any hook here, or null. */
+  hooksDisabledIn: string | null;
+  /** A problem with the installed entry, or with the file, or hooks turned off. */
   problem: string | null;
 }
 
-export function hookStatus(projectDir: string, env: NodeJS.ProcessEnv = process.env): HookStatus {
+export interface HookPlace {
+  /** Where Claude is run: the settings files it reads follow from it. */
+  cwd: string;
+  git?: GitProbe;
+  /** Claude Code's managed settings directory (a test's scratch one). */
+  managedDir?: string;
+}
+
+/** The words for hooks turned off, the same in `hooks status`, `doctor` and install's message. */
+export const hooksOffWords = (file: string) =>
+  `Claude Code runs no hook here: "${DISABLE_ALL_HOOKS}": true in ${shownPath(file)} (remove it, or set it to false in a settings file read after it)`;
+
+/** Whether omc-top's hook is in the settings file Claude Code started in `place.cwd` reads, and whether it can work. */
+export function hookStatus(at: HookPlace | string, env: NodeJS.ProcessEnv = process.env): HookStatus {
+  const place = typeof at === 'string' ? { cwd: at } : at;
+  const git = place.git ?? realGit;
+  const projectDir = claudeProjectDir(place.cwd, git);
   const waitSeconds = readAnswersConfig(env).permissionWaitSeconds ?? DEFAULT_WAIT_SECONDS;
   const settingsPath = path.join(projectDir, SETTINGS_REL);
-  const base = { settingsPath, waitSeconds, command: null, timeout: null, scriptFound: null };
+  const off = hooksDisabledBy(place.cwd, env, git, settingsSources(place.cwd, env, git, place.managedDir));
+  const hooksDisabledIn = off ? sourcePath(off) : null;
+  const offProblem = hooksDisabledIn ? hooksOffWords(hooksDisabledIn) : null;
+  const base = { settingsPath, waitSeconds, command: null, timeout: null, scriptFound: null, hooksDisabledIn };
   const l = load(projectDir);
   if (!l.ok) return { ...base, installed: false, problem: l.message };
   const hooks = isObj(l.doc.hooks) && Array.isArray(l.doc.hooks[EVENT]) ? (l.doc.hooks[EVENT] as unknown[]) : [];
   const ours = hooks.flatMap((e) => (isObj(e) && Array.isArray(e.hooks) ? e.hooks.filter(isOurs) : [])) as Obj[];
   const h = ours[0];
-  if (!h) return { ...base, installed: false, problem: null };
+  if (!h) return { ...base, installed: false, problem: offProblem };
   const command = cleanLine(h.command);
   const timeout = typeof h.timeout === 'number' ? h.timeout : null;
   const script = shellWords(String(h.command)).find((w) => w.endsWith('omc-top-hook.mjs')) ?? null;
   const scriptFound =
     script !== null && path.isAbsolute(script) ? statSync('/', script.slice(1))?.isFile() === true : false;
-  let problem: string | null = null;
-  if (!scriptFound)
+  let problem: string | null = offProblem;
+  if (problem !== null) {
+    /* said first: nothing below matters while Claude runs no hook at all */
+  } else if (!scriptFound)
     problem = `the hook script it runs is missing (${script ?? 'no path'}): run \`omc-top hooks install\` again`;
   else if (timeout === null || timeout <= waitSeconds)
     problem = `its timeout (${timeout ?? 'none'} s) is not above the wait (${waitSeconds} s): run \`omc-top hooks install\` again`;
   else if (ours.length > 1) problem = `${ours.length} omc-top entries: run \`omc-top hooks install\` again to keep one`;
-  return { installed: true, settingsPath, command, timeout, scriptFound, waitSeconds, problem };
+  return { ...base, installed: true, command, timeout, scriptFound, problem };
 }
 
-export type InstallResult = { ok: boolean; message: string };
+/** `code`: the exit status (2 for a settings file refused as input: not UTF-8). */
+export type InstallResult = { ok: boolean; message: string; code?: number };
 
-export function installHook(plan: HookPlan, stateDir: string): InstallResult {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const l = load(plan.projectDir);
-    if (!l.ok) return { ok: false, message: l.message };
-    const stripped = without(l.doc);
-    const hooks = isObj(l.doc.hooks) ? l.doc.hooks : undefined;
-    const entry = {
-      matcher: '*',
-      hooks: [{ type: 'command', command: hookCommand(plan), timeout: hookTimeout(plan.waitSeconds) }],
-    };
-    const existing = isObj(stripped.doc.hooks) ? (stripped.doc.hooks[EVENT] as unknown[]) : [];
-    const next: Obj = { ...l.doc, hooks: { ...(hooks ?? {}), [EVENT]: [...existing, entry] } };
-    const text = render(next);
-    const settingsPath = path.join(plan.projectDir, SETTINGS_REL);
-    // The very entry there already (a second install): nothing is written, and nothing is said to have changed.
-    if (text === l.text)
-      return {
-        ok: true,
-        message: `the PermissionRequest hook is installed in ${settingsPath} already, as it would be written: nothing changed`,
-      };
-    const dirExisted = statSync(plan.projectDir, '.claude') !== null;
-    // Claude Code rewrites this file itself ("always allow" to local settings): write only over what was read.
-    const again = readSettings(plan.projectDir);
-    if ((again.ok ? again.text : null) !== l.text) continue;
-    try {
-      atomicWriteSync(plan.projectDir, SETTINGS_REL, text, { mkdir: true, ...keepMode(l) });
-    } catch (e) {
-      return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine(describeWriteError(e))}` };
-    }
-    const settings = path.join(plan.projectDir, SETTINGS_REL);
-    const fresh: Record_ = {
-      settings,
-      dir_existed: dirExisted,
-      file_existed: l.text !== null,
-      hooks_existed: hooks !== undefined,
-      event_existed: hooks !== undefined && hooks[EVENT] !== undefined,
-      before: l.text,
-      after: text,
-      exact: true,
-    };
-    const record = nextRecord(stripped.removed > 0, l.text, fresh, readRecord(stateDir, settings));
-    try {
-      ensureOwnDir(stateDir);
-      atomicWriteSync(stateDir, recordRel(settings), JSON.stringify(record), { mkdir: true });
-    } catch {
-      /* uninstall still finds the entry by its marker */
-    }
+const refused = (r: SettingsRefusal): InstallResult => ({ ok: false, message: r.message, code: r.code });
+
+export function installHook(plan: HookPlan, stateDir: string, race: RaceProbe = {}): InstallResult {
+  const settings = path.join(plan.projectDir, SETTINGS_REL);
+  const entry = {
+    matcher: '*',
+    hooks: [{ type: 'command', command: hookCommand(plan), timeout: hookTimeout(plan.waitSeconds) }],
+  };
+  const dirExisted = statSync(plan.projectDir, '.claude') !== null;
+  const out = changeSettings<{ removed: number }>(
+    plan.projectDir,
+    (l) => {
+      const shape = shapeProblem(l.doc);
+      if (shape) return shape;
+      const stripped = without(l.doc);
+      const hooks = isObj(l.doc.hooks) ? l.doc.hooks : undefined;
+      const existing = isObj(stripped.doc.hooks) ? (stripped.doc.hooks[EVENT] as unknown[]) : [];
+      const text = renderSettings({ ...l.doc, hooks: { ...(hooks ?? {}), [EVENT]: [...existing, entry] } }, l.bom);
+      // The very entry there already (a second install): nothing is written, and nothing is said to have changed.
+      if (text === l.text) return { kind: 'stop', result: { removed: -1 } };
+      return { kind: 'write', text, result: { removed: stripped.removed } };
+    },
+    (now) => hasEntry(now.doc, entry.hooks[0]?.command ?? ''),
+    race,
+  );
+  if (!out.ok) return refused(out);
+  if (out.result.removed < 0)
     return {
       ok: true,
-      message: `${stripped.removed > 0 ? 'updated' : 'added'} the PermissionRequest hook in ${settings} (waits ${plan.waitSeconds} s, Claude's timeout ${hookTimeout(plan.waitSeconds)} s)`,
+      message: `the PermissionRequest hook is installed in ${settings} already, as it would be written: nothing changed`,
     };
+  const l = out.read;
+  const hooks = isObj(l.doc.hooks) ? l.doc.hooks : undefined;
+  const after = out.step.kind === 'write' ? out.step.text : '';
+  const fresh: Record_ = {
+    settings,
+    dir_existed: dirExisted,
+    file_existed: l.text !== null,
+    hooks_existed: hooks !== undefined,
+    event_existed: hooks !== undefined && hooks[EVENT] !== undefined,
+    before: l.text,
+    after,
+    exact: true,
+  };
+  const record = nextRecord(out.result.removed > 0, l.text, fresh, readRecord(stateDir, settings));
+  try {
+    ensureOwnDir(stateDir);
+    atomicWriteSync(stateDir, recordRel(settings), JSON.stringify(record), { mkdir: true });
+  } catch {
+    /* uninstall still finds the entry by its marker */
   }
-  return { ok: false, message: `${SETTINGS_REL} kept changing while it was being written; try again` };
+  return {
+    ok: true,
+    message: `${out.result.removed > 0 ? 'updated' : 'added'} the PermissionRequest hook in ${settings} (waits ${plan.waitSeconds} s, Claude's timeout ${hookTimeout(plan.waitSeconds)} s)`,
+  };
 }
+
+/** The file holds our entry with this very command. */
+const hasEntry = (doc: Obj, command: string) =>
+  isObj(doc.hooks) &&
+  Array.isArray(doc.hooks[EVENT]) &&
+  (doc.hooks[EVENT] as unknown[]).some(
+    (e) => isObj(e) && Array.isArray(e.hooks) && e.hooks.some((h) => isOurs(h) && (h as Obj).command === command),
+  );
 
 /**
  * What a (re-)install records. With no hook of ours in the file, whatever an older record says is about a file
@@ -289,10 +331,8 @@ function removeEmptyClaudeDir(projectDir: string): void {
   }
 }
 
-export function uninstallHook(projectDir: string, stateDir: string): InstallResult {
+export function uninstallHook(projectDir: string, stateDir: string, race: RaceProbe = {}): InstallResult {
   const settings = path.join(projectDir, SETTINGS_REL);
-  const l = load(projectDir);
-  if (!l.ok) return { ok: false, message: l.message };
   const rec = readRecord(stateDir, settings);
   const forget = () => {
     try {
@@ -301,17 +341,18 @@ export function uninstallHook(projectDir: string, stateDir: string): InstallResu
       /* best effort */
     }
   };
-  const { doc, removed } = without(l.doc);
-  if (removed === 0) {
-    forget();
-    return { ok: true, message: `no omc-top hook in ${settings}: nothing to remove` };
-  }
-  try {
-    // Nothing else changed since install: the original bytes (or no file at all) come back exactly.
-    if (rec && rec.exact !== false && l.text === rec.after) {
-      if (rec.before === null) unlinkUnder(projectDir, SETTINGS_REL);
-      else atomicWriteSync(projectDir, SETTINGS_REL, rec.before, keepMode(l));
-    } else {
+  const out = changeSettings<boolean>(
+    projectDir,
+    (l) => {
+      const shape = shapeProblem(l.doc);
+      if (shape) return shape;
+      const { doc, removed } = without(l.doc);
+      if (removed === 0) return { kind: 'stop', result: false };
+      // Nothing else changed since install: the original bytes (or no file at all) come back exactly.
+      if (rec && rec.exact !== false && l.text === rec.after)
+        return rec.before === null
+          ? { kind: 'unlink', result: true }
+          : { kind: 'write', text: rec.before, result: true };
       const hooks = doc.hooks as Obj;
       const next: Obj = { ...doc };
       const event = hooks[EVENT] as unknown[];
@@ -319,13 +360,15 @@ export function uninstallHook(projectDir: string, stateDir: string): InstallResu
       if (event.length === 0 && !(rec?.event_existed ?? false)) delete nextHooks[EVENT];
       if (Object.keys(nextHooks).length === 0 && !(rec?.hooks_existed ?? false)) delete next.hooks;
       else next.hooks = nextHooks;
-      if (Object.keys(next).length === 0 && rec !== null && !rec.file_existed) unlinkUnder(projectDir, SETTINGS_REL);
-      else atomicWriteSync(projectDir, SETTINGS_REL, render(next), keepMode(l));
-    }
-  } catch (e) {
-    return { ok: false, message: `could not write ${SETTINGS_REL}: ${cleanLine(describeWriteError(e))}` };
-  }
+      if (Object.keys(next).length === 0 && rec !== null && !rec.file_existed) return { kind: 'unlink', result: true };
+      return { kind: 'write', text: renderSettings(next, l.bom), result: true };
+    },
+    (now) => oursIn(now.doc) === 0,
+    race,
+  );
+  if (!out.ok) return refused(out);
   forget();
+  if (!out.result) return { ok: true, message: `no omc-top hook in ${settings}: nothing to remove` };
   if (rec && !rec.dir_existed) removeEmptyClaudeDir(projectDir);
   return { ok: true, message: `removed the omc-top PermissionRequest hook from ${settings}` };
 }

@@ -1,0 +1,153 @@
+/**
+ * Which settings file `omc-top hooks` writes and reads: the one Claude Code reads where it runs (verified with the
+ * real CLI 2.1.332: store/claude/settings-sources.ts), not OMC's state anchor. And whether Claude Code runs hooks
+ * there at all: `"disableAllHooks": true` in any settings file it reads turns omc-top's off too, which `hooks
+ * status`, `doctor` and install say, naming the file and the key.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runHooksCommand } from '../../src/commands/hooks.js';
+import { hooksCheck } from '../../src/commands/doctor-hooks.js';
+import { hookStatus } from '../../src/store/permissions/settings-hook.js';
+import { cleanupHooksProjects, HOOK, hooksProject, scratchDir } from '../helpers/hooks-project.js';
+
+afterEach(cleanupHooksProjects);
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: GIT_ENV, stdio: 'pipe' });
+
+/** Runs `omc-top hooks VERB` in `cwd` with the scratch home of `s`; returns the exit status and what it said. */
+function hooksIn(s: ReturnType<typeof hooksProject>, cwd: string, verb: string) {
+  const out: string[] = [];
+  const code = runHooksCommand([verb, '--cwd', cwd], {
+    out: (t) => out.push(t),
+    err: (t) => out.push(t),
+    cwd,
+    env: s.env,
+    script: HOOK,
+  });
+  return { code, said: out.join('') };
+}
+
+const local = (dir: string) => path.join(dir, '.claude', 'settings.local.json');
+
+describe('omc-top hooks writes the settings file Claude Code reads where it runs', () => {
+  it('in a submodule: the submodule’s own file, not the superproject’s; status and doctor name the same', () => {
+    const s = hooksProject();
+    const lib = scratchDir('omc-top-lib-');
+    git(lib, 'init', '-q');
+    fs.writeFileSync(path.join(lib, 'f'), 'x');
+    git(lib, 'add', 'f');
+    git(lib, 'commit', '-qm', 'init');
+    git(s.p.dir, 'submodule', '-q', 'add', lib, 'm');
+    const sub = path.join(s.p.dir, 'm');
+    fs.mkdirSync(path.join(sub, 'deep'));
+    const r = hooksIn(s, path.join(sub, 'deep'), 'install');
+    expect(r.code).toBe(0);
+    expect(r.said).toContain(`added the PermissionRequest hook in ${local(sub)}`);
+    expect(fs.existsSync(local(s.p.dir))).toBe(false);
+    expect(JSON.stringify(JSON.parse(fs.readFileSync(local(sub), 'utf8')))).toContain('--omc-top-hook');
+    expect(hooksIn(s, sub, 'status').said).toBe(`omc-top hooks: installed in ${local(sub)}\n`);
+    expect(hooksCheck(sub, s.env)).toMatchObject({
+      status: 'ok',
+      summary: expect.stringContaining(`in ${local(sub)}:`),
+    });
+    // From the superproject, it is the superproject's file (not installed there).
+    expect(hooksIn(s, s.p.dir, 'status').said).toContain(`not installed in ${local(s.p.dir)}`);
+    expect(hooksIn(s, sub, 'uninstall').code).toBe(0);
+    expect(fs.existsSync(path.join(sub, '.claude'))).toBe(false);
+  });
+
+  it('in a linked worktree’s subdirectory: the main worktree’s file (Claude reads it there, not the worktree top’s); outside git: the directory it runs in', () => {
+    const s = hooksProject();
+    git(s.p.dir, 'commit', '-q', '--allow-empty', '-m', 'init');
+    const wt = path.join(scratchDir('omc-top-wt-'), 'wt');
+    git(s.p.dir, 'worktree', 'add', '-q', wt);
+    fs.mkdirSync(path.join(wt, 'sub'));
+    const r = hooksIn(s, path.join(wt, 'sub'), 'install');
+    expect(r.code).toBe(0);
+    expect(r.said).toContain(`hook in ${s.settings}`);
+    expect(fs.existsSync(path.join(wt, '.claude'))).toBe(false);
+    // Outside git: the directory it runs in.
+    const plain = path.join(scratchDir('omc-top-nogit-'), 'a', 'b');
+    fs.mkdirSync(plain, { recursive: true });
+    expect(hooksIn(s, plain, 'install').code).toBe(0);
+    expect(fs.existsSync(local(plain))).toBe(true);
+  });
+});
+
+describe('"disableAllHooks": true in a settings file Claude Code reads', () => {
+  const off = (file: string) => `Claude Code runs no hook here: "disableAllHooks": true in ${file}`;
+
+  it('in the user settings: status fails and doctor warns, naming the file and the key; install says it too', () => {
+    const s = hooksProject();
+    const user = path.join(s.env.CLAUDE_CONFIG_DIR as string, 'settings.json');
+    fs.mkdirSync(path.dirname(user), { recursive: true });
+    fs.writeFileSync(user, '{"disableAllHooks": true}\n');
+    const r = hooksIn(s, s.p.dir, 'install');
+    expect(r.code).toBe(0);
+    expect(r.said).toContain(`; but ${off(user)}`);
+    const st = hooksIn(s, s.p.dir, 'status');
+    expect(st.code).toBe(1);
+    expect(st.said).toContain(`installed in ${s.settings}, but ${off(user)}`);
+    const doc = hooksCheck(s.p.dir, s.env);
+    expect(doc.status).toBe('warn');
+    expect(doc.summary).toBe(
+      `installed in ${s.settings}, but ${off(user)} (remove it, or set it to false in a settings file read after it)`,
+    );
+    // false in the project's local file, read after the user's: hooks run again.
+    const cur = JSON.parse(fs.readFileSync(s.settings, 'utf8'));
+    fs.writeFileSync(s.settings, JSON.stringify({ ...cur, disableAllHooks: false }));
+    expect(hooksIn(s, s.p.dir, 'status').code).toBe(0);
+    expect(hooksCheck(s.p.dir, s.env).status).toBe('ok');
+  });
+
+  it('in the project’s settings.json, in the local file at the git root (from a subdirectory), in managed settings', () => {
+    const s = hooksProject();
+    expect(hooksIn(s, s.p.dir, 'install').code).toBe(0);
+    const shared = path.join(s.p.dir, '.claude', 'settings.json');
+    fs.writeFileSync(shared, '{"disableAllHooks": true}');
+    expect(hookStatus(s.p.dir, s.env)).toMatchObject({ installed: true, hooksDisabledIn: shared });
+    // The git root's settings.json is not read from a subdirectory (the real CLI runs the hook there).
+    const sub = path.join(s.p.dir, 'sub');
+    fs.mkdirSync(sub);
+    expect(hookStatus(sub, s.env)).toMatchObject({ installed: true, hooksDisabledIn: null, problem: null });
+    fs.rmSync(shared);
+    const cur = JSON.parse(fs.readFileSync(s.settings, 'utf8'));
+    fs.writeFileSync(s.settings, JSON.stringify({ ...cur, disableAllHooks: true }));
+    expect(hookStatus(sub, s.env).hooksDisabledIn).toBe(s.settings);
+    fs.writeFileSync(s.settings, JSON.stringify(cur));
+    const managed = scratchDir('omc-top-managed-');
+    fs.mkdirSync(path.join(managed, 'managed-settings.d'));
+    fs.writeFileSync(path.join(managed, 'managed-settings.d', '10-policy.json'), '{"disableAllHooks": true}');
+    // A managed true wins over a local false.
+    fs.writeFileSync(s.settings, JSON.stringify({ ...cur, disableAllHooks: false }));
+    expect(hookStatus({ cwd: sub, managedDir: managed }, s.env)).toMatchObject({
+      hooksDisabledIn: path.join(managed, 'managed-settings.d', '10-policy.json'),
+      problem: expect.stringContaining('"disableAllHooks": true in'),
+    });
+  });
+
+  it('the repository top’s local file wins over the local file of the subdirectory Claude runs in', () => {
+    const s = hooksProject();
+    expect(hooksIn(s, s.p.dir, 'install').code).toBe(0);
+    const sub = path.join(s.p.dir, 'sub');
+    fs.mkdirSync(path.join(sub, '.claude'), { recursive: true });
+    const cur = JSON.parse(fs.readFileSync(s.settings, 'utf8'));
+    fs.writeFileSync(local(sub), '{"disableAllHooks": false}');
+    fs.writeFileSync(s.settings, JSON.stringify({ ...cur, disableAllHooks: true }));
+    expect(hookStatus(sub, s.env).hooksDisabledIn).toBe(s.settings);
+    fs.writeFileSync(local(sub), '{"disableAllHooks": true}');
+    fs.writeFileSync(s.settings, JSON.stringify({ ...cur, disableAllHooks: false }));
+    expect(hookStatus(sub, s.env)).toMatchObject({ hooksDisabledIn: null, problem: null });
+  });
+});
