@@ -57,6 +57,24 @@ describe('omc-top hooks', () => {
     expect(hookStatus(s.p.dir, s.env).installed).toBe(false);
   });
 
+  it("other events' hooks and no PermissionRequest yet (or an empty hooks object): its own list is made; uninstall gives back the bytes", () => {
+    for (const before of [
+      '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo hi"}]}]}}\n',
+      '{"hooks":{}}\n',
+    ]) {
+      const s = setup();
+      fs.mkdirSync(path.dirname(s.settings));
+      fs.writeFileSync(s.settings, before);
+      expect(s.run('install'), before).toBe(0);
+      const doc = JSON.parse(fs.readFileSync(s.settings, 'utf8'));
+      expect(doc.hooks.PermissionRequest).toHaveLength(1);
+      expect(doc.hooks.PreToolUse).toEqual(JSON.parse(before).hooks.PreToolUse);
+      expect(hookStatus(s.p.dir, s.env)).toMatchObject({ installed: true, problem: null });
+      expect(s.run('uninstall')).toBe(0);
+      expect(fs.readFileSync(s.settings, 'utf8')).toBe(before);
+    }
+  });
+
   it('with no settings file: install creates it, uninstall removes it and the .claude directory it made', () => {
     const s = setup();
     expect(fs.existsSync(path.join(s.p.dir, '.claude'))).toBe(false);

@@ -232,7 +232,9 @@ export function installHook(plan: HookPlan, stateDir: string, race: RaceProbe = 
       if (shape) return shape;
       const stripped = without(l.doc);
       const hooks = isObj(l.doc.hooks) ? l.doc.hooks : undefined;
-      const existing = isObj(stripped.doc.hooks) ? (stripped.doc.hooks[EVENT] as unknown[]) : [];
+      // Hooks of other events and none of this one yet (`{"hooks": {"PreToolUse": […]}}`, or `{}`): a list of its own.
+      const ours = isObj(stripped.doc.hooks) ? stripped.doc.hooks[EVENT] : undefined;
+      const existing = Array.isArray(ours) ? (ours as unknown[]) : [];
       const text = renderSettings({ ...l.doc, hooks: { ...(hooks ?? {}), [EVENT]: [...existing, entry] } }, l.bom);
       // The very entry there already (a second install): nothing is written, and nothing is said to have changed.
       if (text === l.text) return { kind: 'stop', result: { removed: -1 } };
