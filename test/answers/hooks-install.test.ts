@@ -75,6 +75,23 @@ describe('omc-top hooks', () => {
     }
   });
 
+  it("status says so when the node the entry pins is gone (a version manager removed it): Claude's shell cannot run it", () => {
+    const s = setup();
+    expect(s.run('install')).toBe(0);
+    const node = path.join(scratchDir('omc-top-node-'), 'node-22.1.0', 'bin', 'node');
+    fs.mkdirSync(path.dirname(node), { recursive: true });
+    fs.copyFileSync(process.execPath, node);
+    const doc = JSON.parse(fs.readFileSync(s.settings, 'utf8'));
+    const ours = doc.hooks.PermissionRequest[0].hooks[0];
+    ours.command = ours.command.replace(process.execPath, node);
+    fs.writeFileSync(s.settings, JSON.stringify(doc, null, 2));
+    expect(hookStatus(s.p.dir, s.env)).toMatchObject({ installed: true, problem: null });
+    fs.rmSync(path.dirname(path.dirname(node)), { recursive: true });
+    expect(hookStatus(s.p.dir, s.env).problem).toBe(
+      `the node it runs is missing (${node}): run \`omc-top hooks install\` again with the node you use now`,
+    );
+  });
+
   it('with no settings file: install creates it, uninstall removes it and the .claude directory it made', () => {
     const s = setup();
     expect(fs.existsSync(path.join(s.p.dir, '.claude'))).toBe(false);

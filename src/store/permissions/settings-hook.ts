@@ -199,13 +199,21 @@ export function hookStatus(at: HookPlace | string, env: NodeJS.ProcessEnv = proc
   if (!h) return { ...base, installed: false, problem: offProblem };
   const command = cleanLine(h.command);
   const timeout = typeof h.timeout === 'number' ? h.timeout : null;
-  const script = shellWords(String(h.command)).find((w) => w.endsWith('omc-top-hook.mjs')) ?? null;
+  const words = shellWords(String(h.command));
+  const script = words.find((w) => w.endsWith('omc-top-hook.mjs')) ?? null;
   const scriptFound =
     script !== null && path.isAbsolute(script) ? statSync('/', script.slice(1))?.isFile() === true : false;
+  // The node the entry pins (install writes this process's own): a version manager (nvm, fnm, asdf, Homebrew's
+  // Cellar) removes it with an upgrade, and Claude's shell then fails the hook with 127 while the file looks fine.
+  const runner = words[0] !== undefined && words[0] !== script && path.isAbsolute(words[0]) ? words[0] : null;
+  const runnerStat = runner === null ? null : statSync('/', runner.slice(1));
+  const runnerRuns = runner === null || (runnerStat?.isFile() === true && (runnerStat.mode & 0o111) !== 0);
   let problem: string | null = offProblem;
   if (problem !== null) {
     /* said first: nothing below matters while Claude runs no hook at all */
-  } else if (!scriptFound)
+  } else if (!runnerRuns)
+    problem = `the node it runs is ${runnerStat ? 'not an executable file' : 'missing'} (${cleanLine(runner ?? '')}): run \`omc-top hooks install\` again with the node you use now`;
+  else if (!scriptFound)
     problem = `the hook script it runs is missing (${script ?? 'no path'}): run \`omc-top hooks install\` again`;
   else if (timeout === null || timeout <= waitSeconds)
     problem = `its timeout (${timeout ?? 'none'} s) is not above the wait (${waitSeconds} s): run \`omc-top hooks install\` again`;
