@@ -68,7 +68,7 @@ Usage:
   omc-top wiki search QUERY [--limit N] [--category C] [--tag T] [--json] [--cwd DIR | --root DIR]
   omc-top doctor [--json] [--cwd DIR | --root DIR] [--poll] [--test-push]
   omc-top serve [--port N] [--listen ADDR] [--cwd DIR | --root DIR] [--readonly] [--poll]
-                [--all] [--host USER@BOX]...
+                [--allow-host NAME]... [--all] [--host USER@BOX]...
   omc-top watch --json [--snapshot] [--rows] [--push-lease] [--poll] [--cwd DIR | --root DIR]
                 [--omc-version X]
   omc-top status [--tmux] [--fresh] [--format FORMAT] [--cwd DIR | --root DIR] [--omc-version X]

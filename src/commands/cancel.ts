@@ -9,7 +9,8 @@
  * 2 usage (bad flags, invalid session id); 3 refused by --readonly;
  * 4 nothing to cancel (no such session, no active mode, no .omc).
  */
-import { executeCancel, type CancelDone } from '../store/cancel/execute.js';
+import { executeCancel, ledgerAppends, type CancelDone } from '../store/cancel/execute.js';
+import { ledgerTail } from '../store/cancel/describe.js';
 import { planCancel, type CancelRequest } from '../store/cancel/plan.js';
 import { listDirSync, readJsonSync, statSync } from '../io/safe-fs/index.js';
 import { sessionInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
@@ -219,6 +220,11 @@ async function recordStop(
   await records.settle(cancelRecordOf(done).key, done.signal.requestedMs, settled);
 }
 
+function ledgerJson(done: CancelDone): { path: string; runs: string[]; lines: unknown[] } | null {
+  const l = ledgerAppends(done.steps);
+  return l && { path: l.rel, runs: l.runs, lines: l.lines.map((x) => JSON.parse(x) as unknown) };
+}
+
 function report(done: CancelDone): Record<string, unknown> {
   const p = done.plan;
   return {
@@ -237,6 +243,8 @@ function report(done: CancelDone): Record<string, unknown> {
       reason: done.signalReason,
     },
     steps: done.steps.map((s) => ({ path: s.rel, action: s.what, ok: s.ok, detail: s.detail })),
+    // OMC 5.6's run ledger: the end lines appended, as written (null: none, no ledger here or no watched run ended).
+    ledger: ledgerJson(done),
     skipped: p.skipped,
     still_active: done.stillActive,
     // Cut short by the disk: what was and was not written (null when no write of its own failed so).
@@ -266,6 +274,8 @@ function human(done: CancelDone, claude: ClaudeSide | null): string {
   );
   // One word for the column, then the whole detail whenever it says more than the word.
   for (const s of done.steps) lines.push(`  ${s.word.padEnd(8)} ${s.rel}${s.detail === s.word ? '' : `: ${s.detail}`}`);
+  const ledger = ledgerAppends(done.steps);
+  if (ledger) lines.push(`  appended ${ledger.rel}: ${ledgerTail(ledger.runs)}`);
   for (const s of done.plan.skipped) lines.push(`  skipped  ${s.rel}: ${s.reason}`);
   for (const w of done.plan.warnings) lines.push(`  note: ${w}`);
   if (done.plan.request.pauseOnly) lines.push(`  signal: ${done.signalReason}`);

@@ -81,7 +81,8 @@ function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null): DoctorChec
     status: omc.assumed || omc.refused.length > 0 ? 'warn' : 'ok',
     summary: omc.version
       ? `oh-my-claudecode ${omc.version} (${omc.source}); reading state with ${omc.rules} rules`
-      : `${omc.source}; assuming OMC ${omc.rules} rules`,
+      : // The source already says it assumes (omc-install.ts): the book's number is added, "assuming" said once.
+        `${omc.source} (OMC ${omc.rules})`,
     details: [
       ...omc.refused.map((r) => `not read: ${refusalWords(r)}`),
       ...omc.candidates.map((c) => `found: ${c.version ?? 'unknown version'} at ${shownPath(c.path)} (${c.source})`),

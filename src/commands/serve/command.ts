@@ -21,7 +21,7 @@ import { resolveRootAndOmc } from '../../store/omc-root.js';
 import { OmcStore } from '../../store/store.js';
 import { parseArgs, UsageError, rootFlag } from '../args.js';
 import { takeRepeated } from '../fleet-args.js';
-import { newToken } from './guard.js';
+import { interfaceAddresses, isWildcard, newToken } from './guard.js';
 import { startServer } from './server.js';
 import { fleetSource, singleSource, type ServeSource } from './source.js';
 import { printErr, printOut } from '../../io/output.js';
@@ -29,13 +29,15 @@ import { shownName } from '../../io/shown-path.js';
 import { pauseAfterFirstLineForTest } from '../test-pause.js';
 import { refuseOneProjectFlags } from '../fleet-flags.js';
 
-export const SERVE_USAGE = `Usage: omc-top serve [--port N] [--listen ADDR] [--all] [--host user@box]… [--cwd DIR | --root DIR] [--readonly]
+export const SERVE_USAGE = `Usage: omc-top serve [--port N] [--listen ADDR] [--allow-host NAME]… [--all] [--host user@box]… [--cwd DIR | --root DIR] [--readonly]
 
 A small web page with the fleet and what needs you, live, for a phone browser
 over your own ssh tunnel:  ssh -L 8377:127.0.0.1:8377 host  (see docs/reach.md).
 Prints the URL with a fresh token; actions need it.
   --port N        the port (default 8377; 0 picks a free one)
-  --listen ADDR   listen on ADDR instead of 127.0.0.1 (a warning: anyone who reaches it can try the token)
+  --listen ADDR   listen on ADDR instead of 127.0.0.1 (a warning: anyone who reaches it can try the token);
+                  0.0.0.0 or :: answers to this machine's addresses
+  --allow-host NAME  a name this machine is reached by (the page answers to it; repeatable)
   --all           every project on this machine;  --host user@box  a machine over ssh (repeatable)
   --readonly      show only: every action is refused`;
 
@@ -52,6 +54,16 @@ export const FLAGS = {
 } as const;
 
 export const DEFAULT_PORT = 8377;
+
+const bracketed = (a: string) => (a.includes(':') && !a.startsWith('[') ? `[${a}]` : a);
+
+/** The machine's addresses another machine may use for a wildcard listen (not loopback, not link-local). */
+function outwardAddresses(listen: string): string[] {
+  return interfaceAddresses().filter(
+    (a) =>
+      !LOOPBACK.has(a) && !a.startsWith('127.') && !/^fe80:/i.test(a) && (listen !== '0.0.0.0' || !a.includes(':')),
+  );
+}
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -79,8 +91,12 @@ function pushFrom(source: ServeSource, config: OmcTopConfig, readonly: boolean, 
   });
 }
 
+/** A name for the Host header: a DNS name or an address, nothing else (it is compared, never resolved). */
+const HOST_NAME = /^(?:[0-9a-z](?:[0-9a-z-]{0,61}[0-9a-z])?)(?:\.[0-9a-z](?:[0-9a-z-]{0,61}[0-9a-z])?)*$/i;
+
 export async function runServeCommand(argv: readonly string[]): Promise<number> {
-  const hosts = takeRepeated(argv, 'host');
+  const names = takeRepeated(argv, 'allow-host');
+  const hosts = takeRepeated(names.rest, 'host');
   const args = parseArgs(hosts.rest, FLAGS);
   if (args.flags.has('help')) {
     printOut(SERVE_USAGE + '\n');
@@ -91,6 +107,9 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError('--port needs a number 0-65535');
   const listen = (args.flags.get('listen') as string | undefined) ?? '127.0.0.1';
   if (!/^[0-9A-Za-z.:-]{1,253}$/.test(listen)) throw new UsageError('--listen needs an address');
+  for (const n of names.values)
+    if (n.length > 253 || !HOST_NAME.test(n))
+      throw new UsageError(`--allow-host needs a host name or an IPv4 address, not ${JSON.stringify(cleanLine(n))}`);
   const specs: HostSpec[] = [];
   for (const h of hosts.values) {
     const spec = parseHostSpec(h);
@@ -166,7 +185,20 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
   const err = (s: string) => printErr(cleanLine(s) + '\n');
   let served;
   try {
-    served = await startServer({ source, token, listen, port: Number(portText), readonly, config: configSays });
+    served = await startServer({
+      source,
+      token,
+      listen,
+      port: Number(portText),
+      readonly,
+      config: configSays,
+      names: names.values,
+      // A page opened by a name or address serve does not answer to: said here, where the user can act on it.
+      onRefusedHost: (h) =>
+        err(
+          `omc-top serve: refused a request for Host ${JSON.stringify(h)}: not an address it listens on${isWildcard(listen) ? ' nor one of this machine’s' : ''}; if that name is this machine’s, give it with --allow-host`,
+        ),
+    });
   } catch (e) {
     await source.close();
     err(`omc-top serve: cannot listen on ${listen}:${portText}: ${(e as Error).message}`);
@@ -189,10 +221,14 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  const host = listen.includes(':') ? `[${listen}]` : listen;
+  // A wildcard is no address to open: the page is opened by loopback here, and by the machine's addresses elsewhere.
+  const host = isWildcard(listen) ? (listen === '0.0.0.0' ? '127.0.0.1' : '[::1]') : bracketed(listen);
   printOut(`omc-top serve: http://${host}:${served.port}/#${token}\n`);
+  const outward = isWildcard(listen) ? outwardAddresses(listen) : [];
   printOut(
-    `  from another machine: ssh -L ${served.port}:127.0.0.1:${served.port} <this host>, then open the same URL there\n`,
+    outward.length > 0
+      ? `  from another machine: ${outward.map((a) => `http://${bracketed(a)}:${served.port}/`).join(' or ')} with the same #token\n`
+      : `  from another machine: ssh -L ${served.port}:127.0.0.1:${served.port} <this host>, then open the same URL there\n`,
   );
   pauseAfterFirstLineForTest();
   return done;

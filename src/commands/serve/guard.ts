@@ -8,6 +8,7 @@
  * never answer (no CORS headers at all).
  */
 import crypto from 'node:crypto';
+import os from 'node:os';
 import type http from 'node:http';
 
 export const TOKEN_HEADER = 'x-omc-top-token';
@@ -24,14 +25,44 @@ export function tokenMatches(given: string | undefined, token: string): boolean 
   return crypto.timingSafeEqual(a, b);
 }
 
-/** The Host values a browser sends for our address: 127.0.0.1:port, localhost:port, [::1]:port, the --listen address. */
-export function allowedHosts(listen: string, port: number): Set<string> {
+/** `--listen` on every address of the machine: no Host names it, so the machine's own addresses are what count. */
+export const isWildcard = (listen: string): boolean => listen === '0.0.0.0' || listen === '::' || listen === '[::]';
+
+/** The machine's interface addresses (Node's list, zone ids dropped: a browser sends none in Host). */
+export function interfaceAddresses(): string[] {
+  return Object.values(os.networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .map((a) => a.address.replace(/%.*$/, ''));
+}
+
+const hostOf = (address: string, port: number) =>
+  address.includes(':') && !address.startsWith('[') ? `[${address}]:${port}` : `${address}:${port}`;
+
+/**
+ * The Host values a browser sends for our address: 127.0.0.1:port, localhost:port, [::1]:port, the --listen
+ * address, and the names the user gave (--allow-host). A wildcard --listen (0.0.0.0, ::) is reached by the
+ * machine's own addresses (`addresses`: IPv4 ones for 0.0.0.0, all for ::), so those are allowed too: a page on
+ * another origin still sends its own name and is refused (DNS rebinding).
+ */
+export function allowedHosts(
+  listen: string,
+  port: number,
+  names: readonly string[] = [],
+  addresses: readonly string[] = [],
+): Set<string> {
   const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
-  hosts.add(listen.includes(':') && !listen.startsWith('[') ? `[${listen}]:${port}` : `${listen}:${port}`);
+  hosts.add(hostOf(listen, port));
+  for (const n of names) hosts.add(`${n.toLowerCase()}:${port}`);
+  if (isWildcard(listen))
+    for (const a of addresses) if (listen !== '0.0.0.0' || !a.includes(':')) hosts.add(hostOf(a.toLowerCase(), port));
   return hosts;
 }
 
 export type Refusal = { status: number; why: string } | null;
+
+/** The 421's words: why, and what the user can do (the page may be reached by a name serve was not told). */
+export const UNEXPECTED_HOST =
+  'unexpected Host header: omc-top serve answers only to an address it listens on (or a name given with --allow-host)';
 
 export function checkRequest(
   req: http.IncomingMessage,
@@ -40,7 +71,7 @@ export function checkRequest(
   needsToken: boolean,
 ): Refusal {
   const host = (req.headers.host ?? '').toLowerCase();
-  if (!hosts.has(host)) return { status: 421, why: 'unexpected Host header' };
+  if (!hosts.has(host)) return { status: 421, why: UNEXPECTED_HOST };
   const origin = req.headers.origin;
   if (origin !== undefined && !hosts.has(origin.replace(/^https?:\/\//, '').toLowerCase())) {
     return { status: 403, why: 'cross-origin request refused' };

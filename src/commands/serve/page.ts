@@ -44,7 +44,7 @@ export const PAGE_CSS = `body{font:15px/1.4 system-ui,sans-serif;margin:0;backgr
 header{display:flex;gap:1em;align-items:baseline;padding:.5em 1em;background:#222;position:sticky;top:0}
 h1{font-size:1.1em;margin:0}h2{font-size:1em;margin:.8em 0 .3em}
 #count.need{color:#fb4;font-weight:bold}#conn{color:#888;margin-left:auto;font-size:.85em}
-main,#message,#confirm,#config{padding:0 1em}#message{min-height:1.2em;color:#9cf}#config{color:#f88}
+main,#message,#confirm,#config{padding:0 1em}#message{min-height:1.2em;color:#9cf}#config{color:#f88}.guess{color:#fb4;margin:.2em 0}
 #confirm{background:#332;border:1px solid #775;margin:.5em 1em;padding:.5em 1em}
 .root{border-top:1px solid #333;margin-top:.5em}
 .acked{color:#888;font-size:.9em}.lost{color:#f66}.need{list-style:none;padding:0;margin:0}.need li{padding:.3em 0;color:#fb4}
@@ -70,6 +70,16 @@ export const PAGE_JS = `'use strict';
     return e;
   };
   var say = function (text) { $('message').textContent = text; };
+  // Text from .omc (or from Claude) among omc-top's own words gets its own bidi run: a right-to-left phase must not
+  // take the neighbouring words and digits into its run ("9 s ago" drawn inside a Hebrew phase). <bdi> isolates it
+  // and takes its direction from its own first strong character.
+  var bdi = function (text) { return el('bdi', text); };
+  // An element of pieces: a string is omc-top's own text, an element (a bdi) is put in as it is.
+  var line = function (tag, parts, cls) {
+    var e = el(tag, null, cls);
+    parts.forEach(function (x) { e.appendChild(typeof x === 'string' ? document.createTextNode(x) : x); });
+    return e;
+  };
   var LOOP_STATUSES = ['enforced', 'not-enforced', 'pending', 'stale', 'paused'];
   function post(path, body) {
     return fetch(path, {
@@ -131,8 +141,8 @@ export const PAGE_JS = `'use strict';
     r.answers.forEach(function (a) {
       var li = el('li');
       li.dataset.answer = a.id;
-      li.appendChild(el('div', a.text, 'asks'));
-      a.detail.forEach(function (d) { li.appendChild(el('div', d, 'detail')); });
+      li.appendChild(line('div', [bdi(a.text)], 'asks'));
+      a.detail.forEach(function (d) { li.appendChild(line('div', [bdi(d)], 'detail')); });
       var acts = el('div', null, 'acts');
       // The need this prompt is (a Claude with no OMC loop): listed here only, acknowledged from here.
       var need = r.needs.filter(function (n) { return n.answeredAs === a.id; })[0];
@@ -165,7 +175,7 @@ export const PAGE_JS = `'use strict';
     if (r.outcomes.length === 0) return;
     var ul = el('ul', null, 'outcomes');
     r.outcomes.forEach(function (o) {
-      var li = el('li', new Date(o.at).toISOString().slice(11, 19) + ' ' + o.text, o.kind);
+      var li = line('li', [new Date(o.at).toISOString().slice(11, 19) + ' ', bdi(o.text)], o.kind);
       ul.appendChild(li);
     });
     sec.appendChild(ul);
@@ -180,7 +190,9 @@ export const PAGE_JS = `'use strict';
     p.roots.forEach(function (r) {
       var sec = el('section', null, 'root');
       sec.dataset.root = r.id;
-      sec.appendChild(el('h2', r.project + (r.host ? ' @ ' + r.host : '')));
+      sec.appendChild(line('h2', [bdi(r.project), r.host ? ' @ ' + r.host : '']));
+      // No OMC found: every status below is a guess by the newest rules (the monitor header's words).
+      if (r.omcGuess) sec.appendChild(el('p', r.omcGuess, 'guess'));
       if (r.connection) sec.appendChild(el('p', r.connection + ' (its rows below are as last seen)', 'lost'));
       if (!r.local) sec.appendChild(el('p', 'on ' + r.host + ': cancel, pause and acknowledge run there over ssh; its permission prompts and OMC gates are answered there', 'acked'));
       renderAnswers(r, sec);
@@ -189,21 +201,25 @@ export const PAGE_JS = `'use strict';
       r.needs.forEach(function (n) {
         if (n.answeredAs) return;
         var who = n.name || (n.sessionless ? '(legacy)' : n.session ? n.session.slice(0, 8) : n.team ? 'team ' + n.team : '');
-        var li = el('li', '! ' + who + (n.tmux ? ' (' + n.tmux + ')' : '') + ': ' + n.reason + (n.waitingOn ? ' · ' + n.waitingOn : ''));
+        var li = line('li', ['! ', bdi(who)].concat(n.tmux ? [' (', bdi(n.tmux), ')'] : [], [': ', bdi(n.reason)], n.waitingOn ? [' · ', bdi(n.waitingOn)] : []));
         li.dataset.need = n.id;
         li.appendChild(ackButton(r, n));
         needs.appendChild(li);
       });
       sec.appendChild(needs);
       var acked = r.acked.filter(function (n) { return !n.answeredAs; });
-      if (acked.length > 0) sec.appendChild(el('p', 'acknowledged, still holding: ' + acked.map(function (n) { return n.reason; }).join(', '), 'acked'));
+      if (acked.length > 0) {
+        var held = ['acknowledged, still holding: '];
+        acked.forEach(function (n, i) { held.push(i > 0 ? ', ' : '', bdi(n.reason)); });
+        sec.appendChild(line('p', held, 'acked'));
+      }
       r.rows.forEach(function (row) {
         var d = el('div', null, 'row');
         d.dataset.session = row.session;
-        d.appendChild(el('span', (row.sessionless ? '(legacy)' : row.session).slice(0, 12), 'sid'));
+        d.appendChild(line('span', [bdi((row.sessionless ? '(legacy)' : row.session).slice(0, 12))], 'sid'));
         // The row's word as every surface says it ("stopping 47s", "cancel 12s"), on the server's clock.
         d.appendChild(el('span', (row.statusText || row.status) + (row.processText ? ' · ' + row.processText : ''), 'status'));
-        d.appendChild(el('span', row.modes + ' ' + ago(row.updatedMs), 'modes'));
+        d.appendChild(line('span', [bdi(row.modes), ' ' + ago(row.updatedMs)], 'modes'));
         var acts = el('span');
         // A loop omc-top could cancel or pause (planCancel says what, or omc-top cancel on its host).
         if (LOOP_STATUSES.indexOf(row.status) >= 0) {

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Actions } from './actions.js';
-import { allowedHosts, checkRequest, PAGE_HEADERS } from './guard.js';
+import { allowedHosts, checkRequest, interfaceAddresses, isWildcard, PAGE_HEADERS } from './guard.js';
 import { PAGE_CSS, PAGE_JS, pageHtml } from './page.js';
 import { pictureDelta } from './delta.js';
 import type { Picture, ServeSource } from './source.js';
@@ -21,6 +21,12 @@ export interface ServeOptions {
   readonly: boolean;
   /** The config file's line (config-file.ts configLine), shown at the top of the page; null: nothing to say. */
   config?: string | null;
+  /** Names this machine is reached by, accepted in the Host header (--allow-host). */
+  names?: readonly string[];
+  /** The machine's addresses, for a wildcard listen (guard.ts interfaceAddresses; a test gives its own). */
+  addresses?: () => readonly string[];
+  /** A request refused for its Host, said once per name (serve's stderr: why the page a user opened is refused). */
+  onRefusedHost?: (host: string) => void;
 }
 
 export interface Served {
@@ -61,7 +67,10 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
 export async function startServer(opts: ServeOptions): Promise<Served> {
   const actions = new Actions(opts.source, opts.readonly);
   const streams = new Set<http.ServerResponse>();
-  let hosts = allowedHosts(opts.listen, opts.port);
+  const addresses = opts.addresses ?? interfaceAddresses;
+  const hostsAt = (port: number) => allowedHosts(opts.listen, port, opts.names ?? [], addresses());
+  let hosts = hostsAt(opts.port);
+  const refusedHosts = new Set<string>();
   const page = pageHtml(opts.config ?? null);
   // What every open stream has been sent so far (they are all sent the same events, in the same order).
   let last: { json: string; picture: Picture } | null = null;
@@ -89,6 +98,8 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
       if (streams.size > 0) sendCurrent();
     });
   };
+  /** The port listened on (known once listening: `opts.port` may be 0). */
+  let port = opts.port;
   const off = opts.source.subscribe(broadcast);
   // Rows say "12 s ago": refresh the picture now and then even when nothing changed on disk.
   const tick = setInterval(broadcast, 5000);
@@ -98,7 +109,19 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
     const url = new URL(req.url ?? '/', 'http://x');
     const route = `${req.method} ${url.pathname}`;
     const isStatic = route === 'GET /' || route === 'GET /app.js' || route === 'GET /app.css';
-    const refused = checkRequest(req, hosts, opts.token, !isStatic);
+    let refused = checkRequest(req, hosts, opts.token, !isStatic);
+    // The machine's addresses may have changed since (DHCP, a VPN up): looked at again before a Host is refused.
+    if (refused?.status === 421 && isWildcard(opts.listen)) {
+      hosts = hostsAt(port);
+      refused = checkRequest(req, hosts, opts.token, !isStatic);
+    }
+    if (refused?.status === 421) {
+      const host = (req.headers.host ?? '').toLowerCase().slice(0, 300);
+      if (!refusedHosts.has(host) && refusedHosts.size < 16) {
+        refusedHosts.add(host);
+        opts.onRefusedHost?.(host);
+      }
+    }
     if (refused) return json(res, refused.status, { error: refused.why });
     if (isStatic) {
       const [type, body] =
@@ -155,8 +178,8 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
     server.once('error', reject);
     server.listen(opts.port, opts.listen, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
-  hosts = allowedHosts(opts.listen, port);
+  port = (server.address() as AddressInfo).port;
+  hosts = hostsAt(port);
   return {
     port,
     close: () =>

@@ -20,6 +20,7 @@ import type { ReportKind } from '../../feeds/answers/answer.js';
 import type { OmcStore } from '../../store/store.js';
 import { followRoot } from '../../store/omc-root.js';
 import type { OmcInstall } from '../../store/omc-install.js';
+import { omcGuessLine } from '../../store/omc-label.js';
 import type { RootResolution } from '../../store/root.js';
 import { shownName } from '../../io/shown-path.js';
 import type { LocalFleet } from '../../fleet/local.js';
@@ -169,6 +170,12 @@ export interface RootJson {
   answers: AnswerJson[];
   /** What answers given from the page led to, newest last. */
   outcomes: readonly OutcomeJson[];
+  /**
+   * No OMC install was found: every status is judged by the newest book, a guess. The monitor header's words
+   * (store/omc-label.ts omcGuessLine), shown at the top of the root's section; null when the OMC is known (and for a
+   * `--host` project, whose OMC is judged on that machine).
+   */
+  omcGuess: string | null;
 }
 
 export interface Picture {
@@ -207,9 +214,10 @@ const answeredAs = (answers: readonly AnswerItem[], n: NeedItem): string | null 
 function rootJson(r: ServeRoot, now: number): RootJson {
   const claude = r.store.claude.getSnapshot().bySession;
   const records = r.store.cancelRecords.getSnapshot().records;
-  const rows = r.store.sessions
-    .getSnapshot()
-    .sessions.map((s) => {
+  const snap = r.store.sessions.getSnapshot();
+  const omc = r.store.omc;
+  const rows = snap.sessions
+    .map((s) => {
       const row = rowOf(s, claude.get(s.id), now, undefined, records.get(sessionKey(s)));
       return {
         key: rowIdentity(row),
@@ -232,6 +240,7 @@ function rootJson(r: ServeRoot, now: number): RootJson {
     acked: view.acked.map((n) => needJson(n, answeredAs(answers, n))),
     answers: answers.map(answerJson),
     outcomes: r.outcomes.list(),
+    omcGuess: omc ? omcGuessLine(omc, snap.omcSeen) : null,
   };
 }
 
@@ -357,6 +366,7 @@ function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined, now: number)
     acked: needs.acked.map((n) => needJson(n)),
     answers: [],
     outcomes: [],
+    omcGuess: null,
   };
 }
 

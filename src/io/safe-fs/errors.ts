@@ -42,6 +42,10 @@ export function describeErrno(err: unknown): { code: ReadFailureCode; message: s
       return { code: 'not-a-file', message: 'is a directory where a file was expected' };
     case 'ELOOP':
       return { code: 'outside-root', message: 'symlink loop (the link leads back to itself); not read' };
+    case 'ENOTDIR':
+      // A directory on the way is a file (`.claude` a file, so `.claude/settings.local.json` cannot be): said
+      // in words, as a directory where a file was expected is; the code stays an I/O failure (nothing changes).
+      return { code: 'io', message: 'a part of its path is a file, not a directory (ENOTDIR); not read' };
     case 'ENXIO':
       // open() of a Unix socket (or a device with nothing behind it).
       return { code: 'not-a-file', message: 'is a socket or device, not a regular file; not read' };

@@ -23,6 +23,11 @@ export function modesPhrase(plan: CancelPlan): string {
   return all.length === 0 ? 'nothing' : all.join(' + ');
 }
 
+/** What the run ledger's append is, for the dialog and the CLI: "an end line for ralph (OMC 5.6's run ledger)". */
+export function ledgerTail(runs: readonly string[]): string {
+  return `an end line for ${runs.join(', ')} (OMC 5.6's run ledger: the run reads as cancelled, not crashed)`;
+}
+
 export interface Confirmation {
   title: string;
   lines: string[];
@@ -51,6 +56,7 @@ export function describePlan(plan: CancelPlan): Confirmation {
   for (const a of plan.artifacts) put(a, 'remove', 'runtime artifact');
   if (plan.skillActive)
     put(plan.skillActive.rel, 'remove', 'workflow-slot ledger, last, only if everything else worked');
+  if (plan.ledger) put(plan.ledger.rel, 'append to', ledgerTail(plan.ledger.runs));
 
   const lines: string[] = [`In ${plan.dir}/:`, ...inDir];
   if (outside.length > 0) lines.push('Elsewhere under .omc:', ...outside);

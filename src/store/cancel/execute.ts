@@ -14,7 +14,7 @@
  * plan (e.g. a Stop event wrote the next iteration) is left alone and reported.
  */
 import { atomicWriteSync, describeWriteError, readTextSync, unlinkUnder } from '../../io/safe-fs/index.js';
-import { recordRunEnd } from '../runs/ledger-end.js';
+import { LEDGER_END_REL, recordRunEnd } from '../runs/ledger-end.js';
 import { stateOwner } from '../sessions/omc-rules.js';
 import { autopilotEnforceable, hasNamedWorkflowMarkers, signalVerdict } from './hook-rules.js';
 import { StateLockError, withStateLock } from './mutation-lock.js';
@@ -33,6 +33,8 @@ export interface StepResult {
   detail: string;
   /** omc-top's own write (or the lock it takes for one) failed: the cancel is cut short, not refused by the disk's state. */
   writeFailed?: boolean;
+  /** The `end` line this step appended to OMC 5.6's run ledger (ledger-end.ts), exactly as written. */
+  ledgerLine?: string;
 }
 
 export type StepWord = 'removed' | 'gone' | 'inactive' | 'paused' | 'kept' | 'FAILED';
@@ -146,7 +148,7 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
           };
         unlinkUnder(root, step.rel);
         // OMC 5.6: the run ledger sees a cancel, not a crash.
-        return { ...base, ok: true, word: 'removed', detail: withLedger('removed', root, step.rel, cur, now()) };
+        return { ...base, ok: true, word: 'removed', ...withLedger('removed', root, step.rel, cur, now()) };
       }
       if (!cur) return { ...base, ok: false, word: 'FAILED', detail: 'is not a JSON object any more; left in place' };
       const sid = plan.request.sessionId;
@@ -175,8 +177,8 @@ async function runStep(root: string, plan: CancelPlan, step: PlannedStep, now: (
         _meta: { ...meta, updatedAt: new Date(now()).toISOString(), updatedBy: 'omc-top' },
       };
       atomicWriteSync(root, step.rel, JSON.stringify(next, null, 2));
-      const detail = withLedger('set active:false (progress kept for resume)', root, step.rel, cur, now());
-      return { ...base, ok: true, word: 'inactive', detail };
+      const said = withLedger('set active:false (progress kept for resume)', root, step.rel, cur, now());
+      return { ...base, ok: true, word: 'inactive', ...said };
     });
   } catch (e) {
     return { ...base, ok: false, word: 'FAILED', detail: describeWriteError(e), writeFailed: byTheDisk(e) };
@@ -197,9 +199,27 @@ const byTheDisk = (e: unknown): boolean =>
  */
 const LEDGER_NOTE = /; run ledger line not written: (.*)$/;
 
-function withLedger(detail: string, root: string, rel: string, cur: Obj | null, nowMs: number): string {
+function withLedger(
+  detail: string,
+  root: string,
+  rel: string,
+  cur: Obj | null,
+  nowMs: number,
+): { detail: string; ledgerLine?: string } {
   const r = recordRunEnd(root, rel, cur, nowMs);
-  return !r.written && r.failed ? `${detail}; run ledger line not written: ${r.why}` : detail;
+  if (r.written) return { detail, ledgerLine: r.line };
+  return { detail: r.failed ? `${detail}; run ledger line not written: ${r.why}` : detail };
+}
+
+/** The `end` lines this cancel appended to OMC 5.6's run ledger and the runs they end, or null (none appended). */
+export function ledgerAppends(steps: readonly StepResult[]): { rel: string; runs: string[]; lines: string[] } | null {
+  const appended = steps.filter((s) => s.ledgerLine !== undefined);
+  if (appended.length === 0) return null;
+  return {
+    rel: LEDGER_END_REL,
+    runs: appended.map((s) => s.mode ?? '?'),
+    lines: appended.map((s) => s.ledgerLine ?? ''),
+  };
 }
 
 /** Re-reads every targeted file: gone or no longer `active: true` = ended. */

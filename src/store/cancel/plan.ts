@@ -36,6 +36,7 @@ import { sha256, signalRel } from './signal.js';
 import { unreadableCancelReason } from './unreadable.js';
 import { SIGNAL_FILE } from '../sessions/omc-rules.js';
 import { shownPath } from '../../io/shown-path.js';
+import { LEDGER_END_REL, runEndOf } from '../runs/ledger-end.js';
 import { TEAM_NAME_RE, teamNameOf, teamShutdownCommand } from '../teams/omc-team-rules.js';
 
 export interface CancelRequest {
@@ -92,6 +93,11 @@ export interface CancelPlan {
   artifacts: string[];
   /** The session's workflow-slot ledger, removed last on a whole-session cancel. */
   skillActive: { rel: string; sha: string } | null;
+  /**
+   * OMC 5.6's run ledger, appended an `end` line per watched run this cancel ends (store/runs/ledger-end.ts, as
+   * OMC's state_clear does); null where there is none to append (no ledger directory, no watched run ending).
+   */
+  ledger: { rel: string; runs: string[] } | null;
   skipped: Array<{ rel: string; reason: string }>;
   warnings: string[];
   fingerprint: string;
@@ -247,6 +253,7 @@ export function planCancel(
   if (!req.pauseOnly) skipped.push(...teamRuntimesLeft(root, steps, files.active));
   const artifacts = req.pauseOnly ? [] : runtimeArtifacts(root, sid, dir, ending);
   const skillActive = skillActiveClear(root, req, dir);
+  const ledger = ledgerEnds(root, steps, files.active);
   const warnings = planWarnings(root, req, signal, ending, now, files.active, opts.rules ?? null);
   const { fingerprint, shape } = fingerprints(req, ending, signal, steps, artifacts, skillActive, skipped);
   return {
@@ -262,6 +269,7 @@ export function planCancel(
       steps,
       artifacts,
       skillActive,
+      ledger,
       skipped,
       warnings,
       fingerprint,
@@ -533,6 +541,17 @@ function planSteps(
     });
   }
   return steps;
+}
+
+/** The runs whose `end` line the steps append to OMC 5.6's ledger (the question execute.ts asks of each step). */
+function ledgerEnds(root: string, steps: PlannedStep[], active: StateFile[]): CancelPlan['ledger'] {
+  const runs: string[] = [];
+  for (const s of steps) {
+    if (s.action === 'pause-named') continue;
+    const run = runEndOf(root, s.rel, active.find((f) => f.rel === s.rel)?.value ?? null);
+    if ('mode' in run) runs.push(run.mode);
+  }
+  return runs.length === 0 ? null : { rel: LEDGER_END_REL, runs };
 }
 
 /** The ending modes' runtime artifacts that exist, in the session directory and in `state/`. */

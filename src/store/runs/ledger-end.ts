@@ -7,7 +7,10 @@
  * sessionId, ts and closeoutWritten). Written only where the ledger directory
  * already exists (OMC ≥ 5.6 created it), append-only, one write, no lock,
  * no rotation (OMC rotates at its own next append). Never throws: like OMC,
- * a ledger failure must not fail the cancel.
+ * a ledger failure must not fail the cancel. Like OMC, the end line does not
+ * wait for a start line of that run (OMC writes its start once per process, so
+ * a run started before the ledger existed, or by another process, has none);
+ * the cancel's dialog, its CLI lines and `cancel --json` name the append.
  */
 import { appendUnderSync, statSync } from '../../io/safe-fs/index.js';
 import { WATCHED_RUN_MODES } from './ledger.js';
@@ -25,6 +28,28 @@ export function closeoutWrittenFor(root: string, mode: string, startedAt: unknow
   });
 }
 
+/** The ledger omc-top appends to, relative to the root. */
+export const LEDGER_END_REL = 'state/runs/ledger.jsonl';
+
+/**
+ * The run whose end line a change to `stateRel` would append (OMC's own rule: a watched mode whose state was
+ * active, whether or not the ledger holds its start: observeModeStateClear appends on the previous state alone),
+ * or why none. The plan (what the dialog lists) and the write ask the same question.
+ */
+export function runEndOf(
+  root: string,
+  stateRel: string,
+  previous: Record<string, unknown> | null,
+): { mode: string; sessionId: string | null } | { why: string } {
+  const m = STATE_FILE.exec(stateRel);
+  const mode = m?.[2];
+  if (!m || !mode || !WATCHED.has(mode)) return { why: 'not a watched run mode' };
+  if (!previous || previous.active !== true) return { why: 'the state was not active' };
+  const dir = statSync(root, 'state/runs');
+  if (!dir || !dir.isDirectory()) return { why: 'no run ledger here (OMC before 5.6)' };
+  return { mode, sessionId: m[1] ?? null };
+}
+
 /** `failed`: the ledger is there and the append failed (not merely "nothing to record here"). */
 export type LedgerEndResult = { written: true; line: string } | { written: false; why: string; failed?: true };
 
@@ -38,25 +63,22 @@ export function recordRunEnd(
   previous: Record<string, unknown> | null,
   nowMs: number,
 ): LedgerEndResult {
-  const m = STATE_FILE.exec(stateRel);
-  const mode = m?.[2];
-  if (!m || !mode || !WATCHED.has(mode)) return { written: false, why: 'not a watched run mode' };
-  if (!previous || previous.active !== true) return { written: false, why: 'the state was not active' };
-  const dir = statSync(root, 'state/runs');
-  if (!dir || !dir.isDirectory()) return { written: false, why: 'no run ledger here (OMC before 5.6)' };
-  const phase = previous.current_phase;
+  const run = runEndOf(root, stateRel, previous);
+  if ('why' in run) return { written: false, why: run.why };
+  const { mode } = run;
+  const phase = previous?.current_phase;
   const entry = {
     ts: new Date(nowMs).toISOString(),
     run: mode,
-    ...(m[1] ? { sessionId: m[1] } : {}),
+    ...(run.sessionId !== null ? { sessionId: run.sessionId } : {}),
     event: 'end',
     outcome: typeof phase === 'string' && /complete|done/i.test(phase) ? 'completed' : 'cancelled',
-    closeoutWritten: closeoutWrittenFor(root, mode, previous.started_at),
+    closeoutWritten: closeoutWrittenFor(root, mode, previous?.started_at),
     source: 'omc-top',
   };
   const line = JSON.stringify(entry);
   try {
-    appendUnderSync(root, 'state/runs/ledger.jsonl', line + '\n');
+    appendUnderSync(root, LEDGER_END_REL, line + '\n');
     return { written: true, line };
   } catch (e) {
     return { written: false, why: (e as Error).message, failed: true };

@@ -1,0 +1,46 @@
+/**
+ * Which OMC judges the statuses, in the words every surface uses: the monitor's header (ui/chrome.tsx) and the
+ * serve page's line (commands/serve/source.ts). When no OMC was found every verdict is a guess by the newest
+ * book, and the header keeps a mark of it at every width (the long form first, then shorter ones).
+ */
+import type { OmcInstall } from './omc-install.js';
+import type { SessionOmc } from './sessions/model.js';
+
+/**
+ * "OMC 5.5.0 (plugin)", "OMC 5.5.0 (--plugin-dir)" (a session's own Claude process), "OMC 4.9.2 (npm · 4.15.10
+ * rules)" (a version judged by another version's book), "OMC 4.4.4/5.5.0 (per session)", or
+ * "OMC ? (5.5.0 rules, assumed)" when none was found.
+ */
+export function omcLabel(omc: OmcInstall, seen: readonly SessionOmc[] = []): string {
+  return omcGuessMarks(omc, seen)?.[0] ?? knownLabel(omc, seen);
+}
+
+function knownLabel(omc: OmcInstall, seen: readonly SessionOmc[]): string {
+  const own = seen.filter((x) => x.sourceTag === '--plugin-dir');
+  if (own.length > 0) {
+    const versions = [...new Set(own.map((x) => x.version ?? '?'))];
+    const project = omc.assumed || omc.version === null ? [] : [omc.version];
+    const all = [...new Set([...project, ...versions])];
+    if (all.length === 1) return `OMC ${versions[0]} (--plugin-dir${own[0]?.exact ? '' : ` · ${own[0]?.rules} rules`})`;
+    return `OMC ${all.join('/')} (per session)`;
+  }
+  const tag = omc.sourceTag === 'env' ? 'CLAUDE_PLUGIN_ROOT' : omc.sourceTag;
+  return `OMC ${omc.version ?? '?'} (${tag}${omc.book.exact ? '' : ` · ${omc.rules} rules`})`;
+}
+
+/**
+ * The guess's mark, longest first ("OMC ? (5.5.0 rules, assumed)", "OMC ? (assumed)", "OMC ?"), or null when the
+ * OMC is known (a session's own --plugin-dir names one too).
+ */
+export function omcGuessMarks(omc: OmcInstall, seen: readonly SessionOmc[] = []): readonly string[] | null {
+  if (seen.some((x) => x.sourceTag === '--plugin-dir')) return null;
+  if (!omc.assumed && omc.version !== null) return null;
+  return [`OMC ? (${omc.rules} rules, assumed)`, 'OMC ? (assumed)', 'OMC ?'];
+}
+
+/** The serve page's line for a guess (the header's long mark, then what it means), or null when the OMC is known. */
+export function omcGuessLine(omc: OmcInstall, seen: readonly SessionOmc[] = []): string | null {
+  const mark = omcGuessMarks(omc, seen)?.[0];
+  if (mark === undefined) return null;
+  return `${mark}: no OMC install was found, so every status here is what OMC ${omc.rules}'s Stop hook would do, a guess`;
+}

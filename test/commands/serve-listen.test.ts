@@ -1,0 +1,115 @@
+/**
+ * `serve --listen 0.0.0.0`: the page answers to the machine's own addresses (what another machine must use), to the
+ * names the user gave with --allow-host, and still to nothing else (DNS rebinding). Every request goes to a loopback
+ * address; 127.0.0.2 stands in for "the machine's address" (the server is handed the address list it would read from
+ * os.networkInterfaces()).
+ */
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/commands/serve/server.js';
+import { runServeCommand } from '../../src/commands/serve/command.js';
+import { UsageError } from '../../src/commands/args.js';
+import { singleSource } from '../../src/commands/serve/source.js';
+import { OmcStore } from '../../src/store/store.js';
+import { makeProject } from '../helpers/fixtures.js';
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const TOKEN = 'test-token-0123456789';
+
+async function serve(listen: string, addresses: () => readonly string[], names: string[] = []) {
+  const p = makeProject({ prefix: 'omc-top-serve-listen-' });
+  cleanups.push(() => p.cleanup());
+  const store = new OmcStore({ root: p.root, readonly: true, watch: 'none', projectDir: p.dir });
+  store.start();
+  const source = singleSource(store, 'shop', { XDG_STATE_HOME: p.dir });
+  const refused: string[] = [];
+  const served = await startServer({
+    source,
+    token: TOKEN,
+    listen,
+    port: 0,
+    readonly: true,
+    names,
+    addresses,
+    onRefusedHost: (h) => refused.push(h),
+  });
+  cleanups.push(
+    () => source.close(),
+    () => served.close(),
+  );
+  return { port: served.port, refused };
+}
+
+/** GET `path` from a loopback `address`, naming `host` in the Host header; the status and the body. */
+function get(address: string, port: number, host: string, path = '/', headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    http
+      .get({ host: address, port, path, headers: { host, ...headers } }, (r) => {
+        let body = '';
+        r.on('data', (c: Buffer) => (body += c.toString()));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('serve --listen 0.0.0.0', () => {
+  it("answers to the machine's addresses and the names given, refuses any other Host and says why", async () => {
+    const { port, refused } = await serve('0.0.0.0', () => ['127.0.0.1', '127.0.0.2', '::1'], ['box.lan']);
+    // The machine's address, as another machine would open it.
+    const page = await get('127.0.0.2', port, `127.0.0.2:${port}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>omc-top</title>');
+    // Its stream too, with the token, from the page's own origin.
+    const events = await new Promise<number>((resolve, reject) => {
+      const req = http.get(
+        {
+          host: '127.0.0.2',
+          port,
+          path: '/events',
+          headers: { host: `127.0.0.2:${port}`, origin: `http://127.0.0.2:${port}`, 'x-omc-top-token': TOKEN },
+        },
+        (r) => {
+          resolve(r.statusCode ?? 0);
+          req.destroy();
+        },
+      );
+      req.on('error', reject);
+    });
+    expect(events).toBe(200);
+    // A name the user gave for this machine.
+    expect((await get('127.0.0.1', port, `box.lan:${port}`)).status).toBe(200);
+    expect((await get('127.0.0.1', port, `BOX.LAN:${port}`)).status).toBe(200);
+    // Anything else is still refused (a rebinding page sends its own name), and the refusal says why.
+    for (const host of [`evil.example:${port}`, `127.0.0.3:${port}`, `127.0.0.2:${port + 1}`]) {
+      const r = await get('127.0.0.1', port, host);
+      expect(r.status, host).toBe(421);
+      expect(JSON.parse(r.body).error).toMatch(/answers only to an address it listens on .*--allow-host/);
+    }
+    await get('127.0.0.1', port, `evil.example:${port}`);
+    // serve's stderr hears of each refused name once.
+    expect(refused).toEqual([`evil.example:${port}`, `127.0.0.3:${port}`, `127.0.0.2:${port + 1}`]);
+    // A named --listen answers to that address only, not to the machine's others.
+    const named = await serve('127.0.0.1', () => ['127.0.0.1', '127.0.0.2']);
+    expect((await get('127.0.0.1', named.port, `127.0.0.1:${named.port}`)).status).toBe(200);
+    expect((await get('127.0.0.1', named.port, `127.0.0.2:${named.port}`)).status).toBe(421);
+  });
+
+  it('--allow-host takes a host name or an IPv4 address, nothing else', async () => {
+    await expect(runServeCommand(['--allow-host', 'evil name'])).rejects.toThrow(
+      /--allow-host needs a host name or an IPv4 address, not "evil name"/,
+    );
+    await expect(runServeCommand(['--allow-host', 'a.example/../x'])).rejects.toThrow(UsageError);
+  });
+
+  it('an address the machine gains later (DHCP, a VPN) is answered to', async () => {
+    let list = ['127.0.0.1'];
+    const { port } = await serve('0.0.0.0', () => list);
+    list = ['127.0.0.1', '127.0.0.2'];
+    expect((await get('127.0.0.2', port, `127.0.0.2:${port}`)).status).toBe(200);
+  });
+});
