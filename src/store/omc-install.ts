@@ -347,7 +347,8 @@ export function detectOmcInstall(opts: {
       (installPath && path.isAbsolute(installPath) ? versionAt(installPath, reads) : null) ??
       cleanVersion(entry?.version);
     // Where a Claude's own config directory decided, the file says which (omc-top's own reads as before).
-    const where = scope === 'user' && config !== own ? shownPath(path.join(config, 'settings.json')) : `${scope} settings`;
+    const where =
+      scope === 'user' && config !== own ? shownPath(path.join(config, 'settings.json')) : `${scope} settings`;
     candidates.push({
       version,
       source: `plugin ${cleanLine(key)} (enabled in ${where})`,

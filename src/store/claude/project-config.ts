@@ -62,7 +62,9 @@ export function projectClaudeConfig(
 
 /** "CLAUDE_CONFIG_DIR=~/.claude-work", or "~/.claude (no CLAUDE_CONFIG_DIR)". */
 export const configWords = (c: ClaudeConfigDir): string =>
-  c.rule === 'CLAUDE_CONFIG_DIR' ? `CLAUDE_CONFIG_DIR=${shownPath(c.dir)}` : `${shownPath(c.dir)} (no CLAUDE_CONFIG_DIR)`;
+  c.rule === 'CLAUDE_CONFIG_DIR'
+    ? `CLAUDE_CONFIG_DIR=${shownPath(c.dir)}`
+    : `${shownPath(c.dir)} (no CLAUDE_CONFIG_DIR)`;
 
 /** The command that reads `c`: `CLAUDE_CONFIG_DIR=… omc-top`, or `env -u CLAUDE_CONFIG_DIR omc-top`. */
 export const commandFor = (c: ClaudeConfigDir): string =>

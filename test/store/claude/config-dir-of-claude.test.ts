@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveRootAndOmc } from '../../../src/store/omc-root.js';
+import { OmcStore } from '../../../src/store/store.js';
 import { projectClaudeConfig } from '../../../src/store/claude/project-config.js';
 import { writeRegistry } from '../../helpers/claude-files.js';
 import { waitFor } from '../../helpers/fixtures.js';
@@ -19,10 +20,14 @@ import { BIN } from '../../helpers/pty.js';
 import { makeLive } from '../../helpers/sessions-gen.js';
 
 const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
+const SID2 = 'bbbbbbbb-1111-4222-8333-444444444444';
 const children: ChildProcess[] = [];
 const bases: string[] = [];
+let store: OmcStore | null = null;
 
-afterEach(() => {
+afterEach(async () => {
+  await store?.close();
+  store = null;
   for (const c of children.splice(0)) c.kill('SIGKILL');
   for (const b of bases.splice(0)) fs.rmSync(b, { recursive: true, force: true });
 });
@@ -71,7 +76,7 @@ async function claudeStandIn(w: World, cwd: string, extra: Record<string, string
   return pid;
 }
 
-describe.skipIf(process.platform !== 'linux')("a Claude with its own CLAUDE_CONFIG_DIR, omc-top without it", () => {
+describe.skipIf(process.platform !== 'linux')('a Claude with its own CLAUDE_CONFIG_DIR, omc-top without it', () => {
   it("judges by the OMC enabled in the Claude's config directory and says which file decided", async () => {
     const w = world();
     const pid = await claudeStandIn(w, w.project, { CLAUDE_CONFIG_DIR: w.work });
@@ -123,5 +128,31 @@ describe.skipIf(process.platform !== 'linux')("a Claude with its own CLAUDE_CONF
     expect(found.omc.version).toBe(null);
     expect(found.claudeEnv).toBe(w.env);
     expect(found.res.notices.filter((n) => n.includes('config directory'))).toEqual([]);
+  });
+
+  it('a Claude started after the monitor with its own config directory: said once its session appears, its OMC judges', async () => {
+    const w = world();
+    const found = resolveRootAndOmc({ cwd: w.project, env: w.env });
+    expect(found.omc.assumed).toBe(true);
+    store = new OmcStore({
+      root: found.res.root,
+      projectDir: found.res.projectDir,
+      omc: found.omc,
+      omcRedetect: found.redetect,
+      // The timer's look reads the files only: what finds the Claude is its session's arrival.
+      omcRecheckMs: 3_600_000,
+      watch: 'auto',
+      readonly: true,
+      stateDir: path.join(w.base, 'state'),
+      claude: { live: false, env: found.claudeEnv },
+    });
+    store.start();
+    const pid = await claudeStandIn(w, w.project, { CLAUDE_CONFIG_DIR: w.work });
+    makeLive(path.join(w.project, '.omc'), SID2);
+    const hint = `Claude pid ${pid} here runs with CLAUDE_CONFIG_DIR=${w.work}: try CLAUDE_CONFIG_DIR=${w.work} omc-top`;
+    const problems = () => (store as OmcStore).problems.getSnapshot().map((p) => p.message);
+    await waitFor(() => problems().includes(hint), { what: `the hint (${problems().join('; ')})` });
+    await waitFor(() => store?.omc?.version === '4.4.4', { what: `OMC 4.4.4 (${store?.omc?.source})` });
+    expect(store.omc?.source).toBe(`plugin ${OMC_PLUGIN_KEY} (enabled in ${path.join(w.work, 'settings.json')})`);
   });
 });
