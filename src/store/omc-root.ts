@@ -91,12 +91,13 @@ export function resolveRootAndOmc(opts: {
           processes: opts.processes,
           claudeConfig,
         });
-  // Said where the roots' notices are (the monitor's notice line, --json's notices): which directory is read, why.
+  // Said where the roots' notices are (the monitor's notice line, --json's notices): the Claudes this monitor does
+  // not read first (the monitor flashes the first notice), then which directory is read and why.
+  for (const n of claudeConfig?.notes ?? []) res.notices.push(n);
   if (claudeConfig?.chosenBy != null)
     res.notices.push(
       `Claude's config directory read: ${configWords(claudeConfig.config)}, as Claude pid ${claudeConfig.chosenBy} here runs with it`,
     );
-  for (const n of claudeConfig?.notes ?? []) res.notices.push(n);
   return { res, omc, redetect, rootFor, claudeEnv: claudeConfig ? envWithConfig(env, claudeConfig.config) : env };
 }
 
