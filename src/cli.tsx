@@ -150,8 +150,14 @@ function configProblems(): Problem[] {
     : [{ path: loaded.path, message: `config file: ${loaded.reason}`, severity: 'error' }];
 }
 
-async function runJson(res: RootResolution, readonly: boolean, omc: OmcInstall, nested: NestedSearch): Promise<number> {
-  const store = oneReadStore(res, omc, readonly);
+async function runJson(
+  res: RootResolution,
+  readonly: boolean,
+  omc: OmcInstall,
+  nested: NestedSearch,
+  claudeEnv: NodeJS.ProcessEnv,
+): Promise<number> {
+  const store = oneReadStore(res, omc, readonly, claudeEnv);
   store.start();
   const doc = buildJsonReport({
     root: res.root,
@@ -210,6 +216,8 @@ interface TuiOptions {
    * comes first; every O after it searches again.
    */
   nestedSearch: NestedRootsSearch | null;
+  /** The environment the project's Claudes are read with (resolveRootAndOmc's claudeEnv: their config directory). */
+  claudeEnv?: NodeJS.ProcessEnv;
 }
 
 /** The store on one root and what follows it (iteration samples, the attention layer). */
@@ -365,6 +373,7 @@ function watchRoot(
     answers: { listen: !opts.readonly },
     // The first frame reads a screenful of sessions, not more (firstStepRows).
     sessions: { firstStepMinRows: firstStepRows(process.stdout.rows) },
+    claude: { env: opts.claudeEnv },
   });
   enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
   // A plugin update under the running monitor: said once, in the messages (M keeps it); omcFollower.
@@ -518,7 +527,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // The bin may have asked git the first question already (io/git-early.ts): its answer is taken below.
   await earlyGitSettled();
   // Which OMC runs the hooks decides where its state is: both are found together.
-  const { res, omc, redetect, rootFor } = resolveRootAndOmc({
+  const { res, omc, redetect, rootFor, claudeEnv } = resolveRootAndOmc({
     cwd,
     rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
@@ -545,7 +554,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.flags.has('json')) {
     const notice = nestedNotice(nested());
     if (notice) res.notices.unshift(notice);
-    return runJson(res, readonly, omc, nested());
+    return runJson(res, readonly, omc, nested(), claudeEnv);
   }
   return runTui(res, {
     cwd,
@@ -557,6 +566,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     rootFor,
     attention: { notify: args.flags.get('notify') as string | undefined, noTitle: args.flags.has('no-title') },
     nestedSearch: search,
+    claudeEnv,
   });
 }
 

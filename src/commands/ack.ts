@@ -71,7 +71,7 @@ export async function runAckCommand(argv: readonly string[], cwd = process.cwd()
   const bad = ids.find((id) => !ITEM_ID.test(id) || !id.includes('@'));
   if (bad !== undefined) throw new UsageError(`not an item id: ${JSON.stringify(cleanLine(bad).slice(0, 80))}`);
   // The root and the OMC that judges found as --json finds them: the items are the ones it lists.
-  const { res, omc } = resolveRootAndOmc({
+  const { res, omc, claudeEnv } = resolveRootAndOmc({
     cwd: (args.flags.get('cwd') as string | undefined) ?? cwd,
     rootOverride: rootFlag(args),
   });
@@ -81,7 +81,7 @@ export async function runAckCommand(argv: readonly string[], cwd = process.cwd()
   }
   const acks = new AckFile(ownStateDir(), res.root);
   acks.load();
-  const store = oneReadStore(res, omc, true);
+  const store = oneReadStore(res, omc, true, claudeEnv);
   store.start();
   const view = attentionNow(store, acks);
   await store.close();

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { CLAUDE_DIR_READ, findClaudeConfigDir } from '../store/claude/config-dir.js';
+import { configWords, projectClaudeConfig, type ProjectClaudeConfig } from '../store/claude/project-config.js';
 import { isDirectorySync, listDirSync } from '../io/safe-fs/index.js';
 import { detectOmcInstall, refusalWords } from '../store/omc-install.js';
 import { resolveOmcRoot, rootPathFault, type RootResolution } from '../store/root.js';
@@ -72,8 +73,8 @@ function rootCheck(res: RootResolution, cwd: string, env: NodeJS.ProcessEnv): Do
   };
 }
 
-function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null): DoctorCheck {
-  const omc = detectOmcInstall({ env, projectDir });
+function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null, pc?: ProjectClaudeConfig): DoctorCheck {
+  const omc = detectOmcInstall({ env, projectDir, claudeConfig: pc });
   return {
     id: 'omc',
     title: 'OMC install',
@@ -86,15 +87,18 @@ function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null): DoctorChec
     details: [
       ...omc.refused.map((r) => `not read: ${refusalWords(r)}`),
       ...omc.candidates.map((c) => `found: ${c.version ?? 'unknown version'} at ${shownPath(c.path)} (${c.source})`),
+      ...(pc?.notes ?? []).map((n) => `note: ${n}`),
     ],
     data: { ...omc, candidates: [...omc.candidates], refused: [...omc.refused] },
   };
 }
 
-function claudeCheck(env: NodeJS.ProcessEnv): DoctorCheck {
-  const cfg = findClaudeConfigDir(env);
+function claudeCheck(env: NodeJS.ProcessEnv, pc?: ProjectClaudeConfig): DoctorCheck {
+  const cfg = pc?.config ?? findClaudeConfigDir(env);
   const base = { id: 'claude' as const, title: 'Claude Code config' };
   const data: Record<string, unknown> = { dir: cfg.dir, rule: cfg.rule };
+  // Read because a Claude of the project runs with it (not omc-top's own environment): said, with the pid.
+  if (pc?.chosenBy != null) data.chosenBy = pc.chosenBy;
   const top = listDirSync(cfg.dir, '.', CLAUDE_DIR_READ);
   if (!top.ok) {
     data.error = top.code;
@@ -135,7 +139,10 @@ function claudeCheck(env: NodeJS.ProcessEnv): DoctorCheck {
     ...base,
     status: 'ok',
     summary: `${cfg.dir} (${cfg.rule}); session registry readable, ${entries} ${entries === 1 ? 'entry' : 'entries'}`,
-    details: [],
+    details: [
+      ...(pc?.chosenBy != null ? [`read as Claude pid ${pc.chosenBy} here runs with ${configWords(pc.config)}`] : []),
+      ...(pc?.notes ?? []).map((n) => `note: ${n}`),
+    ],
     data,
   };
 }
@@ -143,11 +150,13 @@ function claudeCheck(env: NodeJS.ProcessEnv): DoctorCheck {
 export async function collectDoctorReport(opts: DoctorOptions): Promise<DoctorReport> {
   const res = resolveOmcRoot({ cwd: opts.cwd, env: opts.env, rootOverride: opts.rootOverride });
   const probe = res.exists ? await watchProbe(res, opts.poll, opts.watchTimeoutMs ?? 30_000) : null;
+  // The config directory the project's Claudes run with (their registry and plugin), as the monitor reads it.
+  const claudeConfig = res.projectDir !== null ? projectClaudeConfig(res.projectDir, opts.env) : undefined;
   const checks = [
     nodeCheck(opts.nodeVersion),
     rootCheck(res, opts.cwd, opts.env),
-    omcCheck(opts.env, res.projectDir),
-    claudeCheck(opts.env),
+    omcCheck(opts.env, res.projectDir, claudeConfig),
+    claudeCheck(opts.env, claudeConfig),
     configCheck(opts.env),
     await pushCheck(opts.env, opts.testPush === true),
     hooksCheck(opts.cwd, opts.env),

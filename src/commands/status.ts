@@ -19,6 +19,7 @@ import { loopValues, type StatusValues } from '../feeds/status-line.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { stateDirMark } from '../store/state-dir/health.js';
 import { findClaudeConfigDir } from '../store/claude/config-dir.js';
+import { envWithConfig, projectClaudeConfig, type ProjectClaudeConfig } from '../store/claude/project-config.js';
 import { ClaudeDomain } from '../store/claude/domain.js';
 import { withExitsFromTails } from '../store/claude/exit-tail.js';
 import { detectOmcInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
@@ -120,8 +121,12 @@ export function runStatusCommand(argv: readonly string[], io: StatusIo = default
   const cached = printStatus(args, place, io, pinned?.omc.rules);
   if (cached !== null) return cached;
   if (!place.res.exists) throw new UsageError('no .omc directory found');
-  const omc = pinned?.omc ?? detectOmcInstall({ env: io.env, projectDir: place.res.projectDir ?? null });
+  // The config directory the project's Claudes run with: their registry joins, their plugin judges.
+  const projectDir = place.res.projectDir ?? null;
+  const pc = pinned ? null : projectClaudeConfig(projectDir, io.env);
+  const omc = pinned?.omc ?? detectOmcInstall({ env: io.env, projectDir, claudeConfig: pc ?? undefined });
+  const claudeEnv = pinned?.claudeEnv ?? envWithConfig(io.env, (pc as ProjectClaudeConfig).config);
   const state = stateDirMark(ownStateDir(io.env));
-  io.out(args.render({ ...computeStatus(place.res, place.project, io.env, omc), state }) + '\n');
+  io.out(args.render({ ...computeStatus(place.res, place.project, claudeEnv, omc), state }) + '\n');
   return 0;
 }

@@ -145,7 +145,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
   const now = io?.now ?? Date.now;
   const cwd = (args.flags.get('cwd') as string | undefined) ?? io?.cwd ?? process.cwd();
   // The root and the OMC that judges found together, as the monitor and --json find them (--omc-version too).
-  const { res, omc, redetect, rootFor } = resolveRootAndOmc({
+  const { res, omc, redetect, rootFor, claudeEnv } = resolveRootAndOmc({
     cwd,
     rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
@@ -172,6 +172,8 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     watch: args.flags.has('poll') ? ('poll' as const) : ('auto' as const),
     // Looked at again while the watch runs: a plugin update is an `omc` line, then the re-judged transitions.
     omcRedetect: redetect,
+    // The config directory the project's Claudes use (their registry, transcripts and plugin).
+    claude: { env: claudeEnv },
     // The acknowledgements' and the status cache's directory, whose health the state-dir line reports.
     stateDir: ownStateDir(io?.env ?? process.env),
   };
@@ -239,7 +241,7 @@ interface OnRoot {
 
 async function watchOn(
   at: RootResolution,
-  opts: Pick<OmcStoreOptions, 'watch' | 'omc' | 'omcRedetect' | 'stateDir'>,
+  opts: Pick<OmcStoreOptions, 'watch' | 'omc' | 'omcRedetect' | 'stateDir' | 'claude'>,
   flags: { snapshot: boolean; rows: boolean; lease: boolean },
   lines: RootLines,
   shown: Shown,

@@ -8,13 +8,19 @@ import type { OmcInstall } from '../store/omc-install.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
 
-export function oneReadStore(res: RootResolution, omc: OmcInstall, readonly: boolean): OmcStore {
+export function oneReadStore(
+  res: RootResolution,
+  omc: OmcInstall,
+  readonly: boolean,
+  /** The environment the project's Claudes are read with (resolveRootAndOmc's claudeEnv: their config directory). */
+  claudeEnv?: NodeJS.ProcessEnv,
+): OmcStore {
   return new OmcStore({
     omc,
     home: homeDir(),
     root: res.root,
     watch: 'none',
-    claude: { live: false },
+    claude: { live: false, env: claudeEnv },
     readonly,
     projectDir: res.projectDir,
     rootRule: res.rule,

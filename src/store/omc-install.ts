@@ -25,6 +25,7 @@
 import path from 'node:path';
 import { readJsonSync, readTextSync } from '../io/safe-fs/index.js';
 import { CLAUDE_DIR_READ, findClaudeConfigDir } from './claude/config-dir.js';
+import { projectClaudeConfig, type ProjectClaudeConfig } from './claude/project-config.js';
 import { pluginDirsIn, pluginDirsOf } from './claude/plugin-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './claude/process-status.js';
 import { readRegistry, type RegistryEntry } from './claude/registry.js';
@@ -208,7 +209,7 @@ export const installKey = (i: OmcInstall): string =>
  * What a live Claude Code process says about the OMC its hooks run: the OMC among its
  * `--plugin-dir` directories, or null (none, or the command line cannot be read).
  */
-export function installForProcess(e: RegistryEntry): OmcInstall | null {
+export function installForProcess(e: Pick<RegistryEntry, 'pid' | 'cwd' | 'procStart'>): OmcInstall | null {
   const dirs = pluginDirsOf(e.pid, e.cwd);
   for (const d of dirs ?? []) {
     const version = omcVersionAt(d);
@@ -268,6 +269,11 @@ export function detectOmcInstall(opts: {
   probe?: LivenessProbe;
   /** The reads of this round of looks, shared by every project looked at in it (OmcReadMemo). */
   reads?: OmcReadMemo;
+  /**
+   * The config directory the project's Claudes use, as found before (project-config.ts): its plugin judges. Unset:
+   * found now from the project's live Claudes when `processes` is not false, else omc-top's own.
+   */
+  claudeConfig?: ProjectClaudeConfig;
 }): OmcInstall {
   const candidates: Array<{
     version: string | null;
@@ -285,13 +291,21 @@ export function detectOmcInstall(opts: {
     candidates.push({ version: versionAt(pluginRoot), source: 'CLAUDE_PLUGIN_ROOT', path: pluginRoot, tag: 'env' });
   }
 
-  const config = findClaudeConfigDir(env).dir;
+  const own = findClaudeConfigDir(env).dir;
+  const looked =
+    opts.claudeConfig ??
+    (opts.processes !== false && projectDir !== null ? projectClaudeConfig(projectDir, env) : null);
+  // The hooks of a Claude started with CLAUDE_CONFIG_DIR run the OMC enabled there, not in omc-top's own directory.
+  const config = looked?.config.dir ?? own;
   if (opts.processes !== false && projectDir !== null) {
-    // Running Claude processes of this project: what they were started with is what their hooks run.
+    // Running Claude processes of this project: what they were started with is what their hooks run. Those of the
+    // registry omc-top reads, and those found working here with another config directory (their own registry).
     const probe = opts.probe ?? systemProbe();
-    for (const e of readRegistry(config).entries) {
-      if (!e.cwd || !inside(projectDir, e.cwd)) continue;
-      if (judgeProcess(e, probe).status === 'gone') continue;
+    const live: Array<Pick<RegistryEntry, 'pid' | 'cwd' | 'procStart'>> = readRegistry(own).entries.filter(
+      (e) => e.cwd !== null && inside(projectDir, e.cwd) && judgeProcess(e, probe).status !== 'gone',
+    );
+    for (const c of looked?.claudes ?? []) if (!live.some((e) => e.pid === c.pid)) live.push(c);
+    for (const e of live) {
       const found = installForProcess(e);
       if (found)
         candidates.push({
@@ -332,9 +346,12 @@ export function detectOmcInstall(opts: {
     const version =
       (installPath && path.isAbsolute(installPath) ? versionAt(installPath, reads) : null) ??
       cleanVersion(entry?.version);
+    // Where a Claude's own config directory decided, the file says which (omc-top's own reads as before).
+    const where =
+      scope === 'user' && config !== own ? shownPath(path.join(config, 'settings.json')) : `${scope} settings`;
     candidates.push({
       version,
-      source: `plugin ${cleanLine(key)} (enabled in ${scope} settings)`,
+      source: `plugin ${cleanLine(key)} (enabled in ${where})`,
       path: installPath ?? path.join(config, 'plugins', 'installed_plugins.json'),
       tag: 'plugin',
     });

@@ -83,16 +83,19 @@ export class OmcRecheck {
     this.timer.unref?.();
   }
 
-  /** One look; a difference is confirmed by a second look before it is taken. */
-  look(reads?: OmcReadMemo): void {
+  /**
+   * One look; a difference is confirmed by a second look before it is taken. `withProcesses`: the project's live
+   * Claudes are looked at too (a session new to the monitor: its Claude may run with another config directory).
+   */
+  look(reads?: OmcReadMemo, withProcesses = false): void {
     if (this.stopped || this.confirm) return;
     // A live process started with --plugin-dir decides over every file: while it does, the files cannot change the
     // answer (and the look is of the files only: see omc-root.ts's redetect). Once it is gone, the project's answer
     // is looked for again the way a fresh start finds it (another live process's --plugin-dir, else the files):
     // that one look reads the processes' command lines, then the looks are of the files again.
     const current = this.o.current();
-    let processes = false;
-    if (current.sourceTag === '--plugin-dir') {
+    let processes = withProcesses;
+    if (current.sourceTag === '--plugin-dir' && !withProcesses) {
       const p = current.process;
       if (!p || !this.o.processLive || this.o.processLive(p)) return;
       processes = true;

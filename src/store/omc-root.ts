@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { gitOnePass, realGit, type GitProbe } from '../io/git.js';
 import { detectOmcInstall, type OmcInstall, type OmcReadMemo } from './omc-install.js';
+import { configWords, envWithConfig, projectClaudeConfig, type ProjectClaudeConfig } from './claude/project-config.js';
 import { resolveOmcRoot, type RootResolution } from './root.js';
 import { homeDir } from '../io/home-dir.js';
 import { shownPath } from '../io/shown-path.js';
@@ -35,13 +36,28 @@ export function resolveRootAndOmc(opts: {
    * put it in different places), from the same start, with git asked afresh.
    */
   rootFor: (install: OmcInstall) => RootResolution;
+  /**
+   * The environment the project's Claude side is read with: `env` with the CLAUDE_CONFIG_DIR of the live Claudes
+   * working in the project when they use another config directory than `env` says (project-config.ts).
+   */
+  claudeEnv: NodeJS.ProcessEnv;
 } {
   const env = opts.env ?? process.env;
   // One answer per question: the install and the root both start from the top level of the working directory.
   const git = gitOnePass(opts.git ?? realGit);
   const cwd = path.resolve(opts.cwd);
   const guess = git.topLevel(cwd) ?? cwd;
-  const first = detectOmcInstall({ env, projectDir: guess, override: opts.override, processes: opts.processes });
+  // The project's Claudes as they run now: the config directory whose plugin judges and whose registry joins.
+  const claudeConfigOf = (dir: string): ProjectClaudeConfig | undefined =>
+    opts.processes === false ? undefined : projectClaudeConfig(dir, env);
+  let claudeConfig = claudeConfigOf(guess);
+  const first = detectOmcInstall({
+    env,
+    projectDir: guess,
+    override: opts.override,
+    processes: opts.processes,
+    claudeConfig,
+  });
   const rootBy = (install: OmcInstall, probe: GitProbe) =>
     resolveOmcRoot({
       cwd,
@@ -57,14 +73,32 @@ export function resolveRootAndOmc(opts: {
   // The files only: a live Claude process's --plugin-dir is read once per process by the claude domain, and a look
   // at every live process's command line on each tick would cost a monitor at rest per process (issue 30). Only
   // when the process whose --plugin-dir decided is gone are they looked at, once (omc-recheck.ts).
-  const redetect = (reads?: OmcReadMemo, processes = false) =>
-    detectOmcInstall({ env, projectDir, override: opts.override, processes, reads });
+  // The config directory found at the start stays the one looked in (a Claude's environment cannot change); the
+  // rare look at the processes again finds it again too.
+  const redetect = (reads?: OmcReadMemo, processes = false) => {
+    if (processes && projectDir !== null) claudeConfig = projectClaudeConfig(projectDir, env);
+    return detectOmcInstall({ env, projectDir, override: opts.override, processes, reads, claudeConfig });
+  };
   const rootFor = (install: OmcInstall) => rootBy(install, opts.git ?? realGit);
+  if (res.projectDir !== guess && res.projectDir !== null) claudeConfig = claudeConfigOf(res.projectDir);
   const omc =
     res.projectDir === guess
       ? first
-      : detectOmcInstall({ env, projectDir: res.projectDir, override: opts.override, processes: opts.processes });
-  return { res, omc, redetect, rootFor };
+      : detectOmcInstall({
+          env,
+          projectDir: res.projectDir,
+          override: opts.override,
+          processes: opts.processes,
+          claudeConfig,
+        });
+  // Said where the roots' notices are (the monitor's notice line, --json's notices): the Claudes this monitor does
+  // not read first (the monitor flashes the first notice), then which directory is read and why.
+  for (const n of claudeConfig?.notes ?? []) res.notices.push(n);
+  if (claudeConfig?.chosenBy != null)
+    res.notices.push(
+      `Claude's config directory read: ${configWords(claudeConfig.config)}, as Claude pid ${claudeConfig.chosenBy} here runs with it`,
+    );
+  return { res, omc, redetect, rootFor, claudeEnv: claudeConfig ? envWithConfig(env, claudeConfig.config) : env };
 }
 
 /** The monitor's words when a new OMC keeps its state elsewhere: "state read from ~/p/.omc now (was ~/q/.omc)". */

@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { CancelTracker } from './cancel/tracker.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
+import { ClaudeConfigLook } from './claude/config-look.js';
 import { ClaudeDomain } from './claude/domain.js';
 import { NoteTracker } from './claude/notes.js';
 import type { SharedRegistry } from './claude/shared-registry.js';
@@ -358,6 +359,16 @@ export class OmcStore {
     });
     this.quota =
       opts.sharedQuota ?? new QuotaDomain({ env: opts.claude?.env, live: opts.claude?.live ?? true, ...opts.quota });
+    // A Claude that starts here after the monitor, with another config directory: said, and its OMC looked for.
+    const configLook =
+      this.projectDir !== null && this.watchKind !== 'none' && !opts.claude?.registry
+        ? new ClaudeConfigLook({
+            sessions: this.sessions,
+            projectDir: this.projectDir,
+            env: opts.claude?.env ?? process.env,
+            onNewSession: () => this.omcRecheck?.look(undefined, true),
+          })
+        : null;
     this.domains = [
       this.sessions,
       this.notepad,
@@ -373,6 +384,7 @@ export class OmcStore {
       this.bgJobs,
       this.stateDir,
       opts.sharedQuota ? borrowed(opts.sharedQuota) : this.quota,
+      ...(configLook ? [configLook] : []),
     ];
     this.rootDomains = new Set<Domain>([
       this.sessions,

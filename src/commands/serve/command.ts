@@ -150,7 +150,7 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
     });
   } else {
     // The root and the OMC that judges found together, as the monitor finds them: the page's verdicts are its book's.
-    const { res, omc, redetect, rootFor } = resolveRootAndOmc({
+    const { res, omc, redetect, rootFor, claudeEnv } = resolveRootAndOmc({
       cwd: (args.flags.get('cwd') as string | undefined) ?? process.cwd(),
       rootOverride: rootFlag(args),
     });
@@ -168,6 +168,8 @@ export async function runServeCommand(argv: readonly string[]): Promise<number> 
         omc: install,
         // Looked at again while serve runs: a plugin update re-judges the page's sessions.
         omcRedetect: redetect,
+        // The config directory the project's Claudes use (their registry, transcripts and plugin).
+        claude: { env: claudeEnv },
         // The page answers permission requests: register as a monitor the hook asks (never under --readonly).
         answers: { listen: true },
       });

@@ -1,0 +1,158 @@
+/**
+ * A Claude started `CLAUDE_CONFIG_DIR=~/.claude-work claude` (one config directory per account), with OMC 4.4.4
+ * enabled as a plugin there, and omc-top started from a shell without the variable: the OMC that judges is the one
+ * of the Claude's directory (its hooks run it), its registry entry joins the session, and a second directory in use
+ * is said with the command that reads it. The stand-in is a real process named `claude` with that environment.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveRootAndOmc } from '../../../src/store/omc-root.js';
+import { OmcStore } from '../../../src/store/store.js';
+import { projectClaudeConfig } from '../../../src/store/claude/project-config.js';
+import { writeRegistry } from '../../helpers/claude-files.js';
+import { waitFor } from '../../helpers/fixtures.js';
+import { installPlugin, OMC_PLUGIN_KEY } from '../../helpers/omc-plugin.js';
+import { OMC444 } from '../../helpers/omc-packages.mjs';
+import { BIN } from '../../helpers/pty.js';
+import { makeLive } from '../../helpers/sessions-gen.js';
+
+const SID = 'aaaaaaaa-1111-4222-8333-444444444444';
+const SID2 = 'bbbbbbbb-1111-4222-8333-444444444444';
+const children: ChildProcess[] = [];
+const bases: string[] = [];
+let store: OmcStore | null = null;
+
+afterEach(async () => {
+  await store?.close();
+  store = null;
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+  for (const b of bases.splice(0)) fs.rmSync(b, { recursive: true, force: true });
+});
+
+interface World {
+  base: string;
+  project: string;
+  work: string;
+  /** omc-top's environment: no CLAUDE_CONFIG_DIR, no global npm OMC. */
+  env: Record<string, string>;
+}
+
+function world(): World {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-ccdir-'));
+  bases.push(base);
+  const home = path.join(base, 'home');
+  const work = path.join(home, '.claude-work');
+  fs.mkdirSync(path.join(home, '.claude', 'sessions'), { recursive: true });
+  fs.mkdirSync(path.join(work, 'sessions'), { recursive: true });
+  installPlugin(work, OMC444);
+  fs.writeFileSync(path.join(work, 'settings.json'), JSON.stringify({ enabledPlugins: { [OMC_PLUGIN_KEY]: true } }));
+  const project = path.join(base, 'proj');
+  fs.mkdirSync(path.join(project, '.omc', 'state', 'sessions'), { recursive: true });
+  makeLive(path.join(project, '.omc'), SID);
+  const env = {
+    HOME: home,
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    NPM_CONFIG_PREFIX: path.join(base, 'npm-prefix'),
+  };
+  return { base, project, work, env };
+}
+
+/** A process named `claude` (its comm, as Claude Code's own) working in `cwd`, started with `extra` in its env. */
+async function claudeStandIn(w: World, cwd: string, extra: Record<string, string>): Promise<number> {
+  const bin = path.join(w.base, 'bin', 'claude');
+  if (!fs.existsSync(bin)) {
+    fs.mkdirSync(path.dirname(bin), { recursive: true });
+    fs.symlinkSync(process.execPath, bin);
+  }
+  const c = spawn(bin, ['-e', 'setInterval(() => {}, 1 << 30)'], { cwd, env: { ...w.env, ...extra }, stdio: 'ignore' });
+  children.push(c);
+  const pid = c.pid as number;
+  await waitFor(() => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'claude', { what: 'the stand-in runs' });
+  return pid;
+}
+
+describe.skipIf(process.platform !== 'linux')('a Claude with its own CLAUDE_CONFIG_DIR, omc-top without it', () => {
+  it("judges by the OMC enabled in the Claude's config directory and says which file decided", async () => {
+    const w = world();
+    const pid = await claudeStandIn(w, w.project, { CLAUDE_CONFIG_DIR: w.work });
+    const found = resolveRootAndOmc({ cwd: w.project, env: w.env });
+    expect(found.omc.version).toBe('4.4.4');
+    expect(found.omc.assumed).toBe(false);
+    expect(found.omc.source).toBe(`plugin ${OMC_PLUGIN_KEY} (enabled in ${path.join(w.work, 'settings.json')})`);
+    expect(found.claudeEnv.CLAUDE_CONFIG_DIR).toBe(w.work);
+    expect(found.res.notices).toContain(
+      `Claude's config directory read: CLAUDE_CONFIG_DIR=${w.work}, as Claude pid ${pid} here runs with it`,
+    );
+    // The look made again on the monitor's timer (files only) keeps reading the Claude's directory.
+    expect(found.redetect().version).toBe('4.4.4');
+  });
+
+  it('--json joins the session to the Claude whose registry entry is under its own config directory', async () => {
+    const w = world();
+    const pid = await claudeStandIn(w, w.project, { CLAUDE_CONFIG_DIR: w.work });
+    writeRegistry(w.work, pid, SID, { status: 'busy', cwd: w.project });
+    const r = spawnSync(process.execPath, [BIN, '--json'], { cwd: w.project, env: w.env, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as {
+      omc_version: { version: string | null };
+      sessions: Array<{ id: string; process?: { pid: number } | null }>;
+    };
+    expect(doc.omc_version.version).toBe('4.4.4');
+    expect(doc.sessions.find((s) => s.id === SID)?.process?.pid).toBe(pid);
+  });
+
+  it('Claudes of one project with two config directories: the one most use is read, the other said with its command', async () => {
+    const w = world();
+    const other = path.join(w.base, 'home', '.claude-personal');
+    const a = await claudeStandIn(w, w.project, { CLAUDE_CONFIG_DIR: w.work });
+    const b = await claudeStandIn(w, path.join(w.project, '.omc'), { CLAUDE_CONFIG_DIR: w.work });
+    const c = await claudeStandIn(w, w.project, { CLAUDE_CONFIG_DIR: other });
+    const pc = projectClaudeConfig(w.project, w.env);
+    expect(pc.config.dir).toBe(w.work);
+    expect(pc.chosenBy).toBe(Math.min(a, b));
+    expect(pc.notes).toEqual([
+      `Claude pid ${c} here runs with CLAUDE_CONFIG_DIR=${other} (this monitor reads ${w.work}, as Claude pid ${[a, b].sort((x, y) => x - y).join(', ')} here): try CLAUDE_CONFIG_DIR=${other} omc-top`,
+    ]);
+  });
+
+  it('a Claude elsewhere, or with the config directory omc-top reads, changes nothing', async () => {
+    const w = world();
+    await claudeStandIn(w, w.base, { CLAUDE_CONFIG_DIR: w.work });
+    await claudeStandIn(w, w.project, {});
+    const found = resolveRootAndOmc({ cwd: w.project, env: w.env });
+    expect(found.omc.version).toBe(null);
+    expect(found.claudeEnv).toBe(w.env);
+    expect(found.res.notices.filter((n) => n.includes('config directory'))).toEqual([]);
+  });
+
+  it('a Claude started after the monitor with its own config directory: said once its session appears, its OMC judges', async () => {
+    const w = world();
+    const found = resolveRootAndOmc({ cwd: w.project, env: w.env });
+    expect(found.omc.assumed).toBe(true);
+    store = new OmcStore({
+      root: found.res.root,
+      projectDir: found.res.projectDir,
+      omc: found.omc,
+      omcRedetect: found.redetect,
+      // The timer's look reads the files only: what finds the Claude is its session's arrival.
+      omcRecheckMs: 3_600_000,
+      watch: 'auto',
+      readonly: true,
+      stateDir: path.join(w.base, 'state'),
+      claude: { live: false, env: found.claudeEnv },
+    });
+    store.start();
+    const pid = await claudeStandIn(w, w.project, { CLAUDE_CONFIG_DIR: w.work });
+    makeLive(path.join(w.project, '.omc'), SID2);
+    const hint = `Claude pid ${pid} here runs with CLAUDE_CONFIG_DIR=${w.work}: try CLAUDE_CONFIG_DIR=${w.work} omc-top`;
+    const problems = () => (store as OmcStore).problems.getSnapshot().map((p) => p.message);
+    await waitFor(() => problems().includes(hint), { what: `the hint (${problems().join('; ')})` });
+    await waitFor(() => store?.omc?.version === '4.4.4', { what: `OMC 4.4.4 (${store?.omc?.source})` });
+    expect(store.omc?.source).toBe(`plugin ${OMC_PLUGIN_KEY} (enabled in ${path.join(w.work, 'settings.json')})`);
+  });
+});
