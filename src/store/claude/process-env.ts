@@ -18,16 +18,28 @@ export type ProcessStateDir = { ok: true; stateDir: string | null } | { ok: fals
 
 /** An environment is a few KiB; a larger one is cut (and what is past the cut is not looked at). */
 const ENVIRON_MAX_BYTES = 1024 * 1024;
-const NAME = 'OMC_STATE_DIR=';
+const NAME = 'OMC_STATE_DIR';
 
-export function stateDirOfProcess(pid: number): ProcessStateDir {
+/** The environment a process was started with (name → value), or why it cannot be read here. */
+export type ProcessEnviron = { ok: true; env: Map<string, string> } | { ok: false; why: string };
+
+export function environOfProcess(pid: number): ProcessEnviron {
   if (process.platform !== 'linux') return { ok: false, why: 'no /proc on this system' };
   if (!Number.isSafeInteger(pid) || pid <= 0) return { ok: false, why: `no such process id ${pid}` };
   const r = readTextSync('/proc', `${pid}/environ`, ENVIRON_MAX_BYTES, { nulSeparated: true, rootLabel: '/proc' });
   if (!r.ok) return { ok: false, why: cleanLine(r.message) };
-  for (const kv of r.text.split('\u0000'))
-    if (kv.startsWith(NAME)) return { ok: true, stateDir: kv.slice(NAME.length) };
-  return { ok: true, stateDir: null };
+  const env = new Map<string, string>();
+  for (const kv of r.text.split('\u0000')) {
+    const eq = kv.indexOf('=');
+    // The first of a name wins, as getenv() finds it.
+    if (eq > 0 && !env.has(kv.slice(0, eq))) env.set(kv.slice(0, eq), kv.slice(eq + 1));
+  }
+  return { ok: true, env };
+}
+
+export function stateDirOfProcess(pid: number): ProcessStateDir {
+  const r = environOfProcess(pid);
+  return r.ok ? { ok: true, stateDir: r.env.get(NAME) ?? null } : r;
 }
 
 /** The environment OMC's hooks under that process see for root finding: `env` with the process's OMC_STATE_DIR. */
