@@ -29,13 +29,16 @@ import { readRegistry } from './registry.js';
 export interface HookSetting {
   name: string;
   value: string | null;
-  /** "~/.claude/settings.json", "the project's .claude/settings.local.json", "Claude pid 123's environment"… */
+  /**
+   * "~/.claude/settings.json", "the project's .claude/settings.local.json", "Claude pid 123's environment"…; when
+   * unset, where it was looked for: "not set in Claude's settings nor omc-top's environment".
+   */
   source: string;
 }
 
-/** "OMC_STALE_RUN_HOURS=8 from ~/.claude/settings.json"; "OMC_STALE_RUN_HOURS unset (…)" when nowhere. */
+/** "OMC_STALE_RUN_HOURS=8 from ~/.claude/settings.json"; "OMC_STALE_RUN_HOURS not set in Claude's settings nor …". */
 export const hookSettingWords = (s: HookSetting): string =>
-  s.value === null ? `${s.name} unset (${s.source})` : `${s.name}=${cleanLine(s.value)} from ${s.source}`;
+  s.value === null ? `${s.name} ${s.source}` : `${s.name}=${cleanLine(s.value)} from ${s.source}`;
 
 export interface HookEnvOptions {
   /** omc-top's own environment (the last source). */
@@ -114,7 +117,7 @@ export class HookEnv {
 
   private unsetWords(): string {
     const last = this.read().at(-1);
-    return `not in Claude's settings nor ${last?.source ?? "omc-top's environment"}`;
+    return `not set in Claude's settings nor ${last?.source ?? "omc-top's environment"}`;
   }
 }
 

@@ -37,7 +37,7 @@ function hoursOf(value: string | null): number {
 /** The watchdog's threshold and where it comes from, as the stale-run line says it. */
 export interface StaleThreshold {
   hours: number;
-  /** "OMC_STALE_RUN_HOURS=8 from ~/.claude/settings.json", "OMC_STALE_RUN_HOURS=2, OMC's default (unset …)". */
+  /** "OMC_STALE_RUN_HOURS=8 from ~/.claude/settings.json", "OMC_STALE_RUN_HOURS not set in …: 2, OMC's default". */
   words: string;
   setting: HookSetting;
 }
@@ -47,7 +47,7 @@ export function staleThreshold(setting: HookSetting): StaleThreshold {
   const hours = hoursOf(setting.value);
   const words =
     setting.value === null
-      ? `OMC_STALE_RUN_HOURS=${hours}, OMC's default: ${hookSettingWords(setting)}`
+      ? `${hookSettingWords(setting)}: ${hours}, OMC's default`
       : String(hours) === setting.value.trim()
         ? hookSettingWords(setting)
         : `${hookSettingWords(setting)}, not a positive number: ${hours}, OMC's default`;
