@@ -34,6 +34,7 @@ import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import { omcChangeWords, type OmcInstall, type OmcReadMemo } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
+import { resolveHeartbeatStaleMs } from './teams/omc-team-rules.js';
 import {
   startTreeWatcher,
   type RootAbsence,
@@ -272,6 +273,14 @@ export class OmcStore {
     this.watchKind = opts.watch ?? 'auto';
     this.watchImpl = opts.watchImpl;
     const common = { root: this.root, clock: this.clock };
+    // OMC's variables as its hooks see them: Claude's settings, a live Claude's environment, else omc-top's. The
+    // Claude side is built below; until it is, no live Claude is known (the next look, 5 s on, asks it).
+    this.hookEnv = new HookEnv({
+      env: opts.runs?.env ?? process.env,
+      claudeEnv: opts.claude?.env,
+      projectDir: this.projectDir ?? path.dirname(this.root),
+      liveClaudes: () => (this.claude ? liveClaudesOf(this.claude.getSnapshot()) : []),
+    });
     this.sessions = new SessionsDomain({
       ...common,
       omc: opts.omc,
@@ -284,6 +293,10 @@ export class OmcStore {
     this.wiki = new WikiDomain(common);
     this.teams = new TeamsDomain({
       ...common,
+      // The worker hook's heartbeat window, as that hook gets its variable.
+      heartbeatStaleMs: resolveHeartbeatStaleMs({
+        OMC_TEAM_HEARTBEAT_STALE_MS: this.hookEnv.get('OMC_TEAM_HEARTBEAT_STALE_MS').value ?? undefined,
+      }),
       sessions: this.sessions,
       projectDir: this.projectDir,
       rootRule: this.rootRule,
@@ -348,13 +361,6 @@ export class OmcStore {
       projectDir: this.projectDir,
       rules: prdRulesOf(this.sessions.omc),
       sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
-    });
-    // OMC's variables as its hooks see them: Claude's settings, a live Claude's environment, else omc-top's.
-    this.hookEnv = new HookEnv({
-      env: opts.runs?.env ?? process.env,
-      claudeEnv: opts.claude?.env,
-      projectDir: this.projectDir ?? path.dirname(this.root),
-      liveClaudes: () => liveClaudesOf(this.claude.getSnapshot()),
     });
     this.runs = new RunsDomain({
       hookEnv: this.hookEnv,

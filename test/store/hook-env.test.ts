@@ -81,4 +81,26 @@ describe('OMC variables as the hooks see them', () => {
     expect(env.get('C')).toMatchObject({ value: null });
     expect(hookSettingWords(env.get('C'))).toContain(`Claude pid ${pid}'s environment`);
   });
+
+  it('a store judges team workers by the heartbeat window the worker hook gets (the project settings env)', ({
+    emptyProject,
+    newStore,
+  }) => {
+    fs.mkdirSync(path.join(emptyProject.dir, '.claude'), { recursive: true });
+    fs.writeFileSync(
+      path.join(emptyProject.dir, '.claude', 'settings.json'),
+      JSON.stringify({ env: { OMC_TEAM_HEARTBEAT_STALE_MS: '9000' } }),
+    );
+    const store = newStore({
+      root: emptyProject.root,
+      projectDir: emptyProject.dir,
+      watch: 'none',
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: path.join(emptyProject.dir, 'no-claude') } },
+      runs: { env: { OMC_TEAM_HEARTBEAT_STALE_MS: '60000' } },
+    });
+    expect(store.teams.heartbeatStaleMs).toBe(9000);
+    expect(hookSettingWords(store.hookEnv.get('OMC_TEAM_HEARTBEAT_STALE_MS'))).toBe(
+      "OMC_TEAM_HEARTBEAT_STALE_MS=9000 from the project's .claude/settings.json",
+    );
+  });
 });
