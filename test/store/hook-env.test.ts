@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { describe, expect, it, onTestFinished } from '../helpers/it.js';
+import { waitFor } from '../helpers/fixtures.js';
 import { HookEnv, hookSettingWords } from '../../src/store/claude/hook-env.js';
 
 const writeJson = (file: string, value: unknown) => {
@@ -102,5 +103,31 @@ describe('OMC variables as the hooks see them', () => {
     expect(hookSettingWords(store.hookEnv.get('OMC_TEAM_HEARTBEAT_STALE_MS'))).toBe(
       "OMC_TEAM_HEARTBEAT_STALE_MS=9000 from the project's .claude/settings.json",
     );
+  });
+
+  it('a watching store takes a settings change (outside the watched root) and re-judges the stale runs', async ({
+    emptyProject,
+    newStore,
+  }) => {
+    const rel = path.join('state', 'sessions', 'eeee-5555', 'ralph-state.json');
+    writeJson(path.join(emptyProject.root, rel), { active: true, iteration: 3, max_iterations: 10 });
+    const old = new Date(Date.now() - 3 * 3_600_000);
+    fs.utimesSync(path.join(emptyProject.root, rel), old, old);
+    writeJson(path.join(emptyProject.dir, '.claude', 'settings.json'), { env: { OMC_STALE_RUN_HOURS: '8' } });
+    const store = newStore({
+      root: emptyProject.root,
+      projectDir: emptyProject.dir,
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: path.join(emptyProject.dir, 'no-claude') } },
+      runs: { env: {} },
+    });
+    store.start();
+    await waitFor(() => store.status.getSnapshot().watchMode === 'events', { what: 'the watch', timeoutMs: 20_000 });
+    expect(store.runs.nextSession()).toEqual([]);
+    writeJson(path.join(emptyProject.dir, '.claude', 'settings.local.json'), { env: { OMC_STALE_RUN_HOURS: '1' } });
+    const [fact] = await waitFor(() => (store.runs.nextSession().length > 0 ? store.runs.nextSession() : null), {
+      what: 'the stale run judged by the new setting',
+      timeoutMs: 30_000,
+    });
+    expect(fact?.message).toContain("(OMC_STALE_RUN_HOURS=1 from the project's .claude/settings.local.json)");
   });
 });
