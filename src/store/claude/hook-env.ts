@@ -5,17 +5,19 @@
  * 2.1.332, `claude -p` with a SessionStart hook printing its environment; managed settings from its docs):
  *  1. managed settings: `/etc/claude-code/managed-settings.d/*.json` (the last name in sort order first), then
  *     `/etc/claude-code/managed-settings.json`;
- *  2. the project's `.claude/settings.local.json`, then its `.claude/settings.json`;
+ *  2. the `.claude/settings.local.json` of the repository's top, then the project's, then its `.claude/settings.json`;
  *  3. the user's `<config>/settings.json` (`~/.claude/settings.json`, or under CLAUDE_CONFIG_DIR);
- *     each of these beats the environment Claude was started with (a key set in the shell and in settings.json:
- *     the hook sees the settings' value);
+ *     which files a Claude started in the project reads is settings-sources.ts's one rule. Each of these beats the
+ *     environment Claude was started with (a key set in the shell and in settings.json: the hook sees the
+ *     settings' value);
  *  4. the environment of a live Claude of the project (/proc/<pid>/environ): its hooks inherit it;
  *  5. omc-top's own environment, when no Claude of the project runs.
  * One resolver for every surface: the stale-run line, the budget guard's lines, `--json`. Files are read through
  * the safe read path (a link followed: dotfile managers link settings.json), again on the store's timer.
  */
 import path from 'node:path';
-import { listDirSync, readJsonSync } from '../../io/safe-fs/index.js';
+import { readJsonSync } from '../../io/safe-fs/index.js';
+import { gitOnePass, realGit, type GitProbe } from '../../io/git.js';
 import { obj } from '../../io/json.js';
 import { homeDir } from '../../io/home-dir.js';
 import { shownPath } from '../../io/shown-path.js';
@@ -24,6 +26,7 @@ import { CLAUDE_DIR_READ, findClaudeConfigDir } from './config-dir.js';
 import { environOfProcess } from './process-env.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { readRegistry } from './registry.js';
+import { MANAGED_SETTINGS_DIR, settingsSources, sourcePath, type SettingsSource } from './settings-sources.js';
 
 /** One variable as OMC's hooks see it: its value (null: unset) and where that came from, in words. */
 export interface HookSetting {
@@ -57,6 +60,8 @@ export interface HookEnvOptions {
    * its own). Unset: the registry is read.
    */
   liveClaudes?: () => readonly LiveClaude[];
+  /** How git is asked where the repository's top is (tests pass a fake). */
+  git?: GitProbe;
 }
 
 /** A running Claude Code process: its environment is read once (it cannot change after exec). */
@@ -71,7 +76,6 @@ interface Layer {
   vars: ReadonlyMap<string, string>;
 }
 
-export const MANAGED_SETTINGS_DIR = '/etc/claude-code';
 const SETTINGS_MAX_BYTES = 4 * 1024 * 1024;
 
 export class HookEnv {
@@ -80,7 +84,12 @@ export class HookEnv {
   /** Environments read, by process (pid and start): one read per process for its life. */
   private readonly environs = new Map<string, Map<string, string> | null>();
 
-  constructor(private readonly opts: HookEnvOptions) {}
+  /** Git's answers (the project's repository top, for its local settings) asked once for this resolver's life. */
+  private readonly git: GitProbe;
+
+  constructor(private readonly opts: HookEnvOptions) {
+    this.git = gitOnePass(opts.git ?? realGit);
+  }
 
   /** The variable as the hooks see it. */
   get(name: string): HookSetting {
@@ -94,7 +103,7 @@ export class HookEnv {
   /** Reads every source again; true when what the hooks see (or where it comes from) changed. */
   refresh(): boolean {
     const before = this.key;
-    this.layers = readLayers(this.opts, (c) => this.environOf(c));
+    this.layers = readLayers(this.opts, this.git, (c) => this.environOf(c));
     this.key = JSON.stringify(this.layers.map((l) => [l.source, [...l.vars]]));
     return before !== '' && before !== this.key;
   }
@@ -122,8 +131,10 @@ export class HookEnv {
 }
 
 /** A settings file's `env` of strings (numbers as the CLI takes them), or none. */
-function settingsEnv(dir: string, rel: string, rootLabel: string): Map<string, string> | null {
-  const r = readJsonSync(dir, rel, SETTINGS_MAX_BYTES, { followLink: true, rootLabel });
+function settingsEnv(src: SettingsSource): Map<string, string> | null {
+  const label =
+    src.scope === 'user' ? CLAUDE_DIR_READ.rootLabel : src.scope === 'managed' ? 'managed settings' : PROJECT;
+  const r = readJsonSync(src.root, src.rel, SETTINGS_MAX_BYTES, { followLink: true, rootLabel: label });
   const env = r.ok ? obj(obj(r.value)?.env) : null;
   if (!env) return null;
   const out = new Map<string, string>();
@@ -133,48 +144,37 @@ function settingsEnv(dir: string, rel: string, rootLabel: string): Map<string, s
   return out;
 }
 
+const PROJECT = 'the project directory';
+
 /** `~/…` under the home directory, else the path, escaped as every path shown is. */
 function homeWords(file: string, env: NodeJS.ProcessEnv): string {
   const rel = path.relative(homeDir(env), file);
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? `~/${shownPath(rel)}` : shownPath(file);
 }
 
-function readLayers(opts: HookEnvOptions, environOf: (c: LiveClaude) => Map<string, string> | null): Layer[] {
+function readLayers(
+  opts: HookEnvOptions,
+  git: GitProbe,
+  environOf: (c: LiveClaude) => Map<string, string> | null,
+): Layer[] {
   const layers: Layer[] = [];
-  const add = (source: string, vars: Map<string, string> | null) => {
-    if (vars && vars.size > 0) layers.push({ source, vars });
-  };
-  const managed = opts.managedDir ?? MANAGED_SETTINGS_DIR;
-  const dropIns = listDirSync(managed, 'managed-settings.d', { rootLabel: 'managed settings' });
-  if (dropIns.ok)
-    for (const e of dropIns.entries
-      .filter((d) => d.name.endsWith('.json') && !d.name.startsWith('.'))
-      .map((d) => d.name)
-      .sort()
-      .reverse())
-      add(
-        `managed settings ${shownPath(path.join(managed, 'managed-settings.d', e))}`,
-        settingsEnv(managed, `managed-settings.d/${e}`, 'managed settings'),
-      );
-  add(
-    `managed settings ${shownPath(path.join(managed, 'managed-settings.json'))}`,
-    settingsEnv(managed, 'managed-settings.json', 'managed settings'),
-  );
-  const project = opts.projectDir;
-  const projectRead = 'the project directory';
-  if (project !== null) {
-    add("the project's .claude/settings.local.json", settingsEnv(project, '.claude/settings.local.json', projectRead));
-    add("the project's .claude/settings.json", settingsEnv(project, '.claude/settings.json', projectRead));
-  }
   const claudeEnv = opts.claudeEnv ?? opts.env;
-  const config = findClaudeConfigDir(claudeEnv).dir;
-  add(
-    homeWords(path.join(config, 'settings.json'), claudeEnv),
-    settingsEnv(config, 'settings.json', CLAUDE_DIR_READ.rootLabel),
-  );
+  const project = opts.projectDir;
+  // The files Claude Code started in the project reads (settings-sources.ts, the one rule), the one that wins
+  // first. Managed drop-ins merge over the managed file in name order, so for a variable the last name wins first.
+  const all = settingsSources(project ?? homeDir(claudeEnv), claudeEnv, git, opts.managedDir ?? MANAGED_SETTINGS_DIR);
+  const managed = all.filter((x) => x.scope === 'managed').reverse();
+  const rest = all.filter((x) => x.scope !== 'managed' && (project !== null || x.scope === 'user'));
+  for (const src of [...managed, ...rest]) {
+    const vars = settingsEnv(src);
+    if (vars && vars.size > 0) layers.push({ source: sourceWords(src, project, claudeEnv), vars });
+  }
   const running =
     project !== null && opts.processes !== false
-      ? liveClaudeEnviron(opts.liveClaudes?.() ?? registryClaudes(config, project, opts.probe), environOf)
+      ? liveClaudeEnviron(
+          opts.liveClaudes?.() ?? registryClaudes(findClaudeConfigDir(claudeEnv).dir, project, opts.probe),
+          environOf,
+        )
       : null;
   if (running) layers.push(running);
   else {
@@ -183,6 +183,15 @@ function readLayers(opts: HookEnvOptions, environOf: (c: LiveClaude) => Map<stri
     layers.push({ source: "omc-top's environment", vars: own });
   }
   return layers;
+}
+
+/** A settings file in words: "managed settings /etc/…", "the project's .claude/settings.json", "~/.claude/settings.json". */
+function sourceWords(src: SettingsSource, project: string | null, env: NodeJS.ProcessEnv): string {
+  const file = sourcePath(src);
+  if (src.scope === 'managed') return `managed settings ${shownPath(file)}`;
+  if (src.scope !== 'user' && project !== null && path.resolve(src.root) === path.resolve(project))
+    return `the project's ${src.rel}`;
+  return homeWords(file, env);
 }
 
 /** The live Claudes of the project from the registry (a one-off look: `status`, `--json`, doctor). */
