@@ -9,6 +9,7 @@ import { CLAUDE_DIR_READ, findClaudeConfigDir } from '../store/claude/config-dir
 import { configWords, projectClaudeConfig, type ProjectClaudeConfig } from '../store/claude/project-config.js';
 import { isDirectorySync, listDirSync } from '../io/safe-fs/index.js';
 import { detectOmcInstall, refusalWords } from '../store/omc-install.js';
+import { npmGlobalPrefix } from '../store/npm-prefix.js';
 import { resolveOmcRoot, rootPathFault, type RootResolution } from '../store/root.js';
 import { configCheck } from './doctor-config.js';
 import { pushCheck } from './doctor-push.js';
@@ -75,6 +76,7 @@ function rootCheck(res: RootResolution, cwd: string, env: NodeJS.ProcessEnv): Do
 
 function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null, pc?: ProjectClaudeConfig): DoctorCheck {
   const omc = detectOmcInstall({ env, projectDir, claudeConfig: pc });
+  const npm = npmGlobalPrefix(env);
   return {
     id: 'omc',
     title: 'OMC install',
@@ -88,8 +90,10 @@ function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null, pc?: Projec
       ...omc.refused.map((r) => `not read: ${refusalWords(r)}`),
       ...omc.candidates.map((c) => `found: ${c.version ?? 'unknown version'} at ${shownPath(c.path)} (${c.source})`),
       ...(pc?.notes ?? []).map((n) => `note: ${n}`),
+      // Where a global npm install was looked for: a prefix set where omc-top does not look is then plain to see.
+      `npm global prefix: ${shownPath(npm.dir)} (from ${npm.from})`,
     ],
-    data: { ...omc, candidates: [...omc.candidates], refused: [...omc.refused] },
+    data: { ...omc, candidates: [...omc.candidates], refused: [...omc.refused], npm_prefix: npm },
   };
 }
 

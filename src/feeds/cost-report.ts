@@ -237,7 +237,8 @@ export function addCostToReport(
   const loops = storeLoops(store, prices, now);
   const judged = quota.cache ? judgeUsage(quota.cache, now, quota.pollMs) : null;
   const d = quota.daemon;
-  const env = process.env;
+  const tokens = store.runs.hookSetting('OMC_RUN_BUDGET_TOKENS');
+  const enforce = store.runs.hookSetting('OMC_BUDGET_ENFORCE');
   doc.cost = {
     prices: { built_in: PRICE_SOURCE, config_overrides: Object.keys(prices) },
     project: {
@@ -301,9 +302,11 @@ export function addCostToReport(
       note: 'blockedPanes is one poll old at best and usually empty (OMC 5.5.0 drops a static limit screen after one poll)',
     },
     budget_guard: {
-      // OMC 5.6's guard is configured only through the hooks' environment; this is omc-top's.
-      run_budget_tokens: Number(env.OMC_RUN_BUDGET_TOKENS) > 0 ? Number(env.OMC_RUN_BUDGET_TOKENS) : null,
-      enforce: env.OMC_BUDGET_ENFORCE ?? (Number(env.OMC_RUN_BUDGET_TOKENS) > 0 ? 'shadow' : null),
+      // OMC 5.6's guard is configured only through the hooks' environment: as they see it, and where from.
+      run_budget_tokens: Number(tokens.value) > 0 ? Number(tokens.value) : null,
+      enforce: enforce.value ?? (Number(tokens.value) > 0 ? 'shadow' : null),
+      run_budget_tokens_source: tokens.value === null ? null : tokens.source,
+      enforce_source: enforce.value === null ? null : enforce.source,
     },
   };
 }

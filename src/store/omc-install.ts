@@ -34,6 +34,7 @@ import { bookFor, newerThanKnownWords, type BookChoice } from './omc-books.js';
 import { RULE_BOOKS, type RulesVersion } from './verdict/types.js';
 import { type Obj, obj } from '../io/json.js';
 import { shownPath } from '../io/shown-path.js';
+import { npmGlobalPrefix, readNpmrc } from './npm-prefix.js';
 
 export type { RulesVersion } from './verdict/types.js';
 
@@ -377,15 +378,20 @@ export function detectOmcInstall(opts: {
       });
   }
 
-  // A global npm install (hooks copied into settings by `omc setup`): npm's prefix, as npm picks it
-  // (the configured prefix, else next to the node binary).
-  const prefix =
-    [env.npm_config_prefix, env.NPM_CONFIG_PREFIX].find((v) => typeof v === 'string' && path.isAbsolute(v)) ??
-    path.resolve(path.dirname(process.execPath), '..');
-  const globalDir = path.join(prefix, 'lib', 'node_modules', NPM_NAME);
+  // A global npm install (hooks copied into settings by `omc setup`): under npm's global prefix, found as npm
+  // finds it (its environment, ~/.npmrc, the global npmrc, next to node: npm-prefix.ts), named in the source.
+  const prefix = npmGlobalPrefix(env, process.execPath, (file) =>
+    memoized(reads, `npmrc\0${file}`, () => readNpmrc(file)),
+  );
+  const globalDir = path.join(prefix.dir, 'lib', 'node_modules', NPM_NAME);
   const globalVersion = versionAt(globalDir, reads);
   if (globalVersion)
-    candidates.push({ version: globalVersion, source: 'global npm install', path: globalDir, tag: 'npm' });
+    candidates.push({
+      version: globalVersion,
+      source: `global npm install (prefix from ${prefix.from})`,
+      path: globalDir,
+      tag: 'npm',
+    });
 
   const listed = candidates.map(({ version, source, path: p }) => ({ version, source, path: p }));
   const override = opts.override === undefined ? null : cleanVersion(opts.override);

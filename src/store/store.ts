@@ -28,11 +28,14 @@ import { MemoryDomain, type MemoryDomainOptions } from './memory/domain.js';
 import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
 import { PrdDomain } from './prd/domain.js';
 import type { PrdRules } from './prd/count.js';
-import { OmcRecheck, type OmcRecheckTicker } from './omc-recheck.js';
+import { OMC_RECHECK_MS, OmcRecheck, type OmcRecheckTicker } from './omc-recheck.js';
+import { HookEnv, type LiveClaude } from './claude/hook-env.js';
+import type { ClaudeSnapshot } from './claude/model.js';
 import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import { omcChangeWords, type OmcInstall, type OmcReadMemo } from './omc-install.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
+import { resolveHeartbeatStaleMs } from './teams/omc-team-rules.js';
 import {
   startTreeWatcher,
   type RootAbsence,
@@ -164,6 +167,20 @@ export interface OmcStoreOptions {
   sharedQuota?: QuotaDomain;
 }
 
+/** How often Claude's settings are read again for OMC's variables (as often as the OMC install is looked for). */
+const HOOK_ENV_RECHECK_MS = OMC_RECHECK_MS;
+
+/** The Claude processes of this root's sessions still running, as the Claude side judged them last. */
+function liveClaudesOf(snap: ClaudeSnapshot): LiveClaude[] {
+  const out: LiveClaude[] = [];
+  for (const v of snap.bySession.values()) {
+    const p = v.process;
+    if (p && p.status !== 'gone' && p.status !== 'exited' && !p.elsewhere)
+      out.push({ pid: p.pid, startedAt: p.startedAt, procStart: p.procStart });
+  }
+  return out;
+}
+
 /** The sessions of the run history (newest first, each once): their transcripts give ended runs a cost. */
 function historySessionIds(runs: readonly { sessionId: string | null }[]): string[] {
   const out = new Set<string>();
@@ -211,6 +228,8 @@ export class OmcStore {
   readonly prd: PrdDomain;
   /** Run history: OMC 5.6's run ledger and the ended-session summaries. */
   readonly runs: RunsDomain;
+  /** OMC's variables as its hooks see them (claude/hook-env.ts), read again every HOOK_ENV_RECHECK_MS while watching. */
+  readonly hookEnv: HookEnv;
   /** OMC 5.5.0 graph runs: their human gates and progress (graph-runs/). */
   readonly graph: GraphDomain;
   /** Permission requests the hook hands to omc-top (omc-top's own state directory). */
@@ -238,6 +257,7 @@ export class OmcStore {
   private watcher: TreeWatcher | null = null;
   private readonly monotonic: Clock | undefined;
   private stopClockWatch: (() => void) | null = null;
+  private hookEnvTimer: NodeJS.Timeout | null = null;
   private readonly watchKind: 'auto' | 'poll' | 'none';
   private readonly watchImpl: TreeWatcherOptions['watchImpl'];
   private closed = false;
@@ -254,6 +274,14 @@ export class OmcStore {
     this.watchKind = opts.watch ?? 'auto';
     this.watchImpl = opts.watchImpl;
     const common = { root: this.root, clock: this.clock };
+    // OMC's variables as its hooks see them: Claude's settings, a live Claude's environment, else omc-top's. The
+    // Claude side is built below; until it is, no live Claude is known (the next look, 5 s on, asks it).
+    this.hookEnv = new HookEnv({
+      env: opts.runs?.env ?? process.env,
+      claudeEnv: opts.claude?.env,
+      projectDir: this.projectDir ?? path.dirname(this.root),
+      liveClaudes: () => (this.claude ? liveClaudesOf(this.claude.getSnapshot()) : []),
+    });
     this.sessions = new SessionsDomain({
       ...common,
       omc: opts.omc,
@@ -266,6 +294,10 @@ export class OmcStore {
     this.wiki = new WikiDomain(common);
     this.teams = new TeamsDomain({
       ...common,
+      // The worker hook's heartbeat window, as that hook gets its variable.
+      heartbeatStaleMs: resolveHeartbeatStaleMs({
+        OMC_TEAM_HEARTBEAT_STALE_MS: this.hookEnv.get('OMC_TEAM_HEARTBEAT_STALE_MS').value ?? undefined,
+      }),
       sessions: this.sessions,
       projectDir: this.projectDir,
       rootRule: this.rootRule,
@@ -332,6 +364,7 @@ export class OmcStore {
       sessionDirsWith: (file) => this.sessions.sessionDirsWith(file),
     });
     this.runs = new RunsDomain({
+      hookEnv: this.hookEnv,
       ...opts.runs,
       root: this.root,
       clock: this.clock,
@@ -572,6 +605,11 @@ export class OmcStore {
         this.stopFollowWait = () => undefined;
       }
     }
+    // Claude's settings live outside the watched root: read again on a timer, the stale runs re-judged on a change.
+    this.hookEnvTimer ??= setInterval(() => {
+      if (this.hookEnv.refresh() && this.readStarted.has(this.runs)) this.runs.hookEnvChanged();
+    }, HOOK_ENV_RECHECK_MS);
+    this.hookEnvTimer.unref?.();
     this.stopClockWatch ??= watchClockJumps({
       wall: this.clock,
       monotonic: this.monotonic,
@@ -706,5 +744,7 @@ export class OmcStore {
     this.stopRecordWatch = null;
     this.stopClockWatch?.();
     this.stopClockWatch = null;
+    if (this.hookEnvTimer) clearInterval(this.hookEnvTimer);
+    this.hookEnvTimer = null;
   }
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OmcStore } from '../../src/store/store.js';
+import { addCostToReport } from '../../src/feeds/cost-report.js';
 import { makeProject, NO_CLAUDE_DIR, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { KEY, mountStore, type MountedApp } from '../helpers/mount-app.js';
 import * as omc56 from '../helpers/omc56.js';
@@ -164,6 +165,40 @@ describe('sessions pane: run facts', () => {
     expect(problems).toContain(ralphRel);
   });
 
+  it('the stale-run judgement takes OMC_STALE_RUN_HOURS as the hooks get it (Claude settings `env`) and names the source', async () => {
+    project();
+    const old = new Date(Date.now() - 3 * 3_600_000);
+    fs.utimesSync(abs(ralphRel), old, old);
+    const settings = (file: string, hours: string) => {
+      fs.mkdirSync(path.join(p!.dir, '.claude'), { recursive: true });
+      fs.writeFileSync(path.join(p!.dir, '.claude', file), JSON.stringify({ env: { OMC_STALE_RUN_HOURS: hours } }));
+    };
+    // omc-top runs with 2 (OMC's default too); the project's settings give its hooks 8: OMC reports nothing.
+    settings('settings.json', '8');
+    let a = await mount({ env: { OMC_STALE_RUN_HOURS: '2' } });
+    let text = await a.waitForText('88727f43');
+    expect(ralphRow(text)).not.toContain('[stale run]');
+    expect(a.store.runs.report().next_session).toEqual([]);
+    expect(a.store.runs.problems().some((x) => x.message.includes('STALE RUN'))).toBe(false);
+    await a.unmount();
+
+    // The local settings win over the project's: 1 hour, so stale, and every surface says where the 1 came from.
+    settings('settings.local.json', '1');
+    a = await mount({ env: { OMC_STALE_RUN_HOURS: '2' } });
+    text = await a.waitForText('[stale run]');
+    await a.press(KEY.enter);
+    const words = "OMC_STALE_RUN_HOURS=1 from the project's .claude/settings.local.json";
+    expect((await a.waitForText('next session (OMC 5.6): stale run')).replace(/\s+/g, ' ')).toContain(words);
+    const next = a.store.runs.report().next_session as Array<Record<string, unknown>>;
+    expect(next[0]).toMatchObject({
+      kind: 'stale-run',
+      setting: { name: 'OMC_STALE_RUN_HOURS', value: '1', source: "the project's .claude/settings.local.json" },
+    });
+    expect(next[0]?.message).toContain(`(${words})`);
+    await a.press(KEY.esc, '!');
+    expect((await a.waitForText('STALE RUN')).replace(/[│\s]+/g, ' ')).toContain(words);
+  });
+
   it('the modes text gives way to the badges and stories (the badge first at 80 columns); a 60-column pane keeps the row whole', async () => {
     project();
     omc55.initPrd(p!.dir, 'proj', 'main', 'task', STORIES, S);
@@ -219,6 +254,35 @@ describe('sessions pane: run facts', () => {
     );
     await a.press('n');
     await waitFor(() => !a.text().includes('⚠ budget'), { what: 'dialog closed' });
+  });
+
+  it('the budget guard’s variables set in the project’s settings `env` (not omc-top’s environment) warn the pause too', async () => {
+    project();
+    omc56.logBudget(p!.root, { mode: 'ralph', spend: 120_000, budget: 100_000, enforce: 'active' });
+    fs.mkdirSync(path.join(p!.dir, '.claude'), { recursive: true });
+    fs.writeFileSync(
+      path.join(p!.dir, '.claude', 'settings.json'),
+      JSON.stringify({ env: { OMC_RUN_BUDGET_TOKENS: '100000', OMC_BUDGET_ENFORCE: 'active' } }),
+    );
+    const a = await mount({ env: {} });
+    await a.waitForText('88727f43');
+    await a.press('p');
+    const said = (await a.waitForText('y:')).replace(/[│\s]+/g, ' ');
+    expect(said).toMatch(/OMC_BUDGET_ENFORCE=active: a pause keeps it active, so OMC's budget guard may block/);
+    await a.press('n');
+    await waitFor(() => !a.text().includes('⚠ budget'), { what: 'dialog closed' });
+    // The Cost pane and --json say the values and where they came from.
+    await a.press('$');
+    const from = "from the project's .claude/settings.json";
+    expect(await a.waitForText(`OMC_RUN_BUDGET_TOKENS=100000 ${from}`)).toContain(`OMC_BUDGET_ENFORCE=active ${from}`);
+    const doc: Record<string, any> = { sessions: [], runs: [] };
+    addCostToReport(doc, a.store, {}, Date.now());
+    expect(doc.cost.budget_guard).toEqual({
+      run_budget_tokens: 100000,
+      enforce: 'active',
+      run_budget_tokens_source: "the project's .claude/settings.json",
+      enforce_source: "the project's .claude/settings.json",
+    });
   });
 
   it('no warning under budget', async () => {

@@ -94,7 +94,7 @@ describe('which OMC runs the hooks', () => {
     fs.copyFileSync(path.join(OMC444, 'package.json'), path.join(dir, 'package.json'));
     expect(detectOmcInstall({ env: w.env, projectDir: w.project })).toMatchObject({
       version: '4.4.4',
-      source: 'global npm install',
+      source: 'global npm install (prefix from npm_config_prefix)',
       rules: '4.4.4',
     });
   });

@@ -10,7 +10,7 @@ import { afterEach } from 'vitest';
 import { describe, expect, it } from '../helpers/it.js';
 import { latestBudgetByMode, pauseBudgetWarning } from '../../src/store/omc56/budget-log.js';
 import { explainOmc56Path } from '../../src/store/omc56/known-files.js';
-import { staleRuns } from '../../src/store/omc56/next-session.js';
+import { envStaleThreshold, staleRuns } from '../../src/store/omc56/next-session.js';
 import { RunsDomain } from '../../src/store/runs/domain.js';
 import { resolveOmcRoot } from '../../src/store/root.js';
 import type { GitProbe } from '../../src/io/git.js';
@@ -55,7 +55,11 @@ describe('stale-run watchdog, as OMC 5.6 will report it', () => {
     writeOmcJson(path.join(p.root, 'state', 'ralph-state.json'), { active: true }); // fresh
     const now = Date.now();
     const ours = (env: NodeJS.ProcessEnv) =>
-      staleRuns(p.root, now, env).map((f) => ({ mode: f.mode, sessionId: f.sessionId, ageHours: f.ageHours }));
+      staleRuns(p.root, now, envStaleThreshold(env)).map((f) => ({
+        mode: f.mode,
+        sessionId: f.sessionId,
+        ageHours: f.ageHours,
+      }));
     expect(ours({})).toEqual(omc56.findStale(p.root, now, 2));
     expect(ours({}).map((f) => f.mode)).toEqual(['autopilot', 'ralph']);
     expect(ours({ OMC_STALE_RUN_HOURS: '4' })).toEqual(omc56.findStale(p.root, now, 4));

@@ -4,7 +4,7 @@
 // longer reaches back, and scans, the tracker must say exactly what the full judgement says.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { staleRunsFrom, type ParsedStateFile } from '../../src/store/omc56/next-session.js';
+import { envStaleThreshold, staleRunsFrom, type ParsedStateFile } from '../../src/store/omc56/next-session.js';
 import { StaleRunTracker } from '../../src/store/omc56/stale-runs.js';
 
 const H = 3_600_000;
@@ -77,7 +77,9 @@ describe('incremental stale-run facts == the full judgement', () => {
             log = [];
           }
           if (o.op === 'scan') full = true;
-          expect(tracker.update(now, env, full)).toEqual(staleRunsFrom(src.watchdogFiles, now, env));
+          expect(tracker.update(now, envStaleThreshold(env), full)).toEqual(
+            staleRunsFrom(src.watchdogFiles, now, envStaleThreshold(env)),
+          );
         }
       }),
       { numRuns: 400 },

@@ -32,6 +32,7 @@ import { rowCancelWords, statusLabel, type RowCancelWords } from '../sessions/ro
 import { trackerKey, type TrackedCancel } from '../../store/cancel/tracker.js';
 import type { CancelRecord } from '../../store/cancel/cancel-records.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
+import { hookSettingWords } from '../../store/claude/hook-env.js';
 import { sessionKey, type SessionView } from '../../store/sessions/model.js';
 import { groupDigits } from '../../io/group-digits.js';
 
@@ -332,8 +333,10 @@ export function costPaneLines(
   out = tail;
 
   // Budget guard (OMC 5.6 only).
-  const env = process.env;
-  const budgetSet = Number(env.OMC_RUN_BUDGET_TOKENS) > 0;
+  // The guard's variables as its hooks see them (Claude's settings, a live Claude's environment…), with the source.
+  const tokens = store.runs.hookSetting('OMC_RUN_BUDGET_TOKENS');
+  const enforce = store.runs.hookSetting('OMC_BUDGET_ENFORCE');
+  const budgetSet = Number(tokens.value) > 0;
   // The modes the sessions hold, from the index (kept by each change, not a pass over every session), by name.
   const readings = [...index.modes.keys()].sort().flatMap((m) => {
     const b = store.runs.budgetFor(m);
@@ -342,10 +345,11 @@ export function costPaneLines(
   if (budgetSet || readings.length > 0) {
     out.push({ text: '' });
     out.push({ text: '▌Budget guard (OMC 5.6)', tone: 'title' });
-    if (budgetSet)
-      push(
-        `  OMC_RUN_BUDGET_TOKENS=${env.OMC_RUN_BUDGET_TOKENS} · OMC_BUDGET_ENFORCE=${env.OMC_BUDGET_ENFORCE ?? 'shadow'} (omc-top's environment; the hooks' may differ)`,
-      );
+    // One line each: where each value came from is the point, and a narrow pane must not cut it.
+    if (budgetSet) {
+      push(`  ${hookSettingWords(tokens)}`);
+      push(`  ${enforce.value === null ? "OMC_BUDGET_ENFORCE=shadow, OMC's default" : hookSettingWords(enforce)}`);
+    }
     for (const { m, b } of readings)
       push(
         `  ${m}: ~${groupDigits(b.spend)}/${groupDigits(b.budget)} tokens (${b.pct}%)${b.outcome ? `, ${b.outcome}` : ''} at ${formatTimestamp(b.tsMs)} (state/enforcement/shadow.jsonl)`,

@@ -18,10 +18,28 @@ export type ProcessStateDir = { ok: true; stateDir: string | null } | { ok: fals
 
 /** An environment is a few KiB; a larger one is cut (and what is past the cut is not looked at). */
 const ENVIRON_MAX_BYTES = 1024 * 1024;
+const NAME = 'OMC_STATE_DIR';
+
+/** The environment a process was started with (name → value), or why it cannot be read here. */
+export type ProcessEnviron = { ok: true; env: Map<string, string> } | { ok: false; why: string };
+
+export function environOfProcess(pid: number): ProcessEnviron {
+  if (process.platform !== 'linux') return { ok: false, why: 'no /proc on this system' };
+  if (!Number.isSafeInteger(pid) || pid <= 0) return { ok: false, why: `no such process id ${pid}` };
+  const r = readTextSync('/proc', `${pid}/environ`, ENVIRON_MAX_BYTES, { nulSeparated: true, rootLabel: '/proc' });
+  if (!r.ok) return { ok: false, why: cleanLine(r.message) };
+  const env = new Map<string, string>();
+  for (const kv of r.text.split('\u0000')) {
+    const eq = kv.indexOf('=');
+    // The first of a name wins, as getenv() finds it.
+    if (eq > 0 && !env.has(kv.slice(0, eq))) env.set(kv.slice(0, eq), kv.slice(eq + 1));
+  }
+  return { ok: true, env };
+}
 
 export function stateDirOfProcess(pid: number): ProcessStateDir {
-  const r = processEnvValues(pid, ['OMC_STATE_DIR']);
-  return r.ok ? { ok: true, stateDir: r.values.OMC_STATE_DIR ?? null } : r;
+  const r = environOfProcess(pid);
+  return r.ok ? { ok: true, stateDir: r.env.get(NAME) ?? null } : r;
 }
 
 /** The values of `names` in a process's environment as it was started (a name not set is absent), or why not. */
@@ -29,16 +47,12 @@ export function processEnvValues(
   pid: number,
   names: readonly string[],
 ): { ok: true; values: Record<string, string> } | { ok: false; why: string } {
-  if (process.platform !== 'linux') return { ok: false, why: 'no /proc on this system' };
-  if (!Number.isSafeInteger(pid) || pid <= 0) return { ok: false, why: `no such process id ${pid}` };
-  const r = readTextSync('/proc', `${pid}/environ`, ENVIRON_MAX_BYTES, { nulSeparated: true, rootLabel: '/proc' });
-  if (!r.ok) return { ok: false, why: cleanLine(r.message) };
+  const r = environOfProcess(pid);
+  if (!r.ok) return r;
   const values: Record<string, string> = {};
-  for (const kv of r.text.split('\u0000')) {
-    const eq = kv.indexOf('=');
-    const name = eq > 0 ? kv.slice(0, eq) : '';
-    // The first of a name counts, as getenv(3) finds it.
-    if (names.includes(name) && !(name in values)) values[name] = kv.slice(eq + 1);
+  for (const n of names) {
+    const v = r.env.get(n);
+    if (v !== undefined) values[n] = v;
   }
   return { ok: true, values };
 }

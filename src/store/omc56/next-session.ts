@@ -13,6 +13,7 @@ import type { LedgerEntry } from '../runs/ledger.js';
 import { WATCHED_RUN_MODES } from '../runs/ledger.js';
 import type { Problem } from '../types.js';
 import { isObj } from '../../io/json.js';
+import { hookSettingWords, type HookSetting } from '../claude/hook-env.js';
 
 export interface NextSessionFact {
   kind: 'stale-run' | 'no-closeout';
@@ -21,15 +22,41 @@ export interface NextSessionFact {
   path: string;
   /** Hours since the file last changed (stale-run). */
   ageHours?: number;
+  /** The variable the judgement used, as the hooks see it (stale-run: OMC_STALE_RUN_HOURS). */
+  setting?: HookSetting;
   message: string;
   action: string;
 }
 
 /** OMC's threshold: a positive number of hours from OMC_STALE_RUN_HOURS, else 2. */
-export function staleRunHours(env: NodeJS.ProcessEnv): number {
-  const raw = Number(env.OMC_STALE_RUN_HOURS);
-  return Number.isFinite(raw) && raw > 0 ? raw : 2;
+function hoursOf(value: string | null): number {
+  const raw = Number(value);
+  return value !== null && Number.isFinite(raw) && raw > 0 ? raw : 2;
 }
+
+/** The watchdog's threshold and where it comes from, as the stale-run line says it. */
+export interface StaleThreshold {
+  hours: number;
+  /** "OMC_STALE_RUN_HOURS=8 from ~/.claude/settings.json", "OMC_STALE_RUN_HOURS not set in …: 2, OMC's default". */
+  words: string;
+  setting: HookSetting;
+}
+
+/** The threshold from the variable as the hooks see it (claude/hook-env.ts). */
+export function staleThreshold(setting: HookSetting): StaleThreshold {
+  const hours = hoursOf(setting.value);
+  const words =
+    setting.value === null
+      ? `${hookSettingWords(setting)}: ${hours}, OMC's default`
+      : String(hours) === setting.value.trim()
+        ? hookSettingWords(setting)
+        : `${hookSettingWords(setting)}, not a positive number: ${hours}, OMC's default`;
+  return { hours, words, setting };
+}
+
+/** The threshold from an environment alone (one-off callers and tests): the source says so. */
+export const envStaleThreshold = (env: NodeJS.ProcessEnv, source = "omc-top's environment"): StaleThreshold =>
+  staleThreshold({ name: 'OMC_STALE_RUN_HOURS', value: env.OMC_STALE_RUN_HOURS ?? null, source });
 
 /** One watched mode's state file as already parsed (the sessions domain keeps these, with their mtime). */
 export interface ParsedStateFile {
@@ -48,13 +75,12 @@ const SESSION_OF = /^state\/sessions\/([^/]+)\//;
 export function staleRunsFrom(
   filesOf: (file: string) => readonly ParsedStateFile[],
   now: number,
-  env: NodeJS.ProcessEnv,
+  threshold: StaleThreshold,
 ): NextSessionFact[] {
-  const hours = staleRunHours(env);
   const out: NextSessionFact[] = [];
   for (const mode of WATCHED_RUN_MODES) {
     for (const f of filesOf(`${mode}-state.json`)) {
-      const fact = staleRunFact(mode, f, now, hours);
+      const fact = staleRunFact(mode, f, now, threshold);
       if (fact) out.push(fact);
     }
   }
@@ -62,7 +88,13 @@ export function staleRunsFrom(
 }
 
 /** One state file judged by the watchdog's rule: active, and unchanged for more than `hours`. */
-export function staleRunFact(mode: string, f: ParsedStateFile, now: number, hours: number): NextSessionFact | null {
+export function staleRunFact(
+  mode: string,
+  f: ParsedStateFile,
+  now: number,
+  threshold: StaleThreshold,
+): NextSessionFact | null {
+  const hours = threshold.hours;
   if (now - f.mtimeMs <= hours * 3_600_000 || f.value.active !== true) return null;
   const ageHours = Math.round((Math.max(0, now - f.mtimeMs) / 3_600_000) * 10) / 10;
   return {
@@ -71,8 +103,9 @@ export function staleRunFact(mode: string, f: ParsedStateFile, now: number, hour
     sessionId: SESSION_OF.exec(f.rel)?.[1] ?? null,
     path: f.rel,
     ageHours,
-    message: `OMC will report this as a STALE RUN at the next session start: ${mode} is active but its file has not changed for ~${ageHours}h (OMC_STALE_RUN_HOURS=${hours})`,
+    message: `OMC will report this as a STALE RUN at the next session start: ${mode} is active but its file has not changed for ~${ageHours}h (${threshold.words})`,
     action: 'cancel the session (c) if the run is dead, or resume the mode so it writes again',
+    setting: threshold.setting,
   };
 }
 
@@ -84,7 +117,7 @@ export function sortStaleRuns(facts: NextSessionFact[]): NextSessionFact[] {
 }
 
 /** The same facts read from disk (one-off callers and tests): unreadable or malformed state is never a finding. */
-export function staleRuns(root: string, now: number, env: NodeJS.ProcessEnv): NextSessionFact[] {
+export function staleRuns(root: string, now: number, threshold: StaleThreshold): NextSessionFact[] {
   const dirs = listDirSync(root, 'state/sessions');
   const sids = dirs.ok ? dirs.entries.filter((d) => d.kind === 'dir').map((d) => d.name) : [];
   const filesOf = (file: string): ParsedStateFile[] => {
@@ -98,7 +131,7 @@ export function staleRuns(root: string, now: number, env: NodeJS.ProcessEnv): Ne
     }
     return out;
   };
-  return staleRunsFrom(filesOf, now, env);
+  return staleRunsFrom(filesOf, now, threshold);
 }
 
 const LOOKBACK_MS = 7 * 24 * 3_600_000;

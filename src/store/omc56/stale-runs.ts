@@ -10,9 +10,9 @@ import { WATCHED_RUN_MODES } from '../runs/ledger.js';
 import {
   sortStaleRuns,
   staleRunFact,
-  staleRunHours,
   type NextSessionFact,
   type ParsedStateFile,
+  type StaleThreshold,
 } from './next-session.js';
 
 /**
@@ -37,7 +37,8 @@ export class StaleRunTracker {
   private dueAt = Infinity;
   /** The earliest time a stale fact's age in words (tenths of an hour) moves: the stale ones are re-judged then. */
   private ageDueAt = Infinity;
-  private hours = NaN;
+  /** The threshold's words last judged by (a new value or a new source re-judges every file). */
+  private words = '';
   private list: NextSessionFact[] = [];
 
   constructor(private readonly src: ParsedFilesSource) {}
@@ -47,12 +48,11 @@ export class StaleRunTracker {
    * runs already stale are re-judged only when one's age in words moves (every 6 minutes), not on every change:
    * at 10,000 sessions thousands can be stale. The same facts keep the same list.
    */
-  update(now: number, env: NodeJS.ProcessEnv, full = false): NextSessionFact[] {
-    const hours = staleRunHours(env);
+  update(now: number, threshold: StaleThreshold, full = false): NextSessionFact[] {
     const ch = this.src.parsedChangesSince(this.seq);
     let moved = false;
-    if (full || ch.rels === null || this.seq < 0 || hours !== this.hours || now >= this.dueAt) {
-      this.judgeAll(now, hours);
+    if (full || ch.rels === null || this.seq < 0 || threshold.words !== this.words || now >= this.dueAt) {
+      this.judgeAll(now, threshold);
       moved = true;
     } else {
       const again = new Set<string>();
@@ -61,26 +61,26 @@ export class StaleRunTracker {
         for (const rel of this.stale.keys()) again.add(rel);
       }
       for (const rel of ch.rels) if (WATCHED_REL.test(rel) && WATCHED.has(MODE_OF.exec(rel)?.[1] ?? '')) again.add(rel);
-      for (const rel of again) moved = this.judge(rel, this.src.watchdogFile(rel), now, hours) || moved;
+      for (const rel of again) moved = this.judge(rel, this.src.watchdogFile(rel), now, threshold) || moved;
     }
     this.seq = ch.seq;
-    this.hours = hours;
+    this.words = threshold.words;
     if (moved) this.list = sortStaleRuns([...this.stale.values()]);
     return this.list;
   }
 
-  private judgeAll(now: number, hours: number): void {
+  private judgeAll(now: number, threshold: StaleThreshold): void {
     this.stale.clear();
     this.dueAt = Infinity;
     this.ageDueAt = Infinity;
     for (const mode of WATCHED_RUN_MODES)
-      for (const f of this.src.watchdogFiles(`${mode}-state.json`)) this.judge(f.rel, f, now, hours);
+      for (const f of this.src.watchdogFiles(`${mode}-state.json`)) this.judge(f.rel, f, now, threshold);
   }
 
   /** Returns whether the facts changed. */
-  private judge(rel: string, f: ParsedStateFile | null, now: number, hours: number): boolean {
+  private judge(rel: string, f: ParsedStateFile | null, now: number, threshold: StaleThreshold): boolean {
     const mode = MODE_OF.exec(rel)?.[1] ?? '';
-    const fact = f ? staleRunFact(mode, f, now, hours) : null;
+    const fact = f ? staleRunFact(mode, f, now, threshold) : null;
     const old = this.stale.get(rel);
     let moved = true;
     if (fact && f) {
@@ -89,7 +89,8 @@ export class StaleRunTracker {
       this.ageDueAt = Math.min(this.ageDueAt, nextAgeStep(f.mtimeMs, now));
     } else moved = this.stale.delete(rel);
     // A live run judged fresh: due for judgement the moment after its file is `hours` old.
-    if (!fact && f && f.value.active === true) this.dueAt = Math.min(this.dueAt, f.mtimeMs + hours * 3_600_000 + 1);
+    if (!fact && f && f.value.active === true)
+      this.dueAt = Math.min(this.dueAt, f.mtimeMs + threshold.hours * 3_600_000 + 1);
     return moved;
   }
 }

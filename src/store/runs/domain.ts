@@ -11,14 +11,23 @@ import { SummaryReader } from './summaries.js';
 import { LogTail } from '../../io/log-tail.js';
 import { Omc56Presence } from '../omc56/present-files.js';
 import { latestBudgetByMode, pauseBudgetWarning, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
-import { factsAsProblems, missingCloseouts, staleRuns, type NextSessionFact } from '../omc56/next-session.js';
+import {
+  factsAsProblems,
+  missingCloseouts,
+  staleRuns,
+  staleThreshold,
+  type NextSessionFact,
+} from '../omc56/next-session.js';
+import type { HookEnv, HookSetting } from '../claude/hook-env.js';
 import { StaleRunTracker, type ParsedFilesSource } from '../omc56/stale-runs.js';
 import { obj } from '../../io/json.js';
 
 export interface RunsDomainOptions {
   root: string;
-  /** Where OMC_STALE_RUN_HOURS / OMC_BUDGET_ENFORCE are read (default process.env). */
+  /** omc-top's own environment, where OMC_STALE_RUN_HOURS / OMC_BUDGET_ENFORCE are read without `hookEnv`. */
   env?: NodeJS.ProcessEnv;
+  /** Those variables as OMC's hooks see them (Claude's settings, a live Claude's environment: the store's). */
+  hookEnv?: HookEnv;
   clock?: () => number;
   /** Iterations reached for ended runs (omc-top's own samples); live runs read their state. */
   sampledIterations?(mode: string, sessionId: string | null, startedMs: number | null): number | null;
@@ -32,6 +41,8 @@ export interface RunsDomainOptions {
 }
 
 const WATCHED = new Set<string>(WATCHED_RUN_MODES);
+/** The budget guard's variables (OMC 5.6's Stop hook reads them from its environment). */
+export const BUDGET_VARS = ['OMC_RUN_BUDGET_TOKENS', 'OMC_BUDGET_ENFORCE'] as const;
 const STATE_FILE = /^state\/(?:sessions\/([^/]+)\/)?([a-z][a-z0-9-]*)-state\.json$/;
 
 /** Where a mode's state lives for a session (null = the legacy session-less file). */
@@ -138,13 +149,36 @@ export class RunsDomain implements Domain {
    * this domain's environment (OMC_RUN_BUDGET_TOKENS, OMC_BUDGET_ENFORCE are the hooks' environment too).
    */
   pauseWarnings(modes: readonly string[]): string[] {
-    const env = this.opts.env ?? process.env;
+    const env = this.budgetEnv();
     const out: string[] = [];
     for (const m of modes) {
       const w = pauseBudgetWarning(env, this.budgetFor(m));
       if (w) out.push(`${m}: ${w}`);
     }
     return out;
+  }
+
+  /** One of OMC's variables as its hooks see it, and where that comes from (claude/hook-env.ts). */
+  hookSetting(name: string): HookSetting {
+    if (this.opts.hookEnv) return this.opts.hookEnv.get(name);
+    const v = (this.opts.env ?? process.env)[name];
+    return { name, value: v ?? null, source: "omc-top's environment" };
+  }
+
+  /** The budget guard's two variables as its hooks see them, in the shape pauseBudgetWarning reads. */
+  budgetEnv(): NodeJS.ProcessEnv {
+    const out: NodeJS.ProcessEnv = {};
+    for (const name of BUDGET_VARS) {
+      const v = this.hookSetting(name).value;
+      if (v !== null) out[name] = v;
+    }
+    return out;
+  }
+
+  /** Claude's settings or a live Claude's environment changed: the stale runs are judged by the new threshold. */
+  hookEnvChanged(): void {
+    this.fullScan = true;
+    this.derive(true);
   }
 
   private pollShadow(): boolean {
@@ -185,6 +219,8 @@ export class RunsDomain implements Domain {
         path: f.path,
         message: f.message,
         action: f.action,
+        // The variable the judgement used and where its value came from (Claude's settings, a Claude's environment…).
+        ...(f.setting ? { setting: { name: f.setting.name, value: f.setting.value, source: f.setting.source } } : {}),
       })),
     };
   }
@@ -217,9 +253,10 @@ export class RunsDomain implements Domain {
           : (this.opts.sampledIterations?.(r.mode, r.sessionId, r.startedMs) ?? null);
     }
     const now = (this.opts.clock ?? Date.now)();
+    const threshold = staleThreshold(this.hookSetting('OMC_STALE_RUN_HOURS'));
     const stale = this.staleTracker
-      ? this.staleTracker.update(now, this.opts.env ?? process.env, this.fullScan)
-      : staleRuns(this.opts.root, now, this.opts.env ?? process.env);
+      ? this.staleTracker.update(now, threshold, this.fullScan)
+      : staleRuns(this.opts.root, now, threshold);
     const closeouts = missingCloseouts(this.ledger.mainEntries(), now);
     this.fullScan = false;
     // The stale runs can be thousands (every loop left running for hours): the tracker keeps their list while

@@ -1,0 +1,221 @@
+/**
+ * The value an OMC hook sees for one of its variables (OMC_STALE_RUN_HOURS, OMC_RUN_BUDGET_TOKENS, …), and where it
+ * comes from. Claude Code starts its hooks with its own environment with the `env` of its settings laid over it,
+ * so omc-top's own environment is only the last guess. In the order that decides (measured with the real CLI
+ * 2.1.332, `claude -p` with a SessionStart hook printing its environment; managed settings from its docs):
+ *  1. managed settings: `/etc/claude-code/managed-settings.d/*.json` (the last name in sort order first), then
+ *     `/etc/claude-code/managed-settings.json`;
+ *  2. the `.claude/settings.local.json` of the repository's top, then the project's, then its `.claude/settings.json`;
+ *  3. the user's `<config>/settings.json` (`~/.claude/settings.json`, or under CLAUDE_CONFIG_DIR);
+ *     which files a Claude started in the project reads is settings-sources.ts's one rule. Each of these beats the
+ *     environment Claude was started with (a key set in the shell and in settings.json: the hook sees the
+ *     settings' value);
+ *  4. the environment of a live Claude of the project (/proc/<pid>/environ): its hooks inherit it;
+ *  5. omc-top's own environment, when no Claude of the project runs.
+ * One resolver for every surface: the stale-run line, the budget guard's lines, `--json`. Files are read through
+ * the safe read path (a link followed: dotfile managers link settings.json), again on the store's timer.
+ */
+import path from 'node:path';
+import { readJsonSync } from '../../io/safe-fs/index.js';
+import { gitOnePass, realGit, type GitProbe } from '../../io/git.js';
+import { obj } from '../../io/json.js';
+import { homeDir } from '../../io/home-dir.js';
+import { shownPath } from '../../io/shown-path.js';
+import { cleanLine } from '../../io/sanitize.js';
+import { CLAUDE_DIR_READ, findClaudeConfigDir } from './config-dir.js';
+import { environOfProcess } from './process-env.js';
+import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
+import { readRegistry } from './registry.js';
+import { MANAGED_SETTINGS_DIR, settingsSources, sourcePath, type SettingsSource } from './settings-sources.js';
+
+/** One variable as OMC's hooks see it: its value (null: unset) and where that came from, in words. */
+export interface HookSetting {
+  name: string;
+  value: string | null;
+  /**
+   * "~/.claude/settings.json", "the project's .claude/settings.local.json", "Claude pid 123's environment"…; when
+   * unset, where it was looked for: "not set in Claude's settings nor omc-top's environment".
+   */
+  source: string;
+}
+
+/** "OMC_STALE_RUN_HOURS=8 from ~/.claude/settings.json"; "OMC_STALE_RUN_HOURS not set in Claude's settings nor …". */
+export const hookSettingWords = (s: HookSetting): string =>
+  s.value === null ? `${s.name} ${s.source}` : `${s.name}=${cleanLine(s.value)} from ${s.source}`;
+
+export interface HookEnvOptions {
+  /** omc-top's own environment (the last source). */
+  env: NodeJS.ProcessEnv;
+  /** The environment that names Claude's config directory (CLAUDE_CONFIG_DIR, HOME); default `env`. */
+  claudeEnv?: NodeJS.ProcessEnv;
+  /** The project whose `.claude/` settings apply and whose live Claudes are looked at. */
+  projectDir: string | null;
+  /** Where managed settings live (tests point it at a scratch directory). */
+  managedDir?: string;
+  /** Look at the live Claude processes of the project (default true). */
+  processes?: boolean;
+  probe?: LivenessProbe;
+  /**
+   * The live Claude processes of the project as the store's Claude side already knows them (no registry read of
+   * its own). Unset: the registry is read.
+   */
+  liveClaudes?: () => readonly LiveClaude[];
+  /** How git is asked where the repository's top is (tests pass a fake). */
+  git?: GitProbe;
+}
+
+/** A running Claude Code process: its environment is read once (it cannot change after exec). */
+export interface LiveClaude {
+  pid: number;
+  startedAt: number | null;
+  procStart: string | null;
+}
+
+interface Layer {
+  source: string;
+  vars: ReadonlyMap<string, string>;
+}
+
+const SETTINGS_MAX_BYTES = 4 * 1024 * 1024;
+
+export class HookEnv {
+  private layers: Layer[] | null = null;
+  private key = '';
+  /** Environments read, by process (pid and start): one read per process for its life. */
+  private readonly environs = new Map<string, Map<string, string> | null>();
+
+  /** Git's answers (the project's repository top, for its local settings) asked once for this resolver's life. */
+  private readonly git: GitProbe;
+
+  constructor(private readonly opts: HookEnvOptions) {
+    this.git = gitOnePass(opts.git ?? realGit);
+  }
+
+  /** The variable as the hooks see it. */
+  get(name: string): HookSetting {
+    for (const l of this.read()) {
+      const v = l.vars.get(name);
+      if (v !== undefined) return { name, value: v, source: l.source };
+    }
+    return { name, value: null, source: this.unsetWords() };
+  }
+
+  /** Reads every source again; true when what the hooks see (or where it comes from) changed. */
+  refresh(): boolean {
+    const before = this.key;
+    this.layers = readLayers(this.opts, this.git, (c) => this.environOf(c));
+    this.key = JSON.stringify(this.layers.map((l) => [l.source, [...l.vars]]));
+    return before !== '' && before !== this.key;
+  }
+
+  private environOf(c: LiveClaude): Map<string, string> | null {
+    const key = `${c.pid}:${c.procStart ?? ''}`;
+    if (!this.environs.has(key)) {
+      // Kept only for the processes seen now: a fleet's long watch must not hold every Claude it ever saw.
+      if (this.environs.size > 64) this.environs.clear();
+      const r = environOfProcess(c.pid);
+      this.environs.set(key, r.ok ? r.env : null);
+    }
+    return this.environs.get(key) ?? null;
+  }
+
+  private read(): Layer[] {
+    if (this.layers === null) this.refresh();
+    return this.layers as Layer[];
+  }
+
+  private unsetWords(): string {
+    const last = this.read().at(-1);
+    return `not set in Claude's settings nor ${last?.source ?? "omc-top's environment"}`;
+  }
+}
+
+/** A settings file's `env` of strings (numbers as the CLI takes them), or none. */
+function settingsEnv(src: SettingsSource): Map<string, string> | null {
+  const label =
+    src.scope === 'user' ? CLAUDE_DIR_READ.rootLabel : src.scope === 'managed' ? 'managed settings' : PROJECT;
+  const r = readJsonSync(src.root, src.rel, SETTINGS_MAX_BYTES, { followLink: true, rootLabel: label });
+  const env = r.ok ? obj(obj(r.value)?.env) : null;
+  if (!env) return null;
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(env))
+    if (typeof v === 'string') out.set(k, v);
+    else if (typeof v === 'number' && Number.isFinite(v)) out.set(k, String(v));
+  return out;
+}
+
+const PROJECT = 'the project directory';
+
+/** `~/…` under the home directory, else the path, escaped as every path shown is. */
+function homeWords(file: string, env: NodeJS.ProcessEnv): string {
+  const rel = path.relative(homeDir(env), file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? `~/${shownPath(rel)}` : shownPath(file);
+}
+
+function readLayers(
+  opts: HookEnvOptions,
+  git: GitProbe,
+  environOf: (c: LiveClaude) => Map<string, string> | null,
+): Layer[] {
+  const layers: Layer[] = [];
+  const claudeEnv = opts.claudeEnv ?? opts.env;
+  const project = opts.projectDir;
+  // The files Claude Code started in the project reads (settings-sources.ts, the one rule), the one that wins
+  // first. Managed drop-ins merge over the managed file in name order, so for a variable the last name wins first.
+  const all = settingsSources(project ?? homeDir(claudeEnv), claudeEnv, git, opts.managedDir ?? MANAGED_SETTINGS_DIR);
+  const managed = all.filter((x) => x.scope === 'managed').reverse();
+  const rest = all.filter((x) => x.scope !== 'managed' && (project !== null || x.scope === 'user'));
+  for (const src of [...managed, ...rest]) {
+    const vars = settingsEnv(src);
+    if (vars && vars.size > 0) layers.push({ source: sourceWords(src, project, claudeEnv), vars });
+  }
+  const running =
+    project !== null && opts.processes !== false
+      ? liveClaudeEnviron(
+          opts.liveClaudes?.() ?? registryClaudes(findClaudeConfigDir(claudeEnv).dir, project, opts.probe),
+          environOf,
+        )
+      : null;
+  if (running) layers.push(running);
+  else {
+    const own = new Map<string, string>();
+    for (const [k, v] of Object.entries(opts.env)) if (typeof v === 'string') own.set(k, v);
+    layers.push({ source: "omc-top's environment", vars: own });
+  }
+  return layers;
+}
+
+/** A settings file in words: "managed settings /etc/…", "the project's .claude/settings.json", "~/.claude/settings.json". */
+function sourceWords(src: SettingsSource, project: string | null, env: NodeJS.ProcessEnv): string {
+  const file = sourcePath(src);
+  if (src.scope === 'managed') return `managed settings ${shownPath(file)}`;
+  if (src.scope !== 'user' && project !== null && path.resolve(src.root) === path.resolve(project))
+    return `the project's ${src.rel}`;
+  return homeWords(file, env);
+}
+
+/** The live Claudes of the project from the registry (a one-off look: `status`, `--json`, doctor). */
+function registryClaudes(config: string, project: string, probe?: LivenessProbe): LiveClaude[] {
+  const p = probe ?? systemProbe();
+  return readRegistry(config).entries.filter(
+    (e) => e.cwd !== null && inside(project, e.cwd) && judgeProcess(e, p).status !== 'gone',
+  );
+}
+
+/** The environment of the newest live Claude whose environment can be read here, or null. */
+function liveClaudeEnviron(
+  live: readonly LiveClaude[],
+  environOf: (c: LiveClaude) => Map<string, string> | null,
+): Layer | null {
+  const newest = [...live].sort((a, b) => (b.startedAt ?? 0) - (a.startedAt ?? 0) || b.pid - a.pid);
+  for (const c of newest) {
+    const env = environOf(c);
+    if (env) return { source: `Claude pid ${c.pid}'s environment`, vars: env };
+  }
+  return null;
+}
+
+const inside = (dir: string, p: string) => {
+  const rel = path.relative(dir, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
