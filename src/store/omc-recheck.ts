@@ -31,6 +31,11 @@ export interface OmcRecheckOptions {
   confirmMs?: number;
   /** One timer for every project of a process (the fleet, `serve --all`): looks on its ticks, not a timer of its own. */
   ticker?: OmcRecheckTicker;
+  /**
+   * Other files outside the watched root looked at on the same ticks (Claude's settings for OMC's variables:
+   * claude/hook-env.ts), so a monitor at rest keeps one timer for all of them.
+   */
+  alsoOnEachLook?: () => void;
 }
 
 /**
@@ -88,7 +93,9 @@ export class OmcRecheck {
    * Claudes are looked at too (a session new to the monitor: its Claude may run with another config directory).
    */
   look(reads?: OmcReadMemo, withProcesses = false): void {
-    if (this.stopped || this.confirm) return;
+    if (this.stopped) return;
+    if (!withProcesses) this.o.alsoOnEachLook?.();
+    if (this.confirm) return;
     // A live process started with --plugin-dir decides over every file: while it does, the files cannot change the
     // answer (and the look is of the files only: see omc-root.ts's redetect). Once it is gone, the project's answer
     // is looked for again the way a fresh start finds it (another live process's --plugin-dir, else the files):

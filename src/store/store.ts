@@ -441,8 +441,14 @@ export class OmcStore {
             apply: (n, w) => this.setOmc(n, w),
             everyMs: opts.omcRecheckMs,
             ticker: opts.omcRecheckTicker,
+            alsoOnEachLook: () => this.refreshHookEnv(),
           })
         : null;
+  }
+
+  private refreshHookEnv(): void {
+    if (this.closed) return;
+    if (this.hookEnv.refresh() && this.readStarted.has(this.runs)) this.runs.hookEnvChanged();
   }
 
   /** Says when another OMC judges (words: the one line to show, null when the version stayed and only where moved). */
@@ -605,11 +611,13 @@ export class OmcStore {
         this.stopFollowWait = () => undefined;
       }
     }
-    // Claude's settings live outside the watched root: read again on a timer, the stale runs re-judged on a change.
-    this.hookEnvTimer ??= setInterval(() => {
-      if (this.hookEnv.refresh() && this.readStarted.has(this.runs)) this.runs.hookEnvChanged();
-    }, HOOK_ENV_RECHECK_MS);
-    this.hookEnvTimer.unref?.();
+    // Claude's settings live outside the watched root: read again on the OMC look's ticks (one timer at rest), or on
+    // a timer of their own where the OMC is not looked for again (pinned with --omc-version), the stale runs
+    // re-judged on a change.
+    if (!this.omcRecheck) {
+      this.hookEnvTimer ??= setInterval(() => this.refreshHookEnv(), HOOK_ENV_RECHECK_MS);
+      this.hookEnvTimer.unref?.();
+    }
     this.stopClockWatch ??= watchClockJumps({
       wall: this.clock,
       monotonic: this.monotonic,
