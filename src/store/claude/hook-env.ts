@@ -15,6 +15,7 @@
  * One resolver for every surface: the stale-run line, the budget guard's lines, `--json`. Files are read through
  * the safe read path (a link followed: dotfile managers link settings.json), again on the store's timer.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonSync } from '../../io/safe-fs/index.js';
 import { gitOnePass, realGit, type GitProbe } from '../../io/git.js';
@@ -100,12 +101,44 @@ export class HookEnv {
     return { name, value: null, source: this.unsetWords() };
   }
 
-  /** Reads every source again; true when what the hooks see (or where it comes from) changed. */
+  /**
+   * Looks at every source again; true when what the hooks see (or where it comes from) changed. A settings file is
+   * read again only when its stat changed (this runs every 5 s while watching: a few stats at rest, not reads and
+   * parses); omc-top's own environment is taken once.
+   */
   refresh(): boolean {
     const before = this.key;
-    this.layers = readLayers(this.opts, this.git, (c) => this.environOf(c));
-    this.key = JSON.stringify(this.layers.map((l) => [l.source, [...l.vars]]));
+    this.layers = readLayers(
+      this.opts,
+      this.git,
+      (c) => this.environOf(c),
+      (src) => this.settingsEnvOf(src),
+      () => (this.own ??= ownLayer(this.opts.env)),
+    );
+    this.key = this.layers.map((l) => (l === this.own ? l.source : JSON.stringify([l.source, [...l.vars]]))).join('\n');
     return before !== '' && before !== this.key;
+  }
+
+  private own: Layer | null = null;
+  /** Each settings file's `env` by path, with the stat it was read at. */
+  private readonly files = new Map<string, { stamp: string; vars: Map<string, string> | null }>();
+
+  private settingsEnvOf(src: SettingsSource): Map<string, string> | null {
+    const file = sourcePath(src);
+    let stamp = 'none';
+    try {
+      // Followed as the read follows it: a settings file linked from a dotfiles repository changes at its target.
+      const st = fs.statSync(file, { throwIfNoEntry: false });
+      if (st) stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    } catch {
+      stamp = 'unknown';
+    }
+    const had = this.files.get(file);
+    if (had && had.stamp === stamp && stamp !== 'unknown') return had.vars;
+    const vars = stamp === 'none' ? null : settingsEnv(src);
+    if (this.files.size > 32) this.files.clear();
+    this.files.set(file, { stamp, vars });
+    return vars;
   }
 
   private environOf(c: LiveClaude): Map<string, string> | null {
@@ -152,10 +185,19 @@ function homeWords(file: string, env: NodeJS.ProcessEnv): string {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? `~/${shownPath(rel)}` : shownPath(file);
 }
 
+/** omc-top's own environment as a layer (the last: what the hooks would see with nothing else set). */
+function ownLayer(env: NodeJS.ProcessEnv): Layer {
+  const own = new Map<string, string>();
+  for (const [k, v] of Object.entries(env)) if (typeof v === 'string') own.set(k, v);
+  return { source: "omc-top's environment", vars: own };
+}
+
 function readLayers(
   opts: HookEnvOptions,
   git: GitProbe,
   environOf: (c: LiveClaude) => Map<string, string> | null,
+  settingsEnvOf: (src: SettingsSource) => Map<string, string> | null,
+  own: () => Layer,
 ): Layer[] {
   const layers: Layer[] = [];
   const claudeEnv = opts.claudeEnv ?? opts.env;
@@ -166,7 +208,7 @@ function readLayers(
   const managed = all.filter((x) => x.scope === 'managed').reverse();
   const rest = all.filter((x) => x.scope !== 'managed' && (project !== null || x.scope === 'user'));
   for (const src of [...managed, ...rest]) {
-    const vars = settingsEnv(src);
+    const vars = settingsEnvOf(src);
     if (vars && vars.size > 0) layers.push({ source: sourceWords(src, project, claudeEnv), vars });
   }
   const running =
@@ -176,12 +218,7 @@ function readLayers(
           environOf,
         )
       : null;
-  if (running) layers.push(running);
-  else {
-    const own = new Map<string, string>();
-    for (const [k, v] of Object.entries(opts.env)) if (typeof v === 'string') own.set(k, v);
-    layers.push({ source: "omc-top's environment", vars: own });
-  }
+  layers.push(running ?? own());
   return layers;
 }
 
