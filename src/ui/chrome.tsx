@@ -3,7 +3,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { AnyPaneModule } from '../kit/pane.js';
 import type { OmcInstall } from '../store/omc-install.js';
-import { omcGuessMarks, omcLabel } from '../store/omc-label.js';
+import { omcLabel } from '../store/omc-label.js';
 import { unreadableDirCount, type SessionsSnapshot } from '../store/sessions/model.js';
 import { sessionCountOf } from '../store/sessions/derive.js';
 import type { StoreStatus } from '../store/store.js';
@@ -111,87 +111,58 @@ export function Header({
   const lead = attn ? `${attn}  ` : '';
   // In a pane too narrow for the name and the count, the count stays (what a narrow pane is glanced at for).
   const left = !attn || label.length + attn.length <= width ? label : '';
-  const full = shortenPath(shownRoot, 1_000).length;
+  // The OMC version only when the root path still fits beside it: where we look matters more.
+  const withOmc = omc ? `${counts}  ${omcLabel(omc, sessions.omcSeen)}  ${clock}` : '';
+  const fitsWithOmc =
+    omc !== null &&
+    omc !== undefined &&
+    shortenPath(shownRoot, 1_000).length + (width >= 100 ? rule.length + 3 : 0) <=
+      width - left.length - lead.length - withOmc.length - 2;
   const ruleText = width >= 100 ? ` (${rule})` : '';
-  const fits = (c: string) => left.length + lead.length + c.length <= width;
-  /**
-   * The right part of the line with `mark` (the OMC guess, store/omc-label.ts) glued to the counts: every
-   * arrangement below keeps it, so the path, the rule, the clock and the counts' words give way first.
-   */
-  const arrange = (mark: string) => {
-    const countsM = mark ? `${counts}  ${mark}` : counts;
-    const runningM = mark ? `${running} running  ${mark}` : `${running} running`;
-    // A known OMC only when the root path still fits beside it: where we look matters more.
-    const withOmc = !mark && omc ? `${counts}  ${omcLabel(omc, sessions.omcSeen)}  ${clock}` : '';
-    const fitsWithOmc =
-      withOmc !== '' &&
-      full + (width >= 100 ? rule.length + 3 : 0) <= width - left.length - lead.length - withOmc.length - 2;
-    let right = fitsWithOmc ? withOmc : `${countsM}  ${clock}`;
-    // With a mark the line must not lose it off its end: the clock goes, then the counts' words.
-    // `lost`: no arrangement held the counts (a shorter mark may).
-    let lost = false;
-    if (mark && !attn) {
-      const fit1 = [right, countsM, runningM].find(fits);
-      lost = fit1 === undefined;
-      right = fit1 ?? runningM;
-    }
-    let showRule = ruleText !== '';
-    if (attn) {
-      // The count is added. To make room, the rule goes first, then the clock, while the root path can stay
-      // whole; past that the path is shortened (down to PATH_MIN), and only then do the counts give way.
-      const room = (c: string) => width - left.length - lead.length - c.length - 2;
-      const whole: Array<[string, boolean]> = [
-        [right, true],
-        [right, false],
-        [countsM, false],
-      ];
-      const cut: Array<[string, boolean]> = [
-        [right, false],
-        [countsM, false],
-        [runningM, false],
-      ];
-      const found =
-        whole.find(([c, r]) => room(c) >= full + (r ? ruleText.length : 0)) ?? cut.find(([c]) => room(c) >= PATH_MIN);
-      lost = found === undefined;
-      const [pick, rule] = found ?? [mark, false];
-      showRule = ruleText !== '' && rule;
-      right = pick;
-    }
-    // The quota goes in front of the counts (its long form, else its short one) while the root path keeps
-    // PATH_MIN cells: the README promises it in the header, and at 80 columns it never fitted beside a whole path.
-    // The rule (where the root was found) goes first when the path must be shortened for it.
-    // Past that the short form takes the clock's and then the counts' room (the list shows the sessions).
-    const quotaTries: Array<[string | null | undefined, string]> = [
-      [quota, right],
-      [quotaShort, right],
-      [quotaShort, countsM],
-      [quotaShort, runningM],
+  let right = fitsWithOmc ? withOmc : `${counts}  ${clock}`;
+  let showRule = ruleText !== '';
+  if (attn) {
+    // The count is added. To make room, the rule goes first, then the clock, while the root path can stay
+    // whole; past that the path is shortened (down to PATH_MIN), and only then do the counts give way.
+    const full = shortenPath(shownRoot, 1_000).length;
+    const room = (c: string) => width - left.length - lead.length - c.length - 2;
+    const whole: Array<[string, boolean]> = [
+      [right, true],
+      [right, false],
+      [counts, false],
     ];
-    for (const [q, rest] of quotaTries) {
-      if (!q) continue;
-      const withQuota = rest ? `${q}  ${rest}` : q;
-      const room = width - left.length - lead.length - withQuota.length - 2;
-      if (room < PATH_MIN) continue;
-      right = withQuota;
-      if (room < full + ruleText.length) showRule = false;
-      break;
-    }
-    const pathRoom = width - left.length - lead.length - right.length - 2;
-    // Beside a mark the rule goes before the path is cut for it.
-    if (mark && pathRoom < full + ruleText.length) showRule = false;
-    return { right, showRule, pathRoom, lost };
-  };
-  // A guessed OMC: of the marks that keep a count beside them, the longest that leaves the path whole, else the
-  // longest that leaves it PATH_MIN, else the shortest (down to 60 columns it always fits beside the counts).
-  const marks = omc ? (omcGuessMarks(omc, sessions.omcSeen) ?? ['']) : [''];
-  const all = marks.map(arrange);
-  const kept = all.filter((t) => !t.lost);
-  const tries = kept.length > 0 ? kept : all;
-  const chosen =
-    tries.find((t) => t.pathRoom >= full) ?? tries.find((t) => t.pathRoom >= PATH_MIN) ?? tries[tries.length - 1]!;
-  const { right, showRule, pathRoom } = chosen;
+    const cut: Array<[string, boolean]> = [
+      [right, false],
+      [counts, false],
+      [`${running} running`, false],
+    ];
+    const [pick, rule] = whole.find(([c, r]) => room(c) >= full + (r ? ruleText.length : 0)) ??
+      cut.find(([c]) => room(c) >= PATH_MIN) ?? ['', false];
+    showRule = ruleText !== '' && rule;
+    right = pick;
+  }
+  // The quota goes in front of the counts (its long form, else its short one) while the root path keeps
+  // PATH_MIN cells: the README promises it in the header, and at 80 columns it never fitted beside a whole path.
+  // The rule (where the root was found) goes first when the path must be shortened for it.
+  // Past that the short form takes the clock's and then the counts' room (the list shows the sessions).
+  const quotaTries: Array<[string | null | undefined, string]> = [
+    [quota, right],
+    [quotaShort, right],
+    [quotaShort, counts],
+    [quotaShort, `${running} running`],
+  ];
+  for (const [q, rest] of quotaTries) {
+    if (!q) continue;
+    const withQuota = rest ? `${q}  ${rest}` : q;
+    const room = width - left.length - lead.length - withQuota.length - 2;
+    if (room < PATH_MIN) continue;
+    right = withQuota;
+    if (room < shortenPath(shownRoot, 1_000).length + ruleText.length) showRule = false;
+    break;
+  }
   const rightAll = lead + right;
   // Under PATH_LEAST cells a path names nothing: it gives its room to the count rather than push it off the line.
+  const pathRoom = width - left.length - rightAll.length - 2;
   const where =
     pathRoom < PATH_LEAST
       ? ''

@@ -32,7 +32,9 @@ describe('demo/sim/team.mjs', () => {
     emptyProject: p,
   }) => {
     const ctx = makeContext(p.root, p.dir);
-    const t0 = Date.parse('2026-12-01T09:00:00.000Z');
+    // The sim's clock starts now: its heartbeats carry this process's pid, and a heartbeat dated before the process
+    // holding the pid started is not that process's (store/teams: a pid given to a later process is a dead worker).
+    const t0 = Date.now();
     const sim = createTeam(ctx, { team: 'demo-team', workers: 4, tasks: 12 });
     sim.seed(t0);
     seedSilentTeam(ctx, t0);
@@ -80,10 +82,11 @@ describe('demo/sim/team.mjs', () => {
     const silent = team(d, 'night-shift');
     const summary = await omc.getTeamSummary('night-shift', p.dir);
     expect(summary.workers.map((w: any) => w.alive)).toEqual([true, true, true]);
+    // The two whose pid runs name this process, which started after their last heartbeat: not theirs, gone too.
     expect(silent.workers.map((w) => workerLiveness(w, now, d.heartbeatStaleMs).flag)).toEqual([
       'pid-gone',
-      'not-beating',
-      'not-beating',
+      'pid-gone',
+      'pid-gone',
     ]);
   });
 

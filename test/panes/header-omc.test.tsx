@@ -4,7 +4,7 @@ import React from 'react';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { Header } from '../../src/ui/chrome.js';
-import { EMPTY_SESSIONS, type SessionsSnapshot } from '../../src/store/sessions/model.js';
+import { EMPTY_SESSIONS } from '../../src/store/sessions/model.js';
 
 const omc = (version: string | null) => makeOmcInstall(version, 'test');
 
@@ -92,64 +92,5 @@ describe('header: a narrow pane keeps the count', () => {
     expect(narrow(14)).toMatch(/^needs you: 2/);
     expect(narrow(60)).toContain('omc-top  ');
     expect(narrow(60)).toMatch(/…|\/\.omc/);
-  });
-});
-
-describe('header: a guessed OMC is said at every width', () => {
-  // The tester's tree: three running loops, no OMC anywhere (sweep 9 §11).
-  const three = {
-    ...EMPTY_SESSIONS,
-    sessions: [{}, {}, {}] as unknown as SessionsSnapshot['sessions'],
-    counts: { running: 3, stale: 0 },
-  };
-  const line = (width: number, extra: Partial<React.ComponentProps<typeof Header>> = {}) =>
-    render(
-      <Header
-        root="/tmp/s9/two/.omc"
-        rule="git top-level"
-        sessions={three}
-        width={width}
-        now={0}
-        readonly={false}
-        omc={omc(null)}
-        {...extra}
-      />,
-    ).lastFrame() ?? '';
-
-  it('keeps a mark of the guess from 100 down to 60 columns, cutting the path, rule and clock first', () => {
-    for (const w of [60, 64, 70, 80, 90, 100]) {
-      const f = line(w);
-      expect(f, `${w} columns: ${f}`).toMatch(/OMC \?/);
-      expect(f.length, `${w} columns`).toBeLessThanOrEqual(w);
-      expect(f, `${w} columns`).toContain('3 sess · 3 running');
-    }
-    // 100 columns: the whole words and the whole path (the rule gave way); 80: a shorter mark, the path whole.
-    expect(line(100)).toContain('OMC ? (5.5.0 rules, assumed)');
-    expect(line(100)).toContain('omc-top  /tmp/s9/two/.omc ');
-    expect(line(80)).toContain('/tmp/s9/two/.omc');
-    expect(line(80)).toMatch(/OMC \? \((5\.5\.0 rules, )?assumed\)/);
-  });
-
-  it('keeps it beside what needs you, the quota, many counts and a long root', () => {
-    const root = '/home/someone/projects/a-rather-long-project-directory-name/.omc';
-    const busy = { ...three, counts: { running: 3, stale: 2, unreadable: 1 } };
-    for (const w of [60, 80, 100]) {
-      for (const extra of [
-        { needs: 2 },
-        { needs: 2, notifyOff: true },
-        { quota: '5h 42% · wk 12%', quotaShort: '42%' },
-        { root },
-        { root, sessions: busy },
-        { needs: 12, quota: '5h 42% · wk 12%', quotaShort: '42%', root, sessions: busy },
-      ]) {
-        const f = line(w, extra);
-        expect(f, `${w} columns ${JSON.stringify(extra)}: ${f}`).toMatch(/OMC \?/);
-        expect(f.length, `${w} columns ${JSON.stringify(extra)}`).toBeLessThanOrEqual(w);
-        if (extra.needs) expect(f, `${w} columns`).toContain(`needs you: ${extra.needs}`);
-        // The running count stays beside the mark (a shorter mark, rather than no count), unless the attention
-        // words take its room (then, as without a mark, the path keeps PATH_MIN and the count gives way).
-        if (!('notifyOff' in extra)) expect(f, `${w} columns ${JSON.stringify(extra)}`).toMatch(/3 running/);
-      }
-    }
   });
 });
