@@ -3,7 +3,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { AnyPaneModule } from '../kit/pane.js';
 import type { OmcInstall } from '../store/omc-install.js';
-import { omcLabel } from '../store/omc-label.js';
+import { omcGuessMarks, omcLabel } from '../store/omc-label.js';
 import { unreadableDirCount, type SessionsSnapshot } from '../store/sessions/model.js';
 import { sessionCountOf } from '../store/sessions/derive.js';
 import type { StoreStatus } from '../store/store.js';
@@ -111,15 +111,15 @@ export function Header({
   const lead = attn ? `${attn}  ` : '';
   // In a pane too narrow for the name and the count, the count stays (what a narrow pane is glanced at for).
   const left = !attn || label.length + attn.length <= width ? label : '';
-  // The OMC version only when the root path still fits beside it: where we look matters more.
-  const withOmc = omc ? `${counts}  ${omcLabel(omc, sessions.omcSeen)}  ${clock}` : '';
-  const fitsWithOmc =
-    omc !== null &&
-    omc !== undefined &&
-    shortenPath(shownRoot, 1_000).length + (width >= 100 ? rule.length + 3 : 0) <=
-      width - left.length - lead.length - withOmc.length - 2;
+  // The OMC version only when the root path (and the rule, where shown) still fits beside it whole: where we look
+  // matters more. A guess keeps a mark as long as one fits so: its shorter forms, then without the clock ("OMC ?"
+  // says every status is a guess; the clock says nothing a status needs).
+  const pathWhole = shortenPath(shownRoot, 1_000).length + (width >= 100 ? rule.length + 3 : 0);
+  const fitsWhole = (c: string) => pathWhole <= width - left.length - lead.length - c.length - 2;
+  const omcTries = omc ? omcRightTries(omc, sessions.omcSeen, counts, clock) : [];
+  const withOmc = omcTries.find(fitsWhole);
   const ruleText = width >= 100 ? ` (${rule})` : '';
-  let right = fitsWithOmc ? withOmc : `${counts}  ${clock}`;
+  let right = withOmc ?? `${counts}  ${clock}`;
   let showRule = ruleText !== '';
   if (attn) {
     // The count is added. To make room, the rule goes first, then the clock, while the root path can stay
@@ -183,6 +183,19 @@ export function Header({
       <Text color={theme.muted}>{right}</Text>
     </Text>
   );
+}
+
+/**
+ * The header's right part with the OMC, in the order tried: the label with the clock, and for a guess each shorter
+ * mark (omc-label.ts), then the shortest without the clock.
+ */
+function omcRightTries(omc: OmcInstall, seen: SessionsSnapshot['omcSeen'], counts: string, clock: string): string[] {
+  const marks = omcGuessMarks(omc, seen);
+  if (marks === null) return [`${counts}  ${omcLabel(omc, seen)}  ${clock}`];
+  const tries = marks.map((m) => `${counts}  ${m}  ${clock}`);
+  const shortest = marks[marks.length - 1];
+  if (shortest !== undefined) tries.push(`${counts}  ${shortest}`);
+  return tries;
 }
 
 export function ProblemLines({ problems, width, max }: { problems: readonly Problem[]; width: number; max: number }) {

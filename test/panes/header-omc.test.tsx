@@ -67,6 +67,35 @@ describe('header: which OMC', () => {
   });
 });
 
+describe('header: a guess keeps a mark while the root path fits whole', () => {
+  it('a shorter mark at 80 and 60 columns, the root path whole beside it', () => {
+    const at80 = frame(80, '/home/someone/projects/some-project/.omc', omc(null));
+    expect(at80).toContain('/home/someone/projects/some-project/.omc');
+    expect(at80).toContain('OMC ?');
+    const at60 = frame(60, '/p/.omc', omc(null));
+    expect(at60).toContain('/p/.omc');
+    expect(at60).toContain('OMC ?');
+  });
+  it('the longest mark that fits: the long one where there is room', () => {
+    expect(frame(100, '/p/.omc', omc(null))).toContain('OMC ? (5.5.0 rules, assumed)');
+    const mid = frame(70, '/p/.omc', omc(null));
+    expect(mid).toContain('OMC ? (assumed)');
+    expect(mid).not.toContain('5.5.0 rules');
+  });
+  it('no mark rather than a cut path', () => {
+    const root = '/tmp/a-rather-long-project-directory-name/with/more/parts/.omc';
+    const f = frame(80, root, omc(null));
+    expect(f).not.toContain('OMC ?');
+    // The header as it was: the path shortened to its room, the clock kept.
+    expect(f).toContain('00:00 UTC');
+  });
+  it('a known OMC is not shortened: its label or nothing', () => {
+    const f = frame(60, '/p/.omc', omc('5.5.0'));
+    expect(f).not.toContain('OMC');
+    expect(f).toContain('/p/.omc');
+  });
+});
+
 describe('header: a narrow pane keeps the count', () => {
   const narrow = (width: number) =>
     render(
