@@ -4,8 +4,9 @@
  * plain `omc-top` in that directory would use), every project directory
  * under $OMC_STATE_DIR, and $HOME/.omc; and when the fleet starts (`history`),
  * the roots of the last 30 days' Claudes that have exited since (the registry
- * entries a killed CLI leaves behind) and of the projects omc-top watched
- * (known-projects.ts), so a fleet started after a project's Claude died still
+ * entries a killed CLI leaves behind), of the projects omc-top watched
+ * (known-projects.ts) and of the projects Claude's recent transcripts name
+ * (transcript-history.ts: a Claude that exited cleanly leaves no entry), so a fleet started after a project's Claude died still
  * shows its orphaned loop, as one started before does. Roots are deduplicated by identity
  * (device + inode), so a symlinked path or two sessions in one project are
  * one root. Each root is grouped under its repository: git's common dir, so
@@ -25,9 +26,13 @@ import { shownName } from '../io/shown-path.js';
 import { homeDir } from '../io/home-dir.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { KNOWN_MAX, KNOWN_MAX_AGE_MS, KNOWN_PROJECTS_FILE, readKnownProjects } from './known-projects.js';
+import { transcriptCwds } from './transcript-history.js';
 
-/** 'exited': the cwd of a Claude that has exited (its entry left behind); 'known': a project omc-top watched. */
-export type RootSource = 'claude' | 'state-dir' | 'home' | 'exited' | 'known';
+/**
+ * 'exited': the cwd of a Claude that has exited (its entry left behind); 'known': a project omc-top watched;
+ * 'transcript': a project whose Claude's transcripts are recent (transcript-history.ts: one that exited cleanly).
+ */
+export type RootSource = 'claude' | 'state-dir' | 'home' | 'exited' | 'known' | 'transcript';
 
 export interface FleetRoot {
   /** The root's identity: "<dev>:<ino>". */
@@ -249,7 +254,9 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
     const stateDir = ownStateDir(env, home);
     const known = readKnownProjects(stateDir, opts.history.now);
     if (!known.ok) problems.push(`${path.join(stateDir, KNOWN_PROJECTS_FILE)}: ${known.problem}`);
-    for (const h of historyCwds(exited, known.ok ? known.projects : [], opts.history.now)) {
+    const transcripts = transcriptCwds(opts.config.dir, opts.history.now);
+    if (transcripts.problem) problems.push(`${opts.config.dir}/${transcripts.problem}`);
+    for (const h of historyCwds(exited, known.ok ? known.projects : [], opts.history.now, transcripts.cwds)) {
       if (identity(h.cwd) === null) continue; // the project was removed since
       // Resolved once, found or not: a Claude that has exited makes no .omc (a live one in the same cwd looks again).
       // With the fleet's own OMC_STATE_DIR: an exited Claude's environment is gone with it (the key as claude-root.ts's).
@@ -265,23 +272,28 @@ export function discoverRoots(opts: DiscoverOptions): Discovery {
   return { roots: [...byId.values()], liveClaude, problems };
 }
 
+type HistorySource = 'exited' | 'known' | 'transcript';
+
 /**
  * The directories of the fleet's history: the cwds of Claudes that have exited (dated by their entry's last sign of
- * life) and the projects omc-top watched, of the last KNOWN_MAX_AGE_MS, each once (its latest date), newest first, at
+ * life), the projects omc-top watched and those Claude's transcripts name (transcript-history.ts), of the last
+ * KNOWN_MAX_AGE_MS, each once (its latest date), newest first, at
  * most KNOWN_MAX: the newest are the ones a user comes back to, and a fleet opens no more roots than that anyway.
  */
 export function historyCwds(
   exited: readonly RegistryEntry[],
   known: ReadonlyArray<{ cwd: string; at: number }>,
   now: number,
-): Array<{ cwd: string; at: number; source: 'exited' | 'known' }> {
-  const byCwd = new Map<string, { cwd: string; at: number; source: 'exited' | 'known' }>();
-  const put = (cwd: string, at: number, source: 'exited' | 'known') => {
+  transcripts: ReadonlyArray<{ cwd: string; at: number }> = [],
+): Array<{ cwd: string; at: number; source: HistorySource }> {
+  const byCwd = new Map<string, { cwd: string; at: number; source: HistorySource }>();
+  const put = (cwd: string, at: number, source: HistorySource) => {
     if (at < now - KNOWN_MAX_AGE_MS || !path.isAbsolute(cwd)) return;
     const had = byCwd.get(cwd);
     if (!had || had.at < at) byCwd.set(cwd, { cwd, at, source });
   };
   for (const e of exited) if (e.cwd !== null) put(e.cwd, lastSignOfLife(e), 'exited');
   for (const k of known) put(k.cwd, k.at, 'known');
+  for (const t of transcripts) put(t.cwd, t.at, 'transcript');
   return [...byCwd.values()].sort((a, b) => b.at - a.at || (a.cwd < b.cwd ? -1 : 1)).slice(0, KNOWN_MAX);
 }

@@ -15,6 +15,7 @@ import { fleetTitle, type FleetSnapshot } from '../../src/fleet/model.js';
 import type { LocalFleet } from '../../src/fleet/local.js';
 import { ownStateDir } from '../../src/io/state-dir.js';
 import type { RegistryEntry } from '../../src/store/claude/registry.js';
+import { transcriptRel } from '../../src/store/claude/config-dir.js';
 import { DEAD_PID, writeTranscript } from '../helpers/claude-files.js';
 import { waitFor } from '../helpers/fixtures.js';
 import { statusCount } from '../helpers/attention-surfaces.js';
@@ -137,6 +138,54 @@ describe('omc-top --all started after a Claude exited', () => {
     expect(statusCount(a.root, m.env, true)).toBe(1);
   });
 
+  it("finds a project no omc-top watched, whose Claude exited cleanly, from Claude's transcripts", async () => {
+    const m = rig.machine();
+    const a = m.project('alpha', 0);
+    const b = m.project('beta', 0);
+    // Both Claudes exit cleanly; no monitor or fleet ever ran, so nothing remembered either project.
+    // Each transcript begins with the typed prompt (its `cwd`) and ends with the exit's own figures.
+    const typedFirst = (cwd: string, sid: string, named: string) => {
+      const file = path.join(m.config, transcriptRel(cwd, sid));
+      const typed = JSON.stringify({
+        type: 'user',
+        message: { role: 'user', content: 'go' },
+        cwd: named,
+        sessionId: sid,
+      });
+      fs.writeFileSync(file, `${typed}\n${fs.readFileSync(file, 'utf8')}`);
+    };
+    exitClaude(m, a.live, a.dir);
+    typedFirst(a.dir, a.live, a.dir);
+    exitClaude(m, b.live, b.dir);
+    // beta's transcript names another directory (a file moved there by hand): it names no project.
+    typedFirst(b.dir, b.live, path.join(m.base, 'elsewhere'));
+    expect(fs.existsSync(path.join(ownStateDir(m.env, m.home), KNOWN_PROJECTS_FILE))).toBe(false);
+
+    const fleet = rig.fleet(m, { readonly: true });
+    fleet.start();
+    const snap = await snapWhen(fleet, (s) => fleetTitle(s).endsWith('1 session needs you'), 'the fleet on alpha');
+    expect(snap.groups.map((g) => g.label)).toEqual(['alpha']);
+    expect(rowsOf(snap)).toEqual([`alpha: ${a.live.slice(0, 8)} orphaned loop`]);
+    expect(snap.localClaude).toBe(0);
+    expect(statusCount(a.root, m.env, true)).toBe(1);
+  });
+
+  it('a project whose transcripts are older than 30 days is not looked at', async () => {
+    const m = rig.machine();
+    const a = m.project('alpha', 0);
+    exitClaude(m, a.live, a.dir);
+    const file = writeTranscript(m.config, a.dir, a.live, [
+      JSON.stringify({ type: 'user', cwd: a.dir, sessionId: a.live }),
+    ]);
+    const old = new Date(Date.now() - KNOWN_MAX_AGE_MS - 86_400_000);
+    fs.utimesSync(file, old, old);
+    fs.utimesSync(path.dirname(file), old, old);
+    const fleet = rig.fleet(m, { readonly: true });
+    fleet.start();
+    await snapWhen(fleet, (s) => s.ready, 'the fleet read');
+    expect(fleet.getSnapshot().roots).toBe(0);
+  });
+
   it('--readonly remembers nothing; a remembered project removed since, or holding no .omc, is no root', async () => {
     const m = rig.machine();
     const a = m.project('alpha', 0);
@@ -196,6 +245,16 @@ describe('how far back the fleet looks', () => {
     expect(historyCwds(exited, known, NOW).map((h) => `${h.cwd} ${h.source}`)).toEqual([
       '/p/a known',
       '/p/b exited',
+      '/p/c known',
+    ]);
+    const transcripts = [
+      { cwd: '/p/t', at: NOW - 50 },
+      { cwd: '/p/b', at: NOW - 1 },
+    ];
+    expect(historyCwds(exited, known, NOW, transcripts).map((h) => `${h.cwd} ${h.source}`)).toEqual([
+      '/p/b transcript',
+      '/p/a known',
+      '/p/t transcript',
       '/p/c known',
     ]);
     const many = Array.from({ length: 100 }, (_, i) => ({ cwd: `/p/${i}`, at: NOW - i }));
