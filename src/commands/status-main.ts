@@ -3,7 +3,8 @@
  * computed from the files (no live monitor keeps it ready). Errors are said
  * the way the app says them.
  */
-import { printErr } from '../io/output.js';
+import { printErr, processSink } from '../io/output.js';
+import { reportInternalError } from './internal-error.js';
 import { UsageError } from './args.js';
 import { runStatusCommand } from './status.js';
 
@@ -15,7 +16,7 @@ export function statusMain(argv: readonly string[]): number {
       printErr(`omc-top: ${err.message}\nTry omc-top --help.\n`);
       return 2;
     }
-    printErr(`omc-top: ${(err as Error)?.stack ?? String(err)}\n`);
+    reportInternalError(processSink, 'status', false, err);
     return 1;
   }
 }
