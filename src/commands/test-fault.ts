@@ -3,7 +3,8 @@
  * internal-error.test.ts), so the way an unforeseen failure ends (internal-error.ts) is proven on the real bundle.
  * `<command>:uncaught` throws from a timer and `<command>:rejection` leaves a promise rejected with no one awaiting
  * it: the failures outside the command's promise. `<command>` is a subcommand's name, `--json` or `the monitor`
- * (internal-error.ts commandOf). Unset, or another command: nothing happens. Only tests set it.
+ * (internal-error.ts commandOf); `status` (its own bundle, status-main.ts) takes only the fault inside the command.
+ * Unset, or another command: nothing happens. Only tests set it.
  */
 const FAULT_VAR = 'OMC_TOP_TEST_FAULT';
 

@@ -40,6 +40,16 @@ describe('a command that fails unexpectedly', { timeout: scaled(120_000) }, () =
     );
   });
 
+  it('the status line, from its own bundle, says it the same way', ({ emptyProject: p }) => {
+    const r = failing(p, ['status', '--root', p.root], 'status');
+    expect(r.status).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(
+      'omc-top: internal error in status: test fault in status requested by OMC_TOP_TEST_FAULT' +
+        ' (run again with OMC_TOP_DEBUG=1 for the stack)\n',
+    );
+  });
+
   it('asked for JSON, prints one JSON object in the failure shape of cancel --json on stdout', ({
     emptyProject: p,
   }) => {
