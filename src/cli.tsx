@@ -28,6 +28,8 @@ import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall, type OmcReadMemo } from './store/omc-install.js';
 import { stateDirHints } from './store/claude/process-env.js';
 import { refuseOneProjectFlags } from './commands/fleet-flags.js';
+import { asksJson, commandOf, endUncaughtAsInternal, reportInternalError } from './commands/internal-error.js';
+import { faultForTest } from './commands/test-fault.js';
 import type { Problem } from './store/types.js';
 import { followRoot, resolveRootAndOmc } from './store/omc-root.js';
 import {
@@ -39,7 +41,7 @@ import {
   type NestedSearch,
 } from './store/sessions/nested-roots.js';
 import { noRootMessage, projectNameOf, rootPathFault, type RootResolution } from './store/root.js';
-import { afterFlush, printErr, printJson, printOut, writeControl } from './io/output.js';
+import { afterFlush, printErr, printJson, printOut, processSink, writeControl } from './io/output.js';
 import { cleanLine } from './io/sanitize.js';
 import { shellPath, shownName, shownPath } from './io/shown-path.js';
 import { listDirSync } from './io/safe-fs/index.js';
@@ -490,6 +492,8 @@ function rootSwitcher(
 const SUBCOMMANDS = new Set(['ack', 'cancel', 'wiki', 'doctor', 'watch', 'status', 'hooks', 'send', 'serve']);
 
 export async function main(argv: readonly string[]): Promise<number> {
+  const fault = faultForTest(commandOf(argv, SUBCOMMANDS));
+  if (fault) return fault;
   const sub = argv[0];
   if (sub !== undefined && SUBCOMMANDS.has(sub)) {
     const { runSubcommand } = await import('./commands/subcommands.js');
@@ -584,15 +588,22 @@ function exitAfterFlush(code: number): void {
 restoreFetch();
 
 if (isEntry) {
-  main(process.argv.slice(2)).then(
+  const argv = process.argv.slice(2);
+  const command = commandOf(argv, SUBCOMMANDS);
+  const json = asksJson(argv);
+  // A failure outside main's promise ends as one inside it does. Not the monitor's (nor the fleet's): the full
+  // screen installs its own, which gives the terminal back first.
+  if (command !== 'the monitor') endUncaughtAsInternal(processSink, command, json, exitAfterFlush);
+  main(argv).then(
     (code) => exitAfterFlush(code),
     (err: unknown) => {
       if (err instanceof UsageError) {
         printErr(`omc-top: ${err.message}\nTry omc-top --help.\n`);
         process.exit(2);
       }
-      printErr(`omc-top: ${(err as Error)?.stack ?? String(err)}\n`);
-      process.exit(1);
+      // One line (and, asked for JSON, one JSON object on stdout), never a stack trace: internal-error.ts.
+      reportInternalError(processSink, command, json, err);
+      exitAfterFlush(1);
     },
   );
 }

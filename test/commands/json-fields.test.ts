@@ -140,12 +140,85 @@ async function watchLines(
   return lines();
 }
 
-/** Paths whose keys are data, per output (the doc's `map` rows). */
-function mapsOf(fields: ReturnType<typeof docFields>, output: string): Set<string> {
-  return new Set((fields.get(output) ?? []).filter((f) => f.type.startsWith('map')).map((f) => f.path));
+/** `omc-top serve` of the bundle on a loopback port: its base URL and token, stopped after the test. */
+async function serve(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ base: string; token: string }> {
+  const c = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise((resolve) => c.once('exit', resolve));
+  onTestFinished(async () => {
+    if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+    await exited;
+  });
+  let out = '';
+  let err = '';
+  c.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  c.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const url = await waitFor(() => /(http:\/\/127\.0\.0\.1:\d+)\/#(\S+)/.exec(out), {
+    timeoutMs: 60_000,
+    what: `serve's address (${err})`,
+  });
+  return { base: url[1] as string, token: url[2] as string };
 }
 
-describe('docs/json-fields.md', { timeout: scaled(180_000) }, () => {
+/** The `/events` stream of a serve: each event as `[name, data]` (`message` for a whole picture), read until `done`. */
+async function serveEvents(
+  at: { base: string; token: string },
+  done: (events: Array<[string, unknown]>) => boolean,
+  meanwhile: (events: Array<[string, unknown]>) => void,
+): Promise<Array<[string, unknown]>> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), scaled(60_000));
+  const res = await fetch(`${at.base}/events`, { headers: { 'x-omc-top-token': at.token }, signal: abort.signal });
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const events: Array<[string, unknown]> = [];
+  let text = '';
+  try {
+    while (!done(events)) {
+      // A stream that never brings the condition is cut by the timer: the read rejects, and the test says why.
+      const { value, done: ended } = await reader.read().catch((e: Error) => {
+        throw new Error(`serve /events: ${e.message}; got ${JSON.stringify(events).slice(0, 2000)}`);
+      });
+      if (ended) throw new Error('serve /events ended');
+      text += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = text.indexOf('\n\n')) !== -1) {
+        const block = text.slice(0, end).split('\n');
+        text = text.slice(end + 2);
+        const name = block.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
+        const data = block.find((l) => l.startsWith('data: '))?.slice(6);
+        if (data) events.push([name, JSON.parse(data) as unknown]);
+      }
+      meanwhile(events);
+    }
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+  return events;
+}
+
+/** A POST of the serve API: its status and JSON body. */
+async function servePost(at: { base: string; token: string }, route: string, body: unknown) {
+  const res = await fetch(`${at.base}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-omc-top-token': at.token },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** Paths not looked into, per output: the doc's `map` rows (keys are data) and `as` rows (fields listed elsewhere). */
+function mapsOf(fields: ReturnType<typeof docFields>, output: string): Set<string> {
+  return new Set(
+    (fields.get(output) ?? []).filter((f) => f.type.startsWith('map') || f.type.startsWith('as ')).map((f) => f.path),
+  );
+}
+
+describe('docs/json-fields.md', { timeout: scaled(240_000) }, () => {
   it('lists every field the machine-readable outputs emit, and each field it lists is emitted', async ({
     project: p,
     claudeDir: cfg,
@@ -167,7 +240,19 @@ describe('docs/json-fields.md', { timeout: scaled(180_000) }, () => {
     const cancelled = 'dddddddd-1111-4222-8333-000000000004';
     writeOmcJson(ralphStateFile(p.root, cancelled), liveRalph({ sessionId: cancelled, projectPath: p.dir }));
     writeRegistry(cfg, standIn(), cancelled, { status: 'busy', cwd: p.dir, statusUpdatedAt: Date.now() - 3_600_000 });
-    json(['cancel', cancelled, '--json', '--root', p.root], p.dir, env);
+    collect('cancel', json(['cancel', cancelled, '--json', '--root', p.root], p.dir, env));
+    // Its failures: one object, the shape an internal error has too (commands/internal-error.ts).
+    const none = bundle(['cancel', 'no-such-session', '--json', '--root', p.root], p.dir, env);
+    expect(none.status, none.stderr).toBe(4);
+    collect('cancel', JSON.parse(none.stdout));
+
+    // doctor --json: exit 1 when a check is broken (this tree has a bad state file), its document all the same.
+    const doctor = bundle(['doctor', '--json', '--root', p.root], p.dir, env);
+    expect([0, 1], doctor.stderr).toContain(doctor.status);
+    // Each check's `data` under its id (`checks[node].data.version`): what a field means depends on the check.
+    const checks = (JSON.parse(doctor.stdout) as { checks: Array<{ id: string; data: unknown }> }).checks;
+    collect('doctor', { ...(JSON.parse(doctor.stdout) as object), checks: checks.map((c) => ({ ...c, data: {} })) });
+    for (const c of checks) collect('doctor', c.data, `checks[${c.id}].data`);
 
     // --json: the rich tree, then the same with omc-top's state directory a file (its problem) and damaged records.
     collect('json', json(['--json', '--root', p.root], p.dir, env));
@@ -221,6 +306,71 @@ describe('docs/json-fields.md', { timeout: scaled(180_000) }, () => {
 
     // wiki search --json: the real-OMC wiki.
     collect('wiki-search', json(['wiki', 'search', 'checkout', '--json', '--root', p.root], p.dir, env), 'results');
+
+    // serve's API: the whole picture, the deltas of the same changes as watch's (an iteration, a new loop that
+    // waits for you), a cancel planned and confirmed, an acknowledgement, a refusal.
+    const at = await serve(['--root', p.root], p.dir, env);
+    const bump = () => {
+      const v = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      writeOmcJson(file, { ...v, iteration: Number(v.iteration) + 1 });
+    };
+    const fresh = 'ffffffff-1111-4222-8333-000000000006';
+    // Followed as the page follows it: the root's id and needs from the whole picture, then from each delta.
+    type Need = { id: string };
+    type Row = { target: string; session: string };
+    type Delta = { changed: Array<{ id: string; set?: { needs?: Need[] }; rows?: { put: Row[] } }> };
+    let rootId = '';
+    let needs: Need[] = [];
+    let target: string | undefined;
+    let bumped = false;
+    let handled = 0;
+    const events = await serveEvents(
+      at,
+      () => target !== undefined && needs.length > 0,
+      (e) => {
+        for (const [name, data] of e.slice(handled)) {
+          if (name === 'message') {
+            const r = (data as { roots: Array<{ id: string; needs: Need[]; rows: Row[] }> }).roots[0];
+            rootId = r?.id ?? '';
+            needs = r?.needs ?? [];
+            target = r?.rows.find((x) => x.session === fresh)?.target;
+          } else
+            for (const c of (data as Delta).changed.filter((x) => x.id === rootId)) {
+              needs = c.set?.needs ?? needs;
+              target = c.rows?.put.find((x) => x.session === fresh)?.target ?? target;
+            }
+        }
+        handled = e.length;
+        if (bumped || e.length === 0) return;
+        bumped = true;
+        bump();
+        writeOmcJson(ralphStateFile(p.root, fresh), liveRalph({ sessionId: fresh, projectPath: p.dir }));
+      },
+    );
+    for (const [name, data] of events) collect('serve', data, name === 'delta' ? 'delta' : 'events');
+    // A connection opened later starts with the whole picture as it is then: with its needs now, with them
+    // acknowledged (and what the page's answers led to) at the end.
+    const whole = async () =>
+      (
+        await serveEvents(
+          at,
+          (e) => e.length > 0,
+          () => undefined,
+        )
+      )[0]?.[1];
+    collect('serve', await whole(), 'events');
+    const planned = await servePost(at, '/api/cancel/plan', { root: rootId, session: target });
+    expect(planned.status, JSON.stringify(planned.body)).toBe(200);
+    collect('serve', planned.body, 'plan');
+    const confirmed = await servePost(at, '/api/confirm', { plan: planned.body.plan });
+    collect('serve', confirmed.body, 'confirm');
+    const acked = await servePost(at, '/api/ack', { root: rootId, ids: needs.map((n) => n.id) });
+    expect(acked.status, JSON.stringify(acked.body)).toBe(200);
+    collect('serve', acked.body, 'ack');
+    collect('serve', await whole(), 'events');
+    const refused = await servePost(at, '/api/confirm', { plan: 'no-such-plan' });
+    expect(refused.status).toBe(404);
+    collect('serve', refused.body, 'error');
 
     // What each output emitted, for writing the doc: JSON_FIELDS_DUMP=<file>.
     if (process.env.JSON_FIELDS_DUMP) fs.writeFileSync(process.env.JSON_FIELDS_DUMP, JSON.stringify(raw));

@@ -35,7 +35,8 @@ export const FIELDS_DOC = path.join(REPO, 'docs', 'json-fields.md');
 
 /**
  * The doc's tables, by the output each follows (`<!-- json-fields: NAME -->`): rows `| \`path\` | type | … |`.
- * A type starting `map` names a path whose keys are data.
+ * A type starting `map` names a path whose keys are data; a type starting `as ` names a value whose fields are
+ * listed at another path (`as \`events.roots[].rows[]\``): neither is looked into below.
  */
 export function docFields(text = fs.readFileSync(FIELDS_DOC, 'utf8')): Map<string, DocField[]> {
   const out = new Map<string, DocField[]>();
