@@ -19,6 +19,7 @@ import {
   openDetail,
   rowByKey,
   rowKey,
+  rowsTheClockFilters,
   scrollDetail,
   selectDetailMode,
   selectId,
@@ -444,6 +445,13 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
       shown = rows.slice(from, from + MAX_SHOWN_ROWS);
     }
     const claude = store.claude.getSnapshot().bySession;
+    // A filter word an age may hold ("5h"): a row the filter leaves out now may read it at the next turn of its age
+    // (or of its process cell's), and one shown may stop reading it.
+    for (const s of rowsTheClockFilters(snap, state, now, claude)) {
+      next = Math.min(next, ageTickMs(s.updatedMs, now));
+      const proc = claude.get(s.id)?.process;
+      if (proc) next = Math.min(next, ageTickMs(proc.since, now));
+    }
     const records = store.cancelRecords.getSnapshot().records;
     for (const s of shown) {
       next = Math.min(next, ageTickMs(s.updatedMs, now));

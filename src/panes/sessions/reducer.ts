@@ -153,9 +153,24 @@ export function visibleSessions(
   const clocked = terms.filter(mayBeInAge);
   if (clocked.length === 0) return wordRows(snap, query, f, terms, now, claude);
   // The other words keep their rows per snapshot; those are narrowed by the words an age may hold, per `now`.
+  return agedRows(rowsTheClockFilters(snap, query, now, claude), clocked, now, claude);
+}
+
+/**
+ * The rows whose age turning over may bring them into the list or take them out of it: those the filter's other
+ * words keep, when it has a word an age may hold; none otherwise (the list then moves with the disk only).
+ */
+export function rowsTheClockFilters(
+  snap: SessionsSnapshot,
+  q: RowQuery,
+  now: number,
+  claude?: ReadonlyMap<string, ClaudeSessionView>,
+): readonly SessionView[] {
+  const f = q.filter.trim().toLowerCase();
+  const terms = f === '' ? [] : f.split(/\s+/);
+  if (!terms.some(mayBeInAge)) return [];
   const rest = terms.filter((t) => !mayBeInAge(t));
-  const base = wordRows(snap, { ...query, filter: rest.join(' ') }, rest.join(' '), rest, now, claude);
-  return agedRows(base, clocked, now, claude);
+  return wordRows(snap, { ...q, filter: rest.join(' ') }, rest.join(' '), rest, now, claude);
 }
 
 /** A word made only of characters an age is written with (ui/format.ts AGE_CHARS) may be in a row's AGE cell. */
@@ -187,7 +202,7 @@ const aged = new WeakMap<
   { key: string; now: number; claude: object | undefined; rows: SessionView[] }
 >();
 function agedRows(
-  base: SessionView[],
+  base: readonly SessionView[],
   terms: readonly string[],
   now: number,
   claude: ReadonlyMap<string, ClaudeSessionView> | undefined,
