@@ -28,9 +28,11 @@ import {
   type ReadFailureCode,
   type ReadOk,
 } from './safe-fs/index.js';
+import { sameStamp } from './file-stamp.js';
 
 export type ReadEdge = 'leading' | 'trailing' | 'scan';
 
+/** What a read learnt of the bytes it got: inode, size, mtime, and the change time when it was known. */
 export interface FileStamp {
   mtimeMs: number;
   size: number;
@@ -38,16 +40,6 @@ export interface FileStamp {
   /** The inode's change time when known: a chmod or chown (who may read it) moves it, not the bytes. */
   ctimeMs?: number;
 }
-
-/**
- * The stat still names the bytes behind `s`: same inode, size, mtime, and the same change time when it was known,
- * so a file whose permissions changed (now unreadable to this user, or readable again) is read again.
- */
-export const sameStamp = (st: { mtimeMs: number; size: number; ino: number; ctimeMs: number }, s: FileStamp): boolean =>
-  st.mtimeMs === s.mtimeMs &&
-  st.size === s.size &&
-  st.ino === s.ino &&
-  (s.ctimeMs === undefined || st.ctimeMs === s.ctimeMs);
 
 /** What a domain made of one read. */
 export type Parsed<T> =
@@ -238,6 +230,7 @@ export class LastGoodFile<T> extends LastGood<T> {
     const s = this.stamp;
     if (s && this.pending === null) {
       const st = statSync(this.root, this.rel);
+      // The same change time too, when it was known: a file whose permissions changed is read again.
       if (st && st.isFile() && sameStamp(st, s)) return false;
     }
     return this.read(edge);

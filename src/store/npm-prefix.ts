@@ -13,9 +13,9 @@
  * looked at, outside any `[section]`, the last line of a key winning as in npm's ini reader. Files are read
  * through the safe read path (a link followed: dotfile managers link `~/.npmrc`).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { readTextSync } from '../io/safe-fs/index.js';
+import { followedStampKey } from '../io/file-stamp.js';
 import { homeDir } from '../io/home-dir.js';
 import { shownPath } from '../io/shown-path.js';
 
@@ -98,7 +98,7 @@ export function npmrcValue(text: string, key: string): string | null {
 /** An npmrc's text, or null when there is none (or it cannot be read here: npm would not have it either). */
 export function readNpmrc(file: string): string | null {
   // Asked on every look for the project's OMC (every 5 s while watching): read again only when its stat changed.
-  const stamp = statStamp(file);
+  const stamp = followedStampKey(file);
   const had = npmrcs.get(file);
   if (had && stamp !== null && had.stamp === stamp) return had.text;
   const r = readTextSync(path.dirname(file), path.basename(file), NPMRC_MAX_BYTES, {
@@ -113,15 +113,6 @@ export function readNpmrc(file: string): string | null {
 
 /** Each npmrc read, by path, with the stat it was read at (followed: a dotfiles link changes at its target). */
 const npmrcs = new Map<string, { stamp: string; text: string | null }>();
-
-function statStamp(file: string): string | null {
-  try {
-    const st = fs.statSync(file, { throwIfNoEntry: false });
-    return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : 'none';
-  } catch {
-    return null;
-  }
-}
 
 /** A file in words, `~/x` under the home directory, escaped as every path shown is (shownPath). */
 function homeWords(file: string, env: NodeJS.ProcessEnv): string {

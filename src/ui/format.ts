@@ -30,6 +30,12 @@ export function formatAgo(ms: number | null, now: number): string {
   return `${formatAge(ms, now)} ago`;
 }
 
+/**
+ * Every character formatAge (and the future form) may write, lower-cased: a filter word holding any other cannot be
+ * in an age, so a list need not look at the clock for it.
+ */
+export const AGE_CHARS = '0123456789smhdy+<fark\u2014';
+
 /** One span in words of at most 4 cells (3 when `short`, for the `+` of a future age). */
 function spanOf(d: number, short: boolean): string {
   const s = Math.floor(d / 1000);

@@ -29,7 +29,8 @@ export function serveCount(port: number, token: string): Promise<number | null> 
       res.setEncoding('utf8');
       res.on('data', (d: string) => {
         text += d;
-        const m = /^data: (.*)$/m.exec(text);
+        // The picture is an object (an `event: config` before it carries a string).
+        const m = /^data: (\{.*)$/m.exec(text);
         if (!m || !text.includes('\n\n')) return;
         req.destroy();
         try {

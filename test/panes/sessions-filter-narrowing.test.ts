@@ -7,6 +7,8 @@ import type { ModeView, SessionView, SessionsSnapshot } from '../../src/store/se
 
 const STATUSES = ['active', 'finished', 'stale', 'idle', 'pending', 'cancelling'] as const;
 const MODES = ['ralph', 'ultrawork', 'autopilot', 'team'];
+/** The frame's clock the rows are filtered at (their ages are drawn at it). */
+const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 
 function session(i: number): SessionView {
   const mode = {
@@ -36,7 +38,7 @@ const snapshotOf = (sessions: SessionView[]): SessionsSnapshot =>
   ({ version: 1, sessions, problems: [], derivedAt: 0 }) as SessionsSnapshot;
 
 /** What a snapshot that has seen no other query answers (the memo is per snapshot). */
-const fresh = (sessions: SessionView[], q: RowQuery) => visibleSessions(snapshotOf(sessions), q).map((s) => s.id);
+const fresh = (sessions: SessionView[], q: RowQuery) => visibleSessions(snapshotOf(sessions), q, NOW).map((s) => s.id);
 
 describe('sessions `/` filter: typing narrows the previous rows', () => {
   const sessions = Array.from({ length: 400 }, (_, i) => session(i));
@@ -62,19 +64,21 @@ describe('sessions `/` filter: typing narrows the previous rows', () => {
         for (const filter of ['team', ...keystrokes, 'not enf', '4/10', 'flaky test 7', 'checkout  flow ']) {
           const q = { filter, sort, hideDone };
           expect(
-            visibleSessions(typing, q).map((s) => s.id),
+            visibleSessions(typing, q, NOW).map((s) => s.id),
             filter,
           ).toEqual(fresh(sessions, q));
-          expect(idsOf(visibleSessions(typing, q))).toEqual(visibleSessions(typing, q).map(rowKey));
+          expect(idsOf(visibleSessions(typing, q, NOW))).toEqual(visibleSessions(typing, q, NOW).map(rowKey));
         }
       });
 
   it('a query that shares no prefix with the cached ones scans every session', () => {
     const typing = snapshotOf(sessions);
-    visibleSessions(typing, 'ralph');
+    visibleSessions(typing, 'ralph', NOW);
     // "alph" is inside "ralph" but does not extend it: its rows are not a subset of anything cached.
-    expect(visibleSessions(typing, 'alph').map((s) => s.id)).toEqual(fresh(sessions, { filter: 'alph' }));
-    expect(visibleSessions(typing, 'alph').length).toBe(sessions.filter((s) => s.modes[0]?.mode === 'ralph').length);
+    expect(visibleSessions(typing, 'alph', NOW).map((s) => s.id)).toEqual(fresh(sessions, { filter: 'alph' }));
+    expect(visibleSessions(typing, 'alph', NOW).length).toBe(
+      sessions.filter((s) => s.modes[0]?.mode === 'ralph').length,
+    );
   });
 });
 
@@ -91,7 +95,7 @@ describe('sessions `/` filter: rows patched from the snapshot before', () => {
       delta: { from: 1, changed: [], removed: [], gone: [] },
     } as SessionsSnapshot;
     const q = { filter: 's-0', sort: 'id' as const };
-    expect(visibleSessions(fromA, q).map((s) => s.id)).toEqual(fresh(a, q));
-    expect(visibleSessions(fromB, q).map((s) => s.id)).toEqual(fresh(b, q));
+    expect(visibleSessions(fromA, q, NOW).map((s) => s.id)).toEqual(fresh(a, q));
+    expect(visibleSessions(fromB, q, NOW).map((s) => s.id)).toEqual(fresh(b, q));
   });
 });

@@ -3,7 +3,7 @@
 // while every row on screen shows an age in hours.
 import { describe, expect, it } from 'vitest';
 import { sessionsPane } from '../../src/panes/sessions/index.js';
-import { initSessionsPane } from '../../src/panes/sessions/reducer.js';
+import { initSessionsPane, visibleSessions } from '../../src/panes/sessions/reducer.js';
 import type { SessionView, SessionsSnapshot } from '../../src/store/sessions/model.js';
 import type { OmcStore } from '../../src/store/store.js';
 
@@ -15,6 +15,7 @@ const view = (i: number, updatedMs: number) =>
     status: 'active',
     updatedMs,
     modes: [],
+    problems: [],
   }) as unknown as SessionView;
 
 function storeWith(sessions: SessionView[], processSince = new Map<string, number>()): OmcStore {
@@ -52,5 +53,17 @@ describe('sessions pane: time-driven repaints', () => {
     expect(sessionsPane.nextTick?.(state, storeWith(rows, procs), NOW) ?? Infinity).toBeGreaterThan(5_000);
     const scrolled = { ...state, list: { ...state.list, top: 1490, index: 1500, id: 's-01500' } };
     expect(sessionsPane.nextTick?.(scrolled, storeWith(rows, procs), NOW)).toBe(3_000);
+  });
+
+  it('a filter word of an age: a row it leaves out asks for the repaint at which it comes to read it', () => {
+    const hoursAgo = NOW - 3 * 3_600_000 - 20_000;
+    const rows = Array.from({ length: 20 }, (_, i) => view(i, hoursAgo));
+    rows[7] = view(7, NOW - 2_000); // reads "0s" now, "5s" in 3 s
+    const state = { ...initSessionsPane(), filter: '5s' };
+    const store = storeWith(rows);
+    const snap = store.sessions.getSnapshot();
+    expect(visibleSessions(snap, state, NOW)).toEqual([]);
+    expect(sessionsPane.nextTick?.(state, store, NOW)).toBe(3_000);
+    expect(visibleSessions(snap, state, NOW + 3_000).map((s) => s.id)).toEqual(['s-00007']);
   });
 });

@@ -65,6 +65,24 @@ describe('sessions pane', () => {
     await a.waitForText('ralph 3/10');
   });
 
+  it('/ finds a row by the age it shows, alone or with its other words', async ({ app }) => {
+    const a = await start(app);
+    const f = await a.waitForText('ralph 3/10');
+    // The fixture's rows at its clock: 55bd5e29 alone reads 5h, 709b66d1 alone reads 8m (a ultrawork row too).
+    expect(f).toMatch(/55bd5e29 ultrawork 4\/50.* 5h /);
+    expect(f).toMatch(/709b66d1 ultrawork 0\/50.* 8m /);
+    a.send('/', '5', 'h');
+    const byAge = await a.waitForText('1 of 10 match');
+    expect(byAge).toContain('55bd5e29');
+    expect(byAge).not.toContain('709b66d1');
+    a.send(KEY.esc);
+    await a.waitForText('ralph 3/10');
+    a.send('/', ...'ultrawork 8m');
+    const both = await a.waitForText('1 of 10 match');
+    expect(both).toContain('709b66d1');
+    expect(both).not.toContain('55bd5e29');
+  });
+
   it('/ shows a typed space at once (the match ignores it, the filter line does not)', async ({ app }) => {
     const a = await start(app);
     await a.waitForText('ralph 3/10');

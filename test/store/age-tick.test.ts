@@ -1,7 +1,7 @@
 /** The repaint ticker's schedule for age labels: exact under a minute, batched on the wall clock above it. */
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { ageTickMs, formatAge, formatAgo, ONE_CELL_TEXT, width } from '../../src/ui/format.js';
+import { AGE_CHARS, ageTickMs, formatAge, formatAgo, ONE_CELL_TEXT, width } from '../../src/ui/format.js';
 
 const T0 = Date.UTC(2026, 10, 30, 12, 0, 0); // on a minute boundary
 
@@ -76,6 +76,19 @@ describe('formatAge / formatAgo at the edges of time', () => {
     const d = ageTickMs(ahead, T0);
     expect(formatAge(ahead, T0)).toBe('+20s');
     expect(formatAge(ahead, T0 + d)).toBe('0s');
+  });
+});
+
+describe('AGE_CHARS', () => {
+  it('holds every character an age is written with, past or ahead, from seconds to millennia (the filter trusts it)', () => {
+    const written = new Set<string>();
+    for (let span = 1_000; span < 2_000 * 365.25 * 86_400_000; span = Math.ceil(span * 1.07)) {
+      for (const ch of formatAge(T0 - span, T0) + formatAge(T0 + span, T0) + formatAge(null, T0)) written.add(ch);
+    }
+    const outside = [...written].filter((ch) => !AGE_CHARS.includes(ch.toLowerCase()));
+    expect(outside).toEqual([]);
+    // And nothing in it that no age writes: a needless character only costs the filter a clocked pass.
+    expect([...AGE_CHARS].filter((ch) => !written.has(ch))).toEqual([]);
   });
 });
 

@@ -98,7 +98,7 @@ const QUERIES: RowQuery[] = SORTS.flatMap((sort) =>
 
 /** The rows a query gives on a snapshot seen for the first time: a pass over every session (no lineage, no delta). */
 const fromScratch = (snap: SessionsSnapshot, q: RowQuery) =>
-  visibleSessions({ ...snap, lineage: undefined, delta: null }, q);
+  visibleSessions({ ...snap, lineage: undefined, delta: null }, q, NOW);
 
 /** The status line's loops from every row, no walk cut short: the first three with their progress, and the count. */
 const everyLoop = (sessions: readonly SessionView[]) => {
@@ -188,7 +188,7 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
           // queries a step, in turn (the pane remembers the rows of the last few queries only).
           step += 1;
           const asked = QUERIES.filter((_, i) => (i + step) % 8 === 0);
-          for (const q of asked) visibleSessions(before, q);
+          for (const q of asked) visibleSessions(before, q, NOW);
           live.refresh(events, 'trailing');
           const after = live.getSnapshot();
           // Patched by the change, each query's rows are exactly those of a pass over every session.
@@ -199,13 +199,13 @@ describe('incremental sessions publish == a fresh read of the same tree', () => 
           expect(new Map(kept.byKey)).toEqual(new Map(scratch.byKey));
           expect(new Map(kept.modes)).toEqual(new Map(scratch.modes));
           for (const q of asked) {
-            const rows = visibleSessions(after, q);
+            const rows = visibleSessions(after, q, NOW);
             expect(rows, JSON.stringify(q)).toEqual(fromScratch(after, q));
             // The keys the selection finds its row by ride along with the rows.
             expect(idsOf(rows)).toEqual(rows.map(rowKey));
             // A longer query typed now narrows the patched rows.
             const longer = { ...q, filter: `${q.filter} 0` };
-            expect(visibleSessions(after, longer), JSON.stringify(longer)).toEqual(fromScratch(after, longer));
+            expect(visibleSessions(after, longer, NOW), JSON.stringify(longer)).toEqual(fromScratch(after, longer));
           }
           // The delta names exactly what changed: the previous rows with the removed taken out and the changed
           // put in (by key) are the new rows.

@@ -1,9 +1,10 @@
 /**
  * The one static page of `omc-top serve`, bundled as strings (no file to
  * find at run time, no framework). Text reaches the page through
- * textContent only, never as HTML, except the config file's line, which is
- * fixed for the server's life and written into the page escaped (htmlText). The token comes from the URL fragment
- * (never sent to the server by the browser) and goes in a header.
+ * textContent only, never as HTML. The page itself holds nothing of this machine: it is served before any token is
+ * checked, so what the config file says (its path, its fault) comes with the token, as the first event of the
+ * stream (`event: config`), and the script shows it. The token comes from the URL fragment (never sent to the
+ * server by the browser) and goes in a header.
  */
 import { APPLY_DELTA_JS } from './delta.js';
 export const PAGE_HTML = `<!doctype html>
@@ -17,7 +18,6 @@ export const PAGE_HTML = `<!doctype html>
 </head>
 <body>
 <header><h1>omc-top</h1><span id="count">…</span><span id="conn"></span></header>
-<!--config-->
 <p id="message" role="status"></p>
 <section id="confirm" hidden>
   <h2 id="confirm-title"></h2>
@@ -30,15 +30,6 @@ export const PAGE_HTML = `<!doctype html>
 </body>
 </html>
 `;
-
-/** Text as HTML element content: each character HTML gives a meaning written as a character reference. */
-export const htmlText = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** The page, with the config file's line (config-file.ts configLine, as serve's stderr says it) when there is one. */
-export function pageHtml(config: string | null): string {
-  const line = config === null ? '' : `<p id="config" role="alert">${htmlText(config)}</p>`;
-  return PAGE_HTML.replace('<!--config-->\n', line === '' ? '' : `${line}\n`);
-}
 
 export const PAGE_CSS = `body{font:15px/1.4 system-ui,sans-serif;margin:0;background:#111;color:#ddd}
 header{display:flex;gap:1em;align-items:baseline;padding:.5em 1em;background:#222;position:sticky;top:0}
@@ -70,6 +61,17 @@ export const PAGE_JS = `'use strict';
     return e;
   };
   var say = function (text) { $('message').textContent = text; };
+  // The config file's line (serve's stderr's words), sent only to a client with the token: at the top of the page.
+  function showConfig(text) {
+    var p = $('config');
+    if (!p) {
+      p = el('p');
+      p.id = 'config';
+      p.setAttribute('role', 'alert');
+      document.body.insertBefore(p, $('message'));
+    }
+    p.textContent = text;
+  }
   // Text from .omc (or from Claude) among omc-top's own words gets its own bidi run: a right-to-left phase must not
   // take the neighbouring words and digits into its run ("9 s ago" drawn inside a Hebrew phase). <bdi> isolates it
   // and takes its direction from its own first strong character.
@@ -264,6 +266,7 @@ export const PAGE_JS = `'use strict';
               if (line.indexOf('event: ') === 0) type = line.slice(7);
               else if (line.indexOf('data: ') === 0) {
                 var data = JSON.parse(line.slice(6));
+                if (type === 'config') return showConfig(data);
                 // A whole picture starts every connection; after it, deltas (only what changed) build on it.
                 current = type === 'delta' ? applyDelta(current, data) : data;
                 render(current);

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Actions } from './actions.js';
 import { allowedHosts, checkRequest, interfaceAddresses, isWildcard, PAGE_HEADERS } from './guard.js';
-import { PAGE_CSS, PAGE_JS, pageHtml } from './page.js';
+import { PAGE_CSS, PAGE_HTML, PAGE_JS } from './page.js';
 import { pictureDelta } from './delta.js';
 import type { Picture, ServeSource } from './source.js';
 
@@ -19,7 +19,10 @@ export interface ServeOptions {
   listen: string;
   port: number;
   readonly: boolean;
-  /** The config file's line (config-file.ts configLine), shown at the top of the page; null: nothing to say. */
+  /**
+   * The config file's line (config-file.ts configLine), shown at the top of the page; null: nothing to say. Sent on
+   * the stream only (it names the file and its fault): never in the page, which is served before the token.
+   */
   config?: string | null;
   /** Names this machine is reached by, accepted in the Host header (--allow-host). */
   names?: readonly string[];
@@ -71,7 +74,8 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
   const hostsAt = (port: number) => allowedHosts(opts.listen, port, opts.names ?? [], addresses());
   let hosts = hostsAt(opts.port);
   const refusedHosts = new Set<string>();
-  const page = pageHtml(opts.config ?? null);
+  const config = opts.config ?? null;
+  const configEvent = config === null ? '' : `event: config\ndata: ${JSON.stringify(config)}\n\n`;
   // What every open stream has been sent so far (they are all sent the same events, in the same order).
   let last: { json: string; picture: Picture } | null = null;
   let scheduled = false;
@@ -126,7 +130,7 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
     if (isStatic) {
       const [type, body] =
         route === 'GET /'
-          ? ['text/html', page]
+          ? ['text/html', PAGE_HTML]
           : route === 'GET /app.js'
             ? ['text/javascript', PAGE_JS]
             : ['text/css', PAGE_CSS];
@@ -141,7 +145,8 @@ export async function startServer(opts: ServeOptions): Promise<Served> {
       });
       // The streams already open are brought to the picture this one starts from; a reconnect starts whole.
       sendCurrent();
-      res.write(`retry: 2000\ndata: ${last?.json ?? ''}\n\n`);
+      // The config file's line first, to this client alone (the token was checked above), then the picture.
+      res.write(`${configEvent}retry: 2000\ndata: ${last?.json ?? ''}\n\n`);
       streams.add(res);
       req.on('close', () => streams.delete(res));
       return;

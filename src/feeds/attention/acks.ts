@@ -15,18 +15,21 @@ import { withFileLock } from '../../io/file-lock.js';
 import { atomicWriteSync, describeOwnDirError, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { rootFileName } from '../../io/state-dir.js';
 import { showPaths } from '../../io/safe-fs/byte-paths.js';
+import { sameStamp, stampOf, type StatParts } from '../../io/file-stamp.js';
 
 /** The newest this many are kept: an item acknowledged long ago that still holds stays acknowledged. */
 export const MAX_ACKS = 2000;
 const FILE_MAX_BYTES = 1024 * 1024;
 const FILE_VERSION = 1;
 
-export interface AckStamp {
-  mtimeMs: number;
-  size: number;
-}
+/** The file's mtime and size when read (the status cache records it, so a reader sees the acks moved since). */
+export type AckStamp = { mtimeMs: number; size: number };
+const ACK_STAMP = ['mtimeMs', 'size'] as const;
 
 export const ackFileName = (root: string) => rootFileName('attention', root);
+
+/** The acknowledgements file's stamp from its stat. */
+export const ackStamp = (st: StatParts): AckStamp => stampOf(st, ACK_STAMP);
 
 type Parsed = { ok: true; acks: Map<string, number> } | { ok: false; message: string };
 
@@ -96,8 +99,8 @@ export class AckFile {
     if (!statSync(this.dir, '.')) return this.replace(new Map(), null, null);
     const st = statSync(this.dir, this.file);
     if (!st) return this.replace(new Map(), null, null);
-    const stamp = { mtimeMs: st.mtimeMs, size: st.size };
-    if (this.stampSeen && this.stampSeen.mtimeMs === stamp.mtimeMs && this.stampSeen.size === stamp.size) return false;
+    const stamp = ackStamp(st);
+    if (this.stampSeen && sameStamp(stamp, this.stampSeen)) return false;
     const r = readTextSync(this.dir, this.file, FILE_MAX_BYTES);
     if (!r.ok) {
       if (r.code === 'missing') return this.replace(new Map(), null, null);
@@ -151,11 +154,7 @@ export class AckFile {
   private replace(acks: Map<string, number>, stamp: AckStamp | null, problem: string | null): boolean {
     const changed = acks.size !== this.acks.size || [...acks.keys()].some((id) => !this.acks.has(id));
     // A rewrite that changed nothing still moves the stamp the status cache records: it must follow.
-    const moved =
-      changed ||
-      problem !== this.problem ||
-      (stamp?.mtimeMs ?? null) !== (this.stampSeen?.mtimeMs ?? null) ||
-      (stamp?.size ?? null) !== (this.stampSeen?.size ?? null);
+    const moved = changed || problem !== this.problem || !sameStamp(stamp, this.stampSeen);
     this.acks = acks;
     this.stampSeen = stamp;
     this.problem = problem;

@@ -21,7 +21,8 @@ import { ownStartIdentity, runningStartIdentity } from '../../io/process-start.j
 import { readTextSync, statSync, unlinkUnder } from '../../io/safe-fs/index.js';
 import { rootFileName } from '../../io/state-dir.js';
 import { isStatusValues, type StatusValues } from '../status-line.js';
-import { ackFileName, type AckStamp } from './acks.js';
+import { ackFileName, ackStamp, type AckStamp } from './acks.js';
+import { sameStamp } from '../../io/file-stamp.js';
 import { showPaths } from '../../io/safe-fs/byte-paths.js';
 import type { RulesVersion } from '../../store/verdict/types.js';
 
@@ -180,8 +181,7 @@ export function liveStatusCache(dir: string, root: string, now: number = Date.no
   const silent = writerSilence(c, now);
   if (silent !== null) return { cache: null, why: silent };
   const st = statSync(dir, ackFileName(root));
-  const acks = st ? { mtimeMs: st.mtimeMs, size: st.size } : null;
-  if ((acks?.mtimeMs ?? null) !== (c.acks?.mtimeMs ?? null) || (acks?.size ?? null) !== (c.acks?.size ?? null))
+  if (!sameStamp(st && ackStamp(st), c.acks))
     return { cache: null, why: 'acknowledgements changed since it was written' };
   return r;
 }

@@ -19,6 +19,7 @@ import {
   openDetail,
   rowByKey,
   rowKey,
+  rowsTheClockFilters,
   scrollDetail,
   selectDetailMode,
   selectId,
@@ -83,7 +84,13 @@ const DETAIL = mode<S>('session detail', (s) => !s.filterEditing && !noting(s) &
 const PEEK = mode<S>('peek', (s) => !s.filterEditing && !noting(s) && s.peek !== null);
 
 const list = (ctx: Ctx) =>
-  listLayout(ctx.state, ctx.store.sessions.getSnapshot(), ctx.body, ctx.store.claude.getSnapshot().bySession);
+  listLayout(
+    ctx.state,
+    ctx.store.sessions.getSnapshot(),
+    ctx.body,
+    ctx.app.now(),
+    ctx.store.claude.getSnapshot().bySession,
+  );
 const selected = (ctx: Ctx): SessionView | undefined => {
   const l = list(ctx);
   return l.rows[l.view.index];
@@ -399,14 +406,14 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     if (/^state\/[^/]+-state\.json$/.test(path)) return openDetail(state, LEGACY_ROW);
     return state;
   },
-  settle(state, store, body) {
+  settle(state, store, body, now) {
     if (state.detail) return state;
     const snap = store.sessions.getSnapshot();
     // During the sliced first read rows keep arriving, and many sort above those of the first frame. Until
     // the user picks a row, the cursor stays on the top row instead of following the first frame's top row
     // down the list; once the user moves, the selection is an identity as always.
     if (state.list.id === null && snap.scanning) return state;
-    const l = listLayout(state, snap, body, store.claude.getSnapshot().bySession);
+    const l = listLayout(state, snap, body, now, store.claude.getSnapshot().bySession);
     const next = settleList(state.list, l.ids, l.height);
     return next === state.list ? state : { ...state, list: next };
   },
@@ -429,15 +436,22 @@ export const sessionsPane: PaneModule<SessionsPaneState> = {
     let shown: readonly SessionView[];
     if (state.detail) shown = snap.sessions.filter((s) => rowKey(s) === state.detail?.id);
     else if (body) {
-      const l = listLayout(state, snap, body, store.claude.getSnapshot().bySession);
+      const l = listLayout(state, snap, body, now, store.claude.getSnapshot().bySession);
       shown = l.rows.slice(l.view.top, l.view.top + l.height);
     } else {
-      const rows = visibleSessions(snap, state, store.claude.getSnapshot().bySession);
+      const rows = visibleSessions(snap, state, now, store.claude.getSnapshot().bySession);
       // The window is clamped to the list's end when drawn: start where it can start at the latest.
       const from = Math.max(0, Math.min(state.list.top, rows.length - MAX_SHOWN_ROWS));
       shown = rows.slice(from, from + MAX_SHOWN_ROWS);
     }
     const claude = store.claude.getSnapshot().bySession;
+    // A filter word an age may hold ("5h"): a row the filter leaves out now may read it at the next turn of its age
+    // (or of its process cell's), and one shown may stop reading it.
+    for (const s of rowsTheClockFilters(snap, state, now, claude)) {
+      next = Math.min(next, ageTickMs(s.updatedMs, now));
+      const proc = claude.get(s.id)?.process;
+      if (proc) next = Math.min(next, ageTickMs(proc.since, now));
+    }
     const records = store.cancelRecords.getSnapshot().records;
     for (const s of shown) {
       next = Math.min(next, ageTickMs(s.updatedMs, now));

@@ -28,10 +28,12 @@ export function listLayout(
   state: SessionsPaneState,
   snap: SessionsSnapshot,
   body: Size,
+  /** The frame's clock: the filter reads the ages the rows show then. */
+  now: number,
   /** The Claude join: the filter reads the rows' CLAUDE cells too. */
   claude?: ReadonlyMap<string, ClaudeSessionView>,
 ): ListLayout {
-  const rows = visibleSessions(snap, state, claude);
+  const rows = visibleSessions(snap, state, now, claude);
   const ids = idsOf(rows);
   const showFilter = state.filterEditing || state.filter !== '';
   const height = Math.max(1, body.rows - 1 - (showFilter ? 1 : 0));

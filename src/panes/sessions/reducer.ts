@@ -5,7 +5,8 @@
  */
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { processCell } from './agent-cell.js';
-import { processSearchText } from './rows.js';
+import { ageText, processSearchText } from './rows.js';
+import { AGE_CHARS } from '../../ui/format.js';
 import type { DraftOffer } from '../../kit/kept-drafts.js';
 import type { SessionView, SessionsDelta, SessionsSnapshot } from '../../store/sessions/model.js';
 import { compareSessions } from '../../store/sessions/derive.js';
@@ -134,20 +135,88 @@ function narrowestCached(byQuery: Map<string, Filtered>, head: string, f: string
 
 /**
  * Rows shown: every whitespace-separated filter term must appear somewhere in
- * the row; finished and stale rows left out when hidden; in the chosen order
- * (a stable sort, so ties keep the store's attention order).
+ * the row, its AGE as drawn at `now` included; finished and stale rows left out
+ * when hidden; in the chosen order (a stable sort, so ties keep the store's
+ * attention order).
  */
 export function visibleSessions(
   snap: SessionsSnapshot,
   q: RowQuery | string,
+  /** The frame's clock: the ages the rows show, and so the rows a word of an age ("3m") keeps. */
+  now: number,
   /** The Claude join (claude snapshot's bySession): the row's CLAUDE cell and `waits:` text are searched too. */
   claude?: ReadonlyMap<string, ClaudeSessionView>,
 ): SessionView[] {
-  const rows = sessionRows(snap, q);
-  if (!claude || claude.size === 0) return rows;
   const query = typeof q === 'string' ? { filter: q } : q;
   const f = query.filter.trim().toLowerCase();
-  return f === '' ? rows : withProcessWords(snap, query, rows, claude, f.split(/\s+/));
+  const terms = f === '' ? [] : f.split(/\s+/);
+  const clocked = terms.filter(mayBeInAge);
+  if (clocked.length === 0) return wordRows(snap, query, f, terms, now, claude);
+  // The other words keep their rows per snapshot; those are narrowed by the words an age may hold, per `now`.
+  return agedRows(rowsTheClockFilters(snap, query, now, claude), clocked, now, claude);
+}
+
+/**
+ * The rows whose age turning over may bring them into the list or take them out of it: those the filter's other
+ * words keep, when it has a word an age may hold; none otherwise (the list then moves with the disk only).
+ */
+export function rowsTheClockFilters(
+  snap: SessionsSnapshot,
+  q: RowQuery,
+  now: number,
+  claude?: ReadonlyMap<string, ClaudeSessionView>,
+): readonly SessionView[] {
+  const f = q.filter.trim().toLowerCase();
+  const terms = f === '' ? [] : f.split(/\s+/);
+  if (!terms.some(mayBeInAge)) return [];
+  const rest = terms.filter((t) => !mayBeInAge(t));
+  return wordRows(snap, { ...q, filter: rest.join(' ') }, rest.join(' '), rest, now, claude);
+}
+
+/** A word made only of characters an age is written with (ui/format.ts AGE_CHARS) may be in a row's AGE cell. */
+function mayBeInAge(word: string): boolean {
+  for (const ch of word) if (!AGE_CHARS.includes(ch)) return false;
+  return true;
+}
+
+/** The rows whose words hold every term (no age looked at): the store's words, then the CLAUDE cell's. */
+function wordRows(
+  snap: SessionsSnapshot,
+  query: RowQuery,
+  f: string,
+  terms: readonly string[],
+  now: number,
+  claude: ReadonlyMap<string, ClaudeSessionView> | undefined,
+): SessionView[] {
+  const rows = sessionRows(snap, query);
+  if (!claude || claude.size === 0) return rows;
+  return f === '' ? rows : withProcessWords(snap, query, rows, claude, terms, now);
+}
+
+/**
+ * `base` narrowed to the rows whose shown text at `now` (its words, its CLAUDE cell, its AGE cell: rows.ts ageText,
+ * the text the row draws) holds every term. The last answer per `base` is kept for the same terms, clock and join.
+ */
+const aged = new WeakMap<
+  readonly SessionView[],
+  { key: string; now: number; claude: object | undefined; rows: SessionView[] }
+>();
+function agedRows(
+  base: readonly SessionView[],
+  terms: readonly string[],
+  now: number,
+  claude: ReadonlyMap<string, ClaudeSessionView> | undefined,
+): SessionView[] {
+  const key = terms.join(' ');
+  const hit = aged.get(base);
+  if (hit && hit.key === key && hit.now === now && hit.claude === claude) return hit.rows;
+  const rows = base.filter((s) => {
+    const c = claude?.get(s.id);
+    const process = c ? processSearchText(processCell(s, c, now)) : '';
+    return matches(`${haystack(s)} ${process} ${ageText(s, now).toLowerCase()}`, terms);
+  });
+  aged.set(base, { key, now, claude, rows });
+  return rows;
 }
 
 /**
@@ -161,11 +230,11 @@ function withProcessWords(
   rows: SessionView[],
   claude: ReadonlyMap<string, ClaudeSessionView>,
   terms: readonly string[],
+  now: number,
 ): SessionView[] {
   const hit = withProcess.get(rows);
   if (hit && hit.claude === claude) return hit.rows;
   const kept = new Set(rows);
-  const now = Date.now();
   let added = false;
   const all = sessionRows(snap, { filter: '', sort: q.sort, hideDone: q.hideDone });
   const out = all.filter((s) => {

@@ -217,6 +217,9 @@ export function waitsText(cell: ProcessCell): string {
   return `waits: ${w.call ? `${w.call.name}${w.call.arg ? ` ${w.call.arg}` : ''}` : w.for}`;
 }
 
+/** The AGE cell's text: when the session last changed, as the row shows it at `now`. */
+export const ageText = (s: SessionView, now: number): string => formatAge(s.updatedMs, now);
+
 /** The words of the CLAUDE cell and the `waits:` text the row draws, for the `/` filter (the whole longest form). */
 export function processSearchText(cell: ProcessCell): string {
   return `${cell.variants[0] ?? ''} ${waitsText(cell)}`.toLowerCase();
@@ -258,7 +261,7 @@ export function rowText(
       c.modes,
     ),
     prompt: c.prompt > 0 ? cell(promptText(s), c.prompt) : '',
-    age: fit(formatAge(s.updatedMs, now).padStart(c.age - 1), c.age),
+    age: fit(ageText(s, now).padStart(c.age - 1), c.age),
   };
 }
 

@@ -274,7 +274,7 @@ export function SessionsView({ state, store, width, height, now }: ViewProps<Ses
     showFilter,
     height: listHeight,
     view,
-  } = listLayout(state, snap, { columns: width, rows: height }, claude);
+  } = listLayout(state, snap, { columns: width, rows: height }, now, claude);
   const { index: sel, top } = view;
   const visible = rows.slice(top, top + listHeight);
   const above = moreAbove(view);

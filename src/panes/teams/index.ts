@@ -279,7 +279,7 @@ export const teamsPane: PaneModule<TeamsPaneState> = {
   },
   beforeKey: (ctx) => {
     // Follow the sessions pane (a team session selected there preselects its team).
-    const synced = followSessions(ctx.state, sessionsSelection(ctx.ui, ctx.store), snapOf(ctx));
+    const synced = followSessions(ctx.state, sessionsSelection(ctx.ui, ctx.store, ctx.app.now()), snapOf(ctx));
     if (synced !== ctx.state) ctx.set(synced);
   },
   sources: (store) => {

@@ -19,10 +19,11 @@ export interface SessionsSelection {
   shown: string | null;
 }
 
-export function sessionsSelection(ui: UiStore, store: OmcStore): SessionsSelection {
+export function sessionsSelection(ui: UiStore, store: OmcStore, now: number): SessionsSelection {
   const s = ui.state.panes.sessions as SessionsPaneState | undefined;
   const explicit = s?.list.id ?? null;
-  const rows = visibleSessions(store.sessions.getSnapshot(), s ?? initSessionsPane());
+  // At the clock the sessions pane draws its rows with: a filter word of an age keeps the rows it keeps there.
+  const rows = visibleSessions(store.sessions.getSnapshot(), s ?? initSessionsPane(), now);
   const i = selectedIndex(s ?? initSessionsPane(), rows);
   return { explicit, shown: i < 0 ? null : (rows[i]?.id ?? null) };
 }

@@ -36,7 +36,7 @@ function toneColor(theme: Theme, tone: Tone | undefined): string | undefined {
 export function TeamsView({ state, store, width, height, now, ui }: ViewProps<TeamsPaneState>) {
   const theme = useTheme();
   const snap = useSyncExternalStore(store.teams.subscribe, store.teams.getSnapshot);
-  const s = ui ? followSessions(state, sessionsSelection(ui, store), snap) : state;
+  const s = ui ? followSessions(state, sessionsSelection(ui, store, now), snap) : state;
   const rootWhy = useRootUnreadWhy(store);
 
   if (s.detail) {

@@ -24,6 +24,7 @@ import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { atomicWriteSync, describeOwnDirError, ensureOwnDir, readTextSync, statSync } from '../../io/safe-fs/index.js';
 import { showPaths } from '../../io/safe-fs/byte-paths.js';
 import { rootFileName } from '../../io/state-dir.js';
+import { sameStamp, stampOf } from '../../io/file-stamp.js';
 import type { Clock } from '../types.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 import {
@@ -151,6 +152,7 @@ export function serializeCancelRecords(root: string, records: Iterable<CancelRec
   return JSON.stringify({ version: FILE_VERSION, root: showPaths(root), cancels: kept });
 }
 
+/** A file's mtime and size when read: read again when either moved. */
 type Stamp = { mtimeMs: number; size: number };
 
 /** One of the two files as last read whole (its last good read), the stamp it was read at, and why not since. */
@@ -295,8 +297,8 @@ export class CancelRecordFile {
   ): Kept<T> {
     const st = dirThere ? statSync(this.dir, file) : null;
     if (!st) return { value: new Map() as T, stamp: null, problem: null };
-    const stamp = { mtimeMs: st.mtimeMs, size: st.size };
-    if (was.stamp && was.stamp.mtimeMs === stamp.mtimeMs && was.stamp.size === stamp.size) return was;
+    const stamp: Stamp = stampOf(st, ['mtimeMs', 'size']);
+    if (was.stamp && sameStamp(stamp, was.stamp)) return was;
     const r = readTextSync(this.dir, file, FILE_MAX_BYTES);
     if (!r.ok)
       return r.code === 'missing'

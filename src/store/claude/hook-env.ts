@@ -15,9 +15,9 @@
  * One resolver for every surface: the stale-run line, the budget guard's lines, `--json`. Files are read through
  * the safe read path (a link followed: dotfile managers link settings.json), again on the store's timer.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonSync } from '../../io/safe-fs/index.js';
+import { followedStampKey, MISSING_STAMP } from '../../io/file-stamp.js';
 import { gitOnePass, realGit, type GitProbe } from '../../io/git.js';
 import { obj } from '../../io/json.js';
 import { homeDir } from '../../io/home-dir.js';
@@ -121,21 +121,15 @@ export class HookEnv {
 
   private own: Layer | null = null;
   /** Each settings file's `env` by path, with the stat it was read at. */
-  private readonly files = new Map<string, { stamp: string; vars: Map<string, string> | null }>();
+  private readonly files = new Map<string, { stamp: string | null; vars: Map<string, string> | null }>();
 
   private settingsEnvOf(src: SettingsSource): Map<string, string> | null {
     const file = sourcePath(src);
-    let stamp = 'none';
-    try {
-      // Followed as the read follows it: a settings file linked from a dotfiles repository changes at its target.
-      const st = fs.statSync(file, { throwIfNoEntry: false });
-      if (st) stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-    } catch {
-      stamp = 'unknown';
-    }
+    // Followed as the read follows it: a settings file linked from a dotfiles repository changes at its target.
+    const stamp = followedStampKey(file);
     const had = this.files.get(file);
-    if (had && had.stamp === stamp && stamp !== 'unknown') return had.vars;
-    const vars = stamp === 'none' ? null : settingsEnv(src);
+    if (had && stamp !== null && had.stamp === stamp) return had.vars;
+    const vars = stamp === MISSING_STAMP ? null : settingsEnv(src);
     if (this.files.size > 32) this.files.clear();
     this.files.set(file, { stamp, vars });
     return vars;

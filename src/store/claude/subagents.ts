@@ -13,6 +13,7 @@ import { type Obj, obj } from '../../io/json.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { listDirSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
+import { stampKey } from '../../io/file-stamp.js';
 import { cleanLine, truncate } from '../../io/sanitize.js';
 import { timeMs } from '../sessions/omc-rules.js';
 import type { IterationFacts, Tokens, TranscriptFacts } from './transcript-facts.js';
@@ -205,7 +206,7 @@ export class SubagentSet {
       this.dirStamp = '';
       return had;
     }
-    const stamp = `${st.ino}:${st.mtimeMs}`;
+    const stamp = stampKey(st, ['ino', 'mtimeMs']);
     if (stamp === this.dirStamp) return false;
     this.dirStamp = stamp;
     const list = listDirSync(this.configDir, this.dirRel, CLAUDE_DIR_READ);
@@ -236,7 +237,7 @@ export class SubagentSet {
   private readMeta(id: string): boolean {
     const rel = `${this.dirRel}/agent-${id}.meta.json`;
     const st = statSync(this.configDir, rel);
-    const stamp = st ? `${st.ino}:${st.size}:${st.mtimeMs}` : 'missing';
+    const stamp = stampKey(st, ['ino', 'size', 'mtimeMs']);
     if (this.metas.get(id)?.stamp === stamp) return false;
     let meta: SubagentMeta = { type: null, model: null, description: null, finished: false };
     if (st) {

@@ -7,6 +7,7 @@
  * (quota.ts `judgeUsage`).
  */
 import { parseJsonText, listDirSync, readTextSync, statSync } from '../../io/safe-fs/index.js';
+import { stampKey } from '../../io/file-stamp.js';
 import { LastGoodFile } from '../../io/last-good.js';
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import { CLAUDE_DIR_READ, findClaudeConfigDir } from '../claude/config-dir.js';
@@ -131,7 +132,7 @@ export class QuotaDomain implements Domain {
   /** Which cache file OMC's HUD would use here: this environment's source, else the newest, else the legacy one. */
   private pickCache(): void {
     const st = statSync(this.configDir, USAGE_CACHE_DIR);
-    const stamp = st ? `${st.ino}:${st.mtimeMs}` : 'missing';
+    const stamp = stampKey(st, ['ino', 'mtimeMs']);
     if (stamp === this.pluginStamp) return;
     this.pluginStamp = stamp;
     const list = st ? listDirSync(this.configDir, USAGE_CACHE_DIR, CLAUDE_DIR_READ) : null;

@@ -18,6 +18,7 @@ import {
   unlinkUnder,
 } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
+import { sameStamp } from '../../io/file-stamp.js';
 import { LOCAL_SETTINGS_REL } from '../claude/settings-sources.js';
 
 export const SETTINGS_REL = LOCAL_SETTINGS_REL;
@@ -29,7 +30,10 @@ export const SETTINGS_ATTEMPTS = 5;
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** What identifies the file that was read: a replace or a rewrite in place changes at least one. */
+/**
+ * What identifies the file that was read: a replace or a rewrite in place changes at least one (the device and the
+ * change time compared when the read learnt them).
+ */
 interface Identity {
   dev: number | undefined;
   ino: number;
@@ -84,17 +88,6 @@ function notUtf8(projectDir: string): string {
   return `${SETTINGS_REL} is not valid UTF-8${where}: writing the hook would change bytes omc-top cannot read; save it as UTF-8 first (nothing was changed)`;
 }
 
-function sameFile(now: fs.Stats | null, id: Identity | null): boolean {
-  if (now === null || id === null) return now === null && id === null;
-  return (
-    now.ino === id.ino &&
-    now.size === id.size &&
-    now.mtimeMs === id.mtimeMs &&
-    (id.dev === undefined || now.dev === id.dev) &&
-    (id.ctimeMs === undefined || now.ctimeMs === id.ctimeMs)
-  );
-}
-
 /** What a change does to the file read: nothing (`stop`, with what to say), write these bytes, or remove it. */
 export type SettingsStep<T> =
   { kind: 'stop'; result: T } | { kind: 'write'; text: string; result: T } | { kind: 'unlink'; result: T };
@@ -136,7 +129,7 @@ export function changeSettings<T>(
     if ('ok' in step) return step;
     if (step.kind === 'stop') return { ok: true, result: step.result, step, read, exact: true, attempts: attempt };
     race.beforeReplace?.();
-    const unchanged = (now: fs.Stats | null) => sameFile(now, read.id);
+    const unchanged = (now: fs.Stats | null) => sameStamp(now, read.id);
     let replaced: boolean;
     try {
       replaced =

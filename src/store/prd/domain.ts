@@ -5,6 +5,7 @@
  * prd.json moving), so drawing a ralph row costs no file system call at all.
  */
 import { listDirSync, parseJsonText, readTextSync, statSync } from '../../io/safe-fs/index.js';
+import { stampKey, type StampPart } from '../../io/file-stamp.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Domain, Problem, WatchEvent } from '../types.js';
 import { countStories, type PrdRules, type PrdVerdict, type StoryProgress } from './count.js';
@@ -18,6 +19,9 @@ export interface PrdLookup {
 
 /** The `--json` shape: `{passed, total, current}` or null (no PRD, or an invalid one: see problems). */
 export type StoriesJson = { passed: number; total: number; current: string | null } | null;
+
+/** A PRD is judged again when its size, mtime or inode moved. */
+const PRD_STAMP: readonly StampPart[] = ['size', 'mtimeMs', 'ino'];
 
 interface Cached {
   key: string;
@@ -191,7 +195,7 @@ export class PrdDomain implements Domain {
   private projectKey(): string | null {
     if (this.opts.projectDir === null) return null;
     const st = statSync(this.opts.projectDir, 'prd.json');
-    return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : null;
+    return st ? stampKey(st, PRD_STAMP) : null;
   }
 
   private startProjectTimer(): void {
@@ -255,7 +259,7 @@ export class PrdDomain implements Domain {
       this.cache.delete(id);
       return null;
     }
-    const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
+    const key = stampKey(st, PRD_STAMP);
     const hit = this.cache.get(id);
     if (hit && hit.key === key) return hit.verdict;
     const verdict = prdVerdict(base, c.rel, this.rules);

@@ -6,6 +6,7 @@
  * inode changed; the newest `MAX_SUMMARIES` by mtime reach the history.
  */
 import { listDirSync, readJsonSync, statSync } from '../../io/safe-fs/index.js';
+import { stampKey } from '../../io/file-stamp.js';
 import { cleanLine } from '../../io/sanitize.js';
 import type { Problem } from '../types.js';
 
@@ -94,7 +95,7 @@ export class SummaryReader {
   readOne(rel: string, edge?: 'leading' | 'trailing'): boolean {
     const st = statSync(this.root, rel);
     if (!st) return this.held.delete(rel);
-    const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
+    const key = stampKey(st, ['size', 'mtimeMs', 'ino']);
     const prev = this.held.get(rel);
     if (prev && prev.key === key) return false;
     const r = readJsonSync(this.root, rel, SUMMARY_MAX_BYTES);

@@ -5,7 +5,8 @@
  * seen on a leading-edge read is pending and shown only when the trailing
  * re-read confirms it (a non-atomic writer caught mid-write).
  */
-import { LastGoodFile, sameStamp, type Parsed } from '../../io/last-good.js';
+import { LastGoodFile, type Parsed } from '../../io/last-good.js';
+import { sameStamp } from '../../io/file-stamp.js';
 import { parseJsonText, statSync, type ReadOk } from '../../io/safe-fs/index.js';
 import { BOM_MESSAGE } from './omc-rules.js';
 import { MAX_FILES_PER_SESSION, keyOf, type FilePlace } from './paths.js';
