@@ -423,8 +423,11 @@ export class OmcStore {
             env: opts.claude?.env ?? process.env,
             current: () => this.claude.configRead,
             use: (config) => {
+              const moved = config.dir !== this.claude.configRead.dir;
               this.claude.useConfig(config);
               this.bgJobs.useConfig(config);
+              // OMC's variables as the hooks get them: that directory's settings, now rather than at the next look.
+              if (moved) this.refreshHookEnv();
             },
             onNewSession: () => this.omcRecheck?.look(undefined, true),
             firstLookInScan: opts.claude?.lookLater === true,
