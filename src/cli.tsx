@@ -375,7 +375,8 @@ function watchRoot(
     answers: { listen: !opts.readonly },
     // The first frame reads a screenful of sessions, not more (firstStepRows).
     sessions: { firstStepMinRows: firstStepRows(process.stdout.rows) },
-    claude: { env: opts.claudeEnv },
+    // The project's Claudes are looked at after the first frame (resolveRootAndOmc's claudesLater).
+    claude: { env: opts.claudeEnv, lookLater: true },
   });
   enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
   // A plugin update under the running monitor: said once, in the messages (M keeps it); omcFollower.
@@ -531,15 +532,18 @@ export async function main(argv: readonly string[]): Promise<number> {
   // The bin may have asked git the first question already (io/git-early.ts): its answer is taken below.
   await earlyGitSettled();
   // Which OMC runs the hooks decides where its state is: both are found together.
+  const json = args.flags.has('json');
   const { res, omc, redetect, rootFor, claudeEnv } = resolveRootAndOmc({
     cwd,
     rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
+    // The monitor's first frame does not wait for a look at every process: its store looks right after (lookLater).
+    claudesLater: !json,
   });
   const readonly = args.flags.has('readonly');
   // --json answers now; the monitor waits for a .omc that does not exist yet (and says where it looks).
   const interactive = process.stdout.isTTY && process.stdin.isTTY;
-  if (!res.exists && (args.flags.has('json') || !interactive)) {
+  if (!res.exists && (json || !interactive)) {
     const base = nestedSearchBase(res);
     const found = base ? nestedNotice(findNestedRoots(base, res.root)) : null;
     if (found) res.notices.push(found);
@@ -555,7 +559,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (typeof notify === 'string' && typeof parseChannels(notify) === 'string') {
     throw new UsageError(parseChannels(notify) as string);
   }
-  if (args.flags.has('json')) {
+  if (json) {
     const notice = nestedNotice(nested());
     if (notice) res.notices.unshift(notice);
     return runJson(res, readonly, omc, nested(), claudeEnv);

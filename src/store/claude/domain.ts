@@ -86,7 +86,16 @@ export interface ClaudeDomainOptions {
    * process counts as reading this root (as before).
    */
   hookRoot?: HooksReadRootOptions;
+  /**
+   * The config directory is not settled yet (the monitor looks at the project's Claudes after its first frame,
+   * config-look.ts): nothing of Claude's is read or shown until `useConfig` says which directory to read, so no
+   * status is shown that the directory the look chooses would take back.
+   */
+  settleFirst?: boolean;
 }
+
+/** How a path under the config directory is shown in a problem line. */
+const labelOf = (c: ClaudeConfigDir): string => (c.rule === 'CLAUDE_CONFIG_DIR' ? '$CLAUDE_CONFIG_DIR' : '~/.claude');
 
 const EMPTY = (c: ClaudeConfigDir): ClaudeSnapshot => ({
   version: 0,
@@ -100,8 +109,15 @@ const EMPTY = (c: ClaudeConfigDir): ClaudeSnapshot => ({
 export class ClaudeDomain implements Domain {
   readonly name = 'claude';
   readonly cell: SnapshotCell<ClaudeSnapshot>;
-  private readonly dir: string;
-  private readonly label: string;
+  private dir: string;
+  private label: string;
+  private config: ClaudeConfigDir;
+  /** Which directory to read is known (settleFirst): until then scan() and the sessions' changes read nothing. */
+  private settled: boolean;
+  /** The store asked for the first read (a scan that `settled` held back is made when it settles). */
+  private scanAsked = false;
+  /** startDeferredReads() ran: a tracker made for another directory starts reading at once. */
+  private deferredStarted = false;
   private readonly clock: Clock;
   private readonly live: boolean;
   private readonly probe: LivenessProbe;
@@ -156,7 +172,7 @@ export class ClaudeDomain implements Domain {
   private readonly scratchRead: ReadState = { version: 0, subagentsVersion: 0, behind: false, problem: null };
   private disposed = false;
   /** Each followed session's subagent files (subagents.ts), read with its transcript. */
-  private readonly subagents: SubagentTracker;
+  private subagents: SubagentTracker;
   /** Each judged view of a process working elsewhere, as the copy that says so (ProcessView.elsewhere). */
   private awayViews = new WeakMap<ProcessView, ProcessView>();
   /** Whether a process working in a directory has hooks that read this root (remembered per directory). */
@@ -164,8 +180,10 @@ export class ClaudeDomain implements Domain {
 
   constructor(private readonly opts: ClaudeDomainOptions) {
     this.hooksHere = opts.hookRoot ? hooksReadRoot(opts.hookRoot) : () => null;
+    this.config = opts.config;
     this.dir = opts.config.dir;
-    this.label = opts.config.rule === 'CLAUDE_CONFIG_DIR' ? '$CLAUDE_CONFIG_DIR' : '~/.claude';
+    this.label = labelOf(opts.config);
+    this.settled = opts.settleFirst !== true;
     this.clock = opts.clock ?? Date.now;
     this.live = opts.live ?? true;
     this.probe = opts.registry?.probe ?? opts.probe ?? systemProbe();
@@ -181,16 +199,20 @@ export class ClaudeDomain implements Domain {
       this.judgeAll();
       this.publish();
     });
-    this.subagents = new SubagentTracker(
+    this.subagents = this.subagentTracker(this.live && opts.deferUntilLive === true);
+    this.catchUpHeld = this.live && opts.deferUntilLive === true;
+    if (this.live) opts.sessions.subscribe(() => this.syncTranscripts(false));
+  }
+
+  private subagentTracker(deferred: boolean): SubagentTracker {
+    return new SubagentTracker(
       this.dir,
       this.live,
       (sid) => {
         if (!this.disposed && this.readers.has(sid)) this.readTranscripts(new Set([sid]));
       },
-      this.live && opts.deferUntilLive === true,
+      deferred,
     );
-    this.catchUpHeld = this.live && opts.deferUntilLive === true;
-    if (this.live) opts.sessions.subscribe(() => this.syncTranscripts(false));
   }
 
   subscribe = (l: () => void) => this.cell.subscribe(l);
@@ -209,6 +231,7 @@ export class ClaudeDomain implements Domain {
    * budget). Only the first call does anything.
    */
   startDeferredReads(): void {
+    this.deferredStarted = true;
     const held = this.catchUpHeld;
     this.catchUpHeld = false;
     const subagents = this.subagents.start();
@@ -229,6 +252,8 @@ export class ClaudeDomain implements Domain {
 
   scan(): void {
     if (this.disposed) return;
+    this.scanAsked = true;
+    if (!this.settled) return;
     this.readRegistryNow();
     this.syncTranscripts();
     if (this.live) this.ensureWatching();
@@ -435,7 +460,7 @@ export class ClaudeDomain implements Domain {
 
   /** `fullRead`: re-read every transcript (scans, registry changes), not only newly wanted ones. */
   private syncTranscripts(fullRead = true): void {
-    if (this.disposed) return;
+    if (this.disposed || !this.settled) return;
     if (!fullRead && this.live && this.wantedStillHold()) return;
     const want = this.wantedTranscripts();
     let removed = false;
@@ -734,7 +759,7 @@ export class ClaudeDomain implements Domain {
     this.cell.set({
       version: this.version,
       configDir: this.dir,
-      rule: this.opts.config.rule,
+      rule: this.config.rule,
       bySession: by,
       problems,
       registryMissing: this.registryMissing,
@@ -903,6 +928,65 @@ export class ClaudeDomain implements Domain {
     } catch {
       return false; // not there yet: the tick tries again
     }
+  }
+
+  /** The config directory read now (useConfig may have switched it). */
+  get configRead(): ClaudeConfigDir {
+    return this.config;
+  }
+
+  /**
+   * Reads `config` from now on (config-look.ts: the project's Claudes run with it). Another directory than the one
+   * read: everything read of the old one is dropped (its processes, transcripts, exits seen, watches) and the new one
+   * read afresh, so no row keeps a status the new directory did not say. The first call also settles a domain made
+   * with `settleFirst`. A domain following a shared registry (a fleet's) keeps its directory.
+   */
+  useConfig(config: ClaudeConfigDir): void {
+    if (this.disposed || this.opts.registry) return;
+    const wasSettled = this.settled;
+    this.settled = true;
+    const moved = config.dir !== this.dir;
+    if (moved) this.forget();
+    this.config = config;
+    this.dir = config.dir;
+    this.label = labelOf(config);
+    // The subagent files wait for `live` as they did for the old directory (read at once once it is live).
+    if (moved)
+      this.subagents = this.subagentTracker(this.live && this.opts.deferUntilLive === true && !this.deferredStarted);
+    if (moved || config.rule !== this.cell.getSnapshot().rule) this.lastRegistryMissing = null; // publish once
+    if (!this.scanAsked) return;
+    if (moved || !wasSettled) this.scan();
+    else this.publish();
+  }
+
+  /** Drops what was read of the directory read until now (useConfig). */
+  private forget(): void {
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+    if (this.registryTimer) clearTimeout(this.registryTimer);
+    this.registryTimer = null;
+    if (this.catchUp) clearImmediate(this.catchUp);
+    this.catchUp = null;
+    this.probe.holds?.retain(new Set());
+    this.subagents.dispose();
+    this.entries = [];
+    this.procViews = new Map();
+    this.registryProblems = [];
+    this.registryMissing = true;
+    this.readers.clear();
+    this.readerDirs.clear();
+    this.readersMoved = true;
+    this.allDirsWatched = false;
+    this.projectsTried = null;
+    this.behind.clear();
+    this.departed.clear();
+    this.installCache.clear();
+    // Not "gone": the processes of the old directory were not seen to end, they are no longer looked at.
+    this.liveSessions = new Set();
+    this.runningViews = new WeakMap();
+    this.goneEntries = new WeakSet();
+    this.awayViews = new WeakMap();
+    this.wantedFrom = null;
   }
 
   dispose(): void {

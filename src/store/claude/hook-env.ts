@@ -47,8 +47,11 @@ export const hookSettingWords = (s: HookSetting): string =>
 export interface HookEnvOptions {
   /** omc-top's own environment (the last source). */
   env: NodeJS.ProcessEnv;
-  /** The environment that names Claude's config directory (CLAUDE_CONFIG_DIR, HOME); default `env`. */
-  claudeEnv?: NodeJS.ProcessEnv;
+  /**
+   * The environment that names Claude's config directory (CLAUDE_CONFIG_DIR, HOME); default `env`. A function: the
+   * directory a running monitor reads now (it follows the project's Claudes, config-look.ts), asked at each look.
+   */
+  claudeEnv?: NodeJS.ProcessEnv | (() => NodeJS.ProcessEnv);
   /** The project whose `.claude/` settings apply and whose live Claudes are looked at. */
   projectDir: string | null;
   /** Where managed settings live (tests point it at a scratch directory). */
@@ -194,7 +197,7 @@ function readLayers(
   own: () => Layer,
 ): Layer[] {
   const layers: Layer[] = [];
-  const claudeEnv = opts.claudeEnv ?? opts.env;
+  const claudeEnv = typeof opts.claudeEnv === 'function' ? opts.claudeEnv() : (opts.claudeEnv ?? opts.env);
   const project = opts.projectDir;
   // The files Claude Code started in the project reads (settings-sources.ts, the one rule), the one that wins
   // first. Managed drop-ins merge over the managed file in name order, so for a variable the last name wins first.
