@@ -98,9 +98,10 @@ Options:
   -v, --version print the version
 
 How the .omc root is found (as OMC does): $OMC_STATE_DIR/<project id> when
-OMC_STATE_DIR is set; else the nearest .omc-workspace marker; else the git
-top-level (a submodule climbs to its superproject); else $HOME/.omc (OMC 5.5.0;
-OMC 4.x used ./.omc, which is shown when it is the only one that exists).
+OMC_STATE_DIR is set (as OMC's hooks get it: the "env" of Claude's settings files
+first, then omc-top's environment); else the nearest .omc-workspace marker; else
+the git top-level (a submodule climbs to its superproject); else $HOME/.omc (OMC
+5.5.0; OMC 4.x used ./.omc, which is shown when it is the only one that exists).
 
 Keys: ? in the app lists them all. q quits.`;
 
@@ -133,8 +134,9 @@ function notFoundMessage(r: RootResolution): string {
     lines.push(fault === 'does not exist' || fault === 'is a directory' ? `  ${shown}` : `  ${shown}: ${fault}`);
   }
   for (const n of r.notices) lines.push(`note: ${cleanLine(n)}`);
-  // A Claude here whose hooks write elsewhere (its own OMC_STATE_DIR, or none where omc-top has one).
-  for (const h of stateDirHints(r.projectDir, process.env)) lines.push(`note: ${h}`);
+  // A Claude here whose hooks write elsewhere (its own OMC_STATE_DIR, or none where omc-top has one); not when a
+  // Claude settings file sets it: that beats every Claude's environment.
+  if (r.stateDirFrom === undefined) for (const h of stateDirHints(r.projectDir, process.env)) lines.push(`note: ${h}`);
   lines.push('Start OMC in this project first, or point omc-top at one with --cwd DIR or --root DIR/.omc.');
   return lines.join('\n');
 }

@@ -38,6 +38,8 @@ export interface HookSetting {
    * unset, where it was looked for: "not set in Claude's settings nor omc-top's environment".
    */
   source: string;
+  /** True when a settings file's `env` set it (it beats any environment Claude was started with). */
+  fromSettings?: boolean;
 }
 
 /** "OMC_STALE_RUN_HOURS=8 from ~/.claude/settings.json"; "OMC_STALE_RUN_HOURS not set in Claude's settings nor …". */
@@ -75,6 +77,8 @@ export interface LiveClaude {
 interface Layer {
   source: string;
   vars: ReadonlyMap<string, string>;
+  /** A settings file's `env` (not an environment). */
+  settings?: boolean;
 }
 
 const SETTINGS_MAX_BYTES = 4 * 1024 * 1024;
@@ -96,7 +100,7 @@ export class HookEnv {
   get(name: string): HookSetting {
     for (const l of this.read()) {
       const v = l.vars.get(name);
-      if (v !== undefined) return { name, value: v, source: l.source };
+      if (v !== undefined) return { name, value: v, source: l.source, ...(l.settings ? { fromSettings: true } : {}) };
     }
     return { name, value: null, source: this.unsetWords() };
   }
@@ -209,7 +213,7 @@ function readLayers(
   const rest = all.filter((x) => x.scope !== 'managed' && (project !== null || x.scope === 'user'));
   for (const src of [...managed, ...rest]) {
     const vars = settingsEnvOf(src);
-    if (vars && vars.size > 0) layers.push({ source: sourceWords(src, project, claudeEnv), vars });
+    if (vars && vars.size > 0) layers.push({ source: sourceWords(src, project, claudeEnv), vars, settings: true });
   }
   const running =
     project !== null && opts.processes !== false
