@@ -8,7 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { readAnswersConfig } from '../config/answers-config.js';
 import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
 import { DEFAULT_WAIT_SECONDS, stateDir } from '../store/permissions/protocol.js';
-import { hookStatus, hooksOffWords, installHook, uninstallHook } from '../store/permissions/settings-hook.js';
+import {
+  hookStatus,
+  hooksOffWords,
+  installHook,
+  notLoadedWords,
+  uninstallHook,
+} from '../store/permissions/settings-hook.js';
 import { claudeProjectDir } from '../store/claude/settings-sources.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
@@ -91,7 +97,14 @@ export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo
   const waitSeconds = readAnswersConfig(io.env).permissionWaitSeconds ?? DEFAULT_WAIT_SECONDS;
   const r = installHook({ projectDir, script, node: process.execPath, waitSeconds }, dir);
   if (!r.ok) return say(false, r.message, {}, r.code ?? 1);
-  // Installed, but Claude Code runs no hook here: said now, not only by `status` and `doctor`.
-  const off = hookStatus({ cwd }, io.env).hooksDisabledIn;
-  return say(true, off ? `${r.message}; but ${hooksOffWords(off)}` : r.message);
+  // Installed, but Claude Code runs no hook here, or does not load the file it is in: said now, not only by
+  // `status` and `doctor`.
+  const st = hookStatus({ cwd }, io.env);
+  const dropped = st.settingsNotLoaded.find((u) => u.path === st.settingsPath);
+  const but = st.hooksDisabledIn
+    ? hooksOffWords(st.hooksDisabledIn)
+    : dropped
+      ? notLoadedWords(dropped.path, dropped.value, true)
+      : null;
+  return say(true, but ? `${r.message}; but ${but}` : r.message);
 }

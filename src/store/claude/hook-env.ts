@@ -27,7 +27,13 @@ import { CLAUDE_DIR_READ, findClaudeConfigDir } from './config-dir.js';
 import { environOfProcess } from './process-env.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { readRegistry } from './registry.js';
-import { MANAGED_SETTINGS_DIR, settingsSources, sourcePath, type SettingsSource } from './settings-sources.js';
+import {
+  MANAGED_SETTINGS_DIR,
+  loadsDisableKey,
+  settingsSources,
+  sourcePath,
+  type SettingsSource,
+} from './settings-sources.js';
 
 /** One variable as OMC's hooks see it: its value (null: unset) and where that came from, in words. */
 export interface HookSetting {
@@ -172,7 +178,8 @@ function settingsEnv(src: SettingsSource): Map<string, string> | null {
   const label =
     src.scope === 'user' ? CLAUDE_DIR_READ.rootLabel : src.scope === 'managed' ? 'managed settings' : PROJECT;
   const r = readJsonSync(src.root, src.rel, SETTINGS_MAX_BYTES, { followLink: true, rootLabel: label });
-  const env = r.ok ? obj(obj(r.value)?.env) : null;
+  // A file Claude Code does not load (a non-boolean disableAllHooks) gives its hooks none of its `env`.
+  const env = r.ok && loadsDisableKey(r.value) ? obj(obj(r.value)?.env) : null;
   if (!env) return null;
   const out = new Map<string, string>();
   for (const [k, v] of Object.entries(env))

@@ -33,6 +33,7 @@ import {
   hooksDisabledBy,
   settingsSources,
   sourcePath,
+  unloadedSettings,
 } from '../claude/settings-sources.js';
 import { DEFAULT_WAIT_SECONDS, HOOK_TIMEOUT_MARGIN_SECONDS, PERMISSIONS_DIR } from './protocol.js';
 import {
@@ -164,6 +165,11 @@ export interface HookStatus {
   waitSeconds: number;
   /** The settings file whose `"disableAllHooks": true` keeps Claude Code from running any hook here, or null. */
   hooksDisabledIn: string | null;
+  /**
+   * Settings files Claude Code does not load here because their `disableAllHooks` is not a boolean (none of their
+   * hooks run, none of their keys apply), with that value as JSON.
+   */
+  settingsNotLoaded: { path: string; value: string }[];
   /** A problem with the installed entry, or with the file, or hooks turned off. */
   problem: string | null;
 }
@@ -180,6 +186,13 @@ export interface HookPlace {
 export const hooksOffWords = (file: string) =>
   `Claude Code runs no hook here: "${DISABLE_ALL_HOOKS}": true in ${shownPath(file)} (remove it, or set it to false in a settings file read after it)`;
 
+/**
+ * The words for a settings file Claude Code drops for a `disableAllHooks` that is not a boolean: the same in `hooks
+ * status`, `doctor` and install's message. `ours`: the file holds omc-top's entry.
+ */
+export const notLoadedWords = (file: string, value: string, ours: boolean) =>
+  `"${DISABLE_ALL_HOOKS}": ${cleanLine(value.length > 40 ? `${value.slice(0, 39)}…` : value)} in ${shownPath(file)} is not true or false: Claude Code does not load that file at all (${ours ? "nothing in it applies, omc-top's hook included" : 'nothing in it applies; hooks in the other files still run'}); write true or false`;
+
 /** Whether omc-top's hook is in the settings file Claude Code started in `place.cwd` reads, and whether it can work. */
 export function hookStatus(at: HookPlace | string, env: NodeJS.ProcessEnv = process.env): HookStatus {
   const place = typeof at === 'string' ? { cwd: at } : at;
@@ -187,10 +200,28 @@ export function hookStatus(at: HookPlace | string, env: NodeJS.ProcessEnv = proc
   const projectDir = claudeProjectDir(place.cwd, git);
   const waitSeconds = readAnswersConfig(env).permissionWaitSeconds ?? DEFAULT_WAIT_SECONDS;
   const settingsPath = path.join(projectDir, SETTINGS_REL);
-  const off = hooksDisabledBy(place.cwd, env, git, settingsSources(place.cwd, env, git, place.managedDir));
+  const sources = settingsSources(place.cwd, env, git, place.managedDir);
+  const off = hooksDisabledBy(place.cwd, env, git, sources);
   const hooksDisabledIn = off ? sourcePath(off) : null;
-  const offProblem = hooksDisabledIn ? hooksOffWords(hooksDisabledIn) : null;
-  const base = { settingsPath, waitSeconds, command: null, timeout: null, scriptFound: null, hooksDisabledIn };
+  const settingsNotLoaded = unloadedSettings(sources).map((u) => ({ path: sourcePath(u.source), value: u.value }));
+  // Hooks off is said first; then a file Claude does not load, omc-top's own first (its entry then does nothing).
+  const unloaded = [...settingsNotLoaded].sort(
+    (a, b) => Number(b.path === settingsPath) - Number(a.path === settingsPath),
+  );
+  const offProblem = hooksDisabledIn
+    ? hooksOffWords(hooksDisabledIn)
+    : unloaded.length > 0
+      ? unloaded.map((u) => notLoadedWords(u.path, u.value, u.path === settingsPath)).join('; ')
+      : null;
+  const base = {
+    settingsPath,
+    waitSeconds,
+    command: null,
+    timeout: null,
+    scriptFound: null,
+    hooksDisabledIn,
+    settingsNotLoaded,
+  };
   const l = load(projectDir);
   if (!l.ok) return { ...base, installed: false, problem: l.message };
   const hooks = isObj(l.doc.hooks) && Array.isArray(l.doc.hooks[EVENT]) ? (l.doc.hooks[EVENT] as unknown[]) : [];
