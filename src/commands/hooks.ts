@@ -13,7 +13,9 @@ import {
   hooksOffWords,
   installHook,
   notLoadedWords,
+  alsoInWords,
   uninstallHook,
+  uninstallOlder,
 } from '../store/permissions/settings-hook.js';
 import { claudeProjectDir } from '../store/claude/settings-sources.js';
 import { resolveOmcRoot } from '../store/root.js';
@@ -82,14 +84,20 @@ export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo
   const projectDir = claudeProjectDir(cwd);
   if (verb === 'status') {
     const st = hookStatus({ cwd }, io.env);
-    const message = st.installed
+    const main = st.installed
       ? `installed in ${st.settingsPath}${st.problem ? `, but ${st.problem}` : ''}`
       : `not installed in ${st.settingsPath}${st.problem ? ` (${st.problem})` : ''}`;
+    const message = st.alsoIn.length > 0 ? `${main}; ${alsoInWords(st.alsoIn)}` : main;
     return say(st.problem === null, message, { status: st });
   }
   if (verb === 'uninstall') {
     const r = uninstallHook(projectDir, dir);
-    return say(r.ok, r.message, {}, r.code ?? (r.ok ? 0 : 1));
+    // What an older omc-top wrote in the superproject's or this directory's settings files goes too.
+    const older = uninstallOlder(cwd, dir);
+    const ok = r.ok && older.ok;
+    const words = older.messages.length > 0 && /: nothing to remove$/.test(r.message) ? [] : [r.message];
+    const message = [...words, ...older.messages].join('; ');
+    return say(ok, message, {}, r.code ?? older.code ?? (ok ? 0 : 1));
   }
   const script = io.script === undefined ? hookScriptPath() : io.script;
   if (!script)
