@@ -26,7 +26,7 @@ import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall, type OmcReadMemo } from './store/omc-install.js';
-import { stateDirHints } from './store/claude/process-env.js';
+import { rootHints } from './commands/no-root-words.js';
 import { refuseOneProjectFlags } from './commands/fleet-flags.js';
 import type { Problem } from './store/types.js';
 import { followRoot, resolveRootAndOmc } from './store/omc-root.js';
@@ -134,9 +134,8 @@ function notFoundMessage(r: RootResolution): string {
     lines.push(fault === 'does not exist' || fault === 'is a directory' ? `  ${shown}` : `  ${shown}: ${fault}`);
   }
   for (const n of r.notices) lines.push(`note: ${cleanLine(n)}`);
-  // A Claude here whose hooks write elsewhere (its own OMC_STATE_DIR, or none where omc-top has one); not when a
-  // Claude settings file sets it: that beats every Claude's environment.
-  if (r.stateDirFrom === undefined) for (const h of stateDirHints(r.projectDir, process.env)) lines.push(`note: ${h}`);
+  // A Claude here whose hooks write elsewhere (its own OMC_STATE_DIR, or none where omc-top has one).
+  for (const h of rootHints(r, process.env)) lines.push(`note: ${h}`);
   lines.push('Start OMC in this project first, or point omc-top at one with --cwd DIR or --root DIR/.omc.');
   return lines.join('\n');
 }
@@ -234,7 +233,7 @@ interface Watched {
  */
 function noRootYetText(res: RootResolution): string {
   const fault = rootPathFault(res.root);
-  const hint = stateDirHints(res.projectDir, process.env)[0];
+  const hint = rootHints(res, process.env)[0];
   return (
     (fault === 'does not exist'
       ? `no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`
