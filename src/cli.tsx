@@ -26,7 +26,7 @@ import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall, type OmcReadMemo } from './store/omc-install.js';
-import { stateDirHints } from './store/claude/process-env.js';
+import { rootHints } from './commands/no-root-words.js';
 import { refuseOneProjectFlags } from './commands/fleet-flags.js';
 import { asksJson, commandOf, endUncaughtAsInternal, reportInternalError } from './commands/internal-error.js';
 import { faultForTest } from './commands/test-fault.js';
@@ -100,9 +100,10 @@ Options:
   -v, --version print the version
 
 How the .omc root is found (as OMC does): $OMC_STATE_DIR/<project id> when
-OMC_STATE_DIR is set; else the nearest .omc-workspace marker; else the git
-top-level (a submodule climbs to its superproject); else $HOME/.omc (OMC 5.5.0;
-OMC 4.x used ./.omc, which is shown when it is the only one that exists).
+OMC_STATE_DIR is set (as OMC's hooks get it: the "env" of Claude's settings files
+first, then omc-top's environment); else the nearest .omc-workspace marker; else
+the git top-level (a submodule climbs to its superproject); else $HOME/.omc (OMC
+5.5.0; OMC 4.x used ./.omc, which is shown when it is the only one that exists).
 
 Keys: ? in the app lists them all. q quits.`;
 
@@ -136,7 +137,7 @@ function notFoundMessage(r: RootResolution): string {
   }
   for (const n of r.notices) lines.push(`note: ${cleanLine(n)}`);
   // A Claude here whose hooks write elsewhere (its own OMC_STATE_DIR, or none where omc-top has one).
-  for (const h of stateDirHints(r.projectDir, process.env)) lines.push(`note: ${h}`);
+  for (const h of rootHints(r, process.env)) lines.push(`note: ${h}`);
   lines.push('Start OMC in this project first, or point omc-top at one with --cwd DIR or --root DIR/.omc.');
   return lines.join('\n');
 }
@@ -234,7 +235,7 @@ interface Watched {
  */
 function noRootYetText(res: RootResolution): string {
   const fault = rootPathFault(res.root);
-  const hint = stateDirHints(res.projectDir, process.env)[0];
+  const hint = rootHints(res, process.env)[0];
   return (
     (fault === 'does not exist'
       ? `no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`

@@ -82,6 +82,8 @@ export function resolveRootAndOmc(opts: {
       rootOverride: opts.rootOverride,
       flavor: install.assumed ? null : install.book.rootFlavor,
       omcWords: omcWords(install),
+      // The settings of the config directory the project's Claudes use: their `env` can set OMC_STATE_DIR.
+      claudeSettings: { claudeEnv: claudeConfig ? envWithConfig(env, claudeConfig.config) : env },
     });
   const res = rootBy(first, git);
   const projectDir = res.projectDir === guess ? guess : res.projectDir;

@@ -302,6 +302,14 @@ describe('docs/json-fields.md', { timeout: scaled(240_000) }, () => {
     collect('hooks', hooks('status'), 'status');
     collect('hooks', hooks('install'), 'install');
     collect('hooks', hooks('status'), 'status');
+    // A settings file Claude does not load (a disableAllHooks that is not a boolean): status fails (exit 1) and
+    // lists it.
+    const shared = path.join(p.dir, '.claude', 'settings.json');
+    fs.writeFileSync(shared, '{"disableAllHooks": "yes"}');
+    const odd = bundle(['hooks', 'status', '--json', '--cwd', p.dir], p.dir, env);
+    expect(odd.status).toBe(1);
+    collect('hooks', JSON.parse(odd.stdout), 'status');
+    fs.rmSync(shared);
     collect('hooks', hooks('uninstall'), 'uninstall');
 
     // wiki search --json: the real-OMC wiki.
