@@ -332,12 +332,13 @@ describe('docs/json-fields.md', { timeout: scaled(240_000) }, () => {
     let target: string | undefined;
     let bumped = false;
     let handled = 0;
-    // Until a delta has set the root's fields (its needs, with the new session's): the new row and its need may come
-    // in one delta or in two, as the machine's load has it.
+    // Until a delta has set the root's needs with the new session's (its Claude waits for a permission): the first
+    // picture may come before or after the other needs were judged, and the new row and its need may come in one
+    // delta or in two, as the machine's load has it.
     let rootSet = false;
     const events = await serveEvents(
       at,
-      () => target !== undefined && needs.length > 0 && rootSet,
+      () => target !== undefined && rootSet,
       (e) => {
         for (const [name, data] of e.slice(handled)) {
           if (name === 'message') {
@@ -348,7 +349,7 @@ describe('docs/json-fields.md', { timeout: scaled(240_000) }, () => {
           } else
             for (const c of (data as Delta).changed.filter((x) => x.id === rootId)) {
               needs = c.set?.needs ?? needs;
-              if (c.set) rootSet = true;
+              if (c.set?.needs?.some((n) => n.id.includes(fresh))) rootSet = true;
               target = c.rows?.put.find((x) => x.session === fresh)?.target ?? target;
             }
         }
@@ -356,6 +357,7 @@ describe('docs/json-fields.md', { timeout: scaled(240_000) }, () => {
         if (bumped || e.length === 0) return;
         bumped = true;
         bump();
+        writeRegistry(cfg, standIn(), fresh, { status: 'waiting', cwd: p.dir, waitingFor: 'permission prompt' });
         writeOmcJson(ralphStateFile(p.root, fresh), liveRalph({ sessionId: fresh, projectPath: p.dir }));
       },
     );
