@@ -24,7 +24,11 @@ export const SAMPLES_FLUSH_MS = 1000;
  */
 export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv = process.env): () => void {
   const runs = store.runs;
-  if (store.readonly) return () => {};
+  if (store.readonly) {
+    // Writes nothing, but reads what other monitors recorded: a cancelled loop's spend stays under its mode here too.
+    readRecordedWindows(store, env);
+    return () => {};
+  }
   const samples = new IterationSamples(samplesDir(env), store.root);
   runs.setSampler((mode, sid, started) => samples.iterationsOf(mode, sid, started));
   runs.setSeenWindows(samples);

@@ -107,6 +107,22 @@ describe('a cancelled OMC 5.5 loop keeps its spend under its mode', () => {
     oneShot.start();
     readRecordedWindows(oneShot, { XDG_STATE_HOME: state });
     expect(jsonCost(oneShot).modes, 'a later --json').toEqual(before.modes);
+
+    // A --readonly monitor writes no samples but reads them: the same.
+    const files = fs.readdirSync(path.join(state, 'omc-top'));
+    const readonly = new OmcStore({
+      root: p.root,
+      watch: 'none',
+      readonly: true,
+      projectDir: p.dir,
+      clock: () => NOW,
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: cfg, HOME: p.dir } },
+    });
+    open.push(readonly);
+    enableIterationSamples(readonly, { XDG_STATE_HOME: state })();
+    readonly.start();
+    expect(jsonCost(readonly).modes, 'a --readonly monitor').toEqual(before.modes);
+    expect(fs.readdirSync(path.join(state, 'omc-top'))).toEqual(files);
   });
 
   it('a loop that went while no monitor watched: its window ends at the last iteration omc-top saw', async () => {
