@@ -17,7 +17,7 @@ import { loadConfig, parseChannels } from './config/config-file.js';
 import { PANES } from './panes/registry.js';
 import type { RootChoice } from './kit/pane.js';
 import { addClaudeToReport } from './store/claude/report.js';
-import { enableIterationSamples } from './feeds/iteration-sampling.js';
+import { enableIterationSamples, readRecordedWindows } from './feeds/iteration-sampling.js';
 import { buildJsonReport } from './feeds/json-report.js';
 import { oneReadStore } from './feeds/one-read.js';
 import { newerThanKnownWords } from './store/omc-books.js';
@@ -194,6 +194,7 @@ async function runJson(
     store.clock(),
   );
   doc.attention = attentionReport(store);
+  readRecordedWindows(store);
   addCostToReport(doc, store, configuredPrices(), store.clock());
   await store.close();
   printJson(doc);

@@ -215,7 +215,7 @@ export function addCostToReport(
     };
   }
   const runs = store.runs.runs();
-  const rollup = costRollup(sessions, runs, claude, prices, now);
+  const rollup = costRollup(sessions, runs, claude, prices, now, undefined, store.runs.seenWindows());
   if (Array.isArray(doc.runs))
     (doc.runs as Record<string, unknown>[]).forEach((r, i) => {
       const run = runs[i];

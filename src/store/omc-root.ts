@@ -84,6 +84,7 @@ export function resolveRootAndOmc(opts: {
       omcWords: omcWords(install),
       // The settings of the config directory the project's Claudes use: their `env` can set OMC_STATE_DIR.
       claudeSettings: { claudeEnv: claudeConfig ? envWithConfig(env, claudeConfig.config) : env },
+      omcVersion: install.assumed ? null : install.version,
     });
   const res = rootBy(first, git);
   const projectDir = res.projectDir === guess ? guess : res.projectDir;

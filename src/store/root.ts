@@ -91,6 +91,11 @@ export interface ResolveOptions {
    * (state-dir-setting.ts); default `env`. False: those settings are not read (`env` alone decides).
    */
   claudeSettings?: { claudeEnv?: NodeJS.ProcessEnv; managedDir?: string } | false;
+  /**
+   * That OMC's version, for the rule's words ("git top-level (OMC 4.4.4)"): the release that decided where to look,
+   * named, since sessions of another release may run there too (the header's "OMC 4.4.4/5.5.0 (per session)").
+   */
+  omcVersion?: string | null;
 }
 
 export const WORKSPACE_MARKER = '.omc-workspace';
@@ -340,7 +345,18 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
     opts.claudeSettings === false
       ? { value: env.OMC_STATE_DIR, from: null }
       : stateDirOfHooks({ env, projectDir: git.topLevel(cwd) ?? cwd, git, ...opts.claudeSettings });
-  if (flavor === 'cwd') return resolveCwdFlavor(cwd, hooks.value, env, home, git, who, looked, notices);
+  if (flavor === 'cwd')
+    return resolveCwdFlavor(
+      cwd,
+      hooks.value,
+      env,
+      home,
+      git,
+      who,
+      opts.omcVersion ? `OMC ${opts.omcVersion}` : 'OMC 4.x',
+      looked,
+      notices,
+    );
 
   const stateDir = hooks.value;
   if (stateDir) {
@@ -577,6 +593,8 @@ function resolveCwdFlavor(
   home: string,
   git: GitProbe,
   who: string,
+  /** The deciding release, short ("OMC 4.4.4"), for the rule. */
+  decider: string,
   looked: string[],
   notices: string[],
 ): RootResolution {
@@ -603,9 +621,9 @@ function resolveCwdFlavor(
   return {
     root,
     rule: top ? 'git' : 'cwd-4x',
-    explain: top
-      ? `${sup ? 'submodule' : 'git'} top-level (OMC 4.x: no OMC_STATE_DIR)`
-      : 'not a git repo: ./.omc (OMC 4.x)',
+    // The release that decided, as the 5.5 rule names its own ("$HOME/.omc (OMC 5.5.0)"): what it ignores
+    // (OMC_STATE_DIR, a marker) is a notice when it is there, not part of every header.
+    explain: top ? `${sup ? 'submodule' : 'git'} top-level (${decider})` : `not a git repo: ./.omc (${decider})`,
     exists: isDirectorySync(root),
     looked,
     notices,

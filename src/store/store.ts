@@ -33,7 +33,8 @@ import { OMC_RECHECK_MS, OmcRecheck, type OmcRecheckTicker } from './omc-recheck
 import { HookEnv, type LiveClaude } from './claude/hook-env.js';
 import type { ClaudeSnapshot } from './claude/model.js';
 import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
-import { omcChangeWords, type OmcInstall, type OmcReadMemo } from './omc-install.js';
+import { type OmcInstall, type OmcReadMemo } from './omc-install.js';
+import { omcChangeLine } from './omc-label.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
 import { resolveHeartbeatStaleMs } from './teams/omc-team-rules.js';
@@ -494,7 +495,8 @@ export class OmcStore {
   private setOmc(next: OmcInstall, was: OmcInstall): void {
     if (this.closed) return;
     // Said first: a line stream (watch --json) has the news before the transitions it causes.
-    const words = omcChangeWords(next, was);
+    // In the header's words (its label counts the sessions' own --plugin-dir): the line never says what it does not.
+    const words = omcChangeLine(next, was, this.sessions.getSnapshot().omcSeen);
     for (const l of this.omcListeners) l(words, next);
     this.sessions.setProjectInstall(next);
     this.prd.setRules(prdRulesOf(next));
