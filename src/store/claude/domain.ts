@@ -655,9 +655,12 @@ export class ClaudeDomain implements Domain {
       if (!away) this.awayViews.set(pv, (away = { ...pv, elsewhere: pv.cwd }));
       by.set(sid, away);
     });
-    // A session whose process exited, unless another process of it (a resume) is registered now.
+    // A session whose process exited, unless another process of it (a resume) is registered now. An entry that has
+    // ended too loses to it when it started before (the file a killed process left behind, beside the resume that
+    // then exited cleanly): a session whose newer process was seen never falls back to an older one.
     for (const [sid, pv] of this.departed) {
-      if (by.has(sid)) continue;
+      const registered = by.get(sid);
+      if (registered && compareChoice(registered, pv) <= 0) continue;
       by.set(sid, { ...pv, tmuxWhere: tmuxWhere(pv.tmux, this.tmuxNames.current()) });
     }
     const prev = this.procViews;
