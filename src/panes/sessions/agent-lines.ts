@@ -55,7 +55,7 @@ export function agentDetail(
   const life = lifeOf(c);
   if (p || life.exit)
     head.push({
-      text: `Claude: ${lifeWords(life.status, life.sinceMs, now)}${p ? ` · pid ${p.pid} · v${p.version ?? '?'}` : ''} (process, tokens and cost below)`,
+      text: `Claude: ${lifeWords(life.status, life.sinceMs, now, life.goneDatedBy)}${p ? ` · pid ${p.pid} · v${p.version ?? '?'}` : ''} (process, tokens and cost below)`,
       tone: life.status === 'gone' ? 'error' : life.status === 'waiting' ? 'warn' : 'dim',
     });
   const several = processesText(p);
@@ -86,7 +86,7 @@ export function agentDetailLines(
   else {
     const tone: DetailLine['tone'] =
       p.status === 'gone' ? 'error' : p.status === 'waiting' ? 'warn' : p.status === 'busy' ? 'ok' : 'dim';
-    out.push({ text: `  ${lifeWords(p.status, p.since, now)}: ${p.reason}`, tone });
+    out.push({ text: `  ${lifeWords(p.status, p.since, now, p.goneDatedBy)}: ${p.reason}`, tone });
     out.push({
       text: `  pid ${p.pid} · Claude ${p.version ?? '?'} · ${p.entrypoint ?? '?'} · name ${p.name ?? '—'} · tmux ${p.tmuxWhere ?? '—'}`,
     });

@@ -49,7 +49,7 @@ export function peekLines(
     out.push({ text: 'unknown: no registry entry (an older CLI, an SDK session, or it exited)', tone: 'dim' });
   else {
     out.push({
-      text: `${p.status === 'exited' ? lifeWords(p.status, p.since, now) : `${p.status} ${formatAge(p.since, now)}`} · pid ${p.pid} · ${p.entrypoint ?? '?'} · v${p.version ?? '?'}`,
+      text: `${p.status === 'exited' || p.goneDatedBy === 'last-sign-of-life' ? lifeWords(p.status, p.since, now, p.goneDatedBy) : `${p.status} ${formatAge(p.since, now)}`} · pid ${p.pid} · ${p.entrypoint ?? '?'} · v${p.version ?? '?'}`,
       tone:
         p.status === 'gone'
           ? 'error'

@@ -42,6 +42,8 @@ export const BEFORE_LIVE_BYTES = 4 * SLICE_BYTES;
 export const MAX_TRANSCRIPTS = 500;
 /** Processes omc-top saw exit, remembered at most (the oldest forgotten first). */
 export const MAX_DEPARTED = 2000;
+/** Processes seen running, remembered at most (to date their end from when it was seen; the oldest forgotten first). */
+const MAX_WATCHED_LIVES = 2000;
 /** Gone sessions whose recorded --plugin-dir OMC judges them, kept at most (as many as the launch records). */
 const MAX_RECORDED_INSTALLS = 2000;
 
@@ -595,17 +597,46 @@ export class ClaudeDomain implements Domain {
    */
   private goneEntries = new WeakSet<RegistryEntry>();
 
+  /**
+   * Processes this domain judged running (by pid and start): null while they run, then the moment it first judged
+   * them gone. A kill changes no file, so a process seen running is dated gone from when it was seen gone (at most
+   * one held check after the last look that found it running), not by its last sign of life, which for an idle
+   * Claude can be long before.
+   */
+  private readonly watchedLives = new Map<string, number | null>();
+
+  /** When this domain saw the process gone, if it saw it run before; null when it never saw it run. */
+  private seenGoneAt(e: RegistryEntry, status: string): number | null {
+    const key = `${e.pid}:${e.procStart ?? ''}`;
+    if (status === 'busy' || status === 'idle' || status === 'waiting') {
+      if (!this.watchedLives.has(key)) {
+        this.watchedLives.set(key, null);
+        if (this.watchedLives.size > MAX_WATCHED_LIVES)
+          this.watchedLives.delete(this.watchedLives.keys().next().value as string);
+      }
+      return null;
+    }
+    if (status !== 'gone' || !this.watchedLives.has(key)) return null;
+    let at = this.watchedLives.get(key) ?? null;
+    if (at === null) this.watchedLives.set(key, (at = this.clock()));
+    return at;
+  }
+
   private judgedView(e: RegistryEntry): ProcessView {
     const v = judgeProcess(e, this.probe);
-    // Gone: dated by its last sign of life on disk, the same in every omc-top process (not when this one looked).
+    const seenGone = this.seenGoneAt(e, v.status);
+    // Gone and never seen running by this domain: dated by its last sign of life on disk (said as such).
     const since =
-      v.status === 'gone' ? lastSignOfLife(e) : (e.statusUpdatedAt ?? e.updatedAt ?? e.startedAt ?? e.mtimeMs);
+      v.status === 'gone'
+        ? (seenGone ?? lastSignOfLife(e))
+        : (e.statusUpdatedAt ?? e.updatedAt ?? e.startedAt ?? e.mtimeMs);
     return {
       pid: e.pid,
       sessionId: e.sessionId,
       status: v.status,
       reason: v.reason,
       since,
+      ...(v.status === 'gone' ? { goneDatedBy: seenGone !== null ? 'seen-gone' : 'last-sign-of-life' } : {}),
       entrypoint: e.entrypoint,
       version: e.version,
       kind: e.kind,

@@ -6,7 +6,7 @@
  * (the CLI never registered: an SDK session, an older CLI, or it exited before
  * omc-top looked and left no figures).
  */
-import type { ClaudeSessionView, WaitingFact } from './model.js';
+import type { ClaudeSessionView, GoneDatedBy, WaitingFact } from './model.js';
 import type { ProcessStatus } from './process-status.js';
 import type { ExitFigures, PendingCall, TranscriptFacts } from './transcript-facts.js';
 import type { ProcessView } from './model.js';
@@ -17,18 +17,25 @@ export interface Life {
   sinceMs: number | null;
   /** Claude Code's final figures, when the transcript ends with them (a clean exit). */
   exit: ExitFigures | null;
+  /** What dates a gone process (ProcessView.goneDatedBy); null unless gone. */
+  goneDatedBy: GoneDatedBy | null;
 }
 
 export function lifeOf(c: ClaudeSessionView | null | undefined): Life {
   const p = c?.process ?? null;
   const exit = c?.transcript?.facts.exit ?? null;
   if (p && p.status !== 'unknown')
-    return { status: p.status, sinceMs: p.since, exit: p.status === 'exited' ? exit : null };
+    return {
+      status: p.status,
+      sinceMs: p.since,
+      exit: p.status === 'exited' ? exit : null,
+      goneDatedBy: p.status === 'gone' ? (p.goneDatedBy ?? null) : null,
+    };
   // An entry omc-top cannot judge (another pid namespace) still loses to the CLI's own exit record, unless
   // it started after that exit (a resume that has not written its status yet).
   const newer = p?.startedAt != null && exit?.endMs != null && p.startedAt > exit.endMs;
-  if (exit && !newer) return { status: 'exited', sinceMs: exit.endMs, exit };
-  return { status: 'unknown', sinceMs: p?.since ?? null, exit: null };
+  if (exit && !newer) return { status: 'exited', sinceMs: exit.endMs, exit, goneDatedBy: null };
+  return { status: 'unknown', sinceMs: p?.since ?? null, exit: null, goneDatedBy: null };
 }
 
 /** No process runs the session any more: no burn rate, no "busy for". */
