@@ -8,7 +8,7 @@
  */
 import { loopAnalytics, numberedIterations } from '../../store/claude/analytics.js';
 import { activeLoop, attentionFor, reachAdvice, type AttentionFact } from '../../store/claude/attention.js';
-import { isDead, lifeOf } from '../../store/claude/life.js';
+import { isDead, lifeOf, tmuxPlaceOf } from '../../store/claude/life.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { processesText } from '../../store/claude/join-words.js';
 import { estimate, estimateText, type ModelPrice } from '../../store/claude/prices.js';
@@ -88,7 +88,7 @@ export function agentDetailLines(
       p.status === 'gone' ? 'error' : p.status === 'waiting' ? 'warn' : p.status === 'busy' ? 'ok' : 'dim';
     out.push({ text: `  ${lifeWords(p.status, p.since, now, p.goneDatedBy)}: ${p.reason}`, tone });
     out.push({
-      text: `  pid ${p.pid} · Claude ${p.version ?? '?'} · ${p.entrypoint ?? '?'} · name ${p.name ?? '—'} · tmux ${p.tmuxWhere ?? '—'}`,
+      text: `  pid ${p.pid} · Claude ${p.version ?? '?'} · ${p.entrypoint ?? '?'} · name ${p.name ?? '—'} · tmux ${tmuxPlaceOf(p) ?? '—'}`,
     });
     if (p.startedAt !== null) out.push({ text: `  started ${formatTimestamp(p.startedAt)}`, tone: 'dim' });
     const several = processesText(p);

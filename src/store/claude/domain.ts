@@ -21,7 +21,8 @@ import { TranscriptReader } from './transcript-reader.js';
 import { installForProcess, installForRecorded, type OmcInstall } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
 import { waitingFact } from './life.js';
-import { asyncLister, syncLister, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
+import { systemTmuxNames, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
+import { tmuxSocketOfProcess } from './process-env.js';
 import { SubagentTracker } from './subagents.js';
 import { LaunchBook, type LaunchRecord } from './launch-flags.js';
 import { chooseProcess, compareChoice, stillRuns } from './choice.js';
@@ -173,6 +174,26 @@ export class ClaudeDomain implements Domain {
   private lastRegistryMissing: boolean | null = null;
   private readonly scratchRead: ReadState = { version: 0, subagentsVersion: 0, behind: false, problem: null };
   private disposed = false;
+  /** Each registered process's tmux server (its $TMUX socket; null: none or unreadable), read once per process. */
+  private readonly tmuxSockets = new Map<string, string | null>();
+
+  private tmuxSocketOf(pid: number, procStart: string | null): string | null {
+    const key = `${pid}:${procStart ?? ''}`;
+    let socket = this.tmuxSockets.get(key);
+    if (socket === undefined) {
+      this.tmuxSockets.set(key, (socket = tmuxSocketOfProcess(pid)));
+      if (this.tmuxSockets.size > MAX_WATCHED_LIVES)
+        this.tmuxSockets.delete(this.tmuxSockets.keys().next().value as string);
+    }
+    return socket;
+  }
+
+  /** Where a process runs in tmux's names (its own server's listing when known): "main:2 claude", else the ids. */
+  private placeOf(p: { pid: number; procStart: string | null; tmux: string | null }): string | null {
+    const socket = this.tmuxSockets.get(`${p.pid}:${p.procStart ?? ''}`) ?? null;
+    return tmuxWhere(p.tmux, this.tmuxNames.current(socket));
+  }
+
   /** Each followed session's subagent files (subagents.ts), read with its transcript. */
   private subagents: SubagentTracker;
   /** Each judged view of a process working elsewhere, as the copy that says so (ProcessView.elsewhere). */
@@ -193,7 +214,8 @@ export class ClaudeDomain implements Domain {
     const env = opts.env ?? process.env;
     // A listing that names windows differently re-judges (the views carry the names) and republishes.
     this.tmuxNames =
-      opts.tmuxNames ?? new TmuxNames(opts.tmux ?? (this.live ? asyncLister(env) : syncLister(env)), this.clock);
+      opts.tmuxNames ??
+      (opts.tmux ? new TmuxNames(opts.tmux, this.clock) : systemTmuxNames(env, this.live, this.clock));
     this.unfollowTmux = this.tmuxNames.onChange(() => {
       if (this.disposed) return;
       // A kept view carries the names of the listing it was judged with: judge every process afresh once.
@@ -275,6 +297,12 @@ export class ClaudeDomain implements Domain {
     this.entries = r.entries;
     this.registryMissing = r.missing;
     this.tmuxNames.want(r.entries.flatMap((e) => (e.tmux ? [e.tmux] : [])));
+    // Each process's own tmux server, where it is not the one omc-top is in: its windows named as its status bar does.
+    if (this.tmuxNames.listsOtherServers)
+      for (const e of r.entries) {
+        const socket = e.tmux ? this.tmuxSocketOf(e.pid, e.procStart) : null;
+        if (socket !== null) this.tmuxNames.want([e.tmux as string], socket);
+      }
     if (!shared) this.probe.holds?.retain(new Set(r.entries.map((e) => e.pid)));
     const moved = this.judgeAll();
     this.findInstalls();
@@ -643,7 +671,7 @@ export class ClaudeDomain implements Domain {
       name: e.name,
       tmux: e.tmux,
       messagingSocketPath: e.messagingSocketPath,
-      tmuxWhere: tmuxWhere(e.tmux, this.tmuxNames.current()),
+      tmuxWhere: this.placeOf(e),
       cwd: e.cwd,
       waitingFor: e.waitingFor,
       procStart: e.procStart,
@@ -692,7 +720,7 @@ export class ClaudeDomain implements Domain {
     for (const [sid, pv] of this.departed) {
       const registered = by.get(sid);
       if (registered && compareChoice(registered, pv) <= 0) continue;
-      by.set(sid, { ...pv, tmuxWhere: tmuxWhere(pv.tmux, this.tmuxNames.current()) });
+      by.set(sid, { ...pv, tmuxWhere: this.placeOf(pv) });
     }
     const prev = this.procViews;
     this.procViews = by;

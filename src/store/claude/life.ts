@@ -63,15 +63,33 @@ export function waitingFact(p: ProcessView | null, facts: TranscriptFacts | null
     call: call && { name: call.name, arg: call.arg, atMs: call.atMs },
     more,
     name: p.name,
-    where: p.tmuxWhere,
+    where: tmuxPlaceOf(p),
     text: callText ? `${what}: ${callText}${more > 0 ? ` (+${more} more)` : ''}` : what,
   };
 }
 
+/** "main:@3.%7" → "main:@3": the window is what a user switches to. */
+export function tmuxWindow(tmux: string | null): string | null {
+  if (!tmux) return null;
+  const dot = tmux.lastIndexOf('.');
+  return dot > 0 ? tmux.slice(0, dot) : tmux;
+}
+
+/**
+ * Where a process runs, as tmux's status bar names it ("main:2 claude": the session, the window's index and name);
+ * the registry's ids, window only ("main:@2"), when no tmux server omc-top could list named it. The one wording of
+ * the place on every surface (rows, inbox, push, watch, serve).
+ */
+export function tmuxPlaceOf(p: { tmux: string | null; tmuxWhere: string | null } | null): string | null {
+  if (!p) return null;
+  return p.tmuxWhere && p.tmuxWhere !== p.tmux ? p.tmuxWhere : tmuxWindow(p.tmux);
+}
+
 /** "session proj-87 · tmux main:2 claude": the names a user finds the session by; "" when none is known. */
-export function whereText(p: { name: string | null; tmuxWhere: string | null } | null): string {
+export function whereText(p: { name: string | null; tmux: string | null; tmuxWhere: string | null } | null): string {
   if (!p) return '';
-  return [p.name ? `session ${p.name}` : null, p.tmuxWhere ? `tmux ${p.tmuxWhere}` : null].filter(Boolean).join(' · ');
+  const place = tmuxPlaceOf(p);
+  return [p.name ? `session ${p.name}` : null, place ? `tmux ${place}` : null].filter(Boolean).join(' · ');
 }
 
 /** "14:02" in UTC, the app's one time zone (the header's clock, OMC's stamps). */

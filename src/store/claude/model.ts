@@ -87,7 +87,7 @@ export interface WaitingFact {
   more: number;
   /** Claude Code's name for the session. */
   name: string | null;
-  /** tmux session:window (ProcessView.tmuxWhere). */
+  /** tmux session:window as its status bar names it (life.ts `tmuxPlaceOf`). */
   where: string | null;
   /** One line: `permission prompt: Bash rm -rf ./cache`. */
   text: string;
