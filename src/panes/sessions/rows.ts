@@ -192,14 +192,12 @@ function summarise(modes: readonly ModeView[], width: number): string {
   return textWidth(full) <= width ? full : modes.map((m) => modeSummary(m, false)).join(' · ');
 }
 
-export function modesText(s: SessionView, width: number, tracked?: TrackedCancel): string {
-  if (tracked) {
-    const rest = summarise(
-      s.modes.filter((m) => m.active && !tracked.modes.includes(m.mode)),
-      Math.max(0, width - textWidth(tracked.text) - 3),
-    );
-    return rest ? `${tracked.text} · ${rest}` : tracked.text;
-  }
+/**
+ * The MODES cell: what the disk holds, whichever omc-top made a cancel of it. The cancel's own word is in the
+ * STATUS cell (the same on every surface); this monitor's story of its own cancel is in the detail and the message
+ * log, so a cancel made from serve, another monitor or `omc-top cancel` reads the same here (sweep 10 §6, §10).
+ */
+export function modesText(s: SessionView, width: number): string {
   if (s.modes.length === 0) {
     const unknown = unknownModesText(s);
     if (unknown !== null) return unknown;
@@ -255,9 +253,7 @@ export function rowText(
     id: fit(shortId(sessionLabel(s), c.id), c.id),
     // What Claude waits on comes first: it is what the user acts on, and it must survive a narrow column.
     modes: cell(
-      waits
-        ? `${waits} · ${modesText(s, Math.max(0, c.modes - 1 - textWidth(waits) - 3), tracked)}`
-        : modesText(s, c.modes - 1, tracked),
+      waits ? `${waits} · ${modesText(s, Math.max(0, c.modes - 1 - textWidth(waits) - 3))}` : modesText(s, c.modes - 1),
       c.modes,
     ),
     prompt: c.prompt > 0 ? cell(promptText(s), c.prompt) : '',
