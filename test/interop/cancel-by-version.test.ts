@@ -7,12 +7,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCancelCommand } from '../../src/commands/cancel.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 import { hookDecision, hookEnv, spawnStopHook, type HookVersion } from '../helpers/stop-hook.js';
 import { scaled } from '../helpers/time-scale.js';
+import { BUNDLE } from '../helpers/attention-surfaces.js';
+import { OmcStore } from '../../src/store/store.js';
+import { makeOmcInstall } from '../../src/store/omc-install.js';
+import { planCancel } from '../../src/store/cancel/plan.js';
+import { executeCancel } from '../../src/store/cancel/execute.js';
+import { statusLabel } from '../../src/panes/sessions/rows.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
 
 const S = '0b5e9c1e-1111-4222-8333-444455556666';
@@ -95,6 +101,13 @@ function keywordHook444(prompt: string): void {
     timeout: scaled(60_000),
   });
   if (res.error || res.status !== 0) throw new Error(`the keyword hook failed: ${String(res.error ?? res.stderr)}`);
+}
+
+/** The built bundle, with the HOME the cancels above ran with (its state directory, where the cancel is recorded). */
+function runOmcTop(args: string[], env: Record<string, string>): string {
+  const all: NodeJS.ProcessEnv = { ...process.env, ...env };
+  delete all.XDG_STATE_HOME;
+  return execFileSync(process.execPath, [BUNDLE, ...args], { env: all, encoding: 'utf8' });
 }
 
 const hook = (v: HookVersion) =>
@@ -218,5 +231,51 @@ describe('cancel and pause by OMC version', () => {
     expect(fs.existsSync(path.join(dir, 'ultrawork-state.json'))).toBe(true);
     expect(r.json.verdict).toMatchObject({ decision: 'block', rules: '4.4.4' });
     expect(hook('4.4.4')).toMatchObject({ decision: 'block', mode: 'ultrawork' });
+    // ralph, the mode asked for, did end (exit 0, its line says the hook still blocks for the ultrawork); the
+    // session's word on every surface is not a loop-ended one while the hook holds the agent (here: --json, which
+    // reads the cancel's record and says its in-flight word otherwise: "ended 30s").
+    expect(r.code).toBe(0);
+    const json = JSON.parse(
+      runOmcTop(['--json', '--omc-version', '4.4.4', '--root', p.root], {
+        HOME: home,
+        CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+      }),
+    ) as { sessions: Array<{ id: string; status_text: string; cancel_in_flight: unknown }> };
+    const row = json.sessions.find((x) => x.id === S);
+    expect(row?.cancel_in_flight).toBeNull();
+    expect(row?.status_text).not.toMatch(/^(ended|stopping|stopped|cancelled)\b/);
+  });
+
+  it('4.4.4, the same made in a monitor: its row says the ultrawork is enforced, not "ended" / "cancelled"', async () => {
+    p = makeProject({ prefix: 'omc-top-cbv-' });
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-cbv-home-'));
+    keywordHook444('ralph fix the failing tests in src/parser');
+    keywordHook444('ulw tidy the imports');
+    // This monitor's cancel of ralph, made 40 s ago: its window is over, the tracker settles at once.
+    const at = Date.now() - 40_000;
+    const planned = planCancel(p.root, { sessionId: S, mode: 'ralph', pauseOnly: false }, at, { rules: '4.4.4' });
+    if (!planned.ok) throw new Error(planned.message);
+    const out = await executeCancel(p.root, planned.plan, { now: () => at });
+    if (out.kind !== 'done') throw new Error(out.kind);
+    const st = new OmcStore({
+      root: p.root,
+      projectDir: p.dir,
+      watch: 'none',
+      stateDir: path.join(home, 'state'),
+      claude: { env: { CLAUDE_CONFIG_DIR: path.join(home, '.claude') } },
+      omc: makeOmcInstall('4.4.4', 'test'),
+    });
+    st.start();
+    try {
+      const tracked = st.cancels.track(out);
+      const s = st.sessions.getSnapshot().sessions.find((x) => x.id === S);
+      if (!s) throw new Error('no row for S');
+      expect(s.verdict).toMatchObject({ decision: 'block', mode: 'ultrawork' });
+      expect(tracked.final).toBe(true);
+      expect(statusLabel(s, Date.now(), tracked)).toBe('enforced');
+      expect(hook('4.4.4')).toMatchObject({ decision: 'block', mode: 'ultrawork' });
+    } finally {
+      st.close();
+    }
   });
 });

@@ -12,7 +12,13 @@ import { flightText, rowFlight, trackedFlight, type FlightWord } from '../../sto
 import type { CancelRecord } from '../../store/cancel/cancel-records.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { failedNeed } from '../../feeds/attention/needs.js';
-import { rowSettled, settledText, SETTLED_SHOW_MS, type SettledWord } from '../../store/cancel/settled.js';
+import {
+  rowSettled,
+  settledHides,
+  settledText,
+  SETTLED_SHOW_MS,
+  type SettledWord,
+} from '../../store/cancel/settled.js';
 
 /** How long a settled verdict ("cancelled", "not taken") stays on the row (store/cancel/settled.ts); the detail keeps it. */
 export { SETTLED_SHOW_MS };
@@ -76,6 +82,9 @@ const TRACKED_LABEL: Record<TrackedCancel['phase'], string> = {
   failed: CANCEL_FAILED,
   'pause-over': 'pause over',
 };
+
+/** The tracker's phases that say the loop ended (in flight: stopping, ended; settled: stopped, cancelled, ended). */
+const SAYS_ENDED: ReadonlySet<TrackedCancel['phase']> = new Set(['ended', 'stopped', 'cancelled', 'unobserved']);
 
 /** Tone of a settled word (store/cancel/settled.ts), the same as the tracker's phase it names. */
 export function settledTone(w: SettledWord): 'ok' | 'error' | 'muted' {
@@ -160,15 +169,18 @@ export function statusLabel(
   settled: SettledWord | null = null,
 ): string {
   if (!tracked && failedElsewhere) return CANCEL_FAILED;
-  const inFlight = flight ?? (tracked ? trackedFlight(tracked, now) : null);
+  // A cancel that ended its loop while another loop still holds the agent (settled.ts settledHides): the
+  // store's word for that loop, as every surface says it, not "stopping" / "ended" / "cancelled".
+  const own = tracked && !(SAYS_ENDED.has(tracked.phase) && settledHides(s)) ? tracked : undefined;
+  const inFlight = flight ?? (own ? trackedFlight(own, now) : null);
   if (inFlight) return flightText(inFlight, now);
-  const done = settled ?? (tracked ? rowSettled(tracked, undefined, s, now) : null);
+  const done = settled ?? (own ? rowSettled(own, undefined, s, now) : null);
   if (done) return settledText(done);
-  if (tracked) {
-    const label = TRACKED_LABEL[tracked.phase];
-    if (tracked.final) return label;
+  if (own) {
+    const label = TRACKED_LABEL[own.phase];
+    if (own.final) return label;
     // A pause: the live countdown of the signal omc-top wrote (OMC honours it for exactly 30 s).
-    return `${label} ${Math.max(0, Math.ceil((tracked.expiresMs - now) / 1000))}s`;
+    return `${label} ${Math.max(0, Math.ceil((own.expiresMs - now) / 1000))}s`;
   }
   const until = signalUntilMs(s);
   if (until !== null) {
