@@ -38,7 +38,15 @@ export class AgentPoller {
     this.reader?.refresh();
     const facts = this.reader?.state().facts ?? null;
     const lastTurnEndMs = facts?.lastTurnEndMs ?? null;
-    if (top) {
+    // The process seen last ended cleanly (its entry removed) and only an older one's file is left, one a kill left
+    // behind before a resume: that one is not the session's process now. The seen one exited.
+    const olderLeft =
+      top?.v.status === 'gone' &&
+      this.last !== null &&
+      this.last.status !== 'gone' &&
+      top.e.pid !== this.last.entry.pid &&
+      (top.e.startedAt ?? 0) <= (this.last.entry.startedAt ?? 0);
+    if (top && !olderLeft) {
       const status = top.v.status as AgentView['status'];
       this.last = { entry: top.e, status };
       this.exitedAt = null;
