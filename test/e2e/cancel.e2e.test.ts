@@ -35,7 +35,7 @@ function project(): TempProject {
 }
 
 const countdown = (screen: string): number | null => {
-  const m = /ended (\d+)s\s+88727f43 ralph, ultrawork ended on disk/.exec(screen);
+  const m = /ended (\d+)s\s+88727f43 no modes left/.exec(screen);
   return m ? Number(m[1]) : null;
 };
 
@@ -53,7 +53,7 @@ describe('cancel in a real terminal', () => {
       expect(dialog).toContain('y: cancel the loop');
       h.write('y');
 
-      const first = countdown(await h.waitForText(/ended \d+s\s+88727f43 ralph, ultrawork ended on disk/));
+      const first = countdown(await h.waitForText(/ended \d+s\s+88727f43 no modes left/));
       const seenAt = Date.now();
       // Nothing was seen to stop: no check mark anywhere.
       expect(h.text()).not.toContain('✓');
@@ -71,7 +71,7 @@ describe('cancel in a real terminal', () => {
       expect(fs.existsSync(path.join(p.root, 'state', 'sessions', S, 'ralph-state.json'))).toBe(false);
 
       // When OMC's signal expires, omc-top re-checks the disk and settles.
-      const settled = await h.waitForText(/▸ ended\s+88727f43 ralph, ultrawork ended on disk/, 40_000);
+      const settled = await h.waitForText(/▸ ended\s+88727f43 no modes left/, 40_000);
       expect(settled).not.toMatch(/ended \d+s/);
       h.write('q');
       expect(await h.waitForExit()).toBe(0);
@@ -88,7 +88,8 @@ describe('cancel in a real terminal', () => {
     expect(dialog).toContain('n/Esc: keep going');
     expect(h.screen().every((l) => l.length <= 60)).toBe(true);
     h.write('y');
-    await h.waitForText(/pause \d+s\s+88727f43 paused ralph/);
+    // The row's MODES cell says what is on disk, whichever omc-top paused: the loop, kept.
+    await h.waitForText(/pause \d+s\s+88727f43 ralph 3\/10/);
     expect(h.screen().every((l) => l.length <= 60)).toBe(true);
     const state = JSON.parse(fs.readFileSync(path.join(p.root, 'state', 'sessions', S, 'ralph-state.json'), 'utf8'));
     expect(state.active).toBe(true);
