@@ -6,7 +6,7 @@
 import type { GateView, GraphRunView } from '../../store/graph/model.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
 import type { ClaudeSnapshot } from '../../store/claude/model.js';
-import { permissionRequestOf, type NeedItem } from '../attention/needs.js';
+import { gateOf, permissionRequestOf, type NeedItem } from '../attention/needs.js';
 /** HH:MM:SS in UTC, the app's one time zone (as ui/format.ts's formatClock; a feed does not import views). */
 const formatClock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
@@ -67,6 +67,17 @@ export function runProgressLines(r: GraphRunView): string[] {
 /** A permission request's item id: the request's nonce, as its need names it too. */
 export const permissionItemId = (request: string) => `perm:${request}`;
 
+/** An OMC gate's item id: its run and activation, as its need (gateNeed) names them too. */
+export const gateItemId = (run: string, activation: string) => `gate:${run}/${activation}`;
+
+/** The answer item a need stands for (its permission prompt or its OMC gate), or null. */
+function answerItemOf(n: Pick<NeedItem, 'id'>): string | null {
+  const req = permissionRequestOf(n);
+  if (req !== null) return permissionItemId(req);
+  const gate = gateOf(n);
+  return gate === null ? null : `gate:${gate}`;
+}
+
 export function answerItems(input: AnswerInput): AnswerItem[] {
   const items: AnswerItem[] = [];
   for (const r of input.permissions) {
@@ -97,7 +108,7 @@ export function answerItems(input: AnswerInput): AnswerItem[] {
     const decided = g.decided ? ` (decided: ${g.decided.decision}; OMC has not read it yet)` : '';
     items.push({
       kind: 'gate',
-      id: `gate:${g.runId}/${g.activationId}`,
+      id: gateItemId(g.runId, g.activationId),
       since: g.createdMs,
       text: `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId} — y approve · n deny${decided}`,
       summary: `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId}${decided}`,
@@ -161,20 +172,20 @@ export function withAnswers<P extends { path: string; message: string; severity:
 }
 
 /**
- * One prompt, one entry: the needs that stand for a permission request listed to answer (a Claude with no OMC loop
- * is counted by its prompt), matched by the request's nonce, not by their words. `byAnswer` maps an answer item's id
- * to its need (still counted, acknowledged from the item); `rest` are the needs listed on their own.
+ * One prompt, one entry: the needs that stand for a permission request or an OMC gate listed to answer (a Claude with
+ * no OMC loop is counted by its prompt, a graph run by its gate), matched by the request's nonce or the gate's
+ * activation, not by their words. `byAnswer` maps an answer item's id to its need (still counted, acknowledged from
+ * the item); `rest` are the needs listed on their own.
  */
 export function foldAnswered<N extends Pick<NeedItem, 'id'>>(
   answers: readonly Pick<AnswerItem, 'kind' | 'id'>[],
   needs: readonly N[],
 ): { byAnswer: Map<string, N>; rest: N[] } {
-  const listed = new Set(answers.filter((a) => a.kind === 'permission').map((a) => a.id));
+  const listed = new Set(answers.map((a) => a.id));
   const byAnswer = new Map<string, N>();
   const rest: N[] = [];
   for (const n of needs) {
-    const req = permissionRequestOf(n);
-    const item = req === null ? null : permissionItemId(req);
+    const item = answerItemOf(n);
     if (item !== null && listed.has(item)) byAnswer.set(item, n);
     else rest.push(n);
   }
