@@ -17,6 +17,8 @@ import { PANES } from '../../src/panes/registry.js';
 import { GLOBAL_BINDINGS } from '../../src/input/router.js';
 import { HELP_SECTIONS } from '../../src/input/answer-keys.js';
 import { KEY, mountStore } from '../helpers/mount-app.js';
+import { runHooksCommand } from '../../src/commands/hooks.js';
+import { HOOK } from '../helpers/hooks-project.js';
 import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
 const S = SESSION.ralph;
@@ -95,7 +97,7 @@ function scene(opts: { readonly?: boolean } = {}) {
 
 describe('answering a permission request from the session detail', () => {
   it('y allows, n denies: the footer offers them only while the request waits, the help lists them', async () => {
-    const { a, ask, footer } = scene();
+    const { a, ask, footer, env } = scene();
     await a.ready;
     await a.waitForText(/▸ enforced\s+88727f43/);
     await a.step(KEY.enter);
@@ -103,7 +105,12 @@ describe('answering a permission request from the session detail', () => {
     // Nothing waits: no answering hints, and y says why it does nothing.
     expect(footer()).not.toMatch(/y allow/);
     await a.step('y');
-    await a.waitForText('no permission request from this session waits here');
+    await a.waitForText('no permission request from this session waits here (omc-top hooks install hands them over)');
+    // With the hook installed, the words say what is true: nothing is asked now (not "install it").
+    expect(runHooksCommand(['install'], { out: () => {}, err: () => {}, cwd: p!.dir, env, script: HOOK })).toBe(0);
+    await a.step('n');
+    await a.waitForText(/no permission request from this session waits here: its Claude asks nothing now/);
+    expect(a.text()).not.toMatch(/hooks install hands them over/);
 
     const first = ask('touch allowed.txt');
     await a.waitForText('! Claude asks permission: Bash touch allowed.txt');
@@ -113,7 +120,7 @@ describe('answering a permission request from the session detail', () => {
     const allowed = await first;
     expect(allowed.outcome).toBe('allow');
     expect(allowed.replies.map((r) => r.hookSpecificOutput.decision)).toEqual([{ behavior: 'allow' }]);
-    await a.waitForText('the hook told Claude: allow ✓');
+    await a.waitForText('✓ Bash touch allowed.txt: the hook told Claude: allow');
 
     const second = ask('rm -rf ./cache');
     await a.waitForText('! Claude asks permission: Bash rm -rf ./cache');
@@ -121,7 +128,9 @@ describe('answering a permission request from the session detail', () => {
     const denied = await second;
     expect(denied.outcome).toBe('deny');
     expect(denied.replies[0]?.hookSpecificOutput.decision).toMatchObject({ behavior: 'deny' });
-    await a.waitForText('the hook told Claude: deny ✓');
+    // One mark, in front: the word says what Claude was told (a ✓ after "deny" read as allowed).
+    await a.waitForText('✓ Bash rm -rf ./cache: the hook told Claude: deny');
+    expect(a.text()).not.toMatch(/deny ✓|allow ✓/);
     expect(footer()).not.toMatch(/y allow/);
 
     // The `?` help, as the overlay lays it out (generated from the same bindings).
@@ -222,7 +231,7 @@ describe('answering in the ! list', () => {
     await a.step('n');
     const r = await hook;
     expect(r.outcome).toBe('deny');
-    await a.waitForText('the hook told Claude: deny ✓');
+    await a.waitForText('✓ Bash curl http://127.0.0.1:9/x: the hook told Claude: deny');
 
     const next = ask('ls');
     await a.waitForText(/» permission: Bash ls/);
