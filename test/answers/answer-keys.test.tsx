@@ -11,6 +11,7 @@ import { runPermissionHook, type HookDeps } from '../../src/commands/hook-permis
 import { processStartIdentity } from '../../src/io/process-start.js';
 import { OmcStore } from '../../src/store/store.js';
 import { sendPermissionAnswer } from '../../src/feeds/answers/answer.js';
+import { answerPermission } from '../../src/store/permissions/answer.js';
 import type { PermissionRequestView } from '../../src/store/permissions/model.js';
 import { helpLines } from '../../src/ui/overlay-lines.js';
 import { PANES } from '../../src/panes/registry.js';
@@ -24,9 +25,12 @@ import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '.
 const S = SESSION.ralph;
 let p: TempProject | null = null;
 let app: ReturnType<typeof mountStore> | null = null;
+let listener: OmcStore | null = null;
 afterEach(async () => {
   await app?.unmount();
   app = null;
+  await listener?.close();
+  listener = null;
   p?.cleanup();
   p = null;
 });
@@ -55,6 +59,17 @@ function scene(opts: { readonly?: boolean } = {}) {
     answers: { stateDir: path.join(p.dir, 'xdg-state', 'omc-top'), listen: true, live: true },
   });
   store.start();
+  if (opts.readonly) {
+    // A --readonly monitor answers nothing, so the hook hands a request over only while another omc-top listens.
+    listener = new OmcStore({
+      root: p.root,
+      watch: 'none',
+      projectDir: p.dir,
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: env.CLAUDE_CONFIG_DIR } },
+      answers: { stateDir: path.join(p.dir, 'xdg-state', 'omc-top'), listen: true, live: true },
+    });
+    listener.start();
+  }
   app = mountStore(store, { columns: 140, rows: 30 });
   const a = app;
   /** Claude asks permission for `command` in the session: the hook, in process, waits for the monitor. */
@@ -240,6 +255,28 @@ describe('answering in the ! list', () => {
     await a.waitForText('! Claude asks permission: Bash ls');
     await a.step('y');
     expect((await next).outcome).toBe('allow');
+  });
+});
+
+describe('--readonly', () => {
+  it('lists a request without offering a key it refuses; the footer offers each key once', async () => {
+    const { a, ask, footer, store, env } = scene({ readonly: true });
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    const hook = ask('touch ro.txt');
+    await a.step('!');
+    await a.waitForText(/» permission: Bash touch ro\.txt — 88727f43/);
+    const line = a.lines().find((l) => l.includes('» permission: Bash touch ro.txt')) ?? '';
+    expect(line).not.toMatch(/y allow|n deny|A always/);
+    expect(a.text()).toMatch(/--readonly: nothing is answered here/);
+    expect(footer()).not.toMatch(/y allow|n deny|A always/);
+    expect(footer().match(/Enter open/g)).toEqual(['Enter open']);
+    await a.step('y');
+    await a.waitForText('--readonly: nothing is answered');
+    // Answered from elsewhere (Claude's own prompt, another omc-top): the hook ends.
+    const [req] = store.permissions.getSnapshot().requests;
+    answerPermission(store.permissions.stateDir, req!, 'deny', { claudeEnv: env });
+    expect((await hook).outcome).toBe('deny');
   });
 });
 

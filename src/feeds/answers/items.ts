@@ -78,25 +78,33 @@ function answerItemOf(n: Pick<NeedItem, 'id'>): string | null {
   return gate === null ? null : `gate:${gate}`;
 }
 
-export function answerItems(input: AnswerInput): AnswerItem[] {
+/** Under --readonly nothing is answered: the item offers no key, and its detail says where it can be answered. */
+const READONLY_DETAIL =
+  "  --readonly: nothing is answered here (Claude's own prompt, or an omc-top without --readonly, answers it)";
+
+export function answerItems(input: AnswerInput, opts: { readonly?: boolean } = {}): AnswerItem[] {
   const items: AnswerItem[] = [];
+  const ro = opts.readonly === true;
   for (const r of input.permissions) {
     const p = input.claude.bySession.get(r.sessionId)?.process;
     const who = p?.name ? `${p.name} (${r.sessionId.slice(0, 8)})` : r.sessionId.slice(0, 8);
     const until = formatClock(r.expiresMs);
     const keys = r.allowRefused ? 'n deny' : `y allow · n deny${r.alwaysOffered ? ' · A always' : ''}`;
+    const summary = `permission: ${r.toolName} ${r.subject} — ${who} (until ${until})`;
     items.push({
       kind: 'permission',
       id: permissionItemId(r.id),
       since: r.createdMs,
-      text: `permission: ${r.toolName} ${r.subject} — ${who} — ${keys} (until ${until})`,
-      summary: `permission: ${r.toolName} ${r.subject} — ${who} (until ${until})`,
+      text: ro ? summary : `permission: ${r.toolName} ${r.subject} — ${who} — ${keys} (until ${until})`,
+      summary,
       detail: [
         `Claude asks to run ${r.toolName}: ${r.subject}`,
         `  session ${r.sessionId}${p?.name ? ` (${p.name})` : ''} in ${r.cwd}`,
-        r.allowRefused
-          ? `  ${keys} · ${r.allowRefused}`
-          : `  ${keys}${r.alwaysOffered ? ' (always: this exact command, as configured: this session or local settings)' : ''}`,
+        ro
+          ? READONLY_DETAIL
+          : r.allowRefused
+            ? `  ${keys} · ${r.allowRefused}`
+            : `  ${keys}${r.alwaysOffered ? ' (always: this exact command, as configured: this session or local settings)' : ''}`,
         `  the hook waits until ${until}; after that only Claude's own prompt in its terminal answers it`,
       ],
       request: r,
@@ -106,12 +114,15 @@ export function answerItems(input: AnswerInput): AnswerItem[] {
   for (const g of input.gates) {
     const run = runs.get(g.runId) ?? null;
     const decided = g.decided ? ` (decided: ${g.decided.decision}; OMC has not read it yet)` : '';
+    const summary = `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId}${decided}`;
     items.push({
       kind: 'gate',
       id: gateItemId(g.runId, g.activationId),
       since: g.createdMs,
-      text: `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId} — y approve · n deny${decided}`,
-      summary: `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId}${decided}`,
+      text: ro
+        ? summary
+        : `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId} — y approve · n deny${decided}`,
+      summary,
       detail: [
         `OMC graph gate ${g.nodeId}${g.title ? ` (${g.title})` : ''}, activation ${g.activationId}: ${g.prompt}`,
         `  waiting since ${g.createdMs !== null ? formatClock(g.createdMs) : 'an unknown time'} UTC`,
@@ -156,8 +167,9 @@ export function answerInputOf(store: {
 export function withAnswers<P extends { path: string; message: string; severity: string }>(
   lines: readonly P[],
   input: AnswerInput,
+  opts: { readonly?: boolean } = {},
 ): ReadonlyArray<P | AnswerLine> {
-  const items = answerItems(input);
+  const items = answerItems(input, opts);
   if (items.length === 0) return lines;
   return [
     ...items.map((a): AnswerLine => ({
