@@ -17,7 +17,7 @@ import { loadConfig, parseChannels } from './config/config-file.js';
 import { PANES } from './panes/registry.js';
 import type { RootChoice } from './kit/pane.js';
 import { addClaudeToReport } from './store/claude/report.js';
-import { enableIterationSamples } from './feeds/iteration-sampling.js';
+import { enableIterationSamples, readRecordedWindows } from './feeds/iteration-sampling.js';
 import { buildJsonReport } from './feeds/json-report.js';
 import { oneReadStore } from './feeds/one-read.js';
 import { newerThanKnownWords } from './store/omc-books.js';
@@ -26,7 +26,7 @@ import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
 import { type OmcInstall, type OmcReadMemo } from './store/omc-install.js';
-import { stateDirHints } from './store/claude/process-env.js';
+import { rootHints } from './commands/no-root-words.js';
 import { refuseOneProjectFlags } from './commands/fleet-flags.js';
 import { asksJson, commandOf, endUncaughtAsInternal, reportInternalError } from './commands/internal-error.js';
 import { faultForTest } from './commands/test-fault.js';
@@ -100,9 +100,10 @@ Options:
   -v, --version print the version
 
 How the .omc root is found (as OMC does): $OMC_STATE_DIR/<project id> when
-OMC_STATE_DIR is set; else the nearest .omc-workspace marker; else the git
-top-level (a submodule climbs to its superproject); else $HOME/.omc (OMC 5.5.0;
-OMC 4.x used ./.omc, which is shown when it is the only one that exists).
+OMC_STATE_DIR is set (as OMC's hooks get it: the "env" of Claude's settings files
+first, then omc-top's environment); else the nearest .omc-workspace marker; else
+the git top-level (a submodule climbs to its superproject); else $HOME/.omc (OMC
+5.5.0; OMC 4.x used ./.omc, which is shown when it is the only one that exists).
 
 Keys: ? in the app lists them all. q quits.`;
 
@@ -136,7 +137,7 @@ function notFoundMessage(r: RootResolution): string {
   }
   for (const n of r.notices) lines.push(`note: ${cleanLine(n)}`);
   // A Claude here whose hooks write elsewhere (its own OMC_STATE_DIR, or none where omc-top has one).
-  for (const h of stateDirHints(r.projectDir, process.env)) lines.push(`note: ${h}`);
+  for (const h of rootHints(r, process.env)) lines.push(`note: ${h}`);
   lines.push('Start OMC in this project first, or point omc-top at one with --cwd DIR or --root DIR/.omc.');
   return lines.join('\n');
 }
@@ -193,6 +194,7 @@ async function runJson(
     store.clock(),
   );
   doc.attention = attentionReport(store);
+  readRecordedWindows(store);
   addCostToReport(doc, store, configuredPrices(), store.clock());
   await store.close();
   printJson(doc);
@@ -234,7 +236,7 @@ interface Watched {
  */
 function noRootYetText(res: RootResolution): string {
   const fault = rootPathFault(res.root);
-  const hint = stateDirHints(res.projectDir, process.env)[0];
+  const hint = rootHints(res, process.env)[0];
   return (
     (fault === 'does not exist'
       ? `no .omc yet: waiting for ${shownPath(res.root)} (${res.explain})`
@@ -375,7 +377,8 @@ function watchRoot(
     answers: { listen: !opts.readonly },
     // The first frame reads a screenful of sessions, not more (firstStepRows).
     sessions: { firstStepMinRows: firstStepRows(process.stdout.rows) },
-    claude: { env: opts.claudeEnv },
+    // The project's Claudes are looked at after the first frame (resolveRootAndOmc's claudesLater).
+    claude: { env: opts.claudeEnv, lookLater: true },
   });
   enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
   // A plugin update under the running monitor: said once, in the messages (M keeps it); omcFollower.
@@ -531,15 +534,18 @@ export async function main(argv: readonly string[]): Promise<number> {
   // The bin may have asked git the first question already (io/git-early.ts): its answer is taken below.
   await earlyGitSettled();
   // Which OMC runs the hooks decides where its state is: both are found together.
+  const json = args.flags.has('json');
   const { res, omc, redetect, rootFor, claudeEnv } = resolveRootAndOmc({
     cwd,
     rootOverride: rootFlag(args),
     override: checkOmcVersionFlag(args.flags.get('omc-version') as string | undefined),
+    // The monitor's first frame does not wait for a look at every process: its store looks right after (lookLater).
+    claudesLater: !json,
   });
   const readonly = args.flags.has('readonly');
   // --json answers now; the monitor waits for a .omc that does not exist yet (and says where it looks).
   const interactive = process.stdout.isTTY && process.stdin.isTTY;
-  if (!res.exists && (args.flags.has('json') || !interactive)) {
+  if (!res.exists && (json || !interactive)) {
     const base = nestedSearchBase(res);
     const found = base ? nestedNotice(findNestedRoots(base, res.root)) : null;
     if (found) res.notices.push(found);
@@ -555,7 +561,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (typeof notify === 'string' && typeof parseChannels(notify) === 'string') {
     throw new UsageError(parseChannels(notify) as string);
   }
-  if (args.flags.has('json')) {
+  if (json) {
     const notice = nestedNotice(nested());
     if (notice) res.notices.unshift(notice);
     return runJson(res, readonly, omc, nested(), claudeEnv);

@@ -8,7 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { readAnswersConfig } from '../config/answers-config.js';
 import { cleanLine, terminalSafeJson } from '../io/sanitize.js';
 import { DEFAULT_WAIT_SECONDS, stateDir } from '../store/permissions/protocol.js';
-import { hookStatus, hooksOffWords, installHook, uninstallHook } from '../store/permissions/settings-hook.js';
+import {
+  hookStatus,
+  hooksOffWords,
+  installHook,
+  notLoadedWords,
+  alsoInWords,
+  uninstallHook,
+  uninstallOlder,
+} from '../store/permissions/settings-hook.js';
 import { claudeProjectDir } from '../store/claude/settings-sources.js';
 import { resolveOmcRoot } from '../store/root.js';
 import { parseArgs, UsageError } from './args.js';
@@ -76,14 +84,20 @@ export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo
   const projectDir = claudeProjectDir(cwd);
   if (verb === 'status') {
     const st = hookStatus({ cwd }, io.env);
-    const message = st.installed
+    const main = st.installed
       ? `installed in ${st.settingsPath}${st.problem ? `, but ${st.problem}` : ''}`
       : `not installed in ${st.settingsPath}${st.problem ? ` (${st.problem})` : ''}`;
+    const message = st.alsoIn.length > 0 ? `${main}; ${alsoInWords(st.alsoIn)}` : main;
     return say(st.problem === null, message, { status: st });
   }
   if (verb === 'uninstall') {
     const r = uninstallHook(projectDir, dir);
-    return say(r.ok, r.message, {}, r.code ?? (r.ok ? 0 : 1));
+    // What an older omc-top wrote in the superproject's or this directory's settings files goes too.
+    const older = uninstallOlder(cwd, dir);
+    const ok = r.ok && older.ok;
+    const words = older.messages.length > 0 && /: nothing to remove$/.test(r.message) ? [] : [r.message];
+    const message = [...words, ...older.messages].join('; ');
+    return say(ok, message, {}, r.code ?? older.code ?? (ok ? 0 : 1));
   }
   const script = io.script === undefined ? hookScriptPath() : io.script;
   if (!script)
@@ -91,7 +105,14 @@ export function runHooksCommand(argv: readonly string[], io: HooksIo = defaultIo
   const waitSeconds = readAnswersConfig(io.env).permissionWaitSeconds ?? DEFAULT_WAIT_SECONDS;
   const r = installHook({ projectDir, script, node: process.execPath, waitSeconds }, dir);
   if (!r.ok) return say(false, r.message, {}, r.code ?? 1);
-  // Installed, but Claude Code runs no hook here: said now, not only by `status` and `doctor`.
-  const off = hookStatus({ cwd }, io.env).hooksDisabledIn;
-  return say(true, off ? `${r.message}; but ${hooksOffWords(off)}` : r.message);
+  // Installed, but Claude Code runs no hook here, or does not load the file it is in: said now, not only by
+  // `status` and `doctor`.
+  const st = hookStatus({ cwd }, io.env);
+  const dropped = st.settingsNotLoaded.find((u) => u.path === st.settingsPath);
+  const but = st.hooksDisabledIn
+    ? hooksOffWords(st.hooksDisabledIn)
+    : dropped
+      ? notLoadedWords(dropped.path, dropped.value, true)
+      : null;
+  return say(true, but ? `${r.message}; but ${but}` : r.message);
 }

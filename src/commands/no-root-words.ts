@@ -9,8 +9,12 @@ import { stateDirHints } from '../store/claude/process-env.js';
 import { noRootMessage, type RootResolution } from '../store/root.js';
 
 export function noRootWords(res: RootResolution, env: NodeJS.ProcessEnv = process.env): string {
-  return [
-    cleanLine(noRootMessage(res)),
-    ...stateDirHints(res.projectDir, env).map((h) => `note: ${cleanLine(h)}`),
-  ].join('\n');
+  return [cleanLine(noRootMessage(res)), ...rootHints(res, env).map((h) => `note: ${cleanLine(h)}`)].join('\n');
 }
+
+/**
+ * The live Claudes of the project whose own OMC_STATE_DIR differs from omc-top's (stateDirHints); none when a Claude
+ * settings file sets it: its `env` beats every Claude's environment, so the hooks write where the root says.
+ */
+export const rootHints = (res: RootResolution, env: NodeJS.ProcessEnv): string[] =>
+  res.stateDirFrom === undefined ? stateDirHints(res.projectDir, env) : [];

@@ -11,7 +11,8 @@ import { PRICE_SOURCE, type Estimate } from '../store/claude/prices.js';
 import type { UsageByModel } from '../store/claude/usage.js';
 import { nextRunMs } from '../store/claude/native-loops.js';
 import { costRollup, runKey, type Spent } from '../store/cost/rollup.js';
-import { competingStopHooks, projectLoops, rateLimitFor, type LoopRow } from '../store/cost/loops.js';
+import { competingStopHooks, projectLoops, type LoopRow } from '../store/cost/loops.js';
+import { sessionRateLimit } from '../store/cost/rate-limit-words.js';
 import { judgeUsage, resetPassed, type Window } from '../store/cost/quota.js';
 import { sessionSpend, spendUnknown } from '../store/cost/spend.js';
 import type { OmcStore } from '../store/store.js';
@@ -204,7 +205,8 @@ export function addCostToReport(
     Object.assign(agent, sessionCostJson(c, prices, now));
     const competing = competingStopHooks(s, c);
     agent.competing_stop_hooks = competing;
-    const lim = s.modes.some((m) => m.enforced) ? rateLimitFor(quota, c?.process ?? null, now) : null;
+    // The rows' own reading (store/cost/rate-limit-words.ts), so --json says what every row says.
+    const lim = sessionRateLimit(s, c, quota, now);
     agent.rate_limited = lim && {
       until: iso(lim.untilMs),
       by: lim.by,
@@ -213,7 +215,7 @@ export function addCostToReport(
     };
   }
   const runs = store.runs.runs();
-  const rollup = costRollup(sessions, runs, claude, prices, now);
+  const rollup = costRollup(sessions, runs, claude, prices, now, undefined, store.runs.seenWindows());
   if (Array.isArray(doc.runs))
     (doc.runs as Record<string, unknown>[]).forEach((r, i) => {
       const run = runs[i];

@@ -1,5 +1,6 @@
 import type { OmcStore } from '../store/store.js';
-import { deltaSince, type SessionView, type SessionsSnapshot } from '../store/sessions/model.js';
+import { deltaSince, LEGACY_KEY, type SessionView, type SessionsSnapshot } from '../store/sessions/model.js';
+import { sessionIndex } from '../store/sessions/view-index.js';
 import { IterationSamples, samplesDir } from '../store/runs/samples.js';
 import { WATCHED_RUN_MODES } from '../store/runs/ledger.js';
 
@@ -23,15 +24,22 @@ export const SAMPLES_FLUSH_MS = 1000;
  */
 export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv = process.env): () => void {
   const runs = store.runs;
-  if (store.readonly) return () => {};
+  if (store.readonly) {
+    // Writes nothing, but reads what other monitors recorded: a cancelled loop's spend stays under its mode here too.
+    readRecordedWindows(store, env);
+    return () => {};
+  }
   const samples = new IterationSamples(samplesDir(env), store.root);
   runs.setSampler((mode, sid, started) => samples.iterationsOf(mode, sid, started));
+  runs.setSeenWindows(samples);
   const watched = new Set<string>(WATCHED_RUN_MODES);
   const seen = new WeakSet<SessionView>();
   /** What was last sampled per session and mode (`startedMs:iteration`): a view that changed for another reason
    * (the clock crossing OMC's stale line, a prompt rewritten) samples nothing. Without it, at more live loops than
    * the samples keep (MAX_RUNS) each such view re-added an evicted run: a write and an fsync per transition. */
   const lastSampled = new Map<string, string>();
+  /** The loops this process has seen live (by sample key), checked at each snapshot until their state goes. */
+  const watching = new Map<string, { mode: string; sid: string | null; startedMs: number | null }>();
   let lastFlush = 0;
   let timer: NodeJS.Timeout | null = null;
   /** `now`: the synchronous write (exit, stop); otherwise handed to the background writer. */
@@ -70,7 +78,19 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
           if (lastSampled.get(key) === mark) continue;
           lastSampled.set(key, mark);
           recorded = samples.record(m.mode, sid, m.startedMs, m.iteration, store.clock()) || recorded;
+          watching.set(`${key}\u0000${m.startedMs}`, { mode: m.mode, sid, startedMs: m.startedMs });
         }
+      }
+    }
+    // A loop seen live whose state is gone (OMC's /cancel, omc-top's cancel, its end) or no longer active: its
+    // window ends now, as seen. The few watched loops are looked up, not every session passed over.
+    if (watching.size > 0) {
+      const index = sessionIndex(snap);
+      for (const [k, w] of watching) {
+        const view = index.byKey.get(w.sid ?? LEGACY_KEY);
+        if (view?.modes.some((m) => m.active && m.mode === w.mode && m.startedMs === w.startedMs)) continue;
+        watching.delete(k);
+        recorded = samples.sawEnd(w.mode, w.sid, w.startedMs, store.clock()) || recorded;
       }
     }
     if (!recorded || timer) return;
@@ -96,4 +116,12 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
     process.off('exit', last);
     last();
   };
+}
+
+/**
+ * A one-shot (`--json`): the loop windows the TUI recorded, read and never written, so a loop whose OMC 5.5
+ * state file is gone keeps its spend under its mode there as on the Cost pane.
+ */
+export function readRecordedWindows(store: OmcStore, env: NodeJS.ProcessEnv = process.env): void {
+  store.runs.setSeenWindows(new IterationSamples(samplesDir(env), store.root));
 }

@@ -6,7 +6,8 @@
  * A reader that falls behind is never sent a pile of stale rows: the feed
  * waits for room and then sends each row as it is by then. A settled cancel's
  * word leaves its row when its minutes are over (one timer, at the nearest
- * such end, only while a row has one): the row is sent again without it.
+ * such end, only while a row has one): the row is sent again without it; so
+ * does a rate limit's badge when its reset comes.
  */
 import { rowLine } from './json-line.js';
 import type { OmcStore } from '../store/store.js';
@@ -43,12 +44,14 @@ export function startRowFeed(
     const claude = store.claude.getSnapshot().bySession;
     const needs = needsBySession(monitor?.view.getSnapshot().open ?? []);
     const records = store.cancelRecords.getSnapshot().records;
+    const quota = store.quota.getSnapshot();
     // Keyed by the row's identity: the session-less state and a directory named legacy are two rows.
     const seen = new Set<string>();
     let wordEnds = Infinity;
     for (const s of store.sessions.getSnapshot().sessions) {
-      const row = rowOf(s, claude.get(s.id), at, needs.get(sessionKey(s)), records.get(sessionKey(s)));
-      wordEnds = Math.min(wordEnds, settledUntilMs(row) ?? Infinity);
+      const row = rowOf(s, claude.get(s.id), at, needs.get(sessionKey(s)), records.get(sessionKey(s)), quota);
+      // A rate limit's reset changes the row with nothing new on disk: it is built again then too.
+      wordEnds = Math.min(wordEnds, settledUntilMs(row) ?? Infinity, row.rateLimitedUntilMs ?? Infinity);
       const key = rowIdentity(row);
       seen.add(key);
       const json = JSON.stringify(row);
@@ -100,6 +103,8 @@ export function startRowFeed(
     store.sessions.subscribe(schedule),
     store.claude.subscribe(schedule),
     store.cancelRecords.subscribe(schedule),
+    // OMC's quota files: a loop the plan's limit holds says so in its row.
+    store.quota.subscribe(schedule),
   ];
   if (monitor) unsubs.push(monitor.view.subscribe(schedule));
   /** `gone`: the feed moves to another root (an OMC upgrade moved it): every row it sent is said gone first. */

@@ -28,6 +28,8 @@ import {
   type SettledWord,
 } from '../store/cancel/settled.js';
 import { statusWords } from '../store/sessions/summary.js';
+import type { QuotaSnapshot } from '../store/cost/quota-domain.js';
+import { rateLimitBadge, sessionRateLimit } from '../store/cost/rate-limit-words.js';
 
 export const SESSION_STATUSES = [
   'enforced',
@@ -105,6 +107,11 @@ export interface RowModel {
    * the cell says "—" and the project's total counts the row as not priced, never as $0.
    */
   costUnknown?: string | null;
+  /**
+   * The session's loop is held by the plan's rate limit until then (epoch ms; store/cost/rate-limit-words.ts): the
+   * row shows `[rate-limited ↻HH:MM]` after its modes. Absent when not, and from an older sender.
+   */
+  rateLimitedUntilMs?: number;
 }
 
 const MAX_TEXT = 400;
@@ -141,6 +148,7 @@ export const ROW_SCHEMA = z.object({
   costPartial: z.boolean().optional(),
   costReading: z.enum(['transcript', 'subagents']).nullable().optional(),
   costUnknown: text(MAX_TEXT).nullable().optional(),
+  rateLimitedUntilMs: epoch.unwrap().optional(),
 });
 
 const clean = (s: string, max: number) => truncate(cleanLine(s), max);
@@ -168,6 +176,15 @@ export const rowIdentity = (r: Pick<RowModel, 'session' | 'sessionless'>): strin
 /** The id a user reads for a row: "(legacy)" for the session-less state, as the sessions pane writes it. */
 export const rowLabel = (r: Pick<RowModel, 'session' | 'sessionless'>): string =>
   r.sessionless === true ? LEGACY_LABEL : r.session;
+
+/** The MODES cell's words after the need: the modes (or the prompt), then the rate limit that holds the loop. */
+export const rowModesText = (r: Pick<RowModel, 'modes' | 'prompt' | 'rateLimitedUntilMs'>): string =>
+  [
+    r.modes || (r.prompt ? r.prompt : 'no modes'),
+    r.rateLimitedUntilMs !== undefined ? rateLimitBadge(r.rateLimitedUntilMs) : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 
 /** A need as a row says it: the reason and what is waited on. */
 export const needText = (n: NeedItem | null | undefined): string | null =>
@@ -226,11 +243,14 @@ export function rowOf(
   now = Date.now(),
   need?: NeedItem | null,
   record?: CancelRecord,
+  /** OMC's quota files (the store's quota domain): a loop the plan's limit holds says so. */
+  quota?: QuotaSnapshot | null,
 ): RowModel {
   const p = claude?.process ?? null;
   const life = lifeOf(claude);
   const sp = s.kind === 'session' ? sessionSpend(claude, configuredPrices(), now) : null;
   const priced = (e: { priced: unknown[]; usd: number } | undefined) => (e && e.priced.length > 0 ? e.usd : null);
+  const limit = quota ? sessionRateLimit(s, claude, quota, now) : null;
   return {
     session: s.id,
     sessionless: s.kind === 'legacy',
@@ -257,6 +277,8 @@ export function rowOf(
     costPartial: sp?.partial ?? false,
     costReading: sp?.reading ?? null,
     costUnknown: s.kind === 'session' ? spendUnknown(claude) : null,
+    // Only when so: a row no limit holds is the same JSON as before.
+    ...(limit ? { rateLimitedUntilMs: limit.untilMs } : {}),
   };
 }
 

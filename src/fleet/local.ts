@@ -9,7 +9,7 @@ import type { CancelRecordsSnapshot } from '../store/cancel/cancel-records.js';
 import { findClaudeConfigDir, type ClaudeConfigDir } from '../store/claude/config-dir.js';
 import type { LivenessProbe } from '../store/claude/process-status.js';
 import { SharedRegistry } from '../store/claude/shared-registry.js';
-import { asyncLister, syncLister, TmuxNames, type WindowLister } from '../store/claude/tmux-names.js';
+import { systemTmuxNames, TmuxNames, type WindowLister } from '../store/claude/tmux-names.js';
 import { SnapshotCell } from '../io/snapshot-cell.js';
 import type { GitProbe } from '../io/git.js';
 import { countDirectories, inotifyLimits, type InotifyLimits } from '../io/watch/inotify-limits.js';
@@ -18,7 +18,7 @@ import { resolveRootAndOmc, rootMovedWords } from '../store/omc-root.js';
 import { OmcRecheckTicker } from '../store/omc-recheck.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
-import { QuotaDomain } from '../store/cost/quota-domain.js';
+import { QuotaDomain, type QuotaSnapshot } from '../store/cost/quota-domain.js';
 import { BgJobsReader } from '../store/claude/bg-jobs-reader.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, rootStillThere, type FleetRoot } from './discover.js';
@@ -116,6 +116,7 @@ export class LocalFleet {
    */
   private readonly omcTicker: OmcRecheckTicker;
   private unfollow: () => void = () => undefined;
+  private offQuota: () => void = () => undefined;
   private readonly limits: InotifyLimits;
   private readonly resolved = new Map<string, RootResolution>();
   /** Each live Claude's own OMC_STATE_DIR, read once per process (fleet/claude-root.ts). */
@@ -141,6 +142,7 @@ export class LocalFleet {
       claude: ClaudeSnapshot;
       view: AttentionView;
       records: CancelRecordsSnapshot;
+      quota: QuotaSnapshot;
       minute: number;
       needs: ReadonlyMap<string, NeedItem>;
       rows: FleetRow[];
@@ -155,8 +157,8 @@ export class LocalFleet {
     this.config = findClaudeConfigDir(opts.env);
     this.registry = new SharedRegistry(this.config, { probe: opts.probe });
     const env = opts.env ?? process.env;
-    const lister = opts.tmux ?? (this.claudeLive() ? asyncLister(env) : syncLister(env));
-    this.tmuxNames = new TmuxNames(lister, opts.clock ?? Date.now);
+    const clock = opts.clock ?? Date.now;
+    this.tmuxNames = opts.tmux ? new TmuxNames(opts.tmux, clock) : systemTmuxNames(env, this.claudeLive(), clock);
     this.quota = new QuotaDomain({ env: opts.env, live: this.claudeLive() });
     this.bgJobs = new BgJobsReader({ config: this.config, live: this.claudeLive() });
     this.limits = opts.limits ?? inotifyLimits();
@@ -184,6 +186,8 @@ export class LocalFleet {
   start(): void {
     // Read before any root opens: every root shows it from its first frame, as a project alone does.
     this.quota.scan();
+    // A loop the plan's limit holds says so in its row: the rows follow the quota files.
+    this.offQuota = this.quota.subscribe(() => this.changed());
     this.bgJobs.read(null);
     this.discover();
     if (this.opts.watch !== 'none') {
@@ -542,6 +546,8 @@ export class LocalFleet {
     const minute = Math.floor(now / 60_000);
     const view = r.monitor.view.getSnapshot();
     const records = r.store.cancelRecords.getSnapshot();
+    // OMC's quota files: a loop the plan's limit holds says so (its reset passes on a minute's rebuild).
+    const quota = r.store.quota.getSnapshot();
     const kept = this.rowsByRoot.get(id);
     if (
       kept &&
@@ -549,13 +555,14 @@ export class LocalFleet {
       kept.claude === claudeSnap &&
       kept.view === view &&
       kept.records === records &&
+      kept.quota === quota &&
       kept.minute === minute
     )
       return kept.rows;
     const claude = claudeSnap.bySession;
     const needs = needsBySession(view.open);
     const build = (s: SessionView): FleetRow => {
-      const row = rowOf(s, claude.get(s.id), now, needs.get(sessionKey(s)), records.records.get(sessionKey(s)));
+      const row = rowOf(s, claude.get(s.id), now, needs.get(sessionKey(s)), records.records.get(sessionKey(s)), quota);
       return { ...row, key: `local|${id}|${rowIdentity(row)}`, host: null, rootId: id, rootLabel: r.info.label };
     };
     // A Claude the model counts with no session row of its own (a plain `claude` waiting on a permission prompt):
@@ -577,13 +584,14 @@ export class LocalFleet {
       kept &&
       kept.claude === claudeSnap &&
       kept.records === records &&
+      kept.quota === quota &&
       kept.minute === minute &&
       sameNeeds(kept.needs, needs)
         ? patchRows(kept.rows, deltaSince(kept.sessions, sessions), build)
         : null;
     const rows = patched ?? [...extra, ...sessions.sessions.map(build)];
     rows.sort(byAttention);
-    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, records, minute, needs, rows });
+    this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, records, quota, minute, needs, rows });
     return rows;
   }
 
@@ -595,6 +603,7 @@ export class LocalFleet {
     this.offs.forEach((off) => off());
     this.offs.clear();
     this.unfollow();
+    this.offQuota();
     await Promise.all([...this.roots.values()].map((r) => r.store.close()));
     await Promise.all([...this.closing]);
     this.registry.close();

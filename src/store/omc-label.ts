@@ -3,7 +3,8 @@
  * serve page's line (commands/serve/source.ts). When no OMC was found every verdict is a guess by the newest
  * book, and the header keeps a mark of it at every width (the long form first, then shorter ones).
  */
-import type { OmcInstall } from './omc-install.js';
+import { omcChangeWords, type OmcInstall } from './omc-install.js';
+import { newerThanKnownWords } from './omc-books.js';
 import type { SessionOmc } from './sessions/model.js';
 
 /**
@@ -43,4 +44,20 @@ export function omcGuessLine(omc: OmcInstall, seen: readonly SessionOmc[] = []):
   const mark = omcGuessMarks(omc, seen)?.[0];
   if (mark === undefined) return null;
   return `${mark}: no OMC install was found, so every status here is what OMC ${omc.rules}'s Stop hook would do, a guess`;
+}
+
+/**
+ * The message line when another OMC runs the project's hooks, in the header's words: while a session's own
+ * `--plugin-dir` names an OMC the header says `OMC 5.5.0 (--plugin-dir)` whatever the project's files say, so the
+ * line names the header's label before and after, and is null when that label stays (the last `--plugin-dir`
+ * Claude exiting leaves its session judged by its recorded flags: nothing the header shows changed). Without
+ * such a session the header names the project's install, and so does the line ("OMC 5.5.0 now (was 4.4.4)").
+ */
+export function omcChangeLine(next: OmcInstall, was: OmcInstall, seen: readonly SessionOmc[] = []): string | null {
+  if (!seen.some((x) => x.sourceTag === '--plugin-dir')) return omcChangeWords(next, was);
+  const now = omcLabel(next, seen);
+  const before = omcLabel(was, seen);
+  if (now === before) return null;
+  const newer = next.assumed ? null : newerThanKnownWords(next.version);
+  return `${now} now (was ${before.replace(/^OMC /, '')}): verdicts re-judged${newer ? `; ${newer}` : ''}`;
 }

@@ -8,10 +8,19 @@
 import path from 'node:path';
 import { gitOnePass, realGit, type GitProbe } from '../io/git.js';
 import { detectOmcInstall, type OmcInstall, type OmcReadMemo } from './omc-install.js';
-import { configWords, envWithConfig, projectClaudeConfig, type ProjectClaudeConfig } from './claude/project-config.js';
+import {
+  configReadWords,
+  envWithConfig,
+  projectClaudeConfig,
+  type ProjectClaudeConfig,
+} from './claude/project-config.js';
+import type { ClaudeHere } from './claude/claudes-here.js';
 import { resolveOmcRoot, type RootResolution } from './root.js';
 import { homeDir } from '../io/home-dir.js';
 import { shownPath } from '../io/shown-path.js';
+
+/** No process looked at: omc-top's own config directory (claudesLater). */
+const noScan = (): ClaudeHere[] => [];
 
 /** "OMC 4.4.4 (plugin oh-my-claudecode@omc …)" for notices. */
 export const omcWords = (o: OmcInstall): string => `OMC ${o.version ?? '?'} (${o.source})`;
@@ -26,6 +35,12 @@ export function resolveRootAndOmc(opts: {
   git?: GitProbe;
   /** Look at the project's live Claude processes (their --plugin-dir) too; default true (detectOmcInstall). */
   processes?: boolean;
+  /**
+   * The full-screen app: which config directory the project's Claudes use is not looked for now (a scan of every
+   * process, before the first frame) but by the running store after it (config-look.ts, `lookLater`): omc-top's own
+   * directory is the first guess, its plugin judges and its registry's processes are looked at until then.
+   */
+  claudesLater?: boolean;
 }): {
   res: RootResolution;
   omc: OmcInstall;
@@ -49,7 +64,7 @@ export function resolveRootAndOmc(opts: {
   const guess = git.topLevel(cwd) ?? cwd;
   // The project's Claudes as they run now: the config directory whose plugin judges and whose registry joins.
   const claudeConfigOf = (dir: string): ProjectClaudeConfig | undefined =>
-    opts.processes === false ? undefined : projectClaudeConfig(dir, env);
+    opts.processes === false ? undefined : projectClaudeConfig(dir, env, opts.claudesLater ? noScan : undefined);
   let claudeConfig = claudeConfigOf(guess);
   const first = detectOmcInstall({
     env,
@@ -67,6 +82,9 @@ export function resolveRootAndOmc(opts: {
       rootOverride: opts.rootOverride,
       flavor: install.assumed ? null : install.book.rootFlavor,
       omcWords: omcWords(install),
+      // The settings of the config directory the project's Claudes use: their `env` can set OMC_STATE_DIR.
+      claudeSettings: { claudeEnv: claudeConfig ? envWithConfig(env, claudeConfig.config) : env },
+      omcVersion: install.assumed ? null : install.version,
     });
   const res = rootBy(first, git);
   const projectDir = res.projectDir === guess ? guess : res.projectDir;
@@ -94,10 +112,8 @@ export function resolveRootAndOmc(opts: {
   // Said where the roots' notices are (the monitor's notice line, --json's notices): the Claudes this monitor does
   // not read first (the monitor flashes the first notice), then which directory is read and why.
   for (const n of claudeConfig?.notes ?? []) res.notices.push(n);
-  if (claudeConfig?.chosenBy != null)
-    res.notices.push(
-      `Claude's config directory read: ${configWords(claudeConfig.config)}, as Claude pid ${claudeConfig.chosenBy} here runs with it`,
-    );
+  const read = claudeConfig ? configReadWords(claudeConfig) : null;
+  if (read) res.notices.push(read);
   return { res, omc, redetect, rootFor, claudeEnv: claudeConfig ? envWithConfig(env, claudeConfig.config) : env };
 }
 

@@ -23,6 +23,7 @@ import type { RootFlavor } from './omc-books.js';
 import { isObj } from '../io/json.js';
 import { homeDir } from '../io/home-dir.js';
 import { SYMLINK_LOOP } from '../io/watch/root-presence.js';
+import { stateDirOfHooks } from './state-dir-setting.js';
 
 export type RootRule =
   | 'override'
@@ -47,6 +48,8 @@ export interface RootResolution {
   /** Things the user should know (ignored marker, a second .omc elsewhere, 4.x fallback). */
   notices: string[];
   projectId?: string;
+  /** The Claude settings file whose `env` set the OMC_STATE_DIR used, in words; absent: an environment's. */
+  stateDirFrom?: string;
   /**
    * The project directory OMC would anchor on (git top-level or cwd). OMC 4.x
    * kept team runtime state under <projectDir>/.omc even with OMC_STATE_DIR set.
@@ -83,6 +86,16 @@ export interface ResolveOptions {
   flavor?: RootFlavor | null;
   /** That OMC in words, for notices: "OMC 4.4.4 (plugin oh-my-claudecode@omc …)". */
   omcWords?: string;
+  /**
+   * The environment that names Claude's config directory, whose settings' `env` can set OMC_STATE_DIR
+   * (state-dir-setting.ts); default `env`. False: those settings are not read (`env` alone decides).
+   */
+  claudeSettings?: { claudeEnv?: NodeJS.ProcessEnv; managedDir?: string } | false;
+  /**
+   * That OMC's version, for the rule's words ("git top-level (OMC 4.4.4)"): the release that decided where to look,
+   * named, since sessions of another release may run there too (the header's "OMC 4.4.4/5.5.0 (per session)").
+   */
+  omcVersion?: string | null;
 }
 
 export const WORKSPACE_MARKER = '.omc-workspace';
@@ -327,11 +340,37 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
 
   const flavor = opts.flavor ?? null;
   const who = opts.omcWords ?? 'this OMC';
-  if (flavor === 'cwd') return resolveCwdFlavor(cwd, env, home, git, who, looked, notices);
+  // OMC_STATE_DIR as the hooks get it: a Claude settings file's `env` beats the environment given.
+  const hooks =
+    opts.claudeSettings === false
+      ? { value: env.OMC_STATE_DIR, from: null }
+      : stateDirOfHooks({ env, projectDir: git.topLevel(cwd) ?? cwd, git, ...opts.claudeSettings });
+  if (flavor === 'cwd')
+    return resolveCwdFlavor(
+      cwd,
+      hooks.value,
+      env,
+      home,
+      git,
+      who,
+      opts.omcVersion ? `OMC ${opts.omcVersion}` : 'OMC 4.x',
+      looked,
+      notices,
+    );
 
-  const stateDir = env.OMC_STATE_DIR;
+  const stateDir = hooks.value;
   if (stateDir) {
+    // OMC joins the value to the project id as it is (getOmcRoot: `join(customDir, projectId)`, 4.15 to 5.6), so a
+    // relative value is taken from the hook's working directory (Claude's, where omc-top is run too) and a `~` is
+    // a directory named "~": Claude Code does not expand it in a settings file's `env` (2.1.332 gives the hook
+    // "~/omc-state" as written), nor does OMC.
     const base = path.resolve(cwd, stateDir);
+    if (stateDir === '~' || stateDir.startsWith('~/'))
+      notices.push(
+        `OMC_STATE_DIR=${cleanLine(stateDir)}${hooks.from ? ` (from ${hooks.from})` : ''}: neither Claude Code nor OMC expands "~", so OMC's hooks keep state under ${shownPath(base)}; write the full path to use your home directory`,
+      );
+    const by = hooks.from ? ` (set in ${hooks.from})` : '';
+    const from = hooks.from ? { stateDirFrom: hooks.from } : {};
     const projectRoot = git.topLevel(cwd) ?? cwd;
     const id55 = projectIdentifier(projectRoot, home, env, git, '5.5');
     const root55 = path.join(base, id55);
@@ -343,12 +382,13 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
       return {
         root: root55,
         rule: 'state-dir',
-        explain: `OMC_STATE_DIR/${id55}`,
+        explain: `OMC_STATE_DIR/${id55}${by}`,
         exists: true,
         looked,
         notices,
         projectId: id55,
         projectDir: projectRoot,
+        ...from,
       };
     }
     const id4 = projectIdentifier(projectRoot, home, env, git, '4.x');
@@ -360,24 +400,26 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
         return {
           root: root4,
           rule: 'state-dir',
-          explain: `OMC_STATE_DIR/${id4} (4.x id)`,
+          explain: `OMC_STATE_DIR/${id4} (4.x id)${by}`,
           exists: true,
           looked,
           notices,
           projectId: id4,
           projectDir: projectRoot,
+          ...from,
         };
       }
     }
     return {
       root: root55,
       rule: 'state-dir',
-      explain: `OMC_STATE_DIR/${id55}`,
+      explain: `OMC_STATE_DIR/${id55}${by}`,
       exists: false,
       looked,
       notices,
       projectId: id55,
       projectDir: projectRoot,
+      ...from,
     };
   }
 
@@ -546,10 +588,13 @@ export function resolveOmcRoot(opts: ResolveOptions): RootResolution {
  */
 function resolveCwdFlavor(
   cwd: string,
+  stateDir: string | undefined,
   env: NodeJS.ProcessEnv,
   home: string,
   git: GitProbe,
   who: string,
+  /** The deciding release, short ("OMC 4.4.4"), for the rule. */
+  decider: string,
   looked: string[],
   notices: string[],
 ): RootResolution {
@@ -557,7 +602,7 @@ function resolveCwdFlavor(
   const anchor = top ?? cwd;
   const root = path.join(anchor, '.omc');
   looked.push(root);
-  if (env.OMC_STATE_DIR)
+  if (stateDir)
     notices.push(
       `OMC_STATE_DIR is set, but ${who} ignores it: its hooks keep state in ${shownPath(root)} (shown); OMC 4.15 and later use OMC_STATE_DIR`,
     );
@@ -576,9 +621,9 @@ function resolveCwdFlavor(
   return {
     root,
     rule: top ? 'git' : 'cwd-4x',
-    explain: top
-      ? `${sup ? 'submodule' : 'git'} top-level (OMC 4.x: no OMC_STATE_DIR)`
-      : 'not a git repo: ./.omc (OMC 4.x)',
+    // The release that decided, as the 5.5 rule names its own ("$HOME/.omc (OMC 5.5.0)"): what it ignores
+    // (OMC_STATE_DIR, a marker) is a notice when it is there, not part of every header.
+    explain: top ? `${sup ? 'submodule' : 'git'} top-level (${decider})` : `not a git repo: ./.omc (${decider})`,
     exists: isDirectorySync(root),
     looked,
     notices,

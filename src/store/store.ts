@@ -10,7 +10,8 @@
 import path from 'node:path';
 import { CancelTracker } from './cancel/tracker.js';
 import { findClaudeConfigDir } from './claude/config-dir.js';
-import { ClaudeConfigLook } from './claude/config-look.js';
+import { ClaudeConfigLook, type ClaudeConfigLookOptions } from './claude/config-look.js';
+import { envWithConfig } from './claude/project-config.js';
 import { ClaudeDomain } from './claude/domain.js';
 import { NoteTracker } from './claude/notes.js';
 import type { SharedRegistry } from './claude/shared-registry.js';
@@ -32,7 +33,8 @@ import { OMC_RECHECK_MS, OmcRecheck, type OmcRecheckTicker } from './omc-recheck
 import { HookEnv, type LiveClaude } from './claude/hook-env.js';
 import type { ClaudeSnapshot } from './claude/model.js';
 import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
-import { omcChangeWords, type OmcInstall, type OmcReadMemo } from './omc-install.js';
+import { type OmcInstall, type OmcReadMemo } from './omc-install.js';
+import { omcChangeLine } from './omc-label.js';
 import { SessionsDomain } from './sessions/domain.js';
 import { TeamsDomain, type TeamsDomainOptions } from './teams/domain.js';
 import { resolveHeartbeatStaleMs } from './teams/omc-team-rules.js';
@@ -124,6 +126,14 @@ export interface OmcStoreOptions {
   claude?: {
     live?: boolean;
     env?: NodeJS.ProcessEnv;
+    /**
+     * The full-screen app: the start did not look at the project's Claudes (omc-root.ts `claudesLater`), so `env`'s
+     * directory is only a first guess. The look (config-look.ts) is a slice of the first read after the first frame,
+     * and until it the Claude side reads and shows nothing (no status that the directory chosen would take back).
+     */
+    lookLater?: boolean;
+    /** Seam for tests: how the look chooses the directory (default projectClaudeConfig, from the live Claudes). */
+    choose?: ClaudeConfigLookOptions['choose'];
     transcripts?: boolean;
     registry?: SharedRegistry;
     tmuxNames?: TmuxNames;
@@ -262,6 +272,16 @@ export class OmcStore {
   private readonly watchImpl: TreeWatcherOptions['watchImpl'];
   private closed = false;
 
+  /**
+   * The environment Claude's files are read with now: `given` with the directory the Claude side reads (it follows
+   * the project's Claudes, config-look.ts). `given` itself (undefined included) until it switched.
+   */
+  private claudeEnvNow(given: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv | undefined {
+    if (!this.claude) return given;
+    const read = this.claude.configRead;
+    return findClaudeConfigDir(given).dir === read.dir ? given : envWithConfig(given ?? process.env, read);
+  }
+
   constructor(opts: OmcStoreOptions) {
     this.root = opts.root;
     this.projectDir = opts.projectDir ?? null;
@@ -278,7 +298,7 @@ export class OmcStore {
     // Claude side is built below; until it is, no live Claude is known (the next look, 5 s on, asks it).
     this.hookEnv = new HookEnv({
       env: opts.runs?.env ?? process.env,
-      claudeEnv: opts.claude?.env,
+      claudeEnv: () => this.claudeEnvNow(opts.claude?.env) ?? opts.runs?.env ?? process.env,
       projectDir: this.projectDir ?? path.dirname(this.root),
       liveClaudes: () => (this.claude ? liveClaudesOf(this.claude.getSnapshot()) : []),
     });
@@ -303,8 +323,12 @@ export class OmcStore {
       rootRule: this.rootRule,
       ...opts.teams,
     });
+    // A Claude that starts here after the monitor, with another config directory: the Claude side switches to it,
+    // and its OMC is looked for (config-look.ts). Not for a one-shot read nor a fleet's store (its shared registry).
+    const looks = this.projectDir !== null && this.watchKind !== 'none' && !opts.claude?.registry;
     this.claude = new ClaudeDomain({
       config: findClaudeConfigDir(opts.claude?.env),
+      settleFirst: looks && opts.claude?.lookLater === true,
       sessions: this.sessions,
       projectDir: this.projectDir,
       clock: this.clock,
@@ -379,7 +403,7 @@ export class OmcStore {
       live: opts.answers?.live ?? this.watchKind !== 'none',
       listen: (opts.answers?.listen ?? false) && !this.readonly,
       stateDirSaidElsewhere: (opts.answers?.stateDir ?? stateDir()) === this.stateDir.dir,
-      claudeEnv: opts.claude?.env,
+      claudeEnv: () => this.claudeEnvNow(opts.claude?.env) ?? process.env,
     });
     this.runs.subscribe(this.claude.historyChanged);
     this.ultragoal = new UltragoalDomain({ root: this.root });
@@ -392,14 +416,23 @@ export class OmcStore {
     });
     this.quota =
       opts.sharedQuota ?? new QuotaDomain({ env: opts.claude?.env, live: opts.claude?.live ?? true, ...opts.quota });
-    // A Claude that starts here after the monitor, with another config directory: said, and its OMC looked for.
     const configLook =
-      this.projectDir !== null && this.watchKind !== 'none' && !opts.claude?.registry
+      looks && this.projectDir !== null
         ? new ClaudeConfigLook({
             sessions: this.sessions,
             projectDir: this.projectDir,
             env: opts.claude?.env ?? process.env,
+            current: () => this.claude.configRead,
+            use: (config) => {
+              const moved = config.dir !== this.claude.configRead.dir;
+              this.claude.useConfig(config);
+              this.bgJobs.useConfig(config);
+              // OMC's variables as the hooks get them: that directory's settings, now rather than at the next look.
+              if (moved) this.refreshHookEnv();
+            },
             onNewSession: () => this.omcRecheck?.look(undefined, true),
+            firstLookInScan: opts.claude?.lookLater === true,
+            choose: opts.claude?.choose,
           })
         : null;
     this.domains = [
@@ -408,6 +441,8 @@ export class OmcStore {
       this.memory,
       this.wiki,
       this.teams,
+      // The look first: it says which directory the Claude side reads (its first read, with lookLater).
+      ...(configLook ? [configLook] : []),
       this.claude,
       this.prd,
       this.runs,
@@ -417,7 +452,6 @@ export class OmcStore {
       this.bgJobs,
       this.stateDir,
       opts.sharedQuota ? borrowed(opts.sharedQuota) : this.quota,
-      ...(configLook ? [configLook] : []),
     ];
     this.rootDomains = new Set<Domain>([
       this.sessions,
@@ -461,7 +495,8 @@ export class OmcStore {
   private setOmc(next: OmcInstall, was: OmcInstall): void {
     if (this.closed) return;
     // Said first: a line stream (watch --json) has the news before the transitions it causes.
-    const words = omcChangeWords(next, was);
+    // In the header's words (its label counts the sessions' own --plugin-dir): the line never says what it does not.
+    const words = omcChangeLine(next, was, this.sessions.getSnapshot().omcSeen);
     for (const l of this.omcListeners) l(words, next);
     this.sessions.setProjectInstall(next);
     this.prd.setRules(prdRulesOf(next));

@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HookEnv } from '../../src/store/claude/hook-env.js';
+import { resolveRootAndOmc } from '../../src/store/omc-root.js';
+import { OMC55 } from '../helpers/omc-packages.mjs';
 import { skipReason, startRun, type Run } from './harness.js';
 
 const reason = skipReason();
@@ -66,5 +68,33 @@ describe.skipIf(reason !== null)('OMC variables: omc-top names what the real CLI
     expect(ours.get('OMC_STALE_RUN_HOURS').source).toBe('~/.claude/settings.json');
     expect(ours.get('OMC_BUDGET_ENFORCE').source).toBe("the project's .claude/settings.local.json");
     expect(ours.get('OMC_TEAM_HEARTBEAT_STALE_MS').source).toBe("omc-top's environment");
+  });
+
+  it("OMC_STATE_DIR in the user's settings: omc-top's root is where the real OMC's getOmcRoot puts state in Claude's hook", async () => {
+    const run = await startRun('hook-env-root');
+    runs.push(run);
+    const central = path.join(run.dir, 'central');
+    const out = path.join(run.dir, 'omc-root.txt');
+    // OMC's own root finding, run by a SessionStart hook with the environment Claude gives its hooks.
+    const probe = path.join(run.dir, 'omc-root.mjs');
+    fs.writeFileSync(
+      probe,
+      `const m = await import(${JSON.stringify(path.join(OMC55, 'dist', 'lib', 'worktree-paths.js'))});\n` +
+        `(await import('node:fs')).writeFileSync(${JSON.stringify(out)}, m.getOmcRoot(process.cwd()));\n`,
+    );
+    writeJson(path.join(run.configDir, 'settings.json'), {
+      env: { OMC_STATE_DIR: central },
+      hooks: {
+        SessionStart: [{ hooks: [{ type: 'command', command: `${process.execPath} ${JSON.stringify(probe)}` }] }],
+      },
+    });
+    const child = run.spawnInNs('claude', ['-p', 'hello']);
+    expect(await new Promise<number | null>((resolve) => child.on('close', resolve))).toBe(0);
+    const omc = fs.readFileSync(out, 'utf8');
+    expect(omc.startsWith(central + path.sep)).toBe(true);
+    // omc-top run in the project without OMC_STATE_DIR in its own environment.
+    const res = resolveRootAndOmc({ cwd: run.project, env: run.env, processes: false, override: '5.5.0' }).res;
+    expect(res.root).toBe(omc);
+    expect(res.explain).toMatch(/\(set in ~\/\.claude\/settings\.json\)$/);
   });
 });

@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO, skipReason, startRun, type Run } from './harness.js';
+import { REPO, CLAUDE_VERSION, skipReason, startRun, type Run } from './harness.js';
+import { HookEnv } from '../../src/store/claude/hook-env.js';
 import { scaled } from '../helpers/time-scale.js';
 
 const reason = skipReason();
@@ -43,7 +44,9 @@ const omcTopEnv = (run: Run) => ({
 interface Status {
   settingsPath: string;
   hooksDisabledIn: string | null;
+  settingsNotLoaded: { path: string; value: string }[];
   installed: boolean;
+  problem: string | null;
 }
 
 function installAndStatus(run: Run, cwd: string): Status {
@@ -147,5 +150,60 @@ describe.skipIf(reason !== null)('omc-top hooks and the settings Claude Code rea
       expect(await claudeIn(run, c.cwd)).toBe(0);
       expect({ name: c.name, fired: fs.existsSync(fired) }).toEqual({ name: c.name, fired: c.off === null });
     }
+  });
+
+  it(`a disableAllHooks that is not a boolean: Claude Code ${CLAUDE_VERSION} drops that file whole, as omc-top says`, async () => {
+    const run = await startRun('hooks-not-boolean');
+    runs.push(run);
+    const user = path.join(run.configDir, 'settings.json');
+    const seenEnv = path.join(run.dir, 'env.txt');
+    for (const [i, value] of (['true', 1, 'yes', null] as unknown[]).entries()) {
+      // The user settings: the odd value, a probe hook and a variable; omc-top's file: its entry and a probe.
+      const userFired = path.join(run.dir, `user-${i}.fired`);
+      fs.writeFileSync(
+        user,
+        JSON.stringify({
+          disableAllHooks: value,
+          env: { OMC_STALE_RUN_HOURS: '8' },
+          hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `echo fired >> ${userFired}` }] }] },
+        }),
+      );
+      const st = installAndStatus(run, run.project);
+      expect({ value, ...st }).toMatchObject({
+        value,
+        installed: true,
+        hooksDisabledIn: null,
+        settingsNotLoaded: [{ path: user, value: JSON.stringify(value) }],
+      });
+      const fired = addProbe(run, st.settingsPath, `local-${i}`);
+      const doc = JSON.parse(fs.readFileSync(st.settingsPath, 'utf8'));
+      doc.hooks.SessionStart[0].hooks.push({ type: 'command', command: `env > ${seenEnv}` });
+      fs.writeFileSync(st.settingsPath, JSON.stringify(doc));
+      expect(await claudeIn(run, run.project)).toBe(0);
+      // Hooks are not off: the other file's run; the odd file's hook and env do not.
+      expect({ value, local: fs.existsSync(fired), user: fs.existsSync(userFired) }).toEqual({
+        value,
+        local: true,
+        user: false,
+      });
+      expect(fs.readFileSync(seenEnv, 'utf8')).not.toMatch(/^OMC_STALE_RUN_HOURS=/m);
+      const ours = new HookEnv({
+        env: run.env,
+        projectDir: run.project,
+        managedDir: path.join(run.dir, 'no-managed-settings'),
+        processes: false,
+      });
+      expect(ours.get('OMC_STALE_RUN_HOURS').value).toBeNull();
+    }
+    // The odd value in omc-top's own file: its entry (and every hook there) does not run, and status says so.
+    fs.rmSync(user);
+    const file = path.join(run.project, '.claude', 'settings.local.json');
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), disableAllHooks: 'false' }));
+    const st = installAndStatus(run, run.project);
+    expect(st).toMatchObject({ installed: true, hooksDisabledIn: null, settingsNotLoaded: [{ path: file }] });
+    expect(st.problem).toContain("omc-top's hook included");
+    const fired = addProbe(run, file, 'own-file');
+    expect(await claudeIn(run, run.project)).toBe(0);
+    expect(fs.existsSync(fired)).toBe(false);
   });
 });

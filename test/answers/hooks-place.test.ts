@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runHooksCommand } from '../../src/commands/hooks.js';
 import { hooksCheck } from '../../src/commands/doctor-hooks.js';
 import { hookStatus } from '../../src/store/permissions/settings-hook.js';
+import { resolveOmcRoot } from '../../src/store/root.js';
 import { cleanupHooksProjects, HOOK, hooksProject, scratchDir } from '../helpers/hooks-project.js';
 
 afterEach(cleanupHooksProjects);
@@ -149,5 +150,48 @@ describe('"disableAllHooks": true in a settings file Claude Code reads', () => {
     fs.writeFileSync(local(sub), '{"disableAllHooks": true}');
     fs.writeFileSync(s.settings, JSON.stringify({ ...cur, disableAllHooks: false }));
     expect(hookStatus(sub, s.env)).toMatchObject({ hooksDisabledIn: null, problem: null });
+  });
+});
+
+describe('"disableAllHooks" that is not a boolean: Claude Code does not load that file at all', () => {
+  // Measured with the real CLI 2.1.332 (test/agent/hooks-settings.test.ts): "true", 1, "yes", null… turn nothing
+  // off; the file is dropped whole ("These settings did not load"), its hooks and env with it.
+  it('in the user settings: hooks are not off, and status, doctor and install name the file and the value', () => {
+    const s = hooksProject();
+    const user = path.join(s.env.CLAUDE_CONFIG_DIR as string, 'settings.json');
+    fs.mkdirSync(path.dirname(user), { recursive: true });
+    fs.writeFileSync(user, '{"disableAllHooks": "true", "env": {"OMC_STATE_DIR": "/nowhere"}}\n');
+    const r = hooksIn(s, s.p.dir, 'install');
+    expect(r.code).toBe(0);
+    expect(r.said).not.toContain('; but');
+    const words = `"disableAllHooks": "true" in ${user} is not true or false: Claude Code does not load that file at all (nothing in it applies; hooks in the other files still run); write true or false`;
+    expect(hookStatus(s.p.dir, s.env)).toMatchObject({
+      installed: true,
+      hooksDisabledIn: null,
+      settingsNotLoaded: [{ path: user, value: '"true"' }],
+      problem: words,
+    });
+    const st = hooksIn(s, s.p.dir, 'status');
+    expect(st.code).toBe(1);
+    expect(st.said).toBe(`omc-top hooks: installed in ${s.settings}, but ${words}\n`);
+    expect(hooksCheck(s.p.dir, s.env)).toMatchObject({ status: 'warn', details: expect.arrayContaining([words]) });
+    // Its env is not given to the hooks either: the root is not under its OMC_STATE_DIR.
+    expect(resolveOmcRoot({ cwd: s.p.dir, env: s.env }).root).toBe(path.join(s.p.dir, '.omc'));
+  });
+
+  it('in the file omc-top’s hook is in: install and status say that hook does not run; a false there turns nothing back on', () => {
+    const s = hooksProject();
+    const user = path.join(s.env.CLAUDE_CONFIG_DIR as string, 'settings.json');
+    fs.mkdirSync(path.dirname(user), { recursive: true });
+    fs.mkdirSync(path.dirname(s.settings), { recursive: true });
+    fs.writeFileSync(s.settings, '{"disableAllHooks": 1}\n');
+    const r = hooksIn(s, s.p.dir, 'install');
+    expect(r.code).toBe(0);
+    const words = `"disableAllHooks": 1 in ${s.settings} is not true or false: Claude Code does not load that file at all (nothing in it applies, omc-top's hook included); write true or false`;
+    expect(r.said).toContain(`; but ${words}`);
+    expect(hookStatus(s.p.dir, s.env)).toMatchObject({ installed: true, problem: words });
+    // A true in the user settings is not undone by this file's value: hooks are off.
+    fs.writeFileSync(user, '{"disableAllHooks": true}');
+    expect(hookStatus(s.p.dir, s.env).hooksDisabledIn).toBe(user);
   });
 });

@@ -225,10 +225,10 @@ describe('a need that changes under an unchanged value', () => {
     needs: needId === null ? null : 'orphaned loop',
     news: null,
   });
-  it('is one transition from the value to itself, saying the need is gone; nothing when neither changed', () => {
-    // An exited Claude whose orphaned loop omc-top cancelled: still exited, no longer a need (docs/attention.md).
-    const gone = changeOf('agent', 's1', fact('exited', 'orphaned:s1/ralph@1:2'), fact('exited', null));
-    expect(gone).toMatchObject({ from: 'exited', to: 'exited', needs: null, fact: { need: null } });
+  it('a need raised is one transition from the value to itself; a need that only ended, or nothing changed: none', () => {
+    // An exited Claude whose orphaned loop omc-top cancelled: still exited, no longer a need. No "exited → exited"
+    // line: the loop's end has its own, and the attention line drops the item (docs/attention.md).
+    expect(changeOf('agent', 's1', fact('exited', 'orphaned:s1/ralph@1:2'), fact('exited', null))).toBeNull();
     const raised = changeOf('agent', 's1', fact('exited', null), fact('exited', 'orphaned:s1/ralph@1:2'));
     expect(raised).toMatchObject({ from: 'exited', to: 'exited', needs: 'orphaned loop' });
     expect(changeOf('agent', 's1', fact('exited', 'x'), fact('exited', 'x'))).toBeNull();

@@ -1,7 +1,8 @@
 /**
- * An orphaned loop's age is one fact for every omc-top process. Its Claude process was SIGKILLed and left its
- * registry entry behind; "gone" is dated by the entry's last sign of life (the time the CLI last wrote it), not by
- * when each process first looked. A monitor that started long after, `--json` and the rows give the same `since`,
+ * An orphaned loop's age is one fact for every omc-top process that never saw its Claude run. The process was
+ * SIGKILLed and left its registry entry behind; "gone" is then dated by the entry's last sign of life (the time the
+ * CLI last wrote it), not by when each process first looked (test/store/claude/gone-since.test.ts: one that saw it
+ * run dates it from when it saw it gone). A monitor that started long after, `--json` and the rows give the same `since`,
  * so the inbox's "oldest first" order is the same everywhere too.
  */
 import { execFileSync } from 'node:child_process';

@@ -302,6 +302,14 @@ describe('docs/json-fields.md', { timeout: scaled(240_000) }, () => {
     collect('hooks', hooks('status'), 'status');
     collect('hooks', hooks('install'), 'install');
     collect('hooks', hooks('status'), 'status');
+    // A settings file Claude does not load (a disableAllHooks that is not a boolean): status fails (exit 1) and
+    // lists it.
+    const shared = path.join(p.dir, '.claude', 'settings.json');
+    fs.writeFileSync(shared, '{"disableAllHooks": "yes"}');
+    const odd = bundle(['hooks', 'status', '--json', '--cwd', p.dir], p.dir, env);
+    expect(odd.status).toBe(1);
+    collect('hooks', JSON.parse(odd.stdout), 'status');
+    fs.rmSync(shared);
     collect('hooks', hooks('uninstall'), 'uninstall');
 
     // wiki search --json: the real-OMC wiki.
@@ -324,9 +332,13 @@ describe('docs/json-fields.md', { timeout: scaled(240_000) }, () => {
     let target: string | undefined;
     let bumped = false;
     let handled = 0;
+    // Until a delta has set the root's needs with the new session's (its Claude waits for a permission): the first
+    // picture may come before or after the other needs were judged, and the new row and its need may come in one
+    // delta or in two, as the machine's load has it.
+    let rootSet = false;
     const events = await serveEvents(
       at,
-      () => target !== undefined && needs.length > 0,
+      () => target !== undefined && rootSet,
       (e) => {
         for (const [name, data] of e.slice(handled)) {
           if (name === 'message') {
@@ -337,6 +349,7 @@ describe('docs/json-fields.md', { timeout: scaled(240_000) }, () => {
           } else
             for (const c of (data as Delta).changed.filter((x) => x.id === rootId)) {
               needs = c.set?.needs ?? needs;
+              if (c.set?.needs?.some((n) => n.id.includes(fresh))) rootSet = true;
               target = c.rows?.put.find((x) => x.session === fresh)?.target ?? target;
             }
         }
@@ -344,6 +357,7 @@ describe('docs/json-fields.md', { timeout: scaled(240_000) }, () => {
         if (bumped || e.length === 0) return;
         bumped = true;
         bump();
+        writeRegistry(cfg, standIn(), fresh, { status: 'waiting', cwd: p.dir, waitingFor: 'permission prompt' });
         writeOmcJson(ralphStateFile(p.root, fresh), liveRalph({ sessionId: fresh, projectPath: p.dir }));
       },
     );

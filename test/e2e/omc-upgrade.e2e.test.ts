@@ -39,7 +39,8 @@ describe('an OMC plugin update under the monitor, on screen', () => {
     const row = /^▸ (\S.*?)\s{2,}aaaaaaaa-1111-4222-8\s+ultrawork 2\/50( \(retired\))?/m;
     const before = await h.waitForText(row, 30_000);
     expect(row.exec(before)?.slice(1)).toEqual(['enforced', undefined]);
-    expect(before.split('\n')[0]).toContain('OMC 4.x');
+    // The rule names the release that found the root.
+    expect(before.split('\n')[0]).toContain('git top-level (OMC 4.4.4)');
 
     installPlugin(w.config, OMC55); // `claude plugin update`
     const after = await h.waitForText('OMC 5.5.0 now (was 4.4.4): verdicts re-judged', 30_000);
@@ -48,7 +49,7 @@ describe('an OMC plugin update under the monitor, on screen', () => {
       5_000,
     );
     // How the root was found is the new release's (5.5 reads OMC_STATE_DIR; 4.x did not), and said once.
-    expect(rejudged.split('\n')[0]).not.toContain('OMC 4.x');
+    expect(rejudged.split('\n')[0]).not.toContain('(OMC 4.4.4)');
     expect(after).toContain('OMC 5.5.0 now');
     // Said once: the message log (M) holds every message shown.
     h.write('M');

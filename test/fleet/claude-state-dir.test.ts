@@ -141,4 +141,26 @@ describe('a monitor in that project', () => {
       `note: Claude pid ${plain.pid} here runs without OMC_STATE_DIR: try env -u OMC_STATE_DIR omc-top`,
     );
   });
+
+  it("with OMC_STATE_DIR in the project's Claude settings: the no-.omc lines name that file, and no Claude's environment", () => {
+    const m = rig.machine();
+    const dir = path.join(m.base, 'set');
+    fs.mkdirSync(path.join(dir, '.claude'), { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const nowhere = path.join(m.base, 'nowhere');
+    fs.writeFileSync(
+      path.join(dir, '.claude', 'settings.local.json'),
+      JSON.stringify({ env: { OMC_STATE_DIR: nowhere } }),
+    );
+    // A Claude here started without OMC_STATE_DIR: the settings' env reaches its hooks all the same.
+    m.register('88888888-1111-4222-8333-444444444444', dir);
+    // omc-top's own OMC_STATE_DIR loses to the settings' too (no "runs without" hint about that Claude).
+    const r = jsonIn(m, dir, { OMC_STATE_DIR: path.join(m.base, 'mine') });
+    expect(r.status).toBe(2);
+    expect(r.err).toMatch(
+      /no \.omc directory found \(OMC_STATE_DIR\/set-[0-9a-f]{16} \(set in the project's \.claude\/settings\.local\.json\)\)/,
+    );
+    expect(r.err).toContain(`  ${nowhere}/set-`);
+    expect(r.err).not.toContain('runs without OMC_STATE_DIR');
+  });
 });

@@ -7,11 +7,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCancelCommand } from '../../src/commands/cancel.js';
 import { makeProject, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
-import { hookDecision, spawnStopHook, type HookVersion } from '../helpers/stop-hook.js';
+import { hookDecision, hookEnv, spawnStopHook, type HookVersion } from '../helpers/stop-hook.js';
+import { scaled } from '../helpers/time-scale.js';
+import { BUNDLE } from '../helpers/attention-surfaces.js';
+import { OmcStore } from '../../src/store/store.js';
+import { makeOmcInstall } from '../../src/store/omc-install.js';
+import { planCancel } from '../../src/store/cancel/plan.js';
+import { executeCancel } from '../../src/store/cancel/execute.js';
+import { statusLabel } from '../../src/panes/sessions/rows.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
 
 const S = '0b5e9c1e-1111-4222-8333-444455556666';
@@ -61,7 +68,7 @@ async function cancel(...args: string[]): Promise<{ code: number; out: string; j
 }
 
 /**
- * A live process standing in for \`claude --plugin-dir <dir>\` of session S: only its command line
+ * A live process standing in for `claude --plugin-dir <dir>` of session S: only its command line
  * and its registry entry (<config>/sessions/<pid>.json, as Claude Code 2.1.332 writes it) matter.
  */
 async function claudeWithPluginDir(dir: string): Promise<void> {
@@ -82,6 +89,25 @@ async function claudeWithPluginDir(dir: string): Promise<void> {
     status: 'idle',
     updatedAt: Date.now(),
   });
+}
+
+/** OMC 4.4.4's real keyword hook (UserPromptSubmit) on `prompt` in session S, its clock running. */
+function keywordHook444(prompt: string): void {
+  const res = spawnSync(process.execPath, [path.join(OMC444, 'scripts', 'keyword-detector.mjs')], {
+    cwd: (p as TempProject).dir,
+    env: hookEnv('4.4.4', home as string),
+    input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: S, cwd: (p as TempProject).dir, prompt }),
+    encoding: 'utf8',
+    timeout: scaled(60_000),
+  });
+  if (res.error || res.status !== 0) throw new Error(`the keyword hook failed: ${String(res.error ?? res.stderr)}`);
+}
+
+/** The built bundle, with the HOME the cancels above ran with (its state directory, where the cancel is recorded). */
+function runOmcTop(args: string[], env: Record<string, string>): string {
+  const all: NodeJS.ProcessEnv = { ...process.env, ...env };
+  delete all.XDG_STATE_HOME;
+  return execFileSync(process.execPath, [BUNDLE, ...args], { env: all, encoding: 'utf8' });
 }
 
 const hook = (v: HookVersion) =>
@@ -173,27 +199,83 @@ describe('cancel and pause by OMC version', () => {
     expect(r.json.message).toContain('4.4.4');
   });
 
-  it('4.4.4: cancel --mode ralph also ends the ultrawork its keyword hook started with it (no link field)', async () => {
+  it('4.4.4: cancel --mode ralph also ends the ultrawork its real keyword hook started with it (no link field)', async () => {
     p = makeProject({ prefix: 'omc-top-cbv-' });
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-cbv-home-'));
-    // The pair exactly as 4.4.4's keyword detector writes it for "ralph …" (test/fixtures/omc-4.15.10
-    // PROVENANCE: seq-4.4.4 activate/ralph): same started_at and prompt, no linked_* fields.
-    const at = new Date(Date.now() - 60_000).toISOString();
-    const state = {
-      active: true,
-      started_at: at,
-      original_prompt: 'ralph fix the failing tests in src/parser',
-      session_id: S,
-      reinforcement_count: 0,
-      last_checked_at: at,
-    };
-    for (const f of ['ralph-state.json', 'ultrawork-state.json'])
-      writeOmcJson(path.join(p.root, 'state', 'sessions', S, f), state);
+    const dir = path.join(p.root, 'state', 'sessions', S);
+    const startedAt = (f: string) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).started_at as string;
+    // 4.4.4's own UserPromptSubmit hook writes the pair: ralph, then the ultrawork, each with its own
+    // clock reading (1–3 ms apart on a real run). A run that lands both in one millisecond proves
+    // nothing here, so the prompt is submitted again (each submission rewrites both) until they differ.
+    for (let i = 0; i < 20 && (i === 0 || startedAt('ralph-state.json') === startedAt('ultrawork-state.json')); i++)
+      keywordHook444('ralph fix the failing tests in src/parser');
+    expect(startedAt('ultrawork-state.json')).not.toBe(startedAt('ralph-state.json'));
     expect(hook('4.4.4')).toMatchObject({ decision: 'block', mode: 'ralph' });
     const r = await cancel(S, '--mode', 'ralph', '--omc-version', '4.4.4', '--json');
     expect([r.code, r.json.ok]).toEqual([0, true]);
-    expect(fs.existsSync(path.join(p.root, 'state', 'sessions', S, 'ultrawork-state.json'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'ultrawork-state.json'))).toBe(false);
+    expect(r.json.verdict).toMatchObject({ decision: 'stop', rules: '4.4.4' });
     // The real hook: nothing left to enforce (before, it answered ULTRAWORK #1/50).
     expect(hook('4.4.4').decision).toBe('stop');
+  });
+
+  it('4.4.4: an ultrawork asked for by a later prompt stays, and the cancel does not claim the session stops', async () => {
+    p = makeProject({ prefix: 'omc-top-cbv-' });
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-cbv-home-'));
+    const dir = path.join(p.root, 'state', 'sessions', S);
+    // A "ralph" prompt rewrites the ultrawork beside it; one asked for by a later prompt is its own loop.
+    keywordHook444('ralph fix the failing tests in src/parser');
+    keywordHook444('ulw tidy the imports');
+    const r = await cancel(S, '--mode', 'ralph', '--omc-version', '4.4.4', '--json');
+    expect(fs.existsSync(path.join(dir, 'ralph-state.json'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'ultrawork-state.json'))).toBe(true);
+    expect(r.json.verdict).toMatchObject({ decision: 'block', rules: '4.4.4' });
+    expect(hook('4.4.4')).toMatchObject({ decision: 'block', mode: 'ultrawork' });
+    // ralph, the mode asked for, did end (exit 0, its line says the hook still blocks for the ultrawork); the
+    // session's word on every surface is not a loop-ended one while the hook holds the agent (here: --json, which
+    // reads the cancel's record and says its in-flight word otherwise: "ended 30s").
+    expect(r.code).toBe(0);
+    const json = JSON.parse(
+      runOmcTop(['--json', '--omc-version', '4.4.4', '--root', p.root], {
+        HOME: home,
+        CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
+      }),
+    ) as { sessions: Array<{ id: string; status_text: string; cancel_in_flight: unknown }> };
+    const row = json.sessions.find((x) => x.id === S);
+    expect(row?.cancel_in_flight).toBeNull();
+    expect(row?.status_text).not.toMatch(/^(ended|stopping|stopped|cancelled)\b/);
+  });
+
+  it('4.4.4, the same made in a monitor: its row says the ultrawork is enforced, not "ended" / "cancelled"', async () => {
+    p = makeProject({ prefix: 'omc-top-cbv-' });
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-cbv-home-'));
+    keywordHook444('ralph fix the failing tests in src/parser');
+    keywordHook444('ulw tidy the imports');
+    // This monitor's cancel of ralph, made 40 s ago: its window is over, the tracker settles at once.
+    const at = Date.now() - 40_000;
+    const planned = planCancel(p.root, { sessionId: S, mode: 'ralph', pauseOnly: false }, at, { rules: '4.4.4' });
+    if (!planned.ok) throw new Error(planned.message);
+    const out = await executeCancel(p.root, planned.plan, { now: () => at });
+    if (out.kind !== 'done') throw new Error(out.kind);
+    const st = new OmcStore({
+      root: p.root,
+      projectDir: p.dir,
+      watch: 'none',
+      stateDir: path.join(home, 'state'),
+      claude: { env: { CLAUDE_CONFIG_DIR: path.join(home, '.claude') } },
+      omc: makeOmcInstall('4.4.4', 'test'),
+    });
+    st.start();
+    try {
+      const tracked = st.cancels.track(out);
+      const s = st.sessions.getSnapshot().sessions.find((x) => x.id === S);
+      if (!s) throw new Error('no row for S');
+      expect(s.verdict).toMatchObject({ decision: 'block', mode: 'ultrawork' });
+      expect(tracked.final).toBe(true);
+      expect(statusLabel(s, Date.now(), tracked)).toBe('enforced');
+      expect(hook('4.4.4')).toMatchObject({ decision: 'block', mode: 'ultrawork' });
+    } finally {
+      st.close();
+    }
   });
 });

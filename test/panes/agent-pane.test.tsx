@@ -237,7 +237,7 @@ describe('sessions pane: the Claude process behind each session', () => {
     await app.waitForText(`Session ${BUSY}`);
     await app.press('G');
     const t = await app.waitForText('▌Claude process');
-    expect(t).toContain(`pid ${busyPid} · Claude 2.1.332 · cli · name cart-fix · tmux main:@1.%3`);
+    expect(t).toContain(`pid ${busyPid} · Claude 2.1.332 · cli · name cart-fix · tmux main:@1`);
     // m1..m3 once each, though m1 and m3 have two block lines each.
     expect(t).toContain('tokens: in 306 · out 36 · cache read 6,000 · cache write 15');
     // The pinned CLI's own price for its default model: 306×4 + 36×20 + 6000×0.2 + 15×5 = 3,219 µ$.

@@ -5,6 +5,9 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { Header } from '../../src/ui/chrome.js';
 import { EMPTY_SESSIONS } from '../../src/store/sessions/model.js';
+import { resolveOmcRoot } from '../../src/store/root.js';
+import { render as inkRender } from 'ink';
+import { FakeStdin, FakeStdout } from '../helpers/fake-terminal.js';
 
 const omc = (version: string | null) => makeOmcInstall(version, 'test');
 
@@ -121,5 +124,46 @@ describe('header: a narrow pane keeps the count', () => {
     expect(narrow(14)).toMatch(/^needs you: 2/);
     expect(narrow(60)).toContain('omc-top  ');
     expect(narrow(60)).toMatch(/…|\/\.omc/);
+  });
+});
+
+describe('header: a project whose sessions run two releases (sweep 10 §10)', () => {
+  // The root as OMC 4.4.4 (the project's plugin) finds it: a git top-level; a 5.5.0 --plugin-dir session runs there too.
+  const top = '/tmp/s10/kw444/proj';
+  const probe = { topLevel: () => top, superproject: () => null, remoteOrigin: () => null, commonDir: () => null };
+  const res = resolveOmcRoot({ cwd: top, env: {}, home: '/home/u', git: probe, flavor: 'cwd', omcVersion: '4.4.4' });
+  const seen = [
+    {
+      version: '5.5.0',
+      source: '--plugin-dir /x',
+      sourceTag: '--plugin-dir',
+      rules: '5.5.0' as const,
+      exact: true,
+      assumed: false,
+      differences: [],
+    },
+  ];
+  it('at 150 columns names both versions beside the whole root and a rule naming the release that decided', () => {
+    expect(res.root).toBe(`${top}/.omc`);
+    // ink-testing-library draws 100 columns: a terminal of 150.
+    const stdout = new FakeStdout(150, 10);
+    const ink = inkRender(
+      <Header
+        root={res.root}
+        rule={res.explain}
+        sessions={{ ...EMPTY_SESSIONS, omcSeen: seen }}
+        width={150}
+        now={0}
+        readonly={false}
+        omc={makeOmcInstall('4.4.4', 'plugin oh-my-claudecode@omc', 'plugin')}
+        needs={1}
+      />,
+      { stdout: stdout as never, stdin: new FakeStdin() as never, debug: true, patchConsole: false },
+    );
+    const f = stdout.lastFrame();
+    ink.unmount();
+    expect(f).toContain('OMC 4.4.4/5.5.0 (per session)');
+    expect(f).toContain(`${top}/.omc (git top-level (OMC 4.4.4))`);
+    expect(f).not.toContain('4.x');
   });
 });

@@ -66,8 +66,9 @@ describe('sessions pane: cancel and pause keys', () => {
     // A Stop event writes the next iteration while the user reads the dialog: same files, same loop.
     writeOmcJson(abs(ralphRel), { ...readJson(ralphRel), iteration: 4 });
     key('y');
-    // No Claude process can be seen here: the loop ended on disk, and nothing claims Claude stopped.
-    await until(/ended \d+s\s+88727f43 ralph, ultrawork ended on disk · Claude's stop not obs/);
+    // No Claude process can be seen here: the loop ended on disk, and nothing claims Claude stopped. The MODES cell
+    // says what the disk holds, as for a cancel another omc-top made; the detail tells this monitor's own story.
+    await until(/ended \d+s\s+88727f43 no modes left \(cancel signal/);
     expect(frame()).not.toContain('Changed on disk');
     expect(frame()).toContain(`ralph, ultrawork ended on disk in ${S}: no targeted mode is active`);
     expect(frame()).not.toContain('✓');
@@ -87,8 +88,9 @@ describe('sessions pane: cancel and pause keys', () => {
     await until(`ralph, ultrawork ended on disk in ${S}: no targeted mode is active`);
     // Issue 11, observed: a Stop event already under way writes ralph back, fresh and owned.
     writeOmcJson(abs(ralphRel), liveRalph({ sessionId: S, iteration: 5, max: 10 }));
-    // The row and the message line both say so; the message no longer claims the cancel was verified.
-    await until(/not ended yet: ralph active again[^]*not ended yet: ralph active again/);
+    // The row shows the loop back on disk under the signal's countdown (the word every surface says); the message
+    // line says why, and no longer claims the cancel was verified.
+    await until(/cancel \d+s\s+88727f43 ralph 5\/10[^]*not ended yet: ralph active again/);
     expect(frame()).not.toContain('verified on disk');
   });
 
@@ -124,7 +126,7 @@ describe('sessions pane: cancel and pause keys', () => {
     expect(fs.existsSync(abs(ralphRel))).toBe(true);
 
     key('y');
-    await until(/ended \d+s\s+88727f43 ralph, ultraqa, ultrawork ended on disk/);
+    await until(/ended \d+s\s+88727f43 no modes left[^]*ralph, ultraqa, ultrawork ended on disk in /);
     expect(fs.existsSync(abs(qaRel))).toBe(false);
     expect(fs.existsSync(abs(ralphRel))).toBe(false);
   });

@@ -265,7 +265,7 @@ describe('cancel tracker: Claude seen to stop', () => {
     expect(tracker.get(S)?.reason).toContain('its process is gone');
   });
 
-  it('idle at the cancel (the picture lagging the registry included): "cancelled ✓ · Claude idle", settled at the window\'s end', async ({
+  it('idle at the cancel (the picture lagging the registry included): no ✓ (no stop seen), "cancelled" at the window\'s end', async ({
     project: p,
   }) => {
     // The claude domain still said busy, but the registry turned idle before the signal was written.
@@ -275,7 +275,7 @@ describe('cancel tracker: Claude seen to stop', () => {
     agent.set({ status: 'idle', sinceMs: e.requestedMs - 200 });
     expect(tracker.get(S)).toMatchObject({
       phase: 'ended',
-      text: 'cancelled ✓ ralph, ultrawork · Claude idle',
+      text: 'ralph, ultrawork ended on disk · Claude idle at the cancel',
       claude: { atCancel: 'idle', stoppedMs: null },
     });
     now += 30_001;

@@ -223,7 +223,8 @@ export const PAGE_JS = `'use strict';
         d.appendChild(line('span', [bdi((row.sessionless ? '(legacy)' : row.session).slice(0, 12))], 'sid'));
         // The row's word as every surface says it ("stopping 47s", "cancel 12s"), on the server's clock.
         d.appendChild(el('span', (row.statusText || row.status) + (row.processText ? ' · ' + row.processText : ''), 'status'));
-        d.appendChild(line('span', [bdi(row.modes), ' ' + ago(row.updatedMs)], 'modes'));
+        // Its modes and the rate limit holding its loop, as every row says them (an older server: its modes).
+        d.appendChild(line('span', [bdi(row.modesText || row.modes), ' ' + ago(row.updatedMs)], 'modes'));
         var acts = el('span');
         // A loop omc-top could cancel or pause (planCancel says what, or omc-top cancel on its host).
         if (LOOP_STATUSES.indexOf(row.status) >= 0) {

@@ -12,7 +12,7 @@ import { AckFile } from '../../feeds/attention/acks.js';
 import { AttentionMonitor } from '../../feeds/attention/monitor.js';
 import { sessionJson, type NeedItem } from '../../feeds/attention/needs.js';
 import { ownStateDir } from '../../io/state-dir.js';
-import { rowIdentity, rowOf, rowProcessText, rowStatusText, type RowModel } from '../../feeds/row.js';
+import { rowIdentity, rowOf, rowModesText, rowProcessText, rowStatusText, type RowModel } from '../../feeds/row.js';
 import { sessionKey } from '../../store/sessions/model.js';
 import { cancelTargetOf } from '../../store/cancel/target.js';
 import { answerInputOf, answerItems, foldAnswered, type AnswerItem } from '../../feeds/answers/items.js';
@@ -156,7 +156,10 @@ export interface RootJson {
   /** `key`: the row's identity in its project; `target`: how a cancel names it (store/cancel/target.ts). */
   /** `statusText`: the row's status as every surface says it (feeds/row.ts rowStatusText), on this clock. */
   /** `processText`: what its CLAUDE cell says (feeds/row.ts rowProcessText: `elsewhere` for a Claude away). */
-  rows: Array<RowModel & { key: string; target: string; statusText: string; processText: string | null }>;
+  /** `modesText`: its modes and the rate limit holding its loop, as every row says them (feeds/row.ts rowModesText). */
+  rows: Array<
+    RowModel & { key: string; target: string; statusText: string; processText: string | null; modesText: string }
+  >;
   /**
    * A `--host` project whose host is not live (its rows are kept but not current): the fleet header's note and
    * why, e.g. `not live: lost 20 s ago, retrying in 1 s: no line for 20 s …`; null while live; absent for a local root.
@@ -214,16 +217,18 @@ const answeredAs = (answers: readonly AnswerItem[], n: NeedItem): string | null 
 function rootJson(r: ServeRoot, now: number): RootJson {
   const claude = r.store.claude.getSnapshot().bySession;
   const records = r.store.cancelRecords.getSnapshot().records;
+  const quota = r.store.quota.getSnapshot();
   const snap = r.store.sessions.getSnapshot();
   const omc = r.store.omc;
   const rows = snap.sessions
     .map((s) => {
-      const row = rowOf(s, claude.get(s.id), now, undefined, records.get(sessionKey(s)));
+      const row = rowOf(s, claude.get(s.id), now, undefined, records.get(sessionKey(s)), quota);
       return {
         key: rowIdentity(row),
         target: cancelTargetOf(row),
         statusText: rowStatusText(row, now),
         processText: rowProcessText(row),
+        modesText: rowModesText(row),
         ...row,
       };
     })
@@ -249,6 +254,8 @@ function watchRoot(r: ServeRoot, on: () => void): () => void {
     r.store.sessions.subscribe(on),
     r.store.claude.subscribe(on),
     r.store.cancelRecords.subscribe(on),
+    // OMC's quota files: a loop the plan's limit holds says so in its row.
+    r.store.quota.subscribe(on),
     r.monitor.view.subscribe(on),
     r.store.permissions.subscribe(on),
     r.store.graph.subscribe(on),
@@ -361,6 +368,7 @@ function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined, now: number)
       target: cancelTargetOf(row),
       statusText: rowStatusText(row, now),
       processText: rowProcessText(row),
+      modesText: rowModesText(row),
     })),
     needs: needs.open.map((n) => needJson(n)),
     acked: needs.acked.map((n) => needJson(n)),

@@ -57,6 +57,9 @@ export function changeOf(
   const needs = needId !== null && needId !== (old?.need?.id ?? null) ? fact.needs : null;
   const stepNews = old && step && old.value !== fact.value ? step(old, fact) : null;
   const news = fact.news !== null && fact.news !== old?.news ? fact.news : stepNews;
+  // Only the need went (a cancelled orphan's Claude is gone before and after): no line says "gone → gone". What
+  // ended it has its own transition (the loop's mode, the process's status), and the needs list drops it anyway.
+  if (old && old.value === fact.value && needs === null && news === null) return null;
   return { kind, key, from: old?.value ?? null, to: fact.value, fact, needs, news };
 }
 

@@ -9,6 +9,7 @@
  */
 import { activeLoop, attentionFor, type AttentionFact } from '../../store/claude/attention.js';
 import type { ClaudeSessionView, ProcessView } from '../../store/claude/model.js';
+import { tmuxPlaceOf, tmuxWindow } from '../../store/claude/life.js';
 import type { CancelRecord } from '../../store/cancel/cancel-records.js';
 import { CANCEL_FAILED } from '../../store/cancel/words.js';
 import { LEGACY_KEY, sessionKey, type SessionView } from '../../store/sessions/model.js';
@@ -69,12 +70,7 @@ export const shownSession = (session: string): string => (session === LEGACY_KEY
 export const sessionJson = (session: string | null) =>
   session === LEGACY_KEY ? { session: 'legacy', sessionless: true } : { session, sessionless: false };
 
-/** "main:@3.%7" → "main:@3": the window is what a user switches to. */
-export function tmuxWindow(tmux: string | null): string | null {
-  if (!tmux) return null;
-  const dot = tmux.lastIndexOf('.');
-  return dot > 0 ? tmux.slice(0, dot) : tmux;
-}
+export { tmuxWindow };
 
 /**
  * What Claude waits for, in one line: the Claude domain's waiting fact (`waiting.text`, e.g. "permission prompt:
@@ -84,11 +80,8 @@ export function waitedOn(fact: AttentionFact, p: ProcessView | null): string {
   return fact.waiting?.text || (p?.waitingFor ?? 'a prompt');
 }
 
-/** Where the session runs, as a user switches to it: tmux's own names ("main:2 claude") when tmux could tell. */
-export function tmuxPlace(p: ProcessView | null): string | null {
-  if (!p) return null;
-  return p.tmuxWhere && p.tmuxWhere !== p.tmux ? p.tmuxWhere : tmuxWindow(p.tmux);
-}
+/** Where the session runs, as a user switches to it (store/claude/life.ts `tmuxPlaceOf`). */
+export const tmuxPlace = (p: ProcessView | null): string | null => tmuxPlaceOf(p);
 
 /**
  * The conditions the Claude process behind a session raises: the Claude domain's attention facts (the row's

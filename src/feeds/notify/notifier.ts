@@ -8,9 +8,9 @@
  * Transitions arriving within `debounceMs` of the first one become one
  * notification naming project, session, what it waits for and the key that
  * acts (plus "+N more"). The engine reports each transition once; the
- * notifier also drops a repeat of the same fact and reason within `repeatMs`
- * (a file that flaps). Every text is cleaned of control bytes before it is
- * written.
+ * notifier also drops a repeat of the same item (its id; for news, the same
+ * fact and reason) within `REPEAT_MS` (a file that flaps). Every text is
+ * cleaned of control bytes before it is written.
  */
 import { execFile } from 'node:child_process';
 import type { Transition } from '../attention/engine.js';
@@ -192,7 +192,10 @@ export class Notifier {
       if (need && isAcked(need.id)) continue;
       const reason = need ? need.reason : t.news;
       if (!reason) continue;
-      const id = `${t.kind}\u0000${t.key}\u0000${reason}`;
+      // The repeat guard is per item: one item (its own id) that flaps notifies once, while each new item that
+      // needs the user (a second prompt of the same session, say) is one notification and one push of its own.
+      // News has no item: its fact and reason stand in.
+      const id = need ? `need\u0000${need.id}` : `${t.kind}\u0000${t.key}\u0000${reason}`;
       const last = this.recent.get(id);
       if (last !== undefined && now - last < REPEAT_MS) continue;
       const channels = this.channelsFor(reason, need === null);

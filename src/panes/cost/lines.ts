@@ -221,7 +221,7 @@ export function costPaneLines(
   const claude = store.claude.getSnapshot();
   const quota = store.quota.getSnapshot();
   const index = sessionIndex(snapshot);
-  const r = costRollupMemo(sessions, store.runs.runs(), claude, prices, now, index);
+  const r = costRollupMemo(sessions, store.runs.runs(), claude, prices, now, index, store.runs.seenWindows());
   const today = r.byDay.find((d) => d.day === new Date(now).toISOString().slice(0, 10));
   push(
     `Spent in this project: ${projectSpentText(r.project)} · today (UTC) ${today ? estimateText(today.estimate) : r.project.sessions === 0 && r.project.notPriced > 0 ? '—' : '$0 est.'}`,

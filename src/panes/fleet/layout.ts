@@ -8,7 +8,7 @@ import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
 import { NOT_PRICED, readingMark, spendCell, type Reading } from '../../store/cost/spend.js';
 import { shortId } from '../sessions/rows.js';
-import { rowLabel, rowProcessText, rowStatusText } from '../../feeds/row.js';
+import { rowLabel, rowModesText, rowProcessText, rowStatusText } from '../../feeds/row.js';
 
 /** Header, column header, message line, footer. */
 export const FLEET_CHROME_ROWS = 4;
@@ -123,9 +123,8 @@ export const claudeText = (r: FleetRow) => {
   return r.needs !== null ? `!${word ?? '?'}` : (word ?? '—');
 };
 
-/** The MODES cell: what the session needs the user for first, then its modes (or its prompt). */
-export const modesText = (r: FleetRow) =>
-  (r.needs !== null ? `needs you: ${r.needs} · ` : '') + (r.modes || (r.prompt ? r.prompt : 'no modes'));
+/** The MODES cell: what the session needs the user for first, then its modes (or its prompt) and its rate limit. */
+export const modesText = (r: FleetRow) => (r.needs !== null ? `needs you: ${r.needs} · ` : '') + rowModesText(r);
 
 /**
  * The words the `/` filter reads in a row: every cell the row draws (rowLine), whole (a narrow column cuts the

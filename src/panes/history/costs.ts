@@ -20,6 +20,7 @@ export function runSpends(store: OmcStore): Map<string, RunSpent> {
     configuredPrices(),
     store.clock(),
     sessionIndex(snapshot),
+    store.runs.seenWindows(),
   ).runs;
 }
 

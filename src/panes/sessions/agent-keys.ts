@@ -22,7 +22,7 @@ type Ctx = KeyContext<S>;
 const PEEK_HELP = 'peek at the Claude process behind the session: last text, tool calls, files, errors, Stop hooks';
 const JUMP_HELP = "jump: switch tmux to the pane running the session's Claude process";
 const INTERRUPT_HELP =
-  'interrupt the Claude process (SIGINT) after 2 cancels that did not take: checks pid, start time and cwd first';
+  'interrupt the Claude process (SIGINT) after 2 cancels that did not take: first proves it is that session’s Claude (start time, executable, owner, cwd, registry file)';
 
 const peekSession = (ctx: Ctx) => rowByKey(ctx.store.sessions.getSnapshot().sessions, ctx.state.peek?.id);
 const processOf = (ctx: Ctx, s: SessionView | undefined) =>

@@ -8,7 +8,7 @@
  */
 import { loopAnalytics, numberedIterations } from '../../store/claude/analytics.js';
 import { activeLoop, attentionFor, reachAdvice, type AttentionFact } from '../../store/claude/attention.js';
-import { isDead, lifeOf } from '../../store/claude/life.js';
+import { isDead, lifeOf, tmuxPlaceOf } from '../../store/claude/life.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { processesText } from '../../store/claude/join-words.js';
 import { estimate, estimateText, type ModelPrice } from '../../store/claude/prices.js';
@@ -55,7 +55,7 @@ export function agentDetail(
   const life = lifeOf(c);
   if (p || life.exit)
     head.push({
-      text: `Claude: ${lifeWords(life.status, life.sinceMs, now)}${p ? ` · pid ${p.pid} · v${p.version ?? '?'}` : ''} (process, tokens and cost below)`,
+      text: `Claude: ${lifeWords(life.status, life.sinceMs, now, life.goneDatedBy)}${p ? ` · pid ${p.pid} · v${p.version ?? '?'}` : ''} (process, tokens and cost below)`,
       tone: life.status === 'gone' ? 'error' : life.status === 'waiting' ? 'warn' : 'dim',
     });
   const several = processesText(p);
@@ -86,9 +86,9 @@ export function agentDetailLines(
   else {
     const tone: DetailLine['tone'] =
       p.status === 'gone' ? 'error' : p.status === 'waiting' ? 'warn' : p.status === 'busy' ? 'ok' : 'dim';
-    out.push({ text: `  ${lifeWords(p.status, p.since, now)}: ${p.reason}`, tone });
+    out.push({ text: `  ${lifeWords(p.status, p.since, now, p.goneDatedBy)}: ${p.reason}`, tone });
     out.push({
-      text: `  pid ${p.pid} · Claude ${p.version ?? '?'} · ${p.entrypoint ?? '?'} · name ${p.name ?? '—'} · tmux ${p.tmuxWhere ?? '—'}`,
+      text: `  pid ${p.pid} · Claude ${p.version ?? '?'} · ${p.entrypoint ?? '?'} · name ${p.name ?? '—'} · tmux ${tmuxPlaceOf(p) ?? '—'}`,
     });
     if (p.startedAt !== null) out.push({ text: `  started ${formatTimestamp(p.startedAt)}`, tone: 'dim' });
     const several = processesText(p);

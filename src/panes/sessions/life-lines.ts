@@ -3,6 +3,7 @@
  * 14:02", and Claude Code's own final figures (its cost-state line at exit) as it wrote them.
  */
 import { clockHm } from '../../store/claude/life.js';
+import type { GoneDatedBy } from '../../store/claude/model.js';
 import type { ExitFigures, Tokens } from '../../store/claude/transcript-facts.js';
 import { formatAge, formatAgo, isFuture } from '../../ui/format.js';
 import type { DetailLine } from './detail.js';
@@ -12,9 +13,13 @@ const n = groupDigits;
 export const tokenText = (t: Tokens) =>
   `in ${n(t.input)} · out ${n(t.output)} · cache read ${n(t.cacheRead)} · cache write ${n(t.cacheWrite)}`;
 
-/** "busy for 3m", "exited 14:02", "unknown". */
-export function lifeWords(status: string, sinceMs: number | null, now: number): string {
+/**
+ * "busy for 3m", "exited 14:02", "unknown"; a gone process this omc-top never saw run is dated by its last sign of
+ * life and says so: "gone, last sign of life 10m ago" (one it saw go: "gone for 15s").
+ */
+export function lifeWords(status: string, sinceMs: number | null, now: number, datedBy?: GoneDatedBy | null): string {
   if (sinceMs === null || status === 'unknown') return status;
+  if (status === 'gone' && datedBy === 'last-sign-of-life') return `gone, last sign of life ${formatAgo(sinceMs, now)}`;
   return status === 'exited'
     ? `exited ${clockHm(sinceMs)}`
     : isFuture(sinceMs, now)

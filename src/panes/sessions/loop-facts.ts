@@ -4,10 +4,10 @@
  * stories), a badge for an active /goal and for two competing Stop hooks, and
  * "rate-limited ↻14:05" on a loop OMC's files say the plan's limit holds.
  */
-import { competingStopHooks, rateLimitFor } from '../../store/cost/loops.js';
+import { competingStopHooks } from '../../store/cost/loops.js';
+import { rateLimitBadge, sessionRateLimit } from '../../store/cost/rate-limit-words.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import type { OmcStore } from '../../store/store.js';
-import { formatClock } from '../../ui/format.js';
 import { goalCell, rateLimitLine, ultragoalLines } from './cost-lines.js';
 import type { DetailLine } from './detail.js';
 
@@ -25,10 +25,8 @@ export function loopExtras(store: OmcStore, s: SessionView): string[] {
   const goal = c?.transcript?.facts.native.goal;
   if (competingStopHooks(s, c)) out.push('[2 Stop hooks]');
   else if (goal?.state === 'active') out.push('[/goal]');
-  const looping = s.modes.some((m) => m.enforced) || goal?.state === 'active';
-  const now = store.clock();
-  const r = looping ? rateLimitFor(store.quota.getSnapshot(), c?.process ?? null, now) : null;
-  if (r) out.push(`[rate-limited ↻${formatClock(r.untilMs).slice(0, 5)}]`);
+  const r = sessionRateLimit(s, c, store.quota.getSnapshot(), store.clock());
+  if (r) out.push(rateLimitBadge(r.untilMs));
   return out;
 }
 

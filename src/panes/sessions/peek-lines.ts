@@ -6,7 +6,7 @@
 import { processesText } from '../../store/claude/join-words.js';
 import { loopAnalytics } from '../../store/claude/analytics.js';
 import { activeLoop, attentionFor } from '../../store/claude/attention.js';
-import { isDead, lifeOf } from '../../store/claude/life.js';
+import { isDead, lifeOf, tmuxPlaceOf } from '../../store/claude/life.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import type { ToolCall } from '../../store/claude/transcript-facts.js';
 import { exitLines, lifeWords } from './life-lines.js';
@@ -49,7 +49,7 @@ export function peekLines(
     out.push({ text: 'unknown: no registry entry (an older CLI, an SDK session, or it exited)', tone: 'dim' });
   else {
     out.push({
-      text: `${p.status === 'exited' ? lifeWords(p.status, p.since, now) : `${p.status} ${formatAge(p.since, now)}`} · pid ${p.pid} · ${p.entrypoint ?? '?'} · v${p.version ?? '?'}`,
+      text: `${p.status === 'exited' || p.goneDatedBy === 'last-sign-of-life' ? lifeWords(p.status, p.since, now, p.goneDatedBy) : `${p.status} ${formatAge(p.since, now)}`} · pid ${p.pid} · ${p.entrypoint ?? '?'} · v${p.version ?? '?'}`,
       tone:
         p.status === 'gone'
           ? 'error'
@@ -62,7 +62,7 @@ export function peekLines(
     out.push({ text: p.reason, tone: 'dim' });
     const several = processesText(p);
     if (several) out.push({ text: `! ${several}: pid ${p.pid} is the one shown`, tone: 'warn' });
-    if (p.name || p.tmux) out.push({ text: `name ${p.name ?? '—'} · tmux ${p.tmuxWhere ?? '—'}`, tone: 'dim' });
+    if (p.name || p.tmux) out.push({ text: `name ${p.name ?? '—'} · tmux ${tmuxPlaceOf(p) ?? '—'}`, tone: 'dim' });
   }
   for (const a of attentionFor(s, p, f))
     out.push({ text: `! ${a.text}`, tone: a.kind === 'orphaned-loop' ? 'error' : 'warn' });

@@ -12,7 +12,13 @@ import { flightText, rowFlight, trackedFlight, type FlightWord } from '../../sto
 import type { CancelRecord } from '../../store/cancel/cancel-records.js';
 import type { ClaudeSessionView } from '../../store/claude/model.js';
 import { failedNeed } from '../../feeds/attention/needs.js';
-import { rowSettled, settledText, SETTLED_SHOW_MS, type SettledWord } from '../../store/cancel/settled.js';
+import {
+  rowSettled,
+  settledHides,
+  settledText,
+  SETTLED_SHOW_MS,
+  type SettledWord,
+} from '../../store/cancel/settled.js';
 
 /** How long a settled verdict ("cancelled", "not taken") stays on the row (store/cancel/settled.ts); the detail keeps it. */
 export { SETTLED_SHOW_MS };
@@ -76,6 +82,9 @@ const TRACKED_LABEL: Record<TrackedCancel['phase'], string> = {
   failed: CANCEL_FAILED,
   'pause-over': 'pause over',
 };
+
+/** The tracker's phases that say the loop ended (in flight: stopping, ended; settled: stopped, cancelled, ended). */
+const SAYS_ENDED: ReadonlySet<TrackedCancel['phase']> = new Set(['ended', 'stopped', 'cancelled', 'unobserved']);
 
 /** Tone of a settled word (store/cancel/settled.ts), the same as the tracker's phase it names. */
 export function settledTone(w: SettledWord): 'ok' | 'error' | 'muted' {
@@ -160,15 +169,18 @@ export function statusLabel(
   settled: SettledWord | null = null,
 ): string {
   if (!tracked && failedElsewhere) return CANCEL_FAILED;
-  const inFlight = flight ?? (tracked ? trackedFlight(tracked, now) : null);
+  // A cancel that ended its loop while another loop still holds the agent (settled.ts settledHides): the
+  // store's word for that loop, as every surface says it, not "stopping" / "ended" / "cancelled".
+  const own = tracked && !(SAYS_ENDED.has(tracked.phase) && settledHides(s)) ? tracked : undefined;
+  const inFlight = flight ?? (own ? trackedFlight(own, now) : null);
   if (inFlight) return flightText(inFlight, now);
-  const done = settled ?? (tracked ? rowSettled(tracked, undefined, s, now) : null);
+  const done = settled ?? (own ? rowSettled(own, undefined, s, now) : null);
   if (done) return settledText(done);
-  if (tracked) {
-    const label = TRACKED_LABEL[tracked.phase];
-    if (tracked.final) return label;
+  if (own) {
+    const label = TRACKED_LABEL[own.phase];
+    if (own.final) return label;
     // A pause: the live countdown of the signal omc-top wrote (OMC honours it for exactly 30 s).
-    return `${label} ${Math.max(0, Math.ceil((tracked.expiresMs - now) / 1000))}s`;
+    return `${label} ${Math.max(0, Math.ceil((own.expiresMs - now) / 1000))}s`;
   }
   const until = signalUntilMs(s);
   if (until !== null) {
@@ -192,14 +204,12 @@ function summarise(modes: readonly ModeView[], width: number): string {
   return textWidth(full) <= width ? full : modes.map((m) => modeSummary(m, false)).join(' · ');
 }
 
-export function modesText(s: SessionView, width: number, tracked?: TrackedCancel): string {
-  if (tracked) {
-    const rest = summarise(
-      s.modes.filter((m) => m.active && !tracked.modes.includes(m.mode)),
-      Math.max(0, width - textWidth(tracked.text) - 3),
-    );
-    return rest ? `${tracked.text} · ${rest}` : tracked.text;
-  }
+/**
+ * The MODES cell: what the disk holds, whichever omc-top made a cancel of it. The cancel's own word is in the
+ * STATUS cell (the same on every surface); this monitor's story of its own cancel is in the detail and the message
+ * log, so a cancel made from serve, another monitor or `omc-top cancel` reads the same here (sweep 10 §6, §10).
+ */
+export function modesText(s: SessionView, width: number): string {
   if (s.modes.length === 0) {
     const unknown = unknownModesText(s);
     if (unknown !== null) return unknown;
@@ -255,9 +265,7 @@ export function rowText(
     id: fit(shortId(sessionLabel(s), c.id), c.id),
     // What Claude waits on comes first: it is what the user acts on, and it must survive a narrow column.
     modes: cell(
-      waits
-        ? `${waits} · ${modesText(s, Math.max(0, c.modes - 1 - textWidth(waits) - 3), tracked)}`
-        : modesText(s, c.modes - 1, tracked),
+      waits ? `${waits} · ${modesText(s, Math.max(0, c.modes - 1 - textWidth(waits) - 3))}` : modesText(s, c.modes - 1),
       c.modes,
     ),
     prompt: c.prompt > 0 ? cell(promptText(s), c.prompt) : '',

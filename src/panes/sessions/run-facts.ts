@@ -13,7 +13,6 @@ import type { NextSessionFact } from '../../store/omc56/next-session.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import type { OmcStore } from '../../store/store.js';
 import { clip, fit, width as textWidth, wrapText } from '../../ui/format.js';
-import type { TrackedCancel } from '../../store/cancel/tracker.js';
 import { modesText } from './rows.js';
 import { modeSummary } from '../../store/sessions/summary.js';
 import type { DetailLine } from './detail.js';
@@ -69,7 +68,6 @@ export function withRunFacts(
   cell: string,
   w: number,
   extras: readonly string[],
-  tracked?: TrackedCancel,
   /** Text that leads the cell (what Claude waits on: rows.ts waitsText). */
   lead = '',
 ): string {
@@ -80,7 +78,7 @@ export function withRunFacts(
     const tail = ` · ${xs.join(' · ')}`;
     const room = w - 1 - textWidth(tail);
     if (room < keep) continue;
-    const base = lead ? `${lead} · ${modesText(s, room - textWidth(lead) - 3, tracked)}` : modesText(s, room, tracked);
+    const base = lead ? `${lead} · ${modesText(s, room - textWidth(lead) - 3)}` : modesText(s, room);
     return fit((textWidth(base) <= room ? base : clip(base, room)) + tail, w);
   }
   return cell;

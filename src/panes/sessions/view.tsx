@@ -101,7 +101,7 @@ const Row = memo(function Row({
   const flight = flightOf(props);
   const settled = settledOf(props);
   const t = rowText(s, now, width, selected, tracked, cell, failedElsewhere, flight, settled);
-  if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, tracked, waitsText(cell));
+  if (extras.length > 0) t.modes = withRunFacts(s, t.modes, columnsFor(width).modes, extras, waitsText(cell));
   const tone = flight
     ? 'cancelling'
     : settled

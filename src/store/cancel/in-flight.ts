@@ -20,6 +20,7 @@ import type { ClaudeSessionView } from '../claude/model.js';
 import { agentViewOf } from '../claude/agent-watch.js';
 import type { SessionView } from '../sessions/model.js';
 import type { CancelRecord } from './cancel-records.js';
+import { settledHides } from './settled.js';
 import { claudeAtSignal, inTurn, type AgentView, type ClaudeSide, type TrackedCancel } from './tracker.js';
 
 export const FLIGHT_WORDS = ['stopping', 'ended', 'cancel'] as const;
@@ -82,6 +83,13 @@ export function trackedFlight(t: TrackedCancel, now: number): FlightWord | null 
   return flightWord({ requestedMs: t.requestedMs, expiresMs: t.expiresMs, loopActive, claude: t.claude }, now);
 }
 
+/**
+ * "stopping" / "ended" say the loop is over; while the session's Stop hook still blocks (a loop the cancel did not
+ * end: on 4.4.4, an ultrawork another prompt started) the row says the store's word instead (settled.ts settledHides).
+ */
+const heldElsewhere = (w: FlightWord | null, s: Pick<SessionView, 'verdict'>): boolean =>
+  w !== null && w.word !== 'cancel' && settledHides(s);
+
 const NO_AGENT: AgentView = { status: 'none', pid: null, sinceMs: null, lastTurnEndMs: null };
 
 /**
@@ -103,7 +111,8 @@ export function recordedFlight(
   // was doing at the cancel: "stopping" is said only for a turn seen to have begun before it (the record can be a
   // day old), by this process and the one that cancelled alike (claudeAtSignal marks it turnUnsure).
   const side = claudeAtSignal(agent, rec.requestedMs);
-  return flightWord({ requestedMs: rec.requestedMs, expiresMs: rec.expiresMs, loopActive, claude: side }, now);
+  const w = flightWord({ requestedMs: rec.requestedMs, expiresMs: rec.expiresMs, loopActive, claude: side }, now);
+  return heldElsewhere(w, s) ? null : w;
 }
 
 /**
@@ -117,9 +126,10 @@ export function rowFlight(
   claude: ClaudeSessionView | undefined,
   now: number,
 ): FlightWord | null {
-  if (tracked && tracked.requestedMs >= (rec?.requestedMs ?? 0))
-    return rec?.requestedMs === tracked.requestedMs && (rec.settled ?? null) !== null
-      ? null
-      : trackedFlight(tracked, now);
+  if (tracked && tracked.requestedMs >= (rec?.requestedMs ?? 0)) {
+    if (rec?.requestedMs === tracked.requestedMs && (rec.settled ?? null) !== null) return null;
+    const w = trackedFlight(tracked, now);
+    return heldElsewhere(w, s) ? null : w;
+  }
   return recordedFlight(rec, s, claude, now);
 }

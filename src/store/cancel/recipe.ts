@@ -14,20 +14,31 @@ const yes = (v: unknown) => v === true || v === 'true';
 const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
 /**
- * OMC 4.x's keyword hook answers a "ralph" prompt with two states written together: ralph and an
- * ultrawork with the same `started_at` and the same prompt. 4.15 marks the pair (`linked_ultrawork`);
- * 4.4.4 writes no link field at all, and its hook then enforces the ultrawork on its own (issue 27).
+ * OMC 4.4.4's hooks.json gives its keyword hook 5 s (Claude Code ends it after that), and the hook writes
+ * ralph first and the ultrawork after it in that one run: the two `started_at` lie within this window.
+ */
+export const ONE_PROMPT_WINDOW_MS = 5_000;
+
+/**
+ * OMC 4.x's keyword hook answers a "ralph" prompt with two states: ralph, then an ultrawork with the
+ * same prompt and session. 4.15 marks the pair (`linked_ultrawork`); 4.4.4 writes no link field, and
+ * each file gets its own `new Date()` (1–3 ms apart, measured on the real hook), so the pair is known
+ * by the prompt, the session and an ultrawork started in the same hook run, never before the ralph.
+ * 4.4.4's hook otherwise enforces that ultrawork on its own (issue 27).
  */
 export function startedTogether(
   ralph: Record<string, unknown>,
   ultrawork: Record<string, unknown> | undefined,
 ): boolean {
   if (!ultrawork) return false;
-  const at = text(ralph.started_at);
+  const ralphAt = Date.parse(text(ralph.started_at) ?? '');
+  const ultraworkAt = Date.parse(text(ultrawork.started_at) ?? '');
+  const gap = ultraworkAt - ralphAt;
   const prompt = text(ralph.original_prompt) ?? text(ralph.prompt);
   return (
-    at !== null &&
-    at === text(ultrawork.started_at) &&
+    Number.isFinite(gap) &&
+    gap >= 0 &&
+    gap <= ONE_PROMPT_WINDOW_MS &&
     prompt !== null &&
     prompt === (text(ultrawork.original_prompt) ?? text(ultrawork.prompt)) &&
     ralph.session_id === ultrawork.session_id

@@ -36,6 +36,12 @@ const TEXT: Record<SettledWordName, string> = {
   'not-taken': 'not taken',
 };
 
+/**
+ * Whether a loop-ended word (`stopped`, `cancelled`, `ended`) gives way to the store's: the session's Stop hook, by
+ * its version's rules, still blocks (for a mode the cancel did not end).
+ */
+export const settledHides = (s: Pick<SessionView, 'verdict'>): boolean => s.verdict?.decision === 'block';
+
 /** The row's word: "stopped", "cancelled", "ended", "not taken". */
 export const settledText = (w: SettledWord): string => TEXT[w.word];
 
@@ -50,19 +56,25 @@ export const settledShown = (w: SettledWord, now: number): boolean => now - w.at
 export function shownSettlement(
   set: CancelSettlement | null | undefined,
   ended: readonly string[],
-  s: Pick<SessionView, 'modes'>,
+  s: Pick<SessionView, 'modes' | 'verdict'>,
   now: number,
 ): SettledWord | null {
   if (!set) return null;
   const w = { word: set.word, atMs: set.atMs };
   if (!settledShown(w, now)) return null;
   if (set.word === 'not-taken') return s.modes.some(holdsAgent) ? w : null;
+  // A loop the cancel did not end still holds the agent at its next Stop (on 4.4.4, an ultrawork another prompt
+  // started): "cancelled" would say the agent is free; the row says the store's word for that loop instead.
+  if (settledHides(s)) return null;
   return s.modes.some((m) => m.active && ended.includes(m.mode)) ? null : w;
 }
 
 /** The settled word of a recorded cancel (any process's), as `--json`, `watch --json --rows` and serve say it. */
-export const recordedSettled = (rec: CancelRecord | undefined, s: Pick<SessionView, 'modes'>, now: number) =>
-  shownSettlement(rec?.settled, rec?.modes ?? [], s, now);
+export const recordedSettled = (
+  rec: CancelRecord | undefined,
+  s: Pick<SessionView, 'modes' | 'verdict'>,
+  now: number,
+) => shownSettlement(rec?.settled, rec?.modes ?? [], s, now);
 
 /**
  * The settlement a session's row says: the shared record's when one is recorded (the first to settle wins, whoever
@@ -72,7 +84,7 @@ export const recordedSettled = (rec: CancelRecord | undefined, s: Pick<SessionVi
 export function rowSettlement(
   tracked: TrackedCancel | undefined,
   rec: CancelRecord | undefined,
-  s: Pick<SessionView, 'modes'>,
+  s: Pick<SessionView, 'modes' | 'verdict'>,
   now: number,
 ): { word: SettledWord; settlement: CancelSettlement; requestedMs: number } | null {
   const own = tracked !== undefined && tracked.requestedMs >= (rec?.requestedMs ?? 0);
@@ -92,7 +104,7 @@ export const ownRecorded = (tracked: TrackedCancel, rec: CancelRecord | undefine
 export const rowSettled = (
   tracked: TrackedCancel | undefined,
   rec: CancelRecord | undefined,
-  s: Pick<SessionView, 'modes'>,
+  s: Pick<SessionView, 'modes' | 'verdict'>,
   now: number,
 ): SettledWord | null => rowSettlement(tracked, rec, s, now)?.word ?? null;
 

@@ -7,8 +7,8 @@
  * - cancel: "ended" while the loop is ended on disk and Claude is still to be
  *   seen stopping; "stopped ✓ in Ns" once it is (the registry turns idle, the
  *   transcript's turn ends, the process exits or is gone) with the loop still
- *   ended on disk; "cancelled ✓" at the window's end when Claude was not in a
- *   turn at the cancel (idle, or no longer running); "ended on disk" without a
+ *   ended on disk; "cancelled" (no ✓: no stop was seen) at the window's end when
+ *   Claude was not in a turn at the cancel (idle, or no longer running); "ended on disk" without a
  *   mark when no Claude process or transcript can be seen; else "cancel did
  *   not take: <why>" (a Stop event already under way can re-arm a loop inside
  *   the window; that is what the window watches for);
@@ -271,7 +271,7 @@ export function judge(
       : `${step.mode} active again: ${step.rel} was rewritten after the cancel (a Stop event already under way re-armed it)`;
     still.push(why);
   }
-  // The verdict engine has the last word: "cancelled ✓" only when the Stop hook, re-reading
+  // The verdict engine has the last word: "cancelled" only when the Stop hook, re-reading
   // disk, no longer holds the agent for any mode this cancel ended.
   for (const m of stillEnforced(root, result, now, rules))
     if (!still.some((w) => w.startsWith(`${m.mode} `))) still.push(`${m.mode} is enforced again (${m.detail})`);
@@ -321,7 +321,8 @@ export function judge(
   return {
     phase: open ? 'ended' : 'cancelled',
     final: !open,
-    text: `cancelled ✓ ${what} · Claude ${was}`,
+    // No ✓: nothing was seen to stop (README: a ✓ only for `stopped`); the settled word everywhere is "cancelled".
+    text: `${what} ended on disk · Claude ${was} at the cancel`,
     reason: `${onDisk}; ${who} was ${claude.atCancel} at the cancel, not in a turn`,
   };
 }

@@ -12,8 +12,9 @@ import { lifeOf } from './life.js';
 const MAX_GONE_SEEN = 1000;
 
 export function agentWatchOf(claude: ClaudeDomain, clock: () => number = Date.now): AgentWatch {
-  // A gone process's status is dated by its last sign of life on disk (the same in every process). The tracker
-  // wants the moment it saw the process gone instead: a stop marked ✓ is a stop omc-top observed, never earlier.
+  // A gone process's status is dated by when the domain saw it gone, or by its last sign of life on disk when the
+  // domain never saw it run. The tracker wants the moment it saw the process gone in every case: a stop marked ✓
+  // is a stop omc-top observed, never earlier.
   const goneSeen = new Map<string, number>();
   const seenGone = (pid: number, procStart: string | null): number => {
     const key = `${pid}:${procStart ?? ''}`;
@@ -36,7 +37,7 @@ export function agentWatchOf(claude: ClaudeDomain, clock: () => number = Date.no
 
 /**
  * One session's Claude process as a cancel sees it. `goneAt` dates a gone process (the tracker: when this process
- * first saw it gone); without it, its last sign of life on disk, the same in every process (the word every surface
+ * first saw it gone); without it, the domain's date (ProcessView.goneDatedBy; the word every surface
  * gives a cancel in flight, store/cancel/in-flight.ts, is decided from that).
  */
 export function agentViewOf(

@@ -6,7 +6,7 @@
  * facts support.
  */
 import type { SessionView } from '../sessions/model.js';
-import { clockHm, waitingFact, whereText } from './life.js';
+import { clockHm, tmuxPlaceOf, waitingFact, whereText } from './life.js';
 import type { ProcessView, WaitingFact } from './model.js';
 import type { TranscriptFacts } from './transcript-facts.js';
 import { elsewhereText } from './join-words.js';
@@ -57,7 +57,8 @@ export function reachAdvice(kind: 'waiting-for-you' | 'orphaned-loop', paneKnown
 export function sessionLabel(s: SessionView, proc: ProcessView | null): string {
   const id = s.id.length > 12 ? s.id.slice(0, 8) : s.id;
   const name = proc?.name ?? id;
-  return proc?.tmuxWhere ? `${name} (tmux ${proc.tmuxWhere})` : name;
+  const place = tmuxPlaceOf(proc);
+  return place ? `${name} (tmux ${place})` : name;
 }
 
 /** What a waiting process asks, in a notification's words. */

@@ -21,9 +21,9 @@ export class BgJobsDomain implements Domain {
   readonly name = 'claude-jobs';
   readonly cell = new SnapshotCell<BgJobsSnapshot>({ version: 0, jobs: [], problems: [] });
   /** What reads `jobs/`: this domain's own, or the fleet's (then its owner reads and disposes it). */
-  readonly reader: BgJobsReader;
+  reader: BgJobsReader;
   private readonly owned: boolean;
-  private readonly unfollow: () => void;
+  private unfollow: () => void;
   private lastKey = '';
 
   constructor(
@@ -72,6 +72,20 @@ export class BgJobsDomain implements Domain {
     this.lastKey = key;
     const prev = this.cell.getSnapshot();
     this.cell.set({ version: prev.version + 1, jobs, problems });
+  }
+
+  /**
+   * Reads `config`'s `jobs/` from now on (the monitor follows the project's Claudes to another config directory,
+   * config-look.ts): the old directory's jobs are dropped. A shared reader (the fleet's) stays its owner's.
+   */
+  useConfig(config: ClaudeConfigDir): void {
+    if (!this.owned || config.dir === this.reader.dir) return;
+    this.unfollow();
+    this.reader.dispose();
+    this.reader = new BgJobsReader({ config, live: this.opts.live });
+    this.unfollow = this.reader.onChange(() => this.publish());
+    this.reader.read(null);
+    this.publish();
   }
 
   problems(): readonly Problem[] {

@@ -1,25 +1,38 @@
 /**
- * A Claude started in the project after the monitor, with another CLAUDE_CONFIG_DIR than the one the monitor reads:
- * its registry entry and transcripts are in a directory the monitor does not read, and its hooks run the OMC enabled
- * there. The moment such a Claude is known is when its first hook writes its session into `.omc` (a session id new to
- * the monitor): then, once, the project's Claudes are looked at (claudes-here.ts). One that runs with another config
- * directory is said as a problem line with the command that reads it, and the OMC is looked for again from the
- * processes (`onNewSession`: omc-recheck.ts's look that reads them). Nothing is read at rest: no timer, no tick.
+ * Which Claude config directory a running monitor reads, looked at again when it may have changed: a Claude started
+ * in the project after the monitor, with another CLAUDE_CONFIG_DIR, writes its registry entry and transcripts under
+ * that directory, and its hooks run the OMC enabled there. The moment such a Claude is known is when its first hook
+ * writes its session into `.omc` (a session id new to the monitor): then, once, the project's Claudes are looked at
+ * (claudes-here.ts) and the directory is chosen by the rule the start uses (project-config.ts: the one most of them
+ * use). Another one than the Claude side reads is switched to (`use`: the Claude side drops the old directory's rows
+ * and reads the new one), the other directories in use are said as problem lines with the command that reads them,
+ * and the OMC is looked for again from the processes (`onNewSession`: omc-recheck.ts's look that reads them).
+ *
+ * `firstLookInScan`: the monitor's start does not wait for the look (a /proc scan, 3–6 ms at ~100 processes): the
+ * store reads this domain in a slice of its own after the first frame, just before the Claude side, which reads
+ * nothing until `use` says which directory. Nothing is read at rest: no timer, no tick.
  */
 import { SnapshotCell } from '../../io/snapshot-cell.js';
 import type { SessionsSnapshot } from '../sessions/model.js';
 import type { Domain, Problem } from '../types.js';
-import { configDirHints } from './project-config.js';
+import type { ClaudeConfigDir } from './config-dir.js';
+import { configReadWords, projectClaudeConfig, type ProjectClaudeConfig } from './project-config.js';
 
 export interface ClaudeConfigLookOptions {
   sessions: { getSnapshot(): SessionsSnapshot; subscribe(l: () => void): () => void };
   projectDir: string;
-  /** The environment the monitor's Claude side reads with (its config directory). */
+  /** The environment the monitor's Claude side was started with (whose directory wins a tie). */
   env: NodeJS.ProcessEnv;
+  /** The directory the Claude side reads now. */
+  current: () => ClaudeConfigDir;
+  /** Read `config` from now on (ClaudeDomain.useConfig); called at every look, the first one settles the Claude side. */
+  use: (config: ClaudeConfigDir) => void;
   /** A session new to the monitor appeared (after the first read): the OMC is looked for again from the processes. */
   onNewSession?: () => void;
-  /** How the hints are found (default: the project's live Claudes, configDirHints). */
-  hints?: (projectDir: string, env: NodeJS.ProcessEnv) => string[];
+  /** The first look is made by scan() (the store's slice after the first frame), not before the monitor starts. */
+  firstLookInScan?: boolean;
+  /** How the directory is chosen (default: from the project's live Claudes, projectClaudeConfig). */
+  choose?: (projectDir: string, env: NodeJS.ProcessEnv) => ProjectClaudeConfig;
 }
 
 export class ClaudeConfigLook implements Domain {
@@ -27,6 +40,7 @@ export class ClaudeConfigLook implements Domain {
   private readonly cell = new SnapshotCell<readonly Problem[]>([]);
   private known: Set<string> | null = null;
   private lastList: readonly unknown[] | null = null;
+  private looked = false;
   private readonly off: () => void;
 
   constructor(private readonly o: ClaudeConfigLookOptions) {
@@ -34,11 +48,19 @@ export class ClaudeConfigLook implements Domain {
   }
 
   wants = () => false;
-  scan = () => undefined;
   refresh = () => undefined;
   problems = (): readonly Problem[] => this.cell.getSnapshot();
   subscribe = (l: () => void) => this.cell.subscribe(l);
   dispose = () => this.off();
+
+  /** The deferred first look (firstLookInScan); otherwise the start looked already (omc-root.ts). */
+  scan = (): void => {
+    if (!this.o.firstLookInScan || this.looked) return;
+    // The OMC found at the start was judged without looking at the processes (the start's look includes their
+    // --plugin-dir and their directory's plugin): looked for again as the start would have, when there are any.
+    const { switched, claudes } = this.look();
+    if (switched || claudes > 0) this.o.onNewSession?.();
+  };
 
   private sessionsChanged(): void {
     const snap = this.o.sessions.getSnapshot();
@@ -52,11 +74,23 @@ export class ClaudeConfigLook implements Domain {
     const first = this.known === null;
     const fresh = !first && [...ids].some((id) => !(this.known as Set<string>).has(id));
     this.known = ids;
-    if (!fresh) return;
-    const hints = (this.o.hints ?? configDirHints)(this.o.projectDir, this.o.env);
-    const next: Problem[] = hints.map((message) => ({ path: 'Claude config', message, severity: 'warning' }));
+    // A deferred first look not made yet is the one that will see this Claude.
+    if (!fresh || (this.o.firstLookInScan && !this.looked)) return;
+    this.look();
+    this.o.onNewSession?.();
+  }
+
+  /** Looks at the project's Claudes, switches the Claude side when they use another directory. */
+  private look(): { switched: boolean; claudes: number } {
+    this.looked = true;
+    const pc = (this.o.choose ?? projectClaudeConfig)(this.o.projectDir, this.o.env);
+    const switched = pc.config.dir !== this.o.current().dir;
+    this.o.use(pc.config);
+    const next: Problem[] = pc.notes.map((message) => ({ path: 'Claude config', message, severity: 'warning' }));
+    const read = switched ? configReadWords(pc) : null;
+    if (read) next.unshift({ path: 'Claude config', message: read, severity: 'info' });
     const prev = this.cell.getSnapshot();
     if (prev.length !== next.length || prev.some((p, i) => p.message !== next[i]?.message)) this.cell.set(next);
-    this.o.onNewSession?.();
+    return { switched, claudes: pc.claudes.length };
   }
 }

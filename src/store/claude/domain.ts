@@ -21,7 +21,8 @@ import { TranscriptReader } from './transcript-reader.js';
 import { installForProcess, installForRecorded, type OmcInstall } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
 import { waitingFact } from './life.js';
-import { asyncLister, syncLister, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
+import { systemTmuxNames, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
+import { tmuxSocketOfProcess } from './process-env.js';
 import { SubagentTracker } from './subagents.js';
 import { LaunchBook, type LaunchRecord } from './launch-flags.js';
 import { chooseProcess, compareChoice, stillRuns } from './choice.js';
@@ -42,6 +43,8 @@ export const BEFORE_LIVE_BYTES = 4 * SLICE_BYTES;
 export const MAX_TRANSCRIPTS = 500;
 /** Processes omc-top saw exit, remembered at most (the oldest forgotten first). */
 export const MAX_DEPARTED = 2000;
+/** Processes seen running, remembered at most (to date their end from when it was seen; the oldest forgotten first). */
+const MAX_WATCHED_LIVES = 2000;
 /** Gone sessions whose recorded --plugin-dir OMC judges them, kept at most (as many as the launch records). */
 const MAX_RECORDED_INSTALLS = 2000;
 
@@ -86,7 +89,16 @@ export interface ClaudeDomainOptions {
    * process counts as reading this root (as before).
    */
   hookRoot?: HooksReadRootOptions;
+  /**
+   * The config directory is not settled yet (the monitor looks at the project's Claudes after its first frame,
+   * config-look.ts): nothing of Claude's is read or shown until `useConfig` says which directory to read, so no
+   * status is shown that the directory the look chooses would take back.
+   */
+  settleFirst?: boolean;
 }
+
+/** How a path under the config directory is shown in a problem line. */
+const labelOf = (c: ClaudeConfigDir): string => (c.rule === 'CLAUDE_CONFIG_DIR' ? '$CLAUDE_CONFIG_DIR' : '~/.claude');
 
 const EMPTY = (c: ClaudeConfigDir): ClaudeSnapshot => ({
   version: 0,
@@ -100,8 +112,15 @@ const EMPTY = (c: ClaudeConfigDir): ClaudeSnapshot => ({
 export class ClaudeDomain implements Domain {
   readonly name = 'claude';
   readonly cell: SnapshotCell<ClaudeSnapshot>;
-  private readonly dir: string;
-  private readonly label: string;
+  private dir: string;
+  private label: string;
+  private config: ClaudeConfigDir;
+  /** Which directory to read is known (settleFirst): until then scan() and the sessions' changes read nothing. */
+  private settled: boolean;
+  /** The store asked for the first read (a scan that `settled` held back is made when it settles). */
+  private scanAsked = false;
+  /** startDeferredReads() ran: a tracker made for another directory starts reading at once. */
+  private deferredStarted = false;
   private readonly clock: Clock;
   private readonly live: boolean;
   private readonly probe: LivenessProbe;
@@ -155,8 +174,28 @@ export class ClaudeDomain implements Domain {
   private lastRegistryMissing: boolean | null = null;
   private readonly scratchRead: ReadState = { version: 0, subagentsVersion: 0, behind: false, problem: null };
   private disposed = false;
+  /** Each registered process's tmux server (its $TMUX socket; null: none or unreadable), read once per process. */
+  private readonly tmuxSockets = new Map<string, string | null>();
+
+  private tmuxSocketOf(pid: number, procStart: string | null): string | null {
+    const key = `${pid}:${procStart ?? ''}`;
+    let socket = this.tmuxSockets.get(key);
+    if (socket === undefined) {
+      this.tmuxSockets.set(key, (socket = tmuxSocketOfProcess(pid)));
+      if (this.tmuxSockets.size > MAX_WATCHED_LIVES)
+        this.tmuxSockets.delete(this.tmuxSockets.keys().next().value as string);
+    }
+    return socket;
+  }
+
+  /** Where a process runs in tmux's names (its own server's listing when known): "main:2 claude", else the ids. */
+  private placeOf(p: { pid: number; procStart: string | null; tmux: string | null }): string | null {
+    const socket = this.tmuxSockets.get(`${p.pid}:${p.procStart ?? ''}`) ?? null;
+    return tmuxWhere(p.tmux, this.tmuxNames.current(socket));
+  }
+
   /** Each followed session's subagent files (subagents.ts), read with its transcript. */
-  private readonly subagents: SubagentTracker;
+  private subagents: SubagentTracker;
   /** Each judged view of a process working elsewhere, as the copy that says so (ProcessView.elsewhere). */
   private awayViews = new WeakMap<ProcessView, ProcessView>();
   /** Whether a process working in a directory has hooks that read this root (remembered per directory). */
@@ -164,8 +203,10 @@ export class ClaudeDomain implements Domain {
 
   constructor(private readonly opts: ClaudeDomainOptions) {
     this.hooksHere = opts.hookRoot ? hooksReadRoot(opts.hookRoot) : () => null;
+    this.config = opts.config;
     this.dir = opts.config.dir;
-    this.label = opts.config.rule === 'CLAUDE_CONFIG_DIR' ? '$CLAUDE_CONFIG_DIR' : '~/.claude';
+    this.label = labelOf(opts.config);
+    this.settled = opts.settleFirst !== true;
     this.clock = opts.clock ?? Date.now;
     this.live = opts.live ?? true;
     this.probe = opts.registry?.probe ?? opts.probe ?? systemProbe();
@@ -173,7 +214,8 @@ export class ClaudeDomain implements Domain {
     const env = opts.env ?? process.env;
     // A listing that names windows differently re-judges (the views carry the names) and republishes.
     this.tmuxNames =
-      opts.tmuxNames ?? new TmuxNames(opts.tmux ?? (this.live ? asyncLister(env) : syncLister(env)), this.clock);
+      opts.tmuxNames ??
+      (opts.tmux ? new TmuxNames(opts.tmux, this.clock) : systemTmuxNames(env, this.live, this.clock));
     this.unfollowTmux = this.tmuxNames.onChange(() => {
       if (this.disposed) return;
       // A kept view carries the names of the listing it was judged with: judge every process afresh once.
@@ -181,16 +223,20 @@ export class ClaudeDomain implements Domain {
       this.judgeAll();
       this.publish();
     });
-    this.subagents = new SubagentTracker(
+    this.subagents = this.subagentTracker(this.live && opts.deferUntilLive === true);
+    this.catchUpHeld = this.live && opts.deferUntilLive === true;
+    if (this.live) opts.sessions.subscribe(() => this.syncTranscripts(false));
+  }
+
+  private subagentTracker(deferred: boolean): SubagentTracker {
+    return new SubagentTracker(
       this.dir,
       this.live,
       (sid) => {
         if (!this.disposed && this.readers.has(sid)) this.readTranscripts(new Set([sid]));
       },
-      this.live && opts.deferUntilLive === true,
+      deferred,
     );
-    this.catchUpHeld = this.live && opts.deferUntilLive === true;
-    if (this.live) opts.sessions.subscribe(() => this.syncTranscripts(false));
   }
 
   subscribe = (l: () => void) => this.cell.subscribe(l);
@@ -209,6 +255,7 @@ export class ClaudeDomain implements Domain {
    * budget). Only the first call does anything.
    */
   startDeferredReads(): void {
+    this.deferredStarted = true;
     const held = this.catchUpHeld;
     this.catchUpHeld = false;
     const subagents = this.subagents.start();
@@ -229,6 +276,8 @@ export class ClaudeDomain implements Domain {
 
   scan(): void {
     if (this.disposed) return;
+    this.scanAsked = true;
+    if (!this.settled) return;
     this.readRegistryNow();
     this.syncTranscripts();
     if (this.live) this.ensureWatching();
@@ -248,6 +297,12 @@ export class ClaudeDomain implements Domain {
     this.entries = r.entries;
     this.registryMissing = r.missing;
     this.tmuxNames.want(r.entries.flatMap((e) => (e.tmux ? [e.tmux] : [])));
+    // Each process's own tmux server, where it is not the one omc-top is in: its windows named as its status bar does.
+    if (this.tmuxNames.listsOtherServers)
+      for (const e of r.entries) {
+        const socket = e.tmux ? this.tmuxSocketOf(e.pid, e.procStart) : null;
+        if (socket !== null) this.tmuxNames.want([e.tmux as string], socket);
+      }
     if (!shared) this.probe.holds?.retain(new Set(r.entries.map((e) => e.pid)));
     const moved = this.judgeAll();
     this.findInstalls();
@@ -435,7 +490,7 @@ export class ClaudeDomain implements Domain {
 
   /** `fullRead`: re-read every transcript (scans, registry changes), not only newly wanted ones. */
   private syncTranscripts(fullRead = true): void {
-    if (this.disposed) return;
+    if (this.disposed || !this.settled) return;
     if (!fullRead && this.live && this.wantedStillHold()) return;
     const want = this.wantedTranscripts();
     let removed = false;
@@ -570,24 +625,53 @@ export class ClaudeDomain implements Domain {
    */
   private goneEntries = new WeakSet<RegistryEntry>();
 
+  /**
+   * Processes this domain judged running (by pid and start): null while they run, then the moment it first judged
+   * them gone. A kill changes no file, so a process seen running is dated gone from when it was seen gone (at most
+   * one held check after the last look that found it running), not by its last sign of life, which for an idle
+   * Claude can be long before.
+   */
+  private readonly watchedLives = new Map<string, number | null>();
+
+  /** When this domain saw the process gone, if it saw it run before; null when it never saw it run. */
+  private seenGoneAt(e: RegistryEntry, status: string): number | null {
+    const key = `${e.pid}:${e.procStart ?? ''}`;
+    if (status === 'busy' || status === 'idle' || status === 'waiting') {
+      if (!this.watchedLives.has(key)) {
+        this.watchedLives.set(key, null);
+        if (this.watchedLives.size > MAX_WATCHED_LIVES)
+          this.watchedLives.delete(this.watchedLives.keys().next().value as string);
+      }
+      return null;
+    }
+    if (status !== 'gone' || !this.watchedLives.has(key)) return null;
+    let at = this.watchedLives.get(key) ?? null;
+    if (at === null) this.watchedLives.set(key, (at = this.clock()));
+    return at;
+  }
+
   private judgedView(e: RegistryEntry): ProcessView {
     const v = judgeProcess(e, this.probe);
-    // Gone: dated by its last sign of life on disk, the same in every omc-top process (not when this one looked).
+    const seenGone = this.seenGoneAt(e, v.status);
+    // Gone and never seen running by this domain: dated by its last sign of life on disk (said as such).
     const since =
-      v.status === 'gone' ? lastSignOfLife(e) : (e.statusUpdatedAt ?? e.updatedAt ?? e.startedAt ?? e.mtimeMs);
+      v.status === 'gone'
+        ? (seenGone ?? lastSignOfLife(e))
+        : (e.statusUpdatedAt ?? e.updatedAt ?? e.startedAt ?? e.mtimeMs);
     return {
       pid: e.pid,
       sessionId: e.sessionId,
       status: v.status,
       reason: v.reason,
       since,
+      ...(v.status === 'gone' ? { goneDatedBy: seenGone !== null ? 'seen-gone' : 'last-sign-of-life' } : {}),
       entrypoint: e.entrypoint,
       version: e.version,
       kind: e.kind,
       name: e.name,
       tmux: e.tmux,
       messagingSocketPath: e.messagingSocketPath,
-      tmuxWhere: tmuxWhere(e.tmux, this.tmuxNames.current()),
+      tmuxWhere: this.placeOf(e),
       cwd: e.cwd,
       waitingFor: e.waitingFor,
       procStart: e.procStart,
@@ -630,10 +714,13 @@ export class ClaudeDomain implements Domain {
       if (!away) this.awayViews.set(pv, (away = { ...pv, elsewhere: pv.cwd }));
       by.set(sid, away);
     });
-    // A session whose process exited, unless another process of it (a resume) is registered now.
+    // A session whose process exited, unless another process of it (a resume) is registered now. An entry that has
+    // ended too loses to it when it started before (the file a killed process left behind, beside the resume that
+    // then exited cleanly): a session whose newer process was seen never falls back to an older one.
     for (const [sid, pv] of this.departed) {
-      if (by.has(sid)) continue;
-      by.set(sid, { ...pv, tmuxWhere: tmuxWhere(pv.tmux, this.tmuxNames.current()) });
+      const registered = by.get(sid);
+      if (registered && compareChoice(registered, pv) <= 0) continue;
+      by.set(sid, { ...pv, tmuxWhere: this.placeOf(pv) });
     }
     const prev = this.procViews;
     this.procViews = by;
@@ -734,7 +821,7 @@ export class ClaudeDomain implements Domain {
     this.cell.set({
       version: this.version,
       configDir: this.dir,
-      rule: this.opts.config.rule,
+      rule: this.config.rule,
       bySession: by,
       problems,
       registryMissing: this.registryMissing,
@@ -903,6 +990,65 @@ export class ClaudeDomain implements Domain {
     } catch {
       return false; // not there yet: the tick tries again
     }
+  }
+
+  /** The config directory read now (useConfig may have switched it). */
+  get configRead(): ClaudeConfigDir {
+    return this.config;
+  }
+
+  /**
+   * Reads `config` from now on (config-look.ts: the project's Claudes run with it). Another directory than the one
+   * read: everything read of the old one is dropped (its processes, transcripts, exits seen, watches) and the new one
+   * read afresh, so no row keeps a status the new directory did not say. The first call also settles a domain made
+   * with `settleFirst`. A domain following a shared registry (a fleet's) keeps its directory.
+   */
+  useConfig(config: ClaudeConfigDir): void {
+    if (this.disposed || this.opts.registry) return;
+    const wasSettled = this.settled;
+    this.settled = true;
+    const moved = config.dir !== this.dir;
+    if (moved) this.forget();
+    this.config = config;
+    this.dir = config.dir;
+    this.label = labelOf(config);
+    // The subagent files wait for `live` as they did for the old directory (read at once once it is live).
+    if (moved)
+      this.subagents = this.subagentTracker(this.live && this.opts.deferUntilLive === true && !this.deferredStarted);
+    if (moved || config.rule !== this.cell.getSnapshot().rule) this.lastRegistryMissing = null; // publish once
+    if (!this.scanAsked) return;
+    if (moved || !wasSettled) this.scan();
+    else this.publish();
+  }
+
+  /** Drops what was read of the directory read until now (useConfig). */
+  private forget(): void {
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+    if (this.registryTimer) clearTimeout(this.registryTimer);
+    this.registryTimer = null;
+    if (this.catchUp) clearImmediate(this.catchUp);
+    this.catchUp = null;
+    this.probe.holds?.retain(new Set());
+    this.subagents.dispose();
+    this.entries = [];
+    this.procViews = new Map();
+    this.registryProblems = [];
+    this.registryMissing = true;
+    this.readers.clear();
+    this.readerDirs.clear();
+    this.readersMoved = true;
+    this.allDirsWatched = false;
+    this.projectsTried = null;
+    this.behind.clear();
+    this.departed.clear();
+    this.installCache.clear();
+    // Not "gone": the processes of the old directory were not seen to end, they are no longer looked at.
+    this.liveSessions = new Set();
+    this.runningViews = new WeakMap();
+    this.goneEntries = new WeakSet();
+    this.awayViews = new WeakMap();
+    this.wantedFrom = null;
   }
 
   dispose(): void {

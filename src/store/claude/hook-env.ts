@@ -27,7 +27,13 @@ import { CLAUDE_DIR_READ, findClaudeConfigDir } from './config-dir.js';
 import { environOfProcess } from './process-env.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { readRegistry } from './registry.js';
-import { MANAGED_SETTINGS_DIR, settingsSources, sourcePath, type SettingsSource } from './settings-sources.js';
+import {
+  MANAGED_SETTINGS_DIR,
+  loadsDisableKey,
+  settingsSources,
+  sourcePath,
+  type SettingsSource,
+} from './settings-sources.js';
 
 /** One variable as OMC's hooks see it: its value (null: unset) and where that came from, in words. */
 export interface HookSetting {
@@ -38,6 +44,8 @@ export interface HookSetting {
    * unset, where it was looked for: "not set in Claude's settings nor omc-top's environment".
    */
   source: string;
+  /** True when a settings file's `env` set it (it beats any environment Claude was started with). */
+  fromSettings?: boolean;
 }
 
 /** "OMC_STALE_RUN_HOURS=8 from ~/.claude/settings.json"; "OMC_STALE_RUN_HOURS not set in Claude's settings nor …". */
@@ -47,8 +55,11 @@ export const hookSettingWords = (s: HookSetting): string =>
 export interface HookEnvOptions {
   /** omc-top's own environment (the last source). */
   env: NodeJS.ProcessEnv;
-  /** The environment that names Claude's config directory (CLAUDE_CONFIG_DIR, HOME); default `env`. */
-  claudeEnv?: NodeJS.ProcessEnv;
+  /**
+   * The environment that names Claude's config directory (CLAUDE_CONFIG_DIR, HOME); default `env`. A function: the
+   * directory a running monitor reads now (it follows the project's Claudes, config-look.ts), asked at each look.
+   */
+  claudeEnv?: NodeJS.ProcessEnv | (() => NodeJS.ProcessEnv);
   /** The project whose `.claude/` settings apply and whose live Claudes are looked at. */
   projectDir: string | null;
   /** Where managed settings live (tests point it at a scratch directory). */
@@ -75,6 +86,8 @@ export interface LiveClaude {
 interface Layer {
   source: string;
   vars: ReadonlyMap<string, string>;
+  /** A settings file's `env` (not an environment). */
+  settings?: boolean;
 }
 
 const SETTINGS_MAX_BYTES = 4 * 1024 * 1024;
@@ -96,7 +109,7 @@ export class HookEnv {
   get(name: string): HookSetting {
     for (const l of this.read()) {
       const v = l.vars.get(name);
-      if (v !== undefined) return { name, value: v, source: l.source };
+      if (v !== undefined) return { name, value: v, source: l.source, ...(l.settings ? { fromSettings: true } : {}) };
     }
     return { name, value: null, source: this.unsetWords() };
   }
@@ -162,7 +175,8 @@ function settingsEnv(src: SettingsSource): Map<string, string> | null {
   const label =
     src.scope === 'user' ? CLAUDE_DIR_READ.rootLabel : src.scope === 'managed' ? 'managed settings' : PROJECT;
   const r = readJsonSync(src.root, src.rel, SETTINGS_MAX_BYTES, { followLink: true, rootLabel: label });
-  const env = r.ok ? obj(obj(r.value)?.env) : null;
+  // A file Claude Code does not load (a non-boolean disableAllHooks) gives its hooks none of its `env`.
+  const env = r.ok && loadsDisableKey(r.value) ? obj(obj(r.value)?.env) : null;
   if (!env) return null;
   const out = new Map<string, string>();
   for (const [k, v] of Object.entries(env))
@@ -194,7 +208,7 @@ function readLayers(
   own: () => Layer,
 ): Layer[] {
   const layers: Layer[] = [];
-  const claudeEnv = opts.claudeEnv ?? opts.env;
+  const claudeEnv = typeof opts.claudeEnv === 'function' ? opts.claudeEnv() : (opts.claudeEnv ?? opts.env);
   const project = opts.projectDir;
   // The files Claude Code started in the project reads (settings-sources.ts, the one rule), the one that wins
   // first. Managed drop-ins merge over the managed file in name order, so for a variable the last name wins first.
@@ -203,7 +217,7 @@ function readLayers(
   const rest = all.filter((x) => x.scope !== 'managed' && (project !== null || x.scope === 'user'));
   for (const src of [...managed, ...rest]) {
     const vars = settingsEnvOf(src);
-    if (vars && vars.size > 0) layers.push({ source: sourceWords(src, project, claudeEnv), vars });
+    if (vars && vars.size > 0) layers.push({ source: sourceWords(src, project, claudeEnv), vars, settings: true });
   }
   const running =
     project !== null && opts.processes !== false

@@ -6,7 +6,7 @@
  * (the CLI never registered: an SDK session, an older CLI, or it exited before
  * omc-top looked and left no figures).
  */
-import type { ClaudeSessionView, WaitingFact } from './model.js';
+import type { ClaudeSessionView, GoneDatedBy, WaitingFact } from './model.js';
 import type { ProcessStatus } from './process-status.js';
 import type { ExitFigures, PendingCall, TranscriptFacts } from './transcript-facts.js';
 import type { ProcessView } from './model.js';
@@ -17,18 +17,25 @@ export interface Life {
   sinceMs: number | null;
   /** Claude Code's final figures, when the transcript ends with them (a clean exit). */
   exit: ExitFigures | null;
+  /** What dates a gone process (ProcessView.goneDatedBy); null unless gone. */
+  goneDatedBy: GoneDatedBy | null;
 }
 
 export function lifeOf(c: ClaudeSessionView | null | undefined): Life {
   const p = c?.process ?? null;
   const exit = c?.transcript?.facts.exit ?? null;
   if (p && p.status !== 'unknown')
-    return { status: p.status, sinceMs: p.since, exit: p.status === 'exited' ? exit : null };
+    return {
+      status: p.status,
+      sinceMs: p.since,
+      exit: p.status === 'exited' ? exit : null,
+      goneDatedBy: p.status === 'gone' ? (p.goneDatedBy ?? null) : null,
+    };
   // An entry omc-top cannot judge (another pid namespace) still loses to the CLI's own exit record, unless
   // it started after that exit (a resume that has not written its status yet).
   const newer = p?.startedAt != null && exit?.endMs != null && p.startedAt > exit.endMs;
-  if (exit && !newer) return { status: 'exited', sinceMs: exit.endMs, exit };
-  return { status: 'unknown', sinceMs: p?.since ?? null, exit: null };
+  if (exit && !newer) return { status: 'exited', sinceMs: exit.endMs, exit, goneDatedBy: null };
+  return { status: 'unknown', sinceMs: p?.since ?? null, exit: null, goneDatedBy: null };
 }
 
 /** No process runs the session any more: no burn rate, no "busy for". */
@@ -56,15 +63,33 @@ export function waitingFact(p: ProcessView | null, facts: TranscriptFacts | null
     call: call && { name: call.name, arg: call.arg, atMs: call.atMs },
     more,
     name: p.name,
-    where: p.tmuxWhere,
+    where: tmuxPlaceOf(p),
     text: callText ? `${what}: ${callText}${more > 0 ? ` (+${more} more)` : ''}` : what,
   };
 }
 
+/** "main:@3.%7" → "main:@3": the window is what a user switches to. */
+export function tmuxWindow(tmux: string | null): string | null {
+  if (!tmux) return null;
+  const dot = tmux.lastIndexOf('.');
+  return dot > 0 ? tmux.slice(0, dot) : tmux;
+}
+
+/**
+ * Where a process runs, as tmux's status bar names it ("main:2 claude": the session, the window's index and name);
+ * the registry's ids, window only ("main:@2"), when no tmux server omc-top could list named it. The one wording of
+ * the place on every surface (rows, inbox, push, watch, serve).
+ */
+export function tmuxPlaceOf(p: { tmux: string | null; tmuxWhere: string | null } | null): string | null {
+  if (!p) return null;
+  return p.tmuxWhere && p.tmuxWhere !== p.tmux ? p.tmuxWhere : tmuxWindow(p.tmux);
+}
+
 /** "session proj-87 · tmux main:2 claude": the names a user finds the session by; "" when none is known. */
-export function whereText(p: { name: string | null; tmuxWhere: string | null } | null): string {
+export function whereText(p: { name: string | null; tmux: string | null; tmuxWhere: string | null } | null): string {
   if (!p) return '';
-  return [p.name ? `session ${p.name}` : null, p.tmuxWhere ? `tmux ${p.tmuxWhere}` : null].filter(Boolean).join(' · ');
+  const place = tmuxPlaceOf(p);
+  return [p.name ? `session ${p.name}` : null, place ? `tmux ${place}` : null].filter(Boolean).join(' · ');
 }
 
 /** "14:02" in UTC, the app's one time zone (the header's clock, OMC's stamps). */

@@ -4,16 +4,24 @@ import type { ProcessStatus } from './process-status.js';
 import type { SubagentsSummary } from './subagents.js';
 import type { ToolCall, TranscriptFacts } from './transcript-facts.js';
 
+export type GoneDatedBy = 'seen-gone' | 'last-sign-of-life';
+
 export interface ProcessView {
   pid: number;
   sessionId: string;
   status: ProcessStatus;
   reason: string;
   /**
-   * Epoch ms of the last status change; for gone, its last sign of life on disk (registry.ts `lastSignOfLife`):
-   * every omc-top process reads the same moment.
+   * Epoch ms of the last status change; for gone, as `goneDatedBy` says: when this omc-top process saw it gone, or
+   * its last sign of life on disk (registry.ts `lastSignOfLife`) when it never saw it run.
    */
   since: number | null;
+  /**
+   * What dates a gone process: `seen-gone`, the moment this omc-top process, which had seen it running, found it
+   * gone; `last-sign-of-life`, the last time the CLI wrote its registry entry (this process never saw it run, so it
+   * knows no better). Absent unless gone.
+   */
+  goneDatedBy?: GoneDatedBy;
   entrypoint: string | null;
   version: string | null;
   kind: string | null;
@@ -79,7 +87,7 @@ export interface WaitingFact {
   more: number;
   /** Claude Code's name for the session. */
   name: string | null;
-  /** tmux session:window (ProcessView.tmuxWhere). */
+  /** tmux session:window as its status bar names it (life.ts `tmuxPlaceOf`). */
   where: string | null;
   /** One line: `permission prompt: Bash rm -rf ./cache`. */
   text: string;

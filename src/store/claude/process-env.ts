@@ -100,3 +100,20 @@ const inside = (dir: string, p: string) => {
   const rel = path.relative(dir, p);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 };
+
+/** A $TMUX socket path longer than this is not one tmux made. */
+const TMUX_SOCKET_MAX = 4096;
+
+/**
+ * The tmux server a running process is in: the socket of its $TMUX ("socket,pid,session"), or null (not under
+ * tmux, or its environment cannot be read here). Kept exact (tmux is asked through it): an absolute path with
+ * nothing a terminal or a shell would read differently.
+ */
+export function tmuxSocketOfProcess(pid: number): string | null {
+  const r = environOfProcess(pid);
+  const tmux = r.ok ? r.env.get('TMUX') : undefined;
+  const socket = tmux?.split(',')[0];
+  return socket && socket.startsWith('/') && socket.length <= TMUX_SOCKET_MAX && cleanLine(socket) === socket
+    ? socket
+    : null;
+}

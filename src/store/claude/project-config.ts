@@ -70,27 +70,18 @@ export const configWords = (c: ClaudeConfigDir): string =>
 export const commandFor = (c: ClaudeConfigDir): string =>
   c.rule === 'CLAUDE_CONFIG_DIR' ? `CLAUDE_CONFIG_DIR=${shellPath(c.dir)} omc-top` : 'env -u CLAUDE_CONFIG_DIR omc-top';
 
+/**
+ * Which directory is read and why, when it is not omc-top's own: "Claude's config directory read:
+ * CLAUDE_CONFIG_DIR=~/.claude-work, as Claude pid 7 here runs with it" (the start's notice, the look's line when a
+ * running monitor switches); null when omc-top's own is read.
+ */
+export function configReadWords(pc: Pick<ProjectClaudeConfig, 'config' | 'chosenBy'>): string | null {
+  if (pc.chosenBy === null) return null;
+  return `Claude's config directory read: ${configWords(pc.config)}, as Claude pid ${pc.chosenBy} here runs with it`;
+}
+
 /** The environment whose config directory is `c` (what the store's Claude side and the OMC look read). */
 export function envWithConfig(env: NodeJS.ProcessEnv, c: ClaudeConfigDir): NodeJS.ProcessEnv {
   if (findClaudeConfigDir(env).dir === c.dir) return env;
   return { ...env, CLAUDE_CONFIG_DIR: c.dir };
-}
-
-/**
- * Why a monitor of `projectDir` may miss a Claude there: one runs with another config directory than `env` says
- * (its registry and plugin are there). One line per directory, with the command that reads it; for a failure path
- * ("OMC: not found", no Claude joined), read once when said.
- */
-export function configDirHints(
-  projectDir: string,
-  env: NodeJS.ProcessEnv,
-  scan: (dir: string, env: NodeJS.ProcessEnv) => ClaudeHere[] = claudesIn,
-): string[] {
-  const own = findClaudeConfigDir(env).dir;
-  const seen = new Map<string, string>();
-  for (const c of scan(projectDir, env)) {
-    if (!c.config || c.config.dir === own || seen.has(c.config.dir)) continue;
-    seen.set(c.config.dir, `Claude pid ${c.pid} here runs with ${configWords(c.config)}: try ${commandFor(c.config)}`);
-  }
-  return [...seen.values()];
 }

@@ -34,6 +34,7 @@ export function sameListing(p: PublishedView, pv: ProcessView | null, read: Read
   return (
     Object.is(a?.status, pv?.status) &&
     Object.is(a?.since, pv?.since) &&
+    Object.is(a?.goneDatedBy, pv?.goneDatedBy) &&
     Object.is(a?.pid, pv?.pid) &&
     Object.is(a?.reason, pv?.reason) &&
     Object.is(a?.tmuxWhere, pv?.tmuxWhere) &&

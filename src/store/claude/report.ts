@@ -25,6 +25,8 @@ export function sessionJsonExtras(s: SessionView, snap: ClaudeSnapshot, now: num
       pid: p.pid,
       status: p.status,
       since: iso(p.since),
+      // Gone: whether `since` is when this omc-top saw it gone or its last sign of life (it never saw it run).
+      gone_dated_by: p.goneDatedBy ?? null,
       entrypoint: p.entrypoint,
       version: p.version,
     },

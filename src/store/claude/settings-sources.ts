@@ -10,6 +10,9 @@
  * - `"disableAllHooks": true` in any of them stops every hook, project ones included; `false` in a file that wins
  *   over it turns them back on: managed (a true there always wins), then the git root's local file, the start
  *   directory's local file, its settings.json, the user's.
+ * - Any other value ("true", 1, "yes", null, [] …: measured with 2.1.332, test/agent/hooks-settings.test.ts) turns
+ *   nothing off: Claude Code does not load that file at all (it prints "These settings did not load" and the key's
+ *   "Expected boolean"): none of the file's hooks, nor its `env`, nor a `false` in it apply; the other files' do.
  */
 import path from 'node:path';
 import { listDirSync, readTextSync } from '../../io/safe-fs/index.js';
@@ -78,7 +81,8 @@ export const DISABLE_ALL_HOOKS = 'disableAllHooks';
 /**
  * The file whose `"disableAllHooks": true` stops Claude Code started in `cwd` from running any hook (omc-top's
  * included), or null when hooks run. A managed file's true wins over everything; otherwise the first file that
- * sets the key to a boolean decides. A file that cannot be read or parsed is skipped, as Claude Code skips it.
+ * sets the key to a boolean decides. A file that cannot be read or parsed, or that Claude Code does not load (a
+ * key that is not a boolean), is skipped, as Claude Code skips it.
  */
 export function hooksDisabledBy(
   cwd: string,
@@ -95,14 +99,41 @@ export function hooksDisabledBy(
   return null;
 }
 
-function disableValue(s: SettingsSource): boolean | null {
+/** A settings file Claude Code does not load for its `disableAllHooks`, and that value as JSON ("\"true\"", "1"). */
+export interface UnloadedSettings {
+  source: SettingsSource;
+  value: string;
+}
+
+/** The files among `sources` that Claude Code does not load because their `disableAllHooks` is not a boolean. */
+export function unloadedSettings(sources: readonly SettingsSource[]): UnloadedSettings[] {
+  const out: UnloadedSettings[] = [];
+  for (const s of sources) {
+    const v = disableValue(s);
+    if (v !== null && typeof v === 'object') out.push({ source: s, value: v.bad });
+  }
+  return out;
+}
+
+/**
+ * Whether Claude Code loads a settings document at all, as far as `disableAllHooks` decides it: a value there that
+ * is not a boolean makes it drop the whole file (its `env` too: claude/hook-env.ts).
+ */
+export const loadsDisableKey = (doc: unknown): boolean => {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc) || !(DISABLE_ALL_HOOKS in doc)) return true;
+  return typeof (doc as Record<string, unknown>)[DISABLE_ALL_HOOKS] === 'boolean';
+};
+
+/** true/false; null: not set, or the file unreadable; `bad`: set to something Claude Code refuses (the JSON). */
+function disableValue(s: SettingsSource): boolean | null | { bad: string } {
   const r = readTextSync(s.root, s.rel, 4 * 1024 * 1024, { rootLabel: s.root });
   if (!r.ok) return null;
   try {
     const v: unknown = JSON.parse(r.text);
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+    if (!(DISABLE_ALL_HOOKS in v)) return null;
     const d = (v as Record<string, unknown>)[DISABLE_ALL_HOOKS];
-    return typeof d === 'boolean' ? d : null;
+    return typeof d === 'boolean' ? d : { bad: JSON.stringify(d) };
   } catch {
     return null;
   }

@@ -86,26 +86,52 @@ export const syncLister =
     done(r.status === 0 ? r.stdout : null);
   };
 
+/**
+ * The names of the tmux server omc-top is in (`env`'s $TMUX, else the default server) and of every other server a
+ * Claude process runs in. `live`: listed without blocking (a monitor); else at once (a one-shot command).
+ */
+export function systemTmuxNames(env: NodeJS.ProcessEnv, live: boolean, clock: () => number): TmuxNames {
+  const lister = live ? asyncLister : syncLister;
+  return new TmuxNames(lister(env), clock, {
+    listerFor: (socket) => lister({ TMUX: socket }),
+    ownSocket: tmuxServerArgs(env)[1] ?? null,
+  });
+}
+
 /** Windows change names rarely; a listing younger than this is reused unless an unknown window shows up. */
 export const TMUX_NAMES_MAX_AGE_MS = 10_000;
 
+/** Other tmux servers whose windows are listed at most (one per server a Claude runs in: a handful). */
+const MAX_SERVERS = 32;
+
 /**
- * Keeps the last window listing. `want(ids)` asks for a fresh one when a window id is not in it (or it is
- * old); every `onChange` listener is called when a listing arrives that names something differently. One
- * instance can serve every Claude domain of a machine (the fleet's: tmux's windows are the machine's, so one
- * listing answers for all its projects).
+ * Keeps the last window listing of the server omc-top is in, and of each other server a Claude process runs in
+ * (its own $TMUX: a monitor outside that server still names the window as that server's status bar does).
+ * `want(ids)` asks for a fresh one when a window id is not in it (or it is old); every `onChange` listener is
+ * called when a listing arrives that names something differently. One instance can serve every Claude domain of
+ * a machine (the fleet's: tmux's windows are the machine's, so one listing answers for all its projects).
  */
 export class TmuxNames {
-  private windows: Map<string, TmuxWindow> | null = null;
-  private listedAt = -Infinity;
-  private inFlight = false;
-  private unavailable = false;
+  private readonly own: ServerListing;
+  private readonly servers = new Map<string, ServerListing>();
   private readonly listeners = new Set<() => void>();
 
+  /**
+   * `others`: how to list the windows of the server at a socket, and the socket of the own server (listed by
+   * `list`); without it only the own server is listed.
+   */
   constructor(
-    private readonly list: WindowLister,
+    list: WindowLister,
     private readonly clock: () => number,
-  ) {}
+    private readonly others?: { listerFor: (socket: string) => WindowLister; ownSocket: string | null },
+  ) {
+    this.own = new ServerListing(list, () => this.changed());
+  }
+
+  /** Whether the servers other processes run in are listed too (worth reading a process's $TMUX for). */
+  get listsOtherServers(): boolean {
+    return this.others !== undefined;
+  }
 
   /** Calls `l` whenever a listing names something differently; returns the way to stop. */
   onChange(l: () => void): () => void {
@@ -113,14 +139,45 @@ export class TmuxNames {
     return () => this.listeners.delete(l);
   }
 
-  current(): ReadonlyMap<string, TmuxWindow> | null {
-    return this.windows;
+  /** The windows of the server at `socket` (the one omc-top is in when null or not listed here). */
+  current(socket: string | null = null): ReadonlyMap<string, TmuxWindow> | null {
+    return (socket !== null && this.servers.get(socket)?.windows) || this.own.windows;
   }
 
-  /** The registry's tmux fields in view: lists again when one names a window the last listing lacks. */
-  want(fields: Iterable<string>): void {
+  /**
+   * The registry's tmux fields in view: lists again when one names a window the last listing lacks. `socket`: the
+   * server those processes run in, when known and not the own one.
+   */
+  want(fields: Iterable<string>, socket: string | null = null): void {
+    if (socket === null || !this.others || socket === this.others.ownSocket) return this.own.want(fields, this.clock());
+    let server = this.servers.get(socket);
+    if (!server) {
+      server = new ServerListing(this.others.listerFor(socket), () => this.changed());
+      this.servers.set(socket, server);
+      if (this.servers.size > MAX_SERVERS) this.servers.delete(this.servers.keys().next().value as string);
+    }
+    server.want(fields, this.clock());
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}
+
+/** One tmux server's last window listing. */
+class ServerListing {
+  windows: Map<string, TmuxWindow> | null = null;
+  private listedAt = -Infinity;
+  private inFlight = false;
+  private unavailable = false;
+
+  constructor(
+    private readonly list: WindowLister,
+    private readonly onChange: () => void,
+  ) {}
+
+  want(fields: Iterable<string>, now: number): void {
     if (this.inFlight) return;
-    const now = this.clock();
     let unknown = false;
     let any = false;
     for (const f of fields) {
@@ -143,7 +200,7 @@ export class TmuxNames {
       const next = parseWindows(out);
       if (sameWindows(this.windows, next)) return;
       this.windows = next;
-      for (const l of [...this.listeners]) l();
+      this.onChange();
     });
   }
 }

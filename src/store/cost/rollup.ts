@@ -1,8 +1,8 @@
 /**
  * Spend rolled up: per run (the History pane), per mode, per day and for the
  * project, from each session's spend timeline (usage.ts) and the loops' time
- * windows (the run history, and the sessions' own mode files for runs OMC
- * 5.5 logs nowhere). Every figure is a sum of the same buckets, so the
+ * windows (the run history, the sessions' own mode files for runs OMC 5.5
+ * logs nowhere, and the windows omc-top saw those in once the files are gone). Every figure is a sum of the same buckets, so the
  * rollups add up: the modes' rows and the days' rows each sum to the project
  * total, on every surface (TUI, --json, fleet). A bucket is placed by its
  * middle, so a run's edges are exact to one bucket (one minute in a session's
@@ -13,6 +13,7 @@ import type { TranscriptFacts } from '../claude/transcript-facts.js';
 import { estimate, type Estimate, type ModelPrice } from '../claude/prices.js';
 import { addUsage, usageTokens, type UsageByModel } from '../claude/usage.js';
 import type { RunLine } from '../runs/history.js';
+import type { SeenWindows } from '../runs/samples.js';
 import type { SessionView } from '../sessions/model.js';
 import type { SessionIndex } from '../sessions/view-index.js';
 import { spendUnknown, utcDay } from './spend.js';
@@ -66,9 +67,16 @@ function spent(by: UsageByModel, prices: Readonly<Record<string, ModelPrice>> | 
 
 /**
  * Each session's loop windows: its runs from the history (ledger or ended-session summary), then the
- * modes its state files hold that no run line covers (OMC 5.5 has no ledger: a live loop is only there).
+ * modes its state files hold that no run line covers (OMC 5.5 has no ledger: a live loop is only there), then
+ * the windows omc-top saw its loops in (`seen`): an OMC 5.5 loop's file is deleted by a cancel, and its spend
+ * stays under its mode. Overlapping windows of one mode count once (a bucket goes to the set of modes around it).
  */
-export function loopWindows(s: SessionView, runs: readonly RunLine[], now: number): Window[] {
+export function loopWindows(
+  s: SessionView,
+  runs: readonly RunLine[],
+  now: number,
+  seen?: SeenWindows | null,
+): Window[] {
   const out: Window[] = [];
   for (const r of runs) {
     if (r.sessionId !== s.id) continue;
@@ -82,6 +90,7 @@ export function loopWindows(s: SessionView, runs: readonly RunLine[], now: numbe
     const covered = out.some((w) => w.mode === m.mode && w.fromMs <= (to ?? now) && (w.toMs ?? now) >= m.startedMs!);
     if (!covered) out.push({ mode: m.mode, fromMs: m.startedMs, toMs: to });
   }
+  if (seen && s.kind === 'session') out.push(...seen.of(s.id));
   return out;
 }
 
@@ -126,6 +135,7 @@ export function costRollup(
   prices: Readonly<Record<string, ModelPrice>> | undefined,
   now: number,
   index?: SessionIndex,
+  seen?: SeenWindows | null,
 ): CostRollup {
   const project: UsageByModel = new Map();
   const days = new Map<string, UsageByModel>();
@@ -158,7 +168,7 @@ export function costRollup(
     counted += 1;
     addUsage(project, f.byModel);
     const mine = runsBySession.get(s.id) ?? [];
-    const windows = loopWindows(s, mine, now);
+    const windows = loopWindows(s, mine, now, seen);
     const width = f.timeline.widthMs;
     for (const b of f.timeline.list()) {
       const day = utcDay(b.startMs);
@@ -207,11 +217,12 @@ export function costRollupMemo(
   prices: Readonly<Record<string, ModelPrice>> | undefined,
   now: number,
   index?: SessionIndex,
+  seen?: SeenWindows | null,
 ): CostRollup {
-  const key = [sessions, runs, claude, prices, Math.floor(now / 60_000)];
+  const key = [sessions, runs, claude, prices, Math.floor(now / 60_000), seen ?? null, seen?.version ?? 0];
   if (memo.value && memo.key.every((k, i) => k === key[i])) return memo.value;
   memo.key = key;
-  memo.value = costRollup(sessions, runs, claude, prices, now, index);
+  memo.value = costRollup(sessions, runs, claude, prices, now, index, seen);
   return memo.value;
 }
 

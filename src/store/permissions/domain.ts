@@ -65,8 +65,11 @@ export interface PermissionsDomainOptions {
    */
   stateDirSaidElsewhere?: boolean;
   startIdentity?: (pid: number) => StartIdentity;
-  /** Where Claude's registry is (whether the Claude that asked still runs); process.env when absent. */
-  claudeEnv?: NodeJS.ProcessEnv;
+  /**
+   * Where Claude's registry is (whether the Claude that asked still runs); process.env when absent. A function: the
+   * directory a running monitor reads now (config-look.ts).
+   */
+  claudeEnv?: NodeJS.ProcessEnv | (() => NodeJS.ProcessEnv);
 }
 
 export class PermissionsDomain implements Domain {
@@ -96,6 +99,10 @@ export class PermissionsDomain implements Domain {
   subscribe = (l: () => void) => this.cell.subscribe(l);
   getSnapshot = () => this.cell.getSnapshot();
   problems = (): readonly Problem[] => this.cell.getSnapshot().problems;
+  private claudeEnv(): NodeJS.ProcessEnv {
+    const e = this.opts.claudeEnv;
+    return typeof e === 'function' ? e() : (e ?? process.env);
+  }
   wants(): boolean {
     return false;
   }
@@ -197,7 +204,7 @@ export class PermissionsDomain implements Domain {
         }
         // Nor on one whose Claude is gone: its hook may still wait (orphaned by a SIGKILL), but no answer would
         // reach anyone. Not offered; the hook sees it too and ends with its receipt, which removes the file.
-        if (claudeGone(this.opts.claudeEnv ?? process.env, f, this.startIdentity)) continue;
+        if (claudeGone(this.claudeEnv(), f, this.startIdentity)) continue;
         requests.push({
           id,
           sessionId: f.session_id,

@@ -59,33 +59,33 @@ export type SettingsRefusal = { ok: false; message: string; code: 1 | 2 };
 export const renderSettings = (doc: Obj, bom: boolean) => `${bom ? BOM : ''}${JSON.stringify(doc, null, 2)}\n`;
 
 /** The settings file read inside the project: a refusal names the project directory, not the .omc root. */
-export function loadSettings(projectDir: string): SettingsRead | SettingsRefusal {
-  const r = readTextSync(projectDir, SETTINGS_REL, MAX_BYTES, { rootLabel: 'the project directory' });
+export function loadSettings(projectDir: string, rel = SETTINGS_REL): SettingsRead | SettingsRefusal {
+  const r = readTextSync(projectDir, rel, MAX_BYTES, { rootLabel: 'the project directory' });
   if (!r.ok) {
     if (r.code === 'missing') return { ok: true, text: null, doc: {}, mode: null, bom: false, id: null };
-    return { ok: false, code: 1, message: `${SETTINGS_REL}: ${r.message}` };
+    return { ok: false, code: 1, message: `${rel}: ${r.message}` };
   }
-  if (r.invalidUtf8) return { ok: false, code: 2, message: notUtf8(projectDir) };
+  if (r.invalidUtf8) return { ok: false, code: 2, message: notUtf8(projectDir, rel) };
   let v: unknown;
   try {
     v = JSON.parse(r.text);
   } catch {
-    return { ok: false, code: 1, message: `${SETTINGS_REL} is not valid JSON: fix it first (nothing was changed)` };
+    return { ok: false, code: 1, message: `${rel} is not valid JSON: fix it first (nothing was changed)` };
   }
-  if (!isObj(v)) return { ok: false, code: 1, message: `${SETTINGS_REL} is not a JSON object (nothing was changed)` };
+  if (!isObj(v)) return { ok: false, code: 1, message: `${rel} is not a JSON object (nothing was changed)` };
   const id = { dev: r.dev, ino: r.ino, size: r.bytes, mtimeMs: r.mtimeMs, ctimeMs: r.ctimeMs };
   return { ok: true, text: (r.bom ? BOM : '') + r.text, doc: v, mode: r.mode, bom: r.bom, id };
 }
 
 /** Where the file stops being UTF-8, said so the user can find and fix it. */
-function notUtf8(projectDir: string): string {
-  const b = readBytesSync(projectDir, SETTINGS_REL, MAX_BYTES);
+function notUtf8(projectDir: string, rel: string): string {
+  const b = readBytesSync(projectDir, rel, MAX_BYTES);
   const at = b.ok ? firstInvalidUtf8(b.bytes) : -1;
   const where =
     b.ok && at >= 0
       ? ` (byte 0x${(b.bytes[at] as number).toString(16).padStart(2, '0')} at offset ${at}, line ${b.bytes.subarray(0, at).filter((c) => c === 0x0a).length + 1})`
       : '';
-  return `${SETTINGS_REL} is not valid UTF-8${where}: writing the hook would change bytes omc-top cannot read; save it as UTF-8 first (nothing was changed)`;
+  return `${rel} is not valid UTF-8${where}: writing the hook would change bytes omc-top cannot read; save it as UTF-8 first (nothing was changed)`;
 }
 
 /** What a change does to the file read: nothing (`stop`, with what to say), write these bytes, or remove it. */
@@ -121,9 +121,11 @@ export function changeSettings<T>(
   plan: (read: SettingsRead) => SettingsStep<T> | SettingsRefusal,
   holds: (now: SettingsRead) => boolean,
   race: RaceProbe = {},
+  /** The settings file under `projectDir` (omc-top's own is the local one; an older omc-top's entry elsewhere). */
+  rel = SETTINGS_REL,
 ): SettingsOutcome<T> {
   for (let attempt = 1; attempt <= SETTINGS_ATTEMPTS; attempt++) {
-    const read = loadSettings(projectDir);
+    const read = loadSettings(projectDir, rel);
     if (!read.ok) return read;
     const step = plan(read);
     if ('ok' in step) return step;
@@ -134,23 +136,23 @@ export function changeSettings<T>(
     try {
       replaced =
         step.kind === 'write'
-          ? atomicWriteSync(projectDir, SETTINGS_REL, step.text, {
+          ? atomicWriteSync(projectDir, rel, step.text, {
               mkdir: read.id === null,
               ...(read.mode === null ? {} : { mode: read.mode }),
               commit: unchanged,
             })
-          : unlinkUnder(projectDir, SETTINGS_REL, unchanged);
+          : unlinkUnder(projectDir, rel, unchanged);
     } catch (e) {
-      return { ok: false, code: 1, message: `could not write ${SETTINGS_REL}: ${cleanLine(describeWriteError(e))}` };
+      return { ok: false, code: 1, message: `could not write ${rel}: ${cleanLine(describeWriteError(e))}` };
     }
     if (!replaced) continue; // another writer replaced the file since it was read: nothing was written over
     race.afterReplace?.();
-    const now = loadSettings(projectDir);
+    const now = loadSettings(projectDir, rel);
     if (!now.ok)
       return {
         ok: false,
         code: 1,
-        message: `${SETTINGS_REL} was rewritten by another program right after omc-top's change, and now: ${now.message}`,
+        message: `${rel} was rewritten by another program right after omc-top's change, and now: ${now.message}`,
       };
     const exact = now.text === (step.kind === 'write' ? step.text : null);
     if (exact || holds(now)) return { ok: true, result: step.result, step, read, exact, attempts: attempt };
@@ -159,6 +161,6 @@ export function changeSettings<T>(
   return {
     ok: false,
     code: 1,
-    message: `${SETTINGS_REL} kept being rewritten by another program (Claude Code?) while omc-top changed it (${SETTINGS_ATTEMPTS} tries): it is as that program last wrote it; run the command again`,
+    message: `${rel} kept being rewritten by another program (Claude Code?) while omc-top changed it (${SETTINGS_ATTEMPTS} tries): it is as that program last wrote it; run the command again`,
   };
 }

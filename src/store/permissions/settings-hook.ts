@@ -33,8 +33,10 @@ import {
   hooksDisabledBy,
   settingsSources,
   sourcePath,
+  unloadedSettings,
 } from '../claude/settings-sources.js';
 import { DEFAULT_WAIT_SECONDS, HOOK_TIMEOUT_MARGIN_SECONDS, PERMISSIONS_DIR } from './protocol.js';
+import { olderEntries, olderPath, removeOlder } from './older-entries.js';
 import {
   SETTINGS_REL,
   changeSettings,
@@ -90,6 +92,19 @@ export const hookCommand = (p: Pick<HookPlan, 'node' | 'script'>) =>
 export const hookTimeout = (waitSeconds: number) => waitSeconds + HOOK_TIMEOUT_MARGIN_SECONDS;
 
 const isOurs = (h: unknown) => isObj(h) && typeof h.command === 'string' && h.command.includes(HOOK_MARKER);
+
+/**
+ * A hook exactly as install writes it (hookCommand, the same since the first release): a command hook running
+ * `<node> <…/omc-top-hook.mjs> permission --omc-top-hook`, with a timeout and nothing else. Only these are taken
+ * out of a file omc-top does not use now (older-entries.ts).
+ */
+export const isExactlyOurs = (h: unknown): boolean => {
+  if (!isObj(h) || h.type !== 'command' || typeof h.command !== 'string') return false;
+  if (Object.keys(h).some((k) => k !== 'type' && k !== 'command' && k !== 'timeout')) return false;
+  if (h.timeout !== undefined && typeof h.timeout !== 'number') return false;
+  const w = shellWords(h.command);
+  return w.length === 4 && (w[1] ?? '').endsWith('omc-top-hook.mjs') && w[2] === 'permission' && w[3] === HOOK_MARKER;
+};
 
 interface Record_ {
   settings: string;
@@ -164,9 +179,23 @@ export interface HookStatus {
   waitSeconds: number;
   /** The settings file whose `"disableAllHooks": true` keeps Claude Code from running any hook here, or null. */
   hooksDisabledIn: string | null;
+  /**
+   * Settings files Claude Code does not load here because their `disableAllHooks` is not a boolean (none of their
+   * hooks run, none of their keys apply), with that value as JSON.
+   */
+  settingsNotLoaded: { path: string; value: string }[];
   /** A problem with the installed entry, or with the file, or hooks turned off. */
   problem: string | null;
+  /**
+   * Other settings files holding omc-top's entry as an older omc-top wrote it (the superproject's, the start
+   * directory's: older-entries.ts); `hooks uninstall` removes them.
+   */
+  alsoIn: string[];
 }
+
+/** The words for entries an older omc-top left elsewhere: the same in `hooks status` and `doctor`. */
+export const alsoInWords = (files: readonly string[]) =>
+  `omc-top's hook is also in ${files.map((f) => shownPath(f)).join(', ')} (an older omc-top wrote it there): \`omc-top hooks uninstall\` removes it`;
 
 export interface HookPlace {
   /** Where Claude is run: the settings files it reads follow from it. */
@@ -180,6 +209,13 @@ export interface HookPlace {
 export const hooksOffWords = (file: string) =>
   `Claude Code runs no hook here: "${DISABLE_ALL_HOOKS}": true in ${shownPath(file)} (remove it, or set it to false in a settings file read after it)`;
 
+/**
+ * The words for a settings file Claude Code drops for a `disableAllHooks` that is not a boolean: the same in `hooks
+ * status`, `doctor` and install's message. `ours`: the file holds omc-top's entry.
+ */
+export const notLoadedWords = (file: string, value: string, ours: boolean) =>
+  `"${DISABLE_ALL_HOOKS}": ${cleanLine(value.length > 40 ? `${value.slice(0, 39)}…` : value)} in ${shownPath(file)} is not true or false: Claude Code does not load that file at all (${ours ? "nothing in it applies, omc-top's hook included" : 'nothing in it applies; hooks in the other files still run'}); write true or false`;
+
 /** Whether omc-top's hook is in the settings file Claude Code started in `place.cwd` reads, and whether it can work. */
 export function hookStatus(at: HookPlace | string, env: NodeJS.ProcessEnv = process.env): HookStatus {
   const place = typeof at === 'string' ? { cwd: at } : at;
@@ -187,10 +223,29 @@ export function hookStatus(at: HookPlace | string, env: NodeJS.ProcessEnv = proc
   const projectDir = claudeProjectDir(place.cwd, git);
   const waitSeconds = readAnswersConfig(env).permissionWaitSeconds ?? DEFAULT_WAIT_SECONDS;
   const settingsPath = path.join(projectDir, SETTINGS_REL);
-  const off = hooksDisabledBy(place.cwd, env, git, settingsSources(place.cwd, env, git, place.managedDir));
+  const sources = settingsSources(place.cwd, env, git, place.managedDir);
+  const off = hooksDisabledBy(place.cwd, env, git, sources);
   const hooksDisabledIn = off ? sourcePath(off) : null;
-  const offProblem = hooksDisabledIn ? hooksOffWords(hooksDisabledIn) : null;
-  const base = { settingsPath, waitSeconds, command: null, timeout: null, scriptFound: null, hooksDisabledIn };
+  const settingsNotLoaded = unloadedSettings(sources).map((u) => ({ path: sourcePath(u.source), value: u.value }));
+  // Hooks off is said first; then a file Claude does not load, omc-top's own first (its entry then does nothing).
+  const unloaded = [...settingsNotLoaded].sort(
+    (a, b) => Number(b.path === settingsPath) - Number(a.path === settingsPath),
+  );
+  const offProblem = hooksDisabledIn
+    ? hooksOffWords(hooksDisabledIn)
+    : unloaded.length > 0
+      ? unloaded.map((u) => notLoadedWords(u.path, u.value, u.path === settingsPath)).join('; ')
+      : null;
+  const base = {
+    settingsPath,
+    waitSeconds,
+    command: null,
+    timeout: null,
+    scriptFound: null,
+    hooksDisabledIn,
+    settingsNotLoaded,
+    alsoIn: olderEntries(place.cwd, isExactlyOurs, git).map(olderPath),
+  };
   const l = load(projectDir);
   if (!l.ok) return { ...base, installed: false, problem: l.message };
   const hooks = isObj(l.doc.hooks) && Array.isArray(l.doc.hooks[EVENT]) ? (l.doc.hooks[EVENT] as unknown[]) : [];
@@ -381,4 +436,37 @@ export function uninstallHook(projectDir: string, stateDir: string, race: RacePr
   if (!out.result) return { ok: true, message: `no omc-top hook in ${settings}: nothing to remove` };
   if (rec && !rec.dir_existed) removeEmptyClaudeDir(projectDir);
   return { ok: true, message: `removed the omc-top PermissionRequest hook from ${settings}` };
+}
+
+/**
+ * `hooks uninstall` for what an older omc-top left in the superproject's or the start directory's settings files
+ * (older-entries.ts): each removed with the same guarded replace; the messages, one per file changed or refused.
+ */
+export function uninstallOlder(
+  cwd: string,
+  stateDir: string,
+  git: GitProbe = realGit,
+  race: RaceProbe = {},
+): { ok: boolean; messages: string[]; code?: number } {
+  const messages: string[] = [];
+  let ok = true;
+  let code: number | undefined;
+  for (const p of olderEntries(cwd, isExactlyOurs, git)) {
+    const file = olderPath(p);
+    const r = removeOlder(p, isExactlyOurs, readRecord(stateDir, file), race);
+    if (!r.ok) {
+      ok = false;
+      code = r.code;
+      messages.push(`${file}: ${r.message}`);
+      continue;
+    }
+    if (!r.removed) continue;
+    try {
+      unlinkUnder(stateDir, recordRel(file));
+    } catch {
+      /* best effort */
+    }
+    messages.push(`removed the omc-top PermissionRequest hook an older omc-top wrote in ${file}`);
+  }
+  return { ok, messages, ...(code === undefined ? {} : { code }) };
 }

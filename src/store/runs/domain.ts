@@ -8,6 +8,7 @@ import type { Domain, Problem, WatchEvent } from '../types.js';
 import { deriveRuns, runsJson, type RunLine } from './history.js';
 import { LEDGER_REL, LEDGER_ROTATED_REL, LedgerReader, WATCHED_RUN_MODES } from './ledger.js';
 import { SummaryReader } from './summaries.js';
+import type { SeenWindows } from './samples.js';
 import { LogTail } from '../../io/log-tail.js';
 import { Omc56Presence } from '../omc56/present-files.js';
 import { latestBudgetByMode, pauseBudgetWarning, SHADOW_LOG_REL, type BudgetReading } from '../omc56/budget-log.js';
@@ -69,6 +70,7 @@ export class RunsDomain implements Domain {
   private shadowLines: string[] = [];
   private budgets = new Map<string, BudgetReading>();
   private readonly presence: Omc56Presence;
+  private seen: SeenWindows | null = null;
 
   constructor(private opts: RunsDomainOptions) {
     this.ledger = new LedgerReader(opts.root);
@@ -126,6 +128,16 @@ export class RunsDomain implements Domain {
   setSampler(f: RunsDomainOptions['sampledIterations']): void {
     this.opts.sampledIterations = f;
   }
+
+  /**
+   * The loop windows omc-top saw (its samples: the TUI's, or a one-shot's read of them): the cost rollup keeps a
+   * loop's spend under its mode once OMC 5.5's state file, its only record, is gone. Null: none read.
+   */
+  setSeenWindows(seen: SeenWindows | null): void {
+    this.seen = seen;
+  }
+
+  seenWindows = (): SeenWindows | null => this.seen;
 
   runs = (): readonly RunLine[] => this.runList;
 

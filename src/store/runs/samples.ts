@@ -1,6 +1,8 @@
 /**
  * omc-top's own samples of live loops: when each iteration was first seen, so
- * an ended run still says how far it got (OMC deletes the state at the end).
+ * an ended run still says how far it got (OMC deletes the state at the end),
+ * and the stretch omc-top saw each loop live in, so its spend stays under its
+ * mode once OMC 5.5's state file (the only record of its window) is deleted.
  * Kept outside .omc, in `$XDG_STATE_HOME/omc-top/` (default
  * `~/.local/state/omc-top/`), one file per .omc root, bounded: the newest
  * 200 runs, 100 iteration times each. Written through fsx's atomic write with
@@ -26,6 +28,21 @@ export interface RunSample {
   /** [iteration, first seen at] pairs, newest last. */
   times: Array<[number, number]>;
   lastSeenMs: number;
+  /** When omc-top saw the loop's state go (deleted or no longer active); null while live or not seen going. */
+  endedMs: number | null;
+}
+
+/** A loop's time window as omc-top saw it (null start: never given one). */
+export interface SeenWindow {
+  mode: string;
+  fromMs: number;
+  toMs: number;
+}
+
+/** What the cost rollup reads: the windows omc-top saw, per session; `version` changes with them. */
+export interface SeenWindows {
+  readonly version: number;
+  of(sessionId: string): readonly SeenWindow[];
 }
 
 /** omc-top's own state directory (io/state-dir.ts): the samples live beside its other files. */
@@ -36,8 +53,10 @@ export function samplesDir(env: NodeJS.ProcessEnv, home = homeDir(env)): string 
 const keyOf = (mode: string, sid: string | null, started: number | null) => `${mode}|${sid ?? ''}|${started ?? ''}`;
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-export class IterationSamples {
+export class IterationSamples implements SeenWindows {
   readonly file: string;
+  /** Bumped at every change: the cost rollup's memo tells a new window from the same again. */
+  version = 0;
   private runs = new Map<string, RunSample>();
   private dirty = false;
   private readonly writer: LatestFileWrite;
@@ -65,8 +84,18 @@ export class IterationSamples {
   record(mode: string, sessionId: string | null, startedMs: number | null, iteration: number, atMs: number): boolean {
     if (!Number.isSafeInteger(iteration) || iteration < 0) return false;
     const k = keyOf(mode, sessionId, startedMs);
-    const run = this.runs.get(k) ?? { mode, sessionId, startedMs, maxIteration: -1, times: [], lastSeenMs: atMs };
+    const run = this.runs.get(k) ?? {
+      mode,
+      sessionId,
+      startedMs,
+      maxIteration: -1,
+      times: [],
+      lastSeenMs: atMs,
+      endedMs: null,
+    };
     run.lastSeenMs = atMs;
+    run.endedMs = null;
+    this.version += 1;
     this.texts.delete(run);
     this.runs.delete(k);
     this.runs.set(k, run); // most recently seen last: the bound drops the oldest
@@ -92,6 +121,29 @@ export class IterationSamples {
       if (!best || r.lastSeenMs > best.lastSeenMs) best = r;
     }
     return best ? best.maxIteration : null;
+  }
+
+  /** omc-top saw the loop's state go at `atMs` (deleted, or no longer active). False when no sample of it is kept. */
+  sawEnd(mode: string, sessionId: string | null, startedMs: number | null, atMs: number): boolean {
+    const run = this.runs.get(keyOf(mode, sessionId, startedMs));
+    if (!run || run.endedMs !== null || atMs < run.lastSeenMs) return false;
+    run.endedMs = atMs;
+    this.texts.delete(run);
+    this.version += 1;
+    this.dirty = true;
+    return true;
+  }
+
+  /**
+   * The windows omc-top saw this session's loops in: from the state's start to when it saw the state go, or to
+   * when it last saw the loop on a new iteration (no monitor watched when it went): never a stretch it did not see.
+   */
+  of(sessionId: string): SeenWindow[] {
+    const out: SeenWindow[] = [];
+    for (const r of this.runs.values())
+      if (r.sessionId === sessionId && r.startedMs !== null && r.startedMs <= (r.endedMs ?? r.lastSeenMs))
+        out.push({ mode: r.mode, fromMs: r.startedMs, toMs: r.endedMs ?? r.lastSeenMs });
+    return out;
   }
 
   all(): RunSample[] {
@@ -162,6 +214,7 @@ export class IterationSamples {
         maxIteration: o.maxIteration,
         times,
         lastSeenMs: o.lastSeenMs,
+        endedMs: finite(o.endedMs) ? o.endedMs : null,
       });
     }
   }

@@ -130,8 +130,12 @@ describe.skipIf(process.platform !== 'linux')('a Claude with its own CLAUDE_CONF
     expect(found.res.notices.filter((n) => n.includes('config directory'))).toEqual([]);
   });
 
-  it('a Claude started after the monitor with its own config directory: said once its session appears, its OMC judges', async () => {
+  it('a Claude started after the monitor with its own config directory: the monitor reads that directory, its row joins, its OMC judges', async () => {
     const w = world();
+    // A Claude working elsewhere whose entry in omc-top's own registry claims the first session (what the monitor
+    // reads until it switches): its status must go once the other directory is read.
+    const away = await claudeStandIn(w, w.base, {});
+    writeRegistry(path.join(w.base, 'home', '.claude'), away, SID, { status: 'busy', cwd: w.project });
     const found = resolveRootAndOmc({ cwd: w.project, env: w.env });
     expect(found.omc.assumed).toBe(true);
     store = new OmcStore({
@@ -144,15 +148,75 @@ describe.skipIf(process.platform !== 'linux')('a Claude with its own CLAUDE_CONF
       watch: 'auto',
       readonly: true,
       stateDir: path.join(w.base, 'state'),
-      claude: { live: false, env: found.claudeEnv },
+      claude: { env: found.claudeEnv },
     });
     store.start();
+    const claude = () => (store as OmcStore).claude.getSnapshot();
+    await waitFor(() => claude().bySession.get(SID)?.process?.pid === away, { what: 'the own registry joined first' });
     const pid = await claudeStandIn(w, w.project, { CLAUDE_CONFIG_DIR: w.work });
+    writeRegistry(w.work, pid, SID2, { status: 'busy', cwd: w.project });
     makeLive(path.join(w.project, '.omc'), SID2);
-    const hint = `Claude pid ${pid} here runs with CLAUDE_CONFIG_DIR=${w.work}: try CLAUDE_CONFIG_DIR=${w.work} omc-top`;
+    await waitFor(() => claude().bySession.get(SID2)?.process?.status === 'busy', {
+      what: `the new Claude's row (${[...claude().bySession.keys()].join(', ')} in ${claude().configDir})`,
+    });
+    expect(claude().bySession.get(SID2)?.process?.pid).toBe(pid);
+    expect(claude().configDir).toBe(w.work);
+    // Nothing of the directory read before is left: the first session's Claude is not in the one read now.
+    expect(claude().bySession.get(SID)?.process ?? null).toBe(null);
     const problems = () => (store as OmcStore).problems.getSnapshot().map((p) => p.message);
-    await waitFor(() => problems().includes(hint), { what: `the hint (${problems().join('; ')})` });
+    expect(problems()).toContain(
+      `Claude's config directory read: CLAUDE_CONFIG_DIR=${w.work}, as Claude pid ${pid} here runs with it`,
+    );
     await waitFor(() => store?.omc?.version === '4.4.4', { what: `OMC 4.4.4 (${store?.omc?.source})` });
     expect(store.omc?.source).toBe(`plugin ${OMC_PLUGIN_KEY} (enabled in ${path.join(w.work, 'settings.json')})`);
+  });
+
+  it("the monitor's start does not look at the processes: the look comes after the first rows, and no Claude status before it", async () => {
+    const w = world();
+    const away = await claudeStandIn(w, w.base, {});
+    writeRegistry(path.join(w.base, 'home', '.claude'), away, SID, { status: 'busy', cwd: w.project });
+    const pid = await claudeStandIn(w, w.project, { CLAUDE_CONFIG_DIR: w.work });
+    writeRegistry(w.work, pid, SID, { status: 'waiting', cwd: w.project, waitingFor: 'a permission prompt' });
+    // The full-screen app's start: no process looked at (omc-top's own directory is the first guess).
+    const found = resolveRootAndOmc({ cwd: w.project, env: w.env, claudesLater: true });
+    expect(found.claudeEnv).toBe(w.env);
+    let startReturned = false;
+    let rowsAtLook: string[] | null = null;
+    store = new OmcStore({
+      root: found.res.root,
+      projectDir: found.res.projectDir,
+      omc: found.omc,
+      omcRedetect: found.redetect,
+      omcRecheckMs: 3_600_000,
+      watch: 'auto',
+      readonly: true,
+      stateDir: path.join(w.base, 'state'),
+      claude: {
+        env: found.claudeEnv,
+        lookLater: true,
+        choose: (dir, env) => {
+          rowsAtLook ??= startReturned ? (store as OmcStore).sessions.getSnapshot().sessions.map((s) => s.id) : [];
+          return projectClaudeConfig(dir, env);
+        },
+      },
+    });
+    store.start({ progressive: true });
+    startReturned = true;
+    // What the first frame is drawn from (the first slice): the session's row, no Claude status yet, not even the
+    // one omc-top's own registry says (the look would take it back), and the look not made.
+    expect(store.sessions.getSnapshot().sessions.map((s) => s.id)).toContain(SID);
+    expect(store.claude.getSnapshot().bySession.size).toBe(0);
+    expect(rowsAtLook).toBe(null);
+    const claude = () => (store as OmcStore).claude.getSnapshot();
+    const seen: Array<string | null> = [];
+    store.claude.subscribe(() => seen.push(claude().bySession.get(SID)?.process?.status ?? null));
+    await waitFor(() => claude().bySession.get(SID)?.process?.status === 'waiting', {
+      what: `the join in ${claude().configDir}`,
+    });
+    expect(rowsAtLook).toContain(SID);
+    expect(claude().bySession.get(SID)?.process?.pid).toBe(pid);
+    // The other directory's Claude was never shown.
+    expect(seen).not.toContain('busy');
+    await waitFor(() => store?.omc?.version === '4.4.4', { what: `OMC 4.4.4 (${store?.omc?.source})` });
   });
 });

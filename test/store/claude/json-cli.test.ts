@@ -57,6 +57,7 @@ describe('--json process and tokens', () => {
       pid: process.pid,
       status: 'waiting',
       since: new Date(1796116119433).toISOString(),
+      gone_dated_by: null,
       entrypoint: 'cli',
       version: '2.1.332',
     });

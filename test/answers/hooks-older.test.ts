@@ -1,0 +1,109 @@
+/**
+ * An older omc-top (before settings-sources.ts) wrote its hook entry into the settings file of OMC's state
+ * anchor: for a submodule, the superproject's. `hooks status` and `uninstall` run in the submodule find that entry
+ * (recognised only as install writes it), say it, and take it out with every other byte of the file kept.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runHooksCommand } from '../../src/commands/hooks.js';
+import { hooksCheck } from '../../src/commands/doctor-hooks.js';
+import { stateDir } from '../../src/store/permissions/protocol.js';
+import { hookCommand, hookStatus, installHook } from '../../src/store/permissions/settings-hook.js';
+import { cleanupHooksProjects, HOOK, hooksProject, scratchDir } from '../helpers/hooks-project.js';
+
+afterEach(cleanupHooksProjects);
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: GIT_ENV, stdio: 'pipe' });
+
+function hooksIn(s: ReturnType<typeof hooksProject>, cwd: string, verb: string) {
+  const out: string[] = [];
+  const code = runHooksCommand([verb, '--cwd', cwd], {
+    out: (t) => out.push(t),
+    err: (t) => out.push(t),
+    cwd,
+    env: s.env,
+    script: HOOK,
+  });
+  return { code, said: out.join('') };
+}
+
+/** A superproject (the hooks project) with a submodule `m` made by `git submodule add` of a local repository. */
+function withSubmodule() {
+  const s = hooksProject();
+  const lib = scratchDir('omc-top-lib-');
+  git(lib, 'init', '-q');
+  fs.writeFileSync(path.join(lib, 'f'), 'x');
+  git(lib, 'add', 'f');
+  git(lib, 'commit', '-qm', 'init');
+  git(s.p.dir, 'submodule', '-q', 'add', lib, 'm');
+  return { s, sub: path.join(s.p.dir, 'm'), superFile: s.settings };
+}
+
+describe('hooks status and uninstall in a submodule find what an older omc-top wrote in the superproject', () => {
+  it('a file edited since: said by status and doctor, then cut out byte for byte; a look-alike of the user stays', () => {
+    const { s, sub, superFile } = withSubmodule();
+    const command = hookCommand({ node: process.execPath, script: HOOK });
+    // The user's own spacing and key order, a hook of theirs that merely mentions the marker, and the entry as an
+    // older install wrote it (then the file was edited by hand).
+    const ours = `{ "matcher": "*", "hooks": [ { "type": "command", "command": ${JSON.stringify(command)}, "timeout": 130 } ] }`;
+    const mine = `{"matcher":"Bash","hooks":[{"type":"command","command":"echo --omc-top-hook"}]}`;
+    const before = `{\n    "permissions": {"allow": ["Bash(ls)"]},\n  "hooks": {"PermissionRequest": [\n      ${mine},\n      ${ours}\n  ]}\n}\n`;
+    fs.mkdirSync(path.dirname(superFile), { recursive: true });
+    fs.writeFileSync(superFile, before);
+
+    const st = hooksIn(s, sub, 'status');
+    expect(st.said).toBe(
+      `omc-top hooks: not installed in ${path.join(sub, '.claude', 'settings.local.json')}; omc-top's hook is also in ${superFile} (an older omc-top wrote it there): \`omc-top hooks uninstall\` removes it\n`,
+    );
+    expect(hookStatus(sub, s.env).alsoIn).toEqual([superFile]);
+    expect(hooksCheck(sub, s.env)).toMatchObject({
+      status: 'warn',
+      details: expect.arrayContaining([expect.stringContaining(`omc-top's hook is also in ${superFile}`)]),
+    });
+
+    const un = hooksIn(s, sub, 'uninstall');
+    expect(un).toEqual({
+      code: 0,
+      said: `omc-top hooks: removed the omc-top PermissionRequest hook an older omc-top wrote in ${superFile}\n`,
+    });
+    expect(fs.readFileSync(superFile, 'utf8')).toBe(
+      `{\n    "permissions": {"allow": ["Bash(ls)"]},\n  "hooks": {"PermissionRequest": [\n      ${mine}\n  ]}\n}\n`,
+    );
+    expect(hookStatus(sub, s.env).alsoIn).toEqual([]);
+    expect(hooksIn(s, sub, 'uninstall').said).toBe(
+      `omc-top hooks: no omc-top hook in ${path.join(sub, '.claude', 'settings.local.json')}: nothing to remove\n`,
+    );
+  });
+
+  it('a file as the older install left it: uninstall from the submodule gives back the bytes from before', () => {
+    const { s, sub, superFile } = withSubmodule();
+    const original = '{\n  "permissions": { "deny": ["Read(./secrets)"] }\n}\n';
+    fs.mkdirSync(path.dirname(superFile), { recursive: true });
+    fs.writeFileSync(superFile, original);
+    // What the older omc-top did: install into the anchor's (the superproject's) file, with its record.
+    const dir = stateDir(s.env);
+    expect(installHook({ projectDir: s.p.dir, script: HOOK, node: process.execPath, waitSeconds: 120 }, dir).ok).toBe(
+      true,
+    );
+    // omc-top's own entry in the submodule's file as well, as today's install writes it.
+    expect(hooksIn(s, sub, 'install').code).toBe(0);
+    const un = hooksIn(s, sub, 'uninstall');
+    expect(un.code).toBe(0);
+    expect(un.said).toContain(
+      `removed the omc-top PermissionRequest hook from ${path.join(sub, '.claude', 'settings.local.json')}`,
+    );
+    expect(un.said).toContain(`removed the omc-top PermissionRequest hook an older omc-top wrote in ${superFile}`);
+    expect(fs.readFileSync(superFile, 'utf8')).toBe(original);
+    expect(fs.existsSync(path.join(sub, '.claude'))).toBe(false);
+  });
+});
