@@ -309,8 +309,13 @@ function footerFor(
       ['n/Esc', 'no'],
       ['↑↓', 'scroll'],
     ];
-  if (overlay?.kind === 'problems')
-    return [...answerHintsNow, ...footerHints(INBOX_BINDINGS, overlay.list, readonly, ctx as InboxContext)];
+  if (overlay?.kind === 'problems') {
+    // The selected item's own key comes first (Enter on a permission request opens its session): the inbox's hint
+    // for the same key is left out, so no key is offered twice.
+    const taken = new Set(answerHintsNow.map(([k]) => k));
+    const inbox = footerHints(INBOX_BINDINGS, overlay.list, readonly, ctx as InboxContext);
+    return [...answerHintsNow, ...inbox.filter(([k]) => !taken.has(k))];
+  }
   if (overlay)
     return [
       ['Esc', 'close'],

@@ -37,7 +37,7 @@ export const MAX_ACK_IDS = 100;
 
 /** `<kind>:<subject>@<occurrence>` of a kind the attention model has (feeds/attention/needs.ts), printable. */
 const ITEM_ID =
-  /^(waiting|orphaned|idle-loop|cancel-not-taken|team-stalled|team-failed|worker-dead|unreadable):[^\x00-\x1f\x7f]{1,590}$/;
+  /^(waiting|orphaned|idle-loop|cancel-not-taken|team-stalled|team-failed|worker-dead|unreadable|gate):[^\x00-\x1f\x7f]{1,590}$/;
 
 /** How many of the ids that hold now the refusal lists (the rest: where to see them all). */
 const LISTED_IDS = 10;

@@ -27,6 +27,7 @@ import { resolveRootAndOmc } from '../store/omc-root.js';
 import { SessionsDomain } from '../store/sessions/domain.js';
 import { TeamsDomain } from '../store/teams/domain.js';
 import { PermissionsDomain } from '../store/permissions/domain.js';
+import { GraphDomain } from '../store/graph/domain.js';
 import { stateDir as permissionsStateDir } from '../store/permissions/protocol.js';
 import type { RootRule } from '../store/root.js';
 import { UsageError } from './args.js';
@@ -83,11 +84,14 @@ export function computeStatus(
     live: false,
     claudeEnv: env,
   });
+  // OMC graph runs: a gate waiting on a decision needs you here as in the monitor (read once, no owner timer).
+  const graph = new GraphDomain({ root: res.root, live: false });
   try {
     sessions.scan();
     teams.scan();
     claude.scan();
     permissions.scan();
+    graph.scan();
     const acks = new AckFile(ownStateDir(env), res.root);
     const view = attentionOf(
       {
@@ -99,12 +103,13 @@ export function computeStatus(
         problems: [],
         claude: withExitsFromTails(claude.getSnapshot(), sessions.getSnapshot(), res.projectDir ?? null),
         permissions: permissions.getSnapshot().requests,
+        graph: graph.getSnapshot(),
       },
       (id) => acks.has(id),
     );
     return { ...loopValues(sessions.getSnapshot()), needs: view.count, project };
   } finally {
-    for (const d of [permissions, claude, teams, sessions]) d.dispose?.();
+    for (const d of [graph, permissions, claude, teams, sessions]) d.dispose?.();
   }
 }
 

@@ -34,6 +34,7 @@ export const NEED_REASONS = [
   'stalled: no live worker',
   'dead worker',
   'unreadable loop state',
+  'OMC gate waiting',
 ] as const;
 export const NEWS_REASONS = [
   'loop finished',

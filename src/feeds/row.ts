@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { ClaudeSessionView } from '../store/claude/model.js';
-import { failedNeed, type NeedItem } from './attention/needs.js';
+import { failedNeed, isPermissionNeed, type NeedItem } from './attention/needs.js';
 import { lifeOf } from '../store/claude/life.js';
 import { processReason, processWord } from '../store/claude/join-words.js';
 import { cleanLine, truncate } from '../io/sanitize.js';
@@ -280,6 +280,42 @@ export function rowOf(
     // Only when so: a row no limit holds is the same JSON as before.
     ...(limit ? { rateLimitedUntilMs: limit.untilMs } : {}),
   };
+}
+
+/**
+ * A row for a Claude that needs the user but has no OMC session row (a plain `claude` in the project waiting on a
+ * permission prompt the hook handed over: the attention model counts it, `permission` kind). Without it a surface
+ * that draws session rows (the fleet) would count nothing and show nothing for it. One row per such Claude.
+ */
+export function waitingClaudeRows(
+  open: readonly NeedItem[],
+  hasSession: (id: string) => boolean,
+  claude: ReadonlyMap<string, ClaudeSessionView>,
+): RowModel[] {
+  const out: RowModel[] = [];
+  const seen = new Set<string>();
+  for (const n of open) {
+    if (n.session === null || !isPermissionNeed(n) || seen.has(n.session) || hasSession(n.session)) continue;
+    seen.add(n.session);
+    const p = claude.get(n.session)?.process ?? null;
+    out.push({
+      session: n.session,
+      sessionless: false,
+      status: 'idle',
+      cancelUntilMs: null,
+      cancelFlight: null,
+      cancelSettled: null,
+      modes: '',
+      prompt: truncate(cleanLine(`Claude with no OMC loop${p?.name ? `: ${p.name}` : ''}`), MAX_TEXT),
+      updatedMs: n.since,
+      // First among the project's rows: it waits on the user now.
+      rank: -1,
+      process: 'waiting',
+      processWhy: null,
+      needs: needText(n),
+    });
+  }
+  return out;
 }
 
 /** The oldest open item per session of an attention view (what a session's row says needs you). */

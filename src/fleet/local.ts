@@ -24,7 +24,7 @@ import type { Clock } from '../store/types.js';
 import { discoverRoots, rootStillThere, type FleetRoot } from './discover.js';
 import type { ClaudeRootsMemo } from './claude-root.js';
 import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
-import { needsBySession, needText, rowIdentity, rowOf } from '../feeds/row.js';
+import { needsBySession, needText, rowIdentity, rowOf, waitingClaudeRows } from '../feeds/row.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
 import { AckFile } from '../feeds/attention/acks.js';
 import { AttentionMonitor } from '../feeds/attention/monitor.js';
@@ -565,8 +565,22 @@ export class LocalFleet {
       const row = rowOf(s, claude.get(s.id), now, needs.get(sessionKey(s)), records.records.get(sessionKey(s)), quota);
       return { ...row, key: `local|${id}|${rowIdentity(row)}`, host: null, rootId: id, rootLabel: r.info.label };
     };
+    // A Claude the model counts with no session row of its own (a plain `claude` waiting on a permission prompt):
+    // its own row, so the fleet's count and rows read the same model as the project's monitor.
+    // Asked only for such a need (few): a pass over the sessions then, never on a plain change.
+    const hasSession = (sid: string) => sessions.sessions.some((s) => s.kind !== 'legacy' && s.id === sid);
+    const waiting = waitingClaudeRows(view.open, hasSession, claude);
+    const extra = waiting.map((row): FleetRow => ({
+      ...row,
+      key: `local|${id}|${rowIdentity(row)}`,
+      host: null,
+      rootId: id,
+      rootLabel: r.info.label,
+    }));
     // The usual change (a loop's next iteration) is one session: its row alone is built again, the others kept.
     const patched =
+      extra.length === 0 &&
+      !kept?.rows.some((x) => x.rank === -1) &&
       kept &&
       kept.claude === claudeSnap &&
       kept.records === records &&
@@ -575,7 +589,7 @@ export class LocalFleet {
       sameNeeds(kept.needs, needs)
         ? patchRows(kept.rows, deltaSince(kept.sessions, sessions), build)
         : null;
-    const rows = patched ?? sessions.sessions.map(build);
+    const rows = patched ?? [...extra, ...sessions.sessions.map(build)];
     rows.sort(byAttention);
     this.rowsByRoot.set(id, { sessions, claude: claudeSnap, view, records, quota, minute, needs, rows });
     return rows;

@@ -50,6 +50,7 @@ const NEED_KINDS: readonly NeedKind[] = [
   'team-failed',
   'worker-dead',
   'unreadable',
+  'gate',
 ];
 const opt = (max: number) => z.string().max(max).nullable();
 const ITEM = z.object({

@@ -66,6 +66,6 @@ export function inboxRowsOf(env: Pick<RouterEnv, 'store' | 'app'>): InboxRow[] {
   // What can be answered (the hook's permission requests, OMC's gates) sits in the inbox with its own keys.
   return inboxRows(
     attention ? attention.monitor.view.getSnapshot() : null,
-    withAnswers(inboxProblems(env.store, attention), answerInputOf(env.store)),
+    withAnswers(inboxProblems(env.store, attention), answerInputOf(env.store), { readonly: env.app.readonly }),
   );
 }

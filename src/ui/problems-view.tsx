@@ -43,7 +43,10 @@ export function InboxView({
   const lay = inboxLayout(rows, list, { columns: width, rows: height }, now);
   const { index, top } = lay.view;
   const shown = rows.slice(top, top + lay.height);
-  const open = rows.filter((r) => r.kind === 'need' && !r.acked).length;
+  // The header's count: the needs listed on their own and those listed to answer (a prompt, a gate) alike.
+  const open = rows.filter(
+    (r) => (r.kind === 'need' && !r.acked) || (r.kind === 'problem' && r.need && !r.need.acked),
+  ).length;
   const title = `Inbox · needs you: ${open}  ·  Esc closes`;
   return (
     <Box flexDirection="column" height={height}>

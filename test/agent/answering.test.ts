@@ -214,7 +214,7 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     // The inbox keeps the selection on the item it was on; what can be answered is listed first (g goes there).
     await app.press('g');
     await app.press('y');
-    await app.waitForText('the hook told Claude: allow ✓');
+    await app.waitForText(/✓ .*: the hook told Claude: allow/);
     const ran = await waitFor('the tool result', () => toolResult(s, sid, 'touch two.txt'), 60_000);
     expect(ran.is_error).not.toBe(true);
     expect(ran.permissionDecision).toMatchObject({ decision: 'accept', source: 'hook' });
@@ -231,7 +231,7 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     await app.waitForText(new RegExp(`» permission: Bash touch three\\.txt — .*${sid.slice(0, 8)}`));
     await app.press('g');
     await app.press('n');
-    await app.waitForText('the hook told Claude: deny ✓');
+    await app.waitForText(/✓ .*: the hook told Claude: deny/);
     const denied = await waitFor('the tool result', () => toolResult(s, sid, 'touch three.txt'), 60_000);
     expect(denied).toMatchObject({ is_error: true, content: 'Denied from omc-top by the operator' });
     expect(fs.existsSync(path.join(s.run.project, 'three.txt'))).toBe(false);
@@ -499,7 +499,7 @@ describe.skipIf(reason !== null)('answering from omc-top, with the real Claude C
     // The resumed process itself runs with them (its command line, not only the words on the screen).
     const cmdline = fs.readFileSync(`/proc/${resumed.pid}/cmdline`, 'utf8').split('\0');
     expect(cmdline.slice(1, 1 + flags.length)).toEqual(flags);
-    await app.waitForText(new RegExp(`resumed ✓: pid ${resumed.pid} registered for session ${sid.slice(0, 8)}`));
+    await app.waitForText(new RegExp(`✓ resumed: pid ${resumed.pid} registered for session ${sid.slice(0, 8)}`));
     expect(s.tmux('list-windows', '-F', '#{window_name}').stdout).toContain(`resume-${sid.slice(0, 8)}`);
     // OMC's Stop hook blocks again: the loop goes on (a new iteration).
     await waitFor('the next ralph iteration', () => (ralph()?.iteration as number) > before, 120_000);

@@ -11,20 +11,26 @@ import { runPermissionHook, type HookDeps } from '../../src/commands/hook-permis
 import { processStartIdentity } from '../../src/io/process-start.js';
 import { OmcStore } from '../../src/store/store.js';
 import { sendPermissionAnswer } from '../../src/feeds/answers/answer.js';
+import { answerPermission } from '../../src/store/permissions/answer.js';
 import type { PermissionRequestView } from '../../src/store/permissions/model.js';
 import { helpLines } from '../../src/ui/overlay-lines.js';
 import { PANES } from '../../src/panes/registry.js';
 import { GLOBAL_BINDINGS } from '../../src/input/router.js';
 import { HELP_SECTIONS } from '../../src/input/answer-keys.js';
 import { KEY, mountStore } from '../helpers/mount-app.js';
+import { runHooksCommand } from '../../src/commands/hooks.js';
+import { HOOK } from '../helpers/hooks-project.js';
 import { makeProject, SESSION, waitFor, writeOmcJson, type TempProject } from '../helpers/fixtures.js';
 
 const S = SESSION.ralph;
 let p: TempProject | null = null;
 let app: ReturnType<typeof mountStore> | null = null;
+let listener: OmcStore | null = null;
 afterEach(async () => {
   await app?.unmount();
   app = null;
+  await listener?.close();
+  listener = null;
   p?.cleanup();
   p = null;
 });
@@ -53,6 +59,17 @@ function scene(opts: { readonly?: boolean } = {}) {
     answers: { stateDir: path.join(p.dir, 'xdg-state', 'omc-top'), listen: true, live: true },
   });
   store.start();
+  if (opts.readonly) {
+    // A --readonly monitor answers nothing, so the hook hands a request over only while another omc-top listens.
+    listener = new OmcStore({
+      root: p.root,
+      watch: 'none',
+      projectDir: p.dir,
+      claude: { live: false, env: { CLAUDE_CONFIG_DIR: env.CLAUDE_CONFIG_DIR } },
+      answers: { stateDir: path.join(p.dir, 'xdg-state', 'omc-top'), listen: true, live: true },
+    });
+    listener.start();
+  }
   app = mountStore(store, { columns: 140, rows: 30 });
   const a = app;
   /** Claude asks permission for `command` in the session: the hook, in process, waits for the monitor. */
@@ -95,7 +112,7 @@ function scene(opts: { readonly?: boolean } = {}) {
 
 describe('answering a permission request from the session detail', () => {
   it('y allows, n denies: the footer offers them only while the request waits, the help lists them', async () => {
-    const { a, ask, footer } = scene();
+    const { a, ask, footer, env } = scene();
     await a.ready;
     await a.waitForText(/▸ enforced\s+88727f43/);
     await a.step(KEY.enter);
@@ -103,7 +120,12 @@ describe('answering a permission request from the session detail', () => {
     // Nothing waits: no answering hints, and y says why it does nothing.
     expect(footer()).not.toMatch(/y allow/);
     await a.step('y');
-    await a.waitForText('no permission request from this session waits here');
+    await a.waitForText('no permission request from this session waits here (omc-top hooks install hands them over)');
+    // With the hook installed, the words say what is true: nothing is asked now (not "install it").
+    expect(runHooksCommand(['install'], { out: () => {}, err: () => {}, cwd: p!.dir, env, script: HOOK })).toBe(0);
+    await a.step('n');
+    await a.waitForText(/no permission request from this session waits here: its Claude asks nothing now/);
+    expect(a.text()).not.toMatch(/hooks install hands them over/);
 
     const first = ask('touch allowed.txt');
     await a.waitForText('! Claude asks permission: Bash touch allowed.txt');
@@ -113,7 +135,7 @@ describe('answering a permission request from the session detail', () => {
     const allowed = await first;
     expect(allowed.outcome).toBe('allow');
     expect(allowed.replies.map((r) => r.hookSpecificOutput.decision)).toEqual([{ behavior: 'allow' }]);
-    await a.waitForText('the hook told Claude: allow ✓');
+    await a.waitForText('✓ Bash touch allowed.txt: the hook told Claude: allow');
 
     const second = ask('rm -rf ./cache');
     await a.waitForText('! Claude asks permission: Bash rm -rf ./cache');
@@ -121,7 +143,9 @@ describe('answering a permission request from the session detail', () => {
     const denied = await second;
     expect(denied.outcome).toBe('deny');
     expect(denied.replies[0]?.hookSpecificOutput.decision).toMatchObject({ behavior: 'deny' });
-    await a.waitForText('the hook told Claude: deny ✓');
+    // One mark, in front: the word says what Claude was told (a ✓ after "deny" read as allowed).
+    await a.waitForText('✓ Bash rm -rf ./cache: the hook told Claude: deny');
+    expect(a.text()).not.toMatch(/deny ✓|allow ✓/);
     expect(footer()).not.toMatch(/y allow/);
 
     // The `?` help, as the overlay lays it out (generated from the same bindings).
@@ -222,7 +246,7 @@ describe('answering in the ! list', () => {
     await a.step('n');
     const r = await hook;
     expect(r.outcome).toBe('deny');
-    await a.waitForText('the hook told Claude: deny ✓');
+    await a.waitForText('✓ Bash curl http://127.0.0.1:9/x: the hook told Claude: deny');
 
     const next = ask('ls');
     await a.waitForText(/» permission: Bash ls/);
@@ -231,6 +255,28 @@ describe('answering in the ! list', () => {
     await a.waitForText('! Claude asks permission: Bash ls');
     await a.step('y');
     expect((await next).outcome).toBe('allow');
+  });
+});
+
+describe('--readonly', () => {
+  it('lists a request without offering a key it refuses; the footer offers each key once', async () => {
+    const { a, ask, footer, store, env } = scene({ readonly: true });
+    await a.ready;
+    await a.waitForText(/▸ enforced\s+88727f43/);
+    const hook = ask('touch ro.txt');
+    await a.step('!');
+    await a.waitForText(/» permission: Bash touch ro\.txt — 88727f43/);
+    const line = a.lines().find((l) => l.includes('» permission: Bash touch ro.txt')) ?? '';
+    expect(line).not.toMatch(/y allow|n deny|A always/);
+    expect(a.text()).toMatch(/--readonly: nothing is answered here/);
+    expect(footer()).not.toMatch(/y allow|n deny|A always/);
+    expect(footer().match(/Enter open/g)).toEqual(['Enter open']);
+    await a.step('y');
+    await a.waitForText('--readonly: nothing is answered');
+    // Answered from elsewhere (Claude's own prompt, another omc-top): the hook ends.
+    const [req] = store.permissions.getSnapshot().requests;
+    answerPermission(store.permissions.stateDir, req!, 'deny', { claudeEnv: env });
+    expect((await hook).outcome).toBe('deny');
   });
 });
 

@@ -47,7 +47,7 @@ describe.skipIf(process.platform !== 'linux')('the ! list: OMC graph gates', () 
     await a.step('y');
     await a.waitForText('Approve OMC gate gate-deploy of run two-gates?');
     await a.step('y');
-    await a.waitForText(/OMC took the decision ✓: gate gate-deploy of run two-gates approved/, 'OMC acting on it');
+    await a.waitForText(/✓ OMC took the decision: gate gate-deploy of run two-gates approved/, 'OMC acting on it');
 
     await waitFor(() => fs.existsSync(run.pendingPath('gate-release-act0')), { timeoutMs: 30_000 });
     // Back in the list once the dialog closes: the next gate is there.
@@ -56,7 +56,7 @@ describe.skipIf(process.platform !== 'linux')('the ! list: OMC graph gates', () 
     await a.waitForText('Deny OMC gate gate-release of run two-gates?');
     await a.step('y');
     expect(await run.done).toMatchObject({ terminal: 'failed', exit_code: 1 });
-    await a.waitForText(/OMC took the decision ✓: gate gate-release of run two-gates denied/);
+    await a.waitForText(/✓ OMC took the decision: gate gate-release of run two-gates denied/);
 
     const decisions = path.join(runsRoot, 'two-gates', 'approvals', 'decisions');
     expect(parseDecision(fs.readFileSync(path.join(decisions, 'gate-deploy-act0.json'), 'utf8'))).toMatchObject({

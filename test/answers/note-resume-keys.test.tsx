@@ -129,7 +129,7 @@ describe('m: a note to the session through its inbox socket', () => {
         session_id: S,
       },
     ]);
-    await a.waitForText(/note delivered ✓ to .*its transcript shows it/);
+    await a.waitForText(/✓ note delivered to .*its transcript shows it/);
     await a.waitForText(/note \d\d:\d\d:\d\d: "please also run the linter" — delivered ✓/);
   });
 
@@ -208,7 +208,7 @@ describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('r: resume a loop whose 
     expect(a.text()).toContain('answers.claudeCommand (your config) runs instead of claude, without added flags');
     expect(a.text()).toContain(`In ${p.dir}, a new window runs:`);
     await a.step('y');
-    await a.waitForText(/resumed ✓: pid \d+ registered for session 88727f43 \(the row follows it\)/);
+    await a.waitForText(/✓ resumed: pid \d+ registered for session 88727f43 \(the row follows it\)/);
     await a.waitForText(/▸ enforced\s+88727f43.*busy/);
     const windows = tmux('list-windows', '-F', '#{window_name} #{pane_current_path}').stdout;
     expect(windows).toContain(`resume-88727f43 ${fs.realpathSync(p.dir)}`);
@@ -231,7 +231,7 @@ describe.skipIf(spawnSync('tmux', ['-V']).status !== 0)('r: resume a loop whose 
     await a.step('r');
     await a.waitForText(`Resume session 88727f43 in a new tmux window?`);
     await a.step('y');
-    await a.waitForText(/resumed ✓: pid \d+ registered for session 88727f43/);
+    await a.waitForText(/✓ resumed: pid \d+ registered for session 88727f43/);
     const windows = tmux('list-windows', '-F', '#{window_name}\t#{pane_current_path}').stdout;
     expect(windows).toContain(`resume-88727f43\t${fs.realpathSync(dir)}`);
   });

@@ -291,7 +291,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('serve in headless Chromium', () => {
       code: 0,
       reply: { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } },
     });
-    await pageWait<string>(browser, outcomes, (t) => t.includes('the hook told Claude: allow ✓'), 'allow ✓');
+    await pageWait<string>(browser, outcomes, (t) => /✓ .*the hook told Claude: allow/.test(t), 'allow ✓');
     await pageWait<string>(browser, answers, (t) => t === '', 'the answered request to leave the page');
 
     const denied = askPermission(state, p.dir, { name: 'Write', input: { file_path: 'notes.txt', content: 'x' } });
@@ -301,7 +301,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('serve in headless Chromium', () => {
     const d = await denied;
     expect(d.code).toBe(0);
     expect(d.reply).toMatchObject({ hookSpecificOutput: { decision: { behavior: 'deny' } } });
-    await pageWait<string>(browser, outcomes, (t) => t.includes('the hook told Claude: deny ✓'), 'deny ✓');
+    await pageWait<string>(browser, outcomes, (t) => /✓ .*the hook told Claude: deny/.test(t), 'deny ✓');
   }, 120_000);
 
   it.skipIf(process.platform !== 'linux')(
@@ -343,7 +343,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('serve in headless Chromium', () => {
       await pageWait<string>(
         browser,
         outcomes,
-        (t) => /OMC took the decision ✓: gate gate-deploy of run two-gates approved/.test(t),
+        (t) => /✓ OMC took the decision: gate gate-deploy of run two-gates approved/.test(t),
         'OMC to take the approval',
         30_000,
       );
@@ -359,7 +359,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('serve in headless Chromium', () => {
       await pageWait<string>(
         browser,
         outcomes,
-        (t) => /OMC took the decision ✓: gate gate-release of run two-gates denied/.test(t),
+        (t) => /✓ OMC took the decision: gate gate-release of run two-gates denied/.test(t),
         'OMC to take the denial',
         30_000,
       );

@@ -177,7 +177,9 @@ export const PAGE_JS = `'use strict';
     if (r.outcomes.length === 0) return;
     var ul = el('ul', null, 'outcomes');
     r.outcomes.forEach(function (o) {
-      var li = line('li', [new Date(o.at).toISOString().slice(11, 19) + ' ', bdi(o.text)], o.kind);
+      // One mark, in front, by what was observed (as the TUI's flash line): the words carry none of their own.
+      var mark = o.kind === 'success' ? '\u2713 ' : o.kind === 'error' ? '\u2717 ' : '';
+      var li = line('li', [new Date(o.at).toISOString().slice(11, 19) + ' ' + mark, bdi(o.text)], o.kind);
       ul.appendChild(li);
     });
     sec.appendChild(ul);

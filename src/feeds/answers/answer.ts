@@ -170,7 +170,8 @@ export async function decideGateAndFollow(
     const t = run?.lastTransitions.find((x) => x.activationId === g.activationId);
     if (t?.outcome === decision)
       report(
-        `OMC took the decision ✓: gate ${g.nodeId} of run ${g.runId} ${decision} (its journal says so)`,
+        // No mark in the words: the surface puts its one ✓ in front of a success (the decision itself says which).
+        `OMC took the decision: gate ${g.nodeId} of run ${g.runId} ${decision} (its journal says so)`,
         'success',
       );
     else

@@ -6,7 +6,7 @@
 import type { GateView, GraphRunView } from '../../store/graph/model.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
 import type { ClaudeSnapshot } from '../../store/claude/model.js';
-import { permissionRequestOf, type NeedItem } from '../attention/needs.js';
+import { gateOf, permissionRequestOf, type NeedItem } from '../attention/needs.js';
 /** HH:MM:SS in UTC, the app's one time zone (as ui/format.ts's formatClock; a feed does not import views). */
 const formatClock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
@@ -67,25 +67,44 @@ export function runProgressLines(r: GraphRunView): string[] {
 /** A permission request's item id: the request's nonce, as its need names it too. */
 export const permissionItemId = (request: string) => `perm:${request}`;
 
-export function answerItems(input: AnswerInput): AnswerItem[] {
+/** An OMC gate's item id: its run and activation, as its need (gateNeed) names them too. */
+export const gateItemId = (run: string, activation: string) => `gate:${run}/${activation}`;
+
+/** The answer item a need stands for (its permission prompt or its OMC gate), or null. */
+function answerItemOf(n: Pick<NeedItem, 'id'>): string | null {
+  const req = permissionRequestOf(n);
+  if (req !== null) return permissionItemId(req);
+  const gate = gateOf(n);
+  return gate === null ? null : `gate:${gate}`;
+}
+
+/** Under --readonly nothing is answered: the item offers no key, and its detail says where it can be answered. */
+const READONLY_DETAIL =
+  "  --readonly: nothing is answered here (Claude's own prompt, or an omc-top without --readonly, answers it)";
+
+export function answerItems(input: AnswerInput, opts: { readonly?: boolean } = {}): AnswerItem[] {
   const items: AnswerItem[] = [];
+  const ro = opts.readonly === true;
   for (const r of input.permissions) {
     const p = input.claude.bySession.get(r.sessionId)?.process;
     const who = p?.name ? `${p.name} (${r.sessionId.slice(0, 8)})` : r.sessionId.slice(0, 8);
     const until = formatClock(r.expiresMs);
     const keys = r.allowRefused ? 'n deny' : `y allow · n deny${r.alwaysOffered ? ' · A always' : ''}`;
+    const summary = `permission: ${r.toolName} ${r.subject} — ${who} (until ${until})`;
     items.push({
       kind: 'permission',
       id: permissionItemId(r.id),
       since: r.createdMs,
-      text: `permission: ${r.toolName} ${r.subject} — ${who} — ${keys} (until ${until})`,
-      summary: `permission: ${r.toolName} ${r.subject} — ${who} (until ${until})`,
+      text: ro ? summary : `permission: ${r.toolName} ${r.subject} — ${who} — ${keys} (until ${until})`,
+      summary,
       detail: [
         `Claude asks to run ${r.toolName}: ${r.subject}`,
         `  session ${r.sessionId}${p?.name ? ` (${p.name})` : ''} in ${r.cwd}`,
-        r.allowRefused
-          ? `  ${keys} · ${r.allowRefused}`
-          : `  ${keys}${r.alwaysOffered ? ' (always: this exact command, as configured: this session or local settings)' : ''}`,
+        ro
+          ? READONLY_DETAIL
+          : r.allowRefused
+            ? `  ${keys} · ${r.allowRefused}`
+            : `  ${keys}${r.alwaysOffered ? ' (always: this exact command, as configured: this session or local settings)' : ''}`,
         `  the hook waits until ${until}; after that only Claude's own prompt in its terminal answers it`,
       ],
       request: r,
@@ -95,12 +114,15 @@ export function answerItems(input: AnswerInput): AnswerItem[] {
   for (const g of input.gates) {
     const run = runs.get(g.runId) ?? null;
     const decided = g.decided ? ` (decided: ${g.decided.decision}; OMC has not read it yet)` : '';
+    const summary = `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId}${decided}`;
     items.push({
       kind: 'gate',
-      id: `gate:${g.runId}/${g.activationId}`,
+      id: gateItemId(g.runId, g.activationId),
       since: g.createdMs,
-      text: `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId} — y approve · n deny${decided}`,
-      summary: `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId}${decided}`,
+      text: ro
+        ? summary
+        : `OMC gate: ${g.prompt.split('\n')[0] ?? ''} — run ${g.runId}, ${g.title ?? g.nodeId} — y approve · n deny${decided}`,
+      summary,
       detail: [
         `OMC graph gate ${g.nodeId}${g.title ? ` (${g.title})` : ''}, activation ${g.activationId}: ${g.prompt}`,
         `  waiting since ${g.createdMs !== null ? formatClock(g.createdMs) : 'an unknown time'} UTC`,
@@ -145,8 +167,9 @@ export function answerInputOf(store: {
 export function withAnswers<P extends { path: string; message: string; severity: string }>(
   lines: readonly P[],
   input: AnswerInput,
+  opts: { readonly?: boolean } = {},
 ): ReadonlyArray<P | AnswerLine> {
-  const items = answerItems(input);
+  const items = answerItems(input, opts);
   if (items.length === 0) return lines;
   return [
     ...items.map((a): AnswerLine => ({
@@ -161,20 +184,20 @@ export function withAnswers<P extends { path: string; message: string; severity:
 }
 
 /**
- * One prompt, one entry: the needs that stand for a permission request listed to answer (a Claude with no OMC loop
- * is counted by its prompt), matched by the request's nonce, not by their words. `byAnswer` maps an answer item's id
- * to its need (still counted, acknowledged from the item); `rest` are the needs listed on their own.
+ * One prompt, one entry: the needs that stand for a permission request or an OMC gate listed to answer (a Claude with
+ * no OMC loop is counted by its prompt, a graph run by its gate), matched by the request's nonce or the gate's
+ * activation, not by their words. `byAnswer` maps an answer item's id to its need (still counted, acknowledged from
+ * the item); `rest` are the needs listed on their own.
  */
 export function foldAnswered<N extends Pick<NeedItem, 'id'>>(
   answers: readonly Pick<AnswerItem, 'kind' | 'id'>[],
   needs: readonly N[],
 ): { byAnswer: Map<string, N>; rest: N[] } {
-  const listed = new Set(answers.filter((a) => a.kind === 'permission').map((a) => a.id));
+  const listed = new Set(answers.map((a) => a.id));
   const byAnswer = new Map<string, N>();
   const rest: N[] = [];
   for (const n of needs) {
-    const req = permissionRequestOf(n);
-    const item = req === null ? null : permissionItemId(req);
+    const item = answerItemOf(n);
     if (item !== null && listed.has(item)) byAnswer.set(item, n);
     else rest.push(n);
   }

@@ -15,8 +15,10 @@ import { RALPH_EXTENDS_AT_MAX, RALPH_EXTENSION } from '../../store/verdict/types
 import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
+import type { GraphSnapshot } from '../../store/graph/model.js';
 import {
   agentNeeds,
+  gateNeed,
   permissionNeed,
   recordNeed,
   teamNeeds,
@@ -37,6 +39,8 @@ export interface AttentionInput {
   claude: ClaudeSnapshot;
   /** Permission prompts the hook handed over, that omc-top can answer (absent: none read). */
   permissions?: readonly PermissionRequestView[];
+  /** OMC graph runs and the human gates they wait on (absent: none read). */
+  graph?: GraphSnapshot;
 }
 
 export interface Fact {
@@ -367,6 +371,22 @@ export const KINDS: readonly TransitionKind[] = [
         const s = omc.get(r.sessionId);
         if (s && agentNeeds(s, c).some((n) => n.kind === 'waiting')) continue;
         out.set(r.id, base({ value: 'waiting', session: r.sessionId, ...withNeed(permissionNeed(r, c)) }));
+      }
+      return out;
+    },
+  },
+  {
+    // An OMC graph run waiting on a human gate: a decision only a person can give (gateNeed says while when).
+    kind: 'gate',
+    reads: ['graph'],
+    collect(input) {
+      const out = new Map<string, Fact>();
+      for (const run of input.graph?.runs ?? []) {
+        for (const g of run.gates) {
+          const need = gateNeed(g, run);
+          const value = g.decided ? 'decided' : need ? 'waiting' : 'not-waited-on';
+          out.set(`${g.runId}/${g.activationId}`, base({ value, path: g.pendingRel, ...withNeed(need) }));
+        }
       }
       return out;
     },

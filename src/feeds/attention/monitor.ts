@@ -26,6 +26,7 @@ export function attentionInput(store: OmcStore): AttentionInput {
     problems: store.problems.getSnapshot(),
     claude: store.claude.getSnapshot(),
     permissions: store.permissions.getSnapshot().requests,
+    graph: store.graph.getSnapshot(),
   };
 }
 
@@ -77,6 +78,7 @@ export class AttentionMonitor {
       store.problems.subscribe(on),
       store.claude.cell.subscribe(on),
       store.permissions.subscribe(on),
+      store.graph.subscribe(on),
       store.status.subscribe(on),
     );
     if (this.acks) this.unsubs.push(this.acks.subscribe(() => this.publishView(true)));
@@ -120,7 +122,8 @@ export class AttentionMonitor {
       last.cancelRecords === input.cancelRecords &&
       last.problems === input.problems &&
       last.claude === input.claude &&
-      last.permissions === input.permissions
+      last.permissions === input.permissions &&
+      last.graph === input.graph
     ) {
       return;
     }

@@ -17,6 +17,7 @@ import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import type { TeamView } from '../../store/teams/model.js';
 import { teamShutdownCommand } from '../../store/teams/omc-team-rules.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
+import type { GateView, GraphRunView } from '../../store/graph/model.js';
 
 export type NeedKind =
   | 'waiting'
@@ -26,7 +27,8 @@ export type NeedKind =
   | 'team-stalled'
   | 'team-failed'
   | 'worker-dead'
-  | 'unreadable';
+  | 'unreadable'
+  | 'gate';
 
 /** What the inbox offers first for an item (every item can also be acknowledged and opened). */
 export type NeedAction = 'jump' | 'cancel' | 'detail';
@@ -435,6 +437,48 @@ export function teamNeeds(t: TeamView): NeedItem[] {
     });
   }
   return out;
+}
+
+/**
+ * An OMC graph run blocked on a human gate: only a person can approve or deny it, so it needs you exactly as a
+ * permission prompt does. It holds while the gate's pending file is there with no decision written for it, and
+ * while the run's owner (the `omc graph run` process) may still be waiting on it: a decision written (here or
+ * elsewhere), the run removed, or its owner gone (nothing waits until the run is taken over, which raises the
+ * gate anew under a new owner) ends it. Its id is the gate's activation under that owner, the same in every process.
+ */
+export function gateNeed(g: GateView, run: GraphRunView | null): NeedItem | null {
+  if (g.decided !== null) return null;
+  const owner = run?.owner ?? null;
+  if (owner === null || owner.alive === 'dead') return null;
+  const asked = g.prompt.split('\n')[0] ?? '';
+  const where = `run ${g.runId}, ${g.title ?? g.nodeId}`;
+  return {
+    id: `gate:${g.runId}/${g.activationId}@${owner.pid}:${owner.epoch}`,
+    kind: 'gate',
+    reason: GATE_REASON,
+    text: `OMC gate waits for a decision: ${asked} (${where}); answer it in ! (To answer): y approve · n deny`,
+    since: g.createdMs,
+    session: null,
+    mode: null,
+    team: null,
+    worker: null,
+    path: g.pendingRel,
+    waitingOn: `${asked} (${where})`,
+    name: null,
+    tmux: null,
+    // Answered in `!` (To answer), as a permission prompt: a notification says "! lists it".
+    action: 'detail',
+  };
+}
+
+/** The reason of a waiting OMC gate (notification rules, `needs` in `watch --json`). */
+export const GATE_REASON = 'OMC gate waiting';
+
+/** The OMC gate (`<run>/<activation>`) a need stands for, or null: its "To answer" item carries the same. */
+export function gateOf(n: Pick<NeedItem, 'id'>): string | null {
+  if (!n.id.startsWith('gate:')) return null;
+  const at = n.id.lastIndexOf('@');
+  return at < 0 ? null : n.id.slice('gate:'.length, at);
 }
 
 /** Oldest first (unknown times last), then by identity so every surface lists them in one order. */

@@ -32,7 +32,7 @@ function watchDelivery(store: OmcStore, app: AppActions, id: number, label: stri
     if (n?.deliveredMs == null) return;
     stop();
     clearTimeout(timer);
-    app.flash(`note delivered ✓ to ${label}: its transcript shows it at ${formatClock(n.deliveredMs)}`, 'success');
+    app.flash(`note delivered to ${label}: its transcript shows it at ${formatClock(n.deliveredMs)}`, 'success');
   };
   stop = store.notes.subscribe(check);
   check();

@@ -4,12 +4,14 @@
  * list's (input/answer-actions.ts): bound to the request shown, refused when stale. In the detail only, where the
  * request's lines are on screen: in the list, n and m stay the notepad and memory hotkeys.
  */
+import path from 'node:path';
 import type { Binding, Mode } from '../../kit/bindings.js';
 import type { KeyContext } from '../../kit/pane.js';
 import type { PermissionDecision } from '../../store/permissions/protocol.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import { answerPermissionRequest } from '../../input/answer-actions.js';
+import { hookStatus } from '../../store/permissions/settings-hook.js';
 import type { SessionsPaneState } from './reducer.js';
 
 type S = SessionsPaneState;
@@ -21,7 +23,18 @@ export function pendingRequest(ctx: Ctx, s: SessionView | undefined): Permission
   return ctx.store.permissions.getSnapshot().requests.find((r) => r.sessionId === s.id) ?? null;
 }
 
-const NONE = 'no permission request from this session waits here (omc-top hooks install hands them over)';
+const NONE = 'no permission request from this session waits here';
+
+/**
+ * Why nothing can be answered, as true of this project now: its hook is read when the key is pressed (a `hooks
+ * install` in another terminal counts), so the hint to install it is given only where it is not installed.
+ */
+function nothingWaits(ctx: Ctx): string {
+  const st = hookStatus({ cwd: ctx.store.projectDir ?? path.dirname(ctx.store.root) });
+  if (!st.installed) return `${NONE} (omc-top hooks install hands them over)`;
+  if (st.problem) return `${NONE}; omc-top's hook is installed but cannot hand one over: ${st.problem}`;
+  return `${NONE}: its Claude asks nothing now (omc-top's hook is installed: a prompt shows here when it asks)`;
+}
 
 export function permissionBindings(when: Mode<S>, current: (ctx: Ctx) => SessionView | undefined): Binding<S>[] {
   const answer = (
@@ -41,7 +54,7 @@ export function permissionBindings(when: Mode<S>, current: (ctx: Ctx) => Session
     offered: (ctx) => pendingRequest(ctx, current(ctx)) !== null,
     disabled: (ctx) => {
       const r = pendingRequest(ctx, current(ctx));
-      return r ? (extra?.(r) ?? null) : NONE;
+      return r ? (extra?.(r) ?? null) : nothingWaits(ctx);
     },
     run: (ctx) => {
       const r = pendingRequest(ctx, current(ctx));

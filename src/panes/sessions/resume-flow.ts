@@ -99,7 +99,7 @@ export function requestResume(
         if (!p || p.pid === old || p.status === 'gone') return;
         stop();
         clearTimeout(timer);
-        app.flash(`resumed ✓: pid ${p.pid} registered for session ${s.id.slice(0, 8)} (the row follows it)`, 'success');
+        app.flash(`resumed: pid ${p.pid} registered for session ${s.id.slice(0, 8)} (the row follows it)`, 'success');
       };
       stop = store.claude.subscribe(check);
     },

@@ -18,8 +18,11 @@ const EFFECT: Record<PermissionDecision, string> = {
   deny: 'Claude was told not to run it',
 };
 
-/** The hook replied to Claude with this user's own answer. */
-export const toldClaude = (d: PermissionDecision) => `the hook told Claude: ${DECISION_WORDS[d]} ✓`;
+/**
+ * The hook replied to Claude with this user's own answer. No mark in the words: every surface marks an observed
+ * outcome once, in front (the flash line's ✓, the serve page's), and the word itself says allow or deny.
+ */
+export const toldClaude = (d: PermissionDecision) => `the hook told Claude: ${DECISION_WORDS[d]}`;
 
 /**
  * Another answer reached the hook first (a second omc-top, or the `serve` page): which one, and what it means
