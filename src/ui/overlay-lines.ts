@@ -68,7 +68,7 @@ export const LEGEND: ReadonlyArray<[string, string]> = [
   ],
   [
     'stopped / cancelled / not taken',
-    "after omc-top's cancel, for five minutes, on every surface (the omc-top that followed the cancel records what it saw; --json: status_text, cancel_settled): Claude was seen to stop (✓ in Ns) / the loop ended while Claude was not in a turn / the loop kept running",
+    "after omc-top's cancel, for five minutes, on every surface (the omc-top that followed the cancel records what it saw; --json: status_text, cancel_settled): Claude was seen to stop (✓ in Ns) / the loop ended while Claude was not in a turn / the loop kept running; not while another loop still holds the agent (then that loop's word, e.g. `enforced`)",
   ],
   [
     'ended 12s / ended',
