@@ -124,7 +124,7 @@ describe.skipIf(reason !== null)('one count, real Claude Code + OMC 5.5.0', () =
     // 1: the prompt waits; the busy ralphs and the exited session need nothing.
     await sample(1, 'waiting');
     const item = jsonAttention(root, env).items.find((i) => i.kind === 'waiting');
-    expect(item).toMatchObject({ session: waiting.sessionId, tmux: expect.stringMatching(/^main:@\d+$/) });
+    expect(item).toMatchObject({ session: waiting.sessionId, tmux: expect.stringMatching(/^main:\d+ \S+$/) });
     expect(String(item?.waiting_on)).toMatch(/^permission prompt/);
     expect(watch.lines().find((l) => l.type === 'attention')).toMatchObject({
       items: [expect.objectContaining({ kind: 'waiting', session: waiting.sessionId })],
