@@ -40,6 +40,21 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
   const lastSampled = new Map<string, string>();
   /** The loops this process has seen live (by sample key), checked at each snapshot until their state goes. */
   const watching = new Map<string, { mode: string; sid: string | null; startedMs: number | null }>();
+  /** The watched loops' keys by their session's key: a change looks at the loops of the sessions it changed. */
+  const watchedOf = new Map<string, Set<string>>();
+  const sessionKey = (s: SessionView): string => (s.kind === 'legacy' ? LEGACY_KEY : s.id);
+  /** A watched loop whose state is gone or no longer active (in `view`, its session's view now, or none). */
+  const checkEnd = (k: string, view: SessionView | undefined): boolean => {
+    const w = watching.get(k);
+    if (!w) return false;
+    if (view?.modes.some((m) => m.active && m.mode === w.mode && m.startedMs === w.startedMs)) return false;
+    watching.delete(k);
+    const sk = w.sid ?? LEGACY_KEY;
+    const set = watchedOf.get(sk);
+    set?.delete(k);
+    if (set?.size === 0) watchedOf.delete(sk);
+    return samples.sawEnd(w.mode, w.sid, w.startedMs, store.clock());
+  };
   let lastFlush = 0;
   let timer: NodeJS.Timeout | null = null;
   /** `now`: the synchronous write (exit, stop); otherwise handed to the background writer. */
@@ -78,19 +93,31 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
           if (lastSampled.get(key) === mark) continue;
           lastSampled.set(key, mark);
           recorded = samples.record(m.mode, sid, m.startedMs, m.iteration, store.clock()) || recorded;
-          watching.set(`${key}\u0000${m.startedMs}`, { mode: m.mode, sid, startedMs: m.startedMs });
+          const wk = `${key}\u0000${m.startedMs}`;
+          watching.set(wk, { mode: m.mode, sid, startedMs: m.startedMs });
+          const sk = sessionKey(s);
+          const set = watchedOf.get(sk) ?? new Set<string>();
+          set.add(wk);
+          watchedOf.set(sk, set);
         }
       }
     }
     // A loop seen live whose state is gone (OMC's /cancel, omc-top's cancel, its end) or no longer active: its
-    // window ends now, as seen. The few watched loops are looked up, not every session passed over.
+    // window ends now, as seen. After a delta only the loops of the sessions it changed or removed are looked at (a
+    // change costs that change, whatever number of loops are watched); otherwise each watched loop is looked up.
     if (watching.size > 0) {
-      const index = sessionIndex(snap);
-      for (const [k, w] of watching) {
-        const view = index.byKey.get(w.sid ?? LEGACY_KEY);
-        if (view?.modes.some((m) => m.active && m.mode === w.mode && m.startedMs === w.startedMs)) continue;
-        watching.delete(k);
-        recorded = samples.sawEnd(w.mode, w.sid, w.startedMs, store.clock()) || recorded;
+      if (delta) {
+        for (const v of delta.changed) {
+          const keys = watchedOf.get(sessionKey(v));
+          if (keys) for (const k of [...keys]) recorded = checkEnd(k, v) || recorded;
+        }
+        for (const v of delta.removed) {
+          const keys = watchedOf.get(sessionKey(v));
+          if (keys) for (const k of [...keys]) recorded = checkEnd(k, undefined) || recorded;
+        }
+      } else {
+        const index = sessionIndex(snap);
+        for (const [k, w] of [...watching]) recorded = checkEnd(k, index.byKey.get(w.sid ?? LEGACY_KEY)) || recorded;
       }
     }
     if (!recorded || timer) return;
