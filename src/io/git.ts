@@ -52,6 +52,15 @@ export function describeGitFailure(e: unknown): string | null {
 
 const failures = new Map<string, string>();
 
+/**
+ * A git that did not answer within its timeout is not asked again for a while: each question a start asks (the top
+ * level, the superproject, the settings' places) would wait out the timeout again, and `status` or the monitor's
+ * first frame would wait 5 s per question. Until then each run fails at once as the stuck one did.
+ */
+const STUCK_PAUSE_MS = 60_000;
+let stuckUntil = 0;
+const stuckError = (): NodeJS.ErrnoException => Object.assign(new Error('git did not answer'), { code: 'ETIMEDOUT' });
+
 /** git's output, or what execFileSync throws: from the bin's early run of this very question when there is one (io/git-early.ts). */
 function runGit(dir: string, args: readonly string[]): Buffer {
   const early = takeEarlyAnswer(dir, args);
@@ -59,6 +68,7 @@ function runGit(dir: string, args: readonly string[]): Buffer {
     if ('stdout' in early) return early.stdout;
     throw early.error;
   }
+  if (Date.now() < stuckUntil) throw stuckError();
   return execFileSync('git', [...args], {
     cwd: dir,
     encoding: 'buffer',
@@ -88,6 +98,7 @@ function gitBytes(dir: string, args: readonly string[]): Buffer | null {
         : describeGitFailure(e);
     if (why === null) failures.delete(dir);
     else failures.set(dir, why);
+    if (why === 'git did not answer within 5 s' && Date.now() >= stuckUntil) stuckUntil = Date.now() + STUCK_PAUSE_MS;
     return null;
   }
 }

@@ -87,7 +87,9 @@ export class ClaudeConfigLook implements Domain {
     const switched = pc.config.dir !== this.o.current().dir;
     this.o.use(pc.config);
     const next: Problem[] = pc.notes.map((message) => ({ path: 'Claude config', message, severity: 'warning' }));
-    const read = switched ? configReadWords(pc) : null;
+    // Said as long as the directory read is not omc-top's own (chosenBy), not only at the look that switched: a
+    // later look (a new session) that finds the same directory keeps the line.
+    const read = configReadWords(pc);
     if (read) next.unshift({ path: 'Claude config', message: read, severity: 'info' });
     const prev = this.cell.getSnapshot();
     if (prev.length !== next.length || prev.some((p, i) => p.message !== next[i]?.message)) this.cell.set(next);
