@@ -245,6 +245,29 @@ export function installForRecorded(flags: readonly string[], pid: number): OmcIn
   return null;
 }
 
+/** The tag of an install a session's transcript decided (installForTranscript): the header says it so. */
+export const TRANSCRIPT_TAG = 'transcript';
+
+/**
+ * The OMC a session's Claude loaded its skills from, by Claude Code's own line in the session's transcript (the Skill
+ * tool's "Base directory for this skill: <root>/skills/<name>", transcript-facts.ts `omcSkillDir`): for a session
+ * whose process is gone and whose command line omc-top never read (a fresh `--json`, a monitor started after it), the
+ * one thing left on disk that names an OMC no settings file names (`--plugin-dir`). Null when the directory is not a
+ * plugin's skill or holds no OMC now.
+ */
+export function installForTranscript(skillDir: string): OmcInstall | null {
+  if (path.basename(path.dirname(skillDir)) !== 'skills') return null;
+  const root = path.dirname(path.dirname(skillDir));
+  const version = omcVersionAt(root);
+  if (!version) return null;
+  return installOf(
+    version,
+    `OMC's skills loaded from ${cleanLine(root)} (the session's transcript says so; its Claude process is gone)`,
+    TRANSCRIPT_TAG,
+    [{ version, source: TRANSCRIPT_TAG, path: root }],
+  );
+}
+
 /** The OMC a session's own live Claude process loaded (its --plugin-dir), or null. */
 export function sessionInstall(env: NodeJS.ProcessEnv, sessionId: string, probe?: LivenessProbe): OmcInstall | null {
   const p = probe ?? systemProbe();
