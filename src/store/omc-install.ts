@@ -24,7 +24,8 @@
  */
 import path from 'node:path';
 import { readJsonSync, readTextSync } from '../io/safe-fs/index.js';
-import { CLAUDE_DIR_READ, findClaudeConfigDir } from './claude/config-dir.js';
+import { CLAUDE_DIR_READ, findClaudeConfigDir, transcriptRel } from './claude/config-dir.js';
+import { TranscriptReader } from './claude/transcript-reader.js';
 import { projectClaudeConfig, type ProjectClaudeConfig } from './claude/project-config.js';
 import { pluginDirsIn, pluginDirsOf } from './claude/plugin-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './claude/process-status.js';
@@ -266,6 +267,18 @@ export function installForTranscript(skillDir: string): OmcInstall | null {
     TRANSCRIPT_TAG,
     [{ version, source: TRANSCRIPT_TAG, path: root }],
   );
+}
+
+/**
+ * The OMC a session's transcript names (installForTranscript), read from the transcript Claude files under `cwd`: for
+ * a one-shot command that judges one session (`cancel`) without the Claude side's readers. Null when there is none.
+ */
+export function sessionTranscriptInstall(env: NodeJS.ProcessEnv, sessionId: string, cwd: string): OmcInstall | null {
+  if (!path.isAbsolute(cwd)) return null;
+  const reader = new TranscriptReader(findClaudeConfigDir(env).dir, transcriptRel(cwd, sessionId));
+  reader.refresh();
+  const dir = reader.factsIfAny?.omcSkillDir?.dir;
+  return dir === undefined ? null : installForTranscript(dir);
 }
 
 /** The OMC a session's own live Claude process loaded (its --plugin-dir), or null. */

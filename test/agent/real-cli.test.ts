@@ -200,6 +200,15 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
       } finally {
         await app.unmount();
       }
+      // So does `cancel`: a pause is known to hold under 5.5.0 (not "depends on the OMC version").
+      const paused = spawnSync(process.execPath, [BUNDLE, 'cancel', sid, '--signal-only', '--json'], {
+        cwd: run.project,
+        env: { ...process.env, CLAUDE_CONFIG_DIR: run.configDir, HOME: run.home, CI: '' },
+        encoding: 'utf8',
+      });
+      const said = JSON.parse(paused.stdout) as Json;
+      expect(said.omc_version, paused.stdout).toMatchObject({ version: '5.5.0', assumed: false, source: words });
+      expect([paused.status, said.ok, said.verdict?.rule]).toEqual([0, true, 'cancel-signal']);
     },
     scaled(180_000),
   );
