@@ -43,7 +43,7 @@ import {
 import { noRootMessage, projectNameOf, rootPathFault, type RootResolution } from './store/root.js';
 import { afterFlush, printErr, printJson, printOut, processSink, writeControl } from './io/output.js';
 import { cleanLine } from './io/sanitize.js';
-import { shellPath, shownName, shownPath } from './io/shown-path.js';
+import { shellArg, shownName, shownPath } from './io/shown-path.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
 import { firstStepRows } from './store/sessions/domain.js';
@@ -178,8 +178,9 @@ async function runJson(
         path: r.abs,
         relative: r.rel,
         sessions: r.sessions,
-        // A command to type: the path quoted for the shell ($'…' when it holds a control byte); `path` stays raw.
-        hint: `--root ${shellPath(r.abs)}`,
+        // A command to type: the path quoted for any POSIX shell (printf's escapes when it holds a control byte), or
+        // why none can be given; `path` stays raw.
+        hint: shellArg(r.abs, (w) => `--root ${w}`),
       })),
       nested_search_truncated: nested.truncated,
     },
