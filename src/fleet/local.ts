@@ -578,10 +578,8 @@ export class LocalFleet {
       return { ...row, key: `local|${id}|${rowIdentity(row)}`, host: null, rootId: id, rootLabel: r.info.label };
     };
     // A Claude the model counts with no session row of its own (a plain `claude` waiting on a permission prompt):
-    // its own row, so the fleet's count and rows read the same model as the project's monitor.
-    // Asked only for such a need (few): a pass over the sessions then, never on a plain change.
-    const hasSession = (sid: string) => sessions.sessions.some((s) => s.kind !== 'legacy' && s.id === sid);
-    const waiting = waitingClaudeRows(view.open, hasSession, claude);
+    // its own row, so the fleet's rows read the same model as the project's monitor.
+    const waiting = waitingClaudeRows(view.open, sessions.sessions, claude);
     const extra = waiting.map((row): FleetRow => ({
       ...row,
       key: `local|${id}|${rowIdentity(row)}`,
