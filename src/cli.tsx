@@ -90,7 +90,7 @@ Options:
   --no-mouse    do not take the mouse (the wheel scrolls, a click selects a row; without it the terminal selects text)
   --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
   --no-title    leave the terminal title alone (default: "needs you: N"; the fleet:
-                "N sessions need you")
+                the same words, summed over every project)
   --all         the fleet: every session of every .omc root on this machine, by project,
                 each judged by its own OMC (--cwd, --root, --omc-version and --json pick
                 or judge one project: refused with --all or --host)
