@@ -14,7 +14,7 @@ import type { AckFile } from './acks.js';
 import type { Facts, Transition } from './engine.js';
 import { IncrementalFacts } from './incremental.js';
 import type { AttentionInput } from './kinds.js';
-import type { NeedItem } from './needs.js';
+import { isPermissionNeed, type NeedItem } from './needs.js';
 import { EMPTY_VIEW, splitAcked, type AttentionView } from './view.js';
 
 export function attentionInput(store: OmcStore): AttentionInput {
@@ -110,6 +110,8 @@ export class AttentionMonitor {
       // Before the first settled picture every one is only a baseline; after it, a picture that cannot be diffed
       // (the root away, the watches restarting) is held, and the next settled one is diffed with the last.
       if (!this.ready) this.last = null;
+      // The root going away (or a restart of the watches under it) changes what the view may count: see publishView.
+      else this.publishView(false);
       return;
     }
     const input = attentionInput(this.store);
@@ -137,10 +139,28 @@ export class AttentionMonitor {
     for (const l of [...this.listeners]) l(batch, view);
   }
 
+  /**
+   * Whether the last published view was taken while `.omc` was away. The facts are held then (sync: nothing is
+   * diffed until it is back), but what they say of its loops, gates and sessions is no longer true: OMC's hooks find
+   * no state there (an idle loop is not held, a gate cannot be decided), and the fleet and `status --tmux` see no
+   * `.omc`. So the view counts only what does not live under the root meanwhile (a permission prompt the hook
+   * handed to omc-top); the held facts come back with the root, as they were, with no transition.
+   */
+  private awaySeen = false;
+  /** The items of the last published view. */
+  private shown: readonly NeedItem[] = [];
+
   private publishView(acksChanged: boolean): void {
-    const needs = this.facts.needsYou();
-    if (!acksChanged && needs === this.needsSeen) return;
-    this.needsSeen = needs;
+    const all = this.facts.needsYou();
+    const away = (this.store.status.getSnapshot().rootAbsence ?? null) !== null;
+    if (!acksChanged && all === this.needsSeen && away === this.awaySeen) return;
+    this.needsSeen = all;
+    this.awaySeen = away;
+    const needs = away ? all.filter(isPermissionNeed) : all;
+    // The root going or coming back with nothing under it that needed the user: the same view, no new line.
+    const shown = this.shown;
+    this.shown = needs;
+    if (!acksChanged && needs.length === shown.length && needs.every((n, i) => n === shown[i])) return;
     const view = splitAcked(needs, this.isAcked);
     this.view.set(view);
     this.count.set(view.count);
