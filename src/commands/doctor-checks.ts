@@ -88,7 +88,9 @@ function omcCheck(env: NodeJS.ProcessEnv, projectDir: string | null, pc?: Projec
         `${omc.source} (OMC ${omc.rules})`,
     details: [
       ...omc.refused.map((r) => `not read: ${refusalWords(r)}`),
-      ...omc.candidates.map((c) => `found: ${c.version ?? 'unknown version'} at ${shownPath(c.path)} (${c.source})`),
+      ...omc.candidates.map(
+        (c) => `found: ${c.version ?? 'unknown version'}${c.path ? ` at ${shownPath(c.path)}` : ''} (${c.source})`,
+      ),
       ...(pc?.notes ?? []).map((n) => `note: ${n}`),
       // Where a global npm install was looked for: a prefix set where omc-top does not look is then plain to see.
       `npm global prefix: ${shownPath(npm.dir)} (from ${npm.from})`,

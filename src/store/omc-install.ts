@@ -348,7 +348,8 @@ export function detectOmcInstall(opts: {
         candidates.push({
           version: found.version,
           source: found.source,
-          path: '',
+          // The plugin directory the process was started with (its own candidate), as doctor names it.
+          path: found.candidates[0]?.path ?? '',
           tag: '--plugin-dir',
           process: found.process,
         });

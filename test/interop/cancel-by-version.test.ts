@@ -17,6 +17,7 @@ import { BUNDLE } from '../helpers/attention-surfaces.js';
 import { OmcStore } from '../../src/store/store.js';
 import { makeOmcInstall } from '../../src/store/omc-install.js';
 import { planCancel } from '../../src/store/cancel/plan.js';
+import { collectDoctorReport } from '../../src/commands/doctor-checks.js';
 import { executeCancel } from '../../src/store/cancel/execute.js';
 import { statusLabel } from '../../src/panes/sessions/rows.js';
 import { OMC444, OMC55 } from '../helpers/omc-packages.mjs';
@@ -189,6 +190,18 @@ describe('cancel and pause by OMC version', () => {
     expect(r.json.omc_version.source).toContain('--plugin-dir');
     expect([r.code, r.json.ok, r.json.verdict.rule]).toEqual([0, true, 'cancel-signal']);
     expect(hook('5.5.0').decision).toBe('stop');
+    // doctor names the directory that process loaded OMC from (it printed "at " and nothing).
+    const report = await collectDoctorReport({
+      cwd: (p as TempProject).dir,
+      env: { HOME: home as string, CLAUDE_CONFIG_DIR: path.join(home as string, '.claude') },
+      poll: false,
+      version: 'test',
+      nodeVersion: process.version,
+      terminal: { isTTY: true, columns: 120, rows: 40, colorDepth: 8 },
+      watchTimeoutMs: scaled(60_000),
+    });
+    const found = report.checks.find((c) => c.id === 'omc')?.details.filter((d) => d.startsWith('found: 5.5.0'));
+    expect(found).toEqual([`found: 5.5.0 at ${OMC55} (--plugin-dir ${OMC55} (claude pid ${claude?.pid}))`]);
   });
 
   it('--plugin-dir naming OMC 4.4.4: the pause is refused, as 4.4.4 never reads signals', async () => {
