@@ -5,6 +5,7 @@
  * read the same thing.
  */
 import type { RowModel } from '../feeds/row.js';
+import type { QuotaSnapshot } from '../store/cost/quota-domain.js';
 
 export interface FleetRow extends RowModel {
   /** Unique across the fleet: "<host or local>|<root id>|<session>". */
@@ -42,6 +43,8 @@ export interface FleetSnapshot {
   localClaude: number;
   /** This machine's roots are shown (`--all`); false for `--host` alone. */
   local?: boolean;
+  /** This machine's plan quota (OMC's usage cache, one for every local root); absent for `--host` alone. */
+  quota?: QuotaSnapshot | null;
   roots: number;
   problems: string[];
   /** The first read of every root is done (for "time to live"). */
