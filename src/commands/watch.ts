@@ -71,8 +71,9 @@ export const WATCH_USAGE = `Usage: omc-top watch --json [--snapshot] [--rows] [-
 
 Prints one JSON line per transition (session appeared / ended, mode active / not,
 iteration, cancel in force / expired, cancel verdict, Claude process, team, worker,
-problem) and one "attention" line whenever what needs you changes (the monitor's
-"needs you" count), until interrupted. --snapshot first prints the current state
+problem), one "attention" line whenever what needs you changes (the monitor's
+"needs you" count) and one "quota" line whenever the plan quota the monitor's header
+shows changes (not for a countdown going down), until interrupted. --snapshot first prints the current state
 (type "snapshot"), the attention line and a "ready" line. --rows adds each
 session's row as the fleet view shows it (type "row"), at start and whenever it
 changes. --push-lease (a fleet that pushes asks it) takes this project's push
