@@ -16,6 +16,7 @@ import { singleSource } from '../../src/commands/serve/source.js';
 import { attentionInput } from '../../src/feeds/attention/monitor.js';
 import { attentionOf } from '../../src/feeds/attention/view.js';
 import { describe as describeNotice, pushMessageOf, raisedBy } from '../../src/feeds/notify/notifier.js';
+import { loopFactDetail } from '../../src/panes/sessions/loop-facts.js';
 import { jsonAttention, statusCount } from '../helpers/attention-surfaces.js';
 import { writeRegistry, writeTranscript } from '../helpers/claude-files.js';
 import { type TempProject, waitFor, writeLiveRalph } from '../helpers/fixtures.js';
@@ -133,6 +134,9 @@ describe('an idle loop the plan rate-limits', () => {
     const row = picture.roots[0]?.rows.find((r) => r.session === SID);
     expect(row?.modesText).toBe(`ralph 7/10 · [rate-limited ↻${hhmm(reset)}]`);
     expect(row?.needs).toBeNull();
+    // The session's detail (TUI): the daemon resumes it.
+    const session = store.sessions.getSnapshot().sessions.find((x) => x.id === SID)!;
+    expect(loopFactDetail(store, session)[0]?.text).toMatch(/^! rate-limited, resumes .*will send it '1 Enter'/);
     // The bundle's --json and status --tmux (from the files), as a script and the tmux line read them.
     expect(jsonAttention(p.root, env).needs_you).toBe(0);
     expect(statusCount(p.root, env, true)).toBe(0);
@@ -159,6 +163,9 @@ describe('an idle loop the plan rate-limits', () => {
     onTestFinished(() => source.close());
     const root = source.picture(Date.now()).roots[0];
     expect(root?.needs.map((n) => n.waitingOn)).toEqual([until]);
+    // The session's detail (TUI) says the same words, not "resumes".
+    const session = store.sessions.getSnapshot().sessions.find((x) => x.id === SID)!;
+    expect(loopFactDetail(store, session)[0]?.text).toMatch(new RegExp(`^! ${until} UTC .*no wait daemon runs`));
     // The bundle's --json and status --tmux: the same one item.
     const json = jsonAttention(p.root, env);
     expect(json.needs_you).toBe(1);
