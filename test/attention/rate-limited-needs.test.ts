@@ -17,7 +17,7 @@ import { attentionInput } from '../../src/feeds/attention/monitor.js';
 import { attentionOf } from '../../src/feeds/attention/view.js';
 import { describe as describeNotice, pushMessageOf, raisedBy } from '../../src/feeds/notify/notifier.js';
 import { loopFactDetail } from '../../src/panes/sessions/loop-facts.js';
-import { jsonAttention, statusCount } from '../helpers/attention-surfaces.js';
+import { jsonAttention, statusCount, WatchStream } from '../helpers/attention-surfaces.js';
 import { writeRegistry, writeTranscript } from '../helpers/claude-files.js';
 import { type TempProject, waitFor, writeLiveRalph } from '../helpers/fixtures.js';
 import { describe, expect, it, onTestFinished } from '../helpers/it.js';
@@ -28,6 +28,19 @@ const FIX = path.resolve(__dirname, '../fixtures/omc-5.5-cost');
 const SID = 'aaaaaaaa-1111-4222-8333-000000000001';
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The bundle's `watch --json --snapshot` on the root: its `attention` line at `ready` (count and items). */
+async function watchAttention(root: string, env: NodeJS.ProcessEnv) {
+  const w = new WatchStream(root, env);
+  onTestFinished(() => w.stop());
+  await waitFor(() => w.ready(), { timeoutMs: 30_000, what: `watch ready (${w.err})` });
+  const line = w
+    .lines()
+    .filter((l) => l.type === 'attention')
+    .at(-1) as { needsYou: number; items: { waiting_on: string }[] };
+  await w.stop();
+  return line;
+}
 
 /** A stand-in for the loop's Claude process: alive, registered idle in tmux pane %0. */
 function idleCli(cwd: string): Promise<ChildProcess> {
@@ -140,6 +153,8 @@ describe('an idle loop the plan rate-limits', () => {
     // The bundle's --json and status --tmux (from the files), as a script and the tmux line read them.
     expect(jsonAttention(p.root, env).needs_you).toBe(0);
     expect(statusCount(p.root, env, true)).toBe(0);
+    // watch --json: the attention line at start.
+    expect((await watchAttention(p.root, env)).needsYou).toBe(0);
   });
 
   it('nothing will resume it: it needs you once, and says `rate-limited until HH:MM` everywhere', async ({
@@ -171,5 +186,9 @@ describe('an idle loop the plan rate-limits', () => {
     expect(json.needs_you).toBe(1);
     expect(json.items[0]).toMatchObject({ kind: 'idle-loop', waiting_on: until });
     expect(statusCount(p.root, env, true)).toBe(1);
+    // watch --json: the same item in its attention line.
+    const watched = await watchAttention(p.root, env);
+    expect(watched.needsYou).toBe(1);
+    expect(watched.items.map((i) => i.waiting_on)).toEqual([until]);
   });
 });
