@@ -72,13 +72,13 @@ export const WATCH_USAGE = `Usage: omc-top watch --json [--snapshot] [--rows] [-
 Prints one JSON line per transition (session appeared / ended, mode active / not,
 iteration, cancel in force / expired, cancel verdict, Claude process, team, worker,
 problem), one "attention" line whenever what needs you changes (the monitor's
-"needs you" count) and one "quota" line whenever the plan quota the monitor's header
-shows changes (not for a countdown going down), until interrupted. --snapshot first prints the current state
-(type "snapshot"), the attention line and a "ready" line. --rows adds each
-session's row as the fleet view shows it (type "row"), at start and whenever it
-changes. --push-lease (a fleet that pushes asks it) takes this project's push
-lease here for the reader, says who pushes (type "push-lease") and stops when
-stdin ends. --omc-version X judges with OMC X's Stop-hook rules, as the monitor
+"needs you" count) and one "quota" line whenever the plan quota the monitor's
+header shows changes (not for a countdown going down), until interrupted.
+--snapshot first prints the current state (type "snapshot"), the attention line
+and a "ready" line. --rows adds each session's row as the fleet view shows it
+(type "row"), at start and whenever it changes. --push-lease (a fleet that pushes
+asks it) takes this project's push lease here for the reader, says who pushes
+(type "push-lease") and stops when stdin ends. --omc-version X judges with OMC X's Stop-hook rules, as the monitor
 and --json do. The line schema is in docs/scripting.md ("omc-top watch --json");
 the attention lines in docs/attention.md.
 Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or no .omc.`;
