@@ -3,7 +3,7 @@
  * - OMC's wait daemon is alive and its last poll listed the loop's tmux pane: it will send that pane "1 Enter" when
  *   the limit clears (issue 24: a loop idle "while OMC will not re-feed it" needs you; this one OMC re-feeds), so it
  *   needs nobody: not counted by the model the header, the title, `watch --json`, serve and the fleet read, nor by
- *   `--json` or `status --tmux`, and its row carries no `needs`.
+ *   `--json` or `status --tmux`; its row keeps its `[rate-limited ↻HH:MM]` badge.
  * - Nothing will resume it (no daemon alive): a person must type after the reset, so it counts, one item, and its
  *   words (the inbox, the push, the bell) name the limit and its reset: `idle loop: rate-limited until 13:11`.
  * Before, both counted as a plain `idle loop` everywhere. OMC's own files: the wait daemon's state as OMC 5.5.0's
@@ -139,14 +139,14 @@ describe('an idle loop the plan rate-limits', () => {
     await waitFor(() => (store.quota.getSnapshot().daemon?.alive ? true : null), { what: "the wait daemon's state" });
     // The model every live surface reads (header, title, watch --json, serve, fleet): nothing needs you.
     expect(attentionOf(attentionInput(store)).count).toBe(0);
-    // serve: no count, and the row carries the badge and no `needs` (the fleet draws the same row).
+    // serve: no count, no item, and the row carries the badge (the fleet draws the same row).
     const source = singleSource(store, 'proj', env);
     onTestFinished(() => source.close());
     const picture = source.picture(Date.now());
     expect(picture.count).toBe(0);
     const row = picture.roots[0]?.rows.find((r) => r.session === SID);
     expect(row?.modesText).toBe(`ralph 7/10 · [rate-limited ↻${hhmm(reset)}]`);
-    expect(row?.needs).toBeNull();
+    expect(picture.roots[0]?.needs).toEqual([]);
     // The session's detail (TUI): the daemon resumes it.
     const session = store.sessions.getSnapshot().sessions.find((x) => x.id === SID)!;
     expect(loopFactDetail(store, session)[0]?.text).toMatch(/^! rate-limited, resumes .*will send it '1 Enter'/);
