@@ -8,6 +8,11 @@ import { quotaLine } from '../store/cost/quota-words.js';
 export interface QuotaJson {
   /** The monitor's header words at that moment ("5h 100% until 13:11 · wk 83% ↻2d23h"). */
   text: string;
+  /**
+   * The narrow header's words: no countdown below a limit ("5h 100% until 13:11 · wk 83%"), what a reader shows later
+   * (the fleet's `--host` group line): `text`'s countdowns are as of the moment it was written.
+   */
+  short: string;
   /** The plan is rate-limited until then (OMC's wait daemon, else a window at 100 %), ISO time; null when not. */
   limited_until: string | null;
 }
@@ -18,6 +23,7 @@ export function quotaJson(q: QuotaSnapshot | null, now: number): QuotaJson | nul
   if (!line) return null;
   return {
     text: line.text,
+    short: line.short,
     limited_until: line.limitedUntilMs === null ? null : new Date(line.limitedUntilMs).toISOString(),
   };
 }

@@ -73,6 +73,8 @@ describe('the plan quota on every surface', () => {
     const reset = now + 40 * 60_000;
     m.write(usageCache(now, [100, reset], [83, now + 3 * 86_400_000]));
     const words = `5h 100% until ${hhmm(reset)} · wk 83% ↻2d23h`;
+    // The narrow header's words (no countdown below a limit): what a reader shows later.
+    const short = `5h 100% until ${hhmm(reset)} · wk 83%`;
 
     // The monitor's header (the model).
     const store = newStore({ root: p.root, projectDir: p.dir, watch: 'none', claude: { live: false, env: m.env } });
@@ -85,7 +87,7 @@ describe('the plan quota on every surface', () => {
     // serve's stream: the root's quota.
     const source = singleSource(store, 'proj', m.env);
     onTestFinished(() => source.close());
-    expect(source.picture(Date.now()).roots[0]?.quota).toEqual({ text: words, limited_until: iso(reset) });
+    expect(source.picture(Date.now()).roots[0]?.quota).toEqual({ text: words, short, limited_until: iso(reset) });
 
     // The fleet's header: this machine's quota, in the same words and place (last).
     const fleet = { ...EMPTY_FLEET, roots: 1, ready: true, quota: store.quota.getSnapshot() };
@@ -99,7 +101,11 @@ describe('the plan quota on every surface', () => {
       timeout: scaled(60_000),
     });
     expect(r.status, r.stderr).toBe(0);
-    expect((JSON.parse(r.stdout) as { quota: unknown }).quota).toEqual({ text: words, limited_until: iso(reset) });
+    expect((JSON.parse(r.stdout) as { quota: unknown }).quota).toEqual({
+      text: words,
+      short,
+      limited_until: iso(reset),
+    });
   });
 
   it('watch --json writes a quota line when the figures change, none when only a countdown goes down', async ({
