@@ -44,7 +44,7 @@ import {
 import { noRootMessage, projectNameOf, rootPathFault, type RootResolution } from './store/root.js';
 import { afterFlush, printErr, printJson, printOut, processSink, writeControl } from './io/output.js';
 import { cleanLine } from './io/sanitize.js';
-import { shellPath, shownName, shownPath } from './io/shown-path.js';
+import { shellArg, shownName, shownPath } from './io/shown-path.js';
 import { listDirSync } from './io/safe-fs/index.js';
 import { OmcStore } from './store/store.js';
 import { firstStepRows } from './store/sessions/domain.js';
@@ -91,7 +91,7 @@ Options:
   --no-mouse    do not take the mouse (the wheel scrolls, a click selects a row; without it the terminal selects text)
   --notify=LIST notify when a loop needs you: bell,osc,tmux or none (default bell,tmux)
   --no-title    leave the terminal title alone (default: "needs you: N"; the fleet:
-                "N sessions need you")
+                the same words, summed over every project)
   --all         the fleet: every session of every .omc root on this machine, by project,
                 each judged by its own OMC (--cwd, --root, --omc-version and --json pick
                 or judge one project: refused with --all or --host)
@@ -179,8 +179,9 @@ async function runJson(
         path: r.abs,
         relative: r.rel,
         sessions: r.sessions,
-        // A command to type: the path quoted for the shell ($'…' when it holds a control byte); `path` stays raw.
-        hint: `--root ${shellPath(r.abs)}`,
+        // A command to type: the path quoted for any POSIX shell (printf's escapes when it holds a control byte), or
+        // why none can be given; `path` stays raw.
+        hint: shellArg(r.abs, (w) => `--root ${w}`),
       })),
       nested_search_truncated: nested.truncated,
     },

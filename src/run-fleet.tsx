@@ -1,8 +1,8 @@
 /**
  * `omc-top --all` / `--host`: the fleet's stores started, the fleet view
  * mounted through the same full-screen lifecycle as the monitor, and the
- * terminal title kept at the header's first words ("omc-top --all · N
- * sessions need you") as the monitor keeps its own: pushed at start, popped
+ * terminal title kept at the header's first words ("omc-top --all · needs
+ * you: N") as the monitor keeps its own: pushed at start, popped
  * at exit, left alone with --no-title or `"title": false`.
  */
 import React from 'react';

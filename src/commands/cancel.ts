@@ -13,7 +13,7 @@ import { executeCancel, ledgerAppends, type CancelDone } from '../store/cancel/e
 import { ledgerTail } from '../store/cancel/describe.js';
 import { planCancel, type CancelRequest } from '../store/cancel/plan.js';
 import { listDirSync, readJsonSync, statSync } from '../io/safe-fs/index.js';
-import { sessionInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
+import { sessionInstall, sessionTranscriptInstall, type OmcInstall, type RulesVersion } from '../store/omc-install.js';
 import { pauseRefusal } from '../store/cancel/pause-support.js';
 import { resolveRootAndOmc } from '../store/omc-root.js';
 import { noRootMessage } from '../store/root.js';
@@ -363,8 +363,13 @@ export async function runCancelCommand(argv: readonly string[], io: Io = default
     throw new UsageError(`--wait needs a number of seconds, not ${JSON.stringify(cleanLine(waitArg))}`);
   const waitMs = waitArg === undefined ? 0 : Math.round(Number(waitArg) * 1000);
   const req: CancelRequest = { sessionId, mode, pauseOnly };
-  // The session's own Claude process may run another OMC than the project's (its --plugin-dir).
-  const omc = (override === undefined && sessionId !== null ? sessionInstall(env, sessionId) : null) ?? found.omc;
+  // The session's own Claude process may run another OMC than the project's (its --plugin-dir); once it is gone,
+  // the OMC its transcript says Claude loaded its skills from (as `--json` and a monitor judge it).
+  const own =
+    override === undefined && sessionId !== null
+      ? (sessionInstall(env, sessionId) ?? sessionTranscriptInstall(env, sessionId, res.projectDir))
+      : null;
+  const omc = own ?? found.omc;
   const rules = omc.rules;
   const refused = pauseOnly ? pauseRefusal(omc) : null;
   if (refused)

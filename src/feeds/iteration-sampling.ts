@@ -12,7 +12,7 @@ import { WATCHED_RUN_MODES } from '../store/runs/ledger.js';
 export const SAMPLES_FLUSH_MS = 1000;
 
 /**
- * The TUI only: samples every live watched loop's iteration into
+ * The TUI only: samples every live watched loop's iteration, and every other live mode's window, into
  * $XDG_STATE_HOME/omc-top/ (never --json, never --readonly, never tests that do not ask),
  * and feeds them to the history for runs whose state is gone. Returns a stop function
  * (which writes what is pending).
@@ -87,19 +87,22 @@ export function enableIterationSamples(store: OmcStore, env: NodeJS.ProcessEnv =
       const sid = s.kind === 'legacy' ? null : s.id;
       for (let j = 0; j < s.modes.length; j++) {
         const m = s.modes[j]!;
-        if (m.active && watched.has(m.mode) && m.iteration !== null) {
-          const key = `${sid ?? ''}\u0000${m.mode}`;
-          const mark = `${m.startedMs}:${m.iteration}`;
-          if (lastSampled.get(key) === mark) continue;
-          lastSampled.set(key, mark);
-          recorded = samples.record(m.mode, sid, m.startedMs, m.iteration, store.clock()) || recorded;
-          const wk = `${key}\u0000${m.startedMs}`;
-          watching.set(wk, { mode: m.mode, sid, startedMs: m.startedMs });
-          const sk = sessionKey(s);
-          const set = watchedOf.get(sk) ?? new Set<string>();
-          set.add(wk);
-          watchedOf.set(sk, set);
-        }
+        if (!m.active) continue;
+        // A watched loop's iteration; any other live mode with a start (no iteration in its state: ultrawork,
+        // ralplan, OMC 5.5's autopilot) is sampled for its window only, its sign of life a change of its state.
+        const iteration = watched.has(m.mode) ? m.iteration : null;
+        if (iteration === null && m.startedMs === null) continue;
+        const key = `${sid ?? ''}\u0000${m.mode}`;
+        const mark = iteration !== null ? `${m.startedMs}:${iteration}` : `${m.startedMs}:~${m.updatedMs}`;
+        if (lastSampled.get(key) === mark) continue;
+        lastSampled.set(key, mark);
+        recorded = samples.record(m.mode, sid, m.startedMs, iteration, store.clock()) || recorded;
+        const wk = `${key}\u0000${m.startedMs}`;
+        watching.set(wk, { mode: m.mode, sid, startedMs: m.startedMs });
+        const sk = sessionKey(s);
+        const set = watchedOf.get(sk) ?? new Set<string>();
+        set.add(wk);
+        watchedOf.set(sk, set);
       }
     }
     // A loop seen live whose state is gone (OMC's /cancel, omc-top's cancel, its end) or no longer active: its

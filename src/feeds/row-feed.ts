@@ -1,6 +1,7 @@
 /**
  * `watch --json --rows`: every session's fleet row, once at start and again
- * whenever it changes (a session that goes gets `row: null`). Rows are
+ * whenever it changes (a session that goes gets `row: null`), and the row of
+ * a Claude with no OMC session that waits on a prompt omc-top can answer. Rows are
  * compared by their JSON, so a rebuilt snapshot with nothing new prints
  * nothing. Rebuilt once per turn of the loop however many cells changed.
  * A reader that falls behind is never sent a pile of stale rows: the feed
@@ -12,7 +13,7 @@
 import { rowLine } from './json-line.js';
 import type { OmcStore } from '../store/store.js';
 import type { AttentionMonitor } from './attention/monitor.js';
-import { needsBySession, rowIdentity, rowOf, settledUntilMs } from './row.js';
+import { needsBySession, rowIdentity, rowOf, settledUntilMs, waitingClaudeRows } from './row.js';
 import { LEGACY_KEY, sessionKey } from '../store/sessions/model.js';
 
 export function startRowFeed(
@@ -42,13 +43,15 @@ export function startRowFeed(
     if (stopped) return;
     const at = now();
     const claude = store.claude.getSnapshot().bySession;
-    const needs = needsBySession(monitor?.view.getSnapshot().open ?? []);
+    const open = monitor?.view.getSnapshot().open ?? [];
+    const needs = needsBySession(open);
     const records = store.cancelRecords.getSnapshot().records;
     const quota = store.quota.getSnapshot();
     // Keyed by the row's identity: the session-less state and a directory named legacy are two rows.
     const seen = new Set<string>();
     let wordEnds = Infinity;
-    for (const s of store.sessions.getSnapshot().sessions) {
+    const sessions = store.sessions.getSnapshot().sessions;
+    for (const s of sessions) {
       const row = rowOf(s, claude.get(s.id), at, needs.get(sessionKey(s)), records.get(sessionKey(s)), quota);
       // A rate limit's reset changes the row with nothing new on disk: it is built again then too.
       wordEnds = Math.min(wordEnds, settledUntilMs(row) ?? Infinity, row.rateLimitedUntilMs ?? Infinity);
@@ -59,6 +62,18 @@ export function startRowFeed(
       if (full()) return clearWordEnd();
       last.set(key, json);
       out(rowLine(project, s.id, row.sessionless === true, row, at) + '\n');
+    }
+    // A Claude the model counts with no session row (a plain `claude` waiting on a permission prompt): the row the
+    // local fleet builds for it, so a `--host` fleet reading this stream shows it as a local project's; `row: null`
+    // once its prompt is answered or it exits.
+    for (const row of waitingClaudeRows(open, sessions, claude)) {
+      const key = rowIdentity(row);
+      seen.add(key);
+      const json = JSON.stringify(row);
+      if (last.get(key) === json) continue;
+      if (full()) return clearWordEnd();
+      last.set(key, json);
+      out(rowLine(project, row.session, false, row, at) + '\n');
     }
     for (const key of [...last.keys()]) {
       if (seen.has(key)) continue;

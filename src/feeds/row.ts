@@ -285,15 +285,18 @@ export function rowOf(
 /**
  * A row for a Claude that needs the user but has no OMC session row (a plain `claude` in the project waiting on a
  * permission prompt the hook handed over: the attention model counts it, `permission` kind). Without it a surface
- * that draws session rows (the fleet) would count nothing and show nothing for it. One row per such Claude.
+ * that draws session rows would show nothing for it: the local fleet (fleet/local.ts) and `watch --json --rows`
+ * (row-feed.ts, what a `--host` fleet reads) both add these. One row per such Claude.
  */
 export function waitingClaudeRows(
   open: readonly NeedItem[],
-  hasSession: (id: string) => boolean,
+  sessions: readonly SessionView[],
   claude: ReadonlyMap<string, ClaudeSessionView>,
 ): RowModel[] {
   const out: RowModel[] = [];
   const seen = new Set<string>();
+  // Asked only for such a need (few): a pass over the sessions then, never on a plain change.
+  const hasSession = (sid: string) => sessions.some((s) => s.kind !== 'legacy' && s.id === sid);
   for (const n of open) {
     if (n.session === null || !isPermissionNeed(n) || seen.has(n.session) || hasSession(n.session)) continue;
     seen.add(n.session);

@@ -23,7 +23,15 @@ import { BgJobsReader } from '../store/claude/bg-jobs-reader.js';
 import type { Clock } from '../store/types.js';
 import { discoverRoots, rootStillThere, type FleetRoot } from './discover.js';
 import type { ClaudeRootsMemo } from './claude-root.js';
-import { byAttention, EMPTY_FLEET, sortGroups, type FleetGroup, type FleetRow, type FleetSnapshot } from './model.js';
+import {
+  byAttention,
+  EMPTY_FLEET,
+  groupNeedNote,
+  sortGroups,
+  type FleetGroup,
+  type FleetRow,
+  type FleetSnapshot,
+} from './model.js';
 import { needsBySession, needText, rowIdentity, rowOf, waitingClaudeRows } from '../feeds/row.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
 import { AckFile } from '../feeds/attention/acks.js';
@@ -461,6 +469,7 @@ export class LocalFleet {
           tone: 'normal',
           detail: null,
           rows: [],
+          needsYou: 0,
           rootCount: 0,
           parts: [],
         };
@@ -478,10 +487,12 @@ export class LocalFleet {
         g.notes.push(why);
         g.tone = 'warn';
       }
-      // What needs the user in this root but in no session (a directory above the sessions omc-top may not list):
-      // no row carries it, so the group's header says it, in the rows' words.
-      for (const n of r.monitor.view.getSnapshot().open) {
-        const note = n.session === null ? `needs you: ${n.reason}${n.path ? ` (${n.path})` : ''}` : null;
+      // What needs the user in this root but in no session (a gate, a directory above the sessions omc-top may not
+      // list): no row carries it, so the group's header says it, in the rows' words. It counts as the monitor's does.
+      const view = r.monitor.view.getSnapshot();
+      g.needsYou += view.count;
+      for (const n of view.open) {
+        const note = groupNeedNote(n);
         if (note === null || g.notes.includes(note)) continue;
         g.notes.push(note);
         if (g.tone === 'normal') g.tone = 'warn';
@@ -512,6 +523,7 @@ export class LocalFleet {
         prev.parts.every((p, i) => p === g.parts[i]) &&
         prev.group.label === g.label &&
         prev.group.tone === g.tone &&
+        prev.group.needsYou === g.needsYou &&
         prev.group.notes.length === g.notes.length &&
         prev.group.notes.every((n, i) => n === g.notes[i])
       ) {
@@ -567,10 +579,8 @@ export class LocalFleet {
       return { ...row, key: `local|${id}|${rowIdentity(row)}`, host: null, rootId: id, rootLabel: r.info.label };
     };
     // A Claude the model counts with no session row of its own (a plain `claude` waiting on a permission prompt):
-    // its own row, so the fleet's count and rows read the same model as the project's monitor.
-    // Asked only for such a need (few): a pass over the sessions then, never on a plain change.
-    const hasSession = (sid: string) => sessions.sessions.some((s) => s.kind !== 'legacy' && s.id === sid);
-    const waiting = waitingClaudeRows(view.open, hasSession, claude);
+    // its own row, so the fleet's rows read the same model as the project's monitor.
+    const waiting = waitingClaudeRows(view.open, sessions.sessions, claude);
     const extra = waiting.map((row): FleetRow => ({
       ...row,
       key: `local|${id}|${rowIdentity(row)}`,

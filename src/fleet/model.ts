@@ -5,6 +5,7 @@
  * read the same thing.
  */
 import type { RowModel } from '../feeds/row.js';
+import type { NeedItem } from '../feeds/attention/needs.js';
 import type { QuotaSnapshot } from '../store/cost/quota-domain.js';
 
 export interface FleetRow extends RowModel {
@@ -34,6 +35,11 @@ export interface FleetGroup {
   /** A longer message on its own line under the header (ssh's error, the install command); null for none. */
   detail: string | null;
   rows: FleetRow[];
+  /**
+   * What the project's own monitor counts (its `needs you: N`): the open items of its roots' attention views (a
+   * host's: its attention line's), so also those no row carries (a gate, a `.omc` it may not list). The title sums it.
+   */
+  needsYou: number;
 }
 
 export interface FleetSnapshot {
@@ -74,47 +80,44 @@ export function byAttention(a: FleetRow, b: FleetRow): number {
 }
 
 /**
- * 0 for a group with a row that needs the user, else 1. Once per group object, not per comparison or per sort: a
- * comparison passing over both groups' rows cost a fleet of 4,000 rows a pass over them for each of its ~90
- * comparisons, and a pass per sort cost every change that pass; the fleet keeps a group whose rows did not change
- * (and never mutates one), so a change passes over its own group's rows only.
+ * 0 for a group where something needs the user (a row, or an item no row carries), else 1. Once per group object,
+ * not per comparison or per sort: a comparison passing over both groups' rows cost a fleet of 4,000 rows a pass over
+ * them for each of its ~90 comparisons, and a pass per sort cost every change that pass; the fleet keeps a group
+ * whose rows did not change (and never mutates one), so a change passes over its own group's rows only.
  */
 const noNeedsOf = new WeakMap<FleetGroup, number>();
 function needs(g: FleetGroup): number {
   let n = noNeedsOf.get(g);
-  if (n === undefined) noNeedsOf.set(g, (n = Number(!g.rows.some((r) => r.needs !== null))));
-  return n;
-}
-
-/** How many of a group's sessions need the user: once per group object, as `needs` above. */
-const needingOf = new WeakMap<FleetGroup, number>();
-export function sessionsNeeding(g: FleetGroup): number {
-  let n = needingOf.get(g);
-  if (n === undefined) {
-    n = 0;
-    for (const r of g.rows) if (r.needs !== null) n += 1;
-    needingOf.set(g, n);
-  }
-  return n;
-}
-
-/** How many sessions need the user over the whole fleet, every project and host: the header's and the title's count. */
-export function fleetNeeding(snap: FleetSnapshot): number {
-  let n = 0;
-  for (const g of snap.groups) n += sessionsNeeding(g);
+  if (n === undefined) noNeedsOf.set(g, (n = Number(g.needsYou === 0 && !g.rows.some((r) => r.needs !== null))));
   return n;
 }
 
 /**
- * What the fleet is and how many of its sessions need you: the header's first words and the terminal title, so the
- * two say it the same. The fleet counts sessions, each project's own monitor its items: "N sessions need you", not
- * the monitor's "needs you: N". `--host` alone shows only other machines, and says so.
+ * How many things need the user over the whole fleet, every project and host: the sum of what each project's own
+ * monitor counts, so the fleet's header and title say the number those monitors (and `serve --all`) add up to.
+ */
+export function fleetNeeding(snap: FleetSnapshot): number {
+  let n = 0;
+  for (const g of snap.groups) n += g.needsYou;
+  return n;
+}
+
+/**
+ * What the fleet is and how much needs you: the header's first words and the terminal title, so the two say it the
+ * same, in the monitor's words (`needs you: N`). `--host` alone shows only other machines, and says so.
  */
 export function fleetTitle(snap: FleetSnapshot): string {
   const needing = fleetNeeding(snap);
   const what = snap.local !== false ? 'omc-top --all' : 'omc-top --host';
-  return needing > 0 ? `${what} · ${needing} session${needing === 1 ? ' needs' : 's need'} you` : what;
+  return needing > 0 ? `${what} · needs you: ${needing}` : what;
 }
+
+/**
+ * A group header's words for an item of its project that no row carries (in no session: a gate, a `.omc` omc-top may
+ * not list), in the rows' words; null for an item of a session.
+ */
+export const groupNeedNote = (n: Pick<NeedItem, 'session' | 'reason' | 'path'>): string | null =>
+  n.session === null ? `needs you: ${n.reason}${n.path ? ` (${n.path})` : ''}` : null;
 
 /** Groups with a row that needs the user first, then by their best row, local before remote, then by name. */
 export function sortGroups(groups: FleetGroup[]): FleetGroup[] {

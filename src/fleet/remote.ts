@@ -21,7 +21,7 @@ import { cleanLine, truncate } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
 import { remoteCwdArgs, shellQuote, type HostSpec } from '../config/host-spec.js';
 import type { FleetGroup, FleetRow } from './model.js';
-import { byAttention } from './model.js';
+import { byAttention, groupNeedNote } from './model.js';
 import { LineSplitter, MAX_LINE_BYTES, parseRemoteLine } from './remote-lines.js';
 import { formatBytes } from '../io/safe-fs/index.js';
 import { rowIdentity, rowLabel, type RowModel } from '../feeds/row.js';
@@ -457,6 +457,14 @@ export class RemoteHost {
       notes.push(`${this.problemCount} bad line${this.problemCount === 1 ? '' : 's'} skipped`);
       detail ??= `last bad line: ${this.problems[this.problems.length - 1]}`;
     }
+    // What needs the user there in no session (a gate, a `.omc` it may not list): no row carries it, so the header
+    // says it, as a local project's does; the count is the host monitor's, as its attention line last said it.
+    for (const n of this.open) {
+      const note = groupNeedNote(n);
+      if (note === null || notes.includes(note)) continue;
+      notes.push(note);
+      if (tone === 'normal') tone = 'warn';
+    }
     // Not live (a first connection aside, whose rows are this stream's own): every row is as the host last said.
     const asOf = down && this.phase !== 'connecting' ? (this.heardLiveAt ?? this.silence.lastLineAt) : null;
     const rows: FleetRow[] = [...this.rows.values()].map((r) => ({
@@ -476,6 +484,7 @@ export class RemoteHost {
       tone,
       detail,
       rows,
+      needsYou: this.open.length,
     };
   }
 

@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { bytesOfPath } from './safe-fs/byte-paths.js';
-import { escapeBytes, shellWordOfBytes } from './safe-fs/escape-bytes.js';
+import { escapeBytes, NO_SHELL_WORD, shellWordOfBytes } from './safe-fs/escape-bytes.js';
 
 /** A path to show: every byte visible, none that the terminal would act on (`a\e[31mred\nx`). */
 export function shownPath(p: string): string {
@@ -19,11 +19,22 @@ export function shownPath(p: string): string {
 }
 
 /**
- * A path as one argument of a command a user can copy into a POSIX shell: bare, `'…'`, or `$'…'` when it holds
- * a control byte or a byte that is not UTF-8 (`--root $'a\e[31mred\nx/.omc'`).
+ * A path as one argument of a command a user can copy into a POSIX shell (dash included): bare, `'…'`, or
+ * `"$(printf '…')"` when it holds a control byte or a byte that is not UTF-8
+ * (`--root "$(printf 'a\033[31mred\012x/.omc')"`). Null when no shell word can carry it (a name ending in a newline):
+ * the hint then says so in NO_SHELL_WORD's words (`shellArg`).
  */
-export function shellPath(p: string): string {
+export function shellPath(p: string): string | null {
   return shellWordOfBytes(bytesOfPath(p));
+}
+
+/**
+ * A hint's command with `p` as its argument (`--root <p>`), or, when no shell word can carry `p`, the path as shown
+ * and why there is no command: the same words on every surface that offers one.
+ */
+export function shellArg(p: string, command: (word: string) => string): string {
+  const word = shellPath(p);
+  return word !== null ? command(word) : `${command(shownPath(p))} (${NO_SHELL_WORD})`;
 }
 
 /**

@@ -24,7 +24,8 @@
  */
 import path from 'node:path';
 import { readJsonSync, readTextSync } from '../io/safe-fs/index.js';
-import { CLAUDE_DIR_READ, findClaudeConfigDir } from './claude/config-dir.js';
+import { CLAUDE_DIR_READ, findClaudeConfigDir, transcriptRel } from './claude/config-dir.js';
+import { TranscriptReader } from './claude/transcript-reader.js';
 import { projectClaudeConfig, type ProjectClaudeConfig } from './claude/project-config.js';
 import { pluginDirsIn, pluginDirsOf } from './claude/plugin-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './claude/process-status.js';
@@ -243,6 +244,41 @@ export function installForRecorded(flags: readonly string[], pid: number): OmcIn
       );
   }
   return null;
+}
+
+/** The tag of an install a session's transcript decided (installForTranscript): the header says it so. */
+export const TRANSCRIPT_TAG = 'transcript';
+
+/**
+ * The OMC a session's Claude loaded its skills from, by Claude Code's own line in the session's transcript (the Skill
+ * tool's "Base directory for this skill: <root>/skills/<name>", transcript-facts.ts `omcSkillDir`): for a session
+ * whose process is gone and whose command line omc-top never read (a fresh `--json`, a monitor started after it), the
+ * one thing left on disk that names an OMC no settings file names (`--plugin-dir`). Null when the directory is not a
+ * plugin's skill or holds no OMC now.
+ */
+export function installForTranscript(skillDir: string): OmcInstall | null {
+  if (path.basename(path.dirname(skillDir)) !== 'skills') return null;
+  const root = path.dirname(path.dirname(skillDir));
+  const version = omcVersionAt(root);
+  if (!version) return null;
+  return installOf(
+    version,
+    `OMC's skills loaded from ${cleanLine(root)} (the session's transcript says so; its Claude process is gone)`,
+    TRANSCRIPT_TAG,
+    [{ version, source: TRANSCRIPT_TAG, path: root }],
+  );
+}
+
+/**
+ * The OMC a session's transcript names (installForTranscript), read from the transcript Claude files under `cwd`: for
+ * a one-shot command that judges one session (`cancel`) without the Claude side's readers. Null when there is none.
+ */
+export function sessionTranscriptInstall(env: NodeJS.ProcessEnv, sessionId: string, cwd: string): OmcInstall | null {
+  if (!path.isAbsolute(cwd)) return null;
+  const reader = new TranscriptReader(findClaudeConfigDir(env).dir, transcriptRel(cwd, sessionId));
+  reader.refresh();
+  const dir = reader.factsIfAny?.omcSkillDir?.dir;
+  return dir === undefined ? null : installForTranscript(dir);
 }
 
 /** The OMC a session's own live Claude process loaded (its --plugin-dir), or null. */

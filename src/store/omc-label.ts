@@ -3,7 +3,7 @@
  * serve page's line (commands/serve/source.ts). When no OMC was found every verdict is a guess by the newest
  * book, and the header keeps a mark of it at every width (the long form first, then shorter ones).
  */
-import { omcChangeWords, type OmcInstall } from './omc-install.js';
+import { omcChangeWords, TRANSCRIPT_TAG, type OmcInstall } from './omc-install.js';
 import { newerThanKnownWords } from './omc-books.js';
 import type { SessionOmc } from './sessions/model.js';
 
@@ -16,13 +16,21 @@ export function omcLabel(omc: OmcInstall, seen: readonly SessionOmc[] = []): str
   return omcGuessMarks(omc, seen)?.[0] ?? knownLabel(omc, seen);
 }
 
+/**
+ * A session's own OMC: its Claude's `--plugin-dir`, live or recorded, or (that process gone, its command line never
+ * read) the directory its transcript says Claude loaded OMC's skills from.
+ */
+const ownTag = (x: { sourceTag: string }) => x.sourceTag === '--plugin-dir' || x.sourceTag === TRANSCRIPT_TAG;
+
 function knownLabel(omc: OmcInstall, seen: readonly SessionOmc[]): string {
-  const own = seen.filter((x) => x.sourceTag === '--plugin-dir');
+  const own = seen.filter(ownTag);
   if (own.length > 0) {
     const versions = [...new Set(own.map((x) => x.version ?? '?'))];
     const project = omc.assumed || omc.version === null ? [] : [omc.version];
     const all = [...new Set([...project, ...versions])];
-    if (all.length === 1) return `OMC ${versions[0]} (--plugin-dir${own[0]?.exact ? '' : ` · ${own[0]?.rules} rules`})`;
+    // "(--plugin-dir)" while any session's Claude is known by its flags; else "(transcript)".
+    const tag = own.some((x) => x.sourceTag === '--plugin-dir') ? '--plugin-dir' : TRANSCRIPT_TAG;
+    if (all.length === 1) return `OMC ${versions[0]} (${tag}${own[0]?.exact ? '' : ` · ${own[0]?.rules} rules`})`;
     return `OMC ${all.join('/')} (per session)`;
   }
   const tag = omc.sourceTag === 'env' ? 'CLAUDE_PLUGIN_ROOT' : omc.sourceTag;
@@ -34,7 +42,7 @@ function knownLabel(omc: OmcInstall, seen: readonly SessionOmc[]): string {
  * OMC is known (a session's own --plugin-dir names one too).
  */
 export function omcGuessMarks(omc: OmcInstall, seen: readonly SessionOmc[] = []): readonly string[] | null {
-  if (seen.some((x) => x.sourceTag === '--plugin-dir')) return null;
+  if (seen.some(ownTag)) return null;
   if (!omc.assumed && omc.version !== null) return null;
   return [`OMC ? (${omc.rules} rules, assumed)`, 'OMC ? (assumed)', 'OMC ?'];
 }
@@ -54,7 +62,7 @@ export function omcGuessLine(omc: OmcInstall, seen: readonly SessionOmc[] = []):
  * such a session the header names the project's install, and so does the line ("OMC 5.5.0 now (was 4.4.4)").
  */
 export function omcChangeLine(next: OmcInstall, was: OmcInstall, seen: readonly SessionOmc[] = []): string | null {
-  if (!seen.some((x) => x.sourceTag === '--plugin-dir')) return omcChangeWords(next, was);
+  if (!seen.some(ownTag)) return omcChangeWords(next, was);
   const now = omcLabel(next, seen);
   const before = omcLabel(was, seen);
   if (now === before) return null;

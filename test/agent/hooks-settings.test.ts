@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO, CLAUDE_VERSION, skipReason, startRun, type Run } from './harness.js';
 import { HookEnv } from '../../src/store/claude/hook-env.js';
+import { addLocalSubmodule, git } from '../helpers/git-scratch.js';
 import { scaled } from '../helpers/time-scale.js';
 
 const reason = skipReason();
@@ -20,16 +21,6 @@ const runs: Run[] = [];
 afterEach(async () => {
   for (const r of runs.splice(0)) await r.close();
 });
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: GIT_ENV, stdio: 'pipe' });
 
 /** omc-top's own environment for a run: Claude's config dir, and its state and config under the run. */
 const omcTopEnv = (run: Run) => ({
@@ -95,14 +86,7 @@ describe.skipIf(reason !== null)('omc-top hooks and the settings Claude Code rea
     runs.push(run);
     const cases: { name: string; cwd: string; settings: string; off: string | null; before?: () => void }[] = [];
     // A submodule, run in a directory of it: its own top's file, not the superproject's.
-    const lib = path.join(run.dir, 'lib');
-    fs.mkdirSync(path.join(lib, 'deep'), { recursive: true });
-    git(lib, 'init', '-q');
-    fs.writeFileSync(path.join(lib, 'deep', 'f'), 'x');
-    git(lib, 'add', 'deep');
-    git(lib, 'commit', '-qm', 'init');
-    git(run.project, 'submodule', '-q', 'add', lib, 'm');
-    const sub = path.join(run.project, 'm');
+    const sub = addLocalSubmodule(run.project, path.join(run.dir, 'lib'), path.join('deep', 'f'));
     cases.push({
       name: 'submodule',
       cwd: path.join(sub, 'deep'),

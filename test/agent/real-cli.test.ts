@@ -169,6 +169,51 @@ describe.skipIf(reason !== null)('real Claude Code CLI + OMC 5.5.0, offline', ()
   );
 
   it(
+    'a --plugin-dir Claude that has exited: a fresh --json and a monitor started after it judge its loop by the OMC its transcript names, in the same words',
+    async () => {
+      const run = await begin('exited-plugin-dir');
+      const r = await run.claudePrint(['-p', 'ralph: do X', ...PRINT]);
+      expect(r.code, r.stderr).toBe(0);
+      const sid = (JSON.parse(r.stdout) as Json).session_id as string;
+      // Gone, and nothing but its command line named its OMC: no plugin is installed or enabled here.
+      expect(readRegistry(run.configDir).entries.some((e) => e.sessionId === sid)).toBe(false);
+      const projectOmc = detectOmcInstall({
+        env: { CLAUDE_CONFIG_DIR: run.configDir, HOME: run.home },
+        projectDir: run.project,
+      });
+      expect(projectOmc.assumed).toBe(true);
+      // Claude Code's own line in the transcript (its Skill tool) names the directory it loaded OMC's skills from.
+      const words = `OMC's skills loaded from ${OMC_PLUGIN} (the session's transcript says so; its Claude process is gone)`;
+      const doc = omcTopJson(run);
+      expect(doc.omc_version).toMatchObject({ assumed: true });
+      const row = sessionRow(doc, sid);
+      expect(row.omc).toMatchObject({ version: '5.5.0', sourceTag: 'transcript', assumed: false, source: words });
+      expect((row.modes as Json[]).find((m) => m.mode === 'ralph')).toMatchObject({ active: true });
+      // A monitor started after it says the same: the header names no guess, the detail the same source.
+      const app = await mountOnRun(run, undefined, projectOmc);
+      try {
+        await showSession(app, sid);
+        expect(app.lines()[0]).toContain('OMC 5.5.0 (transcript)');
+        expect(app.lines()[0]).not.toContain('assumed');
+        await app.press(KEY.enter);
+        await app.waitForText(`OMC 5.5.0: ${words}`);
+      } finally {
+        await app.unmount();
+      }
+      // So does `cancel`: a pause is known to hold under 5.5.0 (not "depends on the OMC version").
+      const paused = spawnSync(process.execPath, [BUNDLE, 'cancel', sid, '--signal-only', '--json'], {
+        cwd: run.project,
+        env: { ...process.env, CLAUDE_CONFIG_DIR: run.configDir, HOME: run.home, CI: '' },
+        encoding: 'utf8',
+      });
+      const said = JSON.parse(paused.stdout) as Json;
+      expect(said.omc_version, paused.stdout).toMatchObject({ version: '5.5.0', assumed: false, source: words });
+      expect([paused.status, said.ok, said.verdict?.rule]).toEqual([0, true, 'cancel-signal']);
+    },
+    scaled(180_000),
+  );
+
+  it(
     'a SIGKILLed session leaves its registry entry: the process is gone and the loop orphaned',
     async () => {
       const run = await begin('kill');

@@ -3,55 +3,21 @@
  * anchor: for a submodule, the superproject's. `hooks status` and `uninstall` run in the submodule find that entry
  * (recognised only as install writes it), say it, and take it out with every other byte of the file kept.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runHooksCommand } from '../../src/commands/hooks.js';
 import { hooksCheck } from '../../src/commands/doctor-hooks.js';
 import { stateDir } from '../../src/store/permissions/protocol.js';
 import { hookCommand, hookStatus, installHook } from '../../src/store/permissions/settings-hook.js';
-import { cleanupHooksProjects, HOOK, hooksProject, scratchDir } from '../helpers/hooks-project.js';
+import { cleanupHooksProjects, HOOK, hooksIn, hooksProjectWithSubmodule } from '../helpers/hooks-project.js';
 
 afterEach(cleanupHooksProjects);
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: GIT_ENV, stdio: 'pipe' });
-
-function hooksIn(s: ReturnType<typeof hooksProject>, cwd: string, verb: string) {
-  const out: string[] = [];
-  const code = runHooksCommand([verb, '--cwd', cwd], {
-    out: (t) => out.push(t),
-    err: (t) => out.push(t),
-    cwd,
-    env: s.env,
-    script: HOOK,
-  });
-  return { code, said: out.join('') };
-}
-
-/** A superproject (the hooks project) with a submodule `m` made by `git submodule add` of a local repository. */
-function withSubmodule() {
-  const s = hooksProject();
-  const lib = scratchDir('omc-top-lib-');
-  git(lib, 'init', '-q');
-  fs.writeFileSync(path.join(lib, 'f'), 'x');
-  git(lib, 'add', 'f');
-  git(lib, 'commit', '-qm', 'init');
-  git(s.p.dir, 'submodule', '-q', 'add', lib, 'm');
-  return { s, sub: path.join(s.p.dir, 'm'), superFile: s.settings };
-}
-
 describe('hooks status and uninstall in a submodule find what an older omc-top wrote in the superproject', () => {
   it('a file edited since: said by status and doctor, then cut out byte for byte; a look-alike of the user stays', () => {
-    const { s, sub, superFile } = withSubmodule();
+    // A superproject with a submodule `m`; its file is where an older omc-top wrote.
+    const { s, sub } = hooksProjectWithSubmodule();
+    const superFile = s.settings;
     const command = hookCommand({ node: process.execPath, script: HOOK });
     // The user's own spacing and key order, a hook of theirs that merely mentions the marker, and the entry as an
     // older install wrote it (then the file was edited by hand).
@@ -86,7 +52,9 @@ describe('hooks status and uninstall in a submodule find what an older omc-top w
   });
 
   it('a file as the older install left it: uninstall from the submodule gives back the bytes from before', () => {
-    const { s, sub, superFile } = withSubmodule();
+    // A superproject with a submodule `m`; its file is where an older omc-top wrote.
+    const { s, sub } = hooksProjectWithSubmodule();
+    const superFile = s.settings;
     const original = '{\n  "permissions": { "deny": ["Read(./secrets)"] }\n}\n';
     fs.mkdirSync(path.dirname(superFile), { recursive: true });
     fs.writeFileSync(superFile, original);

@@ -4,53 +4,29 @@
  * there at all: `"disableAllHooks": true` in any settings file it reads turns omc-top's off too, which `hooks
  * status`, `doctor` and install say, naming the file and the key.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runHooksCommand } from '../../src/commands/hooks.js';
 import { hooksCheck } from '../../src/commands/doctor-hooks.js';
 import { hookStatus } from '../../src/store/permissions/settings-hook.js';
 import { resolveOmcRoot } from '../../src/store/root.js';
-import { cleanupHooksProjects, HOOK, hooksProject, scratchDir } from '../helpers/hooks-project.js';
+import { git } from '../helpers/git-scratch.js';
+import {
+  cleanupHooksProjects,
+  hooksIn,
+  hooksProject,
+  hooksProjectWithSubmodule,
+  scratchDir,
+  userSettingsFile,
+} from '../helpers/hooks-project.js';
 
 afterEach(cleanupHooksProjects);
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'protocol.file.allow=always', ...args], { cwd, env: GIT_ENV, stdio: 'pipe' });
-
-/** Runs `omc-top hooks VERB` in `cwd` with the scratch home of `s`; returns the exit status and what it said. */
-function hooksIn(s: ReturnType<typeof hooksProject>, cwd: string, verb: string) {
-  const out: string[] = [];
-  const code = runHooksCommand([verb, '--cwd', cwd], {
-    out: (t) => out.push(t),
-    err: (t) => out.push(t),
-    cwd,
-    env: s.env,
-    script: HOOK,
-  });
-  return { code, said: out.join('') };
-}
 
 const local = (dir: string) => path.join(dir, '.claude', 'settings.local.json');
 
 describe('omc-top hooks writes the settings file Claude Code reads where it runs', () => {
   it('in a submodule: the submodule’s own file, not the superproject’s; status and doctor name the same', () => {
-    const s = hooksProject();
-    const lib = scratchDir('omc-top-lib-');
-    git(lib, 'init', '-q');
-    fs.writeFileSync(path.join(lib, 'f'), 'x');
-    git(lib, 'add', 'f');
-    git(lib, 'commit', '-qm', 'init');
-    git(s.p.dir, 'submodule', '-q', 'add', lib, 'm');
-    const sub = path.join(s.p.dir, 'm');
+    const { s, sub } = hooksProjectWithSubmodule();
     fs.mkdirSync(path.join(sub, 'deep'));
     const r = hooksIn(s, path.join(sub, 'deep'), 'install');
     expect(r.code).toBe(0);
@@ -91,9 +67,7 @@ describe('"disableAllHooks": true in a settings file Claude Code reads', () => {
 
   it('in the user settings: status fails and doctor warns, naming the file and the key; install says it too', () => {
     const s = hooksProject();
-    const user = path.join(s.env.CLAUDE_CONFIG_DIR as string, 'settings.json');
-    fs.mkdirSync(path.dirname(user), { recursive: true });
-    fs.writeFileSync(user, '{"disableAllHooks": true}\n');
+    const user = userSettingsFile(s, '{"disableAllHooks": true}\n');
     const r = hooksIn(s, s.p.dir, 'install');
     expect(r.code).toBe(0);
     expect(r.said).toContain(`; but ${off(user)}`);
@@ -158,9 +132,7 @@ describe('"disableAllHooks" that is not a boolean: Claude Code does not load tha
   // off; the file is dropped whole ("These settings did not load"), its hooks and env with it.
   it('in the user settings: hooks are not off, and status, doctor and install name the file and the value', () => {
     const s = hooksProject();
-    const user = path.join(s.env.CLAUDE_CONFIG_DIR as string, 'settings.json');
-    fs.mkdirSync(path.dirname(user), { recursive: true });
-    fs.writeFileSync(user, '{"disableAllHooks": "true", "env": {"OMC_STATE_DIR": "/nowhere"}}\n');
+    const user = userSettingsFile(s, '{"disableAllHooks": "true", "env": {"OMC_STATE_DIR": "/nowhere"}}\n');
     const r = hooksIn(s, s.p.dir, 'install');
     expect(r.code).toBe(0);
     expect(r.said).not.toContain('; but');
@@ -181,8 +153,7 @@ describe('"disableAllHooks" that is not a boolean: Claude Code does not load tha
 
   it('in the file omc-top’s hook is in: install and status say that hook does not run; a false there turns nothing back on', () => {
     const s = hooksProject();
-    const user = path.join(s.env.CLAUDE_CONFIG_DIR as string, 'settings.json');
-    fs.mkdirSync(path.dirname(user), { recursive: true });
+    const user = userSettingsFile(s);
     fs.mkdirSync(path.dirname(s.settings), { recursive: true });
     fs.writeFileSync(s.settings, '{"disableAllHooks": 1}\n');
     const r = hooksIn(s, s.p.dir, 'install');

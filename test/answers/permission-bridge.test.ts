@@ -167,6 +167,26 @@ describe('the permission hook, in process', () => {
     }
   });
 
+  it('a store that does not answer (watch --json, what a --host fleet reads), started before the first monitor that answers, sees its prompts', async () => {
+    const w = world();
+    // A fresh machine: no omc-top state directory yet (a watch writes its status file only later).
+    expect(fs.existsSync(w.stateDir)).toBe(false);
+    const watcher = new PermissionsDomain({ stateDir: w.stateDir, projectDir: w.project, live: true });
+    domains.push(watcher);
+    watcher.scan();
+    // The first monitor that answers makes the directories; the hook hands it a prompt.
+    const dom = listen(w);
+    const { d } = deps(w);
+    const hook = runPermissionHook(payload(w.project), d);
+    const req = await pending(dom);
+    await waitFor(() => watcher.getSnapshot().requests.some((r) => r.id === req.id), {
+      what: 'the watching store to see the request',
+    });
+    expect(answerPermission(w.stateDir, req, 'deny', { claudeEnv: w.env })).toMatchObject({ ok: true });
+    expect((await hook).outcome).toBe('deny');
+    await waitFor(() => watcher.getSnapshot().requests.length === 0, { what: 'the request gone there too' });
+  });
+
   it('"always" keeps the rule in local settings when the config says so, and is refused for a tool that is not Bash', async () => {
     const w = world();
     fs.mkdirSync(path.join(w.env.XDG_CONFIG_HOME as string, 'omc-top'), { recursive: true });

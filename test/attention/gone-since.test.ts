@@ -12,6 +12,7 @@ import { attentionReport } from '../../src/feeds/attention/report.js';
 import { ownStateDir } from '../../src/io/state-dir.js';
 import { BUNDLE } from '../helpers/attention-surfaces.js';
 import { DEAD_PID, writeRegistry } from '../helpers/claude-files.js';
+import { attentionEnv } from '../helpers/claude-registry-rig.js';
 import { writeOmcJson } from '../helpers/fixtures.js';
 import { describe, expect, it } from '../helpers/it.js';
 
@@ -26,7 +27,7 @@ describe('the age of a gone Claude process', () => {
     tempDir,
     newStore,
   }) => {
-    const env = { CLAUDE_CONFIG_DIR: claudeDir, XDG_STATE_HOME: path.join(tempDir(), 'xdg') };
+    const env = attentionEnv({ claudeDir, tempDir });
     const now = Date.now();
     const lastWrite = { [OLDER]: now - 300_000, [NEWER]: now - 120_000 };
     for (const [sid, at] of Object.entries(lastWrite)) {

@@ -103,6 +103,23 @@ const json = (args: string[], cwd: string, env: NodeJS.ProcessEnv): unknown => {
   return JSON.parse(r.stdout);
 };
 
+/**
+ * The bundle's `omc-top ARGS` started in `cwd`, what it writes gathered in `said`; after the test, still running, it
+ * is stopped with `stop` and waited for.
+ */
+function startBundle(args: string[], cwd: string, env: NodeJS.ProcessEnv, stop: NodeJS.Signals) {
+  const c = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise((resolve) => c.once('exit', resolve));
+  onTestFinished(async () => {
+    if (c.exitCode === null && c.signalCode === null) c.kill(stop);
+    await exited;
+  });
+  const said = { out: '', err: '' };
+  c.stdout.on('data', (d: Buffer) => (said.out += d.toString('utf8')));
+  c.stderr.on('data', (d: Buffer) => (said.err += d.toString('utf8')));
+  return { c, exited, said };
+}
+
 /** `watch --json` lines of the bundle until `done` says so; each line's paths under its type (`ready.needsYou`). */
 async function watchLines(
   args: string[],
@@ -111,19 +128,10 @@ async function watchLines(
   done: (lines: Record<string, unknown>[]) => boolean,
   meanwhile?: (lines: Record<string, unknown>[]) => void,
 ): Promise<Record<string, unknown>[]> {
-  const c = spawn(process.execPath, [BIN, 'watch', '--json', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   // Gone before the project is removed: a watch still running writes its status cache under it.
-  const exited = new Promise((resolve) => c.once('exit', resolve));
-  onTestFinished(async () => {
-    if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    await exited;
-  });
-  let out = '';
-  let err = '';
-  c.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  c.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const { c, exited, said } = startBundle(['watch', '--json', ...args], cwd, env, 'SIGKILL');
   const lines = () =>
-    out
+    said.out
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -132,7 +140,7 @@ async function watchLines(
       meanwhile?.(lines());
       return done(lines());
     },
-    { timeoutMs: 60_000, what: `watch --json ${args.join(' ')} (${err})` },
+    { timeoutMs: 60_000, what: `watch --json ${args.join(' ')} (${said.err})` },
   );
   // Stopped as a script stops it, and gone before the project is removed (its status cache lives under it).
   c.kill('SIGTERM');
@@ -142,23 +150,10 @@ async function watchLines(
 
 /** `omc-top serve` of the bundle on a loopback port: its base URL and token, stopped after the test. */
 async function serve(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ base: string; token: string }> {
-  const c = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise((resolve) => c.once('exit', resolve));
-  onTestFinished(async () => {
-    if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
-    await exited;
-  });
-  let out = '';
-  let err = '';
-  c.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  c.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const url = await waitFor(() => /(http:\/\/127\.0\.0\.1:\d+)\/#(\S+)/.exec(out), {
+  const { said } = startBundle(['serve', '--port', '0', ...args], cwd, env, 'SIGTERM');
+  const url = await waitFor(() => /(http:\/\/127\.0\.0\.1:\d+)\/#(\S+)/.exec(said.out), {
     timeoutMs: 60_000,
-    what: `serve's address (${err})`,
+    what: `serve's address (${said.err})`,
   });
   return { base: url[1] as string, token: url[2] as string };
 }

@@ -288,15 +288,17 @@ describe('nested .omc roots (hooks started in a subdirectory)', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(r.stderr).toContain('OMC state also in hz/a\\e[31mred\\nx/.omc (1 session)');
-    expect(r.stderr).toContain("see it with --root $'hz/a\\e[31mred\\nx/.omc'");
-    // Pasted as it is into a shell, the suggestion reaches that root.
-    const arg = /see it with --root (\$'[^']*')/.exec(r.stderr)?.[1] as string;
-    const followed = spawnSync('bash', ['-c', `"$0" "$1" --json --root ${arg}`, process.execPath, BIN], {
-      cwd: where,
-      encoding: 'utf8',
-    });
-    expect(followed.status).toBe(0);
-    expect(JSON.parse(followed.stdout).root).toBe(path.join(where, rel));
+    expect(r.stderr).toContain(`see it with --root "$(printf 'hz/a\\033[31mred\\012x/.omc')"`);
+    // Pasted as it is into a shell, dash (sh on Debian and Ubuntu) or bash, the suggestion reaches that root.
+    const arg = /see it with --root ("\$\(printf '[^']*'\)")/.exec(r.stderr)?.[1] as string;
+    for (const shell of ['/bin/dash', '/bin/bash']) {
+      const followed = spawnSync(shell, ['-c', `"$0" "$1" --json --root ${arg}`, process.execPath, BIN], {
+        cwd: where,
+        encoding: 'utf8',
+      });
+      expect(followed.status, `${shell}: ${followed.stderr}`).toBe(0);
+      expect(JSON.parse(followed.stdout).root).toBe(path.join(where, rel));
+    }
   });
 
   it('given --root <project>/.omc, they are looked for in that project, not where omc-top was started', ({

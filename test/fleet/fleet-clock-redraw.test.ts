@@ -32,7 +32,16 @@ function row(i: number, updatedMs: number | null, extra: Partial<FleetRow> = {})
 }
 
 function snapOf(rows: FleetRow[]): FleetSnapshot {
-  const group = { key: 'local|g', label: 'proj', host: null, notes: [], tone: 'normal' as const, detail: null, rows };
+  const group = {
+    key: 'local|g',
+    label: 'proj',
+    host: null,
+    notes: [],
+    tone: 'normal' as const,
+    detail: null,
+    rows,
+    needsYou: 0,
+  };
   return { ...EMPTY_FLEET, version: 1, groups: [group], roots: 1, ready: true };
 }
 

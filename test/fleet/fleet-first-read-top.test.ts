@@ -28,7 +28,7 @@ function group(label: string, n: number): FleetGroup {
         rootLabel: label,
       }) as FleetRow,
   );
-  return { key: `local|${label}`, label, host: null, notes: [], tone: 'normal', detail: null, rows };
+  return { key: `local|${label}`, label, host: null, notes: [], tone: 'normal', detail: null, rows, needsYou: 0 };
 }
 
 const snap = (groups: FleetGroup[], ready: boolean, version: number): FleetSnapshot => ({

@@ -53,7 +53,7 @@ function row(key: string, usd: number | null, reads: { n: number }): FleetRow {
 }
 
 function group(key: string, rows: FleetRow[], detail: string | null = null): FleetGroup {
-  return { key, label: key, host: null, notes: [], tone: 'normal', detail, rows };
+  return { key, label: key, host: null, notes: [], tone: 'normal', detail, rows, needsYou: 0 };
 }
 
 function snapshot(groups: FleetGroup[], version: number): FleetSnapshot {

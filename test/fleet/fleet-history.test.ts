@@ -72,11 +72,11 @@ describe('omc-top --all started after a Claude exited', () => {
     killClaude(m, a.live, DEAD_PID);
     killClaude(m, b.live, DEAD_PID - 1);
     before.discover();
-    const was = await snapWhen(before, (s) => fleetTitle(s).endsWith('2 sessions need you'), 'the first fleet');
+    const was = await snapWhen(before, (s) => fleetTitle(s).endsWith('needs you: 2'), 'the first fleet');
 
     const after = rig.fleet(m, {});
     after.start();
-    const now = await snapWhen(after, (s) => fleetTitle(s).endsWith('2 sessions need you'), 'the fleet started after');
+    const now = await snapWhen(after, (s) => fleetTitle(s).endsWith('needs you: 2'), 'the fleet started after');
     expect(rowsOf(now)).toEqual(rowsOf(was));
     expect(rowsOf(now).every((r) => r.endsWith('orphaned loop'))).toBe(true);
     expect(now.localClaude).toBe(0);
@@ -104,11 +104,11 @@ describe('omc-top --all started after a Claude exited', () => {
 
     const after = rig.fleet(m, {});
     after.start();
-    await snapWhen(after, (s) => fleetTitle(s).endsWith('1 session needs you'), 'the fleet started after, on alpha');
+    await snapWhen(after, (s) => fleetTitle(s).endsWith('needs you: 1'), 'the fleet started after, on alpha');
     // Both fleets say the same (each judges on its own turn: the same words once both have).
     const said = (f: LocalFleet) => [fleetTitle(f.getSnapshot()), ...rowsOf(f.getSnapshot())].join('\n');
     await waitFor(() => said(before) === said(after), { what: 'both fleets agreeing', timeoutMs: 20_000 });
-    expect(fleetTitle(after.getSnapshot())).toBe('omc-top --all · 1 session needs you');
+    expect(fleetTitle(after.getSnapshot())).toBe('omc-top --all · needs you: 1');
     expect(rowsOf(after.getSnapshot())[0]).toMatch(/orphaned loop$/);
     expect(statusCount(a.root, m.env, true)).toBe(1);
   });
@@ -132,7 +132,7 @@ describe('omc-top --all started after a Claude exited', () => {
     exitClaude(m, a.live, a.dir);
     const fleet = rig.fleet(m, {});
     fleet.start();
-    const snap = await snapWhen(fleet, (s) => fleetTitle(s).endsWith('1 session needs you'), 'the fleet on alpha');
+    const snap = await snapWhen(fleet, (s) => fleetTitle(s).endsWith('needs you: 1'), 'the fleet on alpha');
     expect(rowsOf(snap)).toHaveLength(1);
     expect(rowsOf(snap)[0]).toMatch(new RegExp(`^alpha: ${a.live.slice(0, 8)} .*orphaned loop$`));
     expect(statusCount(a.root, m.env, true)).toBe(1);
@@ -163,7 +163,7 @@ describe('omc-top --all started after a Claude exited', () => {
 
     const fleet = rig.fleet(m, { readonly: true });
     fleet.start();
-    const snap = await snapWhen(fleet, (s) => fleetTitle(s).endsWith('1 session needs you'), 'the fleet on alpha');
+    const snap = await snapWhen(fleet, (s) => fleetTitle(s).endsWith('needs you: 1'), 'the fleet on alpha');
     expect(snap.groups.map((g) => g.label)).toEqual(['alpha']);
     expect(rowsOf(snap)).toEqual([`alpha: ${a.live.slice(0, 8)} orphaned loop`]);
     expect(snap.localClaude).toBe(0);

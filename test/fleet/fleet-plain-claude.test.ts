@@ -76,7 +76,7 @@ describe('omc-top --all: a plain Claude waiting on a permission prompt', () => {
     // It sorts first, and the fleet's count is the project's monitor's.
     expect(rows[0]?.session).toBe(PLAIN);
     expect(fleetNeeding(snap)).toBe(1);
-    expect(fleetTitle(snap)).toBe('omc-top --all · 1 session needs you');
+    expect(fleetTitle(snap)).toBe('omc-top --all · needs you: 1');
 
     // Answered (in Claude's terminal, another omc-top): the row and the count go.
     const store = fleet.root(row.rootId)!.store;

@@ -55,7 +55,7 @@ describe('omc-top --all: projects removed or renamed while watched', () => {
     // What needs you is judged a turn after the first read: the snapshot once it says so.
     const snapWhen = (ok: (s: FleetSnapshot) => boolean, what: string) =>
       waitFor(() => ok(fleet.getSnapshot()) && fleet.getSnapshot(), { what });
-    const before = await snapWhen((s) => fleetTitle(s).endsWith('1 session needs you'), 'gamma needing you');
+    const before = await snapWhen((s) => fleetTitle(s).endsWith('needs you: 1'), 'gamma needing you');
     expect(headers(before)).toEqual(['alpha-1111 (1 sessions)', 'beta-2222 (1 sessions)', 'gamma-3333 (1 sessions)']);
     expect(headerText(before, 0)).toContain('3 roots');
 
@@ -63,7 +63,7 @@ describe('omc-top --all: projects removed or renamed while watched', () => {
     fs.renameSync(path.join(sd, 'gamma-3333'), path.join(sd, 'gamma-renamed'));
     fleet.discover();
     const after = await snapWhen(
-      (s) => s.roots === 2 && fleetTitle(s).endsWith('1 session needs you'),
+      (s) => s.roots === 2 && fleetTitle(s).endsWith('needs you: 1'),
       'the fleet after the move',
     );
     expect(headers(after)).toEqual([
@@ -74,7 +74,7 @@ describe('omc-top --all: projects removed or renamed while watched', () => {
     expect(after.groups.find((g) => g.label === 'beta-2222')?.tone).toBe('error');
     expect(headerText(after, 0)).toContain('2 roots');
     // The renamed project's session still needs you: the header and the terminal title count it.
-    expect(fleetTitle(after)).toBe('omc-top --all · 1 session needs you');
+    expect(fleetTitle(after)).toBe('omc-top --all · needs you: 1');
     expect(after.groups.find((g) => g.label === 'gamma-renamed')?.rows[0]?.session).toBe(sessionId(3));
 
     // serve --all's page: the removed project has left it, the renamed one is there under its new name.

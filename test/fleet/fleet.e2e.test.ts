@@ -2,7 +2,7 @@
  * `omc-top --all` in a real terminal (the bundle under a pty): three projects
  * found through a Claude registry in Claude Code's own format, a live change
  * reaching the screen, Enter into a project's panes, Esc back, q restores;
- * the terminal title says how many sessions need you, as the header does.
+ * the terminal title says what needs you (the sum of the projects' monitors' counts), as the header does.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -75,7 +75,7 @@ function waitOnPermission(m: Machine, sid: string): void {
 const titles = (out: string) => [...out.matchAll(/\x1b\]2;([^\x07]*)\x07/g)].map((t) => t[1]);
 
 describe('the fleet in the terminal title', () => {
-  it("says how many sessions need you in the header's words, follows the count, and gives the old title back on q", async ({
+  it("says what needs you in the header's words (the monitor's count, summed), follows the count, and gives the old title back on q", async ({
     pty,
   }) => {
     m = makeMachine();
@@ -84,16 +84,16 @@ describe('the fleet in the terminal title', () => {
     m.env.XDG_STATE_HOME = path.join(m.home, 'state');
     waitOnPermission(m, a.live);
     const h = pty({ args: ['--all'], cols: 120, rows: 30, cwd: m.base, env: m.env });
-    await h.waitForText('1 session needs you', 20_000);
+    await h.waitForText('needs you: 1', 20_000);
     expect(h.output).toContain('\x1b[22;0t');
     const last = () => titles(h.output).at(-1);
-    await waitFor(() => last() === 'omc-top --all · 1 session needs you', {
+    await waitFor(() => last() === 'omc-top --all · needs you: 1', {
       timeoutMs: 20_000,
       what: 'the title at 1',
     });
     waitOnPermission(m, b.live);
-    await h.waitForText('2 sessions need you', 20_000);
-    await waitFor(() => last() === 'omc-top --all · 2 sessions need you', {
+    await h.waitForText('needs you: 2', 20_000);
+    await waitFor(() => last() === 'omc-top --all · needs you: 2', {
       timeoutMs: 20_000,
       what: 'the title at 2',
     });
@@ -102,8 +102,8 @@ describe('the fleet in the terminal title', () => {
     await h.settle();
     // Set only when it changed, and the old title popped back after the last one set.
     expect(titles(h.output).filter((t) => t !== 'omc-top --all')).toEqual([
-      'omc-top --all · 1 session needs you',
-      'omc-top --all · 2 sessions need you',
+      'omc-top --all · needs you: 1',
+      'omc-top --all · needs you: 2',
     ]);
     expect(h.output.lastIndexOf('\x1b[23;0t')).toBeGreaterThan(h.output.lastIndexOf('\x1b]2;'));
   });
@@ -113,7 +113,7 @@ describe('the fleet in the terminal title', () => {
     const a = m.project('proj-a', 0);
     waitOnPermission(m, a.live);
     const h = pty({ args: ['--all', '--no-title'], cols: 120, rows: 30, cwd: m.base, env: m.env });
-    await h.waitForText('1 session needs you', 20_000);
+    await h.waitForText('needs you: 1', 20_000);
     h.write('q');
     expect(await h.waitForExit()).toBe(0);
     await h.settle();
@@ -153,7 +153,7 @@ describe('the fleet rings as the monitor does', () => {
     );
     expect(bells(h.output)).toBe(0);
     waitOnPermission(m, a.live);
-    await h.waitForText('1 session needs you', 20_000);
+    await h.waitForText('needs you: 1', 20_000);
     await waitFor(() => osc9(h.output).length === 1, { timeoutMs: 20_000, what: 'the notification of proj-a' });
     expect(osc9(h.output)[0]).toMatch(/^proj-a \w+.*: waiting for you: permission prompt/);
     expect(bells(h.output)).toBe(1);
@@ -163,12 +163,12 @@ describe('the fleet rings as the monitor does', () => {
     await h.waitForText('notifications off: nothing rings from the fleet', 20_000);
     await h.waitForText('notify off', 20_000);
     waitOnPermission(m, b.live);
-    await h.waitForText('2 sessions need you', 20_000);
+    await h.waitForText('needs you: 2', 20_000);
     // N again: on; the next one rings, and proj-b's (dropped while off) never does.
     h.write('N');
     await h.waitForText('notifications on', 20_000);
     waitOnPermission(m, c.live);
-    await h.waitForText('3 sessions need you', 20_000);
+    await h.waitForText('needs you: 3', 20_000);
     await waitFor(() => osc9(h.output).length === 2, { timeoutMs: 20_000, what: 'the notification of proj-c' });
     expect(osc9(h.output)[1]).toMatch(/^proj-c /);
     expect(osc9(h.output).some((t) => t.startsWith('proj-b'))).toBe(false);

@@ -33,7 +33,7 @@ function row(key: string, rank: number, needs: string | null, reads: { n: number
 }
 
 function group(key: string, rows: FleetRow[], host: string | null = null): FleetGroup {
-  return { key, label: key, host, notes: [], tone: 'normal', detail: null, rows };
+  return { key, label: key, host, notes: [], tone: 'normal', detail: null, rows, needsYou: 0 };
 }
 
 describe('sortGroups', () => {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runHooksCommand } from '../../src/commands/hooks.js';
 import { REPO, makeProject, type TempProject } from './fixtures.js';
+import { addLocalSubmodule } from './git-scratch.js';
 
 export const HOOK = path.join(REPO, 'dist', 'omc-top-hook.mjs');
 
@@ -50,4 +51,36 @@ export function hooksProject() {
   /** Where install keeps what the file looked like (one record per settings file). */
   const recordsDir = path.join(base, 'state', 'omc-top', 'permissions');
   return { p, env, out, run, settings, base, recordsDir };
+}
+
+export type HooksProject = ReturnType<typeof hooksProject>;
+
+/** Runs `omc-top hooks VERB` in `cwd` with the scratch home of `s`; returns the exit status and what it said. */
+export function hooksIn(s: HooksProject, cwd: string, verb: string): { code: number; said: string } {
+  const out: string[] = [];
+  const code = runHooksCommand([verb, '--cwd', cwd], {
+    out: (t) => out.push(t),
+    err: (t) => out.push(t),
+    cwd,
+    env: s.env,
+    script: HOOK,
+  });
+  return { code, said: out.join('') };
+}
+
+/** A hooks project whose repository has a submodule `m` (a local repository added by `git submodule add`). */
+export function hooksProjectWithSubmodule(): { s: HooksProject; sub: string } {
+  const s = hooksProject();
+  return { s, sub: addLocalSubmodule(s.p.dir, scratchDir('omc-top-lib-')) };
+}
+
+/**
+ * The user settings file of the scratch home of `s`: Claude's config directory made, and the file written with
+ * `text` when given (else not made).
+ */
+export function userSettingsFile(s: HooksProject, text?: string): string {
+  const user = path.join(s.env.CLAUDE_CONFIG_DIR as string, 'settings.json');
+  fs.mkdirSync(path.dirname(user), { recursive: true });
+  if (text !== undefined) fs.writeFileSync(user, text);
+  return user;
 }

@@ -189,6 +189,7 @@ describe('a host spec whose directory holds bidi controls or disputed-width char
         tone: 'normal',
         detail: null,
         rows: [],
+        needsYou: 0,
       },
       80,
       false,

@@ -5,7 +5,6 @@
  * it once (under To answer), and a decision ends it.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runStatusCommand } from '../../src/commands/status.js';
@@ -18,33 +17,19 @@ import { Notifier } from '../../src/feeds/notify/notifier.js';
 import type { PushMessage } from '../../src/feeds/notify/push/channel.js';
 import { ownStateDir } from '../../src/io/state-dir.js';
 import { decideGate } from '../../src/store/graph/decide.js';
-import { OmcStore } from '../../src/store/store.js';
 import { inboxRows } from '../../src/ui/inbox-layout.js';
 import { startTwoGateRun } from '../helpers/omc-graph.mjs';
 import { waitFor } from '../helpers/fixtures.js';
+import { cleanupGraphProjects, graphProject, graphStoreOn } from '../helpers/graph-project.js';
 
-const dirs: string[] = [];
-const stores: OmcStore[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+afterEach(cleanupGraphProjects);
 
 function project() {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-gate-need-')));
-  dirs.push(dir);
-  const root = path.join(dir, '.omc');
-  fs.mkdirSync(root);
+  const g = graphProject('omc-top-gate-need-');
+  fs.mkdirSync(g.root);
   // A scratch state directory: acknowledgements and no monitor's status cache from this machine.
-  const env = { ...process.env, XDG_STATE_HOME: path.join(dir, 'xdg-state') };
-  return { dir, root, runsRoot: path.join(root, 'graph-runs'), env };
-}
-
-function storeOn(root: string): OmcStore {
-  const s = new OmcStore({ root, watch: 'none', projectDir: path.dirname(root), claude: { live: false, env: {} } });
-  stores.push(s);
-  s.start();
-  return s;
+  const env = { ...process.env, XDG_STATE_HOME: path.join(g.dir, 'xdg-state') };
+  return { ...g, env };
 }
 
 function statusTmux(dir: string, env: NodeJS.ProcessEnv): string {
@@ -58,7 +43,7 @@ describe.skipIf(process.platform !== 'linux')('an OMC gate needs you', () => {
     const { dir, root, runsRoot, env } = project();
     const run = startTwoGateRun({ runsRoot, runId: 'gate-need' });
     await waitFor(() => fs.existsSync(run.pendingPath('gate-deploy-act0')), { timeoutMs: 20_000 });
-    const store = storeOn(root);
+    const store = graphStoreOn(root);
     const acks = new AckFile(ownStateDir(env), root);
 
     // The model: one item, the gate's, counted.

@@ -6,35 +6,19 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decideGate, findOmcCli } from '../../src/store/graph/decide.js';
 import { detectOmcInstall } from '../../src/store/omc-install.js';
-import { OmcStore } from '../../src/store/store.js';
+import type { OmcStore } from '../../src/store/store.js';
 import { OMC55 } from '../helpers/omc-packages.mjs';
 import { listPending, OMC_CLI, parseDecision, startTwoGateRun, twoGateDescriptor } from '../helpers/omc-graph.mjs';
 import { waitFor } from '../helpers/fixtures.js';
+import { cleanupGraphProjects, graphProject, graphStoreOn } from '../helpers/graph-project.js';
 
-const dirs: string[] = [];
-const stores: OmcStore[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+afterEach(cleanupGraphProjects);
 
-function project() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-graph-'));
-  dirs.push(dir);
-  const root = path.join(dir, '.omc');
-  return { dir, root, runsRoot: path.join(root, 'graph-runs') };
-}
-function storeOn(root: string): OmcStore {
-  const s = new OmcStore({ root, watch: 'none', projectDir: path.dirname(root), claude: { live: false, env: {} } });
-  stores.push(s);
-  s.start();
-  return s;
-}
+const project = () => graphProject('omc-top-graph-');
 const runOf = (s: OmcStore, id: string) => s.graph.getSnapshot().runs.find((r) => r.runId === id);
 
 describe.skipIf(process.platform !== 'linux')('OMC 5.5.0 graph gates', () => {
@@ -42,7 +26,7 @@ describe.skipIf(process.platform !== 'linux')('OMC 5.5.0 graph gates', () => {
     const { root, runsRoot } = project();
     const run = startTwoGateRun({ runsRoot, runId: 'two-gates' });
     await waitFor(() => fs.existsSync(run.pendingPath('gate-deploy-act0')), { timeoutMs: 20_000 });
-    const store = storeOn(root);
+    const store = graphStoreOn(root);
 
     // Listed: prompt, node, run, age, the owner (this process) alive, what is known of the timeout.
     let r = runOf(store, 'two-gates');
@@ -166,7 +150,7 @@ describe.skipIf(process.platform !== 'linux')('OMC 5.5.0 graph gates', () => {
         () => fs.existsSync(path.join(runsRoot, 'cli-run', 'approvals', 'pending', 'gate-deploy-act0.json')),
         { timeoutMs: 60_000 },
       );
-      const store = storeOn(root);
+      const store = graphStoreOn(root);
       let r = runOf(store, 'cli-run');
       expect(r?.owner).toMatchObject({ pid: child.pid, alive: 'alive' });
       expect(r?.timeout).toMatchObject({ known: true, seconds: 600, policy: 'approved' });

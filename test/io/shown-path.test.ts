@@ -9,17 +9,20 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { expect } from 'vitest';
 import { describe, it } from '../helpers/it.js';
-import { shellPath, shownPath } from '../../src/io/shown-path.js';
-import { escapeBytes, shellWordOfBytes } from '../../src/io/safe-fs/escape-bytes.js';
+import { shellArg, shellPath, shownPath } from '../../src/io/shown-path.js';
+import { escapeBytes, NO_SHELL_WORD, shellWordOfBytes } from '../../src/io/safe-fs/escape-bytes.js';
 import { pathForBytes } from '../../src/io/safe-fs/byte-paths.js';
 import { cleanLine } from '../../src/io/sanitize.js';
 import { quotePath } from '../../src/io/safe-fs/paths.js';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** What bash makes of one word: the bytes of its first argument. */
-function bashReads(word: string): Buffer {
-  return execFileSync('bash', ['-c', `printf %s ${word}`]);
+/** The shells a suggested command is typed into: dash (sh on Debian and Ubuntu, POSIX only) and bash. */
+const SHELLS = ['/bin/dash', '/bin/bash'];
+
+/** What a shell makes of one word: the bytes of its first argument. */
+function shellReads(shell: string, word: string): Buffer {
+  return execFileSync(shell, ['-c', `printf %s ${word}`]);
 }
 
 const NAMES: Array<string | Buffer> = [
@@ -36,6 +39,10 @@ const NAMES: Array<string | Buffer> = [
   'sep\u2028line',
   'naïve/日本語',
   Buffer.from([0x70, 0xff, 0x1b, 0x41, 0xc3]), // not UTF-8, with ESC and a cut sequence
+  '-dash\u001bfirst', // read as an option by printf, were it not escaped
+  '50%\u001b%s\u0007', // printf's conversions
+  'it\'s\u001b"both" $HOME `x`', // quotes and expansions beside a control byte
+  'new\nline\n\nin the middle',
 ];
 
 describe('a path shown to the user', () => {
@@ -64,18 +71,41 @@ describe('a path shown to the user', () => {
     expect(shownPath('a\u001bb')).not.toBe(shownPath('a\\eb'));
   });
 
-  it('in a command to copy, is one shell word that bash reads back as the path', () => {
+  it('in a command to copy, is one shell word that dash and bash both read back as the path', () => {
     expect(shellPath('packages/api/.omc')).toBe('packages/api/.omc');
     expect(shellPath('with space/x')).toBe("'with space/x'");
-    expect(shellPath('hz/a\u001b[31mred\nx/.omc')).toBe("$'hz/a\\e[31mred\\nx/.omc'");
+    // Not $'…' (bash's, which dash takes as a `$` and a quoted text): printf's octal escapes, which every sh reads.
+    expect(shellPath('hz/a\u001b[31mred\nx/.omc')).toBe(`"$(printf 'hz/a\\033[31mred\\012x/.omc')"`);
     for (const n of NAMES) {
       const raw = typeof n === 'string' ? Buffer.from(n) : n;
-      const word = typeof n === 'string' ? shellPath(n) : shellWordOfBytes(n);
+      const word = (typeof n === 'string' ? shellPath(n) : shellWordOfBytes(n)) as string;
       expect(word).not.toMatch(CONTROL);
-      expect(bashReads(word).equals(raw), `${JSON.stringify(word)} for ${JSON.stringify(raw.toString('latin1'))}`).toBe(
-        true,
-      );
+      for (const shell of SHELLS)
+        expect(
+          shellReads(shell, word).equals(raw),
+          `${shell}: ${JSON.stringify(word)} for ${JSON.stringify(raw.toString('latin1'))}`,
+        ).toBe(true);
     }
+  });
+
+  it('in a command to copy, makes that very directory on disk in dash and in bash', ({ tempDir }) => {
+    const base = fs.realpathSync(tempDir('omc-top-shell-'));
+    for (const n of NAMES) {
+      const raw = Buffer.concat([Buffer.from(`${base}/`), typeof n === 'string' ? Buffer.from(n) : n]);
+      const word = shellWordOfBytes(raw) as string;
+      for (const shell of SHELLS) {
+        execFileSync(shell, ['-c', `mkdir -p -- ${word}`]);
+        expect(fs.statSync(raw).isDirectory(), `${shell} made ${JSON.stringify(raw.toString('latin1'))}`).toBe(true);
+        fs.rmSync(raw, { recursive: true });
+      }
+    }
+  });
+
+  it('a name ending in a newline gets no command (a command substitution would drop it), and says why', () => {
+    expect(shellPath('/tmp/x\u001b\n')).toBeNull();
+    expect(shellArg('/tmp/x\u001b\n', (w) => `--root ${w}`)).toBe(`--root /tmp/x\\e\\n (${NO_SHELL_WORD})`);
+    // Nor in quotes: a newline typed in the hint's one line would be a raw control byte in it.
+    expect(shellPath('/tmp/plain\n')).toBeNull();
   });
 
   it('names a held directory (not UTF-8) by its real bytes, escaped the same way, never its fd number', ({
@@ -87,7 +117,7 @@ describe('a path shown to the user', () => {
     const held = pathForBytes(raw) as string;
     expect(held).toMatch(/^\/proc\/self\/fd\/\d+$/);
     expect(shownPath(`${held}/.omc`)).toBe(`${base}/p-\\xff\\e[1m/.omc`);
-    expect(bashReads(shellPath(held)).equals(raw)).toBe(true);
+    for (const shell of SHELLS) expect(shellReads(shell, shellPath(held) as string).equals(raw)).toBe(true);
     // What the sanitiser shows for the held prefix is the same text.
     expect(cleanLine(`${held}/.omc`)).toBe(`${base}/p-\\xff\\e[1m/.omc`);
   });

@@ -62,12 +62,15 @@ describe('the fleet title', () => {
     expect(headerText({ ...EMPTY_FLEET, roots: 3 }, 0)).toMatch(/^omc-top --all · .* · 3 roots/);
   });
 
-  it('says how many sessions need the user, first after the title, summed over every project (none: nothing said)', () => {
+  it("says what needs the user, first after the title, summed over every project's count (none: nothing said)", () => {
     const group = (...needs: Array<string | null>) =>
-      ({ rows: needs.map((n) => ({ needs: n })) }) as unknown as FleetGroup;
+      ({
+        rows: needs.map((n) => ({ needs: n })),
+        needsYou: needs.filter((n) => n !== null).length,
+      }) as unknown as FleetGroup;
     const snap = { ...EMPTY_FLEET, roots: 3, groups: [group('stalled', null), group(null), group('waiting', 'gone')] };
-    expect(headerText(snap, 0)).toMatch(/^omc-top --all · 3 sessions need you · /);
-    expect(headerText({ ...snap, groups: [group('stalled')] }, 0)).toMatch(/^omc-top --all · 1 session needs you · /);
+    expect(headerText(snap, 0)).toMatch(/^omc-top --all · needs you: 3 · /);
+    expect(headerText({ ...snap, groups: [group('stalled')] }, 0)).toMatch(/^omc-top --all · needs you: 1 · /);
     expect(headerText({ ...snap, groups: [group(null)] }, 0)).not.toMatch(/need/);
   });
 });

@@ -1,28 +1,30 @@
 /** The header names the OMC whose rules the statuses use, when the root path still fits beside it. */
 import { makeOmcInstall } from '../../src/store/omc-install.js';
 import React from 'react';
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { Header } from '../../src/ui/chrome.js';
 import { EMPTY_SESSIONS } from '../../src/store/sessions/model.js';
 import { resolveOmcRoot } from '../../src/store/root.js';
 import { render as inkRender } from 'ink';
 import { FakeStdin, FakeStdout } from '../helpers/fake-terminal.js';
+import { headerFrame } from '../helpers/header-frame.js';
 
 const omc = (version: string | null) => makeOmcInstall(version, 'test');
 
-const frame = (width: number, root: string, o: ReturnType<typeof omc>) =>
-  render(
-    <Header
-      root={root}
-      rule="git top-level"
-      sessions={EMPTY_SESSIONS}
-      width={width}
-      now={0}
-      readonly={false}
-      omc={o}
-    />,
-  ).lastFrame() ?? '';
+const frame = (width: number, root: string, o: ReturnType<typeof omc>) => headerFrame({ width, root, omc: o });
+
+/** What the Claude side hands over for a session whose Claude runs OMC 5.5.0 from its own `--plugin-dir`. */
+const seenPluginDir550 = [
+  {
+    version: '5.5.0',
+    source: '--plugin-dir /x',
+    sourceTag: '--plugin-dir',
+    rules: '5.5.0' as const,
+    exact: true,
+    assumed: false,
+    differences: [],
+  },
+];
 
 describe('header: which OMC', () => {
   it('shows the version, or the assumed rules', () => {
@@ -36,29 +38,7 @@ describe('header: which OMC', () => {
     expect(frame(110, '/p/.omc', makeOmcInstall('4.9.2', 'npm', 'npm'))).toContain('OMC 4.9.2 (npm · 4.15.10 rules)');
   });
   it("a session's own --plugin-dir names the version in the header, even when the project has none", () => {
-    const seen = [
-      {
-        version: '5.5.0',
-        source: '--plugin-dir /x',
-        sourceTag: '--plugin-dir',
-        rules: '5.5.0' as const,
-        exact: true,
-        assumed: false,
-        differences: [],
-      },
-    ];
-    const f =
-      render(
-        <Header
-          root="/p/.omc"
-          rule="git top-level"
-          sessions={{ ...EMPTY_SESSIONS, omcSeen: seen }}
-          width={100}
-          now={0}
-          readonly={false}
-          omc={omc(null)}
-        />,
-      ).lastFrame() ?? '';
+    const f = headerFrame({ sessions: { ...EMPTY_SESSIONS, omcSeen: seenPluginDir550 }, omc: omc(null) });
     expect(f).toContain('OMC 5.5.0 (--plugin-dir)');
     expect(f).not.toContain('assumed');
   });
@@ -101,18 +81,7 @@ describe('header: a guess keeps a mark while the root path fits whole', () => {
 
 describe('header: a narrow pane keeps the count', () => {
   const narrow = (width: number) =>
-    render(
-      <Header
-        root="/home/someone/projects/a-long-project-name/.omc"
-        rule="git top-level"
-        sessions={EMPTY_SESSIONS}
-        width={width}
-        now={0}
-        readonly={false}
-        omc={omc('5.5.0')}
-        needs={2}
-      />,
-    ).lastFrame() ?? '';
+    headerFrame({ root: '/home/someone/projects/a-long-project-name/.omc', width, omc: omc('5.5.0'), needs: 2 });
   it('gives the path up before the count, and then the name', () => {
     for (const w of [14, 20, 24, 28, 34, 40, 60, 80]) {
       const f = narrow(w);
@@ -132,17 +101,6 @@ describe('header: a project whose sessions run two releases (sweep 10 §10)', ()
   const top = '/tmp/s10/kw444/proj';
   const probe = { topLevel: () => top, superproject: () => null, remoteOrigin: () => null, commonDir: () => null };
   const res = resolveOmcRoot({ cwd: top, env: {}, home: '/home/u', git: probe, flavor: 'cwd', omcVersion: '4.4.4' });
-  const seen = [
-    {
-      version: '5.5.0',
-      source: '--plugin-dir /x',
-      sourceTag: '--plugin-dir',
-      rules: '5.5.0' as const,
-      exact: true,
-      assumed: false,
-      differences: [],
-    },
-  ];
   it('at 150 columns names both versions beside the whole root and a rule naming the release that decided', () => {
     expect(res.root).toBe(`${top}/.omc`);
     // ink-testing-library draws 100 columns: a terminal of 150.
@@ -151,7 +109,7 @@ describe('header: a project whose sessions run two releases (sweep 10 §10)', ()
       <Header
         root={res.root}
         rule={res.explain}
-        sessions={{ ...EMPTY_SESSIONS, omcSeen: seen }}
+        sessions={{ ...EMPTY_SESSIONS, omcSeen: seenPluginDir550 }}
         width={150}
         now={0}
         readonly={false}

@@ -55,6 +55,20 @@ describe('iteration samples', () => {
     expect(new IterationSamples(dir, '/proj/.omc').all()).toEqual([]);
   });
 
+  it('a mode with no iteration keeps the window it was seen live in: to its end, else to the last change seen', () => {
+    const dir = path.join(tmp(), 'omc-top');
+    const s = new IterationSamples(dir, '/proj/.omc');
+    expect(s.record('ultrawork', 'a', 1_000, null, 2_000)).toBe(true); // new: written
+    expect(s.record('ralplan', 'b', 1_000, null, 2_000)).toBe(true);
+    expect(s.record('ralplan', 'b', 1_000, null, 5_000)).toBe(true); // its state changed: seen live later
+    expect(s.iterationsOf('ultrawork', 'a', 1_000)).toBeNull(); // no iteration is claimed
+    expect(s.sawEnd('ultrawork', 'a', 1_000, 9_000)).toBe(true);
+    expect(s.flush()).toBe(true);
+    const again = new IterationSamples(dir, '/proj/.omc');
+    expect(again.of('a')).toEqual([{ mode: 'ultrawork', fromMs: 1_000, toMs: 9_000 }]);
+    expect(again.of('b')).toEqual([{ mode: 'ralplan', fromMs: 1_000, toMs: 5_000 }]); // its end unseen
+  });
+
   it('written in the background: after a burst of records the newest state is on disk, and no temp is left', async () => {
     const dir = path.join(tmp(), 'omc-top');
     const s = new IterationSamples(dir, '/proj/.omc');

@@ -4,33 +4,29 @@
  * exited the flags omc-top recorded): when the last `--plugin-dir` Claude exits and the project's files name no
  * OMC, the header keeps `OMC 5.5.0 (--plugin-dir)`, so no line may say `OMC ? … now`.
  */
-import React from 'react';
-import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, it } from 'vitest';
 import { makeOmcInstall, type OmcInstall } from '../../src/store/omc-install.js';
-import { OmcStore } from '../../src/store/store.js';
-import { Header } from '../../src/ui/chrome.js';
-import { makeProject, waitFor, writeLiveRalph, type TempProject } from '../helpers/fixtures.js';
+import { waitFor, writeLiveRalph } from '../helpers/fixtures.js';
+import { headerFrame } from '../helpers/header-frame.js';
+import { describe, expect, it, type Fixtures } from '../helpers/it.js';
 
 const SID = 'aaaaaaaa-1111-4222-8333-55555555555a';
-let p: TempProject | null = null;
-let store: OmcStore | null = null;
-afterEach(async () => {
-  await store?.close();
-  store = null;
-  p?.cleanup();
-  p = null;
-});
 
 const pluginDir = (version: string, source: string) => makeOmcInstall(version, source, '--plugin-dir');
 
-/** A monitor whose project install is `first` until the test changes `current`; SID's own Claude ran `own`. */
-function monitor(first: OmcInstall, own: OmcInstall) {
-  p = makeProject({ prefix: 'omc-top-change-header-' });
+/**
+ * A monitor (the test's fixtures make and remove its project and store) whose project install is `first` until the
+ * test changes `current`; SID's own Claude ran `own`.
+ */
+function monitor(
+  { newProject, newStore }: Pick<Fixtures, 'newProject' | 'newStore'>,
+  first: OmcInstall,
+  own: OmcInstall,
+) {
+  const p = newProject({ prefix: 'omc-top-change-header-' });
   writeLiveRalph(p, { sessionId: SID, iteration: 2, max: 10, projectPath: p.dir, prompt: 'ralph: x' });
   const box = { current: first };
   const said: string[] = [];
-  const s = new OmcStore({
+  const s = newStore({
     root: p.root,
     projectDir: p.dir,
     omc: first,
@@ -39,32 +35,24 @@ function monitor(first: OmcInstall, own: OmcInstall) {
     watch: 'poll',
     claude: { live: false, env: { HOME: p.dir, CLAUDE_CONFIG_DIR: `${p.dir}/no-claude` } },
   });
-  store = s;
   s.onOmcChange((words) => {
     if (words) said.push(words);
   });
   s.start();
   // What the Claude side hands over for a session whose --plugin-dir Claude ran (its recorded flags once gone).
   s.sessions.setSessionInstalls(new Map([[SID, own]]));
-  const header = () =>
-    render(
-      <Header
-        root="/p/.omc"
-        rule="git top-level"
-        sessions={s.sessions.getSnapshot()}
-        width={100}
-        now={0}
-        readonly={false}
-        omc={s.omc ?? undefined}
-      />,
-    ).lastFrame() ?? '';
+  const header = () => headerFrame({ sessions: s.sessions.getSnapshot(), omc: s.omc ?? undefined });
   return { box, said, s, header };
 }
 
 describe('the OMC change line and the header', () => {
-  it('the last --plugin-dir Claude exits (the project names no OMC): no line, the header keeps its label', async () => {
+  it('the last --plugin-dir Claude exits (the project names no OMC): no line, the header keeps its label', async ({
+    newProject,
+    newStore,
+  }) => {
     // The project's answer came from that Claude's process (gone now: the monitor looks again, as at a start).
     const m = monitor(
+      { newProject, newStore },
       { ...pluginDir('5.5.0', '--plugin-dir /x (claude pid 42)'), process: { pid: 42, procStart: '1' } },
       pluginDir('5.5.0', '--plugin-dir /x (claude pid 42 ran with it; process gone)'),
     );
@@ -75,8 +63,12 @@ describe('the OMC change line and the header', () => {
     expect(m.said).toEqual([]);
   });
 
-  it("the project's plugin moves while a --plugin-dir session runs: the line names the header's labels", async () => {
+  it("the project's plugin moves while a --plugin-dir session runs: the line names the header's labels", async ({
+    newProject,
+    newStore,
+  }) => {
     const m = monitor(
+      { newProject, newStore },
       makeOmcInstall('4.4.4', 'plugin oh-my-claudecode@omc', 'plugin'),
       pluginDir('5.5.0', '--plugin-dir /x'),
     );

@@ -30,11 +30,13 @@ describe('the --root a nested-root notice offers', () => {
     const notice = nestedNotice(found, '/tmp') as string;
     // Not `hz/ared x/.omc` (the bytes removed: a directory that does not exist), and a --root a shell takes as it.
     expect(notice).toBe(
-      "OMC state also in hz/a\\e[31mred\\nx/.omc (1 session): hooks started in hz/a\\e[31mred\\nx/ write there; see it with --root $'hz/a\\e[31mred\\nx/.omc'",
+      `OMC state also in hz/a\\e[31mred\\nx/.omc (1 session): hooks started in hz/a\\e[31mred\\nx/ write there; see it with --root "$(printf 'hz/a\\033[31mred\\012x/.omc')"`,
     );
     expect(notice).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     const arg = /--root (.*)$/.exec(notice)?.[1] as string;
-    expect(execFileSync('bash', ['-c', `printf %s ${arg}`]).toString()).toBe(rel);
+    // dash (sh on Debian and Ubuntu) reads it as bash does.
+    for (const shell of ['/bin/dash', '/bin/bash'])
+      expect(execFileSync(shell, ['-c', `printf %s ${arg}`]).toString(), shell).toBe(rel);
     expect(nestedMonitorNotice(found)).toBe(
       'OMC state also in hz/a\\e[31mred\\nx/.omc (1 session, from hooks started in hz/a\\e[31mred\\nx/): O switches to it',
     );

@@ -10,13 +10,13 @@
  *   (C1 controls, bidi controls, the line and paragraph separators, zero-width and format characters, Hangul
  *   fillers, variation selectors, regional indicators) as the `\xNN` of each of its bytes.
  *
- * These are the escapes of the shell's `$'…'` quoting, so the same text, so quoted, is the path again
- * (`shellWordOfBytes`). Nothing here touches the disk: a leaf module both the byte-path anchors and the shown paths
- * use.
+ * These are the escapes of bash's `$'…'` quoting; a command to copy writes the same bytes as printf's octal escapes,
+ * which every POSIX shell reads (`shellWordOfBytes`). Nothing here touches the disk: a leaf module both the byte-path
+ * anchors and the shown paths use.
  */
 import { fatalDecoder } from './utf8.js';
 
-/** Named escapes (the shell's `$'…'` reads each of them). */
+/** Named escapes (bash's `$'…'` reads each of them). */
 const NAMED: Record<number, string> = { 0x1b: '\\e', 0x0a: '\\n', 0x09: '\\t', 0x0d: '\\r', 0x5c: '\\\\' };
 
 /**
@@ -90,25 +90,46 @@ export function escapeBytes(raw: Buffer): string {
 const SHELL_BARE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /**
- * The bytes as one word a POSIX shell reads back as exactly these bytes: bare when nothing in it is special to
- * the shell, `'…'` when it holds only printable text, `$'…'` (with the escapes of `escapeBytes`) when it holds a
- * control byte, a byte that is not UTF-8 or a hidden character. Never a raw control byte.
+ * Why no word is offered for a name: a POSIX shell can give a word a byte it cannot be typed with only through
+ * `printf` in a command substitution, which drops the newlines a name ends in.
  */
-export function shellWordOfBytes(raw: Buffer): string {
+export const NO_SHELL_WORD = 'no command to copy: the name ends in a newline, which no POSIX shell command can carry';
+
+/** A shown escape (`\e`, `\n`, `\\`, `\xNN`…) as the same byte in printf's format (`\033`, `\012`, `\\`). */
+function printfEscape(esc: string): string {
+  if (esc === '\\\\') return esc;
+  const b = esc.startsWith('\\x')
+    ? parseInt(esc.slice(2), 16)
+    : ({ e: 0x1b, n: 0x0a, t: 0x09, r: 0x0d } as Record<string, number>)[esc[1] as string];
+  return `\\${(b as number).toString(8).padStart(3, '0')}`;
+}
+
+/**
+ * The bytes as one word a POSIX shell (dash, bash, zsh's sh mode) reads back as exactly these bytes: bare when
+ * nothing in it is special to the shell, `'…'` when it holds only printable text, and `"$(printf '…')"` (each byte
+ * that cannot be typed as printf's three-digit octal escape, `\033`) when it holds a control byte, a byte that is
+ * not UTF-8 or a hidden character: `$'…'` would be shorter, but dash (sh on Debian and Ubuntu) does not read it.
+ * Null when the name ends in a newline: the command substitution would drop it (NO_SHELL_WORD says so). Never a
+ * raw control byte.
+ */
+export function shellWordOfBytes(raw: Buffer): string | null {
   const latin = raw.toString('latin1');
   if (SHELL_BARE.test(latin)) return latin;
   if (bytesArePlain(raw)) {
     const text = raw.toString('utf8');
     return `'${text.replace(/'/g, `'\\''`)}'`;
   }
-  let out = "$'";
-  let afterHex = false;
+  if (raw[raw.length - 1] === 0x0a) return null;
+  // A format that begins with `-` would read as an option: the dash goes in as its escape.
+  let format = raw[0] === 0x2d ? '\\055' : '';
+  let first = raw[0] === 0x2d;
   for (const p of pieces(raw)) {
-    // `\xNN` takes at most two hex digits in bash, but POSIX leaves a third one unspecified: a hex digit right
-    // after a `\xNN` is put in a new `$'…'` of its own.
-    if (afterHex && !p.esc && /^[0-9A-Fa-f]/.test(p.text)) out += "'$'";
-    out += p.esc ? p.text : p.text === "'" ? "\\'" : p.text;
-    afterHex = p.esc && p.text.startsWith('\\x');
+    if (first) {
+      first = false;
+      continue;
+    }
+    if (p.esc) format += printfEscape(p.text);
+    else format += p.text === "'" ? "'\\''" : p.text === '%' ? '%%' : p.text;
   }
-  return out + "'";
+  return `"$(printf '${format}')"`;
 }

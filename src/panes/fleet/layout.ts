@@ -23,7 +23,7 @@ export function headerText(snap: FleetSnapshot, hosts: number, hostsLive = hosts
   const local = snap.local !== false;
   // `--host` alone shows only other machines (fleetTitle says so), and this machine has no roots to count.
   const parts = [
-    // The terminal title's very words (run-fleet.tsx sets it): what this is, and how many sessions need you.
+    // The terminal title's very words (run-fleet.tsx sets it): what this is, and what needs you (the monitors' sum).
     fleetTitle(snap),
     `${n} Claude session${n === 1 ? '' : 's'} on this machine${n > SIBLING_SLOWDOWN ? ` (over ${SIBLING_SLOWDOWN}: OMC 5.6 slows sibling sessions down)` : ''}`,
     ...(local ? [`${snap.roots} root${snap.roots === 1 ? '' : 's'}`] : []),

@@ -18,7 +18,7 @@ import { sameListing, samePids, sameView, type PublishedView, type ReadState } f
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { lastSignOfLife, readRegistry, type RegistryEntry } from './registry.js';
 import { TranscriptReader } from './transcript-reader.js';
-import { installForProcess, installForRecorded, type OmcInstall } from '../omc-install.js';
+import { installForProcess, installForRecorded, installForTranscript, type OmcInstall } from '../omc-install.js';
 import type { StopFacts } from '../verdict/index.js';
 import { waitingFact } from './life.js';
 import { systemTmuxNames, TmuxNames, tmuxWhere, type WindowLister } from './tmux-names.js';
@@ -353,8 +353,26 @@ export class ClaudeDomain implements Domain {
     for (const sid of liveSessions) this.recordedInstalls.delete(sid);
     this.liveSessions = liveSessions;
     for (const [sid, i] of this.recordedInstalls) if (!found.has(sid)) found.set(sid, i);
+    // No live process and no flags recorded (a fresh --json, a monitor started after it went): the OMC its
+    // transcript says Claude loaded its skills from, the same for every reader of the same files.
+    for (const [sid, dir] of this.skillDirs) {
+      if (found.has(sid) || liveSessions.has(sid)) continue;
+      let i = this.transcriptInstalls.get(dir);
+      if (i === undefined) {
+        i = installForTranscript(dir);
+        this.transcriptInstalls.set(dir, i);
+        if (this.transcriptInstalls.size > 64)
+          this.transcriptInstalls.delete(this.transcriptInstalls.keys().next().value as string);
+      }
+      if (i) found.set(sid, i);
+    }
     this.opts.sessions.setSessionInstalls(found);
   }
+
+  /** Each session's OMC skill directory, as its transcript names it (transcript-facts.ts `omcSkillDir`). */
+  private skillDirs: ReadonlyMap<string, string> = new Map();
+  /** installForTranscript per directory (a few: one per OMC a session loaded), looked up once each. */
+  private readonly transcriptInstalls = new Map<string, OmcInstall | null>();
 
   /** Sessions with a live process at the last findInstalls. */
   private liveSessions: ReadonlySet<string> = new Set();
@@ -380,16 +398,28 @@ export class ClaudeDomain implements Domain {
    */
   private pushStopFacts(): void {
     const facts = new Map<string, StopFacts>();
+    const dirs = new Map<string, string>();
+    let dirsSame = true;
     // forEach, not `for (const [sid, r] of …)`: see "Cold loops" in docs/ARCHITECTURE.md.
     this.readers.forEach((r, sid) => {
-      if (r.behind) return;
       // The facts alone, not state(): a state object per reader per publish was 16,000 objects before `live`.
       // A reader that never read a line has no facts to make for this.
       const f = r.factsIfAny;
+      const dir = f?.omcSkillDir?.dir;
+      if (dir !== undefined) {
+        dirs.set(sid, dir);
+        if (this.skillDirs.get(sid) !== dir) dirsSame = false;
+      }
+      if (r.behind) return;
       if (f === null || f.lastLineMs === null) return;
       facts.set(sid, { stopHookActive: f.turnOpen && f.turnBlocks > 0, transcriptPercent: r.contextPercent() });
     });
     this.opts.sessions.setStopFacts(facts);
+    // A transcript that now names where OMC's skills came from (or a session's reader gone): judged by it.
+    if (!dirsSame || dirs.size !== this.skillDirs.size) {
+      this.skillDirs = dirs;
+      this.findInstalls();
+    }
   }
 
   /**

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { readTextSync } from '../../io/safe-fs/index.js';
 import { cleanLine } from '../../io/sanitize.js';
-import { shellPath, shownPath } from '../../io/shown-path.js';
+import { shellArg, shownPath } from '../../io/shown-path.js';
 import { findClaudeConfigDir } from './config-dir.js';
 import { judgeProcess, systemProbe, type LivenessProbe } from './process-status.js';
 import { readRegistry } from './registry.js';
@@ -90,7 +90,7 @@ export function stateDirHints(
       key,
       theirs === null
         ? `Claude pid ${e.pid} here runs without OMC_STATE_DIR: try env -u OMC_STATE_DIR omc-top`
-        : `Claude pid ${e.pid} here runs with OMC_STATE_DIR=${shownPath(theirs)}: try OMC_STATE_DIR=${shellPath(theirs)} omc-top`,
+        : `Claude pid ${e.pid} here runs with OMC_STATE_DIR=${shownPath(theirs)}: try ${shellArg(theirs, (w) => `OMC_STATE_DIR=${w} omc-top`)}`,
     );
   }
   return [...seen.values()];

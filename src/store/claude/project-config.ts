@@ -6,7 +6,7 @@
  * says. When they use several, the one most of them use reads (ties: omc-top's own, else the oldest process's), and
  * a note names the others with the command that reads them.
  */
-import { shellPath, shownPath } from '../../io/shown-path.js';
+import { shellArg, shownPath } from '../../io/shown-path.js';
 import { claudesIn, type ClaudeHere } from './claudes-here.js';
 import { findClaudeConfigDir, type ClaudeConfigDir } from './config-dir.js';
 
@@ -68,7 +68,9 @@ export const configWords = (c: ClaudeConfigDir): string =>
 
 /** The command that reads `c`: `CLAUDE_CONFIG_DIR=… omc-top`, or `env -u CLAUDE_CONFIG_DIR omc-top`. */
 export const commandFor = (c: ClaudeConfigDir): string =>
-  c.rule === 'CLAUDE_CONFIG_DIR' ? `CLAUDE_CONFIG_DIR=${shellPath(c.dir)} omc-top` : 'env -u CLAUDE_CONFIG_DIR omc-top';
+  c.rule === 'CLAUDE_CONFIG_DIR'
+    ? shellArg(c.dir, (w) => `CLAUDE_CONFIG_DIR=${w} omc-top`)
+    : 'env -u CLAUDE_CONFIG_DIR omc-top';
 
 /**
  * Which directory is read and why, when it is not omc-top's own: "Claude's config directory read:

@@ -123,6 +123,12 @@ export interface TranscriptFacts {
    * exited cleanly and nothing resumed it since (a resume appends new turns after it). null otherwise.
    */
   exit: ExitFigures | null;
+  /**
+   * Where Claude Code loaded OMC's skills from, by its own line: the Skill tool's "Base directory for this skill:
+   * <dir>" (a meta line tied by `sourceToolUseID` to a Skill call of an `oh-my-claudecode:` skill). The newest one;
+   * once the process is gone it is the one thing on disk that names the OMC a `--plugin-dir` session loaded.
+   */
+  omcSkillDir: { dir: string; atMs: number | null } | null;
 }
 
 export interface PeerNote {
@@ -171,6 +177,7 @@ export function emptyFacts(): TranscriptFacts {
     cliCost: null,
     peerNotes: [],
     exit: null,
+    omcSkillDir: null,
   };
 }
 
@@ -186,6 +193,13 @@ const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 /** Line types of a conversation (not the CLI's bookkeeping lines written around an exit or a resume). */
 const CONVERSATION = new Set(['user', 'assistant', 'system', 'attachment']);
 const RALPH_ITERATION = /ITERATION\s+(\d+)\s*\/\s*(\d+)/;
+/** OMC's plugin names its skills `oh-my-claudecode:<skill>` (5.5.0 and 4.x alike). */
+const OMC_SKILL_PREFIX = 'oh-my-claudecode:';
+/** The first line of the text Claude Code 2.1.332's Skill tool adds for a plugin skill (an absolute path). */
+const SKILL_BASE_DIR = /^Base directory for this skill: (\/[^\n]{1,4095})(?:\n|$)/;
+/** Skill calls remembered until their base-directory line arrives (it follows the call at once). */
+const KEEP_SKILL_CALLS = 16;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** Claude Code's notice when it ends a turn a Stop hook kept blocking (2.1.332 wording). */
 const BLOCK_CAP_NOTICE = /blocked the turn from ending \d+ consecutive times/;
 
@@ -219,6 +233,8 @@ export class FactsBuilder {
     this.facts.native = this.native.facts;
   }
   private recentIds = new RecentIds(RECENT_IDS);
+  /** Ids of the latest Skill calls of an OMC skill (their base-directory lines name OMC's directory). */
+  private omcSkillCalls: string[] = [];
   /** Responses whose usage could not be counted (usage.ts readUsage): left out of every total. */
   private badResponses = 0;
   /** What the transcript's lines hold that omc-top could not count: a problem line naming the response. */
@@ -321,10 +337,22 @@ export class FactsBuilder {
         push(f.lastToolCalls, call, KEEP_TOOL_CALLS);
         if (id !== null) push(f.pendingCalls, call as PendingCall, KEEP_PENDING_CALLS);
         this.native.toolUse(b.id, name, input);
+        if (name === 'Skill' && id !== null && typeof input?.skill === 'string')
+          if (input.skill.startsWith(OMC_SKILL_PREFIX)) push(this.omcSkillCalls, id, KEEP_SKILL_CALLS);
         const file = input?.file_path ?? input?.notebook_path;
         if (WRITE_TOOLS.has(name) && typeof file === 'string') this.fileWritten(short(file, 300));
       }
     }
+  }
+
+  /** The Skill tool's meta line for an OMC skill call: the directory Claude Code loaded that skill from. */
+  private skillBase(callId: string, msg: Obj, at: number | null): void {
+    if (!this.omcSkillCalls.includes(callId)) return;
+    const first = obj((msg.content as unknown[])[0]);
+    const text = typeof first?.text === 'string' ? first.text.slice(0, 4200) : '';
+    const dir = SKILL_BASE_DIR.exec(text)?.[1];
+    if (dir === undefined || CONTROL.test(dir)) return;
+    this.facts.omcSkillDir = { dir, atMs: at };
   }
 
   private peerNote(origin: unknown, text: unknown, at: number | null): void {
@@ -361,6 +389,7 @@ export class FactsBuilder {
       return;
     }
     if (!Array.isArray(msg.content)) return;
+    if (line.isMeta === true && typeof line.sourceToolUseID === 'string') this.skillBase(line.sourceToolUseID, msg, at);
     for (const block of msg.content) {
       const b = obj(block);
       if (b?.type === 'tool_result' && typeof b.tool_use_id === 'string' && f.pendingCalls.length > 0)

@@ -12,6 +12,7 @@ import {
   ensureOwnDir,
   listDirSync,
   ownDirFault,
+  isDirectorySync,
   ownDirProblem,
   readJsonSync,
   unlinkUnder,
@@ -26,6 +27,7 @@ import {
   ANSWERS,
   FILE_MAX_BYTES,
   LISTENERS,
+  PERMISSIONS_DIR,
   RECEIPTS,
   REQUESTS,
   ReceiptSchema,
@@ -78,6 +80,8 @@ export class PermissionsDomain implements Domain {
   private readonly clock: Clock;
   private readonly startIdentity: (pid: number) => StartIdentity;
   private watchers = new Map<string, fs.FSWatcher>();
+  /** While REQUESTS or RECEIPTS is not there: a watch on the nearest directory above, for them to appear. */
+  private above: { dir: string; w: fs.FSWatcher } | null = null;
   private timer: NodeJS.Timeout | null = null;
   private listening = false;
   /** Why the last registration failed: the path it is about and the reason, for the problem line. */
@@ -292,6 +296,7 @@ export class PermissionsDomain implements Domain {
   }
 
   private watch(): void {
+    let missing = false;
     for (const rel of [REQUESTS, RECEIPTS]) {
       if (this.watchers.has(rel)) continue;
       try {
@@ -302,9 +307,53 @@ export class PermissionsDomain implements Domain {
         });
         this.watchers.set(rel, w);
       } catch {
-        /* not there yet (no listener has run): the tick retries while requests are pending, a scan otherwise */
+        missing = true;
       }
     }
+    this.watchAbove(missing);
+  }
+
+  /**
+   * The directories are not there yet: no monitor that answers has run with this state directory since it was made
+   * (its registration makes them). A store that does not listen (`watch --json`, what a `--host` fleet reads; a
+   * `--readonly` monitor) would then never see the prompts the first such monitor takes: the nearest directory above
+   * them that exists (the state directory, or one above it on a fresh machine) is watched until they appear, and only
+   * for the name on the way down to them (other files come and go beside them).
+   */
+  private watchAbove(missing: boolean): void {
+    if (!missing) {
+      this.above?.w.close();
+      this.above = null;
+      return;
+    }
+    let dir = path.join(this.opts.stateDir, PERMISSIONS_DIR);
+    let names = [REQUESTS, RECEIPTS].map((r) => path.basename(r));
+    while (!isDirectorySync(dir)) {
+      const up = path.dirname(dir);
+      if (up === dir) return;
+      names = [path.basename(dir)];
+      dir = up;
+    }
+    if (this.above?.dir === dir) return;
+    this.above?.w.close();
+    this.above = null;
+    try {
+      const w = fs.watch(dir, { persistent: false }, (_e, name) => {
+        if (this.disposed || (name !== null && !names.includes(name.toString()))) return;
+        this.watch();
+        this.read();
+      });
+      w.on('error', () => {
+        w.close();
+        if (this.above?.w === w) this.above = null;
+      });
+      this.above = { dir, w };
+    } catch {
+      /* gone meanwhile: the next scan looks again */
+      return;
+    }
+    // Made between the look and the watch (`mkdir -p` makes a chain at once): no event will say so, so look again.
+    if (names.some((n) => isDirectorySync(path.join(dir, n)))) this.watch();
   }
 
   /** While requests are pending: expiries pass and hooks end without any file event in their directory. */
@@ -326,6 +375,8 @@ export class PermissionsDomain implements Domain {
     this.disposed = true;
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
+    this.above?.w.close();
+    this.above = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.listenerRel)

@@ -1,8 +1,9 @@
 /**
  * omc-top's own samples of live loops: when each iteration was first seen, so
  * an ended run still says how far it got (OMC deletes the state at the end),
- * and the stretch omc-top saw each loop live in, so its spend stays under its
- * mode once OMC 5.5's state file (the only record of its window) is deleted.
+ * and the stretch omc-top saw each loop live in (also a mode with no iteration:
+ * ultrawork, ralplan, OMC 5.5's autopilot), so its spend stays under its mode
+ * once OMC 5.5's state file (the only record of its window) is deleted.
  * Kept outside .omc, in `$XDG_STATE_HOME/omc-top/` (default
  * `~/.local/state/omc-top/`), one file per .omc root, bounded: the newest
  * 200 runs, 100 iteration times each. Written through fsx's atomic write with
@@ -24,6 +25,7 @@ export interface RunSample {
   mode: string;
   sessionId: string | null;
   startedMs: number | null;
+  /** -1: no iteration seen (a mode whose state holds none: ultrawork, ralplan, OMC 5.5's autopilot). */
   maxIteration: number;
   /** [iteration, first seen at] pairs, newest last. */
   times: Array<[number, number]>;
@@ -80,9 +82,19 @@ export class IterationSamples implements SeenWindows {
     this.load();
   }
 
-  /** Notes the iteration a live loop is on; true when it is new. */
-  record(mode: string, sessionId: string | null, startedMs: number | null, iteration: number, atMs: number): boolean {
-    if (!Number.isSafeInteger(iteration) || iteration < 0) return false;
+  /**
+   * Notes the iteration a live loop is on; true when it is new. `iteration` null: a mode whose state holds no
+   * iteration, seen live (its state changed): true when the run is new to the samples, and its "last seen" moves
+   * (written, as a new iteration's would be: it is where its window ends when no monitor sees it go).
+   */
+  record(
+    mode: string,
+    sessionId: string | null,
+    startedMs: number | null,
+    iteration: number | null,
+    atMs: number,
+  ): boolean {
+    if (iteration !== null && (!Number.isSafeInteger(iteration) || iteration < 0)) return false;
     const k = keyOf(mode, sessionId, startedMs);
     const run = this.runs.get(k) ?? {
       mode,
@@ -99,13 +111,22 @@ export class IterationSamples implements SeenWindows {
     this.texts.delete(run);
     this.runs.delete(k);
     this.runs.set(k, run); // most recently seen last: the bound drops the oldest
+    if (iteration === null) {
+      this.bound();
+      this.dirty = true;
+      return true;
+    }
     if (iteration <= run.maxIteration) return false;
     run.maxIteration = iteration;
     run.times.push([iteration, atMs]);
     if (run.times.length > MAX_TIMES) run.times.splice(0, run.times.length - MAX_TIMES);
-    while (this.runs.size > MAX_RUNS) this.runs.delete(this.runs.keys().next().value as string);
+    this.bound();
     this.dirty = true;
     return true;
+  }
+
+  private bound(): void {
+    while (this.runs.size > MAX_RUNS) this.runs.delete(this.runs.keys().next().value as string);
   }
 
   /**
@@ -120,7 +141,7 @@ export class IterationSamples implements SeenWindows {
       if (startedMs !== null && (r.startedMs === null || Math.abs(r.startedMs - startedMs) > 600_000)) continue;
       if (!best || r.lastSeenMs > best.lastSeenMs) best = r;
     }
-    return best ? best.maxIteration : null;
+    return best && best.maxIteration >= 0 ? best.maxIteration : null;
   }
 
   /** omc-top saw the loop's state go at `atMs` (deleted, or no longer active). False when no sample of it is kept. */

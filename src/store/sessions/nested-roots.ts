@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { listDirSync } from '../../io/safe-fs/index.js';
-import { shellPath, shownPath } from '../../io/shown-path.js';
+import { shellArg, shownPath } from '../../io/shown-path.js';
 import { SlicedScan } from '../../io/sliced-scan.js';
 
 /** Never searched: dependencies, VCS and build output (big, and never where a session runs). */
@@ -195,7 +195,7 @@ function firstFound(
 export function nestedNotice(found: NestedSearch, cwd: string | null = currentDir()): string | null {
   const f = firstFound(found);
   if (f === null) return null;
-  return `OMC state also in ${f.where} (${f.sessions}): hooks started in ${f.dir}/ write there; see it with --root ${shellPath(rootArgFrom(cwd, f.first.abs))}${f.more}`;
+  return `OMC state also in ${f.where} (${f.sessions}): hooks started in ${f.dir}/ write there; see it with ${shellArg(rootArgFrom(cwd, f.first.abs), (w) => `--root ${w}`)}${f.more}`;
 }
 
 /**

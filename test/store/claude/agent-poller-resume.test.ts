@@ -19,19 +19,30 @@ afterEach(() => {
   for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
+/** A scratch Claude config directory (`cfg`, its registry not made yet) and the project a Claude runs in. */
+function scratchClaude(): { cfg: string; cwd: string } {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'poller-resume-'));
+  made.push(base);
+  const cwd = path.join(base, 'proj');
+  fs.mkdirSync(cwd);
+  return { cfg: path.join(base, '.claude'), cwd };
+}
+
+/** A sleeping process standing for a running Claude (a real pid and start time), killed after the test. */
+function runningClaude(): ChildProcess {
+  const live = spawn('sleep', ['600'], { stdio: 'ignore' });
+  kids.push(live);
+  return live;
+}
+
 describe('the poller after a resume', () => {
   it("a resumed Claude's clean exit reads as that process exited, not the killed one's leftover file", () => {
-    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'poller-resume-'));
-    made.push(base);
-    const cfg = path.join(base, '.claude');
-    const cwd = path.join(base, 'proj');
-    fs.mkdirSync(cwd);
+    const { cfg, cwd } = scratchClaude();
     const now = Date.now();
     // The killed process: its file stays, its pid runs nothing.
     writeRegistry(cfg, DEAD_PID, SID, { status: 'busy', cwd, startedAt: now - 600_000, procStart: '5' });
     // The resumed one, running (a stand-in process), started after it.
-    const live = spawn('sleep', ['600'], { stdio: 'ignore' });
-    kids.push(live);
+    const live = runningClaude();
     writeRegistry(cfg, live.pid as number, SID, { status: 'idle', cwd, startedAt: now - 60_000 });
     const poller = new AgentPoller(cfg, SID, cwd, () => now);
     expect(poller.look()).toMatchObject({ status: 'idle', pid: live.pid });
@@ -41,14 +52,9 @@ describe('the poller after a resume', () => {
   });
 
   it('a killed process seen running reads as gone', () => {
-    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'poller-resume-'));
-    made.push(base);
-    const cfg = path.join(base, '.claude');
-    const cwd = path.join(base, 'proj');
-    fs.mkdirSync(cwd);
+    const { cfg, cwd } = scratchClaude();
     const now = Date.now();
-    const live = spawn('sleep', ['600'], { stdio: 'ignore' });
-    kids.push(live);
+    const live = runningClaude();
     writeRegistry(cfg, live.pid as number, SID, { status: 'busy', cwd, startedAt: now - 60_000 });
     const poller = new AgentPoller(cfg, SID, cwd, () => now);
     expect(poller.look()).toMatchObject({ status: 'busy', pid: live.pid });

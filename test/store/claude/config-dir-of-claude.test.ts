@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveRootAndOmc } from '../../../src/store/omc-root.js';
-import { OmcStore } from '../../../src/store/store.js';
+import { OmcStore, type OmcStoreOptions } from '../../../src/store/store.js';
 import { projectClaudeConfig } from '../../../src/store/claude/project-config.js';
 import { writeRegistry } from '../../helpers/claude-files.js';
 import { waitFor } from '../../helpers/fixtures.js';
@@ -76,6 +76,34 @@ async function claudeStandIn(w: World, cwd: string, extra: Record<string, string
   return pid;
 }
 
+/**
+ * A Claude working elsewhere (no CLAUDE_CONFIG_DIR of its own) whose entry in omc-top's own registry claims the first
+ * session: what the monitor reads until it switches directory. Returns its pid.
+ */
+async function claudeInOwnRegistry(w: World): Promise<number> {
+  const away = await claudeStandIn(w, w.base, {});
+  writeRegistry(path.join(w.base, 'home', '.claude'), away, SID, { status: 'busy', cwd: w.project });
+  return away;
+}
+
+/**
+ * A read-only monitor's store (not started) on what resolveRootAndOmc `found` for `w`, with this Claude side. Its
+ * timer's OMC look comes once an hour and reads the files only: what finds a Claude is its session's arrival.
+ */
+function monitorOn(w: World, found: ReturnType<typeof resolveRootAndOmc>, claude: OmcStoreOptions['claude']): OmcStore {
+  return new OmcStore({
+    root: found.res.root,
+    projectDir: found.res.projectDir,
+    omc: found.omc,
+    omcRedetect: found.redetect,
+    omcRecheckMs: 3_600_000,
+    watch: 'auto',
+    readonly: true,
+    stateDir: path.join(w.base, 'state'),
+    claude,
+  });
+}
+
 describe.skipIf(process.platform !== 'linux')('a Claude with its own CLAUDE_CONFIG_DIR, omc-top without it', () => {
   it("judges by the OMC enabled in the Claude's config directory and says which file decided", async () => {
     const w = world();
@@ -134,22 +162,10 @@ describe.skipIf(process.platform !== 'linux')('a Claude with its own CLAUDE_CONF
     const w = world();
     // A Claude working elsewhere whose entry in omc-top's own registry claims the first session (what the monitor
     // reads until it switches): its status must go once the other directory is read.
-    const away = await claudeStandIn(w, w.base, {});
-    writeRegistry(path.join(w.base, 'home', '.claude'), away, SID, { status: 'busy', cwd: w.project });
+    const away = await claudeInOwnRegistry(w);
     const found = resolveRootAndOmc({ cwd: w.project, env: w.env });
     expect(found.omc.assumed).toBe(true);
-    store = new OmcStore({
-      root: found.res.root,
-      projectDir: found.res.projectDir,
-      omc: found.omc,
-      omcRedetect: found.redetect,
-      // The timer's look reads the files only: what finds the Claude is its session's arrival.
-      omcRecheckMs: 3_600_000,
-      watch: 'auto',
-      readonly: true,
-      stateDir: path.join(w.base, 'state'),
-      claude: { env: found.claudeEnv },
-    });
+    store = monitorOn(w, found, { env: found.claudeEnv });
     store.start();
     const claude = () => (store as OmcStore).claude.getSnapshot();
     await waitFor(() => claude().bySession.get(SID)?.process?.pid === away, { what: 'the own registry joined first' });
@@ -173,8 +189,7 @@ describe.skipIf(process.platform !== 'linux')('a Claude with its own CLAUDE_CONF
 
   it("the monitor's start does not look at the processes: the look comes after the first rows, and no Claude status before it", async () => {
     const w = world();
-    const away = await claudeStandIn(w, w.base, {});
-    writeRegistry(path.join(w.base, 'home', '.claude'), away, SID, { status: 'busy', cwd: w.project });
+    await claudeInOwnRegistry(w);
     const pid = await claudeStandIn(w, w.project, { CLAUDE_CONFIG_DIR: w.work });
     writeRegistry(w.work, pid, SID, { status: 'waiting', cwd: w.project, waitingFor: 'a permission prompt' });
     // The full-screen app's start: no process looked at (omc-top's own directory is the first guess).
@@ -182,22 +197,12 @@ describe.skipIf(process.platform !== 'linux')('a Claude with its own CLAUDE_CONF
     expect(found.claudeEnv).toBe(w.env);
     let startReturned = false;
     let rowsAtLook: string[] | null = null;
-    store = new OmcStore({
-      root: found.res.root,
-      projectDir: found.res.projectDir,
-      omc: found.omc,
-      omcRedetect: found.redetect,
-      omcRecheckMs: 3_600_000,
-      watch: 'auto',
-      readonly: true,
-      stateDir: path.join(w.base, 'state'),
-      claude: {
-        env: found.claudeEnv,
-        lookLater: true,
-        choose: (dir, env) => {
-          rowsAtLook ??= startReturned ? (store as OmcStore).sessions.getSnapshot().sessions.map((s) => s.id) : [];
-          return projectClaudeConfig(dir, env);
-        },
+    store = monitorOn(w, found, {
+      env: found.claudeEnv,
+      lookLater: true,
+      choose: (dir, env) => {
+        rowsAtLook ??= startReturned ? (store as OmcStore).sessions.getSnapshot().sessions.map((s) => s.id) : [];
+        return projectClaudeConfig(dir, env);
       },
     });
     store.start({ progressive: true });

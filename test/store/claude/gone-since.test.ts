@@ -4,11 +4,10 @@
  * loop's inbox item arose then. An omc-top that never saw it run knows only that last sign of life, and says so.
  * Linux only (procfs).
  */
-import path from 'node:path';
 import { writeRegistry } from '../../helpers/claude-files.js';
-import { sleeperPool } from '../../helpers/claude-stand-in.js';
-import { waitFor, writeLiveRalph } from '../../helpers/fixtures.js';
-import { describe, expect, it, onTestFinished } from '../../helpers/it.js';
+import { attentionEnv, loopWithClaudes, registryStore } from '../../helpers/claude-registry-rig.js';
+import { waitFor } from '../../helpers/fixtures.js';
+import { describe, expect, it } from '../../helpers/it.js';
 import { processStartIdentity } from '../../../src/io/process-start.js';
 import { attentionReport } from '../../../src/feeds/attention/report.js';
 import { agentDetail } from '../../../src/panes/sessions/agent-lines.js';
@@ -24,9 +23,7 @@ describe.skipIf(process.platform !== 'linux')('when a killed Claude went', () =>
     tempDir,
     newStore,
   }) => {
-    writeLiveRalph(p, { sessionId: S, iteration: 2, max: 10, projectPath: p.dir });
-    const pool = sleeperPool();
-    onTestFinished(() => pool.killAll());
+    const pool = loopWithClaudes(p, S);
     const claude = await pool.start();
     const pid = claude.pid as number;
     // Idle for ten minutes: its entry was last written then.
@@ -36,17 +33,8 @@ describe.skipIf(process.platform !== 'linux')('when a killed Claude went', () =>
       startedAt: Date.now() - 20 * MIN,
       statusUpdatedAt: Date.now() - 10 * MIN,
     });
-    const env = { CLAUDE_CONFIG_DIR: claudeDir, XDG_STATE_HOME: path.join(tempDir(), 'xdg') };
-    const open = (): OmcStore => {
-      const store = newStore({
-        root: p.root,
-        projectDir: p.dir,
-        watch: 'none',
-        claude: { env: { CLAUDE_CONFIG_DIR: claudeDir }, live: false },
-      });
-      store.start();
-      return store;
-    };
+    const env = attentionEnv({ claudeDir, tempDir });
+    const open = (): OmcStore => registryStore({ newStore, claudeDir }, p);
     const head = (store: OmcStore, now: number) => {
       const s = store.sessions.getSnapshot().sessions.find((x) => x.id === S);
       const c = store.claude.getSnapshot().bySession.get(S);

@@ -14,9 +14,8 @@ import { agentNeeds } from '../../../src/feeds/attention/needs.js';
 import { claudeText } from '../../../src/panes/fleet/layout.js';
 import { singleSource } from '../../../src/commands/serve/source.js';
 import { BUNDLE, statusCount } from '../../helpers/attention-surfaces.js';
-import { sleeperPool } from '../../helpers/claude-stand-in.js';
 import { writeRegistry } from '../../helpers/claude-files.js';
-import { writeLiveRalph } from '../../helpers/fixtures.js';
+import { attentionEnv, loopWithClaudes } from '../../helpers/claude-registry-rig.js';
 import { describe, expect, it, KEY, onTestFinished } from '../../helpers/it.js';
 import { hookDecision, spawnStopHook } from '../../helpers/stop-hook.js';
 
@@ -28,13 +27,11 @@ describe('a Claude running this session from where its hooks read another .omc',
     async (where, { emptyProject: p, newProject, claudeDir, tempDir, newStore, mount }) => {
       const cwd = where === 'another project' ? newProject().dir : path.join(p.dir, 'sub');
       fs.mkdirSync(cwd, { recursive: true });
-      writeLiveRalph(p, { sessionId: S, iteration: 2, max: 100, projectPath: p.dir });
-      const pool = sleeperPool();
-      onTestFinished(() => pool.killAll());
+      const pool = loopWithClaudes(p, S, 100);
       const cli = await pool.start();
       const pid = cli.pid as number;
       writeRegistry(claudeDir, pid, S, { status: 'busy', cwd });
-      const env = { CLAUDE_CONFIG_DIR: claudeDir, XDG_STATE_HOME: path.join(tempDir(), 'xdg') };
+      const env = attentionEnv({ claudeDir, tempDir });
       const said = `Claude (pid ${pid}) runs this session from ${cwd}: its hooks do not read this .omc`;
 
       // The referee: OMC 5.5.0's own Stop hook, run where that Claude runs, does not hold it; run here it would.

@@ -4,13 +4,11 @@
  * which. The registry file that lists first is the older process, so a choice by listing order shows.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { BUNDLE } from '../../helpers/attention-surfaces.js';
-import { sleeperPool } from '../../helpers/claude-stand-in.js';
 import { writeRegistry } from '../../helpers/claude-files.js';
-import { writeLiveRalph } from '../../helpers/fixtures.js';
+import { attentionEnv, loopWithClaudes, registryStore } from '../../helpers/claude-registry-rig.js';
 import { attentionReport } from '../../../src/feeds/attention/report.js';
-import { describe, expect, it, KEY, onTestFinished } from '../../helpers/it.js';
+import { describe, expect, it, KEY } from '../../helpers/it.js';
 
 const S = 'ffffffff-1111-4222-8333-444444444444';
 
@@ -21,9 +19,7 @@ describe('two Claude processes on one session', () => {
     newStore,
     mount,
   }) => {
-    writeLiveRalph(p, { sessionId: S, iteration: 2, max: 100, projectPath: p.dir });
-    const pool = sleeperPool();
-    onTestFinished(() => pool.killAll());
+    const pool = loopWithClaudes(p, S, 100);
     const pids = [(await pool.start()).pid as number, (await pool.start()).pid as number];
     // Listed first (sessions/<pid>.json by name): the older one.
     const [older, newer] = pids.sort((a, b) => (`${a}.json` < `${b}.json` ? -1 : 1)) as [number, number];
@@ -69,26 +65,17 @@ describe('two Claude processes on one session', () => {
     tempDir,
     newStore,
   }) => {
-    writeLiveRalph(p, { sessionId: S, iteration: 2, max: 100, projectPath: p.dir });
-    const pool = sleeperPool();
-    onTestFinished(() => pool.killAll());
+    const pool = loopWithClaudes(p, S, 100);
     const here = (await pool.start()).pid as number;
     const away = (await pool.start()).pid as number;
     writeRegistry(claudeDir, here, S, { status: 'busy', cwd: p.dir, startedAt: Date.now() - 120_000 });
     writeRegistry(claudeDir, away, S, { status: 'idle', cwd: newProject().dir, startedAt: Date.now() - 60_000 });
-    const store = newStore({
-      root: p.root,
-      projectDir: p.dir,
-      rootRule: 'git',
-      watch: 'none',
-      claude: { env: { CLAUDE_CONFIG_DIR: claudeDir }, live: false },
-    });
-    store.start();
+    const store = registryStore({ newStore, claudeDir }, p, { rootRule: 'git' });
     const proc = store.claude.getSnapshot().bySession.get(S)?.process;
     expect(proc?.pid).toBe(here);
     expect(proc?.alsoPids).toEqual([away]);
     expect(proc?.elsewhere ?? null).toBeNull();
-    const env = { CLAUDE_CONFIG_DIR: claudeDir, XDG_STATE_HOME: path.join(tempDir(), 'xdg') };
+    const env = attentionEnv({ claudeDir, tempDir });
     expect(attentionReport(store, env).items).toEqual([]);
   });
 });

@@ -6,9 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEAD_PID, writeRegistry } from '../../helpers/claude-files.js';
-import { sleeperPool } from '../../helpers/claude-stand-in.js';
-import { writeLiveRalph } from '../../helpers/fixtures.js';
-import { describe, expect, it, onTestFinished } from '../../helpers/it.js';
+import { loopWithClaudes, registryStore } from '../../helpers/claude-registry-rig.js';
+import { describe, expect, it } from '../../helpers/it.js';
 import { lifeOf } from '../../../src/store/claude/life.js';
 
 const S = 'eeeeeeee-1111-4222-8333-444444444444';
@@ -19,9 +18,7 @@ describe('a resumed Claude that exits cleanly beside the killed one it replaced'
     claudeDir,
     newStore,
   }) => {
-    writeLiveRalph(p, { sessionId: S, iteration: 2, max: 10, projectPath: p.dir });
-    const pool = sleeperPool();
-    onTestFinished(() => pool.killAll());
+    const pool = loopWithClaudes(p, S);
     const resumed = (await pool.start()).pid as number;
     // The killed process's file, left behind (its pid runs nothing), and the resume started after it.
     writeRegistry(claudeDir, DEAD_PID, S, {
@@ -33,13 +30,7 @@ describe('a resumed Claude that exits cleanly beside the killed one it replaced'
       name: 'proj-old',
     });
     writeRegistry(claudeDir, resumed, S, { status: 'idle', cwd: p.dir, tmux: 'main:@3.%7', name: 'proj-new' });
-    const store = newStore({
-      root: p.root,
-      projectDir: p.dir,
-      watch: 'none',
-      claude: { env: { CLAUDE_CONFIG_DIR: claudeDir }, live: false },
-    });
-    store.start();
+    const store = registryStore({ newStore, claudeDir }, p);
     const view = () => store.claude.getSnapshot().bySession.get(S);
     expect(view()?.process).toMatchObject({ pid: resumed, status: 'idle' });
 

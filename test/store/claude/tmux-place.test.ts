@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { attentionReport } from '../../../src/feeds/attention/report.js';
 import { DEAD_PID, writeRegistry } from '../../helpers/claude-files.js';
+import { attentionEnv, registryStore } from '../../helpers/claude-registry-rig.js';
 import { waitFor, writeLiveRalph } from '../../helpers/fixtures.js';
 import { describe, expect, it, onTestFinished } from '../../helpers/it.js';
 
@@ -57,14 +58,8 @@ describe.skipIf(process.platform !== 'linux')("a Claude in another tmux server t
     writeRegistry(claudeDir, DEAD_PID, GONE, { status: 'idle', cwd: p.dir, tmux: 'main:@9.%12', name: 'proj-9' });
 
     // The monitor's own tmux is none (no $TMUX): only Claude's environment names its server.
-    const store = newStore({
-      root: p.root,
-      projectDir: p.dir,
-      watch: 'none',
-      claude: { env: { CLAUDE_CONFIG_DIR: claudeDir }, live: false },
-    });
-    store.start();
-    const env = { CLAUDE_CONFIG_DIR: claudeDir, XDG_STATE_HOME: path.join(tempDir(), 'xdg') };
+    const store = registryStore({ newStore, claudeDir }, p);
+    const env = attentionEnv({ claudeDir, tempDir });
     const items = attentionReport(store, env).items;
     const waiting = items.find((i) => i.session === HERE);
     expect(waiting?.tmux).toBe('main:0 claude');

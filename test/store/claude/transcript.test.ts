@@ -225,3 +225,55 @@ describe('transcript reader', () => {
     expect(f.turnBlocks).toBe(1);
   });
 });
+
+describe("where Claude Code loaded OMC's skills from", () => {
+  /** The Skill tool's meta line as Claude Code 2.1.332 writes it after a Skill call (seen in its transcripts). */
+  const baseLine = (callId: string, text: string, extra: object = {}) =>
+    JSON.stringify({
+      type: 'user',
+      isSidechain: false,
+      isMeta: true,
+      sourceToolUseID: callId,
+      timestamp: '2026-12-01T09:00:02Z',
+      sessionId: SID,
+      message: { role: 'user', content: [{ type: 'text', text }] },
+      ...extra,
+    });
+  const skillCall = (msg: string, callId: string, skill: string) =>
+    assistant(SID, '2026-12-01T09:00:01Z', msg, 1, [{ type: 'tool_use', id: callId, name: 'Skill', input: { skill } }]);
+  const fold = (lines: string[]) => {
+    const b = new FactsBuilder();
+    for (const l of lines) b.add(JSON.parse(l) as Record<string, unknown>, l);
+    return b.facts.omcSkillDir?.dir ?? null;
+  };
+
+  it("names the directory of an OMC skill's base-directory line, and nothing else", () => {
+    const omc = '/opt/omc/oh-my-claude-sisyphus/skills/ralph';
+    expect(
+      fold([
+        ...skillCall('m1', 'toolu_1', 'oh-my-claudecode:ralph'),
+        baseLine('toolu_1', `Base directory for this skill: ${omc}\n\n# Ralph`),
+      ]),
+    ).toBe(omc);
+    // Another plugin's skill, a line tied to no OMC skill call, a typed prompt, a control byte: none counts.
+    expect(
+      fold([
+        ...skillCall('m1', 'toolu_1', 'other:thing'),
+        baseLine('toolu_1', `Base directory for this skill: ${omc}`),
+      ]),
+    ).toBeNull();
+    expect(fold([baseLine('toolu_9', `Base directory for this skill: ${omc}`)])).toBeNull();
+    expect(
+      fold([
+        ...skillCall('m1', 'toolu_1', 'oh-my-claudecode:ralph'),
+        baseLine('toolu_1', `Base directory for this skill: ${omc}`, { isMeta: false }),
+      ]),
+    ).toBeNull();
+    expect(
+      fold([
+        ...skillCall('m1', 'toolu_1', 'oh-my-claudecode:ralph'),
+        baseLine('toolu_1', 'Base directory for this skill: /x\u001b]0;t\u0007/skills/a'),
+      ]),
+    ).toBeNull();
+  });
+});

@@ -72,25 +72,32 @@ function jsonCost(store: OmcStore) {
   };
 }
 
+/** A's OMC 5.5 ralph loop, live at iteration 2 since 10:00 (checked at NOW); returns its state file. */
+const writeRalphOfA = () =>
+  writeLiveRalph(p, {
+    sessionId: A,
+    iteration: 2,
+    max: 10,
+    startedAt: '2026-12-02T10:00:00.000Z',
+    checkedAt: NOW,
+    projectPath: p.dir,
+    prompt: 'ralph: x',
+  });
+
+/** Whether the store shows a live ralph loop. */
+const ralphLive = (store: OmcStore) =>
+  store.sessions.getSnapshot().sessions.some((s) => s.modes.some((m) => m.mode === 'ralph' && m.active));
+
 // usage(i) tokens: 100+i in, 10+i out, 1000i cache read, 5 cache write (test/store/claude/lines.ts).
 const tok = (i: number) => 100 + i + 10 + i + 1000 * i + 5;
 
 describe('a cancelled OMC 5.5 loop keeps its spend under its mode', () => {
   it('in the monitor that saw it and in a later one-shot --json; the total does not move', async () => {
-    const file = writeLiveRalph(p, {
-      sessionId: A,
-      iteration: 2,
-      max: 10,
-      startedAt: '2026-12-02T10:00:00.000Z',
-      checkedAt: NOW,
-      projectPath: p.dir,
-      prompt: 'ralph: x',
-    });
+    const file = writeRalphOfA();
     const store = newStore('auto');
     const stop = enableIterationSamples(store, { XDG_STATE_HOME: state });
     store.start();
-    const ralphShown = () =>
-      store.sessions.getSnapshot().sessions.some((s) => s.modes.some((m) => m.mode === 'ralph' && m.active));
+    const ralphShown = () => ralphLive(store);
     await waitFor(ralphShown, { timeoutMs: 20_000, what: 'the live ralph' });
     const before = jsonCost(store);
     expect(before.modes).toEqual({ ralph: tok(2) + tok(3), [NO_LOOP]: tok(1) });
@@ -126,23 +133,12 @@ describe('a cancelled OMC 5.5 loop keeps its spend under its mode', () => {
   });
 
   it('a loop that went while no monitor watched: its window ends at the last iteration omc-top saw', async () => {
-    const file = writeLiveRalph(p, {
-      sessionId: A,
-      iteration: 2,
-      max: 10,
-      startedAt: '2026-12-02T10:00:00.000Z',
-      checkedAt: NOW,
-      projectPath: p.dir,
-      prompt: 'ralph: x',
-    });
+    const file = writeRalphOfA();
     let clock = Date.parse('2026-12-02T11:00:00Z');
     const monitor = newStore('auto', () => clock);
     const stop = enableIterationSamples(monitor, { XDG_STATE_HOME: state });
     monitor.start();
-    await waitFor(
-      () => monitor.sessions.getSnapshot().sessions.some((s) => s.modes.some((m) => m.mode === 'ralph' && m.active)),
-      { timeoutMs: 20_000, what: 'the live ralph' },
-    );
+    await waitFor(() => ralphLive(monitor), { timeoutMs: 20_000, what: 'the live ralph' });
     stop(); // the monitor saw iteration 2 at 11:00 and quits with the loop live; it is cancelled later, unseen
     await monitor.close();
     clock = NOW;
