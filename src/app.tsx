@@ -28,7 +28,7 @@ import { EMPTY_VIEW } from './feeds/attention/view.js';
 import { isAnswerLine } from './feeds/answers/items.js';
 import { HELP_SECTIONS, answerHints } from './input/answer-keys.js';
 import { inboxLayout } from './ui/inbox-layout.js';
-import { quotaHeaderText } from './ui/quota-text.js';
+import { quotaLine } from './store/cost/quota-words.js';
 import { useRootUnreadWhy } from './ui/not-known.js';
 
 export interface AppProps {
@@ -173,8 +173,8 @@ export function App(props: AppProps) {
             omc={store.omc}
             needs={needs}
             notifyOff={attention?.notifier ? !attention.notifier.isEnabled() : false}
-            quota={quotaHeaderText(quota, now)}
-            quotaShort={quotaHeaderText(quota, now, true)}
+            quota={quotaLine(quota, now)?.text ?? null}
+            quotaShort={quotaLine(quota, now)?.short ?? null}
             rootUnread={rootUnread}
           />
           {/* No overflow="hidden": Ink would re-slice every line of every frame to

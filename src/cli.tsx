@@ -22,6 +22,7 @@ import { buildJsonReport } from './feeds/json-report.js';
 import { oneReadStore } from './feeds/one-read.js';
 import { newerThanKnownWords } from './store/omc-books.js';
 import { addCancelWordsToReport } from './feeds/row.js';
+import { quotaJson } from './feeds/quota-json.js';
 import { attentionReport } from './feeds/attention/report.js';
 import { addCostToReport } from './feeds/cost-report.js';
 import { configuredPrices } from './store/claude/price-config.js';
@@ -195,6 +196,8 @@ async function runJson(
     store.clock(),
   );
   doc.attention = attentionReport(store);
+  // The header's plan quota, in its words (the Cost figures behind it are `cost.quota`).
+  doc.quota = quotaJson(store.quota.getSnapshot(), store.clock());
   readRecordedWindows(store);
   addCostToReport(doc, store, configuredPrices(), store.clock());
   await store.close();

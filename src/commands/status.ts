@@ -13,6 +13,8 @@
  */
 import path from 'node:path';
 import { AckFile } from '../feeds/attention/acks.js';
+import { QuotaDomain } from '../store/cost/quota-domain.js';
+import { planHoldOf } from '../store/cost/plan-hold.js';
 import { CancelRecordFile } from '../store/cancel/cancel-records.js';
 import { attentionOf } from '../feeds/attention/view.js';
 import { loopValues, type StatusValues } from '../feeds/status-line.js';
@@ -86,12 +88,15 @@ export function computeStatus(
   });
   // OMC graph runs: a gate waiting on a decision needs you here as in the monitor (read once, no owner timer).
   const graph = new GraphDomain({ root: res.root, live: false });
+  // OMC's usage cache and wait daemon: an idle loop the wait daemon will resume needs no hand (plan-hold.ts).
+  const quota = new QuotaDomain({ env, live: false });
   try {
     sessions.scan();
     teams.scan();
     claude.scan();
     permissions.scan();
     graph.scan();
+    quota.scan();
     const acks = new AckFile(ownStateDir(env), res.root);
     const view = attentionOf(
       {
@@ -104,12 +109,13 @@ export function computeStatus(
         claude: withExitsFromTails(claude.getSnapshot(), sessions.getSnapshot(), res.projectDir ?? null),
         permissions: permissions.getSnapshot().requests,
         graph: graph.getSnapshot(),
+        planHold: planHoldOf(quota.getSnapshot(), Date.now()),
       },
       (id) => acks.has(id),
     );
     return { ...loopValues(sessions.getSnapshot()), needs: view.count, project };
   } finally {
-    for (const d of [graph, permissions, claude, teams, sessions]) d.dispose?.();
+    for (const d of [quota, graph, permissions, claude, teams, sessions]) d.dispose?.();
   }
 }
 

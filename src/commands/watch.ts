@@ -20,6 +20,7 @@ import {
   readyLine,
   rootLine,
   omcLine,
+  quotaJsonLine,
   snapshotLine,
   stateDirLine,
   transitionLine,
@@ -27,6 +28,8 @@ import {
 import { holdLeaseForFleet } from '../feeds/notify/push/fleet-lease.js';
 import { ownStateDir } from '../io/state-dir.js';
 import { startRowFeed } from '../feeds/row-feed.js';
+import { quotaJson } from '../feeds/quota-json.js';
+import { quotaEdgeMs, quotaLine } from '../store/cost/quota-words.js';
 import { projectNameOf } from '../store/root.js';
 import { noRootWords } from './no-root-words.js';
 import { followRoot, resolveRootAndOmc } from '../store/omc-root.js';
@@ -68,13 +71,14 @@ export const WATCH_USAGE = `Usage: omc-top watch --json [--snapshot] [--rows] [-
 
 Prints one JSON line per transition (session appeared / ended, mode active / not,
 iteration, cancel in force / expired, cancel verdict, Claude process, team, worker,
-problem) and one "attention" line whenever what needs you changes (the monitor's
-"needs you" count), until interrupted. --snapshot first prints the current state
-(type "snapshot"), the attention line and a "ready" line. --rows adds each
-session's row as the fleet view shows it (type "row"), at start and whenever it
-changes. --push-lease (a fleet that pushes asks it) takes this project's push
-lease here for the reader, says who pushes (type "push-lease") and stops when
-stdin ends. --omc-version X judges with OMC X's Stop-hook rules, as the monitor
+problem), one "attention" line whenever what needs you changes (the monitor's
+"needs you" count) and one "quota" line whenever the plan quota the monitor's
+header shows changes (not for a countdown going down), until interrupted.
+--snapshot first prints the current state (type "snapshot"), the attention line
+and a "ready" line. --rows adds each session's row as the fleet view shows it
+(type "row"), at start and whenever it changes. --push-lease (a fleet that pushes
+asks it) takes this project's push lease here for the reader, says who pushes
+(type "push-lease") and stops when stdin ends. --omc-version X judges with OMC X's Stop-hook rules, as the monitor
 and --json do. The line schema is in docs/scripting.md ("omc-top watch --json");
 the attention lines in docs/attention.md.
 Exit: 0 stopped (SIGINT, SIGTERM, stdout closed), 2 usage or no .omc.`;
@@ -177,7 +181,7 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
     // The acknowledgements' and the status cache's directory, whose health the state-dir line reports.
     stateDir: ownStateDir(io?.env ?? process.env),
   };
-  const shown: Shown = { view: null, stateDir: null };
+  const shown: Shown = { view: null, stateDir: null, quota: null };
   let closing = false;
   let current: OnRoot | null = null;
   let moving: Promise<void> | null = null;
@@ -230,6 +234,8 @@ interface RootLines {
 interface Shown {
   view: AttentionView | null;
   stateDir: StateDirHealth | null;
+  /** The plan quota's key (store/cost/quota-words.ts): what it says apart from the clock; '' for no quota. */
+  quota: string | null;
 }
 
 /** The watch on one root: the store and all that reads it, stopped whole when an OMC upgrade moves the root. */
@@ -299,6 +305,8 @@ async function watchOn(
   const stopRows = flags.rows ? startRowFeed(store, project, state, now, room, monitor) : () => undefined;
   const view = monitor.view.getSnapshot();
   const health = store.stateDir.getSnapshot();
+  const quotaKey = () => quotaLine(store.quota.getSnapshot(), now())?.key ?? '';
+  const quotaNow = () => quotaJsonLine(project, now(), quotaJson(store.quota.getSnapshot(), now())) + '\n';
   if (flags.snapshot) {
     // At start, and on the root an upgrade moved the watch to: every fact there (no second `ready`).
     const at = now();
@@ -307,6 +315,7 @@ async function watchOn(
     }
     state(attentionLine(project, at, view) + '\n');
     state(stateDirLine(project, at, health) + '\n');
+    state(quotaNow());
     if (first) {
       state(readyLine(project, at, view.count, aliveMs, store.omc) + '\n');
       pauseAfterFirstLineForTest();
@@ -315,9 +324,11 @@ async function watchOn(
     // Moved: what the reader was told last, said again where it differs here.
     if (shown.view && !sameView(view, shown.view)) state(attentionLine(project, now(), view) + '\n');
     if (shown.stateDir && health !== shown.stateDir) state(stateDirLine(project, now(), health) + '\n');
+    if (shown.quota !== null && quotaKey() !== shown.quota) state(quotaNow());
   }
   shown.view = view;
   shown.stateDir = health;
+  shown.quota = quotaKey();
   monitor.onTransitions((batch) => {
     const at = now();
     for (const t of batch) out(transitionLine(t, project, at, monitor.isAcked) + '\n');
@@ -337,6 +348,25 @@ async function watchOn(
     shown.stateDir = next;
     state(stateDirLine(project, now(), next) + '\n');
   });
+  // The plan quota: a line when what it says changes (OMC wrote the cache, or a reset or OMC's 15-minute rule passed
+  // with nothing written: looked at again at that moment). A countdown going down changes nothing.
+  let quotaTimer: NodeJS.Timeout | null = null;
+  const checkQuota = () => {
+    if (quotaTimer) clearTimeout(quotaTimer);
+    quotaTimer = null;
+    const key = quotaKey();
+    if (key !== shown.quota) {
+      shown.quota = key;
+      state(quotaNow());
+    }
+    const edge = quotaEdgeMs(store.quota.getSnapshot(), now());
+    if (edge !== null) {
+      quotaTimer = setTimeout(checkQuota, Math.min(edge - now(), 2 ** 31 - 1));
+      quotaTimer.unref();
+    }
+  };
+  const offQuota = store.quota.subscribe(checkQuota);
+  checkQuota();
   // A live monitor: `status --tmux` may answer from it (nothing is written under .omc).
   const unpublish = publishStatusCache({ store, monitor, project, dir });
   return {
@@ -347,6 +377,8 @@ async function watchOn(
       stopRows(gone);
       offView();
       offStateDir();
+      offQuota();
+      if (quotaTimer) clearTimeout(quotaTimer);
       offRoot();
       offOmc();
       unpublish();

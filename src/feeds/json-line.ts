@@ -13,6 +13,7 @@ import { sessionJson } from './attention/needs.js';
 import { terminalSafeJson } from '../io/sanitize.js';
 import { VERSION } from '../version.js';
 import { omcJson, type OmcJsonInput } from './omc-json.js';
+import type { QuotaJson } from './quota-json.js';
 
 export const LINE_VERSION = 1;
 
@@ -148,6 +149,15 @@ export function pushLeaseLine(project: string, atMs: number, pusher: 'fleet' | '
  */
 export function stateDirLine(project: string, atMs: number, health: StateDirHealth): string {
   return safeJson({ v: LINE_VERSION, type: 'state-dir', at: new Date(atMs).toISOString(), project, stateDir: health });
+}
+
+/**
+ * The plan quota (`--json`'s `quota`: the monitor header's words and the end of a limit; null when OMC keeps no usage
+ * cache). With `--snapshot` before `ready`, and whenever what it says changes apart from the clock's passing (a new
+ * percentage, a limit reached or over, the data gone stale): a countdown going down is no line.
+ */
+export function quotaJsonLine(project: string, atMs: number, quota: QuotaJson | null): string {
+  return safeJson({ v: LINE_VERSION, type: 'quota', at: new Date(atMs).toISOString(), project, quota });
 }
 
 /**

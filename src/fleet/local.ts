@@ -544,6 +544,7 @@ export class LocalFleet {
       groups: sortGroups(all),
       localClaude: this.liveClaude,
       local: this.opts.local !== false,
+      ...(this.opts.local !== false ? { quota: this.quota.getSnapshot() } : {}),
       roots: this.roots.size + this.toOpen.size,
       problems: this.problems,
       ready,

@@ -6,6 +6,7 @@
  */
 import type { RowModel } from '../feeds/row.js';
 import type { NeedItem } from '../feeds/attention/needs.js';
+import type { QuotaSnapshot } from '../store/cost/quota-domain.js';
 
 export interface FleetRow extends RowModel {
   /** Unique across the fleet: "<host or local>|<root id>|<session>". */
@@ -48,6 +49,8 @@ export interface FleetSnapshot {
   localClaude: number;
   /** This machine's roots are shown (`--all`); false for `--host` alone. */
   local?: boolean;
+  /** This machine's plan quota (OMC's usage cache, one for every local root); absent for `--host` alone. */
+  quota?: QuotaSnapshot | null;
   roots: number;
   problems: string[];
   /** The first read of every root is done (for "time to live"). */

@@ -85,6 +85,12 @@ const PUSH_LEASE = z.object({
   project: z.string().max(1000),
   pusher: z.enum(['fleet', 'other']),
 });
+const QUOTA = z.object({
+  v: z.literal(1),
+  type: z.literal('quota'),
+  project: z.string().max(1000),
+  quota: z.object({ short: z.string().max(400) }).nullable(),
+});
 const ANY = z.object({ v: z.number(), type: z.string().max(40) });
 
 export type RemoteLine =
@@ -104,6 +110,8 @@ export type RemoteLine =
   | { kind: 'attention'; project: string; open: NeedItem[]; acked: NeedItem[] }
   /** Who pushes for the project there (`--push-lease`). */
   | { kind: 'push-lease'; project: string; pusher: 'fleet' | 'other' }
+  /** That machine's plan quota, in its header's narrow words (null: OMC keeps no usage cache there). */
+  | { kind: 'quota'; project: string; short: string | null }
   | { kind: 'skip' }
   | { kind: 'bad'; problem: string };
 
@@ -136,6 +144,12 @@ export function parseRemoteLine(text: string): RemoteLine {
     const r = PUSH_LEASE.safeParse(raw);
     if (!r.success) return { kind: 'bad', problem: `bad push-lease line (${why(r.error)})` };
     return { kind: 'push-lease', project: truncate(cleanLine(r.data.project), 120), pusher: r.data.pusher };
+  }
+  if (head.data.type === 'quota') {
+    const r = QUOTA.safeParse(raw);
+    if (!r.success) return { kind: 'bad', problem: `bad quota line (${why(r.error)})` };
+    const short = r.data.quota === null ? null : truncate(cleanLine(r.data.quota.short), 120) || null;
+    return { kind: 'quota', project: truncate(cleanLine(r.data.project), 120), short };
   }
   if (head.data.type !== 'row') return { kind: 'skip' };
   const r = ROW.safeParse(raw);

@@ -150,6 +150,8 @@ export class RemoteHost {
   private readonly needListeners = new Set<(entering: NeedItem[]) => void>();
   /** Who pushes for the project there, as the stream last said (`--push-lease`). */
   pusher: RemotePusher = 'unknown';
+  /** That machine's plan quota as its stream last said it (narrow words: no countdown to go stale), or null. */
+  private quota: string | null = null;
   /** The remote omc-top knows `--push-lease` (false once it said it does not: an older omc-top). */
   private leaseKnown = true;
   /** How often the stream there writes `alive` when quiet (its ready line, or an alive line seen); null: unknown. */
@@ -273,6 +275,10 @@ export class RemoteHost {
       return this.opts.onChange();
     }
     if (l.kind === 'attention') return this.onAttention(l.open, l.acked);
+    if (l.kind === 'quota') {
+      this.quota = l.short;
+      return this.opts.onChange();
+    }
     if (l.kind === 'ready') {
       this.version = l.version;
       this.project = l.project;
@@ -444,6 +450,8 @@ export class RemoteHost {
         detail = down.why;
       }
     }
+    // That machine's plan quota (its monitor header's words), as the project line's last note.
+    if (this.quota !== null) notes.push(this.quota);
     if (this.problemCount > 0) {
       if (tone === 'normal') tone = 'warn';
       notes.push(`${this.problemCount} bad line${this.problemCount === 1 ? '' : 's'} skipped`);

@@ -82,7 +82,7 @@ export function Header({
   /** The notifications are switched off (the N key). */
   notifyOff?: boolean;
   /**
-   * The plan quota (ui/quota-text.ts), long and short forms: shown first in the right part while the root path
+   * The plan quota (store/cost/quota-words.ts), long and short forms: shown first in the right part while the root path
    * keeps PATH_MIN cells (the path is shortened for it, as for the attention count).
    */
   quota?: string | null;

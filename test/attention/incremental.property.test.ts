@@ -1,7 +1,8 @@
 // The live monitor keeps its facts incrementally (src/store/attention/incremental.ts). Over random
 // sequences of pictures — sessions added, changed, removed, re-ordered, left as the same object; cancels
 // omc-top made appearing and going (some judged not taken); signals flipping to omc-top's; the Claude process
-// behind a session waiting, idling, dying, going away; problems changing — its facts, its
+// behind a session waiting, idling, dying, going away; the plan's rate limit holding idle loops, or OMC's wait
+// daemon listing their pane (store/cost/plan-hold.ts); problems changing — its facts, its
 // "needs you" set and its transitions must be exactly what the full recomputation (factsOf + diffFacts)
 // says for the same two pictures.
 import fc from 'fast-check';
@@ -15,6 +16,7 @@ import type { ClaudeSessionView, ClaudeSnapshot } from '../../src/store/claude/m
 import type { SessionView } from '../../src/store/sessions/model.js';
 import { EMPTY_TEAMS } from '../../src/store/teams/model.js';
 import type { Problem } from '../../src/store/types.js';
+import type { PlanHold } from '../../src/store/cost/plan-hold.js';
 
 const IDS = ['s-a', 's-b', 's-c', 's-d', 's-e', 'legacy'];
 const MODES = ['ralph', 'ultrawork', 'autopilot'];
@@ -58,6 +60,7 @@ type Step =
   | { op: 'tracker'; id: string; on: boolean; taken: boolean }
   | { op: 'claude'; id: string; status: string | null; since: number }
   | { op: 'problem'; on: boolean }
+  | { op: 'hold'; which: number }
   | { op: 'shuffle'; seed: number }
   | { op: 'same' };
 
@@ -84,6 +87,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       .map((r) => ({ op: 'claude', ...r }) as Step),
   },
   { weight: 1, arbitrary: fc.boolean().map((on) => ({ op: 'problem', on }) as Step) },
+  { weight: 2, arbitrary: fc.integer({ min: 0, max: 2 }).map((which) => ({ op: 'hold', which }) as Step) },
   { weight: 1, arbitrary: fc.integer().map((seed) => ({ op: 'shuffle', seed }) as Step) },
   { weight: 1, arbitrary: fc.constant({ op: 'same' } as Step) },
 );
@@ -107,6 +111,12 @@ const claudeView = (id: string, status: string, since: number): ClaudeSessionVie
 const claudeSnap = (by: Map<string, ClaudeSessionView>, version: number): ClaudeSnapshot =>
   ({ version, configDir: '/c', rule: 'test', bySession: by, problems: [], registryMissing: false }) as ClaudeSnapshot;
 const PROBLEM: Problem = { path: 'state/x.json', message: 'bad JSON', severity: 'error' };
+/** Nothing holds; the plan's limit holds with no daemon; OMC's wait daemon lists the Claude views' pane (%2). */
+const HOLDS: (PlanHold | null)[] = [
+  null,
+  { limit: { untilMs: 9, by: 'usage cache' }, daemonPanes: new Set(), daemonAlive: false },
+  { limit: { untilMs: 9, by: 'wait daemon' }, daemonPanes: new Set(['%2']), daemonAlive: true },
+];
 
 /** Facts as comparable data, independent of map order. */
 const flat = (f: Facts) =>
@@ -129,6 +139,7 @@ describe('incremental attention facts == full recomputation', () => {
         let problems: Problem[] = [];
         let prev: AttentionInput | null = null;
         let claudeBy = new Map<string, ClaudeSessionView>();
+        let planHold: PlanHold | null = null;
         let input: AttentionInput = {
           sessions: { version: 0, sessions: [], problems: [], derivedAt: 0 },
           teams: EMPTY_TEAMS,
@@ -195,8 +206,17 @@ describe('incremental attention facts == full recomputation', () => {
             recordSnap = { version: recordSnap.version + 1, records, problem: null };
           }
           if (st.op === 'problem') problems = st.on ? [PROBLEM] : [];
+          if (st.op === 'hold') planHold = HOLDS[st.which] ?? null;
           prev = input;
-          input = { sessions, teams: EMPTY_TEAMS, cancels: cancelSnap, cancelRecords: recordSnap, problems, claude };
+          input = {
+            sessions,
+            teams: EMPTY_TEAMS,
+            cancels: cancelSnap,
+            cancelRecords: recordSnap,
+            problems,
+            claude,
+            planHold,
+          };
           const got = inc.update(input);
           const first = pictures++ === 0;
           const afterBaseline = fromBaseline.update(input, first);

@@ -8,6 +8,7 @@
  *   each counted in DIR/alives, until DIR/mode says `stall`: from then it stays connected and says nothing
  *   (a laptop that slept, a NAT that dropped the flow).
  * watch, mode `stall`: the row and `ready`, then nothing, connected.
+ * watch, any mode but `mute`: with DIR/quota (the JSON of a quota line's `quota`), that line before `ready`.
  * watch, mode `mute`: nothing at all, connected (an ssh or a remote that hangs before its first line); a process it
  *   starts (pid in DIR/held) holds its stdout and stderr, as a wrapper's pipeline or a ProxyCommand may after ssh is
  *   gone.
@@ -60,6 +61,8 @@ if (what === 'watch' && read('mode', 'alive') === 'mute') {
       needs: null,
     },
   });
+  const quota = read('quota', null);
+  if (quota !== null) line({ type: 'quota', quota: JSON.parse(quota) });
   line({ type: 'ready', needsYou: 0, version: 'dev', aliveMs });
   keepConnected();
   if (read('mode', 'alive') === 'alive') {

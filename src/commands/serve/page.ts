@@ -17,7 +17,7 @@ export const PAGE_HTML = `<!doctype html>
 <link rel="stylesheet" href="/app.css">
 </head>
 <body>
-<header><h1>omc-top</h1><span id="count">…</span><span id="conn"></span></header>
+<header><h1>omc-top</h1><span id="count">…</span><span id="quota"></span><span id="conn"></span></header>
 <p id="message" role="status"></p>
 <section id="confirm" hidden>
   <h2 id="confirm-title"></h2>
@@ -189,6 +189,9 @@ export const PAGE_JS = `'use strict';
     var down = p.roots.filter(function (r) { return r.connection; }).length;
     c.textContent = (p.count > 0 ? 'needs you: ' + p.count : 'nothing needs you') + (down > 0 ? ' · ' + down + ' host' + (down === 1 ? '' : 's') + ' not live' : '');
     c.className = p.count > 0 ? 'need' : '';
+    // This machine's plan quota, in the monitor header's words (one for every local root).
+    var q = p.roots.filter(function (r) { return r.local && r.quota; })[0];
+    $('quota').textContent = q ? q.quota.text : '';
     var main = $('roots');
     main.textContent = '';
     p.roots.forEach(function (r) {

@@ -13,6 +13,7 @@ import { AttentionMonitor } from '../../feeds/attention/monitor.js';
 import { sessionJson, type NeedItem } from '../../feeds/attention/needs.js';
 import { ownStateDir } from '../../io/state-dir.js';
 import { rowIdentity, rowOf, rowModesText, rowProcessText, rowStatusText, type RowModel } from '../../feeds/row.js';
+import { quotaJson, type QuotaJson } from '../../feeds/quota-json.js';
 import { sessionKey } from '../../store/sessions/model.js';
 import { cancelTargetOf } from '../../store/cancel/target.js';
 import { answerInputOf, answerItems, foldAnswered, type AnswerItem } from '../../feeds/answers/items.js';
@@ -179,6 +180,12 @@ export interface RootJson {
    * `--host` project, whose OMC is judged on that machine).
    */
   omcGuess: string | null;
+  /**
+   * The plan quota of the machine the root is on (OMC's usage cache: feeds/quota-json.ts, the monitor header's
+   * words), on the stream only (the token was checked: it is the user's plan). One for every local root; null when
+   * OMC keeps no usage cache there, and for a `--host` project (its monitor's header shows it there).
+   */
+  quota: QuotaJson | null;
 }
 
 export interface Picture {
@@ -246,6 +253,7 @@ function rootJson(r: ServeRoot, now: number): RootJson {
     answers: answers.map(answerJson),
     outcomes: r.outcomes.list(),
     omcGuess: omc ? omcGuessLine(omc, snap.omcSeen) : null,
+    quota: quotaJson(quota, now),
   };
 }
 
@@ -375,6 +383,7 @@ function remoteJson(g: FleetGroup, remote: RemoteFleet | undefined, now: number)
     answers: [],
     outcomes: [],
     omcGuess: null,
+    quota: null,
   };
 }
 

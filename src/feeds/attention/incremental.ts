@@ -17,6 +17,7 @@ import { changeOf, type Facts, type Transition } from './engine.js';
 import { walkFacts } from './fact-walk.js';
 import { KINDS, sessionName, signalIsOurs, type AttentionInput, type Fact, type TransitionKind } from './kinds.js';
 import { byAge, type NeedItem } from './needs.js';
+import type { PlanHold } from '../../store/cost/plan-hold.js';
 
 const SESSION_KINDS = KINDS.filter((k) => k.perSession !== undefined);
 const OTHER_KINDS = KINDS.filter((k) => k.perSession === undefined);
@@ -31,13 +32,15 @@ interface SessionEntry {
   view: SessionView;
   ours: boolean;
   claude: ClaudeSessionView | undefined;
+  /** The plan's hold as of this entry's facts (the same object for every session: the input's). */
+  hold: PlanHold | null;
   seen: number;
 }
 
 const perSessionOf = (k: TransitionKind) => k.perSession as NonNullable<TransitionKind['perSession']>;
 /** One session's facts, one list per SESSION_KINDS entry. */
-const sessionFacts = (e: Pick<SessionEntry, 'view' | 'ours' | 'claude'>): [string, Fact][][] =>
-  SESSION_KINDS.map((k) => perSessionOf(k)(e.view, e.ours, e.claude));
+const sessionFacts = (e: Pick<SessionEntry, 'view' | 'ours' | 'claude' | 'hold'>): [string, Fact][][] =>
+  SESSION_KINDS.map((k) => perSessionOf(k)(e.view, e.ours, e.claude, e.hold));
 
 interface KindChanges {
   changed: Transition[];
@@ -115,6 +118,8 @@ export class IncrementalFacts {
     if (!last || last.sessions !== input.sessions || last.cancels !== input.cancels)
       this.updateSessions(input, changes);
     else if (last.claude !== input.claude) this.updateClaude(input, changes);
+    // The plan's limit began or ended, or the wait daemon listed other panes: the sessions with a Claude (few).
+    if (last && (last.planHold ?? null) !== (input.planHold ?? null)) this.updateHold(input, changes);
     for (const k of OTHER_KINDS) {
       if (last && k.reads.every((r) => last[r] === input[r])) continue;
       this.replaceKind(k, k.collect(input), changes.get(k.kind) as KindChanges);
@@ -167,7 +172,11 @@ export class IncrementalFacts {
     for (const id of oldOurs)
       if (!ours.has(id) && this.sessions.has(id) && !redo.has(id)) redo.set(id, this.sessions.get(id)!.view);
     redo.forEach((s, id) =>
-      this.resetSession(id, { view: s, ours: ours.has(id), claude: claude.get(s.id), seen: gen }, changes),
+      this.resetSession(
+        id,
+        { view: s, ours: ours.has(id), claude: claude.get(s.id), hold: input.planHold ?? null, seen: gen },
+        changes,
+      ),
     );
   }
 
@@ -232,7 +241,17 @@ export class IncrementalFacts {
     for (const id of ids) {
       const e = this.sessions.get(id);
       if (!e || e.claude === claude.get(e.view.id)) continue;
-      this.resetSession(id, { ...e, claude: claude.get(e.view.id) }, changes);
+      this.resetSession(id, { ...e, claude: claude.get(e.view.id), hold: input.planHold ?? null }, changes);
+    }
+  }
+
+  /** Only the plan's hold changed (or also it): the sessions with a Claude that were judged by another. */
+  private updateHold(input: AttentionInput, changes: Map<string, KindChanges>): void {
+    const hold = input.planHold ?? null;
+    for (const id of [...this.withClaude]) {
+      const e = this.sessions.get(id);
+      if (!e || e.hold === hold) continue;
+      this.resetSession(id, { ...e, hold }, changes);
     }
   }
 

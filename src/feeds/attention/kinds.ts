@@ -16,6 +16,7 @@ import type { TeamsSnapshot } from '../../store/teams/model.js';
 import type { Problem } from '../../store/types.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
 import type { GraphSnapshot } from '../../store/graph/model.js';
+import type { PlanHold } from '../../store/cost/plan-hold.js';
 import {
   agentNeeds,
   gateNeed,
@@ -41,6 +42,8 @@ export interface AttentionInput {
   permissions?: readonly PermissionRequestView[];
   /** OMC graph runs and the human gates they wait on (absent: none read). */
   graph?: GraphSnapshot;
+  /** The plan's rate limit and OMC's wait daemon (store/cost/plan-hold.ts); absent or null: nothing holds a loop. */
+  planHold?: PlanHold | null;
 }
 
 export interface Fact {
@@ -72,7 +75,12 @@ export interface TransitionKind {
    * cancelled it. `collect` is then every session's `perSession` in snapshot order, and the
    * attention monitor re-runs it only for the sessions that changed (incremental.ts).
    */
-  perSession?(s: SessionView, ours: boolean, claude: ClaudeSessionView | undefined): [string, Fact][];
+  perSession?(
+    s: SessionView,
+    ours: boolean,
+    claude: ClaudeSessionView | undefined,
+    hold: PlanHold | null,
+  ): [string, Fact][];
   /** The news in a fact's disappearance (an active loop's file removed by someone else), or null. */
   gone?(fact: Fact, oursNow: ReadonlySet<string>): string | null;
   /** The news in a change of value that only the two facts together tell (a max raised by OMC), or null. */
@@ -135,7 +143,12 @@ export const signalIsOurs = (s: SessionView): boolean =>
 function sessionKind(
   kind: string,
   reads: { cancels?: boolean; claude?: boolean },
-  perSession: (s: SessionView, ours: boolean, claude: ClaudeSessionView | undefined) => [string, Fact][],
+  perSession: (
+    s: SessionView,
+    ours: boolean,
+    claude: ClaudeSessionView | undefined,
+    hold: PlanHold | null,
+  ) => [string, Fact][],
   gone?: TransitionKind['gone'],
 ): TransitionKind {
   return {
@@ -143,15 +156,17 @@ function sessionKind(
     reads: [
       'sessions',
       ...(reads.cancels ? (['cancels'] as const) : []),
-      ...(reads.claude ? (['claude'] as const) : []),
+      // The Claude process behind a session, and the plan's limit that may hold its loop.
+      ...(reads.claude ? (['claude', 'planHold'] as const) : []),
     ],
     perSession,
     collect(input) {
       const out = new Map<string, Fact>();
       const ours = reads.cancels ? sessionsCancelledByUs(input) : new Set<string>();
       const by = input.claude.bySession;
+      const hold = input.planHold ?? null;
       for (const s of input.sessions.sessions)
-        for (const [k, f] of perSession(s, ours.has(sessionName(s)), by.get(s.id))) out.set(k, f);
+        for (const [k, f] of perSession(s, ours.has(sessionName(s)), by.get(s.id), hold)) out.set(k, f);
       return out;
     },
     ...(gone ? { gone } : {}),
@@ -267,10 +282,10 @@ export const KINDS: readonly TransitionKind[] = [
         : null,
   },
   // The Claude Code process behind the session: waiting for you, an orphaned loop, idle while its loop waits.
-  sessionKind('agent', { claude: true }, (s, _ours, c) => {
+  sessionKind('agent', { claude: true }, (s, _ours, c, hold) => {
     if (s.kind === 'legacy' || !c) return [];
     // One fact per session; the most pressing condition is its need (a waiting prompt before an idle loop).
-    const need = agentNeeds(s, c)[0] ?? null;
+    const need = agentNeeds(s, c, hold)[0] ?? null;
     const p = c.process;
     if (!p && !need) return [];
     const id = sessionName(s);

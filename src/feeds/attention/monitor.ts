@@ -9,6 +9,7 @@
  * what changed: the facts are kept incrementally (incremental.ts).
  */
 import { SnapshotCell } from '../../io/snapshot-cell.js';
+import { planHoldOf } from '../../store/cost/plan-hold.js';
 import type { OmcStore } from '../../store/store.js';
 import type { AckFile } from './acks.js';
 import type { Facts, Transition } from './engine.js';
@@ -27,6 +28,7 @@ export function attentionInput(store: OmcStore): AttentionInput {
     claude: store.claude.getSnapshot(),
     permissions: store.permissions.getSnapshot().requests,
     graph: store.graph.getSnapshot(),
+    planHold: planHoldOf(store.quota.getSnapshot(), store.clock()),
   };
 }
 
@@ -79,6 +81,8 @@ export class AttentionMonitor {
       store.claude.cell.subscribe(on),
       store.permissions.subscribe(on),
       store.graph.subscribe(on),
+      // OMC's usage cache and wait daemon: a loop the plan's limit holds (store/cost/plan-hold.ts).
+      store.quota.subscribe(on),
       store.status.subscribe(on),
     );
     if (this.acks) this.unsubs.push(this.acks.subscribe(() => this.publishView(true)));
@@ -125,11 +129,13 @@ export class AttentionMonitor {
       last.problems === input.problems &&
       last.claude === input.claude &&
       last.permissions === input.permissions &&
-      last.graph === input.graph
+      last.graph === input.graph &&
+      last.planHold === input.planHold
     ) {
       return;
     }
     this.last = input;
+    this.wakeAtLimitEnd(input.planHold?.limit?.untilMs ?? null);
     // The first settled picture is the baseline: what is already there when omc-top starts is never news.
     const batch = this.facts.update(input, last === null);
     this.ready = true;
@@ -150,6 +156,28 @@ export class AttentionMonitor {
   /** The items of the last published view. */
   private shown: readonly NeedItem[] = [];
 
+  private limitTimer: NodeJS.Timeout | null = null;
+  private limitEnd: number | null = null;
+
+  /** The plan's limit ends with nothing written: judged again then (the held loops' words, or their need). */
+  private wakeAtLimitEnd(untilMs: number | null): void {
+    if (untilMs === this.limitEnd) return;
+    if (this.limitTimer) clearTimeout(this.limitTimer);
+    this.limitTimer = null;
+    this.limitEnd = untilMs;
+    if (untilMs === null) return;
+    const delay = Math.max(0, untilMs - this.store.clock()) + 1;
+    this.limitTimer = setTimeout(
+      () => {
+        this.limitTimer = null;
+        this.limitEnd = null;
+        this.sync();
+      },
+      Math.min(delay, 2 ** 31 - 1),
+    );
+    this.limitTimer.unref?.();
+  }
+
   private publishView(acksChanged: boolean): void {
     const all = this.facts.needsYou();
     const away = (this.store.status.getSnapshot().rootAbsence ?? null) !== null;
@@ -167,6 +195,8 @@ export class AttentionMonitor {
   }
 
   dispose(): void {
+    if (this.limitTimer) clearTimeout(this.limitTimer);
+    this.limitTimer = null;
     for (const u of this.unsubs.splice(0)) u();
     this.listeners.clear();
   }

@@ -15,6 +15,7 @@ import { CANCEL_FAILED } from '../../store/cancel/words.js';
 import { LEGACY_KEY, sessionKey, type SessionView } from '../../store/sessions/model.js';
 import { LEGACY_LABEL } from '../../store/sessions/summary.js';
 import type { TeamView } from '../../store/teams/model.js';
+import { limitedUntilWords, loopHold, type LoopHold, type PlanHold } from '../../store/cost/plan-hold.js';
 import { teamShutdownCommand } from '../../store/teams/omc-team-rules.js';
 import type { PermissionRequestView } from '../../store/permissions/model.js';
 import type { GateView, GraphRunView } from '../../store/graph/model.js';
@@ -87,7 +88,7 @@ export const tmuxPlace = (p: ProcessView | null): string | null => tmuxPlaceOf(p
  * The conditions the Claude process behind a session raises: the Claude domain's attention facts (the row's
  * "!" marks the same ones), each with the identity of its occurrence.
  */
-export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined): NeedItem[] {
+export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined, hold: PlanHold | null = null): NeedItem[] {
   if (s.kind === 'legacy' || !c) return [];
   const p = c.process ?? null;
   const facts = c.transcript?.facts ?? null;
@@ -131,18 +132,32 @@ export function agentNeeds(s: SessionView, c: ClaudeSessionView | undefined): Ne
         action: 'cancel',
       });
     } else if (a.kind === 'idle-while-active' && loop) {
+      // The plan's rate limit (plan-hold.ts): OMC's wait daemon will press this pane when it clears, so nothing needs
+      // a hand; else the loop waits for the reset with nothing to resume it, and says until when. One occurrence
+      // either way: the limit ending does not raise it again.
+      const held = loopHold(hold, p);
+      if (held?.by === 'wait daemon') continue;
       out.push({
         ...common,
         id: `idle-loop:${id}/${loop.mode}@${p?.since ?? p?.pid ?? ''}`,
         kind: 'idle-loop',
         reason: 'idle loop',
-        text: a.text,
+        text: held ? heldText(loop.mode, held) : a.text,
         mode: loop.mode,
+        ...(held ? { waitingOn: limitedUntilWords(held.untilMs) } : {}),
         action: 'jump',
       });
     }
   }
   return out;
+}
+
+/** An idle loop the plan's limit holds with nothing to resume it: until when, and what a person can do. */
+function heldText(mode: string, h: Extract<LoopHold, { by: 'limit' }>): string {
+  const why = h.daemonAlive
+    ? "OMC's wait daemon runs but did not list this pane (it resumes only panes it saw blocked)"
+    : 'no OMC wait daemon runs to resume it (omc wait --start starts one)';
+  return `${mode} is ${limitedUntilWords(h.untilMs)} UTC: ${why}; type in its pane after the reset`;
 }
 
 /**

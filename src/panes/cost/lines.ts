@@ -24,7 +24,7 @@ import { sessionIndex } from '../../store/sessions/view-index.js';
 import type { OmcStore } from '../../store/store.js';
 import { cell, fit, formatAgo, formatClock, formatTimestamp, wrapText } from '../../ui/format.js';
 import { notKnownLine, ROOT_NAME, rootUnreadWhy } from '../../ui/not-known.js';
-import { countdown, quotaHeaderText } from '../../ui/quota-text.js';
+import { countdown, quotaHeaderText } from '../../store/cost/quota-words.js';
 import { joinLines, rowLines, type LineSource, type ToneLine } from '../../ui/line-source.js';
 import { formatTokens } from '../history/rows.js';
 import { rateLimitText } from '../sessions/cost-lines.js';

@@ -7,6 +7,7 @@ import { fleetTitle, SIBLING_SLOWDOWN, type FleetGroup, type FleetRow, type Flee
 import { cell, fit, formatAge } from '../../ui/format.js';
 import { formatUsd } from '../../store/claude/prices.js';
 import { NOT_PRICED, readingMark, spendCell, type Reading } from '../../store/cost/spend.js';
+import { quotaLine } from '../../store/cost/quota-words.js';
 import { shortId } from '../sessions/rows.js';
 import { rowLabel, rowModesText, rowProcessText, rowStatusText } from '../../feeds/row.js';
 
@@ -17,7 +18,7 @@ export const FLEET_CHROME_ROWS = 4;
 export const listHeight = (rows: number, filterLine = false) =>
   Math.max(1, rows - 1 - FLEET_CHROME_ROWS - (filterLine ? 1 : 0));
 
-export function headerText(snap: FleetSnapshot, hosts: number, hostsLive = hosts): string {
+export function headerText(snap: FleetSnapshot, hosts: number, hostsLive = hosts, now = Date.now()): string {
   const n = snap.localClaude;
   const local = snap.local !== false;
   // `--host` alone shows only other machines (fleetTitle says so), and this machine has no roots to count.
@@ -30,7 +31,10 @@ export function headerText(snap: FleetSnapshot, hosts: number, hostsLive = hosts
   if (hosts > 0)
     parts.push(`${hosts} host${hosts === 1 ? '' : 's'}${hostsLive < hosts ? ` (${hosts - hostsLive} not live)` : ''}`);
   if (!snap.ready) parts.push('reading…');
-  return parts.join(' · ');
+  // This machine's plan quota, in the monitor header's words and place (last, two spaces apart): one for every
+  // local root, as OMC's usage cache is the machine's.
+  const quota = snap.local !== false ? quotaLine(snap.quota ?? null, now) : null;
+  return parts.join(' · ') + (quota ? `  ${quota.text}` : '');
 }
 
 export interface FleetColumns {

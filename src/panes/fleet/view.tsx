@@ -12,6 +12,7 @@ import { footerHints } from '../../kit/bindings.js';
 import { hintsThatFit } from '../../ui/chrome.js';
 import { FilterLine } from '../../ui/filter-line.js';
 import { ageTickMs, fit } from '../../ui/format.js';
+import { quotaWordsChangeInMs } from '../../store/cost/quota-words.js';
 import { listView, moreAbove, moreBelow } from '../../kit/list.js';
 import { ScrollLines } from '../../ui/scroll-lines.js';
 import { useTheme } from '../../ui/theme.js';
@@ -28,10 +29,11 @@ const YOUNG_GRID_MS = 5_000;
 
 export function nextClockChangeMs(snap: FleetSnapshot, ui: FleetUiState, rows: number, now: number): number {
   if (ui.help || ui.confirm) return Infinity;
+  // The header's plan quota: its countdowns and age move by the minute.
+  let next = snap.local !== false ? quotaWordsChangeInMs(snap.quota ?? null, now) : Infinity;
   const height = listHeight(rows, filtering(ui));
   const lines = shownLines(snap, ui.filter);
   const view = listView(ui.list, shownIds(snap, ui.filter), height);
-  let next = Infinity;
   for (let i = view.top; i < Math.min(lines.length, view.top + height); i++) {
     const l = lines.at(i);
     if (l?.kind !== 'row') continue;
@@ -190,7 +192,7 @@ export function FleetView({
   return (
     <Box flexDirection="column" width={width} height={rows - 1}>
       <Text bold wrap="truncate">
-        {fit(headerText(snap, hosts, hostsLive) + (notifyOff ? ' · notify off' : ''), width)}
+        {fit(headerText(snap, hosts, hostsLive, now) + (notifyOff ? ' · notify off' : ''), width)}
       </Text>
       {body}
       <Text color={ui.flash?.kind === 'error' ? theme.error : theme.muted} wrap="truncate">

@@ -9,6 +9,7 @@ import { nextRunMs } from '../../store/claude/native-loops.js';
 import { estimateText, formatUsd, formatUsdEst, type ModelPrice } from '../../store/claude/prices.js';
 import { competingStopHooks, rateLimitFor, type RateLimitNote } from '../../store/cost/loops.js';
 import type { QuotaSnapshot } from '../../store/cost/quota-domain.js';
+import { limitedUntilWords } from '../../store/cost/plan-hold.js';
 import { readingWhy, sessionSpend, spendUnknown, spendUnknownText } from '../../store/cost/spend.js';
 import type { SessionView } from '../../store/sessions/model.js';
 import type { PlanProgress } from '../../store/ultragoal/plans.js';
@@ -20,7 +21,10 @@ const n = groupDigits;
 const k = (v: number) =>
   v < 10_000 ? n(v) : v < 1_000_000 ? `${(v / 1000).toFixed(v < 100_000 ? 1 : 0)}k` : `${(v / 1e6).toFixed(1)}M`;
 
-/** "rate-limited, resumes 14:05" — with who says so and whether OMC's wait daemon will press the key. */
+/**
+ * "rate-limited, resumes 14:05" when OMC's wait daemon will press the key, else "rate-limited until 14:05" — with who
+ * says so and why nothing may resume it.
+ */
 export function rateLimitText(r: RateLimitNote, now: number): string {
   const at = formatClock(r.untilMs).slice(0, 5);
   const who = r.by === 'wait daemon' ? "OMC's wait daemon" : "OMC's usage cache";
@@ -29,7 +33,9 @@ export function rateLimitText(r: RateLimitNote, now: number): string {
     : r.daemonAlive
       ? '; the wait daemon runs but did not list this pane (it resumes only panes it saw blocked)'
       : '; no wait daemon runs: nothing will resume it (omc wait --start)';
-  return `rate-limited, resumes ${at} UTC (in ${formatAge(now - (r.untilMs - now), now)}; ${who} says the plan is at 100 %)${resume}`;
+  // "resumes" only where something will resume it; else the words of its "needs you" item (plan-hold.ts).
+  const head = r.daemonResumes ? `rate-limited, resumes ${at}` : limitedUntilWords(r.untilMs);
+  return `${head} UTC (in ${formatAge(now - (r.untilMs - now), now)}; ${who} says the plan is at 100 %)${resume}`;
 }
 
 /** The lines after the tokens: cost per model, subagents, the loops Claude Code runs itself. */

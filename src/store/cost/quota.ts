@@ -221,12 +221,16 @@ export interface QuotaReading {
   limitedUntilMs: number | null;
 }
 
+/** How long OMC's HUD takes the cache as valid before it fetches again (a failed fetch is retried sooner). */
+export const validityMs = (cache: UsageCache, pollMs: number): number =>
+  cache.error === 'network' ? Math.max(120_000, pollMs) : cache.error ? 15_000 : pollMs;
+
 /** The cache judged at `now` by OMC's own rules (§3.3). */
 export function judgeUsage(cache: UsageCache, now: number, pollMs: number): QuotaReading {
   const ageMs = cache.writtenMs === null ? null : Math.max(0, now - cache.writtenMs);
   const dataAgeMs = cache.lastSuccessMs === null ? null : Math.max(0, now - cache.lastSuccessMs);
   const usable = cache.data !== null && dataAgeMs !== null && dataAgeMs <= MAX_STALE_DATA_MS;
-  const valid = cache.error === 'network' ? Math.max(120_000, pollMs) : cache.error ? 15_000 : pollMs;
+  const valid = validityMs(cache, pollMs);
   const backoff = cache.apiBackoffUntilMs !== null && cache.apiBackoffUntilMs > now;
   const data = usable ? cache.data : null;
   let limitedUntilMs: number | null = null;

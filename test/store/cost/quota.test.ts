@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planLimit, rateLimitFor } from '../../../src/store/cost/loops.js';
 import { QuotaDomain } from '../../../src/store/cost/quota-domain.js';
 import { judgeUsage, parseUsageCache, sourceFor, waitDaemonDir } from '../../../src/store/cost/quota.js';
-import { quotaHeaderText } from '../../../src/ui/quota-text.js';
+import { quotaHeaderText } from '../../../src/store/cost/quota-words.js';
 import type { ProcessView } from '../../../src/store/claude/model.js';
 import { DEAD_PID } from '../../helpers/claude-files.js';
 import { REPO } from '../../helpers/fixtures.js';
