@@ -32,7 +32,7 @@ import { refuseOneProjectFlags } from './commands/fleet-flags.js';
 import { asksJson, commandOf, endUncaughtAsInternal, reportInternalError } from './commands/internal-error.js';
 import { faultForTest } from './commands/test-fault.js';
 import type { Problem } from './store/types.js';
-import { followRoot, resolveRootAndOmc } from './store/omc-root.js';
+import { followRoot, resolveRootAndOmc, type RootLookCause } from './store/omc-root.js';
 import {
   NestedRootsSearch,
   findNestedRoots,
@@ -261,7 +261,9 @@ function runTui(res: RootResolution, opts: TuiOptions): Promise<number> {
   // Declared before the first store starts: its listener for another OMC reaches `live` through it.
   let follow: OmcFollower = () => undefined;
   const watch = (root: string, projectDir: string | undefined, rule: string) =>
-    watchRoot(root, projectDir, rule, opts, ui, project, (words, next, from) => follow(words, next, from));
+    watchRoot(root, projectDir, rule, opts, ui, project, (words, next, from, cause) =>
+      follow(words, next, from, cause),
+    );
   const live = { ...watch(res.root, res.projectDir, res.rule), rootExplain: res.explain, closing: false };
   follow = omcFollower(res, opts, live, watch, ui, () => controls?.redraw());
   // Once per start, never per tick: drafts kept longer than their age are not meant any more (old-drafts.ts).
@@ -387,6 +389,8 @@ function watchRoot(
   enableIterationSamples(store); // omc-top's own samples of live loops, in $XDG_STATE_HOME
   // A plugin update under the running monitor: said once, in the messages (M keeps it); omcFollower.
   store.onOmcChange((words, next) => onOmc(words, next, store));
+  // OMC_STATE_DIR added to (or changed, removed in) Claude's settings: the hooks write elsewhere from now on.
+  store.onStateDirSetting(() => onOmc(null, store.omc ?? opts.omc, store, 'state-dir-setting'));
   store.start({ progressive: true });
   const attention = startAttentionTerminal({
     store,
@@ -400,8 +404,11 @@ function watchRoot(
   return { store, attention };
 }
 
-/** Takes another OMC found by a running store (`from`): the words to say (omcChangeWords), the new install. */
-type OmcFollower = (words: string | null, next: OmcInstall, from: OmcStore) => void;
+/**
+ * Takes another OMC found by a running store (`from`): the words to say (omcChangeWords), the new install; or, with
+ * `cause` 'state-dir-setting', the same install when Claude's settings gave the hooks another OMC_STATE_DIR.
+ */
+type OmcFollower = (words: string | null, next: OmcInstall, from: OmcStore, cause?: RootLookCause) => void;
 
 /**
  * Another OMC runs the hooks: said once, and where its release keeps its state looked for again (4.x and 5.5
@@ -417,10 +424,10 @@ function omcFollower(
   ui: UiStore,
   redraw: () => void,
 ): OmcFollower {
-  return (words, next, from) => {
+  return (words, next, from, cause) => {
     opts.omc = next;
     const wasRoot = res.root;
-    const follow = from === live.store && opts.rootFor ? followRoot(opts.rootFor, next, wasRoot) : null;
+    const follow = from === live.store && opts.rootFor ? followRoot(opts.rootFor, next, wasRoot, cause) : null;
     if (!follow) {
       if (words) ui.flash(words, 'info');
       return;

@@ -32,7 +32,7 @@ import { quotaJson } from '../feeds/quota-json.js';
 import { quotaEdgeMs, quotaLine } from '../store/cost/quota-words.js';
 import { projectNameOf } from '../store/root.js';
 import { noRootWords } from './no-root-words.js';
-import { followRoot, resolveRootAndOmc } from '../store/omc-root.js';
+import { followRoot, resolveRootAndOmc, type RootLookCause } from '../store/omc-root.js';
 import type { OmcInstall } from '../store/omc-install.js';
 import type { RootResolution } from '../store/root.js';
 import type { StateDirHealth } from '../store/state-dir/health.js';
@@ -190,10 +190,10 @@ export async function runWatchCommand(argv: readonly string[], io?: WatchIo): Pr
    * the monitor does (store/omc-root.ts followRoot); when it moved, a `root` line says so and the watch goes on
    * there, after the old store's own re-judging (this runs inside it).
    */
-  const follow = (from: OmcStore, next: OmcInstall) => {
+  const follow = (from: OmcStore, next: OmcInstall, cause?: RootLookCause) => {
     if (closing || moving || from !== current?.store) return;
     const was = current.at.root;
-    const found = followRoot(rootFor, next, was);
+    const found = followRoot(rootFor, next, was, cause);
     if (found.moved === null) return;
     const words = found.moved;
     moving = new Promise<void>((done) =>
@@ -251,7 +251,7 @@ async function watchOn(
   flags: { snapshot: boolean; rows: boolean; lease: boolean },
   lines: RootLines,
   shown: Shown,
-  onOmc: (from: OmcStore, next: OmcInstall) => void,
+  onOmc: (from: OmcStore, next: OmcInstall, cause?: RootLookCause) => void,
   first: boolean,
 ): Promise<OnRoot> {
   const { project, now, out, state, room, aliveMs } = lines;
@@ -281,10 +281,18 @@ async function watchOn(
     state(rootLine(project, now(), { path: store.root, absence, message: status.watchDetail }) + '\n');
   });
   // Listening before the attention monitor does, for the same reason: the line comes before the transitions it causes.
-  const offOmc = store.onOmcChange((words, next) => {
+  const offOmcChange = store.onOmcChange((words, next) => {
     state(omcLine(project, now(), next, words) + '\n');
     onOmc(store, next);
   });
+  // OMC_STATE_DIR changed in Claude's settings: the same OMC, its state maybe elsewhere (a `root` line if it moved).
+  const offStateDirSetting = store.onStateDirSetting(() => {
+    if (store.omc) onOmc(store, store.omc, 'state-dir-setting');
+  });
+  const offOmc = () => {
+    offOmcChange();
+    offStateDirSetting();
+  };
   const monitor = new AttentionMonitor(store, { acks });
   // "ready" promises that every later change is reported: wait for the watcher to be up.
   await new Promise<void>((resolve) => {

@@ -14,7 +14,7 @@ import { SnapshotCell } from '../io/snapshot-cell.js';
 import type { GitProbe } from '../io/git.js';
 import { countDirectories, inotifyLimits, type InotifyLimits } from '../io/watch/inotify-limits.js';
 import { detectOmcInstall } from '../store/omc-install.js';
-import { resolveRootAndOmc, rootMovedWords } from '../store/omc-root.js';
+import { resolveRootAndOmc, rootMovedWords, type RootLookCause } from '../store/omc-root.js';
 import { OmcRecheckTicker } from '../store/omc-recheck.js';
 import type { RootResolution } from '../store/root.js';
 import { OmcStore } from '../store/store.js';
@@ -296,7 +296,11 @@ export class LocalFleet {
   /** The directories that led to each re-judged root: where they lead now is where its state went (dropLeft). */
   private readonly rejudgedFrom = new Map<string, string[]>();
 
-  private omcChanged(id: string, root: string): void {
+  /** Why each re-judged root was (the words of its move: rootMovedWords). */
+  private readonly rejudgedWhy = new Map<string, RootLookCause>();
+
+  private omcChanged(id: string, root: string, cause: RootLookCause = 'omc'): void {
+    if (!this.rejudgedWhy.has(id) || cause === 'state-dir-setting') this.rejudgedWhy.set(id, cause);
     const from: string[] = [];
     for (const [cwd, res] of this.resolved)
       if (res.root === root) {
@@ -321,10 +325,12 @@ export class LocalFleet {
         changed = true;
         // Said as a lone monitor says it when it follows the move (store/omc-root.ts rootMovedWords).
         const now = (this.rejudgedFrom.get(id) ?? []).map((cwd) => this.resolved.get(cwd)).find((r) => r);
-        if (now && now.root !== info.root) this.opts.onOmcChange?.(info, rootMovedWords(now, info.root));
+        if (now && now.root !== info.root)
+          this.opts.onOmcChange?.(info, rootMovedWords(now, info.root, this.rejudgedWhy.get(id)));
       }
     this.rejudged.clear();
     this.rejudgedFrom.clear();
+    this.rejudgedWhy.clear();
     return changed;
   }
 
@@ -413,6 +419,8 @@ export class LocalFleet {
         this.omcChanged(info.id, info.root);
         if (words) this.opts.onOmcChange?.(info, words);
       }),
+      // OMC_STATE_DIR changed in the project's Claude settings: its directories are resolved again, as after an upgrade.
+      store.onStateDirSetting(() => this.omcChanged(info.id, info.root, 'state-dir-setting')),
       acks.watch(),
       () => monitor.dispose(),
     ];

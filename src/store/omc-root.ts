@@ -117,23 +117,44 @@ export function resolveRootAndOmc(opts: {
   return { res, omc, redetect, rootFor, claudeEnv: claudeConfig ? envWithConfig(env, claudeConfig.config) : env };
 }
 
-/** The monitor's words when a new OMC keeps its state elsewhere: "state read from ~/p/.omc now (was ~/q/.omc)". */
-export function rootMovedWords(next: RootResolution, wasRoot: string): string {
+/**
+ * Why a running monitor looks for its root again: another OMC runs the hooks (`omc`, omc-recheck.ts), or the
+ * OMC_STATE_DIR of Claude's settings changed (`state-dir-setting`: Claude Code applies an `env` it finds added or
+ * changed in a settings file to its running hooks at once, so OMC writes there from the next hook on).
+ */
+export type RootLookCause = 'omc' | 'state-dir-setting';
+
+/**
+ * The monitor's words when the state is read elsewhere now: "state read from ~/p/.omc now (was ~/q/.omc)", after
+ * a settings change led with what changed ("OMC_STATE_DIR set in the project's .claude/settings.json: state read …").
+ */
+export function rootMovedWords(next: RootResolution, wasRoot: string, cause: RootLookCause = 'omc'): string {
   const waiting = next.exists ? '' : ': not there yet, waiting for it';
-  return `state read from ${shownPath(next.root)} now (was ${shownPath(wasRoot)})${waiting}`;
+  const moved = `state read from ${shownPath(next.root)} now (was ${shownPath(wasRoot)})${waiting}`;
+  if (cause === 'omc') return moved;
+  if (next.stateDirFrom) return `OMC_STATE_DIR set in ${next.stateDirFrom}: ${moved}`;
+  // Taken out of the settings: read where a Claude started now keeps it. A Claude that was running keeps the value
+  // it was given until it restarts (Claude Code 2.1.332 does not take a removed `env` key back from its hooks), so
+  // the hooks of such a Claude still write under the old root: said, since omc-top cannot see that from outside.
+  return (
+    `OMC_STATE_DIR no longer set in Claude's settings: ${moved}; ` +
+    `a Claude started before the change keeps writing under ${shownPath(wasRoot)} until it restarts`
+  );
 }
 
 /**
  * Where a project's state is once another OMC runs its hooks (`next`), as that release places it (4.x and 5.5 place
- * `.omc` differently: OMC_STATE_DIR, markers, submodules, outside git): the one rule every surface watching one
- * project follows (the monitor, `watch --json`, `serve`). `res` is the root found again (its `explain` is the new
- * release's), `moved` the words when it is another directory than `wasRoot` (rootMovedWords), else null.
+ * `.omc` differently: OMC_STATE_DIR, markers, submodules, outside git), or once Claude's settings give its hooks
+ * another OMC_STATE_DIR (`cause`): the one rule every surface watching one project follows (the monitor,
+ * `watch --json`, `serve`). `res` is the root found again (its `explain` is the new one's), `moved` the words when
+ * it is another directory than `wasRoot` (rootMovedWords), else null.
  */
 export function followRoot(
   rootFor: (install: OmcInstall) => RootResolution,
   next: OmcInstall,
   wasRoot: string,
+  cause: RootLookCause = 'omc',
 ): { res: RootResolution; moved: string | null } {
   const res = rootFor(next);
-  return { res, moved: res.root === wasRoot ? null : rootMovedWords(res, wasRoot) };
+  return { res, moved: res.root === wasRoot ? null : rootMovedWords(res, wasRoot, cause) };
 }

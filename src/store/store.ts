@@ -30,7 +30,7 @@ import { NotepadDomain, type NotepadDomainOptions } from './notepad/domain.js';
 import { PrdDomain } from './prd/domain.js';
 import type { PrdRules } from './prd/count.js';
 import { OMC_RECHECK_MS, OmcRecheck, type OmcRecheckTicker } from './omc-recheck.js';
-import { HookEnv, type LiveClaude } from './claude/hook-env.js';
+import { HookEnv, type HookSetting, type LiveClaude } from './claude/hook-env.js';
 import type { ClaudeSnapshot } from './claude/model.js';
 import { RunsDomain, type RunsDomainOptions } from './runs/domain.js';
 import { type OmcInstall, type OmcReadMemo } from './omc-install.js';
@@ -199,6 +199,12 @@ function historySessionIds(runs: readonly { sessionId: string | null }[]): strin
   return [...out];
 }
 
+/**
+ * OMC_STATE_DIR as a settings file of Claude's gives it to the hooks, with the file (the root's rule names it), or
+ * '' when no settings file sets it: an environment's value is the one the store was placed by, and cannot change.
+ */
+const stateDirSettingKey = (s: HookSetting): string => (s.fromSettings ? `${s.source}\u0000${s.value ?? ''}` : '');
+
 /** How ralph's PRD stories count under an OMC's book. */
 const prdRulesOf = (i: OmcInstall): PrdRules => (i.rules === '4.4.4' ? '4.x' : '5.5');
 
@@ -214,6 +220,9 @@ export class OmcStore {
   private readonly omcGiven: boolean;
   private readonly omcRecheck: OmcRecheck | null;
   private readonly omcListeners = new Set<(words: string | null, next: OmcInstall) => void>();
+  private readonly stateDirListeners = new Set<() => void>();
+  /** OMC_STATE_DIR as Claude's settings give the hooks, as last looked at (stateDirSettingKey). */
+  private stateDirSetting: string;
   readonly clock: Clock;
   readonly sessions: SessionsDomain;
   readonly notepad: NotepadDomain;
@@ -302,6 +311,7 @@ export class OmcStore {
       projectDir: this.projectDir ?? path.dirname(this.root),
       liveClaudes: () => (this.claude ? liveClaudesOf(this.claude.getSnapshot()) : []),
     });
+    this.stateDirSetting = stateDirSettingKey(this.hookEnv.get('OMC_STATE_DIR'));
     this.sessions = new SessionsDomain({
       ...common,
       omc: opts.omc,
@@ -482,7 +492,23 @@ export class OmcStore {
 
   private refreshHookEnv(): void {
     if (this.closed) return;
-    if (this.hookEnv.refresh() && this.readStarted.has(this.runs)) this.runs.hookEnvChanged();
+    if (!this.hookEnv.refresh()) return;
+    if (this.readStarted.has(this.runs)) this.runs.hookEnvChanged();
+    // Only when what the hooks get changed (the refresh is a few stats at rest): whether OMC_STATE_DIR did too.
+    const setting = stateDirSettingKey(this.hookEnv.get('OMC_STATE_DIR'));
+    if (setting === this.stateDirSetting) return;
+    this.stateDirSetting = setting;
+    for (const l of [...this.stateDirListeners]) l();
+  }
+
+  /**
+   * Says when Claude's settings give OMC's hooks another OMC_STATE_DIR (added, changed or removed while this store
+   * runs): where the root is, is then looked for again by the one rule (store/omc-root.ts followRoot), as after an
+   * OMC upgrade. Read on the same looks as the OMC install (no timer of its own).
+   */
+  onStateDirSetting(listener: () => void): () => void {
+    this.stateDirListeners.add(listener);
+    return () => this.stateDirListeners.delete(listener);
   }
 
   /** Says when another OMC judges (words: the one line to show, null when the version stayed and only where moved). */

@@ -225,6 +225,61 @@ describe('omc-top watch --json', () => {
     for (const l of lines()) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
   });
 
+  it("OMC_STATE_DIR written into the project's .claude/settings.json is followed there, and back when taken out", async ({
+    project: p,
+    tempDir,
+  }) => {
+    const rows = schema();
+    const w = pluginWorld(tempDir('omc-top-watch-setting-'));
+    installPlugin(w.config, OMC55);
+    const base = path.join(w.home, 'central');
+    // Where OMC 5.5.0's own code keeps this project's state once its hooks get OMC_STATE_DIR, with a loop there.
+    const central = omc55Root(p.dir, { ...w.env, OMC_STATE_DIR: base });
+    const sid = 'bbbbbbbb-1111-4222-8333-444444444444';
+    writeLiveRalph({ root: central }, { sessionId: sid, iteration: 3, max: 10, prompt: 'ralph in the central state' });
+    const { io, lines } = watchPiped(p.dir, ['--rows'], w.env);
+    await waitFor(() => lines().some((l) => l.type === 'ready'), { timeoutMs: 30_000, what: `ready line (${io.err})` });
+    expect(lines().some((l) => l.session === sid)).toBe(false);
+
+    // Claude Code gives its running hooks the new value at once: OMC writes under OMC_STATE_DIR from now on.
+    const settings = path.join(p.dir, '.claude', 'settings.json');
+    writeOmcJson(settings, { env: { OMC_STATE_DIR: base } });
+    const movedTo = (to: string) => (l: Record<string, unknown>) =>
+      l.type === 'root' && l.was !== null && (l.root as { path?: string }).path === to;
+    // The move's lines end with the new root's state-dir line (docs/scripting.md).
+    const told = (to: string) => () => {
+      const all = lines();
+      const at = all.findIndex(movedTo(to));
+      return at >= 0 && all.slice(at).some((l) => l.type === 'state-dir');
+    };
+    await waitFor(told(central), { timeoutMs: 30_000, what: `the move to OMC_STATE_DIR (${io.out})` });
+    let all = lines();
+    expect(all.filter(movedTo(central))).toEqual([
+      expect.objectContaining({
+        was: p.root,
+        message: `OMC_STATE_DIR set in the project's .claude/settings.json: state read from ${central} now (was ${p.root})`,
+      }),
+    ]);
+    // The same OMC judges: no omc line.
+    expect(all.filter((l) => l.type === 'omc')).toHaveLength(0);
+    const after = all.slice(all.findIndex(movedTo(central)));
+    expect(after.some((l) => l.type === 'row' && l.session === SESSION.ralph && l.row === null)).toBe(true);
+    expect(after.some((l) => l.type === 'row' && l.session === sid && l.row !== null)).toBe(true);
+
+    writeOmcJson(settings, {});
+    await waitFor(told(p.root), { timeoutMs: 30_000, what: `the move back (${io.out})` });
+    all = lines();
+    expect(all.filter(movedTo(p.root))).toEqual([
+      expect.objectContaining({
+        was: central,
+        message:
+          `OMC_STATE_DIR no longer set in Claude's settings: state read from ${p.root} now (was ${central}); ` +
+          `a Claude started before the change keeps writing under ${central} until it restarts`,
+      }),
+    ]);
+    for (const l of lines()) expect(Object.keys(l).sort(), JSON.stringify(l)).toEqual(expected(rows, l));
+  });
+
   it('.omc moved away, replaced by a file, removed: keeps running, says so in one root line each way, no loop "stopped"', async ({
     project: p,
   }) => {

@@ -128,4 +128,53 @@ describe('a plugin update under omc-top --all', () => {
     expect(said).toContain('gamma: OMC 5.5.0 now (was 4.4.4): verdicts re-judged');
     expect(said).toContain(`gamma: state read from ${shownPath(central)} now (was ${shownPath(p.root)})`);
   });
+
+  it("OMC_STATE_DIR written into a project's .claude/settings.json is followed there, and back when taken out", async () => {
+    const m = rig.machine();
+    const w = pluginWorld(m.base);
+    installPlugin(w.config, OMC55);
+    // A Claude session in the project, its live loop in the project's .omc (no OMC_STATE_DIR anywhere yet).
+    const p = m.project('delta', 0);
+    const base = path.join(m.base, 'central');
+    // Where OMC 5.5.0's own code keeps this project's state once its hooks get OMC_STATE_DIR, with a loop there.
+    const central = omc55Root(p.dir, { ...w.env, OMC_STATE_DIR: base });
+    writeLiveRalph({ root: central }, { sessionId: SID, iteration: 3, prompt: 'ralph in the central state' });
+    const said: string[] = [];
+    const fleet = rig.fleet(m, {
+      env: { ...m.env, ...w.env },
+      omcRecheckMs: 100,
+      onOmcChange: (root, words) => said.push(`${root.label}: ${words}`),
+    });
+    fleet.start();
+    const roots = () =>
+      fleet
+        .localRoots()
+        .map((r) => r.info.root)
+        .filter((r) => r !== path.join(m.home, '.omc'))
+        .sort();
+    const rows = () => fleet.getSnapshot().groups.flatMap((g) => g.rows.map((r) => r.session));
+    await waitFor(() => roots().includes(p.root) && rows().includes(p.live), { what: `the project's root` });
+    expect(rows()).not.toContain(SID);
+
+    // Claude Code gives its running hooks the new value at once: OMC writes under OMC_STATE_DIR from now on.
+    const settings = path.join(p.dir, '.claude', 'settings.json');
+    writeOmcJson(settings, { env: { OMC_STATE_DIR: base } });
+    await waitFor(() => roots().join() === central && rows().includes(SID) && !rows().includes(p.live), {
+      timeoutMs: 15_000,
+      what: `the root in OMC_STATE_DIR (${roots().join(', ')})`,
+    });
+    expect(said).toEqual([
+      `delta: OMC_STATE_DIR set in the project's .claude/settings.json: state read from ${shownPath(central)} now (was ${shownPath(p.root)})`,
+    ]);
+
+    writeOmcJson(settings, {});
+    await waitFor(() => roots().join() === p.root && rows().includes(p.live) && !rows().includes(SID), {
+      timeoutMs: 15_000,
+      what: `the project's root again (${roots().join(', ')})`,
+    });
+    expect(said.slice(1)).toEqual([
+      `delta: OMC_STATE_DIR no longer set in Claude's settings: state read from ${shownPath(p.root)} now (was ${shownPath(central)}); ` +
+        `a Claude started before the change keeps writing under ${shownPath(central)} until it restarts`,
+    ]);
+  });
 });

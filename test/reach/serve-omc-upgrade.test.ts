@@ -120,4 +120,33 @@ describe('serve and the OMC that runs the hooks', () => {
     writeLiveRalph({ root: central }, { sessionId: SID2, iteration: 4, prompt: 'ralph in the central state' });
     await waitFor(() => events().includes('ralph 4/'), { timeoutMs: 15_000, what: `the change there (${events()})` });
   });
+
+  it("OMC_STATE_DIR written into the project's .claude/settings.json is followed there, and said on stderr", async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'omc-top-serve-setting-'));
+    cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
+    const w = pluginWorld(tmp);
+    installPlugin(w.config, OMC55);
+    p = makeProject({ prefix: 'omc-top-serve-setting-proj-' });
+    writeLiveRalph(p, { sessionId: SID, iteration: 2, prompt: 'ralph in the project .omc' });
+    const base = path.join(tmp, 'central');
+    // Where OMC 5.5.0's own code keeps this project's state once its hooks get OMC_STATE_DIR, with a loop there.
+    const central = omc55Root(p.dir, { ...w.env, OMC_STATE_DIR: base });
+    writeLiveRalph({ root: central }, { sessionId: SID2, iteration: 3, prompt: 'ralph in the central state' });
+    const events = await serveEvents(p.dir, w.env, tmp);
+    await waitFor(() => events().includes(SID), { timeoutMs: 30_000, what: `the row (${events()})` });
+    expect(events()).not.toContain(SID2);
+
+    // Claude Code gives its running hooks the new value at once: OMC writes under OMC_STATE_DIR from now on.
+    const root = p.root;
+    fs.mkdirSync(path.join(p.dir, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(p.dir, '.claude', 'settings.json'), JSON.stringify({ env: { OMC_STATE_DIR: base } }));
+    await waitFor(() => events().includes(SID2), { timeoutMs: 30_000, what: `the new root's row (${events()})` });
+    const said = `omc-top serve: OMC_STATE_DIR set in the project's .claude/settings.json: state read from ${central} now (was ${root})\n`;
+    await waitFor(() => events.stderr().includes(said), { what: `the move on stderr (${events.stderr()})` });
+    // A page opened now gets the whole picture: the new root's loop, none of the old root's.
+    const fresh = eventStream(events.url);
+    const first = await waitFor(() => /^data: .*$/m.exec(fresh.events)?.[0], { what: 'a fresh page' });
+    expect(first).toContain(SID2);
+    expect(first).not.toContain(SID);
+  });
 });

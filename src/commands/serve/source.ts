@@ -19,7 +19,7 @@ import { cancelTargetOf } from '../../store/cancel/target.js';
 import { answerInputOf, answerItems, foldAnswered, type AnswerItem } from '../../feeds/answers/items.js';
 import type { ReportKind } from '../../feeds/answers/answer.js';
 import type { OmcStore } from '../../store/store.js';
-import { followRoot } from '../../store/omc-root.js';
+import { followRoot, type RootLookCause } from '../../store/omc-root.js';
 import type { OmcInstall } from '../../store/omc-install.js';
 import { omcGuessLine } from '../../store/omc-label.js';
 import type { RootResolution } from '../../store/root.js';
@@ -307,9 +307,16 @@ export function singleSource(
           move(from, next);
         })
       : () => undefined;
+    // OMC_STATE_DIR changed in Claude's settings: the same OMC, its state maybe elsewhere now.
+    const offStateDir = follow
+      ? from.onStateDirSetting(() => {
+          if (from.omc) move(from, from.omc, 'state-dir-setting');
+        })
+      : () => undefined;
     offRoot = () => {
       offCells();
       offOmc();
+      offStateDir();
     };
   };
   const release = async (old: ServeRoot) => {
@@ -317,9 +324,9 @@ export function singleSource(
     old.unwatch();
     await old.store.close();
   };
-  const move = (from: OmcStore, next: OmcInstall) => {
+  const move = (from: OmcStore, next: OmcInstall, cause?: RootLookCause) => {
     if (!follow || closing || moving || from !== r.store) return;
-    const found = followRoot(follow.rootFor, next, r.root);
+    const found = followRoot(follow.rootFor, next, r.root, cause);
     if (found.moved === null) return;
     const words = found.moved;
     // After the old store's own re-judging (this runs inside it): its store closes, one on the new root starts.
