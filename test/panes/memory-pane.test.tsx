@@ -132,6 +132,21 @@ describe('memory pane: editing from the keyboard', () => {
     expect(rowOf(a, 'Run pnpm typecheck')).toMatch(/^▸ 1\s+critical.*✓ start/);
   });
 
+  it('the file removed while the form is open (rm -rf .omc): the form stays on screen with the draft, Enter says why it cannot save', async () => {
+    const a = await open();
+    await a.press('a', ...'Run pnpm typecheck before pushing');
+    await a.waitForText('33/500');
+    fs.rmSync(memFile());
+    a.store.memory.scan(); // the watcher's event, in a store that does not watch
+    await waitFor(() => a.store.memory.getSnapshot().file === 'missing', { what: 'the memory file seen gone' });
+    await a.press(KEY.enter);
+    await a.waitForText('cannot save: no project-memory.json yet');
+    // The keys still go to the form: it is what the pane shows, not "No project memory yet."
+    expect(a.text()).toContain('Run pnpm typecheck before pushing');
+    expect(a.text()).toContain('33/500');
+    expect(a.text()).not.toContain('No project memory yet.');
+  });
+
   it('e edits in place (Ctrl-U, typing); Esc on a changed draft asks before discarding', async () => {
     const a = await open();
     await a.press('G', 'e');

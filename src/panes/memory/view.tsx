@@ -333,6 +333,10 @@ export function MemoryPaneView({ state, store, width, height, now }: ViewProps<M
   const snap = useSyncExternalStore(domain.subscribe, domain.getSnapshot);
   const rootWhy = useRootUnreadWhy(store);
   const model = domain.model(now);
+  // An open form stays on screen whatever happened to the file meanwhile (removed with .omc, say): the keys still
+  // go to it, so its fields, its draft and the save's refusal must be what the user sees.
+  if (state.form)
+    return <FormView form={state.form} offer={state.offer} now={now} domain={domain} width={width} height={height} />;
   if (!model) {
     const lines =
       snap.file === 'missing' && rootWhy !== null
@@ -356,8 +360,6 @@ export function MemoryPaneView({ state, store, width, height, now }: ViewProps<M
       </Box>
     );
   }
-  if (state.form)
-    return <FormView form={state.form} offer={state.offer} now={now} domain={domain} width={width} height={height} />;
   if (state.view === 'preview')
     return <PreviewView model={model} scroll={state.previewScroll} width={width} height={height} />;
   return <ListView state={state} model={model} domain={domain} width={width} height={height} now={now} />;
